@@ -1,0 +1,12 @@
+/* Placeholder until this benchmark is written; owned by its module's issue. */
+#include "bench.h"
+
+#include <stdio.h>
+
+int bench_genmap(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "tilenav-bench genmap: not written yet\n");
+    return 1;
+}

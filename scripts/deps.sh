@@ -1,0 +1,36 @@
+#!/bin/sh
+# Install the Debian packages tilenav needs when they are missing.
+# Called by `make deps` (and so by `make run` and `make test`).
+# Usage: scripts/deps.sh [window]   - "window" also wants xvfb and xdotool.
+set -eu
+need=""
+if ! command -v pkg-config >/dev/null 2>&1; then
+    need="pkg-config libsdl2-dev libsdl2-ttf-dev libcmocka-dev"
+else
+    pkg-config --exists sdl2 || need="$need libsdl2-dev"
+    pkg-config --exists SDL2_ttf || need="$need libsdl2-ttf-dev"
+    pkg-config --exists cmocka || need="$need libcmocka-dev"
+fi
+command -v cc >/dev/null 2>&1 || need="$need gcc"
+command -v make >/dev/null 2>&1 || need="$need make"
+if [ "${1:-}" = "window" ]; then
+    command -v Xvfb >/dev/null 2>&1 || need="$need xvfb"
+    command -v xdotool >/dev/null 2>&1 || need="$need xdotool"
+fi
+[ -z "$need" ] && exit 0
+echo "deps: installing missing Debian packages:$need"
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+    echo "deps: not root, using sudo"
+else
+    echo "deps: need root or sudo to install:$need" >&2
+    echo "deps: install them by hand: apt-get install$need" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -q || echo "deps: apt-get update failed; trying the install anyway" >&2
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -q --no-install-recommends $need
+echo "deps: done"

@@ -1,0 +1,59 @@
+#include "tn_common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *tn_status_str(tn_status s)
+{
+    if (s & TN_INVALID_PARAM) return "invalid parameter";
+    if (s & TN_OUT_OF_MEMORY) return "out of memory";
+    if (s & TN_PARSE_ERROR) return "malformed input";
+    if (s & TN_BUFFER_TOO_SMALL) return "buffer too small";
+    if (s & TN_IO_ERROR) return "input/output error";
+    if (s & TN_REFUSED) return "refused";
+    if (s & TN_CAPACITY) return "pool full";
+    if (s & TN_UNREACHABLE) return "target unreachable";
+    if (s & TN_LIMIT_REACHED) return "search limit reached";
+    if (s & TN_PARTIAL_RESULT) return "partial result";
+    if (s & TN_IN_PROGRESS) return "in progress";
+    if (s & TN_FAILURE) return "failure";
+    if (s & TN_SUCCESS) return "success";
+    return "unknown status";
+}
+
+tn_status tn_error_set(tn_error *err, tn_status status, int line, int col,
+                       const char *fmt, ...)
+{
+    if (!err) return status;
+    err->status = status;
+    err->line = line;
+    err->col = col;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void *tn_alloc(const tn_allocator *a, size_t size)
+{
+    if (size == 0) size = 1;
+    void *p = a && a->alloc ? a->alloc(a->user, size) : malloc(size);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+void *tn_alloc_array(const tn_allocator *a, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size) return NULL;
+    return tn_alloc(a, n * size);
+}
+
+void tn_free(const tn_allocator *a, void *ptr)
+{
+    if (!ptr) return;
+    if (a && a->free) a->free(a->user, ptr);
+    else free(ptr);
+}

@@ -1,0 +1,90 @@
+/* tn_common.h - shared vocabulary of the tilenav library: status codes,
+ * readable error messages, the caller-owned allocator, and small helpers.
+ *
+ * Status codes (after Recast/Detour): a tn_status is a 32-bit word whose top
+ * bits say FAILURE / SUCCESS / IN_PROGRESS and whose low bits carry detail
+ * (why it failed, or that a success is only partial).  Test with
+ * tn_failed(s) / tn_succeeded(s) and tn_status_detail(s, TN_PARTIAL_RESULT).
+ * tn_status_str() turns any status into a fixed English sentence.
+ *
+ * Functions that parse text or refuse an edit also fill a tn_error, whose
+ * `msg` is a complete human-readable message ("maps/a.map:3:7: unknown
+ * tile character 'x'").  Nothing in the library prints, exits or aborts.
+ *
+ * Memory: every create function takes a `const tn_allocator *`; NULL means
+ * malloc/free.  Creation is the only place the library allocates; steps and
+ * queries work in memory reserved at creation.  There is no global mutable
+ * state anywhere in the library.
+ */
+#ifndef TN_COMMON_H
+#define TN_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t tn_status;
+
+/* High bits: what happened. */
+#define TN_FAILURE      (1u << 31)
+#define TN_SUCCESS      (1u << 30)
+#define TN_IN_PROGRESS  (1u << 29)
+/* Detail bits. */
+#define TN_INVALID_PARAM   (1u << 0)  /* an argument was out of range */
+#define TN_OUT_OF_MEMORY   (1u << 1)  /* an allocation failed */
+#define TN_PARSE_ERROR     (1u << 2)  /* malformed input text */
+#define TN_BUFFER_TOO_SMALL (1u << 3) /* result truncated / did not fit */
+#define TN_PARTIAL_RESULT  (1u << 4)  /* success, but only part of the request */
+#define TN_UNREACHABLE     (1u << 5)  /* the target cannot be reached */
+#define TN_LIMIT_REACHED   (1u << 6)  /* a search or size limit was hit */
+#define TN_REFUSED         (1u << 7)  /* an edit was refused by a rule */
+#define TN_CAPACITY        (1u << 8)  /* a fixed-capacity pool is full */
+#define TN_IO_ERROR        (1u << 9)  /* reading or writing a file failed */
+
+#define TN_OK ((tn_status)TN_SUCCESS)
+
+static inline bool tn_failed(tn_status s) { return (s & TN_FAILURE) != 0; }
+static inline bool tn_succeeded(tn_status s) { return (s & TN_SUCCESS) != 0; }
+static inline bool tn_status_detail(tn_status s, uint32_t bit) { return (s & bit) != 0; }
+
+/* A fixed sentence for the most important detail bit of `s`. */
+const char *tn_status_str(tn_status s);
+
+/* A message for the caller to show; always NUL-terminated. */
+#define TN_ERROR_MSG_MAX 256
+typedef struct tn_error {
+    tn_status status;
+    int line;          /* 1-based line of the input, 0 when not about a line */
+    int col;           /* 1-based column, 0 when not about a column */
+    char msg[TN_ERROR_MSG_MAX];
+} tn_error;
+
+/* Fill `err` (may be NULL) with a printf-style message; returns `status`. */
+tn_status tn_error_set(tn_error *err, tn_status status, int line, int col,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/* Caller-owned memory.  All functions receive `user`. */
+typedef struct tn_allocator {
+    void *(*alloc)(void *user, size_t size);  /* like malloc; may return NULL */
+    void (*free)(void *user, void *ptr);      /* like free; ptr may be NULL */
+    void *user;
+} tn_allocator;
+
+/* Allocation through `a` (NULL = malloc/free).  Zero-filled. */
+void *tn_alloc(const tn_allocator *a, size_t size);
+/* n * size with overflow check; NULL on overflow. */
+void *tn_alloc_array(const tn_allocator *a, size_t n, size_t size);
+void tn_free(const tn_allocator *a, void *ptr);
+
+static inline int tn_mini(int a, int b) { return a < b ? a : b; }
+static inline int tn_maxi(int a, int b) { return a > b ? a : b; }
+static inline int tn_clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
+static inline float tn_minf(float a, float b) { return a < b ? a : b; }
+static inline float tn_maxf(float a, float b) { return a > b ? a : b; }
+static inline float tn_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+#endif

@@ -1,0 +1,47 @@
+/* tn_debug.h - the debug-draw interface (after Recast's duDebugDraw).
+ *
+ * The library never renders.  Modules that have something to show (agents,
+ * paths, explored states, flow arrows, triangles) describe it through these
+ * callbacks; the SDL front end implements them, a test can record them.
+ * Coordinates are world pixels (x right, y down); colours are 0xRRGGBBAA.
+ * Any callback may be NULL (that primitive is skipped).
+ */
+#ifndef TN_DEBUG_H
+#define TN_DEBUG_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+typedef struct tn_debug_draw {
+    void *user;
+    void (*line)(void *user, float x0, float y0, float x1, float y1, uint32_t rgba);
+    void (*rect)(void *user, float x, float y, float w, float h, uint32_t rgba, bool filled);
+    void (*circle)(void *user, float cx, float cy, float r, uint32_t rgba, bool filled);
+    void (*tri)(void *user, float x0, float y0, float x1, float y1, float x2, float y2,
+                uint32_t rgba); /* filled */
+    void (*text)(void *user, float x, float y, const char *s, uint32_t rgba);
+} tn_debug_draw;
+
+static inline void tn_dd_line(const tn_debug_draw *d, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    if (d && d->line) d->line(d->user, x0, y0, x1, y1, c);
+}
+static inline void tn_dd_rect(const tn_debug_draw *d, float x, float y, float w, float h, uint32_t c, bool filled)
+{
+    if (d && d->rect) d->rect(d->user, x, y, w, h, c, filled);
+}
+static inline void tn_dd_circle(const tn_debug_draw *d, float cx, float cy, float r, uint32_t c, bool filled)
+{
+    if (d && d->circle) d->circle(d->user, cx, cy, r, c, filled);
+}
+static inline void tn_dd_tri(const tn_debug_draw *d, float x0, float y0, float x1, float y1,
+                             float x2, float y2, uint32_t c)
+{
+    if (d && d->tri) d->tri(d->user, x0, y0, x1, y1, x2, y2, c);
+}
+static inline void tn_dd_text(const tn_debug_draw *d, float x, float y, const char *s, uint32_t c)
+{
+    if (d && d->text) d->text(d->user, x, y, s, c);
+}
+
+#endif

@@ -1,0 +1,388 @@
+#include "tn_map.h"
+
+#include <stdio.h>
+#include <string.h>
+
+tn_map *tn_map_create(int w, int h, const tn_allocator *a, tn_error *err)
+{
+    if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "map size %dx%d is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
+        return NULL;
+    }
+    tn_map *m = tn_alloc(a, sizeof *m);
+    uint8_t *cells = m ? tn_alloc_array(a, (size_t)w * (size_t)h, 2) : NULL;
+    if (!cells) {
+        tn_free(a, m);
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "out of memory for a %dx%d map", w, h);
+        return NULL;
+    }
+    m->w = w;
+    m->h = h;
+    m->tile = cells;
+    m->mark = cells + (size_t)w * (size_t)h;
+    m->start_x = m->start_y = -1;
+    if (a) m->alloc = *a;
+    return m;
+}
+
+void tn_map_destroy(tn_map *m)
+{
+    if (!m) return;
+    tn_allocator a = m->alloc;
+    tn_free(&a, m->tile);
+    tn_free(&a, m);
+}
+
+tn_map *tn_map_clone(const tn_map *m, tn_error *err)
+{
+    tn_map *c = tn_map_create(m->w, m->h, &m->alloc, err);
+    if (!c) return NULL;
+    memcpy(c->tile, m->tile, (size_t)m->w * (size_t)m->h * 2);
+    c->start_x = m->start_x;
+    c->start_y = m->start_y;
+    c->revision = m->revision;
+    return c;
+}
+
+bool tn_map_equal(const tn_map *a, const tn_map *b)
+{
+    return a->w == b->w && a->h == b->h && a->start_x == b->start_x &&
+           a->start_y == b->start_y &&
+           memcmp(a->tile, b->tile, (size_t)a->w * (size_t)a->h * 2) == 0;
+}
+
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile)
+{
+    if (!tn_map_inside(m, x, y) || tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
+        return TN_FAILURE | TN_INVALID_PARAM;
+    size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+    m->tile[i] = (uint8_t)tile;
+    if (tile != TN_TILE_EMPTY) {
+        m->mark[i] = TN_MARK_NONE;
+        if (m->start_x == x && m->start_y == y) m->start_x = m->start_y = -1;
+    }
+    m->revision++;
+    return TN_OK;
+}
+
+tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark)
+{
+    if (!tn_map_inside(m, x, y) || mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
+        return TN_FAILURE | TN_INVALID_PARAM;
+    size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+    if (mark != TN_MARK_NONE &&
+        (m->tile[i] != TN_TILE_EMPTY || (x == m->start_x && y == m->start_y)))
+        return TN_FAILURE | TN_REFUSED;
+    m->mark[i] = (uint8_t)mark;
+    m->revision++;
+    return TN_OK;
+}
+
+int tn_map_count_marks(const tn_map *m, int mark)
+{
+    int n = 0;
+    size_t cells = (size_t)m->w * (size_t)m->h;
+    for (size_t i = 0; i < cells; i++) n += m->mark[i] == mark;
+    return n;
+}
+
+/* ---- parsing ------------------------------------------------------------ */
+
+typedef struct line_reader {
+    const char *buf;
+    size_t len, pos;
+    int lineno;          /* number of the line last returned */
+    const char *s;       /* the line (not NUL-terminated) */
+    size_t n;            /* its length without "\n" / "\r\n" */
+} line_reader;
+
+static bool next_line(line_reader *r)
+{
+    if (r->pos >= r->len) return false;
+    const char *start = r->buf + r->pos;
+    const char *nl = memchr(start, '\n', r->len - r->pos);
+    size_t n = nl ? (size_t)(nl - start) : r->len - r->pos;
+    r->pos += n + (nl ? 1 : 0);
+    if (n > 0 && start[n - 1] == '\r') n--;
+    r->s = start;
+    r->n = n;
+    r->lineno++;
+    return true;
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t') return false;
+    return true;
+}
+
+/* Skip comment and blank lines; false at the end of the input. */
+static bool next_content_line(line_reader *r)
+{
+    while (next_line(r)) {
+        if (r->n > 0 && r->s[0] == '#') continue;
+        if (is_blank(r->s, r->n)) continue;
+        return true;
+    }
+    return false;
+}
+
+/* Printable description of a byte for messages. */
+static void describe_byte(char *out, size_t cap, unsigned char c)
+{
+    if (c >= 0x21 && c < 0x7f) snprintf(out, cap, "'%c'", c);
+    else if (c == ' ') snprintf(out, cap, "' ' (space)");
+    else snprintf(out, cap, "byte 0x%02x", c);
+}
+
+/* The first byte of the line that is not printable ASCII, or -1. */
+static long find_junk(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t') || c >= 0x7f) return (long)i;
+    }
+    return -1;
+}
+
+/* Does the line equal `word` followed by one space-separated argument list?
+ * Returns a pointer to the arguments (possibly empty) or NULL. */
+static const char *match_keyword(const char *s, size_t n, const char *word, size_t *argn)
+{
+    size_t wl = strlen(word);
+    if (n < wl || memcmp(s, word, wl) != 0) return NULL;
+    if (n > wl && s[wl] != ' ' && s[wl] != '\t') return NULL;
+    size_t i = wl;
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    *argn = n - i;
+    return s + i;
+}
+
+/* Parse a non-negative decimal integer token starting at s[*i]; stops at
+ * space.  Values above 10^9 are reported as 10^9+1 (caller checks range). */
+static bool parse_uint(const char *s, size_t n, size_t *i, long *out)
+{
+    size_t j = *i;
+    long v = 0;
+    if (j >= n || s[j] < '0' || s[j] > '9') return false;
+    while (j < n && s[j] >= '0' && s[j] <= '9') {
+        if (v <= 1000000000L) v = v * 10 + (s[j] - '0');
+        j++;
+    }
+    if (v > 1000000000L) v = 1000000001L;
+    if (j < n && s[j] != ' ' && s[j] != '\t') return false;
+    while (j < n && (s[j] == ' ' || s[j] == '\t')) j++;
+    *i = j;
+    *out = v;
+    return true;
+}
+
+#define PERR(line, col, ...)                                                       \
+    do {                                                                           \
+        char detail_[192];                                                         \
+        snprintf(detail_, sizeof detail_, __VA_ARGS__);                            \
+        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, (line), (col),       \
+                            "%s:%d:%d: %s", name, (line), (col), detail_);        \
+    } while (0)
+
+static tn_status check_header_line(line_reader *r, const char *name, tn_error *err)
+{
+    long junk = find_junk(r->s, r->n);
+    if (junk >= 0) {
+        char d[32];
+        describe_byte(d, sizeof d, (unsigned char)r->s[junk]);
+        PERR(r->lineno, (int)junk + 1, "unexpected %s in a header line (is this a map file?)", d);
+    }
+    return TN_OK;
+}
+
+static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char *name,
+                           tn_error *err)
+{
+    for (int y = 0; y < m->h; y++) {
+        if (!next_line(r))
+            PERR(r->lineno + 1, 1, "file ends after %d of %d tile rows", y, m->h);
+        if (r->n != (size_t)m->w)
+            PERR(r->lineno, (int)tn_mini((int)r->n, m->w) + 1,
+                 "row %d has %zu characters, expected %d", y + 1, r->n, m->w);
+        for (int x = 0; x < m->w; x++) {
+            unsigned char c = (unsigned char)r->s[x];
+            size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+            int tile = TN_TILE_EMPTY, mark = TN_MARK_NONE;
+            bool ok = true;
+            if (movingai) {
+                switch (c) {
+                case '.': case 'G': case 'S': break;
+                case '@': case 'O': case 'T': case 'W': tile = TN_TILE_BLOCK; break;
+                default: ok = false;
+                }
+            } else {
+                switch (c) {
+                case '.': break;
+                case '#': tile = TN_TILE_BLOCK; break;
+                case '=': tile = TN_TILE_ONEWAY; break;
+                case 'S': mark = TN_MARK_SPAWN; break;
+                case 'D': mark = TN_MARK_DEST; break;
+                case '*': mark = TN_MARK_ITEM; break;
+                case 'P':
+                    if (m->start_x >= 0)
+                        PERR(r->lineno, x + 1,
+                             "second character start 'P' (the first is at tile %d,%d)",
+                             m->start_x, m->start_y);
+                    m->start_x = x;
+                    m->start_y = y;
+                    break;
+                default: ok = false;
+                }
+            }
+            if (!ok) {
+                char d[32];
+                describe_byte(d, sizeof d, c);
+                PERR(r->lineno, x + 1, "unknown tile character %s%s", d,
+                     movingai ? " (expected one of . G S @ O T W)"
+                              : " (expected one of . # = P S D *)");
+            }
+            m->tile[i] = (uint8_t)tile;
+            m->mark[i] = (uint8_t)mark;
+        }
+    }
+    /* Only blank and comment lines may follow. */
+    while (next_line(r)) {
+        if (is_blank(r->s, r->n) || (!movingai && r->s[0] == '#')) continue;
+        PERR(r->lineno, 1, "unexpected text after the last of the %d tile rows", m->h);
+    }
+    return TN_OK;
+}
+
+static tn_status parse_movingai(line_reader *r, const char *name, const tn_allocator *a,
+                                tn_map **out, tn_error *err)
+{
+    long h = -1, w = -1;
+    for (;;) {
+        if (!next_content_line(r))
+            PERR(r->lineno + 1, 1, "file ends before the 'map' line");
+        tn_status s = check_header_line(r, name, err);
+        if (tn_failed(s)) return s;
+        size_t argn;
+        const char *arg;
+        long *dst = NULL;
+        const char *key = NULL;
+        if ((arg = match_keyword(r->s, r->n, "height", &argn))) dst = &h, key = "height";
+        else if ((arg = match_keyword(r->s, r->n, "width", &argn))) dst = &w, key = "width";
+        else if (match_keyword(r->s, r->n, "map", &argn) && argn == 0) break;
+        else PERR(r->lineno, 1, "unknown header line (expected 'height H', 'width W' or 'map')");
+        if (*dst >= 0) PERR(r->lineno, 1, "repeated '%s' line", key);
+        size_t i = (size_t)(arg - r->s);
+        if (!parse_uint(r->s, r->n, &i, dst) || i != r->n)
+            PERR(r->lineno, (int)(arg - r->s) + 1, "'%s' needs one whole number", key);
+    }
+    if (h < 0) PERR(r->lineno, 1, "missing 'height' line before 'map'");
+    if (w < 0) PERR(r->lineno, 1, "missing 'width' line before 'map'");
+    if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
+        PERR(r->lineno, 1, "map size %ldx%ld is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
+    tn_map *m = tn_map_create((int)w, (int)h, a, err);
+    if (!m) return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
+    tn_status s = read_rows(r, m, true, name, err);
+    if (tn_failed(s)) {
+        tn_map_destroy(m);
+        return s;
+    }
+    *out = m;
+    return TN_OK;
+}
+
+tn_status tn_map_parse(const char *buf, size_t len, const char *name,
+                       const tn_allocator *a, tn_map **out, tn_error *err)
+{
+    if (!name) name = "<map>";
+    if (!out || (!buf && len)) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                                   "%s: invalid arguments", name);
+    *out = NULL;
+    line_reader r = {buf, len, 0, 0, NULL, 0};
+    if (!next_content_line(&r)) PERR(1, 1, "empty file (expected 'tilenav-map 1')");
+    tn_status s = check_header_line(&r, name, err);
+    if (tn_failed(s)) return s;
+    size_t argn;
+    const char *arg;
+    if ((arg = match_keyword(r.s, r.n, "type", &argn))) {
+        if (argn != 6 || memcmp(arg, "octile", 6) != 0)
+            PERR(r.lineno, (int)(arg - r.s) + 1, "unsupported Moving AI map type (expected 'octile')");
+        return parse_movingai(&r, name, a, out, err);
+    }
+    if (!(arg = match_keyword(r.s, r.n, "tilenav-map", &argn)))
+        PERR(r.lineno, 1, "missing header line 'tilenav-map 1' (or 'type octile')");
+    if (argn != 1 || arg[0] != '1')
+        PERR(r.lineno, (int)(arg - r.s) + 1, "unsupported format version (expected 'tilenav-map 1')");
+    long w = -1, h = -1;
+    for (;;) {
+        if (!next_content_line(&r)) PERR(r.lineno + 1, 1, "file ends before the 'tiles' line");
+        s = check_header_line(&r, name, err);
+        if (tn_failed(s)) return s;
+        if (match_keyword(r.s, r.n, "tilenav-map", &argn))
+            PERR(r.lineno, 1, "repeated header line 'tilenav-map'");
+        if ((arg = match_keyword(r.s, r.n, "size", &argn))) {
+            if (w >= 0) PERR(r.lineno, 1, "repeated header line 'size'");
+            size_t i = (size_t)(arg - r.s);
+            if (!parse_uint(r.s, r.n, &i, &w) || !parse_uint(r.s, r.n, &i, &h) || i != r.n)
+                PERR(r.lineno, (int)(arg - r.s) + 1, "'size' needs two whole numbers: size WIDTH HEIGHT");
+            if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
+                PERR(r.lineno, (int)(arg - r.s) + 1, "map size %ldx%ld is outside 1..%d",
+                     w, h, TN_MAP_MAX_SIZE);
+            continue;
+        }
+        if (match_keyword(r.s, r.n, "tiles", &argn) && argn == 0) break;
+        PERR(r.lineno, 1, "unknown header line (expected 'size W H' or 'tiles')");
+    }
+    if (w < 0) PERR(r.lineno, 1, "missing 'size' line before 'tiles'");
+    tn_map *m = tn_map_create((int)w, (int)h, a, err);
+    if (!m) return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
+    s = read_rows(&r, m, false, name, err);
+    if (tn_failed(s)) {
+        tn_map_destroy(m);
+        return s;
+    }
+    *out = m;
+    return TN_OK;
+}
+
+/* ---- formatting ---------------------------------------------------------- */
+
+static const char HEADER_FMT[] = "tilenav-map 1\nsize %d %d\ntiles\n";
+
+size_t tn_map_format_size(const tn_map *m)
+{
+    int hl = snprintf(NULL, 0, HEADER_FMT, m->w, m->h);
+    return (size_t)hl + (size_t)m->h * ((size_t)m->w + 1) + 1;
+}
+
+static char tile_char(const tn_map *m, int x, int y)
+{
+    size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+    if (m->tile[i] == TN_TILE_BLOCK) return '#';
+    if (m->tile[i] == TN_TILE_ONEWAY) return '=';
+    if (x == m->start_x && y == m->start_y) return 'P';
+    switch (m->mark[i]) {
+    case TN_MARK_SPAWN: return 'S';
+    case TN_MARK_DEST: return 'D';
+    case TN_MARK_ITEM: return '*';
+    default: return '.';
+    }
+}
+
+tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written)
+{
+    size_t need = tn_map_format_size(m);
+    if (!buf || cap < need) return TN_FAILURE | TN_BUFFER_TOO_SMALL;
+    int hl = snprintf(buf, cap, HEADER_FMT, m->w, m->h);
+    char *p = buf + hl;
+    for (int y = 0; y < m->h; y++) {
+        for (int x = 0; x < m->w; x++) *p++ = tile_char(m, x, y);
+        *p++ = '\n';
+    }
+    *p = '\0';
+    if (written) *written = (size_t)(p - buf);
+    return TN_OK;
+}

@@ -1,0 +1,92 @@
+/* tn_map.h - the side-view tile map: terrain, tile content, text formats.
+ *
+ * Coordinates: x = column from the left, y = row from the TOP, both from 0,
+ * everywhere in the library, the files, scripts, JSON and HUD.  Tile (x, y)
+ * covers pixels [x*T, (x+1)*T) x [y*T, (y+1)*T) with T = TN_TILE_PX; pixel y
+ * grows downward, so "up" is -y.
+ *
+ * Terrain (tn_map.tile): EMPTY, BLOCK (solid from every side) or ONEWAY (a
+ * platform whose top can be stood on and which is passed from below and by
+ * dropping through).  Content (tn_map.mark) lives on EMPTY tiles only:
+ * enemy SPAWN points, DESTinations and ITEMs.  The map's outside is solid:
+ * tn_map_tile() answers BLOCK there.
+ *
+ * Formats read by tn_map_parse():
+ *  - tilenav-map 1:  '#' comment lines, then the header lines
+ *        tilenav-map 1
+ *        size W H          (1..TN_MAP_MAX_SIZE each)
+ *        tiles
+ *    and H rows of exactly W characters:
+ *        . empty  # block  = one-way  P character start (empty)
+ *        S spawn (empty)   D destination (empty)   * item (empty)
+ *    At most one P.  Trailing '\r' is accepted; anything after the last row
+ *    other than blank or comment lines is an error.
+ *  - Moving AI octile maps: "type octile", "height H", "width W", "map", then
+ *    H rows of W characters; . G S passable, @ O T W blocked.
+ * Every malformed input is refused with a tn_error naming LINE:COL and the
+ * problem; sizes are checked before any allocation; the parser never reads
+ * outside [buf, buf+len) and accepts any bytes (NULs included).
+ *
+ * tn_map_format() writes the tilenav format; parse(format(m)) == m.
+ * Memory: one block of 2*W*H bytes plus the struct.  Parse is O(len).
+ */
+#ifndef TN_MAP_H
+#define TN_MAP_H
+
+#include "tn_common.h"
+
+#define TN_TILE_PX 16
+#define TN_MAP_MAX_SIZE 4096
+
+enum { TN_TILE_EMPTY = 0, TN_TILE_BLOCK = 1, TN_TILE_ONEWAY = 2 };
+enum { TN_MARK_NONE = 0, TN_MARK_SPAWN = 1, TN_MARK_DEST = 2, TN_MARK_ITEM = 3 };
+
+typedef struct tn_map {
+    int w, h;
+    uint8_t *tile;        /* w*h terrain, TN_TILE_*, row-major from the top */
+    uint8_t *mark;        /* w*h content, TN_MARK_* (only on EMPTY tiles) */
+    int start_x, start_y; /* the 'P' tile, or -1,-1 when the map has none */
+    uint32_t revision;    /* incremented by every change; caches compare it */
+    tn_allocator alloc;   /* how this map was allocated */
+} tn_map;
+
+/* A new all-empty map; NULL (and err filled) when w/h are out of 1..4096
+ * or memory runs out. */
+tn_map *tn_map_create(int w, int h, const tn_allocator *a, tn_error *err);
+void tn_map_destroy(tn_map *m);
+/* A deep copy (same allocator). */
+tn_map *tn_map_clone(const tn_map *m, tn_error *err);
+/* True when both maps hold the same size, terrain, content and start. */
+bool tn_map_equal(const tn_map *a, const tn_map *b);
+
+static inline bool tn_map_inside(const tn_map *m, int x, int y)
+{
+    return x >= 0 && y >= 0 && x < m->w && y < m->h;
+}
+/* Terrain at (x, y); BLOCK outside the map. */
+static inline int tn_map_tile(const tn_map *m, int x, int y)
+{
+    return tn_map_inside(m, x, y) ? m->tile[y * m->w + x] : TN_TILE_BLOCK;
+}
+static inline int tn_map_mark(const tn_map *m, int x, int y)
+{
+    return tn_map_inside(m, x, y) ? m->mark[y * m->w + x] : TN_MARK_NONE;
+}
+/* Set terrain; a BLOCK or ONEWAY clears the tile's content.  Returns
+ * INVALID_PARAM outside the map or for an unknown tile kind. */
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile);
+/* Set content; only on EMPTY tiles (else REFUSED). */
+tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark);
+/* Count tiles carrying `mark`. */
+int tn_map_count_marks(const tn_map *m, int mark);
+
+/* Parse `len` bytes.  `name` is used in messages only ("FILE:LINE:COL: ...").
+ * On success *out owns a new map. */
+tn_status tn_map_parse(const char *buf, size_t len, const char *name,
+                       const tn_allocator *a, tn_map **out, tn_error *err);
+/* Bytes tn_map_format() needs (including the NUL). */
+size_t tn_map_format_size(const tn_map *m);
+/* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short. */
+tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written);
+
+#endif

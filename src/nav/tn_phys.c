@@ -1,0 +1,206 @@
+#include "tn_phys.h"
+
+#include <math.h>
+#include <string.h>
+
+#define T ((float)TN_TILE_PX)
+#define EPS 1e-3f
+#define SUBSTEP_PX 8.0f
+#define AIR_AFTER_JUMP 1000000
+
+tn_phys_params tn_phys_default(float jump_height_tiles)
+{
+    tn_phys_params p;
+    p.dt = 1.0f / 60.0f;
+    p.gravity = 1030.0f;
+    p.max_fall = 900.0f;
+    p.walk_speed = 160.0f;
+    p.jump_height = jump_height_tiles;
+    p.jump_cut_speed = 120.0f;
+    p.coyote_frames = 4;
+    return p;
+}
+
+tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
+{
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!(p->dt > 0.0f && p->dt <= 0.1f))
+        return tn_error_set(err, bad, 0, 0, "physics step dt=%g s is outside (0, 0.1]", p->dt);
+    if (!(p->gravity > 0.0f) || !(p->max_fall > 0.0f) || !(p->walk_speed > 0.0f))
+        return tn_error_set(err, bad, 0, 0, "gravity, max_fall and walk_speed must be positive");
+    if (!(p->jump_height >= 1.0f && p->jump_height <= 8.0f))
+        return tn_error_set(err, bad, 0, 0, "jump_height %g is outside 1..8 tiles",
+                            p->jump_height);
+    if (!(p->jump_cut_speed >= 0.0f) || p->coyote_frames < 0 || p->coyote_frames > 60)
+        return tn_error_set(err, bad, 0, 0, "jump_cut_speed must be >= 0 and coyote_frames 0..60");
+    return TN_OK;
+}
+
+float tn_phys_jump_speed(const tn_phys_params *p)
+{
+    return sqrtf(2.0f * p->gravity * (p->jump_height * T + TN_JUMP_MARGIN_PX));
+}
+
+void tn_body_place(tn_body *b, int w, int h, int tx, int ty)
+{
+    memset(b, 0, sizeof *b);
+    b->w = w;
+    b->h = h;
+    b->x = (float)tx * T;
+    b->y = (float)(ty + 1 - h) * T;
+    b->air_frames = AIR_AFTER_JUMP;
+}
+
+void tn_body_tile(const tn_body *b, int *tx, int *ty)
+{
+    *tx = (int)floorf((b->x + EPS) / T);
+    *ty = (int)floorf((b->y + (float)b->h * T - EPS) / T);
+}
+
+/* Tile span [lo, hi] covered by the open interval (a, a + len). */
+static void span(float a, float len, int *lo, int *hi)
+{
+    *lo = (int)floorf((a + EPS) / T);
+    *hi = (int)ceilf((a + len - EPS) / T) - 1;
+}
+
+static bool rect_has(const tn_map *m, int c0, int c1, int r0, int r1, int tile)
+{
+    for (int r = r0; r <= r1; r++)
+        for (int c = c0; c <= c1; c++)
+            if (tn_map_tile(m, c, r) == tile) return true;
+    return false;
+}
+
+bool tn_body_box_blocked(const tn_map *m, float x, float y, int w, int h)
+{
+    int c0, c1, r0, r1;
+    span(x, (float)w * T, &c0, &c1);
+    span(y, (float)h * T, &r0, &r1);
+    return rect_has(m, c0, c1, r0, r1, TN_TILE_BLOCK);
+}
+
+static void move_x(tn_body *b, const tn_map *m, float dx)
+{
+    const float W = (float)b->w * T, H = (float)b->h * T;
+    int r0, r1;
+    span(b->y, H, &r0, &r1);
+    while (dx != 0.0f) {
+        float d = tn_clampf(dx, -SUBSTEP_PX, SUBSTEP_PX);
+        dx -= d;
+        int c0, c1, n0, n1;
+        span(b->x, W, &c0, &c1);
+        span(b->x + d, W, &n0, &n1);
+        if (d > 0.0f) {
+            for (int c = c1 + 1; c <= n1; c++)
+                if (rect_has(m, c, c, r0, r1, TN_TILE_BLOCK)) {
+                    b->x = (float)c * T - W;
+                    b->vx = 0.0f;
+                    b->hit_wall = true;
+                    return;
+                }
+        } else {
+            for (int c = c0 - 1; c >= n0; c--)
+                if (rect_has(m, c, c, r0, r1, TN_TILE_BLOCK)) {
+                    b->x = (float)(c + 1) * T;
+                    b->vx = 0.0f;
+                    b->hit_wall = true;
+                    return;
+                }
+        }
+        b->x += d;
+    }
+}
+
+static void move_y(tn_body *b, const tn_map *m, float dy, float prev_bottom)
+{
+    const float W = (float)b->w * T, H = (float)b->h * T;
+    int c0, c1;
+    span(b->x, W, &c0, &c1);
+    while (dy != 0.0f) {
+        float d = tn_clampf(dy, -SUBSTEP_PX, SUBSTEP_PX);
+        dy -= d;
+        int r0, r1, n0, n1;
+        span(b->y, H, &r0, &r1);
+        span(b->y + d, H, &n0, &n1);
+        if (d > 0.0f) {
+            for (int r = r1 + 1; r <= n1; r++) {
+                float top = (float)r * T;
+                bool land = rect_has(m, c0, c1, r, r, TN_TILE_BLOCK) ||
+                            (prev_bottom <= top + EPS && rect_has(m, c0, c1, r, r, TN_TILE_ONEWAY));
+                if (land) {
+                    b->y = top - H;
+                    b->vy = 0.0f;
+                    return;
+                }
+            }
+        } else {
+            for (int r = r0 - 1; r >= n0; r--)
+                if (rect_has(m, c0, c1, r, r, TN_TILE_BLOCK)) {
+                    b->y = (float)(r + 1) * T;
+                    b->vy = 0.0f;
+                    b->hit_ceiling = true;
+                    b->rising = false;
+                    return;
+                }
+        }
+        b->y += d;
+    }
+}
+
+/* Standing: feet exactly on a tile top with a block or one-way below. */
+static void detect_ground(tn_body *b, const tn_map *m)
+{
+    const float H = (float)b->h * T;
+    float bottom = b->y + H;
+    float row_f = roundf(bottom / T);
+    b->on_ground = false;
+    b->on_oneway_only = false;
+    if (b->vy < 0.0f || fabsf(bottom - row_f * T) > EPS) return;
+    int row = (int)row_f, c0, c1;
+    span(b->x, (float)b->w * T, &c0, &c1);
+    bool block = rect_has(m, c0, c1, row, row, TN_TILE_BLOCK);
+    bool oneway = rect_has(m, c0, c1, row, row, TN_TILE_ONEWAY);
+    if (!block && !oneway) return;
+    b->on_ground = true;
+    b->on_oneway_only = !block;
+    b->y = row_f * T - H;
+}
+
+void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    b->hit_ceiling = b->hit_wall = b->jumped = false;
+
+    b->vx = ((in.right ? 1.0f : 0.0f) - (in.left ? 1.0f : 0.0f)) * p->walk_speed;
+
+    bool pressed = in.jump && !b->jump_held;
+    bool may_jump = b->on_ground || (b->air_frames > 0 && b->air_frames <= p->coyote_frames);
+    if (pressed && may_jump) {
+        b->vy = -tn_phys_jump_speed(p);
+        b->rising = true;
+        b->jumped = true;
+        b->on_ground = false;
+        b->air_frames = AIR_AFTER_JUMP;
+    } else if (in.down && b->on_ground && b->on_oneway_only) {
+        b->y += 1.0f; /* below the platform top: the landing rule lets go */
+        b->on_ground = false;
+        b->air_frames = AIR_AFTER_JUMP;
+    }
+    b->jump_held = in.jump;
+
+    if (b->rising && !in.jump && b->vy < -p->jump_cut_speed) b->vy = -p->jump_cut_speed;
+
+    float prev_bottom = b->y + (float)b->h * T;
+    float vy0 = b->vy;
+    float vy1 = tn_minf(vy0 + p->gravity * p->dt, p->max_fall);
+    if (vy0 > p->max_fall) vy1 = p->max_fall;
+    b->vy = vy1;
+    if (b->vy >= 0.0f) b->rising = false;
+
+    move_x(b, m, b->vx * p->dt);
+    move_y(b, m, 0.5f * (vy0 + vy1) * p->dt, prev_bottom);
+    detect_ground(b, m);
+
+    if (b->on_ground) b->air_frames = 0;
+    else if (b->air_frames < AIR_AFTER_JUMP) b->air_frames++;
+}

@@ -1,0 +1,457 @@
+#include "tn_world.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#define MESSAGE_STEPS 240
+
+static const tn_subsystem *const SUBS[] = {&tn_sub_bots, &tn_sub_enemies, &tn_sub_navmesh,
+                                           &tn_sub_agents};
+#define NSUBS ((int)(sizeof SUBS / sizeof SUBS[0]))
+
+/* Every parameter, its range and its owner.  The core checks the range so
+ * the owners' `set` hooks receive valid values only. */
+static const tn_param_info PARAMS[] = {
+    {"jump_height", 1, 8, 4, false, "tiles", "apex of a full jump"},
+    {"char_width", 1, 3, 1, true, "tiles", "character width"},
+    {"char_height", 1, 9, 2, true, "tiles", "character height"},
+    {"spawn_rate", 0.1, 10, 1, false, "/s", "enemies spawned per second"},
+    {"bots", 0, 32, 0, true, "", "extra bots walking to random targets"},
+    {"companion_speed", 40, 480, 220, false, "px/s", "companion maximum speed"},
+    {"follow_distance", 1, 10, 3, false, "tiles", "companion follow distance"},
+    {"wanderers", 0, 64, 0, true, "", "number of wanderers"},
+    {"bias", 0, 1, 0.5, false, "", "wanderers' drift toward the target"},
+    {"smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness"},
+};
+/* Who applies each parameter (NULL: the core). */
+static const tn_subsystem *const PARAM_OWNER[] = {
+    NULL, NULL, NULL, &tn_sub_enemies, &tn_sub_bots,
+    &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents,
+};
+#define NPARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
+_Static_assert(sizeof PARAM_OWNER / sizeof PARAM_OWNER[0] == sizeof PARAMS / sizeof PARAMS[0],
+               "one owner per parameter");
+
+static const char *const TOOL_NAMES[TN_TOOL_COUNT] = {
+    "goto", "block", "oneway", "spawn", "dest", "item", "navpath", "target"};
+
+const char *tn_tool_name(tn_tool tool)
+{
+    return (unsigned)tool < TN_TOOL_COUNT ? TOOL_NAMES[tool] : "?";
+}
+
+tn_world_config tn_world_default_config(void)
+{
+    tn_world_config c;
+    c.seed = 1;
+    c.jump_height = 4.0f;
+    c.char_w = 1;
+    c.char_h = 2;
+    return c;
+}
+
+void tn_world_message(tn_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->message, sizeof w->message, fmt, ap);
+    va_end(ap);
+    w->message_ttl = MESSAGE_STEPS;
+}
+
+bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y)
+{
+    const float T = (float)TN_TILE_PX, e = 1e-3f;
+    float x0 = (float)x * T, y0 = (float)y * T;
+    return b->x < x0 + T - e && b->x + (float)b->w * T > x0 + e && b->y < y0 + T - e &&
+           b->y + (float)b->h * T > y0 + e;
+}
+
+void tn_world_character_center(const tn_world *w, float *x, float *y)
+{
+    *x = w->character.x + 0.5f * (float)w->character.w * TN_TILE_PX;
+    *y = w->character.y + 0.5f * (float)w->character.h * TN_TILE_PX;
+}
+
+/* The box of w x h tiles with bottom-left tile (tx, ty) is free of blocks. */
+static bool box_fits(const tn_map *m, int tx, int ty, int w, int h)
+{
+    for (int y = ty - h + 1; y <= ty; y++)
+        for (int x = tx; x < tx + w; x++)
+            if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) return false;
+    return true;
+}
+
+/* The free spot nearest (tx, ty) in rings of growing Chebyshev radius,
+ * scanned in a fixed order (deterministic). */
+static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int *oy)
+{
+    int rmax = tn_maxi(m->w, m->h);
+    for (int r = 0; r <= rmax; r++)
+        for (int dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++) {
+                if (tn_maxi(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy) != r) continue;
+                if (box_fits(m, tx + dx, ty + dy, w, h)) {
+                    *ox = tx + dx;
+                    *oy = ty + dy;
+                    return true;
+                }
+            }
+    return false;
+}
+
+static void place_character(tn_world *w, int cw, int ch)
+{
+    const tn_map *m = w->map;
+    int sx = m->start_x >= 0 ? m->start_x : 0;
+    int sy = m->start_y >= 0 ? m->start_y : 0;
+    int fx = sx, fy = sy;
+    if (!find_fit(m, cw, ch, sx, sy, &fx, &fy)) {
+        /* No room anywhere: keep it at the start; the HUD says so. */
+        tn_world_message(w, "no free %dx%d space on this map for the character", cw, ch);
+    }
+    tn_body_place(&w->character, cw, ch, fx, fy);
+}
+
+static void subs_destroy(tn_world *w)
+{
+    for (int i = NSUBS - 1; i >= 0; i--)
+        if (SUBS[i]->destroy) SUBS[i]->destroy(w);
+}
+
+static tn_status subs_create(tn_world *w, tn_error *err)
+{
+    for (int i = 0; i < NSUBS; i++) {
+        if (!SUBS[i]->create) continue;
+        tn_status s = SUBS[i]->create(w, err);
+        if (tn_failed(s)) return s;
+    }
+    return TN_OK;
+}
+
+tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allocator *a,
+                          tn_world **out, tn_error *err)
+{
+    *out = NULL;
+    if (!map) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "no map");
+    tn_world_config c = cfg ? *cfg : tn_world_default_config();
+    tn_phys_params phys = tn_phys_default(c.jump_height);
+    tn_status s = tn_phys_validate(&phys, err);
+    if (tn_failed(s)) {
+        tn_map_destroy(map);
+        return s;
+    }
+    if (c.char_w < 1 || c.char_w > TN_MAX_BODY_W || c.char_h < 1 || c.char_h > TN_MAX_BODY_H) {
+        tn_map_destroy(map);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "character size %dx%d is outside 1..3 x 1..9 tiles", c.char_w,
+                            c.char_h);
+    }
+    tn_world *w = tn_alloc(a, sizeof *w);
+    if (!w) {
+        tn_map_destroy(map);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    }
+    if (a) w->alloc = *a;
+    w->map = map;
+    w->phys = phys;
+    w->seed = c.seed;
+    tn_rng_seed(&w->rng, c.seed, 0x74696c656e6176ULL);
+    place_character(w, c.char_w, c.char_h);
+    s = subs_create(w, err);
+    if (tn_failed(s)) {
+        tn_world_destroy(w);
+        return s;
+    }
+    *out = w;
+    return TN_OK;
+}
+
+void tn_world_destroy(tn_world *w)
+{
+    if (!w) return;
+    subs_destroy(w);
+    tn_map_destroy(w->map);
+    tn_allocator a = w->alloc;
+    tn_free(&a, w);
+}
+
+tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
+{
+    subs_destroy(w);
+    tn_map_destroy(w->map);
+    w->map = map;
+    w->dirty = false;
+    place_character(w, w->character.w, w->character.h);
+    return subs_create(w, err);
+}
+
+void tn_world_set_input(tn_world *w, tn_input in) { w->input = in; }
+
+void tn_world_step(tn_world *w)
+{
+    tn_input in = w->input;
+    bool player = in.left || in.right || in.down || in.jump;
+    for (int i = 0; i < NSUBS; i++)
+        if (SUBS[i]->drive && SUBS[i]->drive(w, &in, player)) break;
+    tn_body_step(&w->character, w->map, &w->phys, in);
+    for (int i = 0; i < NSUBS; i++)
+        if (SUBS[i]->step) SUBS[i]->step(w);
+    if (w->message_ttl > 0 && --w->message_ttl == 0) w->message[0] = '\0';
+    w->frame++;
+}
+
+/* Record a refusal: count it, show it, hand it back. */
+static tn_status refuse(tn_world *w, tn_status s, tn_error *err, const char *msg)
+{
+    w->refused_edits++;
+    tn_world_message(w, "%s", msg);
+    if (err && err->msg != msg) tn_error_set(err, s, 0, 0, "%s", msg);
+    return s;
+}
+
+tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    tn_map *m = w->map;
+    if (!tn_map_inside(m, x, y)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+        return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, msg);
+    }
+    if ((unsigned)kind > TN_EDIT_ITEM) {
+        return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, "unknown edit kind");
+    }
+    int old_tile = tn_map_tile(m, x, y), old_mark = tn_map_mark(m, x, y);
+    int tile = old_tile, mark = old_mark;
+    switch (kind) {
+    case TN_EDIT_BLOCK: tile = old_tile == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK; break;
+    case TN_EDIT_ONEWAY: tile = old_tile == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY; break;
+    case TN_EDIT_EMPTY: tile = TN_TILE_EMPTY; mark = TN_MARK_NONE; break;
+    case TN_EDIT_SPAWN: case TN_EDIT_DEST: case TN_EDIT_ITEM: {
+        int want = kind == TN_EDIT_SPAWN ? TN_MARK_SPAWN
+                   : kind == TN_EDIT_DEST ? TN_MARK_DEST : TN_MARK_ITEM;
+        if (old_tile != TN_TILE_EMPTY) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "tile (%d,%d) is not empty: %s go on empty tiles only", x,
+                     y, kind == TN_EDIT_SPAWN ? "spawn points" : kind == TN_EDIT_DEST
+                                                                 ? "destinations" : "items");
+            return refuse(w, TN_FAILURE | TN_REFUSED, err, msg);
+        }
+        if (x == m->start_x && y == m->start_y)
+            return refuse(w, TN_FAILURE | TN_REFUSED, err,
+                          "that tile is the character's start; pick another");
+        mark = old_mark == want ? TN_MARK_NONE : want;
+        break;
+    }
+    }
+    if (tile != TN_TILE_EMPTY) mark = TN_MARK_NONE;
+    if (tile == old_tile && mark == old_mark) return TN_OK;
+    if (tile == TN_TILE_BLOCK && tn_world_body_overlaps_tile(&w->character, x, y)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "tile (%d,%d) is inside the character: a block there would trap it", x, y);
+        return refuse(w, TN_FAILURE | TN_REFUSED, err, msg);
+    }
+    for (int i = 0; i < NSUBS; i++) {
+        if (!SUBS[i]->check_edit) continue;
+        tn_status s = SUBS[i]->check_edit(w, x, y, tile, mark, err);
+        if (tn_failed(s)) return refuse(w, s, err, err->msg);
+    }
+    if (tile != old_tile) tn_map_set_tile(m, x, y, tile);
+    if (mark != tn_map_mark(m, x, y)) {
+        m->mark[y * m->w + x] = (uint8_t)mark;
+        m->revision++;
+    }
+    w->dirty = true;
+    w->edits++;
+    for (int i = 0; i < NSUBS; i++)
+        if (SUBS[i]->on_edit) SUBS[i]->on_edit(w, x, y);
+    return TN_OK;
+}
+
+tn_status tn_world_set_tool(tn_world *w, tn_tool tool)
+{
+    if ((unsigned)tool >= TN_TOOL_COUNT) return TN_FAILURE | TN_INVALID_PARAM;
+    w->tool = tool;
+    return TN_OK;
+}
+
+static const tn_subsystem *tool_owner(tn_tool t)
+{
+    switch (t) {
+    case TN_TOOL_GOTO: return &tn_sub_bots;
+    case TN_TOOL_NAVPATH: return &tn_sub_navmesh;
+    case TN_TOOL_TARGET: return &tn_sub_agents;
+    default: return NULL;
+    }
+}
+
+tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    if (!tn_map_inside(w->map, x, y)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, w->map->w,
+                 w->map->h);
+        tn_world_message(w, "%s", msg);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
+    }
+    if (b == TN_CLICK_MIDDLE || (b == TN_CLICK_RIGHT && shift))
+        return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
+    if (b == TN_CLICK_RIGHT) return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
+    switch (w->tool) {
+    case TN_TOOL_BLOCK: return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
+    case TN_TOOL_ONEWAY: return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
+    case TN_TOOL_SPAWN: return tn_world_edit(w, x, y, TN_EDIT_SPAWN, err);
+    case TN_TOOL_DEST: return tn_world_edit(w, x, y, TN_EDIT_DEST, err);
+    case TN_TOOL_ITEM: return tn_world_edit(w, x, y, TN_EDIT_ITEM, err);
+    default: break;
+    }
+    const tn_subsystem *owner = tool_owner(w->tool);
+    if (!owner || !owner->click) {
+        tn_world_message(w, "the %s tool is not available yet", tn_tool_name(w->tool));
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "the %s tool is not available yet", tn_tool_name(w->tool));
+    }
+    tn_status s = owner->click(w, x, y, w->tool, err);
+    if (tn_failed(s)) tn_world_message(w, "%s", err->msg);
+    return s;
+}
+
+const tn_param_info *tn_world_params(int *count)
+{
+    if (count) *count = NPARAMS;
+    return PARAMS;
+}
+
+static int param_index(const char *name)
+{
+    for (int i = 0; i < NPARAMS; i++)
+        if (strcmp(PARAMS[i].name, name) == 0) return i;
+    return -1;
+}
+
+const tn_param_info *tn_world_param_find(const char *name)
+{
+    int i = name ? param_index(name) : -1;
+    return i < 0 ? NULL : &PARAMS[i];
+}
+
+/* The core's own parameters. */
+static tn_status set_core(tn_world *w, const char *name, double v, tn_error *err)
+{
+    if (strcmp(name, "jump_height") == 0) {
+        w->phys.jump_height = (float)v;
+        return TN_OK;
+    }
+    tn_body *b = &w->character;
+    int nw = b->w, nh = b->h;
+    if (strcmp(name, "char_width") == 0) nw = (int)v;
+    else nh = (int)v;
+    /* Keep the bottom-left corner; refuse when the new box would overlap a block. */
+    float bottom = b->y + (float)b->h * TN_TILE_PX;
+    float ny = bottom - (float)nh * TN_TILE_PX;
+    if (tn_body_box_blocked(w->map, b->x, ny, nw, nh))
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "no room for a %dx%d character here: move to open space first", nw, nh);
+    b->w = nw;
+    b->h = nh;
+    b->y = ny;
+    return TN_OK;
+}
+
+tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    int i = name ? param_index(name) : -1;
+    if (i < 0) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'",
+                     name ? name : "(null)");
+        tn_world_message(w, "%s", err->msg);
+        return err->status;
+    }
+    const tn_param_info *p = &PARAMS[i];
+    if (!(value >= p->min && value <= p->max) ||
+        (p->integer && value != floor(value))) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "%s %g is outside %g..%g%s", p->name, value, p->min, p->max,
+                     p->integer ? " (whole numbers)" : "");
+        tn_world_message(w, "%s", err->msg);
+        return err->status;
+    }
+    tn_status s;
+    if (!PARAM_OWNER[i]) s = set_core(w, name, value, err);
+    else if (PARAM_OWNER[i]->set) s = PARAM_OWNER[i]->set(w, name, value, err);
+    else s = tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                          "parameter '%s' is not available yet", name);
+    if (tn_failed(s)) tn_world_message(w, "%s", err->msg);
+    return s;
+}
+
+bool tn_world_get(const tn_world *w, const char *name, double *value)
+{
+    int i = name ? param_index(name) : -1;
+    if (i < 0) return false;
+    if (!PARAM_OWNER[i]) {
+        if (strcmp(name, "jump_height") == 0) *value = w->phys.jump_height;
+        else if (strcmp(name, "char_width") == 0) *value = w->character.w;
+        else *value = w->character.h;
+        return true;
+    }
+    return PARAM_OWNER[i]->get && PARAM_OWNER[i]->get(w, name, value);
+}
+
+/* Add what one snprintf-like call wanted to the running length. */
+static void append(int *len, int n)
+{
+    if (n > 0) *len += n;
+}
+
+static size_t room(size_t cap, int len) { return (size_t)len < cap ? cap - (size_t)len : 0; }
+static char *at(char *buf, size_t cap, int len) { return (size_t)len < cap ? buf + len : NULL; }
+
+int tn_world_json(const tn_world *w, char *buf, size_t cap)
+{
+    int len = 0, tx, ty;
+    tn_body_tile(&w->character, &tx, &ty);
+    append(&len,
+           snprintf(at(buf, cap, len), room(cap, len),
+                    "{\"frames\":%ld,\"seed\":%llu,\"map\":{\"width\":%d,\"height\":%d},"
+                    "\"character\":{\"x\":%.2f,\"y\":%.2f,\"tile_x\":%d,\"tile_y\":%d,"
+                    "\"on_ground\":%s,\"width\":%d,\"height\":%d},"
+                    "\"jump_height\":%.2f,\"edits\":%d,\"refused_edits\":%d,\"unsaved\":%s",
+                    w->frame, (unsigned long long)w->seed, w->map->w, w->map->h,
+                    w->character.x, w->character.y, tx, ty,
+                    w->character.on_ground ? "true" : "false", w->character.w,
+                    w->character.h, w->phys.jump_height, w->edits, w->refused_edits,
+                    w->dirty ? "true" : "false"));
+    for (int i = 0; i < NSUBS; i++)
+        if (SUBS[i]->json) append(&len, SUBS[i]->json(w, at(buf, cap, len), room(cap, len)));
+    append(&len, snprintf(at(buf, cap, len), room(cap, len), "}"));
+    return len;
+}
+
+int tn_world_hud(const tn_world *w, char *buf, size_t cap)
+{
+    int len = 0;
+    if (cap) buf[0] = '\0';
+    for (int i = 0; i < NSUBS; i++) {
+        if (!SUBS[i]->hud) continue;
+        int n = SUBS[i]->hud(w, at(buf, cap, len), room(cap, len));
+        if (n <= 0) continue;
+        append(&len, n);
+        append(&len, snprintf(at(buf, cap, len), room(cap, len), "\n"));
+    }
+    return len;
+}
+
+void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+{
+    for (int i = 0; i < NSUBS; i++)
+        if (SUBS[i]->draw) SUBS[i]->draw(w, dd, overlays);
+}

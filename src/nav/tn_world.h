@@ -1,0 +1,181 @@
+/* tn_world.h - one tile map and everything that lives on it, as a single
+ * deterministic simulation that a front end (the SDL game, the headless
+ * runner, a test, a benchmark) drives with commands and reads back.
+ *
+ * The world owns: the map, the physics parameters, the character's body and
+ * the player's keys, the PRNG (seeded by the caller: same seed, same map,
+ * same commands -> same state), and a fixed list of subsystems:
+ *
+ *     bots      platformer A* and the bots that follow paths   (tn_wbots.c)
+ *     enemies   flow field, spawner and enemies                 (tn_wenemies.c)
+ *     navmesh   constrained Delaunay navmesh and its queries    (tn_wnav.c)
+ *     agents    the companion and the wanderers                 (tn_wagents.c)
+ *
+ * Each subsystem is a tn_subsystem: a table of optional hooks (create, step,
+ * edit checks, parameters, clicks, JSON, HUD, debug draw).  The world core
+ * checks every command's arguments (ranges, coordinates, known names) and
+ * writes a readable message for every refusal, so hooks may assume valid
+ * input (Lua's split between the API layer and the core).
+ *
+ * Commands never abort: a refused edit or a bad parameter returns a failed
+ * tn_status, fills the tn_error and also becomes the world's HUD message.
+ *
+ * Step cost: the character's physics (~50 ns) plus each subsystem's step.
+ * The world allocates only in tn_world_create and in edits that rebuild a
+ * subsystem (never in tn_world_step).
+ */
+#ifndef TN_WORLD_H
+#define TN_WORLD_H
+
+#include "tn_common.h"
+#include "tn_debug.h"
+#include "tn_map.h"
+#include "tn_phys.h"
+#include "tn_rng.h"
+
+/* What the overlays show (the game toggles these; see tn_world_draw). */
+enum {
+    TN_OVERLAY_PATH = 1u << 0,      /* bot paths: nodes, lines, jump nodes */
+    TN_OVERLAY_EXPLORED = 1u << 1,  /* states the last A* search expanded */
+    TN_OVERLAY_FLOW = 1u << 2,      /* flow-field arrows / distances */
+    TN_OVERLAY_NAVMESH = 1u << 3,   /* triangles, corridor and path */
+    TN_OVERLAY_COMPANION = 1u << 4, /* companion radii and line of sight */
+    TN_OVERLAY_WANDERERS = 1u << 5, /* wanderer waypoints and splines */
+};
+
+/* What a left-click does. */
+typedef enum tn_tool {
+    TN_TOOL_GOTO = 0,  /* send the character there (platformer A*) */
+    TN_TOOL_BLOCK,     /* toggle a block */
+    TN_TOOL_ONEWAY,    /* toggle a one-way platform */
+    TN_TOOL_SPAWN,     /* toggle an enemy spawn point */
+    TN_TOOL_DEST,      /* toggle an enemy destination */
+    TN_TOOL_ITEM,      /* toggle an item */
+    TN_TOOL_NAVPATH,   /* show a navmesh path from the character */
+    TN_TOOL_TARGET,    /* place the wanderers' target */
+    TN_TOOL_COUNT
+} tn_tool;
+
+typedef enum tn_button { TN_CLICK_LEFT = 0, TN_CLICK_RIGHT, TN_CLICK_MIDDLE } tn_button;
+
+/* Edits: toggle a kind on a tile (EMPTY sets the tile empty). */
+typedef enum tn_edit {
+    TN_EDIT_BLOCK = 0, TN_EDIT_ONEWAY, TN_EDIT_EMPTY, TN_EDIT_SPAWN, TN_EDIT_DEST, TN_EDIT_ITEM
+} tn_edit;
+
+typedef struct tn_world tn_world;
+
+/* Subsystem hooks; every one may be NULL. */
+typedef struct tn_subsystem {
+    const char *name;
+    tn_status (*create)(tn_world *w, tn_error *err);
+    void (*destroy)(tn_world *w);
+    /* Before the character moves: a bot may drive the character (write *in
+     * and return true).  `player_active` is true when the player pressed a
+     * key this step (a bot should let go). */
+    bool (*drive)(tn_world *w, tn_input *in, bool player_active);
+    void (*step)(tn_world *w);
+    /* May refuse an edit that would set tile (x,y) to `tile` with `mark`. */
+    tn_status (*check_edit)(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
+    /* After tile (x,y) changed (x = -1: the whole map changed). */
+    void (*on_edit)(tn_world *w, int x, int y);
+    /* A parameter this subsystem owns (already range-checked). */
+    tn_status (*set)(tn_world *w, const char *name, double value, tn_error *err);
+    bool (*get)(const tn_world *w, const char *name, double *value);
+    /* A left-click with a tool this subsystem owns. */
+    tn_status (*click)(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
+    /* Append `,"section":{...}` to buf; return bytes it wanted (snprintf-like). */
+    int (*json)(const tn_world *w, char *buf, size_t cap);
+    /* One HUD line (no newline); return length wanted. */
+    int (*hud)(const tn_world *w, char *buf, size_t cap);
+    void (*draw)(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+} tn_subsystem;
+
+extern const tn_subsystem tn_sub_bots, tn_sub_enemies, tn_sub_navmesh, tn_sub_agents;
+
+/* A parameter settable by `set NAME VALUE` and the sliders. */
+typedef struct tn_param_info {
+    const char *name;
+    double min, max, def;
+    bool integer;
+    const char *unit;     /* for labels: "tiles", "/s", "" */
+    const char *help;
+} tn_param_info;
+
+typedef struct tn_world_config {
+    uint64_t seed;
+    float jump_height;   /* tiles, 1..8; default 4 */
+    int char_w, char_h;  /* tiles; default 1 x 2 */
+} tn_world_config;
+
+struct tn_world {
+    tn_map *map;               /* owned */
+    tn_allocator alloc;
+    tn_phys_params phys;
+    tn_body character;
+    tn_input input;            /* the player's keys, read by the next step */
+    tn_rng rng;
+    uint64_t seed;
+    long frame;                /* steps taken */
+    tn_tool tool;
+    bool dirty;                /* edits since the last save */
+    int edits, refused_edits;
+    char message[TN_ERROR_MSG_MAX]; /* last HUD message */
+    int message_ttl;           /* steps left to show it */
+
+    /* subsystem state, owned by each subsystem's file */
+    struct tn_wbots *bots;
+    struct tn_wenemies *enemies;
+    struct tn_wnav *nav;
+    struct tn_wagents *agents;
+};
+
+tn_world_config tn_world_default_config(void);
+/* Takes ownership of `map` (also on failure). */
+tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allocator *a,
+                          tn_world **out, tn_error *err);
+void tn_world_destroy(tn_world *w);
+
+void tn_world_set_input(tn_world *w, tn_input in);
+void tn_world_step(tn_world *w);
+
+/* Toggle `kind` on tile (x, y).  Refused (and counted) when outside the map,
+ * when a block would trap the character, or when a subsystem's rule says no
+ * (e.g. a spawn point would lose its path). */
+tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err);
+/* Exactly what a mouse click on tile (x, y) does: left uses the current tool,
+ * right toggles a block, middle (or shift+right) a one-way platform. */
+tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err);
+tn_status tn_world_set_tool(tn_world *w, tn_tool tool);
+const char *tn_tool_name(tn_tool tool);
+
+/* The parameter table (all subsystems). */
+const tn_param_info *tn_world_params(int *count);
+const tn_param_info *tn_world_param_find(const char *name);
+tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err);
+bool tn_world_get(const tn_world *w, const char *name, double *value);
+
+/* Set the HUD message (shown for 4 s of steps). */
+void tn_world_message(tn_world *w, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The one-line JSON report (see README).  Returns the length it wanted. */
+int tn_world_json(const tn_world *w, char *buf, size_t cap);
+/* HUD lines from every subsystem, '\n'-separated. */
+int tn_world_hud(const tn_world *w, char *buf, size_t cap);
+/* Draw every subsystem's agents and the selected overlays. */
+void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+
+/* Replace the map (e.g. after loading); the world resets the character to the
+ * map's start and rebuilds every subsystem.  Takes ownership of `map`. */
+tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
+
+/* Helpers for subsystems: does the character's box overlap tile (x, y)? */
+bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y);
+/* The character's pixel centre. */
+void tn_world_character_center(const tn_world *w, float *x, float *y);
+
+#endif
