@@ -122,6 +122,11 @@ struct tn_world {
     int edits, refused_edits;
     char message[TN_ERROR_MSG_MAX]; /* last HUD message */
     int message_ttl;           /* steps left to show it */
+    /* Monotonic clock in seconds, set by an interactive front end so
+     * subsystems can time their queries for the HUD.  NULL (the default, and
+     * in headless runs) keeps every output deterministic: timings are then
+     * reported as null in the JSON. */
+    double (*clock)(void);
 
     /* subsystem state, owned by each subsystem's file */
     struct tn_wbots *bots;
