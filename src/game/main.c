@@ -1,0 +1,272 @@
+/* tilenav: the game.  See `tilenav --help` and README.md. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "game.h"
+#include "script.h"
+#include "tn_world.h"
+
+#define TN_VERSION "0.1.0"
+
+static const char USAGE[] =
+    "usage: tilenav [--map FILE] [options]\n"
+    "  --map FILE          map to play (tilenav-map or Moving AI .map); default maps/demo.map\n"
+    "  --headless          no window: run --frames steps as fast as possible, print one JSON line\n"
+    "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
+    "  --script FILE       apply the commands of a script file (see README)\n"
+    "  --seed S            seed of every random choice (default 1)\n"
+    "  --screenshot OUT    render offscreen after --frames steps and write OUT (BMP); no display needed\n"
+    "  --assets DIR        where DejaVuSans.ttf is (default: assets, then the installed share dir)\n"
+    "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
+    "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
+    "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers\n"
+    "  --help, --version\n";
+
+typedef struct options {
+    const char *map, *script, *screenshot, *assets;
+    long frames;
+    bool headless;
+    unsigned long long seed;
+    double jump_height;
+    int char_w, char_h;
+    unsigned overlays;
+} options;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tilenav: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see tilenav --help)\n");
+    return 2;
+}
+
+static bool parse_num(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= lo && v <= hi)) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_overlays(const char *s, unsigned *out)
+{
+    static const char *const names[] = {"path", "explored", "flow", "navmesh", "companion", "wanderers"};
+    unsigned bits = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        int found = -1;
+        for (int i = 0; i < 6; i++)
+            if (strcmp(tok, names[i]) == 0) found = i;
+        if (found < 0) return false;
+        bits |= 1u << found;
+    }
+    *out = bits;
+    return true;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->map = "maps/demo.map";
+    o->seed = 1;
+    o->jump_height = 4;
+    o->char_w = 1;
+    o->char_h = 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+        double v;
+#define NEED_ARG() \
+    if (!next) return usage_error("option '%s' needs a value", a); \
+    i++
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(USAGE, stdout);
+            return -1;
+        } else if (strcmp(a, "--version") == 0) {
+            puts("tilenav " TN_VERSION);
+            return -1;
+        } else if (strcmp(a, "--headless") == 0) {
+            o->headless = true;
+        } else if (strcmp(a, "--map") == 0) {
+            NEED_ARG();
+            o->map = next;
+        } else if (strcmp(a, "--script") == 0) {
+            NEED_ARG();
+            o->script = next;
+        } else if (strcmp(a, "--screenshot") == 0) {
+            NEED_ARG();
+            o->screenshot = next;
+        } else if (strcmp(a, "--assets") == 0) {
+            NEED_ARG();
+            o->assets = next;
+        } else if (strcmp(a, "--frames") == 0) {
+            NEED_ARG();
+            if (!parse_num(next, 0, 1e9, &v) || v != (long)v)
+                return usage_error("--frames needs a whole number 0..1000000000, got '%s'", next);
+            o->frames = (long)v;
+        } else if (strcmp(a, "--seed") == 0) {
+            NEED_ARG();
+            char *end;
+            errno = 0;
+            o->seed = strtoull(next, &end, 10);
+            if (!*next || *end || errno || next[0] == '-')
+                return usage_error("--seed needs a non-negative whole number, got '%s'", next);
+        } else if (strcmp(a, "--jump-height") == 0) {
+            NEED_ARG();
+            if (!parse_num(next, 1, 8, &o->jump_height))
+                return usage_error("--jump-height needs a number 1..8, got '%s'", next);
+        } else if (strcmp(a, "--char") == 0) {
+            if (i + 2 >= argc) return usage_error("option '%s' needs two values: --char W H", a);
+            double cw, ch;
+            if (!parse_num(argv[i + 1], 1, 3, &cw) || cw != (int)cw)
+                return usage_error("--char width must be 1, 2 or 3, got '%s'", argv[i + 1]);
+            if (!parse_num(argv[i + 2], 1, 9, &ch) || ch != (int)ch)
+                return usage_error("--char height must be a whole number 1..9, got '%s'", argv[i + 2]);
+            o->char_w = (int)cw;
+            o->char_h = (int)ch;
+            i += 2;
+        } else if (strcmp(a, "--overlays") == 0) {
+            NEED_ARG();
+            if (!parse_overlays(next, &o->overlays))
+                return usage_error("--overlays: unknown overlay in '%s' (path, explored, flow, "
+                                   "navmesh, companion, wanderers)", next);
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+#undef NEED_ARG
+    }
+    if (o->headless && o->screenshot)
+        return usage_error("%s", "--headless and --screenshot do not go together");
+    if (o->headless && o->frames <= 0)
+        return usage_error("%s", "--headless needs --frames N (N >= 1)");
+    return 0;
+}
+
+static const char *find_assets(const char *given)
+{
+    if (given) return given;
+    static const char *const dirs[] = {"assets", "/usr/local/share/tilenav/assets",
+                                       "/usr/share/tilenav/assets"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/DejaVuSans.ttf", dirs[i]);
+        FILE *f = fopen(p, "rb");
+        if (f) {
+            fclose(f);
+            return dirs[i];
+        }
+    }
+    return "assets";
+}
+
+typedef struct host_ctx {
+    const char *assets;
+    unsigned overlays;
+} host_ctx;
+
+static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
+{
+    (void)user;
+    if (tn_save_map(w->map, path, err, cap) != 0) return -1;
+    w->dirty = false;
+    return 0;
+}
+
+static int host_screenshot(void *user, tn_world *w, const char *path, char *err, size_t cap)
+{
+    host_ctx *h = user;
+    return tn_game_screenshot(w, h->assets, path, h->overlays, err, cap);
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0) return rc < 0 ? 0 : rc;
+
+    char err[512];
+    tn_map *map;
+    if (tn_load_map(o.map, &map, err, sizeof err) != 0) {
+        fprintf(stderr, "tilenav: %s\n", err);
+        return 1;
+    }
+    tn_script *script = NULL;
+    if (o.script) {
+        char *buf;
+        size_t len;
+        if (tn_read_file(o.script, TN_SCRIPT_MAX_BYTES, &buf, &len, err, sizeof err) != 0) {
+            fprintf(stderr, "tilenav: %s\n", err);
+            tn_map_destroy(map);
+            return 1;
+        }
+        script = tn_script_parse(buf, len, o.script, err, sizeof err);
+        free(buf);
+        if (!script) {
+            fprintf(stderr, "tilenav: %s\n", err);
+            tn_map_destroy(map);
+            return 1;
+        }
+    }
+
+    tn_world_config cfg = tn_world_default_config();
+    cfg.seed = o.seed;
+    cfg.jump_height = (float)o.jump_height;
+    cfg.char_w = o.char_w;
+    cfg.char_h = o.char_h;
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(map, &cfg, NULL, &w, &e))) {
+        fprintf(stderr, "tilenav: %s: %s\n", o.map, e.msg);
+        tn_script_destroy(script);
+        return 1;
+    }
+
+    const char *assets = find_assets(o.assets);
+    host_ctx hc = {assets, o.overlays};
+    tn_script_host host = {&hc, host_save, host_screenshot};
+    rc = 0;
+    if (o.headless || o.screenshot) {
+        for (long f = 0; f < o.frames; f++) {
+            if (script && tn_script_apply(script, w, w->frame, &host, err, sizeof err) != 0) {
+                fprintf(stderr, "tilenav: %s\n", err);
+                rc = 1;
+                break;
+            }
+            tn_world_step(w);
+        }
+        /* Commands due at the final frame (e.g. a last save) still run. */
+        if (rc == 0 && script && tn_script_apply(script, w, w->frame, &host, err, sizeof err) != 0) {
+            fprintf(stderr, "tilenav: %s\n", err);
+            rc = 1;
+        }
+        if (rc == 0 && o.screenshot &&
+            tn_game_screenshot(w, assets, o.screenshot, o.overlays, err, sizeof err) != 0) {
+            fprintf(stderr, "tilenav: %s\n", err);
+            rc = 1;
+        }
+        if (rc == 0 && o.headless) {
+            int need = tn_world_json(w, NULL, 0);
+            char *json = malloc((size_t)need + 1);
+            if (json) {
+                tn_world_json(w, json, (size_t)need + 1);
+                puts(json);
+                free(json);
+            } else {
+                rc = 1;
+            }
+        }
+    } else {
+        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays};
+        rc = tn_game_run(w, &go);
+    }
+    tn_world_destroy(w);
+    tn_script_destroy(script);
+    return rc;
+}

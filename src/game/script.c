@@ -1,0 +1,272 @@
+#include "script.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TOKENS 8
+#define TOKEN_MAX 256
+
+typedef struct token {
+    char s[TOKEN_MAX];
+} token;
+
+/* Split a line into whitespace-separated tokens, stopping at '#'.
+ * Returns the count, or -1 when a token is too long / too many tokens. */
+static int tokenize(const char *line, size_t n, token *tok, int max)
+{
+    int count = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) i++;
+        if (i >= n || line[i] == '#') break;
+        size_t start = i;
+        while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') i++;
+        if (count == max || i - start >= TOKEN_MAX) return -1;
+        memcpy(tok[count].s, line + start, i - start);
+        tok[count].s[i - start] = '\0';
+        count++;
+    }
+    return count;
+}
+
+static bool parse_long(const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    if (!*s) return false;
+    long v = strtol(s, &end, 10);
+    if (*end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    if (!*s) return false;
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+static int lookup(const char *s, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    return -1;
+}
+
+static const char *const KEYS[] = {"left", "right", "down", "jump"};
+static const char *const BUTTONS[] = {"left", "right", "middle"};
+static const char *const EDITS[] = {"block", "oneway", "empty", "spawn", "dest", "item"};
+static const char *const TOOLS[] = {"goto", "block", "oneway", "spawn", "dest", "item", "navpath", "target"};
+
+#define FAIL(...)                                                                   \
+    do {                                                                            \
+        char m_[1024];                                                               \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                                       \
+        snprintf(err, errcap, "%s:%d: %s", s->file, lineno, m_);                    \
+        tn_script_destroy(s);                                                       \
+        return NULL;                                                                \
+    } while (0)
+
+/* Parse "TX TY" at tok[i], tok[i+1]. */
+static bool parse_tile(const token *tok, int i, int *x, int *y)
+{
+    long a, b;
+    if (!parse_long(tok[i].s, -1000000, 1000000, &a) ||
+        !parse_long(tok[i + 1].s, -1000000, 1000000, &b))
+        return false;
+    *x = (int)a;
+    *y = (int)b;
+    return true;
+}
+
+tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err,
+                           size_t errcap)
+{
+    tn_script *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errcap, "%s: out of memory", name);
+        return NULL;
+    }
+    snprintf(s->file, sizeof s->file, "%s", name);
+    if (len > TN_SCRIPT_MAX_BYTES) {
+        int lineno = 0;
+        FAIL("script is %zu bytes, larger than the %u-byte limit", len, TN_SCRIPT_MAX_BYTES);
+    }
+    /* Count lines for one allocation. */
+    size_t lines = 1;
+    for (size_t i = 0; i < len; i++) lines += buf[i] == '\n';
+    s->cmds = calloc(lines, sizeof *s->cmds);
+    if (!s->cmds) {
+        int lineno = 0;
+        FAIL("out of memory");
+    }
+    long last_frame = 0;
+    size_t pos = 0;
+    int lineno = 0;
+    while (pos < len) {
+        const char *line = buf + pos;
+        const char *nl = memchr(line, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - line) : len - pos;
+        pos += n + (nl ? 1 : 0);
+        lineno++;
+        if (memchr(line, '\0', n)) FAIL("binary data (a NUL byte) in a script line");
+        token tok[MAX_TOKENS];
+        int nt = tokenize(line, n, tok, MAX_TOKENS);
+        if (nt < 0) FAIL("line too long or too many words");
+        if (nt == 0) continue;
+        tn_script_cmd c;
+        memset(&c, 0, sizeof c);
+        c.line = lineno;
+        long frame;
+        if (!parse_long(tok[0].s, 0, 1000000000L, &frame))
+            FAIL("'%s' is not a frame number (expected FRAME COMMAND ARGS)", tok[0].s);
+        if (frame < last_frame)
+            FAIL("frame %ld comes after frame %ld: frames must not decrease", frame, last_frame);
+        last_frame = frame;
+        c.frame = frame;
+        if (nt < 2) FAIL("missing command after the frame number");
+        const char *cmd = tok[1].s;
+        int nargs = nt - 2;
+        if (strcmp(cmd, "key") == 0) {
+            if (nargs != 2) FAIL("usage: FRAME key left|right|down|jump press|release");
+            c.op = TN_SC_KEY;
+            c.arg = lookup(tok[2].s, KEYS, 4);
+            if (c.arg < 0) FAIL("unknown key '%s' (expected left, right, down or jump)", tok[2].s);
+            if (strcmp(tok[3].s, "press") == 0) c.flag = 1;
+            else if (strcmp(tok[3].s, "release") == 0) c.flag = 0;
+            else FAIL("expected press or release, got '%s'", tok[3].s);
+        } else if (strcmp(cmd, "click") == 0) {
+            if (nargs != 3 && nargs != 4) FAIL("usage: FRAME click TX TY left|right|middle [shift]");
+            c.op = TN_SC_CLICK;
+            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("click needs whole-number tile coordinates");
+            c.arg = lookup(tok[4].s, BUTTONS, 3);
+            if (c.arg < 0) FAIL("unknown button '%s' (expected left, right or middle)", tok[4].s);
+            if (nargs == 4) {
+                if (strcmp(tok[5].s, "shift") != 0) FAIL("unexpected '%s' (only 'shift' may follow)", tok[5].s);
+                c.flag = 1;
+            }
+        } else if (strcmp(cmd, "toggle") == 0) {
+            if (nargs != 3) FAIL("usage: FRAME toggle TX TY block|oneway|empty|spawn|dest|item");
+            c.op = TN_SC_TOGGLE;
+            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("toggle needs whole-number tile coordinates");
+            c.arg = lookup(tok[4].s, EDITS, 6);
+            if (c.arg < 0) FAIL("unknown tile kind '%s' (expected block, oneway, empty, spawn, dest or item)", tok[4].s);
+        } else if (strcmp(cmd, "set") == 0 || strcmp(cmd, "wanderers") == 0) {
+            const char *pname = strcmp(cmd, "set") == 0 ? tok[2].s : "wanderers";
+            const char *val = strcmp(cmd, "set") == 0 ? tok[3].s : tok[2].s;
+            if (strcmp(cmd, "set") == 0 && nargs != 2) FAIL("usage: FRAME set NAME VALUE");
+            if (strcmp(cmd, "wanderers") == 0 && nargs != 1) FAIL("usage: FRAME wanderers N");
+            const tn_param_info *p = tn_world_param_find(pname);
+            if (!p) FAIL("unknown parameter '%s'", pname);
+            c.op = TN_SC_SET;
+            c.name = p->name;
+            if (!parse_double(val, &c.value)) FAIL("'%s' is not a number", val);
+            if (!(c.value >= p->min && c.value <= p->max))
+                FAIL("%s %s is outside %g..%g", p->name, val, p->min, p->max);
+            if (p->integer && c.value != floor(c.value)) FAIL("%s takes whole numbers", p->name);
+        } else if (strcmp(cmd, "goto") == 0) {
+            if (nargs != 2) FAIL("usage: FRAME goto TX TY");
+            c.op = TN_SC_GOTO;
+            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("goto needs whole-number tile coordinates");
+        } else if (strcmp(cmd, "tool") == 0) {
+            if (nargs != 1) FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
+            c.op = TN_SC_TOOL;
+            c.arg = lookup(tok[2].s, TOOLS, TN_TOOL_COUNT);
+            if (c.arg < 0) FAIL("unknown tool '%s'", tok[2].s);
+        } else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "screenshot") == 0) {
+            if (nargs != 1) FAIL("usage: FRAME %s FILE", cmd);
+            c.op = cmd[1] == 'a' ? TN_SC_SAVE : TN_SC_SCREENSHOT;
+            c.path = malloc(strlen(tok[2].s) + 1);
+            if (!c.path) FAIL("out of memory");
+            strcpy(c.path, tok[2].s);
+        } else {
+            FAIL("unknown command '%s' (expected key, click, toggle, set, goto, tool, save, "
+                 "screenshot or wanderers)", cmd);
+        }
+        s->cmds[s->count++] = c;
+    }
+    return s;
+}
+
+void tn_script_destroy(tn_script *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->count; i++) free(s->cmds[i].path);
+    free(s->cmds);
+    free(s);
+}
+
+static bool check_tile(const tn_script *s, const tn_script_cmd *c, const tn_world *w, char *err,
+                       size_t errcap)
+{
+    if (tn_map_inside(w->map, c->x, c->y)) return true;
+    snprintf(err, errcap, "%s:%d: tile (%d,%d) is outside the %dx%d map", s->file, c->line, c->x,
+             c->y, w->map->w, w->map->h);
+    return false;
+}
+
+int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host,
+                    char *err, size_t errcap)
+{
+    while (s->next < s->count && s->cmds[s->next].frame <= frame) {
+        const tn_script_cmd *c = &s->cmds[s->next++];
+        tn_error e;
+        switch (c->op) {
+        case TN_SC_KEY: {
+            bool *k[4] = {&s->keys.left, &s->keys.right, &s->keys.down, &s->keys.jump};
+            *k[c->arg] = c->flag != 0;
+            break;
+        }
+        case TN_SC_CLICK:
+            if (!check_tile(s, c, w, err, errcap)) return -1;
+            tn_world_click(w, c->x, c->y, (tn_button)c->arg, c->flag != 0, &e);
+            break;
+        case TN_SC_TOGGLE:
+            if (!check_tile(s, c, w, err, errcap)) return -1;
+            tn_world_edit(w, c->x, c->y, (tn_edit)c->arg, &e);
+            break;
+        case TN_SC_GOTO: {
+            if (!check_tile(s, c, w, err, errcap)) return -1;
+            tn_tool keep = w->tool;
+            w->tool = TN_TOOL_GOTO;
+            tn_world_click(w, c->x, c->y, TN_CLICK_LEFT, false, &e);
+            w->tool = keep;
+            break;
+        }
+        case TN_SC_TOOL: tn_world_set_tool(w, (tn_tool)c->arg); break;
+        case TN_SC_SET:
+            if (tn_failed(tn_world_set(w, c->name, c->value, &e))) {
+                /* Refusals by a rule (no room to grow) are reported, not fatal. */
+                if (!tn_status_detail(e.status, TN_REFUSED)) {
+                    snprintf(err, errcap, "%s:%d: %s", s->file, c->line, e.msg);
+                    return -1;
+                }
+            }
+            break;
+        case TN_SC_SAVE:
+        case TN_SC_SCREENSHOT: {
+            int (*fn)(void *, tn_world *, const char *, char *, size_t) =
+                c->op == TN_SC_SAVE ? (host ? host->save : NULL)
+                                    : (host ? host->screenshot : NULL);
+            char m[256];
+            if (!fn) {
+                snprintf(err, errcap, "%s:%d: %s is not available in this mode", s->file,
+                         c->line, c->op == TN_SC_SAVE ? "save" : "screenshot");
+                return -1;
+            }
+            if (fn(host->user, w, c->path, m, sizeof m) != 0) {
+                snprintf(err, errcap, "%s:%d: %s", s->file, c->line, m);
+                return -1;
+            }
+            break;
+        }
+        }
+    }
+    tn_world_set_input(w, s->keys);
+    return 0;
+}

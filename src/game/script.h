@@ -1,0 +1,71 @@
+/* script.h - scripted runs: one command per line, "FRAME COMMAND ARGS".
+ *
+ *   # comment (also after blank space); blank lines are ignored
+ *   0   key left|right|down|jump press|release
+ *   10  click TX TY left|right|middle [shift]   exactly a mouse click on that tile
+ *   12  toggle TX TY block|oneway|empty|spawn|dest|item
+ *   20  set NAME VALUE                            any parameter (see --help)
+ *   30  goto TX TY                                same as a left-click with the goto tool
+ *   31  tool goto|block|oneway|spawn|dest|item|navpath|target
+ *   40  save FILE                                 atomic save of the map
+ *   50  screenshot FILE.bmp                       offscreen render
+ *   60  wanderers N                               same as set wanderers N
+ *
+ * FRAME is the step before which the command applies (0 = before the first
+ * step); frames must not decrease.  Parse errors name FILE:LINE; a command
+ * that cannot run (a tile outside the map) is reported the same way when
+ * it is reached.  A refused edit is not an error: the world counts it.
+ */
+#ifndef TN_SCRIPT_H
+#define TN_SCRIPT_H
+
+#include <stddef.h>
+
+#include "tn_world.h"
+
+#define TN_SCRIPT_MAX_BYTES (16u << 20) /* larger scripts are refused unread */
+#define TN_SCRIPT_PATH_MAX 512
+
+typedef enum tn_script_op {
+    TN_SC_KEY, TN_SC_CLICK, TN_SC_TOGGLE, TN_SC_SET, TN_SC_GOTO, TN_SC_TOOL,
+    TN_SC_SAVE, TN_SC_SCREENSHOT
+} tn_script_op;
+
+typedef struct tn_script_cmd {
+    long frame;
+    int line;
+    tn_script_op op;
+    int x, y;        /* tile, for click/toggle/goto */
+    int arg;         /* key index / button / edit kind / tool; shift flag in `flag` */
+    int flag;        /* key: 1 press 0 release; click: shift */
+    double value;    /* set */
+    const char *name;/* set: parameter name (static storage from the table) */
+    char *path;      /* save/screenshot (owned) */
+} tn_script_cmd;
+
+typedef struct tn_script {
+    tn_script_cmd *cmds;
+    int count, next;
+    char file[TN_SCRIPT_PATH_MAX];
+    tn_input keys;   /* key state built by key commands */
+} tn_script;
+
+/* What the script needs from its host (the game or the headless runner). */
+typedef struct tn_script_host {
+    void *user;
+    /* Return 0 on success, or -1 with a message in err. */
+    int (*save)(void *user, tn_world *w, const char *path, char *err, size_t cap);
+    int (*screenshot)(void *user, tn_world *w, const char *path, char *err, size_t cap);
+} tn_script_host;
+
+/* Parse; NULL with "FILE:LINE: problem" in err on any bad line. */
+tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err,
+                           size_t errcap);
+void tn_script_destroy(tn_script *s);
+
+/* Apply every command due before step `frame`, then copy the key state into
+ * the world's input.  Returns 0, or -1 with "FILE:LINE: problem" in err. */
+int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host,
+                    char *err, size_t errcap);
+
+#endif

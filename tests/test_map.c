@@ -1,0 +1,238 @@
+/* Map loading, saving and every loader error. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "tn_map.h"
+#include "tn_rng.h"
+
+static tn_map *parse_ok(const char *text)
+{
+    tn_map *m = NULL;
+    tn_error e;
+    tn_status s = tn_map_parse(text, strlen(text), "t.map", NULL, &m, &e);
+    if (tn_failed(s)) fail_msg("unexpected error: %s", e.msg);
+    return m;
+}
+
+static void expect_error(const char *text, size_t len, const char *want)
+{
+    tn_map *m = NULL;
+    tn_error e;
+    memset(&e, 0, sizeof e);
+    tn_status s = tn_map_parse(text, len, "t.map", NULL, &m, &e);
+    assert_true(tn_failed(s));
+    assert_null(m);
+    if (strcmp(e.msg, want) != 0) fail_msg("message\n  got:  %s\n  want: %s", e.msg, want);
+}
+#define EXPECT(text, want) expect_error(text, strlen(text), want)
+
+static void test_parse_basic(void **state)
+{
+    (void)state;
+    tn_map *m = parse_ok("# c\ntilenav-map 1\n# c2\nsize 4 3\ntiles\n#=.P\nSD*.\n....\n# tail\n\n");
+    assert_int_equal(m->w, 4);
+    assert_int_equal(m->h, 3);
+    assert_int_equal(tn_map_tile(m, 0, 0), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 1, 0), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_tile(m, 2, 0), TN_TILE_EMPTY);
+    assert_int_equal(m->start_x, 3);
+    assert_int_equal(m->start_y, 0);
+    assert_int_equal(tn_map_mark(m, 0, 1), TN_MARK_SPAWN);
+    assert_int_equal(tn_map_mark(m, 1, 1), TN_MARK_DEST);
+    assert_int_equal(tn_map_mark(m, 2, 1), TN_MARK_ITEM);
+    assert_int_equal(tn_map_tile(m, -1, 0), TN_TILE_BLOCK); /* outside is solid */
+    assert_int_equal(tn_map_tile(m, 4, 0), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 0, 3), TN_TILE_BLOCK);
+    tn_map_destroy(m);
+    /* CRLF line ends are fine. */
+    m = parse_ok("tilenav-map 1\r\nsize 2 1\r\ntiles\r\n.#\r\n");
+    assert_int_equal(tn_map_tile(m, 1, 0), TN_TILE_BLOCK);
+    tn_map_destroy(m);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    EXPECT("", "t.map:1:1: empty file (expected 'tilenav-map 1')");
+    EXPECT("size 2 2\n", "t.map:1:1: missing header line 'tilenav-map 1' (or 'type octile')");
+    EXPECT("tilenav-map 2\n", "t.map:1:13: unsupported format version (expected 'tilenav-map 1')");
+    EXPECT("tilenav-map 1\ntilenav-map 1\n", "t.map:2:1: repeated header line 'tilenav-map'");
+    EXPECT("tilenav-map 1\nsize 2 2\nsize 2 2\n", "t.map:3:1: repeated header line 'size'");
+    EXPECT("tilenav-map 1\ntiles\n", "t.map:2:1: missing 'size' line before 'tiles'");
+    EXPECT("tilenav-map 1\nsize 2\ntiles\n", "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
+    EXPECT("tilenav-map 1\nsize 2 x\ntiles\n", "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
+    EXPECT("tilenav-map 1\nsize 0 5\ntiles\n", "t.map:2:6: map size 0x5 is outside 1..4096");
+    EXPECT("tilenav-map 1\nsize 100000 100000\ntiles\n",
+           "t.map:2:6: map size 100000x100000 is outside 1..4096");
+    EXPECT("tilenav-map 1\nsize 99999999999999999999 2\ntiles\n",
+           "t.map:2:6: map size 1000000001x2 is outside 1..4096");
+    EXPECT("tilenav-map 1\nsize 2 2\nwidth 3\n", "t.map:3:1: unknown header line (expected 'size W H' or 'tiles')");
+    EXPECT("tilenav-map 1\nsize 2 2\n", "t.map:3:1: file ends before the 'tiles' line");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n", "t.map:5:1: file ends after 1 of 2 tile rows");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n.\n", "t.map:5:2: row 2 has 1 characters, expected 2");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n...\n", "t.map:5:3: row 2 has 3 characters, expected 2");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n.x\n",
+           "t.map:5:2: unknown tile character 'x' (expected one of . # = P S D *)");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\nP.\n.P\n",
+           "t.map:5:2: second character start 'P' (the first is at tile 0,0)");
+    EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\n..\n",
+           "t.map:5:1: unexpected text after the last of the 1 tile rows");
+    EXPECT("type octile\nheight 2\nwidth 2\nmap\n.@\n.X\n",
+           "t.map:6:2: unknown tile character 'X' (expected one of . G S @ O T W)");
+    EXPECT("type octile\nwidth 2\nmap\n", "t.map:3:1: missing 'height' line before 'map'");
+    EXPECT("type hex\n", "t.map:1:6: unsupported Moving AI map type (expected 'octile')");
+    static const char junk[] = "tilenav-map 1\nsi\0e 2 2\n";
+    expect_error(junk, sizeof junk - 1, "t.map:2:3: unexpected byte 0x00 in a header line (is this a map file?)");
+    static const char junk2[] = "tilenav-map 1\nsize 2 1\ntiles\n.\x01\n";
+    expect_error(junk2, sizeof junk2 - 1,
+                 "t.map:4:2: unknown tile character byte 0x01 (expected one of . # = P S D *)");
+}
+
+static void test_random_junk_never_crashes(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 7, 1);
+    char buf[256];
+    const char *prefix = "tilenav-map 1\nsize 5 3\ntiles\n";
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t len = tn_rng_below(&r, sizeof buf);
+        size_t p = 0;
+        if (iter % 2) {
+            p = strlen(prefix);
+            if (p > len) p = len;
+            memcpy(buf, prefix, p);
+        }
+        for (size_t i = p; i < len; i++) {
+            static const char alphabet[] = ".#=PSD*\n\n\n \r\x00x9";
+            buf[i] = (iter % 3) ? alphabet[tn_rng_below(&r, sizeof alphabet - 1)]
+                                : (char)tn_rng_u32(&r);
+        }
+        tn_map *m = NULL;
+        tn_error e;
+        e.msg[0] = 0;
+        tn_status s = tn_map_parse(buf, len, "j.map", NULL, &m, &e);
+        if (tn_failed(s)) {
+            assert_null(m);
+            assert_true(strncmp(e.msg, "j.map:", 6) == 0);
+        } else {
+            tn_map_destroy(m);
+        }
+    }
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 3, 3);
+    for (int iter = 0; iter < 200; iter++) {
+        int w = 1 + (int)tn_rng_below(&r, 40), h = 1 + (int)tn_rng_below(&r, 30);
+        tn_map *m = tn_map_create(w, h, NULL, NULL);
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                uint32_t k = tn_rng_below(&r, 7);
+                if (k < 3) tn_map_set_tile(m, x, y, (int)k);
+                else if (k < 6) tn_map_set_mark(m, x, y, (int)k - 2);
+            }
+        if (tn_rng_below(&r, 2)) {
+            int sx = (int)tn_rng_below(&r, (uint32_t)w), sy = (int)tn_rng_below(&r, (uint32_t)h);
+            tn_map_set_tile(m, sx, sy, TN_TILE_EMPTY);
+            tn_map_set_mark(m, sx, sy, TN_MARK_NONE);
+            m->start_x = sx;
+            m->start_y = sy;
+        }
+        size_t cap = tn_map_format_size(m), len;
+        char *buf = malloc(cap);
+        assert_true(tn_succeeded(tn_map_format(m, buf, cap, &len)));
+        assert_int_equal(strlen(buf), len);
+        assert_true(tn_failed(tn_map_format(m, buf, cap - 1, &len)));
+        tn_map *back = NULL;
+        tn_error e;
+        tn_status s = tn_map_parse(buf, len, "rt", NULL, &back, &e);
+        if (tn_failed(s)) fail_msg("%s", e.msg);
+        assert_true(tn_map_equal(m, back));
+        free(buf);
+        tn_map_destroy(m);
+        tn_map_destroy(back);
+    }
+}
+
+static void test_file_save_load(void **state)
+{
+    (void)state;
+    char err[512];
+    tn_map *m;
+    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
+    assert_int_equal(m->w, 12);
+    assert_int_equal(m->start_x, 1);
+    assert_int_equal(m->start_y, 6);
+    char path[] = "/tmp/tn_test_map_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    tn_map_set_tile(m, 5, 2, TN_TILE_BLOCK);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    tn_map *back;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(m, back));
+    tn_map_destroy(back);
+    remove(path);
+    /* Missing file and directory give clear messages. */
+    assert_int_equal(tn_load_map("tests/data/nope.map", &back, err, sizeof err), -1);
+    assert_string_equal(err, "tests/data/nope.map: cannot open: No such file or directory");
+    assert_int_equal(tn_load_map("tests/data", &back, err, sizeof err), -1);
+    assert_string_equal(err, "tests/data: is a directory, not a file");
+    tn_map_destroy(m);
+}
+
+static void test_movingai(void **state)
+{
+    (void)state;
+    char err[512];
+    tn_map *m;
+    FILE *f = fopen("../shared/data/movingai/arena.map", "rb");
+    if (!f) skip();
+    fclose(f);
+    assert_int_equal(tn_load_map("../shared/data/movingai/arena.map", &m, err, sizeof err), 0);
+    assert_int_equal(m->w, 49);
+    assert_int_equal(m->h, 49);
+    assert_int_equal(m->start_x, -1);
+    tn_map_destroy(m);
+}
+
+static void test_edits(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(3, 3, NULL, NULL);
+    assert_true(tn_failed(tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK)));
+    assert_true(tn_failed(tn_map_set_tile(m, 0, 0, 7)));
+    assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_SPAWN)));
+    assert_int_equal(tn_map_count_marks(m, TN_MARK_SPAWN), 1);
+    tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK); /* clears the mark */
+    assert_int_equal(tn_map_mark(m, 1, 1), TN_MARK_NONE);
+    assert_true(tn_failed(tn_map_set_mark(m, 1, 1, TN_MARK_DEST)));
+    assert_null(tn_map_create(0, 3, NULL, NULL));
+    assert_null(tn_map_create(4097, 3, NULL, NULL));
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_basic),   cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_random_junk_never_crashes),
+        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_file_save_load),
+        cmocka_unit_test(test_movingai),      cmocka_unit_test(test_edits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
