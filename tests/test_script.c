@@ -1,0 +1,134 @@
+/* The script parser, its errors, and applying commands to a world. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "script.h"
+
+static void expect_error(const char *text, const char *want)
+{
+    char err[512] = "";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_null(s);
+    if (strcmp(err, want) != 0) fail_msg("message\n  got:  %s\n  want: %s", err, want);
+}
+
+static void test_parse_ok(void **state)
+{
+    (void)state;
+    const char *text = "# comment\n\n0 key left press   # trailing comment\n"
+                       "5 click 3 4 right shift\n5 toggle 1 2 oneway\n6 set jump_height 6.5\n"
+                       "7 goto 10 3\n8 tool spawn\n9 save /tmp/x.map\n10 screenshot a.bmp\n"
+                       "11 wanderers 3\n";
+    char err[512];
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->count, 9);
+    assert_int_equal(s->cmds[0].op, TN_SC_KEY);
+    assert_int_equal(s->cmds[0].line, 3);
+    assert_int_equal(s->cmds[1].op, TN_SC_CLICK);
+    assert_int_equal(s->cmds[1].x, 3);
+    assert_int_equal(s->cmds[1].arg, TN_CLICK_RIGHT);
+    assert_int_equal(s->cmds[1].flag, 1);
+    assert_int_equal(s->cmds[2].arg, TN_EDIT_ONEWAY);
+    assert_string_equal(s->cmds[3].name, "jump_height");
+    assert_true(s->cmds[3].value == 6.5);
+    assert_int_equal(s->cmds[5].arg, TN_TOOL_SPAWN);
+    assert_string_equal(s->cmds[6].path, "/tmp/x.map");
+    assert_string_equal(s->cmds[8].name, "wanderers");
+    tn_script_destroy(s);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    expect_error("x key left press\n", "t.txt:1: 'x' is not a frame number (expected FRAME COMMAND ARGS)");
+    expect_error("5\n", "t.txt:1: missing command after the frame number");
+    expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, goto, tool, save, screenshot or wanderers)");
+    expect_error("5 key up press\n", "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
+    expect_error("5 key left hold\n", "t.txt:1: expected press or release, got 'hold'");
+    expect_error("5 key left\n", "t.txt:1: usage: FRAME key left|right|down|jump press|release");
+    expect_error("\n\n5 click 1 x left\n", "t.txt:3: click needs whole-number tile coordinates");
+    expect_error("5 click 1 2 side\n", "t.txt:1: unknown button 'side' (expected left, right or middle)");
+    expect_error("5 toggle 1 2 lava\n", "t.txt:1: unknown tile kind 'lava' (expected block, oneway, empty, spawn, dest or item)");
+    expect_error("5 set gravity 3\n", "t.txt:1: unknown parameter 'gravity'");
+    expect_error("5 set jump_height 12\n", "t.txt:1: jump_height 12 is outside 1..8");
+    expect_error("5 set jump_height nan\n", "t.txt:1: 'nan' is not a number");
+    expect_error("5 set char_width 1.5\n", "t.txt:1: char_width takes whole numbers");
+    expect_error("5 goto 1\n", "t.txt:1: usage: FRAME goto TX TY");
+    expect_error("5 tool hammer\n", "t.txt:1: unknown tool 'hammer'");
+    expect_error("5 save\n", "t.txt:1: usage: FRAME save FILE");
+    expect_error("9 key left press\n3 key left release\n",
+                 "t.txt:2: frame 3 comes after frame 9: frames must not decrease");
+    expect_error("-1 key left press\n", "t.txt:1: '-1' is not a frame number (expected FRAME COMMAND ARGS)");
+    static const char nul[] = "1 key left\0press\n";
+    char err[256];
+    assert_null(tn_script_parse(nul, sizeof nul - 1, "t.txt", err, sizeof err));
+    assert_string_equal(err, "t.txt:1: binary data (a NUL byte) in a script line");
+}
+
+static tn_world *small_world(void)
+{
+    char err[512];
+    tn_map *m;
+    if (tn_load_map("tests/data/small.map", &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+static void test_apply(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    const char *text = "0 key right press\n30 key right release\n31 toggle 5 1 block\n"
+                       "31 toggle 99 1 block\n";
+    char err[512];
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    float x0 = w->character.x;
+    int rc = 0;
+    for (long f = 0; f < 31 && rc == 0; f++) {
+        rc = tn_script_apply(s, w, w->frame, NULL, err, sizeof err);
+        tn_world_step(w);
+    }
+    assert_int_equal(rc, 0);
+    assert_true(w->character.x > x0 + 50.0f); /* walked right for 30 steps */
+    /* Frame 31: the first toggle works, the second names its line. */
+    rc = tn_script_apply(s, w, w->frame, NULL, err, sizeof err);
+    assert_int_equal(rc, -1);
+    assert_string_equal(err, "t.txt:4: tile (99,1) is outside the 12x8 map");
+    assert_int_equal(tn_map_tile(w->map, 5, 1), TN_TILE_BLOCK);
+    assert_true(w->dirty);
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
+static void test_save_needs_host(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    const char *text = "0 save /tmp/never.map\n";
+    char err[512];
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_int_equal(tn_script_apply(s, w, 0, NULL, err, sizeof err), -1);
+    assert_string_equal(err, "t.txt:1: save is not available in this mode");
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_ok),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_save_needs_host),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

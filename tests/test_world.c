@@ -1,0 +1,169 @@
+/* The world core: edits and their refusals, clicks, parameters, JSON. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "tn_world.h"
+
+static tn_world *load(const char *path)
+{
+    char err[512];
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+static void test_start_and_ground(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/small.map");
+    for (int i = 0; i < 10; i++) tn_world_step(w);
+    int tx, ty;
+    tn_body_tile(&w->character, &tx, &ty);
+    assert_int_equal(tx, 1);
+    assert_int_equal(ty, 6);
+    assert_true(w->character.on_ground);
+    assert_int_equal(w->frame, 10);
+    tn_world_destroy(w);
+}
+
+static void test_edits(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/small.map");
+    tn_error e;
+    /* toggling a block on and off */
+    assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(tn_map_tile(w->map, 4, 2), TN_TILE_BLOCK);
+    assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(tn_map_tile(w->map, 4, 2), TN_TILE_EMPTY);
+    assert_int_equal(w->edits, 2);
+    assert_true(w->dirty);
+    /* a block inside the character is refused, counted and shown */
+    assert_true(tn_failed(tn_world_edit(w, 1, 5, TN_EDIT_BLOCK, &e)));
+    assert_string_equal(e.msg, "tile (1,5) is inside the character: a block there would trap it");
+    assert_string_equal(w->message, e.msg);
+    assert_int_equal(w->refused_edits, 1);
+    /* a one-way inside the character is fine (it cannot trap) */
+    assert_true(tn_succeeded(tn_world_edit(w, 1, 5, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_succeeded(tn_world_edit(w, 1, 5, TN_EDIT_EMPTY, &e)));
+    /* outside the map */
+    assert_true(tn_failed(tn_world_edit(w, -1, 5, TN_EDIT_BLOCK, &e)));
+    assert_string_equal(e.msg, "tile (-1,5) is outside the 12x8 map");
+    /* marks only on empty tiles; a block clears a mark */
+    assert_true(tn_failed(tn_world_edit(w, 0, 0, TN_EDIT_ITEM, &e)));
+    assert_string_equal(e.msg, "tile (0,0) is not empty: items go on empty tiles only");
+    assert_true(tn_succeeded(tn_world_edit(w, 5, 5, TN_EDIT_ITEM, &e)));
+    assert_int_equal(tn_map_mark(w->map, 5, 5), TN_MARK_ITEM);
+    assert_true(tn_succeeded(tn_world_edit(w, 5, 5, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(tn_map_mark(w->map, 5, 5), TN_MARK_NONE);
+    tn_world_destroy(w);
+}
+
+static void test_clicks(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/small.map");
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_click(w, 6, 3, TN_CLICK_RIGHT, false, &e)));
+    assert_int_equal(tn_map_tile(w->map, 6, 3), TN_TILE_BLOCK);
+    assert_true(tn_succeeded(tn_world_click(w, 7, 3, TN_CLICK_MIDDLE, false, &e)));
+    assert_int_equal(tn_map_tile(w->map, 7, 3), TN_TILE_ONEWAY);
+    assert_true(tn_succeeded(tn_world_click(w, 8, 3, TN_CLICK_RIGHT, true, &e)));
+    assert_int_equal(tn_map_tile(w->map, 8, 3), TN_TILE_ONEWAY);
+    tn_world_set_tool(w, TN_TOOL_ITEM);
+    assert_true(tn_succeeded(tn_world_click(w, 8, 2, TN_CLICK_LEFT, false, &e)));
+    assert_int_equal(tn_map_mark(w->map, 8, 2), TN_MARK_ITEM);
+    assert_true(tn_failed(tn_world_click(w, 80, 2, TN_CLICK_LEFT, false, &e)));
+    assert_string_equal(e.msg, "tile (80,2) is outside the 12x8 map");
+    assert_true(tn_failed(tn_world_set_tool(w, TN_TOOL_COUNT)));
+    tn_world_destroy(w);
+}
+
+static void test_params(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/small.map");
+    tn_error e;
+    double v;
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6, &e)));
+    assert_true(tn_world_get(w, "jump_height", &v));
+    assert_true(v == 6.0);
+    assert_true(tn_failed(tn_world_set(w, "jump_height", 0.5, &e)));
+    assert_string_equal(e.msg, "jump_height 0.5 is outside 1..8");
+    assert_true(tn_failed(tn_world_set(w, "char_width", 2.5, &e)));
+    assert_string_equal(e.msg, "char_width 2.5 is outside 1..3 (whole numbers)");
+    assert_true(tn_failed(tn_world_set(w, "warp", 1, &e)));
+    assert_string_equal(e.msg, "unknown parameter 'warp'");
+    assert_false(tn_world_get(w, "warp", &v));
+    /* growing the character: keeps its feet; refused where there is no room */
+    for (int i = 0; i < 5; i++) tn_world_step(w);
+    float bottom = w->character.y + 2 * 16.0f;
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 3, &e)));
+    assert_float_equal(w->character.y + 3 * 16.0f, bottom, 1e-4);
+    assert_true(tn_failed(tn_world_set(w, "char_height", 9, &e)));
+    assert_string_equal(e.msg, "no room for a 1x9 character here: move to open space first");
+    assert_int_equal(w->character.h, 3);
+    int n;
+    const tn_param_info *p = tn_world_params(&n);
+    assert_true(n >= 4);
+    assert_string_equal(p[0].name, "jump_height");
+    tn_world_destroy(w);
+}
+
+static void test_json_and_determinism(void **state)
+{
+    (void)state;
+    char a[8192], b[8192];
+    for (int run = 0; run < 2; run++) {
+        tn_world *w = load("maps/demo.map");
+        tn_input in = {false, true, false, false};
+        for (int i = 0; i < 300; i++) {
+            in.jump = (i % 40) < 20;
+            tn_world_set_input(w, in);
+            tn_world_step(w);
+        }
+        int n = tn_world_json(w, run ? b : a, sizeof a);
+        assert_true(n > 0 && n < (int)sizeof a);
+        /* snprintf-like: asking with no room returns the same length */
+        assert_int_equal(tn_world_json(w, NULL, 0), n);
+        tn_world_destroy(w);
+    }
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "{\"frames\":300,"));
+    assert_non_null(strstr(a, "\"map\":{\"width\":80,\"height\":45}"));
+    assert_non_null(strstr(a, "\"character\":{\"x\":"));
+    assert_non_null(strstr(a, "\"refused_edits\":0"));
+}
+
+static void test_replace_map(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/small.map");
+    tn_map *m = tn_map_create(5, 5, NULL, NULL);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
+    assert_int_equal(w->map->w, 5);
+    assert_false(tn_body_box_blocked(w->map, w->character.x, w->character.y, w->character.w,
+                                     w->character.h));
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_start_and_ground), cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_clicks),           cmocka_unit_test(test_params),
+        cmocka_unit_test(test_json_and_determinism), cmocka_unit_test(test_replace_map),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
