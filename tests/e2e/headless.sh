@@ -1,0 +1,49 @@
+#!/bin/sh
+# End-to-end: the headless game on the demo map with a script; JSON checked;
+# the same run twice gives the same JSON; bad arguments exit non-zero.
+set -u
+B=${1:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "headless.sh: $*"; exit 1; }
+
+cat > "$T/walk.script" <<'S'
+# walk right, jump twice, edit a tile, save
+0 key right press
+40 key jump press
+45 key jump release
+90 key jump press
+92 key jump release
+120 key right release
+130 toggle 30 5 block
+131 toggle 31 5 oneway
+140 save OUT
+S
+sed -i "s|OUT|$T/saved.map|" "$T/walk.script"
+out=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "run failed"
+echo "$out" | grep -q '^{"frames":300,"seed":7,"map":{"width":80,"height":45},"character":{' || fail "unexpected JSON: $out"
+echo "$out" | grep -q '"on_ground":true' || fail "character not on the ground: $out"
+echo "$out" | grep -q '"edits":2,"refused_edits":0,"unsaved":false' || fail "edits/save not reflected: $out"
+tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
+[ "$tx" -gt 6 ] || fail "character did not walk right (tile_x=$tx)"
+# the saved map has the two edits and loads again
+sed -n '11p' "$T/saved.map" | cut -c31-32 | grep -qx '#=' || fail "saved map lacks the edits"
+again=$("$B/tilenav" --headless --map "$T/saved.map" --frames 1) || fail "saved map does not load"
+out2=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "second run failed"
+[ "$out" = "$out2" ] || fail "not deterministic:\n$out\n$out2"
+
+# errors: message on stderr, non-zero exit, nothing on stdout
+check_err() {
+    want_rc=$1; want_msg=$2; shift 2
+    msg=$("$@" 2>&1 >/dev/null); rc=$?
+    [ "$rc" -eq "$want_rc" ] || fail "'$*' exited $rc, want $want_rc"
+    [ "$msg" = "$want_msg" ] || fail "'$*' said '$msg', want '$want_msg'"
+}
+check_err 2 "tilenav: --headless needs --frames N (N >= 1) (see tilenav --help)" "$B/tilenav" --headless
+check_err 2 "tilenav: unknown option '--fast' (see tilenav --help)" "$B/tilenav" --fast
+check_err 1 "tilenav: maps/none.map: cannot open: No such file or directory" "$B/tilenav" --headless --frames 1 --map maps/none.map
+printf '0 key left press\n5 warp 1 2\n' > "$T/bad.script"
+check_err 1 "tilenav: $T/bad.script:2: unknown command 'warp' (expected key, click, toggle, set, goto, tool, save, screenshot or wanderers)" \
+    "$B/tilenav" --headless --frames 10 --map maps/demo.map --script "$T/bad.script"
+"$B/tilenav" --help | grep -q -- '--headless' || fail "--help does not list --headless"
+exit 0
