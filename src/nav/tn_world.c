@@ -455,3 +455,19 @@ void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     for (int i = 0; i < NSUBS; i++)
         if (SUBS[i]->draw) SUBS[i]->draw(w, dd, overlays);
 }
+
+tn_status tn_world_check(const tn_world *w, tn_error *err)
+{
+    const tn_body *b = &w->character;
+    if (!isfinite(b->x) || !isfinite(b->y) || !isfinite(b->vx) || !isfinite(b->vy))
+        return tn_error_set(err, TN_FAILURE, 0, 0, "character position or speed is not finite");
+    if (tn_body_box_blocked(w->map, b->x, b->y, b->w, b->h))
+        return tn_error_set(err, TN_FAILURE, 0, 0, "character at (%.2f,%.2f) overlaps a block",
+                            b->x, b->y);
+    for (int i = 0; i < NSUBS; i++) {
+        if (!SUBS[i]->check) continue;
+        tn_status s = SUBS[i]->check(w, err);
+        if (tn_failed(s)) return s;
+    }
+    return TN_OK;
+}

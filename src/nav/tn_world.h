@@ -89,6 +89,10 @@ typedef struct tn_subsystem {
     /* One HUD line (no newline); return length wanted. */
     int (*hud)(const tn_world *w, char *buf, size_t cap);
     void (*draw)(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+    /* Invariants (used by tests and the soak): no agent inside a block, no
+     * NaN or infinite position, counts within pools, paths inside the map,
+     * caches consistent with the map.  TN_OK, or a failure with a message. */
+    tn_status (*check)(const tn_world *w, tn_error *err);
 } tn_subsystem;
 
 extern const tn_subsystem tn_sub_bots, tn_sub_enemies, tn_sub_navmesh, tn_sub_agents;
@@ -173,6 +177,9 @@ int tn_world_json(const tn_world *w, char *buf, size_t cap);
 int tn_world_hud(const tn_world *w, char *buf, size_t cap);
 /* Draw every subsystem's agents and the selected overlays. */
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+
+/* Check the core's and every subsystem's invariants (see tn_subsystem.check). */
+tn_status tn_world_check(const tn_world *w, tn_error *err);
 
 /* Replace the map (e.g. after loading); the world resets the character to the
  * map's start and rebuilds every subsystem.  Takes ownership of `map`. */
