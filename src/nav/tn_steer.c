@@ -1,0 +1,281 @@
+#include "tn_steer.h"
+
+#include <math.h>
+#include <string.h>
+
+#define T ((float)TN_TILE_PX)
+/* How far from a block side a stopped box is left, px. */
+#define FLUSH_GAP (1.0f / 64.0f) /* > half an ulp at 65536 px (4096 tiles) */
+
+float tn_len(float x, float y) { return sqrtf(x * x + y * y); }
+
+void tn_clamp_len(float *x, float *y, float max)
+{
+    float l2 = *x * *x + *y * *y;
+    if (l2 > max * max && l2 > 0.0f) {
+        float s = max / sqrtf(l2);
+        *x *= s;
+        *y *= s;
+    }
+}
+
+float tn_wrap_angle(float a)
+{
+    const float pi = 3.14159265358979f;
+    while (a > pi) a -= 2.0f * pi;
+    while (a <= -pi) a += 2.0f * pi;
+    return a;
+}
+
+/* ---- uniform grid ---------------------------------------------------------- */
+
+tn_grid *tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
+                        const tn_allocator *a, tn_error *err)
+{
+    if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) ||
+        !isfinite(w) || !isfinite(h) || !isfinite(cell) || cap < 0) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "grid: size %gx%g, cell %g and capacity %d must be positive", (double)w,
+                     (double)h, (double)cell, cap);
+        return NULL;
+    }
+    /* Enlarge the cell until the table stays small next to the points. */
+    double max_cells = cap * 4.0 > 4096.0 ? cap * 4.0 : 4096.0;
+    double c = cell;
+    while (ceil(w / c) * ceil(h / c) > max_cells) c *= 1.25;
+    int cols = (int)ceil(w / c), rows = (int)ceil(h / c);
+    tn_grid *g = tn_alloc(a, sizeof *g);
+    if (!g) goto oom;
+    if (a) g->alloc = *a;
+    g->x0 = x0;
+    g->y0 = y0;
+    g->cell = (float)c;
+    g->inv_cell = (float)(1.0 / c);
+    g->cols = cols;
+    g->rows = rows;
+    g->cap = cap;
+    g->start = tn_alloc_array(a, (size_t)cols * rows + 1, sizeof *g->start);
+    g->id = tn_alloc_array(a, (size_t)cap + 1, sizeof *g->id);
+    g->xy = tn_alloc_array(a, 2 * (size_t)cap + 2, sizeof *g->xy);
+    g->cellof = tn_alloc_array(a, (size_t)cap + 1, sizeof *g->cellof);
+    if (!g->start || !g->id || !g->xy || !g->cellof) {
+        tn_grid_destroy(g);
+        goto oom;
+    }
+    return g;
+oom:
+    tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "grid: out of memory");
+    return NULL;
+}
+
+void tn_grid_destroy(tn_grid *g)
+{
+    if (!g) return;
+    tn_allocator a = g->alloc;
+    tn_free(&a, g->start);
+    tn_free(&a, g->id);
+    tn_free(&a, g->xy);
+    tn_free(&a, g->cellof);
+    tn_free(&a, g);
+}
+
+static inline int grid_col(const tn_grid *g, float x)
+{
+    float f = (x - g->x0) * g->inv_cell;
+    if (!(f >= 0.0f)) return 0; /* also NaN */
+    if (f >= (float)g->cols) return g->cols - 1;
+    return (int)f;
+}
+
+static inline int grid_row(const tn_grid *g, float y)
+{
+    float f = (y - g->y0) * g->inv_cell;
+    if (!(f >= 0.0f)) return 0;
+    if (f >= (float)g->rows) return g->rows - 1;
+    return (int)f;
+}
+
+tn_status tn_grid_build(tn_grid *g, const float *xy, int n)
+{
+    tn_status s = TN_OK;
+    if (n > g->cap) {
+        n = g->cap;
+        s = TN_SUCCESS | TN_PARTIAL_RESULT | TN_CAPACITY;
+    }
+    if (n < 0) n = 0;
+    int ncells = g->cols * g->rows;
+    memset(g->start, 0, ((size_t)ncells + 1) * sizeof *g->start);
+    for (int i = 0; i < n; i++) {
+        int c = grid_row(g, xy[2 * i + 1]) * g->cols + grid_col(g, xy[2 * i]);
+        g->cellof[i] = c;
+        g->start[c + 1]++;
+    }
+    for (int c = 0; c < ncells; c++) g->start[c + 1] += g->start[c];
+    /* Scatter with start[c] as the running cursor, then shift back. */
+    for (int i = 0; i < n; i++) {
+        int k = g->start[g->cellof[i]]++;
+        g->id[k] = i;
+        g->xy[2 * k] = xy[2 * i];
+        g->xy[2 * k + 1] = xy[2 * i + 1];
+    }
+    for (int c = ncells; c > 0; c--) g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    g->n = n;
+    return s;
+}
+
+int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap)
+{
+    int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);
+    int r0 = grid_row(g, y - r), r1 = grid_row(g, y + r);
+    float r2 = r * r;
+    int found = 0;
+    for (int row = r0; row <= r1; row++) {
+        const int32_t *st = g->start + row * g->cols;
+        for (int k = st[c0]; k < st[c1 + 1]; k++) {
+            float dx = g->xy[2 * k] - x, dy = g->xy[2 * k + 1] - y;
+            if (dx * dx + dy * dy <= r2) {
+                if (found < cap) out[found] = g->id[k];
+                found++;
+            }
+        }
+    }
+    return found;
+}
+
+int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip, float *sx,
+                       float *sy)
+{
+    int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);
+    int r0 = grid_row(g, y - r), r1 = grid_row(g, y + r);
+    float r2 = r * r, inv_r = 1.0f / r, ax = 0.0f, ay = 0.0f;
+    int found = 0;
+    for (int row = r0; row <= r1; row++) {
+        /* The cells c0..c1 of one row are contiguous in the sorted order. */
+        const int32_t *st = g->start + row * g->cols;
+        for (int k = st[c0]; k < st[c1 + 1]; k++) {
+            float dx = x - g->xy[2 * k], dy = y - g->xy[2 * k + 1];
+            float d2 = dx * dx + dy * dy;
+            if (d2 > r2 || g->id[k] == skip) continue;
+            found++;
+            if (d2 == 0.0f) {
+                ax += 1.0f;
+                continue;
+            }
+            float d = sqrtf(d2), w = (1.0f - d * inv_r) / d;
+            ax += dx * w;
+            ay += dy * w;
+        }
+    }
+    *sx = ax;
+    *sy = ay;
+    return found;
+}
+
+/* ---- collision ----------------------------------------------------------------- */
+
+/* Tiles a box edge interval (lo, hi) (open) overlaps: [*a, *b]. */
+static inline void tile_span(float lo, float hi, int *a, int *b)
+{
+    *a = (int)floorf(lo / T);
+    *b = (int)ceilf(hi / T) - 1;
+}
+
+static bool rect_has_block(const tn_map *m, int c0, int c1, int r0, int r1)
+{
+    if (c0 < 0 || r0 < 0 || c1 >= m->w || r1 >= m->h) return true;
+    for (int y = r0; y <= r1; y++) {
+        const uint8_t *row = m->tile + (size_t)y * m->w;
+        for (int x = c0; x <= c1; x++)
+            if (row[x] == TN_TILE_BLOCK) return true;
+    }
+    return false;
+}
+
+bool tn_steer_box_free(const tn_map *m, float x, float y, float half)
+{
+    int c0, c1, r0, r1;
+    tile_span(x - half, x + half, &c0, &c1);
+    tile_span(y - half, y + half, &r0, &r1);
+    return !rect_has_block(m, c0, c1, r0, r1);
+}
+
+/* One axis: move coordinate *p (the other coordinate q fixed) by d, in
+ * sub-moves of at most half a tile; true when stopped. */
+static bool move_axis(const tn_map *m, float half, float *p, float q, float d, bool xaxis)
+{
+    int q0, q1;
+    tile_span(q - half, q + half, &q0, &q1);
+    while (d != 0.0f) {
+        float step = d > 0.5f * T ? 0.5f * T : (d < -0.5f * T ? -0.5f * T : d);
+        float np = *p + step;
+        int a, b;
+        tile_span(np - half, np + half, &a, &b);
+        /* Only the leading column/row can be new: sub-moves are < 1 tile. */
+        int lead = step > 0.0f ? b : a;
+        bool hit = xaxis ? rect_has_block(m, lead, lead, q0, q1)
+                         : rect_has_block(m, q0, q1, lead, lead);
+        if (hit) {
+            float flush = step > 0.0f ? (float)lead * T - half - FLUSH_GAP
+                                      : (float)(lead + 1) * T + half + FLUSH_GAP;
+            /* Never move backwards (a box already flush stays put). */
+            if ((step > 0.0f && flush > *p) || (step < 0.0f && flush < *p)) *p = flush;
+            return true;
+        }
+        *p = np;
+        d -= step;
+    }
+    return false;
+}
+
+unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx, float dy,
+                       float *vx, float *vy)
+{
+    if (!tn_steer_box_free(m, *x, *y, half)) {
+        *x += dx;
+        *y += dy;
+        return 0;
+    }
+    unsigned hit = 0;
+    if (dx != 0.0f && move_axis(m, half, x, *y, dx, true)) {
+        hit |= 1u;
+        if (vx) *vx = 0.0f;
+    }
+    if (dy != 0.0f && move_axis(m, half, y, *x, dy, false)) {
+        hit |= 2u;
+        if (vy) *vy = 0.0f;
+    }
+    return hit;
+}
+
+bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles)
+{
+    if (tn_steer_box_free(m, *x, *y, half)) return true;
+    int tx = (int)floorf(*x / T), ty = (int)floorf(*y / T);
+    float best = INFINITY, bx = 0.0f, by = 0.0f;
+    int limit = max_tiles;
+    for (int r = 0; r <= limit; r++) {
+        for (int dy = -r; dy <= r; dy++) {
+            int step = (dy == -r || dy == r) ? 1 : 2 * r;
+            for (int dx = -r; dx <= r; dx += step ? step : 1) {
+                float cx = ((float)(tx + dx) + 0.5f) * T, cy = ((float)(ty + dy) + 0.5f) * T;
+                if (!tn_map_inside(m, tx + dx, ty + dy) ||
+                    tn_map_tile(m, tx + dx, ty + dy) == TN_TILE_BLOCK ||
+                    !tn_steer_box_free(m, cx, cy, half))
+                    continue;
+                float d2 = tn_len2(cx - *x, cy - *y);
+                if (d2 < best) {
+                    best = d2;
+                    bx = cx;
+                    by = cy;
+                }
+            }
+        }
+        /* A nearer centre can only lie in rings up to sqrt(2) times further. */
+        if (best < INFINITY && limit > (int)((float)r * 1.5f) + 3) limit = (int)((float)r * 1.5f) + 3;
+    }
+    if (best == INFINITY) return false;
+    *x = bx;
+    *y = by;
+    return true;
+}

@@ -1,0 +1,118 @@
+/* tn_steer.h - building blocks shared by the steering agents (the companion in
+ * tn_companion.h, the wanderers in tn_wander.h): the navigation queries an
+ * agent asks for, a uniform grid for neighbour queries, and per-axis tile
+ * collision for a small flying box.
+ *
+ * NAVIGATION QUERIES (tn_agent_nav).  The agents never look at a navigation
+ * representation themselves: they ask for line of sight and for a path
+ * through a small table of callbacks, so the same agent code runs on the
+ * navigation mesh (tn_navmesh.h; the world's agents subsystem plugs it in),
+ * on a grid, or on anything a game already has.  Units are world pixels.
+ *
+ * UNIFORM GRID (tn_grid).  Points (enemies, other agents) are bucketed by a
+ * counting sort into square cells over a fixed rectangle (the map), so a
+ * radius query visits the few cells the query disc overlaps instead of every
+ * point.  Build: O(n + cells), two passes, no allocation.  Points outside the
+ * rectangle go to the nearest border cell (still found, exactly filtered).
+ * The cell size is at least the requested one and is enlarged when the map
+ * would need more than max(4096, 4 * capacity) cells, so clearing the cell
+ * table never dominates on huge sparse maps.  Memory: 4 bytes per cell plus
+ * 16 bytes per point of capacity.
+ *
+ * COLLISION.  An agent is an axis-aligned square of half-size `half` px
+ * centred on its position (flyers: only BLOCK tiles and the outside of the
+ * map stop it; one-way platforms are free).  Boxes are open sets: a box
+ * touching a block's side is free, one that overlaps it by any amount is not.
+ * tn_steer_move() moves x then y, each in sub-moves of at most half a tile;
+ * a component that would enter a block stops flush against it (1/64 px
+ * away) and cancels that velocity component, so the agent slides along walls
+ * and a box that starts free is never inside a block afterwards.
+ *
+ * COST (measured by `tilenav-bench agents`, -O2, 2-core shared machine):
+ * see tn_companion.h and tn_wander.h for the per-agent step costs that use
+ * these; a separation query over a 3x3 cell neighbourhood is ~30-60 ns.
+ */
+#ifndef TN_STEER_H
+#define TN_STEER_H
+
+#include "tn_common.h"
+#include "tn_map.h"
+
+/* ---- navigation queries ------------------------------------------------ */
+
+typedef struct tn_agent_nav {
+    void *user;
+    /* True when the straight segment a-b (pixels) lies in free space. */
+    bool (*los)(void *user, float ax, float ay, float bx, float by);
+    /* A path from a to b for an agent of `radius` px: writes the points after
+     * a (its corners, then b itself) into xy (x, y pairs, at most cap points)
+     * and returns how many it wrote; 0 when b cannot be reached.  A path
+     * longer than cap points may be cut to its first cap points (the agent
+     * plans again from there).  May be NULL: agents then never plan paths. */
+    int (*path)(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
+                int cap);
+} tn_agent_nav;
+
+/* ---- small vector helpers ---------------------------------------------- */
+
+static inline float tn_len2(float x, float y) { return x * x + y * y; }
+float tn_len(float x, float y);
+/* Scale (x, y) down to length <= max (unchanged when already shorter). */
+void tn_clamp_len(float *x, float *y, float max);
+/* Wrap an angle to (-pi, pi]. */
+float tn_wrap_angle(float a);
+
+/* ---- uniform grid -------------------------------------------------------- */
+
+typedef struct tn_grid {
+    float x0, y0;      /* pixel origin of cell (0, 0) */
+    float cell;        /* cell side, px (>= the requested size) */
+    float inv_cell;
+    int cols, rows;
+    int cap;           /* maximum number of points */
+    int n;             /* points in the last build */
+    int32_t *start;    /* cols*rows + 1: first sorted point of each cell */
+    int32_t *id;       /* cap: caller's index of each sorted point */
+    float *xy;         /* 2*cap: sorted positions */
+    int32_t *cellof;   /* cap: scratch (cell of each input point) */
+    tn_allocator alloc;
+} tn_grid;
+
+/* A grid over the rectangle [x0, x0+w) x [y0, y0+h) px with cells of at
+ * least `cell` px, for up to `cap` points.  NULL (err filled) on bad
+ * arguments (w, h, cell not positive and finite, cap < 0) or no memory. */
+tn_grid *tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
+                        const tn_allocator *a, tn_error *err);
+void tn_grid_destroy(tn_grid *g);
+/* Bucket n points (xy: x, y pairs; n <= cap, the rest ignored and
+ * TN_CAPACITY returned).  Point i keeps id i. */
+tn_status tn_grid_build(tn_grid *g, const float *xy, int n);
+/* Ids of the points within distance r (closed) of (x, y), at most cap of
+ * them written to out; returns how many there are (may exceed cap). */
+int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap);
+/* Boids separation: the sum over points q within r of (x, y) (except id
+ * `skip`; -1 = none) of (p - q)/|p - q| * (1 - |p - q|/r), written to
+ * (*sx, *sy); returns how many points contributed.  A point exactly on p
+ * pushes along +x. */
+int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip, float *sx,
+                       float *sy);
+
+/* ---- collision ------------------------------------------------------------ */
+
+/* True when the square of half-size `half` centred on (x, y) overlaps no
+ * BLOCK tile (the outside of the map counts as block). */
+bool tn_steer_box_free(const tn_map *m, float x, float y, float half);
+/* Move the box by (dx, dy) with per-axis collision (see the header comment).
+ * vx, vy (may be NULL) are zeroed on the axis that hit a block.  Returns
+ * bit 1 when x was stopped, bit 2 when y was.  The box must start free (a
+ * box that starts inside a block is moved without collision: free it first
+ * with tn_steer_unstick). */
+unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx, float dy,
+                       float *vx, float *vy);
+/* Move a box that overlaps a block to the nearest tile centre (rings of
+ * growing Chebyshev radius up to `max_tiles`, nearest by distance within the
+ * first ring that has one) where it is free.  True when the box is free
+ * afterwards (also when it already was; it is then not moved). */
+bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles);
+
+#endif

@@ -1,0 +1,209 @@
+/* tn_steer: the uniform grid against brute force, per-axis tile collision. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents_testnav.h"
+#include "tn_rng.h"
+#include "tn_steer.h"
+
+static int cmp_i32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static void test_grid_matches_brute_force(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 7, 1);
+    enum { NP = 3000, NQ = 2000 };
+    float *xy = malloc(sizeof(float) * 2 * NP);
+    int32_t got[NP], want[NP];
+    tn_error e;
+    tn_grid *g = tn_grid_create(0, 0, 1024, 768, 40, NP, NULL, &e);
+    assert_non_null(g);
+    for (int round = 0; round < 3; round++) {
+        int n = round == 0 ? NP : (int)tn_rng_below(&r, NP);
+        for (int i = 0; i < n; i++) {
+            /* Some points outside the grid's rectangle, some clustered. */
+            xy[2 * i] = tn_rng_range(&r, -100, 1124);
+            xy[2 * i + 1] = i % 7 == 0 ? 300.0f : tn_rng_range(&r, -100, 868);
+        }
+        assert_true(tn_succeeded(tn_grid_build(g, xy, n)));
+        for (int q = 0; q < NQ; q++) {
+            float x = tn_rng_range(&r, -150, 1174), y = tn_rng_range(&r, -150, 918);
+            float rad = tn_rng_range(&r, 0, 120);
+            int skip = (int)tn_rng_below(&r, (uint32_t)n + 1) - 1;
+            int ng = tn_grid_query(g, x, y, rad, got, NP);
+            int nw = 0;
+            float bx = 0, by = 0;
+            int nb = 0;
+            for (int i = 0; i < n; i++) {
+                float dx = x - xy[2 * i], dy = y - xy[2 * i + 1], d2 = dx * dx + dy * dy;
+                if (d2 > rad * rad) continue;
+                want[nw++] = i;
+                if (i == skip) continue;
+                nb++;
+                if (d2 == 0) {
+                    bx += 1;
+                    continue;
+                }
+                float d = sqrtf(d2);
+                bx += dx / d * (1 - d / rad);
+                by += dy / d * (1 - d / rad);
+            }
+            assert_int_equal(ng, nw);
+            qsort(got, (size_t)ng, sizeof got[0], cmp_i32);
+            assert_memory_equal(got, want, sizeof(int32_t) * (size_t)nw);
+            float sx, sy;
+            int ns = tn_grid_separation(g, x, y, rad, skip, &sx, &sy);
+            assert_int_equal(ns, nb);
+            assert_true(fabsf(sx - bx) < 1e-3f * (1 + fabsf(bx)));
+            assert_true(fabsf(sy - by) < 1e-3f * (1 + fabsf(by)));
+        }
+    }
+    /* Over capacity: partial. */
+    tn_grid *small = tn_grid_create(0, 0, 100, 100, 10, 5, NULL, &e);
+    tn_status s = tn_grid_build(small, xy, 6);
+    assert_true(tn_succeeded(s) && tn_status_detail(s, TN_PARTIAL_RESULT));
+    assert_int_equal(small->n, 5);
+    tn_grid_destroy(small);
+    tn_grid_destroy(g);
+    free(xy);
+}
+
+static void test_grid_cells_bounded(void **state)
+{
+    (void)state;
+    tn_error e;
+    /* A 4096-tile square map with tiny cells: the table stays small. */
+    tn_grid *g = tn_grid_create(0, 0, 65536, 65536, 8, 100, NULL, &e);
+    assert_non_null(g);
+    assert_true(g->cols * g->rows <= 4096);
+    assert_true(g->cell >= 8);
+    tn_grid_destroy(g);
+    assert_null(tn_grid_create(0, 0, 0, 10, 8, 10, NULL, &e));
+    assert_true(tn_status_detail(e.status, TN_INVALID_PARAM));
+    assert_null(tn_grid_create(0, 0, 10, 10, NAN, 10, NULL, &e));
+}
+
+static const char *const ROOM[] = {
+    "############",
+    "#..........#",
+    "#...##.....#",
+    "#...##.....#",
+    "#......#...#",
+    "#..........#",
+    "############",
+};
+
+static void test_box_free_and_flush(void **state)
+{
+    (void)state;
+    tn_map *m = tnav_map_rows(ROOM, 7);
+    const float T = TN_TILE_PX;
+    assert_true(tn_steer_box_free(m, 1.5f * T, 1.5f * T, 5));
+    /* Touching a wall is free, overlapping it by any amount is not. */
+    assert_true(tn_steer_box_free(m, T + 5, 1.5f * T, 5));
+    assert_false(tn_steer_box_free(m, T + 4.99f, 1.5f * T, 5));
+    assert_false(tn_steer_box_free(m, -20, 20, 5)); /* outside the map */
+    /* Moving right into the pillar at column 4: stops flush, vx cancelled. */
+    float x = 2.5f * T, y = 2.5f * T, vx = 300, vy = 0;
+    unsigned hit = tn_steer_move(m, 5, &x, &y, 40, 0, &vx, &vy);
+    assert_int_equal(hit, 1u);
+    assert_true(vx == 0);
+    assert_true(x < 4 * T - 5 && x > 4 * T - 5 - 0.05f);
+    assert_true(tn_steer_box_free(m, x, y, 5));
+    /* Diagonal into it: slides along y. */
+    vx = 100;
+    vy = 100;
+    hit = tn_steer_move(m, 5, &x, &y, 10, 10, &vx, &vy);
+    assert_int_equal(hit, 1u);
+    assert_true(vx == 0 && vy == 100);
+    assert_true(fabsf(y - (2.5f * T + 10)) < 1e-4f);
+    tn_map_destroy(m);
+}
+
+static void test_move_never_enters_blocks(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 3, 9);
+    tn_map *m = tn_map_create(40, 30, NULL, NULL);
+    for (int i = 0; i < 300; i++)
+        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK);
+    const float halves[] = {2, 5, 7.9f, 12};
+    for (int h = 0; h < 4; h++) {
+        float half = halves[h], x, y;
+        do {
+            x = tn_rng_range(&r, 0, 40 * 16);
+            y = tn_rng_range(&r, 0, 30 * 16);
+        } while (!tn_steer_box_free(m, x, y, half));
+        for (int i = 0; i < 50000; i++) {
+            float dx = tn_rng_range(&r, -30, 30), dy = tn_rng_range(&r, -30, 30);
+            float ox = x, oy = y;
+            unsigned hit = tn_steer_move(m, half, &x, &y, dx, dy, NULL, NULL);
+            assert_true(tn_steer_box_free(m, x, y, half));
+            /* An axis that was not stopped moved by exactly the request. */
+            if (!(hit & 1u)) assert_true(fabsf(x - (ox + dx)) < 1e-3f);
+            if (!(hit & 2u)) assert_true(fabsf(y - (oy + dy)) < 1e-3f);
+            /* A stopped axis never moved against the request. */
+            if (hit & 1u) assert_true((x - ox) * dx >= -1e-4f);
+            if (hit & 2u) assert_true((y - oy) * dy >= -1e-4f);
+        }
+    }
+    tn_map_destroy(m);
+}
+
+static void test_unstick(void **state)
+{
+    (void)state;
+    tn_map *m = tnav_map_rows(ROOM, 7);
+    const float T = TN_TILE_PX;
+    float x = 4.2f * T, y = 2.3f * T; /* inside the pillar (columns 4-5, rows 2-3) */
+    assert_true(tn_steer_unstick(m, 5, &x, &y, 8));
+    assert_true(tn_steer_box_free(m, x, y, 5));
+    assert_true(fabsf(x - 3.5f * T) < 1e-4f && fabsf(y - 2.5f * T) < 1e-4f);
+    tn_map *full = tn_map_create(3, 3, NULL, NULL);
+    for (int i = 0; i < 9; i++) tn_map_set_tile(full, i % 3, i / 3, TN_TILE_BLOCK);
+    x = y = 24;
+    assert_false(tn_steer_unstick(full, 5, &x, &y, 8));
+    tn_map_destroy(full);
+    tn_map_destroy(m);
+}
+
+static void test_reference_los(void **state)
+{
+    (void)state;
+    /* The test helper itself: sanity on the ROOM map. */
+    tn_map *m = tnav_map_rows(ROOM, 7);
+    const float T = TN_TILE_PX;
+    assert_true(tnav_los(m, 1.5f * T, 1.5f * T, 10.5f * T, 1.5f * T));
+    assert_false(tnav_los(m, 2.5f * T, 2.5f * T, 7.5f * T, 2.5f * T));
+    float xy[64];
+    int n = tnav_path(m, 2.5f * T, 2.5f * T, 7.5f * T, 2.5f * T, 5, xy, 32);
+    assert_true(n >= 2);
+    assert_true(xy[2 * n - 2] == 7.5f * T && xy[2 * n - 1] == 2.5f * T);
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_grid_matches_brute_force),
+        cmocka_unit_test(test_grid_cells_bounded),
+        cmocka_unit_test(test_box_free_and_flush),
+        cmocka_unit_test(test_move_never_enters_blocks),
+        cmocka_unit_test(test_unstick),
+        cmocka_unit_test(test_reference_los),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
