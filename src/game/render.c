@@ -1,0 +1,348 @@
+/* render.c - camera, tiles, character, debug-draw callbacks, whole frames,
+ * offscreen screenshots.  See render.h. */
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+const float tn_zoom_levels[TN_ZOOM_LEVELS] = {0.125f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f,
+                                              1.5f,   2.0f,  2.5f, 3.0f,  4.0f};
+#define ZOOM_ONE 4
+#define ZOOM_HALF 2
+#define ZOOM_AUTO_MAX 9
+
+int tn_zoom_fit(const tn_map *m)
+{
+    for (int i = ZOOM_AUTO_MAX; i >= ZOOM_HALF; i--) {
+        float z = tn_zoom_levels[i] * TN_TILE_PX;
+        if ((float)m->w * z <= TN_VIEW_W && (float)m->h * z <= TN_VIEW_H) return i;
+    }
+    return ZOOM_ONE;
+}
+
+/* One axis: centre a small map, follow `focus` (world px) on a large one. */
+static int camera_axis(int view0, int view_len, int map_len_px, float focus)
+{
+    if (map_len_px <= view_len) return view0 + (view_len - map_len_px) / 2;
+    float o = (float)view0 + (float)view_len * 0.5f - focus;
+    float lo = (float)(view0 + view_len - map_len_px), hi = (float)view0;
+    o = o < lo ? lo : o > hi ? hi : o;
+    return (int)floorf(o + 0.5f);
+}
+
+tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
+{
+    tn_camera c;
+    c.view.x = 0;
+    c.view.y = 0;
+    c.view.w = TN_VIEW_W;
+    c.view.h = TN_VIEW_H;
+    int zi = v->zoom >= 0 && v->zoom < TN_ZOOM_LEVELS ? v->zoom : tn_zoom_fit(w->map);
+    c.scale = tn_zoom_levels[zi];
+    c.ts = (int)(c.scale * TN_TILE_PX + 0.5f);
+    float fx = (v->char_x + 0.5f * (float)w->character.w * TN_TILE_PX) * c.scale;
+    float fy = (v->char_y + 0.5f * (float)w->character.h * TN_TILE_PX) * c.scale;
+    c.ox = camera_axis(c.view.x, c.view.w, w->map->w * c.ts, fx);
+    c.oy = camera_axis(c.view.y, c.view.h, w->map->h * c.ts, fy);
+    return c;
+}
+
+static int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+bool tn_camera_tile_at(const tn_camera *c, const tn_map *m, int sx, int sy, int *tx, int *ty)
+{
+    if (sx < c->view.x || sy < c->view.y || sx >= c->view.x + c->view.w ||
+        sy >= c->view.y + c->view.h)
+        return false;
+    *tx = floordiv(sx - c->ox, c->ts);
+    *ty = floordiv(sy - c->oy, c->ts);
+    return tn_map_inside(m, *tx, *ty);
+}
+
+/* ---------------------------------------------------------------- tiles */
+
+/* Tile predicates for the drawing passes. */
+enum { P_BLOCK, P_BLOCK_TOP, P_BLOCK_BOTTOM, P_ONEWAY };
+
+static bool tile_pred(const tn_map *m, int x, int y, int pred)
+{
+    int t = m->tile[y * m->w + x];
+    switch (pred) {
+    case P_BLOCK: return t == TN_TILE_BLOCK;
+    case P_BLOCK_TOP: return t == TN_TILE_BLOCK && tn_map_tile(m, x, y - 1) != TN_TILE_BLOCK;
+    case P_BLOCK_BOTTOM: return t == TN_TILE_BLOCK && tn_map_tile(m, x, y + 1) != TN_TILE_BLOCK;
+    default: return t == TN_TILE_ONEWAY;
+    }
+}
+
+typedef struct tile_range {
+    int x0, y0, x1, y1; /* visible tiles, inclusive */
+} tile_range;
+
+/* One pass: a strip of height h at offset yoff inside every tile matching
+ * `pred`, horizontal runs merged into one rectangle. */
+static void strip_pass(tn_gfx *g, const tn_map *m, const tn_camera *c, const tile_range *r,
+                       int pred, float yoff, float h, uint32_t rgba)
+{
+    if (h <= 0) return;
+    for (int y = r->y0; y <= r->y1; y++) {
+        float sy = (float)(c->oy + y * c->ts) + yoff;
+        for (int x = r->x0; x <= r->x1; x++) {
+            if (!tile_pred(m, x, y, pred)) continue;
+            int x0 = x;
+            while (x + 1 <= r->x1 && tile_pred(m, x + 1, y, pred)) x++;
+            tn_gfx_rect(g, (float)(c->ox + x0 * c->ts), sy, (float)((x - x0 + 1) * c->ts), h, rgba);
+        }
+    }
+}
+
+/* Tiles in passes of one colour each (see ui.h: that keeps the batches
+ * long); tiles never overlap, so the order of passes only matters inside
+ * a tile. */
+static void draw_tiles(tn_gfx *g, const tn_map *m, const tn_camera *c)
+{
+    const int ts = c->ts;
+    tile_range r = {tn_maxi(0, floordiv(c->view.x - c->ox, ts)),
+                    tn_maxi(0, floordiv(c->view.y - c->oy, ts)),
+                    tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts)),
+                    tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts))};
+    if (r.x0 > r.x1 || r.y0 > r.y1) return;
+    float mx = (float)(c->ox + r.x0 * ts), my = (float)(c->oy + r.y0 * ts);
+    float mw = (float)((r.x1 - r.x0 + 1) * ts), mh = (float)((r.y1 - r.y0 + 1) * ts);
+    const float fts = (float)ts;
+    tn_gfx_rect(g, mx, my, mw, mh, TN_COL_EMPTY);
+    if (ts >= 8) { /* grid: one line per tile boundary */
+        for (int x = r.x0 + 1; x <= r.x1; x++)
+            tn_gfx_rect(g, (float)(c->ox + x * ts), my, 1, mh, TN_COL_GRID);
+        for (int y = r.y0 + 1; y <= r.y1; y++)
+            tn_gfx_rect(g, mx, (float)(c->oy + y * ts), mw, 1, TN_COL_GRID);
+    }
+    /* blocks: body, seams, lit top, shaded underside */
+    const float top = ts >= 4 ? (float)tn_maxi(1, ts / 6) : 0;
+    strip_pass(g, m, c, &r, P_BLOCK, 0, fts, TN_COL_BLOCK);
+    if (ts >= 8) { /* faint seams keep single tiles readable in a mass */
+        strip_pass(g, m, c, &r, P_BLOCK, fts - 1, 1, TN_COL_BLOCK_SEAM);
+        for (int y = r.y0; y <= r.y1; y++)
+            for (int x = r.x0; x <= r.x1; x++)
+                if (m->tile[y * m->w + x] == TN_TILE_BLOCK)
+                    tn_gfx_rect(g, (float)(c->ox + x * ts + ts - 1), (float)(c->oy + y * ts), 1,
+                                fts - 1, TN_COL_BLOCK_SEAM);
+    }
+    strip_pass(g, m, c, &r, P_BLOCK_TOP, 0, top, TN_COL_BLOCK_TOP);
+    strip_pass(g, m, c, &r, P_BLOCK_BOTTOM, fts - top, top, TN_COL_BLOCK_SHADE);
+    /* one-way platforms: a slab on the tile's top */
+    const float slab = (float)tn_maxi(2, ts / 4);
+    strip_pass(g, m, c, &r, P_ONEWAY, 0, slab, TN_COL_ONEWAY);
+    if (ts >= 12) strip_pass(g, m, c, &r, P_ONEWAY, slab, (float)tn_maxi(1, ts / 12), TN_COL_ONEWAY_EDGE);
+    /* the character's start */
+    if (ts >= 8 && m->start_x >= r.x0 && m->start_x <= r.x1 && m->start_y >= r.y0 &&
+        m->start_y <= r.y1)
+        tn_gfx_frame(g, (float)(c->ox + m->start_x * ts) + 1, (float)(c->oy + m->start_y * ts) + 1,
+                     fts - 1, fts - 1, 1, TN_COL_START);
+    /* content: spawn points (squares), destinations (discs), items (diamonds) */
+    const float in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
+    for (int y = r.y0; y <= r.y1; y++) {
+        float sy = (float)(c->oy + y * ts);
+        for (int x = r.x0; x <= r.x1; x++) {
+            int mk = m->mark[y * m->w + x];
+            if (mk == TN_MARK_NONE || m->tile[y * m->w + x] != TN_TILE_EMPTY) continue;
+            float sx = (float)(c->ox + x * ts);
+            float cx = sx + fts * 0.5f, cy = sy + fts * 0.5f;
+            if (mk == TN_MARK_SPAWN) {
+                tn_gfx_rect(g, sx + in, sy + in, fts - 2 * in, fts - 2 * in, TN_COL_SPAWN_EDGE);
+                tn_gfx_rect(g, sx + in + b, sy + in + b, fts - 2 * (in + b), fts - 2 * (in + b),
+                            TN_COL_SPAWN);
+            } else if (mk == TN_MARK_DEST) {
+                float rad = fts * 0.5f - in * 0.5f;
+                tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
+                tn_gfx_ring(g, cx, cy, rad - b * 0.5f, b, TN_COL_DEST_EDGE);
+            } else if (mk == TN_MARK_ITEM) {
+                float rad = fts * 0.5f - in * 0.5f, ri = rad - b * 1.4f;
+                tn_gfx_tri(g, cx, cy - rad, cx + rad, cy, cx, cy + rad, TN_COL_ITEM_EDGE);
+                tn_gfx_tri(g, cx, cy - rad, cx, cy + rad, cx - rad, cy, TN_COL_ITEM_EDGE);
+                tn_gfx_tri(g, cx, cy - ri, cx + ri, cy, cx, cy + ri, TN_COL_ITEM);
+                tn_gfx_tri(g, cx, cy - ri, cx, cy + ri, cx - ri, cy, TN_COL_ITEM);
+            }
+        }
+    }
+}
+
+static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
+{
+    float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
+    float bw = (float)w->character.w * (float)c->ts, bh = (float)w->character.h * (float)c->ts;
+    x = floorf(x + 0.5f);
+    y = floorf(y + 0.5f);
+    float e = (float)tn_maxi(1, c->ts / 10);
+    tn_gfx_rect(g, x, y, bw, bh, TN_COL_CHAR_EDGE);
+    tn_gfx_rect(g, x + e, y + e, bw - 2 * e, bh - 2 * e, TN_COL_CHAR);
+    if (c->ts < 6) return;
+    /* eyes looking where it last walked */
+    float es = (float)tn_maxi(2, c->ts / 5), ey = y + (float)c->ts * 0.3f;
+    float mid = x + bw * 0.5f + (float)v->facing * bw * 0.14f;
+    float gap = (float)tn_maxi(1, c->ts / 8);
+    for (int i = 0; i < 2; i++) {
+        float ex = i == 0 ? mid - gap * 0.5f - es : mid + gap * 0.5f;
+        tn_gfx_rect(g, ex, ey, es, es, 0xffffffffu);
+        float ps = floorf(es * 0.5f + 0.5f);
+        tn_gfx_rect(g, v->facing > 0 ? ex + es - ps : ex, ey + es - ps, ps, ps, 0x10202cffu);
+    }
+}
+
+/* ------------------------------------------------- debug-draw callbacks */
+
+typedef struct dd_ctx {
+    tn_gfx *g;
+    const tn_camera *c;
+    float lw; /* line width on screen */
+} dd_ctx;
+
+static bool visible(const dd_ctx *d, float x0, float y0, float x1, float y1)
+{
+    const SDL_Rect *v = &d->c->view;
+    return x1 >= (float)v->x && y1 >= (float)v->y && x0 <= (float)(v->x + v->w) &&
+           y0 <= (float)(v->y + v->h);
+}
+
+static void dd_line(void *u, float x0, float y0, float x1, float y1, uint32_t rgba)
+{
+    dd_ctx *d = u;
+    float a = tn_camera_sx(d->c, x0), b = tn_camera_sy(d->c, y0);
+    float e = tn_camera_sx(d->c, x1), f = tn_camera_sy(d->c, y1);
+    if (!visible(d, fminf(a, e) - d->lw, fminf(b, f) - d->lw, fmaxf(a, e) + d->lw,
+                 fmaxf(b, f) + d->lw))
+        return;
+    tn_gfx_line(d->g, a, b, e, f, d->lw, rgba);
+}
+
+static void dd_rect(void *u, float x, float y, float w, float h, uint32_t rgba, bool filled)
+{
+    dd_ctx *d = u;
+    float sx = tn_camera_sx(d->c, x), sy = tn_camera_sy(d->c, y);
+    float sw = w * d->c->scale, sh = h * d->c->scale;
+    if (!visible(d, sx, sy, sx + sw, sy + sh)) return;
+    if (filled) tn_gfx_rect(d->g, sx, sy, sw, sh, rgba);
+    else tn_gfx_frame(d->g, sx, sy, sw, sh, fminf(d->lw, 2.0f), rgba);
+}
+
+static void dd_circle(void *u, float cx, float cy, float r, uint32_t rgba, bool filled)
+{
+    dd_ctx *d = u;
+    float sx = tn_camera_sx(d->c, cx), sy = tn_camera_sy(d->c, cy), sr = r * d->c->scale;
+    if (!visible(d, sx - sr - d->lw, sy - sr - d->lw, sx + sr + d->lw, sy + sr + d->lw)) return;
+    if (filled) tn_gfx_circle(d->g, sx, sy, sr, rgba);
+    else tn_gfx_ring(d->g, sx, sy, sr, d->lw, rgba);
+}
+
+static void dd_tri(void *u, float x0, float y0, float x1, float y1, float x2, float y2,
+                   uint32_t rgba)
+{
+    dd_ctx *d = u;
+    float a = tn_camera_sx(d->c, x0), b = tn_camera_sy(d->c, y0);
+    float e = tn_camera_sx(d->c, x1), f = tn_camera_sy(d->c, y1);
+    float p = tn_camera_sx(d->c, x2), q = tn_camera_sy(d->c, y2);
+    if (!visible(d, fminf(a, fminf(e, p)), fminf(b, fminf(f, q)), fmaxf(a, fmaxf(e, p)),
+                 fmaxf(b, fmaxf(f, q))))
+        return;
+    tn_gfx_tri(d->g, a, b, e, f, p, q, rgba);
+}
+
+static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
+{
+    dd_ctx *d = u;
+    float sx = tn_camera_sx(d->c, x), sy = tn_camera_sy(d->c, y);
+    if (!visible(d, sx - 400, sy - 20, sx + 400, sy + 20)) return;
+    tn_gfx_text(d->g, TN_FONT_TINY, sx, sy, s, rgba);
+}
+
+/* ---------------------------------------------------------------- frame */
+
+static const char *const TILE_NAMES[] = {"empty", "block", "one-way"};
+static const char *const MARK_NAMES[] = {"", "  spawn", "  destination", "  item"};
+
+void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    const tn_map *m = w->map;
+    tn_camera c = tn_camera_make(w, v);
+    tn_gfx_clip(g, NULL);
+    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, TN_COL_VOID);
+
+    tn_gfx_clip(g, &c.view);
+    draw_tiles(g, m, &c);
+    /* a thin frame around the map where it meets the void */
+    tn_gfx_frame(g, (float)c.ox - 1, (float)c.oy - 1, (float)(m->w * c.ts) + 2,
+                 (float)(m->h * c.ts) + 2, 1, TN_COL_PANEL_EDGE);
+
+    dd_ctx ctx = {g, &c, tn_clampf((float)c.ts / 10.0f, 1.25f, 3.0f)};
+    tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
+    tn_world_draw(w, &dd, v->overlays);
+    draw_character(g, w, v, &c);
+
+    char hover[96] = "";
+    int tx, ty;
+    if (v->live && v->mouse_in && !v->show_help && v->drag_slider < 0 &&
+        tn_camera_tile_at(&c, m, v->mouse_x, v->mouse_y, &tx, &ty)) {
+        tn_gfx_frame(g, (float)(c.ox + tx * c.ts), (float)(c.oy + ty * c.ts), (float)c.ts,
+                     (float)c.ts, c.ts >= 16 ? 2.0f : 1.0f, 0xffffffa0u);
+        int t = m->tile[ty * m->w + tx], mk = m->mark[ty * m->w + tx];
+        snprintf(hover, sizeof hover, "tile %d,%d  %s%s%s", tx, ty, TILE_NAMES[t % 3],
+                 MARK_NAMES[mk & 3], tx == m->start_x && ty == m->start_y ? "  start" : "");
+    }
+    tn_gfx_clip(g, NULL);
+
+    tn_ui_panel_draw(g, w, v);
+    tn_ui_hud_draw(g, w, v, hover);
+    if (v->show_help) tn_ui_help_draw(g);
+    tn_gfx_flush(g);
+}
+
+int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view *v,
+                        const char *path, char *err, size_t cap)
+{
+    SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 32,
+                                                    SDL_PIXELFORMAT_RGB888);
+    if (!s) {
+        snprintf(err, cap, "screenshot surface: %s", SDL_GetError());
+        return -1;
+    }
+    SDL_Renderer *r = SDL_CreateSoftwareRenderer(s);
+    if (!r) {
+        snprintf(err, cap, "software renderer: %s", SDL_GetError());
+        SDL_FreeSurface(s);
+        return -1;
+    }
+    tn_gfx g;
+    int rc = tn_gfx_init(&g, r, fonts, err, cap);
+    if (rc == 0) {
+        tn_render_scene(&g, w, v);
+        SDL_RenderFlush(r);
+        if (SDL_SaveBMP(s, path) != 0) {
+            snprintf(err, cap, "%s: cannot write the screenshot: %s", path, SDL_GetError());
+            rc = -1;
+        }
+        tn_gfx_free(&g);
+    }
+    SDL_DestroyRenderer(r);
+    SDL_FreeSurface(s);
+    return rc;
+}
+
+int tn_game_screenshot(tn_world *w, const char *assets_dir, const char *path, unsigned overlays,
+                       char *err, size_t errcap)
+{
+    if (TTF_Init() != 0) {
+        snprintf(err, errcap, "SDL_ttf: %s", TTF_GetError());
+        return -1;
+    }
+    tn_fonts fonts;
+    int rc = tn_fonts_open(&fonts, assets_dir, err, errcap);
+    if (rc == 0) {
+        tn_view v;
+        tn_view_init(&v, w, overlays);
+        rc = tn_render_offscreen(w, &fonts, &v, path, err, errcap);
+        tn_fonts_close(&fonts);
+    }
+    TTF_Quit();
+    return rc;
+}

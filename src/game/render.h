@@ -1,0 +1,50 @@
+/* render.h - drawing the world: camera, tiles, the character, the debug-draw
+ * callbacks every subsystem draws through, and whole frames.
+ *
+ * One function, tn_render_scene(), draws a complete 1280x720 logical frame
+ * (map view, world, panel, HUD, help).  The window calls it every frame;
+ * screenshots call it on a software renderer over a surface, so a
+ * screenshot is exactly what the window shows.
+ *
+ * Camera: the map view is the screen's left TN_VIEW_W x TN_VIEW_H pixels.
+ * Zoom comes in levels that keep a tile a whole number of pixels (2..64 px).
+ * The default level is the largest one (at most 3x) that shows the whole map;
+ * when even 0.5x cannot, the default is 1x.  Along each axis where the map
+ * is larger than the view the camera centres on the (interpolated)
+ * character, clamped to the map's edges; otherwise the map is centred.
+ */
+#ifndef TN_RENDER_H
+#define TN_RENDER_H
+
+#include "ui.h"
+
+#define TN_ZOOM_LEVELS 11
+extern const float tn_zoom_levels[TN_ZOOM_LEVELS];
+
+/* The default zoom level for a map (see above). */
+int tn_zoom_fit(const tn_map *m);
+
+typedef struct tn_camera {
+    SDL_Rect view; /* the map view on screen (logical pixels) */
+    float scale;   /* screen pixels per world pixel */
+    int ts;        /* screen pixels per tile */
+    int ox, oy;    /* screen position of world pixel (0, 0) */
+} tn_camera;
+
+tn_camera tn_camera_make(const tn_world *w, const tn_view *v);
+
+static inline float tn_camera_sx(const tn_camera *c, float wx) { return (float)c->ox + wx * c->scale; }
+static inline float tn_camera_sy(const tn_camera *c, float wy) { return (float)c->oy + wy * c->scale; }
+
+/* The tile under screen pixel (sx, sy): false when it is outside the map
+ * view or the map. */
+bool tn_camera_tile_at(const tn_camera *c, const tn_map *m, int sx, int sy, int *tx, int *ty);
+
+/* Draw one whole frame. */
+void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v);
+
+/* Draw the frame offscreen (software renderer, no display) and save a BMP. */
+int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view *v,
+                        const char *path, char *err, size_t cap);
+
+#endif

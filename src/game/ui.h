@@ -1,0 +1,169 @@
+/* ui.h - the front end's drawing layer (tn_gfx) and its widgets.
+ *
+ * tn_gfx wraps one SDL_Renderer (the window's, or a software renderer over
+ * a surface for screenshots) with:
+ *  - glyph atlases built once per renderer from the SDL2_ttf fonts (every
+ *    printable Latin-1 character plus a few symbols), so text is textured
+ *    quads in the triangle batch (its colour in the vertices), not a TTF
+ *    render or a texture copy per glyph: one draw call for a whole HUD;
+ *  - two batches: axis-aligned rectangles of one colour go to
+ *    SDL_RenderFillRectsF together (opaque ones with blending off, which the
+ *    software renderer turns into plain memory fills); triangles, circles
+ *    and thick lines become coloured vertices for SDL_RenderGeometry.  A
+ *    batch is flushed when the other kind, a new rectangle colour, another
+ *    texture or a clip change comes, and at the end of a frame.  Drawing tiles in
+ *    passes of one colour each keeps a whole frame to a few dozen calls.
+ * Colours are 0xRRGGBBAA like the library's debug-draw interface.
+ *
+ * tn_view is everything a frame shows besides the world itself: overlays,
+ * zoom, the interpolated character position, help, HUD figures and the
+ * state of the side panel's widgets.  The window and offscreen screenshots
+ * draw the same tn_view through the same code (render.c).
+ *
+ * Layout (logical 1280x720): the map view on the left, a 260 px panel on
+ * the right with the tools, one slider per world parameter and the overlay
+ * toggles.  The HUD sits in the map view's top-left corner, world messages
+ * at its bottom, the F1 help over everything.
+ */
+#ifndef TN_UI_H
+#define TN_UI_H
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+
+#include "game.h"
+#include "tn_world.h"
+
+/* Palette (0xRRGGBBAA); tests compare screenshot pixels against these. */
+#define TN_COL_VOID 0x0d1017ffu        /* the view outside the map */
+#define TN_COL_EMPTY 0x1a1f2cffu       /* an empty tile */
+#define TN_COL_GRID 0x232a3affu        /* grid lines between tiles */
+#define TN_COL_BLOCK 0x5a6a8cffu       /* a block */
+#define TN_COL_BLOCK_SEAM 0x536283ffu  /* seams between blocks */
+#define TN_COL_BLOCK_TOP 0x8a9cc2ffu   /* the walkable top of a block */
+#define TN_COL_BLOCK_SHADE 0x44516dffu /* the underside of a block */
+#define TN_COL_ONEWAY 0xe2a84cffu      /* a one-way platform's slab */
+#define TN_COL_ONEWAY_EDGE 0x96672affu
+#define TN_COL_SPAWN 0xe0566bffu       /* an enemy spawn point */
+#define TN_COL_SPAWN_EDGE 0x8e2b3cffu
+#define TN_COL_DEST 0x45c08affu        /* a destination */
+#define TN_COL_DEST_EDGE 0x1f6e4cffu
+#define TN_COL_ITEM 0xffd447ffu        /* an item */
+#define TN_COL_ITEM_EDGE 0xa47e12ffu
+#define TN_COL_CHAR 0x4cc9f0ffu        /* the character */
+#define TN_COL_CHAR_EDGE 0x1b6a8cffu
+#define TN_COL_START 0x4cc9f066u       /* the character's start tile marker */
+#define TN_COL_PANEL 0x141823ffu
+#define TN_COL_PANEL_EDGE 0x2b3346ffu
+#define TN_COL_TEXT 0xdfe5f0ffu
+#define TN_COL_TEXT_DIM 0x8891a6ffu
+#define TN_COL_TEXT_OFF 0x4f576affu
+#define TN_COL_ACCENT 0x4cc9f0ffu
+#define TN_COL_WARN 0xffc65cffu
+#define TN_COL_HUD_BG 0x090c13d0u
+
+#define TN_PANEL_W 260
+#define TN_VIEW_W (TN_GAME_LOGICAL_W - TN_PANEL_W)
+#define TN_VIEW_H TN_GAME_LOGICAL_H
+
+typedef enum tn_font_id {
+    TN_FONT_UI = 0,   /* DejaVu Sans 14: labels */
+    TN_FONT_TITLE,    /* DejaVu Sans bold 19: headings */
+    TN_FONT_SMALL,    /* DejaVu Sans 11: section titles, hints */
+    TN_FONT_MONO,     /* DejaVu Sans Mono 13: HUD */
+    TN_FONT_TINY,     /* DejaVu Sans Mono 10: debug-draw labels in the world */
+    TN_FONT_COUNT
+} tn_font_id;
+
+typedef struct tn_fonts {
+    TTF_Font *f[TN_FONT_COUNT];
+    void *file[2]; /* the two TTF files, read once: glyphs load from memory */
+} tn_fonts;
+
+/* Open the fonts from assets_dir (DejaVuSans.ttf, DejaVuSansMono.ttf).
+ * TTF_Init() must have been called.  0, or -1 with a message. */
+int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap);
+void tn_fonts_close(tn_fonts *fonts);
+
+#define TN_GLYPHS 232 /* 95 ASCII + 96 Latin-1 + extras, see ui.c */
+
+typedef struct tn_glyph {
+    SDL_Rect src; /* in the atlas; w == 0 for a blank glyph */
+    int xoff;     /* added to the pen position */
+    int adv;      /* pen advance */
+} tn_glyph;
+
+typedef struct tn_atlas {
+    SDL_Texture *tex;
+    tn_glyph g[TN_GLYPHS];
+    int height; /* line height */
+} tn_atlas;
+
+typedef struct tn_gfx {
+    SDL_Renderer *r;
+    tn_atlas atlas[TN_FONT_COUNT];
+    SDL_Vertex *vert; /* triangle batch, textured with tex (or not: NULL) */
+    int nvert, cap;
+    SDL_Texture *tex;
+    SDL_FRect *rects; /* rectangle batch, all of colour rect_rgba */
+    int nrects, rect_cap;
+    uint32_t rect_rgba;
+} tn_gfx;
+
+/* Build the atlases for renderer r.  0, or -1 with a message. */
+int tn_gfx_init(tn_gfx *g, SDL_Renderer *r, const tn_fonts *fonts, char *err, size_t cap);
+void tn_gfx_free(tn_gfx *g);
+/* Send the batched geometry to the renderer. */
+void tn_gfx_flush(tn_gfx *g);
+void tn_gfx_clip(tn_gfx *g, const SDL_Rect *rect); /* NULL: no clip */
+
+void tn_gfx_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, float y2,
+                uint32_t rgba);
+void tn_gfx_rect(tn_gfx *g, float x, float y, float w, float h, uint32_t rgba);
+/* Outline of thickness t drawn inside the rectangle. */
+void tn_gfx_frame(tn_gfx *g, float x, float y, float w, float h, float t, uint32_t rgba);
+void tn_gfx_line(tn_gfx *g, float x0, float y0, float x1, float y1, float width, uint32_t rgba);
+void tn_gfx_circle(tn_gfx *g, float cx, float cy, float r, uint32_t rgba);
+void tn_gfx_ring(tn_gfx *g, float cx, float cy, float r, float width, uint32_t rgba);
+
+/* Draw UTF-8 text with its top-left corner at (x, y); returns its width.
+ * Characters outside the atlas show as '?'. */
+int tn_gfx_text(tn_gfx *g, tn_font_id f, float x, float y, const char *s, uint32_t rgba);
+int tn_gfx_text_width(const tn_gfx *g, tn_font_id f, const char *s);
+int tn_gfx_line_height(const tn_gfx *g, tn_font_id f);
+
+/* What a frame shows besides the world. */
+typedef struct tn_view {
+    unsigned overlays;   /* TN_OVERLAY_* */
+    int zoom;            /* index into the zoom levels (render.h); -1 = fit the map */
+    float char_x, char_y;/* the character's top-left, interpolated between steps */
+    int facing;          /* -1 left, +1 right (for the eyes) */
+    bool show_help;
+    bool live;           /* a window (fps, hover) rather than an offscreen render */
+    double fps, step_ms; /* measured by the game loop */
+    double frame_ms;     /* time to draw a frame (CPU side) */
+    const char *renderer;/* the SDL render driver's name */
+    int mouse_x, mouse_y;/* logical pixels */
+    bool mouse_in;       /* the mouse is inside the window */
+    /* panel widgets */
+    int hot_slider, drag_slider; /* -1 = none */
+    int hot_tool, hot_overlay;   /* -1 = none */
+} tn_view;
+
+/* Defaults: the given overlays, zoom to fit, character where it stands. */
+void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays);
+
+/* The side panel. */
+void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
+/* A mouse event at logical (x, y); returns true when the panel takes it
+ * (every event inside the panel, and drags that started on a slider). */
+bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int y);
+
+/* HUD box, world message and (when v->show_help) the help overlay. */
+void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
+void tn_ui_help_draw(tn_gfx *g);
+
+/* "jump_height" -> "Jump height". */
+void tn_ui_param_label(const char *name, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,136 @@
+#!/bin/sh
+# The real game in a window under Xvfb, driven with xdotool like a player:
+#   right-click tile A            -> block;        Ctrl+S -> the map file has it
+#   shift+right-click tile B      -> one-way
+#   middle-click tile C           -> one-way
+#   clicks on the side panel      -> never reach the map
+#   Esc                           -> quits; the unsaved edits (B, C) go to MAP.autosave
+# and checks both files tile by tile.  Usage: tests/e2e/window_edit_save.sh BUILD_DIR
+# (run from the repo root).  Skips (exit 0) when Xvfb or xdotool is missing.
+#
+# Where the tiles are on screen: tests/data/render_window.map is 40x24 tiles,
+# which the game shows at its largest zoom that fits the 1020x720 map view,
+# 1.5x (24 px tiles), centred: tile (x, y) covers window pixels
+# [30 + 24x, 54 + 24x) x [72 + 24y, 96 + 24y)  (see src/game/render.h).
+set -u
+BUILD=${1:-build}
+NAME=window_edit_save
+if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
+    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
+    exit 0
+fi
+GAME=$BUILD/tilenav
+[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
+XPID=""
+GPID=""
+cleanup() {
+    [ -n "$GPID" ] && kill "$GPID" 2>/dev/null
+    [ -n "$XPID" ] && kill "$XPID" 2>/dev/null
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() {
+    echo "$NAME: FAIL: $*"
+    for f in "$tmp"/game.out "$tmp"/game.err; do
+        [ -s "$f" ] && { echo "--- $f"; cat "$f"; }
+    done
+    exit 1
+}
+
+# A private display: the first free number from 97 up.
+n=97
+while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do
+    n=$((n + 1))
+    [ $n -gt 140 ] && fail "no free X display number"
+done
+DISP=":$n"
+Xvfb "$DISP" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+XPID=$!
+i=0
+until DISPLAY=$DISP xdotool getdisplaygeometry >/dev/null 2>&1; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && fail "Xvfb $DISP did not start: $(cat "$tmp/xvfb.log")"
+    sleep 0.1
+done
+export DISPLAY="$DISP"
+
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+# The software renderer: no GL needed, and quick under Xvfb.  Leaks inside
+# X11 and SDL's video layer are not ours: LeakSanitizer is off for the game
+# (AddressSanitizer and UBSan still check every access).
+SDL_RENDER_DRIVER=software ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+    "$GAME" --map "$MAP" >"$tmp/game.out" 2>"$tmp/game.err" &
+GPID=$!
+
+i=0
+WID=""
+while [ -z "$WID" ]; do
+    WID=$(xdotool search --name '^tilenav$' 2>/dev/null | head -n 1)
+    i=$((i + 1))
+    [ $i -gt 150 ] && fail "no game window after 15 s"
+    kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
+    [ -z "$WID" ] && sleep 0.1
+done
+xdotool windowfocus --sync "$WID" 2>/dev/null || xdotool windowfocus "$WID"
+sleep 0.5
+
+# tile (x, y) -> window pixel at its centre
+px() { echo $((30 + 24 * $1 + 12)); }
+py() { echo $((72 + 24 * $1 + 12)); }
+click_tile() { # x y button
+    xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
+    sleep 0.15
+    xdotool click "$3"
+    sleep 0.15
+}
+
+# The tile rows of a map file (everything after the "tiles" line).
+rows() { sed -n '/^tiles$/,$p' "$1" | sed '1d'; }
+# Expected rows: the original with char $4 written at tile ($2, $3).
+put() { # rows-file x y char
+    awk -v x="$2" -v y="$3" -v c="$4" 'NR == y + 1 { $0 = substr($0, 1, x) c substr($0, x + 2) } { print }' "$1"
+}
+
+rows tests/data/render_window.map >"$tmp/orig.rows"
+put "$tmp/orig.rows" 30 15 '#' >"$tmp/saved.rows"
+put "$tmp/saved.rows" 20 9 '=' | put /dev/stdin 10 18 '=' >"$tmp/autosave.rows"
+
+click_tile 30 15 3                       # right-click: block
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/saved.rows"; do
+    i=$((i + 1))
+    [ $i -gt 50 ] && { rows "$MAP" | diff "$tmp/saved.rows" -; fail "Ctrl+S did not save the block at (30,15)"; }
+    sleep 0.1
+done
+
+xdotool keydown shift
+click_tile 20 9 3                        # shift+right-click: one-way
+xdotool keyup shift
+click_tile 10 18 2                       # middle-click: one-way
+# the panel: a left-click on the title and a right-click on a tool button
+xdotool mousemove --window "$WID" 1100 20 click 1
+xdotool mousemove --window "$WID" 1200 120 click 3
+sleep 0.3
+xdotool key Escape
+
+i=0
+while kill -0 "$GPID" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && fail "the game did not quit on Esc"
+    sleep 0.1
+done
+wait "$GPID"
+rc=$?
+GPID=""
+[ $rc -eq 0 ] || fail "the game exited with $rc"
+
+rows "$MAP" | cmp -s - "$tmp/saved.rows" || { rows "$MAP" | diff "$tmp/saved.rows" -; fail "the saved map changed after Ctrl+S"; }
+[ -f "$MAP.autosave" ] || fail "no autosave after quitting with unsaved edits"
+rows "$MAP.autosave" | cmp -s - "$tmp/autosave.rows" || { rows "$MAP.autosave" | diff "$tmp/autosave.rows" -; fail "the autosave is not the map with the two one-way platforms"; }
+grep -q "$MAP.autosave" "$tmp/game.out" || fail "the game did not say where it wrote the autosave"
+echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc)"
+exit 0

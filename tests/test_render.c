@@ -1,0 +1,254 @@
+/* The front end's offscreen renderer: tn_game_screenshot() draws the frame
+ * the window would show with SDL's software renderer (no display) and the
+ * pixels at known tiles have the palette's colours. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "game.h"
+#include "render.h"
+
+static char SHOT_PATH[64], SHOT2_PATH[72];
+#define SHOT SHOT_PATH
+
+static tn_world *load(const char *path)
+{
+    char err[512];
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+/* Screenshot `w` and load it back as XRGB8888. */
+static SDL_Surface *shoot(tn_world *w, unsigned overlays, const char *path)
+{
+    char err[512];
+    if (tn_game_screenshot(w, "assets", path, overlays, err, sizeof err) != 0)
+        fail_msg("screenshot: %s", err);
+    SDL_Surface *raw = SDL_LoadBMP(path);
+    if (!raw) fail_msg("cannot load %s: %s", path, SDL_GetError());
+    SDL_Surface *s = SDL_ConvertSurfaceFormat(raw, SDL_PIXELFORMAT_RGB888, 0);
+    SDL_FreeSurface(raw);
+    assert_non_null(s);
+    assert_int_equal(s->w, TN_GAME_LOGICAL_W);
+    assert_int_equal(s->h, TN_GAME_LOGICAL_H);
+    return s;
+}
+
+static uint32_t pixel(const SDL_Surface *s, int x, int y)
+{
+    assert_true(x >= 0 && y >= 0 && x < s->w && y < s->h);
+    const uint32_t *row = (const uint32_t *)((const uint8_t *)s->pixels + (size_t)y * (size_t)s->pitch);
+    return row[x] & 0xffffffu;
+}
+
+/* Compare one pixel with a palette colour (0xRRGGBBAA, alpha ignored). */
+#define assert_colour(s, x, y, rgba)                                                       \
+    do {                                                                                   \
+        uint32_t got_ = pixel((s), (x), (y)), want_ = (uint32_t)(rgba) >> 8;               \
+        if (got_ != want_)                                                                 \
+            fail_msg("pixel (%d,%d) is #%06x, expected #%06x (%s)", (int)(x), (int)(y),    \
+                     (unsigned)got_, (unsigned)want_, #rgba);                              \
+    } while (0)
+
+/* Screen pixel of the point (fx, fy) inside tile (tx, ty), fractions of a tile. */
+static void tile_px(const tn_camera *c, int tx, int ty, float fx, float fy, int *x, int *y)
+{
+    *x = c->ox + tx * c->ts + (int)(fx * (float)c->ts);
+    *y = c->oy + ty * c->ts + (int)(fy * (float)c->ts);
+}
+
+static void test_tile_colours(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/render_tiles.map");
+    SDL_Surface *s = shoot(w, 0, SHOT);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    tn_camera c = tn_camera_make(w, &v);
+    /* 20x12 tiles fit the 1020x720 view at 3x: 48 px tiles, centred */
+    assert_int_equal(c.ts, 48);
+    assert_int_equal(c.ox, (TN_VIEW_W - 20 * 48) / 2);
+    assert_int_equal(c.oy, (TN_VIEW_H - 12 * 48) / 2);
+    int x, y;
+    tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_EMPTY);
+    assert_colour(s, c.ox + 16 * c.ts, y, TN_COL_GRID); /* the line between two tiles */
+    tile_px(&c, 5, 5, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_BLOCK);
+    tile_px(&c, 5, 5, 0.5f, 0.04f, &x, &y);
+    assert_colour(s, x, y, TN_COL_BLOCK_TOP); /* a lone block is lit from above */
+    tile_px(&c, 10, 5, 0.5f, 0.1f, &x, &y);
+    assert_colour(s, x, y, TN_COL_ONEWAY); /* the slab on top ... */
+    tile_px(&c, 10, 5, 0.5f, 0.6f, &x, &y);
+    assert_colour(s, x, y, TN_COL_EMPTY); /* ... and open space below it */
+    tile_px(&c, 14, 5, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_SPAWN);
+    tile_px(&c, 5, 7, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_DEST);
+    tile_px(&c, 10, 7, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_ITEM);
+    tile_px(&c, 3, 11, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_BLOCK);
+    /* the character, 1x2 tiles standing on the start tile (2,10) */
+    tile_px(&c, 2, 10, 0.5f, 0.2f, &x, &y);
+    assert_colour(s, x, y, TN_COL_CHAR);
+    tile_px(&c, 2, 9, 0.5f, 0.9f, &x, &y);
+    assert_colour(s, x, y, TN_COL_CHAR);
+    tile_px(&c, 2, 8, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_EMPTY); /* nothing above its head */
+    /* around the map: the void, and the panel */
+    assert_colour(s, 4, TN_VIEW_H - 4, TN_COL_VOID);
+    assert_colour(s, TN_GAME_LOGICAL_W - 3, 4, TN_COL_PANEL);
+    SDL_FreeSurface(s);
+    remove(SHOT);
+    tn_world_destroy(w);
+}
+
+static void test_edit_shows(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/render_tiles.map");
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_click(w, 15, 8, TN_CLICK_RIGHT, false, &e)));
+    assert_true(tn_succeeded(tn_world_click(w, 16, 8, TN_CLICK_MIDDLE, false, &e)));
+    assert_true(tn_succeeded(tn_world_edit(w, 14, 5, TN_EDIT_SPAWN, &e))); /* spawn removed */
+    SDL_Surface *s = shoot(w, 0, SHOT);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    tn_camera c = tn_camera_make(w, &v);
+    int x, y;
+    tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_BLOCK);
+    tile_px(&c, 16, 8, 0.5f, 0.1f, &x, &y);
+    assert_colour(s, x, y, TN_COL_ONEWAY);
+    tile_px(&c, 14, 5, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_EMPTY);
+    SDL_FreeSurface(s);
+    remove(SHOT);
+    tn_world_destroy(w);
+}
+
+/* The character drawn where it is after it walked (no interpolation left
+ * over in an offscreen render). */
+static void test_character_moves(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/render_tiles.map");
+    tn_input right = {false, true, false, false};
+    for (int i = 0; i < 60; i++) { /* 160 px/s for 1 s: 10 tiles */
+        tn_world_set_input(w, right);
+        tn_world_step(w);
+    }
+    int tx, ty;
+    tn_body_tile(&w->character, &tx, &ty);
+    assert_int_equal(ty, 10);
+    assert_true(tx >= 11);
+    SDL_Surface *s = shoot(w, 0, SHOT);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    tn_camera c = tn_camera_make(w, &v);
+    int x = (int)tn_camera_sx(&c, w->character.x + 8), y = (int)tn_camera_sy(&c, w->character.y + 24);
+    assert_colour(s, x, y, TN_COL_CHAR);
+    int x0, y0;
+    tile_px(&c, 2, 10, 0.5f, 0.5f, &x0, &y0);
+    assert_colour(s, x0, y0, TN_COL_EMPTY); /* gone from the start */
+    SDL_FreeSurface(s);
+    remove(SHOT);
+    tn_world_destroy(w);
+}
+
+/* A map larger than the view: 1x zoom, the camera follows the character
+ * and stops at the map's edges. */
+static void test_camera_follows(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_map *m = tn_map_create(300, 120, NULL, &e);
+    assert_non_null(m);
+    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 119, TN_TILE_BLOCK);
+    m->start_x = 150;
+    m->start_y = 118;
+    tn_world *w;
+    assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    tn_camera c = tn_camera_make(w, &v);
+    assert_int_equal(c.ts, TN_TILE_PX);
+    /* x: centred on the character; y: clamped to the bottom edge */
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    assert_true(abs((int)tn_camera_sx(&c, cx) - TN_VIEW_W / 2) <= 1);
+    assert_int_equal(c.oy + 120 * TN_TILE_PX, TN_VIEW_H);
+    SDL_Surface *s = shoot(w, 0, SHOT);
+    assert_colour(s, (int)tn_camera_sx(&c, cx), (int)tn_camera_sy(&c, cy), TN_COL_CHAR);
+    assert_colour(s, 100, TN_VIEW_H - 8, TN_COL_BLOCK); /* the floor along the bottom */
+    SDL_FreeSurface(s);
+    remove(SHOT);
+    /* at the left edge, the camera stops at the map's edge */
+    tn_map *m2 = tn_map_create(300, 120, NULL, &e);
+    m2->start_x = 1;
+    m2->start_y = 118;
+    assert_true(tn_succeeded(tn_world_replace_map(w, m2, &e)));
+    tn_view_init(&v, w, 0);
+    c = tn_camera_make(w, &v);
+    assert_int_equal(c.ox, 0);
+    tn_world_destroy(w);
+}
+
+/* Same world, same picture: byte-identical files. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/render_tiles.map");
+    char err[512];
+    assert_int_equal(tn_game_screenshot(w, "assets", SHOT, TN_OVERLAY_PATH, err, sizeof err), 0);
+    assert_int_equal(tn_game_screenshot(w, "assets", SHOT2_PATH, TN_OVERLAY_PATH, err, sizeof err), 0);
+    char *a, *b;
+    size_t la, lb;
+    assert_int_equal(tn_read_file(SHOT, 1u << 24, &a, &la, err, sizeof err), 0);
+    assert_int_equal(tn_read_file(SHOT2_PATH, 1u << 24, &b, &lb, err, sizeof err), 0);
+    assert_int_equal(la, lb);
+    assert_int_equal(la, 54 + 1280 * 720 * 3); /* a 24-bit BMP */
+    assert_memory_equal(a, b, la);
+    free(a);
+    free(b);
+    remove(SHOT);
+    remove(SHOT2_PATH);
+    tn_world_destroy(w);
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/render_tiles.map");
+    char err[512] = "";
+    assert_int_equal(tn_game_screenshot(w, "no/such/dir", SHOT, 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no/such/dir/DejaVuSans.ttf"));
+    assert_int_equal(tn_game_screenshot(w, "assets", "no/such/dir/x.bmp", 0, err, sizeof err), -1);
+    assert_non_null(strstr(err, "no/such/dir/x.bmp"));
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    snprintf(SHOT_PATH, sizeof SHOT_PATH, "/tmp/tilenav-test-render-%ld.bmp", (long)getpid());
+    snprintf(SHOT2_PATH, sizeof SHOT2_PATH, "%s.2", SHOT_PATH);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tile_colours),   cmocka_unit_test(test_edit_shows),
+        cmocka_unit_test(test_character_moves), cmocka_unit_test(test_camera_follows),
+        cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
