@@ -1,12 +1,129 @@
-/* Placeholder until this benchmark is written; owned by its module's issue. */
+/* tilenav-bench flow: flow-field full rebuild and single-tile edit update.
+ *
+ * Boards: N x N, 15% random blocks, 5% one-way platforms, 4 destinations,
+ * fixed seed.  For each size and connectivity: the median (and p10/p90)
+ * of repeated full rebuilds; then single-tile edits (a block placed on a
+ * random open tile, then removed again: two updates) timed one by one, with
+ * the median, p90 and the share that fell back to a full rebuild; the ratio
+ * median edit / median rebuild is measured in the same run.
+ * Usage: tilenav-bench flow [--reps N] [--edits N] [--size N]
+ */
 #include "bench.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_flow.h"
+#include "tn_map.h"
+#include "tn_rng.h"
+
+static tn_map *board(int n, uint64_t seed)
+{
+    tn_rng r;
+    tn_rng_seed(&r, seed, 3);
+    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    if (!m) return NULL;
+    for (int i = 0; i < n * n; i++) {
+        float u = tn_rng_float(&r);
+        m->tile[i] = u < 0.15f ? TN_TILE_BLOCK : u < 0.20f ? TN_TILE_ONEWAY : TN_TILE_EMPTY;
+    }
+    for (int k = 0; k < 4; k++) {
+        int i = (int)tn_rng_below(&r, (uint32_t)(n * n));
+        m->tile[i] = TN_TILE_EMPTY;
+        m->mark[i] = TN_MARK_DEST;
+    }
+    return m;
+}
+
+static int run(int n, int conn, int reps, int edits)
+{
+    tn_map *m = board(n, 42);
+    tn_flow *f = NULL;
+    tn_error e;
+    if (!m || tn_failed(tn_flow_create(n, n, conn, NULL, &f, &e))) {
+        fprintf(stderr, "flow: cannot create the %dx%d board\n", n, n);
+        tn_map_destroy(m);
+        return 1;
+    }
+    double *t = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
+    long *touched = malloc(sizeof(long) * (size_t)(2 * edits));
+    tn_flow_rebuild(f, m); /* warm up */
+    for (int k = 0; k < reps; k++) {
+        double t0 = bench_now();
+        tn_flow_rebuild(f, m);
+        t[k] = bench_now() - t0;
+    }
+    double p10 = bench_percentile(t, reps, 10), p90 = bench_percentile(t, reps, 90);
+    double full = bench_median(t, reps);
+    long reached = f->last_touched;
+    /* Single-tile edits. */
+    tn_rng r;
+    tn_rng_seed(&r, 7, 9);
+    int ne = 0, fulls = 0;
+    for (int k = 0; k < edits; k++) {
+        int x, y;
+        do {
+            x = (int)tn_rng_below(&r, (uint32_t)n);
+            y = (int)tn_rng_below(&r, (uint32_t)n);
+        } while (tn_map_tile(m, x, y) != TN_TILE_EMPTY || tn_map_mark(m, x, y) != TN_MARK_NONE);
+        for (int pass = 0; pass < 2; pass++) {
+            tn_map_set_tile(m, x, y, pass == 0 ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            double t0 = bench_now();
+            tn_flow_update(f, m, x, y);
+            t[ne] = bench_now() - t0;
+            touched[ne] = f->last_touched;
+            fulls += f->last_full;
+            ne++;
+        }
+    }
+    double tmax = 0;
+    long tmaxcells = 0, tsum = 0;
+    for (int k = 0; k < ne; k++) {
+        if (t[k] > tmax) tmax = t[k];
+        if (touched[k] > tmaxcells) tmaxcells = touched[k];
+        tsum += touched[k];
+    }
+    double e90 = bench_percentile(t, ne, 90), emed = bench_median(t, ne);
+    printf("%5dx%-5d %d-conn  rebuild median %8.3f ms (p10 %.3f, p90 %.3f; %ld tiles reached)\n",
+           n, n, conn, full * 1e3, p10 * 1e3, p90 * 1e3, reached);
+    printf("%12s %d-conn  edit    median %8.4f ms  p90 %.4f  max %.3f ms; %.1f tiles recomputed on "
+           "average (max %ld); %d of %d fell back to a rebuild\n",
+           "", conn, emed * 1e3, e90 * 1e3, tmax * 1e3, (double)tsum / ne, tmaxcells, fulls, ne);
+    printf("%12s %d-conn  edit/rebuild ratio: median %.2f%%, p90 %.2f%%  (target < 10%%)\n", "",
+           conn, 100.0 * emed / full, 100.0 * e90 / full);
+    free(t);
+    free(touched);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+    return 0;
+}
 
 int bench_flow(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "tilenav-bench flow: not written yet\n");
-    return 1;
+    int reps = 31, edits = 200, only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 < argc && strcmp(argv[i], "--reps") == 0) reps = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--edits") == 0) edits = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--size") == 0) only = atoi(argv[++i]);
+        else {
+            fprintf(stderr, "usage: tilenav-bench flow [--reps N] [--edits N] [--size N]\n");
+            return 2;
+        }
+    }
+    if (reps < 1) reps = 1;
+    if (edits < 1) edits = 1;
+    printf("flow field: boards with 15%% blocks, 5%% one-way, 4 destinations; medians of %d "
+           "rebuilds and %d edits (block placed + removed)\n", reps, 2 * edits);
+    static const int SIZES[] = {256, 1024};
+    for (int s = 0; s < 2; s++) {
+        if (only && SIZES[s] != only) continue;
+        for (int conn = 4; conn <= 8; conn += 4)
+            if (run(SIZES[s], conn, reps, edits)) return 1;
+    }
+    if (only && only != 256 && only != 1024)
+        for (int conn = 4; conn <= 8; conn += 4)
+            if (run(only, conn, reps, edits)) return 1;
+    printf("target: 1024x1024 4-connected rebuild < 4 ms; a single-tile edit < 10%% of a rebuild\n");
+    return 0;
 }

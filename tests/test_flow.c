@@ -1,0 +1,524 @@
+/* Tests for tn_flow: distances, directions, incremental updates, what-if,
+ * and the 8-connected mode against every Moving AI scenario optimum. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_flow.h"
+#include "tn_map.h"
+#include "tn_rng.h"
+#include "tn_scen.h"
+
+#define MAI_DIR "../shared/data/movingai/"
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *b = malloc((size_t)n + 1);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
+    fclose(f);
+    if (b) *len = (size_t)n;
+    return b;
+}
+
+static tn_map *load_map(const char *path)
+{
+    size_t len = 0;
+    char *buf = slurp(path, &len);
+    if (!buf) return NULL;
+    tn_map *m = NULL;
+    tn_error e = {0};
+    tn_status s = tn_map_parse(buf, len, path, NULL, &m, &e);
+    free(buf);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return m;
+}
+
+static tn_map *map_from(const char *text)
+{
+    tn_map *m = NULL;
+    tn_error e = {0};
+    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return m;
+}
+
+static tn_flow *flow_for(const tn_map *m, int conn)
+{
+    tn_flow *f = NULL;
+    tn_error e = {0};
+    assert_true(tn_succeeded(tn_flow_create(m->w, m->h, conn, NULL, &f, &e)));
+    assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+    return f;
+}
+
+/* ---- naive reference: Bellman-Ford over (straight, diagonal) pairs ---- */
+
+typedef struct ref {
+    int w, h;
+    int *s, *g; /* -1 = no path / wall */
+    int *dir;
+} ref;
+
+static bool ref_open(const tn_map *m, int x, int y) { return tn_map_tile(m, x, y) != TN_TILE_BLOCK; }
+
+static bool ref_edge(const tn_map *m, int x, int y, int j)
+{
+    int nx = x + tn_dir_dx[j], ny = y + tn_dir_dy[j];
+    if (!ref_open(m, nx, ny)) return false;
+    return j < 4 || (ref_open(m, nx, y) && ref_open(m, x, ny));
+}
+
+static double rv(int s, int g) { return s < 0 ? INFINITY : s + g * 1.41421356237309504880; }
+
+static void ref_build(ref *r, const tn_map *m, int conn)
+{
+    r->w = m->w;
+    r->h = m->h;
+    int n = m->w * m->h;
+    r->s = malloc(sizeof(int) * (size_t)n);
+    r->g = malloc(sizeof(int) * (size_t)n);
+    r->dir = malloc(sizeof(int) * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        bool dest = m->tile[i] == TN_TILE_EMPTY && m->mark[i] == TN_MARK_DEST;
+        r->s[i] = dest ? 0 : -1;
+        r->g[i] = 0;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int y = 0; y < m->h; y++)
+            for (int x = 0; x < m->w; x++) {
+                int i = y * m->w + x;
+                if (!ref_open(m, x, y)) continue;
+                for (int j = 0; j < conn; j++) {
+                    if (!ref_edge(m, x, y, j)) continue;
+                    int k = (y + tn_dir_dy[j]) * m->w + x + tn_dir_dx[j];
+                    if (r->s[k] < 0) continue;
+                    int cs = r->s[k] + (j < 4), cg = r->g[k] + (j >= 4);
+                    if (rv(cs, cg) < rv(r->s[i], r->g[i])) {
+                        r->s[i] = cs;
+                        r->g[i] = cg;
+                        changed = true;
+                    }
+                }
+            }
+    }
+    /* Directions: the header's rule, written out independently. */
+    static const int even[8] = {TN_DIR_N, TN_DIR_S, TN_DIR_E, TN_DIR_W,
+                                TN_DIR_NE, TN_DIR_NW, TN_DIR_SE, TN_DIR_SW};
+    static const int odd[8] = {TN_DIR_W, TN_DIR_E, TN_DIR_S, TN_DIR_N,
+                               TN_DIR_SW, TN_DIR_SE, TN_DIR_NW, TN_DIR_NE};
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            int i = y * m->w + x;
+            if (!ref_open(m, x, y) || r->s[i] < 0) {
+                r->dir[i] = TN_DIR_NONE;
+                continue;
+            }
+            if (m->tile[i] == TN_TILE_EMPTY && m->mark[i] == TN_MARK_DEST) {
+                r->dir[i] = TN_DIR_HERE;
+                continue;
+            }
+            const int *ord = (x + y) & 1 ? odd : even;
+            double best = INFINITY;
+            int bj = TN_DIR_NONE;
+            for (int k = 0; k < conn; k++) {
+                int j = ord[k];
+                if (!ref_edge(m, x, y, j)) continue;
+                int q = (y + tn_dir_dy[j]) * m->w + x + tn_dir_dx[j];
+                double v = rv(r->s[q], r->g[q]) + (j < 4 ? 1.0 : 1.41421356237309504880);
+                if (v < best) {
+                    best = v;
+                    bj = j;
+                }
+            }
+            r->dir[i] = bj;
+        }
+}
+
+static void ref_free(ref *r)
+{
+    free(r->s);
+    free(r->g);
+    free(r->dir);
+}
+
+/* The flow field equals the naive reference, tile for tile. */
+static void expect_equal_ref(const tn_flow *f, const tn_map *m)
+{
+    ref r;
+    ref_build(&r, m, f->connectivity);
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            int i = y * m->w + x, s = -1, g = -1;
+            bool has = tn_flow_steps(f, x, y, &s, &g);
+            if (has != (r.s[i] >= 0) || (has && (s != r.s[i] || g != r.g[i])) ||
+                tn_flow_dir(f, x, y) != r.dir[i]) {
+                fprintf(stderr, "tile (%d,%d): flow %d (%d,%d) dir %d, reference (%d,%d) dir %d\n",
+                        x, y, has, s, g, tn_flow_dir(f, x, y), r.s[i], r.g[i], r.dir[i]);
+                fail();
+            }
+        }
+    ref_free(&r);
+}
+
+/* Two fields are identical where it matters (distances and directions). */
+static void expect_same(const tn_flow *a, const tn_flow *b)
+{
+    for (int y = 0; y < a->h; y++)
+        for (int x = 0; x < a->w; x++) {
+            int sa = -1, ga = -1, sb = -1, gb = -1;
+            bool ha = tn_flow_steps(a, x, y, &sa, &ga), hb = tn_flow_steps(b, x, y, &sb, &gb);
+            if (ha != hb || (ha && (sa != sb || ga != gb)) ||
+                tn_flow_dir(a, x, y) != tn_flow_dir(b, x, y)) {
+                fprintf(stderr, "tile (%d,%d): incremental %d (%d,%d) dir %d, rebuild %d (%d,%d) dir %d\n",
+                        x, y, ha, sa, ga, tn_flow_dir(a, x, y), hb, sb, gb, tn_flow_dir(b, x, y));
+                fail();
+            }
+        }
+}
+
+/* ---- tests ---- */
+
+static void test_hand_board(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/flow_basic.map");
+    tn_flow *f = flow_for(m, 4);
+    static const struct { int x, y; double d; } E[] = {
+        {0, 7, 0}, {0, 6, 1}, {1, 7, 1}, {1, 1, 7}, {0, 0, 7}, {6, 0, 13}, {6, 2, 11},
+        {6, 3, 12}, {6, 4, 13}, {5, 4, 14} /* one-way: crossed */, {3, 4, 16}, {3, 5, 17},
+        {3, 7, 19}, {4, 6, 17}, {11, 7, 25}, {11, 3, 17}, {9, 1, 21}, {2, 3, -1} /* wall */,
+    };
+    for (size_t k = 0; k < sizeof E / sizeof E[0]; k++) {
+        if (tn_flow_dist(f, E[k].x, E[k].y) != E[k].d)
+            fprintf(stderr, "(%d,%d): %g, expected %g\n", E[k].x, E[k].y,
+                    tn_flow_dist(f, E[k].x, E[k].y), E[k].d);
+        assert_true(tn_flow_dist(f, E[k].x, E[k].y) == E[k].d);
+    }
+    assert_int_equal(tn_flow_dir(f, 0, 7), TN_DIR_HERE);
+    assert_int_equal(tn_flow_dir(f, 2, 3), TN_DIR_NONE);
+    assert_int_equal(tn_flow_dir(f, -1, 0), TN_DIR_NONE);
+    assert_true(tn_flow_dist(f, 12, 0) == -1.0);
+    /* (5,4) leaves east (its only way), (6,4) north. */
+    assert_int_equal(tn_flow_dir(f, 5, 4), TN_DIR_E);
+    assert_int_equal(tn_flow_dir(f, 6, 4), TN_DIR_N);
+    float ex, ey;
+    assert_true(tn_flow_exit(f, 6, 4, &ex, &ey));
+    assert_true(ex == 6.5f && ey == 4.0f);
+    assert_false(tn_flow_exit(f, 0, 7, &ex, &ey));
+    assert_true(ex == 0.5f && ey == 7.5f);
+    /* Following the field from every open tile reaches D in dist steps. */
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            double d = tn_flow_dist(f, x, y);
+            if (d < 0) continue;
+            int cx = x, cy = y, steps = 0;
+            while (tn_flow_dir(f, cx, cy) != TN_DIR_HERE) {
+                int j = tn_flow_dir(f, cx, cy);
+                assert_true(j < 4);
+                cx += tn_dir_dx[j];
+                cy += tn_dir_dy[j];
+                assert_true(tn_map_tile(m, cx, cy) != TN_TILE_BLOCK);
+                steps++;
+                assert_true(steps <= 1000);
+            }
+            assert_int_equal(steps, (int)d);
+        }
+    expect_equal_ref(f, m);
+    tn_flow_destroy(f);
+    f = flow_for(m, 8);
+    expect_equal_ref(f, m);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
+static void test_no_destination_and_cutoff(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/flow_cutoff.map");
+    tn_flow *f = flow_for(m, 4);
+    assert_true(tn_flow_dist(f, 7, 2) == -1.0); /* the closed room */
+    assert_int_equal(tn_flow_dir(f, 7, 2), TN_DIR_NONE);
+    assert_true(tn_flow_dist(f, 1, 1) == 5.0);
+    /* Two destinations: the nearer one wins. */
+    assert_true(tn_flow_dist(f, 9, 4) == 1.0);
+    assert_true(tn_flow_dist(f, 4, 5) == 4.0);
+    expect_equal_ref(f, m);
+    tn_flow_destroy(f);
+    /* No destination: every tile has no path. */
+    tn_map *e = map_from("tilenav-map 1\nsize 4 3\ntiles\n....\n.#..\n....\n");
+    f = flow_for(e, 4);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++) assert_true(tn_flow_dist(f, x, y) == -1.0);
+    tn_flow_destroy(f);
+    tn_map_destroy(e);
+    tn_map_destroy(m);
+}
+
+/* The alternating neighbour order turns a diagonal route into an even
+ * staircase: on an open board every step alternates N and W. */
+static void test_staircase(void **state)
+{
+    (void)state;
+    char text[512] = "tilenav-map 1\nsize 9 9\ntiles\n";
+    for (int y = 0; y < 9; y++) strcat(text, y == 0 ? "D........\n" : ".........\n");
+    tn_map *m = map_from(text);
+    tn_flow *f = flow_for(m, 4);
+    int x = 8, y = 8, prev = -1, steps = 0;
+    while (tn_flow_dir(f, x, y) != TN_DIR_HERE) {
+        int j = tn_flow_dir(f, x, y);
+        assert_true(j == TN_DIR_N || j == TN_DIR_W);
+        if (prev >= 0) assert_int_not_equal(j, prev); /* never two alike */
+        prev = j;
+        x += tn_dir_dx[j];
+        y += tn_dir_dy[j];
+        steps++;
+    }
+    assert_int_equal(steps, 16);
+    /* And from a tile off the diagonal: alternate until aligned, then straight. */
+    x = 8;
+    y = 2;
+    int runs = 0;
+    prev = -1;
+    while (tn_flow_dir(f, x, y) != TN_DIR_HERE) {
+        int j = tn_flow_dir(f, x, y);
+        if (j != prev) runs++;
+        prev = j;
+        x += tn_dir_dx[j];
+        y += tn_dir_dy[j];
+    }
+    assert_int_equal(runs, 4); /* N W N, then one straight W run */
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
+/* A random board: blocks with probability pb, a few destinations. */
+static tn_map *random_board(tn_rng *r, int w, int h, float pb, int ndest)
+{
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    for (int i = 0; i < w * h; i++) {
+        float u = tn_rng_float(r);
+        m->tile[i] = u < pb ? TN_TILE_BLOCK : (u < pb + 0.05f ? TN_TILE_ONEWAY : TN_TILE_EMPTY);
+    }
+    for (int k = 0; k < ndest; k++) {
+        int i = (int)tn_rng_below(r, (uint32_t)(w * h));
+        m->tile[i] = TN_TILE_EMPTY;
+        m->mark[i] = TN_MARK_DEST;
+    }
+    return m;
+}
+
+/* One random single-tile edit on map m: a block toggle, a destination
+ * toggle, or a one-way toggle. */
+static void random_edit(tn_rng *r, tn_map *m, int *ex, int *ey)
+{
+    int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
+    int i = y * m->w + x;
+    switch (tn_rng_below(r, 3)) {
+    case 0: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK); break;
+    case 1:
+        if (m->tile[i] != TN_TILE_EMPTY) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+        m->mark[i] = m->mark[i] == TN_MARK_DEST ? TN_MARK_NONE : TN_MARK_DEST;
+        break;
+    default: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY); break;
+    }
+    *ex = x;
+    *ey = y;
+}
+
+static void run_random_edits(int conn, int w, int h, float pb, int ndest, int nedits,
+                             uint64_t seed, bool check_ref)
+{
+    tn_rng r;
+    tn_rng_seed(&r, seed, 7);
+    tn_map *m = random_board(&r, w, h, pb, ndest);
+    tn_flow *inc = flow_for(m, conn), *full = flow_for(m, conn);
+    int partial = 0;
+    for (int e = 0; e < nedits; e++) {
+        int x, y;
+        random_edit(&r, m, &x, &y);
+        assert_true(tn_succeeded(tn_flow_update(inc, m, x, y)));
+        if (!inc->last_full) partial++;
+        assert_true(tn_succeeded(tn_flow_rebuild(full, m)));
+        expect_same(inc, full);
+        if (check_ref && e % 7 == 0) expect_equal_ref(inc, m);
+    }
+    /* Most single edits stay local (no fallback to a full rebuild). */
+    assert_true(partial > nedits / 2);
+    tn_flow_destroy(inc);
+    tn_flow_destroy(full);
+    tn_map_destroy(m);
+}
+
+static void test_incremental_equals_rebuild_4(void **state)
+{
+    (void)state;
+    run_random_edits(4, 23, 17, 0.25f, 2, 600, 1, true);
+    run_random_edits(4, 64, 48, 0.30f, 4, 400, 2, false);
+    run_random_edits(4, 40, 40, 0.05f, 1, 300, 3, true);
+    run_random_edits(4, 1, 30, 0.10f, 1, 200, 4, true);
+}
+
+static void test_incremental_equals_rebuild_8(void **state)
+{
+    (void)state;
+    run_random_edits(8, 23, 17, 0.25f, 2, 600, 11, true);
+    run_random_edits(8, 64, 48, 0.30f, 4, 400, 12, false);
+    run_random_edits(8, 40, 40, 0.05f, 1, 300, 13, true);
+}
+
+/* what-if == apply the edit and look. */
+static void test_whatif(void **state)
+{
+    (void)state;
+    for (int conn = 4; conn <= 8; conn += 4) {
+        tn_rng r;
+        tn_rng_seed(&r, 99 + (uint64_t)conn, 1);
+        tn_map *m = random_board(&r, 30, 20, 0.35f, 2);
+        tn_flow *f = flow_for(m, conn);
+        int n = m->w * m->h;
+        int32_t *all = malloc(sizeof(int32_t) * (size_t)n);
+        for (int i = 0; i < n; i++) all[i] = i;
+        for (int e = 0; e < 400; e++) {
+            int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
+            int kind = (int)tn_rng_below(&r, 3);
+            int first = -7;
+            int lost = tn_flow_whatif(f, x, y, kind, all, n, &first);
+            assert_true(lost >= 0);
+            /* Apply it to a copy and count. */
+            tn_flow *g = NULL;
+            assert_true(tn_succeeded(tn_flow_create(m->w, m->h, conn, NULL, &g, NULL)));
+            assert_true(tn_succeeded(tn_flow_rebuild(g, m)));
+            assert_true(tn_succeeded(tn_flow_set_kind(g, x, y, kind)));
+            int expect = 0, efirst = -1;
+            for (int i = 0; i < n; i++) {
+                int tx = i % m->w, ty = i / m->w;
+                if (tx == x && ty == y) continue;
+                if (tn_flow_dist(f, tx, ty) >= 0 && tn_flow_dist(g, tx, ty) < 0) {
+                    if (expect == 0) efirst = i;
+                    expect++;
+                }
+            }
+            assert_int_equal(lost, expect);
+            assert_int_equal(first, efirst);
+            tn_flow_destroy(g);
+            /* The field itself is unchanged by a what-if. */
+            if (e % 50 == 0) expect_equal_ref(f, m);
+            /* Sometimes really apply a (harmless) edit to vary the board. */
+            if (lost == 0 && e % 3 == 0) {
+                int i = y * m->w + x;
+                if (kind == TN_FLOW_WALL) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+                else {
+                    tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+                    m->mark[i] = kind == TN_FLOW_DEST ? TN_MARK_DEST : TN_MARK_NONE;
+                }
+                assert_true(tn_succeeded(tn_flow_update(f, m, x, y)));
+            }
+        }
+        free(all);
+        tn_flow_destroy(f);
+        tn_map_destroy(m);
+    }
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    tn_flow *f = NULL;
+    tn_error e = {0};
+    assert_true(tn_failed(tn_flow_create(0, 5, 4, NULL, &f, &e)));
+    assert_null(f);
+    assert_non_null(strstr(e.msg, "outside"));
+    assert_true(tn_failed(tn_flow_create(5, 5, 6, NULL, &f, &e)));
+    assert_non_null(strstr(e.msg, "connectivity"));
+    assert_true(tn_succeeded(tn_flow_create(5, 5, 4, NULL, &f, &e)));
+    tn_map *m = tn_map_create(6, 5, NULL, NULL);
+    assert_true(tn_failed(tn_flow_rebuild(f, m)));   /* wrong size */
+    assert_true(tn_failed(tn_flow_set_kind(f, 5, 0, TN_FLOW_OPEN)));
+    assert_true(tn_failed(tn_flow_set_kind(f, 0, 0, 7)));
+    assert_int_equal(tn_flow_whatif(f, -1, 0, TN_FLOW_WALL, NULL, 0, NULL), -1);
+    assert_int_equal(tn_flow_whatif(f, 0, 0, TN_FLOW_WALL, NULL, 3, NULL), -1);
+    tn_map_destroy(m);
+    tn_flow_destroy(f);
+    tn_flow_destroy(NULL);
+}
+
+/* The 8-connected field reproduces the optimal length of every query of
+ * the three Moving AI scenario files. */
+static void test_movingai(void **state)
+{
+    (void)state;
+    static const char *const NAMES[] = {"arena.map", "den312d.map", "random512-10-0.map"};
+    for (int k = 0; k < 3; k++) {
+        char path[256];
+        snprintf(path, sizeof path, MAI_DIR "%s", NAMES[k]);
+        tn_map *m = load_map(path);
+        if (!m) {
+            fprintf(stderr, "%s is missing: Moving AI check skipped\n", path);
+            skip();
+        }
+        snprintf(path, sizeof path, MAI_DIR "%s.scen", NAMES[k]);
+        size_t len = 0;
+        char *buf = slurp(path, &len);
+        assert_non_null(buf);
+        tn_scen *sc = NULL;
+        tn_error e = {0};
+        assert_true(tn_succeeded(tn_scen_parse(buf, len, path, NULL, &sc, &e)));
+        free(buf);
+        tn_flow *f = NULL;
+        assert_true(tn_succeeded(tn_flow_create(m->w, m->h, 8, NULL, &f, &e)));
+        double worst = 0;
+        for (int q = 0; q < sc->count; q++) {
+            const tn_scen_query *Q = &sc->q[q];
+            assert_string_equal(Q->map, NAMES[k]);
+            assert_int_equal(Q->map_w, m->w);
+            assert_int_equal(Q->map_h, m->h);
+            assert_true(tn_succeeded(tn_map_set_mark(m, Q->gx, Q->gy, TN_MARK_DEST)));
+            assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+            tn_map_set_mark(m, Q->gx, Q->gy, TN_MARK_NONE);
+            double d = tn_flow_dist(f, Q->sx, Q->sy);
+            double tol = fmax(1e-4, 5e-6 * Q->optimal);
+            if (!(fabs(d - Q->optimal) <= tol))
+                fprintf(stderr, "%s query %d: (%d,%d)->(%d,%d) flow %.6f, optimal %.6f\n", NAMES[k],
+                        q, Q->sx, Q->sy, Q->gx, Q->gy, d, Q->optimal);
+            assert_true(fabs(d - Q->optimal) <= tol);
+            worst = fmax(worst, fabs(d - Q->optimal));
+        }
+        fprintf(stderr, "  %s: %d queries, largest difference %.2g\n", NAMES[k], sc->count, worst);
+        tn_scen_destroy(sc);
+        tn_flow_destroy(f);
+        tn_map_destroy(m);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_board),
+        cmocka_unit_test(test_no_destination_and_cutoff),
+        cmocka_unit_test(test_staircase),
+        cmocka_unit_test(test_incremental_equals_rebuild_4),
+        cmocka_unit_test(test_incremental_equals_rebuild_8),
+        cmocka_unit_test(test_whatif),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_movingai),
+    };
+    return cmocka_run_group_tests_name("flow", tests, NULL, NULL);
+}
