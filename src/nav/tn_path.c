@@ -1,0 +1,718 @@
+#include "tn_path.h"
+
+#include <string.h>
+
+/* ---- the jump model ---------------------------------------------------- */
+
+#define SLACK 0.9f          /* fraction of the physical sideways reach the model uses */
+#define FALL_TABLE 8        /* D */
+#define SIM_ROWS 64
+
+/* Moves, as stored in a state's flags. */
+enum { MV_LEFT = 0, MV_RIGHT = 1, MV_UP = 2, MV_DOWN = 3 };
+enum { ST_CLOSED = 1u << 2, ST_PARENT = 1u << 3 };
+/* Per-tile cache bits. */
+enum { C_FITS = 1u << 0, C_GROUND = 1u << 1 };
+
+#define COST_WALK 2
+#define COST_AIR 3
+#define COST_TAKEOFF 2
+#define COST_DROP 1
+#define H_UNIT 2
+#define FAST_WEIGHT 3
+
+/* A 1-column map on the stack: the physics reads only tiles, so a jump or a
+ * fall can be measured without allocating. */
+typedef struct sim_map {
+    tn_map m;
+    uint8_t tile[SIM_ROWS], mark[SIM_ROWS];
+} sim_map;
+
+static void sim_init(sim_map *s)
+{
+    memset(s, 0, sizeof *s);
+    s->m.w = 1;
+    s->m.h = SIM_ROWS;
+    s->m.tile = s->tile;
+    s->m.mark = s->mark;
+    s->m.start_x = s->m.start_y = -1;
+}
+
+tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err)
+{
+    tn_status st = tn_phys_validate(p, err);
+    if (tn_failed(st)) return st;
+    memset(jm, 0, sizeof *jm);
+    int M = (int)(p->jump_height + 1.0f / 32.0f);
+    if (M < 1) M = 1;
+    if (M > TN_PATH_MAX_JUMP) M = TN_PATH_MAX_JUMP; /* validate() keeps it <= 8 */
+    const float T = (float)TN_TILE_PX;
+    const float step_px = p->walk_speed * p->dt * SLACK;
+    const float terminal_ratio = p->max_fall / (p->walk_speed * SLACK);
+    int P = (int)terminal_ratio;
+    if ((float)P < terminal_ratio) P++;
+    if (P < 1) P = 1;
+    if (FALL_TABLE + P > TN_PATH_FALL_MAX)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "terminal speed %g px/s is more than %d x the walk speed %g px/s: "
+                            "the fall model has no room for that ratio",
+                            p->max_fall, TN_PATH_FALL_MAX - FALL_TABLE, p->walk_speed);
+    sim_map sm;
+    sim_init(&sm);
+    const tn_input none = {false, false, false, false};
+    const tn_input jump = {false, false, false, true};
+
+    /* Rise: steps until the feet are k tiles up, holding jump. */
+    int rise[TN_PATH_MAX_JUMP + 2] = {0};
+    tn_body b;
+    tn_body_place(&b, 1, 1, 0, SIM_ROWS - 1);
+    tn_body_step(&b, &sm.m, p, none); /* settle: on_ground */
+    float y0 = b.y;
+    int lvl = 1;
+    for (int f = 1; f <= 600 && lvl <= M; f++) {
+        tn_body_step(&b, &sm.m, p, jump);
+        while (lvl <= M && y0 - b.y >= T * (float)lvl - 1e-3f) rise[lvl++] = f;
+        if (b.vy >= 0.0f) break;
+    }
+    /* A coarse step can sample the apex below the continuous one: M is the
+     * highest level the simulated body really clears. */
+    M = lvl - 1;
+    if (M < 1)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "a full jump does not clear one tile with these physics");
+    jm->max_jump = M;
+    jm->fall = 2 * M;
+    jm->depth_table = FALL_TABLE;
+    jm->period = P;
+    jm->njump = 2 * M + 2 * (FALL_TABLE + P);
+    int allowed = 0;
+    for (int k = 1; k < M; k++) {
+        int budget = (int)((float)rise[k + 1] * step_px / T);
+        if (budget > allowed) {
+            jm->side_up[k] = 1;
+            allowed++;
+        }
+    }
+
+    /* Fall from rest: steps until the feet are d tiles down. */
+    int fall[FALL_TABLE + 1] = {0};
+    tn_body_place(&b, 1, 1, 0, 0);
+    y0 = b.y;
+    int d = 1;
+    for (int f = 1; f <= 6000 && d <= FALL_TABLE; f++) {
+        tn_body_step(&b, &sm.m, p, none);
+        while (d <= FALL_TABLE && b.y - y0 >= T * (float)d - 1e-3f) fall[d++] = f;
+    }
+    jm->side_fall[0] = 1; /* the apex, or the ledge walked off */
+    allowed = 0;
+    for (d = 1; d < FALL_TABLE; d++) {
+        int budget = (int)((float)fall[d] * step_px / T);
+        if (budget > allowed) {
+            jm->side_fall[d] = 1;
+            allowed++;
+        }
+    }
+    return TN_OK;
+}
+
+/* Sideways allowed from jump value j (air); j = 0 is the ground: always. */
+static inline bool side_ok(const tn_jump_model *jm, int j)
+{
+    if (j == 0) return true;
+    if (j & 1) return false;
+    if (j < jm->fall) return jm->side_up[j >> 1] != 0;
+    int d = (j - jm->fall) >> 1;
+    if (d < jm->depth_table) return jm->side_fall[d] != 0;
+    return d == jm->depth_table + jm->period - 1;
+}
+
+bool tn_jump_model_side_ok(const tn_jump_model *jm, int j) { return side_ok(jm, j); }
+
+/* ---- model helpers on the raw map ---------------------------------------- */
+
+bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h)
+{
+    for (int r = y - h + 1; r <= y; r++)
+        for (int c = x; c < x + w; c++)
+            if (tn_map_tile(m, c, r) == TN_TILE_BLOCK) return false;
+    return true;
+}
+
+bool tn_path_box_ground(const tn_map *m, int x, int y, int w)
+{
+    for (int c = x; c < x + w; c++)
+        if (tn_map_tile(m, c, y + 1) != TN_TILE_EMPTY) return true;
+    return false;
+}
+
+/* ---- the finder ----------------------------------------------------------- */
+
+typedef struct pstate {
+    uint16_t gen;
+    uint8_t pj;   /* parent's jump value */
+    uint8_t fl;   /* move from the parent (2 bits), ST_CLOSED, ST_PARENT */
+    uint32_t v;   /* heap position while open; cost once closed */
+} pstate;
+
+typedef struct hentry {
+    uint32_t f, g;
+    uint32_t xyj; /* x | y << 12 | j << 24 */
+} hentry;
+
+struct tn_path {
+    tn_allocator alloc;
+    int w, h, nj;
+    int limit;
+    pstate *s;
+    uint16_t gen;
+    hentry *heap;
+    int hn, hcap;
+    tn_path_node *raw;
+    int rawcap;
+    uint8_t *cell;
+    /* cache key of `cell` */
+    const tn_map *cmap;
+    const uint8_t *ctile;
+    uint32_t crev;
+    int cw, ch;
+    bool cvalid;
+    /* last search */
+    int last_nj;
+    int bx0, by0, bx1, by1;
+    int expanded;
+};
+
+static inline uint32_t pack(int x, int y, int j)
+{
+    return (uint32_t)x | ((uint32_t)y << 12) | ((uint32_t)j << 24);
+}
+
+tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
+                         const tn_allocator *a, tn_path **out, tn_error *err)
+{
+    *out = NULL;
+    if (map_w < 1 || map_h < 1 || map_w > TN_MAP_MAX_SIZE || map_h > TN_MAP_MAX_SIZE)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
+    if (max_expand < 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "max_expand %d is negative", max_expand);
+    tn_phys_params pp = phys ? *phys : tn_phys_default(4.0f);
+    pp.jump_height = (float)TN_PATH_MAX_JUMP;
+    tn_jump_model jm;
+    tn_status st = tn_jump_model_init(&jm, &pp, err);
+    if (tn_failed(st)) return st;
+
+    size_t tiles = (size_t)map_w * (size_t)map_h;
+    size_t states = tiles * (size_t)jm.njump;
+    if (states > 0xffffffffu)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "%dx%d map: too many states for one finder", map_w, map_h);
+    size_t lim = max_expand ? (size_t)max_expand : states;
+    if (lim > (1u << 20) && !max_expand) lim = 1u << 20;
+    if (lim > states) lim = states;
+    size_t hcap = 4 * lim + 4;
+    if (hcap > states + 4) hcap = states + 4;
+
+    tn_path *pf = tn_alloc(a, sizeof *pf);
+    if (!pf) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (a) pf->alloc = *a;
+    pf->w = map_w;
+    pf->h = map_h;
+    pf->nj = jm.njump;
+    pf->limit = (int)lim;
+    pf->hcap = (int)hcap;
+    pf->rawcap = (int)lim + 1;
+    pf->s = tn_alloc_array(a, states, sizeof *pf->s);
+    pf->heap = tn_alloc_array(a, hcap, sizeof *pf->heap);
+    pf->raw = tn_alloc_array(a, (size_t)pf->rawcap, sizeof *pf->raw);
+    pf->cell = tn_alloc_array(a, tiles, 1);
+    if (!pf->s || !pf->heap || !pf->raw || !pf->cell) {
+        tn_path_destroy(pf);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "out of memory for a %dx%d path finder (%zu states)", map_w, map_h,
+                            states);
+    }
+    pf->bx0 = 1;
+    pf->bx1 = 0;
+    *out = pf;
+    return TN_OK;
+}
+
+void tn_path_destroy(tn_path *pf)
+{
+    if (!pf) return;
+    tn_allocator a = pf->alloc;
+    tn_free(&a, pf->s);
+    tn_free(&a, pf->heap);
+    tn_free(&a, pf->raw);
+    tn_free(&a, pf->cell);
+    tn_free(&a, pf);
+}
+
+int tn_path_max_expand(const tn_path *pf) { return pf->limit; }
+
+void tn_path_invalidate(tn_path *pf) { pf->cvalid = false; }
+
+tn_path_query tn_path_query_make(int sx, int sy, int gx, int gy, int w, int h,
+                                 const tn_jump_model *jm)
+{
+    tn_path_query q;
+    memset(&q, 0, sizeof q);
+    q.start_x = sx;
+    q.start_y = sy;
+    q.start_jump = -1;
+    q.goal_x = gx;
+    q.goal_y = gy;
+    q.char_w = w;
+    q.char_h = h;
+    q.jump = jm;
+    q.heuristic = TN_PATH_OPTIMAL;
+    return q;
+}
+
+/* Rebuild the per-tile bits for a w x h box: FITS when no block in the box,
+ * GROUND when a block or one-way lies under one of its columns.  O(W*H*w):
+ * per row, whether columns x..x+w-1 are block-free and whether one of them
+ * is solid; then per column a run of h block-free rows gives FITS and the
+ * solid bit of the row below gives GROUND (the map's edges are solid). */
+static void build_cells(tn_path *pf, const tn_map *m, int cw, int ch)
+{
+    const int W = pf->w, H = pf->h;
+    uint8_t *c = pf->cell;
+    for (int y = 0; y < H; y++) {
+        const uint8_t *row = m->tile + (size_t)y * W;
+        for (int x = 0; x < W; x++) {
+            unsigned free = 1, solid = 0;
+            if (x + cw > W) free = 0, solid = 1;
+            for (int k = 0; k < cw && x + k < W; k++) {
+                if (row[x + k] == TN_TILE_BLOCK) free = 0;
+                if (row[x + k] != TN_TILE_EMPTY) solid = 1;
+            }
+            c[(size_t)y * W + x] = (uint8_t)(free | (solid << 1));
+        }
+    }
+    for (int x = 0; x < W; x++) {
+        int run = 0;
+        for (int y = 0; y < H; y++) { /* row y+1 still holds its row bits */
+            uint8_t *p = &c[(size_t)y * W + x];
+            run = (*p & 1u) ? run + 1 : 0;
+            bool below = y + 1 >= H || (c[(size_t)(y + 1) * W + x] & 2u);
+            *p = (uint8_t)((run >= ch ? C_FITS : 0u) | (below ? C_GROUND : 0u));
+        }
+    }
+}
+
+static void ensure_cells(tn_path *pf, const tn_map *m, int cw, int ch)
+{
+    if (pf->cvalid && pf->cmap == m && pf->ctile == m->tile && pf->crev == m->revision &&
+        pf->cw == cw && pf->ch == ch)
+        return;
+    build_cells(pf, m, cw, ch);
+    pf->cmap = m;
+    pf->ctile = m->tile;
+    pf->crev = m->revision;
+    pf->cw = cw;
+    pf->ch = ch;
+    pf->cvalid = true;
+}
+
+/* ---- binary heap with decrease-key ------------------------------------ */
+
+static inline bool hless(const hentry *a, const hentry *b)
+{
+    return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static inline uint32_t sidx(const tn_path *pf, uint32_t xyj)
+{
+    uint32_t x = xyj & 0xfff, y = (xyj >> 12) & 0xfff, j = xyj >> 24;
+    return ((uint32_t)y * (uint32_t)pf->w + x) * (uint32_t)pf->nj + j;
+}
+
+static void sift_up(tn_path *pf, int i)
+{
+    hentry e = pf->heap[i];
+    while (i > 0) {
+        int p = (i - 1) >> 1;
+        if (!hless(&e, &pf->heap[p])) break;
+        pf->heap[i] = pf->heap[p];
+        pf->s[sidx(pf, pf->heap[i].xyj)].v = (uint32_t)i;
+        i = p;
+    }
+    pf->heap[i] = e;
+    pf->s[sidx(pf, e.xyj)].v = (uint32_t)i;
+}
+
+static void sift_down(tn_path *pf, int i)
+{
+    hentry e = pf->heap[i];
+    const int n = pf->hn;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && hless(&pf->heap[c + 1], &pf->heap[c])) c++;
+        if (!hless(&pf->heap[c], &e)) break;
+        pf->heap[i] = pf->heap[c];
+        pf->s[sidx(pf, pf->heap[i].xyj)].v = (uint32_t)i;
+        i = c;
+    }
+    pf->heap[i] = e;
+    pf->s[sidx(pf, e.xyj)].v = (uint32_t)i;
+}
+
+/* ---- search ----------------------------------------------------------- */
+
+static inline int iabs(int v) { return v < 0 ? -v : v; }
+
+static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *raw, int n,
+                       tn_path_node *out, int cap, int *wanted);
+
+tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
+                       int cap, int *count, tn_path_stats *stats, tn_error *err)
+{
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (count) *count = 0;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->cost = -1;
+    }
+    /* ---- the checking layer ---- */
+    if (!pf || !m || !q || !q->jump) return tn_error_set(err, bad, 0, 0, "missing argument");
+    if (m->w != pf->w || m->h != pf->h)
+        return tn_error_set(err, bad, 0, 0, "map is %dx%d but the finder was made for %dx%d",
+                            m->w, m->h, pf->w, pf->h);
+    if (q->char_w < 1 || q->char_w > TN_MAX_BODY_W || q->char_h < 1 || q->char_h > TN_MAX_BODY_H)
+        return tn_error_set(err, bad, 0, 0, "character size %dx%d is outside 1..%d x 1..%d",
+                            q->char_w, q->char_h, TN_MAX_BODY_W, TN_MAX_BODY_H);
+    const tn_jump_model *jm = q->jump;
+    if (jm->max_jump < 1 || jm->max_jump > TN_PATH_MAX_JUMP || jm->fall != 2 * jm->max_jump ||
+        jm->njump != jm->fall + 2 * (jm->depth_table + jm->period))
+        return tn_error_set(err, bad, 0, 0, "jump model not initialised (tn_jump_model_init)");
+    if (jm->njump > pf->nj)
+        return tn_error_set(err, bad, 0, 0,
+                            "jump model needs %d jump values, the finder has %d (other physics?)",
+                            jm->njump, pf->nj);
+    if (!tn_map_inside(m, q->start_x, q->start_y))
+        return tn_error_set(err, bad, 0, 0, "start (%d,%d) is outside the %dx%d map",
+                            q->start_x, q->start_y, m->w, m->h);
+    bool explore = q->goal_x < 0;
+    if (!explore && !tn_map_inside(m, q->goal_x, q->goal_y))
+        return tn_error_set(err, bad, 0, 0, "goal (%d,%d) is outside the %dx%d map", q->goal_x,
+                            q->goal_y, m->w, m->h);
+    if (q->max_expand < 0 || q->max_expand > pf->limit)
+        return tn_error_set(err, bad, 0, 0, "max_expand %d is outside 0..%d", q->max_expand,
+                            pf->limit);
+    if (cap < 0 || (cap > 0 && !out)) return tn_error_set(err, bad, 0, 0, "bad output buffer");
+    if (q->start_jump < -1 || q->start_jump >= jm->njump)
+        return tn_error_set(err, bad, 0, 0, "start jump value %d is outside -1..%d",
+                            q->start_jump, jm->njump - 1);
+
+    ensure_cells(pf, m, q->char_w, q->char_h);
+    const int W = pf->w;
+    const uint8_t *cell = pf->cell;
+    const uint32_t sc = cell[(size_t)q->start_y * W + q->start_x];
+    if (!(sc & C_FITS))
+        return tn_error_set(err, bad, 0, 0, "a %dx%d character does not fit at (%d,%d)",
+                            q->char_w, q->char_h, q->start_x, q->start_y);
+
+    /* ---- the core ---- */
+    const int F = jm->fall, NJ = pf->nj;
+    const int dwrap = jm->depth_table + jm->period; /* depths cycle D..D+P-1 */
+    const int gx = q->goal_x, gy = q->goal_y;
+    const uint32_t hw = explore ? 0 : (uint32_t)(H_UNIT * (q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1));
+    const int limit = q->max_expand ? q->max_expand : pf->limit;
+    const int first_up = jm->side_up[1] || F <= 2 ? 2 : 3;
+
+    if (++pf->gen == 0) {
+        for (size_t i = 0, n = (size_t)pf->w * pf->h * NJ; i < n; i++) pf->s[i].gen = 0;
+        pf->gen = 1;
+    }
+    const uint16_t gen = pf->gen;
+    pf->last_nj = NJ;
+    pf->bx0 = pf->w;
+    pf->by0 = pf->h;
+    pf->bx1 = pf->by1 = -1;
+
+    int sj = q->start_jump >= 0 ? q->start_jump : ((sc & C_GROUND) ? 0 : F);
+    if (sc & C_GROUND) sj = 0;
+    uint32_t sxyj = pack(q->start_x, q->start_y, sj);
+    pstate *s0 = &pf->s[sidx(pf, sxyj)];
+    s0->gen = gen;
+    s0->fl = 0;
+    s0->pj = 0;
+    pf->hn = 1;
+    uint32_t h0 = explore ? 0 : (uint32_t)(iabs(gx - q->start_x) + iabs(gy - q->start_y));
+    pf->heap[0] = (hentry){h0 * hw, 0, sxyj};
+    s0->v = 0;
+
+    int expanded = 0;
+    bool found = false;
+    uint32_t end = sxyj;
+    /* best partial: (not standing, distance, cost) smallest */
+    uint32_t best = sxyj, best_key_a = 2, best_key_b = 0xffffffffu, best_key_c = 0xffffffffu;
+    tn_status detail = 0;
+
+    while (pf->hn > 0) {
+        if (expanded >= limit) {
+            detail = TN_LIMIT_REACHED;
+            break;
+        }
+        hentry e = pf->heap[0];
+        pf->hn--;
+        if (pf->hn > 0) {
+            pf->heap[0] = pf->heap[pf->hn];
+            sift_down(pf, 0);
+        }
+        const uint32_t si = sidx(pf, e.xyj);
+        pstate *sp = &pf->s[si];
+        sp->fl |= ST_CLOSED;
+        sp->v = e.g;
+        expanded++;
+        const int x = (int)(e.xyj & 0xfff), y = (int)((e.xyj >> 12) & 0xfff);
+        const int j = (int)(e.xyj >> 24);
+        if (x < pf->bx0) pf->bx0 = x;
+        if (x > pf->bx1) pf->bx1 = x;
+        if (y < pf->by0) pf->by0 = y;
+        if (y > pf->by1) pf->by1 = y;
+        const uint32_t here = cell[(size_t)y * W + x];
+        const bool ground = (here & C_GROUND) != 0;
+        if (!explore) {
+            if (x == gx && y == gy) {
+                found = true;
+                end = e.xyj;
+                break;
+            }
+            uint32_t ka = ground ? 0u : 1u;
+            uint32_t kb = (uint32_t)(iabs(gx - x) + iabs(gy - y));
+            if (ka < best_key_a || (ka == best_key_a && (kb < best_key_b ||
+                                                         (kb == best_key_b && e.g < best_key_c)))) {
+                best = e.xyj;
+                best_key_a = ka;
+                best_key_b = kb;
+                best_key_c = e.g;
+            }
+        }
+
+        const bool ceiling = y == 0 || !(cell[(size_t)(y - 1) * W + x] & C_FITS);
+        for (int mv = 0; mv < 4; mv++) {
+            int nx = x, ny = y;
+            switch (mv) {
+            case MV_LEFT: nx = x - 1; break;
+            case MV_RIGHT: nx = x + 1; break;
+            case MV_UP: ny = y - 1; break;
+            default: ny = y + 1; break;
+            }
+            if (nx < 0 || ny < 0 || nx >= W || ny >= pf->h) continue;
+            const uint32_t nc = cell[(size_t)ny * W + nx];
+            if (!(nc & C_FITS)) continue;
+            const bool nground = (nc & C_GROUND) != 0;
+            int nj;
+            uint32_t cost;
+            if (mv <= MV_RIGHT) {
+                if (ground) {
+                    nj = nground ? 0 : F + 1;
+                    cost = nground ? COST_WALK : COST_AIR;
+                } else {
+                    if (!side_ok(jm, j)) continue;
+                    bool nceil = ny == 0 || !(cell[(size_t)(ny - 1) * W + nx] & C_FITS);
+                    if (nceil) {
+                        if (j < F) continue;                 /* rising into a ceiling */
+                        if (nground && !ceiling) continue;   /* exact-fit gap from the air */
+                    }
+                    nj = nground ? 0 : j + 1;
+                    cost = COST_AIR;
+                }
+            } else if (mv == MV_UP) {
+                if (j >= F) continue;
+                if (nground) {
+                    nj = 0; /* up through a one-way: falls back onto it */
+                } else {
+                    nj = j == 0 ? first_up : ((j & 1) ? j + 1 : j + 2);
+                    if (nj > F) nj = F;
+                    if (ny == 0 || !(cell[(size_t)(ny - 1) * W + nx] & C_FITS)) nj = F;
+                }
+                cost = COST_AIR + (ground ? COST_TAKEOFF : 0);
+            } else {
+                if (nground) {
+                    nj = 0;
+                } else if (j < F) {
+                    nj = F + 2;
+                } else {
+                    int d = ((j - F) >> 1) + 1;
+                    if (d >= dwrap) d = jm->depth_table;
+                    nj = F + 2 * d;
+                }
+                cost = COST_AIR + (ground ? COST_DROP : 0);
+            }
+            const uint32_t nxyj = pack(nx, ny, nj);
+            const uint32_t ni = sidx(pf, nxyj);
+            pstate *np = &pf->s[ni];
+            const uint32_t ng = e.g + cost;
+            if (np->gen == gen) {
+                if (np->fl & ST_CLOSED) continue;
+                hentry *he = &pf->heap[np->v];
+                if (ng >= he->g) continue;
+                he->f -= he->g - ng;
+                he->g = ng;
+                np->pj = (uint8_t)j;
+                np->fl = (uint8_t)(mv | ST_PARENT);
+                sift_up(pf, (int)np->v);
+            } else {
+                np->gen = gen;
+                np->pj = (uint8_t)j;
+                np->fl = (uint8_t)(mv | ST_PARENT);
+                uint32_t hh = explore ? 0 : (uint32_t)(iabs(gx - nx) + iabs(gy - ny)) * hw;
+                int at = pf->hn++;
+                pf->heap[at] = (hentry){ng + hh, ng, nxyj};
+                sift_up(pf, at);
+            }
+        }
+    }
+    pf->expanded = expanded;
+    if (stats) stats->expanded = expanded;
+    if (explore) return TN_OK;
+    if (!found) {
+        end = best;
+        if (!detail) detail = TN_UNREACHABLE;
+    }
+
+    /* ---- reconstruct into the scratch buffer, back to front ---- */
+    int n = 0;
+    for (uint32_t c = end;;) {
+        n++;
+        const pstate *p = &pf->s[sidx(pf, c)];
+        if (!(p->fl & ST_PARENT)) break;
+        int x = (int)(c & 0xfff), y = (int)((c >> 12) & 0xfff);
+        switch (p->fl & 3) {
+        case MV_LEFT: x++; break;
+        case MV_RIGHT: x--; break;
+        case MV_UP: y++; break;
+        default: y--; break;
+        }
+        c = pack(x, y, p->pj);
+    }
+    int i = n;
+    for (uint32_t c = end;;) {
+        const pstate *p = &pf->s[sidx(pf, c)];
+        int x = (int)(c & 0xfff), y = (int)((c >> 12) & 0xfff);
+        tn_path_node *o = &pf->raw[--i];
+        o->x = (int16_t)x;
+        o->y = (int16_t)y;
+        o->jump = (uint8_t)(c >> 24);
+        o->flags = (cell[(size_t)y * W + x] & C_GROUND) ? TN_NODE_GROUND : 0;
+        if (!(p->fl & ST_PARENT)) break;
+        switch (p->fl & 3) {
+        case MV_LEFT: x++; break;
+        case MV_RIGHT: x--; break;
+        case MV_UP: y++; break;
+        default: y--; break;
+        }
+        c = pack(x, y, p->pj);
+    }
+    if (stats) {
+        stats->raw_nodes = n;
+        stats->cost = (int)pf->s[sidx(pf, end)].v;
+        stats->end_x = (int)(end & 0xfff);
+        stats->end_y = (int)((end >> 12) & 0xfff);
+    }
+    int wanted = n, got;
+    if (q->raw) {
+        got = n < cap ? n : cap;
+        if (got > 0) memcpy(out, pf->raw, (size_t)got * sizeof *out);
+    } else {
+        got = filter_path(pf, m, pf->raw, n, out, cap, &wanted);
+    }
+    if (count) *count = got;
+    tn_status s = TN_SUCCESS;
+    if (detail) s |= TN_PARTIAL_RESULT | detail;
+    if (got < wanted) s |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
+    return s;
+}
+
+/* ---- post-filter ----------------------------------------------------------- */
+
+static bool oneway_in_row(const tn_map *m, int x, int row, int w)
+{
+    for (int c = x; c < x + w; c++)
+        if (tn_map_tile(m, c, row) == TN_TILE_ONEWAY) return true;
+    return false;
+}
+
+static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *raw, int n,
+                       tn_path_node *out, int cap, int *wanted)
+{
+    const int W = pf->w, cw = pf->cw;
+    int k = 0, want = 0;
+    int top = 0x7fff; /* highest row of the current air stretch */
+    for (int i = 0; i < n; i++) {
+        tn_path_node nd = raw[i];
+        bool g = (nd.flags & TN_NODE_GROUND) != 0;
+        bool keep = i == 0 || i == n - 1;
+        if (!g && (i == 0 || (raw[i - 1].flags & TN_NODE_GROUND))) {
+            /* a new air stretch: find its highest row */
+            top = nd.y;
+            for (int t = i; t < n && !(raw[t].flags & TN_NODE_GROUND); t++)
+                if (raw[t].y < top) top = raw[t].y;
+        }
+        if (i > 0 && i < n - 1) {
+            const tn_path_node *a = &raw[i - 1], *b = &raw[i + 1];
+            bool ga = (a->flags & TN_NODE_GROUND) != 0, gb = (b->flags & TN_NODE_GROUND) != 0;
+            if (g && !gb) nd.flags |= TN_NODE_TAKEOFF, keep = true;
+            if (g && !ga) nd.flags |= TN_NODE_LANDING, keep = true;
+            int dxi = nd.x - a->x, dyi = nd.y - a->y, dxo = b->x - nd.x, dyo = b->y - nd.y;
+            if (!g && nd.y == top && (dyi < 0 || dyo > 0)) nd.flags |= TN_NODE_APEX, keep = true;
+            if (dxi != dxo || dyi != dyo) {
+                int cx = a->x + b->x - nd.x, cy = a->y + b->y - nd.y;
+                bool corner_open = (dxi + dxo != 0 || dyi + dyo != 0) &&
+                                   tn_map_inside(m, cx, cy) &&
+                                   (pf->cell[(size_t)cy * W + cx] & C_FITS) &&
+                                   !(pf->cell[(size_t)cy * W + cx] & C_GROUND);
+                if (!corner_open) nd.flags |= TN_NODE_TURN, keep = true;
+            }
+            /* crossing a one-way platform vertically */
+            if ((dyo > 0 && oneway_in_row(m, nd.x, nd.y + 1, cw)) ||
+                (dyo < 0 && oneway_in_row(m, nd.x, nd.y, cw)) ||
+                (g && oneway_in_row(m, nd.x, nd.y + 1, cw) && dyo != 0)) {
+                nd.flags |= TN_NODE_ONEWAY;
+                keep = true;
+            }
+        }
+        if (!keep) continue;
+        want++;
+        if (k < cap) out[k++] = nd;
+    }
+    *wanted = want;
+    return k;
+}
+
+/* ---- last-search accessors ------------------------------------------------ */
+
+int tn_path_explored_at(const tn_path *pf, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= pf->w || y >= pf->h || pf->bx1 < pf->bx0) return 0;
+    const pstate *s = &pf->s[((size_t)y * pf->w + x) * pf->nj];
+    int n = 0;
+    for (int j = 0; j < pf->last_nj; j++)
+        if (s[j].gen == pf->gen && (s[j].fl & ST_CLOSED)) n++;
+    return n;
+}
+
+bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *y1)
+{
+    if (pf->bx1 < pf->bx0) return false;
+    *x0 = pf->bx0;
+    *y0 = pf->by0;
+    *x1 = pf->bx1;
+    *y1 = pf->by1;
+    return true;
+}
+
+bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost)
+{
+    if (x < 0 || y < 0 || x >= pf->w || y >= pf->h || j < 0 || j >= pf->nj) return false;
+    const pstate *s = &pf->s[((size_t)y * pf->w + x) * pf->nj + j];
+    if (s->gen != pf->gen || !(s->fl & ST_CLOSED)) return false;
+    *cost = (int)s->v;
+    return true;
+}

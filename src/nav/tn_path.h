@@ -1,0 +1,206 @@
+/* tn_path.h - platformer A*: shortest paths for a character that walks,
+ * jumps, falls and drops through one-way platforms on a tile map.
+ *
+ * STATE SPACE.  A state is (x, y, J): the tile of the character's bottom-left
+ * cell and a jump value J.  The character is w x h tiles (1..3 x 1..9); a tile
+ * is a node only where the whole box fits (no BLOCK in columns x..x+w-1, rows
+ * y-h+1..y; one-way tiles are passable).  A node is GROUND when a block or a
+ * one-way platform lies under any column of the box (row y+1).  Moves go to
+ * the 4 neighbouring tiles.
+ *
+ * JUMP VALUES (the classic grid-platformer technique, with its physics
+ * numbers derived from tn_phys instead of guessed).  M = max jump height in
+ * tiles, F = 2M.  J = 0 on the ground; 0 < J < F while rising (J = 2k or 2k+1
+ * at k tiles above the take-off; odd = "just moved sideways"); J >= F while
+ * falling (J = F + 2d or F + 2d + 1 after d tiles of fall; d = 0 is the apex).
+ *   ground            -> 0 (landing resets; so does rising through a one-way:
+ *                        the character then falls back onto it)
+ *   up                -> allowed when J < F; J+2 when J is even, J+1 when odd;
+ *                        the first step up from the ground is 2, or 3 when the
+ *                        physics cannot move a whole tile sideways before the
+ *                        jump is two tiles high (then no sideways at level 1);
+ *                        never above F.  Into a tile with a block right above
+ *                        the box (a ceiling): straight to F (apex).
+ *   sideways (air)    -> J+1; pruned when J is odd (no two sideways moves at
+ *                        one height), when rising at a level where the physics
+ *                        has not had the time to move one more tile (table
+ *                        side_up), and while falling except at the depths the
+ *                        physics allows (table side_fall, then one per P tiles).
+ *   sideways (ground) -> 0 onto ground; walking off a ledge gives F+1: a fall
+ *                        starts (the model makes no coyote jumps).
+ *   down              -> falling: F + 2(d+1) (at least F+2); from the ground it
+ *                        is a drop through a one-way platform.  Depths past
+ *                        D+P-1 wrap back to D (the terminal-speed cycle).
+ * Two rules beyond the classic ones, both from the physics: a rising character
+ * cannot move sideways into a tile with a ceiling (it would be moving up into
+ * the block), and an airborne character can enter a tile that has both a
+ * ceiling and a floor only while pressed against a ceiling of the same height
+ * (the gap between head and feet is zero pixels; no trajectory threads it).
+ * With these rules every turn of a path has its 2x2 corner free, so a body
+ * that moves diagonally across the turn touches nothing the path did not
+ * check.
+ *
+ * SIDEWAYS BUDGETS (tn_jump_model_init, by simulating tn_body_step): a walk
+ * is 160 px/s = 2.67 px per 1/60 s step, 6 steps per tile.  Rising level k
+ * allows a sideways move when the tiles the body can cover by the time it
+ * reaches level k+1 (steps to get there x 2.67 px x SLACK / 16) exceed the
+ * sideways moves already allowed below.  Falling from rest (gravity 1030
+ * px/s^2) takes 11, 15, 19, 22, 24, 26, 28, 30 steps for 1..8 tiles: with
+ * SLACK = 0.9 that is 1.65, 2.25, 2.85, 3.3, 3.6, 3.9, 4.2, 4.5 tiles of
+ * sideways travel, so a fall may move sideways at depths 0 (the apex or the
+ * ledge), 1, 2, 4 and 7.  Beyond D = 8 tiles the falling counter cycles with
+ * period P = ceil(terminal / (walk x SLACK)) = ceil(900 / 144) = 7: one
+ * sideways move per 7 tiles fallen, the terminal-speed ratio (900 px/s down
+ * against 160 px/s across = 5.6 tiles down per tile across) with a margin;
+ * below terminal speed the body is slower, so the ratio is conservative.  For
+ * a jump of 4 tiles the rise allows sideways moves at levels 2 and 3, and the
+ * apex one more: 3 tiles across on the way up where the body covers 3.7.
+ * SLACK = 0.9 leaves the follower time to react (it moves one step late,
+ * waits for a clear column).  J takes NJ = F + 2(D + P) values: 46 for M = 8.
+ *
+ * COSTS AND HEURISTIC.  A walk between two ground tiles costs 2, every other
+ * move 3, a take-off 2 more and a drop through a one-way 1 more: paths keep to
+ * the ground and jump only when it pays.  The heuristic 2 x Manhattan distance
+ * is admissible and consistent (every move costs >= 2 and changes the distance
+ * by one), so TN_PATH_OPTIMAL returns a cheapest path under the model.
+ * TN_PATH_FAST weights the heuristic by 3 (weighted A*): a path costs at most
+ * 3x the optimum, usually the same, and far fewer states are expanded.
+ *
+ * DATA STRUCTURES.  Arrays of W x H x NJ states of 8 bytes (generation, parent
+ * jump value, move, open-heap position or cost), allocated once by
+ * tn_path_create for any W x H and reused: a 16-bit generation counter marks
+ * what the current search touched (no clearing; a wrap clears once per 65535
+ * searches).  The open set is a binary heap with decrease-key whose capacity
+ * is fixed by the expansion limit.  A per-tile cache of "box fits / ground"
+ * bits for the queried character size is rebuilt only when the map revision
+ * or the size changes.  tn_path_find never allocates.
+ *
+ * SEARCH LIMIT AND PARTIAL PATHS.  A query expands at most max_expand states.
+ * When the goal is unreachable (TN_UNREACHABLE) or the limit is hit
+ * (TN_LIMIT_REACHED) the result is TN_SUCCESS | TN_PARTIAL_RESULT | that bit,
+ * with the path to the closest expanded state (smallest heuristic; standing
+ * states first, so a follower ends on its feet).
+ *
+ * POST-FILTER.  The path is reduced to what a follower needs: start, goal,
+ * take-offs (the last ground node before the air), landings, the highest node
+ * of each jump (first and last of the apex), turns whose 2x2 corner holds a
+ * block, and nodes where the path crosses a one-way platform.  The result is
+ * copied into the caller's buffer, so several followers can share one finder.
+ *
+ * COST MEASURED (tilenav-bench astar, -O2, this 2-core machine, median of
+ * 200 queries between random standing tiles): see the table at the end of
+ * this comment, filled in from the benchmark.
+ *   maps/demo.map (80x45), 1x2 character, M = 4:
+ *       optimal  MEDIAN_DEMO_OPT us median, P95_DEMO_OPT us p95
+ *       fast     MEDIAN_DEMO_FAST us median
+ *   generated 512x512 level: max QMAX_512 ms per query (limit 262144 states)
+ *   ~EXP_RATE million states expanded per second; 0 allocations per query.
+ * Memory: 8 bytes x W x H x NJ + 12 bytes x (4 x limit) + 6 bytes x limit
+ * + W x H: 1.5 MB for 80x45, 97 MB for 512x512 (M up to 8).
+ */
+#ifndef TN_PATH_H
+#define TN_PATH_H
+
+#include "tn_common.h"
+#include "tn_map.h"
+#include "tn_phys.h"
+
+#define TN_PATH_MAX_JUMP 8     /* M limit (tiles) */
+#define TN_PATH_FALL_MAX 32    /* D + P limit */
+
+/* The jump model derived from the physics (see the header comment). */
+typedef struct tn_jump_model {
+    int max_jump;      /* M, tiles */
+    int fall;          /* F = 2M: the first falling value */
+    int depth_table;   /* D: depths 0..D-1 use side_fall[] */
+    int period;        /* P: depths D..D+P-1 cycle; sideways at the last one */
+    int njump;         /* J values used: F + 2(D + P) */
+    uint8_t side_up[TN_PATH_MAX_JUMP + 1];  /* [k]: sideways at rising level k (1..M-1) */
+    uint8_t side_fall[TN_PATH_FALL_MAX];     /* [d]: sideways at fall depth d (0..D-1) */
+} tn_jump_model;
+
+/* M = floor(jump_height + 1/32): the physics clears jump_height tiles plus
+ * half a pixel, so a non-integer height is rounded down (4.9 -> 4).  Fills
+ * the tables by simulating tn_body_step.  INVALID_PARAM for bad physics. */
+tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err);
+/* Whether a sideways move is allowed from jump value j (the pruning rule). */
+bool tn_jump_model_side_ok(const tn_jump_model *jm, int j);
+
+/* Path nodes. */
+enum {
+    TN_NODE_GROUND = 1u << 0,  /* standing here (block or one-way under the box) */
+    TN_NODE_TAKEOFF = 1u << 1, /* last ground node before leaving the ground */
+    TN_NODE_LANDING = 1u << 2, /* first ground node after the air */
+    TN_NODE_APEX = 1u << 3,    /* highest node of a jump */
+    TN_NODE_ONEWAY = 1u << 4,  /* a one-way platform under or around this node */
+    TN_NODE_TURN = 1u << 5,    /* a turn whose corner is blocked */
+};
+
+typedef struct tn_path_node {
+    int16_t x, y;      /* bottom-left tile of the box */
+    uint8_t jump;      /* J */
+    uint8_t flags;     /* TN_NODE_* */
+} tn_path_node;
+
+enum { TN_PATH_OPTIMAL = 0, TN_PATH_FAST = 1 };
+
+typedef struct tn_path_query {
+    int start_x, start_y;   /* bottom-left tile of the box at the start */
+    int start_jump;         /* -1: 0 when standing, F (apex, about to fall) in the air */
+    int goal_x, goal_y;     /* goal tile (any J); goal_x < 0: explore everything */
+    int char_w, char_h;     /* 1..3 x 1..9 */
+    const tn_jump_model *jump;
+    int heuristic;          /* TN_PATH_OPTIMAL or TN_PATH_FAST */
+    int max_expand;         /* states to expand at most; 0 = the finder's limit */
+    bool raw;               /* true: every node of the path, no post-filter */
+} tn_path_query;
+
+/* A query with the defaults (start_jump -1, optimal, finder's limit). */
+tn_path_query tn_path_query_make(int sx, int sy, int gx, int gy, int w, int h,
+                                 const tn_jump_model *jm);
+
+typedef struct tn_path_stats {
+    int expanded;      /* states expanded */
+    int raw_nodes;     /* nodes before the post-filter */
+    int cost;          /* cost of the returned path (model units), -1 if none */
+    int end_x, end_y;  /* the last node: the goal, or the closest state reached */
+} tn_path_stats;
+
+typedef struct tn_path tn_path;
+
+/* A finder for maps of map_w x map_h tiles.  `phys` (NULL = defaults) fixes
+ * how many jump values to reserve (enough for jump heights up to 8 with
+ * that gravity, walk speed and terminal speed).  `max_expand` (0 = every
+ * state, capped at 1<<20) is the largest search limit a query may use; it
+ * sizes the open heap. */
+tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
+                         const tn_allocator *a, tn_path **out, tn_error *err);
+void tn_path_destroy(tn_path *pf);
+int tn_path_max_expand(const tn_path *pf);
+/* Forget the cached per-tile bits (call when a map's tiles were changed
+ * without tn_map_set_tile, or a map was replaced at the same address). */
+void tn_path_invalidate(tn_path *pf);
+
+/* Find a path.  Writes up to `cap` nodes into `out` (may be NULL when cap is
+ * 0) and their number into *count.  Status: TN_SUCCESS (goal reached);
+ * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE or |TN_LIMIT_REACHED (path to
+ * the closest state); |TN_BUFFER_TOO_SMALL added when `out` got only the
+ * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start outside or
+ * not fitting, map size differs from the finder's) with a message. */
+tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
+                       int cap, int *count, tn_path_stats *stats, tn_error *err);
+
+/* The last search (for overlays and tests). */
+/* Jump values expanded at tile (x, y); 0 when none or outside. */
+int tn_path_explored_at(const tn_path *pf, int x, int y);
+/* Bounding box of the expanded tiles; false when nothing was expanded. */
+bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *y1);
+/* Cost of state (x, y, j) if the last search expanded it. */
+bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost);
+
+/* Model helpers shared with followers (cached bits for the last query's
+ * size are not used: these read the map directly). */
+bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h);
+bool tn_path_box_ground(const tn_map *m, int x, int y, int w);
+
+#endif

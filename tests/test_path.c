@@ -1,0 +1,696 @@
+/* Tests for tn_path: the jump model, the hand-made maps' exact expectations,
+ * partial paths, the post-filter, and the A* against a naive Dijkstra over
+ * the same state graph on random small maps. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_path.h"
+#include "tn_rng.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static tn_map *load_map(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail_msg("cannot open %s (tests run from the repository root)", path);
+        return NULL;
+    }
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    tn_map *m = NULL;
+    tn_error err;
+    tn_status s = tn_map_parse(buf, n, path, NULL, &m, &err);
+    if (tn_failed(s)) fail_msg("%s", err.msg);
+    return m;
+}
+
+static tn_jump_model model(int height)
+{
+    tn_phys_params p = tn_phys_default((float)height);
+    tn_jump_model jm;
+    tn_error err;
+    assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, &err)));
+    return jm;
+}
+
+typedef struct result {
+    tn_status status;
+    int n;
+    tn_path_node node[512];
+    tn_path_stats stats;
+} result;
+
+static result find(const tn_map *m, int sx, int sy, int gx, int gy, int w, int h, int jump,
+                   bool raw)
+{
+    result r;
+    tn_path *pf = NULL;
+    tn_error err;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, &err)));
+    tn_jump_model jm = model(jump);
+    tn_path_query q = tn_path_query_make(sx, sy, gx, gy, w, h, &jm);
+    q.raw = raw;
+    r.status = tn_path_find(pf, m, &q, r.node, 512, &r.n, &r.stats, &err);
+    tn_path_destroy(pf);
+    return r;
+}
+
+static result find_marks(const tn_map *m, int w, int h, int jump, bool raw)
+{
+    int gx = -1, gy = -1;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++)
+            if (tn_map_mark(m, x, y) == TN_MARK_DEST) gx = x, gy = y;
+    assert_true(gx >= 0 && m->start_x >= 0);
+    return find(m, m->start_x, m->start_y, gx, gy, w, h, jump, raw);
+}
+
+static bool reached(const result *r) { return r->status == TN_SUCCESS; }
+
+/* Every raw step moves one tile and the box fits everywhere. */
+static void check_raw_path(const tn_map *m, const result *r, int w, int h)
+{
+    for (int i = 0; i < r->n; i++) {
+        assert_true(tn_path_box_fits(m, r->node[i].x, r->node[i].y, w, h));
+        if (i > 0) {
+            int d = abs(r->node[i].x - r->node[i - 1].x) + abs(r->node[i].y - r->node[i - 1].y);
+            assert_int_equal(d, 1);
+        }
+    }
+}
+
+/* ---- the jump model ------------------------------------------------------ */
+
+static void test_model_tables(void **state)
+{
+    (void)state;
+    for (int hgt = 1; hgt <= 8; hgt++) {
+        tn_jump_model jm = model(hgt);
+        assert_int_equal(jm.max_jump, hgt);
+        assert_int_equal(jm.fall, 2 * hgt);
+        assert_int_equal(jm.njump, jm.fall + 2 * (jm.depth_table + jm.period));
+        /* terminal 900 px/s against 160 px/s with the 0.9 slack: 7 tiles */
+        assert_int_equal(jm.period, 7);
+        assert_true(jm.side_fall[0]);
+        /* odd values never move sideways; falling stays below one per tile */
+        for (int j = 1; j < jm.njump; j += 2) assert_false(tn_jump_model_side_ok(&jm, j));
+    }
+    /* a non-integer height rounds down: the physics clears 4.9 tiles, not 5 */
+    tn_phys_params p = tn_phys_default(4.9f);
+    tn_jump_model jm;
+    assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, NULL)));
+    assert_int_equal(jm.max_jump, 4);
+    p.jump_height = 9.0f;
+    tn_error err;
+    assert_true(tn_failed(tn_jump_model_init(&jm, &p, &err)));
+}
+
+/* The model never promises more sideways travel than the physics gives:
+ * falling from rest, the sideways moves allowed by depth d stay within the
+ * distance a body walking at full speed covers while falling d tiles. */
+static void test_model_is_conservative(void **state)
+{
+    (void)state;
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_jump_model jm = model(4);
+    tn_map *m = tn_map_create(2, 200, NULL, NULL);
+    tn_body b;
+    tn_body_place(&b, 1, 1, 0, 0);
+    float y0 = b.y;
+    int allowed = 0, d = 1;
+    const tn_input none = {0};
+    for (int f = 1; f < 400 && d < 150; f++) {
+        tn_body_step(&b, m, &p, none);
+        while (d < 150 && b.y - y0 >= 16.0f * (float)d) {
+            /* depth d in the model's counter (cycling past D+P) */
+            int dd = d;
+            while (dd >= jm.depth_table + jm.period) dd -= jm.period;
+            if (tn_jump_model_side_ok(&jm, jm.fall + 2 * dd)) allowed++;
+            float across = (float)f * p.walk_speed * p.dt / 16.0f;
+            assert_true((float)allowed <= across);
+            d++;
+        }
+    }
+    tn_map_destroy(m);
+}
+
+/* ---- hand-made maps -------------------------------------------------------- */
+
+static void test_ledge_exactly_m(void **state)
+{
+    (void)state;
+    tn_map *m4 = load_map("tests/data/path_ledge4.map");
+    tn_map *m5 = load_map("tests/data/path_ledge5.map");
+    result r = find_marks(m4, 1, 2, 4, true);
+    assert_true(reached(&r));
+    check_raw_path(m4, &r, 1, 2);
+    /* the jump rises exactly 4 tiles */
+    int top = 99;
+    for (int i = 0; i < r.n; i++) top = r.node[i].y < top ? r.node[i].y : top;
+    assert_int_equal(top, 6);
+    r = find_marks(m5, 1, 2, 4, false);
+    assert_int_equal(r.status, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+    r = find_marks(m5, 1, 2, 5, false);
+    assert_true(reached(&r));
+    /* and for every height: a ledge M up is reachable, M+1 is not */
+    for (int hgt = 1; hgt <= 8; hgt++) {
+        for (int up = hgt; up <= hgt + 1; up++) {
+            tn_map *m = tn_map_create(16, 14, NULL, NULL);
+            for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 13, TN_TILE_BLOCK);
+            for (int y = 13 - up; y < 13; y++)
+                for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            for (int w = 1; w <= 3; w++) {
+                r = find(m, 2, 12, 9, 12 - up, w, 1, hgt, false);
+                if (up == hgt) assert_true(reached(&r));
+                else assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+            }
+            tn_map_destroy(m);
+        }
+    }
+    tn_map_destroy(m4);
+    tn_map_destroy(m5);
+}
+
+static void test_gap_width(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_gap.map");
+    result r = find_marks(m, 1, 2, 4, true);
+    assert_true(reached(&r));
+    check_raw_path(m, &r, 1, 2);
+    /* the path goes down the hole at x = 9 */
+    bool through = false;
+    for (int i = 0; i < r.n; i++) through |= r.node[i].x == 9 && r.node[i].y == 5;
+    assert_true(through);
+    r = find_marks(m, 2, 2, 4, false);
+    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+    r = find_marks(m, 2, 1, 8, false);
+    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+    tn_map_destroy(m);
+}
+
+static void test_oneway_up(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_oneway_up.map");
+    result r = find_marks(m, 1, 2, 4, true);
+    assert_true(reached(&r));
+    check_raw_path(m, &r, 1, 2);
+    /* the character passes through row 8 going up, then stands on it */
+    bool stood = false;
+    for (int i = 1; i < r.n; i++) {
+        assert_true(r.node[i].y <= r.node[i - 1].y || r.node[i].y == r.node[i - 1].y);
+        if (r.node[i].y == 7 && r.node[i].jump == 0) stood = true;
+    }
+    assert_true(stood);
+    /* with jump height 2 the platform (3 up) is out of reach */
+    r = find_marks(m, 1, 2, 2, false);
+    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+    /* and as solid blocks it is a wall */
+    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK);
+    r = find_marks(m, 1, 2, 4, false);
+    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+    tn_map_destroy(m);
+}
+
+static void test_oneway_drop(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_oneway_drop.map");
+    result r = find_marks(m, 1, 2, 4, true);
+    assert_true(reached(&r));
+    check_raw_path(m, &r, 1, 2);
+    /* one step down from a standing node onto the platform row */
+    int drops = 0;
+    for (int i = 1; i < r.n; i++)
+        if (r.node[i - 1].jump == 0 && r.node[i].y == r.node[i - 1].y + 1 && r.node[i - 1].y == 7)
+            drops++;
+    assert_int_equal(drops, 1);
+    /* the filtered path marks the drop as a one-way take-off */
+    r = find_marks(m, 1, 2, 4, false);
+    bool marked = false;
+    for (int i = 0; i < r.n; i++)
+        marked |= (r.node[i].flags & TN_NODE_TAKEOFF) && (r.node[i].flags & TN_NODE_ONEWAY);
+    assert_true(marked);
+    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK);
+    r = find_marks(m, 1, 2, 4, false);
+    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+    tn_map_destroy(m);
+}
+
+static void test_ceiling_cuts_jump(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_ceiling.map");
+    tn_jump_model jm = model(4);
+    result r = find_marks(m, 1, 2, 4, true);
+    assert_true(reached(&r));
+    check_raw_path(m, &r, 1, 2);
+    /* the jump peaks under the ceiling (row 7) and the ceiling node is
+     * already falling: J = F */
+    bool at_ceiling = false;
+    for (int i = 0; i < r.n; i++) {
+        assert_true(r.node[i].y >= 7);
+        if (r.node[i].y == 7) {
+            assert_true(r.node[i].jump >= jm.fall);
+            at_ceiling = true;
+        }
+    }
+    assert_true(at_ceiling);
+    /* a 3-wide pit is too wide under the ceiling ... */
+    for (int y = 9; y < 20; y++)
+        for (int x = 9; x <= 10; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+    r = find_marks(m, 1, 2, 4, false);
+    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+    /* ... but not for a full jump once the ceiling is gone */
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 5, TN_TILE_EMPTY);
+    r = find_marks(m, 1, 2, 4, true);
+    assert_true(reached(&r));
+    int top = 99;
+    for (int i = 0; i < r.n; i++) top = r.node[i].y < top ? r.node[i].y : top;
+    assert_true(top < 7);
+    tn_map_destroy(m);
+}
+
+static void test_partial_path(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_partial.map");
+    result r = find_marks(m, 1, 2, 4, false);
+    assert_int_equal(r.status, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+    assert_true(r.n >= 2);
+    /* ends standing on the roof right above the destination */
+    assert_int_equal(r.stats.end_x, 13);
+    assert_int_equal(r.stats.end_y, 4);
+    assert_int_equal(r.node[r.n - 1].x, 13);
+    assert_int_equal(r.node[r.n - 1].y, 4);
+    assert_true(r.node[r.n - 1].flags & TN_NODE_GROUND);
+
+    /* the search limit: a partial path and LIMIT_REACHED */
+    tn_path *pf;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
+    tn_jump_model jm = model(4);
+    tn_path_query q = tn_path_query_make(3, 8, 18, 8, 1, 2, &jm);
+    q.max_expand = 5;
+    tn_path_node out[64];
+    int n;
+    tn_path_stats st;
+    tn_status s = tn_path_find(pf, m, &q, out, 64, &n, &st, NULL);
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
+    assert_int_equal(st.expanded, 5);
+    assert_true(n >= 1);
+    assert_int_equal(out[0].x, 3);
+    /* a buffer too small keeps the first nodes and says so */
+    q.max_expand = 0;
+    q.raw = true;
+    s = tn_path_find(pf, m, &q, out, 3, &n, &st, NULL);
+    assert_true(tn_status_detail(s, TN_BUFFER_TOO_SMALL));
+    assert_int_equal(n, 3);
+    assert_true(st.raw_nodes > 3);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_gap.map");
+    tn_path *pf;
+    tn_error err;
+    assert_true(tn_failed(tn_path_create(0, 5, NULL, 0, NULL, &pf, &err)));
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, &err)));
+    tn_jump_model jm = model(4);
+    tn_path_node out[8];
+    int n;
+    tn_path_query q = tn_path_query_make(-1, 3, 14, 10, 1, 2, &jm);
+    assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
+    assert_non_null(strstr(err.msg, "outside"));
+    q = tn_path_query_make(0, 4, 14, 10, 1, 2, &jm); /* inside the floor */
+    assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
+    assert_non_null(strstr(err.msg, "does not fit"));
+    q = tn_path_query_make(3, 3, 14, 10, 4, 2, &jm);
+    assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
+    q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
+    q.max_expand = tn_path_max_expand(pf) + 1;
+    assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
+    tn_map *other = tn_map_create(7, 7, NULL, NULL);
+    q = tn_path_query_make(3, 3, 4, 4, 1, 2, &jm);
+    assert_true(tn_failed(tn_path_find(pf, other, &q, out, 8, &n, NULL, &err)));
+    assert_non_null(strstr(err.msg, "finder was made"));
+    tn_map_destroy(other);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
+/* The filtered path is a subsequence of the raw one that keeps the start,
+ * the goal, every take-off, every landing and the apex of each jump. */
+static void test_post_filter(void **state)
+{
+    (void)state;
+    const char *maps[] = {"tests/data/path_ledge4.map", "tests/data/path_gap.map",
+                          "tests/data/path_oneway_up.map", "tests/data/path_oneway_drop.map",
+                          "tests/data/path_ceiling.map"};
+    for (size_t k = 0; k < sizeof maps / sizeof maps[0]; k++) {
+        tn_map *m = load_map(maps[k]);
+        result raw = find_marks(m, 1, 2, 4, true);
+        result fil = find_marks(m, 1, 2, 4, false);
+        assert_true(reached(&raw) && reached(&fil));
+        assert_true(fil.n >= 2 && fil.n <= raw.n);
+        assert_int_equal(fil.stats.raw_nodes, raw.n);
+        int j = 0;
+        for (int i = 0; i < raw.n && j < fil.n; i++)
+            if (raw.node[i].x == fil.node[j].x && raw.node[i].y == fil.node[j].y &&
+                raw.node[i].jump == fil.node[j].jump)
+                j++;
+        assert_int_equal(j, fil.n);
+        assert_int_equal(fil.node[0].x, raw.node[0].x);
+        assert_int_equal(fil.node[fil.n - 1].x, raw.node[raw.n - 1].x);
+        assert_int_equal(fil.node[fil.n - 1].y, raw.node[raw.n - 1].y);
+        for (int i = 1; i + 1 < raw.n; i++) {
+            bool g = raw.node[i].jump == 0, gp = raw.node[i - 1].jump == 0,
+                 gn = raw.node[i + 1].jump == 0;
+            if (!(g && (!gp || !gn))) continue;
+            bool kept = false;
+            for (int t = 0; t < fil.n; t++)
+                kept |= fil.node[t].x == raw.node[i].x && fil.node[t].y == raw.node[i].y;
+            assert_true(kept);
+        }
+        tn_map_destroy(m);
+    }
+}
+
+/* ---- the naive reference: Dijkstra over the same state graph ------------ */
+
+typedef struct ref {
+    const tn_map *m;
+    int w, h;
+    const tn_jump_model *jm;
+    int nj;
+    int *cost; /* per state, -1 = unreached */
+} ref;
+
+static bool rfits(const ref *r, int x, int y)
+{
+    for (int yy = y - r->h + 1; yy <= y; yy++)
+        for (int xx = x; xx < x + r->w; xx++)
+            if (tn_map_tile(r->m, xx, yy) == TN_TILE_BLOCK) return false;
+    return true;
+}
+
+static bool rground(const ref *r, int x, int y)
+{
+    for (int xx = x; xx < x + r->w; xx++)
+        if (tn_map_tile(r->m, xx, y + 1) != TN_TILE_EMPTY) return true;
+    return false;
+}
+
+/* The documented rules, written out plainly. */
+static int ref_moves(const ref *r, int x, int y, int j, int *nx, int *ny, int *nj, int *cost)
+{
+    const tn_jump_model *jm = r->jm;
+    const int F = jm->fall;
+    int k = 0;
+    bool g = rground(r, x, y);
+    bool ceil_here = !rfits(r, x, y - 1);
+    for (int dx = -1; dx <= 1; dx += 2) {
+        int X = x + dx;
+        if (!rfits(r, X, y)) continue;
+        bool ng = rground(r, X, y), nceil = !rfits(r, X, y - 1);
+        if (g) {
+            nx[k] = X, ny[k] = y, nj[k] = ng ? 0 : F + 1, cost[k] = ng ? 2 : 3, k++;
+            continue;
+        }
+        if (j % 2 == 1) continue;
+        bool ok;
+        if (j < F) {
+            ok = jm->side_up[j / 2];
+        } else {
+            int d = (j - F) / 2;
+            ok = d < jm->depth_table ? jm->side_fall[d] : d == jm->depth_table + jm->period - 1;
+        }
+        if (!ok) continue;
+        if (nceil && j < F) continue;
+        if (nceil && ng && !ceil_here) continue;
+        nx[k] = X, ny[k] = y, nj[k] = ng ? 0 : j + 1, cost[k] = 3, k++;
+    }
+    if (j < F && rfits(r, x, y - 1)) {
+        int v;
+        if (rground(r, x, y - 1)) v = 0;
+        else {
+            if (j == 0) v = (jm->side_up[1] || F <= 2) ? 2 : 3;
+            else v = j % 2 ? j + 1 : j + 2;
+            if (v > F) v = F;
+            if (!rfits(r, x, y - 2)) v = F;
+        }
+        nx[k] = x, ny[k] = y - 1, nj[k] = v, cost[k] = 3 + (g ? 2 : 0), k++;
+    }
+    if (rfits(r, x, y + 1)) {
+        int v;
+        if (rground(r, x, y + 1)) v = 0;
+        else if (j < F) v = F + 2;
+        else {
+            int d = (j - F) / 2 + 1;
+            if (d >= jm->depth_table + jm->period) d = jm->depth_table;
+            v = F + 2 * d;
+        }
+        nx[k] = x, ny[k] = y + 1, nj[k] = v, cost[k] = 3 + (g ? 1 : 0), k++;
+    }
+    return k;
+}
+
+/* O(V^2) Dijkstra: no heap, no cleverness. */
+static void ref_dijkstra(ref *r, int sx, int sy)
+{
+    const int W = r->m->w, H = r->m->h, NJ = r->nj;
+    int n = W * H * NJ;
+    bool *done = calloc((size_t)n, 1);
+    for (int i = 0; i < n; i++) r->cost[i] = -1;
+    int sj = rground(r, sx, sy) ? 0 : r->jm->fall;
+    r->cost[(sy * W + sx) * NJ + sj] = 0;
+    for (;;) {
+        int best = -1;
+        for (int i = 0; i < n; i++)
+            if (!done[i] && r->cost[i] >= 0 && (best < 0 || r->cost[i] < r->cost[best])) best = i;
+        if (best < 0) break;
+        done[best] = true;
+        int j = best % NJ, t = best / NJ, x = t % W, y = t / W;
+        int nx[4], ny[4], nj[4], c[4];
+        int k = ref_moves(r, x, y, j, nx, ny, nj, c);
+        for (int i = 0; i < k; i++) {
+            int id = (ny[i] * W + nx[i]) * NJ + nj[i];
+            int v = r->cost[best] + c[i];
+            if (!done[id] && (r->cost[id] < 0 || v < r->cost[id])) r->cost[id] = v;
+        }
+    }
+    free(done);
+}
+
+static tn_map *random_map(tn_rng *rng, int W, int H)
+{
+    tn_map *m = tn_map_create(W, H, NULL, NULL);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            uint32_t v = tn_rng_below(rng, 100);
+            /* more solid near the bottom, some floors */
+            int t = v < 22 ? TN_TILE_BLOCK : v < 30 ? TN_TILE_ONEWAY : TN_TILE_EMPTY;
+            if (y == H - 1 && v < 70) t = TN_TILE_BLOCK;
+            tn_map_set_tile(m, x, y, t);
+        }
+    return m;
+}
+
+static void test_against_dijkstra(void **state)
+{
+    (void)state;
+    tn_rng rng;
+    tn_rng_seed(&rng, 20240607, 3);
+    tn_path *pf = NULL;
+    const int W = 13, H = 11;
+    assert_true(tn_succeeded(tn_path_create(W, H, NULL, 0, NULL, &pf, NULL)));
+    int compared = 0, queries = 0;
+    for (int iter = 0; iter < 60; iter++) {
+        tn_map *m = random_map(&rng, W, H);
+        tn_path_invalidate(pf);
+        int w = 1 + (int)tn_rng_below(&rng, 3), h = 1 + (int)tn_rng_below(&rng, 3);
+        int hgt = 1 + (int)tn_rng_below(&rng, 8);
+        tn_jump_model jm = model(hgt);
+        /* a start where the box fits */
+        int sx = -1, sy = -1;
+        for (int tries = 0; tries < 500 && sx < 0; tries++) {
+            int x = (int)tn_rng_below(&rng, W), y = (int)tn_rng_below(&rng, H);
+            if (tn_path_box_fits(m, x, y, w, h)) sx = x, sy = y;
+        }
+        if (sx < 0) {
+            tn_map_destroy(m);
+            continue;
+        }
+        ref r = {m, w, h, &jm, jm.njump, malloc(sizeof(int) * (size_t)(W * H * jm.njump))};
+        ref_dijkstra(&r, sx, sy);
+        /* explore everything: same reachable set, same costs */
+        tn_path_query q = tn_path_query_make(sx, sy, -1, -1, w, h, &jm);
+        tn_path_stats st;
+        assert_int_equal(tn_path_find(pf, m, &q, NULL, 0, NULL, &st, NULL), TN_OK);
+        int reach = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                for (int j = 0; j < jm.njump; j++) {
+                    int c = -1, want = r.cost[(y * W + x) * jm.njump + j];
+                    bool got = tn_path_state_cost(pf, x, y, j, &c);
+                    assert_int_equal(got, want >= 0);
+                    if (got) assert_int_equal(c, want), reach++;
+                    compared++;
+                }
+        assert_int_equal(reach, st.expanded);
+        /* A* to every tile: cheapest cost over the jump values, or unreachable */
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++) {
+                int want = -1;
+                for (int j = 0; j < jm.njump; j++) {
+                    int c = r.cost[(y * W + x) * jm.njump + j];
+                    if (c >= 0 && (want < 0 || c < want)) want = c;
+                }
+                q = tn_path_query_make(sx, sy, x, y, w, h, &jm);
+                q.raw = true;
+                tn_path_node out[400];
+                int n;
+                tn_status s = tn_path_find(pf, m, &q, out, 400, &n, &st, NULL);
+                queries++;
+                if (want < 0) {
+                    assert_true(tn_status_detail(s, TN_UNREACHABLE));
+                    continue;
+                }
+                assert_int_equal(s, TN_SUCCESS);
+                assert_int_equal(st.cost, want);
+                assert_int_equal(out[n - 1].x, x);
+                assert_int_equal(out[n - 1].y, y);
+                /* the path's own steps add up to its cost */
+                int sum = 0;
+                for (int i = 1; i < n; i++) {
+                    int nx[4], ny[4], nj[4], c[4], k;
+                    k = ref_moves(&r, out[i - 1].x, out[i - 1].y, out[i - 1].jump, nx, ny, nj, c);
+                    int step = -1;
+                    for (int t = 0; t < k; t++)
+                        if (nx[t] == out[i].x && ny[t] == out[i].y && nj[t] == out[i].jump) step = c[t];
+                    assert_true(step > 0);
+                    sum += step;
+                }
+                assert_int_equal(sum, want);
+                /* the fast heuristic finds a path whenever one exists */
+                q.heuristic = TN_PATH_FAST;
+                s = tn_path_find(pf, m, &q, out, 400, &n, &st, NULL);
+                assert_int_equal(s, TN_SUCCESS);
+                assert_true(st.cost >= want && st.cost <= 3 * want);
+            }
+        free(r.cost);
+        tn_map_destroy(m);
+    }
+    tn_path_destroy(pf);
+    print_message("compared %d states and %d queries with the reference\n", compared, queries);
+    assert_true(queries > 1000);
+}
+
+/* ---- memory -------------------------------------------------------------- */
+
+typedef struct counting {
+    long allocs, frees;
+} counting;
+
+static void *c_alloc(void *user, size_t n)
+{
+    ((counting *)user)->allocs++;
+    return malloc(n);
+}
+
+static void c_free(void *user, void *p)
+{
+    if (p) ((counting *)user)->frees++;
+    free(p);
+}
+
+/* No allocation per query, and the generation counter survives its wrap. */
+static void test_no_allocation_and_generation_wrap(void **state)
+{
+    (void)state;
+    counting c = {0, 0};
+    tn_allocator a = {c_alloc, c_free, &c};
+    tn_map *m = load_map("tests/data/path_ledge4.map");
+    tn_path *pf;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, &a, &pf, NULL)));
+    long after_create = c.allocs;
+    tn_jump_model jm = model(4);
+    tn_path_query q = tn_path_query_make(3, 10, 20, 6, 1, 2, &jm);
+    tn_path_node out[64];
+    int n, cost0 = -1;
+    tn_path_stats st;
+    for (int i = 0; i < 70000; i++) {
+        q.goal_x = i % 2 ? 20 : 5;
+        q.goal_y = i % 2 ? 6 : 10;
+        tn_status s = tn_path_find(pf, m, &q, out, 64, &n, &st, NULL);
+        assert_int_equal(s, TN_SUCCESS);
+        if (i % 2) {
+            if (cost0 < 0) cost0 = st.cost;
+            assert_int_equal(st.cost, cost0);
+        }
+    }
+    assert_int_equal(c.allocs, after_create);
+    tn_path_destroy(pf);
+    assert_int_equal(c.frees, c.allocs);
+    tn_map_destroy(m);
+}
+
+/* Explored-state accessors describe the last search. */
+static void test_explored(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_gap.map");
+    tn_path *pf;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
+    tn_jump_model jm = model(4);
+    tn_path_query q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
+    tn_path_stats st;
+    int n;
+    tn_path_node out[64];
+    assert_int_equal(tn_path_find(pf, m, &q, out, 64, &n, &st, NULL), TN_SUCCESS);
+    int x0, y0, x1, y1, total = 0;
+    assert_true(tn_path_explored_bounds(pf, &x0, &y0, &x1, &y1));
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            int e = tn_path_explored_at(pf, x, y);
+            if (e) assert_true(x >= x0 && x <= x1 && y >= y0 && y <= y1);
+            total += e;
+        }
+    assert_int_equal(total, st.expanded);
+    assert_true(tn_path_explored_at(pf, 3, 3) > 0);
+    assert_int_equal(tn_path_explored_at(pf, 0, 4), 0);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model_tables),
+        cmocka_unit_test(test_model_is_conservative),
+        cmocka_unit_test(test_ledge_exactly_m),
+        cmocka_unit_test(test_gap_width),
+        cmocka_unit_test(test_oneway_up),
+        cmocka_unit_test(test_oneway_drop),
+        cmocka_unit_test(test_ceiling_cuts_jump),
+        cmocka_unit_test(test_partial_path),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_post_filter),
+        cmocka_unit_test(test_against_dijkstra),
+        cmocka_unit_test(test_no_allocation_and_generation_wrap),
+        cmocka_unit_test(test_explored),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
