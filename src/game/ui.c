@@ -629,8 +629,7 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         uint32_t bg = cur ? 0x2a5f78ffu : hot ? 0x252c3cffu : 0x1c2130ffu;
         tn_gfx_rect(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, bg);
         if (cur) tn_gfx_frame(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, 1, TN_COL_ACCENT);
-        char key[4];
-        snprintf(key, sizeof key, "%d", i + 1);
+        char key[2] = {(char)('1' + i), '\0'};
         tn_gfx_text(g, TN_FONT_MONO, (float)(r.x + 7), (float)(r.y + 3), key,
                     cur ? TN_COL_TEXT : TN_COL_TEXT_DIM);
         tn_gfx_text(g, TN_FONT_UI, (float)(r.x + 24), (float)(r.y + 2), tn_tool_name((tn_tool)i),
