@@ -1,0 +1,105 @@
+#!/bin/sh
+# atomic_save.sh - saving never leaves a half-written map.
+#
+# A headless run loads a 1024x512 map and, every step, toggles one more
+# block on the top row and saves the map over TARGET ("save" in a script:
+# the same tn_save_map as Ctrl+S).  The run is killed with SIGKILL at a
+# random moment, many times.  After every kill TARGET must be exactly one of
+# the versions a save can produce: the original file, or the original with
+# the first k top-row tiles turned into blocks (the header, every other row
+# and the byte length unchanged): never a torn, short or mixed file.  And at
+# most one temporary file may be left next to it (the one a killed save was
+# writing; the next save must reuse or remove it).
+#
+#   sh tests/e2e/atomic_save.sh BUILD_DIR     (from the repository root)
+#   ATOMIC_KILLS=N sets the number of kills (default 40).
+BUILD=${1:-build}
+BIN="$BUILD/tilenav"
+KILLS=${ATOMIC_KILLS:-40}
+if [ ! -x "$BIN" ]; then
+    echo "atomic_save: $BIN is missing (build it first)" >&2
+    exit 1
+fi
+T=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-atomic.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+W=1024
+H=512
+awk -v W=$W -v H=$H 'BEGIN {
+    print "tilenav-map 1"; print "size " W " " H; print "tiles";
+    dots = ""; for (x = 0; x < W; x++) dots = dots ".";
+    floor = ""; for (x = 0; x < W; x++) floor = floor "#";
+    for (y = 0; y < H; y++) {
+        if (y == H - 1) print floor;
+        else if (y == H - 2) print "P" substr(dots, 2);
+        else print dots;
+    }
+}' >"$T/src.map"
+awk -v W=$W -v F="$T/target.map" 'BEGIN {
+    for (k = 0; k < W; k++) { print k " toggle " k " 0 block"; print k " save " F }
+}' >"$T/save.script"
+head -n 3 "$T/src.map" >"$T/head.want"
+tail -n +5 "$T/src.map" >"$T/rest.want"
+size_want=$(wc -c <"$T/src.map")
+cp "$T/src.map" "$T/target.map"
+
+rand_ms() { # a random number of milliseconds in [$1, $2)
+    r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
+    echo $(($1 + r % ($2 - $1)))
+}
+
+fail=0
+mid_save=0      # kills that left a temporary file (killed inside a save)
+max_tmp=0
+max_k=0
+versions=""
+i=0
+while [ "$i" -lt "$KILLS" ]; do
+    i=$((i + 1))
+    touch "$T/stamp"
+    "$BIN" --headless --map "$T/src.map" --frames $W --script "$T/save.script" >/dev/null 2>"$T/err" &
+    pid=$!
+    ms=$(rand_ms 30 900)
+    sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    # The target: one of the versions, never anything else.
+    why=""
+    if [ ! -f "$T/target.map" ]; then why="the map file is gone"
+    elif [ "$(wc -c <"$T/target.map")" -ne "$size_want" ]; then
+        why="the map file has $(wc -c <"$T/target.map") bytes, expected $size_want"
+    elif ! head -n 3 "$T/target.map" | cmp -s - "$T/head.want"; then why="the header differs"
+    elif ! tail -n +5 "$T/target.map" | cmp -s - "$T/rest.want"; then why="rows 2..$H differ"
+    else
+        row=$(sed -n 4p "$T/target.map")
+        case "$row" in *.#*) why="the top row is not a prefix of blocks" ;; esac
+        k=$(printf '%s' "$row" | tr -cd '#' | wc -c | tr -d ' ')
+        [ "$k" -gt "$max_k" ] && max_k=$k
+        case " $versions " in *" $k "*) ;; *) versions="$versions $k" ;; esac
+    fi
+    if [ -n "$why" ]; then
+        echo "atomic_save: kill $i after ${ms} ms: $why"
+        cp "$T/target.map" "${TMPDIR:-/tmp}/atomic_save_torn.map" 2>/dev/null &&
+            echo "  (kept as ${TMPDIR:-/tmp}/atomic_save_torn.map)"
+        fail=1
+        break
+    fi
+    if [ -s "$T/err" ]; then
+        echo "atomic_save: kill $i: the run wrote to stderr: $(head -n 3 "$T/err")"
+        fail=1
+        break
+    fi
+    # Temporary files.
+    ntmp=$(ls -a "$T" | grep -c '^target\.map.')
+    [ -n "$(find "$T" -name 'target.map.?*' -newer "$T/stamp")" ] && mid_save=$((mid_save + 1))
+    [ "$ntmp" -gt "$max_tmp" ] && max_tmp=$ntmp
+    if [ "$ntmp" -gt 1 ]; then
+        echo "atomic_save: kill $i: $ntmp temporary files are left next to the map" \
+            "(at most one may be):" $(ls -a "$T" | grep '^target\.map.')
+        fail=1
+        break
+    fi
+done
+nver=$(echo $versions | wc -w | tr -d ' ')
+echo "atomic_save: $i kills, $mid_save inside a save (a temporary file left), $nver distinct" \
+    "versions seen (up to $max_k of $W saves), at most $max_tmp temporary file(s) at once"
+[ "$fail" -eq 0 ]
