@@ -1,0 +1,560 @@
+#include "tn_wander.h"
+
+#include <math.h>
+
+#define PI_F 3.14159265358979f
+#define N TN_WANDER_TABLE
+/* Share of the turn-rate bound a segment may use at full speed (the rest
+ * covers the discrete curvature estimate's error). */
+#define TURN_MARGIN 0.8f
+/* Slower than this share of full speed, a candidate counts as a dead end. */
+#define MIN_SCALE 0.2f
+/* Half-width of the fan ahead tried when the cone has nothing. */
+#define FAN (PI_F / 3.0f)
+/* Steps between start attempts when nothing around is free. */
+#define WAIT_STEPS 15
+/* A wanderer this close to a stop point has arrived, px. */
+#define ARRIVE_EPS 0.5f
+
+tn_wander_params tn_wander_default_params(void)
+{
+    tn_wander_params p;
+    p.half = 4.0f;
+    p.speed = 64.0f;
+    p.bias = 0.5f;
+    p.smoothness = 0.5f;
+    p.turn_fast = 3.0f * PI_F;
+    p.turn_slow = PI_F / 3.0f;
+    p.step_min = 32.0f;
+    p.step_max = 64.0f;
+    p.near_dist = 64.0f;
+    p.cone_near = 0.1f;
+    p.cone_far = 0.6f;
+    p.cone_ref = 320.0f;
+    p.resume_dist = 24.0f;
+    p.tries = 12;
+    return p;
+}
+
+static bool positive(float v) { return v > 0.0f && isfinite(v); }
+
+tn_status tn_wander_check_params(const tn_wander_params *p, tn_error *err)
+{
+#define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)
+    if (!p) BAD("wander: no parameters");
+    if (!positive(p->half) || !positive(p->speed))
+        BAD("wander: half %g and speed %g must be positive", (double)p->half, (double)p->speed);
+    if (!(p->bias >= 0.0f && p->bias <= 1.0f)) BAD("wander: bias %g is outside 0..1", (double)p->bias);
+    if (!(p->smoothness >= 0.0f && p->smoothness <= 1.0f))
+        BAD("wander: smoothness %g is outside 0..1", (double)p->smoothness);
+    if (!positive(p->turn_fast) || !positive(p->turn_slow))
+        BAD("wander: turn_fast and turn_slow must be positive");
+    if (!positive(p->step_min) || !(p->step_min <= p->step_max) || !(p->step_max <= p->near_dist) ||
+        !isfinite(p->near_dist))
+        BAD("wander: need 0 < step_min (%g) <= step_max (%g) <= near_dist (%g)",
+            (double)p->step_min, (double)p->step_max, (double)p->near_dist);
+    if (!positive(p->cone_near) || !(p->cone_near <= p->cone_far) || !(p->cone_far <= PI_F))
+        BAD("wander: need 0 < cone_near (%g) <= cone_far (%g) <= pi", (double)p->cone_near,
+            (double)p->cone_far);
+    if (!positive(p->cone_ref) || !(p->resume_dist >= 0.0f && isfinite(p->resume_dist)))
+        BAD("wander: cone_ref must be positive and resume_dist >= 0");
+    if (p->tries < 1) BAD("wander: tries %d must be >= 1", p->tries);
+    return TN_OK;
+#undef BAD
+}
+
+float tn_wander_turn_rate(const tn_wander_params *p)
+{
+    return expf((1.0f - p->smoothness) * logf(p->turn_fast) + p->smoothness * logf(p->turn_slow));
+}
+
+float tn_wander_cone(const tn_wander_params *p, float d)
+{
+    float w = p->cone_near + (p->cone_far - p->cone_near) * tn_minf(1.0f, d / p->cone_ref);
+    return (1.0f - p->bias) * PI_F + p->bias * w;
+}
+
+/* ---- the spline ------------------------------------------------------------------ */
+
+void tn_wander_seg_point(const tn_wander_seg *s, float u, float *x, float *y)
+{
+    *x = s->cx[0] + u * (s->cx[1] + u * (s->cx[2] + u * s->cx[3]));
+    *y = s->cy[0] + u * (s->cy[1] + u * (s->cy[2] + u * s->cy[3]));
+}
+
+static float knot(float ax, float ay, float bx, float by)
+{
+    /* |b - a|^(1/2): the centripetal parameterisation. */
+    return tn_maxf(sqrtf(tn_len(bx - ax, by - ay)), 1e-3f);
+}
+
+static void seg_deriv(const tn_wander_seg *s, float u, float *dx, float *dy, float *ddx,
+                      float *ddy)
+{
+    *dx = s->cx[1] + u * (2.0f * s->cx[2] + 3.0f * u * s->cx[3]);
+    *dy = s->cy[1] + u * (2.0f * s->cy[2] + 3.0f * u * s->cy[3]);
+    *ddx = 2.0f * s->cx[2] + 6.0f * u * s->cx[3];
+    *ddy = 2.0f * s->cy[2] + 6.0f * u * s->cy[3];
+}
+
+/* Speed |p'(u)| and curvature |p' x p''| / |p'|^3 at u. */
+static float seg_speed_curv(const tn_wander_seg *s, float u, float *curv)
+{
+    float dx, dy, ddx, ddy;
+    seg_deriv(s, u, &dx, &dy, &ddx, &ddy);
+    float sp = tn_len(dx, dy);
+    *curv = sp > 1e-6f ? fabsf(dx * ddy - dy * ddx) / (sp * sp * sp) : INFINITY;
+    return sp;
+}
+
+void tn_wander_seg_build(tn_wander_seg *s, const float *p)
+{
+    float ax = p[0], ay = p[1], bx = p[2], by = p[3], cx = p[4], cy = p[5], dx = p[6], dy = p[7];
+    float t01 = knot(ax, ay, bx, by), t12 = knot(bx, by, cx, cy), t23 = knot(cx, cy, dx, dy);
+    /* Tangents at B and C of the non-uniform Catmull-Rom spline, scaled to
+     * the segment's parameter interval [0, 1]. */
+    float m1x = (cx - bx) + t12 * ((bx - ax) / t01 - (cx - ax) / (t01 + t12));
+    float m1y = (cy - by) + t12 * ((by - ay) / t01 - (cy - ay) / (t01 + t12));
+    float m2x = (cx - bx) + t12 * ((dx - cx) / t23 - (dx - bx) / (t12 + t23));
+    float m2y = (cy - by) + t12 * ((dy - cy) / t23 - (dy - by) / (t12 + t23));
+    s->cx[0] = bx;
+    s->cx[1] = m1x;
+    s->cx[2] = -3.0f * bx + 3.0f * cx - 2.0f * m1x - m2x;
+    s->cx[3] = 2.0f * bx - 2.0f * cx + m1x + m2x;
+    s->cy[0] = by;
+    s->cy[1] = m1y;
+    s->cy[2] = -3.0f * by + 3.0f * cy - 2.0f * m1y - m2y;
+    s->cy[3] = 2.0f * by - 2.0f * cy + m1y + m2y;
+    /* Arc length by Simpson's rule on each table interval (speed at both
+     * ends and the middle), and the largest curvature at those points. */
+    float kmax = 0.0f, k;
+    s->speed[0] = seg_speed_curv(s, 0.0f, &kmax);
+    s->cum[0] = 0.0f;
+    for (int i = 0; i < N; i++) {
+        float mid = seg_speed_curv(s, ((float)i + 0.5f) / N, &k);
+        kmax = tn_maxf(kmax, k);
+        s->speed[i + 1] = seg_speed_curv(s, (float)(i + 1) / N, &k);
+        kmax = tn_maxf(kmax, k);
+        s->cum[i + 1] = s->cum[i] + (s->speed[i] + 4.0f * mid + s->speed[i + 1]) / (6.0f * N);
+    }
+    s->kmax = kmax;
+}
+
+static float seg_len(const tn_wander_seg *s) { return s->cum[N]; }
+
+/* u at arc length `len`, starting the table search at *cursor.  Inside a
+ * table interval u(s) is the cubic Hermite interpolant with the exact slopes
+ * du/ds = 1/|p'(u)| at both ends (limited to keep it monotone, after
+ * Fritsch and Carlson 1980). */
+static float seg_param_from(const tn_wander_seg *s, float len, int *cursor)
+{
+    int k = *cursor;
+    if (len <= 0.0f) {
+        *cursor = 0;
+        return 0.0f;
+    }
+    if (len >= s->cum[N]) {
+        *cursor = N - 1;
+        return 1.0f;
+    }
+    while (k > 0 && s->cum[k] > len) k--;
+    while (k < N - 1 && s->cum[k + 1] <= len) k++;
+    *cursor = k;
+    float h = s->cum[k + 1] - s->cum[k];
+    if (!(h > 0.0f)) return (float)k / N;
+    float t = (len - s->cum[k]) / h;
+    /* Slopes in units of the interval: du/dt / (1/N). */
+    float g0 = s->speed[k] > 0.0f ? tn_minf(3.0f, h * N / s->speed[k]) : 3.0f;
+    float g1 = s->speed[k + 1] > 0.0f ? tn_minf(3.0f, h * N / s->speed[k + 1]) : 3.0f;
+    float t2 = t * t, t3 = t2 * t;
+    float f = (t3 - 2.0f * t2 + t) * g0 + (-2.0f * t3 + 3.0f * t2) + (t3 - t2) * g1;
+    return ((float)k + tn_clampf(f, 0.0f, 1.0f)) / N;
+}
+
+float tn_wander_seg_param(const tn_wander_seg *s, float len)
+{
+    int cursor = 0;
+    return seg_param_from(s, len, &cursor);
+}
+
+/* The box is free at points of the segment at most SWEEP_PX apart (in
+ * arc length).  The agent only ever stands on points ~speed*dt apart, and
+ * each of those is checked again when it gets there. */
+#define SWEEP_PX 1.0f
+static bool seg_free(const tn_wander_seg *s, const tn_map *m, float half)
+{
+    int n = (int)(s->cum[N] / SWEEP_PX) + 1, cursor = 0;
+    for (int k = 1; k < n; k++) {
+        float x, y;
+        tn_wander_seg_point(s, seg_param_from(s, s->cum[N] * (float)k / (float)n, &cursor), &x, &y);
+        if (!tn_steer_box_free(m, x, y, half)) return false;
+    }
+    return true;
+}
+
+/* The same for the straight line a-b. */
+static bool line_free(const tn_map *m, float ax, float ay, float bx, float by, float half)
+{
+    int n = (int)(tn_len(bx - ax, by - ay) / SWEEP_PX) + 1;
+    for (int k = 1; k < n; k++) {
+        float t = (float)k / (float)n;
+        if (!tn_steer_box_free(m, ax + (bx - ax) * t, ay + (by - ay) * t, half)) return false;
+    }
+    return true;
+}
+
+/* ---- drawing waypoints ------------------------------------------------------------- */
+
+typedef struct ctx {
+    const tn_wander_params *p;
+    const tn_wander_env *e;
+    float omega;  /* rad/s */
+    float kfull;  /* the sharpest curvature allowed at full speed, 1/px */
+} ctx;
+
+/* Speed factor for a segment of sharpest curvature k. */
+static float speed_scale(const ctx *c, float k)
+{
+    return k <= c->kfull ? 1.0f : c->kfull / k;
+}
+
+typedef struct cand {
+    float x, y;
+    tn_wander_seg seg;
+    float score;    /* lower is better */
+    bool ok;
+} cand;
+
+/* Check candidate D = (x, y) drawn from C = wp[4..5]: box, line of sight,
+ * and (when check_curve) the segment B-C it shapes.  Fills *seg. */
+static bool feasible(const ctx *c, const float *wp, float x, float y, bool check_curve,
+                     tn_wander_seg *seg)
+{
+    const tn_map *m = c->e->map;
+    if (!tn_steer_box_free(m, x, y, c->p->half)) return false;
+    const tn_agent_nav *nav = c->e->nav;
+    if (nav && nav->los && !nav->los(nav->user, wp[4], wp[5], x, y)) return false;
+    /* From a standing start the first segment is straight (see start()). */
+    if (!check_curve) return line_free(m, wp[4], wp[5], x, y, c->p->half);
+    float q[8] = {wp[0], wp[1], wp[2], wp[3], wp[4], wp[5], x, y};
+    tn_wander_seg_build(seg, q);
+    return seg_free(seg, m, c->p->half);
+}
+
+/* Draw the waypoint after C = wp[4..5] (B = wp[2..3], A = wp[0..1]) toward
+ * the target.  check_curve: also check (and build into *seg) the segment
+ * B-C.  Returns 2 for a target waypoint, 1 for a walk waypoint, 0 for none. */
+static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_curve, float *ox,
+                     float *oy, tn_wander_seg *seg)
+{
+    const tn_wander_params *p = c->p;
+    float cx = wp[4], cy = wp[5];
+    float dx = a->tx - cx, dy = a->ty - cy, d = tn_len(dx, dy);
+    /* Near the target: straight in. */
+    if (d <= p->near_dist && d > ARRIVE_EPS && feasible(c, wp, a->tx, a->ty, check_curve, seg) &&
+        (!check_curve || speed_scale(c, seg->kmax) >= MIN_SCALE)) {
+        *ox = a->tx;
+        *oy = a->ty;
+        return 2;
+    }
+    float toward = d > 0.0f ? atan2f(dy, dx) : a->heading;
+    float half = tn_wander_cone(p, d);
+    cand best = {.ok = false, .score = INFINITY};
+    /* Stage 1: the cone toward the target. */
+    for (int k = 0; k < p->tries; k++) {
+        float ang = toward + tn_rng_range(&a->rng, -half, half);
+        float len = tn_rng_range(&a->rng, p->step_min, p->step_max);
+        if (d > ARRIVE_EPS && len > d) len = d; /* never past the target */
+        float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
+        if (!feasible(c, wp, x, y, check_curve, seg)) continue;
+        float k_ = check_curve ? seg->kmax : 0.0f;
+        if (k_ <= c->kfull) {
+            *ox = x;
+            *oy = y;
+            return 1;
+        }
+        if (k_ < best.score) best = (cand){x, y, *seg, k_, true};
+    }
+    /* Stage 2: a fan ahead of the last leg (B to C); the candidate pointing
+     * most toward the target wins (the first one when the walk is unbiased). */
+    float ahead = atan2f(cy - wp[3], cx - wp[2]);
+    cand fan = {.ok = false, .score = INFINITY};
+    for (int k = 0; k < p->tries; k++) {
+        float ang = ahead + tn_rng_range(&a->rng, -FAN, FAN);
+        float len = tn_rng_range(&a->rng, p->step_min, p->step_max);
+        if (d > ARRIVE_EPS && len > d) len = d;
+        float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
+        if (!feasible(c, wp, x, y, check_curve, seg)) continue;
+        float k_ = check_curve ? seg->kmax : 0.0f;
+        if (k_ > c->kfull) {
+            if (k_ < best.score) best = (cand){x, y, *seg, k_, true};
+            continue;
+        }
+        float off = p->bias > 0.0f ? fabsf(tn_wrap_angle(ang - toward)) : 0.0f;
+        if (off < fan.score) {
+            fan = (cand){x, y, *seg, off, true};
+            if (p->bias <= 0.0f) break;
+        }
+    }
+    if (fan.ok) {
+        *ox = fan.x;
+        *oy = fan.y;
+        *seg = fan.seg;
+        return 1;
+    }
+    /* Stage 3: the least sharp free candidate, travelled more slowly. */
+    if (best.ok && speed_scale(c, best.score) >= MIN_SCALE) {
+        *ox = best.x;
+        *oy = best.y;
+        *seg = best.seg;
+        return 1;
+    }
+    /* Stage 4, from a standing start only (it turns on the spot first, so
+     * any direction will do): anywhere around, shorter steps too, to get
+     * out of a pocket or a dead end. */
+    if (!check_curve) {
+        for (int k = 0; k < 2 * p->tries; k++) {
+            float ang = tn_rng_range(&a->rng, -PI_F, PI_F);
+            float len = tn_rng_range(&a->rng, 2.0f * p->half, p->step_max);
+            float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
+            if (feasible(c, wp, x, y, false, seg)) {
+                *ox = x;
+                *oy = y;
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A point straight on from C (the direction of B to C), used as a D that is
+ * never travelled: it only shapes the tangent at a stop point. */
+static void straight_on(const float *wp, float len, float *x, float *y)
+{
+    float dx = wp[4] - wp[2], dy = wp[5] - wp[3], l = tn_len(dx, dy);
+    if (l <= 0.0f) {
+        dx = 1.0f;
+        dy = 0.0f;
+        l = 1.0f;
+    }
+    *x = wp[4] + dx / l * len;
+    *y = wp[5] + dy / l * len;
+}
+
+static void set_segment(tn_wanderer *a, const ctx *c, const tn_wander_seg *seg)
+{
+    a->seg = *seg;
+    a->s = 0.0f;
+    a->cursor = 0;
+    if (seg->kmax > c->kfull) a->slowed++;
+}
+
+/* Draw D after a shift or a start; with no usable waypoint, D goes straight
+ * on and the walk stops at C (false when even that segment is blocked). */
+static bool draw_d(tn_wanderer *a, const ctx *c, tn_wander_seg *seg)
+{
+    a->d_is_target = false;
+    a->stop_at_c = false;
+    if (a->c_is_target) {
+        straight_on(a->wp, c->p->step_min, &a->wp[6], &a->wp[7]);
+        tn_wander_seg_build(seg, a->wp);
+        return seg_free(seg, c->e->map, c->p->half);
+    }
+    int kind = draw_next(a, c, a->wp, true, &a->wp[6], &a->wp[7], seg);
+    if (kind != 0) {
+        a->waypoints++;
+        a->d_is_target = kind == 2;
+        return true;
+    }
+    straight_on(a->wp, c->p->step_min, &a->wp[6], &a->wp[7]);
+    tn_wander_seg_build(seg, a->wp);
+    a->stop_at_c = true;
+    return speed_scale(c, seg->kmax) >= MIN_SCALE && seg_free(seg, c->e->map, c->p->half);
+}
+
+/* Start afresh from where it stands: B = here, C drawn, A straight behind B
+ * (so the curve leaves B toward C), D drawn; then turn on the spot toward
+ * the curve.  Mode WAIT when nothing around is usable. */
+static void start(tn_wanderer *a, const ctx *c)
+{
+    if (tn_len(a->tx - a->x, a->ty - a->y) <= ARRIVE_EPS) {
+        a->mode = TN_WANDER_STOPPED;
+        return;
+    }
+    a->restarts++;
+    float h = c->p->step_min;
+    /* C is drawn from here, with the heading as the way ahead. */
+    float first[6] = {a->x - h * cosf(a->heading), a->y - h * sinf(a->heading), 0, 0, a->x, a->y};
+    first[2] = first[0];
+    first[3] = first[1];
+    float cxp, cyp;
+    tn_wander_seg seg;
+    int kind = draw_next(a, c, first, false, &cxp, &cyp, &seg);
+    if (kind != 0) {
+        a->wp[0] = 2.0f * a->x - cxp;
+        a->wp[1] = 2.0f * a->y - cyp;
+        a->wp[2] = a->x;
+        a->wp[3] = a->y;
+        a->wp[4] = cxp;
+        a->wp[5] = cyp;
+        a->c_is_target = kind == 2;
+        if (draw_d(a, c, &seg)) {
+            a->waypoints++;
+            set_segment(a, c, &seg);
+            a->mode = TN_WANDER_TURN;
+            return;
+        }
+    }
+    a->mode = TN_WANDER_WAIT;
+    a->wait = WAIT_STEPS;
+}
+
+/* At C: shift the waypoints and draw the next one.  False when the walk
+ * stops here instead (arrived, or a dead end to start again from). */
+static bool shift(tn_wanderer *a, const ctx *c)
+{
+    if (a->c_is_target || a->stop_at_c) {
+        bool moved = tn_len(a->tx - a->wp[4], a->ty - a->wp[5]) > ARRIVE_EPS;
+        if (a->c_is_target && !moved) {
+            a->mode = TN_WANDER_STOPPED;
+            return false;
+        }
+        /* The target moved on while it came in: carry on through the D
+         * straight beyond C when that is a usable waypoint; else (and at a
+         * dead end) start again from here. */
+        tn_wander_seg probe;
+        if (a->stop_at_c || !feasible(c, a->wp, a->wp[6], a->wp[7], false, &probe)) {
+            start(a, c);
+            return false;
+        }
+    }
+    for (int i = 0; i < 6; i++) a->wp[i] = a->wp[i + 2];
+    a->c_is_target = a->d_is_target;
+    tn_wander_seg seg;
+    if (!draw_d(a, c, &seg)) {
+        start(a, c);
+        return false;
+    }
+    set_segment(a, c, &seg);
+    return true;
+}
+
+/* ---- stepping ---------------------------------------------------------------------- */
+
+void tn_wanderer_init(tn_wanderer *a, float x, float y, float heading, float tx, float ty,
+                      uint64_t seed, uint64_t stream)
+{
+    *a = (tn_wanderer){0};
+    a->x = x;
+    a->y = y;
+    a->heading = heading;
+    a->tx = tx;
+    a->ty = ty;
+    tn_rng_seed(&a->rng, seed, stream);
+    a->mode = TN_WANDER_WAIT;
+    a->wait = 0;
+}
+
+void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty)
+{
+    a->tx = tx;
+    a->ty = ty;
+}
+
+void tn_wanderer_restart(tn_wanderer *a)
+{
+    a->mode = TN_WANDER_WAIT;
+    a->wait = 0;
+}
+
+/* Curvature of the current segment at arc length s. */
+static float curv_at(const tn_wanderer *a, float s)
+{
+    int cursor = a->cursor;
+    float k;
+    seg_speed_curv(&a->seg, seg_param_from(&a->seg, s, &cursor), &k);
+    return k;
+}
+
+static void step_one(tn_wanderer *a, const ctx *c)
+{
+    const tn_wander_params *p = c->p;
+    float dt = c->e->dt;
+    switch (a->mode) {
+    case TN_WANDER_STOPPED:
+        if (tn_len(a->tx - a->x, a->ty - a->y) <= p->resume_dist) return;
+        start(a, c);
+        if (a->mode != TN_WANDER_TURN) return;
+        break;
+    case TN_WANDER_WAIT:
+        if (a->wait > 0) {
+            a->wait--;
+            return;
+        }
+        start(a, c);
+        if (a->mode != TN_WANDER_TURN) return;
+        break;
+    default: break;
+    }
+    /* Full speed, unless the curve here or one step ahead is sharper than
+     * the bound allows: then slow down so the heading turns by at most
+     * omega * dt (with TURN_MARGIN to spare). */
+    float ds = p->speed * dt;
+    if (a->seg.kmax > c->kfull) {
+        float k = tn_maxf(curv_at(a, a->s), curv_at(a, a->s + ds));
+        if (k > c->kfull) ds *= c->kfull / k;
+    }
+    if (a->mode == TN_WANDER_TURN) {
+        /* Turn on the spot toward the first stretch of the curve. */
+        float qx, qy;
+        int cursor = 0;
+        tn_wander_seg_point(&a->seg, seg_param_from(&a->seg, ds, &cursor), &qx, &qy);
+        float want = atan2f(qy - a->y, qx - a->x);
+        float diff = tn_wrap_angle(want - a->heading), lim = c->omega * dt;
+        if (fabsf(diff) > lim) {
+            a->heading = tn_wrap_angle(a->heading + (diff > 0.0f ? lim : -lim));
+            return;
+        }
+        a->mode = TN_WANDER_WALK;
+    }
+    float s = a->s + ds, used = 0.0f;
+    while (s >= seg_len(&a->seg)) {
+        used += seg_len(&a->seg) - (used > 0.0f ? 0.0f : a->s);
+        s -= seg_len(&a->seg);
+        if (!shift(a, c)) {
+            if (a->mode == TN_WANDER_STOPPED) {
+                a->x = a->wp[4];
+                a->y = a->wp[5];
+            }
+            return;
+        }
+        /* The curvature may jump at a waypoint (the spline is C1, not C2):
+         * the whole step obeys the new segment's limit too. */
+        if (a->seg.kmax > c->kfull) {
+            float k = tn_maxf(curv_at(a, 0.0f), curv_at(a, s));
+            if (k > c->kfull) s = tn_minf(s, tn_maxf(0.0f, p->speed * dt * c->kfull / k - used));
+        }
+    }
+    a->s = s;
+    float nx, ny;
+    tn_wander_seg_point(&a->seg, seg_param_from(&a->seg, s, &a->cursor), &nx, &ny);
+    if (!tn_steer_box_free(c->e->map, nx, ny, p->half)) {
+        /* Between table samples the curve clipped a block: never go there;
+         * stop and start again from here. */
+        start(a, c);
+        return;
+    }
+    if (tn_len2(nx - a->x, ny - a->y) > 1e-8f) a->heading = atan2f(ny - a->y, nx - a->x);
+    a->x = nx;
+    a->y = ny;
+}
+
+void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env)
+{
+    ctx c;
+    c.p = p;
+    c.e = env;
+    c.omega = tn_wander_turn_rate(p);
+    c.kfull = TURN_MARGIN * c.omega / p->speed;
+    for (int i = 0; i < n; i++) step_one(&a[i], &c);
+}

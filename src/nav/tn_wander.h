@@ -1,0 +1,160 @@
+/* tn_wander.h - wanderers: agents that drift toward a target on a biased
+ * random walk, moving smoothly along a centripetal Catmull-Rom spline at
+ * constant speed, with a bounded turn rate.
+ *
+ * THE WALK.  A wanderer keeps four waypoints A, B, C, D and moves along the
+ * spline segment from B to C.  When it reaches C the waypoints shift (B, C,
+ * D become A, B, C) and a new D is drawn from C:
+ *  - near the target (|target - C| <= near_dist) with line of sight to it,
+ *    D is the target itself: the walk goes straight in and stops there, and
+ *    no waypoint is ever drawn farther than the target's distance, so it
+ *    never overshoots;
+ *  - otherwise D = C + L * (cos a, sin a), L uniform in [step_min, step_max]
+ *    and a uniform in a cone of half-width
+ *        h = (1 - bias) * pi + bias * w(d),
+ *        w(d) = cone_near + (cone_far - cone_near) * min(1, d / cone_ref)
+ *    around the direction to the target (d = its distance).  bias 0 gives a
+ *    uniform direction (an unbiased walk: a step is as likely to get closer
+ *    as farther); bias 1 a cone of a few degrees that narrows as the target
+ *    gets closer (nearly straight).  The mean progress per step,
+ *    L * sin(h) / h, rises monotonically with the bias.
+ * A candidate D is accepted when its box is free, there is line of sight
+ * (tn_agent_nav.los) from C, the box stays free along the whole new segment
+ * B-C (which D shapes; checked every SWEEP_PX = 1 px of arc), and the
+ * segment's sharpest turn keeps within the turn-rate bound.  Up to `tries`
+ * draws from the cone, then up to `tries` draws in a +-60 degree fan ahead
+ * (keeping the one that points most toward the target), then the least
+ * sharp free candidate (travelled more slowly, see below); with none at
+ * all, the wanderer stops at C, turns on the spot and starts again from
+ * there, drawing from the full circle if it must (a dead end, a pocket).
+ *
+ * THE CURVE.  Centripetal Catmull-Rom (alpha = 1/2: no cusps or
+ * self-intersections inside a segment; Yuksel, Schaefer and Keyser 2011)
+ * through A, B, C, D, evaluated as the equivalent cubic Hermite segment
+ * B-C.  It is C1 at every waypoint, so the heading never jumps.  Arc length
+ * is tabulated at TN_WANDER_TABLE + 1 points per segment (Simpson's rule on
+ * each interval); the wanderer advances `speed * dt` of arc length per step
+ * and inverts the table with a monotone cubic Hermite interpolant of u(s)
+ * whose end slopes are the exact 1/|p'(u)|, so it moves at constant speed
+ * along the curve (step lengths within 0.7% of speed * dt, measured).
+ *
+ * SMOOTHNESS bounds the turn rate:
+ *     omega = turn_fast^(1 - smoothness) * turn_slow^smoothness   (rad/s)
+ * (defaults 3 pi and pi/3 rad/s: at 60 steps/s, 9 down to 1 degree per
+ * step).  The curvature kappa = |p' x p''| / |p'|^3 is sampled at 2 *
+ * TN_WANDER_TABLE + 1 points per segment.  Where kappa * speed > 0.8 *
+ * omega (which the waypoint sampling avoids whenever it can) the wanderer
+ * slows down there (looking at kappa where the step starts and ends, and
+ * across a waypoint, where the spline is C1 but not C2) so the heading
+ * still turns by at most omega * dt per step.  From rest it first turns on
+ * the spot at omega toward the curve, which then leaves straight toward C.
+ *
+ * TARGETS.  tn_wanderer_set_target() may be called on any step: the segment
+ * being travelled and the next waypoint are already fixed (changing them
+ * would make the agent jump), so the walk bends toward the new target from
+ * the next waypoint on.  At the target the wanderer stops; it walks again
+ * when the target moves more than resume_dist away.
+ *
+ * UNITS pixels, seconds, radians (angles measured with y down, atan2(dy,dx)).
+ * RANDOMNESS: each wanderer owns a tn_rng stream (seed, stream), so a run is
+ * a pure function of the seeds and the calls.  MEMORY: the struct (~250
+ * bytes); nothing is allocated.
+ *
+ * COST (tilenav-bench agents, -O2, 2-core shared machine; 1,000 wanderers on
+ * a 128x128-tile map with the navmesh line of sight): see MEASURED.
+ *
+ * MEASURED: (filled in from `tilenav-bench agents`)
+ */
+#ifndef TN_WANDER_H
+#define TN_WANDER_H
+
+#include "tn_map.h"
+#include "tn_rng.h"
+#include "tn_steer.h"
+
+#define TN_WANDER_TABLE 24
+
+typedef struct tn_wander_params {
+    float half;        /* half-size of the agent's square box, px; 4 */
+    float speed;       /* px/s along the curve; 64 */
+    float bias;        /* 0..1; 0.5 */
+    float smoothness;  /* 0..1; 0.5 */
+    float turn_fast;   /* rad/s at smoothness 0; 3 pi */
+    float turn_slow;   /* rad/s at smoothness 1; pi / 3 */
+    float step_min;    /* px between waypoints; 32 */
+    float step_max;    /* px; 64 */
+    float near_dist;   /* px: closer than this, straight to the target; 64 */
+    float cone_near;   /* rad: cone half-width at bias 1 next to the target; 0.1 */
+    float cone_far;    /* rad: ... at cone_ref and beyond; 0.6 */
+    float cone_ref;    /* px; 320 */
+    float resume_dist; /* px: a stopped wanderer walks again beyond this; 24 */
+    int tries;         /* candidate draws per stage; 12 */
+} tn_wander_params;
+
+/* One spline segment B-C as a cubic p(u) = c0 + c1 u + c2 u^2 + c3 u^3,
+ * u in [0, 1], with its arc-length table. */
+typedef struct tn_wander_seg {
+    float cx[4], cy[4];
+    float cum[TN_WANDER_TABLE + 1];   /* arc length at u = k / TN_WANDER_TABLE */
+    float speed[TN_WANDER_TABLE + 1]; /* |p'(u)| there */
+    float kmax;                       /* largest curvature sampled, 1/px */
+} tn_wander_seg;
+
+enum { TN_WANDER_WALK = 0, TN_WANDER_TURN, TN_WANDER_STOPPED, TN_WANDER_WAIT };
+
+typedef struct tn_wanderer {
+    float x, y;         /* centre, px */
+    float heading;      /* radians */
+    float tx, ty;       /* target, px */
+    float wp[8];        /* waypoints A, B, C, D (x, y pairs) */
+    tn_wander_seg seg;  /* B -> C */
+    float s;            /* arc length travelled on seg */
+    int cursor;         /* table interval holding s */
+    int mode;           /* TN_WANDER_* */
+    bool c_is_target;   /* C is the target: stop there */
+    bool d_is_target;
+    bool stop_at_c;     /* D is not a real waypoint: stop at C and start again */
+    int wait;           /* steps before the next start attempt (mode WAIT) */
+    tn_rng rng;
+    long waypoints;     /* waypoints drawn */
+    long slowed;        /* segments travelled below full speed */
+    long restarts;      /* stops and fresh starts (dead ends, edits) */
+} tn_wanderer;
+
+typedef struct tn_wander_env {
+    const tn_map *map;
+    const tn_agent_nav *nav; /* line of sight (paths are not used) */
+    float dt;                /* seconds per step */
+} tn_wander_env;
+
+tn_wander_params tn_wander_default_params(void);
+/* INVALID_PARAM (message names the field) unless sizes and speeds are
+ * positive, bias and smoothness in [0, 1], step_min <= step_max <= near_dist,
+ * 0 < cone_near <= cone_far <= pi, tries >= 1. */
+tn_status tn_wander_check_params(const tn_wander_params *p, tn_error *err);
+/* The turn-rate bound omega, rad/s. */
+float tn_wander_turn_rate(const tn_wander_params *p);
+/* The cone half-width for a target at distance d, radians. */
+float tn_wander_cone(const tn_wander_params *p, float d);
+
+/* A wanderer at (x, y) (its box must be free) facing `heading`, walking
+ * toward (tx, ty); its random stream is (seed, stream).  It draws its first
+ * waypoints on its first step. */
+void tn_wanderer_init(tn_wanderer *a, float x, float y, float heading, float tx, float ty,
+                      uint64_t seed, uint64_t stream);
+void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty);
+/* Forget the waypoints and start again from where it stands (after the map
+ * changed under it; free its box first with tn_steer_unstick). */
+void tn_wanderer_restart(tn_wanderer *a);
+/* Advance n wanderers one step. */
+void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env);
+
+/* The point of a segment at parameter u in [0, 1]. */
+void tn_wander_seg_point(const tn_wander_seg *s, float u, float *x, float *y);
+/* Build the centripetal Catmull-Rom segment B-C of waypoints A, B, C, D
+ * (xy = A, B, C, D as x, y pairs; consecutive points distinct). */
+void tn_wander_seg_build(tn_wander_seg *s, const float *xy);
+/* The parameter u at arc length `len` along the segment (clamped). */
+float tn_wander_seg_param(const tn_wander_seg *s, float len);
+
+#endif

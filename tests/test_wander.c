@@ -1,0 +1,396 @@
+/* tn_wander: the spline, and statistical properties of the biased walk with
+ * fixed seeds (unbiased at bias 0, progress rising with the bias, bounded
+ * turn rate, arrival, never inside a block, targets changed mid-walk). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents_testnav.h"
+#include "tn_rng.h"
+#include "tn_wander.h"
+
+#define DT (1.0f / 60.0f)
+#define PI_F 3.14159265358979f
+
+/* ---- the spline ----------------------------------------------------------------- */
+
+static void deriv(const tn_wander_seg *s, float u, float *dx, float *dy)
+{
+    *dx = s->cx[1] + u * (2 * s->cx[2] + 3 * u * s->cx[3]);
+    *dy = s->cy[1] + u * (2 * s->cy[2] + 3 * u * s->cy[3]);
+}
+
+static void test_spline_interpolates_and_is_c1(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 11, 2);
+    for (int t = 0; t < 2000; t++) {
+        float p[10];
+        for (int i = 0; i < 10; i++) p[i] = tn_rng_range(&r, 0, 200);
+        tn_wander_seg a, b;
+        tn_wander_seg_build(&a, p);
+        tn_wander_seg_build(&b, p + 2);
+        float x, y;
+        tn_wander_seg_point(&a, 0, &x, &y);
+        assert_true(fabsf(x - p[2]) < 1e-3f && fabsf(y - p[3]) < 1e-3f);
+        tn_wander_seg_point(&a, 1, &x, &y);
+        assert_true(fabsf(x - p[4]) < 1e-2f && fabsf(y - p[5]) < 1e-2f);
+        /* The tangent leaving C on the next segment points the same way as
+         * the one arriving there. */
+        float ax, ay, bx, by;
+        deriv(&a, 1, &ax, &ay);
+        deriv(&b, 0, &bx, &by);
+        float cross = ax * by - ay * bx, dot = ax * bx + ay * by;
+        float la = tn_len(ax, ay), lb = tn_len(bx, by);
+        if (la < 1 || lb < 1) continue; /* float noise dominates tiny tangents */
+        assert_true(dot > 0);
+        assert_true(fabsf(cross) / (la * lb) < 1e-3f);
+    }
+}
+
+static void test_spline_constant_speed(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 12, 2);
+    double worst = 0;
+    for (int t = 0; t < 500; t++) {
+        /* Waypoints as the walk draws them: 32..64 px apart, any turn. */
+        float p[8] = {0, 0};
+        float ang = 0;
+        for (int i = 1; i < 4; i++) {
+            ang += tn_rng_range(&r, -2.0f, 2.0f);
+            float len = tn_rng_range(&r, 32, 64);
+            p[2 * i] = p[2 * i - 2] + len * cosf(ang);
+            p[2 * i + 1] = p[2 * i - 1] + len * sinf(ang);
+        }
+        tn_wander_seg s;
+        tn_wander_seg_build(&s, p);
+        float total = s.cum[TN_WANDER_TABLE], px, py;
+        tn_wander_seg_point(&s, 0, &px, &py);
+        const float ds = 1.0f;
+        for (float l = ds; l < total; l += ds) {
+            float x, y;
+            tn_wander_seg_point(&s, tn_wander_seg_param(&s, l), &x, &y);
+            double err = fabs(tn_len(x - px, y - py) - ds) / ds;
+            if (err > worst) worst = err;
+            px = x;
+            py = y;
+        }
+    }
+    print_message("constant speed: worst step length error %.2f%% (1 px steps)\n", 100 * worst);
+    assert_true(worst < 0.01);
+}
+
+/* ---- walks ---------------------------------------------------------------------- */
+
+static tn_wander_env env_for(const tn_map *m, const tn_agent_nav *nav)
+{
+    tn_wander_env e = {m, nav, DT};
+    return e;
+}
+
+/* Mean progress per step toward a far target, one sample per walker: the
+ * displacement projected on the direction from the start to the target
+ * (at bias 0 the walk ignores the target, so by symmetry this has mean
+ * zero; the distance itself grows on average for any unbiased walk). */
+typedef struct drift {
+    double mean, se; /* over walkers, px per step */
+} drift;
+
+static drift measure_drift(float bias, int walkers, int steps, uint64_t seed)
+{
+    tn_map *m = tn_map_create(256, 256, NULL, NULL);
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = bias;
+    const float cx = 2048, cy = 2048, tx = cx + 960, ty = cy;
+    double sum = 0, sum2 = 0;
+    tn_rng r;
+    tn_rng_seed(&r, seed, 99);
+    for (int w = 0; w < walkers; w++) {
+        tn_wanderer a;
+        tn_wanderer_init(&a, cx, cy, tn_rng_range(&r, -PI_F, PI_F), tx, ty, seed, (uint64_t)w);
+        for (int k = 0; k < steps; k++) tn_wander_step(&a, 1, &p, &env);
+        double mw = (a.x - cx) / steps;
+        sum += mw;
+        sum2 += mw * mw;
+    }
+    drift out;
+    out.mean = sum / walkers;
+    out.se = sqrt((sum2 / walkers - out.mean * out.mean) / (walkers - 1));
+    tn_map_destroy(m);
+    return out;
+}
+
+/* Share of first waypoints (independent draws, one per wanderer) that land
+ * closer to the target than the start. */
+static double first_draw_closer(float bias, int n, float dist)
+{
+    tn_map *m = tn_map_create(128, 128, NULL, NULL);
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = bias;
+    int closer = 0;
+    for (int i = 0; i < n; i++) {
+        tn_wanderer a;
+        tn_wanderer_init(&a, 1024, 1024, 0, 1024 + dist, 1024, 77, (uint64_t)i);
+        tn_wander_step(&a, 1, &p, &env);
+        closer += tn_len(a.tx - a.wp[4], a.ty - a.wp[5]) < dist;
+    }
+    tn_map_destroy(m);
+    return (double)closer / n;
+}
+
+static void test_bias_zero_is_unbiased(void **state)
+{
+    (void)state;
+    drift d = measure_drift(0.0f, 400, 600, 5);
+    print_message("bias 0: mean progress %.4f px/step (se %.4f)\n", d.mean, d.se);
+    assert_true(fabs(d.mean) < 3 * d.se);
+    assert_true(fabs(d.mean) < 0.05 * 64 * DT);
+    /* A single draw is as likely to get closer as farther (up to the
+     * geometric L/(2 pi d) = 0.008 at this distance). */
+    int n = 20000;
+    double c = first_draw_closer(0.0f, n, 960);
+    print_message("bias 0: %.4f of %d first draws closer\n", c, n);
+    assert_true(fabs(c - (0.5 - 0.008)) < 3 * sqrt(0.25 / n));
+    /* ...and at bias 1 nearly all of them. */
+    assert_true(first_draw_closer(1.0f, 2000, 960) > 0.99);
+}
+
+static void test_progress_rises_with_bias(void **state)
+{
+    (void)state;
+    const float biases[] = {0, 0.25f, 0.5f, 0.75f, 1};
+    double prev = -1;
+    for (int i = 0; i < 5; i++) {
+        drift d = measure_drift(biases[i], 100, 600, 6);
+        print_message("bias %.2f: progress %.4f px/step (se %.4f)\n", (double)biases[i], d.mean,
+                      d.se);
+        assert_true(d.mean > prev + 2 * d.se);
+        prev = d.mean;
+    }
+    /* bias 1 is nearly straight: most of the speed goes toward the target
+     * (less the turn on the spot at the start, from a random heading). */
+    assert_true(prev > 0.8 * 64 * DT);
+}
+
+/* A map of pillars and walls for walks with obstacles. */
+static tn_map *obstacle_map(uint64_t seed)
+{
+    tn_map *m = tn_map_create(64, 48, NULL, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, seed, 5);
+    for (int i = 0; i < 60; i++) {
+        int x = 2 + (int)tn_rng_below(&r, 58), y = 2 + (int)tn_rng_below(&r, 42);
+        int w = 1 + (int)tn_rng_below(&r, 3), h = 1 + (int)tn_rng_below(&r, 3);
+        for (int yy = y; yy < y + h; yy++)
+            for (int xx = x; xx < x + w; xx++) tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK);
+    }
+    return m;
+}
+
+static void free_point(const tn_map *m, tn_rng *r, float half, float *x, float *y)
+{
+    do {
+        *x = tn_rng_range(r, 0, (float)m->w * TN_TILE_PX);
+        *y = tn_rng_range(r, 0, (float)m->h * TN_TILE_PX);
+    } while (!tn_steer_box_free(m, *x, *y, half + 2));
+}
+
+/* Walk `n` wanderers with targets re-drawn every `retarget` steps (0 =
+ * never) and check every step: never in a block, heading change within the
+ * bound, no jump in position.  Returns how many arrived. */
+static int walk_checked(const tn_map *m, const tn_agent_nav *nav, float bias, float smooth,
+                        int n, int steps, int retarget, uint64_t seed, double *worst_turn_ratio)
+{
+    tn_wander_env env = env_for(m, nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = bias;
+    p.smoothness = smooth;
+    float lim = tn_wander_turn_rate(&p) * DT;
+    tn_rng r;
+    tn_rng_seed(&r, seed, 77);
+    tn_wanderer *a = calloc((size_t)n, sizeof *a);
+    float tx, ty;
+    free_point(m, &r, p.half, &tx, &ty);
+    for (int i = 0; i < n; i++) {
+        float x, y;
+        free_point(m, &r, p.half, &x, &y);
+        tn_wanderer_init(&a[i], x, y, tn_rng_range(&r, -PI_F, PI_F), tx, ty, seed, (uint64_t)i);
+    }
+    double worst = 0;
+    for (int k = 0; k < steps; k++) {
+        if (retarget && k % retarget == retarget - 1) {
+            free_point(m, &r, p.half, &tx, &ty);
+            for (int i = 0; i < n; i++) tn_wanderer_set_target(&a[i], tx, ty);
+        }
+        for (int i = 0; i < n; i++) {
+            float ox = a[i].x, oy = a[i].y, oh = a[i].heading;
+            tn_wander_step(&a[i], 1, &p, &env);
+            assert_true(tn_steer_box_free(m, a[i].x, a[i].y, p.half));
+            float moved = tn_len(a[i].x - ox, a[i].y - oy);
+            assert_true(moved <= p.speed * DT * 1.002f + 0.6f * (a[i].mode == TN_WANDER_STOPPED));
+            double turn = fabs(tn_wrap_angle(a[i].heading - oh));
+            if (turn / lim > worst) worst = turn / lim;
+        }
+    }
+    int arrived = 0;
+    for (int i = 0; i < n; i++)
+        arrived += a[i].mode == TN_WANDER_STOPPED && a[i].x == a[i].tx && a[i].y == a[i].ty;
+    free(a);
+    if (worst_turn_ratio) *worst_turn_ratio = worst;
+    return arrived;
+}
+
+static void test_turn_rate_bounded(void **state)
+{
+    (void)state;
+    tn_map *m = obstacle_map(1);
+    tn_agent_nav nav = tnav_make(m);
+    const float smooth[] = {0, 0.5f, 1};
+    for (int i = 0; i < 3; i++) {
+        double worst;
+        walk_checked(m, &nav, 0.5f, smooth[i], 40, 3000, 600, 21 + i, &worst);
+        print_message("smoothness %.1f: largest heading change per step = %.3f of the bound\n",
+                      (double)smooth[i], worst);
+        assert_true(worst <= 1.0 + 1e-3);
+    }
+    tn_map_destroy(m);
+}
+
+static void test_wanderers_reach_target(void **state)
+{
+    (void)state;
+    tn_map *m = obstacle_map(2);
+    tn_agent_nav nav = tnav_make(m);
+    int n = 30;
+    int arrived = walk_checked(m, &nav, 0.7f, 0.5f, n, 6000, 0, 31, NULL);
+    print_message("bias 0.7 among pillars: %d of %d arrived within 6000 steps\n", arrived, n);
+    assert_int_equal(arrived, n);
+    tn_map_destroy(m);
+}
+
+static void test_retargeting_keeps_motion_smooth(void **state)
+{
+    (void)state;
+    tn_map *m = obstacle_map(3);
+    tn_agent_nav nav = tnav_make(m);
+    double worst;
+    /* New target every 37 steps: bends, never jumps (checked per step). */
+    walk_checked(m, &nav, 0.8f, 0.3f, 30, 3000, 37, 41, &worst);
+    assert_true(worst <= 1.0 + 1e-3);
+    tn_map_destroy(m);
+}
+
+static void test_stops_exactly_at_target(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(40, 40, NULL, NULL);
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = 1;
+    tn_wanderer a;
+    tn_wanderer_init(&a, 100, 100, 0, 500, 420, 1, 1);
+    float best = 1e9f;
+    int k;
+    for (k = 0; k < 2000 && a.mode != TN_WANDER_STOPPED; k++) {
+        tn_wander_step(&a, 1, &p, &env);
+        float d = tn_len(a.tx - a.x, a.ty - a.y);
+        /* Never past the target: the distance only grows again if it
+         * stopped. */
+        if (d < best) best = d;
+    }
+    assert_int_equal(a.mode, TN_WANDER_STOPPED);
+    assert_true(a.x == 500 && a.y == 420);
+    /* Stays while the target stays; walks again when it moves away. */
+    for (int i = 0; i < 100; i++) tn_wander_step(&a, 1, &p, &env);
+    assert_true(a.x == 500 && a.y == 420);
+    tn_wanderer_set_target(&a, 520, 420); /* within resume_dist: stays */
+    tn_wander_step(&a, 1, &p, &env);
+    assert_int_equal(a.mode, TN_WANDER_STOPPED);
+    tn_wanderer_set_target(&a, 200, 420);
+    for (int i = 0; i < 2000 && !(a.mode == TN_WANDER_STOPPED && a.x == 200); i++)
+        tn_wander_step(&a, 1, &p, &env);
+    assert_true(a.x == 200 && a.y == 420);
+    tn_map_destroy(m);
+}
+
+static void test_deterministic(void **state)
+{
+    (void)state;
+    tn_map *m = obstacle_map(4);
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    tn_wanderer a[2][8];
+    for (int run = 0; run < 2; run++) {
+        tn_rng r;
+        tn_rng_seed(&r, 9, 9);
+        for (int i = 0; i < 8; i++) {
+            float x, y;
+            free_point(m, &r, p.half, &x, &y);
+            tn_wanderer_init(&a[run][i], x, y, 0, 500, 300, 1234, (uint64_t)i);
+        }
+        for (int k = 0; k < 1000; k++) tn_wander_step(a[run], 8, &p, &env);
+    }
+    assert_memory_equal(a[0], a[1], sizeof a[0]);
+    tn_map_destroy(m);
+}
+
+static void test_params_checked(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_wander_params p = tn_wander_default_params();
+    assert_true(tn_succeeded(tn_wander_check_params(&p, &e)));
+    p.bias = 1.5f;
+    assert_true(tn_failed(tn_wander_check_params(&p, &e)));
+    assert_non_null(strstr(e.msg, "bias"));
+    p = tn_wander_default_params();
+    p.step_max = 100; /* beyond near_dist */
+    assert_true(tn_failed(tn_wander_check_params(&p, &e)));
+    p = tn_wander_default_params();
+    p.speed = NAN;
+    assert_true(tn_failed(tn_wander_check_params(&p, &e)));
+    /* The turn-rate bound spans turn_fast..turn_slow. */
+    p = tn_wander_default_params();
+    p.smoothness = 0;
+    assert_true(fabsf(tn_wander_turn_rate(&p) - p.turn_fast) < 1e-4f);
+    p.smoothness = 1;
+    assert_true(fabsf(tn_wander_turn_rate(&p) - p.turn_slow) < 1e-4f);
+    /* The cone: full circle at bias 0, narrower as the target nears. */
+    p.bias = 0;
+    assert_true(fabsf(tn_wander_cone(&p, 50) - PI_F) < 1e-5f);
+    p.bias = 1;
+    assert_true(tn_wander_cone(&p, 50) < tn_wander_cone(&p, 200));
+    assert_true(tn_wander_cone(&p, 1000) <= p.cone_far + 1e-6f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_spline_interpolates_and_is_c1),
+        cmocka_unit_test(test_spline_constant_speed),
+        cmocka_unit_test(test_bias_zero_is_unbiased),
+        cmocka_unit_test(test_progress_rises_with_bias),
+        cmocka_unit_test(test_turn_rate_bounded),
+        cmocka_unit_test(test_wanderers_reach_target),
+        cmocka_unit_test(test_retargeting_keeps_motion_smooth),
+        cmocka_unit_test(test_stops_exactly_at_target),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_params_checked),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
