@@ -1,0 +1,1412 @@
+/* tn_navmesh.c - see tn_navmesh.h for the algorithms, units and costs. */
+#include "tn_navmesh.h"
+
+#include "tn_cdt.h"
+
+#include <math.h>
+#include <string.h>
+
+struct tn_navmesh {
+    tn_allocator alloc;
+    int cap_w, cap_h;          /* created size */
+    int w, h;                  /* size of the last built map */
+    float tile_size;
+    int max_points, max_segs, max_tris;
+    uint8_t *free;             /* cap_w*cap_h: 1 where the tile is free */
+    uint8_t *zero_row;         /* cap_w zeros: the outside above/below the map */
+    int32_t *pts;              /* 2*max_points tile-corner coordinates */
+    int32_t *segs;             /* 2*max_segs point indices */
+    int32_t *colprev;          /* cap_w+1: open vertical run per column */
+    int npts, nsegs;
+    tn_cdt *cdt;
+    int ntris;                 /* 0 when not built */
+    const int32_t *tri, *adj;  /* the CDT's arrays (valid until its next build) */
+    int32_t *region;           /* max_tris */
+    int32_t *stack;            /* max_tris */
+    int nfree, nregions;
+    int32_t *bucket;           /* bw*bh triangles under the bucket centres */
+    int bw, bh;
+    double (*clock)(void);
+    double cdt_seconds;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Geometry helpers (tile units, doubles: exact for integer and half-integer
+ * coordinates of the sizes used here). */
+
+static inline double orient2(double ax, double ay, double bx, double by, double cx, double cy)
+{
+    return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static inline double px_(const tn_navmesh *m, int v) { return (double)m->pts[2 * v]; }
+static inline double py_(const tn_navmesh *m, int v) { return (double)m->pts[2 * v + 1]; }
+
+static const int NEXT3[3] = {1, 2, 0};
+static const int PREV3[3] = {2, 0, 1};
+
+static inline int local_index(const tn_navmesh *m, int t, int v)
+{
+    const int32_t *tv = m->tri + 3 * t;
+    return tv[0] == v ? 0 : tv[1] == v ? 1 : 2;
+}
+
+static inline bool tri_free(const tn_navmesh *m, int t) { return t >= 0 && m->region[t] >= 0; }
+
+/* ------------------------------------------------------------------------ */
+/* Create / destroy */
+
+tn_navmesh_config tn_navmesh_default_config(void)
+{
+    tn_navmesh_config c;
+    c.tile_size = 1.0f;
+    c.max_points = 0;
+    c.max_segments = 0;
+    return c;
+}
+
+void tn_navmesh_destroy(tn_navmesh *m)
+{
+    if (!m) return;
+    const tn_allocator *a = &m->alloc;
+    tn_cdt_destroy(m->cdt);
+    tn_free(a, m->free);
+    tn_free(a, m->zero_row);
+    tn_free(a, m->pts);
+    tn_free(a, m->segs);
+    tn_free(a, m->colprev);
+    tn_free(a, m->region);
+    tn_free(a, m->stack);
+    tn_free(a, m->bucket);
+    tn_allocator copy = m->alloc;
+    tn_free(&copy, m);
+}
+
+tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
+                              const tn_allocator *a, tn_error *err)
+{
+    tn_navmesh_config c = cfg ? *cfg : tn_navmesh_default_config();
+    if (map_w < 1 || map_h < 1 || map_w > TN_MAP_MAX_SIZE || map_h > TN_MAP_MAX_SIZE) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "navmesh size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
+        return NULL;
+    }
+    if (!(c.tile_size > 0.0f) || !isfinite(c.tile_size)) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "navmesh tile_size %g must be a positive number", (double)c.tile_size);
+        return NULL;
+    }
+    int64_t worst_pts = (int64_t)(map_w + 1) * (map_h + 1);
+    int64_t worst_segs = (int64_t)2 * map_w * map_h + map_w + map_h;
+    if (c.max_points < 0 || c.max_segments < 0 || c.max_points > worst_pts ||
+        c.max_segments > worst_segs) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "navmesh capacities %d points / %d segments are outside 0..%lld / 0..%lld",
+                     c.max_points, c.max_segments, (long long)worst_pts, (long long)worst_segs);
+        return NULL;
+    }
+    if (worst_pts * 2 > INT32_MAX / 4) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "navmesh size %dx%d is too large", map_w, map_h);
+        return NULL;
+    }
+    tn_navmesh *m = tn_alloc(a, sizeof *m);
+    if (!m) {
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for the navmesh");
+        return NULL;
+    }
+    if (a) m->alloc = *a;
+    m->cap_w = map_w;
+    m->cap_h = map_h;
+    m->tile_size = c.tile_size;
+    m->max_points = c.max_points ? c.max_points : (int)worst_pts;
+    m->max_segs = c.max_segments ? c.max_segments : (int)worst_segs;
+    /* A triangulation of n points has at most 2n - 5 triangles. */
+    m->max_tris = tn_maxi(2 * m->max_points, 4);
+    m->bw = (map_w + TN_NAVMESH_BUCKET - 1) / TN_NAVMESH_BUCKET;
+    m->bh = (map_h + TN_NAVMESH_BUCKET - 1) / TN_NAVMESH_BUCKET;
+    const tn_allocator *al = &m->alloc;
+    m->free = tn_alloc_array(al, (size_t)map_w * (size_t)map_h, 1);
+    m->zero_row = tn_alloc_array(al, (size_t)map_w, 1);
+    m->pts = tn_alloc_array(al, (size_t)m->max_points, 2 * sizeof(int32_t));
+    m->segs = tn_alloc_array(al, (size_t)m->max_segs, 2 * sizeof(int32_t));
+    m->colprev = tn_alloc_array(al, (size_t)map_w + 1, sizeof(int32_t));
+    m->region = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
+    m->stack = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
+    m->bucket = tn_alloc_array(al, (size_t)m->bw * (size_t)m->bh, sizeof(int32_t));
+    if (!m->free || !m->zero_row || !m->pts || !m->segs || !m->colprev || !m->region ||
+        !m->stack || !m->bucket) {
+        tn_navmesh_destroy(m);
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "out of memory for a %dx%d navmesh", map_w, map_h);
+        return NULL;
+    }
+    m->cdt = tn_cdt_create(m->max_points, m->max_segs, al, err);
+    if (!m->cdt) {
+        tn_navmesh_destroy(m);
+        return NULL;
+    }
+    return m;
+}
+
+void tn_navmesh_set_clock(tn_navmesh *m, double (*clock)(void))
+{
+    if (m) m->clock = clock;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Build */
+
+/* For the four tiles around a corner, code = a | b<<1 | c<<2 | d<<3 with
+ * a = top-left, b = top-right, c = bottom-left, d = bottom-right (1 = free).
+ * A corner is a vertex unless all four agree or they form a straight wall. */
+static const uint8_t IS_VERTEX[16] = {
+    0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0,
+};
+
+/* Outline extraction: see the header.  Returns false when a capacity is hit. */
+static bool extract_outlines(tn_navmesh *m)
+{
+    const int w = m->w, h = m->h;
+    int32_t *pts = m->pts, *segs = m->segs, *colprev = m->colprev;
+    int np = 0, ns = 0;
+    const int maxp = m->max_points, maxs = m->max_segs;
+    for (int y = 0; y <= h; y++) {
+        const uint8_t *up = y > 0 ? m->free + (size_t)(y - 1) * w : m->zero_row;
+        const uint8_t *dn = y < h ? m->free + (size_t)y * w : m->zero_row;
+        int hprev = -1;
+        unsigned a = 0, c = 0; /* tiles left of the corner: outside */
+        for (int x = 0; x <= w; x++) {
+            unsigned b = x < w ? up[x] : 0, d = x < w ? dn[x] : 0;
+            unsigned code = a | b << 1 | c << 2 | d << 3;
+            if (IS_VERTEX[code]) {
+                if (np == maxp) return false;
+                int id = np++;
+                pts[2 * id] = x;
+                pts[2 * id + 1] = y;
+                if (a != c) { /* horizontal outline arriving from the left */
+                    if (ns == maxs) return false;
+                    segs[2 * ns] = hprev;
+                    segs[2 * ns + 1] = id;
+                    ns++;
+                }
+                if (a != b) { /* vertical outline arriving from above */
+                    if (ns == maxs) return false;
+                    segs[2 * ns] = colprev[x];
+                    segs[2 * ns + 1] = id;
+                    ns++;
+                }
+                if (b != d) hprev = id;
+                if (c != d) colprev[x] = id;
+            }
+            a = b;
+            c = d;
+        }
+    }
+    m->npts = np;
+    m->nsegs = ns;
+    return true;
+}
+
+static void label_triangles(tn_navmesh *m)
+{
+    const int w = m->w;
+    const int32_t *tri = m->tri, *pts = m->pts;
+    int nfree = 0;
+    for (int t = 0; t < m->ntris; t++) {
+        const int32_t *v = tri + 3 * t;
+        /* The centroid never lies on an outline, so its tile decides. */
+        int sx = pts[2 * v[0]] + pts[2 * v[1]] + pts[2 * v[2]];
+        int sy = pts[2 * v[0] + 1] + pts[2 * v[1] + 1] + pts[2 * v[2] + 1];
+        int tx = sx / 3, ty = sy / 3;
+        bool f = tx < m->w && ty < m->h && m->free[(size_t)ty * w + tx];
+        m->region[t] = f ? -2 : -1;
+        nfree += f;
+    }
+    m->nfree = nfree;
+    /* Regions: flood fill across edges between free triangles. */
+    int nreg = 0;
+    int32_t *stack = m->stack;
+    const int32_t *adj = m->adj;
+    for (int t = 0; t < m->ntris; t++) {
+        if (m->region[t] != -2) continue;
+        int sp = 0;
+        stack[sp++] = t;
+        m->region[t] = nreg;
+        while (sp > 0) {
+            int u = stack[--sp];
+            for (int i = 0; i < 3; i++) {
+                int n = adj[3 * u + i];
+                if (n >= 0 && m->region[n] == -2) {
+                    m->region[n] = nreg;
+                    stack[sp++] = n;
+                }
+            }
+        }
+        nreg++;
+    }
+    m->nregions = nreg;
+}
+
+static int walk(const tn_navmesh *m, int t, double px, double py);
+
+static void fill_buckets(tn_navmesh *m)
+{
+    const int B = TN_NAVMESH_BUCKET;
+    int bw = (m->w + B - 1) / B, bh = (m->h + B - 1) / B;
+    int prev = 0;
+    for (int by = 0; by < bh; by++) {
+        double y0 = by * B, y1 = tn_mini((by + 1) * B, m->h);
+        double cy = 0.5 * (y0 + y1);
+        for (int k = 0; k < bw; k++) {
+            int bx = (by & 1) ? bw - 1 - k : k; /* serpentine: short walks */
+            double x0 = bx * B, x1 = tn_mini((bx + 1) * B, m->w);
+            int t = walk(m, prev, 0.5 * (x0 + x1), cy);
+            if (t >= 0) prev = t;
+            m->bucket[by * m->bw + bx] = prev;
+        }
+    }
+}
+
+tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
+{
+    if (!m || !map)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh build: no %s",
+                            m ? "map" : "navmesh");
+    m->ntris = 0;
+    m->nfree = m->nregions = 0;
+    m->npts = m->nsegs = 0;
+    m->cdt_seconds = 0.0;
+    if (map->w > m->cap_w || map->h > m->cap_h)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map %dx%d is larger than the navmesh's %dx%d", map->w, map->h,
+                            m->cap_w, m->cap_h);
+    m->w = map->w;
+    m->h = map->h;
+    size_t n = (size_t)map->w * (size_t)map->h;
+    for (size_t i = 0; i < n; i++) m->free[i] = map->tile[i] != TN_TILE_BLOCK;
+    if (!extract_outlines(m)) {
+        m->npts = m->nsegs = 0;
+        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
+                            "navmesh capacity (%d points, %d segments) is too small for this map",
+                            m->max_points, m->max_segs);
+    }
+    if (m->npts < 3) return TN_OK; /* no free tile: an empty mesh */
+    double t0 = m->clock ? m->clock() : 0.0;
+    tn_status s = tn_cdt_build_i(m->cdt, m->pts, m->npts, m->segs, m->nsegs, 0, err);
+    if (m->clock) m->cdt_seconds = m->clock() - t0;
+    if (tn_failed(s)) {
+        m->npts = m->nsegs = 0;
+        return s;
+    }
+    tn_cdt_mesh cm;
+    tn_cdt_get_mesh(m->cdt, &cm);
+    if (cm.ntris > m->max_tris) {
+        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
+                            "navmesh: %d triangles exceed the capacity %d", cm.ntris,
+                            m->max_tris);
+    }
+    m->tri = cm.tri;
+    m->adj = cm.adj;
+    m->ntris = cm.ntris;
+    label_triangles(m);
+    fill_buckets(m);
+    return TN_OK;
+}
+
+void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->map_w = m->w;
+    v->map_h = m->h;
+    v->tile_size = m->tile_size;
+    v->npoints = m->npts;
+    v->xy = m->pts;
+    v->nsegments = m->nsegs;
+    v->segs = m->segs;
+    v->ntris = m->ntris;
+    v->tri = m->ntris ? m->tri : NULL;
+    v->adj = m->ntris ? m->adj : NULL;
+    v->region = m->region;
+    v->nfree = m->nfree;
+    v->nregions = m->nregions;
+    v->cdt_seconds = m->cdt_seconds;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Point location */
+
+/* Stochastic visibility walk over the whole hull triangulation: the first
+ * edge (in a rotating order) that has p strictly outside is crossed.  Returns
+ * the triangle containing p (closed), -1 when p is outside the hull, -2 when
+ * the step limit is hit (a cycle is possible in a non-Delaunay mesh only with
+ * astronomically small probability; the caller then scans). */
+static int walk(const tn_navmesh *m, int t, double px, double py)
+{
+    const int32_t *tri = m->tri, *adj = m->adj;
+    uint32_t rs = 0x9e3779b9u ^ (uint32_t)t;
+    int limit = m->ntris + 16;
+    int from = -1;
+    for (int steps = 0; steps < limit; steps++) {
+        const int32_t *v = tri + 3 * t;
+        rs ^= rs << 13;
+        rs ^= rs >> 17;
+        rs ^= rs << 5;
+        int s = (int)(rs % 3u), next = -2;
+        for (int k = 0; k < 3; k++) {
+            int i = s;
+            s = NEXT3[s];
+            int n = adj[3 * t + i];
+            if (n == from && n >= 0) continue; /* remembering walk: p is not behind us */
+            int a = v[i], b = v[NEXT3[i]];
+            if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), px, py) < 0) {
+                next = n;
+                break;
+            }
+        }
+        if (next == -2) return t;
+        if (next < 0) return -1;
+        from = t;
+        t = next;
+    }
+    return -2;
+}
+
+static bool tri_contains(const tn_navmesh *m, int t, double px, double py)
+{
+    const int32_t *v = m->tri + 3 * t;
+    for (int i = 0; i < 3; i++) {
+        int a = v[i], b = v[NEXT3[i]];
+        if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), px, py) < 0) return false;
+    }
+    return true;
+}
+
+static int locate_any(const tn_navmesh *m, double px, double py, int hint)
+{
+    if (m->ntris == 0) return -1;
+    if (!(px >= 0.0 && py >= 0.0 && px <= m->w && py <= m->h)) return -1;
+    if (hint < 0 || hint >= m->ntris) {
+        int bx = tn_clampi((int)(px / TN_NAVMESH_BUCKET), 0, m->bw - 1);
+        int by = tn_clampi((int)(py / TN_NAVMESH_BUCKET), 0, m->bh - 1);
+        hint = m->bucket[by * m->bw + bx];
+    }
+    int t = walk(m, hint, px, py);
+    if (t == -2) {
+        t = -1;
+        for (int u = 0; u < m->ntris; u++)
+            if (tri_contains(m, u, px, py)) {
+                t = u;
+                break;
+            }
+    }
+    return t;
+}
+
+/* A free triangle containing p, given any triangle t containing it. */
+static int free_containing(const tn_navmesh *m, int t, double px, double py)
+{
+    if (t < 0 || tri_free(m, t)) return t;
+    const int32_t *v = m->tri + 3 * t;
+    for (int i = 0; i < 3; i++) {
+        if (px_(m, v[i]) == px && py_(m, v[i]) == py) {
+            /* p is a vertex: any free triangle around it. */
+            int vi = v[i], u = t;
+            for (int k = 0; k < m->ntris; k++) {
+                if (tri_free(m, u)) return u;
+                u = m->adj[3 * u + PREV3[local_index(m, u, vi)]];
+                if (u < 0 || u == t) break;
+            }
+            u = t;
+            for (int k = 0; k < m->ntris; k++) {
+                u = m->adj[3 * u + local_index(m, u, vi)];
+                if (u < 0 || u == t) break;
+                if (tri_free(m, u)) return u;
+            }
+            return -1;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        int a = v[i], b = v[NEXT3[i]];
+        if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), px, py) == 0) {
+            int n = m->adj[3 * t + i];
+            if (tri_free(m, n)) return n;
+        }
+    }
+    return -1;
+}
+
+static int locate_free(const tn_navmesh *m, double px, double py, int hint)
+{
+    return free_containing(m, locate_any(m, px, py, hint), px, py);
+}
+
+int tn_navmesh_locate(const tn_navmesh *m, float x, float y, int hint)
+{
+    if (!m || !isfinite(x) || !isfinite(y)) return -1;
+    double inv = 1.0 / m->tile_size;
+    return locate_free(m, (double)x * inv, (double)y * inv, hint);
+}
+
+int tn_navmesh_region_at(const tn_navmesh *m, float x, float y)
+{
+    int t = tn_navmesh_locate(m, x, y, -1);
+    return t < 0 ? -1 : m->region[t];
+}
+
+/* ------------------------------------------------------------------------ */
+/* Line of sight */
+
+/* The segment (direction d) passes through vertex v, arriving in triangle t
+ * (which uses v).  Sides of the line through v: L where cross(d, p-v) > 0,
+ * R where < 0.  The passage is blocked when blocked triangles touch v on both
+ * sides (a pinch) unless at_start, or when the triangle the segment leaves
+ * into is blocked.  Returns the free triangle to continue in, or -1. */
+static int pivot(const tn_navmesh *m, int t, int v, double dx, double dy, bool at_start)
+{
+    const double vx = px_(m, v), vy = py_(m, v);
+    bool lobs = false, robs = false, lhas = false, rhas = false, complete = false;
+    int target = -1, along = -1;
+    bool target_blocked = false;
+    int u = t, guard = m->ntris + 1;
+    int dir = 0; /* 0: CCW from t, 1: CW from t */
+    for (;;) {
+        /* visit u */
+        int k = local_index(m, u, v);
+        const int32_t *tv = m->tri + 3 * u;
+        int p1 = tv[NEXT3[k]], p2 = tv[PREV3[k]];
+        double s1 = dx * (py_(m, p1) - vy) - dy * (px_(m, p1) - vx);
+        double s2 = dx * (py_(m, p2) - vy) - dy * (px_(m, p2) - vx);
+        bool fr = tri_free(m, u);
+        if (s1 >= 0 && s2 >= 0) {
+            lhas = true;
+            if (!fr) lobs = true;
+        } else if (s1 <= 0 && s2 <= 0) {
+            rhas = true;
+            if (!fr) robs = true;
+        } else if (s1 < 0 && s2 > 0) {
+            if (fr) target = u;
+            else target_blocked = true;
+        }
+        if (fr && along < 0) {
+            /* +d along one of u's edges from v */
+            if ((s1 == 0 && dx * (px_(m, p1) - vx) + dy * (py_(m, p1) - vy) > 0) ||
+                (s2 == 0 && dx * (px_(m, p2) - vx) + dy * (py_(m, p2) - vy) > 0))
+                along = u;
+        }
+        /* next triangle around v */
+        int n;
+        if (dir == 0) {
+            n = m->adj[3 * u + PREV3[k]]; /* across the edge (p2, v): CCW */
+            if (n == t) {
+                complete = true;
+                break;
+            }
+            if (n < 0) {
+                dir = 1;
+                n = m->adj[3 * t + local_index(m, t, v)];
+                if (n < 0) break;
+            }
+        } else {
+            n = m->adj[3 * u + k]; /* across the edge (v, p1): CW */
+            if (n < 0) break;
+        }
+        if (--guard <= 0) return -1;
+        u = n;
+    }
+    if (!complete) {
+        /* v is on the hull: a side without triangles is outside the map. */
+        if (!lhas) lobs = true;
+        if (!rhas) robs = true;
+    }
+    if (!at_start && lobs && robs) return -1;
+    if (target_blocked) return -1;
+    if (target >= 0) return target;
+    return along;
+}
+
+bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float fby)
+{
+    if (!m || m->ntris == 0 || !isfinite(fax) || !isfinite(fay) || !isfinite(fbx) ||
+        !isfinite(fby))
+        return false;
+    const double inv = 1.0 / m->tile_size;
+    const double ax = fax * inv, ay = fay * inv, bx = fbx * inv, by = fby * inv;
+    int t = locate_free(m, ax, ay, -1);
+    if (t < 0) return false;
+    const double dx = bx - ax, dy = by - ay;
+    if (dx == 0 && dy == 0) return true;
+    for (int i = 0; i < 3; i++) {
+        int v = m->tri[3 * t + i];
+        if (px_(m, v) == ax && py_(m, v) == ay) {
+            t = pivot(m, t, v, dx, dy, true);
+            if (t < 0) return false;
+            break;
+        }
+    }
+    for (int steps = 0; steps <= m->ntris + 4; steps++) {
+        if (tri_contains(m, t, bx, by)) return true;
+        const int32_t *tv = m->tri + 3 * t;
+        double s[3];
+        for (int i = 0; i < 3; i++)
+            s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
+        int exit_edge = -1;
+        for (int i = 0; i < 3; i++)
+            if (s[i] < 0 && s[NEXT3[i]] > 0) exit_edge = i;
+        if (exit_edge >= 0) {
+            int n = m->adj[3 * t + exit_edge];
+            if (!tri_free(m, n)) return false;
+            t = n;
+            continue;
+        }
+        /* The line leaves through a vertex: the one farthest along d. */
+        int best = -1;
+        double bestp = 0.0;
+        for (int i = 0; i < 3; i++) {
+            if (s[i] != 0) continue;
+            double p = dx * (px_(m, tv[i]) - ax) + dy * (py_(m, tv[i]) - ay);
+            if (best < 0 || p > bestp) {
+                best = i;
+                bestp = p;
+            }
+        }
+        if (best < 0 || bestp <= 0) return false;
+        t = pivot(m, t, tv[best], dx, dy, false);
+        if (t < 0) return false;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Nearest free point */
+
+bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin, float *ox,
+                             float *oy)
+{
+    if (!m || !ox || !oy || !isfinite(x) || !isfinite(y) || m->nfree == 0) return false;
+    const double inv = 1.0 / m->tile_size;
+    double px = x * inv, py = y * inv;
+    double mg = isfinite(margin) && margin > 0 ? margin * inv : 0.0;
+    if (mg > 0.49) mg = 0.49;
+    /* Start from the tile under the point, clamped to the map. */
+    double fx = floor(px), fy = floor(py);
+    int tx = (int)tn_clampf((float)fx, -1.0f, (float)m->w);
+    int ty = (int)tn_clampf((float)fy, -1.0f, (float)m->h);
+    int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
+    double best = INFINITY, bx = px, by = py;
+    for (int r = 0; r <= rmax; r++) {
+        for (int yy = ty - r; yy <= ty + r; yy++) {
+            if (yy < 0 || yy >= m->h) continue;
+            bool edge_row = yy == ty - r || yy == ty + r;
+            int step = edge_row ? 1 : 2 * r;
+            for (int xx = tx - r; xx <= tx + r; xx += step > 0 ? step : 1) {
+                if (xx < 0 || xx >= m->w || !m->free[(size_t)yy * m->w + xx]) continue;
+                double qx = px < xx + mg ? xx + mg : px > xx + 1 - mg ? xx + 1 - mg : px;
+                double qy = py < yy + mg ? yy + mg : py > yy + 1 - mg ? yy + 1 - mg : py;
+                double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
+                if (d < best) {
+                    best = d;
+                    bx = qx;
+                    by = qy;
+                }
+            }
+        }
+        /* Tiles of ring r+1 are at least r away (the point is within one
+         * tile of (tx, ty) after clamping, or farther for outside points). */
+        if (best <= (double)r * r) break;
+    }
+    if (best == INFINITY) return false;
+    *ox = (float)(bx * m->tile_size);
+    *oy = (float)(by * m->tile_size);
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Path queries */
+
+/* Triangle A* (radius > 0): one state per triangle. */
+typedef struct qnode {
+    double g, f, x, y; /* cost so far, + heuristic, entry point */
+    int32_t parent;
+    int32_t heap;      /* position in the heap, -1 when not in it */
+    uint32_t stamp;    /* generation of the query that touched it */
+    int8_t edge;       /* entry edge in this triangle (-1 for the start) */
+} qnode;
+
+/* Interval search (radius 0): a node is an interval [left, right] on the
+ * entry edge of `tri`, seen from `root` (the start or a vertex) reached with
+ * path length g.  left/right as seen from the root looking into tri; in
+ * tri's own order the edge runs from its left vertex (tri[edge]) to its right
+ * vertex (tri[edge+1]); lv/rv say the interval reaches that vertex. */
+typedef struct pnode {
+    double lx, ly, rx, ry;
+    double g, f;
+    int32_t root;   /* vertex, -1 = the start */
+    int32_t parent; /* node, -1 for the first ones */
+    int32_t tri;
+    int8_t edge;
+    uint8_t lv, rv;
+} pnode;
+
+struct tn_navquery {
+    tn_allocator alloc;
+    const tn_navmesh *m;
+    int cap;             /* triangles */
+    uint32_t gen;
+    qnode *node;         /* per triangle */
+    int32_t *heap;       /* triangle A*: cap; interval search: pcap */
+    int nheap;
+    pnode *pool;         /* interval search nodes */
+    int pcap, npool;
+    double *root_g;      /* per vertex: best g as a root in this query */
+    uint32_t *root_stamp;
+    int32_t *corr;       /* corridor, start to goal */
+    int ncorr;
+    double *portals;     /* 4*(cap+2) */
+    double *pts;         /* 2*(cap+2) */
+    int expanded;
+    bool exact;
+};
+
+tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
+{
+    if (!m) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navquery: no navmesh");
+        return NULL;
+    }
+    tn_navquery *q = tn_alloc(a, sizeof *q);
+    if (!q) {
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
+        return NULL;
+    }
+    if (a) q->alloc = *a;
+    q->m = m;
+    q->cap = m->max_tris;
+    q->pcap = TN_NAVQUERY_NODES_PER_TRI * m->max_tris + 64;
+    size_t n = (size_t)q->cap;
+    q->node = tn_alloc_array(a, n, sizeof *q->node);
+    q->heap = tn_alloc_array(a, (size_t)tn_maxi(q->cap, q->pcap), sizeof *q->heap);
+    q->pool = tn_alloc_array(a, (size_t)q->pcap, sizeof *q->pool);
+    q->root_g = tn_alloc_array(a, (size_t)m->max_points, sizeof *q->root_g);
+    q->root_stamp = tn_alloc_array(a, (size_t)m->max_points, sizeof *q->root_stamp);
+    q->corr = tn_alloc_array(a, n, sizeof *q->corr);
+    q->portals = tn_alloc_array(a, n + 2, 4 * sizeof(double));
+    q->pts = tn_alloc_array(a, n + 2, 2 * sizeof(double));
+    if (!q->node || !q->heap || !q->pool || !q->root_g || !q->root_stamp || !q->corr ||
+        !q->portals || !q->pts) {
+        tn_navquery_destroy(q);
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
+        return NULL;
+    }
+    return q;
+}
+
+void tn_navquery_destroy(tn_navquery *q)
+{
+    if (!q) return;
+    tn_allocator a = q->alloc;
+    tn_free(&a, q->node);
+    tn_free(&a, q->heap);
+    tn_free(&a, q->pool);
+    tn_free(&a, q->root_g);
+    tn_free(&a, q->root_stamp);
+    tn_free(&a, q->corr);
+    tn_free(&a, q->portals);
+    tn_free(&a, q->pts);
+    tn_free(&a, q);
+}
+
+const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n)
+{
+    if (n) *n = q ? q->ncorr : 0;
+    return q ? q->corr : NULL;
+}
+
+int tn_navquery_expanded(const tn_navquery *q) { return q ? q->expanded : 0; }
+bool tn_navquery_exact(const tn_navquery *q) { return q && q->exact; }
+
+/* ---- triangle A* heap (decrease-key) ---- */
+
+static inline bool heap_less(const tn_navquery *q, int a, int b)
+{
+    const qnode *na = &q->node[a], *nb = &q->node[b];
+    return na->f < nb->f || (na->f == nb->f && a < b);
+}
+
+static void heap_up(tn_navquery *q, int i)
+{
+    int32_t *h = q->heap;
+    int x = h[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!heap_less(q, x, h[p])) break;
+        h[i] = h[p];
+        q->node[h[i]].heap = i;
+        i = p;
+    }
+    h[i] = x;
+    q->node[x].heap = i;
+}
+
+static void heap_down(tn_navquery *q, int i)
+{
+    int32_t *h = q->heap;
+    int n = q->nheap, x = h[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && heap_less(q, h[c + 1], h[c])) c++;
+        if (!heap_less(q, h[c], x)) break;
+        h[i] = h[c];
+        q->node[h[i]].heap = i;
+        i = c;
+    }
+    h[i] = x;
+    q->node[x].heap = i;
+}
+
+static void heap_push(tn_navquery *q, int t)
+{
+    q->heap[q->nheap] = t;
+    heap_up(q, q->nheap++);
+}
+
+static int heap_pop(tn_navquery *q)
+{
+    int t = q->heap[0];
+    q->node[t].heap = -1;
+    if (--q->nheap > 0) {
+        q->heap[0] = q->heap[q->nheap];
+        heap_down(q, 0);
+    }
+    return t;
+}
+
+/* The point of segment [a, b] minimising |p - q| + |q - g| (straight line
+ * where it crosses, else reflect g across the line, then clamp). */
+static void portal_point(double ax, double ay, double bx, double by, double px, double py,
+                         double gx, double gy, double *qx, double *qy)
+{
+    double ex = bx - ax, ey = by - ay, l2 = ex * ex + ey * ey;
+    if (l2 == 0) {
+        *qx = ax;
+        *qy = ay;
+        return;
+    }
+    double sp = ex * (py - ay) - ey * (px - ax);
+    double sg = ex * (gy - ay) - ey * (gx - ax);
+    if (sp * sg > 0) { /* same side: reflect g */
+        double k = 2.0 * sg / l2;
+        gx += k * ey;
+        gy -= k * ex;
+        sg = -sg;
+    }
+    double u;
+    if (sp == sg) { /* both on the line */
+        u = ((px - ax) * ex + (py - ay) * ey) / l2;
+    } else {
+        double s = sp / (sp - sg);
+        double ix = px + (gx - px) * s, iy = py + (gy - py) * s;
+        u = ((ix - ax) * ex + (iy - ay) * ey) / l2;
+    }
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    *qx = ax + u * ex;
+    *qy = ay + u * ey;
+}
+
+static double seg_point_dist(double ax, double ay, double bx, double by, double px, double py)
+{
+    double ex = bx - ax, ey = by - ay, l2 = ex * ex + ey * ey;
+    double u = l2 > 0 ? ((px - ax) * ex + (py - ay) * ey) / l2 : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    double dx = ax + u * ex - px, dy = ay + u * ey - py;
+    return sqrt(dx * dx + dy * dy);
+}
+
+static double edge_len(const tn_navmesh *m, int t, int i)
+{
+    int a = m->tri[3 * t + i], b = m->tri[3 * t + NEXT3[i]];
+    double dx = px_(m, b) - px_(m, a), dy = py_(m, b) - py_(m, a);
+    return sqrt(dx * dx + dy * dy);
+}
+
+/* Width of the passage through triangle t from edge ein to edge eout (see
+ * the header): the shorter edge, and the distance from their shared vertex
+ * to the third edge when that is an outline. */
+static double passage_width(const tn_navmesh *m, int t, int ein, int eout)
+{
+    double w = fmin(edge_len(m, t, ein), edge_len(m, t, eout));
+    int third = 3 - ein - eout;
+    if (!tri_free(m, m->adj[3 * t + third])) {
+        int c = m->tri[3 * t + PREV3[third]]; /* the vertex opposite the third edge */
+        int a = m->tri[3 * t + third], b = m->tri[3 * t + NEXT3[third]];
+        w = fmin(w, seg_point_dist(px_(m, a), py_(m, a), px_(m, b), py_(m, b), px_(m, c),
+                                   py_(m, c)));
+    }
+    return w;
+}
+
+/* The portal crossing edge i of triangle t, seen from t: left = tri[i+1],
+ * right = tri[i], each end pulled in by r. */
+static void portal_of(const tn_navmesh *m, int t, int i, double r, double *lx, double *ly,
+                      double *rx, double *ry)
+{
+    int a = m->tri[3 * t + i], b = m->tri[3 * t + NEXT3[i]];
+    double ax = px_(m, a), ay = py_(m, a), bx = px_(m, b), by = py_(m, b);
+    if (r > 0) {
+        double ex = bx - ax, ey = by - ay, l = sqrt(ex * ex + ey * ey);
+        double k = r / l;
+        ax += ex * k;
+        ay += ey * k;
+        bx -= ex * k;
+        by -= ey * k;
+    }
+    *lx = bx;
+    *ly = by;
+    *rx = ax;
+    *ry = ay;
+}
+
+static inline int edge_to(const tn_navmesh *m, int t, int n)
+{
+    const int32_t *a = m->adj + 3 * t;
+    return a[0] == n ? 0 : a[1] == n ? 1 : 2;
+}
+
+static void next_generation(tn_navquery *q)
+{
+    if (++q->gen == 0) { /* wrapped: forget every stamp */
+        for (int i = 0; i < q->cap; i++) q->node[i].stamp = 0;
+        for (int i = 0; i < q->m->max_points; i++) q->root_stamp[i] = 0;
+        q->gen = 1;
+    }
+}
+
+/* Triangle A* with the agent-radius tests; fills the corridor. */
+static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
+                           double gy, double r)
+{
+    const tn_navmesh *m = q->m;
+    next_generation(q);
+    const uint32_t gen = q->gen;
+    qnode *node = q->node;
+    q->nheap = 0;
+    qnode *s = &node[ts];
+    s->stamp = gen;
+    s->g = 0;
+    s->x = sx;
+    s->y = sy;
+    s->f = hypot(gx - sx, gy - sy);
+    s->parent = -1;
+    s->edge = -1;
+    heap_push(q, ts);
+    bool found = false;
+    while (q->nheap > 0) {
+        int t = heap_pop(q);
+        if (t == tg) {
+            found = true;
+            break;
+        }
+        q->expanded++;
+        const qnode *cur = &node[t];
+        for (int i = 0; i < 3; i++) {
+            int n = m->adj[3 * t + i];
+            if (!tri_free(m, n) || n == cur->parent) continue;
+            if (r > 0) {
+                if (edge_len(m, t, i) < 2 * r) continue;
+                if (cur->edge >= 0 && passage_width(m, t, cur->edge, i) < 2 * r) continue;
+            }
+            double lx, ly, rx, ry, qx, qy;
+            portal_of(m, t, i, r, &lx, &ly, &rx, &ry);
+            portal_point(rx, ry, lx, ly, cur->x, cur->y, gx, gy, &qx, &qy);
+            double ng = cur->g + hypot(qx - cur->x, qy - cur->y);
+            double nf = ng + hypot(gx - qx, gy - qy);
+            qnode *nn = &node[n];
+            bool fresh = nn->stamp != gen;
+            if (!fresh && nf >= nn->f) continue;
+            if (fresh) {
+                nn->stamp = gen;
+                nn->heap = -1;
+            }
+            nn->g = ng;
+            nn->f = nf;
+            nn->x = qx;
+            nn->y = qy;
+            nn->parent = t;
+            nn->edge = (int8_t)edge_to(m, n, t);
+            if (nn->heap >= 0) heap_up(q, nn->heap);
+            else heap_push(q, n);
+        }
+    }
+    if (!found) return false;
+    int nc = 0;
+    for (int t = tg; t >= 0; t = node[t].parent) q->corr[nc++] = t;
+    for (int i = 0; i < nc / 2; i++) {
+        int32_t tmp = q->corr[i];
+        q->corr[i] = q->corr[nc - 1 - i];
+        q->corr[nc - 1 - i] = tmp;
+    }
+    q->ncorr = nc;
+    return true;
+}
+
+/* ---- interval search (radius 0, exact) ---- */
+
+static inline bool pless(const pnode *a, const pnode *b, int ia, int ib)
+{
+    if (a->f != b->f) return a->f < b->f;
+    if (a->g != b->g) return a->g > b->g; /* ties: deeper first */
+    return ia < ib;
+}
+
+static void pheap_push(tn_navquery *q, int ni)
+{
+    int32_t *h = q->heap;
+    int i = q->nheap++;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!pless(&q->pool[ni], &q->pool[h[p]], ni, h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = ni;
+}
+
+static int pheap_pop(tn_navquery *q)
+{
+    int32_t *h = q->heap;
+    int top = h[0], n = --q->nheap;
+    if (n > 0) {
+        int x = h[n], i = 0;
+        for (;;) {
+            int c = 2 * i + 1;
+            if (c >= n) break;
+            if (c + 1 < n && pless(&q->pool[h[c + 1]], &q->pool[h[c]], h[c + 1], h[c])) c++;
+            if (!pless(&q->pool[h[c]], &q->pool[x], h[c], x)) break;
+            h[i] = h[c];
+            i = c;
+        }
+        h[i] = x;
+    }
+    return top;
+}
+
+typedef struct pctx {
+    tn_navquery *q;
+    const tn_navmesh *m;
+    double sx, sy, gx, gy;
+    bool overflow;
+} pctx;
+
+static inline void root_xy(const pctx *c, int root, double *x, double *y)
+{
+    if (root < 0) {
+        *x = c->sx;
+        *y = c->sy;
+    } else {
+        *x = px_(c->m, root);
+        *y = py_(c->m, root);
+    }
+}
+
+/* Push the interval [right .. left] on edge `e` of triangle t (points given
+ * in t's frame: right nearer tri[e], left nearer tri[e+1]) as a node of the
+ * neighbour across it. */
+static void push_interval(pctx *c, int parent, int t, int e, double rx, double ry, bool rv,
+                          double lx, double ly, bool lv, int root, double g)
+{
+    const tn_navmesh *m = c->m;
+    tn_navquery *q = c->q;
+    if ((lx - rx) * (lx - rx) + (ly - ry) * (ly - ry) < 1e-18) return; /* empty */
+    int n = m->adj[3 * t + e];
+    if (!tri_free(m, n)) return;
+    if (q->npool == q->pcap) {
+        c->overflow = true;
+        return;
+    }
+    pnode *p = &q->pool[q->npool];
+    /* In n the shared edge runs from t's tri[e+1] (left) to tri[e] (right). */
+    p->lx = lx;
+    p->ly = ly;
+    p->rx = rx;
+    p->ry = ry;
+    p->lv = lv;
+    p->rv = rv;
+    p->root = root;
+    p->parent = parent;
+    p->tri = n;
+    p->edge = (int8_t)edge_to(m, n, t);
+    p->g = g;
+    double ox, oy, qx, qy;
+    root_xy(c, root, &ox, &oy);
+    portal_point(rx, ry, lx, ly, ox, oy, c->gx, c->gy, &qx, &qy);
+    p->f = g + hypot(qx - ox, qy - oy) + hypot(c->gx - qx, c->gy - qy);
+    pheap_push(q, q->npool++);
+}
+
+/* Root-level pruning: true when vertex v is already a root with g <= g. */
+static bool root_pruned(tn_navquery *q, int v, double g)
+{
+    if (q->root_stamp[v] == q->gen && q->root_g[v] <= g + 1e-9) return true;
+    q->root_stamp[v] = q->gen;
+    q->root_g[v] = g;
+    return false;
+}
+
+static inline double lerp_pt(double a, double b, double s) { return a + (b - a) * s; }
+
+/* Where the ray from o through x leaves triangle t over its far side
+ * (far side parameter u: 0 at P1, 1 at C, 2 at P0). */
+static double far_hit(const tn_navmesh *m, double ox, double oy, double xx, double xy, int P1,
+                      int C, int P0)
+{
+    double oc = orient2(ox, oy, xx, xy, px_(m, C), py_(m, C));
+    int a, b;
+    double base;
+    if (oc > 0) { /* C is left of the ray: the ray hits P1-C */
+        a = P1;
+        b = C;
+        base = 0;
+    } else if (oc < 0) {
+        a = C;
+        b = P0;
+        base = 1;
+    } else {
+        return 1.0;
+    }
+    double oa = orient2(ox, oy, xx, xy, px_(m, a), py_(m, a));
+    double ob = orient2(ox, oy, xx, xy, px_(m, b), py_(m, b));
+    double s = oa == ob ? 0.0 : oa / (oa - ob);
+    if (s < 1e-12) s = 0;
+    if (s > 1 - 1e-12) s = 1;
+    return base + s;
+}
+
+static void far_point(const tn_navmesh *m, double u, int P1, int C, int P0, double *x, double *y)
+{
+    if (u <= 1) {
+        *x = lerp_pt(px_(m, P1), px_(m, C), u);
+        *y = lerp_pt(py_(m, P1), py_(m, C), u);
+    } else {
+        *x = lerp_pt(px_(m, C), px_(m, P0), u - 1);
+        *y = lerp_pt(py_(m, C), py_(m, P0), u - 1);
+    }
+}
+
+/* Push the far-side range [u0, u1] of triangle t (entered by edge e) as up
+ * to two intervals with the given root. */
+static void push_far_range(pctx *c, int parent, int t, int e, double u0, double u1, int root,
+                           double g)
+{
+    const tn_navmesh *m = c->m;
+    const int32_t *tv = m->tri + 3 * t;
+    int P0 = tv[e], P1 = tv[NEXT3[e]], C = tv[PREV3[e]];
+    int e1 = NEXT3[e], e2 = PREV3[e]; /* P1->C and C->P0 */
+    if (u0 > u1) return;
+    if (u0 < 1) { /* on P1-C: right end at u0, left at min(u1, 1) */
+        double ue = u1 < 1 ? u1 : 1, rx, ry, lx, ly;
+        far_point(m, u0, P1, C, P0, &rx, &ry);
+        far_point(m, ue, P1, C, P0, &lx, &ly);
+        push_interval(c, parent, t, e1, rx, ry, u0 == 0, lx, ly, ue == 1, root, g);
+    }
+    if (u1 > 1) { /* on C-P0 */
+        double ub = u0 > 1 ? u0 : 1, rx, ry, lx, ly;
+        far_point(m, ub, P1, C, P0, &rx, &ry);
+        far_point(m, u1, P1, C, P0, &lx, &ly);
+        push_interval(c, parent, t, e2, rx, ry, ub == 1, lx, ly, u1 == 2, root, g);
+    }
+}
+
+static void expand_interval(pctx *c, int ni)
+{
+    const tn_navmesh *m = c->m;
+    tn_navquery *q = c->q;
+    const pnode nd = q->pool[ni]; /* copy: pushes may not move it, but be plain */
+    const int t = nd.tri, e = nd.edge;
+    const int32_t *tv = m->tri + 3 * t;
+    int P0 = tv[e], P1 = tv[NEXT3[e]], C = tv[PREV3[e]];
+    double ox, oy;
+    root_xy(c, nd.root, &ox, &oy);
+    if (orient2(px_(m, P0), py_(m, P0), px_(m, P1), py_(m, P1), ox, oy) >= 0) {
+        /* The root is on the entry edge: all of t is in sight. */
+        push_far_range(c, ni, t, e, 0, 2, nd.root, nd.g);
+        return;
+    }
+    double ur = far_hit(m, ox, oy, nd.rx, nd.ry, P1, C, P0);
+    double ul = far_hit(m, ox, oy, nd.lx, nd.ly, P1, C, P0);
+    if (nd.rv) ur = far_hit(m, ox, oy, px_(m, P1), py_(m, P1), P1, C, P0);
+    if (nd.lv) ul = far_hit(m, ox, oy, px_(m, P0), py_(m, P0), P1, C, P0);
+    if (ur > ul) ur = ul = 0.5 * (ur + ul);
+    /* Observable: in sight of the same root. */
+    push_far_range(c, ni, t, e, ur, ul, nd.root, nd.g);
+    /* Turning at the interval's ends when they are vertices (every vertex
+     * is on an outline, so each is a corner a path may wrap around). */
+    if (nd.rv && ur > 0) {
+        double g = nd.g + hypot(px_(m, P1) - ox, py_(m, P1) - oy);
+        if (!root_pruned(q, P1, g)) push_far_range(c, ni, t, e, 0, ur, P1, g);
+    }
+    if (nd.lv && ul < 2) {
+        double g = nd.g + hypot(px_(m, P0) - ox, py_(m, P0) - oy);
+        if (!root_pruned(q, P0, g)) push_far_range(c, ni, t, e, ul, 2, P0, g);
+    }
+}
+
+/* Exact any-angle search; fills the corridor.  Returns 1 found, 0 no path,
+ * -1 the node pool overflowed. */
+static int corridor_intervals(tn_navquery *q, int ts, double sx, double sy, double gx, double gy)
+{
+    const tn_navmesh *m = q->m;
+    next_generation(q);
+    pctx c = {q, m, sx, sy, gx, gy, false};
+    q->npool = 0;
+    q->nheap = 0;
+    /* The start sees all of its triangle: its edges, from its own frame. */
+    for (int i = 0; i < 3; i++) {
+        int a = m->tri[3 * ts + i], b = m->tri[3 * ts + NEXT3[i]];
+        /* In ts, edge i runs tri[i] -> tri[i+1]; seen from inside, looking
+         * out, tri[i] is on the right (see portal_of). */
+        push_interval(&c, -1, ts, i, px_(m, a), py_(m, a), true, px_(m, b), py_(m, b), true, -1,
+                      0.0);
+    }
+    int final = -1;
+    while (q->nheap > 0) {
+        int ni = pheap_pop(q);
+        const pnode *nd = &q->pool[ni];
+        if (nd->root >= 0 && q->root_stamp[nd->root] == q->gen &&
+            q->root_g[nd->root] < nd->g - 1e-9)
+            continue; /* its root was reached more cheaply since */
+        if (tri_contains(m, nd->tri, gx, gy)) {
+            final = ni;
+            break;
+        }
+        q->expanded++;
+        expand_interval(&c, ni);
+        if (c.overflow) return -1;
+    }
+    if (final < 0) return 0;
+    int nc = 0;
+    for (int ni = final; ni >= 0; ni = q->pool[ni].parent) q->corr[nc++] = q->pool[ni].tri;
+    q->corr[nc++] = ts;
+    for (int i = 0; i < nc / 2; i++) {
+        int32_t tmp = q->corr[i];
+        q->corr[i] = q->corr[nc - 1 - i];
+        q->corr[nc - 1 - i] = tmp;
+    }
+    q->ncorr = nc;
+    return 1;
+}
+
+int tn_funnel(const double *P, int n, double *out, int cap)
+{
+    if (n <= 0) return 0;
+    int cnt = 0;
+    double lastx = 0, lasty = 0;
+#define EMIT(X, Y)                                                                          \
+    do {                                                                                    \
+        double ex_ = (X), ey_ = (Y);                                                        \
+        if (cnt == 0 || ex_ != lastx || ey_ != lasty) {                                     \
+            if (cnt < cap) {                                                                \
+                out[2 * cnt] = ex_;                                                         \
+                out[2 * cnt + 1] = ey_;                                                     \
+            }                                                                               \
+            cnt++;                                                                          \
+            lastx = ex_;                                                                    \
+            lasty = ey_;                                                                    \
+        }                                                                                   \
+    } while (0)
+    double ax = P[0], ay = P[1];
+    double lx = ax, ly = ay, rx = ax, ry = ay;
+    int li = 0, ri = 0;
+    EMIT(ax, ay);
+    for (int i = 1; i < n; i++) {
+        double nlx = P[4 * i], nly = P[4 * i + 1], nrx = P[4 * i + 2], nry = P[4 * i + 3];
+        /* Right side. */
+        if (orient2(ax, ay, rx, ry, nrx, nry) >= 0) {
+            if ((ax == rx && ay == ry) || orient2(ax, ay, lx, ly, nrx, nry) < 0) {
+                rx = nrx;
+                ry = nry;
+                ri = i;
+            } else { /* crosses the left side: the left point is a corner */
+                ax = lx;
+                ay = ly;
+                EMIT(ax, ay);
+                rx = lx = ax;
+                ry = ly = ay;
+                ri = li;
+                i = li;
+                continue;
+            }
+        }
+        /* Left side. */
+        if (orient2(ax, ay, lx, ly, nlx, nly) <= 0) {
+            if ((ax == lx && ay == ly) || orient2(ax, ay, rx, ry, nlx, nly) > 0) {
+                lx = nlx;
+                ly = nly;
+                li = i;
+            } else {
+                ax = rx;
+                ay = ry;
+                EMIT(ax, ay);
+                lx = rx = ax;
+                ly = ry = ay;
+                li = ri;
+                i = ri;
+                continue;
+            }
+        }
+    }
+    EMIT(P[4 * (n - 1)], P[4 * (n - 1) + 1]);
+#undef EMIT
+    return cnt;
+}
+
+/* Is p on the closed edge shared by triangles t and n? */
+static bool on_edge_between(const tn_navmesh *m, int t, int n, double x, double y)
+{
+    int i = edge_to(m, t, n);
+    int a = m->tri[3 * t + i], b = m->tri[3 * t + NEXT3[i]];
+    double ax = px_(m, a), ay = py_(m, a), bx = px_(m, b), by = py_(m, b);
+    return orient2(ax, ay, bx, by, x, y) == 0 && x >= fmin(ax, bx) && x <= fmax(ax, bx) &&
+           y >= fmin(ay, by) && y <= fmax(ay, by);
+}
+
+tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx, float fgy,
+                                float radius, float *xy, int cap, int *count)
+{
+    if (count) *count = 0;
+    if (!q || !xy || cap < 2 || !count || !isfinite(fsx) || !isfinite(fsy) ||
+        !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) || !isfinite(radius))
+        return TN_FAILURE | TN_INVALID_PARAM;
+    const tn_navmesh *m = q->m;
+    q->ncorr = 0;
+    q->expanded = 0;
+    q->exact = false;
+    const double inv = 1.0 / m->tile_size;
+    const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
+    const double r = radius * inv;
+    int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
+    if (ts < 0 || tg < 0) return TN_FAILURE | TN_INVALID_PARAM;
+    if (m->region[ts] != m->region[tg]) return TN_FAILURE | TN_UNREACHABLE;
+    bool found;
+    if (tri_contains(m, ts, gx, gy)) { /* same triangle: a straight line */
+        q->corr[0] = ts;
+        q->ncorr = 1;
+        found = true;
+        q->exact = true;
+    } else if (r == 0) {
+        int res = corridor_intervals(q, ts, sx, sy, gx, gy);
+        q->exact = res == 1;
+        found = res == 1 || (res < 0 && corridor_astar(q, ts, tg, sx, sy, gx, gy, 0));
+    } else {
+        found = corridor_astar(q, ts, tg, sx, sy, gx, gy, r);
+    }
+    if (!found) return TN_FAILURE | TN_UNREACHABLE;
+
+    /* A start (goal) lying on the first (last) portal is also inside the
+     * next (previous) triangle: trim such portals, which would give the
+     * funnel a flat 180-degree wedge. */
+    int skip = 0;
+    while (q->ncorr - skip > 1 && on_edge_between(m, q->corr[skip], q->corr[skip + 1], sx, sy))
+        skip++;
+    if (skip) {
+        memmove(q->corr, q->corr + skip, sizeof *q->corr * (size_t)(q->ncorr - skip));
+        q->ncorr -= skip;
+    }
+    while (q->ncorr > 1 &&
+           on_edge_between(m, q->corr[q->ncorr - 2], q->corr[q->ncorr - 1], gx, gy))
+        q->ncorr--;
+    /* Portals: start point, each crossed edge, goal point. */
+    int nc = q->ncorr;
+    double *P = q->portals;
+    P[0] = P[2] = sx;
+    P[1] = P[3] = sy;
+    for (int k = 1; k < nc; k++) {
+        int t = q->corr[k - 1];
+        portal_of(m, t, edge_to(m, t, q->corr[k]), r, &P[4 * k], &P[4 * k + 1], &P[4 * k + 2],
+                  &P[4 * k + 3]);
+    }
+    P[4 * nc] = P[4 * nc + 2] = gx;
+    P[4 * nc + 1] = P[4 * nc + 3] = gy;
+    int np = tn_funnel(P, nc + 1, q->pts, q->cap + 2);
+    if (np == 1) { /* start == goal: still a two-point path */
+        q->pts[2] = q->pts[0];
+        q->pts[3] = q->pts[1];
+        np = 2;
+    }
+    int w = np < cap ? np : cap;
+    for (int k = 0; k < w; k++) {
+        xy[2 * k] = (float)(q->pts[2 * k] * m->tile_size);
+        xy[2 * k + 1] = (float)(q->pts[2 * k + 1] * m->tile_size);
+    }
+    *count = w;
+    if (np > cap) return TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
+    return TN_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Debug draw */
+
+static uint32_t region_colour(int r)
+{
+    static const uint32_t PAL[8] = {0x4aa3df40, 0x5fd38d40, 0xf5b04140, 0xd9667a40,
+                                    0xa57fe040, 0x4fd1c540, 0xe0d35a40, 0x9aa5b140};
+    return PAL[(unsigned)r % 8u];
+}
+
+void tn_navmesh_draw(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
+                     unsigned what)
+{
+    if (!m || !dd) return;
+    const float k = m->tile_size * px_per_unit;
+    for (int t = 0; t < m->ntris; t++) {
+        bool fr = tri_free(m, t);
+        if (!fr && !(what & TN_NAVDRAW_BLOCKED)) continue;
+        if (fr && !(what & TN_NAVDRAW_TRIANGLES)) continue;
+        const int32_t *v = m->tri + 3 * t;
+        float x[3], y[3];
+        for (int i = 0; i < 3; i++) {
+            x[i] = (float)m->pts[2 * v[i]] * k;
+            y[i] = (float)m->pts[2 * v[i] + 1] * k;
+        }
+        tn_dd_tri(dd, x[0], y[0], x[1], y[1], x[2], y[2],
+                  fr ? region_colour(m->region[t]) : 0x40404060u);
+        for (int i = 0; i < 3; i++) {
+            int n = m->adj[3 * t + i];
+            if (n >= 0 && n < t && tri_free(m, n) == fr) continue; /* drawn once */
+            tn_dd_line(dd, x[i], y[i], x[NEXT3[i]], y[NEXT3[i]], 0xffffff50u);
+        }
+    }
+    if (what & TN_NAVDRAW_OUTLINES) {
+        for (int s = 0; s < m->nsegs; s++) {
+            int a = m->segs[2 * s], b = m->segs[2 * s + 1];
+            tn_dd_line(dd, (float)m->pts[2 * a] * k, (float)m->pts[2 * a + 1] * k,
+                       (float)m->pts[2 * b] * k, (float)m->pts[2 * b + 1] * k, 0xffd040e0u);
+        }
+    }
+}
+
+void tn_navmesh_draw_corridor(const tn_navmesh *m, const int32_t *tris, int n,
+                              const tn_debug_draw *dd, float px_per_unit, uint32_t rgba)
+{
+    if (!m || !dd || !tris) return;
+    const float k = m->tile_size * px_per_unit;
+    for (int i = 0; i < n; i++) {
+        int t = tris[i];
+        if (t < 0 || t >= m->ntris) continue;
+        const int32_t *v = m->tri + 3 * t;
+        tn_dd_tri(dd, (float)m->pts[2 * v[0]] * k, (float)m->pts[2 * v[0] + 1] * k,
+                  (float)m->pts[2 * v[1]] * k, (float)m->pts[2 * v[1] + 1] * k,
+                  (float)m->pts[2 * v[2]] * k, (float)m->pts[2 * v[2] + 1] * k, rgba);
+    }
+}
+
+void tn_navmesh_draw_path(const float *xy, int n, const tn_debug_draw *dd, float px_per_unit,
+                          uint32_t rgba)
+{
+    if (!xy || !dd) return;
+    for (int i = 0; i + 1 < n; i++)
+        tn_dd_line(dd, xy[2 * i] * px_per_unit, xy[2 * i + 1] * px_per_unit,
+                   xy[2 * i + 2] * px_per_unit, xy[2 * i + 3] * px_per_unit, rgba);
+    for (int i = 0; i < n; i++)
+        tn_dd_circle(dd, xy[2 * i] * px_per_unit, xy[2 * i + 1] * px_per_unit, 2.5f, rgba, true);
+}

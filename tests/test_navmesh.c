@@ -1,0 +1,1240 @@
+/* Tests for tn_navmesh: outlines, triangles, regions, location, A* + funnel,
+ * agent radius, line of sight, nearest free point, and the Moving AI
+ * validation (every scenario query: a valid path no longer than the 8-connected
+ * optimum and no shorter than the straight line), with a visibility-graph
+ * any-angle optimum as the reference on the small maps.
+ *
+ * Paths are checked EXACTLY against the tile grid: with radius 0 every path
+ * point is a tile corner or a tile centre, so doubling the coordinates gives
+ * integers and every test below is integer arithmetic. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_navmesh.h"
+#include "tn_rng.h"
+#include "tn_scen.h"
+
+#define MOVINGAI_DIR "../shared/data/movingai/"
+
+/* ---------------------------------------------------------------------- */
+/* Helpers */
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    buf[got] = '\0';
+    *len = got;
+    return buf;
+}
+
+static tn_map *load_map(const char *path)
+{
+    size_t len;
+    char *buf = read_file(path, &len);
+    if (!buf) fprintf(stderr, "cannot read %s\n", path);
+    assert_non_null(buf);
+    tn_map *m = NULL;
+    tn_error err;
+    tn_status s = tn_map_parse(buf, len, path, NULL, &m, &err);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", err.msg);
+    assert_true(tn_succeeded(s));
+    free(buf);
+    return m;
+}
+
+/* A map from rows of '.', '#', '='. */
+static tn_map *map_rows(int w, int h, const char *rows)
+{
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    assert_non_null(m);
+    assert_int_equal((int)strlen(rows), w * h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            char c = rows[y * w + x];
+            tn_map_set_tile(m, x, y, c == '#' ? TN_TILE_BLOCK : c == '=' ? TN_TILE_ONEWAY
+                                                                         : TN_TILE_EMPTY);
+        }
+    return m;
+}
+
+static tn_map *random_map(int w, int h, int percent, uint64_t seed)
+{
+    tn_rng r;
+    tn_rng_seed(&r, seed, 7);
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if ((int)tn_rng_below(&r, 100) < percent) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+    return m;
+}
+
+static bool is_free(const tn_map *m, int x, int y) { return tn_map_tile(m, x, y) != TN_TILE_BLOCK; }
+
+static tn_navmesh *build(const tn_map *map)
+{
+    tn_error err;
+    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
+    if (!nm) fprintf(stderr, "%s\n", err.msg);
+    assert_non_null(nm);
+    tn_status s = tn_navmesh_build(nm, map, &err);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", err.msg);
+    assert_true(tn_succeeded(s));
+    return nm;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Naive references for the outlines and the triangles */
+
+/* Unit outline edges: horizontal edge (x, y)-(x+1, y) and vertical (x, y)-(x, y+1). */
+static bool h_edge(const tn_map *m, int x, int y) { return is_free(m, x, y - 1) != is_free(m, x, y); }
+static bool v_edge(const tn_map *m, int x, int y) { return is_free(m, x - 1, y) != is_free(m, x, y); }
+
+static bool naive_vertex(const tn_map *m, int x, int y)
+{
+    bool h = h_edge(m, x - 1, y) || h_edge(m, x, y);
+    bool v = v_edge(m, x, y - 1) || v_edge(m, x, y);
+    return h && v;
+}
+
+/* Outline edges are outside the map only if both tiles are: never. */
+static void check_outlines(const tn_map *m, const tn_navmesh_view *v)
+{
+    int W = m->w, H = m->h;
+    int *vid = malloc(sizeof(int) * (size_t)(W + 1) * (size_t)(H + 1));
+    int *hcov = calloc((size_t)(W + 1) * (size_t)(H + 1), sizeof(int));
+    int *vcov = calloc((size_t)(W + 1) * (size_t)(H + 1), sizeof(int));
+    for (int i = 0; i < (W + 1) * (H + 1); i++) vid[i] = -1;
+    for (int p = 0; p < v->npoints; p++) {
+        int x = v->xy[2 * p], y = v->xy[2 * p + 1];
+        assert_true(x >= 0 && x <= W && y >= 0 && y <= H);
+        assert_int_equal(vid[y * (W + 1) + x], -1); /* unique */
+        vid[y * (W + 1) + x] = p;
+        assert_true(naive_vertex(m, x, y));
+    }
+    for (int y = 0; y <= H; y++)
+        for (int x = 0; x <= W; x++)
+            if (naive_vertex(m, x, y)) assert_true(vid[y * (W + 1) + x] >= 0);
+    for (int s = 0; s < v->nsegments; s++) {
+        int a = v->segs[2 * s], b = v->segs[2 * s + 1];
+        int ax = v->xy[2 * a], ay = v->xy[2 * a + 1], bx = v->xy[2 * b], by = v->xy[2 * b + 1];
+        assert_true(ax == bx || ay == by);
+        assert_false(ax == bx && ay == by);
+        if (ay == by) {
+            int x0 = ax < bx ? ax : bx, x1 = ax < bx ? bx : ax;
+            for (int x = x0; x < x1; x++) {
+                assert_true(h_edge(m, x, ay));
+                hcov[ay * (W + 1) + x]++;
+                /* no vertex strictly inside: no T-junction */
+                if (x > x0) assert_int_equal(vid[ay * (W + 1) + x], -1);
+            }
+        } else {
+            int y0 = ay < by ? ay : by, y1 = ay < by ? by : ay;
+            for (int y = y0; y < y1; y++) {
+                assert_true(v_edge(m, ax, y));
+                vcov[y * (W + 1) + ax]++;
+                if (y > y0) assert_int_equal(vid[y * (W + 1) + ax], -1);
+            }
+        }
+    }
+    /* every outline unit edge covered exactly once */
+    for (int y = 0; y <= H; y++)
+        for (int x = 0; x < W; x++) assert_int_equal(hcov[y * (W + 1) + x], h_edge(m, x, y) ? 1 : 0);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x <= W; x++) assert_int_equal(vcov[y * (W + 1) + x], v_edge(m, x, y) ? 1 : 0);
+    free(vid);
+    free(hcov);
+    free(vcov);
+}
+
+static int64_t area2(const tn_navmesh_view *v, int t)
+{
+    const int32_t *p = v->xy;
+    int a = v->tri[3 * t], b = v->tri[3 * t + 1], c = v->tri[3 * t + 2];
+    return (int64_t)(p[2 * b] - p[2 * a]) * (p[2 * c + 1] - p[2 * a + 1]) -
+           (int64_t)(p[2 * b + 1] - p[2 * a + 1]) * (p[2 * c] - p[2 * a]);
+}
+
+/* 4-connected components of free tiles: the reference regions. */
+static int tile_components(const tn_map *m, int *comp)
+{
+    int W = m->w, H = m->h, n = 0;
+    int *stack = malloc(sizeof(int) * (size_t)W * (size_t)H);
+    for (int i = 0; i < W * H; i++) comp[i] = -1;
+    for (int i = 0; i < W * H; i++) {
+        if (!is_free(m, i % W, i / W) || comp[i] >= 0) continue;
+        int sp = 0;
+        stack[sp++] = i;
+        comp[i] = n;
+        while (sp) {
+            int c = stack[--sp], x = c % W, y = c / W;
+            static const int D[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+            for (int k = 0; k < 4; k++) {
+                int nx = x + D[k][0], ny = y + D[k][1];
+                if (!is_free(m, nx, ny) || comp[ny * W + nx] >= 0) continue;
+                comp[ny * W + nx] = n;
+                stack[sp++] = ny * W + nx;
+            }
+        }
+        n++;
+    }
+    free(stack);
+    return n;
+}
+
+static void check_triangles(const tn_map *m, const tn_navmesh_view *v)
+{
+    int64_t free_area2 = 0;
+    int nfree = 0, freetiles = 0;
+    for (int i = 0; i < m->w * m->h; i++) freetiles += m->tile[i] != TN_TILE_BLOCK;
+    int *comp = malloc(sizeof(int) * (size_t)m->w * (size_t)m->h);
+    int ncomp = tile_components(m, comp);
+    int *map_reg = malloc(sizeof(int) * (size_t)(ncomp + 1));
+    for (int i = 0; i <= ncomp; i++) map_reg[i] = -1;
+    for (int t = 0; t < v->ntris; t++) {
+        int64_t a2 = area2(v, t);
+        assert_true(a2 > 0);
+        for (int i = 0; i < 3; i++) {
+            int n = v->adj[3 * t + i];
+            if (n < 0) continue;
+            /* adjacency is symmetric and shares the edge */
+            int a = v->tri[3 * t + i], b = v->tri[3 * t + (i + 1) % 3];
+            int found = 0;
+            for (int j = 0; j < 3; j++)
+                if (v->adj[3 * n + j] == t) {
+                    found = 1;
+                    assert_int_equal(v->tri[3 * n + j], b);
+                    assert_int_equal(v->tri[3 * n + (j + 1) % 3], a);
+                }
+            assert_true(found);
+        }
+        /* sample the centroid (3x scaled) and check its tile */
+        const int32_t *p = v->xy;
+        int a = v->tri[3 * t], b = v->tri[3 * t + 1], c = v->tri[3 * t + 2];
+        int sx = p[2 * a] + p[2 * b] + p[2 * c], sy = p[2 * a + 1] + p[2 * b + 1] + p[2 * c + 1];
+        int tx = sx / 3, ty = sy / 3;
+        bool f = is_free(m, tx, ty);
+        assert_int_equal(v->region[t] >= 0, f);
+        if (f) {
+            free_area2 += a2;
+            nfree++;
+            /* a region is one tile component, and vice versa */
+            int cc = comp[ty * m->w + tx];
+            if (map_reg[cc] < 0) map_reg[cc] = v->region[t];
+            assert_int_equal(map_reg[cc], v->region[t]);
+        }
+    }
+    assert_int_equal(nfree, v->nfree);
+    /* the free triangles tile the free space exactly */
+    assert_true(free_area2 == 2 * (int64_t)freetiles);
+    assert_int_equal(v->nregions, ncomp);
+    free(comp);
+    free(map_reg);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Exact path checks (coordinates doubled: tile corners are even) */
+
+typedef struct frac {
+    int64_t n, d; /* d > 0 */
+} frac;
+
+static frac mkfrac(int64_t n, int64_t d)
+{
+    frac f = {d < 0 ? -n : n, d < 0 ? -d : d};
+    return f;
+}
+static int fcmp(frac a, frac b)
+{
+    int64_t l = a.n * b.d, r = b.n * a.d;
+    return (l > r) - (l < r);
+}
+
+/* Does the closed segment P-Q meet the open square of tile (i, j)? */
+static bool seg_meets_cell(int64_t px, int64_t py, int64_t qx, int64_t qy, int i, int j)
+{
+    frac lo = mkfrac(0, 1), hi = mkfrac(1, 1);
+    bool lo_open = false, hi_open = false;
+    int64_t P[2] = {px, py}, D[2] = {qx - px, qy - py}, C0[2] = {2 * i, 2 * j};
+    for (int k = 0; k < 2; k++) {
+        if (D[k] == 0) {
+            if (!(P[k] > C0[k] && P[k] < C0[k] + 2)) return false;
+            continue;
+        }
+        frac t1 = mkfrac(C0[k] - P[k], D[k]), t2 = mkfrac(C0[k] + 2 - P[k], D[k]);
+        if (fcmp(t1, t2) > 0) {
+            frac tmp = t1;
+            t1 = t2;
+            t2 = tmp;
+        }
+        if (fcmp(t1, lo) >= 0) {
+            lo = t1;
+            lo_open = true;
+        }
+        if (fcmp(t2, hi) <= 0) {
+            hi = t2;
+            hi_open = true;
+        }
+    }
+    int c = fcmp(lo, hi);
+    return c < 0 || (c == 0 && !lo_open && !hi_open);
+}
+
+static int quadrant_ok(int64_t dx, int64_t dy, int q)
+{
+    /* q: 0 NW, 1 NE, 2 SW, 3 SE (y down) */
+    switch (q) {
+    case 0: return dx <= 0 && dy <= 0;
+    case 1: return dx >= 0 && dy <= 0;
+    case 2: return dx <= 0 && dy >= 0;
+    default: return dx >= 0 && dy >= 0;
+    }
+}
+
+/* Free quadrants of a pinch corner (X, Y even), or 0 when it is no pinch:
+ * bit q set for each free quadrant. */
+static int pinch_quadrants(const tn_map *m, int64_t X, int64_t Y)
+{
+    int i = (int)(X / 2), j = (int)(Y / 2);
+    bool nw = is_free(m, i - 1, j - 1), ne = is_free(m, i, j - 1);
+    bool sw = is_free(m, i - 1, j), se = is_free(m, i, j);
+    if (nw && se && !ne && !sw) return 1 | 8;
+    if (ne && sw && !nw && !se) return 2 | 4;
+    return 0;
+}
+
+static bool pinch_pass_ok(const tn_map *m, int64_t X, int64_t Y, int64_t ax, int64_t ay,
+                          int64_t bx, int64_t by)
+{
+    int qm = pinch_quadrants(m, X, Y);
+    if (!qm) return true;
+    for (int q = 0; q < 4; q++)
+        if ((qm >> q & 1) && quadrant_ok(ax - X, ay - Y, q) && quadrant_ok(bx - X, by - Y, q))
+            return true;
+    return false;
+}
+
+/* Exact validity of one segment (doubled coordinates) in free space. */
+static bool seg_valid(const tn_map *m, int64_t px, int64_t py, int64_t qx, int64_t qy)
+{
+    if (px == qx && py == qy) return px >= 0 && py >= 0 && px <= 2 * m->w && py <= 2 * m->h;
+    int64_t y0 = py < qy ? py : qy, y1 = py < qy ? qy : py;
+    int jlo = (int)(y0 / 2) - 1, jhi = (int)(y1 / 2) + 1;
+    for (int j = jlo; j <= jhi; j++) {
+        /* x range of the line within rows [2j, 2j+2], conservatively */
+        double xa, xb;
+        if (qy == py) {
+            xa = (double)(px < qx ? px : qx);
+            xb = (double)(px < qx ? qx : px);
+        } else {
+            double ya = fmax((double)y0, 2.0 * j), yb = fmin((double)y1, 2.0 * j + 2);
+            if (ya > yb) continue;
+            double k = (double)(qx - px) / (double)(qy - py);
+            xa = px + (ya - py) * k;
+            xb = px + (yb - py) * k;
+            if (xa > xb) {
+                double t = xa;
+                xa = xb;
+                xb = t;
+            }
+        }
+        int ilo = (int)floor(xa / 2) - 1, ihi = (int)floor(xb / 2) + 1;
+        for (int i = ilo; i <= ihi; i++)
+            if (seg_meets_cell(px, py, qx, qy, i, j) && !is_free(m, i, j)) return false;
+    }
+    /* along a grid line: every unit piece needs a free tile on one side */
+    if (px == qx && px % 2 == 0) {
+        for (int64_t y = (y0 / 2) * 2; y < y1; y += 2) {
+            int j = (int)(y / 2);
+            if (2 * j + 2 <= y0 || 2 * j >= y1) continue;
+            if (!is_free(m, (int)(px / 2) - 1, j) && !is_free(m, (int)(px / 2), j)) return false;
+        }
+    }
+    if (py == qy && py % 2 == 0) {
+        int64_t x0 = px < qx ? px : qx, x1 = px < qx ? qx : px;
+        for (int64_t x = (x0 / 2) * 2; x < x1; x += 2) {
+            int i = (int)(x / 2);
+            if (2 * i + 2 <= x0 || 2 * i >= x1) continue;
+            if (!is_free(m, i, (int)(py / 2) - 1) && !is_free(m, i, (int)(py / 2))) return false;
+        }
+    }
+    /* corners strictly inside the segment must not be pinches */
+    int64_t dx = qx - px, dy = qy - py;
+    int64_t adx = dx < 0 ? -dx : dx, ady = dy < 0 ? -dy : dy;
+    if (adx >= ady) {
+        int64_t xs = px < qx ? px : qx, xe = px < qx ? qx : px;
+        for (int64_t X = (xs / 2) * 2; X <= xe; X += 2) {
+            if (X <= xs || X >= xe) continue;
+            int64_t num = py * dx + (X - px) * dy; /* Y * dx */
+            if (num % dx) continue;
+            int64_t Y = num / dx;
+            if (Y % 2) continue;
+            if (pinch_quadrants(m, X, Y)) return false;
+        }
+    } else {
+        int64_t ys = py < qy ? py : qy, ye = py < qy ? qy : py;
+        for (int64_t Y = (ys / 2) * 2; Y <= ye; Y += 2) {
+            if (Y <= ys || Y >= ye) continue;
+            int64_t num = px * dy + (Y - py) * dx;
+            if (num % dy) continue;
+            int64_t X = num / dy;
+            if (X % 2) continue;
+            if (pinch_quadrants(m, X, Y)) return false;
+        }
+    }
+    return true;
+}
+
+/* Check a whole path (tile units, radius 0): valid, and return its length. */
+static double check_path(const tn_map *m, const float *xy, int n, const char *what)
+{
+    int64_t *P = malloc(sizeof(int64_t) * 2 * (size_t)n);
+    for (int i = 0; i < 2 * n; i++) {
+        double d = 2.0 * xy[i];
+        if (d != floor(d)) {
+            fprintf(stderr, "%s: path point %d is not on the half grid (%g)\n", what, i / 2, xy[i]);
+            fail();
+        }
+        P[i] = (int64_t)d;
+    }
+    double len = 0;
+    for (int i = 0; i + 1 < n; i++) {
+        if (!seg_valid(m, P[2 * i], P[2 * i + 1], P[2 * i + 2], P[2 * i + 3])) {
+            fprintf(stderr, "%s: segment %d (%g,%g)-(%g,%g) crosses a block\n", what, i, xy[2 * i],
+                    xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3]);
+            fail();
+        }
+        len += hypot((double)xy[2 * i + 2] - xy[2 * i], (double)xy[2 * i + 3] - xy[2 * i + 1]);
+    }
+    for (int i = 1; i + 1 < n; i++) {
+        if (P[2 * i] % 2 || P[2 * i + 1] % 2) continue;
+        if (!pinch_pass_ok(m, P[2 * i], P[2 * i + 1], P[2 * i - 2], P[2 * i - 1], P[2 * i + 2],
+                           P[2 * i + 3])) {
+            fprintf(stderr, "%s: path turns through a pinch at (%g,%g)\n", what, xy[2 * i],
+                    xy[2 * i + 1]);
+            fail();
+        }
+    }
+    free(P);
+    return len;
+}
+
+/* 8-connected optimal length without corner cutting (Dijkstra), -1 if none. */
+static double octile_dijkstra(const tn_map *m, int sx, int sy, int gx, int gy)
+{
+    int W = m->w, H = m->h, N = W * H;
+    double *d = malloc(sizeof(double) * (size_t)N);
+    char *done = calloc((size_t)N, 1);
+    for (int i = 0; i < N; i++) d[i] = INFINITY;
+    d[sy * W + sx] = 0;
+    for (;;) { /* O(N^2): small maps only */
+        int u = -1;
+        for (int i = 0; i < N; i++)
+            if (!done[i] && d[i] < INFINITY && (u < 0 || d[i] < d[u])) u = i;
+        if (u < 0) break;
+        done[u] = 1;
+        if (u == gy * W + gx) break;
+        int x = u % W, y = u / W;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                if (!dx && !dy) continue;
+                int nx = x + dx, ny = y + dy;
+                if (!is_free(m, nx, ny)) continue;
+                if (dx && dy && (!is_free(m, x + dx, y) || !is_free(m, x, y + dy))) continue;
+                double c = dx && dy ? 1.4142135623730951 : 1.0;
+                if (d[u] + c < d[ny * W + nx]) d[ny * W + nx] = d[u] + c;
+            }
+    }
+    double r = d[gy * W + gx];
+    free(d);
+    free(done);
+    return r == INFINITY ? -1 : r;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Visibility-graph reference: the exact any-angle optimum.  Nodes are the
+ * convex corners (one blocked tile of four) and, per free quadrant, the
+ * pinch corners; a node on a pinch may only be left and entered within its
+ * quadrant. */
+
+typedef struct vgraph {
+    int n;
+    int64_t *X, *Y; /* doubled coordinates */
+    int *quad;      /* -1: any direction, else the allowed quadrant */
+    double *w;      /* n*n edge lengths, INFINITY if not visible */
+} vgraph;
+
+static bool vnode_dir_ok(const vgraph *g, int a, int64_t tx, int64_t ty)
+{
+    return g->quad[a] < 0 || quadrant_ok(tx - g->X[a], ty - g->Y[a], g->quad[a]);
+}
+
+static void vgraph_build(vgraph *g, const tn_map *m)
+{
+    int cap = (m->w + 1) * (m->h + 1) * 2;
+    g->X = malloc(sizeof(int64_t) * (size_t)cap);
+    g->Y = malloc(sizeof(int64_t) * (size_t)cap);
+    g->quad = malloc(sizeof(int) * (size_t)cap);
+    g->n = 0;
+    for (int y = 0; y <= m->h; y++)
+        for (int x = 0; x <= m->w; x++) {
+            int nb = !is_free(m, x - 1, y - 1) + !is_free(m, x, y - 1) + !is_free(m, x - 1, y) +
+                     !is_free(m, x, y);
+            int pq = pinch_quadrants(m, 2 * x, 2 * y);
+            if (nb == 1) {
+                g->X[g->n] = 2 * x;
+                g->Y[g->n] = 2 * y;
+                g->quad[g->n++] = -1;
+            } else if (pq) {
+                for (int q = 0; q < 4; q++)
+                    if (pq >> q & 1) {
+                        g->X[g->n] = 2 * x;
+                        g->Y[g->n] = 2 * y;
+                        g->quad[g->n++] = q;
+                    }
+            }
+        }
+    int n = g->n;
+    g->w = malloc(sizeof(double) * (size_t)n * (size_t)n);
+    for (int a = 0; a < n; a++) {
+        g->w[a * n + a] = INFINITY;
+        for (int b = a + 1; b < n; b++) {
+            double d = INFINITY;
+            if (vnode_dir_ok(g, a, g->X[b], g->Y[b]) && vnode_dir_ok(g, b, g->X[a], g->Y[a]) &&
+                (g->X[a] != g->X[b] || g->Y[a] != g->Y[b]) &&
+                seg_valid(m, g->X[a], g->Y[a], g->X[b], g->Y[b]))
+                d = 0.5 * hypot((double)(g->X[a] - g->X[b]), (double)(g->Y[a] - g->Y[b]));
+            g->w[a * n + b] = g->w[b * n + a] = d;
+        }
+    }
+}
+
+static void vgraph_free(vgraph *g)
+{
+    free(g->X);
+    free(g->Y);
+    free(g->quad);
+    free(g->w);
+}
+
+/* Shortest any-angle length between two tile centres. */
+static double vgraph_query(const vgraph *g, const tn_map *m, int sx, int sy, int gx, int gy)
+{
+    int64_t SX = 2 * sx + 1, SY = 2 * sy + 1, GX = 2 * gx + 1, GY = 2 * gy + 1;
+    if (seg_valid(m, SX, SY, GX, GY)) return 0.5 * hypot((double)(SX - GX), (double)(SY - GY));
+    int n = g->n;
+    double *d = malloc(sizeof(double) * (size_t)n), *tog = malloc(sizeof(double) * (size_t)n);
+    char *done = calloc((size_t)n, 1);
+    for (int a = 0; a < n; a++) {
+        d[a] = vnode_dir_ok(g, a, SX, SY) && seg_valid(m, SX, SY, g->X[a], g->Y[a])
+                   ? 0.5 * hypot((double)(SX - g->X[a]), (double)(SY - g->Y[a]))
+                   : INFINITY;
+        tog[a] = vnode_dir_ok(g, a, GX, GY) && seg_valid(m, g->X[a], g->Y[a], GX, GY)
+                     ? 0.5 * hypot((double)(GX - g->X[a]), (double)(GY - g->Y[a]))
+                     : INFINITY;
+    }
+    double best = INFINITY;
+    for (;;) {
+        int u = -1;
+        for (int a = 0; a < n; a++)
+            if (!done[a] && d[a] < INFINITY && (u < 0 || d[a] < d[u])) u = a;
+        if (u < 0 || d[u] >= best) break;
+        done[u] = 1;
+        if (d[u] + tog[u] < best) best = d[u] + tog[u];
+        for (int b = 0; b < n; b++)
+            if (!done[b] && d[u] + g->w[u * n + b] < d[b]) d[b] = d[u] + g->w[u * n + b];
+    }
+    free(d);
+    free(tog);
+    free(done);
+    return best;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Tests: outlines, triangles, regions */
+
+static void test_outlines_handmade(void **state)
+{
+    (void)state;
+    struct {
+        int w, h;
+        const char *rows;
+        int points, segments, regions;
+    } cases[] = {
+        /* open room: the map border only */
+        {3, 3, ".........", 4, 4, 1},
+        /* one block in the middle: border + a square */
+        {5, 5, "............#............", 8, 8, 1},
+        /* a block touching the top border splits it at x = 2 and 3 */
+        {5, 3, "..#............", 8, 8, 1},
+        /* a wall row with a block hanging below: the wall's outline at y = 1
+         * is split where the block's sides touch it (no T-junction) */
+        {5, 3, "#####" "..#.." ".....", 8, 8, 1},
+        /* a pinch: two blocks touching at a corner, which joins 4 segments */
+        {4, 4, ".....#....#.....", 11, 12, 1},
+        /* diagonal free tiles only: two regions */
+        {2, 2, ".##.", 7, 8, 2},
+        /* one-way platforms are free */
+        {4, 2, ".==.....", 4, 4, 1},
+        /* everything blocked: no mesh */
+        {2, 2, "####", 0, 0, 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tn_map *m = map_rows(cases[k].w, cases[k].h, cases[k].rows);
+        tn_navmesh *nm = build(m);
+        tn_navmesh_view v;
+        tn_navmesh_get_view(nm, &v);
+        if (v.npoints != cases[k].points || v.nsegments != cases[k].segments ||
+            v.nregions != cases[k].regions)
+            fprintf(stderr, "case %zu: %d points %d segments %d regions\n", k, v.npoints,
+                    v.nsegments, v.nregions);
+        assert_int_equal(v.npoints, cases[k].points);
+        assert_int_equal(v.nsegments, cases[k].segments);
+        assert_int_equal(v.nregions, cases[k].regions);
+        check_outlines(m, &v);
+        if (v.ntris) check_triangles(m, &v);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+}
+
+static void test_outlines_and_triangles_random(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 60; k++) {
+        int w = 3 + k % 23, h = 2 + (k * 7) % 19;
+        tn_map *m = random_map(w, h, (k * 13) % 60, 1000 + (uint64_t)k);
+        tn_navmesh *nm = build(m);
+        tn_navmesh_view v;
+        tn_navmesh_get_view(nm, &v);
+        check_outlines(m, &v);
+        if (v.ntris) check_triangles(m, &v);
+        /* a rebuild of the same map gives the same mesh */
+        int nt = v.ntris, np = v.npoints;
+        assert_true(tn_succeeded(tn_navmesh_build(nm, m, NULL)));
+        tn_navmesh_get_view(nm, &v);
+        assert_int_equal(v.ntris, nt);
+        assert_int_equal(v.npoints, np);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+}
+
+static void test_files_regions(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/nav_rooms.map");
+    tn_navmesh *nm = build(m);
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    check_outlines(m, &v);
+    check_triangles(m, &v);
+    assert_int_equal(v.nregions, 2); /* the closed room is its own region */
+    assert_int_equal(tn_navmesh_region_at(nm, 14.5f, 5.5f) >= 0, true);
+    assert_true(tn_navmesh_region_at(nm, 14.5f, 5.5f) != tn_navmesh_region_at(nm, 0.5f, 0.5f));
+    assert_int_equal(tn_navmesh_region_at(nm, 4.5f, 0.5f), -1); /* a block */
+    assert_int_equal(tn_navmesh_region_at(nm, 2.5f, 6.5f), tn_navmesh_region_at(nm, 0.5f, 0.5f));
+    /* a smaller map rebuilds in the same mesh; a bigger one is refused */
+    tn_map *small = map_rows(3, 2, "..#...");
+    assert_true(tn_succeeded(tn_navmesh_build(nm, small, NULL)));
+    tn_navmesh_get_view(nm, &v);
+    check_triangles(small, &v);
+    tn_map *big = tn_map_create(30, 3, NULL, NULL);
+    tn_error err;
+    assert_true(tn_failed(tn_navmesh_build(nm, big, &err)));
+    assert_non_null(strstr(err.msg, "larger"));
+    assert_int_equal(tn_navmesh_locate(nm, 0.5f, 0.5f, -1), -1);
+    tn_map_destroy(big);
+    tn_map_destroy(small);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+static void test_create_errors(void **state)
+{
+    (void)state;
+    tn_error err;
+    assert_null(tn_navmesh_create(0, 5, NULL, NULL, &err));
+    assert_non_null(strstr(err.msg, "outside"));
+    tn_navmesh_config c = tn_navmesh_default_config();
+    c.tile_size = -1;
+    assert_null(tn_navmesh_create(5, 5, &c, NULL, &err));
+    /* too small a capacity is reported at build */
+    c = tn_navmesh_default_config();
+    c.max_points = 4;
+    tn_navmesh *nm = tn_navmesh_create(5, 5, &c, NULL, &err);
+    assert_non_null(nm);
+    tn_map *m = map_rows(5, 5, "............#............");
+    tn_status s = tn_navmesh_build(nm, m, &err);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
+    assert_false(tn_navmesh_los(nm, 0.5f, 0.5f, 1.5f, 0.5f));
+    tn_map_destroy(m);
+    tn_navmesh_destroy(nm);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Location */
+
+static void test_locate(void **state)
+{
+    (void)state;
+    tn_map *m = random_map(37, 29, 30, 77);
+    tn_navmesh *nm = build(m);
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    tn_rng r;
+    tn_rng_seed(&r, 5, 1);
+    int hint = -1;
+    for (int k = 0; k < 5000; k++) {
+        float x = tn_rng_range(&r, -1.0f, 38.0f), y = tn_rng_range(&r, -1.0f, 30.0f);
+        if (k % 7 == 0) x = floorf(x); /* on tile edges too */
+        if (k % 11 == 0) y = floorf(y);
+        int t = tn_navmesh_locate(nm, x, y, k % 3 ? hint : -1);
+        bool inside = x > 0 && y > 0 && x < 37 && y < 29;
+        bool strictly_free = inside && x != floorf(x) && y != floorf(y) &&
+                             is_free(m, (int)x, (int)y);
+        if (strictly_free) assert_true(t >= 0);
+        if (t >= 0) {
+            assert_true(v.region[t] >= 0);
+            /* the triangle contains the point */
+            for (int i = 0; i < 3; i++) {
+                int a = v.tri[3 * t + i], b = v.tri[3 * t + (i + 1) % 3];
+                double o = (double)(v.xy[2 * b] - v.xy[2 * a]) * (y - v.xy[2 * a + 1]) -
+                           (double)(v.xy[2 * b + 1] - v.xy[2 * a + 1]) * (x - v.xy[2 * a]);
+                assert_true(o >= 0);
+            }
+            hint = t;
+        } else if (inside && x != floorf(x) && y != floorf(y)) {
+            assert_false(is_free(m, (int)x, (int)y));
+        }
+    }
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Paths */
+
+static double path_len(const float *xy, int n)
+{
+    double l = 0;
+    for (int i = 0; i + 1 < n; i++)
+        l += hypot((double)xy[2 * i + 2] - xy[2 * i], (double)xy[2 * i + 3] - xy[2 * i + 1]);
+    return l;
+}
+
+static void test_path_simple(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/nav_gap.map");
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    assert_non_null(q);
+    float xy[256];
+    int n;
+    /* straight line in the open */
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 10.5f, 3.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(n, 2);
+    assert_true(xy[0] == 0.5f && xy[1] == 0.5f && xy[2] == 10.5f && xy[3] == 3.5f);
+    /* around the wall's top end (5,4)-(6,4): through the two corners */
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 128, &n), TN_OK);
+    check_path(m, xy, n, "gap");
+    assert_int_equal(n, 4);
+    assert_true(xy[2] == 5.0f && xy[3] == 4.0f && xy[4] == 6.0f && xy[5] == 4.0f);
+    double want = 2 * hypot(2.5, 4.5) + 1.0;
+    assert_true(fabs(path_len(xy, n) - want) < 1e-5);
+    /* buffer too small: partial, first points written */
+    tn_status s = tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 2, &n);
+    assert_true(tn_succeeded(s) && tn_status_detail(s, TN_BUFFER_TOO_SMALL));
+    assert_int_equal(n, 2);
+    /* start in a block */
+    s = tn_navquery_find_path(q, 5.5f, 6.5f, 8.5f, 8.5f, 0, xy, 128, &n);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    /* same point */
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 1.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(n, 2);
+    int nc;
+    tn_navquery_corridor(q, &nc);
+    assert_int_equal(nc, 1);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+
+    /* unreachable: another region */
+    m = load_map("tests/data/nav_rooms.map");
+    nm = build(m);
+    q = tn_navquery_create(nm, NULL, NULL);
+    s = tn_navquery_find_path(q, 0.5f, 0.5f, 14.5f, 5.5f, 0, xy, 128, &n);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    /* the door and the one-way platform: flyers pass through both */
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 19.5f, 0.5f, 0, xy, 128, &n), TN_OK);
+    check_path(m, xy, n, "rooms");
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* In pixels (tile_size 16), paths come out in pixels. */
+static void test_path_pixels(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/nav_gap.map");
+    tn_navmesh_config c = tn_navmesh_default_config();
+    c.tile_size = 16;
+    tn_navmesh *nm = tn_navmesh_create(m->w, m->h, &c, NULL, NULL);
+    assert_true(tn_succeeded(tn_navmesh_build(nm, m, NULL)));
+    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    float xy[64];
+    int n;
+    assert_int_equal(tn_navquery_find_path(q, 40, 136, 136, 136, 0, xy, 32, &n), TN_OK);
+    assert_int_equal(n, 4);
+    assert_true(xy[2] == 80.0f && xy[3] == 64.0f && xy[4] == 96.0f && xy[5] == 64.0f);
+    assert_true(tn_navmesh_los(nm, 8, 8, 168, 8));
+    assert_false(tn_navmesh_los(nm, 40, 136, 136, 136));
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* Random small maps: every path is valid, no longer than the 8-connected
+ * optimum, no shorter than the any-angle optimum (visibility graph), and
+ * LOS agrees with the exact grid test on random segments. */
+static void test_paths_random_vs_references(void **state)
+{
+    (void)state;
+    double worst = 1.0, sum = 0;
+    int count = 0, optimal = 0;
+    for (int k = 0; k < 12; k++) {
+        int w = 12 + k * 3, h = 10 + k * 2;
+        tn_map *m = random_map(w, h, 12 + k * 2, 500 + (uint64_t)k);
+        tn_navmesh *nm = build(m);
+        tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+        vgraph g;
+        vgraph_build(&g, m);
+        tn_rng r;
+        tn_rng_seed(&r, (uint64_t)k, 3);
+        float xy[2048];
+        for (int it = 0; it < 40; it++) {
+            int sx = (int)tn_rng_below(&r, (uint32_t)w), sy = (int)tn_rng_below(&r, (uint32_t)h);
+            int gx = (int)tn_rng_below(&r, (uint32_t)w), gy = (int)tn_rng_below(&r, (uint32_t)h);
+            if (!is_free(m, sx, sy) || !is_free(m, gx, gy)) continue;
+            double oct = octile_dijkstra(m, sx, sy, gx, gy);
+            int n;
+            tn_status s = tn_navquery_find_path(q, sx + 0.5f, sy + 0.5f, gx + 0.5f, gy + 0.5f, 0,
+                                                xy, 1024, &n);
+            if (oct < 0) {
+                assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+                continue;
+            }
+            assert_int_equal(s, TN_OK);
+            double len = check_path(m, xy, n, "random");
+            double best = vgraph_query(&g, m, sx, sy, gx, gy);
+            assert_true(len <= oct + 1e-6);
+            assert_true(len >= best - 1e-6);
+            if (best > 0) {
+                double ratio = len / best;
+                if (ratio > worst) worst = ratio;
+                sum += ratio;
+                count++;
+                optimal += ratio < 1 + 1e-9;
+            }
+            /* line of sight agrees with the exact segment test */
+            float ax = tn_rng_range(&r, 0, (float)w), ay = tn_rng_range(&r, 0, (float)h);
+            ax = floorf(ax * 2) / 2;
+            ay = floorf(ay * 2) / 2;
+            bool exact = is_free(m, (int)floorf(ax), (int)floorf(ay)) &&
+                         seg_valid(m, 2 * (sx) + 1, 2 * sy + 1, (int64_t)(2 * ax), (int64_t)(2 * ay));
+            bool los = tn_navmesh_los(nm, sx + 0.5f, sy + 0.5f, ax, ay);
+            /* (a point on a tile border may be free although its tile is not) */
+            if (ax != floorf(ax) && ay != floorf(ay)) {
+                if (exact != los)
+                    fprintf(stderr, "los (%d.5,%d.5)-(%g,%g): mesh %d exact %d\n", sx, sy, ax, ay,
+                            los, exact);
+                assert_int_equal(exact, los);
+            }
+        }
+        vgraph_free(&g);
+        tn_navquery_destroy(q);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+    printf("random maps: %d paths vs any-angle optimum: mean ratio %.5f, worst %.5f, %d optimal\n",
+           count, count ? sum / count : 0, worst, optimal);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Line of sight on hand-made cases */
+
+static void test_los_cases(void **state)
+{
+    (void)state;
+    /*  0123456
+     * 0.......
+     * 1..#....
+     * 2...#...   (2,1) and (3,2) touch at the corner (3,2): a pinch
+     * 3.......
+     * 4.##....
+     */
+    tn_map *m = map_rows(7, 5, "......." "..#...." "...#..." "......." ".##....");
+    tn_navmesh *nm = build(m);
+    /* open */
+    assert_true(tn_navmesh_los(nm, 0.5f, 0.5f, 6.5f, 0.5f));
+    /* through a block */
+    assert_false(tn_navmesh_los(nm, 0.5f, 1.5f, 6.5f, 1.5f));
+    /* grazing the corner (2,1) of block (2,1) from (0,3) to (4,-1)?  y=-1 is
+     * outside; use (1,2)-(3,0): passes (2,1), the top-left corner: touches
+     * only block (2,1)'s corner from outside -> visible */
+    assert_true(tn_navmesh_los(nm, 1.0f, 2.0f, 3.0f, 0.0f));
+    assert_true(tn_navmesh_los(nm, 1.5f, 2.5f, 2.5f, 0.5f) == false); /* cuts (2,1)? */
+    /* through the pinch (3,2) diagonally from (2.5,2.5) to (3.5,1.5) */
+    assert_false(tn_navmesh_los(nm, 2.5f, 2.5f, 3.5f, 1.5f));
+    assert_false(tn_navmesh_los(nm, 2.0f, 3.0f, 4.0f, 1.0f));
+    /* along the pinch's free diagonal the other way it runs into blocks */
+    assert_false(tn_navmesh_los(nm, 1.5f, 0.5f, 4.5f, 3.5f));
+    /* along a wall: the top of blocks (1,4),(2,4) at y = 4 */
+    assert_true(tn_navmesh_los(nm, 0.0f, 4.0f, 6.0f, 4.0f));
+    /* along the map border */
+    assert_true(tn_navmesh_los(nm, 0.0f, 0.0f, 7.0f, 0.0f));
+    assert_true(tn_navmesh_los(nm, 0.0f, 0.0f, 0.0f, 5.0f));
+    /* along a line between two blocks: y = 2 from x = 2.5? (2,1) above,
+     * nothing below at x 2..3 -> visible */
+    assert_true(tn_navmesh_los(nm, 0.5f, 2.0f, 3.0f, 2.0f));
+    /* horizontal through the pinch corner (3,2): blocked */
+    assert_false(tn_navmesh_los(nm, 0.5f, 2.0f, 6.5f, 2.0f));
+    /* from a point inside a block */
+    assert_false(tn_navmesh_los(nm, 2.5f, 1.5f, 0.5f, 0.5f));
+    /* endpoints on vertices */
+    assert_true(tn_navmesh_los(nm, 3.0f, 1.0f, 6.0f, 1.0f));
+    assert_true(tn_navmesh_los(nm, 3.0f, 2.0f, 6.0f, 2.0f));
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* LOS against the exact test on many random half-grid segments. */
+static void test_los_random(void **state)
+{
+    (void)state;
+    int agree = 0;
+    for (int k = 0; k < 8; k++) {
+        int w = 20 + k * 4, h = 15 + k * 3;
+        tn_map *m = random_map(w, h, 10 + 4 * k, 900 + (uint64_t)k);
+        tn_navmesh *nm = build(m);
+        tn_rng r;
+        tn_rng_seed(&r, 11 + (uint64_t)k, 3);
+        for (int it = 0; it < 3000; it++) {
+            int64_t ax = tn_rng_below(&r, (uint32_t)(2 * w + 1)), ay = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            int64_t bx = tn_rng_below(&r, (uint32_t)(2 * w + 1)), by = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            if (it % 3 == 0) { /* short segments, many through corners */
+                bx = ax + (int64_t)tn_rng_below(&r, 9) - 4;
+                by = ay + (int64_t)tn_rng_below(&r, 9) - 4;
+                if (bx < 0 || by < 0 || bx > 2 * w || by > 2 * h) continue;
+            }
+            /* both endpoints must be in free space for the exact test */
+            bool a_free = tn_navmesh_locate(nm, ax * 0.5f, ay * 0.5f, -1) >= 0;
+            bool b_free = tn_navmesh_locate(nm, bx * 0.5f, by * 0.5f, -1) >= 0;
+            bool exact = a_free && b_free && seg_valid(m, ax, ay, bx, by);
+            /* a segment starting or ending at a pinch corner has a free
+             * direction per quadrant; the exact test says nothing there */
+            if (pinch_quadrants(m, ax, ay) && ax % 2 == 0 && ay % 2 == 0) continue;
+            if (pinch_quadrants(m, bx, by) && bx % 2 == 0 && by % 2 == 0) continue;
+            bool los = tn_navmesh_los(nm, ax * 0.5f, ay * 0.5f, bx * 0.5f, by * 0.5f);
+            if (los != exact)
+                fprintf(stderr, "map %d: los (%g,%g)-(%g,%g): mesh %d exact %d\n", k, ax * 0.5,
+                        ay * 0.5, bx * 0.5, by * 0.5, los, exact);
+            assert_int_equal(los, exact);
+            agree++;
+        }
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+    assert_true(agree > 10000);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Agent radius */
+
+static void test_radius(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/nav_corridor.map");
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    float xy[256];
+    int n;
+    /* radius 0 and 0.45: the one-tile corridor (row 3) */
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0, xy, 128, &n), TN_OK);
+    double l0 = path_len(xy, n);
+    for (int i = 0; i < n; i++) assert_true(xy[2 * i + 1] <= 4.0f);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.45f, xy, 128, &n), TN_OK);
+    for (int i = 0; i < n; i++) assert_true(xy[2 * i + 1] <= 4.0f);
+    assert_true(path_len(xy, n) >= l0);
+    /* every turning point keeps 0.45 from the corner it turns around */
+    for (int i = 1; i + 1 < n; i++) {
+        double dmin = 1e9;
+        for (int y = 0; y <= m->h; y++)
+            for (int x = 0; x <= m->w; x++)
+                if (naive_vertex(m, x, y))
+                    dmin = fmin(dmin, hypot(xy[2 * i] - x, xy[2 * i + 1] - y));
+        assert_true(dmin > 0.45 - 1e-4);
+    }
+    /* radius 0.6: only the two-tile corridor (rows 7-8) */
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.6f, xy, 128, &n), TN_OK);
+    bool low = false;
+    for (int i = 0; i < n; i++) low |= xy[2 * i + 1] >= 7.0f;
+    assert_true(low);
+    /* radius 1.1: no corridor is wide enough */
+    tn_status s = tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 1.1f, xy, 128, &n);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    /* inside the left area it is still fine */
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, 1.1f, xy, 128, &n), TN_OK);
+    /* a negative radius is refused */
+    s = tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, -1.0f, xy, 128, &n);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Funnel alone */
+
+static void test_funnel(void **state)
+{
+    (void)state;
+    /* straight corridor: no corners */
+    double P[4 * 4] = {0, 0, 0, 0, /**/ 1, 1, 1, -1, /**/ 2, 1, 2, -1, /**/ 3, 0, 3, 0};
+    double out[16];
+    /* "left" has orient > 0: walking +x, left is +y */
+    assert_int_equal(tn_funnel(P, 4, out, 8), 2);
+    assert_true(out[2] == 3 && out[3] == 0);
+    /* a corner: the goal is up-left behind the left end of portal 2 */
+    double Q[4 * 4] = {0, 0, 0, 0, /**/ 1, 1, 1, -1, /**/ 2, 1, 2, -1, /**/ 2, 5, 2, 5};
+    int n = tn_funnel(Q, 4, out, 8);
+    assert_int_equal(n, 3);
+    assert_true(out[2] == 2 && out[3] == 1);
+    /* capacity: count is still the full path */
+    assert_int_equal(tn_funnel(Q, 4, out, 1), 3);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Nearest free point */
+
+static void test_nearest_free(void **state)
+{
+    (void)state;
+    tn_map *m = random_map(25, 19, 45, 4242);
+    tn_navmesh *nm = build(m);
+    tn_rng r;
+    tn_rng_seed(&r, 9, 9);
+    for (int it = 0; it < 2000; it++) {
+        float x = tn_rng_range(&r, -3, 28), y = tn_rng_range(&r, -3, 22);
+        float margin = it % 2 ? 0.0f : 0.25f;
+        float ox, oy;
+        assert_true(tn_navmesh_nearest_free(nm, x, y, margin, &ox, &oy));
+        /* brute force over every free tile */
+        double best = INFINITY;
+        for (int ty = 0; ty < m->h; ty++)
+            for (int tx = 0; tx < m->w; tx++) {
+                if (!is_free(m, tx, ty)) continue;
+                double qx = fmin(fmax(x, tx + margin), tx + 1 - margin);
+                double qy = fmin(fmax(y, ty + margin), ty + 1 - margin);
+                best = fmin(best, hypot(qx - x, qy - y));
+            }
+        assert_true(fabs(hypot(ox - x, oy - y) - best) < 1e-4);
+        assert_true(tn_navmesh_locate(nm, ox, oy, -1) >= 0);
+    }
+    tn_map *full = map_rows(2, 1, "##");
+    tn_navmesh *nf = build(full);
+    float ox, oy;
+    assert_false(tn_navmesh_nearest_free(nf, 0.5f, 0.5f, 0, &ox, &oy));
+    tn_navmesh_destroy(nf);
+    tn_map_destroy(full);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Debug draw: counts what is drawn */
+
+typedef struct counter {
+    int lines, tris, circles;
+} counter;
+static void c_line(void *u, float a, float b, float c, float d, uint32_t k)
+{
+    (void)a, (void)b, (void)c, (void)d, (void)k;
+    ((counter *)u)->lines++;
+}
+static void c_tri(void *u, float a, float b, float c, float d, float e, float f, uint32_t k)
+{
+    (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)k;
+    ((counter *)u)->tris++;
+}
+
+static void test_draw(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/nav_gap.map");
+    tn_navmesh *nm = build(m);
+    counter c = {0, 0, 0};
+    tn_debug_draw dd = {.user = &c, .line = c_line, .tri = c_tri};
+    tn_navmesh_draw(nm, &dd, 16, TN_NAVDRAW_TRIANGLES | TN_NAVDRAW_OUTLINES);
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    assert_int_equal(c.tris, v.nfree);
+    assert_true(c.lines >= v.nsegments);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Moving AI validation */
+
+typedef struct maistats {
+    int queries, failures;
+    double worst_vs_octile, mean_vs_octile, worst_vs_anyangle, mean_vs_anyangle;
+    int anyangle_count, anyangle_optimal;
+} maistats;
+
+static void run_movingai(const char *name, bool with_vgraph, maistats *st)
+{
+    char path[512];
+    snprintf(path, sizeof path, MOVINGAI_DIR "%s", name);
+    tn_map *m = load_map(path);
+    snprintf(path, sizeof path, MOVINGAI_DIR "%s.scen", name);
+    size_t len;
+    char *buf = read_file(path, &len);
+    assert_non_null(buf);
+    tn_scen *sc = NULL;
+    tn_error err;
+    assert_true(tn_succeeded(tn_scen_parse(buf, len, path, NULL, &sc, &err)));
+    free(buf);
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    vgraph g;
+    if (with_vgraph) vgraph_build(&g, m);
+    int cap = 1 << 16;
+    float *xy = malloc(sizeof(float) * 2 * (size_t)cap);
+    memset(st, 0, sizeof *st);
+    st->worst_vs_octile = 0;
+    for (int i = 0; i < sc->count; i++) {
+        const tn_scen_query *sq = &sc->q[i];
+        int n;
+        tn_status s = tn_navquery_find_path(q, sq->sx + 0.5f, sq->sy + 0.5f, sq->gx + 0.5f,
+                                            sq->gy + 0.5f, 0, xy, cap, &n);
+        if (s != TN_OK) {
+            fprintf(stderr, "%s query %d: status %s\n", name, i, tn_status_str(s));
+            fail();
+        }
+        char what[96];
+        snprintf(what, sizeof what, "%s query %d", name, i);
+        double l = check_path(m, xy, n, what);
+        double tol = fmax(1e-4, 5e-6 * sq->optimal) + 1e-9 * l;
+        double straight = hypot((double)(sq->gx - sq->sx), (double)(sq->gy - sq->sy));
+        if (l > sq->optimal + tol || l < straight - 1e-9) {
+            fprintf(stderr, "%s: length %.6f, 8-connected optimum %.6f, straight %.6f\n", what, l,
+                    sq->optimal, straight);
+            st->failures++;
+        }
+        st->queries++;
+        if (sq->optimal > 0) {
+            double r = l / sq->optimal;
+            st->mean_vs_octile += r;
+            if (r > st->worst_vs_octile) st->worst_vs_octile = r;
+        }
+        if (with_vgraph) {
+            double best = vgraph_query(&g, m, sq->sx, sq->sy, sq->gx, sq->gy);
+            assert_true(l >= best - 1e-6);
+            if (best > 0) {
+                double r = l / best;
+                st->mean_vs_anyangle += r;
+                st->anyangle_count++;
+                st->anyangle_optimal += r < 1 + 1e-9;
+                if (r > st->worst_vs_anyangle) st->worst_vs_anyangle = r;
+            }
+        }
+    }
+    st->mean_vs_octile /= st->queries ? st->queries : 1;
+    if (st->anyangle_count) st->mean_vs_anyangle /= st->anyangle_count;
+    printf("%-20s %5d queries, %d failures; length / 8-connected optimum: mean %.4f worst %.4f",
+           name, st->queries, st->failures, st->mean_vs_octile, st->worst_vs_octile);
+    if (with_vgraph)
+        printf("; / any-angle optimum: mean %.5f worst %.5f, %d of %d optimal", st->mean_vs_anyangle,
+               st->worst_vs_anyangle, st->anyangle_optimal, st->anyangle_count);
+    printf("\n");
+    free(xy);
+    if (with_vgraph) vgraph_free(&g);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_scen_destroy(sc);
+    tn_map_destroy(m);
+}
+
+static bool have_movingai(void)
+{
+    FILE *f = fopen(MOVINGAI_DIR "arena.map", "rb");
+    if (!f) {
+        printf("skipping: " MOVINGAI_DIR " is missing (Moving AI benchmark maps)\n");
+        return false;
+    }
+    fclose(f);
+    return true;
+}
+
+static void test_movingai_small(void **state)
+{
+    (void)state;
+    if (!have_movingai()) skip();
+    maistats st;
+    run_movingai("arena.map", true, &st);
+    assert_int_equal(st.failures, 0);
+    run_movingai("den312d.map", true, &st);
+    assert_int_equal(st.failures, 0);
+}
+
+static void test_movingai_random512(void **state)
+{
+    (void)state;
+    if (!have_movingai()) skip();
+    maistats st;
+    run_movingai("random512-10-0.map", false, &st);
+    assert_int_equal(st.failures, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_outlines_handmade),
+        cmocka_unit_test(test_outlines_and_triangles_random),
+        cmocka_unit_test(test_files_regions),
+        cmocka_unit_test(test_create_errors),
+        cmocka_unit_test(test_locate),
+        cmocka_unit_test(test_funnel),
+        cmocka_unit_test(test_path_simple),
+        cmocka_unit_test(test_path_pixels),
+        cmocka_unit_test(test_los_cases),
+        cmocka_unit_test(test_los_random),
+        cmocka_unit_test(test_paths_random_vs_references),
+        cmocka_unit_test(test_radius),
+        cmocka_unit_test(test_nearest_free),
+        cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_movingai_small),
+        cmocka_unit_test(test_movingai_random512),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
