@@ -1,12 +1,236 @@
-/* Placeholder until this benchmark is written; owned by its module's issue. */
+/* tilenav-bench arrival: does the bot complete the paths the finder gives it?
+ *
+ * For each of N random platformer levels (tn_levelgen, --size, default
+ * 48x28) the character size and jump height cycle through all 72
+ * combinations (width 1-3 x height 1-3 x jump 1-8; level L uses combination
+ * L mod 72).  K start/goal pairs per level are drawn among standing tiles
+ * and kept only when tn_path returns a full path; the bot then drives a
+ * tn_body on the real physics (the same tn_bot_step -> tn_body_step loop as
+ * the world) until it stops or runs out of frames (600 + 20 per path tile).
+ * Arrival = the bot says ARRIVED standing on the goal tile.
+ *
+ * Prints the arrival rate, the median frames per arrival, a table of
+ * failures per jump height and size, and every failure; each failure is
+ * written to --out DIR (default /tmp/tilenav-arrival) as fail_L_K.map (the
+ * level, P = the start) and fail_L_K.script (sizes, jump height, goto), to
+ * be replayed with
+ *   build/tilenav --headless --map DIR/fail_L_K.map --frames N --script DIR/fail_L_K.script
+ * Usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] [--out DIR]
+ *                              [--size WxH] [--quiet]
+ */
+#define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tn_bot.h"
+#include "tn_levelgen.h"
+#include "tn_path.h"
+
+#define PAIR_TRIES 300
+
+typedef struct outcome {
+    bool arrived;
+    int frames;
+    tn_bot_info info;
+    int end_x, end_y;
+} outcome;
+
+static bool standing(const tn_map *m, int x, int y, int w, int h)
+{
+    return tn_path_box_fits(m, x, y, w, h) && tn_path_box_ground(m, x, y, w);
+}
+
+static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, int *y)
+{
+    for (int t = 0; t < 2000; t++) {
+        int tx = (int)tn_rng_below(r, (uint32_t)m->w), ty = (int)tn_rng_below(r, (uint32_t)m->h);
+        if (standing(m, tx, ty, w, h)) {
+            *x = tx;
+            *y = ty;
+            return true;
+        }
+    }
+    return false;
+}
+
+static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_params *p,
+                       int w, int h, int sx, int sy, int gx, int gy, int budget)
+{
+    outcome o;
+    memset(&o, 0, sizeof o);
+    tn_body body;
+    tn_body_place(&body, w, h, sx, sy);
+    const tn_input none = {false, false, false, false};
+    tn_body_step(&body, m, p, none); /* settle, as the world's first step does */
+    tn_bot_goto(bot, pf, m, &body, p, gx, gy, NULL);
+    int f;
+    for (f = 0; f < budget; f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &body, p);
+        if (!tn_bot_active(bot)) break;
+        tn_body_step(&body, m, p, in);
+    }
+    o.frames = f;
+    o.info = tn_bot_get_info(bot);
+    tn_body_tile(&body, &o.end_x, &o.end_y);
+    o.arrived = o.info.state == TN_BOT_ARRIVED && o.end_x == gx && o.end_y == gy && body.on_ground;
+    return o;
+}
+
+static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, int sy, int gx,
+                         int gy, int w, int h, int jump, int frames)
+{
+    char path[1024];
+    int osx = m->start_x, osy = m->start_y;
+    m->start_x = sx;
+    m->start_y = sy;
+    size_t cap = tn_map_format_size(m);
+    char *buf = malloc(cap);
+    size_t len = 0;
+    int rc = -1;
+    if (buf && tn_succeeded(tn_map_format(m, buf, cap, &len))) {
+        snprintf(path, sizeof path, "%s/fail_%d_%d.map", dir, level, k);
+        FILE *f = fopen(path, "wb");
+        if (f) {
+            fwrite(buf, 1, len, f);
+            rc = fclose(f);
+        }
+    }
+    free(buf);
+    m->start_x = osx;
+    m->start_y = osy;
+    if (rc != 0) return -1;
+    snprintf(path, sizeof path, "%s/fail_%d_%d.script", dir, level, k);
+    FILE *f = fopen(path, "w");
+    if (!f) return -1;
+    fprintf(f,
+            "# tilenav-bench arrival failure: level %d pair %d; character %dx%d, jump %d;\n"
+            "# start (%d,%d) goal (%d,%d).  Replay with --frames %d\n"
+            "0 set jump_height %d\n0 set char_height 1\n0 set char_width %d\n0 set char_height %d\n"
+            "1 goto %d %d\n",
+            level, k, w, h, jump, sx, sy, gx, gy, frames + 2, jump, w, h, gx, gy);
+    return fclose(f);
+}
 
 int bench_arrival(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "tilenav-bench arrival: not written yet\n");
-    return 1;
+    int levels = 500, goals = 10, W = 48, H = 28;
+    unsigned long long seed = 1;
+    const char *out = "/tmp/tilenav-arrival";
+    bool quiet = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--levels") == 0 && v) levels = atoi(v), i++;
+        else if (strcmp(a, "--goals") == 0 && v) goals = atoi(v), i++;
+        else if (strcmp(a, "--seed") == 0 && v) seed = strtoull(v, NULL, 10), i++;
+        else if (strcmp(a, "--out") == 0 && v) out = v, i++;
+        else if (strcmp(a, "--size") == 0 && v) {
+            if (sscanf(v, "%dx%d", &W, &H) != 2) W = -1;
+            i++;
+        } else if (strcmp(a, "--quiet") == 0) quiet = true;
+        else {
+            fprintf(stderr, "usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] "
+                            "[--out DIR] [--size WxH] [--quiet]\n");
+            return 2;
+        }
+    }
+    if (levels < 1 || goals < 1 || W < 16 || H < 12 || W > 1024 || H > 1024) {
+        fprintf(stderr, "arrival: need levels >= 1, goals >= 1 and a size from 16x12 to 1024x1024\n");
+        return 2;
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));
+        return 1;
+    }
+    tn_error err;
+    tn_map *m = tn_map_create(W, H, NULL, &err);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    if (!m || tn_failed(tn_path_create(W, H, NULL, 0, NULL, &pf, &err)) ||
+        tn_failed(tn_bot_create(NULL, NULL, &bot, &err))) {
+        fprintf(stderr, "arrival: %s\n", err.msg);
+        return 1;
+    }
+    int *frames = malloc(sizeof(int) * (size_t)levels * (size_t)goals);
+    double *fr = malloc(sizeof(double) * (size_t)levels * (size_t)goals);
+    int runs = 0, arrived = 0, skipped = 0, replans = 0;
+    int fail_tab[9][9] = {{0}}, run_tab[9][9] = {{0}};
+    double t0 = bench_now();
+    printf("arrival: %d levels x %d goals, %dx%d tiles, seed %llu, failures in %s\n", levels,
+           goals, W, H, seed, out);
+    for (int L = 0; L < levels; L++) {
+        tn_rng rng;
+        tn_rng_seed(&rng, seed, (uint64_t)L);
+        tn_levelgen_platformer(m, &rng, NULL);
+        tn_path_invalidate(pf);
+        int combo = L % 72, w = combo % 3 + 1, h = (combo / 3) % 3 + 1, jump = combo / 9 + 1;
+        tn_phys_params p = tn_phys_default((float)jump);
+        tn_jump_model jm;
+        tn_jump_model_init(&jm, &p, NULL);
+        for (int k = 0; k < goals; k++) {
+            int sx = 0, sy = 0, gx = 0, gy = 0, raw = 0;
+            bool ok = false;
+            for (int t = 0; t < PAIR_TRIES && !ok; t++) {
+                if (!random_standing(m, &rng, w, h, &sx, &sy) ||
+                    !random_standing(m, &rng, w, h, &gx, &gy))
+                    break;
+                if (sx == gx && sy == gy) continue;
+                tn_path_query q = tn_path_query_make(sx, sy, gx, gy, w, h, &jm);
+                tn_path_stats st;
+                tn_status s = tn_path_find(pf, m, &q, NULL, 0, NULL, &st, NULL);
+                ok = tn_succeeded(s) && !tn_status_detail(s, TN_UNREACHABLE | TN_LIMIT_REACHED);
+                raw = st.raw_nodes;
+            }
+            if (!ok) {
+                skipped++;
+                continue;
+            }
+            int budget = 600 + 20 * raw;
+            outcome o = run_bot(bot, pf, m, &p, w, h, sx, sy, gx, gy, budget);
+            runs++;
+            run_tab[jump][(h - 1) * 3 + w - 1]++;
+            replans += o.info.replans;
+            if (o.arrived) {
+                frames[arrived] = o.frames;
+                fr[arrived] = o.frames;
+                arrived++;
+                continue;
+            }
+            fail_tab[jump][(h - 1) * 3 + w - 1]++;
+            write_failure(out, L, k, m, sx, sy, gx, gy, w, h, jump, budget);
+            if (!quiet)
+                printf("  FAIL level %d pair %d: %dx%d jump %d (%d,%d)->(%d,%d): %s after %d "
+                       "frames at (%d,%d), %d replans  [%s/fail_%d_%d.map]\n",
+                       L, k, w, h, jump, sx, sy, gx, gy, tn_bot_state_name(o.info.state),
+                       o.frames, o.end_x, o.end_y, o.info.replans, out, L, k);
+        }
+    }
+    double secs = bench_now() - t0;
+    printf("\nfailures per jump height (rows) and character size WxH (columns), failed/runs:\n");
+    printf("jump ");
+    for (int s = 0; s < 9; s++) printf("   %dx%d  ", s % 3 + 1, s / 3 + 1);
+    printf("\n");
+    for (int j = 1; j <= 8; j++) {
+        printf("  %d  ", j);
+        for (int s = 0; s < 9; s++) printf(" %3d/%-4d", fail_tab[j][s], run_tab[j][s]);
+        printf("\n");
+    }
+    double med = bench_median(fr, arrived);
+    printf("\npaths run     %d (%d pairs skipped: no full path found in %d tries)\n", runs, skipped,
+           PAIR_TRIES);
+    printf("arrived       %d = %.2f%% (target >= 99%%)\n", arrived,
+           runs ? 100.0 * arrived / runs : 0.0);
+    printf("median frames %.0f per arrival (%.2f s of game time)\n", med, med / 60.0);
+    printf("re-plans      %d (%.3f per run)\n", replans, runs ? (double)replans / runs : 0.0);
+    printf("wall time     %.1f s\n", secs);
+    free(frames);
+    free(fr);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+    return runs && arrived * 100 >= runs * 99 ? 0 : 1;
 }

@@ -1,0 +1,550 @@
+#include "tn_bot.h"
+
+#include <math.h>
+#include <string.h>
+
+#define T ((float)TN_TILE_PX)
+#define Y_TOL 1.0f
+#define JUMP_MARGIN_PX 4.0f
+#define STUCK_MOVE_PX 0.01f
+#define STUCK_REPLANS 4
+#define SIM_ROWS 40
+
+enum { JUMP_NONE = 0, JUMP_WANT, JUMP_HOLD };
+
+struct tn_bot {
+    tn_allocator alloc;
+    tn_bot_config cfg;
+    tn_path_node *path;
+    int n, cur;
+    tn_bot_state state;
+    bool partial;          /* the path ends short of the goal */
+    int goal_x, goal_y;
+    bool want_plan;
+    int plan_w, plan_h;
+    const tn_map *plan_map;
+    uint32_t plan_rev;
+    /* physics-derived tables */
+    tn_phys_params phys;
+    bool phys_valid;
+    tn_jump_model jm;
+    int jump_frames[TN_PATH_MAX_JUMP + 1];
+    /* jump state */
+    int jump_phase, jump_left, jump_tiles;
+    bool took_off;
+    bool airborne;         /* left the ground since the last landing */
+    /* stuck */
+    float last_x, last_y;
+    int still;
+    int stuck_replans;
+    int replans, plans, steps;
+    /* last search */
+    tn_path_stats stats;
+    double search_us;
+    double (*clock)(void);
+};
+
+const char *tn_bot_state_name(tn_bot_state s)
+{
+    switch (s) {
+    case TN_BOT_IDLE: return "idle";
+    case TN_BOT_MOVING: return "moving";
+    case TN_BOT_ARRIVED: return "arrived";
+    case TN_BOT_NO_PATH: return "no_path";
+    case TN_BOT_PARTIAL: return "partial";
+    case TN_BOT_STUCK: return "stuck";
+    }
+    return "?";
+}
+
+tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,
+                        tn_error *err)
+{
+    *out = NULL;
+    tn_bot_config c;
+    memset(&c, 0, sizeof c);
+    if (cfg) c = *cfg;
+    if (c.path_cap < 0 || c.max_expand < 0 || c.stuck_steps < 0 || c.max_replans < 0 ||
+        (c.heuristic != TN_PATH_OPTIMAL && c.heuristic != TN_PATH_FAST))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot config: negative size or unknown heuristic");
+    if (!c.path_cap) c.path_cap = TN_BOT_PATH_CAP;
+    if (c.path_cap < 2)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot config: path_cap %d is below 2", c.path_cap);
+    if (!c.stuck_steps) c.stuck_steps = TN_BOT_STUCK_STEPS;
+    if (!c.max_replans) c.max_replans = 48;
+    tn_bot *b = tn_alloc(a, sizeof *b);
+    if (!b) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (a) b->alloc = *a;
+    b->cfg = c;
+    b->path = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->path);
+    if (!b->path) {
+        tn_bot_destroy(b);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    }
+    b->goal_x = b->goal_y = -1;
+    b->search_us = -1.0;
+    *out = b;
+    return TN_OK;
+}
+
+void tn_bot_destroy(tn_bot *b)
+{
+    if (!b) return;
+    tn_allocator a = b->alloc;
+    tn_free(&a, b->path);
+    tn_free(&a, b);
+}
+
+void tn_bot_set_clock(tn_bot *b, double (*clock)(void)) { b->clock = clock; }
+
+/* ---- physics tables --------------------------------------------------- */
+
+/* Apex (px above the take-off) of a jump holding the key for `hold` steps. */
+static float sim_apex(const tn_phys_params *p, int hold)
+{
+    uint8_t tile[SIM_ROWS] = {0}, mark[SIM_ROWS] = {0};
+    tn_map m;
+    memset(&m, 0, sizeof m);
+    m.w = 1;
+    m.h = SIM_ROWS;
+    m.tile = tile;
+    m.mark = mark;
+    m.start_x = m.start_y = -1;
+    tn_body body;
+    tn_body_place(&body, 1, 1, 0, SIM_ROWS - 1);
+    const tn_input none = {false, false, false, false};
+    const tn_input jump = {false, false, false, true};
+    tn_body_step(&body, &m, p, none);
+    float y0 = body.y, top = 0.0f;
+    for (int f = 1; f < 400; f++) {
+        tn_body_step(&body, &m, p, f <= hold ? jump : none);
+        if (y0 - body.y > top) top = y0 - body.y;
+        if (body.vy >= 0.0f) break;
+    }
+    return top;
+}
+
+static bool same_phys(const tn_phys_params *a, const tn_phys_params *b)
+{
+    return a->dt == b->dt && a->gravity == b->gravity && a->max_fall == b->max_fall &&
+           a->walk_speed == b->walk_speed && a->jump_height == b->jump_height &&
+           a->jump_cut_speed == b->jump_cut_speed && a->coyote_frames == b->coyote_frames;
+}
+
+/* Rebuild the model and the jump table when the physics changed; true when
+ * it did (a path planned under the old physics must be re-planned). */
+static bool update_physics(tn_bot *b, const tn_phys_params *p)
+{
+    if (b->phys_valid && same_phys(&b->phys, p)) return false;
+    b->phys = *p;
+    b->phys_valid = tn_succeeded(tn_jump_model_init(&b->jm, p, NULL));
+    if (!b->phys_valid) return true;
+    const int M = b->jm.max_jump;
+    float full = sim_apex(p, 1 << 20);
+    int hold = 1;
+    for (int k = 1; k <= M; k++) {
+        float need = T * (float)k + JUMP_MARGIN_PX;
+        if (need > full || k == M) {
+            b->jump_frames[k] = 1 << 20; /* the whole jump */
+            continue;
+        }
+        while (hold < 400 && sim_apex(p, hold) < need) hold++;
+        b->jump_frames[k] = hold;
+    }
+    return true;
+}
+
+int tn_bot_jump_frames(const tn_bot *b, int tiles)
+{
+    if (!b->phys_valid || tiles < 1) return 0;
+    if (tiles > b->jm.max_jump) tiles = b->jm.max_jump;
+    return b->jump_frames[tiles];
+}
+
+/* ---- goals and planning --------------------------------------------------- */
+
+bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy)
+{
+    if (!tn_map_inside(m, x, y)) return false;
+    while (y > 0 && tn_map_tile(m, x, y) == TN_TILE_BLOCK) y--;
+    int bx = -1, by = y;
+    for (int dy = 0; dy < h && bx < 0; dy++)
+        for (int dx = 0; dx < w && bx < 0; dx++)
+            if (x - dx >= 0 && tn_path_box_fits(m, x - dx, y + dy, w, h)) bx = x - dx, by = y + dy;
+    if (bx < 0) return false;
+    while (!tn_path_box_ground(m, bx, by, w) && tn_path_box_fits(m, bx, by + 1, w, h)) by++;
+    *gx = bx;
+    *gy = by;
+    return true;
+}
+
+static void set_path_empty(tn_bot *b)
+{
+    b->n = 0;
+    b->cur = 0;
+    b->jump_phase = JUMP_NONE;
+}
+
+/* Plan from where the body is.  Returns false when it could not. */
+static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
+{
+    b->want_plan = false;
+    b->jump_phase = JUMP_NONE;
+    b->airborne = !body->on_ground;
+    b->still = 0;
+    if (!b->phys_valid) {
+        set_path_empty(b);
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    int tx, ty;
+    tn_body_tile(body, &tx, &ty);
+    const int w = body->w, h = body->h;
+    int sx = tx, sy = ty;
+    bool ok = tn_path_box_fits(m, sx, sy, w, h) && (!body->on_ground || tn_path_box_ground(m, sx, sy, w));
+    const int cand[2] = {1, -1};
+    for (int i = 0; i < 2 && !ok; i++) {
+        int x = tx + cand[i];
+        if (tn_path_box_fits(m, x, ty, w, h) && (!body->on_ground || tn_path_box_ground(m, x, ty, w)))
+            sx = x, ok = true;
+    }
+    if (!ok && tn_path_box_fits(m, tx, ty, w, h)) ok = true; /* in the air, or standing oddly */
+    b->plan_w = w;
+    b->plan_h = h;
+    b->plan_map = m;
+    b->plan_rev = m->revision;
+    b->plans++;
+    if (!ok) {
+        set_path_empty(b);
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    tn_path_query q = tn_path_query_make(sx, sy, b->goal_x, b->goal_y, w, h, &b->jm);
+    q.heuristic = b->cfg.heuristic;
+    q.max_expand = b->cfg.max_expand;
+    if (q.max_expand > tn_path_max_expand(pf)) q.max_expand = 0;
+    double t0 = b->clock ? b->clock() : 0.0;
+    int n = 0;
+    tn_status s = tn_path_find(pf, m, &q, b->path, b->cfg.path_cap, &n, &b->stats, NULL);
+    b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
+    b->cur = 0;
+    b->n = n;
+    if (tn_failed(s) || n == 0) {
+        set_path_empty(b);
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    bool unreachable = tn_status_detail(s, TN_UNREACHABLE) || tn_status_detail(s, TN_LIMIT_REACHED);
+    b->partial = tn_status_detail(s, TN_PARTIAL_RESULT);
+    if (unreachable && n <= 1) {
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    b->state = unreachable ? TN_BOT_PARTIAL : TN_BOT_MOVING;
+}
+
+static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
+{
+    b->replans++;
+    if (b->replans > b->cfg.max_replans) {
+        set_path_empty(b);
+        b->state = TN_BOT_STUCK;
+        return;
+    }
+    plan(b, pf, m, body);
+}
+
+tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
+                      const tn_phys_params *p, int x, int y, tn_error *err)
+{
+    update_physics(b, p);
+    b->replans = 0;
+    b->stuck_replans = 0;
+    b->steps = 0;
+    b->still = 0;
+    int gx, gy;
+    if (!tn_map_inside(m, x, y)) {
+        b->state = TN_BOT_NO_PATH;
+        set_path_empty(b);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    }
+    if (!tn_bot_snap_goal(m, body->w, body->h, x, y, &gx, &gy)) {
+        b->state = TN_BOT_NO_PATH;
+        b->goal_x = x;
+        b->goal_y = y;
+        set_path_empty(b);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "a %dx%d character cannot stand at or below tile (%d,%d)", body->w,
+                            body->h, x, y);
+    }
+    b->goal_x = gx;
+    b->goal_y = gy;
+    if (!b->phys_valid) {
+        b->state = TN_BOT_NO_PATH;
+        set_path_empty(b);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "invalid physics parameters");
+    }
+    if (body->on_ground) {
+        plan(b, pf, m, body);
+    } else {
+        /* mid-air: keep following the old path (or let go) and plan on landing */
+        b->want_plan = true;
+        if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) set_path_empty(b);
+        b->state = TN_BOT_MOVING;
+    }
+    return TN_OK;
+}
+
+void tn_bot_stop(tn_bot *b)
+{
+    b->state = TN_BOT_IDLE;
+    b->want_plan = false;
+    set_path_empty(b);
+}
+
+/* ---- following ---------------------------------------------------------- */
+
+static inline float node_px(int tx) { return (float)tx * T; }
+static inline float node_feet(int ty) { return (float)(ty + 1) * T; }
+
+static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *prev,
+                      const tn_path_node *c)
+{
+    float cx = node_px(c->x), x = body->x;
+    float tol = 0.5f * b->phys.walk_speed * b->phys.dt + 1e-3f;
+    if (tol < 1.0f) tol = 1.0f;
+    if (fabsf(x - cx) <= tol) return true;
+    if (prev->x < c->x && x >= cx) return true;
+    if (prev->x > c->x && x <= cx) return true;
+    return false;
+}
+
+static bool reached_y(const tn_body *body, const tn_path_node *prev, const tn_path_node *c)
+{
+    float feet = body->y + (float)body->h * T, cy = node_feet(c->y);
+    if (c->flags & TN_NODE_GROUND) return body->on_ground && fabsf(feet - cy) <= Y_TOL;
+    if (fabsf(feet - cy) <= Y_TOL) return true;
+    if (prev->y < c->y && feet >= cy) return true;
+    if (prev->y > c->y && feet <= cy) return true;
+    return prev->y == c->y;
+}
+
+/* The classic "column beside the body is clear" test: the column the body
+ * is entering when it moves in `dir`, over the rows from the body's box to
+ * `to`'s box (one more row above when rising: the apex overshoots the node
+ * a little). */
+static bool stripe_clear(const tn_map *m, const tn_body *body, const tn_path_node *to, int dir)
+{
+    const float H = (float)body->h * T;
+    const float e = 1e-3f;
+    /* the column being entered: partly covered already, or the next one */
+    const int L = (int)floorf((body->x + e) / T);
+    const bool aligned = body->x - (float)L * T < e;
+    const int col = dir > 0 ? L + body->w : (aligned ? L - 1 : L);
+    int r0 = (int)floorf((body->y + e) / T);
+    int r0b = to->y - body->h + 1;
+    if (r0b < r0) r0 = r0b;
+    if (body->vy < 0.0f) r0--;
+    int r1 = (int)ceilf((body->y + H - e) / T) - 1;
+    if (to->y > r1) r1 = to->y;
+    for (int r = r0; r <= r1; r++)
+        if (tn_map_tile(m, col, r) == TN_TILE_BLOCK) return false;
+    return true;
+}
+
+/* Height (tiles) of the jump that starts at take-off node t. */
+static int jump_tiles(const tn_bot *b, int t)
+{
+    int top = b->path[t].y;
+    for (int i = t + 1; i < b->n; i++) {
+        if (b->path[i].y < top) top = b->path[i].y;
+        if (b->path[i].flags & TN_NODE_GROUND) break;
+    }
+    return b->path[t].y - top;
+}
+
+/* We reached node cur-1 and now head for cur: start a jump if it is higher. */
+static void on_advance(tn_bot *b, const tn_body *body)
+{
+    const tn_path_node *p = &b->path[b->cur - 1], *c = &b->path[b->cur];
+    if ((p->flags & TN_NODE_GROUND) && body->on_ground && c->y < p->y) {
+        int tiles = jump_tiles(b, b->cur - 1);
+        if (tiles < 1) tiles = 1;
+        b->jump_tiles = tiles;
+        b->jump_phase = JUMP_WANT;
+    }
+}
+
+static void finish(tn_bot *b)
+{
+    b->state = b->partial ? (b->n > 1 ? TN_BOT_PARTIAL : TN_BOT_NO_PATH) : TN_BOT_ARRIVED;
+    b->cur = b->n;
+    b->jump_phase = JUMP_NONE;
+}
+
+bool tn_bot_active(const tn_bot *b)
+{
+    return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) && (b->want_plan || b->cur < b->n);
+}
+
+tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
+                     const tn_phys_params *p)
+{
+    tn_input in = {false, false, false, false};
+    if (update_physics(b, p) && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL))
+        b->want_plan = true;
+    if (!tn_bot_active(b)) return in;
+    b->steps++;
+    const bool ground = body->on_ground;
+
+    /* re-plan on the ground when something changed under the plan */
+    if (b->plan_map != m || b->plan_rev != m->revision || b->plan_w != body->w ||
+        b->plan_h != body->h)
+        b->want_plan = true;
+    if (b->want_plan && ground) {
+        plan(b, pf, m, body);
+        if (!tn_bot_active(b)) return in;
+    }
+    if (b->n == 0) return in; /* waiting to land */
+
+    /* landing somewhere the path did not expect */
+    if (!ground) {
+        b->airborne = true;
+    } else if (b->airborne) {
+        b->airborne = false;
+        if (b->jump_phase == JUMP_HOLD) b->jump_phase = JUMP_NONE;
+        float feet = body->y + (float)body->h * T;
+        int land = -1;
+        for (int i = b->cur; i < b->n; i++)
+            if (b->path[i].flags & TN_NODE_GROUND) {
+                land = i;
+                break;
+            }
+        bool fine = land >= 0 && fabsf(feet - node_feet(b->path[land].y)) <= Y_TOL &&
+                    fabsf(body->x - node_px(b->path[land].x)) <= 1.5f * T;
+        if (land >= 0 && !(b->path[b->cur].flags & TN_NODE_GROUND) && fine) {
+            b->cur = land; /* touched down a little early: walk the rest */
+        } else if (!fine) {
+            replan(b, pf, m, body);
+            if (!tn_bot_active(b) || b->n == 0) return in;
+        }
+    }
+
+    /* stuck: no movement for stuck_steps while there is work to do */
+    if (fabsf(body->x - b->last_x) < STUCK_MOVE_PX && fabsf(body->y - b->last_y) < STUCK_MOVE_PX)
+        b->still++;
+    else
+        b->still = 0;
+    b->last_x = body->x;
+    b->last_y = body->y;
+    if (b->still >= b->cfg.stuck_steps) {
+        b->still = 0;
+        if (++b->stuck_replans > STUCK_REPLANS) {
+            set_path_empty(b);
+            b->state = TN_BOT_STUCK;
+            return in;
+        }
+        if (ground) {
+            replan(b, pf, m, body);
+            if (!tn_bot_active(b) || b->n == 0) return in;
+        } else {
+            b->want_plan = true;
+        }
+    }
+
+    /* advance over reached nodes (and air nodes whose successor is reached) */
+    for (int guard = 0; guard < 8 && b->cur < b->n; guard++) {
+        const tn_path_node *c = &b->path[b->cur];
+        const tn_path_node *prev = b->cur > 0 ? &b->path[b->cur - 1] : c;
+        bool ok = reached_x(b, body, prev, c) && reached_y(body, prev, c);
+        if (!ok && !(c->flags & TN_NODE_GROUND) && b->cur + 1 < b->n) {
+            const tn_path_node *nn = &b->path[b->cur + 1];
+            ok = !(nn->flags & TN_NODE_GROUND) && reached_x(b, body, c, nn) && reached_y(body, c, nn);
+        }
+        if (!ok) break;
+        b->cur++;
+        b->stuck_replans = 0;
+        if (b->cur >= b->n) {
+            finish(b);
+            return in;
+        }
+        on_advance(b, body);
+    }
+
+    const tn_path_node *c = &b->path[b->cur];
+    const tn_path_node *prev = b->cur > 0 ? &b->path[b->cur - 1] : c;
+    const tn_path_node *next = b->cur + 1 < b->n ? &b->path[b->cur + 1] : NULL;
+    int dir = 0;
+    if (!reached_x(b, body, prev, c)) {
+        int d = node_px(c->x) > body->x ? 1 : -1;
+        if (ground || stripe_clear(m, body, c, d)) dir = d;
+    } else if (!(c->flags & TN_NODE_GROUND) && !reached_y(body, prev, c) && next && next->x != c->x) {
+        int d = next->x > c->x ? 1 : -1;
+        if (stripe_clear(m, body, next, d)) dir = d;
+    }
+    in.right = dir > 0;
+    in.left = dir < 0;
+
+    /* drop through a one-way platform */
+    if (ground && body->on_oneway_only && c->x == prev->x && c->y > prev->y &&
+        (prev->flags & TN_NODE_GROUND))
+        in.down = true;
+
+    /* jump */
+    if (b->jump_phase == JUMP_HOLD) {
+        if (body->jumped || !ground) b->took_off = true;
+        if (!b->took_off) b->jump_phase = JUMP_WANT; /* the press did not take */
+        else if (ground) b->jump_phase = JUMP_NONE;  /* landed */
+    }
+    if (b->jump_phase == JUMP_WANT) {
+        if (!ground) {
+            b->jump_phase = JUMP_NONE; /* walked off instead: the landing check re-plans */
+        } else if (body->jump_held) {
+            in.jump = false; /* release first: a jump starts on a press */
+        } else {
+            in.jump = true;
+            b->jump_left = tn_bot_jump_frames(b, b->jump_tiles) - 1;
+            b->took_off = false;
+            b->jump_phase = JUMP_HOLD;
+        }
+    } else if (b->jump_phase == JUMP_HOLD && b->took_off) {
+        if (b->jump_left > 0) {
+            in.jump = true;
+            b->jump_left--;
+        } else {
+            b->jump_phase = JUMP_NONE;
+        }
+    }
+    return in;
+}
+
+/* ---- read-outs --------------------------------------------------------- */
+
+tn_bot_info tn_bot_get_info(const tn_bot *b)
+{
+    tn_bot_info i;
+    memset(&i, 0, sizeof i);
+    i.state = b->state;
+    i.active = tn_bot_active(b);
+    i.goal_x = b->goal_x;
+    i.goal_y = b->goal_y;
+    i.path_nodes = b->n;
+    i.node = b->cur;
+    i.replans = b->replans;
+    i.plans = b->plans;
+    i.expanded = b->stats.expanded;
+    i.path_cost = b->stats.cost;
+    i.raw_nodes = b->stats.raw_nodes;
+    i.search_us = b->search_us;
+    i.steps = b->steps;
+    return i;
+}
+
+const tn_path_node *tn_bot_path(const tn_bot *b, int *count)
+{
+    if (count) *count = b->n;
+    return b->path;
+}

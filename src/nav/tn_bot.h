@@ -1,0 +1,125 @@
+/* tn_bot.h - a bot that follows platformer A* paths by pressing keys.
+ *
+ * The bot never moves its body: each step it returns the tn_input a player
+ * would produce (left, right, down, jump) and the caller feeds it to
+ * tn_body_step, so a bot can do exactly what a player can, no more.
+ *
+ * PLANNING.  tn_bot_goto() snaps the requested tile to where the character
+ * can stand (a click in the air walks down to the first tile with ground
+ * under the box; a click inside a block moves up onto it; the box is shifted
+ * left so the clicked tile is under it when a wall is in the way) and plans
+ * with tn_path (filtered path copied into the bot's own buffer, so any number
+ * of bots share one finder).  The start is the body's tile; when the body
+ * stands on a ledge edge that tile has no ground under the box, so the tile
+ * one to the right, then one to the left, is tried.  A body in the air does
+ * not plan: it keeps following its old path (or lets go) and plans on landing.
+ *
+ * JUMPS.  For every height 1..M the bot simulates tn_body_step on a private
+ * one-column map: the fewest steps of holding jump whose apex clears the
+ * height by JUMP_MARGIN_PX (4 px), or the full jump for M.  The table is
+ * rebuilt whenever the physics parameters change (the jump-height slider).
+ * At a take-off the height is the path's highest node before the next
+ * standing node.
+ *
+ * FOLLOWING, per step (the classic grid-platformer follower):
+ *  - previous, current and next node; the current node is reached on x when
+ *    the body passed it relative to the previous node or is within half a
+ *    walking step (4/3 px: a step is 8/3 px, so input alone can always get
+ *    that close; that is the bot's "snap"), and on y likewise with one pixel;
+ *    a standing node is not reached while airborne, nor at another height;
+ *  - move toward the current node on x; when it is reached on x but not on y
+ *    and is in the air (rising or falling toward it), move on toward the next
+ *    node as soon as the tiles between the body and the next node's box are
+ *    free of blocks; skip the current air node when the next one is already
+ *    reached;
+ *  - press Down on a one-way platform when the next node is straight below;
+ *  - jump at a take-off whose next node is higher; hold it for the table's
+ *    steps (releasing one step first when the key is still down);
+ *  - landing somewhere the path did not say (a bumped head, a short jump)
+ *    re-plans at once; an edit of the map or a change of the character's
+ *    size or physics re-plans on the ground;
+ *  - stuck: no movement for 20 steps re-plans toward the final goal; after 4
+ *    such re-plans without reaching a node, or 48 re-plans for one goal, the
+ *    bot stops in STUCK.  An unreachable goal (also after an edit) gives a
+ *    partial path to the closest standing tile (PARTIAL), or NO_PATH when the
+ *    bot is already there: a final state, never a loop.
+ *
+ * Cost: a step is O(1) plus the column test (a few tile reads); planning is
+ * one tn_path_find.  Memory: the bot struct plus 6 bytes per path node
+ * (TN_BOT_PATH_CAP by default).  No allocation after tn_bot_create.
+ */
+#ifndef TN_BOT_H
+#define TN_BOT_H
+
+#include "tn_path.h"
+#include "tn_phys.h"
+
+#define TN_BOT_PATH_CAP 512
+#define TN_BOT_STUCK_STEPS 20
+
+typedef enum tn_bot_state {
+    TN_BOT_IDLE = 0,  /* no goal */
+    TN_BOT_MOVING,    /* following a full path */
+    TN_BOT_ARRIVED,   /* standing at the goal */
+    TN_BOT_NO_PATH,   /* the goal is unreachable and no closer tile exists */
+    TN_BOT_PARTIAL,   /* going to (or standing at) the closest tile to an unreachable goal */
+    TN_BOT_STUCK,     /* gave up after repeated re-plans without progress */
+} tn_bot_state;
+
+const char *tn_bot_state_name(tn_bot_state s); /* "idle", "moving", ... */
+
+typedef struct tn_bot_config {
+    int path_cap;      /* filtered nodes kept; 0 = TN_BOT_PATH_CAP */
+    int heuristic;     /* TN_PATH_OPTIMAL or TN_PATH_FAST */
+    int max_expand;    /* search limit per plan; 0 = the finder's */
+    int stuck_steps;   /* 0 = TN_BOT_STUCK_STEPS */
+    int max_replans;   /* per goal before STUCK; 0 = 48 */
+} tn_bot_config;
+
+typedef struct tn_bot tn_bot;
+
+/* cfg may be NULL (defaults). */
+tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,
+                        tn_error *err);
+void tn_bot_destroy(tn_bot *b);
+
+/* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
+ * the map or where no w x h box can stand near the tile; the bot is then
+ * NO_PATH.  `pf` must match the map's size. */
+tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
+                      const tn_phys_params *p, int x, int y, tn_error *err);
+/* Forget the goal (IDLE). */
+void tn_bot_stop(tn_bot *b);
+/* The input for this step. */
+tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
+                     const tn_phys_params *p);
+
+/* Snap a requested tile to a standing tile for a w x h box (see PLANNING). */
+bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy);
+
+/* Optional monotonic clock (seconds) to time the searches. */
+void tn_bot_set_clock(tn_bot *b, double (*clock)(void));
+
+typedef struct tn_bot_info {
+    tn_bot_state state;
+    bool active;           /* still has something to do (MOVING or PARTIAL en route) */
+    int goal_x, goal_y;    /* the snapped goal (-1 when none) */
+    int path_nodes, node;  /* filtered path length and the node being followed */
+    int replans;           /* re-plans for the current goal */
+    int plans;             /* searches since creation */
+    int expanded;          /* states expanded by the last search */
+    int path_cost;         /* cost of the last path (model units) */
+    int raw_nodes;         /* tiles on the last path before filtering */
+    double search_us;      /* last search time; < 0 when there is no clock */
+    int steps;             /* steps since the goal was set */
+} tn_bot_info;
+
+tn_bot_info tn_bot_get_info(const tn_bot *b);
+/* MOVING or PARTIAL with path left to follow (or a plan pending). */
+bool tn_bot_active(const tn_bot *b);
+/* The path being followed (valid until the next plan). */
+const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
+/* Steps to hold jump for a jump of `tiles` (1..M) under the last physics. */
+int tn_bot_jump_frames(const tn_bot *b, int tiles);
+
+#endif
