@@ -248,6 +248,25 @@ unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx
     return hit;
 }
 
+bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int axis, float dir,
+                           float max_shift, float *shift)
+{
+    const float probe = 0.5f;
+    float ax = axis == 0 ? (dir > 0.0f ? probe : -probe) : 0.0f;
+    float ay = axis == 0 ? 0.0f : (dir > 0.0f ? probe : -probe);
+    for (float d = probe; d <= max_shift; d += probe) {
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            float sx = axis == 0 ? 0.0f : (float)sgn * d, sy = axis == 0 ? (float)sgn * d : 0.0f;
+            if (tn_steer_box_free(m, x + sx, y + sy, half) &&
+                tn_steer_box_free(m, x + sx + ax, y + sy + ay, half)) {
+                *shift = (float)sgn * d;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles)
 {
     if (tn_steer_box_free(m, *x, *y, half)) return true;

@@ -109,6 +109,13 @@ bool tn_steer_box_free(const tn_map *m, float x, float y, float half);
  * with tn_steer_unstick). */
 unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx, float dy,
                        float *vx, float *vy);
+/* Corner correction: a box stopped on `axis` (0 = x, 1 = y) moving in the
+ * direction of the sign of `dir` could go on if it were shifted
+ * perpendicular to that axis by *shift px (|*shift| <= max_shift, the
+ * smallest such shift, in 1/2 px steps) with the shifted box free.  False
+ * when no such shift exists (a wall, not a corner). */
+bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int axis, float dir,
+                           float max_shift, float *shift);
 /* Move a box that overlaps a block to the nearest tile centre (rings of
  * growing Chebyshev radius up to `max_tiles`, nearest by distance within the
  * first ring that has one) where it is free.  True when the box is free

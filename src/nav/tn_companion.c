@@ -1,0 +1,453 @@
+#include "tn_companion.h"
+
+#include <math.h>
+
+/* Slower than this (px/s) counts as idle. */
+#define IDLE_SPEED 20.0f
+/* Steps without progress along a path before planning again. */
+#define STALL_STEPS 30
+/* Path candidates examined for an item fetch. */
+#define FETCH_CANDIDATES 4
+
+tn_companion_params tn_companion_default_params(void)
+{
+    tn_companion_params p;
+    p.half = 5.0f;
+    p.max_speed = 220.0f;
+    p.max_accel = 2400.0f;
+    p.follow_inner = 24.0f;
+    p.follow_outer = 48.0f;
+    p.hover = 20.0f;
+    p.w_follow = 1.0f;
+    p.w_align = 0.6f;
+    p.char_clearance = 10.0f;
+    p.w_character = 1.0f;
+    p.separation_radius = 40.0f;
+    p.w_separation = 1.0f;
+    p.los_interval = 4;
+    p.corner_reach = 6.0f;
+    p.retry_steps = 30;
+    p.idle_steps = 45;
+    p.fetch_range = 256.0f;
+    p.pickup_radius = 8.0f;
+    return p;
+}
+
+static bool positive(float v) { return v > 0.0f && isfinite(v); }
+static bool nonneg(float v) { return v >= 0.0f && isfinite(v); }
+
+tn_status tn_companion_check_params(const tn_companion_params *p, tn_error *err)
+{
+#define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)
+    if (!p) BAD("companion: no parameters");
+    if (!positive(p->half)) BAD("companion: half %g must be positive", (double)p->half);
+    if (!positive(p->max_speed)) BAD("companion: max_speed %g must be positive", (double)p->max_speed);
+    if (!positive(p->max_accel)) BAD("companion: max_accel %g must be positive", (double)p->max_accel);
+    if (!nonneg(p->follow_inner) || !positive(p->follow_outer) ||
+        !(p->follow_inner < p->follow_outer))
+        BAD("companion: need 0 <= follow_inner (%g) < follow_outer (%g)",
+            (double)p->follow_inner, (double)p->follow_outer);
+    if (!nonneg(p->w_follow) || !nonneg(p->w_align) || !nonneg(p->w_character) ||
+        !nonneg(p->w_separation))
+        BAD("companion: weights must be >= 0");
+    if (!nonneg(p->hover)) BAD("companion: hover %g must be >= 0", (double)p->hover);
+    if (!positive(p->char_clearance)) BAD("companion: char_clearance must be positive");
+    if (!positive(p->separation_radius)) BAD("companion: separation_radius must be positive");
+    if (p->los_interval < 1 || p->retry_steps < 1 || p->idle_steps < 1)
+        BAD("companion: los_interval, retry_steps and idle_steps must be >= 1");
+    if (!positive(p->corner_reach) || !nonneg(p->fetch_range) || !positive(p->pickup_radius))
+        BAD("companion: corner_reach and pickup_radius must be positive, fetch_range >= 0");
+    return TN_OK;
+#undef BAD
+}
+
+const char *tn_companion_state_name(tn_companion_state s)
+{
+    switch (s) {
+    case TN_COMPANION_FOLLOW: return "follow";
+    case TN_COMPANION_SEARCH: return "search";
+    case TN_COMPANION_FETCH: return "fetch";
+    }
+    return "?";
+}
+
+void tn_companion_init(tn_companion *c, float x, float y, unsigned phase)
+{
+    *c = (tn_companion){0};
+    c->x = x;
+    c->y = y;
+    c->seen_x = x;
+    c->seen_y = y;
+    c->item = -1;
+    c->phase = phase;
+    c->look_now = true;
+}
+
+void tn_companion_reset(tn_companion *c)
+{
+    c->state = TN_COMPANION_FOLLOW;
+    c->path_n = c->path_i = 0;
+    c->item = -1;
+    c->idle = 0;
+    c->stall = 0;
+    c->look_now = true;
+}
+
+/* ---- paths ------------------------------------------------------------------ */
+
+/* Plan to (gx, gy); false when unreachable (or no path query). */
+static bool plan(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e,
+                 float gx, float gy)
+{
+    c->path_n = c->path_i = 0;
+    c->stall = 0;
+    if (!e->nav || !e->nav->path) return false;
+    c->paths_planned++;
+    int n = e->nav->path(e->nav->user, c->x, c->y, gx, gy, p->half, c->path,
+                         TN_COMPANION_PATH_MAX);
+    if (n <= 0) return false;
+    c->path_n = n;
+    c->goal_x = gx;
+    c->goal_y = gy;
+    return true;
+}
+
+/* Seek velocity along the path; false when the path is done. */
+static bool path_velocity(tn_companion *c, const tn_companion_params *p, float *dvx, float *dvy)
+{
+    while (c->path_i < c->path_n) {
+        float cx = c->path[2 * c->path_i], cy = c->path[2 * c->path_i + 1];
+        float dx = cx - c->x, dy = cy - c->y, d = tn_len(dx, dy);
+        bool last = c->path_i == c->path_n - 1;
+        if (d <= p->corner_reach) {
+            c->path_i++;
+            continue;
+        }
+        /* Full speed to inner corners; slow down into the last one. */
+        float speed = p->max_speed;
+        if (last) speed = tn_minf(speed, 4.0f * d + 20.0f);
+        *dvx = dx / d * speed;
+        *dvy = dy / d * speed;
+        return true;
+    }
+    return false;
+}
+
+/* ---- items ---------------------------------------------------------------------- */
+
+static float path_length(float x, float y, const float *xy, int n)
+{
+    float len = 0.0f;
+    for (int i = 0; i < n; i++) {
+        len += tn_len(xy[2 * i] - x, xy[2 * i + 1] - y);
+        x = xy[2 * i];
+        y = xy[2 * i + 1];
+    }
+    return len;
+}
+
+/* The reachable item with the shortest path among the nearest few; starts a
+ * fetch when there is one. */
+static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
+{
+    int cand[FETCH_CANDIDATES];
+    float cd[FETCH_CANDIDATES];
+    int nc = 0;
+    float range2 = p->fetch_range * p->fetch_range;
+    for (int i = 0; i < e->nitems; i++) {
+        float ix = e->items[2 * i], iy = e->items[2 * i + 1];
+        if (tn_len2(ix - e->char_x, iy - e->char_y) > range2) continue;
+        float d = tn_len2(ix - c->x, iy - c->y);
+        /* Insertion into the short sorted list. */
+        int k = nc < FETCH_CANDIDATES ? nc++ : FETCH_CANDIDATES;
+        if (k == FETCH_CANDIDATES && d >= cd[k - 1]) continue;
+        if (k == FETCH_CANDIDATES) k--;
+        while (k > 0 && cd[k - 1] > d) {
+            cd[k] = cd[k - 1];
+            cand[k] = cand[k - 1];
+            k--;
+        }
+        cd[k] = d;
+        cand[k] = i;
+    }
+    if (nc == 0 || !e->nav || !e->nav->path) return false;
+    float best = INFINITY, tmp[2 * TN_COMPANION_PATH_MAX];
+    int best_i = -1;
+    for (int k = 0; k < nc; k++) {
+        /* A straight distance beyond the best path cannot beat it. */
+        if (sqrtf(cd[k]) >= best) break;
+        int i = cand[k];
+        c->paths_planned++;
+        int n = e->nav->path(e->nav->user, c->x, c->y, e->items[2 * i], e->items[2 * i + 1],
+                             p->half, tmp, TN_COMPANION_PATH_MAX);
+        if (n <= 0) continue;
+        float len = path_length(c->x, c->y, tmp, n);
+        if (len < best) {
+            best = len;
+            best_i = i;
+            for (int j = 0; j < 2 * n; j++) c->path[j] = tmp[j];
+            c->path_n = n;
+        }
+    }
+    if (best_i < 0) return false;
+    c->path_i = 0;
+    c->stall = 0;
+    c->item = best_i;
+    c->item_x = e->items[2 * best_i];
+    c->item_y = e->items[2 * best_i + 1];
+    c->goal_x = c->item_x;
+    c->goal_y = c->item_y;
+    c->state = TN_COMPANION_FETCH;
+    return true;
+}
+
+/* Index of the fetched item in the current list, -1 when it is gone. */
+static int find_item(const tn_companion *c, const tn_companion_env *e)
+{
+    int i = c->item;
+    if (i >= 0 && i < e->nitems && e->items[2 * i] == c->item_x && e->items[2 * i + 1] == c->item_y)
+        return i;
+    for (i = 0; i < e->nitems; i++)
+        if (e->items[2 * i] == c->item_x && e->items[2 * i + 1] == c->item_y) return i;
+    return -1;
+}
+
+/* ---- steering --------------------------------------------------------------------- */
+
+/* Gap between the companion's box and the character's box (negative when
+ * they overlap), and the direction from the character's box to the
+ * companion. */
+static float char_gap(const tn_companion *c, const tn_companion_params *p,
+                      const tn_companion_env *e, float *nx, float *ny)
+{
+    float dx = c->x - e->char_x, dy = c->y - e->char_y;
+    float ox = fabsf(dx) - e->char_hw - p->half; /* > 0: separated along x */
+    float oy = fabsf(dy) - e->char_hh - p->half;
+    if (ox > 0.0f && oy > 0.0f) { /* diagonal: corner to corner */
+        float d = tn_len(ox, oy);
+        *nx = (dx < 0.0f ? -ox : ox) / d;
+        *ny = (dy < 0.0f ? -oy : oy) / d;
+        return d;
+    }
+    /* Facing sides (or overlapping): push along the axis of the larger gap,
+     * i.e. the one of least penetration. */
+    if (ox >= oy) {
+        *nx = dx < 0.0f ? -1.0f : 1.0f;
+        *ny = 0.0f;
+        return ox;
+    }
+    *nx = 0.0f;
+    *ny = dy < 0.0f ? -1.0f : 1.0f;
+    return oy;
+}
+
+void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e, float *x,
+                         float *y)
+{
+    *x = e->char_x;
+    *y = e->char_y - p->hover;
+    /* Under a low ceiling: the character's centre itself. */
+    if (!tn_steer_box_free(e->map, *x, *y, p->half)) *y = e->char_y;
+}
+
+static void follow_velocity(const tn_companion *c, const tn_companion_params *p,
+                            const tn_companion_env *e, float *vx, float *vy)
+{
+    float ax, ay;
+    tn_companion_anchor(p, e, &ax, &ay);
+    float dx = ax - c->x, dy = ay - c->y, d = tn_len(dx, dy);
+    float speed = 0.0f;
+    if (d >= p->follow_outer) speed = p->max_speed;
+    else if (d > p->follow_inner)
+        speed = p->max_speed * (d - p->follow_inner) / (p->follow_outer - p->follow_inner);
+    if (d > 0.0f) {
+        *vx += p->w_follow * speed * dx / d;
+        *vy += p->w_follow * speed * dy / d;
+    }
+    *vx += p->w_align * e->char_vx;
+    *vy += p->w_align * e->char_vy;
+}
+
+static void separation_velocity(const tn_companion *c, const tn_companion_params *p,
+                                const tn_companion_env *e, float *vx, float *vy)
+{
+    float nx, ny, gap = char_gap(c, p, e, &nx, &ny);
+    if (gap < p->char_clearance) {
+        float s = p->w_character * p->max_speed * (1.0f - tn_maxf(gap, 0.0f) / p->char_clearance);
+        *vx += nx * s;
+        *vy += ny * s;
+    }
+    if (e->neighbours) {
+        float sx, sy;
+        if (tn_grid_separation(e->neighbours, c->x, c->y, p->separation_radius, e->self_id, &sx,
+                               &sy) > 0) {
+            *vx += p->w_separation * p->max_speed * sx;
+            *vy += p->w_separation * p->max_speed * sy;
+        }
+    }
+}
+
+/* Move with tile collision; past block corners it only grazes; then out of
+ * the character's box. */
+static void move(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e,
+                 float dvx, float dvy)
+{
+    unsigned hit = tn_steer_move(e->map, p->half, &c->x, &c->y, c->vx * e->dt, c->vy * e->dt,
+                                 &c->vx, &c->vy);
+    /* Stopped on an axis it mainly wants to move along: when a sidestep of
+     * up to CORNER_SHIFT px clears the corner, take it (at most max_speed*dt
+     * per step).  Paths that hug corners need this. */
+    float want = tn_len(dvx, dvy), step = p->max_speed * e->dt;
+    for (int axis = 0; axis < 2; axis++) {
+        float along = axis == 0 ? dvx : dvy;
+        if (!(hit & (1u << axis)) || fabsf(along) < 0.5f * want || want <= 0.0f) continue;
+        float shift;
+        if (tn_steer_corner_shift(e->map, p->half, c->x, c->y, axis, along, p->half + 2.0f,
+                                  &shift)) {
+            shift = tn_clampf(shift, -step, step);
+            tn_steer_move(e->map, p->half, &c->x, &c->y, axis == 0 ? 0.0f : shift,
+                          axis == 0 ? shift : 0.0f, NULL, NULL);
+        }
+    }
+    /* The character walked (or landed) into it: step out along the axis of
+     * least penetration, or the other one when a block is in the way. */
+    float dx = c->x - e->char_x, dy = c->y - e->char_y;
+    float ox = fabsf(dx) - e->char_hw - p->half, oy = fabsf(dy) - e->char_hh - p->half;
+    if (ox >= 0.0f || oy >= 0.0f) return;
+    const float eps = 1.0f / 64.0f;
+    for (int k = 0; k < 2; k++) {
+        bool xaxis = (ox >= oy) == (k == 0);
+        float px = xaxis ? (dx < 0.0f ? ox - eps : eps - ox) : 0.0f;
+        float py = xaxis ? 0.0f : (dy < 0.0f ? oy - eps : eps - oy);
+        float x = c->x, y = c->y;
+        tn_steer_move(e->map, p->half, &x, &y, px, py, NULL, NULL);
+        if (fabsf(x - e->char_x) - e->char_hw - p->half >= 0.0f ||
+            fabsf(y - e->char_y) - e->char_hh - p->half >= 0.0f) {
+            c->x = x;
+            c->y = y;
+            return;
+        }
+    }
+}
+
+/* ---- the step ----------------------------------------------------------------------- */
+
+static void test_sight(tn_companion *c, const tn_companion_env *e)
+{
+    c->los_tests++;
+    c->sees = e->nav && e->nav->los &&
+              e->nav->los(e->nav->user, c->x, c->y, e->char_x, e->char_y);
+    if (c->sees) {
+        c->seen_x = e->char_x;
+        c->seen_y = e->char_y;
+    }
+    c->look_now = false;
+}
+
+static void enter_search(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
+{
+    c->state = TN_COMPANION_SEARCH;
+    c->item = -1;
+    if (!plan(c, p, e, c->seen_x, c->seen_y) && !plan(c, p, e, e->char_x, e->char_y))
+        c->cooldown = p->retry_steps;
+}
+
+int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
+{
+    int picked = -1;
+    c->steps++;
+    if (c->cooldown > 0) c->cooldown--;
+    if (c->look_now || (c->steps + c->phase) % (unsigned long)p->los_interval == 0)
+        test_sight(c, e);
+
+    /* Transitions. */
+    switch (c->state) {
+    case TN_COMPANION_FOLLOW:
+        if (!c->sees) enter_search(c, p, e);
+        break;
+    case TN_COMPANION_SEARCH:
+        if (c->sees) {
+            c->state = TN_COMPANION_FOLLOW;
+            c->path_n = c->path_i = 0;
+        } else if (c->path_i >= c->path_n && c->cooldown == 0) {
+            /* Path done (or none) and still hidden: go where it is now. */
+            if (!plan(c, p, e, e->char_x, e->char_y)) c->cooldown = p->retry_steps;
+        }
+        break;
+    case TN_COMPANION_FETCH: {
+        int i = find_item(c, e);
+        float far = p->fetch_range + p->follow_outer;
+        if (i < 0 || tn_len2(e->char_x - c->x, e->char_y - c->y) > far * far) {
+            c->item = -1;
+            c->path_n = c->path_i = 0;
+            c->state = TN_COMPANION_FOLLOW;
+            c->cooldown = p->idle_steps;
+            c->look_now = true;
+        } else {
+            c->item = i;
+        }
+        break;
+    }
+    }
+
+    /* Desired velocity. */
+    float dvx = 0.0f, dvy = 0.0f;
+    if (c->state == TN_COMPANION_FOLLOW) {
+        follow_velocity(c, p, e, &dvx, &dvy);
+    } else if (!path_velocity(c, p, &dvx, &dvy)) {
+        dvx = dvy = 0.0f;
+        if (c->state == TN_COMPANION_FETCH &&
+            tn_len2(c->item_x - c->x, c->item_y - c->y) > p->pickup_radius * p->pickup_radius) {
+            /* The path ended short of the item (cut or pushed off): again. */
+            if (!plan(c, p, e, c->item_x, c->item_y)) {
+                c->state = TN_COMPANION_FOLLOW;
+                c->item = -1;
+                c->cooldown = p->idle_steps;
+            }
+        }
+    }
+    separation_velocity(c, p, e, &dvx, &dvy);
+    tn_clamp_len(&dvx, &dvy, p->max_speed);
+
+    /* Bounded acceleration toward it. */
+    float ax = dvx - c->vx, ay = dvy - c->vy;
+    tn_clamp_len(&ax, &ay, p->max_accel * e->dt);
+    c->vx += ax;
+    c->vy += ay;
+    float ox = c->x, oy = c->y;
+    move(c, p, e, dvx, dvy);
+
+    /* Progress along a path: replan when stuck. */
+    if (c->state != TN_COMPANION_FOLLOW && c->path_i < c->path_n) {
+        float moved = tn_len(c->x - ox, c->y - oy);
+        c->stall = moved < 0.25f * p->max_speed * e->dt ? c->stall + 1 : 0;
+        if (c->stall >= STALL_STEPS) plan(c, p, e, c->goal_x, c->goal_y);
+    }
+
+    /* Items. */
+    if (c->state == TN_COMPANION_FETCH && c->item >= 0 &&
+        tn_len2(c->item_x - c->x, c->item_y - c->y) <= p->pickup_radius * p->pickup_radius) {
+        picked = c->item;
+        c->items++;
+        c->item = -1;
+        c->path_n = c->path_i = 0;
+        c->state = TN_COMPANION_FOLLOW;
+        c->cooldown = p->idle_steps;
+        c->look_now = true; /* look for the character right away */
+    }
+    if (c->state == TN_COMPANION_FOLLOW && c->sees) {
+        float ax, ay;
+        tn_companion_anchor(p, e, &ax, &ay);
+        float d2 = tn_len2(ax - c->x, ay - c->y);
+        bool idle = d2 <= p->follow_outer * p->follow_outer &&
+                    tn_len2(c->vx, c->vy) < IDLE_SPEED * IDLE_SPEED;
+        c->idle = idle ? c->idle + 1 : 0;
+        if (c->idle >= p->idle_steps && c->cooldown == 0 && e->nitems > 0) {
+            c->idle = 0;
+            if (!start_fetch(c, p, e)) c->cooldown = 4 * p->idle_steps;
+        }
+    } else {
+        c->idle = 0;
+    }
+    return picked;
+}

@@ -1,0 +1,150 @@
+/* tn_companion.h - a flying companion that keeps the character company,
+ * steered by boids rules the way action games use them (Reynolds 1987,
+ * "Flocks, herds and schools"; Reynolds 1999, "Steering behaviors for
+ * autonomous characters").
+ *
+ * EACH STEP (follow state) the desired velocity is the weighted sum of
+ *  - following (cohesion): toward its anchor, `hover` px above the
+ *    character's centre (it flies at head height); zero inside
+ *    follow_inner (no hugging), rising linearly to max_speed at
+ *    follow_outer, and max_speed beyond it (hurry);
+ *  - alignment: w_align times the character's velocity, so it keeps pace
+ *    instead of trailing behind;
+ *  - separation from the character: away from its box when the gap between
+ *    the two boxes is under char_clearance, (1 - gap/clearance) * max_speed;
+ *  - separation from every neighbour (enemies, other agents) within
+ *    separation_radius, found through a tn_grid (never all pairs), each
+ *    pushing (1 - d/r) * max_speed away;
+ * clamped to max_speed.  The velocity moves toward it by at most max_accel*dt
+ * (no jitter), the box moves with per-axis tile collision (tn_steer_move:
+ * it slides along walls, never enters a block) and is then pushed out of the
+ * character's box if the character walked into it (along the axis of least
+ * penetration, or the other one when a block is in the way).  When a wall
+ * stops the axis it mostly wants to move along and a sidestep of up to
+ * half + 2 px clears the block's corner (tn_steer_corner_shift), it takes
+ * it: paths that pass close to corners do not snag.
+ *
+ * LOSING THE CHARACTER.  Every los_interval steps it tests line of sight
+ * from its centre to the character's centre.  When the character is out of
+ * sight it switches to SEARCH: it asks for a path (tn_agent_nav.path, with
+ * its half-size as the radius) to the place it last saw the character and
+ * follows it corner by corner, testing line of sight as it goes; the moment
+ * it sees the character again it is back to FOLLOW.  When the path ends and
+ * the character is still hidden it plans to the character's current centre
+ * (no dead stop); when nothing is reachable it hovers and retries every
+ * retry_steps.
+ *
+ * ITEMS.  After idle_steps steps in FOLLOW, seeing the character, within
+ * follow_outer and slower than 20 px/s, it considers the items within
+ * fetch_range of the character: the up-to-4 nearest in a straight line get a
+ * path each and it FETCHes the one with the shortest path.  Within
+ * pickup_radius of the item it picks it up (tn_companion_step returns the
+ * item's index; the caller removes it) and goes back to following.  A fetch
+ * is abandoned when the item disappears or the character gets farther than
+ * fetch_range + follow_outer away.
+ *
+ * UNITS pixels, seconds.  MEMORY: the struct (~300 bytes, a path of up to
+ * TN_COMPANION_PATH_MAX corners inline); nothing is allocated.
+ * DETERMINISM: no randomness at all.
+ *
+ * COST (tilenav-bench agents, -O2, 2-core shared machine; 1,000 companions
+ * among 1,000 enemies on a 128x128-tile map with the navmesh plugged in):
+ * see the MEASURED line at the end of this comment.
+ *
+ * MEASURED: (filled in from `tilenav-bench agents`)
+ */
+#ifndef TN_COMPANION_H
+#define TN_COMPANION_H
+
+#include "tn_map.h"
+#include "tn_steer.h"
+
+#define TN_COMPANION_PATH_MAX 32
+
+typedef enum tn_companion_state {
+    TN_COMPANION_FOLLOW = 0,
+    TN_COMPANION_SEARCH,
+    TN_COMPANION_FETCH,
+} tn_companion_state;
+
+typedef struct tn_companion_params {
+    float half;              /* half-size of its square box, px; 5 */
+    float max_speed;         /* px/s; 220 */
+    float max_accel;         /* px/s^2; 2400 (0 -> 220 px/s in 6 steps) */
+    float follow_inner;      /* px from the character's centre; 24 */
+    float follow_outer;      /* px; 48 (the follow radius) */
+    float hover;             /* px: it follows the point this far above the
+                                character's centre (its anchor); 20 */
+    float w_follow;          /* weight of following; 1 */
+    float w_align;           /* weight of the character's velocity; 0.6 */
+    float char_clearance;    /* px between the boxes; 10 */
+    float w_character;       /* weight of separation from the character; 1 */
+    float separation_radius; /* px; 40 */
+    float w_separation;      /* weight of separation from neighbours; 1 */
+    int los_interval;        /* steps between line-of-sight tests; 4 */
+    float corner_reach;      /* px: a path corner counts as reached; 6 */
+    int retry_steps;         /* steps between tries when nothing is reachable; 30 */
+    int idle_steps;          /* idle steps before fetching an item; 45 */
+    float fetch_range;       /* px from the character; 256 */
+    float pickup_radius;     /* px; 8 */
+} tn_companion_params;
+
+typedef struct tn_companion {
+    float x, y;              /* centre, px */
+    float vx, vy;            /* px/s */
+    tn_companion_state state;
+    bool sees;               /* result of the last line-of-sight test */
+    float seen_x, seen_y;    /* the character's centre when it was last seen */
+    int path_n, path_i;      /* corners in path, index of the next one */
+    float path[2 * TN_COMPANION_PATH_MAX];
+    float goal_x, goal_y;    /* where the path leads */
+    int item;                /* index of the item being fetched, -1 */
+    float item_x, item_y;
+    int items;               /* items picked up so far */
+    int idle;                /* consecutive idle steps */
+    int cooldown;            /* steps before the next fetch or path retry */
+    int stall;               /* steps without progress along a path */
+    unsigned phase;          /* offsets the line-of-sight tests of many companions */
+    bool look_now;           /* test line of sight in the next step */
+    long steps;
+    long los_tests, paths_planned; /* counters for the HUD and benchmarks */
+} tn_companion;
+
+/* What one step sees of the world. */
+typedef struct tn_companion_env {
+    const tn_map *map;
+    const tn_agent_nav *nav;      /* line of sight and paths */
+    float char_x, char_y;         /* the character's centre, px */
+    float char_vx, char_vy;       /* its velocity, px/s */
+    float char_hw, char_hh;       /* half width and half height of its box, px */
+    const tn_grid *neighbours;    /* enemies and other agents; may be NULL */
+    int32_t self_id;              /* this companion's id in `neighbours`, or -1 */
+    const float *items;           /* item centres, px (x, y pairs) */
+    int nitems;
+    float dt;                     /* seconds per step */
+} tn_companion_env;
+
+/* The defaults documented in tn_companion_params. */
+tn_companion_params tn_companion_default_params(void);
+/* INVALID_PARAM (with a message naming the field) for a bad value: sizes and
+ * speeds must be positive and finite, follow_inner < follow_outer, weights
+ * >= 0, intervals >= 1. */
+tn_status tn_companion_check_params(const tn_companion_params *p, tn_error *err);
+
+/* Place a companion at (x, y), following.  `phase` spreads the line-of-sight
+ * tests of many companions over different steps (e.g. their index). */
+void tn_companion_init(tn_companion *c, float x, float y, unsigned phase);
+/* Advance one step.  Returns the index (into env->items) of the item picked
+ * up during this step, or -1. */
+int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *env);
+/* The point it follows: `hover` px above the character's centre, or the
+ * centre itself when the box would not fit there (a low ceiling). */
+void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e, float *x,
+                         float *y);
+/* Forget the current path and task (e.g. after the map changed); the next
+ * step tests line of sight and decides again. */
+void tn_companion_reset(tn_companion *c);
+
+const char *tn_companion_state_name(tn_companion_state s);
+
+#endif

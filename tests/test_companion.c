@@ -1,0 +1,404 @@
+/* tn_companion: following a walking character, never overlapping it or a
+ * block, keeping clear of enemies, regaining sight after the character goes
+ * behind a wall (hand-made maps), fetching reachable items only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agents_testnav.h"
+#include "fileio.h"
+#include "tn_companion.h"
+#include "tn_phys.h"
+#include "tn_rng.h"
+
+#define DT (1.0f / 60.0f)
+#define T ((float)TN_TILE_PX)
+
+static tn_map *load(const char *path)
+{
+    char err[512];
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    return m;
+}
+
+/* Both navigation back ends: the reference tile queries, then the navmesh. */
+typedef struct navs {
+    tn_agent_nav nav[2];
+    tnav_mesh *mesh;
+    int n;
+    const char *name[2];
+} navs;
+
+static navs navs_for(const tn_map *m)
+{
+    navs v;
+    v.nav[0] = tnav_make(m);
+    v.name[0] = "tile reference";
+    v.n = 1;
+    v.mesh = tnav_mesh_create(m);
+    if (v.mesh) {
+        v.nav[1] = tnav_mesh_nav(v.mesh);
+        v.name[1] = "navmesh";
+        v.n = 2;
+    } else {
+        print_message("(navmesh not available: tile reference queries only)\n");
+    }
+    return v;
+}
+
+/* ---- following a walking character (real physics) ---------------------------- */
+
+typedef struct follow_stats {
+    long steps, within, overlaps, blocked;
+    float worst_gap;
+} follow_stats;
+
+static float box_gap(float cx, float cy, float half, const tn_body *b)
+{
+    float bx = b->x + 0.5f * (float)b->w * T, by = b->y + 0.5f * (float)b->h * T;
+    float ox = fabsf(cx - bx) - 0.5f * (float)b->w * T - half;
+    float oy = fabsf(cy - by) - 0.5f * (float)b->h * T - half;
+    return ox > oy ? ox : oy; /* < 0: overlapping */
+}
+
+static follow_stats walk_and_follow(const tn_map *m, const tn_agent_nav *nav, uint64_t seed,
+                                    int steps, const tn_grid *enemies)
+{
+    tn_phys_params phys = tn_phys_default(4);
+    tn_body body;
+    tn_body_place(&body, 1, 2, 5, m->h - 1);
+    tn_companion_params p = tn_companion_default_params();
+    tn_companion c;
+    tn_companion_init(&c, body.x - 20, body.y, 0);
+    tn_rng r;
+    tn_rng_seed(&r, seed, 1);
+    tn_input in = {0};
+    int left = 0, dir = 1;
+    follow_stats st = {0};
+    st.worst_gap = 1e9f;
+    for (int k = 0; k < steps; k++) {
+        if (left-- <= 0) {
+            /* A new stretch: walk or stand, now and then a jump. */
+            left = 30 + (int)tn_rng_below(&r, 120);
+            int what = (int)tn_rng_below(&r, 5);
+            if (body.x < 6 * T) dir = 1;
+            if (body.x > (float)(m->w - 7) * T) dir = -1;
+            in.left = what >= 1 && dir < 0;
+            in.right = what >= 1 && dir > 0;
+            if (tn_rng_below(&r, 4) == 0) dir = -dir;
+        }
+        in.jump = tn_rng_below(&r, 90) == 0 ? true : (in.jump && tn_rng_below(&r, 20) != 0);
+        float px = body.x, py = body.y;
+        tn_body_step(&body, m, &phys, in);
+        tn_companion_env e = {0};
+        e.map = m;
+        e.nav = nav;
+        e.char_x = body.x + 0.5f * T;
+        e.char_y = body.y + T;
+        e.char_vx = (body.x - px) / DT;
+        e.char_vy = (body.y - py) / DT;
+        e.char_hw = 0.5f * T;
+        e.char_hh = T;
+        e.neighbours = enemies;
+        e.self_id = -1;
+        e.dt = DT;
+        tn_companion_step(&c, &p, &e);
+        st.steps++;
+        float ax, ay;
+        tn_companion_anchor(&p, &e, &ax, &ay);
+        if (tn_len(c.x - ax, c.y - ay) <= p.follow_outer) st.within++;
+        float gap = box_gap(c.x, c.y, p.half, &body);
+        if (gap < st.worst_gap) st.worst_gap = gap;
+        if (gap < -1e-3f) st.overlaps++;
+        if (!tn_steer_box_free(m, c.x, c.y, p.half)) st.blocked++;
+    }
+    return st;
+}
+
+static tn_map *open_floor_map(void)
+{
+    /* 80 x 20, nothing but the floor (the map's outside) and the walls. */
+    return tn_map_create(80, 20, NULL, NULL);
+}
+
+static void test_follows_walking_character(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    navs v = navs_for(m);
+    for (int i = 0; i < v.n; i++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            follow_stats st = walk_and_follow(m, &v.nav[i], seed, 6000, NULL);
+            print_message("%s, seed %d: within the follow radius %.1f%% of %ld steps, "
+                          "closest box gap %.2f px\n",
+                          v.name[i], (int)seed, 100.0 * st.within / st.steps, st.steps,
+                          (double)st.worst_gap);
+            assert_true(st.within >= 0.95 * st.steps);
+            assert_int_equal(st.overlaps, 0);
+            assert_int_equal(st.blocked, 0);
+        }
+    tnav_mesh_destroy(v.mesh);
+    tn_map_destroy(m);
+}
+
+static void test_keeps_clear_of_enemies(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    tn_agent_nav nav = tnav_make(m);
+    tn_error e;
+    /* A standing character with enemies hovering right where the companion
+     * would like to be. */
+    tn_grid *g = tn_grid_create(0, 0, 80 * T, 20 * T, 40, 16, NULL, &e);
+    float cx = 40 * T, cy = 18 * T;
+    float en[8] = {cx - 28, cy - 10, cx + 28, cy - 10, cx, cy - 36, cx - 20, cy - 30};
+    tn_grid_build(g, en, 4);
+    float mind[2];
+    for (int pass = 0; pass < 2; pass++) {
+        tn_companion_params p = tn_companion_default_params();
+        if (pass == 1) p.w_separation = 0;
+        tn_companion c;
+        tn_companion_init(&c, cx - 60, cy - 40, 0);
+        mind[pass] = 1e9f;
+        for (int k = 0; k < 600; k++) {
+            tn_companion_env env = {m, &nav, cx, cy, 0, 0, 0.5f * T, T, g, -1, NULL, 0, DT};
+            tn_companion_step(&c, &p, &env);
+            if (k < 300) continue; /* settled */
+            float ax, ay;
+            tn_companion_anchor(&p, &env, &ax, &ay);
+            for (int i = 0; i < 4; i++) {
+                float d = tn_len(c.x - en[2 * i], c.y - en[2 * i + 1]);
+                if (d < mind[pass]) mind[pass] = d;
+            }
+            assert_true(tn_len(c.x - ax, c.y - ay) <= p.follow_outer);
+        }
+    }
+    print_message("closest enemy: %.1f px with separation, %.1f px without\n", (double)mind[0],
+                  (double)mind[1]);
+    assert_true(mind[0] > mind[1] + 4);
+    tn_grid_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* ---- losing and regaining sight on hand-made maps ------------------------------ */
+
+typedef struct route_stats {
+    int longest_blind;  /* steps */
+    int blind_episodes;
+    bool sees_at_end;
+    tn_companion_state end_state;
+    float end_dist;
+    long searched;      /* steps in SEARCH */
+} route_stats;
+
+/* The character's centre walks the route (tile coordinates of its centre)
+ * at walk speed, then stands for `hold` steps. */
+static route_stats run_route(const tn_map *m, const tn_agent_nav *nav, const float *route,
+                             int npts, int hold, float comp_tx, float comp_ty)
+{
+    tn_companion_params p = tn_companion_default_params();
+    tn_companion c;
+    tn_companion_init(&c, comp_tx * T, comp_ty * T, 0);
+    float x = route[0] * T, y = route[1] * T;
+    int seg = 1, blind = 0;
+    route_stats st = {0};
+    const float speed = 160.0f;
+    for (int k = 0;; k++) {
+        float px = x, py = y;
+        if (seg < npts) {
+            float left = speed * DT;
+            while (left > 0 && seg < npts) {
+                float tx = route[2 * seg] * T, ty = route[2 * seg + 1] * T;
+                float d = tn_len(tx - x, ty - y);
+                if (d <= left) {
+                    x = tx;
+                    y = ty;
+                    left -= d;
+                    seg++;
+                } else {
+                    x += (tx - x) / d * left;
+                    y += (ty - y) / d * left;
+                    left = 0;
+                }
+            }
+        } else if (hold-- <= 0) {
+            break;
+        }
+        /* The route keeps the character's 1x2 box in free space. */
+        assert_true(tn_steer_box_free(m, x, y, 0) && tn_steer_box_free(m, x, y - T + 0.5f, 0));
+        tn_companion_env e = {m, nav, x, y, (x - px) / DT, (y - py) / DT, 0.5f * T, T, NULL, -1,
+                              NULL, 0, DT};
+        tn_companion_step(&c, &p, &e);
+        assert_true(tn_steer_box_free(m, c.x, c.y, p.half));
+        if (!c.sees) {
+            blind++;
+            if (blind == 1) st.blind_episodes++;
+            if (blind > st.longest_blind) st.longest_blind = blind;
+        } else {
+            blind = 0;
+        }
+        st.searched += c.state == TN_COMPANION_SEARCH;
+        st.sees_at_end = c.sees;
+        st.end_state = c.state;
+        float ax, ay;
+        tn_companion_anchor(&p, &e, &ax, &ay);
+        st.end_dist = tn_len(c.x - ax, c.y - ay);
+    }
+    return st;
+}
+
+static void check_route(const char *map, const float *route, int npts, float ctx, float cty,
+                        int bound, bool must_lose_sight)
+{
+    tn_map *m = load(map);
+    navs v = navs_for(m);
+    for (int i = 0; i < v.n; i++) {
+        route_stats st = run_route(m, &v.nav[i], route, npts, 400, ctx, cty);
+        print_message("%s (%s): %d blind episodes, longest %d steps, %ld steps searching, "
+                      "ends %s at %.1f px\n",
+                      map, v.name[i], st.blind_episodes, st.longest_blind, st.searched,
+                      tn_companion_state_name(st.end_state), (double)st.end_dist);
+        if (must_lose_sight) assert_true(st.blind_episodes >= 1);
+        assert_true(st.longest_blind <= bound);
+        assert_true(st.sees_at_end);
+        assert_int_equal(st.end_state, TN_COMPANION_FOLLOW);
+        assert_true(st.end_dist <= tn_companion_default_params().follow_outer);
+    }
+    tnav_mesh_destroy(v.mesh);
+    tn_map_destroy(m);
+}
+
+static void test_regains_sight_behind_door_wall(void **state)
+{
+    (void)state;
+    /* Through the door under the wall, then up behind it. */
+    const float route[] = {2.5f, 11, 17, 11, 23, 11, 26, 8, 26, 3, 22, 3};
+    check_route("tests/data/agents_door.map", route, 6, 2, 3, 240, false);
+    /* The companion starts far off in the other half, the character stands
+     * behind the wall: it must come round through the door. */
+    const float hide[] = {26, 5, 26, 5.01f};
+    check_route("tests/data/agents_door.map", hide, 2, 3, 2, 300, true);
+}
+
+static void test_paths_over_a_narrow_gap(void **state)
+{
+    (void)state;
+    /* The way round is over the wall through a one-tile gap: navmesh paths
+     * turn right at the wall's top corners (corner correction needed). */
+    const float hide[] = {26, 5, 26, 5.01f};
+    check_route("tests/data/agents_gap.map", hide, 2, 3, 2, 300, true);
+}
+
+static void test_regains_sight_round_ubend(void **state)
+{
+    (void)state;
+    /* Along the bottom, up through the opening, back along the top. */
+    const float route[] = {2.5f, 10, 36, 10, 36, 3, 4, 3};
+    check_route("tests/data/agents_ubend.map", route, 4, 2, 8, 240, false);
+    /* Starts on top while the character is deep in the bottom corridor. */
+    const float hide[] = {4, 10, 4, 10.01f};
+    check_route("tests/data/agents_ubend.map", hide, 2, 4, 2, 400, true);
+}
+
+/* ---- items -------------------------------------------------------------------------- */
+
+static int collect_items(const tn_map *m, float *xy)
+{
+    int n = 0;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++)
+            if (tn_map_mark(m, x, y) == TN_MARK_ITEM) {
+                xy[2 * n] = ((float)x + 0.5f) * T;
+                xy[2 * n + 1] = ((float)y + 0.5f) * T;
+                n++;
+            }
+    return n;
+}
+
+static void test_fetches_reachable_items(void **state)
+{
+    (void)state;
+    tn_map *m = load("tests/data/agents_items.map");
+    navs v = navs_for(m);
+    for (int i = 0; i < v.n; i++) {
+        float items[64];
+        int n = collect_items(m, items);
+        assert_int_equal(n, 4);
+        tn_companion_params p = tn_companion_default_params();
+        tn_companion c;
+        float cx = 1.5f * T, cy = 12 * T;
+        tn_companion_init(&c, cx + 20, cy - 20, 0);
+        int picked_at[4] = {0};
+        for (int k = 0; k < 4000; k++) {
+            if (k == 2000) { /* the character walks over to the far item */
+                cx = 26.5f * T;
+                cy = 12 * T;
+            }
+            tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, 0.5f * T, T, NULL, -1, items, n, DT};
+            int got = tn_companion_step(&c, &p, &e);
+            assert_true(tn_steer_box_free(m, c.x, c.y, p.half));
+            if (got >= 0) {
+                assert_true(got < n);
+                /* Picked up within reach of the item. */
+                assert_true(tn_len(c.x - items[2 * got], c.y - items[2 * got + 1]) <= p.pickup_radius);
+                picked_at[c.items - 1] = k;
+                items[2 * got] = items[2 * n - 2];
+                items[2 * got + 1] = items[2 * n - 1];
+                n--;
+            }
+        }
+        print_message("%s: picked %d items (steps %d %d %d), %d left\n", v.name[i], c.items,
+                      picked_at[0], picked_at[1], picked_at[2], n);
+        /* Two near the start, then the far one; the sealed one never. */
+        assert_int_equal(c.items, 3);
+        assert_true(picked_at[1] < 2000 && picked_at[2] > 2000);
+        assert_int_equal(n, 1);
+        assert_true(items[0] == 11.5f * T && items[1] == 9.5f * T);
+    }
+    tnav_mesh_destroy(v.mesh);
+    tn_map_destroy(m);
+}
+
+static void test_deterministic_and_params(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    tn_agent_nav nav = tnav_make(m);
+    follow_stats a = walk_and_follow(m, &nav, 9, 1500, NULL);
+    follow_stats b = walk_and_follow(m, &nav, 9, 1500, NULL);
+    assert_memory_equal(&a, &b, sizeof a);
+    tn_map_destroy(m);
+    tn_error e;
+    tn_companion_params p = tn_companion_default_params();
+    assert_true(tn_succeeded(tn_companion_check_params(&p, &e)));
+    p.follow_inner = p.follow_outer;
+    assert_true(tn_failed(tn_companion_check_params(&p, &e)));
+    assert_non_null(strstr(e.msg, "follow_inner"));
+    p = tn_companion_default_params();
+    p.max_speed = -1;
+    assert_true(tn_failed(tn_companion_check_params(&p, &e)));
+    p = tn_companion_default_params();
+    p.los_interval = 0;
+    assert_true(tn_failed(tn_companion_check_params(&p, &e)));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_follows_walking_character),
+        cmocka_unit_test(test_keeps_clear_of_enemies),
+        cmocka_unit_test(test_regains_sight_behind_door_wall),
+        cmocka_unit_test(test_regains_sight_round_ubend),
+        cmocka_unit_test(test_paths_over_a_narrow_gap),
+        cmocka_unit_test(test_fetches_reachable_items),
+        cmocka_unit_test(test_deterministic_and_params),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
