@@ -1,4 +1,370 @@
-/* Placeholder: the enemies subsystem is not written yet (see its issue). */
-#include "tn_world.h"
+/* The enemies subsystem: see tn_wenemies.h. */
+#include "tn_wenemies.h"
 
-const tn_subsystem tn_sub_enemies = {.name = "enemies"};
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define RNG_STREAM 0x656e656d696573ULL /* "enemies" */
+#define FLOW_OVERLAY_MAX_TILES (256 * 256)
+
+/* ---- spawn list ---- */
+
+static int spawn_find(const tn_wenemies *s, int32_t t)
+{
+    int lo = 0, hi = s->nspawns;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (s->spawns[mid] < t) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
+static bool spawn_has(const tn_wenemies *s, int32_t t)
+{
+    int i = spawn_find(s, t);
+    return i < s->nspawns && s->spawns[i] == t;
+}
+
+static bool spawn_add(tn_world *w, tn_wenemies *s, int32_t t)
+{
+    int i = spawn_find(s, t);
+    if (i < s->nspawns && s->spawns[i] == t) return true;
+    if (s->nspawns == s->spawn_cap) {
+        int cap = s->spawn_cap * 2;
+        int32_t *n = tn_alloc_array(&w->alloc, (size_t)cap, sizeof *n);
+        if (!n) return false;
+        memcpy(n, s->spawns, sizeof *n * (size_t)s->nspawns);
+        tn_free(&w->alloc, s->spawns);
+        s->spawns = n;
+        s->spawn_cap = cap;
+    }
+    memmove(s->spawns + i + 1, s->spawns + i, sizeof *s->spawns * (size_t)(s->nspawns - i));
+    s->spawns[i] = t;
+    s->nspawns++;
+    return true;
+}
+
+static void spawn_remove(tn_wenemies *s, int32_t t)
+{
+    int i = spawn_find(s, t);
+    if (i >= s->nspawns || s->spawns[i] != t) return;
+    memmove(s->spawns + i, s->spawns + i + 1, sizeof *s->spawns * (size_t)(s->nspawns - i - 1));
+    s->nspawns--;
+}
+
+/* Spawn list and destination count from the whole map. */
+static tn_status scan_marks(tn_world *w, tn_wenemies *s)
+{
+    const tn_map *m = w->map;
+    int n = m->w * m->h, ns = tn_map_count_marks(m, TN_MARK_SPAWN);
+    int cap = ns * 2 > 64 ? ns * 2 : 64;
+    if (cap > s->spawn_cap) {
+        int32_t *a = tn_alloc_array(&w->alloc, (size_t)cap, sizeof *a);
+        if (!a) return TN_FAILURE | TN_OUT_OF_MEMORY;
+        tn_free(&w->alloc, s->spawns);
+        s->spawns = a;
+        s->spawn_cap = cap;
+    }
+    s->nspawns = 0;
+    s->ndests = 0;
+    for (int i = 0; i < n; i++) {
+        if (m->tile[i] != TN_TILE_EMPTY) continue;
+        if (m->mark[i] == TN_MARK_SPAWN) s->spawns[s->nspawns++] = i;
+        else if (m->mark[i] == TN_MARK_DEST) s->ndests++;
+    }
+    return TN_OK;
+}
+
+/* ---- hooks ---- */
+
+static void destroy(tn_world *w)
+{
+    tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return;
+    tn_flow_destroy(s->flow);
+    tn_enemies_destroy(s->pool);
+    tn_free(&w->alloc, s->spawns);
+    tn_free(&w->alloc, s);
+    w->enemies = NULL;
+}
+
+static tn_status create(tn_world *w, tn_error *err)
+{
+    tn_wenemies *s = tn_alloc(&w->alloc, sizeof *s);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "enemies: out of memory");
+    w->enemies = s;
+    tn_status st = tn_flow_create(w->map->w, w->map->h, 4, &w->alloc, &s->flow, err);
+    if (tn_failed(st)) goto fail;
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = TN_WENEMIES_CAPACITY;
+    const tn_param_info *p = tn_world_param_find("spawn_rate");
+    if (p) c.spawn_rate = (float)p->def;
+    st = tn_enemies_create(&c, &w->alloc, &s->pool, err);
+    if (tn_failed(st)) goto fail;
+    st = scan_marks(w, s);
+    if (tn_failed(st)) {
+        tn_error_set(err, st, 0, 0, "enemies: out of memory for the spawn list");
+        goto fail;
+    }
+    tn_flow_rebuild(s->flow, w->map);
+    tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
+    return TN_OK;
+fail:
+    destroy(w);
+    return st;
+}
+
+static void step(tn_world *w)
+{
+    tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return;
+    tn_enemies_step(s->pool, s->flow, s->spawns, s->nspawns, &s->rng, w->phys.dt);
+}
+
+static int kind_of(int tile, int mark)
+{
+    if (tile == TN_TILE_BLOCK) return TN_FLOW_WALL;
+    return tile == TN_TILE_EMPTY && mark == TN_MARK_DEST ? TN_FLOW_DEST : TN_FLOW_OPEN;
+}
+
+static tn_status check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+{
+    tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return TN_OK;
+    const tn_map *m = w->map;
+    int old_mark = tn_map_mark(m, x, y);
+    const tn_status no = TN_FAILURE | TN_REFUSED;
+    if (old_mark == TN_MARK_DEST && mark != TN_MARK_DEST && s->ndests == 1)
+        return tn_error_set(err, no, 0, 0,
+                            "the last destination cannot be removed: place another one first");
+    if (old_mark == TN_MARK_SPAWN && mark != TN_MARK_SPAWN && s->nspawns == 1)
+        return tn_error_set(err, no, 0, 0,
+                            "the last spawn point cannot be removed: place another one first");
+    int old_kind = s->flow->kind[tn_flow_index(s->flow, x, y)];
+    int new_kind = kind_of(tile, mark);
+    if (new_kind != old_kind) {
+        int first = -1;
+        int lost = tn_flow_whatif(s->flow, x, y, new_kind, s->spawns, s->nspawns, &first);
+        if (lost > 0) {
+            int sx = s->spawns[first] % m->w, sy = s->spawns[first] / m->w;
+            if (new_kind == TN_FLOW_WALL)
+                return tn_error_set(err, no, 0, 0,
+                                    "a block at (%d,%d) would cut spawn point (%d,%d) off from "
+                                    "every destination",
+                                    x, y, sx, sy);
+            return tn_error_set(err, no, 0, 0,
+                                "removing the destination at (%d,%d) would leave spawn point "
+                                "(%d,%d) without a path",
+                                x, y, sx, sy);
+        }
+    }
+    if (mark == TN_MARK_SPAWN && old_mark != TN_MARK_SPAWN && s->ndests > 0 &&
+        tn_flow_dir(s->flow, x, y) == TN_DIR_NONE)
+        return tn_error_set(err, no, 0, 0,
+                            "spawn point (%d,%d) would have no path to a destination", x, y);
+    return TN_OK;
+}
+
+static void on_edit(tn_world *w, int x, int y)
+{
+    tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return;
+    const tn_map *m = w->map;
+    if (x < 0) {
+        if (tn_failed(scan_marks(w, s)))
+            tn_world_message(w, "enemies: out of memory for the spawn list");
+        tn_flow_rebuild(s->flow, m);
+        tn_enemies_clear(s->pool);
+        return;
+    }
+    int32_t t = y * m->w + x;
+    bool spawn_now = tn_map_mark(m, x, y) == TN_MARK_SPAWN;
+    if (spawn_now && !spawn_has(s, t) && !spawn_add(w, s, t))
+        tn_world_message(w, "enemies: out of memory: spawn point (%d,%d) is not used", x, y);
+    if (!spawn_now) spawn_remove(s, t);
+    int old_kind = s->flow->kind[tn_flow_index(s->flow, x, y)];
+    tn_flow_update(s->flow, m, x, y);
+    int new_kind = s->flow->kind[tn_flow_index(s->flow, x, y)];
+    s->ndests += (new_kind == TN_FLOW_DEST) - (old_kind == TN_FLOW_DEST);
+    tn_enemies_on_edit(s->pool, s->flow, x, y);
+}
+
+static tn_status set(tn_world *w, const char *name, double value, tn_error *err)
+{
+    tn_wenemies *s = tn_wenemies_of(w);
+    if (!s || strcmp(name, "spawn_rate") != 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: unknown parameter '%s'", name);
+    tn_enemies_config c = s->pool->cfg;
+    c.spawn_rate = (float)value;
+    return tn_enemies_configure(s->pool, &c, err);
+}
+
+static bool get(const tn_world *w, const char *name, double *value)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    if (!s || strcmp(name, "spawn_rate") != 0) return false;
+    *value = s->pool->cfg.spawn_rate;
+    return true;
+}
+
+static int json(const tn_world *w, char *buf, size_t cap)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return 0;
+    const tn_enemies *p = s->pool;
+    return snprintf(buf, cap, ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
+                              "\"skipped\":%ld}",
+                    p->count, p->spawned, p->reached, p->skipped);
+}
+
+static int hud(const tn_world *w, char *buf, size_t cap)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return 0;
+    const tn_enemies *p = s->pool;
+    char extra[96] = "";
+    if (p->skipped || p->crushed)
+        snprintf(extra, sizeof extra, ", %ld skipped (pool full), %ld crushed", p->skipped,
+                 p->crushed);
+    const char *idle = s->nspawns == 0 ? " (idle: no spawn point)"
+                       : s->ndests == 0 ? " (idle: no destination)" : "";
+    return snprintf(buf, cap, "enemies: %d alive, %ld spawned, %ld reached%s, %.1f/s%s", p->count,
+                    p->spawned, p->reached, extra, (double)p->cfg.spawn_rate, idle);
+}
+
+/* ---- drawing ---- */
+
+static void draw_flow(const tn_wenemies *s, const tn_debug_draw *dd)
+{
+    const tn_flow *f = s->flow;
+    if ((long)f->w * f->h > FLOW_OVERLAY_MAX_TILES) return;
+    const float T = (float)TN_TILE_PX;
+    for (int y = 0; y < f->h; y++)
+        for (int x = 0; x < f->w; x++) {
+            int i = tn_flow_index(f, x, y), d = f->dir[i];
+            float cx = ((float)x + 0.5f) * T, cy = ((float)y + 0.5f) * T;
+            if (f->kind[i] == TN_FLOW_WALL) continue;
+            if (d == TN_DIR_NONE) {
+                tn_dd_rect(dd, (float)x * T, (float)y * T, T, T, 0xd0303050u, true);
+                continue;
+            }
+            if (d == TN_DIR_HERE) {
+                tn_dd_circle(dd, cx, cy, 0.3f * T, 0xffffffa0u, false);
+                continue;
+            }
+            /* An arrow from behind the centre to the exit side. */
+            float ux = (float)tn_dir_dx[d], uy = (float)tn_dir_dy[d];
+            float x0 = cx - 0.3f * T * ux, y0 = cy - 0.3f * T * uy;
+            float x1 = cx + 0.3f * T * ux, y1 = cy + 0.3f * T * uy;
+            tn_dd_line(dd, x0, y0, x1, y1, 0xffffff90u);
+            tn_dd_tri(dd, x1 + 0.12f * T * ux, y1 + 0.12f * T * uy, x1 - 0.12f * T * uy,
+                      y1 + 0.12f * T * ux, x1 + 0.12f * T * uy, y1 - 0.12f * T * ux,
+                      0xffffffb0u);
+        }
+}
+
+static void draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return;
+    if (overlays & TN_OVERLAY_FLOW) draw_flow(s, dd);
+    const float T = (float)TN_TILE_PX;
+    const tn_enemies *p = s->pool;
+    for (int i = 0; i < p->count; i++) {
+        const tn_enemy *e = &p->e[i];
+        /* A triangle pointing along the heading; size from the scale. */
+        float r = 0.25f * e->scale * T;
+        float fx = cosf(e->heading), fy = sinf(e->heading);
+        float cx = e->x * T, cy = e->y * T;
+        float tipx = cx + fx * r * 1.3f, tipy = cy + fy * r * 1.3f;
+        float bx = cx - fx * r * 0.8f, by = cy - fy * r * 0.8f;
+        uint32_t col = e->state == TN_ENEMY_WAIT ? 0x9a9a9affu : 0xe8553affu;
+        tn_dd_tri(dd, tipx, tipy, bx - fy * r * 0.8f, by + fx * r * 0.8f, bx + fy * r * 0.8f,
+                  by - fx * r * 0.8f, col);
+    }
+}
+
+/* ---- invariants ---- */
+
+static tn_status check(const tn_world *w, tn_error *err)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    if (!s) return TN_OK;
+    const tn_map *m = w->map;
+    const tn_flow *f = s->flow;
+    const tn_enemies *p = s->pool;
+    const tn_status bad = TN_FAILURE;
+    if (f->w != m->w || f->h != m->h)
+        return tn_error_set(err, bad, 0, 0, "enemies: flow field is %dx%d, map %dx%d", f->w, f->h,
+                            m->w, m->h);
+    if (p->count < 0 || p->count > p->cfg.capacity)
+        return tn_error_set(err, bad, 0, 0, "enemies: %d alive in a pool of %d", p->count,
+                            p->cfg.capacity);
+    if (p->spawned != p->count + p->reached + p->crushed)
+        return tn_error_set(err, bad, 0, 0,
+                            "enemies: spawned %ld != alive %d + reached %ld + crushed %ld",
+                            p->spawned, p->count, p->reached, p->crushed);
+    /* Marks and kinds match the map; the distances are a BFS certificate:
+     * 0 on destinations, else 1 + the smallest open neighbour, and FAR
+     * exactly where no open neighbour has a path. */
+    int nspawn = 0, ndest = 0;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            int i = tn_flow_index(f, x, y), k = tn_flow_kind(m, x, y);
+            if (f->kind[i] != k)
+                return tn_error_set(err, bad, 0, 0, "enemies: flow kind %d at (%d,%d), map says %d",
+                                    f->kind[i], x, y, k);
+            nspawn += tn_map_mark(m, x, y) == TN_MARK_SPAWN;
+            ndest += k == TN_FLOW_DEST;
+            if (k == TN_FLOW_WALL) continue;
+            int32_t best = TN_FLOW_FAR;
+            for (int d = 0; d < 4; d++) {
+                int n = i + tn_dir_dy[d] * f->stride + tn_dir_dx[d];
+                if (f->kind[n] != TN_FLOW_WALL && f->d[n] < best) best = f->d[n];
+            }
+            int32_t want = k == TN_FLOW_DEST ? 0 : best == TN_FLOW_FAR ? TN_FLOW_FAR : best + 1;
+            if (f->d[i] != want)
+                return tn_error_set(err, bad, 0, 0,
+                                    "enemies: flow distance %d at (%d,%d), neighbours say %d",
+                                    f->d[i], x, y, want);
+        }
+    if (nspawn != s->nspawns || ndest != s->ndests)
+        return tn_error_set(err, bad, 0, 0,
+                            "enemies: %d spawn points and %d destinations listed, map has %d and %d",
+                            s->nspawns, s->ndests, nspawn, ndest);
+    for (int k = 0; k < s->nspawns; k++)
+        if (m->mark[s->spawns[k]] != TN_MARK_SPAWN || (k > 0 && s->spawns[k] <= s->spawns[k - 1]))
+            return tn_error_set(err, bad, 0, 0, "enemies: spawn list entry %d is wrong", k);
+    for (int i = 0; i < p->count; i++) {
+        const tn_enemy *e = &p->e[i];
+        if (!isfinite(e->x) || !isfinite(e->y) || !isfinite(e->heading))
+            return tn_error_set(err, bad, 0, 0, "enemy %u: position is not finite", e->id);
+        if (tn_map_tile(m, e->tx, e->ty) == TN_TILE_BLOCK)
+            return tn_error_set(err, bad, 0, 0, "enemy %u: its tile (%d,%d) is a block", e->id,
+                                e->tx, e->ty);
+        const float eps = 1e-3f;
+        if (e->x < (float)e->tx - eps || e->x > (float)e->tx + 1 + eps ||
+            e->y < (float)e->ty - eps || e->y > (float)e->ty + 1 + eps)
+            return tn_error_set(err, bad, 0, 0, "enemy %u at (%.3f,%.3f) is outside its tile (%d,%d)",
+                                e->id, (double)e->x, (double)e->y, e->tx, e->ty);
+    }
+    return TN_OK;
+}
+
+const tn_subsystem tn_sub_enemies = {
+    .name = "enemies",
+    .create = create,
+    .destroy = destroy,
+    .step = step,
+    .check_edit = check_edit,
+    .on_edit = on_edit,
+    .set = set,
+    .get = get,
+    .json = json,
+    .hud = hud,
+    .draw = draw,
+    .check = check,
+};

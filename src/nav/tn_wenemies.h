@@ -1,0 +1,46 @@
+/* tn_wenemies.h - the world's enemies subsystem (tn_sub_enemies): a
+ * 4-connected flow field over the world's map, the spawner and its enemies.
+ *
+ * Board content: spawn points (map mark S) and destinations (mark D) on
+ * empty tiles; flyers cross empty and one-way tiles.  Every accepted edit
+ * updates the field incrementally (tn_flow_update) and re-plans the enemies
+ * it concerns (tn_enemies_on_edit).
+ *
+ * Edit rules (check_edit; a refusal's message goes to the HUD):
+ *  - the last destination and the last spawn point cannot be removed;
+ *  - an edit that would leave a spawn point that has a path now without a
+ *    path to any destination is refused (tn_flow_whatif, no allocation);
+ *  - a new spawn point needs a path, unless the map has no destination at
+ *    all (a map with no spawn point or no destination just has an idle
+ *    spawner, so a board can be built up in any order);
+ *  - spawn points that had no path already (e.g. a closed room in a loaded
+ *    map) never block other edits.
+ *
+ * Parameters: spawn_rate (0.1..10 per second).  Steps at the world's fixed
+ * dt.  JSON: ,"enemies":{"alive":N,"spawned":N,"reached":N,"skipped":N}.
+ * Overlay TN_OVERLAY_FLOW: an arrow per tile toward its next tile, open
+ * tiles without a path tinted red (maps up to 256x256 tiles).
+ * Units here: tiles for the library state, pixels only when drawing.
+ */
+#ifndef TN_WENEMIES_H
+#define TN_WENEMIES_H
+
+#include "tn_enemy.h"
+#include "tn_flow.h"
+#include "tn_world.h"
+
+#define TN_WENEMIES_CAPACITY 16384
+
+typedef struct tn_wenemies {
+    tn_flow *flow;         /* 4-connected, same size as the map */
+    tn_enemies *pool;
+    int32_t *spawns;       /* spawn tiles as y*w+x, ascending */
+    int nspawns, spawn_cap;
+    int ndests;
+    tn_rng rng;            /* the spawner's own stream, seeded from the world seed */
+} tn_wenemies;
+
+/* The world's enemies state (NULL before creation). */
+static inline tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
+
+#endif

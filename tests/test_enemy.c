@@ -1,0 +1,659 @@
+/* Tests for tn_enemy (spawner and enemies on a flow field) and the world's
+ * enemies subsystem (edit refusal rules, JSON, determinism, invariants). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_enemy.h"
+#include "tn_flow.h"
+#include "tn_map.h"
+#include "tn_wenemies.h"
+#include "tn_world.h"
+
+#define PI 3.14159265358979323846
+
+static tn_map *map_from(const char *text)
+{
+    tn_map *m = NULL;
+    tn_error e = {0};
+    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return m;
+}
+
+static tn_flow *flow_for(const tn_map *m)
+{
+    tn_flow *f = NULL;
+    assert_true(tn_succeeded(tn_flow_create(m->w, m->h, 4, NULL, &f, NULL)));
+    assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+    return f;
+}
+
+/* A pool whose enemies all get exactly this speed, offset and scale. */
+static tn_enemies *pool_fixed(float speed, float offset, int capacity)
+{
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = capacity;
+    c.speed_min = c.speed_max = speed;
+    c.offset_min = c.offset_max = offset;
+    c.scale_min = c.scale_max = 1.0f;
+    tn_enemies *p = NULL;
+    tn_error e = {0};
+    tn_status s = tn_enemies_create(&c, NULL, &p, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return p;
+}
+
+static bool smooth_state(int s, float offset)
+{
+    return s == TN_ENEMY_FORWARD || s == TN_ENEMY_TURN_RIGHT || s == TN_ENEMY_TURN_LEFT ||
+           (s == TN_ENEMY_TURN_AROUND && fabsf(offset) >= 0.2f);
+}
+
+/* Fly one enemy from (sx, sy) until it is reclaimed; checks on the way:
+ * inside its tile and never in a block; constant speed within 1% over
+ * every step between C1-joined segments.  Returns the flight time and
+ * fills the last position and the states seen (bit mask). */
+static double fly(const tn_map *m, const tn_flow *f, tn_enemies *p, int sx, int sy, double dt,
+                  float *lx, float *ly, unsigned *seen)
+{
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, sx, sy, &r)));
+    long reached0 = p->reached;
+    double t = 0;
+    *seen = 0;
+    for (int k = 0; k < 2000000 && p->reached == reached0; k++) {
+        tn_enemy before = p->e[0];
+        tn_enemies_step(p, f, NULL, 0, NULL, (float)dt);
+        t += dt;
+        if (p->reached != reached0) break;
+        const tn_enemy *e = &p->e[0];
+        *seen |= 1u << e->state;
+        assert_true(isfinite(e->x) && isfinite(e->y));
+        assert_true(e->x >= (float)e->tx - 1e-4f && e->x <= (float)e->tx + 1 + 1e-4f);
+        assert_true(e->y >= (float)e->ty - 1e-4f && e->y <= (float)e->ty + 1 + 1e-4f);
+        assert_int_not_equal(tn_map_tile(m, (int)floorf(e->x), (int)floorf(e->y)), TN_TILE_BLOCK);
+        if (smooth_state(before.state, e->offset) && smooth_state(e->state, e->offset)) {
+            double v = hypot(e->x - before.x, e->y - before.y) / dt;
+            if (fabs(v - e->speed) > 0.01 * e->speed)
+                fprintf(stderr, "speed %.5f, want %.5f (states %d -> %d, offset %.2f)\n", v,
+                        (double)e->speed, before.state, e->state, (double)e->offset);
+            assert_true(fabs(v - e->speed) <= 0.01 * e->speed);
+        }
+        *lx = e->x;
+        *ly = e->y;
+    }
+    assert_int_equal(p->reached, reached0 + 1);
+    return t;
+}
+
+static const char RIGHT_BOARD[] = "tilenav-map 1\nsize 6 5\ntiles\n"
+                                  "######\n#S...#\n####.#\n#D...#\n######\n";
+static const char LEFT_BOARD[] = "tilenav-map 1\nsize 6 5\ntiles\n"
+                                 "######\n#D...#\n####.#\n#S...#\n######\n";
+
+/* Intro, 2 forward, turn, forward, turn, 2 forward, outro: the flight time
+ * is the path length over the speed, turns included (constant speed). */
+static void test_constant_speed_through_turns(void **state)
+{
+    (void)state;
+    static const float SPEEDS[] = {0.2f, 1.0f, 5.0f};
+    static const float OFFSETS[] = {-0.4f, -0.1f, 0.0f, 0.25f, 0.4f};
+    for (int board = 0; board < 2; board++) {
+        tn_map *m = map_from(board == 0 ? RIGHT_BOARD : LEFT_BOARD);
+        tn_flow *f = flow_for(m);
+        int sy = board == 0 ? 1 : 3;
+        for (size_t a = 0; a < 3; a++)
+            for (size_t b = 0; b < 5; b++) {
+                float v = SPEEDS[a], off = OFFSETS[b];
+                tn_enemies *p = pool_fixed(v, off, 4);
+                float lx = 0, ly = 0;
+                unsigned seen = 0;
+                double dt = 1.0 / 2000.0;
+                double t = fly(m, f, p, 1, sy, dt, &lx, &ly, &seen);
+                double radius = board == 0 ? 0.5 - off : 0.5 + off;
+                double len = 2 * sqrt(0.25 + (double)off * off) + 5 + PI * radius;
+                double want = len / v;
+                if (fabs(t - want) > 0.01 * want + dt)
+                    fprintf(stderr, "board %d speed %g offset %g: %.4f s, want %.4f s\n", board,
+                            (double)v, (double)off, t, want);
+                assert_true(fabs(t - want) <= 0.01 * want + dt);
+                unsigned turn = 1u << (board == 0 ? TN_ENEMY_TURN_RIGHT : TN_ENEMY_TURN_LEFT);
+                assert_true(seen & turn);
+                assert_true(seen & (1u << TN_ENEMY_FORWARD));
+                assert_true(seen & (1u << TN_ENEMY_OUTRO));
+                /* It ends at the destination's centre. */
+                assert_true(hypot(lx - 1.5, ly - (board == 0 ? 3.5 : 1.5)) <= v * dt * 1.01 + 1e-4);
+                tn_enemies_destroy(p);
+            }
+        tn_flow_destroy(f);
+        tn_map_destroy(m);
+    }
+}
+
+/* A destination added behind an enemy: at the next edge it turns around
+ * (a half circle inside the tile) and flies to the new destination. */
+static void test_turn_around(void **state)
+{
+    (void)state;
+    static const float OFFSETS[] = {-0.4f, -0.2f, 0.0f, 0.3f};
+    for (size_t b = 0; b < 4; b++) {
+        tn_map *m = map_from("tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
+        tn_flow *f = flow_for(m);
+        tn_enemies *p = pool_fixed(2.0f, OFFSETS[b], 4);
+        tn_rng r;
+        tn_rng_seed(&r, 1, 1);
+        assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 9, 1, &r)));
+        const double dt = 1.0 / 1000.0;
+        while (p->e[0].tx != 6) tn_enemies_step(p, f, NULL, 0, NULL, (float)dt);
+        assert_int_equal(p->e[0].dir, TN_DIR_W);
+        tn_map_set_mark(m, 8, 1, TN_MARK_DEST);
+        tn_flow_update(f, m, 8, 1);
+        tn_enemies_on_edit(p, f, 8, 1);
+        assert_int_equal(tn_flow_dir(f, 5, 1), TN_DIR_E);
+        bool turned = false;
+        for (int k = 0; k < 100000 && p->reached == 0; k++) {
+            tn_enemy before = p->e[0];
+            tn_enemies_step(p, f, NULL, 0, NULL, (float)dt);
+            if (p->reached) break;
+            const tn_enemy *e = &p->e[0];
+            if (e->state == TN_ENEMY_TURN_AROUND) {
+                turned = true;
+                assert_int_equal(e->tx, 5); /* inside the tile it entered */
+                assert_true(e->x >= 5.0f - 1e-4f && e->x <= 6.0f + 1e-4f);
+                assert_true(e->y >= 1.0f && e->y <= 2.0f);
+            }
+            if (smooth_state(before.state, e->offset) && smooth_state(e->state, e->offset)) {
+                double v = hypot(e->x - before.x, e->y - before.y) / dt;
+                assert_true(fabs(v - 2.0) <= 0.02);
+            }
+        }
+        assert_true(turned);
+        assert_int_equal(p->reached, 1);
+        tn_enemies_destroy(p);
+        tn_flow_destroy(f);
+        tn_map_destroy(m);
+    }
+}
+
+/* Many enemies with random lanes and speeds on a wiggly board: each stays
+ * inside its tile, out of blocks, and all arrive. */
+static void test_inside_tiles_random(void **state)
+{
+    (void)state;
+    tn_map *m = map_from("tilenav-map 1\nsize 14 9\ntiles\n"
+                         "##############\n"
+                         "#S..#....#...#\n"
+                         "#.#.#.##.#.#.#\n"
+                         "#.#...#....#.#\n"
+                         "#.####.#####.#\n"
+                         "#....#.....#.#\n"
+                         "####.#####.#.#\n"
+                         "#S.........#D#\n"
+                         "##############\n");
+    tn_flow *f = flow_for(m);
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = 256;
+    c.spawn_rate = 8.0f;
+    tn_enemies *p = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+    int32_t spawns[2] = {1 * 14 + 1, 7 * 14 + 1};
+    tn_rng r;
+    tn_rng_seed(&r, 3, 3);
+    const float dt = 1.0f / 60.0f;
+    for (int k = 0; k < 60 * 300; k++) {
+        tn_enemies_step(p, f, spawns, k < 600 ? 2 : 0, &r, dt);
+        for (int i = 0; i < p->count; i++) {
+            const tn_enemy *e = &p->e[i];
+            assert_true(e->x >= (float)e->tx - 1e-4f && e->x <= (float)e->tx + 1 + 1e-4f);
+            assert_true(e->y >= (float)e->ty - 1e-4f && e->y <= (float)e->ty + 1 + 1e-4f);
+            assert_int_not_equal(tn_map_tile(m, e->tx, e->ty), TN_TILE_BLOCK);
+            assert_true(e->scale >= 0.5f && e->scale <= 2.0f);
+            assert_true(e->speed >= 0.2f && e->speed <= 5.0f);
+            assert_true(e->offset >= -0.4f && e->offset <= 0.4f);
+        }
+    }
+    assert_int_equal(p->spawned, 80); /* 8/s for 10 s, exactly */
+    assert_int_equal(p->count, 0);    /* all arrived (40 tiles at 0.2/s: 200 s) */
+    assert_int_equal(p->reached, 80);
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
+static void test_spawner_accumulator_and_pool(void **state)
+{
+    (void)state;
+    tn_map *m = map_from("tilenav-map 1\nsize 40 3\ntiles\n"
+                         "........................................\n"
+                         "S......................................D\n"
+                         "........................................\n");
+    tn_flow *f = flow_for(m);
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = 5;
+    c.spawn_rate = 2.5f;
+    c.speed_min = c.speed_max = 0.2f;
+    c.offset_min = c.offset_max = 0.0f;
+    tn_enemies *p = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+    int32_t sp = 40;
+    tn_rng r;
+    tn_rng_seed(&r, 9, 9);
+    for (int k = 0; k < 240; k++) tn_enemies_step(p, f, &sp, 1, &r, 1.0f / 60.0f);
+    /* 4 s at 2.5/s = 10 spawn attempts: 5 fit, 5 skipped (slow: none arrive). */
+    assert_int_equal(p->spawned + p->skipped, 10);
+    assert_int_equal(p->spawned, 5);
+    assert_int_equal(p->skipped, 5);
+    assert_int_equal(p->count, 5);
+    /* Evenly spaced: each spawned 0.4 s after the previous at 0.2 tiles/s. */
+    for (int i = 1; i < 5; i++) {
+        double gap = hypot(p->e[i - 1].x - p->e[i].x, p->e[i - 1].y - p->e[i].y);
+        if (p->e[i].state == TN_ENEMY_FORWARD && p->e[i - 1].state == TN_ENEMY_FORWARD)
+            assert_true(fabs(gap - 0.08) < 1e-3);
+    }
+    /* No spawn point with a path: idle, nothing counted. */
+    tn_enemies_clear(p);
+    int32_t none = 0; /* (0,0) has a path... use a pocket instead */
+    tn_map_set_tile(m, 1, 0, TN_TILE_BLOCK);
+    tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK);
+    tn_flow_rebuild(f, m);
+    for (int k = 0; k < 240; k++) tn_enemies_step(p, f, &none, 1, &r, 1.0f / 60.0f);
+    assert_int_equal(p->spawned, 0);
+    assert_int_equal(p->skipped, 0);
+    assert_true(p->accum < 1.0);
+    assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r), TN_FAILURE | TN_REFUSED);
+    /* Bad configurations are refused with a message naming the field. */
+    tn_error e = {0};
+    tn_enemies_config bad = tn_enemies_default_config();
+    bad.offset_max = 0.6f;
+    assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    assert_non_null(strstr(e.msg, "lane offset"));
+    bad = tn_enemies_default_config();
+    bad.speed_min = 3.0f;
+    bad.speed_max = 1.0f;
+    assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    assert_non_null(strstr(e.msg, "speed"));
+    bad = tn_enemies_default_config();
+    bad.spawn_rate = NAN;
+    assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    bad = tn_enemies_default_config();
+    bad.capacity = 0;
+    tn_enemies *q = NULL;
+    assert_true(tn_failed(tn_enemies_create(&bad, NULL, &q, &e)));
+    assert_null(q);
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
+/* A block dropped on an enemy pushes it to the nearest open neighbour; an
+ * enemy walled into a pocket hovers at its tile centre and resumes when the
+ * pocket opens. */
+static void test_edits_under_enemies(void **state)
+{
+    (void)state;
+    tn_map *m = map_from("tilenav-map 1\nsize 12 6\ntiles\n"
+                         "............\n"
+                         "............\n"
+                         "S..........D\n"
+                         "............\n"
+                         "............\n"
+                         "............\n");
+    tn_flow *f = flow_for(m);
+    tn_enemies *p = pool_fixed(1.0f, 0.2f, 8);
+    tn_rng r;
+    tn_rng_seed(&r, 2, 2);
+    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 0, 2, &r)));
+    while (p->e[0].tx < 4) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f);
+    int bx = p->e[0].tx, by = p->e[0].ty;
+    tn_map_set_tile(m, bx, by, TN_TILE_BLOCK);
+    tn_flow_update(f, m, bx, by);
+    tn_enemies_on_edit(p, f, bx, by);
+    assert_int_equal(p->count, 1);
+    const tn_enemy *e = &p->e[0];
+    assert_int_equal(abs(e->tx - bx) + abs(e->ty - by), 1);
+    assert_true(fabsf(e->x - ((float)e->tx + 0.5f)) < 1e-5f);
+    assert_true(fabsf(e->y - ((float)e->ty + 0.5f)) < 1e-5f);
+    assert_int_not_equal(tn_map_tile(m, e->tx, e->ty), TN_TILE_BLOCK);
+
+    /* Wall its current tile in (its 4 neighbours). */
+    int cx = e->tx, cy = e->ty;
+    for (int d = 0; d < 4; d++) {
+        int x = cx + tn_dir_dx[d], y = cy + tn_dir_dy[d];
+        if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) continue;
+        tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+        tn_flow_update(f, m, x, y);
+        tn_enemies_on_edit(p, f, x, y);
+    }
+    assert_int_equal(tn_flow_dir(f, cx, cy), TN_DIR_NONE);
+    for (int k = 0; k < 120; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f);
+    assert_int_equal(p->count, 1);
+    assert_int_equal(p->e[0].state, TN_ENEMY_WAIT);
+    assert_true(fabsf(p->e[0].x - ((float)cx + 0.5f)) < 1e-4f);
+    assert_true(fabsf(p->e[0].y - ((float)cy + 0.5f)) < 1e-4f);
+    /* Open the east side: it resumes and arrives. */
+    tn_map_set_tile(m, cx + 1, cy, TN_TILE_EMPTY);
+    tn_flow_update(f, m, cx + 1, cy);
+    tn_enemies_on_edit(p, f, cx + 1, cy);
+    for (int k = 0; k < 60 * 30 && p->count; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f);
+    assert_int_equal(p->count, 0);
+    assert_int_equal(p->reached, 1);
+
+    /* A block on an enemy with no open neighbour: removed, counted. */
+    tn_map *t = map_from("tilenav-map 1\nsize 3 1\ntiles\nS.D\n");
+    tn_flow *g = flow_for(t);
+    tn_enemies *q = pool_fixed(0.5f, 0.0f, 4);
+    assert_true(tn_succeeded(tn_enemies_spawn_at(q, g, 0, 0, &r)));
+    while (q->e[0].tx != 1) tn_enemies_step(q, g, NULL, 0, NULL, 1.0f / 60.0f);
+    tn_map_set_tile(t, 0, 0, TN_TILE_BLOCK);
+    tn_map_set_tile(t, 2, 0, TN_TILE_BLOCK);
+    tn_map_set_tile(t, 1, 0, TN_TILE_BLOCK);
+    tn_flow_rebuild(g, t);
+    tn_enemies_on_edit(q, g, 1, 0);
+    assert_int_equal(q->count, 0);
+    assert_int_equal(q->crushed, 1);
+    tn_enemies_destroy(q);
+    tn_flow_destroy(g);
+    tn_map_destroy(t);
+
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
+/* ---- the world subsystem ---- */
+
+static tn_world *world_from(const char *text, uint64_t seed)
+{
+    tn_world_config c = tn_world_default_config();
+    c.seed = seed;
+    tn_world *w = NULL;
+    tn_error e = {0};
+    tn_status s = tn_world_create(map_from(text), &c, NULL, &w, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return w;
+}
+
+static void expect_refused(tn_world *w, int x, int y, tn_edit kind, const char *what)
+{
+    int before = w->refused_edits;
+    tn_error e = {0};
+    tn_status s = tn_world_edit(w, x, y, kind, &e);
+    if (!tn_failed(s) || !strstr(e.msg, what))
+        fprintf(stderr, "edit (%d,%d) kind %d: status %x, message '%s', want '%s'\n", x, y,
+                (int)kind, s, e.msg, what);
+    assert_true(tn_failed(s));
+    assert_true(tn_status_detail(s, TN_REFUSED));
+    assert_non_null(strstr(e.msg, what));
+    assert_non_null(strstr(w->message, what)); /* shown in the HUD */
+    assert_int_equal(w->refused_edits, before + 1);
+}
+
+static void expect_ok(tn_world *w, int x, int y, tn_edit kind)
+{
+    tn_error e = {0};
+    tn_status s = tn_world_edit(w, x, y, kind, &e);
+    if (tn_failed(s)) fprintf(stderr, "edit (%d,%d) kind %d refused: %s\n", x, y, (int)kind, e.msg);
+    assert_true(tn_succeeded(s));
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+}
+
+static const char RULES_BOARD[] = "tilenav-map 1\nsize 12 7\ntiles\n"
+                                  "P...........\n"
+                                  "............\n"
+                                  "..S...#.....\n"
+                                  "......#..D..\n"
+                                  "......#.....\n"
+                                  "#######.....\n"
+                                  "............\n";
+
+static void test_world_refusal_rules(void **state)
+{
+    (void)state;
+    tn_world *w = world_from(RULES_BOARD, 1);
+    tn_wenemies *s = tn_wenemies_of(w);
+    assert_int_equal(s->nspawns, 1);
+    assert_int_equal(s->ndests, 1);
+    /* The last destination: toggled off, or covered by anything. */
+    expect_refused(w, 9, 3, TN_EDIT_DEST, "last destination");
+    expect_refused(w, 9, 3, TN_EDIT_BLOCK, "last destination");
+    expect_refused(w, 9, 3, TN_EDIT_ONEWAY, "last destination");
+    expect_refused(w, 9, 3, TN_EDIT_EMPTY, "last destination");
+    /* The last spawn point. */
+    expect_refused(w, 2, 2, TN_EDIT_SPAWN, "last spawn point");
+    expect_refused(w, 2, 2, TN_EDIT_BLOCK, "last spawn point");
+    expect_refused(w, 2, 2, TN_EDIT_ONEWAY, "last spawn point");
+    /* S reaches D only over the top of the wall at x=6: (6,0) or (6,1). */
+    expect_ok(w, 6, 1, TN_EDIT_BLOCK);
+    expect_refused(w, 6, 0, TN_EDIT_BLOCK, "a block at (6,0) would cut spawn point (2,2) off");
+    /* Flyers cross one-way platforms: allowed. */
+    expect_ok(w, 6, 0, TN_EDIT_ONEWAY);
+    expect_ok(w, 6, 0, TN_EDIT_ONEWAY);
+    /* Through a click too (right button = block). */
+    int before = w->refused_edits;
+    assert_true(tn_failed(tn_world_click(w, 6, 0, TN_CLICK_RIGHT, false, NULL)));
+    assert_int_equal(w->refused_edits, before + 1);
+    /* A second destination in S's pocket: now the gap may close. */
+    expect_ok(w, 4, 4, TN_EDIT_DEST);
+    assert_int_equal(s->ndests, 2);
+    expect_ok(w, 6, 0, TN_EDIT_BLOCK);
+    /* The pocket's destination cannot go (S would have no path)... */
+    expect_refused(w, 4, 4, TN_EDIT_DEST,
+                   "removing the destination at (4,4) would leave spawn point (2,2) without a path");
+    expect_refused(w, 4, 4, TN_EDIT_BLOCK, "spawn point (2,2)");
+    /* ...the other one can; then the pocket's one is the last. */
+    expect_ok(w, 9, 3, TN_EDIT_DEST);
+    expect_refused(w, 4, 4, TN_EDIT_DEST, "last destination");
+    /* A new spawn point needs a path: none on the right any more. */
+    expect_refused(w, 10, 3, TN_EDIT_SPAWN, "spawn point (10,3) would have no path");
+    /* With the tool and a left click, in the pocket: fine. */
+    tn_world_set_tool(w, TN_TOOL_SPAWN);
+    assert_true(tn_succeeded(tn_world_click(w, 3, 1, TN_CLICK_LEFT, false, NULL)));
+    assert_int_equal(s->nspawns, 2);
+    /* Now S (2,2) is not the last: a block on it is fine. */
+    expect_ok(w, 2, 2, TN_EDIT_BLOCK);
+    assert_int_equal(s->nspawns, 1);
+    assert_int_equal(s->spawns[0], 1 * 12 + 3);
+    /* The field followed every accepted edit. */
+    tn_flow *ref = NULL;
+    assert_true(tn_succeeded(tn_flow_create(12, 7, 4, NULL, &ref, NULL)));
+    tn_flow_rebuild(ref, w->map);
+    for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 12; x++) {
+            assert_true(tn_flow_dist(ref, x, y) == tn_flow_dist(s->flow, x, y));
+            assert_int_equal(tn_flow_dir(ref, x, y), tn_flow_dir(s->flow, x, y));
+        }
+    tn_flow_destroy(ref);
+    tn_world_destroy(w);
+}
+
+/* Maps without spawn points or destinations: an idle spawner; a board can
+ * be built up in any order. */
+static void test_world_idle_and_cutoff(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 10 6\ntiles\n..........\n..........\n"
+                             "..........\n..........\n..........\n..........\n", 4);
+    tn_wenemies *s = tn_wenemies_of(w);
+    for (int k = 0; k < 120; k++) tn_world_step(w);
+    assert_int_equal(s->pool->spawned, 0);
+    expect_ok(w, 8, 1, TN_EDIT_SPAWN); /* no destination yet: allowed */
+    for (int k = 0; k < 120; k++) tn_world_step(w);
+    assert_int_equal(s->pool->spawned, 0); /* idle: nowhere to go */
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "idle: no destination"));
+    expect_ok(w, 2, 4, TN_EDIT_DEST);
+    for (int k = 0; k < 120; k++) tn_world_step(w);
+    assert_int_equal(s->pool->spawned, 2); /* 1/s by default */
+    tn_world_destroy(w);
+
+    /* A loaded map whose spawn point in a closed room has no path: it never
+     * spawns, and it does not make every other edit refused. */
+    size_t len = 0;
+    FILE *fp = fopen("tests/data/flow_cutoff.map", "rb");
+    assert_non_null(fp);
+    char buf[1024];
+    len = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[len] = '\0';
+    w = world_from(buf, 5);
+    s = tn_wenemies_of(w);
+    assert_int_equal(s->nspawns, 2);
+    expect_ok(w, 4, 3, TN_EDIT_BLOCK);
+    expect_ok(w, 0, 5, TN_EDIT_DEST); /* the other destination still serves (1,1) */
+    assert_true(tn_world_set(w, "spawn_rate", 10, NULL) == TN_OK);
+    for (int k = 0; k < 600; k++) tn_world_step(w);
+    for (int i = 0; i < s->pool->count; i++)
+        assert_false(s->pool->e[i].tx >= 6 && s->pool->e[i].tx <= 8 && s->pool->e[i].ty >= 1 &&
+                     s->pool->e[i].ty <= 3);
+    assert_true(s->pool->spawned >= 99);
+    tn_world_destroy(w);
+}
+
+static char *json_of(const tn_world *w)
+{
+    int n = tn_world_json(w, NULL, 0);
+    char *b = malloc((size_t)n + 1);
+    tn_world_json(w, b, (size_t)n + 1);
+    return b;
+}
+
+/* Runs a world for a while with edits; returns its JSON. */
+static char *scripted_run(uint64_t seed, tn_enemies *copy_out)
+{
+    size_t len = 0;
+    FILE *fp = fopen("maps/demo.map", "rb");
+    if (!fp) return NULL;
+    static char buf[1 << 16];
+    len = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[len] = '\0';
+    tn_world *w = world_from(buf, seed);
+    assert_true(tn_world_set(w, "spawn_rate", 10, NULL) == TN_OK);
+    for (int k = 0; k < 1800; k++) {
+        if (k == 300) tn_world_edit(w, 60, 30, TN_EDIT_BLOCK, NULL);
+        if (k == 400) tn_world_edit(w, 70, 20, TN_EDIT_DEST, NULL);
+        if (k == 900) tn_world_edit(w, 70, 20, TN_EDIT_DEST, NULL);
+        tn_world_step(w);
+    }
+    tn_error e = {0};
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    char *j = json_of(w);
+    if (copy_out) {
+        tn_wenemies *s = tn_wenemies_of(w);
+        copy_out->count = s->pool->count;
+        memcpy(copy_out->e, s->pool->e, sizeof(tn_enemy) * (size_t)s->pool->count);
+    }
+    tn_world_destroy(w);
+    return j;
+}
+
+static void test_world_json_and_determinism(void **state)
+{
+    (void)state;
+    tn_enemies *a = pool_fixed(1, 0, TN_WENEMIES_CAPACITY), *b = pool_fixed(1, 0, TN_WENEMIES_CAPACITY);
+    char *j1 = scripted_run(11, a);
+    if (!j1) {
+        fprintf(stderr, "maps/demo.map is missing: skipped\n");
+        tn_enemies_destroy(a);
+        tn_enemies_destroy(b);
+        skip();
+    }
+    char *j2 = scripted_run(11, b);
+    assert_string_equal(j1, j2);
+    assert_int_equal(a->count, b->count);
+    assert_true(a->count > 0);
+    assert_memory_equal(a->e, b->e, sizeof(tn_enemy) * (size_t)a->count);
+    char *j3 = scripted_run(12, NULL);
+    assert_string_not_equal(j1, j3);
+    const char *sec = strstr(j1, ",\"enemies\":{\"alive\":");
+    assert_non_null(sec);
+    int alive = -1;
+    long spawned = -1, reached = -1, skipped = -1;
+    assert_int_equal(sscanf(sec, ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
+                                 "\"skipped\":%ld}", &alive, &spawned, &reached, &skipped), 4);
+    assert_true(spawned >= 299 && spawned <= 300); /* 10/s for 30 s */
+    assert_true(reached > 0);
+    assert_int_equal(skipped, 0);
+    assert_true(alive + reached <= spawned);
+    assert_non_null(strstr(j1, "\"refused_edits\":"));
+    free(j1);
+    free(j2);
+    free(j3);
+    tn_enemies_destroy(a);
+    tn_enemies_destroy(b);
+}
+
+/* Random edits of every kind with enemies flying: the world's invariants
+ * (no enemy in a block or outside its tile, field == BFS certificate, lists
+ * match the map) hold after every step. */
+static void test_world_random_edits(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 24 14\ntiles\n"
+                             "........................\n"
+                             "..S..........#..........\n"
+                             ".............#......D...\n"
+                             ".....######..#..........\n"
+                             ".............#####......\n"
+                             "..........=.............\n"
+                             "........................\n"
+                             "...S.........#..........\n"
+                             "......#......#.....S....\n"
+                             "......#......#..........\n"
+                             "......#.....D#..........\n"
+                             "......########..........\n"
+                             "........................\n"
+                             "P.......................\n", 8);
+    tn_world_set(w, "spawn_rate", 10, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, 77, 1);
+    tn_error e = {0};
+    int accepted = 0, refused = 0;
+    for (int k = 0; k < 6000; k++) {
+        if (k % 3 == 0) {
+            int x = (int)tn_rng_below(&r, 24), y = (int)tn_rng_below(&r, 14);
+            tn_edit kind = (tn_edit)tn_rng_below(&r, TN_EDIT_ITEM + 1);
+            if (tn_succeeded(tn_world_edit(w, x, y, kind, NULL))) accepted++;
+            else refused++;
+        }
+        tn_world_step(w);
+        tn_status st = tn_world_check(w, &e);
+        if (tn_failed(st)) fprintf(stderr, "step %d: %s\n", k, e.msg);
+        assert_true(tn_succeeded(st));
+        tn_wenemies *s = tn_wenemies_of(w);
+        assert_true(s->nspawns >= 1 && s->ndests >= 1);
+    }
+    assert_true(accepted > 500);
+    assert_true(refused > 20);
+    assert_true(tn_wenemies_of(w)->pool->reached > 50);
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_constant_speed_through_turns),
+        cmocka_unit_test(test_turn_around),
+        cmocka_unit_test(test_inside_tiles_random),
+        cmocka_unit_test(test_spawner_accumulator_and_pool),
+        cmocka_unit_test(test_edits_under_enemies),
+        cmocka_unit_test(test_world_refusal_rules),
+        cmocka_unit_test(test_world_idle_and_cutoff),
+        cmocka_unit_test(test_world_json_and_determinism),
+        cmocka_unit_test(test_world_random_edits),
+    };
+    return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
+}
