@@ -314,6 +314,11 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     return TN_OK;
 }
 
+bool tn_navmesh_tile_free(const tn_navmesh *m, int x, int y)
+{
+    return m && x >= 0 && y >= 0 && x < m->w && y < m->h && m->free[(size_t)y * m->w + x];
+}
+
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
 {
     memset(v, 0, sizeof *v);

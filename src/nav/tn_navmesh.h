@@ -130,6 +130,10 @@ typedef struct tn_navmesh_view {
 } tn_navmesh_view;
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 
+/* Whether tile (x, y) was free in the last build (false outside the map):
+ * lets a caller skip rebuilds after edits that leave free space as it is. */
+bool tn_navmesh_tile_free(const tn_navmesh *m, int x, int y);
+
 /* Optional monotonic clock (seconds) used to split the build time for the
  * benchmark; NULL (default) = not measured. */
 void tn_navmesh_set_clock(tn_navmesh *m, double (*clock)(void));

@@ -1,4 +1,284 @@
-/* Placeholder: the navmesh subsystem is not written yet (see its issue). */
-#include "tn_world.h"
+/* The navmesh subsystem: see tn_wnav.h. */
+#include "tn_wnav.h"
 
-const tn_subsystem tn_sub_navmesh = {.name = "navmesh"};
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+struct tn_wnav {
+    tn_navmesh *mesh;       /* pixel units */
+    tn_navquery *query;     /* shared by every caller */
+    uint32_t revision;      /* rebuilds */
+    double build_ms;        /* last build, < 0 when not timed */
+    bool build_failed;
+    int cap;                /* points of a path / triangles of a corridor */
+    float *scratch;         /* 2*cap: tn_wnav_path */
+    /* the navpath tool's path */
+    bool has_path;
+    float sx, sy, gx, gy;   /* as clicked (the goal maybe snapped) */
+    float *path;            /* 2*cap */
+    int npath;
+    double path_len;        /* pixels */
+    int32_t *corr;          /* cap */
+    int ncorr;
+};
+
+static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
+
+const tn_navmesh *tn_wnav_mesh(const tn_world *w) { return w && w->nav ? w->nav->mesh : NULL; }
+tn_navquery *tn_wnav_query(tn_world *w) { return w && w->nav ? w->nav->query : NULL; }
+uint32_t tn_wnav_revision(const tn_world *w) { return w && w->nav ? w->nav->revision : 0; }
+
+bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by)
+{
+    const tn_navmesh *m = tn_wnav_mesh(w);
+    return m && tn_navmesh_los(m, ax, ay, bx, by);
+}
+
+/* Move a point that is not in free space to the nearest one that is. */
+static bool snap_free(const tn_navmesh *m, float *x, float *y)
+{
+    if (tn_navmesh_locate(m, *x, *y, -1) >= 0) return true;
+    return tn_navmesh_nearest_free(m, *x, *y, 0.0f, x, y);
+}
+
+static tn_status plan(struct tn_wnav *s, float sx, float sy, float gx, float gy, float radius,
+                      int *n)
+{
+    *n = 0;
+    if (!snap_free(s->mesh, &sx, &sy) || !snap_free(s->mesh, &gx, &gy))
+        return TN_FAILURE | TN_UNREACHABLE;
+    return tn_navquery_find_path(s->query, sx, sy, gx, gy, radius, s->scratch, s->cap, n);
+}
+
+int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radius, float *xy,
+                 int cap)
+{
+    struct tn_wnav *s = w ? nav_of(w) : NULL;
+    if (!s || !xy || cap <= 0 || !(radius >= 0.0f)) return 0;
+    int n;
+    if (tn_failed(plan(s, ax, ay, bx, by, radius, &n)) || n < 2) return 0;
+    int k = n - 1 < cap ? n - 1 : cap;
+    memcpy(xy, s->scratch + 2, sizeof(float) * 2 * (size_t)k);
+    return k;
+}
+
+static bool agent_los(void *user, float ax, float ay, float bx, float by)
+{
+    return tn_wnav_los((const tn_world *)user, ax, ay, bx, by);
+}
+
+static int agent_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
+                      int cap)
+{
+    return tn_wnav_path((tn_world *)user, ax, ay, bx, by, radius, xy, cap);
+}
+
+tn_agent_nav tn_wnav_agent_nav(tn_world *w)
+{
+    tn_agent_nav nav = {w, agent_los, agent_path};
+    return nav;
+}
+
+/* ---- the navpath tool's path ---- */
+
+static tn_status replan_tool_path(tn_world *w, struct tn_wnav *s)
+{
+    int n;
+    tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, 0.0f, &n);
+    if (tn_failed(st)) {
+        s->has_path = false;
+        s->npath = s->ncorr = 0;
+        return st;
+    }
+    (void)w;
+    s->has_path = true;
+    s->npath = n;
+    memcpy(s->path, s->scratch, sizeof(float) * 2 * (size_t)n);
+    s->path_len = 0;
+    for (int i = 0; i + 1 < n; i++)
+        s->path_len += hypot((double)s->path[2 * i + 2] - s->path[2 * i],
+                             (double)s->path[2 * i + 3] - s->path[2 * i + 1]);
+    int nc;
+    const int32_t *c = tn_navquery_corridor(s->query, &nc);
+    if (nc > s->cap) nc = s->cap;
+    memcpy(s->corr, c, sizeof *c * (size_t)nc);
+    s->ncorr = nc;
+    return TN_OK;
+}
+
+static void rebuild(tn_world *w, struct tn_wnav *s)
+{
+    tn_error err;
+    double t0 = w->clock ? w->clock() : 0.0;
+    tn_status st = tn_navmesh_build(s->mesh, w->map, &err);
+    s->build_ms = w->clock ? (w->clock() - t0) * 1e3 : -1.0;
+    s->revision++;
+    s->build_failed = tn_failed(st);
+    if (s->build_failed) tn_world_message(w, "navmesh: %s", err.msg);
+    if (s->has_path && tn_failed(replan_tool_path(w, s)))
+        tn_world_message(w, "navmesh: the shown path is cut by the edit");
+}
+
+/* ---- hooks ---- */
+
+static void nav_destroy(tn_world *w)
+{
+    struct tn_wnav *s = nav_of(w);
+    if (!s) return;
+    tn_navquery_destroy(s->query);
+    tn_navmesh_destroy(s->mesh);
+    tn_free(&w->alloc, s->scratch);
+    tn_free(&w->alloc, s->path);
+    tn_free(&w->alloc, s->corr);
+    tn_free(&w->alloc, s);
+    w->nav = NULL;
+}
+
+static tn_status nav_create(tn_world *w, tn_error *err)
+{
+    struct tn_wnav *s = tn_alloc(&w->alloc, sizeof *s);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    w->nav = s;
+    tn_navmesh_config cfg = tn_navmesh_default_config();
+    cfg.tile_size = (float)TN_TILE_PX;
+    s->mesh = tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, err);
+    if (!s->mesh) {
+        nav_destroy(w);
+        return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
+    }
+    s->query = tn_navquery_create(s->mesh, &w->alloc, err);
+    /* A corridor has at most one triangle per triangle of capacity. */
+    s->cap = 2 * (w->map->w + 1) * (w->map->h + 1) + 2;
+    s->scratch = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
+    s->path = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
+    s->corr = tn_alloc_array(&w->alloc, (size_t)s->cap, sizeof(int32_t));
+    if (!s->query || !s->scratch || !s->path || !s->corr) {
+        nav_destroy(w);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "out of memory for the navmesh of a %dx%d map", w->map->w,
+                            w->map->h);
+    }
+    rebuild(w, s);
+    return TN_OK;
+}
+
+static void nav_on_edit(tn_world *w, int x, int y)
+{
+    struct tn_wnav *s = nav_of(w);
+    if (!s) return;
+    if (x >= 0 && !s->build_failed &&
+        tn_navmesh_tile_free(s->mesh, x, y) == (tn_map_tile(w->map, x, y) != TN_TILE_BLOCK))
+        return; /* free space unchanged (a mark or a one-way platform) */
+    rebuild(w, s);
+}
+
+static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+{
+    (void)tool;
+    struct tn_wnav *s = nav_of(w);
+    tn_world_character_center(w, &s->sx, &s->sy);
+    s->gx = ((float)x + 0.5f) * TN_TILE_PX;
+    s->gy = ((float)y + 0.5f) * TN_TILE_PX;
+    bool block = tn_map_tile(w->map, x, y) == TN_TILE_BLOCK;
+    if (block) tn_navmesh_nearest_free(s->mesh, s->gx, s->gy, 0.0f, &s->gx, &s->gy);
+    tn_status st = replan_tool_path(w, s);
+    if (tn_failed(st))
+        return tn_error_set(err, st, 0, 0,
+                            "no navmesh path from the character to tile (%d,%d): %s", x, y,
+                            tn_status_detail(st, TN_UNREACHABLE)
+                                ? "it is in another region"
+                                : "no free space here");
+    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles",
+                     block ? " to the block's nearest free point" : "", s->npath,
+                     s->path_len / TN_TILE_PX);
+    return TN_OK;
+}
+
+static int nav_json(const tn_world *w, char *buf, size_t cap)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s) return 0;
+    tn_navmesh_view v;
+    tn_navmesh_get_view(s->mesh, &v);
+    char ms[32];
+    if (s->build_ms >= 0) snprintf(ms, sizeof ms, "%.3f", s->build_ms);
+    else snprintf(ms, sizeof ms, "null");
+    return snprintf(buf, cap, ",\"navmesh\":{\"triangles\":%d,\"regions\":%d,\"build_ms\":%s}",
+                    v.nfree, v.nregions, ms);
+}
+
+static int nav_hud(const tn_world *w, char *buf, size_t cap)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s) return 0;
+    tn_navmesh_view v;
+    tn_navmesh_get_view(s->mesh, &v);
+    char ms[48] = "";
+    if (s->build_ms >= 0) snprintf(ms, sizeof ms, ", built in %.2f ms", s->build_ms);
+    char path[64] = "";
+    if (s->has_path)
+        snprintf(path, sizeof path, "; path %d points, %.1f tiles", s->npath,
+                 s->path_len / TN_TILE_PX);
+    return snprintf(buf, cap, "navmesh: %d triangles, %d regions%s%s", v.nfree, v.nregions, ms,
+                    path);
+}
+
+static void nav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s) return;
+    if (overlays & TN_OVERLAY_NAVMESH) {
+        tn_navmesh_draw(s->mesh, dd, 1.0f, TN_NAVDRAW_TRIANGLES | TN_NAVDRAW_OUTLINES);
+        if (s->has_path)
+            tn_navmesh_draw_corridor(s->mesh, s->corr, s->ncorr, dd, 1.0f, 0xffe04050u);
+    }
+    if (s->has_path && ((overlays & TN_OVERLAY_NAVMESH) || w->tool == TN_TOOL_NAVPATH))
+        tn_navmesh_draw_path(s->path, s->npath, dd, 1.0f, 0xfff040ffu);
+}
+
+static tn_status nav_check(const tn_world *w, tn_error *err)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s) return tn_error_set(err, TN_FAILURE, 0, 0, "navmesh: not created");
+    const tn_map *m = w->map;
+    bool any_free = false;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            bool f = tn_map_tile(m, x, y) != TN_TILE_BLOCK;
+            any_free |= f;
+            if (f != tn_navmesh_tile_free(s->mesh, x, y))
+                return tn_error_set(err, TN_FAILURE, 0, 0,
+                                    "navmesh: tile (%d,%d) changed since the last build", x, y);
+        }
+    tn_navmesh_view v;
+    tn_navmesh_get_view(s->mesh, &v);
+    if (any_free && v.nfree == 0 && !s->build_failed)
+        return tn_error_set(err, TN_FAILURE, 0, 0, "navmesh: free tiles but no triangle");
+    if (s->has_path) {
+        for (int i = 0; i < s->npath; i++) {
+            float x = s->path[2 * i], y = s->path[2 * i + 1];
+            if (!isfinite(x) || !isfinite(y) || x < 0 || y < 0 || x > m->w * TN_TILE_PX ||
+                y > m->h * TN_TILE_PX)
+                return tn_error_set(err, TN_FAILURE, 0, 0,
+                                    "navmesh: path point %d (%g,%g) is outside the map", i,
+                                    (double)x, (double)y);
+            if (i > 0 && !tn_navmesh_los(s->mesh, s->path[2 * i - 2], s->path[2 * i - 1], x, y))
+                return tn_error_set(err, TN_FAILURE, 0, 0,
+                                    "navmesh: path segment %d crosses a block", i - 1);
+        }
+    }
+    return TN_OK;
+}
+
+const tn_subsystem tn_sub_navmesh = {
+    .name = "navmesh",
+    .create = nav_create,
+    .destroy = nav_destroy,
+    .on_edit = nav_on_edit,
+    .click = nav_click,
+    .json = nav_json,
+    .hud = nav_hud,
+    .draw = nav_draw,
+    .check = nav_check,
+};

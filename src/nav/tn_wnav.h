@@ -1,0 +1,50 @@
+/* tn_wnav.h - the world's navigation-mesh subsystem (tn_sub_navmesh) and the
+ * queries other subsystems and the game make through it.
+ *
+ * The world keeps one tn_navmesh of its map in WORLD PIXELS (tile_size =
+ * TN_TILE_PX), with capacity for the worst case of the map's size, so no
+ * edit can overflow it.  It is built in create and rebuilt after every edit
+ * that changes free space (a block placed or removed; toggling a one-way
+ * platform or a mark leaves flyers' free space as it is and skips the
+ * rebuild).  The build time (w->clock, when the front end set one) goes to
+ * the HUD and the JSON; with no clock the JSON says null (deterministic).
+ *
+ * Click tool TN_TOOL_NAVPATH: a radius-0 path from the character's centre to
+ * the clicked tile's centre (a block's nearest free point when the tile is a
+ * block), kept and drawn, and planned again after each rebuild.
+ * JSON: ,"navmesh":{"triangles":N,"regions":N,"build_ms":X|null}
+ * (free triangles).  HUD: triangles, regions, build time, path.
+ * Overlay TN_OVERLAY_NAVMESH: triangles by region, outlines, the corridor
+ * and the path (the path is also drawn while the navpath tool is selected).
+ *
+ * For other subsystems (agents): line of sight and paths in world pixels,
+ * directly or as a tn_agent_nav table.  Queries share one tn_navquery owned
+ * here (single-threaded, like the world); tn_wnav_revision() changes with
+ * every rebuild so cached paths can be dropped.
+ */
+#ifndef TN_WNAV_H
+#define TN_WNAV_H
+
+#include "tn_navmesh.h"
+#include "tn_steer.h"
+#include "tn_world.h"
+
+/* The world's mesh (pixel units), NULL before the subsystem is created. */
+const tn_navmesh *tn_wnav_mesh(const tn_world *w);
+/* The shared query object (NULL before creation). */
+tn_navquery *tn_wnav_query(tn_world *w);
+/* Incremented by every rebuild. */
+uint32_t tn_wnav_revision(const tn_world *w);
+
+/* Line of sight between two points (pixels); false before creation. */
+bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by);
+/* tn_agent_nav.path semantics: the points after a (corners, then b) into xy,
+ * at most cap; returns how many, 0 when b cannot be reached (a start inside
+ * a block starts from its nearest free point; a goal inside a block is
+ * replaced by its nearest free point). */
+int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radius, float *xy,
+                 int cap);
+/* {user = w, los = tn_wnav_los, path = tn_wnav_path} for agents. */
+tn_agent_nav tn_wnav_agent_nav(tn_world *w);
+
+#endif
