@@ -77,10 +77,11 @@ static void test_tile_colours(void **state)
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    /* 20x12 tiles fit the 1020x720 view at 3x: 48 px tiles, centred */
+    /* 20x12 tiles fit the 1020x720 view at 3x: 48 px tiles, centred across,
+     * at the bottom with the margin of the sides */
     assert_int_equal(c.ts, 48);
     assert_int_equal(c.ox, (TN_VIEW_W - 20 * 48) / 2);
-    assert_int_equal(c.oy, (TN_VIEW_H - 12 * 48) / 2);
+    assert_int_equal(c.oy, TN_VIEW_H - 12 * 48 - c.ox);
     int x, y;
     tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY);
@@ -123,7 +124,7 @@ static void test_edit_shows(void **state)
     tn_error e;
     assert_true(tn_succeeded(tn_world_click(w, 15, 8, TN_CLICK_RIGHT, false, &e)));
     assert_true(tn_succeeded(tn_world_click(w, 16, 8, TN_CLICK_MIDDLE, false, &e)));
-    assert_true(tn_succeeded(tn_world_edit(w, 14, 5, TN_EDIT_SPAWN, &e))); /* spawn removed */
+    assert_true(tn_succeeded(tn_world_edit(w, 12, 8, TN_EDIT_SPAWN, &e))); /* a second spawn */
     SDL_Surface *s = shoot(w, 0, SHOT);
     tn_view v;
     tn_view_init(&v, w, 0);
@@ -133,8 +134,8 @@ static void test_edit_shows(void **state)
     assert_colour(s, x, y, TN_COL_BLOCK);
     tile_px(&c, 16, 8, 0.5f, 0.1f, &x, &y);
     assert_colour(s, x, y, TN_COL_ONEWAY);
-    tile_px(&c, 14, 5, 0.5f, 0.5f, &x, &y);
-    assert_colour(s, x, y, TN_COL_EMPTY);
+    tile_px(&c, 12, 8, 0.5f, 0.5f, &x, &y);
+    assert_colour(s, x, y, TN_COL_SPAWN);
     SDL_FreeSurface(s);
     remove(SHOT);
     tn_world_destroy(w);

@@ -21,10 +21,11 @@ int tn_zoom_fit(const tn_map *m)
     return ZOOM_ONE;
 }
 
-/* One axis: centre a small map, follow `focus` (world px) on a large one. */
-static int camera_axis(int view0, int view_len, int map_len_px, float focus)
+/* One axis: place a small map at `fit` (offset from view0), follow `focus`
+ * (screen px from the map's origin) on a large one. */
+static int camera_axis(int view0, int view_len, int map_len_px, float focus, int fit)
 {
-    if (map_len_px <= view_len) return view0 + (view_len - map_len_px) / 2;
+    if (map_len_px <= view_len) return view0 + fit;
     float o = (float)view0 + (float)view_len * 0.5f - focus;
     float lo = (float)(view0 + view_len - map_len_px), hi = (float)view0;
     o = o < lo ? lo : o > hi ? hi : o;
@@ -43,8 +44,12 @@ tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
     c.ts = (int)(c.scale * TN_TILE_PX + 0.5f);
     float fx = (v->char_x + 0.5f * (float)w->character.w * TN_TILE_PX) * c.scale;
     float fy = (v->char_y + 0.5f * (float)w->character.h * TN_TILE_PX) * c.scale;
-    c.ox = camera_axis(c.view.x, c.view.w, w->map->w * c.ts, fx);
-    c.oy = camera_axis(c.view.y, c.view.h, w->map->h * c.ts, fy);
+    /* A map that fits is centred across and sits at the bottom with the
+     * same margin as at its sides, which leaves the HUD room above it. */
+    int mw = w->map->w * c.ts, mh = w->map->h * c.ts;
+    int side = mw <= c.view.w ? (c.view.w - mw) / 2 : 0, spare = c.view.h - mh;
+    c.ox = camera_axis(c.view.x, c.view.w, mw, fx, side);
+    c.oy = camera_axis(c.view.y, c.view.h, mh, fy, spare - tn_mini(side, spare / 2));
     return c;
 }
 

@@ -11,7 +11,10 @@
  * The default level is the largest one (at most 3x) that shows the whole map;
  * when even 0.5x cannot, the default is 1x.  Along each axis where the map
  * is larger than the view the camera centres on the (interpolated)
- * character, clamped to the map's edges; otherwise the map is centred.
+ * character, clamped to the map's edges.  A map narrower than the view is
+ * centred across it; a map shorter than the view sits at its bottom with
+ * the same margin as at its sides (at most half the spare height), so the
+ * HUD in the top-left corner does not cover it.
  */
 #ifndef TN_RENDER_H
 #define TN_RENDER_H

@@ -762,10 +762,13 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
         int mh = tn_gfx_line_height(g, TN_FONT_UI);
         float mx = (float)(TN_VIEW_W - mw) * 0.5f, my = (float)(TN_VIEW_H - mh - 28);
         if (mx < 8) mx = 8;
+        SDL_Rect clip = {0, 0, TN_VIEW_W, TN_VIEW_H}; /* a long message stays off the panel */
+        tn_gfx_clip(g, &clip);
         uint32_t bg = (TN_COL_HUD_BG & 0xffffff00u) | (uint32_t)(a * 0xd0 / 255);
         tn_gfx_rect(g, mx - 12, my - 6, (float)mw + 24, (float)mh + 12, bg);
         tn_gfx_rect(g, mx - 12, my - 6, 3, (float)mh + 12, (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
         tn_gfx_text(g, TN_FONT_UI, mx, my, w->message, (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
+        tn_gfx_clip(g, NULL);
     }
 }
 
@@ -833,8 +836,8 @@ void tn_ui_help_draw(tn_gfx *g)
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
     tn_gfx_text(g, TN_FONT_TITLE, bx + 24, by + 18, "tilenav controls", TN_COL_TEXT);
     tn_gfx_text(g, TN_FONT_SMALL, bx + 24, by + 44,
-                "F1 or a click closes this help. Every control is also a script command "
-                "(see README).",
+                "F1, Esc or a click closes this help. Scripts and --headless runs drive the "
+                "same world: see README.",
                 TN_COL_TEXT_DIM);
     float y = by + 74;
     int lh = 26;

@@ -10,8 +10,9 @@
 #
 # Where the tiles are on screen: tests/data/render_window.map is 40x24 tiles,
 # which the game shows at its largest zoom that fits the 1020x720 map view,
-# 1.5x (24 px tiles), centred: tile (x, y) covers window pixels
-# [30 + 24x, 54 + 24x) x [72 + 24y, 96 + 24y)  (see src/game/render.h).
+# 1.5x (24 px tiles), centred across and 30 px above the bottom like at the
+# sides: tile (x, y) covers window pixels [30 + 24x, 54 + 24x) x
+# [114 + 24y, 138 + 24y)  (see src/game/render.h).
 set -u
 BUILD=${1:-build}
 NAME=window_edit_save
@@ -66,21 +67,28 @@ SDL_RENDER_DRIVER=software LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppr
     "$GAME" --map "$MAP" >"$tmp/game.out" 2>"$tmp/game.err" &
 GPID=$!
 
+# The game's mapped 1280x720 window (SDL may create and destroy helper
+# windows with the same name while it starts), focused.
 i=0
 WID=""
-while [ -z "$WID" ]; do
-    WID=$(xdotool search --name '^tilenav$' 2>/dev/null | head -n 1)
+while :; do
     i=$((i + 1))
     [ $i -gt 150 ] && fail "no game window after 15 s"
     kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
-    [ -z "$WID" ] && sleep 0.1
+    for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
+        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
+            xdotool windowfocus --sync "$w" 2>/dev/null; then
+            WID=$w
+        fi
+    done
+    [ -n "$WID" ] && break
+    sleep 0.1
 done
-xdotool windowfocus --sync "$WID" 2>/dev/null || xdotool windowfocus "$WID"
 sleep 0.5
 
 # tile (x, y) -> window pixel at its centre
 px() { echo $((30 + 24 * $1 + 12)); }
-py() { echo $((72 + 24 * $1 + 12)); }
+py() { echo $((114 + 24 * $1 + 12)); }
 click_tile() { # x y button
     xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
     sleep 0.15

@@ -61,20 +61,27 @@ printf 'leak:libdbus-1.so\nleak:libubsan.so\nleak:libX11.so\nleak:libxcb.so\n' >
     exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
 GPID=$!
 
+# The game's mapped 1280x720 window (SDL may create and destroy helper
+# windows with the same name while it starts), focused.
 i=0
 WID=""
-while [ -z "$WID" ]; do
-    WID=$(xdotool search --name '^tilenav$' 2>/dev/null | head -n 1)
+while :; do
     i=$((i + 1))
     [ $i -gt 150 ] && fail "no game window after 15 s"
     kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
-    [ -z "$WID" ] && sleep 0.1
+    for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
+        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
+            xdotool windowfocus --sync "$w" 2>/dev/null; then
+            WID=$w
+        fi
+    done
+    [ -n "$WID" ] && break
+    sleep 0.1
 done
-xdotool windowfocus --sync "$WID" 2>/dev/null || xdotool windowfocus "$WID"
 sleep 0.5
 
 px() { echo $((30 + 24 * $1 + 12)); }
-py() { echo $((72 + 24 * $1 + 12)); }
+py() { echo $((114 + 24 * $1 + 12)); }
 click_tile() { # x y button
     xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
     sleep 0.15
