@@ -1,12 +1,200 @@
-/* Placeholder until this benchmark is written; owned by its module's issue. */
+/* tilenav-bench navmesh [--reps N] [--queries N] FILE...
+ *
+ * For each map file (tilenav or Moving AI format): the median time of a full
+ * navmesh build over N repetitions (default 51) and the share of it spent in
+ * the CDT, the outline/triangle counts, then path and line-of-sight query
+ * times on random pairs of free tiles (fixed seed), and the single-tile edit
+ * cost (toggle a random tile, rebuild, toggle back).  Target (issue 5): a
+ * 256x256 map of random blocks with ~17,000 constraint edges built in under
+ * 3 ms. */
 #include "bench.h"
 
+#include "tn_map.h"
+#include "tn_navmesh.h"
+#include "tn_rng.h"
+
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) != 0) {
+        fclose(f);
+        return NULL;
+    }
+    long n = ftell(f);
+    rewind(f);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!buf) {
+        fclose(f);
+        return NULL;
+    }
+    *len = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    return buf;
+}
+
+static int bench_file(const char *path, int reps, int nqueries)
+{
+    size_t len;
+    char *buf = read_all(path, &len);
+    if (!buf) {
+        fprintf(stderr, "tilenav-bench navmesh: cannot read %s\n", path);
+        return 1;
+    }
+    tn_map *map = NULL;
+    tn_error err;
+    tn_status s = tn_map_parse(buf, len, path, NULL, &map, &err);
+    free(buf);
+    if (tn_failed(s)) {
+        fprintf(stderr, "%s\n", err.msg);
+        return 1;
+    }
+    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
+    tn_navquery *q = nm ? tn_navquery_create(nm, NULL, &err) : NULL;
+    if (!nm || !q) {
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(map);
+        return 1;
+    }
+    tn_navmesh_set_clock(nm, bench_now);
+    double *total = malloc(sizeof(double) * (size_t)reps);
+    double *cdt = malloc(sizeof(double) * (size_t)reps);
+    int rc = 0;
+    if (tn_failed(tn_navmesh_build(nm, map, &err))) { /* warm-up */
+        fprintf(stderr, "%s: %s\n", path, err.msg);
+        rc = 1;
+        goto done;
+    }
+    for (int r = 0; r < reps; r++) {
+        double t0 = bench_now();
+        tn_navmesh_build(nm, map, NULL);
+        total[r] = bench_now() - t0;
+        tn_navmesh_view v;
+        tn_navmesh_get_view(nm, &v);
+        cdt[r] = v.cdt_seconds;
+    }
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    double tmed = bench_median(total, reps) * 1e3, cmed = bench_median(cdt, reps) * 1e3;
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    printf("%-22s %4dx%-4d %7d %7d %7d %7d %5d %9.3f %9.3f %5.1f%%\n", name, map->w, map->h,
+           v.npoints, v.nsegments, v.ntris, v.nfree, v.nregions, tmed, cmed,
+           tmed > 0 ? 100.0 * cmed / tmed : 0.0);
+
+    /* Queries between random free tile centres. */
+    int nfree = 0;
+    for (int i = 0; i < map->w * map->h; i++) nfree += map->tile[i] != TN_TILE_BLOCK;
+    if (nfree > 0 && nqueries > 0) {
+        int32_t *freel = malloc(sizeof(int32_t) * (size_t)nfree);
+        int k = 0;
+        for (int i = 0; i < map->w * map->h; i++)
+            if (map->tile[i] != TN_TILE_BLOCK) freel[k++] = i;
+        tn_rng rng;
+        tn_rng_seed(&rng, 42, 5);
+        int cap = 1 << 16;
+        float *xy = malloc(sizeof(float) * 2 * (size_t)cap);
+        double *tp = malloc(sizeof(double) * (size_t)nqueries);
+        double *tl = malloc(sizeof(double) * (size_t)nqueries);
+        double *tr = malloc(sizeof(double) * (size_t)nqueries);
+        long expanded = 0;
+        int found = 0, exact = 0, visible = 0;
+        for (int i = 0; i < nqueries; i++) {
+            int a = freel[tn_rng_below(&rng, (uint32_t)nfree)];
+            int b = freel[tn_rng_below(&rng, (uint32_t)nfree)];
+            float ax = (float)(a % map->w) + 0.5f, ay = (float)(a / map->w) + 0.5f;
+            float bx = (float)(b % map->w) + 0.5f, by = (float)(b / map->w) + 0.5f;
+            int n;
+            double t0 = bench_now();
+            tn_status st = tn_navquery_find_path(q, ax, ay, bx, by, 0, xy, cap, &n);
+            tp[i] = bench_now() - t0;
+            if (tn_succeeded(st)) {
+                found++;
+                exact += tn_navquery_exact(q);
+                expanded += tn_navquery_expanded(q);
+            }
+            t0 = bench_now();
+            tn_navquery_find_path(q, ax, ay, bx, by, 0.4f, xy, cap, &n);
+            tr[i] = bench_now() - t0;
+            t0 = bench_now();
+            visible += tn_navmesh_los(nm, ax, ay, bx, by);
+            tl[i] = bench_now() - t0;
+        }
+        printf("%-22s   path r=0: median %8.1f us  p90 %8.1f us  (%d/%d found, %d exact, "
+               "%.0f nodes expanded)\n",
+               "", bench_median(tp, nqueries) * 1e6, bench_percentile(tp, nqueries, 90) * 1e6,
+               found, nqueries, exact, found ? (double)expanded / found : 0.0);
+        printf("%-22s   path r=0.4: median %6.1f us  p90 %8.1f us;  line of sight: median %.2f "
+               "us (%d visible)\n",
+               "", bench_median(tr, nqueries) * 1e6, bench_percentile(tr, nqueries, 90) * 1e6,
+               bench_median(tl, nqueries) * 1e6, visible);
+        free(tp);
+        free(tl);
+        free(tr);
+        free(xy);
+        free(freel);
+    }
+
+    /* A single-tile edit: toggle a random tile and rebuild. */
+    {
+        tn_rng rng;
+        tn_rng_seed(&rng, 7, 9);
+        int n = reps < 21 ? reps : 21;
+        double *te = malloc(sizeof(double) * (size_t)n);
+        for (int i = 0; i < n; i++) {
+            int x = (int)tn_rng_below(&rng, (uint32_t)map->w);
+            int y = (int)tn_rng_below(&rng, (uint32_t)map->h);
+            int old = tn_map_tile(map, x, y);
+            tn_map_set_tile(map, x, y, old == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK);
+            double t0 = bench_now();
+            tn_navmesh_build(nm, map, NULL);
+            te[i] = bench_now() - t0;
+            tn_map_set_tile(map, x, y, old);
+        }
+        printf("%-22s   edit + full rebuild: median %.3f ms\n", "", bench_median(te, n) * 1e3);
+        free(te);
+    }
+done:
+    free(total);
+    free(cdt);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(map);
+    return rc;
+}
 
 int bench_navmesh(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "tilenav-bench navmesh: not written yet\n");
-    return 1;
+    int reps = 51, nq = 200, rc = 0, files = 0;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+            if (reps < 1) reps = 1;
+        } else if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc) {
+            nq = atoi(argv[++i]);
+            if (nq < 0) nq = 0;
+        }
+    }
+    printf("%-22s %9s %7s %7s %7s %7s %5s %9s %9s %6s\n", "map", "size", "points", "constr",
+           "tris", "free", "regns", "build ms", "CDT ms", "CDT");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--reps") == 0 || strcmp(argv[i], "--queries") == 0) {
+            i++;
+            continue;
+        }
+        files++;
+        rc |= bench_file(argv[i], reps, nq);
+    }
+    if (!files) {
+        fprintf(stderr, "usage: tilenav-bench navmesh [--reps N] [--queries N] FILE...\n");
+        return 2;
+    }
+    printf("(medians of %d builds; target: 256x256 random blocks, ~17,000 constraints, < 3 ms)\n",
+           reps);
+    return rc;
 }
