@@ -1,0 +1,81 @@
+#!/bin/sh
+# End-to-end: the enemies section of the headless JSON.  The spawner follows
+# `set spawn_rate`, enemies arrive, the run is deterministic, edit refusals
+# (last destination, last spawn point, a block that cuts a spawn point off)
+# are counted, and a map without spawn points or destinations idles.
+# Usage: tests/e2e/enemies_headless.sh BUILD_DIR (run from the repo root).
+set -u
+B=${1:-build}
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+fail() { echo "enemies_headless.sh: $*"; exit 1; }
+section() { echo "$1" | sed -n 's/.*"enemies":{\([^}]*\)}.*/\1/p'; }
+field() { echo "$1" | sed -n "s/.*\"$2\":\([0-9]*\).*/\1/p"; }
+
+# 1. 20 s at 10 per second on the demo map (3 spawn points, 1 destination).
+printf '0 set spawn_rate 10\n' > "$T/rate.script"
+out=$("$B/tilenav" --headless --map maps/demo.map --frames 1200 --script "$T/rate.script" --seed 5) \
+    || fail "run failed"
+sec=$(section "$out")
+echo "$sec" | grep -Eq '^"alive":[0-9]+,"spawned":[0-9]+,"reached":[0-9]+,"skipped":[0-9]+$' \
+    || fail "bad enemies section: $out"
+alive=$(field "$sec" alive); spawned=$(field "$sec" spawned)
+reached=$(field "$sec" reached); skipped=$(field "$sec" skipped)
+[ "$spawned" -ge 199 ] && [ "$spawned" -le 200 ] || fail "spawned $spawned, want 200 (10/s for 20 s)"
+[ $((alive + reached)) -eq "$spawned" ] || fail "alive $alive + reached $reached != spawned $spawned"
+[ "$reached" -gt 10 ] || fail "only $reached enemies reached the destination"
+[ "$skipped" -eq 0 ] || fail "skipped $skipped"
+
+# 2. Deterministic: same seed, same JSON; the default rate is 1 per second.
+out2=$("$B/tilenav" --headless --map maps/demo.map --frames 1200 --script "$T/rate.script" --seed 5) \
+    || fail "second run failed"
+[ "$out" = "$out2" ] || fail "not deterministic:
+$out
+$out2"
+out3=$("$B/tilenav" --headless --map maps/demo.map --frames 600 --seed 5) || fail "default run failed"
+s3=$(field "$(section "$out3")" spawned)
+[ "$s3" -ge 9 ] && [ "$s3" -le 10 ] || fail "default rate: spawned $s3 in 10 s, want 10"
+
+# 3. Refusals: the only destination (44,38) cannot be removed or covered;
+#    a second one (70,20) makes it removable, and then that one is the last;
+#    two of the three spawn points can go, the last one cannot.
+cat > "$T/edits.script" <<'S'
+10 toggle 44 38 dest
+11 toggle 44 38 block
+12 toggle 70 20 dest
+13 toggle 44 38 dest
+14 toggle 70 20 dest
+20 toggle 3 4 spawn
+21 toggle 40 2 spawn
+22 toggle 76 4 block
+S
+out=$("$B/tilenav" --headless --map maps/demo.map --frames 60 --script "$T/edits.script" --seed 1) \
+    || fail "edit run failed"
+echo "$out" | grep -q '"edits":4,"refused_edits":4,' \
+    || fail "want 4 edits and 4 refused (last destination 3 times, last spawn point): $out"
+
+# 4. A block that would cut the spawn point off: (4,3) is the only way between
+#    the two halves of this board; blocks elsewhere are accepted.
+cat > "$T/pocket.map" <<'M'
+tilenav-map 1
+size 9 5
+tiles
+#########
+#S..#..D#
+#...#...#
+#.......#
+#########
+M
+printf '5 toggle 4 3 block\n6 toggle 2 2 block\n7 toggle 6 1 block\n' > "$T/cut.script"
+out=$("$B/tilenav" --headless --map "$T/pocket.map" --frames 600 --script "$T/cut.script" --seed 2) \
+    || fail "pocket run failed"
+echo "$out" | grep -q '"edits":2,"refused_edits":1,' || fail "the cutting block was not refused: $out"
+r=$(field "$(section "$out")" reached)
+[ "$r" -ge 1 ] || fail "no enemy reached D on the pocket map: $out"
+
+# 5. No spawn point, no destination: an idle spawner.
+printf 'tilenav-map 1\nsize 4 3\ntiles\n....\n....\n....\n' > "$T/empty.map"
+out=$("$B/tilenav" --headless --map "$T/empty.map" --frames 300 --seed 1) || fail "empty map run failed"
+echo "$out" | grep -q '"enemies":{"alive":0,"spawned":0,"reached":0,"skipped":0}' \
+    || fail "empty map: $out"
+exit 0
