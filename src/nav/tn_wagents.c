@@ -1,4 +1,556 @@
-/* Placeholder: the agents subsystem is not written yet (see its issue). */
-#include "tn_world.h"
+/* The agents subsystem: see tn_wagents.h. */
+#include "tn_wagents.h"
 
-const tn_subsystem tn_sub_agents = {.name = "agents"};
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tn_wenemies.h"
+#include "tn_wnav.h"
+
+#define T ((float)TN_TILE_PX)
+#define RNG_STREAM 0x6167656e7473ULL     /* "agents" */
+#define WANDER_STREAM 0x77616e646572ULL  /* "wander" */
+
+static tn_wagents *agents_of(tn_world *w) { return (tn_wagents *)w->agents; }
+
+void tn_wagents_target(const tn_world *w, float *x, float *y)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (s && s->custom_target) {
+        *x = s->target_x;
+        *y = s->target_y;
+    } else {
+        tn_world_character_center(w, x, y);
+    }
+}
+
+/* ---- items ---------------------------------------------------------------------- */
+
+static bool items_reserve(tn_world *w, tn_wagents *s, int n)
+{
+    if (n <= s->items_cap) return true;
+    int cap = s->items_cap ? s->items_cap : 16;
+    while (cap < n) cap *= 2;
+    float *a = tn_alloc_array(&w->alloc, 2 * (size_t)cap, sizeof *a);
+    if (!a) return false;
+    if (s->nitems) memcpy(a, s->items, sizeof *a * 2 * (size_t)s->nitems);
+    tn_free(&w->alloc, s->items);
+    s->items = a;
+    s->items_cap = cap;
+    return true;
+}
+
+static int item_index(const tn_wagents *s, int x, int y)
+{
+    float cx = ((float)x + 0.5f) * T, cy = ((float)y + 0.5f) * T;
+    for (int i = 0; i < s->nitems; i++)
+        if (s->items[2 * i] == cx && s->items[2 * i + 1] == cy) return i;
+    return -1;
+}
+
+static void item_remove(tn_wagents *s, int i)
+{
+    s->nitems--;
+    s->items[2 * i] = s->items[2 * s->nitems];
+    s->items[2 * i + 1] = s->items[2 * s->nitems + 1];
+}
+
+/* Tile (x, y) changed: add or drop its item. */
+static void items_update(tn_world *w, tn_wagents *s, int x, int y)
+{
+    int i = item_index(s, x, y);
+    bool item = tn_map_mark(w->map, x, y) == TN_MARK_ITEM;
+    if (item && i < 0 && items_reserve(w, s, s->nitems + 1)) {
+        s->items[2 * s->nitems] = ((float)x + 0.5f) * T;
+        s->items[2 * s->nitems + 1] = ((float)y + 0.5f) * T;
+        s->nitems++;
+    } else if (!item && i >= 0) {
+        item_remove(s, i);
+    }
+}
+
+static bool items_scan(tn_world *w, tn_wagents *s)
+{
+    const tn_map *m = w->map;
+    s->nitems = 0;
+    if (!items_reserve(w, s, tn_map_count_marks(m, TN_MARK_ITEM))) return false;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++)
+            if (tn_map_mark(m, x, y) == TN_MARK_ITEM) {
+                s->items[2 * s->nitems] = ((float)x + 0.5f) * T;
+                s->items[2 * s->nitems + 1] = ((float)y + 0.5f) * T;
+                s->nitems++;
+            }
+    return true;
+}
+
+/* ---- placement -------------------------------------------------------------------- */
+
+static void place_companion(tn_world *w, tn_wagents *s)
+{
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    float half = s->cparams.half;
+    /* Beside the character's head, either side, else wherever is nearest. */
+    const float try_xy[3][2] = {{-20.0f, -20.0f}, {20.0f, -20.0f}, {0.0f, 0.0f}};
+    float x = cx, y = cy;
+    for (int i = 0; i < 3; i++) {
+        x = cx + try_xy[i][0];
+        y = cy + try_xy[i][1];
+        if (tn_steer_box_free(w->map, x, y, half) && tn_wnav_los(w, x, y, cx, cy)) break;
+    }
+    tn_steer_unstick(w->map, half, &x, &y, tn_maxi(w->map->w, w->map->h));
+    tn_companion_init(&s->companion, x, y, 0);
+}
+
+/* A spot for a new wanderer: free, in the target's region, 6..20 tiles from
+ * the target when the map allows. */
+static bool wanderer_spot(tn_world *w, tn_wagents *s, float tx, float ty, float *ox, float *oy)
+{
+    const tn_map *m = w->map;
+    const tn_navmesh *mesh = tn_wnav_mesh(w);
+    int region = mesh ? tn_navmesh_region_at(mesh, tx, ty) : -1;
+    float half = s->wparams.half + 1.0f;
+    for (int k = 0; k < 600; k++) {
+        float x = tn_rng_range(&s->rng, 0.0f, (float)m->w * T);
+        float y = tn_rng_range(&s->rng, 0.0f, (float)m->h * T);
+        if (!tn_steer_box_free(m, x, y, half)) continue;
+        if (region >= 0 && tn_navmesh_region_at(mesh, x, y) != region) continue;
+        float d = tn_len(x - tx, y - ty) / T;
+        if (k < 400 && (d < 6.0f || d > 20.0f)) continue;
+        *ox = x;
+        *oy = y;
+        return true;
+    }
+    return false;
+}
+
+static int set_wanderers(tn_world *w, tn_wagents *s, int n)
+{
+    if (n < s->nwanderers) s->nwanderers = n;
+    float tx, ty;
+    tn_wagents_target(w, &tx, &ty);
+    while (s->nwanderers < n) {
+        float x, y;
+        if (!wanderer_spot(w, s, tx, ty, &x, &y)) break;
+        float heading = tn_rng_range(&s->rng, -3.14159265f, 3.14159265f);
+        tn_wanderer_init(&s->wanderers[s->nwanderers], x, y, heading, tx, ty, w->seed,
+                         WANDER_STREAM + s->serial++);
+        s->nwanderers++;
+    }
+    return s->nwanderers;
+}
+
+/* ---- hooks ------------------------------------------------------------------------ */
+
+static void agents_destroy(tn_world *w)
+{
+    tn_wagents *s = agents_of(w);
+    if (!s) return;
+    tn_grid_destroy(s->grid);
+    tn_free(&w->alloc, s->enemy_xy);
+    tn_free(&w->alloc, s->items);
+    tn_free(&w->alloc, s);
+    w->agents = NULL;
+}
+
+static tn_status agents_create(tn_world *w, tn_error *err)
+{
+    tn_wagents *s = tn_alloc(&w->alloc, sizeof *s);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "agents: out of memory");
+    w->agents = (struct tn_wagents *)s;
+    s->cparams = tn_companion_default_params();
+    s->wparams = tn_wander_default_params();
+    /* The world's parameter defaults (tn_world.c's table). */
+    const tn_param_info *pi;
+    if ((pi = tn_world_param_find("companion_speed"))) s->cparams.max_speed = (float)pi->def;
+    if ((pi = tn_world_param_find("follow_distance"))) {
+        s->cparams.follow_outer = (float)pi->def * T;
+        s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
+    }
+    if ((pi = tn_world_param_find("bias"))) s->wparams.bias = (float)pi->def;
+    if ((pi = tn_world_param_find("smoothness"))) s->wparams.smoothness = (float)pi->def;
+    tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
+    const tn_wenemies *we = tn_wenemies_of(w);
+    s->enemy_cap = we && we->pool ? we->pool->cfg.capacity : TN_WENEMIES_CAPACITY;
+    s->enemy_xy = tn_alloc_array(&w->alloc, 2 * (size_t)s->enemy_cap, sizeof *s->enemy_xy);
+    s->grid = tn_grid_create(0.0f, 0.0f, (float)w->map->w * T, (float)w->map->h * T,
+                             s->cparams.separation_radius, s->enemy_cap, &w->alloc, err);
+    if (!s->enemy_xy || !s->grid || !items_scan(w, s)) {
+        agents_destroy(w);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "agents: out of memory");
+    }
+    place_companion(w, s);
+    if ((pi = tn_world_param_find("wanderers"))) set_wanderers(w, s, (int)pi->def);
+    return TN_OK;
+}
+
+static void agents_step(tn_world *w)
+{
+    tn_wagents *s = agents_of(w);
+    if (!s) return;
+    tn_agent_nav nav = tn_wnav_agent_nav(w);
+    float dt = w->phys.dt;
+
+    /* Enemies into the grid. */
+    int ne = 0;
+    const tn_wenemies *we = tn_wenemies_of(w);
+    if (we && we->pool) {
+        const tn_enemies *pool = we->pool;
+        ne = tn_mini(pool->count, s->enemy_cap);
+        for (int i = 0; i < ne; i++) {
+            s->enemy_xy[2 * i] = pool->e[i].x * T;
+            s->enemy_xy[2 * i + 1] = pool->e[i].y * T;
+        }
+    }
+    tn_grid_build(s->grid, s->enemy_xy, ne);
+
+    /* The companion. */
+    tn_companion_env e;
+    e.map = w->map;
+    e.nav = &nav;
+    tn_world_character_center(w, &e.char_x, &e.char_y);
+    e.char_vx = w->character.vx;
+    e.char_vy = w->character.vy;
+    e.char_hw = 0.5f * (float)w->character.w * T;
+    e.char_hh = 0.5f * (float)w->character.h * T;
+    e.neighbours = ne > 0 ? s->grid : NULL;
+    e.self_id = -1;
+    e.items = s->items;
+    e.nitems = s->nitems;
+    e.dt = dt;
+    int got = tn_companion_step(&s->companion, &s->cparams, &e);
+    if (got >= 0) {
+        int tx = (int)floorf(s->items[2 * got] / T), ty = (int)floorf(s->items[2 * got + 1] / T);
+        tn_map_set_mark(w->map, tx, ty, TN_MARK_NONE);
+        item_remove(s, got);
+    }
+    s->neighbours = 0;
+    if (ne > 0) {
+        float sx, sy;
+        s->neighbours = tn_grid_separation(s->grid, s->companion.x, s->companion.y,
+                                           s->cparams.separation_radius, -1, &sx, &sy);
+    }
+
+    /* The wanderers. */
+    if (s->nwanderers > 0) {
+        float tx, ty;
+        tn_wagents_target(w, &tx, &ty);
+        for (int i = 0; i < s->nwanderers; i++) tn_wanderer_set_target(&s->wanderers[i], tx, ty);
+        tn_wander_env we_ = {w->map, &nav, dt};
+        tn_wander_step(s->wanderers, s->nwanderers, &s->wparams, &we_);
+    }
+}
+
+/* Near tile (x, y): within reach of any of its waypoints' segments. */
+static bool wanderer_near(const tn_wanderer *a, int x, int y)
+{
+    float lo_x = a->x, hi_x = a->x, lo_y = a->y, hi_y = a->y;
+    for (int i = 0; i < 4; i++) {
+        lo_x = tn_minf(lo_x, a->wp[2 * i]);
+        hi_x = tn_maxf(hi_x, a->wp[2 * i]);
+        lo_y = tn_minf(lo_y, a->wp[2 * i + 1]);
+        hi_y = tn_maxf(hi_y, a->wp[2 * i + 1]);
+    }
+    /* The spline stays near the waypoints' box; a tile of margin. */
+    return (float)(x + 1) * T >= lo_x - 2 * T && (float)x * T <= hi_x + 2 * T &&
+           (float)(y + 1) * T >= lo_y - 2 * T && (float)y * T <= hi_y + 2 * T;
+}
+
+static void agents_on_edit(tn_world *w, int x, int y)
+{
+    tn_wagents *s = agents_of(w);
+    if (!s) return;
+    const tn_map *m = w->map;
+    int far = tn_maxi(m->w, m->h);
+    if (x < 0) items_scan(w, s);
+    else items_update(w, s, x, y);
+    bool whole = x < 0, block = !whole && tn_map_tile(m, x, y) == TN_TILE_BLOCK;
+
+    /* The companion: out of the block, and paths planned again. */
+    tn_companion *c = &s->companion;
+    if (!tn_steer_box_free(m, c->x, c->y, s->cparams.half)) {
+        tn_steer_unstick(m, s->cparams.half, &c->x, &c->y, far);
+        c->vx = c->vy = 0.0f;
+    }
+    if (c->state != TN_COMPANION_FOLLOW) tn_companion_reset(c);
+
+    /* Wanderers: out of the block; walks near the edit start again. */
+    for (int i = 0; i < s->nwanderers; i++) {
+        tn_wanderer *a = &s->wanderers[i];
+        bool stuck = !tn_steer_box_free(m, a->x, a->y, s->wparams.half);
+        if (stuck) tn_steer_unstick(m, s->wparams.half, &a->x, &a->y, far);
+        if (stuck || whole || (block && wanderer_near(a, x, y))) tn_wanderer_restart(a);
+    }
+
+    /* A placed target that a block now covers moves to the nearest free point. */
+    if (s->custom_target && !tn_steer_box_free(m, s->target_x, s->target_y, s->wparams.half))
+        tn_steer_unstick(m, s->wparams.half, &s->target_x, &s->target_y, far);
+}
+
+static tn_status agents_set(tn_world *w, const char *name, double value, tn_error *err)
+{
+    tn_wagents *s = agents_of(w);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "agents: not created");
+    if (strcmp(name, "companion_speed") == 0) {
+        s->cparams.max_speed = (float)value;
+    } else if (strcmp(name, "follow_distance") == 0) {
+        s->cparams.follow_outer = (float)value * T;
+        s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
+    } else if (strcmp(name, "bias") == 0) {
+        s->wparams.bias = (float)value;
+    } else if (strcmp(name, "smoothness") == 0) {
+        s->wparams.smoothness = (float)value;
+    } else if (strcmp(name, "wanderers") == 0) {
+        int want = (int)value, got = set_wanderers(w, s, want);
+        if (got < want)
+            tn_world_message(w, "only %d of %d wanderers found room near their target", got, want);
+    } else {
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "agents: unknown parameter '%s'", name);
+    }
+    return TN_OK;
+}
+
+static bool agents_get(const tn_world *w, const char *name, double *value)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (!s) return false;
+    if (strcmp(name, "companion_speed") == 0) *value = s->cparams.max_speed;
+    else if (strcmp(name, "follow_distance") == 0) *value = s->cparams.follow_outer / T;
+    else if (strcmp(name, "bias") == 0) *value = s->wparams.bias;
+    else if (strcmp(name, "smoothness") == 0) *value = s->wparams.smoothness;
+    else if (strcmp(name, "wanderers") == 0) *value = s->nwanderers;
+    else return false;
+    return true;
+}
+
+static tn_status agents_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+{
+    tn_wagents *s = agents_of(w);
+    if (!s || tool != TN_TOOL_TARGET)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "agents: not my tool");
+    if (s->custom_target && x == s->target_tx && y == s->target_ty) {
+        s->custom_target = false;
+        tn_world_message(w, "wanderers: the target is the character again");
+        return TN_OK;
+    }
+    float tx = ((float)x + 0.5f) * T, ty = ((float)y + 0.5f) * T;
+    if (!tn_steer_box_free(w->map, tx, ty, s->wparams.half) &&
+        !tn_steer_unstick(w->map, s->wparams.half, &tx, &ty, tn_maxi(w->map->w, w->map->h)))
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "no free space on this map for the wanderers' target");
+    s->custom_target = true;
+    s->target_x = tx;
+    s->target_y = ty;
+    s->target_tx = x;
+    s->target_ty = y;
+    return TN_OK;
+}
+
+static float mean_distance_tiles(const tn_wagents *s)
+{
+    if (s->nwanderers == 0) return 0.0f;
+    double sum = 0.0;
+    for (int i = 0; i < s->nwanderers; i++) {
+        const tn_wanderer *a = &s->wanderers[i];
+        sum += tn_len(a->tx - a->x, a->ty - a->y);
+    }
+    return (float)(sum / s->nwanderers / T);
+}
+
+static int agents_json(const tn_world *w, char *buf, size_t cap)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (!s) return 0;
+    const tn_companion *c = &s->companion;
+    return snprintf(buf, cap,
+                    ",\"companion\":{\"state\":\"%s\",\"x\":%.2f,\"y\":%.2f,"
+                    "\"sees_character\":%s,\"items\":%d}"
+                    ",\"wanderers\":{\"count\":%d,\"mean_distance\":%.2f}",
+                    tn_companion_state_name(c->state), (double)c->x, (double)c->y,
+                    c->sees ? "true" : "false", c->items, s->nwanderers,
+                    (double)mean_distance_tiles(s));
+}
+
+static int agents_hud(const tn_world *w, char *buf, size_t cap)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (!s) return 0;
+    const tn_companion *c = &s->companion;
+    int n = snprintf(buf, cap, "companion: %s, %s, items %d", tn_companion_state_name(c->state),
+                     c->sees ? "sees the character" : "lost sight", c->items);
+    if (s->nwanderers > 0) {
+        char more[128];
+        int k = snprintf(more, sizeof more, " | wanderers %d: mean %.1f tiles from %s",
+                         s->nwanderers, (double)mean_distance_tiles(s),
+                         s->custom_target ? "the target" : "the character");
+        if (n >= 0 && (size_t)n < cap) snprintf(buf + n, cap - (size_t)n, "%s", more);
+        n += k;
+    }
+    return n;
+}
+
+/* ---- drawing ---------------------------------------------------------------------- */
+
+#define COL_COMPANION 0x4fd8ffffu
+#define COL_COMPANION_EDGE 0xf4fbffffu
+#define COL_SEARCH 0xffd040ffu
+#define COL_FETCH 0xc090ffffu
+#define COL_WANDERER 0x9be15dffu
+#define COL_WANDERER_EDGE 0x1c3212ffu
+
+static void draw_spline(const tn_debug_draw *dd, const tn_wander_seg *seg, uint32_t col)
+{
+    float px, py;
+    tn_wander_seg_point(seg, 0.0f, &px, &py);
+    for (int k = 1; k <= 16; k++) {
+        float x, y;
+        tn_wander_seg_point(seg, (float)k / 16.0f, &x, &y);
+        tn_dd_line(dd, px, py, x, y, col);
+        px = x;
+        py = y;
+    }
+}
+
+static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debug_draw *dd,
+                           unsigned overlays)
+{
+    const tn_companion *c = &s->companion;
+    const tn_companion_params *p = &s->cparams;
+    if (overlays & TN_OVERLAY_COMPANION) {
+        float cx, cy, ax, ay;
+        tn_world_character_center(w, &cx, &cy);
+        tn_companion_env e = {0};
+        e.map = w->map;
+        e.char_x = cx;
+        e.char_y = cy;
+        tn_companion_anchor(p, &e, &ax, &ay);
+        tn_dd_circle(dd, ax, ay, p->follow_inner, 0x4fd8ff60u, false);
+        tn_dd_circle(dd, ax, ay, p->follow_outer, 0x4fd8ffb0u, false);
+        tn_dd_circle(dd, c->x, c->y, p->separation_radius, 0xe8553a50u, false);
+        tn_dd_line(dd, c->x, c->y, cx, cy, c->sees ? 0x60ff60c0u : 0xff4040c0u);
+        float r = 3.0f;
+        tn_dd_line(dd, c->seen_x - r, c->seen_y - r, c->seen_x + r, c->seen_y + r, COL_SEARCH);
+        tn_dd_line(dd, c->seen_x - r, c->seen_y + r, c->seen_x + r, c->seen_y - r, COL_SEARCH);
+        if (c->state != TN_COMPANION_FOLLOW) {
+            uint32_t col = c->state == TN_COMPANION_FETCH ? COL_FETCH : COL_SEARCH;
+            float px = c->x, py = c->y;
+            for (int i = c->path_i; i < c->path_n; i++) {
+                tn_dd_line(dd, px, py, c->path[2 * i], c->path[2 * i + 1], col);
+                tn_dd_circle(dd, c->path[2 * i], c->path[2 * i + 1], 2.0f, col, true);
+                px = c->path[2 * i];
+                py = c->path[2 * i + 1];
+            }
+        }
+        tn_dd_text(dd, c->x + p->half + 3.0f, c->y - p->half - 10.0f,
+                   tn_companion_state_name(c->state), COL_COMPANION);
+    }
+    /* A disc with a bright rim; the rim tells the state. */
+    uint32_t rim = c->state == TN_COMPANION_SEARCH ? COL_SEARCH
+                   : c->state == TN_COMPANION_FETCH ? COL_FETCH : COL_COMPANION_EDGE;
+    tn_dd_circle(dd, c->x, c->y, p->half + 1.5f, rim, true);
+    tn_dd_circle(dd, c->x, c->y, p->half, COL_COMPANION, true);
+}
+
+static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debug_draw *dd,
+                           unsigned overlays)
+{
+    const float half = s->wparams.half;
+    if (overlays & TN_OVERLAY_WANDERERS && s->nwanderers > 0) {
+        for (int i = 0; i < s->nwanderers; i++) {
+            const tn_wanderer *a = &s->wanderers[i];
+            if (a->mode == TN_WANDER_STOPPED || a->mode == TN_WANDER_WAIT) continue;
+            for (int k = 0; k < 4; k++)
+                tn_dd_circle(dd, a->wp[2 * k], a->wp[2 * k + 1], k == 1 || k == 2 ? 2.5f : 1.5f,
+                             0xc8ff90c0u, true);
+            draw_spline(dd, &a->seg, COL_WANDERER);
+            /* The next segment as it stands (its end may still change). */
+            float q[8] = {a->wp[2], a->wp[3], a->wp[4], a->wp[5], a->wp[6], a->wp[7],
+                          2.0f * a->wp[6] - a->wp[4], 2.0f * a->wp[7] - a->wp[5]};
+            tn_wander_seg next;
+            tn_wander_seg_build(&next, q);
+            draw_spline(dd, &next, 0x9be15d60u);
+        }
+        float tx, ty, r = 6.0f;
+        tn_wagents_target(w, &tx, &ty);
+        tn_dd_circle(dd, tx, ty, r, COL_WANDERER, false);
+        tn_dd_line(dd, tx - 1.6f * r, ty, tx + 1.6f * r, ty, COL_WANDERER);
+        tn_dd_line(dd, tx, ty - 1.6f * r, tx, ty + 1.6f * r, COL_WANDERER);
+    } else if (s->custom_target) {
+        float r = 4.0f;
+        tn_dd_line(dd, s->target_x - r, s->target_y, s->target_x + r, s->target_y, COL_WANDERER);
+        tn_dd_line(dd, s->target_x, s->target_y - r, s->target_x, s->target_y + r, COL_WANDERER);
+    }
+    for (int i = 0; i < s->nwanderers; i++) {
+        const tn_wanderer *a = &s->wanderers[i];
+        tn_dd_circle(dd, a->x, a->y, half + 1.0f, COL_WANDERER_EDGE, true);
+        tn_dd_circle(dd, a->x, a->y, half, COL_WANDERER, true);
+        /* The heading: a short tick. */
+        float hx = cosf(a->heading), hy = sinf(a->heading);
+        tn_dd_line(dd, a->x, a->y, a->x + hx * (half + 3.0f), a->y + hy * (half + 3.0f),
+                   COL_WANDERER_EDGE);
+    }
+}
+
+static void agents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (!s) return;
+    draw_wanderers(w, s, dd, overlays);
+    draw_companion(w, s, dd, overlays);
+}
+
+/* ---- invariants ------------------------------------------------------------------- */
+
+static tn_status agents_check(const tn_world *w, tn_error *err)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (!s) return TN_OK;
+    const tn_map *m = w->map;
+    const tn_status bad = TN_FAILURE;
+    const tn_companion *c = &s->companion;
+    if (!isfinite(c->x) || !isfinite(c->y) || !isfinite(c->vx) || !isfinite(c->vy))
+        return tn_error_set(err, bad, 0, 0, "agents: companion position is not finite");
+    if (!tn_steer_box_free(m, c->x, c->y, s->cparams.half))
+        return tn_error_set(err, bad, 0, 0, "agents: companion at (%.2f,%.2f) overlaps a block",
+                            (double)c->x, (double)c->y);
+    if (c->path_n < 0 || c->path_n > TN_COMPANION_PATH_MAX || c->path_i < 0 ||
+        c->path_i > c->path_n)
+        return tn_error_set(err, bad, 0, 0, "agents: companion path index out of range");
+    if (s->nwanderers < 0 || s->nwanderers > TN_WAGENTS_MAX_WANDERERS)
+        return tn_error_set(err, bad, 0, 0, "agents: %d wanderers", s->nwanderers);
+    for (int i = 0; i < s->nwanderers; i++) {
+        const tn_wanderer *a = &s->wanderers[i];
+        if (!isfinite(a->x) || !isfinite(a->y) || !isfinite(a->heading))
+            return tn_error_set(err, bad, 0, 0, "agents: wanderer %d is not finite", i);
+        if (!tn_steer_box_free(m, a->x, a->y, s->wparams.half))
+            return tn_error_set(err, bad, 0, 0, "agents: wanderer %d at (%.2f,%.2f) overlaps a block",
+                                i, (double)a->x, (double)a->y);
+    }
+    if (s->nitems != tn_map_count_marks(m, TN_MARK_ITEM))
+        return tn_error_set(err, bad, 0, 0, "agents: %d items listed, the map has %d", s->nitems,
+                            tn_map_count_marks(m, TN_MARK_ITEM));
+    for (int i = 0; i < s->nitems; i++) {
+        int x = (int)floorf(s->items[2 * i] / T), y = (int)floorf(s->items[2 * i + 1] / T);
+        if (tn_map_mark(m, x, y) != TN_MARK_ITEM)
+            return tn_error_set(err, bad, 0, 0, "agents: listed item (%d,%d) is not on the map", x, y);
+    }
+    return TN_OK;
+}
+
+const tn_subsystem tn_sub_agents = {
+    .name = "agents",
+    .create = agents_create,
+    .destroy = agents_destroy,
+    .step = agents_step,
+    .on_edit = agents_on_edit,
+    .set = agents_set,
+    .get = agents_get,
+    .click = agents_click,
+    .json = agents_json,
+    .hud = agents_hud,
+    .draw = agents_draw,
+    .check = agents_check,
+};
