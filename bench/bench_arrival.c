@@ -77,7 +77,14 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
     o.frames = f;
     o.info = tn_bot_get_info(bot);
     tn_body_tile(&body, &o.end_x, &o.end_y);
-    o.arrived = o.info.state == TN_BOT_ARRIVED && o.end_x == gx && o.end_y == gy && body.on_ground;
+    /* on the goal: standing on its row, within half a walking step of its
+     * column (walking in float drifts by ~1/1000 px per 50 tiles, which
+     * tn_body_tile may count as the tile before) */
+    float half = 0.5f * p->walk_speed * p->dt + 1e-3f;
+    float dx = body.x - (float)(gx * TN_TILE_PX);
+    float feet = body.y + (float)(h * TN_TILE_PX);
+    o.arrived = o.info.state == TN_BOT_ARRIVED && body.on_ground && dx <= half && dx >= -half &&
+                feet == (float)((gy + 1) * TN_TILE_PX);
     return o;
 }
 

@@ -288,11 +288,11 @@ static void test_partial_path(void **state)
     result r = find_marks(m, 1, 2, 4, false);
     assert_int_equal(r.status, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
     assert_true(r.n >= 2);
-    /* ends standing on the roof right above the destination */
-    assert_int_equal(r.stats.end_x, 13);
-    assert_int_equal(r.stats.end_y, 4);
-    assert_int_equal(r.node[r.n - 1].x, 13);
-    assert_int_equal(r.node[r.n - 1].y, 4);
+    /* ends standing beside the box's left wall, level with the destination */
+    assert_int_equal(r.stats.end_x, 10);
+    assert_int_equal(r.stats.end_y, 8);
+    assert_int_equal(r.node[r.n - 1].x, 10);
+    assert_int_equal(r.node[r.n - 1].y, 8);
     assert_true(r.node[r.n - 1].flags & TN_NODE_GROUND);
 
     /* the search limit: a partial path and LIMIT_REACHED */
@@ -438,6 +438,7 @@ static int ref_moves(const ref *r, int x, int y, int j, int *nx, int *ny, int *n
             ok = d < jm->depth_table ? jm->side_fall[d] : d == jm->depth_table + jm->period - 1;
         }
         if (!ok) continue;
+        if (ng && j >= F + 4) continue;
         if (nceil && j < F) continue;
         if (nceil && ng && !ceil_here) continue;
         nx[k] = X, ny[k] = y, nj[k] = ng ? 0 : j + 1, cost[k] = 3, k++;

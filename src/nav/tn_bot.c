@@ -9,6 +9,9 @@
 #define STUCK_MOVE_PX 0.01f
 #define STUCK_REPLANS 4
 #define SIM_ROWS 40
+/* Positions closer than this to a tile edge count as on it: walking adds
+ * 8/3 px per step in float, which drifts by ~1/1000 px per 50 tiles. */
+#define ALIGN_PX (1.0f / 16.0f)
 
 enum { JUMP_NONE = 0, JUMP_WANT, JUMP_HOLD };
 
@@ -35,7 +38,7 @@ struct tn_bot {
     bool airborne;         /* left the ground since the last landing */
     /* stuck */
     float last_x, last_y;
-    int still;
+    int still, since_node;
     int stuck_replans;
     int replans, plans, steps;
     /* last search */
@@ -191,6 +194,7 @@ static void set_path_empty(tn_bot *b)
 static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
     b->want_plan = false;
+    b->since_node = 0;
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
@@ -334,12 +338,11 @@ static bool reached_y(const tn_body *body, const tn_path_node *prev, const tn_pa
 
 /* The classic "column beside the body is clear" test: the column the body
  * is entering when it moves in `dir`, over the rows from the body's box to
- * `to`'s box (one more row above when rising: the apex overshoots the node
- * a little). */
+ * `to`'s box (and the row above while rising). */
 static bool stripe_clear(const tn_map *m, const tn_body *body, const tn_path_node *to, int dir)
 {
     const float H = (float)body->h * T;
-    const float e = 1e-3f;
+    const float e = ALIGN_PX;
     /* the column being entered: partly covered already, or the next one */
     const int L = (int)floorf((body->x + e) / T);
     const bool aligned = body->x - (float)L * T < e;
@@ -347,7 +350,9 @@ static bool stripe_clear(const tn_map *m, const tn_body *body, const tn_path_nod
     int r0 = (int)floorf((body->y + e) / T);
     int r0b = to->y - body->h + 1;
     if (r0b < r0) r0 = r0b;
-    if (body->vy < 0.0f) r0--;
+    /* rising: the apex overshoots the node a little, unless a ceiling right
+     * above `to` stops it there (the path expects that bump) */
+    if (body->vy < 0.0f && tn_path_box_fits(m, to->x, to->y - 1, body->w, body->h)) r0--;
     int r1 = (int)ceilf((body->y + H - e) / T) - 1;
     if (to->y > r1) r1 = to->y;
     for (int r = r0; r <= r1; r++)
@@ -364,6 +369,15 @@ static int jump_tiles(const tn_bot *b, int t)
         if (b->path[i].flags & TN_NODE_GROUND) break;
     }
     return b->path[t].y - top;
+}
+
+/* Steps allowed to reach the current node: 3x the walk there, plus 2 s. */
+static int node_patience(const tn_bot *b, const tn_body *body)
+{
+    const tn_path_node *c = &b->path[b->cur];
+    float d = fabsf(body->x - node_px(c->x)) + fabsf(body->y + (float)body->h * T - node_feet(c->y));
+    float per_px = 1.0f / (b->phys.walk_speed * b->phys.dt);
+    return 120 + (int)(3.0f * d * per_px);
 }
 
 /* We reached node cur-1 and now head for cur: start a jump if it is higher. */
@@ -410,10 +424,11 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
     }
     if (b->n == 0) return in; /* waiting to land */
 
-    /* landing somewhere the path did not expect */
+    /* landing somewhere the path did not expect (a jump stopped at once by a
+     * ceiling counts: it left the ground for no time) */
     if (!ground) {
         b->airborne = true;
-    } else if (b->airborne) {
+    } else if (b->airborne || body->jumped) {
         b->airborne = false;
         if (b->jump_phase == JUMP_HOLD) b->jump_phase = JUMP_NONE;
         float feet = body->y + (float)body->h * T;
@@ -440,8 +455,12 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         b->still = 0;
     b->last_x = body->x;
     b->last_y = body->y;
+    /* no node reached for much longer than the walk there takes: stuck too
+     * (e.g. rocking between two positions) */
+    if (b->cur < b->n && ++b->since_node > node_patience(b, body)) b->still = b->cfg.stuck_steps;
     if (b->still >= b->cfg.stuck_steps) {
         b->still = 0;
+        b->since_node = 0;
         if (++b->stuck_replans > STUCK_REPLANS) {
             set_path_empty(b);
             b->state = TN_BOT_STUCK;
@@ -467,6 +486,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         if (!ok) break;
         b->cur++;
         b->stuck_replans = 0;
+        b->since_node = 0;
         if (b->cur >= b->n) {
             finish(b);
             return in;
@@ -478,10 +498,14 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
     const tn_path_node *prev = b->cur > 0 ? &b->path[b->cur - 1] : c;
     const tn_path_node *next = b->cur + 1 < b->n ? &b->path[b->cur + 1] : NULL;
     int dir = 0;
+    /* in the air, or about to be: the horizontal move must not carry the
+     * body under a block it is rising into (or onto one it falls past) */
+    const bool air = !ground || b->jump_phase == JUMP_WANT;
     if (!reached_x(b, body, prev, c)) {
         int d = node_px(c->x) > body->x ? 1 : -1;
-        if (ground || stripe_clear(m, body, c, d)) dir = d;
-    } else if (!(c->flags & TN_NODE_GROUND) && !reached_y(body, prev, c) && next && next->x != c->x) {
+        if (!air || stripe_clear(m, body, c, d)) dir = d;
+    } else if (air && !(c->flags & TN_NODE_GROUND) && !reached_y(body, prev, c) && next &&
+               next->x != c->x) {
         int d = next->x > c->x ? 1 : -1;
         if (stripe_clear(m, body, next, d)) dir = d;
     }

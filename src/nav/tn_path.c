@@ -515,6 +515,10 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
                     cost = nground ? COST_WALK : COST_AIR;
                 } else {
                     if (!side_ok(jm, j)) continue;
+                    /* falling: the body lands where its feet meet a floor, so
+                     * it must be over a landing before reaching its level;
+                     * only in the first tile of a fall is it slow enough */
+                    if (nground && j >= F + 4) continue;
                     bool nceil = ny == 0 || !(cell[(size_t)(ny - 1) * W + nx] & C_FITS);
                     if (nceil) {
                         if (j < F) continue;                 /* rising into a ceiling */
