@@ -277,6 +277,19 @@ static void handle_event(app *a, const SDL_Event *ev)
 
 /* ---------------------------------------------------------------- run */
 
+/* Is the current OpenGL context (if any) a CPU rasterizer? */
+static bool gl_is_software(void)
+{
+    if (!SDL_GL_GetCurrentContext()) return false;
+    typedef const unsigned char *(*get_string_fn)(unsigned int);
+    get_string_fn get_string;
+    void *p = SDL_GL_GetProcAddress("glGetString");
+    memcpy(&get_string, &p, sizeof get_string); /* object -> function pointer */
+    const char *r = get_string ? (const char *)get_string(0x1F01 /* GL_RENDERER */) : NULL;
+    return r && (strstr(r, "llvmpipe") || strstr(r, "softpipe") || strstr(r, "swrast") ||
+                 strstr(r, "Software Rasterizer"));
+}
+
 static int open_window(app *a, char *err, size_t cap)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
@@ -297,6 +310,12 @@ static int open_window(app *a, char *err, size_t cap)
     }
     SDL_SetWindowMinimumSize(a->win, 640, 360);
     a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
+    if (a->ren && !SDL_GetHint(SDL_HINT_RENDER_DRIVER) && gl_is_software()) {
+        /* OpenGL emulated on the CPU (llvmpipe under Xvfb or in a VM) draws a
+         * frame ~10x slower than SDL's own software renderer: use that. */
+        SDL_DestroyRenderer(a->ren);
+        a->ren = NULL;
+    }
     if (!a->ren) a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_SOFTWARE);
     if (!a->ren) {
         snprintf(err, cap, "cannot create a renderer: %s", SDL_GetError());
@@ -347,8 +366,19 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     }
     tn_view_init(&a.view, w, opts->overlays);
     a.view.live = true;
+    /* Without vsync, drawing faster than the display refreshes is wasted:
+     * cap at its refresh rate (and at 240 Hz in any case). */
     SDL_RendererInfo info;
-    if (SDL_GetRendererInfo(a.ren, &info) == 0) a.view.renderer = info.name;
+    double min_frame = MIN_FRAME_S;
+    if (SDL_GetRendererInfo(a.ren, &info) == 0) {
+        a.view.renderer = info.name;
+        SDL_DisplayMode mode;
+        if (!(info.flags & SDL_RENDERER_PRESENTVSYNC)) {
+            int hz = SDL_GetWindowDisplayMode(a.win, &mode) == 0 && mode.refresh_rate > 0
+                         ? mode.refresh_rate : 60;
+            if (1.0 / hz > min_frame) min_frame = 1.0 / hz;
+        }
+    }
     a.prev_x = w->character.x;
     a.prev_y = w->character.y;
     double (*old_clock)(void) = w->clock;
@@ -425,7 +455,14 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         SDL_RenderPresent(a.ren);
 
         double spent = now_s() - t;
-        if (spent < MIN_FRAME_S) SDL_Delay((Uint32)((MIN_FRAME_S - spent) * 1000.0));
+        if (spent < min_frame) SDL_Delay((Uint32)((min_frame - spent) * 1000.0));
+    }
+    /* As in headless runs: commands due at the final frame (a last save or
+     * screenshot) still run when --frames ends the game. */
+    if (rc == 0 && opts->script && opts->frames > 0 && w->frame >= opts->frames &&
+        tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
+        fprintf(stderr, "tilenav: %s\n", err);
+        rc = 1;
     }
     if (autosave(&a) != 0 && rc == 0) rc = 1;
     w->clock = old_clock;

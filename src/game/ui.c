@@ -202,6 +202,8 @@ int tn_gfx_init(tn_gfx *g, SDL_Renderer *r, const tn_fonts *fonts, char *err, si
             return -1;
         }
     }
+    SDL_RendererInfo info;
+    g->software = SDL_GetRendererInfo(r, &info) == 0 && (info.flags & SDL_RENDERER_SOFTWARE);
     SDL_SetRenderDrawBlendMode(r, SDL_BLENDMODE_BLEND);
     return 0;
 }
@@ -218,7 +220,8 @@ void tn_gfx_free(tn_gfx *g)
 static void flush_tris(tn_gfx *g)
 {
     if (g->nvert == 0) return;
-    SDL_SetRenderDrawBlendMode(g->r, SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawBlendMode(g->r, g->tri_opaque && !g->tex ? SDL_BLENDMODE_NONE
+                                                              : SDL_BLENDMODE_BLEND);
     SDL_RenderGeometry(g->r, g->tex, g->vert, g->nvert, NULL, 0);
     g->nvert = 0;
 }
@@ -263,22 +266,24 @@ static void put_uv(tn_gfx *g, float x, float y, SDL_Color c, float u, float v)
 
 static void put(tn_gfx *g, float x, float y, SDL_Color c) { put_uv(g, x, y, c, 0, 0); }
 
-/* Room for n vertices in a batch drawn with texture tex. */
-static void reserve_tex(tn_gfx *g, int n, SDL_Texture *tex)
+/* Room for n vertices in a batch drawn with texture tex (NULL: coloured
+ * only, opaque or not). */
+static void reserve_tex(tn_gfx *g, int n, SDL_Texture *tex, bool opaque)
 {
     flush_rects(g);
-    if (g->nvert + n > g->cap || g->tex != tex) flush_tris(g);
+    if (g->nvert + n > g->cap || g->tex != tex || g->tri_opaque != opaque) flush_tris(g);
     g->tex = tex;
+    g->tri_opaque = opaque;
 }
 
-static void reserve(tn_gfx *g, int n) { reserve_tex(g, n, NULL); }
+static void reserve(tn_gfx *g, int n, SDL_Color c) { reserve_tex(g, n, NULL, c.a == 255); }
 
 void tn_gfx_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, float y2,
                 uint32_t rgba)
 {
     if ((rgba & 0xff) == 0) return;
-    reserve(g, 3);
     SDL_Color c = rgba_color(rgba);
+    reserve(g, 3, c);
     put(g, x0, y0, c);
     put(g, x1, y1, c);
     put(g, x2, y2, c);
@@ -287,7 +292,7 @@ void tn_gfx_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, flo
 static void quad(tn_gfx *g, float ax, float ay, float bx, float by, float cx, float cy, float dx,
                  float dy, SDL_Color c)
 {
-    reserve(g, 6);
+    reserve(g, 6, c);
     put(g, ax, ay, c);
     put(g, bx, by, c);
     put(g, cx, cy, c);
@@ -324,6 +329,15 @@ void tn_gfx_frame(tn_gfx *g, float x, float y, float w, float h, float t, uint32
 void tn_gfx_line(tn_gfx *g, float x0, float y0, float x1, float y1, float width, uint32_t rgba)
 {
     if ((rgba & 0xff) == 0) return;
+    if (g->software && width <= 2.0f) {
+        tn_gfx_flush(g);
+        SDL_SetRenderDrawBlendMode(g->r, (rgba & 0xff) == 0xff ? SDL_BLENDMODE_NONE
+                                                               : SDL_BLENDMODE_BLEND);
+        SDL_SetRenderDrawColor(g->r, (Uint8)(rgba >> 24), (Uint8)(rgba >> 16), (Uint8)(rgba >> 8),
+                               (Uint8)rgba);
+        SDL_RenderDrawLineF(g->r, x0, y0, x1, y1);
+        return;
+    }
     float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
     if (len < 1e-4f) {
         tn_gfx_rect(g, x0 - width * 0.5f, y0 - width * 0.5f, width, width, rgba);
@@ -355,7 +369,7 @@ void tn_gfx_circle(tn_gfx *g, float cx, float cy, float r, uint32_t rgba)
         uy = ny;
         float qx = cx + r * ux, qy = cy + r * uy;
         if (i == n - 1) qx = cx + r, qy = cy;
-        reserve(g, 3);
+        reserve(g, 3, c);
         put(g, cx, cy, c);
         put(g, px, py, c);
         put(g, qx, qy, c);
@@ -398,7 +412,7 @@ int tn_gfx_text(tn_gfx *g, tn_font_id f, float x, float y, const char *s, uint32
             float x1 = x0 + (float)gl->src.w, y1 = y0 + (float)gl->src.h;
             float u0 = (float)gl->src.x * ku, v0 = (float)gl->src.y * kv;
             float u1 = (float)(gl->src.x + gl->src.w) * ku, v1 = (float)(gl->src.y + gl->src.h) * kv;
-            reserve_tex(g, 6, a->tex);
+            reserve_tex(g, 6, a->tex, false);
             put_uv(g, x0, y0, c, u0, v0);
             put_uv(g, x1, y0, c, u1, v0);
             put_uv(g, x1, y1, c, u1, v1);

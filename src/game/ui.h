@@ -11,7 +11,12 @@
  *    software renderer turns into plain memory fills); triangles, circles
  *    and thick lines become coloured vertices for SDL_RenderGeometry.  A
  *    batch is flushed when the other kind, a new rectangle colour, another
- *    texture or a clip change comes, and at the end of a frame.  Drawing tiles in
+ *    texture or a clip change comes, and at the end of a frame.
+ *  - opaque shapes are drawn with blending off: SDL's software renderer
+ *    rasterizes a blended triangle through a temporary surface of its
+ *    bounding box (an allocation and a clear per triangle), an opaque one
+ *    directly.  For the same reason thin lines on the software renderer
+ *    are SDL lines rather than quads.  Drawing tiles in
  *    passes of one colour each keeps a whole frame to a few dozen calls.
  * Colours are 0xRRGGBBAA like the library's debug-draw interface.
  *
@@ -105,6 +110,8 @@ typedef struct tn_gfx {
     SDL_Vertex *vert; /* triangle batch, textured with tex (or not: NULL) */
     int nvert, cap;
     SDL_Texture *tex;
+    bool tri_opaque;  /* untextured batch of opaque colours: drawn without blending */
+    bool software;    /* SDL's software renderer (see tn_gfx_line) */
     SDL_FRect *rects; /* rectangle batch, all of colour rect_rgba */
     int nrects, rect_cap;
     uint32_t rect_rgba;
