@@ -314,8 +314,10 @@ void tn_bot_stop(tn_bot *b)
 static inline float node_px(int tx) { return (float)tx * T; }
 static inline float node_feet(int ty) { return (float)(ty + 1) * T; }
 
+/* `next` may be NULL.  Coming straight down (or up) onto c, the body counts
+ * as past it once it moved on toward the next node. */
 static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *prev,
-                      const tn_path_node *c)
+                      const tn_path_node *c, const tn_path_node *next)
 {
     float cx = node_px(c->x), x = body->x;
     float tol = 0.5f * b->phys.walk_speed * b->phys.dt + 1e-3f;
@@ -323,6 +325,9 @@ static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *
     if (fabsf(x - cx) <= tol) return true;
     if (prev->x < c->x && x >= cx) return true;
     if (prev->x > c->x && x <= cx) return true;
+    if (prev->x == c->x && next && next->x != c->x && fabsf(x - cx) < T &&
+        (next->x > c->x) == (x > cx))
+        return true;
     return false;
 }
 
@@ -478,10 +483,12 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
     for (int guard = 0; guard < 8 && b->cur < b->n; guard++) {
         const tn_path_node *c = &b->path[b->cur];
         const tn_path_node *prev = b->cur > 0 ? &b->path[b->cur - 1] : c;
-        bool ok = reached_x(b, body, prev, c) && reached_y(body, prev, c);
-        if (!ok && !(c->flags & TN_NODE_GROUND) && b->cur + 1 < b->n) {
-            const tn_path_node *nn = &b->path[b->cur + 1];
-            ok = !(nn->flags & TN_NODE_GROUND) && reached_x(b, body, c, nn) && reached_y(body, c, nn);
+        const tn_path_node *nn = b->cur + 1 < b->n ? &b->path[b->cur + 1] : NULL;
+        bool ok = reached_x(b, body, prev, c, nn) && reached_y(body, prev, c);
+        if (!ok && !(c->flags & TN_NODE_GROUND) && nn) {
+            const tn_path_node *n2 = b->cur + 2 < b->n ? &b->path[b->cur + 2] : NULL;
+            ok = !(nn->flags & TN_NODE_GROUND) && reached_x(b, body, c, nn, n2) &&
+                 reached_y(body, c, nn);
         }
         if (!ok) break;
         b->cur++;
@@ -501,7 +508,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
     /* in the air, or about to be: the horizontal move must not carry the
      * body under a block it is rising into (or onto one it falls past) */
     const bool air = !ground || b->jump_phase == JUMP_WANT;
-    if (!reached_x(b, body, prev, c)) {
+    if (!reached_x(b, body, prev, c, next)) {
         int d = node_px(c->x) > body->x ? 1 : -1;
         if (!air || stripe_clear(m, body, c, d)) dir = d;
     } else if (air && !(c->flags & TN_NODE_GROUND) && !reached_y(body, prev, c) && next &&
