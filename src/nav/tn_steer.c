@@ -174,14 +174,28 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
 
 /* ---- collision ----------------------------------------------------------------- */
 
+/* floor and ceil to int without a library call (finite v, |v| < 2^31). */
+static inline int ifloor(float v)
+{
+    int i = (int)v;
+    return i - (v < (float)i);
+}
+
+static inline int iceil(float v)
+{
+    int i = (int)v;
+    return i + (v > (float)i);
+}
+
 /* Tiles a box edge interval (lo, hi) (open) overlaps: [*a, *b]. */
 static inline void tile_span(float lo, float hi, int *a, int *b)
 {
-    *a = (int)floorf(lo / T);
-    *b = (int)ceilf(hi / T) - 1;
+    const float inv = 1.0f / T; /* a power of two: exact */
+    *a = ifloor(lo * inv);
+    *b = iceil(hi * inv) - 1;
 }
 
-static bool rect_has_block(const tn_map *m, int c0, int c1, int r0, int r1)
+static inline bool rect_has_block(const tn_map *m, int c0, int c1, int r0, int r1)
 {
     if (c0 < 0 || r0 < 0 || c1 >= m->w || r1 >= m->h) return true;
     for (int y = r0; y <= r1; y++) {
@@ -194,6 +208,8 @@ static bool rect_has_block(const tn_map *m, int c0, int c1, int r0, int r1)
 
 bool tn_steer_box_free(const tn_map *m, float x, float y, float half)
 {
+    /* Far outside (or not finite): not free, and no int overflow below. */
+    if (!(x > -1e6f && x < 1e8f && y > -1e6f && y < 1e8f)) return false;
     int c0, c1, r0, r1;
     tile_span(x - half, x + half, &c0, &c1);
     tile_span(y - half, y + half, &r0, &r1);

@@ -107,7 +107,10 @@ static float seg_speed_curv(const tn_wander_seg *s, float u, float *curv)
     return sp;
 }
 
-void tn_wander_seg_build(tn_wander_seg *s, const float *p)
+/* The cubic of the segment B-C, its largest curvature (at 2 * N + 1
+ * points; only at the N + 1 table points when those already exceed kcap)
+ * and largest speed |p'(u)| (for sampling it). */
+static void seg_shape(tn_wander_seg *s, const float *p, float kcap, float *maxspeed)
 {
     float ax = p[0], ay = p[1], bx = p[2], by = p[3], cx = p[4], cy = p[5], dx = p[6], dy = p[7];
     float t01 = knot(ax, ay, bx, by), t12 = knot(bx, by, cx, cy), t23 = knot(cx, cy, dx, dy);
@@ -125,19 +128,44 @@ void tn_wander_seg_build(tn_wander_seg *s, const float *p)
     s->cy[1] = m1y;
     s->cy[2] = -3.0f * by + 3.0f * cy - 2.0f * m1y - m2y;
     s->cy[3] = 2.0f * by - 2.0f * cy + m1y + m2y;
-    /* Arc length by Simpson's rule on each table interval (speed at both
-     * ends and the middle), and the largest curvature at those points. */
-    float kmax = 0.0f, k;
-    s->speed[0] = seg_speed_curv(s, 0.0f, &kmax);
+    /* kappa^2 = cross^2 / |p'|^6: no square root per sample.  The table
+     * points first; when those already break `kcap` the middles cannot help
+     * (kmax only grows) and are skipped. */
+    float k2max = 0.0f, sp2max = 0.0f;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = pass; i <= 2 * N; i += 2) {
+            float vx, vy, ddx, ddy;
+            seg_deriv(s, (float)i / (2 * N), &vx, &vy, &ddx, &ddy);
+            float sp2 = vx * vx + vy * vy, cr = vx * ddy - vy * ddx;
+            float k2 = sp2 > 1e-12f ? cr * cr / (sp2 * sp2 * sp2) : INFINITY;
+            k2max = tn_maxf(k2max, k2);
+            sp2max = tn_maxf(sp2max, sp2);
+        }
+        if (k2max > kcap * kcap) break;
+    }
+    s->kmax = sqrtf(k2max);
+    *maxspeed = sqrtf(sp2max);
+}
+
+/* Arc length by Simpson's rule on each table interval (speed at both ends
+ * and the middle). */
+static void seg_table(tn_wander_seg *s)
+{
+    float k;
+    s->speed[0] = seg_speed_curv(s, 0.0f, &k);
     s->cum[0] = 0.0f;
     for (int i = 0; i < N; i++) {
         float mid = seg_speed_curv(s, ((float)i + 0.5f) / N, &k);
-        kmax = tn_maxf(kmax, k);
         s->speed[i + 1] = seg_speed_curv(s, (float)(i + 1) / N, &k);
-        kmax = tn_maxf(kmax, k);
         s->cum[i + 1] = s->cum[i] + (s->speed[i] + 4.0f * mid + s->speed[i + 1]) / (6.0f * N);
     }
-    s->kmax = kmax;
+}
+
+void tn_wander_seg_build(tn_wander_seg *s, const float *p)
+{
+    float maxspeed;
+    seg_shape(s, p, INFINITY, &maxspeed);
+    seg_table(s);
 }
 
 static float seg_len(const tn_wander_seg *s) { return s->cum[N]; }
@@ -177,16 +205,18 @@ float tn_wander_seg_param(const tn_wander_seg *s, float len)
     return seg_param_from(s, len, &cursor);
 }
 
-/* The box is free at points of the segment at most SWEEP_PX apart (in
- * arc length).  The agent only ever stands on points ~speed*dt apart, and
- * each of those is checked again when it gets there. */
-#define SWEEP_PX 1.0f
-static bool seg_free(const tn_wander_seg *s, const tn_map *m, float half)
+/* The box is free at points of the segment at most SWEEP_PX apart (equal
+ * steps in u, as many as the largest speed |p'(u)| needs).  The agent only
+ * ever stands on points ~speed*dt apart, and each of those is checked again
+ * when it gets there. */
+#define SWEEP_PX 2.0f
+static bool seg_free(const tn_wander_seg *s, float maxspeed, const tn_map *m, float half)
 {
-    int n = (int)(s->cum[N] / SWEEP_PX) + 1, cursor = 0;
+    int n = (int)(maxspeed / SWEEP_PX) + 1;
+    float du = 1.0f / (float)n;
     for (int k = 1; k < n; k++) {
         float x, y;
-        tn_wander_seg_point(s, seg_param_from(s, s->cum[N] * (float)k / (float)n, &cursor), &x, &y);
+        tn_wander_seg_point(s, (float)k * du, &x, &y);
         if (!tn_steer_box_free(m, x, y, half)) return false;
     }
     return true;
@@ -225,33 +255,42 @@ typedef struct cand {
     bool ok;
 } cand;
 
-/* Check candidate D = (x, y) drawn from C = wp[4..5]: box, line of sight,
- * and (when check_curve) the segment B-C it shapes.  Fills *seg. */
+/* Check candidate D = (x, y) drawn from C = wp[4..5]: its box, (when
+ * check_curve) the segment B-C it shapes, else the straight line C-D, then
+ * line of sight.  A segment sharper than the bound is only worth checking
+ * when it is less sharp than `kcap` (the best fallback so far).  On success
+ * *seg has the segment's shape; its arc-length table is left to the caller
+ * (seg_table), for the one candidate it keeps. */
 static bool feasible(const ctx *c, const float *wp, float x, float y, bool check_curve,
-                     tn_wander_seg *seg)
+                     tn_wander_seg *seg, float kcap)
 {
     const tn_map *m = c->e->map;
-    if (!tn_steer_box_free(m, x, y, c->p->half)) return false;
+    float half = c->p->half;
+    if (!tn_steer_box_free(m, x, y, half)) return false;
+    if (check_curve) {
+        float q[8] = {wp[0], wp[1], wp[2], wp[3], wp[4], wp[5], x, y}, maxspeed;
+        /* Worth it while sharper than kfull only below kcap. */
+        seg_shape(seg, q, tn_maxf(c->kfull, kcap), &maxspeed);
+        if (seg->kmax > c->kfull && seg->kmax >= kcap) return false;
+        if (!seg_free(seg, maxspeed, m, half)) return false;
+    } else if (!line_free(m, wp[4], wp[5], x, y, half)) {
+        return false;
+    }
     const tn_agent_nav *nav = c->e->nav;
-    if (nav && nav->los && !nav->los(nav->user, wp[4], wp[5], x, y)) return false;
-    /* From a standing start the first segment is straight (see start()). */
-    if (!check_curve) return line_free(m, wp[4], wp[5], x, y, c->p->half);
-    float q[8] = {wp[0], wp[1], wp[2], wp[3], wp[4], wp[5], x, y};
-    tn_wander_seg_build(seg, q);
-    return seg_free(seg, m, c->p->half);
+    return !nav || !nav->los || nav->los(nav->user, wp[4], wp[5], x, y);
 }
 
 /* Draw the waypoint after C = wp[4..5] (B = wp[2..3], A = wp[0..1]) toward
  * the target.  check_curve: also check (and build into *seg) the segment
  * B-C.  Returns 2 for a target waypoint, 1 for a walk waypoint, 0 for none. */
-static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_curve, float *ox,
-                     float *oy, tn_wander_seg *seg)
+static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_curve, float *ox,
+                      float *oy, tn_wander_seg *seg)
 {
     const tn_wander_params *p = c->p;
     float cx = wp[4], cy = wp[5];
     float dx = a->tx - cx, dy = a->ty - cy, d = tn_len(dx, dy);
     /* Near the target: straight in. */
-    if (d <= p->near_dist && d > ARRIVE_EPS && feasible(c, wp, a->tx, a->ty, check_curve, seg) &&
+    if (d <= p->near_dist && d > ARRIVE_EPS && feasible(c, wp, a->tx, a->ty, check_curve, seg, INFINITY) &&
         (!check_curve || speed_scale(c, seg->kmax) >= MIN_SCALE)) {
         *ox = a->tx;
         *oy = a->ty;
@@ -266,7 +305,7 @@ static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_c
         float len = tn_rng_range(&a->rng, p->step_min, p->step_max);
         if (d > ARRIVE_EPS && len > d) len = d; /* never past the target */
         float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
-        if (!feasible(c, wp, x, y, check_curve, seg)) continue;
+        if (!feasible(c, wp, x, y, check_curve, seg, best.score)) continue;
         float k_ = check_curve ? seg->kmax : 0.0f;
         if (k_ <= c->kfull) {
             *ox = x;
@@ -284,7 +323,7 @@ static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_c
         float len = tn_rng_range(&a->rng, p->step_min, p->step_max);
         if (d > ARRIVE_EPS && len > d) len = d;
         float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
-        if (!feasible(c, wp, x, y, check_curve, seg)) continue;
+        if (!feasible(c, wp, x, y, check_curve, seg, best.score)) continue;
         float k_ = check_curve ? seg->kmax : 0.0f;
         if (k_ > c->kfull) {
             if (k_ < best.score) best = (cand){x, y, *seg, k_, true};
@@ -293,7 +332,8 @@ static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_c
         float off = p->bias > 0.0f ? fabsf(tn_wrap_angle(ang - toward)) : 0.0f;
         if (off < fan.score) {
             fan = (cand){x, y, *seg, off, true};
-            if (p->bias <= 0.0f) break;
+            /* Unbiased, or already inside the cone: good enough. */
+            if (p->bias <= 0.0f || off <= half) break;
         }
     }
     if (fan.ok) {
@@ -317,7 +357,7 @@ static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_c
             float ang = tn_rng_range(&a->rng, -PI_F, PI_F);
             float len = tn_rng_range(&a->rng, 2.0f * p->half, p->step_max);
             float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
-            if (feasible(c, wp, x, y, false, seg)) {
+            if (feasible(c, wp, x, y, false, seg, INFINITY)) {
                 *ox = x;
                 *oy = y;
                 return 1;
@@ -325,6 +365,15 @@ static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_c
         }
     }
     return 0;
+}
+
+/* draw_shape, and the arc-length table of the segment it keeps. */
+static int draw_next(tn_wanderer *a, const ctx *c, const float *wp, bool check_curve, float *ox,
+                     float *oy, tn_wander_seg *seg)
+{
+    int kind = draw_shape(a, c, wp, check_curve, ox, oy, seg);
+    if (kind != 0 && check_curve) seg_table(seg);
+    return kind;
 }
 
 /* A point straight on from C (the direction of B to C), used as a D that is
@@ -355,10 +404,12 @@ static bool draw_d(tn_wanderer *a, const ctx *c, tn_wander_seg *seg)
 {
     a->d_is_target = false;
     a->stop_at_c = false;
+    float maxspeed;
     if (a->c_is_target) {
         straight_on(a->wp, c->p->step_min, &a->wp[6], &a->wp[7]);
-        tn_wander_seg_build(seg, a->wp);
-        return seg_free(seg, c->e->map, c->p->half);
+        seg_shape(seg, a->wp, INFINITY, &maxspeed);
+        seg_table(seg);
+        return seg_free(seg, maxspeed, c->e->map, c->p->half);
     }
     int kind = draw_next(a, c, a->wp, true, &a->wp[6], &a->wp[7], seg);
     if (kind != 0) {
@@ -367,9 +418,11 @@ static bool draw_d(tn_wanderer *a, const ctx *c, tn_wander_seg *seg)
         return true;
     }
     straight_on(a->wp, c->p->step_min, &a->wp[6], &a->wp[7]);
-    tn_wander_seg_build(seg, a->wp);
+    seg_shape(seg, a->wp, INFINITY, &maxspeed);
+    seg_table(seg);
     a->stop_at_c = true;
-    return speed_scale(c, seg->kmax) >= MIN_SCALE && seg_free(seg, c->e->map, c->p->half);
+    return speed_scale(c, seg->kmax) >= MIN_SCALE &&
+           seg_free(seg, maxspeed, c->e->map, c->p->half);
 }
 
 /* Start afresh from where it stands: B = here, C drawn, A straight behind B
@@ -423,7 +476,7 @@ static bool shift(tn_wanderer *a, const ctx *c)
          * straight beyond C when that is a usable waypoint; else (and at a
          * dead end) start again from here. */
         tn_wander_seg probe;
-        if (a->stop_at_c || !feasible(c, a->wp, a->wp[6], a->wp[7], false, &probe)) {
+        if (a->stop_at_c || !feasible(c, a->wp, a->wp[6], a->wp[7], false, &probe, INFINITY)) {
             start(a, c);
             return false;
         }

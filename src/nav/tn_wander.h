@@ -20,7 +20,8 @@
  *    L * sin(h) / h, rises monotonically with the bias.
  * A candidate D is accepted when its box is free, there is line of sight
  * (tn_agent_nav.los) from C, the box stays free along the whole new segment
- * B-C (which D shapes; checked every SWEEP_PX = 1 px of arc), and the
+ * B-C (which D shapes; checked every SWEEP_PX = 2 px of arc;
+ * every position it then steps to is checked again), and the
  * segment's sharpest turn keeps within the turn-rate bound.  Up to `tries`
  * draws from the cone, then up to `tries` draws in a +-60 degree fan ahead
  * (keeping the one that points most toward the target), then the least
