@@ -1,4 +1,384 @@
-/* Placeholder: the bots subsystem is not written yet (see its issue). */
-#include "tn_world.h"
+/* The bots subsystem: see tn_wbots.h. */
+#include "tn_wbots.h"
 
-const tn_subsystem tn_sub_bots = {.name = "bots"};
+#include <stdio.h>
+#include <string.h>
+
+#define T ((float)TN_TILE_PX)
+#define RNG_STREAM 0x626f7473ULL /* "bots" */
+#define SHARED_ABOVE (256 * 256) /* tiles: one finder for everyone above this */
+#define TARGET_TRIES 4           /* searches per step for a new extra-bot target */
+#define WAIT_MIN 30              /* steps an extra bot rests after a trip */
+#define WAIT_SPAN 60
+
+typedef struct tn_wbots {
+    tn_path *pf;        /* the character's finder (NULL: map too large) */
+    tn_path *pf_extra;  /* the extra bots' finder (== pf when shared) */
+    tn_bot *bot;
+    tn_bot *ebot[TN_WBOTS_MAX];
+    tn_body ebody[TN_WBOTS_MAX];
+    int wait[TN_WBOTS_MAX];
+    bool was_active[TN_WBOTS_MAX];
+    int n;
+    int trips, arrivals;
+    tn_bot_state last_state;
+    tn_rng rng;
+} tn_wbots;
+
+static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
+
+const tn_bot *tn_wbots_character_bot(const tn_world *w)
+{
+    const tn_wbots *s = of(w);
+    return s && s->pf ? s->bot : NULL;
+}
+
+int tn_wbots_count(const tn_world *w) { return of(w) ? of(w)->n : 0; }
+
+const tn_body *tn_wbots_body(const tn_world *w, int i)
+{
+    const tn_wbots *s = of(w);
+    return s && i >= 0 && i < s->n ? &s->ebody[i] : NULL;
+}
+
+const tn_bot *tn_wbots_bot(const tn_world *w, int i)
+{
+    const tn_wbots *s = of(w);
+    return s && i >= 0 && i < s->n ? s->ebot[i] : NULL;
+}
+
+/* ---- create / destroy --------------------------------------------------- */
+
+static void bots_destroy(tn_world *w)
+{
+    tn_wbots *s = of(w);
+    if (!s) return;
+    if (s->pf_extra != s->pf) tn_path_destroy(s->pf_extra);
+    tn_path_destroy(s->pf);
+    tn_bot_destroy(s->bot);
+    for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
+    tn_free(&w->alloc, s);
+    w->bots = NULL;
+}
+
+static tn_status bots_create(tn_world *w, tn_error *err)
+{
+    tn_wbots *s = tn_alloc(&w->alloc, sizeof *s);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory (bots)");
+    w->bots = (struct tn_wbots *)s;
+    tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
+    tn_status st = tn_bot_create(NULL, &w->alloc, &s->bot, err);
+    for (int i = 0; i < TN_WBOTS_MAX && tn_succeeded(st); i++)
+        st = tn_bot_create(NULL, &w->alloc, &s->ebot[i], err);
+    if (tn_failed(st)) {
+        bots_destroy(w);
+        return st;
+    }
+    /* The finders: a huge map degrades to "no goto" rather than no world. */
+    tn_error e;
+    if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 0, &w->alloc, &s->pf, &e))) {
+        s->pf = NULL;
+        tn_world_message(w, "the %dx%d map is too large for the platformer path finder (%s)",
+                         w->map->w, w->map->h, e.msg);
+    } else if ((long)w->map->w * w->map->h > SHARED_ABOVE ||
+               tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 0, &w->alloc,
+                                        &s->pf_extra, &e))) {
+        s->pf_extra = s->pf;
+    }
+    return TN_OK;
+}
+
+/* ---- the character's trips ------------------------------------------------- */
+
+static void say_state(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.state == s->last_state) return;
+    s->last_state = i.state;
+    switch (i.state) {
+    case TN_BOT_ARRIVED: tn_world_message(w, "arrived at (%d,%d)", i.goal_x, i.goal_y); break;
+    case TN_BOT_NO_PATH:
+        tn_world_message(w, "no path to (%d,%d) for a %dx%d character with jump height %g",
+                         i.goal_x, i.goal_y, w->character.w, w->character.h,
+                         (double)w->phys.jump_height);
+        break;
+    case TN_BOT_PARTIAL:
+        if (!i.active)
+            tn_world_message(w, "(%d,%d) is out of reach: stopped at the closest spot", i.goal_x,
+                             i.goal_y);
+        else
+            tn_world_message(w, "(%d,%d) is out of reach: going as close as possible", i.goal_x,
+                             i.goal_y);
+        break;
+    case TN_BOT_STUCK: tn_world_message(w, "stuck on the way to (%d,%d): gave up", i.goal_x, i.goal_y); break;
+    default: break;
+    }
+}
+
+static bool bots_drive(tn_world *w, tn_input *in, bool player_active)
+{
+    tn_wbots *s = of(w);
+    if (!s || !s->pf) return false;
+    tn_bot_set_clock(s->bot, w->clock);
+    if (player_active) {
+        if (tn_bot_active(s->bot)) {
+            tn_bot_stop(s->bot);
+            s->last_state = TN_BOT_IDLE;
+            tn_world_message(w, "goto cancelled: you took the controls");
+        }
+        return false;
+    }
+    if (!tn_bot_active(s->bot)) return false;
+    *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
+    say_state(w, s);
+    return true;
+}
+
+static tn_status bots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+{
+    tn_wbots *s = of(w);
+    (void)tool;
+    if (!s->pf)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "goto is off: the %dx%d map is too large for the path finder",
+                            w->map->w, w->map->h);
+    tn_bot_set_clock(s->bot, w->clock);
+    s->last_state = TN_BOT_IDLE;
+    tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
+    if (tn_failed(st)) return st;
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
+        s->last_state = TN_BOT_MOVING;
+        tn_world_message(w, "goto (%d,%d): %d tiles, %d states searched", i.goal_x, i.goal_y,
+                         i.raw_nodes, i.expanded);
+    } else {
+        say_state(w, s);
+    }
+    return TN_OK;
+}
+
+/* ---- extra bots ----------------------------------------------------------- */
+
+static bool standing(const tn_map *m, int x, int y, int w, int h)
+{
+    return tn_path_box_fits(m, x, y, w, h) && tn_path_box_ground(m, x, y, w);
+}
+
+static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, int *y)
+{
+    for (int t = 0; t < 64; t++) {
+        int tx = (int)tn_rng_below(r, (uint32_t)m->w), ty = (int)tn_rng_below(r, (uint32_t)m->h);
+        if (standing(m, tx, ty, w, h)) {
+            *x = tx;
+            *y = ty;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void spawn(tn_world *w, tn_wbots *s, int i)
+{
+    int cw = w->character.w, ch = w->character.h, x, y;
+    if (!random_standing(w->map, &s->rng, cw, ch, &x, &y)) tn_body_tile(&w->character, &x, &y);
+    tn_body_place(&s->ebody[i], cw, ch, x, y);
+    tn_bot_stop(s->ebot[i]);
+    s->wait[i] = 10 + 7 * i;
+    s->was_active[i] = false;
+}
+
+/* A new trip to a random standing tile the finder reaches in full. */
+static void new_target(tn_world *w, tn_wbots *s, int i)
+{
+    const tn_body *b = &s->ebody[i];
+    for (int t = 0; t < TARGET_TRIES; t++) {
+        int x, y;
+        if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
+        if (tn_failed(tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL)))
+            continue;
+        if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
+            s->trips++;
+            return;
+        }
+    }
+    tn_bot_stop(s->ebot[i]);
+    s->wait[i] = WAIT_MIN;
+}
+
+static void bots_step(tn_world *w)
+{
+    tn_wbots *s = of(w);
+    if (!s || !s->pf_extra) return;
+    bool searched = false;
+    for (int i = 0; i < s->n; i++) {
+        tn_bot *bot = s->ebot[i];
+        tn_body *b = &s->ebody[i];
+        if (!tn_bot_active(bot)) {
+            if (s->was_active[i]) {
+                if (tn_bot_get_info(bot).state == TN_BOT_ARRIVED) s->arrivals++;
+                s->wait[i] = WAIT_MIN + (int)tn_rng_below(&s->rng, WAIT_SPAN);
+            }
+            if (s->wait[i] > 0) s->wait[i]--;
+            else if (!searched && b->on_ground) {
+                new_target(w, s, i);
+                searched = true;
+            }
+        }
+        s->was_active[i] = tn_bot_active(bot);
+        tn_input in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
+        tn_body_step(b, w->map, &w->phys, in);
+    }
+}
+
+static tn_status bots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+{
+    const tn_wbots *s = of(w);
+    (void)mark;
+    if (!s || tile != TN_TILE_BLOCK) return TN_OK;
+    for (int i = 0; i < s->n; i++)
+        if (tn_world_body_overlaps_tile(&s->ebody[i], x, y))
+            return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                                "tile (%d,%d) is inside bot %d: a block there would trap it", x, y,
+                                i + 1);
+    return TN_OK;
+}
+
+static tn_status bots_set(tn_world *w, const char *name, double value, tn_error *err)
+{
+    tn_wbots *s = of(w);
+    if (strcmp(name, "bots") != 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'", name);
+    int n = (int)value;
+    for (int i = s->n; i < n; i++) spawn(w, s, i);
+    for (int i = n; i < s->n; i++) tn_bot_stop(s->ebot[i]);
+    s->n = n;
+    return TN_OK;
+}
+
+static bool bots_get(const tn_world *w, const char *name, double *value)
+{
+    if (strcmp(name, "bots") != 0) return false;
+    *value = tn_wbots_count(w);
+    return true;
+}
+
+/* ---- reports ----------------------------------------------------------------- */
+
+static int bots_json(const tn_world *w, char *buf, size_t cap)
+{
+    const tn_wbots *s = of(w);
+    tn_bot_info i;
+    memset(&i, 0, sizeof i);
+    i.goal_x = i.goal_y = -1;
+    if (s && s->pf) i = tn_bot_get_info(s->bot);
+    return snprintf(buf, cap,
+                    ",\"bot\":{\"state\":\"%s\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":%s,"
+                    "\"path_nodes\":%d,\"replans\":%d,\"expanded\":%d,\"extra_bots\":%d,"
+                    "\"extra_trips\":%d,\"extra_arrivals\":%d}",
+                    tn_bot_state_name(i.state), i.goal_x, i.goal_y,
+                    i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, i.replans,
+                    i.expanded, s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0);
+}
+
+static int bots_hud(const tn_world *w, char *buf, size_t cap)
+{
+    const tn_wbots *s = of(w);
+    if (!s || !s->pf) return snprintf(buf, cap, "bot: goto off (map too large)");
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    char extra[48] = "";
+    if (s->n) snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
+    if (i.plans == 0)
+        return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
+    char t[32];
+    if (i.search_us >= 0.0) snprintf(t, sizeof t, "%.0f us", i.search_us);
+    else snprintf(t, sizeof t, "n/a");
+    return snprintf(buf, cap, "bot: %s | path %d tiles, %d nodes | %d states expanded | search %s%s",
+                    tn_bot_state_name(i.state), i.raw_nodes, i.path_nodes, i.expanded, t, extra);
+}
+
+static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
+                                    0xffd23fffu, 0x5cc8ffffu, 0xc2f970ffu, 0xf28fe0ffu};
+
+static void node_center(const tn_path_node *n, int bw, int bh, float *x, float *y)
+{
+    *x = ((float)n->x + 0.5f * (float)bw) * T;
+    *y = ((float)n->y + 1.0f - 0.5f * (float)bh) * T;
+}
+
+static void draw_path(const tn_debug_draw *dd, const tn_bot *bot, int bw, int bh, uint32_t col,
+                      bool main)
+{
+    int n;
+    const tn_path_node *p = tn_bot_path(bot, &n);
+    tn_bot_info info = tn_bot_get_info(bot);
+    if (!info.active || n == 0) return;
+    uint32_t line = main ? col : (col & 0xffffff00u) | 0x90u;
+    float px = 0, py = 0;
+    for (int k = 0; k < n; k++) {
+        float x, y;
+        node_center(&p[k], bw, bh, &x, &y);
+        if (k > 0) tn_dd_line(dd, px, py, x, y, line);
+        px = x;
+        py = y;
+    }
+    if (!main) return;
+    for (int k = 0; k < n; k++) {
+        float x, y;
+        node_center(&p[k], bw, bh, &x, &y);
+        uint32_t c = k < info.node ? 0x808080c0u : col;
+        if ((p[k].flags & TN_NODE_TAKEOFF) && k + 1 < n && p[k + 1].y < p[k].y)
+            tn_dd_tri(dd, x - 5, y + 4, x + 5, y + 4, x, y - 6, c); /* a jump */
+        else if (p[k].flags & TN_NODE_APEX)
+            tn_dd_circle(dd, x, y, 5, c, false);
+        else
+            tn_dd_circle(dd, x, y, 2.5f, c, true);
+        if (p[k].flags & TN_NODE_ONEWAY) tn_dd_line(dd, x - 6, y + 7, x + 6, y + 7, 0x58b8ffffu);
+    }
+    float gx = ((float)info.goal_x + 0.5f * (float)bw) * T, gy = ((float)info.goal_y + 1.0f) * T;
+    tn_dd_line(dd, gx - 6, gy - 12, gx + 6, gy, col);
+    tn_dd_line(dd, gx + 6, gy - 12, gx - 6, gy, col);
+}
+
+static void bots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+{
+    const tn_wbots *s = of(w);
+    if (!s) return;
+    if ((overlays & TN_OVERLAY_EXPLORED) && s->pf) {
+        int x0, y0, x1, y1;
+        if (tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
+            for (int y = y0; y <= y1; y++)
+                for (int x = x0; x <= x1; x++) {
+                    int e = tn_path_explored_at(s->pf, x, y);
+                    if (!e) continue;
+                    uint32_t a = (uint32_t)(40 + (e > 12 ? 12 : e) * 12);
+                    tn_dd_rect(dd, (float)x * T, (float)y * T, T, T, 0xff9a3c00u | a, true);
+                }
+        }
+    }
+    for (int i = 0; i < s->n; i++) {
+        const tn_body *b = &s->ebody[i];
+        uint32_t c = PALETTE[i % 8];
+        float bw = (float)b->w * T, bh = (float)b->h * T;
+        tn_dd_rect(dd, b->x + 1, b->y + 1, bw - 2, bh - 2, (c & 0xffffff00u) | 0xc0u, true);
+        tn_dd_rect(dd, b->x, b->y, bw, bh, 0x101018ffu, false);
+        tn_dd_circle(dd, b->x + 0.5f * bw, b->y + 5, 2.0f, 0x101018ffu, true); /* an eye line */
+        if (overlays & TN_OVERLAY_PATH) draw_path(dd, s->ebot[i], b->w, b->h, c, false);
+    }
+    if ((overlays & TN_OVERLAY_PATH) && s->pf)
+        draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
+}
+
+const tn_subsystem tn_sub_bots = {
+    .name = "bots",
+    .create = bots_create,
+    .destroy = bots_destroy,
+    .drive = bots_drive,
+    .step = bots_step,
+    .check_edit = bots_check_edit,
+    .set = bots_set,
+    .get = bots_get,
+    .click = bots_click,
+    .json = bots_json,
+    .hud = bots_hud,
+    .draw = bots_draw,
+};

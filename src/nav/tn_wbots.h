@@ -1,0 +1,42 @@
+/* tn_wbots.h - the world's bots subsystem (tn_sub_bots): platformer A* and
+ * the bots that follow its paths by pressing keys (tn_path, tn_bot).
+ *
+ *  - The GOTO tool (left click, script `goto TX TY`) sends the character:
+ *    its own tn_bot drives it through the `drive` hook with the same input
+ *    a player produces; any key the player presses cancels the trip.
+ *  - Parameter "bots" (0..32): extra bots, drawn in their own colours, that
+ *    walk to random reachable standing tiles, wait a moment, and go again.
+ *    They share one path finder (their paths are copied into their own
+ *    buffers), are ghosts to each other and to the character, and a block
+ *    placed inside one of them is refused.
+ *  - JSON: ,"bot":{"state":"idle|moving|arrived|no_path|partial|stuck",
+ *    "goal_x":X,"goal_y":Y,"arrived":BOOL,"path_nodes":N,"replans":N,
+ *    "expanded":N,"extra_bots":N,"extra_trips":N,"extra_arrivals":N}  (goal -1,-1 when none).
+ *  - HUD: the character's path length, states expanded and search time
+ *    (microseconds from w->clock, "n/a" without one).
+ *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
+ *    take-offs as triangles, apexes as rings); TN_OVERLAY_EXPLORED the
+ *    states the character's last search expanded (tile shade = jump values).
+ *
+ * Memory: two finders (character, extra bots) made at create for the map's
+ * size (one shared finder when the map is larger than 256x256; none, and a
+ * HUD message, when even that does not fit in memory), 33 bots.  A step
+ * costs the extra bots' tn_bot_step + tn_body_step; a new target costs up to
+ * 8 searches, for at most one bot per step.
+ */
+#ifndef TN_WBOTS_H
+#define TN_WBOTS_H
+
+#include "tn_bot.h"
+#include "tn_world.h"
+
+#define TN_WBOTS_MAX 32
+
+/* The character's bot (NULL when the subsystem has no finder). */
+const tn_bot *tn_wbots_character_bot(const tn_world *w);
+/* Extra bots: how many, and the body of bot i. */
+int tn_wbots_count(const tn_world *w);
+const tn_body *tn_wbots_body(const tn_world *w, int i);
+const tn_bot *tn_wbots_bot(const tn_world *w, int i);
+
+#endif
