@@ -1,0 +1,1228 @@
+/* tn_cdt.c - constrained Delaunay triangulation.  See tn_cdt.h for the
+ * algorithm, the robustness argument and the measured cost.
+ *
+ * Storage is the half-edge array layout popularised by Delaunator: triangle t
+ * owns half-edges 3t, 3t+1, 3t+2; half-edge e runs from tris[e] to
+ * tris[next(e)], and he[e] is the opposite half-edge in the neighbouring
+ * triangle (-1 on the convex hull).  Every triangle is counter-clockwise
+ * (orient > 0). */
+#include "tn_cdt.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+struct tn_cdt {
+    tn_allocator alloc;
+    const tn_allocator *ap; /* &alloc, or NULL for malloc */
+    int max_points, max_segments, max_tris;
+
+    unsigned flags;
+    int exact_int; /* 1: integer coordinates (exact stage in int64/int128) */
+    int npoints;
+    double *xy;        /* 2*max_points; coordinates of every input point */
+    int32_t *remap;    /* max_points */
+    int32_t *vert_tri; /* max_points, output */
+    int32_t *vert_edge; /* max_points: one half-edge leaving the vertex */
+
+    /* duplicate detection: open addressing on the coordinates */
+    int32_t *dedup;
+    uint32_t dedup_mask;
+
+    /* sweep hull */
+    int32_t *hull_next, *hull_prev, *hull_tri, *hull_hash;
+    int hash_size, hull_start;
+    double cx, cy;
+    uint32_t *keys, *keys2;
+    int32_t *ids, *ids2;
+
+    /* triangles */
+    int ntris;
+    int32_t *tris, *he;
+    uint8_t *fixed;
+    int32_t *stack; /* legalisation stack, max_points + 16 */
+    int32_t *tmp_a, *tmp_b; /* 3*max_tris + 16 each: edge queues, BFS layers */
+    int32_t *tscratch;      /* max_tris: depth, then new triangle numbers */
+    int tmp_cap;            /* entries in tmp_a / tmp_b */
+
+    int nout; /* triangles in the published mesh */
+    tn_cdt_stats st;
+    const int32_t *segs; /* during a build: the caller's segments (error messages) */
+    int nsegs;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Exact predicates                                                           */
+/* ------------------------------------------------------------------------ */
+
+static inline int next_he(int e) { return e % 3 == 2 ? e - 2 : e + 1; }
+static inline int prev_he(int e) { return e % 3 == 0 ? e + 2 : e - 1; }
+
+/* Shewchuk's static filter bounds (epsilon = 2^-53). */
+#define CDT_EPS (DBL_EPSILON * 0.5)
+static const double ccwerrboundA = (3.0 + 16.0 * CDT_EPS) * CDT_EPS;
+static const double iccerrboundA = (10.0 + 96.0 * CDT_EPS) * CDT_EPS;
+
+static int orient_exact_int(const double *a, const double *b, const double *p)
+{
+    int64_t l = ((int64_t)b[0] - (int64_t)a[0]) * ((int64_t)p[1] - (int64_t)a[1]);
+    int64_t r = ((int64_t)b[1] - (int64_t)a[1]) * ((int64_t)p[0] - (int64_t)a[0]);
+    return (l > r) - (l < r);
+}
+
+#if defined(__SIZEOF_INT128__)
+typedef __int128 cdt_i128;
+static int incircle_exact_int(const double *a, const double *b, const double *c, const double *d)
+{
+    int64_t adx = (int64_t)a[0] - (int64_t)d[0], ady = (int64_t)a[1] - (int64_t)d[1];
+    int64_t bdx = (int64_t)b[0] - (int64_t)d[0], bdy = (int64_t)b[1] - (int64_t)d[1];
+    int64_t cdx = (int64_t)c[0] - (int64_t)d[0], cdy = (int64_t)c[1] - (int64_t)d[1];
+    int64_t al = adx * adx + ady * ady, bl = bdx * bdx + bdy * bdy, cl = cdx * cdx + cdy * cdy;
+    /* |d| <= 2^27, lifts <= 2^55: each term < 2^111, the sum < 2^113 */
+    cdt_i128 t1 = (cdt_i128)adx * ((cdt_i128)bdy * cl - (cdt_i128)cdy * bl);
+    cdt_i128 t2 = (cdt_i128)bdx * ((cdt_i128)cdy * al - (cdt_i128)ady * cl);
+    cdt_i128 t3 = (cdt_i128)cdx * ((cdt_i128)ady * bl - (cdt_i128)bdy * al);
+    cdt_i128 det = t1 + t2 + t3;
+    return (det > 0) - (det < 0);
+}
+#endif
+
+/* Adaptive exact floating-point predicates (tn_cdt_pred section below). */
+#if defined(__GNUC__)
+#define CDT_NOINLINE __attribute__((noinline))
+#else
+#define CDT_NOINLINE
+#endif
+static CDT_NOINLINE int orient_adapt(const double *a, const double *b, const double *c, double detsum);
+static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const double *c, const double *d,
+                          double permanent);
+
+/* Sign of orient(a, b, p): > 0 when p is left of a->b. */
+static inline int orient_pt(const tn_cdt *c, const double *a, const double *b, const double *p)
+{
+    double l = (b[0] - a[0]) * (p[1] - a[1]);
+    double r = (b[1] - a[1]) * (p[0] - a[0]);
+    double det = l - r;
+    double bound = ccwerrboundA * (fabs(l) + fabs(r));
+    if (det > bound) return 1;
+    if (-det > bound) return -1;
+    if (c->exact_int) return orient_exact_int(a, b, p);
+    return orient_adapt(a, b, p, fabs(l) + fabs(r));
+}
+
+static inline int orient(const tn_cdt *c, int a, int b, int p)
+{
+    return orient_pt(c, c->xy + 2 * a, c->xy + 2 * b, c->xy + 2 * p);
+}
+
+/* Sign of incircle: > 0 when d is strictly inside the circle through the
+ * counter-clockwise triangle (a, b, cc). */
+static inline int incircle(const tn_cdt *c, int ia, int ib, int ic, int id)
+{
+    const double *a = c->xy + 2 * ia, *b = c->xy + 2 * ib, *cc = c->xy + 2 * ic, *d = c->xy + 2 * id;
+    double adx = a[0] - d[0], ady = a[1] - d[1];
+    double bdx = b[0] - d[0], bdy = b[1] - d[1];
+    double cdx = cc[0] - d[0], cdy = cc[1] - d[1];
+    double bdxcdy = bdx * cdy, cdxbdy = cdx * bdy, alift = adx * adx + ady * ady;
+    double cdxady = cdx * ady, adxcdy = adx * cdy, blift = bdx * bdx + bdy * bdy;
+    double adxbdy = adx * bdy, bdxady = bdx * ady, clift = cdx * cdx + cdy * cdy;
+    double det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
+    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift + (fabs(cdxady) + fabs(adxcdy)) * blift +
+                       (fabs(adxbdy) + fabs(bdxady)) * clift;
+    double bound = iccerrboundA * permanent;
+    if (det > bound) return 1;
+    if (-det > bound) return -1;
+#if defined(__SIZEOF_INT128__)
+    if (c->exact_int) return incircle_exact_int(a, b, cc, d);
+#endif
+    return incircle_adapt(a, b, cc, d, permanent);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Adaptive exact arithmetic (after Shewchuk 1997, "Adaptive Precision       */
+/* Floating-Point Arithmetic and Fast Robust Geometric Predicates").  Our    */
+/* own compact version: exact expansions with a final sign, no tail-of-      */
+/* -tail stages.  Only reached when the static filter cannot decide.        */
+/* ------------------------------------------------------------------------ */
+
+/* a + b = x + y exactly (|a|, |b| arbitrary). */
+static inline void two_sum(double a, double b, double *x, double *y)
+{
+    volatile double s = a + b; /* volatile: forbid re-association */
+    double bv = s - a;
+    double av = s - bv;
+    *x = s;
+    *y = (a - av) + (b - bv);
+}
+
+/* a * b = x + y exactly (Dekker split; fma would do, but stay portable). */
+static inline void two_prod(double a, double b, double *x, double *y)
+{
+    static const double splitter = 134217729.0; /* 2^27 + 1 */
+    volatile double p = a * b;
+    double c = splitter * a;
+    double ahi = c - (c - a), alo = a - ahi;
+    c = splitter * b;
+    double bhi = c - (c - b), blo = b - bhi;
+    *x = p;
+    *y = alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo);
+}
+
+/* h = e + f (expansions, zero components eliminated); returns length. */
+static int exp_sum(int elen, const double *e, int flen, const double *f, double *h)
+{
+    /* fast_expansion_sum_zeroelim requires nonoverlapping inputs sorted by
+     * magnitude; we use the simpler grow-expansion loop, O(elen*flen) but
+     * inputs here are tiny. */
+    int hlen = elen;
+    for (int i = 0; i < elen; i++) h[i] = e[i];
+    for (int j = 0; j < flen; j++) {
+        double q = f[j];
+        int k = 0;
+        for (int i = 0; i < hlen; i++) {
+            double x, y;
+            two_sum(q, h[i], &x, &y);
+            q = x;
+            if (y != 0.0) h[k++] = y;
+        }
+        if (q != 0.0 || k == 0) h[k++] = q;
+        hlen = k;
+    }
+    return hlen;
+}
+
+/* h = e * b (expansion times double); returns length. */
+static int exp_scale(int elen, const double *e, double b, double *h)
+{
+    int hlen = 0;
+    double q = 0.0;
+    for (int i = 0; i < elen; i++) {
+        double px, py;
+        two_prod(e[i], b, &px, &py);
+        /* accumulate q + py + px into h, keeping q as the running top */
+        double s, t;
+        two_sum(q, py, &s, &t);
+        if (t != 0.0) h[hlen++] = t;
+        two_sum(s, px, &q, &t);
+        if (t != 0.0) h[hlen++] = t;
+    }
+    if (q != 0.0 || hlen == 0) h[hlen++] = q;
+    return hlen;
+}
+
+/* Sign of an expansion: the sign of its largest-magnitude component, which
+ * (components being nonoverlapping after the grow loops) decides the sum. */
+static int exp_sign(int len, const double *e)
+{
+    /* Nonoverlapping expansions: the most significant nonzero component is
+     * the last nonzero one. */
+    for (int i = len - 1; i >= 0; i--)
+        if (e[i] != 0.0) return e[i] > 0.0 ? 1 : -1;
+    return 0;
+}
+
+static int orient_adapt(const double *a, const double *b, const double *c, double detsum)
+{
+    (void)detsum;
+    /* (bx-ax)(cy-ay) - (by-ay)(cx-ax), each difference an exact 2-term
+     * expansion. */
+    double bax[2], cay[2], bay[2], cax[2];
+    two_sum(b[0], -a[0], &bax[1], &bax[0]);
+    two_sum(c[1], -a[1], &cay[1], &cay[0]);
+    two_sum(b[1], -a[1], &bay[1], &bay[0]);
+    two_sum(c[0], -a[0], &cax[1], &cax[0]);
+    double t1[8], t2[8], u[16], v[16], w[32];
+    int n1 = exp_scale(2, bax, cay[0], t1);
+    int n2 = exp_scale(2, bax, cay[1], t2);
+    int nu = exp_sum(n1, t1, n2, t2, u);
+    n1 = exp_scale(2, bay, -cax[0], t1);
+    n2 = exp_scale(2, bay, -cax[1], t2);
+    int nv = exp_sum(n1, t1, n2, t2, v);
+    int nw = exp_sum(nu, u, nv, v, w);
+    return exp_sign(nw, w);
+}
+
+/* Exact product of two 2-term expansions into h; returns length. */
+static int exp_mul(int alen, const double *a, int blen, const double *b, double *h, double *scratch)
+{
+    int hlen = 0;
+    for (int j = 0; j < blen; j++) {
+        double t[64]; /* alen <= 16 here: <= 32 terms */
+        int tn = exp_scale(alen, a, b[j], t);
+        int nl = exp_sum(hlen, h, tn, t, scratch);
+        memcpy(h, scratch, (size_t)nl * sizeof *h);
+        hlen = nl;
+    }
+    return hlen;
+}
+
+static int incircle_adapt(const double *a, const double *b, const double *c, const double *d,
+                          double permanent)
+{
+    (void)permanent;
+    double adx[2], ady[2], bdx[2], bdy[2], cdx[2], cdy[2];
+    two_sum(a[0], -d[0], &adx[1], &adx[0]);
+    two_sum(a[1], -d[1], &ady[1], &ady[0]);
+    two_sum(b[0], -d[0], &bdx[1], &bdx[0]);
+    two_sum(b[1], -d[1], &bdy[1], &bdy[0]);
+    two_sum(c[0], -d[0], &cdx[1], &cdx[0]);
+    two_sum(c[1], -d[1], &cdy[1], &cdy[0]);
+    /* structural length bounds: square of a 2-term expansion <= 8 terms,
+     * lift <= 16, cross <= 16, term <= 16 * 32 = 512, sum of 3 <= 1536 */
+    double s1[16], s2[16], lift[16], cr[16], term[512], acc[1536], acc2[1536];
+    double scratch[1536];
+    int nacc = 0;
+    const double *X[3] = {adx, bdx, cdx}, *Y[3] = {ady, bdy, cdy};
+    for (int k = 0; k < 3; k++) {
+        const double *px = X[k], *py = Y[k];
+        const double *qx = X[(k + 1) % 3], *qy = Y[(k + 1) % 3];
+        const double *rx = X[(k + 2) % 3], *ry = Y[(k + 2) % 3];
+        /* lift_k * (qx*ry - rx*qy) */
+        int n1 = exp_mul(2, px, 2, px, s1, scratch);
+        int n2 = exp_mul(2, py, 2, py, s2, scratch);
+        int nl = exp_sum(n1, s1, n2, s2, lift);
+        n1 = exp_mul(2, qx, 2, ry, s1, scratch);
+        double nrx[2] = {-rx[0], -rx[1]};
+        n2 = exp_mul(2, nrx, 2, qy, s2, scratch);
+        int nc = exp_sum(n1, s1, n2, s2, cr);
+        int nt = exp_mul(nl, lift, nc, cr, term, scratch);
+        int na = exp_sum(nacc, acc, nt, term, acc2);
+        memcpy(acc, acc2, (size_t)na * sizeof *acc);
+        nacc = na;
+    }
+    return exp_sign(nacc, acc);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Create / destroy                                                           */
+/* ------------------------------------------------------------------------ */
+
+void tn_cdt_destroy(tn_cdt *c)
+{
+    if (!c) return;
+    const tn_allocator *a = c->ap;
+    tn_free(a, c->xy);
+    tn_free(a, c->remap);
+    tn_free(a, c->vert_tri);
+    tn_free(a, c->vert_edge);
+    tn_free(a, c->dedup);
+    tn_free(a, c->hull_next);
+    tn_free(a, c->hull_prev);
+    tn_free(a, c->hull_tri);
+    tn_free(a, c->hull_hash);
+    tn_free(a, c->keys);
+    tn_free(a, c->keys2);
+    tn_free(a, c->ids);
+    tn_free(a, c->ids2);
+    tn_free(a, c->tris);
+    tn_free(a, c->he);
+    tn_free(a, c->fixed);
+    tn_free(a, c->stack);
+    tn_free(a, c->tmp_a);
+    tn_free(a, c->tmp_b);
+    tn_free(a, c->tscratch);
+    tn_free(a, c);
+}
+
+tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_error *err)
+{
+    if (max_points < 0 || max_points > TN_CDT_MAX_POINTS || max_segments < 0) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "tn_cdt_create: max_points %d must be in 0..%d and max_segments %d >= 0",
+                     max_points, TN_CDT_MAX_POINTS, max_segments);
+        return NULL;
+    }
+    tn_cdt *c = tn_alloc(a, sizeof *c);
+    if (!c) goto oom;
+    if (a) {
+        c->alloc = *a;
+        c->ap = &c->alloc;
+    }
+    c->max_points = max_points;
+    c->max_segments = max_segments;
+    size_t np = (size_t)max_points + 4;
+    c->max_tris = 2 * max_points + 4;
+    size_t nt = (size_t)c->max_tris;
+    uint32_t dsz = 16;
+    while (dsz < 2 * (uint32_t)np) dsz <<= 1;
+    c->dedup_mask = dsz - 1;
+    int hs = 1;
+    while ((double)hs * hs < (double)np) hs++;
+    c->hash_size = hs; /* capacity; each build uses ceil(sqrt(n)) */
+    c->tmp_cap = (int)(3 * nt + 16);
+    c->xy = tn_alloc_array(c->ap, 2 * np, sizeof *c->xy);
+    c->remap = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->vert_tri = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->vert_edge = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->dedup = tn_alloc_array(c->ap, dsz, sizeof(int32_t));
+    c->hull_next = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->hull_prev = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->hull_tri = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->hull_hash = tn_alloc_array(c->ap, (size_t)hs, sizeof(int32_t));
+    c->keys = tn_alloc_array(c->ap, np, sizeof(uint32_t));
+    c->keys2 = tn_alloc_array(c->ap, np, sizeof(uint32_t));
+    c->ids = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->ids2 = tn_alloc_array(c->ap, np, sizeof(int32_t));
+    c->tris = tn_alloc_array(c->ap, 3 * nt, sizeof(int32_t));
+    c->he = tn_alloc_array(c->ap, 3 * nt, sizeof(int32_t));
+    c->fixed = tn_alloc_array(c->ap, 3 * nt, sizeof(uint8_t));
+    c->stack = tn_alloc_array(c->ap, np + 16, sizeof(int32_t));
+    c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
+    c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
+    c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
+    if (!c->xy || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup || !c->hull_next ||
+        !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 || !c->ids ||
+        !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a || !c->tmp_b || !c->tscratch)
+        goto oom;
+    return c;
+oom:
+    tn_cdt_destroy(c);
+    tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                 "tn_cdt_create: out of memory for %d points", max_points);
+    return NULL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Triangle primitives                                                        */
+/* ------------------------------------------------------------------------ */
+
+static inline void link_he(tn_cdt *c, int a, int b)
+{
+    c->he[a] = b;
+    if (b != -1) c->he[b] = a;
+}
+
+static inline int add_tri(tn_cdt *c, int v0, int v1, int v2, int h0, int h1, int h2)
+{
+    int t = 3 * c->ntris++;
+    c->tris[t] = v0;
+    c->tris[t + 1] = v1;
+    c->tris[t + 2] = v2;
+    link_he(c, t, h0);
+    link_he(c, t + 1, h1);
+    link_he(c, t + 2, h2);
+    return t;
+}
+
+/* Restore the Delaunay property around a freshly inserted point p0 after
+ * half-edge a (opposite p0) was created: Lawson flips with an explicit
+ * stack.  The flip test is STRICT (flip only when the fourth point is
+ * strictly inside the circle): every flip strictly lowers the lifted
+ * surface, so no sequence of flips can cycle, whatever the cocircularity.
+ * Returns the half-edge that now carries the edge p0 -> pr of a's original
+ * triangle (the sweep uses it to follow the new hull edge). */
+static int legalize(tn_cdt *c, int a)
+{
+    int32_t *tris = c->tris, *he = c->he;
+    int i = 0, ar = 0;
+    for (;;) {
+        int b = he[a];
+        int a0 = a - a % 3;
+        ar = a0 + (a + 2) % 3;
+        if (b == -1) {
+            if (i == 0) break;
+            a = c->stack[--i];
+            continue;
+        }
+        int b0 = b - b % 3;
+        int al = a0 + (a + 1) % 3;
+        int bl = b0 + (b + 2) % 3;
+        int p0 = tris[ar], pr = tris[a], pl = tris[al], p1 = tris[bl];
+        if (incircle(c, p0, pr, pl, p1) > 0) {
+            tris[a] = p1;
+            tris[b] = p0;
+            int hbl = he[bl], har = he[ar];
+            /* a hull edge moved to another slot: keep hull_tri pointing at it */
+            if (hbl == -1) c->hull_tri[p1] = a;
+            if (har == -1) c->hull_tri[p0] = b;
+            link_he(c, a, hbl);
+            link_he(c, b, har);
+            link_he(c, ar, bl);
+            c->stack[i++] = b0 + (b + 1) % 3;
+            c->st.flips++;
+        } else {
+            if (i == 0) break;
+            a = c->stack[--i];
+        }
+    }
+    return ar;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Sweep-hull Delaunay triangulation                                          */
+/* ------------------------------------------------------------------------ */
+
+static inline double pseudo_angle(double dx, double dy)
+{
+    double s = fabs(dx) + fabs(dy);
+    if (s == 0.0) return 0.0;
+    double p = dx / s;
+    return (dy > 0 ? 3.0 - p : 1.0 + p) * 0.25; /* [0, 1], counter-clockwise */
+}
+
+static inline int hash_key(const tn_cdt *c, int i)
+{
+    int k = (int)(pseudo_angle(c->xy[2 * i] - c->cx, c->xy[2 * i + 1] - c->cy) * c->hash_size);
+    return k >= c->hash_size ? k - c->hash_size : (k < 0 ? 0 : k);
+}
+
+/* Sort ids[0..n) by keys (radix, 3 passes of 11 bits, stable). */
+static void radix_sort(tn_cdt *c, int n)
+{
+    uint32_t *k0 = c->keys, *k1 = c->keys2;
+    int32_t *i0 = c->ids, *i1 = c->ids2;
+    for (int shift = 0; shift < 33; shift += 11) {
+        uint32_t count[2048];
+        memset(count, 0, sizeof count);
+        for (int i = 0; i < n; i++) count[(k0[i] >> shift) & 2047]++;
+        uint32_t sum = 0;
+        for (int b = 0; b < 2048; b++) {
+            uint32_t t = count[b];
+            count[b] = sum;
+            sum += t;
+        }
+        for (int i = 0; i < n; i++) {
+            uint32_t d = count[(k0[i] >> shift) & 2047]++;
+            k1[d] = k0[i];
+            i1[d] = i0[i];
+        }
+        uint32_t *tk = k0; k0 = k1; k1 = tk;
+        int32_t *ti = i0; i0 = i1; i1 = ti;
+    }
+    /* three passes: the result is in the second buffers */
+    if (i0 != c->ids) {
+        memcpy(c->ids, i0, (size_t)n * sizeof *i0);
+    }
+}
+
+/* Find the triangle containing point p by a visibility walk from triangle t.
+ * Returns the triangle; *where = -1 when p is strictly inside, else the
+ * half-edge p lies on; *dup = vertex p coincides with, or -1. */
+static int locate(const tn_cdt *c, int p, int t, int *where, int *dup)
+{
+    const int32_t *tris = c->tris, *he = c->he;
+    int came = -1, rot = 0;
+    long steps = 0, limit = 4L * c->ntris + 16;
+    *dup = -1;
+    for (;;) {
+        int moved = 0;
+        if (steps++ < limit) {
+            for (int k = 0; k < 3; k++) {
+                int e = 3 * t + (k + rot) % 3;
+                if (e == came) continue;
+                if (orient(c, tris[e], tris[next_he(e)], p) < 0) {
+                    int f = he[e];
+                    if (f == -1) continue; /* outside the hull: cannot happen here */
+                    came = f;
+                    t = f / 3;
+                    rot = (rot + 1) % 3; /* vary the exit order: no cycling */
+                    moved = 1;
+                    break;
+                }
+            }
+        } else {
+            /* never observed; a brute-force scan keeps the walk total */
+            for (t = 0; t < c->ntris; t++) {
+                int ok = 1;
+                for (int k = 0; k < 3 && ok; k++)
+                    ok = orient(c, tris[3 * t + k], tris[3 * t + (k + 1) % 3], p) >= 0;
+                if (ok) break;
+            }
+        }
+        if (moved) continue;
+        int zero = -1, nz = 0;
+        for (int k = 0; k < 3; k++) {
+            int e = 3 * t + k;
+            if (orient(c, tris[e], tris[next_he(e)], p) == 0) {
+                zero = e;
+                nz++;
+            }
+        }
+        if (nz >= 2) {
+            /* on two edge lines: p is their shared vertex */
+            for (int k = 0; k < 3; k++) {
+                int v = tris[3 * t + k];
+                if (c->xy[2 * v] == c->xy[2 * p] && c->xy[2 * v + 1] == c->xy[2 * p + 1]) *dup = v;
+            }
+        }
+        *where = nz == 1 ? zero : -1;
+        return t;
+    }
+}
+
+/* Insert point p lying inside (or on the boundary of) the current
+ * triangulation.  Needed when the sweep order reaches a point that is not
+ * strictly outside the hull (points closer to the centre than the seed
+ * circle, or keys rounded to float). */
+static void insert_inside(tn_cdt *c, int p, int start_tri)
+{
+    int32_t *tris = c->tris, *he = c->he;
+    int where, dup;
+    int t = locate(c, p, start_tri, &where, &dup);
+    c->st.inside_inserts++;
+    if (dup >= 0) { /* exact duplicates are merged before the sweep */
+        c->remap[p] = dup;
+        return;
+    }
+    if (where < 0) {
+        /* split triangle t = (v0, v1, v2) into three around p */
+        int e0 = 3 * t, e1 = e0 + 1, e2 = e0 + 2;
+        int v0 = tris[e0], v1 = tris[e1], v2 = tris[e2];
+        int h1 = he[e1], h2 = he[e2];
+        tris[e2] = p; /* t becomes (v0, v1, p) */
+        int A = add_tri(c, v1, v2, p, h1, -1, e1);
+        int B = add_tri(c, v2, v0, p, h2, e2, A + 1);
+        if (h1 == -1) c->hull_tri[v1] = A;
+        if (h2 == -1) c->hull_tri[v2] = B;
+        (void)v0;
+        legalize(c, e0);
+        legalize(c, A);
+        legalize(c, B);
+        return;
+    }
+    int e = where, f = he[e];
+    int u = tris[e], w = tris[next_he(e)], x = tris[prev_he(e)];
+    int en = next_he(e), hx = he[en];
+    tris[en] = p; /* t becomes (u, p, x) */
+    if (f == -1) {
+        /* p on the hull edge u -> w: one triangle becomes two */
+        int T1 = add_tri(c, p, w, x, -1, hx, en);
+        c->he[e] = -1;
+        if (hx == -1) c->hull_tri[w] = T1 + 1;
+        c->hull_next[u] = p;
+        c->hull_prev[p] = u;
+        c->hull_next[p] = w;
+        c->hull_prev[w] = p;
+        c->hull_tri[u] = e;
+        c->hull_tri[p] = T1;
+        c->hull_hash[hash_key(c, p)] = p;
+        legalize(c, prev_he(e));
+        legalize(c, T1 + 1);
+        return;
+    }
+    /* p on the interior edge u -> w shared with (w, u, y): two become four */
+    int fn = next_he(f), hy = he[fn];
+    int y = tris[prev_he(f)];
+    (void)y;
+    tris[fn] = p; /* f's triangle becomes (w, p, y) */
+    int T1 = add_tri(c, p, w, x, -1, hx, en);
+    int T2 = add_tri(c, p, u, tris[prev_he(f)], e, hy, fn);
+    link_he(c, f, T1);
+    if (hx == -1) c->hull_tri[w] = T1 + 1;
+    if (hy == -1) c->hull_tri[u] = T2 + 1;
+    legalize(c, prev_he(e));
+    legalize(c, T1 + 1);
+    legalize(c, prev_he(f));
+    legalize(c, T2 + 1);
+}
+
+/* Delaunay triangulation of the points with remap[i] == i. */
+static void triangulate(tn_cdt *c)
+{
+    const int n = c->npoints;
+    const double *xy = c->xy;
+    c->ntris = 0;
+    int m = 0;
+    double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        if (c->remap[i] != i) continue;
+        double x = xy[2 * i], y = xy[2 * i + 1];
+        if (x < minx) minx = x;
+        if (y < miny) miny = y;
+        if (x > maxx) maxx = x;
+        if (y > maxy) maxy = y;
+        c->ids[m++] = i;
+    }
+    if (m < 3) return;
+    double mx = 0.5 * (minx + maxx), my = 0.5 * (miny + maxy);
+    /* seed: i0 nearest the box centre, i1 nearest i0, i2 making the
+     * smallest circumcircle with them (any non-collinear choice is correct;
+     * this one keeps the sweep's early hull small and round) */
+    int i0 = -1, i1 = -1, i2 = -1;
+    double best = INFINITY;
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        double dx = xy[2 * i] - mx, dy = xy[2 * i + 1] - my, d = dx * dx + dy * dy;
+        if (d < best) { best = d; i0 = i; }
+    }
+    best = INFINITY;
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        if (i == i0) continue;
+        double dx = xy[2 * i] - xy[2 * i0], dy = xy[2 * i + 1] - xy[2 * i0 + 1], d = dx * dx + dy * dy;
+        if (d < best) { best = d; i1 = i; }
+    }
+    best = INFINITY;
+    double ax = xy[2 * i0], ay = xy[2 * i0 + 1];
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        if (i == i0 || i == i1) continue;
+        if (orient(c, i0, i1, i) == 0) continue;
+        double bx = xy[2 * i1] - ax, by = xy[2 * i1 + 1] - ay;
+        double cx = xy[2 * i] - ax, cy = xy[2 * i + 1] - ay;
+        double bl = bx * bx + by * by, cl = cx * cx + cy * cy, d = 0.5 / (bx * cy - by * cx);
+        double rx = (cy * bl - by * cl) * d, ry = (bx * cl - cx * bl) * d, r = rx * rx + ry * ry;
+        if (!(r < best) && i2 != -1) continue;
+        best = r;
+        i2 = i;
+    }
+    if (i2 == -1) return; /* all points collinear: no triangle */
+    if (orient(c, i0, i1, i2) < 0) {
+        int t = i1; i1 = i2; i2 = t;
+    }
+    {
+        double bx = xy[2 * i1] - ax, by = xy[2 * i1 + 1] - ay;
+        double cx = xy[2 * i2] - ax, cy = xy[2 * i2 + 1] - ay;
+        double bl = bx * bx + by * by, cl = cx * cx + cy * cy, d = 0.5 / (bx * cy - by * cx);
+        c->cx = ax + (cy * bl - by * cl) * d;
+        c->cy = ay + (bx * cl - cx * bl) * d;
+        if (!isfinite(c->cx) || !isfinite(c->cy)) {
+            c->cx = (ax + xy[2 * i1] + xy[2 * i2]) / 3.0;
+            c->cy = (ay + xy[2 * i1 + 1] + xy[2 * i2 + 1]) / 3.0;
+        }
+    }
+    /* keys: squared distance to the centre in units of the box size, as a
+     * float (the order only steers speed: misordered points still insert) */
+    double ext = fmax(maxx - minx, maxy - miny), inv = ext > 0 ? 1.0 / ext : 1.0;
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        double dx = (xy[2 * i] - c->cx) * inv, dy = (xy[2 * i + 1] - c->cy) * inv;
+        float d = (float)(dx * dx + dy * dy);
+        uint32_t bits;
+        memcpy(&bits, &d, sizeof bits);
+        c->keys[k] = bits; /* non-negative floats order like their bits */
+    }
+    if (!(c->flags & TN_CDT_INPUT_ORDER)) radix_sort(c, m);
+
+    c->hash_size = 1;
+    while ((double)c->hash_size * c->hash_size < (double)m) c->hash_size++;
+    for (int k = 0; k < c->hash_size; k++) c->hull_hash[k] = -1;
+    int32_t *hn = c->hull_next, *hp = c->hull_prev, *ht = c->hull_tri, *hh = c->hull_hash;
+    hn[i0] = hp[i2] = i1;
+    hn[i1] = hp[i0] = i2;
+    hn[i2] = hp[i1] = i0;
+    ht[i0] = 0;
+    ht[i1] = 1;
+    ht[i2] = 2;
+    hh[hash_key(c, i0)] = i0;
+    hh[hash_key(c, i1)] = i1;
+    hh[hash_key(c, i2)] = i2;
+    add_tri(c, i0, i1, i2, -1, -1, -1);
+    c->hull_start = i0;
+
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        if (i == i0 || i == i1 || i == i2) continue;
+        /* a hull vertex near i's angle around the centre */
+        int key = hash_key(c, i), start = 0;
+        for (int j = 0; j < c->hash_size; j++) {
+            start = hh[(key + j) % c->hash_size];
+            if (start != -1 && start != hn[start]) break;
+        }
+        start = hp[start];
+        int e = start, q;
+        while (q = hn[e], orient(c, e, q, i) >= 0) {
+            e = q;
+            if (e == start) {
+                e = -1;
+                break;
+            }
+        }
+        if (e == -1) {
+            /* not strictly outside the hull: ordinary incremental insertion */
+            insert_inside(c, i, ht[start] / 3);
+            continue;
+        }
+        int t = add_tri(c, e, i, hn[e], -1, -1, ht[e]);
+        ht[i] = legalize(c, t + 2);
+        ht[e] = t;
+        int nn = hn[e];
+        while (q = hn[nn], orient(c, nn, q, i) < 0) {
+            t = add_tri(c, nn, i, q, ht[i], -1, ht[nn]);
+            ht[i] = legalize(c, t + 2);
+            hn[nn] = nn; /* removed from the hull */
+            nn = q;
+        }
+        if (e == start) {
+            while (q = hp[e], orient(c, q, e, i) < 0) {
+                t = add_tri(c, q, i, e, -1, ht[e], ht[q]);
+                legalize(c, t + 2);
+                ht[q] = t;
+                hn[e] = e;
+                e = q;
+            }
+        }
+        c->hull_start = hp[i] = e;
+        hn[e] = hp[nn] = i;
+        hn[i] = nn;
+        hh[hash_key(c, i)] = i;
+        hh[hash_key(c, e)] = e;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Constraints                                                                */
+/* ------------------------------------------------------------------------ */
+
+/* Flip the interior edge e (constraint phase: keeps fixed flags and
+ * vert_edge up to date).  The new diagonal ends up in slots prev(e) and
+ * prev(he[e]). */
+static void flip(tn_cdt *c, int a)
+{
+    int32_t *tris = c->tris, *he = c->he;
+    uint8_t *fx = c->fixed;
+    int b = he[a];
+    int a0 = a - a % 3, b0 = b - b % 3;
+    int ar = a0 + (a + 2) % 3, al = a0 + (a + 1) % 3;
+    int bl = b0 + (b + 2) % 3, br = b0 + (b + 1) % 3;
+    int p0 = tris[ar], pr = tris[a], pl = tris[al], p1 = tris[bl];
+    tris[a] = p1;
+    tris[b] = p0;
+    int hbl = he[bl], har = he[ar];
+    uint8_t fbl = fx[bl], far = fx[ar];
+    link_he(c, a, hbl);
+    link_he(c, b, har);
+    link_he(c, ar, bl);
+    fx[a] = fbl;
+    fx[b] = far;
+    fx[ar] = fx[bl] = 0;
+    c->vert_edge[p1] = a;
+    c->vert_edge[pl] = al;
+    c->vert_edge[p0] = ar;
+    c->vert_edge[pr] = br;
+    c->st.forced_flips++;
+}
+
+/* A half-edge leaving v from which a counter-clockwise rotation visits
+ * every triangle around v (the hull edge for a hull vertex). */
+static int first_out(const tn_cdt *c, int v)
+{
+    int e0 = c->vert_edge[v], e = e0;
+    for (;;) {
+        int f = c->he[e];
+        if (f == -1) return e;
+        e = next_he(f);
+        if (e == e0) return e0;
+    }
+}
+
+/* The half-edge u -> w, or -1. */
+static int find_edge(const tn_cdt *c, int u, int w)
+{
+    int e0 = first_out(c, u), e = e0;
+    for (;;) {
+        if (c->tris[next_he(e)] == w) return e;
+        int f = c->he[prev_he(e)];
+        if (f == -1 || f == e0) return -1;
+        e = f;
+    }
+}
+
+static void mark_fixed(tn_cdt *c, int u, int w)
+{
+    int e = find_edge(c, u, w);
+    if (e == -1) e = find_edge(c, w, u);
+    if (e == -1) return; /* cannot happen: callers establish the edge */
+    c->fixed[e] = 1;
+    if (c->he[e] != -1) c->fixed[c->he[e]] = 1;
+}
+
+static inline int sgn(double v) { return (v > 0) - (v < 0); }
+
+/* p lies on the closed segment a-b. */
+static int on_segment(const tn_cdt *c, int a, int b, int p)
+{
+    if (orient(c, a, b, p) != 0) return 0;
+    const double *A = c->xy + 2 * a, *B = c->xy + 2 * b, *P = c->xy + 2 * p;
+    return P[0] >= fmin(A[0], B[0]) && P[0] <= fmax(A[0], B[0]) && P[1] >= fmin(A[1], B[1]) &&
+           P[1] <= fmax(A[1], B[1]);
+}
+
+static tn_status crossing_error(tn_cdt *c, int seg, int u, int w, tn_error *err)
+{
+    int other = -1;
+    for (int s = 0; s < seg && other < 0; s++) {
+        int a = c->remap[c->segs[2 * s]], b = c->remap[c->segs[2 * s + 1]];
+        if (a != b && on_segment(c, a, b, u) && on_segment(c, a, b, w)) other = s;
+    }
+    int a = c->segs[2 * seg], b = c->segs[2 * seg + 1];
+    if (other < 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "tn_cdt: constraint segment %d (points %d-%d) crosses an earlier constraint",
+                            seg, a, b);
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                        "tn_cdt: constraint segments %d (points %d-%d) and %d (points %d-%d) cross",
+                        other, c->segs[2 * other], c->segs[2 * other + 1], seg, a, b);
+}
+
+/* Segment-segment proper crossing of p-q with a-b (no shared endpoint). */
+static int crosses(const tn_cdt *c, int a, int b, int p, int q)
+{
+    if (p == a || p == b || q == a || q == b) return 0;
+    return orient(c, a, b, p) * orient(c, a, b, q) < 0 && orient(c, p, q, a) * orient(c, p, q, b) < 0;
+}
+
+/* Force the edge a-b (no vertex strictly inside it) whose crossing edges are
+ * listed as vertex pairs in tmp_a[0..2*nq): Sloan's flip algorithm, then
+ * Lawson flips of the new edges until they are locally Delaunay. */
+static tn_status force_edge(tn_cdt *c, int a, int b, int nq)
+{
+    int32_t *q = c->tmp_a, *nw = c->tmp_b;
+    int cap = c->tmp_cap / 2; /* pairs */
+    int head = 0, count = nq, nn = 0;
+    long guard = 0, limit = 16L * (nq + 4) * (nq + 4) + 1000;
+    while (count > 0) {
+        if (++guard > limit)
+            return TN_FAILURE; /* cannot happen: Sloan's argument */
+        int u = q[2 * head], w = q[2 * head + 1];
+        head = (head + 1) % cap;
+        count--;
+        int e = find_edge(c, u, w);
+        int f = c->he[e];
+        int p = c->tris[prev_he(e)], s = c->tris[prev_he(f)];
+        if (orient(c, p, s, u) * orient(c, p, s, w) >= 0) {
+            /* the quadrilateral is not strictly convex: try again later */
+            int tail = (head + count) % cap;
+            q[2 * tail] = u;
+            q[2 * tail + 1] = w;
+            count++;
+            continue;
+        }
+        flip(c, e);
+        if (crosses(c, a, b, p, s)) {
+            int tail = (head + count) % cap;
+            q[2 * tail] = p;
+            q[2 * tail + 1] = s;
+            count++;
+        } else {
+            nw[2 * nn] = p;
+            nw[2 * nn + 1] = s;
+            nn++;
+        }
+    }
+    mark_fixed(c, a, b);
+    /* restore the Delaunay property among the new edges (strict test) */
+    int swapped = 1;
+    while (swapped) {
+        swapped = 0;
+        for (int k = 0; k < nn; k++) {
+            int u = nw[2 * k], w = nw[2 * k + 1];
+            if ((u == a && w == b) || (u == b && w == a)) continue;
+            int e = find_edge(c, u, w);
+            if (e < 0 || c->fixed[e]) continue;
+            int f = c->he[e];
+            int p = c->tris[prev_he(e)], s = c->tris[prev_he(f)];
+            if (incircle(c, u, w, p, s) > 0) {
+                flip(c, e);
+                nw[2 * k] = p;
+                nw[2 * k + 1] = s;
+                swapped = 1;
+            }
+        }
+    }
+    return TN_OK;
+}
+
+/* Insert constraint segment seg = (a, b) (representative indices). */
+static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
+{
+    const int32_t *tris = c->tris;
+    while (a != b) {
+        int e0 = first_out(c, a), e = e0, cross = -1, next_a = -1;
+        const double *A = c->xy + 2 * a, *B = c->xy + 2 * b;
+        for (;;) {
+            int n = tris[next_he(e)], m = tris[prev_he(e)];
+            if (n == b || m == b) {
+                c->st.segments_present++;
+                mark_fixed(c, a, b);
+                return TN_OK;
+            }
+            int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
+            const double *N = c->xy + 2 * n, *M = c->xy + 2 * m;
+            if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+                next_a = n; /* n lies on a-b: split the constraint there */
+                break;
+            }
+            if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+                next_a = m;
+                break;
+            }
+            if (o1 > 0 && o2 < 0) {
+                cross = next_he(e);
+                break;
+            }
+            int f = c->he[prev_he(e)];
+            if (f == -1 || f == e0) break;
+            e = f;
+        }
+        if (next_a >= 0) {
+            c->st.segments_split++;
+            mark_fixed(c, a, next_a);
+            a = next_a;
+            continue;
+        }
+        if (cross < 0)
+            return tn_error_set(err, TN_FAILURE, 0, 0,
+                                "tn_cdt: internal error: no way from point %d towards %d", a, b);
+        /* walk along a-b collecting the crossed edges until b or a point on a-b */
+        int nq = 0, h = cross, end = -1;
+        for (;;) {
+            if (c->fixed[h]) return crossing_error(c, seg, tris[h], tris[next_he(h)], err);
+            c->tmp_a[2 * nq] = tris[h];
+            c->tmp_a[2 * nq + 1] = tris[next_he(h)];
+            nq++;
+            int g = c->he[h];
+            int o = tris[prev_he(g)];
+            if (o == b) {
+                end = b;
+                break;
+            }
+            int s = orient(c, a, b, o);
+            if (s == 0) {
+                end = o;
+                break;
+            }
+            h = s > 0 ? next_he(g) : prev_he(g);
+        }
+        c->st.segments_forced++;
+        if (end != b) c->st.segments_split++;
+        tn_status st = force_edge(c, a, end, nq);
+        if (tn_failed(st))
+            return tn_error_set(err, TN_FAILURE, 0, 0,
+                                "tn_cdt: internal error forcing constraint %d", seg);
+        a = end;
+    }
+    return TN_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Build                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static inline uint32_t hash_xy(double x, double y)
+{
+    uint64_t bx, by;
+    memcpy(&bx, &x, sizeof bx);
+    memcpy(&by, &y, sizeof by);
+    uint64_t h = bx * 0x9E3779B97F4A7C15ull ^ (by + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
+    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+}
+
+/* Merge exact duplicates: remap[i] = first index with the same coordinates. */
+static void merge_duplicates(tn_cdt *c)
+{
+    uint32_t mask = 15;
+    while (mask + 1 < 2 * (uint32_t)c->npoints) mask = 2 * mask + 1;
+    int32_t *tab = c->dedup;
+    memset(tab, 0xff, (size_t)(mask + 1) * sizeof *tab);
+    for (int i = 0; i < c->npoints; i++) {
+        double x = c->xy[2 * i], y = c->xy[2 * i + 1];
+        uint32_t h = hash_xy(x, y) & mask;
+        c->remap[i] = i;
+        for (;;) {
+            int j = tab[h];
+            if (j < 0) {
+                tab[h] = i;
+                break;
+            }
+            if (c->xy[2 * j] == x && c->xy[2 * j + 1] == y) {
+                c->remap[i] = j;
+                break;
+            }
+            h = (h + 1) & mask;
+        }
+    }
+}
+
+/* Even-odd removal: the depth of a triangle is the least number of
+ * constraints crossed to reach it from outside the hull. */
+static void keep_inside(tn_cdt *c, int32_t *depth)
+{
+    int nt = c->ntris;
+    int32_t *cur = c->tmp_a, *nxt = c->tmp_b;
+    int ncur = 0, nnxt = 0;
+    for (int t = 0; t < nt; t++) depth[t] = -1;
+    for (int t = 0; t < nt; t++) {
+        for (int k = 0; k < 3; k++) {
+            int e = 3 * t + k;
+            if (c->he[e] != -1) continue;
+            if (!c->fixed[e]) {
+                if (depth[t] != 0) {
+                    depth[t] = 0;
+                    cur[ncur++] = t;
+                }
+            } else if (depth[t] == -1) {
+                depth[t] = -2;
+                nxt[nnxt++] = t;
+            }
+        }
+    }
+    int d = 0;
+    for (;;) {
+        for (int i = 0; i < ncur; i++) {
+            int t = cur[i];
+            for (int k = 0; k < 3; k++) {
+                int e = 3 * t + k, f = c->he[e];
+                if (f == -1) continue;
+                int u = f / 3;
+                if (depth[u] >= 0) continue;
+                if (!c->fixed[e]) {
+                    depth[u] = d;
+                    cur[ncur++] = u;
+                } else if (depth[u] == -1) {
+                    depth[u] = -2;
+                    nxt[nnxt++] = u;
+                }
+            }
+        }
+        if (nnxt == 0) break;
+        d++;
+        ncur = 0;
+        for (int i = 0; i < nnxt; i++)
+            if (depth[nxt[i]] == -2) {
+                depth[nxt[i]] = d;
+                cur[ncur++] = nxt[i];
+            }
+        nnxt = 0;
+    }
+}
+
+static tn_status build(tn_cdt *c, const int32_t *segs, int nsegs, unsigned flags, tn_error *err)
+{
+    memset(&c->st, 0, sizeof c->st);
+    c->flags = flags;
+    merge_duplicates(c);
+    for (int i = 0; i < c->npoints; i++) c->st.duplicates += c->remap[i] != i;
+    c->st.points = c->npoints - c->st.duplicates;
+    triangulate(c);
+    /* duplicates found by the walk (never, after merge_duplicates) */
+    int nt = c->ntris;
+    int32_t *tris = c->tris, *he = c->he;
+    memset(c->fixed, 0, (size_t)nt * 3);
+    if (nsegs > 0 && nt > 0) {
+        for (int e = 0; e < 3 * nt; e++) c->vert_edge[tris[e]] = e;
+        c->segs = segs;
+        c->nsegs = nsegs;
+        for (int s = 0; s < nsegs; s++) {
+            int a = c->remap[segs[2 * s]], b = c->remap[segs[2 * s + 1]];
+            if (a == b) continue;
+            tn_status st = insert_segment(c, s, a, b, err);
+            if (tn_failed(st)) {
+                c->segs = NULL;
+                return st;
+            }
+        }
+        c->segs = NULL;
+    } else if (nsegs > 0) {
+        /* no triangle: constraints between collinear points are still
+         * checked for crossings?  Collinear points cannot cross properly. */
+    }
+    c->st.ntris_hull = nt;
+    /* which triangles survive, renumbered in order */
+    int32_t *newid = c->tscratch;
+    if (flags & TN_CDT_REMOVE_OUTSIDE) {
+        keep_inside(c, newid);
+    } else {
+        for (int t = 0; t < nt; t++) newid[t] = 1;
+    }
+    int kept = 0;
+    for (int t = 0; t < nt; t++) newid[t] = (newid[t] & 1) ? kept++ : -1;
+    /* compact in place: slot 3*newid[t] <= 3*t, so nothing unread is overwritten */
+    for (int t = 0; t < nt; t++) {
+        int nid = newid[t];
+        if (nid < 0) continue;
+        for (int k = 0; k < 3; k++) {
+            int e = 3 * t + k, f = he[e];
+            tris[3 * nid + k] = tris[e];
+            he[3 * nid + k] = f == -1 ? -1 : newid[f / 3];
+            c->fixed[3 * nid + k] = c->fixed[e];
+        }
+    }
+    c->nout = kept;
+    for (int i = 0; i < c->npoints; i++) c->vert_tri[i] = -1;
+    for (int t = 0; t < kept; t++)
+        for (int k = 0; k < 3; k++) c->vert_tri[tris[3 * t + k]] = t;
+    return TN_OK;
+}
+
+static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int32_t *segs,
+                              int nsegs, unsigned flags, const char *fn, tn_error *err)
+{
+    if (!c) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL tn_cdt", fn);
+    c->nout = 0;
+    c->npoints = 0;
+    if (npoints < 0 || npoints > c->max_points)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "%s: npoints %d outside 0..%d (the capacity given to tn_cdt_create)",
+                            fn, npoints, c->max_points);
+    if (nsegs < 0 || nsegs > c->max_segments)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "%s: nsegs %d outside 0..%d (the capacity given to tn_cdt_create)",
+                            fn, nsegs, c->max_segments);
+    if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
+                            npoints > 0 && !xy ? "xy" : "segs");
+    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER;
+    if (flags & ~known)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: unknown flags 0x%x", fn,
+                            flags & ~known);
+    for (int s = 0; s < 2 * nsegs; s++)
+        if (segs[s] < 0 || segs[s] >= npoints)
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "%s: segment %d uses point %d, outside 0..%d", fn, s / 2, (int)segs[s],
+                                npoints - 1);
+    return TN_OK;
+}
+
+tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_t *segs,
+                         int nsegs, unsigned flags, tn_error *err)
+{
+    tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_i", err);
+    if (tn_failed(st)) return st;
+    for (int i = 0; i < 2 * npoints; i++) {
+        if (xy[i] < -TN_CDT_MAX_COORD || xy[i] > TN_CDT_MAX_COORD)
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "tn_cdt_build_i: point %d has %c = %d, outside +-%d", i / 2,
+                                i % 2 ? 'y' : 'x', (int)xy[i], TN_CDT_MAX_COORD);
+        c->xy[i] = (double)xy[i];
+    }
+    c->npoints = npoints;
+    c->exact_int = 1;
+    st = build(c, segs, nsegs, flags, err);
+    if (tn_failed(st)) c->nout = 0;
+    return st;
+}
+
+tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs,
+                         int nsegs, unsigned flags, tn_error *err)
+{
+    tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_d", err);
+    if (tn_failed(st)) return st;
+    for (int i = 0; i < 2 * npoints; i++) {
+        double v = xy[i], m = fabs(v);
+        if (!isfinite(v) || m > TN_CDT_MAX_COORD_D || (m != 0.0 && m < TN_CDT_MIN_COORD_D))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "tn_cdt_build_d: point %d has %c = %g: coordinates must be 0 or "
+                                "of magnitude in [%g, %g]",
+                                i / 2, i % 2 ? 'y' : 'x', v, TN_CDT_MIN_COORD_D, TN_CDT_MAX_COORD_D);
+        c->xy[i] = v + 0.0; /* -0.0 becomes +0.0: duplicates compare by bits */
+    }
+    c->npoints = npoints;
+    c->exact_int = 0;
+    st = build(c, segs, nsegs, flags, err);
+    if (tn_failed(st)) c->nout = 0;
+    return st;
+}
+
+void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out)
+{
+    out->ntris = c->nout;
+    out->tri = c->tris;
+    out->adj = c->he;
+    out->fixed = c->fixed;
+    out->npoints = c->npoints;
+    out->vert_tri = c->vert_tri;
+    out->remap = c->remap;
+}
+
+void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out) { *out = c->st; }
