@@ -22,6 +22,8 @@
 #include "tn_navmesh.h"
 #include "tn_rng.h"
 #include "tn_scen.h"
+#include "tn_wnav.h"
+#include "tn_world.h"
 
 #define MOVINGAI_DIR "../shared/data/movingai/"
 
@@ -435,19 +437,54 @@ static double check_path(const tn_map *m, const float *xy, int n, const char *wh
     return len;
 }
 
-/* 8-connected optimal length without corner cutting (Dijkstra), -1 if none. */
+/* 8-connected optimal length without corner cutting (Dijkstra with a lazy
+ * binary heap), -1 if none. */
+typedef struct hent {
+    double d;
+    int v;
+} hent;
+
+static void hpush(hent *h, int *n, double d, int v)
+{
+    int i = (*n)++;
+    while (i > 0 && h[(i - 1) / 2].d > d) {
+        h[i] = h[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h[i].d = d;
+    h[i].v = v;
+}
+
+static hent hpop(hent *h, int *n)
+{
+    hent top = h[0], x = h[--*n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= *n) break;
+        if (c + 1 < *n && h[c + 1].d < h[c].d) c++;
+        if (h[c].d >= x.d) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (*n > 0) h[i] = x;
+    return top;
+}
+
 static double octile_dijkstra(const tn_map *m, int sx, int sy, int gx, int gy)
 {
     int W = m->w, H = m->h, N = W * H;
     double *d = malloc(sizeof(double) * (size_t)N);
     char *done = calloc((size_t)N, 1);
+    hent *heap = malloc(sizeof(hent) * (size_t)N * 9);
+    int nh = 0;
     for (int i = 0; i < N; i++) d[i] = INFINITY;
     d[sy * W + sx] = 0;
-    for (;;) { /* O(N^2): small maps only */
-        int u = -1;
-        for (int i = 0; i < N; i++)
-            if (!done[i] && d[i] < INFINITY && (u < 0 || d[i] < d[u])) u = i;
-        if (u < 0) break;
+    hpush(heap, &nh, 0, sy * W + sx);
+    while (nh > 0) {
+        hent e = hpop(heap, &nh);
+        int u = e.v;
+        if (done[u]) continue;
         done[u] = 1;
         if (u == gy * W + gx) break;
         int x = u % W, y = u / W;
@@ -458,10 +495,14 @@ static double octile_dijkstra(const tn_map *m, int sx, int sy, int gx, int gy)
                 if (!is_free(m, nx, ny)) continue;
                 if (dx && dy && (!is_free(m, x + dx, y) || !is_free(m, x, y + dy))) continue;
                 double c = dx && dy ? 1.4142135623730951 : 1.0;
-                if (d[u] + c < d[ny * W + nx]) d[ny * W + nx] = d[u] + c;
+                if (d[u] + c < d[ny * W + nx]) {
+                    d[ny * W + nx] = d[u] + c;
+                    hpush(heap, &nh, d[u] + c, ny * W + nx);
+                }
             }
     }
     double r = d[gy * W + gx];
+    free(heap);
     free(d);
     free(done);
     return r == INFINITY ? -1 : r;
@@ -533,10 +574,10 @@ static void vgraph_free(vgraph *g)
     free(g->w);
 }
 
-/* Shortest any-angle length between two tile centres. */
-static double vgraph_query(const vgraph *g, const tn_map *m, int sx, int sy, int gx, int gy)
+/* Shortest any-angle length between two points given doubled. */
+static double vgraph_query2(const vgraph *g, const tn_map *m, int64_t SX, int64_t SY, int64_t GX,
+                            int64_t GY)
 {
-    int64_t SX = 2 * sx + 1, SY = 2 * sy + 1, GX = 2 * gx + 1, GY = 2 * gy + 1;
     if (seg_valid(m, SX, SY, GX, GY)) return 0.5 * hypot((double)(SX - GX), (double)(SY - GY));
     int n = g->n;
     double *d = malloc(sizeof(double) * (size_t)n), *tog = malloc(sizeof(double) * (size_t)n);
@@ -564,6 +605,12 @@ static double vgraph_query(const vgraph *g, const tn_map *m, int sx, int sy, int
     free(tog);
     free(done);
     return best;
+}
+
+/* Between two tile centres. */
+static double vgraph_query(const vgraph *g, const tn_map *m, int sx, int sy, int gx, int gy)
+{
+    return vgraph_query2(g, m, 2 * sx + 1, 2 * sy + 1, 2 * gx + 1, 2 * gy + 1);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -878,6 +925,60 @@ static void test_paths_random_vs_references(void **state)
            count, count ? sum / count : 0, worst, optimal);
 }
 
+/* Start and goal anywhere on the half grid (tile corners and edge midpoints
+ * included, the degenerate cases of the interval search): the radius-0 path
+ * is valid and exactly as long as the visibility-graph optimum. */
+static void test_paths_halfgrid_exact(void **state)
+{
+    (void)state;
+    int checked = 0;
+    for (int k = 0; k < 10; k++) {
+        int w = 10 + k * 2, h = 8 + k * 2;
+        tn_map *m = random_map(w, h, 15 + k * 3, 700 + (uint64_t)k);
+        tn_navmesh *nm = build(m);
+        tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+        vgraph g;
+        vgraph_build(&g, m);
+        tn_rng r;
+        tn_rng_seed(&r, 100 + (uint64_t)k, 3);
+        float xy[2048];
+        for (int it = 0; it < 60; it++) {
+            int64_t SX = tn_rng_below(&r, (uint32_t)(2 * w + 1)), SY = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            int64_t GX = tn_rng_below(&r, (uint32_t)(2 * w + 1)), GY = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            if ((SX % 2 == 0 && SY % 2 == 0 && pinch_quadrants(m, SX, SY)) ||
+                (GX % 2 == 0 && GY % 2 == 0 && pinch_quadrants(m, GX, GY)))
+                continue;
+            float sx = SX * 0.5f, sy = SY * 0.5f, gx = GX * 0.5f, gy = GY * 0.5f;
+            int rs = tn_navmesh_region_at(nm, sx, sy), rg = tn_navmesh_region_at(nm, gx, gy);
+            int n;
+            tn_status s = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n);
+            if (rs < 0 || rg < 0) {
+                assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+                continue;
+            }
+            double best = vgraph_query2(&g, m, SX, SY, GX, GY);
+            if (rs != rg) {
+                assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+                assert_true(best == INFINITY);
+                continue;
+            }
+            assert_int_equal(s, TN_OK);
+            assert_true(tn_navquery_exact(q));
+            double len = check_path(m, xy, n, "half grid");
+            if (fabs(len - best) > 1e-6)
+                fprintf(stderr, "map %d: (%g,%g)-(%g,%g): length %.9f, optimum %.9f\n", k, sx, sy,
+                        gx, gy, len, best);
+            assert_true(fabs(len - best) <= 1e-6);
+            checked++;
+        }
+        vgraph_free(&g);
+        tn_navquery_destroy(q);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+    assert_true(checked > 200);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Line of sight on hand-made cases */
 
@@ -1103,6 +1204,85 @@ static void test_draw(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* The world's navmesh subsystem */
+
+static void test_world_subsystem(void **state)
+{
+    (void)state;
+    tn_world *w = NULL;
+    tn_error err;
+    assert_int_equal(tn_world_create(load_map("tests/data/nav_gap.map"), NULL, NULL, &w, &err),
+                     TN_OK);
+    char json[4096];
+    tn_world_json(w, json, sizeof json);
+    const char *sec = strstr(json, ",\"navmesh\":{\"triangles\":");
+    assert_non_null(sec);
+    assert_non_null(strstr(sec, "\"regions\":1,\"build_ms\":null}"));
+    const tn_navmesh *nm = tn_wnav_mesh(w);
+    assert_non_null(nm);
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    assert_true(v.tile_size == TN_TILE_PX);
+    int tris = v.nfree;
+    uint32_t rev = tn_wnav_revision(w);
+
+    /* queries through the world, in pixels: around the wall's top */
+    assert_true(tn_wnav_los(w, 8, 8, 168, 8));
+    assert_false(tn_wnav_los(w, 40, 136, 136, 136));
+    float xy[64];
+    int n = tn_wnav_path(w, 40, 136, 136, 136, 0, xy, 32);
+    assert_int_equal(n, 3); /* the points after the start */
+    assert_true(xy[0] == 80 && xy[1] == 64 && xy[2] == 96 && xy[3] == 64);
+    assert_true(xy[4] == 136 && xy[5] == 136);
+    tn_agent_nav an = tn_wnav_agent_nav(w);
+    assert_true(an.los(an.user, 8, 8, 168, 8));
+    assert_int_equal(an.path(an.user, 40, 136, 136, 136, 0, xy, 2), 2); /* cut to cap */
+    /* a goal inside a block goes to its nearest free point */
+    n = tn_wnav_path(w, 40, 136, 88, 120, 0, xy, 32);
+    assert_true(n >= 1);
+    assert_true(xy[2 * n - 2] == 80 || xy[2 * n - 2] == 96);
+
+    /* the navpath tool */
+    assert_int_equal(tn_world_set_tool(w, TN_TOOL_NAVPATH), TN_OK);
+    assert_int_equal(tn_world_click(w, 9, 8, TN_CLICK_LEFT, false, &err), TN_OK);
+    char hud[1024];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "navmesh: "));
+    assert_non_null(strstr(hud, "path "));
+    counter c = {0, 0, 0};
+    tn_debug_draw dd = {.user = &c, .line = c_line, .tri = c_tri};
+    tn_world_draw(w, &dd, TN_OVERLAY_NAVMESH);
+    assert_true(c.tris > tris); /* triangles and the corridor */
+    assert_true(c.lines > 0);
+
+    /* a one-way platform leaves flyers' free space alone: no rebuild */
+    assert_int_equal(tn_world_edit(w, 8, 2, TN_EDIT_ONEWAY, &err), TN_OK);
+    assert_int_equal(tn_wnav_revision(w), rev);
+    /* a block does: the wall grows to the top, the tool's path is replanned */
+    for (int y = 0; y < 4; y++) assert_int_equal(tn_world_edit(w, 5, y, TN_EDIT_BLOCK, &err), TN_OK);
+    assert_true(tn_wnav_revision(w) > rev);
+    tn_navmesh_get_view(tn_wnav_mesh(w), &v);
+    assert_int_equal(v.nregions, 2);
+    assert_false(tn_wnav_los(w, 8, 8, 168, 8));
+    assert_int_equal(tn_wnav_path(w, 40, 136, 136, 136, 0, xy, 32), 0);
+    assert_int_equal(tn_world_check(w, &err), TN_OK);
+    /* a click into the other region is refused with a message */
+    tn_status s = tn_world_click(w, 9, 8, TN_CLICK_LEFT, false, &err);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    assert_non_null(strstr(err.msg, "another region"));
+    assert_int_equal(tn_world_check(w, &err), TN_OK);
+    /* reopen and replace the map: everything rebuilt */
+    assert_int_equal(tn_world_edit(w, 5, 2, TN_EDIT_BLOCK, &err), TN_OK);
+    assert_int_equal(tn_world_click(w, 9, 8, TN_CLICK_LEFT, false, &err), TN_OK);
+    assert_int_equal(tn_world_check(w, &err), TN_OK);
+    assert_int_equal(tn_world_replace_map(w, load_map("tests/data/nav_rooms.map"), &err), TN_OK);
+    tn_navmesh_get_view(tn_wnav_mesh(w), &v);
+    assert_int_equal(v.nregions, 2);
+    assert_int_equal(tn_world_check(w, &err), TN_OK);
+    tn_world_destroy(w);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Moving AI validation */
 
 typedef struct maistats {
@@ -1230,9 +1410,11 @@ int main(void)
         cmocka_unit_test(test_los_cases),
         cmocka_unit_test(test_los_random),
         cmocka_unit_test(test_paths_random_vs_references),
+        cmocka_unit_test(test_paths_halfgrid_exact),
         cmocka_unit_test(test_radius),
         cmocka_unit_test(test_nearest_free),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_world_subsystem),
         cmocka_unit_test(test_movingai_small),
         cmocka_unit_test(test_movingai_random512),
     };

@@ -13,8 +13,12 @@ struct tn_navmesh {
     float tile_size;
     int max_points, max_segs, max_tris;
     uint8_t *free;             /* cap_w*cap_h: 1 where the tile is free */
-    uint8_t *zero_row;         /* cap_w zeros: the outside above/below the map */
+    uint64_t *bits;            /* (cap_h+2) rows of `stride` words: free tiles as bits,
+                                  rows 0 and h+1 (the outside) all zero */
+    int stride;                /* words per bit row: covers bits 0..cap_w */
     int32_t *pts;              /* 2*max_points tile-corner coordinates */
+    uint8_t *vquad;            /* max_points: blocked quadrants around each vertex
+                                  (bit 0 NW, 1 NE, 2 SW, 3 SE; outside = blocked) */
     int32_t *segs;             /* 2*max_segs point indices */
     int32_t *colprev;          /* cap_w+1: open vertical run per column */
     int npts, nsegs;
@@ -37,6 +41,11 @@ struct tn_navmesh {
 static inline double orient2(double ax, double ay, double bx, double by, double cx, double cy)
 {
     return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+static inline double dist2d(double ax, double ay, double bx, double by)
+{
+    return sqrt((bx - ax) * (bx - ax) + (by - ay) * (by - ay));
 }
 
 static inline double px_(const tn_navmesh *m, int v) { return (double)m->pts[2 * v]; }
@@ -71,8 +80,9 @@ void tn_navmesh_destroy(tn_navmesh *m)
     const tn_allocator *a = &m->alloc;
     tn_cdt_destroy(m->cdt);
     tn_free(a, m->free);
-    tn_free(a, m->zero_row);
+    tn_free(a, m->bits);
     tn_free(a, m->pts);
+    tn_free(a, m->vquad);
     tn_free(a, m->segs);
     tn_free(a, m->colprev);
     tn_free(a, m->region);
@@ -127,14 +137,16 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->bh = (map_h + TN_NAVMESH_BUCKET - 1) / TN_NAVMESH_BUCKET;
     const tn_allocator *al = &m->alloc;
     m->free = tn_alloc_array(al, (size_t)map_w * (size_t)map_h, 1);
-    m->zero_row = tn_alloc_array(al, (size_t)map_w, 1);
+    m->stride = (map_w + 1 + 63) / 64;
+    m->bits = tn_alloc_array(al, (size_t)(map_h + 2) * (size_t)m->stride, sizeof(uint64_t));
     m->pts = tn_alloc_array(al, (size_t)m->max_points, 2 * sizeof(int32_t));
+    m->vquad = tn_alloc_array(al, (size_t)m->max_points, 1);
     m->segs = tn_alloc_array(al, (size_t)m->max_segs, 2 * sizeof(int32_t));
     m->colprev = tn_alloc_array(al, (size_t)map_w + 1, sizeof(int32_t));
     m->region = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->stack = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->bucket = tn_alloc_array(al, (size_t)m->bw * (size_t)m->bh, sizeof(int32_t));
-    if (!m->free || !m->zero_row || !m->pts || !m->segs || !m->colprev || !m->region ||
+    if (!m->free || !m->bits || !m->pts || !m->vquad || !m->segs || !m->colprev || !m->region ||
         !m->stack || !m->bucket) {
         tn_navmesh_destroy(m);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
@@ -157,6 +169,34 @@ void tn_navmesh_set_clock(tn_navmesh *m, double (*clock)(void))
 /* ------------------------------------------------------------------------ */
 /* Build */
 
+/* Free tiles of the map as bytes (m->free) and bits (m->bits), 8 at a time:
+ * a tile is free unless it is TN_TILE_BLOCK (1); tiles are 0..2. */
+static void copy_free(tn_navmesh *m, const tn_map *map)
+{
+    const int w = m->w, h = m->h, stride = m->stride;
+    const uint64_t ONES = 0x0101010101010101ull, GATHER = 0x0102040810204080ull;
+    memset(m->bits, 0, sizeof(uint64_t) * (size_t)(h + 2) * (size_t)stride);
+    for (int y = 0; y < h; y++) {
+        const uint8_t *src = map->tile + (size_t)y * w;
+        uint8_t *dst = m->free + (size_t)y * w;
+        uint64_t *row = m->bits + (size_t)(y + 1) * stride;
+        int x = 0;
+        for (; x + 8 <= w; x += 8) {
+            uint64_t t;
+            memcpy(&t, src + x, 8);
+            t ^= ONES;                          /* a block becomes 0, others 1 or 3 */
+            uint64_t f = (t | t >> 1) & ONES;   /* 1 per free byte */
+            memcpy(dst + x, &f, 8);
+            row[x >> 6] |= ((f * GATHER) >> 56) << (x & 63);
+        }
+        for (; x < w; x++) {
+            uint8_t f = src[x] != TN_TILE_BLOCK;
+            dst[x] = f;
+            row[x >> 6] |= (uint64_t)f << (x & 63);
+        }
+    }
+}
+
 /* For the four tiles around a corner, code = a | b<<1 | c<<2 | d<<3 with
  * a = top-left, b = top-right, c = bottom-left, d = bottom-right (1 = free).
  * A corner is a vertex unless all four agree or they form a straight wall. */
@@ -164,26 +204,45 @@ static const uint8_t IS_VERTEX[16] = {
     0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0,
 };
 
-/* Outline extraction: see the header.  Returns false when a capacity is hit. */
+static inline unsigned bit_at(const uint64_t *row, int x)
+{
+    return x < 0 ? 0u : (unsigned)(row[x >> 6] >> (x & 63)) & 1u;
+}
+
+/* Outline extraction: see the header.  Only corners where the row above or
+ * the row below changes between the corner's left and right tile can be
+ * vertices; they are found 64 at a time.  Returns false when a capacity is
+ * hit. */
 static bool extract_outlines(tn_navmesh *m)
 {
-    const int w = m->w, h = m->h;
+    const int w = m->w, h = m->h, stride = m->stride;
     int32_t *pts = m->pts, *segs = m->segs, *colprev = m->colprev;
     int np = 0, ns = 0;
     const int maxp = m->max_points, maxs = m->max_segs;
+    const int nwords = w / 64 + 1; /* words covering corners 0..w */
     for (int y = 0; y <= h; y++) {
-        const uint8_t *up = y > 0 ? m->free + (size_t)(y - 1) * w : m->zero_row;
-        const uint8_t *dn = y < h ? m->free + (size_t)y * w : m->zero_row;
+        const uint64_t *up = m->bits + (size_t)y * stride;      /* tile row y-1 */
+        const uint64_t *dn = m->bits + (size_t)(y + 1) * stride; /* tile row y */
         int hprev = -1;
-        unsigned a = 0, c = 0; /* tiles left of the corner: outside */
-        for (int x = 0; x <= w; x++) {
-            unsigned b = x < w ? up[x] : 0, d = x < w ? dn[x] : 0;
-            unsigned code = a | b << 1 | c << 2 | d << 3;
-            if (IS_VERTEX[code]) {
+        uint64_t carry_up = 0, carry_dn = 0;
+        for (int wi = 0; wi < nwords; wi++) {
+            uint64_t u = up[wi], d = dn[wi];
+            /* bit k: the tile left of corner 64*wi+k differs from the one right of it */
+            uint64_t cand = (u ^ (u << 1 | carry_up)) | (d ^ (d << 1 | carry_dn));
+            carry_up = u >> 63;
+            carry_dn = d >> 63;
+            if (wi == nwords - 1 && ((w + 1) & 63)) cand &= (1ull << ((w + 1) & 63)) - 1;
+            while (cand) {
+                int x = wi * 64 + __builtin_ctzll(cand);
+                cand &= cand - 1;
+                unsigned a = bit_at(up, x - 1), b = bit_at(up, x);
+                unsigned c = bit_at(dn, x - 1), dd = bit_at(dn, x);
+                if (!IS_VERTEX[a | b << 1 | c << 2 | dd << 3]) continue;
                 if (np == maxp) return false;
                 int id = np++;
                 pts[2 * id] = x;
                 pts[2 * id + 1] = y;
+                m->vquad[id] = (uint8_t)(~(a | b << 1 | c << 2 | dd << 3) & 15u);
                 if (a != c) { /* horizontal outline arriving from the left */
                     if (ns == maxs) return false;
                     segs[2 * ns] = hprev;
@@ -196,11 +255,9 @@ static bool extract_outlines(tn_navmesh *m)
                     segs[2 * ns + 1] = id;
                     ns++;
                 }
-                if (b != d) hprev = id;
-                if (c != d) colprev[x] = id;
+                if (b != dd) hprev = id;
+                if (c != dd) colprev[x] = id;
             }
-            a = b;
-            c = d;
         }
     }
     m->npts = np;
@@ -208,10 +265,15 @@ static bool extract_outlines(tn_navmesh *m)
     return true;
 }
 
+/* Free/blocked label of every triangle by its centroid's tile, the location
+ * buckets (a triangle whose centroid lies in the bucket; empty buckets take
+ * the previous one in scan order), and regions by flood fill. */
 static void label_triangles(tn_navmesh *m)
 {
-    const int w = m->w;
+    const int w = m->w, B3 = 3 * TN_NAVMESH_BUCKET, bw = m->bw;
     const int32_t *tri = m->tri, *pts = m->pts;
+    int nb = bw * m->bh;
+    for (int i = 0; i < nb; i++) m->bucket[i] = -1;
     int nfree = 0;
     for (int t = 0; t < m->ntris; t++) {
         const int32_t *v = tri + 3 * t;
@@ -222,6 +284,12 @@ static void label_triangles(tn_navmesh *m)
         bool f = tx < m->w && ty < m->h && m->free[(size_t)ty * w + tx];
         m->region[t] = f ? -2 : -1;
         nfree += f;
+        m->bucket[(sy / B3) * bw + sx / B3] = t;
+    }
+    int last = 0;
+    for (int i = 0; i < nb; i++) {
+        if (m->bucket[i] < 0) m->bucket[i] = last;
+        else last = m->bucket[i];
     }
     m->nfree = nfree;
     /* Regions: flood fill across edges between free triangles. */
@@ -248,26 +316,6 @@ static void label_triangles(tn_navmesh *m)
     m->nregions = nreg;
 }
 
-static int walk(const tn_navmesh *m, int t, double px, double py);
-
-static void fill_buckets(tn_navmesh *m)
-{
-    const int B = TN_NAVMESH_BUCKET;
-    int bw = (m->w + B - 1) / B, bh = (m->h + B - 1) / B;
-    int prev = 0;
-    for (int by = 0; by < bh; by++) {
-        double y0 = by * B, y1 = tn_mini((by + 1) * B, m->h);
-        double cy = 0.5 * (y0 + y1);
-        for (int k = 0; k < bw; k++) {
-            int bx = (by & 1) ? bw - 1 - k : k; /* serpentine: short walks */
-            double x0 = bx * B, x1 = tn_mini((bx + 1) * B, m->w);
-            int t = walk(m, prev, 0.5 * (x0 + x1), cy);
-            if (t >= 0) prev = t;
-            m->bucket[by * m->bw + bx] = prev;
-        }
-    }
-}
-
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
 {
     if (!m || !map)
@@ -283,8 +331,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
                             m->cap_w, m->cap_h);
     m->w = map->w;
     m->h = map->h;
-    size_t n = (size_t)map->w * (size_t)map->h;
-    for (size_t i = 0; i < n; i++) m->free[i] = map->tile[i] != TN_TILE_BLOCK;
+    copy_free(m, map);
     if (!extract_outlines(m)) {
         m->npts = m->nsegs = 0;
         return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
@@ -310,7 +357,6 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     m->adj = cm.adj;
     m->ntris = cm.ntris;
     label_triangles(m);
-    fill_buckets(m);
     return TN_OK;
 }
 
@@ -901,7 +947,7 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
     s->g = 0;
     s->x = sx;
     s->y = sy;
-    s->f = hypot(gx - sx, gy - sy);
+    s->f = dist2d(sx, sy, gx, gy);
     s->parent = -1;
     s->edge = -1;
     heap_push(q, ts);
@@ -924,8 +970,8 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
             double lx, ly, rx, ry, qx, qy;
             portal_of(m, t, i, r, &lx, &ly, &rx, &ry);
             portal_point(rx, ry, lx, ly, cur->x, cur->y, gx, gy, &qx, &qy);
-            double ng = cur->g + hypot(qx - cur->x, qy - cur->y);
-            double nf = ng + hypot(gx - qx, gy - qy);
+            double ng = cur->g + dist2d(cur->x, cur->y, qx, qy);
+            double nf = ng + dist2d(qx, qy, gx, gy);
             qnode *nn = &node[n];
             bool fresh = nn->stamp != gen;
             if (!fresh && nf >= nn->f) continue;
@@ -1000,8 +1046,30 @@ typedef struct pctx {
     tn_navquery *q;
     const tn_navmesh *m;
     double sx, sy, gx, gy;
+    int tg;            /* a triangle holding the goal */
+    bool goal_on_edge; /* the goal is on an edge of tg: other triangles hold it too */
     bool overflow;
 } pctx;
+
+static inline bool holds_goal(const pctx *c, int t)
+{
+    return t == c->tg || (c->goal_on_edge && tri_contains(c->m, t, c->gx, c->gy));
+}
+
+/* Can a path arriving at vertex v along (dx, dy) turn there around an
+ * obstacle on its right (orient < 0) side, or left side?  Only if a blocked
+ * quadrant of v reaches into that side of the line. */
+static bool turn_taut(const tn_navmesh *m, int v, double dx, double dy, bool right)
+{
+    static const int8_t U[4][4] = {{-1, 0, 0, -1}, {1, 0, 0, -1}, {-1, 0, 0, 1}, {1, 0, 0, 1}};
+    unsigned qm = m->vquad[v];
+    for (int k = 0; k < 4; k++) {
+        if (!(qm >> k & 1)) continue;
+        double c1 = dx * U[k][1] - dy * U[k][0], c2 = dx * U[k][3] - dy * U[k][2];
+        if (right ? (c1 < 0 || c2 < 0) : (c1 > 0 || c2 > 0)) return true;
+    }
+    return false;
+}
 
 static inline void root_xy(const pctx *c, int root, double *x, double *y)
 {
@@ -1025,6 +1093,9 @@ static void push_interval(pctx *c, int parent, int t, int e, double rx, double r
     if ((lx - rx) * (lx - rx) + (ly - ry) * (ly - ry) < 1e-18) return; /* empty */
     int n = m->adj[3 * t + e];
     if (!tri_free(m, n)) return;
+    const int32_t *na = m->adj + 3 * n;
+    if (tri_free(m, na[0]) + tri_free(m, na[1]) + tri_free(m, na[2]) == 1 && !holds_goal(c, n))
+        return; /* a dead end */
     if (q->npool == q->pcap) {
         c->overflow = true;
         return;
@@ -1045,7 +1116,7 @@ static void push_interval(pctx *c, int parent, int t, int e, double rx, double r
     double ox, oy, qx, qy;
     root_xy(c, root, &ox, &oy);
     portal_point(rx, ry, lx, ly, ox, oy, c->gx, c->gy, &qx, &qy);
-    p->f = g + hypot(qx - ox, qy - oy) + hypot(c->gx - qx, c->gy - qy);
+    p->f = g + dist2d(ox, oy, qx, qy) + dist2d(qx, qy, c->gx, c->gy);
     pheap_push(q, q->npool++);
 }
 
@@ -1146,23 +1217,30 @@ static void expand_interval(pctx *c, int ni)
     push_far_range(c, ni, t, e, ur, ul, nd.root, nd.g);
     /* Turning at the interval's ends when they are vertices (every vertex
      * is on an outline, so each is a corner a path may wrap around). */
-    if (nd.rv && ur > 0) {
-        double g = nd.g + hypot(px_(m, P1) - ox, py_(m, P1) - oy);
+    if (nd.rv && ur > 0 &&
+        turn_taut(m, P1, px_(m, P1) - ox, py_(m, P1) - oy, true)) {
+        double g = nd.g + dist2d(ox, oy, px_(m, P1), py_(m, P1));
         if (!root_pruned(q, P1, g)) push_far_range(c, ni, t, e, 0, ur, P1, g);
     }
-    if (nd.lv && ul < 2) {
-        double g = nd.g + hypot(px_(m, P0) - ox, py_(m, P0) - oy);
+    if (nd.lv && ul < 2 &&
+        turn_taut(m, P0, px_(m, P0) - ox, py_(m, P0) - oy, false)) {
+        double g = nd.g + dist2d(ox, oy, px_(m, P0), py_(m, P0));
         if (!root_pruned(q, P0, g)) push_far_range(c, ni, t, e, ul, 2, P0, g);
     }
 }
 
 /* Exact any-angle search; fills the corridor.  Returns 1 found, 0 no path,
  * -1 the node pool overflowed. */
-static int corridor_intervals(tn_navquery *q, int ts, double sx, double sy, double gx, double gy)
+static int corridor_intervals(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
+                              double gy)
 {
     const tn_navmesh *m = q->m;
     next_generation(q);
-    pctx c = {q, m, sx, sy, gx, gy, false};
+    pctx c = {q, m, sx, sy, gx, gy, tg, false, false};
+    for (int i = 0; i < 3; i++) {
+        int a = m->tri[3 * tg + i], b = m->tri[3 * tg + NEXT3[i]];
+        if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), gx, gy) == 0) c.goal_on_edge = true;
+    }
     q->npool = 0;
     q->nheap = 0;
     /* The start sees all of its triangle: its edges, from its own frame. */
@@ -1180,7 +1258,7 @@ static int corridor_intervals(tn_navquery *q, int ts, double sx, double sy, doub
         if (nd->root >= 0 && q->root_stamp[nd->root] == q->gen &&
             q->root_g[nd->root] < nd->g - 1e-9)
             continue; /* its root was reached more cheaply since */
-        if (tri_contains(m, nd->tri, gx, gy)) {
+        if (holds_goal(&c, nd->tri)) {
             final = ni;
             break;
         }
@@ -1299,7 +1377,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         found = true;
         q->exact = true;
     } else if (r == 0) {
-        int res = corridor_intervals(q, ts, sx, sy, gx, gy);
+        int res = corridor_intervals(q, ts, tg, sx, sy, gx, gy);
         q->exact = res == 1;
         found = res == 1 || (res < 0 && corridor_astar(q, ts, tg, sx, sy, gx, gy, 0));
     } else {
