@@ -41,6 +41,7 @@ struct tn_bot {
     int still, since_node;
     int stuck_replans;
     int replans, plans, steps;
+    bool first_plan;       /* the goal has not been planned for yet */
     /* last search */
     tn_path_stats stats;
     double search_us;
@@ -249,11 +250,14 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->state = unreachable ? TN_BOT_PARTIAL : TN_BOT_MOVING;
 }
 
+/* Every plan for a goal after its first is a re-plan, capped. */
 static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
-    b->replans++;
-    if (b->replans > b->cfg.max_replans) {
+    if (b->first_plan) {
+        b->first_plan = false;
+    } else if (++b->replans > b->cfg.max_replans) {
         set_path_empty(b);
+        b->want_plan = false;
         b->state = TN_BOT_STUCK;
         return;
     }
@@ -291,8 +295,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         set_path_empty(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "invalid physics parameters");
     }
+    b->first_plan = true;
+    b->last_x = body->x;
+    b->last_y = body->y;
     if (body->on_ground) {
-        plan(b, pf, m, body);
+        replan(b, pf, m, body);
     } else {
         /* mid-air: keep following the old path (or let go) and plan on landing */
         b->want_plan = true;
@@ -424,7 +431,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         b->plan_h != body->h)
         b->want_plan = true;
     if (b->want_plan && ground) {
-        plan(b, pf, m, body);
+        replan(b, pf, m, body);
         if (!tn_bot_active(b)) return in;
     }
     if (b->n == 0) return in; /* waiting to land */
@@ -492,7 +499,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         }
         if (!ok) break;
         b->cur++;
-        b->stuck_replans = 0;
+        if (b->cur >= 2) b->stuck_replans = 0; /* progress: past a plan's first node */
         b->since_node = 0;
         if (b->cur >= b->n) {
             finish(b);

@@ -1,0 +1,394 @@
+/* Tests for tn_bot: jump tables from the physics, goal snapping, the start
+ * on a ledge edge, arrival on every hand-made map under the real physics,
+ * re-planning (stuck, edits, a new goal mid-jump) and bots sharing a finder. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_bot.h"
+
+static tn_map *load_map(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail_msg("cannot open %s (tests run from the repository root)", path);
+        return NULL;
+    }
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    tn_map *m = NULL;
+    tn_error err;
+    if (tn_failed(tn_map_parse(buf, n, path, NULL, &m, &err))) fail_msg("%s", err.msg);
+    return m;
+}
+
+static void find_dest(const tn_map *m, int *x, int *y)
+{
+    *x = *y = -1;
+    for (int ty = 0; ty < m->h; ty++)
+        for (int tx = 0; tx < m->w; tx++)
+            if (tn_map_mark(m, tx, ty) == TN_MARK_DEST) *x = tx, *y = ty;
+}
+
+typedef struct rig {
+    tn_map *m;
+    tn_path *pf;
+    tn_bot *bot;
+    tn_body body;
+    tn_phys_params p;
+} rig;
+
+static void rig_init(rig *r, const char *map, int w, int h, float jump)
+{
+    r->m = load_map(map);
+    assert_true(tn_succeeded(tn_path_create(r->m->w, r->m->h, NULL, 0, NULL, &r->pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r->bot, NULL)));
+    r->p = tn_phys_default(jump);
+    tn_body_place(&r->body, w, h, r->m->start_x, r->m->start_y);
+    tn_input none = {0};
+    tn_body_step(&r->body, r->m, &r->p, none);
+}
+
+static void rig_free(rig *r)
+{
+    tn_bot_destroy(r->bot);
+    tn_path_destroy(r->pf);
+    tn_map_destroy(r->m);
+}
+
+/* Step until the bot stops (or `max` steps); returns the steps taken. */
+static int run(rig *r, int max)
+{
+    int f;
+    for (f = 0; f < max; f++) {
+        tn_input in = tn_bot_step(r->bot, r->pf, r->m, &r->body, &r->p);
+        if (!tn_bot_active(r->bot)) break;
+        tn_body_step(&r->body, r->m, &r->p, in);
+    }
+    return f;
+}
+
+static void assert_at(const rig *r, int gx, int gy)
+{
+    float half = 0.5f * r->p.walk_speed * r->p.dt + 1e-3f;
+    assert_true(r->body.on_ground);
+    assert_true(fabsf(r->body.x - (float)(gx * TN_TILE_PX)) <= half);
+    assert_float_equal(r->body.y + (float)(r->body.h * TN_TILE_PX), (float)((gy + 1) * TN_TILE_PX),
+                       1e-3);
+}
+
+/* ---- jump tables ---------------------------------------------------------- */
+
+/* Apex above the take-off when holding jump for `hold` steps. */
+static float apex(const tn_phys_params *p, int hold)
+{
+    tn_map *m = tn_map_create(1, 40, NULL, NULL);
+    tn_body b;
+    tn_body_place(&b, 1, 1, 0, 39);
+    tn_input none = {0}, jump = {0};
+    jump.jump = true;
+    tn_body_step(&b, m, p, none);
+    float y0 = b.y, top = 0;
+    for (int f = 1; f < 200; f++) {
+        tn_body_step(&b, m, p, f <= hold ? jump : none);
+        if (y0 - b.y > top) top = y0 - b.y;
+    }
+    tn_map_destroy(m);
+    return top;
+}
+
+static void test_jump_frames_from_simulation(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(8, 8, NULL, NULL);
+    tn_path *pf;
+    tn_bot *bot;
+    assert_true(tn_succeeded(tn_path_create(8, 8, NULL, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_body body;
+    tn_body_place(&body, 1, 1, 2, 7);
+    for (int hgt = 1; hgt <= 8; hgt++) {
+        tn_phys_params p = tn_phys_default((float)hgt);
+        tn_bot_step(bot, pf, m, &body, &p); /* the bot notices the new physics */
+        for (int k = 1; k <= hgt; k++) {
+            int f = tn_bot_jump_frames(bot, k);
+            assert_true(f >= 1);
+            /* holding that long clears k tiles */
+            assert_true(apex(&p, f) >= 16.0f * (float)k);
+            /* and is the least that clears them with the 4 px margin */
+            if (k < hgt && f > 1) assert_true(apex(&p, f - 1) < 16.0f * (float)k + 4.0f);
+        }
+        /* heights change with the slider */
+        if (hgt > 1) assert_true(tn_bot_jump_frames(bot, hgt) > tn_bot_jump_frames(bot, 1));
+    }
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
+/* ---- goals and starts ------------------------------------------------------ */
+
+static void test_snap_goal(void **state)
+{
+    (void)state;
+    tn_map *m = load_map("tests/data/path_ledge4.map");
+    int gx, gy;
+    /* in the air over the floor: down to the floor */
+    assert_true(tn_bot_snap_goal(m, 1, 2, 5, 2, &gx, &gy));
+    assert_int_equal(gx, 5);
+    assert_int_equal(gy, 10);
+    /* in the air over the ledge: onto the ledge */
+    assert_true(tn_bot_snap_goal(m, 1, 2, 18, 1, &gx, &gy));
+    assert_int_equal(gy, 6);
+    /* inside the ledge: on top of it */
+    assert_true(tn_bot_snap_goal(m, 1, 2, 18, 9, &gx, &gy));
+    assert_int_equal(gx, 18);
+    assert_int_equal(gy, 6);
+    /* against the right wall a 3-wide box shifts left over the clicked tile */
+    assert_true(tn_bot_snap_goal(m, 3, 1, 23, 6, &gx, &gy));
+    assert_int_equal(gx, 21);
+    assert_int_equal(gy, 6);
+    /* outside */
+    assert_false(tn_bot_snap_goal(m, 1, 1, 24, 0, &gx, &gy));
+    tn_map_destroy(m);
+}
+
+/* Standing on a ledge edge with the box's own tile over the void: the plan
+ * starts one tile right (where the ground is). */
+static void test_ledge_edge_start(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_ledge4.map", 1, 2, 4.0f);
+    /* stand 1x2 on the ledge (x 16..23, top row 7) with 10 px over the void */
+    tn_body_place(&r.body, 1, 2, 15, 6);
+    r.body.x += 10.0f;
+    tn_input none = {0};
+    tn_body_step(&r.body, r.m, &r.p, none);
+    assert_true(r.body.on_ground);
+    int tx, ty;
+    tn_body_tile(&r.body, &tx, &ty);
+    assert_int_equal(tx, 15);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 20, 6, NULL)));
+    int n;
+    const tn_path_node *path = tn_bot_path(r.bot, &n);
+    assert_true(n >= 2);
+    assert_int_equal(path[0].x, 16);
+    assert_int_equal(path[0].y, 6);
+    run(&r, 600);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
+    assert_at(&r, 20, 6);
+    rig_free(&r);
+}
+
+/* ---- arrival on the hand-made maps ------------------------------------------------ */
+
+static void arrive(const char *map, int w, int h, float jump)
+{
+    rig r;
+    rig_init(&r, map, w, h, jump);
+    int gx, gy;
+    find_dest(r.m, &gx, &gy);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL)));
+    int steps = run(&r, 1200);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    if (i.state != TN_BOT_ARRIVED)
+        fail_msg("%s: %s after %d steps, %d replans", map, tn_bot_state_name(i.state), steps,
+                 i.replans);
+    assert_at(&r, i.goal_x, i.goal_y);
+    assert_int_equal(i.replans, 0);
+    rig_free(&r);
+}
+
+static void test_arrive_hand_made(void **state)
+{
+    (void)state;
+    arrive("tests/data/path_ledge4.map", 1, 2, 4.0f);
+    arrive("tests/data/path_ledge5.map", 1, 2, 5.0f);
+    arrive("tests/data/path_gap.map", 1, 2, 4.0f);
+    arrive("tests/data/path_oneway_up.map", 1, 2, 4.0f);
+    arrive("tests/data/path_oneway_drop.map", 1, 2, 4.0f);
+    arrive("tests/data/path_ceiling.map", 1, 2, 4.0f);
+    /* other sizes where they fit */
+    arrive("tests/data/path_ledge4.map", 3, 1, 4.0f);
+    arrive("tests/data/path_oneway_up.map", 2, 2, 4.0f);
+    arrive("tests/data/path_oneway_drop.map", 3, 3, 4.0f);
+    arrive("tests/data/path_ceiling.map", 1, 1, 4.0f);
+}
+
+/* An unreachable goal: a partial path to the closest tile, then a final
+ * state. */
+static void test_partial_then_stop(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_partial.map", 1, 2, 4.0f);
+    int gx, gy;
+    find_dest(r.m, &gx, &gy);
+    tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_PARTIAL);
+    run(&r, 600);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    assert_false(i.active);
+    assert_int_equal(i.state, TN_BOT_PARTIAL);
+    assert_at(&r, 10, 8);
+    /* asked again from there: nothing closer, NO_PATH at once */
+    tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    rig_free(&r);
+}
+
+/* The map changes under the bot: the hole it was heading for is closed;
+ * it re-plans and ends in a final state instead of looping. */
+static void test_edit_makes_goal_unreachable(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    int gx, gy;
+    find_dest(r.m, &gx, &gy);
+    tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL);
+    for (int f = 0; f < 10; f++) {
+        tn_input in = tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
+        tn_body_step(&r.body, r.m, &r.p, in);
+    }
+    tn_map_set_tile(r.m, 9, 4, TN_TILE_BLOCK);
+    int steps = run(&r, 1200);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    assert_true(steps < 1200);
+    assert_false(i.active);
+    assert_true(i.state == TN_BOT_PARTIAL || i.state == TN_BOT_NO_PATH);
+    assert_true(i.replans >= 1);
+    /* opened again: a new trip arrives */
+    tn_map_set_tile(r.m, 9, 4, TN_TILE_EMPTY);
+    tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL);
+    run(&r, 1200);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
+    rig_free(&r);
+}
+
+/* No movement for 20 steps (here: the inputs are not applied) re-plans;
+ * after a few fruitless re-plans the bot gives up in STUCK. */
+static void test_stuck_detection(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_ledge4.map", 1, 2, 4.0f);
+    tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 20, 6, NULL);
+    int f;
+    for (f = 0; f < 19; f++) tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
+    assert_int_equal(tn_bot_get_info(r.bot).replans, 0);
+    tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
+    assert_int_equal(tn_bot_get_info(r.bot).replans, 1);
+    for (f = 0; f < 400 && tn_bot_active(r.bot); f++) tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_STUCK);
+    rig_free(&r);
+}
+
+/* A new goal in the middle of a jump: the bot finishes the jump, plans on
+ * landing and arrives at the new goal. */
+static void test_new_goal_mid_jump(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_ledge4.map", 1, 2, 4.0f);
+    tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 20, 6, NULL);
+    int f;
+    for (f = 0; f < 600 && r.body.on_ground; f++) {
+        tn_input in = tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
+        tn_body_step(&r.body, r.m, &r.p, in);
+    }
+    for (int k = 0; k < 5; k++) {
+        tn_input in = tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
+        tn_body_step(&r.body, r.m, &r.p, in);
+    }
+    assert_false(r.body.on_ground);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 2, 10, NULL)));
+    assert_true(tn_bot_active(r.bot));
+    run(&r, 1200);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    assert_int_equal(i.goal_x, 2);
+    assert_at(&r, 2, 10);
+    rig_free(&r);
+}
+
+/* Two bots share one finder, plan one after another and both arrive; a
+ * plan by one leaves the other's path untouched. */
+static void test_bots_share_a_finder(void **state)
+{
+    (void)state;
+    rig a;
+    rig_init(&a, "tests/data/path_oneway_up.map", 1, 2, 4.0f);
+    tn_bot *b2;
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &b2, NULL)));
+    tn_body body2;
+    tn_body_place(&body2, 1, 1, 12, 10);
+    tn_input none = {0};
+    tn_body_step(&body2, a.m, &a.p, none);
+    tn_bot_goto(a.bot, a.pf, a.m, &a.body, &a.p, 8, 7, NULL);
+    int n1;
+    const tn_path_node *p1 = tn_bot_path(a.bot, &n1);
+    tn_path_node copy[64];
+    memcpy(copy, p1, sizeof(tn_path_node) * (size_t)n1);
+    tn_bot_goto(b2, a.pf, a.m, &body2, &a.p, 2, 7, NULL);
+    assert_memory_equal(tn_bot_path(a.bot, NULL), copy, sizeof(tn_path_node) * (size_t)n1);
+    for (int f = 0; f < 1200 && (tn_bot_active(a.bot) || tn_bot_active(b2)); f++) {
+        tn_input i1 = tn_bot_step(a.bot, a.pf, a.m, &a.body, &a.p);
+        tn_input i2 = tn_bot_step(b2, a.pf, a.m, &body2, &a.p);
+        tn_body_step(&a.body, a.m, &a.p, i1);
+        tn_body_step(&body2, a.m, &a.p, i2);
+    }
+    assert_int_equal(tn_bot_get_info(a.bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tn_bot_get_info(b2).state, TN_BOT_ARRIVED);
+    assert_at(&a, 8, 7);
+    tn_bot_destroy(b2);
+    rig_free(&a);
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    tn_bot *b;
+    tn_bot_config c = {0};
+    c.path_cap = 1;
+    tn_error err;
+    assert_true(tn_failed(tn_bot_create(&c, NULL, &b, &err)));
+    c.path_cap = 0;
+    c.heuristic = 7;
+    assert_true(tn_failed(tn_bot_create(&c, NULL, &b, &err)));
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 99, 3, &err)));
+    assert_non_null(strstr(err.msg, "outside"));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    tn_bot_stop(r.bot);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_IDLE);
+    assert_string_equal(tn_bot_state_name(TN_BOT_PARTIAL), "partial");
+    rig_free(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jump_frames_from_simulation),
+        cmocka_unit_test(test_snap_goal),
+        cmocka_unit_test(test_ledge_edge_start),
+        cmocka_unit_test(test_arrive_hand_made),
+        cmocka_unit_test(test_partial_then_stop),
+        cmocka_unit_test(test_edit_makes_goal_unreachable),
+        cmocka_unit_test(test_stuck_detection),
+        cmocka_unit_test(test_new_goal_mid_jump),
+        cmocka_unit_test(test_bots_share_a_finder),
+        cmocka_unit_test(test_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
