@@ -253,6 +253,35 @@ static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uin
     return res;
 }
 
+/* The uniform grid alone: build with n points, separation queries. */
+static void run_grid(const tn_map *m, int n, uint64_t seed, double *build_us, double *query_ns)
+{
+    tn_rng r;
+    tn_rng_seed(&r, seed, 41);
+    float *xy = malloc(sizeof(float) * 2 * (size_t)n);
+    for (int i = 0; i < n; i++) free_spot(m, &r, 4, &xy[2 * i], &xy[2 * i + 1]);
+    tn_grid *g = tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, 40.0f, n, NULL, NULL);
+    enum { REPS = 51, QUERIES = 20000 };
+    double tb[REPS], tq[REPS], sink = 0;
+    for (int k = 0; k < REPS; k++) {
+        double t0 = bench_now();
+        tn_grid_build(g, xy, n);
+        double t1 = bench_now();
+        for (int q = 0; q < QUERIES; q++) {
+            float sx, sy;
+            int i = q % n;
+            sink += tn_grid_separation(g, xy[2 * i] + 3.0f, xy[2 * i + 1], 40.0f, i, &sx, &sy);
+        }
+        double t2 = bench_now();
+        tb[k] = (t1 - t0) * 1e6;
+        tq[k] = (t2 - t1) * 1e9 / QUERIES;
+    }
+    *build_us = bench_median(tb, REPS);
+    *query_ns = bench_median(tq, REPS) + 0.0 * sink;
+    tn_grid_destroy(g);
+    free(xy);
+}
+
 static int usage(void)
 {
     fprintf(stderr, "usage: tilenav-bench agents [--agents N] [--enemies N] [--steps N] "
@@ -333,6 +362,10 @@ int bench_agents(int argc, char **argv)
         printf("%-34s %10.3f %10.0f %10.3f %8s\n", "wanderers", wm, wm * 1e6 / n, 0.5,
                wm < 0.5 ? "met" : "MISSED");
     free(meds);
+    double build_us, query_ns;
+    run_grid(m, n + ne, seed, &build_us, &query_ns);
+    printf("grid (cells of 40 px, %d points): build %.1f us, separation query %.0f ns "
+           "(medians of 51)\n", n + ne, build_us, query_ns);
     tn_navquery_destroy(nav.q);
     tn_navmesh_destroy(nav.mesh);
     tn_map_destroy(m);

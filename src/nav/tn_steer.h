@@ -28,9 +28,11 @@
  * away) and cancels that velocity component, so the agent slides along walls
  * and a box that starts free is never inside a block afterwards.
  *
- * COST (measured by `tilenav-bench agents`, -O2, 2-core shared machine):
- * see tn_companion.h and tn_wander.h for the per-agent step costs that use
- * these; a separation query over a 3x3 cell neighbourhood is ~30-60 ns.
+ * COST (tilenav-bench agents, -O2, this 2-core shared machine):
+ * MEASURED: a grid of 2,000 points over a 128x128-tile map with 40 px
+ *   cells (2,704 cells): build 6.6 us; a separation query of radius 40 px
+ *   21 ns (both medians of 51 repetitions; the query in a hot loop).
+ *   tn_steer_box_free for a box under a tile: ~95 instructions (callgrind).
  */
 #ifndef TN_STEER_H
 #define TN_STEER_H

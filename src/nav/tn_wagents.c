@@ -462,16 +462,20 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
         for (int i = 0; i < s->nwanderers; i++) {
             const tn_wanderer *a = &s->wanderers[i];
             if (a->mode == TN_WANDER_STOPPED || a->mode == TN_WANDER_WAIT) continue;
-            for (int k = 0; k < 4; k++)
+            /* D is only a shaping point (never reached) when the walk stops at C. */
+            bool real_d = !a->c_is_target && !a->stop_at_c;
+            for (int k = 0; k < (real_d ? 4 : 3); k++)
                 tn_dd_circle(dd, a->wp[2 * k], a->wp[2 * k + 1], k == 1 || k == 2 ? 2.5f : 1.5f,
                              0xc8ff90c0u, true);
             draw_spline(dd, &a->seg, COL_WANDERER);
-            /* The next segment as it stands (its end may still change). */
-            float q[8] = {a->wp[2], a->wp[3], a->wp[4], a->wp[5], a->wp[6], a->wp[7],
-                          2.0f * a->wp[6] - a->wp[4], 2.0f * a->wp[7] - a->wp[5]};
-            tn_wander_seg next;
-            tn_wander_seg_build(&next, q);
-            draw_spline(dd, &next, 0x9be15d60u);
+            if (real_d) {
+                /* The next segment as it stands (its end may still change). */
+                float q[8] = {a->wp[2], a->wp[3], a->wp[4], a->wp[5], a->wp[6], a->wp[7],
+                              2.0f * a->wp[6] - a->wp[4], 2.0f * a->wp[7] - a->wp[5]};
+                tn_wander_seg next;
+                tn_wander_seg_build(&next, q);
+                draw_spline(dd, &next, 0x9be15d60u);
+            }
         }
         float tx, ty, r = 6.0f;
         tn_wagents_target(w, &tx, &ty);
