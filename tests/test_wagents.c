@@ -1,0 +1,226 @@
+/* The agents subsystem in the world: parameters, the target tool, item
+ * pickups, blocks placed on agents, JSON, drawing, determinism, invariants. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "tn_wagents.h"
+#include "tn_world.h"
+
+#define T ((float)TN_TILE_PX)
+
+static tn_world *load(const char *path, uint64_t seed)
+{
+    char err[512];
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_world_config cfg = tn_world_default_config();
+    cfg.seed = seed;
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+static void step_checked(tn_world *w, int n)
+{
+    for (int i = 0; i < n; i++) {
+        tn_world_step(w);
+        tn_error e;
+        if (tn_failed(tn_world_check(w, &e))) fail_msg("step %ld: %s", w->frame, e.msg);
+    }
+}
+
+static void test_parameters_and_json(void **state)
+{
+    (void)state;
+    tn_world *w = load("maps/demo.map", 1);
+    tn_error e;
+    char buf[4096];
+    tn_world_json(w, buf, sizeof buf);
+    assert_non_null(strstr(buf, ",\"companion\":{\"state\":\"follow\",\"x\":"));
+    assert_non_null(strstr(buf, ",\"wanderers\":{\"count\":0,\"mean_distance\":0.00}"));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 10, &e)));
+    double v;
+    assert_true(tn_world_get(w, "wanderers", &v) && v == 10);
+    assert_int_equal(tn_wagents_of(w)->nwanderers, 10);
+    assert_true(tn_succeeded(tn_world_set(w, "follow_distance", 5, &e)));
+    assert_true(tn_world_get(w, "follow_distance", &v) && v == 5);
+    assert_true(tn_wagents_of(w)->cparams.follow_outer == 5 * T);
+    assert_true(tn_wagents_of(w)->cparams.follow_inner == 2.5f * T);
+    assert_true(tn_succeeded(tn_world_set(w, "companion_speed", 300, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "bias", 0.9, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "smoothness", 0.1, &e)));
+    assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.9) < 1e-6);
+    /* Out of range: refused by the core. */
+    assert_true(tn_failed(tn_world_set(w, "wanderers", 65, &e)));
+    step_checked(w, 300);
+    tn_world_json(w, buf, sizeof buf);
+    assert_non_null(strstr(buf, "\"wanderers\":{\"count\":10,\"mean_distance\":"));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 3, &e)));
+    assert_int_equal(tn_wagents_of(w)->nwanderers, 3);
+    char hud[1024];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "companion: follow"));
+    assert_non_null(strstr(hud, "wanderers 3"));
+    tn_world_destroy(w);
+}
+
+static void test_target_tool(void **state)
+{
+    (void)state;
+    tn_world *w = load("maps/demo.map", 2);
+    tn_error e;
+    float x, y, cx, cy;
+    tn_wagents_target(w, &x, &y);
+    tn_world_character_center(w, &cx, &cy);
+    assert_true(x == cx && y == cy);
+    tn_world_set_tool(w, TN_TOOL_TARGET);
+    assert_true(tn_succeeded(tn_world_click(w, 60, 10, TN_CLICK_LEFT, false, &e)));
+    tn_wagents_target(w, &x, &y);
+    assert_true(x == 60.5f * T && y == 10.5f * T);
+    /* The same tile again: back to the character. */
+    assert_true(tn_succeeded(tn_world_click(w, 60, 10, TN_CLICK_LEFT, false, &e)));
+    tn_wagents_target(w, &x, &y);
+    assert_true(x == cx && y == cy);
+    /* On a block: the nearest free spot. */
+    assert_int_equal(tn_map_tile(w->map, 0, 10), TN_TILE_BLOCK);
+    assert_true(tn_succeeded(tn_world_click(w, 0, 10, TN_CLICK_LEFT, false, &e)));
+    tn_wagents_target(w, &x, &y);
+    assert_true(tn_steer_box_free(w->map, x, y, tn_wagents_of(w)->wparams.half));
+    assert_true(fabsf(x - 1.5f * T) < 1e-3f);
+    /* Wanderers walk to a placed target and stop there. */
+    assert_true(tn_succeeded(tn_world_click(w, 60, 10, TN_CLICK_LEFT, false, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "bias", 1, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 8, &e)));
+    step_checked(w, 1200);
+    const tn_wagents *s = tn_wagents_of(w);
+    for (int i = 0; i < s->nwanderers; i++) {
+        assert_int_equal(s->wanderers[i].mode, TN_WANDER_STOPPED);
+        assert_true(s->wanderers[i].x == 60.5f * T && s->wanderers[i].y == 10.5f * T);
+    }
+    tn_world_destroy(w);
+}
+
+static void test_items_picked_from_the_map(void **state)
+{
+    (void)state;
+    tn_world *w = load("tests/data/agents_items.map", 1);
+    assert_int_equal(tn_map_count_marks(w->map, TN_MARK_ITEM), 4);
+    assert_int_equal(tn_wagents_of(w)->nitems, 4);
+    step_checked(w, 1500);
+    const tn_wagents *s = tn_wagents_of(w);
+    assert_int_equal(s->companion.items, 2);
+    assert_int_equal(tn_map_count_marks(w->map, TN_MARK_ITEM), 2);
+    assert_int_equal(s->nitems, 2);
+    /* Picking up is not an edit. */
+    assert_int_equal(w->edits, 0);
+    assert_false(w->dirty);
+    /* Items added and removed by edits keep the list in step. */
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_edit(w, 5, 11, TN_EDIT_ITEM, &e)));
+    assert_int_equal(s->nitems, 3);
+    step_checked(w, 600);
+    assert_int_equal(s->companion.items, 3);
+    assert_int_equal(tn_map_mark(w->map, 5, 11), TN_MARK_NONE);
+    tn_world_destroy(w);
+}
+
+static void test_blocks_on_agents_push_them_out(void **state)
+{
+    (void)state;
+    tn_world *w = load("maps/demo.map", 4);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 16, &e)));
+    const tn_wagents *s = tn_wagents_of(w);
+    for (int round = 0; round < 16; round++) {
+        step_checked(w, 37);
+        const tn_wanderer *a = &s->wanderers[round];
+        int tx = (int)floorf(a->x / T), ty = (int)floorf(a->y / T);
+        if (tn_map_tile(w->map, tx, ty) == TN_TILE_EMPTY &&
+            !tn_world_body_overlaps_tile(&w->character, tx, ty)) {
+            int edits = w->edits;
+            assert_true(tn_succeeded(tn_world_edit(w, tx, ty, TN_EDIT_BLOCK, &e)));
+            assert_int_equal(w->edits, edits + 1);
+            assert_true(tn_succeeded(tn_world_check(w, &e)));
+        }
+        /* And one on the companion. */
+        const tn_companion *c = &s->companion;
+        tx = (int)floorf(c->x / T);
+        ty = (int)floorf(c->y / T);
+        if (tn_map_tile(w->map, tx, ty) == TN_TILE_EMPTY &&
+            !tn_world_body_overlaps_tile(&w->character, tx, ty)) {
+            assert_true(tn_succeeded(tn_world_edit(w, tx, ty, TN_EDIT_BLOCK, &e)));
+            assert_true(tn_succeeded(tn_world_check(w, &e)));
+        }
+    }
+    print_message("%d blocks placed on agents\n", w->edits);
+    assert_true(w->edits >= 16);
+    step_checked(w, 600);
+    tn_world_destroy(w);
+}
+
+typedef struct rec {
+    int lines, circles, texts;
+} rec;
+static void r_line(void *u, float a, float b, float c, float d, uint32_t col)
+{
+    (void)a, (void)b, (void)c, (void)d, (void)col;
+    ((rec *)u)->lines++;
+}
+static void r_circle(void *u, float a, float b, float r, uint32_t col, bool f)
+{
+    (void)a, (void)b, (void)r, (void)col, (void)f;
+    ((rec *)u)->circles++;
+}
+static void r_text(void *u, float a, float b, const char *s, uint32_t col)
+{
+    (void)a, (void)b, (void)s, (void)col;
+    ((rec *)u)->texts++;
+}
+
+static void test_draw_and_determinism(void **state)
+{
+    (void)state;
+    char a[4096], b[4096];
+    for (int run = 0; run < 2; run++) {
+        tn_world *w = load("maps/demo.map", 9);
+        tn_error e;
+        tn_world_set(w, "wanderers", 6, &e);
+        tn_input in = {.right = true};
+        tn_world_set_input(w, in);
+        step_checked(w, 400);
+        tn_world_json(w, run ? b : a, sizeof a);
+        rec plain = {0}, over = {0};
+        tn_debug_draw dd = {&plain, r_line, NULL, r_circle, NULL, r_text};
+        tn_world_draw(w, &dd, 0);
+        dd.user = &over;
+        tn_world_draw(w, &dd, TN_OVERLAY_COMPANION | TN_OVERLAY_WANDERERS);
+        /* Companion and wanderers are drawn; the overlays add more. */
+        assert_true(plain.circles >= 2 + 2 * 6);
+        assert_true(over.lines > plain.lines + 16);
+        assert_true(over.circles > plain.circles);
+        assert_true(over.texts > plain.texts);
+        tn_world_destroy(w);
+    }
+    assert_string_equal(a, b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parameters_and_json),
+        cmocka_unit_test(test_target_tool),
+        cmocka_unit_test(test_items_picked_from_the_map),
+        cmocka_unit_test(test_blocks_on_agents_push_them_out),
+        cmocka_unit_test(test_draw_and_determinism),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
