@@ -264,6 +264,19 @@ static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     plan(b, pf, m, body);
 }
 
+/* On the ground, or just placed there (tn_body_place leaves on_ground false
+ * until the first step): at rest with the feet on a tile top over ground. */
+static bool standing(const tn_map *m, const tn_body *body)
+{
+    if (body->on_ground) return true;
+    if (body->vy != 0.0f) return false;
+    float feet = body->y + (float)body->h * T;
+    if (feet != floorf(feet / T) * T) return false;
+    int tx, ty;
+    tn_body_tile(body, &tx, &ty);
+    return tn_path_box_ground(m, tx, ty, body->w);
+}
+
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
@@ -298,7 +311,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->first_plan = true;
     b->last_x = body->x;
     b->last_y = body->y;
-    if (body->on_ground) {
+    if (standing(m, body)) {
         replan(b, pf, m, body);
     } else {
         /* mid-air: keep following the old path (or let go) and plan on landing */

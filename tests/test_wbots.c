@@ -1,0 +1,353 @@
+/* Tests for the world's bots subsystem (tn_wbots.c) through the world API:
+ * the goto tool on every hand-made map under the real physics, the JSON
+ * section, the HUD line, cancelling by a key, extra bots, edit refusal,
+ * drawing and map replacement. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_wbots.h"
+
+static tn_map *load_map(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fail_msg("cannot open %s (tests run from the repository root)", path);
+        return NULL;
+    }
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    tn_map *m = NULL;
+    tn_error err;
+    if (tn_failed(tn_map_parse(buf, n, path, NULL, &m, &err))) fail_msg("%s", err.msg);
+    return m;
+}
+
+static tn_world *world(const char *map)
+{
+    tn_world *w = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(load_map(map), &c, NULL, &w, &err))) fail_msg("%s", err.msg);
+    return w;
+}
+
+static void dest_of(const tn_world *w, int *x, int *y)
+{
+    *x = *y = -1;
+    for (int ty = 0; ty < w->map->h; ty++)
+        for (int tx = 0; tx < w->map->w; tx++)
+            if (tn_map_mark(w->map, tx, ty) == TN_MARK_DEST) *x = tx, *y = ty;
+}
+
+static const char *json(const tn_world *w)
+{
+    static char buf[4096];
+    int n = tn_world_json(w, buf, sizeof buf);
+    assert_true(n > 0 && (size_t)n < sizeof buf);
+    return buf;
+}
+
+/* Click the destination with the goto tool and step until the bot stops. */
+static tn_bot_info go(tn_world *w, int max_steps)
+{
+    int dx, dy;
+    dest_of(w, &dx, &dy);
+    assert_true(tn_succeeded(tn_world_set_tool(w, TN_TOOL_GOTO)));
+    tn_error err;
+    assert_true(tn_succeeded(tn_world_click(w, dx, dy, TN_CLICK_LEFT, false, &err)));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    assert_non_null(bot);
+    for (int f = 0; f < max_steps && tn_bot_active(bot); f++) tn_world_step(w);
+    return tn_bot_get_info(bot);
+}
+
+static void arrive(const char *map)
+{
+    tn_world *w = world(map);
+    tn_bot_info i = go(w, 1500);
+    if (i.state != TN_BOT_ARRIVED) fail_msg("%s: %s", map, tn_bot_state_name(i.state));
+    int tx, ty;
+    tn_body_tile(&w->character, &tx, &ty);
+    /* within half a step of the goal column (float walking), on its row */
+    float dx = w->character.x - (float)(i.goal_x * TN_TILE_PX);
+    assert_true(dx > -1.34f && dx < 1.34f);
+    assert_int_equal(ty, i.goal_y);
+    assert_true(w->character.on_ground);
+    char want[128];
+    snprintf(want, sizeof want, "\"bot\":{\"state\":\"arrived\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":true,",
+             i.goal_x, i.goal_y);
+    assert_non_null(strstr(json(w), want));
+    tn_world_destroy(w);
+}
+
+static void test_goto_arrives_on_hand_made_maps(void **state)
+{
+    (void)state;
+    arrive("tests/data/path_ledge4.map");
+    arrive("tests/data/path_gap.map");
+    arrive("tests/data/path_oneway_up.map");
+    arrive("tests/data/path_oneway_drop.map");
+    arrive("tests/data/path_ceiling.map");
+    /* the 5-tile ledge with the slider at 5 */
+    tn_world *w = world("tests/data/path_ledge5.map");
+    tn_bot_info i = go(w, 600);
+    assert_int_equal(i.state, TN_BOT_PARTIAL);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5, NULL)));
+    i = go(w, 1500);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    tn_world_destroy(w);
+}
+
+static void test_partial_json(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_partial.map");
+    tn_bot_info i = go(w, 1000);
+    assert_int_equal(i.state, TN_BOT_PARTIAL);
+    assert_non_null(strstr(json(w), "\"bot\":{\"state\":\"partial\",\"goal_x\":13,\"goal_y\":8,"
+                                     "\"arrived\":false,\"path_nodes\":"));
+    int tx, ty;
+    tn_body_tile(&w->character, &tx, &ty);
+    assert_true(tx >= 9 && tx <= 10);
+    assert_int_equal(ty, 8);
+    tn_world_destroy(w);
+}
+
+static void test_idle_json_and_hud(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_gap.map");
+    assert_non_null(strstr(json(w), ",\"bot\":{\"state\":\"idle\",\"goal_x\":-1,\"goal_y\":-1,"
+                                     "\"arrived\":false,\"path_nodes\":0,\"replans\":0,"
+                                     "\"expanded\":0,\"extra_bots\":0"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot: idle"));
+    go(w, 5);
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "states expanded"));
+    assert_non_null(strstr(hud, "search n/a"));
+    tn_world_destroy(w);
+}
+
+static double fake_now;
+static double fake_clock(void)
+{
+    fake_now += 25e-6; /* every reading 25 us later */
+    return fake_now;
+}
+
+static void test_hud_times_searches_with_a_clock(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_gap.map");
+    w->clock = fake_clock;
+    go(w, 5);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "search 25 us"));
+    /* the JSON stays free of timings (deterministic) */
+    char bot[512];
+    const char *j = strstr(json(w), "\"bot\":{");
+    assert_non_null(j);
+    snprintf(bot, sizeof bot, "%.*s", (int)(strchr(j, '}') - j), j);
+    assert_null(strstr(bot, "us\""));
+    assert_null(strstr(bot, "time"));
+    tn_world_destroy(w);
+}
+
+/* A key from the player cancels the trip and the player drives. */
+static void test_key_cancels(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_ledge4.map");
+    int dx, dy;
+    dest_of(w, &dx, &dy);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, dx, dy, TN_CLICK_LEFT, false, NULL);
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+    float x = w->character.x;
+    tn_input left = {0};
+    left.left = true;
+    tn_world_set_input(w, left);
+    tn_world_step(w);
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_IDLE);
+    assert_true(w->character.x < x); /* the player's key moved it */
+    tn_input none = {0};
+    tn_world_set_input(w, none);
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    tn_world_destroy(w);
+}
+
+/* A click in the air sends the character to the ground below it. */
+static void test_click_in_air(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_ledge4.map");
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 19, 1, TN_CLICK_LEFT, false, NULL)));
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.goal_x, 19);
+    assert_int_equal(i.goal_y, 6);
+    tn_world_destroy(w);
+}
+
+static void test_extra_bots(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_oneway_up.map");
+    tn_error err;
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 5, &err)));
+    double v = 0;
+    assert_true(tn_world_get(w, "bots", &v));
+    assert_true(v == 5.0);
+    assert_int_equal(tn_wbots_count(w), 5);
+    for (int f = 0; f < 3000; f++) tn_world_step(w);
+    const char *j = json(w);
+    assert_non_null(strstr(j, "\"extra_bots\":5"));
+    int trips = 0, arrivals = 0;
+    const char *t = strstr(j, "\"extra_trips\":");
+    assert_non_null(t);
+    assert_int_equal(sscanf(t, "\"extra_trips\":%d,\"extra_arrivals\":%d", &trips, &arrivals), 2);
+    assert_true(arrivals > 10);
+    assert_true(arrivals >= trips - 5); /* at most the 5 trips in progress are missing */
+    /* every extra bot stands or falls inside the room, never in a block */
+    for (int i = 0; i < 5; i++) {
+        const tn_body *b = tn_wbots_body(w, i);
+        assert_false(tn_body_box_blocked(w->map, b->x, b->y, b->w, b->h));
+    }
+    /* a block inside a bot is refused */
+    const tn_body *b0 = tn_wbots_body(w, 0);
+    int bx, by;
+    tn_body_tile(b0, &bx, &by);
+    if (!tn_world_body_overlaps_tile(&w->character, bx, by)) {
+        int before = w->refused_edits;
+        tn_status s = tn_world_edit(w, bx, by, TN_EDIT_BLOCK, &err);
+        assert_true(tn_failed(s));
+        assert_true(tn_status_detail(s, TN_REFUSED));
+        assert_non_null(strstr(err.msg, "inside bot"));
+        assert_int_equal(w->refused_edits, before + 1);
+    }
+    /* out of range is refused by the world */
+    assert_true(tn_failed(tn_world_set(w, "bots", 33, &err)));
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 0, &err)));
+    assert_int_equal(tn_wbots_count(w), 0);
+    tn_world_destroy(w);
+}
+
+/* Same seed, same commands: same JSON (extra bots included). */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    char a[4096], b[4096];
+    for (int k = 0; k < 2; k++) {
+        tn_world *w = world("tests/data/path_oneway_drop.map");
+        tn_world_set(w, "bots", 4, NULL);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        tn_world_click(w, 11, 10, TN_CLICK_LEFT, false, NULL);
+        for (int f = 0; f < 1500; f++) tn_world_step(w);
+        tn_world_json(w, k ? b : a, sizeof a);
+        tn_world_destroy(w);
+    }
+    assert_string_equal(a, b);
+}
+
+/* ---- drawing ---------------------------------------------------------------- */
+
+typedef struct counts {
+    int lines, rects, filled, circles, tris;
+} counts;
+
+static void c_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    (void)x0, (void)y0, (void)x1, (void)y1, (void)c;
+    ((counts *)u)->lines++;
+}
+static void c_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)w, (void)h, (void)c;
+    ((counts *)u)->rects++;
+    if (filled) ((counts *)u)->filled++;
+}
+static void c_circle(void *u, float x, float y, float r, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)r, (void)c, (void)filled;
+    ((counts *)u)->circles++;
+}
+static void c_tri(void *u, float a, float b, float c, float d, float e, float f, uint32_t col)
+{
+    (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)col;
+    ((counts *)u)->tris++;
+}
+
+static counts draw(const tn_world *w, unsigned overlays)
+{
+    counts c = {0};
+    tn_debug_draw dd = {&c, c_line, c_rect, c_circle, c_tri, NULL};
+    tn_sub_bots.draw(w, &dd, overlays);
+    return c;
+}
+
+static void test_draw(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_ledge4.map");
+    counts c = draw(w, TN_OVERLAY_PATH | TN_OVERLAY_EXPLORED);
+    assert_int_equal(c.lines + c.rects + c.circles + c.tris, 0);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
+    c = draw(w, TN_OVERLAY_PATH);
+    assert_true(c.lines >= 4);     /* 5 nodes: 4 segments, plus the goal cross */
+    assert_int_equal(c.tris, 1);   /* one jump */
+    assert_true(c.circles >= 3);
+    assert_int_equal(c.rects, 0);
+    c = draw(w, TN_OVERLAY_EXPLORED);
+    assert_true(c.filled > 10);    /* shaded explored tiles */
+    assert_int_equal(c.lines, 0);
+    tn_world_set(w, "bots", 3, NULL);
+    c = draw(w, 0);                /* extra bots: always */
+    assert_int_equal(c.rects, 6);
+    tn_world_destroy(w);
+}
+
+/* Replacing the map (another size) rebuilds the finders. */
+static void test_replace_map(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_gap.map");
+    tn_world_set(w, "bots", 2, NULL);
+    tn_error err;
+    assert_true(tn_succeeded(tn_world_replace_map(w, load_map("tests/data/path_ceiling.map"), &err)));
+    assert_int_equal(tn_wbots_count(w), 0);
+    tn_bot_info i = go(w, 1500);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_goto_arrives_on_hand_made_maps),
+        cmocka_unit_test(test_partial_json),
+        cmocka_unit_test(test_idle_json_and_hud),
+        cmocka_unit_test(test_hud_times_searches_with_a_clock),
+        cmocka_unit_test(test_key_cancels),
+        cmocka_unit_test(test_click_in_air),
+        cmocka_unit_test(test_extra_bots),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_replace_map),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
