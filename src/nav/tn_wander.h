@@ -6,8 +6,8 @@
  * spline segment from B to C.  When it reaches C the waypoints shift (B, C,
  * D become A, B, C) and a new D is drawn from C:
  *  - near the target (|target - C| <= near_dist) with line of sight to it,
- *    D is the target itself: the walk goes straight in and stops there, and
- *    no waypoint is ever drawn farther than the target's distance, so it
+ *    D is the target itself: the walk goes straight in and stops there; and
+ *    no waypoint is ever drawn farther from C than the target is, so it
  *    never overshoots;
  *  - otherwise D = C + L * (cos a, sin a), L uniform in [step_min, step_max]
  *    and a uniform in a cone of half-width
@@ -15,9 +15,11 @@
  *        w(d) = cone_near + (cone_far - cone_near) * min(1, d / cone_ref)
  *    around the direction to the target (d = its distance).  bias 0 gives a
  *    uniform direction (an unbiased walk: a step is as likely to get closer
- *    as farther); bias 1 a cone of a few degrees that narrows as the target
- *    gets closer (nearly straight).  The mean progress per step,
- *    L * sin(h) / h, rises monotonically with the bias.
+ *    as farther); bias 1 a cone of half-width 34 degrees far away down to 6
+ *    next to the target (nearly straight).  The mean progress per draw,
+ *    E[L] * sin(h) / h, rises monotonically with the bias (measured in
+ *    test_wander: 0.00, 0.27, 0.57, 0.78, 0.95 px per step at bias 0,
+ *    1/4, 1/2, 3/4, 1, for 1.07 px of travel per step).
  * A candidate D is accepted when its box is free, there is line of sight
  * (tn_agent_nav.los) from C, the box stays free along the whole new segment
  * B-C (which D shapes; checked every SWEEP_PX = 2 px of arc;
@@ -58,7 +60,7 @@
  *
  * UNITS pixels, seconds, radians (angles measured with y down, atan2(dy,dx)).
  * RANDOMNESS: each wanderer owns a tn_rng stream (seed, stream), so a run is
- * a pure function of the seeds and the calls.  MEMORY: the struct (~250
+ * a pure function of the seeds and the calls.  MEMORY: the struct (352
  * bytes); nothing is allocated.
  *
  * COST (tilenav-bench agents, -O2, this 2-core shared machine): 1,000
