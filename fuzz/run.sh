@@ -38,9 +38,8 @@ done
 
 CC=${FUZZ_CC:-clang}
 B=${FUZZ_BUILD:-build-fuzz}
-CFLAGS="-std=c11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer \
- -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
- -Isrc/nav -Isrc/game"
+SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
+CFLAGS="-std=c11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer $SAN -Isrc/nav -Isrc/game"
 
 if ! command -v "$CC" >/dev/null 2>&1; then
     echo "fuzz: '$CC' not found (libFuzzer needs clang; set FUZZ_CC)" >&2
@@ -48,13 +47,15 @@ if ! command -v "$CC" >/dev/null 2>&1; then
 fi
 mkdir -p "$B"
 
-# Sources of each harness (the harness itself first).
+# Sources of each harness (the harness itself first).  The CDT needs only
+# its own file; the script parser needs the world's parameter table, which
+# links in the whole library.
 sources() {
     case "$1" in
     map) echo "fuzz/fuzz_map.c src/nav/tn_map.c src/nav/tn_common.c" ;;
     scen) echo "fuzz/fuzz_scen.c src/nav/tn_scen.c src/nav/tn_common.c" ;;
     script) echo "fuzz/fuzz_script.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
-    cdt) echo "fuzz/fuzz_cdt.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
+    cdt) echo "fuzz/fuzz_cdt.c src/nav/tn_cdt.c src/nav/tn_common.c" ;;
     esac
 }
 max_len() {
@@ -65,18 +66,34 @@ max_len() {
     esac
 }
 
-# Build $B/fuzz_NAME when missing or older than any source or header.
+# Compile one source into $B/obj/ (coverage-instrumented, sanitized) unless
+# the object is newer than the source and every header; echo the object.
+compile() {
+    o="$B/obj/$(echo "$1" | tr '/' '_' | sed 's/\.c$/.o/')"
+    if [ ! -f "$o" ] || [ "$1" -nt "$o" ] ||
+        [ -n "$(find src fuzz -name '*.h' -newer "$o" | head -n 1)" ]; then
+        $CC $CFLAGS -fsanitize=fuzzer-no-link -c "$1" -o "$o" >>"$B/build_$h.log" 2>&1 ||
+            return 1
+    fi
+    echo "$o"
+}
+
+# Build $B/fuzz_NAME from its sources.
 build() {
     h=$1
-    bin="$B/fuzz_$h"
-    if [ -x "$bin" ] && [ -z "$(find src fuzz -name '*.[ch]' -newer "$bin" | head -n 1)" ]; then
-        return 0
-    fi
-    # shellcheck disable=SC2046
-    if ! $CC $CFLAGS -o "$bin" $(sources "$h") -lm >"$B/build_$h.log" 2>&1; then
+    mkdir -p "$B/obj"
+    : >"$B/build_$h.log"
+    objs=""
+    for src in $(sources "$h"); do
+        o=$(compile "$src") || { objs=""; break; }
+        objs="$objs $o"
+    done
+    # shellcheck disable=SC2086
+    if [ -z "$objs" ] ||
+        ! $CC $SAN -fsanitize=fuzzer -o "$B/fuzz_$h" $objs -lm >>"$B/build_$h.log" 2>&1; then
         echo "fuzz: building $h failed:" >&2
         sed -n '1,30p' "$B/build_$h.log" >&2
-        rm -f "$bin"
+        rm -f "$B/fuzz_$h"
         return 1
     fi
     return 0
