@@ -167,6 +167,35 @@ static void test_blocks_on_agents_push_them_out(void **state)
     tn_world_destroy(w);
 }
 
+static void test_map_without_room(void **state)
+{
+    (void)state;
+    /* Every tile a block: no companion, no wanderers, no violation; one
+     * free tile made by an edit gives the companion a place. */
+    tn_map *m = tn_map_create(4, 3, NULL, NULL);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 4; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+    tn_world *w;
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    const tn_wagents *s = tn_wagents_of(w);
+    assert_false(s->has_companion);
+    tn_world_set(w, "wanderers", 5, &e);
+    assert_int_equal(s->nwanderers, 0);
+    /* (The core's own check objects to the character here: plain steps.) */
+    for (int i = 0; i < 30; i++) tn_world_step(w);
+    assert_false(s->has_companion);
+    char buf[4096];
+    assert_true(tn_world_json(w, buf, sizeof buf) < (int)sizeof buf);
+    tn_world_draw(w, NULL, TN_OVERLAY_COMPANION | TN_OVERLAY_WANDERERS);
+    /* Room made by edits (the core refuses nothing here: the character is
+     * already inside blocks): the companion appears in it. */
+    assert_true(tn_succeeded(tn_world_edit(w, 2, 1, TN_EDIT_EMPTY, &e)));
+    assert_true(s->has_companion);
+    assert_true(tn_steer_box_free(w->map, s->companion.x, s->companion.y, s->cparams.half));
+    tn_world_destroy(w);
+}
+
 typedef struct rec {
     int lines, circles, texts;
 } rec;
@@ -221,6 +250,7 @@ int main(void)
         cmocka_unit_test(test_items_picked_from_the_map),
         cmocka_unit_test(test_blocks_on_agents_push_them_out),
         cmocka_unit_test(test_draw_and_determinism),
+        cmocka_unit_test(test_map_without_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -100,8 +100,10 @@ static void place_companion(tn_world *w, tn_wagents *s)
         y = cy + try_xy[i][1];
         if (tn_steer_box_free(w->map, x, y, half) && tn_wnav_los(w, x, y, cx, cy)) break;
     }
-    tn_steer_unstick(w->map, half, &x, &y, tn_maxi(w->map->w, w->map->h));
+    s->has_companion = tn_steer_unstick(w->map, half, &x, &y, tn_maxi(w->map->w, w->map->h));
+    int items = s->companion.items;
     tn_companion_init(&s->companion, x, y, 0);
+    s->companion.items = items;
 }
 
 /* A spot for a new wanderer: free, in the target's region, 6..20 tiles from
@@ -220,14 +222,14 @@ static void agents_step(tn_world *w)
     e.items = s->items;
     e.nitems = s->nitems;
     e.dt = dt;
-    int got = tn_companion_step(&s->companion, &s->cparams, &e);
+    int got = s->has_companion ? tn_companion_step(&s->companion, &s->cparams, &e) : -1;
     if (got >= 0) {
         int tx = (int)floorf(s->items[2 * got] / T), ty = (int)floorf(s->items[2 * got + 1] / T);
         tn_map_set_mark(w->map, tx, ty, TN_MARK_NONE);
         item_remove(s, got);
     }
     s->neighbours = 0;
-    if (ne > 0) {
+    if (ne > 0 && s->has_companion) {
         float sx, sy;
         s->neighbours = tn_grid_separation(s->grid, s->companion.x, s->companion.y,
                                            s->cparams.separation_radius, -1, &sx, &sy);
@@ -270,17 +272,23 @@ static void agents_on_edit(tn_world *w, int x, int y)
 
     /* The companion: out of the block, and paths planned again. */
     tn_companion *c = &s->companion;
-    if (!tn_steer_box_free(m, c->x, c->y, s->cparams.half)) {
-        tn_steer_unstick(m, s->cparams.half, &c->x, &c->y, far);
+    if (!s->has_companion) {
+        place_companion(w, s); /* the map had no room for it before */
+    } else if (!tn_steer_box_free(m, c->x, c->y, s->cparams.half)) {
+        s->has_companion = tn_steer_unstick(m, s->cparams.half, &c->x, &c->y, far);
         c->vx = c->vy = 0.0f;
     }
     if (c->state != TN_COMPANION_FOLLOW) tn_companion_reset(c);
 
-    /* Wanderers: out of the block; walks near the edit start again. */
+    /* Wanderers: out of the block (or gone, when the map has no room left);
+     * walks near the edit start again. */
     for (int i = 0; i < s->nwanderers; i++) {
         tn_wanderer *a = &s->wanderers[i];
         bool stuck = !tn_steer_box_free(m, a->x, a->y, s->wparams.half);
-        if (stuck) tn_steer_unstick(m, s->wparams.half, &a->x, &a->y, far);
+        if (stuck && !tn_steer_unstick(m, s->wparams.half, &a->x, &a->y, far)) {
+            s->wanderers[i--] = s->wanderers[--s->nwanderers];
+            continue;
+        }
         if (stuck || whole || (block && wanderer_near(a, x, y))) tn_wanderer_restart(a);
     }
 
@@ -503,7 +511,7 @@ static void agents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned ove
     const tn_wagents *s = tn_wagents_of(w);
     if (!s) return;
     draw_wanderers(w, s, dd, overlays);
-    draw_companion(w, s, dd, overlays);
+    if (s->has_companion) draw_companion(w, s, dd, overlays);
 }
 
 /* ---- invariants ------------------------------------------------------------------- */
@@ -517,7 +525,7 @@ static tn_status agents_check(const tn_world *w, tn_error *err)
     const tn_companion *c = &s->companion;
     if (!isfinite(c->x) || !isfinite(c->y) || !isfinite(c->vx) || !isfinite(c->vy))
         return tn_error_set(err, bad, 0, 0, "agents: companion position is not finite");
-    if (!tn_steer_box_free(m, c->x, c->y, s->cparams.half))
+    if (s->has_companion && !tn_steer_box_free(m, c->x, c->y, s->cparams.half))
         return tn_error_set(err, bad, 0, 0, "agents: companion at (%.2f,%.2f) overlaps a block",
                             (double)c->x, (double)c->y);
     if (c->path_n < 0 || c->path_n > TN_COMPANION_PATH_MAX || c->path_i < 0 ||

@@ -2,7 +2,8 @@
  * companion (tn_companion.h) and up to TN_WAGENTS_MAX_WANDERERS wanderers
  * (tn_wander.h), on the world's navigation mesh (tn_wnav.h).
  *
- * Companion: placed next to the character at creation; it follows the
+ * Companion: placed next to the character at creation (on a map with no
+ * free tile at all there is none until an edit makes room); it follows the
  * character, keeps clear of every enemy (tn_wenemies' positions, bucketed
  * each step into a tn_grid over the map with cells of the separation
  * radius), searches by navmesh path when it loses sight and fetches items.
@@ -22,7 +23,8 @@
  * Edits are never refused by agents: a block placed over the companion or a
  * wanderer pushes it out to the nearest free spot (it is small: the player
  * should not have to chase it away to build), the companion then re-plans
- * and wanderers whose waypoints are near the edit start their walk again.
+ * and wanderers whose waypoints are near the edit start their walk again
+ * (a wanderer with no free tile left anywhere is removed).
  *
  * Parameters (range-checked by the world core): companion_speed (px/s:
  * the companion's max_speed), follow_distance (tiles: follow_outer; the
@@ -48,6 +50,7 @@
 typedef struct tn_wagents {
     tn_companion_params cparams;
     tn_companion companion;
+    bool has_companion;       /* false while the map has no room for it */
     tn_wander_params wparams;
     tn_wanderer wanderers[TN_WAGENTS_MAX_WANDERERS];
     int nwanderers;
