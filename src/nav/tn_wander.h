@@ -153,7 +153,9 @@ void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty);
 /* Forget the waypoints and start again from where it stands (after the map
  * changed under it; free its box first with tn_steer_unstick). */
 void tn_wanderer_restart(tn_wanderer *a);
-/* Advance n wanderers one step. */
+/* Advance n wanderers one step.  `p` must have passed
+ * tn_wander_check_params, env->map must be set and env->dt > 0 (nothing is
+ * re-checked per step). */
 void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env);
 
 /* The point of a segment at parameter u in [0, 1]. */
