@@ -15,7 +15,8 @@
  *    collision).  Target: under 1 ms.
  *  - wanderers: N wanderers (bias 0.5, smoothness 0.5) walking toward a
  *    target that jumps to a new random free spot every 300 steps; one step
- *    = tn_wander_step over all of them.  Target: under 0.5 ms.
+ *    = tn_wander_step over all of them.  Target: under 0.5 ms.  Measured
+ *    with the path guide (the default) and without it.
  * Timings are per step, median (and 90th percentile) over `steps` steps
  * after a warm-up of 120 steps, and the median of the R runs' medians.
  */
@@ -210,12 +211,14 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
     return res;
 }
 
-static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uint64_t seed)
+static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uint64_t seed,
+                            bool guide)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 31);
     tn_agent_nav an = {nav, mn_los, mn_path};
     tn_wander_params p = tn_wander_default_params();
+    p.guide = guide;
     tn_wander_env env = {m, &an, DT};
     tn_wanderer *a = malloc(sizeof *a * (size_t)n);
     double *t = malloc(sizeof(double) * (size_t)steps), *tc = malloc(sizeof(double) * (size_t)steps);
@@ -226,13 +229,16 @@ static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uin
         free_spot(m, &r, p.half + 1, &x, &y);
         tn_wanderer_init(&a[i], x, y, tn_rng_range(&r, -3.14f, 3.14f), tx, ty, seed, (uint64_t)i);
     }
-    long los0 = 0;
+    long los0 = 0, paths0 = 0;
     for (int k = 0; k < WARMUP + steps; k++) {
         if (k % 300 == 299) {
             free_spot(m, &r, 8, &tx, &ty);
             for (int i = 0; i < n; i++) tn_wanderer_set_target(&a[i], tx, ty);
         }
-        if (k == WARMUP) los0 = nav->los;
+        if (k == WARMUP) {
+            los0 = nav->los;
+            paths0 = nav->paths;
+        }
         double c0 = cpu_now(), t0 = bench_now();
         tn_wander_step(a, n, &p, &env);
         double t1 = bench_now(), c1 = cpu_now();
@@ -245,6 +251,7 @@ static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uin
     res.p90_ms = bench_percentile(t, steps, 90);
     res.med_ms = bench_median(t, steps);
     res.los_per_step = (double)(nav->los - los0) / steps;
+    res.paths_per_step = (double)(nav->paths - paths0) / steps;
     res.cpu_p90 = bench_percentile(tc, steps, 90);
     res.cpu_med = bench_median(tc, steps);
     free(tc);
@@ -342,16 +349,22 @@ int bench_agents(int argc, char **argv)
         }
         cm = bench_median(meds, runs);
     }
+    double wm_noguide = -1;
     if (strcmp(only, "companions") != 0) {
-        for (int k = 0; k < runs; k++) {
-            last = run_wanderers(m, &nav, n, steps, seed + (uint64_t)k);
-            meds[k] = last.med_ms;
-            char label[64];
-            snprintf(label, sizeof label, "%d wanderers, run %d", n, k + 1);
-            printf("%-34s %10.3f %10.3f %10.3f %10.3f %10.1f %10s %10s\n", label, last.med_ms,
-                   last.p90_ms, last.cpu_med, last.cpu_p90, last.los_per_step, "-", "-");
+        for (int guide = 1; guide >= 0; guide--) {
+            for (int k = 0; k < runs; k++) {
+                last = run_wanderers(m, &nav, n, steps, seed + (uint64_t)k, guide != 0);
+                meds[k] = last.med_ms;
+                char label[64];
+                snprintf(label, sizeof label, "%d wanderers%s, run %d", n,
+                         guide ? "" : " (no guide)", k + 1);
+                printf("%-34s %10.3f %10.3f %10.3f %10.3f %10.1f %10.2f %10s\n", label,
+                       last.med_ms, last.p90_ms, last.cpu_med, last.cpu_p90, last.los_per_step,
+                       last.paths_per_step, "-");
+            }
+            if (guide) wm = bench_median(meds, runs);
+            else wm_noguide = bench_median(meds, runs);
         }
-        wm = bench_median(meds, runs);
     }
     printf("\n%-34s %10s %10s %10s %8s\n", "median of the runs' medians", "ms/step", "ns/agent",
            "target ms", "");
@@ -361,6 +374,9 @@ int bench_agents(int argc, char **argv)
     if (wm >= 0)
         printf("%-34s %10.3f %10.0f %10.3f %8s\n", "wanderers", wm, wm * 1e6 / n, 0.5,
                wm < 0.5 ? "met" : "MISSED");
+    if (wm_noguide >= 0)
+        printf("%-34s %10.3f %10.0f %10.3f %8s\n", "wanderers without path guide", wm_noguide,
+               wm_noguide * 1e6 / n, 0.5, wm_noguide < 0.5 ? "met" : "MISSED");
     free(meds);
     double build_us, query_ns;
     run_grid(m, n + ne, seed, &build_us, &query_ns);

@@ -293,6 +293,37 @@ static void test_retargeting_keeps_motion_smooth(void **state)
     tn_map_destroy(m);
 }
 
+static void test_guide_round_a_wall(void **state)
+{
+    (void)state;
+    /* A long wall between the walk and the target, open at its far end. */
+    tn_map *m = tn_map_create(40, 20, NULL, NULL);
+    for (int x = 0; x < 34; x++) tn_map_set_tile(m, x, 10, TN_TILE_BLOCK);
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    int arrived[2] = {0, 0};
+    for (int guide = 0; guide < 2; guide++) {
+        tn_wander_params p = tn_wander_default_params();
+        p.bias = 1;
+        p.guide = guide != 0;
+        for (int i = 0; i < 10; i++) {
+            tn_wanderer a;
+            tn_wanderer_init(&a, 10.5f * 16, 15.5f * 16, -PI_F / 2, 10.5f * 16, 5.5f * 16, 3,
+                             (uint64_t)i);
+            for (int k = 0; k < 3000 && a.mode != TN_WANDER_STOPPED; k++) {
+                tn_wander_step(&a, 1, &p, &env);
+                assert_true(tn_steer_box_free(m, a.x, a.y, p.half));
+            }
+            arrived[guide] += a.mode == TN_WANDER_STOPPED;
+        }
+    }
+    print_message("round a wall at bias 1: %d of 10 arrive without the guide, %d with it\n",
+                  arrived[0], arrived[1]);
+    assert_int_equal(arrived[1], 10);
+    assert_true(arrived[0] < arrived[1]);
+    tn_map_destroy(m);
+}
+
 static void test_stops_exactly_at_target(void **state)
 {
     (void)state;
@@ -388,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_turn_rate_bounded),
         cmocka_unit_test(test_wanderers_reach_target),
         cmocka_unit_test(test_retargeting_keeps_motion_smooth),
+        cmocka_unit_test(test_guide_round_a_wall),
         cmocka_unit_test(test_stops_exactly_at_target),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_params_checked),

@@ -15,6 +15,7 @@
 #define WAIT_STEPS 15
 /* A wanderer this close to a stop point has arrived, px. */
 #define ARRIVE_EPS 0.5f
+#define T_PX ((float)TN_TILE_PX)
 
 tn_wander_params tn_wander_default_params(void)
 {
@@ -33,6 +34,7 @@ tn_wander_params tn_wander_default_params(void)
     p.cone_ref = 320.0f;
     p.resume_dist = 24.0f;
     p.tries = 12;
+    p.guide = true;
     return p;
 }
 
@@ -280,6 +282,34 @@ static bool feasible(const ctx *c, const float *wp, float x, float y, bool check
     return !nav || !nav->los || nav->los(nav->user, wp[4], wp[5], x, y);
 }
 
+/* Where the cone points from (cx, cy) when the target is out of sight: the
+ * first corner of a path to it (planned again when the target has moved a
+ * tile since, or the corner is out of sight from here).  False when the
+ * target is in sight, or cannot be reached: the cone then points at the
+ * target itself. */
+static bool guide_point(tn_wanderer *a, const ctx *c, float cx, float cy, float *gx, float *gy)
+{
+    const tn_agent_nav *nav = c->e->nav;
+    if (!nav || !nav->los || !nav->path || nav->los(nav->user, cx, cy, a->tx, a->ty)) return false;
+    bool fresh = a->has_guide && tn_len2(a->guide_tx - a->tx, a->guide_ty - a->ty) < T_PX * T_PX &&
+                 tn_len2(a->guide_x - cx, a->guide_y - cy) > 4.0f &&
+                 nav->los(nav->user, cx, cy, a->guide_x, a->guide_y);
+    if (!fresh) {
+        float xy[4];
+        a->paths++;
+        int n = nav->path(nav->user, cx, cy, a->tx, a->ty, c->p->half, xy, 2);
+        a->has_guide = n > 0;
+        if (!a->has_guide) return false;
+        a->guide_x = xy[0];
+        a->guide_y = xy[1];
+        a->guide_tx = a->tx;
+        a->guide_ty = a->ty;
+    }
+    *gx = a->guide_x;
+    *gy = a->guide_y;
+    return true;
+}
+
 /* Draw the waypoint after C = wp[4..5] (B = wp[2..3], A = wp[0..1]) toward
  * the target.  check_curve: also check (and build into *seg) the segment
  * B-C.  Returns 2 for a target waypoint, 1 for a walk waypoint, 0 for none. */
@@ -297,6 +327,10 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
         return 2;
     }
     float toward = d > 0.0f ? atan2f(dy, dx) : a->heading;
+    if (p->guide && p->bias > 0.0f && d > ARRIVE_EPS) {
+        float gx, gy;
+        if (guide_point(a, c, cx, cy, &gx, &gy)) toward = atan2f(gy - cy, gx - cx);
+    }
     float half = tn_wander_cone(p, d);
     cand best = {.ok = false, .score = INFINITY};
     /* Stage 1: the cone toward the target. */

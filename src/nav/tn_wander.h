@@ -13,7 +13,11 @@
  *    and a uniform in a cone of half-width
  *        h = (1 - bias) * pi + bias * w(d),
  *        w(d) = cone_near + (cone_far - cone_near) * min(1, d / cone_ref)
- *    around the direction to the target (d = its distance).  bias 0 gives a
+ *    around the direction to the target (d = its distance), or, when C has
+ *    no line of sight to the target and `guide` is on, around the direction
+ *    to the first corner of a path to it (tn_agent_nav.path, planned again
+ *    only when the target has moved a tile or the corner is out of sight),
+ *    so walls between the walk and the target do not trap it.  bias 0 gives a
  *    uniform direction (an unbiased walk: a step is as likely to get closer
  *    as farther); bias 1 a cone of half-width 34 degrees far away down to 6
  *    next to the target (nearly straight).  The mean progress per draw,
@@ -67,10 +71,12 @@
  * wanderers (bias 0.5, smoothness 0.5) on a 128x128-tile map with 12%
  * blocks, line of sight on the navmesh, the target moved every 300 steps:
  *
- * MEASURED: 0.17 ms per step for all 1,000 (median of 5 runs' medians of
- *   600 steps, range 0.168-0.174; thread-CPU p90 0.24 ms), i.e. ~170 ns or
- *   ~1,030 instructions (callgrind) per wanderer-step, with ~22 waypoint
- *   draws and ~63 line-of-sight queries per step.  Target: under 0.5 ms.
+ * MEASURED: 0.28 ms per step for all 1,000 (median of 3 runs' medians of
+ *   600 steps, range 0.26-0.29; thread-CPU p90 0.43 ms), i.e. ~280 ns per
+ *   wanderer-step, with ~22 waypoint draws, ~126 line-of-sight queries and
+ *   ~7 guide paths per step.  Without the path guide: 0.17 ms (~1,030
+ *   instructions per wanderer-step, callgrind; ~63 line-of-sight queries
+ *   per step).  Target: under 0.5 ms.
  */
 #ifndef TN_WANDER_H
 #define TN_WANDER_H
@@ -96,6 +102,8 @@ typedef struct tn_wander_params {
     float cone_ref;    /* px; 320 */
     float resume_dist; /* px: a stopped wanderer walks again beyond this; 24 */
     int tries;         /* candidate draws per stage; 12 */
+    bool guide;        /* out of sight of the target, aim the cone at the
+                          first corner of a path to it; true */
 } tn_wander_params;
 
 /* One spline segment B-C as a cubic p(u) = c0 + c1 u + c2 u^2 + c3 u^3,
@@ -126,6 +134,9 @@ typedef struct tn_wanderer {
     long waypoints;     /* waypoints drawn */
     long slowed;        /* segments travelled below full speed */
     long restarts;      /* stops and fresh starts (dead ends, edits) */
+    long paths;         /* guide paths planned */
+    bool has_guide;     /* guide_x/y: first corner of a path to the target */
+    float guide_x, guide_y, guide_tx, guide_ty; /* ... planned for this target */
 } tn_wanderer;
 
 typedef struct tn_wander_env {
