@@ -335,7 +335,8 @@ static void move(tn_companion *c, const tn_companion_params *p, const tn_compani
 static void test_sight(tn_companion *c, const tn_companion_env *e)
 {
     c->los_tests++;
-    c->sees = e->nav && e->nav->los &&
+    /* Without a line-of-sight query nothing can hide the character. */
+    c->sees = !e->nav || !e->nav->los ||
               e->nav->los(e->nav->user, c->x, c->y, e->char_x, e->char_y);
     if (c->sees) {
         c->seen_x = e->char_x;

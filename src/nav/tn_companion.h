@@ -119,7 +119,8 @@ typedef struct tn_companion {
 /* What one step sees of the world. */
 typedef struct tn_companion_env {
     const tn_map *map;
-    const tn_agent_nav *nav;      /* line of sight and paths */
+    const tn_agent_nav *nav;      /* line of sight and paths; NULL (or a NULL
+                                     los): always in sight, never searches */
     float char_x, char_y;         /* the character's centre, px */
     float char_vx, char_vy;       /* its velocity, px/s */
     float char_hw, char_hh;       /* half width and half height of its box, px */
