@@ -11,7 +11,7 @@
 #                        the checked-in corpus fuzz/corpus/HARNESS/ (otherwise
 #                        new inputs stay in the scratch corpus
 #                        build-fuzz/corpus/HARNESS/ and the repo stays clean).
-#   HARNESS...           a subset of: map scen script cdt (default: all).
+#   HARNESS...           a subset of: map scen script cdt world (default: all).
 #
 # Exit status: 0 when every harness built and ran without a finding; 1 when a
 # harness crashed, leaked, timed out or ran out of memory (the input is in
@@ -34,7 +34,7 @@ for a in "$@"; do
     *) HARNESSES="$HARNESSES $a" ;;
     esac
 done
-[ -n "$HARNESSES" ] || HARNESSES="map scen script cdt"
+[ -n "$HARNESSES" ] || HARNESSES="map scen script cdt world"
 
 CC=${FUZZ_CC:-clang}
 B=${FUZZ_BUILD:-build-fuzz}
@@ -56,12 +56,14 @@ sources() {
     scen) echo "fuzz/fuzz_scen.c src/nav/tn_scen.c src/nav/tn_common.c" ;;
     script) echo "fuzz/fuzz_script.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
     cdt) echo "fuzz/fuzz_cdt.c src/nav/tn_cdt.c src/nav/tn_common.c" ;;
+    world) echo "fuzz/fuzz_world.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
     esac
 }
 max_len() {
     case "$1" in
     map) echo 8192 ;;
     cdt) echo 2048 ;;
+    world) echo 1024 ;;
     *) echo 4096 ;;
     esac
 }
@@ -108,7 +110,7 @@ for h in $HARNESSES; do
         continue
     fi
     if [ -z "$(sources "$h")" ]; then
-        echo "fuzz: unknown harness '$h' (map scen script cdt)" >&2
+        echo "fuzz: unknown harness '$h' (map scen script cdt world)" >&2
         exit 2
     fi
     if ! build "$h"; then
@@ -120,7 +122,9 @@ for h in $HARNESSES; do
     mkdir -p "$B/corpus/$h" "$B/artifacts/$h"
     rm -f "$B/artifacts/$h"/*
     dict=""
-    [ -f "fuzz/$h.dict" ] && dict="-dict=fuzz/$h.dict"
+    d=$h
+    [ "$h" = world ] && d=script
+    [ -f "fuzz/$d.dict" ] && dict="-dict=fuzz/$d.dict"
     log="$B/run_$h.log"
     # New inputs go to the first (scratch) directory; the checked-in corpus
     # is only read.  Every regress-* input in it is replayed at start-up.
