@@ -144,6 +144,25 @@ static void test_follows_walking_character(void **state)
             assert_int_equal(st.overlaps, 0);
             assert_int_equal(st.blocked, 0);
         }
+    /* With enemies hovering all along the way (one every 3 tiles at head
+     * height): pushed around, still close. */
+    tn_error e;
+    tn_grid *g = tn_grid_create(0, 0, 80 * T, 20 * T, 40, 64, NULL, &e);
+    float en[2 * 26];
+    for (int i = 0; i < 26; i++) {
+        en[2 * i] = (3.0f * (float)i + 1.5f) * T;
+        en[2 * i + 1] = (i % 2 ? 16.5f : 14.5f) * T;
+    }
+    tn_grid_build(g, en, 26);
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        follow_stats st = walk_and_follow(m, &v.nav[0], seed, 6000, g);
+        print_message("among enemies, seed %d: within the follow radius %.1f%%\n", (int)seed,
+                      100.0 * st.within / st.steps);
+        assert_true(st.within >= 0.95 * st.steps);
+        assert_int_equal(st.overlaps, 0);
+        assert_int_equal(st.blocked, 0);
+    }
+    tn_grid_destroy(g);
     tnav_mesh_destroy(v.mesh);
     tn_map_destroy(m);
 }

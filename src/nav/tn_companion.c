@@ -315,10 +315,16 @@ static void move(tn_companion *c, const tn_companion_params *p, const tn_compani
     float ox = fabsf(dx) - e->char_hw - p->half, oy = fabsf(dy) - e->char_hh - p->half;
     if (ox >= 0.0f || oy >= 0.0f) return;
     const float eps = 1.0f / 64.0f;
-    for (int k = 0; k < 2; k++) {
-        bool xaxis = (ox >= oy) == (k == 0);
-        float px = xaxis ? (dx < 0.0f ? ox - eps : eps - ox) : 0.0f;
-        float py = xaxis ? 0.0f : (dy < 0.0f ? oy - eps : eps - oy);
+    /* Near sides first (least penetration first); pinned there between a
+     * block and the character (e.g. it landed on the companion in a corner),
+     * the far sides, across the character's box. */
+    for (int k = 0; k < 4; k++) {
+        bool xaxis = (ox >= oy) == (k % 2 == 0), far = k >= 2;
+        float sx = (dx < 0.0f) != far ? -1.0f : 1.0f, sy = (dy < 0.0f) != far ? -1.0f : 1.0f;
+        float dist_x = far ? 2.0f * (e->char_hw + p->half) + ox : -ox;
+        float dist_y = far ? 2.0f * (e->char_hh + p->half) + oy : -oy;
+        float px = xaxis ? sx * (dist_x + eps) : 0.0f;
+        float py = xaxis ? 0.0f : sy * (dist_y + eps);
         float x = c->x, y = c->y;
         tn_steer_move(e->map, p->half, &x, &y, px, py, NULL, NULL);
         if (fabsf(x - e->char_x) - e->char_hw - p->half >= 0.0f ||

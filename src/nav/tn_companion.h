@@ -19,7 +19,9 @@
  * (no jitter), the box moves with per-axis tile collision (tn_steer_move:
  * it slides along walls, never enters a block) and is then pushed out of the
  * character's box if the character walked into it (along the axis of least
- * penetration, or the other one when a block is in the way).  When a wall
+ * penetration, or the other one when a block is in the way; pinned between
+ * blocks and the character, e.g. landed on in a corner, it goes round to
+ * the character's far side).  When a wall
  * stops the axis it mostly wants to move along and a sidestep of up to
  * half + 2 px clears the block's corner (tn_steer_corner_shift), it takes
  * it: paths that pass close to corners do not snag.
