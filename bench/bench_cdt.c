@@ -1,12 +1,336 @@
-/* Placeholder until this benchmark is written; owned by its module's issue. */
+/* tilenav-bench cdt: constrained Delaunay triangulation timings.
+ *
+ *   tilenav-bench cdt --points N [--seed S] [--runs R] [--float]
+ *       N uniform random points (integer coordinates in [0, 2^26), or doubles
+ *       in [0, 1) with --float), triangulated R times (default 11); prints
+ *       the median, min and max time and points per second.
+ *   tilenav-bench cdt --map FILE... [--runs R]
+ *       For each map: the outline (bench_gen.c: the rule of tn_navmesh.h)
+ *       triangulated R times (default 101), without and with
+ *       TN_CDT_REMOVE_OUTSIDE; medians.
+ *   tilenav-bench cdt --dump-input FILE.map [-o OUT.json]
+ *   tilenav-bench cdt --dump-points N [--seed S] [--float] [-o OUT.json]
+ *       Write the exact input we triangulate as JSON for bench/peers:
+ *       {"points":[x0,y0,...],"segments":[a0,b0,...],"triangles":T,
+ *        "triangles_hull":TH} where T is our triangle count with the outside
+ *       removed (maps) and TH the count of the whole hull.
+ *
+ * Memory is allocated once per input; builds never allocate. */
+#define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include "tn_cdt.h"
+#include "tn_map.h"
+#include "tn_rng.h"
+
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* CPU time of this thread: on a shared machine it leaves out the time the
+ * thread waited for a core (wall time is printed too). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* bench_gen.c */
+int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs, int *nsegs);
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) break;
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb) {
+            free(buf);
+            buf = NULL;
+        }
+        buf = nb;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static tn_map *load_map(const char *path)
+{
+    size_t len = 0;
+    char *buf = read_file(path, &len);
+    if (!buf) {
+        fprintf(stderr, "cdt: cannot read %s\n", path);
+        return NULL;
+    }
+    tn_map *m = NULL;
+    tn_error err;
+    if (tn_failed(tn_map_parse(buf, len, path, NULL, &m, &err))) {
+        fprintf(stderr, "cdt: %s\n", err.msg);
+        m = NULL;
+    }
+    free(buf);
+    return m;
+}
+
+static void random_points(int n, uint64_t seed, int use_float, int32_t *xi, double *xd)
+{
+    tn_rng r;
+    tn_rng_seed(&r, seed, 2);
+    for (int i = 0; i < 2 * n; i++) {
+        if (use_float) {
+            uint64_t hi = tn_rng_u32(&r), lo = tn_rng_u32(&r);
+            xd[i] = (double)((hi << 21) ^ lo) * 0x1p-53; /* 53 random bits in [0, 1) */
+        } else {
+            xi[i] = (int32_t)(tn_rng_u32(&r) & ((1u << 26) - 1));
+        }
+    }
+}
+
+typedef struct bench_in {
+    int n, nsegs, use_float;
+    int32_t *xi;
+    double *xd;
+    int32_t *segs;
+} bench_in;
+
+static tn_status build_once(tn_cdt *c, const bench_in *in, unsigned flags, tn_error *err)
+{
+    return in->use_float ? tn_cdt_build_d(c, in->xd, in->n, in->segs, in->nsegs, flags, err)
+                         : tn_cdt_build_i(c, in->xi, in->n, in->segs, in->nsegs, flags, err);
+}
+
+/* Medians of `runs` builds: wall and thread-CPU seconds; min/max of wall;
+ * -1 on failure. */
+static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int runs, double *mn, double *mx,
+                          double *cpu)
+{
+    double *t = malloc(sizeof(double) * (size_t)runs), *u = malloc(sizeof(double) * (size_t)runs);
+    tn_error err;
+    for (int k = 0; k < runs; k++) {
+        double t0 = bench_now(), u0 = cpu_now();
+        tn_status st = build_once(c, in, flags, &err);
+        u[k] = cpu_now() - u0;
+        t[k] = bench_now() - t0;
+        if (tn_failed(st)) {
+            fprintf(stderr, "cdt: build failed: %s\n", err.msg);
+            free(t);
+            free(u);
+            return -1;
+        }
+    }
+    double med = bench_median(t, runs); /* sorts */
+    *mn = t[0];
+    *mx = t[runs - 1];
+    *cpu = bench_median(u, runs);
+    free(t);
+    free(u);
+    return med;
+}
+
+static int write_json(const char *path, const bench_in *in, int ntris, int ntris_hull)
+{
+    FILE *f = path ? fopen(path, "wb") : stdout;
+    if (!f) {
+        fprintf(stderr, "cdt: cannot write %s\n", path);
+        return 1;
+    }
+    fprintf(f, "{\"points\":[");
+    for (int i = 0; i < 2 * in->n; i++) {
+        if (i) fputc(',', f);
+        if (in->use_float) fprintf(f, "%.17g", in->xd[i]);
+        else fprintf(f, "%d", (int)in->xi[i]);
+    }
+    fprintf(f, "],\n\"segments\":[");
+    for (int i = 0; i < 2 * in->nsegs; i++) fprintf(f, i ? ",%d" : "%d", (int)in->segs[i]);
+    fprintf(f, "],\n\"triangles\":%d,\"triangles_hull\":%d}\n", ntris, ntris_hull);
+    if (path && fclose(f) != 0) {
+        fprintf(stderr, "cdt: cannot write %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float]\n"
+               "       tilenav-bench cdt --map FILE... [--runs R]\n"
+               "       tilenav-bench cdt --dump-input FILE.map [-o OUT.json]\n"
+               "       tilenav-bench cdt --dump-points N [--seed S] [--float] [-o OUT.json]\n");
+}
+
+static int g_unit; /* --unit: unit-edge extraction */
+
+static int load_map_input(const char *path, bench_in *in)
+{
+    tn_map *m = load_map(path);
+    if (!m) return 1;
+    memset(in, 0, sizeof *in);
+    int rc = bench_outline(m, g_unit, &in->xi, &in->n, &in->segs, &in->nsegs);
+    tn_map_destroy(m);
+    if (rc) fprintf(stderr, "cdt: out of memory\n");
+    return rc ? 1 : 0;
+}
 
 int bench_cdt(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "tilenav-bench cdt: not written yet\n");
-    return 1;
+    int npoints = -1, runs = -1, use_float = 0, dump_points = -1;
+    unsigned long long seed = 1;
+    const char *dump_input = NULL, *out = NULL;
+    const char *maps[64];
+    int nmaps = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!strcmp(a, "--float")) {
+            use_float = 1;
+            continue;
+        }
+        if (!strcmp(a, "--unit")) {
+            g_unit = 1;
+            continue;
+        }
+        if (!strcmp(a, "--map")) {
+            while (i + 1 < argc && argv[i + 1][0] != '-' && nmaps < 64) maps[nmaps++] = argv[++i];
+            continue;
+        }
+        if (!v) {
+            fprintf(stderr, "cdt: %s needs a value\n", a);
+            usage(stderr);
+            return 2;
+        }
+        char *end = NULL;
+        if (!strcmp(a, "--points")) npoints = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--dump-points")) dump_points = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
+        else if (!strcmp(a, "--runs")) runs = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--dump-input")) dump_input = v;
+        else if (!strcmp(a, "-o")) out = v;
+        else {
+            fprintf(stderr, "cdt: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (end && *end) {
+            fprintf(stderr, "cdt: %s: '%s' is not a number\n", a, v);
+            return 2;
+        }
+        i++;
+    }
+    tn_error err;
+    if (dump_input || dump_points >= 0) {
+        bench_in in;
+        memset(&in, 0, sizeof in);
+        unsigned flags = 0;
+        if (dump_input) {
+            if (load_map_input(dump_input, &in)) return 1;
+            flags = TN_CDT_REMOVE_OUTSIDE;
+        } else {
+            in.n = dump_points;
+            in.use_float = use_float;
+            in.xi = malloc(sizeof(int32_t) * (size_t)(2 * in.n + 1));
+            in.xd = malloc(sizeof(double) * (size_t)(2 * in.n + 1));
+            random_points(in.n, seed, use_float, in.xi, in.xd);
+        }
+        tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, &err);
+        int rc = 1;
+        if (c && !tn_failed(build_once(c, &in, 0, &err))) {
+            tn_cdt_mesh mh, mr;
+            tn_cdt_get_mesh(c, &mh);
+            int hull = mh.ntris;
+            if (!tn_failed(build_once(c, &in, flags, &err))) {
+                tn_cdt_get_mesh(c, &mr);
+                rc = write_json(out, &in, mr.ntris, hull);
+            }
+        }
+        if (rc) fprintf(stderr, "cdt: %s\n", err.msg);
+        tn_cdt_destroy(c);
+        free(in.xi);
+        free(in.xd);
+        free(in.segs);
+        return rc;
+    }
+    if (nmaps > 0) {
+        if (runs < 1) runs = 101;
+        printf("%-28s %6s %6s %6s %8s %8s %8s %8s %7s %6s %6s %5s\n", "map", "points", "segs", "tris",
+               "hull ms", "cpu ms", "remove", "cpu ms", "flips", "walked", "forced", "split");
+        for (int k = 0; k < nmaps; k++) {
+            bench_in in;
+            if (load_map_input(maps[k], &in)) return 1;
+            tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, &err);
+            if (!c) {
+                fprintf(stderr, "cdt: %s\n", err.msg);
+                return 1;
+            }
+            double mn, mx, ch, cr;
+            double th = time_builds(c, &in, 0, runs, &mn, &mx, &ch);
+            double tr = time_builds(c, &in, TN_CDT_REMOVE_OUTSIDE, runs, &mn, &mx, &cr);
+            if (th < 0 || tr < 0) return 1;
+            tn_cdt_mesh m;
+            tn_cdt_stats st;
+            tn_cdt_get_mesh(c, &m);
+            tn_cdt_get_stats(c, &st);
+            const char *name = strrchr(maps[k], '/') ? strrchr(maps[k], '/') + 1 : maps[k];
+            printf("%-28s %6d %6d %6d %8.3f %8.3f %8.3f %8.3f %7lld %6d %6d %5d\n", name, in.n, in.nsegs, m.ntris,
+                   th * 1e3, ch * 1e3, tr * 1e3, cr * 1e3, st.flips, st.inside_inserts, st.segments_forced,
+                   st.segments_split);
+            tn_cdt_destroy(c);
+            free(in.xi);
+            free(in.segs);
+        }
+        printf("(medians of %d builds each, wall and thread-CPU ms; hull = whole convex hull, remove =\n"
+               " TN_CDT_REMOVE_OUTSIDE; outline %s)\n",
+               runs, g_unit ? "unit edges (--unit)" : "merged runs split at vertices, as tn_navmesh");
+        return 0;
+    }
+    if (npoints < 0) {
+        usage(stderr);
+        return 2;
+    }
+    if (runs < 1) runs = 11;
+    bench_in in;
+    memset(&in, 0, sizeof in);
+    in.n = npoints;
+    in.use_float = use_float;
+    in.xi = malloc(sizeof(int32_t) * (size_t)(2 * npoints + 1));
+    in.xd = malloc(sizeof(double) * (size_t)(2 * npoints + 1));
+    if (!in.xi || !in.xd) {
+        fprintf(stderr, "cdt: out of memory\n");
+        return 1;
+    }
+    random_points(npoints, seed, use_float, in.xi, in.xd);
+    tn_cdt *c = tn_cdt_create(npoints, 0, NULL, &err);
+    if (!c) {
+        fprintf(stderr, "cdt: %s\n", err.msg);
+        return 1;
+    }
+    double mn, mx, cpu;
+    double med = time_builds(c, &in, 0, runs, &mn, &mx, &cpu);
+    if (med < 0) return 1;
+    tn_cdt_mesh m;
+    tn_cdt_stats st;
+    tn_cdt_get_mesh(c, &m);
+    tn_cdt_get_stats(c, &st);
+    printf("cdt: %d uniform random points (%s, seed %llu), %d runs\n", npoints,
+           use_float ? "doubles in [0,1)" : "integers in [0,2^26)", seed, runs);
+    printf("%10s %10s %10s %10s %12s %10s %10s %8s\n", "median ms", "min ms", "max ms", "cpu ms", "points/s",
+           "triangles", "flips", "walked");
+    printf("%10.1f %10.1f %10.1f %10.1f %12.0f %10d %10lld %8d\n", med * 1e3, mn * 1e3, mx * 1e3, cpu * 1e3,
+           med > 0 ? npoints / med : 0.0, m.ntris, st.flips, st.inside_inserts);
+    printf("(median/min/max wall time and median thread-CPU time over the runs; points/s from the wall median)\n");
+    tn_cdt_destroy(c);
+    free(in.xi);
+    free(in.xd);
+    return 0;
 }

@@ -1,12 +1,234 @@
-/* Placeholder until this benchmark is written; owned by its module's issue. */
+/* tilenav-bench genmap: random test maps, and the outline extraction the CDT
+ * benchmarks share.
+ *
+ *   tilenav-bench genmap --kind blocks --size N [--blocks B] [--seed S] [-o FILE]
+ *
+ * KIND blocks: an N x N map (1..4096), all tiles empty, then B (default 700)
+ * square blocks, one after another: side s uniform in 1..8, top-left corner
+ * (x, y) uniform over the map, tiles [x, x+s) x [y, y+s) set to BLOCK and
+ * clipped at the map edge (blocks may overlap and merge).  Random numbers:
+ * tn_rng seeded with (S, stream 1), drawn in the order s, x, y per block, so
+ * a (size, blocks, seed) triple is the same map on every platform.  No start
+ * tile and no content.  The map is written in the tilenav-map format to FILE
+ * (or standard output); a summary line goes to standard error with the
+ * outline's vertex and constraint-segment counts (see below).  With size 256,
+ * 700 blocks give about 17,000 constraint segments (bench/run.sh uses seed 1).
+ *
+ * KIND platformer: provided by tn_levelgen (another module); not wired into
+ * this command yet - it reports so and exits with status 2.
+ *
+ * OUTLINE EXTRACTION (bench_outline, used by `cdt --map` and `--dump-input`),
+ * the rule of tn_navmesh.h: free = empty or one-way, blocked = block or
+ * outside the map.  A tile corner is a vertex unless its four tiles are all
+ * alike or form a straight wall (two blocked on one side of a grid line, two
+ * free on the other).  Unit edges between a free and a blocked tile are
+ * merged along each grid line into maximal runs, and every run is split at
+ * each vertex on it (no T-junctions, no point inside a segment).  Points are
+ * integer corner coordinates in tile units (x right, y down), numbered in
+ * row-major corner order; segments: horizontal lines top to bottom, then
+ * vertical lines left to right.  UNIT variant (`cdt --unit`): every corner
+ * on the outline is a point and every unit edge a segment - the heaviest CDT
+ * input a tile map can give (what "constraint edges" counts in the issue).
+ */
 #include "bench.h"
 
+#include "tn_map.h"
+#include "tn_rng.h"
+
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Shared with bench_cdt.c (bench.h belongs to the lead; declared there too). */
+int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs, int *nsegs);
+tn_map *bench_blocks_map(int size, int blocks, uint64_t seed);
+
+static int blocked(const tn_map *m, int x, int y) { return tn_map_tile(m, x, y) == TN_TILE_BLOCK; }
+
+/* Some unit outline edge ends at corner (cx, cy). */
+static int on_outline(const tn_map *m, int cx, int cy)
+{
+    int a = blocked(m, cx - 1, cy - 1), b = blocked(m, cx, cy - 1);
+    int c = blocked(m, cx - 1, cy), d = blocked(m, cx, cy);
+    return !(a == b && b == c && c == d);
+}
+
+static int is_vertex(const tn_map *m, int cx, int cy)
+{
+    int a = blocked(m, cx - 1, cy - 1), b = blocked(m, cx, cy - 1);
+    int c = blocked(m, cx - 1, cy), d = blocked(m, cx, cy);
+    if (a == b && b == c && c == d) return 0;
+    if (a == b && c == d) return 0; /* horizontal wall */
+    if (a == c && b == d) return 0; /* vertical wall */
+    return 1;
+}
+
+int bench_outline(const tn_map *m, int unit, int32_t **xy_out, int *npoints, int32_t **segs_out, int *nsegs)
+{
+    int W = m->w, H = m->h;
+    size_t nc = (size_t)(W + 1) * (size_t)(H + 1);
+    int32_t *id = malloc(nc * sizeof *id);
+    int32_t *xy = malloc(2 * nc * sizeof *xy);
+    int32_t *segs = malloc(4 * nc * sizeof *segs); /* each corner starts <= 2 segments */
+    if (!id || !xy || !segs) {
+        free(id);
+        free(xy);
+        free(segs);
+        return -1;
+    }
+    int n = 0, ns = 0;
+    for (int y = 0; y <= H; y++)
+        for (int x = 0; x <= W; x++) {
+            int v = (unit ? on_outline(m, x, y) : is_vertex(m, x, y)) ? n++ : -1;
+            id[(size_t)y * (W + 1) + x] = v;
+            if (v >= 0) xy[2 * v] = x, xy[2 * v + 1] = y;
+        }
+#define ID(x, y) id[(size_t)(y) * (W + 1) + (x)]
+    for (int y = 0; y <= H; y++) { /* horizontal runs on grid line y */
+        int start = -1;
+        for (int x = 0; x <= W; x++) {
+            if (start >= 0 && ID(x, y) >= 0) { /* a vertex (unit: any corner) ends the open run */
+                segs[2 * ns] = ID(start, y), segs[2 * ns + 1] = ID(x, y), ns++;
+                start = -1;
+            }
+            if (x < W && blocked(m, x, y - 1) != blocked(m, x, y) && start < 0) start = x;
+        }
+    }
+    for (int x = 0; x <= W; x++) { /* vertical runs on grid line x */
+        int start = -1;
+        for (int y = 0; y <= H; y++) {
+            if (start >= 0 && ID(x, y) >= 0) {
+                segs[2 * ns] = ID(x, start), segs[2 * ns + 1] = ID(x, y), ns++;
+                start = -1;
+            }
+            if (y < H && blocked(m, x - 1, y) != blocked(m, x, y) && start < 0) start = y;
+        }
+    }
+#undef ID
+    free(id);
+    *xy_out = xy;
+    *segs_out = segs;
+    *npoints = n;
+    *nsegs = ns;
+    return 0;
+}
+
+tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
+{
+    tn_error err;
+    tn_map *m = tn_map_create(size, size, NULL, &err);
+    if (!m) return NULL;
+    tn_rng r;
+    tn_rng_seed(&r, seed, 1);
+    for (int b = 0; b < blocks; b++) {
+        int s = 1 + (int)tn_rng_below(&r, 8);
+        int x0 = (int)tn_rng_below(&r, (uint32_t)size), y0 = (int)tn_rng_below(&r, (uint32_t)size);
+        for (int y = y0; y < y0 + s && y < size; y++)
+            for (int x = x0; x < x0 + s && x < size; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+    }
+    return m;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: tilenav-bench genmap --kind blocks --size N [--blocks B] [--seed S] [-o FILE]\n"
+            "  blocks: N x N empty map (1..4096) with B (default 700) square blocks, side uniform\n"
+            "          in 1..8, top-left uniform over the map, clipped at the edge, overlapping\n"
+            "          freely; tn_rng(S, stream 1) draws side, x, y per block.  Writes the\n"
+            "          tilenav-map to FILE (default: standard output) and prints the outline's\n"
+            "          vertex and constraint-segment counts (bench/bench_gen.c documents the\n"
+            "          extraction) to standard error.\n"
+            "  platformer: provided by tn_levelgen, not wired into tilenav-bench yet.\n");
+}
 
 int bench_genmap(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "tilenav-bench genmap: not written yet\n");
-    return 1;
+    const char *kind = NULL, *out = NULL;
+    int size = 0, blocks = 700;
+    unsigned long long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (!v) {
+            fprintf(stderr, "genmap: %s needs a value\n", a);
+            usage(stderr);
+            return 2;
+        }
+        char *end = NULL;
+        if (!strcmp(a, "--kind")) kind = v;
+        else if (!strcmp(a, "-o")) out = v;
+        else if (!strcmp(a, "--size")) size = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--blocks")) blocks = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
+        else {
+            fprintf(stderr, "genmap: unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (end && *end) {
+            fprintf(stderr, "genmap: %s: '%s' is not a number\n", a, v);
+            return 2;
+        }
+        i++;
+    }
+    if (!kind) {
+        fprintf(stderr, "genmap: --kind is required\n");
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(kind, "platformer")) {
+        fprintf(stderr, "genmap: --kind platformer is provided by tn_levelgen (another module); "
+                        "it is not wired into tilenav-bench yet\n");
+        return 2;
+    }
+    if (strcmp(kind, "blocks") != 0) {
+        fprintf(stderr, "genmap: unknown kind '%s' (blocks, platformer)\n", kind);
+        return 2;
+    }
+    if (size < 1 || size > TN_MAP_MAX_SIZE || blocks < 0) {
+        fprintf(stderr, "genmap: --size must be in 1..%d and --blocks >= 0\n", TN_MAP_MAX_SIZE);
+        return 2;
+    }
+    tn_map *m = bench_blocks_map(size, blocks, seed);
+    if (!m) {
+        fprintf(stderr, "genmap: out of memory\n");
+        return 1;
+    }
+    size_t cap = tn_map_format_size(m), len = 0;
+    char *buf = malloc(cap);
+    if (!buf || tn_failed(tn_map_format(m, buf, cap, &len))) {
+        fprintf(stderr, "genmap: cannot format the map\n");
+        free(buf);
+        tn_map_destroy(m);
+        return 1;
+    }
+    FILE *f = out ? fopen(out, "wb") : stdout;
+    if (!f || fwrite(buf, 1, len, f) != len || (out && fclose(f) != 0)) {
+        fprintf(stderr, "genmap: cannot write %s\n", out ? out : "standard output");
+        free(buf);
+        tn_map_destroy(m);
+        return 1;
+    }
+    int nblocked = 0;
+    for (int i = 0; i < m->w * m->h; i++) nblocked += m->tile[i] == TN_TILE_BLOCK;
+    int32_t *xy = NULL, *segs = NULL;
+    int n = 0, ns = 0;
+    int32_t *uxy = NULL, *usegs = NULL;
+    int un = 0, uns = 0;
+    if (bench_outline(m, 0, &xy, &n, &segs, &ns) == 0 && bench_outline(m, 1, &uxy, &un, &usegs, &uns) == 0)
+        fprintf(stderr, "genmap: blocks %dx%d, %d blocks (seed %llu): %d blocked tiles; outline: %d vertices and "
+                        "%d constraint segments (merged runs), %d corners and %d unit edges\n",
+                size, size, blocks, seed, nblocked, n, ns, un, uns);
+    free(uxy);
+    free(usegs);
+    free(xy);
+    free(segs);
+    free(buf);
+    tn_map_destroy(m);
+    return 0;
 }

@@ -648,14 +648,17 @@ static void test_collinear(void **state)
 static void test_grids(void **state)
 {
     (void)state;
-    for (int k = 2; k <= 40; k += (k < 12 ? 1 : 7)) {
-        input in = input_new(k * k, 0);
-        for (int y = 0; y < k; y++)
-            for (int x = 0; x < k; x++) in.xy[2 * (y * k + x)] = x * 3 - 7, in.xy[2 * (y * k + x) + 1] = y * 3 + 2;
-        int T = build_ok_i(&in, 0, k <= 20 ? BRUTE : LOCAL);
-        assert_int_equal(T, 2 * (k - 1) * (k - 1));
-        input_free(&in);
-    }
+    /* spacing 3: small-span exact mode; spacing 999983: the int64/__int128 path */
+    for (int spacing = 3; spacing < 1000000; spacing = spacing == 3 ? 999983 : 1000000)
+        for (int k = 2; k <= 40; k += (k < 12 ? 1 : 7)) {
+            input in = input_new(k * k, 0);
+            for (int y = 0; y < k; y++)
+                for (int x = 0; x < k; x++)
+                    in.xy[2 * (y * k + x)] = x * spacing - 7, in.xy[2 * (y * k + x) + 1] = y * spacing + 2;
+            int T = build_ok_i(&in, 0, k <= 20 ? BRUTE : LOCAL);
+            assert_int_equal(T, 2 * (k - 1) * (k - 1));
+            input_free(&in);
+        }
     /* a grid with shuffled order and duplicates, and a rotated lattice */
     tn_rng r;
     tn_rng_seed(&r, 5, 5);
@@ -680,7 +683,9 @@ static void test_random_small_range(void **state)
         int n = 3 + (int)tn_rng_below(&r, 200);
         int range = 2 + (int)tn_rng_below(&r, 40);
         input in = input_new(n, 0);
-        for (int i = 0; i < 2 * n; i++) in.xy[i] = (int)tn_rng_below(&r, (uint32_t)range) - range / 2;
+        /* every third trial scaled up: same degeneracies on the int128 path */
+        int scale = trial % 3 == 0 ? 65521 : 1;
+        for (int i = 0; i < 2 * n; i++) in.xy[i] = ((int)tn_rng_below(&r, (uint32_t)range) - range / 2) * scale;
         build_ok_i(&in, 0, BRUTE);
         input_free(&in);
     }
@@ -751,6 +756,8 @@ static void test_constraints_random(void **state)
         int range = 3 + (int)tn_rng_below(&r, trial % 3 == 0 ? 12 : 1000);
         input in;
         random_constrained(&r, n, range, (int)tn_rng_below(&r, 60), &in);
+        if (trial % 4 == 1) /* the int128 path: same configuration scaled */
+            for (int i = 0; i < 2 * in.n; i++) in.xy[i] *= 16381;
         build_ok_i(&in, 0, BRUTE);
         build_ok_i(&in, TN_CDT_REMOVE_OUTSIDE, BRUTE);
         input_free(&in);

@@ -18,9 +18,13 @@ struct tn_cdt {
     int max_points, max_segments, max_tris;
 
     unsigned flags;
+    int mode;      /* CDT_EXACT_DOUBLE, CDT_INT or CDT_FLOAT: how predicates decide */
     int exact_int; /* 1: integer coordinates (exact stage in int64/int128) */
     int npoints;
     double *xy;        /* 2*max_points; coordinates of every input point */
+    double *sxy;       /* 2*max_points; distinct points in insertion order ("local" ids) */
+    const double *pt;  /* what the predicates read: xy while seeding, then sxy */
+    int32_t *loc;      /* max_points: local id of a distinct input point */
     int32_t *remap;    /* max_points */
     int32_t *vert_tri; /* max_points, output */
     int32_t *vert_edge; /* max_points: one half-edge leaving the vertex */
@@ -55,15 +59,23 @@ struct tn_cdt {
 /* Exact predicates                                                           */
 /* ------------------------------------------------------------------------ */
 
-static inline int next_he(int e) { return e % 3 == 2 ? e - 2 : e + 1; }
-static inline int prev_he(int e) { return e % 3 == 0 ? e + 2 : e - 1; }
+/* unsigned arithmetic: division by 3 becomes a multiply and a shift */
+static inline int he_base(int e) { return (int)((unsigned)e / 3u * 3u); }
+static inline int next_he(int e) { return e - he_base(e) == 2 ? e - 2 : e + 1; }
+static inline int prev_he(int e) { return e - he_base(e) == 0 ? e + 2 : e - 1; }
+
+#if defined(__GNUC__)
+#define CDT_NOINLINE __attribute__((noinline))
+#else
+#define CDT_NOINLINE
+#endif
 
 /* Shewchuk's static filter bounds (epsilon = 2^-53). */
 #define CDT_EPS (DBL_EPSILON * 0.5)
 static const double ccwerrboundA = (3.0 + 16.0 * CDT_EPS) * CDT_EPS;
 static const double iccerrboundA = (10.0 + 96.0 * CDT_EPS) * CDT_EPS;
 
-static int orient_exact_int(const double *a, const double *b, const double *p)
+static CDT_NOINLINE int orient_exact_int(const double *a, const double *b, const double *p)
 {
     int64_t l = ((int64_t)b[0] - (int64_t)a[0]) * ((int64_t)p[1] - (int64_t)a[1]);
     int64_t r = ((int64_t)b[1] - (int64_t)a[1]) * ((int64_t)p[0] - (int64_t)a[0]);
@@ -72,7 +84,7 @@ static int orient_exact_int(const double *a, const double *b, const double *p)
 
 #if defined(__SIZEOF_INT128__)
 typedef __int128 cdt_i128;
-static int incircle_exact_int(const double *a, const double *b, const double *c, const double *d)
+static CDT_NOINLINE int incircle_exact_int(const double *a, const double *b, const double *c, const double *d)
 {
     int64_t adx = (int64_t)a[0] - (int64_t)d[0], ady = (int64_t)a[1] - (int64_t)d[1];
     int64_t bdx = (int64_t)b[0] - (int64_t)d[0], bdy = (int64_t)b[1] - (int64_t)d[1];
@@ -87,22 +99,33 @@ static int incircle_exact_int(const double *a, const double *b, const double *c,
 }
 #endif
 
-/* Adaptive exact floating-point predicates (tn_cdt_pred section below). */
-#if defined(__GNUC__)
-#define CDT_NOINLINE __attribute__((noinline))
-#else
-#define CDT_NOINLINE
-#endif
+/* Adaptive exact floating-point predicates (section below). */
 static CDT_NOINLINE int orient_adapt(const double *a, const double *b, const double *c, double detsum);
 static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const double *c, const double *d,
                           double permanent);
 
+/* Predicate modes.  CDT_EXACT_DOUBLE: integer input spanning at most 4096
+ * in x and in y; every intermediate of both determinants is then an integer
+ * below 2^53 (differences <= 2^12, lifts <= 2^25, terms <= 2^50, sums
+ * < 2^53), so plain double arithmetic is exact and needs no filter.
+ * CDT_INT: other integer input: filter, then int64/__int128.  CDT_FLOAT:
+ * filter, then adaptive expansions. */
+enum { CDT_EXACT_DOUBLE = 0, CDT_INT = 1, CDT_FLOAT = 2 };
+#define CDT_EXACT_SPAN 4096.0
+
+#if defined(__GNUC__)
+#define CDT_INLINE static inline __attribute__((always_inline))
+#else
+#define CDT_INLINE static inline
+#endif
+
 /* Sign of orient(a, b, p): > 0 when p is left of a->b. */
-static inline int orient_pt(const tn_cdt *c, const double *a, const double *b, const double *p)
+CDT_INLINE int orient_pt(const tn_cdt *c, const double *a, const double *b, const double *p)
 {
     double l = (b[0] - a[0]) * (p[1] - a[1]);
     double r = (b[1] - a[1]) * (p[0] - a[0]);
     double det = l - r;
+    if (c->mode == CDT_EXACT_DOUBLE) return (det > 0) - (det < 0);
     double bound = ccwerrboundA * (fabs(l) + fabs(r));
     if (det > bound) return 1;
     if (-det > bound) return -1;
@@ -110,16 +133,16 @@ static inline int orient_pt(const tn_cdt *c, const double *a, const double *b, c
     return orient_adapt(a, b, p, fabs(l) + fabs(r));
 }
 
-static inline int orient(const tn_cdt *c, int a, int b, int p)
+CDT_INLINE int orient(const tn_cdt *c, int a, int b, int p)
 {
-    return orient_pt(c, c->xy + 2 * a, c->xy + 2 * b, c->xy + 2 * p);
+    return orient_pt(c, c->pt + 2 * a, c->pt + 2 * b, c->pt + 2 * p);
 }
 
 /* Sign of incircle: > 0 when d is strictly inside the circle through the
  * counter-clockwise triangle (a, b, cc). */
-static inline int incircle(const tn_cdt *c, int ia, int ib, int ic, int id)
+CDT_INLINE int incircle(const tn_cdt *c, int ia, int ib, int ic, int id)
 {
-    const double *a = c->xy + 2 * ia, *b = c->xy + 2 * ib, *cc = c->xy + 2 * ic, *d = c->xy + 2 * id;
+    const double *a = c->pt + 2 * ia, *b = c->pt + 2 * ib, *cc = c->pt + 2 * ic, *d = c->pt + 2 * id;
     double adx = a[0] - d[0], ady = a[1] - d[1];
     double bdx = b[0] - d[0], bdy = b[1] - d[1];
     double cdx = cc[0] - d[0], cdy = cc[1] - d[1];
@@ -127,6 +150,7 @@ static inline int incircle(const tn_cdt *c, int ia, int ib, int ic, int id)
     double cdxady = cdx * ady, adxcdy = adx * cdy, blift = bdx * bdx + bdy * bdy;
     double adxbdy = adx * bdy, bdxady = bdx * ady, clift = cdx * cdx + cdy * cdy;
     double det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
+    if (c->mode == CDT_EXACT_DOUBLE) return (det > 0) - (det < 0);
     double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift + (fabs(cdxady) + fabs(adxcdy)) * blift +
                        (fabs(adxbdy) + fabs(bdxady)) * clift;
     double bound = iccerrboundA * permanent;
@@ -302,6 +326,8 @@ void tn_cdt_destroy(tn_cdt *c)
     if (!c) return;
     const tn_allocator *a = c->ap;
     tn_free(a, c->xy);
+    tn_free(a, c->sxy);
+    tn_free(a, c->loc);
     tn_free(a, c->remap);
     tn_free(a, c->vert_tri);
     tn_free(a, c->vert_edge);
@@ -351,6 +377,8 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     c->hash_size = hs; /* capacity; each build uses ceil(sqrt(n)) */
     c->tmp_cap = (int)(3 * nt + 16);
     c->xy = tn_alloc_array(c->ap, 2 * np, sizeof *c->xy);
+    c->sxy = tn_alloc_array(c->ap, 2 * np, sizeof *c->sxy);
+    c->loc = tn_alloc_array(c->ap, np, sizeof *c->loc);
     c->remap = tn_alloc_array(c->ap, np, sizeof(int32_t));
     c->vert_tri = tn_alloc_array(c->ap, np, sizeof(int32_t));
     c->vert_edge = tn_alloc_array(c->ap, np, sizeof(int32_t));
@@ -370,7 +398,7 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
-    if (!c->xy || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup || !c->hull_next ||
+    if (!c->xy || !c->sxy || !c->loc || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup || !c->hull_next ||
         !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 || !c->ids ||
         !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a || !c->tmp_b || !c->tscratch)
         goto oom;
@@ -417,16 +445,16 @@ static int legalize(tn_cdt *c, int a)
     int i = 0, ar = 0;
     for (;;) {
         int b = he[a];
-        int a0 = a - a % 3;
-        ar = a0 + (a + 2) % 3;
+        int a0 = he_base(a), ai = a - a0;
+        ar = ai == 0 ? a + 2 : a - 1;
         if (b == -1) {
             if (i == 0) break;
             a = c->stack[--i];
             continue;
         }
-        int b0 = b - b % 3;
-        int al = a0 + (a + 1) % 3;
-        int bl = b0 + (b + 2) % 3;
+        int b0 = he_base(b), bi = b - b0;
+        int al = ai == 2 ? a0 : a + 1;
+        int bl = bi == 0 ? b + 2 : b - 1;
         int p0 = tris[ar], pr = tris[a], pl = tris[al], p1 = tris[bl];
         if (incircle(c, p0, pr, pl, p1) > 0) {
             tris[a] = p1;
@@ -438,7 +466,7 @@ static int legalize(tn_cdt *c, int a)
             link_he(c, a, hbl);
             link_he(c, b, har);
             link_he(c, ar, bl);
-            c->stack[i++] = b0 + (b + 1) % 3;
+            c->stack[i++] = bi == 2 ? b0 : b + 1;
             c->st.flips++;
         } else {
             if (i == 0) break;
@@ -462,7 +490,7 @@ static inline double pseudo_angle(double dx, double dy)
 
 static inline int hash_key(const tn_cdt *c, int i)
 {
-    int k = (int)(pseudo_angle(c->xy[2 * i] - c->cx, c->xy[2 * i + 1] - c->cy) * c->hash_size);
+    int k = (int)(pseudo_angle(c->pt[2 * i] - c->cx, c->pt[2 * i + 1] - c->cy) * c->hash_size);
     return k >= c->hash_size ? k - c->hash_size : (k < 0 ? 0 : k);
 }
 
@@ -542,7 +570,7 @@ static int locate(const tn_cdt *c, int p, int t, int *where, int *dup)
             /* on two edge lines: p is their shared vertex */
             for (int k = 0; k < 3; k++) {
                 int v = tris[3 * t + k];
-                if (c->xy[2 * v] == c->xy[2 * p] && c->xy[2 * v + 1] == c->xy[2 * p + 1]) *dup = v;
+                if (c->pt[2 * v] == c->pt[2 * p] && c->pt[2 * v + 1] == c->pt[2 * p + 1]) *dup = v;
             }
         }
         *where = nz == 1 ? zero : -1;
@@ -561,7 +589,7 @@ static void insert_inside(tn_cdt *c, int p, int start_tri)
     int t = locate(c, p, start_tri, &where, &dup);
     c->st.inside_inserts++;
     if (dup >= 0) { /* exact duplicates are merged before the sweep */
-        c->remap[p] = dup;
+        c->remap[c->ids[p]] = c->ids[dup];
         return;
     }
     if (where < 0) {
@@ -621,6 +649,7 @@ static void triangulate(tn_cdt *c)
 {
     const int n = c->npoints;
     const double *xy = c->xy;
+    c->pt = c->xy; /* input ids until the insertion order is known */
     c->ntris = 0;
     int m = 0;
     double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY;
@@ -693,6 +722,18 @@ static void triangulate(tn_cdt *c)
         c->keys[k] = bits; /* non-negative floats order like their bits */
     }
     if (!(c->flags & TN_CDT_INPUT_ORDER)) radix_sort(c, m);
+    /* from here on vertices are local ids: consecutive insertions touch
+     * consecutive memory */
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        c->sxy[2 * k] = xy[2 * i];
+        c->sxy[2 * k + 1] = xy[2 * i + 1];
+        c->loc[i] = k;
+    }
+    c->pt = c->sxy;
+    i0 = c->loc[i0];
+    i1 = c->loc[i1];
+    i2 = c->loc[i2];
 
     c->hash_size = 1;
     while ((double)c->hash_size * c->hash_size < (double)m) c->hash_size++;
@@ -710,8 +751,7 @@ static void triangulate(tn_cdt *c)
     add_tri(c, i0, i1, i2, -1, -1, -1);
     c->hull_start = i0;
 
-    for (int k = 0; k < m; k++) {
-        int i = c->ids[k];
+    for (int i = 0; i < m; i++) {
         if (i == i0 || i == i1 || i == i2) continue;
         /* a hull vertex near i's angle around the centre */
         int key = hash_key(c, i), start = 0;
@@ -772,9 +812,8 @@ static void flip(tn_cdt *c, int a)
     int32_t *tris = c->tris, *he = c->he;
     uint8_t *fx = c->fixed;
     int b = he[a];
-    int a0 = a - a % 3, b0 = b - b % 3;
-    int ar = a0 + (a + 2) % 3, al = a0 + (a + 1) % 3;
-    int bl = b0 + (b + 2) % 3, br = b0 + (b + 1) % 3;
+    int ar = prev_he(a), al = next_he(a);
+    int bl = prev_he(b), br = next_he(b);
     int p0 = tris[ar], pr = tris[a], pl = tris[al], p1 = tris[bl];
     tris[a] = p1;
     tris[b] = p0;
@@ -818,6 +857,12 @@ static int find_edge(const tn_cdt *c, int u, int w)
     }
 }
 
+static inline void fix_he(tn_cdt *c, int e)
+{
+    c->fixed[e] = 1;
+    if (c->he[e] != -1) c->fixed[c->he[e]] = 1;
+}
+
 static void mark_fixed(tn_cdt *c, int u, int w)
 {
     int e = find_edge(c, u, w);
@@ -833,7 +878,7 @@ static inline int sgn(double v) { return (v > 0) - (v < 0); }
 static int on_segment(const tn_cdt *c, int a, int b, int p)
 {
     if (orient(c, a, b, p) != 0) return 0;
-    const double *A = c->xy + 2 * a, *B = c->xy + 2 * b, *P = c->xy + 2 * p;
+    const double *A = c->pt + 2 * a, *B = c->pt + 2 * b, *P = c->pt + 2 * p;
     return P[0] >= fmin(A[0], B[0]) && P[0] <= fmax(A[0], B[0]) && P[1] >= fmin(A[1], B[1]) &&
            P[1] <= fmax(A[1], B[1]);
 }
@@ -842,7 +887,7 @@ static tn_status crossing_error(tn_cdt *c, int seg, int u, int w, tn_error *err)
 {
     int other = -1;
     for (int s = 0; s < seg && other < 0; s++) {
-        int a = c->remap[c->segs[2 * s]], b = c->remap[c->segs[2 * s + 1]];
+        int a = c->loc[c->remap[c->segs[2 * s]]], b = c->loc[c->remap[c->segs[2 * s + 1]]];
         if (a != b && on_segment(c, a, b, u) && on_segment(c, a, b, w)) other = s;
     }
     int a = c->segs[2 * seg], b = c->segs[2 * seg + 1];
@@ -929,22 +974,24 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
     const int32_t *tris = c->tris;
     while (a != b) {
         int e0 = first_out(c, a), e = e0, cross = -1, next_a = -1;
-        const double *A = c->xy + 2 * a, *B = c->xy + 2 * b;
+        const double *A = c->pt + 2 * a, *B = c->pt + 2 * b;
         for (;;) {
             int n = tris[next_he(e)], m = tris[prev_he(e)];
             if (n == b || m == b) {
                 c->st.segments_present++;
-                mark_fixed(c, a, b);
+                fix_he(c, n == b ? e : prev_he(e));
                 return TN_OK;
             }
             int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
-            const double *N = c->xy + 2 * n, *M = c->xy + 2 * m;
+            const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
             if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
                 next_a = n; /* n lies on a-b: split the constraint there */
+                fix_he(c, e);
                 break;
             }
             if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
                 next_a = m;
+                fix_he(c, prev_he(e));
                 break;
             }
             if (o1 > 0 && o2 < 0) {
@@ -957,7 +1004,6 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
         }
         if (next_a >= 0) {
             c->st.segments_split++;
-            mark_fixed(c, a, next_a);
             a = next_a;
             continue;
         }
@@ -1004,8 +1050,15 @@ static inline uint32_t hash_xy(double x, double y)
     uint64_t bx, by;
     memcpy(&bx, &x, sizeof bx);
     memcpy(&by, &y, sizeof by);
-    uint64_t h = bx * 0x9E3779B97F4A7C15ull ^ (by + 0x632BE59BD9B4E019ull) * 0xC2B2AE3D27D4EB4Full;
-    return (uint32_t)(h >> 32) ^ (uint32_t)h;
+    /* integer-valued doubles have all-zero low mantissa bits: mix fully
+     * (splitmix64 finaliser) */
+    uint64_t h = bx ^ (by * 0x9E3779B97F4A7C15ull + (by >> 29));
+    h ^= h >> 30;
+    h *= 0xBF58476D1CE4E5B9ull;
+    h ^= h >> 27;
+    h *= 0x94D049BB133111EBull;
+    h ^= h >> 31;
+    return (uint32_t)h;
 }
 
 /* Merge exact duplicates: remap[i] = first index with the same coordinates. */
@@ -1104,7 +1157,7 @@ static tn_status build(tn_cdt *c, const int32_t *segs, int nsegs, unsigned flags
         c->segs = segs;
         c->nsegs = nsegs;
         for (int s = 0; s < nsegs; s++) {
-            int a = c->remap[segs[2 * s]], b = c->remap[segs[2 * s + 1]];
+            int a = c->loc[c->remap[segs[2 * s]]], b = c->loc[c->remap[segs[2 * s + 1]]];
             if (a == b) continue;
             tn_status st = insert_segment(c, s, a, b, err);
             if (tn_failed(st)) {
@@ -1133,7 +1186,7 @@ static tn_status build(tn_cdt *c, const int32_t *segs, int nsegs, unsigned flags
         if (nid < 0) continue;
         for (int k = 0; k < 3; k++) {
             int e = 3 * t + k, f = he[e];
-            tris[3 * nid + k] = tris[e];
+            tris[3 * nid + k] = c->ids[tris[e]]; /* local -> input id */
             he[3 * nid + k] = f == -1 ? -1 : newid[f / 3];
             c->fixed[3 * nid + k] = c->fixed[e];
         }
@@ -1188,6 +1241,18 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
     }
     c->npoints = npoints;
     c->exact_int = 1;
+    c->mode = CDT_INT;
+    if (npoints > 0) {
+        int32_t x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
+        for (int i = 1; i < npoints; i++) {
+            int32_t x = xy[2 * i], y = xy[2 * i + 1];
+            x0 = x < x0 ? x : x0;
+            x1 = x > x1 ? x : x1;
+            y0 = y < y0 ? y : y0;
+            y1 = y > y1 ? y : y1;
+        }
+        if ((double)x1 - x0 <= CDT_EXACT_SPAN && (double)y1 - y0 <= CDT_EXACT_SPAN) c->mode = CDT_EXACT_DOUBLE;
+    }
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
     return st;
@@ -1209,6 +1274,7 @@ tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t
     }
     c->npoints = npoints;
     c->exact_int = 0;
+    c->mode = CDT_FLOAT;
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
     return st;
