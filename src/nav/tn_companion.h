@@ -56,9 +56,9 @@
  * enemies on a 128x128-tile map with 12% blocks, line of sight and paths on
  * the navmesh (250 line-of-sight tests and ~0.5 path queries per step):
  *
- * MEASURED: 0.30 ms per step for all 1,000 (median of 5 runs' medians of
- *   600 steps, range 0.29-0.31; thread-CPU p90 0.40 ms), i.e. ~300 ns or
- *   ~1,550 instructions (callgrind) per companion-step, bucketing 2,000
+ * MEASURED: 0.29 ms per step for all 1,000 (median of 5 runs' medians of
+ *   600 steps, range 0.28-0.30; thread-CPU p90 0.36-0.47 ms), i.e. ~290 ns
+ *   or ~1,550 instructions (callgrind) per companion-step, bucketing 2,000
  *   points into the grid included.  Target: under 1 ms.
  */
 #ifndef TN_COMPANION_H

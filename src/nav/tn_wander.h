@@ -71,10 +71,10 @@
  * wanderers (bias 0.5, smoothness 0.5) on a 128x128-tile map with 12%
  * blocks, line of sight on the navmesh, the target moved every 300 steps:
  *
- * MEASURED: 0.28 ms per step for all 1,000 (median of 3 runs' medians of
- *   600 steps, range 0.26-0.29; thread-CPU p90 0.43 ms), i.e. ~280 ns per
- *   wanderer-step, with ~22 waypoint draws, ~126 line-of-sight queries and
- *   ~7 guide paths per step.  Without the path guide: 0.17 ms (~1,030
+ * MEASURED: 0.25 ms per step for all 1,000 (median of 5 runs' medians of
+ *   600 steps, range 0.25-0.27; thread-CPU p90 0.38-0.40 ms), i.e. ~250 ns
+ *   per wanderer-step, with ~22 waypoint draws, ~126 line-of-sight queries
+ *   and ~7 guide paths per step.  Without the path guide: 0.17 ms (~1,030
  *   instructions per wanderer-step, callgrind; ~63 line-of-sight queries
  *   per step).  Target: under 0.5 ms.
  */
