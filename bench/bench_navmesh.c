@@ -4,7 +4,8 @@
  * navmesh build over N repetitions (default 51) and the share of it spent in
  * the CDT, the outline/triangle counts, then path and line-of-sight query
  * times on random pairs of free tiles (fixed seed), and the single-tile edit
- * cost (toggle a random tile, rebuild, toggle back).  Target (issue 5): a
+ * cost: toggle a random tile and back, each followed by the local update
+ * (tn_navmesh_update_tile) or, for comparison, a full rebuild.  Target (issue 5): a
  * 256x256 map of random blocks with ~17,000 constraint edges built in under
  * 3 ms. */
 #include "bench.h"
@@ -140,24 +141,52 @@ static int bench_file(const char *path, int reps, int nqueries)
         free(freel);
     }
 
-    /* A single-tile edit: toggle a random tile and rebuild. */
+    /* Single-tile edits: toggle a random tile, update the mesh locally
+     * (tn_navmesh_update_tile), toggle it back, update again; and the same
+     * edits with a full rebuild for comparison. */
     {
         tn_rng rng;
         tn_rng_seed(&rng, 7, 9);
-        int n = reps < 21 ? reps : 21;
+        int n = 2 * reps;
         double *te = malloc(sizeof(double) * (size_t)n);
-        for (int i = 0; i < n; i++) {
+        double *tf = malloc(sizeof(double) * (size_t)n);
+        int local = 0;
+        for (int i = 0; i < n; i += 2) {
             int x = (int)tn_rng_below(&rng, (uint32_t)map->w);
             int y = (int)tn_rng_below(&rng, (uint32_t)map->h);
             int old = tn_map_tile(map, x, y);
-            tn_map_set_tile(map, x, y, old == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK);
-            double t0 = bench_now();
-            tn_navmesh_build(nm, map, NULL);
-            te[i] = bench_now() - t0;
-            tn_map_set_tile(map, x, y, old);
+            for (int k = 0; k < 2; k++) {
+                tn_map_set_tile(map, x, y, k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY
+                                                                          : TN_TILE_BLOCK)
+                                                  : old);
+                double t0 = bench_now();
+                tn_navmesh_update_tile(nm, map, x, y, NULL);
+                te[i + k] = bench_now() - t0;
+                tn_navmesh_view ev;
+                tn_navmesh_get_view(nm, &ev);
+                local += ev.last_local;
+            }
         }
-        printf("%-22s   edit + full rebuild: median %.3f ms\n", "", bench_median(te, n) * 1e3);
+        tn_rng_seed(&rng, 7, 9);
+        for (int i = 0; i < n; i += 2) {
+            int x = (int)tn_rng_below(&rng, (uint32_t)map->w);
+            int y = (int)tn_rng_below(&rng, (uint32_t)map->h);
+            int old = tn_map_tile(map, x, y);
+            for (int k = 0; k < 2; k++) {
+                tn_map_set_tile(map, x, y, k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY
+                                                                          : TN_TILE_BLOCK)
+                                                  : old);
+                double t0 = bench_now();
+                tn_navmesh_build(nm, map, NULL);
+                tf[i + k] = bench_now() - t0;
+            }
+        }
+        double tl = bench_median(te, n), tb = bench_median(tf, n);
+        printf("%-22s   single-tile edit: local update median %.3f ms (%d of %d stayed local),"
+               " full rebuild %.3f ms: %.1fx\n",
+               "", tl * 1e3, local, n, tb * 1e3, tl > 0 ? tb / tl : 0.0);
         free(te);
+        free(tf);
     }
 done:
     free(total);

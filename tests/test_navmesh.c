@@ -101,6 +101,8 @@ static tn_navmesh *build(const tn_map *map)
     return nm;
 }
 
+static double path_len(const float *xy, int n);
+
 /* ---------------------------------------------------------------------- */
 /* Naive references for the outlines and the triangles */
 
@@ -733,6 +735,65 @@ static void test_create_errors(void **state)
     assert_false(tn_navmesh_los(nm, 0.5f, 0.5f, 1.5f, 0.5f));
     tn_map_destroy(m);
     tn_navmesh_destroy(nm);
+}
+
+/* Local rebuilds: after each of many random single-tile edits the updated
+ * mesh passes the same exact checks as a full build, and its paths are as
+ * short as those of a mesh built from scratch (both exact). */
+static void test_local_update(void **state)
+{
+    (void)state;
+    int local = 0, total = 0;
+    for (int k = 0; k < 6; k++) {
+        int w = 14 + 5 * k, h = 12 + 3 * k;
+        tn_map *m = random_map(w, h, 10 + 5 * k, 3000 + (uint64_t)k);
+        tn_navmesh *nm = build(m);
+        tn_navmesh *ref = build(m);
+        tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+        tn_navquery *qr = tn_navquery_create(ref, NULL, NULL);
+        tn_rng r;
+        tn_rng_seed(&r, 77 + (uint64_t)k, 1);
+        float xy[2048];
+        for (int it = 0; it < 150; it++) {
+            int x = (int)tn_rng_below(&r, (uint32_t)w), y = (int)tn_rng_below(&r, (uint32_t)h);
+            if (it % 5 == 0) { /* near the border too */
+                x = it % 2 ? 0 : w - 1;
+            }
+            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            tn_error err;
+            assert_int_equal(tn_navmesh_update_tile(nm, m, x, y, &err), TN_OK);
+            tn_navmesh_view v;
+            tn_navmesh_get_view(nm, &v);
+            local += v.last_local;
+            total++;
+            check_outlines(m, &v);
+            if (v.ntris) check_triangles(m, &v);
+            if (it % 10 != 9) continue;
+            assert_true(tn_succeeded(tn_navmesh_build(ref, m, NULL)));
+            for (int j = 0; j < 20; j++) {
+                float sx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
+                float sy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
+                float gx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
+                float gy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
+                int n1, n2;
+                tn_status s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n1);
+                double l1 = tn_succeeded(s1) ? check_path(m, xy, n1, "local") : -1;
+                tn_status s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0, xy, 1024, &n2);
+                double l2 = tn_succeeded(s2) ? path_len(xy, n2) : -1;
+                assert_int_equal(s1, s2);
+                assert_true(fabs(l1 - l2) < 1e-6);
+                assert_int_equal(tn_navmesh_los(nm, sx, sy, gx, gy),
+                                 tn_navmesh_los(ref, sx, sy, gx, gy));
+            }
+        }
+        tn_navquery_destroy(q);
+        tn_navquery_destroy(qr);
+        tn_navmesh_destroy(nm);
+        tn_navmesh_destroy(ref);
+        tn_map_destroy(m);
+    }
+    printf("local rebuild: %d of %d single-tile edits stayed local\n", local, total);
+    assert_true(local > total / 2);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1403,6 +1464,7 @@ int main(void)
         cmocka_unit_test(test_outlines_and_triangles_random),
         cmocka_unit_test(test_files_regions),
         cmocka_unit_test(test_create_errors),
+        cmocka_unit_test(test_local_update),
         cmocka_unit_test(test_locate),
         cmocka_unit_test(test_funnel),
         cmocka_unit_test(test_path_simple),

@@ -6,6 +6,12 @@
 #include <math.h>
 #include <string.h>
 
+/* Limits of a local rebuild (beyond them it rebuilds everything). */
+#define LOCAL_PTS 2048
+#define LOCAL_SEGS 4096
+#define LOCAL_CAV 4096
+#define LOCAL_HASH 16384
+
 struct tn_navmesh {
     tn_allocator alloc;
     int cap_w, cap_h;          /* created size */
@@ -24,7 +30,25 @@ struct tn_navmesh {
     int npts, nsegs;
     tn_cdt *cdt;
     int ntris;                 /* 0 when not built */
-    const int32_t *tri, *adj;  /* the CDT's arrays (valid until its next build) */
+    int32_t *tri, *adj;        /* 3*max_tris each: the triangulation (own copy) */
+    /* local rebuild (tn_navmesh_update_tile) */
+    int32_t *pts_alt, *segs_alt; /* the other outline buffers (old/new swap) */
+    uint8_t *vquad_alt;
+    int32_t *vmap;             /* max_points: old vertex -> new vertex, -1 when gone */
+    int32_t *vsub;             /* max_points: new vertex -> point of the local CDT */
+    uint32_t *vstamp;          /* max_points */
+    uint32_t *tstamp;          /* max_tris: triangle in the cavity */
+    uint32_t stamp;
+    tn_cdt *sub;               /* local CDT */
+    int32_t *cav;              /* cavity triangles */
+    int ncav;
+    int32_t *bnd;              /* 4 per cavity boundary edge: a, b, outside triangle, its edge */
+    int nbnd;
+    int32_t *sub_xy, *sub_segs, *sub_vid, *sub_slot, *sub_queue;
+    uint64_t *hkey;            /* edge hash for the local step */
+    int32_t *hval;
+    uint32_t *hstamp;
+    bool last_local;
     int32_t *region;           /* max_tris */
     int32_t *stack;            /* max_tris */
     int nfree, nregions;
@@ -62,6 +86,13 @@ static inline int local_index(const tn_navmesh *m, int t, int v)
 
 static inline bool tri_free(const tn_navmesh *m, int t) { return t >= 0 && m->region[t] >= 0; }
 
+/* The edge of t shared with its neighbour n. */
+static inline int edge_to(const tn_navmesh *m, int t, int n)
+{
+    const int32_t *a = m->adj + 3 * t;
+    return a[0] == n ? 0 : a[1] == n ? 1 : 2;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Create / destroy */
 
@@ -79,6 +110,26 @@ void tn_navmesh_destroy(tn_navmesh *m)
     if (!m) return;
     const tn_allocator *a = &m->alloc;
     tn_cdt_destroy(m->cdt);
+    tn_cdt_destroy(m->sub);
+    tn_free(a, m->tri);
+    tn_free(a, m->adj);
+    tn_free(a, m->pts_alt);
+    tn_free(a, m->segs_alt);
+    tn_free(a, m->vquad_alt);
+    tn_free(a, m->vmap);
+    tn_free(a, m->vsub);
+    tn_free(a, m->vstamp);
+    tn_free(a, m->tstamp);
+    tn_free(a, m->cav);
+    tn_free(a, m->bnd);
+    tn_free(a, m->sub_xy);
+    tn_free(a, m->sub_segs);
+    tn_free(a, m->sub_vid);
+    tn_free(a, m->sub_slot);
+    tn_free(a, m->sub_queue);
+    tn_free(a, m->hkey);
+    tn_free(a, m->hval);
+    tn_free(a, m->hstamp);
     tn_free(a, m->free);
     tn_free(a, m->bits);
     tn_free(a, m->pts);
@@ -146,15 +197,39 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->region = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->stack = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->bucket = tn_alloc_array(al, (size_t)m->bw * (size_t)m->bh, sizeof(int32_t));
+    size_t mp = (size_t)m->max_points, mt = (size_t)m->max_tris;
+    m->tri = tn_alloc_array(al, mt, 3 * sizeof(int32_t));
+    m->adj = tn_alloc_array(al, mt, 3 * sizeof(int32_t));
+    m->pts_alt = tn_alloc_array(al, mp, 2 * sizeof(int32_t));
+    m->segs_alt = tn_alloc_array(al, (size_t)m->max_segs, 2 * sizeof(int32_t));
+    m->vquad_alt = tn_alloc_array(al, mp, 1);
+    m->vmap = tn_alloc_array(al, mp, sizeof(int32_t));
+    m->vsub = tn_alloc_array(al, mp, sizeof(int32_t));
+    m->vstamp = tn_alloc_array(al, mp, sizeof(uint32_t));
+    m->tstamp = tn_alloc_array(al, mt, sizeof(uint32_t));
+    m->cav = tn_alloc_array(al, LOCAL_CAV, sizeof(int32_t));
+    m->bnd = tn_alloc_array(al, LOCAL_CAV * 3, 4 * sizeof(int32_t));
+    m->sub_xy = tn_alloc_array(al, LOCAL_PTS, 2 * sizeof(int32_t));
+    m->sub_segs = tn_alloc_array(al, LOCAL_SEGS, 2 * sizeof(int32_t));
+    m->sub_vid = tn_alloc_array(al, LOCAL_PTS, sizeof(int32_t));
+    m->sub_slot = tn_alloc_array(al, 2 * LOCAL_PTS, sizeof(int32_t));
+    m->sub_queue = tn_alloc_array(al, 2 * LOCAL_PTS, sizeof(int32_t));
+    m->hkey = tn_alloc_array(al, LOCAL_HASH, sizeof(uint64_t));
+    m->hval = tn_alloc_array(al, LOCAL_HASH, sizeof(int32_t));
+    m->hstamp = tn_alloc_array(al, LOCAL_HASH, sizeof(uint32_t));
     if (!m->free || !m->bits || !m->pts || !m->vquad || !m->segs || !m->colprev || !m->region ||
-        !m->stack || !m->bucket) {
+        !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
+        !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav ||
+        !m->bnd || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
+        !m->sub_queue || !m->hkey || !m->hval || !m->hstamp) {
         tn_navmesh_destroy(m);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                      "out of memory for a %dx%d navmesh", map_w, map_h);
         return NULL;
     }
     m->cdt = tn_cdt_create(m->max_points, m->max_segs, al, err);
-    if (!m->cdt) {
+    m->sub = m->cdt ? tn_cdt_create(LOCAL_PTS, LOCAL_SEGS, al, err) : NULL;
+    if (!m->cdt || !m->sub) {
         tn_navmesh_destroy(m);
         return NULL;
     }
@@ -197,22 +272,17 @@ static void copy_free(tn_navmesh *m, const tn_map *map)
     }
 }
 
-/* For the four tiles around a corner, code = a | b<<1 | c<<2 | d<<3 with
- * a = top-left, b = top-right, c = bottom-left, d = bottom-right (1 = free).
- * A corner is a vertex unless all four agree or they form a straight wall. */
-static const uint8_t IS_VERTEX[16] = {
-    0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 0, 1, 0, 1, 1, 0,
-};
-
 static inline unsigned bit_at(const uint64_t *row, int x)
 {
     return x < 0 ? 0u : (unsigned)(row[x >> 6] >> (x & 63)) & 1u;
 }
 
-/* Outline extraction: see the header.  Only corners where the row above or
- * the row below changes between the corner's left and right tile can be
- * vertices; they are found 64 at a time.  Returns false when a capacity is
- * hit. */
+/* Outline extraction: see the header.  With a, b the tiles above-left and
+ * above-right of a corner and c, d those below (1 = free), the corner is a
+ * vertex unless all four agree or they form a straight wall: some row
+ * changes across it (a != b or c != d) and some column does (a != c or
+ * b != d).  Both tests run on 64 corners at a time; vquad gets the blocked
+ * quadrants.  Returns false when a capacity is hit. */
 static bool extract_outlines(tn_navmesh *m)
 {
     const int w = m->w, h = m->h, stride = m->stride;
@@ -224,20 +294,24 @@ static bool extract_outlines(tn_navmesh *m)
         const uint64_t *up = m->bits + (size_t)y * stride;      /* tile row y-1 */
         const uint64_t *dn = m->bits + (size_t)(y + 1) * stride; /* tile row y */
         int hprev = -1;
-        uint64_t carry_up = 0, carry_dn = 0;
+        uint64_t carry_up = 0, carry_dn = 0, carry_v = 0;
         for (int wi = 0; wi < nwords; wi++) {
             uint64_t u = up[wi], d = dn[wi];
             /* bit k: the tile left of corner 64*wi+k differs from the one right of it */
-            uint64_t cand = (u ^ (u << 1 | carry_up)) | (d ^ (d << 1 | carry_dn));
+            uint64_t v = u ^ d;
+            /* A vertex: a row changes across the corner (not a horizontal
+             * wall or uniform) and a column changes (not a vertical wall). */
+            uint64_t cand = ((u ^ (u << 1 | carry_up)) | (d ^ (d << 1 | carry_dn))) &
+                            (v | (v << 1 | carry_v));
             carry_up = u >> 63;
             carry_dn = d >> 63;
+            carry_v = v >> 63;
             if (wi == nwords - 1 && ((w + 1) & 63)) cand &= (1ull << ((w + 1) & 63)) - 1;
             while (cand) {
                 int x = wi * 64 + __builtin_ctzll(cand);
                 cand &= cand - 1;
                 unsigned a = bit_at(up, x - 1), b = bit_at(up, x);
                 unsigned c = bit_at(dn, x - 1), dd = bit_at(dn, x);
-                if (!IS_VERTEX[a | b << 1 | c << 2 | dd << 3]) continue;
                 if (np == maxp) return false;
                 int id = np++;
                 pts[2 * id] = x;
@@ -325,6 +399,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     m->nfree = m->nregions = 0;
     m->npts = m->nsegs = 0;
     m->cdt_seconds = 0.0;
+    m->last_local = false;
     if (map->w > m->cap_w || map->h > m->cap_h)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map %dx%d is larger than the navmesh's %dx%d", map->w, map->h,
@@ -353,8 +428,8 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
                             "navmesh: %d triangles exceed the capacity %d", cm.ntris,
                             m->max_tris);
     }
-    m->tri = cm.tri;
-    m->adj = cm.adj;
+    memcpy(m->tri, cm.tri, sizeof(int32_t) * 3 * (size_t)cm.ntris);
+    memcpy(m->adj, cm.adj, sizeof(int32_t) * 3 * (size_t)cm.ntris);
     m->ntris = cm.ntris;
     label_triangles(m);
     return TN_OK;
@@ -382,6 +457,7 @@ void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
     v->nfree = m->nfree;
     v->nregions = m->nregions;
     v->cdt_seconds = m->cdt_seconds;
+    v->last_local = m->last_local;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -503,6 +579,405 @@ int tn_navmesh_region_at(const tn_navmesh *m, float x, float y)
 {
     int t = tn_navmesh_locate(m, x, y, -1);
     return t < 0 ? -1 : m->region[t];
+}
+
+/* ------------------------------------------------------------------------ */
+/* Local rebuild after a single-tile edit */
+
+static void local_next_stamp(tn_navmesh *m)
+{
+    if (++m->stamp == 0) {
+        memset(m->tstamp, 0, sizeof(uint32_t) * (size_t)m->max_tris);
+        memset(m->vstamp, 0, sizeof(uint32_t) * (size_t)m->max_points);
+        memset(m->hstamp, 0, sizeof(uint32_t) * LOCAL_HASH);
+        m->stamp = 1;
+    }
+}
+
+/* A small open-addressing hash of edges (u, v) -> value, cleared by stamp. */
+static int32_t *hash_slot(tn_navmesh *m, uint32_t u, uint32_t v, bool insert)
+{
+    uint64_t key = (uint64_t)u << 32 | v;
+    uint32_t h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 50) & (LOCAL_HASH - 1);
+    for (int probe = 0; probe < LOCAL_HASH; probe++, h = (h + 1) & (LOCAL_HASH - 1)) {
+        if (m->hstamp[h] != m->stamp) {
+            if (!insert) return NULL;
+            m->hstamp[h] = m->stamp;
+            m->hkey[h] = key;
+            m->hval[h] = -1;
+            return &m->hval[h];
+        }
+        if (m->hkey[h] == key) return &m->hval[h];
+    }
+    return NULL;
+}
+
+static bool cav_add(tn_navmesh *m, int t)
+{
+    if (m->tstamp[t] == m->stamp) return true;
+    if (m->ncav == LOCAL_CAV) return false;
+    m->tstamp[t] = m->stamp;
+    m->cav[m->ncav++] = t;
+    return true;
+}
+
+/* Every triangle around vertex v, from t (which uses v); false at the hull. */
+static bool cav_add_fan(tn_navmesh *m, int t, int v)
+{
+    int u = t;
+    for (int k = 0; k <= m->ntris; k++) {
+        if (!cav_add(m, u)) return false;
+        u = m->adj[3 * u + PREV3[local_index(m, u, v)]];
+        if (u < 0) return false;
+        if (u == t) return true;
+    }
+    return false;
+}
+
+/* Every triangle whose closure holds the grid point (x, y). */
+static bool cav_add_point(tn_navmesh *m, int x, int y)
+{
+    int t = locate_any(m, x, y, -1);
+    if (t < 0) return false;
+    const int32_t *v = m->tri + 3 * t;
+    for (int i = 0; i < 3; i++)
+        if (m->pts[2 * v[i]] == x && m->pts[2 * v[i] + 1] == y) return cav_add_fan(m, t, v[i]);
+    if (!cav_add(m, t)) return false;
+    for (int i = 0; i < 3; i++) {
+        int a = v[i], b = v[NEXT3[i]];
+        if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), x, y) == 0) {
+            int n = m->adj[3 * t + i];
+            if (n < 0 || !cav_add(m, n)) return false;
+        }
+    }
+    return true;
+}
+
+/* Both triangles along the edge a-b (old vertex ids). */
+static bool cav_add_edge(tn_navmesh *m, int a, int b)
+{
+    int t = locate_any(m, px_(m, a), py_(m, a), -1);
+    if (t < 0) return false;
+    int u = t;
+    for (int k = 0; k <= m->ntris; k++) {
+        int i = local_index(m, u, a);
+        if (m->tri[3 * u + NEXT3[i]] == b) {
+            int n = m->adj[3 * u + i];
+            return cav_add(m, u) && (n < 0 || cav_add(m, n));
+        }
+        u = m->adj[3 * u + PREV3[i]];
+        if (u < 0 || u == t) return false;
+    }
+    return false;
+}
+
+/* Does triangle t meet the open square of tile (x, y)? (separating axes) */
+static bool tri_meets_tile(const tn_navmesh *m, int t, int x, int y)
+{
+    const int32_t *v = m->tri + 3 * t;
+    int x0 = m->pts[2 * v[0]], y0 = m->pts[2 * v[0] + 1];
+    int minx = x0, maxx = x0, miny = y0, maxy = y0;
+    for (int i = 1; i < 3; i++) {
+        int px = m->pts[2 * v[i]], py = m->pts[2 * v[i] + 1];
+        minx = px < minx ? px : minx;
+        maxx = px > maxx ? px : maxx;
+        miny = py < miny ? py : miny;
+        maxy = py > maxy ? py : maxy;
+    }
+    if (maxx <= x || minx >= x + 1 || maxy <= y || miny >= y + 1) return false;
+    for (int i = 0; i < 3; i++) {
+        int a = v[i], b = v[NEXT3[i]];
+        bool outside = true;
+        for (int c = 0; c < 4 && outside; c++)
+            outside = orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), x + (c & 1),
+                              y + (c >> 1)) <= 0;
+        if (outside) return false;
+    }
+    return true;
+}
+
+static bool seg_touches_tile(const int32_t *pts, int a, int b, int x, int y)
+{
+    int ax = pts[2 * a], ay = pts[2 * a + 1], bx = pts[2 * b], by = pts[2 * b + 1];
+    if (ay == by)
+        return (ay == y || ay == y + 1) && tn_maxi(ax, bx) >= x && tn_mini(ax, bx) <= x + 1;
+    return (ax == x || ax == x + 1) && tn_maxi(ay, by) >= y && tn_mini(ay, by) <= y + 1;
+}
+
+/* The new id of grid point (x, y), -1 when it is no vertex (binary search:
+ * vertices are in row-major order). */
+static int find_vertex(const int32_t *pts, int n, int x, int y)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        int my = pts[2 * mid + 1], mx = pts[2 * mid];
+        if (my < y || (my == y && mx < x)) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && pts[2 * lo] == x && pts[2 * lo + 1] == y ? lo : -1;
+}
+
+/* The local step proper, on the old triangulation (m->pts = old outline).
+ * Returns false (nothing in the mesh changed yet) when it gives up. */
+static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts, int nnp,
+                                const int32_t *nsegs, int nns, const int32_t *osegs, int ons)
+{
+    local_next_stamp(m);
+    m->ncav = 0;
+    /* 1. The cavity: triangles meeting the tile, holding one of its
+     *    corners, or along an outline segment touching it. */
+    int t0 = locate_any(m, x + 0.5, y + 0.5, -1);
+    if (t0 < 0 || !cav_add(m, t0)) return false;
+    for (int i = 0; i < m->ncav; i++) {
+        int u = m->cav[i];
+        for (int k = 0; k < 3; k++) {
+            int n = m->adj[3 * u + k];
+            if (n >= 0 && m->tstamp[n] != m->stamp && tri_meets_tile(m, n, x, y) &&
+                !cav_add(m, n))
+                return false;
+        }
+    }
+    for (int c = 0; c < 4; c++)
+        if (!cav_add_point(m, x + (c & 1), y + (c >> 1))) return false;
+    for (int s = 0; s < ons; s++)
+        if (seg_touches_tile(m->pts, osegs[2 * s], osegs[2 * s + 1], x, y) &&
+            !cav_add_edge(m, osegs[2 * s], osegs[2 * s + 1]))
+            return false;
+    /* 2. Its boundary edges (some may be hull edges) and points (new vertex
+     *    ids).  The hull itself never changes here: a vertex on it has an
+     *    open fan (cav_add_fan gives up) and a new vertex outside it or on a
+     *    hull edge is not located inside the cavity's closure. */
+    int nsub = 0, nsseg = 0;
+    m->nbnd = 0;
+    int64_t area_old = 0;
+    for (int i = 0; i < m->ncav; i++) {
+        int t = m->cav[i];
+        const int32_t *v = m->tri + 3 * t;
+        area_old += (int64_t)(m->pts[2 * v[1]] - m->pts[2 * v[0]]) *
+                        (m->pts[2 * v[2] + 1] - m->pts[2 * v[0] + 1]) -
+                    (int64_t)(m->pts[2 * v[1] + 1] - m->pts[2 * v[0] + 1]) *
+                        (m->pts[2 * v[2]] - m->pts[2 * v[0]]);
+        for (int k = 0; k < 3; k++) {
+            int n = m->adj[3 * t + k];
+            int nv = m->vmap[v[k]];
+            if (nv >= 0 && m->vstamp[nv] != m->stamp) {
+                if (nsub == LOCAL_PTS) return false;
+                m->vstamp[nv] = m->stamp;
+                m->vsub[nv] = nsub;
+                m->sub_vid[nsub] = nv;
+                m->sub_xy[2 * nsub] = npts[2 * nv];
+                m->sub_xy[2 * nsub + 1] = npts[2 * nv + 1];
+                nsub++;
+            }
+            if (n >= 0 && m->tstamp[n] == m->stamp) continue;
+            int a = m->vmap[v[k]], b = m->vmap[v[NEXT3[k]]];
+            if (a < 0 || b < 0 || m->nbnd == 3 * LOCAL_CAV) return false;
+            int32_t *e = m->bnd + 4 * m->nbnd;
+            e[0] = a;
+            e[1] = b;
+            e[2] = n;
+            e[3] = n >= 0 ? edge_to(m, n, t) : -1;
+            m->nbnd++;
+        }
+    }
+    for (int c = 0; c < 4; c++) { /* corners that became vertices */
+        int nv = find_vertex(npts, nnp, x + (c & 1), y + (c >> 1));
+        if (nv < 0 || m->vstamp[nv] == m->stamp) continue;
+        if (nsub == LOCAL_PTS) return false;
+        m->vstamp[nv] = m->stamp;
+        m->vsub[nv] = nsub;
+        m->sub_vid[nsub] = nv;
+        m->sub_xy[2 * nsub] = npts[2 * nv];
+        m->sub_xy[2 * nsub + 1] = npts[2 * nv + 1];
+        nsub++;
+    }
+    /* 3. Constraints: the boundary, and every new outline segment between
+     *    two of the points (inside the cavity, or harmlessly outside it). */
+    for (int i = 0; i < m->nbnd; i++) {
+        int a = m->vsub[m->bnd[4 * i]], b = m->vsub[m->bnd[4 * i + 1]];
+        int32_t *h = hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), true);
+        if (!h || nsseg == LOCAL_SEGS) return false;
+        *h = i;
+        m->sub_segs[2 * nsseg] = a;
+        m->sub_segs[2 * nsseg + 1] = b;
+        nsseg++;
+    }
+    for (int s = 0; s < nns; s++) {
+        int a = nsegs[2 * s], b = nsegs[2 * s + 1];
+        if (m->vstamp[a] != m->stamp || m->vstamp[b] != m->stamp) continue;
+        int sa = m->vsub[a], sb = m->vsub[b];
+        if (hash_slot(m, (uint32_t)tn_mini(sa, sb), (uint32_t)tn_maxi(sa, sb), false)) continue;
+        if (nsseg == LOCAL_SEGS) return false;
+        m->sub_segs[2 * nsseg] = sa;
+        m->sub_segs[2 * nsseg + 1] = sb;
+        nsseg++;
+    }
+    /* 4. Triangulate and keep what lies inside the cavity: flood from the
+     *    inner side of each boundary edge without crossing the boundary. */
+    if (nsub < 3 || tn_failed(tn_cdt_build_i(m->sub, m->sub_xy, nsub, m->sub_segs, nsseg, 0, NULL)))
+        return false;
+    tn_cdt_mesh sm;
+    tn_cdt_get_mesh(m->sub, &sm);
+    if (sm.ntris > 2 * LOCAL_PTS) return false;
+    const uint32_t DIR = 1u << 31; /* directed-edge keys, apart from the boundary keys */
+    for (int t = 0; t < sm.ntris; t++) {
+        m->sub_slot[t] = -1;
+        for (int k = 0; k < 3; k++) {
+            int32_t *h = hash_slot(m, DIR | (uint32_t)sm.tri[3 * t + k],
+                                   (uint32_t)sm.tri[3 * t + NEXT3[k]], true);
+            if (!h) return false;
+            *h = t;
+        }
+    }
+    int nq = 0;
+    for (int i = 0; i < m->nbnd; i++) {
+        int a = m->vsub[m->bnd[4 * i]], b = m->vsub[m->bnd[4 * i + 1]];
+        int32_t *h = hash_slot(m, DIR | (uint32_t)a, (uint32_t)b, false);
+        if (!h || *h < 0) return false;
+        if (m->sub_slot[*h] < 0) {
+            m->sub_slot[*h] = 0;
+            m->sub_queue[nq++] = *h;
+        }
+    }
+    for (int i = 0; i < nq; i++) {
+        int t = m->sub_queue[i];
+        for (int k = 0; k < 3; k++) {
+            int n = sm.adj[3 * t + k];
+            if (n < 0 || m->sub_slot[n] >= 0) continue;
+            int a = sm.tri[3 * t + k], b = sm.tri[3 * t + NEXT3[k]];
+            if (hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), false)) continue;
+            m->sub_slot[n] = 0;
+            m->sub_queue[nq++] = n;
+        }
+    }
+    /* The kept triangles must cover the cavity exactly (a safety net). */
+    int64_t area_new = 0;
+    for (int i = 0; i < nq; i++) {
+        const int32_t *v = sm.tri + 3 * m->sub_queue[i];
+        const int32_t *p = m->sub_xy;
+        area_new += (int64_t)(p[2 * v[1]] - p[2 * v[0]]) * (p[2 * v[2] + 1] - p[2 * v[0] + 1]) -
+                    (int64_t)(p[2 * v[1] + 1] - p[2 * v[0] + 1]) * (p[2 * v[2]] - p[2 * v[0]]);
+    }
+    int nnew = nq, ntris_after = m->ntris - m->ncav + nnew;
+    if (area_new != area_old || ntris_after > m->max_tris) return false;
+    /* Every edge of a kept triangle is inner or on the boundary. */
+    for (int i = 0; i < nq; i++) {
+        int t = m->sub_queue[i];
+        for (int k = 0; k < 3; k++) {
+            int n = sm.adj[3 * t + k];
+            if (n >= 0 && m->sub_slot[n] >= 0) continue;
+            int a = sm.tri[3 * t + k], b = sm.tri[3 * t + NEXT3[k]];
+            if (!hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), false))
+                return false;
+        }
+    }
+
+    /* 5. Commit.  Old triangles outside the cavity get the new vertex ids
+     *    (their vertices all survive: a vanished vertex's fan is in the
+     *    cavity); kept triangles take the cavity's slots, then new ones. */
+    for (int t = 0; t < m->ntris; t++) {
+        if (m->tstamp[t] == m->stamp) continue;
+        int32_t *v = m->tri + 3 * t;
+        v[0] = m->vmap[v[0]];
+        v[1] = m->vmap[v[1]];
+        v[2] = m->vmap[v[2]];
+    }
+    for (int i = 0; i < nq; i++)
+        m->sub_slot[m->sub_queue[i]] = i < m->ncav ? m->cav[i] : m->ntris + (i - m->ncav);
+    for (int i = 0; i < nq; i++) {
+        int st = m->sub_queue[i], slot = m->sub_slot[st];
+        for (int k = 0; k < 3; k++) {
+            int a = sm.tri[3 * st + k], b = sm.tri[3 * st + NEXT3[k]];
+            m->tri[3 * slot + k] = m->sub_vid[a];
+            int n = sm.adj[3 * st + k];
+            int32_t *h = hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), false);
+            if (h) { /* on the cavity boundary: the outside triangle */
+                const int32_t *e = m->bnd + 4 * *h;
+                m->adj[3 * slot + k] = e[2];
+                if (e[2] >= 0) m->adj[3 * e[2] + e[3]] = slot;
+            } else {
+                m->adj[3 * slot + k] = m->sub_slot[n];
+            }
+        }
+        m->tstamp[slot] = 0; /* a live slot again */
+    }
+    int ntris = m->ntris > ntris_after ? m->ntris : ntris_after;
+    /* Fewer triangles than before: move the last ones into the holes. */
+    for (int i = nq; i < m->ncav; i++) {
+        int hole = m->cav[i];
+        while (ntris > 0 && m->tstamp[ntris - 1] == m->stamp) ntris--;
+        if (hole >= ntris) continue;
+        int last = ntris - 1;
+        memcpy(m->tri + 3 * hole, m->tri + 3 * last, 3 * sizeof(int32_t));
+        memcpy(m->adj + 3 * hole, m->adj + 3 * last, 3 * sizeof(int32_t));
+        for (int k = 0; k < 3; k++) {
+            int n = m->adj[3 * hole + k];
+            if (n >= 0) m->adj[3 * n + edge_to(m, n, last)] = hole;
+        }
+        m->tstamp[hole] = 0;
+        m->tstamp[last] = m->stamp;
+        ntris--;
+    }
+    while (ntris > 0 && m->tstamp[ntris - 1] == m->stamp) ntris--;
+    m->ntris = ntris;
+    return true;
+}
+
+tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y, tn_error *err)
+{
+    if (!m || !map)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh update: no %s",
+                            m ? "map" : "navmesh");
+    m->last_local = false;
+    if (map->w != m->w || map->h != m->h || m->ntris == 0 || !tn_map_inside(map, x, y))
+        return tn_navmesh_build(m, map, err);
+    size_t i = (size_t)y * m->w + x;
+    uint8_t f = map->tile[i] != TN_TILE_BLOCK;
+    if (f == m->free[i]) {
+        m->last_local = true;
+        return TN_OK;
+    }
+    m->free[i] = f;
+    uint64_t *row = m->bits + (size_t)(y + 1) * m->stride + (x >> 6);
+    *row ^= 1ull << (x & 63);
+    /* New outline into the spare buffers; the old one stays for the walk. */
+    int32_t *opts = m->pts, *osegs = m->segs;
+    uint8_t *oquad = m->vquad;
+    int onp = m->npts, ons = m->nsegs;
+    m->pts = m->pts_alt;
+    m->segs = m->segs_alt;
+    m->vquad = m->vquad_alt;
+    bool ok = extract_outlines(m);
+    int32_t *npts = m->pts, *nsegs = m->segs;
+    uint8_t *nquad = m->vquad;
+    int nnp = m->npts, nns = m->nsegs;
+    m->pts_alt = opts;
+    m->segs_alt = osegs;
+    m->vquad_alt = oquad;
+    if (ok && nnp >= 3) {
+        /* Old -> new vertex ids: both lists are in row-major order. */
+        for (int a = 0, b = 0; a < onp; a++) {
+            int ax = opts[2 * a], ay = opts[2 * a + 1];
+            while (b < nnp && (npts[2 * b + 1] < ay || (npts[2 * b + 1] == ay && npts[2 * b] < ax)))
+                b++;
+            m->vmap[a] = b < nnp && npts[2 * b] == ax && npts[2 * b + 1] == ay ? b : -1;
+        }
+        m->pts = opts; /* the walk needs the old geometry */
+        m->npts = onp;
+        ok = local_retriangulate(m, x, y, npts, nnp, nsegs, nns, osegs, ons);
+    } else {
+        ok = false;
+    }
+    m->pts = npts;
+    m->segs = nsegs;
+    m->vquad = nquad;
+    m->npts = nnp;
+    m->nsegs = nns;
+    if (!ok) return tn_navmesh_build(m, map, err);
+    label_triangles(m);
+    m->last_local = true;
+    return TN_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -918,11 +1393,6 @@ static void portal_of(const tn_navmesh *m, int t, int i, double r, double *lx, d
     *ry = ay;
 }
 
-static inline int edge_to(const tn_navmesh *m, int t, int n)
-{
-    const int32_t *a = m->adj + 3 * t;
-    return a[0] == n ? 0 : a[1] == n ? 1 : 2;
-}
 
 static void next_generation(tn_navquery *q)
 {

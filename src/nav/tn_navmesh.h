@@ -111,6 +111,14 @@ void tn_navmesh_destroy(tn_navmesh *m);
  * query answers "not free") until the next successful build. */
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err);
 
+/* After `map` changed at tile (x, y) only (since the last build or update):
+ * bring the mesh up to date by re-triangulating the neighbourhood of the
+ * tile (see LOCAL REBUILD above); falls back to tn_navmesh_build when the
+ * neighbourhood touches the convex hull or exceeds the local limits.  The
+ * result is a valid constrained triangulation of the same outlines, though
+ * no longer exactly Delaunay across the re-triangulated patch. */
+tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y, tn_error *err);
+
 /* Read-only view of the built mesh (valid until the next build). */
 typedef struct tn_navmesh_view {
     int map_w, map_h;
@@ -127,6 +135,7 @@ typedef struct tn_navmesh_view {
     int nregions;           /* connected free regions */
     double cdt_seconds;     /* time inside tn_cdt_build_i during the last build,
                                only when a clock was given (else 0) */
+    bool last_local;        /* the last tn_navmesh_update_tile stayed local */
 } tn_navmesh_view;
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 

@@ -107,11 +107,13 @@ static tn_status replan_tool_path(tn_world *w, struct tn_wnav *s)
     return TN_OK;
 }
 
-static void rebuild(tn_world *w, struct tn_wnav *s)
+/* Full build (x < 0) or the local update around tile (x, y). */
+static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 {
     tn_error err;
     double t0 = w->clock ? w->clock() : 0.0;
-    tn_status st = tn_navmesh_build(s->mesh, w->map, &err);
+    tn_status st = x < 0 || s->build_failed ? tn_navmesh_build(s->mesh, w->map, &err)
+                                             : tn_navmesh_update_tile(s->mesh, w->map, x, y, &err);
     s->build_ms = w->clock ? (w->clock() - t0) * 1e3 : -1.0;
     s->revision++;
     s->build_failed = tn_failed(st);
@@ -159,7 +161,7 @@ static tn_status nav_create(tn_world *w, tn_error *err)
                             "out of memory for the navmesh of a %dx%d map", w->map->w,
                             w->map->h);
     }
-    rebuild(w, s);
+    rebuild(w, s, -1, -1);
     return TN_OK;
 }
 
@@ -170,7 +172,7 @@ static void nav_on_edit(tn_world *w, int x, int y)
     if (x >= 0 && !s->build_failed &&
         tn_navmesh_tile_free(s->mesh, x, y) == (tn_map_tile(w->map, x, y) != TN_TILE_BLOCK))
         return; /* free space unchanged (a mark or a one-way platform) */
-    rebuild(w, s);
+    rebuild(w, s, x, y);
 }
 
 static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
@@ -215,7 +217,9 @@ static int nav_hud(const tn_world *w, char *buf, size_t cap)
     tn_navmesh_view v;
     tn_navmesh_get_view(s->mesh, &v);
     char ms[48] = "";
-    if (s->build_ms >= 0) snprintf(ms, sizeof ms, ", built in %.2f ms", s->build_ms);
+    if (s->build_ms >= 0)
+        snprintf(ms, sizeof ms, ", %s in %.2f ms", v.last_local ? "updated" : "built",
+                 s->build_ms);
     char path[64] = "";
     if (s->has_path)
         snprintf(path, sizeof path, "; path %d points, %.1f tiles", s->npath,

@@ -3,11 +3,13 @@
  *
  * The world keeps one tn_navmesh of its map in WORLD PIXELS (tile_size =
  * TN_TILE_PX), with capacity for the worst case of the map's size, so no
- * edit can overflow it.  It is built in create and rebuilt after every edit
- * that changes free space (a block placed or removed; toggling a one-way
- * platform or a mark leaves flyers' free space as it is and skips the
- * rebuild).  The build time (w->clock, when the front end set one) goes to
- * the HUD and the JSON; with no clock the JSON says null (deterministic).
+ * edit can overflow it.  It is built in create and updated after every edit
+ * that changes free space (a block placed or removed) by the local rebuild
+ * around the tile (tn_navmesh_update_tile, which falls back to a full build
+ * near the map's corners); toggling a one-way platform or a mark leaves
+ * flyers' free space as it is and skips it.  The time of the last build or
+ * update (w->clock, when the front end set one) goes to the HUD and the
+ * JSON's build_ms; with no clock the JSON says null (deterministic).
  *
  * Click tool TN_TOOL_NAVPATH: a radius-0 path from the character's centre to
  * the clicked tile's centre (a block's nearest free point when the tile is a
