@@ -129,15 +129,19 @@ static big big_mul(big a, big b)
     memset(acc, 0, sizeof acc);
     big r;
     memset(&r, 0, sizeof r);
+    int blo = 0, bhi = BIG_LIMBS; /* only the nonzero span of b */
+    while (blo < BIG_LIMBS && !b.l[blo]) blo++;
+    while (bhi > blo && !b.l[bhi - 1]) bhi--;
     for (int i = 0; i < BIG_LIMBS; i++) {
         if (!a.l[i]) continue;
         uint64_t carry = 0;
         for (int j = 0; j < BIG_LIMBS; j++) {
+            if (j < blo || (j >= bhi && !carry)) continue;
             uint64_t cur = acc[i + j] + (uint64_t)a.l[i] * b.l[j] + carry;
             acc[i + j] = cur & 0xffffffffu;
             carry = cur >> 32;
         }
-        for (int k = i + BIG_LIMBS; carry; k++) {
+        for (int k = i + BIG_LIMBS; carry; k++) { /* (never: the j loop runs to the top) */
             assert_true(k < 2 * BIG_LIMBS);
             uint64_t cur = acc[k] + carry;
             acc[k] = cur & 0xffffffffu;
@@ -460,7 +464,7 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
                 int hidden = 0;
                 double gx = (in->xy[2 * a] + in->xy[2 * b] + in->xy[2 * c]) / 3.0;
                 double gy = (in->xy[2 * a + 1] + in->xy[2 * b + 1] + in->xy[2 * c + 1]) / 3.0;
-                assert_true(in->is_int); /* brute visibility only on integer inputs */
+                if (in->nsegs > 0) assert_true(in->is_int); /* visibility test below is integer-only */
                 for (int s = 0; s < in->nsegs && !hidden; s++) {
                     int q = m->remap[in->segs[2 * s]], r = m->remap[in->segs[2 * s + 1]];
                     if (q == r) continue;
@@ -531,6 +535,7 @@ static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mes
     g_total.segments_split += g_stats.segments_split;
     g_total.segments_present += g_stats.segments_present;
     g_total.duplicates += g_stats.duplicates;
+    g_total.exact_tests += g_stats.exact_tests;
     if (!tn_failed(st)) {
         tn_cdt_mesh m;
         tn_cdt_get_mesh(c, &m);
@@ -557,6 +562,39 @@ static int build_ok_i(const input *in, unsigned flags, check_opts o)
     if (tn_failed(st)) fail_msg("build (input order) failed: %s", err.msg);
     assert_int_equal(m.ntris, m2.ntris);
     return m.ntris;
+}
+
+/* The same through tn_cdt_build_d (in->xy as given). */
+static tn_status run_d(const input *in, unsigned flags, check_opts o, int *ntris, tn_error *err)
+{
+    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, err);
+    assert_non_null(c);
+    tn_status st = tn_cdt_build_d(c, in->xy, in->n, in->segs, in->nsegs, flags, err);
+    tn_cdt_get_stats(c, &g_stats);
+    g_total.exact_tests += g_stats.exact_tests;
+    if (!tn_failed(st)) {
+        tn_cdt_mesh m;
+        tn_cdt_get_mesh(c, &m);
+        o.removed = (flags & TN_CDT_REMOVE_OUTSIDE) != 0;
+        check_mesh(in, &m, o);
+        if (ntris) *ntris = m.ntris;
+    }
+    tn_cdt_destroy(c);
+    return st;
+}
+
+static int build_ok_d(const input *in, unsigned flags, check_opts o)
+{
+    tn_error err;
+    int t1 = -1, t2 = -1;
+    if (in->n > 60) o.brute_delaunay = 0; /* the big-integer reference is slow; local checks suffice */
+    if (tn_failed(run_d(in, flags, o, &t1, &err))) fail_msg("build_d failed: %s", err.msg);
+    if (in->n <= 20000) {
+        if (tn_failed(run_d(in, flags | TN_CDT_INPUT_ORDER, o, &t2, &err)))
+            fail_msg("build_d (input order) failed: %s", err.msg);
+        assert_int_equal(t1, t2);
+    }
+    return t1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -977,6 +1015,189 @@ static void test_tile_map_256(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Tests: floating-point input (adaptive exact predicates)                    */
+/* ------------------------------------------------------------------------ */
+
+static input float_input(int n) /* is_int = 0: the big-integer reference */
+{
+    input in = input_new(n, 0);
+    in.is_int = 0;
+    return in;
+}
+
+static double rnd01(tn_rng *r)
+{
+    uint64_t hi = tn_rng_u32(r), lo = tn_rng_u32(r);
+    return (double)((hi << 21) ^ lo) * 0x1p-53;
+}
+
+static void test_float_random(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 8, 8);
+    for (int trial = 0; trial < 40; trial++) {
+        int n = 3 + (int)tn_rng_below(&r, 150);
+        input in = float_input(n);
+        for (int i = 0; i < 2 * n; i++) in.xy[i] = rnd01(&r) * 2 - 1;
+        build_ok_d(&in, 0, BRUTE);
+        input_free(&in);
+    }
+    input in = float_input(5000);
+    for (int i = 0; i < 2 * in.n; i++) in.xy[i] = rnd01(&r) * 1e6;
+    build_ok_d(&in, 0, LOCAL);
+    input_free(&in);
+}
+
+/* Inputs where the floating-point filter cannot decide. */
+static void test_float_near_degenerate(void **state)
+{
+    (void)state;
+    memset(&g_total, 0, sizeof g_total);
+    tn_rng r;
+    tn_rng_seed(&r, 9, 9);
+    /* (a) points on a circle, rounded: nearly cocircular, plus the centre */
+    for (int n = 4; n <= 96; n += 23) {
+        input in = float_input(n + 1);
+        for (int k = 0; k < n; k++) {
+            double t = 6.283185307179586 * k / n;
+            in.xy[2 * k] = 3.0 + 1.7 * cos(t);
+            in.xy[2 * k + 1] = -2.0 + 1.7 * sin(t);
+        }
+        in.xy[2 * n] = 3.0, in.xy[2 * n + 1] = -2.0;
+        build_ok_d(&in, 0, BRUTE);
+        input_free(&in);
+    }
+    /* (b) a grid with spacing 0.1 (not representable: quads almost cocircular,
+     * rows almost collinear) */
+    {
+        int k = 15;
+        input in = float_input(k * k);
+        for (int y = 0; y < k; y++)
+            for (int x = 0; x < k; x++) in.xy[2 * (y * k + x)] = x * 0.1, in.xy[2 * (y * k + x) + 1] = y * 0.1 + 0.3;
+        build_ok_d(&in, 0, BRUTE);
+        input_free(&in);
+    }
+    /* (c) points on the line y = 0.3 x + 0.1 computed in doubles, a few off it */
+    for (int trial = 0; trial < 10; trial++) {
+        int n = 20 + (int)tn_rng_below(&r, 100);
+        input in = float_input(n);
+        for (int i = 0; i < n; i++) {
+            double x = rnd01(&r) * 10;
+            in.xy[2 * i] = x;
+            in.xy[2 * i + 1] = 0.3 * x + 0.1;
+        }
+        for (int i = 0; i < trial; i++) in.xy[2 * i + 1] += (tn_rng_below(&r, 2) ? 1 : -1) * 1e-15 * (i + 1);
+        build_ok_d(&in, 0, BRUTE);
+        input_free(&in);
+    }
+    /* (d) a lattice near 1.0 perturbed by a few ulps */
+    for (int trial = 0; trial < 10; trial++) {
+        int k = 8;
+        input in = float_input(k * k);
+        for (int y = 0; y < k; y++)
+            for (int x = 0; x < k; x++) {
+                double px = 1.0 + x * 0x1p-40, py = 1.0 + y * 0x1p-40;
+                int jx = (int)tn_rng_below(&r, 5) - 2, jy = (int)tn_rng_below(&r, 5) - 2;
+                in.xy[2 * (y * k + x)] = px + jx * 0x1p-52;
+                in.xy[2 * (y * k + x) + 1] = py + jy * 0x1p-52;
+            }
+        build_ok_d(&in, 0, BRUTE);
+        input_free(&in);
+    }
+    /* (e) extreme magnitudes at both ends of the accepted range */
+    {
+        input in = float_input(40);
+        for (int i = 0; i < 20; i++) {
+            in.xy[2 * i] = (rnd01(&r) + 0.5) * 1e29 * (i % 2 ? 1 : -1);
+            in.xy[2 * i + 1] = (rnd01(&r) + 0.5) * 1e29;
+        }
+        for (int i = 20; i < 40; i++) {
+            in.xy[2 * i] = (rnd01(&r) + 0.5) * 1e-29;
+            in.xy[2 * i + 1] = (rnd01(&r) - 0.5 < 0 ? -1 : 1) * (rnd01(&r) + 0.5) * 1e-29;
+        }
+        build_ok_d(&in, 0, BRUTE);
+        input_free(&in);
+    }
+    print_message("near-degenerate floats: %lld exact predicate evaluations\n", g_total.exact_tests);
+    assert_true(g_total.exact_tests > 1000);
+}
+
+/* Constraints on nearly degenerate floating-point input. */
+static void test_float_constraints(void **state)
+{
+    (void)state;
+    memset(&g_total, 0, sizeof g_total);
+    tn_rng r;
+    tn_rng_seed(&r, 10, 10);
+    for (int trial = 0; trial < 60; trial++) {
+        int k = 3 + (int)tn_rng_below(&r, 8), n = k * k;
+        input in = float_input(n);
+        for (int i = 0; i < n; i++) {
+            /* a rotated grid: coordinates rounded, so near-collinear runs */
+            double gx = i % k, gy = i / k;
+            in.xy[2 * i] = 0.8 * gx - 0.6 * gy + (trial % 2 ? 0x1p-50 * (int)tn_rng_below(&r, 3) : 0);
+            in.xy[2 * i + 1] = 0.6 * gx + 0.8 * gy;
+        }
+        int tries = (int)tn_rng_below(&r, 30);
+        in.segs = realloc(in.segs, sizeof(int32_t) * (size_t)(2 * tries + 2));
+        int ns = 0;
+        for (int t = 0; t < tries; t++) {
+            int a = (int)tn_rng_below(&r, (uint32_t)n), b = (int)tn_rng_below(&r, (uint32_t)n);
+            int ok = a != b;
+            for (int s2 = 0; s2 < ns && ok; s2++) ok = !seg_cross_proper(&in, a, b, in.segs[2 * s2], in.segs[2 * s2 + 1]);
+            if (!ok) continue;
+            in.segs[2 * ns] = a, in.segs[2 * ns + 1] = b, ns++;
+        }
+        in.nsegs = ns;
+        build_ok_d(&in, 0, LOCAL);
+        build_ok_d(&in, TN_CDT_REMOVE_OUTSIDE, LOCAL);
+        input_free(&in);
+    }
+    /* a point one ulp off a constraint is not on it */
+    input in = float_input(5);
+    double P[10] = {0, 0, 1, 1, 0.5, 0.5 + 0x1p-53, 1, 0, 0, 1};
+    memcpy(in.xy, P, sizeof P);
+    in.segs = realloc(in.segs, sizeof(int32_t) * 2);
+    in.segs[0] = 0, in.segs[1] = 1, in.nsegs = 1;
+    build_ok_d(&in, 0, LOCAL);
+    input_free(&in);
+    print_message("float constraints: %lld exact predicate evaluations\n", g_total.exact_tests);
+    assert_true(g_total.exact_tests > 100);
+}
+
+/* Integer-valued doubles: build_d agrees with build_i. */
+static void test_float_matches_int(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 12, 12);
+    for (int trial = 0; trial < 30; trial++) {
+        input in;
+        random_constrained(&r, 5 + (int)tn_rng_below(&r, 80), 3 + (int)tn_rng_below(&r, 30), 20, &in);
+        int ti = build_ok_i(&in, TN_CDT_REMOVE_OUTSIDE, BRUTE);
+        in.is_int = 0; /* big-integer reference this time */
+        int td = build_ok_d(&in, TN_CDT_REMOVE_OUTSIDE, LOCAL);
+        assert_int_equal(ti, td);
+        input_free(&in);
+    }
+    /* -0.0 and 0.0 are the same point; range limits */
+    input in = float_input(4);
+    double P[8] = {0.0, 0.0, -0.0, -0.0, 1, 0, 0, 1};
+    memcpy(in.xy, P, sizeof P);
+    assert_int_equal(build_ok_d(&in, 0, BRUTE), 1);
+    tn_error err;
+    in.xy[2] = 1e31;
+    assert_true(tn_failed(run_d(&in, 0, LOCAL, NULL, &err)));
+    assert_non_null(strstr(err.msg, "point 1"));
+    in.xy[2] = 1e-31;
+    assert_true(tn_failed(run_d(&in, 0, LOCAL, NULL, &err)));
+    in.xy[2] = INFINITY;
+    assert_true(tn_failed(run_d(&in, 0, LOCAL, NULL, &err)));
+    input_free(&in);
+}
+
+/* ------------------------------------------------------------------------ */
 /* Tests: API boundary and memory                                             */
 /* ------------------------------------------------------------------------ */
 
@@ -1072,6 +1293,10 @@ int main(void)
         cmocka_unit_test(test_crossing_refused),
         cmocka_unit_test(test_tile_maps),
         cmocka_unit_test(test_tile_map_256),
+        cmocka_unit_test(test_float_random),
+        cmocka_unit_test(test_float_near_degenerate),
+        cmocka_unit_test(test_float_constraints),
+        cmocka_unit_test(test_float_matches_int),
         cmocka_unit_test(test_bad_params),
         cmocka_unit_test(test_no_alloc_in_build),
     };

@@ -120,7 +120,7 @@ enum { CDT_EXACT_DOUBLE = 0, CDT_INT = 1, CDT_FLOAT = 2 };
 #endif
 
 /* Sign of orient(a, b, p): > 0 when p is left of a->b. */
-CDT_INLINE int orient_pt(const tn_cdt *c, const double *a, const double *b, const double *p)
+CDT_INLINE int orient_pt(tn_cdt *c, const double *a, const double *b, const double *p)
 {
     double l = (b[0] - a[0]) * (p[1] - a[1]);
     double r = (b[1] - a[1]) * (p[0] - a[0]);
@@ -129,18 +129,19 @@ CDT_INLINE int orient_pt(const tn_cdt *c, const double *a, const double *b, cons
     double bound = ccwerrboundA * (fabs(l) + fabs(r));
     if (det > bound) return 1;
     if (-det > bound) return -1;
+    c->st.exact_tests++;
     if (c->exact_int) return orient_exact_int(a, b, p);
     return orient_adapt(a, b, p, fabs(l) + fabs(r));
 }
 
-CDT_INLINE int orient(const tn_cdt *c, int a, int b, int p)
+CDT_INLINE int orient(tn_cdt *c, int a, int b, int p)
 {
     return orient_pt(c, c->pt + 2 * a, c->pt + 2 * b, c->pt + 2 * p);
 }
 
 /* Sign of incircle: > 0 when d is strictly inside the circle through the
  * counter-clockwise triangle (a, b, cc). */
-CDT_INLINE int incircle(const tn_cdt *c, int ia, int ib, int ic, int id)
+CDT_INLINE int incircle(tn_cdt *c, int ia, int ib, int ic, int id)
 {
     const double *a = c->pt + 2 * ia, *b = c->pt + 2 * ib, *cc = c->pt + 2 * ic, *d = c->pt + 2 * id;
     double adx = a[0] - d[0], ady = a[1] - d[1];
@@ -156,6 +157,7 @@ CDT_INLINE int incircle(const tn_cdt *c, int ia, int ib, int ic, int id)
     double bound = iccerrboundA * permanent;
     if (det > bound) return 1;
     if (-det > bound) return -1;
+    c->st.exact_tests++;
 #if defined(__SIZEOF_INT128__)
     if (c->exact_int) return incircle_exact_int(a, b, cc, d);
 #endif
@@ -526,7 +528,7 @@ static void radix_sort(tn_cdt *c, int n)
 /* Find the triangle containing point p by a visibility walk from triangle t.
  * Returns the triangle; *where = -1 when p is strictly inside, else the
  * half-edge p lies on; *dup = vertex p coincides with, or -1. */
-static int locate(const tn_cdt *c, int p, int t, int *where, int *dup)
+static int locate(tn_cdt *c, int p, int t, int *where, int *dup)
 {
     const int32_t *tris = c->tris, *he = c->he;
     int came = -1, rot = 0;
@@ -875,7 +877,7 @@ static void mark_fixed(tn_cdt *c, int u, int w)
 static inline int sgn(double v) { return (v > 0) - (v < 0); }
 
 /* p lies on the closed segment a-b. */
-static int on_segment(const tn_cdt *c, int a, int b, int p)
+static int on_segment(tn_cdt *c, int a, int b, int p)
 {
     if (orient(c, a, b, p) != 0) return 0;
     const double *A = c->pt + 2 * a, *B = c->pt + 2 * b, *P = c->pt + 2 * p;
@@ -901,7 +903,7 @@ static tn_status crossing_error(tn_cdt *c, int seg, int u, int w, tn_error *err)
 }
 
 /* Segment-segment proper crossing of p-q with a-b (no shared endpoint). */
-static int crosses(const tn_cdt *c, int a, int b, int p, int q)
+static int crosses(tn_cdt *c, int a, int b, int p, int q)
 {
     if (p == a || p == b || q == a || q == b) return 0;
     return orient(c, a, b, p) * orient(c, a, b, q) < 0 && orient(c, p, q, a) * orient(c, p, q, b) < 0;

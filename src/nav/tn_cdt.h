@@ -125,6 +125,9 @@ typedef struct tn_cdt_stats {
     int segments_split;     /* times a constraint was split at a point lying on it */
     long long forced_flips; /* flips made while forcing constraints, both phases */
     int ntris_hull;         /* triangles before the removal of the outside */
+    long long exact_tests;  /* predicates the floating-point filter could not decide
+                               (exact stage; 0 on small integer spans, which are
+                               exact in doubles) */
 } tn_cdt_stats;
 void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out);
 
