@@ -39,6 +39,19 @@ static char *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* Counts the bytes the library asks for (create-time memory). */
+static void *count_alloc(void *user, size_t size)
+{
+    *(size_t *)user += size;
+    return malloc(size);
+}
+
+static void count_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
 static int bench_file(const char *path, int reps, int nqueries)
 {
     size_t len;
@@ -55,8 +68,11 @@ static int bench_file(const char *path, int reps, int nqueries)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
-    tn_navquery *q = nm ? tn_navquery_create(nm, NULL, &err) : NULL;
+    size_t mesh_bytes = 0, query_bytes = 0;
+    tn_allocator ma = {count_alloc, count_free, &mesh_bytes};
+    tn_allocator qa = {count_alloc, count_free, &query_bytes};
+    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, &ma, &err);
+    tn_navquery *q = nm ? tn_navquery_create(nm, &qa, &err) : NULL;
     if (!nm || !q) {
         fprintf(stderr, "%s: %s\n", path, err.msg);
         tn_navmesh_destroy(nm);
@@ -88,6 +104,9 @@ static int bench_file(const char *path, int reps, int nqueries)
            v.npoints, v.nsegments, v.ntris, v.nfree, v.nregions, tmed, cmed,
            tmed > 0 ? 100.0 * cmed / tmed : 0.0);
 
+    printf("%-22s   memory (worst-case capacity for the size): mesh %.1f MB incl. CDT, "
+           "query %.1f MB\n",
+           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0);
     /* Queries between random free tile centres. */
     int nfree = 0;
     for (int i = 0; i < map->w * map->h; i++) nfree += map->tile[i] != TN_TILE_BLOCK;

@@ -1221,6 +1221,12 @@ static void test_nearest_free(void **state)
         assert_true(fabs(hypot(ox - x, oy - y) - best) < 1e-4);
         assert_true(tn_navmesh_locate(nm, ox, oy, -1) >= 0);
     }
+    float ox0, oy0;
+    assert_false(tn_navmesh_nearest_free(nm, 3.5f, 3.5f, -0.1f, &ox0, &oy0));
+    assert_false(tn_navmesh_nearest_free(nm, 3.5f, 3.5f, 0.5f, &ox0, &oy0));
+    tn_error err;
+    assert_true(tn_failed(tn_navmesh_update_tile(nm, m, 25, 0, &err)));
+    assert_non_null(strstr(err.msg, "outside"));
     tn_map *full = map_rows(2, 1, "##");
     tn_navmesh *nf = build(full);
     float ox, oy;
@@ -1350,6 +1356,7 @@ typedef struct maistats {
     int queries, failures;
     double worst_vs_octile, mean_vs_octile, worst_vs_anyangle, mean_vs_anyangle;
     int anyangle_count, anyangle_optimal;
+    int exact; /* queries answered by the exact search (no fallback) */
 } maistats;
 
 static void run_movingai(const char *name, bool with_vgraph, maistats *st)
@@ -1382,6 +1389,7 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
             fprintf(stderr, "%s query %d: status %s\n", name, i, tn_status_str(s));
             fail();
         }
+        st->exact += tn_navquery_exact(q);
         char what[96];
         snprintf(what, sizeof what, "%s query %d", name, i);
         double l = check_path(m, xy, n, what);
@@ -1412,8 +1420,9 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
     }
     st->mean_vs_octile /= st->queries ? st->queries : 1;
     if (st->anyangle_count) st->mean_vs_anyangle /= st->anyangle_count;
-    printf("%-20s %5d queries, %d failures; length / 8-connected optimum: mean %.4f worst %.4f",
-           name, st->queries, st->failures, st->mean_vs_octile, st->worst_vs_octile);
+    printf("%-20s %5d queries (%d exact search), %d failures; length / 8-connected optimum: "
+           "mean %.4f worst %.4f",
+           name, st->queries, st->exact, st->failures, st->mean_vs_octile, st->worst_vs_octile);
     if (with_vgraph)
         printf("; / any-angle optimum: mean %.5f worst %.5f, %d of %d optimal", st->mean_vs_anyangle,
                st->worst_vs_anyangle, st->anyangle_optimal, st->anyangle_count);

@@ -930,8 +930,11 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh update: no %s",
                             m ? "map" : "navmesh");
     m->last_local = false;
-    if (map->w != m->w || map->h != m->h || m->ntris == 0 || !tn_map_inside(map, x, y))
-        return tn_navmesh_build(m, map, err);
+    if (!tn_map_inside(map, x, y))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh update: tile (%d,%d) is outside the %dx%d map", x, y,
+                            map->w, map->h);
+    if (map->w != m->w || map->h != m->h || m->ntris == 0) return tn_navmesh_build(m, map, err);
     size_t i = (size_t)y * m->w + x;
     uint8_t f = map->tile[i] != TN_TILE_BLOCK;
     if (f == m->free[i]) {
@@ -1110,10 +1113,10 @@ bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin
                              float *oy)
 {
     if (!m || !ox || !oy || !isfinite(x) || !isfinite(y) || m->nfree == 0) return false;
+    if (!(margin >= 0.0f && margin < 0.5f * m->tile_size)) return false;
     const double inv = 1.0 / m->tile_size;
     double px = x * inv, py = y * inv;
-    double mg = isfinite(margin) && margin > 0 ? margin * inv : 0.0;
-    if (mg > 0.49) mg = 0.49;
+    double mg = margin * inv;
     /* Start from the tile under the point, clamped to the map. */
     double fx = floor(px), fy = floor(py);
     int tx = (int)tn_clampf((float)fx, -1.0f, (float)m->w);

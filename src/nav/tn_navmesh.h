@@ -1,7 +1,8 @@
 /* tn_navmesh.h - navigation mesh of a tile map's free space for flyers: a
  * constrained Delaunay triangulation (tn_cdt) of the block outlines, with
- * point location, A* over triangles, funnel paths, an agent radius, line of
- * sight and the nearest free point.
+ * point location, shortest paths (exact any-angle search or A* over
+ * triangles, then the funnel), an agent radius, line of sight, the nearest
+ * free point and a local rebuild after single-tile edits.
  *
  * FREE SPACE.  Empty tiles and one-way platforms are free; blocks and the
  * outside of the map are obstacles.  Free space is the union of the closed
@@ -9,72 +10,115 @@
  * two tiles around that corner blocked: a "pinch") are NOT connected there,
  * exactly like an 8-connected grid that forbids corner cutting.
  *
- * BUILD (tn_navmesh_build, O(W*H + n log n)):
- *  1. Outlines: one pass over the (W+1)*(H+1) tile corners.  A corner is a
- *     vertex when the free/blocked pattern of its four tiles is neither
- *     uniform nor a straight wall.  Unit edges between a free and a blocked
- *     tile are merged along each grid line into maximal runs and every run is
- *     split at each vertex on it, so every outline touching another one ends
- *     there (no T-junctions); the map border is an outline like any other.
- *  2. CDT of the vertices (integer corner coordinates in TILE units) with the
- *     outline segments as constraints, without TN_CDT_REMOVE_OUTSIDE: the
- *     whole convex hull stays triangulated, which keeps the point-location
- *     walk simple (it can never get stuck) and makes line of sight exact.
- *  3. Tile test: a triangle never crosses an outline, so its centroid's tile
- *     says whether all of it is free or inside a block (exact: the centroid
- *     is a multiple of 1/3 computed in integers).  Blocked triangles get
- *     region -1; free ones are flood-filled into regions across shared edges.
- *  4. Location buckets: a grid with one cell per TN_NAVMESH_BUCKET x
- *     TN_NAVMESH_BUCKET tiles stores the triangle under each cell's centre
- *     (found by short walks from the neighbouring cell).
+ * UNITS.  The mesh lives in tile units: vertex (x, y) is the top-left corner
+ * of tile (x, y), integers, y down.  Every query takes and returns "query
+ * units" = tile units * config.tile_size (1: tiles; TN_TILE_PX: the world's
+ * pixels).  Triangles follow tn_cdt.h: orient(v0, v1, v2) > 0.
  *
- * UNITS.  The mesh lives in tile units (vertex (x, y) = corner of tile (x, y),
- * y down).  Every query takes and returns coordinates in "query units":
- * tile units times config.tile_size (1 = tiles, TN_TILE_PX = world pixels).
+ * BUILD (tn_navmesh_build, O(W*H/64 + n log n) for n outline vertices):
+ *  1. Outlines.  Free tiles are kept as bytes and as bit rows.  A tile corner
+ *     is a vertex unless its four tiles all agree or form a straight wall;
+ *     the test runs on 64 corners per word.  Unit edges between a free and a
+ *     blocked tile are merged along each grid line into maximal runs and each
+ *     run is split at every vertex on it, so an outline touching another one
+ *     ends there (no T-junctions).  The map border is an outline like any
+ *     other.  Vertices come out in row-major order.
+ *  2. The CDT of the vertices with the outline segments as constraints,
+ *     WITHOUT TN_CDT_REMOVE_OUTSIDE: the whole convex hull stays
+ *     triangulated, so point-location walks never get stuck and line of
+ *     sight can rotate around any vertex.
+ *  3. Labels.  No triangle crosses an outline, so the tile under its
+ *     centroid (exact: 3 * centroid is an integer) says whether all of it is
+ *     free or inside a block: blocked triangles get region -1, free ones are
+ *     flood-filled into regions (= the 4-connected components of free tiles).
+ *  4. Location buckets: per TN_NAVMESH_BUCKET^2 tiles, a triangle whose
+ *     centroid lies there (empty buckets copy the previous one).
  *
- * QUERIES (all read-only on the mesh; the path query keeps its scratch in a
- * tn_navquery so several users can share one mesh):
+ * LOCAL REBUILD (tn_navmesh_update_tile): after one tile changed, the
+ *  outline is extracted again (cheap, step 1) and old vertex ids are mapped
+ *  to new ones by merging the two row-major lists.  The cavity = the
+ *  triangles meeting the tile, those whose closure holds one of its four
+ *  corners, and those along an old outline segment touching the tile.  Its
+ *  boundary edges, its vertices, the new corner vertices and the outline
+ *  segments among them go to a small second CDT; its triangles inside the
+ *  cavity (flood from the inner side of each boundary edge) replace the
+ *  cavity, checked by exact area equality, and are stitched to the
+ *  neighbours; labels and buckets are redone (step 3-4).  Falls back to a
+ *  full build when a vertex on the convex hull would change (edits at the
+ *  map's corners and borders mostly), when the cavity exceeds 4096
+ *  triangles / 2048 points, or when any check fails.  Paths stay exact; the
+ *  patch is a valid constrained triangulation, though not necessarily
+ *  Delaunay across its border.
+ *
+ * QUERIES (the mesh is read-only; path scratch lives in a tn_navquery, so
+ * several users share one mesh; nothing allocates):
  *  - locate: a remembering stochastic visibility walk (Devillers, Pion and
- *    Teillaud 2002) from the caller's hint triangle, or from the bucket under
- *    the point when there is no hint; a point on an edge or vertex shared by a
- *    free and a blocked triangle is reported in the free one.
- *  - path: A* over triangles.  A triangle's search position is the point of
- *    its entry portal that minimises |parent point - q| + |q - goal| (where
- *    the straight line to the goal crosses the portal, else the better end),
- *    g accumulates the lengths of that polyline, h = straight distance to the
- *    goal; closed triangles are reopened when reached more cheaply (like
- *    Detour).  Then the funnel ("simple stupid funnel", Mononen 2010) pulls
- *    the string to the shortest path inside the corridor.
- *  - radius r > 0: every portal is shrunk by r at both ends (along the
- *    portal), portals shorter than 2r are impassable, and crossing a
- *    triangle from one edge to another needs a width of 2r, where the width
- *    is the shorter of the two edges and, when the third edge is an outline,
- *    the distance from the shared vertex to it (Demyen and Buro 2006, without
- *    their search beyond unconstrained edges).  So paths keep r from the
- *    outline corners they turn around, measured along the portal; straight
- *    legs may still pass a corner closer than r (no arcs).  Start and goal are
- *    taken as given (not pushed away from walls).
+ *    Teillaud 2002) over the whole hull triangulation from the caller's hint
+ *    triangle, or from the bucket under the point without one (a step limit
+ *    falls back to a scan).  A point on an edge or vertex shared by a free
+ *    and a blocked triangle is reported in the free one.
+ *  - path, radius 0: exact any-angle shortest path.  An A* whose nodes are
+ *    intervals of triangle edges seen from a root (the start or a vertex
+ *    where the path turns), Polyanya-style (Cui, Harabor and Grastien 2017):
+ *    f = g(root) + the shortest root -> interval -> goal length (reflecting
+ *    the goal when it is on the root's side); successors are the parts of
+ *    the far edges in sight of the root, and the parts out of sight with the
+ *    interval's end vertex as the new root.  Pruning: roots reached again
+ *    no cheaper, turns at a vertex whose blocked quadrants are not on the
+ *    inner side of the turn, dead-end triangles.  The triangles it crossed
+ *    form the corridor; the funnel ("simple stupid funnel", Mononen 2010)
+ *    turns it into the path.  A query that needs more search nodes than the
+ *    query reserved (one per triangle of capacity) falls back to the
+ *    triangle A* below (tn_navquery_exact() tells).
+ *  - path, radius r > 0: A* over triangles.  A triangle's search point is
+ *    the point of its entry portal minimising |parent point - q| + |q - goal|
+ *    (where the line to the goal crosses the portal, else reflected and
+ *    clamped), g sums that polyline, h is the straight distance; triangles
+ *    are reopened when reached more cheaply.  Every portal is shrunk by r at
+ *    both ends (along the portal), portals shorter than 2r are impassable,
+ *    and crossing a triangle from one edge to another needs a width of 2r:
+ *    the shorter of the two edges and, when the third edge is an outline,
+ *    the distance from their shared vertex to it (Demyen and Buro 2006,
+ *    without their search beyond unconstrained edges).  The funnel on the
+ *    shrunk portals keeps turning points r from the corners, measured along
+ *    each portal; straight legs may pass a corner closer than r (no arcs);
+ *    start and goal are taken as given.  Near-optimal, not exact.
  *  - line of sight: walks the triangles along the segment and fails at the
- *    first blocked triangle.  Grazing an outline (touching a block corner,
- *    running along a wall) is visible; passing through a pinch is not.
+ *    first blocked one; where the segment passes exactly through a vertex it
+ *    rotates around it: grazing a block (touching a corner, running along a
+ *    wall) is visible, passing through a pinch is not.
  *  - nearest free point: ring search over the tile grid kept with the mesh
- *    (exact, O(d^2) for distance d), optionally `margin` inside free tiles.
+ *    (exact, O(d^2) tiles for distance d), optionally `margin` inside tiles.
  *
- * LIMITS.  Capacity (points, constraint segments, triangles) is fixed at
- * create for the map size: the default is the worst case (a checkerboard:
- * (W+1)*(H+1) points), so any map of that size builds.  A map bigger than
- * the created size is refused.  Coordinates in the CDT are at most 4096.
+ * LIMITS.  Capacity is fixed at create for the map size; the default is the
+ * worst case (a checkerboard: (W+1)*(H+1) points), so any map of that size
+ * builds and no edit can overflow it.  Bigger maps are refused.
  *
- * MEMORY.  At create: the CDT for max_points/max_segments, ~60 bytes per
- * potential point for outlines, regions and buckets, W*H bytes of the tile
- * grid; a tn_navquery ~50 bytes per potential triangle.  Nothing is
- * allocated by builds or queries.
+ * MEMORY (measured with a counting allocator, worst-case capacity): mesh
+ * incl. both CDTs 2.1 MB for 80x45, 22.4 MB for 256x256, 86.6 MB for
+ * 512x512 (~340 bytes per tile); a tn_navquery 1.2 / 21.9 / 87.3 MB (~330
+ * bytes per tile).  Builds, updates and queries never allocate.
  *
- * COST (measured, see bench/bench_navmesh.c; 2-core shared machine, -O2):
- *  build of a 256x256 random-blocks map (~17,000 constraints):  see the
- *  header's MEASURED table at the end of this comment.
- *
- *  MEASURED: (filled in from `tilenav-bench navmesh`)
+ * COST (tilenav-bench navmesh, -O2, medians; a 2-core machine shared with
+ * other builds, load average 5-7, so wall times are inflated and instruction
+ * counts from callgrind are given where they matter):
+ *  - 256x256 random blocks (genmap --kind blocks --size 256 --blocks 700
+ *    --seed 1: 2,377 vertices, 2,388 constraint segments, 4,700 triangles):
+ *    full build 0.79-0.86 ms (target < 3 ms), 83% of it in the CDT;
+ *    7.2 M instructions (CDT 6.2 M).  Local update after a one-tile edit
+ *    0.06-0.08 ms, 1.0 M instructions: 12x faster than a full build (all
+ *    62 measured edits stayed local).  Exact path between random free tiles
+ *    median 41 us (p90 218 us, ~350 nodes); radius-0.4 path 25 us (p90 75
+ *    us); line of sight 0.25 us.
+ *  - Moving AI den312d (65x81): build 0.06 ms, exact path 7 us;
+ *    random512-10-0 (512x512, 81,865 vertices, 163,370 triangles): build
+ *    220 ms (81% CDT), local update 40 ms (dominated by the O(W*H/64 +
+ *    triangles) extraction, label and renumbering passes, not the patch),
+ *    exact path median 1.5 ms.
+ *  - Moving AI validation (tests/test_navmesh.c): every one of the 2,150
+ *    scenario queries of arena, den312d and random512-10-0 gives a valid path
+ *    no longer than the 8-connected optimum; on arena and den312d all 480
+ *    equal the visibility-graph any-angle optimum.
  */
 #ifndef TN_NAVMESH_H
 #define TN_NAVMESH_H
@@ -87,7 +131,7 @@
 #define TN_NAVMESH_BUCKET 4
 /* Interval-search nodes reserved per triangle of capacity by a tn_navquery;
  * a query that needs more falls back to the triangle A*. */
-#define TN_NAVQUERY_NODES_PER_TRI 2
+#define TN_NAVQUERY_NODES_PER_TRI 1
 
 typedef struct tn_navmesh tn_navmesh;
 typedef struct tn_navquery tn_navquery;
@@ -111,15 +155,15 @@ void tn_navmesh_destroy(tn_navmesh *m);
  * query answers "not free") until the next successful build. */
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err);
 
-/* After `map` changed at tile (x, y) only (since the last build or update):
+/* After `map` changed at tile (x, y) only (since the last build or update;
+ * several changed tiles need one call each, in any order, or a build):
  * bring the mesh up to date by re-triangulating the neighbourhood of the
- * tile (see LOCAL REBUILD above); falls back to tn_navmesh_build when the
- * neighbourhood touches the convex hull or exceeds the local limits.  The
- * result is a valid constrained triangulation of the same outlines, though
- * no longer exactly Delaunay across the re-triangulated patch. */
+ * tile (see LOCAL REBUILD above), or by a full build when that is not
+ * possible (also when the map's size differs from the last build).
+ * INVALID_PARAM when (x, y) is outside the map. */
 tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y, tn_error *err);
 
-/* Read-only view of the built mesh (valid until the next build). */
+/* Read-only view of the built mesh (valid until the next build or update). */
 typedef struct tn_navmesh_view {
     int map_w, map_h;
     float tile_size;
@@ -157,9 +201,9 @@ int tn_navmesh_region_at(const tn_navmesh *m, float x, float y);
 /* True when the segment a-b lies in free space (see the header comment). */
 bool tn_navmesh_los(const tn_navmesh *m, float ax, float ay, float bx, float by);
 
-/* The nearest point to (x, y) of free tiles shrunk by `margin` (query units,
- * clamped to just under half a tile); (x, y) itself when that is already
- * such a point.  False when the map has no free tile. */
+/* The nearest point to (x, y) of the free tiles shrunk by `margin` (query
+ * units, 0 <= margin < half a tile); (x, y) itself when it already is such a
+ * point.  False when the map has no free tile or margin is out of range. */
 bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin, float *ox,
                              float *oy);
 
@@ -170,9 +214,11 @@ bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin
 tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err);
 void tn_navquery_destroy(tn_navquery *q);
 
-/* Shortest path (in the A* corridor) from s to g for an agent of `radius`
- * (query units, >= 0).  Writes up to `cap` points (x, y pairs: 2*cap floats)
- * into xy, start and goal included, and their number into *count.
+/* A path from s to g for an agent of `radius` (query units, >= 0): with
+ * radius 0 the exact shortest one, with radius > 0 the shortest inside the
+ * corridor the triangle A* finds (see QUERIES).  Writes up to `cap` points
+ * (x, y pairs: 2*cap floats) into xy, start and goal included (cap >= 2),
+ * and their number into *count.
  *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free);
  *  FAILURE|UNREACHABLE (no corridor wide enough);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
