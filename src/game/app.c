@@ -301,6 +301,10 @@ static int open_window(app *a, char *err, size_t cap)
         return -1;
     }
     SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "linear");
+    /* A click that focuses the window also edits: SDL's X11 backend would
+     * otherwise drop a click read in the same event batch as the focus
+     * change (which made clicks vanish when a frame was slow). */
+    SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1");
     a->win = SDL_CreateWindow("tilenav", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
                               TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H,
                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_ALLOW_HIGHDPI);
