@@ -796,6 +796,7 @@ static const char *const HELP_CONTROLS[][2] = {
     {"right click / drag", "toggle / paint blocks"},
     {"shift+right, middle", "toggle / paint one-way platforms"},
     {"mouse wheel", "zoom"},
+    {"side panel", "drag a slider; click a tool or an overlay"},
     {"1 - 8", "tool: goto block oneway spawn dest item navpath target"},
     {"P  X  F", "overlays: path, explored states, flow field"},
     {"N  C  V", "overlays: navmesh, companion, wanderers"},
@@ -843,7 +844,7 @@ static void legend_tile(tn_gfx *g, float x, float y, int kind)
 void tn_ui_help_draw(tn_gfx *g)
 {
     tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 0x05070cb8u);
-    const float bw = 900, bh = 520;
+    const float bw = 900, bh = 544;
     float bx = (TN_GAME_LOGICAL_W - bw) / 2, by = (TN_GAME_LOGICAL_H - bh) / 2;
     tn_gfx_rect(g, bx, by, bw, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
