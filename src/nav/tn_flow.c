@@ -16,10 +16,7 @@ static const uint8_t ORDER[2][8] = {
 static const uint8_t DIAG_A[8] = {0, 0, 0, 0, TN_DIR_N, TN_DIR_N, TN_DIR_S, TN_DIR_S};
 static const uint8_t DIAG_B[8] = {0, 0, 0, 0, TN_DIR_E, TN_DIR_W, TN_DIR_E, TN_DIR_W};
 
-static inline int off(const tn_flow *f, int dir)
-{
-    return tn_dir_dy[dir] * f->stride + tn_dir_dx[dir];
-}
+static inline int off(const tn_flow *f, int dir) { return f->off[dir]; }
 
 static inline bool open_at(const tn_flow *f, int i) { return f->kind[i] != TN_FLOW_WALL; }
 
@@ -37,11 +34,21 @@ static inline double val2(int32_t s, int32_t g)
 }
 static inline double val(const tn_flow *f, int i)
 {
-    return val2(f->d[i], f->dd ? f->dd[i] : 0);
+    return f->dv ? f->dv[i] : val2(f->d[i], 0);
 }
+/* Bucket of a cell with a finite distance (>= 0, so truncation = floor). */
 static inline int key_of(const tn_flow *f, int i)
 {
-    return f->dd ? (int)floor(val(f, i)) : f->d[i];
+    return f->dv ? (int)f->dv[i] : f->d[i];
+}
+/* Set a cell's distance (s = FAR: no path, WALLD: a wall). */
+static inline void set_d(tn_flow *f, int i, int32_t s, int32_t g)
+{
+    f->d[i] = s;
+    if (f->dd) {
+        f->dd[i] = g;
+        f->dv[i] = s == TN_FLOW_FAR ? INFINITY : s < 0 ? -1.0 : (double)s + (double)g * SQRT2;
+    }
 }
 
 /* ---- Dial's bucket queue: doubly linked lists, keys 0..kcap-1 ---- */
@@ -75,10 +82,9 @@ static void b_reset_range(tn_flow *f)
 static inline void relax(tn_flow *f, int v, int32_t s, int32_t g)
 {
     if (f->dd) {
-        if (!(val2(s, g) < val(f, v))) return;
+        if (!(val2(s, g) < f->dv[v])) return;
         if (b_member(f, v)) b_remove(f, v, key_of(f, v));
-        f->d[v] = s;
-        f->dd[v] = g;
+        set_d(f, v, s, g);
     } else {
         if (s >= f->d[v]) return;
         if (b_member(f, v)) b_remove(f, v, f->d[v]);
@@ -141,15 +147,13 @@ static int compute_dir(const tn_flow *f, int i)
         }
         return best;
     }
-    double bv = INFINITY;
+    /* The first neighbour in order one exact step closer. */
+    const int32_t s = f->d[i], g = f->dd[i];
     for (int k = 0; k < 8; k++) {
         int j = ord[k];
         if (!edge_ok(f, i, j)) continue;
-        double v = val(f, i + off(f, j)) + (j < 4 ? 1.0 : SQRT2);
-        if (v < bv) {
-            bv = v;
-            best = j;
-        }
+        int n = i + off(f, j);
+        if (f->d[n] == s - (j < 4) && f->dd[n] == g - (j >= 4)) return j;
     }
     return best;
 }
@@ -182,14 +186,18 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
     f->kind = tn_alloc(a, n);
     f->dir = tn_alloc(a, n);
     f->d = tn_alloc_array(a, n, sizeof(int32_t));
-    if (connectivity == 8) f->dd = tn_alloc_array(a, n, sizeof(int32_t));
+    if (connectivity == 8) {
+        f->dd = tn_alloc_array(a, n, sizeof(int32_t));
+        f->dv = tn_alloc_array(a, n, sizeof(double));
+    }
+    for (int j = 0; j < 8; j++) f->off[j] = tn_dir_dy[j] * f->stride + tn_dir_dx[j];
     f->q = tn_alloc_array(a, n, sizeof(int32_t));
     f->list = tn_alloc_array(a, n, sizeof(int32_t));
     f->bnext = tn_alloc_array(a, n, sizeof(int32_t));
     f->bprev = tn_alloc_array(a, n, sizeof(int32_t));
     f->bhead = tn_alloc_array(a, (size_t)f->kcap, sizeof(int32_t));
     f->stamp = tn_alloc_array(a, n, sizeof(uint32_t));
-    if (!f->kind || !f->dir || !f->d || (connectivity == 8 && !f->dd) || !f->q || !f->list ||
+    if (!f->kind || !f->dir || !f->d || (connectivity == 8 && (!f->dd || !f->dv)) || !f->q || !f->list ||
         !f->bnext || !f->bprev || !f->bhead || !f->stamp) {
         tn_flow_destroy(f);
         goto oom;
@@ -197,7 +205,7 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
     /* kind[] is zero = WALL everywhere. */
     memset(f->dir, TN_DIR_NONE, n);
     for (size_t i = 0; i < n; i++) {
-        f->d[i] = WALLD;
+        set_d(f, (int)i, WALLD, 0);
         f->bprev[i] = -2;
     }
     for (int k = 0; k < f->kcap; k++) f->bhead[k] = -1;
@@ -217,6 +225,7 @@ void tn_flow_destroy(tn_flow *f)
     tn_free(&a, f->dir);
     tn_free(&a, f->d);
     tn_free(&a, f->dd);
+    tn_free(&a, f->dv);
     tn_free(&a, f->q);
     tn_free(&a, f->list);
     tn_free(&a, f->bnext);
@@ -262,25 +271,26 @@ static const uint8_t FIRST_BACK[2][16] = {
      TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W},
 };
 
-static void bfs_run(tn_flow *f, int tail)
+static void bfs_run(tn_flow *f, int ntail)
 {
-    const int S = f->stride;
+    const long S = f->stride;
     int32_t *restrict d = f->d, *restrict q = f->q;
     uint8_t *restrict dir = f->dir;
-    int head = 0;
+    long head = 0, tail = ntail;
     while (head < tail) {
-        int c = q[head++];
-        int32_t dc = d[c], dn = dc + 1, dp = dc - 1;
+        const long c = q[head++];
+        const int32_t dc = d[c], dn = dc + 1, dp = dc - 1;
         unsigned back = 0;
-#define TN_VISIT(o, bit)                                      \
-        do {                                                  \
-            int nb = c + (o);                                 \
-            int32_t v = d[nb];                                \
-            int fresh = v == TN_FLOW_FAR;                     \
-            d[nb] = fresh ? dn : v;                           \
-            q[tail] = nb;                                     \
-            tail += fresh;                                    \
-            back |= (unsigned)(v == dp) << (bit);             \
+        /* A seen neighbour holds at most dc + 1 (or -1, a wall), an unseen
+         * one FAR: min(v, dn) writes dn exactly into the unseen ones. */
+#define TN_VISIT(o, bit)                              \
+        do {                                          \
+            const long nb = c + (o);                  \
+            const int32_t v = d[nb];                  \
+            d[nb] = v < dn ? v : dn;                  \
+            q[tail] = (int32_t)nb;                    \
+            tail += v > dn;                           \
+            back |= (unsigned)(v == dp) << (bit);     \
         } while (0)
         TN_VISIT(-S, 0);
         TN_VISIT(S, 1);
@@ -306,21 +316,68 @@ static void rebuild_bfs(tn_flow *f)
     bfs_run(f, tail);
 }
 
-/* 8-connected: Dial's algorithm from every destination, then directions. */
+/* 8-connected: Dial's algorithm from every destination.  A popped cell is
+ * final (every neighbour one step closer was popped before: steps cost >= 1
+ * = the bucket width), so its direction is fixed right then, by exact pair
+ * equality, and the 8 neighbours' openness is read once per cell. */
 static void rebuild_dial(tn_flow *f)
 {
     const int n = f->npad;
+    const uint8_t *restrict kind = f->kind;
+    uint8_t *restrict dir = f->dir;
+    int32_t *restrict d = f->d, *restrict dd = f->dd;
+    double *restrict dv = f->dv;
+    int o[8];
+    for (int j = 0; j < 8; j++) o[j] = f->off[j];
     b_reset_range(f);
     for (int i = 0; i < n; i++) {
-        int k = f->kind[i];
-        f->d[i] = k == TN_FLOW_WALL ? WALLD : k == TN_FLOW_DEST ? 0 : TN_FLOW_FAR;
-        f->dd[i] = 0;
+        int k = kind[i];
+        set_d(f, i, k == TN_FLOW_WALL ? WALLD : k == TN_FLOW_DEST ? 0 : TN_FLOW_FAR, 0);
+        dir[i] = k == TN_FLOW_DEST ? TN_DIR_HERE : TN_DIR_NONE;
         if (k == TN_FLOW_DEST) b_insert(f, i, 0);
     }
-    f->last_touched = 0;
-    int dummy = 0;
-    propagate(f, false, &dummy, (long)n + 1);
-    for (int i = 0; i < n; i++) f->dir[i] = (uint8_t)compute_dir(f, i);
+    long popped = 0;
+    for (int k = f->kmin; k <= f->kmax; k++) {
+        int u;
+        while ((u = f->bhead[k]) >= 0) {
+            b_remove(f, u, k);
+            popped++;
+            const int32_t s = d[u], g = dd[u];
+            /* Straight neighbours are open unless walls (d = -1); a diagonal
+             * also needs both straight neighbours it passes between open.
+             * Walls never relax (dv = -1) nor match a distance (d = -1). */
+            unsigned ok = 0x0f;
+            const bool on = d[u + o[TN_DIR_N]] >= 0, os = d[u + o[TN_DIR_S]] >= 0;
+            const bool oe = d[u + o[TN_DIR_E]] >= 0, ow = d[u + o[TN_DIR_W]] >= 0;
+            ok |= (unsigned)(on && oe) << TN_DIR_NE | (unsigned)(on && ow) << TN_DIR_NW |
+                  (unsigned)(os && oe) << TN_DIR_SE | (unsigned)(os && ow) << TN_DIR_SW;
+            if (kind[u] != TN_FLOW_DEST) {
+                const uint8_t *ord = ORDER[u & 1];
+                for (int k2 = 0; k2 < 8; k2++) {
+                    const int j = ord[k2], nb = u + o[j];
+                    if ((ok >> j & 1u) && d[nb] == s - (j < 4) && dd[nb] == g - (j >= 4)) {
+                        dir[u] = (uint8_t)j;
+                        break;
+                    }
+                }
+            }
+            /* Canonical values: a function of the (straight, diagonal) pair. */
+            const double vs = (double)(s + 1) + (double)g * SQRT2;
+            const double vg = (double)s + (double)(g + 1) * SQRT2;
+            for (int j = 0; j < 8; j++) {
+                const int nb = u + o[j];
+                const double cand = j < 4 ? vs : vg;
+                if (!(cand < dv[nb]) || !(ok >> j & 1u)) continue;
+                if (b_member(f, nb)) b_remove(f, nb, (int)dv[nb]);
+                d[nb] = s + (j < 4);
+                dd[nb] = g + (j >= 4);
+                dv[nb] = cand;
+                b_insert(f, nb, (int)cand);
+            }
+        }
+    }
+    b_reset_range(f);
+    f->last_touched = popped;
 }
 
 static void rebuild_from_kinds(tn_flow *f)
@@ -370,7 +427,7 @@ static bool supported(const tn_flow *f, int v)
         if (!edge_ok(f, v, j)) continue;
         int u = v + off(f, j);
         if (f->stamp[u] == f->gen + 2 || f->d[u] == TN_FLOW_FAR) continue;
-        if (f->d[u] + (j < 4) == s && (!f->dd || f->dd[u] + (j >= 4) == g)) return true;
+        if (f->d[u] == s - (j < 4) && (!f->dd || f->dd[u] == g - (j >= 4))) return true;
     }
     return false;
 }
@@ -456,10 +513,7 @@ tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind)
     bool shorter = old == TN_FLOW_WALL || kind == TN_FLOW_DEST;
     int nlist = 0;
     if (shorter) {
-        if (old == TN_FLOW_WALL) {
-            f->d[c] = TN_FLOW_FAR;
-            if (f->dd) f->dd[c] = 0;
-        }
+        if (old == TN_FLOW_WALL) set_d(f, c, TN_FLOW_FAR, 0);
         b_reset_range(f);
         if (kind == TN_FLOW_DEST) relax(f, c, 0, 0);
         /* Every changed edge has both ends in the 3x3 block: re-relax it. */
@@ -476,10 +530,7 @@ tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind)
             return TN_OK;
         }
     } else {
-        if (kind == TN_FLOW_WALL) {
-            f->d[c] = WALLD;
-            if (f->dd) f->dd[c] = 0;
-        }
+        if (kind == TN_FLOW_WALL) set_d(f, c, WALLD, 0);
         int ni = invalidate(f, c, update_budget(f));
         if (ni < 0) {
             rebuild_from_kinds(f);
@@ -487,9 +538,7 @@ tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind)
         }
         /* Re-seed every invalidated cell from its valid neighbours. */
         for (int t = 0; t < ni; t++) {
-            int v = f->list[t];
-            f->d[v] = TN_FLOW_FAR;
-            if (f->dd) f->dd[v] = 0;
+            set_d(f, f->list[t], TN_FLOW_FAR, 0);
         }
         b_reset_range(f);
         for (int t = 0; t < ni; t++) {
@@ -532,9 +581,9 @@ int tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int
     const int old = f->kind[c];
     if (old == kind || old == TN_FLOW_WALL || kind == TN_FLOW_DEST) return 0; /* only shorter */
     /* Try the change in place, undo it before returning. */
-    int32_t saved_d = f->d[c];
+    const int32_t saved_s = f->d[c], saved_g = f->dd ? f->dd[c] : 0;
     f->kind[c] = (uint8_t)kind;
-    if (kind == TN_FLOW_WALL) f->d[c] = WALLD;
+    if (kind == TN_FLOW_WALL) set_d(f, c, WALLD, 0);
     next_gen(f);
     int ni = invalidate(f, c, (long)f->npad + 1);
     /* Flood the invalidated region from its cells next to a valid one:
@@ -563,7 +612,7 @@ int tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int
         }
     }
     f->kind[c] = (uint8_t)old;
-    f->d[c] = saved_d;
+    set_d(f, c, saved_s, saved_g);
     int lost = 0;
     for (int t = 0; t < n; t++) {
         int32_t ti = tiles[t];

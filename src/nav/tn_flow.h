@@ -87,6 +87,7 @@ typedef struct tn_flow {
     uint8_t *dir;         /* [npad] TN_DIR_* */
     int32_t *d;           /* [npad] straight steps (4-conn: the distance); FAR = no path */
     int32_t *dd;          /* [npad] diagonal steps (8-connected only, else NULL) */
+    double *dv;           /* [npad] 8-connected: d + dd*sqrt(2), INFINITY = no path */
     long last_touched;    /* tiles whose distance the last rebuild/update recomputed */
     bool last_full;       /* the last update fell back to a full rebuild */
     /* Scratch (private). */
@@ -94,6 +95,7 @@ typedef struct tn_flow {
     uint32_t *stamp;
     uint32_t gen;
     int kcap, kmin, kmax;
+    int off[8];           /* index offset of each direction */
     tn_allocator alloc;
 } tn_flow;
 
