@@ -1,12 +1,210 @@
-/* Placeholder until this benchmark is written; owned by its module's issue. */
+/* tilenav-bench astar: platformer A* query times.
+ *
+ * Maps: maps/demo.map (or, when it is missing, a generated 80x45 level, and
+ * the table says so) and a generated 512x512 level (tn_levelgen, --seed).
+ * Character 1x2, jump height 4.  --queries pairs of random standing tiles
+ * per map (the same pairs for both heuristics), each query timed --reps
+ * times (median kept); the table gives the median, 95th percentile and
+ * maximum over the queries, the mean states expanded, states expanded per
+ * second (total states / total time), how many queries reached the goal,
+ * ended partial (unreachable) or hit the search limit (--limit, default
+ * 32768 states on the 512x512 level, then 4x that to show what the limit
+ * costs; every state on the demo map), and
+ * the heap allocations made during the queries, counted by a counting
+ * tn_allocator given to the finder (they must be 0).
+ * Usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] [--limit L]
+ */
 #include "bench.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_levelgen.h"
+#include "tn_path.h"
+
+typedef struct counting {
+    long allocs, frees;
+} counting;
+
+static void *c_alloc(void *user, size_t n)
+{
+    ((counting *)user)->allocs++;
+    return malloc(n);
+}
+
+static void c_free(void *user, void *p)
+{
+    if (p) ((counting *)user)->frees++;
+    free(p);
+}
+
+static tn_map *load(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    tn_map *m = NULL;
+    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
+        tn_error err;
+        if (tn_failed(tn_map_parse(buf, (size_t)n, path, NULL, &m, &err))) {
+            fprintf(stderr, "astar: %s\n", err.msg);
+            m = NULL;
+        }
+    }
+    free(buf);
+    fclose(f);
+    return m;
+}
+
+static tn_map *generated(int w, int h, uint64_t seed)
+{
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, seed, 512);
+    if (m) tn_levelgen_platformer(m, &r, NULL);
+    return m;
+}
+
+static bool pick(const tn_map *m, tn_rng *r, int *x, int *y)
+{
+    for (int t = 0; t < 100000; t++) {
+        int tx = (int)tn_rng_below(r, (uint32_t)m->w), ty = (int)tn_rng_below(r, (uint32_t)m->h);
+        if (tn_path_box_fits(m, tx, ty, 1, 2) && tn_path_box_ground(m, tx, ty, 1)) {
+            *x = tx;
+            *y = ty;
+            return true;
+        }
+    }
+    return false;
+}
+
+typedef struct row {
+    double med, p95, max, mean_exp, rate;
+    int full, partial, limited;
+    long allocs;
+} row;
+
+static row measure(tn_path *pf, counting *cnt, const tn_map *m, const int *q, int nq, int reps,
+                   int heuristic, int limit, const tn_jump_model *jm)
+{
+    row r;
+    memset(&r, 0, sizeof r);
+    double *t = malloc(sizeof(double) * (size_t)nq), *rep = malloc(sizeof(double) * (size_t)reps);
+    double tsum = 0, esum = 0;
+    tn_path_node out[512];
+    long before = cnt->allocs;
+    for (int i = 0; i < nq; i++) {
+        tn_path_query qq = tn_path_query_make(q[4 * i], q[4 * i + 1], q[4 * i + 2], q[4 * i + 3],
+                                              1, 2, jm);
+        qq.heuristic = heuristic;
+        qq.max_expand = limit;
+        tn_path_stats st;
+        int n;
+        tn_status s = 0;
+        for (int k = 0; k < reps; k++) {
+            double t0 = bench_now();
+            s = tn_path_find(pf, m, &qq, out, 512, &n, &st, NULL);
+            rep[k] = bench_now() - t0;
+        }
+        t[i] = bench_median(rep, reps);
+        tsum += t[i];
+        esum += st.expanded;
+        if (tn_status_detail(s, TN_LIMIT_REACHED)) r.limited++;
+        else if (tn_status_detail(s, TN_UNREACHABLE)) r.partial++;
+        else r.full++;
+    }
+    r.allocs = cnt->allocs - before;
+    r.mean_exp = esum / nq;
+    r.rate = tsum > 0 ? esum / tsum : 0;
+    r.max = bench_percentile(t, nq, 100);
+    r.p95 = bench_percentile(t, nq, 95);
+    r.med = bench_median(t, nq);
+    free(t);
+    free(rep);
+    return r;
+}
+
+static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t seed, int limit)
+{
+    counting cnt = {0, 0};
+    tn_allocator a = {c_alloc, c_free, &cnt};
+    tn_path *pf = NULL;
+    tn_error err;
+    if (tn_failed(tn_path_create(m->w, m->h, NULL, limit, &a, &pf, &err))) {
+        fprintf(stderr, "astar: %s\n", err.msg);
+        return 1;
+    }
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_jump_model jm;
+    tn_jump_model_init(&jm, &p, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, seed, 7);
+    int *q = malloc(sizeof(int) * 4 * (size_t)nq);
+    for (int i = 0; i < nq; i++)
+        if (!pick(m, &r, &q[4 * i], &q[4 * i + 1]) || !pick(m, &r, &q[4 * i + 2], &q[4 * i + 3])) {
+            fprintf(stderr, "astar: no standing tiles on %s\n", name);
+            free(q);
+            tn_path_destroy(pf);
+            return 1;
+        }
+    /* warm up the caches and the per-tile bits */
+    measure(pf, &cnt, m, q, nq < 20 ? nq : 20, 1, TN_PATH_OPTIMAL, 0, &jm);
+    row o = measure(pf, &cnt, m, q, nq, reps, TN_PATH_OPTIMAL, 0, &jm);
+    row f = measure(pf, &cnt, m, q, nq, reps, TN_PATH_FAST, 0, &jm);
+    printf("\n%s: %dx%d, %d queries x %d reps, limit %d states\n", name, m->w, m->h, nq, reps,
+           tn_path_max_expand(pf));
+    printf("  %-22s %14s %14s\n", "", "optimal", "fast (3h)");
+    printf("  %-22s %11.1f us %11.1f us\n", "median query", o.med * 1e6, f.med * 1e6);
+    printf("  %-22s %11.1f us %11.1f us\n", "95th percentile", o.p95 * 1e6, f.p95 * 1e6);
+    printf("  %-22s %11.1f us %11.1f us\n", "slowest query", o.max * 1e6, f.max * 1e6);
+    printf("  %-22s %14.0f %14.0f\n", "states expanded (mean)", o.mean_exp, f.mean_exp);
+    printf("  %-22s %12.1f M %12.1f M\n", "states per second", o.rate / 1e6, f.rate / 1e6);
+    printf("  %-22s %5d/%d/%-6d %5d/%d/%-6d\n", "full/unreach./limit", o.full, o.partial,
+           o.limited, f.full, f.partial, f.limited);
+    printf("  %-22s %14ld %14ld\n", "allocations in queries", o.allocs, f.allocs);
+    free(q);
+    tn_path_destroy(pf);
+    return o.allocs || f.allocs ? 1 : 0;
+}
 
 int bench_astar(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "tilenav-bench astar: not written yet\n");
-    return 1;
+    int nq = 300, reps = 5, limit = 32768;
+    unsigned long long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--queries") == 0 && v) nq = atoi(v), i++;
+        else if (strcmp(a, "--reps") == 0 && v) reps = atoi(v), i++;
+        else if (strcmp(a, "--seed") == 0 && v) seed = strtoull(v, NULL, 10), i++;
+        else if (strcmp(a, "--limit") == 0 && v) limit = atoi(v), i++;
+        else {
+            fprintf(stderr, "usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] [--limit L]\n");
+            return 2;
+        }
+    }
+    if (nq < 1 || reps < 1 || limit < 1) {
+        fprintf(stderr, "astar: --queries, --reps and --limit must be >= 1\n");
+        return 2;
+    }
+    printf("astar: platformer A*, 1x2 character, jump height 4, -O2 build\n");
+    int rc = 0;
+    tn_map *demo = load("maps/demo.map");
+    if (demo) {
+        rc |= bench_map("maps/demo.map", demo, nq, reps, seed, 0);
+    } else {
+        demo = generated(80, 45, seed);
+        rc |= bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed, 0);
+    }
+    tn_map_destroy(demo);
+    tn_map *big = generated(512, 512, seed);
+    rc |= bench_map("generated 512x512 level", big, nq / 3 > 0 ? nq / 3 : 1, reps, seed, limit);
+    rc |= bench_map("generated 512x512 level, 4x the limit", big, nq / 3 > 0 ? nq / 3 : 1, reps,
+                    seed, 4 * limit);
+    tn_map_destroy(big);
+    printf("\ntargets: demo median < 50 us; every 512x512 query < 10 ms; 0 allocations per query\n");
+    return rc;
 }

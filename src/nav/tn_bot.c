@@ -343,6 +343,11 @@ static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *
     float tol = 0.5f * b->phys.walk_speed * b->phys.dt + 1e-3f;
     if (tol < 1.0f) tol = 1.0f;
     if (fabsf(x - cx) <= tol) return true;
+    /* a standing node where the path stops, turns or leaves the ground
+     * vertically must be met, not passed: walk back to it */
+    if ((c->flags & TN_NODE_GROUND) &&
+        (!next || next->x == c->x || (next->x > c->x) != (c->x > prev->x) || c->x == prev->x))
+        return false;
     if (prev->x < c->x && x >= cx) return true;
     if (prev->x > c->x && x <= cx) return true;
     if (prev->x == c->x && next && next->x != c->x && fabsf(x - cx) < T &&

@@ -12,13 +12,14 @@
 enum { MV_LEFT = 0, MV_RIGHT = 1, MV_UP = 2, MV_DOWN = 3 };
 enum { ST_CLOSED = 1u << 2, ST_PARENT = 1u << 3 };
 /* Per-tile cache bits. */
-enum { C_FITS = 1u << 0, C_GROUND = 1u << 1 };
+enum { C_FITS = 1u << 0, C_GROUND = 1u << 1, C_CEIL = 1u << 2 };
 
 #define COST_WALK 2
 #define COST_AIR 3
 #define COST_TAKEOFF 2
 #define COST_DROP 1
-#define H_UNIT 2
+#define H_X 2 /* every sideways move costs >= 2 */
+#define H_Y 3 /* every vertical move costs >= 3 */
 #define FAST_WEIGHT 3
 
 /* A 1-column map on the stack: the physics reads only tiles, so a jump or a
@@ -151,7 +152,7 @@ typedef struct pstate {
     uint16_t gen;
     uint8_t pj;   /* parent's jump value */
     uint8_t fl;   /* move from the parent (2 bits), ST_CLOSED, ST_PARENT */
-    uint32_t v;   /* heap position while open; cost once closed */
+    uint32_t g;   /* best cost found so far */
 } pstate;
 
 typedef struct hentry {
@@ -165,8 +166,10 @@ struct tn_path {
     int limit;
     pstate *s;
     uint16_t gen;
-    hentry *heap;
+    hentry *heap;          /* the bucket queue's entry pool */
     int hn, hcap;
+    uint32_t bhead[32];    /* bucket heads (entry index), by key mod 32 */
+    uint32_t bcur, bcount;
     tn_path_node *raw;
     int rawcap;
     uint8_t *cell;
@@ -211,8 +214,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     size_t lim = max_expand ? (size_t)max_expand : states;
     if (lim > (1u << 20) && !max_expand) lim = 1u << 20;
     if (lim > states) lim = states;
-    size_t hcap = 4 * lim + 4;
-    if (hcap > states + 4) hcap = states + 4;
+    size_t hcap = 4 * lim + 4; /* pushes <= 1 + 4 x expansions */
 
     tn_path *pf = tn_alloc(a, sizeof *pf);
     if (!pf) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
@@ -226,7 +228,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     pf->s = tn_alloc_array(a, states, sizeof *pf->s);
     pf->heap = tn_alloc_array(a, hcap, sizeof *pf->heap);
     pf->raw = tn_alloc_array(a, (size_t)pf->rawcap, sizeof *pf->raw);
-    pf->cell = tn_alloc_array(a, tiles, 1);
+    pf->cell = tn_alloc_array(a, (size_t)(map_w + 2) * (size_t)(map_h + 2), 1);
     if (!pf->s || !pf->heap || !pf->raw || !pf->cell) {
         tn_path_destroy(pf);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
@@ -271,17 +273,27 @@ tn_path_query tn_path_query_make(int sx, int sy, int gx, int gy, int w, int h,
     return q;
 }
 
+/* Index of tile (x, y) in the per-tile bits: the grid has a border of one
+ * tile (never FITS) so the search reads neighbours without bounds checks. */
+static inline size_t cidx(const tn_path *pf, int x, int y)
+{
+    return (size_t)(y + 1) * (size_t)(pf->w + 2) + (size_t)(x + 1);
+}
+
 /* Rebuild the per-tile bits for a w x h box: FITS when no block in the box,
- * GROUND when a block or one-way lies under one of its columns.  O(W*H*w):
- * per row, whether columns x..x+w-1 are block-free and whether one of them
- * is solid; then per column a run of h block-free rows gives FITS and the
- * solid bit of the row below gives GROUND (the map's edges are solid). */
+ * GROUND when a block or one-way lies under one of its columns, CEIL when a
+ * block lies right above it (the box cannot move up).  O(W*H*w): per row,
+ * whether columns x..x+w-1 are block-free and whether one of them is solid;
+ * then per column a run of h block-free rows gives FITS, the solid bit of
+ * the row below GROUND (the map's edges are solid) and the row above CEIL. */
 static void build_cells(tn_path *pf, const tn_map *m, int cw, int ch)
 {
     const int W = pf->w, H = pf->h;
     uint8_t *c = pf->cell;
+    memset(c, 0, (size_t)(W + 2) * (size_t)(H + 2));
     for (int y = 0; y < H; y++) {
         const uint8_t *row = m->tile + (size_t)y * W;
+        uint8_t *out = c + cidx(pf, 0, y);
         for (int x = 0; x < W; x++) {
             unsigned free = 1, solid = 0;
             if (x + cw > W) free = 0, solid = 1;
@@ -289,16 +301,21 @@ static void build_cells(tn_path *pf, const tn_map *m, int cw, int ch)
                 if (row[x + k] == TN_TILE_BLOCK) free = 0;
                 if (row[x + k] != TN_TILE_EMPTY) solid = 1;
             }
-            c[(size_t)y * W + x] = (uint8_t)(free | (solid << 1));
+            out[x] = (uint8_t)(free | (solid << 1));
         }
     }
+    const size_t P = (size_t)W + 2;
     for (int x = 0; x < W; x++) {
         int run = 0;
         for (int y = 0; y < H; y++) { /* row y+1 still holds its row bits */
-            uint8_t *p = &c[(size_t)y * W + x];
+            uint8_t *p = &c[cidx(pf, x, y)];
             run = (*p & 1u) ? run + 1 : 0;
-            bool below = y + 1 >= H || (c[(size_t)(y + 1) * W + x] & 2u);
+            bool below = y + 1 >= H || (p[P] & 2u);
             *p = (uint8_t)((run >= ch ? C_FITS : 0u) | (below ? C_GROUND : 0u));
+        }
+        for (int y = 0; y < H; y++) {
+            uint8_t *p = &c[cidx(pf, x, y)];
+            if ((*p & C_FITS) && (y == 0 || !(p[-(ptrdiff_t)P] & C_FITS))) *p |= C_CEIL;
         }
     }
 }
@@ -317,48 +334,46 @@ static void ensure_cells(tn_path *pf, const tn_map *m, int cw, int ch)
     pf->cvalid = true;
 }
 
-/* ---- binary heap with decrease-key ------------------------------------ */
-
-static inline bool hless(const hentry *a, const hentry *b)
-{
-    return a->f < b->f || (a->f == b->f && a->g > b->g);
-}
+/* ---- the open list: a bucket queue ----------------------------------------
+ * Costs and heuristic are small integers and the key of a state is never
+ * below its parent's (the optimal heuristic is consistent; the fast one has
+ * its keys raised to the parent's, the "pathmax" rule), so every open key
+ * lies within [current, current + 14]: a ring of 32 buckets, each a LIFO
+ * list (among equal keys the newest, deepest state goes first), gives O(1)
+ * push and pop.  An improved state is pushed again (no decrease-key: the
+ * large state array is touched only by the relaxation itself) and stale
+ * entries are skipped when popped; pushes <= 1 + 4 x expansions bounds the
+ * entry pool. */
 
 static inline uint32_t sidx(const tn_path *pf, uint32_t xyj)
 {
     uint32_t x = xyj & 0xfff, y = (xyj >> 12) & 0xfff, j = xyj >> 24;
-    return ((uint32_t)y * (uint32_t)pf->w + x) * (uint32_t)pf->nj + j;
+    return j * (uint32_t)pf->w * (uint32_t)pf->h + (uint32_t)y * (uint32_t)pf->w + x;
 }
 
-static void sift_up(tn_path *pf, int i)
+#define NB 32u
+#define NONE 0xffffffffu
+
+static inline void bq_push(tn_path *pf, uint32_t f, uint32_t g, uint32_t xyj)
 {
-    hentry e = pf->heap[i];
-    while (i > 0) {
-        int p = (i - 1) >> 1;
-        if (!hless(&e, &pf->heap[p])) break;
-        pf->heap[i] = pf->heap[p];
-        pf->s[sidx(pf, pf->heap[i].xyj)].v = (uint32_t)i;
-        i = p;
-    }
-    pf->heap[i] = e;
-    pf->s[sidx(pf, e.xyj)].v = (uint32_t)i;
+    uint32_t i = (uint32_t)pf->hn++, b = f & (NB - 1);
+    hentry *e = &pf->heap[i];
+    e->f = pf->bhead[b]; /* the link to the next entry of the bucket */
+    e->g = g;
+    e->xyj = xyj;
+    pf->bhead[b] = i;
+    pf->bcount++;
 }
 
-static void sift_down(tn_path *pf, int i)
+static inline hentry bq_pop(tn_path *pf)
 {
+    while (pf->bhead[pf->bcur & (NB - 1)] == NONE) pf->bcur++;
+    uint32_t b = pf->bcur & (NB - 1), i = pf->bhead[b];
     hentry e = pf->heap[i];
-    const int n = pf->hn;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && hless(&pf->heap[c + 1], &pf->heap[c])) c++;
-        if (!hless(&pf->heap[c], &e)) break;
-        pf->heap[i] = pf->heap[c];
-        pf->s[sidx(pf, pf->heap[i].xyj)].v = (uint32_t)i;
-        i = c;
-    }
-    pf->heap[i] = e;
-    pf->s[sidx(pf, e.xyj)].v = (uint32_t)i;
+    pf->bhead[b] = e.f;
+    pf->bcount--;
+    e.f = pf->bcur;
+    return e;
 }
 
 /* ---- search ----------------------------------------------------------- */
@@ -411,7 +426,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     ensure_cells(pf, m, q->char_w, q->char_h);
     const int W = pf->w;
     const uint8_t *cell = pf->cell;
-    const uint32_t sc = cell[(size_t)q->start_y * W + q->start_x];
+    const uint32_t sc = cell[cidx(pf, q->start_x, q->start_y)];
     if (!(sc & C_FITS))
         return tn_error_set(err, bad, 0, 0, "a %dx%d character does not fit at (%d,%d)",
                             q->char_w, q->char_h, q->start_x, q->start_y);
@@ -420,16 +435,30 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     const int F = jm->fall, NJ = pf->nj;
     const int dwrap = jm->depth_table + jm->period; /* depths cycle D..D+P-1 */
     const int gx = q->goal_x, gy = q->goal_y;
-    const uint32_t hw = explore ? 0 : (uint32_t)(H_UNIT * (q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1));
+    const uint32_t hw = explore ? 0 : (uint32_t)(q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1);
     const int limit = q->max_expand ? q->max_expand : pf->limit;
     const int first_up = jm->side_up[1] || F <= 2 ? 2 : 3;
+
+    /* transition tables for this jump model: sideways allowed, the value
+     * after a move up into plain air, after a move down into plain air */
+    uint8_t side_tab[256], up_tab[256], down_tab[256];
+    for (int j = 0; j < jm->njump; j++) {
+        side_tab[j] = (uint8_t)(j > 0 && side_ok(jm, j));
+        int u = j == 0 ? first_up : ((j & 1) ? j + 1 : j + 2);
+        up_tab[j] = (uint8_t)(u > F ? F : u);
+        int d = j < F ? 1 : ((j - F) >> 1) + 1;
+        if (d >= dwrap) d = jm->depth_table;
+        down_tab[j] = (uint8_t)(F + 2 * d);
+    }
+    const size_t P = (size_t)W + 2;
+    const uint32_t plane = (uint32_t)W * (uint32_t)pf->h; /* states are J-major */
 
     if (++pf->gen == 0) {
         for (size_t i = 0, n = (size_t)pf->w * pf->h * NJ; i < n; i++) pf->s[i].gen = 0;
         pf->gen = 1;
     }
     const uint16_t gen = pf->gen;
-    pf->last_nj = NJ;
+    pf->last_nj = jm->njump;
     pf->bx0 = pf->w;
     pf->by0 = pf->h;
     pf->bx1 = pf->by1 = -1;
@@ -441,10 +470,13 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     s0->gen = gen;
     s0->fl = 0;
     s0->pj = 0;
-    pf->hn = 1;
-    uint32_t h0 = explore ? 0 : (uint32_t)(iabs(gx - q->start_x) + iabs(gy - q->start_y));
-    pf->heap[0] = (hentry){h0 * hw, 0, sxyj};
-    s0->v = 0;
+    s0->g = 0;
+    pf->hn = 0;
+    uint32_t h0 = explore ? 0 : (uint32_t)(H_X * iabs(gx - q->start_x) + H_Y * iabs(gy - q->start_y));
+    for (unsigned b = 0; b < NB; b++) pf->bhead[b] = NONE;
+    pf->bcount = 0;
+    pf->bcur = h0 * hw;
+    bq_push(pf, h0 * hw, 0, sxyj);
 
     int expanded = 0;
     bool found = false;
@@ -453,21 +485,15 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     uint32_t best = sxyj, best_key_a = 2, best_key_b = 0xffffffffu, best_key_c = 0xffffffffu;
     tn_status detail = 0;
 
-    while (pf->hn > 0) {
+    while (pf->bcount > 0) {
         if (expanded >= limit) {
             detail = TN_LIMIT_REACHED;
             break;
         }
-        hentry e = pf->heap[0];
-        pf->hn--;
-        if (pf->hn > 0) {
-            pf->heap[0] = pf->heap[pf->hn];
-            sift_down(pf, 0);
-        }
-        const uint32_t si = sidx(pf, e.xyj);
-        pstate *sp = &pf->s[si];
+        hentry e = bq_pop(pf);
+        pstate *sp = &pf->s[sidx(pf, e.xyj)];
+        if ((sp->fl & ST_CLOSED) || e.g != sp->g) continue; /* stale entry */
         sp->fl |= ST_CLOSED;
-        sp->v = e.g;
         expanded++;
         const int x = (int)(e.xyj & 0xfff), y = (int)((e.xyj >> 12) & 0xfff);
         const int j = (int)(e.xyj >> 24);
@@ -475,7 +501,8 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
         if (x > pf->bx1) pf->bx1 = x;
         if (y < pf->by0) pf->by0 = y;
         if (y > pf->by1) pf->by1 = y;
-        const uint32_t here = cell[(size_t)y * W + x];
+        const size_t ci = cidx(pf, x, y);
+        const uint32_t here = cell[ci];
         const bool ground = (here & C_GROUND) != 0;
         if (!explore) {
             if (x == gx && y == gy) {
@@ -493,85 +520,64 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
                 best_key_c = e.g;
             }
         }
+        const uint32_t base = (uint32_t)(y * W + x);
 
-        const bool ceiling = y == 0 || !(cell[(size_t)(y - 1) * W + x] & C_FITS);
-        for (int mv = 0; mv < 4; mv++) {
-            int nx = x, ny = y;
-            switch (mv) {
-            case MV_LEFT: nx = x - 1; break;
-            case MV_RIGHT: nx = x + 1; break;
-            case MV_UP: ny = y - 1; break;
-            default: ny = y + 1; break;
-            }
-            if (nx < 0 || ny < 0 || nx >= W || ny >= pf->h) continue;
-            const uint32_t nc = cell[(size_t)ny * W + nx];
-            if (!(nc & C_FITS)) continue;
-            const bool nground = (nc & C_GROUND) != 0;
-            int nj;
-            uint32_t cost;
-            if (mv <= MV_RIGHT) {
+/* Relax the move to (NX, NY) with jump value NJV, cost COST, move MV. */
+#define RELAX(NX, NY, NJV, COST, MV, DT)                                                      \
+        do {                                                                               \
+            const uint32_t nj_ = (uint32_t)(NJV), ng_ = e.g + (COST);                      \
+            pstate *np_ = &pf->s[(uint32_t)((int32_t)base + (DT)) + nj_ * plane];          \
+            if (np_->gen == gen && ((np_->fl & ST_CLOSED) || ng_ >= np_->g)) break;        \
+            np_->gen = gen;                                                                \
+            np_->pj = (uint8_t)j;                                                          \
+            np_->fl = (uint8_t)((MV) | ST_PARENT);                                         \
+            np_->g = ng_;                                                                  \
+            uint32_t f_ = ng_ + (uint32_t)(H_X * iabs(gx - (NX)) + H_Y * iabs(gy - (NY))) * hw; \
+            if (f_ < e.f) f_ = e.f; /* pathmax: keys never decrease */                     \
+            bq_push(pf, f_, ng_, pack((NX), (NY), (int)nj_));                              \
+        } while (0)
+
+        /* sideways */
+        if (ground || side_tab[j]) {
+            for (int d = -1; d <= 1; d += 2) {
+                const uint32_t nc = cell[(size_t)((ptrdiff_t)ci + d)];
+                if (!(nc & C_FITS)) continue;
+                const bool ng = (nc & C_GROUND) != 0;
+                int nj;
+                uint32_t cost;
                 if (ground) {
-                    nj = nground ? 0 : F + 1;
-                    cost = nground ? COST_WALK : COST_AIR;
+                    nj = ng ? 0 : F + 1; /* walking, or walking off a ledge */
+                    cost = ng ? COST_WALK : COST_AIR;
                 } else {
-                    if (!side_ok(jm, j)) continue;
-                    /* falling: the body lands where its feet meet a floor, so
-                     * it must be over a landing before reaching its level;
-                     * only in the first tile of a fall is it slow enough */
-                    if (nground && j >= F + 4) continue;
-                    bool nceil = ny == 0 || !(cell[(size_t)(ny - 1) * W + nx] & C_FITS);
-                    if (nceil) {
-                        if (j < F) continue;                 /* rising into a ceiling */
-                        if (nground && !ceiling) continue;   /* exact-fit gap from the air */
+                    /* falling: the body lands where its feet meet a floor, so it
+                     * must be over a landing before reaching its level; only in
+                     * the first tile of a fall is it slow enough */
+                    if (ng && j >= F + 4) continue;
+                    if (nc & C_CEIL) {
+                        if (j < F) continue;                        /* rising into a ceiling */
+                        if (ng && !(here & C_CEIL)) continue;       /* exact-fit gap from the air */
                     }
-                    nj = nground ? 0 : j + 1;
+                    nj = ng ? 0 : j + 1;
                     cost = COST_AIR;
                 }
-            } else if (mv == MV_UP) {
-                if (j >= F) continue;
-                if (nground) {
-                    nj = 0; /* up through a one-way: falls back onto it */
-                } else {
-                    nj = j == 0 ? first_up : ((j & 1) ? j + 1 : j + 2);
-                    if (nj > F) nj = F;
-                    if (ny == 0 || !(cell[(size_t)(ny - 1) * W + nx] & C_FITS)) nj = F;
-                }
-                cost = COST_AIR + (ground ? COST_TAKEOFF : 0);
-            } else {
-                if (nground) {
-                    nj = 0;
-                } else if (j < F) {
-                    nj = F + 2;
-                } else {
-                    int d = ((j - F) >> 1) + 1;
-                    if (d >= dwrap) d = jm->depth_table;
-                    nj = F + 2 * d;
-                }
-                cost = COST_AIR + (ground ? COST_DROP : 0);
-            }
-            const uint32_t nxyj = pack(nx, ny, nj);
-            const uint32_t ni = sidx(pf, nxyj);
-            pstate *np = &pf->s[ni];
-            const uint32_t ng = e.g + cost;
-            if (np->gen == gen) {
-                if (np->fl & ST_CLOSED) continue;
-                hentry *he = &pf->heap[np->v];
-                if (ng >= he->g) continue;
-                he->f -= he->g - ng;
-                he->g = ng;
-                np->pj = (uint8_t)j;
-                np->fl = (uint8_t)(mv | ST_PARENT);
-                sift_up(pf, (int)np->v);
-            } else {
-                np->gen = gen;
-                np->pj = (uint8_t)j;
-                np->fl = (uint8_t)(mv | ST_PARENT);
-                uint32_t hh = explore ? 0 : (uint32_t)(iabs(gx - nx) + iabs(gy - ny)) * hw;
-                int at = pf->hn++;
-                pf->heap[at] = (hentry){ng + hh, ng, nxyj};
-                sift_up(pf, at);
+                RELAX(x + d, y, nj, cost, d < 0 ? MV_LEFT : MV_RIGHT, d);
             }
         }
+        /* up (not while falling, not into a ceiling) */
+        if (j < F && !(here & C_CEIL)) {
+            const uint32_t nc = cell[ci - P];
+            const int nj = (nc & C_GROUND) ? 0 : (nc & C_CEIL) ? F : up_tab[j];
+            RELAX(x, y - 1, nj, COST_AIR + (ground ? COST_TAKEOFF : 0), MV_UP, -W);
+        }
+        /* down (from the ground: a drop through a one-way platform) */
+        {
+            const uint32_t nc = cell[ci + P];
+            if (nc & C_FITS) {
+                const int nj = (nc & C_GROUND) ? 0 : down_tab[j];
+                RELAX(x, y + 1, nj, COST_AIR + (ground ? COST_DROP : 0), MV_DOWN, W);
+            }
+        }
+#undef RELAX
     }
     pf->expanded = expanded;
     if (stats) stats->expanded = expanded;
@@ -604,7 +610,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
         o->x = (int16_t)x;
         o->y = (int16_t)y;
         o->jump = (uint8_t)(c >> 24);
-        o->flags = (cell[(size_t)y * W + x] & C_GROUND) ? TN_NODE_GROUND : 0;
+        o->flags = (cell[cidx(pf, x, y)] & C_GROUND) ? TN_NODE_GROUND : 0;
         if (!(p->fl & ST_PARENT)) break;
         switch (p->fl & 3) {
         case MV_LEFT: x++; break;
@@ -616,7 +622,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     }
     if (stats) {
         stats->raw_nodes = n;
-        stats->cost = (int)pf->s[sidx(pf, end)].v;
+        stats->cost = (int)pf->s[sidx(pf, end)].g;
         stats->end_x = (int)(end & 0xfff);
         stats->end_y = (int)((end >> 12) & 0xfff);
     }
@@ -646,7 +652,7 @@ static bool oneway_in_row(const tn_map *m, int x, int row, int w)
 static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *raw, int n,
                        tn_path_node *out, int cap, int *wanted)
 {
-    const int W = pf->w, cw = pf->cw;
+    const int cw = pf->cw;
     int k = 0, want = 0;
     int top = 0x7fff; /* highest row of the current air stretch */
     for (int i = 0; i < n; i++) {
@@ -670,8 +676,8 @@ static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *r
                 int cx = a->x + b->x - nd.x, cy = a->y + b->y - nd.y;
                 bool corner_open = (dxi + dxo != 0 || dyi + dyo != 0) &&
                                    tn_map_inside(m, cx, cy) &&
-                                   (pf->cell[(size_t)cy * W + cx] & C_FITS) &&
-                                   !(pf->cell[(size_t)cy * W + cx] & C_GROUND);
+                                   (pf->cell[cidx(pf, cx, cy)] & C_FITS) &&
+                                   !(pf->cell[cidx(pf, cx, cy)] & C_GROUND);
                 if (!corner_open) nd.flags |= TN_NODE_TURN, keep = true;
             }
             /* crossing a one-way platform vertically */
@@ -695,10 +701,11 @@ static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *r
 int tn_path_explored_at(const tn_path *pf, int x, int y)
 {
     if (x < 0 || y < 0 || x >= pf->w || y >= pf->h || pf->bx1 < pf->bx0) return 0;
-    const pstate *s = &pf->s[((size_t)y * pf->w + x) * pf->nj];
+    const size_t plane = (size_t)pf->w * pf->h;
+    const pstate *s = &pf->s[(size_t)y * pf->w + x];
     int n = 0;
     for (int j = 0; j < pf->last_nj; j++)
-        if (s[j].gen == pf->gen && (s[j].fl & ST_CLOSED)) n++;
+        if (s[j * plane].gen == pf->gen && (s[j * plane].fl & ST_CLOSED)) n++;
     return n;
 }
 
@@ -715,8 +722,8 @@ bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *
 bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost)
 {
     if (x < 0 || y < 0 || x >= pf->w || y >= pf->h || j < 0 || j >= pf->nj) return false;
-    const pstate *s = &pf->s[((size_t)y * pf->w + x) * pf->nj + j];
+    const pstate *s = &pf->s[(size_t)j * pf->w * pf->h + (size_t)y * pf->w + x];
     if (s->gen != pf->gen || !(s->fl & ST_CLOSED)) return false;
-    *cost = (int)s->v;
+    *cost = (int)s->g;
     return true;
 }

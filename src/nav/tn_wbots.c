@@ -10,6 +10,9 @@
 #define TARGET_TRIES 4           /* searches per step for a new extra-bot target */
 #define WAIT_MIN 30              /* steps an extra bot rests after a trip */
 #define WAIT_SPAN 60
+/* States one search may expand: ~5 ms on a 512x512 level, more than any
+ * reachable set of the demo-sized maps (a plan cut short is a partial path). */
+#define SEARCH_LIMIT 65536
 
 typedef struct tn_wbots {
     tn_path *pf;        /* the character's finder (NULL: map too large) */
@@ -76,12 +79,13 @@ static tn_status bots_create(tn_world *w, tn_error *err)
     }
     /* The finders: a huge map degrades to "no goto" rather than no world. */
     tn_error e;
-    if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 0, &w->alloc, &s->pf, &e))) {
+    if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc, &s->pf,
+                                 &e))) {
         s->pf = NULL;
         tn_world_message(w, "the %dx%d map is too large for the platformer path finder (%s)",
                          w->map->w, w->map->h, e.msg);
     } else if ((long)w->map->w * w->map->h > SHARED_ABOVE ||
-               tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 0, &w->alloc,
+               tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc,
                                         &s->pf_extra, &e))) {
         s->pf_extra = s->pf;
     }
