@@ -27,7 +27,12 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 XPID=""
 GPID=""
 cleanup() {
-    [ -n "$GPID" ] && kill "$GPID" 2>/dev/null
+    if [ -n "$GPID" ]; then # a game that outlives the test is killed for sure
+        kill "$GPID" 2>/dev/null
+        j=0
+        while kill -0 "$GPID" 2>/dev/null && [ $j -lt 30 ]; do sleep 0.1; j=$((j + 1)); done
+        kill -9 "$GPID" 2>/dev/null
+    fi
     [ -n "$XPID" ] && kill "$XPID" 2>/dev/null
     rm -rf "$tmp"
 }
