@@ -679,6 +679,9 @@ static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *r
                                    (pf->cell[cidx(pf, cx, cy)] & C_FITS) &&
                                    !(pf->cell[cidx(pf, cx, cy)] & C_GROUND);
                 if (!corner_open) nd.flags |= TN_NODE_TURN, keep = true;
+                /* in the air, where a sideways move starts after a vertical
+                 * one: the follower's cue to start moving across */
+                if (!g && dyi != 0 && dxo != 0) keep = true;
             }
             /* crossing a one-way platform vertically */
             if ((dyo > 0 && oneway_in_row(m, nd.x, nd.y + 1, cw)) ||
