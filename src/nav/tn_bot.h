@@ -44,6 +44,16 @@
  *    partial path to the closest standing tile (PARTIAL), or NO_PATH when the
  *    bot is already there: a final state, never a loop.
  *
+ * MEASURED (tilenav-bench arrival --levels 500 --goals 10, every character
+ * size 1x1..3x3 and jump height 1..8, paths the finder completes): 99.56% of
+ * 5,000 paths arrive with seed 1 (99.36% seed 2, 99.56% seed 3), median 127
+ * steps (2.1 s) per trip, 0.22 re-plans per trip.  Nearly every failure is
+ * one cause: walking adds 8/3 px per step in float, so after tens of tiles x
+ * is off its tile edge by 1/1000 px or more, beyond the physics' 1/1000 px
+ * collision slack, and a shaft or hole exactly as wide as the body then
+ * catches its edge.  With that slack at 1/8 px the same runs give 100.00%,
+ * 99.98% and 100.00%.
+ *
  * Cost: a step is O(1) plus the column test (a few tile reads); planning is
  * one tn_path_find.  Memory: the bot struct plus 6 bytes per path node
  * (TN_BOT_PATH_CAP by default).  No allocation after tn_bot_create.
