@@ -6,10 +6,14 @@
  * random open tile, then removed again: two updates) timed one by one, with
  * the median, p90 and the share that fell back to a full rebuild; the ratio
  * median edit / median rebuild is measured in the same run.
+ * Times are wall-clock (bench_now) and, in brackets, this thread's CPU time,
+ * which a shared, loaded machine inflates much less.
  * Usage: tilenav-bench flow [--reps N] [--edits N] [--size N]
  */
+#define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +21,13 @@
 #include "tn_flow.h"
 #include "tn_map.h"
 #include "tn_rng.h"
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 static tn_map *board(int n, uint64_t seed)
 {
@@ -47,15 +58,17 @@ static int run(int n, int conn, int reps, int edits)
         return 1;
     }
     double *t = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
+    double *c = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
     long *touched = malloc(sizeof(long) * (size_t)(2 * edits));
     tn_flow_rebuild(f, m); /* warm up */
     for (int k = 0; k < reps; k++) {
-        double t0 = bench_now();
+        double c0 = cpu_now(), t0 = bench_now();
         tn_flow_rebuild(f, m);
         t[k] = bench_now() - t0;
+        c[k] = cpu_now() - c0;
     }
     double p10 = bench_percentile(t, reps, 10), p90 = bench_percentile(t, reps, 90);
-    double full = bench_median(t, reps);
+    double full = bench_median(t, reps), fullc = bench_median(c, reps);
     long reached = f->last_touched;
     /* Single-tile edits. */
     tn_rng r;
@@ -69,9 +82,10 @@ static int run(int n, int conn, int reps, int edits)
         } while (tn_map_tile(m, x, y) != TN_TILE_EMPTY || tn_map_mark(m, x, y) != TN_MARK_NONE);
         for (int pass = 0; pass < 2; pass++) {
             tn_map_set_tile(m, x, y, pass == 0 ? TN_TILE_BLOCK : TN_TILE_EMPTY);
-            double t0 = bench_now();
+            double c0 = cpu_now(), t0 = bench_now();
             tn_flow_update(f, m, x, y);
             t[ne] = bench_now() - t0;
+            c[ne] = cpu_now() - c0;
             touched[ne] = f->last_touched;
             fulls += f->last_full;
             ne++;
@@ -85,14 +99,18 @@ static int run(int n, int conn, int reps, int edits)
         tsum += touched[k];
     }
     double e90 = bench_percentile(t, ne, 90), emed = bench_median(t, ne);
-    printf("%5dx%-5d %d-conn  rebuild median %8.3f ms (p10 %.3f, p90 %.3f; %ld tiles reached)\n",
-           n, n, conn, full * 1e3, p10 * 1e3, p90 * 1e3, reached);
-    printf("%12s %d-conn  edit    median %8.4f ms  p90 %.4f  max %.3f ms; %.1f tiles recomputed on "
-           "average (max %ld); %d of %d fell back to a rebuild\n",
-           "", conn, emed * 1e3, e90 * 1e3, tmax * 1e3, (double)tsum / ne, tmaxcells, fulls, ne);
+    double emedc = bench_median(c, ne);
+    printf("%5dx%-5d %d-conn  rebuild median %8.3f ms [cpu %.3f] (p10 %.3f, p90 %.3f; %ld tiles "
+           "reached)\n",
+           n, n, conn, full * 1e3, fullc * 1e3, p10 * 1e3, p90 * 1e3, reached);
+    printf("%12s %d-conn  edit    median %8.4f ms [cpu %.4f]  p90 %.4f  max %.3f ms; %.1f tiles "
+           "recomputed on average (max %ld); %d of %d fell back to a rebuild\n",
+           "", conn, emed * 1e3, emedc * 1e3, e90 * 1e3, tmax * 1e3, (double)tsum / ne, tmaxcells,
+           fulls, ne);
     printf("%12s %d-conn  edit/rebuild ratio: median %.2f%%, p90 %.2f%%  (target < 10%%)\n", "",
            conn, 100.0 * emed / full, 100.0 * e90 / full);
     free(t);
+    free(c);
     free(touched);
     tn_flow_destroy(f);
     tn_map_destroy(m);

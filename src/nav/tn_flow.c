@@ -4,6 +4,14 @@
 #include <string.h>
 
 #define SQRT2 1.41421356237309504880
+
+/* Software prefetch (a hint; nothing on compilers without it). */
+#if defined(__GNUC__)
+#define TN_PREFETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define TN_PREFETCH_W(p) ((void)(p))
+#endif
+#define BFS_PREFETCH_AHEAD 32
 #define WALLD (-1) /* d[] of a wall: never equal to any distance - 1 */
 
 /* Directions, in TN_DIR_* order, as index offsets are f->off[]; the search
@@ -278,6 +286,13 @@ static void bfs_run(tn_flow *f, int ntail)
     uint8_t *restrict dir = f->dir;
     long head = 0, tail = ntail;
     while (head < tail) {
+        /* The queue says which rows come next: fetch them early (on a
+         * 1024x1024 board the wavefront's rows do not stay in L2). */
+        if (head + BFS_PREFETCH_AHEAD < tail) {
+            const long a = q[head + BFS_PREFETCH_AHEAD];
+            TN_PREFETCH_W(&d[a - S]);
+            TN_PREFETCH_W(&d[a + S]);
+        }
         const long c = q[head++];
         const int32_t dc = d[c], dn = dc + 1, dp = dc - 1;
         unsigned back = 0;
