@@ -1177,13 +1177,19 @@ typedef struct pnode {
     uint8_t lv, rv;
 } pnode;
 
+typedef struct pent {
+    double f, g;
+    int32_t node;
+} pent;
+
 struct tn_navquery {
     tn_allocator alloc;
     const tn_navmesh *m;
     int cap;             /* triangles */
     uint32_t gen;
     qnode *node;         /* per triangle */
-    int32_t *heap;       /* triangle A*: cap; interval search: pcap */
+    int32_t *heap;       /* triangle A* (cap) */
+    pent *pheap;         /* interval search (pcap) */
     int nheap;
     pnode *pool;         /* interval search nodes */
     int pcap, npool;
@@ -1214,14 +1220,15 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
     q->pcap = TN_NAVQUERY_NODES_PER_TRI * m->max_tris + 64;
     size_t n = (size_t)q->cap;
     q->node = tn_alloc_array(a, n, sizeof *q->node);
-    q->heap = tn_alloc_array(a, (size_t)tn_maxi(q->cap, q->pcap), sizeof *q->heap);
+    q->heap = tn_alloc_array(a, n, sizeof *q->heap);
+    q->pheap = tn_alloc_array(a, (size_t)q->pcap, sizeof *q->pheap);
     q->pool = tn_alloc_array(a, (size_t)q->pcap, sizeof *q->pool);
     q->root_g = tn_alloc_array(a, (size_t)m->max_points, sizeof *q->root_g);
     q->root_stamp = tn_alloc_array(a, (size_t)m->max_points, sizeof *q->root_stamp);
     q->corr = tn_alloc_array(a, n, sizeof *q->corr);
     q->portals = tn_alloc_array(a, n + 2, 4 * sizeof(double));
     q->pts = tn_alloc_array(a, n + 2, 2 * sizeof(double));
-    if (!q->node || !q->heap || !q->pool || !q->root_g || !q->root_stamp || !q->corr ||
+    if (!q->node || !q->heap || !q->pheap || !q->pool || !q->root_g || !q->root_stamp || !q->corr ||
         !q->portals || !q->pts) {
         tn_navquery_destroy(q);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
@@ -1236,6 +1243,7 @@ void tn_navquery_destroy(tn_navquery *q)
     tn_allocator a = q->alloc;
     tn_free(&a, q->node);
     tn_free(&a, q->heap);
+    tn_free(&a, q->pheap);
     tn_free(&a, q->pool);
     tn_free(&a, q->root_g);
     tn_free(&a, q->root_stamp);
@@ -1476,37 +1484,39 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
 
 /* ---- interval search (radius 0, exact) ---- */
 
-static inline bool pless(const pnode *a, const pnode *b, int ia, int ib)
+/* Heap entries carry their keys, so sifting never touches the node pool. */
+static inline bool pless(const pent *a, const pent *b)
 {
     if (a->f != b->f) return a->f < b->f;
     if (a->g != b->g) return a->g > b->g; /* ties: deeper first */
-    return ia < ib;
+    return a->node < b->node;
 }
 
 static void pheap_push(tn_navquery *q, int ni)
 {
-    int32_t *h = q->heap;
+    pent *h = q->pheap, x = {q->pool[ni].f, q->pool[ni].g, ni};
     int i = q->nheap++;
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (!pless(&q->pool[ni], &q->pool[h[p]], ni, h[p])) break;
+        if (!pless(&x, &h[p])) break;
         h[i] = h[p];
         i = p;
     }
-    h[i] = ni;
+    h[i] = x;
 }
 
 static int pheap_pop(tn_navquery *q)
 {
-    int32_t *h = q->heap;
-    int top = h[0], n = --q->nheap;
+    pent *h = q->pheap;
+    int top = h[0].node, n = --q->nheap;
     if (n > 0) {
-        int x = h[n], i = 0;
+        pent x = h[n];
+        int i = 0;
         for (;;) {
             int c = 2 * i + 1;
             if (c >= n) break;
-            if (c + 1 < n && pless(&q->pool[h[c + 1]], &q->pool[h[c]], h[c + 1], h[c])) c++;
-            if (!pless(&q->pool[h[c]], &q->pool[x], h[c], x)) break;
+            if (c + 1 < n && pless(&h[c + 1], &h[c])) c++;
+            if (!pless(&h[c], &x)) break;
             h[i] = h[c];
             i = c;
         }
@@ -1520,13 +1530,42 @@ typedef struct pctx {
     const tn_navmesh *m;
     double sx, sy, gx, gy;
     int tg;            /* a triangle holding the goal */
-    bool goal_on_edge; /* the goal is on an edge of tg: other triangles hold it too */
+    int ngoal;         /* triangles holding the goal (on an edge or a vertex: more) */
+    int32_t goal_tris[8];
+    bool goal_many;    /* more than 8: test points */
     bool overflow;
 } pctx;
 
 static inline bool holds_goal(const pctx *c, int t)
 {
-    return t == c->tg || (c->goal_on_edge && tri_contains(c->m, t, c->gx, c->gy));
+    if (c->goal_many) return tri_contains(c->m, t, c->gx, c->gy);
+    for (int i = 0; i < c->ngoal; i++)
+        if (c->goal_tris[i] == t) return true;
+    return false;
+}
+
+/* Every triangle whose closure holds the goal: tg, its neighbour when the
+ * goal is on an edge, the fan when it is a vertex. */
+static void find_goal_tris(pctx *c)
+{
+    const tn_navmesh *m = c->m;
+    int tg = c->tg;
+    c->ngoal = 0;
+    c->goal_many = false;
+    c->goal_tris[c->ngoal++] = tg;
+    const int32_t *v = m->tri + 3 * tg;
+    for (int i = 0; i < 3; i++) {
+        if (px_(m, v[i]) == c->gx && py_(m, v[i]) == c->gy) {
+            c->goal_many = true; /* fans vary in size: test points */
+            return;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        int a = v[i], b = v[NEXT3[i]];
+        if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), c->gx, c->gy) == 0 &&
+            m->adj[3 * tg + i] >= 0)
+            c->goal_tris[c->ngoal++] = m->adj[3 * tg + i];
+    }
 }
 
 /* Can a path arriving at vertex v along (dx, dy) turn there around an
@@ -1709,11 +1748,16 @@ static int corridor_intervals(tn_navquery *q, int ts, int tg, double sx, double 
 {
     const tn_navmesh *m = q->m;
     next_generation(q);
-    pctx c = {q, m, sx, sy, gx, gy, tg, false, false};
-    for (int i = 0; i < 3; i++) {
-        int a = m->tri[3 * tg + i], b = m->tri[3 * tg + NEXT3[i]];
-        if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), gx, gy) == 0) c.goal_on_edge = true;
-    }
+    pctx c;
+    memset(&c, 0, sizeof c);
+    c.q = q;
+    c.m = m;
+    c.sx = sx;
+    c.sy = sy;
+    c.gx = gx;
+    c.gy = gy;
+    c.tg = tg;
+    find_goal_tris(&c);
     q->npool = 0;
     q->nheap = 0;
     /* The start sees all of its triangle: its edges, from its own frame. */
