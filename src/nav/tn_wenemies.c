@@ -255,14 +255,12 @@ static void draw_flow(const tn_wenemies *s, const tn_debug_draw *dd)
                 tn_dd_circle(dd, cx, cy, 0.3f * T, 0xffffffa0u, false);
                 continue;
             }
-            /* An arrow from behind the centre to the exit side. */
+            /* An arrow through the centre toward the exit edge. */
             float ux = (float)tn_dir_dx[d], uy = (float)tn_dir_dy[d];
-            float x0 = cx - 0.3f * T * ux, y0 = cy - 0.3f * T * uy;
-            float x1 = cx + 0.3f * T * ux, y1 = cy + 0.3f * T * uy;
-            tn_dd_line(dd, x0, y0, x1, y1, 0xffffff90u);
-            tn_dd_tri(dd, x1 + 0.12f * T * ux, y1 + 0.12f * T * uy, x1 - 0.12f * T * uy,
-                      y1 + 0.12f * T * ux, x1 + 0.12f * T * uy, y1 - 0.12f * T * ux,
-                      0xffffffb0u);
+            float bx = cx + 0.05f * T * ux, by = cy + 0.05f * T * uy; /* head base */
+            tn_dd_line(dd, cx - 0.32f * T * ux, cy - 0.32f * T * uy, bx, by, 0xffffff90u);
+            tn_dd_tri(dd, cx + 0.4f * T * ux, cy + 0.4f * T * uy, bx - 0.2f * T * uy,
+                      by + 0.2f * T * ux, bx + 0.2f * T * uy, by - 0.2f * T * ux, 0xffffffb0u);
         }
 }
 
