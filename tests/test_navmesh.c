@@ -962,6 +962,19 @@ static void test_paths_random_vs_references(void **state)
                 count++;
                 optimal += ratio < 1 + 1e-9;
             }
+            /* the width-aware triangle A* (radius > 0): valid, not shorter
+             * than the optimum, and not much longer on these open maps */
+            int nr;
+            tn_status sr = tn_navquery_find_path(q, sx + 0.5f, sy + 0.5f, gx + 0.5f, gy + 0.5f,
+                                                 0.05f, xy, 1024, &nr);
+            if (tn_succeeded(sr)) {
+                for (int i = 0; i + 1 < nr; i++)
+                    assert_true(tn_navmesh_los(nm, xy[2 * i], xy[2 * i + 1], xy[2 * i + 2],
+                                               xy[2 * i + 3]));
+                double lr = path_len(xy, nr);
+                assert_true(lr >= best - 1e-4);
+                assert_true(lr <= 1.5 * best + 1.0);
+            }
             /* line of sight agrees with the exact segment test */
             float ax = tn_rng_range(&r, 0, (float)w), ay = tn_rng_range(&r, 0, (float)h);
             ax = floorf(ax * 2) / 2;

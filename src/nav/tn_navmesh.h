@@ -230,8 +230,8 @@ tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, fl
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
 /* Search nodes expanded by the last query. */
 int tn_navquery_expanded(const tn_navquery *q);
-/* True when the last path is the exact shortest one (radius 0 and the
- * interval search finished within its node pool). */
+/* True when the last path is the exact shortest one: start and goal in one
+ * triangle, or radius 0 and the interval search finished within its pool. */
 bool tn_navquery_exact(const tn_navquery *q);
 
 /* The funnel algorithm on its own: portals[4*i..4*i+3] = left x, y, right x,
