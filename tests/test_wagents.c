@@ -109,6 +109,14 @@ static void test_target_tool(void **state)
     tn_world_destroy(w);
 }
 
+static int items_left(const tn_world *w)
+{
+    int n = 0;
+    for (int y = 0; y < w->map->h; y++)
+        for (int x = 0; x < w->map->w; x++) n += tn_world_item_here(w, x, y);
+    return n;
+}
+
 static void test_items_picked_from_the_map(void **state)
 {
     (void)state;
@@ -118,8 +126,10 @@ static void test_items_picked_from_the_map(void **state)
     step_checked(w, 1500);
     const tn_wagents *s = tn_wagents_of(w);
     assert_int_equal(s->companion.items, 2);
-    assert_int_equal(tn_map_count_marks(w->map, TN_MARK_ITEM), 2);
+    assert_int_equal(items_left(w), 2);
     assert_int_equal(s->nitems, 2);
+    /* Picking up is game state: the level keeps its items (a save keeps them). */
+    assert_int_equal(tn_map_count_marks(w->map, TN_MARK_ITEM), 4);
     /* Picking up is not an edit. */
     assert_int_equal(w->edits, 0);
     assert_false(w->dirty);
@@ -129,7 +139,8 @@ static void test_items_picked_from_the_map(void **state)
     assert_int_equal(s->nitems, 3);
     step_checked(w, 600);
     assert_int_equal(s->companion.items, 3);
-    assert_int_equal(tn_map_mark(w->map, 5, 11), TN_MARK_NONE);
+    assert_false(tn_world_item_here(w, 5, 11));
+    assert_int_equal(tn_map_mark(w->map, 5, 11), TN_MARK_ITEM);
     tn_world_destroy(w);
 }
 

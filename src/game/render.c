@@ -105,8 +105,9 @@ static void strip_pass(tn_gfx *g, const tn_map *m, const tn_camera *c, const til
 /* Tiles in passes of one colour each (see ui.h: that keeps the batches
  * long); tiles never overlap, so the order of passes only matters inside
  * a tile. */
-static void draw_tiles(tn_gfx *g, const tn_map *m, const tn_camera *c)
+static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
 {
+    const tn_map *m = w->map;
     const int ts = c->ts;
     tile_range r = {tn_maxi(0, floordiv(c->view.x - c->ox, ts)),
                     tn_maxi(0, floordiv(c->view.y - c->oy, ts)),
@@ -152,6 +153,7 @@ static void draw_tiles(tn_gfx *g, const tn_map *m, const tn_camera *c)
         for (int x = r.x0; x <= r.x1; x++) {
             int mk = m->mark[y * m->w + x];
             if (mk == TN_MARK_NONE || m->tile[y * m->w + x] != TN_TILE_EMPTY) continue;
+            if (mk == TN_MARK_ITEM && !tn_world_item_here(w, x, y)) continue; /* picked up */
             float sx = (float)(c->ox + x * ts);
             float cx = sx + fts * 0.5f, cy = sy + fts * 0.5f;
             if (mk == TN_MARK_SPAWN) {
@@ -274,7 +276,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, TN_COL_VOID);
 
     tn_gfx_clip(g, &c.view);
-    draw_tiles(g, m, &c);
+    draw_tiles(g, w, &c);
     /* a thin frame around the map where it meets the void */
     tn_gfx_frame(g, (float)c.ox - 1, (float)c.oy - 1, (float)(m->w * c.ts) + 2,
                  (float)(m->h * c.ts) + 2, 1, TN_COL_PANEL_EDGE);

@@ -60,7 +60,7 @@ static void item_remove(tn_wagents *s, int i)
 static void items_update(tn_world *w, tn_wagents *s, int x, int y)
 {
     int i = item_index(s, x, y);
-    bool item = tn_map_mark(w->map, x, y) == TN_MARK_ITEM;
+    bool item = tn_world_item_here(w, x, y);
     if (item && i < 0 && items_reserve(w, s, s->nitems + 1)) {
         s->items[2 * s->nitems] = ((float)x + 0.5f) * T;
         s->items[2 * s->nitems + 1] = ((float)y + 0.5f) * T;
@@ -77,7 +77,7 @@ static bool items_scan(tn_world *w, tn_wagents *s)
     if (!items_reserve(w, s, tn_map_count_marks(m, TN_MARK_ITEM))) return false;
     for (int y = 0; y < m->h; y++)
         for (int x = 0; x < m->w; x++)
-            if (tn_map_mark(m, x, y) == TN_MARK_ITEM) {
+            if (tn_world_item_here(w, x, y)) {
                 s->items[2 * s->nitems] = ((float)x + 0.5f) * T;
                 s->items[2 * s->nitems + 1] = ((float)y + 0.5f) * T;
                 s->nitems++;
@@ -225,7 +225,7 @@ static void agents_step(tn_world *w)
     int got = s->has_companion ? tn_companion_step(&s->companion, &s->cparams, &e) : -1;
     if (got >= 0) {
         int tx = (int)floorf(s->items[2 * got] / T), ty = (int)floorf(s->items[2 * got + 1] / T);
-        tn_map_set_mark(w->map, tx, ty, TN_MARK_NONE);
+        tn_world_take_item(w, tx, ty);
         item_remove(s, got);
     }
     s->neighbours = 0;
@@ -541,12 +541,15 @@ static tn_status agents_check(const tn_world *w, tn_error *err)
             return tn_error_set(err, bad, 0, 0, "agents: wanderer %d at (%.2f,%.2f) overlaps a block",
                                 i, (double)a->x, (double)a->y);
     }
-    if (s->nitems != tn_map_count_marks(m, TN_MARK_ITEM))
+    int present = 0;
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) present += tn_world_item_here(w, x, y);
+    if (s->nitems != present)
         return tn_error_set(err, bad, 0, 0, "agents: %d items listed, the map has %d", s->nitems,
-                            tn_map_count_marks(m, TN_MARK_ITEM));
+                            present);
     for (int i = 0; i < s->nitems; i++) {
         int x = (int)floorf(s->items[2 * i] / T), y = (int)floorf(s->items[2 * i + 1] / T);
-        if (tn_map_mark(m, x, y) != TN_MARK_ITEM)
+        if (!tn_world_item_here(w, x, y))
             return tn_error_set(err, bad, 0, 0, "agents: listed item (%d,%d) is not on the map", x, y);
     }
     return TN_OK;

@@ -69,6 +69,18 @@ bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y)
            b->y + (float)b->h * T > y0 + e;
 }
 
+bool tn_world_item_here(const tn_world *w, int x, int y)
+{
+    return tn_map_mark(w->map, x, y) == TN_MARK_ITEM && !w->taken[y * w->map->w + x];
+}
+
+bool tn_world_take_item(tn_world *w, int x, int y)
+{
+    if (!tn_world_item_here(w, x, y)) return false;
+    w->taken[y * w->map->w + x] = 1;
+    return true;
+}
+
 void tn_world_character_center(const tn_world *w, float *x, float *y)
 {
     *x = w->character.x + 0.5f * (float)w->character.w * TN_TILE_PX;
@@ -156,6 +168,11 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     }
     if (a) w->alloc = *a;
     w->map = map;
+    w->taken = tn_alloc_array(a, (size_t)map->w * (size_t)map->h, 1);
+    if (!w->taken) {
+        tn_world_destroy(w);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    }
     w->phys = phys;
     w->seed = c.seed;
     tn_rng_seed(&w->rng, c.seed, 0x74696c656e6176ULL);
@@ -175,13 +192,21 @@ void tn_world_destroy(tn_world *w)
     subs_destroy(w);
     tn_map_destroy(w->map);
     tn_allocator a = w->alloc;
+    tn_free(&a, w->taken);
     tn_free(&a, w);
 }
 
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
 {
+    uint8_t *taken = tn_alloc_array(&w->alloc, (size_t)map->w * (size_t)map->h, 1);
+    if (!taken) {
+        tn_map_destroy(map);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    }
     subs_destroy(w);
     tn_map_destroy(w->map);
+    tn_free(&w->alloc, w->taken);
+    w->taken = taken;
     w->map = map;
     w->dirty = false;
     place_character(w, w->character.w, w->character.h);
@@ -265,6 +290,7 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
         m->mark[y * m->w + x] = (uint8_t)mark;
         m->revision++;
     }
+    w->taken[y * m->w + x] = 0;
     w->dirty = true;
     w->edits++;
     for (int i = 0; i < NSUBS; i++)

@@ -131,6 +131,10 @@ struct tn_world {
      * in headless runs) keeps every output deterministic: timings are then
      * reported as null in the JSON. */
     double (*clock)(void);
+    /* Items picked up during play: game state, not level content.  The
+     * map keeps its '*' marks (saving never loses them); taken[y*w+x] hides
+     * one until the tile is edited or the map replaced. */
+    uint8_t *taken;
 
     /* subsystem state, owned by each subsystem's file */
     struct tn_wbots *bots;
@@ -184,6 +188,11 @@ tn_status tn_world_check(const tn_world *w, tn_error *err);
 /* Replace the map (e.g. after loading); the world resets the character to the
  * map's start and rebuilds every subsystem.  Takes ownership of `map`. */
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
+
+/* Is there an item on tile (x, y) that nobody has picked up? */
+bool tn_world_item_here(const tn_world *w, int x, int y);
+/* Pick up the item on (x, y); false when there is none. */
+bool tn_world_take_item(tn_world *w, int x, int y);
 
 /* Helpers for subsystems: does the character's box overlap tile (x, y)? */
 bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y);
