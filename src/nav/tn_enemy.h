@@ -49,8 +49,8 @@
  * creation; alive enemies are kept dense (a reclaimed one is replaced by the
  * last), so a step walks only the alive ones.  No allocation after create.
  * Determinism: a pure function of the caller's tn_rng, the field and dt.
- * Cost (tilenav-bench enemies, world step): see tn_wenemies / the report;
- * about 25 ns per enemy per step.
+ * Cost (tilenav-bench enemies, demo map, -O2): tn_enemies_step takes about
+ * 22-25 ns per enemy (0.22 ms for 10,000 enemies).
  */
 #ifndef TN_ENEMY_H
 #define TN_ENEMY_H
