@@ -52,7 +52,7 @@ struct tn_navmesh {
     int32_t *region;           /* max_tris */
     int32_t *stack;            /* max_tris */
     int nfree, nregions;
-    int32_t *bucket;           /* bw*bh triangles under the bucket centres */
+    int32_t *bucket;           /* bw*bh: a triangle whose centroid lies in each bucket */
     int bw, bh;
     double (*clock)(void);
     double cdt_seconds;

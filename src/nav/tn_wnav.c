@@ -82,7 +82,7 @@ tn_agent_nav tn_wnav_agent_nav(tn_world *w)
 
 /* ---- the navpath tool's path ---- */
 
-static tn_status replan_tool_path(tn_world *w, struct tn_wnav *s)
+static tn_status replan_tool_path(struct tn_wnav *s)
 {
     int n;
     tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, 0.0f, &n);
@@ -91,7 +91,6 @@ static tn_status replan_tool_path(tn_world *w, struct tn_wnav *s)
         s->npath = s->ncorr = 0;
         return st;
     }
-    (void)w;
     s->has_path = true;
     s->npath = n;
     memcpy(s->path, s->scratch, sizeof(float) * 2 * (size_t)n);
@@ -118,7 +117,7 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
     s->revision++;
     s->build_failed = tn_failed(st);
     if (s->build_failed) tn_world_message(w, "navmesh: %s", err.msg);
-    if (s->has_path && tn_failed(replan_tool_path(w, s)))
+    if (s->has_path && tn_failed(replan_tool_path(s)))
         tn_world_message(w, "navmesh: the shown path is cut by the edit");
 }
 
@@ -184,7 +183,7 @@ static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
     s->gy = ((float)y + 0.5f) * TN_TILE_PX;
     bool block = tn_map_tile(w->map, x, y) == TN_TILE_BLOCK;
     if (block) tn_navmesh_nearest_free(s->mesh, s->gx, s->gy, 0.0f, &s->gx, &s->gy);
-    tn_status st = replan_tool_path(w, s);
+    tn_status st = replan_tool_path(s);
     if (tn_failed(st))
         return tn_error_set(err, st, 0, 0,
                             "no navmesh path from the character to tile (%d,%d): %s", x, y,
