@@ -44,6 +44,7 @@ typedef struct app {
     bool paint_on;
     int paint_x, paint_y;
     int shot_counter;
+    bool restore_offered; /* MAP.autosave existed at start: R restores it */
     bool quit;
 } app;
 
@@ -57,8 +58,50 @@ static int save_map(app *a, const char *path)
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;
     }
-    if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) a->w->dirty = false;
+    if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
+        a->w->dirty = false;
+        /* The map file now holds these edits: an older autosave is stale. */
+        char autosave_path[1024];
+        tn_autosave_path(path, autosave_path, sizeof autosave_path);
+        remove(autosave_path);
+        a->restore_offered = false;
+    }
     return 0;
+}
+
+/* Starting a map whose autosave exists offers to restore it (R). */
+static void offer_restore(app *a)
+{
+    if (!a->opts->map_path) return;
+    char path[1024];
+    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    FILE *f = fopen(path, "rb");
+    if (!f) return;
+    fclose(f);
+    a->restore_offered = true;
+    tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
+    a->w->message_ttl = 60 * 20;
+}
+
+static void restore(app *a)
+{
+    char path[1024], err[512];
+    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    tn_map *m;
+    tn_error e;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) {
+        tn_world_message(a->w, "cannot restore: %s", err);
+        return;
+    }
+    if (tn_failed(tn_world_replace_map(a->w, m, &e))) {
+        tn_world_message(a->w, "cannot restore: %s", e.msg);
+        return;
+    }
+    a->w->dirty = true; /* restored edits are not in the map file until Ctrl+S */
+    a->restore_offered = false;
+    a->prev_x = a->w->character.x;
+    a->prev_y = a->w->character.y;
+    tn_world_message(a->w, "restored %s: Ctrl+S writes it to %s", path, a->opts->map_path);
 }
 
 static void screenshot(app *a)
@@ -171,7 +214,8 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
                          a->view.overlays & OVERLAY_KEYS[i].bit ? "on" : "off");
         return;
     }
-    if (sym == SDLK_b) change_count(a, "bots", shift ? -1 : 1);
+    if (sym == SDLK_r && a->restore_offered) restore(a);
+    else if (sym == SDLK_b) change_count(a, "bots", shift ? -1 : 1);
     else if (sym == SDLK_m) change_count(a, "wanderers", shift ? -1 : 1);
 }
 
@@ -370,6 +414,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     }
     tn_view_init(&a.view, w, opts->overlays);
     a.view.live = true;
+    offer_restore(&a);
     /* Without vsync, drawing faster than the display refreshes is wasted:
      * cap at its refresh rate (and at 240 Hz in any case). */
     SDL_RendererInfo info;

@@ -803,6 +803,7 @@ static const char *const HELP_CONTROLS[][2] = {
     {"B  /  shift+B", "add / remove a bot"},
     {"M  /  shift+M", "add / remove a wanderer"},
     {"Ctrl+S", "save the map"},
+    {"R", "restore MAP.autosave (offered at start when one exists)"},
     {"F12", "screenshot (tilenav-NNN.bmp)"},
     {"F1", "this help"},
     {"Esc", "quit (unsaved edits go to MAP.autosave)"},

@@ -5,6 +5,8 @@
 #   middle-click tile C           -> one-way
 #   clicks on the side panel      -> never reach the map
 #   Esc                           -> quits; the unsaved edits (B, C) go to MAP.autosave
+#   start again, R                -> the autosave is restored; Ctrl+S writes it to the
+#                                    map file and removes the stale autosave
 # and checks both files tile by tile.  Usage: tests/e2e/window_edit_save.sh BUILD_DIR
 # (run from the repo root).  Skips (exit 0) when Xvfb or xdotool is missing.
 #
@@ -80,28 +82,31 @@ cp tests/data/render_window.map "$MAP"
 # sanitizer_check below fails the test on any sanitizer error and on any
 # leak whose stack passes through our code.
 printf 'leak:libdbus-1.so\nleak:libX11.so\nleak:libxcb.so\n' >"$tmp/lsan.supp"
-SDL_RENDER_DRIVER=software LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0:exitcode=0" \
-    "$GAME" --map "$MAP" >"$tmp/game.out" 2>"$tmp/game.err" &
-GPID=$!
+start_game() {
+    SDL_RENDER_DRIVER=software LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0:exitcode=0" \
+        "$GAME" --map "$MAP" >"$tmp/game.out" 2>"$tmp/game.err" &
+    GPID=$!
 
-# The game's mapped 1280x720 window (SDL may create and destroy helper
-# windows with the same name while it starts), focused.
-i=0
-WID=""
-while :; do
-    i=$((i + 1))
-    [ $i -gt 150 ] && fail "no game window after 15 s"
-    kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
-    for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
-        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
-            xdotool windowfocus --sync "$w" 2>/dev/null; then
-            WID=$w
-        fi
+    # The game's mapped 1280x720 window (SDL may create and destroy helper
+    # windows with the same name while it starts), focused.
+    i=0
+    WID=""
+    while :; do
+        i=$((i + 1))
+        [ $i -gt 150 ] && fail "no game window after 15 s"
+        kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
+        for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
+            if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
+                xdotool windowfocus --sync "$w" 2>/dev/null; then
+                WID=$w
+            fi
+        done
+        [ -n "$WID" ] && break
+        sleep 0.1
     done
-    [ -n "$WID" ] && break
-    sleep 0.1
-done
-sleep 0.5
+    sleep 0.5
+}
+start_game
 
 # tile (x, y) -> window pixel at its centre
 px() { echo $((30 + 24 * $1 + 12)); }
@@ -159,5 +164,29 @@ rows "$MAP" | cmp -s - "$tmp/saved.rows" || { rows "$MAP" | diff "$tmp/saved.row
 [ -f "$MAP.autosave" ] || fail "no autosave after quitting with unsaved edits"
 rows "$MAP.autosave" | cmp -s - "$tmp/autosave.rows" || { rows "$MAP.autosave" | diff "$tmp/autosave.rows" -; fail "the autosave is not the map with the two one-way platforms"; }
 grep -q "$MAP.autosave" "$tmp/game.out" || fail "the game did not say where it wrote the autosave"
-echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc)"
+# Starting again offers the autosave; R restores it, Ctrl+S keeps it.
+start_game
+xdotool key r
+sleep 0.3
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/autosave.rows"; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && { rows "$MAP" | diff "$tmp/autosave.rows" -; fail "R + Ctrl+S did not bring the autosaved edits into the map"; }
+    sleep 0.1
+done
+xdotool key Escape
+i=0
+while kill -0 "$GPID" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "the game did not quit on Esc (second run)"
+    sleep 0.1
+done
+wait "$GPID"
+rc=$?
+GPID=""
+[ $rc -eq 0 ] || fail "the game exited with $rc (second run)"
+sanitizer_check
+[ -f "$MAP.autosave" ] && fail "the stale autosave is still there after Ctrl+S"
+echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc, restored with R)"
 exit 0
