@@ -1,19 +1,21 @@
 /* tilenav-bench cdt: constrained Delaunay triangulation timings.
  *
- *   tilenav-bench cdt --points N [--seed S] [--runs R] [--float]
+ *   tilenav-bench cdt --points N [--seed S] [--runs R] [--float] [--incremental]
  *       N uniform random points (integer coordinates in [0, 2^26), or doubles
  *       in [0, 1) with --float), triangulated R times (default 11); prints
  *       the median, min and max time and points per second.
- *   tilenav-bench cdt --map FILE... [--runs R]
+ *   tilenav-bench cdt --map FILE... [--runs R] [--unit] [--incremental]
  *       For each map: the outline (bench_gen.c: the rule of tn_navmesh.h)
  *       triangulated R times (default 101), without and with
  *       TN_CDT_REMOVE_OUTSIDE; medians.
- *   tilenav-bench cdt --dump-input FILE.map [-o OUT.json]
- *   tilenav-bench cdt --dump-points N [--seed S] [--float] [-o OUT.json]
+ *   tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R] [-o OUT.json]
+ *   tilenav-bench cdt --dump-points N [--seed S] [--float] [--runs R] [-o OUT.json]
  *       Write the exact input we triangulate as JSON for bench/peers:
  *       {"points":[x0,y0,...],"segments":[a0,b0,...],"triangles":T,
- *        "triangles_hull":TH} where T is our triangle count with the outside
- *       removed (maps) and TH the count of the whole hull.
+ *        "triangles_hull":TH,"ours_runs":R,"ours_wall_ms":W,"ours_cpu_ms":C}
+ *       where T is our triangle count with the outside removed (maps; points:
+ *       the hull), TH the count of the whole hull, W and C the median wall
+ *       and thread-CPU time of R builds of that (R = 0: not timed).
  *
  * Memory is allocated once per input; builds never allocate. */
 #define _POSIX_C_SOURCE 200809L
@@ -102,8 +104,11 @@ typedef struct bench_in {
     int32_t *segs;
 } bench_in;
 
+static unsigned g_flags; /* --incremental: TN_CDT_INCREMENTAL */
+
 static tn_status build_once(tn_cdt *c, const bench_in *in, unsigned flags, tn_error *err)
 {
+    flags |= g_flags;
     return in->use_float ? tn_cdt_build_d(c, in->xd, in->n, in->segs, in->nsegs, flags, err)
                          : tn_cdt_build_i(c, in->xi, in->n, in->segs, in->nsegs, flags, err);
 }
@@ -136,7 +141,8 @@ static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int run
     return med;
 }
 
-static int write_json(const char *path, const bench_in *in, int ntris, int ntris_hull)
+static int write_json(const char *path, const bench_in *in, int ntris, int ntris_hull, int runs, double wall,
+                      double cpu)
 {
     FILE *f = path ? fopen(path, "wb") : stdout;
     if (!f) {
@@ -151,7 +157,9 @@ static int write_json(const char *path, const bench_in *in, int ntris, int ntris
     }
     fprintf(f, "],\n\"segments\":[");
     for (int i = 0; i < 2 * in->nsegs; i++) fprintf(f, i ? ",%d" : "%d", (int)in->segs[i]);
-    fprintf(f, "],\n\"triangles\":%d,\"triangles_hull\":%d}\n", ntris, ntris_hull);
+    fprintf(f, "],\n\"triangles\":%d,\"triangles_hull\":%d,\"ours_runs\":%d,\"ours_wall_ms\":%.6f,"
+               "\"ours_cpu_ms\":%.6f}\n",
+            ntris, ntris_hull, runs, wall * 1e3, cpu * 1e3);
     if (path && fclose(f) != 0) {
         fprintf(stderr, "cdt: cannot write %s\n", path);
         return 1;
@@ -161,10 +169,13 @@ static int write_json(const char *path, const bench_in *in, int ntris, int ntris
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float]\n"
-               "       tilenav-bench cdt --map FILE... [--runs R]\n"
-               "       tilenav-bench cdt --dump-input FILE.map [-o OUT.json]\n"
-               "       tilenav-bench cdt --dump-points N [--seed S] [--float] [-o OUT.json]\n");
+    fprintf(f, "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float] [--incremental]\n"
+               "       tilenav-bench cdt --map FILE... [--runs R] [--unit] [--incremental]\n"
+               "       tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R] [-o OUT.json]\n"
+               "       tilenav-bench cdt --dump-points N [--seed S] [--float] [--runs R] [-o OUT.json]\n"
+               "  --unit: the outline as unit edges (every outline corner a point) instead of\n"
+               "          merged runs split at vertices (tn_navmesh's rule); see bench_gen.c\n"
+               "  --incremental: TN_CDT_INCREMENTAL (Hilbert-order insertion) instead of the sweep hull\n");
 }
 
 static int g_unit; /* --unit: unit-edge extraction */
@@ -199,6 +210,10 @@ int bench_cdt(int argc, char **argv)
         }
         if (!strcmp(a, "--unit")) {
             g_unit = 1;
+            continue;
+        }
+        if (!strcmp(a, "--incremental")) {
+            g_flags |= TN_CDT_INCREMENTAL;
             continue;
         }
         if (!strcmp(a, "--map")) {
@@ -249,9 +264,11 @@ int bench_cdt(int argc, char **argv)
             tn_cdt_mesh mh, mr;
             tn_cdt_get_mesh(c, &mh);
             int hull = mh.ntris;
-            if (!tn_failed(build_once(c, &in, flags, &err))) {
+            double mn, mx, cpu = 0, wall = 0;
+            if (runs > 0) wall = time_builds(c, &in, flags, runs, &mn, &mx, &cpu);
+            if (wall >= 0 && !tn_failed(build_once(c, &in, flags, &err))) {
                 tn_cdt_get_mesh(c, &mr);
-                rc = write_json(out, &in, mr.ntris, hull);
+                rc = write_json(out, &in, mr.ntris, hull, runs > 0 ? runs : 0, wall, cpu);
             }
         }
         if (rc) fprintf(stderr, "cdt: %s\n", err.msg);

@@ -557,9 +557,15 @@ static int build_ok_i(const input *in, unsigned flags, check_opts o)
     memset(&m, 0, sizeof m);
     tn_status st = run_i(in, flags, o, &m, &err);
     if (tn_failed(st)) fail_msg("build failed: %s", err.msg);
+    st = run_i(in, flags | TN_CDT_INCREMENTAL, o, &m2, &err);
+    if (tn_failed(st)) fail_msg("build (incremental) failed: %s", err.msg);
+    assert_int_equal(m.ntris, m2.ntris);
     if (in->n > 20000) return m.ntris; /* walks of O(sqrt n) each: too slow */
     st = run_i(in, flags | TN_CDT_INPUT_ORDER, o, &m2, &err);
     if (tn_failed(st)) fail_msg("build (input order) failed: %s", err.msg);
+    assert_int_equal(m.ntris, m2.ntris);
+    st = run_i(in, flags | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL, o, &m2, &err);
+    if (tn_failed(st)) fail_msg("build (incremental, input order) failed: %s", err.msg);
     assert_int_equal(m.ntris, m2.ntris);
     return m.ntris;
 }
@@ -589,6 +595,8 @@ static int build_ok_d(const input *in, unsigned flags, check_opts o)
     int t1 = -1, t2 = -1;
     if (in->n > 60) o.brute_delaunay = 0; /* the big-integer reference is slow; local checks suffice */
     if (tn_failed(run_d(in, flags, o, &t1, &err))) fail_msg("build_d failed: %s", err.msg);
+    if (tn_failed(run_d(in, flags | TN_CDT_INCREMENTAL, o, &t2, &err))) fail_msg("build_d (incremental) failed: %s", err.msg);
+    assert_int_equal(t1, t2);
     if (in->n <= 20000) {
         if (tn_failed(run_d(in, flags | TN_CDT_INPUT_ORDER, o, &t2, &err)))
             fail_msg("build_d (input order) failed: %s", err.msg);

@@ -441,41 +441,94 @@ static inline int add_tri(tn_cdt *c, int v0, int v1, int v2, int h0, int h1, int
  * surface, so no sequence of flips can cycle, whatever the cocircularity.
  * Returns the half-edge that now carries the edge p0 -> pr of a's original
  * triangle (the sweep uses it to follow the new hull edge). */
-static int legalize(tn_cdt *c, int a)
+/* The exact stage of "d strictly inside the circle (a, b, cc)", after the
+ * filter failed (out of line: keeps legalize's registers free). */
+static CDT_NOINLINE int incircle_slow(tn_cdt *c, const double *a, const double *b, const double *cc,
+                                      const double *d)
 {
-    int32_t *tris = c->tris, *he = c->he;
-    int i = 0, ar = 0;
+    c->st.exact_tests++;
+#if defined(__SIZEOF_INT128__)
+    if (c->exact_int) return incircle_exact_int(a, b, cc, d);
+#endif
+    return incircle_adapt(a, b, cc, d, 0.0);
+}
+
+/* d strictly inside the circle through the ccw triangle (a, b, cc), for a
+ * compile-time predicate mode (see legalize). */
+CDT_INLINE int incircle_pos(tn_cdt *c, const int mode, const double *restrict pt, int ia, int ib, int ic, int id)
+{
+    const double *a = pt + 2 * ia, *b = pt + 2 * ib, *cc = pt + 2 * ic, *d = pt + 2 * id;
+    double adx = a[0] - d[0], ady = a[1] - d[1];
+    double bdx = b[0] - d[0], bdy = b[1] - d[1];
+    double cdx = cc[0] - d[0], cdy = cc[1] - d[1];
+    double bdxcdy = bdx * cdy, cdxbdy = cdx * bdy, alift = adx * adx + ady * ady;
+    double cdxady = cdx * ady, adxcdy = adx * cdy, blift = bdx * bdx + bdy * bdy;
+    double adxbdy = adx * bdy, bdxady = bdx * ady, clift = cdx * cdx + cdy * cdy;
+    double det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
+    if (mode == CDT_EXACT_DOUBLE) return det > 0;
+    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift + (fabs(cdxady) + fabs(adxcdy)) * blift +
+                       (fabs(adxbdy) + fabs(bdxady)) * clift;
+    double bound = iccerrboundA * permanent;
+    if (det > bound) return 1;
+    if (-det > bound) return 0;
+    return incircle_slow(c, a, b, cc, d) > 0;
+}
+
+/* Restore the Delaunay property around a freshly inserted point p0 after
+ * half-edge a (opposite p0) was created: Lawson flips with an explicit
+ * stack.  The flip test is STRICT (flip only when the fourth point is
+ * strictly inside the circle): every flip strictly lowers the lifted
+ * surface, so no sequence of flips can cycle, whatever the cocircularity.
+ * Returns the half-edge that now carries the edge p0 -> pr of a's original
+ * triangle (the sweep uses it to follow the new hull edge).  The stack
+ * never holds more than one entry per flip, and every flip adds an edge at
+ * p0: at most npoints entries.  Instantiated once per predicate mode. */
+CDT_INLINE int legalize_impl(tn_cdt *c, int a, const int mode)
+{
+    int32_t *restrict tris = c->tris, *restrict he = c->he, *restrict stack = c->stack;
+    int32_t *restrict ht = c->hull_tri;
+    const double *restrict pt = c->pt;
+    int i = 0, ar, flips = 0;
     for (;;) {
         int b = he[a];
-        int a0 = he_base(a), ai = a - a0;
-        ar = ai == 0 ? a + 2 : a - 1;
-        if (b == -1) {
-            if (i == 0) break;
-            a = c->stack[--i];
-            continue;
+        int a0 = he_base(a);
+        ar = a == a0 ? a + 2 : a - 1;
+        if (b >= 0) {
+            int al = a == a0 + 2 ? a0 : a + 1;
+            int b0 = he_base(b);
+            int bl = b == b0 ? b + 2 : b - 1;
+            int p0 = tris[ar], pr = tris[a], pl = tris[al], p1 = tris[bl];
+            if (incircle_pos(c, mode, pt, p0, pr, pl, p1)) {
+                tris[a] = p1;
+                tris[b] = p0;
+                int hbl = he[bl], har = he[ar];
+                /* a hull edge moved to another slot: keep hull_tri pointing at it */
+                if (hbl < 0) ht[p1] = a;
+                if (har < 0) ht[p0] = b;
+                he[a] = hbl;
+                if (hbl >= 0) he[hbl] = a;
+                he[b] = har;
+                if (har >= 0) he[har] = b;
+                he[ar] = bl;
+                he[bl] = ar;
+                stack[i++] = b == b0 + 2 ? b0 : b + 1;
+                flips++;
+                continue;
+            }
         }
-        int b0 = he_base(b), bi = b - b0;
-        int al = ai == 2 ? a0 : a + 1;
-        int bl = bi == 0 ? b + 2 : b - 1;
-        int p0 = tris[ar], pr = tris[a], pl = tris[al], p1 = tris[bl];
-        if (incircle(c, p0, pr, pl, p1) > 0) {
-            tris[a] = p1;
-            tris[b] = p0;
-            int hbl = he[bl], har = he[ar];
-            /* a hull edge moved to another slot: keep hull_tri pointing at it */
-            if (hbl == -1) c->hull_tri[p1] = a;
-            if (har == -1) c->hull_tri[p0] = b;
-            link_he(c, a, hbl);
-            link_he(c, b, har);
-            link_he(c, ar, bl);
-            c->stack[i++] = bi == 2 ? b0 : b + 1;
-            c->st.flips++;
-        } else {
-            if (i == 0) break;
-            a = c->stack[--i];
-        }
+        if (i == 0) break;
+        a = stack[--i];
     }
+    c->st.flips += flips;
     return ar;
+}
+
+static int legalize_exact(tn_cdt *c, int a) { return legalize_impl(c, a, CDT_EXACT_DOUBLE); }
+static int legalize_filtered(tn_cdt *c, int a) { return legalize_impl(c, a, CDT_INT); }
+
+static inline int legalize(tn_cdt *c, int a)
+{
+    return c->mode == CDT_EXACT_DOUBLE ? legalize_exact(c, a) : legalize_filtered(c, a);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -496,12 +549,12 @@ static inline int hash_key(const tn_cdt *c, int i)
     return k >= c->hash_size ? k - c->hash_size : (k < 0 ? 0 : k);
 }
 
-/* Sort ids[0..n) by keys (radix, 3 passes of 11 bits, stable). */
-static void radix_sort(tn_cdt *c, int n)
+/* Sort ids[0..n) by keys below 2^keybits (LSD radix, 11 bits a pass, stable). */
+static void radix_sort(tn_cdt *c, int n, int keybits)
 {
     uint32_t *k0 = c->keys, *k1 = c->keys2;
     int32_t *i0 = c->ids, *i1 = c->ids2;
-    for (int shift = 0; shift < 33; shift += 11) {
+    for (int shift = 0; shift < keybits; shift += 11) {
         uint32_t count[2048];
         memset(count, 0, sizeof count);
         for (int i = 0; i < n; i++) count[(k0[i] >> shift) & 2047]++;
@@ -519,15 +572,18 @@ static void radix_sort(tn_cdt *c, int n)
         uint32_t *tk = k0; k0 = k1; k1 = tk;
         int32_t *ti = i0; i0 = i1; i1 = ti;
     }
-    /* three passes: the result is in the second buffers */
-    if (i0 != c->ids) {
+    if (i0 != c->ids) { /* an odd number of passes: the result is in the second buffers */
         memcpy(c->ids, i0, (size_t)n * sizeof *i0);
     }
 }
 
-/* Find the triangle containing point p by a visibility walk from triangle t.
- * Returns the triangle; *where = -1 when p is strictly inside, else the
- * half-edge p lies on; *dup = vertex p coincides with, or -1. */
+/* Find the triangle containing point p by a visibility walk from triangle t
+ * (a walk that always terminates in a Delaunay triangulation; it varies the
+ * order in which it tries the edges, and a brute-force scan backs it up).
+ * Returns the triangle, *where = -1 when p is strictly inside, else the
+ * half-edge p lies on, *dup = the vertex p coincides with or -1.  Returns -1
+ * when p is outside the hull: *where is then a hull half-edge p sees
+ * strictly from outside. */
 static int locate(tn_cdt *c, int p, int t, int *where, int *dup)
 {
     const int32_t *tris = c->tris, *he = c->he;
@@ -538,26 +594,38 @@ static int locate(tn_cdt *c, int p, int t, int *where, int *dup)
         int moved = 0;
         if (steps++ < limit) {
             for (int k = 0; k < 3; k++) {
-                int e = 3 * t + (k + rot) % 3;
+                int e = 3 * t + (k + rot >= 3 ? k + rot - 3 : k + rot);
                 if (e == came) continue;
                 if (orient(c, tris[e], tris[next_he(e)], p) < 0) {
                     int f = he[e];
-                    if (f == -1) continue; /* outside the hull: cannot happen here */
+                    if (f == -1) {
+                        *where = e; /* beyond a hull edge */
+                        return -1;
+                    }
                     came = f;
                     t = f / 3;
-                    rot = (rot + 1) % 3; /* vary the exit order: no cycling */
+                    rot = rot == 2 ? 0 : rot + 1; /* vary the exit order: no cycling */
                     moved = 1;
                     break;
                 }
             }
         } else {
             /* never observed; a brute-force scan keeps the walk total */
-            for (t = 0; t < c->ntris; t++) {
+            int found = -1;
+            for (int u = 0; u < c->ntris && found < 0; u++) {
                 int ok = 1;
                 for (int k = 0; k < 3 && ok; k++)
-                    ok = orient(c, tris[3 * t + k], tris[3 * t + (k + 1) % 3], p) >= 0;
-                if (ok) break;
+                    ok = orient(c, tris[3 * u + k], tris[next_he(3 * u + k)], p) >= 0;
+                if (ok) found = u;
             }
+            if (found < 0) {
+                for (int e = 0; e < 3 * c->ntris; e++)
+                    if (he[e] == -1 && orient(c, tris[e], tris[next_he(e)], p) < 0) {
+                        *where = e;
+                        return -1;
+                    }
+            }
+            t = found;
         }
         if (moved) continue;
         int zero = -1, nz = 0;
@@ -580,15 +648,43 @@ static int locate(tn_cdt *c, int p, int t, int *where, int *dup)
     }
 }
 
-/* Insert point p lying inside (or on the boundary of) the current
- * triangulation.  Needed when the sweep order reaches a point that is not
- * strictly outside the hull (points closer to the centre than the seed
- * circle, or keys rounded to float). */
-static void insert_inside(tn_cdt *c, int p, int start_tri)
+/* Add point p outside the hull, which sees the hull edge leaving hull
+ * vertex s: a fan of new triangles over every hull edge p sees, each made
+ * Delaunay by legalize (the sweep's step, entered from a known edge). */
+static void hull_insert(tn_cdt *c, int p, int s)
+{
+    int32_t *hn = c->hull_next, *hp = c->hull_prev, *ht = c->hull_tri;
+    while (orient(c, hp[s], s, p) < 0) s = hp[s]; /* back to the first visible edge */
+    int t = add_tri(c, s, p, hn[s], -1, -1, ht[s]);
+    ht[p] = legalize(c, t + 2);
+    ht[s] = t;
+    int n = hn[s], q;
+    while (q = hn[n], orient(c, n, q, p) < 0) {
+        t = add_tri(c, n, p, q, ht[p], -1, ht[n]);
+        ht[p] = legalize(c, t + 2);
+        hn[n] = n; /* no longer on the hull */
+        n = q;
+    }
+    hp[p] = s;
+    hn[s] = p;
+    hn[p] = n;
+    hp[n] = p;
+}
+
+/* Insert point p anywhere: located by a walk from start_tri, then a hull
+ * fan, a triangle split (1 -> 3), an edge split (2 -> 4) or a hull-edge
+ * split (1 -> 2), each followed by Lawson flips.  The incremental
+ * construction inserts every point so; the sweep only those it finds not
+ * strictly outside its hull. */
+static void insert_point(tn_cdt *c, int p, int start_tri)
 {
     int32_t *tris = c->tris, *he = c->he;
     int where, dup;
     int t = locate(c, p, start_tri, &where, &dup);
+    if (t < 0) {
+        hull_insert(c, p, tris[where]);
+        return;
+    }
     c->st.inside_inserts++;
     if (dup >= 0) { /* exact duplicates are merged before the sweep */
         c->remap[c->ids[p]] = c->ids[dup];
@@ -625,7 +721,7 @@ static void insert_inside(tn_cdt *c, int p, int start_tri)
         c->hull_prev[w] = p;
         c->hull_tri[u] = e;
         c->hull_tri[p] = T1;
-        c->hull_hash[hash_key(c, p)] = p;
+        if (!(c->flags & TN_CDT_INCREMENTAL)) c->hull_hash[hash_key(c, p)] = p;
         legalize(c, prev_he(e));
         legalize(c, T1 + 1);
         return;
@@ -644,6 +740,75 @@ static void insert_inside(tn_cdt *c, int p, int start_tri)
     legalize(c, T1 + 1);
     legalize(c, prev_he(f));
     legalize(c, T2 + 1);
+}
+
+/* Index of cell (x, y) along a Hilbert curve over a 2^bits square. */
+static uint32_t hilbert_index(uint32_t x, uint32_t y, int bits)
+{
+    uint32_t d = 0, mask = (1u << bits) - 1;
+    for (uint32_t s = 1u << (bits - 1); s > 0; s >>= 1) {
+        uint32_t rx = (x & s) != 0, ry = (y & s) != 0;
+        d += s * s * ((3 * rx) ^ ry);
+        if (!ry) {
+            if (rx) {
+                x ^= mask;
+                y ^= mask;
+            }
+            uint32_t t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return d;
+}
+
+/* Incremental insertion in Hilbert-curve order (or input order): each point
+ * is found by a short walk from the previous one's triangle.  ids[0..m)
+ * hold the distinct points; coordinates are already in c->xy. */
+static void triangulate_incremental(tn_cdt *c, int m, double minx, double miny, double ext)
+{
+    const double *xy = c->xy;
+    if (!(c->flags & TN_CDT_INPUT_ORDER)) {
+        int bits = 1;
+        while (bits < 16 && (double)(1u << (2 * bits)) < 4.0 * m) bits++; /* ~4 cells per point */
+        double scale = ext > 0 ? ((double)(1u << bits) - 1.0) / ext : 0.0;
+        for (int k = 0; k < m; k++) {
+            int i = c->ids[k];
+            uint32_t qx = (uint32_t)((xy[2 * i] - minx) * scale), qy = (uint32_t)((xy[2 * i + 1] - miny) * scale);
+            c->keys[k] = hilbert_index(qx, qy, bits);
+        }
+        radix_sort(c, m, 2 * bits);
+    }
+    for (int k = 0; k < m; k++) {
+        int i = c->ids[k];
+        c->sxy[2 * k] = xy[2 * i];
+        c->sxy[2 * k + 1] = xy[2 * i + 1];
+        c->loc[i] = k;
+    }
+    c->pt = c->sxy;
+    /* seed: the first two points and the first one not collinear with them */
+    int i2 = 2;
+    while (i2 < m && orient(c, 0, 1, i2) == 0) i2++;
+    if (i2 == m) return; /* all collinear */
+    int i0 = 0, i1 = 1;
+    if (orient(c, i0, i1, i2) < 0) {
+        i1 = i2;
+        i2 = 1;
+    }
+    int32_t *hn = c->hull_next, *hp = c->hull_prev, *ht = c->hull_tri;
+    hn[i0] = hp[i2] = i1;
+    hn[i1] = hp[i0] = i2;
+    hn[i2] = hp[i1] = i0;
+    ht[i0] = 0;
+    ht[i1] = 1;
+    ht[i2] = 2;
+    add_tri(c, i0, i1, i2, -1, -1, -1);
+    int seed2 = i1 > i2 ? i1 : i2;
+    for (int i = 2; i < m; i++) {
+        if (i == seed2) continue;
+        /* every triangle legalize touched contains the last point: start there */
+        insert_point(c, i, c->ntris - 1);
+    }
 }
 
 /* Delaunay triangulation of the points with remap[i] == i. */
@@ -665,6 +830,10 @@ static void triangulate(tn_cdt *c)
         c->ids[m++] = i;
     }
     if (m < 3) return;
+    if (c->flags & TN_CDT_INCREMENTAL) {
+        triangulate_incremental(c, m, minx, miny, fmax(maxx - minx, maxy - miny));
+        return;
+    }
     double mx = 0.5 * (minx + maxx), my = 0.5 * (miny + maxy);
     /* seed: i0 nearest the box centre, i1 nearest i0, i2 making the
      * smallest circumcircle with them (any non-collinear choice is correct;
@@ -723,7 +892,7 @@ static void triangulate(tn_cdt *c)
         memcpy(&bits, &d, sizeof bits);
         c->keys[k] = bits; /* non-negative floats order like their bits */
     }
-    if (!(c->flags & TN_CDT_INPUT_ORDER)) radix_sort(c, m);
+    if (!(c->flags & TN_CDT_INPUT_ORDER)) radix_sort(c, m, 32);
     /* from here on vertices are local ids: consecutive insertions touch
      * consecutive memory */
     for (int k = 0; k < m; k++) {
@@ -772,7 +941,7 @@ static void triangulate(tn_cdt *c)
         }
         if (e == -1) {
             /* not strictly outside the hull: ordinary incremental insertion */
-            insert_inside(c, i, ht[start] / 3);
+            insert_point(c, i, ht[start] / 3);
             continue;
         }
         int t = add_tri(c, e, i, hn[e], -1, -1, ht[e]);
@@ -797,7 +966,7 @@ static void triangulate(tn_cdt *c)
         c->hull_start = hp[i] = e;
         hn[e] = hp[nn] = i;
         hn[i] = nn;
-        hh[hash_key(c, i)] = i;
+        hh[key] = i;
         hh[hash_key(c, e)] = e;
     }
 }
@@ -975,6 +1144,39 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
 {
     const int32_t *tris = c->tris;
     while (a != b) {
+        /* most constraints are edges already: look for b around a first,
+         * counter-clockwise from any edge, then clockwise if a is on the hull */
+        {
+            int e0 = c->vert_edge[a], e = e0;
+            for (;;) {
+                if (tris[next_he(e)] == b) {
+                    c->st.segments_present++;
+                    fix_he(c, e);
+                    return TN_OK;
+                }
+                int pe = prev_he(e), f = c->he[pe];
+                if (f < 0) {
+                    if (tris[pe] == b) { /* the hull edge b -> a */
+                        c->st.segments_present++;
+                        fix_he(c, pe);
+                        return TN_OK;
+                    }
+                    for (e = e0;;) { /* clockwise from the start */
+                        int g = c->he[e];
+                        if (g < 0) break;
+                        e = next_he(g);
+                        if (tris[next_he(e)] == b) {
+                            c->st.segments_present++;
+                            fix_he(c, e);
+                            return TN_OK;
+                        }
+                    }
+                    break;
+                }
+                if (f == e0) break;
+                e = f;
+            }
+        }
         int e0 = first_out(c, a), e = e0, cross = -1, next_a = -1;
         const double *A = c->pt + 2 * a, *B = c->pt + 2 * b;
         for (;;) {
@@ -1217,7 +1419,7 @@ static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int3
     if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
                             npoints > 0 && !xy ? "xy" : "segs");
-    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER;
+    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL;
     if (flags & ~known)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: unknown flags 0x%x", fn,
                             flags & ~known);
