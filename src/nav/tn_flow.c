@@ -408,21 +408,26 @@ tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m)
     /* One pass over the map sets the kinds and, for the 4-connected search,
      * the initial distances and the seed queue too. */
     int tail = 0;
+    const int w = f->w;
     for (int y = 0; y < f->h; y++) {
         int base = tn_flow_index(f, 0, y);
         uint8_t *restrict row = f->kind + base, *restrict drow = f->dir + base;
         int32_t *restrict d = f->d + base;
-        const uint8_t *t = m->tile + (size_t)y * (size_t)m->w;
-        const uint8_t *mk = m->mark + (size_t)y * (size_t)m->w;
-        for (int x = 0; x < f->w; x++) {
-            int k = t[x] == TN_TILE_BLOCK ? TN_FLOW_WALL
-                    : (t[x] == TN_TILE_EMPTY && mk[x] == TN_MARK_DEST) ? TN_FLOW_DEST
-                                                                      : TN_FLOW_OPEN;
-            row[x] = (uint8_t)k;
-            d[x] = k == TN_FLOW_WALL ? WALLD : k == TN_FLOW_DEST ? 0 : TN_FLOW_FAR;
+        const uint8_t *restrict t = m->tile + (size_t)y * (size_t)m->w;
+        const uint8_t *restrict mk = m->mark + (size_t)y * (size_t)m->w;
+        /* Arithmetic only, so the compiler can vectorise it... */
+        for (int x = 0; x < w; x++) {
+            const uint32_t wall = t[x] == TN_TILE_BLOCK;
+            const uint32_t dest = (uint32_t)(t[x] == TN_TILE_EMPTY) & (uint32_t)(mk[x] == TN_MARK_DEST);
+            row[x] = (uint8_t)((1u - wall) + dest); /* WALL 0, OPEN 1, DEST 2 */
+            /* wall -> -1 (all ones), open -> FAR (0x7fffffff), dest -> 0 */
+            d[x] = (int32_t)((0u - (1u - dest)) & (0x7fffffffu | wall << 31));
             drow[x] = TN_DIR_NONE;
-            if (k == TN_FLOW_DEST) f->q[tail++] = base + x;
         }
+        /* ...and the (few) destinations found apart. */
+        if (memchr(row, TN_FLOW_DEST, (size_t)w))
+            for (int x = 0; x < w; x++)
+                if (row[x] == TN_FLOW_DEST) f->q[tail++] = base + x;
     }
     f->last_full = true;
     if (f->dd) rebuild_dial(f);
