@@ -12,6 +12,8 @@
 /* Positions closer than this to a tile edge count as on it: walking adds
  * 8/3 px per step in float, which drifts by ~1/1000 px per 50 tiles. */
 #define ALIGN_PX (1.0f / 16.0f)
+/* Overlaps of a neighbouring column thinner than this are float drift. */
+#define GRAZE_PX 0.25f
 
 enum { JUMP_NONE = 0, JUMP_WANT, JUMP_HOLD };
 
@@ -34,6 +36,7 @@ struct tn_bot {
     int jump_frames[TN_PATH_MAX_JUMP + 1];
     /* jump state */
     int jump_phase, jump_left, jump_tiles;
+    bool nudged;           /* stepped off a grazed column: x may be a step off */
     bool took_off;
     bool airborne;         /* left the ground since the last landing */
     /* stuck */
@@ -196,6 +199,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
     b->want_plan = false;
     b->since_node = 0;
+    b->nudged = false;
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
@@ -340,8 +344,10 @@ static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *
                       const tn_path_node *c, const tn_path_node *next)
 {
     float cx = node_px(c->x), x = body->x;
-    float tol = 0.5f * b->phys.walk_speed * b->phys.dt + 1e-3f;
+    float step = b->phys.walk_speed * b->phys.dt;
+    float tol = 0.5f * step + 1e-3f;
     if (tol < 1.0f) tol = 1.0f;
+    if (b->nudged && !(c->flags & TN_NODE_GROUND)) tol += step;
     if (fabsf(x - cx) <= tol) return true;
     /* a standing node where the path stops, turns or leaves the ground
      * vertically must be met, not passed: walk back to it */
@@ -388,6 +394,48 @@ static bool stripe_clear(const tn_map *m, const tn_body *body, const tn_path_nod
     for (int r = r0; r <= r1; r++)
         if (tn_map_tile(m, col, r) == TN_TILE_BLOCK) return false;
     return true;
+}
+
+/* Walking adds 8/3 px per step in float, so after a long walk x can sit a
+ * hair (1/1000 px) past a tile edge, over a neighbouring column.  When that
+ * column stops the vertical move about to start (up = a jump; else a drop
+ * through a one-way platform, which needs one-way tiles only underfoot),
+ * return the direction of one walking step away from it, provided the move
+ * is free from there; else 0.  (The physics' 1/1000 px collision slack is
+ * what makes the hair matter; see the report on tn_phys.) */
+static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, bool up)
+{
+    const int li = (int)roundf(body->x / T);
+    const float off = body->x - (float)li * T;
+    if (off == 0.0f || fabsf(off) >= GRAZE_PX) return 0;
+    const int dir = off < 0.0f ? 1 : -1;          /* away from the grazed side */
+    const int grazed = off > 0.0f ? li + body->w : li - 1;
+    const int other = off > 0.0f ? li - 1 : li + body->w;
+    const float nx = body->x + (float)dir * b->phys.walk_speed * b->phys.dt;
+    if (up) {
+        /* the box along the rise, up to a tile above the apex, as the physics
+         * sees it: blocked here but free one step away */
+        const float rise = (float)(b->jump_tiles + 1) * T;
+        bool here = false;
+        for (float dy = 1.0f; dy <= rise && !here; dy += 2.0f)
+            here = tn_body_box_blocked(m, body->x, body->y - dy, body->w, body->h);
+        if (!here) return 0;
+        for (float dy = 1.0f; dy <= rise; dy += 2.0f)
+            if (tn_body_box_blocked(m, nx, body->y - dy, body->w, body->h)) return 0;
+        return dir;
+    }
+    if (body->on_oneway_only) return 0;
+    /* a drop: after the step the tiles underfoot must be one-way only */
+    const int row = (int)floorf((body->y + (float)body->h * T) / T + 0.5f);
+    if (tn_map_tile(m, grazed, row) != TN_TILE_BLOCK) return 0;
+    return tn_map_tile(m, other, row) == TN_TILE_BLOCK ? 0 : dir;
+}
+
+static bool bumps_head(const tn_map *m, const tn_phys_params *p, const tn_body *body, tn_input in)
+{
+    tn_body t = *body;
+    tn_body_step(&t, m, p, in);
+    return t.hit_ceiling;
 }
 
 /* Height (tiles) of the jump that starts at take-off node t. */
@@ -460,6 +508,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         b->airborne = true;
     } else if (b->airborne || body->jumped) {
         b->airborne = false;
+        b->nudged = false;
         if (b->jump_phase == JUMP_HOLD) b->jump_phase = JUMP_NONE;
         float feet = body->y + (float)body->h * T;
         int land = -1;
@@ -545,9 +594,16 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
     in.left = dir < 0;
 
     /* drop through a one-way platform */
-    if (ground && body->on_oneway_only && c->x == prev->x && c->y > prev->y &&
-        (prev->flags & TN_NODE_GROUND))
-        in.down = true;
+    if (ground && c->x == prev->x && c->y > prev->y && (prev->flags & TN_NODE_GROUND)) {
+        int e = graze_escape(b, m, body, false);
+        if (e) {
+            in.left = e < 0;
+            in.right = e > 0;
+            b->nudged = true;
+        } else if (body->on_oneway_only) {
+            in.down = true;
+        }
+    }
 
     /* jump */
     if (b->jump_phase == JUMP_HOLD) {
@@ -561,6 +617,12 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         } else if (body->jump_held) {
             in.jump = false; /* release first: a jump starts on a press */
         } else {
+            int e = graze_escape(b, m, body, true);
+            if (e) { /* the step away happens before the rise in the same physics step */
+                in.left = e < 0;
+                in.right = e > 0;
+                b->nudged = true;
+            }
             in.jump = true;
             b->jump_left = tn_bot_jump_frames(b, b->jump_tiles) - 1;
             b->took_off = false;
@@ -572,6 +634,21 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
             b->jump_left--;
         } else {
             b->jump_phase = JUMP_NONE;
+        }
+    }
+
+    /* rising a hair (float drift) over a block column: one step away
+     * before the head meets it, as at the take-off */
+    if (!in.left && !in.right && (body->vy < 0.0f || in.jump)) {
+        float off = body->x - roundf(body->x / T) * T;
+        if (off != 0.0f && fabsf(off) < GRAZE_PX && bumps_head(m, p, body, in)) {
+            tn_input away = in;
+            away.left = off > 0.0f;
+            away.right = off < 0.0f;
+            if (!bumps_head(m, p, body, away)) {
+                in = away;
+                b->nudged = true;
+            }
         }
     }
     return in;
