@@ -36,23 +36,33 @@ out3=$("$B/tilenav" --headless --map maps/demo.map --frames 600 --seed 5) || fai
 s3=$(field "$(section "$out3")" spawned)
 [ "$s3" -ge 9 ] && [ "$s3" -le 10 ] || fail "default rate: spawned $s3 in 10 s, want 10"
 
-# 3. Refusals: the only destination (44,38) cannot be removed or covered;
-#    a second one (70,20) makes it removable, and then that one is the last;
-#    two of the three spawn points can go, the last one cannot.
+# 3. Refusals on a small board: the only destination (5,3) cannot be removed
+#    or covered; a second one (9,4) makes it removable, and then that one is
+#    the last; one of the two spawn points can go, the last one cannot.
+cat > "$T/rules.map" <<'M'
+tilenav-map 1
+size 12 6
+tiles
+............
+.S........S.
+............
+.....D......
+............
+P...........
+M
 cat > "$T/edits.script" <<'S'
-10 toggle 44 38 dest
-11 toggle 44 38 block
-12 toggle 70 20 dest
-13 toggle 44 38 dest
-14 toggle 70 20 dest
-20 toggle 3 4 spawn
-21 toggle 40 2 spawn
-22 toggle 76 4 block
+10 toggle 5 3 dest
+11 toggle 5 3 block
+12 toggle 9 4 dest
+13 toggle 5 3 dest
+14 toggle 9 4 dest
+20 toggle 1 1 spawn
+21 toggle 10 1 block
 S
-out=$("$B/tilenav" --headless --map maps/demo.map --frames 60 --script "$T/edits.script" --seed 1) \
+out=$("$B/tilenav" --headless --map "$T/rules.map" --frames 60 --script "$T/edits.script" --seed 1) \
     || fail "edit run failed"
-echo "$out" | grep -q '"edits":4,"refused_edits":4,' \
-    || fail "want 4 edits and 4 refused (last destination 3 times, last spawn point): $out"
+echo "$out" | grep -q '"edits":3,"refused_edits":4,' \
+    || fail "want 3 edits and 4 refused (last destination 3 times, last spawn point): $out"
 
 # 4. A block that would cut the spawn point off: (4,3) is the only way between
 #    the two halves of this board; blocks elsewhere are accepted.
