@@ -425,7 +425,7 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
         return dir;
     }
     if (body->on_oneway_only) return 0;
-    /* a drop: after the step the tiles underfoot must be one-way only */
+    /* down: after the step no block may be left underfoot */
     const int row = (int)floorf((body->y + (float)body->h * T) / T + 0.5f);
     if (tn_map_tile(m, grazed, row) != TN_TILE_BLOCK) return 0;
     return tn_map_tile(m, other, row) == TN_TILE_BLOCK ? 0 : dir;
@@ -593,14 +593,15 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
     in.right = dir > 0;
     in.left = dir < 0;
 
-    /* drop through a one-way platform */
-    if (ground && c->x == prev->x && c->y > prev->y && (prev->flags & TN_NODE_GROUND)) {
+    /* going straight down while standing: a drop through a one-way platform,
+     * or a walk-off still held by a hair of a ledge (float drift) */
+    if (ground && c->x == prev->x && c->y > prev->y) {
         int e = graze_escape(b, m, body, false);
         if (e) {
             in.left = e < 0;
             in.right = e > 0;
             b->nudged = true;
-        } else if (body->on_oneway_only) {
+        } else if (body->on_oneway_only && (prev->flags & TN_NODE_GROUND)) {
             in.down = true;
         }
     }
