@@ -55,12 +55,12 @@
  * Measured (tilenav-bench flow, -O2, on this 2-core box shared with other
  * builds: wall-clock medians, and [thread CPU time] which the load distorts
  * less; boards with 15% blocks, 5% one-way and 4 destinations):
- *   full rebuild, 4-connected: 256x256 0.49 ms [0.49]; 1024x1024 17 ms
- *     [9.3 ms]: ~98 instructions per tile (callgrind), the rest is waiting
- *     on memory: the BFS wavefront's rows do not stay in L2 at 1024.
- *     TARGET < 4 ms MISSED here (see the report); a cache-blocked layout
- *     would be the next step.
- *   full rebuild, 8-connected: 256x256 3.5 ms [cpu], 1024x1024 84 ms [cpu].
+ *   full rebuild, 4-connected: 256x256 0.44 ms [0.44]; 1024x1024 15.6 ms
+ *     [7.6 ms]: ~100 instructions per tile (callgrind); at 1024 about half
+ *     the time waits on memory (the BFS wavefront's rows do not stay in L2;
+ *     the queue-driven prefetch wins back ~15%).  TARGET < 4 ms MISSED on
+ *     this box; a cache-blocked tile layout would be the next step.
+ *   full rebuild, 8-connected: 256x256 3.6 ms [cpu], 1024x1024 63 ms [cpu].
  *   single-tile edit (a block placed, then removed), 4-connected,
  *     1024x1024: median 0.0009 ms, 29 tiles recomputed on average, none
  *     fell back to a rebuild: 0.01% of a rebuild (target < 10%).
