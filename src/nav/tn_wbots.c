@@ -13,6 +13,8 @@
 /* States one search may expand: ~5 ms on a 512x512 level, more than any
  * reachable set of the demo-sized maps (a plan cut short is a partial path). */
 #define SEARCH_LIMIT 65536
+/* Larger maps get no finder (8 bytes x 46 jump values per tile: 386 MB here). */
+#define MAX_FINDER_TILES (1024L * 1024L)
 
 typedef struct tn_wbots {
     tn_path *pf;        /* the character's finder (NULL: map too large) */
@@ -79,8 +81,11 @@ static tn_status bots_create(tn_world *w, tn_error *err)
     }
     /* The finders: a huge map degrades to "no goto" rather than no world. */
     tn_error e;
-    if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc, &s->pf,
-                                 &e))) {
+    if ((long)w->map->w * w->map->h > MAX_FINDER_TILES) {
+        tn_world_message(w, "goto is off: %dx%d tiles need %ld MB of path-finder states",
+                         w->map->w, w->map->h, (long)w->map->w * w->map->h * 46 * 8 >> 20);
+    } else if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc,
+                                        &s->pf, &e))) {
         s->pf = NULL;
         tn_world_message(w, "the %dx%d map is too large for the platformer path finder (%s)",
                          w->map->w, w->map->h, e.msg);
@@ -253,6 +258,10 @@ static tn_status bots_set(tn_world *w, const char *name, double value, tn_error 
     if (strcmp(name, "bots") != 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'", name);
     int n = (int)value;
+    if (n > 0 && !s->pf_extra)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "no bots on this %dx%d map: it is too large for the path finder",
+                            w->map->w, w->map->h);
     for (int i = s->n; i < n; i++) spawn(w, s, i);
     for (int i = n; i < s->n; i++) tn_bot_stop(s->ebot[i]);
     s->n = n;
