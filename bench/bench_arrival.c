@@ -146,7 +146,8 @@ int bench_arrival(int argc, char **argv)
         }
     }
     if (levels < 1 || goals < 1 || W < 16 || H < 12 || W > 1024 || H > 1024) {
-        fprintf(stderr, "arrival: need levels >= 1, goals >= 1 and a size from 16x12 to 1024x1024\n");
+        fprintf(stderr,
+                "arrival: need levels >= 1, goals >= 1 and a size from 16x12 to 1024x1024\n");
         return 2;
     }
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {

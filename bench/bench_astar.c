@@ -182,7 +182,8 @@ int bench_astar(int argc, char **argv)
         else if (strcmp(a, "--seed") == 0 && v) seed = strtoull(v, NULL, 10), i++;
         else if (strcmp(a, "--limit") == 0 && v) limit = atoi(v), i++;
         else {
-            fprintf(stderr, "usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] [--limit L]\n");
+            fprintf(stderr, "usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] "
+                            "[--limit L]\n");
             return 2;
         }
     }
@@ -197,7 +198,8 @@ int bench_astar(int argc, char **argv)
         rc |= bench_map("maps/demo.map", demo, nq, reps, seed, 0);
     } else {
         demo = generated(80, 45, seed);
-        rc |= bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed, 0);
+        rc |= bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed,
+                        0);
     }
     tn_map_destroy(demo);
     tn_map *big = generated(512, 512, seed);
@@ -205,6 +207,7 @@ int bench_astar(int argc, char **argv)
     rc |= bench_map("generated 512x512 level, 4x the limit", big, nq / 3 > 0 ? nq / 3 : 1, reps,
                     seed, 4 * limit);
     tn_map_destroy(big);
-    printf("\ntargets: demo median < 50 us; every 512x512 query < 10 ms; 0 allocations per query\n");
+    printf("\ntargets: demo median < 50 us; every 512x512 query < 10 ms; "
+           "0 allocations per query\n");
     return rc;
 }

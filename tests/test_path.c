@@ -580,7 +580,8 @@ static void test_against_dijkstra(void **state)
                     k = ref_moves(&r, out[i - 1].x, out[i - 1].y, out[i - 1].jump, nx, ny, nj, c);
                     int step = -1;
                     for (int t = 0; t < k; t++)
-                        if (nx[t] == out[i].x && ny[t] == out[i].y && nj[t] == out[i].jump) step = c[t];
+                        if (nx[t] == out[i].x && ny[t] == out[i].y && nj[t] == out[i].jump)
+                            step = c[t];
                     assert_true(step > 0);
                     sum += step;
                 }

@@ -82,7 +82,8 @@ static void arrive(const char *map)
     assert_int_equal(ty, i.goal_y);
     assert_true(w->character.on_ground);
     char want[128];
-    snprintf(want, sizeof want, "\"bot\":{\"state\":\"arrived\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":true,",
+    snprintf(want, sizeof want,
+             "\"bot\":{\"state\":\"arrived\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":true,",
              i.goal_x, i.goal_y);
     assert_non_null(strstr(json(w), want));
     tn_world_destroy(w);
@@ -328,7 +329,8 @@ static void test_replace_map(void **state)
     tn_world *w = world("tests/data/path_gap.map");
     tn_world_set(w, "bots", 2, NULL);
     tn_error err;
-    assert_true(tn_succeeded(tn_world_replace_map(w, load_map("tests/data/path_ceiling.map"), &err)));
+    tn_map *other = load_map("tests/data/path_ceiling.map");
+    assert_true(tn_succeeded(tn_world_replace_map(w, other, &err)));
     assert_int_equal(tn_wbots_count(w), 0);
     tn_bot_info i = go(w, 1500);
     assert_int_equal(i.state, TN_BOT_ARRIVED);

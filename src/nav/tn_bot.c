@@ -212,11 +212,13 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     tn_body_tile(body, &tx, &ty);
     const int w = body->w, h = body->h;
     int sx = tx, sy = ty;
-    bool ok = tn_path_box_fits(m, sx, sy, w, h) && (!body->on_ground || tn_path_box_ground(m, sx, sy, w));
+    bool ok = tn_path_box_fits(m, sx, sy, w, h) &&
+              (!body->on_ground || tn_path_box_ground(m, sx, sy, w));
     const int cand[2] = {1, -1};
     for (int i = 0; i < 2 && !ok; i++) {
         int x = tx + cand[i];
-        if (tn_path_box_fits(m, x, ty, w, h) && (!body->on_ground || tn_path_box_ground(m, x, ty, w)))
+        if (tn_path_box_fits(m, x, ty, w, h) &&
+            (!body->on_ground || tn_path_box_ground(m, x, ty, w)))
             sx = x, ok = true;
     }
     if (!ok && tn_path_box_fits(m, tx, ty, w, h)) ok = true; /* in the air, or standing oddly */
@@ -453,7 +455,8 @@ static int jump_tiles(const tn_bot *b, int t)
 static int node_patience(const tn_bot *b, const tn_body *body)
 {
     const tn_path_node *c = &b->path[b->cur];
-    float d = fabsf(body->x - node_px(c->x)) + fabsf(body->y + (float)body->h * T - node_feet(c->y));
+    float d = fabsf(body->x - node_px(c->x)) +
+              fabsf(body->y + (float)body->h * T - node_feet(c->y));
     float per_px = 1.0f / (b->phys.walk_speed * b->phys.dt);
     return 120 + (int)(3.0f * d * per_px);
 }
@@ -479,7 +482,8 @@ static void finish(tn_bot *b)
 
 bool tn_bot_active(const tn_bot *b)
 {
-    return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) && (b->want_plan || b->cur < b->n);
+    return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
+           (b->want_plan || b->cur < b->n);
 }
 
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,

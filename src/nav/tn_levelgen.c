@@ -43,7 +43,8 @@ tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err)
         int pw = range(rng, 1, 4), px = range(rng, 2, W - pw - 2);
         for (int x = px; x < px + pw && x >= 0 && x < W; x++)
             for (int y = 0; y < H; y++)
-                if (tn_map_tile(m, x, y) == TN_TILE_BLOCK && y >= surf[x]) set(m, x, y, TN_TILE_EMPTY);
+                if (tn_map_tile(m, x, y) == TN_TILE_BLOCK && y >= surf[x])
+                    set(m, x, y, TN_TILE_EMPTY);
     }
 
     /* 3. platforms */

@@ -472,7 +472,8 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     s0->pj = 0;
     s0->g = 0;
     pf->hn = 0;
-    uint32_t h0 = explore ? 0 : (uint32_t)(H_X * iabs(gx - q->start_x) + H_Y * iabs(gy - q->start_y));
+    uint32_t h0 = explore ? 0
+                          : (uint32_t)(H_X * iabs(gx - q->start_x) + H_Y * iabs(gy - q->start_y));
     for (unsigned b = 0; b < NB; b++) pf->bhead[b] = NONE;
     pf->bcount = 0;
     pf->bcur = h0 * hw;

@@ -119,7 +119,9 @@ static void say_state(tn_world *w, tn_wbots *s)
             tn_world_message(w, "(%d,%d) is out of reach: going as close as possible", i.goal_x,
                              i.goal_y);
         break;
-    case TN_BOT_STUCK: tn_world_message(w, "stuck on the way to (%d,%d): gave up", i.goal_x, i.goal_y); break;
+    case TN_BOT_STUCK:
+        tn_world_message(w, "stuck on the way to (%d,%d): gave up", i.goal_x, i.goal_y);
+        break;
     default: break;
     }
 }
@@ -256,7 +258,8 @@ static tn_status bots_set(tn_world *w, const char *name, double value, tn_error 
 {
     tn_wbots *s = of(w);
     if (strcmp(name, "bots") != 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'", name);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'",
+                            name);
     int n = (int)value;
     if (n > 0 && !s->pf_extra)
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
@@ -299,13 +302,15 @@ static int bots_hud(const tn_world *w, char *buf, size_t cap)
     if (!s || !s->pf) return snprintf(buf, cap, "bot: goto off (map too large)");
     tn_bot_info i = tn_bot_get_info(s->bot);
     char extra[48] = "";
-    if (s->n) snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
+    if (s->n)
+        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
     if (i.plans == 0)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     char t[32];
     if (i.search_us >= 0.0) snprintf(t, sizeof t, "%.0f us", i.search_us);
     else snprintf(t, sizeof t, "n/a");
-    return snprintf(buf, cap, "bot: %s | path %d tiles, %d nodes | %d states expanded | search %s%s",
+    return snprintf(buf, cap,
+                    "bot: %s | path %d tiles, %d nodes | %d states expanded | search %s%s",
                     tn_bot_state_name(i.state), i.raw_nodes, i.path_nodes, i.expanded, t, extra);
 }
 
