@@ -4,7 +4,11 @@
 #include <string.h>
 
 #define T ((float)TN_TILE_PX)
-#define EPS 1e-3f
+/* Overlaps thinner than this do not count: walking adds 8/3 px a step,
+ * whose float rounding drifts a box a few thousandths of a pixel past a
+ * tile edge after tens of tiles; without this margin such a box "touches"
+ * the next column and cannot enter a shaft exactly its width. */
+#define EPS (1.0f / 8.0f)
 #define SUBSTEP_PX 8.0f
 #define AIR_AFTER_JUMP 1000000
 
