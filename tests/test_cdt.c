@@ -534,6 +534,8 @@ static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mes
     g_total.segments_forced += g_stats.segments_forced;
     g_total.segments_split += g_stats.segments_split;
     g_total.segments_present += g_stats.segments_present;
+    g_total.forced_flips += g_stats.forced_flips;
+    g_total.cavity_triangles += g_stats.cavity_triangles;
     g_total.duplicates += g_stats.duplicates;
     g_total.exact_tests += g_stats.exact_tests;
     if (!tn_failed(st)) {
@@ -816,11 +818,61 @@ static void test_constraints_random(void **state)
         input_free(&in);
     }
     /* the interesting paths ran */
-    print_message("constraints: %d present, %d forced, %d splits; %d inside inserts\n",
-                  g_total.segments_present, g_total.segments_forced, g_total.segments_split, g_total.inside_inserts);
+    print_message("constraints: %d present, %d forced (%lld cavity triangles, %lld fallback flips), %d splits; "
+                  "%d inside inserts\n",
+                  g_total.segments_present, g_total.segments_forced, g_total.cavity_triangles, g_total.forced_flips,
+                  g_total.segments_split, g_total.inside_inserts);
     assert_true(g_total.segments_forced > 1000);
     assert_true(g_total.segments_split > 100);
     assert_true(g_total.inside_inserts > 10000);
+    assert_true(g_total.forced_flips > 0); /* the slit fallback ran */
+}
+
+/* A constraint whose cavity has a slit: the segment passes below point 1,
+ * crossing all three triangles around it (found by fuzzing). */
+static void test_cavity_slit(void **state)
+{
+    (void)state;
+    static const double P[20] = {6, 5, 3, 7, 7, 6, 3, 8, 0, 8, 9, 0, 8, 5, 5, 9, 8, 2, 2, 6};
+    static const int32_t S[12] = {6, 3, 0, 6, 4, 6, 6, 3, 6, 1, 0, 5};
+    input in = input_new(10, 6);
+    memcpy(in.xy, P, sizeof P);
+    memcpy(in.segs, S, sizeof S);
+    memset(&g_total, 0, sizeof g_total);
+    build_ok_i(&in, 0, BRUTE);
+    build_ok_i(&in, TN_CDT_REMOVE_OUTSIDE, BRUTE);
+    assert_true(g_total.forced_flips > 0);
+    input_free(&in);
+}
+
+/* Long constraints crossing thousands of edges (the flip queue's capacity). */
+static void test_long_constraints(void **state)
+{
+    (void)state;
+    /* a ladder: two rows of points and a constraint between the rows, end to end */
+    int k = 1500;
+    input in = input_new(2 * k + 2, 1);
+    for (int i = 0; i < k; i++) {
+        in.xy[4 * i] = 2 * i, in.xy[4 * i + 1] = 0;
+        in.xy[4 * i + 2] = 2 * i + 1, in.xy[4 * i + 3] = 2;
+    }
+    in.xy[4 * k] = -1, in.xy[4 * k + 1] = 1;
+    in.xy[4 * k + 2] = 2 * k + 1, in.xy[4 * k + 3] = 1;
+    in.segs[0] = 2 * k, in.segs[1] = 2 * k + 1;
+    build_ok_i(&in, 0, LOCAL);
+    input_free(&in);
+    /* a dense cloud with its box's diagonals split at the centre */
+    tn_rng r;
+    tn_rng_seed(&r, 13, 13);
+    int n = 20000;
+    in = input_new(n + 5, 4);
+    for (int i = 0; i < 2 * n; i++) in.xy[i] = 1 + (int)tn_rng_below(&r, 999999);
+    double C[10] = {0, 0, 1000000, 1000000, 0, 1000000, 1000000, 0, 500000, 500000};
+    memcpy(in.xy + 2 * n, C, sizeof C);
+    int32_t S[8] = {n, n + 4, n + 4, n + 1, n + 2, n + 4, n + 4, n + 3};
+    memcpy(in.segs, S, sizeof S);
+    build_ok_i(&in, 0, LOCAL);
+    input_free(&in);
 }
 
 /* A constraint through points lying on it is split there. */
@@ -1297,6 +1349,8 @@ int main(void)
         cmocka_unit_test(test_random_small_range),
         cmocka_unit_test(test_random_large),
         cmocka_unit_test(test_constraints_random),
+        cmocka_unit_test(test_cavity_slit),
+        cmocka_unit_test(test_long_constraints),
         cmocka_unit_test(test_constraint_through_points),
         cmocka_unit_test(test_crossing_refused),
         cmocka_unit_test(test_tile_maps),

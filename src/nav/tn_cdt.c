@@ -45,9 +45,11 @@ struct tn_cdt {
     int32_t *tris, *he;
     uint8_t *fixed;
     int32_t *stack; /* legalisation stack, max_points + 16 */
-    int32_t *tmp_a, *tmp_b; /* 3*max_tris + 16 each: edge queues, BFS layers */
+    int32_t *tmp_a, *tmp_b; /* 2*max_tris + 16 each: edge queues, BFS layers */
     int32_t *tscratch;      /* max_tris: depth, then new triangle numbers */
     int tmp_cap;            /* entries in tmp_a / tmp_b */
+    int chain_off;          /* where the chain edges' outside half-edges start in tmp_a / tmp_b */
+    int walks;              /* constraint walks so far in this build (chain stamps) */
 
     int nout; /* triangles in the published mesh */
     tn_cdt_stats st;
@@ -377,7 +379,11 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     int hs = 1;
     while ((double)hs * hs < (double)np) hs++;
     c->hash_size = hs; /* capacity; each build uses ceil(sqrt(n)) */
-    c->tmp_cap = (int)(3 * nt + 16);
+    /* a constraint crosses fewer edges than there are triangles (it meets
+     * each triangle once): its queue and new-edge list of vertex pairs fit
+     * in 2*nt ints each; the removal's two BFS layers need nt each */
+    c->tmp_cap = (int)(2 * nt + 16);
+    c->chain_off = (int)np + 8; /* a chain holds distinct points: < np + 8 entries */
     c->xy = tn_alloc_array(c->ap, 2 * np, sizeof *c->xy);
     c->sxy = tn_alloc_array(c->ap, 2 * np, sizeof *c->sxy);
     c->loc = tn_alloc_array(c->ap, np, sizeof *c->loc);
@@ -975,6 +981,26 @@ static void triangulate(tn_cdt *c)
 /* Constraints                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* A half-edge leaving v from which a counter-clockwise rotation visits
+ * every triangle around v (the hull edge for a hull vertex). */
+static int first_out(const tn_cdt *c, int v)
+{
+    int e0 = c->vert_edge[v], e = e0;
+    for (;;) {
+        int f = c->he[e];
+        if (f == -1) return e;
+        e = next_he(f);
+        if (e == e0) return e0;
+    }
+}
+
+
+static inline void fix_he(tn_cdt *c, int e)
+{
+    c->fixed[e] = 1;
+    if (c->he[e] != -1) c->fixed[c->he[e]] = 1;
+}
+
 /* Flip the interior edge e (constraint phase: keeps fixed flags and
  * vert_edge up to date).  The new diagonal ends up in slots prev(e) and
  * prev(he[e]). */
@@ -1003,19 +1029,6 @@ static void flip(tn_cdt *c, int a)
     c->st.forced_flips++;
 }
 
-/* A half-edge leaving v from which a counter-clockwise rotation visits
- * every triangle around v (the hull edge for a hull vertex). */
-static int first_out(const tn_cdt *c, int v)
-{
-    int e0 = c->vert_edge[v], e = e0;
-    for (;;) {
-        int f = c->he[e];
-        if (f == -1) return e;
-        e = next_he(f);
-        if (e == e0) return e0;
-    }
-}
-
 /* The half-edge u -> w, or -1. */
 static int find_edge(const tn_cdt *c, int u, int w)
 {
@@ -1028,12 +1041,6 @@ static int find_edge(const tn_cdt *c, int u, int w)
     }
 }
 
-static inline void fix_he(tn_cdt *c, int e)
-{
-    c->fixed[e] = 1;
-    if (c->he[e] != -1) c->fixed[c->he[e]] = 1;
-}
-
 static void mark_fixed(tn_cdt *c, int u, int w)
 {
     int e = find_edge(c, u, w);
@@ -1042,6 +1049,8 @@ static void mark_fixed(tn_cdt *c, int u, int w)
     c->fixed[e] = 1;
     if (c->he[e] != -1) c->fixed[c->he[e]] = 1;
 }
+
+
 
 static inline int sgn(double v) { return (v > 0) - (v < 0); }
 
@@ -1078,9 +1087,12 @@ static int crosses(tn_cdt *c, int a, int b, int p, int q)
     return orient(c, a, b, p) * orient(c, a, b, q) < 0 && orient(c, p, q, a) * orient(c, p, q, b) < 0;
 }
 
-/* Force the edge a-b (no vertex strictly inside it) whose crossing edges are
- * listed as vertex pairs in tmp_a[0..2*nq): Sloan's flip algorithm, then
- * Lawson flips of the new edges until they are locally Delaunay. */
+/* Fallback for a cavity whose boundary repeats a point (the segment passes
+ * round a point all of whose triangles it crosses, leaving a slit in a
+ * pseudo-polygon): force the edge a-b (no point strictly inside it) by
+ * flipping the crossed edges, listed as vertex pairs in tmp_a[0..2*nq)
+ * (Sloan 1993), then Lawson flips of the new edges until they are locally
+ * Delaunay.  O(k^2) flips at worst, but only on such rare cavities. */
 static tn_status force_edge(tn_cdt *c, int a, int b, int nq)
 {
     int32_t *q = c->tmp_a, *nw = c->tmp_b;
@@ -1137,6 +1149,76 @@ static tn_status force_edge(tn_cdt *c, int a, int b, int nq)
         }
     }
     return TN_OK;
+}
+
+/* Forcing a constraint edge a-end in: the triangles it crosses form a
+ * cavity; the points on its left make one pseudo-polygon with a-end as its
+ * base, those on its right another, and each is triangulated afresh
+ * (Anglada 1997; Shewchuk and Brown 2015): the apex over a base is the
+ * chain point whose circle with the base holds no other chain point, and
+ * the two sides of the apex are triangulated the same way.  The result is
+ * the constrained Delaunay triangulation of the cavity: no flips to undo.
+ * The walk fills the chains; this builds the triangles in the cavity's own
+ * slots (as many as it had) and links them to the cavity's outside.
+ *
+ * Chain storage (no allocation): left chain points in tmp_a[0..), right in
+ * tmp_b[0..); at offset c->chain_off the outside half-edge of each chain
+ * edge with its fixed flag, encoded 2*he + fixed (-2/-1 for no half-edge);
+ * triangle slots in tscratch; the range stack in keys/keys2/ids2. */
+static inline int enc_out(int he, int fixed) { return he < 0 ? -2 + fixed : 2 * he + fixed; }
+
+/* Triangulate the pseudo-polygon P[0..k] lying left of the base P[0]->P[k],
+ * P[q] = v[rev ? k - q : q]; chain edge q (P[q], P[q+1]) has outside
+ * half-edge code o[rev ? k - 1 - q : q].  base_twin: the half-edge across
+ * the base (-1 for none yet); returns the base's new half-edge. */
+static int cavity_polygon(tn_cdt *c, const int32_t *v, const int32_t *o, int k, int rev, int base_twin,
+                          int *slot)
+{
+    int32_t *tris = c->tris, *he = c->he;
+    uint8_t *fx = c->fixed;
+    uint32_t *si = c->keys, *sj = c->keys2;
+    int32_t *sb = c->ids2;
+    int top = 0, top_base = -1;
+#define PV(q) v[rev ? k - (q) : (q)]
+#define PO(q) o[rev ? k - 1 - (q) : (q)]
+    si[top] = 0, sj[top] = (uint32_t)k, sb[top] = base_twin, top++;
+    while (top > 0) {
+        top--;
+        int i = (int)si[top], j = (int)sj[top], bt = sb[top];
+        int ci = i + 1;
+        for (int q = i + 2; q < j; q++)
+            if (incircle(c, PV(i), PV(j), PV(ci), PV(q)) > 0) ci = q;
+        int t = 3 * c->tscratch[(*slot)++];
+        tris[t] = PV(i);
+        tris[t + 1] = PV(j);
+        tris[t + 2] = PV(ci);
+        link_he(c, t, bt);
+        fx[t] = bt >= 0 ? fx[bt] : 1; /* top level: the constraint itself */
+        if (top_base < 0) top_base = t;
+        if (ci == j - 1) {
+            int e = PO(ci);
+            link_he(c, t + 1, e < 0 ? -1 : e / 2);
+            fx[t + 1] = (uint8_t)(e & 1);
+        } else {
+            fx[t + 1] = 0;
+            si[top] = (uint32_t)ci, sj[top] = (uint32_t)j, sb[top] = t + 1, top++;
+        }
+        if (ci == i + 1) {
+            int e = PO(i);
+            link_he(c, t + 2, e < 0 ? -1 : e / 2);
+            fx[t + 2] = (uint8_t)(e & 1);
+        } else {
+            fx[t + 2] = 0;
+            si[top] = (uint32_t)i, sj[top] = (uint32_t)ci, sb[top] = t + 2, top++;
+        }
+        c->vert_edge[PV(i)] = t;
+        c->vert_edge[PV(j)] = t + 1;
+        c->vert_edge[PV(ci)] = t + 2;
+    }
+#undef PV
+#undef PO
+    (void)he;
+    return top_base;
 }
 
 /* Insert constraint segment seg = (a, b) (representative indices). */
@@ -1214,32 +1296,82 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
         if (cross < 0)
             return tn_error_set(err, TN_FAILURE, 0, 0,
                                 "tn_cdt: internal error: no way from point %d towards %d", a, b);
-        /* walk along a-b collecting the crossed edges until b or a point on a-b */
-        int nq = 0, h = cross, end = -1;
+        /* walk along a-b through the crossed triangles until b or a point
+         * on a-b, collecting the chains on either side (tmp_a: left, tmp_b:
+         * right) and the triangles (tscratch) */
+        int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off, *ro = c->tmp_b + c->chain_off;
+        int nl = 0, nr = 0, ntl = 0, h = cross, end = -1, repeat = 0;
+        int32_t *stamp = c->vert_tri; /* free until the output: marks chain points */
+        const int32_t sl = 2 * c->walks, sr = sl + 1;
+        c->walks++;
+#define CHAIN_ADD(v, ch, n, st)                       \
+    do {                                              \
+        int v_ = (v);                                 \
+        repeat |= stamp[v_] == (st);                  \
+        stamp[v_] = (st);                             \
+        ch[(n)++] = v_;                               \
+    } while (0)
+        {
+            int ep = prev_he(h), en = next_he(h); /* a -> n (right side), m -> a (left side) */
+            lo[nl] = enc_out(c->he[en], c->fixed[en]);
+            CHAIN_ADD(a, lv, nl, sl);
+            ro[nr] = enc_out(c->he[ep], c->fixed[ep]);
+            CHAIN_ADD(a, rv, nr, sr);
+            CHAIN_ADD(tris[en], lv, nl, sl);
+            CHAIN_ADD(tris[h], rv, nr, sr);
+            c->tscratch[ntl++] = h / 3;
+        }
         for (;;) {
             if (c->fixed[h]) return crossing_error(c, seg, tris[h], tris[next_he(h)], err);
-            c->tmp_a[2 * nq] = tris[h];
-            c->tmp_a[2 * nq + 1] = tris[next_he(h)];
-            nq++;
-            int g = c->he[h];
-            int o = tris[prev_he(g)];
-            if (o == b) {
-                end = b;
-                break;
-            }
-            int s = orient(c, a, b, o);
+            int g = c->he[h]; /* g runs from the left chain to the right one */
+            int gn = next_he(g), gp = prev_he(g);
+            int o = tris[gp];
+            c->tscratch[ntl++] = g / 3;
+            int s = o == b ? 0 : orient(c, a, b, o);
             if (s == 0) {
-                end = o;
+                end = o; /* b, or a point on a-b: the constraint continues from there */
+                lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
+                CHAIN_ADD(o, lv, nl, sl);
+                ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
+                CHAIN_ADD(o, rv, nr, sr);
                 break;
             }
-            h = s > 0 ? next_he(g) : prev_he(g);
+            if (s > 0) { /* o on the left: leave through n' -> o */
+                lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
+                CHAIN_ADD(o, lv, nl, sl);
+                h = gn;
+            } else {
+                ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
+                CHAIN_ADD(o, rv, nr, sr);
+                h = gp;
+            }
         }
+#undef CHAIN_ADD
         c->st.segments_forced++;
         if (end != b) c->st.segments_split++;
-        tn_status st = force_edge(c, a, end, nq);
-        if (tn_failed(st))
-            return tn_error_set(err, TN_FAILURE, 0, 0,
-                                "tn_cdt: internal error forcing constraint %d", seg);
+        if (repeat) {
+            /* a chain passes a point twice (a slit): the flip fallback, fed
+             * with the crossed edges of a second walk */
+            int nq = 0;
+            h = cross;
+            for (;;) {
+                c->tmp_a[2 * nq] = tris[h];
+                c->tmp_a[2 * nq + 1] = tris[next_he(h)];
+                nq++;
+                int g = c->he[h], o = tris[prev_he(g)];
+                if (o == end) break;
+                h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
+            }
+            if (tn_failed(force_edge(c, a, end, nq)))
+                return tn_error_set(err, TN_FAILURE, 0, 0, "tn_cdt: internal error forcing constraint %d", seg);
+            a = end;
+            continue;
+        }
+        c->st.cavity_triangles += ntl;
+        /* left polygon over a -> end, then the right one over end -> a */
+        int slot = 0;
+        int lb = cavity_polygon(c, lv, lo, nl - 1, 0, -1, &slot);
+        cavity_polygon(c, rv, ro, nr - 1, 1, lb, &slot);
         a = end;
     }
     return TN_OK;
@@ -1358,6 +1490,8 @@ static tn_status build(tn_cdt *c, const int32_t *segs, int nsegs, unsigned flags
     memset(c->fixed, 0, (size_t)nt * 3);
     if (nsegs > 0 && nt > 0) {
         for (int e = 0; e < 3 * nt; e++) c->vert_edge[tris[e]] = e;
+        for (int i = 0; i < c->npoints; i++) c->vert_tri[i] = -1; /* chain stamps */
+        c->walks = 0;
         c->segs = segs;
         c->nsegs = nsegs;
         for (int s = 0; s < nsegs; s++) {

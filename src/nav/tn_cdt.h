@@ -128,7 +128,8 @@ typedef struct tn_cdt_stats {
     int segments_present;   /* constraint edges already in the Delaunay triangulation */
     int segments_forced;    /* constraint edges forced in by flipping */
     int segments_split;     /* times a constraint was split at a point lying on it */
-    long long forced_flips; /* flips made while forcing constraints, both phases */
+    long long cavity_triangles; /* triangles rebuilt while forcing constraints */
+    long long forced_flips; /* flips by the fallback for cavities with a slit */
     int ntris_hull;         /* triangles before the removal of the outside */
     long long exact_tests;  /* predicates the floating-point filter could not decide
                                (exact stage; 0 on small integer spans, which are
