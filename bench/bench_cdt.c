@@ -41,7 +41,8 @@ static double cpu_now(void)
 }
 
 /* bench_gen.c */
-int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs, int *nsegs);
+int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs,
+                  int *nsegs);
 
 static char *read_file(const char *path, size_t *len)
 {
@@ -115,8 +116,8 @@ static tn_status build_once(tn_cdt *c, const bench_in *in, unsigned flags, tn_er
 
 /* Medians of `runs` builds: wall and thread-CPU seconds; min/max of wall;
  * -1 on failure. */
-static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int runs, double *mn, double *mx,
-                          double *cpu)
+static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int runs, double *mn,
+                          double *mx, double *cpu)
 {
     double *t = malloc(sizeof(double) * (size_t)runs), *u = malloc(sizeof(double) * (size_t)runs);
     tn_error err;
@@ -141,8 +142,8 @@ static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int run
     return med;
 }
 
-static int write_json(const char *path, const bench_in *in, int ntris, int ntris_hull, int runs, double wall,
-                      double cpu)
+static int write_json(const char *path, const bench_in *in, int ntris, int ntris_hull, int runs,
+                      double wall, double cpu)
 {
     FILE *f = path ? fopen(path, "wb") : stdout;
     if (!f) {
@@ -152,13 +153,16 @@ static int write_json(const char *path, const bench_in *in, int ntris, int ntris
     fprintf(f, "{\"points\":[");
     for (int i = 0; i < 2 * in->n; i++) {
         if (i) fputc(',', f);
-        if (in->use_float) fprintf(f, "%.17g", in->xd[i]);
-        else fprintf(f, "%d", (int)in->xi[i]);
+        if (in->use_float)
+            fprintf(f, "%.17g", in->xd[i]);
+        else
+            fprintf(f, "%d", (int)in->xi[i]);
     }
     fprintf(f, "],\n\"segments\":[");
     for (int i = 0; i < 2 * in->nsegs; i++) fprintf(f, i ? ",%d" : "%d", (int)in->segs[i]);
-    fprintf(f, "],\n\"triangles\":%d,\"triangles_hull\":%d,\"ours_runs\":%d,\"ours_wall_ms\":%.6f,"
-               "\"ours_cpu_ms\":%.6f}\n",
+    fprintf(f,
+            "],\n\"triangles\":%d,\"triangles_hull\":%d,\"ours_runs\":%d,\"ours_wall_ms\":%.6f,"
+            "\"ours_cpu_ms\":%.6f}\n",
             ntris, ntris_hull, runs, wall * 1e3, cpu * 1e3);
     if (path && fclose(f) != 0) {
         fprintf(stderr, "cdt: cannot write %s\n", path);
@@ -169,13 +173,16 @@ static int write_json(const char *path, const bench_in *in, int ntris, int ntris
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float] [--incremental]\n"
-               "       tilenav-bench cdt --map FILE... [--runs R] [--unit] [--incremental]\n"
-               "       tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R] [-o OUT.json]\n"
-               "       tilenav-bench cdt --dump-points N [--seed S] [--float] [--runs R] [-o OUT.json]\n"
-               "  --unit: the outline as unit edges (every outline corner a point) instead of\n"
-               "          merged runs split at vertices (tn_navmesh's rule); see bench_gen.c\n"
-               "  --incremental: TN_CDT_INCREMENTAL (Hilbert-order insertion) instead of the sweep hull\n");
+    fprintf(
+        f,
+        "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float] [--incremental]\n"
+        "       tilenav-bench cdt --map FILE... [--runs R] [--unit] [--incremental]\n"
+        "       tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R] [-o OUT.json]\n"
+        "       tilenav-bench cdt --dump-points N [--seed S] [--float] [--runs R] [-o OUT.json]\n"
+        "  --unit: the outline as unit edges (every outline corner a point) instead of\n"
+        "          merged runs split at vertices (tn_navmesh's rule); see bench_gen.c\n"
+        "  --incremental: TN_CDT_INCREMENTAL (Hilbert-order insertion) instead of the sweep "
+        "hull\n");
 }
 
 static int g_unit; /* --unit: unit-edge extraction */
@@ -226,12 +233,18 @@ int bench_cdt(int argc, char **argv)
             return 2;
         }
         char *end = NULL;
-        if (!strcmp(a, "--points")) npoints = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--dump-points")) dump_points = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
-        else if (!strcmp(a, "--runs")) runs = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--dump-input")) dump_input = v;
-        else if (!strcmp(a, "-o")) out = v;
+        if (!strcmp(a, "--points"))
+            npoints = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--dump-points"))
+            dump_points = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--seed"))
+            seed = strtoull(v, &end, 10);
+        else if (!strcmp(a, "--runs"))
+            runs = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--dump-input"))
+            dump_input = v;
+        else if (!strcmp(a, "-o"))
+            out = v;
         else {
             fprintf(stderr, "cdt: unknown option '%s'\n", a);
             usage(stderr);
@@ -280,8 +293,9 @@ int bench_cdt(int argc, char **argv)
     }
     if (nmaps > 0) {
         if (runs < 1) runs = 101;
-        printf("%-28s %6s %6s %6s %8s %8s %8s %8s %7s %6s %6s %5s\n", "map", "points", "segs", "tris",
-               "hull ms", "cpu ms", "remove", "cpu ms", "flips", "walked", "forced", "split");
+        printf("%-28s %6s %6s %6s %8s %8s %8s %8s %7s %6s %6s %5s\n", "map", "points", "segs",
+               "tris", "hull ms", "cpu ms", "remove", "cpu ms", "flips", "walked", "forced",
+               "split");
         for (int k = 0; k < nmaps; k++) {
             bench_in in;
             if (load_map_input(maps[k], &in)) return 1;
@@ -299,16 +313,18 @@ int bench_cdt(int argc, char **argv)
             tn_cdt_get_mesh(c, &m);
             tn_cdt_get_stats(c, &st);
             const char *name = strrchr(maps[k], '/') ? strrchr(maps[k], '/') + 1 : maps[k];
-            printf("%-28s %6d %6d %6d %8.3f %8.3f %8.3f %8.3f %7lld %6d %6d %5d\n", name, in.n, in.nsegs, m.ntris,
-                   th * 1e3, ch * 1e3, tr * 1e3, cr * 1e3, st.flips, st.inside_inserts, st.segments_forced,
-                   st.segments_split);
+            printf("%-28s %6d %6d %6d %8.3f %8.3f %8.3f %8.3f %7lld %6d %6d %5d\n", name, in.n,
+                   in.nsegs, m.ntris, th * 1e3, ch * 1e3, tr * 1e3, cr * 1e3, st.flips,
+                   st.inside_inserts, st.segments_forced, st.segments_split);
             tn_cdt_destroy(c);
             free(in.xi);
             free(in.segs);
         }
-        printf("(medians of %d builds each, wall and thread-CPU ms; hull = whole convex hull, remove =\n"
+        printf("(medians of %d builds each, wall and thread-CPU ms; hull = whole convex hull, "
+               "remove =\n"
                " TN_CDT_REMOVE_OUTSIDE; outline %s)\n",
-               runs, g_unit ? "unit edges (--unit)" : "merged runs split at vertices, as tn_navmesh");
+               runs,
+               g_unit ? "unit edges (--unit)" : "merged runs split at vertices, as tn_navmesh");
         return 0;
     }
     if (npoints < 0) {
@@ -341,11 +357,12 @@ int bench_cdt(int argc, char **argv)
     tn_cdt_get_stats(c, &st);
     printf("cdt: %d uniform random points (%s, seed %llu), %d runs\n", npoints,
            use_float ? "doubles in [0,1)" : "integers in [0,2^26)", seed, runs);
-    printf("%10s %10s %10s %10s %12s %10s %10s %8s\n", "median ms", "min ms", "max ms", "cpu ms", "points/s",
-           "triangles", "flips", "walked");
-    printf("%10.1f %10.1f %10.1f %10.1f %12.0f %10d %10lld %8d\n", med * 1e3, mn * 1e3, mx * 1e3, cpu * 1e3,
-           med > 0 ? npoints / med : 0.0, m.ntris, st.flips, st.inside_inserts);
-    printf("(median/min/max wall time and median thread-CPU time over the runs; points/s from the wall median)\n");
+    printf("%10s %10s %10s %10s %12s %10s %10s %8s\n", "median ms", "min ms", "max ms", "cpu ms",
+           "points/s", "triangles", "flips", "walked");
+    printf("%10.1f %10.1f %10.1f %10.1f %12.0f %10d %10lld %8d\n", med * 1e3, mn * 1e3, mx * 1e3,
+           cpu * 1e3, med > 0 ? npoints / med : 0.0, m.ntris, st.flips, st.inside_inserts);
+    printf("(median/min/max wall time and median thread-CPU time over the runs; points/s from the "
+           "wall median)\n");
     tn_cdt_destroy(c);
     free(in.xi);
     free(in.xd);

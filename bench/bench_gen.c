@@ -40,7 +40,8 @@
 #include <string.h>
 
 /* Shared with bench_cdt.c (bench.h belongs to the lead; declared there too). */
-int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs, int *nsegs);
+int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs,
+                  int *nsegs);
 tn_map *bench_blocks_map(int size, int blocks, uint64_t seed);
 
 static int blocked(const tn_map *m, int x, int y) { return tn_map_tile(m, x, y) == TN_TILE_BLOCK; }
@@ -63,7 +64,8 @@ static int is_vertex(const tn_map *m, int cx, int cy)
     return 1;
 }
 
-int bench_outline(const tn_map *m, int unit, int32_t **xy_out, int *npoints, int32_t **segs_out, int *nsegs)
+int bench_outline(const tn_map *m, int unit, int32_t **xy_out, int *npoints, int32_t **segs_out,
+                  int *nsegs)
 {
     int W = m->w, H = m->h;
     size_t nc = (size_t)(W + 1) * (size_t)(H + 1);
@@ -160,11 +162,16 @@ int bench_genmap(int argc, char **argv)
             return 2;
         }
         char *end = NULL;
-        if (!strcmp(a, "--kind")) kind = v;
-        else if (!strcmp(a, "-o")) out = v;
-        else if (!strcmp(a, "--size")) size = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--blocks")) blocks = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--seed")) seed = strtoull(v, &end, 10);
+        if (!strcmp(a, "--kind"))
+            kind = v;
+        else if (!strcmp(a, "-o"))
+            out = v;
+        else if (!strcmp(a, "--size"))
+            size = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--blocks"))
+            blocks = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--seed"))
+            seed = strtoull(v, &end, 10);
         else {
             fprintf(stderr, "genmap: unknown option '%s'\n", a);
             usage(stderr);
@@ -220,9 +227,12 @@ int bench_genmap(int argc, char **argv)
     int n = 0, ns = 0;
     int32_t *uxy = NULL, *usegs = NULL;
     int un = 0, uns = 0;
-    if (bench_outline(m, 0, &xy, &n, &segs, &ns) == 0 && bench_outline(m, 1, &uxy, &un, &usegs, &uns) == 0)
-        fprintf(stderr, "genmap: blocks %dx%d, %d blocks (seed %llu): %d blocked tiles; outline: %d vertices and "
-                        "%d constraint segments (merged runs), %d corners and %d unit edges\n",
+    if (bench_outline(m, 0, &xy, &n, &segs, &ns) == 0 &&
+        bench_outline(m, 1, &uxy, &un, &usegs, &uns) == 0)
+        fprintf(stderr,
+                "genmap: blocks %dx%d, %d blocks (seed %llu): %d blocked tiles; outline: %d "
+                "vertices and "
+                "%d constraint segments (merged runs), %d corners and %d unit edges\n",
                 size, size, blocks, seed, nblocked, n, ns, un, uns);
     free(uxy);
     free(usegs);

@@ -50,9 +50,9 @@ static void big_from_double(big *r, double v)
     if (v == 0.0) return;
     r->neg = v < 0;
     int e;
-    double m = frexp(fabs(v), &e); /* v = m * 2^e, m in [0.5, 1) */
+    double m = frexp(fabs(v), &e);        /* v = m * 2^e, m in [0.5, 1) */
     uint64_t mi = (uint64_t)ldexp(m, 53); /* exact */
-    int shift = e - 53 + 160;              /* value * 2^160 = mi * 2^shift */
+    int shift = e - 53 + 160;             /* value * 2^160 = mi * 2^shift */
     assert_true(shift >= 0);
     for (int b = 0; b < 64; b++)
         if (mi >> b & 1) {
@@ -149,8 +149,10 @@ static big big_mul(big a, big b)
         }
     }
     for (int i = 0; i < 2 * BIG_LIMBS; i++) {
-        if (i < BIG_LIMBS) r.l[i] = (uint32_t)acc[i];
-        else assert_true(acc[i] == 0);
+        if (i < BIG_LIMBS)
+            r.l[i] = (uint32_t)acc[i];
+        else
+            assert_true(acc[i] == 0);
     }
     r.neg = a.neg != b.neg && !big_is_zero(&r);
     return r;
@@ -175,20 +177,23 @@ static int ref_orient(const input *in, int a, int b, int p)
     big_from_double(&by, B[1]);
     big_from_double(&px, P[0]);
     big_from_double(&py, P[1]);
-    big d = big_sub(big_mul(big_sub(bx, ax), big_sub(py, ay)), big_mul(big_sub(by, ay), big_sub(px, ax)));
+    big d = big_sub(big_mul(big_sub(bx, ax), big_sub(py, ay)),
+                    big_mul(big_sub(by, ay), big_sub(px, ax)));
     return big_sign(&d);
 }
 
 /* > 0 when d is strictly inside the circle through ccw (a, b, c). */
 static int ref_incircle(const input *in, int ia, int ib, int ic, int id)
 {
-    const double *a = in->xy + 2 * ia, *b = in->xy + 2 * ib, *c = in->xy + 2 * ic, *d = in->xy + 2 * id;
+    const double *a = in->xy + 2 * ia, *b = in->xy + 2 * ib, *c = in->xy + 2 * ic,
+                 *d = in->xy + 2 * id;
     if (in->is_int) {
         __int128 adx = (int64_t)a[0] - (int64_t)d[0], ady = (int64_t)a[1] - (int64_t)d[1];
         __int128 bdx = (int64_t)b[0] - (int64_t)d[0], bdy = (int64_t)b[1] - (int64_t)d[1];
         __int128 cdx = (int64_t)c[0] - (int64_t)d[0], cdy = (int64_t)c[1] - (int64_t)d[1];
         __int128 al = adx * adx + ady * ady, bl = bdx * bdx + bdy * bdy, cl = cdx * cdx + cdy * cdy;
-        __int128 det = al * (bdx * cdy - cdx * bdy) + bl * (cdx * ady - adx * cdy) + cl * (adx * bdy - bdx * ady);
+        __int128 det = al * (bdx * cdy - cdx * bdy) + bl * (cdx * ady - adx * cdy) +
+                       cl * (adx * bdy - bdx * ady);
         return (det > 0) - (det < 0);
     }
     big v[8];
@@ -236,7 +241,10 @@ typedef struct check_opts {
     int removed;        /* built with TN_CDT_REMOVE_OUTSIDE: skip hull/Euler/chain checks */
 } check_opts;
 
-static int64_t edge_key(int a, int b) { return a < b ? (int64_t)a << 32 | (uint32_t)b : (int64_t)b << 32 | (uint32_t)a; }
+static int64_t edge_key(int a, int b)
+{
+    return a < b ? (int64_t)a << 32 | (uint32_t)b : (int64_t)b << 32 | (uint32_t)a;
+}
 
 static int cmp_i64(const void *x, const void *y)
 {
@@ -341,13 +349,15 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
                     assert_int_equal(m->adj[3 * u + j], t);
                     assert_int_equal(m->fixed[3 * u + j], m->fixed[3 * t + k]);
                 }
-            if (!found) fail_msg("triangle %d edge %d: neighbour %d lacks edge %d-%d", t, k, u, b, a);
+            if (!found)
+                fail_msg("triangle %d edge %d: neighbour %d lacks edge %d-%d", t, k, u, b, a);
         }
     /* every directed edge at most once (no overlap along edges) */
     int64_t *de = malloc(sizeof(int64_t) * (size_t)(3 * T + 1));
     for (int t = 0; t < T; t++)
         for (int k = 0; k < 3; k++)
-            de[3 * t + k] = (int64_t)m->tri[3 * t + k] << 32 | (uint32_t)m->tri[3 * t + (k + 1) % 3];
+            de[3 * t + k] =
+                (int64_t)m->tri[3 * t + k] << 32 | (uint32_t)m->tri[3 * t + (k + 1) % 3];
     qsort(de, (size_t)(3 * T), sizeof *de, cmp_i64);
     for (int i = 1; i < 3 * T; i++)
         if (de[i] == de[i - 1]) fail_msg("directed edge used twice: overlapping triangles");
@@ -390,9 +400,12 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
             int a = -1, b = -1;
             for (int i = 0; i < n && !noncol; i++) {
                 if (m->remap[i] != i) continue;
-                if (a < 0) a = i;
-                else if (b < 0) b = i;
-                else noncol = ref_orient(in, a, b, i) != 0;
+                if (a < 0)
+                    a = i;
+                else if (b < 0)
+                    b = i;
+                else
+                    noncol = ref_orient(in, a, b, i) != 0;
             }
             assert_false(noncol);
         } else {
@@ -405,9 +418,11 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
          * triangulation using every point has no point inside an edge, so
          * the chain holds every point on the segment); every fixed edge is
          * on such a chain */
-        int *deg = calloc((size_t)n + 2, sizeof(int)), *nb = malloc(sizeof(int) * (size_t)(2 * nfx + 1));
+        int *deg = calloc((size_t)n + 2, sizeof(int)),
+            *nb = malloc(sizeof(int) * (size_t)(2 * nfx + 1));
         char *cov = calloc((size_t)nfx + 1, 1);
-        for (int i = 0; i < nfx; i++) deg[(int)(fx[i] >> 32) + 1]++, deg[(int)(uint32_t)fx[i] + 1]++;
+        for (int i = 0; i < nfx; i++)
+            deg[(int)(fx[i] >> 32) + 1]++, deg[(int)(uint32_t)fx[i] + 1]++;
         for (int i = 0; i < n; i++) deg[i + 1] += deg[i];
         int *fill = malloc(sizeof(int) * (size_t)(n + 1));
         memcpy(fill, deg, sizeof(int) * (size_t)n);
@@ -423,7 +438,9 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
                 int w = -1;
                 for (int k = deg[v]; k < deg[v + 1] && w < 0; k++)
                     if (nb[k] != v && ref_on_segment(in, v, b, nb[k])) w = nb[k];
-                if (w < 0) fail_msg("constraint %d (%d-%d): no fixed edge from %d towards %d", s, a, b, v, b);
+                if (w < 0)
+                    fail_msg("constraint %d (%d-%d): no fixed edge from %d towards %d", s, a, b, v,
+                             b);
                 int64_t key = edge_key(v, w);
                 int64_t *hit = bsearch(&key, fx, (size_t)nfx, sizeof key, cmp_i64);
                 cov[hit - fx] = 1;
@@ -432,7 +449,9 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
             }
         }
         for (int i = 0; i < nfx && T > 0; i++)
-            if (!cov[i]) fail_msg("fixed edge %d-%d lies on no constraint", (int)(fx[i] >> 32), (int)(uint32_t)fx[i]);
+            if (!cov[i])
+                fail_msg("fixed edge %d-%d lies on no constraint", (int)(fx[i] >> 32),
+                         (int)(uint32_t)fx[i]);
         free(deg);
         free(nb);
         free(cov);
@@ -464,7 +483,8 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
                 int hidden = 0;
                 double gx = (in->xy[2 * a] + in->xy[2 * b] + in->xy[2 * c]) / 3.0;
                 double gy = (in->xy[2 * a + 1] + in->xy[2 * b + 1] + in->xy[2 * c + 1]) / 3.0;
-                if (in->nsegs > 0) assert_true(in->is_int); /* visibility test below is integer-only */
+                if (in->nsegs > 0)
+                    assert_true(in->is_int); /* visibility test below is integer-only */
                 for (int s = 0; s < in->nsegs && !hidden; s++) {
                     int q = m->remap[in->segs[2 * s]], r = m->remap[in->segs[2 * s + 1]];
                     if (q == r) continue;
@@ -475,19 +495,24 @@ static void check_mesh(const input *in, const tn_cdt_mesh *m, check_opts o)
                     int64_t R[2] = {3 * (int64_t)in->xy[2 * r], 3 * (int64_t)in->xy[2 * r + 1]};
 #define OR(A, B, C) (((B)[0] - (A)[0]) * ((C)[1] - (A)[1]) - ((B)[1] - (A)[1]) * ((C)[0] - (A)[0]))
 #define SG(v) (((v) > 0) - ((v) < 0))
-                    int o1 = SG(OR(P, G, Q)), o2 = SG(OR(P, G, R)), o3 = SG(OR(Q, R, P)), o4 = SG(OR(Q, R, G));
+                    int o1 = SG(OR(P, G, Q)), o2 = SG(OR(P, G, R)), o3 = SG(OR(Q, R, P)),
+                        o4 = SG(OR(Q, R, G));
                     if (o1 * o2 < 0 && o3 * o4 < 0) hidden = 1;
                     /* a constraint endpoint strictly inside p-g also blocks */
                     const int64_t *E[2] = {Q, R};
                     for (int j = 0; j < 2 && !hidden; j++) {
                         const int64_t *X = E[j];
                         if ((X[0] == P[0] && X[1] == P[1]) || OR(P, G, X) != 0) continue;
-                        if ((X[0] - P[0]) * (G[0] - X[0]) + (X[1] - P[1]) * (G[1] - X[1]) > 0) hidden = 1;
+                        if ((X[0] - P[0]) * (G[0] - X[0]) + (X[1] - P[1]) * (G[1] - X[1]) > 0)
+                            hidden = 1;
                     }
 #undef OR
 #undef SG
                 }
-                if (!hidden) fail_msg("point %d is inside the circumcircle of triangle %d (%d %d %d) and visible", p, t, a, b, c);
+                if (!hidden)
+                    fail_msg(
+                        "point %d is inside the circumcircle of triangle %d (%d %d %d) and visible",
+                        p, t, a, b, c);
             }
         }
     }
@@ -520,7 +545,8 @@ static input input_new(int n, int nsegs)
 static tn_cdt_stats g_stats, g_total;
 
 /* Build the input as integers; returns the status.  The mesh is checked. */
-static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mesh *out, tn_error *err)
+static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mesh *out,
+                       tn_error *err)
 {
     tn_error e;
     if (!err) err = &e;
@@ -543,7 +569,9 @@ static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mes
         tn_cdt_get_mesh(c, &m);
         o.removed = (flags & TN_CDT_REMOVE_OUTSIDE) != 0;
         check_mesh(in, &m, o);
-        if (out) *out = m, out->tri = NULL, out->adj = NULL, out->fixed = NULL, out->vert_tri = NULL, out->remap = NULL;
+        if (out)
+            *out = m, out->tri = NULL, out->adj = NULL, out->fixed = NULL, out->vert_tri = NULL,
+            out->remap = NULL;
     }
     free(xy);
     tn_cdt_destroy(c);
@@ -595,9 +623,11 @@ static int build_ok_d(const input *in, unsigned flags, check_opts o)
 {
     tn_error err;
     int t1 = -1, t2 = -1;
-    if (in->n > 60) o.brute_delaunay = 0; /* the big-integer reference is slow; local checks suffice */
+    if (in->n > 60)
+        o.brute_delaunay = 0; /* the big-integer reference is slow; local checks suffice */
     if (tn_failed(run_d(in, flags, o, &t1, &err))) fail_msg("build_d failed: %s", err.msg);
-    if (tn_failed(run_d(in, flags | TN_CDT_INCREMENTAL, o, &t2, &err))) fail_msg("build_d (incremental) failed: %s", err.msg);
+    if (tn_failed(run_d(in, flags | TN_CDT_INCREMENTAL, o, &t2, &err)))
+        fail_msg("build_d (incremental) failed: %s", err.msg);
     assert_int_equal(t1, t2);
     if (in->n <= 20000) {
         if (tn_failed(run_d(in, flags | TN_CDT_INPUT_ORDER, o, &t2, &err)))
@@ -656,7 +686,8 @@ static void test_duplicates(void **state)
     /* a square whose corners appear three times each, constraints on copies */
     in = input_new(12, 4);
     static const double sq[8] = {0, 0, 10, 0, 10, 10, 0, 10};
-    for (int i = 0; i < 12; i++) in.xy[2 * i] = sq[2 * (i % 4)], in.xy[2 * i + 1] = sq[2 * (i % 4) + 1];
+    for (int i = 0; i < 12; i++)
+        in.xy[2 * i] = sq[2 * (i % 4)], in.xy[2 * i + 1] = sq[2 * (i % 4) + 1];
     for (int s = 0; s < 4; s++) in.segs[2 * s] = 4 + s, in.segs[2 * s + 1] = 8 + (s + 1) % 4;
     assert_int_equal(build_ok_i(&in, 0, BRUTE), 2);
     assert_int_equal(build_ok_i(&in, TN_CDT_REMOVE_OUTSIDE, BRUTE), 2);
@@ -702,7 +733,8 @@ static void test_grids(void **state)
             input in = input_new(k * k, 0);
             for (int y = 0; y < k; y++)
                 for (int x = 0; x < k; x++)
-                    in.xy[2 * (y * k + x)] = x * spacing - 7, in.xy[2 * (y * k + x) + 1] = y * spacing + 2;
+                    in.xy[2 * (y * k + x)] = x * spacing - 7,
+                                       in.xy[2 * (y * k + x) + 1] = y * spacing + 2;
             int T = build_ok_i(&in, 0, k <= 20 ? BRUTE : LOCAL);
             assert_int_equal(T, 2 * (k - 1) * (k - 1));
             input_free(&in);
@@ -733,11 +765,13 @@ static void test_random_small_range(void **state)
         input in = input_new(n, 0);
         /* every third trial scaled up: same degeneracies on the int128 path */
         int scale = trial % 3 == 0 ? 65521 : 1;
-        for (int i = 0; i < 2 * n; i++) in.xy[i] = ((int)tn_rng_below(&r, (uint32_t)range) - range / 2) * scale;
+        for (int i = 0; i < 2 * n; i++)
+            in.xy[i] = ((int)tn_rng_below(&r, (uint32_t)range) - range / 2) * scale;
         build_ok_i(&in, 0, BRUTE);
         input_free(&in);
     }
-    print_message("small range: %d duplicates, %d inside inserts\n", g_total.duplicates, g_total.inside_inserts);
+    print_message("small range: %d duplicates, %d inside inserts\n", g_total.duplicates,
+                  g_total.inside_inserts);
     assert_true(g_total.duplicates > 1000);
     assert_true(g_total.inside_inserts > 10000);
 }
@@ -769,7 +803,8 @@ static void test_random_large(void **state)
 
 static int seg_cross_proper(const input *in, int a, int b, int c, int d)
 {
-    return ref_orient(in, a, b, c) * ref_orient(in, a, b, d) < 0 && ref_orient(in, c, d, a) * ref_orient(in, c, d, b) < 0;
+    return ref_orient(in, a, b, c) * ref_orient(in, a, b, d) < 0 &&
+           ref_orient(in, c, d, a) * ref_orient(in, c, d, b) < 0;
 }
 
 /* Two segments cross in a way the CDT must refuse: a proper crossing, or an
@@ -782,7 +817,8 @@ static void random_constrained(tn_rng *r, int n, int range, int tries, input *ou
     for (int t = 0; t < tries; t++) {
         int a = (int)tn_rng_below(r, (uint32_t)n), b = (int)tn_rng_below(r, (uint32_t)n);
         int ok = 1;
-        for (int s = 0; s < ns && ok; s++) ok = !seg_cross_proper(&in, a, b, in.segs[2 * s], in.segs[2 * s + 1]);
+        for (int s = 0; s < ns && ok; s++)
+            ok = !seg_cross_proper(&in, a, b, in.segs[2 * s], in.segs[2 * s + 1]);
         /* also refuse a proper crossing through... collinear overlap is ok */
         if (!ok) continue;
         in.segs[2 * ns] = a;
@@ -818,10 +854,11 @@ static void test_constraints_random(void **state)
         input_free(&in);
     }
     /* the interesting paths ran */
-    print_message("constraints: %d present, %d forced (%lld cavity triangles, %lld fallback flips), %d splits; "
+    print_message("constraints: %d present, %d forced (%lld cavity triangles, %lld fallback "
+                  "flips), %d splits; "
                   "%d inside inserts\n",
-                  g_total.segments_present, g_total.segments_forced, g_total.cavity_triangles, g_total.forced_flips,
-                  g_total.segments_split, g_total.inside_inserts);
+                  g_total.segments_present, g_total.segments_forced, g_total.cavity_triangles,
+                  g_total.forced_flips, g_total.segments_split, g_total.inside_inserts);
     assert_true(g_total.segments_forced > 1000);
     assert_true(g_total.segments_split > 100);
     assert_true(g_total.inside_inserts > 10000);
@@ -931,7 +968,7 @@ static void test_crossing_refused(void **state)
  * the output is mirrored; irrelevant here). */
 static input map_input(const uint8_t *tiles, int w, int h)
 {
-#define BLK(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || tiles[(y) * w + (x)])
+#define BLK(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || tiles[(y)*w + (x)])
     int cap = 4 * (w + 1) * (h + 1) + 8;
     input in = input_new(2 * cap, cap);
     in.n = 0;
@@ -1007,7 +1044,8 @@ static void check_map_removal(const uint8_t *tiles, int w, int h, int brute)
         int tx = (int)(sx / 3), ty = (int)(sy / 3); /* coordinates >= 0: floor */
         if (tx >= w) tx = w - 1;
         if (ty >= h) ty = h - 1;
-        if (tiles[ty * w + tx]) fail_msg("kept triangle %d has its centroid in block tile %d,%d", t, tx, ty);
+        if (tiles[ty * w + tx])
+            fail_msg("kept triangle %d has its centroid in block tile %d,%d", t, tx, ty);
     }
     assert_true(fabs(area - 2.0 * nfree) < 1e-9);
     /* every free tile corner that is a point is used */
@@ -1040,15 +1078,8 @@ static void test_tile_maps(void **state)
     }
     /* a free pocket inside a block inside free space: depth 3 is kept */
     static const char *rows[] = {
-        ".........",
-        ".#######.",
-        ".#.....#.",
-        ".#.###.#.",
-        ".#.#.#.#.",
-        ".#.###.#.",
-        ".#.....#.",
-        ".#######.",
-        ".........",
+        ".........", ".#######.", ".#.....#.", ".#.###.#.", ".#.#.#.#.",
+        ".#.###.#.", ".#.....#.", ".#######.", ".........",
     };
     uint8_t t9[81];
     for (int y = 0; y < 9; y++)
@@ -1134,7 +1165,8 @@ static void test_float_near_degenerate(void **state)
         int k = 15;
         input in = float_input(k * k);
         for (int y = 0; y < k; y++)
-            for (int x = 0; x < k; x++) in.xy[2 * (y * k + x)] = x * 0.1, in.xy[2 * (y * k + x) + 1] = y * 0.1 + 0.3;
+            for (int x = 0; x < k; x++)
+                in.xy[2 * (y * k + x)] = x * 0.1, in.xy[2 * (y * k + x) + 1] = y * 0.1 + 0.3;
         build_ok_d(&in, 0, BRUTE);
         input_free(&in);
     }
@@ -1147,7 +1179,8 @@ static void test_float_near_degenerate(void **state)
             in.xy[2 * i] = x;
             in.xy[2 * i + 1] = 0.3 * x + 0.1;
         }
-        for (int i = 0; i < trial; i++) in.xy[2 * i + 1] += (tn_rng_below(&r, 2) ? 1 : -1) * 1e-15 * (i + 1);
+        for (int i = 0; i < trial; i++)
+            in.xy[2 * i + 1] += (tn_rng_below(&r, 2) ? 1 : -1) * 1e-15 * (i + 1);
         build_ok_d(&in, 0, BRUTE);
         input_free(&in);
     }
@@ -1179,7 +1212,8 @@ static void test_float_near_degenerate(void **state)
         build_ok_d(&in, 0, BRUTE);
         input_free(&in);
     }
-    print_message("near-degenerate floats: %lld exact predicate evaluations\n", g_total.exact_tests);
+    print_message("near-degenerate floats: %lld exact predicate evaluations\n",
+                  g_total.exact_tests);
     assert_true(g_total.exact_tests > 1000);
 }
 
@@ -1196,7 +1230,8 @@ static void test_float_constraints(void **state)
         for (int i = 0; i < n; i++) {
             /* a rotated grid: coordinates rounded, so near-collinear runs */
             double gx = i % k, gy = i / k;
-            in.xy[2 * i] = 0.8 * gx - 0.6 * gy + (trial % 2 ? 0x1p-50 * (int)tn_rng_below(&r, 3) : 0);
+            in.xy[2 * i] =
+                0.8 * gx - 0.6 * gy + (trial % 2 ? 0x1p-50 * (int)tn_rng_below(&r, 3) : 0);
             in.xy[2 * i + 1] = 0.6 * gx + 0.8 * gy;
         }
         int tries = (int)tn_rng_below(&r, 30);
@@ -1205,7 +1240,8 @@ static void test_float_constraints(void **state)
         for (int t = 0; t < tries; t++) {
             int a = (int)tn_rng_below(&r, (uint32_t)n), b = (int)tn_rng_below(&r, (uint32_t)n);
             int ok = a != b;
-            for (int s2 = 0; s2 < ns && ok; s2++) ok = !seg_cross_proper(&in, a, b, in.segs[2 * s2], in.segs[2 * s2 + 1]);
+            for (int s2 = 0; s2 < ns && ok; s2++)
+                ok = !seg_cross_proper(&in, a, b, in.segs[2 * s2], in.segs[2 * s2 + 1]);
             if (!ok) continue;
             in.segs[2 * ns] = a, in.segs[2 * ns + 1] = b, ns++;
         }
@@ -1234,7 +1270,8 @@ static void test_float_matches_int(void **state)
     tn_rng_seed(&r, 12, 12);
     for (int trial = 0; trial < 30; trial++) {
         input in;
-        random_constrained(&r, 5 + (int)tn_rng_below(&r, 80), 3 + (int)tn_rng_below(&r, 30), 20, &in);
+        random_constrained(&r, 5 + (int)tn_rng_below(&r, 80), 3 + (int)tn_rng_below(&r, 30), 20,
+                           &in);
         int ti = build_ok_i(&in, TN_CDT_REMOVE_OUTSIDE, BRUTE);
         in.is_int = 0; /* big-integer reference this time */
         int td = build_ok_d(&in, TN_CDT_REMOVE_OUTSIDE, LOCAL);
@@ -1330,7 +1367,8 @@ static void test_no_alloc_in_build(void **state)
     int32_t seg[200];
     for (int round = 0; round < 5; round++) {
         for (int i = 0; i < 10000; i++) xy[i] = (int32_t)tn_rng_below(&r, 100);
-        for (int s = 0; s < 200; s++) seg[s] = s; /* segments between consecutive points may cross */
+        for (int s = 0; s < 200; s++)
+            seg[s] = s; /* segments between consecutive points may cross */
         tn_status st = tn_cdt_build_i(c, xy, 5000, seg, 0, TN_CDT_REMOVE_OUTSIDE, &err);
         assert_false(tn_failed(st));
     }

@@ -17,11 +17,13 @@
 // new Constrainautor(del, edges), then the same even-odd removal as ours (a
 // layered breadth-first search from the hull: depth = least number of
 // constraints crossed; odd depth kept).  Its triangle counts (whole hull, and
-// kept) must equal ours.  We time R builds after 3 warm-up builds (JIT) and
-// print medians of wall time (performance.now) and process CPU time
-// (process.cpuUsage, user + system, includes the garbage collector), then
-// the ratios peer / ours.  Both sides run one after the other in this one
-// invocation, so the machine's load is about the same for both.
+// kept) must equal ours.  We time R builds after a warm-up (at least 3 builds
+// and 0.5 s, for the JIT) and print medians of wall time (performance.now)
+// and process CPU time (process.cpuUsage, user + system: it includes V8's
+// compiler and garbage-collector threads, which may run on the other core,
+// so it can exceed wall time), then the ratios peer / ours.  Both sides run
+// one after the other in this one invocation, so the machine's load is about
+// the same for both.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +35,8 @@ import Constrainautor from '@kninnug/constrainautor';
 function usage(msg) {
     if (msg) console.error('peers: ' + msg);
     console.error('usage: node peers.mjs --bench BUILD/tilenav-bench [--runs R] [--unit] MAP...\n' +
-                  '       node peers.mjs --bench BUILD/tilenav-bench --points N [--seed S] [--runs R]');
+                  '       node peers.mjs --bench BUILD/tilenav-bench --points N [--seed S] ' +
+                  '[--runs R]');
     process.exit(2);
 }
 
@@ -98,15 +101,18 @@ function keepInside(del, con) {
 
 function peerBuild(coords, edges, remove) {
     const del = new Delaunator(coords);
-    if (edges.length === 0) return { hull: del.triangles.length / 3, kept: del.triangles.length / 3 };
-    const con = new Constrainautor(del, edges);
     const hull = del.triangles.length / 3;
+    if (edges.length === 0) return { hull, kept: hull };
+    const con = new Constrainautor(del, edges); // constrains every edge (its v4 API)
     return { hull, kept: remove ? keepInside(del, con) : hull };
 }
 
 function timePeer(coords, edges, remove) {
     let res = null;
-    for (let k = 0; k < 3; k++) res = peerBuild(coords, edges, remove); // warm-up (JIT)
+    // warm-up: at least 3 builds and 0.5 s, so V8 has compiled the hot code
+    const w0 = performance.now();
+    for (let k = 0; k < 3 || performance.now() - w0 < 500; k++)
+        res = peerBuild(coords, edges, remove);
     const wall = [], cpu = [];
     for (let k = 0; k < runs; k++) {
         const c0 = process.cpuUsage(), t0 = performance.now();
@@ -118,40 +124,58 @@ function timePeer(coords, edges, remove) {
     return { res, wall: median(wall), cpu: median(cpu) };
 }
 
+const version = (pkg) => {
+    const url = new URL(`./node_modules/${pkg}/package.json`, import.meta.url);
+    return JSON.parse(readFileSync(url)).version;
+};
+const pad = (v, n) => String(v).padStart(n);
+
 const tmp = mkdtempSync(join(tmpdir(), 'tilenav-peers-'));
 let failed = false;
 try {
     const rows = [];
-    const jobs = points >= 0 ? [{ name: `${points} random points`, args: ['cdt', '--dump-points', String(points), '--seed', String(seed), '--float'] }]
-                             : maps.map((m) => ({ name: m.split('/').pop(), args: ['cdt', '--dump-input', m].concat(unit ? ['--unit'] : []) }));
+    const jobs = points >= 0
+        ? [{ name: `${points} random points`,
+             args: ['cdt', '--dump-points', String(points), '--seed', String(seed), '--float'] }]
+        : maps.map((m) => ({ name: m.split('/').pop(),
+                             args: ['cdt', '--dump-input', m].concat(unit ? ['--unit'] : []) }));
     for (const job of jobs) {
         const out = join(tmp, 'input.json');
-        execFileSync(bench, job.args.concat(['--runs', String(runs), '-o', out]), { stdio: ['ignore', 'inherit', 'inherit'] });
+        execFileSync(bench, job.args.concat(['--runs', String(runs), '-o', out]),
+                     { stdio: ['ignore', 'inherit', 'inherit'] });
         const inp = JSON.parse(readFileSync(out, 'utf8'));
         const coords = Float64Array.from(inp.points);
         const edges = [];
-        for (let i = 0; i < inp.segments.length; i += 2) edges.push([inp.segments[i], inp.segments[i + 1]]);
+        for (let i = 0; i < inp.segments.length; i += 2)
+            edges.push([inp.segments[i], inp.segments[i + 1]]);
         const remove = points < 0;
         const p = timePeer(coords, edges, remove);
         const countOk = p.res.kept === inp.triangles && p.res.hull === inp.triangles_hull;
         if (!countOk) failed = true;
-        rows.push({ name: job.name, n: coords.length / 2, segs: edges.length, ours: inp.triangles, peer: p.res.kept,
-                    countOk, ow: inp.ours_wall_ms, oc: inp.ours_cpu_ms, pw: p.wall, pc: p.cpu });
+        rows.push({ name: job.name, n: coords.length / 2, segs: edges.length, ours: inp.triangles,
+                    peer: p.res.kept, countOk, ow: inp.ours_wall_ms, oc: inp.ours_cpu_ms,
+                    pw: p.wall, pc: p.cpu });
     }
-    const pad = (s, n) => String(s).padStart(n);
-    console.log(`tn_cdt vs Delaunator ${JSON.parse(readFileSync(new URL('./node_modules/delaunator/package.json', import.meta.url))).version}` +
-                ` + Constrainautor ${JSON.parse(readFileSync(new URL('./node_modules/@kninnug/constrainautor/package.json', import.meta.url))).version}` +
-                ` (node ${process.version}), medians of ${runs} builds each` + (points < 0 ? ', outside removed' : '') +
+    console.log(`tn_cdt vs Delaunator ${version('delaunator')} + Constrainautor ` +
+                `${version('@kninnug/constrainautor')} (node ${process.version}), ` +
+                `medians of ${runs} builds each` + (points < 0 ? ', outside removed' : '') +
                 (unit ? ', unit-edge outlines' : ''));
-    console.log(['input'.padEnd(28), pad('points', 8), pad('segs', 6), pad('tris', 8), pad('peer', 8),
-                 pad('ours ms', 9), pad('cpu', 8), pad('peer ms', 9), pad('cpu', 8), pad('ratio', 7), pad('cpu', 6)].join(' '));
+    console.log(['input'.padEnd(28), pad('points', 8), pad('segs', 6), pad('tris', 8),
+                 pad('peer', 8), pad('ours ms', 9), pad('cpu', 8), pad('peer ms', 9),
+                 pad('cpu', 8), pad('ratio', 7), pad('cpu', 6)].join(' '));
     for (const r of rows) {
-        console.log([r.name.padEnd(28), pad(r.n, 8), pad(r.segs, 6), pad(r.ours, 8), pad(r.peer + (r.countOk ? '' : '!'), 8),
-                     pad(r.ow.toFixed(3), 9), pad(r.oc.toFixed(3), 8), pad(r.pw.toFixed(3), 9), pad(r.pc.toFixed(3), 8),
-                     pad((r.pw / r.ow).toFixed(1) + 'x', 7), pad((r.pc / r.oc).toFixed(1) + 'x', 6)].join(' '));
+        console.log([r.name.padEnd(28), pad(r.n, 8), pad(r.segs, 6), pad(r.ours, 8),
+                     pad(r.peer + (r.countOk ? '' : '!'), 8), pad(r.ow.toFixed(3), 9),
+                     pad(r.oc.toFixed(3), 8), pad(r.pw.toFixed(3), 9), pad(r.pc.toFixed(3), 8),
+                     pad((r.pw / r.ow).toFixed(1) + 'x', 7),
+                     pad((r.pc / r.oc).toFixed(1) + 'x', 6)].join(' '));
     }
-    console.log('(ratio = peer time / our time: wall, then CPU; "!" marks a triangle count that differs from ours)');
+    console.log('(ratio = peer time / our time: wall, then CPU; "!" marks a triangle count ' +
+                'that differs from ours)');
 } finally {
     rmSync(tmp, { recursive: true, force: true });
 }
-if (failed) { console.error('peers: triangle counts differ'); process.exit(1); }
+if (failed) {
+    console.error('peers: triangle counts differ');
+    process.exit(1);
+}

@@ -21,12 +21,12 @@ struct tn_cdt {
     int mode;      /* CDT_EXACT_DOUBLE, CDT_INT or CDT_FLOAT: how predicates decide */
     int exact_int; /* 1: integer coordinates (exact stage in int64/int128) */
     int npoints;
-    double *xy;        /* 2*max_points; coordinates of every input point */
-    double *sxy;       /* 2*max_points; distinct points in insertion order ("local" ids) */
-    const double *pt;  /* what the predicates read: xy while seeding, then sxy */
-    int32_t *loc;      /* max_points: local id of a distinct input point */
-    int32_t *remap;    /* max_points */
-    int32_t *vert_tri; /* max_points, output */
+    double *xy;         /* 2*max_points; coordinates of every input point */
+    double *sxy;        /* 2*max_points; distinct points in insertion order ("local" ids) */
+    const double *pt;   /* what the predicates read: xy while seeding, then sxy */
+    int32_t *loc;       /* max_points: local id of a distinct input point */
+    int32_t *remap;     /* max_points */
+    int32_t *vert_tri;  /* max_points, output */
     int32_t *vert_edge; /* max_points: one half-edge leaving the vertex */
 
     /* duplicate detection: open addressing on the coordinates */
@@ -44,7 +44,7 @@ struct tn_cdt {
     int ntris;
     int32_t *tris, *he;
     uint8_t *fixed;
-    int32_t *stack; /* legalisation stack, max_points + 16 */
+    int32_t *stack;         /* legalisation stack, max_points + 16 */
     int32_t *tmp_a, *tmp_b; /* 2*max_tris + 16 each: edge queues, BFS layers */
     int32_t *tscratch;      /* max_tris: depth, then new triangle numbers */
     int tmp_cap;            /* entries in tmp_a / tmp_b */
@@ -86,7 +86,8 @@ static CDT_NOINLINE int orient_exact_int(const double *a, const double *b, const
 
 #if defined(__SIZEOF_INT128__)
 typedef __int128 cdt_i128;
-static CDT_NOINLINE int incircle_exact_int(const double *a, const double *b, const double *c, const double *d)
+static CDT_NOINLINE int incircle_exact_int(const double *a, const double *b, const double *c,
+                                           const double *d)
 {
     int64_t adx = (int64_t)a[0] - (int64_t)d[0], ady = (int64_t)a[1] - (int64_t)d[1];
     int64_t bdx = (int64_t)b[0] - (int64_t)d[0], bdy = (int64_t)b[1] - (int64_t)d[1];
@@ -102,9 +103,10 @@ static CDT_NOINLINE int incircle_exact_int(const double *a, const double *b, con
 #endif
 
 /* Adaptive exact floating-point predicates (section below). */
-static CDT_NOINLINE int orient_adapt(const double *a, const double *b, const double *c, double detsum);
-static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const double *c, const double *d,
-                          double permanent);
+static CDT_NOINLINE int orient_adapt(const double *a, const double *b, const double *c,
+                                     double detsum);
+static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const double *c,
+                                       const double *d, double permanent);
 
 /* Predicate modes.  CDT_EXACT_DOUBLE: integer input spanning at most 4096
  * in x and in y; every intermediate of both determinants is then an integer
@@ -145,7 +147,8 @@ CDT_INLINE int orient(tn_cdt *c, int a, int b, int p)
  * counter-clockwise triangle (a, b, cc). */
 CDT_INLINE int incircle(tn_cdt *c, int ia, int ib, int ic, int id)
 {
-    const double *a = c->pt + 2 * ia, *b = c->pt + 2 * ib, *cc = c->pt + 2 * ic, *d = c->pt + 2 * id;
+    const double *a = c->pt + 2 * ia, *b = c->pt + 2 * ib, *cc = c->pt + 2 * ic,
+                 *d = c->pt + 2 * id;
     double adx = a[0] - d[0], ady = a[1] - d[1];
     double bdx = b[0] - d[0], bdy = b[1] - d[1];
     double cdx = cc[0] - d[0], cdy = cc[1] - d[1];
@@ -154,7 +157,8 @@ CDT_INLINE int incircle(tn_cdt *c, int ia, int ib, int ic, int id)
     double adxbdy = adx * bdy, bdxady = bdx * ady, clift = cdx * cdx + cdy * cdy;
     double det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
     if (c->mode == CDT_EXACT_DOUBLE) return (det > 0) - (det < 0);
-    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift + (fabs(cdxady) + fabs(adxcdy)) * blift +
+    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift +
+                       (fabs(cdxady) + fabs(adxcdy)) * blift +
                        (fabs(adxbdy) + fabs(bdxady)) * clift;
     double bound = iccerrboundA * permanent;
     if (det > bound) return 1;
@@ -406,9 +410,10 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
-    if (!c->xy || !c->sxy || !c->loc || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup || !c->hull_next ||
-        !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 || !c->ids ||
-        !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a || !c->tmp_b || !c->tscratch)
+    if (!c->xy || !c->sxy || !c->loc || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup ||
+        !c->hull_next || !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 ||
+        !c->ids || !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a ||
+        !c->tmp_b || !c->tscratch)
         goto oom;
     return c;
 oom:
@@ -461,7 +466,8 @@ static CDT_NOINLINE int incircle_slow(tn_cdt *c, const double *a, const double *
 
 /* d strictly inside the circle through the ccw triangle (a, b, cc), for a
  * compile-time predicate mode (see legalize). */
-CDT_INLINE int incircle_pos(tn_cdt *c, const int mode, const double *restrict pt, int ia, int ib, int ic, int id)
+CDT_INLINE int incircle_pos(tn_cdt *c, const int mode, const double *restrict pt, int ia, int ib,
+                            int ic, int id)
 {
     const double *a = pt + 2 * ia, *b = pt + 2 * ib, *cc = pt + 2 * ic, *d = pt + 2 * id;
     double adx = a[0] - d[0], ady = a[1] - d[1];
@@ -472,7 +478,8 @@ CDT_INLINE int incircle_pos(tn_cdt *c, const int mode, const double *restrict pt
     double adxbdy = adx * bdy, bdxady = bdx * ady, clift = cdx * cdx + cdy * cdy;
     double det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
     if (mode == CDT_EXACT_DOUBLE) return det > 0;
-    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift + (fabs(cdxady) + fabs(adxcdy)) * blift +
+    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift +
+                       (fabs(cdxady) + fabs(adxcdy)) * blift +
                        (fabs(adxbdy) + fabs(bdxady)) * clift;
     double bound = iccerrboundA * permanent;
     if (det > bound) return 1;
@@ -575,8 +582,12 @@ static void radix_sort(tn_cdt *c, int n, int keybits)
             k1[d] = k0[i];
             i1[d] = i0[i];
         }
-        uint32_t *tk = k0; k0 = k1; k1 = tk;
-        int32_t *ti = i0; i0 = i1; i1 = ti;
+        uint32_t *tk = k0;
+        k0 = k1;
+        k1 = tk;
+        int32_t *ti = i0;
+        i0 = i1;
+        i1 = ti;
     }
     if (i0 != c->ids) { /* an odd number of passes: the result is in the second buffers */
         memcpy(c->ids, i0, (size_t)n * sizeof *i0);
@@ -780,7 +791,8 @@ static void triangulate_incremental(tn_cdt *c, int m, double minx, double miny, 
         double scale = ext > 0 ? ((double)(1u << bits) - 1.0) / ext : 0.0;
         for (int k = 0; k < m; k++) {
             int i = c->ids[k];
-            uint32_t qx = (uint32_t)((xy[2 * i] - minx) * scale), qy = (uint32_t)((xy[2 * i + 1] - miny) * scale);
+            uint32_t qx = (uint32_t)((xy[2 * i] - minx) * scale),
+                     qy = (uint32_t)((xy[2 * i + 1] - miny) * scale);
             c->keys[k] = hilbert_index(qx, qy, bits);
         }
         radix_sort(c, m, 2 * bits);
@@ -849,14 +861,21 @@ static void triangulate(tn_cdt *c)
     for (int k = 0; k < m; k++) {
         int i = c->ids[k];
         double dx = xy[2 * i] - mx, dy = xy[2 * i + 1] - my, d = dx * dx + dy * dy;
-        if (d < best) { best = d; i0 = i; }
+        if (d < best) {
+            best = d;
+            i0 = i;
+        }
     }
     best = INFINITY;
     for (int k = 0; k < m; k++) {
         int i = c->ids[k];
         if (i == i0) continue;
-        double dx = xy[2 * i] - xy[2 * i0], dy = xy[2 * i + 1] - xy[2 * i0 + 1], d = dx * dx + dy * dy;
-        if (d < best) { best = d; i1 = i; }
+        double dx = xy[2 * i] - xy[2 * i0], dy = xy[2 * i + 1] - xy[2 * i0 + 1],
+               d = dx * dx + dy * dy;
+        if (d < best) {
+            best = d;
+            i1 = i;
+        }
     }
     best = INFINITY;
     double ax = xy[2 * i0], ay = xy[2 * i0 + 1];
@@ -874,7 +893,9 @@ static void triangulate(tn_cdt *c)
     }
     if (i2 == -1) return; /* all points collinear: no triangle */
     if (orient(c, i0, i1, i2) < 0) {
-        int t = i1; i1 = i2; i2 = t;
+        int t = i1;
+        i1 = i2;
+        i2 = t;
     }
     {
         double bx = xy[2 * i1] - ax, by = xy[2 * i1 + 1] - ay;
@@ -994,7 +1015,6 @@ static int first_out(const tn_cdt *c, int v)
     }
 }
 
-
 static inline void fix_he(tn_cdt *c, int e)
 {
     c->fixed[e] = 1;
@@ -1050,8 +1070,6 @@ static void mark_fixed(tn_cdt *c, int u, int w)
     if (c->he[e] != -1) c->fixed[c->he[e]] = 1;
 }
 
-
-
 static inline int sgn(double v) { return (v > 0) - (v < 0); }
 
 /* p lies on the closed segment a-b. */
@@ -1072,9 +1090,10 @@ static tn_status crossing_error(tn_cdt *c, int seg, int u, int w, tn_error *err)
     }
     int a = c->segs[2 * seg], b = c->segs[2 * seg + 1];
     if (other < 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "tn_cdt: constraint segment %d (points %d-%d) crosses an earlier constraint",
-                            seg, a, b);
+        return tn_error_set(
+            err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+            "tn_cdt: constraint segment %d (points %d-%d) crosses an earlier constraint", seg, a,
+            b);
     return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                         "tn_cdt: constraint segments %d (points %d-%d) and %d (points %d-%d) cross",
                         other, c->segs[2 * other], c->segs[2 * other + 1], seg, a, b);
@@ -1084,7 +1103,8 @@ static tn_status crossing_error(tn_cdt *c, int seg, int u, int w, tn_error *err)
 static int crosses(tn_cdt *c, int a, int b, int p, int q)
 {
     if (p == a || p == b || q == a || q == b) return 0;
-    return orient(c, a, b, p) * orient(c, a, b, q) < 0 && orient(c, p, q, a) * orient(c, p, q, b) < 0;
+    return orient(c, a, b, p) * orient(c, a, b, q) < 0 &&
+           orient(c, p, q, a) * orient(c, p, q, b) < 0;
 }
 
 /* Fallback for a cavity whose boundary repeats a point (the segment passes
@@ -1100,8 +1120,7 @@ static tn_status force_edge(tn_cdt *c, int a, int b, int nq)
     int head = 0, count = nq, nn = 0;
     long guard = 0, limit = 16L * (nq + 4) * (nq + 4) + 1000;
     while (count > 0) {
-        if (++guard > limit)
-            return TN_FAILURE; /* cannot happen: Sloan's argument */
+        if (++guard > limit) return TN_FAILURE; /* cannot happen: Sloan's argument */
         int u = q[2 * head], w = q[2 * head + 1];
         head = (head + 1) % cap;
         count--;
@@ -1167,12 +1186,21 @@ static tn_status force_edge(tn_cdt *c, int a, int b, int nq)
  * triangle slots in tscratch; the range stack in keys/keys2/ids2. */
 static inline int enc_out(int he, int fixed) { return he < 0 ? -2 + fixed : 2 * he + fixed; }
 
+/* Append point v to a chain; true when the chain (stamp st) has it already. */
+static inline int chain_add(int32_t *stamp, int32_t *chain, int *n, int v, int32_t st)
+{
+    int seen = stamp[v] == st;
+    stamp[v] = st;
+    chain[(*n)++] = v;
+    return seen;
+}
+
 /* Triangulate the pseudo-polygon P[0..k] lying left of the base P[0]->P[k],
  * P[q] = v[rev ? k - q : q]; chain edge q (P[q], P[q+1]) has outside
  * half-edge code o[rev ? k - 1 - q : q].  base_twin: the half-edge across
  * the base (-1 for none yet); returns the base's new half-edge. */
-static int cavity_polygon(tn_cdt *c, const int32_t *v, const int32_t *o, int k, int rev, int base_twin,
-                          int *slot)
+static int cavity_polygon(tn_cdt *c, const int32_t *v, const int32_t *o, int k, int rev,
+                          int base_twin, int *slot)
 {
     int32_t *tris = c->tris, *he = c->he;
     uint8_t *fx = c->fixed;
@@ -1270,12 +1298,14 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
             }
             int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
             const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
-            if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+            if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
+                            sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
                 next_a = n; /* n lies on a-b: split the constraint there */
                 fix_he(c, e);
                 break;
             }
-            if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+            if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
+                            sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
                 next_a = m;
                 fix_he(c, prev_he(e));
                 break;
@@ -1299,26 +1329,20 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
         /* walk along a-b through the crossed triangles until b or a point
          * on a-b, collecting the chains on either side (tmp_a: left, tmp_b:
          * right) and the triangles (tscratch) */
-        int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off, *ro = c->tmp_b + c->chain_off;
+        int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off,
+                *ro = c->tmp_b + c->chain_off;
         int nl = 0, nr = 0, ntl = 0, h = cross, end = -1, repeat = 0;
         int32_t *stamp = c->vert_tri; /* free until the output: marks chain points */
         const int32_t sl = 2 * c->walks, sr = sl + 1;
         c->walks++;
-#define CHAIN_ADD(v, ch, n, st)                       \
-    do {                                              \
-        int v_ = (v);                                 \
-        repeat |= stamp[v_] == (st);                  \
-        stamp[v_] = (st);                             \
-        ch[(n)++] = v_;                               \
-    } while (0)
         {
             int ep = prev_he(h), en = next_he(h); /* a -> n (right side), m -> a (left side) */
             lo[nl] = enc_out(c->he[en], c->fixed[en]);
-            CHAIN_ADD(a, lv, nl, sl);
+            repeat |= chain_add(stamp, lv, &nl, a, sl);
             ro[nr] = enc_out(c->he[ep], c->fixed[ep]);
-            CHAIN_ADD(a, rv, nr, sr);
-            CHAIN_ADD(tris[en], lv, nl, sl);
-            CHAIN_ADD(tris[h], rv, nr, sr);
+            repeat |= chain_add(stamp, rv, &nr, a, sr);
+            repeat |= chain_add(stamp, lv, &nl, tris[en], sl);
+            repeat |= chain_add(stamp, rv, &nr, tris[h], sr);
             c->tscratch[ntl++] = h / 3;
         }
         for (;;) {
@@ -1331,22 +1355,21 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
             if (s == 0) {
                 end = o; /* b, or a point on a-b: the constraint continues from there */
                 lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
-                CHAIN_ADD(o, lv, nl, sl);
+                repeat |= chain_add(stamp, lv, &nl, o, sl);
                 ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
-                CHAIN_ADD(o, rv, nr, sr);
+                repeat |= chain_add(stamp, rv, &nr, o, sr);
                 break;
             }
             if (s > 0) { /* o on the left: leave through n' -> o */
                 lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
-                CHAIN_ADD(o, lv, nl, sl);
+                repeat |= chain_add(stamp, lv, &nl, o, sl);
                 h = gn;
             } else {
                 ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
-                CHAIN_ADD(o, rv, nr, sr);
+                repeat |= chain_add(stamp, rv, &nr, o, sr);
                 h = gp;
             }
         }
-#undef CHAIN_ADD
         c->st.segments_forced++;
         if (end != b) c->st.segments_split++;
         if (repeat) {
@@ -1363,7 +1386,8 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
                 h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
             }
             if (tn_failed(force_edge(c, a, end, nq)))
-                return tn_error_set(err, TN_FAILURE, 0, 0, "tn_cdt: internal error forcing constraint %d", seg);
+                return tn_error_set(err, TN_FAILURE, 0, 0,
+                                    "tn_cdt: internal error forcing constraint %d", seg);
             a = end;
             continue;
         }
@@ -1548,8 +1572,8 @@ static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int3
                             fn, npoints, c->max_points);
     if (nsegs < 0 || nsegs > c->max_segments)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "%s: nsegs %d outside 0..%d (the capacity given to tn_cdt_create)",
-                            fn, nsegs, c->max_segments);
+                            "%s: nsegs %d outside 0..%d (the capacity given to tn_cdt_create)", fn,
+                            nsegs, c->max_segments);
     if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
                             npoints > 0 && !xy ? "xy" : "segs");
@@ -1560,13 +1584,13 @@ static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int3
     for (int s = 0; s < 2 * nsegs; s++)
         if (segs[s] < 0 || segs[s] >= npoints)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "%s: segment %d uses point %d, outside 0..%d", fn, s / 2, (int)segs[s],
-                                npoints - 1);
+                                "%s: segment %d uses point %d, outside 0..%d", fn, s / 2,
+                                (int)segs[s], npoints - 1);
     return TN_OK;
 }
 
-tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_t *segs,
-                         int nsegs, unsigned flags, tn_error *err)
+tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_t *segs, int nsegs,
+                         unsigned flags, tn_error *err)
 {
     tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_i", err);
     if (tn_failed(st)) return st;
@@ -1589,15 +1613,16 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
             y0 = y < y0 ? y : y0;
             y1 = y > y1 ? y : y1;
         }
-        if ((double)x1 - x0 <= CDT_EXACT_SPAN && (double)y1 - y0 <= CDT_EXACT_SPAN) c->mode = CDT_EXACT_DOUBLE;
+        if ((double)x1 - x0 <= CDT_EXACT_SPAN && (double)y1 - y0 <= CDT_EXACT_SPAN)
+            c->mode = CDT_EXACT_DOUBLE;
     }
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
     return st;
 }
 
-tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs,
-                         int nsegs, unsigned flags, tn_error *err)
+tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs, int nsegs,
+                         unsigned flags, tn_error *err)
 {
     tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_d", err);
     if (tn_failed(st)) return st;
@@ -1607,7 +1632,8 @@ tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "tn_cdt_build_d: point %d has %c = %g: coordinates must be 0 or "
                                 "of magnitude in [%g, %g]",
-                                i / 2, i % 2 ? 'y' : 'x', v, TN_CDT_MIN_COORD_D, TN_CDT_MAX_COORD_D);
+                                i / 2, i % 2 ? 'y' : 'x', v, TN_CDT_MIN_COORD_D,
+                                TN_CDT_MAX_COORD_D);
         c->xy[i] = v + 0.0; /* -0.0 becomes +0.0: duplicates compare by bits */
     }
     c->npoints = npoints;
