@@ -86,20 +86,22 @@
  * COST (measured with bench/bench_cdt.c and bench/peers, gcc -O2, on the
  * shared 2-core machine at load 2-6: medians; CPU = thread CPU time, which
  * leaves out waiting for a core; instruction counts from callgrind)
- *  - 1,000,000 uniform random points: build_d 425 ms wall / 425 ms CPU at
- *    load 2 (446 ms CPU at load 6), 3.0e9 instructions (3,000 per point),
- *    5.65 flips per point; build_i on [0,2^26) 530 ms CPU.
+ *  - 1,000,000 uniform random points: build_d 400 ms (wall = CPU, load
+ *    1.4; 425-446 ms at load 2-6), 3.0e9 instructions (3,000 per point),
+ *    5.65 flips per point; build_i on [0,2^26) about 530 ms CPU.
  *  - 256x256 random-blocks map (genmap --blocks 700 --seed 1, bench/run.sh),
  *    outline as tn_navmesh extracts it: 2,377 points, 2,388 segments:
- *    0.44 ms for the whole hull, 0.54 ms with TN_CDT_REMOVE_OUTSIDE (CPU);
+ *    0.44 ms for the whole hull, 0.54-0.61 ms with TN_CDT_REMOVE_OUTSIDE;
  *    5.4 million instructions (2,280 per point).  2,000 blocks (4,708
- *    points, 4,752 segments, 16,100 unit outline edges): 1.2 / 1.4 ms.
+ *    points, 4,752 segments; 16,100 unit outline edges): 1.2 / 1.4 ms.
  *  - The same maps with every unit outline edge a constraint (10,182 and
- *    16,100 constraint edges, every outline corner a point): 2.6-3.0 ms and
- *    5.4-6.5 ms.
+ *    16,100 constraint edges, every outline corner a point): 2.6-3.2 ms and
+ *    5.1-6.5 ms.
  *  - Against Delaunator 5.1.0 + Constrainautor 4.1.0 (node 20) on identical
- *    input, measured in one run (make bench-peers): 3.0x and 4.0x faster on
- *    the two maps, 2.6x on their unit-edge versions, 6x on 1M points.
+ *    input, in one run of make bench-peers (load 1.4): 2.8x (0.61 vs 1.71
+ *    ms) and 3.7x (1.40 vs 5.14 ms) faster on the two maps, 2.2-2.3x on
+ *    their unit-edge versions, 3.6x on 1M points (0.40 vs 1.44 s).  Earlier
+ *    runs at higher load gave 2.4-4.7x: V8 is strong on small inputs.
  */
 #ifndef TN_CDT_H
 #define TN_CDT_H
