@@ -14,8 +14,12 @@
  * outline's vertex and constraint-segment counts (see below).  With size 256,
  * 700 blocks give about 17,000 constraint segments (bench/run.sh uses seed 1).
  *
- * KIND platformer: provided by tn_levelgen (another module); not wired into
- * this command yet - it reports so and exits with status 2.
+ *   tilenav-bench genmap --kind platformer --size W [--height H] [--seed S] [-o FILE]
+ *
+ * KIND platformer: a W x H (default H = W) side-view level from
+ * tn_levelgen_platformer (terraced floor, pits, platforms of every height,
+ * one-way platforms, walls; see tn_levelgen.h), seeded with tn_rng(S, stream
+ * 1), with a start tile P.  At least 16 x 12.
  *
  * OUTLINE EXTRACTION (bench_outline, used by `cdt --map` and `--dump-input`),
  * the rule of tn_navmesh.h: free = empty or one-way, blocked = block or
@@ -32,6 +36,7 @@
  */
 #include "bench.h"
 
+#include "tn_levelgen.h"
 #include "tn_map.h"
 #include "tn_rng.h"
 
@@ -131,6 +136,46 @@ tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
     return m;
 }
 
+static int write_map(const tn_map *m, const char *out)
+{
+    size_t cap = tn_map_format_size(m), len = 0;
+    char *buf = malloc(cap);
+    int rc = 0;
+    if (!buf || tn_failed(tn_map_format(m, buf, cap, &len))) {
+        fprintf(stderr, "genmap: cannot format the map\n");
+        rc = 1;
+    } else {
+        FILE *f = out ? fopen(out, "wb") : stdout;
+        if (!f || fwrite(buf, 1, len, f) != len || (out && fclose(f) != 0)) {
+            fprintf(stderr, "genmap: cannot write %s\n", out ? out : "standard output");
+            rc = 1;
+        }
+    }
+    free(buf);
+    return rc;
+}
+
+static int write_platformer(int w, int h, unsigned long long seed, const char *out)
+{
+    tn_error e;
+    tn_map *m = tn_map_create(w, h, NULL, &e);
+    if (!m) {
+        fprintf(stderr, "genmap: %s\n", e.msg);
+        return 2;
+    }
+    tn_rng rng;
+    tn_rng_seed(&rng, seed, 1);
+    if (tn_failed(tn_levelgen_platformer(m, &rng, &e))) {
+        fprintf(stderr, "genmap: %s\n", e.msg);
+        tn_map_destroy(m);
+        return 2;
+    }
+    int rc = write_map(m, out);
+    if (rc == 0) fprintf(stderr, "genmap: platformer %dx%d (seed %llu)\n", w, h, seed);
+    tn_map_destroy(m);
+    return rc;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -141,13 +186,16 @@ static void usage(FILE *f)
             "          tilenav-map to FILE (default: standard output) and prints the outline's\n"
             "          vertex and constraint-segment counts (bench/bench_gen.c documents the\n"
             "          extraction) to standard error.\n"
-            "  platformer: provided by tn_levelgen, not wired into tilenav-bench yet.\n");
+            "       tilenav-bench genmap --kind platformer --size W [--height H] [--seed S] [-o FILE]\n"
+            "  platformer: a W x H (default H = W, at least 16 x 12) random side-view level from\n"
+            "          tn_levelgen (floors, pits, platforms, one-way platforms, walls; see\n"
+            "          src/nav/tn_levelgen.h) with a start tile, seeded with tn_rng(S, stream 1).\n");
 }
 
 int bench_genmap(int argc, char **argv)
 {
     const char *kind = NULL, *out = NULL;
-    int size = 0, blocks = 700;
+    int size = 0, blocks = 700, height = 0;
     unsigned long long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -168,6 +216,8 @@ int bench_genmap(int argc, char **argv)
             out = v;
         else if (!strcmp(a, "--size"))
             size = (int)strtol(v, &end, 10);
+        else if (!strcmp(a, "--height"))
+            height = (int)strtol(v, &end, 10);
         else if (!strcmp(a, "--blocks"))
             blocks = (int)strtol(v, &end, 10);
         else if (!strcmp(a, "--seed"))
@@ -188,11 +238,7 @@ int bench_genmap(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strcmp(kind, "platformer")) {
-        fprintf(stderr, "genmap: --kind platformer is provided by tn_levelgen (another module); "
-                        "it is not wired into tilenav-bench yet\n");
-        return 2;
-    }
+    if (!strcmp(kind, "platformer")) return write_platformer(size, height ? height : size, seed, out);
     if (strcmp(kind, "blocks") != 0) {
         fprintf(stderr, "genmap: unknown kind '%s' (blocks, platformer)\n", kind);
         return 2;
@@ -206,18 +252,7 @@ int bench_genmap(int argc, char **argv)
         fprintf(stderr, "genmap: out of memory\n");
         return 1;
     }
-    size_t cap = tn_map_format_size(m), len = 0;
-    char *buf = malloc(cap);
-    if (!buf || tn_failed(tn_map_format(m, buf, cap, &len))) {
-        fprintf(stderr, "genmap: cannot format the map\n");
-        free(buf);
-        tn_map_destroy(m);
-        return 1;
-    }
-    FILE *f = out ? fopen(out, "wb") : stdout;
-    if (!f || fwrite(buf, 1, len, f) != len || (out && fclose(f) != 0)) {
-        fprintf(stderr, "genmap: cannot write %s\n", out ? out : "standard output");
-        free(buf);
+    if (write_map(m, out) != 0) {
         tn_map_destroy(m);
         return 1;
     }
@@ -238,7 +273,6 @@ int bench_genmap(int argc, char **argv)
     free(usegs);
     free(xy);
     free(segs);
-    free(buf);
     tn_map_destroy(m);
     return 0;
 }
