@@ -97,8 +97,10 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
 
 int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap)
 {
+    /* One fixed temporary name per file: a save killed half-way leaves at
+     * most one stale PATH.tmp, which the next save simply overwrites. */
     char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp) {
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
         snprintf(err, cap, "%s: path too long", path);
         return -1;
     }

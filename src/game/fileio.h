@@ -18,7 +18,7 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
 /* Load a map file (tilenav or Moving AI format). */
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
 
-/* Write `len` bytes to `path` atomically: PATH.tmp.PID, write, fsync, rename.
+/* Write `len` bytes to `path` atomically: PATH.tmp, write, fsync, rename.
  * A crash at any point leaves either the old or the new file. */
 int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap);
 
