@@ -1,10 +1,11 @@
 #!/bin/sh
 # atomic_save.sh - saving never leaves a half-written map.
 #
-# A headless run loads a 1024x512 map and, every step, toggles one more
+# A headless run loads a 512x256 map and, every step, toggles one more
 # block on the top row and saves the map over TARGET ("save" in a script:
-# the same tn_save_map as Ctrl+S).  The run is killed with SIGKILL at a
-# random moment, many times.  After every kill TARGET must be exactly one of
+# the same tn_save_map as Ctrl+S).  Once it has saved for the first time,
+# it is killed with SIGKILL at a random moment 0-400 ms later (the world's
+# start-up is not what is tested); many times.  After every kill TARGET must be exactly one of
 # the versions a save can produce: the original file, or the original with
 # the first k top-row tiles turned into blocks (the header, every other row
 # and the byte length unchanged): never a torn, short or mixed file.  And at
@@ -12,18 +13,18 @@
 # writing; the next save must reuse or remove it).
 #
 #   sh tests/e2e/atomic_save.sh BUILD_DIR     (from the repository root)
-#   ATOMIC_KILLS=N sets the number of kills (default 40).
+#   ATOMIC_KILLS=N sets the number of kills (default 30).
 BUILD=${1:-build}
 BIN="$BUILD/tilenav"
-KILLS=${ATOMIC_KILLS:-40}
+KILLS=${ATOMIC_KILLS:-30}
 if [ ! -x "$BIN" ]; then
     echo "atomic_save: $BIN is missing (build it first)" >&2
     exit 1
 fi
 T=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-atomic.XXXXXX") || exit 1
 trap 'rm -rf "$T"' EXIT INT TERM
-W=1024
-H=512
+W=512
+H=256
 awk -v W=$W -v H=$H 'BEGIN {
     print "tilenav-map 1"; print "size " W " " H; print "tiles";
     dots = ""; for (x = 0; x < W; x++) dots = dots ".";
@@ -42,6 +43,12 @@ tail -n +5 "$T/src.map" >"$T/rest.want"
 size_want=$(wc -c <"$T/src.map")
 cp "$T/src.map" "$T/target.map"
 
+alive() { # is process $1 running (not exited, not a zombie)?
+    st=""
+    { read -r _ _ st _ <"/proc/$1/stat"; } 2>/dev/null || return 1
+    [ "$st" != Z ]
+}
+
 rand_ms() { # a random number of milliseconds in [$1, $2)
     r=$(od -An -N2 -tu2 /dev/urandom | tr -d ' ')
     echo $(($1 + r % ($2 - $1)))
@@ -58,7 +65,23 @@ while [ "$i" -lt "$KILLS" ]; do
     touch "$T/stamp"
     "$BIN" --headless --map "$T/src.map" --frames $W --script "$T/save.script" >/dev/null 2>"$T/err" &
     pid=$!
-    ms=$(rand_ms 30 900)
+    # Wait for the first save (the map file replaced after the stamp).
+    waited=0
+    while [ ! "$T/target.map" -nt "$T/stamp" ] && alive "$pid"; do
+        sleep 0.01
+        waited=$((waited + 1))
+        if [ "$waited" -gt 6000 ]; then
+            echo "atomic_save: run $i did not save within 60 s"
+            kill -KILL "$pid" 2>/dev/null
+            exit 1
+        fi
+    done
+    if [ ! "$T/target.map" -nt "$T/stamp" ]; then
+        wait "$pid"
+        echo "atomic_save: run $i ended before its first save (exit $?): $(head -n 3 "$T/err")"
+        exit 1
+    fi
+    ms=$(rand_ms 0 400)
     sleep "$((ms / 1000)).$(printf '%03d' $((ms % 1000)))"
     kill -KILL "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null
@@ -77,7 +100,7 @@ while [ "$i" -lt "$KILLS" ]; do
         case " $versions " in *" $k "*) ;; *) versions="$versions $k" ;; esac
     fi
     if [ -n "$why" ]; then
-        echo "atomic_save: kill $i after ${ms} ms: $why"
+        echo "atomic_save: kill $i, ${ms} ms after the first save: $why"
         cp "$T/target.map" "${TMPDIR:-/tmp}/atomic_save_torn.map" 2>/dev/null &&
             echo "  (kept as ${TMPDIR:-/tmp}/atomic_save_torn.map)"
         fail=1
