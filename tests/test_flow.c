@@ -374,6 +374,49 @@ static void test_incremental_equals_rebuild_4(void **state)
     run_random_edits(4, 1, 30, 0.10f, 1, 200, 4, true);
 }
 
+/* The 4-connected rebuild works on 8x8 blocks of bits: boards whose sides
+ * are not multiples of 8, dense boards whose fronts wind (a block reached
+ * over many levels), and a serpentine corridor whose blocks are crossed
+ * again hundreds of levels later, all against the naive reference; then a
+ * second rebuild of the same field on another board gives the same. */
+static void test_rebuild_blocks(void **state)
+{
+    (void)state;
+    static const struct { int w, h; float pb; int ndest; } B[] = {
+        {1, 1, 0.0f, 1}, {7, 9, 0.2f, 1}, {9, 7, 0.2f, 2}, {17, 33, 0.3f, 3}, {64, 8, 0.1f, 1},
+        {130, 70, 0.38f, 3}, {100, 101, 0.42f, 5}, {31, 200, 0.25f, 0},
+    };
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    for (size_t k = 0; k < sizeof B / sizeof B[0]; k++) {
+        tn_map *m = random_board(&r, B[k].w, B[k].h, B[k].pb, B[k].ndest);
+        tn_flow *f = flow_for(m, 4);
+        expect_equal_ref(f, m);
+        /* The same object rebuilt for another board, then this one again. */
+        tn_map *o = random_board(&r, B[k].w, B[k].h, 0.1f, 2);
+        assert_true(tn_succeeded(tn_flow_rebuild(f, o)));
+        expect_equal_ref(f, o);
+        assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+        expect_equal_ref(f, m);
+        tn_flow_destroy(f);
+        tn_map_destroy(o);
+        tn_map_destroy(m);
+    }
+    /* A serpentine: rows of wall with a gap at alternating ends; the one
+     * destination at the top left. */
+    const int w = 45, h = 61;
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    for (int y = 1; y < h; y += 2)
+        for (int x = 0; x < w; x++)
+            if (x != ((y / 2) % 2 ? 0 : w - 1)) m->tile[y * w + x] = TN_TILE_BLOCK;
+    m->mark[0] = TN_MARK_DEST;
+    tn_flow *f = flow_for(m, 4);
+    expect_equal_ref(f, m);
+    assert_true(tn_flow_dist(f, 0, h - 1) == (double)((w - 1) * ((h - 1) / 2) + h - 1));
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 static void test_incremental_equals_rebuild_8(void **state)
 {
     (void)state;
@@ -564,6 +607,7 @@ int main(void)
         cmocka_unit_test(test_hand_board),
         cmocka_unit_test(test_no_destination_and_cutoff),
         cmocka_unit_test(test_staircase),
+        cmocka_unit_test(test_rebuild_blocks),
         cmocka_unit_test(test_incremental_equals_rebuild_4),
         cmocka_unit_test(test_incremental_equals_rebuild_8),
         cmocka_unit_test(test_whatif),

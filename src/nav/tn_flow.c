@@ -5,13 +5,25 @@
 
 #define SQRT2 1.41421356237309504880
 
-/* Software prefetch (a hint; nothing on compilers without it). */
-#if defined(__GNUC__)
-#define TN_PREFETCH_W(p) __builtin_prefetch((p), 1)
-#else
-#define TN_PREFETCH_W(p) ((void)(p))
-#endif
-#define BFS_PREFETCH_AHEAD 32
+/* A block of the 4-connected rebuild (see rebuild_bfs): distances as bit
+ * planes of (distance - base), directions as two bit planes. */
+#define LVL_PLANES 5
+#define LVL_SPAN (1 << LVL_PLANES)
+
+struct tn_flow_block {
+    uint64_t lvl[LVL_PLANES]; /* bit p = bit p of (distance - base) */
+    uint64_t dir[2];          /* bit 0 and bit 1 of the direction code */
+    int32_t base;             /* level first reached; INT32_MAX before */
+    int32_t unused;
+};
+/* What the search reads of a block and its neighbours. */
+struct tn_flow_bfs {
+    uint64_t free;     /* open tiles not reached yet */
+    uint64_t front[2]; /* tiles reached at the last two levels, by parity */
+    int32_t stamp;     /* the level whose candidate list holds the block */
+    int32_t unused;
+};
+
 #define WALLD (-1) /* d[] of a wall: never equal to any distance - 1 */
 
 /* Directions, in TN_DIR_* order, as index offsets are f->off[]; the search
@@ -205,8 +217,23 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
     f->bprev = tn_alloc_array(a, n, sizeof(int32_t));
     f->bhead = tn_alloc_array(a, (size_t)f->kcap, sizeof(int32_t));
     f->stamp = tn_alloc_array(a, n, sizeof(uint32_t));
+    bool blocks_ok = true;
+    if (connectivity == 4) {
+        f->bstride = (w + 7) / 8 + 2;
+        f->nblk = f->bstride * ((h + 7) / 8 + 2);
+        const size_t nb = (size_t)f->nblk;
+        f->bfs = tn_alloc_array(a, nb, sizeof(struct tn_flow_bfs));
+        f->blk = tn_alloc_array(a, nb, sizeof(struct tn_flow_block));
+        f->bopen = tn_alloc_array(a, nb, sizeof(uint64_t));
+        f->bdest = tn_alloc_array(a, nb, sizeof(uint64_t));
+        f->bdone = tn_alloc_array(a, nb, sizeof(uint64_t));
+        f->blist = tn_alloc_array(a, 3 * nb, sizeof(int32_t));
+        f->bgained = tn_alloc_array(a, nb, sizeof(uint64_t));
+        /* tn_alloc zeroes: padding blocks stay empty for good. */
+        blocks_ok = f->bfs && f->blk && f->bopen && f->bdest && f->bdone && f->blist && f->bgained;
+    }
     if (!f->kind || !f->dir || !f->d || (connectivity == 8 && (!f->dd || !f->dv)) || !f->q || !f->list ||
-        !f->bnext || !f->bprev || !f->bhead || !f->stamp) {
+        !f->bnext || !f->bprev || !f->bhead || !f->stamp || !blocks_ok) {
         tn_flow_destroy(f);
         goto oom;
     }
@@ -240,15 +267,26 @@ void tn_flow_destroy(tn_flow *f)
     tn_free(&a, f->bprev);
     tn_free(&a, f->bhead);
     tn_free(&a, f->stamp);
+    tn_free(&a, f->bfs);
+    tn_free(&a, f->blk);
+    tn_free(&a, f->bopen);
+    tn_free(&a, f->bdest);
+    tn_free(&a, f->bdone);
+    tn_free(&a, f->blist);
+    tn_free(&a, f->bgained);
     tn_free(&a, f);
+}
+
+static inline int kind_of(int tile, int mark)
+{
+    if (tile == TN_TILE_BLOCK) return TN_FLOW_WALL;
+    if (tile == TN_TILE_EMPTY && mark == TN_MARK_DEST) return TN_FLOW_DEST;
+    return TN_FLOW_OPEN;
 }
 
 int tn_flow_kind(const tn_map *m, int x, int y)
 {
-    int t = tn_map_tile(m, x, y);
-    if (t == TN_TILE_BLOCK) return TN_FLOW_WALL;
-    if (t == TN_TILE_EMPTY && tn_map_mark(m, x, y) == TN_MARK_DEST) return TN_FLOW_DEST;
-    return TN_FLOW_OPEN;
+    return kind_of(tn_map_tile(m, x, y), tn_map_mark(m, x, y));
 }
 
 /* A fresh generation of stamps: values gen+1..gen+3 are this operation's. */
@@ -263,72 +301,366 @@ static void next_gen(tn_flow *f)
 
 /* ---- full rebuild ---- */
 
-/* 4-connected: breadth-first search with a FIFO; the direction of each cell
- * is fixed when it is popped (every cell one step closer is known by then):
- * the first neighbour, in the cell's checkerboard order, at distance - 1,
- * looked up from the 4-bit mask of such neighbours.  Discovery is written
- * branch-free (conditional moves): on a random board "already seen?" is a
- * coin flip, and a misprediction per neighbour would cost more than the
- * whole visit.  Expects d[] initialised (WALLD / 0 / FAR) and the
- * destinations in q[0..tail). */
-static const uint8_t FIRST_BACK[2][16] = {
-    /* mask bits: 1 = N, 2 = S, 4 = E, 8 = W */
-    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N,
-     TN_DIR_W, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N},
-    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_S, TN_DIR_E, TN_DIR_E, TN_DIR_E, TN_DIR_E,
-     TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W},
-};
+/* ---- eight bytes at a time ---- */
 
-static void bfs_run(tn_flow *f, int ntail)
+/* Byte j of the result is p[j], whatever the machine's byte order. */
+static inline uint64_t load8(const uint8_t *p)
 {
-    const long S = f->stride;
-    int32_t *restrict d = f->d, *restrict q = f->q;
-    uint8_t *restrict dir = f->dir;
-    long head = 0, tail = ntail;
-    while (head < tail) {
-        /* The queue says which rows come next: fetch them early (on a
-         * 1024x1024 board the wavefront's rows do not stay in L2). */
-        if (head + BFS_PREFETCH_AHEAD < tail) {
-            const long a = q[head + BFS_PREFETCH_AHEAD];
-            TN_PREFETCH_W(&d[a - S]);
-            TN_PREFETCH_W(&d[a + S]);
-        }
-        const long c = q[head++];
-        const int32_t dc = d[c], dn = dc + 1, dp = dc - 1;
-        unsigned back = 0;
-        /* A seen neighbour holds at most dc + 1 (or -1, a wall), an unseen
-         * one FAR: min(v, dn) writes dn exactly into the unseen ones. */
-#define TN_VISIT(o, bit)                              \
-        do {                                          \
-            const long nb = c + (o);                  \
-            const int32_t v = d[nb];                  \
-            d[nb] = v < dn ? v : dn;                  \
-            q[tail] = (int32_t)nb;                    \
-            tail += v > dn;                           \
-            back |= (unsigned)(v == dp) << (bit);     \
-        } while (0)
-        TN_VISIT(-S, 0);
-        TN_VISIT(S, 1);
-        TN_VISIT(1, 2);
-        TN_VISIT(-1, 3);
-#undef TN_VISIT
-        dir[c] = dc == 0 ? (uint8_t)TN_DIR_HERE : FIRST_BACK[c & 1][back];
-    }
-    f->last_touched = tail;
+    uint64_t v;
+    memcpy(&v, p, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+static inline void store8(uint8_t *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
 }
 
-/* d[], dir[] and the seed queue from kind[] alone. */
-static void rebuild_bfs(tn_flow *f)
+#define BYTES_1 0x0101010101010101ull
+#define BYTES_7F 0x7f7f7f7f7f7f7f7full
+
+/* 1 in each byte of v equal to c, else 0. */
+static inline uint64_t bytes_eq(uint64_t v, unsigned c)
 {
-    const int n = f->npad;
-    int tail = 0;
-    for (int i = 0; i < n; i++) {
-        int k = f->kind[i];
-        f->d[i] = k == TN_FLOW_WALL ? WALLD : k == TN_FLOW_DEST ? 0 : TN_FLOW_FAR;
-        f->dir[i] = TN_DIR_NONE;
-        if (k == TN_FLOW_DEST) f->q[tail++] = i;
+    const uint64_t x = v ^ (BYTES_1 * c);
+    return ~(((x & BYTES_7F) + BYTES_7F) | x) >> 7 & BYTES_1;
+}
+
+/* Bytes that are 0 or 1 -> bits: byte j -> bit j. */
+static inline unsigned bytes_to_bits(uint64_t v01)
+{
+    return (unsigned)((v01 * 0x0102040810204080ull) >> 56);
+}
+
+/* SPREAD[b]: bits -> bytes, byte j = bit j of b (0 or 1). */
+#define SPREAD1(b)                                                                              \
+    ((uint64_t)((b) & 1) | (uint64_t)((b) >> 1 & 1) << 8 | (uint64_t)((b) >> 2 & 1) << 16 |       \
+     (uint64_t)((b) >> 3 & 1) << 24 | (uint64_t)((b) >> 4 & 1) << 32 |                           \
+     (uint64_t)((b) >> 5 & 1) << 40 | (uint64_t)((b) >> 6 & 1) << 48 | (uint64_t)((b) >> 7 & 1) << 56)
+#define SPREAD4(b) SPREAD1(b), SPREAD1((b) + 1), SPREAD1((b) + 2), SPREAD1((b) + 3)
+#define SPREAD16(b) SPREAD4(b), SPREAD4((b) + 4), SPREAD4((b) + 8), SPREAD4((b) + 12)
+#define SPREAD64(b) SPREAD16(b), SPREAD16((b) + 16), SPREAD16((b) + 32), SPREAD16((b) + 48)
+static const uint64_t SPREAD[256] = {SPREAD64(0), SPREAD64(64), SPREAD64(128), SPREAD64(192)};
+
+/* Kinds of 8 map tiles: WALL 0, OPEN 1, DEST 2 per byte. */
+static inline uint64_t kinds8(uint64_t tile8, uint64_t mark8)
+{
+    const uint64_t wall = bytes_eq(tile8, TN_TILE_BLOCK);
+    const uint64_t dest = bytes_eq(tile8, TN_TILE_EMPTY) & bytes_eq(mark8, TN_MARK_DEST);
+    return BYTES_1 - wall + dest;
+}
+
+/* Kinds of one map row. */
+static void kind_row(uint8_t *restrict kind, const uint8_t *restrict tile,
+                     const uint8_t *restrict mark, int w)
+{
+    int x = 0;
+    for (; x + 8 <= w; x += 8) store8(kind + x, kinds8(load8(tile + x), load8(mark + x)));
+    for (; x < w; x++) kind[x] = (uint8_t)kind_of(tile[x], mark[x]);
+}
+
+static inline int ctz64(uint64_t v)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(v);
+#else
+    int n = 0;
+    while (!(v & 1)) {
+        v >>= 1;
+        n++;
     }
-    bfs_run(f, tail);
+    return n;
+#endif
+}
+
+static inline int popcount64(uint64_t v)
+{
+    v -= v >> 1 & 0x5555555555555555ull;
+    v = (v & 0x3333333333333333ull) + (v >> 2 & 0x3333333333333333ull);
+    v = (v + (v >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((v * BYTES_1) >> 56);
+}
+
+/* ---- full rebuild, 4-connected ----
+ *
+ * A level-synchronous breadth-first search on bits.  The board is cut into
+ * 8x8 blocks, one uint64_t per block with bit 8*row + col per tile, so one
+ * level moves a block's whole frontier with a few shifts: inside the block,
+ * and across its edges into the four neighbour blocks.  A level visits only
+ * its candidate blocks (a list: the blocks that gained tiles at the
+ * previous level and the neighbours their new tiles spill into); a
+ * candidate pulls its new tiles from the previous frontier of itself and its
+ * four neighbours.
+ *
+ * The direction comes from the same bits: a new tile's neighbours one level
+ * closer are exactly its neighbours in the previous frontier, so four masks
+ * (a frontier tile to the N, S, E, W) give every tile's candidates and the
+ * checkerboard order picks one, for 64 tiles at once.  Codes N 0, S 1, E 2,
+ * W 3 = bit0 | bit1 << 1; tiles with x+y even (order N,S,E,W): bit0 =
+ * !N & (S | !E), bit1 = !N & !S; odd ones (W,E,S,N): bit0 = W | (!E & S),
+ * bit1 = W | E.  A block's top-left tile has even x and y, so its even
+ * tiles are the fixed pattern EVEN_TILES.
+ *
+ * Nothing is written per tile during the search (a scatter there costs a
+ * cache miss and a mispredicted loop exit per block and level): a block
+ * keeps its distances as bit planes of (distance - base), base = the level
+ * it was first reached at, its directions as two bit planes, and one
+ * streaming pass then writes d[] and dir[] 8 tiles at a time.  A tile
+ * reached LVL_SPAN or more levels after its block's base (rare: winding
+ * corridors) gets its distance written at once and a bit in bdone[]. */
+#define COL0 0x0101010101010101ull /* column 0 of every row of a block */
+#define COL7 0x8080808080808080ull
+#define EVEN_TILES 0xaa55aa55aa55aa55ull
+
+/* All ones if bit p of v is set, else 0 (written with shifts so that the
+ * compiler keeps it in plain registers). */
+static inline uint64_t bit_mask(uint32_t v, int p)
+{
+    return (uint64_t)((int64_t)((uint64_t)v << (63 - p)) >> 63);
+}
+
+/* Put block b on the next level's candidate list (once: stamp) if `spill`
+ * reaches one of its free tiles.  Branch-free: on a random board either
+ * outcome is a coin flip. */
+static inline int enlist(struct tn_flow_bfs *restrict bfs, int32_t *restrict next, int nn, int b,
+                         uint64_t spill, int32_t level)
+{
+    const int32_t s = bfs[b].stamp;
+    const int add = (int)((spill & bfs[b].free) != 0) & (int)(s != level);
+    bfs[b].stamp = add ? level : s;
+    next[nn] = b;
+    return nn + add;
+}
+
+/* Tiles of block b reached LVL_SPAN or more levels after its base. */
+static void settle_far(tn_flow *f, int b, uint64_t N, int32_t level)
+{
+    const int bx = b % f->bstride - 1, by = b / f->bstride - 1;
+    for (uint64_t m = N; m; m &= m - 1) {
+        const int t = ctz64(m);
+        f->d[tn_flow_index(f, 8 * bx + (t & 7), 8 * by + (t >> 3))] = level;
+    }
+    f->bdone[b] |= N;
+}
+
+/* The search, from the level-0 frontier (the destinations) with the first
+ * candidates in blist[0..ncand) stamped 1.  Each level runs in two loops
+ * (fewer live values each, so the compiler keeps them in registers):
+ * settle the candidates, then list the next level's from those settled. */
+static void bfs_blocks(tn_flow *f, int ncand)
+{
+    const long BS = f->bstride;
+    struct tn_flow_bfs *restrict bfs = f->bfs;
+    struct tn_flow_block *restrict blk = f->blk;
+    int32_t *cand = f->blist, *next = f->blist + f->nblk, *settled = f->blist + 2 * (size_t)f->nblk;
+    uint64_t *restrict gained = f->bgained;
+    for (int32_t level = 1; ncand > 0; level++) {
+        const int pp = (level - 1) & 1, pn = level & 1; /* front[] of the last level, this one */
+        int ns = 0;
+        for (int k = 0; k < ncand; k++) {
+            const long b = cand[k];
+            const uint64_t P = bfs[b].front[pp];
+            const uint64_t fromn = P << 8 | bfs[b - BS].front[pp] >> 56;
+            const uint64_t froms = P >> 8 | bfs[b + BS].front[pp] << 56;
+            const uint64_t frome = (P >> 1 & ~COL7) | (bfs[b + 1].front[pp] & COL0) << 7;
+            const uint64_t fromw = (P << 1 & ~COL0) | (bfs[b - 1].front[pp] & COL7) >> 7;
+            const uint64_t N = (fromn | froms | frome | fromw) & bfs[b].free;
+            if (!N) continue; /* the front has left this block */
+            bfs[b].free &= ~N;
+            bfs[b].front[pn] = N;
+            settled[ns] = (int32_t)b;
+            gained[ns++] = N;
+            struct tn_flow_block *B = &blk[b];
+            const uint64_t bit0_even = ~fromn & (froms | ~frome), bit0_odd = fromw | (froms & ~frome);
+            const uint64_t bit1_even = ~(fromn | froms), bit1_odd = fromw | frome;
+            B->dir[0] |= N & (bit0_odd ^ ((bit0_even ^ bit0_odd) & EVEN_TILES));
+            B->dir[1] |= N & (bit1_odd ^ ((bit1_even ^ bit1_odd) & EVEN_TILES));
+            if (B->base > level) B->base = level;
+            const uint32_t off = (uint32_t)(level - B->base);
+            if (off < LVL_SPAN) {
+                B->lvl[0] |= N & bit_mask(off, 0);
+                B->lvl[1] |= N & bit_mask(off, 1);
+                B->lvl[2] |= N & bit_mask(off, 2);
+                B->lvl[3] |= N & bit_mask(off, 3);
+                B->lvl[4] |= N & bit_mask(off, 4);
+            } else {
+                settle_far(f, (int)b, N, level);
+            }
+        }
+        /* Every block with a frontier at level - 1 was a candidate. */
+        for (int k = 0; k < ncand; k++) bfs[cand[k]].front[pp] = 0;
+        /* The next level's candidates: each settled block (always, so that
+         * its frontier gets cleared) and the neighbours it spills into. */
+        const int32_t nl = level + 1;
+        int nn = 0;
+        for (int k = 0; k < ns; k++) {
+            const long b = settled[k];
+            const uint64_t N = gained[k];
+            const int32_t s = bfs[b].stamp;
+            bfs[b].stamp = nl;
+            next[nn] = (int32_t)b;
+            nn += s != nl;
+            nn = enlist(bfs, next, nn, (int)(b - BS), N << 56, nl);        /* row 0 -> 7 above */
+            nn = enlist(bfs, next, nn, (int)(b + BS), N >> 56, nl);        /* row 7 -> 0 below */
+            nn = enlist(bfs, next, nn, (int)(b + 1), (N & COL7) >> 7, nl); /* col 7 -> 0 right */
+            nn = enlist(bfs, next, nn, (int)(b - 1), (N & COL0) << 7, nl); /* col 0 -> 7 left */
+        }
+        int32_t *t = cand;
+        cand = next;
+        next = t;
+        ncand = nn;
+    }
+}
+
+/* Sets up the blocks from row y's kinds (8 per byte word), and lists the
+ * destinations' blocks. */
+typedef struct seeds {
+    int32_t *blocks;
+    int n;
+} seeds;
+
+static void block_row(tn_flow *f, int y, int bx, uint64_t k8, seeds *sd)
+{
+    const int b = (y / 8 + 1) * f->bstride + bx + 1, sh = (y & 7) * 8;
+    if (sh == 0) { /* the block's first row: reset it */
+        f->bopen[b] = f->bdest[b] = f->bdone[b] = 0;
+        memset(&f->bfs[b], 0, sizeof f->bfs[b]);
+        memset(&f->blk[b], 0, sizeof f->blk[b]);
+        f->blk[b].base = INT32_MAX;
+    }
+    f->bopen[b] |= (uint64_t)bytes_to_bits((k8 | k8 >> 1) & BYTES_1) << sh;
+    const uint64_t dest = k8 >> 1 & BYTES_1;
+    if (dest) {
+        sd->blocks[sd->n] = b;
+        sd->n += f->bdest[b] == 0;
+        f->bdest[b] |= (uint64_t)bytes_to_bits(dest) << sh;
+        f->blk[b].base = 0;
+    }
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* d[] of 8 tiles: base + offset (bytes of off8) where reached, WALLD on walls
+ * and FAR on unreached tiles (their bytes are 1 in wall8 / unr8). */
+static inline void put_d8(int32_t *out, uint64_t off8, uint64_t wall8, uint64_t unr8, int32_t base)
+{
+#if defined(__SSE2__)
+    const __m128i z = _mm_setzero_si128();
+    const __m128i o = _mm_unpacklo_epi8(_mm_set_epi64x(0, (long long)off8), z);
+    const __m128i sp = _mm_set_epi64x(0, (long long)((wall8 | unr8) * 0xff));
+    const __m128i wl = _mm_set_epi64x(0, (long long)(wall8 * 0xff));
+    const __m128i s16 = _mm_unpacklo_epi8(sp, sp), w16 = _mm_unpacklo_epi8(wl, wl);
+    const __m128i B = _mm_set1_epi32(base), F = _mm_set1_epi32(TN_FLOW_FAR);
+    __m128i s = _mm_unpacklo_epi16(s16, s16), w = _mm_unpacklo_epi16(w16, w16);
+    __m128i v = _mm_add_epi32(_mm_unpacklo_epi16(o, z), B);
+    _mm_storeu_si128((__m128i *)out,
+                     _mm_or_si128(_mm_andnot_si128(s, v), _mm_and_si128(s, _mm_or_si128(F, w))));
+    s = _mm_unpackhi_epi16(s16, s16);
+    w = _mm_unpackhi_epi16(w16, w16);
+    v = _mm_add_epi32(_mm_unpackhi_epi16(o, z), B);
+    _mm_storeu_si128((__m128i *)(out + 4),
+                     _mm_or_si128(_mm_andnot_si128(s, v), _mm_and_si128(s, _mm_or_si128(F, w))));
+#else
+    for (int j = 0; j < 8; j++)
+        out[j] = wall8 >> 8 * j & 1   ? WALLD
+                 : unr8 >> 8 * j & 1 ? TN_FLOW_FAR
+                                     : base + (int32_t)(off8 >> 8 * j & 0xff);
+#endif
+}
+
+/* Write d[] and dir[] of block b, whose top-left tile is (x0, y0) and which
+ * has ncols x nrows tiles on the board. */
+static void put_block(tn_flow *f, int b, int x0, int y0, int ncols, int nrows)
+{
+    const struct tn_flow_block *B = &f->blk[b];
+    uint64_t l0 = B->lvl[0], l1 = B->lvl[1], l2 = B->lvl[2], l3 = B->lvl[3], l4 = B->lvl[4];
+    uint64_t c0 = B->dir[0], c1 = B->dir[1];
+    uint64_t wall = ~f->bopen[b], unr = f->bfs[b].free, dest = f->bdest[b], done = f->bdone[b];
+    const int32_t base = B->base;
+    const int S = f->stride;
+    int32_t *d = f->d + tn_flow_index(f, x0, y0);
+    uint8_t *dir = f->dir + tn_flow_index(f, x0, y0);
+    for (int r = 0; r < nrows; r++, d += S, dir += S) {
+        const uint64_t off8 = SPREAD[l0 & 0xff] | SPREAD[l1 & 0xff] << 1 | SPREAD[l2 & 0xff] << 2 |
+                              SPREAD[l3 & 0xff] << 3 | SPREAD[l4 & 0xff] << 4;
+        const uint64_t wall8 = SPREAD[wall & 0xff], unr8 = SPREAD[unr & 0xff];
+        const uint64_t dir8 = SPREAD[c0 & 0xff] | SPREAD[c1 & 0xff] << 1 |
+                              SPREAD[dest & 0xff] * TN_DIR_HERE | (wall8 | unr8) * TN_DIR_NONE;
+        if (ncols == 8 && !(done & 0xff)) {
+            put_d8(d, off8, wall8, unr8, base);
+            store8(dir, dir8);
+        } else {
+            for (int j = 0; j < ncols; j++) {
+                dir[j] = (uint8_t)(dir8 >> 8 * j);
+                if (done >> j & 1) continue; /* written by the search */
+                d[j] = wall8 >> 8 * j & 1   ? WALLD
+                       : unr8 >> 8 * j & 1 ? TN_FLOW_FAR
+                                           : base + (int32_t)(off8 >> 8 * j & 0xff);
+            }
+        }
+        l0 >>= 8, l1 >>= 8, l2 >>= 8, l3 >>= 8, l4 >>= 8;
+        c0 >>= 8, c1 >>= 8, wall >>= 8, unr >>= 8, dest >>= 8, done >>= 8;
+    }
+}
+
+/* The full 4-connected rebuild: kinds (from `m`, or those in place when m
+ * is NULL), blocks, search, then d[] and dir[]. */
+static void rebuild_bfs(tn_flow *f, const tn_map *m)
+{
+    const int w = f->w, h = f->h, BS = f->bstride, bw = BS - 2, nblk = f->nblk;
+    seeds sd = {f->blist + nblk, 0}; /* the search's second list, free till then */
+    for (int y = 0; y < h; y++) {
+        uint8_t *kind = f->kind + tn_flow_index(f, 0, y);
+        const uint8_t *tile = m ? m->tile + (size_t)y * (size_t)w : NULL;
+        const uint8_t *mark = m ? m->mark + (size_t)y * (size_t)w : NULL;
+        int x = 0;
+        for (; x + 8 <= w; x += 8) {
+            uint64_t k8;
+            if (m) store8(kind + x, k8 = kinds8(load8(tile + x), load8(mark + x)));
+            else k8 = load8(kind + x);
+            block_row(f, y, x / 8, k8, &sd);
+        }
+        if (x < w) { /* a last, narrower block */
+            uint64_t k8 = 0;
+            for (int j = 0; x + j < w; j++) {
+                if (m) kind[x + j] = (uint8_t)kind_of(tile[x + j], mark[x + j]);
+                k8 |= (uint64_t)kind[x + j] << 8 * j;
+            }
+            block_row(f, y, x / 8, k8, &sd);
+        }
+    }
+    /* The destinations are the level-0 frontier; their blocks and the
+     * neighbours they spill into are the first candidates. */
+    for (int b = 0; b < nblk; b++) f->bfs[b].free = f->bopen[b] & ~f->bdest[b];
+    int ncand = 0;
+    for (int k = 0; k < sd.n; k++) {
+        const int b = sd.blocks[k];
+        const uint64_t D = f->bdest[b];
+        f->bfs[b].front[0] = D;
+        f->blist[ncand] = b;
+        ncand += f->bfs[b].stamp != 1;
+        f->bfs[b].stamp = 1;
+        ncand = enlist(f->bfs, f->blist, ncand, b - BS, D << 56, 1);
+        ncand = enlist(f->bfs, f->blist, ncand, b + BS, D >> 56, 1);
+        ncand = enlist(f->bfs, f->blist, ncand, b + 1, (D & COL7) >> 7, 1);
+        ncand = enlist(f->bfs, f->blist, ncand, b - 1, (D & COL0) << 7, 1);
+    }
+    bfs_blocks(f, ncand);
+    long reached = 0;
+    for (int by = 0; by * 8 < h; by++)
+        for (int bx = 0; bx < bw; bx++) {
+            const int b = (by + 1) * BS + bx + 1;
+            put_block(f, b, 8 * bx, 8 * by, w - 8 * bx < 8 ? w - 8 * bx : 8, h - 8 * by < 8 ? h - 8 * by : 8);
+            reached += popcount64(f->bopen[b] & ~f->bfs[b].free);
+        }
+    f->last_touched = reached;
 }
 
 /* 8-connected: Dial's algorithm from every destination.  A popped cell is
@@ -398,40 +730,23 @@ static void rebuild_dial(tn_flow *f)
 static void rebuild_from_kinds(tn_flow *f)
 {
     if (f->dd) rebuild_dial(f);
-    else rebuild_bfs(f);
+    else rebuild_bfs(f, NULL);
     f->last_full = true;
 }
 
 tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m)
 {
     if (!f || !m || m->w != f->w || m->h != f->h) return TN_FAILURE | TN_INVALID_PARAM;
-    /* One pass over the map sets the kinds and, for the 4-connected search,
-     * the initial distances and the seed queue too. */
-    int tail = 0;
-    const int w = f->w;
-    for (int y = 0; y < f->h; y++) {
-        int base = tn_flow_index(f, 0, y);
-        uint8_t *restrict row = f->kind + base, *restrict drow = f->dir + base;
-        int32_t *restrict d = f->d + base;
-        const uint8_t *restrict t = m->tile + (size_t)y * (size_t)m->w;
-        const uint8_t *restrict mk = m->mark + (size_t)y * (size_t)m->w;
-        /* Arithmetic only, so the compiler can vectorise it... */
-        for (int x = 0; x < w; x++) {
-            const uint32_t wall = t[x] == TN_TILE_BLOCK;
-            const uint32_t dest = (uint32_t)(t[x] == TN_TILE_EMPTY) & (uint32_t)(mk[x] == TN_MARK_DEST);
-            row[x] = (uint8_t)((1u - wall) + dest); /* WALL 0, OPEN 1, DEST 2 */
-            /* wall -> -1 (all ones), open -> FAR (0x7fffffff), dest -> 0 */
-            d[x] = (int32_t)((0u - (1u - dest)) & (0x7fffffffu | wall << 31));
-            drow[x] = TN_DIR_NONE;
-        }
-        /* ...and the (few) destinations found apart. */
-        if (memchr(row, TN_FLOW_DEST, (size_t)w))
-            for (int x = 0; x < w; x++)
-                if (row[x] == TN_FLOW_DEST) f->q[tail++] = base + x;
-    }
     f->last_full = true;
-    if (f->dd) rebuild_dial(f);
-    else bfs_run(f, tail);
+    if (!f->dd) {
+        rebuild_bfs(f, m);
+        return TN_OK;
+    }
+    /* 8-connected: the kinds, then Dial's search. */
+    for (int y = 0; y < f->h; y++)
+        kind_row(f->kind + tn_flow_index(f, 0, y), m->tile + (size_t)y * (size_t)m->w,
+                 m->mark + (size_t)y * (size_t)m->w, f->w);
+    rebuild_dial(f);
     return TN_OK;
 }
 
