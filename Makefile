@@ -30,7 +30,7 @@ LIB   = $(BUILD)/libtilenav.a
 GAME  = $(BUILD)/tilenav
 BENCH = $(BUILD)/tilenav-bench
 
-.PHONY: all deps deps-window run test unit e2e sanitize bench bench-peers clean install fuzz
+.PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
 
@@ -46,10 +46,12 @@ run: deps
 	./$(GAME) --map maps/demo.map $(ARGS)
 
 # `make test`: every cmocka suite, the end-to-end runs, then all of it again
-# under AddressSanitizer + UndefinedBehaviorSanitizer.
+# under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzzer
+# briefly on its corpus.
 test: deps-window
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory fuzz-brief
 
 unit: all
 	@sh tests/run.sh $(BUILD)
@@ -57,6 +59,14 @@ unit: all
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
+
+fuzz-brief:
+	@sh fuzz/run.sh 5
+
+# `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (default 60) seconds.
+FUZZ_SECONDS ?= 60
+fuzz: deps-window
+	@sh fuzz/run.sh $(FUZZ_SECONDS)
 
 bench: $(BENCH) $(GAME)
 	@sh bench/run.sh $(BUILD)

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Install the Debian packages tilenav needs when they are missing.
 # Called by `make deps` (and so by `make run` and `make test`).
-# Usage: scripts/deps.sh [window]   - "window" also wants xvfb and xdotool.
+# Usage: scripts/deps.sh [window]   - "window" (make test) also wants what the
+#        tests use: xvfb and xdotool (window tests), valgrind (memcheck run),
+#        clang with its libFuzzer runtime (fuzzers).
 set -eu
 need=""
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -16,6 +18,16 @@ command -v make >/dev/null 2>&1 || need="$need make"
 if [ "${1:-}" = "window" ]; then
     command -v Xvfb >/dev/null 2>&1 || need="$need xvfb"
     command -v xdotool >/dev/null 2>&1 || need="$need xdotool"
+    command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+    if ! command -v clang >/dev/null 2>&1; then
+        need="$need clang libclang-rt-dev"
+    else
+        # libFuzzer's runtime comes in a separate package.
+        probe=$(mktemp -d)
+        printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$probe/p.c"
+        clang -fsanitize=fuzzer "$probe/p.c" -o "$probe/p" >/dev/null 2>&1 || need="$need libclang-rt-dev"
+        rm -rf "$probe"
+    fi
 fi
 [ -z "$need" ] && exit 0
 echo "deps: installing missing Debian packages:$need"
