@@ -1106,6 +1106,231 @@ static void test_tile_map_256(void **state)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Tests: the rectilinear row sweep (outlines as tn_navmesh extracts them)    */
+/* ------------------------------------------------------------------------ */
+
+/* The outline of a tile map by tn_navmesh's rule (bench_gen.c has the same):
+ * a tile corner is a point unless its four tiles agree or form a straight
+ * wall; free/blocked tile edges merged into maximal horizontal and vertical
+ * runs, each split at every point on it; points in row-major order (sorted
+ * by y, then x), which is what the sweep takes. */
+static input outline_input(const uint8_t *tiles, int w, int h)
+{
+#define BLK(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || tiles[(y)*w + (x)])
+    int nc = (w + 1) * (h + 1);
+    int *id = malloc(sizeof(int) * (size_t)nc);
+    input in = input_new(nc, 2 * nc);
+    in.n = 0;
+    in.nsegs = 0;
+    for (int y = 0; y <= h; y++)
+        for (int x = 0; x <= w; x++) {
+            int a = BLK(x - 1, y - 1), b = BLK(x, y - 1), c = BLK(x - 1, y), d = BLK(x, y);
+            int v = !(a == b && c == d) && !(a == c && b == d);
+            id[y * (w + 1) + x] = v ? in.n : -1;
+            if (v) in.xy[2 * in.n] = x, in.xy[2 * in.n + 1] = y, in.n++;
+        }
+    for (int y = 0; y <= h; y++) /* horizontal runs on grid line y */
+        for (int x = 0, start = -1; x <= w; x++) {
+            if (start >= 0 && id[y * (w + 1) + x] >= 0) {
+                in.segs[2 * in.nsegs] = id[y * (w + 1) + start];
+                in.segs[2 * in.nsegs + 1] = id[y * (w + 1) + x];
+                in.nsegs++;
+                start = -1;
+            }
+            if (x < w && BLK(x, y - 1) != BLK(x, y) && start < 0) start = x;
+        }
+    for (int x = 0; x <= w; x++) /* vertical runs on grid line x */
+        for (int y = 0, start = -1; y <= h; y++) {
+            if (start >= 0 && id[y * (w + 1) + x] >= 0) {
+                in.segs[2 * in.nsegs] = id[start * (w + 1) + x];
+                in.segs[2 * in.nsegs + 1] = id[y * (w + 1) + x];
+                in.nsegs++;
+                start = -1;
+            }
+            if (y < h && BLK(x - 1, y) != BLK(x, y) && start < 0) start = y;
+        }
+#undef BLK
+    free(id);
+    return in;
+}
+
+/* Build `in` with TN_CDT_REMOVE_OUTSIDE (which takes the row sweep when
+ * `sweep`), check the mesh (brute force optionally), that it covers exactly
+ * the free tiles, that every point is used and every boundary edge is a
+ * constraint; then compare with the general path (TN_CDT_INCREMENTAL keeps
+ * the sweep out): same status, same triangle count, same area. */
+static void check_outline(const input *in, const uint8_t *tiles, int w, int h, int brute,
+                          int sweep)
+{
+    tn_error err;
+    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, &err);
+    assert_non_null(c);
+    int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in->n + 2));
+    for (int i = 0; i < 2 * in->n; i++) xy[i] = (int32_t)in->xy[i];
+    tn_status st = tn_cdt_build_i(c, xy, in->n, in->segs, in->nsegs, TN_CDT_REMOVE_OUTSIDE, &err);
+    if (tn_failed(st)) fail_msg("%s", err.msg);
+    tn_cdt_stats stats;
+    tn_cdt_get_stats(c, &stats);
+    assert_int_equal(stats.rectilinear, sweep);
+    tn_cdt_mesh m;
+    tn_cdt_get_mesh(c, &m);
+    check_opts o = {brute, 1};
+    check_mesh(in, &m, o);
+    int nfree = 0;
+    for (int i = 0; i < w * h; i++) nfree += !tiles[i];
+    double area = 0;
+    for (int t = 0; t < m.ntris; t++) {
+        int a = m.tri[3 * t], b = m.tri[3 * t + 1], cc = m.tri[3 * t + 2];
+        area += area2(in, a, b, cc);
+        int tx = (int)((in->xy[2 * a] + in->xy[2 * b] + in->xy[2 * cc]) / 3);
+        int ty = (int)((in->xy[2 * a + 1] + in->xy[2 * b + 1] + in->xy[2 * cc + 1]) / 3);
+        if (tiles[ty * w + tx]) fail_msg("kept triangle %d has its centroid in block %d,%d", t, tx, ty);
+        for (int k = 0; k < 3; k++)
+            if (m.adj[3 * t + k] < 0 && !m.fixed[3 * t + k])
+                fail_msg("triangle %d: boundary edge %d is not a constraint", t, k);
+    }
+    assert_true(fabs(area - 2.0 * nfree) < 1e-9);
+    for (int i = 0; i < in->n; i++) /* every outline corner touches a free tile */
+        if (m.remap[i] == i && m.vert_tri[i] < 0) fail_msg("point %d unused", i);
+    int ntris = m.ntris;
+    st = tn_cdt_build_i(c, xy, in->n, in->segs, in->nsegs,
+                        TN_CDT_REMOVE_OUTSIDE | TN_CDT_INCREMENTAL, &err);
+    if (tn_failed(st)) fail_msg("general path: %s", err.msg);
+    tn_cdt_get_stats(c, &stats);
+    assert_int_equal(stats.rectilinear, 0);
+    tn_cdt_get_mesh(c, &m);
+    assert_int_equal(m.ntris, ntris);
+    free(xy);
+    tn_cdt_destroy(c);
+}
+
+static uint8_t *random_tiles(tn_rng *r, int w, int h, int blocks, int side, int noise)
+{
+    uint8_t *tiles = calloc((size_t)(w * h), 1);
+    for (int b = 0; b < blocks; b++) {
+        int s = 1 + (int)tn_rng_below(r, (uint32_t)side);
+        int x0 = (int)tn_rng_below(r, (uint32_t)w), y0 = (int)tn_rng_below(r, (uint32_t)h);
+        for (int y = y0; y < y0 + s && y < h; y++)
+            for (int x = x0; x < x0 + s && x < w; x++) tiles[y * w + x] = 1;
+    }
+    if (noise)
+        for (int i = 0; i < w * h; i++)
+            if (tn_rng_below(r, (uint32_t)noise) == 0) tiles[i] = 1;
+    return tiles;
+}
+
+static void test_sweep_tile_maps(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 4321, 9);
+    for (int trial = 0; trial < 400; trial++) {
+        int w = 1 + (int)tn_rng_below(&r, 20), h = 1 + (int)tn_rng_below(&r, 20);
+        /* sparse blocks, dense blocks, salt-and-pepper (diagonal contacts,
+         * saddle points with four constraints), and mixes */
+        int kind = trial % 4;
+        uint8_t *tiles = random_tiles(&r, w, h, kind == 2 ? 0 : 1 + (int)tn_rng_below(&r, 25),
+                                      1 + (int)tn_rng_below(&r, 6), kind >= 2 ? 2 + kind : 0);
+        int nfree = 0;
+        for (int i = 0; i < w * h; i++) nfree += !tiles[i];
+        input in = outline_input(tiles, w, h);
+        if (nfree > 0) check_outline(&in, tiles, w, h, w * h <= 120, 1);
+        input_free(&in);
+        free(tiles);
+    }
+    /* pockets nested three deep, and a free ring around a block */
+    static const char *rows[] = {
+        ".........", ".#######.", ".#.....#.", ".#.###.#.", ".#.#.#.#.",
+        ".#.###.#.", ".#.....#.", ".#######.", ".........",
+    };
+    uint8_t t9[81];
+    for (int y = 0; y < 9; y++)
+        for (int x = 0; x < 9; x++) t9[y * 9 + x] = rows[y][x] == '#';
+    input in = outline_input(t9, 9, 9);
+    check_outline(&in, t9, 9, 9, 1, 1);
+    input_free(&in);
+}
+
+/* The benchmark's kind of map: 256 x 256, random blocks of side 1-8. */
+static void test_sweep_tile_map_256(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 78, 7);
+    for (int k = 0; k < 3; k++) {
+        uint8_t *tiles = random_tiles(&r, 256, 256, 700 + 1300 * k, 8, 0);
+        input in = outline_input(tiles, 256, 256);
+        check_outline(&in, tiles, 256, 256, 0, 1);
+        input_free(&in);
+        free(tiles);
+    }
+}
+
+/* Inputs that look rectilinear but are not for the sweep: it must hand
+ * them to the general path, which then gives its usual answer. */
+static void test_sweep_fallbacks(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 99, 1);
+    uint8_t *tiles = random_tiles(&r, 12, 10, 8, 4, 4);
+    input in = outline_input(tiles, 12, 10);
+    /* points in reverse order: not sorted */
+    input rev = input_new(in.n, in.nsegs);
+    for (int i = 0; i < in.n; i++)
+        rev.xy[2 * i] = in.xy[2 * (in.n - 1 - i)], rev.xy[2 * i + 1] = in.xy[2 * (in.n - 1 - i) + 1];
+    for (int s = 0; s < 2 * in.nsegs; s++) rev.segs[s] = in.n - 1 - in.segs[s];
+    check_outline(&rev, tiles, 12, 10, 1, 0);
+    /* a repeated constraint */
+    input dup = input_new(in.n, in.nsegs + 1);
+    memcpy(dup.xy, in.xy, sizeof(double) * 2 * (size_t)in.n);
+    memcpy(dup.segs, in.segs, sizeof(int32_t) * 2 * (size_t)in.nsegs);
+    dup.segs[2 * in.nsegs] = in.segs[1], dup.segs[2 * in.nsegs + 1] = in.segs[0];
+    check_outline(&dup, tiles, 12, 10, 1, 0);
+    input_free(&dup);
+    input_free(&rev);
+    input_free(&in);
+    free(tiles);
+
+    /* a point inside a vertical constraint (not split there), with
+     * constraints to its left and right: even degree, sorted, but the
+     * sweep meets it under the constraint's upper end */
+    {
+        input p = input_new(7, 6);
+        static const double P[14] = {2, 0, 0, 2, 2, 2, 4, 2, 0, 4, 2, 4, 4, 4};
+        memcpy(p.xy, P, sizeof P);
+        static const int32_t S[12] = {0, 5, 1, 2, 2, 3, 1, 4, 3, 6, 4, 6};
+        memcpy(p.segs, S, sizeof S);
+        check_opts o = {1, 1};
+        tn_cdt_mesh m1, m2;
+        tn_error err;
+        if (tn_failed(run_i(&p, TN_CDT_REMOVE_OUTSIDE, o, &m1, &err))) fail_msg("%s", err.msg);
+        assert_int_equal(g_stats.rectilinear, 0);
+        assert_true(g_stats.segments_split >= 1); /* the general path split it */
+        if (tn_failed(run_i(&p, TN_CDT_REMOVE_OUTSIDE | TN_CDT_INCREMENTAL, o, &m2, &err)))
+            fail_msg("%s", err.msg);
+        assert_int_equal(m1.ntris, m2.ntris);
+        input_free(&p);
+    }
+    /* crossing constraints with closed outlines: the square 0..4 and the
+     * rectangle -1..5 x 2..6 cut each other; refused either way */
+    {
+        input p = input_new(8, 8);
+        static const double P[16] = {0, 0, 4, 0, -1, 2, 5, 2, 0, 4, 4, 4, -1, 6, 5, 6};
+        memcpy(p.xy, P, sizeof P);
+        static const int32_t S[16] = {0, 1, 0, 4, 1, 5, 4, 5, 2, 3, 2, 6, 3, 7, 6, 7};
+        memcpy(p.segs, S, sizeof S);
+        tn_error err;
+        check_opts o = {0, 1};
+        tn_status st = run_i(&p, TN_CDT_REMOVE_OUTSIDE, o, NULL, &err);
+        assert_true(tn_failed(st) && tn_status_detail(st, TN_INVALID_PARAM));
+        assert_non_null(strstr(err.msg, "cross"));
+        assert_int_equal(g_stats.rectilinear, 0);
+        input_free(&p);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
 /* Tests: floating-point input (adaptive exact predicates)                    */
 /* ------------------------------------------------------------------------ */
 
@@ -1373,6 +1598,24 @@ static void test_no_alloc_in_build(void **state)
         assert_false(tn_failed(st));
     }
     assert_int_equal(g_allocs, after_create);
+    /* the rectilinear sweep too */
+    uint8_t *tiles = random_tiles(&r, 60, 50, 80, 6, 0);
+    input in = outline_input(tiles, 60, 50);
+    assert_true(in.n <= 5000 && in.nsegs <= 5000);
+    tn_cdt *c2 = tn_cdt_create(5000, 5000, &a, &err);
+    after_create = g_allocs;
+    for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
+    for (int round = 0; round < 3; round++) {
+        tn_status st = tn_cdt_build_i(c2, xy, in.n, in.segs, in.nsegs, TN_CDT_REMOVE_OUTSIDE, &err);
+        assert_false(tn_failed(st));
+        tn_cdt_stats stats;
+        tn_cdt_get_stats(c2, &stats);
+        assert_int_equal(stats.rectilinear, 1);
+    }
+    assert_int_equal(g_allocs, after_create);
+    tn_cdt_destroy(c2);
+    input_free(&in);
+    free(tiles);
     free(xy);
     tn_cdt_destroy(c);
 }
@@ -1393,6 +1636,9 @@ int main(void)
         cmocka_unit_test(test_crossing_refused),
         cmocka_unit_test(test_tile_maps),
         cmocka_unit_test(test_tile_map_256),
+        cmocka_unit_test(test_sweep_tile_maps),
+        cmocka_unit_test(test_sweep_tile_map_256),
+        cmocka_unit_test(test_sweep_fallbacks),
         cmocka_unit_test(test_float_random),
         cmocka_unit_test(test_float_near_degenerate),
         cmocka_unit_test(test_float_constraints),

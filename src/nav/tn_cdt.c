@@ -51,6 +51,14 @@ struct tn_cdt {
     int chain_off;          /* where the chain edges' outside half-edges start in tmp_a / tmp_b */
     int walks;              /* constraint walks so far in this build (chain stamps) */
 
+    /* rectilinear row sweep (see rect_build); the front reuses hull_next
+     * (next), hull_prev (prev) and hull_tri (triangle half-edge above) */
+    int32_t *ixy;      /* 2*(max_points + 2): integer coordinates, 2 artificial points last */
+    uint8_t *pflag;    /* max_points + 2: RF_* bits */
+    int32_t *colv;     /* col_cap: the front vertex in each column */
+    uint64_t *colbits; /* col_cap / 64 words: the columns holding a front vertex */
+    int col_cap;       /* columns the sweep can handle (multiple of 64) */
+
     int nout; /* triangles in the published mesh */
     tn_cdt_stats st;
     const int32_t *segs; /* during a build: the caller's segments (error messages) */
@@ -115,6 +123,10 @@ static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const d
  * CDT_INT: other integer input: filter, then int64/__int128.  CDT_FLOAT:
  * filter, then adaptive expansions. */
 enum { CDT_EXACT_DOUBLE = 0, CDT_INT = 1, CDT_FLOAT = 2 };
+/* The rectilinear sweep's integer predicates are exact in int64 while x
+ * and y each span at most this (artificial points included): differences
+ * <= 2^14, lifts <= 2^29, each in-circle term <= 2^58, the sum < 2^60. */
+#define RECT_MAX_SPAN 16384
 #define CDT_EXACT_SPAN 4096.0
 
 #if defined(__GNUC__)
@@ -355,6 +367,10 @@ void tn_cdt_destroy(tn_cdt *c)
     tn_free(a, c->tmp_a);
     tn_free(a, c->tmp_b);
     tn_free(a, c->tscratch);
+    tn_free(a, c->ixy);
+    tn_free(a, c->pflag);
+    tn_free(a, c->colv);
+    tn_free(a, c->colbits);
     tn_free(a, c);
 }
 
@@ -410,6 +426,16 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
+    /* sweep columns: enough for any map whose width fits the points (a
+     * tile map has at least width + 1 corners), capped at the exact range */
+    size_t cols = 4 * (size_t)max_points + 64;
+    if (cols > RECT_MAX_SPAN + 64) cols = RECT_MAX_SPAN + 64;
+    c->col_cap = (int)(cols / 64 * 64);
+    c->ixy = tn_alloc_array(c->ap, 2 * np, sizeof(int32_t));
+    c->pflag = tn_alloc_array(c->ap, np, 1);
+    c->colv = tn_alloc_array(c->ap, (size_t)c->col_cap, sizeof(int32_t));
+    c->colbits = tn_alloc_array(c->ap, (size_t)c->col_cap / 64, sizeof(uint64_t));
+    if (!c->ixy || !c->pflag || !c->colv || !c->colbits) goto oom;
     if (!c->xy || !c->sxy || !c->loc || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup ||
         !c->hull_next || !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 ||
         !c->ids || !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a ||
@@ -1402,6 +1428,455 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Rectilinear row sweep (the fast path for tile-map outlines)                */
+/* ------------------------------------------------------------------------ */
+
+/* Input it takes (rect_build checks; anything else goes to the general
+ * path): integer points sorted by (y, x) with no duplicates, every
+ * constraint horizontal or vertical, a horizontal one between points that
+ * are consecutive in that order (nothing lies inside it), every point the
+ * end of 2 or 4 constraints (closed outlines: what tn_navmesh and
+ * bench_gen.c extract from a tile map), spans within RECT_MAX_SPAN and the
+ * column capacity, and only TN_CDT_REMOVE_OUTSIDE among the flags.
+ *
+ * The sweep visits the points row by row, left to right, keeping a FRONT:
+ * an x-monotone chain (one vertex per column) from an artificial point L*
+ * left of and above everything, through visited points, to R* on the
+ * right.  Everything above the front that is inside the domain is
+ * triangulated; below it, nothing.  Every front edge knows whether the
+ * region just below it is inside (odd depth) and whether it is a
+ * constraint.  Triangles are built only inside; outside regions are
+ * tracked by the front alone.
+ *  - Drop: a new point v goes below the front edge (p, q) straddling its
+ *    column, making the triangle (p, q, v); or, right below a front vertex
+ *    p, the two triangles (p', p, v) and (p, q, v), p leaving the front (a
+ *    vertical constraint p-v is made so).  v is strictly below the front
+ *    edge, so the triangle is proper.
+ *  - Pocket: when v has a horizontal constraint to the previous point u
+ *    of its row but u is not v's front neighbour, the front vertices
+ *    between them (all on earlier rows) and the segment u-v bound an
+ *    x-monotone polygon that every front vertex sees from the segment; it
+ *    is triangulated as a constrained Delaunay triangulation directly
+ *    (Anglada's apex recursion, as for forced constraints).
+ *  - Fill: a front vertex q next to v that forms a peak with an angle under
+ *    90 degrees is cut off by the triangle (v, q, q') (Domiter and Zalik
+ *    2008), keeping triangles fat and the front short.
+ * A front vertex with a constraint going down to an unvisited point is
+ * never removed (fills and pockets skip or refuse it), so every vertical
+ * constraint is made by a drop; horizontal ones by a drop or a pocket; a
+ * pocket over such a vertex means crossing constraints.  Every triangle
+ * built inside makes the edges it turned interior Lawson-legal (strict
+ * in-circle test, the four outer edges re-tested after each flip, fixed
+ * edges never flipped), so when the sweep ends every unfixed interior edge
+ * is locally Delaunay: the result is the constrained Delaunay
+ * triangulation of the inside faces, which is exactly what the general
+ * path keeps with TN_CDT_REMOVE_OUTSIDE (a face's CDT depends only on its
+ * boundary).  Any surprise (a point inside a vertical constraint, crossing
+ * constraints, a constraint not made) abandons the sweep. */
+
+enum { RD_UP = 0, RD_DOWN = 1, RD_LEFT = 2, RD_RIGHT = 3 };
+enum {
+    RF_PEND = 1,  /* a constraint goes down from this front vertex to an unvisited point */
+    RF_BELOW = 2, /* the region just below the front edge (v, next[v]) is inside */
+    RF_FIXED = 4, /* the front edge (v, next[v]) is a constraint */
+};
+
+typedef struct rsweep {
+    const int32_t *P;  /* coordinates (x, y) of points 0..n-1, L* = n, R* = n+1 */
+    int32_t *tris, *he, *next, *prev, *above, *nb, *stack, *colv;
+    int32_t *chain, *out, *si, *sj, *sb; /* pocket scratch, n + 1 entries each */
+    uint8_t *fixed, *fl;
+    uint64_t *bits;
+    int n, minx, ntris, stack_cap, nfixed, fail;
+    long long flips;
+} rsweep;
+
+static inline int64_t rs_orient(const int32_t *P, int a, int b, int c)
+{
+    int64_t ax = P[2 * a], ay = P[2 * a + 1];
+    return (P[2 * b] - ax) * (P[2 * c + 1] - ay) - (P[2 * b + 1] - ay) * (P[2 * c] - ax);
+}
+
+/* d strictly inside the circle through the counter-clockwise (a, b, c). */
+static inline int rs_incircle(const int32_t *P, int a, int b, int c, int d)
+{
+    int64_t dx = P[2 * d], dy = P[2 * d + 1];
+    int64_t adx = P[2 * a] - dx, ady = P[2 * a + 1] - dy;
+    int64_t bdx = P[2 * b] - dx, bdy = P[2 * b + 1] - dy;
+    int64_t cdx = P[2 * c] - dx, cdy = P[2 * c + 1] - dy;
+    int64_t al = adx * adx + ady * ady, bl = bdx * bdx + bdy * bdy, cl = cdx * cdx + cdy * cdy;
+    return al * (bdx * cdy - cdx * bdy) + bl * (cdx * ady - adx * cdy) +
+               cl * (adx * bdy - bdx * ady) >
+           0;
+}
+
+/* Columns: L* is column 0, point x is column x - minx + 1. */
+static inline void rs_col_set(rsweep *s, int v)
+{
+    int col = v == s->n ? 0 : s->P[2 * v] - s->minx + 1;
+    s->bits[col >> 6] |= 1ull << (col & 63);
+    s->colv[col] = v;
+}
+
+static inline void rs_col_clear(rsweep *s, int v)
+{
+    int col = s->P[2 * v] - s->minx + 1;
+    s->bits[col >> 6] &= ~(1ull << (col & 63));
+}
+
+static inline int top_bit(uint64_t m)
+{
+#if defined(__GNUC__)
+    return 63 - __builtin_clzll(m);
+#else
+    int k = 0;
+    while (m >>= 1) k++;
+    return k;
+#endif
+}
+
+/* The front vertex in the rightmost occupied column <= col (L* at least). */
+static inline int rs_col_find(const rsweep *s, int col)
+{
+    int w = col >> 6;
+    uint64_t m = s->bits[w] & (~0ull >> (63 - (col & 63)));
+    while (!m) m = s->bits[--w];
+    return s->colv[(w << 6) + top_bit(m)];
+}
+
+static inline int rs_add_tri(rsweep *s, int a, int b, int c, int ha, int hb, int hc)
+{
+    int t = 3 * s->ntris++;
+    int32_t *T = s->tris, *H = s->he;
+    T[t] = a, T[t + 1] = b, T[t + 2] = c;
+    H[t] = ha, H[t + 1] = hb, H[t + 2] = hc;
+    if (ha >= 0) H[ha] = t;
+    if (hb >= 0) H[hb] = t + 1;
+    if (hc >= 0) H[hc] = t + 2;
+    s->fixed[t] = s->fixed[t + 1] = s->fixed[t + 2] = 0;
+    return t;
+}
+
+/* Lawson flips of the half-edges on the stack (top entries): each one not
+ * fixed, with a triangle on both sides, and the fourth point strictly
+ * inside the circle is flipped, and the four outer edges of its
+ * quadrilateral go back on the stack (a flip changes only their two
+ * triangles, so every other edge keeps its verdict).  A boundary
+ * half-edge moved by a flip may be a front edge's: `above` follows it. */
+static void rs_legalize(rsweep *s, int top)
+{
+    int32_t *T = s->tris, *H = s->he, *st = s->stack;
+    uint8_t *F = s->fixed;
+    while (top > 0) {
+        int a = st[--top];
+        int b = H[a];
+        if (b < 0 || F[a]) continue;
+        int ar = prev_he(a), al = next_he(a), bl = prev_he(b), br = next_he(b);
+        int p0 = T[ar], pr = T[a], pl = T[al], p1 = T[bl];
+        if (!rs_incircle(s->P, p0, pr, pl, p1)) continue;
+        /* (p0 pr pl) + (pl pr p1) become (p0 p1 pl) + (p1 p0 pr): see legalize_impl */
+        T[a] = p1;
+        T[b] = p0;
+        int hbl = H[bl], har = H[ar];
+        uint8_t fbl = F[bl], far = F[ar];
+        if (hbl < 0 && s->above[pl] == bl) s->above[pl] = a;
+        if (har < 0 && s->above[pr] == ar) s->above[pr] = b;
+        H[a] = hbl;
+        if (hbl >= 0) H[hbl] = a;
+        H[b] = har;
+        if (har >= 0) H[har] = b;
+        H[ar] = bl, H[bl] = ar;
+        F[a] = fbl, F[b] = far, F[ar] = F[bl] = 0;
+        s->flips++;
+        if (top + 4 > s->stack_cap) { /* never seen; the general path is safe */
+            s->fail = 1;
+            return;
+        }
+        st[top++] = a, st[top++] = al, st[top++] = b, st[top++] = br;
+    }
+}
+
+/* The new front edge (u, v) (u left of v) replacing whatever lay between
+ * them; `tri_he` is its half-edge in the triangle above, or -1. */
+static inline void rs_link(rsweep *s, int u, int v, int tri_he, int below, int fixed)
+{
+    s->next[u] = v;
+    s->prev[v] = u;
+    s->above[u] = tri_he;
+    s->fl[u] = (uint8_t)((s->fl[u] & RF_PEND) | (below ? RF_BELOW : 0) | (fixed ? RF_FIXED : 0));
+}
+
+/* Close the pocket above the constraint u - v (u the previous point of v's
+ * row): see the section comment. */
+static void rs_pocket(rsweep *s, int u, int v)
+{
+    const int32_t *P = s->P;
+    int32_t *chain = s->chain, *out = s->out, *si = s->si, *sj = s->sj, *sb = s->sb;
+    int inside = s->fl[u] & RF_BELOW, k = 0;
+    for (int w = u; w != v; w = s->next[w]) {
+        if (k > s->n || (k > 0 && (s->fl[w] & RF_PEND))) { /* a constraint crosses u-v */
+            s->fail = 1;
+            return;
+        }
+        chain[k] = w;
+        out[k] = s->above[w] < 0 ? -2 + !!(s->fl[w] & RF_FIXED)
+                                 : 2 * s->above[w] + !!(s->fl[w] & RF_FIXED);
+        if (k > 0) rs_col_clear(s, w);
+        k++;
+    }
+    chain[k] = v;
+    s->nfixed++;
+    if (!inside) { /* the region above u-v is outside: nothing to build */
+        rs_link(s, u, v, -1, 1, 1);
+        return;
+    }
+    int32_t *H = s->he;
+    uint8_t *F = s->fixed;
+    int top = 0, nst = 0, base = -1;
+    si[top] = 0, sj[top] = k, sb[top] = -1, top++;
+    while (top > 0) {
+        top--;
+        int i = si[top], j = sj[top], bt = sb[top];
+        int ci = i + 1;
+        for (int q = i + 2; q < j; q++)
+            if (rs_incircle(P, chain[j], chain[i], chain[ci], chain[q])) ci = q;
+        /* (chain[j], chain[i], chain[ci]): the base chain[j] -> chain[i] below */
+        int t = rs_add_tri(s, chain[j], chain[i], chain[ci], bt, -1, -1);
+        if (bt < 0) base = t;
+        if (ci == i + 1) {
+            int e = out[i];
+            H[t + 1] = e < 0 ? -1 : e / 2;
+            if (e >= 0) H[e / 2] = t + 1, s->stack[nst++] = t + 1;
+            F[t + 1] = (uint8_t)(e & 1);
+        } else {
+            si[top] = i, sj[top] = ci, sb[top] = t + 1, top++;
+        }
+        if (ci == j - 1) {
+            int e = out[ci];
+            H[t + 2] = e < 0 ? -1 : e / 2;
+            if (e >= 0) H[e / 2] = t + 2, s->stack[nst++] = t + 2;
+            F[t + 2] = (uint8_t)(e & 1);
+        } else {
+            si[top] = ci, sj[top] = j, sb[top] = t + 2, top++;
+        }
+    }
+    F[base] = 1;
+    rs_link(s, u, v, base, 0, 1);
+    /* the pocket is constrained Delaunay inside; only its rim (the old
+     * front edges) needs testing against the triangles above */
+    rs_legalize(s, nst);
+}
+
+/* Cut off sharp peaks next to v (inside regions only). */
+static void rs_fill(rsweep *s, int v)
+{
+    const int32_t *P = s->P;
+    for (;;) { /* to the right: (v, q, q') */
+        int q = s->next[v];
+        if (q >= s->n || (s->fl[q] & RF_PEND) || !(s->fl[v] & RF_BELOW)) break;
+        int q2 = s->next[q];
+        if (rs_orient(P, v, q, q2) <= 0) break;
+        int64_t dot = (int64_t)(P[2 * v] - P[2 * q]) * (P[2 * q2] - P[2 * q]) +
+                      (int64_t)(P[2 * v + 1] - P[2 * q + 1]) * (P[2 * q2 + 1] - P[2 * q + 1]);
+        if (dot <= 0) break;
+        if (!(s->fl[q] & RF_BELOW)) { /* cannot happen: q has no constraint going down */
+            s->fail = 1;
+            return;
+        }
+        int t = rs_add_tri(s, v, q, q2, s->above[v], s->above[q], -1);
+        s->fixed[t] = !!(s->fl[v] & RF_FIXED);
+        s->fixed[t + 1] = !!(s->fl[q] & RF_FIXED);
+        rs_link(s, v, q2, t + 2, 1, 0);
+        rs_col_clear(s, q);
+        s->stack[0] = t, s->stack[1] = t + 1;
+        rs_legalize(s, 2);
+    }
+    for (;;) { /* to the left: (q', q, v) */
+        int q = s->prev[v];
+        if (q >= s->n || (s->fl[q] & RF_PEND) || !(s->fl[q] & RF_BELOW)) break;
+        int q2 = s->prev[q];
+        if (rs_orient(P, q2, q, v) <= 0) break;
+        int64_t dot = (int64_t)(P[2 * v] - P[2 * q]) * (P[2 * q2] - P[2 * q]) +
+                      (int64_t)(P[2 * v + 1] - P[2 * q + 1]) * (P[2 * q2 + 1] - P[2 * q + 1]);
+        if (dot <= 0) break;
+        if (!(s->fl[q2] & RF_BELOW)) {
+            s->fail = 1;
+            return;
+        }
+        int t = rs_add_tri(s, q2, q, v, s->above[q2], s->above[q], -1);
+        s->fixed[t] = !!(s->fl[q2] & RF_FIXED);
+        s->fixed[t + 1] = !!(s->fl[q] & RF_FIXED);
+        rs_link(s, q2, v, t + 2, 1, 0);
+        rs_col_clear(s, q);
+        s->stack[0] = t, s->stack[1] = t + 1;
+        rs_legalize(s, 2);
+    }
+}
+
+/* Add point v (the next in (y, x) order) below the front. */
+static void rs_drop(rsweep *s, int v)
+{
+    const int32_t *P = s->P;
+    const int32_t *nv = s->nb + 4 * v;
+    int p = rs_col_find(s, P[2 * v] - s->minx + 1);
+    int left = nv[RD_LEFT];
+    if (p < s->n && P[2 * p] == P[2 * v]) {
+        /* right below p: (pp, p, v) and (p, q, v); p leaves the front */
+        int wall = nv[RD_UP] == p;
+        if ((nv[RD_UP] >= 0 && !wall) || ((s->fl[p] & RF_PEND) && !wall)) {
+            s->fail = 1; /* v inside a vertical constraint, or one not made */
+            return;
+        }
+        int pp = s->prev[p], q = s->next[p];
+        int in1 = !!(s->fl[pp] & RF_BELOW), in2 = !!(s->fl[p] & RF_BELOW);
+        if ((in1 ^ in2) != wall) { /* only a constraint separates inside from outside */
+            s->fail = 1;
+            return;
+        }
+        int t1 = -1, t2 = -1, top = 0, f1 = left == pp;
+        if (in1) {
+            t1 = rs_add_tri(s, pp, p, v, s->above[pp], -1, -1);
+            s->fixed[t1] = !!(s->fl[pp] & RF_FIXED);
+            s->fixed[t1 + 1] = (uint8_t)wall;
+            s->fixed[t1 + 2] = (uint8_t)f1;
+            s->stack[top++] = t1;
+        }
+        if (in2) {
+            t2 = rs_add_tri(s, p, q, v, s->above[p], -1, t1 < 0 ? -1 : t1 + 1);
+            s->fixed[t2] = !!(s->fl[p] & RF_FIXED);
+            s->fixed[t2 + 2] = (uint8_t)wall;
+            s->stack[top++] = t2;
+            if (t1 >= 0) s->stack[top++] = t2 + 2; /* p-v between two new triangles */
+        }
+        s->nfixed += wall + f1;
+        rs_link(s, pp, v, t1 < 0 ? -1 : t1 + 2, in1 ^ f1, f1);
+        s->fl[v] = 0;
+        rs_link(s, v, q, t2 < 0 ? -1 : t2 + 1, in2, 0);
+        s->colv[P[2 * v] - s->minx + 1] = v; /* p's column */
+        rs_legalize(s, top);
+    } else {
+        /* below the front edge (p, q): the triangle (p, q, v) */
+        if (nv[RD_UP] >= 0) { /* its upper end left the front: impossible unless crossed */
+            s->fail = 1;
+            return;
+        }
+        int q = s->next[p];
+        int in = !!(s->fl[p] & RF_BELOW), f = left == p, t = -1;
+        if (in) {
+            t = rs_add_tri(s, p, q, v, s->above[p], -1, -1);
+            s->fixed[t] = !!(s->fl[p] & RF_FIXED);
+            s->fixed[t + 2] = (uint8_t)f;
+        }
+        s->nfixed += f;
+        rs_link(s, p, v, t < 0 ? -1 : t + 2, in ^ f, f);
+        s->fl[v] = 0;
+        rs_link(s, v, q, t < 0 ? -1 : t + 1, in, 0);
+        rs_col_set(s, v);
+        if (in) {
+            s->stack[0] = t;
+            rs_legalize(s, 1);
+        }
+    }
+    if (s->fail) return;
+    if (left >= 0 && s->prev[v] != left) {
+        rs_pocket(s, left, v);
+        if (s->fail) return;
+    }
+    if (nv[RD_DOWN] >= 0) s->fl[v] |= RF_PEND;
+    rs_fill(s, v);
+}
+
+/* The fast path: build the mesh with the row sweep and return 1, or return
+ * 0 (nothing published) when the input is not for it or it hit a
+ * surprise.  Coordinates are already checked against TN_CDT_MAX_COORD. */
+static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nsegs)
+{
+    if (n < 3 || nsegs < 2 || n > c->max_points) return 0;
+    int32_t minx = xy[0], maxx = xy[0];
+    for (int i = 1; i < n; i++) {
+        int32_t x = xy[2 * i], y = xy[2 * i + 1], px = xy[2 * i - 2], py = xy[2 * i - 1];
+        if (y < py || (y == py && x <= px)) return 0; /* not sorted by (y, x), or a duplicate */
+        minx = x < minx ? x : minx;
+        maxx = x > maxx ? x : maxx;
+    }
+    int64_t spanx = (int64_t)maxx - minx + 2, spany = (int64_t)xy[2 * n - 1] - xy[1] + 1;
+    if (spanx > RECT_MAX_SPAN || spany > RECT_MAX_SPAN || spanx >= c->col_cap) return 0;
+    /* constraint neighbours in the four directions */
+    int32_t *nb = c->tmp_a; /* 4n <= tmp_cap */
+    memset(nb, 0xff, sizeof(int32_t) * 4 * (size_t)n);
+    for (int k = 0; k < nsegs; k++) {
+        int a = segs[2 * k], b = segs[2 * k + 1], da, db;
+        if (a > b) {
+            int t = a;
+            a = b;
+            b = t;
+        }
+        if (a == b) return 0;
+        if (xy[2 * a + 1] == xy[2 * b + 1]) {
+            if (b != a + 1) return 0; /* a point inside the segment */
+            da = RD_RIGHT, db = RD_LEFT;
+        } else if (xy[2 * a] == xy[2 * b]) {
+            da = RD_DOWN, db = RD_UP;
+        } else {
+            return 0;
+        }
+        if (nb[4 * a + da] >= 0 || nb[4 * b + db] >= 0) return 0; /* overlap or repeat */
+        nb[4 * a + da] = b;
+        nb[4 * b + db] = a;
+    }
+    for (int i = 0; i < n; i++) {
+        const int32_t *q = nb + 4 * i;
+        int d = (q[0] >= 0) + (q[1] >= 0) + (q[2] >= 0) + (q[3] >= 0);
+        if (d == 0 || (d & 1)) return 0; /* a lone point or an open outline */
+    }
+
+    int32_t *P = c->ixy;
+    memcpy(P, xy, sizeof(int32_t) * 2 * (size_t)n);
+    const int L = n, R = n + 1;
+    P[2 * L] = minx - 1, P[2 * L + 1] = xy[1] - 1;
+    P[2 * R] = maxx + 1, P[2 * R + 1] = xy[1] - 1;
+    rsweep s;
+    memset(&s, 0, sizeof s);
+    s.P = P;
+    s.tris = c->tris, s.he = c->he, s.fixed = c->fixed;
+    s.next = c->hull_next, s.prev = c->hull_prev, s.above = c->hull_tri;
+    s.nb = nb, s.fl = c->pflag;
+    s.stack = c->tmp_b, s.stack_cap = c->tmp_cap;
+    s.colv = c->colv, s.bits = c->colbits;
+    s.chain = c->ids, s.out = c->ids2, s.si = c->loc, s.sj = c->vert_edge, s.sb = c->stack;
+    s.n = n, s.minx = minx;
+    memset(s.bits, 0, sizeof(uint64_t) * (size_t)(spanx / 64 + 1));
+    s.next[L] = 0, s.prev[0] = L, s.next[0] = R, s.prev[R] = 0;
+    s.above[L] = s.above[0] = -1;
+    s.fl[L] = 0;
+    s.fl[0] = nb[RD_DOWN] >= 0 ? RF_PEND : 0;
+    rs_col_set(&s, L);
+    rs_col_set(&s, 0);
+    for (int v = 1; v < n && !s.fail; v++) rs_drop(&s, v);
+    if (s.fail || s.nfixed != nsegs) return 0;
+
+    /* publish: half-edges -> neighbour triangles, vert_tri, remap */
+    int nt = s.ntris;
+    int32_t *he = c->he, *tris = c->tris;
+    for (int e = 0; e < 3 * nt; e++) he[e] = he[e] < 0 ? -1 : (int32_t)((unsigned)he[e] / 3u);
+    for (int i = 0; i < n; i++) c->vert_tri[i] = -1, c->remap[i] = i;
+    for (int t = 0; t < nt; t++) {
+        c->vert_tri[tris[3 * t]] = t;
+        c->vert_tri[tris[3 * t + 1]] = t;
+        c->vert_tri[tris[3 * t + 2]] = t;
+    }
+    c->ntris = c->nout = nt;
+    c->npoints = n;
+    memset(&c->st, 0, sizeof c->st);
+    c->st.points = n;
+    c->st.flips = s.flips;
+    c->st.segments_present = nsegs;
+    c->st.ntris_hull = nt;
+    c->st.rectilinear = 1;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Build                                                                      */
 /* ------------------------------------------------------------------------ */
 
@@ -1594,13 +2069,13 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
 {
     tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_i", err);
     if (tn_failed(st)) return st;
-    for (int i = 0; i < 2 * npoints; i++) {
+    for (int i = 0; i < 2 * npoints; i++)
         if (xy[i] < -TN_CDT_MAX_COORD || xy[i] > TN_CDT_MAX_COORD)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "tn_cdt_build_i: point %d has %c = %d, outside +-%d", i / 2,
                                 i % 2 ? 'y' : 'x', (int)xy[i], TN_CDT_MAX_COORD);
-        c->xy[i] = (double)xy[i];
-    }
+    if (flags == TN_CDT_REMOVE_OUTSIDE && rect_build(c, xy, npoints, segs, nsegs)) return TN_OK;
+    for (int i = 0; i < 2 * npoints; i++) c->xy[i] = (double)xy[i];
     c->npoints = npoints;
     c->exact_int = 1;
     c->mode = CDT_INT;

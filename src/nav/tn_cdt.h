@@ -184,6 +184,7 @@ typedef struct tn_cdt_stats {
     long long exact_tests;  /* predicates the floating-point filter could not decide
                                (exact stage; 0 on small integer spans, which are
                                exact in doubles) */
+    int rectilinear;        /* 1: built by the rectilinear row sweep (see ALGORITHM) */
 } tn_cdt_stats;
 void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out);
 
