@@ -103,16 +103,12 @@ typedef struct tn_flow {
     uint32_t gen;
     int kcap, kmin, kmax;
     int off[8];           /* index offset of each direction */
-    /* The 4-connected rebuild's board in 8x8 blocks, one bit per tile, with
-     * a ring of empty padding blocks (private; see tn_flow.c). */
-    int bstride, nblk;    /* blocks per padded row; blocks in all */
+    /* The 4-connected rebuild's board in blocks of 16x8 tiles, one bit per
+     * tile, with a ring of empty padding blocks (private; see tn_flow.c). */
+    int bstride, nblk;         /* blocks per padded row; blocks in all */
     struct tn_flow_bfs *bfs;   /* [nblk] the search's state per block */
-    struct tn_flow_block *blk; /* [nblk] distance and direction bit planes */
-    uint64_t *bopen;      /* [nblk] open tiles */
-    uint64_t *bdest;      /* [nblk] destinations */
-    uint64_t *bdone;      /* [nblk] tiles whose distance went straight to d[] */
-    int32_t *blist;       /* [3 * nblk] candidate blocks of this level, of the next; settled ones */
-    uint64_t *bgained;    /* [nblk] tiles each settled block gained */
+    struct tn_flow_block *blk; /* [nblk] the board and the result, as bits */
+    int32_t *blist;            /* [3 * nblk] candidates of this level, of the next; settled */
     tn_allocator alloc;
 } tn_flow;
 
