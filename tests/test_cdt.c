@@ -1114,7 +1114,15 @@ static void test_tile_map_256(void **state)
  * wall; free/blocked tile edges merged into maximal horizontal and vertical
  * runs, each split at every point on it; points in row-major order (sorted
  * by y, then x), which is what the sweep takes. */
+static input outline_input_at(const uint8_t *tiles, int w, int h, const int *gx, const int *gy);
 static input outline_input(const uint8_t *tiles, int w, int h)
+{
+    return outline_input_at(tiles, w, h, NULL, NULL);
+}
+
+/* gx[0..w], gy[0..h]: increasing coordinates of the grid lines (NULL: 0, 1,
+ * 2, ...), a stretched map with the same outline structure. */
+static input outline_input_at(const uint8_t *tiles, int w, int h, const int *gx, const int *gy)
 {
 #define BLK(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || tiles[(y)*w + (x)])
     int nc = (w + 1) * (h + 1);
@@ -1127,7 +1135,7 @@ static input outline_input(const uint8_t *tiles, int w, int h)
             int a = BLK(x - 1, y - 1), b = BLK(x, y - 1), c = BLK(x - 1, y), d = BLK(x, y);
             int v = !(a == b && c == d) && !(a == c && b == d);
             id[y * (w + 1) + x] = v ? in.n : -1;
-            if (v) in.xy[2 * in.n] = x, in.xy[2 * in.n + 1] = y, in.n++;
+            if (v) in.xy[2 * in.n] = gx ? gx[x] : x, in.xy[2 * in.n + 1] = gy ? gy[y] : y, in.n++;
         }
     for (int y = 0; y <= h; y++) /* horizontal runs on grid line y */
         for (int x = 0, start = -1; x <= w; x++) {
@@ -1159,8 +1167,24 @@ static input outline_input(const uint8_t *tiles, int w, int h)
  * the free tiles, that every point is used and every boundary edge is a
  * constraint; then compare with the general path (TN_CDT_INCREMENTAL keeps
  * the sweep out): same status, same triangle count, same area. */
+/* The tile column (row) holding coordinate v*3 of a centroid (3x scaled). */
+static int grid_cell(const int *g, int n, double v3)
+{
+    int k = 0;
+    while (k + 1 < n && 3.0 * (g ? g[k + 1] : k + 1) <= v3) k++;
+    return k;
+}
+
+static void check_outline_at(const input *in, const uint8_t *tiles, int w, int h, const int *gx,
+                             const int *gy, int brute, int sweep);
 static void check_outline(const input *in, const uint8_t *tiles, int w, int h, int brute,
                           int sweep)
+{
+    check_outline_at(in, tiles, w, h, NULL, NULL, brute, sweep);
+}
+
+static void check_outline_at(const input *in, const uint8_t *tiles, int w, int h, const int *gx,
+                             const int *gy, int brute, int sweep)
 {
     tn_error err;
     tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, &err);
@@ -1176,20 +1200,23 @@ static void check_outline(const input *in, const uint8_t *tiles, int w, int h, i
     tn_cdt_get_mesh(c, &m);
     check_opts o = {brute, 1};
     check_mesh(in, &m, o);
-    int nfree = 0;
-    for (int i = 0; i < w * h; i++) nfree += !tiles[i];
+    double free_area = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (!tiles[y * w + x])
+                free_area += (double)((gx ? gx[x + 1] - gx[x] : 1) * (gy ? gy[y + 1] - gy[y] : 1));
     double area = 0;
     for (int t = 0; t < m.ntris; t++) {
         int a = m.tri[3 * t], b = m.tri[3 * t + 1], cc = m.tri[3 * t + 2];
         area += area2(in, a, b, cc);
-        int tx = (int)((in->xy[2 * a] + in->xy[2 * b] + in->xy[2 * cc]) / 3);
-        int ty = (int)((in->xy[2 * a + 1] + in->xy[2 * b + 1] + in->xy[2 * cc + 1]) / 3);
+        int tx = grid_cell(gx, w, in->xy[2 * a] + in->xy[2 * b] + in->xy[2 * cc]);
+        int ty = grid_cell(gy, h, in->xy[2 * a + 1] + in->xy[2 * b + 1] + in->xy[2 * cc + 1]);
         if (tiles[ty * w + tx]) fail_msg("kept triangle %d has its centroid in block %d,%d", t, tx, ty);
         for (int k = 0; k < 3; k++)
             if (m.adj[3 * t + k] < 0 && !m.fixed[3 * t + k])
                 fail_msg("triangle %d: boundary edge %d is not a constraint", t, k);
     }
-    assert_true(fabs(area - 2.0 * nfree) < 1e-9);
+    assert_true(fabs(area - 2.0 * free_area) < 1e-6);
     for (int i = 0; i < in->n; i++) /* every outline corner touches a free tile */
         if (m.remap[i] == i && m.vert_tri[i] < 0) fail_msg("point %d unused", i);
     int ntris = m.ntris;
@@ -1249,6 +1276,126 @@ static void test_sweep_tile_maps(void **state)
     input in = outline_input(t9, 9, 9);
     check_outline(&in, t9, 9, 9, 1, 1);
     input_free(&in);
+}
+
+/* The same outlines on a stretched grid (random gaps of 1-60 between grid
+ * lines): long thin free spaces, big circles, irregular cocircularity. */
+static void test_sweep_stretched(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 2468, 3);
+    int gx[41], gy[41];
+    for (int trial = 0; trial < 200; trial++) {
+        int w = 1 + (int)tn_rng_below(&r, 16), h = 1 + (int)tn_rng_below(&r, 16);
+        gx[0] = gy[0] = -(int)tn_rng_below(&r, 1000);
+        for (int k = 1; k <= 40; k++) {
+            gx[k] = gx[k - 1] + 1 + (int)tn_rng_below(&r, trial % 3 ? 60 : 3);
+            gy[k] = gy[k - 1] + 1 + (int)tn_rng_below(&r, trial % 5 ? 60 : 2);
+        }
+        uint8_t *tiles = random_tiles(&r, w, h, 1 + (int)tn_rng_below(&r, 12),
+                                      1 + (int)tn_rng_below(&r, 4), trial % 2 ? 3 : 0);
+        int nfree = 0;
+        for (int i = 0; i < w * h; i++) nfree += !tiles[i];
+        input in = outline_input_at(tiles, w, h, gx, gy);
+        if (nfree > 0) check_outline_at(&in, tiles, w, h, gx, gy, w * h <= 100, 1);
+        input_free(&in);
+        free(tiles);
+    }
+}
+
+/* Random damage to valid outlines: a constraint dropped (an open outline),
+ * a point moved off the grid line, a point added on a vertical constraint
+ * with constraints to both sides, a crossing rectangle.  Whatever the sweep
+ * does, the answer must be the general path's: the same status, and when
+ * it succeeds, a valid mesh with the same triangle count. */
+static void test_sweep_mutations(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 1357, 5);
+    for (int trial = 0; trial < 300; trial++) {
+        int w = 2 + (int)tn_rng_below(&r, 12), h = 2 + (int)tn_rng_below(&r, 12);
+        uint8_t *tiles = random_tiles(&r, w, h, 1 + (int)tn_rng_below(&r, 10), 3, 0);
+        input base = outline_input(tiles, w, h);
+        free(tiles);
+        if (base.n < 4 || base.nsegs < 2) {
+            input_free(&base);
+            continue;
+        }
+        input in = input_new(base.n + 4, base.nsegs + 4);
+        memcpy(in.xy, base.xy, sizeof(double) * 2 * (size_t)base.n);
+        memcpy(in.segs, base.segs, sizeof(int32_t) * 2 * (size_t)base.nsegs);
+        in.n = base.n;
+        in.nsegs = base.nsegs;
+        int kind = trial % 4;
+        if (kind == 0) { /* drop a constraint */
+            int k = (int)tn_rng_below(&r, (uint32_t)in.nsegs);
+            in.segs[2 * k] = in.segs[2 * in.nsegs - 2];
+            in.segs[2 * k + 1] = in.segs[2 * in.nsegs - 1];
+            in.nsegs--;
+        } else if (kind == 1) { /* move a point by one in x */
+            int k = (int)tn_rng_below(&r, (uint32_t)in.n);
+            in.xy[2 * k] += tn_rng_below(&r, 2) ? 1 : -1;
+        } else if (kind == 2) { /* a point with left and right constraints on a vertical one */
+            int k = (int)tn_rng_below(&r, (uint32_t)in.nsegs);
+            int a = in.segs[2 * k], b = in.segs[2 * k + 1];
+            double x = in.xy[2 * a], y0 = fmin(in.xy[2 * a + 1], in.xy[2 * b + 1]),
+                   y1 = fmax(in.xy[2 * a + 1], in.xy[2 * b + 1]);
+            if (in.xy[2 * b] == x && y1 - y0 >= 2) { /* vertical: three new points, one on it */
+                double y = y0 + 1;
+                int n = in.n;
+                in.xy[2 * n] = x - 1, in.xy[2 * n + 1] = y;
+                in.xy[2 * n + 2] = x, in.xy[2 * n + 3] = y;
+                in.xy[2 * n + 4] = x + 1, in.xy[2 * n + 5] = y;
+                in.segs[2 * in.nsegs] = n, in.segs[2 * in.nsegs + 1] = n + 1;
+                in.segs[2 * in.nsegs + 2] = n + 1, in.segs[2 * in.nsegs + 3] = n + 2;
+                in.n += 3;
+                in.nsegs += 2;
+            }
+        } else { /* a rectangle that may cross outlines */
+            int n = in.n;
+            int x0 = (int)tn_rng_below(&r, (uint32_t)w), y0 = (int)tn_rng_below(&r, (uint32_t)h);
+            int x1 = x0 + 1 + (int)tn_rng_below(&r, 4), y1 = y0 + 1 + (int)tn_rng_below(&r, 4);
+            double P[8] = {x0, y0, x1, y0, x0, y1, x1, y1};
+            memcpy(in.xy + 2 * n, P, sizeof P);
+            int32_t S[8] = {n, n + 1, n, n + 2, n + 1, n + 3, n + 2, n + 3};
+            memcpy(in.segs + 2 * in.nsegs, S, sizeof S);
+            in.n += 4;
+            in.nsegs += 4;
+        }
+        /* sorted order kept where it was: re-sort the points by (y, x) */
+        int *ord = malloc(sizeof(int) * (size_t)in.n), *inv = malloc(sizeof(int) * (size_t)in.n);
+        for (int i = 0; i < in.n; i++) ord[i] = i;
+        for (int i = 1; i < in.n; i++) /* insertion sort, stable */
+            for (int j = i; j > 0; j--) {
+                const double *A = in.xy + 2 * ord[j - 1], *B = in.xy + 2 * ord[j];
+                if (A[1] < B[1] || (A[1] == B[1] && A[0] <= B[0])) break;
+                int t = ord[j];
+                ord[j] = ord[j - 1];
+                ord[j - 1] = t;
+            }
+        input srt = input_new(in.n, in.nsegs);
+        for (int i = 0; i < in.n; i++) {
+            srt.xy[2 * i] = in.xy[2 * ord[i]], srt.xy[2 * i + 1] = in.xy[2 * ord[i] + 1];
+            inv[ord[i]] = i;
+        }
+        for (int k = 0; k < 2 * in.nsegs; k++) srt.segs[k] = inv[in.segs[k]];
+        free(ord);
+        free(inv);
+        tn_error e1, e2;
+        check_opts o = {srt.n <= 60, 1};
+        tn_cdt_mesh m1, m2;
+        tn_status s1 = run_i(&srt, TN_CDT_REMOVE_OUTSIDE, o, &m1, &e1);
+        tn_status s2 = run_i(&srt, TN_CDT_REMOVE_OUTSIDE | TN_CDT_INCREMENTAL, o, &m2, &e2);
+        if (tn_failed(s1) != tn_failed(s2))
+            fail_msg("trial %d: sweep %s, general path %s", trial, tn_failed(s1) ? e1.msg : "ok",
+                     tn_failed(s2) ? e2.msg : "ok");
+        if (!tn_failed(s1)) assert_int_equal(m1.ntris, m2.ntris);
+        input_free(&srt);
+        input_free(&in);
+        input_free(&base);
+    }
 }
 
 /* The benchmark's kind of map: 256 x 256, random blocks of side 1-8. */
@@ -1637,6 +1784,8 @@ int main(void)
         cmocka_unit_test(test_tile_maps),
         cmocka_unit_test(test_tile_map_256),
         cmocka_unit_test(test_sweep_tile_maps),
+        cmocka_unit_test(test_sweep_stretched),
+        cmocka_unit_test(test_sweep_mutations),
         cmocka_unit_test(test_sweep_tile_map_256),
         cmocka_unit_test(test_sweep_fallbacks),
         cmocka_unit_test(test_float_random),

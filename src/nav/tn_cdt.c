@@ -426,11 +426,13 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
-    /* sweep columns: enough for any map whose width fits the points (a
-     * tile map has at least width + 1 corners), capped at the exact range */
+    /* sweep columns: spans up to 4096, or more when there are points for
+     * them (a w-wide tile map has more than w corners), up to the exact
+     * range: at most 66 KB */
     size_t cols = 4 * (size_t)max_points + 64;
+    if (cols < 4096 + 64) cols = 4096 + 64;
     if (cols > RECT_MAX_SPAN + 64) cols = RECT_MAX_SPAN + 64;
-    c->col_cap = (int)(cols / 64 * 64);
+    c->col_cap = (int)((cols + 63) / 64 * 64);
     c->ixy = tn_alloc_array(c->ap, 2 * np, sizeof(int32_t));
     c->pflag = tn_alloc_array(c->ap, np, 1);
     c->colv = tn_alloc_array(c->ap, (size_t)c->col_cap, sizeof(int32_t));
