@@ -136,14 +136,14 @@ for h in $HARNESSES; do
         "$B/corpus/$h" "fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -n 1 | sed 's/cov: //')
+    cov=$(grep -a -o 'cov: [0-9]*' "$log" | tail -n 1 | sed 's/cov: //')
     corp=$(ls "$B/corpus/$h" "fuzz/corpus/$h" | grep -vc ':$')
     finds=$(ls "$B/artifacts/$h" | wc -l | tr -d ' ')
     note=""
     if [ "$rc" -ne 0 ] || [ "$finds" -ne 0 ]; then
         [ "$finds" -eq 0 ] && finds=1
         status=1
-        what=$(grep -m1 -o 'ERROR: [A-Za-z]*: [^ ]*[^(]*\|runtime error: .*\|deadly signal\|timeout after\|out-of-memory' "$log" | head -n 1)
+        what=$(grep -a -m1 -o 'ERROR: [A-Za-z]*: [^ ]*[^(]*\|runtime error: .*\|deadly signal\|timeout after\|out-of-memory' "$log" | head -n 1)
         note="FOUND: ${what:-exit $rc}; log $log; input $(ls "$B/artifacts/$h" | head -n 1 | sed "s|^|$B/artifacts/$h/|")"
     fi
     rows="$rows$(printf '%-8s %8s %10s %8s %6s %7s  %s' "$h" "$SECS" "${execs:-?}" "${cov:-?}" "$corp" "$finds" "$note")
