@@ -7,28 +7,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tn_bot.h"
-
-static tn_map *load_map(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fail_msg("cannot open %s (tests run from the repository root)", path);
-        return NULL;
-    }
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    tn_map *m = NULL;
-    tn_error err;
-    if (tn_failed(tn_map_parse(buf, n, path, NULL, &m, &err))) fail_msg("%s", err.msg);
-    return m;
-}
 
 static void find_dest(const tn_map *m, int *x, int *y)
 {
@@ -48,7 +34,7 @@ typedef struct rig {
 
 static void rig_init(rig *r, const char *map, int w, int h, float jump)
 {
-    r->m = load_map(map);
+    r->m = tu_load_map(map);
     assert_true(tn_succeeded(tn_path_create(r->m->w, r->m->h, NULL, 0, NULL, &r->pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r->bot, NULL)));
     r->p = tn_phys_default(jump);
@@ -139,7 +125,7 @@ static void test_jump_frames_from_simulation(void **state)
 static void test_snap_goal(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_ledge4.map");
+    tn_map *m = tu_load_map("tests/data/path_ledge4.map");
     int gx, gy;
     /* in the air over the floor: down to the floor */
     assert_true(tn_bot_snap_goal(m, 1, 2, 5, 2, &gx, &gy));

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,23 +17,6 @@
 #include "tn_rng.h"
 
 /* ---- helpers ------------------------------------------------------------ */
-
-static tn_map *load_map(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fail_msg("cannot open %s (tests run from the repository root)", path);
-        return NULL;
-    }
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    tn_map *m = NULL;
-    tn_error err;
-    tn_status s = tn_map_parse(buf, n, path, NULL, &m, &err);
-    if (tn_failed(s)) fail_msg("%s", err.msg);
-    return m;
-}
 
 static tn_jump_model model(int height)
 {
@@ -148,8 +133,8 @@ static void test_model_is_conservative(void **state)
 static void test_ledge_exactly_m(void **state)
 {
     (void)state;
-    tn_map *m4 = load_map("tests/data/path_ledge4.map");
-    tn_map *m5 = load_map("tests/data/path_ledge5.map");
+    tn_map *m4 = tu_load_map("tests/data/path_ledge4.map");
+    tn_map *m5 = tu_load_map("tests/data/path_ledge5.map");
     result r = find_marks(m4, 1, 2, 4, true);
     assert_true(reached(&r));
     check_raw_path(m4, &r, 1, 2);
@@ -183,7 +168,7 @@ static void test_ledge_exactly_m(void **state)
 static void test_gap_width(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_gap.map");
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
     result r = find_marks(m, 1, 2, 4, true);
     assert_true(reached(&r));
     check_raw_path(m, &r, 1, 2);
@@ -201,7 +186,7 @@ static void test_gap_width(void **state)
 static void test_oneway_up(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_oneway_up.map");
+    tn_map *m = tu_load_map("tests/data/path_oneway_up.map");
     result r = find_marks(m, 1, 2, 4, true);
     assert_true(reached(&r));
     check_raw_path(m, &r, 1, 2);
@@ -225,7 +210,7 @@ static void test_oneway_up(void **state)
 static void test_oneway_drop(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_oneway_drop.map");
+    tn_map *m = tu_load_map("tests/data/path_oneway_drop.map");
     result r = find_marks(m, 1, 2, 4, true);
     assert_true(reached(&r));
     check_raw_path(m, &r, 1, 2);
@@ -250,7 +235,7 @@ static void test_oneway_drop(void **state)
 static void test_ceiling_cuts_jump(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_ceiling.map");
+    tn_map *m = tu_load_map("tests/data/path_ceiling.map");
     tn_jump_model jm = model(4);
     result r = find_marks(m, 1, 2, 4, true);
     assert_true(reached(&r));
@@ -284,7 +269,7 @@ static void test_ceiling_cuts_jump(void **state)
 static void test_partial_path(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_partial.map");
+    tn_map *m = tu_load_map("tests/data/path_partial.map");
     result r = find_marks(m, 1, 2, 4, false);
     assert_int_equal(r.status, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
     assert_true(r.n >= 2);
@@ -323,7 +308,7 @@ static void test_partial_path(void **state)
 static void test_bad_arguments(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_gap.map");
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
     tn_path *pf;
     tn_error err;
     assert_true(tn_failed(tn_path_create(0, 5, NULL, 0, NULL, &pf, &err)));
@@ -360,7 +345,7 @@ static void test_post_filter(void **state)
                           "tests/data/path_oneway_up.map", "tests/data/path_oneway_drop.map",
                           "tests/data/path_ceiling.map"};
     for (size_t k = 0; k < sizeof maps / sizeof maps[0]; k++) {
-        tn_map *m = load_map(maps[k]);
+        tn_map *m = tu_load_map(maps[k]);
         result raw = find_marks(m, 1, 2, 4, true);
         result fil = find_marks(m, 1, 2, 4, false);
         assert_true(reached(&raw) && reached(&fil));
@@ -624,7 +609,7 @@ static void test_no_allocation_and_generation_wrap(void **state)
     (void)state;
     counting c = {0, 0};
     tn_allocator a = {c_alloc, c_free, &c};
-    tn_map *m = load_map("tests/data/path_ledge4.map");
+    tn_map *m = tu_load_map("tests/data/path_ledge4.map");
     tn_path *pf;
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, &a, &pf, NULL)));
     long after_create = c.allocs;
@@ -653,7 +638,7 @@ static void test_no_allocation_and_generation_wrap(void **state)
 static void test_explored(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/path_gap.map");
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
     tn_path *pf;
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
     tn_jump_model jm = model(4);

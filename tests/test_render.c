@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +20,6 @@
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
 #define SHOT SHOT_PATH
-
-static tn_world *load(const char *path)
-{
-    char err[512];
-    tn_map *m;
-    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
-    tn_world *w;
-    tn_error e;
-    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
-    return w;
-}
 
 /* Screenshot `w` and load it back as XRGB8888. */
 static SDL_Surface *shoot(tn_world *w, unsigned overlays, const char *path)
@@ -72,7 +63,7 @@ static void tile_px(const tn_camera *c, int tx, int ty, float fx, float fy, int 
 static void test_tile_colours(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/render_tiles.map");
+    tn_world *w = tu_load_world("tests/data/render_tiles.map", 1);
     SDL_Surface *s = shoot(w, 0, SHOT);
     tn_view v;
     tn_view_init(&v, w, 0);
@@ -120,7 +111,7 @@ static void test_tile_colours(void **state)
 static void test_edit_shows(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/render_tiles.map");
+    tn_world *w = tu_load_world("tests/data/render_tiles.map", 1);
     tn_error e;
     assert_true(tn_succeeded(tn_world_click(w, 15, 8, TN_CLICK_RIGHT, false, &e)));
     assert_true(tn_succeeded(tn_world_click(w, 16, 8, TN_CLICK_MIDDLE, false, &e)));
@@ -146,7 +137,7 @@ static void test_edit_shows(void **state)
 static void test_character_moves(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/render_tiles.map");
+    tn_world *w = tu_load_world("tests/data/render_tiles.map", 1);
     tn_input right = {false, true, false, false};
     for (int i = 0; i < 60; i++) { /* 160 px/s for 1 s: 10 tiles */
         tn_world_set_input(w, right);
@@ -212,7 +203,7 @@ static void test_camera_follows(void **state)
 static void test_deterministic(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/render_tiles.map");
+    tn_world *w = tu_load_world("tests/data/render_tiles.map", 1);
     char err[512];
     assert_int_equal(tn_game_screenshot(w, "assets", SHOT, TN_OVERLAY_PATH, err, sizeof err), 0);
     assert_int_equal(tn_game_screenshot(w, "assets", SHOT2_PATH, TN_OVERLAY_PATH, err, sizeof err), 0);
@@ -233,7 +224,7 @@ static void test_deterministic(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/render_tiles.map");
+    tn_world *w = tu_load_world("tests/data/render_tiles.map", 1);
     char err[512] = "";
     assert_int_equal(tn_game_screenshot(w, "no/such/dir", SHOT, 0, err, sizeof err), -1);
     assert_non_null(strstr(err, "no/such/dir/DejaVuSans.ttf"));

@@ -8,34 +8,20 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "testutil.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tn_wbots.h"
 
-static tn_map *load_map(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fail_msg("cannot open %s (tests run from the repository root)", path);
-        return NULL;
-    }
-    static char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    tn_map *m = NULL;
-    tn_error err;
-    if (tn_failed(tn_map_parse(buf, n, path, NULL, &m, &err))) fail_msg("%s", err.msg);
-    return m;
-}
-
 static tn_world *world(const char *map)
 {
     tn_world *w = NULL;
     tn_error err;
     tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(load_map(map), &c, NULL, &w, &err))) fail_msg("%s", err.msg);
+    if (tn_failed(tn_world_create(tu_load_map(map), &c, NULL, &w, &err))) fail_msg("%s", err.msg);
     return w;
 }
 
@@ -329,7 +315,7 @@ static void test_replace_map(void **state)
     tn_world *w = world("tests/data/path_gap.map");
     tn_world_set(w, "bots", 2, NULL);
     tn_error err;
-    tn_map *other = load_map("tests/data/path_ceiling.map");
+    tn_map *other = tu_load_map("tests/data/path_ceiling.map");
     assert_true(tn_succeeded(tn_world_replace_map(w, other, &err)));
     assert_int_equal(tn_wbots_count(w), 0);
     tn_bot_info i = go(w, 1500);

@@ -4,6 +4,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include "testutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,21 +13,10 @@
 #include "fileio.h"
 #include "tn_world.h"
 
-static tn_world *load(const char *path)
-{
-    char err[512];
-    tn_map *m;
-    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
-    tn_world *w;
-    tn_error e;
-    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
-    return w;
-}
-
 static void test_start_and_ground(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/small.map");
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
     for (int i = 0; i < 10; i++) tn_world_step(w);
     int tx, ty;
     tn_body_tile(&w->character, &tx, &ty);
@@ -39,7 +30,7 @@ static void test_start_and_ground(void **state)
 static void test_edits(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/small.map");
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     /* toggling a block on and off */
     assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
@@ -72,7 +63,7 @@ static void test_edits(void **state)
 static void test_clicks(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/small.map");
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     assert_true(tn_succeeded(tn_world_click(w, 6, 3, TN_CLICK_RIGHT, false, &e)));
     assert_int_equal(tn_map_tile(w->map, 6, 3), TN_TILE_BLOCK);
@@ -92,7 +83,7 @@ static void test_clicks(void **state)
 static void test_params(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/small.map");
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     double v;
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6, &e)));
@@ -125,7 +116,7 @@ static void test_json_and_determinism(void **state)
     (void)state;
     char a[8192], b[8192];
     for (int run = 0; run < 2; run++) {
-        tn_world *w = load("maps/demo.map");
+        tn_world *w = tu_load_world("maps/demo.map", 1);
         tn_input in = {false, true, false, false};
         for (int i = 0; i < 300; i++) {
             in.jump = (i % 40) < 20;
@@ -148,7 +139,7 @@ static void test_json_and_determinism(void **state)
 static void test_replace_map(void **state)
 {
     (void)state;
-    tn_world *w = load("tests/data/small.map");
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_map *m = tn_map_create(5, 5, NULL, NULL);
     tn_error e;
     assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
