@@ -1573,7 +1573,7 @@ static void rs_legalize(rsweep *s, int top)
     while (top > 0) {
         int a = st[--top];
         int b = H[a];
-        if (b < 0 || F[a]) continue;
+        if ((b < 0) | F[a]) continue; /* one branch, not two */
         int ar = prev_he(a), al = next_he(a), bl = prev_he(b), br = next_he(b);
         int p0 = T[ar], pr = T[a], pl = T[al], p1 = T[bl];
         if (!rs_incircle(s->P, p0, pr, pl, p1)) continue;
@@ -1690,7 +1690,7 @@ static void rs_fill(rsweep *s, int v)
     const int32_t *P = s->P;
     for (;;) { /* to the right: (v, q, q') */
         int q = s->next[v];
-        if (q >= s->n || (s->fl[q] & RF_PEND) || !(s->fl[v] & RF_BELOW)) break;
+        if ((q >= s->n) | (s->fl[q] & RF_PEND) | !(s->fl[v] & RF_BELOW)) break;
         int q2 = s->next[q];
         if (!rs_peak(P, v, q, q2)) break;
         if (!(s->fl[q] & RF_BELOW)) { /* cannot happen: q has no constraint going down */
@@ -1707,7 +1707,7 @@ static void rs_fill(rsweep *s, int v)
     }
     for (;;) { /* to the left: (q', q, v) */
         int q = s->prev[v];
-        if (q >= s->n || (s->fl[q] & RF_PEND) || !(s->fl[q] & RF_BELOW)) break;
+        if ((q >= s->n) | (s->fl[q] & RF_PEND) | !(s->fl[q] & RF_BELOW)) break;
         int q2 = s->prev[q];
         if (!rs_peak(P, q2, q, v)) break;
         if (!(s->fl[q2] & RF_BELOW)) {
@@ -1731,7 +1731,7 @@ static void rs_drop(rsweep *s, int v)
     const int32_t *nv = s->nb + 4 * v;
     int p = rs_col_find(s, P[2 * v] - s->minx + 1);
     int left = nv[RD_LEFT];
-    if (p < s->n && P[2 * p] == P[2 * v]) {
+    if ((p < s->n) & (P[2 * p] == P[2 * v])) { /* L*'s x differs from every point's */
         /* right below p: (pp, p, v) and (p, q, v); p leaves the front */
         int wall = nv[RD_UP] == p;
         if ((nv[RD_UP] >= 0 && !wall) || ((s->fl[p] & RF_PEND) && !wall)) {
@@ -1789,7 +1789,7 @@ static void rs_drop(rsweep *s, int v)
         }
     }
     if (s->fail) return;
-    if (left >= 0 && s->prev[v] != left) {
+    if ((left >= 0) & (s->prev[v] != left)) {
         rs_pocket(s, left, v);
         if (s->fail) return;
     }
