@@ -13,8 +13,8 @@
 /* States one search may expand: ~5 ms on a 512x512 level, more than any
  * reachable set of the demo-sized maps (a plan cut short is a partial path). */
 #define SEARCH_LIMIT 65536
-/* Larger maps get no finder (8 bytes x 46 jump values per tile: 386 MB here). */
-#define MAX_FINDER_TILES (1024L * 1024L)
+/* Larger maps get no finder (8 bytes x 46 jump values per tile: 96 MB here). */
+#define MAX_FINDER_TILES (512L * 512L)
 
 typedef struct tn_wbots {
     tn_path *pf;        /* the character's finder (NULL: map too large) */

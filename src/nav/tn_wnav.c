@@ -136,8 +136,18 @@ static void nav_destroy(tn_world *w)
     w->nav = NULL;
 }
 
+/* Larger maps get no navmesh: its worst-case capacity is ~720 bytes per
+ * tile (mesh + query), 180 MB at this size, and grows with the map. */
+#define MAX_NAV_TILES (512L * 512L)
+
 static tn_status nav_create(tn_world *w, tn_error *err)
 {
+    if ((long)w->map->w * w->map->h > MAX_NAV_TILES) {
+        tn_world_message(w, "the navmesh is off: a %dx%d map needs about %ld MB for it "
+                         "(limit %ld tiles)", w->map->w, w->map->h,
+                         (long)w->map->w * w->map->h * 720 >> 20, MAX_NAV_TILES);
+        return TN_OK; /* w->nav stays NULL: every query answers "no" */
+    }
     struct tn_wnav *s = tn_alloc(&w->alloc, sizeof *s);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     w->nav = s;
@@ -178,6 +188,9 @@ static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
 {
     (void)tool;
     struct tn_wnav *s = nav_of(w);
+    if (!s)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "the navmesh is off on maps larger than %ld tiles", MAX_NAV_TILES);
     tn_world_character_center(w, &s->sx, &s->sy);
     s->gx = ((float)x + 0.5f) * TN_TILE_PX;
     s->gy = ((float)y + 0.5f) * TN_TILE_PX;
@@ -199,7 +212,9 @@ static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
 static int nav_json(const tn_world *w, char *buf, size_t cap)
 {
     const struct tn_wnav *s = nav_of(w);
-    if (!s) return 0;
+    if (!s)
+        return snprintf(buf, cap, ",\"navmesh\":{\"triangles\":0,\"regions\":0,"
+                                  "\"build_ms\":null,\"off\":true}");
     tn_navmesh_view v;
     tn_navmesh_get_view(s->mesh, &v);
     char ms[32];
@@ -212,7 +227,7 @@ static int nav_json(const tn_world *w, char *buf, size_t cap)
 static int nav_hud(const tn_world *w, char *buf, size_t cap)
 {
     const struct tn_wnav *s = nav_of(w);
-    if (!s) return 0;
+    if (!s) return snprintf(buf, cap, "navmesh: off (map larger than %ld tiles)", MAX_NAV_TILES);
     tn_navmesh_view v;
     tn_navmesh_get_view(s->mesh, &v);
     char ms[48] = "";
@@ -243,7 +258,7 @@ static void nav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overla
 static tn_status nav_check(const tn_world *w, tn_error *err)
 {
     const struct tn_wnav *s = nav_of(w);
-    if (!s) return tn_error_set(err, TN_FAILURE, 0, 0, "navmesh: not created");
+    if (!s) return TN_OK; /* off on a map over MAX_NAV_TILES */
     const tn_map *m = w->map;
     bool any_free = false;
     for (int y = 0; y < m->h; y++)
