@@ -97,9 +97,20 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         int lineno = 0;
         FAIL("script is %zu bytes, larger than the %u-byte limit", len, TN_SCRIPT_MAX_BYTES);
     }
-    /* Count lines for one allocation. */
+    /* Count the lines that hold a command (not blank, not a comment) for
+     * one allocation: memory follows the commands, not the file size. */
     size_t lines = 1;
-    for (size_t i = 0; i < len; i++) lines += buf[i] == '\n';
+    bool content = false, comment = false;
+    for (size_t i = 0; i < len; i++) {
+        char ch = buf[i];
+        if (ch == '\n') {
+            lines += content;
+            content = comment = false;
+        } else if (!comment && !content) {
+            if (ch == '#') comment = true;
+            else if (ch != ' ' && ch != '\t' && ch != '\r') content = true;
+        }
+    }
     s->cmds = calloc(lines, sizeof *s->cmds);
     if (!s->cmds) {
         int lineno = 0;

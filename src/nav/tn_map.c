@@ -257,9 +257,18 @@ static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char 
     return TN_OK;
 }
 
+/* A parsed size for messages: parse_uint saturates above 10^9. */
+static const char *size_text(long v, char buf[24])
+{
+    if (v > 1000000000L) return "(more than 10^9)";
+    snprintf(buf, 24, "%ld", v);
+    return buf;
+}
+
 static tn_status parse_movingai(line_reader *r, const char *name, const tn_allocator *a,
                                 tn_map **out, tn_error *err)
 {
+    char wb[24], hb[24];
     long h = -1, w = -1;
     for (;;) {
         if (!next_content_line(r))
@@ -282,7 +291,8 @@ static tn_status parse_movingai(line_reader *r, const char *name, const tn_alloc
     if (h < 0) PERR(r->lineno, 1, "missing 'height' line before 'map'");
     if (w < 0) PERR(r->lineno, 1, "missing 'width' line before 'map'");
     if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
-        PERR(r->lineno, 1, "map size %ldx%ld is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
+        PERR(r->lineno, 1, "map size %sx%s is outside 1..%d", size_text(w, wb), size_text(h, hb),
+             TN_MAP_MAX_SIZE);
     tn_map *m = tn_map_create((int)w, (int)h, a, err);
     if (!m) return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
     tn_status s = read_rows(r, m, true, name, err);
@@ -317,6 +327,7 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
     if (argn != 1 || arg[0] != '1')
         PERR(r.lineno, (int)(arg - r.s) + 1, "unsupported format version (expected 'tilenav-map 1')");
     long w = -1, h = -1;
+    char wb[24], hb[24];
     for (;;) {
         if (!next_content_line(&r)) PERR(r.lineno + 1, 1, "file ends before the 'tiles' line");
         s = check_header_line(&r, name, err);
@@ -329,8 +340,8 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
             if (!parse_uint(r.s, r.n, &i, &w) || !parse_uint(r.s, r.n, &i, &h) || i != r.n)
                 PERR(r.lineno, (int)(arg - r.s) + 1, "'size' needs two whole numbers: size WIDTH HEIGHT");
             if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
-                PERR(r.lineno, (int)(arg - r.s) + 1, "map size %ldx%ld is outside 1..%d",
-                     w, h, TN_MAP_MAX_SIZE);
+                PERR(r.lineno, (int)(arg - r.s) + 1, "map size %sx%s is outside 1..%d",
+                     size_text(w, wb), size_text(h, hb), TN_MAP_MAX_SIZE);
             continue;
         }
         if (match_keyword(r.s, r.n, "tiles", &argn) && argn == 0) break;
