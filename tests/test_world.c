@@ -149,12 +149,34 @@ static void test_replace_map(void **state)
     tn_world_destroy(w);
 }
 
+/* Over 512x512 tiles the navmesh and goto are off (they would need hundreds
+ * of MB); the world still runs, says so, and refuses their tools clearly. */
+static void test_large_map_degrades(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(700, 400, NULL, NULL);
+    for (int x = 0; x < 700; x++) tn_map_set_tile(m, x, 399, TN_TILE_BLOCK);
+    tn_world *w;
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    for (int i = 0; i < 5; i++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    char json[4096];
+    tn_world_json(w, json, sizeof json);
+    assert_non_null(strstr(json, "\"navmesh\":{\"triangles\":0,\"regions\":0,\"build_ms\":null,\"off\":true}"));
+    tn_world_set_tool(w, TN_TOOL_NAVPATH);
+    assert_true(tn_failed(tn_world_click(w, 10, 10, TN_CLICK_LEFT, false, &e)));
+    assert_string_equal(e.msg, "the navmesh is off on maps larger than 262144 tiles");
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_and_ground), cmocka_unit_test(test_edits),
         cmocka_unit_test(test_clicks),           cmocka_unit_test(test_params),
         cmocka_unit_test(test_json_and_determinism), cmocka_unit_test(test_replace_map),
+        cmocka_unit_test(test_large_map_degrades),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
