@@ -26,6 +26,10 @@ done
 echo "== maps, outlines as tn_navmesh extracts them (merged runs split at vertices)"
 node "$DIR/peers.mjs" --bench "$BENCH" --runs 51 "$TMP/blocks256-700.map" "$TMP/blocks256-2000.map"
 echo
+echo "== the same, each build right after a build of the other map (predictors not trained on it)"
+node "$DIR/peers.mjs" --bench "$BENCH" --runs 51 --alternate \
+    "$TMP/blocks256-700.map" "$TMP/blocks256-2000.map"
+echo
 echo "== the same maps with every unit outline edge a constraint (~10,000 and ~16,000 edges)"
 node "$DIR/peers.mjs" --bench "$BENCH" --runs 51 --unit \
     "$TMP/blocks256-700.map" "$TMP/blocks256-2000.map"
