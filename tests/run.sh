@@ -25,5 +25,6 @@ for s in tests/e2e/*.sh; do
 done
 [ -n "$failed_names" ] && echo "failing:$failed_names"
 echo "(build dir: $BUILD)"
+echo "$passed $failed" > "$BUILD/test-counts"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
