@@ -53,7 +53,6 @@ struct tn_cdt {
 
     /* rectilinear row sweep (see rect_build); the front reuses hull_next
      * (next), hull_prev (prev) and hull_tri (triangle half-edge above) */
-    int32_t *ixy;      /* 2*(max_points + 2): integer coordinates, 2 artificial points last */
     uint8_t *pflag;    /* max_points + 2: RF_* bits */
     int32_t *colv;     /* col_cap: the front vertex in each column */
     uint64_t *colbits; /* col_cap / 64 words: the columns holding a front vertex */
@@ -368,7 +367,6 @@ void tn_cdt_destroy(tn_cdt *c)
     tn_free(a, c->tmp_a);
     tn_free(a, c->tmp_b);
     tn_free(a, c->tscratch);
-    tn_free(a, c->ixy);
     tn_free(a, c->pflag);
     tn_free(a, c->colv);
     tn_free(a, c->colbits);
@@ -434,11 +432,10 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     if (cols < 4096 + 64) cols = 4096 + 64;
     if (cols > RECT_MAX_SPAN + 64) cols = RECT_MAX_SPAN + 64;
     c->col_cap = (int)((cols + 63) / 64 * 64);
-    c->ixy = tn_alloc_array(c->ap, 2 * np, sizeof(int32_t));
     c->pflag = tn_alloc_array(c->ap, np, 1);
     c->colv = tn_alloc_array(c->ap, (size_t)c->col_cap, sizeof(int32_t));
     c->colbits = tn_alloc_array(c->ap, (size_t)c->col_cap / 64, sizeof(uint64_t));
-    if (!c->ixy || !c->pflag || !c->colv || !c->colbits) goto oom;
+    if (!c->pflag || !c->colv || !c->colbits) goto oom;
     if (!c->xy || !c->sxy || !c->loc || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup ||
         !c->hull_next || !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 ||
         !c->ids || !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a ||
@@ -1477,16 +1474,20 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
  * boundary).  Any surprise (a point inside a vertical constraint, crossing
  * constraints, a constraint not made) abandons the sweep. */
 
-enum { RD_UP = 0, RD_DOWN = 1, RD_LEFT = 2, RD_RIGHT = 3 };
+/* Per point bits: its constraints (to the previous and the next point of
+ * its row, to points above and below: ud[2v], ud[2v+1]), then its state
+ * while on the front. */
 enum {
-    RF_PEND = 1,  /* a constraint goes down from this front vertex to an unvisited point */
-    RF_BELOW = 2, /* the region just below the front edge (v, next[v]) is inside */
-    RF_FIXED = 4, /* the front edge (v, next[v]) is a constraint */
+    RF_LEFT = 1, RF_RIGHT = 2, RF_UP = 4, RF_DOWN = 8,
+    RF_PEND = 16,  /* a constraint goes down from this front vertex to an unvisited point */
+    RF_BELOW = 32, /* the region just below the front edge (v, next[v]) is inside */
+    RF_FIXED = 64, /* the front edge (v, next[v]) is a constraint */
+    RF_KEEP = RF_LEFT | RF_RIGHT | RF_UP | RF_DOWN | RF_PEND,
 };
 
 typedef struct rsweep {
-    const int32_t *P;  /* coordinates (x, y) of points 0..n-1, L* = n, R* = n+1 */
-    int32_t *tris, *he, *next, *prev, *above, *nb, *stack, *colv;
+    const int32_t *P; /* the caller's coordinates; L* = n and R* = n + 1 have none */
+    int32_t *tris, *he, *next, *prev, *above, *ud, *stack, *colv;
     int32_t *chain, *out, *si, *sj, *sb; /* pocket scratch, n + 1 entries each */
     uint8_t *fixed, *fl;
     uint64_t *bits;
@@ -1514,9 +1515,8 @@ static inline int rs_incircle(const int32_t *P, int a, int b, int c, int d)
 }
 
 /* Columns: L* is column 0, point x is column x - minx + 1. */
-static inline void rs_col_set(rsweep *s, int v)
+static inline void rs_col_set(rsweep *s, int v, int col)
 {
-    int col = v == s->n ? 0 : s->P[2 * v] - s->minx + 1;
     s->bits[col >> 6] |= 1ull << (col & 63);
     s->colv[col] = v;
 }
@@ -1538,13 +1538,13 @@ static inline int top_bit(uint64_t m)
 #endif
 }
 
-/* The front vertex in the rightmost occupied column <= col (L* at least). */
+/* The rightmost column <= col holding a front vertex (0, L*'s, at least). */
 static inline int rs_col_find(const rsweep *s, int col)
 {
     int w = col >> 6;
     uint64_t m = s->bits[w] & (~0ull >> (63 - (col & 63)));
     while (!m) m = s->bits[--w];
-    return s->colv[(w << 6) + top_bit(m)];
+    return (w << 6) + top_bit(m);
 }
 
 static inline int rs_add_tri(rsweep *s, int a, int b, int c, int ha, int hb, int hc)
@@ -1606,7 +1606,7 @@ static inline void rs_link(rsweep *s, int u, int v, int tri_he, int below, int f
     s->next[u] = v;
     s->prev[v] = u;
     s->above[u] = tri_he;
-    s->fl[u] = (uint8_t)((s->fl[u] & RF_PEND) | (below ? RF_BELOW : 0) | (fixed ? RF_FIXED : 0));
+    s->fl[u] = (uint8_t)((s->fl[u] & RF_KEEP) | (below ? RF_BELOW : 0) | (fixed ? RF_FIXED : 0));
 }
 
 /* Close the pocket above the constraint u - v (u the previous point of v's
@@ -1692,7 +1692,7 @@ static void rs_fill(rsweep *s, int v)
         int q = s->next[v];
         if ((q >= s->n) | (s->fl[q] & RF_PEND) | !(s->fl[v] & RF_BELOW)) break;
         int q2 = s->next[q];
-        if (!rs_peak(P, v, q, q2)) break;
+        if (q2 >= s->n || !rs_peak(P, v, q, q2)) break; /* R* is never inside */
         if (!(s->fl[q] & RF_BELOW)) { /* cannot happen: q has no constraint going down */
             s->fail = 1;
             return;
@@ -1709,7 +1709,7 @@ static void rs_fill(rsweep *s, int v)
         int q = s->prev[v];
         if ((q >= s->n) | (s->fl[q] & RF_PEND) | !(s->fl[q] & RF_BELOW)) break;
         int q2 = s->prev[q];
-        if (!rs_peak(P, q2, q, v)) break;
+        if (q2 >= s->n || !rs_peak(P, q2, q, v)) break;
         if (!(s->fl[q2] & RF_BELOW)) {
             s->fail = 1;
             return;
@@ -1727,14 +1727,13 @@ static void rs_fill(rsweep *s, int v)
 /* Add point v (the next in (y, x) order) below the front. */
 static void rs_drop(rsweep *s, int v)
 {
-    const int32_t *P = s->P;
-    const int32_t *nv = s->nb + 4 * v;
-    int p = rs_col_find(s, P[2 * v] - s->minx + 1);
-    int left = nv[RD_LEFT];
-    if ((p < s->n) & (P[2 * p] == P[2 * v])) { /* L*'s x differs from every point's */
+    const int fv = s->fl[v], col = s->P[2 * v] - s->minx + 1;
+    const int left = fv & RF_LEFT ? v - 1 : -1, up = fv & RF_UP ? s->ud[2 * v] : -1;
+    const int pc = rs_col_find(s, col), p = s->colv[pc];
+    if (pc == col) {
         /* right below p: (pp, p, v) and (p, q, v); p leaves the front */
-        int wall = nv[RD_UP] == p;
-        if ((nv[RD_UP] >= 0 && !wall) || ((s->fl[p] & RF_PEND) && !wall)) {
+        int wall = up == p;
+        if (((up >= 0) | (s->fl[p] & RF_PEND)) && !wall) {
             s->fail = 1; /* v inside a vertical constraint, or one not made */
             return;
         }
@@ -1761,13 +1760,12 @@ static void rs_drop(rsweep *s, int v)
         }
         s->nfixed += wall + f1;
         rs_link(s, pp, v, t1 < 0 ? -1 : t1 + 2, in1 ^ f1, f1);
-        s->fl[v] = 0;
         rs_link(s, v, q, t2 < 0 ? -1 : t2 + 1, in2, 0);
-        s->colv[P[2 * v] - s->minx + 1] = v; /* p's column */
+        s->colv[col] = v; /* p's column */
         rs_legalize(s, top);
     } else {
         /* below the front edge (p, q): the triangle (p, q, v) */
-        if (nv[RD_UP] >= 0) { /* its upper end left the front: impossible unless crossed */
+        if (up >= 0) { /* its upper end left the front: impossible unless crossed */
             s->fail = 1;
             return;
         }
@@ -1780,9 +1778,8 @@ static void rs_drop(rsweep *s, int v)
         }
         s->nfixed += f;
         rs_link(s, p, v, t < 0 ? -1 : t + 2, in ^ f, f);
-        s->fl[v] = 0;
         rs_link(s, v, q, t < 0 ? -1 : t + 1, in, 0);
-        rs_col_set(s, v);
+        rs_col_set(s, v, col);
         if (in) {
             s->stack[0] = t;
             rs_legalize(s, 1);
@@ -1793,7 +1790,7 @@ static void rs_drop(rsweep *s, int v)
         rs_pocket(s, left, v);
         if (s->fail) return;
     }
-    s->fl[v] |= (uint8_t)((nv[RD_DOWN] >= 0) * RF_PEND);
+    s->fl[v] |= (uint8_t)((fv & RF_DOWN) * (RF_PEND / RF_DOWN));
     rs_fill(s, v);
 }
 
@@ -1812,46 +1809,46 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
     }
     int64_t spanx = (int64_t)maxx - minx + 2, spany = (int64_t)xy[2 * n - 1] - xy[1] + 1;
     if (spanx > RECT_MAX_SPAN || spany > RECT_MAX_SPAN || spanx >= c->col_cap) return 0;
-    /* constraint neighbours in the four directions */
-    int32_t *nb = c->tmp_a; /* 4n <= tmp_cap */
-    memset(nb, 0xff, sizeof(int32_t) * 4 * (size_t)n);
+    /* each point's constraints: direction bits, and the points above and
+     * below (a horizontal one joins consecutive points: nothing inside) */
+    uint8_t *fl = c->pflag;
+    int32_t *ud = c->tmp_a; /* 2n <= tmp_cap */
+    memset(fl, 0, (size_t)n + 2);
     for (int k = 0; k < nsegs; k++) {
-        int a = segs[2 * k], b = segs[2 * k + 1], da, db;
+        int a = segs[2 * k], b = segs[2 * k + 1];
         if (a > b) {
             int t = a;
             a = b;
             b = t;
         }
-        if (a == b) return 0;
-        if (xy[2 * a + 1] == xy[2 * b + 1]) {
-            if (b != a + 1) return 0; /* a point inside the segment */
-            da = RD_RIGHT, db = RD_LEFT;
-        } else if (xy[2 * a] == xy[2 * b]) {
-            da = RD_DOWN, db = RD_UP;
+        int fa, fb;
+        if (xy[2 * a + 1] == xy[2 * b + 1] && b == a + 1) {
+            fa = RF_RIGHT, fb = RF_LEFT;
+        } else if (xy[2 * a] == xy[2 * b] && a != b) {
+            fa = RF_DOWN, fb = RF_UP;
+            ud[2 * a + 1] = b;
+            ud[2 * b] = a;
         } else {
-            return 0;
+            return 0; /* slanted, empty, or with a point inside */
         }
-        if (nb[4 * a + da] >= 0 || nb[4 * b + db] >= 0) return 0; /* overlap or repeat */
-        nb[4 * a + da] = b;
-        nb[4 * b + db] = a;
+        if ((fl[a] & fa) | (fl[b] & fb)) return 0; /* overlapping or repeated */
+        fl[a] |= (uint8_t)fa;
+        fl[b] |= (uint8_t)fb;
     }
+    int odd = 0; /* a lone point (no constraint) or an open outline (odd count) */
     for (int i = 0; i < n; i++) {
-        const int32_t *q = nb + 4 * i;
-        int d = (q[0] >= 0) + (q[1] >= 0) + (q[2] >= 0) + (q[3] >= 0);
-        if (d == 0 || (d & 1)) return 0; /* a lone point or an open outline */
+        int d = fl[i] & 15;
+        odd |= (d == 0) | ((0x6996 >> d) & 1); /* bit d of 0x6996: d has an odd bit count */
     }
+    if (odd) return 0;
 
-    int32_t *P = c->ixy;
-    memcpy(P, xy, sizeof(int32_t) * 2 * (size_t)n);
-    const int L = n, R = n + 1;
-    P[2 * L] = minx - 1, P[2 * L + 1] = xy[1] - 1;
-    P[2 * R] = maxx + 1, P[2 * R + 1] = xy[1] - 1;
+    const int L = n, R = n + 1; /* the artificial ends of the front: never in a triangle */
     rsweep s;
     memset(&s, 0, sizeof s);
-    s.P = P;
+    s.P = xy;
     s.tris = c->tris, s.he = c->he, s.fixed = c->fixed;
     s.next = c->hull_next, s.prev = c->hull_prev, s.above = c->hull_tri;
-    s.nb = nb, s.fl = c->pflag;
+    s.ud = ud, s.fl = fl;
     s.stack = c->tmp_b, s.stack_cap = c->tmp_cap;
     s.colv = c->colv, s.bits = c->colbits;
     s.chain = c->ids, s.out = c->ids2, s.si = c->loc, s.sj = c->vert_edge, s.sb = c->stack;
@@ -1859,10 +1856,9 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
     memset(s.bits, 0, sizeof(uint64_t) * (size_t)(spanx / 64 + 1));
     s.next[L] = 0, s.prev[0] = L, s.next[0] = R, s.prev[R] = 0;
     s.above[L] = s.above[0] = -1;
-    s.fl[L] = 0;
-    s.fl[0] = nb[RD_DOWN] >= 0 ? RF_PEND : 0;
-    rs_col_set(&s, L);
-    rs_col_set(&s, 0);
+    fl[0] |= (uint8_t)((fl[0] & RF_DOWN) * (RF_PEND / RF_DOWN));
+    rs_col_set(&s, L, 0);
+    rs_col_set(&s, 0, xy[0] - minx + 1);
     for (int v = 1; v < n && !s.fail; v++) rs_drop(&s, v);
     if (s.fail || s.nfixed != nsegs) return 0;
 
