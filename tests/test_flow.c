@@ -415,6 +415,32 @@ static void test_rebuild_blocks(void **state)
     assert_true(tn_flow_dist(f, 0, h - 1) == (double)((w - 1) * ((h - 1) / 2) + h - 1));
     tn_flow_destroy(f);
     tn_map_destroy(m);
+    /* Open rooms joined by a serpentine, a second destination inside it:
+     * the search goes on tile by tile once the front has been thin for a
+     * while, also through the second room. */
+    const int W = 90, H = 50;
+    m = tn_map_create(W, H, NULL, NULL);
+    for (int y = 0; y < H; y++)
+        for (int x = 30; x < 60; x++)
+            if (y % 2 == 1 && x != ((y / 2) % 2 ? 30 : 59)) m->tile[y * W + x] = TN_TILE_BLOCK;
+    for (int y = 0; y < H; y++) {
+        if (y != 0) m->tile[y * W + 29] = TN_TILE_BLOCK;
+        if (y != H - 1) m->tile[y * W + 60] = TN_TILE_BLOCK;
+    }
+    for (int i = 0; i < W * H; i++)
+        if (m->tile[i] == TN_TILE_EMPTY && (i * 7919) % 13 == 0 && (i % W < 29 || i % W > 60))
+            m->tile[i] = TN_TILE_BLOCK;
+    m->tile[5 * W + 5] = TN_TILE_EMPTY;
+    m->mark[5 * W + 5] = TN_MARK_DEST;
+    m->mark[20 * W + 44] = TN_MARK_DEST;
+    f = flow_for(m, 4);
+    expect_equal_ref(f, m);
+    double far = 0; /* the second room is reached through the serpentine */
+    for (int i = 0; i < W * H; i++)
+        if (i % W > 60) far = fmax(far, tn_flow_dist(f, i % W, i / W));
+    assert_true(far > 300.0);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
 }
 
 static void test_incremental_equals_rebuild_8(void **state)

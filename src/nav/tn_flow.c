@@ -465,7 +465,7 @@ static inline unsigned row16(const uint64_t *v, int r) { return (unsigned)(v[r >
 #define PM1(o, p) {0 - (uint64_t)((o) >> (p) & 1), 0 - (uint64_t)((o) >> (p) & 1)}
 #define PM(o) {PM1(o, 0), PM1(o, 1), PM1(o, 2), PM1(o, 3), PM1(o, 4)}
 #define PM4(o) PM(o), PM((o) + 1), PM((o) + 2), PM((o) + 3)
-static const uint64_t PLANE_MASK[LVL_SPAN][LVL_PLANES][2] = {
+static const uint64_t PLANE_MASK[1 << LVL_PLANES][LVL_PLANES][2] = {
     PM4(0), PM4(4), PM4(8), PM4(12), PM4(16), PM4(20), PM4(24), PM4(28),
 };
 
@@ -498,11 +498,19 @@ static void settle_far(tn_flow *f, long b, v128 N, int32_t level)
     B->done[1] |= bits[1];
 }
 
+/* Thin fronts: a level that visits few blocks, each gaining under 3 tiles,
+ * costs more in bits (~230 instructions a block) than tile by tile (~90 a
+ * tile).  After THIN_LEVELS such levels in a row (a winding corridor, a
+ * maze) the search hands its frontier over to the queue of bfs_run. */
+#define THIN_BLOCKS 8
+#define THIN_LEVELS 64
+
 /* The search, from the level-0 frontier (the destinations) with the first
  * candidates in blist[0..ncand) stamped 1.  Each level runs in two loops
  * (fewer live values each): settle the candidates, then list the next
- * level's from the blocks settled. */
-static void bfs_blocks(tn_flow *f, int ncand)
+ * level's from the blocks settled.  Returns 0 when done, or the level whose
+ * frontier it hands over: its blocks are blist[2 * nblk ..][0..*nfront). */
+static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
 {
     const long BS = f->bstride;
     struct tn_flow_bfs *restrict bfs = f->bfs;
@@ -510,6 +518,7 @@ static void bfs_blocks(tn_flow *f, int ncand)
     int32_t *cand = f->blist, *next = f->blist + f->nblk, *settled = f->blist + 2 * (size_t)f->nblk;
     const v128 even = v_load((const uint64_t[2]){EVEN_TILES, EVEN_TILES});
     const v128 ones = v_load((const uint64_t[2]){~0ull, ~0ull});
+    int thin = 0;
     for (int32_t level = 1; ncand > 0; level++) {
         const int pp = (level - 1) & 1, pn = level & 1; /* front[] of the last level, this one */
         int ns = 0;
@@ -552,6 +561,20 @@ static void bfs_blocks(tn_flow *f, int ncand)
         }
         /* Every block with a frontier at level - 1 was a candidate. */
         for (int k = 0; k < ncand; k++) v_store(bfs[cand[k]].front[pp], v_zero());
+        if (ns <= THIN_BLOCKS) {
+            int tiles = 0;
+            for (int k = 0; k < ns; k++) {
+                const uint64_t *N = bfs[settled[k]].front[pn];
+                tiles += popcount64(N[0]) + popcount64(N[1]);
+            }
+            thin = ns > 0 && tiles < 3 * ns ? thin + 1 : 0;
+            if (thin >= THIN_LEVELS) {
+                *nfront = ns;
+                return level;
+            }
+        } else {
+            thin = 0;
+        }
         /* The next level's candidates: each block settled (always, so that
          * its frontier gets cleared) and the neighbours it spills into. */
         const int32_t nl = level + 1;
@@ -573,6 +596,53 @@ static void bfs_blocks(tn_flow *f, int ncand)
         next = t;
         ncand = nn;
     }
+    return 0;
+}
+
+/* The queue search, for thin frontiers: the direction of each tile is
+ * fixed when it is popped (every tile one step closer is known by then):
+ * the first neighbour, in the tile's checkerboard order, at distance - 1,
+ * looked up from the 4-bit mask of such neighbours.  Discovery is written
+ * branch-free (conditional moves).  Expects d[] complete for every tile
+ * reached so far (FAR elsewhere) and the frontier in q[0..ntail). */
+static const uint8_t FIRST_BACK[2][16] = {
+    /* mask bits: 1 = N, 2 = S, 4 = E, 8 = W */
+    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N,
+     TN_DIR_W, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N},
+    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_S, TN_DIR_E, TN_DIR_E, TN_DIR_E, TN_DIR_E,
+     TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W},
+};
+
+/* Returns the number of tiles it reached. */
+static long bfs_run(tn_flow *f, long ntail)
+{
+    const long S = f->stride;
+    int32_t *restrict d = f->d, *restrict q = f->q;
+    uint8_t *restrict dir = f->dir;
+    long head = 0, tail = ntail;
+    while (head < tail) {
+        const long c = q[head++];
+        const int32_t dc = d[c], dn = dc + 1, dp = dc - 1;
+        unsigned back = 0;
+        /* A seen neighbour holds at most dc + 1 (or -1, a wall), an unseen
+         * one FAR: min(v, dn) writes dn exactly into the unseen ones. */
+#define TN_VISIT(o, bit)                          \
+    do {                                          \
+        const long nb = c + (o);                  \
+        const int32_t v = d[nb];                  \
+        d[nb] = v < dn ? v : dn;                  \
+        q[tail] = (int32_t)nb;                    \
+        tail += v > dn;                           \
+        back |= (unsigned)(v == dp) << (bit);     \
+    } while (0)
+        TN_VISIT(-S, 0);
+        TN_VISIT(S, 1);
+        TN_VISIT(1, 2);
+        TN_VISIT(-1, 3);
+#undef TN_VISIT
+        dir[c] = dc == 0 ? (uint8_t)TN_DIR_HERE : FIRST_BACK[c & 1][back];
+    }
+    return tail - ntail;
 }
 
 /* ---- map pass and output pass ---- */
@@ -800,7 +870,8 @@ static void rebuild_bfs(tn_flow *f, const tn_map *m)
         ncand = enlist(f->bfs, f->blist, ncand, b + 1, v_col15_to0(D), 1);
         ncand = enlist(f->bfs, f->blist, ncand, b - 1, v_col0_to15(D), 1);
     }
-    bfs_blocks(f, ncand);
+    int nfront = 0;
+    const int32_t handover = bfs_blocks(f, ncand, &nfront);
     long reached = 0;
     for (int by = 0; 8 * by < h; by++)
         for (int bx = 0; bx < bw; bx++) {
@@ -811,6 +882,21 @@ static void rebuild_bfs(tn_flow *f, const tn_map *m)
             reached += popcount64(B->open[0] & ~f->bfs[b].free[0]) +
                        popcount64(B->open[1] & ~f->bfs[b].free[1]);
         }
+    if (handover) {
+        /* d[] is complete up to the handover level: queue its frontier. */
+        const int32_t *blocks = f->blist + 2 * (size_t)nblk;
+        long nq = 0;
+        for (int k = 0; k < nfront; k++) {
+            const long b = blocks[k];
+            const int bx = (int)(b % BS) - 1, by = (int)(b / BS) - 1;
+            for (int half = 0; half < 2; half++)
+                for (uint64_t m = f->bfs[b].front[handover & 1][half]; m; m &= m - 1) {
+                    const int t = 64 * half + ctz64(m);
+                    f->q[nq++] = tn_flow_index(f, 16 * bx + (t & 15), 8 * by + (t >> 4));
+                }
+        }
+        reached += bfs_run(f, nq);
+    }
     f->last_touched = reached;
 }
 
