@@ -469,15 +469,15 @@ static const uint64_t PLANE_MASK[1 << LVL_PLANES][LVL_PLANES][2] = {
     PM4(0), PM4(4), PM4(8), PM4(12), PM4(16), PM4(20), PM4(24), PM4(28),
 };
 
-/* Put block b on the next level's candidate list (once: stamp) if `spill`
- * reaches one of its free tiles.  Branch-free: on a random board either
- * outcome is a coin flip. */
-static inline int enlist(struct tn_flow_bfs *restrict bfs, int32_t *restrict next, int nn, long b,
-                         v128 spill, int32_t level)
+/* Put block b (at c) on the next level's candidate list (once: stamp) if
+ * `spill` reaches one of its free tiles.  Branch-free: on a random board
+ * either outcome is a coin flip. */
+static inline int enlist(struct tn_flow_bfs *c, long b, int32_t *restrict next, int nn, v128 spill,
+                         int32_t level)
 {
-    const int32_t s = bfs[b].stamp;
-    const int add = (int)v_any(v_and(spill, v_load(bfs[b].free))) & (int)(s != level);
-    bfs[b].stamp = add ? level : s;
+    const int32_t s = c->stamp;
+    const int add = (int)v_any(v_and(spill, v_load(c->free))) & (int)(s != level);
+    c->stamp = add ? level : s;
     next[nn] = (int32_t)b;
     return nn + add;
 }
@@ -524,16 +524,17 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
         int ns = 0;
         for (int k = 0; k < ncand; k++) {
             const long b = cand[k];
-            const v128 P = v_load(bfs[b].front[pp]);
-            const v128 fromn = v_or(v_down(P), v_row7_to0(v_load(bfs[b - BS].front[pp])));
-            const v128 froms = v_or(v_up(P), v_row0_to7(v_load(bfs[b + BS].front[pp])));
-            const v128 frome = v_or(v_left(P), v_col0_to15(v_load(bfs[b + 1].front[pp])));
-            const v128 fromw = v_or(v_right(P), v_col15_to0(v_load(bfs[b - 1].front[pp])));
-            const v128 free = v_load(bfs[b].free);
+            struct tn_flow_bfs *c = bfs + b;
+            const v128 P = v_load(c->front[pp]);
+            const v128 fromn = v_or(v_down(P), v_row7_to0(v_load(c[-BS].front[pp])));
+            const v128 froms = v_or(v_up(P), v_row0_to7(v_load(c[BS].front[pp])));
+            const v128 frome = v_or(v_left(P), v_col0_to15(v_load(c[1].front[pp])));
+            const v128 fromw = v_or(v_right(P), v_col15_to0(v_load(c[-1].front[pp])));
+            const v128 free = v_load(c->free);
             const v128 N = v_and(v_or(v_or(fromn, froms), v_or(frome, fromw)), free);
             if (!v_any(N)) continue; /* the front has left this block */
-            v_store(bfs[b].free, v_andnot(free, N));
-            v_store(bfs[b].front[pn], N);
+            v_store(c->free, v_andnot(free, N));
+            v_store(c->front[pn], N);
             settled[ns++] = (int32_t)b;
             /* Directions: both rules, then each tile takes its colour's. */
             struct tn_flow_block *B = &blk[b];
@@ -581,15 +582,16 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
         int nn = 0;
         for (int k = 0; k < ns; k++) {
             const long b = settled[k];
-            const v128 N = v_load(bfs[b].front[pn]);
-            const int32_t s = bfs[b].stamp;
-            bfs[b].stamp = nl;
+            struct tn_flow_bfs *c = bfs + b;
+            const v128 N = v_load(c->front[pn]);
+            const int32_t s = c->stamp;
+            c->stamp = nl;
             next[nn] = (int32_t)b;
             nn += s != nl;
-            nn = enlist(bfs, next, nn, b - BS, v_row0_to7(N), nl);
-            nn = enlist(bfs, next, nn, b + BS, v_row7_to0(N), nl);
-            nn = enlist(bfs, next, nn, b + 1, v_col15_to0(N), nl);
-            nn = enlist(bfs, next, nn, b - 1, v_col0_to15(N), nl);
+            nn = enlist(c - BS, b - BS, next, nn, v_row0_to7(N), nl);
+            nn = enlist(c + BS, b + BS, next, nn, v_row7_to0(N), nl);
+            nn = enlist(c + 1, b + 1, next, nn, v_col15_to0(N), nl);
+            nn = enlist(c - 1, b - 1, next, nn, v_col0_to15(N), nl);
         }
         int32_t *t = cand;
         cand = next;
@@ -741,27 +743,24 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
     const struct tn_flow_block *B = &f->blk[b];
     const __m128i ones = _mm_set1_epi8(-1), z = _mm_setzero_si128();
     const __m128i unr = v_load(f->bfs[b].free);
-    __m128i P[8];
-    for (int p = 0; p < LVL_PLANES; p++) P[p] = _mm_or_si128(v_load(B->lvl[p]), unr);
-    P[5] = v_load(B->dir[0]);
-    P[6] = v_load(B->dir[1]);
-    P[7] = _mm_or_si128(_mm_xor_si128(v_load(B->open), ones), unr);
-    /* planes x rows -> rows x planes (16-bit elements) */
-    __m128i t[8], u[8], R[8];
-    for (int k = 0; k < 4; k++) {
-        t[2 * k] = _mm_unpacklo_epi16(P[2 * k], P[2 * k + 1]);
-        t[2 * k + 1] = _mm_unpackhi_epi16(P[2 * k], P[2 * k + 1]);
-    }
-    for (int k = 0; k < 2; k++) {
-        u[4 * k] = _mm_unpacklo_epi32(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 1] = _mm_unpackhi_epi32(t[4 * k], t[4 * k + 2]);
-        u[4 * k + 2] = _mm_unpacklo_epi32(t[4 * k + 1], t[4 * k + 3]);
-        u[4 * k + 3] = _mm_unpackhi_epi32(t[4 * k + 1], t[4 * k + 3]);
-    }
-    for (int k = 0; k < 4; k++) {
-        R[2 * k] = _mm_unpacklo_epi64(u[k], u[k + 4]);
-        R[2 * k + 1] = _mm_unpackhi_epi64(u[k], u[k + 4]);
-    }
+    /* planes x rows -> rows x planes (16-bit elements), written out for the
+     * compiler: P = planes, t, u = steps, R[r] = row r of the 8 planes */
+    const __m128i p0 = _mm_or_si128(v_load(B->lvl[0]), unr), p1 = _mm_or_si128(v_load(B->lvl[1]), unr);
+    const __m128i p2 = _mm_or_si128(v_load(B->lvl[2]), unr), p3 = _mm_or_si128(v_load(B->lvl[3]), unr);
+    const __m128i p4 = _mm_or_si128(v_load(B->lvl[4]), unr), p5 = v_load(B->dir[0]);
+    const __m128i p6 = v_load(B->dir[1]), p7 = _mm_or_si128(_mm_xor_si128(v_load(B->open), ones), unr);
+    const __m128i t0 = _mm_unpacklo_epi16(p0, p1), t1 = _mm_unpackhi_epi16(p0, p1);
+    const __m128i t2 = _mm_unpacklo_epi16(p2, p3), t3 = _mm_unpackhi_epi16(p2, p3);
+    const __m128i t4 = _mm_unpacklo_epi16(p4, p5), t5 = _mm_unpackhi_epi16(p4, p5);
+    const __m128i t6 = _mm_unpacklo_epi16(p6, p7), t7 = _mm_unpackhi_epi16(p6, p7);
+    const __m128i u0 = _mm_unpacklo_epi32(t0, t2), u1 = _mm_unpackhi_epi32(t0, t2);
+    const __m128i u2 = _mm_unpacklo_epi32(t1, t3), u3 = _mm_unpackhi_epi32(t1, t3);
+    const __m128i u4 = _mm_unpacklo_epi32(t4, t6), u5 = _mm_unpackhi_epi32(t4, t6);
+    const __m128i u6 = _mm_unpacklo_epi32(t5, t7), u7 = _mm_unpackhi_epi32(t5, t7);
+    const __m128i R[8] = {_mm_unpacklo_epi64(u0, u4), _mm_unpackhi_epi64(u0, u4),
+                          _mm_unpacklo_epi64(u1, u5), _mm_unpackhi_epi64(u1, u5),
+                          _mm_unpacklo_epi64(u2, u6), _mm_unpackhi_epi64(u2, u6),
+                          _mm_unpacklo_epi64(u3, u7), _mm_unpackhi_epi64(u3, u7)};
     const __m128i base = _mm_set1_epi32(B->base);
     const __m128i dest_ok = B->base == 0 ? ones : z;
     const int S = f->stride;
@@ -865,10 +864,11 @@ static void rebuild_bfs(tn_flow *f, const tn_map *m)
         f->blist[ncand] = (int32_t)b;
         ncand += f->bfs[b].stamp != 1;
         f->bfs[b].stamp = 1;
-        ncand = enlist(f->bfs, f->blist, ncand, b - BS, v_row0_to7(D), 1);
-        ncand = enlist(f->bfs, f->blist, ncand, b + BS, v_row7_to0(D), 1);
-        ncand = enlist(f->bfs, f->blist, ncand, b + 1, v_col15_to0(D), 1);
-        ncand = enlist(f->bfs, f->blist, ncand, b - 1, v_col0_to15(D), 1);
+        struct tn_flow_bfs *c = f->bfs + b;
+        ncand = enlist(c - BS, b - BS, f->blist, ncand, v_row0_to7(D), 1);
+        ncand = enlist(c + BS, b + BS, f->blist, ncand, v_row7_to0(D), 1);
+        ncand = enlist(c + 1, b + 1, f->blist, ncand, v_col15_to0(D), 1);
+        ncand = enlist(c - 1, b - 1, f->blist, ncand, v_col0_to15(D), 1);
     }
     int nfront = 0;
     const int32_t handover = bfs_blocks(f, ncand, &nfront);
