@@ -200,8 +200,8 @@ static void usage(FILE *f)
         f,
         "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float] [--incremental]\n"
         "       tilenav-bench cdt --map FILE... [--runs R] [--unit] [--incremental]\n"
-        "       tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R] [--alternate OTHER.map]\n"
-        "                         [-o OUT.json]\n"
+        "       tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R]\n"
+        "                         [--alternate OTHER.map] [-o OUT.json]\n"
         "       tilenav-bench cdt --dump-points N [--seed S] [--float] [--runs R] [-o OUT.json]\n"
         "  --unit: the outline as unit edges (every outline corner a point) instead of\n"
         "          merged runs split at vertices (tn_navmesh's rule); see bench_gen.c\n"

@@ -1211,7 +1211,8 @@ static void check_outline_at(const input *in, const uint8_t *tiles, int w, int h
         area += area2(in, a, b, cc);
         int tx = grid_cell(gx, w, in->xy[2 * a] + in->xy[2 * b] + in->xy[2 * cc]);
         int ty = grid_cell(gy, h, in->xy[2 * a + 1] + in->xy[2 * b + 1] + in->xy[2 * cc + 1]);
-        if (tiles[ty * w + tx]) fail_msg("kept triangle %d has its centroid in block %d,%d", t, tx, ty);
+        if (tiles[ty * w + tx])
+            fail_msg("kept triangle %d has its centroid in block %d,%d", t, tx, ty);
         for (int k = 0; k < 3; k++)
             if (m.adj[3 * t + k] < 0 && !m.fixed[3 * t + k])
                 fail_msg("triangle %d: boundary edge %d is not a constraint", t, k);
@@ -1424,8 +1425,10 @@ static void test_sweep_fallbacks(void **state)
     input in = outline_input(tiles, 12, 10);
     /* points in reverse order: not sorted */
     input rev = input_new(in.n, in.nsegs);
-    for (int i = 0; i < in.n; i++)
-        rev.xy[2 * i] = in.xy[2 * (in.n - 1 - i)], rev.xy[2 * i + 1] = in.xy[2 * (in.n - 1 - i) + 1];
+    for (int i = 0; i < in.n; i++) {
+        rev.xy[2 * i] = in.xy[2 * (in.n - 1 - i)];
+        rev.xy[2 * i + 1] = in.xy[2 * (in.n - 1 - i) + 1];
+    }
     for (int s = 0; s < 2 * in.nsegs; s++) rev.segs[s] = in.n - 1 - in.segs[s];
     check_outline(&rev, tiles, 12, 10, 1, 0);
     /* a repeated constraint */

@@ -124,8 +124,8 @@ static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const d
  * filter, then adaptive expansions. */
 enum { CDT_EXACT_DOUBLE = 0, CDT_INT = 1, CDT_FLOAT = 2 };
 /* The rectilinear sweep's integer predicates are exact in int64 while x
- * and y each span at most this (artificial points included): differences
- * <= 2^14, lifts <= 2^29, each in-circle term <= 2^58, the sum < 2^60. */
+ * and y each span at most this: differences <= 2^14, lifts <= 2^29, each
+ * in-circle term <= 2^58, the sum < 2^60. */
 #define RECT_MAX_SPAN 16384
 #define CDT_EXACT_SPAN 4096.0
 
@@ -425,9 +425,9 @@ tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, t
     c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
     c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
-    /* sweep columns: spans up to 4096, or more when there are points for
-     * them (a w-wide tile map has more than w corners), up to the exact
-     * range: at most 66 KB */
+    /* sweep columns (x span + 2 of them): at least 4160, more when there
+     * are points for them (a w-wide tile map has more than w corners), up
+     * to the exact range: 16.6-66 KB */
     size_t cols = 4 * (size_t)max_points + 64;
     if (cols < 4096 + 64) cols = 4096 + 64;
     if (cols > RECT_MAX_SPAN + 64) cols = RECT_MAX_SPAN + 64;
@@ -1807,8 +1807,9 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
         minx = x < minx ? x : minx;
         maxx = x > maxx ? x : maxx;
     }
-    int64_t spanx = (int64_t)maxx - minx + 2, spany = (int64_t)xy[2 * n - 1] - xy[1] + 1;
-    if (spanx > RECT_MAX_SPAN || spany > RECT_MAX_SPAN || spanx >= c->col_cap) return 0;
+    /* exact predicates; columns 0 (L*) to spanx + 1 */
+    int64_t spanx = (int64_t)maxx - minx, spany = (int64_t)xy[2 * n - 1] - xy[1];
+    if (spanx > RECT_MAX_SPAN || spany > RECT_MAX_SPAN || spanx + 2 > c->col_cap) return 0;
     /* each point's constraints: direction bits, and the points above and
      * below (a horizontal one joins consecutive points: nothing inside) */
     uint8_t *fl = c->pflag;
@@ -1853,7 +1854,7 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
     s.colv = c->colv, s.bits = c->colbits;
     s.chain = c->ids, s.out = c->ids2, s.si = c->loc, s.sj = c->vert_edge, s.sb = c->stack;
     s.n = n, s.minx = minx;
-    memset(s.bits, 0, sizeof(uint64_t) * (size_t)(spanx / 64 + 1));
+    memset(s.bits, 0, sizeof(uint64_t) * (size_t)((spanx + 1) / 64 + 1));
     s.next[L] = 0, s.prev[0] = L, s.next[0] = R, s.prev[R] = 0;
     s.above[L] = s.above[0] = -1;
     fl[0] |= (uint8_t)((fl[0] & RF_DOWN) * (RF_PEND / RF_DOWN));

@@ -12,6 +12,40 @@
  *   tn_cdt_destroy(c);
  *
  * ALGORITHM
+ * Two builders share the output format.
+ *
+ *  A. The rectilinear row sweep: tn_cdt_build_i with exactly
+ *     TN_CDT_REMOVE_OUTSIDE on a tile-map outline - points sorted by (y, x)
+ *     without duplicates, every constraint horizontal or vertical, a
+ *     horizontal one joining consecutive points, every point the end of 2
+ *     or 4 constraints (what tn_navmesh and bench_gen.c extract), x and y
+ *     spans at most 16,384 (exact int64 predicates), the x span + 2 within
+ *     the column array (4,160 columns, or 4 per point of capacity + 64 when
+ *     that is more, up to 16,448: tile maps up to 16,384 wide).  Anything else, or
+ *     any surprise during the sweep (a point inside a vertical constraint,
+ *     crossing constraints), goes to B with nothing published.
+ *     The points are visited row by row, left to right, below a FRONT: an
+ *     x-monotone chain (found by column through a bitset) that bounds what
+ *     is triangulated.  Each front edge knows whether the region below it
+ *     is inside (odd depth) and whether it is a constraint, so only inside
+ *     triangles are ever built and the removal costs nothing.  A point
+ *     drops below the front edge straddling its column (the triangle to
+ *     it), or right below a front vertex (two triangles; the vertical
+ *     constraint between them is made so); a horizontal constraint to the
+ *     previous point of the row that did not come out closes the x-monotone
+ *     pocket above it, triangulated directly as a CDT (Anglada's apex
+ *     recursion); peaks of the front next to the new point sharper than
+ *     109.5 degrees are cut off (Domiter and Zalik 2008).  A front vertex
+ *     with a constraint going down is never removed, so every constraint is
+ *     made by the sweep itself.  Every triangle built makes the edges it
+ *     turned interior Lawson-legal (strict test; the four outer edges of a
+ *     flip re-tested; constraints never flipped): at the end every unfixed
+ *     interior edge is locally Delaunay, so the mesh is the CDT of the
+ *     inside faces, which is what B keeps (a face's CDT depends only on its
+ *     own boundary).  The same triangle count as B, not always the same
+ *     triangles where four points are cocircular.
+ *
+ *  B. The general builder, for everything else:
  *  1. Exact duplicates are merged (open-addressing hash on the coordinate
  *     bits): remap[i] is the first input point with the same coordinates.
  *  2. Delaunay triangulation by sweep hull (Sinclair's S-hull, as in
@@ -46,9 +80,11 @@
  *     Then the kept triangles are renumbered in place and vert_tri filled.
  *
  * ROBUSTNESS
- *  Every decision is an exact predicate.  Integer input spanning at most
- *  4096 in x and in y (every tile map): plain double arithmetic is exact
- *  there (all intermediates are integers below 2^53), so no filter at all.
+ *  Every decision is an exact predicate.  The row sweep: int64 orientation
+ *  and in-circle tests, exact for spans up to 2^14 (each in-circle term
+ *  below 2^58).  B: integer input spanning at most 4096 in x and in y
+ *  (every tile map): plain double arithmetic is exact there (all
+ *  intermediates are integers below 2^53), so no filter at all.
  *  Other integer input (|x|,|y| <= 2^26): Shewchuk's floating-point filter,
  *  then int64 orient / __int128 in-circle.  tn_cdt_build_d: the filter, then
  *  our own exact expansion arithmetic (two-sum/two-product, after Shewchuk
@@ -63,7 +99,10 @@
  *  (int64/__int128, and a big-integer for doubles): empty circles by brute
  *  force, constraints as chains of fixed edges, orientation, adjacency,
  *  directed-edge uniqueness, Euler counts, hull size, remap and vert_tri, the
- *  removal against the tile map, in sweep, incremental and input order.
+ *  removal against the tile map, in sweep, incremental and input order; the
+ *  row sweep on 600 random and stretched tile maps (brute force, the free
+ *  area and tiles, the same count as B) and on damaged outlines, which must
+ *  get B's answer.
  *
  * LIMITS
  *  build_i: |x|,|y| <= TN_CDT_MAX_COORD (2^26); build_d: coordinates 0 or of
@@ -75,33 +114,43 @@
  *  dangling constraint separates nothing (both sides get the same depth).
  *  One constraint crossing k edges costs O(k^2) at worst (apex searches):
  *  k = 3,000 takes 5 ms, k = 40,000 about 1 s; tile outlines cross 0-2.
+ *  The row sweep's pocket costs O(k^2) in-circle tests for k front
+ *  vertices above a horizontal constraint (tile maps: k = 0-3).
  *
  * MEMORY
- *  Everything is allocated by tn_cdt_create: 183-190 bytes per point of
- *  capacity (measured: 12.5 MB for 66,049 points, the corners of a 256x256
- *  map; 182 MB for 1,000,000), independent of max_segments.  Builds never
- *  allocate; their cost depends on the input, not on the capacity.  The
- *  mesh arrays live in the tn_cdt and are valid until the next build.
+ *  Everything is allocated by tn_cdt_create: 183-192 bytes per point of
+ *  capacity plus the sweep's column array (16.6-66 KB) (measured: 12.7 MB
+ *  for 66,049 points, the corners of a 256x256 map; 183 MB for
+ *  1,000,000), independent of max_segments.  Builds never allocate; their
+ *  cost depends on the input, not on the capacity.  The mesh arrays live in
+ *  the tn_cdt and are valid until the next build.
  *
  * COST (measured with bench/bench_cdt.c and bench/peers, gcc -O2, on the
- * shared 2-core machine at load 2-6: medians; CPU = thread CPU time, which
- * leaves out waiting for a core; instruction counts from callgrind)
- *  - 1,000,000 uniform random points: build_d 400 ms (wall = CPU, load
- *    1.4; 425-446 ms at load 2-6), 3.0e9 instructions (3,000 per point),
- *    5.65 flips per point; build_i on [0,2^26) about 530 ms CPU.
+ * shared 2-core machine at load 2.7-3: medians; CPU = thread CPU time,
+ * which leaves out waiting for a core; instruction counts from callgrind)
  *  - 256x256 random-blocks map (genmap --blocks 700 --seed 1, bench/run.sh),
- *    outline as tn_navmesh extracts it: 2,377 points, 2,388 segments:
- *    0.44 ms for the whole hull, 0.54-0.61 ms with TN_CDT_REMOVE_OUTSIDE;
- *    5.4 million instructions (2,280 per point).  2,000 blocks (4,708
- *    points, 4,752 segments; 16,100 unit outline edges): 1.2 / 1.4 ms.
+ *    outline as tn_navmesh extracts it: 2,377 points, 2,388 segments, 3,124
+ *    triangles kept.  With TN_CDT_REMOVE_OUTSIDE (the row sweep): 0.12-0.13
+ *    ms repeated, 0.15-0.19 ms right after a build of another map (branch
+ *    predictors untrained: the realistic case after an edit); 2.2 million
+ *    instructions (926 per point; 1,049 flips, 0.44 per point).  B took
+ *    0.54-0.61 ms and 5.5 million (2,330 per point).  The whole hull (B):
+ *    0.41-0.44 ms.  2,000 blocks (4,708 points, 4,752 segments): 0.19-0.26
+ *    ms repeated, 0.25-0.37 ms cold, 3.4 million instructions (731 per
+ *    point; B: 1.4 ms, 11.5 million).
  *  - The same maps with every unit outline edge a constraint (10,182 and
- *    16,100 constraint edges, every outline corner a point): 2.6-3.2 ms and
- *    5.1-6.5 ms.
+ *    16,100 constraint edges, every outline corner a point): 0.80-0.89 ms
+ *    and 0.93 ms (10.5 and 12.9 million instructions; B: 26.2 and 41.0).
+ *  - 1,000,000 uniform random points (B): build_d 380-400 ms (wall = CPU,
+ *    load 1.4-3), 3.0e9 instructions (3,000 per point), 5.65 flips per
+ *    point; build_i on [0,2^26) about 530 ms CPU.
  *  - Against Delaunator 5.1.0 + Constrainautor 4.1.0 (node 20) on identical
- *    input, in one run of make bench-peers (load 1.4): 2.8x (0.61 vs 1.71
- *    ms) and 3.7x (1.40 vs 5.14 ms) faster on the two maps, 2.2-2.3x on
- *    their unit-edge versions, 3.6x on 1M points (0.40 vs 1.44 s).  Earlier
- *    runs at higher load gave 2.4-4.7x: V8 is strong on small inputs.
+ *    input, in one run of make bench-peers (two runs, load 2.7-3): 13.0x and
+ *    13.9x on the 700-block map (0.12-0.13 vs 1.69-1.72 ms; CPU 13.2x,
+ *    14.1x), 22-45x on the 2,000-block one; with each build after a build
+ *    of the other map (the peer barely changes, we lose the trained
+ *    predictors): 10.4x and 12.4x, 19-27x; unit-edge maps 7-19x and 12x;
+ *    1M points (B) 3.6-5.3x.  Before the row sweep: 2.8x and 3.7x.
  */
 #ifndef TN_CDT_H
 #define TN_CDT_H
@@ -184,7 +233,9 @@ typedef struct tn_cdt_stats {
     long long exact_tests;  /* predicates the floating-point filter could not decide
                                (exact stage; 0 on small integer spans, which are
                                exact in doubles) */
-    int rectilinear;        /* 1: built by the rectilinear row sweep (see ALGORITHM) */
+    int rectilinear;        /* 1: built by the rectilinear row sweep (ALGORITHM A); it
+                               builds inside triangles only, so ntris_hull is the kept
+                               count, and it never walks, forces or splits */
 } tn_cdt_stats;
 void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out);
 
