@@ -10,11 +10,13 @@
 #define LVL_PLANES 5
 #define LVL_SPAN (1 << LVL_PLANES)
 
-struct tn_flow_block {
+struct tn_flow_block { /* what a block's settling writes: 128 bytes */
     int32_t base;                /* level first reached; INT32_MAX before */
-    int32_t unused;
+    int32_t unused[3];
     uint64_t lvl[LVL_PLANES][2]; /* plane p: bit p of (distance - base) */
     uint64_t dir[2][2];          /* bit 0 and bit 1 of the direction code */
+};
+struct tn_flow_bmap {            /* the map's bits, and the search's exceptions */
     uint64_t open[2], dest[2];   /* open tiles, destinations */
     uint64_t done[2];            /* tiles whose distance went straight to d[] */
 };
@@ -224,11 +226,20 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
         f->bstride = (w + 15) / 16 + 2;
         f->nblk = f->bstride * ((h + 7) / 8 + 2);
         const size_t nb = (size_t)f->nblk;
-        f->bfs = tn_alloc_array(a, nb, sizeof(struct tn_flow_bfs));
-        f->blk = tn_alloc_array(a, nb, sizeof(struct tn_flow_block));
+        /* One block of memory, cut at cache-line boundaries: a block's
+         * search state is one line, its settled bits two. */
+        const size_t per = sizeof(struct tn_flow_bfs) + sizeof(struct tn_flow_block) +
+                           sizeof(struct tn_flow_bmap);
+        f->bmem = nb <= (SIZE_MAX - 64) / per ? tn_alloc(a, nb * per + 64) : NULL;
+        if (f->bmem) {
+            uintptr_t p = ((uintptr_t)f->bmem + 63) & ~(uintptr_t)63;
+            f->bfs = (struct tn_flow_bfs *)p;
+            f->blk = (struct tn_flow_block *)(p + nb * sizeof(struct tn_flow_bfs));
+            f->bmap = (struct tn_flow_bmap *)((uintptr_t)(f->blk + nb));
+        }
         f->blist = tn_alloc_array(a, 3 * nb, sizeof(int32_t));
         /* tn_alloc zeroes: padding blocks stay empty for good. */
-        blocks_ok = f->bfs && f->blk && f->blist;
+        blocks_ok = f->bmem && f->blist;
     }
     if (!f->kind || !f->dir || !f->d || (connectivity == 8 && (!f->dd || !f->dv)) || !f->q || !f->list ||
         !f->bnext || !f->bprev || !f->bhead || !f->stamp || !blocks_ok) {
@@ -265,8 +276,7 @@ void tn_flow_destroy(tn_flow *f)
     tn_free(&a, f->bprev);
     tn_free(&a, f->bhead);
     tn_free(&a, f->stamp);
-    tn_free(&a, f->bfs);
-    tn_free(&a, f->blk);
+    tn_free(&a, f->bmem);
     tn_free(&a, f->blist);
     tn_free(&a, f);
 }
@@ -493,9 +503,8 @@ static void settle_far(tn_flow *f, long b, v128 N, int32_t level)
             const int t = 64 * h + ctz64(m);
             f->d[tn_flow_index(f, 16 * bx + (t & 15), 8 * by + (t >> 4))] = level;
         }
-    struct tn_flow_block *B = &f->blk[b];
-    B->done[0] |= bits[0];
-    B->done[1] |= bits[1];
+    f->bmap[b].done[0] |= bits[0];
+    f->bmap[b].done[1] |= bits[1];
 }
 
 /* Thin fronts: a level that visits few blocks, each gaining under 3 tiles,
@@ -657,18 +666,19 @@ static inline void block_row(tn_flow *f, int y, int bx, unsigned open, unsigned 
 {
     const long b = (long)(y / 8 + 1) * f->bstride + bx + 1;
     const int r = y & 7, sh = 16 * (r & 3);
-    struct tn_flow_block *B = &f->blk[b];
+    struct tn_flow_bmap *M = &f->bmap[b];
     if (r == 0) {
-        memset(B, 0, sizeof *B);
-        B->base = INT32_MAX;
+        memset(M, 0, sizeof *M);
+        memset(&f->blk[b], 0, sizeof f->blk[b]);
+        f->blk[b].base = INT32_MAX;
         memset(&f->bfs[b], 0, sizeof f->bfs[b]);
     }
-    B->open[r >> 2] |= (uint64_t)open << sh;
+    M->open[r >> 2] |= (uint64_t)open << sh;
     if (dest) {
         dests[*nd] = (int32_t)b;
-        *nd += (B->dest[0] | B->dest[1]) == 0;
-        B->dest[r >> 2] |= (uint64_t)dest << sh;
-        B->base = 0;
+        *nd += (M->dest[0] | M->dest[1]) == 0;
+        M->dest[r >> 2] |= (uint64_t)dest << sh;
+        f->blk[b].base = 0;
     }
 }
 
@@ -741,6 +751,7 @@ static inline void put_d4(int32_t *d, __m128i off, __m128i none, __m128i base)
 static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
 {
     const struct tn_flow_block *B = &f->blk[b];
+    const struct tn_flow_bmap *M = &f->bmap[b];
     const __m128i ones = _mm_set1_epi8(-1), z = _mm_setzero_si128();
     const __m128i unr = v_load(f->bfs[b].free);
     /* planes x rows -> rows x planes (16-bit elements), written out for the
@@ -748,7 +759,7 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
     const __m128i p0 = _mm_or_si128(v_load(B->lvl[0]), unr), p1 = _mm_or_si128(v_load(B->lvl[1]), unr);
     const __m128i p2 = _mm_or_si128(v_load(B->lvl[2]), unr), p3 = _mm_or_si128(v_load(B->lvl[3]), unr);
     const __m128i p4 = _mm_or_si128(v_load(B->lvl[4]), unr), p5 = v_load(B->dir[0]);
-    const __m128i p6 = v_load(B->dir[1]), p7 = _mm_or_si128(_mm_xor_si128(v_load(B->open), ones), unr);
+    const __m128i p6 = v_load(B->dir[1]), p7 = _mm_or_si128(_mm_xor_si128(v_load(M->open), ones), unr);
     const __m128i t0 = _mm_unpacklo_epi16(p0, p1), t1 = _mm_unpackhi_epi16(p0, p1);
     const __m128i t2 = _mm_unpacklo_epi16(p2, p3), t3 = _mm_unpackhi_epi16(p2, p3);
     const __m128i t4 = _mm_unpacklo_epi16(p4, p5), t5 = _mm_unpackhi_epi16(p4, p5);
@@ -775,7 +786,7 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
         const __m128i dir16 = _mm_or_si128(code, _mm_or_si128(_mm_and_si128(dest, _mm_set1_epi8(TN_DIR_HERE)),
                                                               _mm_and_si128(none, _mm_set1_epi8(TN_DIR_NONE))));
         _mm_storeu_si128((__m128i *)(void *)dir, dir16);
-        if (row16(B->done, r)) continue;
+        if (row16(M->done, r)) continue;
         const __m128i off = _mm_and_si128(a, _mm_set1_epi8(0x1f));
         const __m128i olo = _mm_unpacklo_epi8(off, z), ohi = _mm_unpackhi_epi8(off, z);
         const __m128i nlo = _mm_unpacklo_epi8(none, none), nhi = _mm_unpackhi_epi8(none, none);
@@ -791,8 +802,9 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
 static void put_tiles_slow(tn_flow *f, long b, int x0, int y0, int r, int c0, int c1)
 {
     const struct tn_flow_block *B = &f->blk[b];
-    const unsigned open = row16(B->open, r), unr = row16(f->bfs[b].free, r);
-    const unsigned dest = row16(B->dest, r), done = row16(B->done, r);
+    const struct tn_flow_bmap *M = &f->bmap[b];
+    const unsigned open = row16(M->open, r), unr = row16(f->bfs[b].free, r);
+    const unsigned dest = row16(M->dest, r), done = row16(M->done, r);
     const unsigned c0bits = row16(B->dir[0], r), c1bits = row16(B->dir[1], r);
     unsigned lvl[LVL_PLANES];
     for (int p = 0; p < LVL_PLANES; p++) lvl[p] = row16(B->lvl[p], r);
@@ -817,7 +829,7 @@ static void put_block(tn_flow *f, long b, int x0, int y0, int ncols, int nrows)
     if (ncols == 16) {
         put_block_sse(f, b, x0, y0, nrows);
         for (int r = 0; r < nrows; r++)
-            if (row16(f->blk[b].done, r)) put_tiles_slow(f, b, x0, y0, r, 0, 16);
+            if (row16(f->bmap[b].done, r)) put_tiles_slow(f, b, x0, y0, r, 0, 16);
         return;
     }
 #endif
@@ -852,14 +864,14 @@ static void rebuild_bfs(tn_flow *f, const tn_map *m)
     /* The destinations are the level-0 frontier; their blocks and the
      * neighbours they spill into are the first candidates. */
     for (int b = 0; b < nblk; b++) {
-        const struct tn_flow_block *B = &f->blk[b];
-        f->bfs[b].free[0] = B->open[0] & ~B->dest[0];
-        f->bfs[b].free[1] = B->open[1] & ~B->dest[1];
+        const struct tn_flow_bmap *M = &f->bmap[b];
+        f->bfs[b].free[0] = M->open[0] & ~M->dest[0];
+        f->bfs[b].free[1] = M->open[1] & ~M->dest[1];
     }
     int ncand = 0;
     for (int k = 0; k < nd; k++) {
         const long b = dests[k];
-        const v128 D = v_load(f->blk[b].dest);
+        const v128 D = v_load(f->bmap[b].dest);
         v_store(f->bfs[b].front[0], D);
         f->blist[ncand] = (int32_t)b;
         ncand += f->bfs[b].stamp != 1;
@@ -878,9 +890,8 @@ static void rebuild_bfs(tn_flow *f, const tn_map *m)
             const long b = (long)(by + 1) * BS + bx + 1;
             put_block(f, b, 16 * bx, 8 * by, w - 16 * bx < 16 ? w - 16 * bx : 16,
                       h - 8 * by < 8 ? h - 8 * by : 8);
-            const struct tn_flow_block *B = &f->blk[b];
-            reached += popcount64(B->open[0] & ~f->bfs[b].free[0]) +
-                       popcount64(B->open[1] & ~f->bfs[b].free[1]);
+            reached += popcount64(f->bmap[b].open[0] & ~f->bfs[b].free[0]) +
+                       popcount64(f->bmap[b].open[1] & ~f->bfs[b].free[1]);
         }
     if (handover) {
         /* d[] is complete up to the handover level: queue its frontier. */

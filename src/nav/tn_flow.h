@@ -106,8 +106,10 @@ typedef struct tn_flow {
     /* The 4-connected rebuild's board in blocks of 16x8 tiles, one bit per
      * tile, with a ring of empty padding blocks (private; see tn_flow.c). */
     int bstride, nblk;         /* blocks per padded row; blocks in all */
+    void *bmem;                /* the allocation holding the three below */
     struct tn_flow_bfs *bfs;   /* [nblk] the search's state per block */
-    struct tn_flow_block *blk; /* [nblk] the board and the result, as bits */
+    struct tn_flow_block *blk; /* [nblk] the result, as bit planes */
+    struct tn_flow_bmap *bmap; /* [nblk] the map, as bits */
     int32_t *blist;            /* [3 * nblk] candidates of this level, of the next; settled */
     tn_allocator alloc;
 } tn_flow;
