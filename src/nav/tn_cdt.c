@@ -1440,27 +1440,32 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
  * column capacity, and only TN_CDT_REMOVE_OUTSIDE among the flags.
  *
  * The sweep visits the points row by row, left to right, keeping a FRONT:
- * an x-monotone chain (one vertex per column) from an artificial point L*
- * left of and above everything, through visited points, to R* on the
- * right.  Everything above the front that is inside the domain is
- * triangulated; below it, nothing.  Every front edge knows whether the
- * region just below it is inside (odd depth) and whether it is a
- * constraint.  Triangles are built only inside; outside regions are
- * tracked by the front alone.
+ * an x-monotone chain (one vertex per column, found through a bitset of
+ * columns) from a sentinel L* on the left, through visited points, to a
+ * sentinel R* on the right.  Everything above the front that is inside the
+ * domain is triangulated; below it, nothing.  Every front edge knows
+ * whether the region just below it is inside (odd depth) and whether it is
+ * a constraint.  Triangles are built only inside; outside regions are
+ * tracked by the front alone, so the sentinels (outside) never enter a
+ * triangle or a predicate and need no coordinates.
  *  - Drop: a new point v goes below the front edge (p, q) straddling its
  *    column, making the triangle (p, q, v); or, right below a front vertex
  *    p, the two triangles (p', p, v) and (p, q, v), p leaving the front (a
  *    vertical constraint p-v is made so).  v is strictly below the front
- *    edge, so the triangle is proper.
+ *    edge (its row is the lowest, and a front vertex on its row is left of
+ *    it), so the triangle is proper; no point is inside it (no front
+ *    vertex lies between p and q, every unvisited point is below v's row
+ *    or right of v on it).
  *  - Pocket: when v has a horizontal constraint to the previous point u
  *    of its row but u is not v's front neighbour, the front vertices
  *    between them (all on earlier rows) and the segment u-v bound an
  *    x-monotone polygon that every front vertex sees from the segment; it
  *    is triangulated as a constrained Delaunay triangulation directly
  *    (Anglada's apex recursion, as for forced constraints).
- *  - Fill: a front vertex q next to v that forms a peak with an angle under
- *    90 degrees is cut off by the triangle (v, q, q') (Domiter and Zalik
- *    2008), keeping triangles fat and the front short.
+ *  - Fill: a front vertex q next to v that forms a peak (above the chord
+ *    v-q') sharper than 109.5 degrees is cut off by the triangle (v, q, q')
+ *    (after Domiter and Zalik 2008, who use 90), keeping triangles fat and
+ *    the front short.
  * A front vertex with a constraint going down to an unvisited point is
  * never removed (fills and pockets skip or refuse it), so every vertical
  * constraint is made by a drop; horizontal ones by a drop or a pocket; a
@@ -1472,7 +1477,8 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
  * triangulation of the inside faces, which is exactly what the general
  * path keeps with TN_CDT_REMOVE_OUTSIDE (a face's CDT depends only on its
  * boundary).  Any surprise (a point inside a vertical constraint, crossing
- * constraints, a constraint not made) abandons the sweep. */
+ * constraints, a constraint not made, an inside region left open below the
+ * last row) abandons the sweep. */
 
 /* Per point bits: its constraints (to the previous and the next point of
  * its row, to points above and below: ud[2v], ud[2v+1]), then its state
@@ -1862,6 +1868,8 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
     rs_col_set(&s, 0, xy[0] - minx + 1);
     for (int v = 1; v < n && !s.fail; v++) rs_drop(&s, v);
     if (s.fail || s.nfixed != nsegs) return 0;
+    for (int v = L; v != R; v = s.next[v]) /* closed outlines leave no inside below */
+        if (fl[v] & RF_BELOW) return 0;
 
     /* publish: half-edges -> neighbour triangles, vert_tri, remap */
     int nt = s.ntris;
