@@ -71,10 +71,25 @@ static bool parse_overlays(const char *s, unsigned *out)
     return true;
 }
 
+/* The default map: maps/demo.map here, else the installed copy. */
+static const char *default_map(void)
+{
+    static const char *const paths[] = {"maps/demo.map", "/usr/local/share/tilenav/maps/demo.map",
+                                        "/usr/share/tilenav/maps/demo.map"};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+        FILE *f = fopen(paths[i], "rb");
+        if (f) {
+            fclose(f);
+            return paths[i];
+        }
+    }
+    return paths[0]; /* its "cannot open" message names the usual place */
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
-    o->map = "maps/demo.map";
+    o->map = NULL; /* default_map() once the arguments are read */
     o->seed = 1;
     o->jump_height = 4;
     o->char_w = 1;
@@ -142,6 +157,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
 #undef NEED_ARG
     }
+    if (!o->map) o->map = default_map();
     if (o->headless && o->screenshot)
         return usage_error("%s", "--headless and --screenshot do not go together");
     if (o->headless && o->frames <= 0)
