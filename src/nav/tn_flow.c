@@ -237,7 +237,7 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
             f->blk = (struct tn_flow_block *)(p + nb * sizeof(struct tn_flow_bfs));
             f->bmap = (struct tn_flow_bmap *)((uintptr_t)(f->blk + nb));
         }
-        f->blist = tn_alloc_array(a, 3 * nb, sizeof(int32_t));
+        f->blist = tn_alloc_array(a, 4 * nb, sizeof(int32_t));
         /* tn_alloc zeroes: padding blocks stay empty for good. */
         blocks_ok = f->bmem && f->blist;
     }
@@ -473,9 +473,9 @@ static inline unsigned row16(const uint64_t *v, int r) { return (unsigned)(v[r >
 
 /* PLANE_MASK[off][p]: all ones in both halves when bit p of off is set. */
 #define PM1(o, p) {0 - (uint64_t)((o) >> (p) & 1), 0 - (uint64_t)((o) >> (p) & 1)}
-#define PM(o) {PM1(o, 0), PM1(o, 1), PM1(o, 2), PM1(o, 3), PM1(o, 4)}
+#define PM(o) {PM1(o, 0), PM1(o, 1), PM1(o, 2), PM1(o, 3), PM1(o, 4), {0, 0}, {0, 0}, {0, 0}}
 #define PM4(o) PM(o), PM((o) + 1), PM((o) + 2), PM((o) + 3)
-static const uint64_t PLANE_MASK[1 << LVL_PLANES][LVL_PLANES][2] = {
+static const uint64_t PLANE_MASK[1 << LVL_PLANES][8][2] = { /* rows of 128 bytes */
     PM4(0), PM4(4), PM4(8), PM4(12), PM4(16), PM4(20), PM4(24), PM4(28),
 };
 
@@ -525,12 +525,13 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
     struct tn_flow_bfs *restrict bfs = f->bfs;
     struct tn_flow_block *restrict blk = f->blk;
     int32_t *cand = f->blist, *next = f->blist + f->nblk, *settled = f->blist + 2 * (size_t)f->nblk;
+    int32_t *stale = f->blist + 3 * (size_t)f->nblk;
     const v128 even = v_load((const uint64_t[2]){EVEN_TILES, EVEN_TILES});
     const v128 ones = v_load((const uint64_t[2]){~0ull, ~0ull});
     int thin = 0;
     for (int32_t level = 1; ncand > 0; level++) {
         const int pp = (level - 1) & 1, pn = level & 1; /* front[] of the last level, this one */
-        int ns = 0;
+        int ns = 0, nstale = 0;
         for (int k = 0; k < ncand; k++) {
             const long b = cand[k];
             struct tn_flow_bfs *c = bfs + b;
@@ -541,7 +542,10 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
             const v128 fromw = v_or(v_right(P), v_col15_to0(v_load(c[-1].front[pp])));
             const v128 free = v_load(c->free);
             const v128 N = v_and(v_or(v_or(fromn, froms), v_or(frome, fromw)), free);
-            if (!v_any(N)) continue; /* the front has left this block */
+            if (!v_any(N)) { /* the front has left this block: its last one goes */
+                stale[nstale++] = (int32_t)b;
+                continue;
+            }
             v_store(c->free, v_andnot(free, N));
             v_store(c->front[pn], N);
             settled[ns++] = (int32_t)b;
@@ -569,8 +573,9 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
                 settle_far(f, b, N, level);
             }
         }
-        /* Every block with a frontier at level - 1 was a candidate. */
-        for (int k = 0; k < ncand; k++) v_store(bfs[cand[k]].front[pp], v_zero());
+        /* Every block with a frontier at level - 1 was a candidate: the
+         * settled ones clear it below, the others now. */
+        for (int k = 0; k < nstale; k++) v_store(bfs[stale[k]].front[pp], v_zero());
         if (ns <= THIN_BLOCKS) {
             int tiles = 0;
             for (int k = 0; k < ns; k++) {
@@ -593,6 +598,7 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
             const long b = settled[k];
             struct tn_flow_bfs *c = bfs + b;
             const v128 N = v_load(c->front[pn]);
+            v_store(c->front[pp], v_zero());
             const int32_t s = c->stamp;
             c->stamp = nl;
             next[nn] = (int32_t)b;

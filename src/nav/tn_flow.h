@@ -110,7 +110,7 @@ typedef struct tn_flow {
     struct tn_flow_bfs *bfs;   /* [nblk] the search's state per block */
     struct tn_flow_block *blk; /* [nblk] the result, as bit planes */
     struct tn_flow_bmap *bmap; /* [nblk] the map, as bits */
-    int32_t *blist;            /* [3 * nblk] candidates of this level, of the next; settled */
+    int32_t *blist;            /* [4 * nblk] candidates of this level, of the next; settled; stale */
     tn_allocator alloc;
 } tn_flow;
 
