@@ -21,92 +21,19 @@ case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
 [ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
-XPID=""
-GPID=""
-cleanup() {
-    if [ -n "$GPID" ]; then # a game that outlives the test is killed for sure
-        kill "$GPID" 2>/dev/null
-        j=0
-        while kill -0 "$GPID" 2>/dev/null && [ $j -lt 30 ]; do sleep 0.1; j=$((j + 1)); done
-        kill -9 "$GPID" 2>/dev/null
-    fi
-    [ -n "$XPID" ] && kill "$XPID" 2>/dev/null
-    rm -rf "$tmp"
-}
-trap cleanup EXIT
-# Any ASan/UBSan error, or a leak allocated from our sources, fails the test.
-sanitizer_check() {
-    if grep -q -e 'ERROR: AddressSanitizer' -e 'runtime error:' "$tmp/game.err"; then
-        fail "sanitizer error"
-    fi
-    if grep -q 'LeakSanitizer' "$tmp/game.err" && grep -q -e 'src/game/' -e 'src/nav/' "$tmp/game.err"; then
-        fail "memory leaked from our code"
-    fi
-}
-fail() {
-    echo "$NAME: FAIL: $*"
-    for f in "$tmp"/game.out "$tmp"/game.err; do
-        [ -s "$f" ] && { echo "--- $f"; cat "$f"; }
-    done
-    exit 1
-}
-
-n=97
-while [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; do
-    n=$((n + 1))
-    [ $n -gt 140 ] && fail "no free X display number"
-done
-Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
-XPID=$!
-export DISPLAY=":$n"
-i=0
-until xdotool getdisplaygeometry >/dev/null 2>&1; do
-    i=$((i + 1))
-    [ $i -gt 100 ] && fail "Xvfb $DISPLAY did not start: $(cat "$tmp/xvfb.log")"
-    sleep 0.1
-done
+. tests/e2e/lib/window.sh
+start_xvfb
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-# Sanitizer builds: see window_edit_save.sh.
-printf 'leak:libdbus-1.so\nleak:libX11.so\nleak:libxcb.so\n' >"$tmp/lsan.supp"
 # From the temporary directory, so F12's screenshot lands there.
 (cd "$tmp" && SDL_RENDER_DRIVER=software \
-    LSAN_OPTIONS="suppressions=$tmp/lsan.supp:print_suppressions=0:exitcode=0" \
+    LSAN_OPTIONS="$GAME_ENV_LSAN" \
     exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
 GPID=$!
 
-# The game's mapped 1280x720 window (SDL may create and destroy helper
-# windows with the same name while it starts), focused.
-i=0
-WID=""
-while :; do
-    i=$((i + 1))
-    [ $i -gt 150 ] && fail "no game window after 15 s"
-    kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
-    for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
-        if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
-            xdotool windowfocus --sync "$w" 2>/dev/null; then
-            WID=$w
-        fi
-    done
-    [ -n "$WID" ] && break
-    sleep 0.1
-done
-sleep 0.5
+wait_window
 
-px() { echo $((30 + 24 * $1 + 12)); }
-py() { echo $((114 + 24 * $1 + 12)); }
-click_tile() { # x y button
-    xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
-    sleep 0.15
-    xdotool click "$3"
-    sleep 0.15
-}
-rows() { sed -n '/^tiles$/,$p' "$1" | sed '1d'; }
-put() { # rows-file x y char
-    awk -v x="$2" -v y="$3" -v c="$4" 'NR == y + 1 { $0 = substr($0, 1, x) c substr($0, x + 2) } { print }' "$1"
-}
 rows "$MAP" >"$tmp/orig.rows"
 put "$tmp/orig.rows" 2 21 '#' >"$tmp/want.rows"
 
