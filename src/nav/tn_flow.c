@@ -303,9 +303,9 @@ static void next_gen(tn_flow *f)
     f->gen += 4;
 }
 
-/* ---- full rebuild ---- */
+/* ---- full rebuild: helpers ---- */
 
-/* ---- eight bytes at a time ---- */
+/* Eight bytes at a time. */
 
 /* Byte j of the result is p[j], whatever the machine's byte order. */
 static inline uint64_t load8(const uint8_t *p)
@@ -334,13 +334,6 @@ static inline uint64_t bytes_eq(uint64_t v, unsigned c)
     const uint64_t x = v ^ (BYTES_1 * c);
     return ~(((x & BYTES_7F) + BYTES_7F) | x) >> 7 & BYTES_1;
 }
-
-/* Bytes that are 0 or 1 -> bits: byte j -> bit j. */
-static inline unsigned bytes_to_bits(uint64_t v01)
-{
-    return (unsigned)((v01 * 0x0102040810204080ull) >> 56);
-}
-
 
 /* Kinds of 8 map tiles: WALL 0, OPEN 1, DEST 2 per byte. */
 static inline uint64_t kinds8(uint64_t tile8, uint64_t mark8)
@@ -391,7 +384,10 @@ static inline int popcount64(uint64_t v)
  * level, and the neighbours those tiles spill into); a candidate pulls its
  * new tiles from the previous frontier of itself and its four neighbours.
  * On the 1024x1024 benchmark board a block gains 5 tiles per visit on
- * average (8x8 blocks: 3.8): the wavefront crosses blocks diagonally.
+ * average (8x8 blocks: 3.8; the wavefront, a diamond, crosses blocks
+ * diagonally).  Each visit costs ~200 instructions whatever it gains, so
+ * where the front stays thin (THIN_*: mazes, corridors) the search hands
+ * over to a tile queue.
  *
  * The direction comes from the same bits: a new tile's neighbours one level
  * closer are exactly its neighbours in the previous frontier, so four masks
@@ -508,7 +504,7 @@ static void settle_far(tn_flow *f, long b, v128 N, int32_t level)
 }
 
 /* Thin fronts: a level that visits few blocks, each gaining under 3 tiles,
- * costs more in bits (~230 instructions a block) than tile by tile (~90 a
+ * costs more in bits (~200 instructions a block) than tile by tile (~90 a
  * tile).  After THIN_LEVELS such levels in a row (a winding corridor, a
  * maze) the search hands its frontier over to the queue of bfs_run. */
 #define THIN_BLOCKS 8
@@ -780,6 +776,7 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
                           _mm_unpacklo_epi64(u3, u7), _mm_unpackhi_epi64(u3, u7)};
     const __m128i base = _mm_set1_epi32(B->base);
     const __m128i dest_ok = B->base == 0 ? ones : z;
+    const bool any_done = (M->done[0] | M->done[1]) != 0;
     const int S = f->stride;
     int32_t *d = f->d + tn_flow_index(f, x0, y0);
     uint8_t *dir = f->dir + tn_flow_index(f, x0, y0);
@@ -792,7 +789,7 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
         const __m128i dir16 = _mm_or_si128(code, _mm_or_si128(_mm_and_si128(dest, _mm_set1_epi8(TN_DIR_HERE)),
                                                               _mm_and_si128(none, _mm_set1_epi8(TN_DIR_NONE))));
         _mm_storeu_si128((__m128i *)(void *)dir, dir16);
-        if (row16(M->done, r)) continue;
+        if (any_done && row16(M->done, r)) continue;
         const __m128i off = _mm_and_si128(a, _mm_set1_epi8(0x1f));
         const __m128i olo = _mm_unpacklo_epi8(off, z), ohi = _mm_unpackhi_epi8(off, z);
         const __m128i nlo = _mm_unpacklo_epi8(none, none), nhi = _mm_unpackhi_epi8(none, none);
@@ -834,8 +831,9 @@ static void put_block(tn_flow *f, long b, int x0, int y0, int ncols, int nrows)
 #if defined(__SSE2__) && !defined(TN_FLOW_NO_SIMD)
     if (ncols == 16) {
         put_block_sse(f, b, x0, y0, nrows);
-        for (int r = 0; r < nrows; r++)
-            if (row16(f->bmap[b].done, r)) put_tiles_slow(f, b, x0, y0, r, 0, 16);
+        if (f->bmap[b].done[0] | f->bmap[b].done[1])
+            for (int r = 0; r < nrows; r++)
+                if (row16(f->bmap[b].done, r)) put_tiles_slow(f, b, x0, y0, r, 0, 16);
         return;
     }
 #endif

@@ -6,7 +6,13 @@
  *
  * Distances: one search seeded from all destinations at once.
  *  - 4-connected (the tower-defense field): breadth-first search, each step
- *    costs 1.
+ *    costs 1.  The full rebuild runs it on bits: blocks of 16x8 tiles, 128
+ *    bits each (one SSE2 register; two uint64_t without SSE2), one level at
+ *    a time, visiting only the blocks next to the last level's new tiles;
+ *    the new tiles' directions fall out of the same shifts, and distances
+ *    and directions stay bit planes per block until one pass writes d[] and
+ *    dir[].  Where the front stays thin for 64 levels (mazes, corridors)
+ *    the search goes on tile by tile with a queue.
  *  - 8-connected: straight steps cost 1, diagonal steps sqrt(2), and a
  *    diagonal needs both orthogonal neighbours open (no corner cutting),
  *    i.e. Moving AI's octile rules; it reproduces the optimal length of
@@ -46,24 +52,32 @@
  * Coordinates: x = column, y = row from the top.  Exit points are in tile
  * units: tile (x, y) covers [x, x+1) x [y, y+1), its centre is (x+.5, y+.5).
  *
- * Memory: all at creation, 30 bytes per tile 4-connected (32 MB for
- * 1024x1024), 44 bytes 8-connected (diagonal counts, a double per tile, more
- * buckets).  Rebuilds, updates and what-ifs never allocate.
+ * Memory: all at creation, 32 bytes per tile 4-connected (34 MB for
+ * 1024x1024; 2 of them the rebuild's bit blocks), 44 bytes 8-connected
+ * (diagonal counts, a double per tile, more buckets).  Rebuilds, updates and
+ * what-ifs never allocate.
  * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state; not thread-safe per
  * object (distinct objects are independent).
  *
  * Measured (tilenav-bench flow, -O2, on this 2-core box shared with other
- * builds: wall-clock medians, and [thread CPU time] which the load distorts
- * less; boards with 15% blocks, 5% one-way and 4 destinations):
- *   full rebuild, 4-connected: 256x256 0.44 ms [0.44]; 1024x1024 15.6 ms
- *     [7.6 ms]: ~100 instructions per tile (callgrind); at 1024 about half
- *     the time waits on memory (the BFS wavefront's rows do not stay in L2;
- *     the queue-driven prefetch wins back ~15%).  TARGET < 4 ms MISSED on
- *     this box; a cache-blocked tile layout would be the next step.
- *   full rebuild, 8-connected: 256x256 3.6 ms [cpu], 1024x1024 63 ms [cpu].
+ * builds: wall-clock medians, and [thread CPU time]; boards with 15% blocks,
+ * 5% one-way and 4 destinations; instructions from callgrind):
+ *   full rebuild, 4-connected: 256x256 0.17 ms [0.17]; 1024x1024 3.4 ms
+ *     [3.4 ms], 50M instructions = 48 per tile (the tile-queue BFS before:
+ *     7.6 ms [cpu] and 104M).  Target < 4 ms met, with little margin when
+ *     the box is busy (the load swings it from 3.3 to 5 ms).  A maze (a
+ *     serpentine filling 1024x1024) 3.7 ms: the queue finishes it.
+ *     Tried and dropped: 8x8 blocks in one uint64_t (3.8 tiles per block
+ *     visit, 74M instructions), per-tile scatter of d[] during the search
+ *     (a cache miss and a mispredicted loop exit per visit), the colours'
+ *     45-degree rotated grids (wavefronts cross blocks straight: 9.5 tiles
+ *     per visit, search 20M instead of 36M instructions, but the map and
+ *     output passes then gather and scatter along diagonals: no gain).
+ *   full rebuild, 8-connected: 256x256 3.1 ms, 1024x1024 59 ms.
  *   single-tile edit (a block placed, then removed), 4-connected,
- *     1024x1024: median 0.0009 ms, 29 tiles recomputed on average, none
- *     fell back to a rebuild: 0.01% of a rebuild (target < 10%).
+ *     1024x1024: median 0.0009 ms [0.0022], 29 tiles recomputed on
+ *     average, none fell back to a rebuild: 0.03% of a rebuild (target
+ *     < 10%); 256x256: 0.4%.
  */
 #ifndef TN_FLOW_H
 #define TN_FLOW_H
