@@ -905,8 +905,8 @@ static void rebuild_bfs(tn_flow *f, const tn_map *m)
             const long b = blocks[k];
             const int bx = (int)(b % BS) - 1, by = (int)(b / BS) - 1;
             for (int half = 0; half < 2; half++)
-                for (uint64_t m = f->bfs[b].front[handover & 1][half]; m; m &= m - 1) {
-                    const int t = 64 * half + ctz64(m);
+                for (uint64_t bits = f->bfs[b].front[handover & 1][half]; bits; bits &= bits - 1) {
+                    const int t = 64 * half + ctz64(bits);
                     f->q[nq++] = tn_flow_index(f, 16 * bx + (t & 15), 8 * by + (t >> 4));
                 }
         }
