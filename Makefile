@@ -24,7 +24,7 @@ NAV_OBJ   = $(NAV_SRC:src/nav/%.c=$(BUILD)/nav/%.o)
 GAME_OBJ  = $(GAME_SRC:src/game/%.c=$(BUILD)/game/%.o)
 GAME_LIB_OBJ = $(filter-out $(BUILD)/game/main.o,$(GAME_OBJ))
 BENCH_OBJ = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%.o)
-TEST_BIN  = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_BIN  = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%) $(BUILD)/tests/test_flow_portable
 
 LIB   = $(BUILD)/libtilenav.a
 GAME  = $(BUILD)/tilenav
@@ -101,6 +101,11 @@ $(BENCH): $(BENCH_OBJ) $(GAME_LIB_OBJ) $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(GAME_LIB_OBJ) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $< $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(CMOCKA_LIBS) -lm
+
+# The flow field's portable (no SSE2) path, tested like the default one.
+$(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) | $(BUILD)/tests
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -DTN_FLOW_NO_SIMD $(LDFLAGS_ALL) -o $@ \
+	  tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
