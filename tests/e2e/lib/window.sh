@@ -66,11 +66,12 @@ wait_window() {
     WID=""
     while :; do
         i=$((i + 1))
-        [ $i -gt 150 ] && fail "no game window after 15 s"
+        # generous: a sanitizer build on a loaded 2-core machine starts slowly
+        [ $i -gt 400 ] && fail "no focused 1280x720 game window after 40 s (windows: $(xdotool search --name tilenav 2>/dev/null | tr '\n' ' '))"
         kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
         for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
             if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
-                xdotool windowfocus --sync "$w" 2>/dev/null; then
+                timeout 3 xdotool windowfocus --sync "$w" 2>/dev/null; then
                 WID=$w
             fi
         done
