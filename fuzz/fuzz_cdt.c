@@ -37,7 +37,7 @@
 
 #include "tn_cdt.h"
 
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#include "fuzz_util.h"
 
 #define MAXP 255
 #define MAXS 255

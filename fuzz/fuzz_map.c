@@ -15,32 +15,7 @@
 
 #include "tn_map.h"
 
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
-
-typedef struct counter {
-    size_t live, peak, calls;
-} counter;
-
-static void *count_alloc(void *user, size_t size)
-{
-    counter *c = user;
-    size_t *p = malloc(sizeof(size_t) * 2 + size);
-    if (!p) return NULL;
-    p[0] = size;
-    c->live += size;
-    c->calls++;
-    if (c->live > c->peak) c->peak = c->live;
-    return p + 2;
-}
-
-static void count_free(void *user, void *ptr)
-{
-    counter *c = user;
-    if (!ptr) return;
-    size_t *p = (size_t *)ptr - 2;
-    c->live -= p[0];
-    free(p);
-}
+#include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

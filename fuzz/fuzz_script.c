@@ -15,7 +15,7 @@
 #include "script.h"
 #include "tn_world.h"
 
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#include "fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -23,7 +23,7 @@
 #include "script.h"
 #include "tn_world.h"
 
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#include "fuzz_util.h"
 #define MAX_STEPS 48
 
 static const char *const MAPS[] = {

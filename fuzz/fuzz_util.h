@@ -1,0 +1,36 @@
+/* fuzz_util.h - shared by the libFuzzer harnesses: CHECK (a failed check is
+ * a crash libFuzzer reports with its input) and a counting allocator that
+ * lets a harness bound what the code under test asks for. */
+#ifndef TN_FUZZ_UTIL_H
+#define TN_FUZZ_UTIL_H
+
+#include <stdlib.h>
+
+#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+
+typedef struct counter {
+    size_t live, peak, calls;
+} counter;
+
+static inline void *count_alloc(void *user, size_t size)
+{
+    counter *c = user;
+    size_t *p = malloc(sizeof(size_t) * 2 + size);
+    if (!p) return NULL;
+    p[0] = size;
+    c->live += size;
+    c->calls++;
+    if (c->live > c->peak) c->peak = c->live;
+    return p + 2;
+}
+
+static inline void count_free(void *user, void *ptr)
+{
+    counter *c = user;
+    if (!ptr) return;
+    size_t *p = (size_t *)ptr - 2;
+    c->live -= p[0];
+    free(p);
+}
+
+#endif
