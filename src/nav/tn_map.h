@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_map.h - the side-view tile map: terrain, tile content, text formats.
  *
  * Coordinates: x = column from the left, y = row from the TOP, both from 0,
@@ -34,6 +35,10 @@
 #define TN_MAP_H
 
 #include "tn_common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define TN_TILE_PX 16
 #define TN_MAP_MAX_SIZE 4096
@@ -88,5 +93,9 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
 size_t tn_map_format_size(const tn_map *m);
 /* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short. */
 tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
