@@ -136,7 +136,8 @@ install: install-lib $(GAME)
 	install -m 755 $(GAME) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maps/*.map $(DESTDIR)$(PREFIX)/share/tilenav/maps/
 	install -m 644 assets/* $(DESTDIR)$(PREFIX)/share/tilenav/assets/
-	install -m 644 tilenav.6 $(DESTDIR)$(MANDIR)/man6/
+	sed -e 's/^\.TH TILENAV 6 \([^ ]*\) tilenav /.TH TILENAV 6 \1 "tilenav $(TN_VERSION)" /' \
+	  tilenav.6 > $(DESTDIR)$(MANDIR)/man6/tilenav.6
 
 # `make lib`: the static and the shared library; needs no SDL (nor does install-lib).
 lib: $(LIB) $(SHLIB)
