@@ -156,6 +156,7 @@ install-lib: $(LIB) $(SHLIB)
 
 src/nav/tn_version.h: VERSION scripts/version-header.sh
 	sh scripts/version-header.sh VERSION > $@.tmp && mv $@.tmp $@
+$(BUILD)/nav/tn_version.o $(BUILD)/nav-pic/tn_version.o $(BUILD)/game/main.o: src/nav/tn_version.h
 
 $(SHLIB): $(NAV_PIC_OBJ)
 	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,$(SONAME) $(if $(SAN),,-Wl,-z,defs) -o $@ $(NAV_PIC_OBJ) -lm

@@ -19,6 +19,10 @@ trap 'rm -rf "$T"' EXIT
 V=$(cat VERSION)
 MAKE=${MAKE:-make}
 
+# 0. the checked-in tn_version.h is the one VERSION generates
+sh scripts/version-header.sh VERSION | cmp -s - src/nav/tn_version.h ||
+    fail "src/nav/tn_version.h is not what VERSION generates (run make and commit it)"
+
 # 1. dist -> unpack -> build and test without SDL -> install-lib
 $MAKE --no-print-directory -s dist DIST_DIR="$T" >/dev/null || fail "make dist failed"
 [ -f "$T/tilenav-$V.tar.gz" ] || fail "make dist wrote no tilenav-$V.tar.gz"
