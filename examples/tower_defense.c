@@ -55,7 +55,10 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    tn_flow_rebuild(flow, map);
+    if (tn_failed(tn_flow_rebuild(flow, map))) {
+        fprintf(stderr, "flow field: the board does not match\n");
+        return 1;
+    }
     printf("spawn (1,1) is %.0f steps from the base\n", tn_flow_dist(flow, 1, 1));
     print_field(map, flow);
 
