@@ -23,6 +23,14 @@ MAKE=${MAKE:-make}
 sh scripts/version-header.sh VERSION | cmp -s - src/nav/tn_version.h ||
     fail "src/nav/tn_version.h is not what VERSION generates (run make and commit it)"
 
+# the umbrella header includes every library header (the tn_world* demo glue
+# apart: the sandbox, not the library's API)
+for h in src/nav/tn_*.h; do
+    n=$(basename "$h")
+    case "$n" in tn_world.h|tn_wbots.h|tn_wenemies.h|tn_wnav.h|tn_wagents.h) continue ;; esac
+    grep -q "^#include \"$n\"" src/nav/tilenav.h || fail "src/nav/tilenav.h does not include $n"
+done
+
 # 1. dist -> unpack -> build and test without SDL -> install-lib
 $MAKE --no-print-directory -s dist DIST_DIR="$T" >/dev/null || fail "make dist failed"
 [ -f "$T/tilenav-$V.tar.gz" ] || fail "make dist wrote no tilenav-$V.tar.gz"
