@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/$name"
 # Tracked files that still exist (a deleted, not yet committed file is left out).
-git ls-files -z | xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh >"$tmp/list"
+git ls-files -z | xargs -0 sh -c 'for f; do [ ! -e "$f" ] || printf "%s\0" "$f"; done' sh >"$tmp/list"
 tar -cf - --null -T "$tmp/list" | tar -xf - -C "$tmp/$name"
 # Same bytes for the same tree: fixed owner, order and times.
 mtime=$(git log -1 --format=%cI 2>/dev/null || echo 1970-01-01)
