@@ -44,6 +44,7 @@ NAV_PIC_OBJ = $(NAV_SRC:src/nav/%.c=$(BUILD)/nav-pic/%.o)
 LIBDIR     ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/tilenav
 
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
 .PHONY: lib install-lib nosdl-tests check-nosdl dist
@@ -143,9 +144,11 @@ install: install-lib $(GAME)
 lib: $(LIB) $(SHLIB)
 
 # `make install-lib PREFIX=... DESTDIR=...`: both libraries, the headers in
-# include/tilenav/ (tilenav.h includes them all) and tilenav.pc.
+# include/tilenav/ (tilenav.h includes them all), tilenav.pc, LICENSE and
+# CHANGELOG.md (in share/doc/tilenav).
 install-lib: $(LIB) $(SHLIB)
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tilenav
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tilenav $(DESTDIR)$(DOCDIR)
+	install -m 644 LICENSE CHANGELOG.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtilenav.so.$(TN_VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)

@@ -83,7 +83,7 @@ $MAKE --no-print-directory -s install BUILD="$B" PREFIX=/usr DESTDIR="$T/root" >
     { cat "$T/install.log"; fail "make install failed"; }
 for f in usr/bin/tilenav usr/share/man/man6/tilenav.6 usr/lib/libtilenav.a usr/lib/libtilenav.so \
          "usr/lib/$so" usr/include/tilenav/tilenav.h usr/include/tilenav/tn_version.h \
-         usr/lib/pkgconfig/tilenav.pc usr/share/tilenav/maps/demo.map; do
+         usr/lib/pkgconfig/tilenav.pc usr/share/tilenav/maps/demo.map usr/share/doc/tilenav/LICENSE; do
     [ -e "$T/root/$f" ] || fail "make install did not install /$f"
 done
 grep -q '^prefix=/usr$' "$T/root/usr/lib/pkgconfig/tilenav.pc" || fail "tilenav.pc has the wrong prefix"
