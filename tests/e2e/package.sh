@@ -6,7 +6,8 @@
 #  2. the three examples and a C++ consumer compiled from the installed
 #     headers through pkg-config (warnings are errors), linked against the
 #     shared library (soname checked) and run; one static link too;
-#  3. `make install` of this tree into a DESTDIR: game, man page, library.
+#  3. `make install` of the unpacked tree into a DESTDIR: game, man page,
+#     library.
 # Runs once, for the plain build dir (the sanitizer pass skips it: it builds
 # its own copies and would only double the time).
 set -u
@@ -78,9 +79,10 @@ $CXX -std=c++11 $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer-static" "$T/ins
     fail "the C++ consumer does not link the static library"
 env -u LD_LIBRARY_PATH "$T/consumer-static" >/dev/null || fail "the static C++ consumer failed"
 
-# 3. make install of this tree: the game, its man page and the library
-$MAKE --no-print-directory -s install BUILD="$B" PREFIX=/usr DESTDIR="$T/root" >"$T/install.log" 2>&1 ||
-    { cat "$T/install.log"; fail "make install failed"; }
+# 3. make install from the unpacked tarball (SDL visible again): the game,
+#    its man page and the library
+$MAKE --no-print-directory -s -j2 -C "$D" install PREFIX=/usr DESTDIR="$T/root" >"$T/install.log" 2>&1 ||
+    { cat "$T/install.log"; fail "make install failed in the unpacked tarball"; }
 for f in usr/bin/tilenav usr/share/man/man6/tilenav.6 usr/lib/libtilenav.a usr/lib/libtilenav.so \
          "usr/lib/$so" usr/include/tilenav/tilenav.h usr/include/tilenav/tn_version.h \
          usr/lib/pkgconfig/tilenav.pc usr/share/tilenav/maps/demo.map usr/share/doc/tilenav/LICENSE; do
