@@ -30,7 +30,24 @@ LIB   = $(BUILD)/libtilenav.a
 GAME  = $(BUILD)/tilenav
 BENCH = $(BUILD)/tilenav-bench
 
+# The version is written in one place, the file VERSION (semantic versioning,
+# see README); src/nav/tn_version.h is generated from it (and checked in so
+# src/nav/ stays self-contained).  The shared library's soname carries MAJOR,
+# or 0.MINOR while MAJOR is 0 (each 0.x minor release may break the ABI).
+TN_VERSION       := $(strip $(shell cat VERSION))
+TN_VERSION_MAJOR := $(word 1,$(subst ., ,$(TN_VERSION)))
+TN_VERSION_MINOR := $(word 2,$(subst ., ,$(TN_VERSION)))
+TN_SOVERSION     := $(if $(filter 0,$(TN_VERSION_MAJOR)),0.$(TN_VERSION_MINOR),$(TN_VERSION_MAJOR))
+SONAME      = libtilenav.so.$(TN_SOVERSION)
+SHLIB       = $(BUILD)/libtilenav.so.$(TN_VERSION)
+NAV_PIC_OBJ = $(NAV_SRC:src/nav/%.c=$(BUILD)/nav-pic/%.o)
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+DOCDIR     ?= $(PREFIX)/share/doc/tilenav
+
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
+.PHONY: lib install-lib nosdl-tests check-nosdl dist
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
 
@@ -111,17 +128,69 @@ $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-nosdl tilenav-*.tar.gz
 
-install: $(LIB) $(GAME)
-	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilenav \
-	  $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+# `make install`: the library (install-lib) and the game, its maps, fonts and man page.
+install: install-lib $(GAME)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man6 \
 	  $(DESTDIR)$(PREFIX)/share/tilenav/maps $(DESTDIR)$(PREFIX)/share/tilenav/assets
-	install -m 644 $(LIB) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 src/nav/*.h $(DESTDIR)$(PREFIX)/include/tilenav/
 	install -m 755 $(GAME) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maps/*.map $(DESTDIR)$(PREFIX)/share/tilenav/maps/
 	install -m 644 assets/* $(DESTDIR)$(PREFIX)/share/tilenav/assets/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' tilenav.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilenav.pc
+	sed -e 's/^\.TH TILENAV 6 \([^ ]*\) tilenav /.TH TILENAV 6 \1 "tilenav $(TN_VERSION)" /' \
+	  tilenav.6 > $(DESTDIR)$(MANDIR)/man6/tilenav.6
+
+# `make lib`: the static and the shared library; needs no SDL (nor does install-lib).
+lib: $(LIB) $(SHLIB)
+
+# `make install-lib PREFIX=... DESTDIR=...`: both libraries, the headers in
+# include/tilenav/ (tilenav.h includes them all), tilenav.pc, LICENSE and
+# CHANGELOG.md (in share/doc/tilenav).
+install-lib: $(LIB) $(SHLIB)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tilenav $(DESTDIR)$(DOCDIR)
+	install -m 644 LICENSE CHANGELOG.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libtilenav.so.$(TN_VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtilenav.so
+	install -m 644 src/nav/*.h $(DESTDIR)$(INCLUDEDIR)/tilenav/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+	  -e 's|@VERSION@|$(TN_VERSION)|g' tilenav.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tilenav.pc
+
+src/nav/tn_version.h: VERSION scripts/version-header.sh
+	sh scripts/version-header.sh VERSION > $@.tmp && mv $@.tmp $@
+$(BUILD)/nav/tn_version.o $(BUILD)/nav-pic/tn_version.o $(BUILD)/game/main.o: src/nav/tn_version.h
+
+$(SHLIB): $(NAV_PIC_OBJ)
+	$(CC) $(LDFLAGS_ALL) -shared -Wl,-soname,$(SONAME) $(if $(SAN),,-Wl,-z,defs) -o $@ $(NAV_PIC_OBJ) -lm
+	ln -sf libtilenav.so.$(TN_VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libtilenav.so
+
+$(BUILD)/nav-pic/%.o: src/nav/%.c | $(BUILD)/nav-pic
+	$(CC) $(CFLAGS_ALL) -fPIC -c $< -o $@
+
+$(BUILD)/nav-pic $(BUILD)/nosdl-tests:
+	@mkdir -p $@
+
+# The library's own tests, linked without SDL or the game: every suite but the
+# ones that test the front end (render, script); the only non-library object
+# is src/game/fileio.c (plain POSIX file loading, used by the test helpers).
+NOSDL_TEST_SRC = $(filter-out tests/test_render.c tests/test_script.c,$(TEST_SRC))
+NOSDL_TEST_BIN = $(NOSDL_TEST_SRC:tests/%.c=$(BUILD)/nosdl-tests/%)
+nosdl-tests: $(NOSDL_TEST_BIN)
+
+$(BUILD)/nosdl-tests/%: $(BUILD)/tests/%.o $(BUILD)/game/fileio.o $(LIB) | $(BUILD)/nosdl-tests
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/game/fileio.o $(LIB) $(CMOCKA_LIBS) -lm
+
+# `make check-nosdl`: builds the libraries and the tests above with SDL's
+# pkg-config hidden (a pkg-config that fails for sdl2 / SDL2_ttf), checks
+# that nothing links SDL, and runs the tests (build dir: build-nosdl).
+check-nosdl:
+	@sh tests/pkg/nosdl.sh build-nosdl
+
+# `make dist`: tilenav-VERSION.tar.gz of every file git tracks (as they are
+# in the working tree): the sources, tests, maps, fonts; no build outputs.
+dist:
+	@sh scripts/dist.sh $(TN_VERSION) $(or $(DIST_DIR),.)
 
 -include $(wildcard $(BUILD)/*/*.d)

@@ -3,7 +3,8 @@
 # Called by `make deps` (and so by `make run` and `make test`).
 # Usage: scripts/deps.sh [window]   - "window" (make test) also wants what the
 #        tests use: xvfb and xdotool (window tests), valgrind (memcheck run),
-#        clang with its libFuzzer runtime (fuzzers).
+#        clang with its libFuzzer runtime (fuzzers), groff/man-db (man page),
+#        g++ (the C++ consumer of the library).
 set -eu
 need=""
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -19,6 +20,9 @@ if [ "${1:-}" = "window" ]; then
     command -v Xvfb >/dev/null 2>&1 || need="$need xvfb"
     command -v xdotool >/dev/null 2>&1 || need="$need xdotool"
     command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+    command -v groff >/dev/null 2>&1 || need="$need groff-base"   # man page check
+    command -v man >/dev/null 2>&1 || need="$need man-db"
+    command -v g++ >/dev/null 2>&1 || need="$need g++"            # C++ consumer of the library
     if ! command -v clang >/dev/null 2>&1; then
         need="$need clang libclang-rt-dev"
     else

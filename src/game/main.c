@@ -8,9 +8,8 @@
 #include "fileio.h"
 #include "game.h"
 #include "script.h"
+#include "tn_version.h"
 #include "tn_world.h"
-
-#define TN_VERSION "0.1.0"
 
 static const char USAGE[] =
     "usage: tilenav [--map FILE] [options]\n"
@@ -105,7 +104,7 @@ static int parse_args(int argc, char **argv, options *o)
             fputs(USAGE, stdout);
             return -1;
         } else if (strcmp(a, "--version") == 0) {
-            puts("tilenav " TN_VERSION);
+            puts("tilenav " TN_VERSION_STRING);
             return -1;
         } else if (strcmp(a, "--headless") == 0) {
             o->headless = true;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_bot.h - a bot that follows platformer A* paths by pressing keys.
  *
  * The bot never moves its body: each step it returns the tn_input a player
@@ -68,6 +69,10 @@
 #include "tn_path.h"
 #include "tn_phys.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_BOT_PATH_CAP 512
 #define TN_BOT_STUCK_STEPS 20
 
@@ -135,5 +140,9 @@ bool tn_bot_active(const tn_bot *b);
 const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
 /* Steps to hold jump for a jump of `tiles` (1..M) under the last physics. */
 int tn_bot_jump_frames(const tn_bot *b, int tiles);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_cdt.h - constrained Delaunay triangulation (CDT) of points and segments.
  *
  * Orientation convention: orient(a,b,c) = (bx-ax)*(cy-ay) - (by-ay)*(cx-ax).
@@ -157,6 +158,10 @@
 
 #include "tn_common.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct tn_cdt tn_cdt;
 
 /* Flags for the build functions. */
@@ -238,5 +243,9 @@ typedef struct tn_cdt_stats {
                                count, and it never walks, forces or splits */
 } tn_cdt_stats;
 void tn_cdt_get_stats(const tn_cdt *c, tn_cdt_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

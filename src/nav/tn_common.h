@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_common.h - shared vocabulary of the tilenav library: status codes,
  * readable error messages, the caller-owned allocator, and small helpers.
  *
@@ -22,6 +23,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef uint32_t tn_status;
 
@@ -86,5 +91,9 @@ static inline int tn_clampi(int v, int lo, int hi) { return v < lo ? lo : (v > h
 static inline float tn_minf(float a, float b) { return a < b ? a : b; }
 static inline float tn_maxf(float a, float b) { return a > b ? a : b; }
 static inline float tn_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

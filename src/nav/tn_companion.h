@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_companion.h - a flying companion that keeps the character company,
  * steered by boids rules the way action games use them (Reynolds 1987,
  * "Flocks, herds and schools"; Reynolds 1999, "Steering behaviors for
@@ -66,6 +67,10 @@
 
 #include "tn_map.h"
 #include "tn_steer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define TN_COMPANION_PATH_MAX 32
 
@@ -157,5 +162,9 @@ void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e
 void tn_companion_reset(tn_companion *c);
 
 const char *tn_companion_state_name(tn_companion_state s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_debug.h - the debug-draw interface (after Recast's duDebugDraw).
  *
  * The library never renders.  Modules that have something to show (agents,
@@ -11,6 +12,10 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct tn_debug_draw {
     void *user;
@@ -43,5 +48,9 @@ static inline void tn_dd_text(const tn_debug_draw *d, float x, float y, const ch
 {
     if (d && d->text) d->text(d->user, x, y, s, c);
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_enemy.h - a tower-defense spawner and enemies that fly a 4-connected
  * flow field (tn_flow) smoothly from spawn points to destinations.
  *
@@ -58,6 +59,10 @@
 #include "tn_common.h"
 #include "tn_flow.h"
 #include "tn_rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef enum tn_enemy_state {
     TN_ENEMY_INTRO = 0,
@@ -126,5 +131,9 @@ tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_
 /* Tile (x, y) changed and the field was already updated: re-plan, push out
  * or remove the enemies concerned (see the header). */
 void tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_flow.h - a flow field: the way to the nearest destination from every
  * tile, kept up to date as single tiles are edited.
  *
@@ -84,6 +85,10 @@
 
 #include "tn_common.h"
 #include "tn_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Cell kinds. */
 enum { TN_FLOW_WALL = 0, TN_FLOW_OPEN = 1, TN_FLOW_DEST = 2 };
@@ -173,5 +178,9 @@ bool tn_flow_steps(const tn_flow *f, int x, int y, int *straight, int *diagonal)
 /* Exit point of tile (x, y) in tile units; false when the tile has no next
  * tile (a wall, no path, or a destination: then the tile centre). */
 bool tn_flow_exit(const tn_flow *f, int x, int y, float *ex, float *ey);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

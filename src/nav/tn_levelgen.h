@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_levelgen.h - random side-view platformer levels (the arrival harness's
  * test ground; `tilenav-bench genmap --kind platformer`).
  *
@@ -29,8 +30,16 @@
 #include "tn_map.h"
 #include "tn_rng.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Overwrite every tile of `m` with a new level.  INVALID_PARAM when the map
  * is smaller than 16 x 12. */
 tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

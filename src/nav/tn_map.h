@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_map.h - the side-view tile map: terrain, tile content, text formats.
  *
  * Coordinates: x = column from the left, y = row from the TOP, both from 0,
@@ -35,6 +36,10 @@
 
 #include "tn_common.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_TILE_PX 16
 #define TN_MAP_MAX_SIZE 4096
 
@@ -66,11 +71,11 @@ static inline bool tn_map_inside(const tn_map *m, int x, int y)
 /* Terrain at (x, y); BLOCK outside the map. */
 static inline int tn_map_tile(const tn_map *m, int x, int y)
 {
-    return tn_map_inside(m, x, y) ? m->tile[y * m->w + x] : TN_TILE_BLOCK;
+    return tn_map_inside(m, x, y) ? m->tile[y * m->w + x] : (int)TN_TILE_BLOCK;
 }
 static inline int tn_map_mark(const tn_map *m, int x, int y)
 {
-    return tn_map_inside(m, x, y) ? m->mark[y * m->w + x] : TN_MARK_NONE;
+    return tn_map_inside(m, x, y) ? m->mark[y * m->w + x] : (int)TN_MARK_NONE;
 }
 /* Set terrain; a BLOCK or ONEWAY clears the tile's content.  Returns
  * INVALID_PARAM outside the map or for an unknown tile kind. */
@@ -88,5 +93,9 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
 size_t tn_map_format_size(const tn_map *m);
 /* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short. */
 tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

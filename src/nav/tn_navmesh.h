@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_navmesh.h - navigation mesh of a tile map's free space for flyers: a
  * constrained Delaunay triangulation (tn_cdt) of the block outlines, with
  * point location, shortest paths (exact any-angle search or A* over
@@ -130,6 +131,10 @@
 #include "tn_debug.h"
 #include "tn_map.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Tiles per side of a point-location bucket. */
 #define TN_NAVMESH_BUCKET 4
 /* Interval-search nodes reserved per triangle of capacity by a tn_navquery;
@@ -256,5 +261,9 @@ void tn_navmesh_draw_corridor(const tn_navmesh *m, const int32_t *tris, int n,
                               const tn_debug_draw *dd, float px_per_unit, uint32_t rgba);
 void tn_navmesh_draw_path(const float *xy, int n, const tn_debug_draw *dd, float px_per_unit,
                           uint32_t rgba);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

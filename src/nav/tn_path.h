@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_path.h - platformer A*: shortest paths for a character that walks,
  * jumps, falls and drops through one-way platforms on a tile map.
  *
@@ -128,6 +129,10 @@
 #include "tn_map.h"
 #include "tn_phys.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_PATH_MAX_JUMP 8     /* M limit (tiles) */
 #define TN_PATH_FALL_MAX 32    /* D + P limit */
 
@@ -225,5 +230,9 @@ bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost);
  * size are not used: these read the map directly). */
 bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h);
 bool tn_path_box_ground(const tn_map *m, int x, int y, int w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_phys.h - fixed-step platformer physics for an axis-aligned box.
  *
  * Units: pixels and seconds; a tile is TN_TILE_PX = 16 px; +y is DOWN.
@@ -34,6 +35,10 @@
 #define TN_PHYS_H
 
 #include "tn_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define TN_JUMP_MARGIN_PX 0.5f
 #define TN_MAX_BODY_W 3
@@ -86,5 +91,9 @@ bool tn_body_box_blocked(const tn_map *m, float x, float y, int w, int h);
 /* The tile of the body's bottom-left cell: column of its left edge, row of
  * the pixel just above its feet. */
 void tn_body_tile(const tn_body *b, int *tx, int *ty);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

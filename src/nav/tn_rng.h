@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_rng.h - the library's own deterministic PRNG (PCG32, O'Neill 2014).
  *
  * Every random choice in tilenav goes through a tn_rng owned by the caller,
@@ -10,6 +11,10 @@
 #define TN_RNG_H
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct tn_rng {
     uint64_t state;
@@ -25,5 +30,9 @@ uint32_t tn_rng_below(tn_rng *r, uint32_t n);
 float tn_rng_float(tn_rng *r);
 /* Uniform float in [lo, hi). */
 float tn_rng_range(tn_rng *r, float lo, float hi);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

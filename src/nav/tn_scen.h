@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_scen.h - reader for Moving AI benchmark scenario files (.scen).
  *
  * Format (N. Sturtevant, "Benchmarks for Grid-Based Pathfinding", 2012):
@@ -27,6 +28,10 @@
 
 #include "tn_common.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_SCEN_NAME_MAX 128
 
 typedef struct tn_scen_query {
@@ -49,5 +54,9 @@ typedef struct tn_scen {
 tn_status tn_scen_parse(const char *buf, size_t len, const char *name,
                         const tn_allocator *a, tn_scen **out, tn_error *err);
 void tn_scen_destroy(tn_scen *s);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_steer.h - building blocks shared by the steering agents (the companion in
  * tn_companion.h, the wanderers in tn_wander.h): the navigation queries an
  * agent asks for, a uniform grid for neighbour queries, and per-axis tile
@@ -39,6 +40,10 @@
 
 #include "tn_common.h"
 #include "tn_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ---- navigation queries ------------------------------------------------ */
 
@@ -123,5 +128,9 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
  * first ring that has one) where it is free.  True when the box is free
  * afterwards (also when it already was; it is then not moved). */
 bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

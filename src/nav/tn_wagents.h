@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_wagents.h - the world's agents subsystem (tn_sub_agents): one
  * companion (tn_companion.h) and up to TN_WAGENTS_MAX_WANDERERS wanderers
  * (tn_wander.h), on the world's navigation mesh (tn_wnav.h).
@@ -45,6 +46,10 @@
 #include "tn_wander.h"
 #include "tn_world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_WAGENTS_MAX_WANDERERS 64
 
 typedef struct tn_wagents {
@@ -75,5 +80,9 @@ static inline const tn_wagents *tn_wagents_of(const tn_world *w)
 
 /* The wanderers' target now (the character's centre or the placed one). */
 void tn_wagents_target(const tn_world *w, float *x, float *y);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_wander.h - wanderers: agents that drift toward a target on a biased
  * random walk, moving smoothly along a centripetal Catmull-Rom spline at
  * constant speed, with a bounded turn rate.
@@ -84,6 +85,10 @@
 #include "tn_map.h"
 #include "tn_rng.h"
 #include "tn_steer.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define TN_WANDER_TABLE 24
 
@@ -176,5 +181,9 @@ void tn_wander_seg_point(const tn_wander_seg *s, float u, float *x, float *y);
 void tn_wander_seg_build(tn_wander_seg *s, const float *xy);
 /* The parameter u at arc length `len` along the segment (clamped). */
 float tn_wander_seg_param(const tn_wander_seg *s, float len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

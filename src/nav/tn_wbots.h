@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_wbots.h - the world's bots subsystem (tn_sub_bots): platformer A* and
  * the bots that follow its paths by pressing keys (tn_path, tn_bot).
  *
@@ -30,6 +31,10 @@
 #include "tn_bot.h"
 #include "tn_world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_WBOTS_MAX 32
 
 /* The character's bot (NULL when the subsystem has no finder). */
@@ -38,5 +43,9 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w);
 int tn_wbots_count(const tn_world *w);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
 const tn_bot *tn_wbots_bot(const tn_world *w, int i);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_wenemies.h - the world's enemies subsystem (tn_sub_enemies): a
  * 4-connected flow field over the world's map, the spawner and its enemies.
  *
@@ -35,6 +36,10 @@
 #include "tn_flow.h"
 #include "tn_world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TN_WENEMIES_CAPACITY 16384
 
 typedef struct tn_wenemies {
@@ -48,5 +53,9 @@ typedef struct tn_wenemies {
 
 /* The world's enemies state (NULL before creation). */
 static inline tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_wnav.h - the world's navigation-mesh subsystem (tn_sub_navmesh) and the
  * queries other subsystems and the game make through it.
  *
@@ -31,6 +32,10 @@
 #include "tn_steer.h"
 #include "tn_world.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The world's mesh (pixel units), NULL before the subsystem is created. */
 const tn_navmesh *tn_wnav_mesh(const tn_world *w);
 /* The shared query object (NULL before creation). */
@@ -48,5 +53,9 @@ int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radi
                  int cap);
 /* {user = w, los = tn_wnav_los, path = tn_wnav_path} for agents. */
 tn_agent_nav tn_wnav_agent_nav(tn_world *w);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

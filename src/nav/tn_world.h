@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Zlib */
 /* tn_world.h - one tile map and everything that lives on it, as a single
  * deterministic simulation that a front end (the SDL game, the headless
  * runner, a test, a benchmark) drives with commands and reads back.
@@ -32,6 +33,10 @@
 #include "tn_map.h"
 #include "tn_phys.h"
 #include "tn_rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* What the overlays show (the game toggles these; see tn_world_draw). */
 enum {
@@ -198,5 +203,9 @@ bool tn_world_take_item(tn_world *w, int x, int y);
 bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y);
 /* The character's pixel centre. */
 void tn_world_character_center(const tn_world *w, float *x, float *y);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

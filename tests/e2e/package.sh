@@ -1,0 +1,94 @@
+#!/bin/sh
+# End-to-end: the library as a user gets it.
+#  1. `make dist`, unpacked in a temporary folder; there, with SDL's
+#     pkg-config hidden, `make lib` and the library's tests (tests/pkg/nosdl.sh),
+#     then `make install-lib` into a temporary prefix;
+#  2. the three examples and a C++ consumer compiled from the installed
+#     headers through pkg-config (warnings are errors), linked against the
+#     shared library (soname checked) and run; one static link too;
+#  3. `make install` of the unpacked tree into a DESTDIR: game, man page,
+#     library.
+# Runs once, for the plain build dir (the sanitizer pass skips it: it builds
+# its own copies and would only double the time).
+set -u
+B=${1:-build}
+case "$B" in build) ;; *) echo "package.sh: checked in the plain build only (not $B)"; exit 0 ;; esac
+fail() { echo "package.sh: $*"; exit 1; }
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { echo "package.sh: not a git checkout, skipped"; exit 0; }
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+V=$(cat VERSION)
+MAKE=${MAKE:-make}
+
+# 0. the checked-in tn_version.h is the one VERSION generates
+sh scripts/version-header.sh VERSION | cmp -s - src/nav/tn_version.h ||
+    fail "src/nav/tn_version.h is not what VERSION generates (run make and commit it)"
+
+# the umbrella header includes every library header (the tn_world* demo glue
+# apart: the sandbox, not the library's API)
+for h in src/nav/tn_*.h; do
+    n=$(basename "$h")
+    case "$n" in tn_world.h|tn_wbots.h|tn_wenemies.h|tn_wnav.h|tn_wagents.h) continue ;; esac
+    grep -q "^#include \"$n\"" src/nav/tilenav.h || fail "src/nav/tilenav.h does not include $n"
+done
+
+# 1. dist -> unpack -> build and test without SDL -> install-lib
+$MAKE --no-print-directory -s dist DIST_DIR="$T" >/dev/null || fail "make dist failed"
+[ -f "$T/tilenav-$V.tar.gz" ] || fail "make dist wrote no tilenav-$V.tar.gz"
+tar -tzf "$T/tilenav-$V.tar.gz" >"$T/list" || fail "the tarball does not list"
+grep -Eq '^tilenav-[^/]*/(build|build-san|build-fuzz)/' "$T/list" && fail "build outputs in the tarball"
+for f in LICENSE VERSION CHANGELOG.md README.md Makefile tilenav.6 tilenav.pc.in src/nav/tilenav.h; do
+    grep -qx "tilenav-$V/$f" "$T/list" || fail "$f missing from the tarball"
+done
+mkdir "$T/u" && tar -xzf "$T/tilenav-$V.tar.gz" -C "$T/u" || fail "the tarball does not unpack"
+D="$T/u/tilenav-$V"
+sh "$D/tests/pkg/nosdl.sh" build || fail "the unpacked tarball did not build/test without SDL"
+$MAKE --no-print-directory -s -C "$D" install-lib PREFIX="$T/inst" >"$T/inst.log" 2>&1 ||
+    { cat "$T/inst.log"; fail "make install-lib failed in the unpacked tarball"; }
+
+# 2. examples and the C++ consumer against the installed library
+PKG_CONFIG_PATH="$T/inst/lib/pkgconfig"; export PKG_CONFIG_PATH
+[ "$(pkg-config --modversion tilenav)" = "$V" ] || fail "pkg-config --modversion is not $V"
+CFL=$(pkg-config --cflags tilenav); LIBS=$(pkg-config --libs tilenav)
+so=$(readelf -d "$T/inst/lib/libtilenav.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
+[ -n "$so" ] && [ -e "$T/inst/lib/$so" ] || fail "libtilenav.so has no soname, or no $so installed"
+for ex in platformer_bot tower_defense navmesh_cdt; do
+    # shellcheck disable=SC2086
+    ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic $CFL "$D/examples/$ex.c" -o "$T/$ex" $LIBS ||
+        fail "examples/$ex.c does not build against the installed library"
+    readelf -d "$T/$ex" | grep -q "NEEDED.*\[$so\]" || fail "$ex does not load $so"
+    LD_LIBRARY_PATH="$T/inst/lib" "$T/$ex" >"$T/$ex.out" 2>&1 || { cat "$T/$ex.out"; fail "examples/$ex failed"; }
+done
+CXX=${CXX:-g++}
+# shellcheck disable=SC2086
+$CXX -std=c++11 -Wall -Wextra -Werror -pedantic $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer" $LIBS ||
+    fail "the C++ consumer does not build against the installed headers"
+LD_LIBRARY_PATH="$T/inst/lib" "$T/consumer" || fail "the C++ consumer failed"
+# every installed header on its own, in C++ and in C
+for h in "$T"/inst/include/tilenav/*.h; do
+    # shellcheck disable=SC2086
+    echo "#include <$(basename "$h")>" | $CXX -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic $CFL -fsyntax-only - ||
+        fail "$(basename "$h") is not warning-free C++"
+    # shellcheck disable=SC2086
+    echo "#include <$(basename "$h")>" | ${CC:-cc} -x c -std=c11 -Wall -Wextra -Werror -pedantic $CFL -fsyntax-only - ||
+        fail "$(basename "$h") does not compile alone"
+done
+# static: the archive, no run-time path needed
+# shellcheck disable=SC2086
+$CXX -std=c++11 $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer-static" "$T/inst/lib/libtilenav.a" -lm ||
+    fail "the C++ consumer does not link the static library"
+env -u LD_LIBRARY_PATH "$T/consumer-static" >/dev/null || fail "the static C++ consumer failed"
+
+# 3. make install from the unpacked tarball (SDL visible again): the game,
+#    its man page and the library
+$MAKE --no-print-directory -s -j2 -C "$D" install PREFIX=/usr DESTDIR="$T/root" >"$T/install.log" 2>&1 ||
+    { cat "$T/install.log"; fail "make install failed in the unpacked tarball"; }
+for f in usr/bin/tilenav usr/share/man/man6/tilenav.6 usr/lib/libtilenav.a usr/lib/libtilenav.so \
+         "usr/lib/$so" usr/include/tilenav/tilenav.h usr/include/tilenav/tn_version.h \
+         usr/lib/pkgconfig/tilenav.pc usr/share/tilenav/maps/demo.map usr/share/doc/tilenav/LICENSE; do
+    [ -e "$T/root/$f" ] || fail "make install did not install /$f"
+done
+grep -q '^prefix=/usr$' "$T/root/usr/lib/pkgconfig/tilenav.pc" || fail "tilenav.pc has the wrong prefix"
+[ "$("$T/root/usr/bin/tilenav" --version)" = "tilenav $V" ] || fail "tilenav --version is not 'tilenav $V'"
+echo "package.sh: dist tilenav-$V.tar.gz builds and tests without SDL; installed $so;" \
+     "3 examples and the C++ consumer build and run"
