@@ -201,7 +201,10 @@ static void test_movingai(void **state)
     char err[512];
     tn_map *m;
     FILE *f = fopen("../shared/data/movingai/arena.map", "rb");
-    if (!f) skip();
+    if (!f) {
+        fprintf(stderr, "SKIP test_movingai: ../shared/data/movingai/arena.map is missing\n");
+        skip();
+    }
     fclose(f);
     assert_int_equal(tn_load_map("../shared/data/movingai/arena.map", &m, err, sizeof err), 0);
     assert_int_equal(m->w, 49);
