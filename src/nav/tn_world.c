@@ -168,6 +168,7 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     }
     if (a) w->alloc = *a;
     w->map = map;
+    w->covered_start_x = w->covered_start_y = -1;
     w->taken = tn_alloc_array(a, (size_t)map->w * (size_t)map->h, 1);
     if (!w->taken) {
         tn_world_destroy(w);
@@ -208,6 +209,7 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     tn_free(&w->alloc, w->taken);
     w->taken = taken;
     w->map = map;
+    w->covered_start_x = w->covered_start_y = -1;
     w->dirty = false;
     place_character(w, w->character.w, w->character.h);
     return subs_create(w, err);
@@ -285,7 +287,20 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
         tn_status s = SUBS[i]->check_edit(w, x, y, tile, mark, err);
         if (tn_failed(s)) return refuse(w, s, err, err->msg);
     }
-    if (tile != old_tile) tn_map_set_tile(m, x, y, tile);
+    if (tile != old_tile) {
+        bool was_start = x == m->start_x && y == m->start_y;
+        tn_map_set_tile(m, x, y, tile);
+        if (was_start && m->start_x < 0) { /* covered: remembered, not lost */
+            w->covered_start_x = x;
+            w->covered_start_y = y;
+        } else if (tile == TN_TILE_EMPTY && x == w->covered_start_x && y == w->covered_start_y) {
+            if (m->start_x < 0) {
+                m->start_x = x;
+                m->start_y = y;
+            }
+            w->covered_start_x = w->covered_start_y = -1;
+        }
+    }
     if (mark != tn_map_mark(m, x, y)) {
         m->mark[y * m->w + x] = (uint8_t)mark;
         m->revision++;

@@ -124,6 +124,10 @@ struct tn_world {
     tn_tool tool;
     bool dirty;                /* edits since the last save */
     int edits, refused_edits;
+    /* The map's start tile while an edit covers it with a block or one-way
+     * (the map then has no start); the start comes back when that tile is
+     * emptied again.  -1,-1 otherwise. */
+    int covered_start_x, covered_start_y;
     char message[TN_ERROR_MSG_MAX]; /* last HUD message */
     int message_ttl;           /* steps left to show it */
     /* Monotonic clock in seconds, set by an interactive front end so
