@@ -337,7 +337,17 @@ static bool gl_is_software(void)
 static int open_window(app *a, char *err, size_t cap)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        snprintf(err, cap, "cannot start SDL video: %s", SDL_GetError());
+        snprintf(err, cap, "cannot start SDL video: %s; without a display use --headless "
+                 "--frames N (a run without a window) or --screenshot OUT.bmp", SDL_GetError());
+        return -1;
+    }
+    /* Without a display SDL falls back to a windowless driver, where the
+     * game would run unseen forever: refuse it unless it was asked for. */
+    const char *drv = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
+    if (drv && (strcmp(drv, "offscreen") == 0 || strcmp(drv, "dummy") == 0) &&
+        !(asked && strstr(asked, drv))) {
+        snprintf(err, cap, "no display to open a window on (is DISPLAY set?); without one use "
+                 "--headless --frames N (a run without a window) or --screenshot OUT.bmp");
         return -1;
     }
     if (TTF_Init() != 0) {

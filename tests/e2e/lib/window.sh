@@ -82,7 +82,7 @@ start_xvfb() {
         while :; do
             i=$((i + 1))
             kill -0 "$XPID" 2>/dev/null || break       # lost the race for :$n
-            lockpid=$(tr -d ' \n' <"/tmp/.X$n-lock" 2>/dev/null)
+            lockpid=$({ tr -d ' \n' <"/tmp/.X$n-lock"; } 2>/dev/null)
             if [ -n "$lockpid" ] && [ "$lockpid" != "$XPID" ]; then break; fi
             if [ "$lockpid" = "$XPID" ] && xdotool getdisplaygeometry >/dev/null 2>&1; then
                 ours=1
