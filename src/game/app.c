@@ -523,6 +523,10 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         fprintf(stderr, "tilenav: %s\n", err);
         rc = 1;
     }
+    char warn[512];
+    if (rc == 0 && opts->frames > 0 && w->frame >= opts->frames &&
+        tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
+        fprintf(stderr, "tilenav: %s\n", warn);
     if (autosave(&a) != 0 && rc == 0) rc = 1;
     w->clock = old_clock;
     close_window(&a);
