@@ -460,7 +460,7 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
             snprintf(err, cap, "%s: out of memory", path);
             return -1;
         }
-        memcpy(buf, t.head, t.head_len);
+        if (t.head_len) memcpy(buf, t.head, t.head_len);
         tn_map_format(m, buf + t.head_len, need - t.head_len, &len);
         len += t.head_len;
         free(old);
