@@ -37,9 +37,16 @@ skip() {
 }
 fail() {
     echo "$NAME: FAIL: $*"
-    for f in "$tmp"/game.out "$tmp"/game.err; do
+    for f in "$tmp"/game.out "$tmp"/game.err "$tmp"/xvfb.log; do
         [ -s "$f" ] && { echo "--- $f"; cat "$f"; }
     done
+    if [ -n "${DISPLAY:-}" ]; then # what the display looked like at the failure
+        n=${DISPLAY#:}
+        echo "--- display $DISPLAY: Xvfb pid $XPID $(kill -0 "$XPID" 2>/dev/null && echo alive || echo gone)," \
+            "lock $({ tr -d ' \n' <"/tmp/.X$n-lock"; } 2>/dev/null || echo none)," \
+            "socket $([ -S "/tmp/.X11-unix/X$n" ] && echo present || echo missing)," \
+            "answers: $(xdotool getdisplaygeometry 2>&1 | head -n 1)"
+    fi
     exit 1
 }
 # Any ASan/UBSan error, or a leak allocated from our sources, fails the test.
