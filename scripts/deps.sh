@@ -3,6 +3,7 @@
 # Called by `make deps` (and so by `make run` and `make test`).
 # Usage: scripts/deps.sh [window]   - "window" (make test) also wants what the
 #        tests use: xvfb and xdotool (window tests), valgrind (memcheck run),
+#        strace (the order of a save's fsyncs),
 #        clang with its libFuzzer runtime (fuzzers).
 set -eu
 need=""
@@ -19,6 +20,7 @@ if [ "${1:-}" = "window" ]; then
     command -v Xvfb >/dev/null 2>&1 || need="$need xvfb"
     command -v xdotool >/dev/null 2>&1 || need="$need xdotool"
     command -v valgrind >/dev/null 2>&1 || need="$need valgrind"
+    command -v strace >/dev/null 2>&1 || need="$need strace" # save_hostile.sh: fsync order
     if ! command -v clang >/dev/null 2>&1; then
         need="$need clang libclang-rt-dev"
     else

@@ -17,6 +17,7 @@
 #   shot         a screenshot that cannot be written (file size limit)
 #                keeps the old picture and names the cause
 #   write-error  the same for a map save
+#   fsync        (with strace) file fsync, rename, directory fsync, in that order
 #
 #   sh tests/e2e/save_hostile.sh BUILD_DIR     (from the repository root)
 BUILD=${1:-build}
@@ -149,6 +150,25 @@ if [ "$rc" -eq 0 ] || ! cmp -s "$T/p444.map" "$SMALL" || [ "$(stat -c %a "$T/p44
 elif ! grep -q "$T/p444.map: is read-only (mode 0444): not replaced" "$T/err"; then
     bad "mode: message: $(cat "$T/err")"
 else ok
+fi
+
+# --- the order on disk: the temporary flushed, renamed, then its directory
+# flushed (so the rename itself survives a crash); seen with strace
+if command -v strace >/dev/null 2>&1; then
+    cp "$SMALL" "$T/o.map"
+    printf '0 save %s\n' "$T/o.map" >"$T/o.script"
+    strace -e trace=fsync,rename,renameat,renameat2 -o "$T/trace" \
+        "$BIN" --headless --map "$SMALL" --frames 1 --script "$T/o.script" >/dev/null 2>&1
+    got=$(grep -v '^+++' "$T/trace" | sed 's/(\([0-9]*\)[,)].*/ \1/; s/^\([a-z0-9]*\)(.*/\1/')
+    tmpfd=$(echo "$got" | sed -n 1p | cut -d' ' -f2)
+    dirfd=$(echo "$got" | sed -n 2p | cut -d' ' -f2)
+    if [ "$(echo "$got" | cut -d' ' -f1 | tr '\n' ' ')" != "fsync renameat fsync " ] ||
+        [ "$(echo "$got" | sed -n 3p | cut -d' ' -f2)" != "$dirfd" ] || [ "$tmpfd" = "$dirfd" ]; then
+        bad "fsync: expected fsync(file), renameat(dir...), fsync(dir); got: $(cat "$T/trace")"
+    else ok
+    fi
+else
+    echo "save_hostile: (strace is not installed: the directory fsync is not checked)"
 fi
 
 # --- Moving AI maps stay Moving AI maps
