@@ -10,7 +10,7 @@
 # Never flaky by construction: the display number is chosen here and the
 # Xvfb is proven to be ours (its lock file names our process) so parallel
 # runs never share or steal a display; the game starts only once the X
-# server answers; SDL_VIDEODRIVER=x11 so SDL can never fall back to a
+# server answers, and the server never resets between clients (-noreset); SDL_VIDEODRIVER=x11 so SDL can never fall back to a
 # windowless driver (the game refuses those anyway); a private 0700
 # XDG_RUNTIME_DIR (SDL warns without one and must not share it).
 XPID=""
@@ -81,7 +81,14 @@ start_xvfb() {
         n=$((n + 1))
         [ $n -gt 899 ] && n=100
         if [ -e "/tmp/.X$n-lock" ] || [ -e "/tmp/.X11-unix/X$n" ]; then continue; fi
-        Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+        # -noreset: by default an X server resets whenever its last client
+        # disconnects, and a connection made during the reset fails (measured
+        # here: 14 of 300 back-to-back connections).  The probe below is such
+        # a last client, and so is the first game in window_edit_save.sh: the
+        # game would then find no X11 display - the cause of the "no game
+        # window after 40 s" failures, when SDL fell back to a windowless
+        # driver.
+        Xvfb ":$n" -screen 0 1280x800x24 -nolisten tcp -noreset >"$tmp/xvfb.log" 2>&1 &
         XPID=$!
         export DISPLAY=":$n"
         i=0
