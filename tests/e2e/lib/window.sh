@@ -46,6 +46,11 @@ fail() {
             "lock $({ tr -d ' \n' <"/tmp/.X$n-lock"; } 2>/dev/null || echo none)," \
             "socket $([ -S "/tmp/.X11-unix/X$n" ] && echo present || echo missing)," \
             "answers: $(xdotool getdisplaygeometry 2>&1 | head -n 1)"
+        # the screen at the failure (the HUD's last message says what the game did)
+        shot="${TMPDIR:-/tmp}/tilenav-$NAME-fail-$$.png"
+        if command -v import >/dev/null 2>&1 && import -window root "$shot" 2>/dev/null; then
+            echo "--- the screen at the failure: $shot"
+        fi
     fi
     exit 1
 }
