@@ -69,9 +69,10 @@ test: deps-window
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory fuzz-brief
+	@cat build/test-skips build-san/test-skips 2>/dev/null; true
 	@cat build/test-counts build-san/test-counts | \
-	  awk '{p += $$1; f += $$2} END {print "all of the above: plain and sanitizer builds; the fuzzers found nothing"; \
-	  print "tests: " p " passed, " f " failed"}'
+	  awk '{p += $$1; f += $$2; s += $$3} END {print "all of the above: plain and sanitizer builds; the fuzzers found nothing"; \
+	  print "tests: " p " passed, " f " failed, " s " skipped"}'
 
 unit: all
 	@sh tests/run.sh $(BUILD)

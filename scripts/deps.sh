@@ -4,7 +4,8 @@
 # Usage: scripts/deps.sh [window]   - "window" (make test) also wants what the
 #        tests use: xvfb and xdotool (window tests), valgrind (memcheck run),
 #        clang with its libFuzzer runtime (fuzzers), groff/man-db (man page),
-#        g++ (the C++ consumer of the library).
+#        g++ (the C++ consumer of the library), strace (the order of a
+#        save's fsyncs).
 set -eu
 need=""
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -23,6 +24,7 @@ if [ "${1:-}" = "window" ]; then
     command -v groff >/dev/null 2>&1 || need="$need groff-base"   # man page check
     command -v man >/dev/null 2>&1 || need="$need man-db"
     command -v g++ >/dev/null 2>&1 || need="$need g++"            # C++ consumer of the library
+    command -v strace >/dev/null 2>&1 || need="$need strace" # save_hostile.sh: fsync order
     if ! command -v clang >/dev/null 2>&1; then
         need="$need clang libclang-rt-dev"
     else

@@ -556,7 +556,7 @@ static void test_movingai(void **state)
         snprintf(path, sizeof path, MAI_DIR "%s", NAMES[k]);
         tn_map *m = load_map(path);
         if (!m) {
-            fprintf(stderr, "%s is missing: Moving AI check skipped\n", path);
+            fprintf(stderr, "SKIP test_movingai: %s is missing\n", path);
             skip();
         }
         snprintf(path, sizeof path, MAI_DIR "%s.scen", NAMES[k]);

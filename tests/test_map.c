@@ -201,7 +201,10 @@ static void test_movingai(void **state)
     char err[512];
     tn_map *m;
     FILE *f = fopen("../shared/data/movingai/arena.map", "rb");
-    if (!f) skip();
+    if (!f) {
+        fprintf(stderr, "SKIP test_movingai: ../shared/data/movingai/arena.map is missing\n");
+        skip();
+    }
     fclose(f);
     assert_int_equal(tn_load_map("../shared/data/movingai/arena.map", &m, err, sizeof err), 0);
     assert_int_equal(m->w, 49);
@@ -226,6 +229,26 @@ static void test_edits(void **state)
     tn_map_destroy(m);
 }
 
+/* A UTF-8 byte-order mark is skipped; trailing blanks on header lines are
+ * accepted ("tilenav-map 1 " once said "unsupported format version"). */
+static void test_bom_and_trailing_blanks(void **state)
+{
+    (void)state;
+    tn_map *m = parse_ok("\xEF\xBB\xBFtilenav-map 1 \nsize 2 1\t\ntiles  \n.P\n");
+    assert_int_equal(m->w, 2);
+    assert_int_equal(m->start_x, 1);
+    tn_map_destroy(m);
+    m = parse_ok("\xEF\xBB\xBF# comment\ntilenav-map 1\nsize 1 1\ntiles\n.\n");
+    tn_map_destroy(m);
+    m = parse_ok("\xEF\xBB\xBFtype octile \nheight 1 \nwidth 2\nmap \nT.\n");
+    assert_int_equal(tn_map_tile(m, 0, 0), TN_TILE_BLOCK);
+    tn_map_destroy(m);
+    /* only one mark is skipped, and only at the very start */
+    EXPECT("\xEF\xBB\xBF\xEF\xBB\xBFtilenav-map 1\n",
+           "t.map:1:1: unexpected byte 0xef in a header line (is this a map file?)");
+    EXPECT("tilenav-map 2 \n", "t.map:1:13: unsupported format version (expected 'tilenav-map 1')");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +256,7 @@ int main(void)
         cmocka_unit_test(test_random_junk_never_crashes),
         cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_file_save_load),
         cmocka_unit_test(test_movingai),      cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_bom_and_trailing_blanks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1448,11 +1448,11 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
     tn_map_destroy(m);
 }
 
-static bool have_movingai(void)
+static bool have_movingai(const char *test)
 {
     FILE *f = fopen(MOVINGAI_DIR "arena.map", "rb");
     if (!f) {
-        printf("skipping: " MOVINGAI_DIR " is missing (Moving AI benchmark maps)\n");
+        printf("SKIP %s: " MOVINGAI_DIR " is missing (Moving AI benchmark maps)\n", test);
         return false;
     }
     fclose(f);
@@ -1462,7 +1462,7 @@ static bool have_movingai(void)
 static void test_movingai_small(void **state)
 {
     (void)state;
-    if (!have_movingai()) skip();
+    if (!have_movingai("test_movingai_small")) skip();
     maistats st;
     run_movingai("arena.map", true, &st);
     assert_int_equal(st.failures, 0);
@@ -1473,7 +1473,7 @@ static void test_movingai_small(void **state)
 static void test_movingai_random512(void **state)
 {
     (void)state;
-    if (!have_movingai()) skip();
+    if (!have_movingai("test_movingai_random512")) skip();
     maistats st;
     run_movingai("random512-10-0.map", false, &st);
     assert_int_equal(st.failures, 0);

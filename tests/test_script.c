@@ -122,6 +122,27 @@ static void test_save_needs_host(void **state)
     tn_world_destroy(w);
 }
 
+/* A UTF-8 byte-order mark is skipped; commands left when the run ends
+ * are counted and named. */
+static void test_bom_and_unrun(void **state)
+{
+    (void)state;
+    const char *text = "\xEF\xBB\xBF" "0 key left press\n5 key left release\n9 tool spawn\n";
+    char err[512] = "", msg[512];
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    assert_int_equal(s->count, 3);
+    assert_int_equal(tn_script_unrun(s, 3, msg, sizeof msg), 3);
+    s->next = 1; /* the first ran */
+    assert_int_equal(tn_script_unrun(s, 3, msg, sizeof msg), 2);
+    assert_string_equal(msg, "warning: t.txt: 2 commands not run: scheduled after the last frame "
+                             "(3), the first at line 2 (frame 5); raise --frames to run them");
+    s->next = 3;
+    assert_int_equal(tn_script_unrun(s, 10, msg, sizeof msg), 0);
+    assert_int_equal(tn_script_unrun(NULL, 10, msg, sizeof msg), 0);
+    tn_script_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +150,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_apply),
         cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_bom_and_unrun),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -170,6 +170,122 @@ static void test_large_map_degrades(void **state)
     tn_world_destroy(w);
 }
 
+/* The reference: the ring-by-ring scan the world used before (cubic on a
+ * map where nothing fits), kept here to check the one-pass search. */
+static bool ref_box_fits(const tn_map *m, int tx, int ty, int w, int h)
+{
+    for (int y = ty - h + 1; y <= ty; y++)
+        for (int x = tx; x < tx + w; x++)
+            if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) return false;
+    return true;
+}
+static bool ref_find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int *oy)
+{
+    int rmax = m->w > m->h ? m->w : m->h;
+    rmax += 2 * TN_MAX_BODY_H;
+    for (int r = 0; r <= rmax; r++)
+        for (int dy = -r; dy <= r; dy++)
+            for (int dx = -r; dx <= r; dx++) {
+                if ((abs(dx) > abs(dy) ? abs(dx) : abs(dy)) != r) continue;
+                if (ref_box_fits(m, tx + dx, ty + dy, w, h)) {
+                    *ox = tx + dx;
+                    *oy = ty + dy;
+                    return true;
+                }
+            }
+    return false;
+}
+
+/* Placement at start-up: the same spot as the reference scan on 400
+ * random maps and character sizes; refused (never inside blocks) when
+ * nothing fits. */
+static void test_placement_matches_ring_scan(void **state)
+{
+    (void)state;
+    uint32_t seed = 12345;
+    int refused = 0, placed = 0;
+    for (int k = 0; k < 400; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        int mw = 1 + (int)(seed >> 8) % 20, mh = 1 + (int)(seed >> 16) % 14;
+        int density = (int)(seed >> 24) % 100;
+        tn_map *m = tn_map_create(mw, mh, NULL, NULL);
+        for (int i = 0; i < mw * mh; i++) {
+            seed = seed * 1664525u + 1013904223u;
+            if ((int)(seed >> 16) % 100 < density) m->tile[i] = TN_TILE_BLOCK;
+        }
+        seed = seed * 1664525u + 1013904223u;
+        if ((seed >> 30) != 0) {
+            m->start_x = (int)(seed >> 4) % mw;
+            m->start_y = (int)(seed >> 12) % mh;
+        }
+        tn_world_config cfg = tn_world_default_config();
+        cfg.char_w = 1 + (int)(seed >> 20) % 3;
+        cfg.char_h = 1 + (int)(seed >> 24) % 4;
+        int sx = m->start_x >= 0 ? m->start_x : 0, sy = m->start_y >= 0 ? m->start_y : 0;
+        int ex, ey;
+        bool fits = ref_find_fit(m, cfg.char_w, cfg.char_h, sx, sy, &ex, &ey);
+        tn_world *w = NULL;
+        tn_error e;
+        tn_status st = tn_world_create(m, &cfg, NULL, &w, &e);
+        if (!fits) {
+            assert_true(tn_failed(st));
+            assert_true(st & TN_REFUSED);
+            assert_non_null(strstr(e.msg, "fits nowhere"));
+            refused++;
+            continue;
+        }
+        assert_true(tn_succeeded(st));
+        tn_body want;
+        tn_body_place(&want, cfg.char_w, cfg.char_h, ex, ey);
+        assert_true(w->character.x == want.x && w->character.y == want.y);
+        assert_false(tn_body_box_blocked(w->map, w->character.x, w->character.y, w->character.w,
+                                         w->character.h));
+        placed++;
+        tn_world_destroy(w);
+    }
+    assert_true(refused > 20 && placed > 100); /* both kinds were tried */
+}
+
+/* A map (or --char size) with room nowhere is refused with a message,
+ * also when R restores such a map: the world keeps the one it has. */
+static void test_no_room_refused(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(4096, 1, NULL, NULL);
+    tn_world *w = NULL;
+    tn_error e;
+    assert_true(tn_failed(tn_world_create(m, NULL, NULL, &w, &e)));
+    assert_null(w);
+    assert_string_equal(e.msg, "the 1x2-tile character fits nowhere on this 4096x1 map (it is "
+                               "smaller than the character); try a smaller --char");
+    w = tu_load_world("tests/data/small.map", 1);
+    int old_w = w->map->w;
+    assert_true(tn_failed(tn_world_replace_map(w, tn_map_create(1, 1, NULL, NULL), &e)));
+    assert_int_equal(w->map->w, old_w);
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    tn_world_destroy(w);
+}
+
+/* A block toggled onto the start tile and off again keeps the start. */
+static void test_start_survives_block_toggle(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_error e;
+    /* walk away from the start first so a block may go there */
+    w->character.x += 5 * TN_TILE_PX;
+    assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(w->map->start_x, -1);
+    assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(w->map->start_x, 1);
+    assert_int_equal(w->map->start_y, 6);
+    /* through a one-way platform too */
+    assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_EMPTY, &e)));
+    assert_int_equal(w->map->start_x, 1);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +293,8 @@ int main(void)
         cmocka_unit_test(test_clicks),           cmocka_unit_test(test_params),
         cmocka_unit_test(test_json_and_determinism), cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_large_map_degrades),
+        cmocka_unit_test(test_placement_matches_ring_scan), cmocka_unit_test(test_no_room_refused),
+        cmocka_unit_test(test_start_survives_block_toggle),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

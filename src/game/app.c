@@ -6,7 +6,10 @@
  * is dropped rather than replayed as a burst); the character is drawn
  * interpolated between its last two step positions by the fraction of a
  * step left in the accumulator.  The frame rate follows vsync when the
- * renderer has it, and is capped at 240 Hz otherwise.
+ * renderer has it, and is always capped at the display's refresh rate (120
+ * Hz when the display does not say): some drivers report vsync and do not
+ * wait, and a frame drawn faster than the display shows it is wasted CPU.
+ * The HUD shows the measured rate and which limit applies.
  */
 #include <math.h>
 #include <stdio.h>
@@ -21,7 +24,7 @@
 
 #define STEP_S (1.0 / 60.0)
 #define MAX_CATCHUP 5
-#define MIN_FRAME_S (1.0 / 240.0)
+#define DEFAULT_CAP_HZ 120
 
 static double now_s(void)
 {
@@ -337,7 +340,17 @@ static bool gl_is_software(void)
 static int open_window(app *a, char *err, size_t cap)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        snprintf(err, cap, "cannot start SDL video: %s", SDL_GetError());
+        snprintf(err, cap, "cannot start SDL video: %s; without a display use --headless "
+                 "--frames N (a run without a window) or --screenshot OUT.bmp", SDL_GetError());
+        return -1;
+    }
+    /* Without a display SDL falls back to a windowless driver, where the
+     * game would run unseen forever: refuse it unless it was asked for. */
+    const char *drv = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
+    if (drv && (strcmp(drv, "offscreen") == 0 || strcmp(drv, "dummy") == 0) &&
+        !(asked && strstr(asked, drv))) {
+        snprintf(err, cap, "no display to open a window on (is DISPLAY set?); without one use "
+                 "--headless --frames N (a run without a window) or --screenshot OUT.bmp");
         return -1;
     }
     if (TTF_Init() != 0) {
@@ -415,19 +428,19 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     tn_view_init(&a.view, w, opts->overlays);
     a.view.live = true;
     offer_restore(&a);
-    /* Without vsync, drawing faster than the display refreshes is wasted:
-     * cap at its refresh rate (and at 240 Hz in any case). */
+    /* Pacing: vsync where the renderer has it, and in any case a cap at the
+     * display's refresh rate (DEFAULT_CAP_HZ when unknown). */
     SDL_RendererInfo info;
-    double min_frame = MIN_FRAME_S;
+    SDL_DisplayMode mode;
+    int hz = SDL_GetWindowDisplayMode(a.win, &mode) == 0 && mode.refresh_rate > 0
+                 ? mode.refresh_rate : DEFAULT_CAP_HZ;
+    double min_frame = 1.0 / hz;
+    bool vsync = false;
     if (SDL_GetRendererInfo(a.ren, &info) == 0) {
         a.view.renderer = info.name;
-        SDL_DisplayMode mode;
-        if (!(info.flags & SDL_RENDERER_PRESENTVSYNC)) {
-            int hz = SDL_GetWindowDisplayMode(a.win, &mode) == 0 && mode.refresh_rate > 0
-                         ? mode.refresh_rate : 60;
-            if (1.0 / hz > min_frame) min_frame = 1.0 / hz;
-        }
+        vsync = (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
     }
+    snprintf(a.view.pacing, sizeof a.view.pacing, "%scap %d Hz", vsync ? "vsync, " : "", hz);
     a.prev_x = w->character.x;
     a.prev_y = w->character.y;
     double (*old_clock)(void) = w->clock;
@@ -435,7 +448,8 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     tn_script_host host = {&a, host_save, host_screenshot};
 
     int rc = 0;
-    double last = now_s(), acc = 0, fps_t0 = last, step_sum = 0;
+    long drawn = 0; /* frames presented */
+    double last = now_s(), acc = 0, fps_t0 = last, step_sum = 0, next_frame = last;
     int fps_frames = 0, fps_steps = 0;
     double draw_sum = 0;
     while (!a.quit) {
@@ -502,10 +516,19 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         SDL_RenderFlush(a.ren);
         draw_sum += now_s() - d0;
         SDL_RenderPresent(a.ren);
+        drawn++;
 
-        double spent = now_s() - t;
-        if (spent < min_frame) SDL_Delay((Uint32)((min_frame - spent) * 1000.0));
+        /* Frame deadlines one period apart (not "period after this frame
+         * ended", which drifts above the cap by the drawing time's rounding);
+         * a late frame restarts the schedule instead of bursting. */
+        next_frame += min_frame;
+        double now = now_s();
+        if (next_frame < now - min_frame) next_frame = now;
+        else if (next_frame > now) SDL_Delay((Uint32)((next_frame - now) * 1000.0 + 0.5));
     }
+    if (opts->frames > 0) /* a timed run says how its frames were paced */
+        fprintf(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", w->frame, drawn,
+                a.view.pacing);
     /* As in headless runs: commands due at the final frame (a last save or
      * screenshot) still run when --frames ends the game. */
     if (rc == 0 && opts->script && opts->frames > 0 && w->frame >= opts->frames &&
@@ -513,6 +536,10 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         fprintf(stderr, "tilenav: %s\n", err);
         rc = 1;
     }
+    char warn[512];
+    if (rc == 0 && opts->frames > 0 && w->frame >= opts->frames &&
+        tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
+        fprintf(stderr, "tilenav: %s\n", warn);
     if (autosave(&a) != 0 && rc == 0) rc = 1;
     w->clock = old_clock;
     close_window(&a);

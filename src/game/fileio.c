@@ -1,12 +1,19 @@
+#define _DEFAULT_SOURCE /* flock, realpath */
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap)
@@ -95,57 +102,369 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
     return 0;
 }
 
-int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap)
+/* ---- saving ------------------------------------------------------------ */
+
+/* Where a save of `path` really goes: `path` itself when it does not exist,
+ * else the file it names with every symbolic link resolved (a map opened
+ * through a link is saved into the file the link points to, and the link
+ * stays).  *st is that file's stat when *exists. */
+static int save_target(const char *path, char **real, struct stat *st, bool *exists, char *err,
+                       size_t cap)
 {
-    /* One fixed temporary name per file: a save killed half-way leaves at
-     * most one stale PATH.tmp, which the next save simply overwrites. */
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) {
-        snprintf(err, cap, "%s: path too long", path);
+    struct stat lst;
+    *exists = false;
+    *real = NULL;
+    if (lstat(path, &lst) != 0) {
+        if (errno != ENOENT) {
+            snprintf(err, cap, "%s: cannot stat: %s (not saved)", path, strerror(errno));
+            return -1;
+        }
+        *real = strdup(path);
+    } else {
+        if (S_ISLNK(lst.st_mode) && stat(path, st) != 0) {
+            snprintf(err, cap, "%s: is a symbolic link to a missing file: not saved", path);
+            return -1;
+        }
+        *real = realpath(path, NULL);
+        if (!*real) {
+            snprintf(err, cap, "%s: cannot resolve the path: %s (not saved)", path, strerror(errno));
+            return -1;
+        }
+        if (stat(*real, st) != 0) {
+            snprintf(err, cap, "%s: cannot stat: %s (not saved)", path, strerror(errno));
+            free(*real);
+            *real = NULL;
+            return -1;
+        }
+        *exists = true;
+    }
+    if (!*real) {
+        snprintf(err, cap, "%s: out of memory", path);
         return -1;
     }
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (fd < 0) {
-        snprintf(err, cap, "%s: cannot create %s: %s", path, tmp, strerror(errno));
+    if (*exists && S_ISDIR(st->st_mode)) {
+        snprintf(err, cap, "%s: is a directory: not saved", path);
+    } else if (*exists && !S_ISREG(st->st_mode)) {
+        snprintf(err, cap, "%s: is not a regular file (%s): not replaced", path,
+                 S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
+                 : S_ISFIFO(st->st_mode)                      ? "a FIFO"
+                 : S_ISSOCK(st->st_mode)                      ? "a socket"
+                                                              : "not a plain file");
+    } else if (*exists && (!(st->st_mode & S_IWUSR) || access(*real, W_OK) != 0)) {
+        snprintf(err, cap, "%s: is read-only (mode %04o): not replaced; save under another name",
+                 path, (unsigned)(st->st_mode & 07777));
+    } else {
+        return 0;
+    }
+    free(*real);
+    *real = NULL;
+    return -1;
+}
+
+/* Temporary files are BASE.tmp-PID-N: unique, made with O_EXCL, so no
+ * other save (nor a planted file or link) is ever opened or truncated. */
+#define TMP_TAG ".tmp-"
+
+/* Under the directory lock no other save is running: remove temporaries
+ * of BASE left by saves that were killed (their process is gone). */
+static void remove_stale_tmps(int dirfd, const char *base)
+{
+    int fd = dup(dirfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    size_t bl = strlen(base), tl = strlen(TMP_TAG);
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        const char *n = e->d_name;
+        if (strncmp(n, base, bl) != 0 || strncmp(n + bl, TMP_TAG, tl) != 0) continue;
+        const char *p = n + bl + tl;
+        char *endp;
+        errno = 0;
+        long pid = strtol(p, &endp, 10);
+        if (errno || endp == p || *endp != '-' || pid <= 0) continue;
+        if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
+        struct stat st;
+        if (fstatat(dirfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        unlinkat(dirfd, n, 0);
+    }
+    closedir(d);
+}
+
+/* flock the directory, trying for up to 10 s: never hangs on a stuck
+ * saver. */
+static int lock_dir(int dirfd)
+{
+    for (int i = 0; i < 1000; i++) {
+        if (flock(dirfd, LOCK_EX | LOCK_NB) == 0) return 0;
+        if (errno != EWOULDBLOCK && errno != EINTR) return -1;
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    errno = EWOULDBLOCK;
+    return -1;
+}
+
+int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap)
+{
+    char *real;
+    struct stat st;
+    bool exists;
+    if (save_target(path, &real, &st, &exists, err, cap) != 0) return -1;
+    char *slash = strrchr(real, '/');
+    const char *base = slash ? slash + 1 : real;
+    char dir[4096];
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == real) snprintf(dir, sizeof dir, "/");
+    else if (snprintf(dir, sizeof dir, "%.*s", (int)(slash - real), real) >= (int)sizeof dir) {
+        snprintf(err, cap, "%s: path too long", path);
+        free(real);
         return -1;
+    }
+    const char *untouched = exists ? " (the old file is untouched)" : "";
+    int rc = -1, fd = -1;
+    char tmp[512] = "";
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirfd < 0) {
+        snprintf(err, cap, "%s: cannot open the directory %s: %s", path, dir, strerror(errno));
+        free(real);
+        return -1;
+    }
+    if (lock_dir(dirfd) != 0) {
+        snprintf(err, cap, "%s: cannot lock the directory %s: %s%s", path, dir,
+                 errno == EWOULDBLOCK ? "another save there did not finish within 10 s"
+                                      : strerror(errno), untouched);
+        goto out;
+    }
+    remove_stale_tmps(dirfd, base);
+    static unsigned counter;
+    for (int attempt = 0; attempt < 100 && fd < 0; attempt++) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        unsigned r = ++counter * 2654435761u ^ (unsigned)now.tv_nsec;
+        if (snprintf(tmp, sizeof tmp, "%s" TMP_TAG "%ld-%08x", base, (long)getpid(), r) >=
+            (int)sizeof tmp) {
+            snprintf(err, cap, "%s: file name too long", path);
+            goto out;
+        }
+        fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    exists ? 0600 : 0666);
+        if (fd < 0 && errno != EEXIST) break;
+    }
+    if (fd < 0) {
+        snprintf(err, cap, "%s: cannot create a temporary file in %s: %s%s", path, dir,
+                 strerror(errno), untouched);
+        goto out;
+    }
+    if (exists) { /* the map keeps its mode (and, where allowed, its owner) */
+        if (fchown(fd, st.st_uid, st.st_gid) != 0) { /* not ours to give away: keep ours */
+        }
+        if (fchmod(fd, st.st_mode & 07777) != 0) {
+            snprintf(err, cap, "%s: cannot set the file mode: %s%s", path, strerror(errno),
+                     untouched);
+            goto out_unlink;
+        }
     }
     size_t done = 0;
     while (done < len) {
         ssize_t n = write(fd, data + done, len - done);
         if (n < 0) {
             if (errno == EINTR) continue;
-            snprintf(err, cap, "%s: write error: %s (the old file is untouched)", path,
-                     strerror(errno));
-            close(fd);
-            unlink(tmp);
-            return -1;
+            snprintf(err, cap, "%s: write error: %s%s", path, strerror(errno), untouched);
+            goto out_unlink;
         }
         done += (size_t)n;
     }
-    if (fsync(fd) != 0 || close(fd) != 0) {
-        snprintf(err, cap, "%s: cannot flush: %s (the old file is untouched)", path,
-                 strerror(errno));
-        unlink(tmp);
-        return -1;
+    if (fsync(fd) != 0) {
+        snprintf(err, cap, "%s: cannot flush: %s%s", path, strerror(errno), untouched);
+        goto out_unlink;
     }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, cap, "%s: cannot replace: %s (the old file is untouched)", path,
-                 strerror(errno));
-        unlink(tmp);
-        return -1;
+    int cfd = fd;
+    fd = -1;
+    if (close(cfd) != 0) {
+        snprintf(err, cap, "%s: cannot flush: %s%s", path, strerror(errno), untouched);
+        goto out_unlink;
     }
-    return 0;
+    if (renameat(dirfd, tmp, dirfd, base) != 0) {
+        if (errno == ENOENT)
+            snprintf(err, cap, "%s: the temporary file %s/%s vanished before it replaced the map "
+                     "(another program removed it): not saved", path, dir, tmp);
+        else
+            snprintf(err, cap, "%s: cannot replace: %s%s", path, strerror(errno), untouched);
+        goto out_unlink;
+    }
+    if (fsync(dirfd) != 0 && errno != EINVAL) {
+        snprintf(err, cap, "%s: written, but the directory %s could not be flushed: %s "
+                 "(a crash now could lose the new file)", path, dir, strerror(errno));
+        goto out;
+    }
+    rc = 0;
+    goto out;
+out_unlink:
+    if (fd >= 0) close(fd);
+    fd = -1;
+    unlinkat(dirfd, tmp, 0);
+out:
+    if (fd >= 0) close(fd);
+    close(dirfd); /* releases the lock */
+    free(real);
+    return rc;
 }
 
-int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
+/* The text of line starting at buf[*pos] (without "\n" or "\r\n") in
+ * [*s, *s + *n); false at the end. */
+static bool take_line(const char *buf, size_t len, size_t *pos, const char **s, size_t *n)
 {
-    size_t need = tn_map_format_size(m), len;
+    if (*pos >= len) return false;
+    const char *start = buf + *pos, *nl = memchr(start, '\n', len - *pos);
+    size_t l = nl ? (size_t)(nl - start) : len - *pos;
+    *pos += l + (nl ? 1 : 0);
+    *s = start;
+    *n = l > 0 && start[l - 1] == '\r' ? l - 1 : l;
+    return true;
+}
+
+/* What a save keeps of the file it replaces: tilenav maps keep their
+ * leading comment (and blank) lines; a Moving AI map stays a Moving AI map
+ * with its own header and, where a tile did not change between passable
+ * and blocked, its own letter (G S T W ...). */
+typedef struct save_template {
+    bool movingai;
+    const char *head;  /* kept verbatim: tilenav comments, or the MAI header */
+    size_t head_len;
+    const char *rows;  /* Moving AI only: the first row, W chars + newline each */
+} save_template;
+
+static void read_template(const char *path, const tn_map *m, char **buf, save_template *t)
+{
+    size_t len;
+    char err[256];
+    memset(t, 0, sizeof *t);
+    *buf = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return; /* a new file */
+    if (tn_read_file(path, TN_MAP_FILE_MAX, buf, &len, err, sizeof err) != 0) return;
+    const char *b = *buf;
+    size_t off = 0;
+    if (len >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) off = 3; /* a UTF-8 BOM */
+    size_t pos = off, n = 0;
+    const char *l = "";
+    /* tilenav: the leading '#' and blank lines */
+    size_t head_end = off;
+    bool content = false;
+    while (take_line(b, len, &pos, &l, &n)) {
+        bool blank = true;
+        for (size_t i = 0; i < n; i++)
+            if (l[i] != ' ' && l[i] != '\t') blank = false;
+        if (!blank && l[0] != '#') {
+            content = true;
+            break;
+        }
+        head_end = pos;
+    }
+    if (!content) return; /* not a map: nothing to keep */
+    tn_map *old = NULL;
+    tn_error e;
+    bool mai = n >= 4 && memcmp(l, "type", 4) == 0;
+    if (!mai) {
+        t->head = b + off;
+        t->head_len = head_end - off;
+        return;
+    }
+    /* Moving AI: the old file must parse, at the same size */
+    if (tn_failed(tn_map_parse(b, len, path, NULL, &old, &e))) return;
+    bool same = old->w == m->w && old->h == m->h;
+    tn_map_destroy(old);
+    t->movingai = true;
+    pos = off;
+    while (take_line(b, len, &pos, &l, &n)) {
+        size_t k = n;
+        while (k > 0 && (l[k - 1] == ' ' || l[k - 1] == '\t')) k--;
+        if (k == 3 && memcmp(l, "map", 3) == 0) break;
+    }
+    t->head = b + off;
+    t->head_len = pos - off;
+    t->rows = same ? b + pos : NULL;
+}
+
+/* Moving AI text for m, or -1 with a message when m holds what the format
+ * cannot: one-way platforms, spawn points, destinations, items, a start. */
+static int format_movingai(const tn_map *m, const save_template *t, const char *path,
+                           char **out, size_t *out_len, char *err, size_t cap)
+{
+    size_t cells = (size_t)m->w * (size_t)m->h;
+    int oneway = 0, marks = 0;
+    for (size_t i = 0; i < cells; i++) {
+        oneway += m->tile[i] == TN_TILE_ONEWAY;
+        marks += m->mark[i] != TN_MARK_NONE;
+    }
+    if (oneway || marks || m->start_x >= 0) {
+        snprintf(err, cap, "%s: is a Moving AI map, which cannot hold %s: not saved (the old "
+                 "file is untouched); use `save FILE` in a script to write a tilenav map under "
+                 "another name", path,
+                 oneway ? "one-way platforms" : marks ? "spawn points, destinations or items"
+                                                      : "a character start");
+        return -1;
+    }
+    size_t need = t->head_len + cells + (size_t)m->h + 1;
     char *buf = malloc(need);
     if (!buf) {
         snprintf(err, cap, "%s: out of memory", path);
         return -1;
     }
-    tn_map_format(m, buf, need, &len);
+    memcpy(buf, t->head, t->head_len);
+    char *p = buf + t->head_len;
+    if (t->head_len && p[-1] != '\n') *p++ = '\n';
+    const char *row = t->rows;
+    for (int y = 0; y < m->h; y++) {
+        for (int x = 0; x < m->w; x++) {
+            bool block = m->tile[(size_t)y * (size_t)m->w + (size_t)x] == TN_TILE_BLOCK;
+            char c = block ? '@' : '.';
+            if (row) { /* keep the old letter when the tile kept its class */
+                char o = row[x];
+                bool oblock = o == '@' || o == 'O' || o == 'T' || o == 'W';
+                if (oblock == block) c = o;
+            }
+            *p++ = c;
+        }
+        *p++ = '\n';
+        if (row) {
+            const char *nl = memchr(row, '\n', (size_t)m->w + 2);
+            row = nl ? nl + 1 : NULL;
+        }
+    }
+    *out = buf;
+    *out_len = (size_t)(p - buf);
+    return 0;
+}
+
+int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
+{
+    char *old, *buf;
+    save_template t;
+    size_t len;
+    read_template(path, m, &old, &t);
+    if (t.movingai) {
+        int rc = format_movingai(m, &t, path, &buf, &len, err, cap);
+        free(old);
+        if (rc != 0) return -1;
+    } else {
+        size_t need = t.head_len + tn_map_format_size(m);
+        buf = malloc(need);
+        if (!buf) {
+            free(old);
+            snprintf(err, cap, "%s: out of memory", path);
+            return -1;
+        }
+        if (t.head_len) memcpy(buf, t.head, t.head_len);
+        tn_map_format(m, buf + t.head_len, need - t.head_len, &len);
+        len += t.head_len;
+        free(old);
+    }
     int rc = tn_write_file_atomic(path, buf, len, err, cap);
     free(buf);
     return rc;

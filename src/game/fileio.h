@@ -1,5 +1,5 @@
 /* fileio.h - whole-file reads with a size limit, and atomic saves.
- * POSIX (open/fstat/fsync/rename); used by the front ends only. */
+ * POSIX (open/fstat/fsync/rename, flock); used by the front ends only. */
 #ifndef TN_FILEIO_H
 #define TN_FILEIO_H
 
@@ -18,11 +18,29 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
 /* Load a map file (tilenav or Moving AI format). */
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
 
-/* Write `len` bytes to `path` atomically: PATH.tmp, write, fsync, rename.
- * A crash at any point leaves either the old or the new file. */
+/* Write `len` bytes to `path` atomically.  A crash at any point leaves
+ * either the old or the new file; concurrent writers never see each other.
+ *  - a symbolic link is resolved: the file it points to is replaced (the
+ *    link stays), its directory holds the temporary;
+ *  - refused (-1, the old file untouched): a target that exists and is not
+ *    a regular file (device, FIFO, socket, directory), a read-only file;
+ *  - saves in one directory take turns: flock on the directory, at most
+ *    10 s of waiting; temporaries of killed saves (BASE.tmp-PID-N whose
+ *    process is gone) are removed;
+ *  - the temporary BASE.tmp-PID-N is created with O_CREAT|O_EXCL|O_NOFOLLOW
+ *    (never an existing file or a planted link), gets the old file's mode
+ *    (and owner where allowed), is written, fsynced, renamed over the
+ *    target, and the directory is fsynced.
+ * 0, or -1 with "PATH: problem" in err ("the old file is untouched" only
+ * when that is so).  Not thread-safe with itself (one counter). */
 int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap);
 
-/* Format and atomically save a map. */
+/* Format and atomically save a map.  The file it replaces decides the
+ * format: a Moving AI map stays one (its header kept, and its letter on
+ * every tile whose passable/blocked class did not change; one-way tiles,
+ * marks or a start are refused with a message naming `save FILE`); a
+ * tilenav map keeps its leading comment and blank lines.  A new file is
+ * written in the tilenav format. */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* "PATH.autosave" into out. */

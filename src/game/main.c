@@ -43,10 +43,24 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+/* Plain decimal only: digits with at most one '.', nothing else (no sign,
+ * blanks, hex, exponent, inf or nan, all of which strtod would take). */
+static bool plain_decimal(const char *s)
+{
+    int digits = 0, dots = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p >= '0' && *p <= '9') digits++;
+        else if (*p == '.' && dots++ == 0) continue;
+        else return false;
+    }
+    return digits > 0;
+}
+
 static bool parse_num(const char *s, double lo, double hi, double *out)
 {
     char *end;
     errno = 0;
+    if (!plain_decimal(s)) return false;
     double v = strtod(s, &end);
     if (!*s || *end || errno || !(v >= lo && v <= hi)) return false;
     *out = v;
@@ -57,14 +71,16 @@ static bool parse_overlays(const char *s, unsigned *out)
 {
     static const char *const names[] = {"path", "explored", "flow", "navmesh", "companion", "wanderers"};
     unsigned bits = 0;
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    /* every comma-separated name, however long the list (no copy, no cut) */
+    for (const char *tok = s; *tok;) {
+        size_t n = strcspn(tok, ",");
         int found = -1;
         for (int i = 0; i < 6; i++)
-            if (strcmp(tok, names[i]) == 0) found = i;
-        if (found < 0) return false;
-        bits |= 1u << found;
+            if (n > 0 && strlen(names[i]) == n && memcmp(tok, names[i], n) == 0) found = i;
+        if (n > 0 && found < 0) return false;
+        if (found >= 0) bits |= 1u << found;
+        tok += n;
+        if (*tok == ',') tok++;
     }
     *out = bits;
     return true;
@@ -130,7 +146,7 @@ static int parse_args(int argc, char **argv, options *o)
             char *end;
             errno = 0;
             o->seed = strtoull(next, &end, 10);
-            if (!*next || *end || errno || next[0] == '-')
+            if (!*next || *end || errno || strspn(next, "0123456789") != strlen(next))
                 return usage_error("--seed needs a non-negative whole number, got '%s'", next);
         } else if (strcmp(a, "--jump-height") == 0) {
             NEED_ARG();
@@ -266,12 +282,18 @@ int main(int argc, char **argv)
             fprintf(stderr, "tilenav: %s\n", err);
             rc = 1;
         }
+        char warn[512];
+        int unrun = rc == 0 ? tn_script_unrun(script, o.frames, warn, sizeof warn) : 0;
+        if (unrun) fprintf(stderr, "tilenav: %s\n", warn);
         if (rc == 0 && o.headless) {
             int need = tn_world_json(w, NULL, 0);
             char *json = malloc((size_t)need + 1);
             if (json) {
                 tn_world_json(w, json, (size_t)need + 1);
-                puts(json);
+                /* the script's part, last: "unrun_commands":N */
+                char *end = strrchr(json, '}');
+                if (end) *end = '\0';
+                printf("%s,\"unrun_commands\":%d}\n", json, unrun);
                 free(json);
             } else {
                 rc = 1;

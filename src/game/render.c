@@ -1,9 +1,11 @@
 /* render.c - camera, tiles, character, debug-draw callbacks, whole frames,
  * offscreen screenshots.  See render.h. */
+#include "fileio.h"
 #include "render.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const float tn_zoom_levels[TN_ZOOM_LEVELS] = {0.125f, 0.25f, 0.5f, 0.75f, 1.0f, 1.25f,
@@ -324,10 +326,24 @@ int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view 
     if (rc == 0) {
         tn_render_scene(&g, w, v);
         SDL_RenderFlush(r);
-        if (SDL_SaveBMP(s, path) != 0) {
-            snprintf(err, cap, "%s: cannot write the screenshot: %s", path, SDL_GetError());
+        /* Encoded in memory, then written like a map (a temporary file
+         * renamed over PATH): a failure leaves any old PATH as it was and
+         * names the real cause (ENOSPC, EACCES, ...). */
+        size_t bmp_cap = 54 + (size_t)s->h * (((size_t)s->w * 3 + 3) & ~(size_t)3) + 1024;
+        char *bmp = malloc(bmp_cap);
+        SDL_RWops *rw = bmp ? SDL_RWFromMem(bmp, (int)bmp_cap) : NULL;
+        if (!rw) {
+            snprintf(err, cap, "%s: cannot encode the screenshot: out of memory", path);
             rc = -1;
+        } else if (SDL_SaveBMP_RW(s, rw, 0) != 0) {
+            snprintf(err, cap, "%s: cannot encode the screenshot: %s", path, SDL_GetError());
+            rc = -1;
+        } else {
+            Sint64 n = SDL_RWtell(rw);
+            rc = tn_write_file_atomic(path, bmp, (size_t)(n > 0 ? n : 0), err, cap);
         }
+        if (rw) SDL_RWclose(rw);
+        free(bmp);
         tn_gfx_free(&g);
     }
     SDL_DestroyRenderer(r);

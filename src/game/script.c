@@ -93,6 +93,10 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         return NULL;
     }
     snprintf(s->file, sizeof s->file, "%s", name);
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
+        buf += 3;
+        len -= 3;
+    }
     if (len > TN_SCRIPT_MAX_BYTES) {
         int lineno = 0;
         FAIL("script is %zu bytes, larger than the %u-byte limit", len, TN_SCRIPT_MAX_BYTES);
@@ -280,4 +284,16 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
     }
     tn_world_set_input(w, s->keys);
     return 0;
+}
+
+int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
+{
+    if (cap) msg[0] = '\0';
+    if (!s || s->next >= s->count) return 0;
+    int n = s->count - s->next;
+    const tn_script_cmd *c = &s->cmds[s->next];
+    snprintf(msg, cap, "warning: %s: %d command%s not run: scheduled after the last frame (%ld), "
+             "the first at line %d (frame %ld); raise --frames to run them", s->file, n,
+             n == 1 ? "" : "s", last_frame, c->line, c->frame);
+    return n;
 }

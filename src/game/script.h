@@ -62,6 +62,10 @@ typedef struct tn_script_host {
 tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err,
                            size_t errcap);
 void tn_script_destroy(tn_script *s);
+/* Commands not run yet (scheduled after the run ended): their number, and
+ * when there are any a warning naming the script, the first such line and
+ * the last frame into msg. */
+int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap);
 
 /* Apply every command due before step `frame`, then copy the key state into
  * the world's input.  Returns 0, or -1 with "FILE:LINE: problem" in err. */

@@ -730,8 +730,8 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     uint32_t colour[HUD_MAX_LINES];
     int nl = 0;
     if (v->live)
-        snprintf(lines[nl], sizeof lines[nl], "%3.0f fps   step %.3f ms   draw %.1f ms (%s)   frame %ld",
-                 v->fps, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", w->frame);
+        snprintf(lines[nl], sizeof lines[nl], "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld",
+                 v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", w->frame);
     else
         snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", w->frame);
     colour[nl++] = TN_COL_TEXT;

@@ -150,6 +150,7 @@ typedef struct tn_view {
     double fps, step_ms; /* measured by the game loop */
     double frame_ms;     /* time to draw a frame (CPU side) */
     const char *renderer;/* the SDL render driver's name */
+    char pacing[32];     /* how the frame rate is limited: "vsync, cap 60 Hz" */
     int mouse_x, mouse_y;/* logical pixels */
     bool mouse_in;       /* the mouse is inside the window */
     /* panel widgets */

@@ -153,6 +153,7 @@ static long find_junk(const char *s, size_t n)
 static const char *match_keyword(const char *s, size_t n, const char *word, size_t *argn)
 {
     size_t wl = strlen(word);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t')) n--; /* trailing blanks */
     if (n < wl || memcmp(s, word, wl) != 0) return NULL;
     if (n > wl && s[wl] != ' ' && s[wl] != '\t') return NULL;
     size_t i = wl;
@@ -311,6 +312,10 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
     if (!out || (!buf && len)) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                                    "%s: invalid arguments", name);
     *out = NULL;
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
+        buf += 3;
+        len -= 3;
+    }
     line_reader r = {buf, len, 0, 0, NULL, 0};
     if (!next_content_line(&r)) PERR(1, 1, "empty file (expected 'tilenav-map 1')");
     tn_status s = check_header_line(&r, name, err);

@@ -20,10 +20,12 @@
  *    and H rows of exactly W characters:
  *        . empty  # block  = one-way  P character start (empty)
  *        S spawn (empty)   D destination (empty)   * item (empty)
- *    At most one P.  Trailing '\r' is accepted; anything after the last row
+ *    At most one P.  Trailing '\r' is accepted (and trailing blanks on
+ *    header lines); anything after the last row
  *    other than blank or comment lines is an error.
  *  - Moving AI octile maps: "type octile", "height H", "width W", "map", then
  *    H rows of W characters; . G S passable, @ O T W blocked.
+ * A leading UTF-8 byte-order mark is skipped.
  * Every malformed input is refused with a tn_error naming LINE:COL and the
  * problem; sizes are checked before any allocation; the parser never reads
  * outside [buf, buf+len) and accepts any bytes (NULs included).

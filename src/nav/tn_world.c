@@ -87,44 +87,65 @@ void tn_world_character_center(const tn_world *w, float *x, float *y)
     *y = w->character.y + 0.5f * (float)w->character.h * TN_TILE_PX;
 }
 
-/* The box of w x h tiles with bottom-left tile (tx, ty) is free of blocks. */
-static bool box_fits(const tn_map *m, int tx, int ty, int w, int h)
+/* The free spot for a w x h body nearest (tx, ty): the bottom-left tile
+ * (x, y) of a box inside the map with no block, least in (Chebyshev
+ * distance, then y, then x) - the order of a ring-by-ring scan, found in
+ * one pass over the map: run[x] counts the non-block tiles of column x
+ * ending at row y, and the box fits where run >= h in its w columns.
+ * O(W*H*w) time, O(W) stack memory, no allocation; deterministic. */
+static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int *oy)
 {
-    for (int y = ty - h + 1; y <= ty; y++)
-        for (int x = tx; x < tx + w; x++)
-            if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) return false;
+    uint16_t run[TN_MAP_MAX_SIZE];
+    long best_r = -1;
+    int best_x = 0, best_y = 0;
+    for (int x = 0; x < m->w; x++) run[x] = 0;
+    for (int y = 0; y < m->h; y++) {
+        const uint8_t *row = m->tile + (size_t)y * (size_t)m->w;
+        for (int x = 0; x < m->w; x++) run[x] = row[x] == TN_TILE_BLOCK ? 0 : (uint16_t)(run[x] + 1);
+        if (y - h + 1 < 0) continue;
+        int ady = y > ty ? y - ty : ty - y;
+        if (best_r >= 0 && ady > best_r) continue; /* farther than the best */
+        int free_cols = 0; /* columns x-w+1..x all have run >= h */
+        for (int x = 0; x < m->w; x++) {
+            free_cols = run[x] >= h ? free_cols + 1 : 0;
+            if (free_cols < w) continue;
+            int bx = x - w + 1, adx = bx > tx ? bx - tx : tx - bx;
+            long r = ady > adx ? ady : adx;
+            /* rows come in increasing y and columns in increasing x: a
+             * candidate at the same distance found later is never better */
+            if (best_r < 0 || r < best_r) {
+                best_r = r;
+                best_x = bx;
+                best_y = y;
+            }
+        }
+    }
+    if (best_r < 0) return false;
+    *ox = best_x;
+    *oy = best_y;
     return true;
 }
 
-/* The free spot nearest (tx, ty) in rings of growing Chebyshev radius,
- * scanned in a fixed order (deterministic). */
-static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int *oy)
-{
-    int rmax = tn_maxi(m->w, m->h);
-    for (int r = 0; r <= rmax; r++)
-        for (int dy = -r; dy <= r; dy++)
-            for (int dx = -r; dx <= r; dx++) {
-                if (tn_maxi(dx < 0 ? -dx : dx, dy < 0 ? -dy : dy) != r) continue;
-                if (box_fits(m, tx + dx, ty + dy, w, h)) {
-                    *ox = tx + dx;
-                    *oy = ty + dy;
-                    return true;
-                }
-            }
-    return false;
-}
-
-static void place_character(tn_world *w, int cw, int ch)
+/* False (and the world's message set) when no spot fits the body. */
+static bool place_character(tn_world *w, int cw, int ch)
 {
     const tn_map *m = w->map;
     int sx = m->start_x >= 0 ? m->start_x : 0;
     int sy = m->start_y >= 0 ? m->start_y : 0;
     int fx = sx, fy = sy;
-    if (!find_fit(m, cw, ch, sx, sy, &fx, &fy)) {
-        /* No room anywhere: keep it at the start; the HUD says so. */
-        tn_world_message(w, "no free %dx%d space on this map for the character", cw, ch);
-    }
+    if (!find_fit(m, cw, ch, sx, sy, &fx, &fy)) return false;
     tn_body_place(&w->character, cw, ch, fx, fy);
+    return true;
+}
+
+static tn_status no_fit(const tn_map *m, int cw, int ch, tn_error *err)
+{
+    bool small = m->w < cw || m->h < ch;
+    return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                        "the %dx%d-tile character fits nowhere on this %dx%d map (%s); try a "
+                        "smaller --char", cw, ch, m->w, m->h,
+                        small ? "it is smaller than the character"
+                              : "every box of that size holds a block");
 }
 
 static void subs_destroy(tn_world *w)
@@ -168,6 +189,7 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     }
     if (a) w->alloc = *a;
     w->map = map;
+    w->covered_start_x = w->covered_start_y = -1;
     w->taken = tn_alloc_array(a, (size_t)map->w * (size_t)map->h, 1);
     if (!w->taken) {
         tn_world_destroy(w);
@@ -176,7 +198,11 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     w->phys = phys;
     w->seed = c.seed;
     tn_rng_seed(&w->rng, c.seed, 0x74696c656e6176ULL);
-    place_character(w, c.char_w, c.char_h);
+    if (!place_character(w, c.char_w, c.char_h)) {
+        s = no_fit(map, c.char_w, c.char_h, err);
+        tn_world_destroy(w);
+        return s;
+    }
     s = subs_create(w, err);
     if (tn_failed(s)) {
         tn_world_destroy(w);
@@ -198,6 +224,12 @@ void tn_world_destroy(tn_world *w)
 
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
 {
+    int fx, fy;
+    if (!find_fit(map, w->character.w, w->character.h, 0, 0, &fx, &fy)) {
+        tn_status s = no_fit(map, w->character.w, w->character.h, err);
+        tn_map_destroy(map); /* the world keeps its map */
+        return s;
+    }
     uint8_t *taken = tn_alloc_array(&w->alloc, (size_t)map->w * (size_t)map->h, 1);
     if (!taken) {
         tn_map_destroy(map);
@@ -208,8 +240,9 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     tn_free(&w->alloc, w->taken);
     w->taken = taken;
     w->map = map;
+    w->covered_start_x = w->covered_start_y = -1;
     w->dirty = false;
-    place_character(w, w->character.w, w->character.h);
+    place_character(w, w->character.w, w->character.h); /* fits: checked above */
     return subs_create(w, err);
 }
 
@@ -285,7 +318,20 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
         tn_status s = SUBS[i]->check_edit(w, x, y, tile, mark, err);
         if (tn_failed(s)) return refuse(w, s, err, err->msg);
     }
-    if (tile != old_tile) tn_map_set_tile(m, x, y, tile);
+    if (tile != old_tile) {
+        bool was_start = x == m->start_x && y == m->start_y;
+        tn_map_set_tile(m, x, y, tile);
+        if (was_start && m->start_x < 0) { /* covered: remembered, not lost */
+            w->covered_start_x = x;
+            w->covered_start_y = y;
+        } else if (tile == TN_TILE_EMPTY && x == w->covered_start_x && y == w->covered_start_y) {
+            if (m->start_x < 0) {
+                m->start_x = x;
+                m->start_y = y;
+            }
+            w->covered_start_x = w->covered_start_y = -1;
+        }
+    }
     if (mark != tn_map_mark(m, x, y)) {
         m->mark[y * m->w + x] = (uint8_t)mark;
         m->revision++;

@@ -129,6 +129,10 @@ struct tn_world {
     tn_tool tool;
     bool dirty;                /* edits since the last save */
     int edits, refused_edits;
+    /* The map's start tile while an edit covers it with a block or one-way
+     * (the map then has no start); the start comes back when that tile is
+     * emptied again.  -1,-1 otherwise. */
+    int covered_start_x, covered_start_y;
     char message[TN_ERROR_MSG_MAX]; /* last HUD message */
     int message_ttl;           /* steps left to show it */
     /* Monotonic clock in seconds, set by an interactive front end so
@@ -149,7 +153,9 @@ struct tn_world {
 };
 
 tn_world_config tn_world_default_config(void);
-/* Takes ownership of `map` (also on failure). */
+/* Takes ownership of `map` (also on failure).  REFUSED when the character
+ * (cfg->char_w x char_h) fits nowhere on the map; else the character stands
+ * at the free spot nearest the map's start (found in O(W*H) time). */
 tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allocator *a,
                           tn_world **out, tn_error *err);
 void tn_world_destroy(tn_world *w);
@@ -191,7 +197,9 @@ void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
 tn_status tn_world_check(const tn_world *w, tn_error *err);
 
 /* Replace the map (e.g. after loading); the world resets the character to the
- * map's start and rebuilds every subsystem.  Takes ownership of `map`. */
+ * map's start and rebuilds every subsystem.  Takes ownership of `map`.  A
+ * map where the character fits nowhere is REFUSED (and freed): the world
+ * keeps its map. */
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
 
 /* Is there an item on tile (x, y) that nobody has picked up? */

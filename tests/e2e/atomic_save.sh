@@ -9,8 +9,8 @@
 # the versions a save can produce: the original file, or the original with
 # the first k top-row tiles turned into blocks (the header, every other row
 # and the byte length unchanged): never a torn, short or mixed file.  And at
-# most one temporary file may be left next to it (the one a killed save was
-# writing; the next save must reuse or remove it).
+# most one temporary file may be left next to it (TARGET.tmp-PID-N, the one a
+# killed save was writing; the next save removes it).
 #
 #   sh tests/e2e/atomic_save.sh BUILD_DIR     (from the repository root)
 #   ATOMIC_KILLS=N sets the number of kills (default 30).

@@ -11,7 +11,7 @@
 #
 # VG_KEEP=1 keeps the scratch directory (script, log) for inspection.
 # A sanitizer build (ASan cannot run under valgrind) is skipped with a
-# message and exit 0: `make test` runs this once with the plain build.
+# message and exit 77 (tests/run.sh: skipped): `make test` runs this once with the plain build.
 BUILD=${1:-build}
 BIN="$BUILD/tilenav"
 FRAMES=${VG_FRAMES:-400}
@@ -20,8 +20,8 @@ if [ ! -x "$BIN" ]; then
     exit 1
 fi
 if grep -q __asan_init "$BIN" 2>/dev/null; then
-    echo "valgrind: skipped for the sanitizer build $BIN (valgrind cannot run ASan binaries)"
-    exit 0
+    echo "SKIP valgrind: not for the sanitizer build $BIN (valgrind cannot run ASan binaries)"
+    exit 77
 fi
 if ! command -v valgrind >/dev/null 2>&1; then
     echo "valgrind: valgrind is not installed (apt-get install valgrind)" >&2

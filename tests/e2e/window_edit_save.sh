@@ -8,7 +8,7 @@
 #   start again, R                -> the autosave is restored; Ctrl+S writes it to the
 #                                    map file and removes the stale autosave
 # and checks both files tile by tile.  Usage: tests/e2e/window_edit_save.sh BUILD_DIR
-# (run from the repo root).  Skips (exit 0) when Xvfb or xdotool is missing.
+# (run from the repo root).  Skips (exit 77) when Xvfb or xdotool is missing.
 #
 # Where the tiles are on screen: tests/data/render_window.map is 40x24 tiles,
 # which the game shows at its largest zoom that fits the 1020x720 map view,
@@ -20,7 +20,7 @@ BUILD=${1:-build}
 NAME=window_edit_save
 if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
     echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 0
+    exit 77
 fi
 GAME=$BUILD/tilenav
 [ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }

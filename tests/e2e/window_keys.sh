@@ -7,14 +7,14 @@
 #   F1, right-click another tile, F1               -> the click only closed the help
 #   F12                                            -> tilenav-001.bmp, 1280x720
 #   Ctrl+S, Esc                                    -> saved, exit 0, no autosave
-# Usage: tests/e2e/window_keys.sh BUILD_DIR (from the repo root).  Skips when
+# Usage: tests/e2e/window_keys.sh BUILD_DIR (from the repo root).  Skips (exit 77) when
 # Xvfb or xdotool is missing.  Tile positions: see window_edit_save.sh.
 set -u
 BUILD=${1:-build}
 NAME=window_keys
 if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
     echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 0
+    exit 77
 fi
 ROOT=$(pwd)
 case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac

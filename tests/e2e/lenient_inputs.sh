@@ -1,0 +1,44 @@
+#!/bin/sh
+# lenient_inputs.sh - inputs that are odd but right are accepted (issue 12,
+# item 12), through the real binary:
+#   a map and a script starting with a UTF-8 byte-order mark
+#   "tilenav-map 1 " (a trailing blank) and blanks after other header lines
+#   an --overlays list longer than 255 characters (all of it is read)
+#   script commands after --frames: a warning on stderr and
+#   "unrun_commands":N in the JSON (0 when all ran)
+#   sh tests/e2e/lenient_inputs.sh BUILD_DIR     (from the repository root)
+BUILD=${1:-build}
+BIN="$BUILD/tilenav"
+[ -x "$BIN" ] || { echo "lenient_inputs: $BIN is missing (build it first)" >&2; exit 1; }
+T=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-lenient.XXXXXX") || exit 1
+trap 'rm -rf "$T"' EXIT INT TERM
+fails=0
+bad() { fails=$((fails + 1)); echo "lenient_inputs: FAIL $*"; }
+
+printf '\357\273\277' >"$T/bom.map"
+sed '2s/$/ /; 3s/$/\t/' tests/data/small.map >>"$T/bom.map"   # "tilenav-map 1 ", "size 12 8\t"
+printf '\357\273\277# walk\n0 key right press\n4 toggle 5 1 block\n' >"$T/bom.script"
+out=$("$BIN" --headless --map "$T/bom.map" --frames 5 --script "$T/bom.script" 2>"$T/err")
+rc=$?
+if [ "$rc" -ne 0 ] || [ -s "$T/err" ]; then bad "BOM map/script, trailing blanks: exit $rc: $(cat "$T/err")"
+else
+    case "$out" in *'"edits":1,'*'"unrun_commands":0}') ;; *) bad "BOM run: $out" ;; esac
+fi
+
+long=$(awk 'BEGIN { s = "path"; for (i = 0; i < 60; i++) s = s ",explored"; print s ",flow" }')
+"$BIN" --map tests/data/small.map --frames 1 --overlays "$long" --screenshot "$T/o.bmp" 2>"$T/err"
+rc=$?
+[ "$rc" -eq 0 ] && [ -s "$T/o.bmp" ] || bad "a ${#long}-character --overlays list: exit $rc: $(cat "$T/err")"
+
+printf '0 key right press\n3 save %s\n8 key right release\n9 toggle 5 1 block\n' "$T/late.map" >"$T/late.script"
+out=$("$BIN" --headless --map tests/data/small.map --frames 5 --script "$T/late.script" 2>"$T/err")
+rc=$?
+want="tilenav: warning: $T/late.script: 2 commands not run: scheduled after the last frame (5), the first at line 3 (frame 8); raise --frames to run them"
+if [ "$rc" -ne 0 ]; then bad "late commands: exit $rc"
+elif [ "$(cat "$T/err")" != "$want" ]; then bad "late commands: stderr: $(cat "$T/err")"
+else
+    case "$out" in *'"unrun_commands":2}') ;; *) bad "late commands: JSON: $out" ;; esac
+    [ -f "$T/late.map" ] || bad "late commands: the save at frame 3 did not run"
+fi
+[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, ${#long}-character overlay list, unrun commands counted)"
+[ "$fails" -eq 0 ]
