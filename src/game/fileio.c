@@ -1,5 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
+#include "tiled.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -84,6 +85,7 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
     char *buf;
     size_t len;
     *out = NULL;
+    if (tn_tiled_kind(path)) return tn_tiled_load(path, out, err, cap); /* .tmx .tmj .json */
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     tn_error e;
     tn_status s = tn_map_parse(buf, len, path, NULL, out, &e);
@@ -139,6 +141,7 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
 
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
 {
+    if (tn_tiled_kind(path)) return tn_tiled_save(m, path, err, cap); /* .tmx .tmj .json */
     size_t need = tn_map_format_size(m), len;
     char *buf = malloc(need);
     if (!buf) {

@@ -15,14 +15,15 @@
  * "PATH: problem" in err. */
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap);
 
-/* Load a map file (tilenav or Moving AI format). */
+/* Load a map file (tilenav or Moving AI format; Tiled .tmx/.tmj/.json by
+ * extension, see tiled.h). */
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
 
 /* Write `len` bytes to `path` atomically: PATH.tmp, write, fsync, rename.
  * A crash at any point leaves either the old or the new file. */
 int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap);
 
-/* Format and atomically save a map. */
+/* Format and atomically save a map (Tiled by extension, see tiled.h). */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* "PATH.autosave" into out. */

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Zlib */
+/* tiled.h - maps made in the Tiled editor: .tmx (XML, read with libxml2) and
+ * .tmj / .json (JSON, read with cJSON), loaded into a tn_map and saved back.
+ *
+ * Supported: orthogonal maps; tile layers as CSV or base64 (uncompressed,
+ * zlib or gzip; zstd is refused with a message; the old <tile> element
+ * encoding too); finite maps and infinite maps (chunks: the map is the
+ * bounding box of every tile layer's chunks); group layers; embedded
+ * tilesets and external ones (.tsx, or .tsj/.json) by `source`, relative to
+ * the file that names them.
+ *
+ * Terrain.  Every non-empty cell of every tile layer (flip bits ignored)
+ * counts, in this order:
+ *  1. the tile's `kind` property in its tileset: "block", "oneway", or
+ *     "none" (decoration: ignored);
+ *  2. without one, a cell of a layer named "oneway" is a one-way platform,
+ *     any other cell a block.
+ * Where layers overlap, block beats one-way beats empty.
+ *
+ * Game objects: objects of any object layer whose class (`type` before
+ * Tiled 1.9) is "spawn", "dest", "item" or "start": point objects, tile
+ * objects or rectangles, snapped to the tile under their centre (a point's
+ * position).  Every other object is not the game's and is left alone.  Two
+ * game objects on one tile, one on a block, one outside the map or two
+ * starts are errors.
+ *
+ * Saving (tn_tiled_save) re-reads the Tiled file the map came from (the
+ * last one tn_tiled_load read in this process with the same format; see
+ * tn_tiled_origin), changes in that document only
+ *  - the cells whose terrain changed: every terrain cell there is cleared
+ *    (decoration stays), then a block goes into the first tile layer not
+ *    named "oneway" (the terrain layer) with a tile whose kind is block (or
+ *    one without kind), a one-way platform there with a tile whose kind is
+ *    oneway or, lacking one, into the layer named "oneway";
+ *  - the game's objects: those that still match a mark are kept as they
+ *    are, the others removed, new marks added as point objects to the
+ *    first object layer holding game objects (or a new layer "tilenav");
+ * and writes it back with the same encoding and compression per layer, in
+ * the same format, atomically (tn_write_file_atomic).  Everything else
+ * (layers, tilesets, properties, other objects) is kept: TMX byte for byte
+ * outside the edited nodes, TMJ equal as JSON.  When the document is saved
+ * into another directory, relative tileset and image paths are rewritten.
+ * Without an origin of the same format and size, a new document is written
+ * with an embedded tileset "tilenav" (kinds block and oneway, image
+ * tilenav.png next to the map).  Every save is re-read in memory and must
+ * load equal to the map before it is written.
+ *
+ * Errors: "FILE: problem" (TMX parse errors "FILE:LINE: ..."), -1.  Sizes
+ * are checked before anything is decoded or inflated: a layer or the
+ * chunks' bounding box over TN_MAP_MAX_SIZE is refused, and inflated data
+ * is bounded by the layer's own size (a larger stream is an error).
+ *
+ * Memory: loading holds the parsed document (libxml2 / cJSON tree, about
+ * 10x the file for CSV JSON) plus the map (2 bytes a cell); decoding streams
+ * in 64 KiB pieces.  Saving also holds 4 bytes a cell per tile layer.
+ * Not thread-safe (the origin is process-wide state).
+ * Cost: a 512x512 base64+zlib .tmj loads in about a millisecond (see
+ * `tilenav-bench tiled`).
+ */
+#ifndef TN_TILED_H
+#define TN_TILED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tn_map.h"
+
+enum { TN_TILED_TMX = 1, TN_TILED_TMJ = 2 };
+
+/* TN_TILED_TMX for *.tmx, TN_TILED_TMJ for *.tmj and *.json, else 0. */
+int tn_tiled_kind(const char *path);
+
+/* Load a Tiled map file and remember it as the origin of later saves. */
+int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap);
+
+/* Load from memory.  `path` names the input in messages and is where
+ * relative tileset paths start; `fmt` is TN_TILED_TMX or TN_TILED_TMJ.
+ * Does not touch the origin. */
+int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt,
+                         tn_map **out, char *err, size_t cap);
+
+/* The Tiled document for `m` in memory: `tmpl` (len bytes, read from
+ * tmpl_path; NULL for a new document) patched as described above, for a
+ * file at out_path.  *out is malloc()ed (NUL-terminated). */
+int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const char *tmpl_path,
+                    const char *out_path, int fmt, char **out, size_t *out_len, char *err,
+                    size_t cap);
+
+/* Save `m` as a Tiled map (format from the extension of path). */
+int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap);
+
+/* The origin file for saves in format `fmt` ("" when none); forget drops
+ * both (a test that wants a new document). */
+const char *tn_tiled_origin(int fmt);
+void tn_tiled_forget(void);
+
+#endif
