@@ -124,6 +124,7 @@ install: $(LIB) $(GAME)
 	install -m 644 src/nav/*.h $(DESTDIR)$(PREFIX)/include/tilenav/
 	install -m 755 $(GAME) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maps/*.map $(DESTDIR)$(PREFIX)/share/tilenav/maps/
+	install -m 644 maps/*.tmx $(DESTDIR)$(PREFIX)/share/tilenav/maps/
 	install -m 644 assets/* $(DESTDIR)$(PREFIX)/share/tilenav/assets/
 	sed -e 's|@PREFIX@|$(PREFIX)|g' tilenav.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilenav.pc
 
