@@ -94,7 +94,7 @@ $(BUILD)/bench/%.o: bench/%.c | $(BUILD)/bench
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) -Ibench -c $< -o $@
 
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(GAME): $(GAME_OBJ) $(LIB)
 	$(CC) $(LDFLAGS_ALL) -o $@ $(GAME_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm

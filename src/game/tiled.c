@@ -1613,8 +1613,9 @@ static void tmx_append(xmlNodePtr parent, xmlNodePtr n, const char *indent)
 {
     xmlNodePtr last = parent->last;
     if (last && last->type == XML_TEXT_NODE && xmlIsBlankNode(last)) {
-        xmlAddPrevSibling(last, xmlNewText((const xmlChar *)indent));
+        /* (adding text next to text merges the two: the element first) */
         xmlAddPrevSibling(last, n);
+        xmlAddPrevSibling(n, xmlNewText((const xmlChar *)indent));
     } else {
         xmlAddChild(parent, xmlNewText((const xmlChar *)indent));
         xmlAddChild(parent, n);
