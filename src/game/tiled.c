@@ -246,7 +246,7 @@ static int parse_kind(doc *d, const char *ts, long long id, const char *v)
     if (strcmp(v, "block") == 0) return K_BLOCK;
     if (strcmp(v, "oneway") == 0) return K_ONEWAY;
     if (strcmp(v, "none") == 0) return K_NONE;
-    fail(d, "tileset %s: tile %lld has kind '%.40s' (expected block, oneway or none)", ts, id, v);
+    fail(d, "%s: tile %lld has kind '%.40s' (expected block, oneway or none)", ts, id, v);
     return -1;
 }
 
@@ -723,7 +723,7 @@ static int tmx_scan(doc *d)
         long long fg;
         if (xint(d, n, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
         char *src = xattr(n, "source");
-        int rc = src ? external_tileset(d, src, (uint32_t)fg) : tsx_tiles(d, n, (uint32_t)fg, "(embedded)");
+        int rc = src ? external_tileset(d, src, (uint32_t)fg) : tsx_tiles(d, n, (uint32_t)fg, "tileset (embedded)");
         xmlFree(src);
         if (rc) return -1;
     }
@@ -857,7 +857,7 @@ static int tmj_scan(doc *d)
         long long fg;
         if (jint(d, ts, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
         const char *src = jstr(ts, "source");
-        if (src ? external_tileset(d, src, (uint32_t)fg) : tsj_tiles(d, ts, (uint32_t)fg, "(embedded)"))
+        if (src ? external_tileset(d, src, (uint32_t)fg) : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)"))
             return -1;
     }
     kinds_done(d);
