@@ -271,7 +271,7 @@ static void tileset_done(doc *d, uint32_t firstgid, long long tilecount, size_t 
 /* Sort the kinds; the first block and one-way tiles are what saves write. */
 static void kinds_done(doc *d)
 {
-    qsort(d->kinds, d->nkinds, sizeof *d->kinds, cmp_kind);
+    if (d->nkinds) qsort(d->kinds, d->nkinds, sizeof *d->kinds, cmp_kind);
     for (size_t i = 0; i < d->nkinds; i++) {
         if (d->kinds[i].kind == K_BLOCK && !d->block_gid) d->block_gid = d->kinds[i].gid;
         if (d->kinds[i].kind == K_ONEWAY && !d->oneway_gid) d->oneway_gid = d->kinds[i].gid;
