@@ -91,7 +91,7 @@ $(BUILD)/game/%.o: src/game/%.c | $(BUILD)/game
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -c $< -o $@
 
 $(BUILD)/bench/%.o: bench/%.c | $(BUILD)/bench
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) -Ibench -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -Ibench -c $< -o $@
 
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@

@@ -89,6 +89,10 @@ typedef struct doc {
     object *objs;
     int nobjs, capobjs;
     long long max_object_id;
+    /* Load-only fast path for JSON tile arrays (see blank_arrays). */
+    const char *src;
+    size_t *span_at, *span_len;
+    int nspans, capspans;
 } doc;
 
 static char g_origin[3][PATH_CAP];
@@ -983,7 +987,21 @@ static int b64_decode(sink *s, const char *p, const char *end, unsigned char **o
 
 static int put_bytes(sink *s, const unsigned char *b, size_t n, unsigned char *carry, int *nc)
 {
-    for (size_t i = 0; i < n; i++) {
+    size_t i = 0;
+    while (*nc && i < n) { /* finish a gid split across two pieces */
+        carry[(*nc)++] = b[i++];
+        if (*nc == 4) {
+            *nc = 0;
+            if (sink_put(s, (uint32_t)carry[0] | (uint32_t)carry[1] << 8 | (uint32_t)carry[2] << 16 |
+                                (uint32_t)carry[3] << 24))
+                return -1;
+        }
+    }
+    for (; i + 4 <= n; i += 4)
+        if (sink_put(s, (uint32_t)b[i] | (uint32_t)b[i + 1] << 8 | (uint32_t)b[i + 2] << 16 |
+                            (uint32_t)b[i + 3] << 24))
+            return -1;
+    for (; i < n; i++) {
         carry[(*nc)++] = b[i];
         if (*nc == 4) {
             *nc = 0;
@@ -1083,7 +1101,15 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
             rc = decode_b64(&s, data->valuestring, data->valuestring + strlen(data->valuestring), L->comp);
         } else {
             if (!cJSON_IsArray(data)) return fail(d, "%s: \"data\" is not an array of tile numbers", s.what);
-            cJSON *v;
+            cJSON *v = data->child;
+            if (d->nspans && v && !v->next && cJSON_IsNumber(v) && v->valuedouble < 0) {
+                /* a blanked array: decode the original text */
+                long k = -(long)v->valuedouble - 1;
+                if (k < 0 || k >= d->nspans) return fail(d, "%s: internal error (tile array %ld)", s.what, k);
+                rc = decode_csv_text(&s, d->src + d->span_at[k], d->src + d->span_at[k] + d->span_len[k]);
+                if (rc == 0 && s.i != s.n) rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
+                return rc;
+            }
             rc = 0;
             cJSON_ArrayForEach(v, data) {
                 double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
@@ -1111,12 +1137,78 @@ static void doc_free(doc *d)
     free(d->layers);
     free(d->objs);
     free(d->kinds);
+    free(d->span_at);
+    free(d->span_len);
     if (d->xdoc) xmlFreeDoc(d->xdoc);
     if (d->json) cJSON_Delete(d->json);
 }
 
 /* Parse buf as fmt into d (the tree and what was found in it). */
-static int doc_read(doc *d, const char *buf, size_t len, const char *path, int fmt, char *err, size_t cap)
+/* Loading a CSV .tmj would spend most of its time in cJSON making one
+ * node per tile number (about 0.5 us each).  Before cJSON parses it, a
+ * copy of the text gets every long "data" array of plain tile numbers
+ * (digits, commas, white space only) replaced by a marker [-K] padded with
+ * spaces (line breaks kept, so cJSON's error positions stay right); the
+ * tiles are then read from the original text with the CSV decoder of
+ * TMX.  Only string literals are lexed to find the "data" keys; cJSON
+ * still parses (and validates) the whole document.  When any "data" array
+ * starts with '-' (a marker could be ambiguous) nothing is blanked.  Saves
+ * parse without this (they print the tree). */
+static char *blank_arrays(doc *d, const char *buf, size_t len)
+{
+    char *copy = NULL;
+    bool conflict = false;
+    for (size_t i = 0; i < len && !conflict;) {
+        if (buf[i] != '"') {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < len && buf[j] != '"') j += buf[j] == '\\' ? 2 : 1;
+        if (j >= len) break;
+        bool is_data = j - i - 1 == 4 && memcmp(buf + i + 1, "data", 4) == 0;
+        i = j + 1;
+        if (!is_data) continue;
+        size_t k = i;
+        while (k < len && is_space(buf[k])) k++;
+        if (k >= len || buf[k] != ':') continue;
+        k++;
+        while (k < len && is_space(buf[k])) k++;
+        if (k >= len || buf[k] != '[') continue;
+        size_t p = k + 1;
+        while (p < len && is_space(buf[p])) p++;
+        if (p < len && buf[p] == '-') conflict = true;
+        while (p < len && ((buf[p] >= '0' && buf[p] <= '9') || buf[p] == ',' || is_space(buf[p]))) p++;
+        if (p >= len || buf[p] != ']' || p - k < 64) continue;
+        if (!copy && !(copy = malloc(len ? len : 1))) break;
+        if (!grow((void **)&d->span_at, &d->capspans, d->nspans + 1, sizeof(size_t))) break;
+        size_t *nl = realloc(d->span_len, (size_t)d->capspans * sizeof(size_t)); /* alike */
+        if (!nl) break;
+        d->span_len = nl;
+        if (d->nspans == 0) memcpy(copy, buf, len);
+        d->span_at[d->nspans] = k + 1;
+        d->span_len[d->nspans] = p - k - 1;
+        char marker[32];
+        int mn = snprintf(marker, sizeof marker, "[-%d]", d->nspans + 1);
+        d->nspans++;
+        for (size_t q = k; q <= p; q++)
+            if (copy[q] != '\n' && copy[q] != '\r') copy[q] = ' ';
+        memcpy(copy + k, marker, (size_t)mn); /* p - k >= 64: it fits, and no line break is lost */
+        for (size_t q = k; q < k + (size_t)mn; q++)
+            if (buf[q] == '\n' || buf[q] == '\r') conflict = true; /* keep it simple: no fast path */
+        i = p + 1;
+    }
+    if (conflict || d->nspans == 0) {
+        free(copy);
+        d->nspans = 0;
+        return NULL;
+    }
+    d->src = buf;
+    return copy;
+}
+
+static int doc_read(doc *d, const char *buf, size_t len, const char *path, int fmt, char *err, size_t cap,
+                    bool fast)
 {
     memset(d, 0, sizeof *d);
     d->fmt = fmt;
@@ -1129,7 +1221,9 @@ static int doc_read(doc *d, const char *buf, size_t len, const char *path, int f
         if (!d->xdoc) return -1;
         return tmx_scan(d);
     }
-    d->json = json_parse(d, buf, len, NULL);
+    char *copy = fast ? blank_arrays(d, buf, len) : NULL;
+    d->json = json_parse(d, copy ? copy : buf, len, NULL);
+    free(copy);
     if (!d->json) return -1;
     return tmj_scan(d);
 }
@@ -1232,7 +1326,7 @@ int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt,
 {
     doc d;
     *out = NULL;
-    int rc = doc_read(&d, buf, len, path, fmt, err, cap);
+    int rc = doc_read(&d, buf, len, path, fmt, err, cap, true);
     if (rc == 0) rc = doc_map(&d, out);
     doc_free(&d);
     return rc;
@@ -1928,7 +2022,7 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
         tmpl_len = fresh.n;
         tmpl_path = out_path;
     }
-    rc = doc_read(&d, tmpl, tmpl_len, tmpl_path, fmt, err, cap);
+    rc = doc_read(&d, tmpl, tmpl_len, tmpl_path, fmt, err, cap, false);
     if (rc == 0) rc = doc_map(&d, &old);
     if (rc == 0 && (old->w != m->w || old->h != m->h))
         rc = fail(&d, "the map is %dx%d tiles, this file %dx%d", m->w, m->h, old->w, old->h);
