@@ -422,13 +422,57 @@ static void test_errors(void **state)
     (void)doc;
 }
 
+/* The CSV .tmj fast path (tile arrays read from the text, not from cJSON
+ * nodes) agrees with cJSON on what it accepts, refuses and where. */
+static void test_json_tile_arrays(void **state)
+{
+    (void)state;
+    char doc[8192], err[512], row[512];
+    /* 16x4 map; one row of 16 numbers is > 64 characters. */
+    snprintf(row, sizeof row, "%s", "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1");
+    const char *head = "{\"orientation\":\"orthogonal\",\"width\":16,\"height\":4,\"tilewidth\":16,"
+                       "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1}],\n"
+                       "\"properties\":[{\"name\":\"n\",\"value\":\"\\\"data\\\":[7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,"
+                       "7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7]\"}],\n";
+    /* full, with line breaks inside the array; the map's last row is empty */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s,\n0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}]}", head, row, row, row);
+    tn_map *m = NULL;
+    if (tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(tn_map_tile(m, 3, 2), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 3, 3), TN_TILE_EMPTY);
+    /* the same document through cJSON alone (the saver's parse) */
+    char *out;
+    size_t len;
+    if (tn_tiled_format(m, doc, strlen(doc), "x.tmj", "x.tmj", TN_TILED_TMJ, &out, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(out);
+    tn_map_destroy(m);
+    /* too few numbers: the same message as the cJSON path gives */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s]}]}", head, row, row, row);
+    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmj: layer 't' holds 48 tiles, expected 64");
+    /* a syntax error after a blanked array keeps its line and column */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s,\n%s]}],\n \"x\": tru}", head, row, row, row, row);
+    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmj:7:7: not valid JSON");
+    /* a negative number in a tile array: refused, not taken for a marker */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[-1]}, {\"type\":\"tilelayer\",\"name\":\"u\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,%s,%s,%s]}]}", head, row, row, row, row);
+    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmj: layer 't': \"data\" holds something other than a tile number");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fixtures_load),     cmocka_unit_test(test_demo_tmx_equals_map),
         cmocka_unit_test(test_round_trip_unchanged), cmocka_unit_test(test_round_trip_edits),
         cmocka_unit_test(test_save_elsewhere),    cmocka_unit_test(test_new_documents),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),            cmocka_unit_test(test_json_tile_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
