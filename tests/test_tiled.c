@@ -380,6 +380,10 @@ static void test_errors(void **state)
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
       "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,5,0,0</data></layer></map>", TN_TILED_TMX,
       "layer 't': tile 5 belongs to no tileset");
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/></properties></tile>"
+      "<tile id=\"0\"><properties><property name=\"kind\" value=\"oneway\"/></properties></tile></tileset></map>",
+      TN_TILED_TMX, "tile 1 is described twice (two tilesets overlap, or a tile id repeats)");
     E("<tileset/>", TN_TILED_TMX, "not a Tiled map (the root element is not <map>)");
     E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"layers\":[{\"type\":"
       "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}", TN_TILED_TMJ,

@@ -254,32 +254,46 @@ static int parse_kind(doc *d, const char *ts, long long id, const char *v)
     return -1;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* Called once per tileset after its tiles: the smallest id without a kind
  * is the "plain" tile (a block outside the oneway layer). */
-static void tileset_done(doc *d, uint32_t firstgid, long long tilecount, size_t first_kind)
+static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, size_t first_kind)
 {
     if (d->ntilesets == 0 || firstgid < d->min_firstgid) d->min_firstgid = firstgid;
     d->ntilesets++;
-    if (d->plain_gid) return;
-    for (long long id = 0; id < (tilecount > 0 ? tilecount : 1LL << 28); id++) {
-        bool has = false;
-        for (size_t i = first_kind; i < d->nkinds; i++)
-            if (d->kinds[i].gid == firstgid + (uint32_t)id && d->kinds[i].kind != K_UNSET) has = true;
-        if (!has) {
-            d->plain_gid = firstgid + (uint32_t)id;
-            return;
-        }
-    }
+    if (d->plain_gid) return 0;
+    size_t n = 0;
+    uint32_t *g = malloc((d->nkinds - first_kind + 1) * sizeof *g);
+    if (!g) return fail(d, "out of memory");
+    for (size_t i = first_kind; i < d->nkinds; i++)
+        if (d->kinds[i].kind != K_UNSET) g[n++] = d->kinds[i].gid;
+    if (n) qsort(g, n, sizeof *g, cmp_u32);
+    uint32_t want = firstgid;
+    for (size_t i = 0; i < n && g[i] <= want; i++)
+        if (g[i] == want) want++;
+    free(g);
+    if (tilecount <= 0 || (long long)(want - firstgid) < tilecount) d->plain_gid = want;
+    return 0;
 }
 
 /* Sort the kinds; the first block and one-way tiles are what saves write. */
-static void kinds_done(doc *d)
+static int kinds_done(doc *d)
 {
     if (d->nkinds) qsort(d->kinds, d->nkinds, sizeof *d->kinds, cmp_kind);
+    for (size_t i = 1; i < d->nkinds; i++)
+        if (d->kinds[i].gid == d->kinds[i - 1].gid)
+            return fail(d, "tile %u is described twice (two tilesets overlap, or a tile id repeats)",
+                        (unsigned)d->kinds[i].gid);
     for (size_t i = 0; i < d->nkinds; i++) {
         if (d->kinds[i].kind == K_BLOCK && !d->block_gid) d->block_gid = d->kinds[i].gid;
         if (d->kinds[i].kind == K_ONEWAY && !d->oneway_gid) d->oneway_gid = d->kinds[i].gid;
     }
+    return 0;
 }
 
 /* ------------------------------------------------------------ XML access */
@@ -474,8 +488,7 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
         }
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark)) return -1;
     }
-    tileset_done(d, firstgid, tilecount, first);
-    return 0;
+    return tileset_done(d, firstgid, tilecount, first);
 }
 
 static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what)
@@ -503,8 +516,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         }
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark)) return -1;
     }
-    tileset_done(d, firstgid, tilecount, first);
-    return 0;
+    return tileset_done(d, firstgid, tilecount, first);
 }
 
 /* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
@@ -731,7 +743,7 @@ static int tmx_scan(doc *d)
         xmlFree(src);
         if (rc) return -1;
     }
-    kinds_done(d);
+    if (kinds_done(d)) return -1;
     return tmx_layers(d, m, 0);
 }
 
@@ -864,7 +876,7 @@ static int tmj_scan(doc *d)
         if (src ? external_tileset(d, src, (uint32_t)fg) : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)"))
             return -1;
     }
-    kinds_done(d);
+    if (kinds_done(d)) return -1;
     return tmj_layers(d, jget(m, "layers"), 0);
 }
 
