@@ -2047,7 +2047,9 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
         if (fmt == TN_TILED_TMX) {
             xmlChar *mem = NULL;
             int size = 0;
-            xmlDocDumpMemory(d.xdoc, &mem, &size);
+            /* always UTF-8 (a file declared in another encoding would be
+             * written in it, and some, like UTF-7, do not read back) */
+            xmlDocDumpMemoryEnc(d.xdoc, &mem, &size, "UTF-8");
             if (mem && size >= 0 && (text = malloc((size_t)size + 1))) {
                 memcpy(text, mem, (size_t)size);
                 text[size] = '\0';
