@@ -9,6 +9,7 @@
 #include <libxml/tree.h>
 #include <zlib.h>
 
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@ enum { K_UNSET = 0, K_BLOCK, K_ONEWAY, K_NONE };
 #define GID_MASK 0x0FFFFFFFu /* Tiled's top four bits are flip flags */
 #define MAX_DEPTH 64         /* group layers nested deeper are refused */
 #define PATH_CAP 4096
+#define TILES_MAX (1ull << 28) /* tiles decoded per file, all layers and chunks */
 
 static const char *const CLASS_NAME[] = {"", "spawn", "dest", "item", "start"};
 
@@ -1316,6 +1318,14 @@ static int doc_map(doc *d, tn_map **out)
     *out = NULL;
     if (doc_bounds(d)) return -1;
     if (d->nlayers == 0) return fail(d, "the map has no tile layer");
+    /* Chunks may overlap: bound the work, not only the map. */
+    unsigned long long total = 0;
+    for (int i = 0; i < d->nlayers; i++)
+        for (int k = 0; k < d->layers[i].nchunks; k++)
+            total += (unsigned long long)d->layers[i].chunks[k].w * (unsigned long long)d->layers[i].chunks[k].h;
+    if (total > TILES_MAX)
+        return fail(d, "the layers hold %llu tiles in all, more than the %llu the game reads", total,
+                    (unsigned long long)TILES_MAX);
     tn_error e;
     tn_map *m = tn_map_create((int)d->w, (int)d->h, NULL, &e);
     if (!m) return fail(d, "%s", e.msg);
@@ -1922,9 +1932,14 @@ static int rewrite_paths(doc *d, const char *out_path)
 {
     char odir_in[PATH_CAP], tdir[PATH_CAP], odir[PATH_CAP];
     dir_of(out_path, odir_in, sizeof odir_in);
+    if (strcmp(odir_in, d->dir) == 0) return 0; /* the same directory */
+    if (!realpath(*odir_in ? odir_in : ".", odir)) {
+        snprintf(d->err, d->cap, "%s: cannot save into the directory '%s': %s", out_path, *odir_in ? odir_in : ".",
+                 strerror(errno));
+        return -1;
+    }
     if (!realpath(*d->dir ? d->dir : ".", tdir))
-        return fail(d, "cannot resolve the directory of the original map");
-    if (!realpath(*odir_in ? odir_in : ".", odir)) return fail(d, "cannot resolve the directory to save in");
+        return fail(d, "cannot resolve the directory '%s': %s", *d->dir ? d->dir : ".", strerror(errno));
     if (strcmp(tdir, odir) == 0) return 0;
     if (d->fmt == TN_TILED_TMX) {
         for (xmlNodePtr n = d->xmap->children; n; n = n->next) {
