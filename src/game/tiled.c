@@ -61,7 +61,7 @@ typedef struct object {
     void *node, *group;
     long long id;
     int mark;
-    bool has_gid, point, used_type;
+    bool has_gid, point, used_class;
     double x, y, w, h;
     uint32_t gid;
     int tx, ty;
@@ -79,7 +79,6 @@ typedef struct doc {
     long long w, h, tw, th;
     bool infinite;
     long long ox, oy; /* Tiled coordinates of map cell 0,0 */
-    int version;      /* major*1000 + minor */
     tkind *kinds;
     size_t nkinds, capkinds;
     uint32_t min_firstgid;
@@ -175,17 +174,6 @@ static bool parse_num(const char *s, double *out)
     if (*end || !isfinite(v)) return false;
     *out = v;
     return true;
-}
-
-static int parse_version(const char *s)
-{
-    long major = 0, minor = 0;
-    if (!s) return 0;
-    char *end;
-    major = strtol(s, &end, 10);
-    if (*end == '.') minor = strtol(end + 1, NULL, 10);
-    if (major < 0 || major > 1000 || minor < 0 || minor > 999) return 0;
-    return (int)(major * 1000 + minor);
 }
 
 static int class_mark(const char *s)
@@ -624,10 +612,10 @@ static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
     if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
     if (any_id > d->max_object_id) d->max_object_id = any_id;
     char *cls = xattr(n, "class");
-    bool used_type = false;
-    if (!cls) {
+    bool used_class = cls && *cls;
+    if (!used_class) {
+        xmlFree(cls);
         cls = xattr(n, "type");
-        used_type = cls != NULL;
     }
     int mark = class_mark(cls);
     bool has_class = cls && *cls;
@@ -644,7 +632,7 @@ static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
     o->node = n;
     o->group = group;
     o->mark = mark;
-    o->used_type = used_type;
+    o->used_class = used_class;
     o->gid = (uint32_t)gid;
     o->has_gid = gid != 0;
     if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
@@ -724,9 +712,6 @@ static int tmx_scan(doc *d)
         return -1;
     }
     xmlFree(s);
-    s = xattr(m, "version");
-    d->version = parse_version(s);
-    xmlFree(s);
     long long inf;
     if (xint(d, m, "infinite", 0, 1, false, 0, "the map", &inf) ||
         xint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
@@ -755,14 +740,8 @@ static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
     if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
     if (any_id > d->max_object_id) d->max_object_id = any_id;
     const char *cls = jstr(n, "class");
-    bool used_type = false;
-    if (!cls || !*cls) {
-        const char *t = jstr(n, "type");
-        if (t && *t) {
-            cls = t;
-            used_type = true;
-        }
-    }
+    bool used_class = cls && *cls;
+    if (!used_class) cls = jstr(n, "type");
     int mark = class_mark(cls);
     long long gid;
     if (jint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
@@ -776,7 +755,7 @@ static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
     o->node = (void *)n;
     o->group = (void *)group;
     o->mark = mark;
-    o->used_type = used_type;
+    o->used_class = used_class;
     o->gid = (uint32_t)gid;
     o->has_gid = gid != 0;
     if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
@@ -854,14 +833,6 @@ static int tmj_scan(doc *d)
     const char *o = jstr(m, "orientation");
     if (!o || strcmp(o, "orthogonal") != 0)
         return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", o ? o : "(none)");
-    cJSON *v = jget(m, "version");
-    if (cJSON_IsString(v)) d->version = parse_version(v->valuestring);
-    else if (cJSON_IsNumber(v)) {
-        char b[32];
-        snprintf(b, sizeof b, "%.3f", v->valuedouble);
-        d->version = parse_version(b) / 1; /* "1.200" -> minor 200: old files */
-        if (d->version % 1000 >= 100) d->version = d->version / 1000 * 1000 + d->version % 1000 / 100;
-    }
     d->infinite = cJSON_IsTrue(jget(m, "infinite"));
     if (jint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
         jint(d, m, "height", 0, INT_MAX, true, 0, "the map", &d->h) ||
@@ -1745,11 +1716,12 @@ static int patch_objects(doc *d, const tn_map *m)
     if (!want) return fail(d, "out of memory");
     memcpy(want, m->mark, cells);
     if (m->start_x >= 0) want[(size_t)m->start_y * (size_t)m->w + (size_t)m->start_x] = MARK_START;
-    bool use_type = d->version < 1009;
+    /* New objects say "type" (every Tiled version reads it) unless the
+     * map's first game object says "class". */
+    bool use_type = !(d->nobjs && d->objs[0].used_class);
     void *group = d->nobjs ? d->objs[0].group : d->first_ogroup;
     for (int i = 0; i < d->nobjs; i++) {
         object *o = &d->objs[i];
-        if (o->used_type) use_type = true;
         size_t idx = (size_t)o->ty * (size_t)d->w + (size_t)o->tx;
         if (want[idx] == o->mark) {
             want[idx] = 0;
@@ -1830,7 +1802,6 @@ static int patch_objects(doc *d, const tn_map *m)
             cJSON_AddTrueToObject(o, "point");
             cJSON_AddNumberToObject(o, "rotation", 0);
             cJSON_AddStringToObject(o, cls_key, cls);
-            if (!use_type) cJSON_AddStringToObject(o, "type", ""); /* keep readers of either key happy */
             cJSON_AddTrueToObject(o, "visible");
             cJSON_AddNumberToObject(o, "width", 0);
             cJSON_AddNumberToObject(o, "x", x);

@@ -34,7 +34,9 @@
  *    oneway or, lacking one, into the layer named "oneway";
  *  - the game's objects: those that still match a mark are kept as they
  *    are, the others removed, new marks added as point objects to the
- *    first object layer holding game objects (or a new layer "tilenav");
+ *    first object layer holding game objects (or a new layer "tilenav"),
+ *    their class in `type` (which every Tiled reads) unless the map's first
+ *    game object uses `class`;
  * and writes it back with the same encoding and compression per layer, in
  * the same format, atomically (tn_write_file_atomic).  Everything else
  * (layers, tilesets, properties, other objects) is kept: TMX byte for byte
