@@ -1709,6 +1709,23 @@ static void tmx_append(xmlNodePtr parent, xmlNodePtr n, const char *indent)
     }
 }
 
+/* The map's nextobjectid / nextlayerid; `def` when absent or not a whole
+ * number in 1..INT_MAX (the loader does not need them, so it let them be). */
+static long long next_id(doc *d, const char *key, long long def)
+{
+    long long v = def;
+    if (d->fmt == TN_TILED_TMX) {
+        char *s = xattr(d->xmap, key);
+        if (!s || !parse_ll(s, &v) || v < 1 || v > INT_MAX) v = def;
+        xmlFree(s);
+    } else {
+        cJSON *j = jget(d->json, key);
+        double x = cJSON_IsNumber(j) ? j->valuedouble : 0;
+        v = x >= 1 && x <= INT_MAX && x == floor(x) ? (long long)x : def;
+    }
+    return v;
+}
+
 static int patch_objects(doc *d, const tn_map *m)
 {
     size_t cells = (size_t)d->w * (size_t)d->h;
@@ -1732,8 +1749,7 @@ static int patch_objects(doc *d, const tn_map *m)
     }
     long long next;
     int rc = 0;
-    if (d->fmt == TN_TILED_TMX) rc = xint(d, d->xmap, "nextobjectid", 1, INT_MAX, false, 0, "the map", &next);
-    else rc = jint(d, d->json, "nextobjectid", 1, INT_MAX, false, 0, "the map", &next);
+    next = next_id(d, "nextobjectid", 0);
     if (rc) {
         free(want);
         return -1;
@@ -1745,7 +1761,7 @@ static int patch_objects(doc *d, const tn_map *m)
         if (!group) { /* a new object layer "tilenav" */
             long long lid;
             if (d->fmt == TN_TILED_TMX) {
-                if (xint(d, d->xmap, "nextlayerid", 1, INT_MAX, false, 1000, "the map", &lid)) rc = -1;
+                lid = next_id(d, "nextlayerid", 1000);
                 xmlNodePtr g = xmlNewNode(NULL, (const xmlChar *)"objectgroup");
                 char v[32];
                 snprintf(v, sizeof v, "%lld", lid);
@@ -1757,7 +1773,7 @@ static int patch_objects(doc *d, const tn_map *m)
                     xmlSetProp(d->xmap, (const xmlChar *)"nextlayerid", (const xmlChar *)v);
                 group = g;
             } else {
-                if (jint(d, d->json, "nextlayerid", 1, INT_MAX, false, 1000, "the map", &lid)) rc = -1;
+                lid = next_id(d, "nextlayerid", 1000);
                 cJSON *layers = jget(d->json, "layers");
                 if (!layers) layers = cJSON_AddArrayToObject(d->json, "layers");
                 cJSON *g = cJSON_CreateObject();
