@@ -5,7 +5,9 @@
  *  - a refusal returns -1, no map, and a message naming the input;
  *  - an accepted map has a size in 1..TN_MAP_MAX_SIZE, tiles and marks in
  *    range, marks only on empty tiles, a start on an empty unmarked tile;
- *  - (maps up to 65536 cells) saving it into the same document (tn_tiled_format with the input as
+ *  - (maps up to 65536 cells) saving it into the same document, and then
+ *    an edited copy (terrain changed in three cells, a mark added, the start
+ *    moved: refused only when the document has no tile for the terrain), (tn_tiled_format with the input as
  *    the template) succeeds, and the result loads as the same map (the
  *    saver re-reads what it wrote and compares).
  * The input is named tests/data/tiled/fuzz.EXT, so external tilesets
@@ -66,6 +68,26 @@ static int fuzz_tiled(const uint8_t *data, size_t size, int fmt, const char *nam
     int rc = tn_tiled_format(m, buf, size, name, name, fmt, &out, &len, err, sizeof err);
     CHECK(rc == 0);
     CHECK(out != NULL && out[len] == '\0');
+    free(out);
+    /* Edits at places picked from the input. */
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
+    for (int k = 0; k < 3; k++) {
+        size_t i = (h >> (k * 8)) % cells;
+        tn_map_set_tile(m, (int)(i % (size_t)m->w), (int)(i / (size_t)m->w), (m->tile[i] + 1 + k) % 3);
+    }
+    size_t i = (h >> 5) % cells;
+    if (m->tile[i] == TN_TILE_EMPTY && (int)i != m->start_y * m->w + m->start_x) m->mark[i] = TN_MARK_ITEM;
+    i = (h >> 13) % cells;
+    if (m->tile[i] == TN_TILE_EMPTY && m->mark[i] == TN_MARK_NONE) {
+        m->start_x = (int)(i % (size_t)m->w);
+        m->start_y = (int)(i / (size_t)m->w);
+    } else if (m->start_x >= 0 && (m->tile[m->start_y * m->w + m->start_x] != TN_TILE_EMPTY ||
+                                   m->mark[m->start_y * m->w + m->start_x] != TN_MARK_NONE)) {
+        m->start_x = m->start_y = -1; /* an edit covered it */
+    }
+    rc = tn_tiled_format(m, buf, size, name, name, fmt, &out, &len, err, sizeof err);
+    CHECK(rc == 0 || strstr(err, ": cannot save a ") != NULL);
     free(out);
     tn_map_destroy(m);
     free(buf);
