@@ -39,22 +39,28 @@
  *    game object uses `class`;
  * and writes it back with the same encoding and compression per layer, in
  * the same format, atomically (tn_write_file_atomic).  Everything else
- * (layers, tilesets, properties, other objects) is kept: TMX byte for byte
- * outside the edited nodes, TMJ equal as JSON.  When the document is saved
+ * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
+ * prints it (for files laid out like Tiled's, byte for byte outside the
+ * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout).  When the document is saved
  * into another directory, relative tileset and image paths are rewritten.
  * Without an origin of the same format and size, a new document is written
  * with an embedded tileset "tilenav" (kinds block and oneway, image
  * tilenav.png next to the map).  Every save is re-read in memory and must
  * load equal to the map before it is written.
  *
- * Errors: "FILE: problem" (TMX parse errors "FILE:LINE: ..."), -1.  Sizes
- * are checked before anything is decoded or inflated: a layer or the
- * chunks' bounding box over TN_MAP_MAX_SIZE is refused, and inflated data
- * is bounded by the layer's own size (a larger stream is an error).
+ * Errors: "FILE: problem" (XML syntax "FILE:LINE: ...", JSON syntax
+ * "FILE:LINE:COL: ..."), -1.  Limits, all checked before anything is
+ * decoded or inflated: files up to TN_MAP_FILE_MAX bytes (tilesets too); a
+ * layer or the chunks' bounding box up to TN_MAP_MAX_SIZE each way; at most
+ * 2^28 tiles in all layers and chunks together; inflated data is bounded by
+ * its layer's own size (a longer stream is an error, so a decompression
+ * bomb costs one 64 KiB piece).  libxml2 parses without network access or
+ * entity substitution (its amplification guard refuses entity bombs).
  *
- * Memory: loading holds the parsed document (libxml2 / cJSON tree, about
- * 10x the file for CSV JSON) plus the map (2 bytes a cell); decoding streams
- * in 64 KiB pieces.  Saving also holds 4 bytes a cell per tile layer.
+ * Memory: loading holds the file, the parsed document (libxml2 tree; cJSON
+ * tree plus a copy of the text) and the map (2 bytes a cell); decoding
+ * streams in 64 KiB pieces.  Saving also holds 5 bytes a cell per tile
+ * layer (gids and chunk coverage).
  * Not thread-safe (the origin is process-wide state).
  * CSV .tmj: long "data" arrays of plain numbers are read from the text by
  * the CSV decoder instead of as one cJSON node each (see blank_arrays in
