@@ -391,6 +391,10 @@ static void test_errors(void **state)
       "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/></properties></tile>"
       "<tile id=\"0\"><properties><property name=\"kind\" value=\"oneway\"/></properties></tile></tileset></map>",
       TN_TILED_TMX, "tile 1 is described twice (two tilesets overlap, or a tile id repeats)");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">0,0,0,0</chunk>"
+      "<chunk x=\"1\" y=\"-1\" width=\"2\" height=\"2\">0,0,0,0</chunk></data></layer></map>", TN_TILED_TMX,
+      "layer 't' chunk 1,-1 overlaps another chunk of the layer at tile 1,0");
     E("<tileset/>", TN_TILED_TMX, "not a Tiled map (the root element is not <map>)");
     E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"layers\":[{\"type\":"
       "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}", TN_TILED_TMJ,

@@ -94,6 +94,7 @@ typedef struct doc {
     const char *src;
     size_t *span_at, *span_len;
     int nspans, capspans;
+    uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
 } doc;
 
 static char g_origin[3][PATH_CAP];
@@ -875,7 +876,16 @@ static int sink_put(sink *s, uint32_t gid)
     if (s->grid) {
         s->grid[idx] = gid;
         if (s->covered) s->covered[idx] = 1;
-    } else if (gid) {
+    } else {
+        if (s->d->stamp) { /* Tiled never writes overlapping chunks; their meaning would be unclear */
+            uint16_t me = (uint16_t)(s->L - s->d->layers + 1);
+            if (s->d->stamp[idx] == me)
+                return fail(s->d, "%s overlaps another chunk of the layer at tile %lld,%lld", s->what,
+                            s->c->x + s->col, s->c->y + s->row);
+            s->d->stamp[idx] = me;
+        }
+    }
+    if (!s->grid && gid) {
         uint32_t g = gid & GID_MASK;
         if (g < s->d->min_firstgid || s->d->ntilesets == 0)
             return fail(s->d, "%s: tile %u belongs to no tileset", s->what, (unsigned)g);
@@ -1124,6 +1134,7 @@ static void doc_free(doc *d)
     free(d->kinds);
     free(d->span_at);
     free(d->span_len);
+    free(d->stamp);
     if (d->xdoc) xmlFreeDoc(d->xdoc);
     if (d->json) cJSON_Delete(d->json);
 }
@@ -1297,9 +1308,14 @@ static int doc_map(doc *d, tn_map **out)
     if (total > TILES_MAX)
         return fail(d, "the layers hold %llu tiles in all, more than the %llu the game reads", total,
                     (unsigned long long)TILES_MAX);
+    if (d->infinite && d->nlayers > 65535) return fail(d, "more than 65535 tile layers");
     tn_error e;
     tn_map *m = tn_map_create((int)d->w, (int)d->h, NULL, &e);
     if (!m) return fail(d, "%s", e.msg);
+    if (d->infinite && !(d->stamp = calloc((size_t)d->w * (size_t)d->h, sizeof *d->stamp))) {
+        tn_map_destroy(m);
+        return fail(d, "out of memory");
+    }
     for (int i = 0; i < d->nlayers; i++)
         for (int k = 0; k < d->layers[i].nchunks; k++)
             if (decode_chunk(d, &d->layers[i], &d->layers[i].chunks[k], m, NULL, NULL)) {
