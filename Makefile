@@ -14,6 +14,9 @@ SDL_CFLAGS = $(shell pkg-config --cflags sdl2 SDL2_ttf 2>/dev/null)
 SDL_LIBS   = $(shell pkg-config --libs sdl2 SDL2_ttf 2>/dev/null)
 CMOCKA_CFLAGS = $(shell pkg-config --cflags cmocka 2>/dev/null)
 CMOCKA_LIBS   = $(shell pkg-config --libs cmocka 2>/dev/null)
+# Tiled maps (src/game/tiled.c): libxml2, cJSON, zlib.
+TILED_CFLAGS = $(shell pkg-config --cflags libxml-2.0 libcjson zlib 2>/dev/null)
+TILED_LIBS   = $(shell pkg-config --libs libxml-2.0 libcjson zlib 2>/dev/null)
 
 NAV_SRC   = $(sort $(wildcard src/nav/*.c))
 GAME_SRC  = $(sort $(wildcard src/game/*.c))
@@ -103,27 +106,27 @@ $(BUILD)/nav/%.o: src/nav/%.c | $(BUILD)/nav
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 
 $(BUILD)/game/%.o: src/game/%.c | $(BUILD)/game
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -c $< -o $@
 
 $(BUILD)/bench/%.o: bench/%.c | $(BUILD)/bench
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) -Ibench -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -Ibench -c $< -o $@
 
 $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
 $(GAME): $(GAME_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(GAME_OBJ) $(LIB) $(SDL_LIBS) -lm
+	$(CC) $(LDFLAGS_ALL) -o $@ $(GAME_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm
 
 $(BENCH): $(BENCH_OBJ) $(GAME_LIB_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(BENCH_OBJ) $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) -lm
+	$(CC) $(LDFLAGS_ALL) -o $@ $(BENCH_OBJ) $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(GAME_LIB_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(CMOCKA_LIBS) -lm
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
 
 # The flow field's portable (no SSE2) path, tested like the default one.
 $(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) | $(BUILD)/tests
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -DTN_FLOW_NO_SIMD $(LDFLAGS_ALL) -o $@ \
-	  tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(CMOCKA_LIBS) -lm
+	  tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
 
 $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
@@ -137,6 +140,7 @@ install: install-lib $(GAME)
 	  $(DESTDIR)$(PREFIX)/share/tilenav/maps $(DESTDIR)$(PREFIX)/share/tilenav/assets
 	install -m 755 $(GAME) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 maps/*.map $(DESTDIR)$(PREFIX)/share/tilenav/maps/
+	install -m 644 maps/*.tmx $(DESTDIR)$(PREFIX)/share/tilenav/maps/
 	install -m 644 assets/* $(DESTDIR)$(PREFIX)/share/tilenav/assets/
 	sed -e 's/^\.TH TILENAV 6 \([^ ]*\) tilenav /.TH TILENAV 6 \1 "tilenav $(TN_VERSION)" /' \
 	  tilenav.6 > $(DESTDIR)$(MANDIR)/man6/tilenav.6

@@ -52,6 +52,7 @@ static const struct {
     {"navmesh", bench_navmesh, "navmesh FILE...: median navmesh build time per map"},
     {"agents", bench_agents, "agents: companion-style agents and wanderers step time"},
     {"soak", bench_soak, "soak --steps N --seed S: full world with random edits, invariants checked"},
+    {"tiled", bench_tiled, "tiled [--reps N] [--size N]: Tiled .tmj/.tmx load times (512x512)"},
 };
 
 int main(int argc, char **argv)

@@ -18,4 +18,5 @@ run cdt --points 1000000
 run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map
 run agents
 run soak --steps 100000 --seed 1
+run tiled
 exit $status

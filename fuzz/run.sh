@@ -11,7 +11,8 @@
 #                        the checked-in corpus fuzz/corpus/HARNESS/ (otherwise
 #                        new inputs stay in the scratch corpus
 #                        build-fuzz/corpus/HARNESS/ and the repo stays clean).
-#   HARNESS...           a subset of: map scen script cdt world (default: all).
+#   HARNESS...           a subset of: map scen script cdt world tmx tmj
+#                        (default: all).
 #
 # Exit status: 0 when every harness built and ran without a finding; 1 when a
 # harness crashed, leaked, timed out or ran out of memory (the input is in
@@ -34,12 +35,15 @@ for a in "$@"; do
     *) HARNESSES="$HARNESSES $a" ;;
     esac
 done
-[ -n "$HARNESSES" ] || HARNESSES="map scen script cdt world"
+[ -n "$HARNESSES" ] || HARNESSES="map scen script cdt world tmx tmj"
 
 CC=${FUZZ_CC:-clang}
 B=${FUZZ_BUILD:-build-fuzz}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
 CFLAGS="-std=c11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer $SAN -Isrc/nav -Isrc/game"
+# The Tiled loaders (tmx, tmj) need libxml2, cJSON and zlib.
+TILED_CFLAGS=$(pkg-config --cflags libxml-2.0 libcjson zlib 2>/dev/null)
+TILED_LIBS=$(pkg-config --libs libxml-2.0 libcjson zlib 2>/dev/null)
 
 if ! command -v "$CC" >/dev/null 2>&1; then
     echo "fuzz: '$CC' not found (libFuzzer needs clang; set FUZZ_CC)" >&2
@@ -57,11 +61,13 @@ sources() {
     script) echo "fuzz/fuzz_script.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
     cdt) echo "fuzz/fuzz_cdt.c src/nav/tn_cdt.c src/nav/tn_common.c" ;;
     world) echo "fuzz/fuzz_world.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
+    tmx | tmj) echo "fuzz/fuzz_$1.c src/game/tiled.c src/game/fileio.c src/nav/tn_map.c src/nav/tn_common.c" ;;
     esac
 }
 max_len() {
     case "$1" in
     map) echo 8192 ;;
+    tmx | tmj) echo 16384 ;;
     cdt) echo 2048 ;;
     world) echo 1024 ;;
     *) echo 4096 ;;
@@ -74,7 +80,7 @@ compile() {
     o="$B/obj/$(echo "$1" | tr '/' '_' | sed 's/\.c$/.o/')"
     if [ ! -f "$o" ] || [ "$1" -nt "$o" ] ||
         [ -n "$(find src fuzz -name '*.h' -newer "$o" | head -n 1)" ]; then
-        $CC $CFLAGS -fsanitize=fuzzer-no-link -c "$1" -o "$o" >>"$B/build_$h.log" 2>&1 ||
+        $CC $CFLAGS $TILED_CFLAGS -fsanitize=fuzzer-no-link -c "$1" -o "$o" >>"$B/build_$h.log" 2>&1 ||
             return 1
     fi
     echo "$o"
@@ -92,7 +98,7 @@ build() {
     done
     # shellcheck disable=SC2086
     if [ -z "$objs" ] ||
-        ! $CC $SAN -fsanitize=fuzzer -o "$B/fuzz_$h" $objs -lm >>"$B/build_$h.log" 2>&1; then
+        ! $CC $SAN -fsanitize=fuzzer -o "$B/fuzz_$h" $objs $TILED_LIBS -lm >>"$B/build_$h.log" 2>&1; then
         echo "fuzz: building $h failed:" >&2
         sed -n '1,30p' "$B/build_$h.log" >&2
         rm -f "$B/fuzz_$h"
@@ -110,7 +116,7 @@ for h in $HARNESSES; do
         continue
     fi
     if [ -z "$(sources "$h")" ]; then
-        echo "fuzz: unknown harness '$h' (map scen script cdt world)" >&2
+        echo "fuzz: unknown harness '$h' (map scen script cdt world tmx tmj)" >&2
         exit 2
     fi
     if ! build "$h"; then

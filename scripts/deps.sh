@@ -9,11 +9,15 @@
 set -eu
 need=""
 if ! command -v pkg-config >/dev/null 2>&1; then
-    need="pkg-config libsdl2-dev libsdl2-ttf-dev libcmocka-dev"
+    need="pkg-config libsdl2-dev libsdl2-ttf-dev libcmocka-dev libxml2-dev libcjson-dev zlib1g-dev"
 else
     pkg-config --exists sdl2 || need="$need libsdl2-dev"
     pkg-config --exists SDL2_ttf || need="$need libsdl2-ttf-dev"
     pkg-config --exists cmocka || need="$need libcmocka-dev"
+    # Tiled maps: .tmx (libxml2), .tmj (cJSON), compressed layers (zlib).
+    pkg-config --exists libxml-2.0 || need="$need libxml2-dev"
+    pkg-config --exists libcjson || need="$need libcjson-dev"
+    pkg-config --exists zlib || need="$need zlib1g-dev"
 fi
 command -v cc >/dev/null 2>&1 || need="$need gcc"
 command -v make >/dev/null 2>&1 || need="$need make"

@@ -1,6 +1,7 @@
 #define _DEFAULT_SOURCE /* flock, realpath */
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
+#include "tiled.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -88,6 +89,7 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
 
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
 {
+    if (tn_tiled_kind(path)) return tn_tiled_load(path, out, err, cap); /* .tmx .tmj .json */
     char *buf;
     size_t len;
     *out = NULL;
@@ -444,6 +446,7 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
 
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
 {
+    if (tn_tiled_kind(path)) return tn_tiled_save(m, path, err, cap); /* .tmx .tmj .json */
     char *old, *buf;
     save_template t;
     size_t len;

@@ -40,7 +40,8 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
  * every tile whose passable/blocked class did not change; one-way tiles,
  * marks or a start are refused with a message naming `save FILE`); a
  * tilenav map keeps its leading comment and blank lines.  A new file is
- * written in the tilenav format. */
+ * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
+ * tn_tiled_save (see tiled.h). */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* "PATH.autosave" into out. */

@@ -1,0 +1,2147 @@
+/* tiled.c - Tiled maps (.tmx with libxml2, .tmj with cJSON, zlib); see
+ * tiled.h for what is read, how the terrain is decided and how saving keeps
+ * everything the game does not own. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "tiled.h"
+
+#include <cJSON.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <zlib.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+
+enum { ENC_CSV, ENC_B64 };
+enum { CMP_NONE, CMP_ZLIB, CMP_GZIP };
+enum { K_UNSET = 0, K_BLOCK, K_ONEWAY, K_NONE };
+#define MARK_START 4 /* a start object (the map keeps it in start_x/y) */
+#define GID_MASK 0x0FFFFFFFu /* Tiled's top four bits are flip flags */
+#define MAX_DEPTH 64         /* group layers nested deeper are refused */
+#define PATH_CAP 4096
+#define TILES_MAX (1ull << 28) /* tiles decoded per file, all layers and chunks */
+
+static const char *const CLASS_NAME[] = {"", "spawn", "dest", "item", "start"};
+
+typedef struct tkind {
+    uint32_t gid;
+    uint8_t kind; /* K_* from the tile's `kind` property */
+    uint8_t mark; /* a tile whose class is spawn/dest/item/start: tile objects inherit it */
+} tkind;
+
+typedef struct chunk {
+    long long x, y; /* Tiled tile coordinates of the top-left cell */
+    int w, h;
+    void *node; /* TMX <data> or <chunk>; TMJ the object holding "data" */
+} chunk;
+
+typedef struct layer {
+    void *node; /* TMX <layer>; TMJ layer object */
+    void *data; /* TMX <data>; TMJ the layer object */
+    char name[128];
+    bool oneway;
+    int enc, comp;
+    chunk *chunks;
+    int nchunks, capchunks;
+    uint32_t *grid;   /* save: the map's cells, 0 outside the chunks */
+    uint8_t *covered; /* save, infinite maps: cell lies in one of the chunks */
+    bool dirty, grew;
+} layer;
+
+typedef struct object {
+    void *node, *group;
+    long long id;
+    int mark;
+    bool has_gid, point, used_class;
+    double x, y, w, h;
+    uint32_t gid;
+    int tx, ty;
+} object;
+
+typedef struct doc {
+    int fmt;
+    const char *name; /* messages */
+    char dir[PATH_CAP]; /* where relative paths start ("" = cwd) */
+    char *err;
+    size_t cap;
+    xmlDocPtr xdoc;
+    xmlNodePtr xmap;
+    cJSON *json;
+    long long w, h, tw, th;
+    bool infinite;
+    long long ox, oy; /* Tiled coordinates of map cell 0,0 */
+    tkind *kinds;
+    size_t nkinds, capkinds;
+    uint32_t min_firstgid;
+    int ntilesets;
+    uint32_t block_gid, oneway_gid, plain_gid;
+    layer *layers;
+    int nlayers, caplayers;
+    void *first_ogroup;
+    object *objs;
+    int nobjs, capobjs;
+    long long max_object_id;
+    /* Load-only fast path for JSON tile arrays (see blank_arrays). */
+    const char *src;
+    size_t *span_at, *span_len;
+    int nspans, capspans;
+    uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
+} doc;
+
+static char g_origin[3][PATH_CAP];
+
+/* ------------------------------------------------------------ helpers */
+
+static int fail(doc *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int fail(doc *d, const char *fmt, ...)
+{
+    int n = snprintf(d->err, d->cap, "%s: ", d->name);
+    if (n < 0 || (size_t)n >= d->cap) return -1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->err + n, d->cap - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static bool grow(void **p, int *cap, int need, size_t elem)
+{
+    if (need <= *cap) return true;
+    int nc = *cap ? *cap * 2 : 8;
+    while (nc < need) nc *= 2;
+    void *q = realloc(*p, (size_t)nc * elem);
+    if (!q) return false;
+    memset((char *)q + (size_t)*cap * elem, 0, (size_t)(nc - *cap) * elem);
+    *p = q;
+    *cap = nc;
+    return true;
+}
+
+static bool ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    if (a < b) return false;
+    for (size_t i = 0; i < b; i++) {
+        char c = s[a - b + i];
+        if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+        if (c != suf[i]) return false;
+    }
+    return true;
+}
+
+int tn_tiled_kind(const char *path)
+{
+    if (ends_with(path, ".tmx")) return TN_TILED_TMX;
+    if (ends_with(path, ".tmj") || ends_with(path, ".json")) return TN_TILED_TMJ;
+    return 0;
+}
+
+/* Strict decimal integer (optional sign), whole string. */
+static bool parse_ll(const char *s, long long *out)
+{
+    if (!s || !*s) return false;
+    const char *p = s;
+    bool neg = false;
+    if (*p == '-' || *p == '+') neg = *p++ == '-';
+    if (*p < '0' || *p > '9') return false;
+    long long v = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (v > (LLONG_MAX - 9) / 10) return false;
+        v = v * 10 + (*p - '0');
+    }
+    if (*p) return false;
+    *out = neg ? -v : v;
+    return true;
+}
+
+static bool parse_num(const char *s, double *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !isfinite(v)) return false;
+    *out = v;
+    return true;
+}
+
+static int class_mark(const char *s)
+{
+    if (!s) return 0;
+    for (int i = 1; i <= 4; i++)
+        if (strcmp(s, CLASS_NAME[i]) == 0) return i;
+    return 0;
+}
+
+static void dir_of(const char *path, char *out, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        out[0] = '\0';
+        return;
+    }
+    size_t n = (size_t)(slash - path) + 1;
+    if (n >= cap) n = cap - 1;
+    memcpy(out, path, n);
+    out[n] = '\0';
+}
+
+/* ------------------------------------------------------------ kinds */
+
+static int add_kind(doc *d, uint32_t gid, int kind, int mark)
+{
+    if (d->nkinds == d->capkinds) {
+        size_t nc = d->capkinds ? d->capkinds * 2 : 16;
+        tkind *k = realloc(d->kinds, nc * sizeof *k);
+        if (!k) return fail(d, "out of memory");
+        d->kinds = k;
+        d->capkinds = nc;
+    }
+    d->kinds[d->nkinds++] = (tkind){gid, (uint8_t)kind, (uint8_t)mark};
+    return 0;
+}
+
+static int cmp_kind(const void *a, const void *b)
+{
+    uint32_t x = ((const tkind *)a)->gid, y = ((const tkind *)b)->gid;
+    return (x > y) - (x < y);
+}
+
+static const tkind *find_kind(const doc *d, uint32_t gid)
+{
+    size_t lo = 0, hi = d->nkinds;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (d->kinds[mid].gid < gid) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < d->nkinds && d->kinds[lo].gid == gid ? &d->kinds[lo] : NULL;
+}
+
+static int gid_kind(const doc *d, uint32_t gid)
+{
+    const tkind *k = find_kind(d, gid & GID_MASK);
+    return k ? k->kind : K_UNSET;
+}
+
+static int parse_kind(doc *d, const char *ts, long long id, const char *v)
+{
+    if (strcmp(v, "block") == 0) return K_BLOCK;
+    if (strcmp(v, "oneway") == 0) return K_ONEWAY;
+    if (strcmp(v, "none") == 0) return K_NONE;
+    fail(d, "%s: tile %lld has kind '%.40s' (expected block, oneway or none)", ts, id, v);
+    return -1;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Called once per tileset after its tiles: the smallest id without a kind
+ * is the "plain" tile (a block outside the oneway layer). */
+static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, size_t first_kind)
+{
+    if (d->ntilesets == 0 || firstgid < d->min_firstgid) d->min_firstgid = firstgid;
+    d->ntilesets++;
+    if (d->plain_gid) return 0;
+    size_t n = 0;
+    uint32_t *g = malloc((d->nkinds - first_kind + 1) * sizeof *g);
+    if (!g) return fail(d, "out of memory");
+    for (size_t i = first_kind; i < d->nkinds; i++)
+        if (d->kinds[i].kind != K_UNSET) g[n++] = d->kinds[i].gid;
+    if (n) qsort(g, n, sizeof *g, cmp_u32);
+    uint32_t want = firstgid;
+    for (size_t i = 0; i < n && g[i] <= want; i++)
+        if (g[i] == want) want++;
+    free(g);
+    if (tilecount <= 0 || (long long)(want - firstgid) < tilecount) d->plain_gid = want;
+    return 0;
+}
+
+/* Sort the kinds; the first block and one-way tiles are what saves write. */
+static int kinds_done(doc *d)
+{
+    if (d->nkinds) qsort(d->kinds, d->nkinds, sizeof *d->kinds, cmp_kind);
+    for (size_t i = 1; i < d->nkinds; i++)
+        if (d->kinds[i].gid == d->kinds[i - 1].gid)
+            return fail(d, "tile %u is described twice (two tilesets overlap, or a tile id repeats)",
+                        (unsigned)d->kinds[i].gid);
+    for (size_t i = 0; i < d->nkinds; i++) {
+        if (d->kinds[i].kind == K_BLOCK && !d->block_gid) d->block_gid = d->kinds[i].gid;
+        if (d->kinds[i].kind == K_ONEWAY && !d->oneway_gid) d->oneway_gid = d->kinds[i].gid;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ XML access */
+
+static char *xattr(xmlNodePtr n, const char *name)
+{
+    return (char *)xmlGetProp(n, (const xmlChar *)name);
+}
+
+static bool xis(xmlNodePtr n, const char *name)
+{
+    return n->type == XML_ELEMENT_NODE && strcmp((const char *)n->name, name) == 0;
+}
+
+/* Integer attribute in lo..hi; `def` when absent (required: error). */
+static int xint(doc *d, xmlNodePtr n, const char *name, long long lo, long long hi, bool required,
+                long long def, const char *what, long long *out)
+{
+    char *s = xattr(n, name);
+    if (!s) {
+        if (required) return fail(d, "%s has no %s", what, name);
+        *out = def;
+        return 0;
+    }
+    long long v;
+    bool ok = parse_ll(s, &v);
+    if (!ok || v < lo || v > hi) {
+        fail(d, "%s: %s '%.30s' is not a whole number in %lld..%lld", what, name, s, lo, hi);
+        xmlFree(s);
+        return -1;
+    }
+    xmlFree(s);
+    *out = v;
+    return 0;
+}
+
+static int xnum(doc *d, xmlNodePtr n, const char *name, const char *what, double *out)
+{
+    char *s = xattr(n, name);
+    *out = 0;
+    if (!s) return 0;
+    bool ok = parse_num(s, out);
+    if (!ok) fail(d, "%s: %s '%.30s' is not a number", what, name, s);
+    xmlFree(s);
+    return ok ? 0 : -1;
+}
+
+static int xml_error(doc *d, xmlParserCtxtPtr ctx, const char *what)
+{
+    const xmlError *e = ctx ? xmlCtxtGetLastError(ctx) : NULL;
+    if (e && e->message) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "%s", e->message);
+        size_t n = strlen(msg);
+        while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = '\0';
+        if (what) return fail(d, "%s: line %d: XML error: %s", what, e->line, msg);
+        int k = snprintf(d->err, d->cap, "%s:%d: XML error: %s", d->name, e->line, msg);
+        (void)k;
+        return -1;
+    }
+    return what ? fail(d, "%s: not an XML document", what) : fail(d, "not an XML document");
+}
+
+static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what)
+{
+    if (len > INT_MAX) {
+        fail(d, "too large");
+        return NULL;
+    }
+    xmlParserCtxtPtr ctx = xmlNewParserCtxt();
+    if (!ctx) {
+        fail(d, "out of memory");
+        return NULL;
+    }
+    /* No network, no entity substitution, no DTD loading, quiet. */
+    xmlDocPtr x = xmlCtxtReadMemory(ctx, buf, (int)len, NULL, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+    if (!x) xml_error(d, ctx, what);
+    xmlFreeParserCtxt(ctx);
+    return x;
+}
+
+/* ------------------------------------------------------------ JSON access */
+
+static cJSON *jget(const cJSON *o, const char *k)
+{
+    return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, k) : NULL;
+}
+
+static const char *jstr(const cJSON *o, const char *k)
+{
+    cJSON *v = jget(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int jint(doc *d, const cJSON *o, const char *k, long long lo, long long hi, bool required,
+                long long def, const char *what, long long *out)
+{
+    cJSON *v = jget(o, k);
+    if (!v) {
+        if (required) return fail(d, "%s has no \"%s\"", what, k);
+        *out = def;
+        return 0;
+    }
+    double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (!(x >= (double)lo && x <= (double)hi) || x != floor(x))
+        return fail(d, "%s: \"%s\" is not a whole number in %lld..%lld", what, k, lo, hi);
+    *out = (long long)x;
+    return 0;
+}
+
+static int jnum(doc *d, const cJSON *o, const char *k, const char *what, double *out)
+{
+    cJSON *v = jget(o, k);
+    *out = 0;
+    if (!v) return 0;
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        return fail(d, "%s: \"%s\" is not a number", what, k);
+    *out = v->valuedouble;
+    return 0;
+}
+
+static int json_error(doc *d, const char *buf, size_t len, const char *end, const char *what)
+{
+    int line = 1, col = 1;
+    if (end && end >= buf && end <= buf + len) {
+        for (const char *p = buf; p < end; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+    }
+    if (what) return fail(d, "%s: %d:%d: not valid JSON", what, line, col);
+    snprintf(d->err, d->cap, "%s:%d:%d: not valid JSON", d->name, line, col);
+    return -1;
+}
+
+static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what)
+{
+    const char *end = NULL;
+    cJSON *j = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+    if (!j) {
+        json_error(d, buf, len, end, what);
+        return NULL;
+    }
+    /* Only white space may follow the document. */
+    while (end && end < buf + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+        end++;
+    if (end && end < buf + len && *end != '\0') {
+        json_error(d, buf, len, end, what);
+        cJSON_Delete(j);
+        return NULL;
+    }
+    return j;
+}
+
+/* ------------------------------------------------------------ tilesets */
+
+static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
+{
+    size_t first = d->nkinds;
+    long long tilecount;
+    if (xint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
+    for (xmlNodePtr t = ts->children; t; t = t->next) {
+        if (!xis(t, "tile")) continue;
+        long long id;
+        if (xint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
+        int kind = K_UNSET, mark = 0;
+        char *cls = xattr(t, "class");
+        if (!cls) cls = xattr(t, "type");
+        if (cls) {
+            mark = class_mark(cls);
+            xmlFree(cls);
+        }
+        for (xmlNodePtr ps = t->children; ps; ps = ps->next) {
+            if (!xis(ps, "properties")) continue;
+            for (xmlNodePtr p = ps->children; p; p = p->next) {
+                if (!xis(p, "property")) continue;
+                char *name = xattr(p, "name");
+                bool is_kind = name && strcmp(name, "kind") == 0;
+                xmlFree(name);
+                if (!is_kind) continue;
+                char *v = xattr(p, "value");
+                if (!v) v = (char *)xmlNodeGetContent(p);
+                kind = parse_kind(d, what, id, v ? v : "");
+                xmlFree(v);
+                if (kind < 0) return -1;
+            }
+        }
+        if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark)) return -1;
+    }
+    return tileset_done(d, firstgid, tilecount, first);
+}
+
+static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what)
+{
+    size_t first = d->nkinds;
+    long long tilecount;
+    if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
+    cJSON *tiles = jget(ts, "tiles"), *t;
+    if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
+    cJSON_ArrayForEach(t, tiles) {
+        long long id;
+        if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
+        int kind = K_UNSET;
+        const char *cls = jstr(t, "class");
+        int mark = class_mark(cls ? cls : jstr(t, "type"));
+        cJSON *props = jget(t, "properties"), *p;
+        if (props && !cJSON_IsArray(props))
+            return fail(d, "%s: tile %lld: \"properties\" is not an array", what, id);
+        cJSON_ArrayForEach(p, props) {
+            const char *name = jstr(p, "name");
+            if (!name || strcmp(name, "kind") != 0) continue;
+            const char *v = jstr(p, "value");
+            kind = parse_kind(d, what, id, v ? v : "");
+            if (kind < 0) return -1;
+        }
+        if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark)) return -1;
+    }
+    return tileset_done(d, firstgid, tilecount, first);
+}
+
+/* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
+static int external_tileset(doc *d, const char *source, uint32_t firstgid)
+{
+    char path[PATH_CAP], what[PATH_CAP + 16];
+    if (source[0] == '/') snprintf(path, sizeof path, "%s", source);
+    else if (snprintf(path, sizeof path, "%s%s", d->dir, source) >= (int)sizeof path)
+        return fail(d, "tileset path too long");
+    snprintf(what, sizeof what, "tileset %.200s", source);
+    struct stat st;
+    if (stat(path, &st) != 0) return fail(d, "%s: cannot open %.300s", what, path);
+    if (!S_ISREG(st.st_mode)) return fail(d, "%s: not a regular file", what);
+    char *buf, rerr[PATH_CAP + 200];
+    size_t len;
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
+        return fail(d, "%s: %s", what, rerr);
+    int rc = -1;
+    if (ends_with(path, ".tsx")) {
+        xmlDocPtr x = xml_parse(d, buf, len, what);
+        if (x) {
+            xmlNodePtr root = xmlDocGetRootElement(x);
+            if (!root || !xis(root, "tileset")) fail(d, "%s: the root element is not <tileset>", what);
+            else rc = tsx_tiles(d, root, firstgid, what);
+            xmlFreeDoc(x);
+        }
+    } else if (ends_with(path, ".tsj") || ends_with(path, ".json")) {
+        cJSON *j = json_parse(d, buf, len, what);
+        if (j) {
+            if (!cJSON_IsObject(j)) fail(d, "%s: not a JSON object", what);
+            else rc = tsj_tiles(d, j, firstgid, what);
+            cJSON_Delete(j);
+        }
+    } else {
+        fail(d, "%s: unknown tileset format (expected .tsx, .tsj or .json)", what);
+    }
+    free(buf);
+    return rc;
+}
+
+/* ------------------------------------------------------------ scanning */
+
+static layer *new_layer(doc *d, void *node, void *data, const char *name)
+{
+    if (!grow((void **)&d->layers, &d->caplayers, d->nlayers + 1, sizeof(layer))) {
+        fail(d, "out of memory");
+        return NULL;
+    }
+    layer *L = &d->layers[d->nlayers++];
+    memset(L, 0, sizeof *L);
+    L->node = node;
+    L->data = data;
+    snprintf(L->name, sizeof L->name, "%s", name ? name : "");
+    L->oneway = name && strcmp(name, "oneway") == 0;
+    return L;
+}
+
+static int add_chunk(doc *d, layer *L, long long x, long long y, long long w, long long h, void *node)
+{
+    if (!grow((void **)&L->chunks, &L->capchunks, L->nchunks + 1, sizeof(chunk)))
+        return fail(d, "out of memory");
+    L->chunks[L->nchunks++] = (chunk){x, y, (int)w, (int)h, node};
+    return 0;
+}
+
+static object *new_object(doc *d)
+{
+    if (!grow((void **)&d->objs, &d->capobjs, d->nobjs + 1, sizeof(object))) {
+        fail(d, "out of memory");
+        return NULL;
+    }
+    object *o = &d->objs[d->nobjs++];
+    memset(o, 0, sizeof *o);
+    return o;
+}
+
+static int set_encoding(doc *d, layer *L, const char *enc, const char *comp)
+{
+    if (!enc || strcmp(enc, "csv") == 0) L->enc = ENC_CSV;
+    else if (strcmp(enc, "base64") == 0) L->enc = ENC_B64;
+    else return fail(d, "layer '%s': unknown encoding '%.20s' (expected csv or base64)", L->name, enc);
+    if (!comp || !*comp) L->comp = CMP_NONE;
+    else if (strcmp(comp, "zlib") == 0) L->comp = CMP_ZLIB;
+    else if (strcmp(comp, "gzip") == 0) L->comp = CMP_GZIP;
+    else if (strcmp(comp, "zstd") == 0)
+        return fail(d, "layer '%s': zstd compression is not supported (save it in Tiled with zlib, gzip or no compression)", L->name);
+    else return fail(d, "layer '%s': unknown compression '%.20s'", L->name, comp);
+    if (L->comp != CMP_NONE && L->enc != ENC_B64)
+        return fail(d, "layer '%s': compression needs base64 encoding", L->name);
+    return 0;
+}
+
+static int check_size(doc *d, const char *what, long long w, long long h)
+{
+    if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
+        return fail(d, "%s is %lldx%lld tiles; the game takes 1..%d each way", what, w, h, TN_MAP_MAX_SIZE);
+    return 0;
+}
+
+static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
+{
+    long long any_id;
+    if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
+    if (any_id > d->max_object_id) d->max_object_id = any_id;
+    char *cls = xattr(n, "class");
+    bool used_class = cls && *cls;
+    if (!used_class) {
+        xmlFree(cls);
+        cls = xattr(n, "type");
+    }
+    int mark = class_mark(cls);
+    bool has_class = cls && *cls;
+    xmlFree(cls);
+    long long gid;
+    if (xint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
+    if (!mark && gid && !has_class) {
+        const tkind *k = find_kind(d, (uint32_t)gid & GID_MASK);
+        if (k) mark = k->mark;
+    }
+    if (!mark) return 0;
+    object *o = new_object(d);
+    if (!o) return -1;
+    o->node = n;
+    o->group = group;
+    o->mark = mark;
+    o->used_class = used_class;
+    o->gid = (uint32_t)gid;
+    o->has_gid = gid != 0;
+    if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
+    char what[64];
+    snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
+    if (xnum(d, n, "x", what, &o->x) || xnum(d, n, "y", what, &o->y) ||
+        xnum(d, n, "width", what, &o->w) || xnum(d, n, "height", what, &o->h))
+        return -1;
+    for (xmlNodePtr c = n->children; c; c = c->next)
+        if (xis(c, "point")) o->point = true;
+    return 0;
+}
+
+static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
+{
+    if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
+    for (xmlNodePtr n = parent->children; n; n = n->next) {
+        if (xis(n, "group")) {
+            if (tmx_layers(d, n, depth + 1)) return -1;
+        } else if (xis(n, "objectgroup")) {
+            if (!d->first_ogroup) d->first_ogroup = n;
+            for (xmlNodePtr o = n->children; o; o = o->next)
+                if (xis(o, "object") && tmx_object(d, o, n)) return -1;
+        } else if (xis(n, "layer")) {
+            xmlNodePtr data = NULL;
+            for (xmlNodePtr c = n->children; c; c = c->next)
+                if (xis(c, "data")) data = c;
+            char *name = xattr(n, "name");
+            layer *L = new_layer(d, n, data, name);
+            xmlFree(name);
+            if (!L) return -1;
+            if (!data) return fail(d, "layer '%s' has no <data>", L->name);
+            char *enc = xattr(data, "encoding"), *comp = xattr(data, "compression");
+            int rc = 0;
+            if (!enc) rc = fail(d, "layer '%s': tile data as <tile> elements is not supported (use CSV or base64)", L->name);
+            else rc = set_encoding(d, L, enc, comp);
+            xmlFree(enc);
+            xmlFree(comp);
+            if (rc) return -1;
+            char what[200];
+            snprintf(what, sizeof what, "layer '%s'", L->name);
+            if (!d->infinite) {
+                long long w, h;
+                if (xint(d, n, "width", 0, INT_MAX, true, 0, what, &w) ||
+                    xint(d, n, "height", 0, INT_MAX, true, 0, what, &h))
+                    return -1;
+                if (w != d->w || h != d->h)
+                    return fail(d, "layer '%s' is %lldx%lld tiles, the map %lldx%lld", L->name, w, h, d->w, d->h);
+                if (add_chunk(d, L, 0, 0, w, h, data)) return -1;
+            } else {
+                for (xmlNodePtr c = data->children; c; c = c->next) {
+                    if (!xis(c, "chunk")) continue;
+                    long long x, y, w, h;
+                    snprintf(what, sizeof what, "layer '%s' chunk", L->name);
+                    if (xint(d, c, "x", -1000000000, 1000000000, true, 0, what, &x) ||
+                        xint(d, c, "y", -1000000000, 1000000000, true, 0, what, &y) ||
+                        xint(d, c, "width", 1, TN_MAP_MAX_SIZE, true, 0, what, &w) ||
+                        xint(d, c, "height", 1, TN_MAP_MAX_SIZE, true, 0, what, &h) ||
+                        add_chunk(d, L, x, y, w, h, c))
+                        return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int tmx_scan(doc *d)
+{
+    xmlNodePtr m = xmlDocGetRootElement(d->xdoc);
+    if (!m || !xis(m, "map")) return fail(d, "not a Tiled map (the root element is not <map>)");
+    d->xmap = m;
+    char *s = xattr(m, "orientation");
+    if (!s || strcmp(s, "orthogonal") != 0) {
+        fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", s ? s : "(none)");
+        xmlFree(s);
+        return -1;
+    }
+    xmlFree(s);
+    long long inf;
+    if (xint(d, m, "infinite", 0, 1, false, 0, "the map", &inf) ||
+        xint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
+        xint(d, m, "height", 0, INT_MAX, true, 0, "the map", &d->h) ||
+        xint(d, m, "tilewidth", 1, 65536, true, 0, "the map", &d->tw) ||
+        xint(d, m, "tileheight", 1, 65536, true, 0, "the map", &d->th))
+        return -1;
+    d->infinite = inf == 1;
+    if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
+    for (xmlNodePtr n = m->children; n; n = n->next) {
+        if (!xis(n, "tileset")) continue;
+        long long fg;
+        if (xint(d, n, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
+        char *src = xattr(n, "source");
+        int rc = src ? external_tileset(d, src, (uint32_t)fg) : tsx_tiles(d, n, (uint32_t)fg, "tileset (embedded)");
+        xmlFree(src);
+        if (rc) return -1;
+    }
+    if (kinds_done(d)) return -1;
+    return tmx_layers(d, m, 0);
+}
+
+static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
+{
+    long long any_id;
+    if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
+    if (any_id > d->max_object_id) d->max_object_id = any_id;
+    const char *cls = jstr(n, "class");
+    bool used_class = cls && *cls;
+    if (!used_class) cls = jstr(n, "type");
+    int mark = class_mark(cls);
+    long long gid;
+    if (jint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
+    if (!mark && gid && (!cls || !*cls)) {
+        const tkind *k = find_kind(d, (uint32_t)gid & GID_MASK);
+        if (k) mark = k->mark;
+    }
+    if (!mark) return 0;
+    object *o = new_object(d);
+    if (!o) return -1;
+    o->node = (void *)n;
+    o->group = (void *)group;
+    o->mark = mark;
+    o->used_class = used_class;
+    o->gid = (uint32_t)gid;
+    o->has_gid = gid != 0;
+    if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
+    char what[64];
+    snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
+    if (jnum(d, n, "x", what, &o->x) || jnum(d, n, "y", what, &o->y) ||
+        jnum(d, n, "width", what, &o->w) || jnum(d, n, "height", what, &o->h))
+        return -1;
+    o->point = cJSON_IsTrue(jget(n, "point"));
+    return 0;
+}
+
+static int tmj_layers(doc *d, const cJSON *arr, int depth)
+{
+    if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
+    if (!cJSON_IsArray(arr)) return fail(d, "\"layers\" is not an array");
+    const cJSON *n;
+    cJSON_ArrayForEach(n, arr) {
+        const char *type = jstr(n, "type");
+        if (!type) return fail(d, "a layer has no \"type\"");
+        if (strcmp(type, "group") == 0) {
+            if (tmj_layers(d, jget(n, "layers"), depth + 1)) return -1;
+        } else if (strcmp(type, "objectgroup") == 0) {
+            if (!d->first_ogroup) d->first_ogroup = (void *)n;
+            cJSON *objs = jget(n, "objects"), *o;
+            if (objs && !cJSON_IsArray(objs)) return fail(d, "\"objects\" is not an array");
+            cJSON_ArrayForEach(o, objs)
+                if (tmj_object(d, o, n)) return -1;
+        } else if (strcmp(type, "tilelayer") == 0) {
+            layer *L = new_layer(d, (void *)n, (void *)n, jstr(n, "name"));
+            if (!L) return -1;
+            cJSON *enc = jget(n, "encoding"), *comp = jget(n, "compression");
+            if ((enc && !cJSON_IsString(enc)) || (comp && !cJSON_IsString(comp)))
+                return fail(d, "layer '%s': \"encoding\" and \"compression\" must be strings", L->name);
+            if (set_encoding(d, L, enc ? enc->valuestring : NULL, comp ? comp->valuestring : NULL))
+                return -1;
+            char what[200];
+            snprintf(what, sizeof what, "layer '%s'", L->name);
+            if (!d->infinite) {
+                long long w, h;
+                if (jint(d, n, "width", 0, INT_MAX, true, 0, what, &w) ||
+                    jint(d, n, "height", 0, INT_MAX, true, 0, what, &h))
+                    return -1;
+                if (w != d->w || h != d->h)
+                    return fail(d, "layer '%s' is %lldx%lld tiles, the map %lldx%lld", L->name, w, h, d->w, d->h);
+                if (!jget(n, "data")) return fail(d, "layer '%s' has no \"data\"", L->name);
+                if (add_chunk(d, L, 0, 0, w, h, (void *)n)) return -1;
+            } else {
+                cJSON *chunks = jget(n, "chunks"), *c;
+                if (chunks && !cJSON_IsArray(chunks))
+                    return fail(d, "layer '%s': \"chunks\" is not an array", L->name);
+                snprintf(what, sizeof what, "layer '%s' chunk", L->name);
+                cJSON_ArrayForEach(c, chunks) {
+                    long long x, y, w, h;
+                    if (jint(d, c, "x", -1000000000, 1000000000, true, 0, what, &x) ||
+                        jint(d, c, "y", -1000000000, 1000000000, true, 0, what, &y) ||
+                        jint(d, c, "width", 1, TN_MAP_MAX_SIZE, true, 0, what, &w) ||
+                        jint(d, c, "height", 1, TN_MAP_MAX_SIZE, true, 0, what, &h))
+                        return -1;
+                    if (!jget(c, "data")) return fail(d, "%s has no \"data\"", what);
+                    if (add_chunk(d, L, x, y, w, h, c)) return -1;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static int tmj_scan(doc *d)
+{
+    cJSON *m = d->json;
+    if (!cJSON_IsObject(m)) return fail(d, "not a Tiled map (not a JSON object)");
+    const char *type = jstr(m, "type");
+    if (type && strcmp(type, "map") != 0) return fail(d, "not a Tiled map (\"type\" is '%.20s')", type);
+    const char *o = jstr(m, "orientation");
+    if (!o || strcmp(o, "orthogonal") != 0)
+        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", o ? o : "(none)");
+    d->infinite = cJSON_IsTrue(jget(m, "infinite"));
+    if (jint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
+        jint(d, m, "height", 0, INT_MAX, true, 0, "the map", &d->h) ||
+        jint(d, m, "tilewidth", 1, 65536, true, 0, "the map", &d->tw) ||
+        jint(d, m, "tileheight", 1, 65536, true, 0, "the map", &d->th))
+        return -1;
+    if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
+    cJSON *tss = jget(m, "tilesets"), *ts;
+    if (tss && !cJSON_IsArray(tss)) return fail(d, "\"tilesets\" is not an array");
+    cJSON_ArrayForEach(ts, tss) {
+        long long fg;
+        if (jint(d, ts, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
+        const char *src = jstr(ts, "source");
+        if (src ? external_tileset(d, src, (uint32_t)fg) : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)"))
+            return -1;
+    }
+    if (kinds_done(d)) return -1;
+    return tmj_layers(d, jget(m, "layers"), 0);
+}
+
+/* ------------------------------------------------------------ decoding */
+
+typedef struct sink {
+    doc *d;
+    layer *L;
+    chunk *c;
+    tn_map *m;        /* load: combine kinds into m->tile */
+    uint32_t *grid;   /* save: store gids */
+    uint8_t *covered; /* save: mark cells inside chunks */
+    size_t n, i;
+    int col, row;
+    char what[200];
+} sink;
+
+static int sink_put(sink *s, uint32_t gid)
+{
+    if (s->i >= s->n) return fail(s->d, "%s holds more than %zu tiles", s->what, s->n);
+    size_t mx = (size_t)(s->c->x - s->d->ox + s->col), my = (size_t)(s->c->y - s->d->oy + s->row);
+    size_t idx = my * (size_t)s->d->w + mx;
+    if (s->grid) {
+        s->grid[idx] = gid;
+        if (s->covered) s->covered[idx] = 1;
+    } else {
+        if (s->d->stamp) { /* Tiled never writes overlapping chunks; their meaning would be unclear */
+            uint16_t me = (uint16_t)(s->L - s->d->layers + 1);
+            if (s->d->stamp[idx] == me)
+                return fail(s->d, "%s overlaps another chunk of the layer at tile %lld,%lld", s->what,
+                            s->c->x + s->col, s->c->y + s->row);
+            s->d->stamp[idx] = me;
+        }
+    }
+    if (!s->grid && gid) {
+        uint32_t g = gid & GID_MASK;
+        if (g < s->d->min_firstgid || s->d->ntilesets == 0)
+            return fail(s->d, "%s: tile %u belongs to no tileset", s->what, (unsigned)g);
+        int k = gid_kind(s->d, g);
+        if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
+        uint8_t *t = &s->m->tile[idx];
+        if (k == K_BLOCK) *t = TN_TILE_BLOCK;
+        else if (k == K_ONEWAY && *t == TN_TILE_EMPTY) *t = TN_TILE_ONEWAY;
+    }
+    s->i++;
+    if (++s->col == s->c->w) {
+        s->col = 0;
+        s->row++;
+    }
+    return 0;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+static int decode_csv_text(sink *s, const char *p, const char *end)
+{
+    for (;;) {
+        while (p < end && is_space(*p)) p++;
+        if (p == end) break;
+        if (*p < '0' || *p > '9')
+            return fail(s->d, "%s: CSV: '%c' where a tile number belongs", s->what,
+                        (*p >= 32 && *p < 127) ? *p : '?');
+        unsigned long long v = 0;
+        while (p < end && *p >= '0' && *p <= '9') {
+            v = v * 10 + (unsigned)(*p++ - '0');
+            if (v > UINT32_MAX) return fail(s->d, "%s: CSV: tile number too large", s->what);
+        }
+        if (sink_put(s, (uint32_t)v)) return -1;
+        while (p < end && is_space(*p)) p++;
+        if (p == end) break;
+        if (*p != ',')
+            return fail(s->d, "%s: CSV: '%c' after a tile number (expected a comma)", s->what,
+                        (*p >= 32 && *p < 127) ? *p : '?');
+        p++;
+    }
+    return 0;
+}
+
+static int b64val(unsigned char c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Decode base64 (white space skipped) into a new buffer. */
+static int b64_decode(sink *s, const char *p, const char *end, unsigned char **out, size_t *n)
+{
+    size_t cap = (size_t)(end - p) / 4 * 3 + 3, k = 0;
+    unsigned char *b = malloc(cap ? cap : 1);
+    if (!b) return fail(s->d, "out of memory");
+    unsigned acc = 0;
+    int bits = 0, pad = 0;
+    for (; p < end; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (is_space((char)c)) continue;
+        if (c == '=') {
+            pad++;
+            continue;
+        }
+        int v = b64val(c);
+        if (v < 0 || pad) {
+            free(b);
+            return fail(s->d, "%s: bad base64 (character '%c')", s->what,
+                        (c >= 32 && c < 127) ? c : '?');
+        }
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            b[k++] = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    if (bits >= 6 || pad > 2) {
+        free(b);
+        return fail(s->d, "%s: bad base64 (the data ends in the middle of a byte)", s->what);
+    }
+    *out = b;
+    *n = k;
+    return 0;
+}
+
+static int put_bytes(sink *s, const unsigned char *b, size_t n, unsigned char *carry, int *nc)
+{
+    size_t i = 0;
+    while (*nc && i < n) { /* finish a gid split across two pieces */
+        carry[(*nc)++] = b[i++];
+        if (*nc == 4) {
+            *nc = 0;
+            if (sink_put(s, (uint32_t)carry[0] | (uint32_t)carry[1] << 8 | (uint32_t)carry[2] << 16 |
+                                (uint32_t)carry[3] << 24))
+                return -1;
+        }
+    }
+    for (; i + 4 <= n; i += 4)
+        if (sink_put(s, (uint32_t)b[i] | (uint32_t)b[i + 1] << 8 | (uint32_t)b[i + 2] << 16 |
+                            (uint32_t)b[i + 3] << 24))
+            return -1;
+    for (; i < n; i++) {
+        carry[(*nc)++] = b[i];
+        if (*nc == 4) {
+            *nc = 0;
+            uint32_t g = (uint32_t)carry[0] | (uint32_t)carry[1] << 8 | (uint32_t)carry[2] << 16 |
+                         (uint32_t)carry[3] << 24;
+            if (sink_put(s, g)) return -1;
+        }
+    }
+    return 0;
+}
+
+static int decode_b64(sink *s, const char *p, const char *end, int comp)
+{
+    unsigned char *b = NULL;
+    size_t n = 0;
+    if (b64_decode(s, p, end, &b, &n)) return -1;
+    unsigned char carry[4];
+    int nc = 0, rc = 0;
+    size_t limit = s->n * 4;
+    if (comp == CMP_NONE) {
+        if (n != limit) rc = fail(s->d, "%s: %zu bytes of tile data, expected %zu (%zu tiles)", s->what, n, limit, s->n);
+        else rc = put_bytes(s, b, n, carry, &nc);
+        free(b);
+        return rc;
+    }
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, comp == CMP_GZIP ? 16 + MAX_WBITS : MAX_WBITS) != Z_OK) {
+        free(b);
+        return fail(s->d, "out of memory");
+    }
+    z.next_in = b;
+    z.avail_in = (uInt)(n > UINT_MAX ? UINT_MAX : n);
+    static const char *const cname[] = {"", "zlib", "gzip"};
+    unsigned char out[65536];
+    size_t total = 0;
+    for (;;) {
+        z.next_out = out;
+        z.avail_out = sizeof out;
+        int r = inflate(&z, Z_NO_FLUSH);
+        size_t got = sizeof out - z.avail_out;
+        if (r != Z_OK && r != Z_STREAM_END && !(r == Z_BUF_ERROR && got)) {
+            rc = fail(s->d, "%s: bad %s data%s%s", s->what, cname[comp], z.msg ? ": " : "",
+                      z.msg ? z.msg : (r == Z_BUF_ERROR ? " (it ends early)" : ""));
+            break;
+        }
+        total += got;
+        if (total > limit) {
+            rc = fail(s->d, "%s: the %s data inflates to more than the layer's %zu bytes (%zu tiles)", s->what,
+                      cname[comp], limit, s->n);
+            break;
+        }
+        if (put_bytes(s, out, got, carry, &nc)) {
+            rc = -1;
+            break;
+        }
+        if (r == Z_STREAM_END) {
+            if (z.avail_in) rc = fail(s->d, "%s: data after the end of the %s stream", s->what, cname[comp]);
+            else if (total != limit)
+                rc = fail(s->d, "%s: %zu bytes of tile data, expected %zu (%zu tiles)", s->what, total, limit, s->n);
+            break;
+        }
+        if (got == 0 && z.avail_in == 0) {
+            rc = fail(s->d, "%s: bad %s data (it ends early)", s->what, cname[comp]);
+            break;
+        }
+    }
+    inflateEnd(&z);
+    free(b);
+    return rc;
+}
+
+static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, uint8_t *covered)
+{
+    sink s;
+    memset(&s, 0, sizeof s);
+    s.d = d;
+    s.L = L;
+    s.c = c;
+    s.m = m;
+    s.grid = grid;
+    s.covered = covered;
+    s.n = (size_t)c->w * (size_t)c->h;
+    if (d->infinite) snprintf(s.what, sizeof s.what, "layer '%s' chunk %lld,%lld", L->name, c->x, c->y);
+    else snprintf(s.what, sizeof s.what, "layer '%s'", L->name);
+    int rc;
+    if (d->fmt == TN_TILED_TMX) {
+        char *text = (char *)xmlNodeGetContent((xmlNodePtr)c->node);
+        const char *t = text ? text : "";
+        const char *end = t + strlen(t);
+        rc = L->enc == ENC_CSV ? decode_csv_text(&s, t, end) : decode_b64(&s, t, end, L->comp);
+        xmlFree(text);
+    } else {
+        cJSON *data = jget((cJSON *)c->node, "data");
+        if (L->enc == ENC_B64) {
+            if (!cJSON_IsString(data)) return fail(d, "%s: \"data\" is not a base64 string", s.what);
+            rc = decode_b64(&s, data->valuestring, data->valuestring + strlen(data->valuestring), L->comp);
+        } else {
+            if (!cJSON_IsArray(data)) return fail(d, "%s: \"data\" is not an array of tile numbers", s.what);
+            cJSON *v = data->child;
+            if (d->nspans && v && !v->next && cJSON_IsNumber(v) && v->valuedouble < 0) {
+                /* a blanked array: decode the original text */
+                long k = -(long)v->valuedouble - 1;
+                if (k < 0 || k >= d->nspans) return fail(d, "%s: internal error (tile array %ld)", s.what, k);
+                rc = decode_csv_text(&s, d->src + d->span_at[k], d->src + d->span_at[k] + d->span_len[k]);
+                if (rc == 0 && s.i != s.n) rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
+                return rc;
+            }
+            rc = 0;
+            cJSON_ArrayForEach(v, data) {
+                double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+                if (!(x >= 0 && x <= (double)UINT32_MAX) || x != floor(x)) {
+                    rc = fail(d, "%s: \"data\" holds something other than a tile number", s.what);
+                    break;
+                }
+                if ((rc = sink_put(&s, (uint32_t)x))) break;
+            }
+        }
+    }
+    if (rc == 0 && s.i != s.n) rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
+    return rc;
+}
+
+/* ------------------------------------------------------------ the map */
+
+static void doc_free(doc *d)
+{
+    for (int i = 0; i < d->nlayers; i++) {
+        free(d->layers[i].chunks);
+        free(d->layers[i].grid);
+        free(d->layers[i].covered);
+    }
+    free(d->layers);
+    free(d->objs);
+    free(d->kinds);
+    free(d->span_at);
+    free(d->span_len);
+    free(d->stamp);
+    if (d->xdoc) xmlFreeDoc(d->xdoc);
+    if (d->json) cJSON_Delete(d->json);
+}
+
+/* Parse buf as fmt into d (the tree and what was found in it). */
+/* Loading a CSV .tmj would spend most of its time in cJSON making one
+ * node per tile number (about 0.5 us each).  Before cJSON parses it, a
+ * copy of the text gets every long "data" array of plain tile numbers
+ * (digits, commas, white space only) replaced by a marker [-K] padded with
+ * spaces (line breaks kept, so cJSON's error positions stay right); the
+ * tiles are then read from the original text with the CSV decoder of
+ * TMX.  Only string literals are lexed to find the "data" keys; cJSON
+ * still parses (and validates) the whole document.  When any "data" array
+ * starts with '-' (a marker could be ambiguous) nothing is blanked.  Saves
+ * parse without this (they print the tree). */
+static char *blank_arrays(doc *d, const char *buf, size_t len)
+{
+    char *copy = NULL;
+    bool conflict = false;
+    for (size_t i = 0; i < len && !conflict;) {
+        if (buf[i] != '"') {
+            i++;
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < len && buf[j] != '"') j += buf[j] == '\\' ? 2 : 1;
+        if (j >= len) break;
+        bool is_data = j - i - 1 == 4 && memcmp(buf + i + 1, "data", 4) == 0;
+        i = j + 1;
+        if (!is_data) continue;
+        size_t k = i;
+        while (k < len && is_space(buf[k])) k++;
+        if (k >= len || buf[k] != ':') continue;
+        k++;
+        while (k < len && is_space(buf[k])) k++;
+        if (k >= len || buf[k] != '[') continue;
+        size_t p = k + 1;
+        while (p < len && is_space(buf[p])) p++;
+        if (p < len && buf[p] == '-') conflict = true;
+        while (p < len && ((buf[p] >= '0' && buf[p] <= '9') || buf[p] == ',' || is_space(buf[p]))) p++;
+        if (p >= len || buf[p] != ']' || p - k < 64) continue;
+        if (!copy && !(copy = malloc(len ? len : 1))) break;
+        if (!grow((void **)&d->span_at, &d->capspans, d->nspans + 1, sizeof(size_t))) break;
+        size_t *nl = realloc(d->span_len, (size_t)d->capspans * sizeof(size_t)); /* alike */
+        if (!nl) break;
+        d->span_len = nl;
+        if (d->nspans == 0) memcpy(copy, buf, len);
+        d->span_at[d->nspans] = k + 1;
+        d->span_len[d->nspans] = p - k - 1;
+        char marker[32];
+        int mn = snprintf(marker, sizeof marker, "[-%d]", d->nspans + 1);
+        d->nspans++;
+        for (size_t q = k; q <= p; q++)
+            if (copy[q] != '\n' && copy[q] != '\r') copy[q] = ' ';
+        memcpy(copy + k, marker, (size_t)mn); /* p - k >= 64: it fits, and no line break is lost */
+        for (size_t q = k; q < k + (size_t)mn; q++)
+            if (buf[q] == '\n' || buf[q] == '\r') conflict = true; /* keep it simple: no fast path */
+        i = p + 1;
+    }
+    if (conflict || d->nspans == 0) {
+        free(copy);
+        d->nspans = 0;
+        return NULL;
+    }
+    d->src = buf;
+    return copy;
+}
+
+static int doc_read(doc *d, const char *buf, size_t len, const char *path, int fmt, char *err, size_t cap,
+                    bool fast)
+{
+    memset(d, 0, sizeof *d);
+    d->fmt = fmt;
+    d->name = path;
+    d->err = err;
+    d->cap = cap;
+    dir_of(path, d->dir, sizeof d->dir);
+    if (fmt == TN_TILED_TMX) {
+        d->xdoc = xml_parse(d, buf, len, NULL);
+        if (!d->xdoc) return -1;
+        return tmx_scan(d);
+    }
+    char *copy = fast ? blank_arrays(d, buf, len) : NULL;
+    d->json = json_parse(d, copy ? copy : buf, len, NULL);
+    free(copy);
+    if (!d->json) return -1;
+    return tmj_scan(d);
+}
+
+/* The map bounds (infinite: the chunks' bounding box), checked before
+ * anything is decoded. */
+static int doc_bounds(doc *d)
+{
+    if (!d->infinite) return 0;
+    long long x0 = LLONG_MAX, y0 = LLONG_MAX, x1 = LLONG_MIN, y1 = LLONG_MIN;
+    for (int i = 0; i < d->nlayers; i++) {
+        for (int k = 0; k < d->layers[i].nchunks; k++) {
+            const chunk *c = &d->layers[i].chunks[k];
+            if (c->x < x0) x0 = c->x;
+            if (c->y < y0) y0 = c->y;
+            if (c->x + c->w > x1) x1 = c->x + c->w;
+            if (c->y + c->h > y1) y1 = c->y + c->h;
+        }
+    }
+    if (x0 == LLONG_MAX) return fail(d, "the infinite map has no tile chunks");
+    d->ox = x0;
+    d->oy = y0;
+    d->w = x1 - x0;
+    d->h = y1 - y0;
+    return check_size(d, "the chunks' bounding box", d->w, d->h);
+}
+
+static int snap_objects(doc *d)
+{
+    for (int i = 0; i < d->nobjs; i++) {
+        object *o = &d->objs[i];
+        double cx = o->x, cy = o->y;
+        if (o->has_gid) {
+            cx = o->x + o->w / 2;
+            cy = o->y - o->h / 2;
+        } else if (!o->point) {
+            cx = o->x + o->w / 2;
+            cy = o->y + o->h / 2;
+        }
+        double fx = floor(cx / (double)d->tw) - (double)d->ox, fy = floor(cy / (double)d->th) - (double)d->oy;
+        if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h))
+            return fail(d, "object %lld (%s) at %g,%g is outside the map", o->id, CLASS_NAME[o->mark], o->x, o->y);
+        o->tx = (int)fx;
+        o->ty = (int)fy;
+    }
+    return 0;
+}
+
+static int place_objects(doc *d, tn_map *m)
+{
+    for (int i = 0; i < d->nobjs; i++) {
+        object *o = &d->objs[i];
+        size_t idx = (size_t)o->ty * (size_t)m->w + (size_t)o->tx;
+        int t = m->tile[idx];
+        if (t != TN_TILE_EMPTY)
+            return fail(d, "object %lld (%s) is on a %s at tile %d,%d", o->id, CLASS_NAME[o->mark],
+                        t == TN_TILE_BLOCK ? "block" : "one-way platform", o->tx, o->ty);
+        for (int j = 0; j < i; j++) {
+            const object *p = &d->objs[j];
+            if (p->tx == o->tx && p->ty == o->ty)
+                return fail(d, "object %lld (%s) is on the same tile %d,%d as object %lld (%s)", o->id,
+                            CLASS_NAME[o->mark], o->tx, o->ty, p->id, CLASS_NAME[p->mark]);
+            if (o->mark == MARK_START && p->mark == MARK_START)
+                return fail(d, "object %lld is a second start (the first is object %lld)", o->id, p->id);
+        }
+        if (o->mark == MARK_START) {
+            m->start_x = o->tx;
+            m->start_y = o->ty;
+        } else {
+            m->mark[idx] = (uint8_t)o->mark;
+        }
+    }
+    return 0;
+}
+
+static int doc_map(doc *d, tn_map **out)
+{
+    *out = NULL;
+    if (doc_bounds(d)) return -1;
+    if (d->nlayers == 0) return fail(d, "the map has no tile layer");
+    /* Chunks may overlap: bound the work, not only the map. */
+    unsigned long long total = 0;
+    for (int i = 0; i < d->nlayers; i++)
+        for (int k = 0; k < d->layers[i].nchunks; k++)
+            total += (unsigned long long)d->layers[i].chunks[k].w * (unsigned long long)d->layers[i].chunks[k].h;
+    if (total > TILES_MAX)
+        return fail(d, "the layers hold %llu tiles in all, more than the %llu the game reads", total,
+                    (unsigned long long)TILES_MAX);
+    if (d->infinite && d->nlayers > 65535) return fail(d, "more than 65535 tile layers");
+    tn_error e;
+    tn_map *m = tn_map_create((int)d->w, (int)d->h, NULL, &e);
+    if (!m) return fail(d, "%s", e.msg);
+    if (d->infinite && !(d->stamp = calloc((size_t)d->w * (size_t)d->h, sizeof *d->stamp))) {
+        tn_map_destroy(m);
+        return fail(d, "out of memory");
+    }
+    for (int i = 0; i < d->nlayers; i++)
+        for (int k = 0; k < d->layers[i].nchunks; k++)
+            if (decode_chunk(d, &d->layers[i], &d->layers[i].chunks[k], m, NULL, NULL)) {
+                tn_map_destroy(m);
+                return -1;
+            }
+    if (snap_objects(d) || place_objects(d, m)) {
+        tn_map_destroy(m);
+        return -1;
+    }
+    *out = m;
+    return 0;
+}
+
+int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt, tn_map **out,
+                         char *err, size_t cap)
+{
+    doc d;
+    *out = NULL;
+    int rc = doc_read(&d, buf, len, path, fmt, err, cap, true);
+    if (rc == 0) rc = doc_map(&d, out);
+    doc_free(&d);
+    return rc;
+}
+
+int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
+{
+    char *buf;
+    size_t len;
+    *out = NULL;
+    int fmt = tn_tiled_kind(path);
+    if (!fmt) {
+        snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
+        return -1;
+    }
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
+    int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
+    free(buf);
+    if (rc == 0) snprintf(g_origin[fmt], sizeof g_origin[fmt], "%s", path);
+    return rc;
+}
+
+const char *tn_tiled_origin(int fmt)
+{
+    return fmt == TN_TILED_TMX || fmt == TN_TILED_TMJ ? g_origin[fmt] : "";
+}
+
+void tn_tiled_forget(void)
+{
+    memset(g_origin, 0, sizeof g_origin);
+}
+
+/* ------------------------------------------------------------ encoding */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} sbuf;
+
+static void sb_put(sbuf *b, const char *s, size_t n)
+{
+    if (b->oom) return;
+    if (b->n + n + 1 > b->cap) {
+        size_t nc = b->cap ? b->cap * 2 : 4096;
+        while (nc < b->n + n + 1) nc *= 2;
+        char *q = realloc(b->p, nc);
+        if (!q) {
+            b->oom = true;
+            return;
+        }
+        b->p = q;
+        b->cap = nc;
+    }
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+static void sb_str(sbuf *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+static void sb_fmt(sbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void sb_fmt(sbuf *b, const char *fmt, ...)
+{
+    char tmp[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+    va_end(ap);
+    if (n > 0) sb_put(b, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static void sb_u32(sbuf *b, uint32_t v)
+{
+    char tmp[12];
+    int k = 11;
+    tmp[k] = '\0';
+    do {
+        tmp[--k] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    sb_put(b, tmp + k, (size_t)(11 - k));
+}
+
+static void b64_encode(sbuf *b, const unsigned char *in, size_t n)
+{
+    static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char q[4];
+    for (size_t i = 0; i < n; i += 3) {
+        unsigned v = (unsigned)in[i] << 16;
+        if (i + 1 < n) v |= (unsigned)in[i + 1] << 8;
+        if (i + 2 < n) v |= in[i + 2];
+        q[0] = A[v >> 18 & 63];
+        q[1] = A[v >> 12 & 63];
+        q[2] = i + 1 < n ? A[v >> 6 & 63] : '=';
+        q[3] = i + 2 < n ? A[v & 63] : '=';
+        sb_put(b, q, 4);
+    }
+}
+
+/* The cells' gids as text: CSV rows (TMX; `json` = one line) or base64. */
+static int encode_gids(doc *d, const uint32_t *g, int w, int h, int enc, int comp, sbuf *out)
+{
+    size_t n = (size_t)w * (size_t)h;
+    if (enc == ENC_CSV) {
+        for (size_t i = 0; i < n; i++) {
+            sb_u32(out, g[i]);
+            if (i + 1 < n) sb_put(out, (i + 1) % (size_t)w ? "," : ",\n", (i + 1) % (size_t)w ? 1 : 2);
+        }
+        return out->oom ? fail(d, "out of memory") : 0;
+    }
+    unsigned char *raw = malloc(n * 4);
+    if (!raw) return fail(d, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        raw[4 * i] = (unsigned char)g[i];
+        raw[4 * i + 1] = (unsigned char)(g[i] >> 8);
+        raw[4 * i + 2] = (unsigned char)(g[i] >> 16);
+        raw[4 * i + 3] = (unsigned char)(g[i] >> 24);
+    }
+    if (comp == CMP_NONE) {
+        b64_encode(out, raw, n * 4);
+        free(raw);
+        return out->oom ? fail(d, "out of memory") : 0;
+    }
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, comp == CMP_GZIP ? 16 + MAX_WBITS : MAX_WBITS, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(raw);
+        return fail(d, "out of memory");
+    }
+    uLong bound = deflateBound(&z, (uLong)(n * 4));
+    unsigned char *zb = malloc(bound);
+    int r = Z_MEM_ERROR;
+    if (zb) {
+        z.next_in = raw;
+        z.avail_in = (uInt)(n * 4);
+        z.next_out = zb;
+        z.avail_out = (uInt)bound;
+        r = deflate(&z, Z_FINISH);
+    }
+    if (r == Z_STREAM_END) b64_encode(out, zb, bound - z.avail_out);
+    deflateEnd(&z);
+    free(zb);
+    free(raw);
+    if (r != Z_STREAM_END || out->oom) return fail(d, "out of memory while compressing");
+    return 0;
+}
+
+static int encode_chunk(doc *d, layer *L, chunk *c, bool fresh)
+{
+    size_t n = (size_t)c->w * (size_t)c->h;
+    uint32_t *g = malloc(n * sizeof *g);
+    if (!g) return fail(d, "out of memory");
+    for (int r = 0; r < c->h; r++)
+        for (int q = 0; q < c->w; q++)
+            g[(size_t)r * (size_t)c->w + (size_t)q] =
+                L->grid[(size_t)(c->y - d->oy + r) * (size_t)d->w + (size_t)(c->x - d->ox + q)];
+    int rc = 0;
+    if (d->fmt == TN_TILED_TMX) {
+        /* Keep the white space around the old text (Tiled's layout). */
+        char *old = fresh ? NULL : (char *)xmlNodeGetContent((xmlNodePtr)c->node);
+        const char *o = old ? old : "\n";
+        size_t lead = 0, len = strlen(o), trail = 0;
+        while (lead < len && is_space(o[lead])) lead++;
+        while (trail < len - lead && is_space(o[len - 1 - trail])) trail++;
+        sbuf b = {0};
+        sb_put(&b, o, lead);
+        rc = encode_gids(d, g, c->w, c->h, L->enc, L->comp, &b);
+        sb_put(&b, fresh ? "\n" : o + len - trail, fresh ? 1 : trail);
+        if (!rc && b.oom) rc = fail(d, "out of memory");
+        if (!rc) xmlNodeSetContent((xmlNodePtr)c->node, (const xmlChar *)b.p);
+        free(b.p);
+        xmlFree(old);
+    } else if (L->enc == ENC_B64) {
+        sbuf b = {0};
+        rc = encode_gids(d, g, c->w, c->h, L->enc, L->comp, &b);
+        cJSON *s = rc ? NULL : cJSON_CreateString(b.p ? b.p : "");
+        if (!rc && (!s || !cJSON_ReplaceItemInObjectCaseSensitive((cJSON *)c->node, "data", s))) {
+            cJSON_Delete(s);
+            rc = fail(d, "out of memory");
+        }
+        free(b.p);
+    } else {
+        cJSON *a = cJSON_CreateArray();
+        for (size_t i = 0; a && i < n; i++) {
+            cJSON *v = cJSON_CreateNumber((double)g[i]);
+            if (!v || !cJSON_AddItemToArray(a, v)) {
+                cJSON_Delete(v);
+                cJSON_Delete(a);
+                a = NULL;
+            }
+        }
+        if (!a || !cJSON_ReplaceItemInObjectCaseSensitive((cJSON *)c->node, "data", a)) {
+            cJSON_Delete(a);
+            rc = fail(d, "out of memory");
+        }
+    }
+    free(g);
+    return rc;
+}
+
+/* ------------------------------------------------------------ patching */
+
+static void put_cell(layer *L, size_t i, uint32_t gid)
+{
+    L->grid[i] = gid;
+    L->dirty = true;
+    if (L->covered && !L->covered[i]) L->grew = true;
+}
+
+/* A new chunk (infinite maps) over [x0,x1) x [y0,y1), Tiled coordinates. */
+static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1, long long y1)
+{
+    void *node;
+    if (d->fmt == TN_TILED_TMX) {
+        xmlNodePtr c = xmlNewChild((xmlNodePtr)L->data, NULL, (const xmlChar *)"chunk", NULL);
+        if (!c) return fail(d, "out of memory");
+        char v[32];
+        snprintf(v, sizeof v, "%lld", x0);
+        xmlSetProp(c, (const xmlChar *)"x", (const xmlChar *)v);
+        snprintf(v, sizeof v, "%lld", y0);
+        xmlSetProp(c, (const xmlChar *)"y", (const xmlChar *)v);
+        snprintf(v, sizeof v, "%lld", x1 - x0);
+        xmlSetProp(c, (const xmlChar *)"width", (const xmlChar *)v);
+        snprintf(v, sizeof v, "%lld", y1 - y0);
+        xmlSetProp(c, (const xmlChar *)"height", (const xmlChar *)v);
+        node = c;
+    } else {
+        cJSON *chunks = jget((cJSON *)L->node, "chunks");
+        if (!chunks) {
+            chunks = cJSON_AddArrayToObject((cJSON *)L->node, "chunks");
+            if (!chunks) return fail(d, "out of memory");
+        }
+        cJSON *c = cJSON_CreateObject();
+        if (!c || !cJSON_AddArrayToObject(c, "data") || !cJSON_AddNumberToObject(c, "height", (double)(y1 - y0)) ||
+            !cJSON_AddNumberToObject(c, "width", (double)(x1 - x0)) || !cJSON_AddNumberToObject(c, "x", (double)x0) ||
+            !cJSON_AddNumberToObject(c, "y", (double)y0) || !cJSON_AddItemToArray(chunks, c)) {
+            cJSON_Delete(c);
+            return fail(d, "out of memory");
+        }
+        node = c;
+    }
+    if (add_chunk(d, L, x0, y0, x1 - x0, y1 - y0, node)) return -1;
+    for (long long y = y0; y < y1; y++)
+        for (long long x = x0; x < x1; x++) L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox)] = 1;
+    return 0;
+}
+
+/* Cover written cells outside every chunk with new chunks: one per
+ * 16x16-aligned block (clipped to the map), or per row run where a block
+ * is partly covered already. */
+static int grow_layer(doc *d, layer *L)
+{
+    long long bx0 = (long long)floor((double)d->ox / 16) * 16, by0 = (long long)floor((double)d->oy / 16) * 16;
+    int first_new = L->nchunks;
+    for (long long by = by0; by < d->oy + d->h; by += 16) {
+        for (long long bx = bx0; bx < d->ox + d->w; bx += 16) {
+            long long x0 = bx < d->ox ? d->ox : bx, y0 = by < d->oy ? d->oy : by;
+            long long x1 = bx + 16 > d->ox + d->w ? d->ox + d->w : bx + 16;
+            long long y1 = by + 16 > d->oy + d->h ? d->oy + d->h : by + 16;
+            bool need = false, partly = false;
+            for (long long y = y0; y < y1; y++)
+                for (long long x = x0; x < x1; x++) {
+                    size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
+                    if (L->covered[i]) partly = true;
+                    else if (L->grid[i]) need = true;
+                }
+            if (!need) continue;
+            if (!partly) {
+                if (new_chunk(d, L, x0, y0, x1, y1)) return -1;
+                continue;
+            }
+            for (long long y = y0; y < y1; y++) {
+                long long x = x0;
+                while (x < x1) {
+                    size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
+                    if (L->covered[i]) {
+                        x++;
+                        continue;
+                    }
+                    long long e = x;
+                    while (e < x1 && !L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(e - d->ox)]) e++;
+                    if (new_chunk(d, L, x, y, e, y + 1)) return -1;
+                    x = e;
+                }
+            }
+        }
+    }
+    for (int k = first_new; k < L->nchunks; k++)
+        if (encode_chunk(d, L, &L->chunks[k], true)) return -1;
+    if (d->fmt == TN_TILED_TMJ) { /* the layer's own bounds */
+        long long x0 = LLONG_MAX, y0 = LLONG_MAX, x1 = LLONG_MIN, y1 = LLONG_MIN;
+        for (int k = 0; k < L->nchunks; k++) {
+            const chunk *c = &L->chunks[k];
+            if (c->x < x0) x0 = c->x;
+            if (c->y < y0) y0 = c->y;
+            if (c->x + c->w > x1) x1 = c->x + c->w;
+            if (c->y + c->h > y1) y1 = c->y + c->h;
+        }
+        cJSON *n = L->node;
+        const char *keys[] = {"startx", "starty", "width", "height"};
+        long long vals[] = {x0, y0, x1 - x0, y1 - y0};
+        for (int k = 0; k < 4; k++) {
+            cJSON *v = cJSON_CreateNumber((double)vals[k]);
+            if (!v) return fail(d, "out of memory");
+            if (jget(n, keys[k])) cJSON_ReplaceItemInObjectCaseSensitive(n, keys[k], v);
+            else cJSON_AddItemToObject(n, keys[k], v);
+        }
+    }
+    return 0;
+}
+
+static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
+{
+    size_t cells = (size_t)d->w * (size_t)d->h;
+    layer *T = NULL, *O = NULL;
+    for (int i = 0; i < d->nlayers; i++) {
+        layer *L = &d->layers[i];
+        if (!T && !L->oneway) T = L;
+        if (!O && L->oneway) O = L;
+        L->grid = calloc(cells, sizeof *L->grid);
+        L->covered = d->infinite ? calloc(cells, 1) : NULL;
+        if (!L->grid || (d->infinite && !L->covered)) return fail(d, "out of memory");
+        for (int k = 0; k < L->nchunks; k++)
+            if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
+    }
+    for (size_t i = 0; i < cells; i++) {
+        if (old->tile[i] == m->tile[i]) continue;
+        for (int k = 0; k < d->nlayers; k++) {
+            layer *L = &d->layers[k];
+            if (L->grid[i] && gid_kind(d, L->grid[i]) != K_NONE) {
+                L->grid[i] = 0;
+                L->dirty = true;
+            }
+        }
+        int want = m->tile[i];
+        if (want == TN_TILE_BLOCK) {
+            if (d->block_gid) put_cell(T ? T : O, i, d->block_gid);
+            else if (d->plain_gid && T) put_cell(T, i, d->plain_gid);
+            else return fail(d, "cannot save a block: no tile has kind=block and no tile layer other than 'oneway' exists");
+        } else if (want == TN_TILE_ONEWAY) {
+            if (d->oneway_gid) put_cell(T ? T : O, i, d->oneway_gid);
+            else if (d->plain_gid && O) put_cell(O, i, d->plain_gid);
+            else return fail(d, "cannot save a one-way platform: no tile has kind=oneway and no layer is named 'oneway'");
+        }
+    }
+    for (int k = 0; k < d->nlayers; k++) {
+        layer *L = &d->layers[k];
+        if (!L->dirty) continue;
+        int n0 = L->nchunks;
+        for (int c = 0; c < n0; c++)
+            if (encode_chunk(d, L, &L->chunks[c], false)) return -1;
+        if (L->grew && grow_layer(d, L)) return -1;
+    }
+    return 0;
+}
+
+static void tmx_remove(xmlNodePtr n)
+{
+    xmlNodePtr prev = n->prev;
+    if (prev && prev->type == XML_TEXT_NODE && xmlIsBlankNode(prev)) {
+        xmlUnlinkNode(prev);
+        xmlFreeNode(prev);
+    }
+    xmlUnlinkNode(n);
+    xmlFreeNode(n);
+}
+
+static void tmx_append(xmlNodePtr parent, xmlNodePtr n, const char *indent)
+{
+    xmlNodePtr last = parent->last;
+    if (last && last->type == XML_TEXT_NODE && xmlIsBlankNode(last)) {
+        /* (adding text next to text merges the two: the element first) */
+        xmlAddPrevSibling(last, n);
+        xmlAddPrevSibling(n, xmlNewText((const xmlChar *)indent));
+    } else {
+        xmlAddChild(parent, xmlNewText((const xmlChar *)indent));
+        xmlAddChild(parent, n);
+    }
+}
+
+/* The map's nextobjectid / nextlayerid; `def` when absent or not a whole
+ * number in 1..INT_MAX (the loader does not need them, so it let them be). */
+static long long next_id(doc *d, const char *key, long long def)
+{
+    long long v = def;
+    if (d->fmt == TN_TILED_TMX) {
+        char *s = xattr(d->xmap, key);
+        if (!s || !parse_ll(s, &v) || v < 1 || v > INT_MAX) v = def;
+        xmlFree(s);
+    } else {
+        cJSON *j = jget(d->json, key);
+        double x = cJSON_IsNumber(j) ? j->valuedouble : 0;
+        v = x >= 1 && x <= INT_MAX && x == floor(x) ? (long long)x : def;
+    }
+    return v;
+}
+
+static int patch_objects(doc *d, const tn_map *m)
+{
+    size_t cells = (size_t)d->w * (size_t)d->h;
+    uint8_t *want = malloc(cells);
+    if (!want) return fail(d, "out of memory");
+    memcpy(want, m->mark, cells);
+    if (m->start_x >= 0) want[(size_t)m->start_y * (size_t)m->w + (size_t)m->start_x] = MARK_START;
+    /* New objects say "type" (every Tiled version reads it) unless the
+     * map's first game object says "class". */
+    bool use_type = !(d->nobjs && d->objs[0].used_class);
+    void *group = d->nobjs ? d->objs[0].group : d->first_ogroup;
+    for (int i = 0; i < d->nobjs; i++) {
+        object *o = &d->objs[i];
+        size_t idx = (size_t)o->ty * (size_t)d->w + (size_t)o->tx;
+        if (want[idx] == o->mark) {
+            want[idx] = 0;
+            continue;
+        }
+        if (d->fmt == TN_TILED_TMX) tmx_remove((xmlNodePtr)o->node);
+        else cJSON_Delete(cJSON_DetachItemViaPointer(jget((cJSON *)o->group, "objects"), (cJSON *)o->node));
+    }
+    long long next;
+    int rc = 0;
+    next = next_id(d, "nextobjectid", 0);
+    if (rc) {
+        free(want);
+        return -1;
+    }
+    if (next <= d->max_object_id) next = d->max_object_id + 1;
+    const char *cls_key = use_type ? "type" : "class";
+    for (size_t i = 0; i < cells && rc == 0; i++) {
+        if (!want[i]) continue;
+        if (!group) { /* a new object layer "tilenav" */
+            long long lid;
+            if (d->fmt == TN_TILED_TMX) {
+                lid = next_id(d, "nextlayerid", 1000);
+                xmlNodePtr g = xmlNewNode(NULL, (const xmlChar *)"objectgroup");
+                char v[32];
+                snprintf(v, sizeof v, "%lld", lid);
+                xmlSetProp(g, (const xmlChar *)"id", (const xmlChar *)v);
+                xmlSetProp(g, (const xmlChar *)"name", (const xmlChar *)"tilenav");
+                tmx_append(d->xmap, g, "\n ");
+                snprintf(v, sizeof v, "%lld", lid + 1);
+                if (xmlHasProp(d->xmap, (const xmlChar *)"nextlayerid"))
+                    xmlSetProp(d->xmap, (const xmlChar *)"nextlayerid", (const xmlChar *)v);
+                group = g;
+            } else {
+                lid = next_id(d, "nextlayerid", 1000);
+                cJSON *layers = jget(d->json, "layers");
+                if (!layers) layers = cJSON_AddArrayToObject(d->json, "layers");
+                cJSON *g = cJSON_CreateObject();
+                cJSON_AddStringToObject(g, "draworder", "topdown");
+                cJSON_AddNumberToObject(g, "id", (double)lid);
+                cJSON_AddStringToObject(g, "name", "tilenav");
+                cJSON_AddArrayToObject(g, "objects");
+                cJSON_AddNumberToObject(g, "opacity", 1);
+                cJSON_AddStringToObject(g, "type", "objectgroup");
+                cJSON_AddTrueToObject(g, "visible");
+                cJSON_AddNumberToObject(g, "x", 0);
+                cJSON_AddNumberToObject(g, "y", 0);
+                cJSON_AddItemToArray(layers, g);
+                if (jget(d->json, "nextlayerid"))
+                    cJSON_ReplaceItemInObjectCaseSensitive(d->json, "nextlayerid", cJSON_CreateNumber((double)lid + 1));
+                group = g;
+            }
+            if (rc) break;
+        }
+        double x = ((double)(i % (size_t)d->w) + (double)d->ox + 0.5) * (double)d->tw;
+        double y = ((double)(i / (size_t)d->w) + (double)d->oy + 0.5) * (double)d->th;
+        const char *cls = CLASS_NAME[want[i]];
+        if (d->fmt == TN_TILED_TMX) {
+            xmlNodePtr o = xmlNewNode(NULL, (const xmlChar *)"object");
+            char v[64];
+            snprintf(v, sizeof v, "%lld", next);
+            xmlSetProp(o, (const xmlChar *)"id", (const xmlChar *)v);
+            xmlSetProp(o, (const xmlChar *)cls_key, (const xmlChar *)cls);
+            snprintf(v, sizeof v, "%.17g", x);
+            xmlSetProp(o, (const xmlChar *)"x", (const xmlChar *)v);
+            snprintf(v, sizeof v, "%.17g", y);
+            xmlSetProp(o, (const xmlChar *)"y", (const xmlChar *)v);
+            xmlNewChild(o, NULL, (const xmlChar *)"point", NULL);
+            tmx_append((xmlNodePtr)group, o, "\n  ");
+        } else {
+            cJSON *objs = jget((cJSON *)group, "objects");
+            if (!objs) objs = cJSON_AddArrayToObject((cJSON *)group, "objects");
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "height", 0);
+            cJSON_AddNumberToObject(o, "id", (double)next);
+            cJSON_AddStringToObject(o, "name", "");
+            cJSON_AddTrueToObject(o, "point");
+            cJSON_AddNumberToObject(o, "rotation", 0);
+            cJSON_AddStringToObject(o, cls_key, cls);
+            cJSON_AddTrueToObject(o, "visible");
+            cJSON_AddNumberToObject(o, "width", 0);
+            cJSON_AddNumberToObject(o, "x", x);
+            cJSON_AddNumberToObject(o, "y", y);
+            if (!objs || !cJSON_AddItemToArray(objs, o)) {
+                cJSON_Delete(o);
+                rc = fail(d, "out of memory");
+            }
+        }
+        next++;
+    }
+    free(want);
+    if (rc) return -1;
+    char v[32];
+    snprintf(v, sizeof v, "%lld", next);
+    if (d->fmt == TN_TILED_TMX) {
+        if (xmlHasProp(d->xmap, (const xmlChar *)"nextobjectid"))
+            xmlSetProp(d->xmap, (const xmlChar *)"nextobjectid", (const xmlChar *)v);
+    } else if (jget(d->json, "nextobjectid")) {
+        cJSON_ReplaceItemInObjectCaseSensitive(d->json, "nextobjectid", cJSON_CreateNumber((double)next));
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ paths */
+
+/* Resolve "." and ".." in an absolute path, in place. */
+static void normalize(char *p)
+{
+    char *out = p, *in = p;
+    while (*in) {
+        while (*in == '/') in++;
+        if (!*in) break;
+        char *seg = in;
+        while (*in && *in != '/') in++;
+        size_t n = (size_t)(in - seg);
+        if (n == 1 && seg[0] == '.') continue;
+        if (n == 2 && seg[0] == '.' && seg[1] == '.') {
+            while (out > p && *--out != '/') {}
+            continue;
+        }
+        *out++ = '/';
+        memmove(out, seg, n);
+        out += n;
+    }
+    if (out == p) *out++ = '/';
+    *out = '\0';
+}
+
+/* target (absolute, normalized) relative to the directory from (same). */
+static void rel_path(const char *from, const char *target, char *out, size_t cap)
+{
+    size_t i = 0, common = 0;
+    while (from[i] && from[i] == target[i]) {
+        if (from[i] == '/') common = i + 1;
+        i++;
+    }
+    if (!from[i] && (target[i] == '/' || !target[i])) common = i + 1;
+    if (common > strlen(target)) common = strlen(target);
+    size_t k = 0;
+    out[0] = '\0';
+    for (const char *p = from + (common ? common - 1 : 0); *p; p++)
+        if (*p == '/' && p[1] && k + 4 < cap) {
+            memcpy(out + k, "../", 3);
+            k += 3;
+            out[k] = '\0';
+        }
+    if (strcmp(from, "/") == 0 && k >= 3) k = 0;
+    snprintf(out + k, cap - k, "%s", target + common);
+}
+
+static bool rewrite(const char *tdir, const char *odir, const char *src, char *out, size_t cap)
+{
+    if (!src || !*src || src[0] == '/' || strstr(src, "://")) return false;
+    char joined[PATH_CAP * 2];
+    snprintf(joined, sizeof joined, "%s/%s", tdir, src);
+    normalize(joined);
+    rel_path(odir, joined, out, cap);
+    return true;
+}
+
+static void tmx_rewrite(xmlNodePtr n, const char *attr, const char *tdir, const char *odir)
+{
+    char *src = xattr(n, attr), out[PATH_CAP];
+    if (rewrite(tdir, odir, src, out, sizeof out)) xmlSetProp(n, (const xmlChar *)attr, (const xmlChar *)out);
+    xmlFree(src);
+}
+
+static void tmj_rewrite(cJSON *o, const char *key, const char *tdir, const char *odir)
+{
+    char out[PATH_CAP];
+    if (rewrite(tdir, odir, jstr(o, key), out, sizeof out))
+        cJSON_ReplaceItemInObjectCaseSensitive(o, key, cJSON_CreateString(out));
+}
+
+/* Tileset and image paths are relative to the file: moving the document to
+ * another directory rewrites them. */
+static int rewrite_paths(doc *d, const char *out_path)
+{
+    char odir_in[PATH_CAP], tdir[PATH_CAP], odir[PATH_CAP];
+    dir_of(out_path, odir_in, sizeof odir_in);
+    if (strcmp(odir_in, d->dir) == 0) return 0; /* the same directory */
+    if (!realpath(*odir_in ? odir_in : ".", odir)) {
+        snprintf(d->err, d->cap, "%s: cannot save into the directory '%s': %s", out_path, *odir_in ? odir_in : ".",
+                 strerror(errno));
+        return -1;
+    }
+    if (!realpath(*d->dir ? d->dir : ".", tdir))
+        return fail(d, "cannot resolve the directory '%s': %s", *d->dir ? d->dir : ".", strerror(errno));
+    if (strcmp(tdir, odir) == 0) return 0;
+    if (d->fmt == TN_TILED_TMX) {
+        for (xmlNodePtr n = d->xmap->children; n; n = n->next) {
+            if (xis(n, "tileset")) {
+                tmx_rewrite(n, "source", tdir, odir);
+                for (xmlNodePtr c = n->children; c; c = c->next)
+                    if (xis(c, "image")) tmx_rewrite(c, "source", tdir, odir);
+            } else if (xis(n, "imagelayer")) {
+                for (xmlNodePtr c = n->children; c; c = c->next)
+                    if (xis(c, "image")) tmx_rewrite(c, "source", tdir, odir);
+            }
+        }
+    } else {
+        cJSON *ts;
+        cJSON_ArrayForEach(ts, jget(d->json, "tilesets")) {
+            tmj_rewrite(ts, "source", tdir, odir);
+            tmj_rewrite(ts, "image", tdir, odir);
+        }
+        cJSON_ArrayForEach(ts, jget(d->json, "layers")) tmj_rewrite(ts, "image", tdir, odir);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ saving */
+
+/* A new document: the embedded tileset "tilenav" (as assets/tilenav.tsx),
+ * one empty terrain layer, one empty object layer. */
+static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
+{
+    size_t n = (size_t)w * (size_t)h;
+    bool small = n <= 65536;
+    uint32_t *zero = calloc(n, sizeof *zero);
+    if (!zero) return fail(d, "out of memory");
+    sbuf data = {0};
+    int rc = encode_gids(d, zero, w, h, small ? ENC_CSV : ENC_B64, small ? CMP_NONE : CMP_ZLIB, &data);
+    free(zero);
+    if (rc) return -1;
+    static const char *const kinds[] = {"block", "oneway", "none", "none", "none", "none"};
+    static const char *const classes[] = {"", "", "spawn", "dest", "item", "start"};
+    if (fmt == TN_TILED_TMX) {
+        sb_str(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        sb_fmt(b, "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" renderorder=\"right-down\" "
+                  "width=\"%d\" height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\" nextlayerid=\"3\" "
+                  "nextobjectid=\"1\">\n", w, h, TN_TILE_PX, TN_TILE_PX);
+        sb_str(b, " <tileset firstgid=\"1\" name=\"tilenav\" tilewidth=\"16\" tileheight=\"16\" tilecount=\"6\" columns=\"6\">\n"
+                  "  <image source=\"tilenav.png\" width=\"96\" height=\"16\"/>\n");
+        for (int i = 0; i < 6; i++) {
+            sb_fmt(b, "  <tile id=\"%d\"%s%s%s>\n   <properties>\n    <property name=\"kind\" value=\"%s\"/>\n"
+                      "   </properties>\n  </tile>\n", i, *classes[i] ? " type=\"" : "", classes[i],
+                   *classes[i] ? "\"" : "", kinds[i]);
+        }
+        sb_str(b, " </tileset>\n");
+        sb_fmt(b, " <layer id=\"1\" name=\"terrain\" width=\"%d\" height=\"%d\">\n  <data encoding=\"%s\"%s>\n",
+               w, h, small ? "csv" : "base64", small ? "" : " compression=\"zlib\"");
+        sb_put(b, data.p, data.n);
+        sb_str(b, "\n</data>\n </layer>\n <objectgroup id=\"2\" name=\"tilenav\"/>\n</map>\n");
+    } else {
+        sb_fmt(b, "{ \"compressionlevel\":-1, \"height\":%d, \"infinite\":false,\n \"layers\":[\n  {", h);
+        if (small) {
+            for (size_t i = 0; i < data.n; i++)
+                if (data.p[i] == '\n') data.p[i] = ' ';
+            sb_str(b, "\"data\":[");
+            sb_put(b, data.p, data.n);
+            sb_str(b, "],");
+        } else {
+            sb_str(b, "\"compression\":\"zlib\", \"encoding\":\"base64\", \"data\":\"");
+            sb_put(b, data.p, data.n);
+            sb_str(b, "\",");
+        }
+        sb_fmt(b, " \"height\":%d, \"id\":1, \"name\":\"terrain\", \"opacity\":1, \"type\":\"tilelayer\", "
+                  "\"visible\":true, \"width\":%d, \"x\":0, \"y\":0 },\n", h, w);
+        sb_str(b, "  { \"draworder\":\"topdown\", \"id\":2, \"name\":\"tilenav\", \"objects\":[], \"opacity\":1, "
+                  "\"type\":\"objectgroup\", \"visible\":true, \"x\":0, \"y\":0 }],\n");
+        sb_str(b, " \"nextlayerid\":3, \"nextobjectid\":1, \"orientation\":\"orthogonal\", \"renderorder\":\"right-down\",\n"
+                  " \"tiledversion\":\"1.10.2\", \"tileheight\":16,\n"
+                  " \"tilesets\":[{ \"columns\":6, \"firstgid\":1, \"image\":\"tilenav.png\", \"imageheight\":16, "
+                  "\"imagewidth\":96, \"margin\":0, \"name\":\"tilenav\", \"spacing\":0, \"tilecount\":6, "
+                  "\"tileheight\":16, \"tilewidth\":16,\n   \"tiles\":[");
+        for (int i = 0; i < 6; i++)
+            sb_fmt(b, "%s{ \"id\":%d,%s%s%s \"properties\":[{ \"name\":\"kind\", \"type\":\"string\", \"value\":\"%s\" }] }",
+                   i ? ", " : "", i, *classes[i] ? " \"type\":\"" : "", classes[i], *classes[i] ? "\"," : "", kinds[i]);
+        sb_fmt(b, "] }],\n \"tilewidth\":16, \"type\":\"map\", \"version\":\"1.10\", \"width\":%d }\n", w);
+    }
+    free(data.p);
+    return b->oom ? fail(d, "out of memory") : 0;
+}
+
+int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const char *tmpl_path,
+                    const char *out_path, int fmt, char **out, size_t *out_len, char *err, size_t cap)
+{
+    *out = NULL;
+    *out_len = 0;
+    sbuf fresh = {0};
+    doc d;
+    tn_map *old = NULL;
+    int rc = 0;
+    if (!tmpl) {
+        memset(&d, 0, sizeof d);
+        d.name = out_path;
+        d.err = err;
+        d.cap = cap;
+        if (fresh_template(&d, m->w, m->h, fmt, &fresh)) {
+            free(fresh.p);
+            return -1;
+        }
+        tmpl = fresh.p;
+        tmpl_len = fresh.n;
+        tmpl_path = out_path;
+    }
+    rc = doc_read(&d, tmpl, tmpl_len, tmpl_path, fmt, err, cap, false);
+    if (rc == 0) rc = doc_map(&d, &old);
+    if (rc == 0 && (old->w != m->w || old->h != m->h))
+        rc = fail(&d, "the map is %dx%d tiles, this file %dx%d", m->w, m->h, old->w, old->h);
+    if (rc == 0) rc = patch_terrain(&d, old, m);
+    if (rc == 0) rc = patch_objects(&d, m);
+    if (rc == 0) rc = rewrite_paths(&d, out_path);
+    char *text = NULL;
+    size_t len = 0;
+    if (rc == 0) {
+        if (fmt == TN_TILED_TMX) {
+            xmlChar *mem = NULL;
+            int size = 0;
+            /* always UTF-8 (a file declared in another encoding would be
+             * written in it, and some, like UTF-7, do not read back) */
+            xmlDocDumpMemoryEnc(d.xdoc, &mem, &size, "UTF-8");
+            if (mem && size >= 0 && (text = malloc((size_t)size + 1))) {
+                memcpy(text, mem, (size_t)size);
+                text[size] = '\0';
+                len = (size_t)size;
+            }
+            xmlFree(mem);
+        } else {
+            char *j = cJSON_Print(d.json);
+            if (j) {
+                len = strlen(j);
+                text = malloc(len + 2);
+                if (text) {
+                    memcpy(text, j, len);
+                    text[len++] = '\n';
+                    text[len] = '\0';
+                }
+            }
+            cJSON_free(j);
+        }
+        if (!text) rc = fail(&d, "out of memory");
+    }
+    tn_map_destroy(old);
+    doc_free(&d);
+    free(fresh.p);
+    if (rc) return -1;
+    /* Read it back: it must load as exactly this map. */
+    tn_map *back = NULL;
+    char berr[512];
+    if (tn_tiled_load_buffer(text, len, out_path, fmt, &back, berr, sizeof berr) != 0 || !tn_map_equal(back, m)) {
+        snprintf(err, cap, "%s: the document would not read back as the same map (%s); not saved", out_path,
+                 back ? "it differs" : berr);
+        tn_map_destroy(back);
+        free(text);
+        return -1;
+    }
+    tn_map_destroy(back);
+    *out = text;
+    *out_len = len;
+    return 0;
+}
+
+int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
+{
+    int fmt = tn_tiled_kind(path);
+    if (!fmt) {
+        snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
+        return -1;
+    }
+    char *tmpl = NULL;
+    size_t tlen = 0;
+    const char *origin = g_origin[fmt];
+    if (*origin) {
+        if (tn_read_file(origin, TN_MAP_FILE_MAX, &tmpl, &tlen, err, cap) != 0) return -1;
+        tn_map *o = NULL;
+        char oerr[512];
+        if (tn_tiled_load_buffer(tmpl, tlen, origin, fmt, &o, oerr, sizeof oerr) != 0) {
+            snprintf(err, cap, "%s: not saved: the map it came from no longer loads: %s", path, oerr);
+            free(tmpl);
+            return -1;
+        }
+        /* An origin of another size (a different map was opened since) is
+         * no template: a new document then. */
+        if (o->w != m->w || o->h != m->h) {
+            free(tmpl);
+            tmpl = NULL;
+        }
+        tn_map_destroy(o);
+    }
+    char *text;
+    size_t len;
+    int rc = tn_tiled_format(m, tmpl, tlen, tmpl ? origin : NULL, path, fmt, &text, &len, err, cap);
+    free(tmpl);
+    if (rc) return -1;
+    rc = tn_write_file_atomic(path, text, len, err, cap);
+    free(text);
+    return rc;
+}

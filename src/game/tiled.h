@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: Zlib */
+/* tiled.h - maps made in the Tiled editor: .tmx (XML, read with libxml2) and
+ * .tmj / .json (JSON, read with cJSON), loaded into a tn_map and saved back.
+ *
+ * Supported: orthogonal maps; tile layers as CSV or base64 (uncompressed,
+ * zlib or gzip; zstd, and the old <tile> element encoding, are refused
+ * with a message); finite maps and infinite maps (chunks: the map is the
+ * bounding box of every tile layer's chunks); group layers; embedded
+ * tilesets and external ones (.tsx, or .tsj/.json) by `source`, relative to
+ * the file that names them.
+ *
+ * Terrain.  Every non-empty cell of every tile layer (flip bits ignored)
+ * counts, in this order:
+ *  1. the tile's `kind` property in its tileset: "block", "oneway", or
+ *     "none" (decoration: ignored);
+ *  2. without one, a cell of a layer named "oneway" is a one-way platform,
+ *     any other cell a block.
+ * Where layers overlap, block beats one-way beats empty.
+ *
+ * Game objects: objects of any object layer whose class (`type` before
+ * Tiled 1.9) is "spawn", "dest", "item" or "start": point objects, tile
+ * objects or rectangles, snapped to the tile under their centre (a point's
+ * position).  Every other object is not the game's and is left alone.  Two
+ * game objects on one tile, one on a block, one outside the map or two
+ * starts are errors.
+ *
+ * Saving (tn_tiled_save) re-reads the Tiled file the map came from (the
+ * last one tn_tiled_load read in this process with the same format; see
+ * tn_tiled_origin), changes in that document only
+ *  - the cells whose terrain changed: every terrain cell there is cleared
+ *    (decoration stays), then a block goes into the first tile layer not
+ *    named "oneway" (the terrain layer) with a tile whose kind is block (or
+ *    one without kind), a one-way platform there with a tile whose kind is
+ *    oneway or, lacking one, into the layer named "oneway";
+ *  - the game's objects: those that still match a mark are kept as they
+ *    are, the others removed, new marks added as point objects to the
+ *    first object layer holding game objects (or a new layer "tilenav"),
+ *    their class in `type` (which every Tiled reads) unless the map's first
+ *    game object uses `class`;
+ * and writes it back with the same encoding and compression per layer, in
+ * the same format, atomically (tn_write_file_atomic).  Everything else
+ * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
+ * prints it (for files laid out like Tiled's, byte for byte outside the
+ * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout).  When the document is saved
+ * into another directory, relative tileset and image paths are rewritten.
+ * Without an origin of the same format and size, a new document is written
+ * with an embedded tileset "tilenav" (kinds block and oneway, image
+ * tilenav.png next to the map).  Every save is re-read in memory and must
+ * load equal to the map before it is written.
+ *
+ * Errors: "FILE: problem" (XML syntax "FILE:LINE: ...", JSON syntax
+ * "FILE:LINE:COL: ..."), -1.  Limits, all checked before anything is
+ * decoded or inflated: files up to TN_MAP_FILE_MAX bytes (tilesets too); a
+ * layer or the chunks' bounding box up to TN_MAP_MAX_SIZE each way; at most
+ * 2^28 tiles in all layers and chunks together; inflated data is bounded by
+ * its layer's own size (a longer stream is an error, so a decompression
+ * bomb costs one 64 KiB piece).  libxml2 parses without network access or
+ * entity substitution (its amplification guard refuses entity bombs).
+ *
+ * Memory: loading holds the file, the parsed document (libxml2 tree; cJSON
+ * tree plus a copy of the text) and the map (2 bytes a cell); decoding
+ * streams in 64 KiB pieces.  Saving also holds 5 bytes a cell per tile
+ * layer (gids and chunk coverage).
+ * Not thread-safe (the origin is process-wide state).
+ * CSV .tmj: long "data" arrays of plain numbers are read from the text by
+ * the CSV decoder instead of as one cJSON node each (see blank_arrays in
+ * tiled.c); cJSON still parses and validates the whole document.
+ * Cost: a 512x512 .tmj (CSV or base64+zlib) loads in about 5 ms of CPU,
+ * 12-17 ms wall on the loaded 2-core test machine (`tilenav-bench tiled`);
+ * tilenav's own format takes about 1.2 ms.
+ */
+#ifndef TN_TILED_H
+#define TN_TILED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tn_map.h"
+
+enum { TN_TILED_TMX = 1, TN_TILED_TMJ = 2 };
+
+/* TN_TILED_TMX for *.tmx, TN_TILED_TMJ for *.tmj and *.json, else 0. */
+int tn_tiled_kind(const char *path);
+
+/* Load a Tiled map file and remember it as the origin of later saves. */
+int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap);
+
+/* Load from memory.  `path` names the input in messages and is where
+ * relative tileset paths start; `fmt` is TN_TILED_TMX or TN_TILED_TMJ.
+ * Does not touch the origin. */
+int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt,
+                         tn_map **out, char *err, size_t cap);
+
+/* The Tiled document for `m` in memory: `tmpl` (len bytes, read from
+ * tmpl_path; NULL for a new document) patched as described above, for a
+ * file at out_path.  *out is malloc()ed (NUL-terminated). */
+int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const char *tmpl_path,
+                    const char *out_path, int fmt, char **out, size_t *out_len, char *err,
+                    size_t cap);
+
+/* Save `m` as a Tiled map (format from the extension of path). */
+int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap);
+
+/* The origin file for saves in format `fmt` ("" when none); forget drops
+ * both (a test that wants a new document). */
+const char *tn_tiled_origin(int fmt);
+void tn_tiled_forget(void);
+
+#endif

@@ -1,0 +1,493 @@
+/* test_tiled.c - Tiled maps: the fixtures in tests/data/tiled/ load as the
+ * maps make_fixtures.py wrote independently (NAME.expect.map); load, save,
+ * load gives the same map with and without edits, in the same and in
+ * another directory; what the game does not own is kept; new documents;
+ * every kind of bad input is refused with its message. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cJSON.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <zlib.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fileio.h"
+#include "tiled.h"
+#include "testutil.h"
+
+static const char *const FIXTURES[] = {"a.tmx", "b.tmj", "c.tmx", "d.tmj", "e.tmx"};
+#define NFIX (sizeof FIXTURES / sizeof FIXTURES[0])
+
+static char *slurp(const char *path, size_t *len)
+{
+    char *buf, err[512];
+    size_t n;
+    if (tn_read_file(path, 1u << 26, &buf, &n, err, sizeof err) != 0) fail_msg("%s", err);
+    if (len) *len = n;
+    return buf;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    size_t n;
+    char *b = slurp(from, &n);
+    FILE *f = fopen(to, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+    free(b);
+}
+
+/* A scratch directory holding copies of the fixtures and their tilesets. */
+static void scratch(char *dir)
+{
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    const char *files[] = {"a.tmx", "b.tmj", "c.tmx", "d.tmj", "e.tmx", "fixture.tsx", "fixture.tsj"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char a[512], b[512];
+        snprintf(a, sizeof a, "tests/data/tiled/%s", files[i]);
+        snprintf(b, sizeof b, "%s/%s", dir, files[i]);
+        copy_file(a, b);
+    }
+}
+
+static void rm_scratch(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static tn_map *expected(const char *fixture)
+{
+    char path[256];
+    snprintf(path, sizeof path, "tests/data/tiled/%.*s.expect.map", (int)(strchr(fixture, '.') - fixture), fixture);
+    return tu_load_map(path);
+}
+
+static void test_fixtures_load(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NFIX; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "tests/data/tiled/%s", FIXTURES[i]);
+        tn_map *m = tu_load_map(path), *want = expected(FIXTURES[i]);
+        if (!tn_map_equal(m, want)) fail_msg("%s does not load as its .expect.map", path);
+        tn_map_destroy(m);
+        tn_map_destroy(want);
+    }
+}
+
+static void test_demo_tmx_equals_map(void **state)
+{
+    (void)state;
+    tn_map *a = tu_load_map("maps/demo.tmx"), *b = tu_load_map("maps/demo.map");
+    assert_true(tn_map_equal(a, b));
+    assert_int_equal(tn_map_count_marks(a, TN_MARK_SPAWN), 3);
+    tn_map_destroy(a);
+    tn_map_destroy(b);
+}
+
+/* The document as libxml2 / cJSON prints it (a semantic fingerprint). */
+static char *canonical(const char *path)
+{
+    size_t n;
+    char *buf = slurp(path, &n), *out;
+    if (tn_tiled_kind(path) == TN_TILED_TMX) {
+        xmlDocPtr d = xmlReadMemory(buf, (int)n, NULL, NULL, XML_PARSE_NONET);
+        assert_non_null(d);
+        xmlChar *mem;
+        int size;
+        xmlDocDumpMemory(d, &mem, &size);
+        out = strdup((const char *)mem);
+        xmlFree(mem);
+        xmlFreeDoc(d);
+    } else {
+        cJSON *j = cJSON_Parse(buf);
+        assert_non_null(j);
+        out = cJSON_PrintUnformatted(j);
+        cJSON_Delete(j);
+    }
+    free(buf);
+    return out;
+}
+
+/* Unchanged maps save as the same document (same directory: no path is
+ * rewritten), and load equal. */
+static void test_round_trip_unchanged(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    for (size_t i = 0; i < NFIX; i++) {
+        char src[256], dst[256], err[512];
+        snprintf(src, sizeof src, "%s/%s", dir, FIXTURES[i]);
+        snprintf(dst, sizeof dst, "%s/saved-%s", dir, FIXTURES[i]);
+        tn_map *m = tu_load_map(src);
+        assert_string_equal(tn_tiled_origin(tn_tiled_kind(src)), src);
+        if (tn_save_map(m, dst, err, sizeof err) != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(dst);
+        assert_true(tn_map_equal(m, back));
+        char *a = canonical(src), *b = canonical(dst);
+        if (strcmp(a, b) != 0) fail_msg("%s: saving without edits changed the document", FIXTURES[i]);
+        free(a);
+        free(b);
+        if (tn_tiled_kind(src) == TN_TILED_TMX) { /* Tiled's own layout: byte for byte */
+            size_t na, nb;
+            char *ra = slurp(src, &na), *rb = slurp(dst, &nb);
+            if (na != nb || memcmp(ra, rb, na) != 0) fail_msg("%s: the saved file differs in bytes", FIXTURES[i]);
+            free(ra);
+            free(rb);
+        }
+        tn_map_destroy(m);
+        tn_map_destroy(back);
+    }
+    rm_scratch(dir);
+}
+
+/* The text content of the <data> of the TMX layer `name`. */
+static char *tmx_layer_data(const char *path, const char *name)
+{
+    size_t n;
+    char *buf = slurp(path, &n), *out = NULL;
+    xmlDocPtr d = xmlReadMemory(buf, (int)n, NULL, NULL, XML_PARSE_NONET);
+    assert_non_null(d);
+    for (xmlNodePtr l = xmlDocGetRootElement(d)->children; l; l = l->next) {
+        if (l->type != XML_ELEMENT_NODE || strcmp((const char *)l->name, "layer") != 0) continue;
+        xmlChar *nm = xmlGetProp(l, (const xmlChar *)"name");
+        if (nm && strcmp((const char *)nm, name) == 0) {
+            xmlChar *c = xmlNodeGetContent(l);
+            out = strdup((const char *)c);
+            xmlFree(c);
+        }
+        xmlFree(nm);
+    }
+    xmlFreeDoc(d);
+    free(buf);
+    return out;
+}
+
+/* Edits every kind of change: terrain both ways (also under decoration
+ * and, in the infinite maps, outside every chunk of the terrain layer),
+ * marks removed, moved and added, the start moved. */
+static void edit(tn_map *m)
+{
+    tn_map_set_tile(m, 3, 5, TN_TILE_EMPTY);  /* one-way -> empty */
+    tn_map_set_tile(m, 4, 5, TN_TILE_BLOCK);  /* one-way -> block */
+    tn_map_set_tile(m, 9, 3, TN_TILE_ONEWAY); /* empty -> one-way */
+    tn_map_set_tile(m, 10, 3, TN_TILE_BLOCK);
+    tn_map_set_tile(m, 0, 4, TN_TILE_EMPTY);  /* block -> empty */
+    tn_map_set_tile(m, 2, 3, TN_TILE_ONEWAY); /* in d.tmj: where "walls" has no chunk */
+    tn_map_set_tile(m, 3, 2, TN_TILE_BLOCK);
+    for (int i = 0; i < m->w * m->h; i++) /* the first mark goes */
+        if (m->mark[i] != TN_MARK_NONE) {
+            m->mark[i] = TN_MARK_NONE;
+            break;
+        }
+    tn_map_set_mark(m, 6, 2, TN_MARK_ITEM);
+    tn_map_set_mark(m, 7, 2, TN_MARK_DEST);
+    tn_map_set_mark(m, 8, 1, TN_MARK_SPAWN);
+    m->start_x = 11;
+    m->start_y = 1;
+}
+
+static bool file_has(const char *path, const char *text)
+{
+    char *b = slurp(path, NULL);
+    bool yes = strstr(b, text) != NULL;
+    free(b);
+    return yes;
+}
+
+static void test_round_trip_edits(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    for (size_t i = 0; i < NFIX; i++) {
+        char src[256], err[512];
+        snprintf(src, sizeof src, "%s/%s", dir, FIXTURES[i]);
+        tn_map *m = tu_load_map(src);
+        edit(m);
+        if (tn_save_map(m, src, err, sizeof err) != 0) fail_msg("%s", err); /* Ctrl+S: the same file */
+        tn_map *back = tu_load_map(src);
+        if (!tn_map_equal(m, back)) fail_msg("%s: edits do not survive load, save, load", FIXTURES[i]);
+        /* and again, from the saved file: nothing drifts */
+        if (tn_save_map(back, src, err, sizeof err) != 0) fail_msg("%s", err);
+        tn_map *again = tu_load_map(src);
+        assert_true(tn_map_equal(m, again));
+        tn_map_destroy(m);
+        tn_map_destroy(back);
+        tn_map_destroy(again);
+    }
+    /* What the game does not own is still there. */
+    char p[256];
+    snprintf(p, sizeof p, "%s/a.tmx", dir);
+    const char *kept_a[] = {"cave.ogg", "name=\"trigger\" type=\"door\"", "level2", "sky.png", "name=\"solid\"",
+                            "opacity=\"0.5\"", "other.png", "source=\"fixture.tsx\"", "<group id=\"5\""};
+    for (size_t i = 0; i < sizeof kept_a / sizeof *kept_a; i++)
+        if (!file_has(p, kept_a[i])) fail_msg("a.tmx lost '%s'", kept_a[i]);
+    assert_true(file_has(p, "type=\"item\"")); /* a Tiled 1.8 file keeps 'type' */
+    assert_false(file_has(p, "class=\""));
+    char *dec0 = tmx_layer_data("tests/data/tiled/a.tmx", "decor"), *dec1 = tmx_layer_data(p, "decor");
+    assert_non_null(dec0);
+    assert_string_equal(dec0, dec1); /* decoration is not terrain */
+    free(dec0);
+    free(dec1);
+    snprintf(p, sizeof p, "%s/b.tmj", dir);
+    assert_true(file_has(p, "\"hello\""));
+    assert_true(file_has(p, "\"author\""));
+    assert_true(file_has(p, "\"class\":\t\"sign\""));
+    assert_true(file_has(p, "\"compression\":\t\"zlib\""));
+    snprintf(p, sizeof p, "%s/c.tmx", dir);
+    assert_true(file_has(p, "<polyline"));
+    assert_true(file_has(p, "compression=\"gzip\""));
+    assert_true(file_has(p, "<chunksize"));
+    rm_scratch(dir);
+}
+
+/* Saved into another directory, relative tileset paths still point at
+ * the tilesets. */
+static void test_save_elsewhere(void **state)
+{
+    (void)state;
+    char dir[64];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    for (size_t i = 0; i < NFIX; i++) {
+        char src[256], dst[256], err[512];
+        snprintf(src, sizeof src, "tests/data/tiled/%s", FIXTURES[i]);
+        snprintf(dst, sizeof dst, "%s/%s", dir, FIXTURES[i]);
+        tn_map *m = tu_load_map(src);
+        edit(m);
+        if (tn_save_map(m, dst, err, sizeof err) != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(dst);
+        assert_true(tn_map_equal(m, back));
+        tn_map_destroy(m);
+        tn_map_destroy(back);
+    }
+    char p[256], cwd[1024];
+    snprintf(p, sizeof p, "%s/a.tmx", dir);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_false(file_has(p, "source=\"fixture.tsx\""));
+    assert_true(file_has(p, "tests/data/tiled/fixture.tsx\""));
+    rm_scratch(dir);
+}
+
+/* Maps that did not come from Tiled get a new document. */
+static void test_new_documents(void **state)
+{
+    (void)state;
+    char dir[64], err[512];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    tn_tiled_forget();
+    tn_map *demo = tu_load_map("maps/demo.map");
+    /* a big one: zlib instead of CSV */
+    tn_map *big = tn_map_create(700, 300, NULL, NULL);
+    uint32_t r = 12345;
+    for (int i = 0; i < big->w * big->h; i++) {
+        r = r * 1103515245u + 12345u;
+        big->tile[i] = (uint8_t)((r >> 16) % 3);
+        if (big->tile[i] == TN_TILE_EMPTY && (r >> 8) % 50 == 0) big->mark[i] = (uint8_t)(1 + (r >> 4) % 3);
+    }
+    big->start_x = 0;
+    big->start_y = 0;
+    big->tile[0] = TN_TILE_EMPTY;
+    big->mark[0] = TN_MARK_NONE;
+    const char *names[] = {"demo.tmx", "demo.tmj", "big.tmx", "big.json"};
+    for (int i = 0; i < 4; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        tn_map *m = i < 2 ? demo : big;
+        if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(p);
+        if (!tn_map_equal(m, back)) fail_msg("%s does not load back equal", names[i]);
+        tn_map_destroy(back);
+        tn_tiled_forget();
+    }
+    tn_map_destroy(demo);
+    tn_map_destroy(big);
+    rm_scratch(dir);
+}
+
+/* ----------------------------------------------------------- bad input */
+
+static void expect_error(const char *text, int fmt, const char *want)
+{
+    tn_map *m = (tn_map *)0x1;
+    char err[512];
+    int rc = tn_tiled_load_buffer(text, strlen(text), "tests/data/tiled/bad.tmx", fmt, &m, err, sizeof err);
+    if (rc != -1) fail_msg("accepted: %s", text);
+    assert_null(m);
+    if (strcmp(err, want) != 0) fail_msg("message\n  got:  %s\n  want: %s", err, want);
+}
+
+#define TMX_HEAD "<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">" \
+                 "<tileset firstgid=\"1\" source=\"fixture.tsx\"/>"
+
+static void test_errors(void **state)
+{
+    (void)state;
+    const char *B = "tests/data/tiled/bad.tmx: ";
+    char want[512], doc[4096];
+#define E(text, fmt, msg)                                  \
+    do {                                                   \
+        snprintf(want, sizeof want, "%s%s", B, msg);       \
+        expect_error(text, fmt, want);                     \
+    } while (0)
+    E("<map orientation=\"isometric\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\"/>", TN_TILED_TMX,
+      "orientation 'isometric' is not supported (only orthogonal maps)");
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<tileset firstgid=\"1\" source=\"nope.tsx\"/></map>", TN_TILED_TMX,
+      "tileset nope.tsx: cannot open tests/data/tiled/nope.tsx");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\">AAA*AAAA</data></layer></map>",
+      TN_TILED_TMX, "layer 't': bad base64 (character '*')");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\" compression=\"zstd\">KLUv</data></layer></map>",
+      TN_TILED_TMX, "layer 't': zstd compression is not supported (save it in Tiled with zlib, gzip or no compression)");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">1,2,3</data></layer></map>",
+      TN_TILED_TMX, "layer 't' holds 3 tiles, expected 4");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">1,2,x,4</data></layer></map>",
+      TN_TILED_TMX, "layer 't': CSV: 'x' where a tile number belongs");
+    E(TMX_HEAD "<layer name=\"t\" width=\"3\" height=\"2\"><data encoding=\"csv\">1,2,3,4,5,6</data></layer></map>",
+      TN_TILED_TMX, "layer 't' is 3x2 tiles, the map 2x2");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data>1</data></layer></map>", TN_TILED_TMX,
+      "layer 't': tile data as <tile> elements is not supported (use CSV or base64)");
+    E("<map orientation=\"orthogonal\" width=\"4097\" height=\"2\" tilewidth=\"16\" tileheight=\"16\"/>", TN_TILED_TMX,
+      "the map is 4097x2 tiles; the game takes 1..4096 each way");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" width=\"16\" height=\"16\">0</chunk>"
+      "<chunk x=\"4096\" y=\"0\" width=\"16\" height=\"16\">0</chunk></data></layer></map>", TN_TILED_TMX,
+      "the chunks' bounding box is 4112x16 tiles; the game takes 1..4096 each way");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"></data></layer></map>", TN_TILED_TMX,
+      "the infinite map has no tile chunks");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,0,0,0</data></layer>"
+      "<objectgroup><object id=\"1\" class=\"start\" x=\"1\" y=\"1\"/><object id=\"2\" class=\"start\" x=\"17\" y=\"1\"/>"
+      "</objectgroup></map>", TN_TILED_TMX, "object 2 is a second start (the first is object 1)");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,10,0,0</data></layer>"
+      "<objectgroup><object id=\"7\" class=\"item\" x=\"20\" y=\"1\"><point/></object></objectgroup></map>",
+      TN_TILED_TMX, "object 7 (item) is on a block at tile 1,0");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,0,0,0</data></layer>"
+      "<objectgroup><object id=\"3\" type=\"dest\" x=\"40\" y=\"1\"/></objectgroup></map>",
+      TN_TILED_TMX, "object 3 (dest) at 40,1 is outside the map");
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" value=\"lava\"/></properties></tile>"
+      "</tileset></map>", TN_TILED_TMX, "tileset (embedded): tile 0 has kind 'lava' (expected block, oneway or none)");
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,5,0,0</data></layer></map>", TN_TILED_TMX,
+      "layer 't': tile 5 belongs to no tileset");
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/></properties></tile>"
+      "<tile id=\"0\"><properties><property name=\"kind\" value=\"oneway\"/></properties></tile></tileset></map>",
+      TN_TILED_TMX, "tile 1 is described twice (two tilesets overlap, or a tile id repeats)");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">0,0,0,0</chunk>"
+      "<chunk x=\"1\" y=\"-1\" width=\"2\" height=\"2\">0,0,0,0</chunk></data></layer></map>", TN_TILED_TMX,
+      "layer 't' chunk 1,-1 overlaps another chunk of the layer at tile 1,0");
+    E("<tileset/>", TN_TILED_TMX, "not a Tiled map (the root element is not <map>)");
+    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"layers\":[{\"type\":"
+      "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}", TN_TILED_TMJ,
+      "layer 'j': \"data\" holds something other than a tile number");
+    E("{\"orientation\":\"hexagonal\"}", TN_TILED_TMJ,
+      "orientation 'hexagonal' is not supported (only orthogonal maps)");
+    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"layers\":[]}",
+      TN_TILED_TMJ, "the map has no tile layer");
+#undef E
+    expect_error("<map", TN_TILED_TMX,
+                 "tests/data/tiled/bad.tmx:1: XML error: Couldn't find end of Start Tag map line 1");
+    expect_error("{\"a\":\n [1,]}", TN_TILED_TMJ, "tests/data/tiled/bad.tmx:2:5: not valid JSON");
+
+    /* A decompression bomb: 2x2 tiles, 8 MiB of zeros.  Refused after
+     * inflating 16 bytes and at most one 64 KiB piece. */
+    size_t raw = 8u << 20;
+    unsigned char *zeros = calloc(raw, 1), *z = malloc(compressBound(raw));
+    uLongf zn = compressBound(raw);
+    assert_int_equal(compress(z, &zn, zeros, raw), Z_OK);
+    static const char A[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    char b64[64000];
+    size_t k = 0;
+    for (size_t i = 0; i < zn; i += 3) {
+        unsigned v = (unsigned)z[i] << 16 | (i + 1 < zn ? (unsigned)z[i + 1] << 8 : 0) | (i + 2 < zn ? z[i + 2] : 0);
+        b64[k++] = A[v >> 18 & 63];
+        b64[k++] = A[v >> 12 & 63];
+        b64[k++] = i + 1 < zn ? A[v >> 6 & 63] : '=';
+        b64[k++] = i + 2 < zn ? A[v & 63] : '=';
+    }
+    b64[k] = '\0';
+    assert_true(k < sizeof b64 - 1);
+    free(zeros);
+    free(z);
+    char *bomb = malloc(k + 1024);
+    sprintf(bomb, TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\" compression=\"zlib\">%s"
+                  "</data></layer></map>", b64);
+    snprintf(want, sizeof want, "%slayer 't': the zlib data inflates to more than the layer's 16 bytes (4 tiles)", B);
+    expect_error(bomb, TN_TILED_TMX, want);
+    free(bomb);
+    (void)doc;
+}
+
+/* The CSV .tmj fast path (tile arrays read from the text, not from cJSON
+ * nodes) agrees with cJSON on what it accepts, refuses and where. */
+static void test_json_tile_arrays(void **state)
+{
+    (void)state;
+    char doc[8192], err[512], row[512];
+    /* 16x4 map; one row of 16 numbers is > 64 characters. */
+    snprintf(row, sizeof row, "%s", "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1");
+    const char *head = "{\"orientation\":\"orthogonal\",\"width\":16,\"height\":4,\"tilewidth\":16,"
+                       "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1}],\n"
+                       "\"properties\":[{\"name\":\"n\",\"value\":\"\\\"data\\\":[7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,"
+                       "7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7]\"}],\n";
+    /* full, with line breaks inside the array; the map's last row is empty */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s,\n0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}]}", head, row, row, row);
+    tn_map *m = NULL;
+    if (tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(tn_map_tile(m, 3, 2), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 3, 3), TN_TILE_EMPTY);
+    /* the same document through cJSON alone (the saver's parse) */
+    char *out;
+    size_t len;
+    if (tn_tiled_format(m, doc, strlen(doc), "x.tmj", "x.tmj", TN_TILED_TMJ, &out, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    free(out);
+    tn_map_destroy(m);
+    /* too few numbers: the same message as the cJSON path gives */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s]}]}", head, row, row, row);
+    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmj: layer 't' holds 48 tiles, expected 64");
+    /* a syntax error after a blanked array keeps its line and column */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s,\n%s]}],\n \"x\": tru}", head, row, row, row, row);
+    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmj:7:7: not valid JSON");
+    /* a negative number in a tile array: refused, not taken for a marker */
+    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[-1]}, {\"type\":\"tilelayer\",\"name\":\"u\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,%s,%s,%s]}]}", head, row, row, row, row);
+    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmj: layer 't': \"data\" holds something other than a tile number");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fixtures_load),     cmocka_unit_test(test_demo_tmx_equals_map),
+        cmocka_unit_test(test_round_trip_unchanged), cmocka_unit_test(test_round_trip_edits),
+        cmocka_unit_test(test_save_elsewhere),    cmocka_unit_test(test_new_documents),
+        cmocka_unit_test(test_errors),            cmocka_unit_test(test_json_tile_arrays),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
