@@ -135,6 +135,10 @@
 /* Interval-search nodes reserved per triangle of capacity by a tn_navquery;
  * a query that needs more falls back to the triangle A*. */
 #define TN_NAVQUERY_NODES_PER_TRI 1
+/* Radius paths: arcs are returned as the polygon of tangent lines around
+ * the corner circle; its corners lie at most this far (tiles) outside the
+ * circle, never inside it (see CLEARANCE). */
+#define TN_NAVQUERY_ARC_EPS 0.005
 
 typedef struct tn_navmesh tn_navmesh;
 typedef struct tn_navquery tn_navquery;
@@ -236,6 +240,10 @@ int tn_navquery_expanded(const tn_navquery *q);
 /* True when the last path is the exact shortest one: start and goal in one
  * triangle, or radius 0 and the interval search finished within its pool. */
 bool tn_navquery_exact(const tn_navquery *q);
+/* Exact length (query units) of the last radius (> 0) path: tangent
+ * segments plus true arc lengths (the returned polyline is a little longer,
+ * see TN_NAVQUERY_ARC_EPS); 0 after a radius-0 query. */
+double tn_navquery_length(const tn_navquery *q);
 
 /* The funnel algorithm on its own: portals[4*i..4*i+3] = left x, y, right x,
  * y of portal i as seen walking from portal 0 to portal n-1 ("left" is the
