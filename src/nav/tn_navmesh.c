@@ -2578,6 +2578,76 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
     return TN_OK;
 }
 
+
+/* ---- clearance helpers (public) ---- */
+
+float tn_navmesh_clearance(const tn_navmesh *m, float x, float y, float limit)
+{
+    if (!m || !isfinite(x) || !isfinite(y) || !(limit >= 0.0f) || m->w == 0) return 0.0f;
+    const double inv = 1.0 / m->tile_size, px = x * inv, py = y * inv, lim = limit * inv;
+    if (px < 0 || py < 0 || px > m->w || py > m->h) return 0.0f;
+    int x0 = tn_maxi((int)floor(px - lim), -1), x1 = tn_mini((int)floor(px + lim), m->w);
+    int y0 = tn_maxi((int)floor(py - lim), -1), y1 = tn_mini((int)floor(py + lim), m->h);
+    double best = lim * lim;
+    for (int ty = y0; ty <= y1; ty++)
+        for (int tx = x0; tx <= x1; tx++)
+            if (tile_blocked(m, tx, ty)) best = fmin(best, pt_square_d2(px, py, tx, ty));
+    return (float)(sqrt(best) * m->tile_size);
+}
+
+bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radius, float *ox,
+                              float *oy)
+{
+    if (!m || !ox || !oy || !isfinite(x) || !isfinite(y) || !(radius >= 0.0f) ||
+        !isfinite(radius) || m->nfree == 0)
+        return false;
+    const double inv = 1.0 / m->tile_size, px = x * inv, py = y * inv, r = radius * inv;
+    if (px >= 0 && py >= 0 && px <= m->w && py <= m->h && pt_clear(m, px, py, r)) {
+        *ox = x;
+        *oy = y;
+        return true;
+    }
+    const double mg = r < 0.5 ? r + 1e-6 : 0.5;
+    int tx = (int)floor(fmin(fmax(px, 0), m->w - 1)), ty = (int)floor(fmin(fmax(py, 0), m->h - 1));
+    int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
+    double best = INFINITY, bx = 0, by = 0;
+    for (int k = 0; k <= rmax; k++) {
+        for (int yy = ty - k; yy <= ty + k; yy++) {
+            if (yy < 0 || yy >= m->h) continue;
+            int step = (yy == ty - k || yy == ty + k) ? 1 : tn_maxi(2 * k, 1);
+            for (int xx = tx - k; xx <= tx + k; xx += step) {
+                if (xx < 0 || xx >= m->w || !m->free[(size_t)yy * m->w + xx]) continue;
+                double qx = fmin(fmax(px, xx + mg), xx + 1 - mg);
+                double qy = fmin(fmax(py, yy + mg), yy + 1 - mg);
+                double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
+                if (d < best && pt_clear(m, qx, qy, r)) {
+                    best = d;
+                    bx = qx;
+                    by = qy;
+                }
+            }
+        }
+        if (best <= (double)k * k) break;
+    }
+    if (best == INFINITY) return false;
+    *ox = (float)(bx * m->tile_size);
+    *oy = (float)(by * m->tile_size);
+    return true;
+}
+
+void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
+                               float radius, uint32_t rgba)
+{
+    if (!m || !dd || !(radius > 0.0f)) return;
+    const float k = m->tile_size * px_per_unit;
+    for (int v = 0; v < m->npts; v++) {
+        int qx, qy;
+        if (!convex_corner(m, v, &qx, &qy)) continue;
+        tn_dd_circle(dd, (float)px_(m, v) * k, (float)py_(m, v) * k, radius * px_per_unit, rgba,
+                     false);
+    }
+}
+
 /* Is p on the closed edge shared by triangles t and n? */
 static bool on_edge_between(const tn_navmesh *m, int t, int n, double x, double y)
 {

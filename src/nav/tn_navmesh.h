@@ -214,6 +214,17 @@ bool tn_navmesh_los(const tn_navmesh *m, float ax, float ay, float bx, float by)
 bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin, float *ox,
                              float *oy);
 
+/* Distance (query units) from (x, y) to the nearest blocked tile or the
+ * outside of the map, at most `limit` (exact; O(limit^2) tiles). */
+float tn_navmesh_clearance(const tn_navmesh *m, float x, float y, float limit);
+/* A point near (x, y) whose clearance is at least `radius` (query units):
+ * (x, y) itself when it is one, else the nearest of one candidate per free
+ * tile (the point clamped into the tile shrunk by the radius, the tile
+ * centre for radii of half a tile or more) that is clear.  False when
+ * there is none.  For callers whose start or goal touches a wall. */
+bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radius, float *ox,
+                              float *oy);
+
 /* ---- path queries ---------------------------------------------------- */
 
 /* Scratch for A* and the funnel, sized for `m`'s capacity (valid across
@@ -262,6 +273,10 @@ void tn_navmesh_draw(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_
                      unsigned what);
 void tn_navmesh_draw_corridor(const tn_navmesh *m, const int32_t *tris, int n,
                               const tn_debug_draw *dd, float px_per_unit, uint32_t rgba);
+/* Circles of `radius` (query units) around every convex corner: the
+ * obstacles a radius path turns around. */
+void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
+                               float radius, uint32_t rgba);
 void tn_navmesh_draw_path(const float *xy, int n, const tn_debug_draw *dd, float px_per_unit,
                           uint32_t rgba);
 
