@@ -1235,6 +1235,11 @@ struct tn_navquery {
     struct vitem *vstack;
     int nvis, vcap;
     int32_t *lchain;            /* lcap */
+    int32_t *vc_off;            /* max_points: cached candidates of a vertex in vc_pool */
+    int32_t *vc_n;              /* max_points: their number, -1 - n with the goal in sight */
+    uint32_t *vc_stamp;         /* max_points: query (sgen) of the cache entry */
+    int32_t *vc_pool;
+    int vc_used, vc_cap;
     double *out;                /* path points (2 * outcap) */
     int nout, outcap;
     double clen;                /* exact length of the last radius path (tiles) */
@@ -1278,10 +1283,16 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
     q->cand = tn_alloc_array(a, mp, sizeof(int32_t));
     q->vstack = tn_alloc_array(a, (size_t)q->vcap, sizeof(vitem));
     q->lchain = tn_alloc_array(a, (size_t)q->lcap, sizeof(int32_t));
+    q->vc_cap = (int)(4 * mp + 1024);
+    q->vc_off = tn_alloc_array(a, mp, sizeof(int32_t));
+    q->vc_n = tn_alloc_array(a, mp, sizeof(int32_t));
+    q->vc_stamp = tn_alloc_array(a, mp, sizeof(uint32_t));
+    q->vc_pool = tn_alloc_array(a, (size_t)q->vc_cap, sizeof(int32_t));
     q->out = q->pts;
     if (!q->node || !q->heap || !q->pheap || !q->pool || !q->root_g || !q->root_stamp || !q->corr ||
         !q->portals || !q->pts || !q->cheap || !q->lab || !q->state_head || !q->state_stamp ||
-        !q->vis_stamp || !q->cand || !q->vstack || !q->lchain) {
+        !q->vis_stamp || !q->cand || !q->vstack || !q->lchain || !q->vc_off || !q->vc_n ||
+        !q->vc_stamp || !q->vc_pool) {
         tn_navquery_destroy(q);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
         return NULL;
@@ -1310,6 +1321,10 @@ void tn_navquery_destroy(tn_navquery *q)
     tn_free(&a, q->cand);
     tn_free(&a, q->vstack);
     tn_free(&a, q->lchain);
+    tn_free(&a, q->vc_off);
+    tn_free(&a, q->vc_n);
+    tn_free(&a, q->vc_stamp);
+    tn_free(&a, q->vc_pool);
     tn_free(&a, q);
 }
 
@@ -2385,8 +2400,10 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
     q->cbest = INFINITY;
     if (++q->sgen == 0) {
         memset(q->state_stamp, 0, sizeof *q->state_stamp * 2 * (size_t)m->max_points);
+        memset(q->vc_stamp, 0, sizeof *q->vc_stamp * (size_t)m->max_points);
         q->sgen = 1;
     }
+    q->vc_used = 0;
     clabel s0;
     memset(&s0, 0, sizeof s0);
     s0.tx = sx;
@@ -2442,17 +2459,35 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
         q->expanded++;
         /* successors */
         bool goal;
+        const int32_t *cand = q->cand;
+        int ncand;
         if (e.state >= 0) {
+            /* candidates of a vertex: computed once per query */
             int v = e.state >> 1;
-            vis_candidates(q, px_(m, v), py_(m, v), v, -1, tg, gx, gy, &goal);
+            if (q->vc_stamp[v] == q->sgen) {
+                cand = q->vc_pool + q->vc_off[v];
+                ncand = q->vc_n[v] >= 0 ? q->vc_n[v] : -1 - q->vc_n[v];
+                goal = q->vc_n[v] < 0;
+            } else {
+                vis_candidates(q, px_(m, v), py_(m, v), v, -1, tg, gx, gy, &goal);
+                ncand = q->ncand;
+                if (q->vc_used + ncand <= q->vc_cap) {
+                    q->vc_stamp[v] = q->sgen;
+                    q->vc_off[v] = q->vc_used;
+                    q->vc_n[v] = goal ? -1 - ncand : ncand;
+                    memcpy(q->vc_pool + q->vc_used, q->cand, sizeof *q->cand * (size_t)ncand);
+                    q->vc_used += ncand;
+                }
+            }
         } else {
             vis_candidates(q, sx, sy, -1, ts, tg, gx, gy, &goal);
+            ncand = q->ncand;
             goal = true; /* the straight line is checked like any tangent */
         }
         const clabel *L = &q->lab[li];
         if (goal) offer(q, li, L, -1, 0, gx, gy, r);
-        for (int i = 0; i < q->ncand; i++) {
-            int w = q->cand[i], qx, qy;
+        for (int i = 0; i < ncand; i++) {
+            int w = cand[i], qx, qy;
             if (e.state >= 0 && w == (e.state >> 1)) continue;
             if (!convex_corner(m, w, &qx, &qy)) continue;
             offer(q, li, L, w, 1, gx, gy, r);
