@@ -2355,13 +2355,17 @@ static void offer(tn_navquery *q, int from, const clabel *L, int w, int s2, doub
     double t1x, t1y, t2x, t2y;
     if (!tangent(p1x, p1y, s1, p2x, p2y, s2, r, &t1x, &t1y, &t2x, &t2y)) return;
     double g = L->g;
+    if (s2 && !on_valid_arc(qx2, qy2, t2x - p2x, t2y - p2y, r)) return;
     if (s1) {
         if (!on_valid_arc(qx1, qy1, t1x - p1x, t1y - p1y, r)) return;
-        double sw = sweep(L->tx - p1x, L->ty - p1y, t1x - p1x, t1y - p1y, s1);
+        /* the arc from the arrival point turns the right way (both points
+         * are on the same quarter, so the sweep is within 90 degrees) */
+        double ax = L->tx - p1x, ay = L->ty - p1y, bx = t1x - p1x, by = t1y - p1y;
+        if (s1 * (ax * by - ay * bx) < -1e-9 * r * r) return;
+        double sw = sweep(ax, ay, bx, by, s1);
         if (sw < -1e-9 || sw > CL_PI / 2 + 1e-9) return;
         g += r * fmax(sw, 0);
     }
-    if (s2 && !on_valid_arc(qx2, qy2, t2x - p2x, t2y - p2y, r)) return;
     g += dist2d(t1x, t1y, t2x, t2y);
     double f = g + dist2d(t2x, t2y, gx, gy);
     if (f >= q->cbest) return;
@@ -2381,7 +2385,10 @@ static void offer(tn_navquery *q, int from, const clabel *L, int w, int s2, doub
 /* Arc of label L's circle from its arrival point to (ox, oy): clear? */
 static bool label_arc_clear(const tn_navmesh *m, const clabel *L, double ox, double oy, double r)
 {
-    if (L->state < 0) return true;
+    /* Arc points are within r of the corner; a blocked tile other than the
+     * corner's own is at least 1 from it (its three other tiles are free),
+     * so for r <= 1/2 it is at least r away. */
+    if (L->state < 0 || r <= 0.5) return true;
     int v = L->state >> 1, s = (L->state & 1) ? 1 : -1;
     double cx = px_(m, v), cy = py_(m, v);
     double ux = (L->tx - cx) / r, uy = (L->ty - cy) / r;
