@@ -206,8 +206,9 @@ static int bench_file(const char *path, int reps, int nqueries)
            tmed > 0 ? 100.0 * cmed / tmed : 0.0);
 
     printf("%-22s   memory (worst-case capacity for the size): mesh %.1f MB incl. CDT, "
-           "query %.1f MB\n",
-           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0);
+           "query %.1f MB; triangulated by %s\n",
+           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0,
+           v.swept ? "two row sweeps (free, blocked)" : "the general CDT");
     /* Queries between random free tile centres. */
     int nfree = 0;
     for (int i = 0; i < map->w * map->h; i++) nfree += map->tile[i] != TN_TILE_BLOCK;

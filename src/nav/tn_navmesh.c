@@ -51,6 +51,9 @@ struct tn_navmesh {
     bool last_local;
     int32_t *region;           /* max_tris */
     int32_t *vtri;             /* max_points: a triangle using each vertex */
+    int32_t *bedge;            /* 2*max_points: build's stitching (blocked-side boundary
+                                  edges leaving each vertex, 3*tri+edge) */
+    bool swept;                /* the last full build used the row sweep */
     int32_t *stack;            /* max_tris */
     int nfree, nregions;
     int32_t *bucket;           /* bw*bh: a triangle whose centroid lies in each bucket */
@@ -139,6 +142,7 @@ void tn_navmesh_destroy(tn_navmesh *m)
     tn_free(a, m->colprev);
     tn_free(a, m->region);
     tn_free(a, m->vtri);
+    tn_free(a, m->bedge);
     tn_free(a, m->stack);
     tn_free(a, m->bucket);
     tn_allocator copy = m->alloc;
@@ -198,6 +202,7 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->colprev = tn_alloc_array(al, (size_t)map_w + 1, sizeof(int32_t));
     m->region = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->vtri = tn_alloc_array(al, (size_t)m->max_points, sizeof(int32_t));
+    m->bedge = tn_alloc_array(al, (size_t)m->max_points, 2 * sizeof(int32_t));
     m->stack = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->bucket = tn_alloc_array(al, (size_t)m->bw * (size_t)m->bh, sizeof(int32_t));
     size_t mp = (size_t)m->max_points, mt = (size_t)m->max_tris;
@@ -221,7 +226,7 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->hval = tn_alloc_array(al, LOCAL_HASH, sizeof(int32_t));
     m->hstamp = tn_alloc_array(al, LOCAL_HASH, sizeof(uint32_t));
     if (!m->free || !m->bits || !m->pts || !m->vquad || !m->segs || !m->colprev || !m->region ||
-        !m->vtri ||
+        !m->vtri || !m->bedge ||
         !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
         !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav ||
         !m->bnd || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
@@ -310,6 +315,10 @@ static bool extract_outlines(tn_navmesh *m)
             carry_up = u >> 63;
             carry_dn = d >> 63;
             carry_v = v >> 63;
+            if (y == 0 || y == h) { /* the map's corners are always vertices */
+                if (wi == 0) cand |= 1ull;
+                if (wi == (w >> 6)) cand |= 1ull << (w & 63);
+            }
             if (wi == nwords - 1 && ((w + 1) & 63)) cand &= (1ull << ((w + 1) & 63)) - 1;
             while (cand) {
                 int x = wi * 64 + __builtin_ctzll(cand);
@@ -395,6 +404,126 @@ static void label_triangles(tn_navmesh *m)
     m->nregions = nreg;
 }
 
+
+static inline bool tile_blocked(const tn_navmesh *m, int x, int y)
+{
+    return x < 0 || y < 0 || x >= m->w || y >= m->h || !m->free[(size_t)y * m->w + x];
+}
+
+/* One row sweep (tn_cdt, ALGORITHM A) over the subset of vertices that end
+ * one of the nseg segments `sg` (global ids): triangles appended to m->tri
+ * in global ids, adjacency inside the subset only (-1 across its outline).
+ * False when it did not work (capacity, or the CDT failed). */
+static bool sweep_part(tn_navmesh *m, const int32_t *sg, int nseg, bool *rect)
+{
+    int32_t *loc = m->vsub, *glob = m->vmap, *xy = m->pts_alt, *ls = m->segs_alt;
+    for (int v = 0; v < m->npts; v++) loc[v] = -1;
+    for (int k = 0; k < 2 * nseg; k++) loc[sg[k]] = 0;
+    int n = 0;
+    for (int v = 0; v < m->npts; v++) {
+        if (loc[v] < 0) continue;
+        loc[v] = n;
+        glob[n] = v;
+        xy[2 * n] = m->pts[2 * v];
+        xy[2 * n + 1] = m->pts[2 * v + 1];
+        n++;
+    }
+    if (n < 3) return nseg == 0;
+    for (int k = 0; k < 2 * nseg; k++) ls[k] = loc[sg[k]];
+    if (tn_failed(tn_cdt_build_i(m->cdt, xy, n, ls, nseg, TN_CDT_REMOVE_OUTSIDE, NULL)))
+        return false;
+    tn_cdt_stats st;
+    tn_cdt_get_stats(m->cdt, &st);
+    *rect = *rect && st.rectilinear;
+    tn_cdt_mesh cm;
+    tn_cdt_get_mesh(m->cdt, &cm);
+    if (m->ntris + cm.ntris > m->max_tris) return false;
+    int base = m->ntris;
+    for (int k = 0; k < 3 * cm.ntris; k++) {
+        m->tri[3 * base + k] = glob[cm.tri[k]];
+        m->adj[3 * base + k] = cm.adj[k] >= 0 ? base + cm.adj[k] : -1;
+    }
+    m->ntris += cm.ntris;
+    return true;
+}
+
+/* The whole map rectangle triangulated by two row sweeps: the free faces
+ * (the outline as extracted, inside = free) and the blocked faces (the
+ * outline segments off the map border plus the border runs along blocked
+ * tiles, inside = blocked).  A face's CDT depends only on its boundary, so
+ * the union, stitched along the outline, is the CDT of the rectangle.
+ * False (nothing published) when a part fails; the caller then uses the
+ * general builder. */
+static bool build_swept(tn_navmesh *m)
+{
+    const int w = m->w, h = m->h;
+    bool rect = true;
+    m->ntris = 0;
+    /* part 1: free faces */
+    if (!sweep_part(m, m->segs, m->nsegs, &rect)) return false;
+    int nfree_tris = m->ntris;
+    /* part 2: blocked faces.  Its segments go after the outline's in
+     * m->segs (capacity permitting), so sweep_part can read them. */
+    int nb = 0;
+    int32_t *bs = m->segs + 2 * m->nsegs;
+    int room = m->max_segs - m->nsegs;
+    for (int s = 0; s < m->nsegs; s++) {
+        int a = m->segs[2 * s], b = m->segs[2 * s + 1];
+        int ax = m->pts[2 * a], ay = m->pts[2 * a + 1], bx = m->pts[2 * b], by = m->pts[2 * b + 1];
+        if ((ay == by && (ay == 0 || ay == h)) || (ax == bx && (ax == 0 || ax == w))) continue;
+        if (nb == room) return false;
+        bs[2 * nb] = a;
+        bs[2 * nb + 1] = b;
+        nb++;
+    }
+    /* border runs next to blocked tiles, between consecutive border vertices */
+    for (int side = 0; side < 4; side++) {
+        int prev = -1;
+        for (int v = 0; v < m->npts; v++) {
+            int x = m->pts[2 * v], y = m->pts[2 * v + 1];
+            bool on = side == 0 ? y == 0 : side == 1 ? y == h : side == 2 ? x == 0 : x == w;
+            if (!on) continue;
+            if (prev >= 0) {
+                int px = m->pts[2 * prev], py = m->pts[2 * prev + 1];
+                int tx = side == 3 ? w - 1 : px, ty = side == 1 ? h - 1 : py;
+                if (tile_blocked(m, tx, ty)) {
+                    if (nb == room) return false;
+                    bs[2 * nb] = prev;
+                    bs[2 * nb + 1] = v;
+                    nb++;
+                }
+            }
+            prev = v;
+        }
+    }
+    if (!sweep_part(m, bs, nb, &rect)) return false;
+    /* stitch along the outline: blocked-side boundary edges by start vertex */
+    for (int v = 0; v < m->npts; v++) m->bedge[2 * v] = m->bedge[2 * v + 1] = -1;
+    for (int t = nfree_tris; t < m->ntris; t++)
+        for (int k = 0; k < 3; k++) {
+            if (m->adj[3 * t + k] >= 0) continue;
+            int a = m->tri[3 * t + k];
+            int slot = m->bedge[2 * a] < 0 ? 0 : 1;
+            m->bedge[2 * a + slot] = 3 * t + k;
+        }
+    for (int t = 0; t < nfree_tris; t++)
+        for (int k = 0; k < 3; k++) {
+            if (m->adj[3 * t + k] >= 0) continue;
+            int a = m->tri[3 * t + k], b = m->tri[3 * t + NEXT3[k]];
+            for (int j = 0; j < 2; j++) {
+                int e = m->bedge[2 * b + j];
+                if (e < 0) continue;
+                int u = e / 3, i = e % 3;
+                if (m->tri[3 * u + NEXT3[i]] != a) continue;
+                m->adj[3 * t + k] = u;
+                m->adj[3 * u + i] = t;
+                break;
+            }
+        }
+    m->swept = rect;
+    return true;
+}
+
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
 {
     if (!m || !map)
@@ -418,8 +547,18 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
                             "navmesh capacity (%d points, %d segments) is too small for this map",
                             m->max_points, m->max_segs);
     }
-    if (m->npts < 3) return TN_OK; /* no free tile: an empty mesh */
+    if (m->nsegs == 0) { /* no free tile: an empty mesh */
+        m->npts = 0;
+        return TN_OK;
+    }
     double t0 = m->clock ? m->clock() : 0.0;
+    m->swept = false;
+    if (build_swept(m)) {
+        if (m->clock) m->cdt_seconds = m->clock() - t0;
+        label_triangles(m);
+        return TN_OK;
+    }
+    m->ntris = 0;
     tn_status s = tn_cdt_build_i(m->cdt, m->pts, m->npts, m->segs, m->nsegs, 0, err);
     if (m->clock) m->cdt_seconds = m->clock() - t0;
     if (tn_failed(s)) {
@@ -463,6 +602,7 @@ void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
     v->nregions = m->nregions;
     v->cdt_seconds = m->cdt_seconds;
     v->last_local = m->last_local;
+    v->swept = m->swept;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1947,10 +2087,6 @@ int tn_funnel(const double *P, int n, double *out, int cap)
 #define VIS_TOL 1e-9
 #define CL_PI 3.14159265358979323846
 
-static inline bool tile_blocked(const tn_navmesh *m, int x, int y)
-{
-    return x < 0 || y < 0 || x >= m->w || y >= m->h || !m->free[(size_t)y * m->w + x];
-}
 
 /* Squared distance from point p to the square [x, x+1] x [y, y+1]. */
 static inline double pt_square_d2(double px, double py, int x, int y)

@@ -187,6 +187,7 @@ typedef struct tn_navmesh_view {
     double cdt_seconds;     /* time inside tn_cdt_build_i during the last build,
                                only when a clock was given (else 0) */
     bool last_local;        /* the last tn_navmesh_update_tile stayed local */
+    bool swept;             /* the last full build used the CDT's row sweep */
 } tn_navmesh_view;
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 
