@@ -2643,6 +2643,9 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
 /* Emit point (x, y) to the path (counted beyond cap). */
 static inline void emit(tn_navquery *q, double x, double y)
 {
+    if (q->nout > 0 && q->nout <= q->outcap && fabs(q->out[2 * q->nout - 2] - x) < 1e-9 &&
+        fabs(q->out[2 * q->nout - 1] - y) < 1e-9)
+        return; /* the same point again (an arc ending on the goal) */
     if (q->nout < q->outcap) {
         q->out[2 * q->nout] = x;
         q->out[2 * q->nout + 1] = y;

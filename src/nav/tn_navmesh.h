@@ -281,18 +281,20 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
 void tn_navquery_destroy(tn_navquery *q);
 
 /* A path from s to g for an agent of `radius` (query units, >= 0): with
- * radius 0 the exact shortest one, with radius > 0 the shortest inside the
- * corridor the triangle A* finds (see QUERIES).  Writes up to `cap` points
- * (x, y pairs: 2*cap floats) into xy, start and goal included (cap >= 2),
- * and their number into *count.
- *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free);
- *  FAILURE|UNREACHABLE (no corridor wide enough);
+ * radius 0 the exact any-angle shortest one, with radius > 0 the shortest
+ * path of a disc of that radius (see CLEARANCE; start and goal must keep
+ * the radius from every wall).  Writes up to `cap` points (x, y pairs:
+ * 2*cap floats) into xy, start and goal included (cap >= 2), and their
+ * number into *count.
+ *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free, or
+ *  closer than radius to a wall); FAILURE|UNREACHABLE (no way, or none wide
+ *  enough);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
  *  points (the first cap are written). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
                                 float radius, float *xy, int cap, int *count);
 /* The corridor of the last successful find_path: triangles from start to
- * goal. */
+ * goal (radius > 0: the triangles under the path's points, for drawing). */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
 /* Search nodes expanded by the last query. */
 int tn_navquery_expanded(const tn_navquery *q);
