@@ -78,6 +78,10 @@ static tn_navmesh *build(const tn_map *map)
     tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
     assert_non_null(nm);
     assert_true(tn_succeeded(tn_navmesh_build(nm, map, &err)));
+    /* tile maps are always triangulated by the two row sweeps */
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    assert_true(v.swept || v.ntris == 0);
     return nm;
 }
 
