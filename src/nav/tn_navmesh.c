@@ -477,23 +477,31 @@ static bool build_swept(tn_navmesh *m)
         nb++;
     }
     /* border runs next to blocked tiles, between consecutive border vertices */
-    for (int side = 0; side < 4; side++) {
-        int prev = -1;
-        for (int v = 0; v < m->npts; v++) {
-            int x = m->pts[2 * v], y = m->pts[2 * v + 1];
+    /* (one pass: row-major order is increasing x along the top and bottom
+     * and increasing y along the left and right) */
+    int prev[4] = {-1, -1, -1, -1};
+    for (int v = 0; v < m->npts; v++) {
+        int x = m->pts[2 * v], y = m->pts[2 * v + 1];
+        if (y != 0 && y != h && x != 0 && x != w) {
+            /* skip the row's inner points: next is its last one */
+            int nv = v;
+            while (nv + 1 < m->npts && m->pts[2 * (nv + 1) + 1] == y) nv++;
+            v = m->pts[2 * nv] == w && nv > v ? nv - 1 : nv;
+            continue;
+        }
+        for (int side = 0; side < 4; side++) {
             bool on = side == 0 ? y == 0 : side == 1 ? y == h : side == 2 ? x == 0 : x == w;
             if (!on) continue;
-            if (prev >= 0) {
-                int px = m->pts[2 * prev], py = m->pts[2 * prev + 1];
-                int tx = side == 3 ? w - 1 : px, ty = side == 1 ? h - 1 : py;
-                if (tile_blocked(m, tx, ty)) {
-                    if (nb == room) return false;
-                    bs[2 * nb] = prev;
-                    bs[2 * nb + 1] = v;
-                    nb++;
-                }
-            }
-            prev = v;
+            int p = prev[side];
+            prev[side] = v;
+            if (p < 0) continue;
+            int px = m->pts[2 * p], py = m->pts[2 * p + 1];
+            int tx = side == 3 ? w - 1 : px, ty = side == 1 ? h - 1 : py;
+            if (!tile_blocked(m, tx, ty)) continue;
+            if (nb == room) return false;
+            bs[2 * nb] = p;
+            bs[2 * nb + 1] = v;
+            nb++;
         }
     }
     if (!sweep_part(m, bs, nb, &rect)) return false;

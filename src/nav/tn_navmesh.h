@@ -146,7 +146,13 @@
  *    general CDT before: 1.17-1.32 ms in the same conditions), 80% of it
  *    triangulating; local update after a one-tile edit median 0.146 ms
  *    (102 of 102 local).  --blocks 2000 (4,709 vertices, 4,752 segments):
- *    full build 1.70 ms (general CDT: 3.2 ms), local update 0.36 ms.
+ *    full build 1.70 ms (general CDT: 3.2 ms), local update 0.33-0.36 ms.
+ *    make bench-peers (the full navmesh build against Delaunator +
+ *    Constrainautor's CDT of the same outline as unit edges, one run, load
+ *    3): 0.80-0.91 ms vs 12.8-14.7 ms (16.0-16.6x) with 10,182 edges,
+ *    1.55-1.80 ms vs 22.8-24.9 ms (13.8-14.7x) with 16,100 edges; the issue's
+ *    20x is not reached: 80% of the build is the two sweeps, the rest
+ *    extraction, stitching and labels.
  *    Exact radius-0 path between random free tiles median 48-66 us;
  *    radius paths (r = 0.25 / 0.4 / 0.75) median 0.37-0.67 ms, p90 2-11 ms
  *    (700 blocks), 6-15 ms median on the 2000-block map (many corners in
