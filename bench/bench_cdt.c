@@ -29,6 +29,7 @@
 #include "bench.h"
 
 #include "tn_cdt.h"
+#include "tn_navmesh.h"
 #include "tn_map.h"
 #include "tn_rng.h"
 
@@ -200,7 +201,7 @@ static void usage(FILE *f)
         f,
         "usage: tilenav-bench cdt --points N [--seed S] [--runs R] [--float] [--incremental]\n"
         "       tilenav-bench cdt --map FILE... [--runs R] [--unit] [--incremental]\n"
-        "       tilenav-bench cdt --dump-input FILE.map [--unit] [--runs R]\n"
+        "       tilenav-bench cdt --dump-input FILE.map [--unit] [--navmesh] [--runs R]\n"
         "                         [--alternate OTHER.map] [-o OUT.json]\n"
         "       tilenav-bench cdt --dump-points N [--seed S] [--float] [--runs R] [-o OUT.json]\n"
         "  --unit: the outline as unit edges (every outline corner a point) instead of\n"
@@ -210,6 +211,36 @@ static void usage(FILE *f)
 }
 
 static int g_unit; /* --unit: unit-edge extraction */
+static int g_navmesh; /* --navmesh: with --dump-input, time the full tn_navmesh_build */
+
+/* Median wall and CPU seconds of `runs` full navmesh builds of the map. */
+static int time_navmesh(const char *path, int runs, double *wall, double *cpu)
+{
+    tn_map *m = load_map(path);
+    if (!m) return 1;
+    tn_error err;
+    tn_navmesh *nm = tn_navmesh_create(m->w, m->h, NULL, NULL, &err);
+    if (!nm || tn_failed(tn_navmesh_build(nm, m, &err))) {
+        fprintf(stderr, "cdt: navmesh: %s\n", err.msg);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+        return 1;
+    }
+    double *t = malloc(sizeof(double) * (size_t)runs), *u = malloc(sizeof(double) * (size_t)runs);
+    for (int k = 0; k < runs; k++) {
+        double t0 = bench_now(), u0 = cpu_now();
+        tn_navmesh_build(nm, m, NULL);
+        u[k] = cpu_now() - u0;
+        t[k] = bench_now() - t0;
+    }
+    *wall = bench_median(t, runs);
+    *cpu = bench_median(u, runs);
+    free(t);
+    free(u);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+    return 0;
+}
 
 static int load_map_input(const char *path, bench_in *in)
 {
@@ -241,6 +272,10 @@ int bench_cdt(int argc, char **argv)
         }
         if (!strcmp(a, "--unit")) {
             g_unit = 1;
+            continue;
+        }
+        if (!strcmp(a, "--navmesh")) {
+            g_navmesh = 1;
             continue;
         }
         if (!strcmp(a, "--incremental")) {
@@ -319,9 +354,12 @@ int bench_cdt(int argc, char **argv)
             tn_cdt_get_mesh(c, &mh);
             int hull = mh.ntris;
             double mn, mx, cpu = 0, wall = 0;
-            if (runs > 0)
+            if (runs > 0 && g_navmesh && dump_input) {
+                if (time_navmesh(dump_input, runs, &wall, &cpu)) wall = -1;
+            } else if (runs > 0) {
                 wall = time_builds(c, &in, flags, runs, &mn, &mx, &cpu,
                                    between.c ? &between : NULL);
+            }
             if (wall >= 0 && !tn_failed(build_once(c, &in, flags, &err))) {
                 tn_cdt_get_mesh(c, &mr);
                 rc = write_json(out, &in, mr.ntris, hull, runs > 0 ? runs : 0, wall, cpu);

@@ -21,6 +21,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tests/clear_oracle.h"
+
 /* This thread's CPU time: less distorted than wall time on a shared box. */
 static double cpu_now(void)
 {
@@ -60,6 +62,92 @@ static void count_free(void *user, void *p)
 {
     (void)user;
     free(p);
+}
+
+/* Radius paths against the tangent-graph oracle (tests/clear_oracle.h):
+ * per radius, nq random clear start/goal pairs (1/8-tile grid): how many
+ * each solves, the exact length / oracle (worst |ratio - 1|), the returned
+ * polyline / oracle (worst), the least clearance minus r (exact, over the
+ * polyline), the query time (median, p90).  The oracle is O(corners^2), so
+ * it is skipped beyond `max_corners` convex corners (times only). */
+static void radius_table(const tn_map *map, tn_navquery *q, int nq, int max_corners)
+{
+    static const double RADII[3] = {0.25, 0.4, 0.75};
+    int corners = 0;
+    for (int y = 0; y <= map->h; y++)
+        for (int x = 0; x <= map->w; x++) {
+            int nb = or_blocked(map, x - 1, y - 1) + or_blocked(map, x, y - 1) +
+                     or_blocked(map, x - 1, y) + or_blocked(map, x, y);
+            corners += nb == 1;
+        }
+    bool oracle = corners <= max_corners;
+    int cap = 1 << 16;
+    float *xy = malloc(sizeof(float) * 2 * (size_t)cap);
+    double *tq = malloc(sizeof(double) * (size_t)(nq > 0 ? nq : 1));
+    for (int ri = 0; ri < 3; ri++) {
+        double r = RADII[ri];
+        or_graph g;
+        if (oracle) or_build(&g, map, r);
+        tn_rng rng;
+        tn_rng_seed(&rng, 99 + (uint64_t)ri, 3);
+        int n = 0, ok = 0, unreach = 0, agree = 0, bad_clear = 0;
+        double worst_exact = 0, worst_poly = 1, margin = INFINITY;
+        for (int i = 0; i < nq; i++) {
+            double p[4];
+            bool have = true;
+            for (int k = 0; k < 2 && have; k++) {
+                have = false;
+                for (int t = 0; t < 200 && !have; t++) {
+                    p[2 * k] = tn_rng_below(&rng, (uint32_t)(8 * map->w)) / 8.0;
+                    p[2 * k + 1] = tn_rng_below(&rng, (uint32_t)(8 * map->h)) / 8.0;
+                    have = or_seg_clearance(map, p[2 * k], p[2 * k + 1], p[2 * k], p[2 * k + 1],
+                                            r) >= r;
+                }
+            }
+            if (!have) break;
+            int np;
+            double t0 = bench_now();
+            tn_status st = tn_navquery_find_path(q, (float)p[0], (float)p[1], (float)p[2],
+                                                 (float)p[3], (float)r, xy, cap, &np);
+            tq[n++] = bench_now() - t0;
+            bool solved = st == TN_OK;
+            ok += solved;
+            unreach += !solved;
+            double cl = INFINITY;
+            if (solved) {
+                for (int k = 0; k + 1 < np; k++)
+                    cl = fmin(cl, or_seg_clearance(map, xy[2 * k], xy[2 * k + 1], xy[2 * k + 2],
+                                                   xy[2 * k + 3], r));
+                margin = fmin(margin, cl - r);
+                bad_clear += cl < r - 1e-4;
+            }
+            if (!oracle) continue;
+            double best = or_query(&g, p[0], p[1], p[2], p[3]);
+            if ((best < INFINITY) == solved) agree++;
+            if (solved && best < INFINITY && best > 0) {
+                double pl = 0;
+                for (int k = 0; k + 1 < np; k++)
+                    pl += hypot(xy[2 * k + 2] - xy[2 * k], xy[2 * k + 3] - xy[2 * k + 1]);
+                worst_exact = fmax(worst_exact, fabs(tn_navquery_length(q) / best - 1));
+                worst_poly = fmax(worst_poly, pl / best);
+            }
+        }
+        if (oracle) {
+            printf("%-22s   r=%.2f: %4d queries, %4d solved, %3d not; oracle agrees on %4d; "
+                   "exact/oracle worst |1-x| %.1e, polyline/oracle worst %.5f; clearance "
+                   "r%+.1e (%d below r-1e-4); %.1f us median, p90 %.1f us\n",
+                   "", r, n, ok, unreach, agree, worst_exact, worst_poly, margin, bad_clear,
+                   n ? bench_median(tq, n) * 1e6 : 0, n ? bench_percentile(tq, n, 90) * 1e6 : 0);
+            or_free(&g);
+        } else {
+            printf("%-22s   r=%.2f: %4d queries, %4d solved, %3d not (oracle skipped: %d "
+                   "corners); clearance r%+.1e (%d below r-1e-4); %.1f us median, p90 %.1f us\n",
+                   "", r, n, ok, unreach, corners, margin, bad_clear,
+                   n ? bench_median(tq, n) * 1e6 : 0, n ? bench_percentile(tq, n, 90) * 1e6 : 0);
+        }
+    }
+    free(xy);
+    free(tq);
 }
 
 static int bench_file(const char *path, int reps, int nqueries)
@@ -118,8 +206,9 @@ static int bench_file(const char *path, int reps, int nqueries)
            tmed > 0 ? 100.0 * cmed / tmed : 0.0);
 
     printf("%-22s   memory (worst-case capacity for the size): mesh %.1f MB incl. CDT, "
-           "query %.1f MB\n",
-           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0);
+           "query %.1f MB; triangulated by %s\n",
+           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0,
+           v.swept ? "two row sweeps (free, blocked)" : "the general CDT");
     /* Queries between random free tile centres. */
     int nfree = 0;
     for (int i = 0; i < map->w * map->h; i++) nfree += map->tile[i] != TN_TILE_BLOCK;
@@ -172,6 +261,8 @@ static int bench_file(const char *path, int reps, int nqueries)
         free(xy);
         free(freel);
     }
+
+    radius_table(map, q, nqueries, 1000);
 
     /* Single-tile edits: toggle a random tile, update the mesh locally
      * (tn_navmesh_update_tile), toggle it back, update again; and the same

@@ -48,6 +48,9 @@ function usage(msg) {
 
 const args = process.argv.slice(2);
 let bench = null, runs = 0, points = -1, seed = 1, unit = false, alternate = false;
+// --navmesh: our time is the full tn_navmesh_build of the map (outlines, both
+// row sweeps, labels), against the peers' CDT of the same outline
+let navmesh = false;
 const maps = [];
 for (let i = 0; i < args.length; i++) {
     const a = args[i];
@@ -57,6 +60,7 @@ for (let i = 0; i < args.length; i++) {
     else if (a === '--seed') seed = parseInt(args[++i], 10);
     else if (a === '--unit') unit = true;
     else if (a === '--alternate') alternate = true;
+    else if (a === '--navmesh') navmesh = true;
     else if (a.startsWith('-')) usage('unknown option ' + a);
     else maps.push(a);
 }
@@ -150,7 +154,8 @@ try {
              args: ['cdt', '--dump-points', String(points), '--seed', String(seed), '--float'] }]
         : maps.map((m, i) => ({
             name: m.split('/').pop(),
-            args: ['cdt', '--dump-input', m].concat(unit ? ['--unit'] : []),
+            args: ['cdt', '--dump-input', m].concat(unit ? ['--unit'] : [],
+                                                    navmesh ? ['--navmesh'] : []),
             other: alternate ? maps[(i + 1) % maps.length] : null }));
     const readInput = (args, r) => {
         const out = join(tmp, 'input.json');
@@ -181,6 +186,7 @@ try {
                 `${version('@kninnug/constrainautor')} (node ${process.version}), ` +
                 `medians of ${runs} builds each` + (points < 0 ? ', outside removed' : '') +
                 (unit ? ', unit-edge outlines' : '') +
+                (navmesh ? ', ours = the full tn_navmesh build' : '') +
                 (alternate ? ', each build after one of the next map' : ''));
     console.log(['input'.padEnd(28), pad('points', 8), pad('segs', 6), pad('tris', 8),
                  pad('peer', 8), pad('ours ms', 9), pad('cpu', 8), pad('peer ms', 9),

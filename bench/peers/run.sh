@@ -34,5 +34,10 @@ echo "== the same maps with every unit outline edge a constraint (~10,000 and ~1
 node "$DIR/peers.mjs" --bench "$BENCH" --runs 51 --unit \
     "$TMP/blocks256-700.map" "$TMP/blocks256-2000.map"
 echo
+echo "== the full navmesh build (tn_navmesh_build: outlines, two row sweeps, labels) against"
+echo "   the peers' CDT of the unit-edge outline (issue 11's target: >= 20x, < 2 ms)"
+node "$DIR/peers.mjs" --bench "$BENCH" --runs 51 --unit --navmesh \
+    "$TMP/blocks256-700.map" "$TMP/blocks256-2000.map"
+echo
 echo "== uniform random points (no constraints)"
 node "$DIR/peers.mjs" --bench "$BENCH" --runs 5 --points 1000000

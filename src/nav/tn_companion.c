@@ -30,6 +30,7 @@ tn_companion_params tn_companion_default_params(void)
     p.idle_steps = 45;
     p.fetch_range = 256.0f;
     p.pickup_radius = 8.0f;
+    p.path_radius = 0.0f;
     return p;
 }
 
@@ -41,6 +42,7 @@ tn_status tn_companion_check_params(const tn_companion_params *p, tn_error *err)
 #define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)
     if (!p) BAD("companion: no parameters");
     if (!positive(p->half)) BAD("companion: half %g must be positive", (double)p->half);
+    if (!nonneg(p->path_radius)) BAD("companion: path_radius must be >= 0");
     if (!positive(p->max_speed)) BAD("companion: max_speed %g must be positive", (double)p->max_speed);
     if (!positive(p->max_accel)) BAD("companion: max_accel %g must be positive", (double)p->max_accel);
     if (!nonneg(p->follow_inner) || !positive(p->follow_outer) ||
@@ -95,6 +97,11 @@ void tn_companion_reset(tn_companion *c)
 
 /* ---- paths ------------------------------------------------------------------ */
 
+static float path_radius(const tn_companion_params *p)
+{
+    return p->path_radius > 0.0f ? p->path_radius : p->half;
+}
+
 /* Plan to (gx, gy); false when unreachable (or no path query). */
 static bool plan(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e,
                  float gx, float gy)
@@ -103,7 +110,7 @@ static bool plan(tn_companion *c, const tn_companion_params *p, const tn_compani
     c->stall = 0;
     if (!e->nav || !e->nav->path) return false;
     c->paths_planned++;
-    int n = e->nav->path(e->nav->user, c->x, c->y, gx, gy, p->half, c->path,
+    int n = e->nav->path(e->nav->user, c->x, c->y, gx, gy, path_radius(p), c->path,
                          TN_COMPANION_PATH_MAX);
     if (n <= 0) return false;
     c->path_n = n;
@@ -179,7 +186,7 @@ static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_
         int i = cand[k];
         c->paths_planned++;
         int n = e->nav->path(e->nav->user, c->x, c->y, e->items[2 * i], e->items[2 * i + 1],
-                             p->half, tmp, TN_COMPANION_PATH_MAX);
+                             path_radius(p), tmp, TN_COMPANION_PATH_MAX);
         if (n <= 0) continue;
         float len = path_length(c->x, c->y, tmp, n);
         if (len < best) {

@@ -100,6 +100,8 @@ typedef struct tn_companion_params {
     int idle_steps;          /* idle steps before fetching an item; 45 */
     float fetch_range;       /* px from the character; 256 */
     float pickup_radius;     /* px; 8 */
+    float path_radius;       /* px: radius of its navmesh paths (a disc that keeps
+                                this far from every wall); 0 (default) = half */
 } tn_companion_params;
 
 typedef struct tn_companion {

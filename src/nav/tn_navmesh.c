@@ -50,6 +50,10 @@ struct tn_navmesh {
     uint32_t *hstamp;
     bool last_local;
     int32_t *region;           /* max_tris */
+    int32_t *vtri;             /* max_points: a triangle using each vertex */
+    int32_t *bedge;            /* 2*max_points: build's stitching (blocked-side boundary
+                                  edges leaving each vertex, 3*tri+edge) */
+    bool swept;                /* the last full build used the row sweep */
     int32_t *stack;            /* max_tris */
     int nfree, nregions;
     int32_t *bucket;           /* bw*bh: a triangle whose centroid lies in each bucket */
@@ -137,6 +141,8 @@ void tn_navmesh_destroy(tn_navmesh *m)
     tn_free(a, m->segs);
     tn_free(a, m->colprev);
     tn_free(a, m->region);
+    tn_free(a, m->vtri);
+    tn_free(a, m->bedge);
     tn_free(a, m->stack);
     tn_free(a, m->bucket);
     tn_allocator copy = m->alloc;
@@ -195,6 +201,8 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->segs = tn_alloc_array(al, (size_t)m->max_segs, 2 * sizeof(int32_t));
     m->colprev = tn_alloc_array(al, (size_t)map_w + 1, sizeof(int32_t));
     m->region = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
+    m->vtri = tn_alloc_array(al, (size_t)m->max_points, sizeof(int32_t));
+    m->bedge = tn_alloc_array(al, (size_t)m->max_points, 2 * sizeof(int32_t));
     m->stack = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->bucket = tn_alloc_array(al, (size_t)m->bw * (size_t)m->bh, sizeof(int32_t));
     size_t mp = (size_t)m->max_points, mt = (size_t)m->max_tris;
@@ -218,6 +226,7 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->hval = tn_alloc_array(al, LOCAL_HASH, sizeof(int32_t));
     m->hstamp = tn_alloc_array(al, LOCAL_HASH, sizeof(uint32_t));
     if (!m->free || !m->bits || !m->pts || !m->vquad || !m->segs || !m->colprev || !m->region ||
+        !m->vtri || !m->bedge ||
         !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
         !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav ||
         !m->bnd || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
@@ -306,6 +315,10 @@ static bool extract_outlines(tn_navmesh *m)
             carry_up = u >> 63;
             carry_dn = d >> 63;
             carry_v = v >> 63;
+            if (y == 0 || y == h) { /* the map's corners are always vertices */
+                if (wi == 0) cand |= 1ull;
+                if (wi == (w >> 6)) cand |= 1ull << (w & 63);
+            }
             if (wi == nwords - 1 && ((w + 1) & 63)) cand &= (1ull << ((w + 1) & 63)) - 1;
             while (cand) {
                 int x = wi * 64 + __builtin_ctzll(cand);
@@ -351,6 +364,7 @@ static void label_triangles(tn_navmesh *m)
     int nfree = 0;
     for (int t = 0; t < m->ntris; t++) {
         const int32_t *v = tri + 3 * t;
+        m->vtri[v[0]] = m->vtri[v[1]] = m->vtri[v[2]] = t;
         /* The centroid never lies on an outline, so its tile decides. */
         int sx = pts[2 * v[0]] + pts[2 * v[1]] + pts[2 * v[2]];
         int sy = pts[2 * v[0] + 1] + pts[2 * v[1] + 1] + pts[2 * v[2] + 1];
@@ -390,6 +404,134 @@ static void label_triangles(tn_navmesh *m)
     m->nregions = nreg;
 }
 
+
+static inline bool tile_blocked(const tn_navmesh *m, int x, int y)
+{
+    return x < 0 || y < 0 || x >= m->w || y >= m->h || !m->free[(size_t)y * m->w + x];
+}
+
+/* One row sweep (tn_cdt, ALGORITHM A) over the subset of vertices that end
+ * one of the nseg segments `sg` (global ids): triangles appended to m->tri
+ * in global ids, adjacency inside the subset only (-1 across its outline).
+ * False when it did not work (capacity, or the CDT failed). */
+static bool sweep_part(tn_navmesh *m, const int32_t *sg, int nseg, bool *rect)
+{
+    int32_t *loc = m->vsub, *glob = m->vmap, *xy = m->pts_alt, *ls = m->segs_alt;
+    for (int v = 0; v < m->npts; v++) loc[v] = -1;
+    for (int k = 0; k < 2 * nseg; k++) loc[sg[k]] = 0;
+    int n = 0;
+    for (int v = 0; v < m->npts; v++) {
+        if (loc[v] < 0) continue;
+        loc[v] = n;
+        glob[n] = v;
+        xy[2 * n] = m->pts[2 * v];
+        xy[2 * n + 1] = m->pts[2 * v + 1];
+        n++;
+    }
+    if (n < 3) return nseg == 0;
+    for (int k = 0; k < 2 * nseg; k++) ls[k] = loc[sg[k]];
+    if (tn_failed(tn_cdt_build_i(m->cdt, xy, n, ls, nseg, TN_CDT_REMOVE_OUTSIDE, NULL)))
+        return false;
+    tn_cdt_stats st;
+    tn_cdt_get_stats(m->cdt, &st);
+    *rect = *rect && st.rectilinear;
+    tn_cdt_mesh cm;
+    tn_cdt_get_mesh(m->cdt, &cm);
+    if (m->ntris + cm.ntris > m->max_tris) return false;
+    int base = m->ntris;
+    for (int k = 0; k < 3 * cm.ntris; k++) {
+        m->tri[3 * base + k] = glob[cm.tri[k]];
+        m->adj[3 * base + k] = cm.adj[k] >= 0 ? base + cm.adj[k] : -1;
+    }
+    m->ntris += cm.ntris;
+    return true;
+}
+
+/* The whole map rectangle triangulated by two row sweeps: the free faces
+ * (the outline as extracted, inside = free) and the blocked faces (the
+ * outline segments off the map border plus the border runs along blocked
+ * tiles, inside = blocked).  A face's CDT depends only on its boundary, so
+ * the union, stitched along the outline, is the CDT of the rectangle.
+ * False (nothing published) when a part fails; the caller then uses the
+ * general builder. */
+static bool build_swept(tn_navmesh *m)
+{
+    const int w = m->w, h = m->h;
+    bool rect = true;
+    m->ntris = 0;
+    /* part 1: free faces */
+    if (!sweep_part(m, m->segs, m->nsegs, &rect)) return false;
+    int nfree_tris = m->ntris;
+    /* part 2: blocked faces.  Its segments go after the outline's in
+     * m->segs (capacity permitting), so sweep_part can read them. */
+    int nb = 0;
+    int32_t *bs = m->segs + 2 * m->nsegs;
+    int room = m->max_segs - m->nsegs;
+    for (int s = 0; s < m->nsegs; s++) {
+        int a = m->segs[2 * s], b = m->segs[2 * s + 1];
+        int ax = m->pts[2 * a], ay = m->pts[2 * a + 1], bx = m->pts[2 * b], by = m->pts[2 * b + 1];
+        if ((ay == by && (ay == 0 || ay == h)) || (ax == bx && (ax == 0 || ax == w))) continue;
+        if (nb == room) return false;
+        bs[2 * nb] = a;
+        bs[2 * nb + 1] = b;
+        nb++;
+    }
+    /* border runs next to blocked tiles, between consecutive border vertices */
+    /* (one pass: row-major order is increasing x along the top and bottom
+     * and increasing y along the left and right) */
+    int prev[4] = {-1, -1, -1, -1};
+    for (int v = 0; v < m->npts; v++) {
+        int x = m->pts[2 * v], y = m->pts[2 * v + 1];
+        if (y != 0 && y != h && x != 0 && x != w) {
+            /* skip the row's inner points: next is its last one */
+            int nv = v;
+            while (nv + 1 < m->npts && m->pts[2 * (nv + 1) + 1] == y) nv++;
+            v = m->pts[2 * nv] == w && nv > v ? nv - 1 : nv;
+            continue;
+        }
+        for (int side = 0; side < 4; side++) {
+            bool on = side == 0 ? y == 0 : side == 1 ? y == h : side == 2 ? x == 0 : x == w;
+            if (!on) continue;
+            int p = prev[side];
+            prev[side] = v;
+            if (p < 0) continue;
+            int px = m->pts[2 * p], py = m->pts[2 * p + 1];
+            int tx = side == 3 ? w - 1 : px, ty = side == 1 ? h - 1 : py;
+            if (!tile_blocked(m, tx, ty)) continue;
+            if (nb == room) return false;
+            bs[2 * nb] = p;
+            bs[2 * nb + 1] = v;
+            nb++;
+        }
+    }
+    if (!sweep_part(m, bs, nb, &rect)) return false;
+    /* stitch along the outline: blocked-side boundary edges by start vertex */
+    for (int v = 0; v < m->npts; v++) m->bedge[2 * v] = m->bedge[2 * v + 1] = -1;
+    for (int t = nfree_tris; t < m->ntris; t++)
+        for (int k = 0; k < 3; k++) {
+            if (m->adj[3 * t + k] >= 0) continue;
+            int a = m->tri[3 * t + k];
+            int slot = m->bedge[2 * a] < 0 ? 0 : 1;
+            m->bedge[2 * a + slot] = 3 * t + k;
+        }
+    for (int t = 0; t < nfree_tris; t++)
+        for (int k = 0; k < 3; k++) {
+            if (m->adj[3 * t + k] >= 0) continue;
+            int a = m->tri[3 * t + k], b = m->tri[3 * t + NEXT3[k]];
+            for (int j = 0; j < 2; j++) {
+                int e = m->bedge[2 * b + j];
+                if (e < 0) continue;
+                int u = e / 3, i = e % 3;
+                if (m->tri[3 * u + NEXT3[i]] != a) continue;
+                m->adj[3 * t + k] = u;
+                m->adj[3 * u + i] = t;
+                break;
+            }
+        }
+    m->swept = rect;
+    return true;
+}
+
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
 {
     if (!m || !map)
@@ -413,8 +555,18 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
                             "navmesh capacity (%d points, %d segments) is too small for this map",
                             m->max_points, m->max_segs);
     }
-    if (m->npts < 3) return TN_OK; /* no free tile: an empty mesh */
+    if (m->nsegs == 0) { /* no free tile: an empty mesh */
+        m->npts = 0;
+        return TN_OK;
+    }
     double t0 = m->clock ? m->clock() : 0.0;
+    m->swept = false;
+    if (build_swept(m)) {
+        if (m->clock) m->cdt_seconds = m->clock() - t0;
+        label_triangles(m);
+        return TN_OK;
+    }
+    m->ntris = 0;
     tn_status s = tn_cdt_build_i(m->cdt, m->pts, m->npts, m->segs, m->nsegs, 0, err);
     if (m->clock) m->cdt_seconds = m->clock() - t0;
     if (tn_failed(s)) {
@@ -458,6 +610,7 @@ void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
     v->nregions = m->nregions;
     v->cdt_seconds = m->cdt_seconds;
     v->last_local = m->last_local;
+    v->swept = m->swept;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1182,6 +1335,22 @@ typedef struct pent {
     int32_t node;
 } pent;
 
+typedef struct clabel {
+    double g;        /* path length to the arrival point */
+    double tx, ty;   /* arrival point (tangent point; the start for label 0) */
+    double ox, oy;   /* departure point on the parent's circle */
+    double f;        /* heap key */
+    int32_t state;   /* 2*vertex + (s > 0); -1 start, -2 goal */
+    int32_t parent;  /* label of the circle before, -1 for the start */
+    int32_t next;    /* next closed label of the same state */
+} clabel;
+
+typedef struct vitem {
+    double rx, ry, lx, ly; /* cone: right and left directions from the apex */
+    int32_t t;
+    int8_t e;              /* entry edge of t */
+} vitem;
+
 struct tn_navquery {
     tn_allocator alloc;
     const tn_navmesh *m;
@@ -1201,6 +1370,27 @@ struct tn_navquery {
     double *pts;         /* 2*(cap+2) */
     int expanded;
     bool exact;
+    /* clearance search (radius > 0) */
+    struct clabel *cheap, *lab; /* heap of offered tangents; closed labels */
+    int ncheap, ccap, nlab, lcap;
+    double cbest;
+    bool cinexact;
+    int32_t *state_head;        /* 2*max_points: closed labels per corner and side */
+    uint32_t *state_stamp, sgen;
+    uint32_t *vis_stamp, vgen;  /* max_points: candidate set of one expansion */
+    int32_t *cand;
+    int ncand;
+    struct vitem *vstack;
+    int nvis, vcap;
+    int32_t *lchain;            /* lcap */
+    int32_t *vc_off;            /* max_points: cached candidates of a vertex in vc_pool */
+    int32_t *vc_n;              /* max_points: their number, -1 - n with the goal in sight */
+    uint32_t *vc_stamp;         /* max_points: query (sgen) of the cache entry */
+    int32_t *vc_pool;
+    int vc_used, vc_cap;
+    double *out;                /* path points (2 * outcap) */
+    int nout, outcap;
+    double clen;                /* exact length of the last radius path (tiles) */
 };
 
 tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
@@ -1228,8 +1418,29 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
     q->corr = tn_alloc_array(a, n, sizeof *q->corr);
     q->portals = tn_alloc_array(a, n + 2, 4 * sizeof(double));
     q->pts = tn_alloc_array(a, n + 2, 2 * sizeof(double));
+    size_t mp = (size_t)m->max_points;
+    q->lcap = (int)(mp / 2 + 256);
+    q->ccap = (int)(2 * mp + 1024);
+    q->vcap = (int)n + 64;
+    q->outcap = (int)n + 2;
+    q->cheap = tn_alloc_array(a, (size_t)q->ccap, sizeof(clabel));
+    q->lab = tn_alloc_array(a, (size_t)q->lcap, sizeof(clabel));
+    q->state_head = tn_alloc_array(a, 2 * mp, sizeof(int32_t));
+    q->state_stamp = tn_alloc_array(a, 2 * mp, sizeof(uint32_t));
+    q->vis_stamp = tn_alloc_array(a, mp, sizeof(uint32_t));
+    q->cand = tn_alloc_array(a, mp, sizeof(int32_t));
+    q->vstack = tn_alloc_array(a, (size_t)q->vcap, sizeof(vitem));
+    q->lchain = tn_alloc_array(a, (size_t)q->lcap, sizeof(int32_t));
+    q->vc_cap = (int)(4 * mp + 1024);
+    q->vc_off = tn_alloc_array(a, mp, sizeof(int32_t));
+    q->vc_n = tn_alloc_array(a, mp, sizeof(int32_t));
+    q->vc_stamp = tn_alloc_array(a, mp, sizeof(uint32_t));
+    q->vc_pool = tn_alloc_array(a, (size_t)q->vc_cap, sizeof(int32_t));
+    q->out = q->pts;
     if (!q->node || !q->heap || !q->pheap || !q->pool || !q->root_g || !q->root_stamp || !q->corr ||
-        !q->portals || !q->pts) {
+        !q->portals || !q->pts || !q->cheap || !q->lab || !q->state_head || !q->state_stamp ||
+        !q->vis_stamp || !q->cand || !q->vstack || !q->lchain || !q->vc_off || !q->vc_n ||
+        !q->vc_stamp || !q->vc_pool) {
         tn_navquery_destroy(q);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
         return NULL;
@@ -1250,6 +1461,18 @@ void tn_navquery_destroy(tn_navquery *q)
     tn_free(&a, q->corr);
     tn_free(&a, q->portals);
     tn_free(&a, q->pts);
+    tn_free(&a, q->cheap);
+    tn_free(&a, q->lab);
+    tn_free(&a, q->state_head);
+    tn_free(&a, q->state_stamp);
+    tn_free(&a, q->vis_stamp);
+    tn_free(&a, q->cand);
+    tn_free(&a, q->vstack);
+    tn_free(&a, q->lchain);
+    tn_free(&a, q->vc_off);
+    tn_free(&a, q->vc_n);
+    tn_free(&a, q->vc_stamp);
+    tn_free(&a, q->vc_pool);
     tn_free(&a, q);
 }
 
@@ -1261,6 +1484,7 @@ const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n)
 
 int tn_navquery_expanded(const tn_navquery *q) { return q ? q->expanded : 0; }
 bool tn_navquery_exact(const tn_navquery *q) { return q && q->exact; }
+double tn_navquery_length(const tn_navquery *q) { return q ? q->clen * q->m->tile_size : 0; }
 
 /* ---- triangle A* heap (decrease-key) ---- */
 
@@ -1860,6 +2084,759 @@ int tn_funnel(const double *P, int n, double *out, int cap)
     return cnt;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Clearance paths (radius > 0): see CLEARANCE in the header. */
+
+/* Slack of the exact clearance tests (tiles): tangent points are computed in
+ * doubles, so a segment that should touch a corner circle exactly may come
+ * 1e-12 closer. */
+#define CLEAR_TOL 1e-7
+/* Angular slack of the candidate search's cones (relative cross product). */
+#define VIS_TOL 1e-9
+#define CL_PI 3.14159265358979323846
+
+
+/* Squared distance from point p to the square [x, x+1] x [y, y+1]. */
+static inline double pt_square_d2(double px, double py, int x, int y)
+{
+    double dx = px < x ? x - px : px > x + 1 ? px - (x + 1) : 0;
+    double dy = py < y ? y - py : py > y + 1 ? py - (y + 1) : 0;
+    return dx * dx + dy * dy;
+}
+
+static inline double pt_seg_d2(double ax, double ay, double bx, double by, double px, double py)
+{
+    double ex = bx - ax, ey = by - ay, l2 = ex * ex + ey * ey;
+    double u = l2 > 0 ? ((px - ax) * ex + (py - ay) * ey) / l2 : 0;
+    u = u < 0 ? 0 : u > 1 ? 1 : u;
+    double dx = ax + u * ex - px, dy = ay + u * ey - py;
+    return dx * dx + dy * dy;
+}
+
+/* Squared distance from segment a-b to the square of tile (x, y): 0 when
+ * they meet (Liang-Barsky clip), else the least of the end points to the
+ * square and the square's corners to the segment. */
+static double seg_square_d2(double ax, double ay, double bx, double by, int x, int y)
+{
+    double t0 = 0, t1 = 1, dx = bx - ax, dy = by - ay;
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double qq[4] = {ax - x, x + 1 - ax, ay - y, y + 1 - ay};
+    bool hit = true;
+    for (int i = 0; i < 4 && hit; i++) {
+        if (p[i] == 0) {
+            if (qq[i] < 0) hit = false;
+        } else {
+            double t = qq[i] / p[i];
+            if (p[i] < 0) {
+                if (t > t1) hit = false;
+                else if (t > t0) t0 = t;
+            } else {
+                if (t < t0) hit = false;
+                else if (t < t1) t1 = t;
+            }
+        }
+    }
+    if (hit) return 0;
+    double d = fmin(pt_square_d2(ax, ay, x, y), pt_square_d2(bx, by, x, y));
+    for (int k = 0; k < 4; k++)
+        d = fmin(d, pt_seg_d2(ax, ay, bx, by, x + (k & 1), y + (k >> 1)));
+    return d;
+}
+
+/* Does segment a-b keep r (minus CLEAR_TOL) from every blocked tile and the
+ * outside?  Visits, column by column, the tiles within r of the segment. */
+static bool seg_clear(const tn_navmesh *m, double ax, double ay, double bx, double by, double r)
+{
+    const double lim = (r - CLEAR_TOL) * (r - CLEAR_TOL);
+    double x0 = fmin(ax, bx), x1 = fmax(ax, bx);
+    int cx0 = (int)floor(x0 - r), cx1 = (int)floor(x1 + r);
+    cx0 = tn_maxi(cx0, -1);
+    cx1 = tn_mini(cx1, m->w);
+    double dx = bx - ax, dy = by - ay;
+    for (int x = cx0; x <= cx1; x++) {
+        /* the segment's y range over the columns x - r .. x + 1 + r */
+        double lo = fmax(x0, x - r), hi = fmin(x1, x + 1 + r);
+        if (lo > hi) continue;
+        double ya, yb;
+        if (dx == 0) {
+            ya = ay;
+            yb = by;
+        } else {
+            ya = ay + (lo - ax) / dx * dy;
+            yb = ay + (hi - ax) / dx * dy;
+        }
+        int ry0 = tn_maxi((int)floor(fmin(ya, yb) - r), -1);
+        int ry1 = tn_mini((int)floor(fmax(ya, yb) + r), m->h);
+        for (int y = ry0; y <= ry1; y++)
+            if (tile_blocked(m, x, y) && seg_square_d2(ax, ay, bx, by, x, y) < lim) return false;
+    }
+    return true;
+}
+
+/* Clearance of a point: is it at least r from every blocked tile? */
+static bool pt_clear(const tn_navmesh *m, double px, double py, double r)
+{
+    return seg_clear(m, px, py, px, py, r);
+}
+
+/* Is direction (dx, dy) (from the centre) inside the arc that starts at
+ * angle-vector (ux, uy) and sweeps `sw` radians in direction s? */
+static bool in_arc(double ux, double uy, double sw, int s, double dx, double dy)
+{
+    double a = atan2(ux * dy - uy * dx, ux * dx + uy * dy) * s; /* (-pi, pi] */
+    if (a < -1e-12) a += 2 * CL_PI;
+    return a <= sw + 1e-12;
+}
+
+/* Squared-free test: distance from the arc (centre c, radius r, from unit
+ * vector u sweeping sw >= 0 in direction s) to tile (x, y) >= lim. */
+static bool arc_square_clear(double cx, double cy, double r, double ux, double uy, double sw,
+                             int s, int x, int y, double lim)
+{
+    double lim2 = lim * lim;
+    /* end points */
+    double ca = cos(sw * s), sa = sin(sw * s);
+    double ex = ux * ca - uy * sa, ey = ux * sa + uy * ca;
+    if (pt_square_d2(cx + r * ux, cy + r * uy, x, y) < lim2) return false;
+    if (pt_square_d2(cx + r * ex, cy + r * ey, x, y) < lim2) return false;
+    /* the square's corners (radial distance) */
+    for (int k = 0; k < 4; k++) {
+        double qx = x + (k & 1) - cx, qy = y + (k >> 1) - cy, d = sqrt(qx * qx + qy * qy);
+        if (d > 1e-12 && in_arc(ux, uy, sw, s, qx, qy) && fabs(d - r) < lim) return false;
+    }
+    /* the square's edges: crossings of the circle, and the foot of the
+     * perpendicular from the centre */
+    for (int k = 0; k < 4; k++) {
+        bool vert = k < 2;
+        double c = vert ? x + k : y + (k - 2); /* the edge's line: X = c or Y = c */
+        double lo = vert ? y : x, hi = lo + 1;
+        double off = vert ? c - cx : c - cy;  /* signed distance centre -> line */
+        double along0 = vert ? cy : cx;
+        double fx = vert ? off : 0, fy = vert ? 0 : off;
+        if (along0 >= lo && along0 <= hi && fabs(off) > 1e-12 &&
+            in_arc(ux, uy, sw, s, fx, fy) && fabs(fabs(off) - r) < lim)
+            return false;
+        if (fabs(off) <= r) {
+            double h = sqrt(r * r - off * off);
+            for (int sg = -1; sg <= 1; sg += 2) {
+                double al = along0 + sg * h;
+                if (al < lo || al > hi) continue;
+                double px = vert ? off : al - cx, py = vert ? al - cy : off;
+                if (in_arc(ux, uy, sw, s, px, py)) return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Does the arc keep r - CLEAR_TOL from every blocked tile? */
+static bool arc_clear(const tn_navmesh *m, double cx, double cy, double r, double ux, double uy,
+                      double sw, int s)
+{
+    if (sw <= 1e-12) return true;
+    int x0 = tn_maxi((int)floor(cx - 2 * r), -1), x1 = tn_mini((int)floor(cx + 2 * r), m->w);
+    int y0 = tn_maxi((int)floor(cy - 2 * r), -1), y1 = tn_mini((int)floor(cy + 2 * r), m->h);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++)
+            if (tile_blocked(m, x, y) &&
+                !arc_square_clear(cx, cy, r, ux, uy, sw, s, x, y, r - CLEAR_TOL))
+                return false;
+    return true;
+}
+
+/* Blocked quadrant direction of a convex corner (exactly one blocked
+ * quadrant, not on... any vertex), or 0 when v is not one: *qx, *qy = +-1. */
+static bool convex_corner(const tn_navmesh *m, int v, int *qx, int *qy)
+{
+    unsigned qm = m->vquad[v];
+    if (qm == 0 || (qm & (qm - 1))) return false;
+    int k = __builtin_ctz(qm); /* 0 NW, 1 NE, 2 SW, 3 SE */
+    *qx = (k & 1) ? 1 : -1;
+    *qy = (k & 2) ? 1 : -1;
+    return true;
+}
+
+/* Is the point at offset (dx, dy) from corner v's centre on its valid arc
+ * (the quadrant of directions opposite the blocked tile)? */
+static inline bool on_valid_arc(int qx, int qy, double dx, double dy, double r)
+{
+    return dx * qx <= 1e-9 * r && dy * qy <= 1e-9 * r;
+}
+
+/* Tangent from "circle" 1 (centre p1, side s1; s = 0: a point) to circle 2:
+ * s = +1 when the centre is on the orient > 0 side of the motion.  Returns
+ * false when the circles are too close for it. */
+static bool tangent(double p1x, double p1y, int s1, double p2x, double p2y, int s2, double r,
+                    double *t1x, double *t1y, double *t2x, double *t2y)
+{
+    double dx = p2x - p1x, dy = p2y - p1y, d2 = dx * dx + dy * dy;
+    double k = (s2 - s1) * r;
+    double l2 = d2 - k * k;
+    if (d2 <= 0 || l2 < -1e-12 * (d2 + 1)) return false;
+    double lam = l2 > 0 ? sqrt(l2) : 0;
+    double ux = (lam * dx + k * dy) / d2, uy = (lam * dy - k * dx) / d2;
+    /* perp(u) = (-uy, ux); T = C - s r perp(u) */
+    *t1x = p1x + s1 * r * uy;
+    *t1y = p1y - s1 * r * ux;
+    *t2x = p2x + s2 * r * uy;
+    *t2y = p2y - s2 * r * ux;
+    return true;
+}
+
+/* Signed sweep (radians) from direction a to direction b around a circle
+ * travelled in direction s, in (-pi, pi]. */
+static inline double sweep(double ax, double ay, double bx, double by, int s)
+{
+    return s * atan2(ax * by - ay * bx, ax * bx + ay * by);
+}
+
+
+static inline bool cless(const clabel *a, const clabel *b)
+{
+    return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static void cheap_push(tn_navquery *q, const clabel *e)
+{
+    if (q->ncheap == q->ccap) {
+        q->cinexact = true;
+        return;
+    }
+    int i = q->ncheap++;
+    clabel *h = q->cheap;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!cless(e, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = *e;
+}
+
+static clabel cheap_pop(tn_navquery *q)
+{
+    clabel *h = q->cheap, top = h[0], x = h[--q->ncheap];
+    int n = q->ncheap, i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && cless(&h[c + 1], &h[c])) c++;
+        if (!cless(&h[c], &x)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    if (n > 0) h[i] = x;
+    return top;
+}
+
+
+static inline bool in_cone(double rx, double ry, double lx, double ly, double dx, double dy)
+{
+    double nd = fabs(dx) + fabs(dy);
+    return rx * dy - ry * dx >= -VIS_TOL * (fabs(rx) + fabs(ry)) * nd &&
+           dx * ly - dy * lx >= -VIS_TOL * (fabs(lx) + fabs(ly)) * nd;
+}
+
+static void vis_add(tn_navquery *q, int v)
+{
+    if (q->vis_stamp[v] == q->vgen) return;
+    q->vis_stamp[v] = q->vgen;
+    q->cand[q->ncand++] = v;
+}
+
+/* Push the cone through edge e of triangle t (seen from apex o) into the
+ * neighbour, when that is free, o is strictly on t's side, and the cone
+ * narrowed to the edge is not empty (with VIS_TOL). */
+static void vis_push(tn_navquery *q, int t, int e, double ox, double oy, double rx, double ry,
+                     double lx, double ly, bool narrow)
+{
+    const tn_navmesh *m = q->m;
+    int n = m->adj[3 * t + e];
+    if (!tri_free(m, n)) return;
+    int a = m->tri[3 * t + e], b = m->tri[3 * t + NEXT3[e]];
+    double axx = px_(m, a) - ox, ayy = py_(m, a) - oy, bxx = px_(m, b) - ox, byy = py_(m, b) - oy;
+    if (axx * byy - ayy * bxx <= 0) return; /* o is on the edge's line or beyond */
+    if (narrow) {
+        if (rx * ayy - ry * axx > 0) { /* a is counter-clockwise of the right ray */
+            rx = axx;
+            ry = ayy;
+        }
+        if (lx * byy - ly * bxx < 0) { /* b is clockwise of the left ray */
+            lx = bxx;
+            ly = byy;
+        }
+        double nr = fabs(rx) + fabs(ry), nl = fabs(lx) + fabs(ly);
+        if (rx * ly - ry * lx < -VIS_TOL * nr * nl) return;
+    } else {
+        rx = axx;
+        ry = ayy;
+        lx = bxx;
+        ly = byy;
+    }
+    if (q->nvis == q->vcap) {
+        q->cinexact = true;
+        return;
+    }
+    vitem *it = &q->vstack[q->nvis++];
+    it->rx = rx;
+    it->ry = ry;
+    it->lx = lx;
+    it->ly = ly;
+    it->t = n;
+    it->e = (int8_t)edge_to(m, n, t);
+}
+
+/* Candidate corners for a tangent from apex o (a vertex v, or a free point
+ * in triangle t0 when v < 0): every vertex that a segment from o can reach
+ * through free triangles, touching walls allowed, found by the triangular
+ * expansion (cones through triangle edges) with a small angular slack.  A
+ * superset of the corners whose tangent is clear: those are checked exactly
+ * later.  Sets *goal when the goal's triangle is reached with the goal in
+ * the cone. */
+static void vis_candidates(tn_navquery *q, double ox, double oy, int v, int t0, int tg,
+                           double gx, double gy, bool *goal)
+{
+    const tn_navmesh *m = q->m;
+    if (++q->vgen == 0) {
+        memset(q->vis_stamp, 0, sizeof *q->vis_stamp * (size_t)m->max_points);
+        q->vgen = 1;
+    }
+    q->ncand = 0;
+    q->nvis = 0;
+    *goal = false;
+    if (v >= 0) {
+        /* the fan around v: counter-clockwise from vtri[v], then clockwise
+         * when the fan is open (v on the hull) */
+        int t = m->vtri[v], u = t, guard = 4 * m->ntris + 8;
+        bool full = false;
+        for (int dir = 0; dir < 2 && !full; dir++) {
+            if (dir == 1) u = m->adj[3 * t + local_index(m, t, v)];
+            while (u >= 0 && guard-- > 0) {
+                int k = local_index(m, u, v);
+                if (tri_free(m, u)) {
+                    const int32_t *tv = m->tri + 3 * u;
+                    vis_add(q, tv[NEXT3[k]]);
+                    vis_add(q, tv[PREV3[k]]);
+                    if (u == tg) *goal = true;
+                    vis_push(q, u, NEXT3[k], ox, oy, 0, 0, 0, 0, false);
+                }
+                int n = dir == 0 ? m->adj[3 * u + PREV3[k]] : m->adj[3 * u + k];
+                if (dir == 0 && n == t) {
+                    full = true;
+                    break;
+                }
+                u = n;
+            }
+        }
+    } else {
+        /* the triangle holding o, and its neighbours when o is on an edge */
+        int starts[4], ns = 0;
+        starts[ns++] = t0;
+        for (int i = 0; i < 3; i++) {
+            int a = m->tri[3 * t0 + i], b = m->tri[3 * t0 + NEXT3[i]];
+            int n = m->adj[3 * t0 + i];
+            if (orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), ox, oy) == 0 && tri_free(m, n))
+                starts[ns++] = n;
+        }
+        for (int k = 0; k < ns; k++) {
+            int u = starts[k];
+            for (int i = 0; i < 3; i++) vis_add(q, m->tri[3 * u + i]);
+            if (u == tg) *goal = true;
+            for (int i = 0; i < 3; i++) {
+                int n = m->adj[3 * u + i];
+                bool in_start = false;
+                for (int j = 0; j < ns; j++) in_start |= starts[j] == n;
+                if (!in_start) vis_push(q, u, i, ox, oy, 0, 0, 0, 0, false);
+            }
+        }
+    }
+    int steps = 4 * m->ntris + 64;
+    while (q->nvis > 0) {
+        if (--steps < 0) {
+            q->cinexact = true;
+            break;
+        }
+        vitem it = q->vstack[--q->nvis];
+        int t = it.t, e = it.e;
+        int x = m->tri[3 * t + PREV3[e]];
+        double xx = px_(m, x) - ox, xy = py_(m, x) - oy;
+        if (in_cone(it.rx, it.ry, it.lx, it.ly, xx, xy)) vis_add(q, x);
+        if (t == tg && in_cone(it.rx, it.ry, it.lx, it.ly, gx - ox, gy - oy)) *goal = true;
+        vis_push(q, t, NEXT3[e], ox, oy, it.rx, it.ry, it.lx, it.ly, true);
+        vis_push(q, t, PREV3[e], ox, oy, it.rx, it.ry, it.lx, it.ly, true);
+    }
+}
+
+/* Offer the tangent from label `from` (its circle, or the start point) to
+ * the circle of vertex w on side s2 (or to the goal when w < 0). */
+static void offer(tn_navquery *q, int from, const clabel *L, int w, int s2, double gx, double gy,
+                  double r)
+{
+    const tn_navmesh *m = q->m;
+    double p1x, p1y;
+    int s1 = 0, qx1 = 0, qy1 = 0;
+    if (L->state >= 0) {
+        int v = L->state >> 1;
+        s1 = (L->state & 1) ? 1 : -1;
+        p1x = px_(m, v);
+        p1y = py_(m, v);
+        convex_corner(m, v, &qx1, &qy1);
+    } else {
+        p1x = L->tx;
+        p1y = L->ty;
+    }
+    double p2x, p2y;
+    int qx2 = 0, qy2 = 0;
+    if (w >= 0) {
+        p2x = px_(m, w);
+        p2y = py_(m, w);
+        convex_corner(m, w, &qx2, &qy2);
+    } else {
+        p2x = gx;
+        p2y = gy;
+        s2 = 0;
+    }
+    double t1x, t1y, t2x, t2y;
+    if (!tangent(p1x, p1y, s1, p2x, p2y, s2, r, &t1x, &t1y, &t2x, &t2y)) return;
+    double g = L->g;
+    if (s2 && !on_valid_arc(qx2, qy2, t2x - p2x, t2y - p2y, r)) return;
+    if (s1) {
+        if (!on_valid_arc(qx1, qy1, t1x - p1x, t1y - p1y, r)) return;
+        /* the arc from the arrival point turns the right way (both points
+         * are on the same quarter, so the sweep is within 90 degrees) */
+        double ax = L->tx - p1x, ay = L->ty - p1y, bx = t1x - p1x, by = t1y - p1y;
+        if (s1 * (ax * by - ay * bx) < -1e-9 * r * r) return;
+        double sw = sweep(ax, ay, bx, by, s1);
+        if (sw < -1e-9 || sw > CL_PI / 2 + 1e-9) return;
+        g += r * fmax(sw, 0);
+    }
+    g += dist2d(t1x, t1y, t2x, t2y);
+    double f = g + dist2d(t2x, t2y, gx, gy);
+    if (f >= q->cbest) return;
+    clabel e;
+    e.g = g;
+    e.f = f;
+    e.tx = t2x;
+    e.ty = t2y;
+    e.ox = t1x;
+    e.oy = t1y;
+    e.state = w >= 0 ? 2 * w + (s2 > 0) : -2;
+    e.parent = from;
+    e.next = -1;
+    cheap_push(q, &e);
+}
+
+/* Arc of label L's circle from its arrival point to (ox, oy): clear? */
+static bool label_arc_clear(const tn_navmesh *m, const clabel *L, double ox, double oy, double r)
+{
+    /* Arc points are within r of the corner; a blocked tile other than the
+     * corner's own is at least 1 from it (its three other tiles are free),
+     * so for r <= 1/2 it is at least r away. */
+    if (L->state < 0 || r <= 0.5) return true;
+    int v = L->state >> 1, s = (L->state & 1) ? 1 : -1;
+    double cx = px_(m, v), cy = py_(m, v);
+    double ux = (L->tx - cx) / r, uy = (L->ty - cy) / r;
+    double sw = sweep(ux, uy, ox - cx, oy - cy, s);
+    return arc_clear(m, cx, cy, r, ux, uy, fmax(sw, 0), s);
+}
+
+/* The search (see CLEARANCE in the header).  Returns the goal label, -1
+ * when the goal cannot be reached. */
+static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
+                        double gy, double r)
+{
+    const tn_navmesh *m = q->m;
+    q->ncheap = 0;
+    q->nlab = 0;
+    q->cbest = INFINITY;
+    if (++q->sgen == 0) {
+        memset(q->state_stamp, 0, sizeof *q->state_stamp * 2 * (size_t)m->max_points);
+        memset(q->vc_stamp, 0, sizeof *q->vc_stamp * (size_t)m->max_points);
+        q->sgen = 1;
+    }
+    q->vc_used = 0;
+    clabel s0;
+    memset(&s0, 0, sizeof s0);
+    s0.tx = sx;
+    s0.ty = sy;
+    s0.state = -1;
+    s0.parent = -1;
+    s0.f = dist2d(sx, sy, gx, gy);
+    cheap_push(q, &s0);
+    while (q->ncheap > 0) {
+        clabel e = cheap_pop(q);
+        if (e.f >= q->cbest) break;
+        /* lazy check of the arc before the tangent and of the tangent */
+        if (e.parent >= 0) {
+            const clabel *P = &q->lab[e.parent];
+            if (!label_arc_clear(m, P, e.ox, e.oy, r)) continue;
+            if (!seg_clear(m, e.ox, e.oy, e.tx, e.ty, r)) continue;
+        }
+        if (e.state == -2) {
+            if (q->nlab == q->lcap) return -1;
+            q->lab[q->nlab] = e;
+            return q->nlab++;
+        }
+        /* dominance: a closed label of the same circle and side that
+         * arrives no later along the arc and is no longer up to here */
+        if (e.state >= 0) {
+            int st = e.state, v = st >> 1, s = (st & 1) ? 1 : -1;
+            double cx = px_(m, v), cy = py_(m, v);
+            bool dominated = false;
+            if (q->state_stamp[st] == q->sgen) {
+                for (int j = q->state_head[st]; j >= 0 && !dominated; j = q->lab[j].next) {
+                    const clabel *o = &q->lab[j];
+                    double sw = sweep(o->tx - cx, o->ty - cy, e.tx - cx, e.ty - cy, s);
+                    if (sw < -1e-12) continue;
+                    if (o->g + r * sw <= e.g + 1e-12 && label_arc_clear(m, o, e.tx, e.ty, r))
+                        dominated = true;
+                }
+            } else {
+                q->state_stamp[st] = q->sgen;
+                q->state_head[st] = -1;
+            }
+            if (dominated) continue;
+        }
+        if (q->nlab == q->lcap) {
+            q->cinexact = true;
+            continue;
+        }
+        int li = q->nlab++;
+        q->lab[li] = e;
+        if (e.state >= 0) {
+            q->lab[li].next = q->state_head[e.state];
+            q->state_head[e.state] = li;
+        }
+        q->expanded++;
+        /* successors */
+        bool goal;
+        const int32_t *cand = q->cand;
+        int ncand;
+        if (e.state >= 0) {
+            /* candidates of a vertex: computed once per query */
+            int v = e.state >> 1;
+            if (q->vc_stamp[v] == q->sgen) {
+                cand = q->vc_pool + q->vc_off[v];
+                ncand = q->vc_n[v] >= 0 ? q->vc_n[v] : -1 - q->vc_n[v];
+                goal = q->vc_n[v] < 0;
+            } else {
+                vis_candidates(q, px_(m, v), py_(m, v), v, -1, tg, gx, gy, &goal);
+                ncand = q->ncand;
+                if (q->vc_used + ncand <= q->vc_cap) {
+                    q->vc_stamp[v] = q->sgen;
+                    q->vc_off[v] = q->vc_used;
+                    q->vc_n[v] = goal ? -1 - ncand : ncand;
+                    memcpy(q->vc_pool + q->vc_used, q->cand, sizeof *q->cand * (size_t)ncand);
+                    q->vc_used += ncand;
+                }
+            }
+        } else {
+            vis_candidates(q, sx, sy, -1, ts, tg, gx, gy, &goal);
+            ncand = q->ncand;
+            goal = true; /* the straight line is checked like any tangent */
+        }
+        const clabel *L = &q->lab[li];
+        if (goal) offer(q, li, L, -1, 0, gx, gy, r);
+        for (int i = 0; i < ncand; i++) {
+            int w = cand[i], qx, qy;
+            if (e.state >= 0 && w == (e.state >> 1)) continue;
+            if (!convex_corner(m, w, &qx, &qy)) continue;
+            offer(q, li, L, w, 1, gx, gy, r);
+            offer(q, li, L, w, -1, gx, gy, r);
+        }
+    }
+    return -1;
+}
+
+/* Emit point (x, y) to the path (counted beyond cap). */
+static inline void emit(tn_navquery *q, double x, double y)
+{
+    if (q->nout > 0 && q->nout <= q->outcap && fabs(q->out[2 * q->nout - 2] - x) < 1e-9 &&
+        fabs(q->out[2 * q->nout - 1] - y) < 1e-9)
+        return; /* the same point again (an arc ending on the goal) */
+    if (q->nout < q->outcap) {
+        q->out[2 * q->nout] = x;
+        q->out[2 * q->nout + 1] = y;
+    }
+    q->nout++;
+}
+
+/* The arc from angle-vector u (unit) sweeping sw in direction s, as the
+ * tangent lines' polygon: its corners lie outside the circle by at most
+ * TN_NAVQUERY_ARC_EPS (or less where that would come closer than r to
+ * another tile); the end points are the exact tangent points, not emitted. */
+static void emit_arc(tn_navquery *q, double cx, double cy, double r, double ux, double uy,
+                     double sw, int s)
+{
+    if (sw <= 1e-9) return;
+    const tn_navmesh *m = q->m;
+    const double eps = TN_NAVQUERY_ARC_EPS; /* tiles */
+    /* half-step h with r / cos(h) - r <= eps */
+    double h = acos(r / (r + eps));
+    for (int level = 0; level < 12; level++, h *= 0.5) {
+        int k = (int)ceil(sw / (2 * h));
+        if (k < 1) k = 1;
+        double step = sw / k, rr = r / cos(step / 2);
+        /* check the polygon against the other tiles */
+        bool ok = true;
+        double px = cx + r * ux, py = cy + r * uy;
+        for (int i = 0; i <= k && ok; i++) {
+            double nx, ny;
+            if (i < k) {
+                double a = s * (i + 0.5) * step;
+                nx = cx + rr * (ux * cos(a) - uy * sin(a));
+                ny = cy + rr * (ux * sin(a) + uy * cos(a));
+            } else {
+                double a = s * sw;
+                nx = cx + r * (ux * cos(a) - uy * sin(a));
+                ny = cy + r * (ux * sin(a) + uy * cos(a));
+            }
+            ok = seg_clear(m, px, py, nx, ny, r);
+            px = nx;
+            py = ny;
+        }
+        if (!ok && level < 11) continue;
+        for (int i = 0; i < k; i++) {
+            double a = s * (i + 0.5) * step;
+            emit(q, cx + rr * (ux * cos(a) - uy * sin(a)), cy + rr * (ux * sin(a) + uy * cos(a)));
+        }
+        return;
+    }
+}
+
+/* Points of the path ending with goal label gi. */
+static void clear_output(tn_navquery *q, int gi, double r)
+{
+    const tn_navmesh *m = q->m;
+    /* reverse the parent chain into q->corr (label indices) */
+    int n = 0;
+    for (int i = gi; i >= 0; i = q->lab[i].parent) q->lchain[n++] = i;
+    q->nout = 0;
+    q->clen = 0;
+    for (int k = n - 1; k >= 0; k--) {
+        const clabel *L = &q->lab[q->lchain[k]];
+        if (k == n - 1) { /* the start */
+            emit(q, L->tx, L->ty);
+            continue;
+        }
+        const clabel *P = &q->lab[q->lchain[k + 1]];
+        if (P->state >= 0) {
+            int v = P->state >> 1, s = (P->state & 1) ? 1 : -1;
+            double cx = px_(m, v), cy = py_(m, v);
+            double ux = (P->tx - cx) / r, uy = (P->ty - cy) / r;
+            double sw = fmax(sweep(ux, uy, L->ox - cx, L->oy - cy, s), 0);
+            emit_arc(q, cx, cy, r, ux, uy, sw, s);
+            q->clen += r * sw;
+            if (sw > 1e-9) emit(q, L->ox, L->oy);
+        }
+        q->clen += dist2d(L->ox, L->oy, L->tx, L->ty);
+        emit(q, L->tx, L->ty);
+    }
+}
+
+
+/* find_path for radius r > 0 (tile units). */
+static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
+                            double gy, double r, float *xy, int cap, int *count)
+{
+    const tn_navmesh *m = q->m;
+    q->cinexact = false;
+    q->clen = 0;
+    if (!pt_clear(m, sx, sy, r) || !pt_clear(m, gx, gy, r)) return TN_FAILURE | TN_INVALID_PARAM;
+    int gi = clear_search(q, ts, tg, sx, sy, gx, gy, r);
+    if (gi < 0) return TN_FAILURE | TN_UNREACHABLE;
+    clear_output(q, gi, r);
+    q->exact = !q->cinexact;
+    /* the corridor: the triangles under the path's points */
+    int nc = 0, hint = ts, np = q->nout < q->outcap ? q->nout : q->outcap;
+    for (int i = 0; i < np && nc < q->cap; i++) {
+        int t = locate_free(m, q->out[2 * i], q->out[2 * i + 1], hint);
+        if (t >= 0 && (nc == 0 || q->corr[nc - 1] != t)) q->corr[nc++] = t;
+        if (t >= 0) hint = t;
+    }
+    q->ncorr = nc;
+    if (q->nout == 1) emit(q, gx, gy);
+    int w = q->nout < cap ? q->nout : cap;
+    if (w > q->outcap) w = q->outcap;
+    for (int k = 0; k < w; k++) {
+        xy[2 * k] = (float)(q->out[2 * k] * m->tile_size);
+        xy[2 * k + 1] = (float)(q->out[2 * k + 1] * m->tile_size);
+    }
+    *count = w;
+    if (q->nout > w) return TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
+    return TN_OK;
+}
+
+
+/* ---- clearance helpers (public) ---- */
+
+float tn_navmesh_clearance(const tn_navmesh *m, float x, float y, float limit)
+{
+    if (!m || !isfinite(x) || !isfinite(y) || !(limit >= 0.0f) || m->w == 0) return 0.0f;
+    const double inv = 1.0 / m->tile_size, px = x * inv, py = y * inv, lim = limit * inv;
+    if (px < 0 || py < 0 || px > m->w || py > m->h) return 0.0f;
+    int x0 = tn_maxi((int)floor(px - lim), -1), x1 = tn_mini((int)floor(px + lim), m->w);
+    int y0 = tn_maxi((int)floor(py - lim), -1), y1 = tn_mini((int)floor(py + lim), m->h);
+    double best = lim * lim;
+    for (int ty = y0; ty <= y1; ty++)
+        for (int tx = x0; tx <= x1; tx++)
+            if (tile_blocked(m, tx, ty)) best = fmin(best, pt_square_d2(px, py, tx, ty));
+    return (float)(sqrt(best) * m->tile_size);
+}
+
+bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radius, float *ox,
+                              float *oy)
+{
+    if (!m || !ox || !oy || !isfinite(x) || !isfinite(y) || !(radius >= 0.0f) ||
+        !isfinite(radius) || m->nfree == 0)
+        return false;
+    const double inv = 1.0 / m->tile_size, px = x * inv, py = y * inv, r = radius * inv;
+    if (px >= 0 && py >= 0 && px <= m->w && py <= m->h && pt_clear(m, px, py, r)) {
+        *ox = x;
+        *oy = y;
+        return true;
+    }
+    const double mg = r < 0.5 ? r + 1e-6 : 0.5;
+    int tx = (int)floor(fmin(fmax(px, 0), m->w - 1)), ty = (int)floor(fmin(fmax(py, 0), m->h - 1));
+    int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
+    double best = INFINITY, bx = 0, by = 0;
+    for (int k = 0; k <= rmax; k++) {
+        for (int yy = ty - k; yy <= ty + k; yy++) {
+            if (yy < 0 || yy >= m->h) continue;
+            int step = (yy == ty - k || yy == ty + k) ? 1 : tn_maxi(2 * k, 1);
+            for (int xx = tx - k; xx <= tx + k; xx += step) {
+                if (xx < 0 || xx >= m->w || !m->free[(size_t)yy * m->w + xx]) continue;
+                double qx = fmin(fmax(px, xx + mg), xx + 1 - mg);
+                double qy = fmin(fmax(py, yy + mg), yy + 1 - mg);
+                double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
+                if (d < best && pt_clear(m, qx, qy, r)) {
+                    best = d;
+                    bx = qx;
+                    by = qy;
+                }
+            }
+        }
+        if (best <= (double)k * k) break;
+    }
+    if (best == INFINITY) return false;
+    *ox = (float)(bx * m->tile_size);
+    *oy = (float)(by * m->tile_size);
+    return true;
+}
+
+void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
+                               float radius, uint32_t rgba)
+{
+    if (!m || !dd || !(radius > 0.0f)) return;
+    const float k = m->tile_size * px_per_unit;
+    for (int v = 0; v < m->npts; v++) {
+        int qx, qy;
+        if (!convex_corner(m, v, &qx, &qy)) continue;
+        tn_dd_circle(dd, (float)px_(m, v) * k, (float)py_(m, v) * k, radius * px_per_unit, rgba,
+                     false);
+    }
+}
+
 /* Is p on the closed edge shared by triangles t and n? */
 static bool on_edge_between(const tn_navmesh *m, int t, int n, double x, double y)
 {
@@ -1887,6 +2864,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
     if (ts < 0 || tg < 0) return TN_FAILURE | TN_INVALID_PARAM;
     if (m->region[ts] != m->region[tg]) return TN_FAILURE | TN_UNREACHABLE;
+    if (r > 0) return clear_path(q, ts, tg, sx, sy, gx, gy, r, xy, cap, count);
     bool found;
     if (tri_contains(m, ts, gx, gy)) { /* same triangle: a straight line */
         q->corr[0] = ts;

@@ -19,15 +19,25 @@
  * BUILD (tn_navmesh_build, O(W*H/64 + n log n) for n outline vertices):
  *  1. Outlines.  Free tiles are kept as bytes and as bit rows.  A tile corner
  *     is a vertex unless its four tiles all agree or form a straight wall;
- *     the test runs on 64 corners per word.  Unit edges between a free and a
+ *     the test runs on 64 corners per word.  The map's four corners are
+ *     always vertices (the mesh covers the whole map rectangle).  Unit edges between a free and a
  *     blocked tile are merged along each grid line into maximal runs and each
  *     run is split at every vertex on it, so an outline touching another one
  *     ends there (no T-junctions).  The map border is an outline like any
  *     other.  Vertices come out in row-major order.
- *  2. The CDT of the vertices with the outline segments as constraints,
- *     WITHOUT TN_CDT_REMOVE_OUTSIDE: the whole convex hull stays
- *     triangulated, so point-location walks never get stuck and line of
- *     sight can rotate around any vertex.
+ *  2. The CDT of the map rectangle with the outline segments as
+ *     constraints, blocked parts included, so point-location walks never
+ *     get stuck and line of sight can rotate around any vertex.  Built by
+ *     two runs of tn_cdt's rectilinear ROW SWEEP (tn_cdt.h, ALGORITHM A),
+ *     each with TN_CDT_REMOVE_OUTSIDE: the free faces (the outline as
+ *     extracted: inside = free) and the blocked faces (the outline segments
+ *     off the map border plus the border runs along blocked tiles: inside =
+ *     blocked), each on the subset of vertices its segments use; the two
+ *     are stitched along the outline through the blocked side's boundary
+ *     edges by start vertex.  A face's CDT depends only on its boundary, so
+ *     the union is the CDT of the rectangle.  If either part fails (it
+ *     cannot on tile outlines) the general builder (ALGORITHM B) triangulates
+ *     everything at once (view.swept tells which ran).
  *  3. Labels.  No triangle crosses an outline, so the tile under its
  *     centroid (exact: 3 * centroid is an integer) says whether all of it is
  *     free or inside a block: blocked triangles get region -1, free ones are
@@ -71,19 +81,42 @@
  *    turns it into the path.  A query that needs more search nodes than the
  *    query reserved (one per triangle of capacity) falls back to the
  *    triangle A* below (tn_navquery_exact() tells).
- *  - path, radius r > 0: A* over triangles.  A triangle's search point is
- *    the point of its entry portal minimising |parent point - q| + |q - goal|
- *    (where the line to the goal crosses the portal, else reflected and
- *    clamped), g sums that polyline, h is the straight distance; triangles
- *    are reopened when reached more cheaply.  Every portal is shrunk by r at
- *    both ends (along the portal), portals shorter than 2r are impassable,
- *    and crossing a triangle from one edge to another needs a width of 2r:
- *    the shorter of the two edges and, when the third edge is an outline,
- *    the distance from their shared vertex to it (Demyen and Buro 2006,
- *    without their search beyond unconstrained edges).  The funnel on the
- *    shrunk portals keeps turning points r from the corners, measured along
- *    each portal; straight legs may pass a corner closer than r (no arcs);
- *    start and goal are taken as given.  Near-optimal, not exact.
+ *  - path, radius r > 0 (CLEARANCE): the shortest path of a disc of radius
+ *    r, i.e. of its centre among the blocked tiles and the outside grown by
+ *    r (rounded squares).  Such a path consists of segments tangent to the
+ *    circles of radius r around CONVEX corners (vertices with exactly one
+ *    blocked tile among their four: vquad) and arcs of those circles, and
+ *    it only touches a circle on its quarter facing away from the blocked
+ *    tile.  The search is an A* whose labels are tangent points: (corner,
+ *    side it is passed on, arrival point, length so far); h = straight
+ *    distance to the goal (consistent).  Expanding a label offers the
+ *    tangents from its circle (leaving after the arrival point, turning
+ *    the same way, at most the quarter) to both sides of every candidate
+ *    corner, and the tangent to the goal.  Candidates: the vertices a
+ *    segment from the corner (or the start) can reach through free
+ *    triangles, touching walls allowed: the triangular expansion (cones
+ *    through triangle edges, as in Bungiu et al. 2014) with a 1e-9 angular
+ *    slack, a SUPERSET (a clear tangent implies the corner-to-corner segment
+ *    only grazes walls), computed once per vertex per query.  Offers go on
+ *    the heap unchecked (lazy); when one is popped its arc and tangent are
+ *    checked EXACTLY against the tile grid (segment / arc to square
+ *    distances >= r - 1e-7, tiles within r visited column by column; arcs
+ *    need no check for r <= 1/2), then it is dropped if a closed label of
+ *    the same corner and side arrives no later on the arc and is no longer
+ *    there.  The first goal popped is optimal.  Exact: which corners the
+ *    path wraps, its topology and its length (doubles; tests/
+ *    test_navclear.c: within 4e-9 of a brute-force tangent-graph oracle).
+ *    Approximated: only the output of arcs, as the polygon of tangent lines
+ *    around the circle (its corners at most TN_NAVQUERY_ARC_EPS = 0.005
+ *    tiles outside the circle, never inside it, refined where that would
+ *    come closer than r to another tile); tn_navquery_length() is the exact
+ *    length.  Every point keeps r from every blocked tile and the map edge
+ *    (float output: within 1e-5), so corridors narrower than 2r are never
+ *    used.  Start and goal must keep r themselves (else INVALID_PARAM; see
+ *    tn_navmesh_nearest_clear).  One mesh serves every radius: nothing
+ *    radius-specific is built.  Cost grows with the corners in sight along
+ *    the way; a query that outgrows the query's pools (labels, heap)
+ *    drops offers and tn_navquery_exact() says false.
  *  - line of sight: walks the triangles along the segment and fails at the
  *    first blocked one; where the segment passes exactly through a vertex it
  *    rotates around it: grazing a block (touching a corner, running along a
@@ -96,26 +129,46 @@
  * builds and no edit can overflow it.  Bigger maps are refused.
  *
  * MEMORY (measured with a counting allocator, worst-case capacity): mesh
- * incl. both CDTs 2.1 MB for 80x45, 22.4 MB for 256x256, 86.6 MB for
- * 512x512 (~340 bytes per tile); a tn_navquery 1.4 / 24.9 / ~99 MB (~380
- * bytes per tile).  Builds, updates and queries never allocate.
+ * incl. both CDTs 2.2 MB for 80x45, 22.3 MB for 256x256 (~340 bytes per
+ * tile); a tn_navquery 2.5 / 43.6 MB (~665 bytes per tile: the triangle
+ * A* and interval search ~380, the radius search ~285 = per vertex of
+ * capacity 2 heap offers and 1/2 label of 72 bytes, 4 cached candidates,
+ * state and stamp arrays).  Everything is sized by the capacity (the
+ * worst case for the map size), not by the map's content; a smaller
+ * config.max_points shrinks both proportionally.  Builds, updates and
+ * queries never allocate.
  *
  * COST (tilenav-bench navmesh, -O2, medians; a 2-core machine shared with
  * other builds, load average 5-7, so wall times are inflated and instruction
  * counts from callgrind are given where they matter):
  *  - 256x256 random blocks (genmap --kind blocks --size 256 --blocks 700
  *    --seed 1: 2,377 vertices, 2,388 constraint segments, 4,700 triangles):
- *    full build 0.64-0.86 ms wall, 0.65 ms thread CPU (target < 3 ms), 82%
- *    of it in the CDT; 7.2 M instructions (CDT 6.2 M).  Local update after
- *    a one-tile edit 0.06-0.08 ms, 1.0 M instructions: 11-13x faster than a
- *    full build (all 102 measured edits stayed local).  Exact path between
- *    random free tiles median 32-41 us (p90 164-218 us, ~350 nodes);
- *    radius-0.4 path 22-25 us (p90 59-75 us); line of sight 0.22 us.
+ *    full build by the two row sweeps 0.91 ms wall at load 7.7 (the
+ *    general CDT before: 1.17-1.32 ms in the same conditions), 80% of it
+ *    triangulating; local update after a one-tile edit median 0.146 ms
+ *    (102 of 102 local).  --blocks 2000 (4,709 vertices, 4,752 segments):
+ *    full build 1.70 ms (general CDT: 3.2 ms), local update 0.33-0.36 ms.
+ *    make bench-peers (the full navmesh build against Delaunator +
+ *    Constrainautor's CDT of the same outline as unit edges, one run, load
+ *    3): 0.80-0.91 ms vs 12.8-14.7 ms (16.0-16.6x) with 10,182 edges,
+ *    1.55-1.80 ms vs 22.8-24.9 ms (13.8-14.7x) with 16,100 edges; the issue's
+ *    20x is not reached: 80% of the build is the two sweeps, the rest
+ *    extraction, stitching and labels.
+ *    Exact radius-0 path between random free tiles median 48-66 us;
+ *    radius paths (r = 0.25 / 0.4 / 0.75) median 0.37-0.67 ms, p90 2-11 ms
+ *    (700 blocks), 6-15 ms median on the 2000-block map (many corners in
+ *    sight); line of sight 0.4-0.7 us.  Demo map (80x45) radius paths
+ *    19-22 us median, arena 12-18 us, den312d 97-174 us.
  *  - Moving AI den312d (65x81): build 0.06 ms, exact path 7 us;
  *    random512-10-0 (512x512, 81,865 vertices, 163,370 triangles): build
  *    220 ms (81% CDT), local update 40 ms (dominated by the O(W*H/64 +
  *    triangles) extraction, label and renumbering passes, not the patch),
- *    exact path median 1.5 ms.
+ *    exact path median 1.5 ms (measured before the row-sweep build).
+ *  - Radius paths vs the oracle (tests/test_navclear.c, tilenav-bench
+ *    navmesh): 2,100+ test queries (random block maps, arena, den312d) and
+ *    200 per radius per map in the bench: every reachability verdict
+ *    agrees, exact length within 4e-9, polyline within 0.2% (worst
+ *    1.0018), least clearance r - 4e-6 (float output).
  *  - Moving AI validation (tests/test_navmesh.c): every one of the 2,150
  *    scenario queries of arena, den312d and random512-10-0 gives a valid path
  *    no longer than the 8-connected optimum; on arena and den312d all 480
@@ -140,6 +193,10 @@ extern "C" {
 /* Interval-search nodes reserved per triangle of capacity by a tn_navquery;
  * a query that needs more falls back to the triangle A*. */
 #define TN_NAVQUERY_NODES_PER_TRI 1
+/* Radius paths: arcs are returned as the polygon of tangent lines around
+ * the corner circle; its corners lie at most this far (tiles) outside the
+ * circle, never inside it (see CLEARANCE). */
+#define TN_NAVQUERY_ARC_EPS 0.005
 
 typedef struct tn_navmesh tn_navmesh;
 typedef struct tn_navquery tn_navquery;
@@ -188,6 +245,7 @@ typedef struct tn_navmesh_view {
     double cdt_seconds;     /* time inside tn_cdt_build_i during the last build,
                                only when a clock was given (else 0) */
     bool last_local;        /* the last tn_navmesh_update_tile stayed local */
+    bool swept;             /* the last full build used the CDT's row sweep */
 } tn_navmesh_view;
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 
@@ -215,6 +273,17 @@ bool tn_navmesh_los(const tn_navmesh *m, float ax, float ay, float bx, float by)
 bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin, float *ox,
                              float *oy);
 
+/* Distance (query units) from (x, y) to the nearest blocked tile or the
+ * outside of the map, at most `limit` (exact; O(limit^2) tiles). */
+float tn_navmesh_clearance(const tn_navmesh *m, float x, float y, float limit);
+/* A point near (x, y) whose clearance is at least `radius` (query units):
+ * (x, y) itself when it is one, else the nearest of one candidate per free
+ * tile (the point clamped into the tile shrunk by the radius, the tile
+ * centre for radii of half a tile or more) that is clear.  False when
+ * there is none.  For callers whose start or goal touches a wall. */
+bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radius, float *ox,
+                              float *oy);
+
 /* ---- path queries ---------------------------------------------------- */
 
 /* Scratch for A* and the funnel, sized for `m`'s capacity (valid across
@@ -223,24 +292,30 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
 void tn_navquery_destroy(tn_navquery *q);
 
 /* A path from s to g for an agent of `radius` (query units, >= 0): with
- * radius 0 the exact shortest one, with radius > 0 the shortest inside the
- * corridor the triangle A* finds (see QUERIES).  Writes up to `cap` points
- * (x, y pairs: 2*cap floats) into xy, start and goal included (cap >= 2),
- * and their number into *count.
- *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free);
- *  FAILURE|UNREACHABLE (no corridor wide enough);
+ * radius 0 the exact any-angle shortest one, with radius > 0 the shortest
+ * path of a disc of that radius (see CLEARANCE; start and goal must keep
+ * the radius from every wall).  Writes up to `cap` points (x, y pairs:
+ * 2*cap floats) into xy, start and goal included (cap >= 2), and their
+ * number into *count.
+ *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free, or
+ *  closer than radius to a wall); FAILURE|UNREACHABLE (no way, or none wide
+ *  enough);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
  *  points (the first cap are written). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
                                 float radius, float *xy, int cap, int *count);
 /* The corridor of the last successful find_path: triangles from start to
- * goal. */
+ * goal (radius > 0: the triangles under the path's points, for drawing). */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
 /* Search nodes expanded by the last query. */
 int tn_navquery_expanded(const tn_navquery *q);
 /* True when the last path is the exact shortest one: start and goal in one
  * triangle, or radius 0 and the interval search finished within its pool. */
 bool tn_navquery_exact(const tn_navquery *q);
+/* Exact length (query units) of the last radius (> 0) path: tangent
+ * segments plus true arc lengths (the returned polyline is a little longer,
+ * see TN_NAVQUERY_ARC_EPS); 0 after a radius-0 query. */
+double tn_navquery_length(const tn_navquery *q);
 
 /* The funnel algorithm on its own: portals[4*i..4*i+3] = left x, y, right x,
  * y of portal i as seen walking from portal 0 to portal n-1 ("left" is the
@@ -259,6 +334,10 @@ void tn_navmesh_draw(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_
                      unsigned what);
 void tn_navmesh_draw_corridor(const tn_navmesh *m, const int32_t *tris, int n,
                               const tn_debug_draw *dd, float px_per_unit, uint32_t rgba);
+/* Circles of `radius` (query units) around every convex corner: the
+ * obstacles a radius path turns around. */
+void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
+                               float radius, uint32_t rgba);
 void tn_navmesh_draw_path(const float *xy, int n, const tn_debug_draw *dd, float px_per_unit,
                           uint32_t rgba);
 

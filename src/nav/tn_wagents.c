@@ -222,6 +222,7 @@ static void agents_step(tn_world *w)
     e.items = s->items;
     e.nitems = s->nitems;
     e.dt = dt;
+    s->cparams.path_radius = tn_wnav_agent_radius(w);
     int got = s->has_companion ? tn_companion_step(&s->companion, &s->cparams, &e) : -1;
     if (got >= 0) {
         int tx = (int)floorf(s->items[2 * got] / T), ty = (int)floorf(s->items[2 * got + 1] / T);

@@ -21,6 +21,7 @@ struct tn_wnav {
     double path_len;        /* pixels */
     int32_t *corr;          /* cap */
     int ncorr;
+    float agent_radius;     /* px: parameter agent_radius */
 };
 
 static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
@@ -35,9 +36,16 @@ bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by)
     return m && tn_navmesh_los(m, ax, ay, bx, by);
 }
 
-/* Move a point that is not in free space to the nearest one that is. */
-static bool snap_free(const tn_navmesh *m, float *x, float *y)
+float tn_wnav_agent_radius(const tn_world *w)
 {
+    return w && w->nav ? w->nav->agent_radius : 0.3125f * TN_TILE_PX;
+}
+
+/* Move a point that is not in free space (or, for a radius, closer than it
+ * to a wall) to the nearest one that is. */
+static bool snap_free(const tn_navmesh *m, float *x, float *y, float radius)
+{
+    if (radius > 0.0f) return tn_navmesh_nearest_clear(m, *x, *y, radius, x, y);
     if (tn_navmesh_locate(m, *x, *y, -1) >= 0) return true;
     return tn_navmesh_nearest_free(m, *x, *y, 0.0f, x, y);
 }
@@ -46,7 +54,7 @@ static tn_status plan(struct tn_wnav *s, float sx, float sy, float gx, float gy,
                       int *n)
 {
     *n = 0;
-    if (!snap_free(s->mesh, &sx, &sy) || !snap_free(s->mesh, &gx, &gy))
+    if (!snap_free(s->mesh, &sx, &sy, radius) || !snap_free(s->mesh, &gx, &gy, radius))
         return TN_FAILURE | TN_UNREACHABLE;
     return tn_navquery_find_path(s->query, sx, sy, gx, gy, radius, s->scratch, s->cap, n);
 }
@@ -85,7 +93,7 @@ tn_agent_nav tn_wnav_agent_nav(tn_world *w)
 static tn_status replan_tool_path(struct tn_wnav *s)
 {
     int n;
-    tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, 0.0f, &n);
+    tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, s->agent_radius, &n);
     if (tn_failed(st)) {
         s->has_path = false;
         s->npath = s->ncorr = 0;
@@ -170,8 +178,31 @@ static tn_status nav_create(tn_world *w, tn_error *err)
                             "out of memory for the navmesh of a %dx%d map", w->map->w,
                             w->map->h);
     }
+    const tn_param_info *pi = tn_world_param_find("agent_radius");
+    s->agent_radius = (float)(pi ? pi->def : 0.3125) * TN_TILE_PX;
     rebuild(w, s, -1, -1);
     return TN_OK;
+}
+
+static tn_status nav_set(tn_world *w, const char *name, double value, tn_error *err)
+{
+    struct tn_wnav *s = nav_of(w);
+    if (!s || strcmp(name, "agent_radius") != 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            s ? "navmesh: unknown parameter '%s'" : "navmesh is off ('%s')",
+                            name);
+    s->agent_radius = (float)value * TN_TILE_PX;
+    if (s->has_path && tn_failed(replan_tool_path(s)))
+        tn_world_message(w, "navmesh: no path for an agent of radius %.2f tiles", value);
+    return TN_OK;
+}
+
+static bool nav_get(const tn_world *w, const char *name, double *value)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s || strcmp(name, "agent_radius") != 0) return false;
+    *value = s->agent_radius / TN_TILE_PX;
+    return true;
 }
 
 static void nav_on_edit(tn_world *w, int x, int y)
@@ -203,9 +234,9 @@ static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
                             tn_status_detail(st, TN_UNREACHABLE)
                                 ? "it is in another region"
                                 : "no free space here");
-    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles",
+    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f",
                      block ? " to the block's nearest free point" : "", s->npath,
-                     s->path_len / TN_TILE_PX);
+                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX);
     return TN_OK;
 }
 
@@ -248,6 +279,7 @@ static void nav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overla
     if (!s) return;
     if (overlays & TN_OVERLAY_NAVMESH) {
         tn_navmesh_draw(s->mesh, dd, 1.0f, TN_NAVDRAW_TRIANGLES | TN_NAVDRAW_OUTLINES);
+        tn_navmesh_draw_clearance(s->mesh, dd, 1.0f, s->agent_radius, 0x40c0ffa0u);
         if (s->has_path)
             tn_navmesh_draw_corridor(s->mesh, s->corr, s->ncorr, dd, 1.0f, 0xffe04050u);
     }
@@ -294,6 +326,8 @@ const tn_subsystem tn_sub_navmesh = {
     .create = nav_create,
     .destroy = nav_destroy,
     .on_edit = nav_on_edit,
+    .set = nav_set,
+    .get = nav_get,
     .click = nav_click,
     .json = nav_json,
     .hud = nav_hud,

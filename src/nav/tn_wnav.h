@@ -12,7 +12,8 @@
  * update (w->clock, when the front end set one) goes to the HUD and the
  * JSON's build_ms; with no clock the JSON says null (deterministic).
  *
- * Click tool TN_TOOL_NAVPATH: a radius-0 path from the character's centre to
+ * Click tool TN_TOOL_NAVPATH: a path for a disc of radius agent_radius (the
+ * parameter, tiles; 0 gives the exact any-angle path) from the character's centre to
  * the clicked tile's centre (a block's nearest free point when the tile is a
  * block), kept and drawn, and planned again after each rebuild.
  * JSON: ,"navmesh":{"triangles":N,"regions":N,"build_ms":X|null}
@@ -51,6 +52,9 @@ bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by);
  * replaced by its nearest free point). */
 int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radius, float *xy,
                  int cap);
+/* The agent radius (px; parameter agent_radius, tiles): the radius of the
+ * navpath tool's path and of the companion's paths. */
+float tn_wnav_agent_radius(const tn_world *w);
 /* {user = w, los = tn_wnav_los, path = tn_wnav_path} for agents. */
 tn_agent_nav tn_wnav_agent_nav(tn_world *w);
 

@@ -1,0 +1,292 @@
+/* test_navclear.c - radius (disc agent) paths of tn_navmesh against the
+ * brute-force tangent-graph oracle in clear_oracle.h: every path keeps
+ * r - 1e-4 from every blocked tile and the map edge (exact segment-to-
+ * square distances), its exact length equals the oracle's optimum (1e-6
+ * relative), the returned polyline (arcs as tangent polygons) is within
+ * 0.5% of it, and every query the oracle solves is solved (and no other).
+ * Random block maps at radii 0.25, 0.4, 0.75 and the Moving AI maps arena
+ * and den312d (subsampled; skipped with a message when ../shared is absent).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clear_oracle.h"
+#include "tn_navmesh.h"
+#include "tn_rng.h"
+
+#define MOVINGAI_DIR "../shared/data/movingai/"
+
+static tn_map *map_rows(int w, int h, const char *rows)
+{
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    assert_non_null(m);
+    assert_int_equal((int)strlen(rows), w * h);
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            tn_map_set_tile(m, x, y, rows[y * w + x] == '#' ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+    return m;
+}
+
+static tn_map *random_blocks(int w, int h, int nblocks, int maxside, uint64_t seed)
+{
+    tn_rng r;
+    tn_rng_seed(&r, seed, 11);
+    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    for (int b = 0; b < nblocks; b++) {
+        int bw = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);
+        int bh = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);
+        int x0 = (int)tn_rng_below(&r, (uint32_t)w), y0 = (int)tn_rng_below(&r, (uint32_t)h);
+        for (int y = y0; y < y0 + bh && y < h; y++)
+            for (int x = x0; x < x0 + bw && x < w; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+    }
+    return m;
+}
+
+static tn_map *load_movingai(const char *name)
+{
+    char path[256];
+    snprintf(path, sizeof path, MOVINGAI_DIR "%s", name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    tn_map *m = NULL;
+    tn_error err;
+    tn_status s = tn_map_parse(buf, got, path, NULL, &m, &err);
+    free(buf);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", err.msg);
+    assert_true(tn_succeeded(s));
+    return m;
+}
+
+static tn_navmesh *build(const tn_map *map)
+{
+    tn_error err;
+    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
+    assert_non_null(nm);
+    assert_true(tn_succeeded(tn_navmesh_build(nm, map, &err)));
+    /* tile maps are always triangulated by the two row sweeps */
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    assert_true(v.swept || v.ntris == 0);
+    return nm;
+}
+
+static double poly_len(const float *xy, int n)
+{
+    double l = 0;
+    for (int i = 0; i + 1 < n; i++)
+        l += hypot(xy[2 * i + 2] - xy[2 * i], xy[2 * i + 3] - xy[2 * i + 1]);
+    return l;
+}
+
+/* Least distance of the polyline to a blocked tile or the outside. */
+static double poly_clearance(const tn_map *m, const float *xy, int n, double r)
+{
+    double c = INFINITY;
+    for (int i = 0; i + 1 < n; i++)
+        c = fmin(c, or_seg_clearance(m, xy[2 * i], xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3], r));
+    return c;
+}
+
+typedef struct stats {
+    int queries, solved, unreachable;
+    double worst_exact, worst_poly, sum_poly;
+    double min_margin; /* least clearance - r */
+} stats;
+
+/* A random point with clearance >= r (coordinates on a 1/8 grid, so corner
+ * and wall alignments happen), or false after many tries. */
+static bool random_clear_point(const tn_map *m, tn_rng *rng, double r, double *x, double *y)
+{
+    for (int k = 0; k < 200; k++) {
+        double px = tn_rng_below(rng, (uint32_t)(8 * m->w)) / 8.0;
+        double py = tn_rng_below(rng, (uint32_t)(8 * m->h)) / 8.0;
+        if (or_seg_clearance(m, px, py, px, py, r) >= r) {
+            *x = px;
+            *y = py;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void run_queries(const tn_map *m, double r, int nq, uint64_t seed, stats *st,
+                        const char *what)
+{
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    assert_non_null(q);
+    or_graph g;
+    or_build(&g, m, r);
+    tn_rng rng;
+    tn_rng_seed(&rng, seed, 5);
+    static float xy[2 * 8192];
+    for (int it = 0; it < nq; it++) {
+        double sx, sy, gx, gy;
+        if (!random_clear_point(m, &rng, r, &sx, &sy) || !random_clear_point(m, &rng, r, &gx, &gy))
+            break;
+        double best = or_query(&g, sx, sy, gx, gy);
+        int n = 0;
+        tn_status s = tn_navquery_find_path(q, (float)sx, (float)sy, (float)gx, (float)gy,
+                                            (float)r, xy, 8192, &n);
+        st->queries++;
+        if (best == INFINITY) {
+            if (tn_succeeded(s))
+                fprintf(stderr, "%s r=%g (%g,%g)->(%g,%g): oracle unreachable, mesh %g\n", what,
+                        r, sx, sy, gx, gy, tn_navquery_length(q));
+            assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+            st->unreachable++;
+            continue;
+        }
+        if (s != TN_OK)
+            fprintf(stderr, "%s r=%g (%g,%g)->(%g,%g): status %x, oracle %.9f\n", what, r, sx,
+                    sy, gx, gy, (unsigned)s, best);
+        assert_int_equal(s, TN_OK);
+        st->solved++;
+        assert_true(fabs(xy[0] - sx) < 1e-5 && fabs(xy[1] - sy) < 1e-5);
+        assert_true(fabs(xy[2 * n - 2] - gx) < 1e-5 && fabs(xy[2 * n - 1] - gy) < 1e-5);
+        double cl = poly_clearance(m, xy, n, r);
+        double exact = tn_navquery_length(q), pl = poly_len(xy, n);
+        double re = best > 0 ? exact / best : 1, rp = best > 0 ? pl / best : 1;
+        if (cl < r - 1e-4 || fabs(re - 1) > 1e-6 || rp > 1.005)
+            fprintf(stderr,
+                    "%s r=%g (%.4f,%.4f)->(%.4f,%.4f): clearance %.6f, exact %.9f poly %.9f "
+                    "oracle %.9f\n",
+                    what, r, sx, sy, gx, gy, cl, exact, pl, best);
+        assert_true(cl >= r - 1e-4);
+        assert_true(fabs(re - 1) <= 1e-6);
+        assert_true(rp <= 1.005);
+        st->worst_exact = fmax(st->worst_exact, fabs(re - 1));
+        st->worst_poly = fmax(st->worst_poly, rp);
+        st->sum_poly += rp;
+        st->min_margin = fmin(st->min_margin, cl - r);
+    }
+    or_free(&g);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+}
+
+static void print_stats(const char *what, double r, const stats *st)
+{
+    printf("%-10s r=%.2f: %4d queries, %4d solved, %3d unreachable (both agree); exact length "
+           "worst |ratio-1| %.1e; polyline mean %.5f worst %.5f; least clearance r%+.2e\n",
+           what, r, st->queries, st->solved, st->unreachable, st->worst_exact,
+           st->solved ? st->sum_poly / st->solved : 1.0, st->worst_poly, st->min_margin);
+}
+
+/* The issue's example: a 4x4 pillar; the old answer ran 0.179 tiles under
+ * its bottom face. */
+static void test_pillar(void **state)
+{
+    (void)state;
+    char rows[16 * 10 + 1];
+    for (int y = 0; y < 10; y++)
+        for (int x = 0; x < 16; x++) rows[y * 16 + x] = (x >= 6 && x < 10 && y >= 3 && y < 7) ? '#' : '.';
+    rows[160] = 0;
+    tn_map *m = map_rows(16, 10, rows);
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    float xy[512];
+    int n;
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 0.4f, xy, 256, &n), TN_OK);
+    double cl = poly_clearance(m, xy, n, 0.4);
+    assert_true(cl >= 0.4 - 1e-4);
+    /* the optimum: tangents from (2.5,5) to the circles at (6,7) and (10,7)
+     * (or the top ones), the straight offset segment under the face, arcs */
+    or_graph g;
+    or_build(&g, m, 0.4);
+    double best = or_query(&g, 2.5, 5, 13.5, 5);
+    double d = hypot(6 - 2.5, 7 - 5), t = sqrt(d * d - 0.16);
+    double turn = atan2(2, 3.5) + asin(0.4 / d);
+    double expect = 2 * t + 4 + 2 * 0.4 * turn;
+    assert_true(fabs(best - expect) < 1e-9);
+    assert_true(fabs(tn_navquery_length(q) - expect) < 1e-6);
+    printf("pillar: length %.6f (analytic %.6f), least clearance %.6f\n", tn_navquery_length(q),
+           expect, cl);
+    /* several radii on the same mesh: a radius that does not fit between
+     * the pillar and the map edge (3 tiles) is unreachable */
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 1.2f, xy, 256, &n), TN_OK);
+    assert_true(poly_clearance(m, xy, n, 1.2) >= 1.2 - 1e-4);
+    tn_status s = tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 1.6f, xy, 256, &n);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    /* a start closer than r to a wall is refused */
+    s = tn_navquery_find_path(q, 5.8f, 5, 13.5f, 5, 0.4f, xy, 256, &n);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    or_free(&g);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
+static const double RADII[3] = {0.25, 0.4, 0.75};
+
+static void test_random_maps(void **state)
+{
+    (void)state;
+    int total = 0;
+    for (int ri = 0; ri < 3; ri++) {
+        stats st = {0, 0, 0, 0, 0, 0, INFINITY};
+        for (int k = 0; k < 12; k++) {
+            int w = 16 + 2 * k, h = 14 + k;
+            /* even k: sparse rectangles; odd k: dense small blocks (narrow
+             * gaps, pinches, dead ends) */
+            tn_map *m = k % 2 == 0
+                            ? random_blocks(w, h, 6 + k * 2, 1 + k % 4, 100 + (uint64_t)k)
+                            : random_blocks(w, h, w * h / 7, 2, 100 + (uint64_t)k);
+            char what[32];
+            snprintf(what, sizeof what, "random%d", k);
+            run_queries(m, RADII[ri], 40, 1000 * (uint64_t)ri + (uint64_t)k, &st, what);
+            tn_map_destroy(m);
+        }
+        print_stats("random", RADII[ri], &st);
+        total += st.queries;
+    }
+    assert_true(total >= 1400);
+}
+
+static void test_movingai(void **state)
+{
+    (void)state;
+    const char *names[2] = {"arena.map", "den312d.map"};
+    int total = 0;
+    for (int i = 0; i < 2; i++) {
+        tn_map *m = load_movingai(names[i]);
+        if (!m) {
+            printf("SKIP: %s%s is absent: Moving AI clearance tests not run\n", MOVINGAI_DIR,
+                   names[i]);
+            return;
+        }
+        for (int ri = 0; ri < 3; ri++) {
+            stats st = {0, 0, 0, 0, 0, 0, INFINITY};
+            run_queries(m, RADII[ri], 110, 77 + (uint64_t)ri, &st, names[i]);
+            print_stats(names[i], RADII[ri], &st);
+            total += st.queries;
+        }
+        tn_map_destroy(m);
+    }
+    assert_true(total >= 600);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pillar),
+        cmocka_unit_test(test_random_maps),
+        cmocka_unit_test(test_movingai),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
