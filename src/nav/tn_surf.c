@@ -93,6 +93,7 @@ struct tn_surf {
     uint32_t gen;
     int nexpanded;
     int repairs_local, repairs_full;
+    uint32_t generation;
     size_t mem;
 };
 
@@ -126,6 +127,7 @@ int tn_surf_lattice_j(const tn_surf *g, float x)
 }
 
 int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
+uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
 int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
 int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
@@ -891,6 +893,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     free_graph_arrays(g);
     g->map = m;
     g->rev = m->revision;
+    g->generation++;
     g->mw = m->w;
     g->mh = m->h;
     g->jmax = (m->w - g->prof.w) * g->per_tile;

@@ -164,6 +164,8 @@ void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b);
 
+/* Incremented by every (re)build: node and edge ids of older builds are void. */
+uint32_t tn_surf_generation(const tn_surf *g);
 int tn_surf_node_count(const tn_surf *g);
 int tn_surf_surface_count(const tn_surf *g);
 int tn_surf_edge_count(const tn_surf *g);
