@@ -311,6 +311,9 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g)
     }
 }
 
+uint32_t tn_bot_plan_generation(const tn_bot *b) { return b->graph_gen; }
+uint32_t tn_bot_plan_revision(const tn_bot *b) { return b->plan_rev; }
+
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
 {
     *count = b->graph ? b->nlegs : 0;

@@ -151,6 +151,9 @@ const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
 void tn_bot_set_graph(tn_bot *b, tn_surf *g);
 /* The graph plan's legs and the leg being followed (count 0 in classic mode). */
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);
+/* The graph generation and map revision the current plan was made on. */
+uint32_t tn_bot_plan_generation(const tn_bot *b);
+uint32_t tn_bot_plan_revision(const tn_bot *b);
 
 /* Steps to hold jump for a jump of `tiles` (1..M) under the last physics. */
 int tn_bot_jump_frames(const tn_bot *b, int tiles);

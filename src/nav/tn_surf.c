@@ -1096,6 +1096,17 @@ static int heur(const tn_surf *g, int node, const goal *G)
     return dj > hv ? dj : hv;
 }
 
+/* Distance for "the closest reachable point": tiles across plus rows, from
+ * the box's bottom-left tile (Manhattan, like the classic planner's
+ * partial paths); ties go to the cheaper node. */
+static int closeness(const tn_surf *g, int node, const goal *G)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    int tx = j / g->per_tile, gx = G->ja / g->per_tile; /* the box's bottom-left tile */
+    return abs(tx - gx) + abs(row - G->row);
+}
+
 static bool key_less(const tn_surf *g, int a, int b, const int32_t *f)
 {
     if (f[a] != f[b]) return f[a] < f[b];
@@ -1180,7 +1191,7 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
     f[start] = heur(g, start, &G);
     g->heap[hsize++] = start;
     g->hpos[start] = 0;
-    int best = start, besth = f[start], bestg = 0, found = -1;
+    int best = start, besth = closeness(g, start, &G), bestg = 0, found = -1;
     while (hsize > 0) {
         int n = g->heap[0];
         g->heap[0] = g->heap[--hsize];
@@ -1197,9 +1208,10 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
                 break;
             }
         }
-        if (hn < besth || (hn == besth && g->gcost[n] < bestg)) {
+        int dn = closeness(g, n, &G);
+        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
             best = n;
-            besth = hn;
+            besth = dn;
             bestg = g->gcost[n];
         }
         const tn_surf_surface *S = &g->surf[g->node_surf[n]];

@@ -68,7 +68,8 @@
  * best.  The goal is a tile: any node whose box has that bottom-left tile
  * (j in 6gx..6gx+5 on row gy+1).  No state limit: the search ends when the
  * goal is expanded or every reachable node is; an unreachable goal gives the
- * plan to the closest expanded node (smallest heuristic, then cost) with
+ * plan to the closest expanded node (Manhattan distance in tiles from the
+ * box's bottom-left tile; then the lowest cost) with
  * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE.  The nodes are expanded in
  * order into an array (tn_surf_expanded) for a search-playback overlay.
  * Zero allocations per query (all scratch is sized at build).

@@ -24,11 +24,13 @@ static const tn_param_info PARAMS[] = {
     {"wanderers", 0, 64, 0, true, "", "number of wanderers"},
     {"bias", 0, 1, 0.5, false, "", "wanderers' drift toward the target"},
     {"smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness"},
+    {"planner", 0, 1, 1, true, "", "bot planner: 0 classic jump-value A*, 1 surface graph"},
 };
 /* Who applies each parameter (NULL: the core). */
 static const tn_subsystem *const PARAM_OWNER[] = {
     NULL, NULL, NULL, &tn_sub_enemies, &tn_sub_bots,
     &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents,
+    &tn_sub_bots,
 };
 #define NPARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 _Static_assert(sizeof PARAM_OWNER / sizeof PARAM_OWNER[0] == sizeof PARAMS / sizeof PARAMS[0],
