@@ -52,6 +52,7 @@ static const struct {
     {"navmesh", bench_navmesh, "navmesh FILE...: median navmesh build time per map"},
     {"agents", bench_agents, "agents: companion-style agents and wanderers step time"},
     {"soak", bench_soak, "soak --steps N --seed S: full world with random edits, invariants checked"},
+    {"surf", bench_surf, "surf [--sizes 64,128] [--edits K] [--gaps] [--oracle N]: graph planner build, edit, query; gap widths; oracle sweep"},
 };
 
 int main(int argc, char **argv)

@@ -264,13 +264,14 @@ static void test_bad_input(void **state)
 static void test_edit_repair(void **state)
 {
     (void)state;
-    tn_map *m = tu_load_map("maps/demo.map");
+    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, 9, 9);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
-    tn_rng r;
-    tn_rng_seed(&r, 9, 9);
     for (int k = 0; k < 6; k++) {
         int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
         int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;

@@ -76,7 +76,8 @@ struct tn_surf {
     uint32_t rev;
     int mw, mh;
     int per_tile;           /* lattice steps per tile */
-    float step_px;
+    float step_px, inv_step;
+    float *lx;              /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
     int jmax;               /* largest lattice j of a box inside the map */
     float vmax;             /* fastest vertical px per frame (heuristic) */
     int nsurf, nnodes, nedges;
@@ -116,14 +117,20 @@ bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 
 static tn_step_fn stepfn(const tn_surf *g) { return g->prof.step ? g->prof.step : tn_body_step; }
 
-float tn_surf_lattice_x(const tn_surf *g, int j)
+static float lattice_x_exact(const tn_surf *g, int j)
 {
     return (float)((double)j * (double)TN_TILE_PX / (double)g->per_tile);
 }
 
+float tn_surf_lattice_x(const tn_surf *g, int j)
+{
+    if (g->lx && j >= -2 && j <= g->jmax + 2) return g->lx[j + 2];
+    return lattice_x_exact(g, j);
+}
+
 int tn_surf_lattice_j(const tn_surf *g, float x)
 {
-    return (int)lround((double)x * (double)g->per_tile / (double)TN_TILE_PX);
+    return (int)floorf(x * g->inv_step + 0.5f);
 }
 
 int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
@@ -868,6 +875,8 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->order);
     tn_free(a, g->tmp);
     tn_free(a, g->stamp);
+    tn_free(a, g->lx);
+    g->lx = NULL;
     g->surf = NULL;
     g->row_first = g->node_surf = g->edge_first = NULL;
     g->edge = NULL;
@@ -897,6 +906,10 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->mw = m->w;
     g->mh = m->h;
     g->jmax = (m->w - g->prof.w) * g->per_tile;
+    g->inv_step = (float)g->per_tile / T;
+    g->lx = tn_alloc_array(a, (size_t)g->jmax + 5, sizeof(float));
+    if (!g->lx) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lattice_x_exact(g, j);
     build B;
     memset(&B, 0, sizeof B);
     B.g = g;
