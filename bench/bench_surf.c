@@ -12,7 +12,7 @@
  *  4. --oracle N: the physics oracle (tests/surf_oracle.h) against both
  *     planners on N random 24x16 levels, EVERY size 1x1..3x3 and jump
  *     height 1..8 on every level (the unit test samples one per level).
- * Usage: tilenav-bench surf [--sizes 64,128] [--edits K] [--gaps] [--oracle N]
+ * Usage: tilenav-bench surf [--sizes 64,128|none] [--edits K] [--gaps] [--oracle N]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -118,17 +118,21 @@ static void gaps(void)
     for (int jh = 1; jh <= 8; jh++) {
         int best_g = 0, best_c = 0;
         for (int k = 1; k <= 16; k++) {
-            int W = 10 + k + 10, H = 16;
+            /* the floor is row 14 (room for the highest jump); the gap is a pit
+             * to the bottom, 31 rows deep:
+             * nobody climbs out of it, so only a jump across reaches the goal */
+            int W = 10 + k + 10, H = 46, F = 14;
             tn_map *m = tn_map_create(W, H, NULL, NULL);
             for (int x = 0; x < W; x++)
-                if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, H - 1, TN_TILE_BLOCK);
+                for (int y = F; y < H; y++)
+                    if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
             tn_phys_params p = tn_phys_default((float)jh);
             tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
             tn_surf *g = NULL;
             if (tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL))) {
-                int s = tn_surf_node_of_tile(g, 2, H - 2);
+                int s = tn_surf_node_of_tile(g, 2, F - 1);
                 tn_status st = s < 0 ? TN_FAILURE
-                                     : tn_surf_find(g, s, W - 3, H - 2, NULL, 0, NULL, NULL, NULL);
+                                     : tn_surf_find(g, s, W - 3, F - 1, NULL, 0, NULL, NULL, NULL);
                 if (tn_succeeded(st) && !tn_status_detail(st, TN_PARTIAL_RESULT)) best_g = k;
                 tn_surf_destroy(g);
             }
@@ -136,7 +140,7 @@ static void gaps(void)
             tn_jump_model jm;
             tn_jump_model_init(&jm, &p, NULL);
             if (tn_succeeded(tn_path_create(W, H, &p, 0, NULL, &pf, NULL))) {
-                tn_path_query q = tn_path_query_make(2, H - 2, W - 3, H - 2, 1, 2, &jm);
+                tn_path_query q = tn_path_query_make(2, F - 1, W - 3, F - 1, 1, 2, &jm);
                 tn_path_node buf[256];
                 int cnt;
                 tn_status st = tn_path_find(pf, m, &q, buf, 256, &cnt, NULL, NULL);
@@ -249,7 +253,7 @@ int bench_surf(int argc, char **argv)
         printf("demo map: %s\n", err);
     }
     printf("generated platformer levels (1x2, jump 4):\n");
-    for (char *tok = strtok(sizes, ","); tok; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(sizes, ","); tok && strcmp(sizes, "none") != 0; tok = strtok(NULL, ",")) {
         int n = atoi(tok);
         if (n < 16 || n > 1024) {
             fprintf(stderr, "surf: size %d outside 16..1024\n", n);
