@@ -112,6 +112,7 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
     return a->w == b->w && a->h == b->h && a->step == b->step &&
+           a->skip_coyote == b->skip_coyote &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
@@ -243,7 +244,7 @@ typedef struct build {
     uint8_t *colbad;                /* scratch per column */
     bool oom;
     int bad_replays, bulk_mismatch;
-    long nsteps, nentries, nfree, nblock;
+    long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
 } build;
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
@@ -474,7 +475,8 @@ static int inputs_for(const tn_surf *g, const tn_body *v, int t, int kind, int d
     }
     const tn_phys_params *p = &g->prof.phys;
     bool jump_matters = (v->rising && v->vy < -p->jump_cut_speed) ||
-                        (!v->on_ground && v->air_frames >= 1 && v->air_frames <= p->coyote_frames);
+                        (!g->prof.skip_coyote && !v->on_ground && v->air_frames >= 1 &&
+                         v->air_frames <= p->coyote_frames);
     for (int jp = 0; jp < (jump_matters ? 2 : 1); jp++) {
         int jb = jp ? TN_SURF_IN_JUMP : 0;
         out[n++] = TN_SURF_IN_LEFT | jb;
@@ -605,6 +607,8 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                 }
             }
             B->nentries++;
+            B->kent[kind]++;
+            long steps_before = B->nsteps;
             int ins[6];
             int nin = inputs_for(g, &v, t, kind, dir, ins);
             for (int ii = 0; ii < nin; ii++) {
@@ -671,6 +675,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     }
                 }
             }
+            B->ksteps[kind] += B->nsteps - steps_before;
         }
         layer_lo = layer_hi;
         lo = nlo;
@@ -996,6 +1001,8 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #ifdef TN_SURF_DEBUG
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
+    fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
+            B.ksteps[0], B.kent[1], B.ksteps[1], B.kent[2], B.ksteps[2]);
 #endif
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) +
              ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
