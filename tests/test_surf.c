@@ -300,7 +300,7 @@ static void test_edit_repair(void **state)
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 30; k++) {
         int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
         int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
         tn_map_set_tile(m, x, y, t);
@@ -309,9 +309,20 @@ static void test_edit_repair(void **state)
         assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
         assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(fresh));
         assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(fresh));
+        const tn_surf_edge *ea = tn_surf_edges(g), *eb = tn_surf_edges(fresh);
+        for (int e = 0; e < tn_surf_edge_count(g); e++) {
+            assert_int_equal(ea[e].from, eb[e].from);
+            assert_int_equal(ea[e].to, eb[e].to);
+            assert_int_equal(ea[e].frames, eb[e].frames);
+            assert_int_equal(ea[e].kind, eb[e].kind);
+        }
         for (int e = 0; e < tn_surf_edge_count(g); e++) assert_true(tn_surf_edge_valid(g, m, e));
         tn_surf_destroy(fresh);
     }
+    int loc, full;
+    tn_surf_repair_counts(g, &loc, &full);
+    printf("  30 edits: %d repaired locally, %d full rebuilds\n", loc, full);
+    assert_true(loc > 0);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

@@ -95,6 +95,8 @@ struct tn_surf {
     int nexpanded;
     int repairs_local, repairs_full;
     uint32_t generation;
+    int16_t *sbox;          /* per surface: tiles its searches explored (x0,y0,x1,y1) */
+    uint8_t *tiles;         /* the map's terrain at the last build / repair */
     size_t mem;
 };
 
@@ -243,6 +245,7 @@ typedef struct build {
     int32_t *colpre;                /* (mh + 1) x mw: non-empty tiles above row r, per column */
     uint8_t *colbad;                /* scratch per column */
     bool oom;
+    int cur_surf;                   /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
 } build;
@@ -279,30 +282,35 @@ static bool walks(const tn_surf *g, const tn_map *m, int row, int j, int dir)
            fabsf(b.x - tn_surf_lattice_x(g, j + dir)) <= SNAP_MAX_PX;
 }
 
+/* The surfaces of one row, appended to `out`. */
+static bool row_surfaces(const tn_surf *g, const tn_map *m, int row, vec *out,
+                         const tn_allocator *a)
+{
+    int run_start = -1;
+    bool prev_ok = false;
+    for (int j = 0; j <= g->jmax + 1; j++) {
+        bool ow = false;
+        bool ok = j <= g->jmax && stands(g, m, row, j, &ow);
+        bool joined = ok && prev_ok && walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1);
+        if (run_start >= 0 && !joined) {
+            tn_surf_surface *s = vec_push(out, a);
+            if (!s) return false;
+            s->row = row;
+            s->j0 = run_start;
+            s->j1 = j - 1;
+            s->node0 = 0;
+            run_start = -1;
+        }
+        if (ok && run_start < 0) run_start = j;
+        prev_ok = ok;
+    }
+    return true;
+}
+
 static bool find_surfaces(build *B)
 {
-    tn_surf *g = B->g;
-    const tn_map *m = B->m;
-    for (int row = g->prof.h; row <= g->mh; row++) {
-        int run_start = -1;
-        bool prev_ok = false;
-        for (int j = 0; j <= g->jmax + 1; j++) {
-            bool ow = false;
-            bool ok = j <= g->jmax && stands(g, m, row, j, &ow);
-            bool joined = ok && prev_ok && walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1);
-            if (run_start >= 0 && !joined) {
-                tn_surf_surface *s = vec_push(&B->surf, B->a);
-                if (!s) return false;
-                s->row = row;
-                s->j0 = run_start;
-                s->j1 = j - 1;
-                s->node0 = 0;
-                run_start = -1;
-            }
-            if (ok && run_start < 0) run_start = j;
-            prev_ok = ok;
-        }
-    }
+    for (int row = B->g->prof.h; row <= B->g->mh; row++)
+        if (!row_surfaces(B->g, B->m, row, &B->surf, B->a)) return false;
     return true;
 }
 
@@ -558,6 +566,20 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         size_t next0 = B->ent.n;
         int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
         int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
+        /* the tiles this layer can touch, for the repair index */
+        {
+            int16_t *bx = &g->sbox[4 * surf_id];
+            int cx0 = cbase - 1, cx1 = cbase + ncols;
+            for (size_t ei = layer_lo; ei < layer_hi; ei++) {
+                const tn_body *v = &ent(B, (int32_t)ei)->v;
+                int ry0 = (int)floorf((v->y - g->vmax - 2.0f) / T) - 1;
+                int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T) + 1;
+                if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+                if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+                if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+                if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+            }
+        }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             tn_body v = ent(B, (int32_t)ei)->v;
             mark_columns(B, &v, cbase, ncols);
@@ -881,6 +903,10 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->tmp);
     tn_free(a, g->stamp);
     tn_free(a, g->lx);
+    tn_free(a, g->sbox);
+    tn_free(a, g->tiles);
+    g->tiles = NULL;
+    g->sbox = NULL;
     g->lx = NULL;
     g->surf = NULL;
     g->row_first = g->node_surf = g->edge_first = NULL;
@@ -897,7 +923,8 @@ static int cmp_edge_from(const void *a, const void *b)
     const tn_surf_edge *x = a, *y = b;
     if (x->from != y->from) return x->from < y->from ? -1 : 1;
     if (x->to != y->to) return x->to < y->to ? -1 : 1;
-    return (int)x->frames - (int)y->frames;
+    if (x->frames != y->frames) return (int)x->frames - (int)y->frames;
+    return (int)x->kind - (int)y->kind;
 }
 
 
@@ -952,7 +979,12 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     }
     g->row_first = tn_alloc_array(a, (size_t)g->mh + 2, sizeof(int32_t));
     g->node_surf = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
-    if (!g->row_first || !g->node_surf) goto oom;
+    g->sbox = tn_alloc_array(a, (size_t)g->nsurf * 4 + 4, sizeof(int16_t));
+    if (!g->row_first || !g->node_surf || !g->sbox) goto oom;
+    for (int i = 0; i < g->nsurf; i++) {
+        g->sbox[4 * i] = g->sbox[4 * i + 1] = 32000;
+        g->sbox[4 * i + 2] = g->sbox[4 * i + 3] = -32000;
+    }
     {
         int k = 0;
         for (int r = 0; r <= g->mh + 1; r++) {
@@ -998,6 +1030,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
         }
     }
     g->gen = 0;
+    g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
+    if (!g->tiles) goto oom;
+    memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
 #ifdef TN_SURF_DEBUG
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
@@ -1073,20 +1108,190 @@ void tn_surf_destroy(tn_surf *g)
     tn_free(&a, g);
 }
 
+static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom);
+
+static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
+{
+    bool oom = false;
+    if (repair_local(g, m, x, y, &oom)) return TN_OK;
+    g->repairs_full++;
+    return do_build(g, m, err);
+}
+
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
 {
     if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
+    if (g->map == m && g->mw == m->w && g->mh == m->h && g->tiles) {
+        /* which tiles changed since the build: one -> a local repair */
+        int changed = 0, cx = -1, cy = -1;
+        size_t n = (size_t)m->w * (size_t)m->h;
+        for (size_t i = 0; i < n && changed < 2; i++)
+            if (g->tiles[i] != m->tile[i]) {
+                changed++;
+                cx = (int)(i % (size_t)m->w);
+                cy = (int)(i / (size_t)m->w);
+            }
+        if (changed == 0) {
+            g->rev = m->revision; /* content marks only: the graph is unchanged */
+            return TN_OK;
+        }
+        if (changed == 1) return edit_at(g, m, cx, cy, err);
+    }
     g->repairs_full++;
     return do_build(g, m, err);
+}
+
+static void build_setup(build *B, tn_surf *g, const tn_map *m)
+{
+    memset(B, 0, sizeof *B);
+    B->g = g;
+    B->m = m;
+    B->a = &g->alloc;
+    B->surf.elem = sizeof(tn_surf_surface);
+    B->edges.elem = sizeof(tn_surf_edge);
+    B->runs.elem = sizeof(uint16_t);
+    B->ent.elem = sizeof(dp_entry);
+    B->pred.elem = sizeof(dp_pred);
+    B->bits.elem = sizeof(uint64_t);
+    B->js_free.elem = sizeof(uint64_t);
+    B->js_block.elem = sizeof(int32_t);
+    B->touched.elem = sizeof(int32_t);
+    B->seq.elem = 1;
+}
+
+static void build_release(build *B)
+{
+    const tn_allocator *a = B->a;
+    vec_free(&B->surf, a);
+    vec_free(&B->edges, a);
+    vec_free(&B->runs, a);
+    vec_free(&B->ent, a);
+    vec_free(&B->pred, a);
+    vec_free(&B->bits, a);
+    vec_free(&B->js_free, a);
+    vec_free(&B->js_block, a);
+    vec_free(&B->touched, a);
+    vec_free(&B->seq, a);
+    tn_free(a, B->colpre);
+    tn_free(a, B->colbad);
+    tn_free(a, B->hash);
+    tn_free(a, B->hstamp);
+    tn_free(a, B->best);
+}
+
+/* Local repair: when the edit leaves every surface as it was, only the
+ * surfaces whose searches explored the tile (or that stand next to it) get
+ * their edges regenerated.  Returns false when a full rebuild is needed. */
+static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
+{
+    const tn_allocator *a = &g->alloc;
+    *oom = false;
+    if (g->map != m || g->mw != m->w || g->mh != m->h || !g->sbox || g->nsurf == 0) return false;
+    /* 1. the surfaces of the rows whose standing the tile can change */
+    vec rs = {0};
+    rs.elem = sizeof(tn_surf_surface);
+    bool same = true;
+    for (int row = tn_maxi(y, g->prof.h); row <= tn_mini(y + g->prof.h, g->mh) && same; row++) {
+        rs.n = 0;
+        if (!row_surfaces(g, m, row, &rs, a)) {
+            *oom = true;
+            vec_free(&rs, a);
+            return false;
+        }
+        int k0 = g->row_first[row], k1 = g->row_first[row + 1];
+        if ((size_t)(k1 - k0) != rs.n) same = false;
+        for (int k = k0; k < k1 && same; k++) {
+            const tn_surf_surface *o = &g->surf[k], *n = (const tn_surf_surface *)rs.p + (k - k0);
+            same = o->j0 == n->j0 && o->j1 == n->j1;
+        }
+    }
+    vec_free(&rs, a);
+    if (!same) return false;
+    /* 2. the surfaces to regenerate */
+    build B;
+    build_setup(&B, g, m);
+    uint8_t *aff = tn_alloc(a, (size_t)g->nsurf);
+    B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
+    B.colbad = tn_alloc(a, (size_t)m->w + 16);
+    B.best = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(best_rec));
+    vec ne = {0}, nr = {0};
+    ne.elem = sizeof(tn_surf_edge);
+    nr.elem = sizeof(uint16_t);
+    bool ok = aff && B.colpre && B.colbad && B.best;
+    if (ok) {
+        for (int r = 0; r < m->h; r++)
+            for (int c = 0; c < m->w; c++)
+                B.colpre[(r + 1) * m->w + c] =
+                    B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
+        for (int i = 0; i < g->nsurf; i++) {
+            const int16_t *bx = &g->sbox[4 * i];
+            int row = g->surf[i].row;
+            aff[i] = (uint8_t)((x >= bx[0] && x <= bx[2] && y >= bx[1] && y <= bx[3]) ||
+                               (row >= y && row <= y + g->prof.h + 1));
+        }
+        /* 3. keep the others' edges (and their runs), regenerate these */
+        for (int e = 0; e < g->nedges && ok; e++) {
+            const tn_surf_edge *E = &g->edge[e];
+            if (aff[g->node_surf[E->from]]) continue;
+            tn_surf_edge *d = vec_push(&ne, a);
+            ok = d && vec_reserve(&nr, a, nr.n + E->nruns);
+            if (!ok) break;
+            *d = *E;
+            d->run0 = (uint32_t)nr.n;
+            memcpy((uint16_t *)nr.p + nr.n, g->runs + E->run0, E->nruns * sizeof(uint16_t));
+            nr.n += E->nruns;
+        }
+        B.runs = nr; /* new edges append their runs after the kept ones */
+        nr.p = NULL;
+        B.edges = ne;
+        ne.p = NULL;
+        for (int i = 0; i < g->nsurf && ok; i++) {
+            if (!aff[i]) continue;
+            int16_t *bx = &g->sbox[4 * i];
+            bx[0] = bx[1] = 32000;
+            bx[2] = bx[3] = -32000;
+            ok = surface_edges(&B, i);
+        }
+    }
+    if (ok) {
+        tn_surf_edge *edges = B.edges.p;
+        int nedges = (int)B.edges.n;
+        if (nedges) qsort(edges, (size_t)nedges, sizeof *edges, cmp_edge_from);
+        tn_free(a, g->edge);
+        tn_free(a, g->runs);
+        g->edge = edges;
+        g->nedges = nedges;
+        g->runs = B.runs.p;
+        g->nruns = (uint32_t)B.runs.n;
+        B.edges.p = NULL;
+        B.runs.p = NULL;
+        int k = 0;
+        for (int n = 0; n <= g->nnodes; n++) {
+            while (k < g->nedges && g->edge[k].from < n) k++;
+            g->edge_first[n] = k;
+        }
+        g->rev = m->revision;
+        g->generation++;
+        g->repairs_local++;
+        g->tiles[y * m->w + x] = m->tile[y * m->w + x];
+        g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
+                 ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
+                 (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2;
+    } else {
+        *oom = true;
+    }
+    vec_free(&ne, a);
+    vec_free(&nr, a);
+    tn_free(a, aff);
+    build_release(&B);
+    return ok;
 }
 
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 {
     (void)x;
     (void)y;
-    if (g->map == m && g->rev == m->revision) return TN_OK;
-    g->repairs_full++;
-    return do_build(g, m, err);
+    return tn_surf_sync(g, m, err); /* finds the changed tile(s) itself */
 }
 
 bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)

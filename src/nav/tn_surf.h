@@ -77,16 +77,23 @@
  * order into an array (tn_surf_expanded) for a search-playback overlay.
  * Zero allocations per query (all scratch is sized at build).
  *
- * EDITS.  tn_surf_sync() compares the map revision; on a change it rebuilds
- * (see tn_surf_edit for the per-tile index and what is repaired).
+ * EDITS.  tn_surf_sync() compares the map revision; on a change it finds the
+ * changed tiles against its own copy of the terrain.  One changed tile whose
+ * rows keep the same surfaces (box rows and the row under them) is repaired
+ * locally: the per-surface index of the tiles its searches explored (a box
+ * per surface, grown by the step's reach) names the surfaces whose edges can
+ * change; only those are regenerated (the rest keep their edges and input
+ * runs).  Otherwise (a surface appears, splits or changes; several tiles)
+ * the graph is rebuilt.  Either way tn_surf_generation() changes.  Tested:
+ * after each edit the graph equals a fresh build edge for edge.
  *
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
  * queried (the query scratch lives in it); different graphs are independent.
  * The library has no global state.
  *
- * MEMORY.  ~ 24 B x nodes (node and query arrays) + 28 B x edges + 2 B x input
- * runs + 4 B x map tiles (per-tile index) + the build scratch (freed after
- * the build).  See tilenav-bench surf for measured values.
+ * MEMORY.  ~ 44 B x nodes (node and query arrays) + 28 B x edges + 2 B x
+ * input runs + 8 B x surfaces (explored boxes) + 1 B x map tiles (terrain
+ * copy) + the build scratch (freed after the build).  See tilenav-bench surf for measured values.
  *
  * COST (measured numbers are in README "Graph planner"): the build is one
  * BFS per surface, kind and hold over at most (nodes + 2t) states per layer.
@@ -162,7 +169,7 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
 void tn_surf_destroy(tn_surf *g);
 /* Rebuild when the map's revision (or address) changed since the build. */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
-/* The map tile (x, y) changed: repair what its per-tile index names.  */
+/* The map tile (x, y) changed: same as tn_surf_sync (which finds it). */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
