@@ -1179,92 +1179,160 @@ static void build_release(build *B)
     tn_free(a, B->best);
 }
 
-/* Local repair: when the edit leaves every surface as it was, only the
- * surfaces whose searches explored the tile (or that stand next to it) get
- * their edges regenerated.  Returns false when a full rebuild is needed. */
+/* Local repair of a one-tile edit at (x, y).  The surfaces of the rows whose
+ * standing the tile decides (its row to h rows below) are recomputed; the
+ * others keep their nodes (renumbered).  Regenerated: new or changed
+ * surfaces, those standing next to the tile, and those whose explored box
+ * holds it; every other surface keeps its edges and input runs (landing
+ * nodes remapped by position).  False (with *oom when memory ran out) when
+ * a full rebuild is needed. */
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 {
     const tn_allocator *a = &g->alloc;
     *oom = false;
-    if (g->map != m || g->mw != m->w || g->mh != m->h || !g->sbox || g->nsurf == 0) return false;
-    /* 1. the surfaces of the rows whose standing the tile can change */
-    vec rs = {0};
-    rs.elem = sizeof(tn_surf_surface);
-    bool same = true;
-    for (int row = tn_maxi(y, g->prof.h); row <= tn_mini(y + g->prof.h, g->mh) && same; row++) {
-        rs.n = 0;
-        if (!row_surfaces(g, m, row, &rs, a)) {
-            *oom = true;
-            vec_free(&rs, a);
-            return false;
-        }
-        int k0 = g->row_first[row], k1 = g->row_first[row + 1];
-        if ((size_t)(k1 - k0) != rs.n) same = false;
-        for (int k = k0; k < k1 && same; k++) {
-            const tn_surf_surface *o = &g->surf[k], *n = (const tn_surf_surface *)rs.p + (k - k0);
-            same = o->j0 == n->j0 && o->j1 == n->j1;
+    if (g->map != m || g->mw != m->w || g->mh != m->h || !g->sbox) return false;
+    int ylo = tn_maxi(y, g->prof.h), yhi = tn_mini(y + g->prof.h, g->mh);
+    /* 1. the new surface list */
+    vec ns = {0};
+    ns.elem = sizeof(tn_surf_surface);
+    bool ok = true;
+    for (int row = 0; row <= g->mh + 1 && ok; row++) {
+        if (row >= ylo && row <= yhi) {
+            ok = row_surfaces(g, m, row, &ns, a);
+        } else if (row <= g->mh) {
+            for (int k = g->row_first[row]; k < g->row_first[row + 1] && ok; k++) {
+                tn_surf_surface *d = vec_push(&ns, a);
+                ok = d != NULL;
+                if (ok) *d = g->surf[k];
+            }
         }
     }
-    vec_free(&rs, a);
-    if (!same) return false;
-    /* 2. the surfaces to regenerate */
+    int nsurf = (int)ns.n;
+    tn_surf_surface *nsf = ns.p;
+    int nn = 0;
+    for (int i = 0; i < nsurf && ok; i++) {
+        nsf[i].node0 = nn;
+        nn += nsf[i].j1 - nsf[i].j0 + 1;
+    }
+    /* 2. new arrays; old -> new surface map */
+    size_t nn1 = (size_t)nn + 1;
+    int32_t *row_first = tn_alloc_array(a, (size_t)g->mh + 2, sizeof(int32_t));
+    int32_t *node_surf = tn_alloc_array(a, nn1, sizeof(int32_t));
+    int16_t *sbox = tn_alloc_array(a, (size_t)nsurf * 4 + 4, sizeof(int16_t));
+    int32_t *old_to_new = tn_alloc_array(a, (size_t)g->nsurf + 1, sizeof(int32_t));
+    uint8_t *aff = tn_alloc(a, (size_t)nsurf + 1);
+    int32_t *q[8];
+    for (int k = 0; k < 8; k++) q[k] = tn_alloc_array(a, nn1, sizeof(int32_t));
+    uint32_t *stamp = tn_alloc_array(a, nn1, sizeof(uint32_t));
+    ok = ok && row_first && node_surf && sbox && old_to_new && aff && stamp;
+    for (int k = 0; k < 8; k++) ok = ok && q[k];
+    if (ok) {
+        int k = 0;
+        for (int r = 0; r <= g->mh + 1; r++) {
+            while (k < nsurf && nsf[k].row < r) k++;
+            row_first[r] = k;
+        }
+        for (int i = 0; i < nsurf; i++)
+            for (int n = 0; n <= nsf[i].j1 - nsf[i].j0; n++) node_surf[nsf[i].node0 + n] = i;
+        /* match old surfaces to new ones (same row and range) */
+        int j = 0;
+        for (int i = 0; i < g->nsurf; i++) {
+            const tn_surf_surface *o = &g->surf[i];
+            old_to_new[i] = -1;
+            while (j < nsurf && (nsf[j].row < o->row || (nsf[j].row == o->row && nsf[j].j0 < o->j0))) j++;
+            if (j < nsurf && nsf[j].row == o->row && nsf[j].j0 == o->j0 && nsf[j].j1 == o->j1)
+                old_to_new[i] = j;
+        }
+        for (int i = 0; i < nsurf; i++) {
+            aff[i] = 1; /* new or changed unless matched below */
+            sbox[4 * i] = sbox[4 * i + 1] = 32000;
+            sbox[4 * i + 2] = sbox[4 * i + 3] = -32000;
+        }
+        for (int i = 0; i < g->nsurf; i++) {
+            int t = old_to_new[i];
+            if (t < 0) continue;
+            const int16_t *bx = &g->sbox[4 * i];
+            memcpy(&sbox[4 * t], bx, 4 * sizeof(int16_t));
+            int row = nsf[t].row;
+            aff[t] = (uint8_t)((x >= bx[0] && x <= bx[2] && y >= bx[1] && y <= bx[3]) ||
+                               (row >= y && row <= y + g->prof.h + 1));
+        }
+    }
+    if (!ok) {
+        vec_free(&ns, a);
+        tn_free(a, row_first);
+        tn_free(a, node_surf);
+        tn_free(a, sbox);
+        tn_free(a, old_to_new);
+        tn_free(a, aff);
+        for (int k = 0; k < 8; k++) tn_free(a, q[k]);
+        tn_free(a, stamp);
+        *oom = true;
+        return false;
+    }
+    /* 3. install the new node arrays, keep the old ones for the edges */
+    tn_surf old = *g;
+    g->surf = nsf;
+    ns.p = NULL;
+    g->nsurf = nsurf;
+    g->nnodes = nn;
+    g->row_first = row_first;
+    g->node_surf = node_surf;
+    g->sbox = sbox;
+    g->edge_first = q[0];
+    g->gcost = q[1];
+    g->parent = q[2];
+    g->pedge = q[3];
+    g->heap = q[4];
+    g->hpos = q[5];
+    g->order = q[6];
+    g->tmp = q[7];
+    g->stamp = stamp;
+    g->gen = 0;
+    g->nexpanded = 0;
     build B;
     build_setup(&B, g, m);
-    uint8_t *aff = tn_alloc(a, (size_t)g->nsurf);
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc(a, (size_t)m->w + 16);
-    B.best = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(best_rec));
-    vec ne = {0}, nr = {0};
-    ne.elem = sizeof(tn_surf_edge);
-    nr.elem = sizeof(uint16_t);
-    bool ok = aff && B.colpre && B.colbad && B.best;
+    B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
+    B.edges.elem = sizeof(tn_surf_edge);
+    B.runs.elem = sizeof(uint16_t);
+    ok = B.colpre && B.colbad && B.best;
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
                 B.colpre[(r + 1) * m->w + c] =
                     B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
-        for (int i = 0; i < g->nsurf; i++) {
-            const int16_t *bx = &g->sbox[4 * i];
-            int row = g->surf[i].row;
-            aff[i] = (uint8_t)((x >= bx[0] && x <= bx[2] && y >= bx[1] && y <= bx[3]) ||
-                               (row >= y && row <= y + g->prof.h + 1));
-        }
-        /* 3. keep the others' edges (and their runs), regenerate these */
-        for (int e = 0; e < g->nedges && ok; e++) {
-            const tn_surf_edge *E = &g->edge[e];
-            if (aff[g->node_surf[E->from]]) continue;
-            tn_surf_edge *d = vec_push(&ne, a);
-            ok = d && vec_reserve(&nr, a, nr.n + E->nruns);
+        /* 4. kept edges, renumbered */
+        for (int e = 0; e < old.nedges && ok; e++) {
+            const tn_surf_edge *E = &old.edge[e];
+            int os = old.node_surf[E->from], t = old_to_new[os];
+            if (t < 0 || aff[t]) continue;
+            const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
+            int to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+            if (to < 0) continue; /* cannot happen: its search would have been affected */
+            tn_surf_edge *d = vec_push(&B.edges, a);
+            ok = d && vec_reserve(&B.runs, a, B.runs.n + E->nruns);
             if (!ok) break;
             *d = *E;
-            d->run0 = (uint32_t)nr.n;
-            memcpy((uint16_t *)nr.p + nr.n, g->runs + E->run0, E->nruns * sizeof(uint16_t));
-            nr.n += E->nruns;
+            d->from = nsf[t].node0 + (E->from - old.surf[os].node0);
+            d->to = to;
+            d->run0 = (uint32_t)B.runs.n;
+            memcpy((uint16_t *)B.runs.p + B.runs.n, old.runs + E->run0, E->nruns * sizeof(uint16_t));
+            B.runs.n += E->nruns;
         }
-        B.runs = nr; /* new edges append their runs after the kept ones */
-        nr.p = NULL;
-        B.edges = ne;
-        ne.p = NULL;
-        for (int i = 0; i < g->nsurf && ok; i++) {
-            if (!aff[i]) continue;
-            int16_t *bx = &g->sbox[4 * i];
-            bx[0] = bx[1] = 32000;
-            bx[2] = bx[3] = -32000;
-            ok = surface_edges(&B, i);
-        }
+        /* 5. regenerate the affected surfaces */
+        for (int i = 0; i < nsurf && ok; i++)
+            if (aff[i]) ok = surface_edges(&B, i);
     }
     if (ok) {
-        tn_surf_edge *edges = B.edges.p;
-        int nedges = (int)B.edges.n;
-        if (nedges) qsort(edges, (size_t)nedges, sizeof *edges, cmp_edge_from);
-        tn_free(a, g->edge);
-        tn_free(a, g->runs);
-        g->edge = edges;
-        g->nedges = nedges;
-        g->runs = B.runs.p;
+        g->nedges = (int)B.edges.n;
+        g->edge = B.edges.p;
         g->nruns = (uint32_t)B.runs.n;
+        g->runs = B.runs.p;
         B.edges.p = NULL;
         B.runs.p = NULL;
+        if (g->nedges) qsort(g->edge, (size_t)g->nedges, sizeof *g->edge, cmp_edge_from);
         int k = 0;
         for (int n = 0; n <= g->nnodes; n++) {
             while (k < g->nedges && g->edge[k].from < n) k++;
@@ -1276,12 +1344,43 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->tiles[y * m->w + x] = m->tile[y * m->w + x];
         g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
-                 (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2;
+                 (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
+                 (size_t)g->mw * (size_t)g->mh;
+        /* the old arrays go */
+        tn_free(a, old.surf);
+        tn_free(a, old.row_first);
+        tn_free(a, old.node_surf);
+        tn_free(a, old.sbox);
+        tn_free(a, old.edge_first);
+        tn_free(a, old.gcost);
+        tn_free(a, old.parent);
+        tn_free(a, old.pedge);
+        tn_free(a, old.heap);
+        tn_free(a, old.hpos);
+        tn_free(a, old.order);
+        tn_free(a, old.tmp);
+        tn_free(a, old.stamp);
+        tn_free(a, old.edge);
+        tn_free(a, old.runs);
     } else {
+        /* put the old graph back whole; the caller rebuilds */
+        tn_free(a, g->surf);
+        tn_free(a, g->row_first);
+        tn_free(a, g->node_surf);
+        tn_free(a, g->sbox);
+        tn_free(a, g->edge_first);
+        tn_free(a, g->gcost);
+        tn_free(a, g->parent);
+        tn_free(a, g->pedge);
+        tn_free(a, g->heap);
+        tn_free(a, g->hpos);
+        tn_free(a, g->order);
+        tn_free(a, g->tmp);
+        tn_free(a, g->stamp);
+        *g = old;
         *oom = true;
     }
-    vec_free(&ne, a);
-    vec_free(&nr, a);
+    tn_free(a, old_to_new);
     tn_free(a, aff);
     build_release(&B);
     return ok;
