@@ -53,6 +53,7 @@ static const struct {
     {"agents", bench_agents, "agents: companion-style agents and wanderers step time"},
     {"soak", bench_soak, "soak --steps N --seed S: full world with random edits, invariants checked"},
     {"tiled", bench_tiled, "tiled [--reps N] [--size N]: Tiled .tmj/.tmx load times (512x512)"},
+    {"surf", bench_surf, "surf [--sizes 64,128] [--edits K] [--gaps] [--oracle N]: graph planner build, edit, query; gap widths; oracle sweep"},
 };
 
 int main(int argc, char **argv)

@@ -97,6 +97,7 @@ static void test_partial_json(void **state)
 {
     (void)state;
     tn_world *w = world("tests/data/path_partial.map");
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     tn_bot_info i = go(w, 1000);
     assert_int_equal(i.state, TN_BOT_PARTIAL);
     assert_non_null(strstr(json(w), "\"bot\":{\"state\":\"partial\",\"goal_x\":13,\"goal_y\":8,"
@@ -112,6 +113,7 @@ static void test_idle_json_and_hud(void **state)
 {
     (void)state;
     tn_world *w = world("tests/data/path_gap.map");
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     assert_non_null(strstr(json(w), ",\"bot\":{\"state\":\"idle\",\"goal_x\":-1,\"goal_y\":-1,"
                                      "\"arrived\":false,\"path_nodes\":0,\"replans\":0,"
                                      "\"expanded\":0,\"extra_bots\":0"));
@@ -290,6 +292,7 @@ static void test_draw(void **state)
 {
     (void)state;
     tn_world *w = world("tests/data/path_ledge4.map");
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     counts c = draw(w, TN_OVERLAY_PATH | TN_OVERLAY_EXPLORED);
     assert_int_equal(c.lines + c.rects + c.circles + c.tris, 0);
     tn_world_set_tool(w, TN_TOOL_GOTO);
@@ -305,6 +308,17 @@ static void test_draw(void **state)
     tn_world_set(w, "bots", 3, NULL);
     c = draw(w, 0);                /* extra bots: always */
     assert_int_equal(c.rects, 6);
+    tn_world_destroy(w);
+    /* the graph planner: the path overlay shows the plan's arcs, the
+     * surface-graph overlay the surfaces and edges too */
+    w = world("tests/data/path_ledge4.map");
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
+    counts p = draw(w, TN_OVERLAY_PATH);
+    assert_true(p.lines >= 10); /* a walk and the jump's arc, frame by frame */
+    counts g = draw(w, TN_OVERLAY_SURF);
+    assert_true(g.lines > p.lines);
     tn_world_destroy(w);
 }
 

@@ -175,6 +175,7 @@ static const struct {
     {SDLK_p, TN_OVERLAY_PATH, "path"},         {SDLK_x, TN_OVERLAY_EXPLORED, "explored states"},
     {SDLK_f, TN_OVERLAY_FLOW, "flow field"},   {SDLK_n, TN_OVERLAY_NAVMESH, "navmesh"},
     {SDLK_c, TN_OVERLAY_COMPANION, "companion"}, {SDLK_v, TN_OVERLAY_WANDERERS, "wanderers"},
+    {SDLK_o, TN_OVERLAY_SURF, "surface graph"},
 };
 
 static void key_down(app *a, const SDL_KeyboardEvent *k)
@@ -220,6 +221,13 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     if (sym == SDLK_r && a->restore_offered) restore(a);
     else if (sym == SDLK_b) change_count(a, "bots", shift ? -1 : 1);
     else if (sym == SDLK_m) change_count(a, "wanderers", shift ? -1 : 1);
+    else if (sym == SDLK_g) {
+        double v = 1.0;
+        tn_world_get(a->w, "planner", &v);
+        tn_error err;
+        if (tn_succeeded(tn_world_set(a->w, "planner", v > 0.5 ? 0.0 : 1.0, &err)))
+            tn_world_message(a->w, "planner: %s", v > 0.5 ? "classic (jump-value A*)" : "graph (physics surface graph)");
+    }
 }
 
 static bool mouse_tile(app *a, int x, int y, int *tx, int *ty)

@@ -180,7 +180,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (!p) FAIL("unknown parameter '%s'", pname);
             c.op = TN_SC_SET;
             c.name = p->name;
-            if (!parse_double(val, &c.value)) FAIL("'%s' is not a number", val);
+            if (strcmp(p->name, "planner") == 0 && (!strcmp(val, "classic") || !strcmp(val, "graph")))
+                c.value = strcmp(val, "graph") == 0 ? 1.0 : 0.0;
+            else if (!parse_double(val, &c.value))
+                FAIL(strcmp(p->name, "planner") == 0 ? "planner '%s': expected classic or graph"
+                                                      : "'%s' is not a number", val);
             if (!(c.value >= p->min && c.value <= p->max))
                 FAIL("%s %s is outside %g..%g", p->name, val, p->min, p->max);
             if (p->integer && c.value != floor(c.value)) FAIL("%s takes whole numbers", p->name);

@@ -49,7 +49,21 @@ struct tn_bot {
     tn_path_stats stats;
     double search_us;
     double (*clock)(void);
+    /* graph planner (tn_surf): legs, the edge being replayed (its runs are
+     * copied, so a rebuilt graph does not pull them away) */
+    tn_surf *graph;
+    tn_surf_leg *legs;
+    int nlegs, leg;
+    int gphase;            /* GP_WALK, GP_REPLAY, GP_LANDING */
+    uint16_t runs[TN_BOT_RUNS_MAX];
+    int nruns, run_i, run_left;
+    int expect_row, expect_j;
+    uint32_t graph_gen;
+    tn_surf_stats gstats;
+    bool gpartial;
 };
+
+enum { GP_WALK = 0, GP_REPLAY, GP_LANDING };
 
 const char *tn_bot_state_name(tn_bot_state s)
 {
@@ -86,7 +100,8 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     if (a) b->alloc = *a;
     b->cfg = c;
     b->path = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->path);
-    if (!b->path) {
+    b->legs = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->legs);
+    if (!b->path || !b->legs) {
         tn_bot_destroy(b);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     }
@@ -101,6 +116,7 @@ void tn_bot_destroy(tn_bot *b)
     if (!b) return;
     tn_allocator a = b->alloc;
     tn_free(&a, b->path);
+    tn_free(&a, b->legs);
     tn_free(&a, b);
 }
 
@@ -283,6 +299,204 @@ static bool standing(const tn_map *m, const tn_body *body)
     return tn_path_box_ground(m, tx, ty, body->w);
 }
 
+/* ---- the graph planner's follower ----------------------------------------- */
+
+void tn_bot_set_graph(tn_bot *b, tn_surf *g)
+{
+    if (b->graph != g) {
+        b->graph = g;
+        b->nlegs = b->leg = 0;
+        b->gphase = GP_WALK;
+        if (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) b->want_plan = true;
+    }
+}
+
+uint32_t tn_bot_plan_generation(const tn_bot *b) { return b->graph_gen; }
+uint32_t tn_bot_plan_revision(const tn_bot *b) { return b->plan_rev; }
+
+const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
+{
+    *count = b->graph ? b->nlegs : 0;
+    if (leg) *leg = b->leg;
+    return b->legs;
+}
+
+static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
+{
+    tn_surf *g = b->graph;
+    b->want_plan = false;
+    b->still = 0;
+    b->gphase = GP_WALK;
+    b->nlegs = b->leg = 0;
+    b->n = b->cur = 0;
+    b->plan_map = m;
+    b->plan_rev = m->revision;
+    b->plan_w = body->w;
+    b->plan_h = body->h;
+    b->graph_gen = tn_surf_generation(g);
+    b->plans++;
+    const tn_surf_profile *pr = tn_surf_get_profile(g);
+    int start = tn_surf_node_of_body(g, body);
+    if (start < 0 && body->on_ground) {
+        int row = (int)lroundf((body->y + (float)body->h * T) / T);
+        int j = tn_surf_lattice_j(g, body->x);
+        start = tn_surf_node_at(g, row, j + 1);
+        if (start < 0) start = tn_surf_node_at(g, row, j - 1);
+    }
+    if (start < 0 || pr->w != body->w || pr->h != body->h) {
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    double t0 = b->clock ? b->clock() : 0.0;
+    int n = 0;
+    tn_status s = tn_surf_find(g, start, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n,
+                               &b->gstats, NULL);
+    b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
+    b->stats.expanded = b->gstats.expanded;
+    if (tn_failed(s) || n == 0) {
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    b->nlegs = n;
+    b->n = n;
+    b->gpartial = tn_status_detail(s, TN_PARTIAL_RESULT);
+    b->partial = b->gpartial;
+    int row, j;
+    tn_surf_node_pos(g, start, &row, &j);
+    if (b->gpartial && n == 1 && b->legs[0].walk_to_j == j) {
+        b->state = TN_BOT_NO_PATH;
+        b->nlegs = b->n = 0;
+        return;
+    }
+    b->state = b->gpartial ? TN_BOT_PARTIAL : TN_BOT_MOVING;
+}
+
+static void gfinish(tn_bot *b)
+{
+    b->leg = b->cur = b->nlegs;
+    b->n = b->nlegs;
+    if (b->state == TN_BOT_MOVING) b->state = TN_BOT_ARRIVED;
+}
+
+static tn_input gstep_replay_first(tn_bot *b)
+{
+    b->run_left = (b->runs[0] >> 4) + 1;
+    b->run_i = 1;
+    int v = b->runs[0] & 15;
+    b->run_left--;
+    if (b->run_left == 0 && b->run_i == b->nruns) b->gphase = GP_LANDING;
+    tn_input in = {(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
+                   (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
+    return in;
+}
+
+static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
+{
+    tn_input none = {false, false, false, false};
+    tn_surf *g = b->graph;
+    b->steps++;
+    if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
+    if (!b->want_plan && b->leg >= b->nlegs) return none;
+    /* stuck: no movement for stuck_steps steps re-plans; repeated -> STUCK */
+    if (fabsf(body->x - b->last_x) < STUCK_MOVE_PX && fabsf(body->y - b->last_y) < STUCK_MOVE_PX) {
+        if (++b->still > b->cfg.stuck_steps) {
+            b->still = 0;
+            if (++b->stuck_replans > STUCK_REPLANS || ++b->replans > b->cfg.max_replans) {
+                b->state = TN_BOT_STUCK;
+                b->nlegs = b->n = b->leg = b->cur = 0;
+                return none;
+            }
+            b->want_plan = true;
+            b->gphase = GP_WALK;
+        }
+    } else {
+        b->still = 0;
+    }
+    b->last_x = body->x;
+    b->last_y = body->y;
+    if (b->gphase == GP_REPLAY) {
+        while (b->run_left == 0 && b->run_i < b->nruns) {
+            b->run_left = (b->runs[b->run_i] >> 4) + 1;
+            b->run_i++;
+        }
+        if (b->run_left > 0) {
+            int v = b->runs[b->run_i - 1] & 15;
+            b->run_left--;
+            if (b->run_left == 0 && b->run_i == b->nruns) b->gphase = GP_LANDING;
+            tn_input in = {(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
+                           (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
+            return in;
+        }
+        b->gphase = GP_LANDING;
+    }
+    if (!body->on_ground) {
+        /* falling where the plan did not say (an edit, a push): plan on landing */
+        if (b->gphase == GP_LANDING || b->gphase == GP_WALK) b->want_plan = true;
+        return none;
+    }
+    int row = (int)lroundf((body->y + (float)body->h * T) / T);
+    int j = tn_surf_lattice_j(g, body->x);
+    bool stale = tn_surf_generation(g) != b->graph_gen || m != b->plan_map ||
+                 m->revision != b->plan_rev;
+    if (b->gphase == GP_LANDING) {
+        b->gphase = GP_WALK;
+        if (row == b->expect_row && j == b->expect_j && !stale) {
+            b->leg++;
+            b->cur = b->leg;
+            b->stuck_replans = 0;
+        } else {
+            b->replans++;
+            b->want_plan = true;
+        }
+    }
+    if (b->want_plan || stale) {
+        if (b->replans > b->cfg.max_replans) {
+            b->state = TN_BOT_STUCK;
+            b->nlegs = b->n = b->leg = b->cur = 0;
+            return none;
+        }
+        gplan(b, m, body);
+        if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
+    }
+    if (b->leg >= b->nlegs) return none;
+    const tn_surf_leg *L = &b->legs[b->leg];
+    /* still on the leg's surface? */
+    int lrow, lj;
+    tn_surf_node_pos(g, L->node, &lrow, &lj);
+    if (lrow != row) {
+        b->replans++;
+        b->want_plan = true;
+        return none;
+    }
+    if (j < L->walk_to_j) return (tn_input){false, true, false, false};
+    if (j > L->walk_to_j) return (tn_input){true, false, false, false};
+    if (L->edge < 0) {
+        gfinish(b);
+        return none;
+    }
+    /* at the take-off: copy the edge and replay it */
+    const tn_surf_edge *E = &tn_surf_edges(g)[L->edge];
+    if (E->nruns > TN_BOT_RUNS_MAX) {
+        b->state = TN_BOT_NO_PATH;
+        return none;
+    }
+    b->nruns = E->nruns;
+    for (int r = 0; r < E->nruns; r++) {
+        tn_input in;
+        int cnt;
+        tn_surf_run(g, E->run0 + (uint32_t)r, &in, &cnt);
+        b->runs[r] = (uint16_t)(((cnt - 1) << 4) | (in.left ? TN_SURF_IN_LEFT : 0) |
+                                (in.right ? TN_SURF_IN_RIGHT : 0) | (in.down ? TN_SURF_IN_DOWN : 0) |
+                                (in.jump ? TN_SURF_IN_JUMP : 0));
+    }
+    tn_surf_node_pos(g, E->to, &b->expect_row, &b->expect_j);
+    b->run_i = 0;
+    b->run_left = 0;
+    if (body->jump_held && (b->runs[0] & TN_SURF_IN_JUMP)) return none; /* release first */
+    b->gphase = GP_REPLAY;
+    return gstep_replay_first(b);
+}
+
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
@@ -317,7 +531,9 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->first_plan = true;
     b->last_x = body->x;
     b->last_y = body->y;
-    if (standing(m, body)) {
+    if (b->graph && body->on_ground) {
+        gplan(b, m, body);
+    } else if (!b->graph && standing(m, body)) {
         replan(b, pf, m, body);
     } else {
         /* mid-air: keep following the old path (or let go) and plan on landing */
@@ -330,6 +546,8 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
 
 void tn_bot_stop(tn_bot *b)
 {
+    b->nlegs = b->leg = 0;
+    b->gphase = GP_WALK;
     b->state = TN_BOT_IDLE;
     b->want_plan = false;
     set_path_empty(b);
@@ -482,6 +700,9 @@ static void finish(tn_bot *b)
 
 bool tn_bot_active(const tn_bot *b)
 {
+    if (b->graph)
+        return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
+               (b->want_plan || b->leg < b->nlegs);
     return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
            (b->want_plan || b->cur < b->n);
 }
@@ -489,6 +710,10 @@ bool tn_bot_active(const tn_bot *b)
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                      const tn_phys_params *p)
 {
+    if (b->graph) {
+        update_physics(b, p);
+        return gstep(b, m, body);
+    }
     tn_input in = {false, false, false, false};
     if (update_physics(b, p) && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL))
         b->want_plan = true;
@@ -678,6 +903,8 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.raw_nodes = b->stats.raw_nodes;
     i.search_us = b->search_us;
     i.steps = b->steps;
+    i.planner = b->graph ? 1 : 0;
+    i.plan_frames = b->graph ? (b->nlegs ? b->gstats.frames : -1) : -1;
     return i;
 }
 

@@ -68,6 +68,7 @@
 
 #include "tn_path.h"
 #include "tn_phys.h"
+#include "tn_surf.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,6 +76,7 @@ extern "C" {
 
 #define TN_BOT_PATH_CAP 512
 #define TN_BOT_STUCK_STEPS 20
+#define TN_BOT_RUNS_MAX 256    /* input runs of one graph edge the bot can replay */
 
 typedef enum tn_bot_state {
     TN_BOT_IDLE = 0,  /* no goal */
@@ -131,6 +133,8 @@ typedef struct tn_bot_info {
     int raw_nodes;         /* tiles on the last path before filtering */
     double search_us;      /* last search time; < 0 when there is no clock */
     int steps;             /* steps since the goal was set */
+    int planner;           /* 0 classic (tn_path), 1 graph (tn_surf) */
+    int plan_frames;       /* graph: frames of the last plan; -1 classic / none */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);
@@ -138,6 +142,24 @@ tn_bot_info tn_bot_get_info(const tn_bot *b);
 bool tn_bot_active(const tn_bot *b);
 /* The path being followed (valid until the next plan). */
 const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
+/* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
+ * tn_path planner) the bot plans with tn_surf_find from the node it stands
+ * on and follows the legs: it walks to the take-off lattice x (one lattice
+ * step of 8/3 px per frame, instant stop, so it reaches it exactly), then
+ * replays the edge's recorded inputs frame by frame (copied into the bot,
+ * releasing jump for one frame first when it is still held), and checks it
+ * stands at the edge's landing position.  It re-plans (on the ground) when
+ * it lands elsewhere, leaves the leg's surface, the map was edited or the
+ * graph rebuilt (tn_surf_generation); stuck detection is the same as the
+ * classic follower's.  The owner keeps the graph in sync with the map and
+ * the body's profile (tn_surf_sync). */
+void tn_bot_set_graph(tn_bot *b, tn_surf *g);
+/* The graph plan's legs and the leg being followed (count 0 in classic mode). */
+const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);
+/* The graph generation and map revision the current plan was made on. */
+uint32_t tn_bot_plan_generation(const tn_bot *b);
+uint32_t tn_bot_plan_revision(const tn_bot *b);
+
 /* Steps to hold jump for a jump of `tiles` (1..M) under the last physics. */
 int tn_bot_jump_frames(const tn_bot *b, int tiles);
 

@@ -15,6 +15,10 @@
 #define SEARCH_LIMIT 65536
 /* Larger maps get no finder (8 bytes x 46 jump values per tile: 96 MB here). */
 #define MAX_FINDER_TILES (512L * 512L)
+/* The graph planner: graphs cached per movement profile (the character and
+ * the extra bots share them); maps above this size use the classic one. */
+#define GRAPH_CACHE 3
+#define GRAPH_MAX_TILES (256L * 256L)
 
 typedef struct tn_wbots {
     tn_path *pf;        /* the character's finder (NULL: map too large) */
@@ -28,6 +32,16 @@ typedef struct tn_wbots {
     int trips, arrivals;
     tn_bot_state last_state;
     tn_rng rng;
+    int planner;                  /* 0 classic, 1 graph */
+    tn_surf *graph[GRAPH_CACHE];
+    unsigned graph_used[GRAPH_CACHE], tick;
+    bool graph_off_said;
+    struct {
+        bool valid;
+        tn_status gs, cs;         /* graph / classic answers for the last click */
+        int gframes, ccost;
+        double gus, cus;
+    } last;
 } tn_wbots;
 
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
@@ -62,6 +76,7 @@ static void bots_destroy(tn_world *w)
     tn_path_destroy(s->pf);
     tn_bot_destroy(s->bot);
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
+    for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s);
     w->bots = NULL;
 }
@@ -72,6 +87,7 @@ static tn_status bots_create(tn_world *w, tn_error *err)
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory (bots)");
     w->bots = (struct tn_wbots *)s;
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
+    s->planner = 1;
     tn_status st = tn_bot_create(NULL, &w->alloc, &s->bot, err);
     for (int i = 0; i < TN_WBOTS_MAX && tn_succeeded(st); i++)
         st = tn_bot_create(NULL, &w->alloc, &s->ebot[i], err);
@@ -95,6 +111,92 @@ static tn_status bots_create(tn_world *w, tn_error *err)
         s->pf_extra = s->pf;
     }
     return TN_OK;
+}
+
+/* ---- graphs per movement profile ----------------------------------------- */
+
+/* The cached graph for a body's profile (made or rebuilt when the profile
+ * is new or the map changed); NULL when the map is too large or the
+ * profile is out of range (the classic planner is used then). */
+static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build)
+{
+    if ((long)w->map->w * w->map->h > GRAPH_MAX_TILES) {
+        if (!s->graph_off_said && build) {
+            tn_world_message(w, "graph planner off on a %dx%d map: using the classic one",
+                             w->map->w, w->map->h);
+            s->graph_off_said = true;
+        }
+        return NULL;
+    }
+    tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
+    int slot = -1, lru = 0;
+    for (int i = 0; i < GRAPH_CACHE; i++) {
+        if (s->graph[i] && tn_surf_same_profile(tn_surf_get_profile(s->graph[i]), &prof)) slot = i;
+        if (s->graph_used[i] < s->graph_used[lru]) lru = i;
+    }
+    tn_error e;
+    if (slot >= 0) {
+        if (build && tn_failed(tn_surf_sync(s->graph[slot], w->map, &e))) {
+            tn_world_message(w, "graph planner: %s", e.msg);
+            tn_surf_destroy(s->graph[slot]);
+            s->graph[slot] = NULL;
+            return NULL;
+        }
+        s->graph_used[slot] = ++s->tick;
+        return s->graph[slot];
+    }
+    if (!build) return NULL;
+    tn_surf_destroy(s->graph[lru]);
+    s->graph[lru] = NULL;
+    if (tn_failed(tn_surf_create(w->map, &prof, &w->alloc, &s->graph[lru], &e))) {
+        tn_world_message(w, "graph planner: %s", e.msg);
+        return NULL;
+    }
+    s->graph_used[lru] = ++s->tick;
+    return s->graph[lru];
+}
+
+static void use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b)
+{
+    tn_bot_set_graph(bot, s->planner ? graph_for(w, s, b, true) : NULL);
+}
+
+/* Both planners' answers for a click (the HUD compares them). */
+static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
+{
+    s->last.valid = false;
+    const tn_body *b = &w->character;
+    int gx, gy;
+    if (!tn_bot_snap_goal(w->map, b->w, b->h, x, y, &gx, &gy)) return;
+    s->last.valid = true;
+    /* graph */
+    tn_surf *g = graph_for(w, s, b, true);
+    s->last.gs = TN_FAILURE;
+    s->last.gframes = -1;
+    s->last.gus = -1.0;
+    if (g) {
+        int start = tn_surf_node_of_body(g, b);
+        double t0 = w->clock ? w->clock() : 0.0;
+        tn_surf_stats st;
+        if (start >= 0) s->last.gs = tn_surf_find(g, start, gx, gy, NULL, 0, NULL, &st, NULL);
+        if (w->clock) s->last.gus = (w->clock() - t0) * 1e6;
+        if (start >= 0 && tn_succeeded(s->last.gs)) s->last.gframes = st.frames;
+    }
+    /* classic */
+    s->last.cs = TN_FAILURE;
+    s->last.ccost = -1;
+    s->last.cus = -1.0;
+    int tx, ty;
+    tn_body_tile(b, &tx, &ty);
+    tn_jump_model jm;
+    if (s->pf && tn_succeeded(tn_jump_model_init(&jm, &w->phys, NULL))) {
+        tn_path_query q = tn_path_query_make(tx, ty, gx, gy, b->w, b->h, &jm);
+        tn_path_stats st;
+        double t0 = w->clock ? w->clock() : 0.0;
+        s->last.cs = tn_path_find(s->pf, w->map, &q, NULL, 0, NULL, &st, NULL);
+        if (w->clock) s->last.cus = (w->clock() - t0) * 1e6;
+        s->last.ccost = st.cost;
+    }
 }
 
 /* ---- the character's trips ------------------------------------------------- */
@@ -140,6 +242,7 @@ static bool bots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot)) return false;
+    use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     say_state(w, s);
     return true;
@@ -148,20 +251,25 @@ static bool bots_drive(tn_world *w, tn_input *in, bool player_active)
 static tn_status bots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     tn_wbots *s = of(w);
-    (void)tool;
     if (!s->pf)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "goto is off: the %dx%d map is too large for the path finder",
                             w->map->w, w->map->h);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
+    if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
+    use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
         s->last_state = TN_BOT_MOVING;
-        tn_world_message(w, "goto (%d,%d): %d tiles, %d states searched", i.goal_x, i.goal_y,
-                         i.raw_nodes, i.expanded);
+        if (i.planner)
+            tn_world_message(w, "goto (%d,%d): graph plan of %d frames, %d nodes searched",
+                             i.goal_x, i.goal_y, i.plan_frames, i.expanded);
+        else
+            tn_world_message(w, "goto (%d,%d): %d tiles, %d states searched", i.goal_x, i.goal_y,
+                             i.raw_nodes, i.expanded);
     } else {
         say_state(w, s);
     }
@@ -205,6 +313,7 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     for (int t = 0; t < TARGET_TRIES; t++) {
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
+        use_planner(w, s, s->ebot[i], b);
         if (tn_failed(tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL)))
             continue;
         if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
@@ -236,6 +345,7 @@ static void bots_step(tn_world *w)
             }
         }
         s->was_active[i] = tn_bot_active(bot);
+        if (tn_bot_active(bot)) use_planner(w, s, bot, b);
         tn_input in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
         tn_body_step(b, w->map, &w->phys, in);
     }
@@ -257,6 +367,10 @@ static tn_status bots_check_edit(tn_world *w, int x, int y, int tile, int mark, 
 static tn_status bots_set(tn_world *w, const char *name, double value, tn_error *err)
 {
     tn_wbots *s = of(w);
+    if (strcmp(name, "planner") == 0) {
+        s->planner = value > 0.5 ? 1 : 0;
+        return TN_OK;
+    }
     if (strcmp(name, "bots") != 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'",
                             name);
@@ -273,6 +387,10 @@ static tn_status bots_set(tn_world *w, const char *name, double value, tn_error 
 
 static bool bots_get(const tn_world *w, const char *name, double *value)
 {
+    if (strcmp(name, "planner") == 0) {
+        *value = of(w) ? of(w)->planner : 1;
+        return true;
+    }
     if (strcmp(name, "bots") != 0) return false;
     *value = tn_wbots_count(w);
     return true;
@@ -290,10 +408,12 @@ static int bots_json(const tn_world *w, char *buf, size_t cap)
     return snprintf(buf, cap,
                     ",\"bot\":{\"state\":\"%s\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":%s,"
                     "\"path_nodes\":%d,\"replans\":%d,\"expanded\":%d,\"extra_bots\":%d,"
-                    "\"extra_trips\":%d,\"extra_arrivals\":%d}",
+                    "\"extra_trips\":%d,\"extra_arrivals\":%d,\"planner\":\"%s\","
+                    "\"plan_frames\":%d}",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y,
                     i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, i.replans,
-                    i.expanded, s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0);
+                    i.expanded, s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0,
+                    !s || s->planner ? "graph" : "classic", i.plan_frames);
 }
 
 static int bots_hud(const tn_world *w, char *buf, size_t cap)
@@ -309,9 +429,26 @@ static int bots_hud(const tn_world *w, char *buf, size_t cap)
     char t[32];
     if (i.search_us >= 0.0) snprintf(t, sizeof t, "%.0f us", i.search_us);
     else snprintf(t, sizeof t, "n/a");
+    char cmp[160] = "";
+    if (s->last.valid) {
+        char gt[24], ct[24];
+        if (s->last.gus >= 0.0) snprintf(gt, sizeof gt, "%.0f us", s->last.gus);
+        else snprintf(gt, sizeof gt, "n/a");
+        if (s->last.cus >= 0.0) snprintf(ct, sizeof ct, "%.0f us", s->last.cus);
+        else snprintf(ct, sizeof ct, "n/a");
+#define ANSWER(st) (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
+        snprintf(cmp, sizeof cmp, " | last click: graph %s %d frames %s; classic %s cost %d %s",
+                 ANSWER(s->last.gs), s->last.gframes, gt, ANSWER(s->last.cs), s->last.ccost, ct);
+#undef ANSWER
+    }
+    if (i.planner)
+        return snprintf(buf, cap, "bot [graph]: %s | plan %d frames, %d legs | %d nodes | search %s%s%s",
+                        tn_bot_state_name(i.state), i.plan_frames, i.path_nodes, i.expanded, t,
+                        cmp, extra);
     return snprintf(buf, cap,
-                    "bot: %s | path %d tiles, %d nodes | %d states expanded | search %s%s",
-                    tn_bot_state_name(i.state), i.raw_nodes, i.path_nodes, i.expanded, t, extra);
+                    "bot [classic]: %s | path %d tiles, %d nodes | %d states expanded | search %s%s%s",
+                    tn_bot_state_name(i.state), i.raw_nodes, i.path_nodes, i.expanded, t, cmp,
+                    extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
@@ -384,6 +521,48 @@ static void bots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overl
     }
     if ((overlays & TN_OVERLAY_PATH) && s->pf)
         draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
+    if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && s->pf && s->planner) {
+        tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false);
+        if (g && !(overlays & TN_OVERLAY_SURF)) {
+            /* the path overlay shows the graph plan */
+            int nl, leg;
+            const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
+            int start = tn_surf_node_of_body(g, &w->character);
+            if (tn_surf_generation(g) == tn_bot_plan_generation(s->bot) && nl > leg && start >= 0)
+                tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg,
+                                   nl - leg);
+        } else if (g) {
+            int nl, leg;
+            const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
+            int stride = tn_surf_edge_count(g) / 300 + 1;
+            int start = tn_surf_node_of_body(g, &w->character);
+            bool current = tn_surf_generation(g) == tn_bot_plan_generation(s->bot);
+            tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, stride,
+                               -1, NULL, 0);
+            if (current && nl > leg && start >= 0)
+                tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg,
+                                   nl - leg);
+        }
+    }
+}
+
+/* Every remaining edge of the character's graph plan still replays on the
+ * map (checked when the plan belongs to the current graph and map). */
+static tn_status bots_check(const tn_world *w, tn_error *err)
+{
+    const tn_wbots *s = of(w);
+    if (!s || !s->pf || !s->planner) return TN_OK;
+    tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false);
+    if (!g || tn_surf_generation(g) != tn_bot_plan_generation(s->bot)) return TN_OK;
+    if (tn_bot_plan_revision(s->bot) != w->map->revision) return TN_OK; /* re-plans first */
+    int nl, leg;
+    const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
+    for (int k = leg; k < nl; k++)
+        if (legs[k].edge >= 0 && !tn_surf_edge_valid(g, w->map, legs[k].edge))
+            return tn_error_set(err, TN_FAILURE, 0, 0,
+                                "graph plan edge %d (leg %d) no longer replays on the map",
+                                legs[k].edge, k);
+    return TN_OK;
 }
 
 const tn_subsystem tn_sub_bots = {
@@ -399,4 +578,5 @@ const tn_subsystem tn_sub_bots = {
     .json = bots_json,
     .hud = bots_hud,
     .draw = bots_draw,
+    .check = bots_check,
 };

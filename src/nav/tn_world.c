@@ -26,12 +26,14 @@ static const tn_param_info PARAMS[] = {
     {"smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness"},
     {"agent_radius", 0, 1, 0.3125, false, "tiles",
      "radius of the companion's and the navpath tool's navmesh paths"},
+    {"planner", 0, 1, 1, true, "", "bot planner: 0 classic jump-value A*, 1 surface graph"},
 };
 /* Who applies each parameter (NULL: the core). */
 static const tn_subsystem *const PARAM_OWNER[] = {
     NULL, NULL, NULL, &tn_sub_enemies, &tn_sub_bots,
     &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents,
     &tn_sub_navmesh,
+    &tn_sub_bots,
 };
 #define NPARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 _Static_assert(sizeof PARAM_OWNER / sizeof PARAM_OWNER[0] == sizeof PARAMS / sizeof PARAMS[0],

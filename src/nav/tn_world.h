@@ -46,6 +46,7 @@ enum {
     TN_OVERLAY_NAVMESH = 1u << 3,   /* triangles, corridor and path */
     TN_OVERLAY_COMPANION = 1u << 4, /* companion radii and line of sight */
     TN_OVERLAY_WANDERERS = 1u << 5, /* wanderer waypoints and splines */
+    TN_OVERLAY_SURF = 1u << 6,      /* graph planner: surfaces, edge arcs, the plan */
 };
 
 /* What a left-click does. */

@@ -48,6 +48,9 @@ awk -v N="$FRAMES" -v OUT="$T/out.map" 'BEGIN {
     split("goto block oneway spawn dest item navpath target", tool, " ");
     print "0 key right press";
     print "0 set bots 3";
+    # the graph planner rebuilds its graph after every edit (seconds under
+    # valgrind): this run checks the classic planner; ASan covers tn_surf
+    print "0 set planner classic";
     print "0 wanderers 6";
     print "0 set spawn_rate 8";
     for (f = 2; f < N; f += 3) {

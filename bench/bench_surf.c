@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: Zlib */
+/* tilenav-bench surf: the graph planner (tn_surf).
+ *
+ *  1. maps/demo.map, 1x2 character, jump 4: build time (median of 5).
+ *  2. generated platformer levels (tn_levelgen) of each --sizes N (N x N,
+ *     default 64,128,256; 512 and 1024 take minutes to build today): build
+ *     time, nodes, edges, memory; a single-tile edit repaired (median of
+ *     --edits); 1,000 random node pairs: query median and 99th percentile,
+ *     found / partial, allocations per query (counting allocator).
+ *  3. --gaps: the widest flat gap each planner crosses per jump height
+ *     (a floor, a gap of k tiles, the same floor beyond; 1x2 character).
+ *  4. --oracle N: the physics oracle (tests/surf_oracle.h) against both
+ *     planners on N random 24x16 levels, EVERY size 1x1..3x3 and jump
+ *     height 1..8 on every level (the unit test samples one per level).
+ * Usage: tilenav-bench surf [--sizes 64,128|none] [--edits K] [--gaps] [--oracle N]
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tests/surf_oracle.h"
+#include "fileio.h"
+#include "tn_levelgen.h"
+#include "tn_path.h"
+#include "tn_surf.h"
+
+typedef struct counting {
+    long allocs;
+} counting;
+
+static void *c_alloc(void *user, size_t n)
+{
+    ((counting *)user)->allocs++;
+    return calloc(1, n);
+}
+
+static void c_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+static void level_run(int n, int edits, unsigned long long seed)
+{
+    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, seed, 77);
+    tn_levelgen_platformer(m, &r, NULL);
+    counting c = {0};
+    tn_allocator a = {c_alloc, c_free, &c};
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_error e;
+    double t0 = bench_now();
+    if (tn_failed(tn_surf_create(m, &prof, &a, &g, &e))) {
+        printf("  %dx%d: %s\n", n, n, e.msg);
+        tn_map_destroy(m);
+        return;
+    }
+    double build = bench_now() - t0;
+    printf("  %4dx%-4d build %8.1f ms  nodes %d  surfaces %d  edges %d  memory %.2f MB\n", n, n,
+           build * 1e3, tn_surf_node_count(g), tn_surf_surface_count(g), tn_surf_edge_count(g),
+           (double)tn_surf_memory(g) / 1048576.0);
+    /* queries */
+    int nn = tn_surf_node_count(g);
+    if (nn > 0) {
+        enum { Q = 1000 };
+        static double t[Q];
+        static tn_surf_leg legs[1024];
+        int found = 0, partial = 0, k = 0;
+        long allocs0 = c.allocs;
+        for (int i = 0; i < Q; i++) {
+            int s = (int)tn_rng_below(&r, (uint32_t)nn), d = (int)tn_rng_below(&r, (uint32_t)nn);
+            int row, j, cnt;
+            tn_surf_node_pos(g, d, &row, &j);
+            double q0 = bench_now();
+            tn_status st = tn_surf_find(g, s, j / 6, row - 1, legs, 1024, &cnt, NULL, NULL);
+            t[k++] = (bench_now() - q0) * 1e6;
+            if (tn_succeeded(st) && !tn_status_detail(st, TN_PARTIAL_RESULT)) found++;
+            else partial++;
+        }
+        double med = bench_median(t, k), p99 = bench_percentile(t, k, 99.0);
+        printf("            queries: %d random pairs, %d found, %d partial (unreachable in the "
+               "graph); median %.1f us, p99 %.1f us; %ld allocations in all queries\n",
+               Q, found, partial, med, p99, c.allocs - allocs0);
+    }
+    /* edits */
+    double *et = malloc(sizeof(double) * (size_t)(edits > 0 ? edits : 1));
+    for (int i = 0; i < edits; i++) {
+        int x = (int)tn_rng_below(&r, (uint32_t)n), y = (int)tn_rng_below(&r, (uint32_t)n);
+        int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+        tn_map_set_tile(m, x, y, tile);
+        double e0 = bench_now();
+        tn_surf_edit(g, m, x, y, NULL);
+        et[i] = (bench_now() - e0) * 1e3;
+    }
+    if (edits > 0) {
+        int loc, full;
+        tn_surf_repair_counts(g, &loc, &full);
+        printf("            single-tile edit repaired: median %.1f ms over %d edits (%d local, %d "
+               "full rebuilds)\n",
+               bench_median(et, edits), edits, loc, full);
+    }
+    free(et);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* Widest flat gap each planner crosses, per jump height. */
+static void gaps(void)
+{
+    printf("widest flat gap crossed (1x2 character; a floor, a gap of k tiles, the same floor):\n");
+    printf("  jump  graph  classic\n");
+    for (int jh = 1; jh <= 8; jh++) {
+        int best_g = 0, best_c = 0;
+        for (int k = 1; k <= 16; k++) {
+            /* the floor is row 14 (room for the highest jump); the gap is a pit
+             * to the bottom, 31 rows deep:
+             * nobody climbs out of it, so only a jump across reaches the goal */
+            int W = 10 + k + 10, H = 46, F = 14;
+            tn_map *m = tn_map_create(W, H, NULL, NULL);
+            for (int x = 0; x < W; x++)
+                for (int y = F; y < H; y++)
+                    if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            tn_phys_params p = tn_phys_default((float)jh);
+            tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+            tn_surf *g = NULL;
+            if (tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL))) {
+                int s = tn_surf_node_of_tile(g, 2, F - 1);
+                tn_status st = s < 0 ? TN_FAILURE
+                                     : tn_surf_find(g, s, W - 3, F - 1, NULL, 0, NULL, NULL, NULL);
+                if (tn_succeeded(st) && !tn_status_detail(st, TN_PARTIAL_RESULT)) best_g = k;
+                tn_surf_destroy(g);
+            }
+            tn_path *pf = NULL;
+            tn_jump_model jm;
+            tn_jump_model_init(&jm, &p, NULL);
+            if (tn_succeeded(tn_path_create(W, H, &p, 0, NULL, &pf, NULL))) {
+                tn_path_query q = tn_path_query_make(2, F - 1, W - 3, F - 1, 1, 2, &jm);
+                tn_path_node buf[256];
+                int cnt;
+                tn_status st = tn_path_find(pf, m, &q, buf, 256, &cnt, NULL, NULL);
+                if (tn_succeeded(st) && !tn_status_detail(st, TN_PARTIAL_RESULT)) best_c = k;
+                tn_path_destroy(pf);
+            }
+            tn_map_destroy(m);
+        }
+        printf("  %4d  %5d  %7d\n", jh, best_g, best_c);
+    }
+}
+
+static void oracle_sweep(int levels)
+{
+    long pairs[9] = {0}, reach[9] = {0}, found[9] = {0}, classic[9] = {0}, bad[9] = {0};
+    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    double t0 = bench_now();
+    for (int lv = 0; lv < levels; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 5000 + (uint64_t)lv, 7);
+        tn_levelgen_platformer(m, &r, NULL);
+        for (int combo = 0; combo < 72; combo++) {
+            int jh = 1 + combo % 8, w = 1 + (combo / 8) % 3, h = 1 + combo / 24;
+            tn_phys_params p = tn_phys_default((float)jh);
+            or_result R;
+            or_run(m, w, h, &p, &R);
+            tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+            tn_surf *g = NULL;
+            tn_path *pf = NULL;
+            tn_jump_model jm;
+            tn_jump_model_init(&jm, &p, NULL);
+            tn_surf_create(m, &prof, NULL, &g, NULL);
+            tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL);
+            for (int a = 0; a < R.ntiles; a++) {
+                int st0 = g ? tn_surf_node_at(g, R.tile_y[a] + 1, R.tile_x[a] * 6) : -1;
+                for (int b = 0; b < R.ntiles; b++) {
+                    if (a == b) continue;
+                    bool o = R.reach[a * R.ntiles + b] != 0;
+                    pairs[jh]++;
+                    reach[jh] += o;
+                    bool f = false;
+                    if (st0 >= 0) {
+                        tn_status s = tn_surf_find(g, st0, R.tile_x[b], R.tile_y[b], NULL, 0, NULL,
+                                                   NULL, NULL);
+                        f = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
+                    }
+                    found[jh] += f && o;
+                    bad[jh] += f && !o;
+                    tn_path_query q = tn_path_query_make(R.tile_x[a], R.tile_y[a], R.tile_x[b],
+                                                         R.tile_y[b], w, h, &jm);
+                    tn_path_node buf[256];
+                    int cnt;
+                    tn_status s = tn_path_find(pf, m, &q, buf, 256, &cnt, NULL, NULL);
+                    classic[jh] += tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT) && o;
+                }
+            }
+            tn_surf_destroy(g);
+            tn_path_destroy(pf);
+            or_result_free(&R);
+        }
+    }
+    printf("oracle sweep: %d levels of 24x16, all 72 size x jump combinations each (%.0f s)\n",
+           levels, bench_now() - t0);
+    printf("  jump      pairs  oracle-reachable  planner-found  classic-found  false-claims\n");
+    for (int j = 1; j <= 8; j++)
+        printf("  %4d %10ld %17ld %14ld %14ld %13ld\n", j, pairs[j], reach[j], found[j], classic[j],
+               bad[j]);
+    tn_map_destroy(m);
+}
+
+int bench_surf(int argc, char **argv)
+{
+    char sizes[128] = "64,128,256";
+    int edits = 20, oracle = 0;
+    bool do_gaps = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(a, "--sizes") == 0 && v) snprintf(sizes, sizeof sizes, "%s", v), i++;
+        else if (strcmp(a, "--edits") == 0 && v) edits = atoi(v), i++;
+        else if (strcmp(a, "--oracle") == 0 && v) oracle = atoi(v), i++;
+        else if (strcmp(a, "--gaps") == 0) do_gaps = true;
+        else {
+            fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128] [--edits K] [--gaps] "
+                            "[--oracle N]\n");
+            return 2;
+        }
+    }
+    /* demo map */
+    char err[256];
+    tn_map *dm = NULL;
+    if (tn_load_map("maps/demo.map", &dm, err, sizeof err) == 0) {
+        tn_phys_params p = tn_phys_default(4.0f);
+        tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+        double t[5];
+        int ne = 0, nn = 0;
+        size_t mem = 0;
+        for (int k = 0; k < 5; k++) {
+            tn_surf *g = NULL;
+            double t0 = bench_now();
+            tn_surf_create(dm, &prof, NULL, &g, NULL);
+            t[k] = (bench_now() - t0) * 1e3;
+            if (g) ne = tn_surf_edge_count(g), nn = tn_surf_node_count(g), mem = tn_surf_memory(g);
+            tn_surf_destroy(g);
+        }
+        printf("maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms (5 runs); %d nodes, %d "
+               "edges, %.2f MB\n",
+               bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
+        tn_map_destroy(dm);
+    } else {
+        printf("demo map: %s\n", err);
+    }
+    printf("generated platformer levels (1x2, jump 4):\n");
+    for (char *tok = strtok(sizes, ","); tok && strcmp(sizes, "none") != 0; tok = strtok(NULL, ",")) {
+        int n = atoi(tok);
+        if (n < 16 || n > 1024) {
+            fprintf(stderr, "surf: size %d outside 16..1024\n", n);
+            return 2;
+        }
+        level_run(n, edits, 1);
+    }
+    if (do_gaps) gaps();
+    if (oracle > 0) oracle_sweep(oracle);
+    return 0;
+}

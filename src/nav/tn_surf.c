@@ -1,0 +1,1697 @@
+/* SPDX-License-Identifier: Zlib */
+#include "tn_surf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef TN_SURF_DEBUG
+#include <stdio.h>
+#endif
+
+#define T ((float)TN_TILE_PX)
+#define EPS (1.0f / 8.0f)
+#define SNAP_MAX_PX 0.1f
+
+/* ---- growable arrays (build time only) ----------------------------------- */
+
+typedef struct vec {
+    void *p;
+    size_t n, cap, elem;
+} vec;
+
+static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
+{
+    if (need <= v->cap) return true;
+    size_t cap = v->cap ? v->cap : 64;
+    while (cap < need) cap *= 2;
+    void *q = tn_alloc_array(a, cap, v->elem);
+    if (!q) return false;
+    if (v->n) memcpy(q, v->p, v->n * v->elem);
+    tn_free(a, v->p);
+    v->p = q;
+    v->cap = cap;
+    return true;
+}
+
+static void *vec_push(vec *v, const tn_allocator *a)
+{
+    if (!vec_reserve(v, a, v->n + 1)) return NULL;
+    return (char *)v->p + v->elem * v->n++;
+}
+
+static void vec_free(vec *v, const tn_allocator *a)
+{
+    tn_free(a, v->p);
+    memset(v, 0, sizeof *v);
+}
+
+/* ---- the graph ----------------------------------------------------------- */
+
+typedef struct dp_entry {
+    tn_body v;          /* vertical state; x unused */
+    int32_t t;          /* frames since the take-off */
+    int32_t lo;         /* lattice j of bit 0 */
+    int32_t words;
+    uint32_t bits;      /* offset in the bit pool */
+    int32_t pred;       /* head of the predecessor list, -1 */
+} dp_entry;
+
+typedef struct dp_pred {
+    int32_t from;       /* entry of the previous layer */
+    int32_t next;
+    uint8_t in;
+} dp_pred;
+
+typedef struct best_rec {
+    uint32_t stamp;
+    int32_t frames;
+    int32_t entry, j;   /* state before the landing step */
+    uint8_t in;         /* input of the landing step */
+} best_rec;
+
+struct tn_surf {
+    tn_allocator alloc;
+    tn_surf_profile prof;
+    const tn_map *map;
+    uint32_t rev;
+    int mw, mh;
+    int per_tile;           /* lattice steps per tile */
+    float step_px, inv_step;
+    float *lx;              /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
+    int jmax;               /* largest lattice j of a box inside the map */
+    float vmax;             /* fastest vertical px per frame (heuristic) */
+    int nsurf, nnodes, nedges;
+    uint32_t nruns;
+    tn_surf_surface *surf;
+    int32_t *row_first;     /* mh + 2 entries */
+    int32_t *node_surf;
+    int32_t *edge_first;    /* nnodes + 1 */
+    tn_surf_edge *edge;
+    uint16_t *runs;
+    /* query scratch */
+    int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
+    uint32_t *stamp;
+    uint32_t gen;
+    int nexpanded;
+    int repairs_local, repairs_full;
+    uint32_t generation;
+    int16_t *sbox;          /* per surface: tiles its searches explored (x0,y0,x1,y1) */
+    uint8_t *tiles;         /* the map's terrain at the last build / repair */
+    size_t mem;
+};
+
+tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
+{
+    tn_surf_profile pr;
+    memset(&pr, 0, sizeof pr);
+    pr.w = w;
+    pr.h = h;
+    pr.phys = p ? *p : tn_phys_default(4.0f);
+    pr.step = NULL;
+    return pr;
+}
+
+bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
+{
+    return a->w == b->w && a->h == b->h && a->step == b->step &&
+           a->skip_coyote == b->skip_coyote &&
+           memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
+}
+
+static tn_step_fn stepfn(const tn_surf *g) { return g->prof.step ? g->prof.step : tn_body_step; }
+
+static float lattice_x_exact(const tn_surf *g, int j)
+{
+    return (float)((double)j * (double)TN_TILE_PX / (double)g->per_tile);
+}
+
+float tn_surf_lattice_x(const tn_surf *g, int j)
+{
+    if (g->lx && j >= -2 && j <= g->jmax + 2) return g->lx[j + 2];
+    return lattice_x_exact(g, j);
+}
+
+int tn_surf_lattice_j(const tn_surf *g, float x)
+{
+    return (int)floorf(x * g->inv_step + 0.5f);
+}
+
+int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
+uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
+int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
+int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
+const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
+const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
+size_t tn_surf_memory(const tn_surf *g) { return g->mem; }
+const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
+int tn_surf_node_surface(const tn_surf *g, int node) { return g->node_surf[node]; }
+
+void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
+{
+    if (local) *local = g->repairs_local;
+    if (full) *full = g->repairs_full;
+}
+
+void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j)
+{
+    const tn_surf_surface *s = &g->surf[g->node_surf[node]];
+    *row = s->row;
+    *j = s->j0 + (node - s->node0);
+}
+
+int tn_surf_node_at(const tn_surf *g, int row, int j)
+{
+    if (row < 0 || row > g->mh || !g->row_first) return -1;
+    int lo = g->row_first[row], hi = g->row_first[row + 1] - 1;
+    while (lo <= hi) {
+        int mid = (lo + hi) / 2;
+        const tn_surf_surface *s = &g->surf[mid];
+        if (j < s->j0) hi = mid - 1;
+        else if (j > s->j1) lo = mid + 1;
+        else return s->node0 + (j - s->j0);
+    }
+    return -1;
+}
+
+int tn_surf_node_of_body(const tn_surf *g, const tn_body *b)
+{
+    if (!b->on_ground) return -1;
+    int row = (int)lroundf((b->y + (float)b->h * T) / T);
+    return tn_surf_node_at(g, row, tn_surf_lattice_j(g, b->x));
+}
+
+int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty)
+{
+    for (int k = 0; k < g->per_tile; k++) {
+        int n = tn_surf_node_at(g, ty + 1, tx * g->per_tile + k);
+        if (n >= 0) return n;
+    }
+    return -1;
+}
+
+void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count)
+{
+    uint16_t v = g->runs[r];
+    in->left = (v & TN_SURF_IN_LEFT) != 0;
+    in->right = (v & TN_SURF_IN_RIGHT) != 0;
+    in->down = (v & TN_SURF_IN_DOWN) != 0;
+    in->jump = (v & TN_SURF_IN_JUMP) != 0;
+    *count = (v >> 4) + 1;
+}
+
+static tn_input input_of(int bits)
+{
+    tn_input in;
+    in.left = (bits & TN_SURF_IN_LEFT) != 0;
+    in.right = (bits & TN_SURF_IN_RIGHT) != 0;
+    in.down = (bits & TN_SURF_IN_DOWN) != 0;
+    in.jump = (bits & TN_SURF_IN_JUMP) != 0;
+    return in;
+}
+
+/* A body standing at lattice j on row `row`. */
+static tn_body stand_body(const tn_surf *g, int row, int j)
+{
+    tn_body b;
+    memset(&b, 0, sizeof b);
+    b.w = g->prof.w;
+    b.h = g->prof.h;
+    b.x = tn_surf_lattice_x(g, j);
+    b.y = (float)row * T - (float)g->prof.h * T;
+    b.on_ground = true;
+    return b;
+}
+
+static int body_row(const tn_body *b) { return (int)lroundf((b->y + (float)b->h * T) / T); }
+
+/* ---- build --------------------------------------------------------------- */
+
+typedef struct build {
+    tn_surf *g;
+    const tn_map *m;
+    const tn_allocator *a;
+    vec surf, edges, runs;          /* output */
+    vec ent, pred, bits;            /* dp_entry, dp_pred, uint64_t */
+    vec js_free;                    /* uint64 scratch: masks K and F */
+    vec js_block;                   /* int32 scratch */
+    uint32_t *hash;                 /* entry index + 1 */
+    uint32_t *hstamp;
+    size_t hcap;
+    uint32_t hgen;
+    best_rec *best;                 /* per node */
+    uint32_t bstamp;
+    vec touched;                    /* int32 landing nodes of the group */
+    vec seq;                        /* uint8 inputs (scratch) */
+    int32_t *colpre;                /* (mh + 1) x mw: non-empty tiles above row r, per column */
+    uint8_t *colbad;                /* scratch per column */
+    bool oom;
+    int cur_surf;                   /* surface whose searches run (explored box) */
+    int bad_replays, bulk_mismatch;
+    long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
+} build;
+
+static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
+{
+    const int w = g->prof.w, h = g->prof.h;
+    float x = tn_surf_lattice_x(g, j);
+    float W = (float)w * T;
+    int c0 = (int)floorf((x + EPS) / T), c1 = (int)ceilf((x + W - EPS) / T) - 1;
+    bool sup = false;
+    for (int c = c0; c <= c1 && !sup; c++) {
+        int t = tn_map_tile(m, c, row);
+        sup = t == TN_TILE_BLOCK || t == TN_TILE_ONEWAY;
+    }
+    if (!sup) return false;
+    float y = (float)row * T - (float)h * T;
+    if (tn_body_box_blocked(m, x, y, w, h)) return false;
+    tn_body b = stand_body(g, row, j);
+    tn_input none = {false, false, false, false};
+    stepfn(g)(&b, m, &g->prof.phys, none);
+    if (!b.on_ground || fabsf(b.x - x) > SNAP_MAX_PX || fabsf(b.y - y) > SNAP_MAX_PX) return false;
+    *oneway_only = b.on_oneway_only;
+    return true;
+}
+
+/* A walk step from (row, j) in direction dir lands standing at j + dir. */
+static bool walks(const tn_surf *g, const tn_map *m, int row, int j, int dir)
+{
+    tn_body b = stand_body(g, row, j);
+    tn_input in = {dir < 0, dir > 0, false, false};
+    stepfn(g)(&b, m, &g->prof.phys, in);
+    return b.on_ground && body_row(&b) == row && tn_surf_lattice_j(g, b.x) == j + dir &&
+           fabsf(b.x - tn_surf_lattice_x(g, j + dir)) <= SNAP_MAX_PX;
+}
+
+/* The surfaces of one row, appended to `out`. */
+static bool row_surfaces(const tn_surf *g, const tn_map *m, int row, vec *out,
+                         const tn_allocator *a)
+{
+    int run_start = -1;
+    bool prev_ok = false;
+    for (int j = 0; j <= g->jmax + 1; j++) {
+        bool ow = false;
+        bool ok = j <= g->jmax && stands(g, m, row, j, &ow);
+        bool joined = ok && prev_ok && walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1);
+        if (run_start >= 0 && !joined) {
+            tn_surf_surface *s = vec_push(out, a);
+            if (!s) return false;
+            s->row = row;
+            s->j0 = run_start;
+            s->j1 = j - 1;
+            s->node0 = 0;
+            run_start = -1;
+        }
+        if (ok && run_start < 0) run_start = j;
+        prev_ok = ok;
+    }
+    return true;
+}
+
+static bool find_surfaces(build *B)
+{
+    for (int row = B->g->prof.h; row <= B->g->mh; row++)
+        if (!row_surfaces(B->g, B->m, row, &B->surf, B->a)) return false;
+    return true;
+}
+
+static uint32_t hash_key(const tn_body *b)
+{
+    uint32_t y, vy;
+    memcpy(&y, &b->y, 4);
+    memcpy(&vy, &b->vy, 4);
+    uint32_t h = y * 0x85EBCA77u;
+    h = (h << 13) | (h >> 19);
+    h ^= vy * 0xC2B2AE3Du;
+    h ^= (uint32_t)(b->rising | (b->jump_held << 1) | (b->on_ground << 2) |
+                    (b->on_oneway_only << 3)) * 0x27D4EB2Fu;
+    h ^= (uint32_t)tn_mini(b->air_frames, 255) * 0x165667B1u;
+    h ^= h >> 15;
+    return h * 0x9E3779B1u;
+}
+
+static bool same_v(const tn_body *a, const tn_body *b)
+{
+    return memcmp(&a->y, &b->y, 4) == 0 && memcmp(&a->vy, &b->vy, 4) == 0 &&
+           a->rising == b->rising && a->jump_held == b->jump_held &&
+           a->on_ground == b->on_ground && a->on_oneway_only == b->on_oneway_only &&
+           a->air_frames == b->air_frames;
+}
+
+/* Fields that cannot change the future are set to one value: air_frames
+ * past coyote time all behave alike, and jump_held only matters where a
+ * jump can still start (the ground, coyote time) or be cut (rising). */
+static void canon(const tn_surf *g, tn_body *b)
+{
+    int coyote = g->prof.phys.coyote_frames;
+    if (b->air_frames > coyote) b->air_frames = coyote + 1;
+    if (!b->on_ground && !b->rising && b->air_frames > coyote) b->jump_held = false;
+    b->hit_ceiling = b->hit_wall = b->jumped = false;
+    b->vx = 0.0f;
+}
+
+static bool hash_init(build *B, size_t n)
+{
+    size_t cap = 1024;
+    while (cap < n * 2) cap *= 2;
+    if (cap <= B->hcap) {
+        if (++B->hgen == 0) {
+            memset(B->hstamp, 0, B->hcap * sizeof *B->hstamp);
+            B->hgen = 1;
+        }
+        return true;
+    }
+    tn_free(B->a, B->hash);
+    tn_free(B->a, B->hstamp);
+    B->hash = tn_alloc_array(B->a, cap, sizeof *B->hash);
+    B->hstamp = tn_alloc_array(B->a, cap, sizeof *B->hstamp);
+    B->hcap = B->hash && B->hstamp ? cap : 0;
+    B->hgen = 1;
+    return B->hcap != 0;
+}
+
+static dp_entry *ent(build *B, int32_t i) { return (dp_entry *)B->ent.p + i; }
+
+/* The next layer's entry for state v (created empty), or -1 on OOM. */
+static int32_t get_entry(build *B, const tn_body *v, int t, int lo, int words, size_t layer0)
+{
+    if ((B->ent.n - layer0 + 1) * 2 > B->hcap) {
+        /* grow: re-insert the layer's entries */
+        size_t cap = B->hcap * 2;
+        tn_free(B->a, B->hash);
+        tn_free(B->a, B->hstamp);
+        B->hash = tn_alloc_array(B->a, cap, sizeof *B->hash);
+        B->hstamp = tn_alloc_array(B->a, cap, sizeof *B->hstamp);
+        B->hcap = B->hash && B->hstamp ? cap : 0;
+        if (!B->hcap) return -1;
+        B->hgen = 1;
+        for (size_t i = layer0; i < B->ent.n; i++) {
+            size_t h = hash_key(&ent(B, (int32_t)i)->v) & (cap - 1);
+            while (B->hstamp[h] == B->hgen) h = (h + 1) & (cap - 1);
+            B->hstamp[h] = B->hgen;
+            B->hash[h] = (uint32_t)i + 1;
+        }
+    }
+    size_t mask = B->hcap - 1, h = hash_key(v) & mask;
+    while (B->hstamp[h] == B->hgen) {
+        int32_t i = (int32_t)B->hash[h] - 1;
+        if (same_v(&ent(B, i)->v, v)) return i;
+        h = (h + 1) & mask;
+    }
+    dp_entry *e = vec_push(&B->ent, B->a);
+    if (!e || !vec_reserve(&B->bits, B->a, B->bits.n + (size_t)words)) return -1;
+    e->v = *v;
+    e->t = t;
+    e->lo = lo;
+    e->words = words;
+    e->bits = (uint32_t)B->bits.n;
+    e->pred = -1;
+    memset((uint64_t *)B->bits.p + B->bits.n, 0, (size_t)words * 8);
+    B->bits.n += (size_t)words;
+    B->hstamp[h] = B->hgen;
+    B->hash[h] = (uint32_t)B->ent.n;
+    return (int32_t)B->ent.n - 1;
+}
+
+static bool add_pred(build *B, int32_t to, int32_t from, int in)
+{
+    dp_entry *e = ent(B, to);
+    if (e->pred >= 0) {
+        const dp_pred *p = (const dp_pred *)B->pred.p + e->pred;
+        if (p->from == from && p->in == in) return true;
+    }
+    dp_pred *p = vec_push(&B->pred, B->a);
+    if (!p) return false;
+    e = ent(B, to);
+    p->from = from;
+    p->in = (uint8_t)in;
+    p->next = e->pred;
+    e->pred = (int32_t)B->pred.n - 1;
+    return true;
+}
+
+static void set_bit(build *B, int32_t i, int j)
+{
+    dp_entry *e = ent(B, i);
+    int k = j - e->lo;
+    ((uint64_t *)B->bits.p)[e->bits + (uint32_t)(k >> 6)] |= 1ull << (k & 63);
+}
+
+static bool get_bit(build *B, int32_t i, int j)
+{
+    dp_entry *e = ent(B, i);
+    int k = j - e->lo;
+    if (k < 0 || k >= e->words * 64) return false;
+    return (((uint64_t *)B->bits.p)[e->bits + (uint32_t)(k >> 6)] >> (k & 63)) & 1;
+}
+
+static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_body *b, int frames)
+{
+    tn_surf *g = B->g;
+    int node = tn_surf_node_at(g, body_row(b), tn_surf_lattice_j(g, b->x));
+    if (node < 0 || g->node_surf[node] == surf_id) return;
+    best_rec *r = &B->best[node];
+    if (r->stamp == B->bstamp && r->frames <= frames) return;
+    if (r->stamp != B->bstamp) {
+        int32_t *t = vec_push(&B->touched, B->a);
+        if (!t) {
+            B->oom = true;
+            return;
+        }
+        *t = node;
+    }
+    r->stamp = B->bstamp;
+    r->frames = frames;
+    r->entry = e;
+    r->j = j;
+    r->in = (uint8_t)in;
+}
+
+/* Inputs allowed from state v at frame t (t = 0: the group's first inputs). */
+static int inputs_for(const tn_surf *g, const tn_body *v, int t, int kind, int dir, int *out)
+{
+    int n = 0;
+    if (t == 0) {
+        if (kind == TN_SURF_WALKOFF) {
+            out[n++] = dir < 0 ? TN_SURF_IN_LEFT : TN_SURF_IN_RIGHT;
+            return n;
+        }
+        int extra = kind == TN_SURF_JUMP ? TN_SURF_IN_JUMP : TN_SURF_IN_DOWN;
+        out[n++] = TN_SURF_IN_LEFT | extra;
+        out[n++] = extra;
+        out[n++] = TN_SURF_IN_RIGHT | extra;
+        return n;
+    }
+    const tn_phys_params *p = &g->prof.phys;
+    bool jump_matters = (v->rising && v->vy < -p->jump_cut_speed) ||
+                        (!g->prof.skip_coyote && !v->on_ground && v->air_frames >= 1 &&
+                         v->air_frames <= p->coyote_frames);
+    for (int jp = 0; jp < (jump_matters ? 2 : 1); jp++) {
+        int jb = jp ? TN_SURF_IN_JUMP : 0;
+        out[n++] = TN_SURF_IN_LEFT | jb;
+        out[n++] = jb;
+        out[n++] = TN_SURF_IN_RIGHT | jb;
+    }
+    return n;
+}
+
+/* Columns (relative to cbase) within reach of a step from state v are
+ * marked in B->colbad when any tile there (rows the box can touch in one
+ * step, plus the row under it) is not empty or outside the map. */
+static void mark_columns(build *B, const tn_body *v, int cbase, int ncols)
+{
+    tn_surf *g = B->g;
+    /* a step moves y by at most max(|vy|, |vy| + g dt) dt (capped by the
+     * fastest vertical speed); 1.5 px more covers rounding and the ground
+     * test just under the feet */
+    const tn_phys_params *p = &g->prof.phys;
+    float sp = tn_minf(fabsf(v->vy) + p->gravity * p->dt, g->vmax / p->dt);
+    float H = (float)g->prof.h * T, reach = sp * p->dt + 1.5f;
+    int r0 = (int)floorf((v->y - reach) / T), r1 = (int)floorf((v->y + H + reach) / T);
+    bool rows_out = r0 < 0 || r1 >= g->mh;
+    int rr0 = tn_clampi(r0, 0, g->mh), rr1 = tn_clampi(r1 + 1, 0, g->mh);
+    for (int k = 0; k < ncols; k++) {
+        int c = cbase + k;
+        B->colbad[k] = (uint8_t)(rows_out || c < 0 || c >= g->mw ||
+                                 B->colpre[rr1 * g->mw + c] - B->colpre[rr0 * g->mw + c] > 0);
+    }
+}
+
+static tn_body at_x(const tn_surf *g, const tn_body *v, int j)
+{
+    tn_body b = *v;
+    b.x = tn_surf_lattice_x(g, j);
+    return b;
+}
+
+/* One step of input `in` from state v at lattice j; false when the result
+ * is off the lattice (not this physics). */
+static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int *jn)
+{
+    tn_surf *g = B->g;
+    *out = at_x(g, v, j);
+    B->nsteps++;
+    stepfn(g)(out, B->m, &g->prof.phys, input_of(in));
+    *jn = tn_surf_lattice_j(g, out->x);
+    if (fabsf(tn_surf_lattice_x(g, *jn) - out->x) > SNAP_MAX_PX) return false;
+    canon(g, out);
+    return true;
+}
+
+/* Breadth-first search over (frame, vertical state) with a bitset of
+ * lattice x per state: from the take-off nodes [n0, n1] of surface s. */
+static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
+{
+    tn_surf *g = B->g;
+    const tn_surf_surface *S = &g->surf[surf_id];
+    const float W = (float)g->prof.w * T;
+    B->ent.n = B->pred.n = B->bits.n = 0;
+    if (!hash_init(B, 256)) return false;
+    /* layer 0: the standing state */
+    tn_body v0 = stand_body(g, S->row, S->j0 + (n0 - S->node0));
+    {
+        tn_input none = {false, false, false, false};
+        stepfn(g)(&v0, B->m, &g->prof.phys, none);
+        canon(g, &v0);
+    }
+    int lo = S->j0 + (n0 - S->node0), hi = S->j0 + (n1 - S->node0);
+    int32_t e0 = get_entry(B, &v0, 0, lo, (hi - lo) / 64 + 1, 0);
+    if (e0 < 0) return false;
+    for (int j = lo; j <= hi; j++) set_bit(B, e0, j);
+    size_t layer_lo = 0;
+    for (int t = 0; layer_lo < B->ent.n && t < TN_SURF_MAX_AIR; t++) {
+        size_t layer_hi = B->ent.n;
+        int nlo = tn_maxi(0, lo - 1), nhi = tn_mini(g->jmax, hi + 1);
+        int nwords = (nhi - nlo) / 64 + 1;
+        if (!hash_init(B, 256)) return false;
+        size_t next0 = B->ent.n;
+        int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
+        int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
+        /* the tiles this layer can touch, for the repair index */
+        {
+            int16_t *bx = &g->sbox[4 * surf_id];
+            int cx0 = cbase - 1, cx1 = cbase + ncols;
+            for (size_t ei = layer_lo; ei < layer_hi; ei++) {
+                const tn_body *v = &ent(B, (int32_t)ei)->v;
+                int ry0 = (int)floorf((v->y - g->vmax - 2.0f) / T) - 1;
+                int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T) + 1;
+                if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+                if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+                if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+                if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+            }
+        }
+        for (size_t ei = layer_lo; ei < layer_hi; ei++) {
+            tn_body v = ent(B, (int32_t)ei)->v;
+            mark_columns(B, &v, cbase, ncols);
+            /* near-terrain positions (K) are stepped one by one; the free
+             * ones (F) all move alike: one representative step (checked
+             * against a second) moves the whole bitset */
+            dp_entry E = *ent(B, (int32_t)ei);
+            if (!vec_reserve(&B->js_free, B->a, (size_t)E.words * 2 + 2)) return false;
+            uint64_t *K = B->js_free.p, *F = K + E.words;
+            memset(K, 0, (size_t)E.words * 8);
+            int span = E.words * 64;
+            for (int k = 0; k < ncols; k++) {
+                if (!B->colbad[k]) continue;
+                float c16 = (float)(cbase + k) * T;
+                int jl = (int)floorf((c16 - W - g->step_px - 2.0f) / g->step_px) - E.lo;
+                int jh = (int)ceilf((c16 + T + g->step_px + 2.0f) / g->step_px) - E.lo;
+                jl = tn_maxi(jl, 0);
+                jh = tn_mini(jh, span - 1);
+                for (int q = jl; q <= jh;) {
+                    if ((q & 63) == 0 && q + 63 <= jh) {
+                        K[q >> 6] = ~0ull;
+                        q += 64;
+                    } else {
+                        K[q >> 6] |= 1ull << (q & 63);
+                        q++;
+                    }
+                }
+            }
+            const uint64_t *Bw = (const uint64_t *)B->bits.p + E.bits;
+            int ffirst = -1, flast = -1;
+            B->js_block.n = 0;
+            for (int w = 0; w < E.words; w++) {
+                F[w] = Bw[w] & ~K[w];
+                if (F[w]) {
+                    if (ffirst < 0) ffirst = E.lo + w * 64 + __builtin_ctzll(F[w]);
+                    flast = E.lo + w * 64 + 63 - __builtin_clzll(F[w]);
+                }
+                uint64_t word = Bw[w] & K[w];
+                while (word) {
+                    int k = __builtin_ctzll(word);
+                    word &= word - 1;
+                    int32_t *q = vec_push(&B->js_block, B->a);
+                    if (!q) return false;
+                    *q = E.lo + w * 64 + k;
+                    K = B->js_free.p;
+                    F = K + E.words;
+                }
+            }
+            B->nentries++;
+            B->kent[kind]++;
+            long steps_before = B->nsteps;
+            int ins[6];
+            int nin = inputs_for(g, &v, t, kind, dir, ins);
+            for (int ii = 0; ii < nin; ii++) {
+                int in = ins[ii];
+                bool bulk = false;
+                if (ffirst >= 0) {
+                    tn_body r1, r2;
+                    int j1, j2;
+                    bool ok1 = step_at(B, &v, ffirst, in, &r1, &j1);
+                    bool ok2 = step_at(B, &v, flast, in, &r2, &j2);
+                    if (ok1 && ok2 && !r1.on_ground && !r2.on_ground && same_v(&r1, &r2) &&
+                        j1 - ffirst == j2 - flast) {
+                        bulk = true;
+                        int32_t ne = get_entry(B, &r1, t + 1, nlo, nwords, next0);
+                        if (ne < 0 || !add_pred(B, ne, (int32_t)ei, in)) return false;
+                        /* dst bit = src bit + shift (src bit 0 = E.lo) */
+                        const dp_entry *N = ent(B, ne);
+                        int shift = E.lo + (j1 - ffirst) - N->lo;
+                        uint64_t *D = (uint64_t *)B->bits.p + N->bits;
+                        const uint64_t *Fs = (const uint64_t *)B->js_free.p + E.words;
+                        for (int w = 0; w < E.words; w++) {
+                            if (!Fs[w]) continue;
+                            int bit = w * 64 + shift; /* where src word w's bit 0 lands */
+                            int dw = bit >= 0 ? bit / 64 : -((-bit + 63) / 64);
+                            int off = bit - dw * 64;
+                            uint64_t lo_part = Fs[w] << off;
+                            uint64_t hi_part = off ? Fs[w] >> (64 - off) : 0;
+                            if (dw >= 0 && dw < N->words) D[dw] |= lo_part;
+                            if (dw + 1 >= 0 && dw + 1 < N->words) D[dw + 1] |= hi_part;
+                        }
+                    } else if (ffirst != flast) {
+                        B->bulk_mismatch++;
+                    }
+                }
+                for (int pass = bulk ? 1 : 0; pass < 2; pass++) {
+                    size_t nj;
+                    if (pass == 0) {
+                        /* free positions stepped one by one */
+                        B->js_block.n = B->js_block.n; /* keep */
+                    }
+                    nj = pass ? B->js_block.n : (size_t)E.words * 64;
+                    for (size_t k = 0; k < nj; k++) {
+                        int jj;
+                        if (pass) {
+                            jj = ((const int32_t *)B->js_block.p)[k];
+                        } else {
+                            const uint64_t *Fs = (const uint64_t *)B->js_free.p + E.words;
+                            if (!((Fs[k >> 6] >> (k & 63)) & 1)) continue;
+                            jj = E.lo + (int)k;
+                        }
+                        tn_body r;
+                        int jn;
+                        if (!step_at(B, &v, jj, in, &r, &jn)) continue;
+                        if (r.on_ground) {
+                            if (t == 0 && kind == TN_SURF_WALKOFF) continue;
+                            landed(B, surf_id, (int32_t)ei, jj, in, &r, t + 1);
+                            if (B->oom) return false;
+                            continue;
+                        }
+                        if (jn < nlo || jn > nhi) continue;
+                        int32_t ne = get_entry(B, &r, t + 1, nlo, nwords, next0);
+                        if (ne < 0 || !add_pred(B, ne, (int32_t)ei, in)) return false;
+                        set_bit(B, ne, jn);
+                    }
+                }
+            }
+            B->ksteps[kind] += B->nsteps - steps_before;
+        }
+        layer_lo = layer_hi;
+        lo = nlo;
+        hi = nhi;
+    }
+    return !B->oom;
+}
+
+/* The inputs from the take-off to the landing recorded in r, as runs in
+ * B->runs' tail; *src = the take-off node.  False when not found. */
+static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
+                      uint16_t *nruns)
+{
+    tn_surf *g = B->g;
+    B->seq.n = 0;
+    uint8_t *p = vec_push(&B->seq, B->a);
+    if (!p) return false;
+    *p = r->in;
+    int32_t e = r->entry;
+    int j = r->j;
+    while (ent(B, e)->t > 0) {
+        const dp_entry E = *ent(B, e);
+        bool found = false;
+        for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
+            dp_pred P = ((dp_pred *)B->pred.p)[pi];
+            for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
+                if (!get_bit(B, P.from, jp)) continue;
+                tn_body v = ent(B, P.from)->v, out;
+                int jn;
+                if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) continue;
+                if (jn != j || !same_v(&out, &E.v)) continue;
+                p = vec_push(&B->seq, B->a);
+                if (!p) return false;
+                *p = P.in;
+                e = P.from;
+                j = jp;
+                found = true;
+            }
+        }
+        if (!found) return false;
+    }
+    const tn_surf_surface *S = &g->surf[surf_id];
+    *src = tn_surf_node_at(g, S->row, j);
+    if (*src < 0) return false;
+    const uint8_t *q = B->seq.p;
+    *run0 = (uint32_t)B->runs.n;
+    *nruns = 0;
+    for (size_t i = B->seq.n; i-- > 0;) {
+        uint16_t *last = B->runs.n > *run0 ? (uint16_t *)B->runs.p + B->runs.n - 1 : NULL;
+        if (last && (*last & 15) == q[i] && (*last >> 4) < 4095) {
+            *last = (uint16_t)(*last + 16);
+        } else {
+            uint16_t *rr = vec_push(&B->runs, B->a);
+            if (!rr) return false;
+            *rr = q[i];
+            (*nruns)++;
+        }
+    }
+    return true;
+}
+
+/* Replay an input sequence from a node; returns the landing node (or -1) and
+ * the tile bounding box touched. */
+static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *runs, int nruns,
+                  int frames, int16_t *bb)
+{
+    int row, j;
+    tn_surf_node_pos(g, from, &row, &j);
+    tn_body b = stand_body(g, row, j);
+    tn_step_fn step = stepfn(g);
+    tn_input none = {false, false, false, false};
+    step(&b, m, &g->prof.phys, none);
+    b.x = tn_surf_lattice_x(g, j);
+    int x0 = 1 << 30, y0 = 1 << 30, x1 = -(1 << 30), y1 = -(1 << 30);
+    int f = 0;
+    for (int r = 0; r < nruns; r++) {
+        int cnt = (runs[r] >> 4) + 1;
+        tn_input in = input_of(runs[r] & 15);
+        for (int k = 0; k < cnt; k++) {
+            step(&b, m, &g->prof.phys, in);
+            f++;
+            int c0 = (int)floorf(b.x / T), c1 = (int)floorf((b.x + (float)b.w * T) / T);
+            int r0 = (int)floorf(b.y / T), r1 = (int)floorf((b.y + (float)b.h * T) / T);
+            x0 = tn_mini(x0, c0);
+            x1 = tn_maxi(x1, c1);
+            y0 = tn_mini(y0, r0);
+            y1 = tn_maxi(y1, r1);
+            if (b.on_ground && (r + 1 < nruns || k + 1 < cnt)) return -1;
+        }
+    }
+    if (bb) {
+        bb[0] = (int16_t)x0;
+        bb[1] = (int16_t)y0;
+        bb[2] = (int16_t)x1;
+        bb[3] = (int16_t)y1;
+    }
+    if (f != frames || !b.on_ground) return -1;
+    return tn_surf_node_at(g, body_row(&b), tn_surf_lattice_j(g, b.x));
+}
+
+static bool emit_group(build *B, int surf_id, int kind)
+{
+    tn_surf *g = B->g;
+    const int32_t *t = B->touched.p;
+    for (size_t i = 0; i < B->touched.n; i++) {
+        const best_rec *r = &B->best[t[i]];
+        int32_t src;
+        uint32_t run0;
+        uint16_t nruns;
+        size_t mark = B->runs.n;
+        if (!backtrack(B, surf_id, r, &src, &run0, &nruns)) {
+            if (B->oom) return false;
+            B->runs.n = mark;
+            B->bad_replays++;
+            continue;
+        }
+        int16_t bb[4];
+        int land = replay(g, B->m, src, (const uint16_t *)B->runs.p + run0, nruns, r->frames, bb);
+        if (land != t[i]) {
+            B->runs.n = mark;
+            B->bad_replays++;
+            continue;
+        }
+        tn_surf_edge *e = vec_push(&B->edges, B->a);
+        if (!e) return false;
+        e->from = src;
+        e->to = t[i];
+        e->run0 = run0;
+        e->nruns = nruns;
+        e->frames = (uint16_t)r->frames;
+        e->kind = (uint8_t)kind;
+        e->pad = 0;
+        e->tx0 = bb[0];
+        e->ty0 = bb[1];
+        e->tx1 = bb[2];
+        e->ty1 = bb[3];
+    }
+    return true;
+}
+
+static void group_begin(build *B)
+{
+    B->bstamp++;
+    B->touched.n = 0;
+}
+
+static bool surface_edges(build *B, int s)
+{
+    tn_surf *g = B->g;
+    const tn_surf_surface S = g->surf[s];
+    int n0 = S.node0, n1 = S.node0 + (S.j1 - S.j0);
+    /* jumps: every hold and air control is a branch of one search */
+    group_begin(B);
+    if (!run_dp(B, s, TN_SURF_JUMP, n0, n1, 0) || !emit_group(B, s, TN_SURF_JUMP)) return false;
+    /* drops: the one-way-only nodes, in runs */
+    group_begin(B);
+    for (int n = n0; n <= n1;) {
+        bool ow = false;
+        int row = S.row;
+        stands(g, B->m, row, S.j0 + (n - n0), &ow);
+        if (!ow) {
+            n++;
+            continue;
+        }
+        int e = n;
+        while (e + 1 <= n1) {
+            bool ow2 = false;
+            stands(g, B->m, row, S.j0 + (e + 1 - n0), &ow2);
+            if (!ow2) break;
+            e++;
+        }
+        /* one search per run of one-way-only nodes, emitted before the next
+         * (the entries it backtracks through are reused) */
+        group_begin(B);
+        if (!run_dp(B, s, TN_SURF_DROP, n, e, 0) || !emit_group(B, s, TN_SURF_DROP)) return false;
+        n = e + 1;
+    }
+    /* walk-offs at both ends, then any air control or a coyote jump */
+    for (int side = 0; side < 2; side++) {
+        group_begin(B);
+        int n = side ? n1 : n0, dir = side ? 1 : -1;
+        if (!run_dp(B, s, TN_SURF_WALKOFF, n, n, dir) || !emit_group(B, s, TN_SURF_WALKOFF))
+            return false;
+    }
+    return true;
+}
+
+static void free_graph_arrays(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    tn_free(a, g->surf);
+    tn_free(a, g->row_first);
+    tn_free(a, g->node_surf);
+    tn_free(a, g->edge_first);
+    tn_free(a, g->edge);
+    tn_free(a, g->runs);
+    tn_free(a, g->gcost);
+    tn_free(a, g->parent);
+    tn_free(a, g->pedge);
+    tn_free(a, g->heap);
+    tn_free(a, g->hpos);
+    tn_free(a, g->order);
+    tn_free(a, g->tmp);
+    tn_free(a, g->stamp);
+    tn_free(a, g->lx);
+    tn_free(a, g->sbox);
+    tn_free(a, g->tiles);
+    g->tiles = NULL;
+    g->sbox = NULL;
+    g->lx = NULL;
+    g->surf = NULL;
+    g->row_first = g->node_surf = g->edge_first = NULL;
+    g->edge = NULL;
+    g->runs = NULL;
+    g->gcost = g->parent = g->pedge = g->heap = g->hpos = g->order = g->tmp = NULL;
+    g->stamp = NULL;
+    g->nsurf = g->nnodes = g->nedges = 0;
+    g->nruns = 0;
+}
+
+static int cmp_edge_from(const void *a, const void *b)
+{
+    const tn_surf_edge *x = a, *y = b;
+    if (x->from != y->from) return x->from < y->from ? -1 : 1;
+    if (x->to != y->to) return x->to < y->to ? -1 : 1;
+    if (x->frames != y->frames) return (int)x->frames - (int)y->frames;
+    return (int)x->kind - (int)y->kind;
+}
+
+
+static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
+{
+    const tn_allocator *a = &g->alloc;
+    free_graph_arrays(g);
+    g->map = m;
+    g->rev = m->revision;
+    g->generation++;
+    g->mw = m->w;
+    g->mh = m->h;
+    g->jmax = (m->w - g->prof.w) * g->per_tile;
+    g->inv_step = (float)g->per_tile / T;
+    g->lx = tn_alloc_array(a, (size_t)g->jmax + 5, sizeof(float));
+    if (!g->lx) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lattice_x_exact(g, j);
+    build B;
+    memset(&B, 0, sizeof B);
+    B.g = g;
+    B.m = m;
+    B.a = a;
+    B.surf.elem = sizeof(tn_surf_surface);
+    B.edges.elem = sizeof(tn_surf_edge);
+    B.runs.elem = sizeof(uint16_t);
+    B.ent.elem = sizeof(dp_entry);
+    B.pred.elem = sizeof(dp_pred);
+    B.bits.elem = sizeof(uint64_t);
+    B.js_free.elem = sizeof(uint64_t);
+    B.js_block.elem = sizeof(int32_t);
+    B.touched.elem = sizeof(int32_t);
+    B.seq.elem = 1;
+    tn_status st = TN_OK;
+    B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
+    B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
+    if (!B.colpre || !B.colbad) goto oom;
+    for (int r = 0; r < m->h; r++)
+        for (int c = 0; c < m->w; c++)
+            B.colpre[(r + 1) * m->w + c] =
+                B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
+    if (!find_surfaces(&B)) goto oom;
+    g->nsurf = (int)B.surf.n;
+    g->surf = B.surf.p;
+    B.surf.p = NULL;
+    {
+        int nn = 0;
+        for (int i = 0; i < g->nsurf; i++) {
+            g->surf[i].node0 = nn;
+            nn += g->surf[i].j1 - g->surf[i].j0 + 1;
+        }
+        g->nnodes = nn;
+    }
+    g->row_first = tn_alloc_array(a, (size_t)g->mh + 2, sizeof(int32_t));
+    g->node_surf = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
+    g->sbox = tn_alloc_array(a, (size_t)g->nsurf * 4 + 4, sizeof(int16_t));
+    if (!g->row_first || !g->node_surf || !g->sbox) goto oom;
+    for (int i = 0; i < g->nsurf; i++) {
+        g->sbox[4 * i] = g->sbox[4 * i + 1] = 32000;
+        g->sbox[4 * i + 2] = g->sbox[4 * i + 3] = -32000;
+    }
+    {
+        int k = 0;
+        for (int r = 0; r <= g->mh + 1; r++) {
+            while (k < g->nsurf && g->surf[k].row < r) k++;
+            g->row_first[r] = k;
+        }
+        for (int i = 0; i < g->nsurf; i++)
+            for (int n = 0; n <= g->surf[i].j1 - g->surf[i].j0; n++)
+                g->node_surf[g->surf[i].node0 + n] = i;
+    }
+    B.best = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(best_rec));
+    if (!B.best && g->nnodes) goto oom;
+    for (int s = 0; s < g->nsurf; s++)
+        if (!surface_edges(&B, s)) goto oom;
+    /* edges: CSR by take-off node */
+    g->nedges = (int)B.edges.n;
+    g->edge = B.edges.p;
+    B.edges.p = NULL;
+    if (g->nedges) qsort(g->edge, (size_t)g->nedges, sizeof *g->edge, cmp_edge_from);
+    g->nruns = (uint32_t)B.runs.n;
+    g->runs = B.runs.p;
+    B.runs.p = NULL;
+    g->edge_first = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
+    {
+        size_t nn = (size_t)g->nnodes + 1;
+        g->gcost = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->parent = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->pedge = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->heap = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->hpos = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->order = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->tmp = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->stamp = tn_alloc_array(a, nn, sizeof(uint32_t));
+    }
+    if (!g->edge_first || !g->gcost || !g->parent || !g->pedge || !g->heap || !g->hpos ||
+        !g->order || !g->tmp || !g->stamp)
+        goto oom;
+    {
+        int k = 0;
+        for (int n = 0; n <= g->nnodes; n++) {
+            while (k < g->nedges && g->edge[k].from < n) k++;
+            g->edge_first[n] = k;
+        }
+    }
+    g->gen = 0;
+    g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
+    if (!g->tiles) goto oom;
+    memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
+#ifdef TN_SURF_DEBUG
+    fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
+            B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
+    fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
+            B.ksteps[0], B.kent[1], B.ksteps[1], B.kent[2], B.ksteps[2]);
+#endif
+    g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) +
+             ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
+             (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2;
+    goto done;
+oom:
+    st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
+    free_graph_arrays(g);
+done:
+    vec_free(&B.surf, a);
+    vec_free(&B.edges, a);
+    vec_free(&B.runs, a);
+    vec_free(&B.ent, a);
+    vec_free(&B.pred, a);
+    vec_free(&B.bits, a);
+    vec_free(&B.js_free, a);
+    vec_free(&B.js_block, a);
+    vec_free(&B.touched, a);
+    vec_free(&B.seq, a);
+    tn_free(a, B.colpre);
+    tn_free(a, B.colbad);
+    tn_free(a, B.hash);
+    tn_free(a, B.hstamp);
+    tn_free(a, B.best);
+    return st;
+}
+
+tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
+                         tn_surf **out, tn_error *err)
+{
+    *out = NULL;
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!m || !prof) return tn_error_set(err, bad, 0, 0, "surface graph: no map or profile");
+    if (prof->w < 1 || prof->w > TN_MAX_BODY_W || prof->h < 1 || prof->h > TN_MAX_BODY_H)
+        return tn_error_set(err, bad, 0, 0, "surface graph: box %dx%d is outside 1..%d x 1..%d",
+                            prof->w, prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
+    tn_status st = tn_phys_validate(&prof->phys, err);
+    if (tn_failed(st)) return st;
+    float step_px = prof->phys.walk_speed * prof->phys.dt;
+    double per = (double)TN_TILE_PX / (double)step_px;
+    int per_tile = (int)lround(per);
+    if (per_tile < 1 || per_tile > 64 || fabs(per - per_tile) > 1e-3)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: a walk step of %g px does not divide a %d px tile "
+                            "into 1..64 equal steps",
+                            (double)step_px, TN_TILE_PX);
+    tn_surf *g = tn_alloc(a, sizeof *g);
+    if (!g) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (a) g->alloc = *a;
+    g->prof = *prof;
+    g->per_tile = per_tile;
+    g->step_px = step_px;
+    g->vmax = tn_maxf(prof->phys.max_fall, tn_phys_jump_speed(&prof->phys)) * prof->phys.dt + 0.01f;
+    st = do_build(g, m, err);
+    if (tn_failed(st)) {
+        tn_surf_destroy(g);
+        return st;
+    }
+    *out = g;
+    return TN_OK;
+}
+
+void tn_surf_destroy(tn_surf *g)
+{
+    if (!g) return;
+    tn_allocator a = g->alloc;
+    free_graph_arrays(g);
+    tn_free(&a, g);
+}
+
+static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom);
+
+static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
+{
+    bool oom = false;
+    if (repair_local(g, m, x, y, &oom)) return TN_OK;
+    g->repairs_full++;
+    return do_build(g, m, err);
+}
+
+tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
+{
+    if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
+    if (g->map == m && g->mw == m->w && g->mh == m->h && g->tiles) {
+        /* which tiles changed since the build: one -> a local repair */
+        int changed = 0, cx = -1, cy = -1;
+        size_t n = (size_t)m->w * (size_t)m->h;
+        for (size_t i = 0; i < n && changed < 2; i++)
+            if (g->tiles[i] != m->tile[i]) {
+                changed++;
+                cx = (int)(i % (size_t)m->w);
+                cy = (int)(i / (size_t)m->w);
+            }
+        if (changed == 0) {
+            g->rev = m->revision; /* content marks only: the graph is unchanged */
+            return TN_OK;
+        }
+        if (changed == 1) return edit_at(g, m, cx, cy, err);
+    }
+    g->repairs_full++;
+    return do_build(g, m, err);
+}
+
+static void build_setup(build *B, tn_surf *g, const tn_map *m)
+{
+    memset(B, 0, sizeof *B);
+    B->g = g;
+    B->m = m;
+    B->a = &g->alloc;
+    B->surf.elem = sizeof(tn_surf_surface);
+    B->edges.elem = sizeof(tn_surf_edge);
+    B->runs.elem = sizeof(uint16_t);
+    B->ent.elem = sizeof(dp_entry);
+    B->pred.elem = sizeof(dp_pred);
+    B->bits.elem = sizeof(uint64_t);
+    B->js_free.elem = sizeof(uint64_t);
+    B->js_block.elem = sizeof(int32_t);
+    B->touched.elem = sizeof(int32_t);
+    B->seq.elem = 1;
+}
+
+static void build_release(build *B)
+{
+    const tn_allocator *a = B->a;
+    vec_free(&B->surf, a);
+    vec_free(&B->edges, a);
+    vec_free(&B->runs, a);
+    vec_free(&B->ent, a);
+    vec_free(&B->pred, a);
+    vec_free(&B->bits, a);
+    vec_free(&B->js_free, a);
+    vec_free(&B->js_block, a);
+    vec_free(&B->touched, a);
+    vec_free(&B->seq, a);
+    tn_free(a, B->colpre);
+    tn_free(a, B->colbad);
+    tn_free(a, B->hash);
+    tn_free(a, B->hstamp);
+    tn_free(a, B->best);
+}
+
+/* Local repair of a one-tile edit at (x, y).  The surfaces of the rows whose
+ * standing the tile decides (its row to h rows below) are recomputed; the
+ * others keep their nodes (renumbered).  Regenerated: new or changed
+ * surfaces, those standing next to the tile, and those whose explored box
+ * holds it; every other surface keeps its edges and input runs (landing
+ * nodes remapped by position).  False (with *oom when memory ran out) when
+ * a full rebuild is needed. */
+static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
+{
+    const tn_allocator *a = &g->alloc;
+    *oom = false;
+    if (g->map != m || g->mw != m->w || g->mh != m->h || !g->sbox) return false;
+    int ylo = tn_maxi(y, g->prof.h), yhi = tn_mini(y + g->prof.h, g->mh);
+    /* 1. the new surface list */
+    vec ns = {0};
+    ns.elem = sizeof(tn_surf_surface);
+    bool ok = true;
+    for (int row = 0; row <= g->mh + 1 && ok; row++) {
+        if (row >= ylo && row <= yhi) {
+            ok = row_surfaces(g, m, row, &ns, a);
+        } else if (row <= g->mh) {
+            for (int k = g->row_first[row]; k < g->row_first[row + 1] && ok; k++) {
+                tn_surf_surface *d = vec_push(&ns, a);
+                ok = d != NULL;
+                if (ok) *d = g->surf[k];
+            }
+        }
+    }
+    int nsurf = (int)ns.n;
+    tn_surf_surface *nsf = ns.p;
+    int nn = 0;
+    for (int i = 0; i < nsurf && ok; i++) {
+        nsf[i].node0 = nn;
+        nn += nsf[i].j1 - nsf[i].j0 + 1;
+    }
+    /* 2. new arrays; old -> new surface map */
+    size_t nn1 = (size_t)nn + 1;
+    int32_t *row_first = tn_alloc_array(a, (size_t)g->mh + 2, sizeof(int32_t));
+    int32_t *node_surf = tn_alloc_array(a, nn1, sizeof(int32_t));
+    int16_t *sbox = tn_alloc_array(a, (size_t)nsurf * 4 + 4, sizeof(int16_t));
+    int32_t *old_to_new = tn_alloc_array(a, (size_t)g->nsurf + 1, sizeof(int32_t));
+    uint8_t *aff = tn_alloc(a, (size_t)nsurf + 1);
+    int32_t *q[8];
+    for (int k = 0; k < 8; k++) q[k] = tn_alloc_array(a, nn1, sizeof(int32_t));
+    uint32_t *stamp = tn_alloc_array(a, nn1, sizeof(uint32_t));
+    ok = ok && row_first && node_surf && sbox && old_to_new && aff && stamp;
+    for (int k = 0; k < 8; k++) ok = ok && q[k];
+    if (ok) {
+        int k = 0;
+        for (int r = 0; r <= g->mh + 1; r++) {
+            while (k < nsurf && nsf[k].row < r) k++;
+            row_first[r] = k;
+        }
+        for (int i = 0; i < nsurf; i++)
+            for (int n = 0; n <= nsf[i].j1 - nsf[i].j0; n++) node_surf[nsf[i].node0 + n] = i;
+        /* match old surfaces to new ones (same row and range) */
+        int j = 0;
+        for (int i = 0; i < g->nsurf; i++) {
+            const tn_surf_surface *o = &g->surf[i];
+            old_to_new[i] = -1;
+            while (j < nsurf && (nsf[j].row < o->row || (nsf[j].row == o->row && nsf[j].j0 < o->j0))) j++;
+            if (j < nsurf && nsf[j].row == o->row && nsf[j].j0 == o->j0 && nsf[j].j1 == o->j1)
+                old_to_new[i] = j;
+        }
+        for (int i = 0; i < nsurf; i++) {
+            aff[i] = 1; /* new or changed unless matched below */
+            sbox[4 * i] = sbox[4 * i + 1] = 32000;
+            sbox[4 * i + 2] = sbox[4 * i + 3] = -32000;
+        }
+        for (int i = 0; i < g->nsurf; i++) {
+            int t = old_to_new[i];
+            if (t < 0) continue;
+            const int16_t *bx = &g->sbox[4 * i];
+            memcpy(&sbox[4 * t], bx, 4 * sizeof(int16_t));
+            int row = nsf[t].row;
+            aff[t] = (uint8_t)((x >= bx[0] && x <= bx[2] && y >= bx[1] && y <= bx[3]) ||
+                               (row >= y && row <= y + g->prof.h + 1));
+        }
+    }
+    if (!ok) {
+        vec_free(&ns, a);
+        tn_free(a, row_first);
+        tn_free(a, node_surf);
+        tn_free(a, sbox);
+        tn_free(a, old_to_new);
+        tn_free(a, aff);
+        for (int k = 0; k < 8; k++) tn_free(a, q[k]);
+        tn_free(a, stamp);
+        *oom = true;
+        return false;
+    }
+    /* 3. install the new node arrays, keep the old ones for the edges */
+    tn_surf old = *g;
+    g->surf = nsf;
+    ns.p = NULL;
+    g->nsurf = nsurf;
+    g->nnodes = nn;
+    g->row_first = row_first;
+    g->node_surf = node_surf;
+    g->sbox = sbox;
+    g->edge_first = q[0];
+    g->gcost = q[1];
+    g->parent = q[2];
+    g->pedge = q[3];
+    g->heap = q[4];
+    g->hpos = q[5];
+    g->order = q[6];
+    g->tmp = q[7];
+    g->stamp = stamp;
+    g->gen = 0;
+    g->nexpanded = 0;
+    build B;
+    build_setup(&B, g, m);
+    B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
+    B.colbad = tn_alloc(a, (size_t)m->w + 16);
+    B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
+    B.edges.elem = sizeof(tn_surf_edge);
+    B.runs.elem = sizeof(uint16_t);
+    ok = B.colpre && B.colbad && B.best;
+    if (ok) {
+        for (int r = 0; r < m->h; r++)
+            for (int c = 0; c < m->w; c++)
+                B.colpre[(r + 1) * m->w + c] =
+                    B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
+        /* 4. kept edges, renumbered */
+        for (int e = 0; e < old.nedges && ok; e++) {
+            const tn_surf_edge *E = &old.edge[e];
+            int os = old.node_surf[E->from], t = old_to_new[os];
+            if (t < 0 || aff[t]) continue;
+            const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
+            int to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+            if (to < 0) continue; /* cannot happen: its search would have been affected */
+            tn_surf_edge *d = vec_push(&B.edges, a);
+            ok = d && vec_reserve(&B.runs, a, B.runs.n + E->nruns);
+            if (!ok) break;
+            *d = *E;
+            d->from = nsf[t].node0 + (E->from - old.surf[os].node0);
+            d->to = to;
+            d->run0 = (uint32_t)B.runs.n;
+            memcpy((uint16_t *)B.runs.p + B.runs.n, old.runs + E->run0, E->nruns * sizeof(uint16_t));
+            B.runs.n += E->nruns;
+        }
+        /* 5. regenerate the affected surfaces */
+        for (int i = 0; i < nsurf && ok; i++)
+            if (aff[i]) ok = surface_edges(&B, i);
+    }
+    if (ok) {
+        g->nedges = (int)B.edges.n;
+        g->edge = B.edges.p;
+        g->nruns = (uint32_t)B.runs.n;
+        g->runs = B.runs.p;
+        B.edges.p = NULL;
+        B.runs.p = NULL;
+        if (g->nedges) qsort(g->edge, (size_t)g->nedges, sizeof *g->edge, cmp_edge_from);
+        int k = 0;
+        for (int n = 0; n <= g->nnodes; n++) {
+            while (k < g->nedges && g->edge[k].from < n) k++;
+            g->edge_first[n] = k;
+        }
+        g->rev = m->revision;
+        g->generation++;
+        g->repairs_local++;
+        g->tiles[y * m->w + x] = m->tile[y * m->w + x];
+        g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
+                 ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
+                 (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
+                 (size_t)g->mw * (size_t)g->mh;
+        /* the old arrays go */
+        tn_free(a, old.surf);
+        tn_free(a, old.row_first);
+        tn_free(a, old.node_surf);
+        tn_free(a, old.sbox);
+        tn_free(a, old.edge_first);
+        tn_free(a, old.gcost);
+        tn_free(a, old.parent);
+        tn_free(a, old.pedge);
+        tn_free(a, old.heap);
+        tn_free(a, old.hpos);
+        tn_free(a, old.order);
+        tn_free(a, old.tmp);
+        tn_free(a, old.stamp);
+        tn_free(a, old.edge);
+        tn_free(a, old.runs);
+    } else {
+        /* put the old graph back whole; the caller rebuilds */
+        tn_free(a, g->surf);
+        tn_free(a, g->row_first);
+        tn_free(a, g->node_surf);
+        tn_free(a, g->sbox);
+        tn_free(a, g->edge_first);
+        tn_free(a, g->gcost);
+        tn_free(a, g->parent);
+        tn_free(a, g->pedge);
+        tn_free(a, g->heap);
+        tn_free(a, g->hpos);
+        tn_free(a, g->order);
+        tn_free(a, g->tmp);
+        tn_free(a, g->stamp);
+        *g = old;
+        *oom = true;
+    }
+    tn_free(a, old_to_new);
+    tn_free(a, aff);
+    build_release(&B);
+    return ok;
+}
+
+tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
+{
+    (void)x;
+    (void)y;
+    return tn_surf_sync(g, m, err); /* finds the changed tile(s) itself */
+}
+
+bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
+{
+    if (e < 0 || e >= g->nedges) return false;
+    const tn_surf_edge *E = &g->edge[e];
+    int row, j;
+    tn_surf_node_pos(g, E->from, &row, &j);
+    bool ow;
+    if (!stands(g, m, row, j, &ow)) return false;
+    return replay(g, m, E->from, g->runs + E->run0, E->nruns, E->frames, NULL) == E->to;
+}
+
+/* ---- query --------------------------------------------------------------- */
+
+typedef struct goal {
+    int row, ja, jb;
+} goal;
+
+static int heur(const tn_surf *g, int node, const goal *G)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    float dy = (float)abs(row - G->row) * T;
+    int hv = (int)ceilf(dy / g->vmax);
+    return dj > hv ? dj : hv;
+}
+
+/* Distance for "the closest reachable point": tiles across plus rows, from
+ * the box's bottom-left tile (Manhattan, like the classic planner's
+ * partial paths); ties go to the cheaper node. */
+static int closeness(const tn_surf *g, int node, const goal *G)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    int tx = j / g->per_tile, gx = G->ja / g->per_tile; /* the box's bottom-left tile */
+    return abs(tx - gx) + abs(row - G->row);
+}
+
+static bool key_less(const tn_surf *g, int a, int b, const int32_t *f)
+{
+    if (f[a] != f[b]) return f[a] < f[b];
+    return g->gcost[a] > g->gcost[b];
+}
+
+static void heap_up(tn_surf *g, int i, const int32_t *f)
+{
+    int32_t *H = g->heap;
+    int n = H[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!key_less(g, n, H[p], f)) break;
+        H[i] = H[p];
+        g->hpos[H[i]] = i;
+        i = p;
+    }
+    H[i] = n;
+    g->hpos[n] = i;
+}
+
+static void heap_down(tn_surf *g, int i, int size, const int32_t *f)
+{
+    int32_t *H = g->heap;
+    int n = H[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && key_less(g, H[c + 1], H[c], f)) c++;
+        if (!key_less(g, H[c], n, f)) break;
+        H[i] = H[c];
+        g->hpos[H[i]] = i;
+        i = c;
+    }
+    H[i] = n;
+    g->hpos[n] = i;
+}
+
+const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
+{
+    *count = g->nexpanded;
+    return g->order;
+}
+
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                       int *count, tn_surf_stats *stats, tn_error *err)
+{
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (count) *count = 0;
+    if (stats) {
+        stats->expanded = 0;
+        stats->frames = -1;
+        stats->end_node = -1;
+        stats->legs = 0;
+    }
+    g->nexpanded = 0;
+    if (g->nnodes == 0)
+        return tn_error_set(err, bad, 0, 0, "surface graph: no place on this map where a %dx%d "
+                            "box can stand", g->prof.w, g->prof.h);
+    if (start < 0 || start >= g->nnodes)
+        return tn_error_set(err, bad, 0, 0, "surface graph: the start is not a standing place");
+    if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
+        return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map",
+                            gx, gy);
+    goal G = {gy + 1, gx * g->per_tile, gx * g->per_tile + g->per_tile - 1};
+    if (tn_surf_node_of_tile(g, gx, gy) < 0)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: a %dx%d box cannot stand at tile (%d,%d)",
+                            g->prof.w, g->prof.h, gx, gy);
+    if (++g->gen == 0) {
+        memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
+        g->gen = 1;
+    }
+    /* stamp: gen*2 = open/seen, gen*2+1 = closed; use two stamps via tmp */
+    int32_t *f = g->tmp;
+    uint32_t seen = g->gen;
+    int hsize = 0;
+    g->stamp[start] = seen;
+    g->gcost[start] = 0;
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    f[start] = heur(g, start, &G);
+    g->heap[hsize++] = start;
+    g->hpos[start] = 0;
+    int best = start, besth = closeness(g, start, &G), bestg = 0, found = -1;
+    while (hsize > 0) {
+        int n = g->heap[0];
+        g->heap[0] = g->heap[--hsize];
+        g->hpos[g->heap[0]] = 0;
+        if (hsize > 0) heap_down(g, 0, hsize, f);
+        g->hpos[n] = -1; /* closed */
+        g->order[g->nexpanded++] = n;
+        int hn = f[n] - g->gcost[n];
+        if (hn == 0) {
+            int row, j;
+            tn_surf_node_pos(g, n, &row, &j);
+            if (row == G.row && j >= G.ja && j <= G.jb) {
+                found = n;
+                break;
+            }
+        }
+        int dn = closeness(g, n, &G);
+        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
+            best = n;
+            besth = dn;
+            bestg = g->gcost[n];
+        }
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int last = S->node0 + (S->j1 - S->j0);
+        int ne = g->edge_first[n + 1] - g->edge_first[n];
+        for (int k = -2; k < ne; k++) {
+            int to, c, eid;
+            if (k == -2) {
+                if (n == S->node0) continue;
+                to = n - 1;
+                c = 1;
+                eid = -1;
+            } else if (k == -1) {
+                if (n == last) continue;
+                to = n + 1;
+                c = 1;
+                eid = -1;
+            } else {
+                eid = g->edge_first[n] + k;
+                to = g->edge[eid].to;
+                c = g->edge[eid].frames;
+            }
+            int ng = g->gcost[n] + c;
+            if (g->stamp[to] == seen) {
+                if (g->hpos[to] < 0 || ng >= g->gcost[to]) continue;
+                f[to] += ng - g->gcost[to];
+                g->gcost[to] = ng;
+                g->parent[to] = n;
+                g->pedge[to] = eid;
+                heap_up(g, g->hpos[to], f);
+            } else {
+                g->stamp[to] = seen;
+                g->gcost[to] = ng;
+                g->parent[to] = n;
+                g->pedge[to] = eid;
+                f[to] = ng + heur(g, to, &G);
+                g->heap[hsize] = to;
+                heap_up(g, hsize, f);
+                hsize++;
+            }
+        }
+    }
+    int end = found >= 0 ? found : best;
+    /* collect the edges back to the start */
+    int nedge = 0;
+    for (int n = end; n != start; n = g->parent[n])
+        if (g->pedge[n] >= 0) nedge++;
+    int legs = nedge + 1;
+    int written = 0;
+    if (out && cap > 0) {
+        int k = nedge;
+        /* write from the back: index k is the final walk */
+        for (int n = end; ; n = g->parent[n]) {
+            if (n == end) {
+                if (k < cap) {
+                    int row, j;
+                    tn_surf_node_pos(g, end, &row, &j);
+                    out[k].edge = -1;
+                    out[k].walk_to_j = j;
+                    out[k].node = end;
+                }
+                k--;
+            }
+            if (n == start) break;
+            int e = g->pedge[n];
+            if (e >= 0) {
+                if (k < cap) {
+                    int row, j;
+                    tn_surf_node_pos(g, g->edge[e].from, &row, &j);
+                    out[k].edge = e;
+                    out[k].walk_to_j = j;
+                    out[k].node = g->edge[e].from;
+                }
+                k--;
+            }
+        }
+        written = legs < cap ? legs : cap;
+    }
+    if (count) *count = written;
+    if (stats) {
+        stats->expanded = g->nexpanded;
+        stats->frames = g->gcost[end];
+        stats->end_node = end;
+        stats->legs = legs;
+    }
+    tn_status st = TN_OK;
+    if (found < 0) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
+    if (out && legs > cap) st |= TN_BUFFER_TOO_SMALL;
+    return st;
+}
+
+/* ---- debug draw ---------------------------------------------------------- */
+
+static void draw_edge(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int e,
+                      uint32_t rgba)
+{
+    const tn_surf_edge *E = &g->edge[e];
+    int row, j;
+    tn_surf_node_pos(g, E->from, &row, &j);
+    tn_body b = stand_body(g, row, j);
+    tn_step_fn step = stepfn(g);
+    float W = (float)b.w * T, H = (float)b.h * T;
+    float px = b.x + W * 0.5f, py = b.y + H;
+    for (uint32_t r = 0; r < E->nruns; r++) {
+        tn_input in;
+        int cnt;
+        tn_surf_run(g, E->run0 + r, &in, &cnt);
+        for (int k = 0; k < cnt; k++) {
+            step(&b, m, &g->prof.phys, in);
+            float nx = b.x + W * 0.5f, ny = b.y + H;
+            tn_dd_line(dd, px, py, nx, ny, rgba);
+            px = nx;
+            py = ny;
+        }
+    }
+}
+
+void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
+                        int edge_stride, int start, const tn_surf_leg *legs, int nlegs)
+{
+    if (!g || !dd) return;
+    float W = (float)g->prof.w * T;
+    if (what & TN_SURF_DRAW_SURFACES) {
+        for (int i = 0; i < g->nsurf; i++) {
+            const tn_surf_surface *s = &g->surf[i];
+            float y = (float)s->row * T - 1.0f;
+            float x0 = tn_surf_lattice_x(g, s->j0), x1 = tn_surf_lattice_x(g, s->j1) + W;
+            tn_dd_line(dd, x0, y, x1, y, 0x40E0FFFFu);
+            tn_dd_line(dd, x0, y - 3.0f, x0, y + 1.0f, 0x40E0FFFFu);
+            tn_dd_line(dd, x1, y - 3.0f, x1, y + 1.0f, 0x40E0FFFFu);
+        }
+    }
+    if ((what & TN_SURF_DRAW_EDGES) && edge_stride > 0) {
+        for (int e = 0; e < g->nedges; e += edge_stride) {
+            uint32_t c = g->edge[e].kind == TN_SURF_JUMP   ? 0xFFC04060u
+                         : g->edge[e].kind == TN_SURF_DROP ? 0x60FF6060u
+                                                           : 0xC0C0FF60u;
+            draw_edge(g, m, dd, e, c);
+        }
+    }
+    if ((what & TN_SURF_DRAW_PLAN) && legs && start >= 0 && start < g->nnodes) {
+        int row, j;
+        tn_surf_node_pos(g, start, &row, &j);
+        float px = tn_surf_lattice_x(g, j) + W * 0.5f, py = (float)row * T;
+        for (int i = 0; i < nlegs; i++) {
+            float tx = tn_surf_lattice_x(g, legs[i].walk_to_j) + W * 0.5f;
+            tn_dd_line(dd, px, py - 2.0f, tx, py - 2.0f, 0xFFFF40FFu);
+            px = tx;
+            if (legs[i].edge >= 0 && legs[i].edge < g->nedges) {
+                draw_edge(g, m, dd, legs[i].edge, 0xFFFF40FFu);
+                tn_surf_node_pos(g, g->edge[legs[i].edge].to, &row, &j);
+                px = tn_surf_lattice_x(g, j) + W * 0.5f;
+                py = (float)row * T;
+            } else {
+                tn_dd_circle(dd, px, py - 4.0f, 4.0f, 0xFFFF40FFu, false);
+            }
+        }
+    }
+}

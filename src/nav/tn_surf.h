@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: Zlib */
+/* tn_surf.h - the "graph" planner: a surface graph whose jump, fall and drop
+ * edges are made by running the game's own physics step function.
+ *
+ * The classic planner (tn_path) approximates the physics with jump values and
+ * crosses about half the gaps a player can.  This module asks the physics
+ * itself: every edge is a scripted input sequence that was simulated with the
+ * step function from an exact take-off position, and the bot replays exactly
+ * those inputs, so an edge that exists is an edge the bot can execute.
+ *
+ * PROFILE.  A graph belongs to one movement profile: box size w x h tiles
+ * (1..3 x 1..9), the physics parameters (tn_phys_validate; jump height 1..8)
+ * and the step function (same shape as tn_body_step; NULL = tn_body_step),
+ * so a game with its own deterministic physics gets exact edges too.
+ *
+ * THE X LATTICE (why sampling take-offs on it finds every landing).  With the
+ * default physics a body moves by vx*dt = 160/60 = 8/3 px per step, -8/3, 0
+ * or +8/3 px (instant start and stop, the same in the air), a body is placed
+ * at a tile edge (a multiple of 16 px = 6 lattice steps) and wall contact
+ * snaps x to a tile edge (c*16 or c*16 - W, again multiples of 16).  So every
+ * x a body can ever have is x_j = j * 8/3 px for an integer j (the "lattice"),
+ * up to float drift from repeated additions (measured below 1/1000 px over a
+ * map; the physics ignores overlaps thinner than 1/8 px, so drift never
+ * changes a collision).  Standing positions are therefore the finite set of
+ * (row, j); the graph samples EVERY one of them as a take-off, so no landing
+ * the physics allows from a standing body is missed; the oracle test proves
+ * it.  The bot reaches an exact take-off j by walking: one lattice step per
+ * frame, instant stop.  The step per frame is computed from the parameters
+ * (walk_speed * dt); other walk speeds give another lattice, and the build
+ * refuses parameters whose step does not divide a tile into an integer number
+ * of steps (INVALID_PARAM).
+ *
+ * NODES AND SURFACES.  A node is a standing lattice position (row r = the
+ * tile row under the feet, j): the box at (x_j, r*16 - h*16) is not inside a
+ * block, a block or one-way top lies under one of its columns, and one step
+ * of no input leaves it standing at the same x (the step function decides).
+ * A surface is a maximal run of nodes on one row where a step of walking
+ * right from j stands at j+1 and walking left from j+1 stands at j.  So a
+ * wall (a block in the box's rows) ends a surface where the box would enter
+ * it; a ceiling lower than the box ends it the same way; a gap ends it where
+ * no column under the box has support; the map edge (solid outside) ends it
+ * at x = 0 and x = W*16 - w*16.  The map's bottom edge counts as ground.
+ *
+ * EDGES, per surface (each from one exact take-off node to one landing node
+ * on ANOTHER surface; a landing on the same surface is never useful: walking
+ * is as fast as air control):
+ *  - JUMP: jump pressed on the take-off frame, held for d frames, d = 1 ..
+ *    Dmax+1 (Dmax = the frames after which a release no longer cuts the
+ *    rise: every meaningful hold), with any left/none/right input on every
+ *    frame (the air control pattern);
+ *  - DROP: Down on a one-way-only node, then any air control;
+ *  - WALKOFF: walking off an end of the surface, then any air control, or a
+ *    coyote jump (pressed 1..coyote_frames steps after leaving, held d).
+ *    Coyote jumps are 3/4 of the build time (demo map: 1.1 s with, 0.25 s
+ *    without); profile.skip_coyote leaves them out: the oracle test then
+ *    finds 99.79% of the reachable pairs instead of 100% (tests/test_surf).
+ * For each kind and hold d the generator runs one breadth-first search over
+ * the physics states (time layers, states deduplicated by lattice j and the
+ * bit patterns of y, vy and the flags) from ALL take-off nodes of the surface
+ * at once; every landing keeps its earliest arrival and the take-off and
+ * inputs that produced it.  Per (surface, kind, landing node) the cheapest
+ * is kept.  The input sequence is stored run-length encoded (16 bits a run:
+ * 4 input bits, 12 bits count).  Frames past TN_SURF_MAX_AIR stop a branch.
+ *
+ * QUERY.  A* over nodes; cost = frames (a walk step is 1 frame, an edge its
+ * simulated frames).  Heuristic: max(lattice distance to the goal, ceil(
+ * vertical px / the fastest vertical px per frame)): each frame changes j by
+ * at most 1 and y by at most that, so it is admissible and consistent.  The
+ * plan found is the cheapest in the graph; the graph keeps one take-off per
+ * landing and kind, so a plan can be a few frames longer than the physics'
+ * best.  The goal is a tile: any node whose box has that bottom-left tile
+ * (j in 6gx..6gx+5 on row gy+1).  No state limit: the search ends when the
+ * goal is expanded or every reachable node is; an unreachable goal gives the
+ * plan to the closest expanded node (Manhattan distance in tiles from the
+ * box's bottom-left tile; then the lowest cost) with
+ * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE.  The nodes are expanded in
+ * order into an array (tn_surf_expanded) for a search-playback overlay.
+ * Zero allocations per query (all scratch is sized at build).
+ *
+ * EDITS.  tn_surf_sync() compares the map revision; on a change it finds the
+ * changed tiles against its own copy of the terrain.  One changed tile whose
+ * rows keep the same surfaces (box rows and the row under them) is repaired
+ * locally: the per-surface index of the tiles its searches explored (a box
+ * per surface, grown by the step's reach) names the surfaces whose edges can
+ * change; only those are regenerated (the rest keep their edges and input
+ * runs).  Otherwise (a surface appears, splits or changes; several tiles)
+ * the graph is rebuilt.  Either way tn_surf_generation() changes.  Tested:
+ * after each edit the graph equals a fresh build edge for edge.
+ *
+ * THREAD SAFETY.  A graph is not shared between threads while it is built or
+ * queried (the query scratch lives in it); different graphs are independent.
+ * The library has no global state.
+ *
+ * MEMORY.  ~ 44 B x nodes (node and query arrays) + 28 B x edges + 2 B x
+ * input runs + 8 B x surfaces (explored boxes) + 1 B x map tiles (terrain
+ * copy) + the build scratch (freed after the build).  See tilenav-bench surf for measured values.
+ *
+ * COST (measured numbers are in README "Graph planner"): the build is one
+ * BFS per surface, kind and hold over at most (nodes + 2t) states per layer.
+ */
+#ifndef TN_SURF_H
+#define TN_SURF_H
+
+#include "tn_common.h"
+#include "tn_debug.h"
+#include "tn_map.h"
+#include "tn_phys.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TN_SURF_MAX_AIR 1200 /* frames an edge may take at most (20 s) */
+
+typedef void (*tn_step_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
+
+typedef struct tn_surf_profile {
+    int w, h;             /* box size in tiles: 1..3 x 1..9 */
+    tn_phys_params phys;  /* validated with tn_phys_validate */
+    tn_step_fn step;      /* NULL = tn_body_step */
+    bool skip_coyote;     /* false (default): walk-off edges include coyote jumps */
+} tn_surf_profile;
+
+tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
+
+enum { TN_SURF_JUMP = 0, TN_SURF_DROP = 1, TN_SURF_WALKOFF = 2 };
+
+/* Input bits of a run. */
+enum { TN_SURF_IN_LEFT = 1, TN_SURF_IN_RIGHT = 2, TN_SURF_IN_DOWN = 4, TN_SURF_IN_JUMP = 8 };
+
+typedef struct tn_surf_surface {
+    int32_t row;          /* tile row under the feet (feet at y = row*16) */
+    int32_t j0, j1;       /* lattice range, inclusive */
+    int32_t node0;        /* node id of j0 */
+} tn_surf_surface;
+
+typedef struct tn_surf_edge {
+    int32_t from, to;     /* take-off node, landing node */
+    uint32_t run0;        /* first input run */
+    uint16_t nruns;
+    uint16_t frames;      /* simulated frames from take-off to landing */
+    uint8_t kind;         /* TN_SURF_JUMP / DROP / WALKOFF */
+    uint8_t pad;
+    int16_t tx0, ty0, tx1, ty1; /* tiles the trajectory's box touched */
+} tn_surf_edge;
+
+/* One leg of a plan: walk on the current surface to lattice `walk_to_j`,
+ * then (edge >= 0) replay the edge's inputs; edge < 0 ends the plan. */
+typedef struct tn_surf_leg {
+    int32_t edge;
+    int32_t walk_to_j;
+    int32_t node;         /* the node at walk_to_j */
+} tn_surf_leg;
+
+typedef struct tn_surf_stats {
+    int expanded;         /* nodes expanded */
+    int frames;           /* cost of the returned plan, -1 if none */
+    int end_node;         /* last node of the plan */
+    int legs;             /* legs of the plan (before truncation) */
+} tn_surf_stats;
+
+typedef struct tn_surf tn_surf;
+
+/* Build the graph of `prof` on map `m`.  INVALID_PARAM (with a message) for
+ * an out-of-range profile; OUT_OF_MEMORY.  A map with no standing place
+ * gives a graph with 0 nodes (queries then fail with a message). */
+tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
+                         tn_surf **out, tn_error *err);
+void tn_surf_destroy(tn_surf *g);
+/* Rebuild when the map's revision (or address) changed since the build. */
+tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
+/* The map tile (x, y) changed: same as tn_surf_sync (which finds it). */
+tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
+/* Edits since creation repaired locally / by a full rebuild. */
+void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
+const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
+bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b);
+
+/* Incremented by every (re)build: node and edge ids of older builds are void. */
+uint32_t tn_surf_generation(const tn_surf *g);
+int tn_surf_node_count(const tn_surf *g);
+int tn_surf_surface_count(const tn_surf *g);
+int tn_surf_edge_count(const tn_surf *g);
+const tn_surf_surface *tn_surf_surfaces(const tn_surf *g);
+const tn_surf_edge *tn_surf_edges(const tn_surf *g);
+size_t tn_surf_memory(const tn_surf *g);
+/* Node -> surface, row, lattice j, x in px. */
+int tn_surf_node_surface(const tn_surf *g, int node);
+void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j);
+float tn_surf_lattice_x(const tn_surf *g, int j);
+/* Lattice index of a pixel x (nearest). */
+int tn_surf_lattice_j(const tn_surf *g, float x);
+/* Node at (row, j) or -1. */
+int tn_surf_node_at(const tn_surf *g, int row, int j);
+/* Node of a standing body (its x rounded to the lattice), or -1. */
+int tn_surf_node_of_body(const tn_surf *g, const tn_body *b);
+/* First node whose box has bottom-left tile (tx, ty), or -1. */
+int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty);
+
+/* Input run r of the graph: *in and its count. */
+void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count);
+/* Replay edge e from its take-off with the graph's step function on map m:
+ * true when it lands on its landing node after exactly its frames. */
+bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
+
+/* Plan from node `start` to the standing tile (gx, gy) (already snapped to a
+ * standing tile).  Legs go to `out` (cap entries; BUFFER_TOO_SMALL when
+ * more were needed).  Status as in the header comment; FAILURE|INVALID_PARAM
+ * with a message for a bad start, a goal outside the map or where no node
+ * of this profile stands. */
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                       int *count, tn_surf_stats *stats, tn_error *err);
+/* Nodes the last query expanded, in order. */
+const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
+
+/* Debug drawing: surfaces (lines at the feet), edges as trajectories (every
+ * `edge_stride`-th edge, 0 = none), and a plan (legs) from `start`. */
+enum { TN_SURF_DRAW_SURFACES = 1, TN_SURF_DRAW_EDGES = 2, TN_SURF_DRAW_PLAN = 4 };
+void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
+                        int edge_stride, int start, const tn_surf_leg *legs, int nlegs);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,341 @@
+/* Tests for tn_surf (the graph planner): the brute-force physics oracle on
+ * random levels (completeness and soundness), every edge replays, zero
+ * allocations per query, partial answers, bad input, repair on edits. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "surf_oracle.h"
+#include "tn_levelgen.h"
+#include "tn_path.h"
+#include "tn_rng.h"
+#include "tn_surf.h"
+
+typedef struct counting {
+    long allocs, frees;
+} counting;
+
+static void *c_alloc(void *user, size_t n)
+{
+    ((counting *)user)->allocs++;
+    return calloc(1, n);
+}
+
+static void c_free(void *user, void *p)
+{
+    if (p) ((counting *)user)->frees++;
+    free(p);
+}
+
+typedef struct tally {
+    long pairs, reach, found, classic, false_claims, missing_nodes;
+} tally;
+
+/* One level, one profile: compare the oracle, the graph and the classic
+ * planner on every ordered pair of standing tiles. */
+static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, tally *fast)
+{
+    tn_phys_params p = tn_phys_default(jump);
+    or_result R;
+    or_run(m, w, h, &p, &R);
+    assert_int_equal(R.drift_bad, 0);
+    tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+    if (fast) {
+        /* the profile without coyote-jump edges: sound, and still >= 99.5% */
+        tn_surf_profile pf2 = prof;
+        pf2.skip_coyote = true;
+        tn_surf *g2 = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &pf2, NULL, &g2, NULL)));
+        for (int a = 0; a < R.ntiles; a++) {
+            int start = tn_surf_node_at(g2, R.tile_y[a] + 1, R.tile_x[a] * 6);
+            for (int b = 0; b < R.ntiles && start >= 0; b++) {
+                if (a == b) continue;
+                bool oracle = R.reach[a * R.ntiles + b] != 0;
+                tn_status s = tn_surf_find(g2, start, R.tile_x[b], R.tile_y[b], NULL, 0, NULL,
+                                           NULL, NULL);
+                bool found = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
+                fast->reach += oracle;
+                fast->found += found && oracle;
+                fast->false_claims += found && !oracle;
+            }
+        }
+        tn_surf_destroy(g2);
+    }
+    tn_surf *g = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
+    tn_path *pf = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    tn_jump_model jm;
+    assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, NULL)));
+    for (int a = 0; a < R.ntiles; a++) {
+        int start = tn_surf_node_at(g, R.tile_y[a] + 1, R.tile_x[a] * 6);
+        if (start < 0) t->missing_nodes++;
+        for (int b = 0; b < R.ntiles; b++) {
+            if (a == b) continue;
+            t->pairs++;
+            bool oracle = R.reach[a * R.ntiles + b] != 0;
+            t->reach += oracle;
+            bool found = false;
+            if (start >= 0) {
+                tn_surf_stats st;
+                tn_status s = tn_surf_find(g, start, R.tile_x[b], R.tile_y[b], NULL, 0, NULL,
+                                           &st, NULL);
+                found = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
+            }
+            t->found += found && oracle;
+            t->false_claims += found && !oracle;
+            tn_path_query q = tn_path_query_make(R.tile_x[a], R.tile_y[a], R.tile_x[b],
+                                                 R.tile_y[b], w, h, &jm);
+            int cnt;
+            tn_path_node buf[256];
+            tn_status s = tn_path_find(pf, m, &q, buf, 256, &cnt, NULL, NULL);
+            t->classic += tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT) && oracle;
+        }
+    }
+    tn_path_destroy(pf);
+    tn_surf_destroy(g);
+    or_result_free(&R);
+}
+
+/* THE PROOF: >= 200 random 24x16 levels with one-way platforms; sizes
+ * 1x1..3x3 and jump heights 1..8 are cycled over the levels (the full sweep
+ * of every combination on every level is `tilenav-bench surf-oracle`). */
+static void test_oracle_random_levels(void **state)
+{
+    (void)state;
+    tally t[9], fast;
+    memset(t, 0, sizeof t);
+    memset(&fast, 0, sizeof fast);
+    int levels = getenv("TN_SURF_LEVELS") ? atoi(getenv("TN_SURF_LEVELS")) : 216;
+    int mw = getenv("TN_SURF_W") ? atoi(getenv("TN_SURF_W")) : 16;
+    int mh = getenv("TN_SURF_H") ? atoi(getenv("TN_SURF_H")) : 12;
+    tn_map *m = tn_map_create(mw, mh, NULL, NULL);
+    for (int lv = 0; lv < levels; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 1000 + (uint64_t)lv, 7);
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        int combo = lv % 72;
+        int jump = 1 + combo % 8, size = combo / 8;
+        int w = 1 + size % 3, h = 1 + size / 3;
+        compare_level(m, w, h, (float)jump, &t[jump], &fast);
+    }
+    tn_map_destroy(m);
+    printf("  jump      pairs  oracle-reachable  planner-found  classic-found  false-claims\n");
+    tally all;
+    memset(&all, 0, sizeof all);
+    for (int j = 1; j <= 8; j++) {
+        printf("  %4d %10ld %17ld %14ld %14ld %13ld\n", j, t[j].pairs, t[j].reach, t[j].found,
+               t[j].classic, t[j].false_claims);
+        all.pairs += t[j].pairs;
+        all.reach += t[j].reach;
+        all.found += t[j].found;
+        all.classic += t[j].classic;
+        all.false_claims += t[j].false_claims;
+        all.missing_nodes += t[j].missing_nodes;
+    }
+    printf("  all  %10ld %17ld %14ld (%.3f%%) %7ld (%.1f%%) %6ld\n", all.pairs, all.reach,
+           all.found, 100.0 * (double)all.found / (double)(all.reach ? all.reach : 1),
+           all.classic, 100.0 * (double)all.classic / (double)(all.reach ? all.reach : 1),
+           all.false_claims);
+    printf("  without coyote-jump edges: %ld of %ld reachable pairs found "
+           "(%.3f%%), %ld false claims\n",
+           fast.found, fast.reach, 100.0 * (double)fast.found / (double)(fast.reach ? fast.reach : 1),
+           fast.false_claims);
+    assert_int_equal(fast.false_claims, 0);
+    assert_true((double)fast.found >= 0.995 * (double)fast.reach);
+    assert_int_equal(all.missing_nodes, 0);
+    assert_int_equal(all.false_claims, 0);
+    assert_true(all.reach > 0);
+    assert_true((double)all.found >= 0.995 * (double)all.reach);
+}
+
+/* Every edge replays from its take-off to its landing under tn_body_step. */
+static void test_edges_replay(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_surf_edge_count(g) > 0);
+    for (int e = 0; e < tn_surf_edge_count(g); e++) assert_true(tn_surf_edge_valid(g, m, e));
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* No allocation per query; the allocator sees every byte back. */
+static void test_no_allocation_per_query(void **state)
+{
+    (void)state;
+    counting c = {0, 0};
+    tn_allocator a = {c_alloc, c_free, &c};
+    tn_map *m = tu_load_map("maps/demo.map");
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+    long after = c.allocs;
+    tn_rng r;
+    tn_rng_seed(&r, 3, 3);
+    tn_surf_leg legs[64];
+    int n = tn_surf_node_count(g), done = 0;
+    for (int i = 0; i < 300; i++) {
+        int s = (int)tn_rng_below(&r, (uint32_t)n), goal = (int)tn_rng_below(&r, (uint32_t)n);
+        int row, j, cnt;
+        tn_surf_node_pos(g, goal, &row, &j);
+        tn_status st = tn_surf_find(g, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL);
+        done += tn_succeeded(st);
+    }
+    assert_int_equal(done, 300);
+    assert_int_equal(c.allocs, after);
+    tn_surf_destroy(g);
+    assert_int_equal(c.frees, c.allocs);
+    tn_map_destroy(m);
+}
+
+/* An unreachable goal: the closest reachable node, PARTIAL|UNREACHABLE. */
+static void test_partial(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(20, 12, NULL, NULL);
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 11, TN_TILE_BLOCK);
+    for (int y = 0; y < 11; y++) tn_map_set_tile(m, 10, y, TN_TILE_BLOCK); /* a wall */
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 1, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    int start = tn_surf_node_of_tile(g, 2, 10);
+    assert_true(start >= 0);
+    tn_surf_leg legs[16];
+    int cnt;
+    tn_surf_stats st;
+    tn_status s = tn_surf_find(g, start, 15, 10, legs, 16, &cnt, &st, NULL);
+    assert_true(tn_succeeded(s));
+    assert_true(tn_status_detail(s, TN_PARTIAL_RESULT));
+    assert_true(tn_status_detail(s, TN_UNREACHABLE));
+    int row, j;
+    tn_surf_node_pos(g, st.end_node, &row, &j);
+    assert_int_equal(row, 11);
+    assert_int_equal(j / 6, 9); /* against the wall */
+    /* reachable: found, plan ends in the goal tile */
+    s = tn_surf_find(g, start, 8, 10, legs, 16, &cnt, &st, NULL);
+    assert_int_equal(s, TN_OK);
+    assert_true(cnt >= 1);
+    assert_int_equal(legs[cnt - 1].edge, -1);
+    assert_int_equal(legs[cnt - 1].walk_to_j / 6, 8);
+    assert_int_equal(st.frames, 6 * 6);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(20, 12, NULL, NULL);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_error e;
+    tn_surf *g = NULL;
+    tn_surf_profile prof = tn_surf_profile_make(4, 2, &p);
+    assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
+    assert_non_null(strstr(e.msg, "box"));
+    prof = tn_surf_profile_make(1, 2, &p);
+    prof.phys.jump_height = 9.0f;
+    assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
+    assert_non_null(strstr(e.msg, "jump_height"));
+    prof = tn_surf_profile_make(1, 2, &p);
+    prof.phys.walk_speed = 150.0f;
+    assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
+    assert_non_null(strstr(e.msg, "walk step"));
+    /* an empty map: the bottom edge is ground; fill it to get no surface */
+    for (int y = 0; y < 12; y++)
+        for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+    prof = tn_surf_profile_make(1, 2, &p);
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
+    assert_int_equal(tn_surf_node_count(g), 0);
+    tn_status s = tn_surf_find(g, 0, 1, 1, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    assert_non_null(strstr(e.msg, "no place"));
+    tn_surf_destroy(g);
+    /* goal inside a block / outside */
+    tn_map_set_tile(m, 5, 5, TN_TILE_EMPTY);
+    tn_map_set_tile(m, 5, 4, TN_TILE_EMPTY);
+    for (int x = 0; x < 20; x++)
+        for (int y = 0; y < 11; y++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+    prof = tn_surf_profile_make(1, 1, &p);
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
+    int start = tn_surf_node_of_tile(g, 1, 10);
+    assert_true(start >= 0);
+    s = tn_surf_find(g, start, 3, 11, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    assert_non_null(strstr(e.msg, "cannot stand"));
+    s = tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    assert_non_null(strstr(e.msg, "outside"));
+    s = tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* After edits the graph equals a fresh build, and every edge replays. */
+static void test_edit_repair(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, 9, 9);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    for (int k = 0; k < 30; k++) {
+        int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
+        int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+        tn_map_set_tile(m, x, y, t);
+        assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+        tn_surf *fresh = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+        assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(fresh));
+        assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(fresh));
+        const tn_surf_edge *ea = tn_surf_edges(g), *eb = tn_surf_edges(fresh);
+        for (int e = 0; e < tn_surf_edge_count(g); e++) {
+            assert_int_equal(ea[e].from, eb[e].from);
+            assert_int_equal(ea[e].to, eb[e].to);
+            assert_int_equal(ea[e].frames, eb[e].frames);
+            assert_int_equal(ea[e].kind, eb[e].kind);
+        }
+        for (int e = 0; e < tn_surf_edge_count(g); e++) assert_true(tn_surf_edge_valid(g, m, e));
+        tn_surf_destroy(fresh);
+    }
+    int loc, full;
+    tn_surf_repair_counts(g, &loc, &full);
+    printf("  30 edits: %d repaired locally, %d full rebuilds\n", loc, full);
+    assert_true(loc > 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_no_allocation_per_query),
+        cmocka_unit_test(test_edges_replay),
+        cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_oracle_random_levels),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
