@@ -68,11 +68,12 @@ static void test_tile_colours(void **state)
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    /* 20x12 tiles fit the 1020x720 view at 3x: 48 px tiles, centred across,
-     * at the bottom with the margin of the sides */
+    /* 20x12 tiles fit the 1020x664 map view (between the top bar and the
+     * status line) at 3x: 48 px tiles, centred across, at the bottom with
+     * the margin of the sides (no room to sit below the HUD) */
     assert_int_equal(c.ts, 48);
     assert_int_equal(c.ox, (TN_VIEW_W - 20 * 48) / 2);
-    assert_int_equal(c.oy, TN_VIEW_H - 12 * 48 - c.ox);
+    assert_int_equal(c.oy, TN_VIEW_Y + TN_VIEW_H - 12 * 48 - c.ox);
     int x, y;
     tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY);
@@ -101,7 +102,7 @@ static void test_tile_colours(void **state)
     tile_px(&c, 2, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY); /* nothing above its head */
     /* around the map: the void, and the panel */
-    assert_colour(s, 4, TN_VIEW_H - 4, TN_COL_VOID);
+    assert_colour(s, 4, TN_VIEW_Y + TN_VIEW_H - 4, TN_COL_VOID);
     assert_colour(s, TN_GAME_LOGICAL_W - 3, 4, TN_COL_PANEL);
     SDL_FreeSurface(s);
     remove(SHOT);
@@ -182,10 +183,10 @@ static void test_camera_follows(void **state)
     float cx, cy;
     tn_world_character_center(w, &cx, &cy);
     assert_true(abs((int)tn_camera_sx(&c, cx) - TN_VIEW_W / 2) <= 1);
-    assert_int_equal(c.oy + 120 * TN_TILE_PX, TN_VIEW_H);
+    assert_int_equal(c.oy + 120 * TN_TILE_PX, TN_VIEW_Y + TN_VIEW_H);
     SDL_Surface *s = shoot(w, 0, SHOT);
     assert_colour(s, (int)tn_camera_sx(&c, cx), (int)tn_camera_sy(&c, cy), TN_COL_CHAR);
-    assert_colour(s, 100, TN_VIEW_H - 8, TN_COL_BLOCK); /* the floor along the bottom */
+    assert_colour(s, 100, TN_VIEW_Y + TN_VIEW_H - 8, TN_COL_BLOCK); /* the floor along the bottom */
     SDL_FreeSurface(s);
     remove(SHOT);
     /* at the left edge, the camera stops at the map's edge */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "control.h"
 #include "fileio.h"
 #include "game.h"
 #include "script.h"
@@ -185,6 +186,7 @@ static const char *find_assets(const char *given)
 typedef struct host_ctx {
     const char *assets;
     unsigned overlays;
+    const char *map;
 } host_ctx;
 
 static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
@@ -199,6 +201,15 @@ static int host_screenshot(void *user, tn_world *w, const char *path, char *err,
 {
     host_ctx *h = user;
     return tn_game_screenshot(w, h->assets, path, h->overlays, err, cap);
+}
+
+/* Script `reset` (the display-only commands need no host here). */
+static int host_control(void *user, tn_world *w, int op, double value, char *err, size_t cap)
+{
+    host_ctx *h = user;
+    (void)value;
+    if (op == TN_SC_RESET) return tn_control_reset(w, h->map, err, cap);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -245,8 +256,8 @@ int main(int argc, char **argv)
     }
 
     const char *assets = find_assets(o.assets);
-    host_ctx hc = {assets, o.overlays};
-    tn_script_host host = {&hc, host_save, host_screenshot};
+    host_ctx hc = {assets, o.overlays, o.map};
+    tn_script_host host = {&hc, host_save, host_screenshot, host_control};
     rc = 0;
     if (o.headless || o.screenshot) {
         for (long f = 0; f < o.frames; f++) {

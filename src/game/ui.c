@@ -2,6 +2,8 @@
  * and the help overlay.  See ui.h. */
 #include "ui.h"
 
+#include "control.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +75,7 @@ static const uint32_t EXTRA_CP[] = {
     0x2190, 0x2191, 0x2192, 0x2193, /* arrows */
     0x2022, 0x00b7, 0x2013, 0x2014, 0x2026, 0x2212, 0x2264, 0x2265, 0x2248, 0x221e,
     0x2713, 0x25b2, 0x25bc, 0x25cf, 0x25cb, 0x03bc, 0x0394, 0x03b1, 0x03b8, 0x2318,
+    0x21e7, 0x25b6, 0x25a0, 0x25c6,
 };
 #define NEXTRA ((int)(sizeof EXTRA_CP / sizeof EXTRA_CP[0]))
 _Static_assert(95 + 96 + NEXTRA <= TN_GLYPHS, "glyph table too small");
@@ -446,6 +449,9 @@ void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays)
     v->char_y = w->character.y;
     v->facing = 1;
     v->hot_slider = v->drag_slider = v->hot_tool = v->hot_overlay = -1;
+    v->hot_bar = v->drag_bar = -1;
+    v->speed = TN_SPEED_NORMAL;
+    v->follow = true;
 }
 
 void tn_ui_param_label(const char *name, char *out, size_t cap)
@@ -628,8 +634,8 @@ static void section_title(tn_gfx *g, int y, const char *title, const char *hint)
 
 void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
-    tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_VIEW_H, TN_COL_PANEL);
-    tn_gfx_rect(g, PANEL_X, 0, 1, TN_VIEW_H, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_GAME_LOGICAL_H, TN_COL_PANEL);
+    tn_gfx_rect(g, PANEL_X, 0, 1, TN_GAME_LOGICAL_H, TN_COL_PANEL_EDGE);
 
     tn_gfx_text(g, TN_FONT_TITLE, PANEL_X + PAD, 12, "tilenav", TN_COL_TEXT);
     tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
@@ -726,6 +732,7 @@ static const char *const TOOL_HINT[TN_TOOL_COUNT] = {
 
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover)
 {
+    if (v->hud_hidden) return;
     char lines[HUD_MAX_LINES][160];
     uint32_t colour[HUD_MAX_LINES];
     int nl = 0;
@@ -735,15 +742,7 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     else
         snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", w->frame);
     colour[nl++] = TN_COL_TEXT;
-    snprintf(lines[nl], sizeof lines[nl], "tool %d %s: %s", (int)w->tool + 1,
-             tn_tool_name(w->tool), TOOL_HINT[(unsigned)w->tool < TN_TOOL_COUNT ? w->tool : 0]);
-    colour[nl++] = TN_COL_ACCENT;
-    snprintf(lines[nl], sizeof lines[nl], "right: block  shift+right/middle: one-way  wheel: zoom");
-    colour[nl++] = TN_COL_TEXT_DIM;
-    if (hover && hover[0]) {
-        snprintf(lines[nl], sizeof lines[nl], "%s", hover);
-        colour[nl++] = TN_COL_TEXT_DIM;
-    }
+    (void)hover; /* drawn next to the mouse (render.c) */
     char hud[1024];
     tn_world_hud(w, hud, sizeof hud);
     for (char *s = hud; *s && nl < HUD_MAX_LINES;) {
@@ -761,7 +760,7 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     const char *unsaved = "  \xe2\x97\x8f unsaved (Ctrl+S)";
     int uw = w->dirty ? tn_gfx_text_width(g, TN_FONT_MONO, unsaved) : 0;
     wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[0]) + uw);
-    float x = 8, y = 8;
+    float x = 8, y = TN_VIEW_Y + 8;
     tn_gfx_rect(g, x, y, (float)(wmax + 16), (float)(nl * lh + 10), TN_COL_HUD_BG);
     for (int i = 0; i < nl; i++) {
         int tw = tn_gfx_text(g, TN_FONT_MONO, x + 8, y + 5 + (float)(i * lh), lines[i], colour[i]);
@@ -769,21 +768,6 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
                                             TN_COL_WARN);
     }
 
-    /* the world's message, fading out over its last half second */
-    if (w->message_ttl > 0 && w->message[0]) {
-        int a = w->message_ttl >= 30 ? 255 : w->message_ttl * 255 / 30;
-        int mw = tn_gfx_text_width(g, TN_FONT_UI, w->message);
-        int mh = tn_gfx_line_height(g, TN_FONT_UI);
-        float mx = (float)(TN_VIEW_W - mw) * 0.5f, my = (float)(TN_VIEW_H - mh - 28);
-        if (mx < 8) mx = 8;
-        SDL_Rect clip = {0, 0, TN_VIEW_W, TN_VIEW_H}; /* a long message stays off the panel */
-        tn_gfx_clip(g, &clip);
-        uint32_t bg = (TN_COL_HUD_BG & 0xffffff00u) | (uint32_t)(a * 0xd0 / 255);
-        tn_gfx_rect(g, mx - 12, my - 6, (float)mw + 24, (float)mh + 12, bg);
-        tn_gfx_rect(g, mx - 12, my - 6, 3, (float)mh + 12, (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
-        tn_gfx_text(g, TN_FONT_UI, mx, my, w->message, (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
-        tn_gfx_clip(g, NULL);
-    }
 }
 
 /* ---------------------------------------------------------------- help */
@@ -876,4 +860,218 @@ void tn_ui_help_draw(tn_gfx *g)
     tn_gfx_text(g, TN_FONT_SMALL, lx, ly + 16, "Tiles are 16 px; x from the left,",
                 TN_COL_TEXT_DIM);
     tn_gfx_text(g, TN_FONT_SMALL, lx, ly + 32, "y from the top, both from 0.", TN_COL_TEXT_DIM);
+}
+
+/* ------------------------------------------------------------- top bar */
+
+/* Widgets of the top bar, left to right. */
+enum { BAR_PAUSE, BAR_STEP, BAR_RESET, BAR_SPEED, BAR_REPLAY, BAR_PB_PAUSE, BAR_PB_STEP,
+       BAR_PB_SPEED, BAR_HUD, BAR_COUNT };
+
+static SDL_Rect bar_rect(int i)
+{
+    static const int X[BAR_COUNT] = {6, 88, 156, 244, 444, 548, 642, 722, 956};
+    static const int W[BAR_COUNT] = {78, 64, 84, 150, 100, 90, 76, 130, 58};
+    SDL_Rect r = {X[i], 4, W[i], TN_BAR_H - 8};
+    return r;
+}
+
+/* A slider in the bar: a track with `n` stops; the stop under x. */
+static void bar_track(int i, int *x0, int *x1)
+{
+    SDL_Rect r = bar_rect(i);
+    *x0 = r.x + 8;
+    *x1 = r.x + r.w - 52;
+}
+
+static int bar_stop(int i, int n, int x)
+{
+    int x0, x1;
+    bar_track(i, &x0, &x1);
+    double t = (double)(x - x0) / (double)(x1 - x0);
+    int s = (int)floor(t * (n - 1) + 0.5);
+    return s < 0 ? 0 : s > n - 1 ? n - 1 : s;
+}
+
+bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action *act, int *arg)
+{
+    *act = TN_ACT_NONE;
+    bool inside = y < TN_BAR_H && x < TN_VIEW_W;
+    if (ev->type == SDL_MOUSEMOTION) {
+        v->hot_bar = -1;
+        if (v->drag_bar == BAR_SPEED) {
+            v->speed = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            return true;
+        }
+        if (v->drag_bar == BAR_PB_SPEED) {
+            *act = TN_ACT_PB_SPEED;
+            *arg = bar_stop(BAR_PB_SPEED, TN_PB_RATES, x);
+            return true;
+        }
+        if (!inside) return false;
+        for (int i = 0; i < BAR_COUNT; i++) {
+            SDL_Rect r = bar_rect(i);
+            if (in_rect(&r, x, y)) v->hot_bar = i;
+        }
+        return true;
+    }
+    if (ev->type == SDL_MOUSEBUTTONUP) {
+        if (v->drag_bar >= 0) {
+            v->drag_bar = -1;
+            return true;
+        }
+        return inside;
+    }
+    if (ev->type == SDL_MOUSEBUTTONDOWN) {
+        if (!inside) return false;
+        if (ev->button.button != SDL_BUTTON_LEFT) return true;
+        int hit = -1;
+        for (int i = 0; i < BAR_COUNT; i++) {
+            SDL_Rect r = bar_rect(i);
+            if (in_rect(&r, x, y)) hit = i;
+        }
+        switch (hit) {
+        case BAR_PAUSE: *act = TN_ACT_PAUSE; break;
+        case BAR_STEP: *act = TN_ACT_STEP; break;
+        case BAR_RESET: *act = TN_ACT_RESET; break;
+        case BAR_REPLAY: *act = TN_ACT_REPLAY; break;
+        case BAR_PB_PAUSE: *act = TN_ACT_PB_PAUSE; break;
+        case BAR_PB_STEP: *act = TN_ACT_PB_STEP; break;
+        case BAR_HUD: *act = TN_ACT_HUD; break;
+        case BAR_SPEED:
+            v->drag_bar = BAR_SPEED;
+            v->speed = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            break;
+        case BAR_PB_SPEED:
+            v->drag_bar = BAR_PB_SPEED;
+            *act = TN_ACT_PB_SPEED;
+            *arg = bar_stop(BAR_PB_SPEED, TN_PB_RATES, x);
+            break;
+        default: break;
+        }
+        return true;
+    }
+    if (ev->type == SDL_MOUSEWHEEL) return inside;
+    return false;
+}
+
+static void bar_button(tn_gfx *g, const tn_view *v, int i, const char *label, const char *key,
+                       bool on, bool enabled)
+{
+    SDL_Rect r = bar_rect(i);
+    bool hot = v->hot_bar == i && enabled;
+    uint32_t bg = on ? 0x2a5f78ffu : hot ? 0x2c3446ffu : 0x1c2130ffu;
+    tn_gfx_rect(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, bg);
+    if (on) tn_gfx_frame(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, 1, TN_COL_ACCENT);
+    uint32_t tc = enabled ? TN_COL_TEXT : TN_COL_TEXT_OFF;
+    int tw = tn_gfx_text(g, TN_FONT_UI, (float)(r.x + 8), (float)(r.y + 3), label, tc);
+    if (key) tn_gfx_text(g, TN_FONT_SMALL, (float)(r.x + 8 + tw + 6), (float)(r.y + 6), key,
+                         enabled ? TN_COL_TEXT_DIM : TN_COL_TEXT_OFF);
+}
+
+static void bar_slider(tn_gfx *g, const tn_view *v, int i, int n, int at, const char *value,
+                       bool enabled)
+{
+    int x0, x1;
+    bar_track(i, &x0, &x1);
+    SDL_Rect r = bar_rect(i);
+    float ty = (float)(r.y + r.h / 2);
+    bool hot = (v->hot_bar == i || v->drag_bar == i) && enabled;
+    tn_gfx_rect(g, (float)x0, ty - 2, (float)(x1 - x0), 4, 0x2c3446ffu);
+    for (int k = 0; k < n; k++) {
+        float sx = (float)x0 + (float)k * (float)(x1 - x0) / (float)(n - 1);
+        tn_gfx_rect(g, sx - 1, ty - 5, 2, 10, 0x3a4358ffu);
+    }
+    float hx = (float)x0 + (float)at * (float)(x1 - x0) / (float)(n - 1);
+    tn_gfx_rect(g, (float)x0, ty - 2, hx - (float)x0, 4, enabled ? 0x3b8fb3ffu : 0x2c3446ffu);
+    tn_gfx_circle(g, hx, ty, hot ? 7.0f : 6.0f, enabled ? (hot ? 0xffffffffu : 0xcfd8e8ffu)
+                                                        : TN_COL_TEXT_OFF);
+    tn_gfx_text(g, TN_FONT_MONO, (float)(x1 + 10), ty - 8, value,
+                enabled ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
+}
+
+void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    (void)w;
+    tn_gfx_rect(g, 0, 0, TN_VIEW_W, TN_BAR_H, TN_COL_PANEL);
+    tn_gfx_rect(g, 0, TN_BAR_H - 1, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
+    bool live = v->live;
+    bar_button(g, v, BAR_PAUSE, v->paused ? "Run" : "Pause", "T", v->paused, live);
+    bar_button(g, v, BAR_STEP, "Step", ".", false, live && v->paused);
+    bar_button(g, v, BAR_RESET, "Reset", "Ctrl+R", false, live);
+    bar_slider(g, v, BAR_SPEED, TN_SPEED_COUNT, v->speed, tn_speed_names[v->speed], live);
+    tn_gfx_rect(g, 436, 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
+    const tn_playback *pb = v->pb;
+    bool have = pb && pb->trace.count > 0;
+    bar_button(g, v, BAR_REPLAY, "Replay", "E", pb && pb->active && !pb->paused &&
+                                                    (int)pb->shown < pb->trace.count, have);
+    bar_button(g, v, BAR_PB_PAUSE, pb && pb->active && pb->paused ? "Play" : "Hold",
+               "\xe2\x87\xa7" "E", pb && pb->active && pb->paused, have && pb->active);
+    bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
+    char rate[24];
+    int ri = pb ? pb->speed : 3;
+    snprintf(rate, sizeof rate, "%d/s", tn_playback_rates[ri]);
+    bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, ri, rate, have);
+    char prog[48];
+    if (have && pb->active)
+        snprintf(prog, sizeof prog, "%d/%d", (int)pb->shown, pb->trace.count);
+    else
+        snprintf(prog, sizeof prog, have ? "done" : "no search");
+    tn_gfx_text(g, TN_FONT_SMALL, 860, 10, prog, TN_COL_TEXT_DIM);
+    bar_button(g, v, BAR_HUD, "HUD", "H", !v->hud_hidden, true);
+}
+
+/* ---------------------------------------------------------- status line */
+
+void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    float y0 = (float)(TN_GAME_LOGICAL_H - TN_STATUS_H);
+    tn_gfx_rect(g, 0, y0, TN_VIEW_W, TN_STATUS_H, TN_COL_PANEL);
+    tn_gfx_rect(g, 0, y0, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
+    SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};
+    tn_gfx_clip(g, &clip);
+    char left[160];
+    if (v->paused) snprintf(left, sizeof left, "PAUSED  frame %ld", w->frame);
+    else snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], w->frame);
+    int lw = tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
+    if (w->message_ttl <= 0 || !w->message[0]) { /* no message: what the left click does */
+        char hint[160];
+        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)w->tool + 1, tn_tool_name(w->tool),
+                 TOOL_HINT[(unsigned)w->tool < TN_TOOL_COUNT ? w->tool : 0]);
+        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
+    }
+    if (w->message_ttl > 0 && w->message[0]) {
+        int a = w->message_ttl >= 30 ? 255 : w->message_ttl * 255 / 30;
+        tn_gfx_rect(g, (float)(lw + 18), y0 + 5, 3, TN_STATUS_H - 9,
+                    (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
+        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, w->message,
+                    (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
+    }
+    tn_gfx_clip(g, NULL);
+}
+
+/* --------------------------------------------------------- inspect card */
+
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    char text[1024];
+    if (!tn_inspect_text(w, v->inspect_kind, v->inspect_index, text, sizeof text)) return;
+    char lines[16][128];
+    int nl = 0, wmax = 0;
+    for (char *s = text; *s && nl < 16;) {
+        char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        snprintf(lines[nl], sizeof lines[nl], "%.*s", (int)len, s);
+        wmax = tn_maxi(wmax, tn_gfx_text_width(g, nl ? TN_FONT_MONO : TN_FONT_UI, lines[nl]));
+        nl++;
+        s += len + (e ? 1 : 0);
+    }
+    int lh = tn_gfx_line_height(g, TN_FONT_MONO);
+    float bw = (float)wmax + 20, bh = (float)(nl * lh + 14);
+    float x = (float)TN_VIEW_W - bw - 8, y = (float)TN_VIEW_Y + 8;
+    tn_gfx_rect(g, x, y, bw, bh, 0x0b0f18e8u);
+    tn_gfx_frame(g, x, y, bw, bh, 1, TN_COL_ACCENT);
+    for (int i = 0; i < nl; i++)
+        tn_gfx_text(g, i ? TN_FONT_MONO : TN_FONT_UI, x + 10, y + 6 + (float)(i * lh), lines[i],
+                    i ? TN_COL_TEXT : TN_COL_ACCENT);
 }

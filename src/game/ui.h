@@ -68,8 +68,12 @@
 #define TN_COL_HUD_BG 0x090c13d0u
 
 #define TN_PANEL_W 260
+#define TN_BAR_H 32    /* the top bar: time and search playback */
+#define TN_STATUS_H 24 /* the status line: the world's message */
 #define TN_VIEW_W (TN_GAME_LOGICAL_W - TN_PANEL_W)
-#define TN_VIEW_H TN_GAME_LOGICAL_H
+#define TN_VIEW_Y TN_BAR_H
+#define TN_VIEW_H (TN_GAME_LOGICAL_H - TN_BAR_H - TN_STATUS_H)
+#define TN_HUD_RESERVE 96 /* the HUD box's height (5 lines): a map that fits sits below it */
 
 typedef enum tn_font_id {
     TN_FONT_UI = 0,   /* DejaVu Sans 14: labels */
@@ -155,7 +159,37 @@ typedef struct tn_view {
     /* panel widgets */
     int hot_slider, drag_slider; /* -1 = none */
     int hot_tool, hot_overlay;   /* -1 = none */
+    /* time (run by app.c, shown in the top bar) */
+    bool paused;
+    int speed;                   /* index into tn_speeds (control.h) */
+    struct tn_playback *pb;      /* the search playback, NULL = none (render.c uses its scratch) */
+    int hot_bar, drag_bar;       /* top-bar widget under the mouse / dragged, -1 = none */
+    bool hud_hidden;             /* H: the HUD box is collapsed */
+    /* camera: follow the character, or centre on (cam_x, cam_y) world px */
+    bool follow;
+    float cam_x, cam_y;
+    /* the pinned inspect card: agent kind (TN_INSPECT_*) and index */
+    int inspect_kind, inspect_index;
+    /* settings the front end keeps (shown in the panel / HUD) */
+    bool fast_heuristic, flow8;
+    const struct tn_flow *flow8_field; /* the 8-connected field to draw, or NULL */
 } tn_view;
+
+
+/* What a top-bar click asks the game to do. */
+typedef enum tn_ui_action {
+    TN_ACT_NONE = 0, TN_ACT_PAUSE, TN_ACT_STEP, TN_ACT_RESET, TN_ACT_REPLAY, TN_ACT_PB_PAUSE,
+    TN_ACT_PB_STEP, TN_ACT_PB_SPEED, TN_ACT_HUD
+} tn_ui_action;
+
+/* The top bar over the map view. */
+void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
+/* A mouse event at (x, y): true when the bar takes it; *act (and *arg for
+ * TN_ACT_PB_SPEED: the new rate index) says what to do.  The simulation
+ * speed slider changes v->speed itself. */
+bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action *act, int *arg);
+/* The status line under the map view: the world's message. */
+void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 
 /* Defaults: the given overlays, zoom to fit, character where it stands. */
 void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays);
@@ -169,6 +203,8 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 /* HUD box, world message and (when v->show_help) the help overlay. */
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
 void tn_ui_help_draw(tn_gfx *g);
+/* The pinned inspect card (v->inspect_kind, v->inspect_index). */
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 
 /* "jump_height" -> "Jump height". */
 void tn_ui_param_label(const char *name, char *out, size_t cap);

@@ -126,9 +126,17 @@ typedef struct tn_bot_info {
     int raw_nodes;         /* tiles on the last path before filtering */
     double search_us;      /* last search time; < 0 when there is no clock */
     int steps;             /* steps since the goal was set */
+    const char *plan_reason; /* why the last plan was made: "new goal", "map edited",
+                                "size changed", "physics changed", "landed off the
+                                path", "stuck" ("" before the first) */
+    tn_input input;        /* the keys the last tn_bot_step pressed */
+    int jump_left;         /* steps of holding jump left (0 when not holding) */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);
+/* Switch the heuristic of the next searches (TN_PATH_OPTIMAL / TN_PATH_FAST;
+ * anything else is ignored). */
+void tn_bot_set_heuristic(tn_bot *b, int heuristic);
 /* MOVING or PARTIAL with path left to follow (or a plan pending). */
 bool tn_bot_active(const tn_bot *b);
 /* The path being followed (valid until the next plan). */

@@ -52,6 +52,14 @@ const tn_bot *tn_wbots_bot(const tn_world *w, int i)
     return s && i >= 0 && i < s->n ? s->ebot[i] : NULL;
 }
 
+void tn_wbots_set_heuristic(tn_world *w, int heuristic)
+{
+    tn_wbots *s = of(w);
+    if (!s) return;
+    tn_bot_set_heuristic(s->bot, heuristic);
+    for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_set_heuristic(s->ebot[i], heuristic);
+}
+
 /* ---- create / destroy --------------------------------------------------- */
 
 static void bots_destroy(tn_world *w)

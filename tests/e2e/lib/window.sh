@@ -4,9 +4,12 @@
 # display, exported as DISPLAY), wait_window (sets WID once the game's mapped
 # 1280x720 window has focus), and tile helpers for tests/data/render_window.map
 # shown at 24 px tiles: tile (x, y) covers window pixels
-# [30 + 24x, 54 + 24x) x [114 + 24y, 138 + 24y)  (see src/game/render.h).
+# [30 + 24x, 54 + 24x) x [90 + 24y, 114 + 24y)  (see src/game/render.h: the
+# map view runs from y = 32, under the top bar, to 696, above the status line).
 XPID=""
 GPID=""
+# The game keeps settings between runs: each test starts from none.
+export XDG_CONFIG_HOME="$tmp/config"
 cleanup() {
     if [ -n "$GPID" ]; then # a game that outlives the test is killed for sure
         kill "$GPID" 2>/dev/null
@@ -83,7 +86,7 @@ wait_window() {
 
 # tile (x, y) -> window pixel at its centre
 px() { echo $((30 + 24 * $1 + 12)); }
-py() { echo $((114 + 24 * $1 + 12)); }
+py() { echo $((90 + 24 * $1 + 12)); }
 click_tile() { # x y button
     xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
     sleep 0.15
