@@ -118,10 +118,24 @@ static void test_idle_json_and_hud(void **state)
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot: idle"));
-    go(w, 5);
+    tn_bot_info first = go(w, 5);
     tn_world_hud(w, hud, sizeof hud);
-    assert_non_null(strstr(hud, "states expanded"));
-    assert_non_null(strstr(hud, "search n/a"));
+    char want[96];
+    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, %d states | search n/a", first.goal_x,
+             first.goal_y, first.raw_nodes, first.expanded);
+    assert_non_null(strstr(hud, want));
+    /* an edit under the plan: the HUD labels the re-plan with its count and
+     * reason and keeps the click's own numbers */
+    tn_error err;
+    assert_true(tn_succeeded(tn_world_edit(w, 17, 2, TN_EDIT_ONEWAY, &err)));
+    for (int i = 0; i < 3; i++) tn_world_step(w);
+    tn_bot_info again = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(again.replans, 1);
+    assert_string_equal(again.plan_reason, "map edited");
+    tn_world_hud(w, hud, sizeof hud);
+    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, %d states | re-plan 1 (map edited): ",
+             first.goal_x, first.goal_y, first.raw_nodes, first.expanded);
+    assert_non_null(strstr(hud, want));
     tn_world_destroy(w);
 }
 

@@ -52,6 +52,7 @@ struct tn_bot {
     /* for inspection: why the next / the last plan, the input of the last step */
     const char *why, *last_why;
     tn_input last_in;
+    int first_raw, first_expanded; /* the goal's first plan */
 };
 
 const char *tn_bot_state_name(tn_bot_state s)
@@ -262,6 +263,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 /* Every plan for a goal after its first is a re-plan, capped. */
 static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
+    bool first = b->first_plan;
     if (b->first_plan) {
         b->first_plan = false;
     } else if (++b->replans > b->cfg.max_replans) {
@@ -273,6 +275,10 @@ static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->last_why = b->why ? b->why : "re-plan";
     b->why = NULL;
     plan(b, pf, m, body);
+    if (first) {
+        b->first_raw = b->stats.raw_nodes;
+        b->first_expanded = b->stats.expanded;
+    }
 }
 
 /* On the ground, or just placed there (tn_body_place leaves on_ground false
@@ -708,6 +714,8 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.plan_reason = b->last_why ? b->last_why : "";
     i.input = b->last_in;
     i.jump_left = b->jump_phase == JUMP_HOLD ? b->jump_left : 0;
+    i.first_raw_nodes = b->first_raw;
+    i.first_expanded = b->first_expanded;
     return i;
 }
 

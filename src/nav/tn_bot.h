@@ -131,6 +131,8 @@ typedef struct tn_bot_info {
                                 path", "stuck" ("" before the first) */
     tn_input input;        /* the keys the last tn_bot_step pressed */
     int jump_left;         /* steps of holding jump left (0 when not holding) */
+    int first_raw_nodes, first_expanded; /* the current goal's first plan (the
+                                            click's numbers) */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);

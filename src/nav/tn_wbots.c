@@ -317,9 +317,15 @@ static int bots_hud(const tn_world *w, char *buf, size_t cap)
     char t[32];
     if (i.search_us >= 0.0) snprintf(t, sizeof t, "%.0f us", i.search_us);
     else snprintf(t, sizeof t, "n/a");
-    return snprintf(buf, cap,
-                    "bot: %s | path %d tiles, %d nodes | %d states expanded | search %s%s",
-                    tn_bot_state_name(i.state), i.raw_nodes, i.path_nodes, i.expanded, t, extra);
+    /* the goal's first plan (what the click said), then the latest re-plan
+     * with its count and reason, so the two never seem to disagree */
+    char re[96] = "";
+    if (i.replans > 0)
+        snprintf(re, sizeof re, " | re-plan %d (%s): %d tiles, %d states", i.replans,
+                 i.plan_reason, i.raw_nodes, i.expanded);
+    return snprintf(buf, cap, "bot: %s | goto (%d,%d): %d tiles, %d states%s | search %s%s",
+                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
+                    i.first_expanded, re, t, extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
