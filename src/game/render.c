@@ -196,6 +196,28 @@ static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
     }
 }
 
+/* Destinations again, over the enemies that gather on them (the tile pass
+ * drew them first; a ring makes them read on top of a crowd). */
+static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
+{
+    const tn_map *m = w->map;
+    const int ts = c->ts;
+    int x0 = tn_maxi(0, floordiv(c->view.x - c->ox, ts)), y0 = tn_maxi(0, floordiv(c->view.y - c->oy, ts));
+    int x1 = tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts));
+    int y1 = tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts));
+    const float fts = (float)ts, in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            if (m->mark[y * m->w + x] != TN_MARK_DEST || m->tile[y * m->w + x] != TN_TILE_EMPTY)
+                continue;
+            float cx = (float)(c->ox + x * ts) + fts * 0.5f, cy = (float)(c->oy + y * ts) + fts * 0.5f;
+            float rad = fts * 0.5f - in * 0.5f;
+            tn_gfx_ring(g, cx, cy, rad + b, 2.0f * b + 1.0f, 0x0b1a12ffu);
+            tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
+            tn_gfx_ring(g, cx, cy, rad - b * 0.5f, b, TN_COL_DEST_EDGE);
+        }
+}
+
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
 {
     float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
@@ -431,6 +453,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         overlays &= ~(unsigned)TN_OVERLAY_FLOW;
     }
     tn_world_draw(w, &dd, overlays);
+    draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
 
     char hover[96] = "";
