@@ -772,94 +772,194 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
 
 /* ---------------------------------------------------------------- help */
 
-static const char *const HELP_CONTROLS[][2] = {
-    {"A D  /  \xe2\x86\x90 \xe2\x86\x92", "walk"},
-    {"W  \xe2\x86\x91  Space", "jump (hold for a higher jump)"},
+static const char *const HELP_KEYS[][2] = {
+    {"A D  \xe2\x86\x90 \xe2\x86\x92", "walk"},
+    {"W  \xe2\x86\x91  Space", "jump (hold: higher)"},
     {"S  \xe2\x86\x93", "drop through a one-way platform"},
-    {"left click", "use the current tool"},
-    {"right click / drag", "toggle / paint blocks"},
-    {"shift+right, middle", "toggle / paint one-way platforms"},
-    {"mouse wheel", "zoom"},
-    {"side panel", "drag a slider; click a tool or an overlay"},
-    {"1 - 8", "tool: goto block oneway spawn dest item navpath target"},
+    {"1 - 8", "tool: goto block oneway spawn dest item navpath tgt"},
     {"P  X  F", "overlays: path, explored states, flow field"},
     {"N  C  V", "overlays: navmesh, companion, wanderers"},
-    {"B  /  shift+B", "add / remove a bot"},
-    {"M  /  shift+M", "add / remove a wanderer"},
+    {"T", "pause / run the simulation"},
+    {".", "one fixed step (pauses first)"},
+    {"[  ]", "simulation speed 1/8x .. 4x"},
+    {"Ctrl+R", "reset: reload the map, clear agents and counters"},
+    {"E", "replay the last search (goto or navmesh path)"},
+    {"Shift+E", "hold / resume the replay"},
+    {"Q", "replay: next expanded node"},
+    {"-  =", "replay speed 10 .. 10,000 events/s"},
+    {"G", "A* heuristic: optimal / fast"},
+    {"Y", "flow overlay: 4- / 8-connected field"},
+    {"I J K L", "pan the camera (the arrows walk)"},
+    {"O", "fit the whole map"},
+    {"U", "follow the character on / off"},
+    {"H", "collapse / show the HUD"},
+    {"Tab", "map picker"},
+    {"B / Shift+B", "add / remove a bot"},
+    {"M / Shift+M", "add / remove a wanderer"},
+    {"Ctrl+Z  Ctrl+Y", "undo / redo an edit"},
     {"Ctrl+S", "save the map"},
-    {"R", "restore MAP.autosave (offered at start when one exists)"},
+    {"R", "restore MAP.autosave (when offered)"},
     {"F12", "screenshot (tilenav-NNN.bmp)"},
     {"F1", "this help"},
     {"Esc", "quit (unsaved edits go to MAP.autosave)"},
 };
 
-static void legend_tile(tn_gfx *g, float x, float y, int kind)
+static const char *const HELP_MOUSE[][2] = {
+    {"left click", "the current tool"},
+    {"right click / drag", "toggle / paint blocks"},
+    {"middle, Shift+right", "toggle / paint one-way platforms"},
+    {"wheel", "zoom toward the cursor"},
+    {"Ctrl+left drag", "pan"},
+    {"Ctrl+left click", "pin an agent's inspect card"},
+    {"top bar", "time and replay controls"},
+    {"side panel", "tools, sliders, overlays"},
+};
+
+/* Legend glyphs: what the world draws, with the same colours. */
+enum { LG_EMPTY, LG_BLOCK, LG_ONEWAY, LG_SPAWN, LG_DEST, LG_ITEM, LG_CHAR, LG_BOT, LG_PATH,
+       LG_JUMP, LG_APEX, LG_OWMARK, LG_GOAL, LG_EXPLORED, LG_OPEN, LG_CURRENT, LG_ENEMY,
+       LG_ENEMY_WAIT, LG_FLOW, LG_NOPATH, LG_NAVMESH, LG_CORRIDOR, LG_NAVPATH, LG_COMPANION,
+       LG_RADII, LG_SIGHT, LG_LOST, LG_SEEN, LG_WANDERER, LG_SPLINE, LG_TARGET, LG_HOVER,
+       LG_COUNT };
+
+static const char *const LEGEND_TEXT[LG_COUNT] = {
+    "empty tile", "block", "one-way platform", "enemy spawn point (S)", "destination (D)",
+    "item (*)", "the character (P)", "extra bot", "bot path (yellow: yours)", "take-off of a jump",
+    "apex of a jump", "crosses a one-way platform", "path goal", "explored A* states",
+    "replay: open set (frontier)", "replay: current node", "enemy (size = its scale)",
+    "enemy waiting (no path)", "flow arrow: next tile", "flow: no path from here",
+    "navmesh triangle (region colour)", "navmesh corridor", "navmesh path",
+    "companion (rim: state)", "follow radii / separation", "line of sight: sees you",
+    "line of sight: lost you", "where it last saw you", "wanderer", "waypoints and spline",
+    "wanderers' target", "tile under the mouse",
+};
+
+static void legend_glyph(tn_gfx *g, float x, float y, int id)
 {
-    const float s = 18;
-    tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
-    switch (kind) {
-    case 0: tn_gfx_frame(g, x, y, s, s, 1, TN_COL_GRID); break;
-    case 1:
-        tn_gfx_rect(g, x, y, s, s, TN_COL_BLOCK);
-        tn_gfx_rect(g, x, y, s, 3, TN_COL_BLOCK_TOP);
+    const float s = 16, cx = x + s / 2, cy = y + s / 2;
+    switch (id) {
+    case LG_EMPTY: tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY); tn_gfx_frame(g, x, y, s, s, 1, TN_COL_GRID); break;
+    case LG_BLOCK: tn_gfx_rect(g, x, y, s, s, TN_COL_BLOCK); tn_gfx_rect(g, x, y, s, 3, TN_COL_BLOCK_TOP); break;
+    case LG_ONEWAY:
+        tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
+        tn_gfx_rect(g, x, y, s, 4, TN_COL_ONEWAY);
+        tn_gfx_rect(g, x, y + 4, s, 1, TN_COL_ONEWAY_EDGE);
         break;
-    case 2:
-        tn_gfx_rect(g, x, y, s, 5, TN_COL_ONEWAY);
-        tn_gfx_rect(g, x, y + 5, s, 1, TN_COL_ONEWAY_EDGE);
-        break;
-    case 3:
+    case LG_SPAWN:
         tn_gfx_rect(g, x + 3, y + 3, s - 6, s - 6, TN_COL_SPAWN_EDGE);
         tn_gfx_rect(g, x + 4, y + 4, s - 8, s - 8, TN_COL_SPAWN);
         break;
-    case 4:
-        tn_gfx_circle(g, x + s / 2, y + s / 2, s / 2 - 2, TN_COL_DEST_EDGE);
-        tn_gfx_circle(g, x + s / 2, y + s / 2, s / 2 - 3.5f, TN_COL_DEST);
+    case LG_DEST: tn_gfx_circle(g, cx, cy, 6, TN_COL_DEST); tn_gfx_ring(g, cx, cy, 6, 1.5f, TN_COL_DEST_EDGE); break;
+    case LG_ITEM:
+        tn_gfx_tri(g, cx, y + 2, x + s - 3, cy, cx, y + s - 2, TN_COL_ITEM);
+        tn_gfx_tri(g, cx, y + 2, cx, y + s - 2, x + 3, cy, TN_COL_ITEM);
         break;
-    case 5:
-        tn_gfx_tri(g, x + s / 2, y + 2, x + s - 3, y + s / 2, x + s / 2, y + s - 2, TN_COL_ITEM);
-        tn_gfx_tri(g, x + s / 2, y + 2, x + s / 2, y + s - 2, x + 3, y + s / 2, TN_COL_ITEM);
+    case LG_CHAR:
+        tn_gfx_rect(g, x + 4, y - 4, 8, 20, TN_COL_CHAR_EDGE);
+        tn_gfx_rect(g, x + 5, y - 3, 6, 18, TN_COL_CHAR);
         break;
-    case 6:
-        tn_gfx_rect(g, x + 4, y - 8, s - 8, s + 8, TN_COL_CHAR_EDGE);
-        tn_gfx_rect(g, x + 5, y - 7, s - 10, s + 6, TN_COL_CHAR);
+    case LG_BOT:
+        tn_gfx_rect(g, x + 4, y - 4, 8, 20, 0x101018ffu);
+        tn_gfx_rect(g, x + 5, y - 3, 6, 18, 0xff8c42c0u);
         break;
+    case LG_PATH: tn_gfx_line(g, x, cy + 3, x + s, cy - 3, 2, 0xfff26bffu); tn_gfx_circle(g, cx, cy, 2.5f, 0xfff26bffu); break;
+    case LG_JUMP: tn_gfx_tri(g, cx - 5, cy + 4, cx + 5, cy + 4, cx, cy - 6, 0xfff26bffu); break;
+    case LG_APEX: tn_gfx_ring(g, cx, cy, 5, 1.5f, 0xfff26bffu); break;
+    case LG_OWMARK: tn_gfx_circle(g, cx, cy - 2, 2.5f, 0xfff26bffu); tn_gfx_line(g, cx - 6, cy + 5, cx + 6, cy + 5, 2, 0x58b8ffffu); break;
+    case LG_GOAL:
+        tn_gfx_line(g, cx - 6, cy - 6, cx + 6, cy + 6, 2, 0xfff26bffu);
+        tn_gfx_line(g, cx + 6, cy - 6, cx - 6, cy + 6, 2, 0xfff26bffu);
+        break;
+    case LG_EXPLORED: tn_gfx_rect(g, x, y, s, s, 0xff9a3cb0u); break;
+    case LG_OPEN: tn_gfx_frame(g, x + 1, y + 1, s - 2, s - 2, 2, 0x58d0ffffu); break;
+    case LG_CURRENT: tn_gfx_rect(g, x + 2, y + 2, s - 4, s - 4, 0xff9a3cb0u); tn_gfx_frame(g, x, y, s, s, 2, 0xffffffffu); break;
+    case LG_ENEMY:
+    case LG_ENEMY_WAIT:
+        tn_gfx_tri(g, x + s, cy, x, y, x, y + s, 0x1a0a08ffu);
+        tn_gfx_tri(g, x + s - 3, cy, x + 2, y + 3, x + 2, y + s - 3, id == LG_ENEMY ? 0xe8553affu : 0x9a9a9affu);
+        break;
+    case LG_FLOW:
+        tn_gfx_line(g, x + 2, cy, cx + 1, cy, 1.5f, 0xffffff90u);
+        tn_gfx_tri(g, x + s - 2, cy, cx, cy - 4, cx, cy + 4, 0xffffffb0u);
+        break;
+    case LG_NOPATH: tn_gfx_rect(g, x, y, s, s, 0xd0303050u); break;
+    case LG_NAVMESH: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0x4a7ab080u); tn_gfx_line(g, x, y + s, cx, y, 1, 0xffffff50u); break;
+    case LG_CORRIDOR: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0xffe04050u); break;
+    case LG_NAVPATH: tn_gfx_line(g, x, y + s - 2, x + s, y + 2, 2, 0xfff040ffu); break;
+    case LG_COMPANION: tn_gfx_circle(g, cx, cy, 6.5f, 0xf4fbffffu); tn_gfx_circle(g, cx, cy, 5, 0x4fd8ffffu); break;
+    case LG_RADII: tn_gfx_ring(g, cx, cy, 7, 1.5f, 0x4fd8ffb0u); tn_gfx_ring(g, cx, cy, 4, 1.5f, 0xe8553a90u); break;
+    case LG_SIGHT: tn_gfx_line(g, x, cy, x + s, cy, 2, 0x60ff60c0u); break;
+    case LG_LOST: tn_gfx_line(g, x, cy, x + s, cy, 2, 0xff4040c0u); break;
+    case LG_SEEN:
+        tn_gfx_line(g, cx - 4, cy - 4, cx + 4, cy + 4, 1.5f, 0xffd040ffu);
+        tn_gfx_line(g, cx - 4, cy + 4, cx + 4, cy - 4, 1.5f, 0xffd040ffu);
+        break;
+    case LG_WANDERER: tn_gfx_circle(g, cx, cy, 5.5f, 0x1c3212ffu); tn_gfx_circle(g, cx, cy, 4.5f, 0x9be15dffu); break;
+    case LG_SPLINE:
+        tn_gfx_line(g, x, y + s - 3, cx, y + 4, 1.5f, 0x9be15dffu);
+        tn_gfx_line(g, cx, y + 4, x + s, cy, 1.5f, 0x9be15dffu);
+        tn_gfx_circle(g, cx, y + 4, 2.5f, 0xc8ff90c0u);
+        break;
+    case LG_TARGET:
+        tn_gfx_ring(g, cx, cy, 5, 1.5f, 0x9be15dffu);
+        tn_gfx_line(g, x, cy, x + s, cy, 1.5f, 0x9be15dffu);
+        tn_gfx_line(g, cx, y, cx, y + s, 1.5f, 0x9be15dffu);
+        break;
+    case LG_HOVER: tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY); tn_gfx_frame(g, x, y, s, s, 2, 0xffffffa0u); break;
+    default: break;
     }
 }
 
 void tn_ui_help_draw(tn_gfx *g)
 {
-    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 0x05070cb8u);
-    const float bw = 900, bh = 544;
+    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 0x05070cd8u);
+    const float bw = 1250, bh = 704;
     float bx = (TN_GAME_LOGICAL_W - bw) / 2, by = (TN_GAME_LOGICAL_H - bh) / 2;
     tn_gfx_rect(g, bx, by, bw, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
-    tn_gfx_text(g, TN_FONT_TITLE, bx + 24, by + 18, "tilenav controls", TN_COL_TEXT);
-    tn_gfx_text(g, TN_FONT_SMALL, bx + 24, by + 44,
-                "F1, Esc or a click closes this help. Scripts and --headless runs drive the "
-                "same world: see README.",
+    tn_gfx_text(g, TN_FONT_TITLE, bx + 20, by + 12, "tilenav: keys, mouse and legend", TN_COL_TEXT);
+    tn_gfx_text(g, TN_FONT_UI, bx + 380, by + 16,
+                "F1, Esc or a click closes this help.  Scripts and --headless runs: see README.",
                 TN_COL_TEXT_DIM);
-    float y = by + 74;
-    int lh = 26;
-    for (size_t i = 0; i < sizeof HELP_CONTROLS / sizeof HELP_CONTROLS[0]; i++) {
-        tn_gfx_text(g, TN_FONT_MONO, bx + 24, y + 1, HELP_CONTROLS[i][0], TN_COL_ACCENT);
-        tn_gfx_text(g, TN_FONT_UI, bx + 200, y, HELP_CONTROLS[i][1], TN_COL_TEXT);
+    /* keys */
+    float x = bx + 20, y = by + 46;
+    const int lh = 20;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "KEYS", TN_COL_ACCENT);
+    y += 22;
+    for (size_t i = 0; i < sizeof HELP_KEYS / sizeof HELP_KEYS[0]; i++) {
+        tn_gfx_text(g, TN_FONT_MONO, x, y + 1, HELP_KEYS[i][0], TN_COL_ACCENT);
+        tn_gfx_text(g, TN_FONT_UI, x + 128, y, HELP_KEYS[i][1], TN_COL_TEXT);
         y += (float)lh;
     }
-    /* legend */
-    static const char *const LEGEND[] = {"empty", "block", "one-way platform", "enemy spawn (S)",
-                                         "destination (D)", "item (*)", "character (P)"};
-    float lx = bx + bw - 220, ly = by + 74;
-    tn_gfx_text(g, TN_FONT_SMALL, lx, ly, "LEGEND", TN_COL_ACCENT);
-    ly += 24;
-    for (int i = 0; i < 7; i++) {
-        legend_tile(g, lx, ly + (i == 6 ? 8 : 0), i);
-        tn_gfx_text(g, TN_FONT_UI, lx + 30, ly + (i == 6 ? 4 : 0), LEGEND[i], TN_COL_TEXT);
-        ly += i == 5 ? 40 : 30;
+    /* mouse */
+    x = bx + 560;
+    y = by + 46;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "MOUSE", TN_COL_ACCENT);
+    y += 22;
+    for (size_t i = 0; i < sizeof HELP_MOUSE / sizeof HELP_MOUSE[0]; i++) {
+        tn_gfx_text(g, TN_FONT_MONO, x, y + 1, HELP_MOUSE[i][0], TN_COL_ACCENT);
+        tn_gfx_text(g, TN_FONT_UI, x + 168, y, HELP_MOUSE[i][1], TN_COL_TEXT);
+        y += (float)lh;
     }
-    tn_gfx_text(g, TN_FONT_SMALL, lx, ly + 16, "Tiles are 16 px; x from the left,",
+    y += 10;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "Tiles are 16 px; x from the left, y from the top, from 0.",
                 TN_COL_TEXT_DIM);
-    tn_gfx_text(g, TN_FONT_SMALL, lx, ly + 32, "y from the top, both from 0.", TN_COL_TEXT_DIM);
+    y += (float)lh;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "Bot colours: each extra bot has its own; its path is thinner.",
+                TN_COL_TEXT_DIM);
+    y += (float)lh;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
+                TN_COL_TEXT_DIM);
+    /* legend: two columns of glyphs */
+    float ly0 = y + 50;
+    tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
+    int per = (LG_COUNT + 1) / 2;
+    for (int i = 0; i < LG_COUNT; i++) {
+        float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
+        legend_glyph(g, gx, gy, i);
+        tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
+    }
 }
 
 /* ------------------------------------------------------------- top bar */
