@@ -62,6 +62,9 @@ typedef struct app {
     tn_flow *flow8;       /* the 8-connected field the flow overlay can show */
     uint32_t flow8_rev;
     const tn_map *flow8_map;
+    tn_game_opts opts_copy; /* opts with a map path the picker can change */
+    char map_path[1024];
+    char *pick[256];        /* the picker's paths (owned) */
 } app;
 
 /* -------------------------------------------------------------- saving */
@@ -405,6 +408,86 @@ static void update_flow8(app *a)
     a->view.flow8_field = a->flow8;
 }
 
+static void picker_close(app *a)
+{
+    for (int i = 0; i < a->view.picker_count; i++) free(a->pick[i]);
+    a->view.picker_count = 0;
+    a->view.picker_items = NULL;
+}
+
+static void picker_open(app *a)
+{
+    picker_close(a);
+    int n = tn_map_list(a->opts->map_path, a->opts->extra_maps, a->opts->nextra, a->pick, 256);
+    if (n == 0) {
+        tn_world_message(a->w, "no maps found next to %s", a->opts->map_path ? a->opts->map_path : "?");
+        return;
+    }
+    a->view.picker_items = (const char *const *)a->pick;
+    a->view.picker_count = n;
+    a->view.picker_sel = 0;
+    for (int i = 0; i < n; i++)
+        if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0) a->view.picker_sel = i;
+    a->view.picker_top = a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
+}
+
+/* Play another map: unsaved edits of this one go to its autosave first. */
+static void picker_choose(app *a, int i)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s", a->pick[i]);
+    picker_close(a);
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) {
+        tn_world_message(a->w, "cannot open: %s", err);
+        return;
+    }
+    if (a->w->dirty && a->opts->map_path) {
+        char ap[1024];
+        tn_autosave_path(a->opts->map_path, ap, sizeof ap);
+        if (tn_save_map(a->w->map, ap, err, sizeof err) != 0) {
+            tn_map_destroy(m);
+            tn_world_message(a->w, "not switching: could not keep the unsaved edits: %s", err);
+            return;
+        }
+    }
+    tn_error e;
+    if (tn_failed(tn_world_replace_map(a->w, m, &e))) {
+        tn_world_message(a->w, "cannot play %s: %s", path, e.msg);
+        return;
+    }
+    snprintf(a->map_path, sizeof a->map_path, "%s", path);
+    a->opts_copy.map_path = a->map_path;
+    a->w->edits = a->w->refused_edits = 0;
+    a->prev_x = a->view.char_x = a->w->character.x;
+    a->prev_y = a->view.char_y = a->w->character.y;
+    a->view.zoom = -1;
+    a->view.follow = true;
+    a->view.inspect_kind = TN_INSPECT_NONE;
+    a->pb.active = false;
+    tn_trace_reset(&a->pb.trace);
+    tn_undo_clear(&a->undo);
+    a->restore_offered = false;
+    tn_world_message(a->w, "playing %s (%dx%d)", path, m->w, m->h);
+    offer_restore(a);
+}
+
+/* Keys while the picker is open; true when taken. */
+static bool picker_key(app *a, SDL_Keycode sym)
+{
+    if (a->view.picker_count <= 0 || sym == SDLK_F12) return false;
+    tn_view *v = &a->view;
+    if (sym == SDLK_ESCAPE || sym == SDLK_TAB) picker_close(a);
+    else if (sym == SDLK_UP || sym == SDLK_w) v->picker_sel = tn_maxi(0, v->picker_sel - 1);
+    else if (sym == SDLK_DOWN || sym == SDLK_s) v->picker_sel = tn_mini(v->picker_count - 1, v->picker_sel + 1);
+    else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER) picker_choose(a, v->picker_sel);
+    if (v->picker_count > 0) {
+        if (v->picker_sel < v->picker_top) v->picker_top = v->picker_sel;
+        if (v->picker_sel >= v->picker_top + TN_PICKER_ROWS) v->picker_top = v->picker_sel - TN_PICKER_ROWS + 1;
+    }
+    return true;
+}
+
 /* Keys added by issue 14; true when the key was one of them. */
 static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
 {
@@ -436,6 +519,7 @@ static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
         return true;
     case SDLK_g: toggle_heuristic(a); return true;
     case SDLK_y: toggle_flow8(a); return true;
+    case SDLK_TAB: picker_open(a); return true;
     default: return false;
     }
 }
@@ -494,6 +578,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     SDL_Keycode sym = k->keysym.sym;
     Uint16 mod = k->keysym.mod;
     bool ctrl = mod & KMOD_CTRL, shift = mod & KMOD_SHIFT;
+    if (picker_key(a, sym)) return;
     if (sym == SDLK_ESCAPE) {
         if (a->view.show_help) a->view.show_help = false;
         else a->quit = true;
@@ -654,6 +739,12 @@ static void handle_event(app *a, const SDL_Event *ev)
             a->view.show_help = false;
             break;
         }
+        if (a->view.picker_count > 0) { /* a click picks a map or closes the list */
+            int i = tn_ui_picker_hit(&a->view, ev->button.x, ev->button.y);
+            if (i >= 0) picker_choose(a, i);
+            else picker_close(a);
+            break;
+        }
         if (bar_mouse(a, ev, ev->button.x, ev->button.y)) break;
         if (tn_ui_panel_mouse(&a->view, a->w, ev, ev->button.x, ev->button.y)) break;
         if (!a->paint_button) mouse_down(a, &ev->button);
@@ -757,6 +848,8 @@ static void save_settings(app *a)
 
 static void app_start(app *a)
 {
+    a->opts_copy = *a->opts;
+    a->opts = &a->opts_copy;
     tn_undo_clear(&a->undo);
     if (tn_playback_init(&a->pb) == 0) a->view.pb = &a->pb;
     a->pb_plans = -1;
@@ -766,6 +859,7 @@ static void app_start(app *a)
 
 static void app_end(app *a)
 {
+    picker_close(a);
     save_settings(a);
     tn_playback_free(&a->pb);
     tn_path_destroy(a->pb_finder);

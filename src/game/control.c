@@ -537,3 +537,51 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
     default: return false;
     }
 }
+
+/* ------------------------------------------------------------ map list */
+
+#include <dirent.h>
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap)
+{
+    int n = 0;
+    /* the current map's directory (or maps/) */
+    char dir[1024] = "maps";
+    if (current) {
+        snprintf(dir, sizeof dir, "%s", current);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = '\0';
+        else snprintf(dir, sizeof dir, ".");
+    }
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) && n < cap) {
+            size_t len = strlen(e->d_name);
+            if (len < 5 || strcmp(e->d_name + len - 4, ".map") != 0 || e->d_name[0] == '.')
+                continue;
+            char path[1400];
+            if (strcmp(dir, ".") == 0) snprintf(path, sizeof path, "%s", e->d_name);
+            else snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            out[n] = malloc(strlen(path) + 1);
+            if (!out[n]) break;
+            strcpy(out[n++], path);
+        }
+        closedir(d);
+    }
+    qsort(out, (size_t)n, sizeof *out, cmp_str);
+    for (int i = 0; i < nextra && n < cap; i++) {
+        bool dup = false;
+        for (int k = 0; k < n; k++) dup = dup || strcmp(out[k], extra[i]) == 0;
+        if (dup) continue;
+        out[n] = malloc(strlen(extra[i]) + 1);
+        if (!out[n]) break;
+        strcpy(out[n++], extra[i]);
+    }
+    return n;
+}

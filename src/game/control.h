@@ -131,6 +131,12 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
  * world's shared query, traced for this one call). */
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
 
+/* ---- map list -------------------------------------------------------------
+ * The *.map files in the current map's directory (sorted), then `extra`
+ * (duplicates dropped): at most cap malloc'd paths into out; returns the
+ * count (the caller frees each). */
+int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);
+
 /* ---- inspect ------------------------------------------------------------
  * kind: TN_INSPECT_* (ui.h numbering: 1 character, 2 bot, 3 enemy, 4
  * companion, 5 wanderer); index: the bot / wanderer index, the enemy's id. */

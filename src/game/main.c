@@ -14,7 +14,7 @@
 #define TN_VERSION "0.1.0"
 
 static const char USAGE[] =
-    "usage: tilenav [--map FILE] [options]\n"
+    "usage: tilenav [--map FILE] [options] [MAP...]\n"
     "  --map FILE          map to play (tilenav-map or Moving AI .map); default maps/demo.map\n"
     "  --headless          no window: run --frames steps as fast as possible, print one JSON line\n"
     "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
@@ -25,6 +25,7 @@ static const char USAGE[] =
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
     "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers\n"
+    "  MAP...              more maps for the window's map picker (Tab)\n"
     "  --help, --version\n";
 
 typedef struct options {
@@ -35,6 +36,8 @@ typedef struct options {
     double jump_height;
     int char_w, char_h;
     unsigned overlays;
+    const char *extra[64];     /* positional maps for the picker */
+    int nextra;
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -153,6 +156,8 @@ static int parse_args(int argc, char **argv, options *o)
             if (!parse_overlays(next, &o->overlays))
                 return usage_error("--overlays: unknown overlay in '%s' (path, explored, flow, "
                                    "navmesh, companion, wanderers)", next);
+        } else if (a[0] != '-' && o->nextra < 64) {
+            o->extra[o->nextra++] = a; /* a map for the picker */
         } else {
             return usage_error("unknown option '%s'", a);
         }
@@ -224,6 +229,15 @@ int main(int argc, char **argv)
         fprintf(stderr, "tilenav: %s\n", err);
         return 1;
     }
+    for (int i = 0; i < o.nextra; i++) { /* the picker's maps must load too */
+        tn_map *x;
+        if (tn_load_map(o.extra[i], &x, err, sizeof err) != 0) {
+            fprintf(stderr, "tilenav: %s\n", err);
+            tn_map_destroy(map);
+            return 1;
+        }
+        tn_map_destroy(x);
+    }
     tn_script *script = NULL;
     if (o.script) {
         char *buf;
@@ -290,7 +304,7 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays};
+        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays, o.extra, o.nextra};
         rc = tn_game_run(w, &go);
     }
     tn_world_destroy(w);

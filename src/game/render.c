@@ -479,6 +479,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
     tn_gfx_clip(g, NULL);
 
+    tn_ui_picker_draw(g, v);
     tn_ui_bar_draw(g, w, v);
     tn_ui_status_draw(g, w, v);
     tn_ui_panel_draw(g, w, v);

@@ -1175,3 +1175,50 @@ void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         tn_gfx_text(g, i ? TN_FONT_MONO : TN_FONT_UI, x + 10, y + 6 + (float)(i * lh), lines[i],
                     i ? TN_COL_TEXT : TN_COL_ACCENT);
 }
+
+/* ----------------------------------------------------------- map picker */
+
+#define PICK_W 620
+#define PICK_ROW 24
+
+static void picker_box(int n, float *x, float *y, float *h)
+{
+    int rows = n < TN_PICKER_ROWS ? n : TN_PICKER_ROWS;
+    *h = (float)(rows * PICK_ROW + 64);
+    *x = (float)(TN_VIEW_W - PICK_W) / 2;
+    *y = (float)TN_VIEW_Y + ((float)TN_VIEW_H - *h) / 2;
+}
+
+int tn_ui_picker_hit(const tn_view *v, int x, int y)
+{
+    if (v->picker_count <= 0) return -1;
+    float bx, by, bh;
+    picker_box(v->picker_count, &bx, &by, &bh);
+    if ((float)x < bx || (float)x >= bx + PICK_W) return -1;
+    int r = (int)floorf(((float)y - by - 48) / PICK_ROW);
+    if (r < 0 || r >= TN_PICKER_ROWS) return -1;
+    int i = v->picker_top + r;
+    return i < v->picker_count ? i : -1;
+}
+
+void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
+{
+    if (v->picker_count <= 0) return;
+    float bx, by, bh;
+    picker_box(v->picker_count, &bx, &by, &bh);
+    tn_gfx_rect(g, 0, TN_VIEW_Y, TN_VIEW_W, TN_VIEW_H, 0x05070ca0u);
+    tn_gfx_rect(g, bx, by, PICK_W, bh, 0x151a26ffu);
+    tn_gfx_frame(g, bx, by, PICK_W, bh, 1, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, bx, by, PICK_W, 3, TN_COL_ACCENT);
+    tn_gfx_text(g, TN_FONT_TITLE, bx + 16, by + 12, "Open a map", TN_COL_TEXT);
+    tn_gfx_text(g, TN_FONT_UI, bx + 150, by + 16,
+                "\xe2\x86\x91 \xe2\x86\x93 Enter or a click; Tab or Esc closes", TN_COL_TEXT_DIM);
+    for (int r = 0; r < TN_PICKER_ROWS && v->picker_top + r < v->picker_count; r++) {
+        int i = v->picker_top + r;
+        float y = by + 48 + (float)(r * PICK_ROW);
+        bool sel = i == v->picker_sel;
+        if (sel) tn_gfx_rect(g, bx + 8, y, PICK_W - 16, PICK_ROW - 2, 0x2a5f78ffu);
+        tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, v->picker_items[i],
+                    sel ? 0xffffffffu : TN_COL_TEXT);
+    }
+}

@@ -173,6 +173,9 @@ typedef struct tn_view {
     /* settings the front end keeps (shown in the panel / HUD) */
     bool fast_heuristic, flow8;
     const struct tn_flow *flow8_field; /* the 8-connected field to draw, or NULL */
+    /* the map picker (Tab): open when picker_count > 0 */
+    const char *const *picker_items;
+    int picker_count, picker_sel, picker_top;
 } tn_view;
 
 
@@ -203,6 +206,11 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 /* HUD box, world message and (when v->show_help) the help overlay. */
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
 void tn_ui_help_draw(tn_gfx *g);
+/* The map picker: a list over the map view.  tn_ui_picker_hit gives the
+ * item under (x, y), -1 for none. */
+#define TN_PICKER_ROWS 20
+void tn_ui_picker_draw(tn_gfx *g, const tn_view *v);
+int tn_ui_picker_hit(const tn_view *v, int x, int y);
 /* The pinned inspect card (v->inspect_kind, v->inspect_index). */
 void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 
