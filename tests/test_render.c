@@ -68,12 +68,12 @@ static void test_tile_colours(void **state)
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    /* 20x12 tiles fit the 1020x664 map view (between the top bar and the
+    /* 20x12 tiles fit the 1020x576 map view (between the HUD strip and the
      * status line) at 3x: 48 px tiles, centred across, at the bottom with
-     * the margin of the sides (no room to sit below the HUD) */
+     * the margin of the sides (at most half the spare height) */
     assert_int_equal(c.ts, 48);
     assert_int_equal(c.ox, (TN_VIEW_W - 20 * 48) / 2);
-    assert_int_equal(c.oy, TN_VIEW_Y + TN_VIEW_H - 12 * 48 - c.ox);
+    assert_int_equal(c.oy, TN_VIEW_Y + TN_VIEW_H - 12 * 48 - tn_mini(c.ox, (TN_VIEW_H - 12 * 48) / 2));
     int x, y;
     tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY);

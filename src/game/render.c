@@ -49,9 +49,9 @@ tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
 {
     tn_camera c;
     c.view.x = 0;
-    c.view.y = TN_VIEW_Y;
+    c.view.y = tn_view_y(v);
     c.view.w = TN_VIEW_W;
-    c.view.h = TN_VIEW_H;
+    c.view.h = tn_view_h(v);
     int zi = v->zoom >= 0 && v->zoom < TN_ZOOM_LEVELS ? v->zoom : tn_zoom_fit(w->map);
     c.scale = tn_zoom_levels[zi];
     c.ts = (int)(c.scale * TN_TILE_PX + 0.5f);
@@ -67,10 +67,6 @@ tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
     int side = mw <= c.view.w ? (c.view.w - mw) / 2 : 0, spare = c.view.h - mh;
     c.ox = camera_axis(c.view.x, c.view.w, mw, fx, side);
     c.oy = camera_axis(c.view.y, c.view.h, mh, fy, spare - tn_mini(side, spare / 2));
-    /* a map that fits stays below the HUD when there is room for both */
-    if (mh <= c.view.h && !v->hud_hidden && c.oy < c.view.y + TN_HUD_RESERVE &&
-        mh + TN_HUD_RESERVE <= c.view.h)
-        c.oy = c.view.y + TN_HUD_RESERVE + (c.view.h - TN_HUD_RESERVE - mh) / 2;
     return c;
 }
 
@@ -466,7 +462,6 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(hover, sizeof hover, "tile %d,%d  %s%s%s", tx, ty, TILE_NAMES[t % 3],
                  MARK_NAMES[mk & 3], tx == m->start_x && ty == m->start_y ? "  start" : "");
     }
-    tn_ui_hud_draw(g, w, v, hover);
     if (v->inspect_kind) tn_ui_inspect_draw(g, w, v);
     if (hover[0]) { /* the readout follows the mouse */
         int hw = tn_gfx_text_width(g, TN_FONT_MONO, hover) + 12;
@@ -479,6 +474,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
     tn_gfx_clip(g, NULL);
 
+    tn_ui_hud_draw(g, w, v, hover);
     tn_ui_picker_draw(g, v);
     tn_ui_bar_draw(g, w, v);
     tn_ui_status_draw(g, w, v);

@@ -7,7 +7,9 @@
  * screenshot is exactly what the window shows.
  *
  * Camera: the map view is the screen's left TN_VIEW_W x TN_VIEW_H pixels,
- * from TN_VIEW_Y down (the top bar above it, the status line below).
+ * from TN_VIEW_Y down: the top bar and the HUD strip above it, the status
+ * line below (with the HUD collapsed, H, the view takes its strip too;
+ * tn_view_y/tn_view_h).
  * The camera follows the character (tn_view.follow) or stays where the user
  * panned or zoomed it (tn_view.cam_x/cam_y: the world pixel at the centre).
  * Zoom comes in levels that keep a tile a whole number of pixels (2..64 px).

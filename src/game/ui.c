@@ -760,14 +760,19 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     const char *unsaved = "  \xe2\x97\x8f unsaved (Ctrl+S)";
     int uw = w->dirty ? tn_gfx_text_width(g, TN_FONT_MONO, unsaved) : 0;
     wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[0]) + uw);
-    float x = 8, y = TN_VIEW_Y + 8;
-    tn_gfx_rect(g, x, y, (float)(wmax + 16), (float)(nl * lh + 10), TN_COL_HUD_BG);
+    /* a strip of its own between the top bar and the map view */
+    float x = 0, y = TN_BAR_H - 1;
+    tn_gfx_rect(g, 0, TN_BAR_H, TN_VIEW_W, TN_HUD_H, TN_COL_PANEL);
+    tn_gfx_rect(g, 0, TN_BAR_H + TN_HUD_H - 1, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
+    SDL_Rect hclip = {0, TN_BAR_H, TN_VIEW_W - 4, TN_HUD_H};
+    tn_gfx_clip(g, &hclip);
+    (void)wmax;
     for (int i = 0; i < nl; i++) {
         int tw = tn_gfx_text(g, TN_FONT_MONO, x + 8, y + 5 + (float)(i * lh), lines[i], colour[i]);
         if (i == 0 && w->dirty) tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved,
                                             TN_COL_WARN);
     }
-
+    tn_gfx_clip(g, NULL);
 }
 
 /* ---------------------------------------------------------------- help */
@@ -1168,7 +1173,7 @@ void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
     int lh = tn_gfx_line_height(g, TN_FONT_MONO);
     float bw = (float)wmax + 20, bh = (float)(nl * lh + 14);
-    float x = (float)TN_VIEW_W - bw - 8, y = (float)TN_VIEW_Y + 8;
+    float x = (float)TN_VIEW_W - bw - 8, y = (float)tn_view_y(v) + 8;
     tn_gfx_rect(g, x, y, bw, bh, 0x0b0f18e8u);
     tn_gfx_frame(g, x, y, bw, bh, 1, TN_COL_ACCENT);
     for (int i = 0; i < nl; i++)

@@ -70,10 +70,14 @@
 #define TN_PANEL_W 260
 #define TN_BAR_H 32    /* the top bar: time and search playback */
 #define TN_STATUS_H 24 /* the status line: the world's message */
+#define TN_HUD_H 88    /* the HUD strip under the top bar (H collapses it) */
 #define TN_VIEW_W (TN_GAME_LOGICAL_W - TN_PANEL_W)
-#define TN_VIEW_Y TN_BAR_H
-#define TN_VIEW_H (TN_GAME_LOGICAL_H - TN_BAR_H - TN_STATUS_H)
-#define TN_HUD_RESERVE 96 /* the HUD box's height (5 lines): a map that fits sits below it */
+/* The map view with the HUD shown (the default; zoom-to-fit uses it) ... */
+#define TN_VIEW_Y (TN_BAR_H + TN_HUD_H)
+#define TN_VIEW_H (TN_GAME_LOGICAL_H - TN_VIEW_Y - TN_STATUS_H)
+/* ... and as it is: with the HUD collapsed the map gets its strip too. */
+#define tn_view_y(v) (TN_BAR_H + ((v)->hud_hidden ? 0 : TN_HUD_H))
+#define tn_view_h(v) (TN_GAME_LOGICAL_H - tn_view_y(v) - TN_STATUS_H)
 
 typedef enum tn_font_id {
     TN_FONT_UI = 0,   /* DejaVu Sans 14: labels */

@@ -4,8 +4,9 @@
 # display, exported as DISPLAY), wait_window (sets WID once the game's mapped
 # 1280x720 window has focus), and tile helpers for tests/data/render_window.map
 # shown at 24 px tiles: tile (x, y) covers window pixels
-# [30 + 24x, 54 + 24x) x [90 + 24y, 114 + 24y)  (see src/game/render.h: the
-# map view runs from y = 32, under the top bar, to 696, above the status line).
+# [30 + 24x, 54 + 24x) x [120 + 24y, 144 + 24y)  (see src/game/render.h: the
+# map view runs from y = 120, under the top bar and the HUD strip, to 696,
+# above the status line).
 XPID=""
 GPID=""
 # The game keeps settings between runs: each test starts from none.
@@ -86,7 +87,7 @@ wait_window() {
 
 # tile (x, y) -> window pixel at its centre
 px() { echo $((30 + 24 * $1 + 12)); }
-py() { echo $((90 + 24 * $1 + 12)); }
+py() { echo $((120 + 24 * $1 + 12)); }
 click_tile() { # x y button
     xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
     sleep 0.15
