@@ -332,7 +332,8 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
         *finder = NULL;
     }
     if (!*finder) {
-        if ((long)w->map->w * w->map->h > 512L * 512L) return 0;
+        /* its own finder: 8 x 46 bytes a tile, so not on the largest maps */
+        if ((long)w->map->w * w->map->h > 256L * 256L) return 0;
         if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 65536, NULL, finder, &e)))
             return 0;
         p->finder_w = w->map->w;

@@ -123,7 +123,9 @@ void tn_playback_step(tn_playback *p);
 
 /* Record the search the character's goto to (gx, gy) makes, from where it
  * stands now, into p (a separate finder, created on first use and kept in
- * *finder; the world's own plans are untouched).  Returns the events. */
+ * *finder; the world's own plans are untouched).  Returns the events; 0 on
+ * maps above 256x256 tiles (a second finder there would cost 8 x 46 bytes a
+ * tile). */
 struct tn_path;
 int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w, int gx,
                             int gy, int heuristic);
