@@ -711,6 +711,8 @@ static bool bar_mouse(app *a, const SDL_Event *ev, int x, int y)
     return true;
 }
 
+static void ui_resize(app *a);
+
 static void handle_event(app *a, const SDL_Event *ev)
 {
     switch (ev->type) {
@@ -719,6 +721,7 @@ static void handle_event(app *a, const SDL_Event *ev)
     case SDL_WINDOWEVENT:
         if (ev->window.event == SDL_WINDOWEVENT_LEAVE) a->view.mouse_in = false;
         if (ev->window.event == SDL_WINDOWEVENT_ENTER) a->view.mouse_in = true;
+        if (ev->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) ui_resize(a);
         break;
     case SDL_MOUSEMOTION:
         a->view.mouse_x = ev->motion.x;
@@ -890,6 +893,23 @@ static int host_control(void *user, tn_world *w, int op, double value, char *err
     return 0;
 }
 
+/* The logical frame for the window's size: 1280x720 scaled when the window
+ * is at least that large, else the window's own pixels 1:1 (ui.h). */
+static void ui_resize(app *a)
+{
+    int ow = 0, oh = 0;
+    if (SDL_GetRendererOutputSize(a->ren, &ow, &oh) != 0 || ow <= 0 || oh <= 0) return;
+    int lw = TN_GAME_LOGICAL_W, lh = TN_GAME_LOGICAL_H;
+    if (ow < lw || oh < lh) {
+        lw = ow < 900 ? 900 : ow;
+        lh = oh < 500 ? 500 : oh;
+    }
+    if (lw != tn_ui_w || lh != tn_ui_h) {
+        SDL_RenderSetLogicalSize(a->ren, lw, lh);
+        tn_ui_set_size(lw, lh);
+    }
+}
+
 /* ---------------------------------------------------------------- run */
 
 /* Is the current OpenGL context (if any) a CPU rasterizer? */
@@ -927,7 +947,7 @@ static int open_window(app *a, char *err, size_t cap)
         snprintf(err, cap, "cannot open a window: %s", SDL_GetError());
         return -1;
     }
-    SDL_SetWindowMinimumSize(a->win, 640, 360);
+    SDL_SetWindowMinimumSize(a->win, 900, 500);
     a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (a->ren && !SDL_GetHint(SDL_HINT_RENDER_DRIVER) && gl_is_software()) {
         /* OpenGL emulated on the CPU (llvmpipe under Xvfb or in a VM) draws a
@@ -941,6 +961,7 @@ static int open_window(app *a, char *err, size_t cap)
         return -1;
     }
     SDL_RenderSetLogicalSize(a->ren, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    ui_resize(a);
     if (tn_fonts_open(&a->fonts, a->opts->assets_dir, err, cap) != 0) return -1;
     if (tn_gfx_init(&a->gfx, a->ren, &a->fonts, err, cap) != 0) return -1;
     return 0;

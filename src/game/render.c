@@ -429,7 +429,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     const tn_map *m = w->map;
     tn_camera c = tn_camera_make(w, v);
     tn_gfx_clip(g, NULL);
-    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, TN_COL_VOID);
+    tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, TN_COL_VOID);
 
     tn_gfx_clip(g, &c.view);
     draw_tiles(g, w, &c);
@@ -501,7 +501,10 @@ int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view 
     tn_gfx g;
     int rc = tn_gfx_init(&g, r, fonts, err, cap);
     if (rc == 0) {
+        int uw = tn_ui_w, uh = tn_ui_h; /* screenshots: always the 1280x720 frame */
+        tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
         tn_render_scene(&g, w, v);
+        tn_ui_set_size(uw, uh);
         SDL_RenderFlush(r);
         if (SDL_SaveBMP(s, path) != 0) {
             snprintf(err, cap, "%s: cannot write the screenshot: %s", path, SDL_GetError());

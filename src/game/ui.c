@@ -17,9 +17,9 @@ static const struct {
 } FONT_SPEC[TN_FONT_COUNT] = {
     [TN_FONT_UI] = {"DejaVuSans.ttf", 14, TTF_STYLE_NORMAL},
     [TN_FONT_TITLE] = {"DejaVuSans.ttf", 19, TTF_STYLE_BOLD},
-    [TN_FONT_SMALL] = {"DejaVuSans.ttf", 11, TTF_STYLE_NORMAL},
+    [TN_FONT_SMALL] = {"DejaVuSans.ttf", 12, TTF_STYLE_NORMAL},
     [TN_FONT_MONO] = {"DejaVuSansMono.ttf", 13, TTF_STYLE_NORMAL},
-    [TN_FONT_TINY] = {"DejaVuSansMono.ttf", 10, TTF_STYLE_NORMAL},
+    [TN_FONT_TINY] = {"DejaVuSansMono.ttf", 12, TTF_STYLE_NORMAL},
 };
 
 static const char *const FONT_FILES[2] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf"};
@@ -469,15 +469,27 @@ void tn_ui_param_label(const char *name, char *out, size_t cap)
 
 #define PANEL_X TN_VIEW_W
 #define PAD 14
-#define TOOLS_Y 80
-#define TOOL_H 22
-#define TOOL_GAP 4
-#define SLIDERS_TITLE_Y 184
-#define SLIDERS_Y 204
-#define SLIDERS_SPACE 382
-#define OVERLAYS_TITLE_Y 594
-#define OVERLAYS_Y 612
-#define OVERLAY_H 21
+/* A frame under 700 px high (a small window, 1:1) packs the panel: no
+ * subtitle, shorter tool and overlay rows, sliders with small labels. */
+#define SHORT (TN_FRAME_H < 700)
+#define TOOLS_Y (SHORT ? 52 : 80)
+#define TOOL_H (SHORT ? 20 : 22)
+#define TOOL_GAP (SHORT ? 2 : 4)
+#define SLIDERS_TITLE_Y (SHORT ? 142 : 184)
+#define SLIDERS_Y (SHORT ? 160 : 204)
+/* rows below the tools follow the frame's height (382 px of sliders at 720) */
+#define SLIDERS_SPACE (SHORT ? TN_FRAME_H - 107 - SLIDERS_Y : TN_FRAME_H - 338)
+#define OVERLAYS_TITLE_Y (SHORT ? TN_FRAME_H - 105 : TN_FRAME_H - 126)
+#define OVERLAYS_Y (SHORT ? TN_FRAME_H - 89 : TN_FRAME_H - 108)
+
+int tn_ui_w = TN_GAME_LOGICAL_W, tn_ui_h = TN_GAME_LOGICAL_H;
+
+void tn_ui_set_size(int w, int h)
+{
+    tn_ui_w = w;
+    tn_ui_h = h;
+}
+#define OVERLAY_H (SHORT ? 19 : 21)
 
 static const char *const OVERLAY_NAMES[] = {"path", "explored", "flow field", "navmesh",
                                             "companion", "wanderers"};
@@ -507,7 +519,7 @@ static void slider_track(int i, int n, int *x0, int *x1, int *y)
     SDL_Rect r = slider_rect(i, n);
     *x0 = r.x + 6;
     *x1 = r.x + r.w - 6;
-    *y = r.y + r.h - 10;
+    *y = r.y + r.h - (r.h < 30 ? 5 : 10);
 }
 
 static SDL_Rect overlay_rect(int i)
@@ -634,11 +646,11 @@ static void section_title(tn_gfx *g, int y, const char *title, const char *hint)
 
 void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
-    tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_GAME_LOGICAL_H, TN_COL_PANEL);
-    tn_gfx_rect(g, PANEL_X, 0, 1, TN_GAME_LOGICAL_H, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_FRAME_H, TN_COL_PANEL);
+    tn_gfx_rect(g, PANEL_X, 0, 1, TN_FRAME_H, TN_COL_PANEL_EDGE);
 
     tn_gfx_text(g, TN_FONT_TITLE, PANEL_X + PAD, 12, "tilenav", TN_COL_TEXT);
-    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
+    if (!SHORT) tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
                 TN_COL_TEXT_DIM);
 
     /* tools */
@@ -671,10 +683,13 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         if (on) format_value(p, val, value, sizeof value);
         else snprintf(value, sizeof value, "not available");
         uint32_t tc = on ? (hot ? 0xffffffffu : TN_COL_TEXT) : TN_COL_TEXT_OFF;
-        tn_gfx_text(g, TN_FONT_UI, (float)r.x, (float)r.y, label, tc);
-        int vw = tn_gfx_text_width(g, on ? TN_FONT_MONO : TN_FONT_SMALL, value);
-        tn_gfx_text(g, on ? TN_FONT_MONO : TN_FONT_SMALL, (float)(r.x + r.w - vw),
-                    (float)(r.y + (on ? 1 : 3)), value, on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
+        bool tight = r.h < 30; /* a short frame: 12 px labels over the track */
+        tn_gfx_text(g, tight ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x, (float)r.y - (tight ? 2 : 0),
+                    label, tc);
+        tn_font_id vf = on && !tight ? TN_FONT_MONO : TN_FONT_SMALL;
+        int vw = tn_gfx_text_width(g, vf, value);
+        tn_gfx_text(g, vf, (float)(r.x + r.w - vw), (float)(r.y + (tight ? -2 : on ? 1 : 3)), value,
+                    on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
         int x0, x1, ty;
         slider_track(i, n, &x0, &x1, &ty);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, (float)(x1 - x0), 4,
@@ -684,8 +699,9 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         float hx = (float)x0 + (float)t * (float)(x1 - x0);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, hx - (float)x0, 4, 0x3b8fb3ffu);
-        tn_gfx_circle(g, hx, (float)ty, hot ? 7.0f : 6.0f, hot ? 0xffffffffu : 0xcfd8e8ffu);
-        tn_gfx_ring(g, hx, (float)ty, hot ? 7.0f : 6.0f, 1.5f, 0x3b8fb3ffu);
+        float kr = tight ? (hot ? 5.5f : 4.5f) : (hot ? 7.0f : 6.0f);
+        tn_gfx_circle(g, hx, (float)ty, kr, hot ? 0xffffffffu : 0xcfd8e8ffu);
+        tn_gfx_ring(g, hx, (float)ty, kr, 1.5f, 0x3b8fb3ffu);
     }
 
     /* overlays */
@@ -704,15 +720,15 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
 
     /* footer: the hovered slider's help, or the main keys */
-    const char *foot = "F1 help   Ctrl+S save   F12 shot   Esc quit";
+    const char *foot = "F1 help  Ctrl+S save  F12 shot  Esc quit";
     char help[128];
     int hs = v->drag_slider >= 0 ? v->drag_slider : v->hot_slider;
     if (hs >= 0 && hs < n) {
         snprintf(help, sizeof help, "%s (%g..%g)", params[hs].help, params[hs].min, params[hs].max);
         foot = help;
     }
-    tn_gfx_rect(g, PANEL_X + PAD, 690, TN_PANEL_W - 2 * PAD, 1, TN_COL_PANEL_EDGE);
-    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 698, foot, TN_COL_TEXT_DIM);
+    tn_gfx_rect(g, PANEL_X + PAD, (float)(TN_FRAME_H - 30), TN_PANEL_W - 2 * PAD, 1, TN_COL_PANEL_EDGE);
+    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, (float)(TN_FRAME_H - 22), foot, TN_COL_TEXT_DIM);
 }
 
 /* ----------------------------------------------------------------- HUD */
@@ -917,9 +933,11 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
 
 void tn_ui_help_draw(tn_gfx *g)
 {
-    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 0x05070cd8u);
+    tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
     const float bw = 1250, bh = 704;
-    float bx = (TN_GAME_LOGICAL_W - bw) / 2, by = (TN_GAME_LOGICAL_H - bh) / 2;
+    float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
+    if (bx < 0) bx = 0; /* a small window shows the help's top-left part */
+    if (by < 0) by = 0;
     tn_gfx_rect(g, bx, by, bw, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
@@ -977,7 +995,11 @@ static SDL_Rect bar_rect(int i)
 {
     static const int X[BAR_COUNT] = {6, 88, 156, 244, 444, 548, 642, 722, 956};
     static const int W[BAR_COUNT] = {78, 64, 84, 150, 100, 90, 76, 130, 58};
-    SDL_Rect r = {X[i], 4, W[i], TN_BAR_H - 8};
+    /* a narrow frame: no key hints, shorter sliders, no progress text */
+    static const int XC[BAR_COUNT] = {4, 62, 112, 168, 278, 340, 394, 444, 552};
+    static const int WC[BAR_COUNT] = {56, 48, 54, 104, 60, 52, 48, 104, 44};
+    bool c = TN_UI_COMPACT;
+    SDL_Rect r = {c ? XC[i] : X[i], 4, c ? WC[i] : W[i], TN_BAR_H - 8};
     return r;
 }
 
@@ -1069,8 +1091,9 @@ static void bar_button(tn_gfx *g, const tn_view *v, int i, const char *label, co
     tn_gfx_rect(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, bg);
     if (on) tn_gfx_frame(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, 1, TN_COL_ACCENT);
     uint32_t tc = enabled ? TN_COL_TEXT : TN_COL_TEXT_OFF;
-    int tw = tn_gfx_text(g, TN_FONT_UI, (float)(r.x + 8), (float)(r.y + 3), label, tc);
-    if (key) tn_gfx_text(g, TN_FONT_SMALL, (float)(r.x + 8 + tw + 6), (float)(r.y + 6), key,
+    int tw = tn_gfx_text(g, TN_FONT_UI, (float)(r.x + (TN_UI_COMPACT ? 5 : 8)), (float)(r.y + 3),
+                         label, tc);
+    if (key && !TN_UI_COMPACT) tn_gfx_text(g, TN_FONT_SMALL, (float)(r.x + 8 + tw + 6), (float)(r.y + 6), key,
                          enabled ? TN_COL_TEXT_DIM : TN_COL_TEXT_OFF);
 }
 
@@ -1105,7 +1128,7 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     bar_button(g, v, BAR_STEP, "Step", ".", false, live && v->paused);
     bar_button(g, v, BAR_RESET, "Reset", "Ctrl+R", false, live);
     bar_slider(g, v, BAR_SPEED, TN_SPEED_COUNT, v->speed, tn_speed_names[v->speed], live);
-    tn_gfx_rect(g, 436, 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, (float)(bar_rect(BAR_REPLAY).x - 6), 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
     const tn_playback *pb = v->pb;
     bool have = pb && pb->trace.count > 0;
     bar_button(g, v, BAR_REPLAY, "Replay", "E", pb && pb->active && !pb->paused &&
@@ -1122,7 +1145,7 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(prog, sizeof prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
         snprintf(prog, sizeof prog, have ? "done" : "no search");
-    tn_gfx_text(g, TN_FONT_SMALL, 860, 10, prog, TN_COL_TEXT_DIM);
+    if (!TN_UI_COMPACT) tn_gfx_text(g, TN_FONT_SMALL, 860, 10, prog, TN_COL_TEXT_DIM);
     bar_button(g, v, BAR_HUD, "HUD", "H", !v->hud_hidden, true);
 }
 
@@ -1130,7 +1153,7 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 
 void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
-    float y0 = (float)(TN_GAME_LOGICAL_H - TN_STATUS_H);
+    float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
     tn_gfx_rect(g, 0, y0, TN_VIEW_W, TN_STATUS_H, TN_COL_PANEL);
     tn_gfx_rect(g, 0, y0, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
     SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};

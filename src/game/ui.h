@@ -67,24 +67,35 @@
 #define TN_COL_WARN 0xffc65cffu
 #define TN_COL_HUD_BG 0x090c13d0u
 
+/* The logical frame: 1280x720 (TN_GAME_LOGICAL_W/H), scaled up to a larger
+ * window; a window smaller than that in either direction gets a frame of
+ * its own size, drawn 1:1 (so text keeps its pixel size: 12 px and more)
+ * with the panel's rows and the top bar laid out for it.  Set by the window
+ * (tn_ui_set_size); screenshots always draw 1280x720. */
+extern int tn_ui_w, tn_ui_h;
+#define TN_FRAME_W tn_ui_w
+#define TN_FRAME_H tn_ui_h
+void tn_ui_set_size(int w, int h);
+#define TN_UI_COMPACT (TN_FRAME_W < 1200)
+
 #define TN_PANEL_W 260
 #define TN_BAR_H 32    /* the top bar: time and search playback */
 #define TN_STATUS_H 24 /* the status line: the world's message */
 #define TN_HUD_H 88    /* the HUD strip under the top bar (H collapses it) */
-#define TN_VIEW_W (TN_GAME_LOGICAL_W - TN_PANEL_W)
+#define TN_VIEW_W (TN_FRAME_W - TN_PANEL_W)
 /* The map view with the HUD shown (the default; zoom-to-fit uses it) ... */
 #define TN_VIEW_Y (TN_BAR_H + TN_HUD_H)
-#define TN_VIEW_H (TN_GAME_LOGICAL_H - TN_VIEW_Y - TN_STATUS_H)
+#define TN_VIEW_H (TN_FRAME_H - TN_VIEW_Y - TN_STATUS_H)
 /* ... and as it is: with the HUD collapsed the map gets its strip too. */
 #define tn_view_y(v) (TN_BAR_H + ((v)->hud_hidden ? 0 : TN_HUD_H))
-#define tn_view_h(v) (TN_GAME_LOGICAL_H - tn_view_y(v) - TN_STATUS_H)
+#define tn_view_h(v) (TN_FRAME_H - tn_view_y(v) - TN_STATUS_H)
 
 typedef enum tn_font_id {
     TN_FONT_UI = 0,   /* DejaVu Sans 14: labels */
     TN_FONT_TITLE,    /* DejaVu Sans bold 19: headings */
-    TN_FONT_SMALL,    /* DejaVu Sans 11: section titles, hints */
+    TN_FONT_SMALL,    /* DejaVu Sans 12: section titles, hints */
     TN_FONT_MONO,     /* DejaVu Sans Mono 13: HUD */
-    TN_FONT_TINY,     /* DejaVu Sans Mono 10: debug-draw labels in the world */
+    TN_FONT_TINY,     /* DejaVu Sans Mono 12: debug-draw labels in the world */
     TN_FONT_COUNT
 } tn_font_id;
 
