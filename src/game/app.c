@@ -7,6 +7,14 @@
  * interpolated between its last two step positions by the fraction of a
  * step left in the accumulator.  The frame rate follows vsync when the
  * renderer has it, and is capped at 240 Hz otherwise.
+ *
+ * Time controls (issue 14, sim_feed): the real time is scaled by the speed
+ * (1/8x..4x) before it feeds the accumulator, so the step stays 1/60 s and
+ * only the steps per second change (4x may run up to 4 x MAX_CATCHUP steps
+ * a frame); while paused nothing feeds it except one step per '.' press.
+ * The rest of issue 14 (replay, camera, undo, picker, settings, inspect)
+ * lives in its own functions below and in control.c; the loop calls
+ * frame_extra() once per frame.
  */
 #include <math.h>
 #include <stdio.h>
