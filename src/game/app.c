@@ -587,6 +587,10 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     Uint16 mod = k->keysym.mod;
     bool ctrl = mod & KMOD_CTRL, shift = mod & KMOD_SHIFT;
     if (picker_key(a, sym)) return;
+    if (a->view.show_help && (sym == SDLK_DOWN || sym == SDLK_UP)) { /* small windows */
+        a->view.help_scroll = tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0, 700);
+        return;
+    }
     if (sym == SDLK_ESCAPE) {
         if (a->view.show_help) a->view.show_help = false;
         else a->quit = true;
@@ -775,6 +779,10 @@ static void handle_event(app *a, const SDL_Event *ev)
         if (tn_ui_panel_mouse(&a->view, a->w, ev, a->view.mouse_x, a->view.mouse_y)) break;
         int dy = ev->wheel.y;
         if (ev->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) dy = -dy;
+        if (a->view.show_help) { /* the wheel scrolls the help in a small window */
+            a->view.help_scroll = tn_clampi(a->view.help_scroll - 40 * dy, 0, 700);
+            break;
+        }
         if (dy) zoom_at(a, a->view.mouse_x, a->view.mouse_y, dy > 0 ? 1 : -1);
         break;
     }

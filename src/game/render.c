@@ -479,7 +479,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_ui_bar_draw(g, w, v);
     tn_ui_status_draw(g, w, v);
     tn_ui_panel_draw(g, w, v);
-    if (v->show_help) tn_ui_help_draw(g);
+    if (v->show_help) tn_ui_help_draw(g, v->help_scroll);
     tn_gfx_flush(g);
 }
 

@@ -931,13 +931,15 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
     }
 }
 
-void tn_ui_help_draw(tn_gfx *g)
+void tn_ui_help_draw(tn_gfx *g, int scroll)
 {
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
-    const float bw = 1250, bh = 704;
+    /* a frame narrower than the box: the legend in one column, scrolled */
+    const bool narrow = TN_FRAME_W < 1250;
+    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 1040 : 704;
     float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
-    if (bx < 0) bx = 0; /* a small window shows the help's top-left part */
-    if (by < 0) by = 0;
+    if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
+    if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
     tn_gfx_rect(g, bx, by, bw, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
@@ -977,7 +979,7 @@ void tn_ui_help_draw(tn_gfx *g)
     /* legend: two columns of glyphs */
     float ly0 = y + 50;
     tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
-    int per = (LG_COUNT + 1) / 2;
+    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2;
     for (int i = 0; i < LG_COUNT; i++) {
         float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
         legend_glyph(g, gx, gy, i);

@@ -180,6 +180,7 @@ typedef struct tn_view {
     struct tn_playback *pb;      /* the search playback, NULL = none (render.c uses its scratch) */
     int hot_bar, drag_bar;       /* top-bar widget under the mouse / dragged, -1 = none */
     bool hud_hidden;             /* H: the HUD box is collapsed */
+    int help_scroll;             /* px the help is scrolled up (small windows) */
     /* camera: follow the character, or centre on (cam_x, cam_y) world px */
     bool follow;
     float cam_x, cam_y;
@@ -220,7 +221,9 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 
 /* HUD box, world message and (when v->show_help) the help overlay. */
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
-void tn_ui_help_draw(tn_gfx *g);
+/* The help; `scroll` px moves it up in a frame too small for it (a small
+ * window: Up/Down or the wheel scroll it). */
+void tn_ui_help_draw(tn_gfx *g, int scroll);
 /* The map picker: a list over the map view.  tn_ui_picker_hit gives the
  * item under (x, y), -1 for none. */
 #define TN_PICKER_ROWS 20
