@@ -26,8 +26,12 @@
  * into one trace append).
  *
  * THREADS AND COST.  A trace belongs to one search at a time.  Recording is
- * a bounds check and a 24-byte store (~1 ns); with no trace (NULL, the
- * default) a search pays one predictable branch per push and pop.
+ * a bounds check and a 24-byte store per event (a demo-map A* query makes
+ * ~4,500 events: ~100 KB); with no trace (NULL, the default) a search pays
+ * one predictable branch per push and pop.  On this shared 2-core machine
+ * 300 demo-map queries with and without a trace differed by less than the
+ * run-to-run noise (ratios 0.8..1.7 over 5 runs under load), so no figure
+ * is claimed here.
  */
 #ifndef TN_TRACE_H
 #define TN_TRACE_H
