@@ -12,7 +12,8 @@
 #   replay:   X, a goto click, Q: the frontier colour appears on screen
 #   camera:   wheel up over a tile, right-click: the same tile (zoom toward
 #             the cursor); Ctrl+drag 96 px right, right-click: 3 tiles left
-#             of it (32 px tiles at 2x); O, click: the first layout again
+#             of it (32 px tiles at 2x); L held: a tile further right;
+#             O, click: the first layout again
 #   picker:   Tab, Up, Enter opens b.map; an edit saved lands in b.map
 #   settings: ] (speed), Esc: the settings file holds "speed 4"; a malformed
 #             settings file is ignored with file:line on stderr
@@ -198,6 +199,28 @@ xdotool click 3
 put "$tmp/cur.rows" 17 9 '#' >"$tmp/want.rows"
 save_and_expect "Ctrl+drag 96 px did not pan the view by 3 tiles" "$tmp/want.rows"
 cp "$tmp/want.rows" "$tmp/cur.rows"
+xdotool keydown l                        # L pans right (how far depends on the frame rate)
+sleep 0.4
+xdotool keyup l
+sleep 0.3
+xdotool mousemove --window "$WID" "$X0" "$Y0"
+sleep 0.2
+xdotool click 3
+rm -f "$MAP"
+xdotool key ctrl+s
+i=0
+until [ -f "$MAP" ]; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && fail "no save after the L pan"
+    sleep 0.1
+done
+sleep 0.2
+# exactly one tile changed, in row 9, right of x = 17
+changed=$(rows "$MAP" | awk -v ref="$tmp/cur.rows" 'BEGIN { while ((getline l < ref) > 0) r[n++] = l }
+    { for (x = 1; x <= length($0); x++) if (substr($0, x, 1) != substr(r[NR - 1], x, 1)) print x - 1, NR - 1 }')
+set -- $changed
+[ $# -eq 2 ] && [ "$2" -eq 9 ] && [ "$1" -gt 17 ] || fail "L did not pan the view right (changed: $changed)"
+rows "$MAP" >"$tmp/cur.rows"
 xdotool key o                            # the whole map: 1.5x, centred
 sleep 0.4
 click_tile 10 5 3
@@ -237,5 +260,5 @@ until grep -q "settings ignored: $S:1: expected 'NAME NUMBER'" "$tmp/game.err"; 
     sleep 0.1
 done
 quit_game
-echo "$NAME: ok (inspect card, pause and single steps, undo/redo, reset with autosave, search replay, zoom at cursor, drag pan, fit, map picker, settings)"
+echo "$NAME: ok (inspect card, pause and single steps, undo/redo, reset with autosave, search replay, zoom at cursor, drag and key pan, fit, map picker, settings)"
 exit 0
