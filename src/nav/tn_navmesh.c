@@ -1207,7 +1207,11 @@ struct tn_navquery {
 
 void tn_navquery_set_trace(tn_navquery *q, tn_trace *trace) { q->trace = trace; }
 
-/* Record a search event at triangle t's centroid. */
+/* Record a search event at triangle t's centroid (out of line: the search
+ * loops keep only a test). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
 static void trace_tri(tn_navquery *q, tn_trace_kind k, int t, double g, double f)
 {
     const tn_navmesh *m = q->m;

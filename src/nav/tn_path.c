@@ -259,6 +259,16 @@ int tn_path_max_expand(const tn_path *pf) { return pf->limit; }
 
 void tn_path_set_trace(tn_path *pf, tn_trace *trace) { pf->trace = trace; }
 
+/* Out of line: the search loop keeps only a test and a call, so a finder
+ * without a trace runs the same code as before traces existed. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void trace_event(tn_trace *t, tn_trace_kind k, int x, int y, int j, uint32_t g, uint32_t f)
+{
+    tn_trace_record(t, k, (float)x, (float)y, j, (float)g, (float)f);
+}
+
 void tn_path_invalidate(tn_path *pf) { pf->cvalid = false; }
 
 tn_path_query tn_path_query_make(int sx, int sy, int gx, int gy, int w, int h,
@@ -483,9 +493,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     pf->bcount = 0;
     pf->bcur = h0 * hw;
     bq_push(pf, h0 * hw, 0, sxyj);
-    if (pf->trace)
-        tn_trace_record(pf->trace, TN_TRACE_OPEN, (float)q->start_x, (float)q->start_y, sj, 0.0f,
-                        (float)(h0 * hw));
+    if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, q->start_x, q->start_y, sj, 0, h0 * hw);
 
     int expanded = 0;
     bool found = false;
@@ -514,9 +522,8 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
         const uint32_t here = cell[ci];
         const bool ground = (here & C_GROUND) != 0;
         if (pf->trace)
-            tn_trace_record(pf->trace, !explore && x == gx && y == gy ? TN_TRACE_GOAL
-                                                                      : TN_TRACE_CLOSE,
-                            (float)x, (float)y, j, (float)e.g, (float)e.f);
+            trace_event(pf->trace, !explore && x == gx && y == gy ? TN_TRACE_GOAL : TN_TRACE_CLOSE,
+                        x, y, j, e.g, e.f);
         if (!explore) {
             if (x == gx && y == gy) {
                 found = true;
@@ -548,9 +555,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
             uint32_t f_ = ng_ + (uint32_t)(H_X * iabs(gx - (NX)) + H_Y * iabs(gy - (NY))) * hw; \
             if (f_ < e.f) f_ = e.f; /* pathmax: keys never decrease */                     \
             bq_push(pf, f_, ng_, pack((NX), (NY), (int)nj_));                              \
-            if (pf->trace)                                                                 \
-                tn_trace_record(pf->trace, TN_TRACE_OPEN, (float)(NX), (float)(NY),        \
-                                (int)nj_, (float)ng_, (float)f_);                          \
+            if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, (NX), (NY), (int)nj_, ng_, f_); \
         } while (0)
 
         /* sideways */
