@@ -995,8 +995,8 @@ enum { BAR_PAUSE, BAR_STEP, BAR_RESET, BAR_SPEED, BAR_REPLAY, BAR_PB_PAUSE, BAR_
 
 static SDL_Rect bar_rect(int i)
 {
-    static const int X[BAR_COUNT] = {6, 88, 156, 244, 444, 548, 642, 722, 956};
-    static const int W[BAR_COUNT] = {78, 64, 84, 150, 100, 90, 76, 130, 58};
+    static const int X[BAR_COUNT] = {6, 88, 156, 260, 444, 548, 642, 722, 956};
+    static const int W[BAR_COUNT] = {78, 64, 98, 150, 100, 90, 76, 130, 58};
     /* a narrow frame: no key hints, shorter sliders, no progress text */
     static const int XC[BAR_COUNT] = {4, 62, 112, 168, 278, 340, 394, 444, 552};
     static const int WC[BAR_COUNT] = {56, 48, 54, 104, 60, 52, 48, 104, 44};
