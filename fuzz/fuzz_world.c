@@ -138,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tn_script_destroy(s);
         return 0;
     }
-    tn_script_host host = {NULL, stub_save, stub_screenshot};
+    tn_script_host host = {NULL, stub_save, stub_screenshot, NULL};
     bool ok = true;
     for (long f = 0; f < MAX_STEPS && ok; f++) {
         ok = tn_script_apply(s, w, w->frame, &host, err, sizeof err) == 0;

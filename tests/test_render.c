@@ -17,6 +17,8 @@
 #include "fileio.h"
 #include "game.h"
 #include "render.h"
+#include "control.h"
+#include "tn_path.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
 #define SHOT SHOT_PATH
@@ -68,11 +70,12 @@ static void test_tile_colours(void **state)
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    /* 20x12 tiles fit the 1020x720 view at 3x: 48 px tiles, centred across,
-     * at the bottom with the margin of the sides */
+    /* 20x12 tiles fit the 1020x576 map view (between the HUD strip and the
+     * status line) at 3x: 48 px tiles, centred across, at the bottom with
+     * the margin of the sides (at most half the spare height) */
     assert_int_equal(c.ts, 48);
     assert_int_equal(c.ox, (TN_VIEW_W - 20 * 48) / 2);
-    assert_int_equal(c.oy, TN_VIEW_H - 12 * 48 - c.ox);
+    assert_int_equal(c.oy, TN_VIEW_Y + TN_VIEW_H - 12 * 48 - tn_mini(c.ox, (TN_VIEW_H - 12 * 48) / 2));
     int x, y;
     tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY);
@@ -101,7 +104,7 @@ static void test_tile_colours(void **state)
     tile_px(&c, 2, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY); /* nothing above its head */
     /* around the map: the void, and the panel */
-    assert_colour(s, 4, TN_VIEW_H - 4, TN_COL_VOID);
+    assert_colour(s, 4, TN_VIEW_Y + TN_VIEW_H - 4, TN_COL_VOID);
     assert_colour(s, TN_GAME_LOGICAL_W - 3, 4, TN_COL_PANEL);
     SDL_FreeSurface(s);
     remove(SHOT);
@@ -182,10 +185,10 @@ static void test_camera_follows(void **state)
     float cx, cy;
     tn_world_character_center(w, &cx, &cy);
     assert_true(abs((int)tn_camera_sx(&c, cx) - TN_VIEW_W / 2) <= 1);
-    assert_int_equal(c.oy + 120 * TN_TILE_PX, TN_VIEW_H);
+    assert_int_equal(c.oy + 120 * TN_TILE_PX, TN_VIEW_Y + TN_VIEW_H);
     SDL_Surface *s = shoot(w, 0, SHOT);
     assert_colour(s, (int)tn_camera_sx(&c, cx), (int)tn_camera_sy(&c, cy), TN_COL_CHAR);
-    assert_colour(s, 100, TN_VIEW_H - 8, TN_COL_BLOCK); /* the floor along the bottom */
+    assert_colour(s, 100, TN_VIEW_Y + TN_VIEW_H - 8, TN_COL_BLOCK); /* the floor along the bottom */
     SDL_FreeSurface(s);
     remove(SHOT);
     /* at the left edge, the camera stops at the map's edge */
@@ -233,6 +236,74 @@ static void test_errors(void **state)
     tn_world_destroy(w);
 }
 
+static int count_colour(const SDL_Surface *s, uint32_t rgb)
+{
+    int n = 0;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++) n += pixel(s, x, y) == rgb;
+    return n;
+}
+
+/* Render the world with view v offscreen and load it back. */
+static SDL_Surface *shoot_view(tn_world *w, const tn_view *v)
+{
+    char err[512];
+    assert_int_equal(TTF_Init(), 0);
+    tn_fonts fonts;
+    if (tn_fonts_open(&fonts, "assets", err, sizeof err) != 0) fail_msg("%s", err);
+    if (tn_render_offscreen(w, &fonts, v, SHOT, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_fonts_close(&fonts);
+    TTF_Quit();
+    SDL_Surface *raw = SDL_LoadBMP(SHOT);
+    assert_non_null(raw);
+    SDL_Surface *s = SDL_ConvertSurfaceFormat(raw, SDL_PIXELFORMAT_RGB888, 0);
+    SDL_FreeSurface(raw);
+    remove(SHOT);
+    return s;
+}
+
+/* The search replay: nothing before a search; half-way through a goto's
+ * search the frontier colour is on screen and the current node (the last
+ * expansion shown) is framed in white; a navmesh search's frontier too. */
+static void test_playback_draws(void **state)
+{
+    (void)state;
+    const uint32_t FRONTIER = 0x58d0ffu, WHITE = 0xffffffu;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    v.pb = &p;
+    SDL_Surface *s = shoot_view(w, &v);
+    assert_int_equal(count_colour(s, FRONTIER), 0);
+    SDL_FreeSurface(s);
+    tn_path *finder = NULL;
+    int n = tn_playback_record_goto(&p, &finder, w, 47, 20, 0);
+    assert_true(n > 1000);
+    p.paused = true;
+    p.shown = n / 2;
+    int cur = -1;
+    for (int i = (int)p.shown - 1; i >= 0 && cur < 0; i--)
+        if (p.trace.ev[i].kind != TN_TRACE_OPEN) cur = i;
+    assert_true(cur >= 0);
+    s = shoot_view(w, &v);
+    assert_true(count_colour(s, FRONTIER) > 100);
+    tn_camera c = tn_camera_make(w, &v);
+    int fx = c.ox + (int)p.trace.ev[cur].x * c.ts - 2, fy = c.oy + (int)p.trace.ev[cur].y * c.ts - 2;
+    assert_int_equal(pixel(s, fx, fy + c.ts / 2), WHITE); /* the current node's frame */
+    SDL_FreeSurface(s);
+    assert_true(tn_playback_record_navpath(&p, w, 70, 10) > 10);
+    p.paused = true;
+    p.shown = p.trace.count;
+    s = shoot_view(w, &v);
+    assert_true(count_colour(s, FRONTIER) > 20);
+    SDL_FreeSurface(s);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     snprintf(SHOT_PATH, sizeof SHOT_PATH, "/tmp/tilenav-test-render-%ld.bmp", (long)getpid());
@@ -241,6 +312,7 @@ int main(void)
         cmocka_unit_test(test_tile_colours),   cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves), cmocka_unit_test(test_camera_follows),
         cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_playback_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,7 +48,7 @@ static void test_errors(void **state)
     (void)state;
     expect_error("x key left press\n", "t.txt:1: 'x' is not a frame number (expected FRAME COMMAND ARGS)");
     expect_error("5\n", "t.txt:1: missing command after the frame number");
-    expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, goto, tool, save, screenshot or wanderers)");
+    expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, goto, tool, save, screenshot, wanderers, reset, pause or playback)");
     expect_error("5 key up press\n", "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
     expect_error("5 key left hold\n", "t.txt:1: expected press or release, got 'hold'");
     expect_error("5 key left\n", "t.txt:1: usage: FRAME key left|right|down|jump press|release");

@@ -96,16 +96,33 @@ static void test_target_tool(void **state)
     tn_wagents_target(w, &x, &y);
     assert_true(tn_steer_box_free(w->map, x, y, tn_wagents_of(w)->wparams.half));
     assert_true(fabsf(x - 1.5f * T) < 1e-3f);
-    /* Wanderers walk to a placed target and stop there. */
+    /* Wanderers walk to a placed target and keep roaming around it, inside
+     * the arrival radius (the curve between two waypoints inside it may
+     * bulge a little), each on its own spot rather than piled on one. */
     assert_true(tn_succeeded(tn_world_click(w, 60, 10, TN_CLICK_LEFT, false, &e)));
     assert_true(tn_succeeded(tn_world_set(w, "bias", 1, &e)));
     assert_true(tn_succeeded(tn_world_set(w, "wanderers", 8, &e)));
     step_checked(w, 1200);
     const tn_wagents *s = tn_wagents_of(w);
-    for (int i = 0; i < s->nwanderers; i++) {
-        assert_int_equal(s->wanderers[i].mode, TN_WANDER_STOPPED);
-        assert_true(s->wanderers[i].x == 60.5f * T && s->wanderers[i].y == 10.5f * T);
+    const float R = s->wparams.arrive_radius;
+    assert_true(R >= 2.0f * T);
+    float moved = 0;
+    for (int k = 0; k < 300; k++) {
+        float before = s->wanderers[0].x + s->wanderers[0].y;
+        step_checked(w, 1);
+        moved += fabsf(s->wanderers[0].x + s->wanderers[0].y - before);
+        for (int i = 0; i < s->nwanderers; i++) {
+            const tn_wanderer *a = &s->wanderers[i];
+            assert_true(hypotf(a->x - 60.5f * T, a->y - 10.5f * T) <= 1.5f * R);
+        }
     }
+    assert_true(moved > T); /* still wandering */
+    float nearest = INFINITY;
+    for (int i = 0; i < s->nwanderers; i++)
+        for (int j = i + 1; j < s->nwanderers; j++)
+            nearest = fminf(nearest, hypotf(s->wanderers[i].x - s->wanderers[j].x,
+                                            s->wanderers[i].y - s->wanderers[j].y));
+    assert_true(nearest > 0.5f);
     tn_world_destroy(w);
 }
 

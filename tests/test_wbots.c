@@ -120,10 +120,24 @@ static void test_idle_json_and_hud(void **state)
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot: idle"));
-    go(w, 5);
+    tn_bot_info first = go(w, 5);
     tn_world_hud(w, hud, sizeof hud);
-    assert_non_null(strstr(hud, "states expanded"));
-    assert_non_null(strstr(hud, "search n/a"));
+    char want[96];
+    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, %d states | search n/a", first.goal_x,
+             first.goal_y, first.raw_nodes, first.expanded);
+    assert_non_null(strstr(hud, want));
+    /* an edit under the plan: the HUD labels the re-plan with its count and
+     * reason and keeps the click's own numbers */
+    tn_error err;
+    assert_true(tn_succeeded(tn_world_edit(w, 17, 2, TN_EDIT_ONEWAY, &err)));
+    for (int i = 0; i < 3; i++) tn_world_step(w);
+    tn_bot_info again = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(again.replans, 1);
+    assert_string_equal(again.plan_reason, "map edited");
+    tn_world_hud(w, hud, sizeof hud);
+    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, %d states | re-plan 1 (map edited): ",
+             first.goal_x, first.goal_y, first.raw_nodes, first.expanded);
+    assert_non_null(strstr(hud, want));
     tn_world_destroy(w);
 }
 
@@ -337,6 +351,39 @@ static void test_replace_map(void **state)
     tn_world_destroy(w);
 }
 
+/* tn_wbots_set_heuristic: the character's next goto searches with that
+ * heuristic; its expanded count equals a direct tn_path_find with it. */
+static void test_heuristic_switch(void **state)
+{
+    (void)state;
+    int seen[2];
+    for (int h = 0; h < 2; h++) {
+        tn_world *w = world("maps/demo.map");
+        tn_wbots_set_heuristic(w, h ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+        int sx, sy;
+        tn_body_tile(&w->character, &sx, &sy);
+        tn_error err;
+        assert_true(tn_succeeded(tn_world_set_tool(w, TN_TOOL_GOTO)));
+        assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, &err)));
+        tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+        tn_jump_model jm;
+        assert_true(tn_succeeded(tn_jump_model_init(&jm, &w->phys, &err)));
+        tn_path *pf;
+        assert_true(tn_succeeded(tn_path_create(w->map->w, w->map->h, &w->phys, 65536, NULL, &pf, &err)));
+        tn_path_query q = tn_path_query_make(sx, sy, i.goal_x, i.goal_y, 1, 2, &jm);
+        q.heuristic = h ? TN_PATH_FAST : TN_PATH_OPTIMAL;
+        tn_path_stats st;
+        int n;
+        tn_path_node nodes[512];
+        tn_path_find(pf, w->map, &q, nodes, 512, &n, &st, NULL);
+        assert_int_equal(i.expanded, st.expanded);
+        seen[h] = i.expanded;
+        tn_path_destroy(pf);
+        tn_world_destroy(w);
+    }
+    assert_int_not_equal(seen[0], seen[1]); /* the switch did change the search */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -350,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_replace_map),
+        cmocka_unit_test(test_heuristic_switch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,17 +10,29 @@
  * Hz when the display does not say): some drivers report vsync and do not
  * wait, and a frame drawn faster than the display shows it is wasted CPU.
  * The HUD shows the measured rate and which limit applies.
+ *
+ * Time controls (issue 14, sim_feed): the real time is scaled by the speed
+ * (1/8x..4x) before it feeds the accumulator, so the step stays 1/60 s and
+ * only the steps per second change (4x may run up to 4 x MAX_CATCHUP steps
+ * a frame); while paused nothing feeds it except one step per '.' press.
+ * The rest of issue 14 (replay, camera, undo, picker, settings, inspect)
+ * lives in its own functions below and in control.c; the loop calls
+ * frame_extra() once per frame.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "control.h"
 #include "fileio.h"
 #include "game.h"
 #include "render.h"
 #include "script.h"
 #include "ui.h"
+#include "tn_flow.h"
+#include "tn_path.h"
+#include "tn_wbots.h"
 
 #define STEP_S (1.0 / 60.0)
 #define MAX_CATCHUP 5
@@ -49,6 +61,21 @@ typedef struct app {
     int shot_counter;
     bool restore_offered; /* MAP.autosave existed at start: R restores it */
     bool quit;
+    /* issue 14: time, playback, camera drags, undo */
+    int step_requests;    /* single steps asked for while paused */
+    tn_playback pb;
+    tn_path *pb_finder;
+    tn_undo undo;
+    int drag_mode;        /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
+    int drag_x0, drag_y0;
+    float drag_cam_x, drag_cam_y;
+    int pb_plans;         /* the character bot's plan count last seen */
+    tn_flow *flow8;       /* the 8-connected field the flow overlay can show */
+    uint32_t flow8_rev;
+    const tn_map *flow8_map;
+    tn_game_opts opts_copy; /* opts with a map path the picker can change */
+    char map_path[1024];
+    char *pick[256];        /* the picker's paths (owned) */
 } app;
 
 /* -------------------------------------------------------------- saving */
@@ -141,6 +168,389 @@ static int host_screenshot(void *user, tn_world *w, const char *path, char *err,
     return tn_render_offscreen(w, &a->fonts, &v, path, err, cap);
 }
 
+/* ------------------------------------ time, playback, camera, undo (#14) */
+
+/* The accumulator after dt seconds of real time: scaled by the speed, or,
+ * while paused, exactly one step per step request. */
+static double sim_feed(app *a, double acc, double dt)
+{
+    if (a->view.paused) {
+        if (a->step_requests > 0 && acc < STEP_S) {
+            a->step_requests--;
+            return STEP_S;
+        }
+        return acc < STEP_S ? 0 : acc;
+    }
+    return acc + (dt > 0.25 ? 0.25 : dt) * tn_speeds[a->view.speed];
+}
+
+/* Steps one frame may run: more at higher speeds, so 4x keeps up. */
+static int max_catchup(const app *a)
+{
+    double k = tn_speeds[a->view.speed];
+    return k > 1 ? (int)(MAX_CATCHUP * k) : MAX_CATCHUP;
+}
+
+static void set_paused(app *a, bool paused)
+{
+    a->view.paused = paused;
+    a->step_requests = 0;
+    tn_world_message(a->w, paused ? "paused: '.' steps once, T resumes" : "running at %s",
+                     tn_speed_names[a->view.speed]);
+    a->w->message_ttl = 60 * 4;
+}
+
+static void set_speed(app *a, int i)
+{
+    a->view.speed = tn_clampi(i, 0, TN_SPEED_COUNT - 1);
+    tn_world_message(a->w, "simulation speed %s (%g steps per second)",
+                     tn_speed_names[a->view.speed], 60.0 * tn_speeds[a->view.speed]);
+}
+
+static void reset_world(app *a)
+{
+    char err[512];
+    if (!a->opts->map_path) {
+        tn_world_message(a->w, "reset: no map file to reload");
+        return;
+    }
+    bool kept = false;
+    char path[1024];
+    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    if (a->w->dirty) { /* the autosave keeps unsaved edits */
+        if (tn_save_map(a->w->map, path, err, sizeof err) != 0) {
+            tn_world_message(a->w, "reset refused: could not keep the unsaved edits: %s", err);
+            return;
+        }
+        kept = true;
+    }
+    if (tn_control_reset(a->w, a->opts->map_path, err, sizeof err) != 0) {
+        tn_world_message(a->w, "reset failed: %s", err);
+        return;
+    }
+    a->prev_x = a->view.char_x = a->w->character.x;
+    a->prev_y = a->view.char_y = a->w->character.y;
+    tn_undo_clear(&a->undo);
+    a->pb.active = false;
+    tn_trace_reset(&a->pb.trace);
+    a->view.inspect_kind = TN_INSPECT_NONE;
+    a->step_requests = 0;
+    if (kept) {
+        a->restore_offered = true;
+        tn_world_message(a->w, "reset: %s reloaded; your unsaved edits are in %s (R restores them)",
+                         a->opts->map_path, path);
+    }
+}
+
+/* A new goal for the character (a click or a script's goto): record the
+ * search it makes for the playback. */
+static void watch_goto(app *a)
+{
+    const tn_bot *b = tn_wbots_character_bot(a->w);
+    if (!b) return;
+    tn_bot_info i = tn_bot_get_info(b);
+    static const int NONE = -1;
+    if (i.plans == a->pb_plans) return;
+    a->pb_plans = i.plans;
+    if (i.replans != 0 || i.goal_x == NONE) return; /* re-plans keep the first search */
+    tn_playback_record_goto(&a->pb, &a->pb_finder, a->w, i.goal_x, i.goal_y,
+                            a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+    a->pb.active = a->pb.trace.count > 0 && (a->view.overlays & TN_OVERLAY_EXPLORED);
+}
+
+static void playback_toggle(app *a)
+{
+    if (!a->pb.active) {
+        tn_playback_start(&a->pb);
+        return;
+    }
+    a->pb.paused = !a->pb.paused;
+    if (!a->pb.paused && (int)a->pb.shown >= a->pb.trace.count) a->pb.shown = 0;
+}
+
+static void playback_action(app *a, tn_ui_action act, int arg)
+{
+    switch (act) {
+    case TN_ACT_REPLAY:
+        tn_playback_start(&a->pb);
+        if (!a->pb.active) tn_world_message(a->w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
+        break;
+    case TN_ACT_PB_PAUSE: playback_toggle(a); break;
+    case TN_ACT_PB_STEP:
+        if (!a->pb.active) tn_playback_start(&a->pb);
+        a->pb.paused = true;
+        tn_playback_step(&a->pb);
+        break;
+    case TN_ACT_PB_SPEED: a->pb.speed = tn_clampi(arg, 0, TN_PB_RATES - 1); break;
+    default: break;
+    }
+}
+
+/* The world pixel at the centre of the map view. */
+static void camera_centre(app *a, float *x, float *y)
+{
+    tn_camera c = tn_camera_make(a->w, &a->view);
+    *x = ((float)c.view.x + 0.5f * (float)c.view.w - (float)c.ox) / c.scale;
+    *y = ((float)c.view.y + 0.5f * (float)c.view.h - (float)c.oy) / c.scale;
+}
+
+/* Stop following; keep the picture where it is (clamped to the map). */
+static void camera_free(app *a)
+{
+    float x, y;
+    camera_centre(a, &x, &y);
+    a->view.follow = false;
+    a->view.cam_x = x;
+    a->view.cam_y = y;
+}
+
+static void camera_move(app *a, float dx, float dy)
+{
+    if (a->view.follow) camera_free(a);
+    a->view.cam_x += dx;
+    a->view.cam_y += dy;
+    float x, y; /* clamp: the camera never leaves the map */
+    camera_centre(a, &x, &y);
+    a->view.cam_x = x;
+    a->view.cam_y = y;
+}
+
+static int zoom_index(const app *a)
+{
+    return a->view.zoom >= 0 ? a->view.zoom : tn_zoom_fit(a->w->map);
+}
+
+/* Zoom one level in (dz > 0) or out, keeping the world point under screen
+ * pixel (sx, sy) where it is. */
+static void zoom_at(app *a, int sx, int sy, int dz)
+{
+    tn_camera c = tn_camera_make(a->w, &a->view);
+    if (sx < c.view.x || sy < c.view.y || sx >= c.view.x + c.view.w || sy >= c.view.y + c.view.h) {
+        sx = c.view.x + c.view.w / 2;
+        sy = c.view.y + c.view.h / 2;
+    }
+    int z0 = zoom_index(a), z = tn_clampi(z0 + dz, 0, TN_ZOOM_LEVELS - 1);
+    if (z == z0) return;
+    float wx = ((float)sx - (float)c.ox) / c.scale, wy = ((float)sy - (float)c.oy) / c.scale;
+    float s1 = tn_zoom_levels[z];
+    a->view.zoom = z;
+    a->view.follow = false;
+    a->view.cam_x = wx - ((float)sx - (float)c.view.x - 0.5f * (float)c.view.w) / s1;
+    a->view.cam_y = wy - ((float)sy - (float)c.view.y - 0.5f * (float)c.view.h) / s1;
+    camera_move(a, 0, 0);
+}
+
+static void camera_fit(app *a)
+{
+    a->view.zoom = tn_zoom_fit_all(a->w->map);
+    a->view.follow = false;
+    a->view.cam_x = 0.5f * (float)a->w->map->w * TN_TILE_PX;
+    a->view.cam_y = 0.5f * (float)a->w->map->h * TN_TILE_PX;
+    tn_world_message(a->w, "whole map at %gx (U follows the character again)",
+                     (double)tn_zoom_levels[a->view.zoom]);
+}
+
+/* Held I J K L pan the camera (the arrow keys walk). */
+static void camera_keys(app *a, double dt)
+{
+    const Uint8 *k = SDL_GetKeyboardState(NULL);
+    if (SDL_GetModState() & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) return;
+    int dx = (k[SDL_SCANCODE_L] ? 1 : 0) - (k[SDL_SCANCODE_J] ? 1 : 0);
+    int dy = (k[SDL_SCANCODE_K] ? 1 : 0) - (k[SDL_SCANCODE_I] ? 1 : 0);
+    if (!dx && !dy) return;
+    float v = 600.0f / tn_zoom_levels[zoom_index(a)]; /* screen px per second */
+    camera_move(a, (float)dx * v * (float)dt, (float)dy * v * (float)dt);
+}
+
+/* Ctrl+left released without a drag: pin the card of the agent there. */
+static void inspect_at(app *a, int sx, int sy)
+{
+    tn_camera c = tn_camera_make(a->w, &a->view);
+    float wx = ((float)sx - (float)c.ox) / c.scale, wy = ((float)sy - (float)c.oy) / c.scale;
+    int kind, index;
+    if (tn_inspect_pick(a->w, wx, wy, 10.0f / c.scale + 4.0f, &kind, &index)) {
+        a->view.inspect_kind = kind;
+        a->view.inspect_index = index;
+    } else {
+        a->view.inspect_kind = TN_INSPECT_NONE;
+        tn_world_message(a->w, "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
+    }
+}
+
+static void toggle_heuristic(app *a)
+{
+    a->view.fast_heuristic = !a->view.fast_heuristic;
+    tn_wbots_set_heuristic(a->w, a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+    tn_world_message(a->w, "A* heuristic: %s (the next goto uses it)",
+                     a->view.fast_heuristic ? "fast (weighted x3, not always shortest)"
+                                            : "optimal (admissible: shortest paths)");
+}
+
+static void toggle_flow8(app *a)
+{
+    a->view.flow8 = !a->view.flow8;
+    tn_world_message(a->w, "flow field overlay: %s-connected%s", a->view.flow8 ? "8" : "4",
+                     a->view.flow8 ? " (enemies still fly on the 4-connected one)" : "");
+    if (a->view.flow8 && !(a->view.overlays & TN_OVERLAY_FLOW)) a->view.overlays |= TN_OVERLAY_FLOW;
+}
+
+/* The 8-connected field, rebuilt when the map changed (only while shown). */
+static void update_flow8(app *a)
+{
+    a->view.flow8_field = NULL;
+    if (!a->view.flow8 || !(a->view.overlays & TN_OVERLAY_FLOW)) return;
+    const tn_map *m = a->w->map;
+    if (a->flow8 && (a->flow8->w != m->w || a->flow8->h != m->h)) {
+        tn_flow_destroy(a->flow8);
+        a->flow8 = NULL;
+    }
+    tn_error e;
+    if (!a->flow8) {
+        if ((long)m->w * m->h > 512L * 512L ||
+            tn_failed(tn_flow_create(m->w, m->h, 8, NULL, &a->flow8, &e)))
+            return;
+        a->flow8_map = NULL;
+    }
+    if (a->flow8_map != m || a->flow8_rev != m->revision) {
+        tn_flow_rebuild(a->flow8, m);
+        a->flow8_map = m;
+        a->flow8_rev = m->revision;
+    }
+    a->view.flow8_field = a->flow8;
+}
+
+static void picker_close(app *a)
+{
+    for (int i = 0; i < a->view.picker_count; i++) free(a->pick[i]);
+    a->view.picker_count = 0;
+    a->view.picker_items = NULL;
+}
+
+static void picker_open(app *a)
+{
+    picker_close(a);
+    int n = tn_map_list(a->opts->map_path, a->opts->extra_maps, a->opts->nextra, a->pick, 256);
+    if (n == 0) {
+        tn_world_message(a->w, "no maps found next to %s", a->opts->map_path ? a->opts->map_path : "?");
+        return;
+    }
+    a->view.picker_items = (const char *const *)a->pick;
+    a->view.picker_count = n;
+    a->view.picker_sel = 0;
+    for (int i = 0; i < n; i++)
+        if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0) a->view.picker_sel = i;
+    a->view.picker_top = a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
+}
+
+/* Play another map: unsaved edits of this one go to its autosave first. */
+static void picker_choose(app *a, int i)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s", a->pick[i]);
+    picker_close(a);
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) {
+        tn_world_message(a->w, "cannot open: %s", err);
+        return;
+    }
+    if (a->w->dirty && a->opts->map_path) {
+        char ap[1024];
+        tn_autosave_path(a->opts->map_path, ap, sizeof ap);
+        if (tn_save_map(a->w->map, ap, err, sizeof err) != 0) {
+            tn_map_destroy(m);
+            tn_world_message(a->w, "not switching: could not keep the unsaved edits: %s", err);
+            return;
+        }
+    }
+    tn_error e;
+    if (tn_failed(tn_world_replace_map(a->w, m, &e))) {
+        tn_world_message(a->w, "cannot play %s: %s", path, e.msg);
+        return;
+    }
+    snprintf(a->map_path, sizeof a->map_path, "%s", path);
+    a->opts_copy.map_path = a->map_path;
+    a->w->edits = a->w->refused_edits = 0;
+    a->prev_x = a->view.char_x = a->w->character.x;
+    a->prev_y = a->view.char_y = a->w->character.y;
+    a->view.zoom = -1;
+    a->view.follow = true;
+    a->view.inspect_kind = TN_INSPECT_NONE;
+    a->pb.active = false;
+    tn_trace_reset(&a->pb.trace);
+    tn_undo_clear(&a->undo);
+    a->restore_offered = false;
+    tn_world_message(a->w, "playing %s (%dx%d)", path, m->w, m->h);
+    offer_restore(a);
+}
+
+/* Keys while the picker is open; true when taken. */
+static bool picker_key(app *a, SDL_Keycode sym)
+{
+    if (a->view.picker_count <= 0 || sym == SDLK_F12) return false;
+    tn_view *v = &a->view;
+    if (sym == SDLK_ESCAPE || sym == SDLK_TAB) picker_close(a);
+    else if (sym == SDLK_UP || sym == SDLK_w) v->picker_sel = tn_maxi(0, v->picker_sel - 1);
+    else if (sym == SDLK_DOWN || sym == SDLK_s) v->picker_sel = tn_mini(v->picker_count - 1, v->picker_sel + 1);
+    else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER) picker_choose(a, v->picker_sel);
+    if (v->picker_count > 0) {
+        if (v->picker_sel < v->picker_top) v->picker_top = v->picker_sel;
+        if (v->picker_sel >= v->picker_top + TN_PICKER_ROWS) v->picker_top = v->picker_sel - TN_PICKER_ROWS + 1;
+    }
+    return true;
+}
+
+/* Keys added by issue 14; true when the key was one of them. */
+static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
+{
+    if (ctrl) {
+        if (sym == SDLK_z && !shift) tn_undo_undo(&a->undo, a->w);
+        else if (sym == SDLK_y || (sym == SDLK_z && shift)) tn_undo_redo(&a->undo, a->w);
+        else if (sym == SDLK_r) reset_world(a);
+        else return false;
+        return true;
+    }
+    switch (sym) {
+    case SDLK_t: set_paused(a, !a->view.paused); return true;
+    case SDLK_PERIOD:
+        if (!a->view.paused) set_paused(a, true);
+        else a->step_requests++;
+        return true;
+    case SDLK_LEFTBRACKET: set_speed(a, a->view.speed - 1); return true;
+    case SDLK_RIGHTBRACKET: set_speed(a, a->view.speed + 1); return true;
+    case SDLK_e: playback_action(a, shift ? TN_ACT_PB_PAUSE : TN_ACT_REPLAY, 0); return true;
+    case SDLK_q: playback_action(a, TN_ACT_PB_STEP, 0); return true;
+    case SDLK_MINUS: playback_action(a, TN_ACT_PB_SPEED, a->pb.speed - 1); return true;
+    case SDLK_EQUALS: playback_action(a, TN_ACT_PB_SPEED, a->pb.speed + 1); return true;
+    case SDLK_h: a->view.hud_hidden = !a->view.hud_hidden; return true;
+    case SDLK_o: camera_fit(a); return true;
+    case SDLK_u:
+        a->view.follow = !a->view.follow;
+        if (!a->view.follow) camera_free(a);
+        tn_world_message(a->w, "camera: %s", a->view.follow ? "follows the character" : "stays");
+        return true;
+    case SDLK_g: /* G alone switches the planner (key_down) */
+        if (!shift) return false;
+        toggle_heuristic(a);
+        return true;
+    case SDLK_y: toggle_flow8(a); return true;
+    case SDLK_TAB: picker_open(a); return true;
+    default: return false;
+    }
+}
+
+static void bar_action(app *a, tn_ui_action act, int arg)
+{
+    switch (act) {
+    case TN_ACT_PAUSE: set_paused(a, !a->view.paused); break;
+    case TN_ACT_STEP:
+        if (a->view.paused) a->step_requests++;
+        break;
+    case TN_ACT_RESET: reset_world(a); break;
+    case TN_ACT_HUD: a->view.hud_hidden = !a->view.hud_hidden; break;
+    default: playback_action(a, act, arg); break;
+    }
+}
+
 /* -------------------------------------------------------------- input */
 
 static tn_input keyboard_input(void)
@@ -169,13 +579,17 @@ static void change_count(app *a, const char *param, int delta)
 
 static const struct {
     SDL_Keycode key;
+    bool shift;
     unsigned bit;
     const char *name;
 } OVERLAY_KEYS[] = {
-    {SDLK_p, TN_OVERLAY_PATH, "path"},         {SDLK_x, TN_OVERLAY_EXPLORED, "explored states"},
-    {SDLK_f, TN_OVERLAY_FLOW, "flow field"},   {SDLK_n, TN_OVERLAY_NAVMESH, "navmesh"},
-    {SDLK_c, TN_OVERLAY_COMPANION, "companion"}, {SDLK_v, TN_OVERLAY_WANDERERS, "wanderers"},
-    {SDLK_o, TN_OVERLAY_SURF, "surface graph"},
+    {SDLK_p, false, TN_OVERLAY_PATH, "path"},
+    {SDLK_x, false, TN_OVERLAY_EXPLORED, "explored states"},
+    {SDLK_f, false, TN_OVERLAY_FLOW, "flow field"},
+    {SDLK_n, false, TN_OVERLAY_NAVMESH, "navmesh"},
+    {SDLK_c, false, TN_OVERLAY_COMPANION, "companion"},
+    {SDLK_v, false, TN_OVERLAY_WANDERERS, "wanderers"},
+    {SDLK_p, true, TN_OVERLAY_SURF, "surface graph"},
 };
 
 static void key_down(app *a, const SDL_KeyboardEvent *k)
@@ -183,12 +597,18 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     SDL_Keycode sym = k->keysym.sym;
     Uint16 mod = k->keysym.mod;
     bool ctrl = mod & KMOD_CTRL, shift = mod & KMOD_SHIFT;
+    if (picker_key(a, sym)) return;
+    if (a->view.show_help && (sym == SDLK_DOWN || sym == SDLK_UP)) { /* small windows */
+        a->view.help_scroll = tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0, 700);
+        return;
+    }
     if (sym == SDLK_ESCAPE) {
         if (a->view.show_help) a->view.show_help = false;
         else a->quit = true;
         return;
     }
     if (k->repeat) return;
+    if (key_extra(a, sym, ctrl, shift)) return;
     if (ctrl) {
         if (sym == SDLK_s) {
             if (!a->opts->map_path) {
@@ -212,7 +632,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         return;
     }
     for (size_t i = 0; i < sizeof OVERLAY_KEYS / sizeof OVERLAY_KEYS[0]; i++) {
-        if (sym != OVERLAY_KEYS[i].key) continue;
+        if (sym != OVERLAY_KEYS[i].key || shift != OVERLAY_KEYS[i].shift) continue;
         a->view.overlays ^= OVERLAY_KEYS[i].bit;
         tn_world_message(a->w, "overlay %s: %s", OVERLAY_KEYS[i].name,
                          a->view.overlays & OVERLAY_KEYS[i].bit ? "on" : "off");
@@ -249,8 +669,8 @@ static void paint_to(app *a, int tx, int ty)
         int t = tn_map_tile(a->w->map, x, y);
         if (tn_map_inside(a->w->map, x, y) && (t == a->paint_kind) != a->paint_on) {
             tn_error err;
-            tn_world_edit(a->w, x, y, a->paint_kind == TN_TILE_BLOCK ? TN_EDIT_BLOCK : TN_EDIT_ONEWAY,
-                          &err);
+            tn_undo_edit(&a->undo, a->w, x, y,
+                         a->paint_kind == TN_TILE_BLOCK ? TN_EDIT_BLOCK : TN_EDIT_ONEWAY, &err);
         }
     }
     a->paint_x = tx;
@@ -274,7 +694,16 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
     else if (a->w->tool == TN_TOOL_BLOCK) kind = TN_TILE_BLOCK;
     else if (a->w->tool == TN_TOOL_ONEWAY) kind = TN_TILE_ONEWAY;
     tn_error err;
-    tn_status s = tn_world_click(a->w, tx, ty, btn, shift, &err);
+    if (btn == TN_CLICK_LEFT && (SDL_GetModState() & KMOD_CTRL)) { /* pan or inspect */
+        a->drag_mode = 1;
+        a->drag_x0 = b->x;
+        a->drag_y0 = b->y;
+        return;
+    }
+    tn_status s = tn_undo_click(&a->undo, a->w, tx, ty, btn, shift, &err);
+    if (btn == TN_CLICK_LEFT && a->w->tool == TN_TOOL_NAVPATH && !tn_failed(s) &&
+        tn_playback_record_navpath(&a->pb, a->w, tx, ty) > 0)
+        a->pb.active = (a->view.overlays & TN_OVERLAY_EXPLORED) != 0;
     if (kind >= 0 && !tn_failed(s)) {
         a->paint_button = b->button;
         a->paint_kind = kind;
@@ -284,6 +713,36 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
     }
 }
 
+/* Ctrl+left held: a move of more than 4 px turns it into a pan. */
+static bool drag_motion(app *a, int x, int y)
+{
+    if (!a->drag_mode) return false;
+    if (a->drag_mode == 1 && abs(x - a->drag_x0) + abs(y - a->drag_y0) > 4) {
+        if (a->view.follow) camera_free(a);
+        a->drag_mode = 2;
+        a->drag_cam_x = a->view.cam_x;
+        a->drag_cam_y = a->view.cam_y;
+    }
+    if (a->drag_mode == 2) {
+        float s = tn_zoom_levels[zoom_index(a)];
+        a->view.cam_x = a->drag_cam_x - (float)(x - a->drag_x0) / s;
+        a->view.cam_y = a->drag_cam_y - (float)(y - a->drag_y0) / s;
+        camera_move(a, 0, 0);
+    }
+    return true;
+}
+
+static bool bar_mouse(app *a, const SDL_Event *ev, int x, int y)
+{
+    tn_ui_action act;
+    int arg = 0;
+    if (!tn_ui_bar_mouse(&a->view, ev, x, y, &act, &arg)) return false;
+    if (act != TN_ACT_NONE) bar_action(a, act, arg);
+    return true;
+}
+
+static void ui_resize(app *a);
+
 static void handle_event(app *a, const SDL_Event *ev)
 {
     switch (ev->type) {
@@ -292,11 +751,14 @@ static void handle_event(app *a, const SDL_Event *ev)
     case SDL_WINDOWEVENT:
         if (ev->window.event == SDL_WINDOWEVENT_LEAVE) a->view.mouse_in = false;
         if (ev->window.event == SDL_WINDOWEVENT_ENTER) a->view.mouse_in = true;
+        if (ev->window.event == SDL_WINDOWEVENT_SIZE_CHANGED) ui_resize(a);
         break;
     case SDL_MOUSEMOTION:
         a->view.mouse_x = ev->motion.x;
         a->view.mouse_y = ev->motion.y;
         a->view.mouse_in = true;
+        if (drag_motion(a, ev->motion.x, ev->motion.y)) break;
+        if (bar_mouse(a, ev, ev->motion.x, ev->motion.y)) break;
         if (tn_ui_panel_mouse(&a->view, a->w, ev, ev->motion.x, ev->motion.y)) break;
         if (a->paint_button) {
             int tx, ty;
@@ -310,23 +772,175 @@ static void handle_event(app *a, const SDL_Event *ev)
             a->view.show_help = false;
             break;
         }
+        if (a->view.picker_count > 0) { /* a click picks a map or closes the list */
+            int i = tn_ui_picker_hit(&a->view, ev->button.x, ev->button.y);
+            if (i >= 0) picker_choose(a, i);
+            else picker_close(a);
+            break;
+        }
+        if (bar_mouse(a, ev, ev->button.x, ev->button.y)) break;
         if (tn_ui_panel_mouse(&a->view, a->w, ev, ev->button.x, ev->button.y)) break;
         if (!a->paint_button) mouse_down(a, &ev->button);
         break;
     case SDL_MOUSEBUTTONUP:
+        if (ev->button.button == SDL_BUTTON_LEFT && a->drag_mode) {
+            if (a->drag_mode == 1) inspect_at(a, ev->button.x, ev->button.y);
+            a->drag_mode = 0;
+            break;
+        }
+        if (bar_mouse(a, ev, ev->button.x, ev->button.y)) break;
         if (ev->button.button == a->paint_button) a->paint_button = 0;
         tn_ui_panel_mouse(&a->view, a->w, ev, ev->button.x, ev->button.y);
         break;
     case SDL_MOUSEWHEEL: {
+        if (bar_mouse(a, ev, a->view.mouse_x, a->view.mouse_y)) break;
         if (tn_ui_panel_mouse(&a->view, a->w, ev, a->view.mouse_x, a->view.mouse_y)) break;
-        int z = a->view.zoom >= 0 ? a->view.zoom : tn_zoom_fit(a->w->map);
         int dy = ev->wheel.y;
         if (ev->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) dy = -dy;
-        z = tn_clampi(z + (dy > 0 ? 1 : dy < 0 ? -1 : 0), 0, TN_ZOOM_LEVELS - 1);
-        a->view.zoom = z;
+        if (a->view.show_help) { /* the wheel scrolls the help in a small window */
+            a->view.help_scroll = tn_clampi(a->view.help_scroll - 40 * dy, 0, 700);
+            break;
+        }
+        if (dy) zoom_at(a, a->view.mouse_x, a->view.mouse_y, dy > 0 ? 1 : -1);
         break;
     }
     default: break;
+    }
+}
+
+/* Per frame, after the steps: what issue 14 adds to the loop. */
+static void frame_extra(app *a, double dt)
+{
+    watch_goto(a);
+    tn_playback_advance(&a->pb, dt);
+    camera_keys(a, dt > 0.1 ? 0.1 : dt);
+    update_flow8(a);
+}
+
+/* Settings: sliders, overlays, toggles, speeds, window size. */
+static void load_settings(app *a)
+{
+    char path[1024], err[512];
+    tn_settings st;
+    if (!tn_settings_path(path, sizeof path)) return;
+    int r = tn_settings_load(&st, path, err, sizeof err);
+    if (r < 0) {
+        fprintf(stderr, "tilenav: settings ignored: %s\n", err);
+        tn_world_message(a->w, "settings ignored: %s", err);
+        return;
+    }
+    if (r == 0) return;
+    double v;
+    int n;
+    const tn_param_info *pi = tn_world_params(&n);
+    for (int i = 0; i < n; i++) {
+        tn_error e;
+        if (strcmp(pi[i].name, "jump_height") == 0 || strcmp(pi[i].name, "char_width") == 0 ||
+            strcmp(pi[i].name, "char_height") == 0)
+            continue; /* the command line decides the character */
+        if (tn_settings_get(&st, pi[i].name, &v) && v >= pi[i].min && v <= pi[i].max)
+            tn_world_set(a->w, pi[i].name, pi[i].integer ? floor(v) : v, &e);
+    }
+    if (tn_settings_get(&st, "overlays", &v) && v >= 0 && v < 64 && !a->opts->overlays)
+        a->view.overlays = (unsigned)v;
+    if (tn_settings_get(&st, "speed", &v)) a->view.speed = tn_clampi((int)v, 0, TN_SPEED_COUNT - 1);
+    if (tn_settings_get(&st, "search_speed", &v)) a->pb.speed = tn_clampi((int)v, 0, TN_PB_RATES - 1);
+    if (tn_settings_get(&st, "hud_hidden", &v)) a->view.hud_hidden = v != 0;
+    if (tn_settings_get(&st, "fast_heuristic", &v) && (v != 0) != a->view.fast_heuristic) {
+        a->view.fast_heuristic = v != 0;
+        tn_wbots_set_heuristic(a->w, a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+    }
+    if (tn_settings_get(&st, "flow8", &v)) a->view.flow8 = v != 0;
+    double ww, wh;
+    if (tn_settings_get(&st, "window_w", &ww) && tn_settings_get(&st, "window_h", &wh) &&
+        ww >= 640 && wh >= 360 && ww <= 8192 && wh <= 8192)
+        SDL_SetWindowSize(a->win, (int)ww, (int)wh);
+}
+
+static void save_settings(app *a)
+{
+    char path[1024], err[512];
+    if (!tn_settings_path(path, sizeof path)) return;
+    tn_settings st;
+    memset(&st, 0, sizeof st);
+    int n;
+    const tn_param_info *pi = tn_world_params(&n);
+    for (int i = 0; i < n; i++) {
+        double v;
+        if (tn_world_get(a->w, pi[i].name, &v)) tn_settings_put(&st, pi[i].name, v);
+    }
+    tn_settings_put(&st, "overlays", a->view.overlays);
+    tn_settings_put(&st, "speed", a->view.speed);
+    tn_settings_put(&st, "search_speed", a->pb.speed);
+    tn_settings_put(&st, "hud_hidden", a->view.hud_hidden);
+    tn_settings_put(&st, "fast_heuristic", a->view.fast_heuristic);
+    tn_settings_put(&st, "flow8", a->view.flow8);
+    int ww, wh;
+    SDL_GetWindowSize(a->win, &ww, &wh);
+    tn_settings_put(&st, "window_w", ww);
+    tn_settings_put(&st, "window_h", wh);
+    if (tn_settings_save(&st, path, err, sizeof err) != 0)
+        fprintf(stderr, "tilenav: settings not saved: %s\n", err);
+}
+
+static void app_start(app *a)
+{
+    a->opts_copy = *a->opts;
+    a->opts = &a->opts_copy;
+    tn_undo_clear(&a->undo);
+    if (tn_playback_init(&a->pb) == 0) a->view.pb = &a->pb;
+    a->pb_plans = -1;
+    watch_goto(a); /* only notes the plan count */
+    load_settings(a);
+}
+
+static void app_end(app *a)
+{
+    picker_close(a);
+    save_settings(a);
+    tn_playback_free(&a->pb);
+    tn_path_destroy(a->pb_finder);
+    tn_flow_destroy(a->flow8);
+    a->view.pb = NULL;
+}
+
+/* Script commands for the window: speed, reset, playback. */
+static int host_control(void *user, tn_world *w, int op, double value, char *err, size_t cap)
+{
+    app *a = user;
+    (void)w;
+    (void)err;
+    (void)cap;
+    switch (op) {
+    case TN_SC_SPEED: a->view.speed = tn_speed_index(value); break;
+    case TN_SC_RESET: reset_world(a); break;
+    case TN_SC_PAUSE: a->view.paused = value != 0; break;
+    case TN_SC_PLAYBACK:
+        watch_goto(a);
+        if (!a->pb.trace.count) break;
+        a->pb.active = true;
+        a->pb.paused = true;
+        a->pb.shown = value < 0 ? a->pb.trace.count : value > a->pb.trace.count ? a->pb.trace.count : value;
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+/* The logical frame for the window's size: 1280x720 scaled when the window
+ * is at least that large, else the window's own pixels 1:1 (ui.h). */
+static void ui_resize(app *a)
+{
+    int ow = 0, oh = 0;
+    if (SDL_GetRendererOutputSize(a->ren, &ow, &oh) != 0 || ow <= 0 || oh <= 0) return;
+    int lw = TN_GAME_LOGICAL_W, lh = TN_GAME_LOGICAL_H;
+    if (ow < lw || oh < lh) {
+        lw = ow < 900 ? 900 : ow;
+        lh = oh < 500 ? 500 : oh;
+    }
+    if (lw != tn_ui_w || lh != tn_ui_h) {
+        SDL_RenderSetLogicalSize(a->ren, lw, lh);
+        tn_ui_set_size(lw, lh);
     }
 }
 
@@ -377,7 +991,7 @@ static int open_window(app *a, char *err, size_t cap)
         snprintf(err, cap, "cannot open a window: %s", SDL_GetError());
         return -1;
     }
-    SDL_SetWindowMinimumSize(a->win, 640, 360);
+    SDL_SetWindowMinimumSize(a->win, 900, 500);
     a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (a->ren && !SDL_GetHint(SDL_HINT_RENDER_DRIVER) && gl_is_software()) {
         /* OpenGL emulated on the CPU (llvmpipe under Xvfb or in a VM) draws a
@@ -391,6 +1005,7 @@ static int open_window(app *a, char *err, size_t cap)
         return -1;
     }
     SDL_RenderSetLogicalSize(a->ren, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    ui_resize(a);
     if (tn_fonts_open(&a->fonts, a->opts->assets_dir, err, cap) != 0) return -1;
     if (tn_gfx_init(&a->gfx, a->ren, &a->fonts, err, cap) != 0) return -1;
     return 0;
@@ -435,6 +1050,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     }
     tn_view_init(&a.view, w, opts->overlays);
     a.view.live = true;
+    app_start(&a);
     offer_restore(&a);
     /* Pacing: vsync where the renderer has it, and in any case a cap at the
      * display's refresh rate (DEFAULT_CAP_HZ when unknown). */
@@ -453,7 +1069,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     a.prev_y = w->character.y;
     double (*old_clock)(void) = w->clock;
     w->clock = now_s;
-    tn_script_host host = {&a, host_save, host_screenshot};
+    tn_script_host host = {&a, host_save, host_screenshot, host_control};
 
     int rc = 0;
     long drawn = 0; /* frames presented */
@@ -463,14 +1079,14 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     while (!a.quit) {
         double t = now_s(), dt = t - last;
         last = t;
-        acc += dt > 0.25 ? 0.25 : dt;
+        acc = sim_feed(&a, acc, dt);
 
         SDL_Event ev;
         while (SDL_PollEvent(&ev)) handle_event(&a, &ev);
         if (a.quit) break;
 
         int steps = 0;
-        while (acc >= STEP_S && steps < MAX_CATCHUP && !a.quit) {
+        while (acc >= STEP_S && steps < max_catchup(&a) && !a.quit) {
             if (opts->script &&
                 tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
@@ -499,9 +1115,10 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
             steps++;
             if (opts->frames > 0 && w->frame >= opts->frames) a.quit = true;
         }
-        if (steps == MAX_CATCHUP && acc > STEP_S) acc = STEP_S * 0.5; /* drop the backlog */
+        if (steps >= max_catchup(&a) && acc > STEP_S) acc = STEP_S * 0.5; /* drop the backlog */
+        frame_extra(&a, dt);
 
-        float alpha = (float)(acc / STEP_S);
+        float alpha = a.view.paused ? 1.0f : (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
         a.view.char_x = a.prev_x + (w->character.x - a.prev_x) * alpha;
         a.view.char_y = a.prev_y + (w->character.y - a.prev_y) * alpha;
@@ -549,6 +1166,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
         fprintf(stderr, "tilenav: %s\n", warn);
     if (autosave(&a) != 0 && rc == 0) rc = 1;
+    app_end(&a);
     w->clock = old_clock;
     close_window(&a);
     return rc;

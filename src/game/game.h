@@ -19,6 +19,8 @@ typedef struct tn_game_opts {
     long frames;               /* stop after this many steps; 0 = run until quit */
     struct tn_script *script;  /* optional: commands applied at their frames */
     unsigned overlays;         /* initial TN_OVERLAY_* bits */
+    const char *const *extra_maps; /* more maps for the picker (Tab), e.g. Moving AI */
+    int nextra;
 } tn_game_opts;
 
 #define TN_GAME_LOGICAL_W 1280

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "control.h"
 #include "fileio.h"
 #include "game.h"
 #include "script.h"
@@ -12,7 +13,7 @@
 #include "tn_world.h"
 
 static const char USAGE[] =
-    "usage: tilenav [--map FILE] [options]\n"
+    "usage: tilenav [--map FILE] [options] [MAP...]\n"
     "  --map FILE          map to play (tilenav-map or Moving AI .map); default maps/demo.map\n"
     "  --headless          no window: run --frames steps as fast as possible, print one JSON line\n"
     "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
@@ -23,6 +24,7 @@ static const char USAGE[] =
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
     "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers\n"
+    "  MAP...              more maps for the window's map picker (Tab)\n"
     "  --help, --version\n";
 
 typedef struct options {
@@ -33,6 +35,8 @@ typedef struct options {
     double jump_height;
     int char_w, char_h;
     unsigned overlays;
+    const char *extra[64];     /* positional maps for the picker */
+    int nextra;
 } options;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -167,6 +171,8 @@ static int parse_args(int argc, char **argv, options *o)
             if (!parse_overlays(next, &o->overlays))
                 return usage_error("--overlays: unknown overlay in '%s' (path, explored, flow, "
                                    "navmesh, companion, wanderers)", next);
+        } else if (a[0] != '-' && o->nextra < 64) {
+            o->extra[o->nextra++] = a; /* a map for the picker */
         } else {
             return usage_error("unknown option '%s'", a);
         }
@@ -200,6 +206,7 @@ static const char *find_assets(const char *given)
 typedef struct host_ctx {
     const char *assets;
     unsigned overlays;
+    const char *map;
 } host_ctx;
 
 static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
@@ -216,6 +223,15 @@ static int host_screenshot(void *user, tn_world *w, const char *path, char *err,
     return tn_game_screenshot(w, h->assets, path, h->overlays, err, cap);
 }
 
+/* Script `reset` (the display-only commands need no host here). */
+static int host_control(void *user, tn_world *w, int op, double value, char *err, size_t cap)
+{
+    host_ctx *h = user;
+    (void)value;
+    if (op == TN_SC_RESET) return tn_control_reset(w, h->map, err, cap);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -227,6 +243,15 @@ int main(int argc, char **argv)
     if (tn_load_map(o.map, &map, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: %s\n", err);
         return 1;
+    }
+    for (int i = 0; i < o.nextra; i++) { /* the picker's maps must load too */
+        tn_map *x;
+        if (tn_load_map(o.extra[i], &x, err, sizeof err) != 0) {
+            fprintf(stderr, "tilenav: %s\n", err);
+            tn_map_destroy(map);
+            return 1;
+        }
+        tn_map_destroy(x);
     }
     tn_script *script = NULL;
     if (o.script) {
@@ -260,8 +285,8 @@ int main(int argc, char **argv)
     }
 
     const char *assets = find_assets(o.assets);
-    host_ctx hc = {assets, o.overlays};
-    tn_script_host host = {&hc, host_save, host_screenshot};
+    host_ctx hc = {assets, o.overlays, o.map};
+    tn_script_host host = {&hc, host_save, host_screenshot, host_control};
     rc = 0;
     if (o.headless || o.screenshot) {
         for (long f = 0; f < o.frames; f++) {
@@ -300,7 +325,7 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays};
+        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays, o.extra, o.nextra};
         rc = tn_game_run(w, &go);
     }
     tn_world_destroy(w);

@@ -3,6 +3,10 @@
 #include "fileio.h"
 #include "render.h"
 
+#include "control.h"
+#include "tn_flow.h"
+#include "tn_wnav.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +27,15 @@ int tn_zoom_fit(const tn_map *m)
     return ZOOM_ONE;
 }
 
+int tn_zoom_fit_all(const tn_map *m)
+{
+    for (int i = ZOOM_AUTO_MAX; i > 0; i--) {
+        float z = tn_zoom_levels[i] * TN_TILE_PX;
+        if ((float)m->w * z <= TN_VIEW_W && (float)m->h * z <= TN_VIEW_H) return i;
+    }
+    return 0;
+}
+
 /* One axis: place a small map at `fit` (offset from view0), follow `focus`
  * (screen px from the map's origin) on a large one. */
 static int camera_axis(int view0, int view_len, int map_len_px, float focus, int fit)
@@ -38,14 +51,18 @@ tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
 {
     tn_camera c;
     c.view.x = 0;
-    c.view.y = 0;
+    c.view.y = tn_view_y(v);
     c.view.w = TN_VIEW_W;
-    c.view.h = TN_VIEW_H;
+    c.view.h = tn_view_h(v);
     int zi = v->zoom >= 0 && v->zoom < TN_ZOOM_LEVELS ? v->zoom : tn_zoom_fit(w->map);
     c.scale = tn_zoom_levels[zi];
     c.ts = (int)(c.scale * TN_TILE_PX + 0.5f);
     float fx = (v->char_x + 0.5f * (float)w->character.w * TN_TILE_PX) * c.scale;
     float fy = (v->char_y + 0.5f * (float)w->character.h * TN_TILE_PX) * c.scale;
+    if (!v->follow) { /* a camera the user moved */
+        fx = v->cam_x * c.scale;
+        fy = v->cam_y * c.scale;
+    }
     /* A map that fits is centred across and sits at the bottom with the
      * same margin as at its sides, which leaves the HUD room above it. */
     int mw = w->map->w * c.ts, mh = w->map->h * c.ts;
@@ -177,6 +194,28 @@ static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
     }
 }
 
+/* Destinations again, over the enemies that gather on them (the tile pass
+ * drew them first; a ring makes them read on top of a crowd). */
+static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
+{
+    const tn_map *m = w->map;
+    const int ts = c->ts;
+    int x0 = tn_maxi(0, floordiv(c->view.x - c->ox, ts)), y0 = tn_maxi(0, floordiv(c->view.y - c->oy, ts));
+    int x1 = tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts));
+    int y1 = tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts));
+    const float fts = (float)ts, in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
+    for (int y = y0; y <= y1; y++)
+        for (int x = x0; x <= x1; x++) {
+            if (m->mark[y * m->w + x] != TN_MARK_DEST || m->tile[y * m->w + x] != TN_TILE_EMPTY)
+                continue;
+            float cx = (float)(c->ox + x * ts) + fts * 0.5f, cy = (float)(c->oy + y * ts) + fts * 0.5f;
+            float rad = fts * 0.5f - in * 0.5f;
+            tn_gfx_ring(g, cx, cy, rad + b, 2.0f * b + 1.0f, 0x0b1a12ffu);
+            tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
+            tn_gfx_ring(g, cx, cy, rad - b * 0.5f, b, TN_COL_DEST_EDGE);
+        }
+}
+
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
 {
     float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
@@ -265,6 +304,123 @@ static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
     tn_gfx_text(d->g, TN_FONT_TINY, sx, sy, s, rgba);
 }
 
+/* ------------------------------------------------------ search playback */
+
+#define PB_OPEN_COL 0x58d0ffffu   /* the frontier (open set) */
+#define PB_CLOSED_COL 0xff9a3c00u /* the closed set, alpha by depth */
+#define PB_CURRENT_COL 0xffffffffu
+
+/* The recorded search up to pb->shown: closed cells filled (more jump
+ * values closed: more opaque), open cells outlined, the current node
+ * ringed.  Tile searches draw tiles, navmesh searches triangles. */
+static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const tn_camera *c)
+{
+    int shown = (int)pb->shown;
+    if (shown > pb->trace.count) shown = pb->trace.count;
+    const tn_trace_event *ev = pb->trace.ev;
+    const tn_map *m = w->map;
+    int cur = -1;
+    for (int i = shown - 1; i >= 0; i--)
+        if (ev[i].kind != TN_TRACE_OPEN) {
+            cur = i;
+            break;
+        }
+    if (!pb->navmesh) {
+        size_t n = (size_t)m->w * (size_t)m->h;
+        uint8_t *st = tn_playback_scratch(pb, n);
+        if (!st) return;
+        memset(st, 0, n);
+        /* low 4 bits: closed jump values (capped); bit 4: on the open list */
+        for (int i = 0; i < shown; i++) {
+            int x = (int)ev[i].x, y = (int)ev[i].y;
+            if (!tn_map_inside(m, x, y)) continue;
+            uint8_t *p = &st[(size_t)y * m->w + x];
+            if (ev[i].kind == TN_TRACE_OPEN) *p |= 0x10;
+            else if ((*p & 0x0f) < 12) *p = (uint8_t)(*p + 1);
+        }
+        float ts = (float)c->ts;
+        for (int y = 0; y < m->h; y++)
+            for (int x = 0; x < m->w; x++) {
+                uint8_t p = st[(size_t)y * m->w + x];
+                if (!p) continue;
+                float sx = (float)(c->ox + x * c->ts), sy = (float)(c->oy + y * c->ts);
+                if (sx > (float)(c->view.x + c->view.w) || sy > (float)(c->view.y + c->view.h) ||
+                    sx + ts < (float)c->view.x || sy + ts < (float)c->view.y)
+                    continue;
+                int k = p & 0x0f;
+                if (k) tn_gfx_rect(g, sx, sy, ts, ts, PB_CLOSED_COL | (uint32_t)(70 + k * 12));
+                else tn_gfx_frame(g, sx + 1, sy + 1, ts - 2, ts - 2, ts >= 16 ? 2.0f : 1.0f,
+                                  PB_OPEN_COL);
+            }
+        if (cur >= 0) {
+            float sx = (float)(c->ox + (int)ev[cur].x * c->ts);
+            float sy = (float)(c->oy + (int)ev[cur].y * c->ts);
+            tn_gfx_frame(g, sx - 2, sy - 2, ts + 4, ts + 4, 2, PB_CURRENT_COL);
+        }
+    } else {
+        const tn_navmesh *nm = tn_wnav_mesh(w);
+        if (!nm) return;
+        tn_navmesh_view mv;
+        tn_navmesh_get_view(nm, &mv);
+        uint8_t *st = tn_playback_scratch(pb, (size_t)mv.ntris + 1);
+        if (!st) return;
+        memset(st, 0, (size_t)mv.ntris);
+        for (int i = 0; i < shown; i++) {
+            int t = ev[i].id;
+            if (t < 0 || t >= mv.ntris) continue;
+            if (ev[i].kind == TN_TRACE_OPEN) st[t] |= 1;
+            else st[t] |= 2;
+        }
+        float k = mv.tile_size * c->scale;
+        for (int t = 0; t < mv.ntris; t++) {
+            if (!st[t]) continue;
+            float x[3], y[3];
+            for (int j = 0; j < 3; j++) {
+                int pi = mv.tri[3 * t + j];
+                x[j] = (float)c->ox + (float)mv.xy[2 * pi] * k;
+                y[j] = (float)c->oy + (float)mv.xy[2 * pi + 1] * k;
+            }
+            if (st[t] & 2) tn_gfx_tri(g, x[0], y[0], x[1], y[1], x[2], y[2], PB_CLOSED_COL | 0x90u);
+            else
+                for (int j = 0; j < 3; j++)
+                    tn_gfx_line(g, x[j], y[j], x[(j + 1) % 3], y[(j + 1) % 3], 2.0f, PB_OPEN_COL);
+        }
+        if (cur >= 0) {
+            float sx = tn_camera_sx(c, ev[cur].x), sy = tn_camera_sy(c, ev[cur].y);
+            tn_gfx_ring(g, sx, sy, 6, 2, PB_CURRENT_COL);
+        }
+    }
+}
+
+/* The flow overlay from an 8-connected field (the Y toggle): arrows to the
+ * next tile, diagonals included; red tiles have no path. */
+static void draw_flow8(const tn_debug_draw *dd, const tn_flow *f)
+{
+    const float T = (float)TN_TILE_PX;
+    for (int y = 0; y < f->h; y++)
+        for (int x = 0; x < f->w; x++) {
+            int i = tn_flow_index(f, x, y), d = f->dir[i];
+            if (f->kind[i] == TN_FLOW_WALL) continue;
+            float cx = ((float)x + 0.5f) * T, cy = ((float)y + 0.5f) * T;
+            if (d == TN_DIR_NONE) {
+                tn_dd_rect(dd, (float)x * T, (float)y * T, T, T, 0xd0303050u, true);
+                continue;
+            }
+            if (d == TN_DIR_HERE) {
+                tn_dd_circle(dd, cx, cy, 0.3f * T, 0xffffffa0u, false);
+                continue;
+            }
+            float ux = (float)tn_dir_dx[d], uy = (float)tn_dir_dy[d];
+            float k = (ux != 0 && uy != 0) ? 0.7071f : 1.0f;
+            ux *= k;
+            uy *= k;
+            float bx = cx + 0.05f * T * ux, by = cy + 0.05f * T * uy;
+            tn_dd_line(dd, cx - 0.32f * T * ux, cy - 0.32f * T * uy, bx, by, 0xa0e0ffa0u);
+            tn_dd_tri(dd, cx + 0.4f * T * ux, cy + 0.4f * T * uy, bx - 0.2f * T * uy,
+                      by + 0.2f * T * ux, bx + 0.2f * T * uy, by - 0.2f * T * ux, 0xa0e0ffc0u);
+        }
+}
+
 /* ---------------------------------------------------------------- frame */
 
 static const char *const TILE_NAMES[] = {"empty", "block", "one-way"};
@@ -275,7 +431,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     const tn_map *m = w->map;
     tn_camera c = tn_camera_make(w, v);
     tn_gfx_clip(g, NULL);
-    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, TN_COL_VOID);
+    tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, TN_COL_VOID);
 
     tn_gfx_clip(g, &c.view);
     draw_tiles(g, w, &c);
@@ -285,7 +441,17 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
 
     dd_ctx ctx = {g, &c, tn_clampf((float)c.ts / 10.0f, 1.25f, 3.0f)};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
-    tn_world_draw(w, &dd, v->overlays);
+    unsigned overlays = v->overlays;
+    if (v->pb && v->pb->active) { /* the replay replaces the still picture */
+        draw_playback(g, w, v->pb, &c);
+        overlays &= ~(unsigned)TN_OVERLAY_EXPLORED;
+    }
+    if (v->flow8_field && (overlays & TN_OVERLAY_FLOW)) { /* the 8-connected field instead */
+        draw_flow8(&dd, v->flow8_field);
+        overlays &= ~(unsigned)TN_OVERLAY_FLOW;
+    }
+    tn_world_draw(w, &dd, overlays);
+    draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
 
     char hover[96] = "";
@@ -298,11 +464,24 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(hover, sizeof hover, "tile %d,%d  %s%s%s", tx, ty, TILE_NAMES[t % 3],
                  MARK_NAMES[mk & 3], tx == m->start_x && ty == m->start_y ? "  start" : "");
     }
+    if (v->inspect_kind) tn_ui_inspect_draw(g, w, v);
+    if (hover[0]) { /* the readout follows the mouse */
+        int hw = tn_gfx_text_width(g, TN_FONT_MONO, hover) + 12;
+        int hh = tn_gfx_line_height(g, TN_FONT_MONO) + 6;
+        float hx = (float)v->mouse_x + 16, hy = (float)v->mouse_y + 18;
+        if (hx + (float)hw > (float)(c.view.x + c.view.w)) hx = (float)v->mouse_x - 8 - (float)hw;
+        if (hy + (float)hh > (float)(c.view.y + c.view.h)) hy = (float)v->mouse_y - 8 - (float)hh;
+        tn_gfx_rect(g, hx, hy, (float)hw, (float)hh, TN_COL_HUD_BG);
+        tn_gfx_text(g, TN_FONT_MONO, hx + 6, hy + 3, hover, TN_COL_TEXT);
+    }
     tn_gfx_clip(g, NULL);
 
-    tn_ui_panel_draw(g, w, v);
     tn_ui_hud_draw(g, w, v, hover);
-    if (v->show_help) tn_ui_help_draw(g);
+    tn_ui_picker_draw(g, v);
+    tn_ui_bar_draw(g, w, v);
+    tn_ui_status_draw(g, w, v);
+    tn_ui_panel_draw(g, w, v);
+    if (v->show_help) tn_ui_help_draw(g, v->help_scroll);
     tn_gfx_flush(g);
 }
 
@@ -324,7 +503,10 @@ int tn_render_offscreen(const tn_world *w, const tn_fonts *fonts, const tn_view 
     tn_gfx g;
     int rc = tn_gfx_init(&g, r, fonts, err, cap);
     if (rc == 0) {
+        int uw = tn_ui_w, uh = tn_ui_h; /* screenshots: always the 1280x720 frame */
+        tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
         tn_render_scene(&g, w, v);
+        tn_ui_set_size(uw, uh);
         SDL_RenderFlush(r);
         /* Encoded in memory, then written like a map (a temporary file
          * renamed over PATH): a failure leaves any old PATH as it was and

@@ -6,7 +6,12 @@
  * screenshots call it on a software renderer over a surface, so a
  * screenshot is exactly what the window shows.
  *
- * Camera: the map view is the screen's left TN_VIEW_W x TN_VIEW_H pixels.
+ * Camera: the map view is the screen's left TN_VIEW_W x TN_VIEW_H pixels,
+ * from TN_VIEW_Y down: the top bar and the HUD strip above it, the status
+ * line below (with the HUD collapsed, H, the view takes its strip too;
+ * tn_view_y/tn_view_h).
+ * The camera follows the character (tn_view.follow) or stays where the user
+ * panned or zoomed it (tn_view.cam_x/cam_y: the world pixel at the centre).
  * Zoom comes in levels that keep a tile a whole number of pixels (2..64 px).
  * The default level is the largest one (at most 3x) that shows the whole map;
  * when even 0.5x cannot, the default is 1x.  Along each axis where the map
@@ -26,6 +31,8 @@ extern const float tn_zoom_levels[TN_ZOOM_LEVELS];
 
 /* The default zoom level for a map (see above). */
 int tn_zoom_fit(const tn_map *m);
+/* The largest level (down to 1/8x) that shows the whole map (the fit key). */
+int tn_zoom_fit_all(const tn_map *m);
 
 typedef struct tn_camera {
     SDL_Rect view; /* the map view on screen (logical pixels) */

@@ -171,6 +171,32 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("toggle needs whole-number tile coordinates");
             c.arg = lookup(tok[4].s, EDITS, 6);
             if (c.arg < 0) FAIL("unknown tile kind '%s' (expected block, oneway, empty, spawn, dest or item)", tok[4].s);
+        } else if (strcmp(cmd, "set") == 0 && nargs == 2 && strcmp(tok[2].s, "speed") == 0) {
+            static const char *const SPEEDS[] = {"1/8", "1/4", "1/2", "1", "2", "4"};
+            static const double SV[] = {0.125, 0.25, 0.5, 1, 2, 4};
+            c.op = TN_SC_SPEED;
+            int k = lookup(tok[3].s, SPEEDS, 6);
+            double v;
+            if (k < 0 && parse_double(tok[3].s, &v))
+                for (int i = 0; i < 6; i++)
+                    if (v == SV[i]) k = i;
+            if (k < 0) FAIL("speed '%s' is not one of 1/8, 1/4, 1/2, 1, 2, 4", tok[3].s);
+            c.value = SV[k];
+        } else if (strcmp(cmd, "reset") == 0) {
+            if (nargs != 0) FAIL("usage: FRAME reset");
+            c.op = TN_SC_RESET;
+        } else if (strcmp(cmd, "pause") == 0) {
+            if (nargs != 1 || (strcmp(tok[2].s, "on") != 0 && strcmp(tok[2].s, "off") != 0))
+                FAIL("usage: FRAME pause on|off");
+            c.op = TN_SC_PAUSE;
+            c.value = strcmp(tok[2].s, "on") == 0;
+        } else if (strcmp(cmd, "playback") == 0) {
+            long n;
+            if (nargs != 1) FAIL("usage: FRAME playback N|all");
+            c.op = TN_SC_PLAYBACK;
+            if (strcmp(tok[2].s, "all") == 0) c.value = -1;
+            else if (parse_long(tok[2].s, 0, 100000000L, &n)) c.value = (double)n;
+            else FAIL("playback needs a number of events or 'all', got '%s'", tok[2].s);
         } else if (strcmp(cmd, "set") == 0 || strcmp(cmd, "wanderers") == 0) {
             const char *pname = strcmp(cmd, "set") == 0 ? tok[2].s : "wanderers";
             const char *val = strcmp(cmd, "set") == 0 ? tok[3].s : tok[2].s;
@@ -205,7 +231,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             strcpy(c.path, tok[2].s);
         } else {
             FAIL("unknown command '%s' (expected key, click, toggle, set, goto, tool, save, "
-                 "screenshot or wanderers)", cmd);
+                 "screenshot, wanderers, reset, pause or playback)", cmd);
         }
         s->cmds[s->count++] = c;
     }
@@ -267,6 +293,23 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                 }
             }
             break;
+        case TN_SC_SPEED:
+        case TN_SC_RESET:
+        case TN_SC_PAUSE:
+        case TN_SC_PLAYBACK: {
+            char m[512];
+            if (!host || !host->control) {
+                if (c->op != TN_SC_RESET) break; /* display only */
+                snprintf(err, errcap, "%s:%d: reset is not available in this mode", s->file,
+                         c->line);
+                return -1;
+            }
+            if (host->control(host->user, w, (int)c->op, c->value, m, sizeof m) != 0) {
+                snprintf(err, errcap, "%s:%d: %s", s->file, c->line, m);
+                return -1;
+            }
+            break;
+        }
         case TN_SC_SAVE:
         case TN_SC_SCREENSHOT: {
             int (*fn)(void *, tn_world *, const char *, char *, size_t) =

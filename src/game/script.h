@@ -10,6 +10,12 @@
  *   40  save FILE                                 atomic save of the map
  *   50  screenshot FILE.bmp                       offscreen render
  *   60  wanderers N                               same as set wanderers N
+ *   70  set speed 1/8|1/4|1/2|1|2|4               simulation speed (window only; the
+ *                                                 headless run ignores it: it has no clock)
+ *   80  reset                                     reload the map, clear agents and counters
+ *   90  pause on|off                              pause the window's clock (window only)
+ *   95  playback N|all                            show the first N events of the last
+ *                                                 recorded search, held (window only)
  *
  * FRAME is the step before which the command applies (0 = before the first
  * step); frames must not decrease.  Parse errors name FILE:LINE; a command
@@ -28,7 +34,7 @@
 
 typedef enum tn_script_op {
     TN_SC_KEY, TN_SC_CLICK, TN_SC_TOGGLE, TN_SC_SET, TN_SC_GOTO, TN_SC_TOOL,
-    TN_SC_SAVE, TN_SC_SCREENSHOT
+    TN_SC_SAVE, TN_SC_SCREENSHOT, TN_SC_SPEED, TN_SC_RESET, TN_SC_PAUSE, TN_SC_PLAYBACK
 } tn_script_op;
 
 typedef struct tn_script_cmd {
@@ -56,6 +62,10 @@ typedef struct tn_script_host {
     /* Return 0 on success, or -1 with a message in err. */
     int (*save)(void *user, tn_world *w, const char *path, char *err, size_t cap);
     int (*screenshot)(void *user, tn_world *w, const char *path, char *err, size_t cap);
+    /* speed (value = the speed), reset, pause (value 0/1), playback (value =
+     * events, -1 = all).  NULL: speed, pause and playback are ignored (a
+     * headless run has no clock and draws nothing); reset is an error. */
+    int (*control)(void *user, tn_world *w, int op, double value, char *err, size_t cap);
 } tn_script_host;
 
 /* Parse; NULL with "FILE:LINE: problem" in err on any bad line. */

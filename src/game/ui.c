@@ -2,6 +2,8 @@
  * and the help overlay.  See ui.h. */
 #include "ui.h"
 
+#include "control.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,9 +17,9 @@ static const struct {
 } FONT_SPEC[TN_FONT_COUNT] = {
     [TN_FONT_UI] = {"DejaVuSans.ttf", 14, TTF_STYLE_NORMAL},
     [TN_FONT_TITLE] = {"DejaVuSans.ttf", 19, TTF_STYLE_BOLD},
-    [TN_FONT_SMALL] = {"DejaVuSans.ttf", 11, TTF_STYLE_NORMAL},
+    [TN_FONT_SMALL] = {"DejaVuSans.ttf", 12, TTF_STYLE_NORMAL},
     [TN_FONT_MONO] = {"DejaVuSansMono.ttf", 13, TTF_STYLE_NORMAL},
-    [TN_FONT_TINY] = {"DejaVuSansMono.ttf", 10, TTF_STYLE_NORMAL},
+    [TN_FONT_TINY] = {"DejaVuSansMono.ttf", 12, TTF_STYLE_NORMAL},
 };
 
 static const char *const FONT_FILES[2] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf"};
@@ -73,6 +75,7 @@ static const uint32_t EXTRA_CP[] = {
     0x2190, 0x2191, 0x2192, 0x2193, /* arrows */
     0x2022, 0x00b7, 0x2013, 0x2014, 0x2026, 0x2212, 0x2264, 0x2265, 0x2248, 0x221e,
     0x2713, 0x25b2, 0x25bc, 0x25cf, 0x25cb, 0x03bc, 0x0394, 0x03b1, 0x03b8, 0x2318,
+    0x21e7, 0x25b6, 0x25a0, 0x25c6,
 };
 #define NEXTRA ((int)(sizeof EXTRA_CP / sizeof EXTRA_CP[0]))
 _Static_assert(95 + 96 + NEXTRA <= TN_GLYPHS, "glyph table too small");
@@ -446,6 +449,9 @@ void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays)
     v->char_y = w->character.y;
     v->facing = 1;
     v->hot_slider = v->drag_slider = v->hot_tool = v->hot_overlay = -1;
+    v->hot_bar = v->drag_bar = -1;
+    v->speed = TN_SPEED_NORMAL;
+    v->follow = true;
 }
 
 void tn_ui_param_label(const char *name, char *out, size_t cap)
@@ -463,15 +469,27 @@ void tn_ui_param_label(const char *name, char *out, size_t cap)
 
 #define PANEL_X TN_VIEW_W
 #define PAD 14
-#define TOOLS_Y 80
-#define TOOL_H 22
-#define TOOL_GAP 4
-#define SLIDERS_TITLE_Y 184
-#define SLIDERS_Y 204
-#define SLIDERS_SPACE 382
-#define OVERLAYS_TITLE_Y 594
-#define OVERLAYS_Y 612
-#define OVERLAY_H 21
+/* A frame under 700 px high (a small window, 1:1) packs the panel: no
+ * subtitle, shorter tool and overlay rows, sliders with small labels. */
+#define SHORT (TN_FRAME_H < 700)
+#define TOOLS_Y (SHORT ? 52 : 80)
+#define TOOL_H (SHORT ? 20 : 22)
+#define TOOL_GAP (SHORT ? 2 : 4)
+#define SLIDERS_TITLE_Y (SHORT ? 142 : 184)
+#define SLIDERS_Y (SHORT ? 160 : 204)
+/* rows below the tools follow the frame's height (382 px of sliders at 720) */
+#define SLIDERS_SPACE (SHORT ? TN_FRAME_H - 107 - SLIDERS_Y : TN_FRAME_H - 338)
+#define OVERLAYS_TITLE_Y (SHORT ? TN_FRAME_H - 105 : TN_FRAME_H - 126)
+#define OVERLAYS_Y (SHORT ? TN_FRAME_H - 89 : TN_FRAME_H - 108)
+
+int tn_ui_w = TN_GAME_LOGICAL_W, tn_ui_h = TN_GAME_LOGICAL_H;
+
+void tn_ui_set_size(int w, int h)
+{
+    tn_ui_w = w;
+    tn_ui_h = h;
+}
+#define OVERLAY_H (SHORT ? 19 : 21)
 
 static const char *const OVERLAY_NAMES[] = {"path", "explored", "flow field", "navmesh",
                                             "companion", "wanderers"};
@@ -501,7 +519,7 @@ static void slider_track(int i, int n, int *x0, int *x1, int *y)
     SDL_Rect r = slider_rect(i, n);
     *x0 = r.x + 6;
     *x1 = r.x + r.w - 6;
-    *y = r.y + r.h - 10;
+    *y = r.y + r.h - (r.h < 30 ? 5 : 10);
 }
 
 static SDL_Rect overlay_rect(int i)
@@ -628,11 +646,11 @@ static void section_title(tn_gfx *g, int y, const char *title, const char *hint)
 
 void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
-    tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_VIEW_H, TN_COL_PANEL);
-    tn_gfx_rect(g, PANEL_X, 0, 1, TN_VIEW_H, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, PANEL_X, 0, TN_PANEL_W, TN_FRAME_H, TN_COL_PANEL);
+    tn_gfx_rect(g, PANEL_X, 0, 1, TN_FRAME_H, TN_COL_PANEL_EDGE);
 
     tn_gfx_text(g, TN_FONT_TITLE, PANEL_X + PAD, 12, "tilenav", TN_COL_TEXT);
-    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
+    if (!SHORT) tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
                 TN_COL_TEXT_DIM);
 
     /* tools */
@@ -665,10 +683,13 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         if (on) format_value(p, val, value, sizeof value);
         else snprintf(value, sizeof value, "not available");
         uint32_t tc = on ? (hot ? 0xffffffffu : TN_COL_TEXT) : TN_COL_TEXT_OFF;
-        tn_gfx_text(g, TN_FONT_UI, (float)r.x, (float)r.y, label, tc);
-        int vw = tn_gfx_text_width(g, on ? TN_FONT_MONO : TN_FONT_SMALL, value);
-        tn_gfx_text(g, on ? TN_FONT_MONO : TN_FONT_SMALL, (float)(r.x + r.w - vw),
-                    (float)(r.y + (on ? 1 : 3)), value, on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
+        bool tight = r.h < 30; /* a short frame: 12 px labels over the track */
+        tn_gfx_text(g, tight ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x, (float)r.y - (tight ? 2 : 0),
+                    label, tc);
+        tn_font_id vf = on && !tight ? TN_FONT_MONO : TN_FONT_SMALL;
+        int vw = tn_gfx_text_width(g, vf, value);
+        tn_gfx_text(g, vf, (float)(r.x + r.w - vw), (float)(r.y + (tight ? -2 : on ? 1 : 3)), value,
+                    on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
         int x0, x1, ty;
         slider_track(i, n, &x0, &x1, &ty);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, (float)(x1 - x0), 4,
@@ -678,8 +699,9 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         float hx = (float)x0 + (float)t * (float)(x1 - x0);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, hx - (float)x0, 4, 0x3b8fb3ffu);
-        tn_gfx_circle(g, hx, (float)ty, hot ? 7.0f : 6.0f, hot ? 0xffffffffu : 0xcfd8e8ffu);
-        tn_gfx_ring(g, hx, (float)ty, hot ? 7.0f : 6.0f, 1.5f, 0x3b8fb3ffu);
+        float kr = tight ? (hot ? 5.5f : 4.5f) : (hot ? 7.0f : 6.0f);
+        tn_gfx_circle(g, hx, (float)ty, kr, hot ? 0xffffffffu : 0xcfd8e8ffu);
+        tn_gfx_ring(g, hx, (float)ty, kr, 1.5f, 0x3b8fb3ffu);
     }
 
     /* overlays */
@@ -698,15 +720,15 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
 
     /* footer: the hovered slider's help, or the main keys */
-    const char *foot = "F1 help   Ctrl+S save   F12 shot   Esc quit";
+    const char *foot = "F1 help  Ctrl+S save  F12 shot  Esc quit";
     char help[128];
     int hs = v->drag_slider >= 0 ? v->drag_slider : v->hot_slider;
     if (hs >= 0 && hs < n) {
         snprintf(help, sizeof help, "%s (%g..%g)", params[hs].help, params[hs].min, params[hs].max);
         foot = help;
     }
-    tn_gfx_rect(g, PANEL_X + PAD, 690, TN_PANEL_W - 2 * PAD, 1, TN_COL_PANEL_EDGE);
-    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 698, foot, TN_COL_TEXT_DIM);
+    tn_gfx_rect(g, PANEL_X + PAD, (float)(TN_FRAME_H - 30), TN_PANEL_W - 2 * PAD, 1, TN_COL_PANEL_EDGE);
+    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, (float)(TN_FRAME_H - 22), foot, TN_COL_TEXT_DIM);
 }
 
 /* ----------------------------------------------------------------- HUD */
@@ -726,6 +748,7 @@ static const char *const TOOL_HINT[TN_TOOL_COUNT] = {
 
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover)
 {
+    if (v->hud_hidden) return;
     char lines[HUD_MAX_LINES][160];
     uint32_t colour[HUD_MAX_LINES];
     int nl = 0;
@@ -735,15 +758,7 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     else
         snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", w->frame);
     colour[nl++] = TN_COL_TEXT;
-    snprintf(lines[nl], sizeof lines[nl], "tool %d %s: %s", (int)w->tool + 1,
-             tn_tool_name(w->tool), TOOL_HINT[(unsigned)w->tool < TN_TOOL_COUNT ? w->tool : 0]);
-    colour[nl++] = TN_COL_ACCENT;
-    snprintf(lines[nl], sizeof lines[nl], "right: block  shift+right/middle: one-way  wheel: zoom");
-    colour[nl++] = TN_COL_TEXT_DIM;
-    if (hover && hover[0]) {
-        snprintf(lines[nl], sizeof lines[nl], "%s", hover);
-        colour[nl++] = TN_COL_TEXT_DIM;
-    }
+    (void)hover; /* drawn next to the mouse (render.c) */
     char hud[1024];
     tn_world_hud(w, hud, sizeof hud);
     for (char *s = hud; *s && nl < HUD_MAX_LINES;) {
@@ -761,119 +776,481 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     const char *unsaved = "  \xe2\x97\x8f unsaved (Ctrl+S)";
     int uw = w->dirty ? tn_gfx_text_width(g, TN_FONT_MONO, unsaved) : 0;
     wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[0]) + uw);
-    float x = 8, y = 8;
-    tn_gfx_rect(g, x, y, (float)(wmax + 16), (float)(nl * lh + 10), TN_COL_HUD_BG);
+    /* a strip of its own between the top bar and the map view */
+    float x = 0, y = TN_BAR_H - 1;
+    tn_gfx_rect(g, 0, TN_BAR_H, TN_VIEW_W, TN_HUD_H, TN_COL_PANEL);
+    tn_gfx_rect(g, 0, TN_BAR_H + TN_HUD_H - 1, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
+    SDL_Rect hclip = {0, TN_BAR_H, TN_VIEW_W - 4, TN_HUD_H};
+    tn_gfx_clip(g, &hclip);
+    (void)wmax;
     for (int i = 0; i < nl; i++) {
         int tw = tn_gfx_text(g, TN_FONT_MONO, x + 8, y + 5 + (float)(i * lh), lines[i], colour[i]);
         if (i == 0 && w->dirty) tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved,
                                             TN_COL_WARN);
     }
-
-    /* the world's message, fading out over its last half second */
-    if (w->message_ttl > 0 && w->message[0]) {
-        int a = w->message_ttl >= 30 ? 255 : w->message_ttl * 255 / 30;
-        int mw = tn_gfx_text_width(g, TN_FONT_UI, w->message);
-        int mh = tn_gfx_line_height(g, TN_FONT_UI);
-        float mx = (float)(TN_VIEW_W - mw) * 0.5f, my = (float)(TN_VIEW_H - mh - 28);
-        if (mx < 8) mx = 8;
-        SDL_Rect clip = {0, 0, TN_VIEW_W, TN_VIEW_H}; /* a long message stays off the panel */
-        tn_gfx_clip(g, &clip);
-        uint32_t bg = (TN_COL_HUD_BG & 0xffffff00u) | (uint32_t)(a * 0xd0 / 255);
-        tn_gfx_rect(g, mx - 12, my - 6, (float)mw + 24, (float)mh + 12, bg);
-        tn_gfx_rect(g, mx - 12, my - 6, 3, (float)mh + 12, (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
-        tn_gfx_text(g, TN_FONT_UI, mx, my, w->message, (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
-        tn_gfx_clip(g, NULL);
-    }
+    tn_gfx_clip(g, NULL);
 }
 
 /* ---------------------------------------------------------------- help */
 
-static const char *const HELP_CONTROLS[][2] = {
-    {"A D  /  \xe2\x86\x90 \xe2\x86\x92", "walk"},
-    {"W  \xe2\x86\x91  Space", "jump (hold for a higher jump)"},
+static const char *const HELP_KEYS[][2] = {
+    {"A D  \xe2\x86\x90 \xe2\x86\x92", "walk"},
+    {"W  \xe2\x86\x91  Space", "jump (hold: higher)"},
     {"S  \xe2\x86\x93", "drop through a one-way platform"},
-    {"left click", "use the current tool"},
-    {"right click / drag", "toggle / paint blocks"},
-    {"shift+right, middle", "toggle / paint one-way platforms"},
-    {"mouse wheel", "zoom"},
-    {"side panel", "drag a slider; click a tool or an overlay"},
-    {"1 - 8", "tool: goto block oneway spawn dest item navpath target"},
+    {"1 - 8", "tool: goto block oneway spawn dest item navpath tgt"},
     {"P  X  F", "overlays: path, explored states, flow field"},
     {"N  C  V", "overlays: navmesh, companion, wanderers"},
-    {"B  /  shift+B", "add / remove a bot"},
-    {"M  /  shift+M", "add / remove a wanderer"},
+    {"Shift+P", "overlay: graph planner's surfaces and edges"},
+    {"G", "bot planner: graph / classic"},
+    {"T", "pause / run the simulation"},
+    {".", "one fixed step (pauses first)"},
+    {"[  ]", "simulation speed 1/8x .. 4x"},
+    {"Ctrl+R", "reset: reload the map, clear agents and counters"},
+    {"E", "replay the last search (goto or navmesh path)"},
+    {"Shift+E", "hold / resume the replay"},
+    {"Q", "replay: next expanded node"},
+    {"-  =", "replay speed 10 .. 10,000 events/s"},
+    {"Shift+G", "A* heuristic: optimal / fast"},
+    {"Y", "flow overlay: 4- / 8-connected field"},
+    {"I J K L", "pan the camera (the arrows walk)"},
+    {"O", "fit the whole map"},
+    {"U", "follow the character on / off"},
+    {"H", "collapse / show the HUD"},
+    {"Tab", "map picker"},
+    {"B / Shift+B", "add / remove a bot"},
+    {"M / Shift+M", "add / remove a wanderer"},
+    {"Ctrl+Z  Ctrl+Y", "undo / redo an edit"},
     {"Ctrl+S", "save the map"},
-    {"R", "restore MAP.autosave (offered at start when one exists)"},
+    {"R", "restore MAP.autosave (when offered)"},
     {"F12", "screenshot (tilenav-NNN.bmp)"},
     {"F1", "this help"},
     {"Esc", "quit (unsaved edits go to MAP.autosave)"},
 };
 
-static void legend_tile(tn_gfx *g, float x, float y, int kind)
+static const char *const HELP_MOUSE[][2] = {
+    {"left click", "the current tool"},
+    {"right click / drag", "toggle / paint blocks"},
+    {"middle, Shift+right", "toggle / paint one-way platforms"},
+    {"wheel", "zoom toward the cursor"},
+    {"Ctrl+left drag", "pan"},
+    {"Ctrl+left click", "pin an agent's inspect card"},
+    {"top bar", "time and replay controls"},
+    {"side panel", "tools, sliders, overlays"},
+};
+
+/* Legend glyphs: what the world draws, with the same colours. */
+enum { LG_EMPTY, LG_BLOCK, LG_ONEWAY, LG_SPAWN, LG_DEST, LG_ITEM, LG_CHAR, LG_BOT, LG_PATH,
+       LG_JUMP, LG_APEX, LG_OWMARK, LG_GOAL, LG_EXPLORED, LG_OPEN, LG_CURRENT, LG_ENEMY,
+       LG_ENEMY_WAIT, LG_FLOW, LG_NOPATH, LG_NAVMESH, LG_CORRIDOR, LG_NAVPATH, LG_COMPANION,
+       LG_RADII, LG_SIGHT, LG_LOST, LG_SEEN, LG_WANDERER, LG_SPLINE, LG_TARGET, LG_HOVER,
+       LG_COUNT };
+
+static const char *const LEGEND_TEXT[LG_COUNT] = {
+    "empty tile", "block", "one-way platform", "enemy spawn point (S)", "destination (D)",
+    "item (*)", "the character (P)", "extra bot", "bot path (yellow: yours)", "take-off of a jump",
+    "apex of a jump", "crosses a one-way platform", "path goal", "explored A* states",
+    "replay: open set (frontier)", "replay: current node", "enemy (size = its scale)",
+    "enemy waiting (no path)", "flow arrow: next tile", "flow: no path from here",
+    "navmesh triangle (region colour)", "navmesh corridor", "navmesh path",
+    "companion (rim: state)", "follow radii / separation", "line of sight: sees you",
+    "line of sight: lost you", "where it last saw you", "wanderer", "waypoints and spline",
+    "wanderers' target", "tile under the mouse",
+};
+
+static void legend_glyph(tn_gfx *g, float x, float y, int id)
 {
-    const float s = 18;
-    tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
-    switch (kind) {
-    case 0: tn_gfx_frame(g, x, y, s, s, 1, TN_COL_GRID); break;
-    case 1:
-        tn_gfx_rect(g, x, y, s, s, TN_COL_BLOCK);
-        tn_gfx_rect(g, x, y, s, 3, TN_COL_BLOCK_TOP);
+    const float s = 16, cx = x + s / 2, cy = y + s / 2;
+    switch (id) {
+    case LG_EMPTY: tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY); tn_gfx_frame(g, x, y, s, s, 1, TN_COL_GRID); break;
+    case LG_BLOCK: tn_gfx_rect(g, x, y, s, s, TN_COL_BLOCK); tn_gfx_rect(g, x, y, s, 3, TN_COL_BLOCK_TOP); break;
+    case LG_ONEWAY:
+        tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
+        tn_gfx_rect(g, x, y, s, 4, TN_COL_ONEWAY);
+        tn_gfx_rect(g, x, y + 4, s, 1, TN_COL_ONEWAY_EDGE);
         break;
-    case 2:
-        tn_gfx_rect(g, x, y, s, 5, TN_COL_ONEWAY);
-        tn_gfx_rect(g, x, y + 5, s, 1, TN_COL_ONEWAY_EDGE);
-        break;
-    case 3:
+    case LG_SPAWN:
         tn_gfx_rect(g, x + 3, y + 3, s - 6, s - 6, TN_COL_SPAWN_EDGE);
         tn_gfx_rect(g, x + 4, y + 4, s - 8, s - 8, TN_COL_SPAWN);
         break;
-    case 4:
-        tn_gfx_circle(g, x + s / 2, y + s / 2, s / 2 - 2, TN_COL_DEST_EDGE);
-        tn_gfx_circle(g, x + s / 2, y + s / 2, s / 2 - 3.5f, TN_COL_DEST);
+    case LG_DEST: tn_gfx_circle(g, cx, cy, 6, TN_COL_DEST); tn_gfx_ring(g, cx, cy, 6, 1.5f, TN_COL_DEST_EDGE); break;
+    case LG_ITEM:
+        tn_gfx_tri(g, cx, y + 2, x + s - 3, cy, cx, y + s - 2, TN_COL_ITEM);
+        tn_gfx_tri(g, cx, y + 2, cx, y + s - 2, x + 3, cy, TN_COL_ITEM);
         break;
-    case 5:
-        tn_gfx_tri(g, x + s / 2, y + 2, x + s - 3, y + s / 2, x + s / 2, y + s - 2, TN_COL_ITEM);
-        tn_gfx_tri(g, x + s / 2, y + 2, x + s / 2, y + s - 2, x + 3, y + s / 2, TN_COL_ITEM);
+    case LG_CHAR:
+        tn_gfx_rect(g, x + 4, y - 4, 8, 20, TN_COL_CHAR_EDGE);
+        tn_gfx_rect(g, x + 5, y - 3, 6, 18, TN_COL_CHAR);
         break;
-    case 6:
-        tn_gfx_rect(g, x + 4, y - 8, s - 8, s + 8, TN_COL_CHAR_EDGE);
-        tn_gfx_rect(g, x + 5, y - 7, s - 10, s + 6, TN_COL_CHAR);
+    case LG_BOT:
+        tn_gfx_rect(g, x + 4, y - 4, 8, 20, 0x101018ffu);
+        tn_gfx_rect(g, x + 5, y - 3, 6, 18, 0xff8c42c0u);
         break;
+    case LG_PATH: tn_gfx_line(g, x, cy + 3, x + s, cy - 3, 2, 0xfff26bffu); tn_gfx_circle(g, cx, cy, 2.5f, 0xfff26bffu); break;
+    case LG_JUMP: tn_gfx_tri(g, cx - 5, cy + 4, cx + 5, cy + 4, cx, cy - 6, 0xfff26bffu); break;
+    case LG_APEX: tn_gfx_ring(g, cx, cy, 5, 1.5f, 0xfff26bffu); break;
+    case LG_OWMARK: tn_gfx_circle(g, cx, cy - 2, 2.5f, 0xfff26bffu); tn_gfx_line(g, cx - 6, cy + 5, cx + 6, cy + 5, 2, 0x58b8ffffu); break;
+    case LG_GOAL:
+        tn_gfx_line(g, cx - 6, cy - 6, cx + 6, cy + 6, 2, 0xfff26bffu);
+        tn_gfx_line(g, cx + 6, cy - 6, cx - 6, cy + 6, 2, 0xfff26bffu);
+        break;
+    case LG_EXPLORED: tn_gfx_rect(g, x, y, s, s, 0xff9a3cb0u); break;
+    case LG_OPEN: tn_gfx_frame(g, x + 1, y + 1, s - 2, s - 2, 2, 0x58d0ffffu); break;
+    case LG_CURRENT: tn_gfx_rect(g, x + 2, y + 2, s - 4, s - 4, 0xff9a3cb0u); tn_gfx_frame(g, x, y, s, s, 2, 0xffffffffu); break;
+    case LG_ENEMY:
+    case LG_ENEMY_WAIT:
+        tn_gfx_tri(g, x + s, cy, x, y, x, y + s, 0x1a0a08ffu);
+        tn_gfx_tri(g, x + s - 3, cy, x + 2, y + 3, x + 2, y + s - 3, id == LG_ENEMY ? 0xe8553affu : 0x9a9a9affu);
+        break;
+    case LG_FLOW:
+        tn_gfx_line(g, x + 2, cy, cx + 1, cy, 1.5f, 0xffffff90u);
+        tn_gfx_tri(g, x + s - 2, cy, cx, cy - 4, cx, cy + 4, 0xffffffb0u);
+        break;
+    case LG_NOPATH: tn_gfx_rect(g, x, y, s, s, 0xd0303050u); break;
+    case LG_NAVMESH: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0x4a7ab080u); tn_gfx_line(g, x, y + s, cx, y, 1, 0xffffff50u); break;
+    case LG_CORRIDOR: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0xffe04050u); break;
+    case LG_NAVPATH: tn_gfx_line(g, x, y + s - 2, x + s, y + 2, 2, 0xfff040ffu); break;
+    case LG_COMPANION: tn_gfx_circle(g, cx, cy, 6.5f, 0xf4fbffffu); tn_gfx_circle(g, cx, cy, 5, 0x4fd8ffffu); break;
+    case LG_RADII: tn_gfx_ring(g, cx, cy, 7, 1.5f, 0x4fd8ffb0u); tn_gfx_ring(g, cx, cy, 4, 1.5f, 0xe8553a90u); break;
+    case LG_SIGHT: tn_gfx_line(g, x, cy, x + s, cy, 2, 0x60ff60c0u); break;
+    case LG_LOST: tn_gfx_line(g, x, cy, x + s, cy, 2, 0xff4040c0u); break;
+    case LG_SEEN:
+        tn_gfx_line(g, cx - 4, cy - 4, cx + 4, cy + 4, 1.5f, 0xffd040ffu);
+        tn_gfx_line(g, cx - 4, cy + 4, cx + 4, cy - 4, 1.5f, 0xffd040ffu);
+        break;
+    case LG_WANDERER: tn_gfx_circle(g, cx, cy, 5.5f, 0x1c3212ffu); tn_gfx_circle(g, cx, cy, 4.5f, 0x9be15dffu); break;
+    case LG_SPLINE:
+        tn_gfx_line(g, x, y + s - 3, cx, y + 4, 1.5f, 0x9be15dffu);
+        tn_gfx_line(g, cx, y + 4, x + s, cy, 1.5f, 0x9be15dffu);
+        tn_gfx_circle(g, cx, y + 4, 2.5f, 0xc8ff90c0u);
+        break;
+    case LG_TARGET:
+        tn_gfx_ring(g, cx, cy, 5, 1.5f, 0x9be15dffu);
+        tn_gfx_line(g, x, cy, x + s, cy, 1.5f, 0x9be15dffu);
+        tn_gfx_line(g, cx, y, cx, y + s, 1.5f, 0x9be15dffu);
+        break;
+    case LG_HOVER: tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY); tn_gfx_frame(g, x, y, s, s, 2, 0xffffffa0u); break;
+    default: break;
     }
 }
 
-void tn_ui_help_draw(tn_gfx *g)
+void tn_ui_help_draw(tn_gfx *g, int scroll)
 {
-    tn_gfx_rect(g, 0, 0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 0x05070cb8u);
-    const float bw = 900, bh = 544;
-    float bx = (TN_GAME_LOGICAL_W - bw) / 2, by = (TN_GAME_LOGICAL_H - bh) / 2;
+    tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
+    /* a frame narrower than the box: the legend in one column, scrolled */
+    const bool narrow = TN_FRAME_W < 1250;
+    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 1040 : 704;
+    float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
+    if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
+    if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
     tn_gfx_rect(g, bx, by, bw, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
-    tn_gfx_text(g, TN_FONT_TITLE, bx + 24, by + 18, "tilenav controls", TN_COL_TEXT);
-    tn_gfx_text(g, TN_FONT_SMALL, bx + 24, by + 44,
-                "F1, Esc or a click closes this help. Scripts and --headless runs drive the "
-                "same world: see README.",
+    tn_gfx_text(g, TN_FONT_TITLE, bx + 20, by + 12, "tilenav: keys, mouse and legend", TN_COL_TEXT);
+    tn_gfx_text(g, TN_FONT_UI, bx + 380, by + 16,
+                "F1, Esc or a click closes this help.  Scripts and --headless runs: see README.",
                 TN_COL_TEXT_DIM);
-    float y = by + 74;
-    int lh = 26;
-    for (size_t i = 0; i < sizeof HELP_CONTROLS / sizeof HELP_CONTROLS[0]; i++) {
-        tn_gfx_text(g, TN_FONT_MONO, bx + 24, y + 1, HELP_CONTROLS[i][0], TN_COL_ACCENT);
-        tn_gfx_text(g, TN_FONT_UI, bx + 200, y, HELP_CONTROLS[i][1], TN_COL_TEXT);
+    /* keys */
+    float x = bx + 20, y = by + 46;
+    const int lh = 20;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "KEYS", TN_COL_ACCENT);
+    y += 22;
+    for (size_t i = 0; i < sizeof HELP_KEYS / sizeof HELP_KEYS[0]; i++) {
+        tn_gfx_text(g, TN_FONT_MONO, x, y + 1, HELP_KEYS[i][0], TN_COL_ACCENT);
+        tn_gfx_text(g, TN_FONT_UI, x + 128, y, HELP_KEYS[i][1], TN_COL_TEXT);
         y += (float)lh;
     }
-    /* legend */
-    static const char *const LEGEND[] = {"empty", "block", "one-way platform", "enemy spawn (S)",
-                                         "destination (D)", "item (*)", "character (P)"};
-    float lx = bx + bw - 220, ly = by + 74;
-    tn_gfx_text(g, TN_FONT_SMALL, lx, ly, "LEGEND", TN_COL_ACCENT);
-    ly += 24;
-    for (int i = 0; i < 7; i++) {
-        legend_tile(g, lx, ly + (i == 6 ? 8 : 0), i);
-        tn_gfx_text(g, TN_FONT_UI, lx + 30, ly + (i == 6 ? 4 : 0), LEGEND[i], TN_COL_TEXT);
-        ly += i == 5 ? 40 : 30;
+    /* mouse */
+    x = bx + 560;
+    y = by + 46;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "MOUSE", TN_COL_ACCENT);
+    y += 22;
+    for (size_t i = 0; i < sizeof HELP_MOUSE / sizeof HELP_MOUSE[0]; i++) {
+        tn_gfx_text(g, TN_FONT_MONO, x, y + 1, HELP_MOUSE[i][0], TN_COL_ACCENT);
+        tn_gfx_text(g, TN_FONT_UI, x + 168, y, HELP_MOUSE[i][1], TN_COL_TEXT);
+        y += (float)lh;
     }
-    tn_gfx_text(g, TN_FONT_SMALL, lx, ly + 16, "Tiles are 16 px; x from the left,",
+    y += 10;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "Tiles are 16 px; x from the left, y from the top, from 0.",
                 TN_COL_TEXT_DIM);
-    tn_gfx_text(g, TN_FONT_SMALL, lx, ly + 32, "y from the top, both from 0.", TN_COL_TEXT_DIM);
+    y += (float)lh;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "Bot colours: each extra bot has its own; its path is thinner.",
+                TN_COL_TEXT_DIM);
+    y += (float)lh;
+    tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
+                TN_COL_TEXT_DIM);
+    /* legend: two columns of glyphs */
+    float ly0 = y + 50;
+    tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
+    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2;
+    for (int i = 0; i < LG_COUNT; i++) {
+        float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
+        legend_glyph(g, gx, gy, i);
+        tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
+    }
+}
+
+/* ------------------------------------------------------------- top bar */
+
+/* Widgets of the top bar, left to right. */
+enum { BAR_PAUSE, BAR_STEP, BAR_RESET, BAR_SPEED, BAR_REPLAY, BAR_PB_PAUSE, BAR_PB_STEP,
+       BAR_PB_SPEED, BAR_HUD, BAR_COUNT };
+
+static SDL_Rect bar_rect(int i)
+{
+    static const int X[BAR_COUNT] = {6, 88, 156, 260, 444, 548, 642, 722, 956};
+    static const int W[BAR_COUNT] = {78, 64, 98, 150, 100, 90, 76, 130, 58};
+    /* a narrow frame: no key hints, shorter sliders, no progress text */
+    static const int XC[BAR_COUNT] = {4, 62, 112, 168, 278, 340, 394, 444, 552};
+    static const int WC[BAR_COUNT] = {56, 48, 54, 104, 60, 52, 48, 104, 44};
+    bool c = TN_UI_COMPACT;
+    SDL_Rect r = {c ? XC[i] : X[i], 4, c ? WC[i] : W[i], TN_BAR_H - 8};
+    return r;
+}
+
+/* A slider in the bar: a track with `n` stops; the stop under x. */
+static void bar_track(int i, int *x0, int *x1)
+{
+    SDL_Rect r = bar_rect(i);
+    *x0 = r.x + 8;
+    *x1 = r.x + r.w - 52;
+}
+
+static int bar_stop(int i, int n, int x)
+{
+    int x0, x1;
+    bar_track(i, &x0, &x1);
+    double t = (double)(x - x0) / (double)(x1 - x0);
+    int s = (int)floor(t * (n - 1) + 0.5);
+    return s < 0 ? 0 : s > n - 1 ? n - 1 : s;
+}
+
+bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action *act, int *arg)
+{
+    *act = TN_ACT_NONE;
+    bool inside = y < TN_BAR_H && x < TN_VIEW_W;
+    if (ev->type == SDL_MOUSEMOTION) {
+        v->hot_bar = -1;
+        if (v->drag_bar == BAR_SPEED) {
+            v->speed = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            return true;
+        }
+        if (v->drag_bar == BAR_PB_SPEED) {
+            *act = TN_ACT_PB_SPEED;
+            *arg = bar_stop(BAR_PB_SPEED, TN_PB_RATES, x);
+            return true;
+        }
+        if (!inside) return false;
+        for (int i = 0; i < BAR_COUNT; i++) {
+            SDL_Rect r = bar_rect(i);
+            if (in_rect(&r, x, y)) v->hot_bar = i;
+        }
+        return true;
+    }
+    if (ev->type == SDL_MOUSEBUTTONUP) {
+        if (v->drag_bar >= 0) {
+            v->drag_bar = -1;
+            return true;
+        }
+        return inside;
+    }
+    if (ev->type == SDL_MOUSEBUTTONDOWN) {
+        if (!inside) return false;
+        if (ev->button.button != SDL_BUTTON_LEFT) return true;
+        int hit = -1;
+        for (int i = 0; i < BAR_COUNT; i++) {
+            SDL_Rect r = bar_rect(i);
+            if (in_rect(&r, x, y)) hit = i;
+        }
+        switch (hit) {
+        case BAR_PAUSE: *act = TN_ACT_PAUSE; break;
+        case BAR_STEP: *act = TN_ACT_STEP; break;
+        case BAR_RESET: *act = TN_ACT_RESET; break;
+        case BAR_REPLAY: *act = TN_ACT_REPLAY; break;
+        case BAR_PB_PAUSE: *act = TN_ACT_PB_PAUSE; break;
+        case BAR_PB_STEP: *act = TN_ACT_PB_STEP; break;
+        case BAR_HUD: *act = TN_ACT_HUD; break;
+        case BAR_SPEED:
+            v->drag_bar = BAR_SPEED;
+            v->speed = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            break;
+        case BAR_PB_SPEED:
+            v->drag_bar = BAR_PB_SPEED;
+            *act = TN_ACT_PB_SPEED;
+            *arg = bar_stop(BAR_PB_SPEED, TN_PB_RATES, x);
+            break;
+        default: break;
+        }
+        return true;
+    }
+    if (ev->type == SDL_MOUSEWHEEL) return inside;
+    return false;
+}
+
+static void bar_button(tn_gfx *g, const tn_view *v, int i, const char *label, const char *key,
+                       bool on, bool enabled)
+{
+    SDL_Rect r = bar_rect(i);
+    bool hot = v->hot_bar == i && enabled;
+    uint32_t bg = on ? 0x2a5f78ffu : hot ? 0x2c3446ffu : 0x1c2130ffu;
+    tn_gfx_rect(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, bg);
+    if (on) tn_gfx_frame(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, 1, TN_COL_ACCENT);
+    uint32_t tc = enabled ? TN_COL_TEXT : TN_COL_TEXT_OFF;
+    int tw = tn_gfx_text(g, TN_FONT_UI, (float)(r.x + (TN_UI_COMPACT ? 5 : 8)), (float)(r.y + 3),
+                         label, tc);
+    if (key && !TN_UI_COMPACT) tn_gfx_text(g, TN_FONT_SMALL, (float)(r.x + 8 + tw + 6), (float)(r.y + 6), key,
+                         enabled ? TN_COL_TEXT_DIM : TN_COL_TEXT_OFF);
+}
+
+static void bar_slider(tn_gfx *g, const tn_view *v, int i, int n, int at, const char *value,
+                       bool enabled)
+{
+    int x0, x1;
+    bar_track(i, &x0, &x1);
+    SDL_Rect r = bar_rect(i);
+    float ty = (float)(r.y + r.h / 2);
+    bool hot = (v->hot_bar == i || v->drag_bar == i) && enabled;
+    tn_gfx_rect(g, (float)x0, ty - 2, (float)(x1 - x0), 4, 0x2c3446ffu);
+    for (int k = 0; k < n; k++) {
+        float sx = (float)x0 + (float)k * (float)(x1 - x0) / (float)(n - 1);
+        tn_gfx_rect(g, sx - 1, ty - 5, 2, 10, 0x3a4358ffu);
+    }
+    float hx = (float)x0 + (float)at * (float)(x1 - x0) / (float)(n - 1);
+    tn_gfx_rect(g, (float)x0, ty - 2, hx - (float)x0, 4, enabled ? 0x3b8fb3ffu : 0x2c3446ffu);
+    tn_gfx_circle(g, hx, ty, hot ? 7.0f : 6.0f, enabled ? (hot ? 0xffffffffu : 0xcfd8e8ffu)
+                                                        : TN_COL_TEXT_OFF);
+    tn_gfx_text(g, TN_FONT_MONO, (float)(x1 + 10), ty - 8, value,
+                enabled ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
+}
+
+void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    (void)w;
+    tn_gfx_rect(g, 0, 0, TN_VIEW_W, TN_BAR_H, TN_COL_PANEL);
+    tn_gfx_rect(g, 0, TN_BAR_H - 1, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
+    bool live = v->live;
+    bar_button(g, v, BAR_PAUSE, v->paused ? "Run" : "Pause", "T", v->paused, live);
+    bar_button(g, v, BAR_STEP, "Step", ".", false, live && v->paused);
+    bar_button(g, v, BAR_RESET, "Reset", "Ctrl+R", false, live);
+    bar_slider(g, v, BAR_SPEED, TN_SPEED_COUNT, v->speed, tn_speed_names[v->speed], live);
+    tn_gfx_rect(g, (float)(bar_rect(BAR_REPLAY).x - 6), 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
+    const tn_playback *pb = v->pb;
+    bool have = pb && pb->trace.count > 0;
+    bar_button(g, v, BAR_REPLAY, "Replay", "E", pb && pb->active && !pb->paused &&
+                                                    (int)pb->shown < pb->trace.count, have);
+    bar_button(g, v, BAR_PB_PAUSE, pb && pb->active && pb->paused ? "Play" : "Hold",
+               "\xe2\x87\xa7" "E", pb && pb->active && pb->paused, have && pb->active);
+    bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
+    char rate[24];
+    int ri = pb ? pb->speed : 3;
+    snprintf(rate, sizeof rate, "%d/s", tn_playback_rates[ri]);
+    bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, ri, rate, have);
+    char prog[48];
+    if (have && pb->active)
+        snprintf(prog, sizeof prog, "%d/%d", (int)pb->shown, pb->trace.count);
+    else
+        snprintf(prog, sizeof prog, have ? "done" : "no search");
+    if (!TN_UI_COMPACT) tn_gfx_text(g, TN_FONT_SMALL, 860, 10, prog, TN_COL_TEXT_DIM);
+    bar_button(g, v, BAR_HUD, "HUD", "H", !v->hud_hidden, true);
+}
+
+/* ---------------------------------------------------------- status line */
+
+void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
+    tn_gfx_rect(g, 0, y0, TN_VIEW_W, TN_STATUS_H, TN_COL_PANEL);
+    tn_gfx_rect(g, 0, y0, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
+    SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};
+    tn_gfx_clip(g, &clip);
+    char left[160];
+    if (v->paused) snprintf(left, sizeof left, "PAUSED  frame %ld", w->frame);
+    else snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], w->frame);
+    int lw = tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
+    if (w->message_ttl <= 0 || !w->message[0]) { /* no message: what the left click does */
+        char hint[160];
+        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)w->tool + 1, tn_tool_name(w->tool),
+                 TOOL_HINT[(unsigned)w->tool < TN_TOOL_COUNT ? w->tool : 0]);
+        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
+    }
+    if (w->message_ttl > 0 && w->message[0]) {
+        int a = w->message_ttl >= 30 ? 255 : w->message_ttl * 255 / 30;
+        tn_gfx_rect(g, (float)(lw + 18), y0 + 5, 3, TN_STATUS_H - 9,
+                    (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
+        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, w->message,
+                    (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
+    }
+    tn_gfx_clip(g, NULL);
+}
+
+/* --------------------------------------------------------- inspect card */
+
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    char text[1024];
+    if (!tn_inspect_text(w, v->inspect_kind, v->inspect_index, text, sizeof text)) return;
+    char lines[16][128];
+    int nl = 0, wmax = 0;
+    for (char *s = text; *s && nl < 16;) {
+        char *e = strchr(s, '\n');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        snprintf(lines[nl], sizeof lines[nl], "%.*s", (int)len, s);
+        wmax = tn_maxi(wmax, tn_gfx_text_width(g, nl ? TN_FONT_MONO : TN_FONT_UI, lines[nl]));
+        nl++;
+        s += len + (e ? 1 : 0);
+    }
+    int lh = tn_gfx_line_height(g, TN_FONT_MONO);
+    float bw = (float)wmax + 20, bh = (float)(nl * lh + 14);
+    float x = (float)TN_VIEW_W - bw - 8, y = (float)tn_view_y(v) + 8;
+    tn_gfx_rect(g, x, y, bw, bh, 0x0b0f18e8u);
+    tn_gfx_frame(g, x, y, bw, bh, 1, TN_COL_ACCENT);
+    for (int i = 0; i < nl; i++)
+        tn_gfx_text(g, i ? TN_FONT_MONO : TN_FONT_UI, x + 10, y + 6 + (float)(i * lh), lines[i],
+                    i ? TN_COL_TEXT : TN_COL_ACCENT);
+}
+
+/* ----------------------------------------------------------- map picker */
+
+#define PICK_W 620
+#define PICK_ROW 24
+
+static void picker_box(int n, float *x, float *y, float *h)
+{
+    int rows = n < TN_PICKER_ROWS ? n : TN_PICKER_ROWS;
+    *h = (float)(rows * PICK_ROW + 64);
+    *x = (float)(TN_VIEW_W - PICK_W) / 2;
+    *y = (float)TN_VIEW_Y + ((float)TN_VIEW_H - *h) / 2;
+}
+
+int tn_ui_picker_hit(const tn_view *v, int x, int y)
+{
+    if (v->picker_count <= 0) return -1;
+    float bx, by, bh;
+    picker_box(v->picker_count, &bx, &by, &bh);
+    if ((float)x < bx || (float)x >= bx + PICK_W) return -1;
+    int r = (int)floorf(((float)y - by - 48) / PICK_ROW);
+    if (r < 0 || r >= TN_PICKER_ROWS) return -1;
+    int i = v->picker_top + r;
+    return i < v->picker_count ? i : -1;
+}
+
+void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
+{
+    if (v->picker_count <= 0) return;
+    float bx, by, bh;
+    picker_box(v->picker_count, &bx, &by, &bh);
+    tn_gfx_rect(g, 0, TN_VIEW_Y, TN_VIEW_W, TN_VIEW_H, 0x05070ca0u);
+    tn_gfx_rect(g, bx, by, PICK_W, bh, 0x151a26ffu);
+    tn_gfx_frame(g, bx, by, PICK_W, bh, 1, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, bx, by, PICK_W, 3, TN_COL_ACCENT);
+    tn_gfx_text(g, TN_FONT_TITLE, bx + 16, by + 12, "Open a map", TN_COL_TEXT);
+    tn_gfx_text(g, TN_FONT_UI, bx + 150, by + 16,
+                "\xe2\x86\x91 \xe2\x86\x93 Enter or a click; Tab or Esc closes", TN_COL_TEXT_DIM);
+    for (int r = 0; r < TN_PICKER_ROWS && v->picker_top + r < v->picker_count; r++) {
+        int i = v->picker_top + r;
+        float y = by + 48 + (float)(r * PICK_ROW);
+        bool sel = i == v->picker_sel;
+        if (sel) tn_gfx_rect(g, bx + 8, y, PICK_W - 16, PICK_ROW - 2, 0x2a5f78ffu);
+        tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, v->picker_items[i],
+                    sel ? 0xffffffffu : TN_COL_TEXT);
+    }
 }

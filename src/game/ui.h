@@ -67,16 +67,35 @@
 #define TN_COL_WARN 0xffc65cffu
 #define TN_COL_HUD_BG 0x090c13d0u
 
+/* The logical frame: 1280x720 (TN_GAME_LOGICAL_W/H), scaled up to a larger
+ * window; a window smaller than that in either direction gets a frame of
+ * its own size, drawn 1:1 (so text keeps its pixel size: 12 px and more)
+ * with the panel's rows and the top bar laid out for it.  Set by the window
+ * (tn_ui_set_size); screenshots always draw 1280x720. */
+extern int tn_ui_w, tn_ui_h;
+#define TN_FRAME_W tn_ui_w
+#define TN_FRAME_H tn_ui_h
+void tn_ui_set_size(int w, int h);
+#define TN_UI_COMPACT (TN_FRAME_W < 1200)
+
 #define TN_PANEL_W 260
-#define TN_VIEW_W (TN_GAME_LOGICAL_W - TN_PANEL_W)
-#define TN_VIEW_H TN_GAME_LOGICAL_H
+#define TN_BAR_H 32    /* the top bar: time and search playback */
+#define TN_STATUS_H 24 /* the status line: the world's message */
+#define TN_HUD_H 88    /* the HUD strip under the top bar (H collapses it) */
+#define TN_VIEW_W (TN_FRAME_W - TN_PANEL_W)
+/* The map view with the HUD shown (the default; zoom-to-fit uses it) ... */
+#define TN_VIEW_Y (TN_BAR_H + TN_HUD_H)
+#define TN_VIEW_H (TN_FRAME_H - TN_VIEW_Y - TN_STATUS_H)
+/* ... and as it is: with the HUD collapsed the map gets its strip too. */
+#define tn_view_y(v) (TN_BAR_H + ((v)->hud_hidden ? 0 : TN_HUD_H))
+#define tn_view_h(v) (TN_FRAME_H - tn_view_y(v) - TN_STATUS_H)
 
 typedef enum tn_font_id {
     TN_FONT_UI = 0,   /* DejaVu Sans 14: labels */
     TN_FONT_TITLE,    /* DejaVu Sans bold 19: headings */
-    TN_FONT_SMALL,    /* DejaVu Sans 11: section titles, hints */
+    TN_FONT_SMALL,    /* DejaVu Sans 12: section titles, hints */
     TN_FONT_MONO,     /* DejaVu Sans Mono 13: HUD */
-    TN_FONT_TINY,     /* DejaVu Sans Mono 10: debug-draw labels in the world */
+    TN_FONT_TINY,     /* DejaVu Sans Mono 12: debug-draw labels in the world */
     TN_FONT_COUNT
 } tn_font_id;
 
@@ -156,7 +175,41 @@ typedef struct tn_view {
     /* panel widgets */
     int hot_slider, drag_slider; /* -1 = none */
     int hot_tool, hot_overlay;   /* -1 = none */
+    /* time (run by app.c, shown in the top bar) */
+    bool paused;
+    int speed;                   /* index into tn_speeds (control.h) */
+    struct tn_playback *pb;      /* the search playback, NULL = none (render.c uses its scratch) */
+    int hot_bar, drag_bar;       /* top-bar widget under the mouse / dragged, -1 = none */
+    bool hud_hidden;             /* H: the HUD box is collapsed */
+    int help_scroll;             /* px the help is scrolled up (small windows) */
+    /* camera: follow the character, or centre on (cam_x, cam_y) world px */
+    bool follow;
+    float cam_x, cam_y;
+    /* the pinned inspect card: agent kind (TN_INSPECT_*) and index */
+    int inspect_kind, inspect_index;
+    /* settings the front end keeps (shown in the panel / HUD) */
+    bool fast_heuristic, flow8;
+    const struct tn_flow *flow8_field; /* the 8-connected field to draw, or NULL */
+    /* the map picker (Tab): open when picker_count > 0 */
+    const char *const *picker_items;
+    int picker_count, picker_sel, picker_top;
 } tn_view;
+
+
+/* What a top-bar click asks the game to do. */
+typedef enum tn_ui_action {
+    TN_ACT_NONE = 0, TN_ACT_PAUSE, TN_ACT_STEP, TN_ACT_RESET, TN_ACT_REPLAY, TN_ACT_PB_PAUSE,
+    TN_ACT_PB_STEP, TN_ACT_PB_SPEED, TN_ACT_HUD
+} tn_ui_action;
+
+/* The top bar over the map view. */
+void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
+/* A mouse event at (x, y): true when the bar takes it; *act (and *arg for
+ * TN_ACT_PB_SPEED: the new rate index) says what to do.  The simulation
+ * speed slider changes v->speed itself. */
+bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action *act, int *arg);
+/* The status line under the map view: the world's message. */
+void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 
 /* Defaults: the given overlays, zoom to fit, character where it stands. */
 void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays);
@@ -169,7 +222,16 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 
 /* HUD box, world message and (when v->show_help) the help overlay. */
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
-void tn_ui_help_draw(tn_gfx *g);
+/* The help; `scroll` px moves it up in a frame too small for it (a small
+ * window: Up/Down or the wheel scroll it). */
+void tn_ui_help_draw(tn_gfx *g, int scroll);
+/* The map picker: a list over the map view.  tn_ui_picker_hit gives the
+ * item under (x, y), -1 for none. */
+#define TN_PICKER_ROWS 20
+void tn_ui_picker_draw(tn_gfx *g, const tn_view *v);
+int tn_ui_picker_hit(const tn_view *v, int x, int y);
+/* The pinned inspect card (v->inspect_kind, v->inspect_index). */
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 
 /* "jump_height" -> "Jump height". */
 void tn_ui_param_label(const char *name, char *out, size_t cap);

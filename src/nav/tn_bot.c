@@ -61,6 +61,10 @@ struct tn_bot {
     uint32_t graph_gen;
     tn_surf_stats gstats;
     bool gpartial;
+    /* for inspection: why the next / the last plan, the input of the last step */
+    const char *why, *last_why;
+    tn_input last_in;
+    int first_raw, first_expanded; /* the goal's first plan */
 };
 
 enum { GP_WALK = 0, GP_REPLAY, GP_LANDING };
@@ -275,6 +279,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 /* Every plan for a goal after its first is a re-plan, capped. */
 static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
+    bool first = b->first_plan;
     if (b->first_plan) {
         b->first_plan = false;
     } else if (++b->replans > b->cfg.max_replans) {
@@ -283,7 +288,13 @@ static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
         b->state = TN_BOT_STUCK;
         return;
     }
+    b->last_why = b->why ? b->why : "re-plan";
+    b->why = NULL;
     plan(b, pf, m, body);
+    if (first) {
+        b->first_raw = b->stats.raw_nodes;
+        b->first_expanded = b->stats.expanded;
+    }
 }
 
 /* On the ground, or just placed there (tn_body_place leaves on_ground false
@@ -529,6 +540,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "invalid physics parameters");
     }
     b->first_plan = true;
+    b->why = "new goal";
     b->last_x = body->x;
     b->last_y = body->y;
     if (b->graph && body->on_ground) {
@@ -707,24 +719,38 @@ bool tn_bot_active(const tn_bot *b)
            (b->want_plan || b->cur < b->n);
 }
 
+static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
+                         const tn_phys_params *p);
+
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                      const tn_phys_params *p)
+{
+    b->last_in = bot_step(b, pf, m, body, p);
+    return b->last_in;
+}
+
+static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
+                         const tn_phys_params *p)
 {
     if (b->graph) {
         update_physics(b, p);
         return gstep(b, m, body);
     }
     tn_input in = {false, false, false, false};
-    if (update_physics(b, p) && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL))
+    if (update_physics(b, p) && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL)) {
         b->want_plan = true;
+        b->why = "physics changed";
+    }
     if (!tn_bot_active(b)) return in;
     b->steps++;
     const bool ground = body->on_ground;
 
     /* re-plan on the ground when something changed under the plan */
     if (b->plan_map != m || b->plan_rev != m->revision || b->plan_w != body->w ||
-        b->plan_h != body->h)
+        b->plan_h != body->h) {
+        if (!b->want_plan) b->why = b->plan_rev != m->revision ? "map edited" : "size changed";
         b->want_plan = true;
+    }
     if (b->want_plan && ground) {
         replan(b, pf, m, body);
         if (!tn_bot_active(b)) return in;
@@ -751,6 +777,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
         if (land >= 0 && !(b->path[b->cur].flags & TN_NODE_GROUND) && fine) {
             b->cur = land; /* touched down a little early: walk the rest */
         } else if (!fine) {
+            b->why = "landed off the path";
             replan(b, pf, m, body);
             if (!tn_bot_active(b) || b->n == 0) return in;
         }
@@ -774,6 +801,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
             b->state = TN_BOT_STUCK;
             return in;
         }
+        b->why = "stuck";
         if (ground) {
             replan(b, pf, m, body);
             if (!tn_bot_active(b) || b->n == 0) return in;
@@ -886,6 +914,11 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
 
 /* ---- read-outs --------------------------------------------------------- */
 
+void tn_bot_set_heuristic(tn_bot *b, int heuristic)
+{
+    if (b && (heuristic == TN_PATH_OPTIMAL || heuristic == TN_PATH_FAST)) b->cfg.heuristic = heuristic;
+}
+
 tn_bot_info tn_bot_get_info(const tn_bot *b)
 {
     tn_bot_info i;
@@ -905,6 +938,11 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.steps = b->steps;
     i.planner = b->graph ? 1 : 0;
     i.plan_frames = b->graph ? (b->nlegs ? b->gstats.frames : -1) : -1;
+    i.plan_reason = b->last_why ? b->last_why : "";
+    i.input = b->last_in;
+    i.jump_left = b->jump_phase == JUMP_HOLD ? b->jump_left : 0;
+    i.first_raw_nodes = b->first_raw;
+    i.first_expanded = b->first_expanded;
     return i;
 }
 

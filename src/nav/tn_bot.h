@@ -135,9 +135,19 @@ typedef struct tn_bot_info {
     int steps;             /* steps since the goal was set */
     int planner;           /* 0 classic (tn_path), 1 graph (tn_surf) */
     int plan_frames;       /* graph: frames of the last plan; -1 classic / none */
+    const char *plan_reason; /* why the last plan was made: "new goal", "map edited",
+                                "size changed", "physics changed", "landed off the
+                                path", "stuck" ("" before the first) */
+    tn_input input;        /* the keys the last tn_bot_step pressed */
+    int jump_left;         /* steps of holding jump left (0 when not holding) */
+    int first_raw_nodes, first_expanded; /* the current goal's first plan (the
+                                            click's numbers) */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);
+/* Switch the heuristic of the next searches (TN_PATH_OPTIMAL / TN_PATH_FAST;
+ * anything else is ignored). */
+void tn_bot_set_heuristic(tn_bot *b, int heuristic);
 /* MOVING or PARTIAL with path left to follow (or a plan pending). */
 bool tn_bot_active(const tn_bot *b);
 /* The path being followed (valid until the next plan). */

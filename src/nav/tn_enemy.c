@@ -18,6 +18,7 @@ tn_enemies_config tn_enemies_default_config(void)
     c.speed_max = 5.0f;
     c.offset_min = -0.4f;
     c.offset_max = 0.4f;
+    c.spacing = 0.0f;
     return c;
 }
 
@@ -44,6 +45,9 @@ tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemies: speed range %g..%g tiles/s must be ordered within 0.001..100",
                             (double)c->speed_min, (double)c->speed_max);
+    if (!(c->spacing >= 0.0f && c->spacing <= 2.0f))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: spacing %g must be within 0..2 tiles", (double)c->spacing);
     if (!range_ok(c->offset_min, c->offset_max, -0.45f, 0.45f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemies: lane offset range %g..%g must be ordered within -0.45..0.45",
@@ -299,6 +303,16 @@ tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_
 /* Remove enemy i (the last one takes its place). */
 static inline void reclaim(tn_enemies *s, int i) { s->e[i] = s->e[--s->count]; }
 
+/* Is an enemy closer than d tiles to (x, y)? */
+static bool crowded(const tn_enemies *s, float x, float y, float d)
+{
+    for (int i = 0; i < s->count; i++) {
+        float dx = s->e[i].x - x, dy = s->e[i].y - y;
+        if (dx * dx + dy * dy < d * d) return true;
+    }
+    return false;
+}
+
 void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
                      tn_rng *rng, float dt)
 {
@@ -340,6 +354,12 @@ void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int
             if (t < 0 || t >= f->w * f->h || tn_flow_dir(f, t % f->w, t / f->w) == TN_DIR_NONE)
                 continue;
             if (pick-- == 0) break;
+        }
+        if (s->cfg.spacing > 0.0f && crowded(s, (float)(t % f->w) + 0.5f,
+                                             (float)(t / f->w) + 0.5f, s->cfg.spacing)) {
+            s->accum += 1.0; /* wait for room; at most one spawn held back */
+            if (s->accum > 1.5) s->accum = 1.5;
+            break;
         }
         tn_enemy *e = &s->e[s->count++];
         init_enemy(s, e, f, t % f->w, t / f->w, rng);

@@ -97,6 +97,11 @@ typedef struct tn_enemies_config {
     float scale_min, scale_max;     /* > 0; default 0.5..2 */
     float speed_min, speed_max;     /* tiles/s, > 0 and <= 100; default 0.2..5 */
     float offset_min, offset_max;   /* tiles, within -0.45..0.45; default -0.4..0.4 */
+    float spacing;                  /* tiles, 0..2; default 0 (off): a spawn waits while
+                                       an enemy is closer than this to the spawn tile's
+                                       centre (high rates then keep enemies apart
+                                       instead of piling them on the spawn point; the
+                                       accumulator holds at most one waiting spawn) */
 } tn_enemies_config;
 
 typedef struct tn_enemies {

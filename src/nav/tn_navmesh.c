@@ -2,6 +2,7 @@
 #include "tn_navmesh.h"
 
 #include "tn_cdt.h"
+#include "tn_trace.h"
 
 #include <math.h>
 #include <string.h>
@@ -1391,7 +1392,24 @@ struct tn_navquery {
     double *out;                /* path points (2 * outcap) */
     int nout, outcap;
     double clen;                /* exact length of the last radius path (tiles) */
+    tn_trace *trace;     /* optional search record (tn_trace.h) */
 };
+
+void tn_navquery_set_trace(tn_navquery *q, tn_trace *trace) { q->trace = trace; }
+
+/* Record a search event at triangle t's centroid (out of line: the search
+ * loops keep only a test). */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void trace_tri(tn_navquery *q, tn_trace_kind k, int t, double g, double f)
+{
+    const tn_navmesh *m = q->m;
+    const int32_t *v = m->tri + 3 * t;
+    float x = (float)((px_(m, v[0]) + px_(m, v[1]) + px_(m, v[2])) / 3.0);
+    float y = (float)((py_(m, v[0]) + py_(m, v[1]) + py_(m, v[2])) / 3.0);
+    tn_trace_record(q->trace, k, x, y, t, (float)g, (float)f);
+}
 
 tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
 {
@@ -1405,6 +1423,7 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
         return NULL;
     }
     if (a) q->alloc = *a;
+    q->trace = NULL;
     q->m = m;
     q->cap = m->max_tris;
     q->pcap = TN_NAVQUERY_NODES_PER_TRI * m->max_tris + 64;
@@ -1656,9 +1675,11 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
     s->parent = -1;
     s->edge = -1;
     heap_push(q, ts);
+    if (q->trace) trace_tri(q, TN_TRACE_OPEN, ts, 0.0, s->f);
     bool found = false;
     while (q->nheap > 0) {
         int t = heap_pop(q);
+        if (q->trace) trace_tri(q, t == tg ? TN_TRACE_GOAL : TN_TRACE_CLOSE, t, node[t].g, node[t].f);
         if (t == tg) {
             found = true;
             break;
@@ -1692,6 +1713,7 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
             nn->edge = (int8_t)edge_to(m, n, t);
             if (nn->heap >= 0) heap_up(q, nn->heap);
             else heap_push(q, n);
+            if (q->trace) trace_tri(q, TN_TRACE_OPEN, n, ng, nf);
         }
     }
     if (!found) return false;
@@ -1853,6 +1875,7 @@ static void push_interval(pctx *c, int parent, int t, int e, double rx, double r
     root_xy(c, root, &ox, &oy);
     portal_point(rx, ry, lx, ly, ox, oy, c->gx, c->gy, &qx, &qy);
     p->f = g + dist2d(ox, oy, qx, qy) + dist2d(qx, qy, c->gx, c->gy);
+    if (q->trace) trace_tri(q, TN_TRACE_OPEN, n, g, p->f);
     pheap_push(q, q->npool++);
 }
 
@@ -1999,6 +2022,9 @@ static int corridor_intervals(tn_navquery *q, int ts, int tg, double sx, double 
         if (nd->root >= 0 && q->root_stamp[nd->root] == q->gen &&
             q->root_g[nd->root] < nd->g - 1e-9)
             continue; /* its root was reached more cheaply since */
+        if (q->trace)
+            trace_tri(q, holds_goal(&c, nd->tri) ? TN_TRACE_GOAL : TN_TRACE_CLOSE, nd->tri, nd->g,
+                      nd->f);
         if (holds_goal(&c, nd->tri)) {
             final = ni;
             break;

@@ -307,6 +307,14 @@ tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, fl
 /* The corridor of the last successful find_path: triangles from start to
  * goal (radius > 0: the triangles under the path's points, for drawing). */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);
+/* Record later queries' searches into `trace` (tn_trace.h; NULL, the
+ * default, records nothing): OPEN when a triangle (interval) is pushed,
+ * CLOSE when one is expanded, GOAL when the goal's triangle is popped (not
+ * counted as expanded: CLOSE events = tn_navquery_expanded).  x, y = the
+ * triangle's centroid in query units, id = the triangle.  Queries whose
+ * start and goal share a triangle search nothing and record nothing. */
+struct tn_trace;
+void tn_navquery_set_trace(tn_navquery *q, struct tn_trace *trace);
 /* Search nodes expanded by the last query. */
 int tn_navquery_expanded(const tn_navquery *q);
 /* True when the last path is the exact shortest one: start and goal in one

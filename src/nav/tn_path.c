@@ -1,4 +1,5 @@
 #include "tn_path.h"
+#include "tn_trace.h"
 
 #include <string.h>
 
@@ -183,6 +184,7 @@ struct tn_path {
     int last_nj;
     int bx0, by0, bx1, by1;
     int expanded;
+    tn_trace *trace;       /* optional record of the searches (tn_trace.h) */
 };
 
 static inline uint32_t pack(int x, int y, int j)
@@ -219,6 +221,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     tn_path *pf = tn_alloc(a, sizeof *pf);
     if (!pf) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     if (a) pf->alloc = *a;
+    pf->trace = NULL;
     pf->w = map_w;
     pf->h = map_h;
     pf->nj = jm.njump;
@@ -253,6 +256,18 @@ void tn_path_destroy(tn_path *pf)
 }
 
 int tn_path_max_expand(const tn_path *pf) { return pf->limit; }
+
+void tn_path_set_trace(tn_path *pf, tn_trace *trace) { pf->trace = trace; }
+
+/* Out of line: the search loop keeps only a test and a call, so a finder
+ * without a trace runs the same code as before traces existed. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void trace_event(tn_trace *t, tn_trace_kind k, int x, int y, int j, uint32_t g, uint32_t f)
+{
+    tn_trace_record(t, k, (float)x, (float)y, j, (float)g, (float)f);
+}
 
 void tn_path_invalidate(tn_path *pf) { pf->cvalid = false; }
 
@@ -478,6 +493,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     pf->bcount = 0;
     pf->bcur = h0 * hw;
     bq_push(pf, h0 * hw, 0, sxyj);
+    if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, q->start_x, q->start_y, sj, 0, h0 * hw);
 
     int expanded = 0;
     bool found = false;
@@ -505,6 +521,9 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
         const size_t ci = cidx(pf, x, y);
         const uint32_t here = cell[ci];
         const bool ground = (here & C_GROUND) != 0;
+        if (pf->trace)
+            trace_event(pf->trace, !explore && x == gx && y == gy ? TN_TRACE_GOAL : TN_TRACE_CLOSE,
+                        x, y, j, e.g, e.f);
         if (!explore) {
             if (x == gx && y == gy) {
                 found = true;
@@ -536,6 +555,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
             uint32_t f_ = ng_ + (uint32_t)(H_X * iabs(gx - (NX)) + H_Y * iabs(gy - (NY))) * hw; \
             if (f_ < e.f) f_ = e.f; /* pathmax: keys never decrease */                     \
             bq_push(pf, f_, ng_, pack((NX), (NY), (int)nj_));                              \
+            if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, (NX), (NY), (int)nj_, ng_, f_); \
         } while (0)
 
         /* sideways */

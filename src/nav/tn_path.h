@@ -218,6 +218,15 @@ void tn_path_invalidate(tn_path *pf);
 tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
                        int cap, int *count, tn_path_stats *stats, tn_error *err);
 
+/* Record every later search into `trace` (tn_trace.h; NULL, the default,
+ * records nothing).  The finder keeps the pointer, not the buffer.  Events:
+ * OPEN at each push, CLOSE at each expansion, GOAL when the goal is popped
+ * (the goal counts as expanded here: CLOSE + GOAL events = stats.expanded);
+ * x, y = the node's bottom-left tile, id = its jump value, g and f in cost
+ * units. */
+struct tn_trace;
+void tn_path_set_trace(tn_path *pf, struct tn_trace *trace);
+
 /* The last search (for overlays and tests). */
 /* Jump values expanded at tile (x, y); 0 when none or outside. */
 int tn_path_explored_at(const tn_path *pf, int x, int y);

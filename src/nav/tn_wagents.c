@@ -173,6 +173,9 @@ static tn_status agents_create(tn_world *w, tn_error *err)
     }
     if ((pi = tn_world_param_find("bias"))) s->wparams.bias = (float)pi->def;
     if ((pi = tn_world_param_find("smoothness"))) s->wparams.smoothness = (float)pi->def;
+    /* the world's wanderers roam around their target instead of piling onto
+     * it (three tiles: they stay readable, each on its own) */
+    s->wparams.arrive_radius = 3.0f * T;
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
     const tn_wenemies *we = tn_wenemies_of(w);
     s->enemy_cap = we && we->pool ? we->pool->cfg.capacity : TN_WENEMIES_CAPACITY;

@@ -35,6 +35,8 @@ tn_wander_params tn_wander_default_params(void)
     p.resume_dist = 24.0f;
     p.tries = 12;
     p.guide = true;
+    p.arrive_radius = 0.0f;
+    p.arrive_speed = 0.5f;
     return p;
 }
 
@@ -61,6 +63,10 @@ tn_status tn_wander_check_params(const tn_wander_params *p, tn_error *err)
     if (!positive(p->cone_ref) || !(p->resume_dist >= 0.0f && isfinite(p->resume_dist)))
         BAD("wander: cone_ref must be positive and resume_dist >= 0");
     if (p->tries < 1) BAD("wander: tries %d must be >= 1", p->tries);
+    if (!(p->arrive_radius >= 0.0f && isfinite(p->arrive_radius)) ||
+        !(p->arrive_speed > 0.0f && p->arrive_speed <= 1.0f))
+        BAD("wander: arrive_radius %g must be >= 0 and arrive_speed %g in (0, 1]",
+            (double)p->arrive_radius, (double)p->arrive_speed);
     return TN_OK;
 #undef BAD
 }
@@ -319,8 +325,12 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
     const tn_wander_params *p = c->p;
     float cx = wp[4], cy = wp[5];
     float dx = a->tx - cx, dy = a->ty - cy, d = tn_len(dx, dy);
+    /* Inside the arrival radius: unbiased waypoints that stay inside it. */
+    const float R = p->arrive_radius;
+    const bool roam = R > 0.0f && d <= R;
+#define OUTSIDE(X, Y) (roam && tn_len(a->tx - (X), a->ty - (Y)) > R)
     /* Near the target: straight in. */
-    if (d <= p->near_dist && d > ARRIVE_EPS && feasible(c, wp, a->tx, a->ty, check_curve, seg, INFINITY) &&
+    if (R <= 0.0f && d <= p->near_dist && d > ARRIVE_EPS && feasible(c, wp, a->tx, a->ty, check_curve, seg, INFINITY) &&
         (!check_curve || speed_scale(c, seg->kmax) >= MIN_SCALE)) {
         *ox = a->tx;
         *oy = a->ty;
@@ -331,14 +341,16 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
         float gx, gy;
         if (guide_point(a, c, cx, cy, &gx, &gy)) toward = atan2f(gy - cy, gx - cx);
     }
-    float half = tn_wander_cone(p, d);
+    float half = roam ? PI_F : tn_wander_cone(p, d);
     cand best = {.ok = false, .score = INFINITY};
     /* Stage 1: the cone toward the target. */
     for (int k = 0; k < p->tries; k++) {
         float ang = toward + tn_rng_range(&a->rng, -half, half);
         float len = tn_rng_range(&a->rng, p->step_min, p->step_max);
-        if (d > ARRIVE_EPS && len > d) len = d; /* never past the target */
+        if (!roam && d > ARRIVE_EPS && len > d) len = d; /* never past the target */
+        if (roam) len *= 0.5f;
         float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
+        if (OUTSIDE(x, y)) continue;
         if (!feasible(c, wp, x, y, check_curve, seg, best.score)) continue;
         float k_ = check_curve ? seg->kmax : 0.0f;
         if (k_ <= c->kfull) {
@@ -355,8 +367,10 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
     for (int k = 0; k < p->tries; k++) {
         float ang = ahead + tn_rng_range(&a->rng, -FAN, FAN);
         float len = tn_rng_range(&a->rng, p->step_min, p->step_max);
-        if (d > ARRIVE_EPS && len > d) len = d;
+        if (!roam && d > ARRIVE_EPS && len > d) len = d;
+        if (roam) len *= 0.5f;
         float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
+        if (OUTSIDE(x, y)) continue;
         if (!feasible(c, wp, x, y, check_curve, seg, best.score)) continue;
         float k_ = check_curve ? seg->kmax : 0.0f;
         if (k_ > c->kfull) {
@@ -391,13 +405,14 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
             float ang = tn_rng_range(&a->rng, -PI_F, PI_F);
             float len = tn_rng_range(&a->rng, 2.0f * p->half, p->step_max);
             float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
-            if (feasible(c, wp, x, y, false, seg, INFINITY)) {
+            if (!OUTSIDE(x, y) && feasible(c, wp, x, y, false, seg, INFINITY)) {
                 *ox = x;
                 *oy = y;
                 return 1;
             }
         }
     }
+#undef OUTSIDE
     return 0;
 }
 
@@ -587,6 +602,8 @@ static void step_one(tn_wanderer *a, const ctx *c)
      * the bound allows: then slow down so the heading turns by at most
      * omega * dt (with TURN_MARGIN to spare). */
     float ds = p->speed * dt;
+    if (p->arrive_radius > 0.0f && tn_len(a->tx - a->x, a->ty - a->y) <= p->arrive_radius)
+        ds *= p->arrive_speed;
     if (a->seg.kmax > c->kfull) {
         float k = tn_maxf(curv_at(a, a->s), curv_at(a, a->s + ds));
         if (k > c->kfull) ds *= c->kfull / k;

@@ -57,6 +57,12 @@
  * still turns by at most omega * dt per step.  From rest it first turns on
  * the spot at omega toward the curve, which then leaves straight toward C.
  *
+ * ARRIVAL.  With arrive_radius > 0 the walk never ends on the target: it
+ * drifts in as above (the "straight in" rule is off) and, once a waypoint
+ * lies within the radius, keeps drawing unbiased waypoints that stay
+ * inside it, at arrive_speed (a group of wanderers stays spread around the
+ * target instead of collapsing onto one point).
+ *
  * TARGETS.  tn_wanderer_set_target() may be called on any step: the segment
  * being travelled and the next waypoint are already fixed (changing them
  * would make the agent jump), so the walk bends toward the new target from
@@ -109,6 +115,13 @@ typedef struct tn_wander_params {
     int tries;         /* candidate draws per stage; 12 */
     bool guide;        /* out of sight of the target, aim the cone at the
                           first corner of a path to it; true */
+    float arrive_radius; /* px; 0 (default): walk straight onto the target and
+                          stop.  > 0: never aim at the target itself; from a
+                          waypoint within this radius of it, the next one is
+                          drawn uniformly around (unbiased) but inside the
+                          radius, and the walk runs at arrive_speed: the
+                          wanderer keeps wandering around its target */
+    float arrive_speed;  /* 0..1: speed factor inside arrive_radius; 0.5 */
 } tn_wander_params;
 
 /* One spline segment B-C as a cubic p(u) = c0 + c1 u + c2 u^2 + c3 u^3,

@@ -66,6 +66,14 @@ const tn_bot *tn_wbots_bot(const tn_world *w, int i)
     return s && i >= 0 && i < s->n ? s->ebot[i] : NULL;
 }
 
+void tn_wbots_set_heuristic(tn_world *w, int heuristic)
+{
+    tn_wbots *s = of(w);
+    if (!s) return;
+    tn_bot_set_heuristic(s->bot, heuristic);
+    for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_set_heuristic(s->ebot[i], heuristic);
+}
+
 /* ---- create / destroy --------------------------------------------------- */
 
 static void bots_destroy(tn_world *w)
@@ -445,10 +453,15 @@ static int bots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap, "bot [graph]: %s | plan %d frames, %d legs | %d nodes | search %s%s%s",
                         tn_bot_state_name(i.state), i.plan_frames, i.path_nodes, i.expanded, t,
                         cmp, extra);
-    return snprintf(buf, cap,
-                    "bot [classic]: %s | path %d tiles, %d nodes | %d states expanded | search %s%s%s",
-                    tn_bot_state_name(i.state), i.raw_nodes, i.path_nodes, i.expanded, t, cmp,
-                    extra);
+    /* the goal's first plan (what the click said), then the latest re-plan
+     * with its count and reason, so the two never seem to disagree */
+    char re[96] = "";
+    if (i.replans > 0)
+        snprintf(re, sizeof re, " | re-plan %d (%s): %d tiles, %d states", i.replans,
+                 i.plan_reason, i.raw_nodes, i.expanded);
+    return snprintf(buf, cap, "bot [classic]: %s | goto (%d,%d): %d tiles, %d states%s | search %s%s%s",
+                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
+                    i.first_expanded, re, t, cmp, extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,

@@ -43,6 +43,9 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w);
 int tn_wbots_count(const tn_world *w);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
 const tn_bot *tn_wbots_bot(const tn_world *w, int i);
+/* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
+ * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */
+void tn_wbots_set_heuristic(tn_world *w, int heuristic);
 
 #ifdef __cplusplus
 }

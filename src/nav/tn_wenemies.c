@@ -191,6 +191,9 @@ static void on_edit(tn_world *w, int x, int y)
     tn_enemies_on_edit(s->pool, s->flow, x, y);
 }
 
+#define SPACING_FROM_RATE 3.0 /* enemies per second */
+#define SPACING_TILES 0.3f
+
 static tn_status set(tn_world *w, const char *name, double value, tn_error *err)
 {
     tn_wenemies *s = tn_wenemies_of(w);
@@ -199,6 +202,9 @@ static tn_status set(tn_world *w, const char *name, double value, tn_error *err)
                             "enemies: unknown parameter '%s'", name);
     tn_enemies_config c = s->pool->cfg;
     c.spawn_rate = (float)value;
+    /* High rates: a spawn waits until the last enemy has left a little room
+     * (they would otherwise pile into one blob on the spawn point). */
+    c.spacing = value >= SPACING_FROM_RATE ? SPACING_TILES : 0.0f;
     return tn_enemies_configure(s->pool, &c, err);
 }
 
@@ -273,15 +279,19 @@ static void draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
     const tn_enemies *p = s->pool;
     for (int i = 0; i < p->count; i++) {
         const tn_enemy *e = &p->e[i];
-        /* A triangle pointing along the heading; size from the scale. */
-        float r = 0.25f * e->scale * T;
+        /* A triangle pointing along the heading, size from the scale
+         * (0.3..0.5 tile), on a dark outline so it reads on any tile. */
+        float r = (0.23f + 0.135f * e->scale) * T;
         float fx = cosf(e->heading), fy = sinf(e->heading);
         float cx = e->x * T, cy = e->y * T;
-        float tipx = cx + fx * r * 1.3f, tipy = cy + fy * r * 1.3f;
-        float bx = cx - fx * r * 0.8f, by = cy - fy * r * 0.8f;
         uint32_t col = e->state == TN_ENEMY_WAIT ? 0x9a9a9affu : 0xe8553affu;
-        tn_dd_tri(dd, tipx, tipy, bx - fy * r * 0.8f, by + fx * r * 0.8f, bx + fy * r * 0.8f,
-                  by - fx * r * 0.8f, col);
+        for (int pass = 0; pass < 2; pass++) {
+            float k = pass == 0 ? r + 0.09f * T : r;
+            float tipx = cx + fx * k * 1.3f, tipy = cy + fy * k * 1.3f;
+            float bx = cx - fx * k * 0.8f, by = cy - fy * k * 0.8f;
+            tn_dd_tri(dd, tipx, tipy, bx - fy * k * 0.8f, by + fx * k * 0.8f, bx + fy * k * 0.8f,
+                      by - fx * k * 0.8f, pass == 0 ? 0x1a0a08ffu : col);
+        }
     }
 }
 

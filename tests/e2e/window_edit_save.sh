@@ -11,10 +11,10 @@
 # (run from the repo root).  Skips (exit 77) when Xvfb or xdotool is missing.
 #
 # Where the tiles are on screen: tests/data/render_window.map is 40x24 tiles,
-# which the game shows at its largest zoom that fits the 1020x720 map view,
-# 1.5x (24 px tiles), centred across and 30 px above the bottom like at the
-# sides: tile (x, y) covers window pixels [30 + 24x, 54 + 24x) x
-# [114 + 24y, 138 + 24y)  (see src/game/render.h).
+# which the game shows at its largest zoom that fits the 1020x576 map view,
+# 1.5x (24 px tiles), centred across and filling it from top to bottom:
+# tile (x, y) covers window pixels [30 + 24x, 54 + 24x) x
+# [120 + 24y, 144 + 24y)  (see src/game/render.h).
 set -u
 BUILD=${1:-build}
 NAME=window_edit_save

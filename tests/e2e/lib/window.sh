@@ -5,7 +5,9 @@
 # returns), wait_window (sets WID once the game's mapped 1280x720 window has
 # focus), and tile helpers for tests/data/render_window.map
 # shown at 24 px tiles: tile (x, y) covers window pixels
-# [30 + 24x, 54 + 24x) x [114 + 24y, 138 + 24y)  (see src/game/render.h).
+# [30 + 24x, 54 + 24x) x [120 + 24y, 144 + 24y)  (see src/game/render.h: the
+# map view runs from y = 120, under the top bar and the HUD strip, to 696,
+# above the status line).
 #
 # Never flaky by construction: the display number is chosen here and the
 # Xvfb is proven to be ours (its lock file names our process) so parallel
@@ -15,6 +17,8 @@
 # XDG_RUNTIME_DIR (SDL warns without one and must not share it).
 XPID=""
 GPID=""
+# The game keeps settings between runs: each test starts from none.
+export XDG_CONFIG_HOME="$tmp/config"
 cleanup() {
     if [ -n "$GPID" ]; then # a game that outlives the test is killed for sure
         kill "$GPID" 2>/dev/null
@@ -141,7 +145,7 @@ wait_window() {
 
 # tile (x, y) -> window pixel at its centre
 px() { echo $((30 + 24 * $1 + 12)); }
-py() { echo $((114 + 24 * $1 + 12)); }
+py() { echo $((120 + 24 * $1 + 12)); }
 click_tile() { # x y button
     xdotool mousemove --window "$WID" "$(px "$1")" "$(py "$2")"
     sleep 0.15

@@ -1,0 +1,588 @@
+/* control.c - speed table, reset, undo/redo, settings, search playback.
+ * See control.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "control.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fileio.h"
+#include "tn_navmesh.h"
+#include "tn_path.h"
+#include "tn_wnav.h"
+
+/* ---------------------------------------------------------------- speed */
+
+const double tn_speeds[TN_SPEED_COUNT] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0};
+const char *const tn_speed_names[TN_SPEED_COUNT] = {"1/8x", "1/4x", "1/2x", "1x", "2x", "4x"};
+
+int tn_speed_index(double speed)
+{
+    for (int i = 0; i < TN_SPEED_COUNT; i++)
+        if (fabs(tn_speeds[i] - speed) < 1e-9) return i;
+    return -1;
+}
+
+/* ---------------------------------------------------------------- reset */
+
+int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
+{
+    if (!map_path) {
+        snprintf(err, cap, "no map file to reload");
+        return -1;
+    }
+    tn_map *m;
+    if (tn_load_map(map_path, &m, err, cap) != 0) return -1;
+    if (m->w != w->map->w || m->h != w->map->h) {
+        /* allowed: the file may have been saved from another size */
+    }
+    /* keep the sliders (but not the agent counts) across the rebuild */
+    int n;
+    const tn_param_info *pi = tn_world_params(&n);
+    double vals[64];
+    bool have[64];
+    for (int i = 0; i < n && i < 64; i++) have[i] = tn_world_get(w, pi[i].name, &vals[i]);
+    tn_error e;
+    if (tn_failed(tn_world_replace_map(w, m, &e))) {
+        snprintf(err, cap, "%s: %s", map_path, e.msg);
+        return -1;
+    }
+    for (int i = 0; i < n && i < 64; i++) {
+        if (!have[i] || strcmp(pi[i].name, "bots") == 0 || strcmp(pi[i].name, "wanderers") == 0)
+            continue;
+        double now;
+        if (tn_world_get(w, pi[i].name, &now) && now == vals[i]) continue;
+        tn_world_set(w, pi[i].name, vals[i], &e);
+    }
+    w->edits = 0;
+    w->refused_edits = 0;
+    w->dirty = false;
+    tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- undo */
+
+void tn_undo_clear(tn_undo *u) { memset(u, 0, sizeof *u); }
+
+static void record(tn_undo *u, const tn_world *w, int x, int y, int t0, int m0)
+{
+    const tn_map *m = w->map;
+    int t1 = tn_map_tile(m, x, y), m1 = tn_map_mark(m, x, y);
+    if (t0 == t1 && m0 == m1) return;
+    tn_undo_entry *e = &u->e[u->head];
+    e->x = (int16_t)x;
+    e->y = (int16_t)y;
+    e->tile0 = (uint8_t)t0;
+    e->mark0 = (uint8_t)m0;
+    e->tile1 = (uint8_t)t1;
+    e->mark1 = (uint8_t)m1;
+    u->head = (u->head + 1) % TN_UNDO_MAX;
+    if (u->count < TN_UNDO_MAX) u->count++;
+    u->redo = 0;
+}
+
+tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err)
+{
+    bool in = tn_map_inside(w->map, x, y);
+    int t0 = in ? tn_map_tile(w->map, x, y) : 0, m0 = in ? tn_map_mark(w->map, x, y) : 0;
+    tn_status s = tn_world_edit(w, x, y, kind, err);
+    if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
+    return s;
+}
+
+tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool shift,
+                        tn_error *err)
+{
+    bool in = tn_map_inside(w->map, x, y);
+    int t0 = in ? tn_map_tile(w->map, x, y) : 0, m0 = in ? tn_map_mark(w->map, x, y) : 0;
+    tn_status s = tn_world_click(w, x, y, b, shift, err);
+    if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
+    return s;
+}
+
+static tn_edit mark_edit(int mark)
+{
+    return mark == TN_MARK_SPAWN ? TN_EDIT_SPAWN : mark == TN_MARK_DEST ? TN_EDIT_DEST
+                                                                       : TN_EDIT_ITEM;
+}
+
+/* Bring tile (x, y) to (tile, mark) through the world's edit path. */
+static bool set_state(tn_world *w, int x, int y, int tile, int mark)
+{
+    tn_error e;
+    const tn_map *m = w->map;
+    if (tn_map_tile(m, x, y) == tile && tn_map_mark(m, x, y) == mark) return true;
+    if (tile == TN_TILE_BLOCK) return !tn_failed(tn_world_edit(w, x, y, TN_EDIT_BLOCK, &e));
+    if (tile == TN_TILE_ONEWAY) return !tn_failed(tn_world_edit(w, x, y, TN_EDIT_ONEWAY, &e));
+    if (tn_map_tile(m, x, y) != TN_TILE_EMPTY || (mark == TN_MARK_NONE)) {
+        if (tn_failed(tn_world_edit(w, x, y, TN_EDIT_EMPTY, &e))) return false;
+    }
+    if (tn_map_mark(m, x, y) != mark && mark != TN_MARK_NONE)
+        return !tn_failed(tn_world_edit(w, x, y, mark_edit(mark), &e));
+    return tn_map_tile(m, x, y) == tile && tn_map_mark(m, x, y) == mark;
+}
+
+bool tn_undo_undo(tn_undo *u, tn_world *w)
+{
+    if (u->count == 0) {
+        tn_world_message(w, "nothing to undo");
+        return false;
+    }
+    int i = (u->head + TN_UNDO_MAX - 1) % TN_UNDO_MAX;
+    const tn_undo_entry *e = &u->e[i];
+    if (!tn_map_inside(w->map, e->x, e->y) || !set_state(w, e->x, e->y, e->tile0, e->mark0))
+        return false; /* the world's message says why */
+    u->head = i;
+    u->count--;
+    u->redo++;
+    tn_world_message(w, "undo: tile (%d,%d) (%d more to undo, %d to redo)", e->x, e->y, u->count,
+                     u->redo);
+    return true;
+}
+
+bool tn_undo_redo(tn_undo *u, tn_world *w)
+{
+    if (u->redo == 0) {
+        tn_world_message(w, "nothing to redo");
+        return false;
+    }
+    const tn_undo_entry *e = &u->e[u->head];
+    if (!tn_map_inside(w->map, e->x, e->y) || !set_state(w, e->x, e->y, e->tile1, e->mark1))
+        return false;
+    u->head = (u->head + 1) % TN_UNDO_MAX;
+    u->count++;
+    u->redo--;
+    tn_world_message(w, "redo: tile (%d,%d) (%d more to redo)", e->x, e->y, u->redo);
+    return true;
+}
+
+/* ------------------------------------------------------------- settings */
+
+bool tn_settings_path(char *out, size_t cap)
+{
+    const char *x = getenv("XDG_CONFIG_HOME");
+    if (x && x[0] == '/') {
+        snprintf(out, cap, "%s/tilenav/settings", x);
+        return true;
+    }
+    const char *h = getenv("HOME");
+    if (h && h[0]) {
+        snprintf(out, cap, "%s/.config/tilenav/settings", h);
+        return true;
+    }
+    return false;
+}
+
+void tn_settings_put(tn_settings *s, const char *name, double value)
+{
+    for (int i = 0; i < s->count; i++)
+        if (strcmp(s->name[i], name) == 0) {
+            s->value[i] = value;
+            return;
+        }
+    if (s->count == TN_SETTINGS_MAX) return;
+    snprintf(s->name[s->count], sizeof s->name[0], "%s", name);
+    s->value[s->count++] = value;
+}
+
+bool tn_settings_get(const tn_settings *s, const char *name, double *value)
+{
+    for (int i = 0; i < s->count; i++)
+        if (strcmp(s->name[i], name) == 0) {
+            *value = s->value[i];
+            return true;
+        }
+    return false;
+}
+
+int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    fclose(f);
+    char *buf;
+    size_t len;
+    if (tn_read_file(path, 64 * 1024, &buf, &len, err, cap) != 0) return -1;
+    int lineno = 0;
+    char *p = buf;
+    int rc = 1;
+    while (*p) {
+        char *e = strchr(p, '\n');
+        if (e) *e = '\0';
+        lineno++;
+        char *hash = strchr(p, '#');
+        if (hash) *hash = '\0';
+        char name[64], extra[8];
+        double v;
+        int k = sscanf(p, "%63s %lf %7s", name, &v, extra);
+        char word[8];
+        if (k == 2 && isfinite(v) && strlen(name) < sizeof s->name[0]) {
+            if (s->count == TN_SETTINGS_MAX) {
+                snprintf(err, cap, "%s:%d: more than %d settings", path, lineno, TN_SETTINGS_MAX);
+                rc = -1;
+                break;
+            }
+            tn_settings_put(s, name, v);
+        } else if (sscanf(p, "%7s", word) == 1) {
+            snprintf(err, cap, "%s:%d: expected 'NAME NUMBER'", path, lineno);
+            rc = -1;
+            break;
+        }
+        if (!e) break;
+        p = e + 1;
+    }
+    free(buf);
+    if (rc < 0) memset(s, 0, sizeof *s);
+    return rc;
+}
+
+int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap)
+{
+    /* the directory first (one level: $XDG_CONFIG_HOME/tilenav) */
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = '\0';
+        char cmd_dir[1024];
+        snprintf(cmd_dir, sizeof cmd_dir, "%s", dir);
+        char *up = strrchr(cmd_dir, '/');
+        if (up && up != cmd_dir) { /* ~/.config may not exist either */
+            *up = '\0';
+            mkdir(cmd_dir, 0755);
+        }
+        mkdir(dir, 0755);
+    }
+    char text[TN_SETTINGS_MAX * 64 + 128];
+    int n = snprintf(text, sizeof text, "# tilenav settings, written on exit\n");
+    for (int i = 0; i < s->count && n < (int)sizeof text; i++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s %.17g\n", s->name[i], s->value[i]);
+    if (n >= (int)sizeof text) n = (int)sizeof text - 1;
+    return tn_write_file_atomic(path, text, (size_t)n, err, cap);
+}
+
+/* ------------------------------------------------------------- playback */
+
+const int tn_playback_rates[TN_PB_RATES] = {10, 30, 100, 300, 1000, 3000, 10000};
+
+int tn_playback_init(tn_playback *p)
+{
+    memset(p, 0, sizeof *p);
+    p->buf = malloc(sizeof *p->buf * TN_PLAYBACK_EVENTS);
+    if (!p->buf) return -1;
+    tn_trace_init(&p->trace, p->buf, TN_PLAYBACK_EVENTS);
+    p->speed = 3;
+    return 0;
+}
+
+void tn_playback_free(tn_playback *p)
+{
+    free(p->buf);
+    free(p->scratch);
+    p->buf = NULL;
+    p->scratch = NULL;
+}
+
+uint8_t *tn_playback_scratch(tn_playback *p, size_t n)
+{
+    if (n > p->scratch_cap) {
+        uint8_t *s = realloc(p->scratch, n);
+        if (!s) return NULL;
+        p->scratch = s;
+        p->scratch_cap = n;
+    }
+    return p->scratch;
+}
+
+void tn_playback_start(tn_playback *p)
+{
+    p->active = p->trace.count > 0;
+    p->paused = false;
+    p->shown = 0;
+}
+
+void tn_playback_advance(tn_playback *p, double dt)
+{
+    if (!p->active || p->paused) return;
+    p->shown += dt * tn_playback_rates[p->speed];
+    if (p->shown > p->trace.count) p->shown = p->trace.count;
+}
+
+void tn_playback_step(tn_playback *p)
+{
+    if (!p->active) return;
+    int n = (int)p->shown, c = p->trace.count;
+    while (n < c && p->trace.ev[n].kind == TN_TRACE_OPEN) n++; /* to the next close */
+    if (n < c) n++;                                             /* take it */
+    while (n < c && p->trace.ev[n].kind == TN_TRACE_OPEN) n++; /* and the opens it made */
+    p->shown = n;
+}
+
+int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w, int gx,
+                            int gy, int heuristic)
+{
+    tn_error e;
+    if (*finder && (p->finder_w != w->map->w || p->finder_h != w->map->h)) {
+        tn_path_destroy(*finder);
+        *finder = NULL;
+    }
+    if (!*finder) {
+        /* its own finder: 8 x 46 bytes a tile, so not on the largest maps */
+        if ((long)w->map->w * w->map->h > 256L * 256L) return 0;
+        if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 65536, NULL, finder, &e)))
+            return 0;
+        p->finder_w = w->map->w;
+        p->finder_h = w->map->h;
+    }
+    tn_jump_model jm;
+    if (tn_failed(tn_jump_model_init(&jm, &w->phys, &e))) return 0;
+    int sx, sy;
+    tn_body_tile(&w->character, &sx, &sy);
+    tn_path_query q = tn_path_query_make(sx, sy, gx, gy, w->character.w, w->character.h, &jm);
+    q.heuristic = heuristic;
+    tn_trace_reset(&p->trace);
+    tn_path_set_trace(*finder, &p->trace);
+    tn_path_stats st;
+    int n = 0;
+    tn_path_find(*finder, w->map, &q, NULL, 0, &n, &st, NULL);
+    tn_path_set_trace(*finder, NULL);
+    p->navmesh = false;
+    snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d states expanded",
+             heuristic == TN_PATH_FAST ? "fast" : "optimal", gx, gy, st.expanded);
+    tn_playback_start(p);
+    return p->trace.count;
+}
+
+int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
+{
+    tn_navquery *q = tn_wnav_query(w);
+    const tn_navmesh *m = tn_wnav_mesh(w);
+    if (!q || !m) return 0;
+    float sx, sy, gx = ((float)tx + 0.5f) * TN_TILE_PX, gy = ((float)ty + 0.5f) * TN_TILE_PX;
+    tn_world_character_center(w, &sx, &sy);
+    if (tn_map_tile(w->map, tx, ty) == TN_TILE_BLOCK)
+        tn_navmesh_nearest_free(m, gx, gy, 0.0f, &gx, &gy);
+    float xy[2 * 256];
+    int n = 0;
+    tn_trace_reset(&p->trace);
+    tn_navquery_set_trace(q, &p->trace);
+    tn_navquery_find_path(q, sx, sy, gx, gy, 0.0f, xy, 256, &n);
+    tn_navquery_set_trace(q, NULL);
+    p->navmesh = true;
+    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d nodes expanded", tx, ty,
+             tn_navquery_expanded(q));
+    tn_playback_start(p);
+    return p->trace.count;
+}
+
+/* -------------------------------------------------------------- inspect */
+
+#include "tn_bot.h"
+#include "tn_enemy.h"
+#include "tn_wagents.h"
+#include "tn_wbots.h"
+#include "tn_wenemies.h"
+
+static float d2(float ax, float ay, float bx, float by)
+{
+    return (ax - bx) * (ax - bx) + (ay - by) * (ay - by);
+}
+
+bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int *index)
+{
+    const float T = (float)TN_TILE_PX;
+    float best = r * r;
+    bool found = false;
+#define TRY(DX, DY, K, I)                        \
+    do {                                         \
+        float d_ = d2(x, y, (DX), (DY));         \
+        if (d_ <= best) {                        \
+            best = d_;                           \
+            *kind = (K);                         \
+            *index = (I);                        \
+            found = true;                        \
+        }                                        \
+    } while (0)
+    const tn_body *c = &w->character;
+    if (x >= c->x && y >= c->y && x <= c->x + (float)c->w * T && y <= c->y + (float)c->h * T)
+        TRY(x, y, TN_INSPECT_CHARACTER, 0);
+    for (int i = 0; i < tn_wbots_count(w); i++) {
+        const tn_body *b = tn_wbots_body(w, i);
+        float cx = b->x + 0.5f * (float)b->w * T, cy = b->y + 0.5f * (float)b->h * T;
+        if (fabsf(x - cx) <= 0.5f * (float)b->w * T && fabsf(y - cy) <= 0.5f * (float)b->h * T)
+            TRY(x, y, TN_INSPECT_BOT, i);
+        else
+            TRY(cx, cy, TN_INSPECT_BOT, i);
+    }
+    const tn_wenemies *we = tn_wenemies_of(w);
+    if (we && we->pool)
+        for (int i = 0; i < we->pool->count; i++) {
+            const tn_enemy *e = &we->pool->e[i];
+            TRY(e->x * T, e->y * T, TN_INSPECT_ENEMY, (int)e->id);
+        }
+    const tn_wagents *ag = tn_wagents_of(w);
+    if (ag) {
+        if (ag->has_companion) TRY(ag->companion.x, ag->companion.y, TN_INSPECT_COMPANION, 0);
+        for (int i = 0; i < ag->nwanderers; i++)
+            TRY(ag->wanderers[i].x, ag->wanderers[i].y, TN_INSPECT_WANDERER, i);
+    }
+#undef TRY
+    return found;
+}
+
+static const char *enemy_state(int s)
+{
+    static const char *const N[] = {"intro", "forward", "turn right", "turn left", "turn around",
+                                    "outro", "wait (no path)"};
+    return (unsigned)s < 7 ? N[s] : "?";
+}
+
+static int bot_lines(const tn_bot *b, char *buf, size_t cap)
+{
+    tn_bot_info i = tn_bot_get_info(b);
+    return snprintf(buf, cap,
+                    "state      %s\ngoal       (%d,%d)\nplan node  %d of %d\n"
+                    "input      %s%s%s%s%s\njump left  %d frames\nre-plans   %d (last: %s)\n"
+                    "last plan  %d tiles, %d states",
+                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.node, i.path_nodes,
+                    i.input.left ? "left " : "", i.input.right ? "right " : "",
+                    i.input.jump ? "jump " : "", i.input.down ? "down " : "",
+                    !(i.input.left || i.input.right || i.input.jump || i.input.down) ? "none" : "",
+                    i.jump_left, i.replans, i.plan_reason[0] ? i.plan_reason : "-", i.raw_nodes,
+                    i.expanded);
+}
+
+bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)
+{
+    const float T = (float)TN_TILE_PX;
+    int n = 0;
+    switch (kind) {
+    case TN_INSPECT_CHARACTER: {
+        int tx, ty;
+        tn_body_tile(&w->character, &tx, &ty);
+        n = snprintf(buf, cap, "character (its goto bot)\ntile       %d,%d  %s\n", tx, ty,
+                     w->character.on_ground ? "on the ground" : "in the air");
+        const tn_bot *b = tn_wbots_character_bot(w);
+        if (b && (size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
+        return true;
+    }
+    case TN_INSPECT_BOT: {
+        const tn_body *body = tn_wbots_body(w, index);
+        const tn_bot *b = tn_wbots_bot(w, index);
+        if (!body || !b) {
+            snprintf(buf, cap, "bot %d\n(removed)", index + 1);
+            return true;
+        }
+        int tx, ty;
+        tn_body_tile(body, &tx, &ty);
+        n = snprintf(buf, cap, "bot %d\ntile       %d,%d\n", index + 1, tx, ty);
+        if ((size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
+        return true;
+    }
+    case TN_INSPECT_ENEMY: {
+        const tn_wenemies *we = tn_wenemies_of(w);
+        const tn_enemy *e = NULL;
+        for (int i = 0; we && we->pool && i < we->pool->count; i++)
+            if ((int)we->pool->e[i].id == index) e = &we->pool->e[i];
+        if (!e) {
+            snprintf(buf, cap, "enemy #%d\n(gone: it reached a destination or was crushed)",
+                     index);
+            return true;
+        }
+        snprintf(buf, cap,
+                 "enemy #%d\nstate      %s\ntile       %d,%d -> %d,%d\nspeed      %.2f tiles/s\n"
+                 "lane       %+.2f tiles\nsize       %.2f",
+                 index, enemy_state(e->state), e->tx, e->ty, e->nx, e->ny, (double)e->speed,
+                 (double)e->offset, (double)e->scale);
+        return true;
+    }
+    case TN_INSPECT_COMPANION: {
+        const tn_wagents *ag = tn_wagents_of(w);
+        if (!ag || !ag->has_companion) return false;
+        const tn_companion *c = &ag->companion;
+        const tn_companion_params *p = &ag->cparams;
+        snprintf(buf, cap,
+                 "companion\nstate      %s\nsight      %s\nat         %.1f,%.1f tiles\n"
+                 "speed      %.0f px/s (max %.0f)\nfollow     %.1f..%.1f tiles\n"
+                 "separation %.1f tiles\npath       %d corners\nitems      %d",
+                 tn_companion_state_name(c->state), c->sees ? "sees you" : "lost you",
+                 (double)(c->x / T), (double)(c->y / T),
+                 (double)sqrtf(c->vx * c->vx + c->vy * c->vy), (double)p->max_speed,
+                 (double)(p->follow_inner / T), (double)(p->follow_outer / T),
+                 (double)(p->separation_radius / T), c->path_n, c->items);
+        return true;
+    }
+    case TN_INSPECT_WANDERER: {
+        const tn_wagents *ag = tn_wagents_of(w);
+        if (!ag || index >= ag->nwanderers) {
+            snprintf(buf, cap, "wanderer %d\n(removed)", index + 1);
+            return true;
+        }
+        const tn_wanderer *v = &ag->wanderers[index];
+        float dist = sqrtf(d2(v->x, v->y, v->tx, v->ty)) / T;
+        snprintf(buf, cap,
+                 "wanderer %d\nat         %.1f,%.1f tiles\nheading    %.0f deg\n"
+                 "waypoint   %.1f,%.1f tiles\ntarget     %.1f,%.1f (%.1f tiles away)\n"
+                 "bias       %.2f\nsmoothness %.2f\nwaypoints  %ld drawn",
+                 index + 1, (double)(v->x / T), (double)(v->y / T),
+                 (double)(v->heading * 57.29578f), (double)(v->wp[4] / T), (double)(v->wp[5] / T),
+                 (double)(v->tx / T), (double)(v->ty / T), (double)dist,
+                 (double)ag->wparams.bias, (double)ag->wparams.smoothness, v->waypoints);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* ------------------------------------------------------------ map list */
+
+#include <dirent.h>
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap)
+{
+    int n = 0;
+    /* the current map's directory (or maps/) */
+    char dir[1024] = "maps";
+    if (current) {
+        snprintf(dir, sizeof dir, "%s", current);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = '\0';
+        else snprintf(dir, sizeof dir, ".");
+    }
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) && n < cap) {
+            size_t len = strlen(e->d_name);
+            if (len < 5 || strcmp(e->d_name + len - 4, ".map") != 0 || e->d_name[0] == '.')
+                continue;
+            char path[1400];
+            if (strcmp(dir, ".") == 0) snprintf(path, sizeof path, "%s", e->d_name);
+            else snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            out[n] = malloc(strlen(path) + 1);
+            if (!out[n]) break;
+            strcpy(out[n++], path);
+        }
+        closedir(d);
+    }
+    qsort(out, (size_t)n, sizeof *out, cmp_str);
+    for (int i = 0; i < nextra && n < cap; i++) {
+        bool dup = false;
+        for (int k = 0; k < n; k++) dup = dup || strcmp(out[k], extra[i]) == 0;
+        if (dup) continue;
+        out[n] = malloc(strlen(extra[i]) + 1);
+        if (!out[n]) break;
+        strcpy(out[n++], extra[i]);
+    }
+    return n;
+}

@@ -1,0 +1,150 @@
+/* control.h - the front end's session controls that are not drawing:
+ * simulation speed, reset, undo/redo of edits, settings persistence and the
+ * search playback's state.  No SDL here: the window (app.c), the headless
+ * runner (main.c) and the tests share it.
+ */
+#ifndef TN_CONTROL_H
+#define TN_CONTROL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tn_trace.h"
+#include "tn_world.h"
+
+enum { TN_INSPECT_NONE = 0, TN_INSPECT_CHARACTER, TN_INSPECT_BOT, TN_INSPECT_ENEMY,
+       TN_INSPECT_COMPANION, TN_INSPECT_WANDERER };
+
+/* ---- simulation speed --------------------------------------------------
+ * The fixed step stays 1/60 s; the speed only scales how much simulated
+ * time the real time feeds into the step accumulator (1/8x: one step every
+ * 8/60 s; 4x: four steps per 1/60 s). */
+#define TN_SPEED_COUNT 6
+#define TN_SPEED_NORMAL 3 /* index of 1x */
+extern const double tn_speeds[TN_SPEED_COUNT];        /* 0.125 .. 4 */
+extern const char *const tn_speed_names[TN_SPEED_COUNT]; /* "1/8x" .. "4x" */
+/* The index of a speed value (exact table values only), or -1. */
+int tn_speed_index(double speed);
+
+/* ---- reset -------------------------------------------------------------
+ * Reload the map from `map_path` and rebuild the world on it: the character
+ * back at its start, every agent (bots, enemies, companion, wanderers)
+ * cleared, the edit counters zeroed.  Parameters (sliders) keep their
+ * values except the agent counts (bots, wanderers), which go to 0.  The
+ * frame counter keeps counting (scripts key on it).  Unsaved edits are the
+ * caller's business (the window writes MAP.autosave first).  0, or -1 with
+ * a message; on failure the world is unchanged. */
+int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap);
+
+/* ---- undo / redo --------------------------------------------------------
+ * Every accepted edit is recorded as (tile, mark) before and after; undo
+ * and redo replay the opposite change through tn_world_edit (the normal
+ * edit path), so the flow field, the navmesh and the plans follow exactly
+ * as for a click.  Refused edits never enter the history.  A ring of
+ * TN_UNDO_MAX entries (the oldest drops out); a new edit clears the redo
+ * side.  Memory: TN_UNDO_MAX x 8 bytes. */
+#define TN_UNDO_MAX 1024
+typedef struct tn_undo_entry {
+    int16_t x, y;
+    uint8_t tile0, mark0, tile1, mark1;
+} tn_undo_entry;
+typedef struct tn_undo {
+    tn_undo_entry e[TN_UNDO_MAX];
+    int head;  /* next slot */
+    int count; /* entries that can be undone */
+    int redo;  /* entries after head that can be redone */
+    bool replaying;
+} tn_undo;
+void tn_undo_clear(tn_undo *u);
+/* Edit through the world and record it when accepted (and it changed the
+ * tile).  Same status as tn_world_edit / tn_world_click. */
+tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err);
+tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool shift,
+                        tn_error *err);
+/* Undo / redo one edit.  false when there is nothing to undo / redo, or
+ * when the world refused the replay (e.g. the character now stands there:
+ * the history is then kept as it was and the world's message says why). */
+bool tn_undo_undo(tn_undo *u, tn_world *w);
+bool tn_undo_redo(tn_undo *u, tn_world *w);
+
+/* ---- settings ----------------------------------------------------------
+ * $XDG_CONFIG_HOME/tilenav/settings (or ~/.config/tilenav/settings): lines
+ * "name value"; parameters by their world names plus the front end's own
+ * keys.  Written atomically (tmp + fsync + rename).  A malformed file is
+ * ignored as a whole with a message naming file, line and problem. */
+#define TN_SETTINGS_MAX 40
+typedef struct tn_settings {
+    int count;
+    char name[TN_SETTINGS_MAX][32];
+    double value[TN_SETTINGS_MAX];
+} tn_settings;
+/* The settings path into out; false when neither XDG_CONFIG_HOME nor HOME
+ * is set. */
+bool tn_settings_path(char *out, size_t cap);
+/* Load: 1 when read, 0 when there is no file, -1 when malformed (message in
+ * err, s left empty). */
+int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
+int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
+void tn_settings_put(tn_settings *s, const char *name, double value);
+bool tn_settings_get(const tn_settings *s, const char *name, double *value);
+
+/* ---- search playback ------------------------------------------------------
+ * A recorded search (tn_trace events) replayed event by event.  `shown` is
+ * how many events are on screen; the overlay draws the events [0, shown):
+ * closed cells filled, open cells as a frontier outline, the last closed
+ * event as the current node. */
+#define TN_PLAYBACK_EVENTS 131072
+typedef struct tn_playback {
+    tn_trace trace;
+    tn_trace_event *buf;  /* TN_PLAYBACK_EVENTS events (owned) */
+    bool navmesh;         /* the trace is a navmesh search (points, not tiles) */
+    bool active;          /* the overlay shows the playback */
+    bool paused;
+    int speed;            /* events per second index, see tn_playback_rates */
+    double shown;         /* events shown (fractional while playing) */
+    char label[96];       /* what was searched */
+    int finder_w, finder_h; /* size of the map the goto finder was made for */
+    uint8_t *scratch;     /* per tile / triangle state while drawing (owned) */
+    size_t scratch_cap;
+} tn_playback;
+/* The drawing scratch for n cells (grown, never per frame once sized);
+ * NULL when out of memory. */
+uint8_t *tn_playback_scratch(tn_playback *p, size_t n);
+#define TN_PB_RATES 7
+extern const int tn_playback_rates[TN_PB_RATES]; /* events per second */
+int tn_playback_init(tn_playback *p);
+void tn_playback_free(tn_playback *p);
+/* Start (or restart) playing the recorded trace from its first event. */
+void tn_playback_start(tn_playback *p);
+/* Advance by dt seconds of real time (nothing while paused). */
+void tn_playback_advance(tn_playback *p, double dt);
+/* One step while paused: the next closed node (and the opens it made). */
+void tn_playback_step(tn_playback *p);
+
+/* Record the search the character's goto to (gx, gy) makes, from where it
+ * stands now, into p (a separate finder, created on first use and kept in
+ * *finder; the world's own plans are untouched).  Returns the events; 0 on
+ * maps above 256x256 tiles (a second finder there would cost 8 x 46 bytes a
+ * tile). */
+struct tn_path;
+int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w, int gx,
+                            int gy, int heuristic);
+/* Record the navmesh search the navpath tool makes to tile (tx, ty) (the
+ * world's shared query, traced for this one call). */
+int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
+
+/* ---- map list -------------------------------------------------------------
+ * The *.map files in the current map's directory (sorted), then `extra`
+ * (duplicates dropped): at most cap malloc'd paths into out; returns the
+ * count (the caller frees each). */
+int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);
+
+/* ---- inspect ------------------------------------------------------------
+ * kind: TN_INSPECT_* (ui.h numbering: 1 character, 2 bot, 3 enemy, 4
+ * companion, 5 wanderer); index: the bot / wanderer index, the enemy's id. */
+/* The agent nearest world pixel (x, y) within r px. */
+bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int *index);
+/* Its card: a title line, then "field value" lines.  false: no such agent. */
+bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap);
+
+#endif

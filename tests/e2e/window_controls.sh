@@ -1,0 +1,264 @@
+#!/bin/sh
+# Issue 14's controls in the real window under Xvfb, driven by xdotool.  The
+# world's state is observed through saved maps (Ctrl+S), the edit rule "a
+# block inside the character is refused", F12 screenshots (pixels of a
+# colour counted) and the settings file; no timing is asserted.
+#   inspect:  Ctrl+click on the character pins a card (accent-coloured frame)
+#   pause:    T, then D held: the character stays (a block on its head is
+#             refused); '.' pressed 40 times with D held walks it away
+#   undo:     right-click a block, Ctrl+Z, Ctrl+S: not saved; Ctrl+Y: saved
+#   reset:    an unsaved block, Ctrl+R: the world reloads without it (Ctrl+S
+#             keeps the file as it was) and MAP.autosave holds it
+#   replay:   X, a goto click, Q: the frontier colour appears on screen
+#   camera:   wheel up over a tile, right-click: the same tile (zoom toward
+#             the cursor); Ctrl+drag 96 px right, right-click: 3 tiles left
+#             of it (32 px tiles at 2x); L held: a tile further right;
+#             O, click: the first layout again
+#   picker:   Tab, Up, Enter opens b.map; an edit saved lands in b.map
+#   settings: ] (speed), Esc: the settings file holds "speed 4"; a malformed
+#             settings file is ignored with file:line on stderr
+# Usage: tests/e2e/window_controls.sh BUILD_DIR (from the repo root).
+set -u
+BUILD=${1:-build}
+NAME=window_controls
+if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
+    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
+    exit 0
+fi
+ROOT=$(pwd)
+case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
+[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
+. tests/e2e/lib/window.sh
+start_xvfb
+
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+cp tests/data/render_window.map "$tmp/b.map"
+
+start_game() {
+    (cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+        exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
+    GPID=$!
+    wait_window
+}
+quit_game() {
+    xdotool key Escape
+    i=0
+    while kill -0 "$GPID" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && fail "the game did not quit on Esc"
+        sleep 0.1
+    done
+    wait "$GPID"
+    rc=$?
+    GPID=""
+    [ $rc -eq 0 ] || fail "the game exited with $rc"
+    sanitizer_check
+}
+# Ctrl+S, then wait until the map file's rows equal $2 (a rows file).
+save_and_expect() { # what-for want-rows [map]
+    m=${3:-$MAP}
+    rm -f "$m" # only a new save can match
+    xdotool key ctrl+s
+    i=0
+    until [ -f "$m" ] && rows "$m" | cmp -s - "$2"; do
+        i=$((i + 1))
+        [ $i -gt 200 ] && { rows "$m" | diff "$2" -; fail "$1"; }
+        sleep 0.1
+    done
+}
+SHOTS=0
+shot() { # F12; sets SHOT to the BMP's path once it is complete (no subshell: it counts)
+    SHOTS=$((SHOTS + 1))
+    f=$(printf '%s/tilenav-%03d.bmp' "$tmp" "$SHOTS")
+    xdotool key F12
+    i=0
+    until [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((54 + 1280 * 720 * 3)) ]; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && fail "F12 wrote no complete $f"
+        sleep 0.1
+    done
+    sleep 0.2
+    SHOT=$f
+}
+count_colour() { # bmp rrggbb: pixels of exactly that colour
+    r=$(printf '%d' "0x$(echo "$2" | cut -c1-2)")
+    g=$(printf '%d' "0x$(echo "$2" | cut -c3-4)")
+    b=$(printf '%d' "0x$(echo "$2" | cut -c5-6)")
+    od -An -v -tu1 -w3 -j54 "$1" | awk -v r="$r" -v g="$g" -v b="$b" \
+        '$1 == b && $2 == g && $3 == r { n++ } END { print n + 0 }'
+}
+ACCENT=4cc9f0   # TN_COL_ACCENT (ui.h)
+FRONTIER=58d0ff # PB_OPEN_COL (render.c): the replay's open set
+
+start_game
+rows "$MAP" >"$tmp/cur.rows"
+
+# --- inspect: the character stands on (2,22), its head is (2,21)
+shot
+s0=$SHOT
+a0=$(count_colour "$s0" $ACCENT)
+f0=$(count_colour "$s0" $FRONTIER)
+[ "$f0" -eq 0 ] || fail "the frontier colour is on screen before any search ($f0 px)"
+xdotool mousemove --window "$WID" "$(px 2)" "$(py 22)"
+sleep 0.2
+xdotool keydown ctrl
+sleep 0.2
+xdotool click 1
+sleep 0.2
+xdotool keyup ctrl
+sleep 0.5
+shot
+s1=$SHOT
+a1=$(count_colour "$s1" $ACCENT)
+[ "$a1" -gt $((a0 + 200)) ] || fail "Ctrl+click on the character pinned no card (accent px $a0 -> $a1)"
+
+# --- pause: nothing moves; '.' steps
+xdotool key t
+sleep 0.3
+xdotool keydown d
+sleep 0.8
+xdotool keyup d
+click_tile 2 21 3
+save_and_expect "paused, the character walked away (a block on its head was accepted)" "$tmp/cur.rows"
+xdotool keydown d
+for k in $(seq 40); do xdotool key period; sleep 0.05; done
+xdotool keyup d
+sleep 0.3
+click_tile 2 21 3
+put "$tmp/cur.rows" 2 21 '#' >"$tmp/want.rows"
+save_and_expect "40 single steps with D held did not walk the character off (2,21)" "$tmp/want.rows"
+cp "$tmp/want.rows" "$tmp/cur.rows"
+xdotool key t                            # run again
+sleep 0.3
+
+# --- undo / redo
+click_tile 30 15 3
+sleep 0.2
+xdotool key ctrl+z
+save_and_expect "Ctrl+Z did not undo the block at (30,15)" "$tmp/cur.rows"
+xdotool key ctrl+y
+put "$tmp/cur.rows" 30 15 '#' >"$tmp/want.rows"
+save_and_expect "Ctrl+Y did not redo the block at (30,15)" "$tmp/want.rows"
+cp "$tmp/want.rows" "$tmp/cur.rows"
+
+# --- reset: an unsaved edit goes to the autosave, the world reloads
+click_tile 35 4 3
+sleep 0.2
+xdotool key ctrl+r
+sleep 0.5
+i=0
+until [ -f "$MAP.autosave" ]; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && fail "Ctrl+R with an unsaved edit wrote no autosave"
+    sleep 0.1
+done
+put "$tmp/cur.rows" 35 4 '#' >"$tmp/auto.rows"
+rows "$MAP.autosave" | cmp -s - "$tmp/auto.rows" || fail "the autosave does not hold the unsaved block"
+save_and_expect "after Ctrl+R the world still had the unsaved block" "$tmp/cur.rows"
+
+# --- replay of a goto search
+xdotool key x                            # explored states on
+sleep 0.2
+click_tile 30 21 1                       # goto
+sleep 1.0
+for k in 1 2 3 4 5 6; do xdotool key q; sleep 0.1; done
+shot
+s2=$SHOT
+f2=$(count_colour "$s2" $FRONTIER)
+[ "$f2" -gt 50 ] || fail "the replay drew no frontier ($f2 px of #$FRONTIER)"
+
+# --- camera: zoom toward the cursor, pan by dragging, fit
+xdotool key u                            # stop following (the map fits anyway)
+sleep 0.2
+xdotool mousemove --window "$WID" "$(px 20)" "$(py 9)"
+sleep 0.2
+xdotool click 4                          # wheel up: 1.5x -> 2x
+sleep 0.4
+xdotool click 3
+put "$tmp/cur.rows" 20 9 '#' >"$tmp/want.rows"
+save_and_expect "after zooming at the cursor, the tile under it changed" "$tmp/want.rows"
+cp "$tmp/want.rows" "$tmp/cur.rows"
+X0=$(px 20)
+Y0=$(py 9)
+xdotool keydown ctrl
+sleep 0.2
+xdotool mousedown 1
+sleep 0.2
+for dx in 24 48 72 96; do xdotool mousemove --window "$WID" $((X0 + dx)) "$Y0"; sleep 0.1; done
+sleep 0.2
+xdotool mouseup 1
+sleep 0.2
+xdotool keyup ctrl
+sleep 0.3
+xdotool mousemove --window "$WID" "$X0" "$Y0"
+sleep 0.2
+xdotool click 3
+put "$tmp/cur.rows" 17 9 '#' >"$tmp/want.rows"
+save_and_expect "Ctrl+drag 96 px did not pan the view by 3 tiles" "$tmp/want.rows"
+cp "$tmp/want.rows" "$tmp/cur.rows"
+xdotool keydown l                        # L pans right (how far depends on the frame rate)
+sleep 0.4
+xdotool keyup l
+sleep 0.3
+xdotool mousemove --window "$WID" "$X0" "$Y0"
+sleep 0.2
+xdotool click 3
+rm -f "$MAP"
+xdotool key ctrl+s
+i=0
+until [ -f "$MAP" ]; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && fail "no save after the L pan"
+    sleep 0.1
+done
+sleep 0.2
+# exactly one tile changed, in row 9, right of x = 17
+changed=$(rows "$MAP" | awk -v ref="$tmp/cur.rows" 'BEGIN { while ((getline l < ref) > 0) r[n++] = l }
+    { for (x = 1; x <= length($0); x++) if (substr($0, x, 1) != substr(r[NR - 1], x, 1)) print x - 1, NR - 1 }')
+set -- $changed
+[ $# -eq 2 ] && [ "$2" -eq 9 ] && [ "$1" -gt 17 ] || fail "L did not pan the view right (changed: $changed)"
+rows "$MAP" >"$tmp/cur.rows"
+xdotool key o                            # the whole map: 1.5x, centred
+sleep 0.4
+click_tile 10 5 3
+put "$tmp/cur.rows" 10 5 '#' >"$tmp/want.rows"
+save_and_expect "O did not bring back the whole-map layout" "$tmp/want.rows"
+cp "$tmp/want.rows" "$tmp/cur.rows"
+
+# --- map picker: b.map sorts before room.map
+xdotool key Tab
+sleep 0.4
+xdotool key Up
+sleep 0.2
+xdotool key Return
+sleep 0.8
+rows "$tmp/b.map" >"$tmp/b.rows"
+click_tile 5 5 3
+put "$tmp/b.rows" 5 5 '#' >"$tmp/bwant.rows"
+save_and_expect "after picking b.map, Ctrl+S did not save the edit into it" "$tmp/bwant.rows" "$tmp/b.map"
+rows "$MAP" | cmp -s - "$tmp/cur.rows" || fail "picking b.map changed room.map"
+
+# --- settings persist
+xdotool key bracketright                 # 1x -> 2x
+sleep 0.2
+xdotool key bracketright                 # -> 4x
+sleep 0.2
+quit_game
+S=$tmp/config/tilenav/settings
+[ -f "$S" ] || fail "no settings file at $S"
+grep -q '^speed 5$' "$S" || fail "the settings file does not hold the speed index 5 (4x): $(cat "$S")"
+grep -q '^overlays ' "$S" || fail "the settings file holds no overlays"
+printf 'speed fast\n' >"$S"
+start_game
+i=0
+until grep -q "settings ignored: $S:1: expected 'NAME NUMBER'" "$tmp/game.err"; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && fail "a malformed settings file was not reported: $(cat "$tmp/game.err")"
+    sleep 0.1
+done
+quit_game
+echo "$NAME: ok (inspect card, pause and single steps, undo/redo, reset with autosave, search replay, zoom at cursor, drag and key pan, fit, map picker, settings)"
+exit 0

@@ -1,0 +1,72 @@
+#!/bin/sh
+# The UI follows the window's size: a window smaller than 1280x720 gets a
+# frame of its own pixels (1:1, so 12 px text stays 12 px) with the panel
+# packed to fit.  Checked through the panel's hit areas, which only land on
+# the sliders when the layout is the one for that size: at 1024x600 a click
+# at the right end of the Bots slider (sliders from y 160, 33 px apart) sets
+# 32 bots; at 900x500 (23 px apart) the right end of Wanderers sets 64; the
+# settings file written on Esc holds both.
+# Usage: tests/e2e/window_sizes.sh BUILD_DIR (from the repo root).
+set -u
+BUILD=${1:-build}
+NAME=window_sizes
+if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
+    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
+    exit 0
+fi
+ROOT=$(pwd)
+case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
+[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
+. tests/e2e/lib/window.sh
+start_xvfb
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
+GPID=$!
+wait_window
+
+resize() { # w h: until the window has that size
+    xdotool windowsize "$WID" "$1" "$2"
+    i=0
+    until xdotool getwindowgeometry "$WID" | grep -q "Geometry: $1x$2"; do
+        i=$((i + 1))
+        [ $i -gt 100 ] && fail "the window did not become $1x$2"
+        sleep 0.1
+    done
+    sleep 1.0 # the game sees the size change and lays out again
+}
+slider_end() { # x y: press at the track's right end
+    xdotool mousemove --window "$WID" "$1" "$2"
+    sleep 0.2
+    xdotool click 1
+    sleep 0.3
+}
+resize 1024 600
+# panel x = 1024 - 260; track right end = panel + 14 + 232 - 6 = 1004;
+# Bots is slider 4: y = 160 + 4 * 33 + 33 - 2 - 10 = 313
+slider_end 1004 313
+resize 900 500
+# track right end = 640 + 14 + 226 = 880; Wanderers is slider 7:
+# y = 160 + 7 * 23 + 23 - 2 - 5 = 337
+slider_end 880 337
+xdotool key Escape
+i=0
+while kill -0 "$GPID" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "the game did not quit on Esc"
+    sleep 0.1
+done
+wait "$GPID"
+rc=$?
+GPID=""
+[ $rc -eq 0 ] || fail "the game exited with $rc"
+sanitizer_check
+S=$tmp/config/tilenav/settings
+[ -f "$S" ] || fail "no settings written"
+grep -q '^bots 32$' "$S" || fail "the Bots slider at 1024x600 was not where the layout puts it: $(cat "$S")"
+grep -q '^wanderers 64$' "$S" || fail "the Wanderers slider at 900x500 was not where the layout puts it: $(cat "$S")"
+grep -q '^window_w 900$' "$S" && grep -q '^window_h 500$' "$S" || fail "the window size was not kept: $(cat "$S")"
+echo "$NAME: ok (1:1 frames at 1024x600 and 900x500: sliders where the packed panel puts them; window size kept)"
+exit 0

@@ -1,0 +1,290 @@
+/* Tests for the front end's controls (control.c): undo/redo against a
+ * replay of the same edits on a second world, settings files (atomic,
+ * malformed ones ignored with file:line), reset, the playback's stepping,
+ * the speed table and the inspect cards. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "control.h"
+#include "tn_path.h"
+#include "tn_rng.h"
+#include "tn_wbots.h"
+
+static bool same_map(const tn_map *a, const tn_map *b)
+{
+    size_t n = (size_t)a->w * a->h;
+    return a->w == b->w && a->h == b->h && memcmp(a->tile, b->tile, n) == 0 &&
+           memcmp(a->mark, b->mark, n) == 0;
+}
+
+static char *world_json(const tn_world *w)
+{
+    int n = tn_world_json(w, NULL, 0);
+    char *s = malloc((size_t)n + 1);
+    tn_world_json(w, s, (size_t)n + 1);
+    return s;
+}
+
+/* Random clicks through the undo history; undoing all of them gives the
+ * original map; redoing them all gives the map a plain replay of the
+ * accepted edits makes; the subsystems' caches agree (tn_world_check). */
+static void test_undo_redo(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 3);
+    tn_world *orig = tu_load_world("maps/demo.map", 3);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    int accepted = 0, refused0 = w->refused_edits;
+    for (int i = 0; i < 300; i++) {
+        int x = (int)tn_rng_below(&r, (uint32_t)w->map->w);
+        int y = (int)tn_rng_below(&r, (uint32_t)w->map->h);
+        tn_button b = (tn_button)tn_rng_below(&r, 3);
+        tn_world_set_tool(w, (tn_tool)(1 + tn_rng_below(&r, 5))); /* block..item */
+        int before = u.count;
+        tn_error e;
+        tn_status s = tn_undo_click(&u, w, x, y, b, false, &e);
+        if (!tn_failed(s)) accepted++;
+        else assert_int_equal(u.count, before); /* a refused edit is not recorded */
+        tn_world_step(w);
+    }
+    assert_true(w->refused_edits > refused0); /* the rules did refuse some */
+    assert_int_equal(u.count, accepted > TN_UNDO_MAX ? TN_UNDO_MAX : accepted);
+    tn_map *after = tn_map_clone(w->map, NULL);
+    assert_non_null(after);
+    tn_error e;
+    int undone = 0;
+    while (u.count > 0) {
+        assert_true(tn_undo_undo(&u, w));
+        undone++;
+        assert_true(tn_succeeded(tn_world_check(w, &e)));
+    }
+    assert_false(tn_undo_undo(&u, w));
+    assert_true(same_map(w->map, orig->map));
+    while (u.redo > 0) {
+        assert_true(tn_undo_redo(&u, w));
+        assert_true(tn_succeeded(tn_world_check(w, &e)));
+    }
+    assert_false(tn_undo_redo(&u, w));
+    assert_true(same_map(w->map, after));
+    /* a new edit after an undo drops the redo side */
+    assert_true(tn_undo_undo(&u, w));
+    assert_int_equal(u.redo, 1);
+    tn_undo_edit(&u, w, 5, 5, TN_EDIT_ONEWAY, &e);
+    assert_int_equal(u.redo, 0);
+    tn_map_destroy(after);
+    tn_world_destroy(w);
+    tn_world_destroy(orig);
+}
+
+/* More edits than the history holds: the oldest drop out, the newest
+ * TN_UNDO_MAX can all be undone. */
+static void test_undo_ring(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_error e;
+    int n = 0;
+    for (int k = 0; n < TN_UNDO_MAX + 50; k++) {
+        int x = 1 + k % (w->map->w - 2), y = 1 + (k / (w->map->w - 2)) % 10;
+        if (!tn_failed(tn_undo_edit(&u, w, x, y, TN_EDIT_ONEWAY, &e))) n++;
+    }
+    assert_int_equal(u.count, TN_UNDO_MAX);
+    int k = 0;
+    while (tn_undo_undo(&u, w)) k++;
+    assert_int_equal(k, TN_UNDO_MAX);
+    assert_true(k >= 256);
+    tn_world_destroy(w);
+}
+
+static void test_settings(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-settings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[512], err[512];
+    setenv("XDG_CONFIG_HOME", dir, 1);
+    assert_true(tn_settings_path(path, sizeof path));
+    char want[600];
+    snprintf(want, sizeof want, "%s/tilenav/settings", dir);
+    assert_string_equal(path, want);
+    tn_settings s;
+    assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 0); /* none yet */
+    tn_settings_put(&s, "bias", 0.25);
+    tn_settings_put(&s, "speed", 2);
+    tn_settings_put(&s, "bias", 0.75); /* replaces */
+    assert_int_equal(tn_settings_save(&s, path, err, sizeof err), 0);
+    tn_settings t;
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), 1);
+    double v;
+    assert_true(tn_settings_get(&t, "bias", &v) && v == 0.75);
+    assert_true(tn_settings_get(&t, "speed", &v) && v == 2);
+    assert_false(tn_settings_get(&t, "nope", &v));
+    char tmp[600];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    assert_int_equal(access(tmp, F_OK), -1); /* atomic: no temporary left */
+    /* malformed: ignored as a whole, with file and line */
+    FILE *f = fopen(path, "w");
+    fputs("# ok\nbias 0.5\nspeed fast\n", f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:3: expected 'NAME NUMBER'", path);
+    assert_string_equal(err, want);
+    assert_int_equal(t.count, 0);
+    remove(path);
+    snprintf(tmp, sizeof tmp, "%s/tilenav", dir);
+    rmdir(tmp);
+    rmdir(dir);
+    unsetenv("XDG_CONFIG_HOME");
+}
+
+static void test_reset(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_world *fresh = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    tn_world_set(w, "bots", 3, &e);
+    tn_world_set(w, "wanderers", 4, &e);
+    tn_world_set(w, "bias", 0.8, &e);
+    tn_world_edit(w, 10, 10, TN_EDIT_BLOCK, &e);
+    for (int i = 0; i < 200; i++) tn_world_step(w);
+    char err[512];
+    assert_int_equal(tn_control_reset(w, "maps/demo.map", err, sizeof err), 0);
+    assert_true(same_map(w->map, fresh->map));
+    double v;
+    assert_true(tn_world_get(w, "bots", &v) && v == 0);
+    assert_true(tn_world_get(w, "wanderers", &v) && v == 0);
+    assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.8) < 1e-6); /* sliders stay */
+    assert_int_equal(w->edits, 0);
+    assert_false(w->dirty);
+    assert_true(w->character.x == fresh->character.x && w->character.y == fresh->character.y);
+    char *a = world_json(w), *b = world_json(fresh);
+    /* the same world apart from the frame count */
+    assert_non_null(strstr(a, "\"enemies\":{\"alive\":0,\"spawned\":0"));
+    free(a);
+    free(b);
+    assert_int_equal(tn_control_reset(w, "no/such.map", err, sizeof err), -1);
+    assert_non_null(strstr(err, "no/such.map"));
+    tn_world_destroy(w);
+    tn_world_destroy(fresh);
+}
+
+static void test_speed_table(void **state)
+{
+    (void)state;
+    assert_true(tn_speeds[0] == 0.125 && tn_speeds[TN_SPEED_COUNT - 1] == 4.0);
+    assert_true(tn_speeds[TN_SPEED_NORMAL] == 1.0);
+    for (int i = 0; i < TN_SPEED_COUNT; i++) assert_int_equal(tn_speed_index(tn_speeds[i]), i);
+    assert_int_equal(tn_speed_index(3.0), -1);
+}
+
+/* The playback of a goto search: every CLOSE is one step; stepping from 0
+ * reaches the end in exactly (closes + goal) steps. */
+static void test_playback(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    int n = tn_playback_record_goto(&p, &finder, w, 47, 20, 0);
+    assert_true(n > 100);
+    assert_true(p.active);
+    int closes = 0;
+    for (int i = 0; i < n; i++) closes += p.trace.ev[i].kind != TN_TRACE_OPEN;
+    p.paused = true;
+    p.shown = 0;
+    int steps = 0;
+    while ((int)p.shown < n) {
+        int before = (int)p.shown;
+        tn_playback_step(&p);
+        assert_true((int)p.shown > before);
+        steps++;
+    }
+    assert_int_equal(steps, closes);
+    /* playing: rate x time events, clamped at the end */
+    tn_playback_start(&p);
+    p.speed = 2; /* 100/s */
+    tn_playback_advance(&p, 0.5);
+    assert_int_equal((int)p.shown, 50);
+    p.paused = true;
+    tn_playback_advance(&p, 10);
+    assert_int_equal((int)p.shown, 50);
+    p.paused = false;
+    tn_playback_advance(&p, 1e6);
+    assert_int_equal((int)p.shown, n);
+    /* the navmesh search too */
+    int m = tn_playback_record_navpath(&p, w, 70, 10);
+    assert_true(m > 0);
+    assert_true(p.navmesh);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
+static void test_inspect(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_set(w, "wanderers", 2, &e);
+    tn_world_set(w, "spawn_rate", 10, &e);
+    for (int i = 0; i < 120; i++) tn_world_step(w);
+    char buf[1024];
+    int kind, index;
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    assert_true(tn_inspect_pick(w, cx, cy, 4, &kind, &index));
+    assert_int_equal(kind, TN_INSPECT_CHARACTER);
+    assert_true(tn_inspect_text(w, kind, index, buf, sizeof buf));
+    assert_non_null(strstr(buf, "plan node"));
+    assert_non_null(strstr(buf, "jump left"));
+    const tn_body *b = tn_wbots_body(w, 1);
+    assert_true(tn_inspect_pick(w, b->x + 8, b->y + 8, 4, &kind, &index));
+    assert_int_equal(kind, TN_INSPECT_BOT);
+    assert_int_equal(index, 1);
+    assert_true(tn_inspect_text(w, kind, index, buf, sizeof buf));
+    assert_non_null(strstr(buf, "bot 2"));
+    assert_non_null(strstr(buf, "input"));
+    assert_non_null(strstr(buf, "re-plans"));
+    assert_true(tn_inspect_text(w, TN_INSPECT_ENEMY, 1, buf, sizeof buf));
+    assert_true(strstr(buf, "state") || strstr(buf, "gone"));
+    assert_true(tn_inspect_text(w, TN_INSPECT_COMPANION, 0, buf, sizeof buf));
+    assert_non_null(strstr(buf, "follow"));
+    assert_non_null(strstr(buf, "sight"));
+    assert_true(tn_inspect_text(w, TN_INSPECT_WANDERER, 0, buf, sizeof buf));
+    assert_non_null(strstr(buf, "waypoint"));
+    assert_non_null(strstr(buf, "bias"));
+    assert_non_null(strstr(buf, "heading"));
+    assert_false(tn_inspect_pick(w, -500, -500, 4, &kind, &index));
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_undo_redo),   cmocka_unit_test(test_undo_ring),
+        cmocka_unit_test(test_settings),    cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_speed_table), cmocka_unit_test(test_playback),
+        cmocka_unit_test(test_inspect),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
