@@ -31,6 +31,7 @@ GAME  = $(BUILD)/tilenav
 BENCH = $(BUILD)/tilenav-bench
 
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
+.PHONY: web web-test deps-web
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
 
@@ -107,11 +108,30 @@ $(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(GAME_LI
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -DTN_FLOW_NO_SIMD $(LDFLAGS_ALL) -o $@ \
 	  tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(CMOCKA_LIBS) -lm
 
+# `make web`: the game for browsers in build-web/ (index.html, tilenav.js,
+# .wasm, .data) with Debian's emscripten, see scripts/web.sh; serve it with
+# `python3 -m http.server -d build-web`.  `make web-test` plays it in
+# headless Chromium (tests/web/).
+web: deps-web $(BUILD)/tilenav-bake-fonts
+	@sh scripts/web.sh build-web $(BUILD)/tilenav-bake-fonts
+
+web-test: web
+	@sh tests/web/run.sh build-web
+
+deps-web:
+	@sh scripts/deps.sh web
+
+# Bakes the fonts' glyph atlases for the browser build (web/bake_fonts.c).
+$(BUILD)/tilenav-bake-fonts: web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB)
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(LDFLAGS_ALL) -o $@ web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB) \
+	  $(SDL_LIBS) -lm
+
 $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
 
 clean:
 	rm -rf build build-san build-fuzz
+	rm -rf build-web
 
 install: $(LIB) $(GAME)
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilenav \

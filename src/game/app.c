@@ -19,6 +19,10 @@
 #include "script.h"
 #include "ui.h"
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
 #define STEP_S (1.0 / 60.0)
 #define MAX_CATCHUP 5
 #define MIN_FRAME_S (1.0 / 240.0)
@@ -66,6 +70,9 @@ static int save_map(app *a, const char *path)
         remove(autosave_path);
         a->restore_offered = false;
     }
+#ifdef __EMSCRIPTEN__
+    tn_web_saved(path); /* into the browser's storage, and offered as a download */
+#endif
     return 0;
 }
 
@@ -400,6 +407,72 @@ static int autosave(app *a)
     return 0;
 }
 
+/* The loop's state between frames: tn_game_run()'s loop calls run_frame()
+ * until quit; in a browser the animation frames call it (web_frame()). */
+typedef struct loop_state {
+    app a;
+    tn_world *w;
+    const tn_game_opts *opts;
+    tn_script_host host;
+    double (*old_clock)(void);
+    double min_frame, last, acc, fps_t0, step_sum, draw_sum;
+    int fps_frames, fps_steps, rc;
+} loop_state;
+
+static void run_frame(loop_state *L);
+static int finish(loop_state *L);
+#ifdef __EMSCRIPTEN__
+static loop_state *web_loop; /* the page's game, for tn_web_state() */
+
+static void web_frame(void *arg)
+{
+    loop_state *L = arg;
+    run_frame(L);
+    if (!L->a.quit) return;
+    emscripten_cancel_main_loop();
+    tn_web_stopped(finish(L));
+}
+
+/* For the page and its test (game.h): the HUD's figures and the world. */
+EMSCRIPTEN_KEEPALIVE const char *tn_web_state(void)
+{
+    static char *buf;
+    static size_t cap;
+    loop_state *L = web_loop;
+    if (!L) return "{}";
+    const tn_view *v = &L->a.view;
+    size_t need = (size_t)tn_world_json(L->w, NULL, 0) + 256;
+    if (need > cap) {
+        char *nb = realloc(buf, need);
+        if (!nb) return "{}";
+        buf = nb;
+        cap = need;
+    }
+    int n = snprintf(buf, cap, "{\"fps\":%.2f,\"step_ms\":%.4f,\"frame_ms\":%.3f,\"renderer\":\"%s\","
+                     "\"overlays\":%u,\"quit\":%s,\"world\":", v->fps, v->step_ms, v->frame_ms,
+                     v->renderer ? v->renderer : "", v->overlays, L->a.quit ? "true" : "false");
+    n += tn_world_json(L->w, buf + n, cap - (size_t)n);
+    snprintf(buf + n, cap - (size_t)n, "}");
+    return buf;
+}
+
+/* Where the centre of tile (tx, ty) is in the page's canvas (CSS pixels):
+ * "[x,y]", or "null" when the map view does not show it. */
+EMSCRIPTEN_KEEPALIVE const char *tn_web_tile_xy(int tx, int ty)
+{
+    static char buf[64];
+    loop_state *L = web_loop;
+    if (!L) return "null";
+    tn_camera c = tn_camera_make(L->w, &L->a.view);
+    int lx = c.ox + tx * c.ts + c.ts / 2, ly = c.oy + ty * c.ts + c.ts / 2, cx, cy;
+    if (!tn_camera_tile_at(&c, L->w->map, lx, ly, &cx, &cy) || cx != tx || cy != ty) return "null";
+    int wx, wy;
+    SDL_RenderLogicalToWindow(L->a.ren, (float)lx, (float)ly, &wx, &wy);
+    snprintf(buf, sizeof buf, "[%d,%d]", wx, wy);
+    return buf;
+}
+#endif
+
 int tn_game_run(tn_world *w, const tn_game_opts *opts)
 {
     app a;
@@ -432,28 +505,59 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     a.prev_y = w->character.y;
     double (*old_clock)(void) = w->clock;
     w->clock = now_s;
-    tn_script_host host = {&a, host_save, host_screenshot};
 
-    int rc = 0;
-    double last = now_s(), acc = 0, fps_t0 = last, step_sum = 0;
-    int fps_frames = 0, fps_steps = 0;
-    double draw_sum = 0;
-    while (!a.quit) {
+#ifdef __EMSCRIPTEN__
+    static loop_state state; /* the browser calls web_frame() long after this returns */
+#else
+    loop_state state;
+#endif
+    loop_state *L = &state;
+    memset(L, 0, sizeof *L);
+    L->a = a; /* nothing holds &a: the copy is the app from here on */
+    L->w = w;
+    L->opts = opts;
+    L->host = (tn_script_host){&L->a, host_save, host_screenshot};
+    L->old_clock = old_clock;
+    L->min_frame = min_frame;
+    L->last = L->fps_t0 = now_s();
+#ifdef __EMSCRIPTEN__
+    L->min_frame = 0; /* the browser paces the frames */
+    web_loop = L;
+    emscripten_set_main_loop_arg(web_frame, L, 0, 0);
+    return 0;
+#else
+    while (!L->a.quit) run_frame(L);
+    return finish(L);
+#endif
+}
+
+/* One frame: events, the fixed steps due, drawing. */
+static void run_frame(loop_state *L)
+{
+    app *a = &L->a;
+    tn_world *w = L->w;
+    const tn_game_opts *opts = L->opts;
+    tn_script_host host = L->host;
+    char err[512];
+    double last = L->last, acc = L->acc, fps_t0 = L->fps_t0, step_sum = L->step_sum;
+    double draw_sum = L->draw_sum, min_frame = L->min_frame;
+    int fps_frames = L->fps_frames, fps_steps = L->fps_steps, rc = L->rc;
+    do {
         double t = now_s(), dt = t - last;
         last = t;
         acc += dt > 0.25 ? 0.25 : dt;
 
         SDL_Event ev;
-        while (SDL_PollEvent(&ev)) handle_event(&a, &ev);
-        if (a.quit) break;
+        while (SDL_PollEvent(&ev)) handle_event(a, &ev);
+        if (a->quit) break;
 
         int steps = 0;
-        while (acc >= STEP_S && steps < MAX_CATCHUP && !a.quit) {
+        while (acc >= STEP_S && steps < MAX_CATCHUP && !a->quit) {
             if (opts->script &&
                 tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
                 rc = 1;
-                a.quit = true;
+                a->quit = true;
                 break;
             }
             /* the script's keys (if any) and the keyboard together */
@@ -465,30 +569,30 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
                 in.jump |= kb.jump;
             }
             tn_world_set_input(w, in);
-            a.prev_x = w->character.x;
-            a.prev_y = w->character.y;
+            a->prev_x = w->character.x;
+            a->prev_y = w->character.y;
             double s0 = now_s();
             tn_world_step(w);
             step_sum += now_s() - s0;
             fps_steps++;
-            if (w->character.vx > 1) a.view.facing = 1;
-            else if (w->character.vx < -1) a.view.facing = -1;
+            if (w->character.vx > 1) a->view.facing = 1;
+            else if (w->character.vx < -1) a->view.facing = -1;
             acc -= STEP_S;
             steps++;
-            if (opts->frames > 0 && w->frame >= opts->frames) a.quit = true;
+            if (opts->frames > 0 && w->frame >= opts->frames) a->quit = true;
         }
         if (steps == MAX_CATCHUP && acc > STEP_S) acc = STEP_S * 0.5; /* drop the backlog */
 
         float alpha = (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
-        a.view.char_x = a.prev_x + (w->character.x - a.prev_x) * alpha;
-        a.view.char_y = a.prev_y + (w->character.y - a.prev_y) * alpha;
+        a->view.char_x = a->prev_x + (w->character.x - a->prev_x) * alpha;
+        a->view.char_y = a->prev_y + (w->character.y - a->prev_y) * alpha;
 
         fps_frames++;
         if (t - fps_t0 >= 0.5) {
-            a.view.fps = fps_frames / (t - fps_t0);
-            a.view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
-            a.view.frame_ms = draw_sum * 1000.0 / fps_frames;
+            a->view.fps = fps_frames / (t - fps_t0);
+            a->view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
+            a->view.frame_ms = draw_sum * 1000.0 / fps_frames;
             draw_sum = 0;
             fps_t0 = t;
             fps_frames = fps_steps = 0;
@@ -496,16 +600,35 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         }
 
         double d0 = now_s();
-        SDL_SetRenderDrawColor(a.ren, 0, 0, 0, 255);
-        SDL_RenderClear(a.ren);
-        tn_render_scene(&a.gfx, w, &a.view);
-        SDL_RenderFlush(a.ren);
+        SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
+        SDL_RenderClear(a->ren);
+        tn_render_scene(&a->gfx, w, &a->view);
+        SDL_RenderFlush(a->ren);
         draw_sum += now_s() - d0;
-        SDL_RenderPresent(a.ren);
+        SDL_RenderPresent(a->ren);
 
         double spent = now_s() - t;
         if (spent < min_frame) SDL_Delay((Uint32)((min_frame - spent) * 1000.0));
-    }
+    } while (0);
+    L->last = last;
+    L->acc = acc;
+    L->fps_t0 = fps_t0;
+    L->step_sum = step_sum;
+    L->draw_sum = draw_sum;
+    L->fps_frames = fps_frames;
+    L->fps_steps = fps_steps;
+    L->rc = rc;
+}
+
+/* After the last frame: a final script frame, the autosave, closing. */
+static int finish(loop_state *L)
+{
+    app *a = &L->a;
+    tn_world *w = L->w;
+    const tn_game_opts *opts = L->opts;
+    tn_script_host host = L->host;
+    char err[512];
+    int rc = L->rc;
     /* As in headless runs: commands due at the final frame (a last save or
      * screenshot) still run when --frames ends the game. */
     if (rc == 0 && opts->script && opts->frames > 0 && w->frame >= opts->frames &&
@@ -513,8 +636,8 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         fprintf(stderr, "tilenav: %s\n", err);
         rc = 1;
     }
-    if (autosave(&a) != 0 && rc == 0) rc = 1;
-    w->clock = old_clock;
-    close_window(&a);
+    if (autosave(a) != 0 && rc == 0) rc = 1;
+    w->clock = L->old_clock;
+    close_window(a);
     return rc;
 }
