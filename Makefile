@@ -31,7 +31,7 @@ GAME  = $(BUILD)/tilenav
 BENCH = $(BUILD)/tilenav-bench
 
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
-.PHONY: web web-test deps-web
+.PHONY: web web-test web-check deps-web
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
 
@@ -53,7 +53,8 @@ test: deps-window
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory fuzz-brief
-	@cat build/test-counts build-san/test-counts | \
+	@$(MAKE) --no-print-directory web-check
+	@cat build/test-counts build-san/test-counts $$(ls build-web/test-counts 2>/dev/null) | \
 	  awk '{p += $$1; f += $$2} END {print "all of the above: plain and sanitizer builds; the fuzzers found nothing"; \
 	  print "tests: " p " passed, " f " failed"}'
 
@@ -115,8 +116,15 @@ $(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(GAME_LI
 web: deps-web $(BUILD)/tilenav-bake-fonts
 	@sh scripts/web.sh build-web $(BUILD)/tilenav-bake-fonts
 
-web-test: web
-	@sh tests/web/run.sh build-web
+web-test: web $(GAME)
+	@sh tests/web/run.sh build-web $(BUILD)
+
+# In `make test`: the browser build and its tests, skipped (saying why) only
+# where their packages cannot be installed.
+web-check:
+	@if sh scripts/deps.sh web; then $(MAKE) --no-print-directory web-test; \
+	else rm -f build-web/test-counts; \
+	  echo "web: SKIP: emscripten, chromium or the test's npm modules could not be installed (above)"; fi
 
 deps-web:
 	@sh scripts/deps.sh web

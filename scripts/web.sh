@@ -111,12 +111,21 @@ for f in src/game/*.c; do
     objs="$objs $OBJ/game/$(basename "$f" .c).o"
 done
 # shellcheck disable=SC2086
-make --no-print-directory -j2 BUILD="$OBJ" CC=emcc OPT=-O2 \
+make -s --no-print-directory -j2 BUILD="$OBJ" CC=emcc OPT=-O2 \
     SDL_CFLAGS="-I$SDL_INC -DTN_BAKED_FONTS" $objs
 main_o=$OBJ/web_main.o
-# gnu11: EM_ASM needs it.
-emcc -std=gnu11 -Wall -Wextra -Werror -O2 -MMD -MP -Isrc/nav -Isrc/game -I"$SDL_INC" \
-    -DTN_BAKED_FONTS -c web/web_main.c -o "$main_o"
+stale=0
+[ -f "$main_o" ] || stale=1
+for f in web/web_main.c src/game/*.h src/nav/*.h; do
+    [ "$stale" = 1 ] && break
+    [ "$f" -nt "$main_o" ] && stale=1
+done
+if [ "$stale" = 1 ]; then
+    # gnu11: EM_ASM needs it.
+    echo "emcc -c web/web_main.c"
+    emcc -std=gnu11 -Wall -Wextra -Werror -O2 -Isrc/nav -Isrc/game -I"$SDL_INC" \
+        -DTN_BAKED_FONTS -c web/web_main.c -o "$main_o"
+fi
 
 # --- preloaded files: the demo map and the baked fonts --------------------
 DATA=$OUT/data
@@ -143,7 +152,7 @@ if [ "$relink" = 1 ]; then
     # shellcheck disable=SC2086
     quiet emcc -O2 -sUSE_SDL=2 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -lidbfs.js \
         -sEXPORTED_FUNCTIONS=_main,_tn_web_start,_tn_web_state,_tn_web_tile_xy \
-        -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString \
+        -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS \
         --preload-file "$DATA@/" \
         -o "$js" $main_o $objs $extra -lm
 fi

@@ -236,7 +236,7 @@ int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap
             break;
         }
         int w = (int)rd32(p + 4), h = (int)rd32(p + 8);
-        if (w < 1 || h < 1 || w > 4096 || h > 4096) why = "bad sheet size";
+        if (w != ATLAS_W || h < 1 || h > ATLAS_H) why = "bad sheet size";
         for (int k = 0; !why && k < TN_GLYPHS; k++) {
             const unsigned char *q = p + 12 + 24 * k;
             int x = (int)rd32(q), y = (int)rd32(q + 4), gw = (int)rd32(q + 8), gh = (int)rd32(q + 12);
@@ -275,11 +275,14 @@ static int atlas_build(tn_atlas *a, SDL_Renderer *r, const tn_fonts *fonts, int 
         a->g[k].xoff = (int)rd32(q + 16);
         a->g[k].adv = (int)rd32(q + 20);
     }
-    SDL_Surface *sheet = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    /* The whole ATLAS_W x ATLAS_H sheet, as tn_gfx_text's coordinates expect. */
+    SDL_Surface *sheet = SDL_CreateRGBSurfaceWithFormat(0, ATLAS_W, ATLAS_H, 32,
+                                                        SDL_PIXELFORMAT_ARGB8888);
     if (!sheet) {
         snprintf(err, cap, "glyph atlas: %s", SDL_GetError());
         return -1;
     }
+    SDL_FillRect(sheet, NULL, 0);
     const unsigned char *alpha = p + BAKED_FONT_HEAD;
     for (int y = 0; y < h; y++) {
         Uint32 *row = (Uint32 *)((Uint8 *)sheet->pixels + y * sheet->pitch);

@@ -94,9 +94,9 @@ typedef struct tn_fonts {
  * tilenav-bake-fonts (web/bake_fonts.c) writes the atlases tn_atlas_sheet()
  * makes to one file, TN_BAKED_FONTS_FILE in the assets directory:
  * TN_BAKED_FONTS_MAGIC (8 bytes), then per font in tn_font_id order the
- * line height, sheet width W and height H, TN_GLYPHS x {x, y, w, h, xoff,
- * adv}, all int32 little-endian, then W x H alpha bytes (the glyphs are
- * white).  tn_fonts_open() reads and checks it; TTF_Init and TTF_Quit are
+ * line height, sheet width W (512) and used height H (<= 512), TN_GLYPHS x
+ * {x, y, w, h, xoff, adv}, all int32 little-endian, then W x H alpha bytes
+ * (the glyphs are white).  tn_fonts_open() reads and checks it; TTF_Init and TTF_Quit are
  * no-ops. */
 typedef struct tn_fonts {
     unsigned char *data;
