@@ -5,7 +5,8 @@
 # Usage: scripts/web.sh OUT_DIR BAKER   (BAKER: the native tilenav-bake-fonts)
 #
 # Offline except for Debian: everything emscripten needs is cached under
-# OUT (about 30 MB) and reused, so a second run only rebuilds what changed.
+# OUT (about 180 MB: two copies of the SDL source, the port, the objects) and
+# reused, so a second run only rebuilds what changed.
 #  - Debian's emscripten runs its JS tools with Debian's node modules:
 #    NODE_PATH=/usr/share/nodejs.
 #  - Its cache (/usr/share/emscripten/cache) is read-only and frozen, and

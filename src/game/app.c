@@ -448,9 +448,12 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_state(void)
         buf = nb;
         cap = need;
     }
+    int ww = 0, wh = 0;
+    SDL_GetWindowSize(L->a.win, &ww, &wh);
     int n = snprintf(buf, cap, "{\"fps\":%.2f,\"step_ms\":%.4f,\"frame_ms\":%.3f,\"renderer\":\"%s\","
-                     "\"overlays\":%u,\"quit\":%s,\"world\":", v->fps, v->step_ms, v->frame_ms,
-                     v->renderer ? v->renderer : "", v->overlays, L->a.quit ? "true" : "false");
+                     "\"window\":[%d,%d],\"overlays\":%u,\"quit\":%s,\"world\":", v->fps, v->step_ms,
+                     v->frame_ms, v->renderer ? v->renderer : "", ww, wh, v->overlays,
+                     L->a.quit ? "true" : "false");
     n += tn_world_json(L->w, buf + n, cap - (size_t)n);
     snprintf(buf + n, cap - (size_t)n, "}");
     return buf;

@@ -2,7 +2,8 @@
 # The browser build in Debian's headless chromium: serves BUILD_WEB on
 # 127.0.0.1 (python3 -m http.server on a free port), then play.js (puppeteer-
 # core, from `npm ci` here) clicks a tile, presses a key, screenshots the page
-# (BUILD_WEB/web-test.png) and checks the game's state and HUD fps.
+# (BUILD_WEB/web-test.png) and checks the game's state and HUD fps; and the
+# size budget: tilenav.js + tilenav.wasm <= 2 MB.
 # Before that, baked_fonts.sh (the baked text equals SDL2_ttf's).
 # Writes "PASSED FAILED" to BUILD_WEB/test-counts.  Cleans up the server and
 # the browser whatever happens.
@@ -39,6 +40,9 @@ result() {
 [ -f "$B/index.html" ] && [ -f "$B/tilenav.wasm" ] || result FAIL "$B/index.html is missing (make web)"
 [ -d "$D/node_modules/puppeteer-core" ] || result FAIL "no $D/node_modules (scripts/deps.sh web runs npm ci)"
 command -v chromium >/dev/null 2>&1 || result FAIL "chromium is missing (scripts/deps.sh web)"
+size=$(($(stat -c %s "$B/tilenav.js") + $(stat -c %s "$B/tilenav.wasm")))
+echo "web: tilenav.js + tilenav.wasm = $size bytes (budget 2 MB)"
+[ "$size" -le 2097152 ] || result FAIL "tilenav.js + tilenav.wasm = $size bytes, over the 2 MB budget"
 
 python3 -u -m http.server 0 --bind 127.0.0.1 -d "$B" >"$T/server.log" 2>&1 &
 server=$!
