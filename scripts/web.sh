@@ -35,6 +35,8 @@ for tool in emcc node apt-get dpkg-source; do
         { echo "web: $tool is missing (scripts/deps.sh web installs it)" >&2; exit 1; }
 done
 t0=$(date +%s)
+# Is file $1 newer than file $2?  (POSIX sh has no -nt.)
+newer() { [ -n "$(find "$1" -prune -newer "$2" 2>/dev/null)" ]; }
 
 # --- emscripten: private config and writable cache ------------------------
 EM=$OUT/emscripten
@@ -74,7 +76,7 @@ if [ ! -f "$SRC/stamp" ]; then
     apt-get -q "$@" update
     (cd "$SRC/dl" && apt-get -q "$@" source "libsdl2${ver:+=$ver}")
     dir=$(find "$SRC/dl" -mindepth 1 -maxdepth 1 -type d -name 'libsdl2-*' | head -n 1)
-    [ -n "$dir" ] && [ -f "$dir/src/SDL.c" ] || { echo "web: no SDL source in $SRC/dl" >&2; exit 1; }
+    if [ -z "$dir" ] || [ ! -f "$dir/src/SDL.c" ]; then echo "web: no SDL source in $SRC/dl" >&2; exit 1; fi
     mv "$dir" "$SRC/SDL"
     rm -rf "$SRC/dl" "$SRC/apt/lists" "$SRC/apt/cache"
     touch "$SRC/stamp"
@@ -98,7 +100,7 @@ mkdir -p "$OBJ/sdl2-extra"
 extra=""
 for f in SDL_guid.c SDL_list.c stdlib/SDL_crc16.c joystick/controller_type.c; do
     o=$OBJ/sdl2-extra/$(basename "$f" .c).o
-    if [ ! -f "$o" ] || [ "$SRC/SDL/src/$f" -nt "$o" ]; then
+    if [ ! -f "$o" ] || newer "$SRC/SDL/src/$f" "$o"; then
         quiet emcc -c -O2 -w -I"$SDL_INC" "$SRC/SDL/src/$f" -o "$o"
     fi
     extra="$extra $o"
@@ -119,7 +121,7 @@ stale=0
 [ -f "$main_o" ] || stale=1
 for f in web/web_main.c src/game/*.h src/nav/*.h; do
     [ "$stale" = 1 ] && break
-    [ "$f" -nt "$main_o" ] && stale=1
+    newer "$f" "$main_o" && stale=1
 done
 if [ "$stale" = 1 ]; then
     # gnu11: EM_ASM needs it.
@@ -133,8 +135,8 @@ DATA=$OUT/data
 mkdir -p "$DATA/maps" "$DATA/assets"
 cmp -s maps/demo.map "$DATA/maps/demo.map" || cp maps/demo.map "$DATA/maps/demo.map"
 atlas=$DATA/assets/tilenav-fonts.atlas
-if [ ! -f "$atlas" ] || [ "$BAKER" -nt "$atlas" ] || [ assets/DejaVuSans.ttf -nt "$atlas" ] ||
-   [ assets/DejaVuSansMono.ttf -nt "$atlas" ]; then
+if [ ! -f "$atlas" ] || newer "$BAKER" "$atlas" || newer assets/DejaVuSans.ttf "$atlas" ||
+   newer assets/DejaVuSansMono.ttf "$atlas"; then
     "$BAKER" assets "$atlas"
 fi
 
@@ -146,7 +148,7 @@ relink=0
 for f in $objs $main_o $extra "$DATA/maps/demo.map" "$atlas" scripts/web.sh \
          "$EM/cache/sysroot/lib/wasm32-emscripten/libSDL2.a"; do
     [ "$relink" = 1 ] && break
-    [ "$f" -nt "$js" ] && relink=1
+    newer "$f" "$js" && relink=1
 done
 if [ "$relink" = 1 ]; then
     echo "web: linking $js"
