@@ -13,10 +13,18 @@ fail() { echo "baked_fonts.sh: $*"; exit 1; }
 atlas=$W/data/assets/tilenav-fonts.atlas
 [ -f "$atlas" ] || fail "$atlas is missing (make web)"
 [ -x "$B/tilenav" ] || fail "$B/tilenav is missing (make)"
+[ -f "$B/libtilenav.a" ] || fail "$B/libtilenav.a is missing (make)"
+# The front end's objects again with -DTN_BAKED_FONTS (the Makefile's rules),
+# linked with the library as it is.
 NB=$W/native-baked
-make -s --no-print-directory -j2 BUILD="$NB" \
-    SDL_CFLAGS="$(pkg-config --cflags sdl2) -DTN_BAKED_FONTS" SDL_LIBS="$(pkg-config --libs sdl2)" \
-    "$NB/tilenav" || fail "cannot build the native game with baked fonts"
+objs=""
+for f in src/game/*.c; do objs="$objs $NB/game/$(basename "$f" .c).o"; done
+# shellcheck disable=SC2086
+make -s --no-print-directory -j2 BUILD="$NB" SDL_CFLAGS="$(pkg-config --cflags sdl2) -DTN_BAKED_FONTS" \
+    $objs || fail "cannot build the native game with baked fonts"
+# shellcheck disable=SC2086,SC2046
+cc -o "$NB/tilenav" $objs "$B/libtilenav.a" $(pkg-config --libs sdl2) -lm ||
+    fail "cannot link the native game with baked fonts"
 mkdir -p "$T/assets"
 cp "$atlas" "$T/assets/"
 printf '1 goto 24 40\n30 set wanderers 3\n' >"$T/s.script"
