@@ -5,7 +5,7 @@
 // clicked tile, the key reached the game, and the HUD's fps counter says
 // more than 50; then that the game's window follows the page's size and
 // that Ctrl+S offers a download and keeps the map in IndexedDB.
-// Usage: node play.js URL OUT_DIR USER_DATA_DIR
+// Usage: node play.js URL OUT_DIR USER_DATA_DIR   (WEB_LOG=1: print the page's console)
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -126,6 +126,7 @@ async function main() {
     if (!kept) fail('Ctrl+S: /save/demo.map is not in IndexedDB after a reload');
     console.log('web: Ctrl+S offered a download and the map was in IndexedDB after a reload');
     if (log.some((l) => l.startsWith('pageerror'))) fail('page errors:\n' + log.join('\n'));
+    if (process.env.WEB_LOG) console.log('web: the page\'s console:\n' + log.join('\n'));
   } finally {
     await browser.close();
   }
