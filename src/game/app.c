@@ -422,7 +422,8 @@ typedef struct loop_state {
 static void run_frame(loop_state *L);
 static int finish(loop_state *L);
 #ifdef __EMSCRIPTEN__
-static loop_state *web_loop; /* the page's game, for tn_web_state() */
+static loop_state *web_loop; /* the page's game, for tn_web_state(); NULL once stopped */
+static int web_rc = -1;      /* its exit code once stopped */
 
 static void web_frame(void *arg)
 {
@@ -430,7 +431,9 @@ static void web_frame(void *arg)
     run_frame(L);
     if (!L->a.quit) return;
     emscripten_cancel_main_loop();
-    tn_web_stopped(finish(L));
+    web_loop = NULL; /* the window and renderer are gone */
+    web_rc = finish(L);
+    tn_web_stopped(web_rc);
 }
 
 /* For the page and its test (game.h): the HUD's figures and the world. */
@@ -439,7 +442,12 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_state(void)
     static char *buf;
     static size_t cap;
     loop_state *L = web_loop;
-    if (!L) return "{}";
+    if (!L) {
+        static char stopped[48];
+        snprintf(stopped, sizeof stopped, "{\"stopped\":%s,\"rc\":%d}", web_rc >= 0 ? "true" : "false",
+                 web_rc);
+        return stopped;
+    }
     const tn_view *v = &L->a.view;
     size_t need = (size_t)tn_world_json(L->w, NULL, 0) + 256;
     if (need > cap) {

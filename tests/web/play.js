@@ -4,7 +4,8 @@
 // game's own exported tn_web_state(), that the character went to the
 // clicked tile, the key reached the game, and the HUD's fps counter says
 // more than 50; then that the game's window follows the page's size and
-// that Ctrl+S offers a download and keeps the map in IndexedDB.
+// that Ctrl+S offers a download and keeps the map in IndexedDB, and that
+// Esc stops the game and autosaves an unsaved edit.
 // Usage: node play.js URL OUT_DIR USER_DATA_DIR   (WEB_LOG=1: print the page's console)
 'use strict';
 const fs = require('fs');
@@ -125,6 +126,24 @@ async function main() {
     const kept = await page.evaluate(() => Module.FS.analyzePath('/save/demo.map').exists);
     if (!kept) fail('Ctrl+S: /save/demo.map is not in IndexedDB after a reload');
     console.log('web: Ctrl+S offered a download and the map was in IndexedDB after a reload');
+
+    // An unsaved edit (right click: a block), then Esc: the game stops and
+    // keeps the edit as /save/demo.map.autosave, in IndexedDB too.
+    const xy2 = JSON.parse(await page.evaluate(() =>
+      Module.ccall('tn_web_tile_xy', 'string', ['number', 'number'], [40, 10])));
+    await page.mouse.click(xy2[0], xy2[1], { button: 'right' });
+    await page.waitForFunction(() =>
+      JSON.parse(Module.ccall('tn_web_state', 'string', [], [])).world.unsaved === true,
+    { timeout: T, polling: 200 });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() =>
+      JSON.parse(Module.ccall('tn_web_state', 'string', [], [])).stopped === true,
+    { timeout: T, polling: 200 });
+    const end = await state();
+    const autosaved = await page.evaluate(() => Module.FS.analyzePath('/save/demo.map.autosave').exists);
+    const status = await page.evaluate(() => document.getElementById('status').textContent);
+    if (end.rc !== 0 || !autosaved) fail(`Esc: rc ${end.rc}, autosave ${autosaved}`);
+    console.log(`web: Esc stopped the game (rc 0), edits autosaved; the page says "${status}"`);
     if (log.some((l) => l.startsWith('pageerror'))) fail('page errors:\n' + log.join('\n'));
     if (process.env.WEB_LOG) console.log('web: the page\'s console:\n' + log.join('\n'));
   } finally {
