@@ -236,12 +236,17 @@ int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap
             break;
         }
         int w = (int)rd32(p + 4), h = (int)rd32(p + 8);
+        int line_h = (int)rd32(p);
         if (w != ATLAS_W || h < 1 || h > ATLAS_H) why = "bad sheet size";
+        else if (line_h < 1 || line_h > 256) why = "bad line height";
         for (int k = 0; !why && k < TN_GLYPHS; k++) {
             const unsigned char *q = p + 12 + 24 * k;
             int x = (int)rd32(q), y = (int)rd32(q + 4), gw = (int)rd32(q + 8), gh = (int)rd32(q + 12);
-            if (x < 0 || y < 0 || gw < 0 || gh < 0 || x + gw > w || y + gh > h)
+            int xoff = (int)rd32(q + 16), adv = (int)rd32(q + 20);
+            if (x < 0 || y < 0 || gw < 0 || gh < 0 || x > w || y > h || gw > w - x || gh > h - y)
                 why = "glyph outside its sheet";
+            else if (xoff < -256 || xoff > 256 || adv < 0 || adv > 256)
+                why = "bad glyph metrics";
         }
     }
     if (why) {
