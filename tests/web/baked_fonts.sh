@@ -42,4 +42,8 @@ head -c 5000 "$atlas" >"$T/assets/tilenav-fonts.atlas"
 out=$("$NB/tilenav" --frames 1 --assets "$T/assets" --screenshot "$T/x.bmp" 2>&1) &&
     fail "a truncated atlas was accepted"
 echo "$out" | grep -q "tilenav-fonts.atlas: truncated" || fail "unclear message: $out"
-echo "baked_fonts.sh: baked and SDL2_ttf screenshots identical; truncated atlas refused"
+{ printf 'TNFONTS0'; tail -c +9 "$atlas"; } >"$T/assets/tilenav-fonts.atlas"
+out=$("$NB/tilenav" --frames 1 --assets "$T/assets" --screenshot "$T/x.bmp" 2>&1) &&
+    fail "an atlas with a bad magic was accepted"
+echo "$out" | grep -q "tilenav-fonts.atlas: not a tilenav font atlas" || fail "unclear message: $out"
+echo "baked_fonts.sh: baked and SDL2_ttf screenshots identical; damaged atlases refused"
