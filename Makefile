@@ -51,6 +51,7 @@ DOCDIR     ?= $(PREFIX)/share/doc/tilenav
 
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
 .PHONY: lib install-lib nosdl-tests check-nosdl dist
+.PHONY: web web-test web-check deps-web
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
 
@@ -72,9 +73,10 @@ test: deps-window
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory fuzz-brief
-	@cat build/test-skips build-san/test-skips 2>/dev/null; true
-	@cat build/test-counts build-san/test-counts | \
-	  awk '{p += $$1; f += $$2; s += $$3} END {print "all of the above: plain and sanitizer builds; the fuzzers found nothing"; \
+	@$(MAKE) --no-print-directory web-check
+	@cat build/test-skips build-san/test-skips $$(ls build-web/test-skips 2>/dev/null) 2>/dev/null; true
+	@cat build/test-counts build-san/test-counts $$(ls build-web/test-counts 2>/dev/null) | \
+	  awk '{p += $$1; f += $$2; s += $$3} END {print "all of the above: plain and sanitizer builds, the browser build; the fuzzers found nothing"; \
 	  print "tests: " p " passed, " f " failed, " s " skipped"}'
 
 unit: all
@@ -128,11 +130,38 @@ $(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(GAME_LI
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -DTN_FLOW_NO_SIMD $(LDFLAGS_ALL) -o $@ \
 	  tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
 
+# `make web`: the game for browsers in build-web/ (index.html, tilenav.js,
+# .wasm, .data) with Debian's emscripten, see scripts/web.sh; serve it with
+# `python3 -m http.server -d build-web`.  `make web-test` plays it in
+# headless Chromium (tests/web/).
+web: deps-web $(BUILD)/tilenav-bake-fonts
+	@sh scripts/web.sh build-web $(BUILD)/tilenav-bake-fonts
+
+web-test: web $(GAME)
+	@rm -f build-web/test-skips; sh tests/web/run.sh build-web $(BUILD)
+
+# In `make test`: the browser build and its tests, skipped (saying why) only
+# where their packages cannot be installed.
+web-check:
+	@if sh scripts/deps.sh web; then $(MAKE) --no-print-directory web-test; \
+	else mkdir -p build-web; echo "0 0 1" > build-web/test-counts; \
+	  echo "SKIP web: emscripten, chromium or the test's npm modules could not be installed (above)" | \
+	  tee build-web/test-skips; fi
+
+deps-web:
+	@sh scripts/deps.sh web
+
+# Bakes the fonts' glyph atlases for the browser build (web/bake_fonts.c).
+$(BUILD)/tilenav-bake-fonts: web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB)
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(LDFLAGS_ALL) -o $@ web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB) \
+	  $(SDL_LIBS) -lm
+
 $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
 
 clean:
 	rm -rf build build-san build-fuzz build-nosdl tilenav-*.tar.gz
+	rm -rf build-web
 
 # `make install`: the library (install-lib) and the game, its maps, fonts and man page.
 install: install-lib $(GAME)

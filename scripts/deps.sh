@@ -1,11 +1,12 @@
 #!/bin/sh
 # Install the Debian packages tilenav needs when they are missing.
 # Called by `make deps` (and so by `make run` and `make test`).
-# Usage: scripts/deps.sh [window]   - "window" (make test) also wants what the
-#        tests use: xvfb and xdotool (window tests), valgrind (memcheck run),
-#        clang with its libFuzzer runtime (fuzzers), groff/man-db (man page),
-#        g++ (the C++ consumer of the library), strace (the order of a
-#        save's fsyncs).
+# Usage: scripts/deps.sh [window|web]   - "window" (make test) also wants what
+#        the tests use: xvfb and xdotool (window tests), valgrind (memcheck
+#        run), clang with its libFuzzer runtime (fuzzers), groff/man-db (man
+#        page), g++ (the C++ consumer of the library), strace (the order of a
+#        save's fsyncs); "web" (make web and the browser test) emscripten,
+#        chromium, npm and the test's npm modules.
 set -eu
 need=""
 if ! command -v pkg-config >/dev/null 2>&1; then
@@ -39,7 +40,27 @@ if [ "${1:-}" = "window" ]; then
         rm -rf "$probe"
     fi
 fi
-[ -z "$need" ] && exit 0
+# "web" (make web, make test): Debian's emscripten, chromium for the browser
+# test, npm for its driver, dpkg-dev to unpack Debian's SDL2 source.
+if [ "${1:-}" = "web" ]; then
+    command -v emcc >/dev/null 2>&1 || need="$need emscripten"
+    command -v chromium >/dev/null 2>&1 || need="$need chromium"
+    command -v npm >/dev/null 2>&1 || need="$need npm"
+    command -v dpkg-source >/dev/null 2>&1 || need="$need dpkg-dev"
+    command -v python3 >/dev/null 2>&1 || need="$need python3"
+fi
+web_npm() {
+    # The browser test's driver (puppeteer-core, pinned by package-lock.json).
+    [ "${1:-}" = "web" ] || return 0
+    dir=$(dirname "$0")/../tests/web
+    [ -d "$dir/node_modules/puppeteer-core" ] && return 0
+    echo "deps: npm ci in tests/web"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+}
+if [ -z "$need" ]; then
+    web_npm "${1:-}"
+    exit 0
+fi
 echo "deps: installing missing Debian packages:$need"
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=""
@@ -55,4 +76,5 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -q || echo "deps: apt-get update failed; trying the install anyway" >&2
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -q --no-install-recommends $need
+web_npm "${1:-}"
 echo "deps: done"

@@ -34,6 +34,10 @@
 #include "tn_path.h"
 #include "tn_wbots.h"
 
+#ifdef __EMSCRIPTEN__
+#include <emscripten.h>
+#endif
+
 #define STEP_S (1.0 / 60.0)
 #define MAX_CATCHUP 5
 #define DEFAULT_CAP_HZ 120
@@ -96,6 +100,9 @@ static int save_map(app *a, const char *path)
         remove(autosave_path);
         a->restore_offered = false;
     }
+#ifdef __EMSCRIPTEN__
+    tn_web_saved(path); /* into the browser's storage, and offered as a download */
+#endif
     return 0;
 }
 
@@ -1036,62 +1043,168 @@ static int autosave(app *a)
     return 0;
 }
 
+/* The loop's state between frames: tn_game_run()'s loop calls run_frame()
+ * until quit; in a browser the animation frames call it (web_frame()). */
+typedef struct loop_state {
+    app a;
+    tn_world *w;
+    const tn_game_opts *opts;
+    tn_script_host host;
+    double (*old_clock)(void);
+    double min_frame, last, acc, fps_t0, step_sum, draw_sum;
+    double next_frame; /* the next frame's deadline (pacing) */
+    long drawn;        /* frames presented */
+    int fps_frames, fps_steps, rc;
+} loop_state;
+
+static void run_frame(loop_state *L);
+static int finish(loop_state *L);
+#ifdef __EMSCRIPTEN__
+static loop_state *web_loop; /* the page's game, for tn_web_state(); NULL once stopped */
+static int web_rc = -1;      /* its exit code once stopped */
+
+static void web_frame(void *arg)
+{
+    loop_state *L = arg;
+    run_frame(L);
+    if (!L->a.quit) return;
+    emscripten_cancel_main_loop();
+    web_loop = NULL; /* the window and renderer are gone */
+    web_rc = finish(L);
+    tn_web_stopped(web_rc);
+}
+
+/* For the page and its test (game.h): the HUD's figures and the world. */
+EMSCRIPTEN_KEEPALIVE const char *tn_web_state(void)
+{
+    static char *buf;
+    static size_t cap;
+    loop_state *L = web_loop;
+    if (!L) {
+        static char stopped[48];
+        snprintf(stopped, sizeof stopped, "{\"stopped\":%s,\"rc\":%d}", web_rc >= 0 ? "true" : "false",
+                 web_rc);
+        return stopped;
+    }
+    const tn_view *v = &L->a.view;
+    size_t need = (size_t)tn_world_json(L->w, NULL, 0) + 256;
+    if (need > cap) {
+        char *nb = realloc(buf, need);
+        if (!nb) return "{}";
+        buf = nb;
+        cap = need;
+    }
+    int ww = 0, wh = 0;
+    SDL_GetWindowSize(L->a.win, &ww, &wh);
+    int n = snprintf(buf, cap, "{\"fps\":%.2f,\"step_ms\":%.4f,\"frame_ms\":%.3f,\"renderer\":\"%s\","
+                     "\"window\":[%d,%d],\"overlays\":%u,\"quit\":%s,\"world\":", v->fps, v->step_ms,
+                     v->frame_ms, v->renderer ? v->renderer : "", ww, wh, v->overlays,
+                     L->a.quit ? "true" : "false");
+    n += tn_world_json(L->w, buf + n, cap - (size_t)n);
+    snprintf(buf + n, cap - (size_t)n, "}");
+    return buf;
+}
+
+/* Where the centre of tile (tx, ty) is in the page's canvas (CSS pixels):
+ * "[x,y]", or "null" when the map view does not show it. */
+EMSCRIPTEN_KEEPALIVE const char *tn_web_tile_xy(int tx, int ty)
+{
+    static char buf[64];
+    loop_state *L = web_loop;
+    if (!L) return "null";
+    tn_camera c = tn_camera_make(L->w, &L->a.view);
+    int lx = c.ox + tx * c.ts + c.ts / 2, ly = c.oy + ty * c.ts + c.ts / 2, cx, cy;
+    if (!tn_camera_tile_at(&c, L->w->map, lx, ly, &cx, &cy) || cx != tx || cy != ty) return "null";
+    int wx, wy;
+    SDL_RenderLogicalToWindow(L->a.ren, (float)lx, (float)ly, &wx, &wy);
+    snprintf(buf, sizeof buf, "[%d,%d]", wx, wy);
+    return buf;
+}
+#endif
+
 int tn_game_run(tn_world *w, const tn_game_opts *opts)
 {
-    app a;
-    memset(&a, 0, sizeof a);
-    a.w = w;
-    a.opts = opts;
+#ifdef __EMSCRIPTEN__
+    static loop_state state; /* the browser calls web_frame() long after this returns */
+#else
+    loop_state state;
+#endif
+    /* The app lives in the loop state from the start: it holds pointers
+     * into itself (opts_copy, the playback), so it is never copied. */
+    loop_state *L = &state;
+    memset(L, 0, sizeof *L);
+    app *a = &L->a;
+    a->w = w;
+    a->opts = opts;
     char err[512];
-    if (open_window(&a, err, sizeof err) != 0) {
+    if (open_window(a, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: %s\n", err);
-        close_window(&a);
+        close_window(a);
         return 1;
     }
-    tn_view_init(&a.view, w, opts->overlays);
-    a.view.live = true;
-    app_start(&a);
-    offer_restore(&a);
+    tn_view_init(&a->view, w, opts->overlays);
+    a->view.live = true;
+    app_start(a);
+    offer_restore(a);
     /* Pacing: vsync where the renderer has it, and in any case a cap at the
      * display's refresh rate (DEFAULT_CAP_HZ when unknown). */
     SDL_RendererInfo info;
     SDL_DisplayMode mode;
-    int hz = SDL_GetWindowDisplayMode(a.win, &mode) == 0 && mode.refresh_rate > 0
+    int hz = SDL_GetWindowDisplayMode(a->win, &mode) == 0 && mode.refresh_rate > 0
                  ? mode.refresh_rate : DEFAULT_CAP_HZ;
-    double min_frame = 1.0 / hz;
     bool vsync = false;
-    if (SDL_GetRendererInfo(a.ren, &info) == 0) {
-        a.view.renderer = info.name;
+    if (SDL_GetRendererInfo(a->ren, &info) == 0) {
+        a->view.renderer = info.name;
         vsync = (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
     }
-    snprintf(a.view.pacing, sizeof a.view.pacing, "%scap %d Hz", vsync ? "vsync, " : "", hz);
-    a.prev_x = w->character.x;
-    a.prev_y = w->character.y;
-    double (*old_clock)(void) = w->clock;
+    snprintf(a->view.pacing, sizeof a->view.pacing, "%scap %d Hz", vsync ? "vsync, " : "", hz);
+    a->prev_x = w->character.x;
+    a->prev_y = w->character.y;
+    L->old_clock = w->clock;
     w->clock = now_s;
-    tn_script_host host = {&a, host_save, host_screenshot, host_control};
+    L->w = w;
+    L->opts = opts;
+    L->host = (tn_script_host){a, host_save, host_screenshot, host_control};
+    L->min_frame = 1.0 / hz;
+    L->last = L->fps_t0 = L->next_frame = now_s();
+#ifdef __EMSCRIPTEN__
+    L->min_frame = 0; /* the browser paces the frames */
+    web_loop = L;
+    emscripten_set_main_loop_arg(web_frame, L, 0, 0);
+    return 0;
+#else
+    while (!L->a.quit) run_frame(L);
+    return finish(L);
+#endif
+}
 
-    int rc = 0;
-    long drawn = 0; /* frames presented */
-    double last = now_s(), acc = 0, fps_t0 = last, step_sum = 0, next_frame = last;
-    int fps_frames = 0, fps_steps = 0;
-    double draw_sum = 0;
-    while (!a.quit) {
+/* One frame: events, the fixed steps due, drawing. */
+static void run_frame(loop_state *L)
+{
+    app *a = &L->a;
+    tn_world *w = L->w;
+    const tn_game_opts *opts = L->opts;
+    tn_script_host host = L->host;
+    char err[512];
+    double last = L->last, acc = L->acc, fps_t0 = L->fps_t0, step_sum = L->step_sum;
+    double draw_sum = L->draw_sum, min_frame = L->min_frame;
+    int fps_frames = L->fps_frames, fps_steps = L->fps_steps, rc = L->rc;
+    do {
         double t = now_s(), dt = t - last;
         last = t;
-        acc = sim_feed(&a, acc, dt);
+        acc = sim_feed(a, acc, dt);
 
         SDL_Event ev;
-        while (SDL_PollEvent(&ev)) handle_event(&a, &ev);
-        if (a.quit) break;
+        while (SDL_PollEvent(&ev)) handle_event(a, &ev);
+        if (a->quit) break;
 
         int steps = 0;
-        while (acc >= STEP_S && steps < max_catchup(&a) && !a.quit) {
+        while (acc >= STEP_S && steps < max_catchup(a) && !a->quit) {
             if (opts->script &&
                 tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
                 rc = 1;
-                a.quit = true;
+                a->quit = true;
                 break;
             }
             /* the script's keys (if any) and the keyboard together */
@@ -1103,31 +1216,31 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
                 in.jump |= kb.jump;
             }
             tn_world_set_input(w, in);
-            a.prev_x = w->character.x;
-            a.prev_y = w->character.y;
+            a->prev_x = w->character.x;
+            a->prev_y = w->character.y;
             double s0 = now_s();
             tn_world_step(w);
             step_sum += now_s() - s0;
             fps_steps++;
-            if (w->character.vx > 1) a.view.facing = 1;
-            else if (w->character.vx < -1) a.view.facing = -1;
+            if (w->character.vx > 1) a->view.facing = 1;
+            else if (w->character.vx < -1) a->view.facing = -1;
             acc -= STEP_S;
             steps++;
-            if (opts->frames > 0 && w->frame >= opts->frames) a.quit = true;
+            if (opts->frames > 0 && w->frame >= opts->frames) a->quit = true;
         }
-        if (steps >= max_catchup(&a) && acc > STEP_S) acc = STEP_S * 0.5; /* drop the backlog */
-        frame_extra(&a, dt);
+        if (steps >= max_catchup(a) && acc > STEP_S) acc = STEP_S * 0.5; /* drop the backlog */
+        frame_extra(a, dt);
 
-        float alpha = a.view.paused ? 1.0f : (float)(acc / STEP_S);
+        float alpha = a->view.paused ? 1.0f : (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
-        a.view.char_x = a.prev_x + (w->character.x - a.prev_x) * alpha;
-        a.view.char_y = a.prev_y + (w->character.y - a.prev_y) * alpha;
+        a->view.char_x = a->prev_x + (w->character.x - a->prev_x) * alpha;
+        a->view.char_y = a->prev_y + (w->character.y - a->prev_y) * alpha;
 
         fps_frames++;
         if (t - fps_t0 >= 0.5) {
-            a.view.fps = fps_frames / (t - fps_t0);
-            a.view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
-            a.view.frame_ms = draw_sum * 1000.0 / fps_frames;
+            a->view.fps = fps_frames / (t - fps_t0);
+            a->view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
+            a->view.frame_ms = draw_sum * 1000.0 / fps_frames;
             draw_sum = 0;
             fps_t0 = t;
             fps_frames = fps_steps = 0;
@@ -1135,25 +1248,47 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         }
 
         double d0 = now_s();
-        SDL_SetRenderDrawColor(a.ren, 0, 0, 0, 255);
-        SDL_RenderClear(a.ren);
-        tn_render_scene(&a.gfx, w, &a.view);
-        SDL_RenderFlush(a.ren);
+        SDL_SetRenderDrawColor(a->ren, 0, 0, 0, 255);
+        SDL_RenderClear(a->ren);
+        tn_render_scene(&a->gfx, w, &a->view);
+        SDL_RenderFlush(a->ren);
         draw_sum += now_s() - d0;
-        SDL_RenderPresent(a.ren);
-        drawn++;
+        SDL_RenderPresent(a->ren);
+        L->drawn++;
 
         /* Frame deadlines one period apart (not "period after this frame
          * ended", which drifts above the cap by the drawing time's rounding);
          * a late frame restarts the schedule instead of bursting. */
-        next_frame += min_frame;
-        double now = now_s();
-        if (next_frame < now - min_frame) next_frame = now;
-        else if (next_frame > now) SDL_Delay((Uint32)((next_frame - now) * 1000.0 + 0.5));
-    }
+        if (min_frame > 0) {
+            L->next_frame += min_frame;
+            double now = now_s();
+            if (L->next_frame < now - min_frame) L->next_frame = now;
+            else if (L->next_frame > now)
+                SDL_Delay((Uint32)((L->next_frame - now) * 1000.0 + 0.5));
+        }
+    } while (0);
+    L->last = last;
+    L->acc = acc;
+    L->fps_t0 = fps_t0;
+    L->step_sum = step_sum;
+    L->draw_sum = draw_sum;
+    L->fps_frames = fps_frames;
+    L->fps_steps = fps_steps;
+    L->rc = rc;
+}
+
+/* After the last frame: a final script frame, the autosave, closing. */
+static int finish(loop_state *L)
+{
+    app *a = &L->a;
+    tn_world *w = L->w;
+    const tn_game_opts *opts = L->opts;
+    tn_script_host host = L->host;
+    char err[512];
+    int rc = L->rc;
     if (opts->frames > 0) /* a timed run says how its frames were paced */
-        fprintf(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", w->frame, drawn,
-                a.view.pacing);
+        fprintf(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", w->frame, L->drawn,
+                a->view.pacing);
     /* As in headless runs: commands due at the final frame (a last save or
      * screenshot) still run when --frames ends the game. */
     if (rc == 0 && opts->script && opts->frames > 0 && w->frame >= opts->frames &&
@@ -1165,9 +1300,9 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     if (rc == 0 && opts->frames > 0 && w->frame >= opts->frames &&
         tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
         fprintf(stderr, "tilenav: %s\n", warn);
-    if (autosave(&a) != 0 && rc == 0) rc = 1;
-    app_end(&a);
-    w->clock = old_clock;
-    close_window(&a);
+    if (autosave(a) != 0 && rc == 0) rc = 1;
+    app_end(a);
+    w->clock = L->old_clock;
+    close_window(a);
     return rc;
 }

@@ -27,8 +27,16 @@ typedef struct tn_game_opts {
 #define TN_GAME_LOGICAL_H 720
 
 /* Open the resizable window and play until Esc / close / opts->frames.
- * Returns the process exit code (0 = fine). */
+ * Returns the process exit code (0 = fine).  In a browser (__EMSCRIPTEN__)
+ * it returns 0 at once and the page's animation frames run the loop, so w
+ * and opts must live as long as the page; the end calls tn_web_stopped(). */
 int tn_game_run(tn_world *w, const tn_game_opts *opts);
+
+#ifdef __EMSCRIPTEN__
+/* The browser build's hooks (web/web_main.c). */
+void tn_web_saved(const char *path); /* after a save: keep it, offer a download */
+void tn_web_stopped(int rc);         /* the game ended (Esc) with this exit code */
+#endif
 
 /* Render the current world offscreen with SDL's software renderer (no
  * display needed) at 1280x720 and write a BMP to `path`.  Returns 0, or -1

@@ -10,6 +10,7 @@
 
 /* ---------------------------------------------------------------- fonts */
 
+#ifndef TN_BAKED_FONTS
 static const struct {
     const char *file;
     int size;
@@ -67,6 +68,7 @@ void tn_fonts_close(tn_fonts *fonts)
         fonts->file[i] = NULL;
     }
 }
+#endif
 
 /* ---------------------------------------------------------- glyph atlas */
 
@@ -80,6 +82,7 @@ static const uint32_t EXTRA_CP[] = {
 #define NEXTRA ((int)(sizeof EXTRA_CP / sizeof EXTRA_CP[0]))
 _Static_assert(95 + 96 + NEXTRA <= TN_GLYPHS, "glyph table too small");
 
+#ifndef TN_BAKED_FONTS
 static uint32_t slot_cp(int i)
 {
     if (i < 95) return (uint32_t)(32 + i);
@@ -87,6 +90,7 @@ static uint32_t slot_cp(int i)
     if (i < 191 + NEXTRA) return EXTRA_CP[i - 191];
     return 0;
 }
+#endif
 
 static int cp_slot(uint32_t cp)
 {
@@ -125,7 +129,8 @@ static uint32_t utf8_next(const char **ps)
 #define ATLAS_W 512
 #define ATLAS_H 512
 
-static int atlas_build(tn_atlas *a, SDL_Renderer *r, TTF_Font *font, char *err, size_t cap)
+#ifndef TN_BAKED_FONTS
+SDL_Surface *tn_atlas_sheet(tn_atlas *a, TTF_Font *font, char *err, size_t cap)
 {
     memset(a, 0, sizeof *a);
     a->height = TTF_FontHeight(font);
@@ -133,7 +138,7 @@ static int atlas_build(tn_atlas *a, SDL_Renderer *r, TTF_Font *font, char *err, 
                                                         SDL_PIXELFORMAT_ARGB8888);
     if (!sheet) {
         snprintf(err, cap, "glyph atlas: %s", SDL_GetError());
-        return -1;
+        return NULL;
     }
     SDL_FillRect(sheet, NULL, 0);
     const SDL_Color white = {255, 255, 255, 255};
@@ -161,7 +166,7 @@ static int atlas_build(tn_atlas *a, SDL_Renderer *r, TTF_Font *font, char *err, 
             SDL_FreeSurface(gs);
             SDL_FreeSurface(sheet);
             snprintf(err, cap, "glyph atlas: font too large for %dx%d", ATLAS_W, ATLAS_H);
-            return -1;
+            return NULL;
         }
         SDL_Rect dst = {pen_x, pen_y, gs->w, gs->h};
         SDL_SetSurfaceBlendMode(gs, SDL_BLENDMODE_NONE);
@@ -170,6 +175,129 @@ static int atlas_build(tn_atlas *a, SDL_Renderer *r, TTF_Font *font, char *err, 
         pen_x += gs->w + 1;
         if (gs->h > row_h) row_h = gs->h;
         SDL_FreeSurface(gs);
+    }
+    return sheet;
+}
+
+static int atlas_build(tn_atlas *a, SDL_Renderer *r, const tn_fonts *fonts, int i, char *err,
+                       size_t cap)
+{
+    SDL_Surface *sheet = tn_atlas_sheet(a, fonts->f[i], err, cap);
+    if (!sheet) return -1;
+    a->tex = SDL_CreateTextureFromSurface(r, sheet);
+    SDL_FreeSurface(sheet);
+    if (!a->tex) {
+        snprintf(err, cap, "glyph atlas texture: %s", SDL_GetError());
+        return -1;
+    }
+    SDL_SetTextureBlendMode(a->tex, SDL_BLENDMODE_BLEND);
+    return 0;
+}
+
+#else /* TN_BAKED_FONTS: the atlases tilenav-bake-fonts wrote (see ui.h) */
+
+static uint32_t rd32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+#define BAKED_HEAD 8
+#define BAKED_FONT_HEAD (4 * (3 + 6 * TN_GLYPHS))
+
+/* Where font i's record starts, or 0 when the file is too short for it. */
+static size_t baked_font_at(const tn_fonts *fonts, int i)
+{
+    size_t at = BAKED_HEAD;
+    for (int k = 0;; k++) {
+        if (fonts->size - at < BAKED_FONT_HEAD) return 0;
+        const unsigned char *p = fonts->data + at;
+        uint64_t pixels = (uint64_t)rd32(p + 4) * rd32(p + 8);
+        if ((uint64_t)(fonts->size - at - BAKED_FONT_HEAD) < pixels) return 0;
+        if (k == i) return at;
+        at += BAKED_FONT_HEAD + (size_t)pixels;
+    }
+}
+
+int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap)
+{
+    memset(fonts, 0, sizeof *fonts);
+    snprintf(fonts->path, sizeof fonts->path, "%s/%s", assets_dir ? assets_dir : "assets",
+             TN_BAKED_FONTS_FILE);
+    fonts->data = SDL_LoadFile(fonts->path, &fonts->size);
+    if (!fonts->data) {
+        snprintf(err, cap, "cannot read fonts %s: %s", fonts->path, SDL_GetError());
+        return -1;
+    }
+    const char *why = NULL;
+    if (fonts->size < BAKED_HEAD || memcmp(fonts->data, TN_BAKED_FONTS_MAGIC, BAKED_HEAD) != 0)
+        why = "not a tilenav font atlas (bad magic)";
+    for (int i = 0; !why && i < TN_FONT_COUNT; i++) {
+        size_t at = baked_font_at(fonts, i);
+        const unsigned char *p = fonts->data + at;
+        if (!at) {
+            why = "truncated";
+            break;
+        }
+        int w = (int)rd32(p + 4), h = (int)rd32(p + 8);
+        int line_h = (int)rd32(p);
+        if (w != ATLAS_W || h < 1 || h > ATLAS_H) why = "bad sheet size";
+        else if (line_h < 1 || line_h > 256) why = "bad line height";
+        for (int k = 0; !why && k < TN_GLYPHS; k++) {
+            const unsigned char *q = p + 12 + 24 * k;
+            int x = (int)rd32(q), y = (int)rd32(q + 4), gw = (int)rd32(q + 8), gh = (int)rd32(q + 12);
+            int xoff = (int)rd32(q + 16), adv = (int)rd32(q + 20);
+            if (x < 0 || y < 0 || gw < 0 || gh < 0 || x > w || y > h || gw > w - x || gh > h - y)
+                why = "glyph outside its sheet";
+            else if (xoff < -256 || xoff > 256 || adv < 0 || adv > 256)
+                why = "bad glyph metrics";
+        }
+    }
+    if (why) {
+        snprintf(err, cap, "%s: %s", fonts->path, why);
+        tn_fonts_close(fonts);
+        return -1;
+    }
+    return 0;
+}
+
+void tn_fonts_close(tn_fonts *fonts)
+{
+    SDL_free(fonts->data);
+    fonts->data = NULL;
+    fonts->size = 0;
+}
+
+static int atlas_build(tn_atlas *a, SDL_Renderer *r, const tn_fonts *fonts, int i, char *err,
+                       size_t cap)
+{
+    memset(a, 0, sizeof *a);
+    const unsigned char *p = fonts->data + baked_font_at(fonts, i); /* checked by tn_fonts_open */
+    int w = (int)rd32(p + 4), h = (int)rd32(p + 8);
+    a->height = (int)rd32(p);
+    for (int k = 0; k < TN_GLYPHS; k++) {
+        const unsigned char *q = p + 12 + 24 * k;
+        a->g[k].src.x = (int)rd32(q);
+        a->g[k].src.y = (int)rd32(q + 4);
+        a->g[k].src.w = (int)rd32(q + 8);
+        a->g[k].src.h = (int)rd32(q + 12);
+        a->g[k].xoff = (int)rd32(q + 16);
+        a->g[k].adv = (int)rd32(q + 20);
+    }
+    /* The whole ATLAS_W x ATLAS_H sheet, as tn_gfx_text's coordinates expect. */
+    SDL_Surface *sheet = SDL_CreateRGBSurfaceWithFormat(0, ATLAS_W, ATLAS_H, 32,
+                                                        SDL_PIXELFORMAT_ARGB8888);
+    if (!sheet) {
+        snprintf(err, cap, "glyph atlas: %s", SDL_GetError());
+        return -1;
+    }
+    SDL_FillRect(sheet, NULL, 0);
+    const unsigned char *alpha = p + BAKED_FONT_HEAD;
+    for (int y = 0; y < h; y++) {
+        Uint32 *row = (Uint32 *)((Uint8 *)sheet->pixels + y * sheet->pitch);
+        for (int x = 0; x < w; x++) {
+            Uint32 al = alpha[y * w + x];
+            row[x] = al ? al << 24 | 0xffffffu : 0; /* white glyphs, as TTF renders them */
+        }
     }
     a->tex = SDL_CreateTextureFromSurface(r, sheet);
     SDL_FreeSurface(sheet);
@@ -180,6 +308,7 @@ static int atlas_build(tn_atlas *a, SDL_Renderer *r, TTF_Font *font, char *err, 
     SDL_SetTextureBlendMode(a->tex, SDL_BLENDMODE_BLEND);
     return 0;
 }
+#endif
 
 /* ------------------------------------------------------------- tn_gfx */
 
@@ -200,7 +329,7 @@ int tn_gfx_init(tn_gfx *g, SDL_Renderer *r, const tn_fonts *fonts, char *err, si
         return -1;
     }
     for (int i = 0; i < TN_FONT_COUNT; i++) {
-        if (atlas_build(&g->atlas[i], r, fonts->f[i], err, cap) != 0) {
+        if (atlas_build(&g->atlas[i], r, fonts, i, err, cap) != 0) {
             tn_gfx_free(g);
             return -1;
         }

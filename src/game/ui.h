@@ -34,7 +34,9 @@
 #define TN_UI_H
 
 #include <SDL.h>
+#ifndef TN_BAKED_FONTS
 #include <SDL_ttf.h>
+#endif
 
 #include "game.h"
 #include "tn_world.h"
@@ -99,10 +101,31 @@ typedef enum tn_font_id {
     TN_FONT_COUNT
 } tn_font_id;
 
+#define TN_BAKED_FONTS_FILE "tilenav-fonts.atlas"
+#define TN_BAKED_FONTS_MAGIC "TNFONTS1"
+#ifndef TN_BAKED_FONTS
 typedef struct tn_fonts {
     TTF_Font *f[TN_FONT_COUNT];
     void *file[2]; /* the two TTF files, read once: glyphs load from memory */
 } tn_fonts;
+#else
+/* The browser build (-DTN_BAKED_FONTS) has no FreeType: the native tool
+ * tilenav-bake-fonts (web/bake_fonts.c) writes the atlases tn_atlas_sheet()
+ * makes to one file, TN_BAKED_FONTS_FILE in the assets directory:
+ * TN_BAKED_FONTS_MAGIC (8 bytes), then per font in tn_font_id order the
+ * line height, sheet width W (512) and used height H (<= 512), TN_GLYPHS x
+ * {x, y, w, h, xoff, adv}, all int32 little-endian, then W x H alpha bytes
+ * (the glyphs are white).  tn_fonts_open() reads and checks it; TTF_Init and TTF_Quit are
+ * no-ops. */
+typedef struct tn_fonts {
+    unsigned char *data;
+    size_t size;
+    char path[1024];
+} tn_fonts;
+#define TTF_Init() 0
+#define TTF_Quit() ((void)0)
+#define TTF_GetError() SDL_GetError()
+#endif
 
 /* Open the fonts from assets_dir (DejaVuSans.ttf, DejaVuSansMono.ttf).
  * TTF_Init() must have been called.  0, or -1 with a message. */
@@ -122,6 +145,14 @@ typedef struct tn_atlas {
     tn_glyph g[TN_GLYPHS];
     int height; /* line height */
 } tn_atlas;
+
+#ifndef TN_BAKED_FONTS
+/* Fill a's glyph table for font and return its sheet: the glyphs in white on
+ * a transparent 512x512 ARGB8888 surface (the caller frees it); NULL with a
+ * message.  The window's atlases and the browser build's baked ones
+ * (tilenav-bake-fonts) both come from here. */
+SDL_Surface *tn_atlas_sheet(tn_atlas *a, TTF_Font *font, char *err, size_t cap);
+#endif
 
 typedef struct tn_gfx {
     SDL_Renderer *r;

@@ -1,0 +1,92 @@
+/* web_main.c - the browser build's entry point (built by scripts/web.sh
+ * instead of src/game/main.c; the rest of the game is the same sources).
+ *
+ * The page (web/index.html) preloads /maps/demo.map and the baked fonts
+ * (/assets/tilenav-fonts.atlas) into the in-memory file system.  main()
+ * mounts the browser's IndexedDB at /save (IDBFS) and reads it back, then
+ * tn_web_start() plays /save/demo.map when an earlier visit saved one
+ * (Ctrl+S), else /maps/demo.map, with /save/demo.map as the file Ctrl+S
+ * writes.  Each save is flushed to IndexedDB and offered as a download;
+ * quitting (Esc) writes /save/demo.map.autosave, which the next visit offers
+ * to restore (R), as the native game does.
+ */
+#include <emscripten.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "game.h"
+#include "tn_world.h"
+
+#define SAVED_MAP "/save/demo.map"
+#define DEMO_MAP "/maps/demo.map"
+
+/* The page's game: tn_game_run() returns at once in a browser, so the world
+ * and the options live here for as long as the page. */
+static tn_world *world;
+static tn_game_opts opts;
+
+static void page_error(const char *msg)
+{
+    fprintf(stderr, "tilenav: %s\n", msg);
+    EM_ASM({ if (Module.tnError) Module.tnError(UTF8ToString($0)); }, msg);
+}
+
+EMSCRIPTEN_KEEPALIVE void tn_web_start(void)
+{
+    char err[512];
+    FILE *f = fopen(SAVED_MAP, "rb");
+    bool saved = f != NULL;
+    const char *from = saved ? SAVED_MAP : DEMO_MAP;
+    if (f) fclose(f);
+    tn_map *map;
+    if (tn_load_map(from, &map, err, sizeof err) != 0) {
+        page_error(err);
+        return;
+    }
+    tn_world_config cfg = tn_world_default_config();
+    tn_error e;
+    if (tn_failed(tn_world_create(map, &cfg, NULL, &world, &e))) {
+        snprintf(err, sizeof err, "%s: %s", from, e.msg);
+        page_error(err);
+        return;
+    }
+    if (saved)
+        tn_world_message(world, "your map from this browser's storage: Ctrl+S saves it there");
+    opts.map_path = SAVED_MAP;
+    opts.assets_dir = "/assets";
+    if (tn_game_run(world, &opts) != 0) page_error("the game could not start (see the console)");
+}
+
+/* After a save: flush /save to IndexedDB, offer the file as a download. */
+void tn_web_saved(const char *path)
+{
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    EM_ASM({
+        FS.syncfs(false, function(e) { if (e) console.error('tilenav: saving to IndexedDB:', e); });
+        if (Module.tnOfferDownload) Module.tnOfferDownload(UTF8ToString($1), FS.readFile(UTF8ToString($0)));
+    }, path, name);
+}
+
+/* The game ended (Esc): keep its autosave, tell the page. */
+void tn_web_stopped(int rc)
+{
+    EM_ASM({
+        FS.syncfs(false, function(e) { if (e) console.error('tilenav: saving to IndexedDB:', e); });
+        if (Module.tnStopped) Module.tnStopped($0);
+    }, rc);
+}
+
+int main(void)
+{
+    EM_ASM({
+        FS.mkdir('/save');
+        FS.mount(IDBFS, {}, '/save');
+        FS.syncfs(true, function(e) {
+            if (e) console.error('tilenav: reading IndexedDB:', e);
+            Module._tn_web_start();
+        });
+    });
+    return 0;
+}
