@@ -238,6 +238,22 @@ static void test_navmesh_trace(void **state)
         memset(opened, 0, (size_t)v.ntris);
         for (int i = 0; i < t.count; i++) {
             const tn_trace_event *e = &t.ev[i];
+            if (radius > 0.0f) {
+                /* the radius search records tangent points (id -1), each
+                 * within the map; a close always follows some open */
+                assert_int_equal(e->id, -1);
+                assert_true(e->x >= 0.0f && e->x <= (float)v.map_w + 1e-3f);
+                assert_true(e->y >= 0.0f && e->y <= (float)v.map_h + 1e-3f);
+                if (e->kind == TN_TRACE_OPEN) {
+                    opened[0] = 1;
+                    continue;
+                }
+                assert_false(goals);
+                assert_true(opened[0]);
+                if (e->kind == TN_TRACE_CLOSE) closes++;
+                else goals++;
+                continue;
+            }
             assert_true(e->id >= 0 && e->id < v.ntris);
             assert_true(v.region[e->id] >= 0); /* only free triangles are searched */
             if (e->kind == TN_TRACE_OPEN) {

@@ -359,6 +359,8 @@ static void test_heuristic_switch(void **state)
     int seen[2];
     for (int h = 0; h < 2; h++) {
         tn_world *w = world("maps/demo.map");
+        tn_error perr;
+        assert_true(tn_succeeded(tn_world_set(w, "planner", 0.0, &perr))); /* classic */
         tn_wbots_set_heuristic(w, h ? TN_PATH_FAST : TN_PATH_OPTIMAL);
         int sx, sy;
         tn_body_tile(&w->character, &sx, &sy);

@@ -365,6 +365,15 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
         uint8_t *st = tn_playback_scratch(pb, (size_t)mv.ntris + 1);
         if (!st) return;
         memset(st, 0, (size_t)mv.ntris);
+        /* a radius search records tangent points (id -1): open ones as
+         * rings, expanded ones as dots */
+        for (int i = 0; i < shown; i++) {
+            if (ev[i].id != -1) continue;
+            float sx = tn_camera_sx(c, ev[i].x * mv.tile_size);
+            float sy = tn_camera_sy(c, ev[i].y * mv.tile_size);
+            if (ev[i].kind == TN_TRACE_OPEN) tn_gfx_ring(g, sx, sy, 4, 1.5f, PB_OPEN_COL);
+            else tn_gfx_circle(g, sx, sy, 3.5f, PB_CLOSED_COL | 0xe0u);
+        }
         for (int i = 0; i < shown; i++) {
             int t = ev[i].id;
             if (t < 0 || t >= mv.ntris) continue;
@@ -386,7 +395,8 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
                     tn_gfx_line(g, x[j], y[j], x[(j + 1) % 3], y[(j + 1) % 3], 2.0f, PB_OPEN_COL);
         }
         if (cur >= 0) {
-            float sx = tn_camera_sx(c, ev[cur].x), sy = tn_camera_sy(c, ev[cur].y);
+            float sx = tn_camera_sx(c, ev[cur].x * mv.tile_size);
+            float sy = tn_camera_sy(c, ev[cur].y * mv.tile_size);
             tn_gfx_ring(g, sx, sy, 6, 2, PB_CURRENT_COL);
         }
     }

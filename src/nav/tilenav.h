@@ -20,6 +20,8 @@
 #include "tn_phys.h"
 #include "tn_path.h"
 #include "tn_bot.h"
+#include "tn_surf.h"
+#include "tn_trace.h"
 #include "tn_levelgen.h"
 #include "tn_flow.h"
 #include "tn_enemy.h"

@@ -1411,6 +1411,16 @@ static void trace_tri(tn_navquery *q, tn_trace_kind k, int t, double g, double f
     tn_trace_record(q->trace, k, x, y, t, (float)g, (float)f);
 }
 
+/* Record an event of the radius search: a tangent point, in the same units
+ * as trace_tri's centroids; id -1. */
+#if defined(__GNUC__)
+__attribute__((noinline, cold))
+#endif
+static void trace_pt(tn_navquery *q, tn_trace_kind k, double x, double y, double g, double f)
+{
+    tn_trace_record(q->trace, k, (float)x, (float)y, -1, (float)g, (float)f);
+}
+
 tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
 {
     if (!m) {
@@ -2328,6 +2338,7 @@ static void cheap_push(tn_navquery *q, const clabel *e)
         q->cinexact = true;
         return;
     }
+    if (q->trace) trace_pt(q, TN_TRACE_OPEN, e->tx, e->ty, e->g, e->f);
     int i = q->ncheap++;
     clabel *h = q->cheap;
     while (i > 0) {
@@ -2600,6 +2611,7 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
         }
         if (e.state == -2) {
             if (q->nlab == q->lcap) return -1;
+            if (q->trace) trace_pt(q, TN_TRACE_GOAL, e.tx, e.ty, e.g, e.f);
             q->lab[q->nlab] = e;
             return q->nlab++;
         }
@@ -2633,6 +2645,7 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
             q->lab[li].next = q->state_head[e.state];
             q->state_head[e.state] = li;
         }
+        if (q->trace) trace_pt(q, TN_TRACE_CLOSE, e.tx, e.ty, e.g, e.f);
         q->expanded++;
         /* successors */
         bool goal;

@@ -15,7 +15,9 @@
  * in the order the search does them.  Stale heap entries a search skips
  * record nothing.  Positions are in the search's own units: tiles (the
  * node's bottom-left tile, `id` = its jump value) for tn_path; query units
- * (a triangle's centroid, `id` = the triangle) for tn_navquery.  g and f are
+ * (a triangle's centroid, `id` = the triangle) for tn_navquery at radius 0;
+ * for a radius query, which searches tangent points around corner circles,
+ * the event's tangent point (same units) with `id` = -1.  g and f are
  * the node's cost so far and its key, in the search's cost units.
  *
  * MEMORY.  The caller owns everything: `ev` points at `cap` events
