@@ -365,13 +365,21 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     if (!q || !m) return 0;
     float sx, sy, gx = ((float)tx + 0.5f) * TN_TILE_PX, gy = ((float)ty + 0.5f) * TN_TILE_PX;
     tn_world_character_center(w, &sx, &sy);
-    if (tn_map_tile(w->map, tx, ty) == TN_TILE_BLOCK)
+    /* the same query as the navpath tool: the agent's radius, start and
+     * goal moved to where that disc fits */
+    float r = tn_wnav_agent_radius(w);
+    if (r > 0.0f) {
+        if (!tn_navmesh_nearest_clear(m, sx, sy, r, &sx, &sy) ||
+            !tn_navmesh_nearest_clear(m, gx, gy, r, &gx, &gy))
+            return 0;
+    } else if (tn_map_tile(w->map, tx, ty) == TN_TILE_BLOCK) {
         tn_navmesh_nearest_free(m, gx, gy, 0.0f, &gx, &gy);
+    }
     float xy[2 * 256];
     int n = 0;
     tn_trace_reset(&p->trace);
     tn_navquery_set_trace(q, &p->trace);
-    tn_navquery_find_path(q, sx, sy, gx, gy, 0.0f, xy, 256, &n);
+    tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n);
     tn_navquery_set_trace(q, NULL);
     p->navmesh = true;
     snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d nodes expanded", tx, ty,
