@@ -207,14 +207,16 @@ $(BUILD)/nav-pic $(BUILD)/nosdl-tests:
 	@mkdir -p $@
 
 # The library's own tests, linked without SDL or the game: every suite but the
-# ones that test the front end (render, script); the only non-library object
-# is src/game/fileio.c (plain POSIX file loading, used by the test helpers).
-NOSDL_TEST_SRC = $(filter-out tests/test_render.c tests/test_script.c,$(TEST_SRC))
+# ones that test the front end (render, script, control); the non-library objects
+# are src/game/fileio.c and tiled.c (plain POSIX file loading with libxml2,
+# cJSON and zlib for Tiled maps, used by the test helpers).
+NOSDL_TEST_SRC = $(filter-out tests/test_render.c tests/test_script.c tests/test_control.c,$(TEST_SRC))
 NOSDL_TEST_BIN = $(NOSDL_TEST_SRC:tests/%.c=$(BUILD)/nosdl-tests/%)
 nosdl-tests: $(NOSDL_TEST_BIN)
 
-$(BUILD)/nosdl-tests/%: $(BUILD)/tests/%.o $(BUILD)/game/fileio.o $(LIB) | $(BUILD)/nosdl-tests
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(BUILD)/game/fileio.o $(LIB) $(CMOCKA_LIBS) -lm
+NOSDL_GAME_OBJ = $(BUILD)/game/fileio.o $(BUILD)/game/tiled.o
+$(BUILD)/nosdl-tests/%: $(BUILD)/tests/%.o $(NOSDL_GAME_OBJ) $(LIB) | $(BUILD)/nosdl-tests
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(NOSDL_GAME_OBJ) $(LIB) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
 
 # `make check-nosdl`: builds the libraries and the tests above with SDL's
 # pkg-config hidden (a pkg-config that fails for sdl2 / SDL2_ttf), checks

@@ -9,11 +9,14 @@
 BUILD=${1:-build}
 passed=0; failed=0; failed_names=""; skipped=0
 : >"$BUILD/test-skips"
+: >"$BUILD/test-times"
 for t in "$BUILD"/tests/test_*; do
     case "$t" in *.o|*.d) continue ;; esac
     [ -x "$t" ] || continue
+    t0=$(date +%s)
     out=$("$t" 2>&1); rc=$?
     printf '%s\n' "$out"
+    echo "$(($(date +%s) - t0)) s $(basename "$t")" >>"$BUILD/test-times"
     n=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
     f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -n 1)
     k=$(printf '%s\n' "$out" | sed -n 's/^\[  SKIPPED \] \([0-9]*\) test(s), listed below:/\1/p' | tail -n 1)
@@ -31,7 +34,9 @@ for t in "$BUILD"/tests/test_*; do
 done
 for s in tests/e2e/*.sh; do
     [ -f "$s" ] || continue
+    t0=$(date +%s)
     sh "$s" "$BUILD" >"$BUILD/e2e.out" 2>&1; rc=$?
+    echo "$(($(date +%s) - t0)) s $(basename "$s")" >>"$BUILD/test-times"
     cat "$BUILD/e2e.out"
     if [ "$rc" -eq 0 ]; then
         passed=$((passed + 1)); echo "[e2e PASS] $(basename "$s")"
@@ -45,7 +50,8 @@ for s in tests/e2e/*.sh; do
 done
 [ -n "$failed_names" ] && echo "failing:$failed_names"
 rm -f "$BUILD/e2e.out"
-echo "(build dir: $BUILD)"
+echo "(build dir: $BUILD; the slowest suites, wall seconds:" \
+    "$(sort -rn "$BUILD/test-times" | head -n 6 | sed 's/ s /s /' | tr '\n' ' '))"
 cat "$BUILD/test-skips"
 echo "$passed $failed $skipped" > "$BUILD/test-counts"
 echo "tests: $passed passed, $failed failed, $skipped skipped"

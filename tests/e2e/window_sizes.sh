@@ -43,14 +43,19 @@ slider_end() { # x y: press at the track's right end
     xdotool click 1
     sleep 0.3
 }
+# The packed panel (ui.c, frames under 700 px high): sliders from y 160,
+# pitch = (frame height - 267) / NSLIDERS, each row pitch - 2 high with its
+# track 5 px above the row's bottom; the track ends 6 px inside the panel's
+# 232 px content (panel x = window width - 260, content from x + 14).
+NSLIDERS=12 # tn_world_params: jump .. planner
+slider_y() { # frame_h index
+    p=$((($1 - 267) / NSLIDERS))
+    echo $((160 + $2 * p + p - 2 - 5))
+}
 resize 1024 600
-# panel x = 1024 - 260; track right end = panel + 14 + 232 - 6 = 1004;
-# Bots is slider 4: y = 160 + 4 * 33 + 33 - 2 - 10 = 313
-slider_end 1004 313
+slider_end $((1024 - 260 + 14 + 232 - 6)) "$(slider_y 600 4)" # Bots
 resize 900 500
-# track right end = 640 + 14 + 226 = 880; Wanderers is slider 7:
-# y = 160 + 7 * 23 + 23 - 2 - 5 = 337
-slider_end 880 337
+slider_end $((900 - 260 + 14 + 232 - 6)) "$(slider_y 500 7)" # Wanderers
 xdotool key Escape
 i=0
 while kill -0 "$GPID" 2>/dev/null; do
