@@ -195,6 +195,76 @@ static void test_speed_table(void **state)
     assert_int_equal(tn_speed_index(3.0), -1);
 }
 
+/* The window's step clock (tn_sim_frame, what app.c's loop runs): at
+ * speed k, a steady 60 Hz frame runs exactly k steps a frame (k >= 1) or
+ * one step every 1/k frames (k < 1); the same at 144 Hz per simulated
+ * second; paused runs nothing but one step per request; a stall runs at
+ * most the cap and drops the backlog.  No clock is read: dt is given. */
+static void test_sim_clock(void **state)
+{
+    (void)state;
+    const int frames = 960; /* 16 s of real time at 60 Hz */
+    for (int sp = 0; sp < TN_SPEED_COUNT; sp++) {
+        double acc = 0;
+        int req = 0, total = 0, most = 0, least = 1 << 30;
+        for (int f = 0; f < frames; f++) {
+            int n = tn_sim_frame(&acc, 1.0 / 60.0, sp, false, &req);
+            total += n;
+            if (f >= 8) { /* after the first frames (rounding) */
+                most = n > most ? n : most;
+                least = n < least ? n : least;
+            }
+        }
+        double want = frames * tn_speeds[sp];
+        assert_true(fabs(total - want) <= 1.0);
+        if (tn_speeds[sp] >= 1) { /* k steps every frame, never more */
+            assert_int_equal(most, (int)tn_speeds[sp]);
+            assert_true(least >= (int)tn_speeds[sp] - 1);
+        } else { /* 0 or 1 a frame */
+            assert_int_equal(most, 1);
+            assert_int_equal(least, 0);
+        }
+        /* 144 Hz frames: the same steps per second of real time */
+        acc = 0;
+        total = 0;
+        for (int f = 0; f < 144 * 16; f++) total += tn_sim_frame(&acc, 1.0 / 144.0, sp, false, &req);
+        assert_true(fabs(total - 16 * 60 * tn_speeds[sp]) <= 1.0);
+    }
+    /* 4x runs four times the steps of 1x, 1/8x an eighth, frame for frame */
+    double a1 = 0, a4 = 0, a8 = 0;
+    int r = 0, s1 = 0, s4 = 0, s8 = 0;
+    for (int f = 0; f < 480; f++) {
+        s1 += tn_sim_frame(&a1, 1.0 / 60.0, TN_SPEED_NORMAL, false, &r);
+        s4 += tn_sim_frame(&a4, 1.0 / 60.0, TN_SPEED_COUNT - 1, false, &r);
+        s8 += tn_sim_frame(&a8, 1.0 / 60.0, 0, false, &r);
+    }
+    assert_true(abs(s4 - 4 * s1) <= 1 && abs(8 * s8 - s1) <= 8);
+    /* paused: nothing, then exactly one step per request, one per frame */
+    double acc = 0.5;
+    int req = 0;
+    assert_int_equal(tn_sim_frame(&acc, 1.0 / 60.0, TN_SPEED_NORMAL, true, &req), 0);
+    assert_int_equal(tn_sim_frame(&acc, 1.0, TN_SPEED_COUNT - 1, true, &req), 0);
+    req = 3;
+    int stepped = 0;
+    for (int f = 0; f < 10; f++) {
+        int n = tn_sim_frame(&acc, 1.0 / 60.0, TN_SPEED_NORMAL, true, &req);
+        assert_true(n <= 1);
+        stepped += n;
+    }
+    assert_int_equal(stepped, 3);
+    assert_int_equal(req, 0);
+    /* a stall of 2 s: dt clamps to 0.25 s; at most the cap runs, the rest is dropped */
+    for (int sp = 0; sp < TN_SPEED_COUNT; sp++) {
+        acc = 0;
+        int n = tn_sim_frame(&acc, 2.0, sp, false, &r);
+        int due = (int)(0.25 * tn_speeds[sp] * 60 + 1e-9);
+        int cap = tn_sim_max_steps(sp);
+        assert_int_equal(cap, tn_speeds[sp] > 1 ? (int)(TN_MAX_CATCHUP * tn_speeds[sp]) : TN_MAX_CATCHUP);
+        assert_int_equal(n, due < cap ? due : cap);
+        assert_true(acc < TN_STEP_S);
+    }
+}
+
 /* The playback of a goto search: every CLOSE is one step; stepping from 0
  * reaches the end in exactly (closes + goal) steps. */
 static void test_playback(void **state)
@@ -283,7 +353,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_undo_redo),   cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_settings),    cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_speed_table), cmocka_unit_test(test_playback),
+        cmocka_unit_test(test_speed_table), cmocka_unit_test(test_sim_clock),
+        cmocka_unit_test(test_playback),
         cmocka_unit_test(test_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

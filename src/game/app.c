@@ -2,7 +2,7 @@
  *
  * Loop: the world advances in fixed 1/60 s steps from an accumulator fed
  * by the real frame time, so the simulation does not depend on the frame
- * rate.  At most MAX_CATCHUP steps run per frame (after a stall the backlog
+ * rate.  At most TN_MAX_CATCHUP steps run per frame (after a stall the backlog
  * is dropped rather than replayed as a burst); the character is drawn
  * interpolated between its last two step positions by the fraction of a
  * step left in the accumulator.  The frame rate follows vsync when the
@@ -11,9 +11,9 @@
  * wait, and a frame drawn faster than the display shows it is wasted CPU.
  * The HUD shows the measured rate and which limit applies.
  *
- * Time controls (issue 14, sim_feed): the real time is scaled by the speed
+ * Time controls (issue 14, tn_sim_frame in control.c): the real time is scaled by the speed
  * (1/8x..4x) before it feeds the accumulator, so the step stays 1/60 s and
- * only the steps per second change (4x may run up to 4 x MAX_CATCHUP steps
+ * only the steps per second change (4x may run up to 4 x TN_MAX_CATCHUP steps
  * a frame); while paused nothing feeds it except one step per '.' press.
  * The rest of issue 14 (replay, camera, undo, picker, settings, inspect)
  * lives in its own functions below and in control.c; the loop calls
@@ -38,8 +38,7 @@
 #include <emscripten.h>
 #endif
 
-#define STEP_S (1.0 / 60.0)
-#define MAX_CATCHUP 5
+#define STEP_S TN_STEP_S /* control.h: the step clock (tn_sim_frame) */
 #define DEFAULT_CAP_HZ 120
 
 static double now_s(void)
@@ -176,27 +175,6 @@ static int host_screenshot(void *user, tn_world *w, const char *path, char *err,
 }
 
 /* ------------------------------------ time, playback, camera, undo (#14) */
-
-/* The accumulator after dt seconds of real time: scaled by the speed, or,
- * while paused, exactly one step per step request. */
-static double sim_feed(app *a, double acc, double dt)
-{
-    if (a->view.paused) {
-        if (a->step_requests > 0 && acc < STEP_S) {
-            a->step_requests--;
-            return STEP_S;
-        }
-        return acc < STEP_S ? 0 : acc;
-    }
-    return acc + (dt > 0.25 ? 0.25 : dt) * tn_speeds[a->view.speed];
-}
-
-/* Steps one frame may run: more at higher speeds, so 4x keeps up. */
-static int max_catchup(const app *a)
-{
-    double k = tn_speeds[a->view.speed];
-    return k > 1 ? (int)(MAX_CATCHUP * k) : MAX_CATCHUP;
-}
 
 static void set_paused(app *a, bool paused)
 {
@@ -1192,14 +1170,15 @@ static void run_frame(loop_state *L)
     do {
         double t = now_s(), dt = t - last;
         last = t;
-        acc = sim_feed(a, acc, dt);
 
         SDL_Event ev;
         while (SDL_PollEvent(&ev)) handle_event(a, &ev);
         if (a->quit) break;
 
+        /* the steps due (tn_sim_frame: speed, pause, single steps, backlog) */
+        int due = tn_sim_frame(&acc, dt, a->view.speed, a->view.paused, &a->step_requests);
         int steps = 0;
-        while (acc >= STEP_S && steps < max_catchup(a) && !a->quit) {
+        while (steps < due && !a->quit) {
             if (opts->script &&
                 tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
@@ -1224,11 +1203,9 @@ static void run_frame(loop_state *L)
             fps_steps++;
             if (w->character.vx > 1) a->view.facing = 1;
             else if (w->character.vx < -1) a->view.facing = -1;
-            acc -= STEP_S;
             steps++;
             if (opts->frames > 0 && w->frame >= opts->frames) a->quit = true;
         }
-        if (steps >= max_catchup(a) && acc > STEP_S) acc = STEP_S * 0.5; /* drop the backlog */
         frame_extra(a, dt);
 
         float alpha = a->view.paused ? 1.0f : (float)(acc / STEP_S);

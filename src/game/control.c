@@ -26,6 +26,40 @@ int tn_speed_index(double speed)
     return -1;
 }
 
+double tn_sim_feed(double acc, double dt, int speed, bool paused, int *step_requests)
+{
+    if (paused) { /* no backlog survives a pause: only requested steps */
+        (void)acc;
+        if (*step_requests > 0) {
+            (*step_requests)--;
+            return TN_STEP_S;
+        }
+        return 0;
+    }
+    speed = speed < 0 ? 0 : speed >= TN_SPEED_COUNT ? TN_SPEED_COUNT - 1 : speed;
+    return acc + (dt > 0.25 ? 0.25 : dt < 0 ? 0 : dt) * tn_speeds[speed];
+}
+
+int tn_sim_max_steps(int speed)
+{
+    speed = speed < 0 ? 0 : speed >= TN_SPEED_COUNT ? TN_SPEED_COUNT - 1 : speed;
+    double k = tn_speeds[speed];
+    return k > 1 ? (int)(TN_MAX_CATCHUP * k) : TN_MAX_CATCHUP;
+}
+
+int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_requests)
+{
+    double a = tn_sim_feed(*acc, dt, speed, paused, step_requests);
+    int steps = 0, cap = tn_sim_max_steps(speed);
+    while (a >= TN_STEP_S && steps < cap) {
+        a -= TN_STEP_S;
+        steps++;
+    }
+    if (steps >= cap && a > TN_STEP_S) a = TN_STEP_S * 0.5; /* drop the backlog */
+    *acc = a;
+    return steps;
+}
+
 /* ---------------------------------------------------------------- reset */
 
 int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)

@@ -26,6 +26,20 @@ extern const char *const tn_speed_names[TN_SPEED_COUNT]; /* "1/8x" .. "4x" */
 /* The index of a speed value (exact table values only), or -1. */
 int tn_speed_index(double speed);
 
+/* The window's step clock, kept here (no SDL) so tests can drive it with
+ * exact frame times.  One frame: acc = tn_sim_feed(acc, dt, ...), then at
+ * most tn_sim_max_steps(speed) steps run while acc >= TN_STEP_S (each takes
+ * TN_STEP_S off acc); when that cap is hit with acc still >= TN_STEP_S the
+ * backlog is dropped (acc = TN_STEP_S / 2).  tn_sim_feed adds dt (clamped to
+ * 0.25 s after a stall) times tn_speeds[speed]; while paused it adds nothing
+ * and turns each pending step request (one per '.') into exactly one step.
+ * tn_sim_frame does one whole frame of that and returns the steps due. */
+#define TN_STEP_S (1.0 / 60.0)
+#define TN_MAX_CATCHUP 5 /* steps a frame may run at 1x and below */
+double tn_sim_feed(double acc, double dt, int speed, bool paused, int *step_requests);
+int tn_sim_max_steps(int speed); /* TN_MAX_CATCHUP x max(1, speed factor) */
+int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_requests);
+
 /* ---- reset -------------------------------------------------------------
  * Reload the map from `map_path` and rebuild the world on it: the character
  * back at its start, every agent (bots, enemies, companion, wanderers)
