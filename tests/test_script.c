@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
+#include "control.h"
 #include "fileio.h"
 #include "script.h"
 
@@ -122,6 +123,57 @@ static void test_save_needs_host(void **state)
     tn_world_destroy(w);
 }
 
+/* `set speed` reaches the host as the speed value; the window turns it
+ * into a tn_speeds index (app.c host_control), and at that index the step
+ * clock runs k steps a 60 Hz frame (4 -> 4, 1/8 -> one every 8 frames). */
+typedef struct speed_log {
+    int n;
+    int op[8];
+    double v[8];
+} speed_log;
+static int log_control(void *user, tn_world *w, int op, double value, char *err, size_t cap)
+{
+    (void)w, (void)err, (void)cap;
+    speed_log *l = user;
+    l->op[l->n] = op;
+    l->v[l->n++] = value;
+    return 0;
+}
+static void test_set_speed(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    const char *text = "0 set speed 4\n1 set speed 1/8\n2 set speed 0.5\n3 set speed 1\n";
+    char err[512];
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    speed_log log = {0};
+    tn_script_host host = {&log, NULL, NULL, log_control};
+    for (long f = 0; f < 4; f++) {
+        assert_int_equal(tn_script_apply(s, w, w->frame, &host, err, sizeof err), 0);
+        tn_world_step(w);
+    }
+    assert_int_equal(log.n, 4);
+    const double want[4] = {4, 0.125, 0.5, 1};
+    const int steps[4] = {4 * 240, 240 / 8, 240 / 2, 240};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(log.op[i], TN_SC_SPEED);
+        assert_true(log.v[i] == want[i]);
+        int k = tn_speed_index(log.v[i]), req = 0, total = 0;
+        assert_true(k >= 0);
+        double acc = 0;
+        for (int f = 0; f < 240; f++) total += tn_sim_frame(&acc, 1.0 / 60.0, k, false, &req);
+        assert_true(total >= steps[i] - 1 && total <= steps[i]);
+    }
+    tn_script_destroy(s);
+    /* headless (no control hook): ignored, not an error */
+    s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_int_equal(tn_script_apply(s, w, w->frame, NULL, err, sizeof err), 0);
+    tn_script_destroy(s);
+    expect_error("0 set speed 3\n", "t.txt:1: speed '3' is not one of 1/8, 1/4, 1/2, 1, 2, 4");
+    tn_world_destroy(w);
+}
+
 /* A UTF-8 byte-order mark is skipped; commands left when the run ends
  * are counted and named. */
 static void test_bom_and_unrun(void **state)
@@ -150,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_apply),
         cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_set_speed),
         cmocka_unit_test(test_bom_and_unrun),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
