@@ -607,9 +607,9 @@ void tn_ui_param_label(const char *name, char *out, size_t cap)
 #define SLIDERS_TITLE_Y (SHORT ? 142 : 184)
 #define SLIDERS_Y (SHORT ? 160 : 204)
 /* rows below the tools follow the frame's height (382 px of sliders at 720) */
-#define SLIDERS_SPACE (SHORT ? TN_FRAME_H - 107 - SLIDERS_Y : TN_FRAME_H - 338)
-#define OVERLAYS_TITLE_Y (SHORT ? TN_FRAME_H - 105 : TN_FRAME_H - 126)
-#define OVERLAYS_Y (SHORT ? TN_FRAME_H - 89 : TN_FRAME_H - 108)
+#define SLIDERS_SPACE (SHORT ? TN_FRAME_H - 110 - SLIDERS_Y : TN_FRAME_H - 359)
+#define OVERLAYS_TITLE_Y (SHORT ? TN_FRAME_H - 108 : TN_FRAME_H - 147)
+#define OVERLAYS_Y (SHORT ? TN_FRAME_H - 92 : TN_FRAME_H - 129)
 
 int tn_ui_w = TN_GAME_LOGICAL_W, tn_ui_h = TN_GAME_LOGICAL_H;
 
@@ -618,12 +618,15 @@ void tn_ui_set_size(int w, int h)
     tn_ui_w = w;
     tn_ui_h = h;
 }
-#define OVERLAY_H (SHORT ? 19 : 21)
+#define OVERLAY_H (SHORT ? 15 : 21)
 
+/* Index i is the bit 1u << i (TN_OVERLAY_*); the last one (the graph
+ * planner's surface graph) spans both columns. */
 static const char *const OVERLAY_NAMES[] = {"path", "explored", "flow field", "navmesh",
-                                            "companion", "wanderers"};
-static const char OVERLAY_KEYS[] = {'P', 'X', 'F', 'N', 'C', 'V'};
-#define NOVERLAYS 6
+                                            "companion", "wanderers",
+                                            "surface graph (planner G)"};
+static const char *const OVERLAY_KEYS[] = {"P", "X", "F", "N", "C", "V", "Shift+P"};
+#define NOVERLAYS 7
 
 static SDL_Rect tool_rect(int i)
 {
@@ -656,6 +659,7 @@ static SDL_Rect overlay_rect(int i)
     int w = (TN_PANEL_W - 2 * PAD - TOOL_GAP) / 2;
     SDL_Rect r = {PANEL_X + PAD + (i % 2) * (w + TOOL_GAP), OVERLAYS_Y + (i / 2) * OVERLAY_H, w,
                   OVERLAY_H - 2};
+    if (i == NOVERLAYS - 1 && i % 2 == 0) r.w = TN_PANEL_W - 2 * PAD; /* the odd last one */
     return r;
 }
 
@@ -677,6 +681,10 @@ static double param_step(const tn_param_info *p)
 
 static void format_value(const tn_param_info *p, double v, char *out, size_t cap)
 {
+    if (strcmp(p->name, "planner") == 0) { /* a named toggle, not a number */
+        snprintf(out, cap, "%s", v > 0.5 ? "graph" : "classic");
+        return;
+    }
     double st = param_step(p);
     int dec = st >= 1 ? 0 : st >= 0.1 ? 1 : 2;
     const char *unit = p->unit ? p->unit : "";
@@ -824,6 +832,14 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         tn_gfx_rect(g, (float)x0, (float)ty - 2, (float)(x1 - x0), 4,
                     on ? 0x2c3446ffu : 0x1f2430ffu);
         if (!on) continue;
+        if (strcmp(p->name, "planner") == 0) { /* two halves: classic | graph */
+            float xm = (float)(x0 + x1) / 2;
+            bool graph = val > 0.5;
+            tn_gfx_rect(g, graph ? xm + 1 : (float)x0, (float)ty - (tight ? 2 : 3), xm - (float)x0 - 1,
+                        tight ? 4 : 6,
+                        hot ? 0x5fb6dcffu : 0x3b8fb3ffu);
+            continue;
+        }
         double t = (val - p->min) / (p->max - p->min);
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         float hx = (float)x0 + (float)t * (float)(x1 - x0);
@@ -839,13 +855,13 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         SDL_Rect r = overlay_rect(i);
         bool on = (v->overlays >> i) & 1u, hot = v->hot_overlay == i;
         if (hot) tn_gfx_rect(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, 0x222838ffu);
-        float bx = (float)r.x + 3, by = (float)r.y + 4;
+        float bx = (float)r.x + 3, by = (float)r.y + (SHORT ? 1 : 4);
         tn_gfx_frame(g, bx, by, 11, 11, 1, on ? TN_COL_ACCENT : TN_COL_TEXT_DIM);
         if (on) tn_gfx_rect(g, bx + 3, by + 3, 5, 5, TN_COL_ACCENT);
-        char label[32];
-        snprintf(label, sizeof label, "%c %s", OVERLAY_KEYS[i], OVERLAY_NAMES[i]);
-        tn_gfx_text(g, TN_FONT_UI, (float)r.x + 20, (float)r.y + 1, label,
-                    on ? TN_COL_TEXT : TN_COL_TEXT_DIM);
+        char label[64];
+        snprintf(label, sizeof label, "%s %s", OVERLAY_KEYS[i], OVERLAY_NAMES[i]);
+        tn_gfx_text(g, SHORT ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x + 20, (float)r.y + (SHORT ? 0 : 1),
+                    label, on ? TN_COL_TEXT : TN_COL_TEXT_DIM);
     }
 
     /* footer: the hovered slider's help, or the main keys */
