@@ -19,6 +19,7 @@
 
 #include "control.h"
 #include "tn_path.h"
+#include "tn_surf.h"
 #include "tn_rng.h"
 #include "tn_wbots.h"
 
@@ -300,6 +301,49 @@ static void test_playback(void **state)
     p.paused = false;
     tn_playback_advance(&p, 1e6);
     assert_int_equal((int)p.shown, n);
+    /* the graph planner's search: one CLOSE per expanded node, each node
+     * once, from the character's tile to a GOAL on the goal tile, every
+     * event a place a body stands (free tile on a block or platform row) */
+    struct tn_surf *graph = NULL;
+    for (int i = 0; i < 120; i++) tn_world_step(w); /* landed */
+    int gn = tn_playback_record_graph(&p, &graph, w, 47, 20);
+    if (gn <= 10) fail_msg("graph replay: %d events: %s", gn, p.label);
+    assert_true(p.active && !p.navmesh);
+    int sx, sy;
+    tn_body_tile(&w->character, &sx, &sy);
+    assert_int_equal((int)p.trace.ev[0].x, sx);
+    assert_int_equal((int)p.trace.ev[0].y, sy);
+    assert_int_equal(p.trace.ev[gn - 1].kind, TN_TRACE_GOAL);
+    assert_int_equal((int)p.trace.ev[gn - 1].x, 47);
+    assert_int_equal((int)p.trace.ev[gn - 1].y, 20);
+    uint8_t *seen = calloc((size_t)tn_surf_node_count(graph), 1);
+    for (int i = 0; i < gn; i++) {
+        const tn_trace_event *e = &p.trace.ev[i];
+        assert_true(i == gn - 1 || e->kind == TN_TRACE_CLOSE);
+        assert_false(seen[e->id]);
+        seen[e->id] = 1;
+        int x = (int)e->x, y = (int)e->y;
+        assert_int_not_equal(tn_map_tile(w->map, x, y), TN_TILE_BLOCK);
+        bool floor = false;
+        for (int dx = 0; dx <= w->character.w; dx++) {
+            int t = tn_map_tile(w->map, x + dx, y + 1);
+            floor |= t == TN_TILE_BLOCK || t == TN_TILE_ONEWAY;
+        }
+        assert_true(floor);
+    }
+    free(seen);
+    p.paused = true;
+    p.shown = 0;
+    steps = 0;
+    while ((int)p.shown < gn) {
+        tn_playback_step(&p);
+        steps++;
+    }
+    assert_int_equal(steps, gn); /* one node per step */
+    /* an edit: the playback's graph follows the map */
+    tn_map_set_tile(w->map, 46, 21, TN_TILE_BLOCK);
+    assert_true(tn_playback_record_graph(&p, &graph, w, 47, 20) > 0);
+    tn_playback_graph_free(graph);
     /* the navmesh search too */
     int m = tn_playback_record_navpath(&p, w, 70, 10);
     assert_true(m > 0);

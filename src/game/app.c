@@ -68,6 +68,7 @@ typedef struct app {
     int step_requests;    /* single steps asked for while paused */
     tn_playback pb;
     tn_path *pb_finder;
+    struct tn_surf *pb_graph; /* the graph planner's search, replayed */
     tn_undo undo;
     int drag_mode;        /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
@@ -238,8 +239,13 @@ static void watch_goto(app *a)
     if (i.plans == a->pb_plans) return;
     a->pb_plans = i.plans;
     if (i.replans != 0 || i.goal_x == NONE) return; /* re-plans keep the first search */
-    tn_playback_record_goto(&a->pb, &a->pb_finder, a->w, i.goal_x, i.goal_y,
-                            a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+    double planner = 0;
+    tn_world_get(a->w, "planner", &planner);
+    if (planner > 0.5) /* the graph planner's own search (tn_surf_find) */
+        tn_playback_record_graph(&a->pb, &a->pb_graph, a->w, i.goal_x, i.goal_y);
+    else
+        tn_playback_record_goto(&a->pb, &a->pb_finder, a->w, i.goal_x, i.goal_y,
+                                a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
     a->pb.active = a->pb.trace.count > 0 && (a->view.overlays & TN_OVERLAY_EXPLORED);
 }
 
@@ -885,6 +891,7 @@ static void app_end(app *a)
     save_settings(a);
     tn_playback_free(&a->pb);
     tn_path_destroy(a->pb_finder);
+    tn_playback_graph_free(a->pb_graph);
     tn_flow_destroy(a->flow8);
     a->view.pb = NULL;
 }
