@@ -381,7 +381,8 @@ static void toggle_flow8(app *a)
 {
     a->view.flow8 = !a->view.flow8;
     tn_world_message(a->w, "flow field overlay: %s-connected%s", a->view.flow8 ? "8" : "4",
-                     a->view.flow8 ? " (enemies still fly on the 4-connected one)" : "");
+                     a->view.flow8 ? " - display only: enemies keep the 4-connected field "
+                                     "(tn_enemy flies edge to edge, no diagonal steps)" : "");
     if (a->view.flow8 && !(a->view.overlays & TN_OVERLAY_FLOW)) a->view.overlays |= TN_OVERLAY_FLOW;
 }
 

@@ -456,13 +456,22 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         draw_playback(g, w, v->pb, &c);
         overlays &= ~(unsigned)TN_OVERLAY_EXPLORED;
     }
-    if (v->flow8_field && (overlays & TN_OVERLAY_FLOW)) { /* the 8-connected field instead */
+    bool flow8 = v->flow8_field && (overlays & TN_OVERLAY_FLOW);
+    if (flow8) { /* the 8-connected field instead */
         draw_flow8(&dd, v->flow8_field);
         overlays &= ~(unsigned)TN_OVERLAY_FLOW;
     }
     tn_world_draw(w, &dd, overlays);
     draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
+    if (flow8) { /* tn_enemy flies tile edge to tile edge: 4-connected steps only */
+        static const char *const note =
+            "8-connected field: display only (enemies fly the 4-connected one; Y switches back)";
+        int nw = tn_gfx_text_width(g, TN_FONT_SMALL, note) + 12;
+        float nx = (float)c.view.x + 8, ny = (float)c.view.y + 8;
+        tn_gfx_rect(g, nx, ny, (float)nw, (float)tn_gfx_line_height(g, TN_FONT_SMALL) + 6, TN_COL_HUD_BG);
+        tn_gfx_text(g, TN_FONT_SMALL, nx + 6, ny + 3, note, TN_COL_TEXT);
+    }
 
     char hover[96] = "";
     int tx, ty;

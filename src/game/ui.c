@@ -624,7 +624,7 @@ void tn_ui_set_size(int w, int h)
  * planner's surface graph) spans both columns. */
 static const char *const OVERLAY_NAMES[] = {"path", "explored", "flow field", "navmesh",
                                             "companion", "wanderers",
-                                            "surface graph (planner G)"};
+                                            "surface graph"};
 static const char *const OVERLAY_KEYS[] = {"P", "X", "F", "N", "C", "V", "Shift+P"};
 #define NOVERLAYS 7
 
@@ -956,7 +956,7 @@ static const char *const HELP_KEYS[][2] = {
     {"Q", "replay: next expanded node"},
     {"-  =", "replay speed 10 .. 10,000 events/s"},
     {"Shift+G", "A* heuristic: optimal / fast"},
-    {"Y", "flow overlay: 4- / 8-connected field"},
+    {"Y", "flow overlay: 4- / 8-connected (8: display only)"},
     {"I J K L", "pan the camera (the arrows walk)"},
     {"O", "fit the whole map"},
     {"U", "follow the character on / off"},
