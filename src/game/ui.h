@@ -1,4 +1,4 @@
-/* ui.h - the front end's drawing layer (tn_gfx) and its widgets.
+/* ui.h - the front end's drawing layer (tn_gfx, gfx.c) and its widgets (ui.c).
  *
  * tn_gfx wraps one SDL_Renderer (the window's, or a software renderer over
  * a surface for screenshots) with:
@@ -132,7 +132,7 @@ typedef struct tn_fonts {
 int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap);
 void tn_fonts_close(tn_fonts *fonts);
 
-#define TN_GLYPHS 232 /* 95 ASCII + 96 Latin-1 + extras, see ui.c */
+#define TN_GLYPHS 232 /* 95 ASCII + 96 Latin-1 + extras, see gfx.c */
 
 typedef struct tn_glyph {
     SDL_Rect src; /* in the atlas; w == 0 for a blank glyph */
