@@ -19,6 +19,8 @@
 #include "render.h"
 #include "control.h"
 #include "tn_path.h"
+#include "tn_enemy.h"
+#include "tn_wenemies.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
 #define SHOT SHOT_PATH
@@ -304,6 +306,60 @@ static void test_playback_draws(void **state)
     tn_world_destroy(w);
 }
 
+/* Agents read at a glance: an enemy on a destination tile is drawn under
+ * the destination (its centre shows the destination's colour), while the
+ * same enemy on an empty tile shows its fill there, inside a dark outline
+ * wider than the fill. */
+static void test_dest_over_enemy(void **state)
+{
+    (void)state;
+    const uint32_t FILL = 0xe8553au, OUTLINE = 0x1a0a08u;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_wenemies *we = tn_wenemies_of(w);
+    assert_non_null(we);
+    for (int i = 0; i < 600 && we->pool->count == 0; i++) tn_world_step(w);
+    assert_true(we->pool->count > 0);
+    while (we->pool->count > 1) we->pool->count--; /* one enemy */
+    int dx = -1, dy = -1;
+    for (int i = 0; i < w->map->w * w->map->h && dx < 0; i++)
+        if (w->map->mark[i] == TN_MARK_DEST && w->map->tile[i] == TN_TILE_EMPTY) {
+            dx = i % w->map->w;
+            dy = i / w->map->w;
+        }
+    assert_true(dx >= 0);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    tn_camera c = tn_camera_make(w, &v);
+    int ex = -1; /* an empty unmarked tile on the same row, not next to the destination */
+    for (int k = 3; k < w->map->w && ex < 0; k++)
+        for (int sgn = -1; sgn <= 1 && ex < 0; sgn += 2) {
+            int x = dx + sgn * k;
+            if (tn_map_inside(w->map, x, dy) && tn_map_tile(w->map, x, dy) == TN_TILE_EMPTY &&
+                w->map->mark[dy * w->map->w + x] == 0)
+                ex = x;
+        }
+    assert_true(ex >= 0);
+    tn_enemy *e = &we->pool->e[0];
+    e->heading = 0;
+    e->x = (float)ex + 0.5f;
+    e->y = (float)dy + 0.5f;
+    SDL_Surface *s = shoot_view(w, &v);
+    int px, py;
+    tile_px(&c, ex, dy, 0.5f, 0.5f, &px, &py);
+    assert_int_equal(pixel(s, px, py), FILL);
+    int fill = count_colour(s, FILL), outline = count_colour(s, OUTLINE);
+    assert_true(fill >= 40);           /* large at the default zoom */
+    assert_true(outline >= fill / 3);  /* a ring around it */
+    SDL_FreeSurface(s);
+    e->x = (float)dx + 0.5f;
+    s = shoot_view(w, &v);
+    tile_px(&c, dx, dy, 0.5f, 0.5f, &px, &py);
+    assert_colour(s, px, py, TN_COL_DEST);
+    assert_true(count_colour(s, FILL) < fill); /* partly hidden under it */
+    SDL_FreeSurface(s);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     snprintf(SHOT_PATH, sizeof SHOT_PATH, "/tmp/tilenav-test-render-%ld.bmp", (long)getpid());
@@ -312,7 +368,7 @@ int main(void)
         cmocka_unit_test(test_tile_colours),   cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves), cmocka_unit_test(test_camera_follows),
         cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_playback_draws),
+        cmocka_unit_test(test_playback_draws), cmocka_unit_test(test_dest_over_enemy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -516,8 +516,8 @@ static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
     case SDLK_h: a->view.hud_hidden = !a->view.hud_hidden; return true;
     case SDLK_o: camera_fit(a); return true;
     case SDLK_u:
-        a->view.follow = !a->view.follow;
-        if (!a->view.follow) camera_free(a);
+        if (a->view.follow) camera_free(a); /* keep the followed picture */
+        else a->view.follow = true;
         tn_world_message(a->w, "camera: %s", a->view.follow ? "follows the character" : "stays");
         return true;
     case SDLK_g: /* G alone switches the planner (key_down) */

@@ -1,0 +1,222 @@
+#!/bin/sh
+# Issue 14's view toggles and agent drawing in the real window under Xvfb,
+# driven by xdotool and observed through F12 screenshots (exact colours
+# counted inside the map view, x 0..1019, y 120..695, where no text is drawn while the
+# mouse rests on the panel).  Every wait is for a condition on the screen;
+# nothing is timed.  The simulation is paused (T) before anything is
+# measured, so the map view holds still between shots.
+#   enemies:  once an enemy is on screen: its fill (#e8553a) and its dark
+#             outline (#1a0a08) are both there and large (>= 60 / >= 30 px)
+#   Y:        with the flow overlay (F) the arrows change when Y shows the
+#             8-connected field (and a caption box appears at the view's
+#             top-left), and come back pixel for pixel on Y again
+#   Shift+G:  the classic planner (G), explored states (X), replay at the top
+#             rate: a goto's replay ends with a frontier (#58d0ff); after
+#             Ctrl+R and Shift+G (fast) the same goto's frontier differs
+#   graph:    G back to the graph planner: the same goto's replay fills
+#             closed tiles (the view changes) and draws no frontier (the
+#             graph search records no opens)
+#   U:        zoomed in on the map's middle the character (#4cc9f0) is off
+#             screen; U (follow) brings it on screen; U again keeps it
+#   panel:    a click on the Shift+P row toggles the surface-graph overlay
+#             (the settings file written on Esc has its bit, 64)
+# Usage: tests/e2e/window_toggles.sh BUILD_DIR (from the repo root).
+set -u
+BUILD=${1:-build}
+NAME=window_toggles
+if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
+    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
+    exit 77
+fi
+ROOT=$(pwd)
+case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
+[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
+. tests/e2e/lib/window.sh
+start_xvfb
+
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+(cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+    exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
+GPID=$!
+wait_window
+
+SHOTS=0
+shot() { # F12; SHOT = the complete BMP
+    SHOTS=$((SHOTS + 1))
+    f=$(printf '%s/tilenav-%03d.bmp' "$tmp" "$SHOTS")
+    xdotool key F12
+    i=0
+    until [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((54 + 1280 * 720 * 3)) ]; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && fail "F12 wrote no complete $f"
+        sleep 0.1
+    done
+    sleep 0.2
+    SHOT=$f
+}
+# The map view's pixels of a shot as "r g b" lines (BMP rows are stored
+# bottom-up, 1280 px of 3 bytes, no padding); y 120..695.
+view_px() {
+    od -An -v -tu1 -w3 -j54 "$1" | awk '{ i = NR - 1; y = 719 - int(i / 1280) } y >= 120 && y < 696 && i % 1280 < 1020 { print $3, $2, $1 }'
+}
+count() { # shot rrggbb: pixels of exactly that colour in the map view
+    r=$(printf '%d' "0x$(echo "$2" | cut -c1-2)")
+    g=$(printf '%d' "0x$(echo "$2" | cut -c3-4)")
+    b=$(printf '%d' "0x$(echo "$2" | cut -c5-6)")
+    view_px "$1" | awk -v r="$r" -v g="$g" -v b="$b" '$1 == r && $2 == g && $3 == b { n++ } END { print n + 0 }'
+}
+keep() { # name: a copy of SHOT for a person to look at (TILENAV_SHOTS=dir)
+    [ -n "${TILENAV_SHOTS:-}" ] && cp "$SHOT" "$TILENAV_SHOTS/$NAME-$1.bmp"
+    return 0
+}
+sig() { view_px "$1" | cksum | cut -d' ' -f1; } # the map view's checksum
+# Shots until the map view stops changing (two in a row equal); SHOT is the last.
+settle() { # what-for
+    shot
+    prev=$(sig "$SHOT")
+    k=0
+    while :; do
+        k=$((k + 1))
+        [ $k -gt 60 ] && fail "$1: the view never held still"
+        shot
+        cur=$(sig "$SHOT")
+        [ "$cur" = "$prev" ] && break
+        prev=$cur
+    done
+}
+ENEMY=e8553a
+OUTLINE=1a0a08
+FRONTIER=58d0ff
+CHAR=4cc9f0
+
+xdotool mousemove --window "$WID" 1150 40 # on the panel: no hover readout
+# --- enemies: wait for one on screen, then pause
+k=0
+while :; do
+    k=$((k + 1))
+    [ $k -gt 100 ] && fail "no enemy appeared"
+    shot
+    [ "$(count "$SHOT" $ENEMY)" -gt 0 ] && break
+done
+xdotool key t
+settle "paused"
+keep enemies
+e=$(count "$SHOT" $ENEMY)
+o=$(count "$SHOT" $OUTLINE)
+[ "$e" -ge 60 ] || fail "the enemies are small: $e px of fill"
+[ "$o" -ge 30 ] || fail "the enemies have no outline: $o px of #$OUTLINE"
+echo "$NAME: enemies: $e px fill, $o px outline"
+
+# --- Y: the 8-connected field in the flow overlay
+xdotool key f
+settle "flow overlay"
+a4=$(sig "$SHOT")
+xdotool key y
+k=0
+while :; do
+    k=$((k + 1))
+    [ $k -gt 60 ] && fail "Y did not change the flow overlay"
+    settle "8-connected overlay"
+    [ "$(sig "$SHOT")" != "$a4" ] && break
+done
+keep flow8
+xdotool key y
+k=0
+while :; do
+    k=$((k + 1))
+    [ $k -gt 60 ] && fail "Y again did not bring the 4-connected overlay back pixel for pixel"
+    settle "4-connected overlay"
+    [ "$(sig "$SHOT")" = "$a4" ] && break
+done
+xdotool key f
+settle "flow overlay off"
+
+# --- Shift+G: optimal and fast searches replayed (classic planner)
+replay_of() { # what: reset, goto (30,21) on the floor, one step, replay to the end
+    xdotool key ctrl+r
+    settle "$1: reset"
+    base=$(sig "$SHOT")
+    click_tile 30 21 1
+    xdotool mousemove --window "$WID" 1150 40
+    xdotool key period # one step: the bot plans, the search is recorded
+    k=0
+    while :; do # the replay runs at 10,000 events/s: until it has drawn and ended
+        k=$((k + 1))
+        [ $k -gt 60 ] && fail "$1: no replay"
+        settle "$1: replay"
+        [ "$(sig "$SHOT")" != "$base" ] && break
+    done
+}
+xdotool key g # classic
+xdotool key x
+for k in 1 2 3 4; do xdotool key equal; done
+replay_of "optimal"
+keep optimal
+f_opt=$(count "$SHOT" $FRONTIER)
+[ "$f_opt" -gt 50 ] || fail "the optimal search's replay drew no frontier ($f_opt px)"
+xdotool key shift+g
+replay_of "fast"
+keep fast
+f_fast=$(count "$SHOT" $FRONTIER)
+[ "$f_fast" -gt 0 ] || fail "the fast search's replay drew no frontier"
+[ "$f_fast" -ne "$f_opt" ] || fail "Shift+G: the fast search's frontier equals the optimal one ($f_opt px)"
+echo "$NAME: frontier px: optimal $f_opt, fast $f_fast"
+xdotool key shift+g # optimal again
+
+# --- the graph planner's search replayed
+xdotool key g
+replay_of "graph"
+keep graph
+f_graph=$(count "$SHOT" $FRONTIER)
+[ "$f_graph" -eq 0 ] || fail "the graph search's replay drew a frontier ($f_graph px)"
+
+# --- U: follow the character
+xdotool key ctrl+r
+xdotool mousemove --window "$WID" "$(px 20)" "$(py 12)"
+xdotool click 4 # wheel up: 2x around the map's middle (the camera stops following)
+xdotool mousemove --window "$WID" 1150 40
+k=0
+while :; do
+    k=$((k + 1))
+    [ $k -gt 60 ] && fail "zoomed on the middle, the character stays on screen"
+    settle "zoomed in"
+    [ "$(count "$SHOT" $CHAR)" -eq 0 ] && break
+done
+xdotool key u
+k=0
+while :; do
+    k=$((k + 1))
+    [ $k -gt 60 ] && fail "U did not bring the character on screen"
+    settle "following"
+    [ "$(count "$SHOT" $CHAR)" -gt 100 ] && break
+done
+keep follow
+xdotool key u # stays: the picture is kept
+settle "not following"
+[ "$(count "$SHOT" $CHAR)" -gt 100 ] || fail "U off moved the camera away from the character"
+
+# --- the panel's surface-graph switch (the last overlay row), then Esc
+xdotool mousemove --window "$WID" $((1280 - 260 + 40)) $((720 - 129 + 3 * 21 + 9))
+xdotool click 1
+xdotool key Escape
+i=0
+while kill -0 "$GPID" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "the game did not quit on Esc"
+    sleep 0.1
+done
+wait "$GPID"
+rc=$?
+GPID=""
+[ $rc -eq 0 ] || fail "the game exited with $rc"
+sanitizer_check
+S=$tmp/config/tilenav/settings
+[ -f "$S" ] || fail "no settings written"
+ov=$(sed -n 's/^overlays //p' "$S")
+[ -n "$ov" ] && [ $((ov & 64)) -eq 64 ] || fail "the panel's Shift+P row did not switch the surface graph on: overlays $ov"
+grep -q '^fast_heuristic 0$' "$S" || fail "Shift+G twice did not leave the optimal heuristic: $(cat "$S")"
+echo "$NAME: ok (enemies drawn large with an outline; Y switches the flow overlay and back; Shift+G changes the replayed search; the graph search replays; U follows; the panel switches the surface graph)"
+exit 0
