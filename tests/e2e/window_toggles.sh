@@ -57,22 +57,21 @@ shot() { # F12; SHOT = the complete BMP
     sleep 0.2
     SHOT=$f
 }
-# The map view's pixels of a shot as "r g b" lines (BMP rows are stored
-# bottom-up, 1280 px of 3 bytes, no padding); y 120..695.
-view_px() {
-    od -An -v -tu1 -w3 -j54 "$1" | awk '{ i = NR - 1; y = 719 - int(i / 1280) } y >= 120 && y < 696 && i % 1280 < 1020 { print $3, $2, $1 }'
-}
-count() { # shot rrggbb: pixels of exactly that colour in the map view
+# The rows of the map view, y 120..695: BMP rows are stored bottom-up, 1280
+# px of 3 bytes (B G R), no padding, so they are one run of bytes.
+view_rows() { tail -c +$((54 + 24 * 3840 + 1)) "$1" | head -c $((576 * 3840)); }
+count() { # shot rrggbb: pixels of exactly that colour in the map view (x < 1020)
     r=$(printf '%d' "0x$(echo "$2" | cut -c1-2)")
     g=$(printf '%d' "0x$(echo "$2" | cut -c3-4)")
     b=$(printf '%d' "0x$(echo "$2" | cut -c5-6)")
-    view_px "$1" | awk -v r="$r" -v g="$g" -v b="$b" '$1 == r && $2 == g && $3 == b { n++ } END { print n + 0 }'
+    view_rows "$1" | od -An -v -tu1 -w3 |
+        awk -v r="$r" -v g="$g" -v b="$b" '$1 == b && $2 == g && $3 == r && (NR - 1) % 1280 < 1020 { n++ } END { print n + 0 }'
 }
 keep() { # name: a copy of SHOT for a person to look at (TILENAV_SHOTS=dir)
     [ -n "${TILENAV_SHOTS:-}" ] && cp "$SHOT" "$TILENAV_SHOTS/$NAME-$1.bmp"
     return 0
 }
-sig() { view_px "$1" | cksum | cut -d' ' -f1; } # the map view's checksum
+sig() { view_rows "$1" | cksum | cut -d' ' -f1; } # the map view's rows (the panel beside them holds still)
 # Shots until the map view stops changing (two in a row equal); SHOT is the last.
 settle() { # what-for
     shot
@@ -91,6 +90,7 @@ ENEMY=e8553a
 OUTLINE=1a0a08
 FRONTIER=58d0ff
 CHAR=4cc9f0
+WHITE=ffffff # the replay's current node (also the character's eyes)
 
 xdotool mousemove --window "$WID" 1150 40 # on the panel: no hover readout
 # --- enemies: wait for one on screen, then pause
@@ -135,19 +135,20 @@ xdotool key f
 settle "flow overlay off"
 
 # --- Shift+G: optimal and fast searches replayed (classic planner)
-replay_of() { # what: reset, goto (30,21) on the floor, one step, replay to the end
+replay_of() { # what: reset, goto (30,21) on the floor, steps until the replay ran
     xdotool key ctrl+r
+    for k in 1 2 3 4 5; do xdotool key period; done # the character settles on the floor
     settle "$1: reset"
-    base=$(sig "$SHOT")
+    w0=$(count "$SHOT" $WHITE)
     click_tile 30 21 1
     xdotool mousemove --window "$WID" 1150 40
-    xdotool key period # one step: the bot plans, the search is recorded
     k=0
-    while :; do # the replay runs at 10,000 events/s: until it has drawn and ended
-        k=$((k + 1))
-        [ $k -gt 60 ] && fail "$1: no replay"
+    while :; do # single steps until the bot planned: the replay (10,000 events/s)
+        k=$((k + 1)) # has run to its end when its current node's white frame is there
+        [ $k -gt 30 ] && fail "$1: no replay after $k single steps"
+        xdotool key period
         settle "$1: replay"
-        [ "$(sig "$SHOT")" != "$base" ] && break
+        [ "$(count "$SHOT" $WHITE)" -ge $((w0 + 80)) ] && break
     done
 }
 xdotool key g # classic
