@@ -372,9 +372,13 @@ static void toggle_heuristic(app *a)
 {
     a->view.fast_heuristic = !a->view.fast_heuristic;
     tn_wbots_set_heuristic(a->w, a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
-    tn_world_message(a->w, "A* heuristic: %s (the next goto uses it)",
+    double planner = 0;
+    tn_world_get(a->w, "planner", &planner);
+    tn_world_message(a->w, "A* heuristic: %s (%s)",
                      a->view.fast_heuristic ? "fast (weighted x3, not always shortest)"
-                                            : "optimal (admissible: shortest paths)");
+                                            : "optimal (admissible: shortest paths)",
+                     planner > 0.5 ? "the classic planner's: G switches to it"
+                                   : "the next goto uses it");
 }
 
 static void toggle_flow8(app *a)

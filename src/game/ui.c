@@ -398,7 +398,7 @@ static const char *const HELP_KEYS[][2] = {
     {"Shift+E", "hold / resume the replay"},
     {"Q", "replay: next expanded node"},
     {"-  =", "replay speed 10 .. 10,000 events/s"},
-    {"Shift+G", "A* heuristic: optimal / fast"},
+    {"Shift+G", "classic A* heuristic: optimal / fast"},
     {"Y", "flow overlay: 4- / 8-connected (8: display only)"},
     {"I J K L", "pan the camera (the arrows walk)"},
     {"O", "fit the whole map"},
