@@ -9,7 +9,7 @@
 #   undo:     right-click a block, Ctrl+Z, Ctrl+S: not saved; Ctrl+Y: saved
 #   reset:    an unsaved block, Ctrl+R: the world reloads without it (Ctrl+S
 #             keeps the file as it was) and MAP.autosave holds it
-#   replay:   X, a goto click, Q: the frontier colour appears on screen
+#   replay:   G (classic), X, a goto click, Q: the frontier colour appears on screen
 #   camera:   wheel up over a tile, right-click: the same tile (zoom toward
 #             the cursor); Ctrl+drag 96 px right, right-click: 3 tiles left
 #             of it (32 px tiles at 2x); L held: a tile further right;
@@ -160,6 +160,7 @@ rows "$MAP.autosave" | cmp -s - "$tmp/auto.rows" || fail "the autosave does not 
 save_and_expect "after Ctrl+R the world still had the unsaved block" "$tmp/cur.rows"
 
 # --- replay of a goto search
+xdotool key g                            # the classic planner: its search has a frontier
 xdotool key x                            # explored states on
 sleep 0.2
 click_tile 30 21 1                       # goto
