@@ -54,8 +54,7 @@ shot() { # F12; SHOT = the complete BMP
         [ $i -gt 300 ] && fail "F12 wrote no complete $f"
         sleep 0.1
     done
-    sleep 0.2
-    SHOT=$f
+    SHOT=$f # (screenshots are written atomically: complete once there)
 }
 # The rows of the map view, y 120..695: BMP rows are stored bottom-up, 1280
 # px of 3 bytes (B G R), no padding, so they are one run of bytes.
