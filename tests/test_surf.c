@@ -288,6 +288,61 @@ static void test_bad_input(void **state)
     tn_map_destroy(m);
 }
 
+/* Two graphs are equal edge for edge: take-off, landing, frames, kind and
+ * every input run. */
+static void assert_same_graph(const tn_surf *a, const tn_surf *b)
+{
+    assert_int_equal(tn_surf_node_count(a), tn_surf_node_count(b));
+    assert_int_equal(tn_surf_surface_count(a), tn_surf_surface_count(b));
+    assert_int_equal(tn_surf_edge_count(a), tn_surf_edge_count(b));
+    const tn_surf_edge *ea = tn_surf_edges(a), *eb = tn_surf_edges(b);
+    for (int e = 0; e < tn_surf_edge_count(a); e++) {
+        assert_int_equal(ea[e].from, eb[e].from);
+        assert_int_equal(ea[e].to, eb[e].to);
+        assert_int_equal(ea[e].frames, eb[e].frames);
+        assert_int_equal(ea[e].kind, eb[e].kind);
+        assert_int_equal(ea[e].nruns, eb[e].nruns);
+        for (int q = 0; q < ea[e].nruns; q++) {
+            tn_input ia, ib;
+            int na, nb;
+            tn_surf_run(a, ea[e].run0 + (uint32_t)q, &ia, &na);
+            tn_surf_run(b, eb[e].run0 + (uint32_t)q, &ib, &nb);
+            assert_int_equal(na, nb);
+            assert_true(ia.left == ib.left && ia.right == ib.right && ia.down == ib.down &&
+                        ia.jump == ib.jump);
+        }
+    }
+}
+
+/* The fast builder (free-step shortcut) against the naive one
+ * (reference_build: every state stepped on the map) on random levels,
+ * sizes 1x1..3x3 and jump heights 1..8 cycled: equal edge for edge. */
+static void test_fast_equals_naive(void **state)
+{
+    (void)state;
+    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    long edges = 0;
+    for (int lv = 0; lv < 9; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 700 + (uint64_t)lv, 3);
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        int w = 1 + lv % 3, h = 1 + (lv / 3) % 3, jh = 1 + (lv * 3) % 8;
+        tn_phys_params p = tn_phys_default((float)jh);
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        tn_surf *fast = NULL, *naive = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
+        prof.reference_build = true;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &naive, NULL)));
+        assert_same_graph(fast, naive);
+        edges += tn_surf_edge_count(fast);
+        tn_surf_destroy(fast);
+        tn_surf_destroy(naive);
+    }
+    printf("  9 random 24x16 levels: fast and naive builds equal, %ld edges\n", edges);
+    assert_true(edges > 0);
+    tn_map_destroy(m);
+}
+
 /* After random edits the repaired graph equals a fresh build edge for edge
  * (take-off, landing, frames, kind and every input run), and every edge
  * replays; several profiles, so the per-tile repair index is exercised by
@@ -355,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_oracle_random_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -121,7 +121,7 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
     return a->w == b->w && a->h == b->h && a->step == b->step &&
-           a->skip_coyote == b->skip_coyote &&
+           a->skip_coyote == b->skip_coyote && a->reference_build == b->reference_build &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
@@ -252,6 +252,12 @@ typedef struct build {
     int32_t *colpre;                /* (mh + 1) x mw: non-empty tiles above row r, per column */
     uint8_t *colbad;                /* scratch per column */
     bool oom;
+    /* the free-step shortcut (tn_body_step only): a step of the entry's
+     * state on an empty map (vmap) stands for every position whose tiles
+     * that step reads are all empty (see free_window) */
+    bool fast;
+    tn_map *vmap;
+    long nshort;
     int cur_surf;                   /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
@@ -577,6 +583,80 @@ static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
     return true;
 }
 
+/* The virtual step: state v stepped with input `in` on an empty map as
+ * tall as the real one, far from its side edges.  *dj = the lattice move.
+ * False when it cannot stand for free positions (off the lattice, landed,
+ * or stopped by the map's top or bottom). */
+typedef struct vstep {
+    bool ok;
+    int dj;
+    tn_body r;          /* canonical result */
+    int ra, rb;         /* rows its vertical move and ground test read */
+    int rh0, rh1;       /* rows its horizontal move reads */
+} vstep;
+
+static int span_lo(float a) { return (int)floorf((a + EPS) / T); }
+static int span_hi(float a, float len) { return (int)ceilf((a + len - EPS) / T) - 1; }
+
+static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
+{
+    tn_surf *g = B->g;
+    memset(o, 0, sizeof *o);
+    if (!B->fast) return;
+    int jv = 4 * g->per_tile;
+    tn_body b = at_x(g, v, jv);
+    B->nsteps++;
+    tn_body_step(&b, B->vmap, &g->prof.phys, input_of(in));
+    int jn = tn_surf_lattice_j(g, b.x);
+    if (fabsf(tn_surf_lattice_x(g, jn) - b.x) > SNAP_MAX_PX) return;
+    if (b.on_ground || b.hit_wall || b.hit_ceiling) return;
+    const float H = (float)g->prof.h * T;
+    /* a vertical stop by the map's bottom without landing cannot happen
+     * (a stop down lands); a top stop sets hit_ceiling */
+    float y0 = v->y, y1 = b.y;
+    o->rh0 = span_lo(y0);
+    o->rh1 = span_hi(y0 + 1.0f, H);            /* +1: the drop-through */
+    o->ra = tn_mini(span_lo(y1), o->rh0);
+    o->rb = tn_maxi(span_hi(y1, H), o->rh1);
+    /* the ground test reads the row under the feet when they are within
+     * EPS of a tile top */
+    float bottom = y1 + H, rf = roundf(bottom / T);
+    if (fabsf(bottom - rf * T) <= 2.0f * EPS) o->rb = tn_maxi(o->rb, (int)rf);
+    if (o->ra < 0 || o->rb >= g->mh) return;   /* the map edge is in reach */
+    canon(g, &b);
+    o->r = b;
+    o->dj = jn - jv;
+    o->ok = true;
+}
+
+/* True when every tile the virtual step would read, moved to lattice j,
+ * is empty on the real map: then the real step reads the same tiles with
+ * the same values, so it makes the same decisions and ends in the same
+ * state, dj lattice steps away.  The tiles: the columns entered by the
+ * horizontal move (rows rh0..rh1), and the box's columns after it (rows
+ * ra..rb: the vertical move, the box itself and the ground test). */
+static bool free_window(const build *B, const vstep *o, int j)
+{
+    const tn_surf *g = B->g;
+    /* the box's columns at lattice j: x = 16c + 16p/per_tile (p < per_tile)
+     * spans columns c .. c+w-1, and one more when p > 0 (the physics'
+     * 1/8 px margins make this exact) */
+    const int pt = g->per_tile, w = g->prof.w;
+    int jn = j + o->dj;
+    if (j < 0 || jn < 0) return false;
+    int c0 = j / pt, c1 = c0 + w - (j % pt == 0), n0 = jn / pt, n1 = n0 + w - (jn % pt == 0);
+    int lo = tn_mini(c0, n0), hi = tn_maxi(c1, n1);
+    if (hi >= g->mw) return false;
+    const int32_t *cp = B->colpre;
+    const int mw = g->mw;
+    for (int c = lo; c <= hi; c++) {
+        bool box = c >= n0 && c <= n1;
+        int r0 = box ? tn_mini(o->ra, o->rh0) : o->rh0, r1 = box ? tn_maxi(o->rb, o->rh1) : o->rh1;
+        if (cp[(r1 + 1) * mw + c] - cp[r0 * mw + c] > 0) return false;
+    }
+    return true;
+}
+
 /* Breadth-first search over (frame, vertical state) with a bitset of
  * lattice x per state: from the take-off nodes [n0, n1] of surface s. */
 static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
@@ -688,11 +768,23 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             for (int ii = 0; ii < nin; ii++) {
                 int in = ins[ii];
                 bool bulk = false;
+                vstep vs;
+                virtual_step(B, &v, in, &vs);
                 if (ffirst >= 0) {
                     tn_body r1, r2;
                     int j1, j2;
-                    bool ok1 = step_at(B, &v, ffirst, in, &r1, &j1);
-                    bool ok2 = step_at(B, &v, flast, in, &r2, &j2);
+                    bool ok1, ok2;
+                    if (vs.ok && free_window(B, &vs, ffirst) && free_window(B, &vs, flast)) {
+                        /* what stepping both would give */
+                        r1 = r2 = vs.r;
+                        j1 = ffirst + vs.dj;
+                        j2 = flast + vs.dj;
+                        ok1 = ok2 = true;
+                        B->nshort += 2;
+                    } else {
+                        ok1 = step_at(B, &v, ffirst, in, &r1, &j1);
+                        ok2 = step_at(B, &v, flast, in, &r2, &j2);
+                    }
                     if (ok1 && ok2 && !r1.on_ground && !r2.on_ground && same_v(&r1, &r2) &&
                         j1 - ffirst == j2 - flast) {
                         bulk = true;
@@ -735,7 +827,13 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                         }
                         tn_body r;
                         int jn;
-                        if (!step_at(B, &v, jj, in, &r, &jn)) continue;
+                        if (vs.ok && free_window(B, &vs, jj)) {
+                            r = vs.r;
+                            jn = jj + vs.dj;
+                            B->nshort++;
+                        } else if (!step_at(B, &v, jj, in, &r, &jn)) {
+                            continue;
+                        }
                         if (r.on_ground) {
                             if (t == 0 && kind == TN_SURF_WALKOFF) continue;
                             landed(B, surf_id, (int32_t)ei, jj, in, &r, t + 1);
@@ -1017,6 +1115,11 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
     if (!B.colpre || !B.colbad) goto oom;
+    if (!g->prof.step && !g->prof.reference_build) {
+        B.vmap = tn_map_create(g->prof.w + 8, m->h, a, NULL);
+        if (!B.vmap) goto oom;
+        B.fast = true;
+    }
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -1093,6 +1196,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
 #ifdef TN_SURF_DEBUG
+    fprintf(stderr, "shortcut steps %ld\n", B.nshort);
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
@@ -1119,6 +1223,7 @@ done:
     vec_free(&B.touched, a);
     vec_free(&B.seq, a);
     vec_free(&B.rects, a);
+    tn_map_destroy(B.vmap);
     tn_free(a, B.colpre);
     tn_free(a, B.colbad);
     tn_free(a, B.hash);
@@ -1236,6 +1341,7 @@ static void build_release(build *B)
     vec_free(&B->touched, a);
     vec_free(&B->seq, a);
     vec_free(&B->rects, a);
+    tn_map_destroy(B->vmap);
     tn_free(a, B->colpre);
     tn_free(a, B->colbad);
     tn_free(a, B->hash);
@@ -1374,6 +1480,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
     ok = B.colpre && B.colbad && B.best;
+    if (ok && !g->prof.step && !g->prof.reference_build) {
+        B.vmap = tn_map_create(g->prof.w + 8, m->h, a, NULL);
+        ok = B.vmap != NULL;
+        B.fast = ok;
+    }
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)

@@ -119,6 +119,9 @@ typedef struct tn_surf_profile {
     tn_phys_params phys;  /* validated with tn_phys_validate */
     tn_step_fn step;      /* NULL = tn_body_step */
     bool skip_coyote;     /* false (default): walk-off edges include coyote jumps */
+    bool reference_build; /* true: no free-step shortcut, every state is stepped
+                           * on the map: the naive builder the tests compare
+                           * the fast one with, edge for edge */
 } tn_surf_profile;
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
