@@ -445,12 +445,16 @@ static int bots_hud(const tn_world *w, char *buf, size_t cap)
         char gt[24], ct[24];
         if (s->last.gus >= 0.0) snprintf(gt, sizeof gt, "%.0f us", s->last.gus);
         else snprintf(gt, sizeof gt, "n/a");
-        if (s->last.goff) snprintf(gt, sizeof gt, "(not selected)");
         if (s->last.cus >= 0.0) snprintf(ct, sizeof ct, "%.0f us", s->last.cus);
         else snprintf(ct, sizeof ct, "n/a");
 #define ANSWER(st) (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
-        snprintf(cmp, sizeof cmp, " | last click: graph %s %d frames %s; classic %s cost %d %s",
-                 ANSWER(s->last.gs), s->last.gframes, gt, ANSWER(s->last.cs), s->last.ccost, ct);
+        if (s->last.goff)
+            snprintf(cmp, sizeof cmp, " | last click: graph (not selected); classic %s cost %d %s",
+                     ANSWER(s->last.cs), s->last.ccost, ct);
+        else
+            snprintf(cmp, sizeof cmp, " | last click: graph %s %d frames %s; classic %s cost %d %s",
+                     ANSWER(s->last.gs), s->last.gframes, gt, ANSWER(s->last.cs), s->last.ccost,
+                     ct);
 #undef ANSWER
     }
     if (i.planner)
