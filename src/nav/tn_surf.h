@@ -114,7 +114,7 @@
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them): the build is one BFS per surface, kind and hold
  * over at most (nodes + 2t) states per layer; the demo map (80x45, 1x2,
- * jump 4) takes about 1.3 s of CPU, far from the 2 ms the issue asks;
+ * jump 4) takes about 1.2 s of CPU, far from the 2 ms the issue asks;
  * 512x512 and 1024x1024 levels take minutes.  A query is an A* over
  * about 300 nodes on the demo map: ~50 us median.
  */
