@@ -288,43 +288,118 @@ static void test_bad_input(void **state)
     tn_map_destroy(m);
 }
 
-/* After edits the graph equals a fresh build, and every edge replays. */
-static void test_edit_repair(void **state)
+/* Two graphs are equal edge for edge: take-off, landing, frames, kind and
+ * every input run. */
+static void assert_same_graph(const tn_surf *a, const tn_surf *b)
+{
+    assert_int_equal(tn_surf_node_count(a), tn_surf_node_count(b));
+    assert_int_equal(tn_surf_surface_count(a), tn_surf_surface_count(b));
+    assert_int_equal(tn_surf_edge_count(a), tn_surf_edge_count(b));
+    const tn_surf_edge *ea = tn_surf_edges(a), *eb = tn_surf_edges(b);
+    for (int e = 0; e < tn_surf_edge_count(a); e++) {
+        assert_int_equal(ea[e].from, eb[e].from);
+        assert_int_equal(ea[e].to, eb[e].to);
+        assert_int_equal(ea[e].frames, eb[e].frames);
+        assert_int_equal(ea[e].kind, eb[e].kind);
+        assert_int_equal(ea[e].nruns, eb[e].nruns);
+        for (int q = 0; q < ea[e].nruns; q++) {
+            tn_input ia, ib;
+            int na, nb;
+            tn_surf_run(a, ea[e].run0 + (uint32_t)q, &ia, &na);
+            tn_surf_run(b, eb[e].run0 + (uint32_t)q, &ib, &nb);
+            assert_int_equal(na, nb);
+            assert_true(ia.left == ib.left && ia.right == ib.right && ia.down == ib.down &&
+                        ia.jump == ib.jump);
+        }
+    }
+}
+
+/* The fast builder (free-step shortcut) against the naive one
+ * (reference_build: every state stepped on the map) on random levels,
+ * sizes 1x1..3x3 and jump heights 1..8 cycled: equal edge for edge. */
+static void test_fast_equals_naive(void **state)
 {
     (void)state;
     tn_map *m = tn_map_create(24, 16, NULL, NULL);
-    tn_rng r;
-    tn_rng_seed(&r, 9, 9);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    tn_surf *g = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
-    for (int k = 0; k < 30; k++) {
-        int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
-        int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
-        tn_map_set_tile(m, x, y, t);
-        assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
-        tn_surf *fresh = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
-        assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(fresh));
-        assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(fresh));
-        const tn_surf_edge *ea = tn_surf_edges(g), *eb = tn_surf_edges(fresh);
-        for (int e = 0; e < tn_surf_edge_count(g); e++) {
-            assert_int_equal(ea[e].from, eb[e].from);
-            assert_int_equal(ea[e].to, eb[e].to);
-            assert_int_equal(ea[e].frames, eb[e].frames);
-            assert_int_equal(ea[e].kind, eb[e].kind);
-        }
-        for (int e = 0; e < tn_surf_edge_count(g); e++) assert_true(tn_surf_edge_valid(g, m, e));
-        tn_surf_destroy(fresh);
+    long edges = 0;
+    for (int lv = 0; lv < 9; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 700 + (uint64_t)lv, 3);
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        int w = 1 + lv % 3, h = 1 + (lv / 3) % 3, jh = 1 + (lv * 3) % 8;
+        tn_phys_params p = tn_phys_default((float)jh);
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        tn_surf *fast = NULL, *naive = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
+        prof.reference_build = true;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &naive, NULL)));
+        assert_same_graph(fast, naive);
+        edges += tn_surf_edge_count(fast);
+        tn_surf_destroy(fast);
+        tn_surf_destroy(naive);
     }
-    int loc, full;
-    tn_surf_repair_counts(g, &loc, &full);
-    printf("  30 edits: %d repaired locally, %d full rebuilds\n", loc, full);
-    assert_true(loc > 0);
-    tn_surf_destroy(g);
+    printf("  9 random 24x16 levels: fast and naive builds equal, %ld edges\n", edges);
+    assert_true(edges > 0);
     tn_map_destroy(m);
+}
+
+/* After random edits the repaired graph equals a fresh build edge for edge
+ * (take-off, landing, frames, kind and every input run), and every edge
+ * replays; several profiles, so the per-tile repair index is exercised by
+ * different box sizes and jump heights. */
+static void test_edit_repair(void **state)
+{
+    (void)state;
+    static const int combos[3][4] = {{1, 2, 4, 30}, {2, 3, 7, 15}, {1, 1, 1, 15}};
+    int loc_all = 0;
+    for (int ci = 0; ci < 3; ci++) {
+        tn_map *m = tn_map_create(24, 16, NULL, NULL);
+        tn_rng r;
+        tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        tn_phys_params p = tn_phys_default((float)combos[ci][2]);
+        tn_surf_profile prof = tn_surf_profile_make(combos[ci][0], combos[ci][1], &p);
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        for (int k = 0; k < combos[ci][3]; k++) {
+            int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
+            int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+            tn_map_set_tile(m, x, y, t);
+            assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+            tn_surf *fresh = NULL;
+            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+            assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(fresh));
+            assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(fresh));
+            const tn_surf_edge *ea = tn_surf_edges(g), *eb = tn_surf_edges(fresh);
+            for (int e = 0; e < tn_surf_edge_count(g); e++) {
+                assert_int_equal(ea[e].from, eb[e].from);
+                assert_int_equal(ea[e].to, eb[e].to);
+                assert_int_equal(ea[e].frames, eb[e].frames);
+                assert_int_equal(ea[e].kind, eb[e].kind);
+                assert_int_equal(ea[e].nruns, eb[e].nruns);
+                for (int q = 0; q < ea[e].nruns; q++) {
+                    tn_input ia, ib;
+                    int na, nb;
+                    tn_surf_run(g, ea[e].run0 + (uint32_t)q, &ia, &na);
+                    tn_surf_run(fresh, eb[e].run0 + (uint32_t)q, &ib, &nb);
+                    assert_int_equal(na, nb);
+                    assert_true(ia.left == ib.left && ia.right == ib.right &&
+                                ia.down == ib.down && ia.jump == ib.jump);
+                }
+            }
+            for (int e = 0; e < tn_surf_edge_count(g); e++)
+                assert_true(tn_surf_edge_valid(g, m, e));
+            tn_surf_destroy(fresh);
+        }
+        int loc, full;
+        tn_surf_repair_counts(g, &loc, &full);
+        printf("  %dx%d jump %d, %d edits: %d repaired locally, %d full rebuilds\n",
+               combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][3], loc, full);
+        loc_all += loc;
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    assert_true(loc_all > 0);
 }
 
 int main(void)
@@ -335,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_oracle_random_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,6 +62,11 @@ typedef struct dp_pred {
     uint8_t in;
 } dp_pred;
 
+typedef struct tn_surf_rect {
+    int32_t surf;
+    int16_t x0, y0, x1, y1;   /* tiles, inclusive */
+} tn_surf_rect;
+
 typedef struct best_rec {
     uint32_t stamp;
     int32_t frames;
@@ -96,6 +101,8 @@ struct tn_surf {
     int repairs_local, repairs_full;
     uint32_t generation;
     int16_t *sbox;          /* per surface: tiles its searches explored (x0,y0,x1,y1) */
+    tn_surf_rect *rect;     /* the same, finer: rectangles per surface */
+    int nrect;
     uint8_t *tiles;         /* the map's terrain at the last build / repair */
     size_t mem;
 };
@@ -114,7 +121,7 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
     return a->w == b->w && a->h == b->h && a->step == b->step &&
-           a->skip_coyote == b->skip_coyote &&
+           a->skip_coyote == b->skip_coyote && a->reference_build == b->reference_build &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
@@ -230,7 +237,7 @@ typedef struct build {
     tn_surf *g;
     const tn_map *m;
     const tn_allocator *a;
-    vec surf, edges, runs;          /* output */
+    vec surf, edges, runs, rects;   /* output */
     vec ent, pred, bits;            /* dp_entry, dp_pred, uint64_t */
     vec js_free;                    /* uint64 scratch: masks K and F */
     vec js_block;                   /* int32 scratch */
@@ -245,6 +252,12 @@ typedef struct build {
     int32_t *colpre;                /* (mh + 1) x mw: non-empty tiles above row r, per column */
     uint8_t *colbad;                /* scratch per column */
     bool oom;
+    /* the free-step shortcut (tn_body_step only): a step of the entry's
+     * state on an empty map (vmap) stands for every position whose tiles
+     * that step reads are all empty (see free_window) */
+    bool fast;
+    tn_map *vmap;
+    long nshort;
     int cur_surf;                   /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
@@ -537,6 +550,113 @@ static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int
     return true;
 }
 
+/* Record that surface `surf`'s searches read tiles [x0..x1] x [y0..y1]:
+ * merged into the surface's last rectangle when that one holds it or the
+ * union wastes no more area than the two would cover. */
+static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
+{
+    if (B->rects.n) {
+        tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
+        if (l->surf == surf) {
+            if (x0 >= l->x0 && x1 <= l->x1 && y0 >= l->y0 && y1 <= l->y1) return true;
+            int ux0 = tn_mini(x0, l->x0), uy0 = tn_mini(y0, l->y0);
+            int ux1 = tn_maxi(x1, l->x1), uy1 = tn_maxi(y1, l->y1);
+            long ua = (long)(ux1 - ux0 + 1) * (uy1 - uy0 + 1);
+            long a1 = (long)(l->x1 - l->x0 + 1) * (l->y1 - l->y0 + 1);
+            long a2 = (long)(x1 - x0 + 1) * (y1 - y0 + 1);
+            if (ua <= a1 + a2) {
+                l->x0 = (int16_t)ux0;
+                l->y0 = (int16_t)uy0;
+                l->x1 = (int16_t)ux1;
+                l->y1 = (int16_t)uy1;
+                return true;
+            }
+        }
+    }
+    tn_surf_rect *r = vec_push(&B->rects, B->a);
+    if (!r) return false;
+    r->surf = surf;
+    r->x0 = (int16_t)x0;
+    r->y0 = (int16_t)y0;
+    r->x1 = (int16_t)x1;
+    r->y1 = (int16_t)y1;
+    return true;
+}
+
+/* The virtual step: state v stepped with input `in` on an empty map as
+ * tall as the real one, far from its side edges.  *dj = the lattice move.
+ * False when it cannot stand for free positions (off the lattice, landed,
+ * or stopped by the map's top or bottom). */
+typedef struct vstep {
+    bool ok;
+    int dj;
+    tn_body r;          /* canonical result */
+    int ra, rb;         /* rows its vertical move and ground test read */
+    int rh0, rh1;       /* rows its horizontal move reads */
+} vstep;
+
+static int span_lo(float a) { return (int)floorf((a + EPS) / T); }
+static int span_hi(float a, float len) { return (int)ceilf((a + len - EPS) / T) - 1; }
+
+static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
+{
+    tn_surf *g = B->g;
+    memset(o, 0, sizeof *o);
+    if (!B->fast) return;
+    int jv = 4 * g->per_tile;
+    tn_body b = at_x(g, v, jv);
+    B->nsteps++;
+    tn_body_step(&b, B->vmap, &g->prof.phys, input_of(in));
+    int jn = tn_surf_lattice_j(g, b.x);
+    if (fabsf(tn_surf_lattice_x(g, jn) - b.x) > SNAP_MAX_PX) return;
+    if (b.on_ground || b.hit_wall || b.hit_ceiling) return;
+    const float H = (float)g->prof.h * T;
+    /* a vertical stop by the map's bottom without landing cannot happen
+     * (a stop down lands); a top stop sets hit_ceiling */
+    float y0 = v->y, y1 = b.y;
+    o->rh0 = span_lo(y0);
+    o->rh1 = span_hi(y0 + 1.0f, H);            /* +1: the drop-through */
+    o->ra = tn_mini(span_lo(y1), o->rh0);
+    o->rb = tn_maxi(span_hi(y1, H), o->rh1);
+    /* the ground test reads the row under the feet when they are within
+     * EPS of a tile top */
+    float bottom = y1 + H, rf = roundf(bottom / T);
+    if (fabsf(bottom - rf * T) <= 2.0f * EPS) o->rb = tn_maxi(o->rb, (int)rf);
+    if (o->ra < 0 || o->rb >= g->mh) return;   /* the map edge is in reach */
+    canon(g, &b);
+    o->r = b;
+    o->dj = jn - jv;
+    o->ok = true;
+}
+
+/* True when every tile the virtual step would read, moved to lattice j,
+ * is empty on the real map: then the real step reads the same tiles with
+ * the same values, so it makes the same decisions and ends in the same
+ * state, dj lattice steps away.  The tiles: the columns entered by the
+ * horizontal move (rows rh0..rh1), and the box's columns after it (rows
+ * ra..rb: the vertical move, the box itself and the ground test). */
+static bool free_window(const build *B, const vstep *o, int j)
+{
+    const tn_surf *g = B->g;
+    /* the box's columns at lattice j: x = 16c + 16p/per_tile (p < per_tile)
+     * spans columns c .. c+w-1, and one more when p > 0 (the physics'
+     * 1/8 px margins make this exact) */
+    const int pt = g->per_tile, w = g->prof.w;
+    int jn = j + o->dj;
+    if (j < 0 || jn < 0) return false;
+    int c0 = j / pt, c1 = c0 + w - (j % pt == 0), n0 = jn / pt, n1 = n0 + w - (jn % pt == 0);
+    int lo = tn_mini(c0, n0), hi = tn_maxi(c1, n1);
+    if (hi >= g->mw) return false;
+    const int32_t *cp = B->colpre;
+    const int mw = g->mw;
+    for (int c = lo; c <= hi; c++) {
+        bool box = c >= n0 && c <= n1;
+        int r0 = box ? tn_mini(o->ra, o->rh0) : o->rh0, r1 = box ? tn_maxi(o->rb, o->rh1) : o->rh1;
+        if (cp[(r1 + 1) * mw + c] - cp[r0 * mw + c] > 0) return false;
+    }
+    return true;
+}
+
 /* Breadth-first search over (frame, vertical state) with a bitset of
  * lattice x per state: from the take-off nodes [n0, n1] of surface s. */
 static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
@@ -566,19 +686,31 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         size_t next0 = B->ent.n;
         int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
         int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
-        /* the tiles this layer can touch, for the repair index */
-        {
+        /* the tiles this layer's steps can read, for the repair index:
+         * per entry, the columns around its set positions and the rows
+         * its state reaches in a step */
+        for (size_t ei = layer_lo; ei < layer_hi; ei++) {
+            const dp_entry *E = ent(B, (int32_t)ei);
+            const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
+            int jf = -1, jl = -1;
+            for (int w = 0; w < E->words; w++)
+                if (bw[w]) {
+                    if (jf < 0) jf = E->lo + w * 64 + __builtin_ctzll(bw[w]);
+                    jl = E->lo + w * 64 + 63 - __builtin_clzll(bw[w]);
+                }
+            if (jf < 0) continue;
+            int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T) - 1;
+            int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T) + 1;
+            int ry0 = (int)floorf((E->v.y - g->vmax - 2.0f) / T) - 1;
+            int ry1 = (int)floorf((E->v.y + (float)g->prof.h * T + g->vmax + 2.0f) / T) + 1;
             int16_t *bx = &g->sbox[4 * surf_id];
-            int cx0 = cbase - 1, cx1 = cbase + ncols;
-            for (size_t ei = layer_lo; ei < layer_hi; ei++) {
-                const tn_body *v = &ent(B, (int32_t)ei)->v;
-                int ry0 = (int)floorf((v->y - g->vmax - 2.0f) / T) - 1;
-                int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T) + 1;
-                if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
-                if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
-                if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
-                if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-            }
+            if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+            if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+            if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+            if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+            if (!add_rect(B, surf_id, tn_maxi(cx0, -2), tn_maxi(ry0, -2), tn_mini(cx1, 32000),
+                          tn_mini(ry1, 32000)))
+                return false;
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             tn_body v = ent(B, (int32_t)ei)->v;
@@ -636,11 +768,23 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             for (int ii = 0; ii < nin; ii++) {
                 int in = ins[ii];
                 bool bulk = false;
+                vstep vs;
+                virtual_step(B, &v, in, &vs);
                 if (ffirst >= 0) {
                     tn_body r1, r2;
                     int j1, j2;
-                    bool ok1 = step_at(B, &v, ffirst, in, &r1, &j1);
-                    bool ok2 = step_at(B, &v, flast, in, &r2, &j2);
+                    bool ok1, ok2;
+                    if (vs.ok && free_window(B, &vs, ffirst) && free_window(B, &vs, flast)) {
+                        /* what stepping both would give */
+                        r1 = r2 = vs.r;
+                        j1 = ffirst + vs.dj;
+                        j2 = flast + vs.dj;
+                        ok1 = ok2 = true;
+                        B->nshort += 2;
+                    } else {
+                        ok1 = step_at(B, &v, ffirst, in, &r1, &j1);
+                        ok2 = step_at(B, &v, flast, in, &r2, &j2);
+                    }
                     if (ok1 && ok2 && !r1.on_ground && !r2.on_ground && same_v(&r1, &r2) &&
                         j1 - ffirst == j2 - flast) {
                         bulk = true;
@@ -683,7 +827,13 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                         }
                         tn_body r;
                         int jn;
-                        if (!step_at(B, &v, jj, in, &r, &jn)) continue;
+                        if (vs.ok && free_window(B, &vs, jj)) {
+                            r = vs.r;
+                            jn = jj + vs.dj;
+                            B->nshort++;
+                        } else if (!step_at(B, &v, jj, in, &r, &jn)) {
+                            continue;
+                        }
                         if (r.on_ground) {
                             if (t == 0 && kind == TN_SURF_WALKOFF) continue;
                             landed(B, surf_id, (int32_t)ei, jj, in, &r, t + 1);
@@ -904,6 +1054,9 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->stamp);
     tn_free(a, g->lx);
     tn_free(a, g->sbox);
+    tn_free(a, g->rect);
+    g->rect = NULL;
+    g->nrect = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
     g->sbox = NULL;
@@ -957,10 +1110,16 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.js_block.elem = sizeof(int32_t);
     B.touched.elem = sizeof(int32_t);
     B.seq.elem = 1;
+    B.rects.elem = sizeof(tn_surf_rect);
     tn_status st = TN_OK;
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
     if (!B.colpre || !B.colbad) goto oom;
+    if (!g->prof.step && !g->prof.reference_build) {
+        B.vmap = tn_map_create(g->prof.w + 8, m->h, a, NULL);
+        if (!B.vmap) goto oom;
+        B.fast = true;
+    }
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -1007,6 +1166,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->nruns = (uint32_t)B.runs.n;
     g->runs = B.runs.p;
     B.runs.p = NULL;
+    g->nrect = (int)B.rects.n;
+    g->rect = B.rects.p;
+    B.rects.p = NULL;
     g->edge_first = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
     {
         size_t nn = (size_t)g->nnodes + 1;
@@ -1034,6 +1196,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
 #ifdef TN_SURF_DEBUG
+    fprintf(stderr, "shortcut steps %ld\n", B.nshort);
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
@@ -1041,7 +1204,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #endif
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) +
              ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
-             (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2;
+             (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
+             (size_t)g->nsurf * 8 + (size_t)g->nrect * sizeof(tn_surf_rect) +
+             (size_t)g->mw * (size_t)g->mh;
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
@@ -1057,6 +1222,8 @@ done:
     vec_free(&B.js_block, a);
     vec_free(&B.touched, a);
     vec_free(&B.seq, a);
+    vec_free(&B.rects, a);
+    tn_map_destroy(B.vmap);
     tn_free(a, B.colpre);
     tn_free(a, B.colbad);
     tn_free(a, B.hash);
@@ -1157,6 +1324,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->js_block.elem = sizeof(int32_t);
     B->touched.elem = sizeof(int32_t);
     B->seq.elem = 1;
+    B->rects.elem = sizeof(tn_surf_rect);
 }
 
 static void build_release(build *B)
@@ -1172,6 +1340,8 @@ static void build_release(build *B)
     vec_free(&B->js_block, a);
     vec_free(&B->touched, a);
     vec_free(&B->seq, a);
+    vec_free(&B->rects, a);
+    tn_map_destroy(B->vmap);
     tn_free(a, B->colpre);
     tn_free(a, B->colbad);
     tn_free(a, B->hash);
@@ -1248,15 +1418,27 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             sbox[4 * i] = sbox[4 * i + 1] = 32000;
             sbox[4 * i + 2] = sbox[4 * i + 3] = -32000;
         }
+        /* surfaces whose searches read the tile: its rectangles */
+        for (int i = 0; i < nsurf; i++) aff[i] |= 2; /* 2: not read */
+        for (int k = 0; k < g->nrect; k++) {
+            const tn_surf_rect *rc = &g->rect[k];
+            int t = old_to_new[rc->surf];
+            if (t >= 0 && x >= rc->x0 && x <= rc->x1 && y >= rc->y0 && y <= rc->y1) aff[t] = 1;
+        }
         for (int i = 0; i < g->nsurf; i++) {
             int t = old_to_new[i];
             if (t < 0) continue;
             const int16_t *bx = &g->sbox[4 * i];
             memcpy(&sbox[4 * t], bx, 4 * sizeof(int16_t));
             int row = nsf[t].row;
-            aff[t] = (uint8_t)((x >= bx[0] && x <= bx[2] && y >= bx[1] && y <= bx[3]) ||
-                               (row >= y && row <= y + g->prof.h + 1));
+            aff[t] = (uint8_t)(aff[t] == 1 || (row >= y && row <= y + g->prof.h + 1));
+            if (aff[t]) {
+                sbox[4 * t] = sbox[4 * t + 1] = 32000;
+                sbox[4 * t + 2] = sbox[4 * t + 3] = -32000;
+            }
         }
+        for (int i = 0; i < nsurf; i++)
+            if (aff[i] & 2) aff[i] = 1; /* new or changed */
     }
     if (!ok) {
         vec_free(&ns, a);
@@ -1298,6 +1480,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
     ok = B.colpre && B.colbad && B.best;
+    if (ok && !g->prof.step && !g->prof.reference_build) {
+        B.vmap = tn_map_create(g->prof.w + 8, m->h, a, NULL);
+        ok = B.vmap != NULL;
+        B.fast = ok;
+    }
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
@@ -1321,6 +1508,17 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             memcpy((uint16_t *)B.runs.p + B.runs.n, old.runs + E->run0, E->nruns * sizeof(uint16_t));
             B.runs.n += E->nruns;
         }
+        /* kept surfaces keep their rectangles */
+        for (int k = 0; k < old.nrect && ok; k++) {
+            int t = old_to_new[old.rect[k].surf];
+            if (t < 0 || aff[t]) continue;
+            tn_surf_rect *d = vec_push(&B.rects, a);
+            ok = d != NULL;
+            if (ok) {
+                *d = old.rect[k];
+                d->surf = t;
+            }
+        }
         /* 5. regenerate the affected surfaces */
         for (int i = 0; i < nsurf && ok; i++)
             if (aff[i]) ok = surface_edges(&B, i);
@@ -1332,6 +1530,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->runs = B.runs.p;
         B.edges.p = NULL;
         B.runs.p = NULL;
+        g->nrect = (int)B.rects.n;
+        g->rect = B.rects.p;
+        B.rects.p = NULL;
         if (g->nedges) qsort(g->edge, (size_t)g->nedges, sizeof *g->edge, cmp_edge_from);
         int k = 0;
         for (int n = 0; n <= g->nnodes; n++) {
@@ -1345,7 +1546,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
                  (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
-                 (size_t)g->mw * (size_t)g->mh;
+                 (size_t)g->nrect * sizeof(tn_surf_rect) + (size_t)g->mw * (size_t)g->mh;
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);
@@ -1362,6 +1563,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, old.stamp);
         tn_free(a, old.edge);
         tn_free(a, old.runs);
+        tn_free(a, old.rect);
     } else {
         /* put the old graph back whole; the caller rebuilds */
         tn_free(a, g->surf);

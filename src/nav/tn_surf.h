@@ -61,7 +61,14 @@
  * inputs that produced it.  Per (surface, kind, landing node) the cheapest
  * is kept.  The input sequence is stored run-length encoded (16 bits a run:
  * 4 input bits, 12 bits count).  Frames past TN_SURF_MAX_AIR stop a branch.
- *
+ * Two shortcuts keep the result identical to stepping every (state, j):
+ * positions far from any non-empty tile move as one bitset (one step,
+ * checked by a second); and, with the default step function, one step of
+ * each state and input on an empty map stands for every position whose
+ * tiles that step reads (the columns its horizontal move enters, the box's
+ * columns over its vertical move and ground test) are all empty on the real
+ * map.  profile.reference_build turns the second off: the naive builder,
+ * which tests/test_surf compares with the fast one edge for edge.
  * QUERY.  A* over nodes; cost = frames (a walk step is 1 frame, an edge its
  * simulated frames).  Heuristic: max(lattice distance to the goal, ceil(
  * vertical px / the fastest vertical px per frame)): each frame changes j by
@@ -78,25 +85,38 @@
  * Zero allocations per query (all scratch is sized at build).
  *
  * EDITS.  tn_surf_sync() compares the map revision; on a change it finds the
- * changed tiles against its own copy of the terrain.  One changed tile whose
- * rows keep the same surfaces (box rows and the row under them) is repaired
- * locally: the per-surface index of the tiles its searches explored (a box
- * per surface, grown by the step's reach) names the surfaces whose edges can
- * change; only those are regenerated (the rest keep their edges and input
- * runs).  Otherwise (a surface appears, splits or changes; several tiles)
- * the graph is rebuilt.  Either way tn_surf_generation() changes.  Tested:
- * after each edit the graph equals a fresh build edge for edge.
- *
+ * changed tiles against its own copy of the terrain.  One changed tile is
+ * repaired locally: the surfaces of the rows whose standing it decides are
+ * recomputed (nodes renumbered, kept edges remapped by position), and only
+ * surfaces whose searches read the tile are searched again.  The index:
+ * per DP entry, the tiles its steps can read (columns around its set
+ * positions, rows its state reaches in one step), merged into a few
+ * rectangles per surface (a rectangle absorbs the next when their union
+ * is no larger than the two).  New or changed surfaces and those standing
+ * next to the tile are searched too; every other surface keeps its edges
+ * and input runs.  Several changed tiles: a rebuild.  Either way
+ * tn_surf_generation() changes.  Tested: after random edits (three
+ * profiles) the graph equals a fresh build edge for edge, input runs
+ * included.  A search's states spread over many tiles (a fall from a ledge
+ * covers a cone of them), so a repair still searches a large share of the
+ * surfaces: about a third of a full build on the demo map.
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
  * queried (the query scratch lives in it); different graphs are independent.
  * The library has no global state.
  *
- * MEMORY.  ~ 44 B x nodes (node and query arrays) + 28 B x edges + 2 B x
- * input runs + 8 B x surfaces (explored boxes) + 1 B x map tiles (terrain
- * copy) + the build scratch (freed after the build).  See tilenav-bench surf for measured values.
+ * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
+ * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
+ * runs + 12 B x index rectangles + 1 B x map tiles (terrain copy) + 4 B x
+ * (map rows + 2); tn_surf_memory() returns it (demo map: 0.81 MB).  The
+ * build scratch (DP entries and bitsets of one search, hash, per-node
+ * landing records, column prefix sums: 4 B x map tiles) is freed after it.
  *
- * COST (measured numbers are in README "Graph planner"): the build is one
- * BFS per surface, kind and hold over at most (nodes + 2t) states per layer.
+ * COST (tilenav-bench surf prints the current numbers; README "Graph
+ * planner" quotes them): the build is one BFS per surface, kind and hold
+ * over at most (nodes + 2t) states per layer; the demo map (80x45, 1x2,
+ * jump 4) takes about 1.2 s of CPU, far from the 2 ms the issue asks;
+ * 512x512 and 1024x1024 levels take minutes.  A query is an A* over
+ * about 300 nodes on the demo map: ~50 us median.
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H
@@ -119,6 +139,9 @@ typedef struct tn_surf_profile {
     tn_phys_params phys;  /* validated with tn_phys_validate */
     tn_step_fn step;      /* NULL = tn_body_step */
     bool skip_coyote;     /* false (default): walk-off edges include coyote jumps */
+    bool reference_build; /* true: no free-step shortcut, every state is stepped
+                           * on the map: the naive builder the tests compare
+                           * the fast one with, edge for edge */
 } tn_surf_profile;
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);

@@ -40,6 +40,7 @@ typedef struct tn_wbots {
         bool valid;
         tn_status gs, cs;         /* graph / classic answers for the last click */
         int gframes, ccost;
+        bool goff;                /* classic selected: the graph was not asked */
         double gus, cus;
     } last;
 } tn_wbots;
@@ -177,8 +178,10 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     int gx, gy;
     if (!tn_bot_snap_goal(w->map, b->w, b->h, x, y, &gx, &gy)) return;
     s->last.valid = true;
-    /* graph */
-    tn_surf *g = graph_for(w, s, b, true);
+    /* graph: only when it is the selected planner (a build on the click of
+     * a classic run would cost far more than the answer shown) */
+    tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
+    s->last.goff = !s->planner;
     s->last.gs = TN_FAILURE;
     s->last.gframes = -1;
     s->last.gus = -1.0;
@@ -445,8 +448,13 @@ static int bots_hud(const tn_world *w, char *buf, size_t cap)
         if (s->last.cus >= 0.0) snprintf(ct, sizeof ct, "%.0f us", s->last.cus);
         else snprintf(ct, sizeof ct, "n/a");
 #define ANSWER(st) (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
-        snprintf(cmp, sizeof cmp, " | last click: graph %s %d frames %s; classic %s cost %d %s",
-                 ANSWER(s->last.gs), s->last.gframes, gt, ANSWER(s->last.cs), s->last.ccost, ct);
+        if (s->last.goff)
+            snprintf(cmp, sizeof cmp, " | last click: graph (not selected); classic %s cost %d %s",
+                     ANSWER(s->last.cs), s->last.ccost, ct);
+        else
+            snprintf(cmp, sizeof cmp, " | last click: graph %s %d frames %s; classic %s cost %d %s",
+                     ANSWER(s->last.gs), s->last.gframes, gt, ANSWER(s->last.cs), s->last.ccost,
+                     ct);
 #undef ANSWER
     }
     if (i.planner)
