@@ -248,6 +248,11 @@ static void check_triangles(const tn_map *m, const tn_navmesh_view *v)
         }
     }
     assert_int_equal(nfree, v->nfree);
+    /* region ids are 0..nregions-1, one per tile component */
+    for (int i = 0; i < ncomp; i++) {
+        assert_true(map_reg[i] >= 0 && map_reg[i] < v->nregions);
+        for (int j = 0; j < i; j++) assert_true(map_reg[j] != map_reg[i]);
+    }
     /* the free triangles tile the free space exactly */
     assert_true(free_area2 == 2 * (int64_t)freetiles);
     assert_int_equal(v->nregions, ncomp);
@@ -787,6 +792,16 @@ static void test_local_update(void **state)
                 assert_true(fabs(l1 - l2) < 1e-6);
                 assert_int_equal(tn_navmesh_los(nm, sx, sy, gx, gy),
                                  tn_navmesh_los(ref, sx, sy, gx, gy));
+                /* radius paths walk the vertex fans (vtri) of the updated mesh */
+                if (tn_navmesh_clearance(nm, sx, sy, 1.0f) >= 0.3f &&
+                    tn_navmesh_clearance(nm, gx, gy, 1.0f) >= 0.3f) {
+                    s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0.3f, xy, 1024, &n1);
+                    double c1 = tn_succeeded(s1) ? tn_navquery_length(q) : -1;
+                    s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0.3f, xy, 1024, &n2);
+                    double c2 = tn_succeeded(s2) ? tn_navquery_length(qr) : -1;
+                    assert_int_equal(s1, s2);
+                    assert_true(fabs(c1 - c2) < 1e-6);
+                }
             }
         }
         tn_navquery_destroy(q);

@@ -45,6 +45,16 @@ struct tn_navmesh {
     int ncav;
     int32_t *bnd;              /* 4 per cavity boundary edge: a, b, outside triangle, its edge */
     int nbnd;
+    /* local labels (update_labels): scratch carved from one block */
+    int32_t *lscr;
+    int32_t *sub_lab;          /* 2*LOCAL_PTS: kept sub triangle -> free component, -1 blocked */
+    int32_t *comp_reg;         /* 2*LOCAL_PTS: component -> region (-1 none yet) */
+    int32_t *bnd_in;           /* 3*LOCAL_CAV: sub triangle inside each boundary edge */
+    int32_t *bnd_oldfree;      /* 3*LOCAL_CAV: the old triangle inside was free */
+    int32_t *req;              /* 6*LOCAL_CAV: (region, component) that must stay joined */
+    int32_t *mv;               /* 2*LOCAL_CAV: (from, to) triangle moves of the commit */
+    int nmv, ncomp, nfree_delta, nreg_new;
+    bool regions_local;        /* the last local step also kept the regions */
     int32_t *sub_xy, *sub_segs, *sub_vid, *sub_slot, *sub_queue;
     uint64_t *hkey;            /* edge hash for the local step */
     int32_t *hval;
@@ -127,6 +137,7 @@ void tn_navmesh_destroy(tn_navmesh *m)
     tn_free(a, m->tstamp);
     tn_free(a, m->cav);
     tn_free(a, m->bnd);
+    tn_free(a, m->lscr);
     tn_free(a, m->sub_xy);
     tn_free(a, m->sub_segs);
     tn_free(a, m->sub_vid);
@@ -218,6 +229,15 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->tstamp = tn_alloc_array(al, mt, sizeof(uint32_t));
     m->cav = tn_alloc_array(al, LOCAL_CAV, sizeof(int32_t));
     m->bnd = tn_alloc_array(al, LOCAL_CAV * 3, 4 * sizeof(int32_t));
+    m->lscr = tn_alloc_array(al, 4 * LOCAL_PTS + 14 * LOCAL_CAV, sizeof(int32_t));
+    if (m->lscr) {
+        m->sub_lab = m->lscr;
+        m->comp_reg = m->sub_lab + 2 * LOCAL_PTS;
+        m->bnd_in = m->comp_reg + 2 * LOCAL_PTS;
+        m->bnd_oldfree = m->bnd_in + 3 * LOCAL_CAV;
+        m->req = m->bnd_oldfree + 3 * LOCAL_CAV;
+        m->mv = m->req + 6 * LOCAL_CAV;
+    }
     m->sub_xy = tn_alloc_array(al, LOCAL_PTS, 2 * sizeof(int32_t));
     m->sub_segs = tn_alloc_array(al, LOCAL_SEGS, 2 * sizeof(int32_t));
     m->sub_vid = tn_alloc_array(al, LOCAL_PTS, sizeof(int32_t));
@@ -230,7 +250,7 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
         !m->vtri || !m->bedge ||
         !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
         !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav ||
-        !m->bnd || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
+        !m->bnd || !m->lscr || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
         !m->sub_queue || !m->hkey || !m->hval || !m->hstamp) {
         tn_navmesh_destroy(m);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
@@ -356,7 +376,7 @@ static bool extract_outlines(tn_navmesh *m)
 /* Free/blocked label of every triangle by its centroid's tile, the location
  * buckets (a triangle whose centroid lies in the bucket; empty buckets take
  * the previous one in scan order), and regions by flood fill. */
-static void label_triangles(tn_navmesh *m)
+static void label_triangles(tn_navmesh *m, int nfree_first)
 {
     const int w = m->w, B3 = 3 * TN_NAVMESH_BUCKET, bw = m->bw;
     const int32_t *tri = m->tri, *pts = m->pts;
@@ -366,11 +386,17 @@ static void label_triangles(tn_navmesh *m)
     for (int t = 0; t < m->ntris; t++) {
         const int32_t *v = tri + 3 * t;
         m->vtri[v[0]] = m->vtri[v[1]] = m->vtri[v[2]] = t;
-        /* The centroid never lies on an outline, so its tile decides. */
+        /* The centroid never lies on an outline, so its tile decides (the
+         * row sweeps put the nfree_first free triangles first). */
         int sx = pts[2 * v[0]] + pts[2 * v[1]] + pts[2 * v[2]];
         int sy = pts[2 * v[0] + 1] + pts[2 * v[1] + 1] + pts[2 * v[2] + 1];
-        int tx = sx / 3, ty = sy / 3;
-        bool f = tx < m->w && ty < m->h && m->free[(size_t)ty * w + tx];
+        bool f;
+        if (nfree_first >= 0) {
+            f = t < nfree_first;
+        } else {
+            int tx = sx / 3, ty = sy / 3;
+            f = tx < m->w && ty < m->h && m->free[(size_t)ty * w + tx];
+        }
         m->region[t] = f ? -2 : -1;
         nfree += f;
         m->bucket[(sy / B3) * bw + sx / B3] = t;
@@ -455,7 +481,7 @@ static bool sweep_part(tn_navmesh *m, const int32_t *sg, int nseg, bool *rect)
  * the union, stitched along the outline, is the CDT of the rectangle.
  * False (nothing published) when a part fails; the caller then uses the
  * general builder. */
-static bool build_swept(tn_navmesh *m)
+static bool build_swept(tn_navmesh *m, int *nfree_first)
 {
     const int w = m->w, h = m->h;
     bool rect = true;
@@ -530,6 +556,7 @@ static bool build_swept(tn_navmesh *m)
             }
         }
     m->swept = rect;
+    *nfree_first = nfree_tris;
     return true;
 }
 
@@ -562,9 +589,10 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     }
     double t0 = m->clock ? m->clock() : 0.0;
     m->swept = false;
-    if (build_swept(m)) {
+    int nfree_first;
+    if (build_swept(m, &nfree_first)) {
         if (m->clock) m->cdt_seconds = m->clock() - t0;
-        label_triangles(m);
+        label_triangles(m, nfree_first);
         return TN_OK;
     }
     m->ntris = 0;
@@ -584,7 +612,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     memcpy(m->tri, cm.tri, sizeof(int32_t) * 3 * (size_t)cm.ntris);
     memcpy(m->adj, cm.adj, sizeof(int32_t) * 3 * (size_t)cm.ntris);
     m->ntris = cm.ntris;
-    label_triangles(m);
+    label_triangles(m, -1);
     return TN_OK;
 }
 
@@ -872,6 +900,124 @@ static int find_vertex(const int32_t *pts, int n, int x, int y)
     return lo < n && pts[2 * lo] == x && pts[2 * lo + 1] == y ? lo : -1;
 }
 
+/* Regions after a local step, decided before its commit: free components of
+ * the kept sub triangles (sub_queue[0..nq)), each joined to the one region
+ * of the free triangles outside it; an old region whose outside parts were
+ * joined through the cavity must meet a single component (else it may have
+ * split).  regions_local stays false (the caller floods everything again)
+ * when regions may merge, split or vanish. */
+static void local_regions(tn_navmesh *m, const tn_cdt_mesh *sm, int nq)
+{
+    const uint32_t DIR = 1u << 31;
+    const int w = m->w;
+    const int32_t *p = m->sub_xy;
+    int32_t *lab = m->sub_lab, *creg = m->comp_reg, *stack = m->req;
+    m->regions_local = false;
+    int nfree_new = 0, nfree_old = 0;
+    for (int i = 0; i < m->ncav; i++) nfree_old += m->region[m->cav[i]] >= 0;
+    for (int i = 0; i < nq; i++) {
+        int st = m->sub_queue[i];
+        const int32_t *v = sm->tri + 3 * st;
+        int sx = p[2 * v[0]] + p[2 * v[1]] + p[2 * v[2]];
+        int sy = p[2 * v[0] + 1] + p[2 * v[1] + 1] + p[2 * v[2] + 1];
+        int tx = sx / 3, ty = sy / 3;
+        bool f = tx < m->w && ty < m->h && m->free[(size_t)ty * w + tx];
+        lab[st] = f ? -2 : -1;
+        nfree_new += f;
+    }
+    int nc = 0;
+    for (int i = 0; i < nq; i++) {
+        int st = m->sub_queue[i];
+        if (lab[st] != -2) continue;
+        int sp = 0;
+        stack[sp++] = st;
+        lab[st] = nc;
+        while (sp > 0) {
+            int u = stack[--sp];
+            for (int k = 0; k < 3; k++) {
+                int n = sm->adj[3 * u + k];
+                if (n >= 0 && m->sub_slot[n] >= 0 && lab[n] == -2) {
+                    lab[n] = nc;
+                    stack[sp++] = n;
+                }
+            }
+        }
+        creg[nc++] = -1;
+    }
+    int nreq = 0;
+    int32_t *req = m->req;
+    for (int i = 0; i < m->nbnd; i++) {
+        int X = m->bnd[4 * i + 2];
+        if (X < 0 || m->region[X] < 0) continue;
+        int a = m->vsub[m->bnd[4 * i]], b = m->vsub[m->bnd[4 * i + 1]];
+        int32_t *h = hash_slot(m, DIR | (uint32_t)a, (uint32_t)b, false);
+        if (!h) return;
+        int r = m->region[X], c = lab[*h];
+        if (c >= 0) {
+            if (creg[c] < 0) creg[c] = r;
+            else if (creg[c] != r) return; /* two regions meet: merge */
+        }
+        if (!m->bnd_oldfree[i]) continue;
+        if (c < 0) return; /* a connection through the cavity is cut */
+        int j = 0;
+        while (j < nreq && req[2 * j] != r) j++;
+        if (j == nreq) {
+            req[2 * nreq] = r;
+            req[2 * nreq + 1] = c;
+            nreq++;
+        } else if (req[2 * j + 1] != c) {
+            return; /* may have split */
+        }
+    }
+    for (int i = 0; i < m->ncav; i++) { /* a region inside the cavity only */
+        int r = m->region[m->cav[i]];
+        if (r < 0) continue;
+        int j = 0;
+        while (j < nreq && req[2 * j] != r) j++;
+        if (j == nreq) return;
+    }
+    int nnew = 0;
+    for (int c = 0; c < nc; c++)
+        if (creg[c] < 0) creg[c] = m->nregions + nnew++;
+    m->ncomp = nc;
+    m->nreg_new = nnew;
+    m->nfree_delta = nfree_new - nfree_old;
+    m->regions_local = true;
+}
+
+/* Labels after a local step whose regions stayed local: vertex fans of the
+ * new vertex ids, the cavity's slots, the buckets of moved triangles. */
+static void local_labels(tn_navmesh *m, int onp, int ntris_old)
+{
+    int32_t *tmp = m->vsub;
+    for (int v = 0; v < onp; v++)
+        if (m->vmap[v] >= 0) tmp[m->vmap[v]] = m->vtri[v];
+    memcpy(m->vtri, tmp, sizeof *tmp * (size_t)m->npts);
+    for (int i = 0; i < m->ncav; i++) {
+        int t = m->cav[i];
+        if (t >= m->ntris) continue;
+        const int32_t *v = m->tri + 3 * t;
+        m->vtri[v[0]] = m->vtri[v[1]] = m->vtri[v[2]] = t;
+    }
+    for (int t = ntris_old; t < m->ntris; t++) {
+        const int32_t *v = m->tri + 3 * t;
+        m->vtri[v[0]] = m->vtri[v[1]] = m->vtri[v[2]] = t;
+    }
+    int nb = m->bw * m->bh;
+    for (int i = 0; i < nb; i++) {
+        int t = m->bucket[i];
+        if (t < m->ntris) continue;
+        for (int k = m->nmv - 1; k >= 0; k--) /* the latest move of t */
+            if (m->mv[2 * k] == t) {
+                t = m->mv[2 * k + 1];
+                break;
+            }
+        m->bucket[i] = t < m->ntris ? t : 0;
+    }
+    m->nfree += m->nfree_delta;
+    m->nregions += m->nreg_new;
+}
+
 /* The local step proper, on the old triangulation (m->pts = old outline).
  * Returns false (nothing in the mesh changed yet) when it gives up. */
 static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts, int nnp,
@@ -879,6 +1025,8 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
 {
     local_next_stamp(m);
     m->ncav = 0;
+    m->nmv = 0;
+    m->regions_local = false;
     /* 1. The cavity: triangles meeting the tile, holding one of its
      *    corners, or along an outline segment touching it. */
     int t0 = locate_any(m, x + 0.5, y + 0.5, -1);
@@ -932,6 +1080,7 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
             e[1] = b;
             e[2] = n;
             e[3] = n >= 0 ? edge_to(m, n, t) : -1;
+            m->bnd_oldfree[m->nbnd] = m->region[t] >= 0;
             m->nbnd++;
         }
     }
@@ -1027,6 +1176,7 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
         }
     }
 
+    local_regions(m, &sm, nq);
     /* 5. Commit.  Old triangles outside the cavity get the new vertex ids
      *    (their vertices all survive: a vanished vertex's fan is in the
      *    cavity); kept triangles take the cavity's slots, then new ones. */
@@ -1054,6 +1204,8 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
                 m->adj[3 * slot + k] = m->sub_slot[n];
             }
         }
+        if (m->regions_local)
+            m->region[slot] = m->sub_lab[st] < 0 ? -1 : m->comp_reg[m->sub_lab[st]];
         m->tstamp[slot] = 0; /* a live slot again */
     }
     int ntris = m->ntris > ntris_after ? m->ntris : ntris_after;
@@ -1065,6 +1217,10 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
         int last = ntris - 1;
         memcpy(m->tri + 3 * hole, m->tri + 3 * last, 3 * sizeof(int32_t));
         memcpy(m->adj + 3 * hole, m->adj + 3 * last, 3 * sizeof(int32_t));
+        m->region[hole] = m->region[last];
+        m->mv[2 * m->nmv] = last;
+        m->mv[2 * m->nmv + 1] = hole;
+        m->nmv++;
         for (int k = 0; k < 3; k++) {
             int n = m->adj[3 * hole + k];
             if (n >= 0) m->adj[3 * n + edge_to(m, n, last)] = hole;
@@ -1106,6 +1262,7 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
     m->segs = m->segs_alt;
     m->vquad = m->vquad_alt;
     bool ok = extract_outlines(m);
+    int ntris_old = 0;
     int32_t *npts = m->pts, *nsegs = m->segs;
     uint8_t *nquad = m->vquad;
     int nnp = m->npts, nns = m->nsegs;
@@ -1122,6 +1279,7 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
         }
         m->pts = opts; /* the walk needs the old geometry */
         m->npts = onp;
+        ntris_old = m->ntris;
         ok = local_retriangulate(m, x, y, npts, nnp, nsegs, nns, osegs, ons);
     } else {
         ok = false;
@@ -1132,7 +1290,10 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
     m->npts = nnp;
     m->nsegs = nns;
     if (!ok) return tn_navmesh_build(m, map, err);
-    label_triangles(m);
+    if (m->regions_local)
+        local_labels(m, onp, ntris_old);
+    else
+        label_triangles(m, -1);
     m->last_local = true;
     return TN_OK;
 }
