@@ -55,6 +55,7 @@ struct tn_navmesh {
     int32_t *mv;               /* 2*LOCAL_CAV: (from, to) triangle moves of the commit */
     int nmv, ncomp, nfree_delta, nreg_new;
     bool regions_local;        /* the last local step also kept the regions */
+    bool vmap_identity;        /* the local step kept every vertex id */
     int32_t *sub_xy, *sub_segs, *sub_vid, *sub_slot, *sub_queue;
     uint64_t *hkey;            /* edge hash for the local step */
     int32_t *hval;
@@ -888,6 +889,18 @@ static bool seg_touches_tile(const int32_t *pts, int a, int b, int x, int y)
 
 /* The new id of grid point (x, y), -1 when it is no vertex (binary search:
  * vertices are in row-major order). */
+/* The first vertex of the row-major list on row y or below. */
+static int row_start(const int32_t *pts, int n, int y)
+{
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (pts[2 * mid + 1] < y) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 static int find_vertex(const int32_t *pts, int n, int x, int y)
 {
     int lo = 0, hi = n;
@@ -990,9 +1003,11 @@ static void local_regions(tn_navmesh *m, const tn_cdt_mesh *sm, int nq)
 static void local_labels(tn_navmesh *m, int onp, int ntris_old)
 {
     int32_t *tmp = m->vsub;
-    for (int v = 0; v < onp; v++)
-        if (m->vmap[v] >= 0) tmp[m->vmap[v]] = m->vtri[v];
-    memcpy(m->vtri, tmp, sizeof *tmp * (size_t)m->npts);
+    if (!m->vmap_identity) {
+        for (int v = 0; v < onp; v++)
+            if (m->vmap[v] >= 0) tmp[m->vmap[v]] = m->vtri[v];
+        memcpy(m->vtri, tmp, sizeof *tmp * (size_t)m->npts);
+    }
     for (int i = 0; i < m->ncav; i++) {
         int t = m->cav[i];
         if (t >= m->ntris) continue;
@@ -1180,7 +1195,7 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
     /* 5. Commit.  Old triangles outside the cavity get the new vertex ids
      *    (their vertices all survive: a vanished vertex's fan is in the
      *    cavity); kept triangles take the cavity's slots, then new ones. */
-    for (int t = 0; t < m->ntris; t++) {
+    for (int t = 0; t < m->ntris && !m->vmap_identity; t++) {
         if (m->tstamp[t] == m->stamp) continue;
         int32_t *v = m->tri + 3 * t;
         v[0] = m->vmap[v[0]];
@@ -1270,13 +1285,22 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
     m->segs_alt = osegs;
     m->vquad_alt = oquad;
     if (ok && nnp >= 3) {
-        /* Old -> new vertex ids: both lists are in row-major order. */
-        for (int a = 0, b = 0; a < onp; a++) {
+        /* Old -> new vertex ids: both lists are in row-major order and
+         * differ only in rows y and y + 1 (the tile's corners): the same ids
+         * above, shifted by a constant below, merged in between. */
+        int olo = row_start(opts, onp, y), ohi = row_start(opts, onp, y + 2);
+        int nlo = row_start(npts, nnp, y), nhi = row_start(npts, nnp, y + 2);
+        bool same = olo == nlo && ohi == nhi;
+        for (int a = 0; a < olo; a++) m->vmap[a] = a;
+        for (int a = olo, b = nlo; a < ohi; a++) {
             int ax = opts[2 * a], ay = opts[2 * a + 1];
-            while (b < nnp && (npts[2 * b + 1] < ay || (npts[2 * b + 1] == ay && npts[2 * b] < ax)))
+            while (b < nhi && (npts[2 * b + 1] < ay || (npts[2 * b + 1] == ay && npts[2 * b] < ax)))
                 b++;
-            m->vmap[a] = b < nnp && npts[2 * b] == ax && npts[2 * b + 1] == ay ? b : -1;
+            m->vmap[a] = b < nhi && npts[2 * b] == ax && npts[2 * b + 1] == ay ? b : -1;
+            same = same && m->vmap[a] == a;
         }
+        for (int a = ohi, d = nhi - ohi; a < onp; a++) m->vmap[a] = a + d;
+        m->vmap_identity = same;
         m->pts = opts; /* the walk needs the old geometry */
         m->npts = onp;
         ntris_old = m->ntris;
