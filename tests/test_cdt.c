@@ -1279,6 +1279,107 @@ static void test_sweep_tile_maps(void **state)
     input_free(&in);
 }
 
+/* TN_CDT_RECT_DOMAIN input of a tile map, as tn_navmesh builds it: the
+ * outline points plus the map's four corners, the outline runs plus the
+ * border runs along blocked tiles (every side of the rectangle a
+ * constraint, T-junctions where outlines meet it). */
+static input rect_input(const uint8_t *tiles, int w, int h)
+{
+#define BLK(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || tiles[(y)*w + (x)])
+    int nc = (w + 1) * (h + 1);
+    int *id = malloc(sizeof(int) * (size_t)nc);
+    input in = input_new(nc, 2 * nc + 4);
+    in.n = 0;
+    in.nsegs = 0;
+    for (int y = 0; y <= h; y++)
+        for (int x = 0; x <= w; x++) {
+            int a = BLK(x - 1, y - 1), b = BLK(x, y - 1), c = BLK(x - 1, y), d = BLK(x, y);
+            int v = (!(a == b && c == d) && !(a == c && b == d)) ||
+                    ((x == 0 || x == w) && (y == 0 || y == h));
+            id[y * (w + 1) + x] = v ? in.n : -1;
+            if (v) in.xy[2 * in.n] = x, in.xy[2 * in.n + 1] = y, in.n++;
+        }
+    for (int dir = 0; dir < 2; dir++) /* horizontal runs, then vertical ones */
+        for (int l = 0; l <= (dir ? w : h); l++)
+            for (int k = 0, start = -1; k <= (dir ? h : w); k++) {
+                int x = dir ? l : k, y = dir ? k : l;
+                if (start >= 0 && id[y * (w + 1) + x] >= 0) {
+                    int sx = dir ? l : start, sy = dir ? start : l;
+                    in.segs[2 * in.nsegs] = id[sy * (w + 1) + sx];
+                    in.segs[2 * in.nsegs + 1] = id[y * (w + 1) + x];
+                    in.nsegs++;
+                    start = -1;
+                }
+                int wall = dir ? (y < h && (BLK(x - 1, y) != BLK(x, y) || x == 0 || x == w))
+                               : (x < w && (BLK(x, y - 1) != BLK(x, y) || y == 0 || y == h));
+                if (wall && start < 0) start = k;
+            }
+#undef BLK
+    free(id);
+    return in;
+}
+
+/* TN_CDT_RECT_DOMAIN: one row sweep keeps free and blocked faces alike;
+ * valid CDT (brute-force empty circles on small maps), the whole rectangle
+ * covered, the same triangle count as the general builder's hull. */
+static void test_sweep_rect_domain(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 97531, 5);
+    for (int trial = 0; trial < 300; trial++) {
+        int w = 1 + (int)tn_rng_below(&r, 20), h = 1 + (int)tn_rng_below(&r, 20);
+        int kind = trial % 4;
+        uint8_t *tiles = random_tiles(&r, w, h, kind == 2 ? 0 : 1 + (int)tn_rng_below(&r, 25),
+                                      1 + (int)tn_rng_below(&r, 6), kind >= 2 ? 2 + kind : 0);
+        input in = rect_input(tiles, w, h);
+        tn_error err;
+        tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, &err);
+        assert_non_null(c);
+        int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in.n + 2));
+        for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
+        tn_status st = tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs, TN_CDT_RECT_DOMAIN, &err);
+        if (tn_failed(st)) fail_msg("%s", err.msg);
+        tn_cdt_stats stats;
+        tn_cdt_get_stats(c, &stats);
+        assert_int_equal(stats.rectilinear, 1);
+        tn_cdt_mesh m;
+        tn_cdt_get_mesh(c, &m);
+        check_opts o = {w * h <= 120, 0};
+        check_mesh(&in, &m, o);
+        double area = 0;
+        for (int t = 0; t < m.ntris; t++)
+            area += area2(&in, m.tri[3 * t], m.tri[3 * t + 1], m.tri[3 * t + 2]);
+        assert_true(fabs(area - 2.0 * w * h) < 1e-9);
+        int ntris = m.ntris;
+        st = tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs, TN_CDT_INCREMENTAL, &err);
+        if (tn_failed(st)) fail_msg("general path: %s", err.msg);
+        tn_cdt_get_mesh(c, &m);
+        assert_int_equal(m.ntris, ntris);
+        assert_true(tn_failed(tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs,
+                                             TN_CDT_RECT_DOMAIN | TN_CDT_REMOVE_OUTSIDE, &err)));
+        /* a side with a gap is refused by the sweep (the general builder
+         * triangulates the hull instead) */
+        int k = 0;
+        while (k < in.nsegs && (in.xy[2 * in.segs[2 * k] + 1] != 0 ||
+                                in.xy[2 * in.segs[2 * k + 1] + 1] != 0))
+            k++;
+        assert_true(k < in.nsegs);
+        in.segs[2 * k] = in.segs[2 * in.nsegs - 2];
+        in.segs[2 * k + 1] = in.segs[2 * in.nsegs - 1];
+        st = tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs - 1, TN_CDT_RECT_DOMAIN, &err);
+        if (tn_failed(st)) fail_msg("gap: %s", err.msg);
+        tn_cdt_get_stats(c, &stats);
+        assert_int_equal(stats.rectilinear, 0);
+        tn_cdt_get_mesh(c, &m);
+        assert_int_equal(m.ntris, ntris);
+        free(xy);
+        tn_cdt_destroy(c);
+        input_free(&in);
+        free(tiles);
+    }
+}
+
 /* The same outlines on a stretched grid (random gaps of 1-60 between grid
  * lines): long thin free spaces, big circles, irregular cocircularity. */
 static void test_sweep_stretched(void **state)
@@ -1692,7 +1793,7 @@ static void test_bad_params(void **state)
     assert_true(tn_failed(st));
     assert_non_null(strstr(err.msg, "point 4"));
     seg[1] = 3;
-    st = tn_cdt_build_i(c, xy, 4, seg, 1, 8u, &err);
+    st = tn_cdt_build_i(c, xy, 4, seg, 1, 1u << 9, &err);
     assert_true(tn_failed(st));
     assert_non_null(strstr(err.msg, "flags"));
     xy[3] = TN_CDT_MAX_COORD + 1;
@@ -1788,6 +1889,7 @@ int main(void)
         cmocka_unit_test(test_tile_map_256),
         cmocka_unit_test(test_sweep_tile_maps),
         cmocka_unit_test(test_sweep_stretched),
+        cmocka_unit_test(test_sweep_rect_domain),
         cmocka_unit_test(test_sweep_mutations),
         cmocka_unit_test(test_sweep_tile_map_256),
         cmocka_unit_test(test_sweep_fallbacks),

@@ -1498,8 +1498,21 @@ typedef struct rsweep {
     uint8_t *fixed, *fl;
     uint64_t *bits;
     int n, minx, ntris, stack_cap, nfixed, fail;
+    int all, y0, y1; /* TN_CDT_RECT_DOMAIN: inside = the rectangle rows y0..y1 */
     long long flips;
 } rsweep;
+
+/* Whether the region below a new front edge ending at v is inside, given
+ * the region above it (in) and whether the edge is a constraint (f): the
+ * even-odd rule, or with TN_CDT_RECT_DOMAIN only the first and last rows'
+ * constraints (the rectangle's top and bottom) change it. */
+static inline int rs_below(const rsweep *s, int in, int f, int v)
+{
+    if (!s->all) return in ^ f;
+    if (!f) return in;
+    int y = s->P[2 * v + 1];
+    return y == s->y0 ? 1 : y == s->y1 ? 0 : in;
+}
 
 static inline int64_t rs_orient(const int32_t *P, int a, int b, int c)
 {
@@ -1635,7 +1648,7 @@ static void rs_pocket(rsweep *s, int u, int v)
     chain[k] = v;
     s->nfixed++;
     if (!inside) { /* the region above u-v is outside: nothing to build */
-        rs_link(s, u, v, -1, 1, 1);
+        rs_link(s, u, v, -1, rs_below(s, 0, 1, v), 1);
         return;
     }
     int32_t *H = s->he;
@@ -1669,7 +1682,7 @@ static void rs_pocket(rsweep *s, int u, int v)
         }
     }
     F[base] = 1;
-    rs_link(s, u, v, base, 0, 1);
+    rs_link(s, u, v, base, rs_below(s, 1, 1, v), 1);
     /* the pocket is constrained Delaunay inside; only its rim (the old
      * front edges) needs testing against the triangles above */
     rs_legalize(s, nst);
@@ -1745,7 +1758,10 @@ static void rs_drop(rsweep *s, int v)
         }
         int pp = s->prev[p], q = s->next[p];
         int in1 = !!(s->fl[pp] & RF_BELOW), in2 = !!(s->fl[p] & RF_BELOW);
-        if ((in1 ^ in2) != wall) { /* only a constraint separates inside from outside */
+        /* only a constraint separates inside from outside (with
+         * TN_CDT_RECT_DOMAIN: only the rectangle's left or right side) */
+        int sep = s->all ? wall & ((pp >= s->n) | (q >= s->n)) : wall;
+        if ((in1 ^ in2) != sep) {
             s->fail = 1;
             return;
         }
@@ -1765,7 +1781,7 @@ static void rs_drop(rsweep *s, int v)
             if (t1 >= 0) s->stack[top++] = t2 + 2; /* p-v between two new triangles */
         }
         s->nfixed += wall + f1;
-        rs_link(s, pp, v, t1 < 0 ? -1 : t1 + 2, in1 ^ f1, f1);
+        rs_link(s, pp, v, t1 < 0 ? -1 : t1 + 2, rs_below(s, in1, f1, v), f1);
         rs_link(s, v, q, t2 < 0 ? -1 : t2 + 1, in2, 0);
         s->colv[col] = v; /* p's column */
         rs_legalize(s, top);
@@ -1783,7 +1799,7 @@ static void rs_drop(rsweep *s, int v)
             s->fixed[t + 2] = (uint8_t)f;
         }
         s->nfixed += f;
-        rs_link(s, p, v, t < 0 ? -1 : t + 2, in ^ f, f);
+        rs_link(s, p, v, t < 0 ? -1 : t + 2, rs_below(s, in, f, v), f);
         rs_link(s, v, q, t < 0 ? -1 : t + 1, in, 0);
         rs_col_set(s, v, col);
         if (in) {
@@ -1803,7 +1819,8 @@ static void rs_drop(rsweep *s, int v)
 /* The fast path: build the mesh with the row sweep and return 1, or return
  * 0 (nothing published) when the input is not for it or it hit a
  * surprise.  Coordinates are already checked against TN_CDT_MAX_COORD. */
-static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nsegs)
+static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nsegs,
+                      int all)
 {
     if (n < 3 || nsegs < 2 || n > c->max_points) return 0;
     int32_t minx = xy[0], maxx = xy[0];
@@ -1845,9 +1862,21 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
     int odd = 0; /* a lone point (no constraint) or an open outline (odd count) */
     for (int i = 0; i < n; i++) {
         int d = fl[i] & 15;
-        odd |= (d == 0) | ((0x6996 >> d) & 1); /* bit d of 0x6996: d has an odd bit count */
+        odd |= (d == 0) | ((all == 0) & (0x6996 >> d)); /* bit d of 0x6996: d has an odd bit count */
     }
     if (odd) return 0;
+    const int32_t y0 = xy[1], y1 = xy[2 * n - 1];
+    if (all) { /* the bounding rectangle's sides are all constraints */
+        for (int i = 0; i < n; i++) {
+            int32_t x = xy[2 * i], y = xy[2 * i + 1];
+            int row_first = i == 0 || xy[2 * i - 1] != y, row_last = i == n - 1 || xy[2 * i + 3] != y;
+            if (y == y0 || y == y1) {
+                if ((row_first && x != minx) || (row_last && x != maxx)) return 0;
+                if (!row_last && !(fl[i] & RF_RIGHT)) return 0;
+            }
+            if ((x == minx || x == maxx) && y != y1 && !(fl[i] & RF_DOWN)) return 0;
+        }
+    }
 
     const int L = n, R = n + 1; /* the artificial ends of the front: never in a triangle */
     rsweep s;
@@ -1860,6 +1889,7 @@ static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, 
     s.colv = c->colv, s.bits = c->colbits;
     s.chain = c->ids, s.out = c->ids2, s.si = c->loc, s.sj = c->vert_edge, s.sb = c->stack;
     s.n = n, s.minx = minx;
+    s.all = all, s.y0 = y0, s.y1 = y1;
     memset(s.bits, 0, sizeof(uint64_t) * (size_t)((spanx + 1) / 64 + 1));
     s.next[L] = 0, s.prev[0] = L, s.next[0] = R, s.prev[R] = 0;
     s.above[L] = s.above[0] = -1;
@@ -2071,10 +2101,15 @@ static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int3
     if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
                             npoints > 0 && !xy ? "xy" : "segs");
-    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL;
+    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL |
+                           TN_CDT_RECT_DOMAIN;
     if (flags & ~known)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: unknown flags 0x%x", fn,
                             flags & ~known);
+    if ((flags & TN_CDT_REMOVE_OUTSIDE) && (flags & TN_CDT_RECT_DOMAIN))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "%s: TN_CDT_REMOVE_OUTSIDE and TN_CDT_RECT_DOMAIN exclude each other",
+                            fn);
     for (int s = 0; s < 2 * nsegs; s++)
         if (segs[s] < 0 || segs[s] >= npoints)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -2093,7 +2128,9 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "tn_cdt_build_i: point %d has %c = %d, outside +-%d", i / 2,
                                 i % 2 ? 'y' : 'x', (int)xy[i], TN_CDT_MAX_COORD);
-    if (flags == TN_CDT_REMOVE_OUTSIDE && rect_build(c, xy, npoints, segs, nsegs)) return TN_OK;
+    if ((flags == TN_CDT_REMOVE_OUTSIDE || flags == TN_CDT_RECT_DOMAIN) &&
+        rect_build(c, xy, npoints, segs, nsegs, flags == TN_CDT_RECT_DOMAIN))
+        return TN_OK;
     for (int i = 0; i < 2 * npoints; i++) c->xy[i] = (double)xy[i];
     c->npoints = npoints;
     c->exact_int = 1;

@@ -180,6 +180,14 @@ enum {
      * the default sweep hull.  Same results up to cocircular ties; measured
      * a little slower here, kept for comparison (bench `cdt --incremental`). */
     TN_CDT_INCREMENTAL = 1u << 2,
+    /* The domain is the points' bounding rectangle, every side of which
+     * must be covered by constraints: everything inside it is kept (no
+     * even-odd removal), so a tile map's free and blocked faces come out of
+     * ONE row sweep (ALGORITHM A; constraints may meet the sides in
+     * T-junctions).  The general builder, when the sweep does not apply,
+     * keeps the whole convex hull = the same rectangle.  Not together with
+     * TN_CDT_REMOVE_OUTSIDE. */
+    TN_CDT_RECT_DOMAIN = 1u << 3,
 };
 
 /* The result, valid until the next build or destroy. */

@@ -63,8 +63,6 @@ struct tn_navmesh {
     bool last_local;
     int32_t *region;           /* max_tris */
     int32_t *vtri;             /* max_points: a triangle using each vertex */
-    int32_t *bedge;            /* 2*max_points: build's stitching (blocked-side boundary
-                                  edges leaving each vertex, 3*tri+edge) */
     bool swept;                /* the last full build used the row sweep */
     int32_t *stack;            /* max_tris */
     int nfree, nregions;
@@ -155,7 +153,6 @@ void tn_navmesh_destroy(tn_navmesh *m)
     tn_free(a, m->colprev);
     tn_free(a, m->region);
     tn_free(a, m->vtri);
-    tn_free(a, m->bedge);
     tn_free(a, m->stack);
     tn_free(a, m->bucket);
     tn_allocator copy = m->alloc;
@@ -215,7 +212,6 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->colprev = tn_alloc_array(al, (size_t)map_w + 1, sizeof(int32_t));
     m->region = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->vtri = tn_alloc_array(al, (size_t)m->max_points, sizeof(int32_t));
-    m->bedge = tn_alloc_array(al, (size_t)m->max_points, 2 * sizeof(int32_t));
     m->stack = tn_alloc_array(al, (size_t)m->max_tris, sizeof(int32_t));
     m->bucket = tn_alloc_array(al, (size_t)m->bw * (size_t)m->bh, sizeof(int32_t));
     size_t mp = (size_t)m->max_points, mt = (size_t)m->max_tris;
@@ -248,7 +244,7 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
     m->hval = tn_alloc_array(al, LOCAL_HASH, sizeof(int32_t));
     m->hstamp = tn_alloc_array(al, LOCAL_HASH, sizeof(uint32_t));
     if (!m->free || !m->bits || !m->pts || !m->vquad || !m->segs || !m->colprev || !m->region ||
-        !m->vtri || !m->bedge ||
+        !m->vtri ||
         !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
         !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav ||
         !m->bnd || !m->lscr || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
@@ -438,75 +434,23 @@ static inline bool tile_blocked(const tn_navmesh *m, int x, int y)
     return x < 0 || y < 0 || x >= m->w || y >= m->h || !m->free[(size_t)y * m->w + x];
 }
 
-/* One row sweep (tn_cdt, ALGORITHM A) over the subset of vertices that end
- * one of the nseg segments `sg` (global ids): triangles appended to m->tri
- * in global ids, adjacency inside the subset only (-1 across its outline).
- * False when it did not work (capacity, or the CDT failed). */
-static bool sweep_part(tn_navmesh *m, const int32_t *sg, int nseg, bool *rect)
-{
-    int32_t *loc = m->vsub, *glob = m->vmap, *xy = m->pts_alt, *ls = m->segs_alt;
-    for (int v = 0; v < m->npts; v++) loc[v] = -1;
-    for (int k = 0; k < 2 * nseg; k++) loc[sg[k]] = 0;
-    int n = 0;
-    for (int v = 0; v < m->npts; v++) {
-        if (loc[v] < 0) continue;
-        loc[v] = n;
-        glob[n] = v;
-        xy[2 * n] = m->pts[2 * v];
-        xy[2 * n + 1] = m->pts[2 * v + 1];
-        n++;
-    }
-    if (n < 3) return nseg == 0;
-    for (int k = 0; k < 2 * nseg; k++) ls[k] = loc[sg[k]];
-    if (tn_failed(tn_cdt_build_i(m->cdt, xy, n, ls, nseg, TN_CDT_REMOVE_OUTSIDE, NULL)))
-        return false;
-    tn_cdt_stats st;
-    tn_cdt_get_stats(m->cdt, &st);
-    *rect = *rect && st.rectilinear;
-    tn_cdt_mesh cm;
-    tn_cdt_get_mesh(m->cdt, &cm);
-    if (m->ntris + cm.ntris > m->max_tris) return false;
-    int base = m->ntris;
-    for (int k = 0; k < 3 * cm.ntris; k++) {
-        m->tri[3 * base + k] = glob[cm.tri[k]];
-        m->adj[3 * base + k] = cm.adj[k] >= 0 ? base + cm.adj[k] : -1;
-    }
-    m->ntris += cm.ntris;
-    return true;
-}
-
-/* The whole map rectangle triangulated by two row sweeps: the free faces
- * (the outline as extracted, inside = free) and the blocked faces (the
- * outline segments off the map border plus the border runs along blocked
- * tiles, inside = blocked).  A face's CDT depends only on its boundary, so
- * the union, stitched along the outline, is the CDT of the rectangle.
- * False (nothing published) when a part fails; the caller then uses the
- * general builder. */
-static bool build_swept(tn_navmesh *m, int *nfree_first)
+/* The whole map rectangle triangulated by ONE row sweep (tn_cdt,
+ * ALGORITHM A with TN_CDT_RECT_DOMAIN): the outline segments plus the
+ * border runs along blocked tiles (so the rectangle's sides are all
+ * constraints), free and blocked faces alike.  False when the border runs
+ * do not fit the segment capacity or the CDT failed; the caller then uses
+ * the general builder. */
+static bool build_swept(tn_navmesh *m)
 {
     const int w = m->w, h = m->h;
-    bool rect = true;
     m->ntris = 0;
-    /* part 1: free faces */
-    if (!sweep_part(m, m->segs, m->nsegs, &rect)) return false;
-    int nfree_tris = m->ntris;
-    /* part 2: blocked faces.  Its segments go after the outline's in
-     * m->segs (capacity permitting), so sweep_part can read them. */
+    /* border runs next to blocked tiles, between consecutive border
+     * vertices, after the outline's segments in m->segs (capacity
+     * permitting).  One pass: row-major order is increasing x along the
+     * top and bottom and increasing y along the left and right. */
     int nb = 0;
     int32_t *bs = m->segs + 2 * m->nsegs;
     int room = m->max_segs - m->nsegs;
-    for (int s = 0; s < m->nsegs; s++) {
-        int a = m->segs[2 * s], b = m->segs[2 * s + 1];
-        int ax = m->pts[2 * a], ay = m->pts[2 * a + 1], bx = m->pts[2 * b], by = m->pts[2 * b + 1];
-        if ((ay == by && (ay == 0 || ay == h)) || (ax == bx && (ax == 0 || ax == w))) continue;
-        if (nb == room) return false;
-        bs[2 * nb] = a;
-        bs[2 * nb + 1] = b;
-        nb++;
-    }
-    /* border runs next to blocked tiles, between consecutive border vertices */
-    /* (one pass: row-major order is increasing x along the top and bottom
-     * and increasing y along the left and right) */
     int prev[4] = {-1, -1, -1, -1};
     for (int v = 0; v < m->npts; v++) {
         int x = m->pts[2 * v], y = m->pts[2 * v + 1];
@@ -532,32 +476,18 @@ static bool build_swept(tn_navmesh *m, int *nfree_first)
             nb++;
         }
     }
-    if (!sweep_part(m, bs, nb, &rect)) return false;
-    /* stitch along the outline: blocked-side boundary edges by start vertex */
-    for (int v = 0; v < m->npts; v++) m->bedge[2 * v] = m->bedge[2 * v + 1] = -1;
-    for (int t = nfree_tris; t < m->ntris; t++)
-        for (int k = 0; k < 3; k++) {
-            if (m->adj[3 * t + k] >= 0) continue;
-            int a = m->tri[3 * t + k];
-            int slot = m->bedge[2 * a] < 0 ? 0 : 1;
-            m->bedge[2 * a + slot] = 3 * t + k;
-        }
-    for (int t = 0; t < nfree_tris; t++)
-        for (int k = 0; k < 3; k++) {
-            if (m->adj[3 * t + k] >= 0) continue;
-            int a = m->tri[3 * t + k], b = m->tri[3 * t + NEXT3[k]];
-            for (int j = 0; j < 2; j++) {
-                int e = m->bedge[2 * b + j];
-                if (e < 0) continue;
-                int u = e / 3, i = e % 3;
-                if (m->tri[3 * u + NEXT3[i]] != a) continue;
-                m->adj[3 * t + k] = u;
-                m->adj[3 * u + i] = t;
-                break;
-            }
-        }
-    m->swept = rect;
-    *nfree_first = nfree_tris;
+    if (tn_failed(tn_cdt_build_i(m->cdt, m->pts, m->npts, m->segs, m->nsegs + nb,
+                                 TN_CDT_RECT_DOMAIN, NULL)))
+        return false;
+    tn_cdt_stats st;
+    tn_cdt_get_stats(m->cdt, &st);
+    tn_cdt_mesh cm;
+    tn_cdt_get_mesh(m->cdt, &cm);
+    if (cm.ntris > m->max_tris) return false;
+    memcpy(m->tri, cm.tri, sizeof(int32_t) * 3 * (size_t)cm.ntris);
+    memcpy(m->adj, cm.adj, sizeof(int32_t) * 3 * (size_t)cm.ntris);
+    m->ntris = cm.ntris;
+    m->swept = st.rectilinear;
     return true;
 }
 
@@ -590,10 +520,9 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     }
     double t0 = m->clock ? m->clock() : 0.0;
     m->swept = false;
-    int nfree_first;
-    if (build_swept(m, &nfree_first)) {
+    if (build_swept(m)) {
         if (m->clock) m->cdt_seconds = m->clock() - t0;
-        label_triangles(m, nfree_first);
+        label_triangles(m, -1);
         return TN_OK;
     }
     m->ntris = 0;
