@@ -856,17 +856,34 @@ static void local_labels(tn_navmesh *m, int onp, int ntris_old)
     m->nregions += m->nreg_new;
 }
 
-/* The local step proper, on the old triangulation (m->pts = old outline).
- * Returns false (nothing in the mesh changed yet) when it gives up. */
-static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts, int nnp,
-                                const int32_t *nsegs, int nns, const int32_t *osegs, int ons)
+/* State of one local step, passed between its phases. */
+typedef struct lstep {
+    const int32_t *npts, *nsegs; /* the new outline */
+    int nnp, nns;
+    int nsub, nsseg;             /* points and constraints of the local CDT */
+    int64_t area_old;            /* twice the cavity's area */
+    tn_cdt_mesh sm;              /* the local CDT */
+    int nq;                      /* its triangles kept (m->sub_queue) */
+    int ntris_after;             /* the mesh's triangle count after the commit */
+} lstep;
+
+/* New vertex nv becomes the next point of the local CDT. */
+static bool sub_point(tn_navmesh *m, lstep *L, int nv)
 {
-    local_next_stamp(m);
-    m->ncav = 0;
-    m->nmv = 0;
-    m->regions_local = false;
-    /* 1. The cavity: triangles meeting the tile, holding one of its
-     *    corners, or along an outline segment touching it. */
+    if (L->nsub == LOCAL_PTS) return false;
+    m->vstamp[nv] = m->stamp;
+    m->vsub[nv] = L->nsub;
+    m->sub_vid[L->nsub] = nv;
+    m->sub_xy[2 * L->nsub] = L->npts[2 * nv];
+    m->sub_xy[2 * L->nsub + 1] = L->npts[2 * nv + 1];
+    L->nsub++;
+    return true;
+}
+
+/* The cavity: triangles meeting the tile, holding one of its
+ * corners, or along an outline segment touching it. */
+static bool cavity_collect(tn_navmesh *m, int x, int y, const int32_t *osegs, int ons)
+{
     int t0 = locate_any(m, x + 0.5, y + 0.5, -1);
     if (t0 < 0 || !cav_add(m, t0)) return false;
     for (int i = 0; i < m->ncav; i++) {
@@ -884,32 +901,30 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
         if (seg_touches_tile(m->pts, osegs[2 * s], osegs[2 * s + 1], x, y) &&
             !cav_add_edge(m, osegs[2 * s], osegs[2 * s + 1]))
             return false;
-    /* 2. Its boundary edges (some may be hull edges) and points (new vertex
-     *    ids).  The hull itself never changes here: a vertex on it has an
-     *    open fan (cav_add_fan gives up) and a new vertex outside it or on a
-     *    hull edge is not located inside the cavity's closure. */
-    int nsub = 0, nsseg = 0;
+    return true;
+}
+
+/* Its boundary edges (some may be hull edges) and points (new vertex
+ * ids).  The hull itself never changes here: a vertex on it has an
+ * open fan (cav_add_fan gives up) and a new vertex outside it or on a
+ * hull edge is not located inside the cavity's closure. */
+static bool cavity_boundary(tn_navmesh *m, int x, int y, lstep *L)
+{
+    L->nsub = 0;
+    L->area_old = 0;
     m->nbnd = 0;
-    int64_t area_old = 0;
+    m->nbnd = 0;
     for (int i = 0; i < m->ncav; i++) {
         int t = m->cav[i];
         const int32_t *v = m->tri + 3 * t;
-        area_old += (int64_t)(m->pts[2 * v[1]] - m->pts[2 * v[0]]) *
+        L->area_old += (int64_t)(m->pts[2 * v[1]] - m->pts[2 * v[0]]) *
                         (m->pts[2 * v[2] + 1] - m->pts[2 * v[0] + 1]) -
                     (int64_t)(m->pts[2 * v[1] + 1] - m->pts[2 * v[0] + 1]) *
                         (m->pts[2 * v[2]] - m->pts[2 * v[0]]);
         for (int k = 0; k < 3; k++) {
             int n = m->adj[3 * t + k];
             int nv = m->vmap[v[k]];
-            if (nv >= 0 && m->vstamp[nv] != m->stamp) {
-                if (nsub == LOCAL_PTS) return false;
-                m->vstamp[nv] = m->stamp;
-                m->vsub[nv] = nsub;
-                m->sub_vid[nsub] = nv;
-                m->sub_xy[2 * nsub] = npts[2 * nv];
-                m->sub_xy[2 * nsub + 1] = npts[2 * nv + 1];
-                nsub++;
-            }
+            if (nv >= 0 && m->vstamp[nv] != m->stamp && !sub_point(m, L, nv)) return false;
             if (n >= 0 && m->tstamp[n] == m->stamp) continue;
             int a = m->vmap[v[k]], b = m->vmap[v[NEXT3[k]]];
             if (a < 0 || b < 0 || m->nbnd == 3 * LOCAL_CAV) return false;
@@ -923,101 +938,109 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
         }
     }
     for (int c = 0; c < 4; c++) { /* corners that became vertices */
-        int nv = find_vertex(npts, nnp, x + (c & 1), y + (c >> 1));
+        int nv = find_vertex(L->npts, L->nnp, x + (c & 1), y + (c >> 1));
         if (nv < 0 || m->vstamp[nv] == m->stamp) continue;
-        if (nsub == LOCAL_PTS) return false;
-        m->vstamp[nv] = m->stamp;
-        m->vsub[nv] = nsub;
-        m->sub_vid[nsub] = nv;
-        m->sub_xy[2 * nsub] = npts[2 * nv];
-        m->sub_xy[2 * nsub + 1] = npts[2 * nv + 1];
-        nsub++;
+        if (!sub_point(m, L, nv)) return false;
     }
-    /* 3. Constraints: the boundary, and every new outline segment between
-     *    two of the points (inside the cavity, or harmlessly outside it). */
+    return true;
+}
+
+/* Constraints: the boundary, and every new outline segment between
+ * two of the points (inside the cavity, or harmlessly outside it). */
+static bool cavity_constraints(tn_navmesh *m, lstep *L)
+{
+    L->nsseg = 0;
     for (int i = 0; i < m->nbnd; i++) {
         int a = m->vsub[m->bnd[4 * i]], b = m->vsub[m->bnd[4 * i + 1]];
         int32_t *h = hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), true);
-        if (!h || nsseg == LOCAL_SEGS) return false;
+        if (!h || L->nsseg == LOCAL_SEGS) return false;
         *h = i;
-        m->sub_segs[2 * nsseg] = a;
-        m->sub_segs[2 * nsseg + 1] = b;
-        nsseg++;
+        m->sub_segs[2 * L->nsseg] = a;
+        m->sub_segs[2 * L->nsseg + 1] = b;
+        L->nsseg++;
     }
-    for (int s = 0; s < nns; s++) {
-        int a = nsegs[2 * s], b = nsegs[2 * s + 1];
+    for (int s = 0; s < L->nns; s++) {
+        int a = L->nsegs[2 * s], b = L->nsegs[2 * s + 1];
         if (m->vstamp[a] != m->stamp || m->vstamp[b] != m->stamp) continue;
         int sa = m->vsub[a], sb = m->vsub[b];
         if (hash_slot(m, (uint32_t)tn_mini(sa, sb), (uint32_t)tn_maxi(sa, sb), false)) continue;
-        if (nsseg == LOCAL_SEGS) return false;
-        m->sub_segs[2 * nsseg] = sa;
-        m->sub_segs[2 * nsseg + 1] = sb;
-        nsseg++;
+        if (L->nsseg == LOCAL_SEGS) return false;
+        m->sub_segs[2 * L->nsseg] = sa;
+        m->sub_segs[2 * L->nsseg + 1] = sb;
+        L->nsseg++;
     }
-    /* 4. Triangulate and keep what lies inside the cavity: flood from the
-     *    inner side of each boundary edge without crossing the boundary. */
-    if (nsub < 3 || tn_failed(tn_cdt_build_i(m->sub, m->sub_xy, nsub, m->sub_segs, nsseg, 0, NULL)))
+    return true;
+}
+
+/* Triangulate and keep what lies inside the cavity: flood from the
+ * inner side of each boundary edge without crossing the boundary. */
+static bool cavity_fill(tn_navmesh *m, lstep *L)
+{
+    if (L->nsub < 3 ||
+        tn_failed(tn_cdt_build_i(m->sub, m->sub_xy, L->nsub, m->sub_segs, L->nsseg, 0, NULL)))
         return false;
-    tn_cdt_mesh sm;
-    tn_cdt_get_mesh(m->sub, &sm);
-    if (sm.ntris > 2 * LOCAL_PTS) return false;
+    tn_cdt_get_mesh(m->sub, &L->sm);
+    if (L->sm.ntris > 2 * LOCAL_PTS) return false;
     const uint32_t DIR = 1u << 31; /* directed-edge keys, apart from the boundary keys */
-    for (int t = 0; t < sm.ntris; t++) {
+    for (int t = 0; t < L->sm.ntris; t++) {
         m->sub_slot[t] = -1;
         for (int k = 0; k < 3; k++) {
-            int32_t *h = hash_slot(m, DIR | (uint32_t)sm.tri[3 * t + k],
-                                   (uint32_t)sm.tri[3 * t + NEXT3[k]], true);
+            int32_t *h = hash_slot(m, DIR | (uint32_t)L->sm.tri[3 * t + k],
+                                   (uint32_t)L->sm.tri[3 * t + NEXT3[k]], true);
             if (!h) return false;
             *h = t;
         }
     }
-    int nq = 0;
+    L->nq = 0;
     for (int i = 0; i < m->nbnd; i++) {
         int a = m->vsub[m->bnd[4 * i]], b = m->vsub[m->bnd[4 * i + 1]];
         int32_t *h = hash_slot(m, DIR | (uint32_t)a, (uint32_t)b, false);
         if (!h || *h < 0) return false;
         if (m->sub_slot[*h] < 0) {
             m->sub_slot[*h] = 0;
-            m->sub_queue[nq++] = *h;
+            m->sub_queue[L->nq++] = *h;
         }
     }
-    for (int i = 0; i < nq; i++) {
+    for (int i = 0; i < L->nq; i++) {
         int t = m->sub_queue[i];
         for (int k = 0; k < 3; k++) {
-            int n = sm.adj[3 * t + k];
+            int n = L->sm.adj[3 * t + k];
             if (n < 0 || m->sub_slot[n] >= 0) continue;
-            int a = sm.tri[3 * t + k], b = sm.tri[3 * t + NEXT3[k]];
+            int a = L->sm.tri[3 * t + k], b = L->sm.tri[3 * t + NEXT3[k]];
             if (hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), false)) continue;
             m->sub_slot[n] = 0;
-            m->sub_queue[nq++] = n;
+            m->sub_queue[L->nq++] = n;
         }
     }
     /* The kept triangles must cover the cavity exactly (a safety net). */
     int64_t area_new = 0;
-    for (int i = 0; i < nq; i++) {
-        const int32_t *v = sm.tri + 3 * m->sub_queue[i];
+    for (int i = 0; i < L->nq; i++) {
+        const int32_t *v = L->sm.tri + 3 * m->sub_queue[i];
         const int32_t *p = m->sub_xy;
         area_new += (int64_t)(p[2 * v[1]] - p[2 * v[0]]) * (p[2 * v[2] + 1] - p[2 * v[0] + 1]) -
                     (int64_t)(p[2 * v[1] + 1] - p[2 * v[0] + 1]) * (p[2 * v[2]] - p[2 * v[0]]);
     }
-    int nnew = nq, ntris_after = m->ntris - m->ncav + nnew;
-    if (area_new != area_old || ntris_after > m->max_tris) return false;
+    L->ntris_after = m->ntris - m->ncav + L->nq;
+    if (area_new != L->area_old || L->ntris_after > m->max_tris) return false;
     /* Every edge of a kept triangle is inner or on the boundary. */
-    for (int i = 0; i < nq; i++) {
+    for (int i = 0; i < L->nq; i++) {
         int t = m->sub_queue[i];
         for (int k = 0; k < 3; k++) {
-            int n = sm.adj[3 * t + k];
+            int n = L->sm.adj[3 * t + k];
             if (n >= 0 && m->sub_slot[n] >= 0) continue;
-            int a = sm.tri[3 * t + k], b = sm.tri[3 * t + NEXT3[k]];
+            int a = L->sm.tri[3 * t + k], b = L->sm.tri[3 * t + NEXT3[k]];
             if (!hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), false))
                 return false;
         }
     }
+    return true;
+}
 
-    local_regions(m, &sm, nq);
-    /* 5. Commit.  Old triangles outside the cavity get the new vertex ids
-     *    (their vertices all survive: a vanished vertex's fan is in the
-     *    cavity); kept triangles take the cavity's slots, then new ones. */
+/* Commit.  Old triangles outside the cavity get the new vertex ids
+ * (their vertices all survive: a vanished vertex's fan is in the
+ * cavity); kept triangles take the cavity's slots, then new ones. */
+static void cavity_commit(tn_navmesh *m, const lstep *L)
+{
     for (int t = 0; t < m->ntris && !m->vmap_identity; t++) {
         if (m->tstamp[t] == m->stamp) continue;
         int32_t *v = m->tri + 3 * t;
@@ -1025,14 +1048,14 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
         v[1] = m->vmap[v[1]];
         v[2] = m->vmap[v[2]];
     }
-    for (int i = 0; i < nq; i++)
+    for (int i = 0; i < L->nq; i++)
         m->sub_slot[m->sub_queue[i]] = i < m->ncav ? m->cav[i] : m->ntris + (i - m->ncav);
-    for (int i = 0; i < nq; i++) {
+    for (int i = 0; i < L->nq; i++) {
         int st = m->sub_queue[i], slot = m->sub_slot[st];
         for (int k = 0; k < 3; k++) {
-            int a = sm.tri[3 * st + k], b = sm.tri[3 * st + NEXT3[k]];
+            int a = L->sm.tri[3 * st + k], b = L->sm.tri[3 * st + NEXT3[k]];
             m->tri[3 * slot + k] = m->sub_vid[a];
-            int n = sm.adj[3 * st + k];
+            int n = L->sm.adj[3 * st + k];
             int32_t *h = hash_slot(m, (uint32_t)tn_mini(a, b), (uint32_t)tn_maxi(a, b), false);
             if (h) { /* on the cavity boundary: the outside triangle */
                 const int32_t *e = m->bnd + 4 * *h;
@@ -1046,9 +1069,9 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
             m->region[slot] = m->sub_lab[st] < 0 ? -1 : m->comp_reg[m->sub_lab[st]];
         m->tstamp[slot] = 0; /* a live slot again */
     }
-    int ntris = m->ntris > ntris_after ? m->ntris : ntris_after;
+    int ntris = m->ntris > L->ntris_after ? m->ntris : L->ntris_after;
     /* Fewer triangles than before: move the last ones into the holes. */
-    for (int i = nq; i < m->ncav; i++) {
+    for (int i = L->nq; i < m->ncav; i++) {
         int hole = m->cav[i];
         while (ntris > 0 && m->tstamp[ntris - 1] == m->stamp) ntris--;
         if (hole >= ntris) continue;
@@ -1069,6 +1092,30 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
     }
     while (ntris > 0 && m->tstamp[ntris - 1] == m->stamp) ntris--;
     m->ntris = ntris;
+}
+
+/* The local step proper, on the old triangulation (m->pts = old outline):
+ * the cavity, its boundary and points, their constraints, the local CDT
+ * cut to the cavity, the regions (local_regions), then the commit.
+ * Returns false (nothing in the mesh changed yet) when it gives up. */
+static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts, int nnp,
+                                const int32_t *nsegs, int nns, const int32_t *osegs, int ons)
+{
+    local_next_stamp(m);
+    m->ncav = 0;
+    m->nmv = 0;
+    m->regions_local = false;
+    lstep L;
+    memset(&L, 0, sizeof L);
+    L.npts = npts;
+    L.nnp = nnp;
+    L.nsegs = nsegs;
+    L.nns = nns;
+    if (!cavity_collect(m, x, y, osegs, ons) || !cavity_boundary(m, x, y, &L) ||
+        !cavity_constraints(m, &L) || !cavity_fill(m, &L))
+        return false;
+    local_regions(m, &L.sm, L.nq);
+    cavity_commit(m, &L);
     return true;
 }
 
