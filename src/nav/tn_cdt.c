@@ -943,154 +943,206 @@ static int cavity_polygon(tn_cdt *c, const int32_t *v, const int32_t *o, int k, 
     return top_base;
 }
 
-/* Insert constraint segment seg = (a, b) (representative indices). */
-static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
+/* Is a-b an edge already?  Then it is marked fixed.  Looks for b around a
+ * counter-clockwise from any edge, then clockwise if a is on the hull
+ * (most constraints are edges already). */
+static int edge_present(tn_cdt *c, int a, int b)
 {
     const int32_t *tris = c->tris;
-    while (a != b) {
-        /* most constraints are edges already: look for b around a first,
-         * counter-clockwise from any edge, then clockwise if a is on the hull */
-        {
-            int e0 = c->vert_edge[a], e = e0;
-            for (;;) {
+    int e0 = c->vert_edge[a], e = e0;
+    for (;;) {
+        if (tris[next_he(e)] == b) {
+            fix_he(c, e);
+            return 1;
+        }
+        int pe = prev_he(e), f = c->he[pe];
+        if (f < 0) {
+            if (tris[pe] == b) { /* the hull edge b -> a */
+                fix_he(c, pe);
+                return 1;
+            }
+            for (e = e0;;) { /* clockwise from the start */
+                int g = c->he[e];
+                if (g < 0) break;
+                e = next_he(g);
                 if (tris[next_he(e)] == b) {
-                    c->st.segments_present++;
                     fix_he(c, e);
-                    return TN_OK;
+                    return 1;
                 }
-                int pe = prev_he(e), f = c->he[pe];
-                if (f < 0) {
-                    if (tris[pe] == b) { /* the hull edge b -> a */
-                        c->st.segments_present++;
-                        fix_he(c, pe);
-                        return TN_OK;
-                    }
-                    for (e = e0;;) { /* clockwise from the start */
-                        int g = c->he[e];
-                        if (g < 0) break;
-                        e = next_he(g);
-                        if (tris[next_he(e)] == b) {
-                            c->st.segments_present++;
-                            fix_he(c, e);
-                            return TN_OK;
-                        }
-                    }
-                    break;
-                }
-                if (f == e0) break;
-                e = f;
             }
+            return 0;
         }
-        int e0 = first_out(c, a), e = e0, cross = -1, next_a = -1;
-        const double *A = c->pt + 2 * a, *B = c->pt + 2 * b;
-        for (;;) {
-            int n = tris[next_he(e)], m = tris[prev_he(e)];
-            if (n == b || m == b) {
-                c->st.segments_present++;
-                fix_he(c, n == b ? e : prev_he(e));
-                return TN_OK;
-            }
-            int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
-            const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
-            if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
-                            sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
-                next_a = n; /* n lies on a-b: split the constraint there */
-                fix_he(c, e);
-                break;
-            }
-            if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
-                            sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
-                next_a = m;
-                fix_he(c, prev_he(e));
-                break;
-            }
-            if (o1 > 0 && o2 < 0) {
-                cross = next_he(e);
-                break;
-            }
-            int f = c->he[prev_he(e)];
-            if (f == -1 || f == e0) break;
-            e = f;
+        if (f == e0) return 0;
+        e = f;
+    }
+}
+
+enum { SEG_PRESENT, SEG_SPLIT, SEG_CROSS, SEG_NONE };
+
+/* Around a, towards b: SEG_PRESENT (the edge a-b, now fixed), SEG_SPLIT
+ * (*out = a point on a-b next to a; the edge to it is fixed), SEG_CROSS
+ * (*out = the half-edge opposite a that a-b crosses first) or SEG_NONE. */
+static int leave_point(tn_cdt *c, int a, int b, int *out)
+{
+    const int32_t *tris = c->tris;
+    const double *A = c->pt + 2 * a, *B = c->pt + 2 * b;
+    int e0 = first_out(c, a), e = e0;
+    for (;;) {
+        int n = tris[next_he(e)], m = tris[prev_he(e)];
+        if (n == b || m == b) {
+            fix_he(c, n == b ? e : prev_he(e));
+            return SEG_PRESENT;
         }
-        if (next_a >= 0) {
+        int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
+        const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
+        if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
+                        sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+            *out = n; /* n lies on a-b: split the constraint there */
+            fix_he(c, e);
+            return SEG_SPLIT;
+        }
+        if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
+                        sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+            *out = m;
+            fix_he(c, prev_he(e));
+            return SEG_SPLIT;
+        }
+        if (o1 > 0 && o2 < 0) {
+            *out = next_he(e);
+            return SEG_CROSS;
+        }
+        int f = c->he[prev_he(e)];
+        if (f == -1 || f == e0) return SEG_NONE;
+        e = f;
+    }
+}
+
+/* The chains of one crossing walk (see cavity_polygon). */
+typedef struct seg_walk {
+    int32_t *lv, *rv, *lo, *ro; /* left / right chain points and outside codes */
+    int nl, nr, ntl;            /* their lengths, crossed triangles (tscratch) */
+    int end;                    /* b, or the first point on a-b */
+    int repeat;                 /* a chain passes a point twice (a slit) */
+} seg_walk;
+
+/* Walk along a-b from the crossed half-edge `cross` through the crossed
+ * triangles until b or a point on a-b, collecting the chains on either
+ * side (tmp_a: left, tmp_b: right) and the triangles (tscratch).  Fails
+ * when a constraint is crossed. */
+static tn_status walk_crossing(tn_cdt *c, int seg, int a, int b, int cross, seg_walk *w,
+                               tn_error *err)
+{
+    const int32_t *tris = c->tris;
+    int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off,
+            *ro = c->tmp_b + c->chain_off;
+    int nl = 0, nr = 0, ntl = 0, h = cross, end = -1, repeat = 0;
+    int32_t *stamp = c->vert_tri; /* free until the output: marks chain points */
+    const int32_t sl = 2 * c->walks, sr = sl + 1;
+    c->walks++;
+    {
+        int ep = prev_he(h), en = next_he(h); /* a -> n (right side), m -> a (left side) */
+        lo[nl] = enc_out(c->he[en], c->fixed[en]);
+        repeat |= chain_add(stamp, lv, &nl, a, sl);
+        ro[nr] = enc_out(c->he[ep], c->fixed[ep]);
+        repeat |= chain_add(stamp, rv, &nr, a, sr);
+        repeat |= chain_add(stamp, lv, &nl, tris[en], sl);
+        repeat |= chain_add(stamp, rv, &nr, tris[h], sr);
+        c->tscratch[ntl++] = h / 3;
+    }
+    for (;;) {
+        if (c->fixed[h]) return crossing_error(c, seg, tris[h], tris[next_he(h)], err);
+        int g = c->he[h]; /* g runs from the left chain to the right one */
+        int gn = next_he(g), gp = prev_he(g);
+        int o = tris[gp];
+        c->tscratch[ntl++] = g / 3;
+        int s = o == b ? 0 : orient(c, a, b, o);
+        if (s == 0) {
+            end = o; /* b, or a point on a-b: the constraint continues from there */
+            lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
+            repeat |= chain_add(stamp, lv, &nl, o, sl);
+            ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
+            repeat |= chain_add(stamp, rv, &nr, o, sr);
+            break;
+        }
+        if (s > 0) { /* o on the left: leave through n' -> o */
+            lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
+            repeat |= chain_add(stamp, lv, &nl, o, sl);
+            h = gn;
+        } else {
+            ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
+            repeat |= chain_add(stamp, rv, &nr, o, sr);
+            h = gp;
+        }
+    }
+    w->lv = lv, w->rv = rv, w->lo = lo, w->ro = ro;
+    w->nl = nl, w->nr = nr, w->ntl = ntl, w->end = end, w->repeat = repeat;
+    return TN_OK;
+}
+
+/* A chain passes a point twice (a slit): the flip fallback, fed with the
+ * crossed edges of a second walk from `cross` to `end`. */
+static tn_status force_by_flips(tn_cdt *c, int seg, int a, int b, int cross, int end,
+                                tn_error *err)
+{
+    const int32_t *tris = c->tris;
+    int nq = 0, h = cross;
+    for (;;) {
+        c->tmp_a[2 * nq] = tris[h];
+        c->tmp_a[2 * nq + 1] = tris[next_he(h)];
+        nq++;
+        int g = c->he[h], o = tris[prev_he(g)];
+        if (o == end) break;
+        h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
+    }
+    if (tn_failed(force_edge(c, a, end, nq)))
+        return tn_error_set(err, TN_FAILURE, 0, 0,
+                            "tn_cdt: internal error forcing constraint %d", seg);
+    return TN_OK;
+}
+
+/* Insert constraint segment seg = (a, b) (representative indices): piece
+ * by piece from a, each piece an edge already, split at a point on a-b,
+ * or forced through the triangles it crosses (their cavity
+ * re-triangulated on either side, or flips for a slit). */
+static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
+{
+    while (a != b) {
+        if (edge_present(c, a, b)) {
+            c->st.segments_present++;
+            return TN_OK;
+        }
+        int out = -1;
+        int how = leave_point(c, a, b, &out);
+        if (how == SEG_PRESENT) {
+            c->st.segments_present++;
+            return TN_OK;
+        }
+        if (how == SEG_SPLIT) {
             c->st.segments_split++;
-            a = next_a;
+            a = out;
             continue;
         }
-        if (cross < 0)
+        if (how == SEG_NONE)
             return tn_error_set(err, TN_FAILURE, 0, 0,
                                 "tn_cdt: internal error: no way from point %d towards %d", a, b);
-        /* walk along a-b through the crossed triangles until b or a point
-         * on a-b, collecting the chains on either side (tmp_a: left, tmp_b:
-         * right) and the triangles (tscratch) */
-        int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off,
-                *ro = c->tmp_b + c->chain_off;
-        int nl = 0, nr = 0, ntl = 0, h = cross, end = -1, repeat = 0;
-        int32_t *stamp = c->vert_tri; /* free until the output: marks chain points */
-        const int32_t sl = 2 * c->walks, sr = sl + 1;
-        c->walks++;
-        {
-            int ep = prev_he(h), en = next_he(h); /* a -> n (right side), m -> a (left side) */
-            lo[nl] = enc_out(c->he[en], c->fixed[en]);
-            repeat |= chain_add(stamp, lv, &nl, a, sl);
-            ro[nr] = enc_out(c->he[ep], c->fixed[ep]);
-            repeat |= chain_add(stamp, rv, &nr, a, sr);
-            repeat |= chain_add(stamp, lv, &nl, tris[en], sl);
-            repeat |= chain_add(stamp, rv, &nr, tris[h], sr);
-            c->tscratch[ntl++] = h / 3;
-        }
-        for (;;) {
-            if (c->fixed[h]) return crossing_error(c, seg, tris[h], tris[next_he(h)], err);
-            int g = c->he[h]; /* g runs from the left chain to the right one */
-            int gn = next_he(g), gp = prev_he(g);
-            int o = tris[gp];
-            c->tscratch[ntl++] = g / 3;
-            int s = o == b ? 0 : orient(c, a, b, o);
-            if (s == 0) {
-                end = o; /* b, or a point on a-b: the constraint continues from there */
-                lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
-                repeat |= chain_add(stamp, lv, &nl, o, sl);
-                ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
-                repeat |= chain_add(stamp, rv, &nr, o, sr);
-                break;
-            }
-            if (s > 0) { /* o on the left: leave through n' -> o */
-                lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
-                repeat |= chain_add(stamp, lv, &nl, o, sl);
-                h = gn;
-            } else {
-                ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
-                repeat |= chain_add(stamp, rv, &nr, o, sr);
-                h = gp;
-            }
-        }
+        seg_walk w;
+        memset(&w, 0, sizeof w);
+        tn_status st = walk_crossing(c, seg, a, b, out, &w, err);
+        if (tn_failed(st)) return st;
         c->st.segments_forced++;
-        if (end != b) c->st.segments_split++;
-        if (repeat) {
-            /* a chain passes a point twice (a slit): the flip fallback, fed
-             * with the crossed edges of a second walk */
-            int nq = 0;
-            h = cross;
-            for (;;) {
-                c->tmp_a[2 * nq] = tris[h];
-                c->tmp_a[2 * nq + 1] = tris[next_he(h)];
-                nq++;
-                int g = c->he[h], o = tris[prev_he(g)];
-                if (o == end) break;
-                h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
-            }
-            if (tn_failed(force_edge(c, a, end, nq)))
-                return tn_error_set(err, TN_FAILURE, 0, 0,
-                                    "tn_cdt: internal error forcing constraint %d", seg);
-            a = end;
+        if (w.end != b) c->st.segments_split++;
+        if (w.repeat) {
+            st = force_by_flips(c, seg, a, b, out, w.end, err);
+            if (tn_failed(st)) return st;
+            a = w.end;
             continue;
         }
-        c->st.cavity_triangles += ntl;
+        c->st.cavity_triangles += w.ntl;
         /* left polygon over a -> end, then the right one over end -> a */
         int slot = 0;
-        int lb = cavity_polygon(c, lv, lo, nl - 1, 0, -1, &slot);
-        cavity_polygon(c, rv, ro, nr - 1, 1, lb, &slot);
-        a = end;
+        int lb = cavity_polygon(c, w.lv, w.lo, w.nl - 1, 0, -1, &slot);
+        cavity_polygon(c, w.rv, w.ro, w.nr - 1, 1, lb, &slot);
+        a = w.end;
     }
     return TN_OK;
 }

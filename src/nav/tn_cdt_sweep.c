@@ -438,14 +438,17 @@ int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nse
     int odd = 0; /* a lone point (no constraint) or an open outline (odd count) */
     for (int i = 0; i < n; i++) {
         int d = fl[i] & 15;
-        odd |= (d == 0) | ((all == 0) & (0x6996 >> d)); /* bit d of 0x6996: d has an odd bit count */
+        /* bit d of 0x6996: d has an odd bit count (allowed on the sides
+         * of a TN_CDT_RECT_DOMAIN rectangle: T-junctions) */
+        odd |= (d == 0) | ((all == 0) & (0x6996 >> d));
     }
     if (odd) return 0;
     const int32_t y0 = xy[1], y1 = xy[2 * n - 1];
     if (all) { /* the bounding rectangle's sides are all constraints */
         for (int i = 0; i < n; i++) {
             int32_t x = xy[2 * i], y = xy[2 * i + 1];
-            int row_first = i == 0 || xy[2 * i - 1] != y, row_last = i == n - 1 || xy[2 * i + 3] != y;
+            int row_first = i == 0 || xy[2 * i - 1] != y;
+            int row_last = i == n - 1 || xy[2 * i + 3] != y;
             if (y == y0 || y == y1) {
                 if ((row_first && x != minx) || (row_last && x != maxx)) return 0;
                 if (!row_last && !(fl[i] & RF_RIGHT)) return 0;
