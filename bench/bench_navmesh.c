@@ -108,7 +108,7 @@ static void radius_table(const tn_map *map, tn_navquery *q, int nq, int max_corn
             int np;
             double t0 = bench_now();
             tn_status st = tn_navquery_find_path(q, (float)p[0], (float)p[1], (float)p[2],
-                                                 (float)p[3], (float)r, xy, cap, &np);
+                                                 (float)p[3], (float)r, xy, cap, &np, NULL);
             tq[n++] = bench_now() - t0;
             bool solved = st == TN_OK;
             ok += solved;
@@ -169,8 +169,10 @@ static int bench_file(const char *path, int reps, int nqueries)
     size_t mesh_bytes = 0, query_bytes = 0;
     tn_allocator ma = {count_alloc, count_free, &mesh_bytes};
     tn_allocator qa = {count_alloc, count_free, &query_bytes};
-    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, &ma, &err);
-    tn_navquery *q = nm ? tn_navquery_create(nm, &qa, &err) : NULL;
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(map->w, map->h, NULL, &ma, &nm, &err);
+    tn_navquery *q = NULL;
+    if (nm) tn_navquery_create(nm, &qa, &q, &err);
     if (!nm || !q) {
         fprintf(stderr, "%s: %s\n", path, err.msg);
         tn_navmesh_destroy(nm);
@@ -233,7 +235,7 @@ static int bench_file(const char *path, int reps, int nqueries)
             float bx = (float)(b % map->w) + 0.5f, by = (float)(b / map->w) + 0.5f;
             int n;
             double t0 = bench_now();
-            tn_status st = tn_navquery_find_path(q, ax, ay, bx, by, 0, xy, cap, &n);
+            tn_status st = tn_navquery_find_path(q, ax, ay, bx, by, 0, xy, cap, &n, NULL);
             tp[i] = bench_now() - t0;
             if (tn_succeeded(st)) {
                 found++;
@@ -241,7 +243,7 @@ static int bench_file(const char *path, int reps, int nqueries)
                 expanded += tn_navquery_expanded(q);
             }
             t0 = bench_now();
-            tn_navquery_find_path(q, ax, ay, bx, by, 0.4f, xy, cap, &n);
+            tn_navquery_find_path(q, ax, ay, bx, by, 0.4f, xy, cap, &n, NULL);
             tr[i] = bench_now() - t0;
             t0 = bench_now();
             visible += tn_navmesh_los(nm, ax, ay, bx, by);

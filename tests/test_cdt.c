@@ -550,7 +550,8 @@ static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mes
 {
     tn_error e;
     if (!err) err = &e;
-    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in->n, in->nsegs, NULL, &c, err);
     assert_non_null(c);
     int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in->n + 2));
     for (int i = 0; i < 2 * in->n; i++) xy[i] = (int32_t)in->xy[i];
@@ -603,7 +604,8 @@ static int build_ok_i(const input *in, unsigned flags, check_opts o)
 /* The same through tn_cdt_build_d (in->xy as given). */
 static tn_status run_d(const input *in, unsigned flags, check_opts o, int *ntris, tn_error *err)
 {
-    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in->n, in->nsegs, NULL, &c, err);
     assert_non_null(c);
     tn_status st = tn_cdt_build_d(c, in->xy, in->n, in->segs, in->nsegs, flags, err);
     tn_cdt_get_stats(c, &g_stats);
@@ -665,7 +667,8 @@ static void test_tiny(void **state)
     input_free(&in);
     /* a capacity-0 triangulator builds the empty input */
     tn_error err;
-    tn_cdt *c = tn_cdt_create(0, 0, NULL, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(0, 0, NULL, &c, &err);
     assert_non_null(c);
     assert_false(tn_failed(tn_cdt_build_i(c, NULL, 0, NULL, 0, 0, &err)));
     tn_cdt_mesh m;
@@ -1023,7 +1026,8 @@ static void check_map_removal(const uint8_t *tiles, int w, int h, int brute)
     }
     check_opts o = {brute, 0};
     build_ok_i(&in, 0, o); /* whole hull: constraints present */
-    tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, NULL);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in.n, in.nsegs, NULL, &c, NULL);
     int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in.n));
     for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
     tn_error err;
@@ -1187,7 +1191,8 @@ static void check_outline_at(const input *in, const uint8_t *tiles, int w, int h
                              const int *gy, int brute, int sweep)
 {
     tn_error err;
-    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in->n, in->nsegs, NULL, &c, &err);
     assert_non_null(c);
     int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in->n + 2));
     for (int i = 0; i < 2 * in->n; i++) xy[i] = (int32_t)in->xy[i];
@@ -1334,7 +1339,8 @@ static void test_sweep_rect_domain(void **state)
                                       1 + (int)tn_rng_below(&r, 6), kind >= 2 ? 2 + kind : 0);
         input in = rect_input(tiles, w, h);
         tn_error err;
-        tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, &err);
+        tn_cdt *c = NULL;
+        tn_cdt_create(in.n, in.nsegs, NULL, &c, &err);
         assert_non_null(c);
         int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in.n + 2));
         for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
@@ -1778,9 +1784,15 @@ static void test_bad_params(void **state)
 {
     (void)state;
     tn_error err;
-    assert_null(tn_cdt_create(-1, 0, NULL, &err));
+    tn_cdt *c = (tn_cdt *)&err; /* must become NULL */
+    tn_status cs = tn_cdt_create(-1, 0, NULL, &c, &err);
+    assert_true(tn_failed(cs) && tn_status_detail(cs, TN_INVALID_PARAM));
+    assert_null(c);
     assert_non_null(strstr(err.msg, "max_points"));
-    tn_cdt *c = tn_cdt_create(4, 1, NULL, &err);
+    assert_true(tn_failed(tn_cdt_create(4, 1, NULL, NULL, &err))); /* no out */
+    assert_int_equal(tn_cdt_create(4, 1, NULL, &c, &err), TN_OK);
+    assert_int_equal(err.status, TN_OK); /* a success clears the record */
+    assert_string_equal(err.msg, "");
     int32_t xy[10] = {0, 0, 1, 0, 0, 1, 1, 1, 5, 5};
     int32_t seg[4] = {0, 3, 1, 2};
     tn_status st = tn_cdt_build_i(c, xy, 5, NULL, 0, 0, &err);
@@ -1834,7 +1846,8 @@ static void test_no_alloc_in_build(void **state)
     tn_allocator a = {count_alloc, count_free, NULL};
     g_allocs = 0;
     tn_error err;
-    tn_cdt *c = tn_cdt_create(5000, 100, &a, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(5000, 100, &a, &c, &err);
     assert_non_null(c);
     int after_create = g_allocs;
     tn_rng r;
@@ -1853,7 +1866,8 @@ static void test_no_alloc_in_build(void **state)
     uint8_t *tiles = random_tiles(&r, 60, 50, 80, 6, 0);
     input in = outline_input(tiles, 60, 50);
     assert_true(in.n <= 5000 && in.nsegs <= 5000);
-    tn_cdt *c2 = tn_cdt_create(5000, 5000, &a, &err);
+    tn_cdt *c2 = NULL;
+    tn_cdt_create(5000, 5000, &a, &c2, &err);
     after_create = g_allocs;
     for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
     for (int round = 0; round < 3; round++) {

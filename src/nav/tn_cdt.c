@@ -41,7 +41,7 @@ void tn_cdt_destroy(tn_cdt *c)
     tn_free(a, c);
 }
 
-tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_error *err)
+static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, tn_error *err)
 {
     if (max_points < 0 || max_points > TN_CDT_MAX_POINTS || max_segments < 0) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -115,6 +115,17 @@ oom:
     tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                  "tn_cdt_create: out of memory for %d points", max_points);
     return NULL;
+}
+
+tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_cdt **out,
+                        tn_error *err)
+{
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "tn_cdt_create: NULL out");
+    tn_error local;
+    tn_error *e = err ? err : &local;
+    *out = cdt_new(max_points, max_segments, a, e);
+    return *out ? cdt_ok(err) : e->status;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1352,7 +1363,7 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
                                 i % 2 ? 'y' : 'x', (int)xy[i], TN_CDT_MAX_COORD);
     if ((flags == TN_CDT_REMOVE_OUTSIDE || flags == TN_CDT_RECT_DOMAIN) &&
         rect_build(c, xy, npoints, segs, nsegs, flags == TN_CDT_RECT_DOMAIN))
-        return TN_OK;
+        return cdt_ok(err);
     for (int i = 0; i < 2 * npoints; i++) c->xy[i] = (double)xy[i];
     c->npoints = npoints;
     c->exact_int = 1;
@@ -1371,7 +1382,7 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
     }
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
-    return st;
+    return tn_failed(st) ? st : cdt_ok(err);
 }
 
 tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs, int nsegs,
@@ -1394,7 +1405,7 @@ tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t
     c->mode = CDT_FLOAT;
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
-    return st;
+    return tn_failed(st) ? st : cdt_ok(err);
 }
 
 void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out)

@@ -6,7 +6,8 @@
  * y-up frame; clockwise on a y-down screen).
  *
  * USE
- *   tn_cdt *c = tn_cdt_create(max_points, max_segments, NULL, &err);
+ *   tn_cdt *c;
+ *   if (tn_failed(tn_cdt_create(max_points, max_segments, NULL, &c, &err))) ...;
  *   tn_cdt_build_i(c, xy, n, segs, nsegs, TN_CDT_REMOVE_OUTSIDE, &err);
  *   tn_cdt_mesh m; tn_cdt_get_mesh(c, &m);   // valid until the next build
  *   ... rebuild as often as needed: builds never allocate ...
@@ -206,7 +207,8 @@ typedef struct tn_cdt_mesh {
 
 /* Capacity for up to max_points points and max_segments constraint segments.
  * All memory is allocated here; builds never allocate. */
-tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_error *err);
+tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_cdt **out,
+                        tn_error *err);
 void tn_cdt_destroy(tn_cdt *c);
 
 /* Integer coordinates (exact predicates).  xy: 2*npoints values in

@@ -57,7 +57,7 @@ void tn_navmesh_destroy(tn_navmesh *m)
     tn_free(&copy, m);
 }
 
-tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
+static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cfg,
                               const tn_allocator *a, tn_error *err)
 {
     tn_navmesh_config c = cfg ? *cfg : tn_navmesh_default_config();
@@ -152,13 +152,24 @@ tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg
                      "out of memory for a %dx%d navmesh", map_w, map_h);
         return NULL;
     }
-    m->cdt = tn_cdt_create(m->max_points, m->max_segs, al, err);
-    m->sub = m->cdt ? tn_cdt_create(LOCAL_PTS, LOCAL_SEGS, al, err) : NULL;
+    if (tn_succeeded(tn_cdt_create(m->max_points, m->max_segs, al, &m->cdt, err)))
+        tn_cdt_create(LOCAL_PTS, LOCAL_SEGS, al, &m->sub, err);
     if (!m->cdt || !m->sub) {
         tn_navmesh_destroy(m);
         return NULL;
     }
     return m;
+}
+
+tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
+                            const tn_allocator *a, tn_navmesh **out, tn_error *err)
+{
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh create: NULL out");
+    tn_error local;
+    tn_error *e = err ? err : &local;
+    *out = navmesh_new(map_w, map_h, cfg, a, e);
+    return *out ? nm_ok(err) : e->status;
 }
 
 void tn_navmesh_set_clock(tn_navmesh *m, double (*clock)(void))
@@ -410,14 +421,14 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     }
     if (m->nsegs == 0) { /* no free tile: an empty mesh */
         m->npts = 0;
-        return TN_OK;
+        return nm_ok(err);
     }
     double t0 = m->clock ? m->clock() : 0.0;
     m->swept = false;
     if (build_swept(m)) {
         if (m->clock) m->cdt_seconds = m->clock() - t0;
         label_triangles(m, -1);
-        return TN_OK;
+        return nm_ok(err);
     }
     m->ntris = 0;
     tn_status s = tn_cdt_build_i(m->cdt, m->pts, m->npts, m->segs, m->nsegs, 0, err);
@@ -437,7 +448,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     memcpy(m->adj, cm.adj, sizeof(int32_t) * 3 * (size_t)cm.ntris);
     m->ntris = cm.ntris;
     label_triangles(m, -1);
-    return TN_OK;
+    return nm_ok(err);
 }
 
 bool tn_navmesh_tile_free(const tn_navmesh *m, int x, int y)
@@ -1134,7 +1145,7 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
     uint8_t f = map->tile[i] != TN_TILE_BLOCK;
     if (f == m->free[i]) {
         m->last_local = true;
-        return TN_OK;
+        return nm_ok(err);
     }
     m->free[i] = f;
     uint64_t *row = m->bits + (size_t)(y + 1) * m->stride + (x >> 6);
@@ -1189,7 +1200,7 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
     else
         label_triangles(m, -1);
     m->last_local = true;
-    return TN_OK;
+    return nm_ok(err);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -209,10 +209,11 @@ typedef struct tn_navmesh_config {
 
 tn_navmesh_config tn_navmesh_default_config(void);
 
-/* A mesh for maps of up to map_w x map_h tiles (1..TN_MAP_MAX_SIZE).  All
- * memory is allocated here.  NULL (err filled) on bad arguments or no memory. */
-tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
-                              const tn_allocator *a, tn_error *err);
+/* A mesh for maps of up to map_w x map_h tiles (1..TN_MAP_MAX_SIZE) into
+ * *out.  All memory is allocated here (see MEMORY).  TN_OK, or
+ * FAILURE|INVALID_PARAM / OUT_OF_MEMORY with *out = NULL and err filled. */
+tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
+                            const tn_allocator *a, tn_navmesh **out, tn_error *err);
 void tn_navmesh_destroy(tn_navmesh *m);
 
 /* (Re)build from `map` (at most the created size).  Fails with CAPACITY when
@@ -288,7 +289,8 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
 
 /* Scratch for A* and the funnel, sized for `m`'s capacity (valid across
  * rebuilds of m; must not outlive it). */
-tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err);
+tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navquery **out,
+                             tn_error *err);
 void tn_navquery_destroy(tn_navquery *q);
 
 /* A path from s to g for an agent of `radius` (query units, >= 0): with
@@ -303,7 +305,7 @@ void tn_navquery_destroy(tn_navquery *q);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
  *  points (the first cap are written). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
-                                float radius, float *xy, int cap, int *count);
+                                float radius, float *xy, int cap, int *count, tn_error *err);
 /* The corridor of the last successful find_path: triangles from start to
  * goal (radius > 0: the triangles under the path's points, for drawing). */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);

@@ -290,7 +290,7 @@ static void trace_pt(tn_navquery *q, tn_trace_kind k, double x, double y, double
     tn_trace_record(q->trace, k, (float)x, (float)y, -1, (float)g, (float)f);
 }
 
-tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
+static tn_navquery *navquery_new(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
 {
     if (!m) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navquery: no navmesh");
@@ -344,6 +344,17 @@ tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_e
         return NULL;
     }
     return q;
+}
+
+tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navquery **out,
+                             tn_error *err)
+{
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navquery create: NULL out");
+    tn_error local;
+    tn_error *e = err ? err : &local;
+    *out = navquery_new(m, a, e);
+    return *out ? nm_ok(err) : e->status;
 }
 
 void tn_navquery_destroy(tn_navquery *q)
@@ -1645,14 +1656,24 @@ static void clear_output(tn_navquery *q, int gi, double r)
 
 /* find_path for radius r > 0 (tile units). */
 static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
-                            double gy, double r, float *xy, int cap, int *count)
+                            double gy, double r, float *xy, int cap, int *count, tn_error *err)
 {
     const tn_navmesh *m = q->m;
+    const double u = m->tile_size;
     q->cinexact = false;
     q->clen = 0;
-    if (!pt_clear(m, sx, sy, r) || !pt_clear(m, gx, gy, r)) return TN_FAILURE | TN_INVALID_PARAM;
+    bool sc = pt_clear(m, sx, sy, r);
+    if (!sc || !pt_clear(m, gx, gy, r))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: the %s (%g, %g) is closer than the radius %g to a wall "
+                            "(tn_navmesh_nearest_clear gives a point that is not)",
+                            sc ? "goal" : "start", (sc ? gx : sx) * u, (sc ? gy : sy) * u, r * u);
     int gi = clear_search(q, ts, tg, sx, sy, gx, gy, r);
-    if (gi < 0) return TN_FAILURE | TN_UNREACHABLE;
+    if (gi < 0)
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "navquery: no way from (%g, %g) to (%g, %g) is wide enough for "
+                            "radius %g",
+                            sx * u, sy * u, gx * u, gy * u, r * u);
     clear_output(q, gi, r);
     q->exact = !q->cinexact;
     /* the corridor: the triangles under the path's points */
@@ -1671,8 +1692,11 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
         xy[2 * k + 1] = (float)(q->out[2 * k + 1] * m->tile_size);
     }
     *count = w;
-    if (q->nout > w) return TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
-    return TN_OK;
+    if (q->nout > w)
+        return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
+                            "navquery: the path has %d points, the buffer holds the first %d",
+                            q->nout, w);
+    return nm_ok(err);
 }
 
 
@@ -1756,12 +1780,19 @@ static bool on_edge_between(const tn_navmesh *m, int t, int n, double x, double 
 }
 
 tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx, float fgy,
-                                float radius, float *xy, int cap, int *count)
+                                float radius, float *xy, int cap, int *count, tn_error *err)
 {
     if (count) *count = 0;
-    if (!q || !xy || cap < 2 || !count || !isfinite(fsx) || !isfinite(fsy) ||
-        !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) || !isfinite(radius))
-        return TN_FAILURE | TN_INVALID_PARAM;
+    if (!q || !xy || cap < 2 || !count)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: find_path needs a query, an output buffer of at least 2 "
+                            "points and a count");
+    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) ||
+        !(radius >= 0.0f) || !isfinite(radius))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: find_path from (%g, %g) to (%g, %g) radius %g: not finite "
+                            "or a negative radius",
+                            (double)fsx, (double)fsy, (double)fgx, (double)fgy, (double)radius);
     const tn_navmesh *m = q->m;
     q->ncorr = 0;
     q->expanded = 0;
@@ -1770,9 +1801,18 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
     const double r = radius * inv;
     int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
-    if (ts < 0 || tg < 0) return TN_FAILURE | TN_INVALID_PARAM;
-    if (m->region[ts] != m->region[tg]) return TN_FAILURE | TN_UNREACHABLE;
-    if (r > 0) return clear_path(q, ts, tg, sx, sy, gx, gy, r, xy, cap, count);
+    if (ts < 0 || tg < 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: the %s (%g, %g) is not in free space (a block, or outside "
+                            "the map)",
+                            ts < 0 ? "start" : "goal", (double)(ts < 0 ? fsx : fgx),
+                            (double)(ts < 0 ? fsy : fgy));
+    if (m->region[ts] != m->region[tg])
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "navquery: the goal (%g, %g) is in another region than the start "
+                            "(%g, %g)",
+                            (double)fgx, (double)fgy, (double)fsx, (double)fsy);
+    if (r > 0) return clear_path(q, ts, tg, sx, sy, gx, gy, r, xy, cap, count, err);
     bool found;
     if (tri_contains(m, ts, gx, gy)) { /* same triangle: a straight line */
         q->corr[0] = ts;
@@ -1786,7 +1826,10 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     } else {
         found = corridor_astar(q, ts, tg, sx, sy, gx, gy, r);
     }
-    if (!found) return TN_FAILURE | TN_UNREACHABLE;
+    if (!found)
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "navquery: no path from (%g, %g) to (%g, %g)", (double)fsx,
+                            (double)fsy, (double)fgx, (double)fgy);
 
     /* A start (goal) lying on the first (last) portal is also inside the
      * next (previous) triangle: trim such portals, which would give the
@@ -1825,6 +1868,9 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         xy[2 * k + 1] = (float)(q->pts[2 * k + 1] * m->tile_size);
     }
     *count = w;
-    if (np > cap) return TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
-    return TN_OK;
+    if (np > cap)
+        return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
+                            "navquery: the path has %d points, the buffer holds the first %d", np,
+                            w);
+    return nm_ok(err);
 }

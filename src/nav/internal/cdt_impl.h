@@ -176,4 +176,16 @@ CDT_INLINE int incircle(tn_cdt *c, int ia, int ib, int ic, int id)
     return incircle_adapt(a, b, cc, d, permanent);
 }
 
+/* Success: clear a caller's error record (a stale message must not
+ * survive a later success). */
+static inline tn_status cdt_ok(tn_error *err)
+{
+    if (err) {
+        err->status = TN_OK;
+        err->line = err->col = 0;
+        err->msg[0] = '\0';
+    }
+    return TN_OK;
+}
+
 #endif

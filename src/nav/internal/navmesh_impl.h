@@ -134,4 +134,16 @@ int locate_any(const tn_navmesh *m, double px, double py, int hint);
 int free_containing(const tn_navmesh *m, int t, double px, double py);
 int locate_free(const tn_navmesh *m, double px, double py, int hint);
 
+/* Success: clear a caller's error record (a stale message must not
+ * survive a later success). */
+static inline tn_status nm_ok(tn_error *err)
+{
+    if (err) {
+        err->status = TN_OK;
+        err->line = err->col = 0;
+        err->msg[0] = '\0';
+    }
+    return TN_OK;
+}
+
 #endif
