@@ -755,6 +755,68 @@ static void test_create_errors(void **state)
     tn_navmesh_destroy(nm);
 }
 
+/* Capacities sized to the content (tn_navmesh_config_for_map): the mesh
+ * builds, passes the exact checks, gives the same paths as a worst-case
+ * mesh and takes local edits within the headroom; a capacity one point
+ * short is refused at build. */
+static void test_config_for_map(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        int w = 20 + 9 * k, h = 15 + 5 * k;
+        tn_map *m = random_map(w, h, 8 + 6 * k, 900 + (uint64_t)k);
+        tn_navmesh_config c = tn_navmesh_config_for_map(m, 0.25f);
+        tn_navmesh_view big;
+        tn_navmesh *ref = build(m);
+        tn_navmesh_get_view(ref, &big);
+        assert_true(c.max_points >= big.npoints && c.max_points < (w + 1) * (h + 1));
+        tn_error err;
+        tn_navmesh *nm = NULL;
+        tn_navquery *q = NULL, *qr = NULL;
+        assert_int_equal(tn_navmesh_create(w, h, &c, NULL, &nm, &err), TN_OK);
+        assert_int_equal(tn_navmesh_build(nm, m, &err), TN_OK);
+        assert_int_equal(tn_navquery_create(nm, NULL, &q, &err), TN_OK);
+        assert_int_equal(tn_navquery_create(ref, NULL, &qr, &err), TN_OK);
+        tn_rng r;
+        tn_rng_seed(&r, 5 + (uint64_t)k, 2);
+        float xy[2048];
+        for (int it = 0; it < 40; it++) {
+            int x = (int)tn_rng_below(&r, (uint32_t)w), y = (int)tn_rng_below(&r, (uint32_t)h);
+            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            assert_int_equal(tn_navmesh_update_tile(nm, m, x, y, &err), TN_OK);
+            assert_int_equal(tn_navmesh_update_tile(ref, m, x, y, &err), TN_OK);
+            tn_navmesh_view v;
+            tn_navmesh_get_view(nm, &v);
+            check_outlines(m, &v);
+            if (v.ntris) check_triangles(m, &v);
+            float sx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
+            float sy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
+            float gx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
+            float gy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
+            int n1, n2;
+            tn_status s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n1, NULL);
+            double l1 = tn_succeeded(s1) ? path_len(xy, n1) : -1;
+            tn_status s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0, xy, 1024, &n2, NULL);
+            double l2 = tn_succeeded(s2) ? path_len(xy, n2) : -1;
+            assert_int_equal(s1, s2);
+            assert_true(fabs(l1 - l2) < 1e-6);
+        }
+        tn_navquery_destroy(q);
+        tn_navquery_destroy(qr);
+        tn_navmesh_destroy(nm);
+        /* one point short of the outline: CAPACITY at build, an empty mesh */
+        tn_navmesh_get_view(ref, &big);
+        c.max_points = big.npoints - 1;
+        assert_int_equal(tn_navmesh_create(w, h, &c, NULL, &nm, &err), TN_OK);
+        tn_status s = tn_navmesh_build(nm, m, &err);
+        assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
+        assert_int_equal(tn_navmesh_locate(nm, 0.5f, 0.5f, -1), -1);
+        tn_navmesh_destroy(nm);
+        tn_navmesh_destroy(ref);
+        tn_map_destroy(m);
+    }
+}
+
 /* Local rebuilds: after each of many random single-tile edits the updated
  * mesh passes the same exact checks as a full build, and its paths are as
  * short as those of a mesh built from scratch (both exact). */
@@ -1534,6 +1596,7 @@ int main(void)
         cmocka_unit_test(test_files_regions),
         cmocka_unit_test(test_create_errors),
         cmocka_unit_test(test_local_update),
+        cmocka_unit_test(test_config_for_map),
         cmocka_unit_test(test_locate),
         cmocka_unit_test(test_funnel),
         cmocka_unit_test(test_path_simple),

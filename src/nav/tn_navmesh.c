@@ -8,6 +8,34 @@
 /* ------------------------------------------------------------------------ */
 /* Create / destroy */
 
+tn_navmesh_config tn_navmesh_config_for_map(const tn_map *map, float headroom)
+{
+    tn_navmesh_config c = tn_navmesh_default_config();
+    if (!map || map->w < 1 || map->h < 1 || !(headroom >= 0.0f)) return c;
+    const int w = map->w, h = map->h;
+    int64_t np = 0;
+#define NM_BLK(x, y) \
+    ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || map->tile[(size_t)(y) * w + (x)] == TN_TILE_BLOCK)
+    for (int y = 0; y <= h; y++) /* extract_outlines' vertex rule, plus the map's corners */
+        for (int x = 0; x <= w; x++) {
+            int a = NM_BLK(x - 1, y - 1), b = NM_BLK(x, y - 1), cc = NM_BLK(x - 1, y),
+                d = NM_BLK(x, y);
+            np += ((a != b || cc != d) && (a != cc || b != d)) ||
+                  ((x == 0 || x == w) && (y == 0 || y == h));
+        }
+#undef NM_BLK
+    int64_t worst_pts = (int64_t)(w + 1) * (h + 1);
+    int64_t worst_segs = (int64_t)2 * w * h + w + h;
+    double want = (double)np * (1.0 + (double)headroom) + 64.0;
+    int64_t p = want < (double)worst_pts ? (int64_t)want : worst_pts;
+    /* every vertex ends at most 4 segment halves (S <= 2P), plus the
+     * border runs along blocked tiles (one per border vertex) */
+    int64_t s = 2 * p + 2 * (int64_t)(w + h) + 8;
+    c.max_points = (int)p;
+    c.max_segments = (int)(s < worst_segs ? s : worst_segs);
+    return c;
+}
+
 tn_navmesh_config tn_navmesh_default_config(void)
 {
     tn_navmesh_config c;

@@ -208,6 +208,13 @@ typedef struct tn_navmesh_config {
 } tn_navmesh_config;
 
 tn_navmesh_config tn_navmesh_default_config(void);
+/* Capacities sized to `map`'s content: its outline vertices (O(W*H) count)
+ * times 1 + headroom, plus 64, and segments for them (see MEMORY); the
+ * default config when map is NULL.  Mesh and query memory then follow the
+ * map's content instead of its size.  An edit that outgrows the capacity
+ * makes tn_navmesh_update_tile / _build fail with CAPACITY (the mesh is
+ * then empty): create a new mesh sized for the new map. */
+tn_navmesh_config tn_navmesh_config_for_map(const tn_map *map, float headroom);
 
 /* A mesh for maps of up to map_w x map_h tiles (1..TN_MAP_MAX_SIZE) into
  * *out.  All memory is allocated here (see MEMORY).  TN_OK, or
