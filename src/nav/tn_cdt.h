@@ -16,8 +16,10 @@
  * ALGORITHM
  * Two builders share the output format.
  *
- *  A. The rectilinear row sweep: tn_cdt_build_i with exactly
- *     TN_CDT_REMOVE_OUTSIDE on a tile-map outline - points sorted by (y, x)
+ *  A. The rectilinear row sweep (tn_cdt_sweep.c): tn_cdt_build_i with
+ *     exactly TN_CDT_REMOVE_OUTSIDE (or exactly TN_CDT_RECT_DOMAIN: the
+ *     bounding rectangle, sides all constraints, points on its sides may
+ *     end 3 constraints; everything inside is kept) on a tile-map outline - points sorted by (y, x)
  *     without duplicates, every constraint horizontal or vertical, a
  *     horizontal one joining consecutive points, every point the end of 2
  *     or 4 constraints (what tn_navmesh and bench_gen.c extract), x and y
@@ -47,7 +49,8 @@
  *     own boundary).  The same triangle count as B, not always the same
  *     triangles where four points are cocircular.
  *
- *  B. The general builder, for everything else:
+ *  B. The general builder (tn_cdt.c; exact predicates in tn_cdt_pred.c),
+ *     for everything else:
  *  1. Exact duplicates are merged (open-addressing hash on the coordinate
  *     bits): remap[i] is the first input point with the same coordinates.
  *  2. Delaunay triangulation by sweep hull (Sinclair's S-hull, as in
@@ -126,6 +129,12 @@
  *  1,000,000), independent of max_segments.  Builds never allocate; their
  *  cost depends on the input, not on the capacity.  The mesh arrays live in
  *  the tn_cdt and are valid until the next build.
+ *
+ * THREADS
+ *  A tn_cdt is one builder's state: a build writes it, so one tn_cdt per
+ *  thread that builds.  After a build, get_mesh / get_stats and reading
+ *  the mesh are read-only and may run in several threads at once.  No
+ *  globals: different tn_cdt objects are independent.
  *
  * COST (measured with bench/bench_cdt.c and bench/peers, gcc -O2, on the
  * shared 2-core machine at load 2.7-3: medians; CPU = thread CPU time,
