@@ -1483,18 +1483,6 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
     while (q->ncheap > 0) {
         clabel e = cheap_pop(q);
         if (e.f >= q->cbest) break;
-        /* lazy check of the arc before the tangent and of the tangent */
-        if (e.parent >= 0) {
-            const clabel *P = &q->lab[e.parent];
-            if (!label_arc_clear(m, P, e.ox, e.oy, r)) continue;
-            if (!seg_clear(m, e.ox, e.oy, e.tx, e.ty, r)) continue;
-        }
-        if (e.state == -2) {
-            if (q->nlab == q->lcap) return -1;
-            if (q->trace) trace_pt(q, TN_TRACE_GOAL, e.tx, e.ty, e.g, e.f);
-            q->lab[q->nlab] = e;
-            return q->nlab++;
-        }
         /* dominance: a closed label of the same circle and side that
          * arrives no later along the arc and is no longer up to here */
         if (e.state >= 0) {
@@ -1504,6 +1492,8 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
             if (q->state_stamp[st] == q->sgen) {
                 for (int j = q->state_head[st]; j >= 0 && !dominated; j = q->lab[j].next) {
                     const clabel *o = &q->lab[j];
+                    /* sw >= -1e-12 below, so this cannot dominate: skip the atan2 */
+                    if (o->g > e.g + 1e-12 + r * 1e-12) continue;
                     double sw = sweep(o->tx - cx, o->ty - cy, e.tx - cx, e.ty - cy, s);
                     if (sw < -1e-12) continue;
                     if (o->g + r * sw <= e.g + 1e-12 && label_arc_clear(m, o, e.tx, e.ty, r))
@@ -1514,6 +1504,20 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
                 q->state_head[st] = -1;
             }
             if (dominated) continue;
+        }
+        /* lazy check of the arc before the tangent and of the tangent
+         * (after the dominance test, which does not depend on it: a
+         * dominated label is dropped either way, without the check) */
+        if (e.parent >= 0) {
+            const clabel *P = &q->lab[e.parent];
+            if (!label_arc_clear(m, P, e.ox, e.oy, r)) continue;
+            if (!seg_clear(m, e.ox, e.oy, e.tx, e.ty, r)) continue;
+        }
+        if (e.state == -2) {
+            if (q->nlab == q->lcap) return -1;
+            if (q->trace) trace_pt(q, TN_TRACE_GOAL, e.tx, e.ty, e.g, e.f);
+            q->lab[q->nlab] = e;
+            return q->nlab++;
         }
         if (q->nlab == q->lcap) {
             q->cinexact = true;
