@@ -100,6 +100,17 @@ bench: $(BENCH) $(GAME)
 bench-peers: $(BENCH)
 	@sh bench/peers/run.sh $(BUILD)
 
+# `make tsan`: one navmesh shared by four threads, one query object each,
+# under ThreadSanitizer (tests/tsan/navmesh_threads.c; about 30 s).
+.PHONY: tsan
+TSAN_SRC = tests/tsan/navmesh_threads.c $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c \
+           src/nav/tn_cdt%.c src/nav/tn_map.c src/nav/tn_common.c,$(NAV_SRC))
+tsan:
+	@mkdir -p $(BUILD)
+	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav $(TSAN_SRC) -lm -lpthread \
+	  -o $(BUILD)/tsan-navmesh
+	TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/tsan-navmesh
+
 $(LIB): $(NAV_OBJ)
 	@rm -f $@
 	ar rcs $@ $^

@@ -69,7 +69,7 @@ static int mn_path(void *user, float ax, float ay, float bx, float by, float rad
     meshnav *m = user;
     m->paths++;
     int n = 0, want = cap + 1 < 129 ? cap + 1 : 129;
-    if (tn_failed(tn_navquery_find_path(m->q, ax, ay, bx, by, radius, m->buf, want, &n)) || n < 2)
+    if (tn_failed(tn_navquery_find_path(m->q, ax, ay, bx, by, radius, m->buf, want, &n, NULL)) || n < 2)
         return 0;
     if (n > want) n = want;
     memcpy(xy, m->buf + 2, sizeof(float) * 2 * (size_t)(n - 1));
@@ -322,9 +322,9 @@ int bench_agents(int argc, char **argv)
     tn_navmesh_config cfg = tn_navmesh_default_config();
     cfg.tile_size = T;
     meshnav nav = {0};
-    nav.mesh = m ? tn_navmesh_create(size, size, &cfg, NULL, &err) : NULL;
-    if (!nav.mesh || tn_failed(tn_navmesh_build(nav.mesh, m, &err)) ||
-        !(nav.q = tn_navquery_create(nav.mesh, NULL, &err))) {
+    if (!m || tn_failed(tn_navmesh_create(size, size, &cfg, NULL, &nav.mesh, &err)) ||
+        tn_failed(tn_navmesh_build(nav.mesh, m, &err)) ||
+        tn_failed(tn_navquery_create(nav.mesh, NULL, &nav.q, &err))) {
         fprintf(stderr, "agents: navmesh: %s\n", err.msg);
         return 1;
     }

@@ -219,7 +219,8 @@ static int time_navmesh(const char *path, int runs, double *wall, double *cpu)
     tn_map *m = load_map(path);
     if (!m) return 1;
     tn_error err;
-    tn_navmesh *nm = tn_navmesh_create(m->w, m->h, NULL, NULL, &err);
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(m->w, m->h, NULL, NULL, &nm, &err);
     if (!nm || tn_failed(tn_navmesh_build(nm, m, &err))) {
         fprintf(stderr, "cdt: navmesh: %s\n", err.msg);
         tn_navmesh_destroy(nm);
@@ -341,13 +342,14 @@ int bench_cdt(int argc, char **argv)
                 return 2;
             }
             if (load_map_input(alternate, &other)) return 1;
-            between.c = tn_cdt_create(other.n, other.nsegs, NULL, &err);
+            tn_cdt_create(other.n, other.nsegs, NULL, &between.c, &err);
             if (!between.c) {
                 fprintf(stderr, "cdt: %s\n", err.msg);
                 return 1;
             }
         }
-        tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, &err);
+        tn_cdt *c = NULL;
+        tn_cdt_create(in.n, in.nsegs, NULL, &c, &err);
         int rc = 1;
         if (c && !tn_failed(build_once(c, &in, 0, &err))) {
             tn_cdt_mesh mh, mr;
@@ -381,7 +383,7 @@ int bench_cdt(int argc, char **argv)
         tn_cdt **cs = calloc((size_t)nmaps, sizeof *cs);
         for (int k = 0; k < nmaps; k++) {
             if (load_map_input(maps[k], &ins[k])) return 1;
-            cs[k] = tn_cdt_create(ins[k].n, ins[k].nsegs, NULL, &err);
+            tn_cdt_create(ins[k].n, ins[k].nsegs, NULL, &cs[k], &err);
             if (!cs[k]) {
                 fprintf(stderr, "cdt: %s\n", err.msg);
                 return 1;
@@ -406,7 +408,7 @@ int bench_cdt(int argc, char **argv)
                                      nmaps > 1 ? TN_CDT_REMOVE_OUTSIDE : 0u};
             double tc = 0;
             if (nmaps == 1) { /* a second tn_cdt for the hull build */
-                between.c = tn_cdt_create(in->n, in->nsegs, NULL, &err);
+                tn_cdt_create(in->n, in->nsegs, NULL, &between.c, &err);
                 if (!between.c) return 1;
             }
             tc = time_builds(c, in, TN_CDT_REMOVE_OUTSIDE, runs, &mn, &mx, &cc, &between);
@@ -448,7 +450,8 @@ int bench_cdt(int argc, char **argv)
         return 1;
     }
     random_points(npoints, seed, use_float, in.xi, in.xd);
-    tn_cdt *c = tn_cdt_create(npoints, 0, NULL, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(npoints, 0, NULL, &c, &err);
     if (!c) {
         fprintf(stderr, "cdt: %s\n", err.msg);
         return 1;

@@ -108,7 +108,7 @@ static void radius_table(const tn_map *map, tn_navquery *q, int nq, int max_corn
             int np;
             double t0 = bench_now();
             tn_status st = tn_navquery_find_path(q, (float)p[0], (float)p[1], (float)p[2],
-                                                 (float)p[3], (float)r, xy, cap, &np);
+                                                 (float)p[3], (float)r, xy, cap, &np, NULL);
             tq[n++] = bench_now() - t0;
             bool solved = st == TN_OK;
             ok += solved;
@@ -169,8 +169,10 @@ static int bench_file(const char *path, int reps, int nqueries)
     size_t mesh_bytes = 0, query_bytes = 0;
     tn_allocator ma = {count_alloc, count_free, &mesh_bytes};
     tn_allocator qa = {count_alloc, count_free, &query_bytes};
-    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, &ma, &err);
-    tn_navquery *q = nm ? tn_navquery_create(nm, &qa, &err) : NULL;
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(map->w, map->h, NULL, &ma, &nm, &err);
+    tn_navquery *q = NULL;
+    if (nm) tn_navquery_create(nm, &qa, &q, &err);
     if (!nm || !q) {
         fprintf(stderr, "%s: %s\n", path, err.msg);
         tn_navmesh_destroy(nm);
@@ -205,10 +207,24 @@ static int bench_file(const char *path, int reps, int nqueries)
            map->h, v.npoints, v.nsegments, v.ntris, v.nfree, v.nregions, tmed, cpumed, cmed,
            tmed > 0 ? 100.0 * cmed / tmed : 0.0);
 
-    printf("%-22s   memory (worst-case capacity for the size): mesh %.1f MB incl. CDT, "
-           "query %.1f MB; triangulated by %s\n",
-           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0,
-           v.swept ? "two row sweeps (free, blocked)" : "the general CDT");
+    /* the same map with capacities sized to its content (25% headroom) */
+    size_t mesh_c = 0, query_c = 0;
+    tn_allocator mca = {count_alloc, count_free, &mesh_c};
+    tn_allocator qca = {count_alloc, count_free, &query_c};
+    tn_navmesh_config ccfg = tn_navmesh_config_for_map(map, 0.25f);
+    tn_navmesh *nmc = NULL;
+    tn_navquery *qc = NULL;
+    if (tn_succeeded(tn_navmesh_create(map->w, map->h, &ccfg, &mca, &nmc, &err)))
+        tn_navquery_create(nmc, &qca, &qc, &err);
+    bool c_ok = nmc && qc && tn_succeeded(tn_navmesh_build(nmc, map, &err));
+    tn_navquery_destroy(qc);
+    tn_navmesh_destroy(nmc);
+    printf("%-22s   memory: worst-case capacity for the size: mesh %.1f MB incl. CDT, query "
+           "%.1f MB; sized to the content (tn_navmesh_config_for_map, +25%%: %d points): "
+           "mesh %.1f MB, query %.1f MB%s; triangulated by %s\n",
+           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0, ccfg.max_points,
+           mesh_c / 1048576.0, query_c / 1048576.0, c_ok ? "" : " (build FAILED)",
+           v.swept ? "one row sweep" : "the general CDT");
     /* Queries between random free tile centres. */
     int nfree = 0;
     for (int i = 0; i < map->w * map->h; i++) nfree += map->tile[i] != TN_TILE_BLOCK;
@@ -233,7 +249,7 @@ static int bench_file(const char *path, int reps, int nqueries)
             float bx = (float)(b % map->w) + 0.5f, by = (float)(b / map->w) + 0.5f;
             int n;
             double t0 = bench_now();
-            tn_status st = tn_navquery_find_path(q, ax, ay, bx, by, 0, xy, cap, &n);
+            tn_status st = tn_navquery_find_path(q, ax, ay, bx, by, 0, xy, cap, &n, NULL);
             tp[i] = bench_now() - t0;
             if (tn_succeeded(st)) {
                 found++;
@@ -241,7 +257,7 @@ static int bench_file(const char *path, int reps, int nqueries)
                 expanded += tn_navquery_expanded(q);
             }
             t0 = bench_now();
-            tn_navquery_find_path(q, ax, ay, bx, by, 0.4f, xy, cap, &n);
+            tn_navquery_find_path(q, ax, ay, bx, by, 0.4f, xy, cap, &n, NULL);
             tr[i] = bench_now() - t0;
             t0 = bench_now();
             visible += tn_navmesh_los(nm, ax, ay, bx, by);

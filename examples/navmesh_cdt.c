@@ -41,8 +41,9 @@ int main(void)
                                  4, 4, 4, 6, 6, 6, 6, 4};    /* hole:  points 4-7 */
     static const int32_t segs[] = {0, 1, 1, 2, 2, 3, 3, 0,   /* outer edges */
                                    4, 5, 5, 6, 6, 7, 7, 4};  /* hole edges */
-    tn_cdt *cdt = tn_cdt_create(8, 8, NULL, &err);
-    if (!cdt || tn_failed(tn_cdt_build_i(cdt, xy, 8, segs, 8, TN_CDT_REMOVE_OUTSIDE, &err))) {
+    tn_cdt *cdt = NULL;
+    if (tn_failed(tn_cdt_create(8, 8, NULL, &cdt, &err)) ||
+        tn_failed(tn_cdt_build_i(cdt, xy, 8, segs, 8, TN_CDT_REMOVE_OUTSIDE, &err))) {
         fprintf(stderr, "cdt: %s\n", err.msg);
         return 1;
     }
@@ -68,8 +69,9 @@ int main(void)
     }
     /* Coordinates in tile units (tile_size 1); 16 would make them pixels. */
     tn_navmesh_config cfg = tn_navmesh_default_config();
-    tn_navmesh *nav = tn_navmesh_create(map->w, map->h, &cfg, NULL, &err);
-    if (!nav || tn_failed(tn_navmesh_build(nav, map, &err))) {
+    tn_navmesh *nav = NULL;
+    if (tn_failed(tn_navmesh_create(map->w, map->h, &cfg, NULL, &nav, &err)) ||
+        tn_failed(tn_navmesh_build(nav, map, &err))) {
         fprintf(stderr, "navmesh: %s\n", err.msg);
         return 1;
     }
@@ -78,8 +80,8 @@ int main(void)
     printf("\nnavmesh: %d free triangles in %d region(s)\n", view.nfree, view.nregions);
 
     /* A query object holds the search's memory: one per thread. */
-    tn_navquery *query = tn_navquery_create(nav, NULL, &err);
-    if (!query) {
+    tn_navquery *query = NULL;
+    if (tn_failed(tn_navquery_create(nav, NULL, &query, &err))) {
         fprintf(stderr, "navquery: %s\n", err.msg);
         return 1;
     }
@@ -88,9 +90,9 @@ int main(void)
      * around are left (string pulling). */
     float path[2 * 32];
     int n = 0;
-    tn_status s = tn_navquery_find_path(query, 1.5f, 1.5f, 14.5f, 6.5f, 0.3f, path, 32, &n);
+    tn_status s = tn_navquery_find_path(query, 1.5f, 1.5f, 14.5f, 6.5f, 0.3f, path, 32, &n, &err);
     if (tn_failed(s)) {
-        fprintf(stderr, "path: %s\n", tn_status_str(s));
+        fprintf(stderr, "path: %s\n", err.msg);
         return 1;
     }
     double length = 0;

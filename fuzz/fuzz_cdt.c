@@ -263,7 +263,8 @@ points_done:
     ns = s;
 
     tn_error err;
-    tn_cdt *c = tn_cdt_create(MAXP, MAXS, NULL, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(MAXP, MAXS, NULL, &c, &err);
     CHECK(c != NULL);
 
     tn_status si = tn_cdt_build_i(c, ixy, np, segs, ns, flags, &err);

@@ -136,7 +136,7 @@ static inline int tnav_mesh_path(void *user, float ax, float ay, float bx, float
     float buf[2 * 65];
     int count = 0;
     int want = cap + 1 < 65 ? cap + 1 : 65;
-    tn_status s = tn_navquery_find_path(t->q, ax, ay, bx, by, radius, buf, want, &count);
+    tn_status s = tn_navquery_find_path(t->q, ax, ay, bx, by, radius, buf, want, &count, NULL);
     if (tn_failed(s) || count < 1) return 0;
     if (count > want) count = want;
     /* Drop the start point. */
@@ -157,9 +157,9 @@ static inline tnav_mesh *tnav_mesh_create(const tn_map *m)
     tn_navmesh_config cfg = tn_navmesh_default_config();
     cfg.tile_size = TN_TILE_PX;
     tnav_mesh *t = calloc(1, sizeof *t);
-    t->mesh = tn_navmesh_create(m->w, m->h, &cfg, NULL, &e);
-    if (!t->mesh || tn_failed(tn_navmesh_build(t->mesh, m, &e)) ||
-        !(t->q = tn_navquery_create(t->mesh, NULL, &e))) {
+    if (tn_failed(tn_navmesh_create(m->w, m->h, &cfg, NULL, &t->mesh, &e)) ||
+        tn_failed(tn_navmesh_build(t->mesh, m, &e)) ||
+        tn_failed(tn_navquery_create(t->mesh, NULL, &t->q, &e))) {
         if (t->mesh) tn_navmesh_destroy(t->mesh);
         free(t);
         return NULL;

@@ -550,7 +550,8 @@ static tn_status run_i(const input *in, unsigned flags, check_opts o, tn_cdt_mes
 {
     tn_error e;
     if (!err) err = &e;
-    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in->n, in->nsegs, NULL, &c, err);
     assert_non_null(c);
     int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in->n + 2));
     for (int i = 0; i < 2 * in->n; i++) xy[i] = (int32_t)in->xy[i];
@@ -603,7 +604,8 @@ static int build_ok_i(const input *in, unsigned flags, check_opts o)
 /* The same through tn_cdt_build_d (in->xy as given). */
 static tn_status run_d(const input *in, unsigned flags, check_opts o, int *ntris, tn_error *err)
 {
-    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in->n, in->nsegs, NULL, &c, err);
     assert_non_null(c);
     tn_status st = tn_cdt_build_d(c, in->xy, in->n, in->segs, in->nsegs, flags, err);
     tn_cdt_get_stats(c, &g_stats);
@@ -665,7 +667,8 @@ static void test_tiny(void **state)
     input_free(&in);
     /* a capacity-0 triangulator builds the empty input */
     tn_error err;
-    tn_cdt *c = tn_cdt_create(0, 0, NULL, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(0, 0, NULL, &c, &err);
     assert_non_null(c);
     assert_false(tn_failed(tn_cdt_build_i(c, NULL, 0, NULL, 0, 0, &err)));
     tn_cdt_mesh m;
@@ -1023,7 +1026,8 @@ static void check_map_removal(const uint8_t *tiles, int w, int h, int brute)
     }
     check_opts o = {brute, 0};
     build_ok_i(&in, 0, o); /* whole hull: constraints present */
-    tn_cdt *c = tn_cdt_create(in.n, in.nsegs, NULL, NULL);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in.n, in.nsegs, NULL, &c, NULL);
     int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in.n));
     for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
     tn_error err;
@@ -1187,7 +1191,8 @@ static void check_outline_at(const input *in, const uint8_t *tiles, int w, int h
                              const int *gy, int brute, int sweep)
 {
     tn_error err;
-    tn_cdt *c = tn_cdt_create(in->n, in->nsegs, NULL, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(in->n, in->nsegs, NULL, &c, &err);
     assert_non_null(c);
     int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in->n + 2));
     for (int i = 0; i < 2 * in->n; i++) xy[i] = (int32_t)in->xy[i];
@@ -1277,6 +1282,108 @@ static void test_sweep_tile_maps(void **state)
     input in = outline_input(t9, 9, 9);
     check_outline(&in, t9, 9, 9, 1, 1);
     input_free(&in);
+}
+
+/* TN_CDT_RECT_DOMAIN input of a tile map, as tn_navmesh builds it: the
+ * outline points plus the map's four corners, the outline runs plus the
+ * border runs along blocked tiles (every side of the rectangle a
+ * constraint, T-junctions where outlines meet it). */
+static input rect_input(const uint8_t *tiles, int w, int h)
+{
+#define BLK(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || tiles[(y)*w + (x)])
+    int nc = (w + 1) * (h + 1);
+    int *id = malloc(sizeof(int) * (size_t)nc);
+    input in = input_new(nc, 2 * nc + 4);
+    in.n = 0;
+    in.nsegs = 0;
+    for (int y = 0; y <= h; y++)
+        for (int x = 0; x <= w; x++) {
+            int a = BLK(x - 1, y - 1), b = BLK(x, y - 1), c = BLK(x - 1, y), d = BLK(x, y);
+            int v = (!(a == b && c == d) && !(a == c && b == d)) ||
+                    ((x == 0 || x == w) && (y == 0 || y == h));
+            id[y * (w + 1) + x] = v ? in.n : -1;
+            if (v) in.xy[2 * in.n] = x, in.xy[2 * in.n + 1] = y, in.n++;
+        }
+    for (int dir = 0; dir < 2; dir++) /* horizontal runs, then vertical ones */
+        for (int l = 0; l <= (dir ? w : h); l++)
+            for (int k = 0, start = -1; k <= (dir ? h : w); k++) {
+                int x = dir ? l : k, y = dir ? k : l;
+                if (start >= 0 && id[y * (w + 1) + x] >= 0) {
+                    int sx = dir ? l : start, sy = dir ? start : l;
+                    in.segs[2 * in.nsegs] = id[sy * (w + 1) + sx];
+                    in.segs[2 * in.nsegs + 1] = id[y * (w + 1) + x];
+                    in.nsegs++;
+                    start = -1;
+                }
+                int wall = dir ? (y < h && (BLK(x - 1, y) != BLK(x, y) || x == 0 || x == w))
+                               : (x < w && (BLK(x, y - 1) != BLK(x, y) || y == 0 || y == h));
+                if (wall && start < 0) start = k;
+            }
+#undef BLK
+    free(id);
+    return in;
+}
+
+/* TN_CDT_RECT_DOMAIN: one row sweep keeps free and blocked faces alike;
+ * valid CDT (brute-force empty circles on small maps), the whole rectangle
+ * covered, the same triangle count as the general builder's hull. */
+static void test_sweep_rect_domain(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_rng_seed(&r, 97531, 5);
+    for (int trial = 0; trial < 300; trial++) {
+        int w = 1 + (int)tn_rng_below(&r, 20), h = 1 + (int)tn_rng_below(&r, 20);
+        int kind = trial % 4;
+        uint8_t *tiles = random_tiles(&r, w, h, kind == 2 ? 0 : 1 + (int)tn_rng_below(&r, 25),
+                                      1 + (int)tn_rng_below(&r, 6), kind >= 2 ? 2 + kind : 0);
+        input in = rect_input(tiles, w, h);
+        tn_error err;
+        tn_cdt *c = NULL;
+        tn_cdt_create(in.n, in.nsegs, NULL, &c, &err);
+        assert_non_null(c);
+        int32_t *xy = malloc(sizeof(int32_t) * (size_t)(2 * in.n + 2));
+        for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
+        tn_status st = tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs, TN_CDT_RECT_DOMAIN, &err);
+        if (tn_failed(st)) fail_msg("%s", err.msg);
+        tn_cdt_stats stats;
+        tn_cdt_get_stats(c, &stats);
+        assert_int_equal(stats.rectilinear, 1);
+        tn_cdt_mesh m;
+        tn_cdt_get_mesh(c, &m);
+        check_opts o = {w * h <= 120, 0};
+        check_mesh(&in, &m, o);
+        double area = 0;
+        for (int t = 0; t < m.ntris; t++)
+            area += area2(&in, m.tri[3 * t], m.tri[3 * t + 1], m.tri[3 * t + 2]);
+        assert_true(fabs(area - 2.0 * w * h) < 1e-9);
+        int ntris = m.ntris;
+        st = tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs, TN_CDT_INCREMENTAL, &err);
+        if (tn_failed(st)) fail_msg("general path: %s", err.msg);
+        tn_cdt_get_mesh(c, &m);
+        assert_int_equal(m.ntris, ntris);
+        assert_true(tn_failed(tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs,
+                                             TN_CDT_RECT_DOMAIN | TN_CDT_REMOVE_OUTSIDE, &err)));
+        /* a side with a gap is refused by the sweep (the general builder
+         * triangulates the hull instead) */
+        int k = 0;
+        while (k < in.nsegs && (in.xy[2 * in.segs[2 * k] + 1] != 0 ||
+                                in.xy[2 * in.segs[2 * k + 1] + 1] != 0))
+            k++;
+        assert_true(k < in.nsegs);
+        in.segs[2 * k] = in.segs[2 * in.nsegs - 2];
+        in.segs[2 * k + 1] = in.segs[2 * in.nsegs - 1];
+        st = tn_cdt_build_i(c, xy, in.n, in.segs, in.nsegs - 1, TN_CDT_RECT_DOMAIN, &err);
+        if (tn_failed(st)) fail_msg("gap: %s", err.msg);
+        tn_cdt_get_stats(c, &stats);
+        assert_int_equal(stats.rectilinear, 0);
+        tn_cdt_get_mesh(c, &m);
+        assert_int_equal(m.ntris, ntris);
+        free(xy);
+        tn_cdt_destroy(c);
+        input_free(&in);
+        free(tiles);
+    }
 }
 
 /* The same outlines on a stretched grid (random gaps of 1-60 between grid
@@ -1677,9 +1784,15 @@ static void test_bad_params(void **state)
 {
     (void)state;
     tn_error err;
-    assert_null(tn_cdt_create(-1, 0, NULL, &err));
+    tn_cdt *c = (tn_cdt *)&err; /* must become NULL */
+    tn_status cs = tn_cdt_create(-1, 0, NULL, &c, &err);
+    assert_true(tn_failed(cs) && tn_status_detail(cs, TN_INVALID_PARAM));
+    assert_null(c);
     assert_non_null(strstr(err.msg, "max_points"));
-    tn_cdt *c = tn_cdt_create(4, 1, NULL, &err);
+    assert_true(tn_failed(tn_cdt_create(4, 1, NULL, NULL, &err))); /* no out */
+    assert_int_equal(tn_cdt_create(4, 1, NULL, &c, &err), TN_OK);
+    assert_int_equal(err.status, TN_OK); /* a success clears the record */
+    assert_string_equal(err.msg, "");
     int32_t xy[10] = {0, 0, 1, 0, 0, 1, 1, 1, 5, 5};
     int32_t seg[4] = {0, 3, 1, 2};
     tn_status st = tn_cdt_build_i(c, xy, 5, NULL, 0, 0, &err);
@@ -1692,7 +1805,7 @@ static void test_bad_params(void **state)
     assert_true(tn_failed(st));
     assert_non_null(strstr(err.msg, "point 4"));
     seg[1] = 3;
-    st = tn_cdt_build_i(c, xy, 4, seg, 1, 8u, &err);
+    st = tn_cdt_build_i(c, xy, 4, seg, 1, 1u << 9, &err);
     assert_true(tn_failed(st));
     assert_non_null(strstr(err.msg, "flags"));
     xy[3] = TN_CDT_MAX_COORD + 1;
@@ -1733,7 +1846,8 @@ static void test_no_alloc_in_build(void **state)
     tn_allocator a = {count_alloc, count_free, NULL};
     g_allocs = 0;
     tn_error err;
-    tn_cdt *c = tn_cdt_create(5000, 100, &a, &err);
+    tn_cdt *c = NULL;
+    tn_cdt_create(5000, 100, &a, &c, &err);
     assert_non_null(c);
     int after_create = g_allocs;
     tn_rng r;
@@ -1752,7 +1866,8 @@ static void test_no_alloc_in_build(void **state)
     uint8_t *tiles = random_tiles(&r, 60, 50, 80, 6, 0);
     input in = outline_input(tiles, 60, 50);
     assert_true(in.n <= 5000 && in.nsegs <= 5000);
-    tn_cdt *c2 = tn_cdt_create(5000, 5000, &a, &err);
+    tn_cdt *c2 = NULL;
+    tn_cdt_create(5000, 5000, &a, &c2, &err);
     after_create = g_allocs;
     for (int i = 0; i < 2 * in.n; i++) xy[i] = (int32_t)in.xy[i];
     for (int round = 0; round < 3; round++) {
@@ -1788,6 +1903,7 @@ int main(void)
         cmocka_unit_test(test_tile_map_256),
         cmocka_unit_test(test_sweep_tile_maps),
         cmocka_unit_test(test_sweep_stretched),
+        cmocka_unit_test(test_sweep_rect_domain),
         cmocka_unit_test(test_sweep_mutations),
         cmocka_unit_test(test_sweep_tile_map_256),
         cmocka_unit_test(test_sweep_fallbacks),

@@ -75,7 +75,8 @@ static tn_map *load_movingai(const char *name)
 static tn_navmesh *build(const tn_map *map)
 {
     tn_error err;
-    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(map->w, map->h, NULL, NULL, &nm, &err);
     assert_non_null(nm);
     assert_true(tn_succeeded(tn_navmesh_build(nm, map, &err)));
     /* tile maps are always triangulated by the two row sweeps */
@@ -128,7 +129,8 @@ static void run_queries(const tn_map *m, double r, int nq, uint64_t seed, stats 
                         const char *what)
 {
     tn_navmesh *nm = build(m);
-    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    tn_navquery *q = NULL;
+    tn_navquery_create(nm, NULL, &q, NULL);
     assert_non_null(q);
     or_graph g;
     or_build(&g, m, r);
@@ -142,7 +144,7 @@ static void run_queries(const tn_map *m, double r, int nq, uint64_t seed, stats 
         double best = or_query(&g, sx, sy, gx, gy);
         int n = 0;
         tn_status s = tn_navquery_find_path(q, (float)sx, (float)sy, (float)gx, (float)gy,
-                                            (float)r, xy, 8192, &n);
+                                            (float)r, xy, 8192, &n, NULL);
         st->queries++;
         if (best == INFINITY) {
             if (tn_succeeded(s))
@@ -199,10 +201,11 @@ static void test_pillar(void **state)
     rows[160] = 0;
     tn_map *m = map_rows(16, 10, rows);
     tn_navmesh *nm = build(m);
-    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    tn_navquery *q = NULL;
+    tn_navquery_create(nm, NULL, &q, NULL);
     float xy[512];
     int n;
-    assert_int_equal(tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 0.4f, xy, 256, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 0.4f, xy, 256, &n, NULL), TN_OK);
     double cl = poly_clearance(m, xy, n, 0.4);
     assert_true(cl >= 0.4 - 1e-4);
     /* the optimum: tangents from (2.5,5) to the circles at (6,7) and (10,7)
@@ -219,13 +222,15 @@ static void test_pillar(void **state)
            expect, cl);
     /* several radii on the same mesh: a radius that does not fit between
      * the pillar and the map edge (3 tiles) is unreachable */
-    assert_int_equal(tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 1.2f, xy, 256, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 1.2f, xy, 256, &n, NULL), TN_OK);
     assert_true(poly_clearance(m, xy, n, 1.2) >= 1.2 - 1e-4);
-    tn_status s = tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 1.6f, xy, 256, &n);
+    tn_status s = tn_navquery_find_path(q, 2.5f, 5, 13.5f, 5, 1.6f, xy, 256, &n, NULL);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
     /* a start closer than r to a wall is refused */
-    s = tn_navquery_find_path(q, 5.8f, 5, 13.5f, 5, 0.4f, xy, 256, &n);
+    tn_error e;
+    s = tn_navquery_find_path(q, 5.8f, 5, 13.5f, 5, 0.4f, xy, 256, &n, &e);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "closer than the radius"));
     or_free(&g);
     tn_navquery_destroy(q);
     tn_navmesh_destroy(nm);

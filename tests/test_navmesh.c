@@ -92,7 +92,8 @@ static bool is_free(const tn_map *m, int x, int y) { return tn_map_tile(m, x, y)
 static tn_navmesh *build(const tn_map *map)
 {
     tn_error err;
-    tn_navmesh *nm = tn_navmesh_create(map->w, map->h, NULL, NULL, &err);
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(map->w, map->h, NULL, NULL, &nm, &err);
     if (!nm) fprintf(stderr, "%s\n", err.msg);
     assert_non_null(nm);
     tn_status s = tn_navmesh_build(nm, map, &err);
@@ -248,6 +249,11 @@ static void check_triangles(const tn_map *m, const tn_navmesh_view *v)
         }
     }
     assert_int_equal(nfree, v->nfree);
+    /* region ids are 0..nregions-1, one per tile component */
+    for (int i = 0; i < ncomp; i++) {
+        assert_true(map_reg[i] >= 0 && map_reg[i] < v->nregions);
+        for (int j = 0; j < i; j++) assert_true(map_reg[j] != map_reg[i]);
+    }
     /* the free triangles tile the free space exactly */
     assert_true(free_area2 == 2 * (int64_t)freetiles);
     assert_int_equal(v->nregions, ncomp);
@@ -722,15 +728,24 @@ static void test_create_errors(void **state)
 {
     (void)state;
     tn_error err;
-    assert_null(tn_navmesh_create(0, 5, NULL, NULL, &err));
+    tn_navmesh *bad = (tn_navmesh *)&err; /* must become NULL */
+    tn_status cs = tn_navmesh_create(0, 5, NULL, NULL, &bad, &err);
+    assert_true(tn_failed(cs) && tn_status_detail(cs, TN_INVALID_PARAM));
+    assert_null(bad);
     assert_non_null(strstr(err.msg, "outside"));
     tn_navmesh_config c = tn_navmesh_default_config();
     c.tile_size = -1;
-    assert_null(tn_navmesh_create(5, 5, &c, NULL, &err));
+    assert_true(tn_failed(tn_navmesh_create(5, 5, &c, NULL, &bad, &err)));
+    assert_null(bad);
+    assert_true(tn_failed(tn_navmesh_create(5, 5, NULL, NULL, NULL, &err)));
+    tn_navquery *badq = NULL;
+    assert_true(tn_failed(tn_navquery_create(NULL, NULL, &badq, &err)));
+    assert_null(badq);
     /* too small a capacity is reported at build */
     c = tn_navmesh_default_config();
     c.max_points = 4;
-    tn_navmesh *nm = tn_navmesh_create(5, 5, &c, NULL, &err);
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(5, 5, &c, NULL, &nm, &err);
     assert_non_null(nm);
     tn_map *m = map_rows(5, 5, "............#............");
     tn_status s = tn_navmesh_build(nm, m, &err);
@@ -738,6 +753,68 @@ static void test_create_errors(void **state)
     assert_false(tn_navmesh_los(nm, 0.5f, 0.5f, 1.5f, 0.5f));
     tn_map_destroy(m);
     tn_navmesh_destroy(nm);
+}
+
+/* Capacities sized to the content (tn_navmesh_config_for_map): the mesh
+ * builds, passes the exact checks, gives the same paths as a worst-case
+ * mesh and takes local edits within the headroom; a capacity one point
+ * short is refused at build. */
+static void test_config_for_map(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 4; k++) {
+        int w = 20 + 9 * k, h = 15 + 5 * k;
+        tn_map *m = random_map(w, h, 8 + 6 * k, 900 + (uint64_t)k);
+        tn_navmesh_config c = tn_navmesh_config_for_map(m, 0.25f);
+        tn_navmesh_view big;
+        tn_navmesh *ref = build(m);
+        tn_navmesh_get_view(ref, &big);
+        assert_true(c.max_points >= big.npoints && c.max_points < (w + 1) * (h + 1));
+        tn_error err;
+        tn_navmesh *nm = NULL;
+        tn_navquery *q = NULL, *qr = NULL;
+        assert_int_equal(tn_navmesh_create(w, h, &c, NULL, &nm, &err), TN_OK);
+        assert_int_equal(tn_navmesh_build(nm, m, &err), TN_OK);
+        assert_int_equal(tn_navquery_create(nm, NULL, &q, &err), TN_OK);
+        assert_int_equal(tn_navquery_create(ref, NULL, &qr, &err), TN_OK);
+        tn_rng r;
+        tn_rng_seed(&r, 5 + (uint64_t)k, 2);
+        float xy[2048];
+        for (int it = 0; it < 40; it++) {
+            int x = (int)tn_rng_below(&r, (uint32_t)w), y = (int)tn_rng_below(&r, (uint32_t)h);
+            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            assert_int_equal(tn_navmesh_update_tile(nm, m, x, y, &err), TN_OK);
+            assert_int_equal(tn_navmesh_update_tile(ref, m, x, y, &err), TN_OK);
+            tn_navmesh_view v;
+            tn_navmesh_get_view(nm, &v);
+            check_outlines(m, &v);
+            if (v.ntris) check_triangles(m, &v);
+            float sx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
+            float sy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
+            float gx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
+            float gy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
+            int n1, n2;
+            tn_status s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n1, NULL);
+            double l1 = tn_succeeded(s1) ? path_len(xy, n1) : -1;
+            tn_status s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0, xy, 1024, &n2, NULL);
+            double l2 = tn_succeeded(s2) ? path_len(xy, n2) : -1;
+            assert_int_equal(s1, s2);
+            assert_true(fabs(l1 - l2) < 1e-6);
+        }
+        tn_navquery_destroy(q);
+        tn_navquery_destroy(qr);
+        tn_navmesh_destroy(nm);
+        /* one point short of the outline: CAPACITY at build, an empty mesh */
+        tn_navmesh_get_view(ref, &big);
+        c.max_points = big.npoints - 1;
+        assert_int_equal(tn_navmesh_create(w, h, &c, NULL, &nm, &err), TN_OK);
+        tn_status s = tn_navmesh_build(nm, m, &err);
+        assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
+        assert_int_equal(tn_navmesh_locate(nm, 0.5f, 0.5f, -1), -1);
+        tn_navmesh_destroy(nm);
+        tn_navmesh_destroy(ref);
+        tn_map_destroy(m);
+    }
 }
 
 /* Local rebuilds: after each of many random single-tile edits the updated
@@ -752,8 +829,10 @@ static void test_local_update(void **state)
         tn_map *m = random_map(w, h, 10 + 5 * k, 3000 + (uint64_t)k);
         tn_navmesh *nm = build(m);
         tn_navmesh *ref = build(m);
-        tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
-        tn_navquery *qr = tn_navquery_create(ref, NULL, NULL);
+        tn_navquery *q = NULL;
+        tn_navquery_create(nm, NULL, &q, NULL);
+        tn_navquery *qr = NULL;
+        tn_navquery_create(ref, NULL, &qr, NULL);
         tn_rng r;
         tn_rng_seed(&r, 77 + (uint64_t)k, 1);
         float xy[2048];
@@ -779,14 +858,24 @@ static void test_local_update(void **state)
                 float gx = (float)tn_rng_below(&r, (uint32_t)w) + 0.5f;
                 float gy = (float)tn_rng_below(&r, (uint32_t)h) + 0.5f;
                 int n1, n2;
-                tn_status s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n1);
+                tn_status s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n1, NULL);
                 double l1 = tn_succeeded(s1) ? check_path(m, xy, n1, "local") : -1;
-                tn_status s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0, xy, 1024, &n2);
+                tn_status s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0, xy, 1024, &n2, NULL);
                 double l2 = tn_succeeded(s2) ? path_len(xy, n2) : -1;
                 assert_int_equal(s1, s2);
                 assert_true(fabs(l1 - l2) < 1e-6);
                 assert_int_equal(tn_navmesh_los(nm, sx, sy, gx, gy),
                                  tn_navmesh_los(ref, sx, sy, gx, gy));
+                /* radius paths walk the vertex fans (vtri) of the updated mesh */
+                if (tn_navmesh_clearance(nm, sx, sy, 1.0f) >= 0.3f &&
+                    tn_navmesh_clearance(nm, gx, gy, 1.0f) >= 0.3f) {
+                    s1 = tn_navquery_find_path(q, sx, sy, gx, gy, 0.3f, xy, 1024, &n1, NULL);
+                    double c1 = tn_succeeded(s1) ? tn_navquery_length(q) : -1;
+                    s2 = tn_navquery_find_path(qr, sx, sy, gx, gy, 0.3f, xy, 1024, &n2, NULL);
+                    double c2 = tn_succeeded(s2) ? tn_navquery_length(qr) : -1;
+                    assert_int_equal(s1, s2);
+                    assert_true(fabs(c1 - c2) < 1e-6);
+                }
             }
         }
         tn_navquery_destroy(q);
@@ -855,30 +944,39 @@ static void test_path_simple(void **state)
     (void)state;
     tn_map *m = load_map("tests/data/nav_gap.map");
     tn_navmesh *nm = build(m);
-    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    tn_navquery *q = NULL;
+    tn_navquery_create(nm, NULL, &q, NULL);
     assert_non_null(q);
     float xy[256];
     int n;
     /* straight line in the open */
-    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 10.5f, 3.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 10.5f, 3.5f, 0, xy, 128, &n, NULL), TN_OK);
     assert_int_equal(n, 2);
     assert_true(xy[0] == 0.5f && xy[1] == 0.5f && xy[2] == 10.5f && xy[3] == 3.5f);
     /* around the wall's top end (5,4)-(6,4): through the two corners */
-    assert_int_equal(tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 128, &n, NULL), TN_OK);
     check_path(m, xy, n, "gap");
     assert_int_equal(n, 4);
     assert_true(xy[2] == 5.0f && xy[3] == 4.0f && xy[4] == 6.0f && xy[5] == 4.0f);
     double want = 2 * hypot(2.5, 4.5) + 1.0;
     assert_true(fabs(path_len(xy, n) - want) < 1e-5);
     /* buffer too small: partial, first points written */
-    tn_status s = tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 2, &n);
+    tn_status s = tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 2, &n, NULL);
     assert_true(tn_succeeded(s) && tn_status_detail(s, TN_BUFFER_TOO_SMALL));
     assert_int_equal(n, 2);
     /* start in a block */
-    s = tn_navquery_find_path(q, 5.5f, 6.5f, 8.5f, 8.5f, 0, xy, 128, &n);
+    tn_error e;
+    s = tn_navquery_find_path(q, 5.5f, 6.5f, 8.5f, 8.5f, 0, xy, 128, &n, &e);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_int_equal(e.status, s); /* the message names the point */
+    assert_non_null(strstr(e.msg, "start (5.5, 6.5) is not in free space"));
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 128, &n, &e), TN_OK);
+    assert_int_equal(e.status, TN_OK); /* a success clears the record */
+    assert_string_equal(e.msg, "");
+    s = tn_navquery_find_path(q, 2.5f, 8.5f, 8.5f, 8.5f, 0, xy, 2, &n, &e);
+    assert_true(tn_succeeded(s) && strstr(e.msg, "buffer holds the first 2"));
     /* same point */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 1.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 1.5f, 0, xy, 128, &n, NULL), TN_OK);
     assert_int_equal(n, 2);
     int nc;
     tn_navquery_corridor(q, &nc);
@@ -890,11 +988,13 @@ static void test_path_simple(void **state)
     /* unreachable: another region */
     m = load_map("tests/data/nav_rooms.map");
     nm = build(m);
-    q = tn_navquery_create(nm, NULL, NULL);
-    s = tn_navquery_find_path(q, 0.5f, 0.5f, 14.5f, 5.5f, 0, xy, 128, &n);
+    tn_navquery_create(nm, NULL, &q, NULL);
+    tn_error e2;
+    s = tn_navquery_find_path(q, 0.5f, 0.5f, 14.5f, 5.5f, 0, xy, 128, &n, &e2);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    assert_non_null(strstr(e2.msg, "another region"));
     /* the door and the one-way platform: flyers pass through both */
-    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 19.5f, 0.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 19.5f, 0.5f, 0, xy, 128, &n, NULL), TN_OK);
     check_path(m, xy, n, "rooms");
     tn_navquery_destroy(q);
     tn_navmesh_destroy(nm);
@@ -908,12 +1008,14 @@ static void test_path_pixels(void **state)
     tn_map *m = load_map("tests/data/nav_gap.map");
     tn_navmesh_config c = tn_navmesh_default_config();
     c.tile_size = 16;
-    tn_navmesh *nm = tn_navmesh_create(m->w, m->h, &c, NULL, NULL);
+    tn_navmesh *nm = NULL;
+    tn_navmesh_create(m->w, m->h, &c, NULL, &nm, NULL);
     assert_true(tn_succeeded(tn_navmesh_build(nm, m, NULL)));
-    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    tn_navquery *q = NULL;
+    tn_navquery_create(nm, NULL, &q, NULL);
     float xy[64];
     int n;
-    assert_int_equal(tn_navquery_find_path(q, 40, 136, 136, 136, 0, xy, 32, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 40, 136, 136, 136, 0, xy, 32, &n, NULL), TN_OK);
     assert_int_equal(n, 4);
     assert_true(xy[2] == 80.0f && xy[3] == 64.0f && xy[4] == 96.0f && xy[5] == 64.0f);
     assert_true(tn_navmesh_los(nm, 8, 8, 168, 8));
@@ -935,7 +1037,8 @@ static void test_paths_random_vs_references(void **state)
         int w = 12 + k * 3, h = 10 + k * 2;
         tn_map *m = random_map(w, h, 12 + k * 2, 500 + (uint64_t)k);
         tn_navmesh *nm = build(m);
-        tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+        tn_navquery *q = NULL;
+        tn_navquery_create(nm, NULL, &q, NULL);
         vgraph g;
         vgraph_build(&g, m);
         tn_rng r;
@@ -948,7 +1051,7 @@ static void test_paths_random_vs_references(void **state)
             double oct = octile_dijkstra(m, sx, sy, gx, gy);
             int n;
             tn_status s = tn_navquery_find_path(q, sx + 0.5f, sy + 0.5f, gx + 0.5f, gy + 0.5f, 0,
-                                                xy, 1024, &n);
+                                                xy, 1024, &n, NULL);
             if (oct < 0) {
                 assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
                 continue;
@@ -969,7 +1072,7 @@ static void test_paths_random_vs_references(void **state)
              * than the optimum, and not much longer on these open maps */
             int nr;
             tn_status sr = tn_navquery_find_path(q, sx + 0.5f, sy + 0.5f, gx + 0.5f, gy + 0.5f,
-                                                 0.05f, xy, 1024, &nr);
+                                                 0.05f, xy, 1024, &nr, NULL);
             if (tn_succeeded(sr)) {
                 for (int i = 0; i + 1 < nr; i++)
                     assert_true(tn_navmesh_los(nm, xy[2 * i], xy[2 * i + 1], xy[2 * i + 2],
@@ -1013,7 +1116,8 @@ static void test_paths_halfgrid_exact(void **state)
         int w = 10 + k * 2, h = 8 + k * 2;
         tn_map *m = random_map(w, h, 15 + k * 3, 700 + (uint64_t)k);
         tn_navmesh *nm = build(m);
-        tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+        tn_navquery *q = NULL;
+        tn_navquery_create(nm, NULL, &q, NULL);
         vgraph g;
         vgraph_build(&g, m);
         tn_rng r;
@@ -1028,7 +1132,7 @@ static void test_paths_halfgrid_exact(void **state)
             float sx = SX * 0.5f, sy = SY * 0.5f, gx = GX * 0.5f, gy = GY * 0.5f;
             int rs = tn_navmesh_region_at(nm, sx, sy), rg = tn_navmesh_region_at(nm, gx, gy);
             int n;
-            tn_status s = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n);
+            tn_status s = tn_navquery_find_path(q, sx, sy, gx, gy, 0, xy, 1024, &n, NULL);
             if (rs < 0 || rg < 0) {
                 assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
                 continue;
@@ -1152,14 +1256,15 @@ static void test_radius(void **state)
     (void)state;
     tn_map *m = load_map("tests/data/nav_corridor.map");
     tn_navmesh *nm = build(m);
-    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    tn_navquery *q = NULL;
+    tn_navquery_create(nm, NULL, &q, NULL);
     float xy[256];
     int n;
     /* radius 0 and 0.45: the one-tile corridor (row 3) */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0, xy, 128, &n, NULL), TN_OK);
     double l0 = path_len(xy, n);
     for (int i = 0; i < n; i++) assert_true(xy[2 * i + 1] <= 4.0f);
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.45f, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.45f, xy, 128, &n, NULL), TN_OK);
     for (int i = 0; i < n; i++) assert_true(xy[2 * i + 1] <= 4.0f);
     assert_true(path_len(xy, n) >= l0);
     /* every turning point keeps 0.45 from the corner it turns around */
@@ -1172,17 +1277,17 @@ static void test_radius(void **state)
         assert_true(dmin > 0.45 - 1e-4);
     }
     /* radius 0.6: only the two-tile corridor (rows 7-8) */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.6f, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.6f, xy, 128, &n, NULL), TN_OK);
     bool low = false;
     for (int i = 0; i < n; i++) low |= xy[2 * i + 1] >= 7.0f;
     assert_true(low);
     /* radius 1.1: no corridor is wide enough */
-    tn_status s = tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 1.1f, xy, 128, &n);
+    tn_status s = tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 1.1f, xy, 128, &n, NULL);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
     /* inside the left area it is still fine */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, 1.1f, xy, 128, &n), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, 1.1f, xy, 128, &n, NULL), TN_OK);
     /* a negative radius is refused */
-    s = tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, -1.0f, xy, 128, &n);
+    s = tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, -1.0f, xy, 128, &n, NULL);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
     tn_navquery_destroy(q);
     tn_navmesh_destroy(nm);
@@ -1389,7 +1494,8 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
     assert_true(tn_succeeded(tn_scen_parse(buf, len, path, NULL, &sc, &err)));
     free(buf);
     tn_navmesh *nm = build(m);
-    tn_navquery *q = tn_navquery_create(nm, NULL, NULL);
+    tn_navquery *q = NULL;
+    tn_navquery_create(nm, NULL, &q, NULL);
     vgraph g;
     if (with_vgraph) vgraph_build(&g, m);
     int cap = 1 << 16;
@@ -1400,7 +1506,7 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
         const tn_scen_query *sq = &sc->q[i];
         int n;
         tn_status s = tn_navquery_find_path(q, sq->sx + 0.5f, sq->sy + 0.5f, sq->gx + 0.5f,
-                                            sq->gy + 0.5f, 0, xy, cap, &n);
+                                            sq->gy + 0.5f, 0, xy, cap, &n, NULL);
         if (s != TN_OK) {
             fprintf(stderr, "%s query %d: status %s\n", name, i, tn_status_str(s));
             fail();
@@ -1490,6 +1596,7 @@ int main(void)
         cmocka_unit_test(test_files_regions),
         cmocka_unit_test(test_create_errors),
         cmocka_unit_test(test_local_update),
+        cmocka_unit_test(test_config_for_map),
         cmocka_unit_test(test_locate),
         cmocka_unit_test(test_funnel),
         cmocka_unit_test(test_path_simple),

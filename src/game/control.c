@@ -475,7 +475,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     int n = 0;
     tn_trace_reset(&p->trace);
     tn_navquery_set_trace(q, &p->trace);
-    tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n);
+    tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n, NULL);
     tn_navquery_set_trace(q, NULL);
     p->navmesh = true;
     snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d nodes expanded", tx, ty,

@@ -1,341 +1,9 @@
-/* tn_cdt.c - constrained Delaunay triangulation.  See tn_cdt.h for the
- * algorithm, the robustness argument and the measured cost.
- *
- * Storage is the half-edge array layout popularised by Delaunator: triangle t
- * owns half-edges 3t, 3t+1, 3t+2; half-edge e runs from tris[e] to
- * tris[next(e)], and he[e] is the opposite half-edge in the neighbouring
- * triangle (-1 on the convex hull).  Every triangle is counter-clockwise
- * (orient > 0). */
-#include "tn_cdt.h"
-
-#include <float.h>
-#include <math.h>
-#include <string.h>
-
-struct tn_cdt {
-    tn_allocator alloc;
-    const tn_allocator *ap; /* &alloc, or NULL for malloc */
-    int max_points, max_segments, max_tris;
-
-    unsigned flags;
-    int mode;      /* CDT_EXACT_DOUBLE, CDT_INT or CDT_FLOAT: how predicates decide */
-    int exact_int; /* 1: integer coordinates (exact stage in int64/int128) */
-    int npoints;
-    double *xy;         /* 2*max_points; coordinates of every input point */
-    double *sxy;        /* 2*max_points; distinct points in insertion order ("local" ids) */
-    const double *pt;   /* what the predicates read: xy while seeding, then sxy */
-    int32_t *loc;       /* max_points: local id of a distinct input point */
-    int32_t *remap;     /* max_points */
-    int32_t *vert_tri;  /* max_points, output */
-    int32_t *vert_edge; /* max_points: one half-edge leaving the vertex */
-
-    /* duplicate detection: open addressing on the coordinates */
-    int32_t *dedup;
-    uint32_t dedup_mask;
-
-    /* sweep hull */
-    int32_t *hull_next, *hull_prev, *hull_tri, *hull_hash;
-    int hash_size, hull_start;
-    double cx, cy;
-    uint32_t *keys, *keys2;
-    int32_t *ids, *ids2;
-
-    /* triangles */
-    int ntris;
-    int32_t *tris, *he;
-    uint8_t *fixed;
-    int32_t *stack;         /* legalisation stack, max_points + 16 */
-    int32_t *tmp_a, *tmp_b; /* 2*max_tris + 16 each: edge queues, BFS layers */
-    int32_t *tscratch;      /* max_tris: depth, then new triangle numbers */
-    int tmp_cap;            /* entries in tmp_a / tmp_b */
-    int chain_off;          /* where the chain edges' outside half-edges start in tmp_a / tmp_b */
-    int walks;              /* constraint walks so far in this build (chain stamps) */
-
-    /* rectilinear row sweep (see rect_build); the front reuses hull_next
-     * (next), hull_prev (prev) and hull_tri (triangle half-edge above) */
-    uint8_t *pflag;    /* max_points + 2: RF_* bits */
-    int32_t *colv;     /* col_cap: the front vertex in each column */
-    uint64_t *colbits; /* col_cap / 64 words: the columns holding a front vertex */
-    int col_cap;       /* columns the sweep can handle (multiple of 64) */
-
-    int nout; /* triangles in the published mesh */
-    tn_cdt_stats st;
-    const int32_t *segs; /* during a build: the caller's segments (error messages) */
-    int nsegs;
-};
-
-/* ------------------------------------------------------------------------ */
-/* Exact predicates                                                           */
-/* ------------------------------------------------------------------------ */
-
-/* unsigned arithmetic: division by 3 becomes a multiply and a shift */
-static inline int he_base(int e) { return (int)((unsigned)e / 3u * 3u); }
-/* arithmetic, not a branch: which slot an edge sits in is unpredictable */
-static inline int next_he(int e) { return e + 1 - 3 * (e - he_base(e) == 2); }
-static inline int prev_he(int e) { return e - 1 + 3 * (e - he_base(e) == 0); }
-
-#if defined(__GNUC__)
-#define CDT_NOINLINE __attribute__((noinline))
-#else
-#define CDT_NOINLINE
-#endif
-
-/* Shewchuk's static filter bounds (epsilon = 2^-53). */
-#define CDT_EPS (DBL_EPSILON * 0.5)
-static const double ccwerrboundA = (3.0 + 16.0 * CDT_EPS) * CDT_EPS;
-static const double iccerrboundA = (10.0 + 96.0 * CDT_EPS) * CDT_EPS;
-
-static CDT_NOINLINE int orient_exact_int(const double *a, const double *b, const double *p)
-{
-    int64_t l = ((int64_t)b[0] - (int64_t)a[0]) * ((int64_t)p[1] - (int64_t)a[1]);
-    int64_t r = ((int64_t)b[1] - (int64_t)a[1]) * ((int64_t)p[0] - (int64_t)a[0]);
-    return (l > r) - (l < r);
-}
-
-#if defined(__SIZEOF_INT128__)
-typedef __int128 cdt_i128;
-static CDT_NOINLINE int incircle_exact_int(const double *a, const double *b, const double *c,
-                                           const double *d)
-{
-    int64_t adx = (int64_t)a[0] - (int64_t)d[0], ady = (int64_t)a[1] - (int64_t)d[1];
-    int64_t bdx = (int64_t)b[0] - (int64_t)d[0], bdy = (int64_t)b[1] - (int64_t)d[1];
-    int64_t cdx = (int64_t)c[0] - (int64_t)d[0], cdy = (int64_t)c[1] - (int64_t)d[1];
-    int64_t al = adx * adx + ady * ady, bl = bdx * bdx + bdy * bdy, cl = cdx * cdx + cdy * cdy;
-    /* |d| <= 2^27, lifts <= 2^55: each term < 2^111, the sum < 2^113 */
-    cdt_i128 t1 = (cdt_i128)adx * ((cdt_i128)bdy * cl - (cdt_i128)cdy * bl);
-    cdt_i128 t2 = (cdt_i128)bdx * ((cdt_i128)cdy * al - (cdt_i128)ady * cl);
-    cdt_i128 t3 = (cdt_i128)cdx * ((cdt_i128)ady * bl - (cdt_i128)bdy * al);
-    cdt_i128 det = t1 + t2 + t3;
-    return (det > 0) - (det < 0);
-}
-#endif
-
-/* Adaptive exact floating-point predicates (section below). */
-static CDT_NOINLINE int orient_adapt(const double *a, const double *b, const double *c,
-                                     double detsum);
-static CDT_NOINLINE int incircle_adapt(const double *a, const double *b, const double *c,
-                                       const double *d, double permanent);
-
-/* Predicate modes.  CDT_EXACT_DOUBLE: integer input spanning at most 4096
- * in x and in y; every intermediate of both determinants is then an integer
- * below 2^53 (differences <= 2^12, lifts <= 2^25, terms <= 2^50, sums
- * < 2^53), so plain double arithmetic is exact and needs no filter.
- * CDT_INT: other integer input: filter, then int64/__int128.  CDT_FLOAT:
- * filter, then adaptive expansions. */
-enum { CDT_EXACT_DOUBLE = 0, CDT_INT = 1, CDT_FLOAT = 2 };
-/* The rectilinear sweep's integer predicates are exact in int64 while x
- * and y each span at most this: differences <= 2^14, lifts <= 2^29, each
- * in-circle term <= 2^58, the sum < 2^60. */
-#define RECT_MAX_SPAN 16384
-#define CDT_EXACT_SPAN 4096.0
-
-#if defined(__GNUC__)
-#define CDT_INLINE static inline __attribute__((always_inline))
-#else
-#define CDT_INLINE static inline
-#endif
-
-/* Sign of orient(a, b, p): > 0 when p is left of a->b. */
-CDT_INLINE int orient_pt(tn_cdt *c, const double *a, const double *b, const double *p)
-{
-    double l = (b[0] - a[0]) * (p[1] - a[1]);
-    double r = (b[1] - a[1]) * (p[0] - a[0]);
-    double det = l - r;
-    if (c->mode == CDT_EXACT_DOUBLE) return (det > 0) - (det < 0);
-    double bound = ccwerrboundA * (fabs(l) + fabs(r));
-    if (det > bound) return 1;
-    if (-det > bound) return -1;
-    c->st.exact_tests++;
-    if (c->exact_int) return orient_exact_int(a, b, p);
-    return orient_adapt(a, b, p, fabs(l) + fabs(r));
-}
-
-CDT_INLINE int orient(tn_cdt *c, int a, int b, int p)
-{
-    return orient_pt(c, c->pt + 2 * a, c->pt + 2 * b, c->pt + 2 * p);
-}
-
-/* Sign of incircle: > 0 when d is strictly inside the circle through the
- * counter-clockwise triangle (a, b, cc). */
-CDT_INLINE int incircle(tn_cdt *c, int ia, int ib, int ic, int id)
-{
-    const double *a = c->pt + 2 * ia, *b = c->pt + 2 * ib, *cc = c->pt + 2 * ic,
-                 *d = c->pt + 2 * id;
-    double adx = a[0] - d[0], ady = a[1] - d[1];
-    double bdx = b[0] - d[0], bdy = b[1] - d[1];
-    double cdx = cc[0] - d[0], cdy = cc[1] - d[1];
-    double bdxcdy = bdx * cdy, cdxbdy = cdx * bdy, alift = adx * adx + ady * ady;
-    double cdxady = cdx * ady, adxcdy = adx * cdy, blift = bdx * bdx + bdy * bdy;
-    double adxbdy = adx * bdy, bdxady = bdx * ady, clift = cdx * cdx + cdy * cdy;
-    double det = alift * (bdxcdy - cdxbdy) + blift * (cdxady - adxcdy) + clift * (adxbdy - bdxady);
-    if (c->mode == CDT_EXACT_DOUBLE) return (det > 0) - (det < 0);
-    double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift +
-                       (fabs(cdxady) + fabs(adxcdy)) * blift +
-                       (fabs(adxbdy) + fabs(bdxady)) * clift;
-    double bound = iccerrboundA * permanent;
-    if (det > bound) return 1;
-    if (-det > bound) return -1;
-    c->st.exact_tests++;
-#if defined(__SIZEOF_INT128__)
-    if (c->exact_int) return incircle_exact_int(a, b, cc, d);
-#endif
-    return incircle_adapt(a, b, cc, d, permanent);
-}
-
-/* ------------------------------------------------------------------------ */
-/* Adaptive exact arithmetic (after Shewchuk 1997, "Adaptive Precision       */
-/* Floating-Point Arithmetic and Fast Robust Geometric Predicates").  Our    */
-/* own compact version: exact expansions with a final sign, no tail-of-      */
-/* -tail stages.  Only reached when the static filter cannot decide.        */
-/* ------------------------------------------------------------------------ */
-
-/* a + b = x + y exactly (|a|, |b| arbitrary). */
-static inline void two_sum(double a, double b, double *x, double *y)
-{
-    volatile double s = a + b; /* volatile: forbid re-association */
-    double bv = s - a;
-    double av = s - bv;
-    *x = s;
-    *y = (a - av) + (b - bv);
-}
-
-/* a * b = x + y exactly (Dekker split; fma would do, but stay portable). */
-static inline void two_prod(double a, double b, double *x, double *y)
-{
-    static const double splitter = 134217729.0; /* 2^27 + 1 */
-    volatile double p = a * b;
-    double c = splitter * a;
-    double ahi = c - (c - a), alo = a - ahi;
-    c = splitter * b;
-    double bhi = c - (c - b), blo = b - bhi;
-    *x = p;
-    *y = alo * blo - (((p - ahi * bhi) - alo * bhi) - ahi * blo);
-}
-
-/* h = e + f (expansions, zero components eliminated); returns length. */
-static int exp_sum(int elen, const double *e, int flen, const double *f, double *h)
-{
-    /* fast_expansion_sum_zeroelim requires nonoverlapping inputs sorted by
-     * magnitude; we use the simpler grow-expansion loop, O(elen*flen) but
-     * inputs here are tiny. */
-    int hlen = elen;
-    for (int i = 0; i < elen; i++) h[i] = e[i];
-    for (int j = 0; j < flen; j++) {
-        double q = f[j];
-        int k = 0;
-        for (int i = 0; i < hlen; i++) {
-            double x, y;
-            two_sum(q, h[i], &x, &y);
-            q = x;
-            if (y != 0.0) h[k++] = y;
-        }
-        if (q != 0.0 || k == 0) h[k++] = q;
-        hlen = k;
-    }
-    return hlen;
-}
-
-/* h = e * b (expansion times double); returns length. */
-static int exp_scale(int elen, const double *e, double b, double *h)
-{
-    int hlen = 0;
-    double q = 0.0;
-    for (int i = 0; i < elen; i++) {
-        double px, py;
-        two_prod(e[i], b, &px, &py);
-        /* accumulate q + py + px into h, keeping q as the running top */
-        double s, t;
-        two_sum(q, py, &s, &t);
-        if (t != 0.0) h[hlen++] = t;
-        two_sum(s, px, &q, &t);
-        if (t != 0.0) h[hlen++] = t;
-    }
-    if (q != 0.0 || hlen == 0) h[hlen++] = q;
-    return hlen;
-}
-
-/* Sign of an expansion: the sign of its largest-magnitude component, which
- * (components being nonoverlapping after the grow loops) decides the sum. */
-static int exp_sign(int len, const double *e)
-{
-    /* Nonoverlapping expansions: the most significant nonzero component is
-     * the last nonzero one. */
-    for (int i = len - 1; i >= 0; i--)
-        if (e[i] != 0.0) return e[i] > 0.0 ? 1 : -1;
-    return 0;
-}
-
-static int orient_adapt(const double *a, const double *b, const double *c, double detsum)
-{
-    (void)detsum;
-    /* (bx-ax)(cy-ay) - (by-ay)(cx-ax), each difference an exact 2-term
-     * expansion. */
-    double bax[2], cay[2], bay[2], cax[2];
-    two_sum(b[0], -a[0], &bax[1], &bax[0]);
-    two_sum(c[1], -a[1], &cay[1], &cay[0]);
-    two_sum(b[1], -a[1], &bay[1], &bay[0]);
-    two_sum(c[0], -a[0], &cax[1], &cax[0]);
-    double t1[8], t2[8], u[16], v[16], w[32];
-    int n1 = exp_scale(2, bax, cay[0], t1);
-    int n2 = exp_scale(2, bax, cay[1], t2);
-    int nu = exp_sum(n1, t1, n2, t2, u);
-    n1 = exp_scale(2, bay, -cax[0], t1);
-    n2 = exp_scale(2, bay, -cax[1], t2);
-    int nv = exp_sum(n1, t1, n2, t2, v);
-    int nw = exp_sum(nu, u, nv, v, w);
-    return exp_sign(nw, w);
-}
-
-/* Exact product of two 2-term expansions into h; returns length. */
-static int exp_mul(int alen, const double *a, int blen, const double *b, double *h, double *scratch)
-{
-    int hlen = 0;
-    for (int j = 0; j < blen; j++) {
-        double t[64]; /* alen <= 16 here: <= 32 terms */
-        int tn = exp_scale(alen, a, b[j], t);
-        int nl = exp_sum(hlen, h, tn, t, scratch);
-        memcpy(h, scratch, (size_t)nl * sizeof *h);
-        hlen = nl;
-    }
-    return hlen;
-}
-
-static int incircle_adapt(const double *a, const double *b, const double *c, const double *d,
-                          double permanent)
-{
-    (void)permanent;
-    double adx[2], ady[2], bdx[2], bdy[2], cdx[2], cdy[2];
-    two_sum(a[0], -d[0], &adx[1], &adx[0]);
-    two_sum(a[1], -d[1], &ady[1], &ady[0]);
-    two_sum(b[0], -d[0], &bdx[1], &bdx[0]);
-    two_sum(b[1], -d[1], &bdy[1], &bdy[0]);
-    two_sum(c[0], -d[0], &cdx[1], &cdx[0]);
-    two_sum(c[1], -d[1], &cdy[1], &cdy[0]);
-    /* structural length bounds: square of a 2-term expansion <= 8 terms,
-     * lift <= 16, cross <= 16, term <= 16 * 32 = 512, sum of 3 <= 1536 */
-    double s1[16], s2[16], lift[16], cr[16], term[512], acc[1536], acc2[1536];
-    double scratch[1536];
-    int nacc = 0;
-    const double *X[3] = {adx, bdx, cdx}, *Y[3] = {ady, bdy, cdy};
-    for (int k = 0; k < 3; k++) {
-        const double *px = X[k], *py = Y[k];
-        const double *qx = X[(k + 1) % 3], *qy = Y[(k + 1) % 3];
-        const double *rx = X[(k + 2) % 3], *ry = Y[(k + 2) % 3];
-        /* lift_k * (qx*ry - rx*qy) */
-        int n1 = exp_mul(2, px, 2, px, s1, scratch);
-        int n2 = exp_mul(2, py, 2, py, s2, scratch);
-        int nl = exp_sum(n1, s1, n2, s2, lift);
-        n1 = exp_mul(2, qx, 2, ry, s1, scratch);
-        double nrx[2] = {-rx[0], -rx[1]};
-        n2 = exp_mul(2, nrx, 2, qy, s2, scratch);
-        int nc = exp_sum(n1, s1, n2, s2, cr);
-        int nt = exp_mul(nl, lift, nc, cr, term, scratch);
-        int na = exp_sum(nacc, acc, nt, term, acc2);
-        memcpy(acc, acc2, (size_t)na * sizeof *acc);
-        nacc = na;
-    }
-    return exp_sign(nacc, acc);
-}
+/* tn_cdt.c - constrained Delaunay triangulation: create / destroy, the
+ * general builder (ALGORITHM B of tn_cdt.h: sweep-hull Delaunay, segment
+ * insertion, even-odd removal) and the build entry points, which try the
+ * row sweep (tn_cdt_sweep.c) first.  Exact predicates: tn_cdt_pred.c.
+ * See tn_cdt.h for the algorithm, the robustness argument and the cost. */
+#include "internal/cdt_impl.h"
 
 /* ------------------------------------------------------------------------ */
 /* Create / destroy                                                           */
@@ -373,7 +41,7 @@ void tn_cdt_destroy(tn_cdt *c)
     tn_free(a, c);
 }
 
-tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_error *err)
+static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, tn_error *err)
 {
     if (max_points < 0 || max_points > TN_CDT_MAX_POINTS || max_segments < 0) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -449,6 +117,17 @@ oom:
     return NULL;
 }
 
+tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_cdt **out,
+                        tn_error *err)
+{
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "tn_cdt_create: NULL out");
+    tn_error local;
+    tn_error *e = err ? err : &local;
+    *out = cdt_new(max_points, max_segments, a, e);
+    return *out ? cdt_ok(err) : e->status;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Triangle primitives                                                        */
 /* ------------------------------------------------------------------------ */
@@ -507,7 +186,7 @@ CDT_INLINE int incircle_pos(tn_cdt *c, const int mode, const double *restrict pt
     double permanent = (fabs(bdxcdy) + fabs(cdxbdy)) * alift +
                        (fabs(cdxady) + fabs(adxcdy)) * blift +
                        (fabs(adxbdy) + fabs(bdxady)) * clift;
-    double bound = iccerrboundA * permanent;
+    double bound = CDT_ICC_BOUND_A * permanent;
     if (det > bound) return 1;
     if (-det > bound) return 0;
     return incircle_slow(c, a, b, cc, d) > 0;
@@ -1275,624 +954,208 @@ static int cavity_polygon(tn_cdt *c, const int32_t *v, const int32_t *o, int k, 
     return top_base;
 }
 
-/* Insert constraint segment seg = (a, b) (representative indices). */
-static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
+/* Is a-b an edge already?  Then it is marked fixed.  Looks for b around a
+ * counter-clockwise from any edge, then clockwise if a is on the hull
+ * (most constraints are edges already). */
+static int edge_present(tn_cdt *c, int a, int b)
 {
     const int32_t *tris = c->tris;
-    while (a != b) {
-        /* most constraints are edges already: look for b around a first,
-         * counter-clockwise from any edge, then clockwise if a is on the hull */
-        {
-            int e0 = c->vert_edge[a], e = e0;
-            for (;;) {
+    int e0 = c->vert_edge[a], e = e0;
+    for (;;) {
+        if (tris[next_he(e)] == b) {
+            fix_he(c, e);
+            return 1;
+        }
+        int pe = prev_he(e), f = c->he[pe];
+        if (f < 0) {
+            if (tris[pe] == b) { /* the hull edge b -> a */
+                fix_he(c, pe);
+                return 1;
+            }
+            for (e = e0;;) { /* clockwise from the start */
+                int g = c->he[e];
+                if (g < 0) break;
+                e = next_he(g);
                 if (tris[next_he(e)] == b) {
-                    c->st.segments_present++;
                     fix_he(c, e);
-                    return TN_OK;
+                    return 1;
                 }
-                int pe = prev_he(e), f = c->he[pe];
-                if (f < 0) {
-                    if (tris[pe] == b) { /* the hull edge b -> a */
-                        c->st.segments_present++;
-                        fix_he(c, pe);
-                        return TN_OK;
-                    }
-                    for (e = e0;;) { /* clockwise from the start */
-                        int g = c->he[e];
-                        if (g < 0) break;
-                        e = next_he(g);
-                        if (tris[next_he(e)] == b) {
-                            c->st.segments_present++;
-                            fix_he(c, e);
-                            return TN_OK;
-                        }
-                    }
-                    break;
-                }
-                if (f == e0) break;
-                e = f;
             }
+            return 0;
         }
-        int e0 = first_out(c, a), e = e0, cross = -1, next_a = -1;
-        const double *A = c->pt + 2 * a, *B = c->pt + 2 * b;
-        for (;;) {
-            int n = tris[next_he(e)], m = tris[prev_he(e)];
-            if (n == b || m == b) {
-                c->st.segments_present++;
-                fix_he(c, n == b ? e : prev_he(e));
-                return TN_OK;
-            }
-            int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
-            const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
-            if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
-                            sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
-                next_a = n; /* n lies on a-b: split the constraint there */
-                fix_he(c, e);
-                break;
-            }
-            if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
-                            sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
-                next_a = m;
-                fix_he(c, prev_he(e));
-                break;
-            }
-            if (o1 > 0 && o2 < 0) {
-                cross = next_he(e);
-                break;
-            }
-            int f = c->he[prev_he(e)];
-            if (f == -1 || f == e0) break;
-            e = f;
-        }
-        if (next_a >= 0) {
-            c->st.segments_split++;
-            a = next_a;
-            continue;
-        }
-        if (cross < 0)
-            return tn_error_set(err, TN_FAILURE, 0, 0,
-                                "tn_cdt: internal error: no way from point %d towards %d", a, b);
-        /* walk along a-b through the crossed triangles until b or a point
-         * on a-b, collecting the chains on either side (tmp_a: left, tmp_b:
-         * right) and the triangles (tscratch) */
-        int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off,
-                *ro = c->tmp_b + c->chain_off;
-        int nl = 0, nr = 0, ntl = 0, h = cross, end = -1, repeat = 0;
-        int32_t *stamp = c->vert_tri; /* free until the output: marks chain points */
-        const int32_t sl = 2 * c->walks, sr = sl + 1;
-        c->walks++;
-        {
-            int ep = prev_he(h), en = next_he(h); /* a -> n (right side), m -> a (left side) */
-            lo[nl] = enc_out(c->he[en], c->fixed[en]);
-            repeat |= chain_add(stamp, lv, &nl, a, sl);
-            ro[nr] = enc_out(c->he[ep], c->fixed[ep]);
-            repeat |= chain_add(stamp, rv, &nr, a, sr);
-            repeat |= chain_add(stamp, lv, &nl, tris[en], sl);
-            repeat |= chain_add(stamp, rv, &nr, tris[h], sr);
-            c->tscratch[ntl++] = h / 3;
-        }
-        for (;;) {
-            if (c->fixed[h]) return crossing_error(c, seg, tris[h], tris[next_he(h)], err);
-            int g = c->he[h]; /* g runs from the left chain to the right one */
-            int gn = next_he(g), gp = prev_he(g);
-            int o = tris[gp];
-            c->tscratch[ntl++] = g / 3;
-            int s = o == b ? 0 : orient(c, a, b, o);
-            if (s == 0) {
-                end = o; /* b, or a point on a-b: the constraint continues from there */
-                lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
-                repeat |= chain_add(stamp, lv, &nl, o, sl);
-                ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
-                repeat |= chain_add(stamp, rv, &nr, o, sr);
-                break;
-            }
-            if (s > 0) { /* o on the left: leave through n' -> o */
-                lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
-                repeat |= chain_add(stamp, lv, &nl, o, sl);
-                h = gn;
-            } else {
-                ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
-                repeat |= chain_add(stamp, rv, &nr, o, sr);
-                h = gp;
-            }
-        }
-        c->st.segments_forced++;
-        if (end != b) c->st.segments_split++;
-        if (repeat) {
-            /* a chain passes a point twice (a slit): the flip fallback, fed
-             * with the crossed edges of a second walk */
-            int nq = 0;
-            h = cross;
-            for (;;) {
-                c->tmp_a[2 * nq] = tris[h];
-                c->tmp_a[2 * nq + 1] = tris[next_he(h)];
-                nq++;
-                int g = c->he[h], o = tris[prev_he(g)];
-                if (o == end) break;
-                h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
-            }
-            if (tn_failed(force_edge(c, a, end, nq)))
-                return tn_error_set(err, TN_FAILURE, 0, 0,
-                                    "tn_cdt: internal error forcing constraint %d", seg);
-            a = end;
-            continue;
-        }
-        c->st.cavity_triangles += ntl;
-        /* left polygon over a -> end, then the right one over end -> a */
-        int slot = 0;
-        int lb = cavity_polygon(c, lv, lo, nl - 1, 0, -1, &slot);
-        cavity_polygon(c, rv, ro, nr - 1, 1, lb, &slot);
-        a = end;
+        if (f == e0) return 0;
+        e = f;
     }
+}
+
+enum { SEG_PRESENT, SEG_SPLIT, SEG_CROSS, SEG_NONE };
+
+/* Around a, towards b: SEG_PRESENT (the edge a-b, now fixed), SEG_SPLIT
+ * (*out = a point on a-b next to a; the edge to it is fixed), SEG_CROSS
+ * (*out = the half-edge opposite a that a-b crosses first) or SEG_NONE. */
+static int leave_point(tn_cdt *c, int a, int b, int *out)
+{
+    const int32_t *tris = c->tris;
+    const double *A = c->pt + 2 * a, *B = c->pt + 2 * b;
+    int e0 = first_out(c, a), e = e0;
+    for (;;) {
+        int n = tris[next_he(e)], m = tris[prev_he(e)];
+        if (n == b || m == b) {
+            fix_he(c, n == b ? e : prev_he(e));
+            return SEG_PRESENT;
+        }
+        int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
+        const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
+        if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
+                        sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+            *out = n; /* n lies on a-b: split the constraint there */
+            fix_he(c, e);
+            return SEG_SPLIT;
+        }
+        if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
+                        sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+            *out = m;
+            fix_he(c, prev_he(e));
+            return SEG_SPLIT;
+        }
+        if (o1 > 0 && o2 < 0) {
+            *out = next_he(e);
+            return SEG_CROSS;
+        }
+        int f = c->he[prev_he(e)];
+        if (f == -1 || f == e0) return SEG_NONE;
+        e = f;
+    }
+}
+
+/* The chains of one crossing walk (see cavity_polygon). */
+typedef struct seg_walk {
+    int32_t *lv, *rv, *lo, *ro; /* left / right chain points and outside codes */
+    int nl, nr, ntl;            /* their lengths, crossed triangles (tscratch) */
+    int end;                    /* b, or the first point on a-b */
+    int repeat;                 /* a chain passes a point twice (a slit) */
+} seg_walk;
+
+/* Walk along a-b from the crossed half-edge `cross` through the crossed
+ * triangles until b or a point on a-b, collecting the chains on either
+ * side (tmp_a: left, tmp_b: right) and the triangles (tscratch).  Fails
+ * when a constraint is crossed. */
+static tn_status walk_crossing(tn_cdt *c, int seg, int a, int b, int cross, seg_walk *w,
+                               tn_error *err)
+{
+    const int32_t *tris = c->tris;
+    int32_t *lv = c->tmp_a, *rv = c->tmp_b, *lo = c->tmp_a + c->chain_off,
+            *ro = c->tmp_b + c->chain_off;
+    int nl = 0, nr = 0, ntl = 0, h = cross, end = -1, repeat = 0;
+    int32_t *stamp = c->vert_tri; /* free until the output: marks chain points */
+    const int32_t sl = 2 * c->walks, sr = sl + 1;
+    c->walks++;
+    {
+        int ep = prev_he(h), en = next_he(h); /* a -> n (right side), m -> a (left side) */
+        lo[nl] = enc_out(c->he[en], c->fixed[en]);
+        repeat |= chain_add(stamp, lv, &nl, a, sl);
+        ro[nr] = enc_out(c->he[ep], c->fixed[ep]);
+        repeat |= chain_add(stamp, rv, &nr, a, sr);
+        repeat |= chain_add(stamp, lv, &nl, tris[en], sl);
+        repeat |= chain_add(stamp, rv, &nr, tris[h], sr);
+        c->tscratch[ntl++] = h / 3;
+    }
+    for (;;) {
+        if (c->fixed[h]) return crossing_error(c, seg, tris[h], tris[next_he(h)], err);
+        int g = c->he[h]; /* g runs from the left chain to the right one */
+        int gn = next_he(g), gp = prev_he(g);
+        int o = tris[gp];
+        c->tscratch[ntl++] = g / 3;
+        int s = o == b ? 0 : orient(c, a, b, o);
+        if (s == 0) {
+            end = o; /* b, or a point on a-b: the constraint continues from there */
+            lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
+            repeat |= chain_add(stamp, lv, &nl, o, sl);
+            ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
+            repeat |= chain_add(stamp, rv, &nr, o, sr);
+            break;
+        }
+        if (s > 0) { /* o on the left: leave through n' -> o */
+            lo[nl - 1] = enc_out(c->he[gp], c->fixed[gp]);
+            repeat |= chain_add(stamp, lv, &nl, o, sl);
+            h = gn;
+        } else {
+            ro[nr - 1] = enc_out(c->he[gn], c->fixed[gn]);
+            repeat |= chain_add(stamp, rv, &nr, o, sr);
+            h = gp;
+        }
+    }
+    w->lv = lv, w->rv = rv, w->lo = lo, w->ro = ro;
+    w->nl = nl, w->nr = nr, w->ntl = ntl, w->end = end, w->repeat = repeat;
     return TN_OK;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Rectilinear row sweep (the fast path for tile-map outlines)                */
-/* ------------------------------------------------------------------------ */
-
-/* Input it takes (rect_build checks; anything else goes to the general
- * path): integer points sorted by (y, x) with no duplicates, every
- * constraint horizontal or vertical, a horizontal one between points that
- * are consecutive in that order (nothing lies inside it), every point the
- * end of 2 or 4 constraints (closed outlines: what tn_navmesh and
- * bench_gen.c extract from a tile map), spans within RECT_MAX_SPAN and the
- * column capacity, and only TN_CDT_REMOVE_OUTSIDE among the flags.
- *
- * The sweep visits the points row by row, left to right, keeping a FRONT:
- * an x-monotone chain (one vertex per column, found through a bitset of
- * columns) from a sentinel L* on the left, through visited points, to a
- * sentinel R* on the right.  Everything above the front that is inside the
- * domain is triangulated; below it, nothing.  Every front edge knows
- * whether the region just below it is inside (odd depth) and whether it is
- * a constraint.  Triangles are built only inside; outside regions are
- * tracked by the front alone, so the sentinels (outside) never enter a
- * triangle or a predicate and need no coordinates.
- *  - Drop: a new point v goes below the front edge (p, q) straddling its
- *    column, making the triangle (p, q, v); or, right below a front vertex
- *    p, the two triangles (p', p, v) and (p, q, v), p leaving the front (a
- *    vertical constraint p-v is made so).  v is strictly below the front
- *    edge (its row is the lowest, and a front vertex on its row is left of
- *    it), so the triangle is proper; no point is inside it (no front
- *    vertex lies between p and q, every unvisited point is below v's row
- *    or right of v on it).
- *  - Pocket: when v has a horizontal constraint to the previous point u
- *    of its row but u is not v's front neighbour, the front vertices
- *    between them (all on earlier rows) and the segment u-v bound an
- *    x-monotone polygon that every front vertex sees from the segment; it
- *    is triangulated as a constrained Delaunay triangulation directly
- *    (Anglada's apex recursion, as for forced constraints).
- *  - Fill: a front vertex q next to v that forms a peak (above the chord
- *    v-q') sharper than 109.5 degrees is cut off by the triangle (v, q, q')
- *    (after Domiter and Zalik 2008, who use 90), keeping triangles fat and
- *    the front short.
- * A front vertex with a constraint going down to an unvisited point is
- * never removed (fills and pockets skip or refuse it), so every vertical
- * constraint is made by a drop; horizontal ones by a drop or a pocket; a
- * pocket over such a vertex means crossing constraints.  Every triangle
- * built inside makes the edges it turned interior Lawson-legal (strict
- * in-circle test, the four outer edges re-tested after each flip, fixed
- * edges never flipped), so when the sweep ends every unfixed interior edge
- * is locally Delaunay: the result is the constrained Delaunay
- * triangulation of the inside faces, which is exactly what the general
- * path keeps with TN_CDT_REMOVE_OUTSIDE (a face's CDT depends only on its
- * boundary).  Any surprise (a point inside a vertical constraint, crossing
- * constraints, a constraint not made, an inside region left open below the
- * last row) abandons the sweep. */
-
-/* Per point bits: its constraints (to the previous and the next point of
- * its row, to points above and below: ud[2v], ud[2v+1]), then its state
- * while on the front. */
-enum {
-    RF_LEFT = 1, RF_RIGHT = 2, RF_UP = 4, RF_DOWN = 8,
-    RF_PEND = 16,  /* a constraint goes down from this front vertex to an unvisited point */
-    RF_BELOW = 32, /* the region just below the front edge (v, next[v]) is inside */
-    RF_FIXED = 64, /* the front edge (v, next[v]) is a constraint */
-    RF_KEEP = RF_LEFT | RF_RIGHT | RF_UP | RF_DOWN | RF_PEND,
-};
-
-typedef struct rsweep {
-    const int32_t *P; /* the caller's coordinates; L* = n and R* = n + 1 have none */
-    int32_t *tris, *he, *next, *prev, *above, *ud, *stack, *colv;
-    int32_t *chain, *out, *si, *sj, *sb; /* pocket scratch, n + 1 entries each */
-    uint8_t *fixed, *fl;
-    uint64_t *bits;
-    int n, minx, ntris, stack_cap, nfixed, fail;
-    long long flips;
-} rsweep;
-
-static inline int64_t rs_orient(const int32_t *P, int a, int b, int c)
+/* A chain passes a point twice (a slit): the flip fallback, fed with the
+ * crossed edges of a second walk from `cross` to `end`. */
+static tn_status force_by_flips(tn_cdt *c, int seg, int a, int b, int cross, int end,
+                                tn_error *err)
 {
-    int64_t ax = P[2 * a], ay = P[2 * a + 1];
-    return (P[2 * b] - ax) * (P[2 * c + 1] - ay) - (P[2 * b + 1] - ay) * (P[2 * c] - ax);
+    const int32_t *tris = c->tris;
+    int nq = 0, h = cross;
+    for (;;) {
+        c->tmp_a[2 * nq] = tris[h];
+        c->tmp_a[2 * nq + 1] = tris[next_he(h)];
+        nq++;
+        int g = c->he[h], o = tris[prev_he(g)];
+        if (o == end) break;
+        h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
+    }
+    if (tn_failed(force_edge(c, a, end, nq)))
+        return tn_error_set(err, TN_FAILURE, 0, 0,
+                            "tn_cdt: internal error forcing constraint %d", seg);
+    return TN_OK;
 }
 
-/* d strictly inside the circle through the counter-clockwise (a, b, c). */
-static inline int rs_incircle(const int32_t *P, int a, int b, int c, int d)
+/* Insert constraint segment seg = (a, b) (representative indices): piece
+ * by piece from a, each piece an edge already, split at a point on a-b,
+ * or forced through the triangles it crosses (their cavity
+ * re-triangulated on either side, or flips for a slit). */
+static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
 {
-    int64_t dx = P[2 * d], dy = P[2 * d + 1];
-    int64_t adx = P[2 * a] - dx, ady = P[2 * a + 1] - dy;
-    int64_t bdx = P[2 * b] - dx, bdy = P[2 * b + 1] - dy;
-    int64_t cdx = P[2 * c] - dx, cdy = P[2 * c + 1] - dy;
-    int64_t al = adx * adx + ady * ady, bl = bdx * bdx + bdy * bdy, cl = cdx * cdx + cdy * cdy;
-    return al * (bdx * cdy - cdx * bdy) + bl * (cdx * ady - adx * cdy) +
-               cl * (adx * bdy - bdx * ady) >
-           0;
-}
-
-/* Columns: L* is column 0, point x is column x - minx + 1. */
-static inline void rs_col_set(rsweep *s, int v, int col)
-{
-    s->bits[col >> 6] |= 1ull << (col & 63);
-    s->colv[col] = v;
-}
-
-static inline void rs_col_clear(rsweep *s, int v)
-{
-    int col = s->P[2 * v] - s->minx + 1;
-    s->bits[col >> 6] &= ~(1ull << (col & 63));
-}
-
-static inline int top_bit(uint64_t m)
-{
-#if defined(__GNUC__)
-    return 63 - __builtin_clzll(m);
-#else
-    int k = 0;
-    while (m >>= 1) k++;
-    return k;
-#endif
-}
-
-/* The rightmost column <= col holding a front vertex (0, L*'s, at least). */
-static inline int rs_col_find(const rsweep *s, int col)
-{
-    int w = col >> 6;
-    uint64_t m = s->bits[w] & (~0ull >> (63 - (col & 63)));
-    while (!m) m = s->bits[--w];
-    return (w << 6) + top_bit(m);
-}
-
-static inline int rs_add_tri(rsweep *s, int a, int b, int c, int ha, int hb, int hc)
-{
-    int t = 3 * s->ntris++;
-    int32_t *T = s->tris, *H = s->he;
-    T[t] = a, T[t + 1] = b, T[t + 2] = c;
-    H[t] = ha, H[t + 1] = hb, H[t + 2] = hc;
-    if (ha >= 0) H[ha] = t;
-    if (hb >= 0) H[hb] = t + 1;
-    if (hc >= 0) H[hc] = t + 2;
-    s->fixed[t] = s->fixed[t + 1] = s->fixed[t + 2] = 0;
-    return t;
-}
-
-/* Lawson flips of the half-edges on the stack (top entries): each one not
- * fixed, with a triangle on both sides, and the fourth point strictly
- * inside the circle is flipped, and the four outer edges of its
- * quadrilateral go back on the stack (a flip changes only their two
- * triangles, so every other edge keeps its verdict).  A boundary
- * half-edge moved by a flip may be a front edge's: `above` follows it. */
-static void rs_legalize(rsweep *s, int top)
-{
-    int32_t *T = s->tris, *H = s->he, *st = s->stack;
-    uint8_t *F = s->fixed;
-    while (top > 0) {
-        int a = st[--top];
-        int b = H[a];
-        if ((b < 0) | F[a]) continue; /* one branch, not two */
-        int ar = prev_he(a), al = next_he(a), bl = prev_he(b), br = next_he(b);
-        int p0 = T[ar], pr = T[a], pl = T[al], p1 = T[bl];
-        if (!rs_incircle(s->P, p0, pr, pl, p1)) continue;
-        /* (p0 pr pl) + (pl pr p1) become (p0 p1 pl) + (p1 p0 pr): see legalize_impl */
-        T[a] = p1;
-        T[b] = p0;
-        int hbl = H[bl], har = H[ar];
-        uint8_t fbl = F[bl], far = F[ar];
-        if (hbl < 0 && s->above[pl] == bl) s->above[pl] = a;
-        if (har < 0 && s->above[pr] == ar) s->above[pr] = b;
-        H[a] = hbl;
-        if (hbl >= 0) H[hbl] = a;
-        H[b] = har;
-        if (har >= 0) H[har] = b;
-        H[ar] = bl, H[bl] = ar;
-        F[a] = fbl, F[b] = far, F[ar] = F[bl] = 0;
-        s->flips++;
-        if (top + 4 > s->stack_cap) { /* never seen; the general path is safe */
-            s->fail = 1;
-            return;
+    while (a != b) {
+        if (edge_present(c, a, b)) {
+            c->st.segments_present++;
+            return TN_OK;
         }
-        st[top++] = a, st[top++] = al, st[top++] = b, st[top++] = br;
+        int out = -1;
+        int how = leave_point(c, a, b, &out);
+        if (how == SEG_PRESENT) {
+            c->st.segments_present++;
+            return TN_OK;
+        }
+        if (how == SEG_SPLIT) {
+            c->st.segments_split++;
+            a = out;
+            continue;
+        }
+        if (how == SEG_NONE)
+            return tn_error_set(err, TN_FAILURE, 0, 0,
+                                "tn_cdt: internal error: no way from point %d towards %d", a, b);
+        seg_walk w;
+        memset(&w, 0, sizeof w);
+        tn_status st = walk_crossing(c, seg, a, b, out, &w, err);
+        if (tn_failed(st)) return st;
+        c->st.segments_forced++;
+        if (w.end != b) c->st.segments_split++;
+        if (w.repeat) {
+            st = force_by_flips(c, seg, a, b, out, w.end, err);
+            if (tn_failed(st)) return st;
+            a = w.end;
+            continue;
+        }
+        c->st.cavity_triangles += w.ntl;
+        /* left polygon over a -> end, then the right one over end -> a */
+        int slot = 0;
+        int lb = cavity_polygon(c, w.lv, w.lo, w.nl - 1, 0, -1, &slot);
+        cavity_polygon(c, w.rv, w.ro, w.nr - 1, 1, lb, &slot);
+        a = w.end;
     }
-}
-
-/* The new front edge (u, v) (u left of v) replacing whatever lay between
- * them; `tri_he` is its half-edge in the triangle above, or -1. */
-static inline void rs_link(rsweep *s, int u, int v, int tri_he, int below, int fixed)
-{
-    s->next[u] = v;
-    s->prev[v] = u;
-    s->above[u] = tri_he;
-    s->fl[u] = (uint8_t)((s->fl[u] & RF_KEEP) | (below ? RF_BELOW : 0) | (fixed ? RF_FIXED : 0));
-}
-
-/* Close the pocket above the constraint u - v (u the previous point of v's
- * row): see the section comment. */
-static void rs_pocket(rsweep *s, int u, int v)
-{
-    const int32_t *P = s->P;
-    int32_t *chain = s->chain, *out = s->out, *si = s->si, *sj = s->sj, *sb = s->sb;
-    int inside = s->fl[u] & RF_BELOW, k = 0;
-    for (int w = u; w != v; w = s->next[w]) {
-        if (k > s->n || (k > 0 && (s->fl[w] & RF_PEND))) { /* a constraint crosses u-v */
-            s->fail = 1;
-            return;
-        }
-        chain[k] = w;
-        out[k] = 2 * s->above[w] + !!(s->fl[w] & RF_FIXED); /* above = -1: -2 or -1 */
-        if (k > 0) rs_col_clear(s, w);
-        k++;
-    }
-    chain[k] = v;
-    s->nfixed++;
-    if (!inside) { /* the region above u-v is outside: nothing to build */
-        rs_link(s, u, v, -1, 1, 1);
-        return;
-    }
-    int32_t *H = s->he;
-    uint8_t *F = s->fixed;
-    int top = 0, nst = 0, base = -1;
-    si[top] = 0, sj[top] = k, sb[top] = -1, top++;
-    while (top > 0) {
-        top--;
-        int i = si[top], j = sj[top], bt = sb[top];
-        int ci = i + 1;
-        for (int q = i + 2; q < j; q++)
-            if (rs_incircle(P, chain[j], chain[i], chain[ci], chain[q])) ci = q;
-        /* (chain[j], chain[i], chain[ci]): the base chain[j] -> chain[i] below */
-        int t = rs_add_tri(s, chain[j], chain[i], chain[ci], bt, -1, -1);
-        if (bt < 0) base = t;
-        if (ci == i + 1) {
-            int e = out[i];
-            H[t + 1] = e < 0 ? -1 : e / 2;
-            if (e >= 0) H[e / 2] = t + 1, s->stack[nst++] = t + 1;
-            F[t + 1] = (uint8_t)(e & 1);
-        } else {
-            si[top] = i, sj[top] = ci, sb[top] = t + 1, top++;
-        }
-        if (ci == j - 1) {
-            int e = out[ci];
-            H[t + 2] = e < 0 ? -1 : e / 2;
-            if (e >= 0) H[e / 2] = t + 2, s->stack[nst++] = t + 2;
-            F[t + 2] = (uint8_t)(e & 1);
-        } else {
-            si[top] = ci, sj[top] = j, sb[top] = t + 2, top++;
-        }
-    }
-    F[base] = 1;
-    rs_link(s, u, v, base, 0, 1);
-    /* the pocket is constrained Delaunay inside; only its rim (the old
-     * front edges) needs testing against the triangles above */
-    rs_legalize(s, nst);
-}
-
-/* q is a peak strictly above the chord a - b (a left of b) and sharp
- * enough to cut off: the angle at q under 109.5 degrees (cosine > -1/3).
- * Measured on the benchmark maps: 25% fewer flips than with 90 degrees
- * (Domiter and Zalik's choice), 4% fewer instructions; wider angles make
- * fat-enough triangles that get flipped anyway.  Exact in int64 within
- * RECT_MAX_SPAN (squared lengths <= 2^29, products <= 2^58). */
-static inline int rs_peak(const int32_t *P, int a, int q, int b)
-{
-    if (rs_orient(P, a, q, b) <= 0) return 0;
-    int64_t ux = P[2 * a] - P[2 * q], uy = P[2 * a + 1] - P[2 * q + 1];
-    int64_t wx = P[2 * b] - P[2 * q], wy = P[2 * b + 1] - P[2 * q + 1];
-    int64_t dot = ux * wx + uy * wy;
-    return dot >= 0 || 9 * dot * dot < (ux * ux + uy * uy) * (wx * wx + wy * wy);
-}
-
-/* Cut off sharp peaks next to v (inside regions only). */
-static void rs_fill(rsweep *s, int v)
-{
-    const int32_t *P = s->P;
-    for (;;) { /* to the right: (v, q, q') */
-        int q = s->next[v];
-        if ((q >= s->n) | (s->fl[q] & RF_PEND) | !(s->fl[v] & RF_BELOW)) break;
-        int q2 = s->next[q];
-        if (q2 >= s->n || !rs_peak(P, v, q, q2)) break; /* R* is never inside */
-        if (!(s->fl[q] & RF_BELOW)) { /* cannot happen: q has no constraint going down */
-            s->fail = 1;
-            return;
-        }
-        int t = rs_add_tri(s, v, q, q2, s->above[v], s->above[q], -1);
-        s->fixed[t] = !!(s->fl[v] & RF_FIXED);
-        s->fixed[t + 1] = !!(s->fl[q] & RF_FIXED);
-        rs_link(s, v, q2, t + 2, 1, 0);
-        rs_col_clear(s, q);
-        s->stack[0] = t, s->stack[1] = t + 1;
-        rs_legalize(s, 2);
-    }
-    for (;;) { /* to the left: (q', q, v) */
-        int q = s->prev[v];
-        if ((q >= s->n) | (s->fl[q] & RF_PEND) | !(s->fl[q] & RF_BELOW)) break;
-        int q2 = s->prev[q];
-        if (q2 >= s->n || !rs_peak(P, q2, q, v)) break;
-        if (!(s->fl[q2] & RF_BELOW)) {
-            s->fail = 1;
-            return;
-        }
-        int t = rs_add_tri(s, q2, q, v, s->above[q2], s->above[q], -1);
-        s->fixed[t] = !!(s->fl[q2] & RF_FIXED);
-        s->fixed[t + 1] = !!(s->fl[q] & RF_FIXED);
-        rs_link(s, q2, v, t + 2, 1, 0);
-        rs_col_clear(s, q);
-        s->stack[0] = t, s->stack[1] = t + 1;
-        rs_legalize(s, 2);
-    }
-}
-
-/* Add point v (the next in (y, x) order) below the front. */
-static void rs_drop(rsweep *s, int v)
-{
-    const int fv = s->fl[v], col = s->P[2 * v] - s->minx + 1;
-    const int left = fv & RF_LEFT ? v - 1 : -1, up = fv & RF_UP ? s->ud[2 * v] : -1;
-    const int pc = rs_col_find(s, col), p = s->colv[pc];
-    if (pc == col) {
-        /* right below p: (pp, p, v) and (p, q, v); p leaves the front */
-        int wall = up == p;
-        if (((up >= 0) | (s->fl[p] & RF_PEND)) && !wall) {
-            s->fail = 1; /* v inside a vertical constraint, or one not made */
-            return;
-        }
-        int pp = s->prev[p], q = s->next[p];
-        int in1 = !!(s->fl[pp] & RF_BELOW), in2 = !!(s->fl[p] & RF_BELOW);
-        if ((in1 ^ in2) != wall) { /* only a constraint separates inside from outside */
-            s->fail = 1;
-            return;
-        }
-        int t1 = -1, t2 = -1, top = 0, f1 = left == pp;
-        if (in1) {
-            t1 = rs_add_tri(s, pp, p, v, s->above[pp], -1, -1);
-            s->fixed[t1] = !!(s->fl[pp] & RF_FIXED);
-            s->fixed[t1 + 1] = (uint8_t)wall;
-            s->fixed[t1 + 2] = (uint8_t)f1;
-            s->stack[top++] = t1;
-        }
-        if (in2) {
-            t2 = rs_add_tri(s, p, q, v, s->above[p], -1, t1 < 0 ? -1 : t1 + 1);
-            s->fixed[t2] = !!(s->fl[p] & RF_FIXED);
-            s->fixed[t2 + 2] = (uint8_t)wall;
-            s->stack[top++] = t2;
-            if (t1 >= 0) s->stack[top++] = t2 + 2; /* p-v between two new triangles */
-        }
-        s->nfixed += wall + f1;
-        rs_link(s, pp, v, t1 < 0 ? -1 : t1 + 2, in1 ^ f1, f1);
-        rs_link(s, v, q, t2 < 0 ? -1 : t2 + 1, in2, 0);
-        s->colv[col] = v; /* p's column */
-        rs_legalize(s, top);
-    } else {
-        /* below the front edge (p, q): the triangle (p, q, v) */
-        if (up >= 0) { /* its upper end left the front: impossible unless crossed */
-            s->fail = 1;
-            return;
-        }
-        int q = s->next[p];
-        int in = !!(s->fl[p] & RF_BELOW), f = left == p, t = -1;
-        if (in) {
-            t = rs_add_tri(s, p, q, v, s->above[p], -1, -1);
-            s->fixed[t] = !!(s->fl[p] & RF_FIXED);
-            s->fixed[t + 2] = (uint8_t)f;
-        }
-        s->nfixed += f;
-        rs_link(s, p, v, t < 0 ? -1 : t + 2, in ^ f, f);
-        rs_link(s, v, q, t < 0 ? -1 : t + 1, in, 0);
-        rs_col_set(s, v, col);
-        if (in) {
-            s->stack[0] = t;
-            rs_legalize(s, 1);
-        }
-    }
-    if (s->fail) return;
-    if ((left >= 0) & (s->prev[v] != left)) {
-        rs_pocket(s, left, v);
-        if (s->fail) return;
-    }
-    s->fl[v] |= (uint8_t)((fv & RF_DOWN) * (RF_PEND / RF_DOWN));
-    rs_fill(s, v);
-}
-
-/* The fast path: build the mesh with the row sweep and return 1, or return
- * 0 (nothing published) when the input is not for it or it hit a
- * surprise.  Coordinates are already checked against TN_CDT_MAX_COORD. */
-static int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nsegs)
-{
-    if (n < 3 || nsegs < 2 || n > c->max_points) return 0;
-    int32_t minx = xy[0], maxx = xy[0];
-    for (int i = 1; i < n; i++) {
-        int32_t x = xy[2 * i], y = xy[2 * i + 1], px = xy[2 * i - 2], py = xy[2 * i - 1];
-        if (y < py || (y == py && x <= px)) return 0; /* not sorted by (y, x), or a duplicate */
-        minx = x < minx ? x : minx;
-        maxx = x > maxx ? x : maxx;
-    }
-    /* exact predicates; columns 0 (L*) to spanx + 1 */
-    int64_t spanx = (int64_t)maxx - minx, spany = (int64_t)xy[2 * n - 1] - xy[1];
-    if (spanx > RECT_MAX_SPAN || spany > RECT_MAX_SPAN || spanx + 2 > c->col_cap) return 0;
-    /* each point's constraints: direction bits, and the points above and
-     * below (a horizontal one joins consecutive points: nothing inside) */
-    uint8_t *fl = c->pflag;
-    int32_t *ud = c->tmp_a; /* 2n <= tmp_cap */
-    memset(fl, 0, (size_t)n + 2);
-    for (int k = 0; k < nsegs; k++) {
-        int a = segs[2 * k], b = segs[2 * k + 1];
-        if (a > b) {
-            int t = a;
-            a = b;
-            b = t;
-        }
-        int fa, fb;
-        if (xy[2 * a + 1] == xy[2 * b + 1] && b == a + 1) {
-            fa = RF_RIGHT, fb = RF_LEFT;
-        } else if (xy[2 * a] == xy[2 * b] && a != b) {
-            fa = RF_DOWN, fb = RF_UP;
-            ud[2 * a + 1] = b;
-            ud[2 * b] = a;
-        } else {
-            return 0; /* slanted, empty, or with a point inside */
-        }
-        if ((fl[a] & fa) | (fl[b] & fb)) return 0; /* overlapping or repeated */
-        fl[a] |= (uint8_t)fa;
-        fl[b] |= (uint8_t)fb;
-    }
-    int odd = 0; /* a lone point (no constraint) or an open outline (odd count) */
-    for (int i = 0; i < n; i++) {
-        int d = fl[i] & 15;
-        odd |= (d == 0) | ((0x6996 >> d) & 1); /* bit d of 0x6996: d has an odd bit count */
-    }
-    if (odd) return 0;
-
-    const int L = n, R = n + 1; /* the artificial ends of the front: never in a triangle */
-    rsweep s;
-    memset(&s, 0, sizeof s);
-    s.P = xy;
-    s.tris = c->tris, s.he = c->he, s.fixed = c->fixed;
-    s.next = c->hull_next, s.prev = c->hull_prev, s.above = c->hull_tri;
-    s.ud = ud, s.fl = fl;
-    s.stack = c->tmp_b, s.stack_cap = c->tmp_cap;
-    s.colv = c->colv, s.bits = c->colbits;
-    s.chain = c->ids, s.out = c->ids2, s.si = c->loc, s.sj = c->vert_edge, s.sb = c->stack;
-    s.n = n, s.minx = minx;
-    memset(s.bits, 0, sizeof(uint64_t) * (size_t)((spanx + 1) / 64 + 1));
-    s.next[L] = 0, s.prev[0] = L, s.next[0] = R, s.prev[R] = 0;
-    s.above[L] = s.above[0] = -1;
-    fl[0] |= (uint8_t)((fl[0] & RF_DOWN) * (RF_PEND / RF_DOWN));
-    rs_col_set(&s, L, 0);
-    rs_col_set(&s, 0, xy[0] - minx + 1);
-    for (int v = 1; v < n && !s.fail; v++) rs_drop(&s, v);
-    if (s.fail || s.nfixed != nsegs) return 0;
-    for (int v = L; v != R; v = s.next[v]) /* closed outlines leave no inside below */
-        if (fl[v] & RF_BELOW) return 0;
-
-    /* publish: half-edges -> neighbour triangles, vert_tri, remap */
-    int nt = s.ntris;
-    int32_t *he = c->he, *tris = c->tris;
-    for (int e = 0; e < 3 * nt; e++) { /* -1 stays -1, without a branch */
-        int32_t h = he[e], neg = h >> 31;
-        he[e] = (int32_t)((uint32_t)h / 3u) | neg;
-    }
-    for (int i = 0; i < n; i++) c->vert_tri[i] = -1, c->remap[i] = i;
-    for (int t = 0; t < nt; t++) {
-        c->vert_tri[tris[3 * t]] = t;
-        c->vert_tri[tris[3 * t + 1]] = t;
-        c->vert_tri[tris[3 * t + 2]] = t;
-    }
-    c->ntris = c->nout = nt;
-    c->npoints = n;
-    memset(&c->st, 0, sizeof c->st);
-    c->st.points = n;
-    c->st.flips = s.flips;
-    c->st.segments_present = nsegs;
-    c->st.ntris_hull = nt;
-    c->st.rectilinear = 1;
-    return 1;
+    return TN_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -2071,10 +1334,15 @@ static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int3
     if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
                             npoints > 0 && !xy ? "xy" : "segs");
-    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL;
+    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL |
+                           TN_CDT_RECT_DOMAIN;
     if (flags & ~known)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: unknown flags 0x%x", fn,
                             flags & ~known);
+    if ((flags & TN_CDT_REMOVE_OUTSIDE) && (flags & TN_CDT_RECT_DOMAIN))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "%s: TN_CDT_REMOVE_OUTSIDE and TN_CDT_RECT_DOMAIN exclude each other",
+                            fn);
     for (int s = 0; s < 2 * nsegs; s++)
         if (segs[s] < 0 || segs[s] >= npoints)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -2093,7 +1361,9 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "tn_cdt_build_i: point %d has %c = %d, outside +-%d", i / 2,
                                 i % 2 ? 'y' : 'x', (int)xy[i], TN_CDT_MAX_COORD);
-    if (flags == TN_CDT_REMOVE_OUTSIDE && rect_build(c, xy, npoints, segs, nsegs)) return TN_OK;
+    if ((flags == TN_CDT_REMOVE_OUTSIDE || flags == TN_CDT_RECT_DOMAIN) &&
+        rect_build(c, xy, npoints, segs, nsegs, flags == TN_CDT_RECT_DOMAIN))
+        return cdt_ok(err);
     for (int i = 0; i < 2 * npoints; i++) c->xy[i] = (double)xy[i];
     c->npoints = npoints;
     c->exact_int = 1;
@@ -2112,7 +1382,7 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
     }
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
-    return st;
+    return tn_failed(st) ? st : cdt_ok(err);
 }
 
 tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs, int nsegs,
@@ -2135,7 +1405,7 @@ tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t
     c->mode = CDT_FLOAT;
     st = build(c, segs, nsegs, flags, err);
     if (tn_failed(st)) c->nout = 0;
-    return st;
+    return tn_failed(st) ? st : cdt_ok(err);
 }
 
 void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out)

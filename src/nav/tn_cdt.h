@@ -6,7 +6,8 @@
  * y-up frame; clockwise on a y-down screen).
  *
  * USE
- *   tn_cdt *c = tn_cdt_create(max_points, max_segments, NULL, &err);
+ *   tn_cdt *c;
+ *   if (tn_failed(tn_cdt_create(max_points, max_segments, NULL, &c, &err))) ...;
  *   tn_cdt_build_i(c, xy, n, segs, nsegs, TN_CDT_REMOVE_OUTSIDE, &err);
  *   tn_cdt_mesh m; tn_cdt_get_mesh(c, &m);   // valid until the next build
  *   ... rebuild as often as needed: builds never allocate ...
@@ -15,8 +16,10 @@
  * ALGORITHM
  * Two builders share the output format.
  *
- *  A. The rectilinear row sweep: tn_cdt_build_i with exactly
- *     TN_CDT_REMOVE_OUTSIDE on a tile-map outline - points sorted by (y, x)
+ *  A. The rectilinear row sweep (tn_cdt_sweep.c): tn_cdt_build_i with
+ *     exactly TN_CDT_REMOVE_OUTSIDE (or exactly TN_CDT_RECT_DOMAIN: the
+ *     bounding rectangle, sides all constraints, points on its sides may
+ *     end 3 constraints; everything inside is kept) on a tile-map outline - points sorted by (y, x)
  *     without duplicates, every constraint horizontal or vertical, a
  *     horizontal one joining consecutive points, every point the end of 2
  *     or 4 constraints (what tn_navmesh and bench_gen.c extract), x and y
@@ -46,7 +49,8 @@
  *     own boundary).  The same triangle count as B, not always the same
  *     triangles where four points are cocircular.
  *
- *  B. The general builder, for everything else:
+ *  B. The general builder (tn_cdt.c; exact predicates in tn_cdt_pred.c),
+ *     for everything else:
  *  1. Exact duplicates are merged (open-addressing hash on the coordinate
  *     bits): remap[i] is the first input point with the same coordinates.
  *  2. Delaunay triangulation by sweep hull (Sinclair's S-hull, as in
@@ -126,6 +130,12 @@
  *  cost depends on the input, not on the capacity.  The mesh arrays live in
  *  the tn_cdt and are valid until the next build.
  *
+ * THREADS
+ *  A tn_cdt is one builder's state: a build writes it, so one tn_cdt per
+ *  thread that builds.  After a build, get_mesh / get_stats and reading
+ *  the mesh are read-only and may run in several threads at once.  No
+ *  globals: different tn_cdt objects are independent.
+ *
  * COST (measured with bench/bench_cdt.c and bench/peers, gcc -O2, on the
  * shared 2-core machine at load 2.7-3: medians; CPU = thread CPU time,
  * which leaves out waiting for a core; instruction counts from callgrind)
@@ -180,6 +190,14 @@ enum {
      * the default sweep hull.  Same results up to cocircular ties; measured
      * a little slower here, kept for comparison (bench `cdt --incremental`). */
     TN_CDT_INCREMENTAL = 1u << 2,
+    /* The domain is the points' bounding rectangle, every side of which
+     * must be covered by constraints: everything inside it is kept (no
+     * even-odd removal), so a tile map's free and blocked faces come out of
+     * ONE row sweep (ALGORITHM A; constraints may meet the sides in
+     * T-junctions).  The general builder, when the sweep does not apply,
+     * keeps the whole convex hull = the same rectangle.  Not together with
+     * TN_CDT_REMOVE_OUTSIDE. */
+    TN_CDT_RECT_DOMAIN = 1u << 3,
 };
 
 /* The result, valid until the next build or destroy. */
@@ -198,7 +216,8 @@ typedef struct tn_cdt_mesh {
 
 /* Capacity for up to max_points points and max_segments constraint segments.
  * All memory is allocated here; builds never allocate. */
-tn_cdt *tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_error *err);
+tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_cdt **out,
+                        tn_error *err);
 void tn_cdt_destroy(tn_cdt *c);
 
 /* Integer coordinates (exact predicates).  xy: 2*npoints values in

@@ -28,16 +28,13 @@
  *  2. The CDT of the map rectangle with the outline segments as
  *     constraints, blocked parts included, so point-location walks never
  *     get stuck and line of sight can rotate around any vertex.  Built by
- *     two runs of tn_cdt's rectilinear ROW SWEEP (tn_cdt.h, ALGORITHM A),
- *     each with TN_CDT_REMOVE_OUTSIDE: the free faces (the outline as
- *     extracted: inside = free) and the blocked faces (the outline segments
- *     off the map border plus the border runs along blocked tiles: inside =
- *     blocked), each on the subset of vertices its segments use; the two
- *     are stitched along the outline through the blocked side's boundary
- *     edges by start vertex.  A face's CDT depends only on its boundary, so
- *     the union is the CDT of the rectangle.  If either part fails (it
- *     cannot on tile outlines) the general builder (ALGORITHM B) triangulates
- *     everything at once (view.swept tells which ran).
+ *     ONE run of tn_cdt's rectilinear ROW SWEEP (tn_cdt.h, ALGORITHM A)
+ *     with TN_CDT_RECT_DOMAIN: the outline segments plus the border runs
+ *     along blocked tiles (so every side of the rectangle is a
+ *     constraint); the sweep keeps free and blocked faces alike and visits
+ *     each outline vertex once.  If it fails (it cannot on tile outlines)
+ *     the general builder (ALGORITHM B) triangulates the outline alone
+ *     (view.swept tells which ran).
  *  3. Labels.  No triangle crosses an outline, so the tile under its
  *     centroid (exact: 3 * centroid is an integer) says whether all of it is
  *     free or inside a block: blocked triangles get region -1, free ones are
@@ -54,10 +51,15 @@
  *  segments among them go to a small second CDT; its triangles inside the
  *  cavity (flood from the inner side of each boundary edge) replace the
  *  cavity, checked by exact area equality, and are stitched to the
- *  neighbours; labels and buckets are redone (step 3-4).  Falls back to a
- *  full build when a vertex on the convex hull would change (edits at the
- *  map's corners and borders mostly), when the cavity exceeds 4096
- *  triangles / 2048 points, or when any check fails.  Paths stay exact; the
+ *  neighbours.  Vertex ids change only on the tile's two corner rows
+ *  (above: the same ids; below: shifted by a constant).  Labels stay
+ *  local too: the free components of the new triangles each join the one
+ *  region across the cavity border; when regions may merge, split or
+ *  vanish (and only then) every triangle is labelled again (step 3-4).
+ *  Falls back to a full build when a vertex on the convex hull would
+ *  change (edits at the map's corners and borders mostly), when the cavity
+ *  exceeds 4096 triangles / 2048 points, or when any check fails.  Paths
+ *  stay exact; the
  *  patch is a valid constrained triangulation, though not necessarily
  *  Delaunay across its border.
  *
@@ -124,40 +126,52 @@
  *  - nearest free point: ring search over the tile grid kept with the mesh
  *    (exact, O(d^2) tiles for distance d), optionally `margin` inside tiles.
  *
- * LIMITS.  Capacity is fixed at create for the map size; the default is the
- * worst case (a checkerboard: (W+1)*(H+1) points), so any map of that size
- * builds and no edit can overflow it.  Bigger maps are refused.
+ * LIMITS.  Capacity (P points, S segments) is fixed at create.  The
+ * default is the worst case for the size (a checkerboard: P = (W+1)*(H+1),
+ * S = 2*W*H + W + H), so any map of that size builds and no edit can
+ * overflow it; tn_navmesh_config_for_map sizes P and S to a map's content
+ * (its outline vertices + headroom), and an edit that outgrows them fails
+ * with CAPACITY.  Bigger maps than the created size are refused.
  *
- * MEMORY (measured with a counting allocator, worst-case capacity): mesh
- * incl. both CDTs 2.2 MB for 80x45, 22.3 MB for 256x256 (~340 bytes per
- * tile); a tn_navquery 2.5 / 43.6 MB (~665 bytes per tile: the triangle
- * A* and interval search ~380, the radius search ~285 = per vertex of
- * capacity 2 heap offers and 1/2 label of 72 bytes, 4 cached candidates,
- * state and stamp arrays).  Everything is sized by the capacity (the
- * worst case for the map size), not by the map's content; a smaller
- * config.max_points shrinks both proportionally.  Builds, updates and
+ * MEMORY (bytes; counting allocator, 64-bit): mesh ~ 300 * P + 16 * S +
+ * W * H + 1.2 MB (106 * P of its own arrays, 2 triangles of 36 bytes per
+ * point, tn_cdt's 183-192 * P, fixed scratch of the local update and its
+ * 2048-point CDT); a tn_navquery ~ 665 * P (the triangle A* and interval
+ * search ~380, the radius search ~285: per point 2 heap offers and 1/2
+ * label of 72 bytes, 4 cached candidates, state and stamp arrays).
+ * Measured at 256x256: worst case mesh 22.1 MB + query 43.6 MB;
+ * tn_navmesh_config_for_map(map, 0.25) on 700 / 2000 random blocks
+ * (P = 3,035 / 5,950): 2.3 + 2.1 MB / 3.2 + 4.0 MB.  Builds, updates and
  * queries never allocate.
+ *
+ * THREADS.  A built mesh is read-only for every query function (locate,
+ * region_at, los, nearest_free, clearance, nearest_clear, get_view, draw
+ * and tn_navquery_*): several threads may query one mesh at once, each
+ * with its OWN tn_navquery (a query object is not shareable).  Build and
+ * update_tile write the mesh: no query may run meanwhile.  No globals.
+ * `make tsan`: four threads on one mesh under ThreadSanitizer.
  *
  * COST (tilenav-bench navmesh, -O2, medians; a 2-core machine shared with
  * other builds, load average 5-7, so wall times are inflated and instruction
  * counts from callgrind are given where they matter):
  *  - 256x256 random blocks (genmap --kind blocks --size 256 --blocks 700
  *    --seed 1: 2,377 vertices, 2,388 constraint segments, 4,700 triangles):
- *    full build by the two row sweeps 0.91 ms wall at load 7.7 (the
- *    general CDT before: 1.17-1.32 ms in the same conditions), 80% of it
- *    triangulating; local update after a one-tile edit median 0.146 ms
- *    (102 of 102 local).  --blocks 2000 (4,709 vertices, 4,752 segments):
- *    full build 1.70 ms (general CDT: 3.2 ms), local update 0.33-0.36 ms.
- *    make bench-peers (the full navmesh build against Delaunator +
- *    Constrainautor's CDT of the same outline as unit edges, one run, load
- *    3): 0.80-0.91 ms vs 12.8-14.7 ms (16.0-16.6x) with 10,182 edges,
- *    1.55-1.80 ms vs 22.8-24.9 ms (13.8-14.7x) with 16,100 edges; the issue's
- *    20x is not reached: 80% of the build is the two sweeps, the rest
- *    extraction, stitching and labels.
+ *    full build by the one row sweep 0.64 ms (73% triangulating); local
+ *    update after a one-tile edit median 0.075 ms (62 of 62 local).
+ *    --blocks 2000 (4,709 vertices, 4,752 segments): full build 1.27-1.33
+ *    ms (two sweeps and a stitch before: 1.8 ms; general CDT: 3.2 ms),
+ *    local update median 0.15-0.16 ms (0.33-0.36 ms before the local
+ *    labels).  make bench-peers (the full navmesh build against
+ *    Delaunator + Constrainautor's CDT of the same outline as unit edges,
+ *    one run each, load 11-12 on 2 cores, so CPU-time ratios): 700 blocks
+ *    (10,182 edges) 27.5-34x, 2000 blocks (16,100 edges) 16-28x, median
+ *    23x (wall 0.54-0.72 / 1.19-1.38 ms ours).
  *    Exact radius-0 path between random free tiles median 48-66 us;
  *    radius paths (r = 0.25 / 0.4 / 0.75) median 0.37-0.67 ms, p90 2-11 ms
  *    (700 blocks), 6-15 ms median on the 2000-block map (many corners in
- *    sight); line of sight 0.4-0.7 us.  Demo map (80x45) radius paths
+ *    sight: the candidate search, the offers and the lazy tangent checks
+ *    dominate; testing dominance before the tangent check saved 13-20%
+ *    of CPU, the rest is open); line of sight 0.4-0.7 us.  Demo map (80x45) radius paths
  *    19-22 us median, arena 12-18 us, den312d 97-174 us.
  *  - Moving AI den312d (65x81): build 0.06 ms, exact path 7 us;
  *    random512-10-0 (512x512, 81,865 vertices, 163,370 triangles): build
@@ -208,11 +222,19 @@ typedef struct tn_navmesh_config {
 } tn_navmesh_config;
 
 tn_navmesh_config tn_navmesh_default_config(void);
+/* Capacities sized to `map`'s content: its outline vertices (O(W*H) count)
+ * times 1 + headroom, plus 64, and segments for them (see MEMORY); the
+ * default config when map is NULL.  Mesh and query memory then follow the
+ * map's content instead of its size.  An edit that outgrows the capacity
+ * makes tn_navmesh_update_tile / _build fail with CAPACITY (the mesh is
+ * then empty): create a new mesh sized for the new map. */
+tn_navmesh_config tn_navmesh_config_for_map(const tn_map *map, float headroom);
 
-/* A mesh for maps of up to map_w x map_h tiles (1..TN_MAP_MAX_SIZE).  All
- * memory is allocated here.  NULL (err filled) on bad arguments or no memory. */
-tn_navmesh *tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
-                              const tn_allocator *a, tn_error *err);
+/* A mesh for maps of up to map_w x map_h tiles (1..TN_MAP_MAX_SIZE) into
+ * *out.  All memory is allocated here (see MEMORY).  TN_OK, or
+ * FAILURE|INVALID_PARAM / OUT_OF_MEMORY with *out = NULL and err filled. */
+tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
+                            const tn_allocator *a, tn_navmesh **out, tn_error *err);
 void tn_navmesh_destroy(tn_navmesh *m);
 
 /* (Re)build from `map` (at most the created size).  Fails with CAPACITY when
@@ -288,7 +310,8 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
 
 /* Scratch for A* and the funnel, sized for `m`'s capacity (valid across
  * rebuilds of m; must not outlive it). */
-tn_navquery *tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_error *err);
+tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navquery **out,
+                             tn_error *err);
 void tn_navquery_destroy(tn_navquery *q);
 
 /* A path from s to g for an agent of `radius` (query units, >= 0): with
@@ -303,7 +326,7 @@ void tn_navquery_destroy(tn_navquery *q);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
  *  points (the first cap are written). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
-                                float radius, float *xy, int cap, int *count);
+                                float radius, float *xy, int cap, int *count, tn_error *err);
 /* The corridor of the last successful find_path: triangles from start to
  * goal (radius > 0: the triangles under the path's points, for drawing). */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);

@@ -56,7 +56,7 @@ static tn_status plan(struct tn_wnav *s, float sx, float sy, float gx, float gy,
     *n = 0;
     if (!snap_free(s->mesh, &sx, &sy, radius) || !snap_free(s->mesh, &gx, &gy, radius))
         return TN_FAILURE | TN_UNREACHABLE;
-    return tn_navquery_find_path(s->query, sx, sy, gx, gy, radius, s->scratch, s->cap, n);
+    return tn_navquery_find_path(s->query, sx, sy, gx, gy, radius, s->scratch, s->cap, n, NULL);
 }
 
 int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radius, float *xy,
@@ -161,12 +161,12 @@ static tn_status nav_create(tn_world *w, tn_error *err)
     w->nav = s;
     tn_navmesh_config cfg = tn_navmesh_default_config();
     cfg.tile_size = (float)TN_TILE_PX;
-    s->mesh = tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, err);
+    tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, &s->mesh, err);
     if (!s->mesh) {
         nav_destroy(w);
         return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
     }
-    s->query = tn_navquery_create(s->mesh, &w->alloc, err);
+    tn_navquery_create(s->mesh, &w->alloc, &s->query, err);
     /* A corridor has at most one triangle per triangle of capacity. */
     s->cap = 2 * (w->map->w + 1) * (w->map->h + 1) + 2;
     s->scratch = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));

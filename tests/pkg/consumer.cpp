@@ -62,12 +62,15 @@ int main()
 
     // The navmesh of the free space, and one path across it.
     tn_navmesh_config ncfg = tn_navmesh_default_config();
-    tn_navmesh *nav = tn_navmesh_create(map->w, map->h, &ncfg, nullptr, &err);
-    check(nav && tn_succeeded(tn_navmesh_build(nav, map, &err)), "navmesh build");
-    tn_navquery *nq = nav ? tn_navquery_create(nav, nullptr, &err) : nullptr;
+    tn_navmesh *nav = nullptr;
+    tn_navquery *nq = nullptr;
+    check(tn_succeeded(tn_navmesh_create(map->w, map->h, &ncfg, nullptr, &nav, &err)) &&
+              tn_succeeded(tn_navmesh_build(nav, map, &err)),
+          "navmesh build");
+    if (nav) tn_navquery_create(nav, nullptr, &nq, &err);
     float xy[2 * 64];
     int n = 0;
-    check(nq && tn_succeeded(tn_navquery_find_path(nq, 1.5f, 1.5f, 10.5f, 4.5f, 0.2f, xy, 64, &n)) && n >= 2,
+    check(nq && tn_succeeded(tn_navquery_find_path(nq, 1.5f, 1.5f, 10.5f, 4.5f, 0.2f, xy, 64, &n, &err)) && n >= 2,
           "navmesh path");
 
     std::printf("consumer: tilenav %s from C++: path %d nodes, flow distance %.0f, navmesh path %d points\n",
