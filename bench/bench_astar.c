@@ -62,7 +62,8 @@ static tn_map *load(const char *path)
 
 static tn_map *generated(int w, int h, uint64_t seed)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(w, h, NULL, &m, NULL);
     tn_rng r;
     tn_rng_seed(&r, seed, 512);
     if (m) tn_levelgen_platformer(m, &r, NULL);

@@ -35,7 +35,8 @@ static tn_map *board(int n, uint64_t seed)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 3);
-    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(n, n, NULL, &m, NULL);
     if (!m) return NULL;
     for (int i = 0; i < n * n; i++) {
         float u = tn_rng_float(&r);
@@ -122,7 +123,8 @@ static int run(int n, int conn, int reps, int edits)
 /* The serpentine: rows of wall with a gap at alternating ends. */
 static int run_maze(int n, int reps)
 {
-    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(n, n, NULL, &m, NULL);
     tn_flow *f = NULL;
     tn_error e;
     if (!m || tn_failed(tn_flow_create(n, n, 4, NULL, &f, &e))) {

@@ -123,7 +123,8 @@ int bench_outline(const tn_map *m, int unit, int32_t **xy_out, int *npoints, int
 tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
 {
     tn_error err;
-    tn_map *m = tn_map_create(size, size, NULL, &err);
+    tn_map *m = NULL;
+    tn_map_create(size, size, NULL, &m, &err);
     if (!m) return NULL;
     tn_rng r;
     tn_rng_seed(&r, seed, 1);
@@ -158,7 +159,8 @@ static int write_map(const tn_map *m, const char *out)
 static int write_platformer(int w, int h, unsigned long long seed, const char *out)
 {
     tn_error e;
-    tn_map *m = tn_map_create(w, h, NULL, &e);
+    tn_map *m = NULL;
+    tn_map_create(w, h, NULL, &m, &e);
     if (!m) {
         fprintf(stderr, "genmap: %s\n", e.msg);
         return 2;

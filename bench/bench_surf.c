@@ -45,7 +45,8 @@ static void c_free(void *user, void *p)
 
 static void level_run(int n, int edits, unsigned long long seed)
 {
-    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(n, n, NULL, &m, NULL);
     tn_rng r;
     tn_rng_seed(&r, seed, 77);
     tn_levelgen_platformer(m, &r, NULL);
@@ -122,7 +123,8 @@ static void gaps(void)
              * to the bottom, 31 rows deep:
              * nobody climbs out of it, so only a jump across reaches the goal */
             int W = 10 + k + 10, H = 46, F = 14;
-            tn_map *m = tn_map_create(W, H, NULL, NULL);
+            tn_map *m = NULL;
+            tn_map_create(W, H, NULL, &m, NULL);
             for (int x = 0; x < W; x++)
                 for (int y = F; y < H; y++)
                     if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
@@ -156,7 +158,8 @@ static void gaps(void)
 static void oracle_sweep(int levels)
 {
     long pairs[9] = {0}, reach[9] = {0}, found[9] = {0}, classic[9] = {0}, bad[9] = {0};
-    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(24, 16, NULL, &m, NULL);
     double t0 = bench_now();
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;

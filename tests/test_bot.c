@@ -76,7 +76,8 @@ static void assert_at(const rig *r, int gx, int gy)
 /* Apex above the take-off when holding jump for `hold` steps. */
 static float apex(const tn_phys_params *p, int hold)
 {
-    tn_map *m = tn_map_create(1, 40, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(1, 40, NULL, &m, NULL)));
     tn_body b;
     tn_body_place(&b, 1, 1, 0, 39);
     tn_input none = {0}, jump = {0};
@@ -94,7 +95,8 @@ static float apex(const tn_phys_params *p, int hold)
 static void test_jump_frames_from_simulation(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(8, 8, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(8, 8, NULL, &m, NULL)));
     tn_path *pf;
     tn_bot *bot;
     assert_true(tn_succeeded(tn_path_create(8, 8, NULL, 0, NULL, &pf, NULL)));

@@ -64,7 +64,8 @@ static void test_undo_redo(void **state)
     }
     assert_true(w->refused_edits > refused0); /* the rules did refuse some */
     assert_int_equal(u.count, accepted > TN_UNDO_MAX ? TN_UNDO_MAX : accepted);
-    tn_map *after = tn_map_clone(w->map, NULL);
+    tn_map *after = NULL;
+    assert_true(tn_succeeded(tn_map_clone(w->map, &after, NULL)));
     assert_non_null(after);
     tn_error e;
     int undone = 0;

@@ -310,7 +310,8 @@ static void test_staircase(void **state)
 /* A random board: blocks with probability pb, a few destinations. */
 static tn_map *random_board(tn_rng *r, int w, int h, float pb, int ndest)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int i = 0; i < w * h; i++) {
         float u = tn_rng_float(r);
         m->tile[i] = u < pb ? TN_TILE_BLOCK : (u < pb + 0.05f ? TN_TILE_ONEWAY : TN_TILE_EMPTY);
@@ -405,7 +406,8 @@ static void test_rebuild_blocks(void **state)
     /* A serpentine: rows of wall with a gap at alternating ends; the one
      * destination at the top left. */
     const int w = 45, h = 61;
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 1; y < h; y += 2)
         for (int x = 0; x < w; x++)
             if (x != ((y / 2) % 2 ? 0 : w - 1)) m->tile[y * w + x] = TN_TILE_BLOCK;
@@ -419,7 +421,7 @@ static void test_rebuild_blocks(void **state)
      * the search goes on tile by tile once the front has been thin for a
      * while, also through the second room. */
     const int W = 90, H = 50;
-    m = tn_map_create(W, H, NULL, NULL);
+    assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
     for (int y = 0; y < H; y++)
         for (int x = 30; x < 60; x++)
             if (y % 2 == 1 && x != ((y / 2) % 2 ? 30 : 59)) m->tile[y * W + x] = TN_TILE_BLOCK;
@@ -516,7 +518,8 @@ static void test_bad_arguments(void **state)
     assert_true(tn_failed(tn_flow_create(5, 5, 6, NULL, &f, &e)));
     assert_non_null(strstr(e.msg, "connectivity"));
     assert_true(tn_succeeded(tn_flow_create(5, 5, 4, NULL, &f, &e)));
-    tn_map *m = tn_map_create(6, 5, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(6, 5, NULL, &m, NULL)));
     assert_true(tn_failed(tn_flow_rebuild(f, m)));   /* wrong size */
     assert_true(tn_failed(tn_flow_set_kind(f, 5, 0, TN_FLOW_OPEN)));
     assert_true(tn_failed(tn_flow_set_kind(f, 0, 0, 7)));

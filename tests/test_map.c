@@ -137,7 +137,8 @@ static void test_round_trip(void **state)
     tn_rng_seed(&r, 3, 3);
     for (int iter = 0; iter < 200; iter++) {
         int w = 1 + (int)tn_rng_below(&r, 40), h = 1 + (int)tn_rng_below(&r, 30);
-        tn_map *m = tn_map_create(w, h, NULL, NULL);
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 uint32_t k = tn_rng_below(&r, 7);
@@ -216,7 +217,8 @@ static void test_movingai(void **state)
 static void test_edits(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(3, 3, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 3, NULL, &m, NULL)));
     assert_true(tn_failed(tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK)));
     assert_true(tn_failed(tn_map_set_tile(m, 0, 0, 7)));
     assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_SPAWN)));
@@ -224,8 +226,13 @@ static void test_edits(void **state)
     tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK); /* clears the mark */
     assert_int_equal(tn_map_mark(m, 1, 1), TN_MARK_NONE);
     assert_true(tn_failed(tn_map_set_mark(m, 1, 1, TN_MARK_DEST)));
-    assert_null(tn_map_create(0, 3, NULL, NULL));
-    assert_null(tn_map_create(4097, 3, NULL, NULL));
+    tn_error e;
+    tn_map *bad = m; /* must be reset to NULL */
+    assert_true(tn_failed(tn_map_create(0, 3, NULL, &bad, NULL)));
+    assert_null(bad);
+    assert_true(tn_failed(tn_map_create(4097, 3, NULL, &bad, &e)));
+    assert_null(bad);
+    assert_non_null(strstr(e.msg, "4097x3"));
     tn_map_destroy(m);
 }
 

@@ -27,7 +27,8 @@
 
 static tn_map *map_rows(int w, int h, const char *rows)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     assert_non_null(m);
     assert_int_equal((int)strlen(rows), w * h);
     for (int y = 0; y < h; y++)
@@ -40,7 +41,8 @@ static tn_map *random_blocks(int w, int h, int nblocks, int maxside, uint64_t se
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 11);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int b = 0; b < nblocks; b++) {
         int bw = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);
         int bh = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);

@@ -64,7 +64,8 @@ static tn_map *load_map(const char *path)
 /* A map from rows of '.', '#', '='. */
 static tn_map *map_rows(int w, int h, const char *rows)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     assert_non_null(m);
     assert_int_equal((int)strlen(rows), w * h);
     for (int y = 0; y < h; y++)
@@ -80,7 +81,8 @@ static tn_map *random_map(int w, int h, int percent, uint64_t seed)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 7);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             if ((int)tn_rng_below(&r, 100) < percent) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
@@ -707,7 +709,8 @@ static void test_files_regions(void **state)
     assert_true(tn_succeeded(tn_navmesh_build(nm, small, NULL)));
     tn_navmesh_get_view(nm, &v);
     check_triangles(small, &v);
-    tn_map *big = tn_map_create(30, 3, NULL, NULL);
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(30, 3, NULL, &big, NULL)));
     tn_error err;
     assert_true(tn_failed(tn_navmesh_build(nm, big, &err)));
     assert_non_null(strstr(err.msg, "larger"));

@@ -107,7 +107,8 @@ static void test_model_is_conservative(void **state)
     (void)state;
     tn_phys_params p = tn_phys_default(4.0f);
     tn_jump_model jm = model(4);
-    tn_map *m = tn_map_create(2, 200, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(2, 200, NULL, &m, NULL)));
     tn_body b;
     tn_body_place(&b, 1, 1, 0, 0);
     float y0 = b.y;
@@ -149,7 +150,8 @@ static void test_ledge_exactly_m(void **state)
     /* and for every height: a ledge M up is reachable, M+1 is not */
     for (int hgt = 1; hgt <= 8; hgt++) {
         for (int up = hgt; up <= hgt + 1; up++) {
-            tn_map *m = tn_map_create(16, 14, NULL, NULL);
+            tn_map *m = NULL;
+            assert_true(tn_succeeded(tn_map_create(16, 14, NULL, &m, NULL)));
             for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 13, TN_TILE_BLOCK);
             for (int y = 13 - up; y < 13; y++)
                 for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
@@ -327,7 +329,8 @@ static void test_bad_arguments(void **state)
     q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
     q.max_expand = tn_path_max_expand(pf) + 1;
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
-    tn_map *other = tn_map_create(7, 7, NULL, NULL);
+    tn_map *other = NULL;
+    assert_true(tn_succeeded(tn_map_create(7, 7, NULL, &other, NULL)));
     q = tn_path_query_make(3, 3, 4, 4, 1, 2, &jm);
     assert_true(tn_failed(tn_path_find(pf, other, &q, out, 8, &n, NULL, &err)));
     assert_non_null(strstr(err.msg, "finder was made"));
@@ -482,7 +485,8 @@ static void ref_dijkstra(ref *r, int sx, int sy)
 
 static tn_map *random_map(tn_rng *rng, int W, int H)
 {
-    tn_map *m = tn_map_create(W, H, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             uint32_t v = tn_rng_below(rng, 100);

@@ -15,7 +15,8 @@
 static tn_map *mk(const char *const *rows, int h)
 {
     int w = (int)strlen(rows[0]);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             tn_map_set_tile(m, x, y, rows[y][x] == '#' ? TN_TILE_BLOCK
@@ -32,7 +33,8 @@ static void run(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input i
 
 static tn_map *open_floor(int w, int h)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int x = 0; x < w; x++) tn_map_set_tile(m, x, h - 1, TN_TILE_BLOCK);
     return m;
 }
@@ -244,7 +246,8 @@ static void test_no_tunnelling(void **state)
 {
     (void)state;
     /* A one-tile floor after a 200-tile fall at terminal speed. */
-    tn_map *m = tn_map_create(3, 260, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 260, NULL, &m, NULL)));
     tn_map_set_tile(m, 1, 250, TN_TILE_BLOCK);
     tn_map_set_tile(m, 0, 250, TN_TILE_ONEWAY);
     tn_map_set_tile(m, 2, 250, TN_TILE_ONEWAY);

@@ -119,7 +119,8 @@ static void test_oracle_random_levels(void **state)
     int levels = getenv("TN_SURF_LEVELS") ? atoi(getenv("TN_SURF_LEVELS")) : 216;
     int mw = getenv("TN_SURF_W") ? atoi(getenv("TN_SURF_W")) : 16;
     int mh = getenv("TN_SURF_H") ? atoi(getenv("TN_SURF_H")) : 12;
-    tn_map *m = tn_map_create(mw, mh, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;
         tn_rng_seed(&r, 1000 + (uint64_t)lv, 7);
@@ -208,7 +209,8 @@ static void test_no_allocation_per_query(void **state)
 static void test_partial(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(20, 12, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
     for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 11, TN_TILE_BLOCK);
     for (int y = 0; y < 11; y++) tn_map_set_tile(m, 10, y, TN_TILE_BLOCK); /* a wall */
     tn_phys_params p = tn_phys_default(4.0f);
@@ -242,7 +244,8 @@ static void test_partial(void **state)
 static void test_bad_input(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(20, 12, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
     tn_phys_params p = tn_phys_default(4.0f);
     tn_error e;
     tn_surf *g = NULL;
@@ -292,7 +295,8 @@ static void test_bad_input(void **state)
 static void test_edit_repair(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
     tn_rng r;
     tn_rng_seed(&r, 9, 9);
     assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));

@@ -294,7 +294,8 @@ static void test_new_documents(void **state)
     tn_tiled_forget();
     tn_map *demo = tu_load_map("maps/demo.map");
     /* a big one: zlib instead of CSV */
-    tn_map *big = tn_map_create(700, 300, NULL, NULL);
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 300, NULL, &big, NULL)));
     uint32_t r = 12345;
     for (int i = 0; i < big->w * big->h; i++) {
         r = r * 1103515245u + 12345u;

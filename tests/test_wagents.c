@@ -200,7 +200,8 @@ static void test_map_without_room(void **state)
     (void)state;
     /* Every tile a block: the world is refused (there is no room for the
      * character, so none for the agents either: issue 12). */
-    tn_map *m = tn_map_create(4, 3, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
     tn_world *w = NULL;
@@ -211,7 +212,7 @@ static void test_map_without_room(void **state)
     /* Room for the character alone (one free 1x2 column): the companion
      * shares it, wanderers find no spot of their own, nothing is violated;
      * a tile emptied by an edit is room the wanderers can use. */
-    m = tn_map_create(4, 3, NULL, NULL);
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++)
             if (!(x == 1 && y < 2)) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);

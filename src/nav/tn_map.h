@@ -57,12 +57,13 @@ typedef struct tn_map {
     tn_allocator alloc;   /* how this map was allocated */
 } tn_map;
 
-/* A new all-empty map; NULL (and err filled) when w/h are out of 1..4096
- * or memory runs out. */
-tn_map *tn_map_create(int w, int h, const tn_allocator *a, tn_error *err);
+/* A new all-empty map in *out; INVALID_PARAM when w/h are out of 1..4096,
+ * OUT_OF_MEMORY (err filled, *out NULL) when memory runs out.
+ * Memory: sizeof(tn_map) + 2*w*h bytes. */
+tn_status tn_map_create(int w, int h, const tn_allocator *a, tn_map **out, tn_error *err);
 void tn_map_destroy(tn_map *m);
-/* A deep copy (same allocator). */
-tn_map *tn_map_clone(const tn_map *m, tn_error *err);
+/* A deep copy (same allocator) in *out. */
+tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err);
 /* True when both maps hold the same size, terrain, content and start. */
 bool tn_map_equal(const tn_map *a, const tn_map *b);
 
