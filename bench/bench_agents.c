@@ -92,7 +92,7 @@ static tn_map *make_map(int size, uint64_t seed)
         for (int yy = y; yy < y + s; yy++)
             for (int xx = x; xx < x + s; xx++)
                 if (tn_map_tile(m, xx, yy) != TN_TILE_BLOCK) {
-                    tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK);
+                    tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK, NULL);
                     filled++;
                 }
     }

@@ -132,7 +132,7 @@ tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
         int s = 1 + (int)tn_rng_below(&r, 8);
         int x0 = (int)tn_rng_below(&r, (uint32_t)size), y0 = (int)tn_rng_below(&r, (uint32_t)size);
         for (int y = y0; y < y0 + s && y < size; y++)
-            for (int x = x0; x < x0 + s && x < size; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            for (int x = x0; x < x0 + s && x < size; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     }
     return m;
 }

@@ -94,7 +94,7 @@ static void level_run(int n, int edits, unsigned long long seed)
     for (int i = 0; i < edits; i++) {
         int x = (int)tn_rng_below(&r, (uint32_t)n), y = (int)tn_rng_below(&r, (uint32_t)n);
         int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
-        tn_map_set_tile(m, x, y, tile);
+        tn_map_set_tile(m, x, y, tile, NULL);
         double e0 = bench_now();
         tn_surf_edit(g, m, x, y, NULL);
         et[i] = (bench_now() - e0) * 1e3;
@@ -127,7 +127,7 @@ static void gaps(void)
             tn_map_create(W, H, NULL, &m, NULL);
             for (int x = 0; x < W; x++)
                 for (int y = F; y < H; y++)
-                    if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+                    if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
             tn_phys_params p = tn_phys_default((float)jh);
             tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
             tn_surf *g = NULL;

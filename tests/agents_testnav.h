@@ -190,9 +190,9 @@ static inline tn_map *tnav_map_rows(const char *const *rows, int h)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             char ch = rows[y][x];
-            if (ch == '#') tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
-            else if (ch == '=') tn_map_set_tile(m, x, y, TN_TILE_ONEWAY);
-            else if (ch == '*') tn_map_set_mark(m, x, y, TN_MARK_ITEM);
+            if (ch == '#') tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+            else if (ch == '=') tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
+            else if (ch == '*') tn_map_set_mark(m, x, y, TN_MARK_ITEM, NULL);
         }
     return m;
 }

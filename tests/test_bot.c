@@ -248,7 +248,7 @@ static void test_edit_makes_goal_unreachable(void **state)
         tn_input in = tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
         tn_body_step(&r.body, r.m, &r.p, in);
     }
-    tn_map_set_tile(r.m, 9, 4, TN_TILE_BLOCK);
+    tn_map_set_tile(r.m, 9, 4, TN_TILE_BLOCK, NULL);
     int steps = run(&r, 1200);
     tn_bot_info i = tn_bot_get_info(r.bot);
     assert_true(steps < 1200);
@@ -256,7 +256,7 @@ static void test_edit_makes_goal_unreachable(void **state)
     assert_true(i.state == TN_BOT_PARTIAL || i.state == TN_BOT_NO_PATH);
     assert_true(i.replans >= 1);
     /* opened again: a new trip arrives */
-    tn_map_set_tile(r.m, 9, 4, TN_TILE_EMPTY);
+    tn_map_set_tile(r.m, 9, 4, TN_TILE_EMPTY, NULL);
     tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL);
     run(&r, 1200);
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);

@@ -72,7 +72,7 @@ static tn_map *map_rows(int w, int h, const char *rows)
         for (int x = 0; x < w; x++) {
             char c = rows[y * w + x];
             tn_map_set_tile(m, x, y, c == '#' ? TN_TILE_BLOCK : c == '=' ? TN_TILE_ONEWAY
-                                                                         : TN_TILE_EMPTY);
+                                                                         : TN_TILE_EMPTY, NULL);
         }
     return m;
 }
@@ -85,7 +85,7 @@ static tn_map *random_map(int w, int h, int percent, uint64_t seed)
     assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            if ((int)tn_rng_below(&r, 100) < percent) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            if ((int)tn_rng_below(&r, 100) < percent) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     return m;
 }
 
@@ -765,7 +765,7 @@ static void test_local_update(void **state)
             if (it % 5 == 0) { /* near the border too */
                 x = it % 2 ? 0 : w - 1;
             }
-            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
             tn_error err;
             assert_int_equal(tn_navmesh_update_tile(nm, m, x, y, &err), TN_OK);
             tn_navmesh_view v;

@@ -152,9 +152,9 @@ static void test_ledge_exactly_m(void **state)
         for (int up = hgt; up <= hgt + 1; up++) {
             tn_map *m = NULL;
             assert_true(tn_succeeded(tn_map_create(16, 14, NULL, &m, NULL)));
-            for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 13, TN_TILE_BLOCK);
+            for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 13, TN_TILE_BLOCK, NULL);
             for (int y = 13 - up; y < 13; y++)
-                for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+                for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
             for (int w = 1; w <= 3; w++) {
                 r = find(m, 2, 12, 9, 12 - up, w, 1, hgt, false);
                 if (up == hgt) assert_true(reached(&r));
@@ -203,7 +203,7 @@ static void test_oneway_up(void **state)
     r = find_marks(m, 1, 2, 2, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     /* and as solid blocks it is a wall */
-    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK);
+    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK, NULL);
     r = find_marks(m, 1, 2, 4, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     tn_map_destroy(m);
@@ -228,7 +228,7 @@ static void test_oneway_drop(void **state)
     for (int i = 0; i < r.n; i++)
         marked |= (r.node[i].flags & TN_NODE_TAKEOFF) && (r.node[i].flags & TN_NODE_ONEWAY);
     assert_true(marked);
-    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK);
+    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK, NULL);
     r = find_marks(m, 1, 2, 4, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     tn_map_destroy(m);
@@ -255,11 +255,11 @@ static void test_ceiling_cuts_jump(void **state)
     assert_true(at_ceiling);
     /* a 3-wide pit is too wide under the ceiling ... */
     for (int y = 9; y < 20; y++)
-        for (int x = 9; x <= 10; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+        for (int x = 9; x <= 10; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
     r = find_marks(m, 1, 2, 4, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     /* ... but not for a full jump once the ceiling is gone */
-    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 5, TN_TILE_EMPTY);
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 5, TN_TILE_EMPTY, NULL);
     r = find_marks(m, 1, 2, 4, true);
     assert_true(reached(&r));
     int top = 99;
@@ -493,7 +493,7 @@ static tn_map *random_map(tn_rng *rng, int W, int H)
             /* more solid near the bottom, some floors */
             int t = v < 22 ? TN_TILE_BLOCK : v < 30 ? TN_TILE_ONEWAY : TN_TILE_EMPTY;
             if (y == H - 1 && v < 70) t = TN_TILE_BLOCK;
-            tn_map_set_tile(m, x, y, t);
+            tn_map_set_tile(m, x, y, t, NULL);
         }
     return m;
 }

@@ -20,7 +20,7 @@ static tn_map *mk(const char *const *rows, int h)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             tn_map_set_tile(m, x, y, rows[y][x] == '#' ? TN_TILE_BLOCK
-                                     : rows[y][x] == '=' ? TN_TILE_ONEWAY : TN_TILE_EMPTY);
+                                     : rows[y][x] == '=' ? TN_TILE_ONEWAY : TN_TILE_EMPTY, NULL);
     return m;
 }
 
@@ -35,7 +35,7 @@ static tn_map *open_floor(int w, int h)
 {
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
-    for (int x = 0; x < w; x++) tn_map_set_tile(m, x, h - 1, TN_TILE_BLOCK);
+    for (int x = 0; x < w; x++) tn_map_set_tile(m, x, h - 1, TN_TILE_BLOCK, NULL);
     return m;
 }
 
@@ -248,9 +248,9 @@ static void test_no_tunnelling(void **state)
     /* A one-tile floor after a 200-tile fall at terminal speed. */
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(3, 260, NULL, &m, NULL)));
-    tn_map_set_tile(m, 1, 250, TN_TILE_BLOCK);
-    tn_map_set_tile(m, 0, 250, TN_TILE_ONEWAY);
-    tn_map_set_tile(m, 2, 250, TN_TILE_ONEWAY);
+    tn_map_set_tile(m, 1, 250, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 0, 250, TN_TILE_ONEWAY, NULL);
+    tn_map_set_tile(m, 2, 250, TN_TILE_ONEWAY, NULL);
     tn_phys_params p = tn_phys_default(4);
     for (int col = 0; col < 3; col++) {
         tn_body b;

@@ -173,7 +173,7 @@ static void test_camera_follows(void **state)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(300, 120, NULL, &m, &e)));
     assert_non_null(m);
-    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 119, TN_TILE_BLOCK);
+    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 119, TN_TILE_BLOCK, NULL);
     m->start_x = 150;
     m->start_y = 118;
     tn_world *w;

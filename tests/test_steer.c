@@ -146,7 +146,7 @@ static void test_move_never_enters_blocks(void **state)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(40, 30, NULL, &m, NULL)));
     for (int i = 0; i < 300; i++)
-        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK);
+        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK, NULL);
     const float halves[] = {2, 5, 7.9f, 12};
     for (int h = 0; h < 4; h++) {
         float half = halves[h], x, y;
@@ -181,7 +181,7 @@ static void test_unstick(void **state)
     assert_true(fabsf(x - 3.5f * T) < 1e-4f && fabsf(y - 2.5f * T) < 1e-4f);
     tn_map *full = NULL;
     assert_true(tn_succeeded(tn_map_create(3, 3, NULL, &full, NULL)));
-    for (int i = 0; i < 9; i++) tn_map_set_tile(full, i % 3, i / 3, TN_TILE_BLOCK);
+    for (int i = 0; i < 9; i++) tn_map_set_tile(full, i % 3, i / 3, TN_TILE_BLOCK, NULL);
     x = y = 24;
     assert_false(tn_steer_unstick(full, 5, &x, &y, 8));
     tn_map_destroy(full);

@@ -182,21 +182,21 @@ static char *tmx_layer_data(const char *path, const char *name)
  * marks removed, moved and added, the start moved. */
 static void edit(tn_map *m)
 {
-    tn_map_set_tile(m, 3, 5, TN_TILE_EMPTY);  /* one-way -> empty */
-    tn_map_set_tile(m, 4, 5, TN_TILE_BLOCK);  /* one-way -> block */
-    tn_map_set_tile(m, 9, 3, TN_TILE_ONEWAY); /* empty -> one-way */
-    tn_map_set_tile(m, 10, 3, TN_TILE_BLOCK);
-    tn_map_set_tile(m, 0, 4, TN_TILE_EMPTY);  /* block -> empty */
-    tn_map_set_tile(m, 2, 3, TN_TILE_ONEWAY); /* in d.tmj: where "walls" has no chunk */
-    tn_map_set_tile(m, 3, 2, TN_TILE_BLOCK);
+    tn_map_set_tile(m, 3, 5, TN_TILE_EMPTY, NULL);  /* one-way -> empty */
+    tn_map_set_tile(m, 4, 5, TN_TILE_BLOCK, NULL);  /* one-way -> block */
+    tn_map_set_tile(m, 9, 3, TN_TILE_ONEWAY, NULL); /* empty -> one-way */
+    tn_map_set_tile(m, 10, 3, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 0, 4, TN_TILE_EMPTY, NULL);  /* block -> empty */
+    tn_map_set_tile(m, 2, 3, TN_TILE_ONEWAY, NULL); /* in d.tmj: where "walls" has no chunk */
+    tn_map_set_tile(m, 3, 2, TN_TILE_BLOCK, NULL);
     for (int i = 0; i < m->w * m->h; i++) /* the first mark goes */
         if (m->mark[i] != TN_MARK_NONE) {
             m->mark[i] = TN_MARK_NONE;
             break;
         }
-    tn_map_set_mark(m, 6, 2, TN_MARK_ITEM);
-    tn_map_set_mark(m, 7, 2, TN_MARK_DEST);
-    tn_map_set_mark(m, 8, 1, TN_MARK_SPAWN);
+    tn_map_set_mark(m, 6, 2, TN_MARK_ITEM, NULL);
+    tn_map_set_mark(m, 7, 2, TN_MARK_DEST, NULL);
+    tn_map_set_mark(m, 8, 1, TN_MARK_SPAWN, NULL);
     m->start_x = 11;
     m->start_y = 1;
 }

@@ -203,7 +203,7 @@ static void test_map_without_room(void **state)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
     for (int y = 0; y < 3; y++)
-        for (int x = 0; x < 4; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+        for (int x = 0; x < 4; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     tn_world *w = NULL;
     tn_error e;
     tn_status st = tn_world_create(m, NULL, NULL, &w, &e);
@@ -215,7 +215,7 @@ static void test_map_without_room(void **state)
     assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++)
-            if (!(x == 1 && y < 2)) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            if (!(x == 1 && y < 2)) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
     const tn_wagents *s = tn_wagents_of(w);
     tn_world_set(w, "wanderers", 5, &e);

@@ -198,7 +198,7 @@ static tn_map *obstacle_map(uint64_t seed)
         int x = 2 + (int)tn_rng_below(&r, 58), y = 2 + (int)tn_rng_below(&r, 42);
         int w = 1 + (int)tn_rng_below(&r, 3), h = 1 + (int)tn_rng_below(&r, 3);
         for (int yy = y; yy < y + h; yy++)
-            for (int xx = x; xx < x + w; xx++) tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK);
+            for (int xx = x; xx < x + w; xx++) tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK, NULL);
     }
     return m;
 }
@@ -302,7 +302,7 @@ static void test_guide_round_a_wall(void **state)
     /* A long wall between the walk and the target, open at its far end. */
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &m, NULL)));
-    for (int x = 0; x < 34; x++) tn_map_set_tile(m, x, 10, TN_TILE_BLOCK);
+    for (int x = 0; x < 34; x++) tn_map_set_tile(m, x, 10, TN_TILE_BLOCK, NULL);
     tn_agent_nav nav = tnav_make(m);
     tn_wander_env env = env_for(m, &nav);
     int arrived[2] = {0, 0};

@@ -157,7 +157,7 @@ static void test_large_map_degrades(void **state)
     (void)state;
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &m, NULL)));
-    for (int x = 0; x < 700; x++) tn_map_set_tile(m, x, 399, TN_TILE_BLOCK);
+    for (int x = 0; x < 700; x++) tn_map_set_tile(m, x, 399, TN_TILE_BLOCK, NULL);
     tn_world *w;
     tn_error e;
     assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));

@@ -419,7 +419,7 @@ static void update_flow8(app *a)
         a->flow8_map = NULL;
     }
     if (a->flow8_map != m || a->flow8_rev != m->revision) {
-        tn_flow_rebuild(a->flow8, m);
+        tn_flow_rebuild(a->flow8, m, NULL);
         a->flow8_map = m;
         a->flow8_rev = m->revision;
     }

@@ -125,17 +125,23 @@ tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_e
 void tn_enemies_clear(tn_enemies *s);
 
 /* One step of dt seconds: move every enemy, reclaim those that arrived,
- * then spawn.  `spawns` lists spawn tiles as y*w+x.  The field must be
- * 4-connected and of the board the tiles refer to. */
-void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
-                     tn_rng *rng, float dt);
+ * then spawn.  `spawns` lists spawn tiles as y*w+x (tiles outside the board
+ * or without a path are skipped: no spawn point with a path is not an
+ * error, the pool just idles).  INVALID_PARAM (message, nothing moves) for
+ * an 8-connected field or dt < 0.  The field must be of the board the tiles
+ * refer to. */
+tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
+                          tn_rng *rng, float dt, tn_error *err);
 /* Spawn one enemy now at tile (x, y) (draws its ranges from rng).
- * REFUSED when the tile has no path, CAPACITY (and counted as skipped) when
- * the pool is full. */
-tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_rng *rng);
+ * INVALID_PARAM outside the board or on an 8-connected field, REFUSED when
+ * the tile is a wall or has no path, CAPACITY (and counted as skipped) when
+ * the pool is full; each with a message. */
+tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_rng *rng,
+                              tn_error *err);
 /* Tile (x, y) changed and the field was already updated: re-plan, push out
- * or remove the enemies concerned (see the header). */
-void tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y);
+ * or remove the enemies concerned (see the header).  INVALID_PARAM on an
+ * 8-connected field. */
+tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_error *err);
 
 #ifdef __cplusplus
 }

@@ -145,19 +145,35 @@ void tn_flow_destroy(tn_flow *f);
  * empty tile marked D, else OPEN. */
 int tn_flow_kind(const tn_map *m, int x, int y);
 
-/* Full rebuild from a map of the same size. */
-tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m);
-/* Tile (x, y) of `m` changed (it may not have): update incrementally. */
-tn_status tn_flow_update(tn_flow *f, const tn_map *m, int x, int y);
+/* Full rebuild from a map of the same size (INVALID_PARAM with a message
+ * for another size).  A map without destinations is valid: every tile then
+ * has no path. */
+tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m, tn_error *err);
+/* Tile (x, y) of `m` changed (it may not have): update incrementally.
+ * INVALID_PARAM (message) for a tile outside the board or a map of another
+ * size. */
+tn_status tn_flow_update(tn_flow *f, const tn_map *m, int x, int y, tn_error *err);
 /* The same with the new kind given directly. */
-tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind);
+tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind, tn_error *err);
 
 /* If tile (x, y) became `kind`, how many of the `n` tiles listed (index
- * y*w+x each) that have a path now would have none?  Tile (x, y) itself is
- * never counted.  *first (may be NULL) gets the first such list index, or
- * -1.  Changes nothing; no allocation.  Returns -1 on bad arguments. */
-int tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n,
-                   int *first);
+ * y*w+x each) that have a path now would have none?  *lost gets the count;
+ * tile (x, y) itself is never counted.  *first (may be NULL) gets the first
+ * such list index, or -1.  Changes nothing; no allocation.  INVALID_PARAM
+ * (message) for a tile outside the board, a bad kind or list. */
+tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n,
+                         int *lost, int *first, tn_error *err);
+
+/* Point-to-point distance on the field's board as last rebuilt/updated,
+ * for callers who keep no destination set: the length of a shortest route
+ * from (sx, sy) to (gx, gy) under the field's connectivity (4: steps of 1;
+ * 8: 1 and sqrt(2), no corner cutting), destinations counting as open.
+ * INVALID_PARAM (message) when either end is outside the board or a wall,
+ * UNREACHABLE (message) when no route exists.  Uses the field's scratch
+ * (not the distances): no allocation, O(tiles within the distance), and the
+ * field must not be used by another thread meanwhile. */
+tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist,
+                           tn_error *err);
 
 static inline int tn_flow_index(const tn_flow *f, int x, int y)
 {
@@ -170,7 +186,7 @@ static inline int tn_flow_dir(const tn_flow *f, int x, int y)
     return f->dir[tn_flow_index(f, x, y)];
 }
 /* Distance to the nearest destination in tiles; -1 for walls, tiles with no
- * path and outside. */
+ * path and outside (an accessor: tn_flow_distance says why). */
 double tn_flow_dist(const tn_flow *f, int x, int y);
 /* The exact 8-connected distance as (straight, diagonal) step counts;
  * false when there is no path. */

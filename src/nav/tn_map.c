@@ -60,10 +60,17 @@ bool tn_map_equal(const tn_map *a, const tn_map *b)
            memcmp(a->tile, b->tile, (size_t)a->w * (size_t)a->h * 2) == 0;
 }
 
-tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile)
+static const char *const TILE_NAME[3] = {"empty", "a block", "a one-way platform"};
+
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
 {
-    if (!tn_map_inside(m, x, y) || tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
-        return TN_FAILURE | TN_INVALID_PARAM;
+    if (!m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no map");
+    if (!tn_map_inside(m, x, y))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    if (tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: unknown tile kind %d", tile);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
     m->tile[i] = (uint8_t)tile;
     if (tile != TN_TILE_EMPTY) {
@@ -71,19 +78,30 @@ tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile)
         if (m->start_x == x && m->start_y == y) m->start_x = m->start_y = -1;
     }
     m->revision++;
+    tn_error_clear(err);
     return TN_OK;
 }
 
-tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark)
+tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err)
 {
-    if (!tn_map_inside(m, x, y) || mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
-        return TN_FAILURE | TN_INVALID_PARAM;
+    if (!m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no map");
+    if (!tn_map_inside(m, x, y))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    if (mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: unknown mark kind %d", mark);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
-    if (mark != TN_MARK_NONE &&
-        (m->tile[i] != TN_TILE_EMPTY || (x == m->start_x && y == m->start_y)))
-        return TN_FAILURE | TN_REFUSED;
+    if (mark != TN_MARK_NONE && m->tile[i] != TN_TILE_EMPTY)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "map: tile (%d,%d) is %s; spawns, destinations and items go on "
+                            "empty tiles", x, y, TILE_NAME[m->tile[i]]);
+    if (mark != TN_MARK_NONE && x == m->start_x && y == m->start_y)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "map: tile (%d,%d) is the character's start", x, y);
     m->mark[i] = (uint8_t)mark;
     m->revision++;
+    tn_error_clear(err);
     return TN_OK;
 }
 

@@ -81,10 +81,12 @@ static inline int tn_map_mark(const tn_map *m, int x, int y)
     return tn_map_inside(m, x, y) ? m->mark[y * m->w + x] : (int)TN_MARK_NONE;
 }
 /* Set terrain; a BLOCK or ONEWAY clears the tile's content.  Returns
- * INVALID_PARAM outside the map or for an unknown tile kind. */
-tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile);
-/* Set content; only on EMPTY tiles (else REFUSED). */
-tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark);
+ * INVALID_PARAM (with a message) outside the map or for an unknown tile
+ * kind. */
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err);
+/* Set content; only on EMPTY tiles other than the start (else REFUSED with
+ * a message naming the tile), INVALID_PARAM outside the map. */
+tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err);
 /* Count tiles carrying `mark`. */
 int tn_map_count_marks(const tn_map *m, int mark);
 
