@@ -16,18 +16,10 @@
 #include "tn_map.h"
 #include "tn_wenemies.h"
 #include "tn_world.h"
+#include "tu_nav.h"
 
 #define PI 3.14159265358979323846
 
-static tn_map *map_from(const char *text)
-{
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
 
 static tn_flow *flow_for(const tn_map *m)
 {
@@ -110,7 +102,7 @@ static void test_constant_speed_through_turns(void **state)
     static const float SPEEDS[] = {0.2f, 1.0f, 5.0f};
     static const float OFFSETS[] = {-0.4f, -0.1f, 0.0f, 0.25f, 0.4f};
     for (int board = 0; board < 2; board++) {
-        tn_map *m = map_from(board == 0 ? RIGHT_BOARD : LEFT_BOARD);
+        tn_map *m = tu_map_text(board == 0 ? RIGHT_BOARD : LEFT_BOARD);
         tn_flow *f = flow_for(m);
         int sy = board == 0 ? 1 : 3;
         for (size_t a = 0; a < 3; a++)
@@ -148,7 +140,7 @@ static void test_turn_around(void **state)
     (void)state;
     static const float OFFSETS[] = {-0.4f, -0.2f, 0.0f, 0.3f};
     for (size_t b = 0; b < 4; b++) {
-        tn_map *m = map_from("tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
+        tn_map *m = tu_map_text("tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
         tn_flow *f = flow_for(m);
         tn_enemies *p = pool_fixed(2.0f, OFFSETS[b], 4);
         tn_rng r;
@@ -191,7 +183,7 @@ static void test_turn_around(void **state)
 static void test_inside_tiles_random(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 14 9\ntiles\n"
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 14 9\ntiles\n"
                          "##############\n"
                          "#S..#....#...#\n"
                          "#.#.#.##.#.#.#\n"
@@ -234,7 +226,7 @@ static void test_inside_tiles_random(void **state)
 static void test_spawner_accumulator_and_pool(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 40 3\ntiles\n"
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 40 3\ntiles\n"
                          "........................................\n"
                          "S......................................D\n"
                          "........................................\n");
@@ -304,7 +296,7 @@ static void test_spawner_accumulator_and_pool(void **state)
 static void test_errors_have_messages(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 5 3\ntiles\n"
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 5 3\ntiles\n"
                          "S...D\n"
                          ".###.\n"
                          ".....\n");
@@ -339,7 +331,7 @@ static void test_errors_have_messages(void **state)
 static void test_edits_under_enemies(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 12 6\ntiles\n"
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 12 6\ntiles\n"
                          "............\n"
                          "............\n"
                          "S..........D\n"
@@ -387,7 +379,7 @@ static void test_edits_under_enemies(void **state)
     assert_int_equal(p->reached, 1);
 
     /* A block on an enemy with no open neighbour: removed, counted. */
-    tn_map *t = map_from("tilenav-map 1\nsize 3 1\ntiles\nS.D\n");
+    tn_map *t = tu_map_text("tilenav-map 1\nsize 3 1\ntiles\nS.D\n");
     tn_flow *g = flow_for(t);
     tn_enemies *q = pool_fixed(0.5f, 0.0f, 4);
     assert_true(tn_succeeded(tn_enemies_spawn_at(q, g, 0, 0, &r, NULL)));
@@ -416,7 +408,7 @@ static tn_world *world_from(const char *text, uint64_t seed)
     c.seed = seed;
     tn_world *w = NULL;
     tn_error e = {0};
-    tn_status s = tn_world_create(map_from(text), &c, NULL, &w, &e);
+    tn_status s = tn_world_create(tu_map_text(text), &c, NULL, &w, &e);
     if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
     assert_true(tn_succeeded(s));
     return w;

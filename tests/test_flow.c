@@ -15,49 +15,9 @@
 #include "tn_map.h"
 #include "tn_rng.h"
 #include "tn_scen.h"
+#include "tu_nav.h"
 
 #define MAI_DIR "../shared/data/movingai/"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) *len = (size_t)n;
-    return b;
-}
-
-static tn_map *load_map(const char *path)
-{
-    size_t len = 0;
-    char *buf = slurp(path, &len);
-    if (!buf) return NULL;
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(buf, len, path, NULL, &m, &e);
-    free(buf);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
-
-static tn_map *map_from(const char *text)
-{
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
 
 static tn_flow *flow_for(const tn_map *m, int conn)
 {
@@ -197,7 +157,7 @@ static void expect_same(const tn_flow *a, const tn_flow *b)
 static void test_hand_board(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/flow_basic.map");
+    tn_map *m = tu_map_file("tests/data/flow_basic.map");
     tn_flow *f = flow_for(m, 4);
     static const struct { int x, y; double d; } E[] = {
         {0, 7, 0}, {0, 6, 1}, {1, 7, 1}, {1, 1, 7}, {0, 0, 7}, {6, 0, 13}, {6, 2, 11},
@@ -250,7 +210,7 @@ static void test_hand_board(void **state)
 static void test_no_destination_and_cutoff(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/flow_cutoff.map");
+    tn_map *m = tu_map_file("tests/data/flow_cutoff.map");
     tn_flow *f = flow_for(m, 4);
     assert_true(tn_flow_dist(f, 7, 2) == -1.0); /* the closed room */
     assert_int_equal(tn_flow_dir(f, 7, 2), TN_DIR_NONE);
@@ -261,7 +221,7 @@ static void test_no_destination_and_cutoff(void **state)
     expect_equal_ref(f, m);
     tn_flow_destroy(f);
     /* No destination: every tile has no path. */
-    tn_map *e = map_from("tilenav-map 1\nsize 4 3\ntiles\n....\n.#..\n....\n");
+    tn_map *e = tu_map_text("tilenav-map 1\nsize 4 3\ntiles\n....\n.#..\n....\n");
     f = flow_for(e, 4);
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++) assert_true(tn_flow_dist(f, x, y) == -1.0);
@@ -277,7 +237,7 @@ static void test_staircase(void **state)
     (void)state;
     char text[512] = "tilenav-map 1\nsize 9 9\ntiles\n";
     for (int y = 0; y < 9; y++) strcat(text, y == 0 ? "D........\n" : ".........\n");
-    tn_map *m = map_from(text);
+    tn_map *m = tu_map_text(text);
     tn_flow *f = flow_for(m, 4);
     int x = 8, y = 8, prev = -1, steps = 0;
     while (tn_flow_dir(f, x, y) != TN_DIR_HERE) {
@@ -634,14 +594,14 @@ static void test_movingai(void **state)
     for (int k = 0; k < 3; k++) {
         char path[256];
         snprintf(path, sizeof path, MAI_DIR "%s", NAMES[k]);
-        tn_map *m = load_map(path);
+        tn_map *m = tu_map_file(path);
         if (!m) {
             fprintf(stderr, "SKIP test_movingai: %s is missing\n", path);
             skip();
         }
         snprintf(path, sizeof path, MAI_DIR "%s.scen", NAMES[k]);
         size_t len = 0;
-        char *buf = slurp(path, &len);
+        char *buf = tu_slurp(path, &len);
         assert_non_null(buf);
         tn_scen *sc = NULL;
         tn_error e = {0};

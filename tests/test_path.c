@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "tu_nav.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -554,6 +555,11 @@ static void test_against_dijkstra(void **state)
                 int n;
                 tn_status s = tn_path_find(pf, m, &q, out, 400, &n, &st, NULL);
                 queries++;
+                if (!tn_path_box_fits(m, x, y, w, h)) { /* a blocked goal is an error */
+                    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+                    assert_int_equal(want, -1);
+                    continue;
+                }
                 if (want < 0) {
                     assert_true(tn_status_detail(s, TN_UNREACHABLE));
                     continue;
@@ -591,28 +597,42 @@ static void test_against_dijkstra(void **state)
 
 /* ---- memory -------------------------------------------------------------- */
 
-typedef struct counting {
-    long allocs, frees;
-} counting;
-
-static void *c_alloc(void *user, size_t n)
+/* The memory the header states is what tn_path_create allocates, and the
+ * default limit keeps a 256x256 finder under 40 MB. */
+static void test_stated_memory(void **state)
 {
-    ((counting *)user)->allocs++;
-    return malloc(n);
-}
-
-static void c_free(void *user, void *p)
-{
-    if (p) ((counting *)user)->frees++;
-    free(p);
+    (void)state;
+    static const int SIZES[4][3] = {{80, 45, 0}, {256, 256, 0}, {17, 3, 0}, {64, 64, 5000}};
+    for (int k = 0; k < 4; k++) {
+        tu_counting c = {0};
+        tn_allocator a = tu_counting_allocator(&c);
+        tn_path *pf = NULL;
+        assert_true(tn_succeeded(tn_path_create(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2], &a,
+                                                &pf, NULL)));
+        assert_int_equal(c.bytes, tn_path_memory(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2]));
+        tn_path_destroy(pf);
+        assert_int_equal(c.frees, c.allocs);
+    }
+    size_t big = tn_path_memory(256, 256, NULL, 0);
+    print_message("256x256 finder: %.1f MB\n", (double)big / 1e6);
+    assert_true(big < 40u * 1000u * 1000u);
+    /* 4 states a tile by default (at least 4096) */
+    tn_path *pf = NULL;
+    assert_true(tn_succeeded(tn_path_create(256, 256, NULL, 0, NULL, &pf, NULL)));
+    assert_int_equal(tn_path_max_expand(pf), 4 * 256 * 256);
+    tn_path_destroy(pf);
+    assert_true(tn_succeeded(tn_path_create(10, 10, NULL, 0, NULL, &pf, NULL)));
+    assert_int_equal(tn_path_max_expand(pf), 4096);
+    tn_path_destroy(pf);
+    assert_int_equal(tn_path_memory(0, 5, NULL, 0), 0);
 }
 
 /* No allocation per query, and the generation counter survives its wrap. */
 static void test_no_allocation_and_generation_wrap(void **state)
 {
     (void)state;
-    counting c = {0, 0};
-    tn_allocator a = {c_alloc, c_free, &c};
+    tu_counting c = {0};
+    tn_allocator a = tu_counting_allocator(&c);
     tn_map *m = tu_load_map("tests/data/path_ledge4.map");
     tn_path *pf;
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, &a, &pf, NULL)));
@@ -681,6 +701,7 @@ int main(void)
         cmocka_unit_test(test_post_filter),
         cmocka_unit_test(test_against_dijkstra),
         cmocka_unit_test(test_no_allocation_and_generation_wrap),
+        cmocka_unit_test(test_stated_memory),
         cmocka_unit_test(test_explored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

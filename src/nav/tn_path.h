@@ -196,13 +196,26 @@ typedef struct tn_path_stats {
 
 typedef struct tn_path tn_path;
 
+/* The default search limit, in states per map tile (see tn_path_create). */
+#define TN_PATH_DEFAULT_PER_TILE 4
+
 /* A finder for maps of map_w x map_h tiles.  `phys` (NULL = defaults) fixes
- * how many jump values to reserve (enough for jump heights up to 8 with
- * that gravity, walk speed and terminal speed).  `max_expand` (0 = every
- * state, capped at 1<<20) is the largest search limit a query may use; it
- * sizes the open heap. */
+ * how many jump values NJ to reserve (enough for jump heights up to 8 with
+ * that gravity, walk speed and terminal speed: NJ = 46 by default).
+ * `max_expand` is the largest search limit a query may use; 0 = sized to
+ * the map: 4 states per tile (TN_PATH_DEFAULT_PER_TILE; at least 4096, at
+ * most 1<<20, at most W*H*NJ), which exhausts the reachable set of typical
+ * levels (the demo map's largest is 3.3 states per tile); a search that
+ * hits it returns a partial path (TN_LIMIT_REACHED).
+ * Memory, exactly (tn_path_memory returns it), with L the limit:
+ *     8*W*H*NJ + 12*(4L + 4) + 6*(L + 1) + (W+2)*(H+2) + sizeof(tn_path)
+ * e.g. 256x256 with the defaults: 24.1 MB of states + 12.6 MB of queue
+ * + 1.6 MB = 38.3 MB (the former default limit 1<<20 made it 80.8 MB). */
 tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
                          const tn_allocator *a, tn_path **out, tn_error *err);
+/* Bytes tn_path_create allocates for these arguments; 0 when they are
+ * invalid. */
+size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_expand);
 void tn_path_destroy(tn_path *pf);
 int tn_path_max_expand(const tn_path *pf);
 /* Forget the cached per-tile bits (call when a map's tiles were changed
