@@ -50,7 +50,7 @@ MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/tilenav
 
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
-.PHONY: lib install-lib nosdl-tests check-nosdl dist
+.PHONY: lib install-lib nosdl-tests check-nosdl dist tsan
 .PHONY: web web-test web-check deps-web
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
@@ -72,6 +72,7 @@ run: deps
 test: deps-window
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory fuzz-brief
 	@$(MAKE) --no-print-directory web-check
 	@cat build/test-skips build-san/test-skips $$(ls build-web/test-skips 2>/dev/null) 2>/dev/null; true
@@ -88,6 +89,16 @@ sanitize:
 
 fuzz-brief:
 	@sh fuzz/run.sh 5
+
+# `make tsan`: tests/test_threads.c (one map and flow field shared read-only,
+# one path finder per thread) under ThreadSanitizer; a race fails it.
+TSAN_NAV_SRC = $(addprefix src/nav/,tn_common.c tn_map.c tn_flow.c tn_path.c tn_phys.c tn_rng.c tn_levelgen.c)
+build-tsan/test_threads: tests/test_threads.c $(TSAN_NAV_SRC) $(wildcard src/nav/*.h)
+	@mkdir -p build-tsan
+	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav $(CMOCKA_CFLAGS) -o $@ \
+	  tests/test_threads.c $(TSAN_NAV_SRC) $(CMOCKA_LIBS) -lm -pthread
+tsan: build-tsan/test_threads
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/test_threads
 
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (default 60) seconds.
 FUZZ_SECONDS ?= 60
