@@ -62,6 +62,9 @@
  * Cost: a step is O(1) plus the column test (a few tile reads); planning is
  * one tn_path_find.  Memory: the bot struct plus 6 bytes per path node
  * (TN_BOT_PATH_CAP by default).  No allocation after tn_bot_create.
+ *
+ * Thread safety: a bot and its tn_path belong to one thread at a time; the
+ * map and the physics parameters are only read and may be shared.
  */
 #ifndef TN_BOT_H
 #define TN_BOT_H

@@ -52,6 +52,9 @@
  * Determinism: a pure function of the caller's tn_rng, the field and dt.
  * Cost (tilenav-bench enemies, demo map, -O2): tn_enemies_step takes about
  * 22-25 ns per enemy (0.22 ms for 10,000 enemies).
+ *
+ * Thread safety: a pool belongs to one thread at a time; the flow field it
+ * reads may be shared read-only with other threads.
  */
 #ifndef TN_ENEMY_H
 #define TN_ENEMY_H

@@ -57,8 +57,7 @@
  * 1024x1024; 2 of them the rebuild's bit blocks), 44 bytes 8-connected
  * (diagonal counts, a double per tile, more buckets).  Rebuilds, updates and
  * what-ifs never allocate.
- * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state; not thread-safe per
- * object (distinct objects are independent).
+ * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state.
  *
  * Measured (tilenav-bench flow, -O2, on this 2-core box shared with other
  * builds: wall-clock medians, and [thread CPU time]; boards with 15% blocks,
@@ -79,6 +78,12 @@
  *     1024x1024: median 0.0009 ms [0.0022], 29 tiles recomputed on
  *     average, none fell back to a rebuild: 0.03% of a rebuild (target
  *     < 10%); 256x256: 0.4%.
+ *
+ * Thread safety: the accessors (tn_flow_dist, _dir, _steps, _exit) only read:
+ *   any number of threads may call them on one field while none updates it
+ *   (tests/test_threads.c, under ThreadSanitizer).  rebuild, update,
+ *   set_kind, whatif and distance use the field's scratch: one thread at a
+ *   time.  Distinct fields are independent.
  */
 #ifndef TN_FLOW_H
 #define TN_FLOW_H

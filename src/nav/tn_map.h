@@ -32,6 +32,10 @@
  *
  * tn_map_format() writes the tilenav format; parse(format(m)) == m.
  * Memory: one block of 2*W*H bytes plus the struct.  Parse is O(len).
+ *
+ * Thread safety: reading functions (tn_map_tile, tn_map_mark, tn_map_equal,
+ *   tn_map_format) may run on one map from any number of threads while no
+ *   thread edits it; edits (set_tile, set_mark) need exclusive access.
  */
 #ifndef TN_MAP_H
 #define TN_MAP_H

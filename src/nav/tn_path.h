@@ -121,6 +121,11 @@
  * Memory: 8 bytes x W x H x NJ (NJ = 46 with the default physics) + 12 bytes
  * x (4 x limit + 4) + 6 bytes x limit + (W+2) x (H+2): 1.3 MB + pool for
  * 80x45, 96 MB + pool for 512x512.
+ *
+ * THREAD SAFETY.  A finder keeps its search state: one tn_path per thread.
+ * Any number of finders may read one tn_map at once while no thread edits
+ * it (tests/test_threads.c, under ThreadSanitizer).  The jump model is read
+ * only and may be shared.
  */
 #ifndef TN_PATH_H
 #define TN_PATH_H
