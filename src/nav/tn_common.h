@@ -31,10 +31,9 @@
  *  - tile units: floats in the same frame, tile (x, y) covering
  *    [x, x+1) x [y, y+1), centre (x+.5, y+.5) (flow exits, navmesh and CDT
  *    coordinates).
- *  - pixels: floats, tile units times the tile size in pixels (TN_TILE_PX =
- *    16 by default; tn_phys_params.tile_px and the agents' parameters say
- *    which size they assume).  Bodies, physics and steering work in pixels,
- *    y down.
+ *  - pixels: floats, tile units times TN_TILE_PX (16, compile-time).
+ *    Bodies, physics, bots and steering work in pixels, y down; a game with
+ *    another tile size scales at its boundary (x_game = x * its_px / 16).
  *  - padded indices: tn_flow stores a one-tile wall ring around the board,
  *    index (y+1)*stride + (x+1) (tn_flow_index); only tn_flow's arrays use
  *    them.  Everything else takes plain (x, y) or y*w + x.

@@ -59,25 +59,9 @@
  * what-ifs never allocate.
  * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state.
  *
- * Measured (tilenav-bench flow, -O2, on this 2-core box shared with other
- * builds: wall-clock medians, and [thread CPU time]; boards with 15% blocks,
- * 5% one-way and 4 destinations; instructions from callgrind):
- *   full rebuild, 4-connected: 256x256 0.17 ms [0.17]; 1024x1024 3.4 ms
- *     [3.4 ms], 50M instructions = 48 per tile (the tile-queue BFS before:
- *     7.6 ms [cpu] and 104M).  Target < 4 ms met, with little margin when
- *     the box is busy (the load swings it from 3.3 to 5 ms).  A maze (a
- *     serpentine filling 1024x1024) 3.7 ms: the queue finishes it.
- *     Tried and dropped: 8x8 blocks in one uint64_t (3.8 tiles per block
- *     visit, 74M instructions), per-tile scatter of d[] during the search
- *     (a cache miss and a mispredicted loop exit per visit), the colours'
- *     45-degree rotated grids (wavefronts cross blocks straight: 9.5 tiles
- *     per visit, search 20M instead of 36M instructions, but the map and
- *     output passes then gather and scatter along diagonals: no gain).
- *   full rebuild, 8-connected: 256x256 3.1 ms, 1024x1024 59 ms.
- *   single-tile edit (a block placed, then removed), 4-connected,
- *     1024x1024: median 0.0009 ms [0.0022], 29 tiles recomputed on
- *     average, none fell back to a rebuild: 0.03% of a rebuild (target
- *     < 10%); 256x256: 0.4%.
+ * Cost: a 4-connected full rebuild of 1024x1024 takes a few ms (48
+ * instructions a tile), a single-tile edit a few microseconds; numbers in
+ * docs/bench.md (`make bench`), history and dropped ideas in docs/perf.md.
  *
  * Thread safety: the accessors (tn_flow_dist, _dir, _steps, _exit) only read:
  *   any number of threads may call them on one field while none updates it

@@ -105,19 +105,11 @@
  * nodes where the path crosses a one-way platform.  The result is copied into
  * the caller's buffer, so several followers can share one finder.
  *
- * MEASURED COST (tilenav-bench astar, -O2, this shared 2-core machine under a
- * load of ~6, median of 5 runs per query; 1x2 character, jump height 4):
- *   maps/demo.map (80x45), 300 random pairs of standing tiles (92% reachable):
- *       optimal: median 21 us, 95th percentile 141 us, max 270 us;
- *       fast:    median 20 us, 95th percentile 114 us, max 199 us;
- *       ~60 million states expanded per second (~200 instructions each,
- *       callgrind); an unreachable goal explores the whole reachable set
- *       (up to ~12,000 states here, ~250 us).
- *   generated 512x512 level (tn_levelgen), 100 pairs, limit 32768 states:
- *       median 0.77 ms, max 7.3 ms (33 M states/s: the 100 MB state array
- *       misses the cache); 74 of the 100 searches stop at the limit;
- *       with a 131072-state limit the max is 17.6 ms.
- *   0 allocations per query (counted by a counting allocator).
+ * COST.  About 200 instructions per expanded state (~60 M states/s on the
+ * demo map, fewer on large maps whose state array misses the cache); an
+ * unreachable goal explores the whole reachable set.  0 allocations per
+ * query (tested).  Numbers: docs/bench.md (`make bench`); history:
+ * docs/perf.md.
  * Memory: 8 bytes x W x H x NJ (NJ = 46 with the default physics) + 12 bytes
  * x (4 x limit + 4) + 6 bytes x limit + (W+2) x (H+2): 1.3 MB + pool for
  * 80x45, 96 MB + pool for 512x512.
