@@ -335,6 +335,19 @@ static void test_bad_arguments(void **state)
     q = tn_path_query_make(3, 3, 4, 4, 1, 2, &jm);
     assert_true(tn_failed(tn_path_find(pf, other, &q, out, 8, &n, NULL, &err)));
     assert_non_null(strstr(err.msg, "finder was made"));
+    /* a goal inside a block is an error with a message, not a partial path */
+    q = tn_path_query_make(3, 3, 0, 4, 1, 2, &jm);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(err.msg, "goal (0,4) is blocked"));
+    /* a later success clears the stale message; a partial one reads as such */
+    q = tn_path_query_make(3, 3, 3, 3, 1, 2, &jm);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err), TN_SUCCESS);
+    assert_string_equal(err.msg, "");
+    assert_string_equal(tn_status_str(TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE),
+                        "partial result: the nearest reachable point");
+    assert_string_equal(tn_status_str(TN_FAILURE | TN_UNREACHABLE), "target unreachable");
+    assert_string_equal(tn_status_str(TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED),
+                        "partial result: search limit reached");
     tn_map_destroy(other);
     tn_path_destroy(pf);
     tn_map_destroy(m);

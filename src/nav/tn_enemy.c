@@ -29,6 +29,7 @@ static bool range_ok(float lo, float hi, float min, float max)
 
 tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (!c) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no config");
     if (c->capacity < 1 || c->capacity > (1 << 20))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -58,6 +59,7 @@ tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
 tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
                             tn_enemies **out, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no output pointer");
@@ -88,6 +90,7 @@ void tn_enemies_destroy(tn_enemies *s)
 
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (!s || !cfg)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no pool or config");
     tn_enemies_config c = *cfg;

@@ -187,6 +187,7 @@ static int compute_dir(const tn_flow *f, int i)
 tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
                          tn_flow **out, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no output pointer");

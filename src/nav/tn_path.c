@@ -42,6 +42,7 @@ static void sim_init(sim_map *s)
 
 tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     tn_status st = tn_phys_validate(p, err);
     if (tn_failed(st)) return st;
     memset(jm, 0, sizeof *jm);
