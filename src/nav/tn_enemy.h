@@ -46,8 +46,8 @@
  *    destination) flies to the tile centre and hovers (WAIT); it resumes as
  *    soon as the field gives its tile a next tile again.
  *
- * Memory: one array of `capacity` enemies (~100 bytes each), allocated at
- * creation; alive enemies are kept dense (a reclaimed one is replaced by the
+ * Memory: sizeof(tn_enemies) + capacity * sizeof(tn_enemy) bytes, allocated
+ * at creation; alive enemies are kept dense (a reclaimed one is replaced by the
  * last), so a step walks only the alive ones.  No allocation after create.
  * Determinism: a pure function of the caller's tn_rng, the field and dt.
  * Cost (tilenav-bench enemies, demo map, -O2): tn_enemies_step takes about

@@ -223,8 +223,10 @@ void tn_path_invalidate(tn_path *pf);
  * 0) and their number into *count.  Status: TN_SUCCESS (goal reached);
  * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE or |TN_LIMIT_REACHED (path to
  * the closest state); |TN_BUFFER_TOO_SMALL added when `out` got only the
- * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start outside or
- * not fitting, map size differs from the finder's) with a message. */
+ * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal
+ * outside the map or blocked, i.e. the character does not fit there, map
+ * size differs from the finder's) with a message.  err is cleared on
+ * success, partial ones included.  Cost: O(states expanded) <= the limit. */
 tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
                        int cap, int *count, tn_path_stats *stats, tn_error *err);
 
