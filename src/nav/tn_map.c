@@ -62,12 +62,20 @@ bool tn_map_equal(const tn_map *a, const tn_map *b)
 
 static const char *const TILE_NAME[3] = {"empty", "a block", "a one-way platform"};
 
-tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
+/* Why tile (x, y) of m cannot be edited, or TN_OK. */
+static tn_status check_edit(const tn_map *m, int x, int y, tn_error *err)
 {
     if (!m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no map");
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    return TN_OK;
+}
+
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
+{
+    tn_status st = check_edit(m, x, y, err);
+    if (tn_failed(st)) return st;
     if (tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map: unknown tile kind %d", tile);
@@ -84,10 +92,8 @@ tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
 
 tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err)
 {
-    if (!m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no map");
-    if (!tn_map_inside(m, x, y))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    tn_status st = check_edit(m, x, y, err);
+    if (tn_failed(st)) return st;
     if (mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map: unknown mark kind %d", mark);
