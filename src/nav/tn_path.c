@@ -506,14 +506,49 @@ typedef struct search_result {
 
 /* The core: A* (or exploration when goal_x < 0) over the (x, y, J) states
  * with the bucket queue; the query has been checked. */
+/* A new search generation (states of older ones read as unvisited), the
+ * explored box emptied, and the start state alone in the open list with
+ * heuristic weight hw.  Returns the start state. */
+static uint32_t begin_search(tn_path *pf, const tn_path_query *q, uint32_t hw)
+{
+    const tn_jump_model *jm = q->jump;
+    const uint32_t sc = pf->cell[cidx(pf, q->start_x, q->start_y)];
+    if (++pf->gen == 0) {
+        for (size_t i = 0, n = (size_t)pf->w * pf->h * pf->nj; i < n; i++) pf->s[i].gen = 0;
+        pf->gen = 1;
+    }
+    pf->last_nj = jm->njump;
+    pf->bx0 = pf->w;
+    pf->by0 = pf->h;
+    pf->bx1 = pf->by1 = -1;
+
+    int sj = q->start_jump >= 0 ? q->start_jump : ((sc & C_GROUND) ? 0 : jm->fall);
+    if (sc & C_GROUND) sj = 0;
+    const uint32_t sxyj = pack(q->start_x, q->start_y, sj);
+    pstate *s0 = &pf->s[sidx(pf, sxyj)];
+    s0->gen = pf->gen;
+    s0->fl = 0;
+    s0->pj = 0;
+    s0->g = 0;
+    pf->hn = 0;
+    const uint32_t h0 = q->goal_x < 0 ? 0
+                                      : (uint32_t)(H_X * iabs(q->goal_x - q->start_x) +
+                                                   H_Y * iabs(q->goal_y - q->start_y));
+    for (unsigned b = 0; b < NB; b++) pf->bhead[b] = NONE;
+    pf->bcount = 0;
+    pf->bcur = h0 * hw;
+    bq_push(pf, h0 * hw, 0, sxyj);
+    if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, q->start_x, q->start_y, sj, 0, h0 * hw);
+    return sxyj;
+}
+
 static search_result search(tn_path *pf, const tn_path_query *q)
 {
     const tn_jump_model *jm = q->jump;
     const bool explore = q->goal_x < 0;
     const int W = pf->w;
     const uint8_t *cell = pf->cell;
-    const uint32_t sc = cell[cidx(pf, q->start_x, q->start_y)];
-    const int F = jm->fall, NJ = pf->nj;
+    const int F = jm->fall;
     const int gx = q->goal_x, gy = q->goal_y;
     const uint32_t hw = explore ? 0 : (uint32_t)(q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1);
     const int limit = q->max_expand ? q->max_expand : pf->limit;
@@ -521,33 +556,8 @@ static search_result search(tn_path *pf, const tn_path_query *q)
     jump_tables(jm, side_tab, up_tab, down_tab);
     const size_t P = (size_t)W + 2;
     const uint32_t plane = (uint32_t)W * (uint32_t)pf->h; /* states are J-major */
-
-    if (++pf->gen == 0) {
-        for (size_t i = 0, n = (size_t)pf->w * pf->h * NJ; i < n; i++) pf->s[i].gen = 0;
-        pf->gen = 1;
-    }
+    const uint32_t sxyj = begin_search(pf, q, hw);
     const uint16_t gen = pf->gen;
-    pf->last_nj = jm->njump;
-    pf->bx0 = pf->w;
-    pf->by0 = pf->h;
-    pf->bx1 = pf->by1 = -1;
-
-    int sj = q->start_jump >= 0 ? q->start_jump : ((sc & C_GROUND) ? 0 : F);
-    if (sc & C_GROUND) sj = 0;
-    uint32_t sxyj = pack(q->start_x, q->start_y, sj);
-    pstate *s0 = &pf->s[sidx(pf, sxyj)];
-    s0->gen = gen;
-    s0->fl = 0;
-    s0->pj = 0;
-    s0->g = 0;
-    pf->hn = 0;
-    uint32_t h0 = explore ? 0
-                          : (uint32_t)(H_X * iabs(gx - q->start_x) + H_Y * iabs(gy - q->start_y));
-    for (unsigned b = 0; b < NB; b++) pf->bhead[b] = NONE;
-    pf->bcount = 0;
-    pf->bcur = h0 * hw;
-    bq_push(pf, h0 * hw, 0, sxyj);
-    if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, q->start_x, q->start_y, sj, 0, h0 * hw);
 
     int expanded = 0;
     search_result r = {false, sxyj, 0};
