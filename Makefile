@@ -165,7 +165,7 @@ deps-web:
 # Bakes the fonts' glyph atlases for the browser build (web/bake_fonts.c).
 $(BUILD)/tilenav-bake-fonts: web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(LDFLAGS_ALL) -o $@ web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB) \
-	  $(SDL_LIBS) -lm
+	  $(SDL_LIBS) $(TILED_LIBS) -lm
 
 $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
