@@ -184,15 +184,15 @@ static void test_inside_tiles_random(void **state)
 {
     (void)state;
     tn_map *m = tu_map_text("tilenav-map 1\nsize 14 9\ntiles\n"
-                         "##############\n"
-                         "#S..#....#...#\n"
-                         "#.#.#.##.#.#.#\n"
-                         "#.#...#....#.#\n"
-                         "#.####.#####.#\n"
-                         "#....#.....#.#\n"
-                         "####.#####.#.#\n"
-                         "#S.........#D#\n"
-                         "##############\n");
+                            "##############\n"
+                            "#S..#....#...#\n"
+                            "#.#.#.##.#.#.#\n"
+                            "#.#...#....#.#\n"
+                            "#.####.#####.#\n"
+                            "#....#.....#.#\n"
+                            "####.#####.#.#\n"
+                            "#S.........#D#\n"
+                            "##############\n");
     tn_flow *f = flow_for(m);
     tn_enemies_config c = tn_enemies_default_config();
     c.capacity = 256;
@@ -227,9 +227,9 @@ static void test_spawner_accumulator_and_pool(void **state)
 {
     (void)state;
     tn_map *m = tu_map_text("tilenav-map 1\nsize 40 3\ntiles\n"
-                         "........................................\n"
-                         "S......................................D\n"
-                         "........................................\n");
+                            "........................................\n"
+                            "S......................................D\n"
+                            "........................................\n");
     tn_flow *f = flow_for(m);
     tn_enemies_config c = tn_enemies_default_config();
     c.capacity = 5;
@@ -297,9 +297,9 @@ static void test_errors_have_messages(void **state)
 {
     (void)state;
     tn_map *m = tu_map_text("tilenav-map 1\nsize 5 3\ntiles\n"
-                         "S...D\n"
-                         ".###.\n"
-                         ".....\n");
+                            "S...D\n"
+                            ".###.\n"
+                            ".....\n");
     tn_flow *f8 = NULL;
     assert_true(tn_succeeded(tn_flow_create(m->w, m->h, 8, NULL, &f8, NULL)));
     assert_true(tn_succeeded(tn_flow_rebuild(f8, m, NULL)));
@@ -332,12 +332,12 @@ static void test_edits_under_enemies(void **state)
 {
     (void)state;
     tn_map *m = tu_map_text("tilenav-map 1\nsize 12 6\ntiles\n"
-                         "............\n"
-                         "............\n"
-                         "S..........D\n"
-                         "............\n"
-                         "............\n"
-                         "............\n");
+                            "............\n"
+                            "............\n"
+                            "S..........D\n"
+                            "............\n"
+                            "............\n"
+                            "............\n");
     tn_flow *f = flow_for(m);
     tn_enemies *p = pool_fixed(1.0f, 0.2f, 8);
     tn_rng r;
