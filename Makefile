@@ -50,7 +50,7 @@ MANDIR     ?= $(PREFIX)/share/man
 DOCDIR     ?= $(PREFIX)/share/doc/tilenav
 
 .PHONY: all deps deps-window run test unit sanitize fuzz-brief fuzz bench bench-peers clean install
-.PHONY: lib install-lib nosdl-tests check-nosdl dist
+.PHONY: lib install-lib nosdl-tests check-nosdl dist tsan
 .PHONY: web web-test web-check deps-web
 
 all: $(LIB) $(GAME) $(BENCH) $(TEST_BIN)
@@ -72,6 +72,7 @@ run: deps
 test: deps-window
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory tsan
 	@$(MAKE) --no-print-directory fuzz-brief
 	@$(MAKE) --no-print-directory web-check
 	@cat build/test-skips build-san/test-skips $$(ls build-web/test-skips 2>/dev/null) 2>/dev/null; true
@@ -89,6 +90,25 @@ sanitize:
 fuzz-brief:
 	@sh fuzz/run.sh 5
 
+# `make tsan`: the library's thread-safety claims under ThreadSanitizer (a
+# race fails it): tests/test_threads.c (one map and flow field shared
+# read-only, one path finder per thread) and tests/tsan/navmesh_threads.c
+# (one navmesh shared by four threads, one query object each).
+TSAN_NAV_SRC = $(addprefix src/nav/,tn_common.c tn_map.c tn_flow.c tn_path.c tn_phys.c tn_rng.c tn_levelgen.c)
+TSAN_MESH_SRC = $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c src/nav/tn_cdt%.c \
+                src/nav/tn_map.c src/nav/tn_common.c,$(NAV_SRC))
+build-tsan/test_threads: tests/test_threads.c $(TSAN_NAV_SRC) $(wildcard src/nav/*.h)
+	@mkdir -p build-tsan
+	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav $(CMOCKA_CFLAGS) -o $@ \
+	  tests/test_threads.c $(TSAN_NAV_SRC) $(CMOCKA_LIBS) -lm -pthread
+build-tsan/navmesh_threads: tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) $(wildcard src/nav/*.h src/nav/internal/*.h)
+	@mkdir -p build-tsan
+	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav -o $@ \
+	  tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) -lm -pthread
+tsan: build-tsan/test_threads build-tsan/navmesh_threads
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/test_threads
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/navmesh_threads
+
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (default 60) seconds.
 FUZZ_SECONDS ?= 60
 fuzz: deps-window
@@ -99,17 +119,6 @@ bench: $(BENCH) $(GAME)
 
 bench-peers: $(BENCH)
 	@sh bench/peers/run.sh $(BUILD)
-
-# `make tsan`: one navmesh shared by four threads, one query object each,
-# under ThreadSanitizer (tests/tsan/navmesh_threads.c; about 30 s).
-.PHONY: tsan
-TSAN_SRC = tests/tsan/navmesh_threads.c $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c \
-           src/nav/tn_cdt%.c src/nav/tn_map.c src/nav/tn_common.c,$(NAV_SRC))
-tsan:
-	@mkdir -p $(BUILD)
-	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav $(TSAN_SRC) -lm -lpthread \
-	  -o $(BUILD)/tsan-navmesh
-	TSAN_OPTIONS=halt_on_error=1 ./$(BUILD)/tsan-navmesh
 
 $(LIB): $(NAV_OBJ)
 	@rm -f $@
@@ -165,7 +174,7 @@ deps-web:
 # Bakes the fonts' glyph atlases for the browser build (web/bake_fonts.c).
 $(BUILD)/tilenav-bake-fonts: web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB)
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(LDFLAGS_ALL) -o $@ web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB) \
-	  $(SDL_LIBS) -lm
+	  $(SDL_LIBS) $(TILED_LIBS) -lm
 
 $(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@

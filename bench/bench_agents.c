@@ -80,7 +80,8 @@ static int mn_path(void *user, float ax, float ay, float bx, float by, float rad
 
 static tn_map *make_map(int size, uint64_t seed)
 {
-    tn_map *m = tn_map_create(size, size, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(size, size, NULL, &m, NULL);
     if (!m) return NULL;
     tn_rng r;
     tn_rng_seed(&r, seed, 11);
@@ -91,7 +92,7 @@ static tn_map *make_map(int size, uint64_t seed)
         for (int yy = y; yy < y + s; yy++)
             for (int xx = x; xx < x + s; xx++)
                 if (tn_map_tile(m, xx, yy) != TN_TILE_BLOCK) {
-                    tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK);
+                    tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK, NULL);
                     filled++;
                 }
     }
@@ -153,8 +154,9 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
     tn_companion *c = malloc(sizeof *c * (size_t)n);
     float *xy = malloc(sizeof(float) * 2 * (size_t)(n + ne));
     double *t = malloc(sizeof(double) * (size_t)steps), *tc = malloc(sizeof(double) * (size_t)steps);
-    tn_grid *g = tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, p.separation_radius,
-                                n + ne, NULL, NULL);
+    tn_grid *g = NULL;
+    tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, p.separation_radius, n + ne, NULL, &g,
+                   NULL);
     movers_init(chars, n, m, &r, 160.0f, 16.0f);
     movers_init(en, ne, m, &r, 60.0f, 6.0f);
     for (int i = 0; i < n; i++) {
@@ -267,7 +269,8 @@ static void run_grid(const tn_map *m, int n, uint64_t seed, double *build_us, do
     tn_rng_seed(&r, seed, 41);
     float *xy = malloc(sizeof(float) * 2 * (size_t)n);
     for (int i = 0; i < n; i++) free_spot(m, &r, 4, &xy[2 * i], &xy[2 * i + 1]);
-    tn_grid *g = tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, 40.0f, n, NULL, NULL);
+    tn_grid *g = NULL;
+    tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, 40.0f, n, NULL, &g, NULL);
     enum { REPS = 51, QUERIES = 20000 };
     double tb[REPS], tq[REPS], sink = 0;
     for (int k = 0; k < REPS; k++) {

@@ -164,7 +164,8 @@ int bench_arrival(int argc, char **argv)
         return 1;
     }
     tn_error err;
-    tn_map *m = tn_map_create(W, H, NULL, &err);
+    tn_map *m = NULL;
+    tn_map_create(W, H, NULL, &m, &err);
     tn_path *pf = NULL;
     tn_bot *bot = NULL;
     if (!m || tn_failed(tn_path_create(W, H, NULL, 0, NULL, &pf, &err)) ||

@@ -22,47 +22,26 @@
 
 #include "tn_levelgen.h"
 #include "tn_path.h"
-
-typedef struct counting {
-    long allocs, frees;
-} counting;
-
-static void *c_alloc(void *user, size_t n)
-{
-    ((counting *)user)->allocs++;
-    return malloc(n);
-}
-
-static void c_free(void *user, void *p)
-{
-    if (p) ((counting *)user)->frees++;
-    free(p);
-}
+#include "../tests/tu_nav.h"
 
 static tn_map *load(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
+    size_t n = 0;
+    char *buf = tu_slurp(path, &n);
     tn_map *m = NULL;
-    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        tn_error err;
-        if (tn_failed(tn_map_parse(buf, (size_t)n, path, NULL, &m, &err))) {
-            fprintf(stderr, "astar: %s\n", err.msg);
-            m = NULL;
-        }
+    tn_error err;
+    if (buf && tn_failed(tn_map_parse(buf, n, path, NULL, &m, &err))) {
+        fprintf(stderr, "astar: %s\n", err.msg);
+        m = NULL;
     }
     free(buf);
-    fclose(f);
     return m;
 }
 
 static tn_map *generated(int w, int h, uint64_t seed)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(w, h, NULL, &m, NULL);
     tn_rng r;
     tn_rng_seed(&r, seed, 512);
     if (m) tn_levelgen_platformer(m, &r, NULL);
@@ -88,7 +67,7 @@ typedef struct row {
     long allocs;
 } row;
 
-static row measure(tn_path *pf, counting *cnt, const tn_map *m, const int *q, int nq, int reps,
+static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q, int nq, int reps,
                    int heuristic, int limit, const tn_jump_model *jm)
 {
     row r;
@@ -130,8 +109,8 @@ static row measure(tn_path *pf, counting *cnt, const tn_map *m, const int *q, in
 
 static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t seed, int limit)
 {
-    counting cnt = {0, 0};
-    tn_allocator a = {c_alloc, c_free, &cnt};
+    tu_counting cnt = {0};
+    tn_allocator a = tu_counting_allocator(&cnt);
     tn_path *pf = NULL;
     tn_error err;
     if (tn_failed(tn_path_create(m->w, m->h, NULL, limit, &a, &pf, &err))) {

@@ -41,7 +41,7 @@ static int fill(tn_world *w, int n, tn_rng *r)
         tries++;
         int x = (int)tn_rng_below(r, (uint32_t)w->map->w), y = (int)tn_rng_below(r, (uint32_t)w->map->h);
         if (tn_flow_dir(s->flow, x, y) >= TN_DIR_HERE) continue; /* no path, or a destination */
-        tn_enemies_spawn_at(s->pool, s->flow, x, y, r);
+        tn_enemies_spawn_at(s->pool, s->flow, x, y, r, NULL);
     }
     return s->pool->count;
 }
@@ -94,7 +94,7 @@ static int run_steps(const char *path, int n, int steps)
     /* The enemies' own step on the same population (nothing spawns). */
     for (int k = 0; k < steps; k++) {
         double t0 = bench_now();
-        tn_enemies_step(s->pool, s->flow, NULL, 0, NULL, w->phys.dt);
+        tn_enemies_step(s->pool, s->flow, NULL, 0, NULL, w->phys.dt, NULL);
         te[k] = bench_now() - t0;
         fill(w, n, &r);
     }

@@ -35,7 +35,8 @@ static tn_map *board(int n, uint64_t seed)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 3);
-    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(n, n, NULL, &m, NULL);
     if (!m) return NULL;
     for (int i = 0; i < n * n; i++) {
         float u = tn_rng_float(&r);
@@ -62,10 +63,10 @@ static int run(int n, int conn, int reps, int edits)
     double *t = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
     double *c = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
     long *touched = malloc(sizeof(long) * (size_t)(2 * edits));
-    tn_flow_rebuild(f, m); /* warm up */
+    tn_flow_rebuild(f, m, NULL); /* warm up */
     for (int k = 0; k < reps; k++) {
         double c0 = cpu_now(), t0 = bench_now();
-        tn_flow_rebuild(f, m);
+        tn_flow_rebuild(f, m, NULL);
         t[k] = bench_now() - t0;
         c[k] = cpu_now() - c0;
     }
@@ -83,9 +84,9 @@ static int run(int n, int conn, int reps, int edits)
             y = (int)tn_rng_below(&r, (uint32_t)n);
         } while (tn_map_tile(m, x, y) != TN_TILE_EMPTY || tn_map_mark(m, x, y) != TN_MARK_NONE);
         for (int pass = 0; pass < 2; pass++) {
-            tn_map_set_tile(m, x, y, pass == 0 ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            tn_map_set_tile(m, x, y, pass == 0 ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
             double c0 = cpu_now(), t0 = bench_now();
-            tn_flow_update(f, m, x, y);
+            tn_flow_update(f, m, x, y, NULL);
             t[ne] = bench_now() - t0;
             c[ne] = cpu_now() - c0;
             touched[ne] = f->last_touched;
@@ -122,7 +123,8 @@ static int run(int n, int conn, int reps, int edits)
 /* The serpentine: rows of wall with a gap at alternating ends. */
 static int run_maze(int n, int reps)
 {
-    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(n, n, NULL, &m, NULL);
     tn_flow *f = NULL;
     tn_error e;
     if (!m || tn_failed(tn_flow_create(n, n, 4, NULL, &f, &e))) {
@@ -135,10 +137,10 @@ static int run_maze(int n, int reps)
             if (x != ((y / 2) % 2 ? 0 : n - 1)) m->tile[y * n + x] = TN_TILE_BLOCK;
     m->mark[0] = TN_MARK_DEST;
     double *t = malloc(sizeof(double) * (size_t)reps), *c = malloc(sizeof(double) * (size_t)reps);
-    tn_flow_rebuild(f, m); /* warm up */
+    tn_flow_rebuild(f, m, NULL); /* warm up */
     for (int k = 0; k < reps; k++) {
         double c0 = cpu_now(), t0 = bench_now();
-        tn_flow_rebuild(f, m);
+        tn_flow_rebuild(f, m, NULL);
         t[k] = bench_now() - t0;
         c[k] = cpu_now() - c0;
     }

@@ -123,7 +123,8 @@ int bench_outline(const tn_map *m, int unit, int32_t **xy_out, int *npoints, int
 tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
 {
     tn_error err;
-    tn_map *m = tn_map_create(size, size, NULL, &err);
+    tn_map *m = NULL;
+    tn_map_create(size, size, NULL, &m, &err);
     if (!m) return NULL;
     tn_rng r;
     tn_rng_seed(&r, seed, 1);
@@ -131,7 +132,7 @@ tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
         int s = 1 + (int)tn_rng_below(&r, 8);
         int x0 = (int)tn_rng_below(&r, (uint32_t)size), y0 = (int)tn_rng_below(&r, (uint32_t)size);
         for (int y = y0; y < y0 + s && y < size; y++)
-            for (int x = x0; x < x0 + s && x < size; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            for (int x = x0; x < x0 + s && x < size; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     }
     return m;
 }
@@ -158,7 +159,8 @@ static int write_map(const tn_map *m, const char *out)
 static int write_platformer(int w, int h, unsigned long long seed, const char *out)
 {
     tn_error e;
-    tn_map *m = tn_map_create(w, h, NULL, &e);
+    tn_map *m = NULL;
+    tn_map_create(w, h, NULL, &m, &e);
     if (!m) {
         fprintf(stderr, "genmap: %s\n", e.msg);
         return 2;

@@ -297,7 +297,7 @@ static int bench_file(const char *path, int reps, int nqueries)
             for (int k = 0; k < 2; k++) {
                 tn_map_set_tile(map, x, y, k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY
                                                                           : TN_TILE_BLOCK)
-                                                  : old);
+                                                  : old, NULL);
                 double t0 = bench_now();
                 tn_navmesh_update_tile(nm, map, x, y, NULL);
                 te[i + k] = bench_now() - t0;
@@ -314,7 +314,7 @@ static int bench_file(const char *path, int reps, int nqueries)
             for (int k = 0; k < 2; k++) {
                 tn_map_set_tile(map, x, y, k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY
                                                                           : TN_TILE_BLOCK)
-                                                  : old);
+                                                  : old, NULL);
                 double t0 = bench_now();
                 tn_navmesh_build(nm, map, NULL);
                 tf[i + k] = bench_now() - t0;

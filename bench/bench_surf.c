@@ -135,7 +135,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, counting *c, tn_r
         for (int i = 0; i < edits; i++) {
             int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
             int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
-            tn_map_set_tile(m, x, y, tile);
+            tn_map_set_tile(m, x, y, tile, NULL);
             double e0 = cpu_now();
             tn_surf_edit(g, m, x, y, NULL);
             et[i] = (cpu_now() - e0) * 1e3;
@@ -151,7 +151,8 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, counting *c, tn_r
 
 static void level_run(int n, int edits, int queries, unsigned long long seed)
 {
-    tn_map *m = tn_map_create(n, n, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(n, n, NULL, &m, NULL);
     tn_rng r;
     tn_rng_seed(&r, seed, 77);
     tn_levelgen_platformer(m, &r, NULL);
@@ -190,10 +191,11 @@ static void gaps(void)
              * to the bottom, 31 rows deep:
              * nobody climbs out of it, so only a jump across reaches the goal */
             int W = 10 + k + 10, H = 46, F = 14;
-            tn_map *m = tn_map_create(W, H, NULL, NULL);
+            tn_map *m = NULL;
+            tn_map_create(W, H, NULL, &m, NULL);
             for (int x = 0; x < W; x++)
                 for (int y = F; y < H; y++)
-                    if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+                    if (x < 10 || x >= 10 + k) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
             tn_phys_params p = tn_phys_default((float)jh);
             tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
             tn_surf *g = NULL;
@@ -224,7 +226,8 @@ static void gaps(void)
 static void oracle_sweep(int levels)
 {
     long pairs[9] = {0}, reach[9] = {0}, found[9] = {0}, classic[9] = {0}, bad[9] = {0};
-    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(24, 16, NULL, &m, NULL);
     double t0 = bench_now();
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;

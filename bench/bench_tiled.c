@@ -121,7 +121,8 @@ int bench_tiled(int argc, char **argv)
         fprintf(stderr, "tiled: --reps 1..10000, --size 257..4096\n");
         return 2;
     }
-    tn_map *m = tn_map_create(size, size, NULL, NULL);
+    tn_map *m = NULL;
+    tn_map_create(size, size, NULL, &m, NULL);
     tn_rng rng;
     tn_rng_seed(&rng, 15, 1);
     tn_error e;

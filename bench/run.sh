@@ -1,13 +1,21 @@
 #!/bin/sh
-# `make bench`: every benchmark table, one after another.
+# `make bench`: every benchmark table, one after another, printed and
+# written to docs/bench.md (the one place the project's numbers live; the
+# README and the headers cite it).  BENCH_MD=path writes elsewhere.
 # Usage: bench/run.sh BUILD_DIR
 B=${1:-build}/tilenav-bench
 set -u
 status=0
+md=${BENCH_MD:-docs/bench.md}
+out=$(mktemp)
+failed=$(mktemp)
+# Each table is shown as it comes and kept in $out.
 run() {
-    echo "== tilenav-bench $*"
-    "$B" "$@" || { echo "(tilenav-bench $1 failed)"; status=1; }
-    echo
+    {
+        echo "== tilenav-bench $*"
+        "$B" "$@" 2>&1 || { echo "(tilenav-bench $1 failed)"; echo x >>"$failed"; }
+        echo
+    } | tee -a "$out"
 }
 run astar
 run arrival --levels 500 --goals 10 --seed 1
@@ -19,4 +27,19 @@ run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map
 run agents
 run soak --steps 100000 --seed 1
 run tiled
+[ -s "$failed" ] && status=1
+{
+    echo "# Benchmark results"
+    echo
+    echo "Written by \`make bench\` (bench/run.sh); do not edit by hand.  Run on"
+    echo "$(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown),"
+    echo "$(uname -m), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)."
+    echo "The machine is shared: wall-clock figures are medians; compare ratios within one run."
+    echo
+    echo '```'
+    cat "$out"
+    echo '```'
+} >"$md"
+rm -f "$out" "$failed"
+echo "written: $md"
 exit $status

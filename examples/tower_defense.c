@@ -55,7 +55,7 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    if (tn_failed(tn_flow_rebuild(flow, map))) {
+    if (tn_failed(tn_flow_rebuild(flow, map, NULL))) {
         fprintf(stderr, "flow field: the board does not match\n");
         return 1;
     }
@@ -84,14 +84,14 @@ int main(void)
     const float dt = 1.0f / 60.0f;
     for (int step = 0; step < 60 * 30; step++) {
         if (step == 60 * 10) {
-            tn_map_set_tile(map, 9, 2, TN_TILE_BLOCK);
-            tn_flow_update(flow, map, 9, 2);
-            tn_enemies_on_edit(enemies, flow, 9, 2);
+            tn_map_set_tile(map, 9, 2, TN_TILE_BLOCK, NULL);
+            tn_flow_update(flow, map, 9, 2, NULL);
+            tn_enemies_on_edit(enemies, flow, 9, 2, NULL);
             printf("\ngap (9,2) closed: spawn (1,1) is now %.0f steps from the base\n",
                    tn_flow_dist(flow, 1, 1));
             print_field(map, flow);
         }
-        tn_enemies_step(enemies, flow, spawns, nspawns, &rng, dt);
+        tn_enemies_step(enemies, flow, spawns, nspawns, &rng, dt, NULL);
         if (step % (60 * 5) == 0)
             printf("t=%4.1f s: %3d flying, %3ld spawned, %3ld reached the base\n", step * dt,
                    enemies->count, enemies->spawned, enemies->reached);

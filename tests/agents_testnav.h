@@ -185,13 +185,14 @@ static inline tn_agent_nav tnav_mesh_nav(tnav_mesh *t)
 static inline tn_map *tnav_map_rows(const char *const *rows, int h)
 {
     int w = (int)strlen(rows[0]);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             char ch = rows[y][x];
-            if (ch == '#') tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
-            else if (ch == '=') tn_map_set_tile(m, x, y, TN_TILE_ONEWAY);
-            else if (ch == '*') tn_map_set_mark(m, x, y, TN_MARK_ITEM);
+            if (ch == '#') tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+            else if (ch == '=') tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
+            else if (ch == '*') tn_map_set_mark(m, x, y, TN_MARK_ITEM, NULL);
         }
     return m;
 }

@@ -76,7 +76,8 @@ static void assert_at(const rig *r, int gx, int gy)
 /* Apex above the take-off when holding jump for `hold` steps. */
 static float apex(const tn_phys_params *p, int hold)
 {
-    tn_map *m = tn_map_create(1, 40, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(1, 40, NULL, &m, NULL)));
     tn_body b;
     tn_body_place(&b, 1, 1, 0, 39);
     tn_input none = {0}, jump = {0};
@@ -94,7 +95,8 @@ static float apex(const tn_phys_params *p, int hold)
 static void test_jump_frames_from_simulation(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(8, 8, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(8, 8, NULL, &m, NULL)));
     tn_path *pf;
     tn_bot *bot;
     assert_true(tn_succeeded(tn_path_create(8, 8, NULL, 0, NULL, &pf, NULL)));
@@ -246,7 +248,7 @@ static void test_edit_makes_goal_unreachable(void **state)
         tn_input in = tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p);
         tn_body_step(&r.body, r.m, &r.p, in);
     }
-    tn_map_set_tile(r.m, 9, 4, TN_TILE_BLOCK);
+    tn_map_set_tile(r.m, 9, 4, TN_TILE_BLOCK, NULL);
     int steps = run(&r, 1200);
     tn_bot_info i = tn_bot_get_info(r.bot);
     assert_true(steps < 1200);
@@ -254,7 +256,7 @@ static void test_edit_makes_goal_unreachable(void **state)
     assert_true(i.state == TN_BOT_PARTIAL || i.state == TN_BOT_NO_PATH);
     assert_true(i.replans >= 1);
     /* opened again: a new trip arrives */
-    tn_map_set_tile(r.m, 9, 4, TN_TILE_EMPTY);
+    tn_map_set_tile(r.m, 9, 4, TN_TILE_EMPTY, NULL);
     tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, NULL);
     run(&r, 1200);
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);

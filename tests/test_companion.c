@@ -125,7 +125,9 @@ static follow_stats walk_and_follow(const tn_map *m, const tn_agent_nav *nav, ui
 static tn_map *open_floor_map(void)
 {
     /* 80 x 20, nothing but the floor (the map's outside) and the walls. */
-    return tn_map_create(80, 20, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(80, 20, NULL, &m, NULL)));
+    return m;
 }
 
 static void test_follows_walking_character(void **state)
@@ -147,7 +149,8 @@ static void test_follows_walking_character(void **state)
     /* With enemies hovering all along the way (one every 3 tiles at head
      * height): pushed around, still close. */
     tn_error e;
-    tn_grid *g = tn_grid_create(0, 0, 80 * T, 20 * T, 40, 64, NULL, &e);
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 80 * T, 20 * T, 40, 64, NULL, &g, &e)));
     float en[2 * 26];
     for (int i = 0; i < 26; i++) {
         en[2 * i] = (3.0f * (float)i + 1.5f) * T;
@@ -175,7 +178,8 @@ static void test_keeps_clear_of_enemies(void **state)
     tn_error e;
     /* A standing character with enemies hovering right where the companion
      * would like to be. */
-    tn_grid *g = tn_grid_create(0, 0, 80 * T, 20 * T, 40, 16, NULL, &e);
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 80 * T, 20 * T, 40, 16, NULL, &g, &e)));
     float cx = 40 * T, cy = 18 * T;
     float en[8] = {cx - 28, cy - 10, cx + 28, cy - 10, cx, cy - 36, cx - 20, cy - 30};
     tn_grid_build(g, en, 4);

@@ -16,24 +16,16 @@
 #include "tn_map.h"
 #include "tn_wenemies.h"
 #include "tn_world.h"
+#include "tu_nav.h"
 
 #define PI 3.14159265358979323846
 
-static tn_map *map_from(const char *text)
-{
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
 
 static tn_flow *flow_for(const tn_map *m)
 {
     tn_flow *f = NULL;
     assert_true(tn_succeeded(tn_flow_create(m->w, m->h, 4, NULL, &f, NULL)));
-    assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+    assert_true(tn_succeeded(tn_flow_rebuild(f, m, NULL)));
     return f;
 }
 
@@ -68,13 +60,13 @@ static double fly(const tn_map *m, const tn_flow *f, tn_enemies *p, int sx, int 
 {
     tn_rng r;
     tn_rng_seed(&r, 5, 5);
-    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, sx, sy, &r)));
+    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, sx, sy, &r, NULL)));
     long reached0 = p->reached;
     double t = 0;
     *seen = 0;
     for (int k = 0; k < 2000000 && p->reached == reached0; k++) {
         tn_enemy before = p->e[0];
-        tn_enemies_step(p, f, NULL, 0, NULL, (float)dt);
+        tn_enemies_step(p, f, NULL, 0, NULL, (float)dt, NULL);
         t += dt;
         if (p->reached != reached0) break;
         const tn_enemy *e = &p->e[0];
@@ -110,7 +102,7 @@ static void test_constant_speed_through_turns(void **state)
     static const float SPEEDS[] = {0.2f, 1.0f, 5.0f};
     static const float OFFSETS[] = {-0.4f, -0.1f, 0.0f, 0.25f, 0.4f};
     for (int board = 0; board < 2; board++) {
-        tn_map *m = map_from(board == 0 ? RIGHT_BOARD : LEFT_BOARD);
+        tn_map *m = tu_map_text(board == 0 ? RIGHT_BOARD : LEFT_BOARD);
         tn_flow *f = flow_for(m);
         int sy = board == 0 ? 1 : 3;
         for (size_t a = 0; a < 3; a++)
@@ -148,23 +140,23 @@ static void test_turn_around(void **state)
     (void)state;
     static const float OFFSETS[] = {-0.4f, -0.2f, 0.0f, 0.3f};
     for (size_t b = 0; b < 4; b++) {
-        tn_map *m = map_from("tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
+        tn_map *m = tu_map_text("tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
         tn_flow *f = flow_for(m);
         tn_enemies *p = pool_fixed(2.0f, OFFSETS[b], 4);
         tn_rng r;
         tn_rng_seed(&r, 1, 1);
-        assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 9, 1, &r)));
+        assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 9, 1, &r, NULL)));
         const double dt = 1.0 / 1000.0;
-        while (p->e[0].tx != 6) tn_enemies_step(p, f, NULL, 0, NULL, (float)dt);
+        while (p->e[0].tx != 6) tn_enemies_step(p, f, NULL, 0, NULL, (float)dt, NULL);
         assert_int_equal(p->e[0].dir, TN_DIR_W);
-        tn_map_set_mark(m, 8, 1, TN_MARK_DEST);
-        tn_flow_update(f, m, 8, 1);
-        tn_enemies_on_edit(p, f, 8, 1);
+        tn_map_set_mark(m, 8, 1, TN_MARK_DEST, NULL);
+        tn_flow_update(f, m, 8, 1, NULL);
+        tn_enemies_on_edit(p, f, 8, 1, NULL);
         assert_int_equal(tn_flow_dir(f, 5, 1), TN_DIR_E);
         bool turned = false;
         for (int k = 0; k < 100000 && p->reached == 0; k++) {
             tn_enemy before = p->e[0];
-            tn_enemies_step(p, f, NULL, 0, NULL, (float)dt);
+            tn_enemies_step(p, f, NULL, 0, NULL, (float)dt, NULL);
             if (p->reached) break;
             const tn_enemy *e = &p->e[0];
             if (e->state == TN_ENEMY_TURN_AROUND) {
@@ -191,16 +183,16 @@ static void test_turn_around(void **state)
 static void test_inside_tiles_random(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 14 9\ntiles\n"
-                         "##############\n"
-                         "#S..#....#...#\n"
-                         "#.#.#.##.#.#.#\n"
-                         "#.#...#....#.#\n"
-                         "#.####.#####.#\n"
-                         "#....#.....#.#\n"
-                         "####.#####.#.#\n"
-                         "#S.........#D#\n"
-                         "##############\n");
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 14 9\ntiles\n"
+                            "##############\n"
+                            "#S..#....#...#\n"
+                            "#.#.#.##.#.#.#\n"
+                            "#.#...#....#.#\n"
+                            "#.####.#####.#\n"
+                            "#....#.....#.#\n"
+                            "####.#####.#.#\n"
+                            "#S.........#D#\n"
+                            "##############\n");
     tn_flow *f = flow_for(m);
     tn_enemies_config c = tn_enemies_default_config();
     c.capacity = 256;
@@ -212,7 +204,7 @@ static void test_inside_tiles_random(void **state)
     tn_rng_seed(&r, 3, 3);
     const float dt = 1.0f / 60.0f;
     for (int k = 0; k < 60 * 300; k++) {
-        tn_enemies_step(p, f, spawns, k < 600 ? 2 : 0, &r, dt);
+        tn_enemies_step(p, f, spawns, k < 600 ? 2 : 0, &r, dt, NULL);
         for (int i = 0; i < p->count; i++) {
             const tn_enemy *e = &p->e[i];
             assert_true(e->x >= (float)e->tx - 1e-4f && e->x <= (float)e->tx + 1 + 1e-4f);
@@ -234,10 +226,10 @@ static void test_inside_tiles_random(void **state)
 static void test_spawner_accumulator_and_pool(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 40 3\ntiles\n"
-                         "........................................\n"
-                         "S......................................D\n"
-                         "........................................\n");
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 40 3\ntiles\n"
+                            "........................................\n"
+                            "S......................................D\n"
+                            "........................................\n");
     tn_flow *f = flow_for(m);
     tn_enemies_config c = tn_enemies_default_config();
     c.capacity = 5;
@@ -249,7 +241,7 @@ static void test_spawner_accumulator_and_pool(void **state)
     int32_t sp = 40;
     tn_rng r;
     tn_rng_seed(&r, 9, 9);
-    for (int k = 0; k < 240; k++) tn_enemies_step(p, f, &sp, 1, &r, 1.0f / 60.0f);
+    for (int k = 0; k < 240; k++) tn_enemies_step(p, f, &sp, 1, &r, 1.0f / 60.0f, NULL);
     /* 4 s at 2.5/s = 10 spawn attempts: 5 fit, 5 skipped (slow: none arrive). */
     assert_int_equal(p->spawned + p->skipped, 10);
     assert_int_equal(p->spawned, 5);
@@ -264,14 +256,14 @@ static void test_spawner_accumulator_and_pool(void **state)
     /* No spawn point with a path: idle, nothing counted. */
     tn_enemies_clear(p);
     int32_t none = 0; /* (0,0) has a path... use a pocket instead */
-    tn_map_set_tile(m, 1, 0, TN_TILE_BLOCK);
-    tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK);
-    tn_flow_rebuild(f, m);
-    for (int k = 0; k < 240; k++) tn_enemies_step(p, f, &none, 1, &r, 1.0f / 60.0f);
+    tn_map_set_tile(m, 1, 0, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK, NULL);
+    tn_flow_rebuild(f, m, NULL);
+    for (int k = 0; k < 240; k++) tn_enemies_step(p, f, &none, 1, &r, 1.0f / 60.0f, NULL);
     assert_int_equal(p->spawned, 0);
     assert_int_equal(p->skipped, 0);
     assert_true(p->accum < 1.0);
-    assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r), TN_FAILURE | TN_REFUSED);
+    assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_FAILURE | TN_REFUSED);
     /* Bad configurations are refused with a message naming the field. */
     tn_error e = {0};
     tn_enemies_config bad = tn_enemies_default_config();
@@ -299,26 +291,63 @@ static void test_spawner_accumulator_and_pool(void **state)
 /* A block dropped on an enemy pushes it to the nearest open neighbour; an
  * enemy walled into a pocket hovers at its tile centre and resumes when the
  * pocket opens. */
+/* Misuse is an error with a message, never a silent no-op; a success
+ * clears a stale message. */
+static void test_errors_have_messages(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 5 3\ntiles\n"
+                            "S...D\n"
+                            ".###.\n"
+                            ".....\n");
+    tn_flow *f8 = NULL;
+    assert_true(tn_succeeded(tn_flow_create(m->w, m->h, 8, NULL, &f8, NULL)));
+    assert_true(tn_succeeded(tn_flow_rebuild(f8, m, NULL)));
+    tn_flow *f = flow_for(m);
+    tn_enemies *p = pool_fixed(1.0f, 0.0f, 1);
+    tn_rng r;
+    tn_rng_seed(&r, 1, 1);
+    int32_t spawn = 0;
+    tn_error e = {0};
+    assert_true(tn_failed(tn_enemies_step(p, f8, &spawn, 1, &r, 1.0f, &e)));
+    assert_non_null(strstr(e.msg, "8-connected"));
+    assert_true(tn_failed(tn_enemies_spawn_at(p, f, 2, 1, &r, &e)));
+    assert_string_equal(e.msg, "enemies: spawn tile (2,1) is a wall");
+    assert_true(tn_failed(tn_enemies_spawn_at(p, f, 7, 1, &r, &e)));
+    assert_non_null(strstr(e.msg, "outside"));
+    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 0, 0, &r, &e)));
+    assert_string_equal(e.msg, "");
+    tn_status s = tn_enemies_spawn_at(p, f, 0, 0, &r, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
+    assert_non_null(strstr(e.msg, "full"));
+    assert_true(tn_succeeded(tn_enemies_step(p, f, &spawn, 1, &r, 0.1f, &e)));
+    assert_string_equal(e.msg, "");
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_flow_destroy(f8);
+    tn_map_destroy(m);
+}
+
 static void test_edits_under_enemies(void **state)
 {
     (void)state;
-    tn_map *m = map_from("tilenav-map 1\nsize 12 6\ntiles\n"
-                         "............\n"
-                         "............\n"
-                         "S..........D\n"
-                         "............\n"
-                         "............\n"
-                         "............\n");
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 12 6\ntiles\n"
+                            "............\n"
+                            "............\n"
+                            "S..........D\n"
+                            "............\n"
+                            "............\n"
+                            "............\n");
     tn_flow *f = flow_for(m);
     tn_enemies *p = pool_fixed(1.0f, 0.2f, 8);
     tn_rng r;
     tn_rng_seed(&r, 2, 2);
-    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 0, 2, &r)));
-    while (p->e[0].tx < 4) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f);
+    assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 0, 2, &r, NULL)));
+    while (p->e[0].tx < 4) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f, NULL);
     int bx = p->e[0].tx, by = p->e[0].ty;
-    tn_map_set_tile(m, bx, by, TN_TILE_BLOCK);
-    tn_flow_update(f, m, bx, by);
-    tn_enemies_on_edit(p, f, bx, by);
+    tn_map_set_tile(m, bx, by, TN_TILE_BLOCK, NULL);
+    tn_flow_update(f, m, bx, by, NULL);
+    tn_enemies_on_edit(p, f, bx, by, NULL);
     assert_int_equal(p->count, 1);
     const tn_enemy *e = &p->e[0];
     assert_int_equal(abs(e->tx - bx) + abs(e->ty - by), 1);
@@ -331,35 +360,35 @@ static void test_edits_under_enemies(void **state)
     for (int d = 0; d < 4; d++) {
         int x = cx + tn_dir_dx[d], y = cy + tn_dir_dy[d];
         if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) continue;
-        tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
-        tn_flow_update(f, m, x, y);
-        tn_enemies_on_edit(p, f, x, y);
+        tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+        tn_flow_update(f, m, x, y, NULL);
+        tn_enemies_on_edit(p, f, x, y, NULL);
     }
     assert_int_equal(tn_flow_dir(f, cx, cy), TN_DIR_NONE);
-    for (int k = 0; k < 120; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f);
+    for (int k = 0; k < 120; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f, NULL);
     assert_int_equal(p->count, 1);
     assert_int_equal(p->e[0].state, TN_ENEMY_WAIT);
     assert_true(fabsf(p->e[0].x - ((float)cx + 0.5f)) < 1e-4f);
     assert_true(fabsf(p->e[0].y - ((float)cy + 0.5f)) < 1e-4f);
     /* Open the east side: it resumes and arrives. */
-    tn_map_set_tile(m, cx + 1, cy, TN_TILE_EMPTY);
-    tn_flow_update(f, m, cx + 1, cy);
-    tn_enemies_on_edit(p, f, cx + 1, cy);
-    for (int k = 0; k < 60 * 30 && p->count; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f);
+    tn_map_set_tile(m, cx + 1, cy, TN_TILE_EMPTY, NULL);
+    tn_flow_update(f, m, cx + 1, cy, NULL);
+    tn_enemies_on_edit(p, f, cx + 1, cy, NULL);
+    for (int k = 0; k < 60 * 30 && p->count; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f, NULL);
     assert_int_equal(p->count, 0);
     assert_int_equal(p->reached, 1);
 
     /* A block on an enemy with no open neighbour: removed, counted. */
-    tn_map *t = map_from("tilenav-map 1\nsize 3 1\ntiles\nS.D\n");
+    tn_map *t = tu_map_text("tilenav-map 1\nsize 3 1\ntiles\nS.D\n");
     tn_flow *g = flow_for(t);
     tn_enemies *q = pool_fixed(0.5f, 0.0f, 4);
-    assert_true(tn_succeeded(tn_enemies_spawn_at(q, g, 0, 0, &r)));
-    while (q->e[0].tx != 1) tn_enemies_step(q, g, NULL, 0, NULL, 1.0f / 60.0f);
-    tn_map_set_tile(t, 0, 0, TN_TILE_BLOCK);
-    tn_map_set_tile(t, 2, 0, TN_TILE_BLOCK);
-    tn_map_set_tile(t, 1, 0, TN_TILE_BLOCK);
-    tn_flow_rebuild(g, t);
-    tn_enemies_on_edit(q, g, 1, 0);
+    assert_true(tn_succeeded(tn_enemies_spawn_at(q, g, 0, 0, &r, NULL)));
+    while (q->e[0].tx != 1) tn_enemies_step(q, g, NULL, 0, NULL, 1.0f / 60.0f, NULL);
+    tn_map_set_tile(t, 0, 0, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(t, 2, 0, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(t, 1, 0, TN_TILE_BLOCK, NULL);
+    tn_flow_rebuild(g, t, NULL);
+    tn_enemies_on_edit(q, g, 1, 0, NULL);
     assert_int_equal(q->count, 0);
     assert_int_equal(q->crushed, 1);
     tn_enemies_destroy(q);
@@ -379,7 +408,7 @@ static tn_world *world_from(const char *text, uint64_t seed)
     c.seed = seed;
     tn_world *w = NULL;
     tn_error e = {0};
-    tn_status s = tn_world_create(map_from(text), &c, NULL, &w, &e);
+    tn_status s = tn_world_create(tu_map_text(text), &c, NULL, &w, &e);
     if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
     assert_true(tn_succeeded(s));
     return w;
@@ -468,7 +497,7 @@ static void test_world_refusal_rules(void **state)
     /* The field followed every accepted edit. */
     tn_flow *ref = NULL;
     assert_true(tn_succeeded(tn_flow_create(12, 7, 4, NULL, &ref, NULL)));
-    tn_flow_rebuild(ref, w->map);
+    tn_flow_rebuild(ref, w->map, NULL);
     for (int y = 0; y < 7; y++)
         for (int x = 0; x < 12; x++) {
             assert_true(tn_flow_dist(ref, x, y) == tn_flow_dist(s->flow, x, y));
@@ -667,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_turn_around),
         cmocka_unit_test(test_inside_tiles_random),
         cmocka_unit_test(test_spawner_accumulator_and_pool),
+        cmocka_unit_test(test_errors_have_messages),
         cmocka_unit_test(test_edits_under_enemies),
         cmocka_unit_test(test_world_refusal_rules),
         cmocka_unit_test(test_world_idle_and_cutoff),

@@ -15,56 +15,16 @@
 #include "tn_map.h"
 #include "tn_rng.h"
 #include "tn_scen.h"
+#include "tu_nav.h"
 
 #define MAI_DIR "../shared/data/movingai/"
-
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) *len = (size_t)n;
-    return b;
-}
-
-static tn_map *load_map(const char *path)
-{
-    size_t len = 0;
-    char *buf = slurp(path, &len);
-    if (!buf) return NULL;
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(buf, len, path, NULL, &m, &e);
-    free(buf);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
-
-static tn_map *map_from(const char *text)
-{
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
 
 static tn_flow *flow_for(const tn_map *m, int conn)
 {
     tn_flow *f = NULL;
     tn_error e = {0};
     assert_true(tn_succeeded(tn_flow_create(m->w, m->h, conn, NULL, &f, &e)));
-    assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+    assert_true(tn_succeeded(tn_flow_rebuild(f, m, NULL)));
     return f;
 }
 
@@ -197,7 +157,7 @@ static void expect_same(const tn_flow *a, const tn_flow *b)
 static void test_hand_board(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/flow_basic.map");
+    tn_map *m = tu_map_file("tests/data/flow_basic.map");
     tn_flow *f = flow_for(m, 4);
     static const struct { int x, y; double d; } E[] = {
         {0, 7, 0}, {0, 6, 1}, {1, 7, 1}, {1, 1, 7}, {0, 0, 7}, {6, 0, 13}, {6, 2, 11},
@@ -250,7 +210,7 @@ static void test_hand_board(void **state)
 static void test_no_destination_and_cutoff(void **state)
 {
     (void)state;
-    tn_map *m = load_map("tests/data/flow_cutoff.map");
+    tn_map *m = tu_map_file("tests/data/flow_cutoff.map");
     tn_flow *f = flow_for(m, 4);
     assert_true(tn_flow_dist(f, 7, 2) == -1.0); /* the closed room */
     assert_int_equal(tn_flow_dir(f, 7, 2), TN_DIR_NONE);
@@ -261,7 +221,7 @@ static void test_no_destination_and_cutoff(void **state)
     expect_equal_ref(f, m);
     tn_flow_destroy(f);
     /* No destination: every tile has no path. */
-    tn_map *e = map_from("tilenav-map 1\nsize 4 3\ntiles\n....\n.#..\n....\n");
+    tn_map *e = tu_map_text("tilenav-map 1\nsize 4 3\ntiles\n....\n.#..\n....\n");
     f = flow_for(e, 4);
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++) assert_true(tn_flow_dist(f, x, y) == -1.0);
@@ -277,7 +237,7 @@ static void test_staircase(void **state)
     (void)state;
     char text[512] = "tilenav-map 1\nsize 9 9\ntiles\n";
     for (int y = 0; y < 9; y++) strcat(text, y == 0 ? "D........\n" : ".........\n");
-    tn_map *m = map_from(text);
+    tn_map *m = tu_map_text(text);
     tn_flow *f = flow_for(m, 4);
     int x = 8, y = 8, prev = -1, steps = 0;
     while (tn_flow_dir(f, x, y) != TN_DIR_HERE) {
@@ -310,7 +270,8 @@ static void test_staircase(void **state)
 /* A random board: blocks with probability pb, a few destinations. */
 static tn_map *random_board(tn_rng *r, int w, int h, float pb, int ndest)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int i = 0; i < w * h; i++) {
         float u = tn_rng_float(r);
         m->tile[i] = u < pb ? TN_TILE_BLOCK : (u < pb + 0.05f ? TN_TILE_ONEWAY : TN_TILE_EMPTY);
@@ -330,12 +291,12 @@ static void random_edit(tn_rng *r, tn_map *m, int *ex, int *ey)
     int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
     int i = y * m->w + x;
     switch (tn_rng_below(r, 3)) {
-    case 0: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK); break;
+    case 0: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK, NULL); break;
     case 1:
-        if (m->tile[i] != TN_TILE_EMPTY) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+        if (m->tile[i] != TN_TILE_EMPTY) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
         m->mark[i] = m->mark[i] == TN_MARK_DEST ? TN_MARK_NONE : TN_MARK_DEST;
         break;
-    default: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY); break;
+    default: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY, NULL); break;
     }
     *ex = x;
     *ey = y;
@@ -352,9 +313,14 @@ static void run_random_edits(int conn, int w, int h, float pb, int ndest, int ne
     for (int e = 0; e < nedits; e++) {
         int x, y;
         random_edit(&r, m, &x, &y);
-        assert_true(tn_succeeded(tn_flow_update(inc, m, x, y)));
+        assert_true(tn_succeeded(tn_flow_update(inc, m, x, y, NULL)));
         if (!inc->last_full) partial++;
-        assert_true(tn_succeeded(tn_flow_rebuild(full, m)));
+        if (e % 5 == 0) { /* a point query between edits leaves the field's queue clean */
+            double d;
+            tn_flow_distance(inc, x, y, (int)tn_rng_below(&r, (uint32_t)w),
+                             (int)tn_rng_below(&r, (uint32_t)h), &d, NULL);
+        }
+        assert_true(tn_succeeded(tn_flow_rebuild(full, m, NULL)));
         expect_same(inc, full);
         if (check_ref && e % 7 == 0) expect_equal_ref(inc, m);
     }
@@ -394,9 +360,9 @@ static void test_rebuild_blocks(void **state)
         expect_equal_ref(f, m);
         /* The same object rebuilt for another board, then this one again. */
         tn_map *o = random_board(&r, B[k].w, B[k].h, 0.1f, 2);
-        assert_true(tn_succeeded(tn_flow_rebuild(f, o)));
+        assert_true(tn_succeeded(tn_flow_rebuild(f, o, NULL)));
         expect_equal_ref(f, o);
-        assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+        assert_true(tn_succeeded(tn_flow_rebuild(f, m, NULL)));
         expect_equal_ref(f, m);
         tn_flow_destroy(f);
         tn_map_destroy(o);
@@ -405,7 +371,8 @@ static void test_rebuild_blocks(void **state)
     /* A serpentine: rows of wall with a gap at alternating ends; the one
      * destination at the top left. */
     const int w = 45, h = 61;
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 1; y < h; y += 2)
         for (int x = 0; x < w; x++)
             if (x != ((y / 2) % 2 ? 0 : w - 1)) m->tile[y * w + x] = TN_TILE_BLOCK;
@@ -419,7 +386,7 @@ static void test_rebuild_blocks(void **state)
      * the search goes on tile by tile once the front has been thin for a
      * while, also through the second room. */
     const int W = 90, H = 50;
-    m = tn_map_create(W, H, NULL, NULL);
+    assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
     for (int y = 0; y < H; y++)
         for (int x = 30; x < 60; x++)
             if (y % 2 == 1 && x != ((y / 2) % 2 ? 30 : 59)) m->tile[y * W + x] = TN_TILE_BLOCK;
@@ -467,13 +434,14 @@ static void test_whatif(void **state)
             int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
             int kind = (int)tn_rng_below(&r, 3);
             int first = -7;
-            int lost = tn_flow_whatif(f, x, y, kind, all, n, &first);
+            int lost = -1;
+            assert_true(tn_succeeded(tn_flow_whatif(f, x, y, kind, all, n, &lost, &first, NULL)));
             assert_true(lost >= 0);
             /* Apply it to a copy and count. */
             tn_flow *g = NULL;
             assert_true(tn_succeeded(tn_flow_create(m->w, m->h, conn, NULL, &g, NULL)));
-            assert_true(tn_succeeded(tn_flow_rebuild(g, m)));
-            assert_true(tn_succeeded(tn_flow_set_kind(g, x, y, kind)));
+            assert_true(tn_succeeded(tn_flow_rebuild(g, m, NULL)));
+            assert_true(tn_succeeded(tn_flow_set_kind(g, x, y, kind, NULL)));
             int expect = 0, efirst = -1;
             for (int i = 0; i < n; i++) {
                 int tx = i % m->w, ty = i / m->w;
@@ -491,17 +459,74 @@ static void test_whatif(void **state)
             /* Sometimes really apply a (harmless) edit to vary the board. */
             if (lost == 0 && e % 3 == 0) {
                 int i = y * m->w + x;
-                if (kind == TN_FLOW_WALL) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+                if (kind == TN_FLOW_WALL) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
                 else {
-                    tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+                    tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
                     m->mark[i] = kind == TN_FLOW_DEST ? TN_MARK_DEST : TN_MARK_NONE;
                 }
-                assert_true(tn_succeeded(tn_flow_update(f, m, x, y)));
+                assert_true(tn_succeeded(tn_flow_update(f, m, x, y, NULL)));
             }
         }
         free(all);
         tn_flow_destroy(f);
         tn_map_destroy(m);
+    }
+}
+
+/* tn_flow_distance against an independent answer: the distance field of a
+ * copy of the board whose only destination is the goal; both connectivities,
+ * random boards, unreachable pairs included. */
+static void test_point_distance(void **state)
+{
+    (void)state;
+    for (int conn = 4; conn <= 8; conn += 4) {
+        tn_rng r;
+        tn_rng_seed(&r, 11, (uint64_t)conn);
+        for (int b = 0; b < 6; b++) {
+            int w = 5 + (int)tn_rng_below(&r, 30), h = 3 + (int)tn_rng_below(&r, 20);
+            tn_map *m = random_board(&r, w, h, 0.3f, 2);
+            tn_flow *f = flow_for(m, conn);
+            tn_map *one = NULL;
+            assert_true(tn_succeeded(tn_map_clone(m, &one, NULL)));
+            memset(one->mark, TN_MARK_NONE, (size_t)w * (size_t)h);
+            tn_flow *ref = flow_for(one, conn);
+            int reached = 0, cut = 0;
+            for (int q = 0; q < 40; q++) {
+                int sx = (int)tn_rng_below(&r, (uint32_t)w), sy = (int)tn_rng_below(&r, (uint32_t)h);
+                int gx = (int)tn_rng_below(&r, (uint32_t)w), gy = (int)tn_rng_below(&r, (uint32_t)h);
+                tn_error e = {.msg = "stale"};
+                double d = 0;
+                tn_status s = tn_flow_distance(f, sx, sy, gx, gy, &d, &e);
+                if (m->tile[sy * w + sx] == TN_TILE_BLOCK || m->tile[gy * w + gx] == TN_TILE_BLOCK) {
+                    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+                    assert_non_null(strstr(e.msg, "is a wall"));
+                    continue;
+                }
+                assert_true(tn_succeeded(tn_flow_set_kind(ref, gx, gy, TN_FLOW_DEST, NULL)));
+                double want = tn_flow_dist(ref, sx, sy);
+                assert_true(tn_succeeded(tn_flow_set_kind(ref, gx, gy, TN_FLOW_OPEN, NULL)));
+                if (want < 0) {
+                    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+                    assert_non_null(strstr(e.msg, "no path"));
+                    cut++;
+                } else {
+                    assert_true(tn_succeeded(s));
+                    assert_string_equal(e.msg, "");
+                    assert_true(fabs(d - want) < 1e-9);
+                    reached++;
+                }
+            }
+            assert_true(reached > 0);
+            (void)cut;
+            /* The field itself is untouched by the queries. */
+            tn_flow *fresh = flow_for(m, conn);
+            expect_same(f, fresh);
+            tn_flow_destroy(fresh);
+            tn_flow_destroy(ref);
+            tn_flow_destroy(f);
+            tn_map_destroy(one);
+            tn_map_destroy(m);
+        }
     }
 }
 
@@ -516,12 +541,27 @@ static void test_bad_arguments(void **state)
     assert_true(tn_failed(tn_flow_create(5, 5, 6, NULL, &f, &e)));
     assert_non_null(strstr(e.msg, "connectivity"));
     assert_true(tn_succeeded(tn_flow_create(5, 5, 4, NULL, &f, &e)));
-    tn_map *m = tn_map_create(6, 5, NULL, NULL);
-    assert_true(tn_failed(tn_flow_rebuild(f, m)));   /* wrong size */
-    assert_true(tn_failed(tn_flow_set_kind(f, 5, 0, TN_FLOW_OPEN)));
-    assert_true(tn_failed(tn_flow_set_kind(f, 0, 0, 7)));
-    assert_int_equal(tn_flow_whatif(f, -1, 0, TN_FLOW_WALL, NULL, 0, NULL), -1);
-    assert_int_equal(tn_flow_whatif(f, 0, 0, TN_FLOW_WALL, NULL, 3, NULL), -1);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(6, 5, NULL, &m, NULL)));
+    assert_true(tn_failed(tn_flow_rebuild(f, m, &e)));   /* wrong size */
+    assert_string_equal(e.msg, "flow: the map is 6x5 but the field was made for 5x5");
+    assert_true(tn_failed(tn_flow_set_kind(f, 5, 0, TN_FLOW_OPEN, &e)));
+    assert_string_equal(e.msg, "flow: tile (5,0) is outside the 5x5 board");
+    assert_true(tn_failed(tn_flow_set_kind(f, 0, 0, 7, &e)));
+    assert_non_null(strstr(e.msg, "unknown kind 7"));
+    assert_true(tn_succeeded(tn_flow_set_kind(f, 0, 0, TN_FLOW_OPEN, &e)));
+    assert_int_equal(e.msg[0], '\0'); /* a success clears the stale message */
+    assert_int_equal(e.status, TN_OK);
+    int lost = 0;
+    assert_true(tn_failed(tn_flow_whatif(f, -1, 0, TN_FLOW_WALL, NULL, 0, &lost, NULL, &e)));
+    assert_non_null(strstr(e.msg, "(-1,0) is outside"));
+    assert_true(tn_failed(tn_flow_whatif(f, 0, 0, TN_FLOW_WALL, NULL, 3, &lost, NULL, &e)));
+    double d = 0;
+    assert_true(tn_failed(tn_flow_distance(f, 0, 0, 9, 0, &d, &e)));
+    assert_string_equal(e.msg, "flow: goal (9,0) is outside the 5x5 board");
+    assert_true(tn_failed(tn_flow_distance(f, 0, 0, 1, 1, &d, &e))); /* (1,1) is a wall */
+    assert_string_equal(e.msg, "flow distance: goal (1,1) is a wall");
+    assert_true(d == -1.0);
     tn_map_destroy(m);
     tn_flow_destroy(f);
     tn_flow_destroy(NULL);
@@ -554,14 +594,14 @@ static void test_movingai(void **state)
     for (int k = 0; k < 3; k++) {
         char path[256];
         snprintf(path, sizeof path, MAI_DIR "%s", NAMES[k]);
-        tn_map *m = load_map(path);
+        tn_map *m = tu_map_file(path);
         if (!m) {
             fprintf(stderr, "SKIP test_movingai: %s is missing\n", path);
             skip();
         }
         snprintf(path, sizeof path, MAI_DIR "%s.scen", NAMES[k]);
         size_t len = 0;
-        char *buf = slurp(path, &len);
+        char *buf = tu_slurp(path, &len);
         assert_non_null(buf);
         tn_scen *sc = NULL;
         tn_error e = {0};
@@ -600,12 +640,12 @@ static void test_movingai(void **state)
                 done[q] = true;
             }
             for (int b = 0; b < nb; b++)
-                assert_true(tn_succeeded(tn_map_set_mark(m, batch[b]->gx, batch[b]->gy, TN_MARK_DEST)));
-            assert_true(tn_succeeded(tn_flow_rebuild(f, m)));
+                assert_true(tn_succeeded(tn_map_set_mark(m, batch[b]->gx, batch[b]->gy, TN_MARK_DEST, NULL)));
+            assert_true(tn_succeeded(tn_flow_rebuild(f, m, NULL)));
             fields++;
             for (int b = 0; b < nb; b++) {
                 const tn_scen_query *Q = batch[b];
-                tn_map_set_mark(m, Q->gx, Q->gy, TN_MARK_NONE);
+                tn_map_set_mark(m, Q->gx, Q->gy, TN_MARK_NONE, NULL);
                 double d = tn_flow_dist(f, Q->sx, Q->sy);
                 double tol = fmax(1e-4, 5e-6 * Q->optimal);
                 if (!(fabs(d - Q->optimal) <= tol))
@@ -637,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_incremental_equals_rebuild_4),
         cmocka_unit_test(test_incremental_equals_rebuild_8),
         cmocka_unit_test(test_whatif),
+        cmocka_unit_test(test_point_distance),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_movingai),
     };

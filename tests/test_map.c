@@ -137,17 +137,18 @@ static void test_round_trip(void **state)
     tn_rng_seed(&r, 3, 3);
     for (int iter = 0; iter < 200; iter++) {
         int w = 1 + (int)tn_rng_below(&r, 40), h = 1 + (int)tn_rng_below(&r, 30);
-        tn_map *m = tn_map_create(w, h, NULL, NULL);
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 uint32_t k = tn_rng_below(&r, 7);
-                if (k < 3) tn_map_set_tile(m, x, y, (int)k);
-                else if (k < 6) tn_map_set_mark(m, x, y, (int)k - 2);
+                if (k < 3) tn_map_set_tile(m, x, y, (int)k, NULL);
+                else if (k < 6) tn_map_set_mark(m, x, y, (int)k - 2, NULL);
             }
         if (tn_rng_below(&r, 2)) {
             int sx = (int)tn_rng_below(&r, (uint32_t)w), sy = (int)tn_rng_below(&r, (uint32_t)h);
-            tn_map_set_tile(m, sx, sy, TN_TILE_EMPTY);
-            tn_map_set_mark(m, sx, sy, TN_MARK_NONE);
+            tn_map_set_tile(m, sx, sy, TN_TILE_EMPTY, NULL);
+            tn_map_set_mark(m, sx, sy, TN_MARK_NONE, NULL);
             m->start_x = sx;
             m->start_y = sy;
         }
@@ -180,7 +181,7 @@ static void test_file_save_load(void **state)
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
-    tn_map_set_tile(m, 5, 2, TN_TILE_BLOCK);
+    tn_map_set_tile(m, 5, 2, TN_TILE_BLOCK, NULL);
     assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
     tn_map *back;
     assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
@@ -216,16 +217,29 @@ static void test_movingai(void **state)
 static void test_edits(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(3, 3, NULL, NULL);
-    assert_true(tn_failed(tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK)));
-    assert_true(tn_failed(tn_map_set_tile(m, 0, 0, 7)));
-    assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_SPAWN)));
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 3, NULL, &m, NULL)));
+    assert_true(tn_failed(tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK, NULL)));
+    assert_true(tn_failed(tn_map_set_tile(m, 0, 0, 7, NULL)));
+    assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_SPAWN, NULL)));
     assert_int_equal(tn_map_count_marks(m, TN_MARK_SPAWN), 1);
-    tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK); /* clears the mark */
+    tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK, NULL); /* clears the mark */
     assert_int_equal(tn_map_mark(m, 1, 1), TN_MARK_NONE);
-    assert_true(tn_failed(tn_map_set_mark(m, 1, 1, TN_MARK_DEST)));
-    assert_null(tn_map_create(0, 3, NULL, NULL));
-    assert_null(tn_map_create(4097, 3, NULL, NULL));
+    assert_true(tn_failed(tn_map_set_mark(m, 1, 1, TN_MARK_DEST, NULL)));
+    tn_error e;
+    assert_true(tn_failed(tn_map_set_mark(m, 1, 1, TN_MARK_DEST, &e)));
+    assert_string_equal(e.msg, "map: tile (1,1) is a block; spawns, destinations and items go on "
+                               "empty tiles");
+    assert_true(tn_failed(tn_map_set_tile(m, -1, 0, TN_TILE_BLOCK, &e)));
+    assert_string_equal(e.msg, "map: tile (-1,0) is outside the 3x3 map");
+    assert_true(tn_succeeded(tn_map_set_tile(m, 1, 1, TN_TILE_EMPTY, &e)));
+    assert_string_equal(e.msg, "");
+    tn_map *bad = m; /* must be reset to NULL */
+    assert_true(tn_failed(tn_map_create(0, 3, NULL, &bad, NULL)));
+    assert_null(bad);
+    assert_true(tn_failed(tn_map_create(4097, 3, NULL, &bad, &e)));
+    assert_null(bad);
+    assert_non_null(strstr(e.msg, "4097x3"));
     tn_map_destroy(m);
 }
 

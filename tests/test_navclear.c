@@ -27,12 +27,13 @@
 
 static tn_map *map_rows(int w, int h, const char *rows)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     assert_non_null(m);
     assert_int_equal((int)strlen(rows), w * h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            tn_map_set_tile(m, x, y, rows[y * w + x] == '#' ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            tn_map_set_tile(m, x, y, rows[y * w + x] == '#' ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
     return m;
 }
 
@@ -40,13 +41,14 @@ static tn_map *random_blocks(int w, int h, int nblocks, int maxside, uint64_t se
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 11);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int b = 0; b < nblocks; b++) {
         int bw = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);
         int bh = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);
         int x0 = (int)tn_rng_below(&r, (uint32_t)w), y0 = (int)tn_rng_below(&r, (uint32_t)h);
         for (int y = y0; y < y0 + bh && y < h; y++)
-            for (int x = x0; x < x0 + bw && x < w; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            for (int x = x0; x < x0 + bw && x < w; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     }
     return m;
 }

@@ -64,14 +64,15 @@ static tn_map *load_map(const char *path)
 /* A map from rows of '.', '#', '='. */
 static tn_map *map_rows(int w, int h, const char *rows)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     assert_non_null(m);
     assert_int_equal((int)strlen(rows), w * h);
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             char c = rows[y * w + x];
             tn_map_set_tile(m, x, y, c == '#' ? TN_TILE_BLOCK : c == '=' ? TN_TILE_ONEWAY
-                                                                         : TN_TILE_EMPTY);
+                                                                         : TN_TILE_EMPTY, NULL);
         }
     return m;
 }
@@ -80,10 +81,11 @@ static tn_map *random_map(int w, int h, int percent, uint64_t seed)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 7);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            if ((int)tn_rng_below(&r, 100) < percent) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            if ((int)tn_rng_below(&r, 100) < percent) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     return m;
 }
 
@@ -713,7 +715,8 @@ static void test_files_regions(void **state)
     assert_true(tn_succeeded(tn_navmesh_build(nm, small, NULL)));
     tn_navmesh_get_view(nm, &v);
     check_triangles(small, &v);
-    tn_map *big = tn_map_create(30, 3, NULL, NULL);
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(30, 3, NULL, &big, NULL)));
     tn_error err;
     assert_true(tn_failed(tn_navmesh_build(nm, big, &err)));
     assert_non_null(strstr(err.msg, "larger"));
@@ -782,7 +785,7 @@ static void test_config_for_map(void **state)
         float xy[2048];
         for (int it = 0; it < 40; it++) {
             int x = (int)tn_rng_below(&r, (uint32_t)w), y = (int)tn_rng_below(&r, (uint32_t)h);
-            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
             assert_int_equal(tn_navmesh_update_tile(nm, m, x, y, &err), TN_OK);
             assert_int_equal(tn_navmesh_update_tile(ref, m, x, y, &err), TN_OK);
             tn_navmesh_view v;
@@ -841,7 +844,7 @@ static void test_local_update(void **state)
             if (it % 5 == 0) { /* near the border too */
                 x = it % 2 ? 0 : w - 1;
             }
-            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY);
+            tn_map_set_tile(m, x, y, is_free(m, x, y) ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
             tn_error err;
             assert_int_equal(tn_navmesh_update_tile(nm, m, x, y, &err), TN_OK);
             tn_navmesh_view v;

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "tu_nav.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,8 @@ static void test_model_is_conservative(void **state)
     (void)state;
     tn_phys_params p = tn_phys_default(4.0f);
     tn_jump_model jm = model(4);
-    tn_map *m = tn_map_create(2, 200, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(2, 200, NULL, &m, NULL)));
     tn_body b;
     tn_body_place(&b, 1, 1, 0, 0);
     float y0 = b.y;
@@ -149,10 +151,11 @@ static void test_ledge_exactly_m(void **state)
     /* and for every height: a ledge M up is reachable, M+1 is not */
     for (int hgt = 1; hgt <= 8; hgt++) {
         for (int up = hgt; up <= hgt + 1; up++) {
-            tn_map *m = tn_map_create(16, 14, NULL, NULL);
-            for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 13, TN_TILE_BLOCK);
+            tn_map *m = NULL;
+            assert_true(tn_succeeded(tn_map_create(16, 14, NULL, &m, NULL)));
+            for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 13, TN_TILE_BLOCK, NULL);
             for (int y = 13 - up; y < 13; y++)
-                for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+                for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
             for (int w = 1; w <= 3; w++) {
                 r = find(m, 2, 12, 9, 12 - up, w, 1, hgt, false);
                 if (up == hgt) assert_true(reached(&r));
@@ -201,7 +204,7 @@ static void test_oneway_up(void **state)
     r = find_marks(m, 1, 2, 2, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     /* and as solid blocks it is a wall */
-    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK);
+    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK, NULL);
     r = find_marks(m, 1, 2, 4, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     tn_map_destroy(m);
@@ -226,7 +229,7 @@ static void test_oneway_drop(void **state)
     for (int i = 0; i < r.n; i++)
         marked |= (r.node[i].flags & TN_NODE_TAKEOFF) && (r.node[i].flags & TN_NODE_ONEWAY);
     assert_true(marked);
-    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK);
+    for (int x = 1; x < 15; x++) tn_map_set_tile(m, x, 8, TN_TILE_BLOCK, NULL);
     r = find_marks(m, 1, 2, 4, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     tn_map_destroy(m);
@@ -253,11 +256,11 @@ static void test_ceiling_cuts_jump(void **state)
     assert_true(at_ceiling);
     /* a 3-wide pit is too wide under the ceiling ... */
     for (int y = 9; y < 20; y++)
-        for (int x = 9; x <= 10; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+        for (int x = 9; x <= 10; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
     r = find_marks(m, 1, 2, 4, false);
     assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
     /* ... but not for a full jump once the ceiling is gone */
-    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 5, TN_TILE_EMPTY);
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 5, TN_TILE_EMPTY, NULL);
     r = find_marks(m, 1, 2, 4, true);
     assert_true(reached(&r));
     int top = 99;
@@ -327,10 +330,24 @@ static void test_bad_arguments(void **state)
     q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
     q.max_expand = tn_path_max_expand(pf) + 1;
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
-    tn_map *other = tn_map_create(7, 7, NULL, NULL);
+    tn_map *other = NULL;
+    assert_true(tn_succeeded(tn_map_create(7, 7, NULL, &other, NULL)));
     q = tn_path_query_make(3, 3, 4, 4, 1, 2, &jm);
     assert_true(tn_failed(tn_path_find(pf, other, &q, out, 8, &n, NULL, &err)));
     assert_non_null(strstr(err.msg, "finder was made"));
+    /* a goal inside a block is an error with a message, not a partial path */
+    q = tn_path_query_make(3, 3, 0, 4, 1, 2, &jm);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(err.msg, "goal (0,4) is blocked"));
+    /* a later success clears the stale message; a partial one reads as such */
+    q = tn_path_query_make(3, 3, 3, 3, 1, 2, &jm);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err), TN_SUCCESS);
+    assert_string_equal(err.msg, "");
+    assert_string_equal(tn_status_str(TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE),
+                        "partial result: the nearest reachable point");
+    assert_string_equal(tn_status_str(TN_FAILURE | TN_UNREACHABLE), "target unreachable");
+    assert_string_equal(tn_status_str(TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED),
+                        "partial result: search limit reached");
     tn_map_destroy(other);
     tn_path_destroy(pf);
     tn_map_destroy(m);
@@ -482,14 +499,15 @@ static void ref_dijkstra(ref *r, int sx, int sy)
 
 static tn_map *random_map(tn_rng *rng, int W, int H)
 {
-    tn_map *m = tn_map_create(W, H, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
             uint32_t v = tn_rng_below(rng, 100);
             /* more solid near the bottom, some floors */
             int t = v < 22 ? TN_TILE_BLOCK : v < 30 ? TN_TILE_ONEWAY : TN_TILE_EMPTY;
             if (y == H - 1 && v < 70) t = TN_TILE_BLOCK;
-            tn_map_set_tile(m, x, y, t);
+            tn_map_set_tile(m, x, y, t, NULL);
         }
     return m;
 }
@@ -550,6 +568,11 @@ static void test_against_dijkstra(void **state)
                 int n;
                 tn_status s = tn_path_find(pf, m, &q, out, 400, &n, &st, NULL);
                 queries++;
+                if (!tn_path_box_fits(m, x, y, w, h)) { /* a blocked goal is an error */
+                    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+                    assert_int_equal(want, -1);
+                    continue;
+                }
                 if (want < 0) {
                     assert_true(tn_status_detail(s, TN_UNREACHABLE));
                     continue;
@@ -587,28 +610,42 @@ static void test_against_dijkstra(void **state)
 
 /* ---- memory -------------------------------------------------------------- */
 
-typedef struct counting {
-    long allocs, frees;
-} counting;
-
-static void *c_alloc(void *user, size_t n)
+/* The memory the header states is what tn_path_create allocates, and the
+ * default limit keeps a 256x256 finder under 40 MB. */
+static void test_stated_memory(void **state)
 {
-    ((counting *)user)->allocs++;
-    return malloc(n);
-}
-
-static void c_free(void *user, void *p)
-{
-    if (p) ((counting *)user)->frees++;
-    free(p);
+    (void)state;
+    static const int SIZES[4][3] = {{80, 45, 0}, {256, 256, 0}, {17, 3, 0}, {64, 64, 5000}};
+    for (int k = 0; k < 4; k++) {
+        tu_counting c = {0};
+        tn_allocator a = tu_counting_allocator(&c);
+        tn_path *pf = NULL;
+        assert_true(tn_succeeded(tn_path_create(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2], &a,
+                                                &pf, NULL)));
+        assert_int_equal(c.bytes, tn_path_memory(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2]));
+        tn_path_destroy(pf);
+        assert_int_equal(c.frees, c.allocs);
+    }
+    size_t big = tn_path_memory(256, 256, NULL, 0);
+    print_message("256x256 finder: %.1f MB\n", (double)big / 1e6);
+    assert_true(big < 40u * 1000u * 1000u);
+    /* 4 states a tile by default (at least 4096) */
+    tn_path *pf = NULL;
+    assert_true(tn_succeeded(tn_path_create(256, 256, NULL, 0, NULL, &pf, NULL)));
+    assert_int_equal(tn_path_max_expand(pf), 4 * 256 * 256);
+    tn_path_destroy(pf);
+    assert_true(tn_succeeded(tn_path_create(10, 10, NULL, 0, NULL, &pf, NULL)));
+    assert_int_equal(tn_path_max_expand(pf), 4096);
+    tn_path_destroy(pf);
+    assert_int_equal(tn_path_memory(0, 5, NULL, 0), 0);
 }
 
 /* No allocation per query, and the generation counter survives its wrap. */
 static void test_no_allocation_and_generation_wrap(void **state)
 {
     (void)state;
-    counting c = {0, 0};
-    tn_allocator a = {c_alloc, c_free, &c};
+    tu_counting c = {0};
+    tn_allocator a = tu_counting_allocator(&c);
     tn_map *m = tu_load_map("tests/data/path_ledge4.map");
     tn_path *pf;
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, &a, &pf, NULL)));
@@ -677,6 +714,7 @@ int main(void)
         cmocka_unit_test(test_post_filter),
         cmocka_unit_test(test_against_dijkstra),
         cmocka_unit_test(test_no_allocation_and_generation_wrap),
+        cmocka_unit_test(test_stated_memory),
         cmocka_unit_test(test_explored),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,11 +15,12 @@
 static tn_map *mk(const char *const *rows, int h)
 {
     int w = (int)strlen(rows[0]);
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
             tn_map_set_tile(m, x, y, rows[y][x] == '#' ? TN_TILE_BLOCK
-                                     : rows[y][x] == '=' ? TN_TILE_ONEWAY : TN_TILE_EMPTY);
+                                     : rows[y][x] == '=' ? TN_TILE_ONEWAY : TN_TILE_EMPTY, NULL);
     return m;
 }
 
@@ -32,8 +33,9 @@ static void run(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input i
 
 static tn_map *open_floor(int w, int h)
 {
-    tn_map *m = tn_map_create(w, h, NULL, NULL);
-    for (int x = 0; x < w; x++) tn_map_set_tile(m, x, h - 1, TN_TILE_BLOCK);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
+    for (int x = 0; x < w; x++) tn_map_set_tile(m, x, h - 1, TN_TILE_BLOCK, NULL);
     return m;
 }
 
@@ -244,10 +246,11 @@ static void test_no_tunnelling(void **state)
 {
     (void)state;
     /* A one-tile floor after a 200-tile fall at terminal speed. */
-    tn_map *m = tn_map_create(3, 260, NULL, NULL);
-    tn_map_set_tile(m, 1, 250, TN_TILE_BLOCK);
-    tn_map_set_tile(m, 0, 250, TN_TILE_ONEWAY);
-    tn_map_set_tile(m, 2, 250, TN_TILE_ONEWAY);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 260, NULL, &m, NULL)));
+    tn_map_set_tile(m, 1, 250, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 0, 250, TN_TILE_ONEWAY, NULL);
+    tn_map_set_tile(m, 2, 250, TN_TILE_ONEWAY, NULL);
     tn_phys_params p = tn_phys_default(4);
     for (int col = 0; col < 3; col++) {
         tn_body b;

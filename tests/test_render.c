@@ -172,9 +172,10 @@ static void test_camera_follows(void **state)
 {
     (void)state;
     tn_error e;
-    tn_map *m = tn_map_create(300, 120, NULL, &e);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(300, 120, NULL, &m, &e)));
     assert_non_null(m);
-    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 119, TN_TILE_BLOCK);
+    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 119, TN_TILE_BLOCK, NULL);
     m->start_x = 150;
     m->start_y = 118;
     tn_world *w;
@@ -194,7 +195,8 @@ static void test_camera_follows(void **state)
     SDL_FreeSurface(s);
     remove(SHOT);
     /* at the left edge, the camera stops at the map's edge */
-    tn_map *m2 = tn_map_create(300, 120, NULL, &e);
+    tn_map *m2 = NULL;
+    assert_true(tn_succeeded(tn_map_create(300, 120, NULL, &m2, &e)));
     m2->start_x = 1;
     m2->start_y = 118;
     assert_true(tn_succeeded(tn_world_replace_map(w, m2, &e)));

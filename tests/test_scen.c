@@ -11,25 +11,10 @@
 #include <string.h>
 
 #include "tn_scen.h"
+#include "tu_nav.h"
 
 #define MAI_DIR "../shared/data/movingai/"
 
-static char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
-        free(b);
-        b = NULL;
-    }
-    fclose(f);
-    if (b) *len = (size_t)n;
-    return b;
-}
 
 /* Parse a string; expect success. */
 static tn_scen *ok(const char *text)
@@ -201,7 +186,7 @@ static void test_movingai_files(void **state)
         char path[256];
         snprintf(path, sizeof path, MAI_DIR "%s", F[i].file);
         size_t len = 0;
-        char *buf = slurp(path, &len);
+        char *buf = tu_slurp(path, &len);
         if (!buf) {
             fprintf(stderr, "SKIP test_movingai_files: %s is missing\n", path);
             skip(); /* cmocka: marks the test skipped */

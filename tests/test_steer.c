@@ -28,7 +28,8 @@ static void test_grid_matches_brute_force(void **state)
     float *xy = malloc(sizeof(float) * 2 * NP);
     int32_t got[NP], want[NP];
     tn_error e;
-    tn_grid *g = tn_grid_create(0, 0, 1024, 768, 40, NP, NULL, &e);
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 1024, 768, 40, NP, NULL, &g, &e)));
     assert_non_null(g);
     for (int round = 0; round < 3; round++) {
         int n = round == 0 ? NP : (int)tn_rng_below(&r, NP);
@@ -71,7 +72,8 @@ static void test_grid_matches_brute_force(void **state)
         }
     }
     /* Over capacity: partial. */
-    tn_grid *small = tn_grid_create(0, 0, 100, 100, 10, 5, NULL, &e);
+    tn_grid *small = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 100, 100, 10, 5, NULL, &small, &e)));
     tn_status s = tn_grid_build(small, xy, 6);
     assert_true(tn_succeeded(s) && tn_status_detail(s, TN_PARTIAL_RESULT));
     assert_int_equal(small->n, 5);
@@ -85,14 +87,18 @@ static void test_grid_cells_bounded(void **state)
     (void)state;
     tn_error e;
     /* A 4096-tile square map with tiny cells: the table stays small. */
-    tn_grid *g = tn_grid_create(0, 0, 65536, 65536, 8, 100, NULL, &e);
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 65536, 65536, 8, 100, NULL, &g, &e)));
     assert_non_null(g);
     assert_true(g->cols * g->rows <= 4096);
     assert_true(g->cell >= 8);
     tn_grid_destroy(g);
-    assert_null(tn_grid_create(0, 0, 0, 10, 8, 10, NULL, &e));
+    tn_grid *bad = (tn_grid *)&e;
+    assert_true(tn_failed(tn_grid_create(0, 0, 0, 10, 8, 10, NULL, &bad, &e)));
+    assert_null(bad);
     assert_true(tn_status_detail(e.status, TN_INVALID_PARAM));
-    assert_null(tn_grid_create(0, 0, 10, 10, NAN, 10, NULL, &e));
+    assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, NAN, 10, NULL, &bad, &e)));
+    assert_null(bad);
 }
 
 static const char *const ROOM[] = {
@@ -137,9 +143,10 @@ static void test_move_never_enters_blocks(void **state)
     (void)state;
     tn_rng r;
     tn_rng_seed(&r, 3, 9);
-    tn_map *m = tn_map_create(40, 30, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 30, NULL, &m, NULL)));
     for (int i = 0; i < 300; i++)
-        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK);
+        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK, NULL);
     const float halves[] = {2, 5, 7.9f, 12};
     for (int h = 0; h < 4; h++) {
         float half = halves[h], x, y;
@@ -172,8 +179,9 @@ static void test_unstick(void **state)
     assert_true(tn_steer_unstick(m, 5, &x, &y, 8));
     assert_true(tn_steer_box_free(m, x, y, 5));
     assert_true(fabsf(x - 3.5f * T) < 1e-4f && fabsf(y - 2.5f * T) < 1e-4f);
-    tn_map *full = tn_map_create(3, 3, NULL, NULL);
-    for (int i = 0; i < 9; i++) tn_map_set_tile(full, i % 3, i / 3, TN_TILE_BLOCK);
+    tn_map *full = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 3, NULL, &full, NULL)));
+    for (int i = 0; i < 9; i++) tn_map_set_tile(full, i % 3, i / 3, TN_TILE_BLOCK, NULL);
     x = y = 24;
     assert_false(tn_steer_unstick(full, 5, &x, &y, 8));
     tn_map_destroy(full);

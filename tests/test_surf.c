@@ -119,7 +119,8 @@ static void test_oracle_random_levels(void **state)
     int levels = getenv("TN_SURF_LEVELS") ? atoi(getenv("TN_SURF_LEVELS")) : 216;
     int mw = getenv("TN_SURF_W") ? atoi(getenv("TN_SURF_W")) : 16;
     int mh = getenv("TN_SURF_H") ? atoi(getenv("TN_SURF_H")) : 12;
-    tn_map *m = tn_map_create(mw, mh, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;
         tn_rng_seed(&r, 1000 + (uint64_t)lv, 7);
@@ -208,9 +209,10 @@ static void test_no_allocation_per_query(void **state)
 static void test_partial(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(20, 12, NULL, NULL);
-    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 11, TN_TILE_BLOCK);
-    for (int y = 0; y < 11; y++) tn_map_set_tile(m, 10, y, TN_TILE_BLOCK); /* a wall */
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 11, TN_TILE_BLOCK, NULL);
+    for (int y = 0; y < 11; y++) tn_map_set_tile(m, 10, y, TN_TILE_BLOCK, NULL); /* a wall */
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 1, &p);
     tn_surf *g = NULL;
@@ -242,7 +244,8 @@ static void test_partial(void **state)
 static void test_bad_input(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(20, 12, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
     tn_phys_params p = tn_phys_default(4.0f);
     tn_error e;
     tn_surf *g = NULL;
@@ -259,7 +262,7 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(e.msg, "walk step"));
     /* an empty map: the bottom edge is ground; fill it to get no surface */
     for (int y = 0; y < 12; y++)
-        for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+        for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     prof = tn_surf_profile_make(1, 2, &p);
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
     assert_int_equal(tn_surf_node_count(g), 0);
@@ -268,10 +271,10 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(e.msg, "no place"));
     tn_surf_destroy(g);
     /* goal inside a block / outside */
-    tn_map_set_tile(m, 5, 5, TN_TILE_EMPTY);
-    tn_map_set_tile(m, 5, 4, TN_TILE_EMPTY);
+    tn_map_set_tile(m, 5, 5, TN_TILE_EMPTY, NULL);
+    tn_map_set_tile(m, 5, 4, TN_TILE_EMPTY, NULL);
     for (int x = 0; x < 20; x++)
-        for (int y = 0; y < 11; y++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY);
+        for (int y = 0; y < 11; y++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
     prof = tn_surf_profile_make(1, 1, &p);
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
     int start = tn_surf_node_of_tile(g, 1, 10);
@@ -320,7 +323,8 @@ static void assert_same_graph(const tn_surf *a, const tn_surf *b)
 static void test_fast_equals_naive(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(24, 16, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
     long edges = 0;
     for (int lv = 0; lv < 9; lv++) {
         tn_rng r;
@@ -353,7 +357,8 @@ static void test_edit_repair(void **state)
     static const int combos[3][4] = {{1, 2, 4, 30}, {2, 3, 7, 15}, {1, 1, 1, 15}};
     int loc_all = 0;
     for (int ci = 0; ci < 3; ci++) {
-        tn_map *m = tn_map_create(24, 16, NULL, NULL);
+        tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
         tn_rng r;
         tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
         assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
@@ -364,7 +369,7 @@ static void test_edit_repair(void **state)
         for (int k = 0; k < combos[ci][3]; k++) {
             int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
             int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
-            tn_map_set_tile(m, x, y, t);
+            tn_map_set_tile(m, x, y, t, NULL);
             assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
             tn_surf *fresh = NULL;
             assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));

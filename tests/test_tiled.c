@@ -182,21 +182,21 @@ static char *tmx_layer_data(const char *path, const char *name)
  * marks removed, moved and added, the start moved. */
 static void edit(tn_map *m)
 {
-    tn_map_set_tile(m, 3, 5, TN_TILE_EMPTY);  /* one-way -> empty */
-    tn_map_set_tile(m, 4, 5, TN_TILE_BLOCK);  /* one-way -> block */
-    tn_map_set_tile(m, 9, 3, TN_TILE_ONEWAY); /* empty -> one-way */
-    tn_map_set_tile(m, 10, 3, TN_TILE_BLOCK);
-    tn_map_set_tile(m, 0, 4, TN_TILE_EMPTY);  /* block -> empty */
-    tn_map_set_tile(m, 2, 3, TN_TILE_ONEWAY); /* in d.tmj: where "walls" has no chunk */
-    tn_map_set_tile(m, 3, 2, TN_TILE_BLOCK);
+    tn_map_set_tile(m, 3, 5, TN_TILE_EMPTY, NULL);  /* one-way -> empty */
+    tn_map_set_tile(m, 4, 5, TN_TILE_BLOCK, NULL);  /* one-way -> block */
+    tn_map_set_tile(m, 9, 3, TN_TILE_ONEWAY, NULL); /* empty -> one-way */
+    tn_map_set_tile(m, 10, 3, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 0, 4, TN_TILE_EMPTY, NULL);  /* block -> empty */
+    tn_map_set_tile(m, 2, 3, TN_TILE_ONEWAY, NULL); /* in d.tmj: where "walls" has no chunk */
+    tn_map_set_tile(m, 3, 2, TN_TILE_BLOCK, NULL);
     for (int i = 0; i < m->w * m->h; i++) /* the first mark goes */
         if (m->mark[i] != TN_MARK_NONE) {
             m->mark[i] = TN_MARK_NONE;
             break;
         }
-    tn_map_set_mark(m, 6, 2, TN_MARK_ITEM);
-    tn_map_set_mark(m, 7, 2, TN_MARK_DEST);
-    tn_map_set_mark(m, 8, 1, TN_MARK_SPAWN);
+    tn_map_set_mark(m, 6, 2, TN_MARK_ITEM, NULL);
+    tn_map_set_mark(m, 7, 2, TN_MARK_DEST, NULL);
+    tn_map_set_mark(m, 8, 1, TN_MARK_SPAWN, NULL);
     m->start_x = 11;
     m->start_y = 1;
 }
@@ -294,7 +294,8 @@ static void test_new_documents(void **state)
     tn_tiled_forget();
     tn_map *demo = tu_load_map("maps/demo.map");
     /* a big one: zlib instead of CSV */
-    tn_map *big = tn_map_create(700, 300, NULL, NULL);
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 300, NULL, &big, NULL)));
     uint32_t r = 12345;
     for (int i = 0; i < big->w * big->h; i++) {
         r = r * 1103515245u + 12345u;

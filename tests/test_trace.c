@@ -177,7 +177,9 @@ static void test_path_trace(void **state)
     for (int y = m->h - 1; y >= 0 && !sx; y--)
         for (int x = 0; x < m->w && !sx; x++)
             if (standing(m, x, y)) sx = x, sy = y;
-    tn_path_query qu = tn_path_query_make(sx, sy, m->w - 2, 1, 1, 2, &jm);
+    int gx = m->w - 2, gy = 1;
+    while (!tn_path_box_fits(m, gx, gy, 1, 2)) gy++; /* a goal the character fits in */
+    tn_path_query qu = tn_path_query_make(sx, sy, gx, gy, 1, 2, &jm);
     tn_path_set_trace(pf, &small);
     tn_path_stats st;
     int n;

@@ -200,9 +200,10 @@ static void test_map_without_room(void **state)
     (void)state;
     /* Every tile a block: the world is refused (there is no room for the
      * character, so none for the agents either: issue 12). */
-    tn_map *m = tn_map_create(4, 3, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
     for (int y = 0; y < 3; y++)
-        for (int x = 0; x < 4; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+        for (int x = 0; x < 4; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     tn_world *w = NULL;
     tn_error e;
     tn_status st = tn_world_create(m, NULL, NULL, &w, &e);
@@ -211,10 +212,10 @@ static void test_map_without_room(void **state)
     /* Room for the character alone (one free 1x2 column): the companion
      * shares it, wanderers find no spot of their own, nothing is violated;
      * a tile emptied by an edit is room the wanderers can use. */
-    m = tn_map_create(4, 3, NULL, NULL);
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
     for (int y = 0; y < 3; y++)
         for (int x = 0; x < 4; x++)
-            if (!(x == 1 && y < 2)) tn_map_set_tile(m, x, y, TN_TILE_BLOCK);
+            if (!(x == 1 && y < 2)) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
     const tn_wagents *s = tn_wagents_of(w);
     tn_world_set(w, "wanderers", 5, &e);

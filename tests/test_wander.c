@@ -107,7 +107,8 @@ typedef struct drift {
 
 static drift measure_drift(float bias, int walkers, int steps, uint64_t seed)
 {
-    tn_map *m = tn_map_create(256, 256, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, NULL)));
     tn_agent_nav nav = tnav_make(m);
     tn_wander_env env = env_for(m, &nav);
     tn_wander_params p = tn_wander_default_params();
@@ -135,7 +136,8 @@ static drift measure_drift(float bias, int walkers, int steps, uint64_t seed)
  * closer to the target than the start. */
 static double first_draw_closer(float bias, int n, float dist)
 {
-    tn_map *m = tn_map_create(128, 128, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(128, 128, NULL, &m, NULL)));
     tn_agent_nav nav = tnav_make(m);
     tn_wander_env env = env_for(m, &nav);
     tn_wander_params p = tn_wander_default_params();
@@ -188,14 +190,15 @@ static void test_progress_rises_with_bias(void **state)
 /* A map of pillars and walls for walks with obstacles. */
 static tn_map *obstacle_map(uint64_t seed)
 {
-    tn_map *m = tn_map_create(64, 48, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(64, 48, NULL, &m, NULL)));
     tn_rng r;
     tn_rng_seed(&r, seed, 5);
     for (int i = 0; i < 60; i++) {
         int x = 2 + (int)tn_rng_below(&r, 58), y = 2 + (int)tn_rng_below(&r, 42);
         int w = 1 + (int)tn_rng_below(&r, 3), h = 1 + (int)tn_rng_below(&r, 3);
         for (int yy = y; yy < y + h; yy++)
-            for (int xx = x; xx < x + w; xx++) tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK);
+            for (int xx = x; xx < x + w; xx++) tn_map_set_tile(m, xx, yy, TN_TILE_BLOCK, NULL);
     }
     return m;
 }
@@ -297,8 +300,9 @@ static void test_guide_round_a_wall(void **state)
 {
     (void)state;
     /* A long wall between the walk and the target, open at its far end. */
-    tn_map *m = tn_map_create(40, 20, NULL, NULL);
-    for (int x = 0; x < 34; x++) tn_map_set_tile(m, x, 10, TN_TILE_BLOCK);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &m, NULL)));
+    for (int x = 0; x < 34; x++) tn_map_set_tile(m, x, 10, TN_TILE_BLOCK, NULL);
     tn_agent_nav nav = tnav_make(m);
     tn_wander_env env = env_for(m, &nav);
     int arrived[2] = {0, 0};
@@ -327,7 +331,8 @@ static void test_guide_round_a_wall(void **state)
 static void test_stops_exactly_at_target(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(40, 40, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 40, NULL, &m, NULL)));
     tn_agent_nav nav = tnav_make(m);
     tn_wander_env env = env_for(m, &nav);
     tn_wander_params p = tn_wander_default_params();

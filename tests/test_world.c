@@ -140,7 +140,8 @@ static void test_replace_map(void **state)
 {
     (void)state;
     tn_world *w = tu_load_world("tests/data/small.map", 1);
-    tn_map *m = tn_map_create(5, 5, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(5, 5, NULL, &m, NULL)));
     tn_error e;
     assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
     assert_int_equal(w->map->w, 5);
@@ -154,8 +155,9 @@ static void test_replace_map(void **state)
 static void test_large_map_degrades(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(700, 400, NULL, NULL);
-    for (int x = 0; x < 700; x++) tn_map_set_tile(m, x, 399, TN_TILE_BLOCK);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &m, NULL)));
+    for (int x = 0; x < 700; x++) tn_map_set_tile(m, x, 399, TN_TILE_BLOCK, NULL);
     tn_world *w;
     tn_error e;
     assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
@@ -208,7 +210,8 @@ static void test_placement_matches_ring_scan(void **state)
         seed = seed * 1664525u + 1013904223u;
         int mw = 1 + (int)(seed >> 8) % 20, mh = 1 + (int)(seed >> 16) % 14;
         int density = (int)(seed >> 24) % 100;
-        tn_map *m = tn_map_create(mw, mh, NULL, NULL);
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
         for (int i = 0; i < mw * mh; i++) {
             seed = seed * 1664525u + 1013904223u;
             if ((int)(seed >> 16) % 100 < density) m->tile[i] = TN_TILE_BLOCK;
@@ -251,7 +254,8 @@ static void test_placement_matches_ring_scan(void **state)
 static void test_no_room_refused(void **state)
 {
     (void)state;
-    tn_map *m = tn_map_create(4096, 1, NULL, NULL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4096, 1, NULL, &m, NULL)));
     tn_world *w = NULL;
     tn_error e;
     assert_true(tn_failed(tn_world_create(m, NULL, NULL, &w, &e)));
@@ -260,7 +264,9 @@ static void test_no_room_refused(void **state)
                                "smaller than the character); try a smaller --char");
     w = tu_load_world("tests/data/small.map", 1);
     int old_w = w->map->w;
-    assert_true(tn_failed(tn_world_replace_map(w, tn_map_create(1, 1, NULL, NULL), &e)));
+    tn_map *tiny = NULL;
+    assert_true(tn_succeeded(tn_map_create(1, 1, NULL, &tiny, NULL)));
+    assert_true(tn_failed(tn_world_replace_map(w, tiny, &e)));
     assert_int_equal(w->map->w, old_w);
     assert_true(tn_succeeded(tn_world_check(w, &e)));
     tn_world_destroy(w);

@@ -162,9 +162,7 @@ static void screenshot(app *a)
 static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
 {
     app *a = user;
-    if (tn_save_map(w->map, path, err, cap) != 0) return -1;
-    if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) w->dirty = false;
-    return 0;
+    return tn_script_save_map(w, path, a->opts->map_path, err, cap);
 }
 
 static int host_screenshot(void *user, tn_world *w, const char *path, char *err, size_t cap)
@@ -408,7 +406,7 @@ static void update_flow8(app *a)
         a->flow8_map = NULL;
     }
     if (a->flow8_map != m || a->flow8_rev != m->revision) {
-        tn_flow_rebuild(a->flow8, m);
+        tn_flow_rebuild(a->flow8, m, NULL);
         a->flow8_map = m;
         a->flow8_rev = m->revision;
     }

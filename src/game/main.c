@@ -211,10 +211,8 @@ typedef struct host_ctx {
 
 static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
 {
-    (void)user;
-    if (tn_save_map(w->map, path, err, cap) != 0) return -1;
-    w->dirty = false;
-    return 0;
+    host_ctx *h = user;
+    return tn_script_save_map(w, path, h->map, err, cap);
 }
 
 static int host_screenshot(void *user, tn_world *w, const char *path, char *err, size_t cap)

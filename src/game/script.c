@@ -1,5 +1,7 @@
 #include "script.h"
 
+#include "fileio.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -343,4 +345,12 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
              "the first at line %d (frame %ld); raise --frames to run them", s->file, n,
              n == 1 ? "" : "s", last_frame, c->line, c->frame);
     return n;
+}
+
+int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
+                       size_t cap)
+{
+    if (tn_save_map(w->map, path, err, cap) != 0) return -1;
+    if (loaded_from && strcmp(path, loaded_from) == 0) w->dirty = false;
+    return 0;
 }

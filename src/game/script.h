@@ -68,6 +68,12 @@ typedef struct tn_script_host {
     int (*control)(void *user, tn_world *w, int op, double value, char *err, size_t cap);
 } tn_script_host;
 
+/* The `save` command for every host: write the world's map to `path`; the
+ * map counts as saved (not dirty) only when `path` is the file it was
+ * loaded from (`loaded_from`, may be NULL).  0, or -1 with a message. */
+int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
+                       size_t cap);
+
 /* Parse; NULL with "FILE:LINE: problem" in err on any bad line. */
 tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err,
                            size_t errcap);

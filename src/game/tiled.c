@@ -1310,7 +1310,8 @@ static int doc_map(doc *d, tn_map **out)
                     (unsigned long long)TILES_MAX);
     if (d->infinite && d->nlayers > 65535) return fail(d, "more than 65535 tile layers");
     tn_error e;
-    tn_map *m = tn_map_create((int)d->w, (int)d->h, NULL, &e);
+    tn_map *m = NULL;
+    tn_map_create((int)d->w, (int)d->h, NULL, &m, &e);
     if (!m) return fail(d, "%s", e.msg);
     if (d->infinite && !(d->stamp = calloc((size_t)d->w * (size_t)d->h, sizeof *d->stamp))) {
         tn_map_destroy(m);

@@ -85,6 +85,7 @@ const char *tn_bot_state_name(tn_bot_state s)
 tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,
                         tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     *out = NULL;
     tn_bot_config c;
     memset(&c, 0, sizeof c);
@@ -511,6 +512,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     update_physics(b, p);
     b->replans = 0;
     b->stuck_replans = 0;

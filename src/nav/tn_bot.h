@@ -60,8 +60,11 @@
  * 32 extra bots on random trips: 100% arrive.
  *
  * Cost: a step is O(1) plus the column test (a few tile reads); planning is
- * one tn_path_find.  Memory: the bot struct plus 6 bytes per path node
- * (TN_BOT_PATH_CAP by default).  No allocation after tn_bot_create.
+ * one tn_path_find.  Memory: sizeof(tn_bot) + 6 * path_cap bytes (path_cap
+ * = TN_BOT_PATH_CAP by default).  No allocation after tn_bot_create.
+ *
+ * Thread safety: a bot and its tn_path belong to one thread at a time; the
+ * map and the physics parameters are only read and may be shared.
  */
 #ifndef TN_BOT_H
 #define TN_BOT_H

@@ -7,6 +7,16 @@
 
 const char *tn_status_str(tn_status s)
 {
+    /* A success never reads as a failure, whatever detail bits it carries. */
+    if ((s & TN_SUCCESS) && !(s & TN_FAILURE)) {
+        if (s & TN_PARTIAL_RESULT) {
+            if (s & TN_UNREACHABLE) return "partial result: the nearest reachable point";
+            if (s & TN_LIMIT_REACHED) return "partial result: search limit reached";
+            if (s & TN_BUFFER_TOO_SMALL) return "partial result: buffer too small";
+            return "partial result";
+        }
+        return "success";
+    }
     if (s & TN_INVALID_PARAM) return "invalid parameter";
     if (s & TN_OUT_OF_MEMORY) return "out of memory";
     if (s & TN_PARSE_ERROR) return "malformed input";
@@ -35,6 +45,15 @@ tn_status tn_error_set(tn_error *err, tn_status status, int line, int col,
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     return status;
+}
+
+void tn_error_clear(tn_error *err)
+{
+    if (!err) return;
+    err->status = TN_OK;
+    err->line = 0;
+    err->col = 0;
+    err->msg[0] = '\0';
 }
 
 void *tn_alloc(const tn_allocator *a, size_t size)

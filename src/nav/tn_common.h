@@ -8,14 +8,44 @@
  * tn_failed(s) / tn_succeeded(s) and tn_status_detail(s, TN_PARTIAL_RESULT).
  * tn_status_str() turns any status into a fixed English sentence.
  *
- * Functions that parse text or refuse an edit also fill a tn_error, whose
- * `msg` is a complete human-readable message ("maps/a.map:3:7: unknown
- * tile character 'x'").  Nothing in the library prints, exits or aborts.
+ * Every fallible function takes a `tn_error *` last (NULL = no message).
+ * On failure it fills it with a complete human-readable message
+ * ("maps/a.map:3:7: unknown tile character 'x'"); on success it clears it
+ * (status TN_OK, empty msg), so a stale message never survives a later
+ * success.  A blocked or out-of-map goal is always a failure with a message.
+ * Nothing in the library prints, exits or aborts.
+ *
+ * Creation: every object is made by
+ *     tn_status tn_X_create(..., const tn_allocator *a, tn_X **out, tn_error *err);
+ * *out is NULL on failure; tn_X_destroy(NULL) is a no-op.
  *
  * Memory: every create function takes a `const tn_allocator *`; NULL means
  * malloc/free.  Creation is the only place the library allocates; steps and
  * queries work in memory reserved at creation.  There is no global mutable
  * state anywhere in the library.
+ *
+ * Units and conventions (the same in every module, file format and script):
+ *  - tile coordinates: integers x = column from the LEFT, y = row from the
+ *    TOP, both from 0 (top-left origin; "up" is -y).  Tile (x, y) is the
+ *    plain index y*w + x of tn_map.tile / tn_map.mark.
+ *  - tile units: floats in the same frame, tile (x, y) covering
+ *    [x, x+1) x [y, y+1), centre (x+.5, y+.5) (flow exits, navmesh and CDT
+ *    coordinates).
+ *  - pixels: floats, tile units times TN_TILE_PX (16, compile-time).
+ *    Bodies, physics, bots and steering work in pixels, y down; a game with
+ *    another tile size scales at its boundary (x_game = x * its_px / 16).
+ *  - padded indices: tn_flow stores a one-tile wall ring around the board,
+ *    index (y+1)*stride + (x+1) (tn_flow_index); only tn_flow's arrays use
+ *    them.  Everything else takes plain (x, y) or y*w + x.
+ *  - time: fixed steps of 1/60 s unless a parameter says otherwise.
+ *
+ * Thread safety (every module): no global state, so distinct objects may be
+ * used from distinct threads freely.  Functions taking a `const` object only
+ * read it: any number of threads may call them at once on one object while
+ * no thread modifies it (e.g. one tn_map and one tn_flow shared read-only,
+ * one tn_path per thread; tested under ThreadSanitizer, tests/test_threads.c).
+ * An object passed non-const (queries that use its scratch memory included)
+ * belongs to one thread at a time.
  */
 #ifndef TN_COMMON_H
 #define TN_COMMON_H
@@ -71,6 +101,9 @@ tn_status tn_error_set(tn_error *err, tn_status status, int line, int col,
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
+
+/* Reset `err` (may be NULL) to success with an empty message. */
+void tn_error_clear(tn_error *err);
 
 /* Caller-owned memory.  All functions receive `user`. */
 typedef struct tn_allocator {

@@ -61,6 +61,9 @@
  *   600 steps, range 0.28-0.30; thread-CPU p90 0.36-0.47 ms), i.e. ~290 ns
  *   or ~1,550 instructions (callgrind) per companion-step, bucketing 2,000
  *   points into the grid included.  Target: under 1 ms.
+ *
+ * THREAD SAFETY: a tn_companion belongs to one thread at a time; params and
+ * the environment (map, grid) are only read and may be shared.
  */
 #ifndef TN_COMPANION_H
 #define TN_COMPANION_H

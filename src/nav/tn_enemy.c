@@ -29,6 +29,7 @@ static bool range_ok(float lo, float hi, float min, float max)
 
 tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (!c) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no config");
     if (c->capacity < 1 || c->capacity > (1 << 20))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -58,6 +59,7 @@ tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
 tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
                             tn_enemies **out, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no output pointer");
@@ -88,6 +90,7 @@ void tn_enemies_destroy(tn_enemies *s)
 
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (!s || !cfg)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no pool or config");
     tn_enemies_config c = *cfg;
@@ -286,17 +289,43 @@ static void init_enemy(tn_enemies *s, tn_enemy *e, const tn_flow *f, int x, int 
     place(e);
 }
 
-tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_rng *rng)
+/* Why (s, f) cannot be stepped, or TN_OK. */
+static tn_status check_field(const tn_enemies *s, const tn_flow *f, tn_error *err)
 {
-    if (!s || !f || !rng || f->connectivity != 4) return TN_FAILURE | TN_INVALID_PARAM;
+    if (!s || !f)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no pool or field");
+    if (f->connectivity != 4)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: the flow field is %d-connected; enemies walk a "
+                            "4-connected one", f->connectivity);
+    return TN_OK;
+}
+
+tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_rng *rng,
+                              tn_error *err)
+{
+    tn_status st = check_field(s, f, err);
+    if (tn_failed(st)) return st;
+    if (!rng) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no rng");
+    if (x < 0 || y < 0 || x >= f->w || y >= f->h)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: spawn tile (%d,%d) is outside the %dx%d board", x, y, f->w,
+                            f->h);
     int d = tn_flow_dir(f, x, y);
-    if (d == TN_DIR_NONE) return TN_FAILURE | TN_REFUSED;
+    if (d == TN_DIR_NONE)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "enemies: spawn tile (%d,%d) is %s", x, y,
+                            f->kind[tn_flow_index(f, x, y)] == TN_FLOW_WALL
+                                ? "a wall"
+                                : "cut off from every destination");
     if (s->count >= s->cfg.capacity) {
         s->skipped++;
-        return TN_FAILURE | TN_CAPACITY;
+        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
+                            "enemies: the pool of %d is full", s->cfg.capacity);
     }
     init_enemy(s, &s->e[s->count++], f, x, y, rng);
     s->spawned++;
+    tn_error_clear(err);
     return TN_OK;
 }
 
@@ -313,10 +342,15 @@ static bool crowded(const tn_enemies *s, float x, float y, float d)
     return false;
 }
 
-void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
-                     tn_rng *rng, float dt)
+tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
+                          tn_rng *rng, float dt, tn_error *err)
 {
-    if (!s || !f || f->connectivity != 4 || !(dt >= 0.0f)) return;
+    tn_status st = check_field(s, f, err);
+    if (tn_failed(st)) return st;
+    if (!(dt >= 0.0f))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: step of %g s (must be >= 0)", (double)dt);
+    tn_error_clear(err);
     for (int i = 0; i < s->count;) {
         if (advance(&s->e[i], f, dt)) {
             s->reached++;
@@ -327,10 +361,10 @@ void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int
     }
     if (!spawns || nspawns <= 0 || !rng) {
         s->accum = 0.0;
-        return;
+        return TN_OK;
     }
     s->accum += (double)s->cfg.spawn_rate * (double)dt;
-    if (s->accum < 1.0) return;
+    if (s->accum < 1.0) return TN_OK;
     /* Spawn points with a path. */
     int live = 0;
     for (int k = 0; k < nspawns; k++) {
@@ -339,7 +373,7 @@ void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int
     }
     if (live == 0) {
         s->accum = 0.0; /* idle: no burst when a path appears */
-        return;
+        return TN_OK;
     }
     while (s->accum >= 1.0) {
         s->accum -= 1.0;
@@ -371,13 +405,16 @@ void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int
             s->count--;
         }
     }
+    return TN_OK;
 }
 
 /* ---- edits ---- */
 
-void tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y)
+tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_error *err)
 {
-    if (!s || !f || f->connectivity != 4) return;
+    tn_status st = check_field(s, f, err);
+    if (tn_failed(st)) return st;
+    tn_error_clear(err);
     for (int i = 0; i < s->count;) {
         tn_enemy *e = &s->e[i];
         bool here = e->tx == x && e->ty == y;
@@ -416,4 +453,5 @@ void tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y)
         place(e);
         i++;
     }
+    return TN_OK;
 }

@@ -46,12 +46,15 @@
  *    destination) flies to the tile centre and hovers (WAIT); it resumes as
  *    soon as the field gives its tile a next tile again.
  *
- * Memory: one array of `capacity` enemies (~100 bytes each), allocated at
- * creation; alive enemies are kept dense (a reclaimed one is replaced by the
+ * Memory: sizeof(tn_enemies) + capacity * sizeof(tn_enemy) bytes, allocated
+ * at creation; alive enemies are kept dense (a reclaimed one is replaced by the
  * last), so a step walks only the alive ones.  No allocation after create.
  * Determinism: a pure function of the caller's tn_rng, the field and dt.
  * Cost (tilenav-bench enemies, demo map, -O2): tn_enemies_step takes about
  * 22-25 ns per enemy (0.22 ms for 10,000 enemies).
+ *
+ * Thread safety: a pool belongs to one thread at a time; the flow field it
+ * reads may be shared read-only with other threads.
  */
 #ifndef TN_ENEMY_H
 #define TN_ENEMY_H
@@ -125,17 +128,23 @@ tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_e
 void tn_enemies_clear(tn_enemies *s);
 
 /* One step of dt seconds: move every enemy, reclaim those that arrived,
- * then spawn.  `spawns` lists spawn tiles as y*w+x.  The field must be
- * 4-connected and of the board the tiles refer to. */
-void tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
-                     tn_rng *rng, float dt);
+ * then spawn.  `spawns` lists spawn tiles as y*w+x (tiles outside the board
+ * or without a path are skipped: no spawn point with a path is not an
+ * error, the pool just idles).  INVALID_PARAM (message, nothing moves) for
+ * an 8-connected field or dt < 0.  The field must be of the board the tiles
+ * refer to. */
+tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
+                          tn_rng *rng, float dt, tn_error *err);
 /* Spawn one enemy now at tile (x, y) (draws its ranges from rng).
- * REFUSED when the tile has no path, CAPACITY (and counted as skipped) when
- * the pool is full. */
-tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_rng *rng);
+ * INVALID_PARAM outside the board or on an 8-connected field, REFUSED when
+ * the tile is a wall or has no path, CAPACITY (and counted as skipped) when
+ * the pool is full; each with a message. */
+tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_rng *rng,
+                              tn_error *err);
 /* Tile (x, y) changed and the field was already updated: re-plan, push out
- * or remove the enemies concerned (see the header). */
-void tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y);
+ * or remove the enemies concerned (see the header).  INVALID_PARAM on an
+ * 8-connected field. */
+tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_error *err);
 
 #ifdef __cplusplus
 }

@@ -187,6 +187,7 @@ static int compute_dir(const tn_flow *f, int i)
 tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
                          tn_flow **out, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no output pointer");
@@ -986,9 +987,31 @@ static void rebuild_from_kinds(tn_flow *f)
     f->last_full = true;
 }
 
-tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m)
+/* Why a map does not fit a flow field, or NULL when it does. */
+static tn_status check_map(const tn_flow *f, const tn_map *m, tn_error *err)
 {
-    if (!f || !m || m->w != f->w || m->h != f->h) return TN_FAILURE | TN_INVALID_PARAM;
+    if (!f || !m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no field or map");
+    if (m->w != f->w || m->h != f->h)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow: the map is %dx%d but the field was made for %dx%d", m->w,
+                            m->h, f->w, f->h);
+    return TN_OK;
+}
+
+/* Why tile (x, y) is not a tile of the field, or TN_OK. */
+static tn_status check_tile(const tn_flow *f, int x, int y, const char *what, tn_error *err)
+{
+    if (x < 0 || y < 0 || x >= f->w || y >= f->h)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow: %s (%d,%d) is outside the %dx%d board", what, x, y, f->w, f->h);
+    return TN_OK;
+}
+
+tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m, tn_error *err)
+{
+    tn_status st = check_map(f, m, err);
+    if (tn_failed(st)) return st;
+    tn_error_clear(err);
     f->last_full = true;
     if (!f->dd) {
         rebuild_bfs(f, m);
@@ -1083,11 +1106,14 @@ static void fix_dirs(tn_flow *f, int n)
 /* The affected region past which a full rebuild is cheaper. */
 static long update_budget(const tn_flow *f) { return f->npad / 8 + 64; }
 
-tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind)
+tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind, tn_error *err)
 {
-    if (!f || x < 0 || y < 0 || x >= f->w || y >= f->h || kind < TN_FLOW_WALL ||
-        kind > TN_FLOW_DEST)
-        return TN_FAILURE | TN_INVALID_PARAM;
+    if (!f) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no field");
+    tn_status st = check_tile(f, x, y, "tile", err);
+    if (tn_failed(st)) return st;
+    if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: unknown kind %d", kind);
+    tn_error_clear(err);
     const int c = tn_flow_index(f, x, y), S = f->stride;
     const int old = f->kind[c];
     f->last_touched = 0;
@@ -1149,24 +1175,33 @@ tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind)
     return TN_OK;
 }
 
-tn_status tn_flow_update(tn_flow *f, const tn_map *m, int x, int y)
+tn_status tn_flow_update(tn_flow *f, const tn_map *m, int x, int y, tn_error *err)
 {
-    if (!f || !m || m->w != f->w || m->h != f->h || !tn_map_inside(m, x, y))
-        return TN_FAILURE | TN_INVALID_PARAM;
-    return tn_flow_set_kind(f, x, y, tn_flow_kind(m, x, y));
+    tn_status st = check_map(f, m, err);
+    if (tn_failed(st)) return st;
+    return tn_flow_set_kind(f, x, y, tn_flow_kind(m, x, y), err);
 }
 
 /* ---- what-if ---- */
 
-int tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n, int *first)
+tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n,
+                         int *lost_out, int *first, tn_error *err)
 {
     if (first) *first = -1;
-    if (!f || x < 0 || y < 0 || x >= f->w || y >= f->h || kind < TN_FLOW_WALL ||
-        kind > TN_FLOW_DEST || n < 0 || (n > 0 && !tiles))
-        return -1;
+    if (lost_out) *lost_out = 0;
+    if (!f || !lost_out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow what-if: no field or output");
+    tn_status st = check_tile(f, x, y, "what-if tile", err);
+    if (tn_failed(st)) return st;
+    if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: unknown kind %d", kind);
+    if (n < 0 || (n > 0 && !tiles))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow what-if: %d tiles listed at %p", n, (const void *)tiles);
+    tn_error_clear(err);
     const int c = tn_flow_index(f, x, y);
     const int old = f->kind[c];
-    if (old == kind || old == TN_FLOW_WALL || kind == TN_FLOW_DEST) return 0; /* only shorter */
+    if (old == kind || old == TN_FLOW_WALL || kind == TN_FLOW_DEST) return TN_OK; /* only shorter */
     /* Try the change in place, undo it before returning. */
     const int32_t saved_s = f->d[c], saved_g = f->dd ? f->dd[c] : 0;
     f->kind[c] = (uint8_t)kind;
@@ -1211,7 +1246,73 @@ int tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int
             lost++;
         }
     }
-    return lost;
+    *lost_out = lost;
+    return TN_OK;
+}
+
+/* ---- point to point ---- */
+
+tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist,
+                           tn_error *err)
+{
+    if (dist) *dist = -1.0;
+    if (!f || !dist)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow distance: no field or output");
+    tn_status st = check_tile(f, sx, sy, "start", err);
+    if (tn_failed(st)) return st;
+    st = check_tile(f, gx, gy, "goal", err);
+    if (tn_failed(st)) return st;
+    const int s0 = tn_flow_index(f, sx, sy), g0 = tn_flow_index(f, gx, gy);
+    if (f->kind[s0] == TN_FLOW_WALL)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow distance: start (%d,%d) is a wall", sx, sy);
+    if (f->kind[g0] == TN_FLOW_WALL)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow distance: goal (%d,%d) is a wall", gx, gy);
+    /* Dial's search from the start over the field's cells (destinations are
+     * open), exact (straight, diagonal) pairs in q[] and list[] (valid where
+     * stamp == gen+1), ordered by the bucket queue; stops at the goal and
+     * drains the queue so it is empty again for the field's own updates. */
+    next_gen(f);
+    const uint32_t seen = f->gen + 1;
+    int32_t *ss = f->q, *gg = f->list;
+    b_reset_range(f);
+    f->stamp[s0] = seen;
+    ss[s0] = gg[s0] = 0;
+    b_insert(f, s0, 0);
+    bool found = false;
+    for (int k = f->kmin; k <= f->kmax; k++) {
+        int u;
+        while ((u = f->bhead[k]) >= 0) {
+            b_remove(f, u, k);
+            if (found) continue;
+            if (u == g0) {
+                found = true;
+                continue;
+            }
+            for (int j = 0; j < f->connectivity; j++) {
+                if (!edge_ok(f, u, j)) continue;
+                const int v = u + off(f, j);
+                const int32_t vs = ss[u] + (j < 4), vg = gg[u] + (j >= 4);
+                const double nv = val2(vs, vg);
+                if (f->stamp[v] == seen) {
+                    if (!(nv < val2(ss[v], gg[v]))) continue;
+                    if (b_member(f, v)) b_remove(f, v, (int)val2(ss[v], gg[v]));
+                }
+                f->stamp[v] = seen;
+                ss[v] = vs;
+                gg[v] = vg;
+                b_insert(f, v, (int)nv);
+            }
+        }
+    }
+    b_reset_range(f);
+    if (!found)
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "flow distance: no path from (%d,%d) to (%d,%d)", sx, sy, gx, gy);
+    *dist = val2(ss[g0], gg[g0]);
+    tn_error_clear(err);
+    return TN_OK;
 }
 
 /* ---- queries ---- */

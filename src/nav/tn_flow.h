@@ -57,28 +57,17 @@
  * 1024x1024; 2 of them the rebuild's bit blocks), 44 bytes 8-connected
  * (diagonal counts, a double per tile, more buckets).  Rebuilds, updates and
  * what-ifs never allocate.
- * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state; not thread-safe per
- * object (distinct objects are independent).
+ * Limits: w, h in 1..TN_MAP_MAX_SIZE.  No global state.
  *
- * Measured (tilenav-bench flow, -O2, on this 2-core box shared with other
- * builds: wall-clock medians, and [thread CPU time]; boards with 15% blocks,
- * 5% one-way and 4 destinations; instructions from callgrind):
- *   full rebuild, 4-connected: 256x256 0.17 ms [0.17]; 1024x1024 3.4 ms
- *     [3.4 ms], 50M instructions = 48 per tile (the tile-queue BFS before:
- *     7.6 ms [cpu] and 104M).  Target < 4 ms met, with little margin when
- *     the box is busy (the load swings it from 3.3 to 5 ms).  A maze (a
- *     serpentine filling 1024x1024) 3.7 ms: the queue finishes it.
- *     Tried and dropped: 8x8 blocks in one uint64_t (3.8 tiles per block
- *     visit, 74M instructions), per-tile scatter of d[] during the search
- *     (a cache miss and a mispredicted loop exit per visit), the colours'
- *     45-degree rotated grids (wavefronts cross blocks straight: 9.5 tiles
- *     per visit, search 20M instead of 36M instructions, but the map and
- *     output passes then gather and scatter along diagonals: no gain).
- *   full rebuild, 8-connected: 256x256 3.1 ms, 1024x1024 59 ms.
- *   single-tile edit (a block placed, then removed), 4-connected,
- *     1024x1024: median 0.0009 ms [0.0022], 29 tiles recomputed on
- *     average, none fell back to a rebuild: 0.03% of a rebuild (target
- *     < 10%); 256x256: 0.4%.
+ * Cost: a 4-connected full rebuild of 1024x1024 takes a few ms (48
+ * instructions a tile), a single-tile edit a few microseconds; numbers in
+ * docs/bench.md (`make bench`), history and dropped ideas in docs/perf.md.
+ *
+ * Thread safety: the accessors (tn_flow_dist, _dir, _steps, _exit) only read:
+ *   any number of threads may call them on one field while none updates it
+ *   (tests/test_threads.c, under ThreadSanitizer).  rebuild, update,
+ *   set_kind, whatif and distance use the field's scratch: one thread at a
+ *   time.  Distinct fields are independent.
  */
 #ifndef TN_FLOW_H
 #define TN_FLOW_H
@@ -145,19 +134,35 @@ void tn_flow_destroy(tn_flow *f);
  * empty tile marked D, else OPEN. */
 int tn_flow_kind(const tn_map *m, int x, int y);
 
-/* Full rebuild from a map of the same size. */
-tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m);
-/* Tile (x, y) of `m` changed (it may not have): update incrementally. */
-tn_status tn_flow_update(tn_flow *f, const tn_map *m, int x, int y);
+/* Full rebuild from a map of the same size (INVALID_PARAM with a message
+ * for another size).  A map without destinations is valid: every tile then
+ * has no path. */
+tn_status tn_flow_rebuild(tn_flow *f, const tn_map *m, tn_error *err);
+/* Tile (x, y) of `m` changed (it may not have): update incrementally.
+ * INVALID_PARAM (message) for a tile outside the board or a map of another
+ * size. */
+tn_status tn_flow_update(tn_flow *f, const tn_map *m, int x, int y, tn_error *err);
 /* The same with the new kind given directly. */
-tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind);
+tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind, tn_error *err);
 
 /* If tile (x, y) became `kind`, how many of the `n` tiles listed (index
- * y*w+x each) that have a path now would have none?  Tile (x, y) itself is
- * never counted.  *first (may be NULL) gets the first such list index, or
- * -1.  Changes nothing; no allocation.  Returns -1 on bad arguments. */
-int tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n,
-                   int *first);
+ * y*w+x each) that have a path now would have none?  *lost gets the count;
+ * tile (x, y) itself is never counted.  *first (may be NULL) gets the first
+ * such list index, or -1.  Changes nothing; no allocation.  INVALID_PARAM
+ * (message) for a tile outside the board, a bad kind or list. */
+tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n,
+                         int *lost, int *first, tn_error *err);
+
+/* Point-to-point distance on the field's board as last rebuilt/updated,
+ * for callers who keep no destination set: the length of a shortest route
+ * from (sx, sy) to (gx, gy) under the field's connectivity (4: steps of 1;
+ * 8: 1 and sqrt(2), no corner cutting), destinations counting as open.
+ * INVALID_PARAM (message) when either end is outside the board or a wall,
+ * UNREACHABLE (message) when no route exists.  Uses the field's scratch
+ * (not the distances): no allocation, O(tiles within the distance), and the
+ * field must not be used by another thread meanwhile. */
+tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist,
+                           tn_error *err);
 
 static inline int tn_flow_index(const tn_flow *f, int x, int y)
 {
@@ -170,7 +175,7 @@ static inline int tn_flow_dir(const tn_flow *f, int x, int y)
     return f->dir[tn_flow_index(f, x, y)];
 }
 /* Distance to the nearest destination in tiles; -1 for walls, tiles with no
- * path and outside. */
+ * path and outside (an accessor: tn_flow_distance says why). */
 double tn_flow_dist(const tn_flow *f, int x, int y);
 /* The exact 8-connected distance as (straight, diagonal) step counts;
  * false when there is no path. */

@@ -23,6 +23,9 @@
  * pairs the path finder connects.
  *
  * Cost: O(W*H).  No allocation (fills a map the caller created).
+ *
+ * Thread safety: writes only the map and the rng it is given.
+ * Memory: none (fills the caller's map).
  */
 #ifndef TN_LEVELGEN_H
 #define TN_LEVELGEN_H

@@ -3,20 +3,20 @@
 #include <stdio.h>
 #include <string.h>
 
-tn_map *tn_map_create(int w, int h, const tn_allocator *a, tn_error *err)
+tn_status tn_map_create(int w, int h, const tn_allocator *a, tn_map **out, tn_error *err)
 {
-    if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "map size %dx%d is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
-        return NULL;
-    }
+    if (out) *out = NULL;
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no output pointer");
+    if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map size %dx%d is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
     tn_map *m = tn_alloc(a, sizeof *m);
     uint8_t *cells = m ? tn_alloc_array(a, (size_t)w * (size_t)h, 2) : NULL;
     if (!cells) {
         tn_free(a, m);
-        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                     "out of memory for a %dx%d map", w, h);
-        return NULL;
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "out of memory for a %dx%d map", w, h);
     }
     m->w = w;
     m->h = h;
@@ -24,7 +24,9 @@ tn_map *tn_map_create(int w, int h, const tn_allocator *a, tn_error *err)
     m->mark = cells + (size_t)w * (size_t)h;
     m->start_x = m->start_y = -1;
     if (a) m->alloc = *a;
-    return m;
+    *out = m;
+    tn_error_clear(err);
+    return TN_OK;
 }
 
 void tn_map_destroy(tn_map *m)
@@ -35,15 +37,20 @@ void tn_map_destroy(tn_map *m)
     tn_free(&a, m);
 }
 
-tn_map *tn_map_clone(const tn_map *m, tn_error *err)
+tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err)
 {
-    tn_map *c = tn_map_create(m->w, m->h, &m->alloc, err);
-    if (!c) return NULL;
+    if (out) *out = NULL;
+    if (!m || !out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map clone: no map or output");
+    tn_map *c = NULL;
+    tn_status st = tn_map_create(m->w, m->h, &m->alloc, &c, err);
+    if (tn_failed(st)) return st;
     memcpy(c->tile, m->tile, (size_t)m->w * (size_t)m->h * 2);
     c->start_x = m->start_x;
     c->start_y = m->start_y;
     c->revision = m->revision;
-    return c;
+    *out = c;
+    return TN_OK;
 }
 
 bool tn_map_equal(const tn_map *a, const tn_map *b)
@@ -53,10 +60,25 @@ bool tn_map_equal(const tn_map *a, const tn_map *b)
            memcmp(a->tile, b->tile, (size_t)a->w * (size_t)a->h * 2) == 0;
 }
 
-tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile)
+static const char *const TILE_NAME[3] = {"empty", "a block", "a one-way platform"};
+
+/* Why tile (x, y) of m cannot be edited, or TN_OK. */
+static tn_status check_edit(const tn_map *m, int x, int y, tn_error *err)
 {
-    if (!tn_map_inside(m, x, y) || tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
-        return TN_FAILURE | TN_INVALID_PARAM;
+    if (!m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no map");
+    if (!tn_map_inside(m, x, y))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    return TN_OK;
+}
+
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
+{
+    tn_status st = check_edit(m, x, y, err);
+    if (tn_failed(st)) return st;
+    if (tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: unknown tile kind %d", tile);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
     m->tile[i] = (uint8_t)tile;
     if (tile != TN_TILE_EMPTY) {
@@ -64,19 +86,28 @@ tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile)
         if (m->start_x == x && m->start_y == y) m->start_x = m->start_y = -1;
     }
     m->revision++;
+    tn_error_clear(err);
     return TN_OK;
 }
 
-tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark)
+tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err)
 {
-    if (!tn_map_inside(m, x, y) || mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
-        return TN_FAILURE | TN_INVALID_PARAM;
+    tn_status st = check_edit(m, x, y, err);
+    if (tn_failed(st)) return st;
+    if (mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map: unknown mark kind %d", mark);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
-    if (mark != TN_MARK_NONE &&
-        (m->tile[i] != TN_TILE_EMPTY || (x == m->start_x && y == m->start_y)))
-        return TN_FAILURE | TN_REFUSED;
+    if (mark != TN_MARK_NONE && m->tile[i] != TN_TILE_EMPTY)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "map: tile (%d,%d) is %s; spawns, destinations and items go on "
+                            "empty tiles", x, y, TILE_NAME[m->tile[i]]);
+    if (mark != TN_MARK_NONE && x == m->start_x && y == m->start_y)
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "map: tile (%d,%d) is the character's start", x, y);
     m->mark[i] = (uint8_t)mark;
     m->revision++;
+    tn_error_clear(err);
     return TN_OK;
 }
 
@@ -294,14 +325,16 @@ static tn_status parse_movingai(line_reader *r, const char *name, const tn_alloc
     if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
         PERR(r->lineno, 1, "map size %sx%s is outside 1..%d", size_text(w, wb), size_text(h, hb),
              TN_MAP_MAX_SIZE);
-    tn_map *m = tn_map_create((int)w, (int)h, a, err);
-    if (!m) return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
+    tn_map *m = NULL;
+    tn_status cs = tn_map_create((int)w, (int)h, a, &m, err);
+    if (tn_failed(cs)) return cs;
     tn_status s = read_rows(r, m, true, name, err);
     if (tn_failed(s)) {
         tn_map_destroy(m);
         return s;
     }
     *out = m;
+    tn_error_clear(err);
     return TN_OK;
 }
 
@@ -353,14 +386,16 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
         PERR(r.lineno, 1, "unknown header line (expected 'size W H' or 'tiles')");
     }
     if (w < 0) PERR(r.lineno, 1, "missing 'size' line before 'tiles'");
-    tn_map *m = tn_map_create((int)w, (int)h, a, err);
-    if (!m) return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
+    tn_map *m = NULL;
+    tn_status cs = tn_map_create((int)w, (int)h, a, &m, err);
+    if (tn_failed(cs)) return cs;
     s = read_rows(&r, m, false, name, err);
     if (tn_failed(s)) {
         tn_map_destroy(m);
         return s;
     }
     *out = m;
+    tn_error_clear(err);
     return TN_OK;
 }
 

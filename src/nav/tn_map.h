@@ -32,6 +32,10 @@
  *
  * tn_map_format() writes the tilenav format; parse(format(m)) == m.
  * Memory: one block of 2*W*H bytes plus the struct.  Parse is O(len).
+ *
+ * Thread safety: reading functions (tn_map_tile, tn_map_mark, tn_map_equal,
+ *   tn_map_format) may run on one map from any number of threads while no
+ *   thread edits it; edits (set_tile, set_mark) need exclusive access.
  */
 #ifndef TN_MAP_H
 #define TN_MAP_H
@@ -57,12 +61,13 @@ typedef struct tn_map {
     tn_allocator alloc;   /* how this map was allocated */
 } tn_map;
 
-/* A new all-empty map; NULL (and err filled) when w/h are out of 1..4096
- * or memory runs out. */
-tn_map *tn_map_create(int w, int h, const tn_allocator *a, tn_error *err);
+/* A new all-empty map in *out; INVALID_PARAM when w/h are out of 1..4096,
+ * OUT_OF_MEMORY (err filled, *out NULL) when memory runs out.
+ * Memory: sizeof(tn_map) + 2*w*h bytes. */
+tn_status tn_map_create(int w, int h, const tn_allocator *a, tn_map **out, tn_error *err);
 void tn_map_destroy(tn_map *m);
-/* A deep copy (same allocator). */
-tn_map *tn_map_clone(const tn_map *m, tn_error *err);
+/* A deep copy (same allocator) in *out. */
+tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err);
 /* True when both maps hold the same size, terrain, content and start. */
 bool tn_map_equal(const tn_map *a, const tn_map *b);
 
@@ -80,10 +85,12 @@ static inline int tn_map_mark(const tn_map *m, int x, int y)
     return tn_map_inside(m, x, y) ? m->mark[y * m->w + x] : (int)TN_MARK_NONE;
 }
 /* Set terrain; a BLOCK or ONEWAY clears the tile's content.  Returns
- * INVALID_PARAM outside the map or for an unknown tile kind. */
-tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile);
-/* Set content; only on EMPTY tiles (else REFUSED). */
-tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark);
+ * INVALID_PARAM (with a message) outside the map or for an unknown tile
+ * kind. */
+tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err);
+/* Set content; only on EMPTY tiles other than the start (else REFUSED with
+ * a message naming the tile), INVALID_PARAM outside the map. */
+tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err);
 /* Count tiles carrying `mark`. */
 int tn_map_count_marks(const tn_map *m, int mark);
 

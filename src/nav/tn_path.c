@@ -42,6 +42,7 @@ static void sim_init(sim_map *s)
 
 tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     tn_status st = tn_phys_validate(p, err);
     if (tn_failed(st)) return st;
     memset(jm, 0, sizeof *jm);
@@ -192,10 +193,15 @@ static inline uint32_t pack(int x, int y, int j)
     return (uint32_t)x | ((uint32_t)y << 12) | ((uint32_t)j << 24);
 }
 
-tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
-                         const tn_allocator *a, tn_path **out, tn_error *err)
+/* The sizes a finder for map_w x map_h reserves (see tn_path_memory). */
+typedef struct path_sizes {
+    int nj;
+    size_t states, lim, hcap, bytes;
+} path_sizes;
+
+static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
+                               path_sizes *z, tn_error *err)
 {
-    *out = NULL;
     if (map_w < 1 || map_h < 1 || map_w > TN_MAP_MAX_SIZE || map_h > TN_MAP_MAX_SIZE)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
@@ -207,16 +213,43 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     tn_jump_model jm;
     tn_status st = tn_jump_model_init(&jm, &pp, err);
     if (tn_failed(st)) return st;
-
-    size_t tiles = (size_t)map_w * (size_t)map_h;
-    size_t states = tiles * (size_t)jm.njump;
-    if (states > 0xffffffffu)
+    const size_t tiles = (size_t)map_w * (size_t)map_h;
+    z->nj = jm.njump;
+    z->states = tiles * (size_t)jm.njump;
+    if (z->states > 0xffffffffu)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                             "%dx%d map: too many states for one finder", map_w, map_h);
-    size_t lim = max_expand ? (size_t)max_expand : states;
-    if (lim > (1u << 20) && !max_expand) lim = 1u << 20;
-    if (lim > states) lim = states;
-    size_t hcap = 4 * lim + 4; /* pushes <= 1 + 4 x expansions */
+    /* Default limit: TN_PATH_DEFAULT_PER_TILE states a tile (at least 4096,
+     * at most 1<<20), enough to exhaust the reachable set of a level. */
+    size_t lim = (size_t)max_expand;
+    if (!max_expand) {
+        lim = TN_PATH_DEFAULT_PER_TILE * tiles;
+        if (lim < 4096) lim = 4096;
+        if (lim > (1u << 20)) lim = 1u << 20;
+    }
+    if (lim > z->states) lim = z->states;
+    z->lim = lim;
+    z->hcap = 4 * lim + 4; /* pushes <= 1 + 4 x expansions */
+    z->bytes = sizeof(struct tn_path) + z->states * sizeof(pstate) + z->hcap * sizeof(hentry) +
+               (lim + 1) * sizeof(tn_path_node) + (size_t)(map_w + 2) * (size_t)(map_h + 2);
+    return TN_OK;
+}
+
+size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_expand)
+{
+    path_sizes z;
+    return tn_failed(path_sizes_of(map_w, map_h, phys, max_expand, &z, NULL)) ? 0 : z.bytes;
+}
+
+tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
+                         const tn_allocator *a, tn_path **out, tn_error *err)
+{
+    if (!out) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "path: no output pointer");
+    *out = NULL;
+    path_sizes z;
+    tn_status st = path_sizes_of(map_w, map_h, phys, max_expand, &z, err);
+    if (tn_failed(st)) return st;
+    const size_t states = z.states, lim = z.lim, hcap = z.hcap;
 
     tn_path *pf = tn_alloc(a, sizeof *pf);
     if (!pf) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
@@ -224,7 +257,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     pf->trace = NULL;
     pf->w = map_w;
     pf->h = map_h;
-    pf->nj = jm.njump;
+    pf->nj = z.nj;
     pf->limit = (int)lim;
     pf->hcap = (int)hcap;
     pf->rawcap = (int)lim + 1;
@@ -241,6 +274,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     pf->bx0 = 1;
     pf->bx1 = 0;
     *out = pf;
+    tn_error_clear(err);
     return TN_OK;
 }
 
@@ -398,16 +432,13 @@ static inline int iabs(int v) { return v < 0 ? -v : v; }
 static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *raw, int n,
                        tn_path_node *out, int cap, int *wanted);
 
-tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
-                       int cap, int *count, tn_path_stats *stats, tn_error *err)
+/* The checking layer: INVALID_PARAM with a message for every bad argument,
+ * a start or goal outside the map, a start or a goal the character does not
+ * fit in.  Fills the per-tile bits for the character's size. */
+static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *q,
+                             const tn_path_node *out, int cap, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (count) *count = 0;
-    if (stats) {
-        memset(stats, 0, sizeof *stats);
-        stats->cost = -1;
-    }
-    /* ---- the checking layer ---- */
     if (!pf || !m || !q || !q->jump) return tn_error_set(err, bad, 0, 0, "missing argument");
     if (m->w != pf->w || m->h != pf->h)
         return tn_error_set(err, bad, 0, 0, "map is %dx%d but the finder was made for %dx%d",
@@ -426,7 +457,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     if (!tn_map_inside(m, q->start_x, q->start_y))
         return tn_error_set(err, bad, 0, 0, "start (%d,%d) is outside the %dx%d map",
                             q->start_x, q->start_y, m->w, m->h);
-    bool explore = q->goal_x < 0;
+    const bool explore = q->goal_x < 0;
     if (!explore && !tn_map_inside(m, q->goal_x, q->goal_y))
         return tn_error_set(err, bad, 0, 0, "goal (%d,%d) is outside the %dx%d map", q->goal_x,
                             q->goal_y, m->w, m->h);
@@ -437,26 +468,25 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     if (q->start_jump < -1 || q->start_jump >= jm->njump)
         return tn_error_set(err, bad, 0, 0, "start jump value %d is outside -1..%d",
                             q->start_jump, jm->njump - 1);
-
     ensure_cells(pf, m, q->char_w, q->char_h);
-    const int W = pf->w;
-    const uint8_t *cell = pf->cell;
-    const uint32_t sc = cell[cidx(pf, q->start_x, q->start_y)];
-    if (!(sc & C_FITS))
+    if (!(pf->cell[cidx(pf, q->start_x, q->start_y)] & C_FITS))
         return tn_error_set(err, bad, 0, 0, "a %dx%d character does not fit at (%d,%d)",
                             q->char_w, q->char_h, q->start_x, q->start_y);
+    if (!explore && !(pf->cell[cidx(pf, q->goal_x, q->goal_y)] & C_FITS))
+        return tn_error_set(err, bad, 0, 0,
+                            "goal (%d,%d) is blocked: a %dx%d character does not fit there",
+                            q->goal_x, q->goal_y, q->char_w, q->char_h);
+    return TN_OK;
+}
 
-    /* ---- the core ---- */
-    const int F = jm->fall, NJ = pf->nj;
+/* The jump model's transition tables: sideways allowed, the value after a
+ * move up into plain air, after a move down into plain air. */
+static void jump_tables(const tn_jump_model *jm, uint8_t *side_tab, uint8_t *up_tab,
+                        uint8_t *down_tab)
+{
+    const int F = jm->fall;
     const int dwrap = jm->depth_table + jm->period; /* depths cycle D..D+P-1 */
-    const int gx = q->goal_x, gy = q->goal_y;
-    const uint32_t hw = explore ? 0 : (uint32_t)(q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1);
-    const int limit = q->max_expand ? q->max_expand : pf->limit;
     const int first_up = jm->side_up[1] || F <= 2 ? 2 : 3;
-
-    /* transition tables for this jump model: sideways allowed, the value
-     * after a move up into plain air, after a move down into plain air */
-    uint8_t side_tab[256], up_tab[256], down_tab[256];
     for (int j = 0; j < jm->njump; j++) {
         side_tab[j] = (uint8_t)(j > 0 && side_ok(jm, j));
         int u = j == 0 ? first_up : ((j & 1) ? j + 1 : j + 2);
@@ -465,46 +495,78 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
         if (d >= dwrap) d = jm->depth_table;
         down_tab[j] = (uint8_t)(F + 2 * d);
     }
-    const size_t P = (size_t)W + 2;
-    const uint32_t plane = (uint32_t)W * (uint32_t)pf->h; /* states are J-major */
+}
 
+/* The outcome of the core search. */
+typedef struct search_result {
+    bool found;
+    uint32_t end;      /* the goal state, or the best partial one */
+    tn_status detail;  /* 0, TN_UNREACHABLE or TN_LIMIT_REACHED */
+} search_result;
+
+/* The core: A* (or exploration when goal_x < 0) over the (x, y, J) states
+ * with the bucket queue; the query has been checked. */
+/* A new search generation (states of older ones read as unvisited), the
+ * explored box emptied, and the start state alone in the open list with
+ * heuristic weight hw.  Returns the start state. */
+static uint32_t begin_search(tn_path *pf, const tn_path_query *q, uint32_t hw)
+{
+    const tn_jump_model *jm = q->jump;
+    const uint32_t sc = pf->cell[cidx(pf, q->start_x, q->start_y)];
     if (++pf->gen == 0) {
-        for (size_t i = 0, n = (size_t)pf->w * pf->h * NJ; i < n; i++) pf->s[i].gen = 0;
+        for (size_t i = 0, n = (size_t)pf->w * pf->h * pf->nj; i < n; i++) pf->s[i].gen = 0;
         pf->gen = 1;
     }
-    const uint16_t gen = pf->gen;
     pf->last_nj = jm->njump;
     pf->bx0 = pf->w;
     pf->by0 = pf->h;
     pf->bx1 = pf->by1 = -1;
 
-    int sj = q->start_jump >= 0 ? q->start_jump : ((sc & C_GROUND) ? 0 : F);
+    int sj = q->start_jump >= 0 ? q->start_jump : ((sc & C_GROUND) ? 0 : jm->fall);
     if (sc & C_GROUND) sj = 0;
-    uint32_t sxyj = pack(q->start_x, q->start_y, sj);
+    const uint32_t sxyj = pack(q->start_x, q->start_y, sj);
     pstate *s0 = &pf->s[sidx(pf, sxyj)];
-    s0->gen = gen;
+    s0->gen = pf->gen;
     s0->fl = 0;
     s0->pj = 0;
     s0->g = 0;
     pf->hn = 0;
-    uint32_t h0 = explore ? 0
-                          : (uint32_t)(H_X * iabs(gx - q->start_x) + H_Y * iabs(gy - q->start_y));
+    const uint32_t h0 = q->goal_x < 0 ? 0
+                                      : (uint32_t)(H_X * iabs(q->goal_x - q->start_x) +
+                                                   H_Y * iabs(q->goal_y - q->start_y));
     for (unsigned b = 0; b < NB; b++) pf->bhead[b] = NONE;
     pf->bcount = 0;
     pf->bcur = h0 * hw;
     bq_push(pf, h0 * hw, 0, sxyj);
     if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, q->start_x, q->start_y, sj, 0, h0 * hw);
+    return sxyj;
+}
+
+static search_result search(tn_path *pf, const tn_path_query *q)
+{
+    const tn_jump_model *jm = q->jump;
+    const bool explore = q->goal_x < 0;
+    const int W = pf->w;
+    const uint8_t *cell = pf->cell;
+    const int F = jm->fall;
+    const int gx = q->goal_x, gy = q->goal_y;
+    const uint32_t hw = explore ? 0 : (uint32_t)(q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1);
+    const int limit = q->max_expand ? q->max_expand : pf->limit;
+    uint8_t side_tab[256], up_tab[256], down_tab[256];
+    jump_tables(jm, side_tab, up_tab, down_tab);
+    const size_t P = (size_t)W + 2;
+    const uint32_t plane = (uint32_t)W * (uint32_t)pf->h; /* states are J-major */
+    const uint32_t sxyj = begin_search(pf, q, hw);
+    const uint16_t gen = pf->gen;
 
     int expanded = 0;
-    bool found = false;
-    uint32_t end = sxyj;
+    search_result r = {false, sxyj, 0};
     /* best partial: (not standing, distance, cost) smallest */
     uint32_t best = sxyj, best_key_a = 2, best_key_b = 0xffffffffu, best_key_c = 0xffffffffu;
-    tn_status detail = 0;
 
     while (pf->bcount > 0) {
         if (expanded >= limit) {
-            detail = TN_LIMIT_REACHED;
+            r.detail = TN_LIMIT_REACHED;
             break;
         }
         hentry e = bq_pop(pf);
@@ -526,8 +588,8 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
                         x, y, j, e.g, e.f);
         if (!explore) {
             if (x == gx && y == gy) {
-                found = true;
-                end = e.xyj;
+                r.found = true;
+                r.end = e.xyj;
                 break;
             }
             uint32_t ka = ground ? 0u : 1u;
@@ -601,51 +663,67 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
 #undef RELAX
     }
     pf->expanded = expanded;
-    if (stats) stats->expanded = expanded;
-    if (explore) return TN_OK;
-    if (!found) {
-        end = best;
-        if (!detail) detail = TN_UNREACHABLE;
+    if (!explore && !r.found) {
+        r.end = best;
+        if (!r.detail) r.detail = TN_UNREACHABLE;
     }
+    return r;
+}
 
-    /* ---- reconstruct into the scratch buffer, back to front ---- */
-    int n = 0;
-    for (uint32_t c = end;;) {
-        n++;
-        const pstate *p = &pf->s[sidx(pf, c)];
-        if (!(p->fl & ST_PARENT)) break;
-        int x = (int)(c & 0xfff), y = (int)((c >> 12) & 0xfff);
-        switch (p->fl & 3) {
-        case MV_LEFT: x++; break;
-        case MV_RIGHT: x--; break;
-        case MV_UP: y++; break;
-        default: y--; break;
-        }
-        c = pack(x, y, p->pj);
+/* The parent of state c (which has one): undo the recorded move. */
+static inline uint32_t parent_state(uint32_t c, const pstate *p)
+{
+    int x = (int)(c & 0xfff), y = (int)((c >> 12) & 0xfff);
+    switch (p->fl & 3) {
+    case MV_LEFT: x++; break;
+    case MV_RIGHT: x--; break;
+    case MV_UP: y++; break;
+    default: y--; break;
     }
+    return pack(x, y, p->pj);
+}
+
+/* Follow the parents from `end` back to the start and write the path into
+ * pf->raw, start first; returns the number of nodes. */
+static int reconstruct(tn_path *pf, uint32_t end)
+{
+    int n = 1;
+    for (uint32_t c = end; pf->s[sidx(pf, c)].fl & ST_PARENT; n++)
+        c = parent_state(c, &pf->s[sidx(pf, c)]);
     int i = n;
-    for (uint32_t c = end;;) {
-        const pstate *p = &pf->s[sidx(pf, c)];
-        int x = (int)(c & 0xfff), y = (int)((c >> 12) & 0xfff);
+    for (uint32_t c = end;; c = parent_state(c, &pf->s[sidx(pf, c)])) {
+        const int x = (int)(c & 0xfff), y = (int)((c >> 12) & 0xfff);
         tn_path_node *o = &pf->raw[--i];
         o->x = (int16_t)x;
         o->y = (int16_t)y;
         o->jump = (uint8_t)(c >> 24);
-        o->flags = (cell[cidx(pf, x, y)] & C_GROUND) ? TN_NODE_GROUND : 0;
-        if (!(p->fl & ST_PARENT)) break;
-        switch (p->fl & 3) {
-        case MV_LEFT: x++; break;
-        case MV_RIGHT: x--; break;
-        case MV_UP: y++; break;
-        default: y--; break;
-        }
-        c = pack(x, y, p->pj);
+        o->flags = (pf->cell[cidx(pf, x, y)] & C_GROUND) ? TN_NODE_GROUND : 0;
+        if (i == 0) break;
     }
+    return n;
+}
+
+tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
+                       int cap, int *count, tn_path_stats *stats, tn_error *err)
+{
+    if (count) *count = 0;
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->cost = -1;
+    }
+    tn_status st = check_query(pf, m, q, out, cap, err);
+    if (tn_failed(st)) return st;
+    tn_error_clear(err);
+    const search_result r = search(pf, q);
+    if (stats) stats->expanded = pf->expanded;
+    if (q->goal_x < 0) return TN_OK; /* exploration: no path */
+
+    const int n = reconstruct(pf, r.end);
     if (stats) {
         stats->raw_nodes = n;
-        stats->cost = (int)pf->s[sidx(pf, end)].g;
-        stats->end_x = (int)(end & 0xfff);
-        stats->end_y = (int)((end >> 12) & 0xfff);
+        stats->cost = (int)pf->s[sidx(pf, r.end)].g;
+        stats->end_x = (int)(r.end & 0xfff);
+        stats->end_y = (int)((r.end >> 12) & 0xfff);
     }
     int wanted = n, got;
     if (q->raw) {
@@ -656,7 +734,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     }
     if (count) *count = got;
     tn_status s = TN_SUCCESS;
-    if (detail) s |= TN_PARTIAL_RESULT | detail;
+    if (r.detail) s |= TN_PARTIAL_RESULT | r.detail;
     if (got < wanted) s |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
     return s;
 }

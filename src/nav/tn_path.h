@@ -105,22 +105,19 @@
  * nodes where the path crosses a one-way platform.  The result is copied into
  * the caller's buffer, so several followers can share one finder.
  *
- * MEASURED COST (tilenav-bench astar, -O2, this shared 2-core machine under a
- * load of ~6, median of 5 runs per query; 1x2 character, jump height 4):
- *   maps/demo.map (80x45), 300 random pairs of standing tiles (92% reachable):
- *       optimal: median 21 us, 95th percentile 141 us, max 270 us;
- *       fast:    median 20 us, 95th percentile 114 us, max 199 us;
- *       ~60 million states expanded per second (~200 instructions each,
- *       callgrind); an unreachable goal explores the whole reachable set
- *       (up to ~12,000 states here, ~250 us).
- *   generated 512x512 level (tn_levelgen), 100 pairs, limit 32768 states:
- *       median 0.77 ms, max 7.3 ms (33 M states/s: the 100 MB state array
- *       misses the cache); 74 of the 100 searches stop at the limit;
- *       with a 131072-state limit the max is 17.6 ms.
- *   0 allocations per query (counted by a counting allocator).
+ * COST.  About 200 instructions per expanded state (~60 M states/s on the
+ * demo map, fewer on large maps whose state array misses the cache); an
+ * unreachable goal explores the whole reachable set.  0 allocations per
+ * query (tested).  Numbers: docs/bench.md (`make bench`); history:
+ * docs/perf.md.
  * Memory: 8 bytes x W x H x NJ (NJ = 46 with the default physics) + 12 bytes
  * x (4 x limit + 4) + 6 bytes x limit + (W+2) x (H+2): 1.3 MB + pool for
  * 80x45, 96 MB + pool for 512x512.
+ *
+ * THREAD SAFETY.  A finder keeps its search state: one tn_path per thread.
+ * Any number of finders may read one tn_map at once while no thread edits
+ * it (tests/test_threads.c, under ThreadSanitizer).  The jump model is read
+ * only and may be shared.
  */
 #ifndef TN_PATH_H
 #define TN_PATH_H
@@ -196,13 +193,26 @@ typedef struct tn_path_stats {
 
 typedef struct tn_path tn_path;
 
+/* The default search limit, in states per map tile (see tn_path_create). */
+#define TN_PATH_DEFAULT_PER_TILE 4
+
 /* A finder for maps of map_w x map_h tiles.  `phys` (NULL = defaults) fixes
- * how many jump values to reserve (enough for jump heights up to 8 with
- * that gravity, walk speed and terminal speed).  `max_expand` (0 = every
- * state, capped at 1<<20) is the largest search limit a query may use; it
- * sizes the open heap. */
+ * how many jump values NJ to reserve (enough for jump heights up to 8 with
+ * that gravity, walk speed and terminal speed: NJ = 46 by default).
+ * `max_expand` is the largest search limit a query may use; 0 = sized to
+ * the map: 4 states per tile (TN_PATH_DEFAULT_PER_TILE; at least 4096, at
+ * most 1<<20, at most W*H*NJ), which exhausts the reachable set of typical
+ * levels (the demo map's largest is 3.3 states per tile); a search that
+ * hits it returns a partial path (TN_LIMIT_REACHED).
+ * Memory, exactly (tn_path_memory returns it), with L the limit:
+ *     8*W*H*NJ + 12*(4L + 4) + 6*(L + 1) + (W+2)*(H+2) + sizeof(tn_path)
+ * e.g. 256x256 with the defaults: 24.1 MB of states + 12.6 MB of queue
+ * + 1.6 MB = 38.3 MB (the former default limit 1<<20 made it 80.8 MB). */
 tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
                          const tn_allocator *a, tn_path **out, tn_error *err);
+/* Bytes tn_path_create allocates for these arguments; 0 when they are
+ * invalid. */
+size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_expand);
 void tn_path_destroy(tn_path *pf);
 int tn_path_max_expand(const tn_path *pf);
 /* Forget the cached per-tile bits (call when a map's tiles were changed
@@ -213,8 +223,10 @@ void tn_path_invalidate(tn_path *pf);
  * 0) and their number into *count.  Status: TN_SUCCESS (goal reached);
  * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE or |TN_LIMIT_REACHED (path to
  * the closest state); |TN_BUFFER_TOO_SMALL added when `out` got only the
- * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start outside or
- * not fitting, map size differs from the finder's) with a message. */
+ * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal
+ * outside the map or blocked, i.e. the character does not fit there, map
+ * size differs from the finder's) with a message.  err is cleared on
+ * success, partial ones included.  Cost: O(states expanded) <= the limit. */
 tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
                        int cap, int *count, tn_path_stats *stats, tn_error *err);
 

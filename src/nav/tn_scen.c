@@ -162,6 +162,7 @@ static tn_status parse_query(span s, const char *name, int line, tn_scen_query *
 tn_status tn_scen_parse(const char *buf, size_t len, const char *name,
                         const tn_allocator *a, tn_scen **out, tn_error *err)
 {
+    tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
     if (!name) name = "(scen)";
     if (!out || (!buf && len > 0))

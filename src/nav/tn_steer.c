@@ -29,15 +29,17 @@ float tn_wrap_angle(float a)
 
 /* ---- uniform grid ---------------------------------------------------------- */
 
-tn_grid *tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
-                        const tn_allocator *a, tn_error *err)
+tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
+                         const tn_allocator *a, tn_grid **out, tn_error *err)
 {
+    if (out) *out = NULL;
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "grid: no output pointer");
     if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) ||
         !isfinite(w) || !isfinite(h) || !isfinite(cell) || cap < 0) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "grid: size %gx%g, cell %g and capacity %d must be positive", (double)w,
-                     (double)h, (double)cell, cap);
-        return NULL;
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "grid: size %gx%g, cell %g and capacity %d must be positive",
+                            (double)w, (double)h, (double)cell, cap);
     }
     /* Enlarge the cell until the table stays small next to the points. */
     double max_cells = cap * 4.0 > 4096.0 ? cap * 4.0 : 4096.0;
@@ -62,10 +64,11 @@ tn_grid *tn_grid_create(float x0, float y0, float w, float h, float cell, int ca
         tn_grid_destroy(g);
         goto oom;
     }
-    return g;
+    *out = g;
+    tn_error_clear(err);
+    return TN_OK;
 oom:
-    tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "grid: out of memory");
-    return NULL;
+    return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "grid: out of memory");
 }
 
 void tn_grid_destroy(tn_grid *g)

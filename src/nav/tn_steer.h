@@ -34,6 +34,10 @@
  *   cells (2,704 cells): build 6.6 us; a separation query of radius 40 px
  *   21 ns (both medians of 51 repetitions; the query in a hot loop).
  *   tn_steer_box_free for a box under a tile: ~95 instructions (callgrind).
+ *
+ * Thread safety: the vector helpers and tn_steer_* are pure (the map is only
+ * read); a tn_grid is read by tn_grid_query/_separation from any number of
+ * threads between builds, and tn_grid_build needs exclusive access.
  */
 #ifndef TN_STEER_H
 #define TN_STEER_H
@@ -86,10 +90,12 @@ typedef struct tn_grid {
 } tn_grid;
 
 /* A grid over the rectangle [x0, x0+w) x [y0, y0+h) px with cells of at
- * least `cell` px, for up to `cap` points.  NULL (err filled) on bad
- * arguments (w, h, cell not positive and finite, cap < 0) or no memory. */
-tn_grid *tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
-                        const tn_allocator *a, tn_error *err);
+ * least `cell` px, for up to `cap` points, in *out.  INVALID_PARAM (err
+ * filled) on bad arguments (w, h, cell not positive and finite, cap < 0),
+ * OUT_OF_MEMORY.  The cell grows until cols*rows <= max(4096, 4*cap).
+ * Memory: about 4*(cols*rows) + 16*cap bytes plus the struct. */
+tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
+                         const tn_allocator *a, tn_grid **out, tn_error *err);
 void tn_grid_destroy(tn_grid *g);
 /* Bucket n points (xy: x, y pairs; n <= cap, the rest ignored and
  * TN_CAPACITY returned).  Point i keeps id i. */

@@ -1116,7 +1116,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
     if (!B.colpre || !B.colbad) goto oom;
     if (!g->prof.step && !g->prof.reference_build) {
-        B.vmap = tn_map_create(g->prof.w + 8, m->h, a, NULL);
+        tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         if (!B.vmap) goto oom;
         B.fast = true;
     }
@@ -1481,7 +1481,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     B.runs.elem = sizeof(uint16_t);
     ok = B.colpre && B.colbad && B.best;
     if (ok && !g->prof.step && !g->prof.reference_build) {
-        B.vmap = tn_map_create(g->prof.w + 8, m->h, a, NULL);
+        tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         ok = B.vmap != NULL;
         B.fast = ok;
     }

@@ -180,8 +180,8 @@ static tn_status agents_create(tn_world *w, tn_error *err)
     const tn_wenemies *we = tn_wenemies_of(w);
     s->enemy_cap = we && we->pool ? we->pool->cfg.capacity : TN_WENEMIES_CAPACITY;
     s->enemy_xy = tn_alloc_array(&w->alloc, 2 * (size_t)s->enemy_cap, sizeof *s->enemy_xy);
-    s->grid = tn_grid_create(0.0f, 0.0f, (float)w->map->w * T, (float)w->map->h * T,
-                             s->cparams.separation_radius, s->enemy_cap, &w->alloc, err);
+    tn_grid_create(0.0f, 0.0f, (float)w->map->w * T, (float)w->map->h * T,
+                   s->cparams.separation_radius, s->enemy_cap, &w->alloc, &s->grid, err);
     if (!s->enemy_xy || !s->grid || !items_scan(w, s)) {
         agents_destroy(w);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "agents: out of memory");

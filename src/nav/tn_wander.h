@@ -84,6 +84,9 @@
  *   and ~7 guide paths per step.  Without the path guide: 0.17 ms (~1,030
  *   instructions per wanderer-step, callgrind; ~63 line-of-sight queries
  *   per step).  Target: under 0.5 ms.
+ *
+ * THREAD SAFETY: a tn_wanderer belongs to one thread at a time; params and
+ * the environment are only read and may be shared.
  */
 #ifndef TN_WANDER_H
 #define TN_WANDER_H

@@ -108,7 +108,7 @@ static tn_status create(tn_world *w, tn_error *err)
         tn_error_set(err, st, 0, 0, "enemies: out of memory for the spawn list");
         goto fail;
     }
-    tn_flow_rebuild(s->flow, w->map);
+    tn_flow_rebuild(s->flow, w->map, NULL);
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
     return TN_OK;
 fail:
@@ -120,7 +120,7 @@ static void step(tn_world *w)
 {
     tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
-    tn_enemies_step(s->pool, s->flow, s->spawns, s->nspawns, &s->rng, w->phys.dt);
+    tn_enemies_step(s->pool, s->flow, s->spawns, s->nspawns, &s->rng, w->phys.dt, NULL);
 }
 
 static int kind_of(int tile, int mark)
@@ -146,7 +146,8 @@ static tn_status check_edit(tn_world *w, int x, int y, int tile, int mark, tn_er
     int new_kind = kind_of(tile, mark);
     if (new_kind != old_kind) {
         int first = -1;
-        int lost = tn_flow_whatif(s->flow, x, y, new_kind, s->spawns, s->nspawns, &first);
+        int lost = 0;
+        tn_flow_whatif(s->flow, x, y, new_kind, s->spawns, s->nspawns, &lost, &first, NULL);
         if (lost > 0) {
             int sx = s->spawns[first] % m->w, sy = s->spawns[first] / m->w;
             if (new_kind == TN_FLOW_WALL)
@@ -175,7 +176,7 @@ static void on_edit(tn_world *w, int x, int y)
     if (x < 0) {
         if (tn_failed(scan_marks(w, s)))
             tn_world_message(w, "enemies: out of memory for the spawn list");
-        tn_flow_rebuild(s->flow, m);
+        tn_flow_rebuild(s->flow, m, NULL);
         tn_enemies_clear(s->pool);
         return;
     }
@@ -185,10 +186,10 @@ static void on_edit(tn_world *w, int x, int y)
         tn_world_message(w, "enemies: out of memory: spawn point (%d,%d) is not used", x, y);
     if (!spawn_now) spawn_remove(s, t);
     int old_kind = s->flow->kind[tn_flow_index(s->flow, x, y)];
-    tn_flow_update(s->flow, m, x, y);
+    tn_flow_update(s->flow, m, x, y, NULL);
     int new_kind = s->flow->kind[tn_flow_index(s->flow, x, y)];
     s->ndests += (new_kind == TN_FLOW_DEST) - (old_kind == TN_FLOW_DEST);
-    tn_enemies_on_edit(s->pool, s->flow, x, y);
+    tn_enemies_on_edit(s->pool, s->flow, x, y, NULL);
 }
 
 #define SPACING_FROM_RATE 3.0 /* enemies per second */

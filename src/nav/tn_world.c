@@ -325,7 +325,7 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     }
     if (tile != old_tile) {
         bool was_start = x == m->start_x && y == m->start_y;
-        tn_map_set_tile(m, x, y, tile);
+        tn_map_set_tile(m, x, y, tile, NULL);
         if (was_start && m->start_x < 0) { /* covered: remembered, not lost */
             w->covered_start_x = x;
             w->covered_start_y = y;

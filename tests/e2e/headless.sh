@@ -23,7 +23,13 @@ sed -i "s|OUT|$T/saved.map|" "$T/walk.script"
 out=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "run failed"
 echo "$out" | grep -q '^{"frames":300,"seed":7,"map":{"width":80,"height":45},"character":{' || fail "unexpected JSON: $out"
 echo "$out" | grep -q '"on_ground":true' || fail "character not on the ground: $out"
-echo "$out" | grep -q '"edits":2,"refused_edits":0,"unsaved":false' || fail "edits/save not reflected: $out"
+# saved elsewhere: the map's own file still lacks the edits (as in the window)
+echo "$out" | grep -q '"edits":2,"refused_edits":0,"unsaved":true' || fail "edits/save not reflected: $out"
+# saved over the map's own file: nothing unsaved any more
+cp maps/demo.map "$T/own.map"
+printf '10 toggle 30 5 block\n20 save %s\n' "$T/own.map" > "$T/own.script"
+own=$("$B/tilenav" --headless --map "$T/own.map" --frames 30 --script "$T/own.script") || fail "own-file run failed"
+echo "$own" | grep -q '"edits":1,"refused_edits":0,"unsaved":false' || fail "save over the map's file still unsaved: $own"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
 [ "$tx" -gt 6 ] || fail "character did not walk right (tile_x=$tx)"
 # the saved map has the two edits and loads again

@@ -57,7 +57,7 @@ int main()
     // A 4-connected flow field to the destination.
     tn_flow *flow = nullptr;
     check(tn_succeeded(tn_flow_create(map->w, map->h, 4, nullptr, &flow, &err)), "flow create");
-    check(tn_succeeded(tn_flow_rebuild(flow, map)), "flow rebuild");
+    check(tn_succeeded(tn_flow_rebuild(flow, map, NULL)), "flow rebuild");
     check(tn_flow_dist(flow, 1, 4) > 0, "spawn reaches the destination");
 
     // The navmesh of the free space, and one path across it.
