@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "testutil.h"
+#include "worldutil.h"
 
 #include <math.h>
 #include <stdio.h>

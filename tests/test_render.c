@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "testutil.h"
+#include "worldutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

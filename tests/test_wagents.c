@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
+#include "testutil.h"
 #include "tn_wagents.h"
 #include "tn_world.h"
 
@@ -18,9 +18,7 @@
 
 static tn_world *load(const char *path, uint64_t seed)
 {
-    char err[512];
-    tn_map *m;
-    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *m = tu_load_map(path);
     tn_world_config cfg = tn_world_default_config();
     cfg.seed = seed;
     tn_world *w;

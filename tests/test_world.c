@@ -5,12 +5,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "testutil.h"
+#include "worldutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
 #include "tn_world.h"
 
 static void test_start_and_ground(void **state)
