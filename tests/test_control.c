@@ -49,10 +49,10 @@ static void test_undo_redo(void **state)
     tn_undo_clear(&u);
     tn_rng r;
     tn_rng_seed(&r, 5, 5);
-    int accepted = 0, refused0 = w->refused_edits;
+    int accepted = 0, refused0 = tn_world_refused_edits(w);
     for (int i = 0; i < 300; i++) {
-        int x = (int)tn_rng_below(&r, (uint32_t)w->map->w);
-        int y = (int)tn_rng_below(&r, (uint32_t)w->map->h);
+        int x = (int)tn_rng_below(&r, (uint32_t)tn_world_map(w)->w);
+        int y = (int)tn_rng_below(&r, (uint32_t)tn_world_map(w)->h);
         tn_button b = (tn_button)tn_rng_below(&r, 3);
         tn_world_set_tool(w, (tn_tool)(1 + tn_rng_below(&r, 5))); /* block..item */
         int before = u.count;
@@ -62,9 +62,9 @@ static void test_undo_redo(void **state)
         else assert_int_equal(u.count, before); /* a refused edit is not recorded */
         tn_world_step(w);
     }
-    assert_true(w->refused_edits > refused0); /* the rules did refuse some */
+    assert_true(tn_world_refused_edits(w) > refused0); /* the rules did refuse some */
     assert_int_equal(u.count, accepted > TN_UNDO_MAX ? TN_UNDO_MAX : accepted);
-    tn_map *after = tn_map_clone(w->map, NULL);
+    tn_map *after = tn_map_clone(tn_world_map(w), NULL);
     assert_non_null(after);
     tn_error e;
     int undone = 0;
@@ -74,13 +74,13 @@ static void test_undo_redo(void **state)
         assert_true(tn_succeeded(tn_world_check(w, &e)));
     }
     assert_false(tn_undo_undo(&u, w));
-    assert_true(same_map(w->map, orig->map));
+    assert_true(same_map(tn_world_map(w), tn_world_map(orig)));
     while (u.redo > 0) {
         assert_true(tn_undo_redo(&u, w));
         assert_true(tn_succeeded(tn_world_check(w, &e)));
     }
     assert_false(tn_undo_redo(&u, w));
-    assert_true(same_map(w->map, after));
+    assert_true(same_map(tn_world_map(w), after));
     /* a new edit after an undo drops the redo side */
     assert_true(tn_undo_undo(&u, w));
     assert_int_equal(u.redo, 1);
@@ -102,7 +102,7 @@ static void test_undo_ring(void **state)
     tn_error e;
     int n = 0;
     for (int k = 0; n < TN_UNDO_MAX + 50; k++) {
-        int x = 1 + k % (w->map->w - 2), y = 1 + (k / (w->map->w - 2)) % 10;
+        int x = 1 + k % (tn_world_map(w)->w - 2), y = 1 + (k / (tn_world_map(w)->w - 2)) % 10;
         if (!tn_failed(tn_undo_edit(&u, w, x, y, TN_EDIT_ONEWAY, &e))) n++;
     }
     assert_int_equal(u.count, TN_UNDO_MAX);
@@ -167,14 +167,14 @@ static void test_reset(void **state)
     for (int i = 0; i < 200; i++) tn_world_step(w);
     char err[512];
     assert_int_equal(tn_control_reset(w, "maps/demo.map", err, sizeof err), 0);
-    assert_true(same_map(w->map, fresh->map));
+    assert_true(same_map(tn_world_map(w), tn_world_map(fresh)));
     double v;
     assert_true(tn_world_get(w, "bots", &v) && v == 0);
     assert_true(tn_world_get(w, "wanderers", &v) && v == 0);
     assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.8) < 1e-6); /* sliders stay */
-    assert_int_equal(w->edits, 0);
-    assert_false(w->dirty);
-    assert_true(w->character.x == fresh->character.x && w->character.y == fresh->character.y);
+    assert_int_equal(tn_world_edits(w), 0);
+    assert_false(tn_world_dirty(w));
+    assert_true(tn_world_character(w)->x == tn_world_character(fresh)->x && tn_world_character(w)->y == tn_world_character(fresh)->y);
     char *a = world_json(w), *b = world_json(fresh);
     /* the same world apart from the frame count */
     assert_non_null(strstr(a, "\"enemies\":{\"alive\":0,\"spawned\":0"));

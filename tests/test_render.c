@@ -147,14 +147,14 @@ static void test_character_moves(void **state)
         tn_world_step(w);
     }
     int tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(tn_world_character(w), &tx, &ty);
     assert_int_equal(ty, 10);
     assert_true(tx >= 11);
     SDL_Surface *s = shoot(w, 0, SHOT);
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    int x = (int)tn_camera_sx(&c, w->character.x + 8), y = (int)tn_camera_sy(&c, w->character.y + 24);
+    int x = (int)tn_camera_sx(&c, tn_world_character(w)->x + 8), y = (int)tn_camera_sy(&c, tn_world_character(w)->y + 24);
     assert_colour(s, x, y, TN_COL_CHAR);
     int x0, y0;
     tile_px(&c, 2, 10, 0.5f, 0.5f, &x0, &y0);

@@ -60,7 +60,7 @@ static tn_world *world_from(const char *text, uint64_t seed)
 
 static void expect_refused(tn_world *w, int x, int y, tn_edit kind, const char *what)
 {
-    int before = w->refused_edits;
+    int before = tn_world_refused_edits(w);
     tn_error e = {0};
     tn_status s = tn_world_edit(w, x, y, kind, &e);
     if (!tn_failed(s) || !strstr(e.msg, what))
@@ -69,8 +69,8 @@ static void expect_refused(tn_world *w, int x, int y, tn_edit kind, const char *
     assert_true(tn_failed(s));
     assert_true(tn_status_detail(s, TN_REFUSED));
     assert_non_null(strstr(e.msg, what));
-    assert_non_null(strstr(w->message, what)); /* shown in the HUD */
-    assert_int_equal(w->refused_edits, before + 1);
+    assert_non_null(strstr(tn_world_message_text(w), what)); /* shown in the HUD */
+    assert_int_equal(tn_world_refused_edits(w), before + 1);
 }
 
 static void expect_ok(tn_world *w, int x, int y, tn_edit kind)
@@ -114,9 +114,9 @@ static void test_world_refusal_rules(void **state)
     expect_ok(w, 6, 0, TN_EDIT_ONEWAY);
     expect_ok(w, 6, 0, TN_EDIT_ONEWAY);
     /* Through a click too (right button = block). */
-    int before = w->refused_edits;
+    int before = tn_world_refused_edits(w);
     assert_true(tn_failed(tn_world_click(w, 6, 0, TN_CLICK_RIGHT, false, NULL)));
-    assert_int_equal(w->refused_edits, before + 1);
+    assert_int_equal(tn_world_refused_edits(w), before + 1);
     /* A second destination in S's pocket: now the gap may close. */
     expect_ok(w, 4, 4, TN_EDIT_DEST);
     assert_int_equal(s->ndests, 2);
@@ -141,7 +141,7 @@ static void test_world_refusal_rules(void **state)
     /* The field followed every accepted edit. */
     tn_flow *ref = NULL;
     assert_true(tn_succeeded(tn_flow_create(12, 7, 4, NULL, &ref, NULL)));
-    tn_flow_rebuild(ref, w->map);
+    tn_flow_rebuild(ref, tn_world_map(w));
     for (int y = 0; y < 7; y++)
         for (int x = 0; x < 12; x++) {
             assert_true(tn_flow_dist(ref, x, y) == tn_flow_dist(s->flow, x, y));
@@ -192,8 +192,8 @@ static void test_world_idle_and_cutoff(void **state)
         tn_world_step(w);
         /* a spawn waits for room: never two enemies near a spawn centre */
         for (int p = 0; p < s->nspawns; p++) {
-            float cx = (float)(s->spawns[p] % w->map->w) + 0.5f;
-            float cy = (float)(s->spawns[p] / w->map->w) + 0.5f;
+            float cx = (float)(s->spawns[p] % tn_world_map(w)->w) + 0.5f;
+            float cy = (float)(s->spawns[p] / tn_world_map(w)->w) + 0.5f;
             int near = 0;
             for (int i = 0; i < s->pool->count; i++) {
                 float dx = s->pool->e[i].x - cx, dy = s->pool->e[i].y - cy;

@@ -18,11 +18,11 @@ static void test_start_and_ground(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     for (int i = 0; i < 10; i++) tn_world_step(w);
     int tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(tn_world_character(w), &tx, &ty);
     assert_int_equal(tx, 1);
     assert_int_equal(ty, 6);
-    assert_true(w->character.on_ground);
-    assert_int_equal(w->frame, 10);
+    assert_true(tn_world_character(w)->on_ground);
+    assert_int_equal(tn_world_frame(w), 10);
     tn_world_destroy(w);
 }
 
@@ -33,16 +33,16 @@ static void test_edits(void **state)
     tn_error e;
     /* toggling a block on and off */
     assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(tn_map_tile(w->map, 4, 2), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 4, 2), TN_TILE_BLOCK);
     assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(tn_map_tile(w->map, 4, 2), TN_TILE_EMPTY);
-    assert_int_equal(w->edits, 2);
-    assert_true(w->dirty);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 4, 2), TN_TILE_EMPTY);
+    assert_int_equal(tn_world_edits(w), 2);
+    assert_true(tn_world_dirty(w));
     /* a block inside the character is refused, counted and shown */
     assert_true(tn_failed(tn_world_edit(w, 1, 5, TN_EDIT_BLOCK, &e)));
     assert_string_equal(e.msg, "tile (1,5) is inside the character: a block there would trap it");
-    assert_string_equal(w->message, e.msg);
-    assert_int_equal(w->refused_edits, 1);
+    assert_string_equal(tn_world_message_text(w), e.msg);
+    assert_int_equal(tn_world_refused_edits(w), 1);
     /* a one-way inside the character is fine (it cannot trap) */
     assert_true(tn_succeeded(tn_world_edit(w, 1, 5, TN_EDIT_ONEWAY, &e)));
     assert_true(tn_succeeded(tn_world_edit(w, 1, 5, TN_EDIT_EMPTY, &e)));
@@ -53,9 +53,9 @@ static void test_edits(void **state)
     assert_true(tn_failed(tn_world_edit(w, 0, 0, TN_EDIT_ITEM, &e)));
     assert_string_equal(e.msg, "tile (0,0) is not empty: items go on empty tiles only");
     assert_true(tn_succeeded(tn_world_edit(w, 5, 5, TN_EDIT_ITEM, &e)));
-    assert_int_equal(tn_map_mark(w->map, 5, 5), TN_MARK_ITEM);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 5, 5), TN_MARK_ITEM);
     assert_true(tn_succeeded(tn_world_edit(w, 5, 5, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(tn_map_mark(w->map, 5, 5), TN_MARK_NONE);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 5, 5), TN_MARK_NONE);
     tn_world_destroy(w);
 }
 
@@ -65,14 +65,14 @@ static void test_clicks(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     assert_true(tn_succeeded(tn_world_click(w, 6, 3, TN_CLICK_RIGHT, false, &e)));
-    assert_int_equal(tn_map_tile(w->map, 6, 3), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 6, 3), TN_TILE_BLOCK);
     assert_true(tn_succeeded(tn_world_click(w, 7, 3, TN_CLICK_MIDDLE, false, &e)));
-    assert_int_equal(tn_map_tile(w->map, 7, 3), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 7, 3), TN_TILE_ONEWAY);
     assert_true(tn_succeeded(tn_world_click(w, 8, 3, TN_CLICK_RIGHT, true, &e)));
-    assert_int_equal(tn_map_tile(w->map, 8, 3), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 8, 3), TN_TILE_ONEWAY);
     tn_world_set_tool(w, TN_TOOL_ITEM);
     assert_true(tn_succeeded(tn_world_click(w, 8, 2, TN_CLICK_LEFT, false, &e)));
-    assert_int_equal(tn_map_mark(w->map, 8, 2), TN_MARK_ITEM);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 8, 2), TN_MARK_ITEM);
     assert_true(tn_failed(tn_world_click(w, 80, 2, TN_CLICK_LEFT, false, &e)));
     assert_string_equal(e.msg, "tile (80,2) is outside the 12x8 map");
     assert_true(tn_failed(tn_world_set_tool(w, TN_TOOL_COUNT)));
@@ -97,12 +97,12 @@ static void test_params(void **state)
     assert_false(tn_world_get(w, "warp", &v));
     /* growing the character: keeps its feet; refused where there is no room */
     for (int i = 0; i < 5; i++) tn_world_step(w);
-    float bottom = w->character.y + 2 * 16.0f;
+    float bottom = tn_world_character(w)->y + 2 * 16.0f;
     assert_true(tn_succeeded(tn_world_set(w, "char_height", 3, &e)));
-    assert_float_equal(w->character.y + 3 * 16.0f, bottom, 1e-4);
+    assert_float_equal(tn_world_character(w)->y + 3 * 16.0f, bottom, 1e-4);
     assert_true(tn_failed(tn_world_set(w, "char_height", 9, &e)));
     assert_string_equal(e.msg, "no room for a 1x9 character here: move to open space first");
-    assert_int_equal(w->character.h, 3);
+    assert_int_equal(tn_world_character(w)->h, 3);
     int n;
     const tn_param_info *p = tn_world_params(&n);
     assert_true(n >= 4);
@@ -142,9 +142,9 @@ static void test_replace_map(void **state)
     tn_map *m = tn_map_create(5, 5, NULL, NULL);
     tn_error e;
     assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
-    assert_int_equal(w->map->w, 5);
-    assert_false(tn_body_box_blocked(w->map, w->character.x, w->character.y, w->character.w,
-                                     w->character.h));
+    assert_int_equal(tn_world_map(w)->w, 5);
+    assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x, tn_world_character(w)->y, tn_world_character(w)->w,
+                                     tn_world_character(w)->h));
     tn_world_destroy(w);
 }
 
@@ -236,9 +236,9 @@ static void test_placement_matches_ring_scan(void **state)
         assert_true(tn_succeeded(st));
         tn_body want;
         tn_body_place(&want, cfg.char_w, cfg.char_h, ex, ey);
-        assert_true(w->character.x == want.x && w->character.y == want.y);
-        assert_false(tn_body_box_blocked(w->map, w->character.x, w->character.y, w->character.w,
-                                         w->character.h));
+        assert_true(tn_world_character(w)->x == want.x && tn_world_character(w)->y == want.y);
+        assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x, tn_world_character(w)->y, tn_world_character(w)->w,
+                                         tn_world_character(w)->h));
         placed++;
         tn_world_destroy(w);
     }
@@ -258,9 +258,9 @@ static void test_no_room_refused(void **state)
     assert_string_equal(e.msg, "the 1x2-tile character fits nowhere on this 4096x1 map (it is "
                                "smaller than the character); try a smaller --char");
     w = tu_load_world("tests/data/small.map", 1);
-    int old_w = w->map->w;
+    int old_w = tn_world_map(w)->w;
     assert_true(tn_failed(tn_world_replace_map(w, tn_map_create(1, 1, NULL, NULL), &e)));
-    assert_int_equal(w->map->w, old_w);
+    assert_int_equal(tn_world_map(w)->w, old_w);
     assert_true(tn_succeeded(tn_world_check(w, &e)));
     tn_world_destroy(w);
 }
@@ -272,16 +272,16 @@ static void test_start_survives_block_toggle(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     /* walk away from the start first so a block may go there */
-    w->character.x += 5 * TN_TILE_PX;
+    tn_world_place_character(w, tn_world_character(w)->x + 5 * TN_TILE_PX, tn_world_character(w)->y);
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(w->map->start_x, -1);
+    assert_int_equal(tn_world_map(w)->start_x, -1);
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(w->map->start_x, 1);
-    assert_int_equal(w->map->start_y, 6);
+    assert_int_equal(tn_world_map(w)->start_x, 1);
+    assert_int_equal(tn_world_map(w)->start_y, 6);
     /* through a one-way platform too */
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_ONEWAY, &e)));
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_EMPTY, &e)));
-    assert_int_equal(w->map->start_x, 1);
+    assert_int_equal(tn_world_map(w)->start_x, 1);
     tn_world_destroy(w);
 }
 

@@ -212,8 +212,8 @@ typedef struct host_ctx {
 static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
 {
     (void)user;
-    if (tn_save_map(w->map, path, err, cap) != 0) return -1;
-    w->dirty = false;
+    if (tn_save_map(tn_world_map(w), path, err, cap) != 0) return -1;
+    tn_world_set_dirty(w, false);
     return 0;
 }
 
@@ -290,7 +290,7 @@ int main(int argc, char **argv)
     rc = 0;
     if (o.headless || o.screenshot) {
         for (long f = 0; f < o.frames; f++) {
-            if (script && tn_script_apply(script, w, w->frame, &host, err, sizeof err) != 0) {
+            if (script && tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
                 rc = 1;
                 break;
@@ -298,7 +298,7 @@ int main(int argc, char **argv)
             tn_world_step(w);
         }
         /* Commands due at the final frame (e.g. a last save) still run. */
-        if (rc == 0 && script && tn_script_apply(script, w, w->frame, &host, err, sizeof err) != 0) {
+        if (rc == 0 && script && tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
             fprintf(stderr, "tilenav: %s\n", err);
             rc = 1;
         }

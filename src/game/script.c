@@ -249,9 +249,9 @@ void tn_script_destroy(tn_script *s)
 static bool check_tile(const tn_script *s, const tn_script_cmd *c, const tn_world *w, char *err,
                        size_t errcap)
 {
-    if (tn_map_inside(w->map, c->x, c->y)) return true;
+    if (tn_map_inside(tn_world_map(w), c->x, c->y)) return true;
     snprintf(err, errcap, "%s:%d: tile (%d,%d) is outside the %dx%d map", s->file, c->line, c->x,
-             c->y, w->map->w, w->map->h);
+             c->y, tn_world_map(w)->w, tn_world_map(w)->h);
     return false;
 }
 
@@ -277,10 +277,7 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
             break;
         case TN_SC_GOTO: {
             if (!check_tile(s, c, w, err, errcap)) return -1;
-            tn_tool keep = w->tool;
-            w->tool = TN_TOOL_GOTO;
-            tn_world_click(w, c->x, c->y, TN_CLICK_LEFT, false, &e);
-            w->tool = keep;
+            tn_world_goto(w, c->x, c->y, &e);
             break;
         }
         case TN_SC_TOOL: tn_world_set_tool(w, (tn_tool)c->arg); break;

@@ -1,5 +1,6 @@
 /* The agents subsystem: see tn_wagents.h. */
 #include "tn_wagents.h"
+#include "tn_world_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -573,3 +574,5 @@ const tn_subsystem tn_sub_agents = {
     .draw = agents_draw,
     .check = agents_check,
 };
+
+const tn_wagents *tn_wagents_of(const tn_world *w) { return (const tn_wagents *)w->agents; }

@@ -73,10 +73,7 @@ typedef struct tn_wagents {
 } tn_wagents;
 
 /* The world's agents state (NULL before creation). */
-static inline const tn_wagents *tn_wagents_of(const tn_world *w)
-{
-    return (const tn_wagents *)w->agents;
-}
+const tn_wagents *tn_wagents_of(const tn_world *w);
 
 /* The wanderers' target now (the character's centre or the placed one). */
 void tn_wagents_target(const tn_world *w, float *x, float *y);

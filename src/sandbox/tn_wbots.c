@@ -1,5 +1,6 @@
 /* The bots subsystem: see tn_wbots.h. */
 #include "tn_wbots.h"
+#include "tn_world_impl.h"
 
 #include <stdio.h>
 #include <string.h>

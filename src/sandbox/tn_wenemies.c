@@ -1,5 +1,6 @@
 /* The enemies subsystem: see tn_wenemies.h. */
 #include "tn_wenemies.h"
+#include "tn_world_impl.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -376,3 +377,5 @@ const tn_subsystem tn_sub_enemies = {
     .draw = draw,
     .check = check,
 };
+
+tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }

@@ -52,7 +52,7 @@ typedef struct tn_wenemies {
 } tn_wenemies;
 
 /* The world's enemies state (NULL before creation). */
-static inline tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
+tn_wenemies *tn_wenemies_of(const tn_world *w);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,6 @@
 /* The navmesh subsystem: see tn_wnav.h. */
 #include "tn_wnav.h"
+#include "tn_world_impl.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #include "tn_world.h"
+#include "tn_world_impl.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -366,21 +367,18 @@ static const tn_subsystem *tool_owner(tn_tool t)
     }
 }
 
-tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+static tn_status outside(tn_world *w, int x, int y, tn_error *err)
 {
-    tn_error local;
-    if (!err) err = &local;
-    if (!tn_map_inside(w->map, x, y)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, w->map->w,
-                 w->map->h);
-        tn_world_message(w, "%s", msg);
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
-    }
-    if (b == TN_CLICK_MIDDLE || (b == TN_CLICK_RIGHT && shift))
-        return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
-    if (b == TN_CLICK_RIGHT) return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
-    switch (w->tool) {
+    char msg[128];
+    snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, w->map->w, w->map->h);
+    tn_world_message(w, "%s", msg);
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
+}
+
+/* What a left click with `tool` does on tile (x, y), inside the map. */
+static tn_status use_tool(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+{
+    switch (tool) {
     case TN_TOOL_BLOCK: return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
     case TN_TOOL_ONEWAY: return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
     case TN_TOOL_SPAWN: return tn_world_edit(w, x, y, TN_EDIT_SPAWN, err);
@@ -388,15 +386,59 @@ tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_
     case TN_TOOL_ITEM: return tn_world_edit(w, x, y, TN_EDIT_ITEM, err);
     default: break;
     }
-    const tn_subsystem *owner = tool_owner(w->tool);
+    const tn_subsystem *owner = tool_owner(tool);
     if (!owner || !owner->click) {
-        tn_world_message(w, "the %s tool is not available yet", tn_tool_name(w->tool));
+        tn_world_message(w, "the %s tool is not available yet", tn_tool_name(tool));
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "the %s tool is not available yet", tn_tool_name(w->tool));
+                            "the %s tool is not available yet", tn_tool_name(tool));
     }
-    tn_status s = owner->click(w, x, y, w->tool, err);
+    tn_status s = owner->click(w, x, y, tool, err);
     if (tn_failed(s)) tn_world_message(w, "%s", err->msg);
     return s;
+}
+
+tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    if (!tn_map_inside(w->map, x, y)) return outside(w, x, y, err);
+    if (b == TN_CLICK_MIDDLE || (b == TN_CLICK_RIGHT && shift))
+        return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
+    if (b == TN_CLICK_RIGHT) return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
+    return use_tool(w, x, y, w->tool, err);
+}
+
+tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    if (!tn_map_inside(w->map, x, y)) return outside(w, x, y, err);
+    return use_tool(w, x, y, TN_TOOL_GOTO, err);
+}
+
+/* ---- accessors ---- */
+
+const tn_map *tn_world_map(const tn_world *w) { return w->map; }
+const tn_body *tn_world_character(const tn_world *w) { return &w->character; }
+const tn_phys_params *tn_world_phys(const tn_world *w) { return &w->phys; }
+tn_input tn_world_input(const tn_world *w) { return w->input; }
+long tn_world_frame(const tn_world *w) { return w->frame; }
+tn_tool tn_world_tool(const tn_world *w) { return w->tool; }
+int tn_world_edits(const tn_world *w) { return w->edits; }
+int tn_world_refused_edits(const tn_world *w) { return w->refused_edits; }
+void tn_world_reset_edit_counts(tn_world *w) { w->edits = w->refused_edits = 0; }
+bool tn_world_dirty(const tn_world *w) { return w->dirty; }
+void tn_world_set_dirty(tn_world *w, bool dirty) { w->dirty = dirty; }
+const char *tn_world_message_text(const tn_world *w) { return w->message; }
+int tn_world_message_ttl(const tn_world *w) { return w->message_ttl; }
+void tn_world_set_message_ttl(tn_world *w, int steps) { w->message_ttl = steps < 0 ? 0 : steps; }
+void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock) { w->clock = clock; }
+tn_world_clock_fn tn_world_clock(const tn_world *w) { return w->clock; }
+
+void tn_world_place_character(tn_world *w, float x, float y)
+{
+    w->character.x = x;
+    w->character.y = y;
 }
 
 const tn_param_info *tn_world_params(int *count)

@@ -118,40 +118,6 @@ typedef struct tn_world_config {
     int char_w, char_h;  /* tiles; default 1 x 2 */
 } tn_world_config;
 
-struct tn_world {
-    tn_map *map;               /* owned */
-    tn_allocator alloc;
-    tn_phys_params phys;
-    tn_body character;
-    tn_input input;            /* the player's keys, read by the next step */
-    tn_rng rng;
-    uint64_t seed;
-    long frame;                /* steps taken */
-    tn_tool tool;
-    bool dirty;                /* edits since the last save */
-    int edits, refused_edits;
-    /* The map's start tile while an edit covers it with a block or one-way
-     * (the map then has no start); the start comes back when that tile is
-     * emptied again.  -1,-1 otherwise. */
-    int covered_start_x, covered_start_y;
-    char message[TN_ERROR_MSG_MAX]; /* last HUD message */
-    int message_ttl;           /* steps left to show it */
-    /* Monotonic clock in seconds, set by an interactive front end so
-     * subsystems can time their queries for the HUD.  NULL (the default, and
-     * in headless runs) keeps every output deterministic: timings are then
-     * reported as null in the JSON. */
-    double (*clock)(void);
-    /* Items picked up during play: game state, not level content.  The
-     * map keeps its '*' marks (saving never loses them); taken[y*w+x] hides
-     * one until the tile is edited or the map replaced. */
-    uint8_t *taken;
-
-    /* subsystem state, owned by each subsystem's file */
-    struct tn_wbots *bots;
-    struct tn_wenemies *enemies;
-    struct tn_wnav *nav;
-    struct tn_wagents *agents;
-};
 
 tn_world_config tn_world_default_config(void);
 /* Takes ownership of `map` (also on failure).  REFUSED when the character
@@ -212,6 +178,41 @@ bool tn_world_take_item(tn_world *w, int x, int y);
 bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y);
 /* The character's pixel centre. */
 void tn_world_character_center(const tn_world *w, float *x, float *y);
+
+/* ---- accessors: tn_world is opaque (its fields: tn_world_impl.h, for the
+ * sandbox's own files only).  Each is O(1). */
+const tn_map *tn_world_map(const tn_world *w);
+const tn_body *tn_world_character(const tn_world *w);
+const tn_phys_params *tn_world_phys(const tn_world *w);
+/* The player's keys as last set (tn_world_set_input or a bot's drive). */
+tn_input tn_world_input(const tn_world *w);
+long tn_world_frame(const tn_world *w);          /* steps taken */
+tn_tool tn_world_tool(const tn_world *w);
+int tn_world_edits(const tn_world *w);           /* edits applied */
+int tn_world_refused_edits(const tn_world *w);   /* edits refused */
+void tn_world_reset_edit_counts(tn_world *w);    /* both counts to 0 */
+/* Edits since the last save: set by every edit; the front end clears it
+ * when it saves (false) and sets it when it restores unsaved edits. */
+bool tn_world_dirty(const tn_world *w);
+void tn_world_set_dirty(tn_world *w, bool dirty);
+/* The last HUD message and how many steps it is still shown (0: none). */
+const char *tn_world_message_text(const tn_world *w);
+int tn_world_message_ttl(const tn_world *w);
+void tn_world_set_message_ttl(tn_world *w, int steps);
+/* Monotonic clock in seconds, set by an interactive front end so parts can
+ * time their queries for the HUD.  NULL (the default, and in headless runs)
+ * keeps every output deterministic: timings are then null in the JSON. */
+typedef double (*tn_world_clock_fn)(void);
+void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock);
+tn_world_clock_fn tn_world_clock(const tn_world *w);
+/* Move the character's body to top-left pixel (x, y), velocity kept (tests
+ * and tools; no collision check: tn_world_check reports a body in a block). */
+void tn_world_place_character(tn_world *w, float x, float y);
+
+/* Send the character to tile (x, y) with the platformer planner: what a
+ * left click with the goto tool does, whatever the current tool is (the tool
+ * is not changed).  Fails, with a message, when no path leads there. */
+tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err);
 
 #ifdef __cplusplus
 }
