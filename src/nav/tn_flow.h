@@ -70,7 +70,7 @@
  *     serpentine filling 1024x1024) 3.7 ms: the queue finishes it.
  *     Tried and dropped: 8x8 blocks in one uint64_t (3.8 tiles per block
  *     visit, 74M instructions), per-tile scatter of d[] during the search
- *     (a cache miss and a mispredicted loop exit per visit), the colours'
+ *     (a cache miss and a mispredicted loop exit per visit), the two parities'
  *     45-degree rotated grids (wavefronts cross blocks straight: 9.5 tiles
  *     per visit, search 20M instead of 36M instructions, but the map and
  *     output passes then gather and scatter along diagonals: no gain).
