@@ -178,8 +178,7 @@ static tn_status agents_create(tn_world *w, tn_error *err)
      * it (three tiles: they stay readable, each on its own) */
     s->wparams.arrive_radius = 3.0f * T;
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
-    const tn_wenemies *we = tn_wenemies_of(w);
-    s->enemy_cap = we && we->pool ? we->pool->cfg.capacity : TN_WENEMIES_CAPACITY;
+    s->enemy_cap = tn_wenemies_capacity(w);
     s->enemy_xy = tn_alloc_array(&w->alloc, 2 * (size_t)s->enemy_cap, sizeof *s->enemy_xy);
     s->grid = tn_grid_create(0.0f, 0.0f, (float)w->map->w * T, (float)w->map->h * T,
                              s->cparams.separation_radius, s->enemy_cap, &w->alloc, err);
@@ -200,16 +199,7 @@ static void agents_step(tn_world *w)
     float dt = w->phys.dt;
 
     /* Enemies into the grid. */
-    int ne = 0;
-    const tn_wenemies *we = tn_wenemies_of(w);
-    if (we && we->pool) {
-        const tn_enemies *pool = we->pool;
-        ne = tn_mini(pool->count, s->enemy_cap);
-        for (int i = 0; i < ne; i++) {
-            s->enemy_xy[2 * i] = pool->e[i].x * T;
-            s->enemy_xy[2 * i + 1] = pool->e[i].y * T;
-        }
-    }
+    int ne = tn_wenemies_positions(w, s->enemy_xy, s->enemy_cap);
     tn_grid_build(s->grid, s->enemy_xy, ne);
 
     /* The companion. */

@@ -379,3 +379,22 @@ const tn_subsystem tn_sub_enemies = {
 };
 
 tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
+
+int tn_wenemies_capacity(const tn_world *w)
+{
+    (void)w;
+    return TN_WENEMIES_CAPACITY;
+}
+
+int tn_wenemies_positions(const tn_world *w, float *xy, int cap)
+{
+    const tn_wenemies *we = tn_wenemies_of(w);
+    if (!we || !we->pool || cap <= 0) return 0;
+    const tn_enemies *pool = we->pool;
+    int n = tn_mini(pool->count, cap);
+    for (int i = 0; i < n; i++) {
+        xy[2 * i] = pool->e[i].x * (float)TN_TILE_PX;
+        xy[2 * i + 1] = pool->e[i].y * (float)TN_TILE_PX;
+    }
+    return n;
+}

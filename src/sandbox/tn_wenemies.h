@@ -51,8 +51,22 @@ typedef struct tn_wenemies {
     tn_rng rng;            /* the spawner's own stream, seeded from the world seed */
 } tn_wenemies;
 
-/* The world's enemies state (NULL before creation). */
+/* The world's enemies state (NULL before creation): for this part's tests
+ * and the benchmarks.  Other parts read enemies only through the queries
+ * below. */
 tn_wenemies *tn_wenemies_of(const tn_world *w);
+
+/* ---- queries for the other parts ---- */
+
+/* How many enemies can be alive at once (TN_WENEMIES_CAPACITY): a fixed
+ * bound, known before this part is created. */
+int tn_wenemies_capacity(const tn_world *w);
+/* Copies the pixel positions of at most `cap` live enemies into xy
+ * (x0, y0, x1, y1, ...) and returns how many it copied: 0 before this part
+ * is created or when none is alive.  Within a world step, the positions
+ * after this step's enemy moves (the enemies step before the agents, see
+ * tn_world.h).  O(count). */
+int tn_wenemies_positions(const tn_world *w, float *xy, int cap);
 
 #ifdef __cplusplus
 }
