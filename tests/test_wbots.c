@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tn_wbots.h"
+#include "tn_wparts.h"
 
 static tn_world *world(const char *map)
 {
@@ -298,7 +299,7 @@ static counts draw(const tn_world *w, unsigned overlays)
 {
     counts c = {0};
     tn_debug_draw dd = {&c, c_line, c_rect, c_circle, c_tri, NULL};
-    tn_sub_bots.draw(w, &dd, overlays);
+    tn_wbots_draw(w, &dd, overlays);
     return c;
 }
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* tn_wenemies.h - the world's enemies subsystem (tn_sub_enemies): a
+/* tn_wenemies.h - the world's enemies part: a
  * 4-connected flow field over the world's map, the spawner and its enemies.
  *
  * Board content: spawn points (map mark S) and destinations (mark D) on
@@ -67,6 +67,13 @@ int tn_wenemies_capacity(const tn_world *w);
  * after this step's enemy moves (the enemies step before the agents, see
  * tn_world.h).  O(count). */
 int tn_wenemies_positions(const tn_world *w, float *xy, int cap);
+
+/* ---- this part's parameters (see tn_param_info) ---- */
+tn_status tn_wenemies_set_spawn_rate(tn_world *w, double value, tn_error *err);
+bool tn_wenemies_get_spawn_rate(const tn_world *w, double *value);
+#define TN_WENEMIES_PARAM_SPAWN_RATE                                                         \
+    {"spawn_rate", 0.1, 10, 1, false, "/s", "enemies spawned per second",                   \
+     tn_wenemies_set_spawn_rate, tn_wenemies_get_spawn_rate}
 
 #ifdef __cplusplus
 }

@@ -26,7 +26,7 @@ struct tn_world {
     char message[TN_ERROR_MSG_MAX]; /* last HUD message */
     int message_ttl;           /* steps left to show it */
     /* Monotonic clock in seconds, set by an interactive front end so
-     * subsystems can time their queries for the HUD.  NULL (the default, and
+     * parts can time their queries for the HUD.  NULL (the default, and
      * in headless runs) keeps every output deterministic: timings are then
      * reported as null in the JSON. */
     double (*clock)(void);
@@ -35,7 +35,7 @@ struct tn_world {
      * one until the tile is edited or the map replaced. */
     uint8_t *taken;
 
-    /* subsystem state, owned by each subsystem's file */
+    /* part state, owned by each part's file */
     struct tn_wbots *bots;
     struct tn_wenemies *enemies;
     struct tn_wnav *nav;
