@@ -110,6 +110,76 @@ static void test_params(void **state)
     tn_world_destroy(w);
 }
 
+/* tn_world_goto does what a left click with the goto tool does, whatever
+ * the current tool, and leaves the tool alone. */
+static void test_goto(void **state)
+{
+    (void)state;
+    tn_world *a = tu_load_world("tests/data/small.map", 3);
+    tn_world *b = tu_load_world("tests/data/small.map", 3);
+    tn_error e;
+    tn_world_set_tool(a, TN_TOOL_BLOCK);
+    assert_true(tn_succeeded(tn_world_goto(a, 9, 6, &e)));
+    assert_int_equal(tn_world_tool(a), TN_TOOL_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(a), 9, 6), TN_TILE_EMPTY); /* no block placed */
+    tn_world_set_tool(b, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(b, 9, 6, TN_CLICK_LEFT, false, &e)));
+    for (int i = 0; i < 400; i++) {
+        tn_world_step(a);
+        tn_world_step(b);
+    }
+    char ja[4096], jb[4096];
+    tn_world_json(a, ja, sizeof ja);
+    tn_world_json(b, jb, sizeof jb);
+    assert_string_equal(ja, jb);
+    int tx, ty;
+    tn_body_tile(tn_world_character(a), &tx, &ty);
+    assert_int_equal(tx, 9); /* it got there */
+    assert_true(tn_failed(tn_world_goto(a, 12, 1, &e)));
+    assert_string_equal(e.msg, "tile (12,1) is outside the 12x8 map");
+    assert_string_equal(tn_world_message_text(a), "tile (12,1) is outside the 12x8 map");
+    tn_world_destroy(a);
+    tn_world_destroy(b);
+}
+
+/* The accessors that front ends write through; every parameter's getter
+ * reads back its table default on a fresh world. */
+static void test_accessors_and_param_table(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_error e;
+    assert_false(tn_world_dirty(w));
+    assert_true(tn_succeeded(tn_world_edit(w, 6, 3, TN_EDIT_BLOCK, &e)));
+    assert_true(tn_world_dirty(w));
+    assert_int_equal(tn_world_edits(w), 1);
+    tn_world_set_dirty(w, false);
+    assert_false(tn_world_dirty(w));
+    tn_world_reset_edit_counts(w);
+    assert_int_equal(tn_world_edits(w), 0);
+    tn_world_message(w, "hello %d", 7);
+    assert_string_equal(tn_world_message_text(w), "hello 7");
+    assert_true(tn_world_message_ttl(w) > 0);
+    tn_world_set_message_ttl(w, 1);
+    tn_world_step(w);
+    assert_int_equal(tn_world_message_ttl(w), 0);
+    assert_string_equal(tn_world_message_text(w), "");
+    assert_null(tn_world_clock(w));
+    assert_int_equal(tn_world_frame(w), 1);
+    int n;
+    const tn_param_info *p = tn_world_params(&n);
+    assert_int_equal(n, 12);
+    for (int i = 0; i < n; i++) {
+        double v = -1;
+        assert_non_null(p[i].set);
+        assert_true(p[i].def >= p[i].min && p[i].def <= p[i].max);
+        if (!tn_world_get(w, p[i].name, &v)) fail_msg("%s: no value", p[i].name);
+        if (v != p[i].def) fail_msg("%s: %g, table default %g", p[i].name, v, p[i].def);
+        assert_true(tn_world_param_find(p[i].name) == &p[i]);
+    }
+    tn_world_destroy(w);
+}
+
 static void test_json_and_determinism(void **state)
 {
     (void)state;
@@ -294,6 +364,7 @@ int main(void)
         cmocka_unit_test(test_large_map_degrades),
         cmocka_unit_test(test_placement_matches_ring_scan), cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),
+        cmocka_unit_test(test_goto), cmocka_unit_test(test_accessors_and_param_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
