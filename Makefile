@@ -6,7 +6,12 @@ BUILD   ?= build
 OPT     ?= -O2
 SAN     ?=
 CFLAGS_WARN = -std=c11 -Wall -Wextra -Werror
-CFLAGS_ALL  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/game $(CFLAGS)
+# Layers: src/nav (the library, built with -Isrc/nav only), src/sandbox (the
+# demo's world on top of it, -Isrc/nav -Isrc/sandbox), src/game (the SDL
+# front end, all three).
+CFLAGS_NAV  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav $(CFLAGS)
+CFLAGS_SBX  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/sandbox $(CFLAGS)
+CFLAGS_ALL  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/sandbox -Isrc/game $(CFLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 
 PKG_SDL    = $(shell pkg-config --cflags --libs sdl2 SDL2_ttf 2>/dev/null)
@@ -19,11 +24,13 @@ TILED_CFLAGS = $(shell pkg-config --cflags libxml-2.0 libcjson zlib 2>/dev/null)
 TILED_LIBS   = $(shell pkg-config --libs libxml-2.0 libcjson zlib 2>/dev/null)
 
 NAV_SRC   = $(sort $(wildcard src/nav/*.c))
+SANDBOX_SRC = $(sort $(wildcard src/sandbox/*.c))
 GAME_SRC  = $(sort $(wildcard src/game/*.c))
 BENCH_SRC = $(sort $(wildcard bench/*.c))
 TEST_SRC  = $(sort $(wildcard tests/test_*.c))
 
 NAV_OBJ   = $(NAV_SRC:src/nav/%.c=$(BUILD)/nav/%.o)
+SANDBOX_OBJ = $(SANDBOX_SRC:src/sandbox/%.c=$(BUILD)/sandbox/%.o)
 GAME_OBJ  = $(GAME_SRC:src/game/%.c=$(BUILD)/game/%.o)
 GAME_LIB_OBJ = $(filter-out $(BUILD)/game/main.o,$(GAME_OBJ))
 BENCH_OBJ = $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%.o)
@@ -125,7 +132,10 @@ $(LIB): $(NAV_OBJ)
 	ar rcs $@ $^
 
 $(BUILD)/nav/%.o: src/nav/%.c | $(BUILD)/nav
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(CFLAGS_NAV) -c $< -o $@
+
+$(BUILD)/sandbox/%.o: src/sandbox/%.c | $(BUILD)/sandbox
+	$(CC) $(CFLAGS_SBX) -c $< -o $@
 
 $(BUILD)/game/%.o: src/game/%.c | $(BUILD)/game
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -c $< -o $@
@@ -133,22 +143,38 @@ $(BUILD)/game/%.o: src/game/%.c | $(BUILD)/game
 $(BUILD)/bench/%.o: bench/%.c | $(BUILD)/bench
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -Ibench -c $< -o $@
 
-$(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
+# Three kinds of suites: the library's (every tests/test_*.c not listed
+# below: -Isrc/nav -Itests, linked with libtilenav alone), the sandbox's
+# (SANDBOX_TESTS: plus src/sandbox) and the front end's (GAME_TESTS: plus
+# src/game, SDL and the Tiled loaders).
+SANDBOX_TESTS = test_world test_wbots test_wagents test_wenemies test_wnav
+GAME_TESTS    = test_render test_script test_control test_tiled test_fileio
+NAV_TESTS     = $(filter-out $(SANDBOX_TESTS) $(GAME_TESTS),$(TEST_SRC:tests/%.c=%))
 
-$(GAME): $(GAME_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(GAME_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm
+$(NAV_TESTS:%=$(BUILD)/tests/%.o): $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
+	$(CC) $(CFLAGS_NAV) -Itests $(CMOCKA_CFLAGS) -c $< -o $@
+$(SANDBOX_TESTS:%=$(BUILD)/tests/%.o): $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
+	$(CC) $(CFLAGS_SBX) -Itests $(CMOCKA_CFLAGS) -c $< -o $@
+$(GAME_TESTS:%=$(BUILD)/tests/%.o): $(BUILD)/tests/%.o: tests/%.c | $(BUILD)/tests
+	$(CC) $(CFLAGS_ALL) -Itests $(SDL_CFLAGS) $(TILED_CFLAGS) $(CMOCKA_CFLAGS) -c $< -o $@
 
-$(BENCH): $(BENCH_OBJ) $(GAME_LIB_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $(BENCH_OBJ) $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm
+$(GAME): $(GAME_OBJ) $(SANDBOX_OBJ) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(GAME_OBJ) $(SANDBOX_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(GAME_LIB_OBJ) $(LIB)
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
+$(BENCH): $(BENCH_OBJ) $(GAME_LIB_OBJ) $(SANDBOX_OBJ) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $(BENCH_OBJ) $(GAME_LIB_OBJ) $(SANDBOX_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) -lm
+
+$(NAV_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIB) $(CMOCKA_LIBS) -lm
+$(SANDBOX_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(SANDBOX_OBJ) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(SANDBOX_OBJ) $(LIB) $(CMOCKA_LIBS) -lm
+$(GAME_TESTS:%=$(BUILD)/tests/%): $(BUILD)/tests/%: $(BUILD)/tests/%.o $(GAME_LIB_OBJ) $(SANDBOX_OBJ) $(LIB)
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(GAME_LIB_OBJ) $(SANDBOX_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
 
 # The flow field's portable (no SSE2) path, tested like the default one.
-$(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) | $(BUILD)/tests
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(CMOCKA_CFLAGS) -DTN_FLOW_NO_SIMD $(LDFLAGS_ALL) -o $@ \
-	  tests/test_flow.c src/nav/tn_flow.c $(GAME_LIB_OBJ) $(LIB) $(SDL_LIBS) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
+$(BUILD)/tests/test_flow_portable: tests/test_flow.c src/nav/tn_flow.c $(LIB) | $(BUILD)/tests
+	$(CC) $(CFLAGS_NAV) -Itests $(CMOCKA_CFLAGS) -DTN_FLOW_NO_SIMD $(LDFLAGS_ALL) -o $@ \
+	  tests/test_flow.c src/nav/tn_flow.c $(LIB) $(CMOCKA_LIBS) -lm
 
 # `make web`: the game for browsers in build-web/ (index.html, tilenav.js,
 # .wasm, .data) with Debian's emscripten, see scripts/web.sh; serve it with
@@ -172,11 +198,11 @@ deps-web:
 	@sh scripts/deps.sh web
 
 # Bakes the fonts' glyph atlases for the browser build (web/bake_fonts.c).
-$(BUILD)/tilenav-bake-fonts: web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB)
-	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(LDFLAGS_ALL) -o $@ web/bake_fonts.c $(GAME_LIB_OBJ) $(LIB) \
+$(BUILD)/tilenav-bake-fonts: web/bake_fonts.c $(GAME_LIB_OBJ) $(SANDBOX_OBJ) $(LIB)
+	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(LDFLAGS_ALL) -o $@ web/bake_fonts.c $(GAME_LIB_OBJ) $(SANDBOX_OBJ) $(LIB) \
 	  $(SDL_LIBS) $(TILED_LIBS) -lm
 
-$(BUILD)/nav $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
+$(BUILD)/nav $(BUILD)/sandbox $(BUILD)/game $(BUILD)/bench $(BUILD)/tests:
 	@mkdir -p $@
 
 clean:
@@ -221,22 +247,18 @@ $(SHLIB): $(NAV_PIC_OBJ)
 	ln -sf $(SONAME) $(BUILD)/libtilenav.so
 
 $(BUILD)/nav-pic/%.o: src/nav/%.c | $(BUILD)/nav-pic
-	$(CC) $(CFLAGS_ALL) -fPIC -c $< -o $@
+	$(CC) $(CFLAGS_NAV) -fPIC -c $< -o $@
 
 $(BUILD)/nav-pic $(BUILD)/nosdl-tests:
 	@mkdir -p $@
 
-# The library's own tests, linked without SDL or the game: every suite but the
-# ones that test the front end (render, script, control); the non-library objects
-# are src/game/fileio.c and tiled.c (plain POSIX file loading with libxml2,
-# cJSON and zlib for Tiled maps, used by the test helpers).
-NOSDL_TEST_SRC = $(filter-out tests/test_render.c tests/test_script.c tests/test_control.c,$(TEST_SRC))
-NOSDL_TEST_BIN = $(NOSDL_TEST_SRC:tests/%.c=$(BUILD)/nosdl-tests/%)
+# The library's own tests (NAV_TESTS above), linked with libtilenav alone:
+# neither SDL nor src/game nor src/sandbox.
+NOSDL_TEST_BIN = $(NAV_TESTS:%=$(BUILD)/nosdl-tests/%)
 nosdl-tests: $(NOSDL_TEST_BIN)
 
-NOSDL_GAME_OBJ = $(BUILD)/game/fileio.o $(BUILD)/game/tiled.o
-$(BUILD)/nosdl-tests/%: $(BUILD)/tests/%.o $(NOSDL_GAME_OBJ) $(LIB) | $(BUILD)/nosdl-tests
-	$(CC) $(LDFLAGS_ALL) -o $@ $< $(NOSDL_GAME_OBJ) $(LIB) $(TILED_LIBS) $(CMOCKA_LIBS) -lm
+$(BUILD)/nosdl-tests/%: $(BUILD)/tests/%.o $(LIB) | $(BUILD)/nosdl-tests
+	$(CC) $(LDFLAGS_ALL) -o $@ $< $(LIB) $(CMOCKA_LIBS) -lm
 
 # `make check-nosdl`: builds the libraries and the tests above with SDL's
 # pkg-config hidden (a pkg-config that fails for sdl2 / SDL2_ttf), checks

@@ -39,7 +39,7 @@ static int fill(tn_world *w, int n, tn_rng *r)
     int tries = 0;
     while (s->pool->count < n && tries < 100 * n) {
         tries++;
-        int x = (int)tn_rng_below(r, (uint32_t)w->map->w), y = (int)tn_rng_below(r, (uint32_t)w->map->h);
+        int x = (int)tn_rng_below(r, (uint32_t)tn_world_map(w)->w), y = (int)tn_rng_below(r, (uint32_t)tn_world_map(w)->h);
         if (tn_flow_dir(s->flow, x, y) >= TN_DIR_HERE) continue; /* no path, or a destination */
         tn_enemies_spawn_at(s->pool, s->flow, x, y, r, NULL);
     }
@@ -94,7 +94,7 @@ static int run_steps(const char *path, int n, int steps)
     /* The enemies' own step on the same population (nothing spawns). */
     for (int k = 0; k < steps; k++) {
         double t0 = bench_now();
-        tn_enemies_step(s->pool, s->flow, NULL, 0, NULL, w->phys.dt, NULL);
+        tn_enemies_step(s->pool, s->flow, NULL, 0, NULL, tn_world_phys(w)->dt, NULL);
         te[k] = bench_now() - t0;
         fill(w, n, &r);
     }

@@ -28,7 +28,7 @@ static int usage(void)
 static void random_action(tn_world *w, tn_rng *r)
 {
     tn_error e;
-    int mw = w->map->w, mh = w->map->h;
+    int mw = tn_world_map(w)->w, mh = tn_world_map(w)->h;
     /* Mostly inside the map; 1 in 20 outside, to exercise the refusals. */
     int x = (int)tn_rng_below(r, (uint32_t)mw + 2) - 1;
     int y = (int)tn_rng_below(r, (uint32_t)mh + 2) - 1;
@@ -125,7 +125,7 @@ int bench_soak(int argc, char **argv)
         }
         if ((s + 1) % report == 0 || s + 1 == steps) {
             double now = bench_now();
-            printf("%12ld %10d %10d %10d %12.0f\n", s + 1, w->edits, w->refused_edits, 0,
+            printf("%12ld %10d %10d %10d %12.0f\n", s + 1, tn_world_edits(w), tn_world_refused_edits(w), 0,
                    (double)report / (now - last > 0 ? now - last : 1e-9));
             last = now;
         }
@@ -139,7 +139,7 @@ int bench_soak(int argc, char **argv)
         free(json);
     }
     printf("soak: %s after %ld steps in %.1f s (%.0f steps/s)\n", rc ? "FAILED" : "0 violations",
-           w->frame, total, (double)w->frame / (total > 0 ? total : 1e-9));
+           tn_world_frame(w), total, (double)tn_world_frame(w) / (total > 0 ? total : 1e-9));
     tn_world_destroy(w);
     return rc;
 }

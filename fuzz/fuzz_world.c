@@ -49,17 +49,17 @@ static int stub_save(void *user, tn_world *w, const char *path, char *err, size_
     (void)path;
     (void)err;
     (void)cap;
-    size_t need = tn_map_format_size(w->map), len = 0;
+    size_t need = tn_map_format_size(tn_world_map(w)), len = 0;
     char *buf = malloc(need);
     CHECK(buf != NULL);
-    CHECK(!tn_failed(tn_map_format(w->map, buf, need, &len)));
+    CHECK(!tn_failed(tn_map_format(tn_world_map(w), buf, need, &len)));
     tn_map *m = NULL;
     tn_error e;
     CHECK(!tn_failed(tn_map_parse(buf, len, "saved", NULL, &m, &e)));
-    CHECK(tn_map_equal(m, w->map));
+    CHECK(tn_map_equal(m, tn_world_map(w)));
     tn_map_destroy(m);
     free(buf);
-    w->dirty = false;
+    tn_world_set_dirty(w, false);
     return 0;
 }
 
@@ -141,7 +141,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tn_script_host host = {NULL, stub_save, stub_screenshot, NULL};
     bool ok = true;
     for (long f = 0; f < MAX_STEPS && ok; f++) {
-        ok = tn_script_apply(s, w, w->frame, &host, err, sizeof err) == 0;
+        ok = tn_script_apply(s, w, tn_world_frame(w), &host, err, sizeof err) == 0;
         if (!ok) break;
         tn_world_step(w);
         if (tn_failed(tn_world_check(w, &e))) __builtin_trap();

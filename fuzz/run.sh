@@ -40,7 +40,7 @@ done
 CC=${FUZZ_CC:-clang}
 B=${FUZZ_BUILD:-build-fuzz}
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all"
-CFLAGS="-std=c11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer $SAN -Isrc/nav -Isrc/game"
+CFLAGS="-std=c11 -g -O1 -Wall -Wextra -fno-omit-frame-pointer $SAN -Isrc/nav -Isrc/sandbox -Isrc/game"
 # The Tiled loaders (tmx, tmj) need libxml2, cJSON and zlib.
 TILED_CFLAGS=$(pkg-config --cflags libxml-2.0 libcjson zlib 2>/dev/null)
 TILED_LIBS=$(pkg-config --libs libxml-2.0 libcjson zlib 2>/dev/null)
@@ -53,14 +53,14 @@ mkdir -p "$B"
 
 # Sources of each harness (the harness itself first).  The CDT needs only
 # its own file; the script parser needs the world's parameter table, which
-# links in the whole library.
+# links in the sandbox (src/sandbox) and the whole library.
 sources() {
     case "$1" in
     map) echo "fuzz/fuzz_map.c src/nav/tn_map.c src/nav/tn_common.c" ;;
     scen) echo "fuzz/fuzz_scen.c src/nav/tn_scen.c src/nav/tn_common.c" ;;
-    script) echo "fuzz/fuzz_script.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
+    script) echo "fuzz/fuzz_script.c src/game/script.c $(ls src/sandbox/*.c src/nav/*.c | tr '\n' ' ')" ;;
     cdt) echo "fuzz/fuzz_cdt.c src/nav/tn_cdt.c src/nav/tn_cdt_pred.c src/nav/tn_cdt_sweep.c src/nav/tn_common.c" ;;
-    world) echo "fuzz/fuzz_world.c src/game/script.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
+    world) echo "fuzz/fuzz_world.c src/game/script.c $(ls src/sandbox/*.c src/nav/*.c | tr '\n' ' ')" ;;
     tmx | tmj) echo "fuzz/fuzz_$1.c src/game/tiled.c src/game/fileio.c src/nav/tn_map.c src/nav/tn_common.c" ;;
     esac
 }

@@ -109,6 +109,7 @@ done
 # --- the game's objects (the Makefile's own rules, with emcc) --------------
 objs=""
 for f in src/nav/*.c; do objs="$objs $OBJ/nav/$(basename "$f" .c).o"; done
+for f in src/sandbox/*.c; do objs="$objs $OBJ/sandbox/$(basename "$f" .c).o"; done
 for f in src/game/*.c; do
     [ "$f" = src/game/main.c ] && continue
     objs="$objs $OBJ/game/$(basename "$f" .c).o"
@@ -119,14 +120,14 @@ make -s --no-print-directory -j2 BUILD="$OBJ" CC=emcc OPT=-O2 \
 main_o=$OBJ/web_main.o
 stale=0
 [ -f "$main_o" ] || stale=1
-for f in web/web_main.c src/game/*.h src/nav/*.h; do
+for f in web/web_main.c src/game/*.h src/sandbox/*.h src/nav/*.h; do
     [ "$stale" = 1 ] && break
     newer "$f" "$main_o" && stale=1
 done
 if [ "$stale" = 1 ]; then
     # gnu11: EM_ASM needs it.
     echo "emcc -c web/web_main.c"
-    emcc -std=gnu11 -Wall -Wextra -Werror -O2 -Isrc/nav -Isrc/game -I"$SDL_INC" \
+    emcc -std=gnu11 -Wall -Wextra -Werror -O2 -Isrc/nav -Isrc/sandbox -Isrc/game -I"$SDL_INC" \
         -DTN_BAKED_FONTS -c web/web_main.c -o "$main_o"
 fi
 

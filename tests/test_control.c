@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "testutil.h"
+#include "worldutil.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -50,10 +50,10 @@ static void test_undo_redo(void **state)
     tn_undo_clear(&u);
     tn_rng r;
     tn_rng_seed(&r, 5, 5);
-    int accepted = 0, refused0 = w->refused_edits;
+    int accepted = 0, refused0 = tn_world_refused_edits(w);
     for (int i = 0; i < 300; i++) {
-        int x = (int)tn_rng_below(&r, (uint32_t)w->map->w);
-        int y = (int)tn_rng_below(&r, (uint32_t)w->map->h);
+        int x = (int)tn_rng_below(&r, (uint32_t)tn_world_map(w)->w);
+        int y = (int)tn_rng_below(&r, (uint32_t)tn_world_map(w)->h);
         tn_button b = (tn_button)tn_rng_below(&r, 3);
         tn_world_set_tool(w, (tn_tool)(1 + tn_rng_below(&r, 5))); /* block..item */
         int before = u.count;
@@ -63,10 +63,10 @@ static void test_undo_redo(void **state)
         else assert_int_equal(u.count, before); /* a refused edit is not recorded */
         tn_world_step(w);
     }
-    assert_true(w->refused_edits > refused0); /* the rules did refuse some */
+    assert_true(tn_world_refused_edits(w) > refused0); /* the rules did refuse some */
     assert_int_equal(u.count, accepted > TN_UNDO_MAX ? TN_UNDO_MAX : accepted);
     tn_map *after = NULL;
-    assert_true(tn_succeeded(tn_map_clone(w->map, &after, NULL)));
+    assert_true(tn_succeeded(tn_map_clone(tn_world_map(w), &after, NULL)));
     assert_non_null(after);
     tn_error e;
     int undone = 0;
@@ -76,13 +76,13 @@ static void test_undo_redo(void **state)
         assert_true(tn_succeeded(tn_world_check(w, &e)));
     }
     assert_false(tn_undo_undo(&u, w));
-    assert_true(same_map(w->map, orig->map));
+    assert_true(same_map(tn_world_map(w), tn_world_map(orig)));
     while (u.redo > 0) {
         assert_true(tn_undo_redo(&u, w));
         assert_true(tn_succeeded(tn_world_check(w, &e)));
     }
     assert_false(tn_undo_redo(&u, w));
-    assert_true(same_map(w->map, after));
+    assert_true(same_map(tn_world_map(w), after));
     /* a new edit after an undo drops the redo side */
     assert_true(tn_undo_undo(&u, w));
     assert_int_equal(u.redo, 1);
@@ -104,7 +104,7 @@ static void test_undo_ring(void **state)
     tn_error e;
     int n = 0;
     for (int k = 0; n < TN_UNDO_MAX + 50; k++) {
-        int x = 1 + k % (w->map->w - 2), y = 1 + (k / (w->map->w - 2)) % 10;
+        int x = 1 + k % (tn_world_map(w)->w - 2), y = 1 + (k / (tn_world_map(w)->w - 2)) % 10;
         if (!tn_failed(tn_undo_edit(&u, w, x, y, TN_EDIT_ONEWAY, &e))) n++;
     }
     assert_int_equal(u.count, TN_UNDO_MAX);
@@ -169,14 +169,14 @@ static void test_reset(void **state)
     for (int i = 0; i < 200; i++) tn_world_step(w);
     char err[512];
     assert_int_equal(tn_control_reset(w, "maps/demo.map", err, sizeof err), 0);
-    assert_true(same_map(w->map, fresh->map));
+    assert_true(same_map(tn_world_map(w), tn_world_map(fresh)));
     double v;
     assert_true(tn_world_get(w, "bots", &v) && v == 0);
     assert_true(tn_world_get(w, "wanderers", &v) && v == 0);
     assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.8) < 1e-6); /* sliders stay */
-    assert_int_equal(w->edits, 0);
-    assert_false(w->dirty);
-    assert_true(w->character.x == fresh->character.x && w->character.y == fresh->character.y);
+    assert_int_equal(tn_world_edits(w), 0);
+    assert_false(tn_world_dirty(w));
+    assert_true(tn_world_character(w)->x == tn_world_character(fresh)->x && tn_world_character(w)->y == tn_world_character(fresh)->y);
     char *a = world_json(w), *b = world_json(fresh);
     /* the same world apart from the frame count */
     assert_non_null(strstr(a, "\"enemies\":{\"alive\":0,\"spawned\":0"));
@@ -311,7 +311,7 @@ static void test_playback(void **state)
     if (gn <= 10) fail_msg("graph replay: %d events: %s", gn, p.label);
     assert_true(p.active && !p.navmesh);
     int sx, sy;
-    tn_body_tile(&w->character, &sx, &sy);
+    tn_body_tile(tn_world_character(w), &sx, &sy);
     assert_int_equal((int)p.trace.ev[0].x, sx);
     assert_int_equal((int)p.trace.ev[0].y, sy);
     assert_int_equal(p.trace.ev[gn - 1].kind, TN_TRACE_GOAL);
@@ -324,10 +324,10 @@ static void test_playback(void **state)
         assert_false(seen[e->id]);
         seen[e->id] = 1;
         int x = (int)e->x, y = (int)e->y;
-        assert_int_not_equal(tn_map_tile(w->map, x, y), TN_TILE_BLOCK);
+        assert_int_not_equal(tn_map_tile(tn_world_map(w), x, y), TN_TILE_BLOCK);
         bool floor = false;
-        for (int dx = 0; dx <= w->character.w; dx++) {
-            int t = tn_map_tile(w->map, x + dx, y + 1);
+        for (int dx = 0; dx <= tn_world_character(w)->w; dx++) {
+            int t = tn_map_tile(tn_world_map(w), x + dx, y + 1);
             floor |= t == TN_TILE_BLOCK || t == TN_TILE_ONEWAY;
         }
         assert_true(floor);
@@ -342,7 +342,7 @@ static void test_playback(void **state)
     }
     assert_int_equal(steps, gn); /* one node per step */
     /* an edit: the playback's graph follows the map */
-    tn_map_set_tile(w->map, 46, 21, TN_TILE_BLOCK, NULL);
+    assert_true(tn_succeeded(tn_world_edit(w, 46, 21, TN_EDIT_BLOCK, NULL)));
     assert_true(tn_playback_record_graph(&p, &graph, w, 47, 20) > 0);
     tn_playback_graph_free(graph);
     /* the navmesh search too */

@@ -1,4 +1,5 @@
-/* Map loading, saving and every loader error. */
+/* Map parsing, formatting and every parser error (file loading and
+ * saving, src/game's fileio.c: test_fileio.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileio.h"
+#include "testutil.h"
 #include "tn_map.h"
 #include "tn_rng.h"
 
@@ -168,38 +169,9 @@ static void test_round_trip(void **state)
     }
 }
 
-static void test_file_save_load(void **state)
-{
-    (void)state;
-    char err[512];
-    tn_map *m;
-    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
-    assert_int_equal(m->w, 12);
-    assert_int_equal(m->start_x, 1);
-    assert_int_equal(m->start_y, 6);
-    char path[] = "/tmp/tn_test_map_XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    tn_map_set_tile(m, 5, 2, TN_TILE_BLOCK, NULL);
-    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
-    tn_map *back;
-    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
-    assert_true(tn_map_equal(m, back));
-    tn_map_destroy(back);
-    remove(path);
-    /* Missing file and directory give clear messages. */
-    assert_int_equal(tn_load_map("tests/data/nope.map", &back, err, sizeof err), -1);
-    assert_string_equal(err, "tests/data/nope.map: cannot open: No such file or directory");
-    assert_int_equal(tn_load_map("tests/data", &back, err, sizeof err), -1);
-    assert_string_equal(err, "tests/data: is a directory, not a file");
-    tn_map_destroy(m);
-}
-
 static void test_movingai(void **state)
 {
     (void)state;
-    char err[512];
     tn_map *m;
     FILE *f = fopen("../shared/data/movingai/arena.map", "rb");
     if (!f) {
@@ -207,7 +179,7 @@ static void test_movingai(void **state)
         skip();
     }
     fclose(f);
-    assert_int_equal(tn_load_map("../shared/data/movingai/arena.map", &m, err, sizeof err), 0);
+    m = tu_load_map("../shared/data/movingai/arena.map");
     assert_int_equal(m->w, 49);
     assert_int_equal(m->h, 49);
     assert_int_equal(m->start_x, -1);
@@ -268,7 +240,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_basic),   cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_junk_never_crashes),
-        cmocka_unit_test(test_round_trip),    cmocka_unit_test(test_file_save_load),
+        cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_movingai),      cmocka_unit_test(test_edits),
         cmocka_unit_test(test_bom_and_trailing_blanks),
     };

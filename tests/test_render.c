@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "testutil.h"
+#include "worldutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,14 +149,14 @@ static void test_character_moves(void **state)
         tn_world_step(w);
     }
     int tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(tn_world_character(w), &tx, &ty);
     assert_int_equal(ty, 10);
     assert_true(tx >= 11);
     SDL_Surface *s = shoot(w, 0, SHOT);
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    int x = (int)tn_camera_sx(&c, w->character.x + 8), y = (int)tn_camera_sy(&c, w->character.y + 24);
+    int x = (int)tn_camera_sx(&c, tn_world_character(w)->x + 8), y = (int)tn_camera_sy(&c, tn_world_character(w)->y + 24);
     assert_colour(s, x, y, TN_COL_CHAR);
     int x0, y0;
     tile_px(&c, 2, 10, 0.5f, 0.5f, &x0, &y0);
@@ -323,21 +323,21 @@ static void test_dest_over_enemy(void **state)
     assert_true(we->pool->count > 0);
     while (we->pool->count > 1) we->pool->count--; /* one enemy */
     int dx = -1, dy = -1;
-    for (int i = 0; i < w->map->w * w->map->h && dx < 0; i++)
-        if (w->map->mark[i] == TN_MARK_DEST && w->map->tile[i] == TN_TILE_EMPTY) {
-            dx = i % w->map->w;
-            dy = i / w->map->w;
+    for (int i = 0; i < tn_world_map(w)->w * tn_world_map(w)->h && dx < 0; i++)
+        if (tn_world_map(w)->mark[i] == TN_MARK_DEST && tn_world_map(w)->tile[i] == TN_TILE_EMPTY) {
+            dx = i % tn_world_map(w)->w;
+            dy = i / tn_world_map(w)->w;
         }
     assert_true(dx >= 0);
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
     int ex = -1; /* an empty unmarked tile on the same row, not next to the destination */
-    for (int k = 3; k < w->map->w && ex < 0; k++)
+    for (int k = 3; k < tn_world_map(w)->w && ex < 0; k++)
         for (int sgn = -1; sgn <= 1 && ex < 0; sgn += 2) {
             int x = dx + sgn * k;
-            if (tn_map_inside(w->map, x, dy) && tn_map_tile(w->map, x, dy) == TN_TILE_EMPTY &&
-                w->map->mark[dy * w->map->w + x] == 0)
+            if (tn_map_inside(tn_world_map(w), x, dy) && tn_map_tile(tn_world_map(w), x, dy) == TN_TILE_EMPTY &&
+                tn_world_map(w)->mark[dy * tn_world_map(w)->w + x] == 0)
                 ex = x;
         }
     assert_true(ex >= 0);

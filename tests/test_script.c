@@ -92,20 +92,20 @@ static void test_apply(void **state)
     char err[512];
     tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
     assert_non_null(s);
-    float x0 = w->character.x;
+    float x0 = tn_world_character(w)->x;
     int rc = 0;
     for (long f = 0; f < 31 && rc == 0; f++) {
-        rc = tn_script_apply(s, w, w->frame, NULL, err, sizeof err);
+        rc = tn_script_apply(s, w, tn_world_frame(w), NULL, err, sizeof err);
         tn_world_step(w);
     }
     assert_int_equal(rc, 0);
-    assert_true(w->character.x > x0 + 50.0f); /* walked right for 30 steps */
+    assert_true(tn_world_character(w)->x > x0 + 50.0f); /* walked right for 30 steps */
     /* Frame 31: the first toggle works, the second names its line. */
-    rc = tn_script_apply(s, w, w->frame, NULL, err, sizeof err);
+    rc = tn_script_apply(s, w, tn_world_frame(w), NULL, err, sizeof err);
     assert_int_equal(rc, -1);
     assert_string_equal(err, "t.txt:4: tile (99,1) is outside the 12x8 map");
-    assert_int_equal(tn_map_tile(w->map, 5, 1), TN_TILE_BLOCK);
-    assert_true(w->dirty);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 5, 1), TN_TILE_BLOCK);
+    assert_true(tn_world_dirty(w));
     tn_script_destroy(s);
     tn_world_destroy(w);
 }
@@ -150,7 +150,7 @@ static void test_set_speed(void **state)
     speed_log log = {0};
     tn_script_host host = {&log, NULL, NULL, log_control};
     for (long f = 0; f < 4; f++) {
-        assert_int_equal(tn_script_apply(s, w, w->frame, &host, err, sizeof err), 0);
+        assert_int_equal(tn_script_apply(s, w, tn_world_frame(w), &host, err, sizeof err), 0);
         tn_world_step(w);
     }
     assert_int_equal(log.n, 4);
@@ -168,7 +168,7 @@ static void test_set_speed(void **state)
     tn_script_destroy(s);
     /* headless (no control hook): ignored, not an error */
     s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
-    assert_int_equal(tn_script_apply(s, w, w->frame, NULL, err, sizeof err), 0);
+    assert_int_equal(tn_script_apply(s, w, tn_world_frame(w), NULL, err, sizeof err), 0);
     tn_script_destroy(s);
     expect_error("0 set speed 3\n", "t.txt:1: speed '3' is not one of 1/8, 1/4, 1/2, 1, 2, 4");
     tn_world_destroy(w);

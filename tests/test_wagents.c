@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
+#include "testutil.h"
 #include "tn_wagents.h"
 #include "tn_world.h"
 
@@ -18,9 +18,7 @@
 
 static tn_world *load(const char *path, uint64_t seed)
 {
-    char err[512];
-    tn_map *m;
-    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *m = tu_load_map(path);
     tn_world_config cfg = tn_world_default_config();
     cfg.seed = seed;
     tn_world *w;
@@ -34,7 +32,7 @@ static void step_checked(tn_world *w, int n)
     for (int i = 0; i < n; i++) {
         tn_world_step(w);
         tn_error e;
-        if (tn_failed(tn_world_check(w, &e))) fail_msg("step %ld: %s", w->frame, e.msg);
+        if (tn_failed(tn_world_check(w, &e))) fail_msg("step %ld: %s", tn_world_frame(w), e.msg);
     }
 }
 
@@ -91,10 +89,10 @@ static void test_target_tool(void **state)
     tn_wagents_target(w, &x, &y);
     assert_true(x == cx && y == cy);
     /* On a block: the nearest free spot. */
-    assert_int_equal(tn_map_tile(w->map, 0, 10), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 0, 10), TN_TILE_BLOCK);
     assert_true(tn_succeeded(tn_world_click(w, 0, 10, TN_CLICK_LEFT, false, &e)));
     tn_wagents_target(w, &x, &y);
-    assert_true(tn_steer_box_free(w->map, x, y, tn_wagents_of(w)->wparams.half));
+    assert_true(tn_steer_box_free(tn_world_map(w), x, y, tn_wagents_of(w)->wparams.half));
     assert_true(fabsf(x - 1.5f * T) < 1e-3f);
     /* Wanderers walk to a placed target and keep roaming around it, inside
      * the arrival radius (the curve between two waypoints inside it may
@@ -129,8 +127,8 @@ static void test_target_tool(void **state)
 static int items_left(const tn_world *w)
 {
     int n = 0;
-    for (int y = 0; y < w->map->h; y++)
-        for (int x = 0; x < w->map->w; x++) n += tn_world_item_here(w, x, y);
+    for (int y = 0; y < tn_world_map(w)->h; y++)
+        for (int x = 0; x < tn_world_map(w)->w; x++) n += tn_world_item_here(w, x, y);
     return n;
 }
 
@@ -138,7 +136,7 @@ static void test_items_picked_from_the_map(void **state)
 {
     (void)state;
     tn_world *w = load("tests/data/agents_items.map", 1);
-    assert_int_equal(tn_map_count_marks(w->map, TN_MARK_ITEM), 4);
+    assert_int_equal(tn_map_count_marks(tn_world_map(w), TN_MARK_ITEM), 4);
     assert_int_equal(tn_wagents_of(w)->nitems, 4);
     step_checked(w, 1500);
     const tn_wagents *s = tn_wagents_of(w);
@@ -146,10 +144,10 @@ static void test_items_picked_from_the_map(void **state)
     assert_int_equal(items_left(w), 2);
     assert_int_equal(s->nitems, 2);
     /* Picking up is game state: the level keeps its items (a save keeps them). */
-    assert_int_equal(tn_map_count_marks(w->map, TN_MARK_ITEM), 4);
+    assert_int_equal(tn_map_count_marks(tn_world_map(w), TN_MARK_ITEM), 4);
     /* Picking up is not an edit. */
-    assert_int_equal(w->edits, 0);
-    assert_false(w->dirty);
+    assert_int_equal(tn_world_edits(w), 0);
+    assert_false(tn_world_dirty(w));
     /* Items added and removed by edits keep the list in step. */
     tn_error e;
     assert_true(tn_succeeded(tn_world_edit(w, 5, 11, TN_EDIT_ITEM, &e)));
@@ -157,7 +155,7 @@ static void test_items_picked_from_the_map(void **state)
     step_checked(w, 600);
     assert_int_equal(s->companion.items, 3);
     assert_false(tn_world_item_here(w, 5, 11));
-    assert_int_equal(tn_map_mark(w->map, 5, 11), TN_MARK_ITEM);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 5, 11), TN_MARK_ITEM);
     tn_world_destroy(w);
 }
 
@@ -172,25 +170,25 @@ static void test_blocks_on_agents_push_them_out(void **state)
         step_checked(w, 37);
         const tn_wanderer *a = &s->wanderers[round];
         int tx = (int)floorf(a->x / T), ty = (int)floorf(a->y / T);
-        if (tn_map_tile(w->map, tx, ty) == TN_TILE_EMPTY &&
-            !tn_world_body_overlaps_tile(&w->character, tx, ty)) {
-            int edits = w->edits;
+        if (tn_map_tile(tn_world_map(w), tx, ty) == TN_TILE_EMPTY &&
+            !tn_world_body_overlaps_tile(tn_world_character(w), tx, ty)) {
+            int edits = tn_world_edits(w);
             assert_true(tn_succeeded(tn_world_edit(w, tx, ty, TN_EDIT_BLOCK, &e)));
-            assert_int_equal(w->edits, edits + 1);
+            assert_int_equal(tn_world_edits(w), edits + 1);
             assert_true(tn_succeeded(tn_world_check(w, &e)));
         }
         /* And one on the companion. */
         const tn_companion *c = &s->companion;
         tx = (int)floorf(c->x / T);
         ty = (int)floorf(c->y / T);
-        if (tn_map_tile(w->map, tx, ty) == TN_TILE_EMPTY &&
-            !tn_world_body_overlaps_tile(&w->character, tx, ty)) {
+        if (tn_map_tile(tn_world_map(w), tx, ty) == TN_TILE_EMPTY &&
+            !tn_world_body_overlaps_tile(tn_world_character(w), tx, ty)) {
             assert_true(tn_succeeded(tn_world_edit(w, tx, ty, TN_EDIT_BLOCK, &e)));
             assert_true(tn_succeeded(tn_world_check(w, &e)));
         }
     }
-    print_message("%d blocks placed on agents\n", w->edits);
-    assert_true(w->edits >= 16);
+    print_message("%d blocks placed on agents\n", tn_world_edits(w));
+    assert_true(tn_world_edits(w) >= 16);
     step_checked(w, 600);
     tn_world_destroy(w);
 }
@@ -221,7 +219,7 @@ static void test_map_without_room(void **state)
     tn_world_set(w, "wanderers", 5, &e);
     step_checked(w, 30);
     if (s->has_companion)
-        assert_true(tn_steer_box_free(w->map, s->companion.x, s->companion.y, s->cparams.half));
+        assert_true(tn_steer_box_free(tn_world_map(w), s->companion.x, s->companion.y, s->cparams.half));
     char buf[4096];
     assert_true(tn_world_json(w, buf, sizeof buf) < (int)sizeof buf);
     tn_world_draw(w, NULL, TN_OVERLAY_COMPANION | TN_OVERLAY_WANDERERS);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tn_wbots.h"
+#include "tn_wparts.h"
 
 static tn_world *world(const char *map)
 {
@@ -28,9 +29,9 @@ static tn_world *world(const char *map)
 static void dest_of(const tn_world *w, int *x, int *y)
 {
     *x = *y = -1;
-    for (int ty = 0; ty < w->map->h; ty++)
-        for (int tx = 0; tx < w->map->w; tx++)
-            if (tn_map_mark(w->map, tx, ty) == TN_MARK_DEST) *x = tx, *y = ty;
+    for (int ty = 0; ty < tn_world_map(w)->h; ty++)
+        for (int tx = 0; tx < tn_world_map(w)->w; tx++)
+            if (tn_map_mark(tn_world_map(w), tx, ty) == TN_MARK_DEST) *x = tx, *y = ty;
 }
 
 static const char *json(const tn_world *w)
@@ -61,12 +62,12 @@ static void arrive(const char *map)
     tn_bot_info i = go(w, 1500);
     if (i.state != TN_BOT_ARRIVED) fail_msg("%s: %s", map, tn_bot_state_name(i.state));
     int tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(tn_world_character(w), &tx, &ty);
     /* within half a step of the goal column (float walking), on its row */
-    float dx = w->character.x - (float)(i.goal_x * TN_TILE_PX);
+    float dx = tn_world_character(w)->x - (float)(i.goal_x * TN_TILE_PX);
     assert_true(dx > -1.34f && dx < 1.34f);
     assert_int_equal(ty, i.goal_y);
-    assert_true(w->character.on_ground);
+    assert_true(tn_world_character(w)->on_ground);
     char want[128];
     snprintf(want, sizeof want,
              "\"bot\":{\"state\":\"arrived\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":true,",
@@ -103,7 +104,7 @@ static void test_partial_json(void **state)
     assert_non_null(strstr(json(w), "\"bot\":{\"state\":\"partial\",\"goal_x\":13,\"goal_y\":8,"
                                      "\"arrived\":false,\"path_nodes\":"));
     int tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(tn_world_character(w), &tx, &ty);
     assert_true(tx >= 9 && tx <= 10);
     assert_int_equal(ty, 8);
     tn_world_destroy(w);
@@ -152,7 +153,7 @@ static void test_hud_times_searches_with_a_clock(void **state)
 {
     (void)state;
     tn_world *w = world("tests/data/path_gap.map");
-    w->clock = fake_clock;
+    tn_world_set_clock(w, fake_clock);
     go(w, 5);
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
@@ -178,14 +179,14 @@ static void test_key_cancels(void **state)
     tn_world_click(w, dx, dy, TN_CLICK_LEFT, false, NULL);
     for (int f = 0; f < 10; f++) tn_world_step(w);
     assert_true(tn_bot_active(tn_wbots_character_bot(w)));
-    float x = w->character.x;
+    float x = tn_world_character(w)->x;
     tn_input left = {0};
     left.left = true;
     tn_world_set_input(w, left);
     tn_world_step(w);
     assert_false(tn_bot_active(tn_wbots_character_bot(w)));
     assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_IDLE);
-    assert_true(w->character.x < x); /* the player's key moved it */
+    assert_true(tn_world_character(w)->x < x); /* the player's key moved it */
     tn_input none = {0};
     tn_world_set_input(w, none);
     for (int f = 0; f < 30; f++) tn_world_step(w);
@@ -228,19 +229,19 @@ static void test_extra_bots(void **state)
     /* every extra bot stands or falls inside the room, never in a block */
     for (int i = 0; i < 5; i++) {
         const tn_body *b = tn_wbots_body(w, i);
-        assert_false(tn_body_box_blocked(w->map, b->x, b->y, b->w, b->h));
+        assert_false(tn_body_box_blocked(tn_world_map(w), b->x, b->y, b->w, b->h));
     }
     /* a block inside a bot is refused */
     const tn_body *b0 = tn_wbots_body(w, 0);
     int bx, by;
     tn_body_tile(b0, &bx, &by);
-    if (!tn_world_body_overlaps_tile(&w->character, bx, by)) {
-        int before = w->refused_edits;
+    if (!tn_world_body_overlaps_tile(tn_world_character(w), bx, by)) {
+        int before = tn_world_refused_edits(w);
         tn_status s = tn_world_edit(w, bx, by, TN_EDIT_BLOCK, &err);
         assert_true(tn_failed(s));
         assert_true(tn_status_detail(s, TN_REFUSED));
         assert_non_null(strstr(err.msg, "inside bot"));
-        assert_int_equal(w->refused_edits, before + 1);
+        assert_int_equal(tn_world_refused_edits(w), before + 1);
     }
     /* out of range is refused by the world */
     assert_true(tn_failed(tn_world_set(w, "bots", 33, &err)));
@@ -298,7 +299,7 @@ static counts draw(const tn_world *w, unsigned overlays)
 {
     counts c = {0};
     tn_debug_draw dd = {&c, c_line, c_rect, c_circle, c_tri, NULL};
-    tn_sub_bots.draw(w, &dd, overlays);
+    tn_wbots_draw(w, &dd, overlays);
     return c;
 }
 
@@ -363,21 +364,21 @@ static void test_heuristic_switch(void **state)
         assert_true(tn_succeeded(tn_world_set(w, "planner", 0.0, &perr))); /* classic */
         tn_wbots_set_heuristic(w, h ? TN_PATH_FAST : TN_PATH_OPTIMAL);
         int sx, sy;
-        tn_body_tile(&w->character, &sx, &sy);
+        tn_body_tile(tn_world_character(w), &sx, &sy);
         tn_error err;
         assert_true(tn_succeeded(tn_world_set_tool(w, TN_TOOL_GOTO)));
         assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, &err)));
         tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
         tn_jump_model jm;
-        assert_true(tn_succeeded(tn_jump_model_init(&jm, &w->phys, &err)));
+        assert_true(tn_succeeded(tn_jump_model_init(&jm, tn_world_phys(w), &err)));
         tn_path *pf;
-        assert_true(tn_succeeded(tn_path_create(w->map->w, w->map->h, &w->phys, 65536, NULL, &pf, &err)));
+        assert_true(tn_succeeded(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w), 65536, NULL, &pf, &err)));
         tn_path_query q = tn_path_query_make(sx, sy, i.goal_x, i.goal_y, 1, 2, &jm);
         q.heuristic = h ? TN_PATH_FAST : TN_PATH_OPTIMAL;
         tn_path_stats st;
         int n;
         tn_path_node nodes[512];
-        tn_path_find(pf, w->map, &q, nodes, 512, &n, &st, NULL);
+        tn_path_find(pf, tn_world_map(w), &q, nodes, 512, &n, &st, NULL);
         assert_int_equal(i.expanded, st.expanded);
         seen[h] = i.expanded;
         tn_path_destroy(pf);

@@ -5,12 +5,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "testutil.h"
+#include "worldutil.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "fileio.h"
 #include "tn_world.h"
 
 static void test_start_and_ground(void **state)
@@ -19,11 +18,11 @@ static void test_start_and_ground(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     for (int i = 0; i < 10; i++) tn_world_step(w);
     int tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(tn_world_character(w), &tx, &ty);
     assert_int_equal(tx, 1);
     assert_int_equal(ty, 6);
-    assert_true(w->character.on_ground);
-    assert_int_equal(w->frame, 10);
+    assert_true(tn_world_character(w)->on_ground);
+    assert_int_equal(tn_world_frame(w), 10);
     tn_world_destroy(w);
 }
 
@@ -34,16 +33,16 @@ static void test_edits(void **state)
     tn_error e;
     /* toggling a block on and off */
     assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(tn_map_tile(w->map, 4, 2), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 4, 2), TN_TILE_BLOCK);
     assert_true(tn_succeeded(tn_world_edit(w, 4, 2, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(tn_map_tile(w->map, 4, 2), TN_TILE_EMPTY);
-    assert_int_equal(w->edits, 2);
-    assert_true(w->dirty);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 4, 2), TN_TILE_EMPTY);
+    assert_int_equal(tn_world_edits(w), 2);
+    assert_true(tn_world_dirty(w));
     /* a block inside the character is refused, counted and shown */
     assert_true(tn_failed(tn_world_edit(w, 1, 5, TN_EDIT_BLOCK, &e)));
     assert_string_equal(e.msg, "tile (1,5) is inside the character: a block there would trap it");
-    assert_string_equal(w->message, e.msg);
-    assert_int_equal(w->refused_edits, 1);
+    assert_string_equal(tn_world_message_text(w), e.msg);
+    assert_int_equal(tn_world_refused_edits(w), 1);
     /* a one-way inside the character is fine (it cannot trap) */
     assert_true(tn_succeeded(tn_world_edit(w, 1, 5, TN_EDIT_ONEWAY, &e)));
     assert_true(tn_succeeded(tn_world_edit(w, 1, 5, TN_EDIT_EMPTY, &e)));
@@ -54,9 +53,9 @@ static void test_edits(void **state)
     assert_true(tn_failed(tn_world_edit(w, 0, 0, TN_EDIT_ITEM, &e)));
     assert_string_equal(e.msg, "tile (0,0) is not empty: items go on empty tiles only");
     assert_true(tn_succeeded(tn_world_edit(w, 5, 5, TN_EDIT_ITEM, &e)));
-    assert_int_equal(tn_map_mark(w->map, 5, 5), TN_MARK_ITEM);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 5, 5), TN_MARK_ITEM);
     assert_true(tn_succeeded(tn_world_edit(w, 5, 5, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(tn_map_mark(w->map, 5, 5), TN_MARK_NONE);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 5, 5), TN_MARK_NONE);
     tn_world_destroy(w);
 }
 
@@ -66,14 +65,14 @@ static void test_clicks(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     assert_true(tn_succeeded(tn_world_click(w, 6, 3, TN_CLICK_RIGHT, false, &e)));
-    assert_int_equal(tn_map_tile(w->map, 6, 3), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 6, 3), TN_TILE_BLOCK);
     assert_true(tn_succeeded(tn_world_click(w, 7, 3, TN_CLICK_MIDDLE, false, &e)));
-    assert_int_equal(tn_map_tile(w->map, 7, 3), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 7, 3), TN_TILE_ONEWAY);
     assert_true(tn_succeeded(tn_world_click(w, 8, 3, TN_CLICK_RIGHT, true, &e)));
-    assert_int_equal(tn_map_tile(w->map, 8, 3), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 8, 3), TN_TILE_ONEWAY);
     tn_world_set_tool(w, TN_TOOL_ITEM);
     assert_true(tn_succeeded(tn_world_click(w, 8, 2, TN_CLICK_LEFT, false, &e)));
-    assert_int_equal(tn_map_mark(w->map, 8, 2), TN_MARK_ITEM);
+    assert_int_equal(tn_map_mark(tn_world_map(w), 8, 2), TN_MARK_ITEM);
     assert_true(tn_failed(tn_world_click(w, 80, 2, TN_CLICK_LEFT, false, &e)));
     assert_string_equal(e.msg, "tile (80,2) is outside the 12x8 map");
     assert_true(tn_failed(tn_world_set_tool(w, TN_TOOL_COUNT)));
@@ -98,16 +97,86 @@ static void test_params(void **state)
     assert_false(tn_world_get(w, "warp", &v));
     /* growing the character: keeps its feet; refused where there is no room */
     for (int i = 0; i < 5; i++) tn_world_step(w);
-    float bottom = w->character.y + 2 * 16.0f;
+    float bottom = tn_world_character(w)->y + 2 * 16.0f;
     assert_true(tn_succeeded(tn_world_set(w, "char_height", 3, &e)));
-    assert_float_equal(w->character.y + 3 * 16.0f, bottom, 1e-4);
+    assert_float_equal(tn_world_character(w)->y + 3 * 16.0f, bottom, 1e-4);
     assert_true(tn_failed(tn_world_set(w, "char_height", 9, &e)));
     assert_string_equal(e.msg, "no room for a 1x9 character here: move to open space first");
-    assert_int_equal(w->character.h, 3);
+    assert_int_equal(tn_world_character(w)->h, 3);
     int n;
     const tn_param_info *p = tn_world_params(&n);
     assert_true(n >= 4);
     assert_string_equal(p[0].name, "jump_height");
+    tn_world_destroy(w);
+}
+
+/* tn_world_goto does what a left click with the goto tool does, whatever
+ * the current tool, and leaves the tool alone. */
+static void test_goto(void **state)
+{
+    (void)state;
+    tn_world *a = tu_load_world("tests/data/small.map", 3);
+    tn_world *b = tu_load_world("tests/data/small.map", 3);
+    tn_error e;
+    tn_world_set_tool(a, TN_TOOL_BLOCK);
+    assert_true(tn_succeeded(tn_world_goto(a, 9, 6, &e)));
+    assert_int_equal(tn_world_tool(a), TN_TOOL_BLOCK);
+    assert_int_equal(tn_map_tile(tn_world_map(a), 9, 6), TN_TILE_EMPTY); /* no block placed */
+    tn_world_set_tool(b, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(b, 9, 6, TN_CLICK_LEFT, false, &e)));
+    for (int i = 0; i < 400; i++) {
+        tn_world_step(a);
+        tn_world_step(b);
+    }
+    char ja[4096], jb[4096];
+    tn_world_json(a, ja, sizeof ja);
+    tn_world_json(b, jb, sizeof jb);
+    assert_string_equal(ja, jb);
+    int tx, ty;
+    tn_body_tile(tn_world_character(a), &tx, &ty);
+    assert_int_equal(tx, 9); /* it got there */
+    assert_true(tn_failed(tn_world_goto(a, 12, 1, &e)));
+    assert_string_equal(e.msg, "tile (12,1) is outside the 12x8 map");
+    assert_string_equal(tn_world_message_text(a), "tile (12,1) is outside the 12x8 map");
+    tn_world_destroy(a);
+    tn_world_destroy(b);
+}
+
+/* The accessors that front ends write through; every parameter's getter
+ * reads back its table default on a fresh world. */
+static void test_accessors_and_param_table(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_error e;
+    assert_false(tn_world_dirty(w));
+    assert_true(tn_succeeded(tn_world_edit(w, 6, 3, TN_EDIT_BLOCK, &e)));
+    assert_true(tn_world_dirty(w));
+    assert_int_equal(tn_world_edits(w), 1);
+    tn_world_set_dirty(w, false);
+    assert_false(tn_world_dirty(w));
+    tn_world_reset_edit_counts(w);
+    assert_int_equal(tn_world_edits(w), 0);
+    tn_world_message(w, "hello %d", 7);
+    assert_string_equal(tn_world_message_text(w), "hello 7");
+    assert_true(tn_world_message_ttl(w) > 0);
+    tn_world_set_message_ttl(w, 1);
+    tn_world_step(w);
+    assert_int_equal(tn_world_message_ttl(w), 0);
+    assert_string_equal(tn_world_message_text(w), "");
+    assert_null(tn_world_clock(w));
+    assert_int_equal(tn_world_frame(w), 1);
+    int n;
+    const tn_param_info *p = tn_world_params(&n);
+    assert_int_equal(n, 12);
+    for (int i = 0; i < n; i++) {
+        double v = -1;
+        assert_non_null(p[i].set);
+        assert_true(p[i].def >= p[i].min && p[i].def <= p[i].max);
+        if (!tn_world_get(w, p[i].name, &v)) fail_msg("%s: no value", p[i].name);
+        if (v != p[i].def) fail_msg("%s: %g, table default %g", p[i].name, v, p[i].def);
+        assert_true(tn_world_param_find(p[i].name) == &p[i]);
+    }
     tn_world_destroy(w);
 }
 
@@ -144,9 +213,9 @@ static void test_replace_map(void **state)
     assert_true(tn_succeeded(tn_map_create(5, 5, NULL, &m, NULL)));
     tn_error e;
     assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
-    assert_int_equal(w->map->w, 5);
-    assert_false(tn_body_box_blocked(w->map, w->character.x, w->character.y, w->character.w,
-                                     w->character.h));
+    assert_int_equal(tn_world_map(w)->w, 5);
+    assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x, tn_world_character(w)->y, tn_world_character(w)->w,
+                                     tn_world_character(w)->h));
     tn_world_destroy(w);
 }
 
@@ -240,9 +309,9 @@ static void test_placement_matches_ring_scan(void **state)
         assert_true(tn_succeeded(st));
         tn_body want;
         tn_body_place(&want, cfg.char_w, cfg.char_h, ex, ey);
-        assert_true(w->character.x == want.x && w->character.y == want.y);
-        assert_false(tn_body_box_blocked(w->map, w->character.x, w->character.y, w->character.w,
-                                         w->character.h));
+        assert_true(tn_world_character(w)->x == want.x && tn_world_character(w)->y == want.y);
+        assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x, tn_world_character(w)->y, tn_world_character(w)->w,
+                                         tn_world_character(w)->h));
         placed++;
         tn_world_destroy(w);
     }
@@ -263,11 +332,11 @@ static void test_no_room_refused(void **state)
     assert_string_equal(e.msg, "the 1x2-tile character fits nowhere on this 4096x1 map (it is "
                                "smaller than the character); try a smaller --char");
     w = tu_load_world("tests/data/small.map", 1);
-    int old_w = w->map->w;
+    int old_w = tn_world_map(w)->w;
     tn_map *tiny = NULL;
     assert_true(tn_succeeded(tn_map_create(1, 1, NULL, &tiny, NULL)));
     assert_true(tn_failed(tn_world_replace_map(w, tiny, &e)));
-    assert_int_equal(w->map->w, old_w);
+    assert_int_equal(tn_world_map(w)->w, old_w);
     assert_true(tn_succeeded(tn_world_check(w, &e)));
     tn_world_destroy(w);
 }
@@ -279,16 +348,16 @@ static void test_start_survives_block_toggle(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     /* walk away from the start first so a block may go there */
-    w->character.x += 5 * TN_TILE_PX;
+    tn_world_place_character(w, tn_world_character(w)->x + 5 * TN_TILE_PX, tn_world_character(w)->y);
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(w->map->start_x, -1);
+    assert_int_equal(tn_world_map(w)->start_x, -1);
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
-    assert_int_equal(w->map->start_x, 1);
-    assert_int_equal(w->map->start_y, 6);
+    assert_int_equal(tn_world_map(w)->start_x, 1);
+    assert_int_equal(tn_world_map(w)->start_y, 6);
     /* through a one-way platform too */
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_ONEWAY, &e)));
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_EMPTY, &e)));
-    assert_int_equal(w->map->start_x, 1);
+    assert_int_equal(tn_world_map(w)->start_x, 1);
     tn_world_destroy(w);
 }
 
@@ -301,6 +370,7 @@ int main(void)
         cmocka_unit_test(test_large_map_degrades),
         cmocka_unit_test(test_placement_matches_ring_scan), cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),
+        cmocka_unit_test(test_goto), cmocka_unit_test(test_accessors_and_param_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,13 +87,13 @@ typedef struct app {
 static int save_map(app *a, const char *path)
 {
     char err[512];
-    if (tn_save_map(a->w->map, path, err, sizeof err) != 0) {
+    if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
         tn_world_message(a->w, "save failed: %s", err);
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;
     }
     if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
-        a->w->dirty = false;
+        tn_world_set_dirty(a->w, false);
         /* The map file now holds these edits: an older autosave is stale. */
         char autosave_path[1024];
         tn_autosave_path(path, autosave_path, sizeof autosave_path);
@@ -117,7 +117,7 @@ static void offer_restore(app *a)
     fclose(f);
     a->restore_offered = true;
     tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
-    a->w->message_ttl = 60 * 20;
+    tn_world_set_message_ttl(a->w, 60 * 20);
 }
 
 static void restore(app *a)
@@ -134,10 +134,10 @@ static void restore(app *a)
         tn_world_message(a->w, "cannot restore: %s", e.msg);
         return;
     }
-    a->w->dirty = true; /* restored edits are not in the map file until Ctrl+S */
+    tn_world_set_dirty(a->w, true); /* restored edits are not in the map file until Ctrl+S */
     a->restore_offered = false;
-    a->prev_x = a->w->character.x;
-    a->prev_y = a->w->character.y;
+    a->prev_x = tn_world_character(a->w)->x;
+    a->prev_y = tn_world_character(a->w)->y;
     tn_world_message(a->w, "restored %s: Ctrl+S writes it to %s", path, a->opts->map_path);
 }
 
@@ -181,7 +181,7 @@ static void set_paused(app *a, bool paused)
     a->step_requests = 0;
     tn_world_message(a->w, paused ? "paused: '.' steps once, T resumes" : "running at %s",
                      tn_speed_names[a->view.speed]);
-    a->w->message_ttl = 60 * 4;
+    tn_world_set_message_ttl(a->w, 60 * 4);
 }
 
 static void set_speed(app *a, int i)
@@ -201,8 +201,8 @@ static void reset_world(app *a)
     bool kept = false;
     char path[1024];
     tn_autosave_path(a->opts->map_path, path, sizeof path);
-    if (a->w->dirty) { /* the autosave keeps unsaved edits */
-        if (tn_save_map(a->w->map, path, err, sizeof err) != 0) {
+    if (tn_world_dirty(a->w)) { /* the autosave keeps unsaved edits */
+        if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
             tn_world_message(a->w, "reset refused: could not keep the unsaved edits: %s", err);
             return;
         }
@@ -212,8 +212,8 @@ static void reset_world(app *a)
         tn_world_message(a->w, "reset failed: %s", err);
         return;
     }
-    a->prev_x = a->view.char_x = a->w->character.x;
-    a->prev_y = a->view.char_y = a->w->character.y;
+    a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
+    a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
     tn_undo_clear(&a->undo);
     a->pb.active = false;
     tn_trace_reset(&a->pb.trace);
@@ -306,7 +306,7 @@ static void camera_move(app *a, float dx, float dy)
 
 static int zoom_index(const app *a)
 {
-    return a->view.zoom >= 0 ? a->view.zoom : tn_zoom_fit(a->w->map);
+    return a->view.zoom >= 0 ? a->view.zoom : tn_zoom_fit(tn_world_map(a->w));
 }
 
 /* Zoom one level in (dz > 0) or out, keeping the world point under screen
@@ -331,10 +331,10 @@ static void zoom_at(app *a, int sx, int sy, int dz)
 
 static void camera_fit(app *a)
 {
-    a->view.zoom = tn_zoom_fit_all(a->w->map);
+    a->view.zoom = tn_zoom_fit_all(tn_world_map(a->w));
     a->view.follow = false;
-    a->view.cam_x = 0.5f * (float)a->w->map->w * TN_TILE_PX;
-    a->view.cam_y = 0.5f * (float)a->w->map->h * TN_TILE_PX;
+    a->view.cam_x = 0.5f * (float)tn_world_map(a->w)->w * TN_TILE_PX;
+    a->view.cam_y = 0.5f * (float)tn_world_map(a->w)->h * TN_TILE_PX;
     tn_world_message(a->w, "whole map at %gx (U follows the character again)",
                      (double)tn_zoom_levels[a->view.zoom]);
 }
@@ -393,7 +393,7 @@ static void update_flow8(app *a)
 {
     a->view.flow8_field = NULL;
     if (!a->view.flow8 || !(a->view.overlays & TN_OVERLAY_FLOW)) return;
-    const tn_map *m = a->w->map;
+    const tn_map *m = tn_world_map(a->w);
     if (a->flow8 && (a->flow8->w != m->w || a->flow8->h != m->h)) {
         tn_flow_destroy(a->flow8);
         a->flow8 = NULL;
@@ -447,10 +447,10 @@ static void picker_choose(app *a, int i)
         tn_world_message(a->w, "cannot open: %s", err);
         return;
     }
-    if (a->w->dirty && a->opts->map_path) {
+    if (tn_world_dirty(a->w) && a->opts->map_path) {
         char ap[1024];
         tn_autosave_path(a->opts->map_path, ap, sizeof ap);
-        if (tn_save_map(a->w->map, ap, err, sizeof err) != 0) {
+        if (tn_save_map(tn_world_map(a->w), ap, err, sizeof err) != 0) {
             tn_map_destroy(m);
             tn_world_message(a->w, "not switching: could not keep the unsaved edits: %s", err);
             return;
@@ -463,9 +463,9 @@ static void picker_choose(app *a, int i)
     }
     snprintf(a->map_path, sizeof a->map_path, "%s", path);
     a->opts_copy.map_path = a->map_path;
-    a->w->edits = a->w->refused_edits = 0;
-    a->prev_x = a->view.char_x = a->w->character.x;
-    a->prev_y = a->view.char_y = a->w->character.y;
+    tn_world_reset_edit_counts(a->w);
+    a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
+    a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
     a->view.zoom = -1;
     a->view.follow = true;
     a->view.inspect_kind = TN_INSPECT_NONE;
@@ -647,7 +647,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
 static bool mouse_tile(app *a, int x, int y, int *tx, int *ty)
 {
     tn_camera c = tn_camera_make(a->w, &a->view);
-    return tn_camera_tile_at(&c, a->w->map, x, y, tx, ty);
+    return tn_camera_tile_at(&c, tn_world_map(a->w), x, y, tx, ty);
 }
 
 /* Paint along the tiles from the last painted one to (tx, ty). */
@@ -660,8 +660,8 @@ static void paint_to(app *a, int tx, int ty)
         int e2 = 2 * e;
         if (e2 >= dy) { e += dy; x += sx; }
         if (e2 <= dx) { e += dx; y += sy; }
-        int t = tn_map_tile(a->w->map, x, y);
-        if (tn_map_inside(a->w->map, x, y) && (t == a->paint_kind) != a->paint_on) {
+        int t = tn_map_tile(tn_world_map(a->w), x, y);
+        if (tn_map_inside(tn_world_map(a->w), x, y) && (t == a->paint_kind) != a->paint_on) {
             tn_error err;
             tn_undo_edit(&a->undo, a->w, x, y,
                          a->paint_kind == TN_TILE_BLOCK ? TN_EDIT_BLOCK : TN_EDIT_ONEWAY, &err);
@@ -685,8 +685,8 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
     int kind = -1;
     if (btn == TN_CLICK_MIDDLE || (btn == TN_CLICK_RIGHT && shift)) kind = TN_TILE_ONEWAY;
     else if (btn == TN_CLICK_RIGHT) kind = TN_TILE_BLOCK;
-    else if (a->w->tool == TN_TOOL_BLOCK) kind = TN_TILE_BLOCK;
-    else if (a->w->tool == TN_TOOL_ONEWAY) kind = TN_TILE_ONEWAY;
+    else if (tn_world_tool(a->w) == TN_TOOL_BLOCK) kind = TN_TILE_BLOCK;
+    else if (tn_world_tool(a->w) == TN_TOOL_ONEWAY) kind = TN_TILE_ONEWAY;
     tn_error err;
     if (btn == TN_CLICK_LEFT && (SDL_GetModState() & KMOD_CTRL)) { /* pan or inspect */
         a->drag_mode = 1;
@@ -695,13 +695,13 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
         return;
     }
     tn_status s = tn_undo_click(&a->undo, a->w, tx, ty, btn, shift, &err);
-    if (btn == TN_CLICK_LEFT && a->w->tool == TN_TOOL_NAVPATH && !tn_failed(s) &&
+    if (btn == TN_CLICK_LEFT && tn_world_tool(a->w) == TN_TOOL_NAVPATH && !tn_failed(s) &&
         tn_playback_record_navpath(&a->pb, a->w, tx, ty) > 0)
         a->pb.active = (a->view.overlays & TN_OVERLAY_EXPLORED) != 0;
     if (kind >= 0 && !tn_failed(s)) {
         a->paint_button = b->button;
         a->paint_kind = kind;
-        a->paint_on = tn_map_tile(a->w->map, tx, ty) == kind;
+        a->paint_on = tn_map_tile(tn_world_map(a->w), tx, ty) == kind;
         a->paint_x = tx;
         a->paint_y = ty;
     }
@@ -1019,10 +1019,10 @@ static void close_window(app *a)
 /* Quitting with unsaved edits writes MAP.autosave and says so. */
 static int autosave(app *a)
 {
-    if (!a->w->dirty) return 0;
+    if (!tn_world_dirty(a->w)) return 0;
     char path[1024], err[512];
     tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path);
-    if (tn_save_map(a->w->map, path, err, sizeof err) != 0) {
+    if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: unsaved edits lost: %s\n", err);
         return 1;
     }
@@ -1102,7 +1102,7 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_tile_xy(int tx, int ty)
     if (!L) return "null";
     tn_camera c = tn_camera_make(L->w, &L->a.view);
     int lx = c.ox + tx * c.ts + c.ts / 2, ly = c.oy + ty * c.ts + c.ts / 2, cx, cy;
-    if (!tn_camera_tile_at(&c, L->w->map, lx, ly, &cx, &cy) || cx != tx || cy != ty) return "null";
+    if (!tn_camera_tile_at(&c, tn_world_map(L->w), lx, ly, &cx, &cy) || cx != tx || cy != ty) return "null";
     int wx, wy;
     SDL_RenderLogicalToWindow(L->a.ren, (float)lx, (float)ly, &wx, &wy);
     snprintf(buf, sizeof buf, "[%d,%d]", wx, wy);
@@ -1146,10 +1146,10 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
         vsync = (info.flags & SDL_RENDERER_PRESENTVSYNC) != 0;
     }
     snprintf(a->view.pacing, sizeof a->view.pacing, "%scap %d Hz", vsync ? "vsync, " : "", hz);
-    a->prev_x = w->character.x;
-    a->prev_y = w->character.y;
-    L->old_clock = w->clock;
-    w->clock = now_s;
+    a->prev_x = tn_world_character(w)->x;
+    a->prev_y = tn_world_character(w)->y;
+    L->old_clock = tn_world_clock(w);
+    tn_world_set_clock(w, now_s);
     L->w = w;
     L->opts = opts;
     L->host = (tn_script_host){a, host_save, host_screenshot, host_control};
@@ -1190,14 +1190,14 @@ static void run_frame(loop_state *L)
         int steps = 0;
         while (steps < due && !a->quit) {
             if (opts->script &&
-                tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
+                tn_script_apply(opts->script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
                 rc = 1;
                 a->quit = true;
                 break;
             }
             /* the script's keys (if any) and the keyboard together */
-            tn_input kb = keyboard_input(), in = opts->script ? w->input : kb;
+            tn_input kb = keyboard_input(), in = opts->script ? tn_world_input(w) : kb;
             if (opts->script) {
                 in.left |= kb.left;
                 in.right |= kb.right;
@@ -1205,23 +1205,23 @@ static void run_frame(loop_state *L)
                 in.jump |= kb.jump;
             }
             tn_world_set_input(w, in);
-            a->prev_x = w->character.x;
-            a->prev_y = w->character.y;
+            a->prev_x = tn_world_character(w)->x;
+            a->prev_y = tn_world_character(w)->y;
             double s0 = now_s();
             tn_world_step(w);
             step_sum += now_s() - s0;
             fps_steps++;
-            if (w->character.vx > 1) a->view.facing = 1;
-            else if (w->character.vx < -1) a->view.facing = -1;
+            if (tn_world_character(w)->vx > 1) a->view.facing = 1;
+            else if (tn_world_character(w)->vx < -1) a->view.facing = -1;
             steps++;
-            if (opts->frames > 0 && w->frame >= opts->frames) a->quit = true;
+            if (opts->frames > 0 && tn_world_frame(w) >= opts->frames) a->quit = true;
         }
         frame_extra(a, dt);
 
         float alpha = a->view.paused ? 1.0f : (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
-        a->view.char_x = a->prev_x + (w->character.x - a->prev_x) * alpha;
-        a->view.char_y = a->prev_y + (w->character.y - a->prev_y) * alpha;
+        a->view.char_x = a->prev_x + (tn_world_character(w)->x - a->prev_x) * alpha;
+        a->view.char_y = a->prev_y + (tn_world_character(w)->y - a->prev_y) * alpha;
 
         fps_frames++;
         if (t - fps_t0 >= 0.5) {
@@ -1274,22 +1274,22 @@ static int finish(loop_state *L)
     char err[512];
     int rc = L->rc;
     if (opts->frames > 0) /* a timed run says how its frames were paced */
-        fprintf(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", w->frame, L->drawn,
+        fprintf(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", tn_world_frame(w), L->drawn,
                 a->view.pacing);
     /* As in headless runs: commands due at the final frame (a last save or
      * screenshot) still run when --frames ends the game. */
-    if (rc == 0 && opts->script && opts->frames > 0 && w->frame >= opts->frames &&
-        tn_script_apply(opts->script, w, w->frame, &host, err, sizeof err) != 0) {
+    if (rc == 0 && opts->script && opts->frames > 0 && tn_world_frame(w) >= opts->frames &&
+        tn_script_apply(opts->script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: %s\n", err);
         rc = 1;
     }
     char warn[512];
-    if (rc == 0 && opts->frames > 0 && w->frame >= opts->frames &&
+    if (rc == 0 && opts->frames > 0 && tn_world_frame(w) >= opts->frames &&
         tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
         fprintf(stderr, "tilenav: %s\n", warn);
     if (autosave(a) != 0 && rc == 0) rc = 1;
     app_end(a);
-    w->clock = L->old_clock;
+    tn_world_set_clock(w, L->old_clock);
     close_window(a);
     return rc;
 }

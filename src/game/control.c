@@ -71,7 +71,7 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     }
     tn_map *m;
     if (tn_load_map(map_path, &m, err, cap) != 0) return -1;
-    if (m->w != w->map->w || m->h != w->map->h) {
+    if (m->w != tn_world_map(w)->w || m->h != tn_world_map(w)->h) {
         /* allowed: the file may have been saved from another size */
     }
     /* keep the sliders (but not the agent counts) across the rebuild */
@@ -92,9 +92,8 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
         if (tn_world_get(w, pi[i].name, &now) && now == vals[i]) continue;
         tn_world_set(w, pi[i].name, vals[i], &e);
     }
-    w->edits = 0;
-    w->refused_edits = 0;
-    w->dirty = false;
+    tn_world_reset_edit_counts(w);
+    tn_world_set_dirty(w, false);
     tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);
     return 0;
 }
@@ -105,7 +104,7 @@ void tn_undo_clear(tn_undo *u) { memset(u, 0, sizeof *u); }
 
 static void record(tn_undo *u, const tn_world *w, int x, int y, int t0, int m0)
 {
-    const tn_map *m = w->map;
+    const tn_map *m = tn_world_map(w);
     int t1 = tn_map_tile(m, x, y), m1 = tn_map_mark(m, x, y);
     if (t0 == t1 && m0 == m1) return;
     tn_undo_entry *e = &u->e[u->head];
@@ -122,8 +121,8 @@ static void record(tn_undo *u, const tn_world *w, int x, int y, int t0, int m0)
 
 tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err)
 {
-    bool in = tn_map_inside(w->map, x, y);
-    int t0 = in ? tn_map_tile(w->map, x, y) : 0, m0 = in ? tn_map_mark(w->map, x, y) : 0;
+    bool in = tn_map_inside(tn_world_map(w), x, y);
+    int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0, m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
     tn_status s = tn_world_edit(w, x, y, kind, err);
     if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
     return s;
@@ -132,8 +131,8 @@ tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_e
 tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool shift,
                         tn_error *err)
 {
-    bool in = tn_map_inside(w->map, x, y);
-    int t0 = in ? tn_map_tile(w->map, x, y) : 0, m0 = in ? tn_map_mark(w->map, x, y) : 0;
+    bool in = tn_map_inside(tn_world_map(w), x, y);
+    int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0, m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
     tn_status s = tn_world_click(w, x, y, b, shift, err);
     if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
     return s;
@@ -149,7 +148,7 @@ static tn_edit mark_edit(int mark)
 static bool set_state(tn_world *w, int x, int y, int tile, int mark)
 {
     tn_error e;
-    const tn_map *m = w->map;
+    const tn_map *m = tn_world_map(w);
     if (tn_map_tile(m, x, y) == tile && tn_map_mark(m, x, y) == mark) return true;
     if (tile == TN_TILE_BLOCK) return !tn_failed(tn_world_edit(w, x, y, TN_EDIT_BLOCK, &e));
     if (tile == TN_TILE_ONEWAY) return !tn_failed(tn_world_edit(w, x, y, TN_EDIT_ONEWAY, &e));
@@ -169,7 +168,7 @@ bool tn_undo_undo(tn_undo *u, tn_world *w)
     }
     int i = (u->head + TN_UNDO_MAX - 1) % TN_UNDO_MAX;
     const tn_undo_entry *e = &u->e[i];
-    if (!tn_map_inside(w->map, e->x, e->y) || !set_state(w, e->x, e->y, e->tile0, e->mark0))
+    if (!tn_map_inside(tn_world_map(w), e->x, e->y) || !set_state(w, e->x, e->y, e->tile0, e->mark0))
         return false; /* the world's message says why */
     u->head = i;
     u->count--;
@@ -186,7 +185,7 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
         return false;
     }
     const tn_undo_entry *e = &u->e[u->head];
-    if (!tn_map_inside(w->map, e->x, e->y) || !set_state(w, e->x, e->y, e->tile1, e->mark1))
+    if (!tn_map_inside(tn_world_map(w), e->x, e->y) || !set_state(w, e->x, e->y, e->tile1, e->mark1))
         return false;
     u->head = (u->head + 1) % TN_UNDO_MAX;
     u->count++;
@@ -362,29 +361,29 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
                             int gy, int heuristic)
 {
     tn_error e;
-    if (*finder && (p->finder_w != w->map->w || p->finder_h != w->map->h)) {
+    if (*finder && (p->finder_w != tn_world_map(w)->w || p->finder_h != tn_world_map(w)->h)) {
         tn_path_destroy(*finder);
         *finder = NULL;
     }
     if (!*finder) {
         /* its own finder: 8 x 46 bytes a tile, so not on the largest maps */
-        if ((long)w->map->w * w->map->h > 256L * 256L) return 0;
-        if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, 65536, NULL, finder, &e)))
+        if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) return 0;
+        if (tn_failed(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w), 65536, NULL, finder, &e)))
             return 0;
-        p->finder_w = w->map->w;
-        p->finder_h = w->map->h;
+        p->finder_w = tn_world_map(w)->w;
+        p->finder_h = tn_world_map(w)->h;
     }
     tn_jump_model jm;
-    if (tn_failed(tn_jump_model_init(&jm, &w->phys, &e))) return 0;
+    if (tn_failed(tn_jump_model_init(&jm, tn_world_phys(w), &e))) return 0;
     int sx, sy;
-    tn_body_tile(&w->character, &sx, &sy);
-    tn_path_query q = tn_path_query_make(sx, sy, gx, gy, w->character.w, w->character.h, &jm);
+    tn_body_tile(tn_world_character(w), &sx, &sy);
+    tn_path_query q = tn_path_query_make(sx, sy, gx, gy, tn_world_character(w)->w, tn_world_character(w)->h, &jm);
     q.heuristic = heuristic;
     tn_trace_reset(&p->trace);
     tn_path_set_trace(*finder, &p->trace);
     tn_path_stats st;
     int n = 0;
-    tn_path_find(*finder, w->map, &q, NULL, 0, &n, &st, NULL);
+    tn_path_find(*finder, tn_world_map(w), &q, NULL, 0, &n, &st, NULL);
     tn_path_set_trace(*finder, NULL);
     p->navmesh = false;
     snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d states expanded",
@@ -397,21 +396,21 @@ int tn_playback_record_graph(tn_playback *p, struct tn_surf **graph, const tn_wo
                              int gy)
 {
     tn_error e;
-    const tn_body *c = &w->character;
+    const tn_body *c = tn_world_character(w);
     tn_trace_reset(&p->trace);
     p->navmesh = false;
     p->active = false;
-    if ((long)w->map->w * w->map->h > 256L * 256L) {
+    if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) {
         snprintf(p->label, sizeof p->label, "graph search: not replayed on maps above 256x256");
         return 0;
     }
-    tn_surf_profile prof = tn_surf_profile_make(c->w, c->h, &w->phys);
+    tn_surf_profile prof = tn_surf_profile_make(c->w, c->h, tn_world_phys(w));
     if (*graph && !tn_surf_same_profile(tn_surf_get_profile(*graph), &prof)) {
         tn_surf_destroy(*graph);
         *graph = NULL;
     }
-    tn_status s = *graph ? tn_surf_sync(*graph, w->map, &e)
-                         : tn_surf_create(w->map, &prof, NULL, graph, &e);
+    tn_status s = *graph ? tn_surf_sync(*graph, tn_world_map(w), &e)
+                         : tn_surf_create(tn_world_map(w), &prof, NULL, graph, &e);
     if (tn_failed(s)) {
         tn_surf_destroy(*graph);
         *graph = NULL;
@@ -420,7 +419,7 @@ int tn_playback_record_graph(tn_playback *p, struct tn_surf **graph, const tn_wo
     }
     tn_surf *g = *graph;
     int start = tn_surf_node_of_body(g, c), sx, sy;
-    if (start < 0 || !tn_bot_snap_goal(w->map, c->w, c->h, gx, gy, &sx, &sy)) {
+    if (start < 0 || !tn_bot_snap_goal(tn_world_map(w), c->w, c->h, gx, gy, &sx, &sy)) {
         snprintf(p->label, sizeof p->label, "graph search: %s",
                  start < 0 ? "the character is not standing on a surface" : "no goal tile");
         return 0;
@@ -468,7 +467,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
         if (!tn_navmesh_nearest_clear(m, sx, sy, r, &sx, &sy) ||
             !tn_navmesh_nearest_clear(m, gx, gy, r, &gx, &gy))
             return 0;
-    } else if (tn_map_tile(w->map, tx, ty) == TN_TILE_BLOCK) {
+    } else if (tn_map_tile(tn_world_map(w), tx, ty) == TN_TILE_BLOCK) {
         tn_navmesh_nearest_free(m, gx, gy, 0.0f, &gx, &gy);
     }
     float xy[2 * 256];
@@ -512,7 +511,7 @@ bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, in
             found = true;                        \
         }                                        \
     } while (0)
-    const tn_body *c = &w->character;
+    const tn_body *c = tn_world_character(w);
     if (x >= c->x && y >= c->y && x <= c->x + (float)c->w * T && y <= c->y + (float)c->h * T)
         TRY(x, y, TN_INSPECT_CHARACTER, 0);
     for (int i = 0; i < tn_wbots_count(w); i++) {
@@ -568,9 +567,9 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
     switch (kind) {
     case TN_INSPECT_CHARACTER: {
         int tx, ty;
-        tn_body_tile(&w->character, &tx, &ty);
+        tn_body_tile(tn_world_character(w), &tx, &ty);
         n = snprintf(buf, cap, "character (its goto bot)\ntile       %d,%d  %s\n", tx, ty,
-                     w->character.on_ground ? "on the ground" : "in the air");
+                     tn_world_character(w)->on_ground ? "on the ground" : "in the air");
         const tn_bot *b = tn_wbots_character_bot(w);
         if (b && (size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
         return true;

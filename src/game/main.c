@@ -288,7 +288,7 @@ int main(int argc, char **argv)
     rc = 0;
     if (o.headless || o.screenshot) {
         for (long f = 0; f < o.frames; f++) {
-            if (script && tn_script_apply(script, w, w->frame, &host, err, sizeof err) != 0) {
+            if (script && tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
                 rc = 1;
                 break;
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
             tn_world_step(w);
         }
         /* Commands due at the final frame (e.g. a last save) still run. */
-        if (rc == 0 && script && tn_script_apply(script, w, w->frame, &host, err, sizeof err) != 0) {
+        if (rc == 0 && script && tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
             fprintf(stderr, "tilenav: %s\n", err);
             rc = 1;
         }

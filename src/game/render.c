@@ -54,18 +54,18 @@ tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
     c.view.y = tn_view_y(v);
     c.view.w = TN_VIEW_W;
     c.view.h = tn_view_h(v);
-    int zi = v->zoom >= 0 && v->zoom < TN_ZOOM_LEVELS ? v->zoom : tn_zoom_fit(w->map);
+    int zi = v->zoom >= 0 && v->zoom < TN_ZOOM_LEVELS ? v->zoom : tn_zoom_fit(tn_world_map(w));
     c.scale = tn_zoom_levels[zi];
     c.ts = (int)(c.scale * TN_TILE_PX + 0.5f);
-    float fx = (v->char_x + 0.5f * (float)w->character.w * TN_TILE_PX) * c.scale;
-    float fy = (v->char_y + 0.5f * (float)w->character.h * TN_TILE_PX) * c.scale;
+    float fx = (v->char_x + 0.5f * (float)tn_world_character(w)->w * TN_TILE_PX) * c.scale;
+    float fy = (v->char_y + 0.5f * (float)tn_world_character(w)->h * TN_TILE_PX) * c.scale;
     if (!v->follow) { /* a camera the user moved */
         fx = v->cam_x * c.scale;
         fy = v->cam_y * c.scale;
     }
     /* A map that fits is centred across and sits at the bottom with the
      * same margin as at its sides, which leaves the HUD room above it. */
-    int mw = w->map->w * c.ts, mh = w->map->h * c.ts;
+    int mw = tn_world_map(w)->w * c.ts, mh = tn_world_map(w)->h * c.ts;
     int side = mw <= c.view.w ? (c.view.w - mw) / 2 : 0, spare = c.view.h - mh;
     c.ox = camera_axis(c.view.x, c.view.w, mw, fx, side);
     c.oy = camera_axis(c.view.y, c.view.h, mh, fy, spare - tn_mini(side, spare / 2));
@@ -126,7 +126,7 @@ static void strip_pass(tn_gfx *g, const tn_map *m, const tn_camera *c, const til
  * a tile. */
 static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
 {
-    const tn_map *m = w->map;
+    const tn_map *m = tn_world_map(w);
     const int ts = c->ts;
     tile_range r = {tn_maxi(0, floordiv(c->view.x - c->ox, ts)),
                     tn_maxi(0, floordiv(c->view.y - c->oy, ts)),
@@ -198,7 +198,7 @@ static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
  * drew them first; a ring makes them read on top of a crowd). */
 static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
 {
-    const tn_map *m = w->map;
+    const tn_map *m = tn_world_map(w);
     const int ts = c->ts;
     int x0 = tn_maxi(0, floordiv(c->view.x - c->ox, ts)), y0 = tn_maxi(0, floordiv(c->view.y - c->oy, ts));
     int x1 = tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts));
@@ -219,7 +219,7 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
 {
     float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
-    float bw = (float)w->character.w * (float)c->ts, bh = (float)w->character.h * (float)c->ts;
+    float bw = (float)tn_world_character(w)->w * (float)c->ts, bh = (float)tn_world_character(w)->h * (float)c->ts;
     x = floorf(x + 0.5f);
     y = floorf(y + 0.5f);
     float e = (float)tn_maxi(1, c->ts / 10);
@@ -318,7 +318,7 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
     int shown = (int)pb->shown;
     if (shown > pb->trace.count) shown = pb->trace.count;
     const tn_trace_event *ev = pb->trace.ev;
-    const tn_map *m = w->map;
+    const tn_map *m = tn_world_map(w);
     int cur = -1;
     for (int i = shown - 1; i >= 0; i--)
         if (ev[i].kind != TN_TRACE_OPEN) {
@@ -438,7 +438,7 @@ static const char *const MARK_NAMES[] = {"", "  spawn", "  destination", "  item
 
 void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
-    const tn_map *m = w->map;
+    const tn_map *m = tn_world_map(w);
     tn_camera c = tn_camera_make(w, v);
     tn_gfx_clip(g, NULL);
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, TN_COL_VOID);

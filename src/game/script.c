@@ -251,9 +251,9 @@ void tn_script_destroy(tn_script *s)
 static bool check_tile(const tn_script *s, const tn_script_cmd *c, const tn_world *w, char *err,
                        size_t errcap)
 {
-    if (tn_map_inside(w->map, c->x, c->y)) return true;
+    if (tn_map_inside(tn_world_map(w), c->x, c->y)) return true;
     snprintf(err, errcap, "%s:%d: tile (%d,%d) is outside the %dx%d map", s->file, c->line, c->x,
-             c->y, w->map->w, w->map->h);
+             c->y, tn_world_map(w)->w, tn_world_map(w)->h);
     return false;
 }
 
@@ -279,10 +279,7 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
             break;
         case TN_SC_GOTO: {
             if (!check_tile(s, c, w, err, errcap)) return -1;
-            tn_tool keep = w->tool;
-            w->tool = TN_TOOL_GOTO;
-            tn_world_click(w, c->x, c->y, TN_CLICK_LEFT, false, &e);
-            w->tool = keep;
+            tn_world_goto(w, c->x, c->y, &e);
             break;
         }
         case TN_SC_TOOL: tn_world_set_tool(w, (tn_tool)c->arg); break;
@@ -350,7 +347,7 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap)
 {
-    if (tn_save_map(w->map, path, err, cap) != 0) return -1;
-    if (loaded_from && strcmp(path, loaded_from) == 0) w->dirty = false;
+    if (tn_save_map(tn_world_map(w), path, err, cap) != 0) return -1;
+    if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
     return 0;
 }

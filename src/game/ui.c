@@ -17,8 +17,8 @@ void tn_view_init(tn_view *v, const tn_world *w, unsigned overlays)
     memset(v, 0, sizeof *v);
     v->overlays = overlays;
     v->zoom = -1;
-    v->char_x = w->character.x;
-    v->char_y = w->character.y;
+    v->char_x = tn_world_character(w)->x;
+    v->char_y = tn_world_character(w)->y;
     v->facing = 1;
     v->hot_slider = v->drag_slider = v->hot_tool = v->hot_overlay = -1;
     v->hot_bar = v->drag_bar = -1;
@@ -237,7 +237,7 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     section_title(g, TOOLS_Y - 18, "TOOLS", "keys 1-8, left-click uses it");
     for (int i = 0; i < TN_TOOL_COUNT; i++) {
         SDL_Rect r = tool_rect(i);
-        bool cur = (int)w->tool == i, hot = v->hot_tool == i;
+        bool cur = (int)tn_world_tool(w) == i, hot = v->hot_tool == i;
         uint32_t bg = cur ? 0x2a5f78ffu : hot ? 0x252c3cffu : 0x1c2130ffu;
         tn_gfx_rect(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, bg);
         if (cur) tn_gfx_frame(g, (float)r.x, (float)r.y, (float)r.w, (float)r.h, 1, TN_COL_ACCENT);
@@ -342,9 +342,9 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     int nl = 0;
     if (v->live)
         snprintf(lines[nl], sizeof lines[nl], "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld",
-                 v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", w->frame);
+                 v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", tn_world_frame(w));
     else
-        snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", w->frame);
+        snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", tn_world_frame(w));
     colour[nl++] = TN_COL_TEXT;
     (void)hover; /* drawn next to the mouse (render.c) */
     char hud[1024];
@@ -362,7 +362,7 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     int lh = tn_gfx_line_height(g, TN_FONT_MONO), wmax = 0;
     for (int i = 0; i < nl; i++) wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[i]));
     const char *unsaved = "  \xe2\x97\x8f unsaved (Ctrl+S)";
-    int uw = w->dirty ? tn_gfx_text_width(g, TN_FONT_MONO, unsaved) : 0;
+    int uw = tn_world_dirty(w) ? tn_gfx_text_width(g, TN_FONT_MONO, unsaved) : 0;
     wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[0]) + uw);
     /* a strip of its own between the top bar and the map view */
     float x = 0, y = TN_BAR_H - 1;
@@ -373,7 +373,7 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     (void)wmax;
     for (int i = 0; i < nl; i++) {
         int tw = tn_gfx_text(g, TN_FONT_MONO, x + 8, y + 5 + (float)(i * lh), lines[i], colour[i]);
-        if (i == 0 && w->dirty) tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved,
+        if (i == 0 && tn_world_dirty(w)) tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved,
                                             TN_COL_WARN);
     }
     tn_gfx_clip(g, NULL);
@@ -751,20 +751,20 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};
     tn_gfx_clip(g, &clip);
     char left[160];
-    if (v->paused) snprintf(left, sizeof left, "PAUSED  frame %ld", w->frame);
-    else snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], w->frame);
+    if (v->paused) snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
+    else snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
     int lw = tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
-    if (w->message_ttl <= 0 || !w->message[0]) { /* no message: what the left click does */
+    if (tn_world_message_ttl(w) <= 0 || !tn_world_message_text(w)[0]) { /* no message: what the left click does */
         char hint[160];
-        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)w->tool + 1, tn_tool_name(w->tool),
-                 TOOL_HINT[(unsigned)w->tool < TN_TOOL_COUNT ? w->tool : 0]);
+        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)tn_world_tool(w) + 1, tn_tool_name(tn_world_tool(w)),
+                 TOOL_HINT[(unsigned)tn_world_tool(w) < TN_TOOL_COUNT ? tn_world_tool(w) : 0]);
         tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
     }
-    if (w->message_ttl > 0 && w->message[0]) {
-        int a = w->message_ttl >= 30 ? 255 : w->message_ttl * 255 / 30;
+    if (tn_world_message_ttl(w) > 0 && tn_world_message_text(w)[0]) {
+        int a = tn_world_message_ttl(w) >= 30 ? 255 : tn_world_message_ttl(w) * 255 / 30;
         tn_gfx_rect(g, (float)(lw + 18), y0 + 5, 3, TN_STATUS_H - 9,
                     (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
-        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, w->message,
+        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, tn_world_message_text(w),
                     (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
     }
     tn_gfx_clip(g, NULL);

@@ -6,9 +6,9 @@
  * tn_body_step, so a bot can do exactly what a player can, no more.
  *
  * PLANNING.  tn_bot_goto() snaps the requested tile to where the character
- * can stand (a click in the air walks down to the first tile with ground
- * under the box; a click inside a block moves up onto it; the box is shifted
- * left so the clicked tile is under it when a wall is in the way) and plans
+ * can stand (a goal in the air walks down to the first tile with ground
+ * under the box; a goal inside a block moves up onto it; the box is shifted
+ * left so the goal tile is under it when a wall is in the way) and plans
  * with tn_path (filtered path copied into the bot's own buffer, so any number
  * of bots share one finder).  The start is the body's tile; when the body
  * stands on a ledge edge that tile has no ground under the box, so the tile
@@ -144,7 +144,7 @@ typedef struct tn_bot_info {
     tn_input input;        /* the keys the last tn_bot_step pressed */
     int jump_left;         /* steps of holding jump left (0 when not holding) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
-                                            click's numbers) */
+                                            goal's numbers) */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);

@@ -125,7 +125,7 @@ typedef struct tn_companion {
     unsigned phase;          /* offsets the line-of-sight tests of many companions */
     bool look_now;           /* test line of sight in the next step */
     long steps;
-    long los_tests, paths_planned; /* counters for the HUD and benchmarks */
+    long los_tests, paths_planned; /* counters for displays and benchmarks */
 } tn_companion;
 
 /* What one step sees of the world. */

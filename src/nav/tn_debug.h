@@ -4,7 +4,7 @@
  * The library never renders.  Modules that have something to show (agents,
  * paths, explored states, flow arrows, triangles) describe it through these
  * callbacks; the SDL front end implements them, a test can record them.
- * Coordinates are world pixels (x right, y down); colours are 0xRRGGBBAA.
+ * Coordinates are world pixels (x right, y down); an RGBA value is 0xRRGGBBAA.
  * Any callback may be NULL (that primitive is skipped).
  */
 #ifndef TN_DEBUG_H

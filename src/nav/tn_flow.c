@@ -31,7 +31,7 @@ struct tn_flow_bfs {
 #define WALLD (-1) /* d[] of a wall: never equal to any distance - 1 */
 
 /* Directions, in TN_DIR_* order, as index offsets are f->off[]; the search
- * order per checkerboard colour (see the header). */
+ * order per checkerboard parity (see the header). */
 static const uint8_t ORDER[2][8] = {
     {TN_DIR_N, TN_DIR_S, TN_DIR_E, TN_DIR_W, TN_DIR_NE, TN_DIR_NW, TN_DIR_SE, TN_DIR_SW},
     {TN_DIR_W, TN_DIR_E, TN_DIR_S, TN_DIR_N, TN_DIR_SW, TN_DIR_SE, TN_DIR_NW, TN_DIR_NE},
@@ -546,7 +546,7 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
             v_store(c->free, v_andnot(free, N));
             v_store(c->front[pn], N);
             settled[ns++] = (int32_t)b;
-            /* Directions: both rules, then each tile takes its colour's. */
+            /* Directions: both rules, then each tile takes its parity's. */
             struct tn_flow_block *B = &blk[b];
             const v128 bit0_even = v_xor(v_or(fromn, v_andnot(frome, froms)), ones);
             const v128 bit0_odd = v_or(fromw, v_andnot(froms, frome));

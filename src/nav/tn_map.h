@@ -2,7 +2,7 @@
 /* tn_map.h - the side-view tile map: terrain, tile content, text formats.
  *
  * Coordinates: x = column from the left, y = row from the TOP, both from 0,
- * everywhere in the library, the files, scripts, JSON and HUD.  Tile (x, y)
+ * everywhere in the library, the files, scripts, JSON and displays.  Tile (x, y)
  * covers pixels [x*T, (x+1)*T) x [y*T, (y+1)*T) with T = TN_TILE_PX; pixel y
  * grows downward, so "up" is -y.
  *

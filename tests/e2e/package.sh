@@ -24,12 +24,15 @@ MAKE=${MAKE:-make}
 sh scripts/version-header.sh VERSION | cmp -s - src/nav/tn_version.h ||
     fail "src/nav/tn_version.h is not what VERSION generates (run make and commit it)"
 
-# the umbrella header includes every library header (the tn_world* demo glue
-# apart: the sandbox, not the library's API)
+# the umbrella header includes every library header, and none of the
+# sandbox's (src/sandbox: the demo's world, not the library's API)
 for h in src/nav/tn_*.h; do
     n=$(basename "$h")
-    case "$n" in tn_world.h|tn_wbots.h|tn_wenemies.h|tn_wnav.h|tn_wagents.h) continue ;; esac
     grep -q "^#include \"$n\"" src/nav/tilenav.h || fail "src/nav/tilenav.h does not include $n"
+done
+for h in src/sandbox/*.h src/game/*.h; do
+    n=$(basename "$h")
+    grep -q "^#include \"$n\"" src/nav/*.h src/nav/*.c && fail "src/nav includes $n (sandbox/front end)"
 done
 
 # 1. dist -> unpack -> build and test without SDL -> install-lib

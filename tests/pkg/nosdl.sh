@@ -14,6 +14,12 @@ fail() { echo "nosdl.sh: $*"; exit 1; }
 if grep -nE '#[[:space:]]*include[[:space:]]*[<"](SDL|SDL2/)|\bSDL_[A-Za-z]' src/nav/*.c src/nav/*.h; then
     fail "the lines above in src/nav use SDL"
 fi
+# ... nor any header of the sandbox (src/sandbox) or the front end (src/game).
+for h in src/sandbox/*.h src/game/*.h; do
+    [ -f "$h" ] || continue
+    grep -n "#[[:space:]]*include[[:space:]]*\"$(basename "$h")\"" src/nav/*.c src/nav/*.h &&
+        fail "the lines above in src/nav include $h"
+done
 
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
@@ -37,6 +43,12 @@ for f in "$B"/libtilenav.so.* "$B"/nosdl-tests/test_*; do
     [ -L "$f" ] && continue
     case "$f" in *.o|*.d) continue ;; esac
     ldd "$f" 2>/dev/null | grep -i sdl && fail "$f links SDL"
+done
+# The library's tests link libtilenav alone: no world, no front end.
+for f in "$B"/nosdl-tests/test_*; do
+    case "$f" in *.o|*.d) continue ;; esac
+    nm "$f" 2>/dev/null | grep -Eq ' T (tn_world_|tn_load_map|tn_save_map|app_|ui_)' &&
+        fail "$f links the sandbox or the front end"
 done
 
 passed=0; failed=""

@@ -1,5 +1,7 @@
-/* The navmesh subsystem: see tn_wnav.h. */
+/* The navmesh part: see tn_wnav.h. */
 #include "tn_wnav.h"
+#include "tn_world_impl.h"
+#include "tn_wparts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -131,7 +133,7 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 
 /* ---- hooks ---- */
 
-static void nav_destroy(tn_world *w)
+void tn_wnav_destroy(tn_world *w)
 {
     struct tn_wnav *s = nav_of(w);
     if (!s) return;
@@ -148,7 +150,7 @@ static void nav_destroy(tn_world *w)
  * tile (mesh + query), 180 MB at this size, and grows with the map. */
 #define MAX_NAV_TILES (512L * 512L)
 
-static tn_status nav_create(tn_world *w, tn_error *err)
+tn_status tn_wnav_create(tn_world *w, tn_error *err)
 {
     if ((long)w->map->w * w->map->h > MAX_NAV_TILES) {
         tn_world_message(w, "the navmesh is off: a %dx%d map needs about %ld MB for it "
@@ -163,7 +165,7 @@ static tn_status nav_create(tn_world *w, tn_error *err)
     cfg.tile_size = (float)TN_TILE_PX;
     tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, &s->mesh, err);
     if (!s->mesh) {
-        nav_destroy(w);
+        tn_wnav_destroy(w);
         return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
     }
     tn_navquery_create(s->mesh, &w->alloc, &s->query, err);
@@ -173,39 +175,37 @@ static tn_status nav_create(tn_world *w, tn_error *err)
     s->path = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
     s->corr = tn_alloc_array(&w->alloc, (size_t)s->cap, sizeof(int32_t));
     if (!s->query || !s->scratch || !s->path || !s->corr) {
-        nav_destroy(w);
+        tn_wnav_destroy(w);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                             "out of memory for the navmesh of a %dx%d map", w->map->w,
                             w->map->h);
     }
-    const tn_param_info *pi = tn_world_param_find("agent_radius");
-    s->agent_radius = (float)(pi ? pi->def : 0.3125) * TN_TILE_PX;
+    s->agent_radius = (float)((tn_param_info)TN_WNAV_PARAM_AGENT_RADIUS).def * TN_TILE_PX;
     rebuild(w, s, -1, -1);
     return TN_OK;
 }
 
-static tn_status nav_set(tn_world *w, const char *name, double value, tn_error *err)
+tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
 {
     struct tn_wnav *s = nav_of(w);
-    if (!s || strcmp(name, "agent_radius") != 0)
+    if (!s)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            s ? "navmesh: unknown parameter '%s'" : "navmesh is off ('%s')",
-                            name);
+                            "navmesh is off ('agent_radius')");
     s->agent_radius = (float)value * TN_TILE_PX;
     if (s->has_path && tn_failed(replan_tool_path(s)))
         tn_world_message(w, "navmesh: no path for an agent of radius %.2f tiles", value);
     return TN_OK;
 }
 
-static bool nav_get(const tn_world *w, const char *name, double *value)
+bool tn_wnav_get_agent_radius(const tn_world *w, double *value)
 {
     const struct tn_wnav *s = nav_of(w);
-    if (!s || strcmp(name, "agent_radius") != 0) return false;
+    if (!s) return false;
     *value = s->agent_radius / TN_TILE_PX;
     return true;
 }
 
-static void nav_on_edit(tn_world *w, int x, int y)
+void tn_wnav_on_edit(tn_world *w, int x, int y)
 {
     struct tn_wnav *s = nav_of(w);
     if (!s) return;
@@ -215,7 +215,7 @@ static void nav_on_edit(tn_world *w, int x, int y)
     rebuild(w, s, x, y);
 }
 
-static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     (void)tool;
     struct tn_wnav *s = nav_of(w);
@@ -240,7 +240,7 @@ static tn_status nav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
     return TN_OK;
 }
 
-static int nav_json(const tn_world *w, char *buf, size_t cap)
+int tn_wnav_json(const tn_world *w, char *buf, size_t cap)
 {
     const struct tn_wnav *s = nav_of(w);
     if (!s)
@@ -255,7 +255,7 @@ static int nav_json(const tn_world *w, char *buf, size_t cap)
                     v.nfree, v.nregions, ms);
 }
 
-static int nav_hud(const tn_world *w, char *buf, size_t cap)
+int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
 {
     const struct tn_wnav *s = nav_of(w);
     if (!s) return snprintf(buf, cap, "navmesh: off (map larger than %ld tiles)", MAX_NAV_TILES);
@@ -273,7 +273,7 @@ static int nav_hud(const tn_world *w, char *buf, size_t cap)
                     path);
 }
 
-static void nav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wnav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const struct tn_wnav *s = nav_of(w);
     if (!s) return;
@@ -287,7 +287,7 @@ static void nav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overla
         tn_navmesh_draw_path(s->path, s->npath, dd, 1.0f, 0xfff040ffu);
 }
 
-static tn_status nav_check(const tn_world *w, tn_error *err)
+tn_status tn_wnav_check(const tn_world *w, tn_error *err)
 {
     const struct tn_wnav *s = nav_of(w);
     if (!s) return TN_OK; /* off on a map over MAX_NAV_TILES */
@@ -321,16 +321,3 @@ static tn_status nav_check(const tn_world *w, tn_error *err)
     return TN_OK;
 }
 
-const tn_subsystem tn_sub_navmesh = {
-    .name = "navmesh",
-    .create = nav_create,
-    .destroy = nav_destroy,
-    .on_edit = nav_on_edit,
-    .set = nav_set,
-    .get = nav_get,
-    .click = nav_click,
-    .json = nav_json,
-    .hud = nav_hud,
-    .draw = nav_draw,
-    .check = nav_check,
-};

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* tn_wenemies.h - the world's enemies subsystem (tn_sub_enemies): a
+/* tn_wenemies.h - the world's enemies part: a
  * 4-connected flow field over the world's map, the spawner and its enemies.
  *
  * Board content: spawn points (map mark S) and destinations (mark D) on
@@ -51,8 +51,29 @@ typedef struct tn_wenemies {
     tn_rng rng;            /* the spawner's own stream, seeded from the world seed */
 } tn_wenemies;
 
-/* The world's enemies state (NULL before creation). */
-static inline tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
+/* The world's enemies state (NULL before creation): for this part's tests
+ * and the benchmarks.  Other parts read enemies only through the queries
+ * below. */
+tn_wenemies *tn_wenemies_of(const tn_world *w);
+
+/* ---- queries for the other parts ---- */
+
+/* How many enemies can be alive at once (TN_WENEMIES_CAPACITY): a fixed
+ * bound, known before this part is created. */
+int tn_wenemies_capacity(const tn_world *w);
+/* Copies the pixel positions of at most `cap` live enemies into xy
+ * (x0, y0, x1, y1, ...) and returns how many it copied: 0 before this part
+ * is created or when none is alive.  Within a world step, the positions
+ * after this step's enemy moves (the enemies step before the agents, see
+ * tn_world.h).  O(count). */
+int tn_wenemies_positions(const tn_world *w, float *xy, int cap);
+
+/* ---- this part's parameters (see tn_param_info) ---- */
+tn_status tn_wenemies_set_spawn_rate(tn_world *w, double value, tn_error *err);
+bool tn_wenemies_get_spawn_rate(const tn_world *w, double *value);
+#define TN_WENEMIES_PARAM_SPAWN_RATE                                                         \
+    {"spawn_rate", 0.1, 10, 1, false, "/s", "enemies spawned per second",                   \
+     tn_wenemies_set_spawn_rate, tn_wenemies_get_spawn_rate}
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
-/* tn_wnav.h - the world's navigation-mesh subsystem (tn_sub_navmesh) and the
- * queries other subsystems and the game make through it.
+/* tn_wnav.h - the world's navigation-mesh part and the
+ * queries other parts and the game make through it.
  *
  * The world keeps one tn_navmesh of its map in WORLD PIXELS (tile_size =
  * TN_TILE_PX), with capacity for the worst case of the map's size, so no
@@ -21,7 +21,7 @@
  * Overlay TN_OVERLAY_NAVMESH: triangles by region, outlines, the corridor
  * and the path (the path is also drawn while the navpath tool is selected).
  *
- * For other subsystems (agents): line of sight and paths in world pixels,
+ * For other parts (agents): line of sight and paths in world pixels,
  * directly or as a tn_agent_nav table.  Queries share one tn_navquery owned
  * here (single-threaded, like the world); tn_wnav_revision() changes with
  * every rebuild so cached paths can be dropped.
@@ -37,7 +37,7 @@
 extern "C" {
 #endif
 
-/* The world's mesh (pixel units), NULL before the subsystem is created. */
+/* The world's mesh (pixel units), NULL before the part is created. */
 const tn_navmesh *tn_wnav_mesh(const tn_world *w);
 /* The shared query object (NULL before creation). */
 tn_navquery *tn_wnav_query(tn_world *w);
@@ -57,6 +57,14 @@ int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radi
 float tn_wnav_agent_radius(const tn_world *w);
 /* {user = w, los = tn_wnav_los, path = tn_wnav_path} for agents. */
 tn_agent_nav tn_wnav_agent_nav(tn_world *w);
+
+/* ---- this part's parameters (see tn_param_info) ---- */
+tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err);
+bool tn_wnav_get_agent_radius(const tn_world *w, double *value);
+#define TN_WNAV_PARAM_AGENT_RADIUS                                                           \
+    {"agent_radius", 0, 1, 0.3125, false, "tiles",                                          \
+     "radius of the companion's and the navpath tool's navmesh paths",                      \
+     tn_wnav_set_agent_radius, tn_wnav_get_agent_radius}
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* tn_wagents.h - the world's agents subsystem (tn_sub_agents): one
+/* tn_wagents.h - the world's agents part: one
  * companion (tn_companion.h) and up to TN_WAGENTS_MAX_WANDERERS wanderers
  * (tn_wander.h), on the world's navigation mesh (tn_wnav.h).
  *
@@ -73,13 +73,37 @@ typedef struct tn_wagents {
 } tn_wagents;
 
 /* The world's agents state (NULL before creation). */
-static inline const tn_wagents *tn_wagents_of(const tn_world *w)
-{
-    return (const tn_wagents *)w->agents;
-}
+const tn_wagents *tn_wagents_of(const tn_world *w);
 
 /* The wanderers' target now (the character's centre or the placed one). */
 void tn_wagents_target(const tn_world *w, float *x, float *y);
+
+/* ---- this part's parameters (see tn_param_info) ---- */
+tn_status tn_wagents_set_companion_speed(tn_world *w, double value, tn_error *err);
+tn_status tn_wagents_set_follow_distance(tn_world *w, double value, tn_error *err);
+tn_status tn_wagents_set_wanderers(tn_world *w, double value, tn_error *err);
+tn_status tn_wagents_set_bias(tn_world *w, double value, tn_error *err);
+tn_status tn_wagents_set_smoothness(tn_world *w, double value, tn_error *err);
+bool tn_wagents_get_companion_speed(const tn_world *w, double *value);
+bool tn_wagents_get_follow_distance(const tn_world *w, double *value);
+bool tn_wagents_get_wanderers(const tn_world *w, double *value);
+bool tn_wagents_get_bias(const tn_world *w, double *value);
+bool tn_wagents_get_smoothness(const tn_world *w, double *value);
+#define TN_WAGENTS_PARAM_COMPANION_SPEED                                                     \
+    {"companion_speed", 40, 480, 220, false, "px/s", "companion maximum speed",             \
+     tn_wagents_set_companion_speed, tn_wagents_get_companion_speed}
+#define TN_WAGENTS_PARAM_FOLLOW_DISTANCE                                                     \
+    {"follow_distance", 1, 10, 3, false, "tiles", "companion follow distance",              \
+     tn_wagents_set_follow_distance, tn_wagents_get_follow_distance}
+#define TN_WAGENTS_PARAM_WANDERERS                                                           \
+    {"wanderers", 0, 64, 0, true, "", "number of wanderers",                                \
+     tn_wagents_set_wanderers, tn_wagents_get_wanderers}
+#define TN_WAGENTS_PARAM_BIAS                                                                \
+    {"bias", 0, 1, 0.5, false, "", "wanderers' drift toward the target",                    \
+     tn_wagents_set_bias, tn_wagents_get_bias}
+#define TN_WAGENTS_PARAM_SMOOTHNESS                                                          \
+    {"smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness",                      \
+     tn_wagents_set_smoothness, tn_wagents_get_smoothness}
 
 #ifdef __cplusplus
 }

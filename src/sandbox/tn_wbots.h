@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-/* tn_wbots.h - the world's bots subsystem (tn_sub_bots): platformer A* and
+/* tn_wbots.h - the world's bots part: platformer A* and
  * the bots that follow its paths by pressing keys (tn_path, tn_bot).
  *
  *  - The GOTO tool (left click, script `goto TX TY`) sends the character:
@@ -37,7 +37,7 @@ extern "C" {
 
 #define TN_WBOTS_MAX 32
 
-/* The character's bot (NULL when the subsystem has no finder). */
+/* The character's bot (NULL when the part has no finder). */
 const tn_bot *tn_wbots_character_bot(const tn_world *w);
 /* Extra bots: how many, and the body of bot i. */
 int tn_wbots_count(const tn_world *w);
@@ -46,6 +46,18 @@ const tn_bot *tn_wbots_bot(const tn_world *w, int i);
 /* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
  * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */
 void tn_wbots_set_heuristic(tn_world *w, int heuristic);
+
+/* ---- this part's parameters (see tn_param_info) ---- */
+tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err);
+bool tn_wbots_get_bots(const tn_world *w, double *value);
+tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err);
+bool tn_wbots_get_planner(const tn_world *w, double *value);
+#define TN_WBOTS_PARAM_BOTS                                                                  \
+    {"bots", 0, 32, 0, true, "", "extra bots walking to random targets",                    \
+     tn_wbots_set_bots, tn_wbots_get_bots}
+#define TN_WBOTS_PARAM_PLANNER                                                               \
+    {"planner", 0, 1, 1, true, "", "bot planner: 0 classic jump-value A*, 1 surface graph",  \
+     tn_wbots_set_planner, tn_wbots_get_planner}
 
 #ifdef __cplusplus
 }

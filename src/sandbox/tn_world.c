@@ -1,4 +1,10 @@
 #include "tn_world.h"
+#include "tn_world_impl.h"
+#include "tn_wagents.h"
+#include "tn_wbots.h"
+#include "tn_wenemies.h"
+#include "tn_wnav.h"
+#include "tn_wparts.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -7,37 +13,33 @@
 
 #define MESSAGE_STEPS 240
 
-static const tn_subsystem *const SUBS[] = {&tn_sub_bots, &tn_sub_enemies, &tn_sub_navmesh,
-                                           &tn_sub_agents};
-#define NSUBS ((int)(sizeof SUBS / sizeof SUBS[0]))
+static tn_status set_jump_height(tn_world *w, double v, tn_error *err);
+static tn_status set_char_width(tn_world *w, double v, tn_error *err);
+static tn_status set_char_height(tn_world *w, double v, tn_error *err);
+static bool get_jump_height(const tn_world *w, double *v);
+static bool get_char_width(const tn_world *w, double *v);
+static bool get_char_height(const tn_world *w, double *v);
 
-/* Every parameter, its range and its owner.  The core checks the range so
- * the owners' `set` hooks receive valid values only. */
+/* Every parameter, in slider order: the core's own, then each part's as its
+ * header declares it (name, range, default, unit, help, setter, getter).
+ * tn_world_set checks the range, so setters receive valid values only. */
 static const tn_param_info PARAMS[] = {
-    {"jump_height", 1, 8, 4, false, "tiles", "apex of a full jump"},
-    {"char_width", 1, 3, 1, true, "tiles", "character width"},
-    {"char_height", 1, 9, 2, true, "tiles", "character height"},
-    {"spawn_rate", 0.1, 10, 1, false, "/s", "enemies spawned per second"},
-    {"bots", 0, 32, 0, true, "", "extra bots walking to random targets"},
-    {"companion_speed", 40, 480, 220, false, "px/s", "companion maximum speed"},
-    {"follow_distance", 1, 10, 3, false, "tiles", "companion follow distance"},
-    {"wanderers", 0, 64, 0, true, "", "number of wanderers"},
-    {"bias", 0, 1, 0.5, false, "", "wanderers' drift toward the target"},
-    {"smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness"},
-    {"agent_radius", 0, 1, 0.3125, false, "tiles",
-     "radius of the companion's and the navpath tool's navmesh paths"},
-    {"planner", 0, 1, 1, true, "", "bot planner: 0 classic jump-value A*, 1 surface graph"},
-};
-/* Who applies each parameter (NULL: the core). */
-static const tn_subsystem *const PARAM_OWNER[] = {
-    NULL, NULL, NULL, &tn_sub_enemies, &tn_sub_bots,
-    &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents, &tn_sub_agents,
-    &tn_sub_navmesh,
-    &tn_sub_bots,
+    {"jump_height", 1, 8, 4, false, "tiles", "apex of a full jump", set_jump_height,
+     get_jump_height},
+    {"char_width", 1, 3, 1, true, "tiles", "character width", set_char_width, get_char_width},
+    {"char_height", 1, 9, 2, true, "tiles", "character height", set_char_height,
+     get_char_height},
+    TN_WENEMIES_PARAM_SPAWN_RATE,
+    TN_WBOTS_PARAM_BOTS,
+    TN_WAGENTS_PARAM_COMPANION_SPEED,
+    TN_WAGENTS_PARAM_FOLLOW_DISTANCE,
+    TN_WAGENTS_PARAM_WANDERERS,
+    TN_WAGENTS_PARAM_BIAS,
+    TN_WAGENTS_PARAM_SMOOTHNESS,
+    TN_WNAV_PARAM_AGENT_RADIUS,
+    TN_WBOTS_PARAM_PLANNER,
 };
 #define NPARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
-_Static_assert(sizeof PARAM_OWNER / sizeof PARAM_OWNER[0] == sizeof PARAMS / sizeof PARAMS[0],
-               "one owner per parameter");
 
 static const char *const TOOL_NAMES[TN_TOOL_COUNT] = {
     "goto", "block", "oneway", "spawn", "dest", "item", "navpath", "target"};
@@ -153,20 +155,22 @@ static tn_status no_fit(const tn_map *m, int cw, int ch, tn_error *err)
                               : "every box of that size holds a block");
 }
 
+/* The four parts, in the order of tn_wparts.h: destroyed in reverse. */
 static void subs_destroy(tn_world *w)
 {
-    for (int i = NSUBS - 1; i >= 0; i--)
-        if (SUBS[i]->destroy) SUBS[i]->destroy(w);
+    tn_wagents_destroy(w);
+    tn_wnav_destroy(w);
+    tn_wenemies_destroy(w);
+    tn_wbots_destroy(w);
 }
 
 static tn_status subs_create(tn_world *w, tn_error *err)
 {
-    for (int i = 0; i < NSUBS; i++) {
-        if (!SUBS[i]->create) continue;
-        tn_status s = SUBS[i]->create(w, err);
-        if (tn_failed(s)) return s;
-    }
-    return TN_OK;
+    tn_status s = tn_wbots_create(w, err);
+    if (tn_succeeded(s)) s = tn_wenemies_create(w, err);
+    if (tn_succeeded(s)) s = tn_wnav_create(w, err);
+    if (tn_succeeded(s)) s = tn_wagents_create(w, err);
+    return s;
 }
 
 tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allocator *a,
@@ -257,11 +261,11 @@ void tn_world_step(tn_world *w)
 {
     tn_input in = w->input;
     bool player = in.left || in.right || in.down || in.jump;
-    for (int i = 0; i < NSUBS; i++)
-        if (SUBS[i]->drive && SUBS[i]->drive(w, &in, player)) break;
+    tn_wbots_drive(w, &in, player); /* the only part that drives */
     tn_body_step(&w->character, w->map, &w->phys, in);
-    for (int i = 0; i < NSUBS; i++)
-        if (SUBS[i]->step) SUBS[i]->step(w);
+    tn_wbots_step(w);
+    tn_wenemies_step(w);
+    tn_wagents_step(w); /* reads this step's enemy positions */
     if (w->message_ttl > 0 && --w->message_ttl == 0) w->message[0] = '\0';
     w->frame++;
 }
@@ -318,11 +322,9 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
         snprintf(msg, sizeof msg, "tile (%d,%d) is inside the character: a block there would trap it", x, y);
         return refuse(w, TN_FAILURE | TN_REFUSED, err, msg);
     }
-    for (int i = 0; i < NSUBS; i++) {
-        if (!SUBS[i]->check_edit) continue;
-        tn_status s = SUBS[i]->check_edit(w, x, y, tile, mark, err);
-        if (tn_failed(s)) return refuse(w, s, err, err->msg);
-    }
+    tn_status s = tn_wbots_check_edit(w, x, y, tile, mark, err);
+    if (tn_succeeded(s)) s = tn_wenemies_check_edit(w, x, y, tile, mark, err);
+    if (tn_failed(s)) return refuse(w, s, err, err->msg);
     if (tile != old_tile) {
         bool was_start = x == m->start_x && y == m->start_y;
         tn_map_set_tile(m, x, y, tile, NULL);
@@ -344,8 +346,9 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     w->taken[y * m->w + x] = 0;
     w->dirty = true;
     w->edits++;
-    for (int i = 0; i < NSUBS; i++)
-        if (SUBS[i]->on_edit) SUBS[i]->on_edit(w, x, y);
+    tn_wenemies_on_edit(w, x, y);
+    tn_wnav_on_edit(w, x, y);
+    tn_wagents_on_edit(w, x, y);
     return TN_OK;
 }
 
@@ -356,31 +359,19 @@ tn_status tn_world_set_tool(tn_world *w, tn_tool tool)
     return TN_OK;
 }
 
-static const tn_subsystem *tool_owner(tn_tool t)
+
+static tn_status outside(tn_world *w, int x, int y, tn_error *err)
 {
-    switch (t) {
-    case TN_TOOL_GOTO: return &tn_sub_bots;
-    case TN_TOOL_NAVPATH: return &tn_sub_navmesh;
-    case TN_TOOL_TARGET: return &tn_sub_agents;
-    default: return NULL;
-    }
+    char msg[128];
+    snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, w->map->w, w->map->h);
+    tn_world_message(w, "%s", msg);
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
 }
 
-tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+/* What a left click with `tool` does on tile (x, y), inside the map. */
+static tn_status use_tool(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
-    tn_error local;
-    if (!err) err = &local;
-    if (!tn_map_inside(w->map, x, y)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, w->map->w,
-                 w->map->h);
-        tn_world_message(w, "%s", msg);
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
-    }
-    if (b == TN_CLICK_MIDDLE || (b == TN_CLICK_RIGHT && shift))
-        return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
-    if (b == TN_CLICK_RIGHT) return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
-    switch (w->tool) {
+    switch (tool) {
     case TN_TOOL_BLOCK: return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
     case TN_TOOL_ONEWAY: return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
     case TN_TOOL_SPAWN: return tn_world_edit(w, x, y, TN_EDIT_SPAWN, err);
@@ -388,15 +379,62 @@ tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_
     case TN_TOOL_ITEM: return tn_world_edit(w, x, y, TN_EDIT_ITEM, err);
     default: break;
     }
-    const tn_subsystem *owner = tool_owner(w->tool);
-    if (!owner || !owner->click) {
-        tn_world_message(w, "the %s tool is not available yet", tn_tool_name(w->tool));
+    tn_status s;
+    switch (tool) {
+    case TN_TOOL_GOTO: s = tn_wbots_click(w, x, y, tool, err); break;
+    case TN_TOOL_NAVPATH: s = tn_wnav_click(w, x, y, tool, err); break;
+    case TN_TOOL_TARGET: s = tn_wagents_click(w, x, y, tool, err); break;
+    default:
+        tn_world_message(w, "the %s tool is not available yet", tn_tool_name(tool));
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "the %s tool is not available yet", tn_tool_name(w->tool));
+                            "the %s tool is not available yet", tn_tool_name(tool));
     }
-    tn_status s = owner->click(w, x, y, w->tool, err);
     if (tn_failed(s)) tn_world_message(w, "%s", err->msg);
     return s;
+}
+
+tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    if (!tn_map_inside(w->map, x, y)) return outside(w, x, y, err);
+    if (b == TN_CLICK_MIDDLE || (b == TN_CLICK_RIGHT && shift))
+        return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
+    if (b == TN_CLICK_RIGHT) return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
+    return use_tool(w, x, y, w->tool, err);
+}
+
+tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    if (!tn_map_inside(w->map, x, y)) return outside(w, x, y, err);
+    return use_tool(w, x, y, TN_TOOL_GOTO, err);
+}
+
+/* ---- accessors ---- */
+
+const tn_map *tn_world_map(const tn_world *w) { return w->map; }
+const tn_body *tn_world_character(const tn_world *w) { return &w->character; }
+const tn_phys_params *tn_world_phys(const tn_world *w) { return &w->phys; }
+tn_input tn_world_input(const tn_world *w) { return w->input; }
+long tn_world_frame(const tn_world *w) { return w->frame; }
+tn_tool tn_world_tool(const tn_world *w) { return w->tool; }
+int tn_world_edits(const tn_world *w) { return w->edits; }
+int tn_world_refused_edits(const tn_world *w) { return w->refused_edits; }
+void tn_world_reset_edit_counts(tn_world *w) { w->edits = w->refused_edits = 0; }
+bool tn_world_dirty(const tn_world *w) { return w->dirty; }
+void tn_world_set_dirty(tn_world *w, bool dirty) { w->dirty = dirty; }
+const char *tn_world_message_text(const tn_world *w) { return w->message; }
+int tn_world_message_ttl(const tn_world *w) { return w->message_ttl; }
+void tn_world_set_message_ttl(tn_world *w, int steps) { w->message_ttl = steps < 0 ? 0 : steps; }
+void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock) { w->clock = clock; }
+tn_world_clock_fn tn_world_clock(const tn_world *w) { return w->clock; }
+
+void tn_world_place_character(tn_world *w, float x, float y)
+{
+    w->character.x = x;
+    w->character.y = y;
 }
 
 const tn_param_info *tn_world_params(int *count)
@@ -419,17 +457,17 @@ const tn_param_info *tn_world_param_find(const char *name)
 }
 
 /* The core's own parameters. */
-static tn_status set_core(tn_world *w, const char *name, double v, tn_error *err)
+static tn_status set_jump_height(tn_world *w, double v, tn_error *err)
 {
-    if (strcmp(name, "jump_height") == 0) {
-        w->phys.jump_height = (float)v;
-        return TN_OK;
-    }
+    (void)err;
+    w->phys.jump_height = (float)v;
+    return TN_OK;
+}
+
+/* Keep the bottom-left corner; refuse when the new box would overlap a block. */
+static tn_status resize_character(tn_world *w, int nw, int nh, tn_error *err)
+{
     tn_body *b = &w->character;
-    int nw = b->w, nh = b->h;
-    if (strcmp(name, "char_width") == 0) nw = (int)v;
-    else nh = (int)v;
-    /* Keep the bottom-left corner; refuse when the new box would overlap a block. */
     float bottom = b->y + (float)b->h * TN_TILE_PX;
     float ny = bottom - (float)nh * TN_TILE_PX;
     if (tn_body_box_blocked(w->map, b->x, ny, nw, nh))
@@ -439,6 +477,34 @@ static tn_status set_core(tn_world *w, const char *name, double v, tn_error *err
     b->h = nh;
     b->y = ny;
     return TN_OK;
+}
+
+static tn_status set_char_width(tn_world *w, double v, tn_error *err)
+{
+    return resize_character(w, (int)v, w->character.h, err);
+}
+
+static tn_status set_char_height(tn_world *w, double v, tn_error *err)
+{
+    return resize_character(w, w->character.w, (int)v, err);
+}
+
+static bool get_jump_height(const tn_world *w, double *v)
+{
+    *v = w->phys.jump_height;
+    return true;
+}
+
+static bool get_char_width(const tn_world *w, double *v)
+{
+    *v = w->character.w;
+    return true;
+}
+
+static bool get_char_height(const tn_world *w, double *v)
+{
+    *v = w->character.h;
+    return true;
 }
 
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err)
@@ -462,10 +528,7 @@ tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *er
         return err->status;
     }
     tn_status s;
-    if (!PARAM_OWNER[i]) s = set_core(w, name, value, err);
-    else if (PARAM_OWNER[i]->set) s = PARAM_OWNER[i]->set(w, name, value, err);
-    else s = tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                          "parameter '%s' is not available yet", name);
+    s = p->set(w, value, err);
     if (tn_failed(s)) tn_world_message(w, "%s", err->msg);
     return s;
 }
@@ -473,14 +536,7 @@ tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *er
 bool tn_world_get(const tn_world *w, const char *name, double *value)
 {
     int i = name ? param_index(name) : -1;
-    if (i < 0) return false;
-    if (!PARAM_OWNER[i]) {
-        if (strcmp(name, "jump_height") == 0) *value = w->phys.jump_height;
-        else if (strcmp(name, "char_width") == 0) *value = w->character.w;
-        else *value = w->character.h;
-        return true;
-    }
-    return PARAM_OWNER[i]->get && PARAM_OWNER[i]->get(w, name, value);
+    return i >= 0 && PARAMS[i].get(w, value);
 }
 
 /* Add what one snprintf-like call wanted to the running length. */
@@ -507,8 +563,10 @@ int tn_world_json(const tn_world *w, char *buf, size_t cap)
                     w->character.on_ground ? "true" : "false", w->character.w,
                     w->character.h, w->phys.jump_height, w->edits, w->refused_edits,
                     w->dirty ? "true" : "false"));
-    for (int i = 0; i < NSUBS; i++)
-        if (SUBS[i]->json) append(&len, SUBS[i]->json(w, at(buf, cap, len), room(cap, len)));
+    append(&len, tn_wbots_json(w, at(buf, cap, len), room(cap, len)));
+    append(&len, tn_wenemies_json(w, at(buf, cap, len), room(cap, len)));
+    append(&len, tn_wnav_json(w, at(buf, cap, len), room(cap, len)));
+    append(&len, tn_wagents_json(w, at(buf, cap, len), room(cap, len)));
     append(&len, snprintf(at(buf, cap, len), room(cap, len), "}"));
     return len;
 }
@@ -517,9 +575,11 @@ int tn_world_hud(const tn_world *w, char *buf, size_t cap)
 {
     int len = 0;
     if (cap) buf[0] = '\0';
-    for (int i = 0; i < NSUBS; i++) {
-        if (!SUBS[i]->hud) continue;
-        int n = SUBS[i]->hud(w, at(buf, cap, len), room(cap, len));
+    for (int i = 0; i < 4; i++) {
+        char *b = at(buf, cap, len);
+        size_t r = room(cap, len);
+        int n = i == 0 ? tn_wbots_hud(w, b, r) : i == 1 ? tn_wenemies_hud(w, b, r)
+              : i == 2 ? tn_wnav_hud(w, b, r) : tn_wagents_hud(w, b, r);
         if (n <= 0) continue;
         append(&len, n);
         append(&len, snprintf(at(buf, cap, len), room(cap, len), "\n"));
@@ -529,8 +589,10 @@ int tn_world_hud(const tn_world *w, char *buf, size_t cap)
 
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
-    for (int i = 0; i < NSUBS; i++)
-        if (SUBS[i]->draw) SUBS[i]->draw(w, dd, overlays);
+    tn_wbots_draw(w, dd, overlays);
+    tn_wenemies_draw(w, dd, overlays);
+    tn_wnav_draw(w, dd, overlays);
+    tn_wagents_draw(w, dd, overlays);
 }
 
 tn_status tn_world_check(const tn_world *w, tn_error *err)
@@ -541,10 +603,9 @@ tn_status tn_world_check(const tn_world *w, tn_error *err)
     if (tn_body_box_blocked(w->map, b->x, b->y, b->w, b->h))
         return tn_error_set(err, TN_FAILURE, 0, 0, "character at (%.2f,%.2f) overlaps a block",
                             b->x, b->y);
-    for (int i = 0; i < NSUBS; i++) {
-        if (!SUBS[i]->check) continue;
-        tn_status s = SUBS[i]->check(w, err);
-        if (tn_failed(s)) return s;
-    }
-    return TN_OK;
+    tn_status s = tn_wbots_check(w, err);
+    if (tn_succeeded(s)) s = tn_wenemies_check(w, err);
+    if (tn_succeeded(s)) s = tn_wnav_check(w, err);
+    if (tn_succeeded(s)) s = tn_wagents_check(w, err);
+    return s;
 }

@@ -1,5 +1,7 @@
-/* The agents subsystem: see tn_wagents.h. */
+/* The agents part: see tn_wagents.h. */
 #include "tn_wagents.h"
+#include "tn_world_impl.h"
+#include "tn_wparts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -146,7 +148,7 @@ static int set_wanderers(tn_world *w, tn_wagents *s, int n)
 
 /* ---- hooks ------------------------------------------------------------------------ */
 
-static void agents_destroy(tn_world *w)
+void tn_wagents_destroy(tn_world *w)
 {
     tn_wagents *s = agents_of(w);
     if (!s) return;
@@ -157,7 +159,7 @@ static void agents_destroy(tn_world *w)
     w->agents = NULL;
 }
 
-static tn_status agents_create(tn_world *w, tn_error *err)
+tn_status tn_wagents_create(tn_world *w, tn_error *err)
 {
     tn_wagents *s = tn_alloc(&w->alloc, sizeof *s);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "agents: out of memory");
@@ -165,33 +167,29 @@ static tn_status agents_create(tn_world *w, tn_error *err)
     s->cparams = tn_companion_default_params();
     s->wparams = tn_wander_default_params();
     /* The world's parameter defaults (tn_world.c's table). */
-    const tn_param_info *pi;
-    if ((pi = tn_world_param_find("companion_speed"))) s->cparams.max_speed = (float)pi->def;
-    if ((pi = tn_world_param_find("follow_distance"))) {
-        s->cparams.follow_outer = (float)pi->def * T;
-        s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
-    }
-    if ((pi = tn_world_param_find("bias"))) s->wparams.bias = (float)pi->def;
-    if ((pi = tn_world_param_find("smoothness"))) s->wparams.smoothness = (float)pi->def;
+    s->cparams.max_speed = (float)((tn_param_info)TN_WAGENTS_PARAM_COMPANION_SPEED).def;
+    s->cparams.follow_outer = (float)((tn_param_info)TN_WAGENTS_PARAM_FOLLOW_DISTANCE).def * T;
+    s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
+    s->wparams.bias = (float)((tn_param_info)TN_WAGENTS_PARAM_BIAS).def;
+    s->wparams.smoothness = (float)((tn_param_info)TN_WAGENTS_PARAM_SMOOTHNESS).def;
     /* the world's wanderers roam around their target instead of piling onto
      * it (three tiles: they stay readable, each on its own) */
     s->wparams.arrive_radius = 3.0f * T;
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
-    const tn_wenemies *we = tn_wenemies_of(w);
-    s->enemy_cap = we && we->pool ? we->pool->cfg.capacity : TN_WENEMIES_CAPACITY;
+    s->enemy_cap = tn_wenemies_capacity(w);
     s->enemy_xy = tn_alloc_array(&w->alloc, 2 * (size_t)s->enemy_cap, sizeof *s->enemy_xy);
     tn_grid_create(0.0f, 0.0f, (float)w->map->w * T, (float)w->map->h * T,
                    s->cparams.separation_radius, s->enemy_cap, &w->alloc, &s->grid, err);
     if (!s->enemy_xy || !s->grid || !items_scan(w, s)) {
-        agents_destroy(w);
+        tn_wagents_destroy(w);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "agents: out of memory");
     }
     place_companion(w, s);
-    if ((pi = tn_world_param_find("wanderers"))) set_wanderers(w, s, (int)pi->def);
+    set_wanderers(w, s, (int)((tn_param_info)TN_WAGENTS_PARAM_WANDERERS).def);
     return TN_OK;
 }
 
-static void agents_step(tn_world *w)
+void tn_wagents_step(tn_world *w)
 {
     tn_wagents *s = agents_of(w);
     if (!s) return;
@@ -199,16 +197,7 @@ static void agents_step(tn_world *w)
     float dt = w->phys.dt;
 
     /* Enemies into the grid. */
-    int ne = 0;
-    const tn_wenemies *we = tn_wenemies_of(w);
-    if (we && we->pool) {
-        const tn_enemies *pool = we->pool;
-        ne = tn_mini(pool->count, s->enemy_cap);
-        for (int i = 0; i < ne; i++) {
-            s->enemy_xy[2 * i] = pool->e[i].x * T;
-            s->enemy_xy[2 * i + 1] = pool->e[i].y * T;
-        }
-    }
+    int ne = tn_wenemies_positions(w, s->enemy_xy, s->enemy_cap);
     tn_grid_build(s->grid, s->enemy_xy, ne);
 
     /* The companion. */
@@ -264,7 +253,7 @@ static bool wanderer_near(const tn_wanderer *a, int x, int y)
            (float)(y + 1) * T >= lo_y - 2 * T && (float)y * T <= hi_y + 2 * T;
 }
 
-static void agents_on_edit(tn_world *w, int x, int y)
+void tn_wagents_on_edit(tn_world *w, int x, int y)
 {
     tn_wagents *s = agents_of(w);
     if (!s) return;
@@ -301,44 +290,86 @@ static void agents_on_edit(tn_world *w, int x, int y)
         tn_steer_unstick(m, s->wparams.half, &s->target_x, &s->target_y, far);
 }
 
-static tn_status agents_set(tn_world *w, const char *name, double value, tn_error *err)
+/* ---- parameters ---- */
+
+#define AGENTS_OF_OR_FAIL(s, w, err)                                                         \
+    tn_wagents *s = agents_of(w);                                                            \
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "agents: not created")
+
+tn_status tn_wagents_set_companion_speed(tn_world *w, double value, tn_error *err)
 {
-    tn_wagents *s = agents_of(w);
-    if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "agents: not created");
-    if (strcmp(name, "companion_speed") == 0) {
-        s->cparams.max_speed = (float)value;
-    } else if (strcmp(name, "follow_distance") == 0) {
-        s->cparams.follow_outer = (float)value * T;
-        s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
-    } else if (strcmp(name, "bias") == 0) {
-        s->wparams.bias = (float)value;
-    } else if (strcmp(name, "smoothness") == 0) {
-        s->wparams.smoothness = (float)value;
-    } else if (strcmp(name, "wanderers") == 0) {
-        int want = (int)value, got = set_wanderers(w, s, want);
-        if (got < want)
-            tn_world_message(w, "only %d of %d wanderers found room near their target", got, want);
-    } else {
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "agents: unknown parameter '%s'", name);
-    }
+    AGENTS_OF_OR_FAIL(s, w, err);
+    s->cparams.max_speed = (float)value;
     return TN_OK;
 }
 
-static bool agents_get(const tn_world *w, const char *name, double *value)
+tn_status tn_wagents_set_follow_distance(tn_world *w, double value, tn_error *err)
 {
-    const tn_wagents *s = tn_wagents_of(w);
-    if (!s) return false;
-    if (strcmp(name, "companion_speed") == 0) *value = s->cparams.max_speed;
-    else if (strcmp(name, "follow_distance") == 0) *value = s->cparams.follow_outer / T;
-    else if (strcmp(name, "bias") == 0) *value = s->wparams.bias;
-    else if (strcmp(name, "smoothness") == 0) *value = s->wparams.smoothness;
-    else if (strcmp(name, "wanderers") == 0) *value = s->nwanderers;
-    else return false;
-    return true;
+    AGENTS_OF_OR_FAIL(s, w, err);
+    s->cparams.follow_outer = (float)value * T;
+    s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
+    return TN_OK;
 }
 
-static tn_status agents_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+tn_status tn_wagents_set_bias(tn_world *w, double value, tn_error *err)
+{
+    AGENTS_OF_OR_FAIL(s, w, err);
+    s->wparams.bias = (float)value;
+    return TN_OK;
+}
+
+tn_status tn_wagents_set_smoothness(tn_world *w, double value, tn_error *err)
+{
+    AGENTS_OF_OR_FAIL(s, w, err);
+    s->wparams.smoothness = (float)value;
+    return TN_OK;
+}
+
+tn_status tn_wagents_set_wanderers(tn_world *w, double value, tn_error *err)
+{
+    AGENTS_OF_OR_FAIL(s, w, err);
+    int want = (int)value, got = set_wanderers(w, s, want);
+    if (got < want)
+        tn_world_message(w, "only %d of %d wanderers found room near their target", got, want);
+    return TN_OK;
+}
+
+bool tn_wagents_get_companion_speed(const tn_world *w, double *value)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (s) *value = s->cparams.max_speed;
+    return s != NULL;
+}
+
+bool tn_wagents_get_follow_distance(const tn_world *w, double *value)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (s) *value = s->cparams.follow_outer / T;
+    return s != NULL;
+}
+
+bool tn_wagents_get_bias(const tn_world *w, double *value)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (s) *value = s->wparams.bias;
+    return s != NULL;
+}
+
+bool tn_wagents_get_smoothness(const tn_world *w, double *value)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (s) *value = s->wparams.smoothness;
+    return s != NULL;
+}
+
+bool tn_wagents_get_wanderers(const tn_world *w, double *value)
+{
+    const tn_wagents *s = tn_wagents_of(w);
+    if (s) *value = s->nwanderers;
+    return s != NULL;
+}
+
+tn_status tn_wagents_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     tn_wagents *s = agents_of(w);
     if (!s || tool != TN_TOOL_TARGET)
@@ -372,7 +403,7 @@ static float mean_distance_tiles(const tn_wagents *s)
     return (float)(sum / s->nwanderers / T);
 }
 
-static int agents_json(const tn_world *w, char *buf, size_t cap)
+int tn_wagents_json(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wagents *s = tn_wagents_of(w);
     if (!s) return 0;
@@ -386,7 +417,7 @@ static int agents_json(const tn_world *w, char *buf, size_t cap)
                     (double)mean_distance_tiles(s));
 }
 
-static int agents_hud(const tn_world *w, char *buf, size_t cap)
+int tn_wagents_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wagents *s = tn_wagents_of(w);
     if (!s) return 0;
@@ -510,7 +541,7 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
     }
 }
 
-static void agents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wagents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wagents *s = tn_wagents_of(w);
     if (!s) return;
@@ -520,7 +551,7 @@ static void agents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned ove
 
 /* ---- invariants ------------------------------------------------------------------- */
 
-static tn_status agents_check(const tn_world *w, tn_error *err)
+tn_status tn_wagents_check(const tn_world *w, tn_error *err)
 {
     const tn_wagents *s = tn_wagents_of(w);
     if (!s) return TN_OK;
@@ -559,17 +590,5 @@ static tn_status agents_check(const tn_world *w, tn_error *err)
     return TN_OK;
 }
 
-const tn_subsystem tn_sub_agents = {
-    .name = "agents",
-    .create = agents_create,
-    .destroy = agents_destroy,
-    .step = agents_step,
-    .on_edit = agents_on_edit,
-    .set = agents_set,
-    .get = agents_get,
-    .click = agents_click,
-    .json = agents_json,
-    .hud = agents_hud,
-    .draw = agents_draw,
-    .check = agents_check,
-};
+
+const tn_wagents *tn_wagents_of(const tn_world *w) { return (const tn_wagents *)w->agents; }

@@ -1,5 +1,7 @@
-/* The bots subsystem: see tn_wbots.h. */
+/* The bots part: see tn_wbots.h. */
 #include "tn_wbots.h"
+#include "tn_world_impl.h"
+#include "tn_wparts.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -77,7 +79,7 @@ void tn_wbots_set_heuristic(tn_world *w, int heuristic)
 
 /* ---- create / destroy --------------------------------------------------- */
 
-static void bots_destroy(tn_world *w)
+void tn_wbots_destroy(tn_world *w)
 {
     tn_wbots *s = of(w);
     if (!s) return;
@@ -90,7 +92,7 @@ static void bots_destroy(tn_world *w)
     w->bots = NULL;
 }
 
-static tn_status bots_create(tn_world *w, tn_error *err)
+tn_status tn_wbots_create(tn_world *w, tn_error *err)
 {
     tn_wbots *s = tn_alloc(&w->alloc, sizeof *s);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory (bots)");
@@ -101,7 +103,7 @@ static tn_status bots_create(tn_world *w, tn_error *err)
     for (int i = 0; i < TN_WBOTS_MAX && tn_succeeded(st); i++)
         st = tn_bot_create(NULL, &w->alloc, &s->ebot[i], err);
     if (tn_failed(st)) {
-        bots_destroy(w);
+        tn_wbots_destroy(w);
         return st;
     }
     /* The finders: a huge map degrades to "no goto" rather than no world. */
@@ -239,7 +241,7 @@ static void say_state(tn_world *w, tn_wbots *s)
     }
 }
 
-static bool bots_drive(tn_world *w, tn_input *in, bool player_active)
+bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
 {
     tn_wbots *s = of(w);
     if (!s || !s->pf) return false;
@@ -259,7 +261,7 @@ static bool bots_drive(tn_world *w, tn_input *in, bool player_active)
     return true;
 }
 
-static tn_status bots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
+tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     tn_wbots *s = of(w);
     if (!s->pf)
@@ -336,7 +338,7 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     s->wait[i] = WAIT_MIN;
 }
 
-static void bots_step(tn_world *w)
+void tn_wbots_step(tn_world *w)
 {
     tn_wbots *s = of(w);
     if (!s || !s->pf_extra) return;
@@ -362,7 +364,7 @@ static void bots_step(tn_world *w)
     }
 }
 
-static tn_status bots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
 {
     const tn_wbots *s = of(w);
     (void)mark;
@@ -375,16 +377,24 @@ static tn_status bots_check_edit(tn_world *w, int x, int y, int tile, int mark, 
     return TN_OK;
 }
 
-static tn_status bots_set(tn_world *w, const char *name, double value, tn_error *err)
+tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err)
 {
     tn_wbots *s = of(w);
-    if (strcmp(name, "planner") == 0) {
-        s->planner = value > 0.5 ? 1 : 0;
-        return TN_OK;
-    }
-    if (strcmp(name, "bots") != 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'",
-                            name);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bots: not created");
+    s->planner = value > 0.5 ? 1 : 0;
+    return TN_OK;
+}
+
+bool tn_wbots_get_planner(const tn_world *w, double *value)
+{
+    *value = of(w) ? of(w)->planner : 1;
+    return true;
+}
+
+tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
+{
+    tn_wbots *s = of(w);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bots: not created");
     int n = (int)value;
     if (n > 0 && !s->pf_extra)
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
@@ -396,20 +406,15 @@ static tn_status bots_set(tn_world *w, const char *name, double value, tn_error 
     return TN_OK;
 }
 
-static bool bots_get(const tn_world *w, const char *name, double *value)
+bool tn_wbots_get_bots(const tn_world *w, double *value)
 {
-    if (strcmp(name, "planner") == 0) {
-        *value = of(w) ? of(w)->planner : 1;
-        return true;
-    }
-    if (strcmp(name, "bots") != 0) return false;
     *value = tn_wbots_count(w);
     return true;
 }
 
 /* ---- reports ----------------------------------------------------------------- */
 
-static int bots_json(const tn_world *w, char *buf, size_t cap)
+int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
     tn_bot_info i;
@@ -427,7 +432,7 @@ static int bots_json(const tn_world *w, char *buf, size_t cap)
                     !s || s->planner ? "graph" : "classic", i.plan_frames);
 }
 
-static int bots_hud(const tn_world *w, char *buf, size_t cap)
+int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
     if (!s || !s->pf) return snprintf(buf, cap, "bot: goto off (map too large)");
@@ -515,7 +520,7 @@ static void draw_path(const tn_debug_draw *dd, const tn_bot *bot, int bw, int bh
     tn_dd_line(dd, gx + 6, gy - 12, gx - 6, gy, col);
 }
 
-static void bots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wbots *s = of(w);
     if (!s) return;
@@ -569,7 +574,7 @@ static void bots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overl
 
 /* Every remaining edge of the character's graph plan still replays on the
  * map (checked when the plan belongs to the current graph and map). */
-static tn_status bots_check(const tn_world *w, tn_error *err)
+tn_status tn_wbots_check(const tn_world *w, tn_error *err)
 {
     const tn_wbots *s = of(w);
     if (!s || !s->pf || !s->planner) return TN_OK;
@@ -586,18 +591,3 @@ static tn_status bots_check(const tn_world *w, tn_error *err)
     return TN_OK;
 }
 
-const tn_subsystem tn_sub_bots = {
-    .name = "bots",
-    .create = bots_create,
-    .destroy = bots_destroy,
-    .drive = bots_drive,
-    .step = bots_step,
-    .check_edit = bots_check_edit,
-    .set = bots_set,
-    .get = bots_get,
-    .click = bots_click,
-    .json = bots_json,
-    .hud = bots_hud,
-    .draw = bots_draw,
-    .check = bots_check,
-};

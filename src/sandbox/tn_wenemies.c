@@ -1,5 +1,7 @@
-/* The enemies subsystem: see tn_wenemies.h. */
+/* The enemies part: see tn_wenemies.h. */
 #include "tn_wenemies.h"
+#include "tn_world_impl.h"
+#include "tn_wparts.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -79,7 +81,7 @@ static tn_status scan_marks(tn_world *w, tn_wenemies *s)
 
 /* ---- hooks ---- */
 
-static void destroy(tn_world *w)
+void tn_wenemies_destroy(tn_world *w)
 {
     tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
@@ -90,7 +92,7 @@ static void destroy(tn_world *w)
     w->enemies = NULL;
 }
 
-static tn_status create(tn_world *w, tn_error *err)
+tn_status tn_wenemies_create(tn_world *w, tn_error *err)
 {
     tn_wenemies *s = tn_alloc(&w->alloc, sizeof *s);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "enemies: out of memory");
@@ -99,8 +101,7 @@ static tn_status create(tn_world *w, tn_error *err)
     if (tn_failed(st)) goto fail;
     tn_enemies_config c = tn_enemies_default_config();
     c.capacity = TN_WENEMIES_CAPACITY;
-    const tn_param_info *p = tn_world_param_find("spawn_rate");
-    if (p) c.spawn_rate = (float)p->def;
+    c.spawn_rate = (float)((tn_param_info)TN_WENEMIES_PARAM_SPAWN_RATE).def;
     st = tn_enemies_create(&c, &w->alloc, &s->pool, err);
     if (tn_failed(st)) goto fail;
     st = scan_marks(w, s);
@@ -112,11 +113,11 @@ static tn_status create(tn_world *w, tn_error *err)
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
     return TN_OK;
 fail:
-    destroy(w);
+    tn_wenemies_destroy(w);
     return st;
 }
 
-static void step(tn_world *w)
+void tn_wenemies_step(tn_world *w)
 {
     tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
@@ -129,7 +130,7 @@ static int kind_of(int tile, int mark)
     return tile == TN_TILE_EMPTY && mark == TN_MARK_DEST ? TN_FLOW_DEST : TN_FLOW_OPEN;
 }
 
-static tn_status check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
 {
     tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return TN_OK;
@@ -168,7 +169,7 @@ static tn_status check_edit(tn_world *w, int x, int y, int tile, int mark, tn_er
     return TN_OK;
 }
 
-static void on_edit(tn_world *w, int x, int y)
+void tn_wenemies_on_edit(tn_world *w, int x, int y)
 {
     tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
@@ -195,12 +196,10 @@ static void on_edit(tn_world *w, int x, int y)
 #define SPACING_FROM_RATE 3.0 /* enemies per second */
 #define SPACING_TILES 0.3f
 
-static tn_status set(tn_world *w, const char *name, double value, tn_error *err)
+tn_status tn_wenemies_set_spawn_rate(tn_world *w, double value, tn_error *err)
 {
     tn_wenemies *s = tn_wenemies_of(w);
-    if (!s || strcmp(name, "spawn_rate") != 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: unknown parameter '%s'", name);
+    if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: not created");
     tn_enemies_config c = s->pool->cfg;
     c.spawn_rate = (float)value;
     /* High rates: a spawn waits until the last enemy has left a little room
@@ -209,15 +208,15 @@ static tn_status set(tn_world *w, const char *name, double value, tn_error *err)
     return tn_enemies_configure(s->pool, &c, err);
 }
 
-static bool get(const tn_world *w, const char *name, double *value)
+bool tn_wenemies_get_spawn_rate(const tn_world *w, double *value)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
-    if (!s || strcmp(name, "spawn_rate") != 0) return false;
+    if (!s) return false;
     *value = s->pool->cfg.spawn_rate;
     return true;
 }
 
-static int json(const tn_world *w, char *buf, size_t cap)
+int tn_wenemies_json(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return 0;
@@ -227,7 +226,7 @@ static int json(const tn_world *w, char *buf, size_t cap)
                     p->count, p->spawned, p->reached, p->skipped);
 }
 
-static int hud(const tn_world *w, char *buf, size_t cap)
+int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return 0;
@@ -271,7 +270,7 @@ static void draw_flow(const tn_wenemies *s, const tn_debug_draw *dd)
         }
 }
 
-static void draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
@@ -298,7 +297,7 @@ static void draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 
 /* ---- invariants ---- */
 
-static tn_status check(const tn_world *w, tn_error *err)
+tn_status tn_wenemies_check(const tn_world *w, tn_error *err)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return TN_OK;
@@ -363,17 +362,24 @@ static tn_status check(const tn_world *w, tn_error *err)
     return TN_OK;
 }
 
-const tn_subsystem tn_sub_enemies = {
-    .name = "enemies",
-    .create = create,
-    .destroy = destroy,
-    .step = step,
-    .check_edit = check_edit,
-    .on_edit = on_edit,
-    .set = set,
-    .get = get,
-    .json = json,
-    .hud = hud,
-    .draw = draw,
-    .check = check,
-};
+
+tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
+
+int tn_wenemies_capacity(const tn_world *w)
+{
+    (void)w;
+    return TN_WENEMIES_CAPACITY;
+}
+
+int tn_wenemies_positions(const tn_world *w, float *xy, int cap)
+{
+    const tn_wenemies *we = tn_wenemies_of(w);
+    if (!we || !we->pool || cap <= 0) return 0;
+    const tn_enemies *pool = we->pool;
+    int n = tn_mini(pool->count, cap);
+    for (int i = 0; i < n; i++) {
+        xy[2 * i] = pool->e[i].x * (float)TN_TILE_PX;
+        xy[2 * i + 1] = pool->e[i].y * (float)TN_TILE_PX;
+    }
+    return n;
+}

@@ -5,25 +5,29 @@
  *
  * The world owns: the map, the physics parameters, the character's body and
  * the player's keys, the PRNG (seeded by the caller: same seed, same map,
- * same commands -> same state), and a fixed list of subsystems:
+ * same commands -> same state), and four fixed parts, always called in
+ * this order (created in it, destroyed in reverse; see tn_wparts.h):
  *
  *     bots      platformer A* and the bots that follow paths   (tn_wbots.c)
  *     enemies   flow field, spawner and enemies                 (tn_wenemies.c)
  *     navmesh   constrained Delaunay navmesh and its queries    (tn_wnav.c)
  *     agents    the companion and the wanderers                 (tn_wagents.c)
  *
- * Each subsystem is a tn_subsystem: a table of optional hooks (create, step,
- * edit checks, parameters, clicks, JSON, HUD, debug draw).  The world core
- * checks every command's arguments (ranges, coordinates, known names) and
- * writes a readable message for every refusal, so hooks may assume valid
- * input (Lua's split between the API layer and the core).
+ * A step: the bots may drive the character, the character moves, then bots,
+ * enemies and agents step (the agents see this step's enemies, through
+ * tn_wenemies_positions).  The world calls each part by name (no table of
+ * function pointers); each part declares its own parameters in its header.
+ * The world core checks every command's arguments (ranges, coordinates,
+ * known names) and writes a readable message for every refusal, so parts
+ * may assume valid input (Lua's split between the API layer and the core).
+ * tn_world is opaque: front ends use the accessors below.
  *
  * Commands never abort: a refused edit or a bad parameter returns a failed
  * tn_status, fills the tn_error and also becomes the world's HUD message.
  *
- * Step cost: the character's physics (~50 ns) plus each subsystem's step.
+ * Step cost: the character's physics (~50 ns) plus each part's step.
  * The world allocates only in tn_world_create and in edits that rebuild a
- * subsystem (never in tn_world_step).
+ * part (never in tn_world_step).
  */
 #ifndef TN_WORLD_H
 #define TN_WORLD_H
@@ -71,45 +75,19 @@ typedef enum tn_edit {
 
 typedef struct tn_world tn_world;
 
-/* Subsystem hooks; every one may be NULL. */
-typedef struct tn_subsystem {
-    const char *name;
-    tn_status (*create)(tn_world *w, tn_error *err);
-    void (*destroy)(tn_world *w);
-    /* Before the character moves: a bot may drive the character (write *in
-     * and return true).  `player_active` is true when the player pressed a
-     * key this step (a bot should let go). */
-    bool (*drive)(tn_world *w, tn_input *in, bool player_active);
-    void (*step)(tn_world *w);
-    /* May refuse an edit that would set tile (x,y) to `tile` with `mark`. */
-    tn_status (*check_edit)(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
-    /* After tile (x,y) changed (x = -1: the whole map changed). */
-    void (*on_edit)(tn_world *w, int x, int y);
-    /* A parameter this subsystem owns (already range-checked). */
-    tn_status (*set)(tn_world *w, const char *name, double value, tn_error *err);
-    bool (*get)(const tn_world *w, const char *name, double *value);
-    /* A left-click with a tool this subsystem owns. */
-    tn_status (*click)(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
-    /* Append `,"section":{...}` to buf; return bytes it wanted (snprintf-like). */
-    int (*json)(const tn_world *w, char *buf, size_t cap);
-    /* One HUD line (no newline); return length wanted. */
-    int (*hud)(const tn_world *w, char *buf, size_t cap);
-    void (*draw)(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
-    /* Invariants (used by tests and the soak): no agent inside a block, no
-     * NaN or infinite position, counts within pools, paths inside the map,
-     * caches consistent with the map.  TN_OK, or a failure with a message. */
-    tn_status (*check)(const tn_world *w, tn_error *err);
-} tn_subsystem;
-
-extern const tn_subsystem tn_sub_bots, tn_sub_enemies, tn_sub_navmesh, tn_sub_agents;
-
-/* A parameter settable by `set NAME VALUE` and the sliders. */
+/* A parameter settable by `set NAME VALUE` and the sliders.  Each part
+ * declares its own in its header (TN_WBOTS_PARAM_BOTS, ...); the world lists
+ * them, in slider order, in one table (tn_world_params). */
 typedef struct tn_param_info {
     const char *name;
     double min, max, def;
     bool integer;
     const char *unit;     /* for labels: "tiles", "/s", "" */
     const char *help;
+    /* Apply a value (tn_world_set has checked the range) / read it back
+     * (false when the part that owns it is not running). */
+    tn_status (*set)(tn_world *w, double value, tn_error *err);
+    bool (*get)(const tn_world *w, double *value);
 } tn_param_info;
 
 typedef struct tn_world_config {
@@ -118,40 +96,6 @@ typedef struct tn_world_config {
     int char_w, char_h;  /* tiles; default 1 x 2 */
 } tn_world_config;
 
-struct tn_world {
-    tn_map *map;               /* owned */
-    tn_allocator alloc;
-    tn_phys_params phys;
-    tn_body character;
-    tn_input input;            /* the player's keys, read by the next step */
-    tn_rng rng;
-    uint64_t seed;
-    long frame;                /* steps taken */
-    tn_tool tool;
-    bool dirty;                /* edits since the last save */
-    int edits, refused_edits;
-    /* The map's start tile while an edit covers it with a block or one-way
-     * (the map then has no start); the start comes back when that tile is
-     * emptied again.  -1,-1 otherwise. */
-    int covered_start_x, covered_start_y;
-    char message[TN_ERROR_MSG_MAX]; /* last HUD message */
-    int message_ttl;           /* steps left to show it */
-    /* Monotonic clock in seconds, set by an interactive front end so
-     * subsystems can time their queries for the HUD.  NULL (the default, and
-     * in headless runs) keeps every output deterministic: timings are then
-     * reported as null in the JSON. */
-    double (*clock)(void);
-    /* Items picked up during play: game state, not level content.  The
-     * map keeps its '*' marks (saving never loses them); taken[y*w+x] hides
-     * one until the tile is edited or the map replaced. */
-    uint8_t *taken;
-
-    /* subsystem state, owned by each subsystem's file */
-    struct tn_wbots *bots;
-    struct tn_wenemies *enemies;
-    struct tn_wnav *nav;
-    struct tn_wagents *agents;
-};
 
 tn_world_config tn_world_default_config(void);
 /* Takes ownership of `map` (also on failure).  REFUSED when the character
@@ -165,7 +109,7 @@ void tn_world_set_input(tn_world *w, tn_input in);
 void tn_world_step(tn_world *w);
 
 /* Toggle `kind` on tile (x, y).  Refused (and counted) when outside the map,
- * when a block would trap the character, or when a subsystem's rule says no
+ * when a block would trap the character, or when a part's rule says no
  * (e.g. a spawn point would lose its path). */
 tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err);
 /* Exactly what a mouse click on tile (x, y) does: left uses the current tool,
@@ -174,7 +118,7 @@ tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_
 tn_status tn_world_set_tool(tn_world *w, tn_tool tool);
 const char *tn_tool_name(tn_tool tool);
 
-/* The parameter table (all subsystems). */
+/* The parameter table (all parts). */
 const tn_param_info *tn_world_params(int *count);
 const tn_param_info *tn_world_param_find(const char *name);
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err);
@@ -189,16 +133,16 @@ void tn_world_message(tn_world *w, const char *fmt, ...)
 
 /* The one-line JSON report (see README).  Returns the length it wanted. */
 int tn_world_json(const tn_world *w, char *buf, size_t cap);
-/* HUD lines from every subsystem, '\n'-separated. */
+/* HUD lines from every part, '\n'-separated. */
 int tn_world_hud(const tn_world *w, char *buf, size_t cap);
-/* Draw every subsystem's agents and the selected overlays. */
+/* Draw every part's agents and the selected overlays. */
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
 
-/* Check the core's and every subsystem's invariants (see tn_subsystem.check). */
+/* Check the core's and every part's invariants (see tn_wparts.h, check). */
 tn_status tn_world_check(const tn_world *w, tn_error *err);
 
 /* Replace the map (e.g. after loading); the world resets the character to the
- * map's start and rebuilds every subsystem.  Takes ownership of `map`.  A
+ * map's start and rebuilds every part.  Takes ownership of `map`.  A
  * map where the character fits nowhere is REFUSED (and freed): the world
  * keeps its map. */
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
@@ -208,10 +152,45 @@ bool tn_world_item_here(const tn_world *w, int x, int y);
 /* Pick up the item on (x, y); false when there is none. */
 bool tn_world_take_item(tn_world *w, int x, int y);
 
-/* Helpers for subsystems: does the character's box overlap tile (x, y)? */
+/* Helpers for parts: does the character's box overlap tile (x, y)? */
 bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y);
 /* The character's pixel centre. */
 void tn_world_character_center(const tn_world *w, float *x, float *y);
+
+/* ---- accessors: tn_world is opaque (its fields: tn_world_impl.h, for the
+ * sandbox's own files only).  Each is O(1). */
+const tn_map *tn_world_map(const tn_world *w);
+const tn_body *tn_world_character(const tn_world *w);
+const tn_phys_params *tn_world_phys(const tn_world *w);
+/* The player's keys as last set (tn_world_set_input or a bot's drive). */
+tn_input tn_world_input(const tn_world *w);
+long tn_world_frame(const tn_world *w);          /* steps taken */
+tn_tool tn_world_tool(const tn_world *w);
+int tn_world_edits(const tn_world *w);           /* edits applied */
+int tn_world_refused_edits(const tn_world *w);   /* edits refused */
+void tn_world_reset_edit_counts(tn_world *w);    /* both counts to 0 */
+/* Edits since the last save: set by every edit; the front end clears it
+ * when it saves (false) and sets it when it restores unsaved edits. */
+bool tn_world_dirty(const tn_world *w);
+void tn_world_set_dirty(tn_world *w, bool dirty);
+/* The last HUD message and how many steps it is still shown (0: none). */
+const char *tn_world_message_text(const tn_world *w);
+int tn_world_message_ttl(const tn_world *w);
+void tn_world_set_message_ttl(tn_world *w, int steps);
+/* Monotonic clock in seconds, set by an interactive front end so parts can
+ * time their queries for the HUD.  NULL (the default, and in headless runs)
+ * keeps every output deterministic: timings are then null in the JSON. */
+typedef double (*tn_world_clock_fn)(void);
+void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock);
+tn_world_clock_fn tn_world_clock(const tn_world *w);
+/* Move the character's body to top-left pixel (x, y), velocity kept (tests
+ * and tools; no collision check: tn_world_check reports a body in a block). */
+void tn_world_place_character(tn_world *w, float x, float y);
+
+/* Send the character to tile (x, y) with the platformer planner: what a
+ * left click with the goto tool does, whatever the current tool is (the tool
+ * is not changed).  Fails, with a message, when no path leads there. */
+tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: Zlib */
+/* tn_world_impl.h - the fields of tn_world, for the sandbox's own files
+ * (tn_world.c and its parts).  Front ends and tests use the accessors in
+ * tn_world.h. */
+#ifndef TN_WORLD_IMPL_H
+#define TN_WORLD_IMPL_H
+
+#include "tn_world.h"
+
+struct tn_world {
+    tn_map *map;               /* owned */
+    tn_allocator alloc;
+    tn_phys_params phys;
+    tn_body character;
+    tn_input input;            /* the player's keys, read by the next step */
+    tn_rng rng;
+    uint64_t seed;
+    long frame;                /* steps taken */
+    tn_tool tool;
+    bool dirty;                /* edits since the last save */
+    int edits, refused_edits;
+    /* The map's start tile while an edit covers it with a block or one-way
+     * (the map then has no start); the start comes back when that tile is
+     * emptied again.  -1,-1 otherwise. */
+    int covered_start_x, covered_start_y;
+    char message[TN_ERROR_MSG_MAX]; /* last HUD message */
+    int message_ttl;           /* steps left to show it */
+    /* Monotonic clock in seconds, set by an interactive front end so
+     * parts can time their queries for the HUD.  NULL (the default, and
+     * in headless runs) keeps every output deterministic: timings are then
+     * reported as null in the JSON. */
+    double (*clock)(void);
+    /* Items picked up during play: game state, not level content.  The
+     * map keeps its '*' marks (saving never loses them); taken[y*w+x] hides
+     * one until the tile is edited or the map replaced. */
+    uint8_t *taken;
+
+    /* part state, owned by each part's file */
+    struct tn_wbots *bots;
+    struct tn_wenemies *enemies;
+    struct tn_wnav *nav;
+    struct tn_wagents *agents;
+};
+
+#endif

@@ -1,0 +1,345 @@
+/* Tests for the sandbox's enemies part (src/sandbox/tn_wenemies.c) inside
+ * a world: edit refusal rules, JSON, determinism, invariants.  The enemy
+ * pool itself (src/nav/tn_enemy.c) is tested in test_enemy.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_enemy.h"
+#include "tn_flow.h"
+#include "tn_map.h"
+#include "tn_wenemies.h"
+#include "tn_world.h"
+
+static tn_map *map_from(const char *text)
+{
+    tn_map *m = NULL;
+    tn_error e = {0};
+    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return m;
+}
+
+/* A pool whose enemies all get exactly this speed, offset and scale. */
+static tn_enemies *pool_fixed(float speed, float offset, int capacity)
+{
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = capacity;
+    c.speed_min = c.speed_max = speed;
+    c.offset_min = c.offset_max = offset;
+    c.scale_min = c.scale_max = 1.0f;
+    tn_enemies *p = NULL;
+    tn_error e = {0};
+    tn_status s = tn_enemies_create(&c, NULL, &p, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return p;
+}
+
+/* ---- the world subsystem ---- */
+
+static tn_world *world_from(const char *text, uint64_t seed)
+{
+    tn_world_config c = tn_world_default_config();
+    c.seed = seed;
+    tn_world *w = NULL;
+    tn_error e = {0};
+    tn_status s = tn_world_create(map_from(text), &c, NULL, &w, &e);
+    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
+    assert_true(tn_succeeded(s));
+    return w;
+}
+
+static void expect_refused(tn_world *w, int x, int y, tn_edit kind, const char *what)
+{
+    int before = tn_world_refused_edits(w);
+    tn_error e = {0};
+    tn_status s = tn_world_edit(w, x, y, kind, &e);
+    if (!tn_failed(s) || !strstr(e.msg, what))
+        fprintf(stderr, "edit (%d,%d) kind %d: status %x, message '%s', want '%s'\n", x, y,
+                (int)kind, s, e.msg, what);
+    assert_true(tn_failed(s));
+    assert_true(tn_status_detail(s, TN_REFUSED));
+    assert_non_null(strstr(e.msg, what));
+    assert_non_null(strstr(tn_world_message_text(w), what)); /* shown in the HUD */
+    assert_int_equal(tn_world_refused_edits(w), before + 1);
+}
+
+static void expect_ok(tn_world *w, int x, int y, tn_edit kind)
+{
+    tn_error e = {0};
+    tn_status s = tn_world_edit(w, x, y, kind, &e);
+    if (tn_failed(s)) fprintf(stderr, "edit (%d,%d) kind %d refused: %s\n", x, y, (int)kind, e.msg);
+    assert_true(tn_succeeded(s));
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+}
+
+static const char RULES_BOARD[] = "tilenav-map 1\nsize 12 7\ntiles\n"
+                                  "P...........\n"
+                                  "............\n"
+                                  "..S...#.....\n"
+                                  "......#..D..\n"
+                                  "......#.....\n"
+                                  "#######.....\n"
+                                  "............\n";
+
+static void test_world_refusal_rules(void **state)
+{
+    (void)state;
+    tn_world *w = world_from(RULES_BOARD, 1);
+    tn_wenemies *s = tn_wenemies_of(w);
+    assert_int_equal(s->nspawns, 1);
+    assert_int_equal(s->ndests, 1);
+    /* The last destination: toggled off, or covered by anything. */
+    expect_refused(w, 9, 3, TN_EDIT_DEST, "last destination");
+    expect_refused(w, 9, 3, TN_EDIT_BLOCK, "last destination");
+    expect_refused(w, 9, 3, TN_EDIT_ONEWAY, "last destination");
+    expect_refused(w, 9, 3, TN_EDIT_EMPTY, "last destination");
+    /* The last spawn point. */
+    expect_refused(w, 2, 2, TN_EDIT_SPAWN, "last spawn point");
+    expect_refused(w, 2, 2, TN_EDIT_BLOCK, "last spawn point");
+    expect_refused(w, 2, 2, TN_EDIT_ONEWAY, "last spawn point");
+    /* S reaches D only over the top of the wall at x=6: (6,0) or (6,1). */
+    expect_ok(w, 6, 1, TN_EDIT_BLOCK);
+    expect_refused(w, 6, 0, TN_EDIT_BLOCK, "a block at (6,0) would cut spawn point (2,2) off");
+    /* Flyers cross one-way platforms: allowed. */
+    expect_ok(w, 6, 0, TN_EDIT_ONEWAY);
+    expect_ok(w, 6, 0, TN_EDIT_ONEWAY);
+    /* Through a click too (right button = block). */
+    int before = tn_world_refused_edits(w);
+    assert_true(tn_failed(tn_world_click(w, 6, 0, TN_CLICK_RIGHT, false, NULL)));
+    assert_int_equal(tn_world_refused_edits(w), before + 1);
+    /* A second destination in S's pocket: now the gap may close. */
+    expect_ok(w, 4, 4, TN_EDIT_DEST);
+    assert_int_equal(s->ndests, 2);
+    expect_ok(w, 6, 0, TN_EDIT_BLOCK);
+    /* The pocket's destination cannot go (S would have no path)... */
+    expect_refused(w, 4, 4, TN_EDIT_DEST,
+                   "removing the destination at (4,4) would leave spawn point (2,2) without a path");
+    expect_refused(w, 4, 4, TN_EDIT_BLOCK, "spawn point (2,2)");
+    /* ...the other one can; then the pocket's one is the last. */
+    expect_ok(w, 9, 3, TN_EDIT_DEST);
+    expect_refused(w, 4, 4, TN_EDIT_DEST, "last destination");
+    /* A new spawn point needs a path: none on the right any more. */
+    expect_refused(w, 10, 3, TN_EDIT_SPAWN, "spawn point (10,3) would have no path");
+    /* With the tool and a left click, in the pocket: fine. */
+    tn_world_set_tool(w, TN_TOOL_SPAWN);
+    assert_true(tn_succeeded(tn_world_click(w, 3, 1, TN_CLICK_LEFT, false, NULL)));
+    assert_int_equal(s->nspawns, 2);
+    /* Now S (2,2) is not the last: a block on it is fine. */
+    expect_ok(w, 2, 2, TN_EDIT_BLOCK);
+    assert_int_equal(s->nspawns, 1);
+    assert_int_equal(s->spawns[0], 1 * 12 + 3);
+    /* The field followed every accepted edit. */
+    tn_flow *ref = NULL;
+    assert_true(tn_succeeded(tn_flow_create(12, 7, 4, NULL, &ref, NULL)));
+    tn_flow_rebuild(ref, tn_world_map(w), NULL);
+    for (int y = 0; y < 7; y++)
+        for (int x = 0; x < 12; x++) {
+            assert_true(tn_flow_dist(ref, x, y) == tn_flow_dist(s->flow, x, y));
+            assert_int_equal(tn_flow_dir(ref, x, y), tn_flow_dir(s->flow, x, y));
+        }
+    tn_flow_destroy(ref);
+    tn_world_destroy(w);
+}
+
+/* Maps without spawn points or destinations: an idle spawner; a board can
+ * be built up in any order. */
+static void test_world_idle_and_cutoff(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 10 6\ntiles\n..........\n..........\n"
+                             "..........\n..........\n..........\n..........\n", 4);
+    tn_wenemies *s = tn_wenemies_of(w);
+    for (int k = 0; k < 120; k++) tn_world_step(w);
+    assert_int_equal(s->pool->spawned, 0);
+    expect_ok(w, 8, 1, TN_EDIT_SPAWN); /* no destination yet: allowed */
+    for (int k = 0; k < 120; k++) tn_world_step(w);
+    assert_int_equal(s->pool->spawned, 0); /* idle: nowhere to go */
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "idle: no destination"));
+    expect_ok(w, 2, 4, TN_EDIT_DEST);
+    for (int k = 0; k < 120; k++) tn_world_step(w);
+    assert_int_equal(s->pool->spawned, 2); /* 1/s by default */
+    tn_world_destroy(w);
+
+    /* A loaded map whose spawn point in a closed room has no path: it never
+     * spawns, and it does not make every other edit refused. */
+    size_t len = 0;
+    FILE *fp = fopen("tests/data/flow_cutoff.map", "rb");
+    assert_non_null(fp);
+    char buf[1024];
+    len = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[len] = '\0';
+    w = world_from(buf, 5);
+    s = tn_wenemies_of(w);
+    assert_int_equal(s->nspawns, 2);
+    expect_ok(w, 4, 3, TN_EDIT_BLOCK);
+    expect_ok(w, 0, 5, TN_EDIT_DEST); /* the other destination still serves (1,1) */
+    assert_true(tn_world_set(w, "spawn_rate", 10, NULL) == TN_OK);
+    assert_true(s->pool->cfg.spacing > 0.0f); /* high rates keep enemies apart */
+    for (int k = 0; k < 600; k++) {
+        tn_world_step(w);
+        /* a spawn waits for room: never two enemies near a spawn centre */
+        for (int p = 0; p < s->nspawns; p++) {
+            float cx = (float)(s->spawns[p] % tn_world_map(w)->w) + 0.5f;
+            float cy = (float)(s->spawns[p] / tn_world_map(w)->w) + 0.5f;
+            int near = 0;
+            for (int i = 0; i < s->pool->count; i++) {
+                float dx = s->pool->e[i].x - cx, dy = s->pool->e[i].y - cy;
+                near += dx * dx + dy * dy < s->pool->cfg.spacing * s->pool->cfg.spacing;
+            }
+            assert_true(near <= 1);
+        }
+    }
+    for (int i = 0; i < s->pool->count; i++)
+        assert_false(s->pool->e[i].tx >= 6 && s->pool->e[i].tx <= 8 && s->pool->e[i].ty >= 1 &&
+                     s->pool->e[i].ty <= 3);
+    /* 10/s for 10 s, fewer when the spacing held some back */
+    assert_true(s->pool->spawned >= 60 && s->pool->spawned <= 100);
+    assert_true(tn_world_set(w, "spawn_rate", 2, NULL) == TN_OK);
+    assert_true(s->pool->cfg.spacing == 0.0f); /* low rates: exactly the rate */
+    tn_world_destroy(w);
+}
+
+static char *json_of(const tn_world *w)
+{
+    int n = tn_world_json(w, NULL, 0);
+    char *b = malloc((size_t)n + 1);
+    tn_world_json(w, b, (size_t)n + 1);
+    return b;
+}
+
+/* Runs a world for a while with edits; returns its JSON. */
+static char *scripted_run(uint64_t seed, tn_enemies *copy_out)
+{
+    size_t len = 0;
+    FILE *fp = fopen("maps/demo.map", "rb");
+    if (!fp) return NULL;
+    static char buf[1 << 16];
+    len = fread(buf, 1, sizeof buf - 1, fp);
+    fclose(fp);
+    buf[len] = '\0';
+    tn_world *w = world_from(buf, seed);
+    assert_true(tn_world_set(w, "spawn_rate", 10, NULL) == TN_OK);
+    for (int k = 0; k < 1800; k++) {
+        if (k == 300) tn_world_edit(w, 60, 30, TN_EDIT_BLOCK, NULL);
+        if (k == 400) tn_world_edit(w, 70, 20, TN_EDIT_DEST, NULL);
+        if (k == 900) tn_world_edit(w, 70, 20, TN_EDIT_DEST, NULL);
+        tn_world_step(w);
+    }
+    tn_error e = {0};
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    char *j = json_of(w);
+    if (copy_out) {
+        tn_wenemies *s = tn_wenemies_of(w);
+        copy_out->count = s->pool->count;
+        memcpy(copy_out->e, s->pool->e, sizeof(tn_enemy) * (size_t)s->pool->count);
+    }
+    tn_world_destroy(w);
+    return j;
+}
+
+static void test_world_json_and_determinism(void **state)
+{
+    (void)state;
+    tn_enemies *a = pool_fixed(1, 0, TN_WENEMIES_CAPACITY), *b = pool_fixed(1, 0, TN_WENEMIES_CAPACITY);
+    char *j1 = scripted_run(11, a);
+    if (!j1) {
+        fprintf(stderr, "maps/demo.map is missing: skipped\n");
+        tn_enemies_destroy(a);
+        tn_enemies_destroy(b);
+        skip();
+    }
+    char *j2 = scripted_run(11, b);
+    assert_string_equal(j1, j2);
+    assert_int_equal(a->count, b->count);
+    assert_true(a->count > 0);
+    assert_memory_equal(a->e, b->e, sizeof(tn_enemy) * (size_t)a->count);
+    char *j3 = scripted_run(12, NULL);
+    assert_string_not_equal(j1, j3);
+    const char *sec = strstr(j1, ",\"enemies\":{\"alive\":");
+    assert_non_null(sec);
+    int alive = -1;
+    long spawned = -1, reached = -1, skipped = -1;
+    assert_int_equal(sscanf(sec, ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
+                                 "\"skipped\":%ld}", &alive, &spawned, &reached, &skipped), 4);
+    /* 10/s for 30 s; at this rate a spawn waits for room (spacing) */
+    assert_true(spawned >= 200 && spawned <= 300);
+    assert_true(reached > 0);
+    assert_int_equal(skipped, 0);
+    assert_true(alive + reached <= spawned);
+    assert_non_null(strstr(j1, "\"refused_edits\":"));
+    free(j1);
+    free(j2);
+    free(j3);
+    tn_enemies_destroy(a);
+    tn_enemies_destroy(b);
+}
+
+/* Random edits of every kind with enemies flying: the world's invariants
+ * (no enemy in a block or outside its tile, field == BFS certificate, lists
+ * match the map) hold after every step. */
+static void test_world_random_edits(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 24 14\ntiles\n"
+                             "........................\n"
+                             "..S..........#..........\n"
+                             ".............#......D...\n"
+                             ".....######..#..........\n"
+                             ".............#####......\n"
+                             "..........=.............\n"
+                             "........................\n"
+                             "...S.........#..........\n"
+                             "......#......#.....S....\n"
+                             "......#......#..........\n"
+                             "......#.....D#..........\n"
+                             "......########..........\n"
+                             "........................\n"
+                             "P.......................\n", 8);
+    tn_world_set(w, "spawn_rate", 10, NULL);
+    tn_rng r;
+    tn_rng_seed(&r, 77, 1);
+    tn_error e = {0};
+    int accepted = 0, refused = 0;
+    for (int k = 0; k < 6000; k++) {
+        if (k % 3 == 0) {
+            int x = (int)tn_rng_below(&r, 24), y = (int)tn_rng_below(&r, 14);
+            tn_edit kind = (tn_edit)tn_rng_below(&r, TN_EDIT_ITEM + 1);
+            if (tn_succeeded(tn_world_edit(w, x, y, kind, NULL))) accepted++;
+            else refused++;
+        }
+        tn_world_step(w);
+        tn_status st = tn_world_check(w, &e);
+        if (tn_failed(st)) fprintf(stderr, "step %d: %s\n", k, e.msg);
+        assert_true(tn_succeeded(st));
+        tn_wenemies *s = tn_wenemies_of(w);
+        assert_true(s->nspawns >= 1 && s->ndests >= 1);
+    }
+    assert_true(accepted > 500);
+    assert_true(refused > 20);
+    assert_true(tn_wenemies_of(w)->pool->reached > 50);
+    tn_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_world_refusal_rules),
+        cmocka_unit_test(test_world_idle_and_cutoff),
+        cmocka_unit_test(test_world_json_and_determinism),
+        cmocka_unit_test(test_world_random_edits),
+    };
+    return cmocka_run_group_tests_name("wenemies", tests, NULL, NULL);
+}
