@@ -63,6 +63,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case TN_SC_SCREENSHOT:
             CHECK(c->path != NULL && c->path[0] != '\0');
             break;
+        case TN_SC_SPEED:
+            CHECK(c->value == 0.125 || c->value == 0.25 || c->value == 0.5 || c->value == 1 ||
+                  c->value == 2 || c->value == 4);
+            break;
+        case TN_SC_RESET: break;
+        case TN_SC_PAUSE: CHECK(c->value == 0 || c->value == 1); break;
+        case TN_SC_PLAYBACK: CHECK(c->value == -1 || (c->value >= 0 && c->value <= 1e8)); break;
         default: CHECK(0);
         }
     }

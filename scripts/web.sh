@@ -111,12 +111,20 @@ objs=""
 for f in src/nav/*.c; do objs="$objs $OBJ/nav/$(basename "$f" .c).o"; done
 for f in src/sandbox/*.c; do objs="$objs $OBJ/sandbox/$(basename "$f" .c).o"; done
 for f in src/game/*.c; do
-    [ "$f" = src/game/main.c ] && continue
+    # main.c: web/web_main.c instead; tiled.c: web/tiled_stub.c (below)
+    [ "$f" = src/game/main.c ] || [ "$f" = src/game/tiled.c ] && continue
     objs="$objs $OBJ/game/$(basename "$f" .c).o"
 done
 # shellcheck disable=SC2086
 make -s --no-print-directory -j2 BUILD="$OBJ" CC=emcc OPT=-O2 \
     SDL_CFLAGS="-I$SDL_INC -DTN_BAKED_FONTS" $objs
+# Tiled maps need libxml2/cJSON/zlib, native only: the stub refuses them.
+stub_o=$OBJ/tiled_stub.o
+if [ ! -f "$stub_o" ] || newer web/tiled_stub.c "$stub_o" || newer src/game/tiled.h "$stub_o"; then
+    echo "emcc -c web/tiled_stub.c"
+    emcc -std=c11 -Wall -Wextra -Werror -O2 -Isrc/nav -Isrc/game -c web/tiled_stub.c -o "$stub_o"
+fi
+objs="$objs $stub_o"
 main_o=$OBJ/web_main.o
 stale=0
 [ -f "$main_o" ] || stale=1

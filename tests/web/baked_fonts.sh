@@ -19,11 +19,12 @@ atlas=$W/data/assets/tilenav-fonts.atlas
 NB=$W/native-baked
 objs=""
 for f in src/game/*.c; do objs="$objs $NB/game/$(basename "$f" .c).o"; done
+for f in src/sandbox/*.c; do objs="$objs $NB/sandbox/$(basename "$f" .c).o"; done
 # shellcheck disable=SC2086
 make -s --no-print-directory -j2 BUILD="$NB" SDL_CFLAGS="$(pkg-config --cflags sdl2) -DTN_BAKED_FONTS" \
     $objs || fail "cannot build the native game with baked fonts"
 # shellcheck disable=SC2086,SC2046
-cc -o "$NB/tilenav" $objs "$B/libtilenav.a" $(pkg-config --libs sdl2) -lm ||
+cc -o "$NB/tilenav" $objs "$B/libtilenav.a" $(pkg-config --libs sdl2 libxml-2.0 libcjson zlib) -lm ||
     fail "cannot link the native game with baked fonts"
 mkdir -p "$T/assets"
 cp "$atlas" "$T/assets/"
