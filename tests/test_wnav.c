@@ -13,6 +13,9 @@
 #include <string.h>
 
 #include "testutil.h"
+#include "tu_nav.h"
+
+#include <math.h>
 #include "tn_navmesh.h"
 #include "tn_wnav.h"
 #include "tn_world.h"
@@ -111,10 +114,76 @@ static void test_world_subsystem(void **state)
     tn_world_destroy(w);
 }
 
+/* The mesh is sized to the map's content, not the worst case of its size:
+ * edits that add far more outline than the headroom re-fit it, and the
+ * re-fitted mesh answers like a worst-case mesh built from scratch. */
+static void test_mesh_fits_content(void **state)
+{
+    (void)state;
+    char text[64 * 40 + 64];
+    int W = 60, H = 36, k = snprintf(text, sizeof text, "tilenav-map 1\nsize %d %d\ntiles\n", W, H);
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++)
+            text[k++] = y == H - 1 ? '#' : (x == 1 && y == H - 3) ? 'P' : (x == W - 2 && y == H - 2) ? 'D' : (x == W - 2 && y == 1) ? 'S' : '.';
+        text[k++] = '\n';
+    }
+    text[k] = '\0';
+    tn_world *w = NULL;
+    tn_error err;
+    assert_int_equal(tn_world_create(tu_map_text(text), NULL, NULL, &w, &err), TN_OK);
+    assert_int_equal(tn_wnav_refits(w), 1);
+    tn_navmesh_view v;
+    tn_navmesh_get_view(tn_wnav_mesh(w), &v);
+    int tris0 = v.nfree;
+    /* isolated blocks, 4 outline points each: far past the headroom */
+    int placed = 0;
+    for (int y = 4; y < H - 6; y += 2)
+        for (int x = 4; x < W - 4; x += 2)
+            if (tn_succeeded(tn_world_edit(w, x, y, TN_EDIT_BLOCK, &err))) placed++;
+    assert_true(placed > 300);
+    assert_true(tn_wnav_refits(w) > 1);
+    assert_int_equal(tn_world_check(w, &err), TN_OK);
+    tn_navmesh_get_view(tn_wnav_mesh(w), &v);
+    assert_true(v.nfree > 4 * tris0);
+    /* the same answers as a worst-case mesh built from scratch */
+    tn_navmesh_config cfg = tn_navmesh_default_config();
+    cfg.tile_size = (float)TN_TILE_PX;
+    tn_navmesh *ref = NULL;
+    tn_navquery *rq = NULL;
+    const tn_map *m = tn_world_map(w);
+    assert_true(tn_succeeded(tn_navmesh_create(m->w, m->h, &cfg, NULL, &ref, NULL)));
+    assert_true(tn_succeeded(tn_navmesh_build(ref, m, NULL)));
+    assert_true(tn_succeeded(tn_navquery_create(ref, NULL, &rq, NULL)));
+    static float a[2 * 4096], b[2 * 4096];
+    int found = 0;
+    for (int i = 0; i < 40; i++) {
+        float sx = (float)(8 + (i * 97) % ((W - 2) * 16)), sy = (float)(8 + (i * 53) % 40);
+        float gx = (float)(8 + (i * 31) % ((W - 2) * 16)), gy = (float)(H * 16 - 40);
+        int na = tn_wnav_path(w, sx, sy, gx, gy, 0, a, 4096);
+        int nb = 0;
+        tn_status st = tn_navquery_find_path(rq, sx, sy, gx, gy, 0, b, 4096, &nb, NULL);
+        if (tn_failed(st)) nb = 0;
+        else nb -= 1; /* tn_wnav_path leaves out the start */
+        assert_true((na > 0) == (nb > 0));
+        found += na > 0;
+        /* equal lengths (a grid of blocks has ties between equal paths) */
+        double la = 0, lb = 0;
+        for (int j = 0; j < na; j++)
+            la += hypot(a[2 * j] - (j ? a[2 * j - 2] : sx), a[2 * j + 1] - (j ? a[2 * j - 1] : sy));
+        for (int j = 0; j < nb; j++) lb += hypot(b[2 * j + 2] - b[2 * j], b[2 * j + 3] - b[2 * j + 1]);
+        assert_true(fabs(la - lb) < 1e-3 * (1 + lb));
+    }
+    assert_true(found >= 30);
+    tn_navquery_destroy(rq);
+    tn_navmesh_destroy(ref);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_subsystem),
+        cmocka_unit_test(test_mesh_fits_content),
     };
     return cmocka_run_group_tests_name("wnav", tests, NULL, NULL);
 }

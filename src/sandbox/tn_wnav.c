@@ -24,6 +24,7 @@ struct tn_wnav {
     int32_t *corr;          /* cap */
     int ncorr;
     float agent_radius;     /* px: parameter agent_radius */
+    int refits;             /* times the mesh was sized to the map (mesh_fit) */
 };
 
 static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
@@ -31,6 +32,7 @@ static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
 const tn_navmesh *tn_wnav_mesh(const tn_world *w) { return w && w->nav ? w->nav->mesh : NULL; }
 tn_navquery *tn_wnav_query(tn_world *w) { return w && w->nav ? w->nav->query : NULL; }
 uint32_t tn_wnav_revision(const tn_world *w) { return w && w->nav ? w->nav->revision : 0; }
+int tn_wnav_refits(const tn_world *w) { return w && w->nav ? w->nav->refits : 0; }
 
 bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by)
 {
@@ -116,13 +118,70 @@ static tn_status replan_tool_path(struct tn_wnav *s)
     return TN_OK;
 }
 
-/* Full build (x < 0) or the local update around tile (x, y). */
+/* The mesh, its query object and the path buffers are sized to the map's
+ * content: its outline points plus NAV_HEADROOM (tn_navmesh_config_for_map),
+ * not the worst case of its size (a checkerboard).  An edit that outgrows
+ * them re-creates all of them for the new content (mesh_fit), keeping the
+ * navpath tool's path. */
+#define NAV_HEADROOM 0.5f
+
+static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
+{
+    tn_navmesh_config cfg = tn_navmesh_config_for_map(w->map, NAV_HEADROOM);
+    cfg.tile_size = (float)TN_TILE_PX;
+    tn_navmesh *mesh = NULL;
+    tn_navquery *query = NULL;
+    tn_status st = tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, &mesh, err);
+    if (tn_succeeded(st)) st = tn_navquery_create(mesh, &w->alloc, &query, err);
+    /* A corridor has at most one triangle per triangle (2 per point); a
+     * radius path adds a few arc points per corner it turns around. */
+    int cap = 8 * cfg.max_points + 16;
+    float *scratch = tn_alloc_array(&w->alloc, (size_t)cap, 2 * sizeof(float));
+    float *path = tn_alloc_array(&w->alloc, (size_t)cap, 2 * sizeof(float));
+    int32_t *corr = tn_alloc_array(&w->alloc, (size_t)cap, sizeof(int32_t));
+    if (tn_failed(st) || !scratch || !path || !corr) {
+        tn_navquery_destroy(query);
+        tn_navmesh_destroy(mesh);
+        tn_free(&w->alloc, scratch);
+        tn_free(&w->alloc, path);
+        tn_free(&w->alloc, corr);
+        if (tn_failed(st)) return st;
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "out of memory for the navmesh of a %dx%d map", w->map->w,
+                            w->map->h);
+    }
+    if (s->has_path && s->npath <= cap && s->ncorr <= cap) {
+        memcpy(path, s->path, sizeof(float) * 2 * (size_t)s->npath);
+        memcpy(corr, s->corr, sizeof(int32_t) * (size_t)s->ncorr);
+    } else {
+        s->has_path = false;
+        s->npath = s->ncorr = 0;
+    }
+    tn_navquery_destroy(s->query);
+    tn_navmesh_destroy(s->mesh);
+    tn_free(&w->alloc, s->scratch);
+    tn_free(&w->alloc, s->path);
+    tn_free(&w->alloc, s->corr);
+    s->mesh = mesh;
+    s->query = query;
+    s->cap = cap;
+    s->scratch = scratch;
+    s->path = path;
+    s->corr = corr;
+    s->refits++;
+    return TN_OK;
+}
+
+/* Full build (x < 0) or the local update around tile (x, y); an edit that
+ * outgrows the mesh's capacity re-fits it to the map and builds it whole. */
 static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 {
     tn_error err;
     double t0 = w->clock ? w->clock() : 0.0;
     tn_status st = x < 0 || s->build_failed ? tn_navmesh_build(s->mesh, w->map, &err)
                                              : tn_navmesh_update_tile(s->mesh, w->map, x, y, &err);
+    if (tn_failed(st) && tn_status_detail(st, TN_CAPACITY) && tn_succeeded(mesh_fit(w, s, &err)))
+        st = tn_navmesh_build(s->mesh, w->map, &err);
     s->build_ms = w->clock ? (w->clock() - t0) * 1e3 : -1.0;
     s->revision++;
     s->build_failed = tn_failed(st);
@@ -146,8 +205,9 @@ void tn_wnav_destroy(tn_world *w)
     w->nav = NULL;
 }
 
-/* Larger maps get no navmesh: its worst-case capacity is ~720 bytes per
- * tile (mesh + query), 180 MB at this size, and grows with the map. */
+/* Larger maps get no navmesh: the mesh keeps W*H bytes of tile grid plus
+ * ~1,000 bytes per outline point (mesh + query), up to ~720 bytes per tile
+ * on a checkerboard (180 MB at this size). */
 #define MAX_NAV_TILES (512L * 512L)
 
 tn_status tn_wnav_create(tn_world *w, tn_error *err)
@@ -161,24 +221,11 @@ tn_status tn_wnav_create(tn_world *w, tn_error *err)
     struct tn_wnav *s = tn_alloc(&w->alloc, sizeof *s);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     w->nav = s;
-    tn_navmesh_config cfg = tn_navmesh_default_config();
-    cfg.tile_size = (float)TN_TILE_PX;
-    tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, &s->mesh, err);
-    if (!s->mesh) {
+    memset(s, 0, sizeof *s);
+    tn_status st = mesh_fit(w, s, err);
+    if (tn_failed(st)) {
         tn_wnav_destroy(w);
-        return err ? err->status : TN_FAILURE | TN_OUT_OF_MEMORY;
-    }
-    tn_navquery_create(s->mesh, &w->alloc, &s->query, err);
-    /* A corridor has at most one triangle per triangle of capacity. */
-    s->cap = 2 * (w->map->w + 1) * (w->map->h + 1) + 2;
-    s->scratch = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
-    s->path = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
-    s->corr = tn_alloc_array(&w->alloc, (size_t)s->cap, sizeof(int32_t));
-    if (!s->query || !s->scratch || !s->path || !s->corr) {
-        tn_wnav_destroy(w);
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "out of memory for the navmesh of a %dx%d map", w->map->w,
-                            w->map->h);
+        return st;
     }
     s->agent_radius = (float)((tn_param_info)TN_WNAV_PARAM_AGENT_RADIUS).def * TN_TILE_PX;
     rebuild(w, s, -1, -1);

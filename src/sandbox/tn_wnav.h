@@ -43,6 +43,9 @@ const tn_navmesh *tn_wnav_mesh(const tn_world *w);
 tn_navquery *tn_wnav_query(tn_world *w);
 /* Incremented by every rebuild. */
 uint32_t tn_wnav_revision(const tn_world *w);
+/* Times the mesh was (re)created to fit the map's content: 1 after create;
+ * each edit that outgrew the capacity (outline points + 50%) adds one. */
+int tn_wnav_refits(const tn_world *w);
 
 /* Line of sight between two points (pixels); false before creation. */
 bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by);
