@@ -77,6 +77,7 @@ run: deps
 # under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzzer
 # briefly on its corpus.
 test: deps-window
+	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory tsan
@@ -93,6 +94,20 @@ unit: all
 sanitize:
 	@$(MAKE) --no-print-directory BUILD=build-san OPT=-O1 \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" unit
+
+# `make format`: every C source in place after .clang-format (Debian's
+# clang-format 14); `make format-check` (in make test) names any file that
+# differs.  tn_version.h is generated from VERSION, as it is.
+FORMAT_SRC = $(filter-out src/nav/tn_version.h,$(sort $(wildcard src/nav/*.[ch] \
+  src/nav/internal/*.h src/sandbox/*.[ch] src/game/*.[ch] tests/*.[ch] tests/pkg/*.cpp \
+  tests/tsan/*.c bench/*.[ch] fuzz/*.c examples/*.c web/*.c)))
+.PHONY: format format-check
+format:
+	clang-format -i $(FORMAT_SRC)
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_SRC) 2>&1 | grep -o '^[^:]*:' | sort -u | \
+	  sed 's/:$$/: not formatted (make format)/' | grep . && exit 1; \
+	  echo "format: the $(words $(FORMAT_SRC)) C sources follow .clang-format"
 
 fuzz-brief:
 	@sh fuzz/run.sh 5

@@ -30,6 +30,7 @@ if [ "${1:-}" = "window" ]; then
     command -v man >/dev/null 2>&1 || need="$need man-db"
     command -v g++ >/dev/null 2>&1 || need="$need g++"            # C++ consumer of the library
     command -v strace >/dev/null 2>&1 || need="$need strace" # save_hostile.sh: fsync order
+    command -v clang-format >/dev/null 2>&1 || need="$need clang-format" # make format-check
     if ! command -v clang >/dev/null 2>&1; then
         need="$need clang libclang-rt-dev"
     else
