@@ -5,17 +5,17 @@
 
 #include <stdint.h>
 
-int bench_genmap(int argc, char **argv);   /* bench_gen.c      */
-int bench_astar(int argc, char **argv);    /* bench_astar.c    */
-int bench_arrival(int argc, char **argv);  /* bench_arrival.c  */
-int bench_flow(int argc, char **argv);     /* bench_flow.c     */
-int bench_enemies(int argc, char **argv);  /* bench_enemies.c  */
-int bench_cdt(int argc, char **argv);      /* bench_cdt.c      */
-int bench_navmesh(int argc, char **argv);  /* bench_navmesh.c  */
-int bench_agents(int argc, char **argv);   /* bench_agents.c   */
-int bench_soak(int argc, char **argv);     /* bench_soak.c     */
-int bench_tiled(int argc, char **argv);    /* bench_tiled.c    */
-int bench_surf(int argc, char **argv);     /* bench_surf.c     */
+int bench_genmap(int argc, char **argv);  /* bench_gen.c      */
+int bench_astar(int argc, char **argv);   /* bench_astar.c    */
+int bench_arrival(int argc, char **argv); /* bench_arrival.c  */
+int bench_flow(int argc, char **argv);    /* bench_flow.c     */
+int bench_enemies(int argc, char **argv); /* bench_enemies.c  */
+int bench_cdt(int argc, char **argv);     /* bench_cdt.c      */
+int bench_navmesh(int argc, char **argv); /* bench_navmesh.c  */
+int bench_agents(int argc, char **argv);  /* bench_agents.c   */
+int bench_soak(int argc, char **argv);    /* bench_soak.c     */
+int bench_tiled(int argc, char **argv);   /* bench_tiled.c    */
+int bench_surf(int argc, char **argv);    /* bench_surf.c     */
 
 /* Monotonic time in seconds (CLOCK_MONOTONIC). */
 double bench_now(void);

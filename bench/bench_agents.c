@@ -69,7 +69,8 @@ static int mn_path(void *user, float ax, float ay, float bx, float by, float rad
     meshnav *m = user;
     m->paths++;
     int n = 0, want = cap + 1 < 129 ? cap + 1 : 129;
-    if (tn_failed(tn_navquery_find_path(m->q, ax, ay, bx, by, radius, m->buf, want, &n, NULL)) || n < 2)
+    if (tn_failed(tn_navquery_find_path(m->q, ax, ay, bx, by, radius, m->buf, want, &n, NULL)) ||
+        n < 2)
         return 0;
     if (n > want) n = want;
     memcpy(xy, m->buf + 2, sizeof(float) * 2 * (size_t)(n - 1));
@@ -88,7 +89,8 @@ static tn_map *make_map(int size, uint64_t seed)
     int target = (int)(0.12 * size * size), filled = 0;
     while (filled < target) {
         int s = 1 + (int)tn_rng_below(&r, 4);
-        int x = (int)tn_rng_below(&r, (uint32_t)(size - s)), y = (int)tn_rng_below(&r, (uint32_t)(size - s));
+        int x = (int)tn_rng_below(&r, (uint32_t)(size - s)),
+            y = (int)tn_rng_below(&r, (uint32_t)(size - s));
         for (int yy = y; yy < y + s; yy++)
             for (int xx = x; xx < x + s; xx++)
                 if (tn_map_tile(m, xx, yy) != TN_TILE_BLOCK) {
@@ -138,13 +140,12 @@ static void movers_step(mover *v, int n, const tn_map *m, tn_rng *r, float speed
 }
 
 typedef struct result {
-    double med_ms, p90_ms;     /* wall clock */
-    double cpu_med, cpu_p90;   /* thread CPU time, ms */
+    double med_ms, p90_ms;   /* wall clock */
+    double cpu_med, cpu_p90; /* thread CPU time, ms */
     double los_per_step, paths_per_step, search_share;
 } result;
 
-static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int steps,
-                             uint64_t seed)
+static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int steps, uint64_t seed)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 21);
@@ -153,7 +154,8 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
     mover *chars = malloc(sizeof *chars * (size_t)n), *en = malloc(sizeof *en * (size_t)ne);
     tn_companion *c = malloc(sizeof *c * (size_t)n);
     float *xy = malloc(sizeof(float) * 2 * (size_t)(n + ne));
-    double *t = malloc(sizeof(double) * (size_t)steps), *tc = malloc(sizeof(double) * (size_t)steps);
+    double *t = malloc(sizeof(double) * (size_t)steps),
+           *tc = malloc(sizeof(double) * (size_t)steps);
     tn_grid *g = NULL;
     tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, p.separation_radius, n + ne, NULL, &g,
                    NULL);
@@ -184,8 +186,9 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
         }
         tn_grid_build(g, xy, n + ne);
         for (int i = 0; i < n; i++) {
-            tn_companion_env e = {m, &an, chars[i].x, chars[i].y, chars[i].vx, chars[i].vy,
-                                  8.0f, 16.0f, g, ne + i, NULL, 0, DT};
+            tn_companion_env e = {m,           &an,  chars[i].x, chars[i].y, chars[i].vx,
+                                  chars[i].vy, 8.0f, 16.0f,      g,          ne + i,
+                                  NULL,        0,    DT};
             tn_companion_step(&c[i], &p, &e);
         }
         double t1 = bench_now(), c1 = cpu_now();
@@ -223,7 +226,8 @@ static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uin
     p.guide = guide;
     tn_wander_env env = {m, &an, DT};
     tn_wanderer *a = malloc(sizeof *a * (size_t)n);
-    double *t = malloc(sizeof(double) * (size_t)steps), *tc = malloc(sizeof(double) * (size_t)steps);
+    double *t = malloc(sizeof(double) * (size_t)steps),
+           *tc = malloc(sizeof(double) * (size_t)steps);
     float tx, ty;
     free_spot(m, &r, 8, &tx, &ty);
     for (int i = 0; i < n; i++) {
@@ -310,14 +314,22 @@ int bench_agents(int argc, char **argv)
             if (strcmp(a, "agents") == 0) continue;
             return usage();
         }
-        if (strcmp(a, "--agents") == 0) n = atoi(argv[++i]);
-        else if (strcmp(a, "--enemies") == 0) ne = atoi(argv[++i]);
-        else if (strcmp(a, "--steps") == 0) steps = atoi(argv[++i]);
-        else if (strcmp(a, "--runs") == 0) runs = atoi(argv[++i]);
-        else if (strcmp(a, "--size") == 0) size = atoi(argv[++i]);
-        else if (strcmp(a, "--seed") == 0) seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(a, "--only") == 0) only = argv[++i];
-        else if (strcmp(a, "agents") != 0) return usage();
+        if (strcmp(a, "--agents") == 0)
+            n = atoi(argv[++i]);
+        else if (strcmp(a, "--enemies") == 0)
+            ne = atoi(argv[++i]);
+        else if (strcmp(a, "--steps") == 0)
+            steps = atoi(argv[++i]);
+        else if (strcmp(a, "--runs") == 0)
+            runs = atoi(argv[++i]);
+        else if (strcmp(a, "--size") == 0)
+            size = atoi(argv[++i]);
+        else if (strcmp(a, "--seed") == 0)
+            seed = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(a, "--only") == 0)
+            only = argv[++i];
+        else if (strcmp(a, "agents") != 0)
+            return usage();
     }
     if (n < 1 || ne < 0 || steps < 1 || runs < 1 || size < 16 || size > 1024) return usage();
     tn_map *m = make_map(size, seed);
@@ -346,9 +358,9 @@ int bench_agents(int argc, char **argv)
             meds[k] = last.med_ms;
             char label[64];
             snprintf(label, sizeof label, "%d companions, %d enemies, run %d", n, ne, k + 1);
-            printf("%-34s %10.3f %10.3f %10.3f %10.3f %10.1f %10.2f %9.1f%%\n", label,
-                   last.med_ms, last.p90_ms, last.cpu_med, last.cpu_p90, last.los_per_step,
-                   last.paths_per_step, 100.0 * last.search_share);
+            printf("%-34s %10.3f %10.3f %10.3f %10.3f %10.1f %10.2f %9.1f%%\n", label, last.med_ms,
+                   last.p90_ms, last.cpu_med, last.cpu_p90, last.los_per_step, last.paths_per_step,
+                   100.0 * last.search_share);
         }
         cm = bench_median(meds, runs);
     }
@@ -361,12 +373,14 @@ int bench_agents(int argc, char **argv)
                 char label[64];
                 snprintf(label, sizeof label, "%d wanderers%s, run %d", n,
                          guide ? "" : " (no guide)", k + 1);
-                printf("%-34s %10.3f %10.3f %10.3f %10.3f %10.1f %10.2f %10s\n", label,
-                       last.med_ms, last.p90_ms, last.cpu_med, last.cpu_p90, last.los_per_step,
+                printf("%-34s %10.3f %10.3f %10.3f %10.3f %10.1f %10.2f %10s\n", label, last.med_ms,
+                       last.p90_ms, last.cpu_med, last.cpu_p90, last.los_per_step,
                        last.paths_per_step, "-");
             }
-            if (guide) wm = bench_median(meds, runs);
-            else wm_noguide = bench_median(meds, runs);
+            if (guide)
+                wm = bench_median(meds, runs);
+            else
+                wm_noguide = bench_median(meds, runs);
         }
     }
     printf("\n%-34s %10s %10s %10s %8s\n", "median of the runs' medians", "ms/step", "ns/agent",
@@ -384,7 +398,8 @@ int bench_agents(int argc, char **argv)
     double build_us, query_ns;
     run_grid(m, n + ne, seed, &build_us, &query_ns);
     printf("grid (cells of 40 px, %d points): build %.1f us, separation query %.0f ns "
-           "(medians of 51)\n", n + ne, build_us, query_ns);
+           "(medians of 51)\n",
+           n + ne, build_us, query_ns);
     tn_navquery_destroy(nav.q);
     tn_navmesh_destroy(nav.mesh);
     tn_map_destroy(m);

@@ -60,8 +60,8 @@ static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, in
     return false;
 }
 
-static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_params *p,
-                       int w, int h, int sx, int sy, int gx, int gy, int budget)
+static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_params *p, int w,
+                       int h, int sx, int sy, int gx, int gy, int budget)
 {
     outcome o;
     memset(&o, 0, sizeof o);
@@ -138,14 +138,19 @@ int bench_arrival(int argc, char **argv)
     bool quiet = false, graph = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--levels") == 0 && v) levels = atoi(v), i++;
-        else if (strcmp(a, "--goals") == 0 && v) goals = atoi(v), i++;
-        else if (strcmp(a, "--seed") == 0 && v) seed = strtoull(v, NULL, 10), i++;
-        else if (strcmp(a, "--out") == 0 && v) out = v, i++;
+        if (strcmp(a, "--levels") == 0 && v)
+            levels = atoi(v), i++;
+        else if (strcmp(a, "--goals") == 0 && v)
+            goals = atoi(v), i++;
+        else if (strcmp(a, "--seed") == 0 && v)
+            seed = strtoull(v, NULL, 10), i++;
+        else if (strcmp(a, "--out") == 0 && v)
+            out = v, i++;
         else if (strcmp(a, "--size") == 0 && v) {
             if (sscanf(v, "%dx%d", &W, &H) != 2) W = -1;
             i++;
-        } else if (strcmp(a, "--quiet") == 0) quiet = true;
+        } else if (strcmp(a, "--quiet") == 0)
+            quiet = true;
         else if (strcmp(a, "--planner") == 0 && v && (!strcmp(v, "graph") || !strcmp(v, "classic")))
             graph = !strcmp(v, "graph"), i++;
         else {
@@ -214,8 +219,8 @@ int bench_arrival(int argc, char **argv)
                 if (graph) {
                     int sn = tn_surf_node_at(g, sy + 1, sx * 6);
                     tn_surf_stats gs;
-                    tn_status s = sn < 0 ? TN_FAILURE
-                                         : tn_surf_find(g, sn, gx, gy, NULL, 0, NULL, &gs, NULL);
+                    tn_status s =
+                        sn < 0 ? TN_FAILURE : tn_surf_find(g, sn, gx, gy, NULL, 0, NULL, &gs, NULL);
                     ok = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
                     raw = ok ? gs.frames / 10 + 10 : 0;
                     continue;
@@ -246,8 +251,8 @@ int bench_arrival(int argc, char **argv)
             if (!quiet)
                 printf("  FAIL level %d pair %d: %dx%d jump %d (%d,%d)->(%d,%d): %s after %d "
                        "frames at (%d,%d), %d replans  [%s/fail_%d_%d.map]\n",
-                       L, k, w, h, jump, sx, sy, gx, gy, tn_bot_state_name(o.info.state),
-                       o.frames, o.end_x, o.end_y, o.info.replans, out, L, k);
+                       L, k, w, h, jump, sx, sy, gx, gy, tn_bot_state_name(o.info.state), o.frames,
+                       o.end_x, o.end_y, o.info.replans, out, L, k);
         }
     }
     double secs = bench_now() - t0;

@@ -77,8 +77,8 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
     tn_path_node out[512];
     long before = cnt->allocs;
     for (int i = 0; i < nq; i++) {
-        tn_path_query qq = tn_path_query_make(q[4 * i], q[4 * i + 1], q[4 * i + 2], q[4 * i + 3],
-                                              1, 2, jm);
+        tn_path_query qq =
+            tn_path_query_make(q[4 * i], q[4 * i + 1], q[4 * i + 2], q[4 * i + 3], 1, 2, jm);
         qq.heuristic = heuristic;
         qq.max_expand = limit;
         tn_path_stats st;
@@ -92,9 +92,12 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
         t[i] = bench_median(rep, reps);
         tsum += t[i];
         esum += st.expanded;
-        if (tn_status_detail(s, TN_LIMIT_REACHED)) r.limited++;
-        else if (tn_status_detail(s, TN_UNREACHABLE)) r.partial++;
-        else r.full++;
+        if (tn_status_detail(s, TN_LIMIT_REACHED))
+            r.limited++;
+        else if (tn_status_detail(s, TN_UNREACHABLE))
+            r.partial++;
+        else
+            r.full++;
     }
     r.allocs = cnt->allocs - before;
     r.mean_exp = esum / nq;
@@ -142,8 +145,8 @@ static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t see
     printf("  %-22s %11.1f us %11.1f us\n", "slowest query", o.max * 1e6, f.max * 1e6);
     printf("  %-22s %14.0f %14.0f\n", "states expanded (mean)", o.mean_exp, f.mean_exp);
     printf("  %-22s %12.1f M %12.1f M\n", "states per second", o.rate / 1e6, f.rate / 1e6);
-    printf("  %-22s %5d/%d/%-6d %5d/%d/%-6d\n", "full/unreach./limit", o.full, o.partial,
-           o.limited, f.full, f.partial, f.limited);
+    printf("  %-22s %5d/%d/%-6d %5d/%d/%-6d\n", "full/unreach./limit", o.full, o.partial, o.limited,
+           f.full, f.partial, f.limited);
     printf("  %-22s %14ld %14ld\n", "allocations in queries", o.allocs, f.allocs);
     free(q);
     tn_path_destroy(pf);
@@ -156,10 +159,14 @@ int bench_astar(int argc, char **argv)
     unsigned long long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--queries") == 0 && v) nq = atoi(v), i++;
-        else if (strcmp(a, "--reps") == 0 && v) reps = atoi(v), i++;
-        else if (strcmp(a, "--seed") == 0 && v) seed = strtoull(v, NULL, 10), i++;
-        else if (strcmp(a, "--limit") == 0 && v) limit = atoi(v), i++;
+        if (strcmp(a, "--queries") == 0 && v)
+            nq = atoi(v), i++;
+        else if (strcmp(a, "--reps") == 0 && v)
+            reps = atoi(v), i++;
+        else if (strcmp(a, "--seed") == 0 && v)
+            seed = strtoull(v, NULL, 10), i++;
+        else if (strcmp(a, "--limit") == 0 && v)
+            limit = atoi(v), i++;
         else {
             fprintf(stderr, "usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] "
                             "[--limit L]\n");
@@ -177,8 +184,8 @@ int bench_astar(int argc, char **argv)
         rc |= bench_map("maps/demo.map", demo, nq, reps, seed, 0);
     } else {
         demo = generated(80, 45, seed);
-        rc |= bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed,
-                        0);
+        rc |=
+            bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed, 0);
     }
     tn_map_destroy(demo);
     tn_map *big = generated(512, 512, seed);

@@ -210,7 +210,7 @@ static void usage(FILE *f)
         "hull\n");
 }
 
-static int g_unit; /* --unit: unit-edge extraction */
+static int g_unit;    /* --unit: unit-edge extraction */
 static int g_navmesh; /* --navmesh: with --dump-input, time the full tn_navmesh_build */
 
 /* Median wall and CPU seconds of `runs` full navmesh builds of the map. */
@@ -359,8 +359,8 @@ int bench_cdt(int argc, char **argv)
             if (runs > 0 && g_navmesh && dump_input) {
                 if (time_navmesh(dump_input, runs, &wall, &cpu)) wall = -1;
             } else if (runs > 0) {
-                wall = time_builds(c, &in, flags, runs, &mn, &mx, &cpu,
-                                   between.c ? &between : NULL);
+                wall =
+                    time_builds(c, &in, flags, runs, &mn, &mx, &cpu, between.c ? &between : NULL);
             }
             if (wall >= 0 && !tn_failed(build_once(c, &in, flags, &err))) {
                 tn_cdt_get_mesh(c, &mr);
@@ -415,9 +415,9 @@ int bench_cdt(int argc, char **argv)
             if (nmaps == 1) tn_cdt_destroy(between.c);
             if (th < 0 || tr < 0 || tc < 0) return 1;
             const char *name = strrchr(maps[k], '/') ? strrchr(maps[k], '/') + 1 : maps[k];
-            printf("%-26s %6d %6d %6d %8.3f %8.3f %6lld %8.3f %8.3f %8.3f %6s %6lld\n", name,
-                   in->n, in->nsegs, m.ntris, th * 1e3, ch * 1e3, sh.flips, tr * 1e3, cr * 1e3,
-                   tc * 1e3, sr.rectilinear ? "sweep" : "gen", sr.flips);
+            printf("%-26s %6d %6d %6d %8.3f %8.3f %6lld %8.3f %8.3f %8.3f %6s %6lld\n", name, in->n,
+                   in->nsegs, m.ntris, th * 1e3, ch * 1e3, sh.flips, tr * 1e3, cr * 1e3, tc * 1e3,
+                   sr.rectilinear ? "sweep" : "gen", sr.flips);
         }
         printf("(medians of %d builds each, wall and thread-CPU ms; hull = the whole convex hull\n"
                " (general path); remove = TN_CDT_REMOVE_OUTSIDE, repeated builds of the same map;\n"

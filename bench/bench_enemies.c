@@ -39,7 +39,8 @@ static int fill(tn_world *w, int n, tn_rng *r)
     int tries = 0;
     while (s->pool->count < n && tries < 100 * n) {
         tries++;
-        int x = (int)tn_rng_below(r, (uint32_t)tn_world_map(w)->w), y = (int)tn_rng_below(r, (uint32_t)tn_world_map(w)->h);
+        int x = (int)tn_rng_below(r, (uint32_t)tn_world_map(w)->w),
+            y = (int)tn_rng_below(r, (uint32_t)tn_world_map(w)->h);
         if (tn_flow_dir(s->flow, x, y) >= TN_DIR_HERE) continue; /* no path, or a destination */
         tn_enemies_spawn_at(s->pool, s->flow, x, y, r, NULL);
     }
@@ -77,7 +78,8 @@ static int run_steps(const char *path, int n, int steps)
         return 1;
     }
     tn_wenemies *s = tn_wenemies_of(w);
-    double *tw = malloc(sizeof(double) * (size_t)steps), *te = malloc(sizeof(double) * (size_t)steps);
+    double *tw = malloc(sizeof(double) * (size_t)steps),
+           *te = malloc(sizeof(double) * (size_t)steps);
     for (int k = 0; k < 30; k++) { /* warm up */
         tn_world_step(w);
         fill(w, n, &r);
@@ -130,7 +132,8 @@ static int run_render(const char *path, int frames)
     SDL_Renderer *ren = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
     tn_gfx g;
     if (!ren || tn_gfx_init(&g, ren, &fonts, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav-bench enemies: software renderer: %s\n", ren ? err : SDL_GetError());
+        fprintf(stderr, "tilenav-bench enemies: software renderer: %s\n",
+                ren ? err : SDL_GetError());
         if (ren) SDL_DestroyRenderer(ren);
         if (surf) SDL_FreeSurface(surf);
         tn_fonts_close(&fonts);
@@ -182,9 +185,12 @@ int bench_enemies(int argc, char **argv)
     const char *path = "maps/demo.map";
     int steps = 300, frames = 30;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--map") == 0) path = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--steps") == 0) steps = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0) frames = atoi(argv[++i]);
+        if (i + 1 < argc && strcmp(argv[i], "--map") == 0)
+            path = argv[++i];
+        else if (i + 1 < argc && strcmp(argv[i], "--steps") == 0)
+            steps = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0)
+            frames = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: tilenav-bench enemies [--map FILE] [--steps N] [--frames N]\n");
             return 2;

@@ -110,7 +110,8 @@ static int run(int n, int conn, int reps, int edits)
            "recomputed on average (max %ld); %d of %d fell back to a rebuild\n",
            "", conn, emed * 1e3, emedc * 1e3, e90 * 1e3, tmax * 1e3, (double)tsum / ne, tmaxcells,
            fulls, ne);
-    printf("%12s %d-conn  edit/rebuild ratio: median %.2f%% [cpu %.2f%%], p90 %.2f%%  (target < 10%%)\n",
+    printf("%12s %d-conn  edit/rebuild ratio: median %.2f%% [cpu %.2f%%], p90 %.2f%%  (target < "
+           "10%%)\n",
            "", conn, 100.0 * emed / full, 100.0 * emedc / fullc, 100.0 * e90 / full);
     free(t);
     free(c);
@@ -157,9 +158,12 @@ int bench_flow(int argc, char **argv)
 {
     int reps = 31, edits = 200, only = 0;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--reps") == 0) reps = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--edits") == 0) edits = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--size") == 0) only = atoi(argv[++i]);
+        if (i + 1 < argc && strcmp(argv[i], "--reps") == 0)
+            reps = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--edits") == 0)
+            edits = atoi(argv[++i]);
+        else if (i + 1 < argc && strcmp(argv[i], "--size") == 0)
+            only = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: tilenav-bench flow [--reps N] [--edits N] [--size N]\n");
             return 2;
@@ -168,7 +172,8 @@ int bench_flow(int argc, char **argv)
     if (reps < 1) reps = 1;
     if (edits < 1) edits = 1;
     printf("flow field: boards with 15%% blocks, 5%% one-way, 4 destinations; medians of %d "
-           "rebuilds and %d edits (block placed + removed)\n", reps, 2 * edits);
+           "rebuilds and %d edits (block placed + removed)\n",
+           reps, 2 * edits);
     static const int SIZES[] = {256, 1024};
     for (int s = 0; s < 2; s++) {
         if (only && SIZES[s] != only) continue;
@@ -181,6 +186,7 @@ int bench_flow(int argc, char **argv)
     for (int s = 0; s < 2; s++)
         if ((!only || SIZES[s] == only) && run_maze(SIZES[s], reps)) return 1;
     if (only && only != 256 && only != 1024 && run_maze(only, reps)) return 1;
-    printf("target: 1024x1024 4-connected rebuild < 4 ms; a single-tile edit < 10%% of a rebuild\n");
+    printf(
+        "target: 1024x1024 4-connected rebuild < 4 ms; a single-tile edit < 10%% of a rebuild\n");
     return 0;
 }

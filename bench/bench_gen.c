@@ -132,7 +132,8 @@ tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
         int s = 1 + (int)tn_rng_below(&r, 8);
         int x0 = (int)tn_rng_below(&r, (uint32_t)size), y0 = (int)tn_rng_below(&r, (uint32_t)size);
         for (int y = y0; y < y0 + s && y < size; y++)
-            for (int x = x0; x < x0 + s && x < size; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+            for (int x = x0; x < x0 + s && x < size; x++)
+                tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     }
     return m;
 }
@@ -180,18 +181,19 @@ static int write_platformer(int w, int h, unsigned long long seed, const char *o
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: tilenav-bench genmap --kind blocks --size N [--blocks B] [--seed S] [-o FILE]\n"
-            "  blocks: N x N empty map (1..4096) with B (default 700) square blocks, side uniform\n"
-            "          in 1..8, top-left uniform over the map, clipped at the edge, overlapping\n"
-            "          freely; tn_rng(S, stream 1) draws side, x, y per block.  Writes the\n"
-            "          tilenav-map to FILE (default: standard output) and prints the outline's\n"
-            "          vertex and constraint-segment counts (bench/bench_gen.c documents the\n"
-            "          extraction) to standard error.\n"
-            "       tilenav-bench genmap --kind platformer --size W [--height H] [--seed S] [-o FILE]\n"
-            "  platformer: a W x H (default H = W, at least 16 x 12) random side-view level from\n"
-            "          tn_levelgen (floors, pits, platforms, one-way platforms, walls; see\n"
-            "          src/nav/tn_levelgen.h) with a start tile, seeded with tn_rng(S, stream 1).\n");
+    fprintf(
+        f,
+        "usage: tilenav-bench genmap --kind blocks --size N [--blocks B] [--seed S] [-o FILE]\n"
+        "  blocks: N x N empty map (1..4096) with B (default 700) square blocks, side uniform\n"
+        "          in 1..8, top-left uniform over the map, clipped at the edge, overlapping\n"
+        "          freely; tn_rng(S, stream 1) draws side, x, y per block.  Writes the\n"
+        "          tilenav-map to FILE (default: standard output) and prints the outline's\n"
+        "          vertex and constraint-segment counts (bench/bench_gen.c documents the\n"
+        "          extraction) to standard error.\n"
+        "       tilenav-bench genmap --kind platformer --size W [--height H] [--seed S] [-o FILE]\n"
+        "  platformer: a W x H (default H = W, at least 16 x 12) random side-view level from\n"
+        "          tn_levelgen (floors, pits, platforms, one-way platforms, walls; see\n"
+        "          src/nav/tn_levelgen.h) with a start tile, seeded with tn_rng(S, stream 1).\n");
 }
 
 int bench_genmap(int argc, char **argv)
@@ -240,7 +242,8 @@ int bench_genmap(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strcmp(kind, "platformer")) return write_platformer(size, height ? height : size, seed, out);
+    if (!strcmp(kind, "platformer"))
+        return write_platformer(size, height ? height : size, seed, out);
     if (strcmp(kind, "blocks") != 0) {
         fprintf(stderr, "genmap: unknown kind '%s' (blocks, platformer)\n", kind);
         return 2;

@@ -43,17 +43,23 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } COMMANDS[] = {
-    {"genmap", bench_genmap, "genmap --kind blocks|platformer --size N [--blocks N] --seed S [-o FILE]: write a random map"},
+    {"genmap", bench_genmap,
+     "genmap --kind blocks|platformer --size N [--blocks N] --seed S [-o FILE]: write a random "
+     "map"},
     {"astar", bench_astar, "astar: platformer A* query times (demo map, 512x512 level)"},
-    {"arrival", bench_arrival, "arrival --levels N --goals K --seed S: bot arrival rate on random levels"},
+    {"arrival", bench_arrival,
+     "arrival --levels N --goals K --seed S: bot arrival rate on random levels"},
     {"flow", bench_flow, "flow: flow-field rebuild and single-edit update times"},
     {"enemies", bench_enemies, "enemies: world step time with 1,000 and 10,000 enemies"},
     {"cdt", bench_cdt, "cdt --points N: triangulate N uniform random points"},
     {"navmesh", bench_navmesh, "navmesh FILE...: median navmesh build time per map"},
     {"agents", bench_agents, "agents: companion-style agents and wanderers step time"},
-    {"soak", bench_soak, "soak --steps N --seed S: full world with random edits, invariants checked"},
+    {"soak", bench_soak,
+     "soak --steps N --seed S: full world with random edits, invariants checked"},
     {"tiled", bench_tiled, "tiled [--reps N] [--size N]: Tiled .tmj/.tmx load times (512x512)"},
-    {"surf", bench_surf, "surf [--sizes 64,128] [--edits K] [--gaps] [--oracle N]: graph planner build, edit, query; gap widths; oracle sweep"},
+    {"surf", bench_surf,
+     "surf [--sizes 64,128] [--edits K] [--gaps] [--oracle N]: graph planner build, edit, query; "
+     "gap widths; oracle sweep"},
 };
 
 int main(int argc, char **argv)
@@ -64,7 +70,8 @@ int main(int argc, char **argv)
             if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].fn(argc - 1, argv + 1);
     }
     FILE *out = argc >= 2 && strcmp(argv[1], "help") == 0 ? stdout : stderr;
-    if (argc >= 2 && out == stderr) fprintf(stderr, "tilenav-bench: unknown command '%s'\n", argv[1]);
+    if (argc >= 2 && out == stderr)
+        fprintf(stderr, "tilenav-bench: unknown command '%s'\n", argv[1]);
     fprintf(out, "usage: tilenav-bench COMMAND [ARGS...]\ncommands:\n");
     for (size_t i = 0; i < n; i++) fprintf(out, "  %s\n", COMMANDS[i].help);
     return out == stdout ? 0 : 2;

@@ -203,8 +203,8 @@ static int bench_file(const char *path, int reps, int nqueries)
     double tmed = bench_median(total, reps) * 1e3, cmed = bench_median(cdt, reps) * 1e3;
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     double cpumed = bench_median(cpu, reps) * 1e3;
-    printf("%-22s %4dx%-4d %7d %7d %7d %7d %5d %9.3f %9.3f %9.3f %5.1f%%\n", name, map->w,
-           map->h, v.npoints, v.nsegments, v.ntris, v.nfree, v.nregions, tmed, cpumed, cmed,
+    printf("%-22s %4dx%-4d %7d %7d %7d %7d %5d %9.3f %9.3f %9.3f %5.1f%%\n", name, map->w, map->h,
+           v.npoints, v.nsegments, v.ntris, v.nfree, v.nregions, tmed, cpumed, cmed,
            tmed > 0 ? 100.0 * cmed / tmed : 0.0);
 
     /* the same map with capacities sized to its content (25% headroom) */
@@ -222,8 +222,8 @@ static int bench_file(const char *path, int reps, int nqueries)
     printf("%-22s   memory: worst-case capacity for the size: mesh %.1f MB incl. CDT, query "
            "%.1f MB; sized to the content (tn_navmesh_config_for_map, +25%%: %d points): "
            "mesh %.1f MB, query %.1f MB%s; triangulated by %s\n",
-           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0, ccfg.max_points,
-           mesh_c / 1048576.0, query_c / 1048576.0, c_ok ? "" : " (build FAILED)",
+           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0, ccfg.max_points, mesh_c / 1048576.0,
+           query_c / 1048576.0, c_ok ? "" : " (build FAILED)",
            v.swept ? "one row sweep" : "the general CDT");
     /* Queries between random free tile centres. */
     int nfree = 0;
@@ -295,9 +295,9 @@ static int bench_file(const char *path, int reps, int nqueries)
             int y = (int)tn_rng_below(&rng, (uint32_t)map->h);
             int old = tn_map_tile(map, x, y);
             for (int k = 0; k < 2; k++) {
-                tn_map_set_tile(map, x, y, k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY
-                                                                          : TN_TILE_BLOCK)
-                                                  : old, NULL);
+                tn_map_set_tile(
+                    map, x, y,
+                    k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK) : old, NULL);
                 double t0 = bench_now();
                 tn_navmesh_update_tile(nm, map, x, y, NULL);
                 te[i + k] = bench_now() - t0;
@@ -312,9 +312,9 @@ static int bench_file(const char *path, int reps, int nqueries)
             int y = (int)tn_rng_below(&rng, (uint32_t)map->h);
             int old = tn_map_tile(map, x, y);
             for (int k = 0; k < 2; k++) {
-                tn_map_set_tile(map, x, y, k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY
-                                                                          : TN_TILE_BLOCK)
-                                                  : old, NULL);
+                tn_map_set_tile(
+                    map, x, y,
+                    k == 0 ? (old == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK) : old, NULL);
                 double t0 = bench_now();
                 tn_navmesh_build(nm, map, NULL);
                 tf[i + k] = bench_now() - t0;
@@ -349,8 +349,8 @@ int bench_navmesh(int argc, char **argv)
             if (nq < 0) nq = 0;
         }
     }
-    printf("%-22s %9s %7s %7s %7s %7s %5s %9s %9s %9s %6s\n", "map", "size", "points",
-           "constr", "tris", "free", "regns", "build ms", "(cpu ms)", "CDT ms", "CDT");
+    printf("%-22s %9s %7s %7s %7s %7s %5s %9s %9s %9s %6s\n", "map", "size", "points", "constr",
+           "tris", "free", "regns", "build ms", "(cpu ms)", "CDT ms", "CDT");
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--reps") == 0 || strcmp(argv[i], "--queries") == 0) {
             i++;

@@ -38,9 +38,7 @@ static void random_action(tn_world *w, tn_rng *r)
     }
     switch (tn_rng_below(r, 6)) {
     case 0:
-    case 1:
-        tn_world_edit(w, x, y, (tn_edit)tn_rng_below(r, TN_EDIT_ITEM + 1), &e);
-        break;
+    case 1: tn_world_edit(w, x, y, (tn_edit)tn_rng_below(r, TN_EDIT_ITEM + 1), &e); break;
     case 2:
         tn_world_set_tool(w, (tn_tool)tn_rng_below(r, TN_TOOL_COUNT));
         tn_world_click(w, x, y, (tn_button)tn_rng_below(r, 3), tn_rng_below(r, 2) != 0, &e);
@@ -76,11 +74,17 @@ int bench_soak(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) return usage();
         char *end;
-        if (strcmp(argv[i], "--steps") == 0) steps = strtol(argv[++i], &end, 10);
-        else if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[++i], &end, 10), have_seed = true;
-        else if (strcmp(argv[i], "--every") == 0) every = strtol(argv[++i], &end, 10);
-        else if (strcmp(argv[i], "--map") == 0) { map_path = argv[++i]; continue; }
-        else return usage();
+        if (strcmp(argv[i], "--steps") == 0)
+            steps = strtol(argv[++i], &end, 10);
+        else if (strcmp(argv[i], "--seed") == 0)
+            seed = strtoull(argv[++i], &end, 10), have_seed = true;
+        else if (strcmp(argv[i], "--every") == 0)
+            every = strtol(argv[++i], &end, 10);
+        else if (strcmp(argv[i], "--map") == 0) {
+            map_path = argv[++i];
+            continue;
+        } else
+            return usage();
         if (*end) return usage();
     }
     if (steps < 1 || !have_seed || every < 1) return usage();
@@ -106,8 +110,8 @@ int bench_soak(int argc, char **argv)
     tn_rng actions;
     tn_rng_seed(&actions, seed, 0x736f616bULL);
 
-    printf("soak: %s, %ld steps, seed %llu, one random action every %ld steps\n", map_path,
-           steps, seed, every);
+    printf("soak: %s, %ld steps, seed %llu, one random action every %ld steps\n", map_path, steps,
+           seed, every);
     printf("%12s %10s %10s %10s %12s\n", "step", "edits", "refused", "violations", "steps/s");
     double t0 = bench_now(), last = t0;
     long report = steps >= 10 ? steps / 10 : 1;
@@ -125,7 +129,8 @@ int bench_soak(int argc, char **argv)
         }
         if ((s + 1) % report == 0 || s + 1 == steps) {
             double now = bench_now();
-            printf("%12ld %10d %10d %10d %12.0f\n", s + 1, tn_world_edits(w), tn_world_refused_edits(w), 0,
+            printf("%12ld %10d %10d %10d %12.0f\n", s + 1, tn_world_edits(w),
+                   tn_world_refused_edits(w), 0,
                    (double)report / (now - last > 0 ? now - last : 1e-9));
             last = now;
         }

@@ -56,7 +56,6 @@ static double cpu_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-
 /* Nodes reachable from `s` in graph g (walks and edges), into `out`;
  * returns their count.  `mark` has a byte per node. */
 static int reachable(const tn_surf *g, int s, int32_t *out, unsigned char *mark)
@@ -117,11 +116,14 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, counting *c, tn_r
             tn_status res = tn_surf_find(g, s, j / 6, row - 1, legs, 1024, &cnt, &st, NULL);
             t[k++] = (cpu_now() - q0) * 1e6;
             expanded += st.expanded;
-            if (tn_succeeded(res) && !tn_status_detail(res, TN_PARTIAL_RESULT)) found++;
-            else partial++;
+            if (tn_succeeded(res) && !tn_status_detail(res, TN_PARTIAL_RESULT))
+                found++;
+            else
+                partial++;
         }
         printf("  %-10s queries: %d reachable pairs: %d found, %d partial; median %.1f us, p99 "
-               "%.1f us (thread CPU time), %.0f nodes expanded on average; %ld allocations in all queries\n",
+               "%.1f us (thread CPU time), %.0f nodes expanded on average; %ld allocations in all "
+               "queries\n",
                name, k, found, partial, bench_median(t, k), bench_percentile(t, k, 99.0),
                k ? (double)expanded / k : 0.0, c->allocs - allocs0);
         free(t);
@@ -289,11 +291,16 @@ int bench_surf(int argc, char **argv)
     bool do_gaps = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--sizes") == 0 && v) snprintf(sizes, sizeof sizes, "%s", v), i++;
-        else if (strcmp(a, "--edits") == 0 && v) edits = atoi(v), i++;
-        else if (strcmp(a, "--queries") == 0 && v) queries = atoi(v), i++;
-        else if (strcmp(a, "--oracle") == 0 && v) oracle = atoi(v), i++;
-        else if (strcmp(a, "--gaps") == 0) do_gaps = true;
+        if (strcmp(a, "--sizes") == 0 && v)
+            snprintf(sizes, sizeof sizes, "%s", v), i++;
+        else if (strcmp(a, "--edits") == 0 && v)
+            edits = atoi(v), i++;
+        else if (strcmp(a, "--queries") == 0 && v)
+            queries = atoi(v), i++;
+        else if (strcmp(a, "--oracle") == 0 && v)
+            oracle = atoi(v), i++;
+        else if (strcmp(a, "--gaps") == 0)
+            do_gaps = true;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
                             "[--queries Q] [--gaps] [--oracle N]\n");
@@ -317,9 +324,10 @@ int bench_surf(int argc, char **argv)
             if (g) ne = tn_surf_edge_count(g), nn = tn_surf_node_count(g), mem = tn_surf_memory(g);
             tn_surf_destroy(g);
         }
-        printf("maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (5 runs); %d nodes, %d "
-               "edges, memory %.2f MB\n",
-               bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
+        printf(
+            "maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (5 runs); %d nodes, %d "
+            "edges, memory %.2f MB\n",
+            bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
         counting c = {0};
         tn_allocator ca = {c_alloc, c_free, &c};
         tn_surf *g = NULL;
@@ -334,7 +342,8 @@ int bench_surf(int argc, char **argv)
         printf("demo map: %s\n", err);
     }
     printf("generated platformer levels (1x2, jump 4); every time is thread CPU time:\n");
-    for (char *tok = strtok(sizes, ","); tok && strcmp(sizes, "none") != 0; tok = strtok(NULL, ",")) {
+    for (char *tok = strtok(sizes, ","); tok && strcmp(sizes, "none") != 0;
+         tok = strtok(NULL, ",")) {
         int n = atoi(tok);
         if (n < 16 || n > 1024) {
             fprintf(stderr, "surf: size %d outside 16..1024\n", n);

@@ -60,7 +60,9 @@ static int tmj_csv(const tn_map *m, const char *zlib_path, const char *out)
     cJSON_DeleteItemFromObject(layer, "compression");
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < m->w * m->h; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(m->tile[i] == TN_TILE_BLOCK ? 1 : m->tile[i] == TN_TILE_ONEWAY ? 2 : 0));
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(m->tile[i] == TN_TILE_BLOCK    ? 1
+                                                   : m->tile[i] == TN_TILE_ONEWAY ? 2
+                                                                                  : 0));
     cJSON_ReplaceItemInObject(layer, "data", a);
     char *text = cJSON_PrintUnformatted(j);
     cJSON_Delete(j);
@@ -108,9 +110,12 @@ int bench_tiled(int argc, char **argv)
     int reps = 21, size = 512;
     bool keep = false;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) size = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--keep") == 0) keep = true;
+        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc)
+            size = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--keep") == 0)
+            keep = true;
         else {
             fprintf(stderr, "usage: tilenav-bench tiled [--reps N] [--size N] [--keep]\n");
             return 2;
@@ -133,7 +138,8 @@ int bench_tiled(int argc, char **argv)
     }
     for (int k = 0; k < 200; k++) {
         int i = (int)tn_rng_below(&rng, (uint32_t)(size * size));
-        if (m->tile[i] == TN_TILE_EMPTY) m->mark[i] = (uint8_t)(k % 2 ? TN_MARK_ITEM : TN_MARK_SPAWN);
+        if (m->tile[i] == TN_TILE_EMPTY)
+            m->mark[i] = (uint8_t)(k % 2 ? TN_MARK_ITEM : TN_MARK_SPAWN);
     }
     char dir[] = "/tmp/tilenav-bench-tiled-XXXXXX";
     if (!mkdtemp(dir)) {
@@ -155,9 +161,12 @@ int bench_tiled(int argc, char **argv)
         fprintf(stderr, "tiled: cannot write the CSV variants\n");
         rc = 1;
     }
-    printf("Tiled map load (tn_load_map), %dx%d platformer level, %d runs each\n", size, size, reps);
-    printf("%-10s %10s %10s %10s %10s  %s\n", "file", "bytes", "median ms", "p90 ms", "cpu ms", "loads equal");
-    double *t = malloc(sizeof(double) * (size_t)reps), *ct = malloc(sizeof(double) * (size_t)reps), tmj_worst = 0;
+    printf("Tiled map load (tn_load_map), %dx%d platformer level, %d runs each\n", size, size,
+           reps);
+    printf("%-10s %10s %10s %10s %10s  %s\n", "file", "bytes", "median ms", "p90 ms", "cpu ms",
+           "loads equal");
+    double *t = malloc(sizeof(double) * (size_t)reps), *ct = malloc(sizeof(double) * (size_t)reps),
+           tmj_worst = 0;
     for (int i = 0; !rc && names[i]; i++) {
         bool same = true;
         for (int r = 0; r < reps; r++) {
@@ -183,13 +192,13 @@ int bench_tiled(int argc, char **argv)
         }
         double p90 = bench_percentile(t, reps, 90), med = bench_median(t, reps);
         if (strstr(names[i], ".tmj") && med > tmj_worst) tmj_worst = med;
-        printf("%-10s %10ld %10.2f %10.2f %10.2f  %s\n", names[i], bytes, med, p90, bench_median(ct, reps),
-               same ? "yes" : "NO");
+        printf("%-10s %10ld %10.2f %10.2f %10.2f  %s\n", names[i], bytes, med, p90,
+               bench_median(ct, reps), same ? "yes" : "NO");
         if (!same) rc = 1;
     }
     if (!rc && size == 512)
-        printf("target: a 512x512 .tmj loads in <= 20 ms: slowest .tmj median %.2f ms: %s\n", tmj_worst,
-               tmj_worst <= 20 ? "met" : "NOT met");
+        printf("target: a 512x512 .tmj loads in <= 20 ms: slowest .tmj median %.2f ms: %s\n",
+               tmj_worst, tmj_worst <= 20 ? "met" : "NOT met");
     free(t);
     free(ct);
     if (keep) {

@@ -18,18 +18,17 @@
 
 #include <tilenav.h>
 
-static const char ROOMS[] =
-    "tilenav-map 1\n"
-    "size 16 8\n"
-    "tiles\n"
-    "################\n"
-    "#......#.......#\n"
-    "#......#..##...#\n"
-    "#......#..##...#\n"
-    "#..............#\n"
-    "#...##.#.......#\n"
-    "#......#.......#\n"
-    "################\n";
+static const char ROOMS[] = "tilenav-map 1\n"
+                            "size 16 8\n"
+                            "tiles\n"
+                            "################\n"
+                            "#......#.......#\n"
+                            "#......#..##...#\n"
+                            "#......#..##...#\n"
+                            "#..............#\n"
+                            "#...##.#.......#\n"
+                            "#......#.......#\n"
+                            "################\n";
 
 int main(void)
 {
@@ -38,7 +37,7 @@ int main(void)
     /* --- 1. A polygon with a hole, triangulated by tn_cdt ---------------- */
     /* Outer square 0..10 (counter-clockwise), hole 4..6 (clockwise). */
     static const int32_t xy[] = {0, 0, 10, 0, 10, 10, 0, 10, /* outer: points 0-3 */
-                                 4, 4, 4, 6, 6, 6, 6, 4};    /* hole:  points 4-7 */
+                                 4, 4, 4,  6, 6,  6,  6, 4}; /* hole:  points 4-7 */
     static const int32_t segs[] = {0, 1, 1, 2, 2, 3, 3, 0,   /* outer edges */
                                    4, 5, 5, 6, 6, 7, 7, 4};  /* hole edges */
     tn_cdt *cdt = NULL;
@@ -98,7 +97,8 @@ int main(void)
     double length = 0;
     for (int i = 0; i < n; i++) {
         printf("  (%.2f, %.2f)\n", path[2 * i], path[2 * i + 1]);
-        if (i > 0) length += hypot(path[2 * i] - path[2 * i - 2], path[2 * i + 1] - path[2 * i - 1]);
+        if (i > 0)
+            length += hypot(path[2 * i] - path[2 * i - 2], path[2 * i + 1] - path[2 * i - 1]);
     }
     printf("path: %d points, %.2f tiles long; line of sight start-goal: %s\n", n, length,
            tn_navmesh_los(nav, 1.5f, 1.5f, 14.5f, 6.5f) ? "yes" : "no");

@@ -15,20 +15,19 @@
 
 /* The level, in the tilenav map format: '#' block, '=' one-way platform,
  * 'P' where the character starts.  Row 0 is the top. */
-static const char LEVEL[] =
-    "tilenav-map 1\n"
-    "size 24 10\n"
-    "tiles\n"
-    "########################\n"
-    "#......................#\n"
-    "#..................#...#\n"
-    "#.............=====#...#\n"
-    "#..................#...#\n"
-    "#.........####.....#...#\n"
-    "#.....###..........#...#\n"
-    "#..........#.......#...#\n"
-    "#P.........#...........#\n"
-    "########################\n";
+static const char LEVEL[] = "tilenav-map 1\n"
+                            "size 24 10\n"
+                            "tiles\n"
+                            "########################\n"
+                            "#......................#\n"
+                            "#..................#...#\n"
+                            "#.............=====#...#\n"
+                            "#..................#...#\n"
+                            "#.........####.....#...#\n"
+                            "#.....###..........#...#\n"
+                            "#..........#.......#...#\n"
+                            "#P.........#...........#\n"
+                            "########################\n";
 
 int main(void)
 {
@@ -63,8 +62,8 @@ int main(void)
     }
     int count = 0;
     tn_bot_path(bot, &count);
-    printf("planned %d path nodes from (%d,%d) to (%d,%d)\n", count, map->start_x,
-           map->start_y, goal_x, goal_y);
+    printf("planned %d path nodes from (%d,%d) to (%d,%d)\n", count, map->start_x, map->start_y,
+           goal_x, goal_y);
 
     /* 5. The game loop: ask the bot for keys, step the physics. */
     int step, jumps = 0;
@@ -78,8 +77,8 @@ int main(void)
     int tx, ty;
     tn_body_tile(&body, &tx, &ty);
     tn_bot_info info = tn_bot_get_info(bot);
-    printf("after %d steps (%.1f s): state %s, at tile (%d,%d), %d jumps\n", step,
-           step * phys.dt, tn_bot_state_name(info.state), tx, ty, jumps);
+    printf("after %d steps (%.1f s): state %s, at tile (%d,%d), %d jumps\n", step, step * phys.dt,
+           tn_bot_state_name(info.state), tx, ty, jumps);
 
     int ok = info.state == TN_BOT_ARRIVED;
     tn_bot_destroy(bot);

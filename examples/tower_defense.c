@@ -14,24 +14,25 @@
 #include <tilenav.h>
 
 /* 'S' spawn points, 'D' the base (a destination), '#' walls with two gaps. */
-static const char BOARD[] =
-    "tilenav-map 1\n"
-    "size 20 9\n"
-    "tiles\n"
-    "####################\n"
-    "#S.......#.........#\n"
-    "#..................#\n"
-    "#........#.........#\n"
-    "#........#........D#\n"
-    "#........#.........#\n"
-    "#..................#\n"
-    "#S.......#.........#\n"
-    "####################\n";
+static const char BOARD[] = "tilenav-map 1\n"
+                            "size 20 9\n"
+                            "tiles\n"
+                            "####################\n"
+                            "#S.......#.........#\n"
+                            "#..................#\n"
+                            "#........#.........#\n"
+                            "#........#........D#\n"
+                            "#........#.........#\n"
+                            "#..................#\n"
+                            "#S.......#.........#\n"
+                            "####################\n";
 
 /* Draw the board: each open tile's direction toward the base. */
 static void print_field(const tn_map *map, const tn_flow *flow)
 {
-    static const char arrow[] = "^v><" "????" "D ";
+    static const char arrow[] = "^v><"
+                                "????"
+                                "D ";
     for (int y = 0; y < map->h; y++) {
         for (int x = 0; x < map->w; x++)
             putchar(tn_map_tile(map, x, y) == TN_TILE_BLOCK ? '#' : arrow[tn_flow_dir(flow, x, y)]);

@@ -148,8 +148,10 @@ static void check_mesh(const tn_cdt *c, const int64_t *X, int np, const int32_t 
     for (int i = 0; i < np; i++) {
         int t = m.vert_tri[i];
         CHECK(t >= -1 && t < T);
-        if (t >= 0) CHECK(m.tri[3 * t] == i || m.tri[3 * t + 1] == i || m.tri[3 * t + 2] == i);
-        else if (!(flags & TN_CDT_REMOVE_OUTSIDE) && T > 0) CHECK(m.remap[i] != i);
+        if (t >= 0)
+            CHECK(m.tri[3 * t] == i || m.tri[3 * t + 1] == i || m.tri[3 * t + 2] == i);
+        else if (!(flags & TN_CDT_REMOVE_OUTSIDE) && T > 0)
+            CHECK(m.remap[i] != i);
     }
     /* fixed edges lie on input segments */
     for (int t = 0; t < T; t++) {
@@ -160,8 +162,8 @@ static void check_mesh(const tn_cdt *c, const int64_t *X, int np, const int32_t 
             for (int s = 0; s < ns && !on; s++) {
                 int p = m.remap[segs[2 * s]], q = m.remap[segs[2 * s + 1]];
                 if (p == q) continue;
-                on = orient(X, p, q, a) == 0 && orient(X, p, q, b) == 0 &&
-                     between(X, p, q, a) && between(X, p, q, b);
+                on = orient(X, p, q, a) == 0 && orient(X, p, q, b) == 0 && between(X, p, q, a) &&
+                     between(X, p, q, b);
             }
             CHECK(on);
         }
@@ -171,9 +173,12 @@ static void check_mesh(const tn_cdt *c, const int64_t *X, int np, const int32_t 
         int a = -1, b = -1;
         for (int k = 0; k < np; k++) {
             if (m.remap[k] != k) continue;
-            if (a < 0) a = k;
-            else if (b < 0) b = k;
-            else CHECK(orient(X, a, b, k) == 0);
+            if (a < 0)
+                a = k;
+            else if (b < 0)
+                b = k;
+            else
+                CHECK(orient(X, a, b, k) == 0);
         }
         return;
     }
@@ -194,7 +199,10 @@ static void check_mesh(const tn_cdt *c, const int64_t *X, int np, const int32_t 
             for (int i = 0; i < 3 && !found; i++) {
                 if (!m.fixed[3 * t + i]) continue;
                 int a = m.tri[3 * t + i], b = m.tri[3 * t + (i + 1) % 3];
-                if (b == p) { b = a; a = p; }
+                if (b == p) {
+                    b = a;
+                    a = p;
+                }
                 found = a == p && orient(X, p, q, b) == 0 && between(X, p, q, b);
             }
         CHECK(found);
@@ -230,8 +238,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 if (!take(&r, 4, &b)) goto points_done;
                 uint32_t u = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
                              (uint32_t)b[3] << 24;
-                if (mode == 2) v = (int64_t)(u % (2u * TN_CDT_MAX_COORD + 1u)) - TN_CDT_MAX_COORD;
-                else v = (int32_t)u;
+                if (mode == 2)
+                    v = (int64_t)(u % (2u * TN_CDT_MAX_COORD + 1u)) - TN_CDT_MAX_COORD;
+                else
+                    v = (int32_t)u;
             }
             ixy[2 * i + k] = (int32_t)v;
             int p = 0;
@@ -247,8 +257,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 points_done:
     np = i;
     for (i = 0; i < 2 * np; i++)
-        if (Xi[i] < -TN_CDT_MAX_COORD || Xi[i] > TN_CDT_MAX_COORD) out_of_range = true;
-        else if (Xd[i] != Xi[i] * (int64_t)SCALE) perturbed = true;
+        if (Xi[i] < -TN_CDT_MAX_COORD || Xi[i] > TN_CDT_MAX_COORD)
+            out_of_range = true;
+        else if (Xd[i] != Xi[i] * (int64_t)SCALE)
+            perturbed = true;
     bool bad_index = false;
     int s = 0;
     for (; s < ns; s++) {
@@ -269,8 +281,10 @@ points_done:
 
     tn_status si = tn_cdt_build_i(c, ixy, np, segs, ns, flags, &err);
     if (out_of_range || bad_index) CHECK(tn_failed(si));
-    if (tn_failed(si)) CHECK(tn_failed(err.status) && memchr(err.msg, '\0', sizeof err.msg));
-    else check_mesh(c, Xi, np, segs, ns, flags, true);
+    if (tn_failed(si))
+        CHECK(tn_failed(err.status) && memchr(err.msg, '\0', sizeof err.msg));
+    else
+        check_mesh(c, Xi, np, segs, ns, flags, true);
     tn_cdt_mesh mi;
     tn_cdt_get_mesh(c, &mi);
     int ntris_i = tn_failed(si) ? -1 : mi.ntris;

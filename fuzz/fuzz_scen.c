@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(sc != NULL && sc->count >= 0);
     CHECK((size_t)sc->count <= size / 2 + 1);
     CHECK(cnt.calls <= 2);
-    CHECK(cnt.peak <= sizeof(tn_scen) + (size_t)(sc->count ? sc->count : 1) * sizeof(tn_scen_query) + 64);
+    CHECK(cnt.peak <=
+          sizeof(tn_scen) + (size_t)(sc->count ? sc->count : 1) * sizeof(tn_scen_query) + 64);
     for (int i = 0; i < sc->count; i++) {
         const tn_scen_query *q = &sc->q[i];
         CHECK(q->bucket >= 0);

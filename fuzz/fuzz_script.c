@@ -60,9 +60,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case TN_SC_SAVE:
-        case TN_SC_SCREENSHOT:
-            CHECK(c->path != NULL && c->path[0] != '\0');
-            break;
+        case TN_SC_SCREENSHOT: CHECK(c->path != NULL && c->path[0] != '\0'); break;
         case TN_SC_SPEED:
             CHECK(c->value == 0.125 || c->value == 0.25 || c->value == 0.5 || c->value == 1 ||
                   c->value == 2 || c->value == 4);

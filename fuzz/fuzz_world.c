@@ -124,7 +124,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *mt = MAPS[data[0] % NMAPS];
     unsigned overlays = data[0] >> 2;
     char err[512];
-    tn_script *s = tn_script_parse((const char *)data + 1, size - 1, "fuzz.script", err, sizeof err);
+    tn_script *s =
+        tn_script_parse((const char *)data + 1, size - 1, "fuzz.script", err, sizeof err);
     if (!s) return 0;
 
     tn_error e;

@@ -37,8 +37,8 @@ static inline bool tnav_los(void *user, float ax, float ay, float bx, float by)
 /* BFS from the goal tile; then walk down the distances from the start tile,
  * keeping only the corners where line of sight from the last kept point
  * breaks. */
-static inline int tnav_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
-                     int cap)
+static inline int tnav_path(void *user, float ax, float ay, float bx, float by, float radius,
+                            float *xy, int cap)
 {
     (void)radius;
     const tn_map *m = user;
@@ -60,8 +60,9 @@ static inline int tnav_path(void *user, float ax, float ay, float bx, float by, 
                 int nx = cx + dx, ny = cy + dy;
                 if ((!dx && !dy) || !tn_map_inside(m, nx, ny)) continue;
                 if (tn_map_tile(m, nx, ny) == TN_TILE_BLOCK) continue;
-                if (dx && dy && (tn_map_tile(m, cx + dx, cy) == TN_TILE_BLOCK ||
-                                 tn_map_tile(m, cx, cy + dy) == TN_TILE_BLOCK))
+                if (dx && dy &&
+                    (tn_map_tile(m, cx + dx, cy) == TN_TILE_BLOCK ||
+                     tn_map_tile(m, cx, cy + dy) == TN_TILE_BLOCK))
                     continue;
                 if (dist[ny * W + nx] >= 0) continue;
                 dist[ny * W + nx] = dist[c] + 1;
@@ -78,13 +79,15 @@ static inline int tnav_path(void *user, float ax, float ay, float bx, float by, 
                 for (int dx = -1; dx <= 1; dx++) {
                     int nx = cx + dx, ny = cy + dy;
                     if (!tn_map_inside(m, nx, ny) || dist[ny * W + nx] != dist[c] - 1) continue;
-                    if (dx && dy && (tn_map_tile(m, cx + dx, cy) == TN_TILE_BLOCK ||
-                                     tn_map_tile(m, cx, cy + dy) == TN_TILE_BLOCK))
+                    if (dx && dy &&
+                        (tn_map_tile(m, cx + dx, cy) == TN_TILE_BLOCK ||
+                         tn_map_tile(m, cx, cy + dy) == TN_TILE_BLOCK))
                         continue;
                     next = ny * W + nx;
                 }
             c = next;
-            float cxp = ((float)(c % W) + 0.5f) * TN_TILE_PX, cyp = ((float)(c / W) + 0.5f) * TN_TILE_PX;
+            float cxp = ((float)(c % W) + 0.5f) * TN_TILE_PX,
+                  cyp = ((float)(c / W) + 0.5f) * TN_TILE_PX;
             if (dist[c] == 0) {
                 cxp = bx;
                 cyp = by;
@@ -130,7 +133,7 @@ static inline bool tnav_mesh_los(void *user, float ax, float ay, float bx, float
 }
 
 static inline int tnav_mesh_path(void *user, float ax, float ay, float bx, float by, float radius,
-                          float *xy, int cap)
+                                 float *xy, int cap)
 {
     tnav_mesh *t = user;
     float buf[2 * 65];
@@ -190,9 +193,12 @@ static inline tn_map *tnav_map_rows(const char *const *rows, int h)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             char ch = rows[y][x];
-            if (ch == '#') tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
-            else if (ch == '=') tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
-            else if (ch == '*') tn_map_set_mark(m, x, y, TN_MARK_ITEM, NULL);
+            if (ch == '#')
+                tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+            else if (ch == '=')
+                tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
+            else if (ch == '*')
+                tn_map_set_mark(m, x, y, TN_MARK_ITEM, NULL);
         }
     return m;
 }

@@ -42,8 +42,8 @@
 
 typedef struct or_pt {
     double x, y;
-    int corner;  /* -1: start or goal */
-    double ang;  /* angle on the corner circle */
+    int corner; /* -1: start or goal */
+    double ang; /* angle on the corner circle */
 } or_pt;
 
 typedef struct or_edge {
@@ -53,9 +53,9 @@ typedef struct or_edge {
 
 typedef struct or_corner {
     int x, y;
-    int qx, qy;       /* blocked quadrant direction */
-    double a0;        /* start angle of the valid quarter (counter-clockwise in atan2) */
-    int nfree;        /* free angular pieces [lo, hi] relative to a0 */
+    int qx, qy; /* blocked quadrant direction */
+    double a0;  /* start angle of the valid quarter (counter-clockwise in atan2) */
+    int nfree;  /* free angular pieces [lo, hi] relative to a0 */
     double lo[16], hi[16];
 } or_corner;
 
@@ -109,8 +109,8 @@ static double or_seg_tile(double ax, double ay, double bx, double by, int x, int
     double d = INFINITY;
     const int ex[4][4] = {{0, 0, 1, 0}, {1, 0, 1, 1}, {1, 1, 0, 1}, {0, 1, 0, 0}};
     for (int k = 0; k < 4; k++)
-        d = fmin(d, or_segseg(ax, ay, bx, by, x + ex[k][0], y + ex[k][1], x + ex[k][2],
-                              y + ex[k][3]));
+        d = fmin(d,
+                 or_segseg(ax, ay, bx, by, x + ex[k][0], y + ex[k][1], x + ex[k][2], y + ex[k][3]));
     return d;
 }
 
@@ -129,8 +129,7 @@ static double or_seg_clearance(const tn_map *m, double ax, double ay, double bx,
         for (int x = x0; x <= x1; x++) {
             if (!or_blocked(m, x, y)) continue;
             /* skip tiles whose centre is far from the segment */
-            if (or_pseg(x + 0.5, y + 0.5, ax, ay, bx, by) > r + 0.7072 && best < INFINITY)
-                continue;
+            if (or_pseg(x + 0.5, y + 0.5, ax, ay, bx, by) > r + 0.7072 && best < INFINITY) continue;
             best = fmin(best, or_seg_tile(ax, ay, bx, by, x, y));
         }
     return best;
@@ -274,8 +273,8 @@ static bool or_on_arc(const or_graph *g, int i, double x, double y)
 
 /* Add the segment between two tangent points when both are valid and it is
  * clear (point indices given; corners -1 for the start and goal). */
-static void or_try(or_graph *g, double ax, double ay, int ca, double bx, double by, int cb,
-                   int ia, int ib)
+static void or_try(or_graph *g, double ax, double ay, int ca, double bx, double by, int cb, int ia,
+                   int ib)
 {
     if (ca >= 0 && !or_on_arc(g, ca, ax, ay)) return;
     if (cb >= 0 && !or_on_arc(g, cb, bx, by)) return;
@@ -328,7 +327,8 @@ static void or_build(or_graph *g, const tn_map *m, double r)
                 double bx = (mx - ci->x) / hm, by = (my - ci->y) / hm;
                 for (int s = -1; s <= 1; s += 2) {
                     double ca = cos(s * al), sa = sin(s * al);
-                    double tx = ci->x + r * (bx * ca - by * sa), ty = ci->y + r * (bx * sa + by * ca);
+                    double tx = ci->x + r * (bx * ca - by * sa),
+                           ty = ci->y + r * (bx * sa + by * ca);
                     or_try(g, tx, ty, i, 2 * mx - tx, 2 * my - ty, j, -1, -1);
                 }
             }
@@ -349,7 +349,6 @@ typedef struct or_h {
     double d;
     int v;
 } or_h;
-
 
 /* Shortest path length from s to g (both clear of r), or INFINITY. */
 static double or_query(or_graph *g, double sx, double sy, double gx, double gy)

@@ -34,7 +34,7 @@
 
 typedef struct or_state {
     float x, y, vy;
-    uint8_t flags;   /* 1 on_ground, 2 oneway_only, 4 jump_held, 8 rising */
+    uint8_t flags; /* 1 on_ground, 2 oneway_only, 4 jump_held, 8 rising */
     uint8_t air;
     uint16_t pad;
 } or_state;
@@ -42,18 +42,18 @@ typedef struct or_state {
 typedef struct or_graph {
     or_state *st;
     int n, cap;
-    uint32_t *hash;  /* index + 1 */
+    uint32_t *hash; /* index + 1 */
     size_t hcap;
     int *succ_first; /* n + 1 after build */
     int *succ;
     int nsucc, succ_cap;
-    int drift_bad;   /* standing states more than 1/64 px off the lattice */
+    int drift_bad; /* standing states more than 1/64 px off the lattice */
 } or_graph;
 
 typedef struct or_result {
-    int ntiles;      /* standing tiles (sources) */
+    int ntiles; /* standing tiles (sources) */
     int *tile_x, *tile_y;
-    uint8_t *reach;  /* ntiles x ntiles */
+    uint8_t *reach; /* ntiles x ntiles */
     int states;
     int drift_bad;
 } or_result;
@@ -75,8 +75,6 @@ static int or_same(const or_state *a, const or_state *b)
     return memcmp(&a->x, &b->x, 4) == 0 && memcmp(&a->y, &b->y, 4) == 0 &&
            memcmp(&a->vy, &b->vy, 4) == 0 && a->flags == b->flags && a->air == b->air;
 }
-
-
 
 static const float OR_T = (float)TN_TILE_PX;
 
@@ -124,7 +122,7 @@ static tn_body or_body(const or_state *s, int w, int h, const tn_phys_params *p)
 /* ---- the search ------------------------------------------------------- */
 
 typedef struct or_ent {
-    or_state v;     /* x unused */
+    or_state v; /* x unused */
     int lo, words;
     size_t bits;
 } or_ent;
@@ -133,9 +131,9 @@ typedef struct or_ctx {
     const tn_map *m;
     int w, h;
     const tn_phys_params *p;
-    double step;    /* px per lattice step */
+    double step; /* px per lattice step */
     int jmax;
-    int *pos_run;   /* (mh + 1) x (jmax + 1): run of a standing position, -1 unknown, -2 none */
+    int *pos_run; /* (mh + 1) x (jmax + 1): run of a standing position, -1 unknown, -2 none */
     int *run_row, *run_a, *run_b, nrun, run_cap;
     int *redge_from, *redge_to, nredge, redge_cap;
     or_ent *ent;
@@ -196,7 +194,8 @@ static int or_get(or_ctx *C, const or_state *v, int lo, int words, int layer0)
         C->ent = realloc(C->ent, sizeof *C->ent * (size_t)C->ent_cap);
     }
     if (C->nbits + (size_t)words > C->bits_cap) {
-        while (C->nbits + (size_t)words > C->bits_cap) C->bits_cap = C->bits_cap ? C->bits_cap * 2 : 4096;
+        while (C->nbits + (size_t)words > C->bits_cap)
+            C->bits_cap = C->bits_cap ? C->bits_cap * 2 : 4096;
         C->bits = realloc(C->bits, sizeof *C->bits * C->bits_cap);
     }
     or_ent *e = &C->ent[C->nent];
@@ -236,7 +235,7 @@ static int or_run_of(or_ctx *C, int row, int j)
             s.y = (float)row * OR_T - (float)C->h * OR_T;
             s.on_ground = true;
             tn_body s2 = s;
-            tn_input go = {dir < 0, dir > 0, false, false}, back = {dir > 0, dir < 0, false, false};
+            tn_input go = {dir<0, dir> 0, false, false}, back = {dir > 0, dir < 0, false, false};
             tn_body_step(&s2, C->m, C->p, go);
             int bad = 0;
             if (!s2.on_ground || s2.y != s.y || or_lj(C, s2.x, &bad) != k + dir) break;
@@ -246,8 +245,10 @@ static int or_run_of(or_ctx *C, int row, int j)
             if (!s3.on_ground || s3.y != s.y || or_lj(C, s3.x, &bad) != k) break;
             k += dir;
         }
-        if (dir < 0) a = k;
-        else b = k;
+        if (dir < 0)
+            a = k;
+        else
+            b = k;
     }
     if (C->nrun == C->run_cap) {
         C->run_cap = C->run_cap ? C->run_cap * 2 : 64;
@@ -339,7 +340,8 @@ static void or_excursion(or_ctx *C, int run)
                 isfree[k] = 0;
                 if (!((C->bits[E.bits + (size_t)(k >> 6)] >> (k & 63)) & 1)) continue;
                 float x = or_lx(C, E.lo + k);
-                int c0 = (int)floorf((x - st - 2.0f) / OR_T), c1 = (int)floorf((x + W + st + 2.0f) / OR_T);
+                int c0 = (int)floorf((x - st - 2.0f) / OR_T),
+                    c1 = (int)floorf((x + W + st + 2.0f) / OR_T);
                 int bad = c0 < 0 || c1 >= C->m->w;
                 for (int c = c0 < 0 ? 0 : c0; c <= c1 && c < C->m->w && !bad; c++) bad = colbad[c];
                 if (!bad && !ground) {
@@ -366,7 +368,8 @@ static void or_excursion(or_ctx *C, int run)
                             }
                         }
                         for (int k = 0; k < nj; k++) {
-                            if (!((C->bits[C->ent[ei].bits + (size_t)(k >> 6)] >> (k & 63)) & 1)) continue;
+                            if (!((C->bits[C->ent[ei].bits + (size_t)(k >> 6)] >> (k & 63)) & 1))
+                                continue;
                             if (bulk && isfree[k]) {
                                 or_set(C, bulk_e, E.lo + k + dj);
                                 continue;
@@ -433,7 +436,8 @@ static void or_run(const tn_map *m, int w, int h, const tn_phys_params *p, or_re
     int nr = C.nrun;
     char *seen = malloc((size_t)nr + 1);
     int *queue = malloc(sizeof(int) * ((size_t)nr + 1));
-    int *first = calloc((size_t)nr + 1, sizeof(int)), *adj = malloc(sizeof(int) * ((size_t)C.nredge + 1));
+    int *first = calloc((size_t)nr + 1, sizeof(int)),
+        *adj = malloc(sizeof(int) * ((size_t)C.nredge + 1));
     for (int e = 0; e < C.nredge; e++) first[C.redge_from[e] + 1]++;
     for (int r = 0; r < nr; r++) first[r + 1] += first[r];
     int *fill = malloc(sizeof(int) * ((size_t)nr + 1));

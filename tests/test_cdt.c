@@ -1181,8 +1181,7 @@ static int grid_cell(const int *g, int n, double v3)
 
 static void check_outline_at(const input *in, const uint8_t *tiles, int w, int h, const int *gx,
                              const int *gy, int brute, int sweep);
-static void check_outline(const input *in, const uint8_t *tiles, int w, int h, int brute,
-                          int sweep)
+static void check_outline(const input *in, const uint8_t *tiles, int w, int h, int brute, int sweep)
 {
     check_outline_at(in, tiles, w, h, NULL, NULL, brute, sweep);
 }
@@ -1367,8 +1366,8 @@ static void test_sweep_rect_domain(void **state)
         /* a side with a gap is refused by the sweep (the general builder
          * triangulates the hull instead) */
         int k = 0;
-        while (k < in.nsegs && (in.xy[2 * in.segs[2 * k] + 1] != 0 ||
-                                in.xy[2 * in.segs[2 * k + 1] + 1] != 0))
+        while (k < in.nsegs &&
+               (in.xy[2 * in.segs[2 * k] + 1] != 0 || in.xy[2 * in.segs[2 * k + 1] + 1] != 0))
             k++;
         assert_true(k < in.nsegs);
         in.segs[2 * k] = in.segs[2 * in.nsegs - 2];

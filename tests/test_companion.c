@@ -20,10 +20,7 @@
 #define DT (1.0f / 60.0f)
 #define T ((float)TN_TILE_PX)
 
-static tn_map *load(const char *path)
-{
-    return tu_load_map(path);
-}
+static tn_map *load(const char *path) { return tu_load_map(path); }
 
 /* Both navigation back ends: the reference tile queries, then the navmesh. */
 typedef struct navs {
@@ -210,18 +207,18 @@ static void test_keeps_clear_of_enemies(void **state)
 /* ---- losing and regaining sight on hand-made maps ------------------------------ */
 
 typedef struct route_stats {
-    int longest_blind;  /* steps */
+    int longest_blind; /* steps */
     int blind_episodes;
     bool sees_at_end;
     tn_companion_state end_state;
     float end_dist;
-    long searched;      /* steps in SEARCH */
+    long searched; /* steps in SEARCH */
 } route_stats;
 
 /* The character's centre walks the route (tile coordinates of its centre)
  * at walk speed, then stands for `hold` steps. */
-static route_stats run_route(const tn_map *m, const tn_agent_nav *nav, const float *route,
-                             int npts, int hold, float comp_tx, float comp_ty)
+static route_stats run_route(const tn_map *m, const tn_agent_nav *nav, const float *route, int npts,
+                             int hold, float comp_tx, float comp_ty)
 {
     tn_companion_params p = tn_companion_default_params();
     tn_companion c;
@@ -253,8 +250,8 @@ static route_stats run_route(const tn_map *m, const tn_agent_nav *nav, const flo
         }
         /* The route keeps the character's 1x2 box in free space. */
         assert_true(tn_steer_box_free(m, x, y, 0) && tn_steer_box_free(m, x, y - T + 0.5f, 0));
-        tn_companion_env e = {m, nav, x, y, (x - px) / DT, (y - py) / DT, 0.5f * T, T, NULL, -1,
-                              NULL, 0, DT};
+        tn_companion_env e = {m,  nav,  x, y, (x - px) / DT, (y - py) / DT, 0.5f * T, T, NULL,
+                              -1, NULL, 0, DT};
         tn_companion_step(&c, &p, &e);
         assert_true(tn_steer_box_free(m, c.x, c.y, p.half));
         if (!c.sees) {
@@ -367,7 +364,8 @@ static void test_fetches_reachable_items(void **state)
             if (got >= 0) {
                 assert_true(got < n);
                 /* Picked up within reach of the item. */
-                assert_true(tn_len(c.x - items[2 * got], c.y - items[2 * got + 1]) <= p.pickup_radius);
+                assert_true(tn_len(c.x - items[2 * got], c.y - items[2 * got + 1]) <=
+                            p.pickup_radius);
                 picked_at[c.items - 1] = k;
                 items[2 * got] = items[2 * n - 2];
                 items[2 * got + 1] = items[2 * n - 1];

@@ -59,8 +59,10 @@ static void test_undo_redo(void **state)
         int before = u.count;
         tn_error e;
         tn_status s = tn_undo_click(&u, w, x, y, b, false, &e);
-        if (!tn_failed(s)) accepted++;
-        else assert_int_equal(u.count, before); /* a refused edit is not recorded */
+        if (!tn_failed(s))
+            accepted++;
+        else
+            assert_int_equal(u.count, before); /* a refused edit is not recorded */
         tn_world_step(w);
     }
     assert_true(tn_world_refused_edits(w) > refused0); /* the rules did refuse some */
@@ -176,7 +178,8 @@ static void test_reset(void **state)
     assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.8) < 1e-6); /* sliders stay */
     assert_int_equal(tn_world_edits(w), 0);
     assert_false(tn_world_dirty(w));
-    assert_true(tn_world_character(w)->x == tn_world_character(fresh)->x && tn_world_character(w)->y == tn_world_character(fresh)->y);
+    assert_true(tn_world_character(w)->x == tn_world_character(fresh)->x &&
+                tn_world_character(w)->y == tn_world_character(fresh)->y);
     char *a = world_json(w), *b = world_json(fresh);
     /* the same world apart from the frame count */
     assert_non_null(strstr(a, "\"enemies\":{\"alive\":0,\"spawned\":0"));
@@ -229,7 +232,8 @@ static void test_sim_clock(void **state)
         /* 144 Hz frames: the same steps per second of real time */
         acc = 0;
         total = 0;
-        for (int f = 0; f < 144 * 16; f++) total += tn_sim_frame(&acc, 1.0 / 144.0, sp, false, &req);
+        for (int f = 0; f < 144 * 16; f++)
+            total += tn_sim_frame(&acc, 1.0 / 144.0, sp, false, &req);
         assert_true(fabs(total - 16 * 60 * tn_speeds[sp]) <= 1.0);
     }
     /* 4x runs four times the steps of 1x, 1/8x an eighth, frame for frame */
@@ -261,7 +265,8 @@ static void test_sim_clock(void **state)
         int n = tn_sim_frame(&acc, 2.0, sp, false, &r);
         int due = (int)(0.25 * tn_speeds[sp] * 60 + 1e-9);
         int cap = tn_sim_max_steps(sp);
-        assert_int_equal(cap, tn_speeds[sp] > 1 ? (int)(TN_MAX_CATCHUP * tn_speeds[sp]) : TN_MAX_CATCHUP);
+        assert_int_equal(cap, tn_speeds[sp] > 1 ? (int)(TN_MAX_CATCHUP * tn_speeds[sp])
+                                                : TN_MAX_CATCHUP);
         assert_int_equal(n, due < cap ? due : cap);
         assert_true(acc < TN_STEP_S);
     }
@@ -399,8 +404,7 @@ int main(void)
         cmocka_unit_test(test_undo_redo),   cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_settings),    cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table), cmocka_unit_test(test_sim_clock),
-        cmocka_unit_test(test_playback),
-        cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_playback),    cmocka_unit_test(test_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,6 @@
 
 #define PI 3.14159265358979323846
 
-
 static tn_flow *flow_for(const tn_map *m)
 {
     tn_flow *f = NULL;
@@ -139,7 +138,8 @@ static void test_turn_around(void **state)
     (void)state;
     static const float OFFSETS[] = {-0.4f, -0.2f, 0.0f, 0.3f};
     for (size_t b = 0; b < 4; b++) {
-        tn_map *m = tu_map_text("tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
+        tn_map *m = tu_map_text(
+            "tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
         tn_flow *f = flow_for(m);
         tn_enemies *p = pool_fixed(2.0f, OFFSETS[b], 4);
         tn_rng r;
@@ -373,7 +373,8 @@ static void test_edits_under_enemies(void **state)
     tn_map_set_tile(m, cx + 1, cy, TN_TILE_EMPTY, NULL);
     tn_flow_update(f, m, cx + 1, cy, NULL);
     tn_enemies_on_edit(p, f, cx + 1, cy, NULL);
-    for (int k = 0; k < 60 * 30 && p->count; k++) tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f, NULL);
+    for (int k = 0; k < 60 * 30 && p->count; k++)
+        tn_enemies_step(p, f, NULL, 0, NULL, 1.0f / 60.0f, NULL);
     assert_int_equal(p->count, 0);
     assert_int_equal(p->reached, 1);
 

@@ -36,7 +36,10 @@ typedef struct ref {
     int *dir;
 } ref;
 
-static bool ref_open(const tn_map *m, int x, int y) { return tn_map_tile(m, x, y) != TN_TILE_BLOCK; }
+static bool ref_open(const tn_map *m, int x, int y)
+{
+    return tn_map_tile(m, x, y) != TN_TILE_BLOCK;
+}
 
 static bool ref_edge(const tn_map *m, int x, int y, int j)
 {
@@ -80,9 +83,9 @@ static void ref_build(ref *r, const tn_map *m, int conn)
             }
     }
     /* Directions: the header's rule, written out independently. */
-    static const int even[8] = {TN_DIR_N, TN_DIR_S, TN_DIR_E, TN_DIR_W,
+    static const int even[8] = {TN_DIR_N,  TN_DIR_S,  TN_DIR_E,  TN_DIR_W,
                                 TN_DIR_NE, TN_DIR_NW, TN_DIR_SE, TN_DIR_SW};
-    static const int odd[8] = {TN_DIR_W, TN_DIR_E, TN_DIR_S, TN_DIR_N,
+    static const int odd[8] = {TN_DIR_W,  TN_DIR_E,  TN_DIR_S,  TN_DIR_N,
                                TN_DIR_SW, TN_DIR_SE, TN_DIR_NW, TN_DIR_NE};
     for (int y = 0; y < m->h; y++)
         for (int x = 0; x < m->w; x++) {
@@ -145,7 +148,8 @@ static void expect_same(const tn_flow *a, const tn_flow *b)
             bool ha = tn_flow_steps(a, x, y, &sa, &ga), hb = tn_flow_steps(b, x, y, &sb, &gb);
             if (ha != hb || (ha && (sa != sb || ga != gb)) ||
                 tn_flow_dir(a, x, y) != tn_flow_dir(b, x, y)) {
-                fprintf(stderr, "tile (%d,%d): incremental %d (%d,%d) dir %d, rebuild %d (%d,%d) dir %d\n",
+                fprintf(stderr,
+                        "tile (%d,%d): incremental %d (%d,%d) dir %d, rebuild %d (%d,%d) dir %d\n",
                         x, y, ha, sa, ga, tn_flow_dir(a, x, y), hb, sb, gb, tn_flow_dir(b, x, y));
                 fail();
             }
@@ -159,10 +163,19 @@ static void test_hand_board(void **state)
     (void)state;
     tn_map *m = tu_map_file("tests/data/flow_basic.map");
     tn_flow *f = flow_for(m, 4);
-    static const struct { int x, y; double d; } E[] = {
-        {0, 7, 0}, {0, 6, 1}, {1, 7, 1}, {1, 1, 7}, {0, 0, 7}, {6, 0, 13}, {6, 2, 11},
-        {6, 3, 12}, {6, 4, 13}, {5, 4, 14} /* one-way: crossed */, {3, 4, 16}, {3, 5, 17},
-        {3, 7, 19}, {4, 6, 17}, {11, 7, 25}, {11, 3, 17}, {9, 1, 21}, {2, 3, -1} /* wall */,
+    static const struct {
+        int x, y;
+        double d;
+    } E[] = {
+        {0, 7, 0},   {0, 6, 1},
+        {1, 7, 1},   {1, 1, 7},
+        {0, 0, 7},   {6, 0, 13},
+        {6, 2, 11},  {6, 3, 12},
+        {6, 4, 13},  {5, 4, 14} /* one-way: crossed */,
+        {3, 4, 16},  {3, 5, 17},
+        {3, 7, 19},  {4, 6, 17},
+        {11, 7, 25}, {11, 3, 17},
+        {9, 1, 21},  {2, 3, -1} /* wall */,
     };
     for (size_t k = 0; k < sizeof E / sizeof E[0]; k++) {
         if (tn_flow_dist(f, E[k].x, E[k].y) != E[k].d)
@@ -291,19 +304,24 @@ static void random_edit(tn_rng *r, tn_map *m, int *ex, int *ey)
     int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
     int i = y * m->w + x;
     switch (tn_rng_below(r, 3)) {
-    case 0: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK, NULL); break;
+    case 0:
+        tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK, NULL);
+        break;
     case 1:
         if (m->tile[i] != TN_TILE_EMPTY) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
         m->mark[i] = m->mark[i] == TN_MARK_DEST ? TN_MARK_NONE : TN_MARK_DEST;
         break;
-    default: tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY, NULL); break;
+    default:
+        tn_map_set_tile(m, x, y, m->tile[i] == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY,
+                        NULL);
+        break;
     }
     *ex = x;
     *ey = y;
 }
 
-static void run_random_edits(int conn, int w, int h, float pb, int ndest, int nedits,
-                             uint64_t seed, bool check_ref)
+static void run_random_edits(int conn, int w, int h, float pb, int ndest, int nedits, uint64_t seed,
+                             bool check_ref)
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 7);
@@ -348,9 +366,13 @@ static void test_incremental_equals_rebuild_4(void **state)
 static void test_rebuild_blocks(void **state)
 {
     (void)state;
-    static const struct { int w, h; float pb; int ndest; } B[] = {
-        {1, 1, 0.0f, 1}, {7, 9, 0.2f, 1}, {9, 7, 0.2f, 2}, {17, 33, 0.3f, 3}, {64, 8, 0.1f, 1},
-        {130, 70, 0.38f, 3}, {100, 101, 0.42f, 5}, {31, 200, 0.25f, 0},
+    static const struct {
+        int w, h;
+        float pb;
+        int ndest;
+    } B[] = {
+        {1, 1, 0.0f, 1},  {7, 9, 0.2f, 1},     {9, 7, 0.2f, 2},      {17, 33, 0.3f, 3},
+        {64, 8, 0.1f, 1}, {130, 70, 0.38f, 3}, {100, 101, 0.42f, 5}, {31, 200, 0.25f, 0},
     };
     tn_rng r;
     tn_rng_seed(&r, 5, 5);
@@ -431,7 +453,8 @@ static void test_whatif(void **state)
         int32_t *all = malloc(sizeof(int32_t) * (size_t)n);
         for (int i = 0; i < n; i++) all[i] = i;
         for (int e = 0; e < 400; e++) {
-            int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
+            int x = (int)tn_rng_below(&r, (uint32_t)m->w),
+                y = (int)tn_rng_below(&r, (uint32_t)m->h);
             int kind = (int)tn_rng_below(&r, 3);
             int first = -7;
             int lost = -1;
@@ -459,7 +482,8 @@ static void test_whatif(void **state)
             /* Sometimes really apply a (harmless) edit to vary the board. */
             if (lost == 0 && e % 3 == 0) {
                 int i = y * m->w + x;
-                if (kind == TN_FLOW_WALL) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+                if (kind == TN_FLOW_WALL)
+                    tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
                 else {
                     tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
                     m->mark[i] = kind == TN_FLOW_DEST ? TN_MARK_DEST : TN_MARK_NONE;
@@ -492,12 +516,15 @@ static void test_point_distance(void **state)
             tn_flow *ref = flow_for(one, conn);
             int reached = 0, cut = 0;
             for (int q = 0; q < 40; q++) {
-                int sx = (int)tn_rng_below(&r, (uint32_t)w), sy = (int)tn_rng_below(&r, (uint32_t)h);
-                int gx = (int)tn_rng_below(&r, (uint32_t)w), gy = (int)tn_rng_below(&r, (uint32_t)h);
+                int sx = (int)tn_rng_below(&r, (uint32_t)w),
+                    sy = (int)tn_rng_below(&r, (uint32_t)h);
+                int gx = (int)tn_rng_below(&r, (uint32_t)w),
+                    gy = (int)tn_rng_below(&r, (uint32_t)h);
                 tn_error e = {.msg = "stale"};
                 double d = 0;
                 tn_status s = tn_flow_distance(f, sx, sy, gx, gy, &d, &e);
-                if (m->tile[sy * w + sx] == TN_TILE_BLOCK || m->tile[gy * w + gx] == TN_TILE_BLOCK) {
+                if (m->tile[sy * w + sx] == TN_TILE_BLOCK ||
+                    m->tile[gy * w + gx] == TN_TILE_BLOCK) {
                     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
                     assert_non_null(strstr(e.msg, "is a wall"));
                     continue;
@@ -543,7 +570,7 @@ static void test_bad_arguments(void **state)
     assert_true(tn_succeeded(tn_flow_create(5, 5, 4, NULL, &f, &e)));
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(6, 5, NULL, &m, NULL)));
-    assert_true(tn_failed(tn_flow_rebuild(f, m, &e)));   /* wrong size */
+    assert_true(tn_failed(tn_flow_rebuild(f, m, &e))); /* wrong size */
     assert_string_equal(e.msg, "flow: the map is 6x5 but the field was made for 5x5");
     assert_true(tn_failed(tn_flow_set_kind(f, 5, 0, TN_FLOW_OPEN, &e)));
     assert_string_equal(e.msg, "flow: tile (5,0) is outside the 5x5 board");
@@ -576,7 +603,8 @@ static double octile(int ax, int ay, int bx, int by)
 
 static int by_length(const void *a, const void *b)
 {
-    const tn_scen_query *p = *(const tn_scen_query *const *)a, *q = *(const tn_scen_query *const *)b;
+    const tn_scen_query *p = *(const tn_scen_query *const *)a,
+                        *q = *(const tn_scen_query *const *)b;
     return (p->optimal > q->optimal) - (p->optimal < q->optimal);
 }
 
@@ -640,7 +668,8 @@ static void test_movingai(void **state)
                 done[q] = true;
             }
             for (int b = 0; b < nb; b++)
-                assert_true(tn_succeeded(tn_map_set_mark(m, batch[b]->gx, batch[b]->gy, TN_MARK_DEST, NULL)));
+                assert_true(tn_succeeded(
+                    tn_map_set_mark(m, batch[b]->gx, batch[b]->gy, TN_MARK_DEST, NULL)));
             assert_true(tn_succeeded(tn_flow_rebuild(f, m, NULL)));
             fields++;
             for (int b = 0; b < nb; b++) {

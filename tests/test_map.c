@@ -69,18 +69,23 @@ static void test_errors(void **state)
     EXPECT("tilenav-map 1\ntilenav-map 1\n", "t.map:2:1: repeated header line 'tilenav-map'");
     EXPECT("tilenav-map 1\nsize 2 2\nsize 2 2\n", "t.map:3:1: repeated header line 'size'");
     EXPECT("tilenav-map 1\ntiles\n", "t.map:2:1: missing 'size' line before 'tiles'");
-    EXPECT("tilenav-map 1\nsize 2\ntiles\n", "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
-    EXPECT("tilenav-map 1\nsize 2 x\ntiles\n", "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
+    EXPECT("tilenav-map 1\nsize 2\ntiles\n",
+           "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
+    EXPECT("tilenav-map 1\nsize 2 x\ntiles\n",
+           "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
     EXPECT("tilenav-map 1\nsize 0 5\ntiles\n", "t.map:2:6: map size 0x5 is outside 1..4096");
     EXPECT("tilenav-map 1\nsize 100000 100000\ntiles\n",
            "t.map:2:6: map size 100000x100000 is outside 1..4096");
     EXPECT("tilenav-map 1\nsize 99999999999999999999 2\ntiles\n",
            "t.map:2:6: map size (more than 10^9)x2 is outside 1..4096");
-    EXPECT("tilenav-map 1\nsize 2 2\nwidth 3\n", "t.map:3:1: unknown header line (expected 'size W H' or 'tiles')");
+    EXPECT("tilenav-map 1\nsize 2 2\nwidth 3\n",
+           "t.map:3:1: unknown header line (expected 'size W H' or 'tiles')");
     EXPECT("tilenav-map 1\nsize 2 2\n", "t.map:3:1: file ends before the 'tiles' line");
     EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n", "t.map:5:1: file ends after 1 of 2 tile rows");
-    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n.\n", "t.map:5:2: row 2 has 1 characters, expected 2");
-    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n...\n", "t.map:5:3: row 2 has 3 characters, expected 2");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n.\n",
+           "t.map:5:2: row 2 has 1 characters, expected 2");
+    EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n...\n",
+           "t.map:5:3: row 2 has 3 characters, expected 2");
     EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n.x\n",
            "t.map:5:2: unknown tile character 'x' (expected one of . # = P S D *)");
     EXPECT("tilenav-map 1\nsize 2 2\ntiles\nP.\n.P\n",
@@ -92,7 +97,8 @@ static void test_errors(void **state)
     EXPECT("type octile\nwidth 2\nmap\n", "t.map:3:1: missing 'height' line before 'map'");
     EXPECT("type hex\n", "t.map:1:6: unsupported Moving AI map type (expected 'octile')");
     static const char junk[] = "tilenav-map 1\nsi\0e 2 2\n";
-    expect_error(junk, sizeof junk - 1, "t.map:2:3: unexpected byte 0x00 in a header line (is this a map file?)");
+    expect_error(junk, sizeof junk - 1,
+                 "t.map:2:3: unexpected byte 0x00 in a header line (is this a map file?)");
     static const char junk2[] = "tilenav-map 1\nsize 2 1\ntiles\n.\x01\n";
     expect_error(junk2, sizeof junk2 - 1,
                  "t.map:4:2: unknown tile character byte 0x01 (expected one of . # = P S D *)");
@@ -115,8 +121,8 @@ static void test_random_junk_never_crashes(void **state)
         }
         for (size_t i = p; i < len; i++) {
             static const char alphabet[] = ".#=PSD*\n\n\n \r\x00x9";
-            buf[i] = (iter % 3) ? alphabet[tn_rng_below(&r, sizeof alphabet - 1)]
-                                : (char)tn_rng_u32(&r);
+            buf[i] =
+                (iter % 3) ? alphabet[tn_rng_below(&r, sizeof alphabet - 1)] : (char)tn_rng_u32(&r);
         }
         tn_map *m = NULL;
         tn_error e;
@@ -143,8 +149,10 @@ static void test_round_trip(void **state)
         for (int y = 0; y < h; y++)
             for (int x = 0; x < w; x++) {
                 uint32_t k = tn_rng_below(&r, 7);
-                if (k < 3) tn_map_set_tile(m, x, y, (int)k, NULL);
-                else if (k < 6) tn_map_set_mark(m, x, y, (int)k - 2, NULL);
+                if (k < 3)
+                    tn_map_set_tile(m, x, y, (int)k, NULL);
+                else if (k < 6)
+                    tn_map_set_mark(m, x, y, (int)k - 2, NULL);
             }
         if (tn_rng_below(&r, 2)) {
             int sx = (int)tn_rng_below(&r, (uint32_t)w), sy = (int)tn_rng_below(&r, (uint32_t)h);
@@ -238,10 +246,12 @@ static void test_bom_and_trailing_blanks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_basic),   cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_parse_basic),
+        cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_junk_never_crashes),
         cmocka_unit_test(test_round_trip),
-        cmocka_unit_test(test_movingai),      cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_movingai),
+        cmocka_unit_test(test_edits),
         cmocka_unit_test(test_bom_and_trailing_blanks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

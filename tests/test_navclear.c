@@ -48,7 +48,8 @@ static tn_map *random_blocks(int w, int h, int nblocks, int maxside, uint64_t se
         int bh = 1 + (int)tn_rng_below(&r, (uint32_t)maxside);
         int x0 = (int)tn_rng_below(&r, (uint32_t)w), y0 = (int)tn_rng_below(&r, (uint32_t)h);
         for (int y = y0; y < y0 + bh && y < h; y++)
-            for (int x = x0; x < x0 + bw && x < w; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+            for (int x = x0; x < x0 + bw && x < w; x++)
+                tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
     }
     return m;
 }
@@ -145,20 +146,20 @@ static void run_queries(const tn_map *m, double r, int nq, uint64_t seed, stats 
             break;
         double best = or_query(&g, sx, sy, gx, gy);
         int n = 0;
-        tn_status s = tn_navquery_find_path(q, (float)sx, (float)sy, (float)gx, (float)gy,
-                                            (float)r, xy, 8192, &n, NULL);
+        tn_status s = tn_navquery_find_path(q, (float)sx, (float)sy, (float)gx, (float)gy, (float)r,
+                                            xy, 8192, &n, NULL);
         st->queries++;
         if (best == INFINITY) {
             if (tn_succeeded(s))
-                fprintf(stderr, "%s r=%g (%g,%g)->(%g,%g): oracle unreachable, mesh %g\n", what,
-                        r, sx, sy, gx, gy, tn_navquery_length(q));
+                fprintf(stderr, "%s r=%g (%g,%g)->(%g,%g): oracle unreachable, mesh %g\n", what, r,
+                        sx, sy, gx, gy, tn_navquery_length(q));
             assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
             st->unreachable++;
             continue;
         }
         if (s != TN_OK)
-            fprintf(stderr, "%s r=%g (%g,%g)->(%g,%g): status %x, oracle %.9f\n", what, r, sx,
-                    sy, gx, gy, (unsigned)s, best);
+            fprintf(stderr, "%s r=%g (%g,%g)->(%g,%g): status %x, oracle %.9f\n", what, r, sx, sy,
+                    gx, gy, (unsigned)s, best);
         assert_int_equal(s, TN_OK);
         st->solved++;
         assert_true(fabs(xy[0] - sx) < 1e-5 && fabs(xy[1] - sy) < 1e-5);
@@ -199,7 +200,8 @@ static void test_pillar(void **state)
     (void)state;
     char rows[16 * 10 + 1];
     for (int y = 0; y < 10; y++)
-        for (int x = 0; x < 16; x++) rows[y * 16 + x] = (x >= 6 && x < 10 && y >= 3 && y < 7) ? '#' : '.';
+        for (int x = 0; x < 16; x++)
+            rows[y * 16 + x] = (x >= 6 && x < 10 && y >= 3 && y < 7) ? '#' : '.';
     rows[160] = 0;
     tn_map *m = map_rows(16, 10, rows);
     tn_navmesh *nm = build(m);
@@ -251,9 +253,8 @@ static void test_random_maps(void **state)
             int w = 16 + 2 * k, h = 14 + k;
             /* even k: sparse rectangles; odd k: dense small blocks (narrow
              * gaps, pinches, dead ends) */
-            tn_map *m = k % 2 == 0
-                            ? random_blocks(w, h, 6 + k * 2, 1 + k % 4, 100 + (uint64_t)k)
-                            : random_blocks(w, h, w * h / 7, 2, 100 + (uint64_t)k);
+            tn_map *m = k % 2 == 0 ? random_blocks(w, h, 6 + k * 2, 1 + k % 4, 100 + (uint64_t)k)
+                                   : random_blocks(w, h, w * h / 7, 2, 100 + (uint64_t)k);
             char what[32];
             snprintf(what, sizeof what, "random%d", k);
             run_queries(m, RADII[ri], 40, 1000 * (uint64_t)ri + (uint64_t)k, &st, what);

@@ -70,8 +70,11 @@ static tn_map *map_rows(int w, int h, const char *rows)
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++) {
             char c = rows[y * w + x];
-            tn_map_set_tile(m, x, y, c == '#' ? TN_TILE_BLOCK : c == '=' ? TN_TILE_ONEWAY
-                                                                         : TN_TILE_EMPTY, NULL);
+            tn_map_set_tile(m, x, y,
+                            c == '#'   ? TN_TILE_BLOCK
+                            : c == '=' ? TN_TILE_ONEWAY
+                                       : TN_TILE_EMPTY,
+                            NULL);
         }
     return m;
 }
@@ -109,8 +112,14 @@ static double path_len(const float *xy, int n);
 /* Naive references for the outlines and the triangles */
 
 /* Unit outline edges: horizontal edge (x, y)-(x+1, y) and vertical (x, y)-(x, y+1). */
-static bool h_edge(const tn_map *m, int x, int y) { return is_free(m, x, y - 1) != is_free(m, x, y); }
-static bool v_edge(const tn_map *m, int x, int y) { return is_free(m, x - 1, y) != is_free(m, x, y); }
+static bool h_edge(const tn_map *m, int x, int y)
+{
+    return is_free(m, x, y - 1) != is_free(m, x, y);
+}
+static bool v_edge(const tn_map *m, int x, int y)
+{
+    return is_free(m, x - 1, y) != is_free(m, x, y);
+}
 
 static bool naive_vertex(const tn_map *m, int x, int y)
 {
@@ -164,9 +173,11 @@ static void check_outlines(const tn_map *m, const tn_navmesh_view *v)
     }
     /* every outline unit edge covered exactly once */
     for (int y = 0; y <= H; y++)
-        for (int x = 0; x < W; x++) assert_int_equal(hcov[y * (W + 1) + x], h_edge(m, x, y) ? 1 : 0);
+        for (int x = 0; x < W; x++)
+            assert_int_equal(hcov[y * (W + 1) + x], h_edge(m, x, y) ? 1 : 0);
     for (int y = 0; y < H; y++)
-        for (int x = 0; x <= W; x++) assert_int_equal(vcov[y * (W + 1) + x], v_edge(m, x, y) ? 1 : 0);
+        for (int x = 0; x <= W; x++)
+            assert_int_equal(vcov[y * (W + 1) + x], v_edge(m, x, y) ? 1 : 0);
     free(vid);
     free(hcov);
     free(vcov);
@@ -333,8 +344,8 @@ static int pinch_quadrants(const tn_map *m, int64_t X, int64_t Y)
     return 0;
 }
 
-static bool pinch_pass_ok(const tn_map *m, int64_t X, int64_t Y, int64_t ax, int64_t ay,
-                          int64_t bx, int64_t by)
+static bool pinch_pass_ok(const tn_map *m, int64_t X, int64_t Y, int64_t ax, int64_t ay, int64_t bx,
+                          int64_t by)
 {
     int qm = pinch_quadrants(m, X, Y);
     if (!qm) return true;
@@ -644,7 +655,11 @@ static void test_outlines_handmade(void **state)
         {5, 3, "..#............", 8, 8, 1},
         /* a wall row with a block hanging below: the wall's outline at y = 1
          * is split where the block's sides touch it (no T-junction) */
-        {5, 3, "#####" "..#.." ".....", 10, 8, 1}, /* + the two blocked map corners */
+        {5, 3,
+         "#####"
+         "..#.."
+         ".....",
+         10, 8, 1}, /* + the two blocked map corners */
         /* a pinch: two blocks touching at a corner, which joins 4 segments */
         {4, 4, ".....#....#.....", 11, 12, 1},
         /* diagonal free tiles only: two regions */
@@ -909,8 +924,8 @@ static void test_locate(void **state)
         if (k % 11 == 0) y = floorf(y);
         int t = tn_navmesh_locate(nm, x, y, k % 3 ? hint : -1);
         bool inside = x > 0 && y > 0 && x < 37 && y < 29;
-        bool strictly_free = inside && x != floorf(x) && y != floorf(y) &&
-                             is_free(m, (int)x, (int)y);
+        bool strictly_free =
+            inside && x != floorf(x) && y != floorf(y) && is_free(m, (int)x, (int)y);
         if (strictly_free) assert_true(t >= 0);
         if (t >= 0) {
             assert_true(v.region[t] >= 0);
@@ -952,7 +967,8 @@ static void test_path_simple(void **state)
     float xy[256];
     int n;
     /* straight line in the open */
-    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 10.5f, 3.5f, 0, xy, 128, &n, NULL), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 10.5f, 3.5f, 0, xy, 128, &n, NULL),
+                     TN_OK);
     assert_int_equal(n, 2);
     assert_true(xy[0] == 0.5f && xy[1] == 0.5f && xy[2] == 10.5f && xy[3] == 3.5f);
     /* around the wall's top end (5,4)-(6,4): through the two corners */
@@ -996,7 +1012,8 @@ static void test_path_simple(void **state)
     assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
     assert_non_null(strstr(e2.msg, "another region"));
     /* the door and the one-way platform: flyers pass through both */
-    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 19.5f, 0.5f, 0, xy, 128, &n, NULL), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 19.5f, 0.5f, 0, xy, 128, &n, NULL),
+                     TN_OK);
     check_path(m, xy, n, "rooms");
     tn_navquery_destroy(q);
     tn_navmesh_destroy(nm);
@@ -1077,8 +1094,8 @@ static void test_paths_random_vs_references(void **state)
                                                  0.05f, xy, 1024, &nr, NULL);
             if (tn_succeeded(sr)) {
                 for (int i = 0; i + 1 < nr; i++)
-                    assert_true(tn_navmesh_los(nm, xy[2 * i], xy[2 * i + 1], xy[2 * i + 2],
-                                               xy[2 * i + 3]));
+                    assert_true(
+                        tn_navmesh_los(nm, xy[2 * i], xy[2 * i + 1], xy[2 * i + 2], xy[2 * i + 3]));
                 double lr = path_len(xy, nr);
                 assert_true(lr >= best - 1e-4);
                 assert_true(lr <= 1.5 * best + 1.0);
@@ -1087,8 +1104,9 @@ static void test_paths_random_vs_references(void **state)
             float ax = tn_rng_range(&r, 0, (float)w), ay = tn_rng_range(&r, 0, (float)h);
             ax = floorf(ax * 2) / 2;
             ay = floorf(ay * 2) / 2;
-            bool exact = is_free(m, (int)floorf(ax), (int)floorf(ay)) &&
-                         seg_valid(m, 2 * (sx) + 1, 2 * sy + 1, (int64_t)(2 * ax), (int64_t)(2 * ay));
+            bool exact =
+                is_free(m, (int)floorf(ax), (int)floorf(ay)) &&
+                seg_valid(m, 2 * (sx) + 1, 2 * sy + 1, (int64_t)(2 * ax), (int64_t)(2 * ay));
             bool los = tn_navmesh_los(nm, sx + 0.5f, sy + 0.5f, ax, ay);
             /* (a point on a tile border may be free although its tile is not) */
             if (ax != floorf(ax) && ay != floorf(ay)) {
@@ -1126,8 +1144,10 @@ static void test_paths_halfgrid_exact(void **state)
         tn_rng_seed(&r, 100 + (uint64_t)k, 3);
         float xy[2048];
         for (int it = 0; it < 60; it++) {
-            int64_t SX = tn_rng_below(&r, (uint32_t)(2 * w + 1)), SY = tn_rng_below(&r, (uint32_t)(2 * h + 1));
-            int64_t GX = tn_rng_below(&r, (uint32_t)(2 * w + 1)), GY = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            int64_t SX = tn_rng_below(&r, (uint32_t)(2 * w + 1)),
+                    SY = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            int64_t GX = tn_rng_below(&r, (uint32_t)(2 * w + 1)),
+                    GY = tn_rng_below(&r, (uint32_t)(2 * h + 1));
             if ((SX % 2 == 0 && SY % 2 == 0 && pinch_quadrants(m, SX, SY)) ||
                 (GX % 2 == 0 && GY % 2 == 0 && pinch_quadrants(m, GX, GY)))
                 continue;
@@ -1175,7 +1195,12 @@ static void test_los_cases(void **state)
      * 3.......
      * 4.##....
      */
-    tn_map *m = map_rows(7, 5, "......." "..#...." "...#..." "......." ".##....");
+    tn_map *m = map_rows(7, 5,
+                         "......."
+                         "..#...."
+                         "...#..."
+                         "......."
+                         ".##....");
     tn_navmesh *nm = build(m);
     /* open */
     assert_true(tn_navmesh_los(nm, 0.5f, 0.5f, 6.5f, 0.5f));
@@ -1222,8 +1247,10 @@ static void test_los_random(void **state)
         tn_rng r;
         tn_rng_seed(&r, 11 + (uint64_t)k, 3);
         for (int it = 0; it < 3000; it++) {
-            int64_t ax = tn_rng_below(&r, (uint32_t)(2 * w + 1)), ay = tn_rng_below(&r, (uint32_t)(2 * h + 1));
-            int64_t bx = tn_rng_below(&r, (uint32_t)(2 * w + 1)), by = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            int64_t ax = tn_rng_below(&r, (uint32_t)(2 * w + 1)),
+                    ay = tn_rng_below(&r, (uint32_t)(2 * h + 1));
+            int64_t bx = tn_rng_below(&r, (uint32_t)(2 * w + 1)),
+                    by = tn_rng_below(&r, (uint32_t)(2 * h + 1));
             if (it % 3 == 0) { /* short segments, many through corners */
                 bx = ax + (int64_t)tn_rng_below(&r, 9) - 4;
                 by = ay + (int64_t)tn_rng_below(&r, 9) - 4;
@@ -1263,10 +1290,12 @@ static void test_radius(void **state)
     float xy[256];
     int n;
     /* radius 0 and 0.45: the one-tile corridor (row 3) */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0, xy, 128, &n, NULL), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0, xy, 128, &n, NULL),
+                     TN_OK);
     double l0 = path_len(xy, n);
     for (int i = 0; i < n; i++) assert_true(xy[2 * i + 1] <= 4.0f);
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.45f, xy, 128, &n, NULL), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.45f, xy, 128, &n, NULL),
+                     TN_OK);
     for (int i = 0; i < n; i++) assert_true(xy[2 * i + 1] <= 4.0f);
     assert_true(path_len(xy, n) >= l0);
     /* every turning point keeps 0.45 from the corner it turns around */
@@ -1279,7 +1308,8 @@ static void test_radius(void **state)
         assert_true(dmin > 0.45 - 1e-4);
     }
     /* radius 0.6: only the two-tile corridor (rows 7-8) */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.6f, xy, 128, &n, NULL), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 0.6f, xy, 128, &n, NULL),
+                     TN_OK);
     bool low = false;
     for (int i = 0; i < n; i++) low |= xy[2 * i + 1] >= 7.0f;
     assert_true(low);
@@ -1287,7 +1317,8 @@ static void test_radius(void **state)
     tn_status s = tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 1.1f, xy, 128, &n, NULL);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
     /* inside the left area it is still fine */
-    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, 1.1f, xy, 128, &n, NULL), TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, 1.1f, xy, 128, &n, NULL),
+                     TN_OK);
     /* a negative radius is refused */
     s = tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, -1.0f, xy, 128, &n, NULL);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
@@ -1469,8 +1500,9 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
            "mean %.4f worst %.4f",
            name, st->queries, st->exact, st->failures, st->mean_vs_octile, st->worst_vs_octile);
     if (with_vgraph)
-        printf("; / any-angle optimum: mean %.5f worst %.5f, %d of %d optimal", st->mean_vs_anyangle,
-               st->worst_vs_anyangle, st->anyangle_optimal, st->anyangle_count);
+        printf("; / any-angle optimum: mean %.5f worst %.5f, %d of %d optimal",
+               st->mean_vs_anyangle, st->worst_vs_anyangle, st->anyangle_optimal,
+               st->anyangle_count);
     printf("\n");
     free(xy);
     if (with_vgraph) vgraph_free(&g);

@@ -158,8 +158,10 @@ static void test_ledge_exactly_m(void **state)
                 for (int x = 8; x < 16; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
             for (int w = 1; w <= 3; w++) {
                 r = find(m, 2, 12, 9, 12 - up, w, 1, hgt, false);
-                if (up == hgt) assert_true(reached(&r));
-                else assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
+                if (up == hgt)
+                    assert_true(reached(&r));
+                else
+                    assert_true(tn_status_detail(r.status, TN_UNREACHABLE));
             }
             tn_map_destroy(m);
         }
@@ -337,7 +339,8 @@ static void test_bad_arguments(void **state)
     assert_non_null(strstr(err.msg, "finder was made"));
     /* a goal inside a block is an error with a message, not a partial path */
     q = tn_path_query_make(3, 3, 0, 4, 1, 2, &jm);
-    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
     assert_non_null(strstr(err.msg, "goal (0,4) is blocked"));
     /* a later success clears the stale message; a partial one reads as such */
     q = tn_path_query_make(3, 3, 3, 3, 1, 2, &jm);
@@ -447,10 +450,13 @@ static int ref_moves(const ref *r, int x, int y, int j, int *nx, int *ny, int *n
     }
     if (j < F && rfits(r, x, y - 1)) {
         int v;
-        if (rground(r, x, y - 1)) v = 0;
+        if (rground(r, x, y - 1))
+            v = 0;
         else {
-            if (j == 0) v = (jm->side_up[1] || F <= 2) ? 2 : 3;
-            else v = j % 2 ? j + 1 : j + 2;
+            if (j == 0)
+                v = (jm->side_up[1] || F <= 2) ? 2 : 3;
+            else
+                v = j % 2 ? j + 1 : j + 2;
             if (v > F) v = F;
             if (!rfits(r, x, y - 2)) v = F;
         }
@@ -458,8 +464,10 @@ static int ref_moves(const ref *r, int x, int y, int j, int *nx, int *ny, int *n
     }
     if (rfits(r, x, y + 1)) {
         int v;
-        if (rground(r, x, y + 1)) v = 0;
-        else if (j < F) v = F + 2;
+        if (rground(r, x, y + 1))
+            v = 0;
+        else if (j < F)
+            v = F + 2;
         else {
             int d = (j - F) / 2 + 1;
             if (d >= jm->depth_table + jm->period) d = jm->depth_table;
@@ -620,8 +628,8 @@ static void test_stated_memory(void **state)
         tu_counting c = {0};
         tn_allocator a = tu_counting_allocator(&c);
         tn_path *pf = NULL;
-        assert_true(tn_succeeded(tn_path_create(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2], &a,
-                                                &pf, NULL)));
+        assert_true(tn_succeeded(
+            tn_path_create(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2], &a, &pf, NULL)));
         assert_int_equal(c.bytes, tn_path_memory(SIZES[k][0], SIZES[k][1], NULL, SIZES[k][2]));
         tn_path_destroy(pf);
         assert_int_equal(c.frees, c.allocs);

@@ -19,8 +19,11 @@ static tn_map *mk(const char *const *rows, int h)
     assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
     for (int y = 0; y < h; y++)
         for (int x = 0; x < w; x++)
-            tn_map_set_tile(m, x, y, rows[y][x] == '#' ? TN_TILE_BLOCK
-                                     : rows[y][x] == '=' ? TN_TILE_ONEWAY : TN_TILE_EMPTY, NULL);
+            tn_map_set_tile(m, x, y,
+                            rows[y][x] == '#'   ? TN_TILE_BLOCK
+                            : rows[y][x] == '=' ? TN_TILE_ONEWAY
+                                                : TN_TILE_EMPTY,
+                            NULL);
     return m;
 }
 
@@ -116,13 +119,8 @@ static void test_late_jump(void **state)
 {
     (void)state;
     static const char *const rows[] = {
-        "............",
-        "............",
-        "............",
-        "............",
-        "............",
-        "............",
-        "####........",
+        "............", "............", "............", "............",
+        "............", "............", "####........",
     };
     tn_map *m = mk(rows, 7);
     tn_phys_params p = tn_phys_default(3);
@@ -138,8 +136,10 @@ static void test_late_jump(void **state)
         run(&b, m, &p, right, late - 1);
         tn_body_step(&b, m, &p, rj);
         bool jumped = b.vy < 0.0f;
-        if (late <= 4) assert_true(jumped);
-        else assert_false(jumped);
+        if (late <= 4)
+            assert_true(jumped);
+        else
+            assert_false(jumped);
     }
     tn_map_destroy(m);
 }
@@ -148,16 +148,8 @@ static void test_oneway(void **state)
 {
     (void)state;
     static const char *const rows[] = {
-        "..........",
-        "..........",
-        "..........",
-        "..........",
-        "..........",
-        "...====...",
-        "..........",
-        "..........",
-        "..........",
-        "##########",
+        "..........", "..........", "..........", "..........", "..........",
+        "...====...", "..........", "..........", "..........", "##########",
     };
     tn_map *m = mk(rows, 10);
     tn_phys_params p = tn_phys_default(6);
@@ -198,11 +190,7 @@ static void test_walls(void **state)
 {
     (void)state;
     static const char *const rows[] = {
-        "..........",
-        "..........",
-        "......#...",
-        "......#...",
-        "##########",
+        "..........", "..........", "......#...", "......#...", "##########",
     };
     tn_map *m = mk(rows, 5);
     tn_phys_params p = tn_phys_default(1);
@@ -216,12 +204,7 @@ static void test_walls(void **state)
     assert_float_equal(b.x, 0.0f, 1e-4); /* the map edge is a wall */
     /* Ceiling: a jump under a block stops flush under it. */
     static const char *const low[] = {
-        "....",
-        "####",
-        "....",
-        "....",
-        "....",
-        "####",
+        "....", "####", "....", "....", "....", "####",
     };
     tn_map *m2 = mk(low, 6);
     tn_phys_params p2 = tn_phys_default(6);
@@ -267,8 +250,10 @@ static void test_no_tunnelling(void **state)
     /* Never inside a block, whatever the inputs. */
     tn_body b;
     tn_body_place(&b, 2, 3, 0, 100);
-    tn_input ins[4] = {{true, false, false, true}, {false, true, true, false},
-                       {false, true, false, true}, {true, false, true, false}};
+    tn_input ins[4] = {{true, false, false, true},
+                       {false, true, true, false},
+                       {false, true, false, true},
+                       {true, false, true, false}};
     for (int i = 0; i < 3000; i++) {
         tn_body_step(&b, m, &p, ins[(i / 37) % 4]);
         assert_false(tn_body_box_blocked(m, b.x, b.y, b.w, b.h));

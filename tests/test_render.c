@@ -44,17 +44,18 @@ static SDL_Surface *shoot(tn_world *w, unsigned overlays, const char *path)
 static uint32_t pixel(const SDL_Surface *s, int x, int y)
 {
     assert_true(x >= 0 && y >= 0 && x < s->w && y < s->h);
-    const uint32_t *row = (const uint32_t *)((const uint8_t *)s->pixels + (size_t)y * (size_t)s->pitch);
+    const uint32_t *row =
+        (const uint32_t *)((const uint8_t *)s->pixels + (size_t)y * (size_t)s->pitch);
     return row[x] & 0xffffffu;
 }
 
 /* Compare one pixel with a palette colour (0xRRGGBBAA, alpha ignored). */
-#define assert_colour(s, x, y, rgba)                                                       \
-    do {                                                                                   \
-        uint32_t got_ = pixel((s), (x), (y)), want_ = (uint32_t)(rgba) >> 8;               \
-        if (got_ != want_)                                                                 \
-            fail_msg("pixel (%d,%d) is #%06x, expected #%06x (%s)", (int)(x), (int)(y),    \
-                     (unsigned)got_, (unsigned)want_, #rgba);                              \
+#define assert_colour(s, x, y, rgba)                                                    \
+    do {                                                                                \
+        uint32_t got_ = pixel((s), (x), (y)), want_ = (uint32_t)(rgba) >> 8;            \
+        if (got_ != want_)                                                              \
+            fail_msg("pixel (%d,%d) is #%06x, expected #%06x (%s)", (int)(x), (int)(y), \
+                     (unsigned)got_, (unsigned)want_, #rgba);                           \
     } while (0)
 
 /* Screen pixel of the point (fx, fy) inside tile (tx, ty), fractions of a tile. */
@@ -77,7 +78,8 @@ static void test_tile_colours(void **state)
      * the margin of the sides (at most half the spare height) */
     assert_int_equal(c.ts, 48);
     assert_int_equal(c.ox, (TN_VIEW_W - 20 * 48) / 2);
-    assert_int_equal(c.oy, TN_VIEW_Y + TN_VIEW_H - 12 * 48 - tn_mini(c.ox, (TN_VIEW_H - 12 * 48) / 2));
+    assert_int_equal(c.oy,
+                     TN_VIEW_Y + TN_VIEW_H - 12 * 48 - tn_mini(c.ox, (TN_VIEW_H - 12 * 48) / 2));
     int x, y;
     tile_px(&c, 15, 8, 0.5f, 0.5f, &x, &y);
     assert_colour(s, x, y, TN_COL_EMPTY);
@@ -156,7 +158,8 @@ static void test_character_moves(void **state)
     tn_view v;
     tn_view_init(&v, w, 0);
     tn_camera c = tn_camera_make(w, &v);
-    int x = (int)tn_camera_sx(&c, tn_world_character(w)->x + 8), y = (int)tn_camera_sy(&c, tn_world_character(w)->y + 24);
+    int x = (int)tn_camera_sx(&c, tn_world_character(w)->x + 8),
+        y = (int)tn_camera_sy(&c, tn_world_character(w)->y + 24);
     assert_colour(s, x, y, TN_COL_CHAR);
     int x0, y0;
     tile_px(&c, 2, 10, 0.5f, 0.5f, &x0, &y0);
@@ -213,7 +216,8 @@ static void test_deterministic(void **state)
     tn_world *w = tu_load_world("tests/data/render_tiles.map", 1);
     char err[512];
     assert_int_equal(tn_game_screenshot(w, "assets", SHOT, TN_OVERLAY_PATH, err, sizeof err), 0);
-    assert_int_equal(tn_game_screenshot(w, "assets", SHOT2_PATH, TN_OVERLAY_PATH, err, sizeof err), 0);
+    assert_int_equal(tn_game_screenshot(w, "assets", SHOT2_PATH, TN_OVERLAY_PATH, err, sizeof err),
+                     0);
     char *a, *b;
     size_t la, lb;
     assert_int_equal(tn_read_file(SHOT, 1u << 24, &a, &la, err, sizeof err), 0);
@@ -294,7 +298,8 @@ static void test_playback_draws(void **state)
     s = shoot_view(w, &v);
     assert_true(count_colour(s, FRONTIER) > 100);
     tn_camera c = tn_camera_make(w, &v);
-    int fx = c.ox + (int)p.trace.ev[cur].x * c.ts - 2, fy = c.oy + (int)p.trace.ev[cur].y * c.ts - 2;
+    int fx = c.ox + (int)p.trace.ev[cur].x * c.ts - 2,
+        fy = c.oy + (int)p.trace.ev[cur].y * c.ts - 2;
     assert_int_equal(pixel(s, fx, fy + c.ts / 2), WHITE); /* the current node's frame */
     SDL_FreeSurface(s);
     assert_true(tn_playback_record_navpath(&p, w, 70, 10) > 10);
@@ -336,7 +341,8 @@ static void test_dest_over_enemy(void **state)
     for (int k = 3; k < tn_world_map(w)->w && ex < 0; k++)
         for (int sgn = -1; sgn <= 1 && ex < 0; sgn += 2) {
             int x = dx + sgn * k;
-            if (tn_map_inside(tn_world_map(w), x, dy) && tn_map_tile(tn_world_map(w), x, dy) == TN_TILE_EMPTY &&
+            if (tn_map_inside(tn_world_map(w), x, dy) &&
+                tn_map_tile(tn_world_map(w), x, dy) == TN_TILE_EMPTY &&
                 tn_world_map(w)->mark[dy * tn_world_map(w)->w + x] == 0)
                 ex = x;
         }
@@ -350,8 +356,8 @@ static void test_dest_over_enemy(void **state)
     tile_px(&c, ex, dy, 0.5f, 0.5f, &px, &py);
     assert_int_equal(pixel(s, px, py), FILL);
     int fill = count_colour(s, FILL), outline = count_colour(s, OUTLINE);
-    assert_true(fill >= 40);           /* large at the default zoom */
-    assert_true(outline >= fill / 3);  /* a ring around it */
+    assert_true(fill >= 40);          /* large at the default zoom */
+    assert_true(outline >= fill / 3); /* a ring around it */
     SDL_FreeSurface(s);
     e->x = (float)dx + 0.5f;
     s = shoot_view(w, &v);
@@ -367,10 +373,10 @@ int main(void)
     snprintf(SHOT_PATH, sizeof SHOT_PATH, "/tmp/tilenav-test-render-%ld.bmp", (long)getpid());
     snprintf(SHOT2_PATH, sizeof SHOT2_PATH, "%s.2", SHOT_PATH);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tile_colours),   cmocka_unit_test(test_edit_shows),
+        cmocka_unit_test(test_tile_colours),    cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves), cmocka_unit_test(test_camera_follows),
-        cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_playback_draws), cmocka_unit_test(test_dest_over_enemy),
+        cmocka_unit_test(test_deterministic),   cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_playback_draws),  cmocka_unit_test(test_dest_over_enemy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,7 +15,6 @@
 
 #define MAI_DIR "../shared/data/movingai/"
 
-
 /* Parse a string; expect success. */
 static tn_scen *ok(const char *text)
 {
@@ -97,8 +96,8 @@ static void test_errors(void **state)
     bad("version 1\n0 a.map 4 4 0 0 1 1 nan\n", "t.scen:2: ", "optimal length");
     bad("version 1\n0 a.map 4 4 0 0 1 1 inf\n", "t.scen:2: ", "optimal length");
     bad("version 1\n0 a.map 4 4 0 0 1 1 1e999\n", "t.scen:2: ", "optimal length");
-    bad("version 1\n0 a.map 4 4 0 0 1 1 1.\n1 a.map 4 4 0 0 1 1 .\n", "t.scen:3: ",
-        "optimal length");
+    bad("version 1\n0 a.map 4 4 0 0 1 1 1.\n1 a.map 4 4 0 0 1 1 .\n",
+        "t.scen:3: ", "optimal length");
     bad("version 1\n0 a.map 4 4 0 0 1 1 2e\n", "t.scen:2: ", "optimal length");
     bad("version 1\n0 dir/ 4 4 0 0 1 1 1\n", "t.scen:2: ", "no file name");
     bad("version 1\n0 a.map 4 4 0 0 1 1 1\x01\n", "t.scen:2: ", "control byte");
@@ -167,8 +166,10 @@ static void test_junk(void **state)
         tn_scen *s = NULL;
         tn_error e = {0};
         tn_status st = tn_scen_parse(copy, n, "j.scen", NULL, &s, &e);
-        if (tn_succeeded(st)) tn_scen_destroy(s);
-        else assert_true(strncmp(e.msg, "j.scen:", 7) == 0);
+        if (tn_succeeded(st))
+            tn_scen_destroy(s);
+        else
+            assert_true(strncmp(e.msg, "j.scen:", 7) == 0);
         free(copy);
     }
 }
@@ -212,10 +213,8 @@ static void test_movingai_files(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_basic),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_truncations),
-        cmocka_unit_test(test_junk),
+        cmocka_unit_test(test_basic),          cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_truncations),    cmocka_unit_test(test_junk),
         cmocka_unit_test(test_movingai_files),
     };
     return cmocka_run_group_tests_name("scen", tests, NULL, NULL);

@@ -47,15 +47,21 @@ static void test_parse_ok(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    expect_error("x key left press\n", "t.txt:1: 'x' is not a frame number (expected FRAME COMMAND ARGS)");
+    expect_error("x key left press\n",
+                 "t.txt:1: 'x' is not a frame number (expected FRAME COMMAND ARGS)");
     expect_error("5\n", "t.txt:1: missing command after the frame number");
-    expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, goto, tool, save, screenshot, wanderers, reset, pause or playback)");
-    expect_error("5 key up press\n", "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
+    expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, "
+                             "goto, tool, save, screenshot, wanderers, reset, pause or playback)");
+    expect_error("5 key up press\n",
+                 "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
     expect_error("5 key left hold\n", "t.txt:1: expected press or release, got 'hold'");
     expect_error("5 key left\n", "t.txt:1: usage: FRAME key left|right|down|jump press|release");
     expect_error("\n\n5 click 1 x left\n", "t.txt:3: click needs whole-number tile coordinates");
-    expect_error("5 click 1 2 side\n", "t.txt:1: unknown button 'side' (expected left, right or middle)");
-    expect_error("5 toggle 1 2 lava\n", "t.txt:1: unknown tile kind 'lava' (expected block, oneway, empty, spawn, dest or item)");
+    expect_error("5 click 1 2 side\n",
+                 "t.txt:1: unknown button 'side' (expected left, right or middle)");
+    expect_error(
+        "5 toggle 1 2 lava\n",
+        "t.txt:1: unknown tile kind 'lava' (expected block, oneway, empty, spawn, dest or item)");
     expect_error("5 set gravity 3\n", "t.txt:1: unknown parameter 'gravity'");
     expect_error("5 set jump_height 12\n", "t.txt:1: jump_height 12 is outside 1..8");
     expect_error("5 set jump_height nan\n", "t.txt:1: 'nan' is not a number");
@@ -65,7 +71,8 @@ static void test_errors(void **state)
     expect_error("5 save\n", "t.txt:1: usage: FRAME save FILE");
     expect_error("9 key left press\n3 key left release\n",
                  "t.txt:2: frame 3 comes after frame 9: frames must not decrease");
-    expect_error("-1 key left press\n", "t.txt:1: '-1' is not a frame number (expected FRAME COMMAND ARGS)");
+    expect_error("-1 key left press\n",
+                 "t.txt:1: '-1' is not a frame number (expected FRAME COMMAND ARGS)");
     static const char nul[] = "1 key left\0press\n";
     char err[256];
     assert_null(tn_script_parse(nul, sizeof nul - 1, "t.txt", err, sizeof err));
@@ -179,7 +186,8 @@ static void test_set_speed(void **state)
 static void test_bom_and_unrun(void **state)
 {
     (void)state;
-    const char *text = "\xEF\xBB\xBF" "0 key left press\n5 key left release\n9 tool spawn\n";
+    const char *text = "\xEF\xBB\xBF"
+                       "0 key left press\n5 key left release\n9 tool spawn\n";
     char err[512] = "", msg[512];
     tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
     assert_non_null(s);
@@ -198,12 +206,9 @@ static void test_bom_and_unrun(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_ok),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_apply),
-        cmocka_unit_test(test_save_needs_host),
-        cmocka_unit_test(test_set_speed),
-        cmocka_unit_test(test_bom_and_unrun),
+        cmocka_unit_test(test_parse_ok),  cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_apply),     cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_set_speed), cmocka_unit_test(test_bom_and_unrun),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,13 +102,8 @@ static void test_grid_cells_bounded(void **state)
 }
 
 static const char *const ROOM[] = {
-    "############",
-    "#..........#",
-    "#...##.....#",
-    "#...##.....#",
-    "#......#...#",
-    "#..........#",
-    "############",
+    "############", "#..........#", "#...##.....#", "#...##.....#",
+    "#......#...#", "#..........#", "############",
 };
 
 static void test_box_free_and_flush(void **state)
@@ -146,7 +141,8 @@ static void test_move_never_enters_blocks(void **state)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(40, 30, NULL, &m, NULL)));
     for (int i = 0; i < 300; i++)
-        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK, NULL);
+        tn_map_set_tile(m, (int)tn_rng_below(&r, 40), (int)tn_rng_below(&r, 30), TN_TILE_BLOCK,
+                        NULL);
     const float halves[] = {2, 5, 7.9f, 12};
     for (int h = 0; h < 4; h++) {
         float half = halves[h], x, y;

@@ -60,8 +60,8 @@ static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, t
             for (int b = 0; b < R.ntiles && start >= 0; b++) {
                 if (a == b) continue;
                 bool oracle = R.reach[a * R.ntiles + b] != 0;
-                tn_status s = tn_surf_find(g2, start, R.tile_x[b], R.tile_y[b], NULL, 0, NULL,
-                                           NULL, NULL);
+                tn_status s =
+                    tn_surf_find(g2, start, R.tile_x[b], R.tile_y[b], NULL, 0, NULL, NULL, NULL);
                 bool found = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
                 fast->reach += oracle;
                 fast->found += found && oracle;
@@ -88,14 +88,14 @@ static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, t
             bool found = false;
             if (start >= 0) {
                 tn_surf_stats st;
-                tn_status s = tn_surf_find(g, start, R.tile_x[b], R.tile_y[b], NULL, 0, NULL,
-                                           &st, NULL);
+                tn_status s =
+                    tn_surf_find(g, start, R.tile_x[b], R.tile_y[b], NULL, 0, NULL, &st, NULL);
                 found = tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT);
             }
             t->found += found && oracle;
             t->false_claims += found && !oracle;
-            tn_path_query q = tn_path_query_make(R.tile_x[a], R.tile_y[a], R.tile_x[b],
-                                                 R.tile_y[b], w, h, &jm);
+            tn_path_query q =
+                tn_path_query_make(R.tile_x[a], R.tile_y[a], R.tile_x[b], R.tile_y[b], w, h, &jm);
             int cnt;
             tn_path_node buf[256];
             tn_status s = tn_path_find(pf, m, &q, buf, 256, &cnt, NULL, NULL);
@@ -145,13 +145,12 @@ static void test_oracle_random_levels(void **state)
         all.missing_nodes += t[j].missing_nodes;
     }
     printf("  all  %10ld %17ld %14ld (%.3f%%) %7ld (%.1f%%) %6ld\n", all.pairs, all.reach,
-           all.found, 100.0 * (double)all.found / (double)(all.reach ? all.reach : 1),
-           all.classic, 100.0 * (double)all.classic / (double)(all.reach ? all.reach : 1),
-           all.false_claims);
+           all.found, 100.0 * (double)all.found / (double)(all.reach ? all.reach : 1), all.classic,
+           100.0 * (double)all.classic / (double)(all.reach ? all.reach : 1), all.false_claims);
     printf("  without coyote-jump edges: %ld of %ld reachable pairs found "
            "(%.3f%%), %ld false claims\n",
-           fast.found, fast.reach, 100.0 * (double)fast.found / (double)(fast.reach ? fast.reach : 1),
-           fast.false_claims);
+           fast.found, fast.reach,
+           100.0 * (double)fast.found / (double)(fast.reach ? fast.reach : 1), fast.false_claims);
     assert_int_equal(fast.false_claims, 0);
     assert_true((double)fast.found >= 0.995 * (double)fast.reach);
     assert_int_equal(all.missing_nodes, 0);
@@ -358,7 +357,7 @@ static void test_edit_repair(void **state)
     int loc_all = 0;
     for (int ci = 0; ci < 3; ci++) {
         tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
+        assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
         tn_rng r;
         tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
         assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
@@ -367,7 +366,8 @@ static void test_edit_repair(void **state)
         tn_surf *g = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
         for (int k = 0; k < combos[ci][3]; k++) {
-            int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
+            int x = (int)tn_rng_below(&r, (uint32_t)m->w),
+                y = (int)tn_rng_below(&r, (uint32_t)m->h);
             int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
             tn_map_set_tile(m, x, y, t, NULL);
             assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
@@ -388,8 +388,8 @@ static void test_edit_repair(void **state)
                     tn_surf_run(g, ea[e].run0 + (uint32_t)q, &ia, &na);
                     tn_surf_run(fresh, eb[e].run0 + (uint32_t)q, &ib, &nb);
                     assert_int_equal(na, nb);
-                    assert_true(ia.left == ib.left && ia.right == ib.right &&
-                                ia.down == ib.down && ia.jump == ib.jump);
+                    assert_true(ia.left == ib.left && ia.right == ib.right && ia.down == ib.down &&
+                                ia.jump == ib.jump);
                 }
             }
             for (int e = 0; e < tn_surf_edge_count(g); e++)
@@ -398,8 +398,8 @@ static void test_edit_repair(void **state)
         }
         int loc, full;
         tn_surf_repair_counts(g, &loc, &full);
-        printf("  %dx%d jump %d, %d edits: %d repaired locally, %d full rebuilds\n",
-               combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][3], loc, full);
+        printf("  %dx%d jump %d, %d edits: %d repaired locally, %d full rebuilds\n", combos[ci][0],
+               combos[ci][1], combos[ci][2], combos[ci][3], loc, full);
         loc_all += loc;
         tn_surf_destroy(g);
         tn_map_destroy(m);

@@ -25,15 +25,15 @@ typedef struct shared {
     const tn_map *map;
     const tn_flow *flow;
     tn_jump_model jm;
-    int q[NQ][4];            /* start x, y, goal x, y (standing tiles) */
+    int q[NQ][4]; /* start x, y, goal x, y (standing tiles) */
 } shared;
 
 typedef struct answer {
     tn_status status[NQ];
     int cost[NQ], n[NQ];
-    double flow_sum;         /* sum of the field's distances and exits */
+    double flow_sum; /* sum of the field's distances and exits */
     long flow_dirs;
-    int ok;                  /* creation worked */
+    int ok; /* creation worked */
 } answer;
 
 typedef struct job {
@@ -54,8 +54,8 @@ static void work(const shared *sh, answer *a)
     tn_path *pf = NULL;
     if (tn_failed(tn_path_create(sh->map->w, sh->map->h, NULL, 0, NULL, &pf, NULL))) return;
     for (int i = 0; i < NQ; i++) {
-        tn_path_query q = tn_path_query_make(sh->q[i][0], sh->q[i][1], sh->q[i][2], sh->q[i][3],
-                                             1, 2, &sh->jm);
+        tn_path_query q =
+            tn_path_query_make(sh->q[i][0], sh->q[i][1], sh->q[i][2], sh->q[i][3], 1, 2, &sh->jm);
         tn_path_node out[256];
         tn_path_stats st;
         a->status[i] = tn_path_find(pf, sh->map, &q, out, 256, &a->n[i], &st, NULL);

@@ -52,7 +52,8 @@ static void scratch(char *dir)
 {
     strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
     assert_non_null(mkdtemp(dir));
-    const char *files[] = {"a.tmx", "b.tmj", "c.tmx", "d.tmj", "e.tmx", "fixture.tsx", "fixture.tsj"};
+    const char *files[] = {"a.tmx", "b.tmj",       "c.tmx",      "d.tmj",
+                           "e.tmx", "fixture.tsx", "fixture.tsj"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char a[512], b[512];
         snprintf(a, sizeof a, "tests/data/tiled/%s", files[i]);
@@ -71,7 +72,8 @@ static void rm_scratch(const char *dir)
 static tn_map *expected(const char *fixture)
 {
     char path[256];
-    snprintf(path, sizeof path, "tests/data/tiled/%.*s.expect.map", (int)(strchr(fixture, '.') - fixture), fixture);
+    snprintf(path, sizeof path, "tests/data/tiled/%.*s.expect.map",
+             (int)(strchr(fixture, '.') - fixture), fixture);
     return tu_load_map(path);
 }
 
@@ -139,13 +141,15 @@ static void test_round_trip_unchanged(void **state)
         tn_map *back = tu_load_map(dst);
         assert_true(tn_map_equal(m, back));
         char *a = canonical(src), *b = canonical(dst);
-        if (strcmp(a, b) != 0) fail_msg("%s: saving without edits changed the document", FIXTURES[i]);
+        if (strcmp(a, b) != 0)
+            fail_msg("%s: saving without edits changed the document", FIXTURES[i]);
         free(a);
         free(b);
         if (tn_tiled_kind(src) == TN_TILED_TMX) { /* Tiled's own layout: byte for byte */
             size_t na, nb;
             char *ra = slurp(src, &na), *rb = slurp(dst, &nb);
-            if (na != nb || memcmp(ra, rb, na) != 0) fail_msg("%s: the saved file differs in bytes", FIXTURES[i]);
+            if (na != nb || memcmp(ra, rb, na) != 0)
+                fail_msg("%s: the saved file differs in bytes", FIXTURES[i]);
             free(ra);
             free(rb);
         }
@@ -219,9 +223,11 @@ static void test_round_trip_edits(void **state)
         snprintf(src, sizeof src, "%s/%s", dir, FIXTURES[i]);
         tn_map *m = tu_load_map(src);
         edit(m);
-        if (tn_save_map(m, src, err, sizeof err) != 0) fail_msg("%s", err); /* Ctrl+S: the same file */
+        if (tn_save_map(m, src, err, sizeof err) != 0)
+            fail_msg("%s", err); /* Ctrl+S: the same file */
         tn_map *back = tu_load_map(src);
-        if (!tn_map_equal(m, back)) fail_msg("%s: edits do not survive load, save, load", FIXTURES[i]);
+        if (!tn_map_equal(m, back))
+            fail_msg("%s: edits do not survive load, save, load", FIXTURES[i]);
         /* and again, from the saved file: nothing drifts */
         if (tn_save_map(back, src, err, sizeof err) != 0) fail_msg("%s", err);
         tn_map *again = tu_load_map(src);
@@ -233,13 +239,17 @@ static void test_round_trip_edits(void **state)
     /* What the game does not own is still there. */
     char p[256];
     snprintf(p, sizeof p, "%s/a.tmx", dir);
-    const char *kept_a[] = {"cave.ogg", "name=\"trigger\" type=\"door\"", "level2", "sky.png", "name=\"solid\"",
-                            "opacity=\"0.5\"", "other.png", "source=\"fixture.tsx\"", "<group id=\"5\""};
+    const char *kept_a[] = {"cave.ogg",       "name=\"trigger\" type=\"door\"",
+                            "level2",         "sky.png",
+                            "name=\"solid\"", "opacity=\"0.5\"",
+                            "other.png",      "source=\"fixture.tsx\"",
+                            "<group id=\"5\""};
     for (size_t i = 0; i < sizeof kept_a / sizeof *kept_a; i++)
         if (!file_has(p, kept_a[i])) fail_msg("a.tmx lost '%s'", kept_a[i]);
     assert_true(file_has(p, "type=\"item\"")); /* a Tiled 1.8 file keeps 'type' */
     assert_false(file_has(p, "class=\""));
-    char *dec0 = tmx_layer_data("tests/data/tiled/a.tmx", "decor"), *dec1 = tmx_layer_data(p, "decor");
+    char *dec0 = tmx_layer_data("tests/data/tiled/a.tmx", "decor"),
+         *dec1 = tmx_layer_data(p, "decor");
     assert_non_null(dec0);
     assert_string_equal(dec0, dec1); /* decoration is not terrain */
     free(dec0);
@@ -300,7 +310,8 @@ static void test_new_documents(void **state)
     for (int i = 0; i < big->w * big->h; i++) {
         r = r * 1103515245u + 12345u;
         big->tile[i] = (uint8_t)((r >> 16) % 3);
-        if (big->tile[i] == TN_TILE_EMPTY && (r >> 8) % 50 == 0) big->mark[i] = (uint8_t)(1 + (r >> 4) % 3);
+        if (big->tile[i] == TN_TILE_EMPTY && (r >> 8) % 50 == 0)
+            big->mark[i] = (uint8_t)(1 + (r >> 4) % 3);
     }
     big->start_x = 0;
     big->start_y = 0;
@@ -328,85 +339,115 @@ static void expect_error(const char *text, int fmt, const char *want)
 {
     tn_map *m = (tn_map *)0x1;
     char err[512];
-    int rc = tn_tiled_load_buffer(text, strlen(text), "tests/data/tiled/bad.tmx", fmt, &m, err, sizeof err);
+    int rc = tn_tiled_load_buffer(text, strlen(text), "tests/data/tiled/bad.tmx", fmt, &m, err,
+                                  sizeof err);
     if (rc != -1) fail_msg("accepted: %s", text);
     assert_null(m);
     if (strcmp(err, want) != 0) fail_msg("message\n  got:  %s\n  want: %s", err, want);
 }
 
-#define TMX_HEAD "<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">" \
-                 "<tileset firstgid=\"1\" source=\"fixture.tsx\"/>"
+#define TMX_HEAD                                                                                   \
+    "<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">" \
+    "<tileset firstgid=\"1\" source=\"fixture.tsx\"/>"
 
 static void test_errors(void **state)
 {
     (void)state;
     const char *B = "tests/data/tiled/bad.tmx: ";
     char want[512], doc[4096];
-#define E(text, fmt, msg)                                  \
-    do {                                                   \
-        snprintf(want, sizeof want, "%s%s", B, msg);       \
-        expect_error(text, fmt, want);                     \
+#define E(text, fmt, msg)                            \
+    do {                                             \
+        snprintf(want, sizeof want, "%s%s", B, msg); \
+        expect_error(text, fmt, want);               \
     } while (0)
-    E("<map orientation=\"isometric\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\"/>", TN_TILED_TMX,
-      "orientation 'isometric' is not supported (only orthogonal maps)");
+    E("<map orientation=\"isometric\" width=\"2\" height=\"2\" tilewidth=\"16\" "
+      "tileheight=\"16\"/>",
+      TN_TILED_TMX, "orientation 'isometric' is not supported (only orthogonal maps)");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<tileset firstgid=\"1\" source=\"nope.tsx\"/></map>", TN_TILED_TMX,
-      "tileset nope.tsx: cannot open tests/data/tiled/nope.tsx");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\">AAA*AAAA</data></layer></map>",
+      "<tileset firstgid=\"1\" source=\"nope.tsx\"/></map>",
+      TN_TILED_TMX, "tileset nope.tsx: cannot open tests/data/tiled/nope.tsx");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+               "encoding=\"base64\">AAA*AAAA</data></layer></map>",
       TN_TILED_TMX, "layer 't': bad base64 (character '*')");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\" compression=\"zstd\">KLUv</data></layer></map>",
-      TN_TILED_TMX, "layer 't': zstd compression is not supported (save it in Tiled with zlib, gzip or no compression)");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">1,2,3</data></layer></map>",
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\" "
+               "compression=\"zstd\">KLUv</data></layer></map>",
+      TN_TILED_TMX,
+      "layer 't': zstd compression is not supported (save it in Tiled with zlib, gzip or no "
+      "compression)");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+               "encoding=\"csv\">1,2,3</data></layer></map>",
       TN_TILED_TMX, "layer 't' holds 3 tiles, expected 4");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">1,2,x,4</data></layer></map>",
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+               "encoding=\"csv\">1,2,x,4</data></layer></map>",
       TN_TILED_TMX, "layer 't': CSV: 'x' where a tile number belongs");
-    E(TMX_HEAD "<layer name=\"t\" width=\"3\" height=\"2\"><data encoding=\"csv\">1,2,3,4,5,6</data></layer></map>",
+    E(TMX_HEAD "<layer name=\"t\" width=\"3\" height=\"2\"><data "
+               "encoding=\"csv\">1,2,3,4,5,6</data></layer></map>",
       TN_TILED_TMX, "layer 't' is 3x2 tiles, the map 2x2");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data>1</data></layer></map>", TN_TILED_TMX,
-      "layer 't': tile data as <tile> elements is not supported (use CSV or base64)");
-    E("<map orientation=\"orthogonal\" width=\"4097\" height=\"2\" tilewidth=\"16\" tileheight=\"16\"/>", TN_TILED_TMX,
-      "the map is 4097x2 tiles; the game takes 1..4096 each way");
-    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" width=\"16\" height=\"16\">0</chunk>"
-      "<chunk x=\"4096\" y=\"0\" width=\"16\" height=\"16\">0</chunk></data></layer></map>", TN_TILED_TMX,
-      "the chunks' bounding box is 4112x16 tiles; the game takes 1..4096 each way");
-    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"></data></layer></map>", TN_TILED_TMX,
-      "the infinite map has no tile chunks");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,0,0,0</data></layer>"
-      "<objectgroup><object id=\"1\" class=\"start\" x=\"1\" y=\"1\"/><object id=\"2\" class=\"start\" x=\"17\" y=\"1\"/>"
-      "</objectgroup></map>", TN_TILED_TMX, "object 2 is a second start (the first is object 1)");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,10,0,0</data></layer>"
-      "<objectgroup><object id=\"7\" class=\"item\" x=\"20\" y=\"1\"><point/></object></objectgroup></map>",
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data>1</data></layer></map>",
+      TN_TILED_TMX, "layer 't': tile data as <tile> elements is not supported (use CSV or base64)");
+    E("<map orientation=\"orthogonal\" width=\"4097\" height=\"2\" tilewidth=\"16\" "
+      "tileheight=\"16\"/>",
+      TN_TILED_TMX, "the map is 4097x2 tiles; the game takes 1..4096 each way");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" "
+      "tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" "
+      "width=\"16\" height=\"16\">0</chunk>"
+      "<chunk x=\"4096\" y=\"0\" width=\"16\" height=\"16\">0</chunk></data></layer></map>",
+      TN_TILED_TMX, "the chunks' bounding box is 4112x16 tiles; the game takes 1..4096 each way");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" "
+      "tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"></data></layer></map>",
+      TN_TILED_TMX, "the infinite map has no tile chunks");
+    E(TMX_HEAD
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,0,0,0</data></layer>"
+      "<objectgroup><object id=\"1\" class=\"start\" x=\"1\" y=\"1\"/><object id=\"2\" "
+      "class=\"start\" x=\"17\" y=\"1\"/>"
+      "</objectgroup></map>",
+      TN_TILED_TMX, "object 2 is a second start (the first is object 1)");
+    E(TMX_HEAD
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,10,0,0</data></layer>"
+      "<objectgroup><object id=\"7\" class=\"item\" x=\"20\" "
+      "y=\"1\"><point/></object></objectgroup></map>",
       TN_TILED_TMX, "object 7 (item) is on a block at tile 1,0");
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,0,0,0</data></layer>"
+    E(TMX_HEAD
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,0,0,0</data></layer>"
       "<objectgroup><object id=\"3\" type=\"dest\" x=\"40\" y=\"1\"/></objectgroup></map>",
       TN_TILED_TMX, "object 3 (dest) at 40,1 is outside the map");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" value=\"lava\"/></properties></tile>"
-      "</tileset></map>", TN_TILED_TMX, "tileset (embedded): tile 0 has kind 'lava' (expected block, oneway or none)");
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
+      "value=\"lava\"/></properties></tile>"
+      "</tileset></map>",
+      TN_TILED_TMX, "tileset (embedded): tile 0 has kind 'lava' (expected block, oneway or none)");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,5,0,0</data></layer></map>", TN_TILED_TMX,
-      "layer 't': tile 5 belongs to no tileset");
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+      "encoding=\"csv\">0,5,0,0</data></layer></map>",
+      TN_TILED_TMX, "layer 't': tile 5 belongs to no tileset");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/></properties></tile>"
-      "<tile id=\"0\"><properties><property name=\"kind\" value=\"oneway\"/></properties></tile></tileset></map>",
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
+      "value=\"block\"/></properties></tile>"
+      "<tile id=\"0\"><properties><property name=\"kind\" "
+      "value=\"oneway\"/></properties></tile></tileset></map>",
       TN_TILED_TMX, "tile 1 is described twice (two tilesets overlap, or a tile id repeats)");
-    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
-      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">0,0,0,0</chunk>"
-      "<chunk x=\"1\" y=\"-1\" width=\"2\" height=\"2\">0,0,0,0</chunk></data></layer></map>", TN_TILED_TMX,
-      "layer 't' chunk 1,-1 overlaps another chunk of the layer at tile 1,0");
+    E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" "
+      "tileheight=\"16\">"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\"><chunk x=\"0\" y=\"0\" "
+      "width=\"2\" height=\"2\">0,0,0,0</chunk>"
+      "<chunk x=\"1\" y=\"-1\" width=\"2\" height=\"2\">0,0,0,0</chunk></data></layer></map>",
+      TN_TILED_TMX, "layer 't' chunk 1,-1 overlaps another chunk of the layer at tile 1,0");
     E("<tileset/>", TN_TILED_TMX, "not a Tiled map (the root element is not <map>)");
-    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"layers\":[{\"type\":"
-      "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}", TN_TILED_TMJ,
-      "layer 'j': \"data\" holds something other than a tile number");
+    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,"
+      "\"layers\":[{\"type\":"
+      "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}",
+      TN_TILED_TMJ, "layer 'j': \"data\" holds something other than a tile number");
     E("{\"orientation\":\"hexagonal\"}", TN_TILED_TMJ,
       "orientation 'hexagonal' is not supported (only orthogonal maps)");
-    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,\"layers\":[]}",
+    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,"
+      "\"layers\":[]}",
       TN_TILED_TMJ, "the map has no tile layer");
 #undef E
-    expect_error("<map", TN_TILED_TMX,
-                 "tests/data/tiled/bad.tmx:1: XML error: Couldn't find end of Start Tag map line 1");
+    expect_error(
+        "<map", TN_TILED_TMX,
+        "tests/data/tiled/bad.tmx:1: XML error: Couldn't find end of Start Tag map line 1");
     expect_error("{\"a\":\n [1,]}", TN_TILED_TMJ, "tests/data/tiled/bad.tmx:2:5: not valid JSON");
 
     /* A decompression bomb: 2x2 tiles, 8 MiB of zeros.  Refused after
@@ -419,7 +460,8 @@ static void test_errors(void **state)
     char b64[64000];
     size_t k = 0;
     for (size_t i = 0; i < zn; i += 3) {
-        unsigned v = (unsigned)z[i] << 16 | (i + 1 < zn ? (unsigned)z[i + 1] << 8 : 0) | (i + 2 < zn ? z[i + 2] : 0);
+        unsigned v = (unsigned)z[i] << 16 | (i + 1 < zn ? (unsigned)z[i + 1] << 8 : 0) |
+                     (i + 2 < zn ? z[i + 2] : 0);
         b64[k++] = A[v >> 18 & 63];
         b64[k++] = A[v >> 12 & 63];
         b64[k++] = i + 1 < zn ? A[v >> 6 & 63] : '=';
@@ -430,9 +472,13 @@ static void test_errors(void **state)
     free(zeros);
     free(z);
     char *bomb = malloc(k + 1024);
-    sprintf(bomb, TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\" compression=\"zlib\">%s"
-                  "</data></layer></map>", b64);
-    snprintf(want, sizeof want, "%slayer 't': the zlib data inflates to more than the layer's 16 bytes (4 tiles)", B);
+    sprintf(bomb,
+            TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"base64\" "
+                     "compression=\"zlib\">%s"
+                     "</data></layer></map>",
+            b64);
+    snprintf(want, sizeof want,
+             "%slayer 't': the zlib data inflates to more than the layer's 16 bytes (4 tiles)", B);
     expect_error(bomb, TN_TILED_TMX, want);
     free(bomb);
     (void)doc;
@@ -448,47 +494,65 @@ static void test_json_tile_arrays(void **state)
     snprintf(row, sizeof row, "%s", "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1");
     const char *head = "{\"orientation\":\"orthogonal\",\"width\":16,\"height\":4,\"tilewidth\":16,"
                        "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1}],\n"
-                       "\"properties\":[{\"name\":\"n\",\"value\":\"\\\"data\\\":[7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,"
+                       "\"properties\":[{\"name\":\"n\",\"value\":\"\\\"data\\\":[7,7,7,7,7,7,7,7,"
+                       "7,7,7,7,7,7,7,7,7,"
                        "7,7,7,7,7,7,7,7,7,7,7,7,7,7,7,7]\"}],\n";
     /* full, with line breaks inside the array; the map's last row is empty */
-    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
-             "\"data\":[%s,\n%s,\n%s,\n0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}]}", head, row, row, row);
+    snprintf(doc, sizeof doc,
+             "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s,\n0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]}]}",
+             head, row, row, row);
     tn_map *m = NULL;
-    if (tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    if (tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err) != 0)
+        fail_msg("%s", err);
     assert_int_equal(tn_map_tile(m, 3, 2), TN_TILE_BLOCK);
     assert_int_equal(tn_map_tile(m, 3, 3), TN_TILE_EMPTY);
     /* the same document through cJSON alone (the saver's parse) */
     char *out;
     size_t len;
-    if (tn_tiled_format(m, doc, strlen(doc), "x.tmj", "x.tmj", TN_TILED_TMJ, &out, &len, err, sizeof err) != 0)
+    if (tn_tiled_format(m, doc, strlen(doc), "x.tmj", "x.tmj", TN_TILED_TMJ, &out, &len, err,
+                        sizeof err) != 0)
         fail_msg("%s", err);
     free(out);
     tn_map_destroy(m);
     /* too few numbers: the same message as the cJSON path gives */
-    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
-             "\"data\":[%s,\n%s,\n%s]}]}", head, row, row, row);
-    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    snprintf(doc, sizeof doc,
+             "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s]}]}",
+             head, row, row, row);
+    assert_int_equal(
+        tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
     assert_string_equal(err, "x.tmj: layer 't' holds 48 tiles, expected 64");
     /* a syntax error after a blanked array keeps its line and column */
-    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
-             "\"data\":[%s,\n%s,\n%s,\n%s]}],\n \"x\": tru}", head, row, row, row, row);
-    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+    snprintf(doc, sizeof doc,
+             "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+             "\"data\":[%s,\n%s,\n%s,\n%s]}],\n \"x\": tru}",
+             head, row, row, row, row);
+    assert_int_equal(
+        tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
     assert_string_equal(err, "x.tmj:7:7: not valid JSON");
     /* a negative number in a tile array: refused, not taken for a marker */
-    snprintf(doc, sizeof doc, "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
+    snprintf(doc, sizeof doc,
+             "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
              "\"data\":[-1]}, {\"type\":\"tilelayer\",\"name\":\"u\",\"width\":16,\"height\":4,"
-             "\"data\":[%s,%s,%s,%s]}]}", head, row, row, row, row);
-    assert_int_equal(tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
+             "\"data\":[%s,%s,%s,%s]}]}",
+             head, row, row, row, row);
+    assert_int_equal(
+        tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
     assert_string_equal(err, "x.tmj: layer 't': \"data\" holds something other than a tile number");
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixtures_load),     cmocka_unit_test(test_demo_tmx_equals_map),
-        cmocka_unit_test(test_round_trip_unchanged), cmocka_unit_test(test_round_trip_edits),
-        cmocka_unit_test(test_save_elsewhere),    cmocka_unit_test(test_new_documents),
-        cmocka_unit_test(test_errors),            cmocka_unit_test(test_json_tile_arrays),
+        cmocka_unit_test(test_fixtures_load),
+        cmocka_unit_test(test_demo_tmx_equals_map),
+        cmocka_unit_test(test_round_trip_unchanged),
+        cmocka_unit_test(test_round_trip_edits),
+        cmocka_unit_test(test_save_elsewhere),
+        cmocka_unit_test(test_new_documents),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_json_tile_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

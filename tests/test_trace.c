@@ -102,8 +102,10 @@ static void check_path_trace(const tn_path *pf, const tn_map *m, const tn_trace 
         per_tile[y * m->w + x]++;
         if (consistent) assert_true(e->f >= last_f);
         last_f = e->f;
-        if (e->kind == TN_TRACE_CLOSE) closes++;
-        else goals++;
+        if (e->kind == TN_TRACE_CLOSE)
+            closes++;
+        else
+            goals++;
     }
     assert_int_equal(closes + goals, st->expanded); /* the goal counts as expanded */
     assert_int_equal(goals, s == TN_SUCCESS ? 1 : 0);
@@ -160,8 +162,10 @@ static void test_path_trace(void **state)
             assert_memory_equal(a, b, (size_t)na * sizeof a[0]);
             /* pathmax keeps the keys of both heuristics from decreasing */
             check_path_trace(pf, m, &t, &sa, s1, true, sx, sy);
-            if (s1 == TN_SUCCESS) found++;
-            else partial++;
+            if (s1 == TN_SUCCESS)
+                found++;
+            else
+                partial++;
             /* the finder keeps no trace after set_trace(NULL) */
             int before = t.count;
             tn_path_find(pf, m, &qu, a, 256, &na, &sa, NULL);
@@ -232,9 +236,11 @@ static void test_navmesh_trace(void **state)
         int na = 0, nb = 0;
         tn_trace_reset(&t);
         tn_navquery_set_trace(q, &t);
-        tn_status s1 = tn_navquery_find_path(q, pts[0], pts[1], pts[2], pts[3], radius, a, 256, &na, NULL);
+        tn_status s1 =
+            tn_navquery_find_path(q, pts[0], pts[1], pts[2], pts[3], radius, a, 256, &na, NULL);
         tn_navquery_set_trace(q, NULL);
-        tn_status s2 = tn_navquery_find_path(ref, pts[0], pts[1], pts[2], pts[3], radius, b, 256, &nb, NULL);
+        tn_status s2 =
+            tn_navquery_find_path(ref, pts[0], pts[1], pts[2], pts[3], radius, b, 256, &nb, NULL);
         assert_int_equal(s1, s2);
         assert_int_equal(na, nb);
         assert_memory_equal(a, b, (size_t)(2 * na) * sizeof a[0]);
@@ -255,8 +261,10 @@ static void test_navmesh_trace(void **state)
                 }
                 assert_false(goals);
                 assert_true(opened[0]);
-                if (e->kind == TN_TRACE_CLOSE) closes++;
-                else goals++;
+                if (e->kind == TN_TRACE_CLOSE)
+                    closes++;
+                else
+                    goals++;
                 continue;
             }
             assert_true(e->id >= 0 && e->id < v.ntris);
@@ -267,8 +275,10 @@ static void test_navmesh_trace(void **state)
             }
             assert_false(goals);
             assert_true(opened[e->id]); /* expanded only after being opened */
-            if (e->kind == TN_TRACE_CLOSE) closes++;
-            else goals++;
+            if (e->kind == TN_TRACE_CLOSE)
+                closes++;
+            else
+                goals++;
         }
         assert_int_equal(closes, tn_navquery_expanded(q));
         if (t.count) {

@@ -219,7 +219,8 @@ static void test_map_without_room(void **state)
     tn_world_set(w, "wanderers", 5, &e);
     step_checked(w, 30);
     if (s->has_companion)
-        assert_true(tn_steer_box_free(tn_world_map(w), s->companion.x, s->companion.y, s->cparams.half));
+        assert_true(
+            tn_steer_box_free(tn_world_map(w), s->companion.x, s->companion.y, s->cparams.half));
     char buf[4096];
     assert_true(tn_world_json(w, buf, sizeof buf) < (int)sizeof buf);
     tn_world_draw(w, NULL, TN_OVERLAY_COMPANION | TN_OVERLAY_WANDERERS);

@@ -214,8 +214,8 @@ static void free_point(const tn_map *m, tn_rng *r, float half, float *x, float *
 /* Walk `n` wanderers with targets re-drawn every `retarget` steps (0 =
  * never) and check every step: never in a block, heading change within the
  * bound, no jump in position.  Returns how many arrived. */
-static int walk_checked(const tn_map *m, const tn_agent_nav *nav, float bias, float smooth,
-                        int n, int steps, int retarget, uint64_t seed, double *worst_turn_ratio)
+static int walk_checked(const tn_map *m, const tn_agent_nav *nav, float bias, float smooth, int n,
+                        int steps, int retarget, uint64_t seed, double *worst_turn_ratio)
 {
     tn_wander_env env = env_for(m, nav);
     tn_wander_params p = tn_wander_default_params();

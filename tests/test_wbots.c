@@ -102,7 +102,7 @@ static void test_partial_json(void **state)
     tn_bot_info i = go(w, 1000);
     assert_int_equal(i.state, TN_BOT_PARTIAL);
     assert_non_null(strstr(json(w), "\"bot\":{\"state\":\"partial\",\"goal_x\":13,\"goal_y\":8,"
-                                     "\"arrived\":false,\"path_nodes\":"));
+                                    "\"arrived\":false,\"path_nodes\":"));
     int tx, ty;
     tn_body_tile(tn_world_character(w), &tx, &ty);
     assert_true(tx >= 9 && tx <= 10);
@@ -116,8 +116,8 @@ static void test_idle_json_and_hud(void **state)
     tn_world *w = world("tests/data/path_gap.map");
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     assert_non_null(strstr(json(w), ",\"bot\":{\"state\":\"idle\",\"goal_x\":-1,\"goal_y\":-1,"
-                                     "\"arrived\":false,\"path_nodes\":0,\"replans\":0,"
-                                     "\"expanded\":0,\"extra_bots\":0"));
+                                    "\"arrived\":false,\"path_nodes\":0,\"replans\":0,"
+                                    "\"expanded\":0,\"extra_bots\":0"));
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot: idle"));
@@ -136,8 +136,9 @@ static void test_idle_json_and_hud(void **state)
     assert_int_equal(again.replans, 1);
     assert_string_equal(again.plan_reason, "map edited");
     tn_world_hud(w, hud, sizeof hud);
-    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, %d states | re-plan 1 (map edited): ",
-             first.goal_x, first.goal_y, first.raw_nodes, first.expanded);
+    snprintf(want, sizeof want,
+             "goto (%d,%d): %d tiles, %d states | re-plan 1 (map edited): ", first.goal_x,
+             first.goal_y, first.raw_nodes, first.expanded);
     assert_non_null(strstr(hud, want));
     tn_world_destroy(w);
 }
@@ -313,15 +314,15 @@ static void test_draw(void **state)
     tn_world_set_tool(w, TN_TOOL_GOTO);
     tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
     c = draw(w, TN_OVERLAY_PATH);
-    assert_true(c.lines >= 4);     /* 5 nodes: 4 segments, plus the goal cross */
-    assert_int_equal(c.tris, 1);   /* one jump */
+    assert_true(c.lines >= 4);   /* 5 nodes: 4 segments, plus the goal cross */
+    assert_int_equal(c.tris, 1); /* one jump */
     assert_true(c.circles >= 3);
     assert_int_equal(c.rects, 0);
     c = draw(w, TN_OVERLAY_EXPLORED);
-    assert_true(c.filled > 10);    /* shaded explored tiles */
+    assert_true(c.filled > 10); /* shaded explored tiles */
     assert_int_equal(c.lines, 0);
     tn_world_set(w, "bots", 3, NULL);
-    c = draw(w, 0);                /* extra bots: always */
+    c = draw(w, 0); /* extra bots: always */
     assert_int_equal(c.rects, 6);
     tn_world_destroy(w);
     /* the graph planner: the path overlay shows the plan's arcs, the
@@ -372,7 +373,8 @@ static void test_heuristic_switch(void **state)
         tn_jump_model jm;
         assert_true(tn_succeeded(tn_jump_model_init(&jm, tn_world_phys(w), &err)));
         tn_path *pf;
-        assert_true(tn_succeeded(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w), 65536, NULL, &pf, &err)));
+        assert_true(tn_succeeded(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h,
+                                                tn_world_phys(w), 65536, NULL, &pf, &err)));
         tn_path_query q = tn_path_query_make(sx, sy, i.goal_x, i.goal_y, 1, 2, &jm);
         q.heuristic = h ? TN_PATH_FAST : TN_PATH_OPTIMAL;
         tn_path_stats st;

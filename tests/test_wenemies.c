@@ -122,8 +122,9 @@ static void test_world_refusal_rules(void **state)
     assert_int_equal(s->ndests, 2);
     expect_ok(w, 6, 0, TN_EDIT_BLOCK);
     /* The pocket's destination cannot go (S would have no path)... */
-    expect_refused(w, 4, 4, TN_EDIT_DEST,
-                   "removing the destination at (4,4) would leave spawn point (2,2) without a path");
+    expect_refused(
+        w, 4, 4, TN_EDIT_DEST,
+        "removing the destination at (4,4) would leave spawn point (2,2) without a path");
     expect_refused(w, 4, 4, TN_EDIT_BLOCK, "spawn point (2,2)");
     /* ...the other one can; then the pocket's one is the last. */
     expect_ok(w, 9, 3, TN_EDIT_DEST);
@@ -157,7 +158,8 @@ static void test_world_idle_and_cutoff(void **state)
 {
     (void)state;
     tn_world *w = world_from("tilenav-map 1\nsize 10 6\ntiles\n..........\n..........\n"
-                             "..........\n..........\n..........\n..........\n", 4);
+                             "..........\n..........\n..........\n..........\n",
+                             4);
     tn_wenemies *s = tn_wenemies_of(w);
     for (int k = 0; k < 120; k++) tn_world_step(w);
     assert_int_equal(s->pool->spawned, 0);
@@ -253,7 +255,8 @@ static char *scripted_run(uint64_t seed, tn_enemies *copy_out)
 static void test_world_json_and_determinism(void **state)
 {
     (void)state;
-    tn_enemies *a = pool_fixed(1, 0, TN_WENEMIES_CAPACITY), *b = pool_fixed(1, 0, TN_WENEMIES_CAPACITY);
+    tn_enemies *a = pool_fixed(1, 0, TN_WENEMIES_CAPACITY),
+               *b = pool_fixed(1, 0, TN_WENEMIES_CAPACITY);
     char *j1 = scripted_run(11, a);
     if (!j1) {
         fprintf(stderr, "maps/demo.map is missing: skipped\n");
@@ -272,8 +275,11 @@ static void test_world_json_and_determinism(void **state)
     assert_non_null(sec);
     int alive = -1;
     long spawned = -1, reached = -1, skipped = -1;
-    assert_int_equal(sscanf(sec, ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
-                                 "\"skipped\":%ld}", &alive, &spawned, &reached, &skipped), 4);
+    assert_int_equal(sscanf(sec,
+                            ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
+                            "\"skipped\":%ld}",
+                            &alive, &spawned, &reached, &skipped),
+                     4);
     /* 10/s for 30 s; at this rate a spawn waits for room (spacing) */
     assert_true(spawned >= 200 && spawned <= 300);
     assert_true(reached > 0);
@@ -307,7 +313,8 @@ static void test_world_random_edits(void **state)
                              "......#.....D#..........\n"
                              "......########..........\n"
                              "........................\n"
-                             "P.......................\n", 8);
+                             "P.......................\n",
+                             8);
     tn_world_set(w, "spawn_rate", 10, NULL);
     tn_rng r;
     tn_rng_seed(&r, 77, 1);
@@ -317,8 +324,10 @@ static void test_world_random_edits(void **state)
         if (k % 3 == 0) {
             int x = (int)tn_rng_below(&r, 24), y = (int)tn_rng_below(&r, 14);
             tn_edit kind = (tn_edit)tn_rng_below(&r, TN_EDIT_ITEM + 1);
-            if (tn_succeeded(tn_world_edit(w, x, y, kind, NULL))) accepted++;
-            else refused++;
+            if (tn_succeeded(tn_world_edit(w, x, y, kind, NULL)))
+                accepted++;
+            else
+                refused++;
         }
         tn_world_step(w);
         tn_status st = tn_world_check(w, &e);

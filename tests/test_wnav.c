@@ -91,7 +91,8 @@ static void test_world_subsystem(void **state)
     assert_int_equal(tn_world_edit(w, 8, 2, TN_EDIT_ONEWAY, &err), TN_OK);
     assert_int_equal(tn_wnav_revision(w), rev);
     /* a block does: the wall grows to the top, the tool's path is replanned */
-    for (int y = 0; y < 4; y++) assert_int_equal(tn_world_edit(w, 5, y, TN_EDIT_BLOCK, &err), TN_OK);
+    for (int y = 0; y < 4; y++)
+        assert_int_equal(tn_world_edit(w, 5, y, TN_EDIT_BLOCK, &err), TN_OK);
     assert_true(tn_wnav_revision(w) > rev);
     tn_navmesh_get_view(tn_wnav_mesh(w), &v);
     assert_int_equal(v.nregions, 2);
@@ -124,7 +125,11 @@ static void test_mesh_fits_content(void **state)
     int W = 60, H = 36, k = snprintf(text, sizeof text, "tilenav-map 1\nsize %d %d\ntiles\n", W, H);
     for (int y = 0; y < H; y++) {
         for (int x = 0; x < W; x++)
-            text[k++] = y == H - 1 ? '#' : (x == 1 && y == H - 3) ? 'P' : (x == W - 2 && y == H - 2) ? 'D' : (x == W - 2 && y == 1) ? 'S' : '.';
+            text[k++] = y == H - 1                   ? '#'
+                        : (x == 1 && y == H - 3)     ? 'P'
+                        : (x == W - 2 && y == H - 2) ? 'D'
+                        : (x == W - 2 && y == 1)     ? 'S'
+                                                     : '.';
         text[k++] = '\n';
     }
     text[k] = '\0';
@@ -162,15 +167,18 @@ static void test_mesh_fits_content(void **state)
         int na = tn_wnav_path(w, sx, sy, gx, gy, 0, a, 4096);
         int nb = 0;
         tn_status st = tn_navquery_find_path(rq, sx, sy, gx, gy, 0, b, 4096, &nb, NULL);
-        if (tn_failed(st)) nb = 0;
-        else nb -= 1; /* tn_wnav_path leaves out the start */
+        if (tn_failed(st))
+            nb = 0;
+        else
+            nb -= 1; /* tn_wnav_path leaves out the start */
         assert_true((na > 0) == (nb > 0));
         found += na > 0;
         /* equal lengths (a grid of blocks has ties between equal paths) */
         double la = 0, lb = 0;
         for (int j = 0; j < na; j++)
             la += hypot(a[2 * j] - (j ? a[2 * j - 2] : sx), a[2 * j + 1] - (j ? a[2 * j - 1] : sy));
-        for (int j = 0; j < nb; j++) lb += hypot(b[2 * j + 2] - b[2 * j], b[2 * j + 3] - b[2 * j + 1]);
+        for (int j = 0; j < nb; j++)
+            lb += hypot(b[2 * j + 2] - b[2 * j], b[2 * j + 3] - b[2 * j + 1]);
         assert_true(fabs(la - lb) < 1e-3 * (1 + lb));
     }
     assert_true(found >= 30);

@@ -214,7 +214,8 @@ static void test_replace_map(void **state)
     tn_error e;
     assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
     assert_int_equal(tn_world_map(w)->w, 5);
-    assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x, tn_world_character(w)->y, tn_world_character(w)->w,
+    assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x,
+                                     tn_world_character(w)->y, tn_world_character(w)->w,
                                      tn_world_character(w)->h));
     tn_world_destroy(w);
 }
@@ -234,7 +235,8 @@ static void test_large_map_degrades(void **state)
     assert_true(tn_succeeded(tn_world_check(w, &e)));
     char json[4096];
     tn_world_json(w, json, sizeof json);
-    assert_non_null(strstr(json, "\"navmesh\":{\"triangles\":0,\"regions\":0,\"build_ms\":null,\"off\":true}"));
+    assert_non_null(
+        strstr(json, "\"navmesh\":{\"triangles\":0,\"regions\":0,\"build_ms\":null,\"off\":true}"));
     tn_world_set_tool(w, TN_TOOL_NAVPATH);
     assert_true(tn_failed(tn_world_click(w, 10, 10, TN_CLICK_LEFT, false, &e)));
     assert_string_equal(e.msg, "the navmesh is off on maps larger than 262144 tiles");
@@ -310,7 +312,8 @@ static void test_placement_matches_ring_scan(void **state)
         tn_body want;
         tn_body_place(&want, cfg.char_w, cfg.char_h, ex, ey);
         assert_true(tn_world_character(w)->x == want.x && tn_world_character(w)->y == want.y);
-        assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x, tn_world_character(w)->y, tn_world_character(w)->w,
+        assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x,
+                                         tn_world_character(w)->y, tn_world_character(w)->w,
                                          tn_world_character(w)->h));
         placed++;
         tn_world_destroy(w);
@@ -348,7 +351,8 @@ static void test_start_survives_block_toggle(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_error e;
     /* walk away from the start first so a block may go there */
-    tn_world_place_character(w, tn_world_character(w)->x + 5 * TN_TILE_PX, tn_world_character(w)->y);
+    tn_world_place_character(w, tn_world_character(w)->x + 5 * TN_TILE_PX,
+                             tn_world_character(w)->y);
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
     assert_int_equal(tn_world_map(w)->start_x, -1);
     assert_true(tn_succeeded(tn_world_edit(w, 1, 6, TN_EDIT_BLOCK, &e)));
@@ -364,13 +368,18 @@ static void test_start_survives_block_toggle(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_start_and_ground), cmocka_unit_test(test_edits),
-        cmocka_unit_test(test_clicks),           cmocka_unit_test(test_params),
-        cmocka_unit_test(test_json_and_determinism), cmocka_unit_test(test_replace_map),
+        cmocka_unit_test(test_start_and_ground),
+        cmocka_unit_test(test_edits),
+        cmocka_unit_test(test_clicks),
+        cmocka_unit_test(test_params),
+        cmocka_unit_test(test_json_and_determinism),
+        cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_large_map_degrades),
-        cmocka_unit_test(test_placement_matches_ring_scan), cmocka_unit_test(test_no_room_refused),
+        cmocka_unit_test(test_placement_matches_ring_scan),
+        cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),
-        cmocka_unit_test(test_goto), cmocka_unit_test(test_accessors_and_param_table),
+        cmocka_unit_test(test_goto),
+        cmocka_unit_test(test_accessors_and_param_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,7 +29,9 @@ static tn_game_opts opts;
 static void page_error(const char *msg)
 {
     fprintf(stderr, "tilenav: %s\n", msg);
+    /* clang-format off */ /* (JavaScript inside) */
     EM_ASM({ if (Module.tnError) Module.tnError(UTF8ToString($0)); }, msg);
+    /* clang-format on */
 }
 
 EMSCRIPTEN_KEEPALIVE void tn_web_start(void)
@@ -63,23 +65,28 @@ void tn_web_saved(const char *path)
 {
     const char *name = strrchr(path, '/');
     name = name ? name + 1 : path;
+    /* clang-format off */ /* (JavaScript inside) */
     EM_ASM({
         FS.syncfs(false, function(e) { if (e) console.error('tilenav: saving to IndexedDB:', e); });
         if (Module.tnOfferDownload) Module.tnOfferDownload(UTF8ToString($1), FS.readFile(UTF8ToString($0)));
     }, path, name);
+    /* clang-format on */
 }
 
 /* The game ended (Esc): keep its autosave, tell the page. */
 void tn_web_stopped(int rc)
 {
+    /* clang-format off */ /* (JavaScript inside) */
     EM_ASM({
         FS.syncfs(false, function(e) { if (e) console.error('tilenav: saving to IndexedDB:', e); });
         if (Module.tnStopped) Module.tnStopped($0);
     }, rc);
+    /* clang-format on */
 }
 
 int main(void)
 {
+    /* clang-format off */ /* (JavaScript inside) */
     EM_ASM({
         FS.mkdir('/save');
         FS.mount(IDBFS, {}, '/save');
@@ -88,5 +95,6 @@ int main(void)
             Module._tn_web_start();
         });
     });
+    /* clang-format on */
     return 0;
 }

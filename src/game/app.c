@@ -57,29 +57,29 @@ typedef struct app {
     float prev_x, prev_y; /* character before the last step */
     /* painting with a held button: which terrain and whether it is being
      * added (true) or removed; last tile painted */
-    int paint_button;     /* SDL button, 0 = not painting */
-    int paint_kind;       /* TN_TILE_BLOCK / TN_TILE_ONEWAY */
+    int paint_button; /* SDL button, 0 = not painting */
+    int paint_kind;   /* TN_TILE_BLOCK / TN_TILE_ONEWAY */
     bool paint_on;
     int paint_x, paint_y;
     int shot_counter;
     bool restore_offered; /* MAP.autosave existed at start: R restores it */
     bool quit;
     /* issue 14: time, playback, camera drags, undo */
-    int step_requests;    /* single steps asked for while paused */
+    int step_requests; /* single steps asked for while paused */
     tn_playback pb;
     tn_path *pb_finder;
     struct tn_surf *pb_graph; /* the graph planner's search, replayed */
     tn_undo undo;
-    int drag_mode;        /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
+    int drag_mode; /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
     float drag_cam_x, drag_cam_y;
-    int pb_plans;         /* the character bot's plan count last seen */
-    tn_flow *flow8;       /* the 8-connected field the flow overlay can show */
+    int pb_plans;   /* the character bot's plan count last seen */
+    tn_flow *flow8; /* the 8-connected field the flow overlay can show */
     uint32_t flow8_rev;
     const tn_map *flow8_map;
     tn_game_opts opts_copy; /* opts with a map path the picker can change */
     char map_path[1024];
-    char *pick[256];        /* the picker's paths (owned) */
+    char *pick[256]; /* the picker's paths (owned) */
 } app;
 
 /* -------------------------------------------------------------- saving */
@@ -262,7 +262,9 @@ static void playback_action(app *a, tn_ui_action act, int arg)
     switch (act) {
     case TN_ACT_REPLAY:
         tn_playback_start(&a->pb);
-        if (!a->pb.active) tn_world_message(a->w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
+        if (!a->pb.active)
+            tn_world_message(
+                a->w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
         break;
     case TN_ACT_PB_PAUSE: playback_toggle(a); break;
     case TN_ACT_PB_STEP:
@@ -362,7 +364,9 @@ static void inspect_at(app *a, int sx, int sy)
         a->view.inspect_index = index;
     } else {
         a->view.inspect_kind = TN_INSPECT_NONE;
-        tn_world_message(a->w, "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
+        tn_world_message(
+            a->w,
+            "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
     }
 }
 
@@ -384,7 +388,8 @@ static void toggle_flow8(app *a)
     a->view.flow8 = !a->view.flow8;
     tn_world_message(a->w, "flow field overlay: %s-connected%s", a->view.flow8 ? "8" : "4",
                      a->view.flow8 ? " - display only: enemies keep the 4-connected field "
-                                     "(tn_enemy flies edge to edge, no diagonal steps)" : "");
+                                     "(tn_enemy flies edge to edge, no diagonal steps)"
+                                   : "");
     if (a->view.flow8 && !(a->view.overlays & TN_OVERLAY_FLOW)) a->view.overlays |= TN_OVERLAY_FLOW;
 }
 
@@ -425,7 +430,8 @@ static void picker_open(app *a)
     picker_close(a);
     int n = tn_map_list(a->opts->map_path, a->opts->extra_maps, a->opts->nextra, a->pick, 256);
     if (n == 0) {
-        tn_world_message(a->w, "no maps found next to %s", a->opts->map_path ? a->opts->map_path : "?");
+        tn_world_message(a->w, "no maps found next to %s",
+                         a->opts->map_path ? a->opts->map_path : "?");
         return;
     }
     a->view.picker_items = (const char *const *)a->pick;
@@ -433,7 +439,8 @@ static void picker_open(app *a)
     a->view.picker_sel = 0;
     for (int i = 0; i < n; i++)
         if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0) a->view.picker_sel = i;
-    a->view.picker_top = a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
+    a->view.picker_top =
+        a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
 }
 
 /* Play another map: unsaved edits of this one go to its autosave first. */
@@ -482,13 +489,18 @@ static bool picker_key(app *a, SDL_Keycode sym)
 {
     if (a->view.picker_count <= 0 || sym == SDLK_F12) return false;
     tn_view *v = &a->view;
-    if (sym == SDLK_ESCAPE || sym == SDLK_TAB) picker_close(a);
-    else if (sym == SDLK_UP || sym == SDLK_w) v->picker_sel = tn_maxi(0, v->picker_sel - 1);
-    else if (sym == SDLK_DOWN || sym == SDLK_s) v->picker_sel = tn_mini(v->picker_count - 1, v->picker_sel + 1);
-    else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER) picker_choose(a, v->picker_sel);
+    if (sym == SDLK_ESCAPE || sym == SDLK_TAB)
+        picker_close(a);
+    else if (sym == SDLK_UP || sym == SDLK_w)
+        v->picker_sel = tn_maxi(0, v->picker_sel - 1);
+    else if (sym == SDLK_DOWN || sym == SDLK_s)
+        v->picker_sel = tn_mini(v->picker_count - 1, v->picker_sel + 1);
+    else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER)
+        picker_choose(a, v->picker_sel);
     if (v->picker_count > 0) {
         if (v->picker_sel < v->picker_top) v->picker_top = v->picker_sel;
-        if (v->picker_sel >= v->picker_top + TN_PICKER_ROWS) v->picker_top = v->picker_sel - TN_PICKER_ROWS + 1;
+        if (v->picker_sel >= v->picker_top + TN_PICKER_ROWS)
+            v->picker_top = v->picker_sel - TN_PICKER_ROWS + 1;
     }
     return true;
 }
@@ -497,17 +509,23 @@ static bool picker_key(app *a, SDL_Keycode sym)
 static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
 {
     if (ctrl) {
-        if (sym == SDLK_z && !shift) tn_undo_undo(&a->undo, a->w);
-        else if (sym == SDLK_y || (sym == SDLK_z && shift)) tn_undo_redo(&a->undo, a->w);
-        else if (sym == SDLK_r) reset_world(a);
-        else return false;
+        if (sym == SDLK_z && !shift)
+            tn_undo_undo(&a->undo, a->w);
+        else if (sym == SDLK_y || (sym == SDLK_z && shift))
+            tn_undo_redo(&a->undo, a->w);
+        else if (sym == SDLK_r)
+            reset_world(a);
+        else
+            return false;
         return true;
     }
     switch (sym) {
     case SDLK_t: set_paused(a, !a->view.paused); return true;
     case SDLK_PERIOD:
-        if (!a->view.paused) set_paused(a, true);
-        else a->step_requests++;
+        if (!a->view.paused)
+            set_paused(a, true);
+        else
+            a->step_requests++;
         return true;
     case SDLK_LEFTBRACKET: set_speed(a, a->view.speed - 1); return true;
     case SDLK_RIGHTBRACKET: set_speed(a, a->view.speed + 1); return true;
@@ -518,8 +536,10 @@ static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
     case SDLK_h: a->view.hud_hidden = !a->view.hud_hidden; return true;
     case SDLK_o: camera_fit(a); return true;
     case SDLK_u:
-        if (a->view.follow) camera_free(a); /* keep the followed picture */
-        else a->view.follow = true;
+        if (a->view.follow)
+            camera_free(a); /* keep the followed picture */
+        else
+            a->view.follow = true;
         tn_world_message(a->w, "camera: %s", a->view.follow ? "follows the character" : "stays");
         return true;
     case SDLK_g: /* G alone switches the planner (key_down) */
@@ -593,12 +613,15 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     bool ctrl = mod & KMOD_CTRL, shift = mod & KMOD_SHIFT;
     if (picker_key(a, sym)) return;
     if (a->view.show_help && (sym == SDLK_DOWN || sym == SDLK_UP)) { /* small windows */
-        a->view.help_scroll = tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0, 700);
+        a->view.help_scroll =
+            tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0, 700);
         return;
     }
     if (sym == SDLK_ESCAPE) {
-        if (a->view.show_help) a->view.show_help = false;
-        else a->quit = true;
+        if (a->view.show_help)
+            a->view.show_help = false;
+        else
+            a->quit = true;
         return;
     }
     if (k->repeat) return;
@@ -632,15 +655,19 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
                          a->view.overlays & OVERLAY_KEYS[i].bit ? "on" : "off");
         return;
     }
-    if (sym == SDLK_r && a->restore_offered) restore(a);
-    else if (sym == SDLK_b) change_count(a, "bots", shift ? -1 : 1);
-    else if (sym == SDLK_m) change_count(a, "wanderers", shift ? -1 : 1);
+    if (sym == SDLK_r && a->restore_offered)
+        restore(a);
+    else if (sym == SDLK_b)
+        change_count(a, "bots", shift ? -1 : 1);
+    else if (sym == SDLK_m)
+        change_count(a, "wanderers", shift ? -1 : 1);
     else if (sym == SDLK_g) {
         double v = 1.0;
         tn_world_get(a->w, "planner", &v);
         tn_error err;
         if (tn_succeeded(tn_world_set(a->w, "planner", v > 0.5 ? 0.0 : 1.0, &err)))
-            tn_world_message(a->w, "planner: %s", v > 0.5 ? "classic (jump-value A*)" : "graph (physics surface graph)");
+            tn_world_message(a->w, "planner: %s",
+                             v > 0.5 ? "classic (jump-value A*)" : "graph (physics surface graph)");
     }
 }
 
@@ -658,8 +685,14 @@ static void paint_to(app *a, int tx, int ty)
     int e = dx + dy;
     while (x != tx || y != ty) {
         int e2 = 2 * e;
-        if (e2 >= dy) { e += dy; x += sx; }
-        if (e2 <= dx) { e += dx; y += sy; }
+        if (e2 >= dy) {
+            e += dy;
+            x += sx;
+        }
+        if (e2 <= dx) {
+            e += dx;
+            y += sy;
+        }
         int t = tn_map_tile(tn_world_map(a->w), x, y);
         if (tn_map_inside(tn_world_map(a->w), x, y) && (t == a->paint_kind) != a->paint_on) {
             tn_error err;
@@ -677,16 +710,24 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
     if (!mouse_tile(a, b->x, b->y, &tx, &ty)) return;
     bool shift = SDL_GetModState() & KMOD_SHIFT;
     tn_button btn;
-    if (b->button == SDL_BUTTON_LEFT) btn = TN_CLICK_LEFT;
-    else if (b->button == SDL_BUTTON_RIGHT) btn = TN_CLICK_RIGHT;
-    else if (b->button == SDL_BUTTON_MIDDLE) btn = TN_CLICK_MIDDLE;
-    else return;
+    if (b->button == SDL_BUTTON_LEFT)
+        btn = TN_CLICK_LEFT;
+    else if (b->button == SDL_BUTTON_RIGHT)
+        btn = TN_CLICK_RIGHT;
+    else if (b->button == SDL_BUTTON_MIDDLE)
+        btn = TN_CLICK_MIDDLE;
+    else
+        return;
     /* Which terrain this click toggles, for painting by dragging. */
     int kind = -1;
-    if (btn == TN_CLICK_MIDDLE || (btn == TN_CLICK_RIGHT && shift)) kind = TN_TILE_ONEWAY;
-    else if (btn == TN_CLICK_RIGHT) kind = TN_TILE_BLOCK;
-    else if (tn_world_tool(a->w) == TN_TOOL_BLOCK) kind = TN_TILE_BLOCK;
-    else if (tn_world_tool(a->w) == TN_TOOL_ONEWAY) kind = TN_TILE_ONEWAY;
+    if (btn == TN_CLICK_MIDDLE || (btn == TN_CLICK_RIGHT && shift))
+        kind = TN_TILE_ONEWAY;
+    else if (btn == TN_CLICK_RIGHT)
+        kind = TN_TILE_BLOCK;
+    else if (tn_world_tool(a->w) == TN_TOOL_BLOCK)
+        kind = TN_TILE_BLOCK;
+    else if (tn_world_tool(a->w) == TN_TOOL_ONEWAY)
+        kind = TN_TILE_ONEWAY;
     tn_error err;
     if (btn == TN_CLICK_LEFT && (SDL_GetModState() & KMOD_CTRL)) { /* pan or inspect */
         a->drag_mode = 1;
@@ -768,8 +809,10 @@ static void handle_event(app *a, const SDL_Event *ev)
         }
         if (a->view.picker_count > 0) { /* a click picks a map or closes the list */
             int i = tn_ui_picker_hit(&a->view, ev->button.x, ev->button.y);
-            if (i >= 0) picker_choose(a, i);
-            else picker_close(a);
+            if (i >= 0)
+                picker_choose(a, i);
+            else
+                picker_close(a);
             break;
         }
         if (bar_mouse(a, ev, ev->button.x, ev->button.y)) break;
@@ -838,7 +881,8 @@ static void load_settings(app *a)
     if (tn_settings_get(&st, "overlays", &v) && v >= 0 && v < 64 && !a->opts->overlays)
         a->view.overlays = (unsigned)v;
     if (tn_settings_get(&st, "speed", &v)) a->view.speed = tn_clampi((int)v, 0, TN_SPEED_COUNT - 1);
-    if (tn_settings_get(&st, "search_speed", &v)) a->pb.speed = tn_clampi((int)v, 0, TN_PB_RATES - 1);
+    if (tn_settings_get(&st, "search_speed", &v))
+        a->pb.speed = tn_clampi((int)v, 0, TN_PB_RATES - 1);
     if (tn_settings_get(&st, "hud_hidden", &v)) a->view.hud_hidden = v != 0;
     if (tn_settings_get(&st, "fast_heuristic", &v) && (v != 0) != a->view.fast_heuristic) {
         a->view.fast_heuristic = v != 0;
@@ -915,7 +959,9 @@ static int host_control(void *user, tn_world *w, int op, double value, char *err
         if (!a->pb.trace.count) break;
         a->pb.active = true;
         a->pb.paused = true;
-        a->pb.shown = value < 0 ? a->pb.trace.count : value > a->pb.trace.count ? a->pb.trace.count : value;
+        a->pb.shown = value < 0                   ? a->pb.trace.count
+                      : value > a->pb.trace.count ? a->pb.trace.count
+                                                  : value;
         break;
     default: break;
     }
@@ -957,8 +1003,10 @@ static bool gl_is_software(void)
 static int open_window(app *a, char *err, size_t cap)
 {
     if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        snprintf(err, cap, "cannot start SDL video: %s; without a display use --headless "
-                 "--frames N (a run without a window) or --screenshot OUT.bmp", SDL_GetError());
+        snprintf(err, cap,
+                 "cannot start SDL video: %s; without a display use --headless "
+                 "--frames N (a run without a window) or --screenshot OUT.bmp",
+                 SDL_GetError());
         return -1;
     }
     /* Without a display SDL falls back to a windowless driver, where the
@@ -966,7 +1014,8 @@ static int open_window(app *a, char *err, size_t cap)
     const char *drv = SDL_GetCurrentVideoDriver(), *asked = SDL_getenv("SDL_VIDEODRIVER");
     if (drv && (strcmp(drv, "offscreen") == 0 || strcmp(drv, "dummy") == 0) &&
         !(asked && strstr(asked, drv))) {
-        snprintf(err, cap, "no display to open a window on (is DISPLAY set?); without one use "
+        snprintf(err, cap,
+                 "no display to open a window on (is DISPLAY set?); without one use "
                  "--headless --frames N (a run without a window) or --screenshot OUT.bmp");
         return -1;
     }
@@ -1070,8 +1119,8 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_state(void)
     loop_state *L = web_loop;
     if (!L) {
         static char stopped[48];
-        snprintf(stopped, sizeof stopped, "{\"stopped\":%s,\"rc\":%d}", web_rc >= 0 ? "true" : "false",
-                 web_rc);
+        snprintf(stopped, sizeof stopped, "{\"stopped\":%s,\"rc\":%d}",
+                 web_rc >= 0 ? "true" : "false", web_rc);
         return stopped;
     }
     const tn_view *v = &L->a.view;
@@ -1084,10 +1133,11 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_state(void)
     }
     int ww = 0, wh = 0;
     SDL_GetWindowSize(L->a.win, &ww, &wh);
-    int n = snprintf(buf, cap, "{\"fps\":%.2f,\"step_ms\":%.4f,\"frame_ms\":%.3f,\"renderer\":\"%s\","
-                     "\"window\":[%d,%d],\"overlays\":%u,\"quit\":%s,\"world\":", v->fps, v->step_ms,
-                     v->frame_ms, v->renderer ? v->renderer : "", ww, wh, v->overlays,
-                     L->a.quit ? "true" : "false");
+    int n = snprintf(buf, cap,
+                     "{\"fps\":%.2f,\"step_ms\":%.4f,\"frame_ms\":%.3f,\"renderer\":\"%s\","
+                     "\"window\":[%d,%d],\"overlays\":%u,\"quit\":%s,\"world\":",
+                     v->fps, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "", ww, wh,
+                     v->overlays, L->a.quit ? "true" : "false");
     n += tn_world_json(L->w, buf + n, cap - (size_t)n);
     snprintf(buf + n, cap - (size_t)n, "}");
     return buf;
@@ -1102,7 +1152,8 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_tile_xy(int tx, int ty)
     if (!L) return "null";
     tn_camera c = tn_camera_make(L->w, &L->a.view);
     int lx = c.ox + tx * c.ts + c.ts / 2, ly = c.oy + ty * c.ts + c.ts / 2, cx, cy;
-    if (!tn_camera_tile_at(&c, tn_world_map(L->w), lx, ly, &cx, &cy) || cx != tx || cy != ty) return "null";
+    if (!tn_camera_tile_at(&c, tn_world_map(L->w), lx, ly, &cx, &cy) || cx != tx || cy != ty)
+        return "null";
     int wx, wy;
     SDL_RenderLogicalToWindow(L->a.ren, (float)lx, (float)ly, &wx, &wy);
     snprintf(buf, sizeof buf, "[%d,%d]", wx, wy);
@@ -1139,7 +1190,8 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     SDL_RendererInfo info;
     SDL_DisplayMode mode;
     int hz = SDL_GetWindowDisplayMode(a->win, &mode) == 0 && mode.refresh_rate > 0
-                 ? mode.refresh_rate : DEFAULT_CAP_HZ;
+                 ? mode.refresh_rate
+                 : DEFAULT_CAP_HZ;
     bool vsync = false;
     if (SDL_GetRendererInfo(a->ren, &info) == 0) {
         a->view.renderer = info.name;
@@ -1211,8 +1263,10 @@ static void run_frame(loop_state *L)
             tn_world_step(w);
             step_sum += now_s() - s0;
             fps_steps++;
-            if (tn_world_character(w)->vx > 1) a->view.facing = 1;
-            else if (tn_world_character(w)->vx < -1) a->view.facing = -1;
+            if (tn_world_character(w)->vx > 1)
+                a->view.facing = 1;
+            else if (tn_world_character(w)->vx < -1)
+                a->view.facing = -1;
             steps++;
             if (opts->frames > 0 && tn_world_frame(w) >= opts->frames) a->quit = true;
         }
@@ -1249,7 +1303,8 @@ static void run_frame(loop_state *L)
         if (min_frame > 0) {
             L->next_frame += min_frame;
             double now = now_s();
-            if (L->next_frame < now - min_frame) L->next_frame = now;
+            if (L->next_frame < now - min_frame)
+                L->next_frame = now;
             else if (L->next_frame > now)
                 SDL_Delay((Uint32)((L->next_frame - now) * 1000.0 + 0.5));
         }

@@ -122,7 +122,8 @@ static void record(tn_undo *u, const tn_world *w, int x, int y, int t0, int m0)
 tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err)
 {
     bool in = tn_map_inside(tn_world_map(w), x, y);
-    int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0, m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
+    int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0,
+        m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
     tn_status s = tn_world_edit(w, x, y, kind, err);
     if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
     return s;
@@ -132,7 +133,8 @@ tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool
                         tn_error *err)
 {
     bool in = tn_map_inside(tn_world_map(w), x, y);
-    int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0, m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
+    int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0,
+        m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
     tn_status s = tn_world_click(w, x, y, b, shift, err);
     if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
     return s;
@@ -140,8 +142,9 @@ tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool
 
 static tn_edit mark_edit(int mark)
 {
-    return mark == TN_MARK_SPAWN ? TN_EDIT_SPAWN : mark == TN_MARK_DEST ? TN_EDIT_DEST
-                                                                       : TN_EDIT_ITEM;
+    return mark == TN_MARK_SPAWN  ? TN_EDIT_SPAWN
+           : mark == TN_MARK_DEST ? TN_EDIT_DEST
+                                  : TN_EDIT_ITEM;
 }
 
 /* Bring tile (x, y) to (tile, mark) through the world's edit path. */
@@ -168,7 +171,8 @@ bool tn_undo_undo(tn_undo *u, tn_world *w)
     }
     int i = (u->head + TN_UNDO_MAX - 1) % TN_UNDO_MAX;
     const tn_undo_entry *e = &u->e[i];
-    if (!tn_map_inside(tn_world_map(w), e->x, e->y) || !set_state(w, e->x, e->y, e->tile0, e->mark0))
+    if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
+        !set_state(w, e->x, e->y, e->tile0, e->mark0))
         return false; /* the world's message says why */
     u->head = i;
     u->count--;
@@ -185,7 +189,8 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
         return false;
     }
     const tn_undo_entry *e = &u->e[u->head];
-    if (!tn_map_inside(tn_world_map(w), e->x, e->y) || !set_state(w, e->x, e->y, e->tile1, e->mark1))
+    if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
+        !set_state(w, e->x, e->y, e->tile1, e->mark1))
         return false;
     u->head = (u->head + 1) % TN_UNDO_MAX;
     u->count++;
@@ -352,7 +357,7 @@ void tn_playback_step(tn_playback *p)
     if (!p->active) return;
     int n = (int)p->shown, c = p->trace.count;
     while (n < c && p->trace.ev[n].kind == TN_TRACE_OPEN) n++; /* to the next close */
-    if (n < c) n++;                                             /* take it */
+    if (n < c) n++;                                            /* take it */
     while (n < c && p->trace.ev[n].kind == TN_TRACE_OPEN) n++; /* and the opens it made */
     p->shown = n;
 }
@@ -368,7 +373,8 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     if (!*finder) {
         /* its own finder: 8 x 46 bytes a tile, so not on the largest maps */
         if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) return 0;
-        if (tn_failed(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w), 65536, NULL, finder, &e)))
+        if (tn_failed(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w),
+                                     65536, NULL, finder, &e)))
             return 0;
         p->finder_w = tn_world_map(w)->w;
         p->finder_h = tn_world_map(w)->h;
@@ -377,7 +383,8 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     if (tn_failed(tn_jump_model_init(&jm, tn_world_phys(w), &e))) return 0;
     int sx, sy;
     tn_body_tile(tn_world_character(w), &sx, &sy);
-    tn_path_query q = tn_path_query_make(sx, sy, gx, gy, tn_world_character(w)->w, tn_world_character(w)->h, &jm);
+    tn_path_query q =
+        tn_path_query_make(sx, sy, gx, gy, tn_world_character(w)->w, tn_world_character(w)->h, &jm);
     q.heuristic = heuristic;
     tn_trace_reset(&p->trace);
     tn_path_set_trace(*finder, &p->trace);
@@ -439,19 +446,18 @@ int tn_playback_record_graph(tn_playback *p, struct tn_surf **graph, const tn_wo
         ev.id = ex[i];
         ev.kind = TN_TRACE_CLOSE;
         if (i == n - 1 && tn_succeeded(s) && !(s & TN_PARTIAL_RESULT)) ev.kind = TN_TRACE_GOAL;
-        if (p->trace.count < p->trace.cap) p->trace.ev[p->trace.count++] = ev;
-        else p->trace.dropped++;
+        if (p->trace.count < p->trace.cap)
+            p->trace.ev[p->trace.count++] = ev;
+        else
+            p->trace.dropped++;
     }
-    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d nodes expanded, %d frames",
-             sx, sy, st.expanded, st.frames);
+    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d nodes expanded, %d frames", sx, sy,
+             st.expanded, st.frames);
     tn_playback_start(p);
     return p->trace.count;
 }
 
-void tn_playback_graph_free(struct tn_surf *graph)
-{
-    tn_surf_destroy(graph);
-}
+void tn_playback_graph_free(struct tn_surf *graph) { tn_surf_destroy(graph); }
 
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
 {
@@ -501,15 +507,15 @@ bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, in
     const float T = (float)TN_TILE_PX;
     float best = r * r;
     bool found = false;
-#define TRY(DX, DY, K, I)                        \
-    do {                                         \
-        float d_ = d2(x, y, (DX), (DY));         \
-        if (d_ <= best) {                        \
-            best = d_;                           \
-            *kind = (K);                         \
-            *index = (I);                        \
-            found = true;                        \
-        }                                        \
+#define TRY(DX, DY, K, I)                \
+    do {                                 \
+        float d_ = d2(x, y, (DX), (DY)); \
+        if (d_ <= best) {                \
+            best = d_;                   \
+            *kind = (K);                 \
+            *index = (I);                \
+            found = true;                \
+        }                                \
     } while (0)
     const tn_body *c = tn_world_character(w);
     if (x >= c->x && y >= c->y && x <= c->x + (float)c->w * T && y <= c->y + (float)c->h * T)
@@ -540,8 +546,8 @@ bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, in
 
 static const char *enemy_state(int s)
 {
-    static const char *const N[] = {"intro", "forward", "turn right", "turn left", "turn around",
-                                    "outro", "wait (no path)"};
+    static const char *const N[] = {"intro",       "forward", "turn right",    "turn left",
+                                    "turn around", "outro",   "wait (no path)"};
     return (unsigned)s < 7 ? N[s] : "?";
 }
 
@@ -593,8 +599,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         for (int i = 0; we && we->pool && i < we->pool->count; i++)
             if ((int)we->pool->e[i].id == index) e = &we->pool->e[i];
         if (!e) {
-            snprintf(buf, cap, "enemy #%d\n(gone: it reached a destination or was crushed)",
-                     index);
+            snprintf(buf, cap, "enemy #%d\n(gone: it reached a destination or was crushed)", index);
             return true;
         }
         snprintf(buf, cap,
@@ -634,8 +639,8 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
                  "bias       %.2f\nsmoothness %.2f\nwaypoints  %ld drawn",
                  index + 1, (double)(v->x / T), (double)(v->y / T),
                  (double)(v->heading * 57.29578f), (double)(v->wp[4] / T), (double)(v->wp[5] / T),
-                 (double)(v->tx / T), (double)(v->ty / T), (double)dist,
-                 (double)ag->wparams.bias, (double)ag->wparams.smoothness, v->waypoints);
+                 (double)(v->tx / T), (double)(v->ty / T), (double)dist, (double)ag->wparams.bias,
+                 (double)ag->wparams.smoothness, v->waypoints);
         return true;
     }
     default: return false;
@@ -659,8 +664,10 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
     if (current) {
         snprintf(dir, sizeof dir, "%s", current);
         char *slash = strrchr(dir, '/');
-        if (slash) *slash = '\0';
-        else snprintf(dir, sizeof dir, ".");
+        if (slash)
+            *slash = '\0';
+        else
+            snprintf(dir, sizeof dir, ".");
     }
     DIR *d = opendir(dir);
     if (d) {
@@ -670,8 +677,10 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
             if (len < 5 || strcmp(e->d_name + len - 4, ".map") != 0 || e->d_name[0] == '.')
                 continue;
             char path[1400];
-            if (strcmp(dir, ".") == 0) snprintf(path, sizeof path, "%s", e->d_name);
-            else snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (strcmp(dir, ".") == 0)
+                snprintf(path, sizeof path, "%s", e->d_name);
+            else
+                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
             out[n] = malloc(strlen(path) + 1);
             if (!out[n]) break;
             strcpy(out[n++], path);

@@ -12,16 +12,22 @@
 #include "tn_trace.h"
 #include "tn_world.h"
 
-enum { TN_INSPECT_NONE = 0, TN_INSPECT_CHARACTER, TN_INSPECT_BOT, TN_INSPECT_ENEMY,
-       TN_INSPECT_COMPANION, TN_INSPECT_WANDERER };
+enum {
+    TN_INSPECT_NONE = 0,
+    TN_INSPECT_CHARACTER,
+    TN_INSPECT_BOT,
+    TN_INSPECT_ENEMY,
+    TN_INSPECT_COMPANION,
+    TN_INSPECT_WANDERER
+};
 
 /* ---- simulation speed --------------------------------------------------
  * The fixed step stays 1/60 s; the speed only scales how much simulated
  * time the real time feeds into the step accumulator (1/8x: one step every
  * 8/60 s; 4x: four steps per 1/60 s). */
 #define TN_SPEED_COUNT 6
-#define TN_SPEED_NORMAL 3 /* index of 1x */
-extern const double tn_speeds[TN_SPEED_COUNT];        /* 0.125 .. 4 */
+#define TN_SPEED_NORMAL 3                                /* index of 1x */
+extern const double tn_speeds[TN_SPEED_COUNT];           /* 0.125 .. 4 */
 extern const char *const tn_speed_names[TN_SPEED_COUNT]; /* "1/8x" .. "4x" */
 /* The index of a speed value (exact table values only), or -1. */
 int tn_speed_index(double speed);
@@ -110,15 +116,15 @@ bool tn_settings_get(const tn_settings *s, const char *name, double *value);
 #define TN_PLAYBACK_EVENTS 131072
 typedef struct tn_playback {
     tn_trace trace;
-    tn_trace_event *buf;  /* TN_PLAYBACK_EVENTS events (owned) */
-    bool navmesh;         /* the trace is a navmesh search (points, not tiles) */
-    bool active;          /* the overlay shows the playback */
+    tn_trace_event *buf; /* TN_PLAYBACK_EVENTS events (owned) */
+    bool navmesh;        /* the trace is a navmesh search (points, not tiles) */
+    bool active;         /* the overlay shows the playback */
     bool paused;
-    int speed;            /* events per second index, see tn_playback_rates */
-    double shown;         /* events shown (fractional while playing) */
-    char label[96];       /* what was searched */
+    int speed;              /* events per second index, see tn_playback_rates */
+    double shown;           /* events shown (fractional while playing) */
+    char label[96];         /* what was searched */
     int finder_w, finder_h; /* size of the map the goto finder was made for */
-    uint8_t *scratch;     /* per tile / triangle state while drawing (owned) */
+    uint8_t *scratch;       /* per tile / triangle state while drawing (owned) */
     size_t scratch_cap;
 } tn_playback;
 /* The drawing scratch for n cells (grown, never per frame once sized);

@@ -129,7 +129,8 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
         }
         *real = realpath(path, NULL);
         if (!*real) {
-            snprintf(err, cap, "%s: cannot resolve the path: %s (not saved)", path, strerror(errno));
+            snprintf(err, cap, "%s: cannot resolve the path: %s (not saved)", path,
+                     strerror(errno));
             return -1;
         }
         if (stat(*real, st) != 0) {
@@ -220,8 +221,10 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
     char *slash = strrchr(real, '/');
     const char *base = slash ? slash + 1 : real;
     char dir[4096];
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == real) snprintf(dir, sizeof dir, "/");
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == real)
+        snprintf(dir, sizeof dir, "/");
     else if (snprintf(dir, sizeof dir, "%.*s", (int)(slash - real), real) >= (int)sizeof dir) {
         snprintf(err, cap, "%s: path too long", path);
         free(real);
@@ -239,7 +242,8 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
     if (lock_dir(dirfd) != 0) {
         snprintf(err, cap, "%s: cannot lock the directory %s: %s%s", path, dir,
                  errno == EWOULDBLOCK ? "another save there did not finish within 10 s"
-                                      : strerror(errno), untouched);
+                                      : strerror(errno),
+                 untouched);
         goto out;
     }
     remove_stale_tmps(dirfd, base);
@@ -293,15 +297,19 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
     }
     if (renameat(dirfd, tmp, dirfd, base) != 0) {
         if (errno == ENOENT)
-            snprintf(err, cap, "%s: the temporary file %s/%s vanished before it replaced the map "
-                     "(another program removed it): not saved", path, dir, tmp);
+            snprintf(err, cap,
+                     "%s: the temporary file %s/%s vanished before it replaced the map "
+                     "(another program removed it): not saved",
+                     path, dir, tmp);
         else
             snprintf(err, cap, "%s: cannot replace: %s%s", path, strerror(errno), untouched);
         goto out_unlink;
     }
     if (fsync(dirfd) != 0 && errno != EINVAL) {
-        snprintf(err, cap, "%s: written, but the directory %s could not be flushed: %s "
-                 "(a crash now could lose the new file)", path, dir, strerror(errno));
+        snprintf(err, cap,
+                 "%s: written, but the directory %s could not be flushed: %s "
+                 "(a crash now could lose the new file)",
+                 path, dir, strerror(errno));
         goto out;
     }
     rc = 0;
@@ -336,9 +344,9 @@ static bool take_line(const char *buf, size_t len, size_t *pos, const char **s, 
  * and blocked, its own letter (G S T W ...). */
 typedef struct save_template {
     bool movingai;
-    const char *head;  /* kept verbatim: tilenav comments, or the MAI header */
+    const char *head; /* kept verbatim: tilenav comments, or the MAI header */
     size_t head_len;
-    const char *rows;  /* Moving AI only: the first row, W chars + newline each */
+    const char *rows; /* Moving AI only: the first row, W chars + newline each */
 } save_template;
 
 static void read_template(const char *path, const tn_map *m, char **buf, save_template *t)
@@ -395,8 +403,8 @@ static void read_template(const char *path, const tn_map *m, char **buf, save_te
 
 /* Moving AI text for m, or -1 with a message when m holds what the format
  * cannot: one-way platforms, spawn points, destinations, items, a start. */
-static int format_movingai(const tn_map *m, const save_template *t, const char *path,
-                           char **out, size_t *out_len, char *err, size_t cap)
+static int format_movingai(const tn_map *m, const save_template *t, const char *path, char **out,
+                           size_t *out_len, char *err, size_t cap)
 {
     size_t cells = (size_t)m->w * (size_t)m->h;
     int oneway = 0, marks = 0;
@@ -405,11 +413,14 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
         marks += m->mark[i] != TN_MARK_NONE;
     }
     if (oneway || marks || m->start_x >= 0) {
-        snprintf(err, cap, "%s: is a Moving AI map, which cannot hold %s: not saved (the old "
+        snprintf(err, cap,
+                 "%s: is a Moving AI map, which cannot hold %s: not saved (the old "
                  "file is untouched); use `save FILE` in a script to write a tilenav map under "
-                 "another name", path,
-                 oneway ? "one-way platforms" : marks ? "spawn points, destinations or items"
-                                                      : "a character start");
+                 "another name",
+                 path,
+                 oneway  ? "one-way platforms"
+                 : marks ? "spawn points, destinations or items"
+                         : "a character start");
         return -1;
     }
     size_t need = t->head_len + cells + (size_t)m->h + 1;

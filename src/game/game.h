@@ -13,12 +13,12 @@
 struct tn_script;
 
 typedef struct tn_game_opts {
-    const char *map_path;      /* file the world was loaded from: Ctrl+S saves here,
+    const char *map_path;          /* file the world was loaded from: Ctrl+S saves here,
                                   quitting with unsaved edits writes MAP.autosave */
-    const char *assets_dir;    /* holds DejaVuSans.ttf */
-    long frames;               /* stop after this many steps; 0 = run until quit */
-    struct tn_script *script;  /* optional: commands applied at their frames */
-    unsigned overlays;         /* initial TN_OVERLAY_* bits */
+    const char *assets_dir;        /* holds DejaVuSans.ttf */
+    long frames;                   /* stop after this many steps; 0 = run until quit */
+    struct tn_script *script;      /* optional: commands applied at their frames */
+    unsigned overlays;             /* initial TN_OVERLAY_* bits */
     const char *const *extra_maps; /* more maps for the picker (Tab), e.g. Moving AI */
     int nextra;
 } tn_game_opts;
@@ -41,7 +41,7 @@ void tn_web_stopped(int rc);         /* the game ended (Esc) with this exit code
 /* Render the current world offscreen with SDL's software renderer (no
  * display needed) at 1280x720 and write a BMP to `path`.  Returns 0, or -1
  * with a message in err. */
-int tn_game_screenshot(tn_world *w, const char *assets_dir, const char *path,
-                       unsigned overlays, char *err, size_t errcap);
+int tn_game_screenshot(tn_world *w, const char *assets_dir, const char *path, unsigned overlays,
+                       char *err, size_t errcap);
 
 #endif

@@ -75,9 +75,8 @@ void tn_fonts_close(tn_fonts *fonts)
 /* Glyph slots: ASCII 32..126, Latin-1 160..255, then these. */
 static const uint32_t EXTRA_CP[] = {
     0x2190, 0x2191, 0x2192, 0x2193, /* arrows */
-    0x2022, 0x00b7, 0x2013, 0x2014, 0x2026, 0x2212, 0x2264, 0x2265, 0x2248, 0x221e,
-    0x2713, 0x25b2, 0x25bc, 0x25cf, 0x25cb, 0x03bc, 0x0394, 0x03b1, 0x03b8, 0x2318,
-    0x21e7, 0x25b6, 0x25a0, 0x25c6,
+    0x2022, 0x00b7, 0x2013, 0x2014, 0x2026, 0x2212, 0x2264, 0x2265, 0x2248, 0x221e, 0x2713, 0x25b2,
+    0x25bc, 0x25cf, 0x25cb, 0x03bc, 0x0394, 0x03b1, 0x03b8, 0x2318, 0x21e7, 0x25b6, 0x25a0, 0x25c6,
 };
 #define NEXTRA ((int)(sizeof EXTRA_CP / sizeof EXTRA_CP[0]))
 _Static_assert(95 + 96 + NEXTRA <= TN_GLYPHS, "glyph table too small");
@@ -107,10 +106,14 @@ static uint32_t utf8_next(const char **ps)
     const unsigned char *s = (const unsigned char *)*ps;
     uint32_t c = s[0];
     int n = 0;
-    if (c < 0x80) n = 0;
-    else if ((c & 0xe0) == 0xc0) n = 1, c &= 0x1f;
-    else if ((c & 0xf0) == 0xe0) n = 2, c &= 0x0f;
-    else if ((c & 0xf8) == 0xf0) n = 3, c &= 0x07;
+    if (c < 0x80)
+        n = 0;
+    else if ((c & 0xe0) == 0xc0)
+        n = 1, c &= 0x1f;
+    else if ((c & 0xf0) == 0xe0)
+        n = 2, c &= 0x0f;
+    else if ((c & 0xf8) == 0xf0)
+        n = 3, c &= 0x07;
     else {
         *ps += 1;
         return '?';
@@ -134,8 +137,8 @@ SDL_Surface *tn_atlas_sheet(tn_atlas *a, TTF_Font *font, char *err, size_t cap)
 {
     memset(a, 0, sizeof *a);
     a->height = TTF_FontHeight(font);
-    SDL_Surface *sheet = SDL_CreateRGBSurfaceWithFormat(0, ATLAS_W, ATLAS_H, 32,
-                                                        SDL_PIXELFORMAT_ARGB8888);
+    SDL_Surface *sheet =
+        SDL_CreateRGBSurfaceWithFormat(0, ATLAS_W, ATLAS_H, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!sheet) {
         snprintf(err, cap, "glyph atlas: %s", SDL_GetError());
         return NULL;
@@ -240,11 +243,14 @@ int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap
         }
         int w = (int)rd32(p + 4), h = (int)rd32(p + 8);
         int line_h = (int)rd32(p);
-        if (w != ATLAS_W || h < 1 || h > ATLAS_H) why = "bad sheet size";
-        else if (line_h < 1 || line_h > 256) why = "bad line height";
+        if (w != ATLAS_W || h < 1 || h > ATLAS_H)
+            why = "bad sheet size";
+        else if (line_h < 1 || line_h > 256)
+            why = "bad line height";
         for (int k = 0; !why && k < TN_GLYPHS; k++) {
             const unsigned char *q = p + 12 + 24 * k;
-            int x = (int)rd32(q), y = (int)rd32(q + 4), gw = (int)rd32(q + 8), gh = (int)rd32(q + 12);
+            int x = (int)rd32(q), y = (int)rd32(q + 4), gw = (int)rd32(q + 8),
+                gh = (int)rd32(q + 12);
             int xoff = (int)rd32(q + 16), adv = (int)rd32(q + 20);
             if (x < 0 || y < 0 || gw < 0 || gh < 0 || x > w || y > h || gw > w - x || gh > h - y)
                 why = "glyph outside its sheet";
@@ -284,8 +290,8 @@ static int atlas_build(tn_atlas *a, SDL_Renderer *r, const tn_fonts *fonts, int 
         a->g[k].adv = (int)rd32(q + 20);
     }
     /* The whole ATLAS_W x ATLAS_H sheet, as tn_gfx_text's coordinates expect. */
-    SDL_Surface *sheet = SDL_CreateRGBSurfaceWithFormat(0, ATLAS_W, ATLAS_H, 32,
-                                                        SDL_PIXELFORMAT_ARGB8888);
+    SDL_Surface *sheet =
+        SDL_CreateRGBSurfaceWithFormat(0, ATLAS_W, ATLAS_H, 32, SDL_PIXELFORMAT_ARGB8888);
     if (!sheet) {
         snprintf(err, cap, "glyph atlas: %s", SDL_GetError());
         return -1;
@@ -352,8 +358,8 @@ void tn_gfx_free(tn_gfx *g)
 static void flush_tris(tn_gfx *g)
 {
     if (g->nvert == 0) return;
-    SDL_SetRenderDrawBlendMode(g->r, g->tri_opaque && !g->tex ? SDL_BLENDMODE_NONE
-                                                              : SDL_BLENDMODE_BLEND);
+    SDL_SetRenderDrawBlendMode(g->r,
+                               g->tri_opaque && !g->tex ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND);
     SDL_RenderGeometry(g->r, g->tex, g->vert, g->nvert, NULL, 0);
     g->nvert = 0;
 }
@@ -522,8 +528,8 @@ void tn_gfx_ring(tn_gfx *g, float cx, float cy, float r, float width, uint32_t r
     for (int i = 0; i < n; i++) {
         float vx = ux * cs - uy * sn, vy = ux * sn + uy * cs;
         if (i == n - 1) vx = 1, vy = 0;
-        quad(g, cx + ri * ux, cy + ri * uy, cx + ro * ux, cy + ro * uy, cx + ro * vx,
-             cy + ro * vy, cx + ri * vx, cy + ri * vy, c);
+        quad(g, cx + ri * ux, cy + ri * uy, cx + ro * ux, cy + ro * uy, cx + ro * vx, cy + ro * vy,
+             cx + ri * vx, cy + ri * vy, c);
         ux = vx;
         uy = vy;
     }
@@ -543,7 +549,8 @@ int tn_gfx_text(tn_gfx *g, tn_font_id f, float x, float y, const char *s, uint32
             float x0 = px + (float)(pen + gl->xoff), y0 = py;
             float x1 = x0 + (float)gl->src.w, y1 = y0 + (float)gl->src.h;
             float u0 = (float)gl->src.x * ku, v0 = (float)gl->src.y * kv;
-            float u1 = (float)(gl->src.x + gl->src.w) * ku, v1 = (float)(gl->src.y + gl->src.h) * kv;
+            float u1 = (float)(gl->src.x + gl->src.w) * ku,
+                  v1 = (float)(gl->src.y + gl->src.h) * kv;
             reserve_tex(g, 6, a->tex, false);
             put_uv(g, x0, y0, c, u0, v0);
             put_uv(g, x1, y0, c, u1, v0);

@@ -19,8 +19,10 @@ static const char USAGE[] =
     "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
     "  --script FILE       apply the commands of a script file (see README)\n"
     "  --seed S            seed of every random choice (default 1)\n"
-    "  --screenshot OUT    render offscreen after --frames steps and write OUT (BMP); no display needed\n"
-    "  --assets DIR        where DejaVuSans.ttf is (default: assets, then the installed share dir)\n"
+    "  --screenshot OUT    render offscreen after --frames steps and write OUT (BMP); no display "
+    "needed\n"
+    "  --assets DIR        where DejaVuSans.ttf is (default: assets, then the installed share "
+    "dir)\n"
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
     "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers\n"
@@ -35,7 +37,7 @@ typedef struct options {
     double jump_height;
     int char_w, char_h;
     unsigned overlays;
-    const char *extra[64];     /* positional maps for the picker */
+    const char *extra[64]; /* positional maps for the picker */
     int nextra;
 } options;
 
@@ -53,9 +55,12 @@ static bool plain_decimal(const char *s)
 {
     int digits = 0, dots = 0;
     for (const char *p = s; *p; p++) {
-        if (*p >= '0' && *p <= '9') digits++;
-        else if (*p == '.' && dots++ == 0) continue;
-        else return false;
+        if (*p >= '0' && *p <= '9')
+            digits++;
+        else if (*p == '.' && dots++ == 0)
+            continue;
+        else
+            return false;
     }
     return digits > 0;
 }
@@ -73,7 +78,8 @@ static bool parse_num(const char *s, double lo, double hi, double *out)
 
 static bool parse_overlays(const char *s, unsigned *out)
 {
-    static const char *const names[] = {"path", "explored", "flow", "navmesh", "companion", "wanderers"};
+    static const char *const names[] = {"path",    "explored",  "flow",
+                                        "navmesh", "companion", "wanderers"};
     unsigned bits = 0;
     /* every comma-separated name, however long the list (no copy, no cut) */
     for (const char *tok = s; *tok;) {
@@ -117,7 +123,7 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         double v;
-#define NEED_ARG() \
+#define NEED_ARG()                                                 \
     if (!next) return usage_error("option '%s' needs a value", a); \
     i++
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -162,7 +168,8 @@ static int parse_args(int argc, char **argv, options *o)
             if (!parse_num(argv[i + 1], 1, 3, &cw) || cw != (int)cw)
                 return usage_error("--char width must be 1, 2 or 3, got '%s'", argv[i + 1]);
             if (!parse_num(argv[i + 2], 1, 9, &ch) || ch != (int)ch)
-                return usage_error("--char height must be a whole number 1..9, got '%s'", argv[i + 2]);
+                return usage_error("--char height must be a whole number 1..9, got '%s'",
+                                   argv[i + 2]);
             o->char_w = (int)cw;
             o->char_h = (int)ch;
             i += 2;
@@ -170,7 +177,8 @@ static int parse_args(int argc, char **argv, options *o)
             NEED_ARG();
             if (!parse_overlays(next, &o->overlays))
                 return usage_error("--overlays: unknown overlay in '%s' (path, explored, flow, "
-                                   "navmesh, companion, wanderers)", next);
+                                   "navmesh, companion, wanderers)",
+                                   next);
         } else if (a[0] != '-' && o->nextra < 64) {
             o->extra[o->nextra++] = a; /* a map for the picker */
         } else {
@@ -288,7 +296,8 @@ int main(int argc, char **argv)
     rc = 0;
     if (o.headless || o.screenshot) {
         for (long f = 0; f < o.frames; f++) {
-            if (script && tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
+            if (script &&
+                tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
                 fprintf(stderr, "tilenav: %s\n", err);
                 rc = 1;
                 break;
@@ -296,7 +305,8 @@ int main(int argc, char **argv)
             tn_world_step(w);
         }
         /* Commands due at the final frame (e.g. a last save) still run. */
-        if (rc == 0 && script && tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
+        if (rc == 0 && script &&
+            tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
             fprintf(stderr, "tilenav: %s\n", err);
             rc = 1;
         }

@@ -159,7 +159,8 @@ static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
     /* one-way platforms: a slab on the tile's top */
     const float slab = (float)tn_maxi(2, ts / 4);
     strip_pass(g, m, c, &r, P_ONEWAY, 0, slab, TN_COL_ONEWAY);
-    if (ts >= 12) strip_pass(g, m, c, &r, P_ONEWAY, slab, (float)tn_maxi(1, ts / 12), TN_COL_ONEWAY_EDGE);
+    if (ts >= 12)
+        strip_pass(g, m, c, &r, P_ONEWAY, slab, (float)tn_maxi(1, ts / 12), TN_COL_ONEWAY_EDGE);
     /* the character's start */
     if (ts >= 8 && m->start_x >= r.x0 && m->start_x <= r.x1 && m->start_y >= r.y0 &&
         m->start_y <= r.y1)
@@ -200,7 +201,8 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
 {
     const tn_map *m = tn_world_map(w);
     const int ts = c->ts;
-    int x0 = tn_maxi(0, floordiv(c->view.x - c->ox, ts)), y0 = tn_maxi(0, floordiv(c->view.y - c->oy, ts));
+    int x0 = tn_maxi(0, floordiv(c->view.x - c->ox, ts)),
+        y0 = tn_maxi(0, floordiv(c->view.y - c->oy, ts));
     int x1 = tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts));
     int y1 = tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts));
     const float fts = (float)ts, in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
@@ -208,7 +210,8 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
         for (int x = x0; x <= x1; x++) {
             if (m->mark[y * m->w + x] != TN_MARK_DEST || m->tile[y * m->w + x] != TN_TILE_EMPTY)
                 continue;
-            float cx = (float)(c->ox + x * ts) + fts * 0.5f, cy = (float)(c->oy + y * ts) + fts * 0.5f;
+            float cx = (float)(c->ox + x * ts) + fts * 0.5f,
+                  cy = (float)(c->oy + y * ts) + fts * 0.5f;
             float rad = fts * 0.5f - in * 0.5f;
             tn_gfx_ring(g, cx, cy, rad + b, 2.0f * b + 1.0f, 0x0b1a12ffu);
             tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
@@ -219,7 +222,8 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
 {
     float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
-    float bw = (float)tn_world_character(w)->w * (float)c->ts, bh = (float)tn_world_character(w)->h * (float)c->ts;
+    float bw = (float)tn_world_character(w)->w * (float)c->ts,
+          bh = (float)tn_world_character(w)->h * (float)c->ts;
     x = floorf(x + 0.5f);
     y = floorf(y + 0.5f);
     float e = (float)tn_maxi(1, c->ts / 10);
@@ -270,8 +274,10 @@ static void dd_rect(void *u, float x, float y, float w, float h, uint32_t rgba, 
     float sx = tn_camera_sx(d->c, x), sy = tn_camera_sy(d->c, y);
     float sw = w * d->c->scale, sh = h * d->c->scale;
     if (!visible(d, sx, sy, sx + sw, sy + sh)) return;
-    if (filled) tn_gfx_rect(d->g, sx, sy, sw, sh, rgba);
-    else tn_gfx_frame(d->g, sx, sy, sw, sh, fminf(d->lw, 2.0f), rgba);
+    if (filled)
+        tn_gfx_rect(d->g, sx, sy, sw, sh, rgba);
+    else
+        tn_gfx_frame(d->g, sx, sy, sw, sh, fminf(d->lw, 2.0f), rgba);
 }
 
 static void dd_circle(void *u, float cx, float cy, float r, uint32_t rgba, bool filled)
@@ -279,8 +285,10 @@ static void dd_circle(void *u, float cx, float cy, float r, uint32_t rgba, bool 
     dd_ctx *d = u;
     float sx = tn_camera_sx(d->c, cx), sy = tn_camera_sy(d->c, cy), sr = r * d->c->scale;
     if (!visible(d, sx - sr - d->lw, sy - sr - d->lw, sx + sr + d->lw, sy + sr + d->lw)) return;
-    if (filled) tn_gfx_circle(d->g, sx, sy, sr, rgba);
-    else tn_gfx_ring(d->g, sx, sy, sr, d->lw, rgba);
+    if (filled)
+        tn_gfx_circle(d->g, sx, sy, sr, rgba);
+    else
+        tn_gfx_ring(d->g, sx, sy, sr, d->lw, rgba);
 }
 
 static void dd_tri(void *u, float x0, float y0, float x1, float y1, float x2, float y2,
@@ -335,8 +343,10 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
             int x = (int)ev[i].x, y = (int)ev[i].y;
             if (!tn_map_inside(m, x, y)) continue;
             uint8_t *p = &st[(size_t)y * m->w + x];
-            if (ev[i].kind == TN_TRACE_OPEN) *p |= 0x10;
-            else if ((*p & 0x0f) < 12) *p = (uint8_t)(*p + 1);
+            if (ev[i].kind == TN_TRACE_OPEN)
+                *p |= 0x10;
+            else if ((*p & 0x0f) < 12)
+                *p = (uint8_t)(*p + 1);
         }
         float ts = (float)c->ts;
         for (int y = 0; y < m->h; y++)
@@ -348,9 +358,11 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
                     sx + ts < (float)c->view.x || sy + ts < (float)c->view.y)
                     continue;
                 int k = p & 0x0f;
-                if (k) tn_gfx_rect(g, sx, sy, ts, ts, PB_CLOSED_COL | (uint32_t)(70 + k * 12));
-                else tn_gfx_frame(g, sx + 1, sy + 1, ts - 2, ts - 2, ts >= 16 ? 2.0f : 1.0f,
-                                  PB_OPEN_COL);
+                if (k)
+                    tn_gfx_rect(g, sx, sy, ts, ts, PB_CLOSED_COL | (uint32_t)(70 + k * 12));
+                else
+                    tn_gfx_frame(g, sx + 1, sy + 1, ts - 2, ts - 2, ts >= 16 ? 2.0f : 1.0f,
+                                 PB_OPEN_COL);
             }
         if (cur >= 0) {
             float sx = (float)(c->ox + (int)ev[cur].x * c->ts);
@@ -371,14 +383,18 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
             if (ev[i].id != -1) continue;
             float sx = tn_camera_sx(c, ev[i].x * mv.tile_size);
             float sy = tn_camera_sy(c, ev[i].y * mv.tile_size);
-            if (ev[i].kind == TN_TRACE_OPEN) tn_gfx_ring(g, sx, sy, 4, 1.5f, PB_OPEN_COL);
-            else tn_gfx_circle(g, sx, sy, 3.5f, PB_CLOSED_COL | 0xe0u);
+            if (ev[i].kind == TN_TRACE_OPEN)
+                tn_gfx_ring(g, sx, sy, 4, 1.5f, PB_OPEN_COL);
+            else
+                tn_gfx_circle(g, sx, sy, 3.5f, PB_CLOSED_COL | 0xe0u);
         }
         for (int i = 0; i < shown; i++) {
             int t = ev[i].id;
             if (t < 0 || t >= mv.ntris) continue;
-            if (ev[i].kind == TN_TRACE_OPEN) st[t] |= 1;
-            else st[t] |= 2;
+            if (ev[i].kind == TN_TRACE_OPEN)
+                st[t] |= 1;
+            else
+                st[t] |= 2;
         }
         float k = mv.tile_size * c->scale;
         for (int t = 0; t < mv.ntris; t++) {
@@ -389,7 +405,8 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
                 x[j] = (float)c->ox + (float)mv.xy[2 * pi] * k;
                 y[j] = (float)c->oy + (float)mv.xy[2 * pi + 1] * k;
             }
-            if (st[t] & 2) tn_gfx_tri(g, x[0], y[0], x[1], y[1], x[2], y[2], PB_CLOSED_COL | 0x90u);
+            if (st[t] & 2)
+                tn_gfx_tri(g, x[0], y[0], x[1], y[1], x[2], y[2], PB_CLOSED_COL | 0x90u);
             else
                 for (int j = 0; j < 3; j++)
                     tn_gfx_line(g, x[j], y[j], x[(j + 1) % 3], y[(j + 1) % 3], 2.0f, PB_OPEN_COL);
@@ -469,7 +486,8 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
             "8-connected field: display only (enemies fly the 4-connected one; Y switches back)";
         int nw = tn_gfx_text_width(g, TN_FONT_SMALL, note) + 12;
         float nx = (float)c.view.x + 8, ny = (float)c.view.y + 8;
-        tn_gfx_rect(g, nx, ny, (float)nw, (float)tn_gfx_line_height(g, TN_FONT_SMALL) + 6, TN_COL_HUD_BG);
+        tn_gfx_rect(g, nx, ny, (float)nw, (float)tn_gfx_line_height(g, TN_FONT_SMALL) + 6,
+                    TN_COL_HUD_BG);
         tn_gfx_text(g, TN_FONT_SMALL, nx + 6, ny + 3, note, TN_COL_TEXT);
     }
 

@@ -43,8 +43,14 @@ typedef struct tn_camera {
 
 tn_camera tn_camera_make(const tn_world *w, const tn_view *v);
 
-static inline float tn_camera_sx(const tn_camera *c, float wx) { return (float)c->ox + wx * c->scale; }
-static inline float tn_camera_sy(const tn_camera *c, float wy) { return (float)c->oy + wy * c->scale; }
+static inline float tn_camera_sx(const tn_camera *c, float wx)
+{
+    return (float)c->ox + wx * c->scale;
+}
+static inline float tn_camera_sy(const tn_camera *c, float wy)
+{
+    return (float)c->oy + wy * c->scale;
+}
 
 /* The tile under screen pixel (sx, sy): false when it is outside the map
  * view or the map. */

@@ -63,15 +63,16 @@ static int lookup(const char *s, const char *const *names, int n)
 static const char *const KEYS[] = {"left", "right", "down", "jump"};
 static const char *const BUTTONS[] = {"left", "right", "middle"};
 static const char *const EDITS[] = {"block", "oneway", "empty", "spawn", "dest", "item"};
-static const char *const TOOLS[] = {"goto", "block", "oneway", "spawn", "dest", "item", "navpath", "target"};
+static const char *const TOOLS[] = {"goto", "block", "oneway",  "spawn",
+                                    "dest", "item",  "navpath", "target"};
 
-#define FAIL(...)                                                                   \
-    do {                                                                            \
-        char m_[1024];                                                               \
-        snprintf(m_, sizeof m_, __VA_ARGS__);                                       \
-        snprintf(err, errcap, "%s:%d: %s", s->file, lineno, m_);                    \
-        tn_script_destroy(s);                                                       \
-        return NULL;                                                                \
+#define FAIL(...)                                                \
+    do {                                                         \
+        char m_[1024];                                           \
+        snprintf(m_, sizeof m_, __VA_ARGS__);                    \
+        snprintf(err, errcap, "%s:%d: %s", s->file, lineno, m_); \
+        tn_script_destroy(s);                                    \
+        return NULL;                                             \
     } while (0)
 
 /* Parse "TX TY" at tok[i], tok[i+1]. */
@@ -86,8 +87,7 @@ static bool parse_tile(const token *tok, int i, int *x, int *y)
     return true;
 }
 
-tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err,
-                           size_t errcap)
+tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err, size_t errcap)
 {
     tn_script *s = calloc(1, sizeof *s);
     if (!s) {
@@ -113,8 +113,10 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             lines += content;
             content = comment = false;
         } else if (!comment && !content) {
-            if (ch == '#') comment = true;
-            else if (ch != ' ' && ch != '\t' && ch != '\r') content = true;
+            if (ch == '#')
+                comment = true;
+            else if (ch != ' ' && ch != '\t' && ch != '\r')
+                content = true;
         }
     }
     s->cmds = calloc(lines, sizeof *s->cmds);
@@ -154,17 +156,22 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             c.op = TN_SC_KEY;
             c.arg = lookup(tok[2].s, KEYS, 4);
             if (c.arg < 0) FAIL("unknown key '%s' (expected left, right, down or jump)", tok[2].s);
-            if (strcmp(tok[3].s, "press") == 0) c.flag = 1;
-            else if (strcmp(tok[3].s, "release") == 0) c.flag = 0;
-            else FAIL("expected press or release, got '%s'", tok[3].s);
+            if (strcmp(tok[3].s, "press") == 0)
+                c.flag = 1;
+            else if (strcmp(tok[3].s, "release") == 0)
+                c.flag = 0;
+            else
+                FAIL("expected press or release, got '%s'", tok[3].s);
         } else if (strcmp(cmd, "click") == 0) {
-            if (nargs != 3 && nargs != 4) FAIL("usage: FRAME click TX TY left|right|middle [shift]");
+            if (nargs != 3 && nargs != 4)
+                FAIL("usage: FRAME click TX TY left|right|middle [shift]");
             c.op = TN_SC_CLICK;
             if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("click needs whole-number tile coordinates");
             c.arg = lookup(tok[4].s, BUTTONS, 3);
             if (c.arg < 0) FAIL("unknown button '%s' (expected left, right or middle)", tok[4].s);
             if (nargs == 4) {
-                if (strcmp(tok[5].s, "shift") != 0) FAIL("unexpected '%s' (only 'shift' may follow)", tok[5].s);
+                if (strcmp(tok[5].s, "shift") != 0)
+                    FAIL("unexpected '%s' (only 'shift' may follow)", tok[5].s);
                 c.flag = 1;
             }
         } else if (strcmp(cmd, "toggle") == 0) {
@@ -172,7 +179,9 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             c.op = TN_SC_TOGGLE;
             if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("toggle needs whole-number tile coordinates");
             c.arg = lookup(tok[4].s, EDITS, 6);
-            if (c.arg < 0) FAIL("unknown tile kind '%s' (expected block, oneway, empty, spawn, dest or item)", tok[4].s);
+            if (c.arg < 0)
+                FAIL("unknown tile kind '%s' (expected block, oneway, empty, spawn, dest or item)",
+                     tok[4].s);
         } else if (strcmp(cmd, "set") == 0 && nargs == 2 && strcmp(tok[2].s, "speed") == 0) {
             static const char *const SPEEDS[] = {"1/8", "1/4", "1/2", "1", "2", "4"};
             static const double SV[] = {0.125, 0.25, 0.5, 1, 2, 4};
@@ -196,9 +205,12 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             long n;
             if (nargs != 1) FAIL("usage: FRAME playback N|all");
             c.op = TN_SC_PLAYBACK;
-            if (strcmp(tok[2].s, "all") == 0) c.value = -1;
-            else if (parse_long(tok[2].s, 0, 100000000L, &n)) c.value = (double)n;
-            else FAIL("playback needs a number of events or 'all', got '%s'", tok[2].s);
+            if (strcmp(tok[2].s, "all") == 0)
+                c.value = -1;
+            else if (parse_long(tok[2].s, 0, 100000000L, &n))
+                c.value = (double)n;
+            else
+                FAIL("playback needs a number of events or 'all', got '%s'", tok[2].s);
         } else if (strcmp(cmd, "set") == 0 || strcmp(cmd, "wanderers") == 0) {
             const char *pname = strcmp(cmd, "set") == 0 ? tok[2].s : "wanderers";
             const char *val = strcmp(cmd, "set") == 0 ? tok[3].s : tok[2].s;
@@ -208,11 +220,13 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (!p) FAIL("unknown parameter '%s'", pname);
             c.op = TN_SC_SET;
             c.name = p->name;
-            if (strcmp(p->name, "planner") == 0 && (!strcmp(val, "classic") || !strcmp(val, "graph")))
+            if (strcmp(p->name, "planner") == 0 &&
+                (!strcmp(val, "classic") || !strcmp(val, "graph")))
                 c.value = strcmp(val, "graph") == 0 ? 1.0 : 0.0;
             else if (!parse_double(val, &c.value))
                 FAIL(strcmp(p->name, "planner") == 0 ? "planner '%s': expected classic or graph"
-                                                      : "'%s' is not a number", val);
+                                                     : "'%s' is not a number",
+                     val);
             if (!(c.value >= p->min && c.value <= p->max))
                 FAIL("%s %s is outside %g..%g", p->name, val, p->min, p->max);
             if (p->integer && c.value != floor(c.value)) FAIL("%s takes whole numbers", p->name);
@@ -221,7 +235,8 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             c.op = TN_SC_GOTO;
             if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("goto needs whole-number tile coordinates");
         } else if (strcmp(cmd, "tool") == 0) {
-            if (nargs != 1) FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
+            if (nargs != 1)
+                FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
             c.op = TN_SC_TOOL;
             c.arg = lookup(tok[2].s, TOOLS, TN_TOOL_COUNT);
             if (c.arg < 0) FAIL("unknown tool '%s'", tok[2].s);
@@ -233,7 +248,8 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             strcpy(c.path, tok[2].s);
         } else {
             FAIL("unknown command '%s' (expected key, click, toggle, set, goto, tool, save, "
-                 "screenshot, wanderers, reset, pause or playback)", cmd);
+                 "screenshot, wanderers, reset, pause or playback)",
+                 cmd);
         }
         s->cmds[s->count++] = c;
     }
@@ -257,8 +273,8 @@ static bool check_tile(const tn_script *s, const tn_script_cmd *c, const tn_worl
     return false;
 }
 
-int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host,
-                    char *err, size_t errcap)
+int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host, char *err,
+                    size_t errcap)
 {
     while (s->next < s->count && s->cmds[s->next].frame <= frame) {
         const tn_script_cmd *c = &s->cmds[s->next++];
@@ -312,12 +328,11 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
         case TN_SC_SAVE:
         case TN_SC_SCREENSHOT: {
             int (*fn)(void *, tn_world *, const char *, char *, size_t) =
-                c->op == TN_SC_SAVE ? (host ? host->save : NULL)
-                                    : (host ? host->screenshot : NULL);
+                c->op == TN_SC_SAVE ? (host ? host->save : NULL) : (host ? host->screenshot : NULL);
             char m[256];
             if (!fn) {
-                snprintf(err, errcap, "%s:%d: %s is not available in this mode", s->file,
-                         c->line, c->op == TN_SC_SAVE ? "save" : "screenshot");
+                snprintf(err, errcap, "%s:%d: %s is not available in this mode", s->file, c->line,
+                         c->op == TN_SC_SAVE ? "save" : "screenshot");
                 return -1;
             }
             if (fn(host->user, w, c->path, m, sizeof m) != 0) {
@@ -338,9 +353,10 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
     if (!s || s->next >= s->count) return 0;
     int n = s->count - s->next;
     const tn_script_cmd *c = &s->cmds[s->next];
-    snprintf(msg, cap, "warning: %s: %d command%s not run: scheduled after the last frame (%ld), "
-             "the first at line %d (frame %ld); raise --frames to run them", s->file, n,
-             n == 1 ? "" : "s", last_frame, c->line, c->frame);
+    snprintf(msg, cap,
+             "warning: %s: %d command%s not run: scheduled after the last frame (%ld), "
+             "the first at line %d (frame %ld); raise --frames to run them",
+             s->file, n, n == 1 ? "" : "s", last_frame, c->line, c->frame);
     return n;
 }
 

@@ -33,27 +33,37 @@
 #define TN_SCRIPT_PATH_MAX 512
 
 typedef enum tn_script_op {
-    TN_SC_KEY, TN_SC_CLICK, TN_SC_TOGGLE, TN_SC_SET, TN_SC_GOTO, TN_SC_TOOL,
-    TN_SC_SAVE, TN_SC_SCREENSHOT, TN_SC_SPEED, TN_SC_RESET, TN_SC_PAUSE, TN_SC_PLAYBACK
+    TN_SC_KEY,
+    TN_SC_CLICK,
+    TN_SC_TOGGLE,
+    TN_SC_SET,
+    TN_SC_GOTO,
+    TN_SC_TOOL,
+    TN_SC_SAVE,
+    TN_SC_SCREENSHOT,
+    TN_SC_SPEED,
+    TN_SC_RESET,
+    TN_SC_PAUSE,
+    TN_SC_PLAYBACK
 } tn_script_op;
 
 typedef struct tn_script_cmd {
     long frame;
     int line;
     tn_script_op op;
-    int x, y;        /* tile, for click/toggle/goto */
-    int arg;         /* key index / button / edit kind / tool; shift flag in `flag` */
-    int flag;        /* key: 1 press 0 release; click: shift */
-    double value;    /* set */
-    const char *name;/* set: parameter name (static storage from the table) */
-    char *path;      /* save/screenshot (owned) */
+    int x, y;         /* tile, for click/toggle/goto */
+    int arg;          /* key index / button / edit kind / tool; shift flag in `flag` */
+    int flag;         /* key: 1 press 0 release; click: shift */
+    double value;     /* set */
+    const char *name; /* set: parameter name (static storage from the table) */
+    char *path;       /* save/screenshot (owned) */
 } tn_script_cmd;
 
 typedef struct tn_script {
     tn_script_cmd *cmds;
     int count, next;
     char file[TN_SCRIPT_PATH_MAX];
-    tn_input keys;   /* key state built by key commands */
+    tn_input keys; /* key state built by key commands */
 } tn_script;
 
 /* What the script needs from its host (the game or the headless runner). */
@@ -75,8 +85,7 @@ int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, c
                        size_t cap);
 
 /* Parse; NULL with "FILE:LINE: problem" in err on any bad line. */
-tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err,
-                           size_t errcap);
+tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err, size_t errcap);
 void tn_script_destroy(tn_script *s);
 /* Commands not run yet (scheduled after the run ended): their number, and
  * when there are any a warning naming the script, the first such line and
@@ -85,7 +94,7 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap);
 
 /* Apply every command due before step `frame`, then copy the key state into
  * the world's input.  Returns 0, or -1 with "FILE:LINE: problem" in err. */
-int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host,
-                    char *err, size_t errcap);
+int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host, char *err,
+                    size_t errcap);
 
 #endif

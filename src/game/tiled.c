@@ -24,7 +24,7 @@
 enum { ENC_CSV, ENC_B64 };
 enum { CMP_NONE, CMP_ZLIB, CMP_GZIP };
 enum { K_UNSET = 0, K_BLOCK, K_ONEWAY, K_NONE };
-#define MARK_START 4 /* a start object (the map keeps it in start_x/y) */
+#define MARK_START 4         /* a start object (the map keeps it in start_x/y) */
 #define GID_MASK 0x0FFFFFFFu /* Tiled's top four bits are flip flags */
 #define MAX_DEPTH 64         /* group layers nested deeper are refused */
 #define PATH_CAP 4096
@@ -69,7 +69,7 @@ typedef struct object {
 
 typedef struct doc {
     int fmt;
-    const char *name; /* messages */
+    const char *name;   /* messages */
     char dir[PATH_CAP]; /* where relative paths start ("" = cwd) */
     char *err;
     size_t cap;
@@ -224,8 +224,10 @@ static const tkind *find_kind(const doc *d, uint32_t gid)
     size_t lo = 0, hi = d->nkinds;
     while (lo < hi) {
         size_t mid = (lo + hi) / 2;
-        if (d->kinds[mid].gid < gid) lo = mid + 1;
-        else hi = mid;
+        if (d->kinds[mid].gid < gid)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < d->nkinds && d->kinds[lo].gid == gid ? &d->kinds[lo] : NULL;
 }
@@ -278,7 +280,8 @@ static int kinds_done(doc *d)
     if (d->nkinds) qsort(d->kinds, d->nkinds, sizeof *d->kinds, cmp_kind);
     for (size_t i = 1; i < d->nkinds; i++)
         if (d->kinds[i].gid == d->kinds[i - 1].gid)
-            return fail(d, "tile %u is described twice (two tilesets overlap, or a tile id repeats)",
+            return fail(d,
+                        "tile %u is described twice (two tilesets overlap, or a tile id repeats)",
                         (unsigned)d->kinds[i].gid);
     for (size_t i = 0; i < d->nkinds; i++) {
         if (d->kinds[i].kind == K_BLOCK && !d->block_gid) d->block_gid = d->kinds[i].gid;
@@ -477,7 +480,8 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
                 if (kind < 0) return -1;
             }
         }
-        if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark)) return -1;
+        if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
+            return -1;
     }
     return tileset_done(d, firstgid, tilecount, first);
 }
@@ -489,7 +493,8 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
-    cJSON_ArrayForEach(t, tiles) {
+    cJSON_ArrayForEach(t, tiles)
+    {
         long long id;
         if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
         int kind = K_UNSET;
@@ -498,14 +503,16 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         cJSON *props = jget(t, "properties"), *p;
         if (props && !cJSON_IsArray(props))
             return fail(d, "%s: tile %lld: \"properties\" is not an array", what, id);
-        cJSON_ArrayForEach(p, props) {
+        cJSON_ArrayForEach(p, props)
+        {
             const char *name = jstr(p, "name");
             if (!name || strcmp(name, "kind") != 0) continue;
             const char *v = jstr(p, "value");
             kind = parse_kind(d, what, id, v ? v : "");
             if (kind < 0) return -1;
         }
-        if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark)) return -1;
+        if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
+            return -1;
     }
     return tileset_done(d, firstgid, tilecount, first);
 }
@@ -514,7 +521,8 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
 static int external_tileset(doc *d, const char *source, uint32_t firstgid)
 {
     char path[PATH_CAP], what[PATH_CAP + 16];
-    if (source[0] == '/') snprintf(path, sizeof path, "%s", source);
+    if (source[0] == '/')
+        snprintf(path, sizeof path, "%s", source);
     else if (snprintf(path, sizeof path, "%s%s", d->dir, source) >= (int)sizeof path)
         return fail(d, "tileset path too long");
     snprintf(what, sizeof what, "tileset %.200s", source);
@@ -530,15 +538,19 @@ static int external_tileset(doc *d, const char *source, uint32_t firstgid)
         xmlDocPtr x = xml_parse(d, buf, len, what);
         if (x) {
             xmlNodePtr root = xmlDocGetRootElement(x);
-            if (!root || !xis(root, "tileset")) fail(d, "%s: the root element is not <tileset>", what);
-            else rc = tsx_tiles(d, root, firstgid, what);
+            if (!root || !xis(root, "tileset"))
+                fail(d, "%s: the root element is not <tileset>", what);
+            else
+                rc = tsx_tiles(d, root, firstgid, what);
             xmlFreeDoc(x);
         }
     } else if (ends_with(path, ".tsj") || ends_with(path, ".json")) {
         cJSON *j = json_parse(d, buf, len, what);
         if (j) {
-            if (!cJSON_IsObject(j)) fail(d, "%s: not a JSON object", what);
-            else rc = tsj_tiles(d, j, firstgid, what);
+            if (!cJSON_IsObject(j))
+                fail(d, "%s: not a JSON object", what);
+            else
+                rc = tsj_tiles(d, j, firstgid, what);
             cJSON_Delete(j);
         }
     } else {
@@ -565,7 +577,8 @@ static layer *new_layer(doc *d, void *node, void *data, const char *name)
     return L;
 }
 
-static int add_chunk(doc *d, layer *L, long long x, long long y, long long w, long long h, void *node)
+static int add_chunk(doc *d, layer *L, long long x, long long y, long long w, long long h,
+                     void *node)
 {
     if (!grow((void **)&L->chunks, &L->capchunks, L->nchunks + 1, sizeof(chunk)))
         return fail(d, "out of memory");
@@ -586,15 +599,26 @@ static object *new_object(doc *d)
 
 static int set_encoding(doc *d, layer *L, const char *enc, const char *comp)
 {
-    if (!enc || strcmp(enc, "csv") == 0) L->enc = ENC_CSV;
-    else if (strcmp(enc, "base64") == 0) L->enc = ENC_B64;
-    else return fail(d, "layer '%s': unknown encoding '%.20s' (expected csv or base64)", L->name, enc);
-    if (!comp || !*comp) L->comp = CMP_NONE;
-    else if (strcmp(comp, "zlib") == 0) L->comp = CMP_ZLIB;
-    else if (strcmp(comp, "gzip") == 0) L->comp = CMP_GZIP;
+    if (!enc || strcmp(enc, "csv") == 0)
+        L->enc = ENC_CSV;
+    else if (strcmp(enc, "base64") == 0)
+        L->enc = ENC_B64;
+    else
+        return fail(d, "layer '%s': unknown encoding '%.20s' (expected csv or base64)", L->name,
+                    enc);
+    if (!comp || !*comp)
+        L->comp = CMP_NONE;
+    else if (strcmp(comp, "zlib") == 0)
+        L->comp = CMP_ZLIB;
+    else if (strcmp(comp, "gzip") == 0)
+        L->comp = CMP_GZIP;
     else if (strcmp(comp, "zstd") == 0)
-        return fail(d, "layer '%s': zstd compression is not supported (save it in Tiled with zlib, gzip or no compression)", L->name);
-    else return fail(d, "layer '%s': unknown compression '%.20s'", L->name, comp);
+        return fail(d,
+                    "layer '%s': zstd compression is not supported (save it in Tiled with zlib, "
+                    "gzip or no compression)",
+                    L->name);
+    else
+        return fail(d, "layer '%s': unknown compression '%.20s'", L->name, comp);
     if (L->comp != CMP_NONE && L->enc != ENC_B64)
         return fail(d, "layer '%s': compression needs base64 encoding", L->name);
     return 0;
@@ -603,7 +627,8 @@ static int set_encoding(doc *d, layer *L, const char *enc, const char *comp)
 static int check_size(doc *d, const char *what, long long w, long long h)
 {
     if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
-        return fail(d, "%s is %lldx%lld tiles; the game takes 1..%d each way", what, w, h, TN_MAP_MAX_SIZE);
+        return fail(d, "%s is %lldx%lld tiles; the game takes 1..%d each way", what, w, h,
+                    TN_MAP_MAX_SIZE);
     return 0;
 }
 
@@ -668,8 +693,13 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
             if (!data) return fail(d, "layer '%s' has no <data>", L->name);
             char *enc = xattr(data, "encoding"), *comp = xattr(data, "compression");
             int rc = 0;
-            if (!enc) rc = fail(d, "layer '%s': tile data as <tile> elements is not supported (use CSV or base64)", L->name);
-            else rc = set_encoding(d, L, enc, comp);
+            if (!enc)
+                rc = fail(
+                    d,
+                    "layer '%s': tile data as <tile> elements is not supported (use CSV or base64)",
+                    L->name);
+            else
+                rc = set_encoding(d, L, enc, comp);
             xmlFree(enc);
             xmlFree(comp);
             if (rc) return -1;
@@ -681,7 +711,8 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
                     xint(d, n, "height", 0, INT_MAX, true, 0, what, &h))
                     return -1;
                 if (w != d->w || h != d->h)
-                    return fail(d, "layer '%s' is %lldx%lld tiles, the map %lldx%lld", L->name, w, h, d->w, d->h);
+                    return fail(d, "layer '%s' is %lldx%lld tiles, the map %lldx%lld", L->name, w,
+                                h, d->w, d->h);
                 if (add_chunk(d, L, 0, 0, w, h, data)) return -1;
             } else {
                 for (xmlNodePtr c = data->children; c; c = c->next) {
@@ -727,7 +758,8 @@ static int tmx_scan(doc *d)
         long long fg;
         if (xint(d, n, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
         char *src = xattr(n, "source");
-        int rc = src ? external_tileset(d, src, (uint32_t)fg) : tsx_tiles(d, n, (uint32_t)fg, "tileset (embedded)");
+        int rc = src ? external_tileset(d, src, (uint32_t)fg)
+                     : tsx_tiles(d, n, (uint32_t)fg, "tileset (embedded)");
         xmlFree(src);
         if (rc) return -1;
     }
@@ -774,7 +806,8 @@ static int tmj_layers(doc *d, const cJSON *arr, int depth)
     if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
     if (!cJSON_IsArray(arr)) return fail(d, "\"layers\" is not an array");
     const cJSON *n;
-    cJSON_ArrayForEach(n, arr) {
+    cJSON_ArrayForEach(n, arr)
+    {
         const char *type = jstr(n, "type");
         if (!type) return fail(d, "a layer has no \"type\"");
         if (strcmp(type, "group") == 0) {
@@ -783,14 +816,14 @@ static int tmj_layers(doc *d, const cJSON *arr, int depth)
             if (!d->first_ogroup) d->first_ogroup = (void *)n;
             cJSON *objs = jget(n, "objects"), *o;
             if (objs && !cJSON_IsArray(objs)) return fail(d, "\"objects\" is not an array");
-            cJSON_ArrayForEach(o, objs)
-                if (tmj_object(d, o, n)) return -1;
+            cJSON_ArrayForEach(o, objs) if (tmj_object(d, o, n)) return -1;
         } else if (strcmp(type, "tilelayer") == 0) {
             layer *L = new_layer(d, (void *)n, (void *)n, jstr(n, "name"));
             if (!L) return -1;
             cJSON *enc = jget(n, "encoding"), *comp = jget(n, "compression");
             if ((enc && !cJSON_IsString(enc)) || (comp && !cJSON_IsString(comp)))
-                return fail(d, "layer '%s': \"encoding\" and \"compression\" must be strings", L->name);
+                return fail(d, "layer '%s': \"encoding\" and \"compression\" must be strings",
+                            L->name);
             if (set_encoding(d, L, enc ? enc->valuestring : NULL, comp ? comp->valuestring : NULL))
                 return -1;
             char what[200];
@@ -801,7 +834,8 @@ static int tmj_layers(doc *d, const cJSON *arr, int depth)
                     jint(d, n, "height", 0, INT_MAX, true, 0, what, &h))
                     return -1;
                 if (w != d->w || h != d->h)
-                    return fail(d, "layer '%s' is %lldx%lld tiles, the map %lldx%lld", L->name, w, h, d->w, d->h);
+                    return fail(d, "layer '%s' is %lldx%lld tiles, the map %lldx%lld", L->name, w,
+                                h, d->w, d->h);
                 if (!jget(n, "data")) return fail(d, "layer '%s' has no \"data\"", L->name);
                 if (add_chunk(d, L, 0, 0, w, h, (void *)n)) return -1;
             } else {
@@ -809,7 +843,8 @@ static int tmj_layers(doc *d, const cJSON *arr, int depth)
                 if (chunks && !cJSON_IsArray(chunks))
                     return fail(d, "layer '%s': \"chunks\" is not an array", L->name);
                 snprintf(what, sizeof what, "layer '%s' chunk", L->name);
-                cJSON_ArrayForEach(c, chunks) {
+                cJSON_ArrayForEach(c, chunks)
+                {
                     long long x, y, w, h;
                     if (jint(d, c, "x", -1000000000, 1000000000, true, 0, what, &x) ||
                         jint(d, c, "y", -1000000000, 1000000000, true, 0, what, &y) ||
@@ -830,10 +865,12 @@ static int tmj_scan(doc *d)
     cJSON *m = d->json;
     if (!cJSON_IsObject(m)) return fail(d, "not a Tiled map (not a JSON object)");
     const char *type = jstr(m, "type");
-    if (type && strcmp(type, "map") != 0) return fail(d, "not a Tiled map (\"type\" is '%.20s')", type);
+    if (type && strcmp(type, "map") != 0)
+        return fail(d, "not a Tiled map (\"type\" is '%.20s')", type);
     const char *o = jstr(m, "orientation");
     if (!o || strcmp(o, "orthogonal") != 0)
-        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", o ? o : "(none)");
+        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)",
+                    o ? o : "(none)");
     d->infinite = cJSON_IsTrue(jget(m, "infinite"));
     if (jint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
         jint(d, m, "height", 0, INT_MAX, true, 0, "the map", &d->h) ||
@@ -843,11 +880,13 @@ static int tmj_scan(doc *d)
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
     cJSON *tss = jget(m, "tilesets"), *ts;
     if (tss && !cJSON_IsArray(tss)) return fail(d, "\"tilesets\" is not an array");
-    cJSON_ArrayForEach(ts, tss) {
+    cJSON_ArrayForEach(ts, tss)
+    {
         long long fg;
         if (jint(d, ts, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
         const char *src = jstr(ts, "source");
-        if (src ? external_tileset(d, src, (uint32_t)fg) : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)"))
+        if (src ? external_tileset(d, src, (uint32_t)fg)
+                : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)"))
             return -1;
     }
     if (kinds_done(d)) return -1;
@@ -880,8 +919,8 @@ static int sink_put(sink *s, uint32_t gid)
         if (s->d->stamp) { /* Tiled never writes overlapping chunks; their meaning would be unclear */
             uint16_t me = (uint16_t)(s->L - s->d->layers + 1);
             if (s->d->stamp[idx] == me)
-                return fail(s->d, "%s overlaps another chunk of the layer at tile %lld,%lld", s->what,
-                            s->c->x + s->col, s->c->y + s->row);
+                return fail(s->d, "%s overlaps another chunk of the layer at tile %lld,%lld",
+                            s->what, s->c->x + s->col, s->c->y + s->row);
             s->d->stamp[idx] = me;
         }
     }
@@ -892,8 +931,10 @@ static int sink_put(sink *s, uint32_t gid)
         int k = gid_kind(s->d, g);
         if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
         uint8_t *t = &s->m->tile[idx];
-        if (k == K_BLOCK) *t = TN_TILE_BLOCK;
-        else if (k == K_ONEWAY && *t == TN_TILE_EMPTY) *t = TN_TILE_ONEWAY;
+        if (k == K_BLOCK)
+            *t = TN_TILE_BLOCK;
+        else if (k == K_ONEWAY && *t == TN_TILE_EMPTY)
+            *t = TN_TILE_ONEWAY;
     }
     s->i++;
     if (++s->col == s->c->w) {
@@ -903,10 +944,7 @@ static int sink_put(sink *s, uint32_t gid)
     return 0;
 }
 
-static bool is_space(char c)
-{
-    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
-}
+static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 static int decode_csv_text(sink *s, const char *p, const char *end)
 {
@@ -987,8 +1025,8 @@ static int put_bytes(sink *s, const unsigned char *b, size_t n, unsigned char *c
         carry[(*nc)++] = b[i++];
         if (*nc == 4) {
             *nc = 0;
-            if (sink_put(s, (uint32_t)carry[0] | (uint32_t)carry[1] << 8 | (uint32_t)carry[2] << 16 |
-                                (uint32_t)carry[3] << 24))
+            if (sink_put(s, (uint32_t)carry[0] | (uint32_t)carry[1] << 8 |
+                                (uint32_t)carry[2] << 16 | (uint32_t)carry[3] << 24))
                 return -1;
         }
     }
@@ -1017,8 +1055,11 @@ static int decode_b64(sink *s, const char *p, const char *end, int comp)
     int nc = 0, rc = 0;
     size_t limit = s->n * 4;
     if (comp == CMP_NONE) {
-        if (n != limit) rc = fail(s->d, "%s: %zu bytes of tile data, expected %zu (%zu tiles)", s->what, n, limit, s->n);
-        else rc = put_bytes(s, b, n, carry, &nc);
+        if (n != limit)
+            rc = fail(s->d, "%s: %zu bytes of tile data, expected %zu (%zu tiles)", s->what, n,
+                      limit, s->n);
+        else
+            rc = put_bytes(s, b, n, carry, &nc);
         free(b);
         return rc;
     }
@@ -1045,8 +1086,9 @@ static int decode_b64(sink *s, const char *p, const char *end, int comp)
         }
         total += got;
         if (total > limit) {
-            rc = fail(s->d, "%s: the %s data inflates to more than the layer's %zu bytes (%zu tiles)", s->what,
-                      cname[comp], limit, s->n);
+            rc = fail(s->d,
+                      "%s: the %s data inflates to more than the layer's %zu bytes (%zu tiles)",
+                      s->what, cname[comp], limit, s->n);
             break;
         }
         if (put_bytes(s, out, got, carry, &nc)) {
@@ -1054,9 +1096,11 @@ static int decode_b64(sink *s, const char *p, const char *end, int comp)
             break;
         }
         if (r == Z_STREAM_END) {
-            if (z.avail_in) rc = fail(s->d, "%s: data after the end of the %s stream", s->what, cname[comp]);
+            if (z.avail_in)
+                rc = fail(s->d, "%s: data after the end of the %s stream", s->what, cname[comp]);
             else if (total != limit)
-                rc = fail(s->d, "%s: %zu bytes of tile data, expected %zu (%zu tiles)", s->what, total, limit, s->n);
+                rc = fail(s->d, "%s: %zu bytes of tile data, expected %zu (%zu tiles)", s->what,
+                          total, limit, s->n);
             break;
         }
         if (got == 0 && z.avail_in == 0) {
@@ -1080,8 +1124,10 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
     s.grid = grid;
     s.covered = covered;
     s.n = (size_t)c->w * (size_t)c->h;
-    if (d->infinite) snprintf(s.what, sizeof s.what, "layer '%s' chunk %lld,%lld", L->name, c->x, c->y);
-    else snprintf(s.what, sizeof s.what, "layer '%s'", L->name);
+    if (d->infinite)
+        snprintf(s.what, sizeof s.what, "layer '%s' chunk %lld,%lld", L->name, c->x, c->y);
+    else
+        snprintf(s.what, sizeof s.what, "layer '%s'", L->name);
     int rc;
     if (d->fmt == TN_TILED_TMX) {
         char *text = (char *)xmlNodeGetContent((xmlNodePtr)c->node);
@@ -1092,21 +1138,28 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
     } else {
         cJSON *data = jget((cJSON *)c->node, "data");
         if (L->enc == ENC_B64) {
-            if (!cJSON_IsString(data)) return fail(d, "%s: \"data\" is not a base64 string", s.what);
-            rc = decode_b64(&s, data->valuestring, data->valuestring + strlen(data->valuestring), L->comp);
+            if (!cJSON_IsString(data))
+                return fail(d, "%s: \"data\" is not a base64 string", s.what);
+            rc = decode_b64(&s, data->valuestring, data->valuestring + strlen(data->valuestring),
+                            L->comp);
         } else {
-            if (!cJSON_IsArray(data)) return fail(d, "%s: \"data\" is not an array of tile numbers", s.what);
+            if (!cJSON_IsArray(data))
+                return fail(d, "%s: \"data\" is not an array of tile numbers", s.what);
             cJSON *v = data->child;
             if (d->nspans && v && !v->next && cJSON_IsNumber(v) && v->valuedouble < 0) {
                 /* a blanked array: decode the original text */
                 long k = -(long)v->valuedouble - 1;
-                if (k < 0 || k >= d->nspans) return fail(d, "%s: internal error (tile array %ld)", s.what, k);
-                rc = decode_csv_text(&s, d->src + d->span_at[k], d->src + d->span_at[k] + d->span_len[k]);
-                if (rc == 0 && s.i != s.n) rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
+                if (k < 0 || k >= d->nspans)
+                    return fail(d, "%s: internal error (tile array %ld)", s.what, k);
+                rc = decode_csv_text(&s, d->src + d->span_at[k],
+                                     d->src + d->span_at[k] + d->span_len[k]);
+                if (rc == 0 && s.i != s.n)
+                    rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
                 return rc;
             }
             rc = 0;
-            cJSON_ArrayForEach(v, data) {
+            cJSON_ArrayForEach(v, data)
+            {
                 double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
                 if (!(x >= 0 && x <= (double)UINT32_MAX) || x != floor(x)) {
                     rc = fail(d, "%s: \"data\" holds something other than a tile number", s.what);
@@ -1174,7 +1227,8 @@ static char *blank_arrays(doc *d, const char *buf, size_t len)
         size_t p = k + 1;
         while (p < len && is_space(buf[p])) p++;
         if (p < len && buf[p] == '-') conflict = true;
-        while (p < len && ((buf[p] >= '0' && buf[p] <= '9') || buf[p] == ',' || is_space(buf[p]))) p++;
+        while (p < len && ((buf[p] >= '0' && buf[p] <= '9') || buf[p] == ',' || is_space(buf[p])))
+            p++;
         if (p >= len || buf[p] != ']' || p - k < 64) continue;
         if (!copy && !(copy = malloc(len ? len : 1))) break;
         if (!grow((void **)&d->span_at, &d->capspans, d->nspans + 1, sizeof(size_t))) break;
@@ -1191,7 +1245,8 @@ static char *blank_arrays(doc *d, const char *buf, size_t len)
             if (copy[q] != '\n' && copy[q] != '\r') copy[q] = ' ';
         memcpy(copy + k, marker, (size_t)mn); /* p - k >= 64: it fits, and no line break is lost */
         for (size_t q = k; q < k + (size_t)mn; q++)
-            if (buf[q] == '\n' || buf[q] == '\r') conflict = true; /* keep it simple: no fast path */
+            if (buf[q] == '\n' || buf[q] == '\r')
+                conflict = true; /* keep it simple: no fast path */
         i = p + 1;
     }
     if (conflict || d->nspans == 0) {
@@ -1203,8 +1258,8 @@ static char *blank_arrays(doc *d, const char *buf, size_t len)
     return copy;
 }
 
-static int doc_read(doc *d, const char *buf, size_t len, const char *path, int fmt, char *err, size_t cap,
-                    bool fast)
+static int doc_read(doc *d, const char *buf, size_t len, const char *path, int fmt, char *err,
+                    size_t cap, bool fast)
 {
     memset(d, 0, sizeof *d);
     d->fmt = fmt;
@@ -1259,9 +1314,11 @@ static int snap_objects(doc *d)
             cx = o->x + o->w / 2;
             cy = o->y + o->h / 2;
         }
-        double fx = floor(cx / (double)d->tw) - (double)d->ox, fy = floor(cy / (double)d->th) - (double)d->oy;
+        double fx = floor(cx / (double)d->tw) - (double)d->ox,
+               fy = floor(cy / (double)d->th) - (double)d->oy;
         if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h))
-            return fail(d, "object %lld (%s) at %g,%g is outside the map", o->id, CLASS_NAME[o->mark], o->x, o->y);
+            return fail(d, "object %lld (%s) at %g,%g is outside the map", o->id,
+                        CLASS_NAME[o->mark], o->x, o->y);
         o->tx = (int)fx;
         o->ty = (int)fy;
     }
@@ -1280,10 +1337,11 @@ static int place_objects(doc *d, tn_map *m)
         for (int j = 0; j < i; j++) {
             const object *p = &d->objs[j];
             if (p->tx == o->tx && p->ty == o->ty)
-                return fail(d, "object %lld (%s) is on the same tile %d,%d as object %lld (%s)", o->id,
-                            CLASS_NAME[o->mark], o->tx, o->ty, p->id, CLASS_NAME[p->mark]);
+                return fail(d, "object %lld (%s) is on the same tile %d,%d as object %lld (%s)",
+                            o->id, CLASS_NAME[o->mark], o->tx, o->ty, p->id, CLASS_NAME[p->mark]);
             if (o->mark == MARK_START && p->mark == MARK_START)
-                return fail(d, "object %lld is a second start (the first is object %lld)", o->id, p->id);
+                return fail(d, "object %lld is a second start (the first is object %lld)", o->id,
+                            p->id);
         }
         if (o->mark == MARK_START) {
             m->start_x = o->tx;
@@ -1304,10 +1362,11 @@ static int doc_map(doc *d, tn_map **out)
     unsigned long long total = 0;
     for (int i = 0; i < d->nlayers; i++)
         for (int k = 0; k < d->layers[i].nchunks; k++)
-            total += (unsigned long long)d->layers[i].chunks[k].w * (unsigned long long)d->layers[i].chunks[k].h;
+            total += (unsigned long long)d->layers[i].chunks[k].w *
+                     (unsigned long long)d->layers[i].chunks[k].h;
     if (total > TILES_MAX)
-        return fail(d, "the layers hold %llu tiles in all, more than the %llu the game reads", total,
-                    (unsigned long long)TILES_MAX);
+        return fail(d, "the layers hold %llu tiles in all, more than the %llu the game reads",
+                    total, (unsigned long long)TILES_MAX);
     if (d->infinite && d->nlayers > 65535) return fail(d, "more than 65535 tile layers");
     tn_error e;
     tn_map *m = NULL;
@@ -1364,10 +1423,7 @@ const char *tn_tiled_origin(int fmt)
     return fmt == TN_TILED_TMX || fmt == TN_TILED_TMJ ? g_origin[fmt] : "";
 }
 
-void tn_tiled_forget(void)
-{
-    memset(g_origin, 0, sizeof g_origin);
-}
+void tn_tiled_forget(void) { memset(g_origin, 0, sizeof g_origin); }
 
 /* ------------------------------------------------------------ encoding */
 
@@ -1396,10 +1452,7 @@ static void sb_put(sbuf *b, const char *s, size_t n)
     b->p[b->n] = '\0';
 }
 
-static void sb_str(sbuf *b, const char *s)
-{
-    sb_put(b, s, strlen(s));
-}
+static void sb_str(sbuf *b, const char *s) { sb_put(b, s, strlen(s)); }
 
 static void sb_fmt(sbuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -1451,7 +1504,8 @@ static int encode_gids(doc *d, const uint32_t *g, int w, int h, int enc, int com
     if (enc == ENC_CSV) {
         for (size_t i = 0; i < n; i++) {
             sb_u32(out, g[i]);
-            if (i + 1 < n) sb_put(out, (i + 1) % (size_t)w ? "," : ",\n", (i + 1) % (size_t)w ? 1 : 2);
+            if (i + 1 < n)
+                sb_put(out, (i + 1) % (size_t)w ? "," : ",\n", (i + 1) % (size_t)w ? 1 : 2);
         }
         return out->oom ? fail(d, "out of memory") : 0;
     }
@@ -1470,7 +1524,8 @@ static int encode_gids(doc *d, const uint32_t *g, int w, int h, int enc, int com
     }
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, comp == CMP_GZIP ? 16 + MAX_WBITS : MAX_WBITS, 8,
+    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED,
+                     comp == CMP_GZIP ? 16 + MAX_WBITS : MAX_WBITS, 8,
                      Z_DEFAULT_STRATEGY) != Z_OK) {
         free(raw);
         return fail(d, "out of memory");
@@ -1579,8 +1634,10 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
             if (!chunks) return fail(d, "out of memory");
         }
         cJSON *c = cJSON_CreateObject();
-        if (!c || !cJSON_AddArrayToObject(c, "data") || !cJSON_AddNumberToObject(c, "height", (double)(y1 - y0)) ||
-            !cJSON_AddNumberToObject(c, "width", (double)(x1 - x0)) || !cJSON_AddNumberToObject(c, "x", (double)x0) ||
+        if (!c || !cJSON_AddArrayToObject(c, "data") ||
+            !cJSON_AddNumberToObject(c, "height", (double)(y1 - y0)) ||
+            !cJSON_AddNumberToObject(c, "width", (double)(x1 - x0)) ||
+            !cJSON_AddNumberToObject(c, "x", (double)x0) ||
             !cJSON_AddNumberToObject(c, "y", (double)y0) || !cJSON_AddItemToArray(chunks, c)) {
             cJSON_Delete(c);
             return fail(d, "out of memory");
@@ -1589,7 +1646,8 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
     }
     if (add_chunk(d, L, x0, y0, x1 - x0, y1 - y0, node)) return -1;
     for (long long y = y0; y < y1; y++)
-        for (long long x = x0; x < x1; x++) L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox)] = 1;
+        for (long long x = x0; x < x1; x++)
+            L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox)] = 1;
     return 0;
 }
 
@@ -1598,7 +1656,8 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
  * is partly covered already. */
 static int grow_layer(doc *d, layer *L)
 {
-    long long bx0 = (long long)floor((double)d->ox / 16) * 16, by0 = (long long)floor((double)d->oy / 16) * 16;
+    long long bx0 = (long long)floor((double)d->ox / 16) * 16,
+              by0 = (long long)floor((double)d->oy / 16) * 16;
     int first_new = L->nchunks;
     for (long long by = by0; by < d->oy + d->h; by += 16) {
         for (long long bx = bx0; bx < d->ox + d->w; bx += 16) {
@@ -1609,8 +1668,10 @@ static int grow_layer(doc *d, layer *L)
             for (long long y = y0; y < y1; y++)
                 for (long long x = x0; x < x1; x++) {
                     size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
-                    if (L->covered[i]) partly = true;
-                    else if (L->grid[i]) need = true;
+                    if (L->covered[i])
+                        partly = true;
+                    else if (L->grid[i])
+                        need = true;
                 }
             if (!need) continue;
             if (!partly) {
@@ -1626,7 +1687,9 @@ static int grow_layer(doc *d, layer *L)
                         continue;
                     }
                     long long e = x;
-                    while (e < x1 && !L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(e - d->ox)]) e++;
+                    while (e < x1 &&
+                           !L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(e - d->ox)])
+                        e++;
                     if (new_chunk(d, L, x, y, e, y + 1)) return -1;
                     x = e;
                 }
@@ -1650,8 +1713,10 @@ static int grow_layer(doc *d, layer *L)
         for (int k = 0; k < 4; k++) {
             cJSON *v = cJSON_CreateNumber((double)vals[k]);
             if (!v) return fail(d, "out of memory");
-            if (jget(n, keys[k])) cJSON_ReplaceItemInObjectCaseSensitive(n, keys[k], v);
-            else cJSON_AddItemToObject(n, keys[k], v);
+            if (jget(n, keys[k]))
+                cJSON_ReplaceItemInObjectCaseSensitive(n, keys[k], v);
+            else
+                cJSON_AddItemToObject(n, keys[k], v);
         }
     }
     return 0;
@@ -1682,13 +1747,21 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         }
         int want = m->tile[i];
         if (want == TN_TILE_BLOCK) {
-            if (d->block_gid) put_cell(T ? T : O, i, d->block_gid);
-            else if (d->plain_gid && T) put_cell(T, i, d->plain_gid);
-            else return fail(d, "cannot save a block: no tile has kind=block and no tile layer other than 'oneway' exists");
+            if (d->block_gid)
+                put_cell(T ? T : O, i, d->block_gid);
+            else if (d->plain_gid && T)
+                put_cell(T, i, d->plain_gid);
+            else
+                return fail(d, "cannot save a block: no tile has kind=block and no tile layer "
+                               "other than 'oneway' exists");
         } else if (want == TN_TILE_ONEWAY) {
-            if (d->oneway_gid) put_cell(T ? T : O, i, d->oneway_gid);
-            else if (d->plain_gid && O) put_cell(O, i, d->plain_gid);
-            else return fail(d, "cannot save a one-way platform: no tile has kind=oneway and no layer is named 'oneway'");
+            if (d->oneway_gid)
+                put_cell(T ? T : O, i, d->oneway_gid);
+            else if (d->plain_gid && O)
+                put_cell(O, i, d->plain_gid);
+            else
+                return fail(d, "cannot save a one-way platform: no tile has kind=oneway and no "
+                               "layer is named 'oneway'");
         }
     }
     for (int k = 0; k < d->nlayers; k++) {
@@ -1761,8 +1834,11 @@ static int patch_objects(doc *d, const tn_map *m)
             want[idx] = 0;
             continue;
         }
-        if (d->fmt == TN_TILED_TMX) tmx_remove((xmlNodePtr)o->node);
-        else cJSON_Delete(cJSON_DetachItemViaPointer(jget((cJSON *)o->group, "objects"), (cJSON *)o->node));
+        if (d->fmt == TN_TILED_TMX)
+            tmx_remove((xmlNodePtr)o->node);
+        else
+            cJSON_Delete(
+                cJSON_DetachItemViaPointer(jget((cJSON *)o->group, "objects"), (cJSON *)o->node));
     }
     long long next;
     int rc = 0;
@@ -1805,7 +1881,8 @@ static int patch_objects(doc *d, const tn_map *m)
                 cJSON_AddNumberToObject(g, "y", 0);
                 cJSON_AddItemToArray(layers, g);
                 if (jget(d->json, "nextlayerid"))
-                    cJSON_ReplaceItemInObjectCaseSensitive(d->json, "nextlayerid", cJSON_CreateNumber((double)lid + 1));
+                    cJSON_ReplaceItemInObjectCaseSensitive(d->json, "nextlayerid",
+                                                           cJSON_CreateNumber((double)lid + 1));
                 group = g;
             }
             if (rc) break;
@@ -1854,7 +1931,8 @@ static int patch_objects(doc *d, const tn_map *m)
         if (xmlHasProp(d->xmap, (const xmlChar *)"nextobjectid"))
             xmlSetProp(d->xmap, (const xmlChar *)"nextobjectid", (const xmlChar *)v);
     } else if (jget(d->json, "nextobjectid")) {
-        cJSON_ReplaceItemInObjectCaseSensitive(d->json, "nextobjectid", cJSON_CreateNumber((double)next));
+        cJSON_ReplaceItemInObjectCaseSensitive(d->json, "nextobjectid",
+                                               cJSON_CreateNumber((double)next));
     }
     return 0;
 }
@@ -1919,7 +1997,8 @@ static bool rewrite(const char *tdir, const char *odir, const char *src, char *o
 static void tmx_rewrite(xmlNodePtr n, const char *attr, const char *tdir, const char *odir)
 {
     char *src = xattr(n, attr), out[PATH_CAP];
-    if (rewrite(tdir, odir, src, out, sizeof out)) xmlSetProp(n, (const xmlChar *)attr, (const xmlChar *)out);
+    if (rewrite(tdir, odir, src, out, sizeof out))
+        xmlSetProp(n, (const xmlChar *)attr, (const xmlChar *)out);
     xmlFree(src);
 }
 
@@ -1938,12 +2017,13 @@ static int rewrite_paths(doc *d, const char *out_path)
     dir_of(out_path, odir_in, sizeof odir_in);
     if (strcmp(odir_in, d->dir) == 0) return 0; /* the same directory */
     if (!realpath(*odir_in ? odir_in : ".", odir)) {
-        snprintf(d->err, d->cap, "%s: cannot save into the directory '%s': %s", out_path, *odir_in ? odir_in : ".",
-                 strerror(errno));
+        snprintf(d->err, d->cap, "%s: cannot save into the directory '%s': %s", out_path,
+                 *odir_in ? odir_in : ".", strerror(errno));
         return -1;
     }
     if (!realpath(*d->dir ? d->dir : ".", tdir))
-        return fail(d, "cannot resolve the directory '%s': %s", *d->dir ? d->dir : ".", strerror(errno));
+        return fail(d, "cannot resolve the directory '%s': %s", *d->dir ? d->dir : ".",
+                    strerror(errno));
     if (strcmp(tdir, odir) == 0) return 0;
     if (d->fmt == TN_TILED_TMX) {
         for (xmlNodePtr n = d->xmap->children; n; n = n->next) {
@@ -1958,7 +2038,8 @@ static int rewrite_paths(doc *d, const char *out_path)
         }
     } else {
         cJSON *ts;
-        cJSON_ArrayForEach(ts, jget(d->json, "tilesets")) {
+        cJSON_ArrayForEach(ts, jget(d->json, "tilesets"))
+        {
             tmj_rewrite(ts, "source", tdir, odir);
             tmj_rewrite(ts, "image", tdir, odir);
         }
@@ -1978,30 +2059,42 @@ static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
     uint32_t *zero = calloc(n, sizeof *zero);
     if (!zero) return fail(d, "out of memory");
     sbuf data = {0};
-    int rc = encode_gids(d, zero, w, h, small ? ENC_CSV : ENC_B64, small ? CMP_NONE : CMP_ZLIB, &data);
+    int rc =
+        encode_gids(d, zero, w, h, small ? ENC_CSV : ENC_B64, small ? CMP_NONE : CMP_ZLIB, &data);
     free(zero);
     if (rc) return -1;
     static const char *const kinds[] = {"block", "oneway", "none", "none", "none", "none"};
     static const char *const classes[] = {"", "", "spawn", "dest", "item", "start"};
     if (fmt == TN_TILED_TMX) {
         sb_str(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        sb_fmt(b, "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" renderorder=\"right-down\" "
-                  "width=\"%d\" height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\" nextlayerid=\"3\" "
-                  "nextobjectid=\"1\">\n", w, h, TN_TILE_PX, TN_TILE_PX);
-        sb_str(b, " <tileset firstgid=\"1\" name=\"tilenav\" tilewidth=\"16\" tileheight=\"16\" tilecount=\"6\" columns=\"6\">\n"
+        sb_fmt(b,
+               "<map version=\"1.10\" tiledversion=\"1.10.2\" orientation=\"orthogonal\" "
+               "renderorder=\"right-down\" "
+               "width=\"%d\" height=\"%d\" tilewidth=\"%d\" tileheight=\"%d\" infinite=\"0\" "
+               "nextlayerid=\"3\" "
+               "nextobjectid=\"1\">\n",
+               w, h, TN_TILE_PX, TN_TILE_PX);
+        sb_str(b, " <tileset firstgid=\"1\" name=\"tilenav\" tilewidth=\"16\" tileheight=\"16\" "
+                  "tilecount=\"6\" columns=\"6\">\n"
                   "  <image source=\"tilenav.png\" width=\"96\" height=\"16\"/>\n");
         for (int i = 0; i < 6; i++) {
-            sb_fmt(b, "  <tile id=\"%d\"%s%s%s>\n   <properties>\n    <property name=\"kind\" value=\"%s\"/>\n"
-                      "   </properties>\n  </tile>\n", i, *classes[i] ? " type=\"" : "", classes[i],
-                   *classes[i] ? "\"" : "", kinds[i]);
+            sb_fmt(b,
+                   "  <tile id=\"%d\"%s%s%s>\n   <properties>\n    <property name=\"kind\" "
+                   "value=\"%s\"/>\n"
+                   "   </properties>\n  </tile>\n",
+                   i, *classes[i] ? " type=\"" : "", classes[i], *classes[i] ? "\"" : "", kinds[i]);
         }
         sb_str(b, " </tileset>\n");
-        sb_fmt(b, " <layer id=\"1\" name=\"terrain\" width=\"%d\" height=\"%d\">\n  <data encoding=\"%s\"%s>\n",
+        sb_fmt(b,
+               " <layer id=\"1\" name=\"terrain\" width=\"%d\" height=\"%d\">\n  <data "
+               "encoding=\"%s\"%s>\n",
                w, h, small ? "csv" : "base64", small ? "" : " compression=\"zlib\"");
         sb_put(b, data.p, data.n);
         sb_str(b, "\n</data>\n </layer>\n <objectgroup id=\"2\" name=\"tilenav\"/>\n</map>\n");
     } else {
-        sb_fmt(b, "{ \"compressionlevel\":-1, \"height\":%d, \"infinite\":false,\n \"layers\":[\n  {", h);
+        sb_fmt(b,
+               "{ \"compressionlevel\":-1, \"height\":%d, \"infinite\":false,\n \"layers\":[\n  {",
+               h);
         if (small) {
             for (size_t i = 0; i < data.n; i++)
                 if (data.p[i] == '\n') data.p[i] = ' ';
@@ -2013,26 +2106,39 @@ static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
             sb_put(b, data.p, data.n);
             sb_str(b, "\",");
         }
-        sb_fmt(b, " \"height\":%d, \"id\":1, \"name\":\"terrain\", \"opacity\":1, \"type\":\"tilelayer\", "
-                  "\"visible\":true, \"width\":%d, \"x\":0, \"y\":0 },\n", h, w);
-        sb_str(b, "  { \"draworder\":\"topdown\", \"id\":2, \"name\":\"tilenav\", \"objects\":[], \"opacity\":1, "
+        sb_fmt(b,
+               " \"height\":%d, \"id\":1, \"name\":\"terrain\", \"opacity\":1, "
+               "\"type\":\"tilelayer\", "
+               "\"visible\":true, \"width\":%d, \"x\":0, \"y\":0 },\n",
+               h, w);
+        sb_str(b, "  { \"draworder\":\"topdown\", \"id\":2, \"name\":\"tilenav\", \"objects\":[], "
+                  "\"opacity\":1, "
                   "\"type\":\"objectgroup\", \"visible\":true, \"x\":0, \"y\":0 }],\n");
-        sb_str(b, " \"nextlayerid\":3, \"nextobjectid\":1, \"orientation\":\"orthogonal\", \"renderorder\":\"right-down\",\n"
+        sb_str(b, " \"nextlayerid\":3, \"nextobjectid\":1, \"orientation\":\"orthogonal\", "
+                  "\"renderorder\":\"right-down\",\n"
                   " \"tiledversion\":\"1.10.2\", \"tileheight\":16,\n"
-                  " \"tilesets\":[{ \"columns\":6, \"firstgid\":1, \"image\":\"tilenav.png\", \"imageheight\":16, "
-                  "\"imagewidth\":96, \"margin\":0, \"name\":\"tilenav\", \"spacing\":0, \"tilecount\":6, "
+                  " \"tilesets\":[{ \"columns\":6, \"firstgid\":1, \"image\":\"tilenav.png\", "
+                  "\"imageheight\":16, "
+                  "\"imagewidth\":96, \"margin\":0, \"name\":\"tilenav\", \"spacing\":0, "
+                  "\"tilecount\":6, "
                   "\"tileheight\":16, \"tilewidth\":16,\n   \"tiles\":[");
         for (int i = 0; i < 6; i++)
-            sb_fmt(b, "%s{ \"id\":%d,%s%s%s \"properties\":[{ \"name\":\"kind\", \"type\":\"string\", \"value\":\"%s\" }] }",
-                   i ? ", " : "", i, *classes[i] ? " \"type\":\"" : "", classes[i], *classes[i] ? "\"," : "", kinds[i]);
-        sb_fmt(b, "] }],\n \"tilewidth\":16, \"type\":\"map\", \"version\":\"1.10\", \"width\":%d }\n", w);
+            sb_fmt(b,
+                   "%s{ \"id\":%d,%s%s%s \"properties\":[{ \"name\":\"kind\", \"type\":\"string\", "
+                   "\"value\":\"%s\" }] }",
+                   i ? ", " : "", i, *classes[i] ? " \"type\":\"" : "", classes[i],
+                   *classes[i] ? "\"," : "", kinds[i]);
+        sb_fmt(b,
+               "] }],\n \"tilewidth\":16, \"type\":\"map\", \"version\":\"1.10\", \"width\":%d }\n",
+               w);
     }
     free(data.p);
     return b->oom ? fail(d, "out of memory") : 0;
 }
 
 int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const char *tmpl_path,
-                    const char *out_path, int fmt, char **out, size_t *out_len, char *err, size_t cap)
+                    const char *out_path, int fmt, char **out, size_t *out_len, char *err,
+                    size_t cap)
 {
     *out = NULL;
     *out_len = 0;
@@ -2097,9 +2203,10 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     /* Read it back: it must load as exactly this map. */
     tn_map *back = NULL;
     char berr[512];
-    if (tn_tiled_load_buffer(text, len, out_path, fmt, &back, berr, sizeof berr) != 0 || !tn_map_equal(back, m)) {
-        snprintf(err, cap, "%s: the document would not read back as the same map (%s); not saved", out_path,
-                 back ? "it differs" : berr);
+    if (tn_tiled_load_buffer(text, len, out_path, fmt, &back, berr, sizeof berr) != 0 ||
+        !tn_map_equal(back, m)) {
+        snprintf(err, cap, "%s: the document would not read back as the same map (%s); not saved",
+                 out_path, back ? "it differs" : berr);
         tn_map_destroy(back);
         free(text);
         return -1;
@@ -2125,7 +2232,8 @@ int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
         tn_map *o = NULL;
         char oerr[512];
         if (tn_tiled_load_buffer(tmpl, tlen, origin, fmt, &o, oerr, sizeof oerr) != 0) {
-            snprintf(err, cap, "%s: not saved: the map it came from no longer loads: %s", path, oerr);
+            snprintf(err, cap, "%s: not saved: the map it came from no longer loads: %s", path,
+                     oerr);
             free(tmpl);
             return -1;
         }

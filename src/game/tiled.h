@@ -88,8 +88,8 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap);
 /* Load from memory.  `path` names the input in messages and is where
  * relative tileset paths start; `fmt` is TN_TILED_TMX or TN_TILED_TMJ.
  * Does not touch the origin. */
-int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt,
-                         tn_map **out, char *err, size_t cap);
+int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt, tn_map **out,
+                         char *err, size_t cap);
 
 /* The Tiled document for `m` in memory: `tmpl` (len bytes, read from
  * tmpl_path; NULL for a new document) patched as described above, for a

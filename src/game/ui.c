@@ -65,9 +65,8 @@ void tn_ui_set_size(int w, int h)
 
 /* Index i is the bit 1u << i (TN_OVERLAY_*); the last one (the graph
  * planner's surface graph) spans both columns. */
-static const char *const OVERLAY_NAMES[] = {"path", "explored", "flow field", "navmesh",
-                                            "companion", "wanderers",
-                                            "surface graph"};
+static const char *const OVERLAY_NAMES[] = {"path",      "explored",  "flow field",   "navmesh",
+                                            "companion", "wanderers", "surface graph"};
 static const char *const OVERLAY_KEYS[] = {"P", "X", "F", "N", "C", "V", "Shift+P"};
 #define NOVERLAYS 7
 
@@ -220,8 +219,9 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 static void section_title(tn_gfx *g, int y, const char *title, const char *hint)
 {
     int tw = tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, (float)y, title, TN_COL_ACCENT);
-    if (hint) tn_gfx_text(g, TN_FONT_SMALL, (float)(PANEL_X + PAD + tw + 8), (float)y, hint,
-                          TN_COL_TEXT_DIM);
+    if (hint)
+        tn_gfx_text(g, TN_FONT_SMALL, (float)(PANEL_X + PAD + tw + 8), (float)y, hint,
+                    TN_COL_TEXT_DIM);
 }
 
 void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
@@ -230,8 +230,9 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_rect(g, PANEL_X, 0, 1, TN_FRAME_H, TN_COL_PANEL_EDGE);
 
     tn_gfx_text(g, TN_FONT_TITLE, PANEL_X + PAD, 12, "tilenav", TN_COL_TEXT);
-    if (!SHORT) tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
-                TN_COL_TEXT_DIM);
+    if (!SHORT)
+        tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, 38, "2D game-AI navigation sandbox",
+                    TN_COL_TEXT_DIM);
 
     /* tools */
     section_title(g, TOOLS_Y - 18, "TOOLS", "keys 1-8, left-click uses it");
@@ -260,16 +261,21 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         bool hot = v->hot_slider == i || v->drag_slider == i;
         char label[64], value[48];
         tn_ui_param_label(p->name, label, sizeof label);
-        if (on) format_value(p, val, value, sizeof value);
-        else snprintf(value, sizeof value, "not available");
+        if (on)
+            format_value(p, val, value, sizeof value);
+        else
+            snprintf(value, sizeof value, "not available");
         uint32_t tc = on ? (hot ? 0xffffffffu : TN_COL_TEXT) : TN_COL_TEXT_OFF;
         bool tight = r.h < 30; /* a short frame: 12 px labels over the track */
         tn_gfx_text(g, tight ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x, (float)r.y - (tight ? 2 : 0),
                     label, tc);
         tn_font_id vf = on && !tight ? TN_FONT_MONO : TN_FONT_SMALL;
         int vw = tn_gfx_text_width(g, vf, value);
-        tn_gfx_text(g, vf, (float)(r.x + r.w - vw), (float)(r.y + (tight ? -2 : on ? 1 : 3)), value,
-                    on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
+        tn_gfx_text(g, vf, (float)(r.x + r.w - vw),
+                    (float)(r.y + (tight ? -2
+                                   : on  ? 1
+                                         : 3)),
+                    value, on ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
         int x0, x1, ty;
         slider_track(i, n, &x0, &x1, &ty);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, (float)(x1 - x0), 4,
@@ -278,9 +284,8 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         if (strcmp(p->name, "planner") == 0) { /* two halves: classic | graph */
             float xm = (float)(x0 + x1) / 2;
             bool graph = val > 0.5;
-            tn_gfx_rect(g, graph ? xm + 1 : (float)x0, (float)ty - (tight ? 2 : 3), xm - (float)x0 - 1,
-                        tight ? 4 : 6,
-                        hot ? 0x5fb6dcffu : 0x3b8fb3ffu);
+            tn_gfx_rect(g, graph ? xm + 1 : (float)x0, (float)ty - (tight ? 2 : 3),
+                        xm - (float)x0 - 1, tight ? 4 : 6, hot ? 0x5fb6dcffu : 0x3b8fb3ffu);
             continue;
         }
         double t = (val - p->min) / (p->max - p->min);
@@ -303,8 +308,8 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         if (on) tn_gfx_rect(g, bx + 3, by + 3, 5, 5, TN_COL_ACCENT);
         char label[64];
         snprintf(label, sizeof label, "%s %s", OVERLAY_KEYS[i], OVERLAY_NAMES[i]);
-        tn_gfx_text(g, SHORT ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x + 20, (float)r.y + (SHORT ? 0 : 1),
-                    label, on ? TN_COL_TEXT : TN_COL_TEXT_DIM);
+        tn_gfx_text(g, SHORT ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x + 20,
+                    (float)r.y + (SHORT ? 0 : 1), label, on ? TN_COL_TEXT : TN_COL_TEXT_DIM);
     }
 
     /* footer: the hovered slider's help, or the main keys */
@@ -315,7 +320,8 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(help, sizeof help, "%s (%g..%g)", params[hs].help, params[hs].min, params[hs].max);
         foot = help;
     }
-    tn_gfx_rect(g, PANEL_X + PAD, (float)(TN_FRAME_H - 30), TN_PANEL_W - 2 * PAD, 1, TN_COL_PANEL_EDGE);
+    tn_gfx_rect(g, PANEL_X + PAD, (float)(TN_FRAME_H - 30), TN_PANEL_W - 2 * PAD, 1,
+                TN_COL_PANEL_EDGE);
     tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, (float)(TN_FRAME_H - 22), foot, TN_COL_TEXT_DIM);
 }
 
@@ -341,8 +347,9 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     uint32_t colour[HUD_MAX_LINES];
     int nl = 0;
     if (v->live)
-        snprintf(lines[nl], sizeof lines[nl], "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld",
-                 v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", tn_world_frame(w));
+        snprintf(lines[nl], sizeof lines[nl],
+                 "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld", v->fps, v->pacing,
+                 v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", tn_world_frame(w));
     else
         snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", tn_world_frame(w));
     colour[nl++] = TN_COL_TEXT;
@@ -373,8 +380,8 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
     (void)wmax;
     for (int i = 0; i < nl; i++) {
         int tw = tn_gfx_text(g, TN_FONT_MONO, x + 8, y + 5 + (float)(i * lh), lines[i], colour[i]);
-        if (i == 0 && tn_world_dirty(w)) tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved,
-                                            TN_COL_WARN);
+        if (i == 0 && tn_world_dirty(w))
+            tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved, TN_COL_WARN);
     }
     tn_gfx_clip(g, NULL);
 }
@@ -427,30 +434,89 @@ static const char *const HELP_MOUSE[][2] = {
 };
 
 /* Legend glyphs: what the world draws, with the same colours. */
-enum { LG_EMPTY, LG_BLOCK, LG_ONEWAY, LG_SPAWN, LG_DEST, LG_ITEM, LG_CHAR, LG_BOT, LG_PATH,
-       LG_JUMP, LG_APEX, LG_OWMARK, LG_GOAL, LG_EXPLORED, LG_OPEN, LG_CURRENT, LG_ENEMY,
-       LG_ENEMY_WAIT, LG_FLOW, LG_NOPATH, LG_NAVMESH, LG_CORRIDOR, LG_NAVPATH, LG_COMPANION,
-       LG_RADII, LG_SIGHT, LG_LOST, LG_SEEN, LG_WANDERER, LG_SPLINE, LG_TARGET, LG_HOVER,
-       LG_COUNT };
+enum {
+    LG_EMPTY,
+    LG_BLOCK,
+    LG_ONEWAY,
+    LG_SPAWN,
+    LG_DEST,
+    LG_ITEM,
+    LG_CHAR,
+    LG_BOT,
+    LG_PATH,
+    LG_JUMP,
+    LG_APEX,
+    LG_OWMARK,
+    LG_GOAL,
+    LG_EXPLORED,
+    LG_OPEN,
+    LG_CURRENT,
+    LG_ENEMY,
+    LG_ENEMY_WAIT,
+    LG_FLOW,
+    LG_NOPATH,
+    LG_NAVMESH,
+    LG_CORRIDOR,
+    LG_NAVPATH,
+    LG_COMPANION,
+    LG_RADII,
+    LG_SIGHT,
+    LG_LOST,
+    LG_SEEN,
+    LG_WANDERER,
+    LG_SPLINE,
+    LG_TARGET,
+    LG_HOVER,
+    LG_COUNT
+};
 
 static const char *const LEGEND_TEXT[LG_COUNT] = {
-    "empty tile", "block", "one-way platform", "enemy spawn point (S)", "destination (D)",
-    "item (*)", "the character (P)", "extra bot", "bot path (yellow: yours)", "take-off of a jump",
-    "apex of a jump", "crosses a one-way platform", "path goal", "explored A* states",
-    "replay: open set (frontier)", "replay: current node", "enemy (size = its scale)",
-    "enemy waiting (no path)", "flow arrow: next tile", "flow: no path from here",
-    "navmesh triangle (region colour)", "navmesh corridor", "navmesh path",
-    "companion (rim: state)", "follow radii / separation", "line of sight: sees you",
-    "line of sight: lost you", "where it last saw you", "wanderer", "waypoints and spline",
-    "wanderers' target", "tile under the mouse",
+    "empty tile",
+    "block",
+    "one-way platform",
+    "enemy spawn point (S)",
+    "destination (D)",
+    "item (*)",
+    "the character (P)",
+    "extra bot",
+    "bot path (yellow: yours)",
+    "take-off of a jump",
+    "apex of a jump",
+    "crosses a one-way platform",
+    "path goal",
+    "explored A* states",
+    "replay: open set (frontier)",
+    "replay: current node",
+    "enemy (size = its scale)",
+    "enemy waiting (no path)",
+    "flow arrow: next tile",
+    "flow: no path from here",
+    "navmesh triangle (region colour)",
+    "navmesh corridor",
+    "navmesh path",
+    "companion (rim: state)",
+    "follow radii / separation",
+    "line of sight: sees you",
+    "line of sight: lost you",
+    "where it last saw you",
+    "wanderer",
+    "waypoints and spline",
+    "wanderers' target",
+    "tile under the mouse",
 };
 
 static void legend_glyph(tn_gfx *g, float x, float y, int id)
 {
     const float s = 16, cx = x + s / 2, cy = y + s / 2;
     switch (id) {
-    case LG_EMPTY: tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY); tn_gfx_frame(g, x, y, s, s, 1, TN_COL_GRID); break;
-    case LG_BLOCK: tn_gfx_rect(g, x, y, s, s, TN_COL_BLOCK); tn_gfx_rect(g, x, y, s, 3, TN_COL_BLOCK_TOP); break;
+    case LG_EMPTY:
+        tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
+        tn_gfx_frame(g, x, y, s, s, 1, TN_COL_GRID);
+        break;
+    case LG_BLOCK:
+        tn_gfx_rect(g, x, y, s, s, TN_COL_BLOCK);
+        tn_gfx_rect(g, x, y, s, 3, TN_COL_BLOCK_TOP);
+        break;
     case LG_ONEWAY:
         tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
         tn_gfx_rect(g, x, y, s, 4, TN_COL_ONEWAY);
@@ -460,7 +526,10 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         tn_gfx_rect(g, x + 3, y + 3, s - 6, s - 6, TN_COL_SPAWN_EDGE);
         tn_gfx_rect(g, x + 4, y + 4, s - 8, s - 8, TN_COL_SPAWN);
         break;
-    case LG_DEST: tn_gfx_circle(g, cx, cy, 6, TN_COL_DEST); tn_gfx_ring(g, cx, cy, 6, 1.5f, TN_COL_DEST_EDGE); break;
+    case LG_DEST:
+        tn_gfx_circle(g, cx, cy, 6, TN_COL_DEST);
+        tn_gfx_ring(g, cx, cy, 6, 1.5f, TN_COL_DEST_EDGE);
+        break;
     case LG_ITEM:
         tn_gfx_tri(g, cx, y + 2, x + s - 3, cy, cx, y + s - 2, TN_COL_ITEM);
         tn_gfx_tri(g, cx, y + 2, cx, y + s - 2, x + 3, cy, TN_COL_ITEM);
@@ -473,39 +542,61 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         tn_gfx_rect(g, x + 4, y - 4, 8, 20, 0x101018ffu);
         tn_gfx_rect(g, x + 5, y - 3, 6, 18, 0xff8c42c0u);
         break;
-    case LG_PATH: tn_gfx_line(g, x, cy + 3, x + s, cy - 3, 2, 0xfff26bffu); tn_gfx_circle(g, cx, cy, 2.5f, 0xfff26bffu); break;
+    case LG_PATH:
+        tn_gfx_line(g, x, cy + 3, x + s, cy - 3, 2, 0xfff26bffu);
+        tn_gfx_circle(g, cx, cy, 2.5f, 0xfff26bffu);
+        break;
     case LG_JUMP: tn_gfx_tri(g, cx - 5, cy + 4, cx + 5, cy + 4, cx, cy - 6, 0xfff26bffu); break;
     case LG_APEX: tn_gfx_ring(g, cx, cy, 5, 1.5f, 0xfff26bffu); break;
-    case LG_OWMARK: tn_gfx_circle(g, cx, cy - 2, 2.5f, 0xfff26bffu); tn_gfx_line(g, cx - 6, cy + 5, cx + 6, cy + 5, 2, 0x58b8ffffu); break;
+    case LG_OWMARK:
+        tn_gfx_circle(g, cx, cy - 2, 2.5f, 0xfff26bffu);
+        tn_gfx_line(g, cx - 6, cy + 5, cx + 6, cy + 5, 2, 0x58b8ffffu);
+        break;
     case LG_GOAL:
         tn_gfx_line(g, cx - 6, cy - 6, cx + 6, cy + 6, 2, 0xfff26bffu);
         tn_gfx_line(g, cx + 6, cy - 6, cx - 6, cy + 6, 2, 0xfff26bffu);
         break;
     case LG_EXPLORED: tn_gfx_rect(g, x, y, s, s, 0xff9a3cb0u); break;
     case LG_OPEN: tn_gfx_frame(g, x + 1, y + 1, s - 2, s - 2, 2, 0x58d0ffffu); break;
-    case LG_CURRENT: tn_gfx_rect(g, x + 2, y + 2, s - 4, s - 4, 0xff9a3cb0u); tn_gfx_frame(g, x, y, s, s, 2, 0xffffffffu); break;
+    case LG_CURRENT:
+        tn_gfx_rect(g, x + 2, y + 2, s - 4, s - 4, 0xff9a3cb0u);
+        tn_gfx_frame(g, x, y, s, s, 2, 0xffffffffu);
+        break;
     case LG_ENEMY:
     case LG_ENEMY_WAIT:
         tn_gfx_tri(g, x + s, cy, x, y, x, y + s, 0x1a0a08ffu);
-        tn_gfx_tri(g, x + s - 3, cy, x + 2, y + 3, x + 2, y + s - 3, id == LG_ENEMY ? 0xe8553affu : 0x9a9a9affu);
+        tn_gfx_tri(g, x + s - 3, cy, x + 2, y + 3, x + 2, y + s - 3,
+                   id == LG_ENEMY ? 0xe8553affu : 0x9a9a9affu);
         break;
     case LG_FLOW:
         tn_gfx_line(g, x + 2, cy, cx + 1, cy, 1.5f, 0xffffff90u);
         tn_gfx_tri(g, x + s - 2, cy, cx, cy - 4, cx, cy + 4, 0xffffffb0u);
         break;
     case LG_NOPATH: tn_gfx_rect(g, x, y, s, s, 0xd0303050u); break;
-    case LG_NAVMESH: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0x4a7ab080u); tn_gfx_line(g, x, y + s, cx, y, 1, 0xffffff50u); break;
+    case LG_NAVMESH:
+        tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0x4a7ab080u);
+        tn_gfx_line(g, x, y + s, cx, y, 1, 0xffffff50u);
+        break;
     case LG_CORRIDOR: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0xffe04050u); break;
     case LG_NAVPATH: tn_gfx_line(g, x, y + s - 2, x + s, y + 2, 2, 0xfff040ffu); break;
-    case LG_COMPANION: tn_gfx_circle(g, cx, cy, 6.5f, 0xf4fbffffu); tn_gfx_circle(g, cx, cy, 5, 0x4fd8ffffu); break;
-    case LG_RADII: tn_gfx_ring(g, cx, cy, 7, 1.5f, 0x4fd8ffb0u); tn_gfx_ring(g, cx, cy, 4, 1.5f, 0xe8553a90u); break;
+    case LG_COMPANION:
+        tn_gfx_circle(g, cx, cy, 6.5f, 0xf4fbffffu);
+        tn_gfx_circle(g, cx, cy, 5, 0x4fd8ffffu);
+        break;
+    case LG_RADII:
+        tn_gfx_ring(g, cx, cy, 7, 1.5f, 0x4fd8ffb0u);
+        tn_gfx_ring(g, cx, cy, 4, 1.5f, 0xe8553a90u);
+        break;
     case LG_SIGHT: tn_gfx_line(g, x, cy, x + s, cy, 2, 0x60ff60c0u); break;
     case LG_LOST: tn_gfx_line(g, x, cy, x + s, cy, 2, 0xff4040c0u); break;
     case LG_SEEN:
         tn_gfx_line(g, cx - 4, cy - 4, cx + 4, cy + 4, 1.5f, 0xffd040ffu);
         tn_gfx_line(g, cx - 4, cy + 4, cx + 4, cy - 4, 1.5f, 0xffd040ffu);
         break;
-    case LG_WANDERER: tn_gfx_circle(g, cx, cy, 5.5f, 0x1c3212ffu); tn_gfx_circle(g, cx, cy, 4.5f, 0x9be15dffu); break;
+    case LG_WANDERER:
+        tn_gfx_circle(g, cx, cy, 5.5f, 0x1c3212ffu);
+        tn_gfx_circle(g, cx, cy, 4.5f, 0x9be15dffu);
+        break;
     case LG_SPLINE:
         tn_gfx_line(g, x, y + s - 3, cx, y + 4, 1.5f, 0x9be15dffu);
         tn_gfx_line(g, cx, y + 4, x + s, cy, 1.5f, 0x9be15dffu);
@@ -516,7 +607,10 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         tn_gfx_line(g, x, cy, x + s, cy, 1.5f, 0x9be15dffu);
         tn_gfx_line(g, cx, y, cx, y + s, 1.5f, 0x9be15dffu);
         break;
-    case LG_HOVER: tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY); tn_gfx_frame(g, x, y, s, s, 2, 0xffffffa0u); break;
+    case LG_HOVER:
+        tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
+        tn_gfx_frame(g, x, y, s, s, 2, 0xffffffa0u);
+        break;
     default: break;
     }
 }
@@ -561,8 +655,8 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     tn_gfx_text(g, TN_FONT_UI, x, y, "Tiles are 16 px; x from the left, y from the top, from 0.",
                 TN_COL_TEXT_DIM);
     y += (float)lh;
-    tn_gfx_text(g, TN_FONT_UI, x, y, "Bot colours: each extra bot has its own; its path is thinner.",
-                TN_COL_TEXT_DIM);
+    tn_gfx_text(g, TN_FONT_UI, x, y,
+                "Bot colours: each extra bot has its own; its path is thinner.", TN_COL_TEXT_DIM);
     y += (float)lh;
     tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
                 TN_COL_TEXT_DIM);
@@ -580,8 +674,18 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
 /* ------------------------------------------------------------- top bar */
 
 /* Widgets of the top bar, left to right. */
-enum { BAR_PAUSE, BAR_STEP, BAR_RESET, BAR_SPEED, BAR_REPLAY, BAR_PB_PAUSE, BAR_PB_STEP,
-       BAR_PB_SPEED, BAR_HUD, BAR_COUNT };
+enum {
+    BAR_PAUSE,
+    BAR_STEP,
+    BAR_RESET,
+    BAR_SPEED,
+    BAR_REPLAY,
+    BAR_PB_PAUSE,
+    BAR_PB_STEP,
+    BAR_PB_SPEED,
+    BAR_HUD,
+    BAR_COUNT
+};
 
 static SDL_Rect bar_rect(int i)
 {
@@ -685,8 +789,9 @@ static void bar_button(tn_gfx *g, const tn_view *v, int i, const char *label, co
     uint32_t tc = enabled ? TN_COL_TEXT : TN_COL_TEXT_OFF;
     int tw = tn_gfx_text(g, TN_FONT_UI, (float)(r.x + (TN_UI_COMPACT ? 5 : 8)), (float)(r.y + 3),
                          label, tc);
-    if (key && !TN_UI_COMPACT) tn_gfx_text(g, TN_FONT_SMALL, (float)(r.x + 8 + tw + 6), (float)(r.y + 6), key,
-                         enabled ? TN_COL_TEXT_DIM : TN_COL_TEXT_OFF);
+    if (key && !TN_UI_COMPACT)
+        tn_gfx_text(g, TN_FONT_SMALL, (float)(r.x + 8 + tw + 6), (float)(r.y + 6), key,
+                    enabled ? TN_COL_TEXT_DIM : TN_COL_TEXT_OFF);
 }
 
 static void bar_slider(tn_gfx *g, const tn_view *v, int i, int n, int at, const char *value,
@@ -704,8 +809,8 @@ static void bar_slider(tn_gfx *g, const tn_view *v, int i, int n, int at, const 
     }
     float hx = (float)x0 + (float)at * (float)(x1 - x0) / (float)(n - 1);
     tn_gfx_rect(g, (float)x0, ty - 2, hx - (float)x0, 4, enabled ? 0x3b8fb3ffu : 0x2c3446ffu);
-    tn_gfx_circle(g, hx, ty, hot ? 7.0f : 6.0f, enabled ? (hot ? 0xffffffffu : 0xcfd8e8ffu)
-                                                        : TN_COL_TEXT_OFF);
+    tn_gfx_circle(g, hx, ty, hot ? 7.0f : 6.0f,
+                  enabled ? (hot ? 0xffffffffu : 0xcfd8e8ffu) : TN_COL_TEXT_OFF);
     tn_gfx_text(g, TN_FONT_MONO, (float)(x1 + 10), ty - 8, value,
                 enabled ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
 }
@@ -723,10 +828,12 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_rect(g, (float)(bar_rect(BAR_REPLAY).x - 6), 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
     const tn_playback *pb = v->pb;
     bool have = pb && pb->trace.count > 0;
-    bar_button(g, v, BAR_REPLAY, "Replay", "E", pb && pb->active && !pb->paused &&
-                                                    (int)pb->shown < pb->trace.count, have);
+    bar_button(g, v, BAR_REPLAY, "Replay", "E",
+               pb && pb->active && !pb->paused && (int)pb->shown < pb->trace.count, have);
     bar_button(g, v, BAR_PB_PAUSE, pb && pb->active && pb->paused ? "Play" : "Hold",
-               "\xe2\x87\xa7" "E", pb && pb->active && pb->paused, have && pb->active);
+               "\xe2\x87\xa7"
+               "E",
+               pb && pb->active && pb->paused, have && pb->active);
     bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     char rate[24];
     int ri = pb ? pb->speed : 3;
@@ -751,12 +858,17 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};
     tn_gfx_clip(g, &clip);
     char left[160];
-    if (v->paused) snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
-    else snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
-    int lw = tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
-    if (tn_world_message_ttl(w) <= 0 || !tn_world_message_text(w)[0]) { /* no message: what the left click does */
+    if (v->paused)
+        snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
+    else
+        snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
+    int lw =
+        tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
+    if (tn_world_message_ttl(w) <= 0 ||
+        !tn_world_message_text(w)[0]) { /* no message: what the left click does */
         char hint[160];
-        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)tn_world_tool(w) + 1, tn_tool_name(tn_world_tool(w)),
+        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)tn_world_tool(w) + 1,
+                 tn_tool_name(tn_world_tool(w)),
                  TOOL_HINT[(unsigned)tn_world_tool(w) < TN_TOOL_COUNT ? tn_world_tool(w) : 0]);
         tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
     }

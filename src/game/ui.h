@@ -51,15 +51,15 @@
 #define TN_COL_BLOCK_SHADE 0x44516dffu /* the underside of a block */
 #define TN_COL_ONEWAY 0xe2a84cffu      /* a one-way platform's slab */
 #define TN_COL_ONEWAY_EDGE 0x96672affu
-#define TN_COL_SPAWN 0xe0566bffu       /* an enemy spawn point */
+#define TN_COL_SPAWN 0xe0566bffu /* an enemy spawn point */
 #define TN_COL_SPAWN_EDGE 0x8e2b3cffu
-#define TN_COL_DEST 0x45c08affu        /* a destination */
+#define TN_COL_DEST 0x45c08affu /* a destination */
 #define TN_COL_DEST_EDGE 0x1f6e4cffu
-#define TN_COL_ITEM 0xffd447ffu        /* an item */
+#define TN_COL_ITEM 0xffd447ffu /* an item */
 #define TN_COL_ITEM_EDGE 0xa47e12ffu
-#define TN_COL_CHAR 0x4cc9f0ffu        /* the character */
+#define TN_COL_CHAR 0x4cc9f0ffu /* the character */
 #define TN_COL_CHAR_EDGE 0x1b6a8cffu
-#define TN_COL_START 0x4cc9f066u       /* the character's start tile marker */
+#define TN_COL_START 0x4cc9f066u /* the character's start tile marker */
 #define TN_COL_PANEL 0x141823ffu
 #define TN_COL_PANEL_EDGE 0x2b3346ffu
 #define TN_COL_TEXT 0xdfe5f0ffu
@@ -93,11 +93,11 @@ void tn_ui_set_size(int w, int h);
 #define tn_view_h(v) (TN_FRAME_H - tn_view_y(v) - TN_STATUS_H)
 
 typedef enum tn_font_id {
-    TN_FONT_UI = 0,   /* DejaVu Sans 14: labels */
-    TN_FONT_TITLE,    /* DejaVu Sans bold 19: headings */
-    TN_FONT_SMALL,    /* DejaVu Sans 12: section titles, hints */
-    TN_FONT_MONO,     /* DejaVu Sans Mono 13: HUD */
-    TN_FONT_TINY,     /* DejaVu Sans Mono 12: debug-draw labels in the world */
+    TN_FONT_UI = 0, /* DejaVu Sans 14: labels */
+    TN_FONT_TITLE,  /* DejaVu Sans bold 19: headings */
+    TN_FONT_SMALL,  /* DejaVu Sans 12: section titles, hints */
+    TN_FONT_MONO,   /* DejaVu Sans Mono 13: HUD */
+    TN_FONT_TINY,   /* DejaVu Sans Mono 12: debug-draw labels in the world */
     TN_FONT_COUNT
 } tn_font_id;
 
@@ -191,28 +191,28 @@ int tn_gfx_line_height(const tn_gfx *g, tn_font_id f);
 
 /* What a frame shows besides the world. */
 typedef struct tn_view {
-    unsigned overlays;   /* TN_OVERLAY_* */
-    int zoom;            /* index into the zoom levels (render.h); -1 = fit the map */
-    float char_x, char_y;/* the character's top-left, interpolated between steps */
-    int facing;          /* -1 left, +1 right (for the eyes) */
+    unsigned overlays;    /* TN_OVERLAY_* */
+    int zoom;             /* index into the zoom levels (render.h); -1 = fit the map */
+    float char_x, char_y; /* the character's top-left, interpolated between steps */
+    int facing;           /* -1 left, +1 right (for the eyes) */
     bool show_help;
-    bool live;           /* a window (fps, hover) rather than an offscreen render */
-    double fps, step_ms; /* measured by the game loop */
-    double frame_ms;     /* time to draw a frame (CPU side) */
-    const char *renderer;/* the SDL render driver's name */
-    char pacing[32];     /* how the frame rate is limited: "vsync, cap 60 Hz" */
-    int mouse_x, mouse_y;/* logical pixels */
-    bool mouse_in;       /* the mouse is inside the window */
+    bool live;            /* a window (fps, hover) rather than an offscreen render */
+    double fps, step_ms;  /* measured by the game loop */
+    double frame_ms;      /* time to draw a frame (CPU side) */
+    const char *renderer; /* the SDL render driver's name */
+    char pacing[32];      /* how the frame rate is limited: "vsync, cap 60 Hz" */
+    int mouse_x, mouse_y; /* logical pixels */
+    bool mouse_in;        /* the mouse is inside the window */
     /* panel widgets */
     int hot_slider, drag_slider; /* -1 = none */
     int hot_tool, hot_overlay;   /* -1 = none */
     /* time (run by app.c, shown in the top bar) */
     bool paused;
-    int speed;                   /* index into tn_speeds (control.h) */
-    struct tn_playback *pb;      /* the search playback, NULL = none (render.c uses its scratch) */
-    int hot_bar, drag_bar;       /* top-bar widget under the mouse / dragged, -1 = none */
-    bool hud_hidden;             /* H: the HUD box is collapsed */
-    int help_scroll;             /* px the help is scrolled up (small windows) */
+    int speed;              /* index into tn_speeds (control.h) */
+    struct tn_playback *pb; /* the search playback, NULL = none (render.c uses its scratch) */
+    int hot_bar, drag_bar;  /* top-bar widget under the mouse / dragged, -1 = none */
+    bool hud_hidden;        /* H: the HUD box is collapsed */
+    int help_scroll;        /* px the help is scrolled up (small windows) */
     /* camera: follow the character, or centre on (cam_x, cam_y) world px */
     bool follow;
     float cam_x, cam_y;
@@ -226,11 +226,17 @@ typedef struct tn_view {
     int picker_count, picker_sel, picker_top;
 } tn_view;
 
-
 /* What a top-bar click asks the game to do. */
 typedef enum tn_ui_action {
-    TN_ACT_NONE = 0, TN_ACT_PAUSE, TN_ACT_STEP, TN_ACT_RESET, TN_ACT_REPLAY, TN_ACT_PB_PAUSE,
-    TN_ACT_PB_STEP, TN_ACT_PB_SPEED, TN_ACT_HUD
+    TN_ACT_NONE = 0,
+    TN_ACT_PAUSE,
+    TN_ACT_STEP,
+    TN_ACT_RESET,
+    TN_ACT_REPLAY,
+    TN_ACT_PB_PAUSE,
+    TN_ACT_PB_STEP,
+    TN_ACT_PB_SPEED,
+    TN_ACT_HUD
 } tn_ui_action;
 
 /* The top bar over the map view. */

@@ -23,7 +23,7 @@ struct tn_bot {
     tn_path_node *path;
     int n, cur;
     tn_bot_state state;
-    bool partial;          /* the path ends short of the goal */
+    bool partial; /* the path ends short of the goal */
     int goal_x, goal_y;
     bool want_plan;
     int plan_w, plan_h;
@@ -36,15 +36,15 @@ struct tn_bot {
     int jump_frames[TN_PATH_MAX_JUMP + 1];
     /* jump state */
     int jump_phase, jump_left, jump_tiles;
-    bool nudged;           /* stepped off a grazed column: x may be a step off */
+    bool nudged; /* stepped off a grazed column: x may be a step off */
     bool took_off;
-    bool airborne;         /* left the ground since the last landing */
+    bool airborne; /* left the ground since the last landing */
     /* stuck */
     float last_x, last_y;
     int still, since_node;
     int stuck_replans;
     int replans, plans, steps;
-    bool first_plan;       /* the goal has not been planned for yet */
+    bool first_plan; /* the goal has not been planned for yet */
     /* last search */
     tn_path_stats stats;
     double search_us;
@@ -54,7 +54,7 @@ struct tn_bot {
     tn_surf *graph;
     tn_surf_leg *legs;
     int nlegs, leg;
-    int gphase;            /* GP_WALK, GP_REPLAY, GP_LANDING */
+    int gphase; /* GP_WALK, GP_REPLAY, GP_LANDING */
     uint16_t runs[TN_BOT_RUNS_MAX];
     int nruns, run_i, run_left;
     int expect_row, expect_j;
@@ -233,8 +233,8 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     tn_body_tile(body, &tx, &ty);
     const int w = body->w, h = body->h;
     int sx = tx, sy = ty;
-    bool ok = tn_path_box_fits(m, sx, sy, w, h) &&
-              (!body->on_ground || tn_path_box_ground(m, sx, sy, w));
+    bool ok =
+        tn_path_box_fits(m, sx, sy, w, h) && (!body->on_ground || tn_path_box_ground(m, sx, sy, w));
     const int cand[2] = {1, -1};
     for (int i = 0; i < 2 && !ok; i++) {
         int x = tx + cand[i];
@@ -448,8 +448,8 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     int row = (int)lroundf((body->y + (float)body->h * T) / T);
     int j = tn_surf_lattice_j(g, body->x);
-    bool stale = tn_surf_generation(g) != b->graph_gen || m != b->plan_map ||
-                 m->revision != b->plan_rev;
+    bool stale =
+        tn_surf_generation(g) != b->graph_gen || m != b->plan_map || m->revision != b->plan_rev;
     if (b->gphase == GP_LANDING) {
         b->gphase = GP_WALK;
         if (row == b->expect_row && j == b->expect_j && !stale) {
@@ -498,8 +498,8 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         int cnt;
         tn_surf_run(g, E->run0 + (uint32_t)r, &in, &cnt);
         b->runs[r] = (uint16_t)(((cnt - 1) << 4) | (in.left ? TN_SURF_IN_LEFT : 0) |
-                                (in.right ? TN_SURF_IN_RIGHT : 0) | (in.down ? TN_SURF_IN_DOWN : 0) |
-                                (in.jump ? TN_SURF_IN_JUMP : 0));
+                                (in.right ? TN_SURF_IN_RIGHT : 0) |
+                                (in.down ? TN_SURF_IN_DOWN : 0) | (in.jump ? TN_SURF_IN_JUMP : 0));
     }
     tn_surf_node_pos(g, E->to, &b->expect_row, &b->expect_j);
     b->run_i = 0;
@@ -642,7 +642,7 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
     const int li = (int)roundf(body->x / T);
     const float off = body->x - (float)li * T;
     if (off == 0.0f || fabsf(off) >= GRAZE_PX) return 0;
-    const int dir = off < 0.0f ? 1 : -1;          /* away from the grazed side */
+    const int dir = off < 0.0f ? 1 : -1; /* away from the grazed side */
     const int grazed = off > 0.0f ? li + body->w : li - 1;
     const int other = off > 0.0f ? li - 1 : li + body->w;
     const float nx = body->x + (float)dir * b->phys.walk_speed * b->phys.dt;
@@ -687,8 +687,8 @@ static int jump_tiles(const tn_bot *b, int t)
 static int node_patience(const tn_bot *b, const tn_body *body)
 {
     const tn_path_node *c = &b->path[b->cur];
-    float d = fabsf(body->x - node_px(c->x)) +
-              fabsf(body->y + (float)body->h * T - node_feet(c->y));
+    float d =
+        fabsf(body->x - node_px(c->x)) + fabsf(body->y + (float)body->h * T - node_feet(c->y));
     float per_px = 1.0f / (b->phys.walk_speed * b->phys.dt);
     return 120 + (int)(3.0f * d * per_px);
 }
@@ -868,8 +868,10 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
     /* jump */
     if (b->jump_phase == JUMP_HOLD) {
         if (body->jumped || !ground) b->took_off = true;
-        if (!b->took_off) b->jump_phase = JUMP_WANT; /* the press did not take */
-        else if (ground) b->jump_phase = JUMP_NONE;  /* landed */
+        if (!b->took_off)
+            b->jump_phase = JUMP_WANT; /* the press did not take */
+        else if (ground)
+            b->jump_phase = JUMP_NONE; /* landed */
     }
     if (b->jump_phase == JUMP_WANT) {
         if (!ground) {
@@ -918,7 +920,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
 
 void tn_bot_set_heuristic(tn_bot *b, int heuristic)
 {
-    if (b && (heuristic == TN_PATH_OPTIMAL || heuristic == TN_PATH_FAST)) b->cfg.heuristic = heuristic;
+    if (b && (heuristic == TN_PATH_OPTIMAL || heuristic == TN_PATH_FAST))
+        b->cfg.heuristic = heuristic;
 }
 
 tn_bot_info tn_bot_get_info(const tn_bot *b)

@@ -79,25 +79,25 @@ extern "C" {
 
 #define TN_BOT_PATH_CAP 512
 #define TN_BOT_STUCK_STEPS 20
-#define TN_BOT_RUNS_MAX 256    /* input runs of one graph edge the bot can replay */
+#define TN_BOT_RUNS_MAX 256 /* input runs of one graph edge the bot can replay */
 
 typedef enum tn_bot_state {
-    TN_BOT_IDLE = 0,  /* no goal */
-    TN_BOT_MOVING,    /* following a full path */
-    TN_BOT_ARRIVED,   /* standing at the goal */
-    TN_BOT_NO_PATH,   /* the goal is unreachable and no closer tile exists */
-    TN_BOT_PARTIAL,   /* going to (or standing at) the closest tile to an unreachable goal */
-    TN_BOT_STUCK,     /* gave up after repeated re-plans without progress */
+    TN_BOT_IDLE = 0, /* no goal */
+    TN_BOT_MOVING,   /* following a full path */
+    TN_BOT_ARRIVED,  /* standing at the goal */
+    TN_BOT_NO_PATH,  /* the goal is unreachable and no closer tile exists */
+    TN_BOT_PARTIAL,  /* going to (or standing at) the closest tile to an unreachable goal */
+    TN_BOT_STUCK,    /* gave up after repeated re-plans without progress */
 } tn_bot_state;
 
 const char *tn_bot_state_name(tn_bot_state s); /* "idle", "moving", ... */
 
 typedef struct tn_bot_config {
-    int path_cap;      /* filtered nodes kept; 0 = TN_BOT_PATH_CAP */
-    int heuristic;     /* TN_PATH_OPTIMAL or TN_PATH_FAST */
-    int max_expand;    /* search limit per plan; 0 = the finder's */
-    int stuck_steps;   /* 0 = TN_BOT_STUCK_STEPS */
-    int max_replans;   /* per goal before STUCK; 0 = 48 */
+    int path_cap;    /* filtered nodes kept; 0 = TN_BOT_PATH_CAP */
+    int heuristic;   /* TN_PATH_OPTIMAL or TN_PATH_FAST */
+    int max_expand;  /* search limit per plan; 0 = the finder's */
+    int stuck_steps; /* 0 = TN_BOT_STUCK_STEPS */
+    int max_replans; /* per goal before STUCK; 0 = 48 */
 } tn_bot_config;
 
 typedef struct tn_bot tn_bot;
@@ -126,23 +126,23 @@ void tn_bot_set_clock(tn_bot *b, double (*clock)(void));
 
 typedef struct tn_bot_info {
     tn_bot_state state;
-    bool active;           /* still has something to do (MOVING or PARTIAL en route) */
-    int goal_x, goal_y;    /* the snapped goal (-1 when none) */
-    int path_nodes, node;  /* filtered path length and the node being followed */
-    int replans;           /* re-plans for the current goal */
-    int plans;             /* searches since creation */
-    int expanded;          /* states expanded by the last search */
-    int path_cost;         /* cost of the last path (model units) */
-    int raw_nodes;         /* tiles on the last path before filtering */
-    double search_us;      /* last search time; < 0 when there is no clock */
-    int steps;             /* steps since the goal was set */
-    int planner;           /* 0 classic (tn_path), 1 graph (tn_surf) */
-    int plan_frames;       /* graph: frames of the last plan; -1 classic / none */
+    bool active;             /* still has something to do (MOVING or PARTIAL en route) */
+    int goal_x, goal_y;      /* the snapped goal (-1 when none) */
+    int path_nodes, node;    /* filtered path length and the node being followed */
+    int replans;             /* re-plans for the current goal */
+    int plans;               /* searches since creation */
+    int expanded;            /* states expanded by the last search */
+    int path_cost;           /* cost of the last path (model units) */
+    int raw_nodes;           /* tiles on the last path before filtering */
+    double search_us;        /* last search time; < 0 when there is no clock */
+    int steps;               /* steps since the goal was set */
+    int planner;             /* 0 classic (tn_path), 1 graph (tn_surf) */
+    int plan_frames;         /* graph: frames of the last plan; -1 classic / none */
     const char *plan_reason; /* why the last plan was made: "new goal", "map edited",
                                 "size changed", "physics changed", "landed off the
                                 path", "stuck" ("" before the first) */
-    tn_input input;        /* the keys the last tn_bot_step pressed */
-    int jump_left;         /* steps of holding jump left (0 when not holding) */
+    tn_input input;          /* the keys the last tn_bot_step pressed */
+    int jump_left;           /* steps of holding jump left (0 when not holding) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
                                             goal's numbers) */
 } tn_bot_info;

@@ -1006,14 +1006,14 @@ static int leave_point(tn_cdt *c, int a, int b, int *out)
         }
         int o1 = orient(c, a, n, b), o2 = orient(c, a, m, b);
         const double *N = c->pt + 2 * n, *M = c->pt + 2 * m;
-        if (o1 == 0 && (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
-                        sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+        if (o1 == 0 &&
+            (sgn(N[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(N[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
             *out = n; /* n lies on a-b: split the constraint there */
             fix_he(c, e);
             return SEG_SPLIT;
         }
-        if (o2 == 0 && (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 ||
-                        sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
+        if (o2 == 0 &&
+            (sgn(M[0] - A[0]) * sgn(B[0] - A[0]) > 0 || sgn(M[1] - A[1]) * sgn(B[1] - A[1]) > 0)) {
             *out = m;
             fix_he(c, prev_he(e));
             return SEG_SPLIT;
@@ -1092,8 +1092,7 @@ static tn_status walk_crossing(tn_cdt *c, int seg, int a, int b, int cross, seg_
 
 /* A chain passes a point twice (a slit): the flip fallback, fed with the
  * crossed edges of a second walk from `cross` to `end`. */
-static tn_status force_by_flips(tn_cdt *c, int seg, int a, int b, int cross, int end,
-                                tn_error *err)
+static tn_status force_by_flips(tn_cdt *c, int seg, int a, int b, int cross, int end, tn_error *err)
 {
     const int32_t *tris = c->tris;
     int nq = 0, h = cross;
@@ -1106,8 +1105,8 @@ static tn_status force_by_flips(tn_cdt *c, int seg, int a, int b, int cross, int
         h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
     }
     if (tn_failed(force_edge(c, a, end, nq)))
-        return tn_error_set(err, TN_FAILURE, 0, 0,
-                            "tn_cdt: internal error forcing constraint %d", seg);
+        return tn_error_set(err, TN_FAILURE, 0, 0, "tn_cdt: internal error forcing constraint %d",
+                            seg);
     return TN_OK;
 }
 
@@ -1334,8 +1333,8 @@ static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int3
     if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
                             npoints > 0 && !xy ? "xy" : "segs");
-    const unsigned known = TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL |
-                           TN_CDT_RECT_DOMAIN;
+    const unsigned known =
+        TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL | TN_CDT_RECT_DOMAIN;
     if (flags & ~known)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: unknown flags 0x%x", fn,
                             flags & ~known);

@@ -233,31 +233,31 @@ void tn_cdt_destroy(tn_cdt *c);
  * predicates can overflow or underflow (which would break exactness). */
 #define TN_CDT_MAX_COORD_D 1e30
 #define TN_CDT_MIN_COORD_D 1e-30
-tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_t *segs,
-                         int nsegs, unsigned flags, tn_error *err);
+tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_t *segs, int nsegs,
+                         unsigned flags, tn_error *err);
 /* Floating-point coordinates (adaptive exact predicates); same rules.
  * Non-finite coordinates are refused. */
-tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs,
-                         int nsegs, unsigned flags, tn_error *err);
+tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs, int nsegs,
+                         unsigned flags, tn_error *err);
 
 void tn_cdt_get_mesh(const tn_cdt *c, tn_cdt_mesh *out);
 
 /* What the last build did (for benchmarks, tests and the curious). */
 typedef struct tn_cdt_stats {
-    int points;             /* distinct points */
-    int duplicates;         /* input points merged into an earlier equal one */
-    int inside_inserts;     /* points the sweep met inside its hull (inserted by a walk) */
-    long long flips;        /* Delaunay (Lawson) flips */
-    int segments_present;   /* constraint edges already in the Delaunay triangulation */
-    int segments_forced;    /* constraint edges forced in by flipping */
-    int segments_split;     /* times a constraint was split at a point lying on it */
+    int points;                 /* distinct points */
+    int duplicates;             /* input points merged into an earlier equal one */
+    int inside_inserts;         /* points the sweep met inside its hull (inserted by a walk) */
+    long long flips;            /* Delaunay (Lawson) flips */
+    int segments_present;       /* constraint edges already in the Delaunay triangulation */
+    int segments_forced;        /* constraint edges forced in by flipping */
+    int segments_split;         /* times a constraint was split at a point lying on it */
     long long cavity_triangles; /* triangles rebuilt while forcing constraints */
-    long long forced_flips; /* flips by the fallback for cavities with a slit */
-    int ntris_hull;         /* triangles before the removal of the outside */
-    long long exact_tests;  /* predicates the floating-point filter could not decide
+    long long forced_flips;     /* flips by the fallback for cavities with a slit */
+    int ntris_hull;             /* triangles before the removal of the outside */
+    long long exact_tests;      /* predicates the floating-point filter could not decide
                                (exact stage; 0 on small integer spans, which are
                                exact in doubles) */
-    int rectilinear;        /* 1: built by the rectilinear row sweep (ALGORITHM A); it
+    int rectilinear;            /* 1: built by the rectilinear row sweep (ALGORITHM A); it
                                builds inside triangles only, so ntris_hull is the kept
                                count, and it never walks, forces or splits */
 } tn_cdt_stats;

@@ -148,7 +148,7 @@ static int exp_mul(int alen, const double *a, int blen, const double *b, double 
 }
 
 int incircle_adapt(const double *a, const double *b, const double *c, const double *d,
-                          double permanent)
+                   double permanent)
 {
     (void)permanent;
     double adx[2], ady[2], bdx[2], bdy[2], cdx[2], cdy[2];

@@ -60,7 +60,10 @@
  * its row, to points above and below: ud[2v], ud[2v+1]), then its state
  * while on the front. */
 enum {
-    RF_LEFT = 1, RF_RIGHT = 2, RF_UP = 4, RF_DOWN = 8,
+    RF_LEFT = 1,
+    RF_RIGHT = 2,
+    RF_UP = 4,
+    RF_DOWN = 8,
     RF_PEND = 16,  /* a constraint goes down from this front vertex to an unvisited point */
     RF_BELOW = 32, /* the region just below the front edge (v, next[v]) is inside */
     RF_FIXED = 64, /* the front edge (v, next[v]) is a constraint */
@@ -395,8 +398,7 @@ static void rs_drop(rsweep *s, int v)
 /* The fast path: build the mesh with the row sweep and return 1, or return
  * 0 (nothing published) when the input is not for it or it hit a
  * surprise.  Coordinates are already checked against TN_CDT_MAX_COORD. */
-int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nsegs,
-                      int all)
+int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nsegs, int all)
 {
     if (n < 3 || nsegs < 2 || n > c->max_points) return 0;
     int32_t minx = xy[0], maxx = xy[0];

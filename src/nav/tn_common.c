@@ -33,8 +33,7 @@ const char *tn_status_str(tn_status s)
     return "unknown status";
 }
 
-tn_status tn_error_set(tn_error *err, tn_status status, int line, int col,
-                       const char *fmt, ...)
+tn_status tn_error_set(tn_error *err, tn_status status, int line, int col, const char *fmt, ...)
 {
     if (!err) return status;
     err->status = status;
@@ -73,6 +72,8 @@ void *tn_alloc_array(const tn_allocator *a, size_t n, size_t size)
 void tn_free(const tn_allocator *a, void *ptr)
 {
     if (!ptr) return;
-    if (a && a->free) a->free(a->user, ptr);
-    else free(ptr);
+    if (a && a->free)
+        a->free(a->user, ptr);
+    else
+        free(ptr);
 }

@@ -61,20 +61,20 @@ extern "C" {
 typedef uint32_t tn_status;
 
 /* High bits: what happened. */
-#define TN_FAILURE      (1u << 31)
-#define TN_SUCCESS      (1u << 30)
-#define TN_IN_PROGRESS  (1u << 29)
+#define TN_FAILURE (1u << 31)
+#define TN_SUCCESS (1u << 30)
+#define TN_IN_PROGRESS (1u << 29)
 /* Detail bits. */
-#define TN_INVALID_PARAM   (1u << 0)  /* an argument was out of range */
-#define TN_OUT_OF_MEMORY   (1u << 1)  /* an allocation failed */
-#define TN_PARSE_ERROR     (1u << 2)  /* malformed input text */
+#define TN_INVALID_PARAM (1u << 0)    /* an argument was out of range */
+#define TN_OUT_OF_MEMORY (1u << 1)    /* an allocation failed */
+#define TN_PARSE_ERROR (1u << 2)      /* malformed input text */
 #define TN_BUFFER_TOO_SMALL (1u << 3) /* result truncated / did not fit */
-#define TN_PARTIAL_RESULT  (1u << 4)  /* success, but only part of the request */
-#define TN_UNREACHABLE     (1u << 5)  /* the target cannot be reached */
-#define TN_LIMIT_REACHED   (1u << 6)  /* a search or size limit was hit */
-#define TN_REFUSED         (1u << 7)  /* an edit was refused by a rule */
-#define TN_CAPACITY        (1u << 8)  /* a fixed-capacity pool is full */
-#define TN_IO_ERROR        (1u << 9)  /* reading or writing a file failed */
+#define TN_PARTIAL_RESULT (1u << 4)   /* success, but only part of the request */
+#define TN_UNREACHABLE (1u << 5)      /* the target cannot be reached */
+#define TN_LIMIT_REACHED (1u << 6)    /* a search or size limit was hit */
+#define TN_REFUSED (1u << 7)          /* an edit was refused by a rule */
+#define TN_CAPACITY (1u << 8)         /* a fixed-capacity pool is full */
+#define TN_IO_ERROR (1u << 9)         /* reading or writing a file failed */
 
 #define TN_OK ((tn_status)TN_SUCCESS)
 
@@ -89,14 +89,13 @@ const char *tn_status_str(tn_status s);
 #define TN_ERROR_MSG_MAX 256
 typedef struct tn_error {
     tn_status status;
-    int line;          /* 1-based line of the input, 0 when not about a line */
-    int col;           /* 1-based column, 0 when not about a column */
+    int line; /* 1-based line of the input, 0 when not about a line */
+    int col;  /* 1-based column, 0 when not about a column */
     char msg[TN_ERROR_MSG_MAX];
 } tn_error;
 
 /* Fill `err` (may be NULL) with a printf-style message; returns `status`. */
-tn_status tn_error_set(tn_error *err, tn_status status, int line, int col,
-                       const char *fmt, ...)
+tn_status tn_error_set(tn_error *err, tn_status status, int line, int col, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
@@ -107,8 +106,8 @@ void tn_error_clear(tn_error *err);
 
 /* Caller-owned memory.  All functions receive `user`. */
 typedef struct tn_allocator {
-    void *(*alloc)(void *user, size_t size);  /* like malloc; may return NULL */
-    void (*free)(void *user, void *ptr);      /* like free; ptr may be NULL */
+    void *(*alloc)(void *user, size_t size); /* like malloc; may return NULL */
+    void (*free)(void *user, void *ptr);     /* like free; ptr may be NULL */
     void *user;
 } tn_allocator;
 
@@ -123,7 +122,10 @@ static inline int tn_maxi(int a, int b) { return a > b ? a : b; }
 static inline int tn_clampi(int v, int lo, int hi) { return v < lo ? lo : (v > hi ? hi : v); }
 static inline float tn_minf(float a, float b) { return a < b ? a : b; }
 static inline float tn_maxf(float a, float b) { return a > b ? a : b; }
-static inline float tn_clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+static inline float tn_clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : (v > hi ? hi : v);
+}
 
 #ifdef __cplusplus
 }

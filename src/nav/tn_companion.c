@@ -44,12 +44,14 @@ tn_status tn_companion_check_params(const tn_companion_params *p, tn_error *err)
     if (!p) BAD("companion: no parameters");
     if (!positive(p->half)) BAD("companion: half %g must be positive", (double)p->half);
     if (!nonneg(p->path_radius)) BAD("companion: path_radius must be >= 0");
-    if (!positive(p->max_speed)) BAD("companion: max_speed %g must be positive", (double)p->max_speed);
-    if (!positive(p->max_accel)) BAD("companion: max_accel %g must be positive", (double)p->max_accel);
+    if (!positive(p->max_speed))
+        BAD("companion: max_speed %g must be positive", (double)p->max_speed);
+    if (!positive(p->max_accel))
+        BAD("companion: max_accel %g must be positive", (double)p->max_accel);
     if (!nonneg(p->follow_inner) || !positive(p->follow_outer) ||
         !(p->follow_inner < p->follow_outer))
-        BAD("companion: need 0 <= follow_inner (%g) < follow_outer (%g)",
-            (double)p->follow_inner, (double)p->follow_outer);
+        BAD("companion: need 0 <= follow_inner (%g) < follow_outer (%g)", (double)p->follow_inner,
+            (double)p->follow_outer);
     if (!nonneg(p->w_follow) || !nonneg(p->w_align) || !nonneg(p->w_character) ||
         !nonneg(p->w_separation))
         BAD("companion: weights must be >= 0");
@@ -104,8 +106,8 @@ static float path_radius(const tn_companion_params *p)
 }
 
 /* Plan to (gx, gy); false when unreachable (or no path query). */
-static bool plan(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e,
-                 float gx, float gy)
+static bool plan(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e, float gx,
+                 float gy)
 {
     c->path_n = c->path_i = 0;
     c->stall = 0;
@@ -265,7 +267,8 @@ static void follow_velocity(const tn_companion *c, const tn_companion_params *p,
     tn_companion_anchor(p, e, &ax, &ay);
     float dx = ax - c->x, dy = ay - c->y, d = tn_len(dx, dy);
     float speed = 0.0f;
-    if (d >= p->follow_outer) speed = p->max_speed;
+    if (d >= p->follow_outer)
+        speed = p->max_speed;
     else if (d > p->follow_inner)
         speed = p->max_speed * (d - p->follow_inner) / (p->follow_outer - p->follow_inner);
     if (d > 0.0f) {
@@ -300,8 +303,8 @@ static void separation_velocity(const tn_companion *c, const tn_companion_params
 static void move(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e,
                  float dvx, float dvy)
 {
-    unsigned hit = tn_steer_move(e->map, p->half, &c->x, &c->y, c->vx * e->dt, c->vy * e->dt,
-                                 &c->vx, &c->vy);
+    unsigned hit =
+        tn_steer_move(e->map, p->half, &c->x, &c->y, c->vx * e->dt, c->vy * e->dt, &c->vx, &c->vy);
     /* Stopped on an axis it mainly wants to move along: when a sidestep of
      * up to CORNER_SHIFT px clears the corner, take it (at most max_speed*dt
      * per step).  Paths that hug corners need this. */
@@ -350,8 +353,8 @@ static void test_sight(tn_companion *c, const tn_companion_env *e)
 {
     c->los_tests++;
     /* Without a line-of-sight query nothing can hide the character. */
-    c->sees = !e->nav || !e->nav->los ||
-              e->nav->los(e->nav->user, c->x, c->y, e->char_x, e->char_y);
+    c->sees =
+        !e->nav || !e->nav->los || e->nav->los(e->nav->user, c->x, c->y, e->char_x, e->char_y);
     if (c->sees) {
         c->seen_x = e->char_x;
         c->seen_y = e->char_y;

@@ -108,22 +108,22 @@ typedef struct tn_companion_params {
 } tn_companion_params;
 
 typedef struct tn_companion {
-    float x, y;              /* centre, px */
-    float vx, vy;            /* px/s */
+    float x, y;   /* centre, px */
+    float vx, vy; /* px/s */
     tn_companion_state state;
-    bool sees;               /* result of the last line-of-sight test */
-    float seen_x, seen_y;    /* the character's centre when it was last seen */
-    int path_n, path_i;      /* corners in path, index of the next one */
+    bool sees;            /* result of the last line-of-sight test */
+    float seen_x, seen_y; /* the character's centre when it was last seen */
+    int path_n, path_i;   /* corners in path, index of the next one */
     float path[2 * TN_COMPANION_PATH_MAX];
-    float goal_x, goal_y;    /* where the path leads */
-    int item;                /* index of the item being fetched, -1 */
+    float goal_x, goal_y; /* where the path leads */
+    int item;             /* index of the item being fetched, -1 */
     float item_x, item_y;
-    int items;               /* items picked up so far */
-    int idle;                /* consecutive idle steps */
-    int cooldown;            /* steps before the next fetch or path retry */
-    int stall;               /* steps without progress along a path */
-    unsigned phase;          /* offsets the line-of-sight tests of many companions */
-    bool look_now;           /* test line of sight in the next step */
+    int items;      /* items picked up so far */
+    int idle;       /* consecutive idle steps */
+    int cooldown;   /* steps before the next fetch or path retry */
+    int stall;      /* steps without progress along a path */
+    unsigned phase; /* offsets the line-of-sight tests of many companions */
+    bool look_now;  /* test line of sight in the next step */
     long steps;
     long los_tests, paths_planned; /* counters for displays and benchmarks */
 } tn_companion;
@@ -131,16 +131,16 @@ typedef struct tn_companion {
 /* What one step sees of the world. */
 typedef struct tn_companion_env {
     const tn_map *map;
-    const tn_agent_nav *nav;      /* line of sight and paths; NULL (or a NULL
+    const tn_agent_nav *nav;   /* line of sight and paths; NULL (or a NULL
                                      los): always in sight, never searches */
-    float char_x, char_y;         /* the character's centre, px */
-    float char_vx, char_vy;       /* its velocity, px/s */
-    float char_hw, char_hh;       /* half width and half height of its box, px */
-    const tn_grid *neighbours;    /* enemies and other agents; may be NULL */
-    int32_t self_id;              /* this companion's id in `neighbours`, or -1 */
-    const float *items;           /* item centres, px (x, y pairs) */
+    float char_x, char_y;      /* the character's centre, px */
+    float char_vx, char_vy;    /* its velocity, px/s */
+    float char_hw, char_hh;    /* half width and half height of its box, px */
+    const tn_grid *neighbours; /* enemies and other agents; may be NULL */
+    int32_t self_id;           /* this companion's id in `neighbours`, or -1 */
+    const float *items;        /* item centres, px (x, y pairs) */
     int nitems;
-    float dt;                     /* seconds per step */
+    float dt; /* seconds per step */
 } tn_companion_env;
 
 /* The defaults documented in tn_companion_params. */

@@ -27,15 +27,18 @@ typedef struct tn_debug_draw {
     void (*text)(void *user, float x, float y, const char *s, uint32_t rgba);
 } tn_debug_draw;
 
-static inline void tn_dd_line(const tn_debug_draw *d, float x0, float y0, float x1, float y1, uint32_t c)
+static inline void tn_dd_line(const tn_debug_draw *d, float x0, float y0, float x1, float y1,
+                              uint32_t c)
 {
     if (d && d->line) d->line(d->user, x0, y0, x1, y1, c);
 }
-static inline void tn_dd_rect(const tn_debug_draw *d, float x, float y, float w, float h, uint32_t c, bool filled)
+static inline void tn_dd_rect(const tn_debug_draw *d, float x, float y, float w, float h,
+                              uint32_t c, bool filled)
 {
     if (d && d->rect) d->rect(d->user, x, y, w, h, c, filled);
 }
-static inline void tn_dd_circle(const tn_debug_draw *d, float cx, float cy, float r, uint32_t c, bool filled)
+static inline void tn_dd_circle(const tn_debug_draw *d, float cx, float cy, float r, uint32_t c,
+                                bool filled)
 {
     if (d && d->circle) d->circle(d->user, cx, cy, r, c, filled);
 }

@@ -56,8 +56,8 @@ tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
     return TN_OK;
 }
 
-tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
-                            tn_enemies **out, tn_error *err)
+tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a, tn_enemies **out,
+                            tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
@@ -276,8 +276,10 @@ static void init_enemy(tn_enemies *s, tn_enemy *e, const tn_flow *f, int x, int 
 {
     const tn_enemies_config *c = &s->cfg;
     memset(e, 0, sizeof *e);
-    e->scale = c->scale_min < c->scale_max ? tn_rng_range(rng, c->scale_min, c->scale_max) : c->scale_min;
-    e->speed = c->speed_min < c->speed_max ? tn_rng_range(rng, c->speed_min, c->speed_max) : c->speed_min;
+    e->scale =
+        c->scale_min < c->scale_max ? tn_rng_range(rng, c->scale_min, c->scale_max) : c->scale_min;
+    e->speed =
+        c->speed_min < c->speed_max ? tn_rng_range(rng, c->speed_min, c->speed_max) : c->speed_min;
     e->offset = c->offset_min < c->offset_max ? tn_rng_range(rng, c->offset_min, c->offset_max)
                                               : c->offset_min;
     e->tx = x;
@@ -297,7 +299,8 @@ static tn_status check_field(const tn_enemies *s, const tn_flow *f, tn_error *er
     if (f->connectivity != 4)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemies: the flow field is %d-connected; enemies walk a "
-                            "4-connected one", f->connectivity);
+                            "4-connected one",
+                            f->connectivity);
     return TN_OK;
 }
 
@@ -313,15 +316,14 @@ tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_
                             f->h);
     int d = tn_flow_dir(f, x, y);
     if (d == TN_DIR_NONE)
-        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "enemies: spawn tile (%d,%d) is %s", x, y,
-                            f->kind[tn_flow_index(f, x, y)] == TN_FLOW_WALL
-                                ? "a wall"
-                                : "cut off from every destination");
+        return tn_error_set(
+            err, TN_FAILURE | TN_REFUSED, 0, 0, "enemies: spawn tile (%d,%d) is %s", x, y,
+            f->kind[tn_flow_index(f, x, y)] == TN_FLOW_WALL ? "a wall"
+                                                            : "cut off from every destination");
     if (s->count >= s->cfg.capacity) {
         s->skipped++;
-        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
-                            "enemies: the pool of %d is full", s->cfg.capacity);
+        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0, "enemies: the pool of %d is full",
+                            s->cfg.capacity);
     }
     init_enemy(s, &s->e[s->count++], f, x, y, rng);
     s->spawned++;
@@ -389,8 +391,8 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
                 continue;
             if (pick-- == 0) break;
         }
-        if (s->cfg.spacing > 0.0f && crowded(s, (float)(t % f->w) + 0.5f,
-                                             (float)(t / f->w) + 0.5f, s->cfg.spacing)) {
+        if (s->cfg.spacing > 0.0f &&
+            crowded(s, (float)(t % f->w) + 0.5f, (float)(t / f->w) + 0.5f, s->cfg.spacing)) {
             s->accum += 1.0; /* wait for room; at most one spawn held back */
             if (s->accum > 1.5) s->accum = 1.5;
             break;
@@ -418,8 +420,8 @@ tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_e
     for (int i = 0; i < s->count;) {
         tn_enemy *e = &s->e[i];
         bool here = e->tx == x && e->ty == y;
-        bool ahead = e->nx == x && e->ny == y && e->state != TN_ENEMY_OUTRO &&
-                     e->state != TN_ENEMY_WAIT;
+        bool ahead =
+            e->nx == x && e->ny == y && e->state != TN_ENEMY_OUTRO && e->state != TN_ENEMY_WAIT;
         if (!here && !ahead) {
             i++;
             continue;

@@ -78,29 +78,29 @@ typedef enum tn_enemy_state {
 } tn_enemy_state;
 
 typedef struct tn_enemy {
-    float x, y;            /* position, tile units */
-    float heading;         /* radians */
+    float x, y;    /* position, tile units */
+    float heading; /* radians */
     float scale, speed, offset;
-    float progress;        /* 0..1 along the current segment */
-    float factor;          /* progress per second = speed / segment length */
+    float progress; /* 0..1 along the current segment */
+    float factor;   /* progress per second = speed / segment length */
     /* Segment: straight  pos = p + (a - p) * t;
      *          arc       pos = p + a cos(t*span) + b sin(t*span). */
     float px, py, ax, ay, bx, by, span;
-    float h0, dh;          /* heading at t = 0 and its change over the segment */
-    int32_t tx, ty;        /* the tile the enemy is in */
-    int32_t nx, ny;        /* the tile it enters next (when moving) */
-    uint8_t state;         /* tn_enemy_state */
-    uint8_t dir;           /* direction of travel, TN_DIR_N..W */
-    uint32_t id;           /* spawn serial number, from 1 */
+    float h0, dh;   /* heading at t = 0 and its change over the segment */
+    int32_t tx, ty; /* the tile the enemy is in */
+    int32_t nx, ny; /* the tile it enters next (when moving) */
+    uint8_t state;  /* tn_enemy_state */
+    uint8_t dir;    /* direction of travel, TN_DIR_N..W */
+    uint32_t id;    /* spawn serial number, from 1 */
 } tn_enemy;
 
 typedef struct tn_enemies_config {
-    int capacity;                   /* pool size, 1..1<<20 */
-    float spawn_rate;               /* enemies per second, 0..1000 */
-    float scale_min, scale_max;     /* > 0; default 0.5..2 */
-    float speed_min, speed_max;     /* tiles/s, > 0 and <= 100; default 0.2..5 */
-    float offset_min, offset_max;   /* tiles, within -0.45..0.45; default -0.4..0.4 */
-    float spacing;                  /* tiles, 0..2; default 0 (off): a spawn waits while
+    int capacity;                 /* pool size, 1..1<<20 */
+    float spawn_rate;             /* enemies per second, 0..1000 */
+    float scale_min, scale_max;   /* > 0; default 0.5..2 */
+    float speed_min, speed_max;   /* tiles/s, > 0 and <= 100; default 0.2..5 */
+    float offset_min, offset_max; /* tiles, within -0.45..0.45; default -0.4..0.4 */
+    float spacing;                /* tiles, 0..2; default 0 (off): a spawn waits while
                                        an enemy is closer than this to the spawn tile's
                                        centre (high rates then keep enemies apart
                                        instead of piling them on the spawn point; the
@@ -108,10 +108,10 @@ typedef struct tn_enemies_config {
 } tn_enemies_config;
 
 typedef struct tn_enemies {
-    tn_enemy *e;           /* e[0..count) alive */
+    tn_enemy *e; /* e[0..count) alive */
     int count;
     tn_enemies_config cfg;
-    double accum;          /* spawn accumulator, in enemies */
+    double accum; /* spawn accumulator, in enemies */
     long spawned, reached, skipped, crushed;
     tn_allocator alloc;
 } tn_enemies;
@@ -119,8 +119,8 @@ typedef struct tn_enemies {
 tn_enemies_config tn_enemies_default_config(void);
 /* Checks every field; a message names the bad one. */
 tn_status tn_enemies_validate(const tn_enemies_config *cfg, tn_error *err);
-tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
-                            tn_enemies **out, tn_error *err);
+tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a, tn_enemies **out,
+                            tn_error *err);
 void tn_enemies_destroy(tn_enemies *s);
 /* New ranges / rate (the capacity cannot change). */
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err);

@@ -11,14 +11,14 @@
 #define LVL_SPAN (1 << LVL_PLANES)
 
 struct tn_flow_block { /* what a block's settling writes: 128 bytes */
-    int32_t base;                /* level first reached; INT32_MAX before */
+    int32_t base;      /* level first reached; INT32_MAX before */
     int32_t unused[3];
     uint64_t lvl[LVL_PLANES][2]; /* plane p: bit p of (distance - base) */
     uint64_t dir[2][2];          /* bit 0 and bit 1 of the direction code */
 };
-struct tn_flow_bmap {            /* the map's bits, and the search's exceptions */
-    uint64_t open[2], dest[2];   /* open tiles, destinations */
-    uint64_t done[2];            /* tiles whose distance went straight to d[] */
+struct tn_flow_bmap {          /* the map's bits, and the search's exceptions */
+    uint64_t open[2], dest[2]; /* open tiles, destinations */
+    uint64_t done[2];          /* tiles whose distance went straight to d[] */
 };
 /* What the search reads of a block and its neighbours. */
 struct tn_flow_bfs {
@@ -56,15 +56,9 @@ static inline double val2(int32_t s, int32_t g)
 {
     return s == TN_FLOW_FAR ? INFINITY : (double)s + (double)g * SQRT2;
 }
-static inline double val(const tn_flow *f, int i)
-{
-    return f->dv ? f->dv[i] : val2(f->d[i], 0);
-}
+static inline double val(const tn_flow *f, int i) { return f->dv ? f->dv[i] : val2(f->d[i], 0); }
 /* Bucket of a cell with a finite distance (>= 0, so truncation = floor). */
-static inline int key_of(const tn_flow *f, int i)
-{
-    return f->dv ? (int)f->dv[i] : f->d[i];
-}
+static inline int key_of(const tn_flow *f, int i) { return f->dv ? (int)f->dv[i] : f->d[i]; }
 /* Set a cell's distance (s = FAR: no path, WALLD: a wall). */
 static inline void set_d(tn_flow *f, int i, int32_t s, int32_t g)
 {
@@ -91,8 +85,10 @@ static inline bool b_member(const tn_flow *f, int i) { return f->bprev[i] != -2;
 static inline void b_remove(tn_flow *f, int i, int k)
 {
     int p = f->bprev[i], n = f->bnext[i];
-    if (p >= 0) f->bnext[p] = n;
-    else f->bhead[k] = n;
+    if (p >= 0)
+        f->bnext[p] = n;
+    else
+        f->bhead[k] = n;
     if (n >= 0) f->bprev[n] = p;
     f->bprev[i] = -2;
 }
@@ -184,8 +180,8 @@ static int compute_dir(const tn_flow *f, int i)
 
 /* ---- creation ---- */
 
-tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
-                         tn_flow **out, tn_error *err)
+tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, tn_flow **out,
+                         tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
@@ -229,8 +225,8 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
         const size_t nb = (size_t)f->nblk;
         /* One block of memory, cut at cache-line boundaries: a block's
          * search state is one line, its settled bits two. */
-        const size_t per = sizeof(struct tn_flow_bfs) + sizeof(struct tn_flow_block) +
-                           sizeof(struct tn_flow_bmap);
+        const size_t per =
+            sizeof(struct tn_flow_bfs) + sizeof(struct tn_flow_block) + sizeof(struct tn_flow_bmap);
         f->bmem = nb <= (SIZE_MAX - 64) / per ? tn_alloc(a, nb * per + 64) : NULL;
         if (f->bmem) {
             uintptr_t p = ((uintptr_t)f->bmem + 63) & ~(uintptr_t)63;
@@ -242,8 +238,8 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
         /* tn_alloc zeroes: padding blocks stay empty for good. */
         blocks_ok = f->bmem && f->blist;
     }
-    if (!f->kind || !f->dir || !f->d || (connectivity == 8 && (!f->dd || !f->dv)) || !f->q || !f->list ||
-        !f->bnext || !f->bprev || !f->bhead || !f->stamp || !blocks_ok) {
+    if (!f->kind || !f->dir || !f->d || (connectivity == 8 && (!f->dd || !f->dv)) || !f->q ||
+        !f->list || !f->bnext || !f->bprev || !f->bhead || !f->stamp || !blocks_ok) {
         tn_flow_destroy(f);
         goto oom;
     }
@@ -414,17 +410,20 @@ static inline int popcount64(uint64_t v)
 #if defined(__SSE2__) && !defined(TN_FLOW_NO_SIMD)
 #include <emmintrin.h>
 typedef __m128i v128;
-static inline v128 v_load(const uint64_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
+static inline v128 v_load(const uint64_t *p)
+{
+    return _mm_loadu_si128((const __m128i *)(const void *)p);
+}
 static inline void v_store(uint64_t *p, v128 v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
 static inline v128 v_zero(void) { return _mm_setzero_si128(); }
 static inline v128 v_or(v128 a, v128 b) { return _mm_or_si128(a, b); }
 static inline v128 v_and(v128 a, v128 b) { return _mm_and_si128(a, b); }
 static inline v128 v_andnot(v128 a, v128 b) { return _mm_andnot_si128(b, a); } /* a & ~b */
 static inline v128 v_xor(v128 a, v128 b) { return _mm_xor_si128(a, b); }
-static inline v128 v_down(v128 v) { return _mm_slli_si128(v, 2); }   /* row r -> r + 1 */
-static inline v128 v_up(v128 v) { return _mm_srli_si128(v, 2); }     /* row r -> r - 1 */
-static inline v128 v_right(v128 v) { return _mm_slli_epi16(v, 1); }  /* col c -> c + 1 */
-static inline v128 v_left(v128 v) { return _mm_srli_epi16(v, 1); }   /* col c -> c - 1 */
+static inline v128 v_down(v128 v) { return _mm_slli_si128(v, 2); }  /* row r -> r + 1 */
+static inline v128 v_up(v128 v) { return _mm_srli_si128(v, 2); }    /* row r -> r - 1 */
+static inline v128 v_right(v128 v) { return _mm_slli_epi16(v, 1); } /* col c -> c + 1 */
+static inline v128 v_left(v128 v) { return _mm_srli_epi16(v, 1); }  /* col c -> c - 1 */
 static inline v128 v_row0_to7(v128 v) { return _mm_slli_si128(v, 14); }
 static inline v128 v_row7_to0(v128 v) { return _mm_srli_si128(v, 14); }
 static inline v128 v_col0_to15(v128 v) { return _mm_slli_epi16(v, 15); }
@@ -458,21 +457,37 @@ static inline v128 v_right(v128 v) { return v_make(v.lo << 1 & NOT_COL0, v.hi <<
 static inline v128 v_left(v128 v) { return v_make(v.lo >> 1 & NOT_COL15, v.hi >> 1 & NOT_COL15); }
 static inline v128 v_row0_to7(v128 v) { return v_make(0, v.lo << 48); }
 static inline v128 v_row7_to0(v128 v) { return v_make(v.hi >> 48, 0); }
-static inline v128 v_col0_to15(v128 v) { return v_make((v.lo & COL0_BITS) << 15, (v.hi & COL0_BITS) << 15); }
-static inline v128 v_col15_to0(v128 v) { return v_make(v.lo >> 15 & COL0_BITS, v.hi >> 15 & COL0_BITS); }
+static inline v128 v_col0_to15(v128 v)
+{
+    return v_make((v.lo & COL0_BITS) << 15, (v.hi & COL0_BITS) << 15);
+}
+static inline v128 v_col15_to0(v128 v)
+{
+    return v_make(v.lo >> 15 & COL0_BITS, v.hi >> 15 & COL0_BITS);
+}
 static inline bool v_any(v128 v) { return (v.lo | v.hi) != 0; }
 #endif
 
 #define EVEN_TILES 0xaaaa5555aaaa5555ull /* (row + col) even, both halves */
 
 /* Row r (0..7, 16 bits) of a block stored as two uint64_t. */
-static inline unsigned row16(const uint64_t *v, int r) { return (unsigned)(v[r >> 2] >> (16 * (r & 3)) & 0xffff); }
+static inline unsigned row16(const uint64_t *v, int r)
+{
+    return (unsigned)(v[r >> 2] >> (16 * (r & 3)) & 0xffff);
+}
 
 /* PLANE_MASK[off][p]: all ones in both halves when bit p of off is set. */
-#define PM1(o, p) {0 - (uint64_t)((o) >> (p) & 1), 0 - (uint64_t)((o) >> (p) & 1)}
-#define PM(o) {PM1(o, 0), PM1(o, 1), PM1(o, 2), PM1(o, 3), PM1(o, 4), {0, 0}, {0, 0}, {0, 0}}
+#define PM1(o, p)                                                  \
+    {                                                              \
+        0 - (uint64_t)((o) >> (p)&1), 0 - (uint64_t)((o) >> (p)&1) \
+    }
+#define PM(o)                                                                           \
+    {                                                                                   \
+        PM1(o, 0), PM1(o, 1), PM1(o, 2), PM1(o, 3), PM1(o, 4), {0, 0}, {0, 0}, { 0, 0 } \
+    }
 #define PM4(o) PM(o), PM((o) + 1), PM((o) + 2), PM((o) + 3)
-static const uint64_t PLANE_MASK[1 << LVL_PLANES][8][2] = { /* rows of 128 bytes */
+static const uint64_t PLANE_MASK[1 << LVL_PLANES][8][2] = {
+    /* rows of 128 bytes */
     PM4(0), PM4(4), PM4(8), PM4(12), PM4(16), PM4(20), PM4(24), PM4(28),
 };
 
@@ -621,10 +636,10 @@ static int32_t bfs_blocks(tn_flow *f, int ncand, int *nfront)
  * reached so far (FAR elsewhere) and the frontier in q[0..ntail). */
 static const uint8_t FIRST_BACK[2][16] = {
     /* mask bits: 1 = N, 2 = S, 4 = E, 8 = W */
-    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N,
-     TN_DIR_W, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N},
-    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_S, TN_DIR_E, TN_DIR_E, TN_DIR_E, TN_DIR_E,
-     TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W},
+    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_W,
+     TN_DIR_N, TN_DIR_S, TN_DIR_N, TN_DIR_E, TN_DIR_N, TN_DIR_S, TN_DIR_N},
+    {TN_DIR_NONE, TN_DIR_N, TN_DIR_S, TN_DIR_S, TN_DIR_E, TN_DIR_E, TN_DIR_E, TN_DIR_E, TN_DIR_W,
+     TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W, TN_DIR_W},
 };
 
 /* Returns the number of tiles it reached. */
@@ -640,14 +655,14 @@ static long bfs_run(tn_flow *f, long ntail)
         unsigned back = 0;
         /* A seen neighbour holds at most dc + 1 (or -1, a wall), an unseen
          * one FAR: min(v, dn) writes dn exactly into the unseen ones. */
-#define TN_VISIT(o, bit)                          \
-    do {                                          \
-        const long nb = c + (o);                  \
-        const int32_t v = d[nb];                  \
-        d[nb] = v < dn ? v : dn;                  \
-        q[tail] = (int32_t)nb;                    \
-        tail += v > dn;                           \
-        back |= (unsigned)(v == dp) << (bit);     \
+#define TN_VISIT(o, bit)                      \
+    do {                                      \
+        const long nb = c + (o);              \
+        const int32_t v = d[nb];              \
+        d[nb] = v < dn ? v : dn;              \
+        q[tail] = (int32_t)nb;                \
+        tail += v > dn;                       \
+        back |= (unsigned)(v == dp) << (bit); \
     } while (0)
         TN_VISIT(-S, 0);
         TN_VISIT(S, 1);
@@ -728,11 +743,14 @@ static inline void kinds16(uint8_t *kind, const uint8_t *tile, const uint8_t *ma
 static inline __m128i transpose8x8(__m128i x)
 {
     __m128i t;
-    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)), _mm_set1_epi64x(0x00aa00aa00aa00aall));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 7)),
+                      _mm_set1_epi64x(0x00aa00aa00aa00aall));
     x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 7)));
-    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)), _mm_set1_epi64x(0x0000cccc0000ccccll));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 14)),
+                      _mm_set1_epi64x(0x0000cccc0000ccccll));
     x = _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 14)));
-    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)), _mm_set1_epi64x(0x00000000f0f0f0f0ll));
+    t = _mm_and_si128(_mm_xor_si128(x, _mm_srli_epi64(x, 28)),
+                      _mm_set1_epi64x(0x00000000f0f0f0f0ll));
     return _mm_xor_si128(x, _mm_xor_si128(t, _mm_slli_epi64(t, 28)));
 }
 
@@ -742,7 +760,8 @@ static inline __m128i transpose8x8(__m128i x)
 static inline void put_d4(int32_t *d, __m128i off, __m128i none, __m128i base)
 {
     const __m128i v = _mm_or_si128(_mm_add_epi32(off, base), none);
-    _mm_storeu_si128((__m128i *)(void *)d, _mm_xor_si128(v, _mm_and_si128(_mm_slli_epi32(off, 31), none)));
+    _mm_storeu_si128((__m128i *)(void *)d,
+                     _mm_xor_si128(v, _mm_and_si128(_mm_slli_epi32(off, 31), none)));
 }
 
 /* d[] and dir[] of a whole 16-wide block, nrows rows, rows with bits in
@@ -759,10 +778,13 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
     const __m128i unr = v_load(f->bfs[b].free);
     /* planes x rows -> rows x planes (16-bit elements), written out for the
      * compiler: P = planes, t, u = steps, R[r] = row r of the 8 planes */
-    const __m128i p0 = _mm_or_si128(v_load(B->lvl[0]), unr), p1 = _mm_or_si128(v_load(B->lvl[1]), unr);
-    const __m128i p2 = _mm_or_si128(v_load(B->lvl[2]), unr), p3 = _mm_or_si128(v_load(B->lvl[3]), unr);
+    const __m128i p0 = _mm_or_si128(v_load(B->lvl[0]), unr),
+                  p1 = _mm_or_si128(v_load(B->lvl[1]), unr);
+    const __m128i p2 = _mm_or_si128(v_load(B->lvl[2]), unr),
+                  p3 = _mm_or_si128(v_load(B->lvl[3]), unr);
     const __m128i p4 = _mm_or_si128(v_load(B->lvl[4]), unr), p5 = v_load(B->dir[0]);
-    const __m128i p6 = v_load(B->dir[1]), p7 = _mm_or_si128(_mm_xor_si128(v_load(M->open), ones), unr);
+    const __m128i p6 = v_load(B->dir[1]),
+                  p7 = _mm_or_si128(_mm_xor_si128(v_load(M->open), ones), unr);
     const __m128i t0 = _mm_unpacklo_epi16(p0, p1), t1 = _mm_unpackhi_epi16(p0, p1);
     const __m128i t2 = _mm_unpacklo_epi16(p2, p3), t3 = _mm_unpackhi_epi16(p2, p3);
     const __m128i t4 = _mm_unpacklo_epi16(p4, p5), t5 = _mm_unpackhi_epi16(p4, p5);
@@ -787,8 +809,9 @@ static void put_block_sse(tn_flow *f, long b, int x0, int y0, int nrows)
         const __m128i none = _mm_cmplt_epi8(a, z); /* bit 7 */
         const __m128i dest = _mm_and_si128(_mm_cmpeq_epi8(a, z), dest_ok);
         const __m128i code = _mm_and_si128(_mm_srli_epi16(a, 5), _mm_set1_epi8(3));
-        const __m128i dir16 = _mm_or_si128(code, _mm_or_si128(_mm_and_si128(dest, _mm_set1_epi8(TN_DIR_HERE)),
-                                                              _mm_and_si128(none, _mm_set1_epi8(TN_DIR_NONE))));
+        const __m128i dir16 =
+            _mm_or_si128(code, _mm_or_si128(_mm_and_si128(dest, _mm_set1_epi8(TN_DIR_HERE)),
+                                            _mm_and_si128(none, _mm_set1_epi8(TN_DIR_NONE))));
         _mm_storeu_si128((__m128i *)(void *)dir, dir16);
         if (any_done && row16(M->done, r)) continue;
         const __m128i off = _mm_and_si128(a, _mm_set1_epi8(0x1f));
@@ -817,7 +840,7 @@ static void put_tiles_slow(tn_flow *f, long b, int x0, int y0, int r, int c0, in
         int32_t off = 0;
         for (int p = 0; p < LVL_PLANES; p++) off |= (int32_t)(lvl[p] >> c & 1) << p;
         const bool wall = !(open >> c & 1), none = wall || (unr >> c & 1);
-        f->dir[i0 + c] = (uint8_t)(none ? TN_DIR_NONE
+        f->dir[i0 + c] = (uint8_t)(none            ? TN_DIR_NONE
                                    : dest >> c & 1 ? TN_DIR_HERE
                                                    : (c0bits >> c & 1) | (c1bits >> c & 1) << 1);
         if (done >> c & 1) continue; /* written by the search */
@@ -982,19 +1005,22 @@ static void rebuild_dial(tn_flow *f)
 
 static void rebuild_from_kinds(tn_flow *f)
 {
-    if (f->dd) rebuild_dial(f);
-    else rebuild_bfs(f, NULL);
+    if (f->dd)
+        rebuild_dial(f);
+    else
+        rebuild_bfs(f, NULL);
     f->last_full = true;
 }
 
 /* Why a map does not fit a flow field, or NULL when it does. */
 static tn_status check_map(const tn_flow *f, const tn_map *m, tn_error *err)
 {
-    if (!f || !m) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no field or map");
+    if (!f || !m)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: no field or map");
     if (m->w != f->w || m->h != f->h)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow: the map is %dx%d but the field was made for %dx%d", m->w,
-                            m->h, f->w, f->h);
+                            "flow: the map is %dx%d but the field was made for %dx%d", m->w, m->h,
+                            f->w, f->h);
     return TN_OK;
 }
 
@@ -1112,7 +1138,8 @@ tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind, tn_error *err)
     tn_status st = check_tile(f, x, y, "tile", err);
     if (tn_failed(st)) return st;
     if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: unknown kind %d", kind);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: unknown kind %d",
+                            kind);
     tn_error_clear(err);
     const int c = tn_flow_index(f, x, y), S = f->stride;
     const int old = f->kind[c];
@@ -1190,11 +1217,13 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
     if (first) *first = -1;
     if (lost_out) *lost_out = 0;
     if (!f || !lost_out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow what-if: no field or output");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow what-if: no field or output");
     tn_status st = check_tile(f, x, y, "what-if tile", err);
     if (tn_failed(st)) return st;
     if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: unknown kind %d", kind);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow: unknown kind %d",
+                            kind);
     if (n < 0 || (n > 0 && !tiles))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "flow what-if: %d tiles listed at %p", n, (const void *)tiles);
@@ -1252,12 +1281,12 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
 
 /* ---- point to point ---- */
 
-tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist,
-                           tn_error *err)
+tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist, tn_error *err)
 {
     if (dist) *dist = -1.0;
     if (!f || !dist)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "flow distance: no field or output");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "flow distance: no field or output");
     tn_status st = check_tile(f, sx, sy, "start", err);
     if (tn_failed(st)) return st;
     st = check_tile(f, gx, gy, "goal", err);

@@ -85,9 +85,16 @@ enum { TN_FLOW_WALL = 0, TN_FLOW_OPEN = 1, TN_FLOW_DEST = 2 };
 /* Directions: the 4 straight ones first, then the diagonals; HERE on a
  * destination; NONE on a wall or a tile with no path. */
 enum {
-    TN_DIR_N = 0, TN_DIR_S, TN_DIR_E, TN_DIR_W,
-    TN_DIR_NE, TN_DIR_NW, TN_DIR_SE, TN_DIR_SW,
-    TN_DIR_HERE, TN_DIR_NONE
+    TN_DIR_N = 0,
+    TN_DIR_S,
+    TN_DIR_E,
+    TN_DIR_W,
+    TN_DIR_NE,
+    TN_DIR_NW,
+    TN_DIR_SE,
+    TN_DIR_SW,
+    TN_DIR_HERE,
+    TN_DIR_NONE
 };
 static const int8_t tn_dir_dx[10] = {0, 0, 1, -1, 1, -1, 1, -1, 0, 0};
 static const int8_t tn_dir_dy[10] = {-1, 1, 0, 0, -1, -1, 1, 1, 0, 0};
@@ -95,22 +102,22 @@ static const int8_t tn_dir_dy[10] = {-1, 1, 0, 0, -1, -1, 1, 1, 0, 0};
 typedef struct tn_flow {
     /* Read-only for users (use the accessors below). */
     int w, h;
-    int connectivity;     /* 4 or 8 */
-    int stride;           /* padded row length (odd: parity of index = parity of x+y) */
-    int npad;             /* stride * (h + 2) */
-    uint8_t *kind;        /* [npad] TN_FLOW_*, padding = WALL */
-    uint8_t *dir;         /* [npad] TN_DIR_* */
-    int32_t *d;           /* [npad] straight steps (4-conn: the distance); FAR = no path */
-    int32_t *dd;          /* [npad] diagonal steps (8-connected only, else NULL) */
-    double *dv;           /* [npad] 8-connected: d + dd*sqrt(2), INFINITY = no path */
-    long last_touched;    /* tiles whose distance the last rebuild/update recomputed */
-    bool last_full;       /* the last update fell back to a full rebuild */
+    int connectivity;  /* 4 or 8 */
+    int stride;        /* padded row length (odd: parity of index = parity of x+y) */
+    int npad;          /* stride * (h + 2) */
+    uint8_t *kind;     /* [npad] TN_FLOW_*, padding = WALL */
+    uint8_t *dir;      /* [npad] TN_DIR_* */
+    int32_t *d;        /* [npad] straight steps (4-conn: the distance); FAR = no path */
+    int32_t *dd;       /* [npad] diagonal steps (8-connected only, else NULL) */
+    double *dv;        /* [npad] 8-connected: d + dd*sqrt(2), INFINITY = no path */
+    long last_touched; /* tiles whose distance the last rebuild/update recomputed */
+    bool last_full;    /* the last update fell back to a full rebuild */
     /* Scratch (private). */
     int32_t *q, *list, *bnext, *bprev, *bhead;
     uint32_t *stamp;
     uint32_t gen;
     int kcap, kmin, kmax;
-    int off[8];           /* index offset of each direction */
+    int off[8]; /* index offset of each direction */
     /* The 4-connected rebuild's board in blocks of 16x8 tiles, one bit per
      * tile, with a ring of empty padding blocks (private; see tn_flow.c). */
     int bstride, nblk;         /* blocks per padded row; blocks in all */
@@ -118,7 +125,7 @@ typedef struct tn_flow {
     struct tn_flow_bfs *bfs;   /* [nblk] the search's state per block */
     struct tn_flow_block *blk; /* [nblk] the result, as bit planes */
     struct tn_flow_bmap *bmap; /* [nblk] the map, as bits */
-    int32_t *blist;            /* [4 * nblk] candidates of this level, of the next; settled; stale */
+    int32_t *blist; /* [4 * nblk] candidates of this level, of the next; settled; stale */
     tn_allocator alloc;
 } tn_flow;
 
@@ -126,8 +133,8 @@ typedef struct tn_flow {
 
 /* A flow field for a w x h board (connectivity 4 or 8), all walls until the
  * first rebuild. */
-tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a,
-                         tn_flow **out, tn_error *err);
+tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, tn_flow **out,
+                         tn_error *err);
 void tn_flow_destroy(tn_flow *f);
 
 /* The kind of map tile (x, y): WALL for a block (and outside), DEST for an
@@ -150,8 +157,8 @@ tn_status tn_flow_set_kind(tn_flow *f, int x, int y, int kind, tn_error *err);
  * tile (x, y) itself is never counted.  *first (may be NULL) gets the first
  * such list index, or -1.  Changes nothing; no allocation.  INVALID_PARAM
  * (message) for a tile outside the board, a bad kind or list. */
-tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n,
-                         int *lost, int *first, tn_error *err);
+tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tiles, int n, int *lost,
+                         int *first, tn_error *err);
 
 /* Point-to-point distance on the field's board as last rebuilt/updated,
  * for callers who keep no destination set: the length of a shortest route
@@ -161,8 +168,7 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
  * UNREACHABLE (message) when no route exists.  Uses the field's scratch
  * (not the distances): no allocation, O(tiles within the distance), and the
  * field must not be used by another thread meanwhile. */
-tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist,
-                           tn_error *err);
+tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *dist, tn_error *err);
 
 static inline int tn_flow_index(const tn_flow *f, int x, int y)
 {

@@ -41,7 +41,8 @@ tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err)
 {
     if (out) *out = NULL;
     if (!m || !out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map clone: no map or output");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "map clone: no map or output");
     tn_map *c = NULL;
     tn_status st = tn_map_create(m->w, m->h, &m->alloc, &c, err);
     if (tn_failed(st)) return st;
@@ -55,8 +56,7 @@ tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err)
 
 bool tn_map_equal(const tn_map *a, const tn_map *b)
 {
-    return a->w == b->w && a->h == b->h && a->start_x == b->start_x &&
-           a->start_y == b->start_y &&
+    return a->w == b->w && a->h == b->h && a->start_x == b->start_x && a->start_y == b->start_y &&
            memcmp(a->tile, b->tile, (size_t)a->w * (size_t)a->h * 2) == 0;
 }
 
@@ -77,8 +77,8 @@ tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
     tn_status st = check_edit(m, x, y, err);
     if (tn_failed(st)) return st;
     if (tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map: unknown tile kind %d", tile);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: unknown tile kind %d",
+                            tile);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
     m->tile[i] = (uint8_t)tile;
     if (tile != TN_TILE_EMPTY) {
@@ -95,13 +95,14 @@ tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err)
     tn_status st = check_edit(m, x, y, err);
     if (tn_failed(st)) return st;
     if (mark < TN_MARK_NONE || mark > TN_MARK_ITEM)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map: unknown mark kind %d", mark);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: unknown mark kind %d",
+                            mark);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
     if (mark != TN_MARK_NONE && m->tile[i] != TN_TILE_EMPTY)
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                             "map: tile (%d,%d) is %s; spawns, destinations and items go on "
-                            "empty tiles", x, y, TILE_NAME[m->tile[i]]);
+                            "empty tiles",
+                            x, y, TILE_NAME[m->tile[i]]);
     if (mark != TN_MARK_NONE && x == m->start_x && y == m->start_y)
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                             "map: tile (%d,%d) is the character's start", x, y);
@@ -124,9 +125,9 @@ int tn_map_count_marks(const tn_map *m, int mark)
 typedef struct line_reader {
     const char *buf;
     size_t len, pos;
-    int lineno;          /* number of the line last returned */
-    const char *s;       /* the line (not NUL-terminated) */
-    size_t n;            /* its length without "\n" / "\r\n" */
+    int lineno;    /* number of the line last returned */
+    const char *s; /* the line (not NUL-terminated) */
+    size_t n;      /* its length without "\n" / "\r\n" */
 } line_reader;
 
 static bool next_line(line_reader *r)
@@ -164,9 +165,12 @@ static bool next_content_line(line_reader *r)
 /* Printable description of a byte for messages. */
 static void describe_byte(char *out, size_t cap, unsigned char c)
 {
-    if (c >= 0x21 && c < 0x7f) snprintf(out, cap, "'%c'", c);
-    else if (c == ' ') snprintf(out, cap, "' ' (space)");
-    else snprintf(out, cap, "byte 0x%02x", c);
+    if (c >= 0x21 && c < 0x7f)
+        snprintf(out, cap, "'%c'", c);
+    else if (c == ' ')
+        snprintf(out, cap, "' ' (space)");
+    else
+        snprintf(out, cap, "byte 0x%02x", c);
 }
 
 /* The first byte of the line that is not printable ASCII, or -1. */
@@ -212,12 +216,12 @@ static bool parse_uint(const char *s, size_t n, size_t *i, long *out)
     return true;
 }
 
-#define PERR(line, col, ...)                                                       \
-    do {                                                                           \
-        char detail_[192];                                                         \
-        snprintf(detail_, sizeof detail_, __VA_ARGS__);                            \
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, (line), (col),       \
-                            "%s:%d:%d: %s", name, (line), (col), detail_);        \
+#define PERR(line, col, ...)                                                                       \
+    do {                                                                                           \
+        char detail_[192];                                                                         \
+        snprintf(detail_, sizeof detail_, __VA_ARGS__);                                            \
+        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, (line), (col), "%s:%d:%d: %s", name, \
+                            (line), (col), detail_);                                               \
     } while (0)
 
 static tn_status check_header_line(line_reader *r, const char *name, tn_error *err)
@@ -235,8 +239,7 @@ static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char 
                            tn_error *err)
 {
     for (int y = 0; y < m->h; y++) {
-        if (!next_line(r))
-            PERR(r->lineno + 1, 1, "file ends after %d of %d tile rows", y, m->h);
+        if (!next_line(r)) PERR(r->lineno + 1, 1, "file ends after %d of %d tile rows", y, m->h);
         if (r->n != (size_t)m->w)
             PERR(r->lineno, (int)tn_mini((int)r->n, m->w) + 1,
                  "row %d has %zu characters, expected %d", y + 1, r->n, m->w);
@@ -247,8 +250,13 @@ static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char 
             bool ok = true;
             if (movingai) {
                 switch (c) {
-                case '.': case 'G': case 'S': break;
-                case '@': case 'O': case 'T': case 'W': tile = TN_TILE_BLOCK; break;
+                case '.':
+                case 'G':
+                case 'S': break;
+                case '@':
+                case 'O':
+                case 'T':
+                case 'W': tile = TN_TILE_BLOCK; break;
                 default: ok = false;
                 }
             } else {
@@ -262,8 +270,8 @@ static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char 
                 case 'P':
                     if (m->start_x >= 0)
                         PERR(r->lineno, x + 1,
-                             "second character start 'P' (the first is at tile %d,%d)",
-                             m->start_x, m->start_y);
+                             "second character start 'P' (the first is at tile %d,%d)", m->start_x,
+                             m->start_y);
                     m->start_x = x;
                     m->start_y = y;
                     break;
@@ -303,18 +311,21 @@ static tn_status parse_movingai(line_reader *r, const char *name, const tn_alloc
     char wb[24], hb[24];
     long h = -1, w = -1;
     for (;;) {
-        if (!next_content_line(r))
-            PERR(r->lineno + 1, 1, "file ends before the 'map' line");
+        if (!next_content_line(r)) PERR(r->lineno + 1, 1, "file ends before the 'map' line");
         tn_status s = check_header_line(r, name, err);
         if (tn_failed(s)) return s;
         size_t argn;
         const char *arg;
         long *dst = NULL;
         const char *key = NULL;
-        if ((arg = match_keyword(r->s, r->n, "height", &argn))) dst = &h, key = "height";
-        else if ((arg = match_keyword(r->s, r->n, "width", &argn))) dst = &w, key = "width";
-        else if (match_keyword(r->s, r->n, "map", &argn) && argn == 0) break;
-        else PERR(r->lineno, 1, "unknown header line (expected 'height H', 'width W' or 'map')");
+        if ((arg = match_keyword(r->s, r->n, "height", &argn)))
+            dst = &h, key = "height";
+        else if ((arg = match_keyword(r->s, r->n, "width", &argn)))
+            dst = &w, key = "width";
+        else if (match_keyword(r->s, r->n, "map", &argn) && argn == 0)
+            break;
+        else
+            PERR(r->lineno, 1, "unknown header line (expected 'height H', 'width W' or 'map')");
         if (*dst >= 0) PERR(r->lineno, 1, "repeated '%s' line", key);
         size_t i = (size_t)(arg - r->s);
         if (!parse_uint(r->s, r->n, &i, dst) || i != r->n)
@@ -338,12 +349,13 @@ static tn_status parse_movingai(line_reader *r, const char *name, const tn_alloc
     return TN_OK;
 }
 
-tn_status tn_map_parse(const char *buf, size_t len, const char *name,
-                       const tn_allocator *a, tn_map **out, tn_error *err)
+tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
+                       tn_map **out, tn_error *err)
 {
     if (!name) name = "<map>";
-    if (!out || (!buf && len)) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                                   "%s: invalid arguments", name);
+    if (!out || (!buf && len))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: invalid arguments",
+                            name);
     *out = NULL;
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
         buf += 3;
@@ -357,13 +369,15 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
     const char *arg;
     if ((arg = match_keyword(r.s, r.n, "type", &argn))) {
         if (argn != 6 || memcmp(arg, "octile", 6) != 0)
-            PERR(r.lineno, (int)(arg - r.s) + 1, "unsupported Moving AI map type (expected 'octile')");
+            PERR(r.lineno, (int)(arg - r.s) + 1,
+                 "unsupported Moving AI map type (expected 'octile')");
         return parse_movingai(&r, name, a, out, err);
     }
     if (!(arg = match_keyword(r.s, r.n, "tilenav-map", &argn)))
         PERR(r.lineno, 1, "missing header line 'tilenav-map 1' (or 'type octile')");
     if (argn != 1 || arg[0] != '1')
-        PERR(r.lineno, (int)(arg - r.s) + 1, "unsupported format version (expected 'tilenav-map 1')");
+        PERR(r.lineno, (int)(arg - r.s) + 1,
+             "unsupported format version (expected 'tilenav-map 1')");
     long w = -1, h = -1;
     char wb[24], hb[24];
     for (;;) {
@@ -376,7 +390,8 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name,
             if (w >= 0) PERR(r.lineno, 1, "repeated header line 'size'");
             size_t i = (size_t)(arg - r.s);
             if (!parse_uint(r.s, r.n, &i, &w) || !parse_uint(r.s, r.n, &i, &h) || i != r.n)
-                PERR(r.lineno, (int)(arg - r.s) + 1, "'size' needs two whole numbers: size WIDTH HEIGHT");
+                PERR(r.lineno, (int)(arg - r.s) + 1,
+                     "'size' needs two whole numbers: size WIDTH HEIGHT");
             if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
                 PERR(r.lineno, (int)(arg - r.s) + 1, "map size %sx%s is outside 1..%d",
                      size_text(w, wb), size_text(h, hb), TN_MAP_MAX_SIZE);

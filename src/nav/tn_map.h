@@ -96,8 +96,8 @@ int tn_map_count_marks(const tn_map *m, int mark);
 
 /* Parse `len` bytes.  `name` is used in messages only ("FILE:LINE:COL: ...").
  * On success *out owns a new map. */
-tn_status tn_map_parse(const char *buf, size_t len, const char *name,
-                       const tn_allocator *a, tn_map **out, tn_error *err);
+tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
+                       tn_map **out, tn_error *err);
 /* Bytes tn_map_format() needs (including the NUL). */
 size_t tn_map_format_size(const tn_map *m);
 /* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short. */

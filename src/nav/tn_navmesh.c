@@ -15,7 +15,7 @@ tn_navmesh_config tn_navmesh_config_for_map(const tn_map *map, float headroom)
     const int w = map->w, h = map->h;
     int64_t np = 0;
 #define NM_BLK(x, y) \
-    ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || map->tile[(size_t)(y) * w + (x)] == TN_TILE_BLOCK)
+    ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h || map->tile[(size_t)(y)*w + (x)] == TN_TILE_BLOCK)
     for (int y = 0; y <= h; y++) /* extract_outlines' vertex rule, plus the map's corners */
         for (int x = 0; x <= w; x++) {
             int a = NM_BLK(x - 1, y - 1), b = NM_BLK(x, y - 1), cc = NM_BLK(x - 1, y),
@@ -86,7 +86,7 @@ void tn_navmesh_destroy(tn_navmesh *m)
 }
 
 static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cfg,
-                              const tn_allocator *a, tn_error *err)
+                               const tn_allocator *a, tn_error *err)
 {
     tn_navmesh_config c = cfg ? *cfg : tn_navmesh_default_config();
     if (map_w < 1 || map_h < 1 || map_w > TN_MAP_MAX_SIZE || map_h > TN_MAP_MAX_SIZE) {
@@ -109,8 +109,8 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
         return NULL;
     }
     if (worst_pts * 2 > INT32_MAX / 4) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "navmesh size %dx%d is too large", map_w, map_h);
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh size %dx%d is too large",
+                     map_w, map_h);
         return NULL;
     }
     tn_navmesh *m = tn_alloc(a, sizeof *m);
@@ -170,14 +170,13 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
     m->hval = tn_alloc_array(al, LOCAL_HASH, sizeof(int32_t));
     m->hstamp = tn_alloc_array(al, LOCAL_HASH, sizeof(uint32_t));
     if (!m->free || !m->bits || !m->pts || !m->vquad || !m->segs || !m->colprev || !m->region ||
-        !m->vtri ||
-        !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
-        !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav ||
-        !m->bnd || !m->lscr || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot ||
-        !m->sub_queue || !m->hkey || !m->hval || !m->hstamp) {
+        !m->vtri || !m->stack || !m->bucket || !m->tri || !m->adj || !m->pts_alt || !m->segs_alt ||
+        !m->vquad_alt || !m->vmap || !m->vsub || !m->vstamp || !m->tstamp || !m->cav || !m->bnd ||
+        !m->lscr || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot || !m->sub_queue ||
+        !m->hkey || !m->hval || !m->hstamp) {
         tn_navmesh_destroy(m);
-        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                     "out of memory for a %dx%d navmesh", map_w, map_h);
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a %dx%d navmesh",
+                     map_w, map_h);
         return NULL;
     }
     if (tn_succeeded(tn_cdt_create(m->max_points, m->max_segs, al, &m->cdt, err)))
@@ -223,8 +222,8 @@ static void copy_free(tn_navmesh *m, const tn_map *map)
         for (; x + 8 <= w; x += 8) {
             uint64_t t;
             memcpy(&t, src + x, 8);
-            t ^= ONES;                          /* a block becomes 0, others 1 or 3 */
-            uint64_t f = (t | t >> 1) & ONES;   /* 1 per free byte */
+            t ^= ONES;                        /* a block becomes 0, others 1 or 3 */
+            uint64_t f = (t | t >> 1) & ONES; /* 1 per free byte */
             memcpy(dst + x, &f, 8);
             row[x >> 6] |= ((f * GATHER) >> 56) << (x & 63);
         }
@@ -255,7 +254,7 @@ static bool extract_outlines(tn_navmesh *m)
     const int maxp = m->max_points, maxs = m->max_segs;
     const int nwords = w / 64 + 1; /* words covering corners 0..w */
     for (int y = 0; y <= h; y++) {
-        const uint64_t *up = m->bits + (size_t)y * stride;      /* tile row y-1 */
+        const uint64_t *up = m->bits + (size_t)y * stride;       /* tile row y-1 */
         const uint64_t *dn = m->bits + (size_t)(y + 1) * stride; /* tile row y */
         int hprev = -1;
         uint64_t carry_up = 0, carry_dn = 0, carry_v = 0;
@@ -265,8 +264,8 @@ static bool extract_outlines(tn_navmesh *m)
             uint64_t v = u ^ d;
             /* A vertex: a row changes across the corner (not a horizontal
              * wall or uniform) and a column changes (not a vertical wall). */
-            uint64_t cand = ((u ^ (u << 1 | carry_up)) | (d ^ (d << 1 | carry_dn))) &
-                            (v | (v << 1 | carry_v));
+            uint64_t cand =
+                ((u ^ (u << 1 | carry_up)) | (d ^ (d << 1 | carry_dn))) & (v | (v << 1 | carry_v));
             carry_up = u >> 63;
             carry_dn = d >> 63;
             carry_v = v >> 63;
@@ -337,8 +336,10 @@ static void label_triangles(tn_navmesh *m, int nfree_first)
     }
     int last = 0;
     for (int i = 0; i < nb; i++) {
-        if (m->bucket[i] < 0) m->bucket[i] = last;
-        else last = m->bucket[i];
+        if (m->bucket[i] < 0)
+            m->bucket[i] = last;
+        else
+            last = m->bucket[i];
     }
     m->nfree = nfree;
     /* Regions: flood fill across edges between free triangles. */
@@ -364,8 +365,6 @@ static void label_triangles(tn_navmesh *m, int nfree_first)
     }
     m->nregions = nreg;
 }
-
-
 
 /* The whole map rectangle triangulated by ONE row sweep (tn_cdt,
  * ALGORITHM A with TN_CDT_RECT_DOMAIN): the outline segments plus the
@@ -469,8 +468,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     tn_cdt_get_mesh(m->cdt, &cm);
     if (cm.ntris > m->max_tris) {
         return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
-                            "navmesh: %d triangles exceed the capacity %d", cm.ntris,
-                            m->max_tris);
+                            "navmesh: %d triangles exceed the capacity %d", cm.ntris, m->max_tris);
     }
     memcpy(m->tri, cm.tri, sizeof(int32_t) * 3 * (size_t)cm.ntris);
     memcpy(m->adj, cm.adj, sizeof(int32_t) * 3 * (size_t)cm.ntris);
@@ -734,8 +732,8 @@ static bool tri_meets_tile(const tn_navmesh *m, int t, int x, int y)
         int a = v[i], b = v[NEXT3[i]];
         bool outside = true;
         for (int c = 0; c < 4 && outside; c++)
-            outside = orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), x + (c & 1),
-                              y + (c >> 1)) <= 0;
+            outside =
+                orient2(px_(m, a), py_(m, a), px_(m, b), py_(m, b), x + (c & 1), y + (c >> 1)) <= 0;
         if (outside) return false;
     }
     return true;
@@ -757,8 +755,10 @@ static int row_start(const int32_t *pts, int n, int y)
     int lo = 0, hi = n;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (pts[2 * mid + 1] < y) lo = mid + 1;
-        else hi = mid;
+        if (pts[2 * mid + 1] < y)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -769,8 +769,10 @@ static int find_vertex(const int32_t *pts, int n, int x, int y)
     while (lo < hi) {
         int mid = (lo + hi) / 2;
         int my = pts[2 * mid + 1], mx = pts[2 * mid];
-        if (my < y || (my == y && mx < x)) lo = mid + 1;
-        else hi = mid;
+        if (my < y || (my == y && mx < x))
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo < n && pts[2 * lo] == x && pts[2 * lo + 1] == y ? lo : -1;
 }
@@ -829,8 +831,10 @@ static void local_regions(tn_navmesh *m, const tn_cdt_mesh *sm, int nq)
         if (!h) return;
         int r = m->region[X], c = lab[*h];
         if (c >= 0) {
-            if (creg[c] < 0) creg[c] = r;
-            else if (creg[c] != r) return; /* two regions meet: merge */
+            if (creg[c] < 0)
+                creg[c] = r;
+            else if (creg[c] != r)
+                return; /* two regions meet: merge */
         }
         if (!m->bnd_oldfree[i]) continue;
         if (c < 0) return; /* a connection through the cavity is cut */
@@ -899,11 +903,11 @@ static void local_labels(tn_navmesh *m, int onp, int ntris_old)
 typedef struct lstep {
     const int32_t *npts, *nsegs; /* the new outline */
     int nnp, nns;
-    int nsub, nsseg;             /* points and constraints of the local CDT */
-    int64_t area_old;            /* twice the cavity's area */
-    tn_cdt_mesh sm;              /* the local CDT */
-    int nq;                      /* its triangles kept (m->sub_queue) */
-    int ntris_after;             /* the mesh's triangle count after the commit */
+    int nsub, nsseg;  /* points and constraints of the local CDT */
+    int64_t area_old; /* twice the cavity's area */
+    tn_cdt_mesh sm;   /* the local CDT */
+    int nq;           /* its triangles kept (m->sub_queue) */
+    int ntris_after;  /* the mesh's triangle count after the commit */
 } lstep;
 
 /* New vertex nv becomes the next point of the local CDT. */
@@ -929,8 +933,7 @@ static bool cavity_collect(tn_navmesh *m, int x, int y, const int32_t *osegs, in
         int u = m->cav[i];
         for (int k = 0; k < 3; k++) {
             int n = m->adj[3 * u + k];
-            if (n >= 0 && m->tstamp[n] != m->stamp && tri_meets_tile(m, n, x, y) &&
-                !cav_add(m, n))
+            if (n >= 0 && m->tstamp[n] != m->stamp && tri_meets_tile(m, n, x, y) && !cav_add(m, n))
                 return false;
         }
     }
@@ -957,9 +960,9 @@ static bool cavity_boundary(tn_navmesh *m, int x, int y, lstep *L)
         int t = m->cav[i];
         const int32_t *v = m->tri + 3 * t;
         L->area_old += (int64_t)(m->pts[2 * v[1]] - m->pts[2 * v[0]]) *
-                        (m->pts[2 * v[2] + 1] - m->pts[2 * v[0] + 1]) -
-                    (int64_t)(m->pts[2 * v[1] + 1] - m->pts[2 * v[0] + 1]) *
-                        (m->pts[2 * v[2]] - m->pts[2 * v[0]]);
+                           (m->pts[2 * v[2] + 1] - m->pts[2 * v[0] + 1]) -
+                       (int64_t)(m->pts[2 * v[1] + 1] - m->pts[2 * v[0] + 1]) *
+                           (m->pts[2 * v[2]] - m->pts[2 * v[0]]);
         for (int k = 0; k < 3; k++) {
             int n = m->adj[3 * t + k];
             int nv = m->vmap[v[k]];
@@ -1166,8 +1169,8 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
     m->last_local = false;
     if (!tn_map_inside(map, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navmesh update: tile (%d,%d) is outside the %dx%d map", x, y,
-                            map->w, map->h);
+                            "navmesh update: tile (%d,%d) is outside the %dx%d map", x, y, map->w,
+                            map->h);
     if (map->w != m->w || map->h != m->h || m->ntris == 0) return tn_navmesh_build(m, map, err);
     size_t i = (size_t)y * m->w + x;
     uint8_t f = map->tile[i] != TN_TILE_BLOCK;
@@ -1241,8 +1244,7 @@ static uint32_t region_colour(int r)
     return PAL[(unsigned)r % 8u];
 }
 
-void tn_navmesh_draw(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
-                     unsigned what)
+void tn_navmesh_draw(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit, unsigned what)
 {
     if (!m || !dd) return;
     const float k = m->tile_size * px_per_unit;

@@ -216,9 +216,9 @@ typedef struct tn_navmesh tn_navmesh;
 typedef struct tn_navquery tn_navquery;
 
 typedef struct tn_navmesh_config {
-    float tile_size; /* query units per tile: 1 (default) = tile units, 16 = pixels */
-    int max_points;  /* capacity; 0 (default) = worst case for the map size */
-    int max_segments;/* capacity; 0 (default) = worst case for the map size */
+    float tile_size;  /* query units per tile: 1 (default) = tile units, 16 = pixels */
+    int max_points;   /* capacity; 0 (default) = worst case for the map size */
+    int max_segments; /* capacity; 0 (default) = worst case for the map size */
 } tn_navmesh_config;
 
 tn_navmesh_config tn_navmesh_default_config(void);
@@ -254,20 +254,20 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
 typedef struct tn_navmesh_view {
     int map_w, map_h;
     float tile_size;
-    int npoints;            /* outline vertices */
-    const int32_t *xy;      /* 2*npoints: integer tile-corner coordinates */
-    int nsegments;          /* constraint segments (merged, split outline runs) */
-    const int32_t *segs;    /* 2*nsegments point indices */
-    int ntris;              /* all triangles of the convex hull, free and blocked */
-    const int32_t *tri;     /* 3*ntris point indices, orient > 0 (see tn_cdt.h) */
-    const int32_t *adj;     /* 3*ntris: triangle across edge i (tri[i]->tri[i+1]), -1 hull */
-    const int32_t *region;  /* per triangle: region id of a free one, -1 inside a block */
-    int nfree;              /* free triangles */
-    int nregions;           /* connected free regions */
-    double cdt_seconds;     /* time inside tn_cdt_build_i during the last build,
+    int npoints;           /* outline vertices */
+    const int32_t *xy;     /* 2*npoints: integer tile-corner coordinates */
+    int nsegments;         /* constraint segments (merged, split outline runs) */
+    const int32_t *segs;   /* 2*nsegments point indices */
+    int ntris;             /* all triangles of the convex hull, free and blocked */
+    const int32_t *tri;    /* 3*ntris point indices, orient > 0 (see tn_cdt.h) */
+    const int32_t *adj;    /* 3*ntris: triangle across edge i (tri[i]->tri[i+1]), -1 hull */
+    const int32_t *region; /* per triangle: region id of a free one, -1 inside a block */
+    int nfree;             /* free triangles */
+    int nregions;          /* connected free regions */
+    double cdt_seconds;    /* time inside tn_cdt_build_i during the last build,
                                only when a clock was given (else 0) */
-    bool last_local;        /* the last tn_navmesh_update_tile stayed local */
-    bool swept;             /* the last full build used the CDT's row sweep */
+    bool last_local;       /* the last tn_navmesh_update_tile stayed local */
+    bool swept;            /* the last full build used the CDT's row sweep */
 } tn_navmesh_view;
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 

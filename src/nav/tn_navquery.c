@@ -37,8 +37,10 @@ static int pivot(const tn_navmesh *m, int t, int v, double dx, double dy, bool a
             rhas = true;
             if (!fr) robs = true;
         } else if (s1 < 0 && s2 > 0) {
-            if (fr) target = u;
-            else target_blocked = true;
+            if (fr)
+                target = u;
+            else
+                target_blocked = true;
         }
         if (fr && along < 0) {
             /* +d along one of u's edges from v */
@@ -79,8 +81,7 @@ static int pivot(const tn_navmesh *m, int t, int v, double dx, double dy, bool a
 
 bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float fby)
 {
-    if (!m || m->ntris == 0 || !isfinite(fax) || !isfinite(fay) || !isfinite(fbx) ||
-        !isfinite(fby))
+    if (!m || m->ntris == 0 || !isfinite(fax) || !isfinite(fay) || !isfinite(fbx) || !isfinite(fby))
         return false;
     const double inv = 1.0 / m->tile_size;
     const double ax = fax * inv, ay = fay * inv, bx = fbx * inv, by = fby * inv;
@@ -100,8 +101,7 @@ bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float 
         if (tri_contains(m, t, bx, by)) return true;
         const int32_t *tv = m->tri + 3 * t;
         double s[3];
-        for (int i = 0; i < 3; i++)
-            s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
+        for (int i = 0; i < 3; i++) s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
         int exit_edge = -1;
         for (int i = 0; i < 3; i++)
             if (s[i] < 0 && s[NEXT3[i]] > 0) exit_edge = i;
@@ -180,9 +180,9 @@ bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin
 typedef struct qnode {
     double g, f, x, y; /* cost so far, + heuristic, entry point */
     int32_t parent;
-    int32_t heap;      /* position in the heap, -1 when not in it */
-    uint32_t stamp;    /* generation of the query that touched it */
-    int8_t edge;       /* entry edge in this triangle (-1 for the start) */
+    int32_t heap;   /* position in the heap, -1 when not in it */
+    uint32_t stamp; /* generation of the query that touched it */
+    int8_t edge;    /* entry edge in this triangle (-1 for the start) */
 } qnode;
 
 /* Interval search (radius 0): a node is an interval [left, right] on the
@@ -206,38 +206,38 @@ typedef struct pent {
 } pent;
 
 typedef struct clabel {
-    double g;        /* path length to the arrival point */
-    double tx, ty;   /* arrival point (tangent point; the start for label 0) */
-    double ox, oy;   /* departure point on the parent's circle */
-    double f;        /* heap key */
-    int32_t state;   /* 2*vertex + (s > 0); -1 start, -2 goal */
-    int32_t parent;  /* label of the circle before, -1 for the start */
-    int32_t next;    /* next closed label of the same state */
+    double g;       /* path length to the arrival point */
+    double tx, ty;  /* arrival point (tangent point; the start for label 0) */
+    double ox, oy;  /* departure point on the parent's circle */
+    double f;       /* heap key */
+    int32_t state;  /* 2*vertex + (s > 0); -1 start, -2 goal */
+    int32_t parent; /* label of the circle before, -1 for the start */
+    int32_t next;   /* next closed label of the same state */
 } clabel;
 
 typedef struct vitem {
     double rx, ry, lx, ly; /* cone: right and left directions from the apex */
     int32_t t;
-    int8_t e;              /* entry edge of t */
+    int8_t e; /* entry edge of t */
 } vitem;
 
 struct tn_navquery {
     tn_allocator alloc;
     const tn_navmesh *m;
-    int cap;             /* triangles */
+    int cap; /* triangles */
     uint32_t gen;
-    qnode *node;         /* per triangle */
-    int32_t *heap;       /* triangle A* (cap) */
-    pent *pheap;         /* interval search (pcap) */
+    qnode *node;   /* per triangle */
+    int32_t *heap; /* triangle A* (cap) */
+    pent *pheap;   /* interval search (pcap) */
     int nheap;
-    pnode *pool;         /* interval search nodes */
+    pnode *pool; /* interval search nodes */
     int pcap, npool;
-    double *root_g;      /* per vertex: best g as a root in this query */
+    double *root_g; /* per vertex: best g as a root in this query */
     uint32_t *root_stamp;
-    int32_t *corr;       /* corridor, start to goal */
+    int32_t *corr; /* corridor, start to goal */
     int ncorr;
-    double *portals;     /* 4*(cap+2) */
-    double *pts;         /* 2*(cap+2) */
+    double *portals; /* 4*(cap+2) */
+    double *pts;     /* 2*(cap+2) */
     int expanded;
     bool exact;
     /* clearance search (radius > 0) */
@@ -245,23 +245,23 @@ struct tn_navquery {
     int ncheap, ccap, nlab, lcap;
     double cbest;
     bool cinexact;
-    int32_t *state_head;        /* 2*max_points: closed labels per corner and side */
+    int32_t *state_head; /* 2*max_points: closed labels per corner and side */
     uint32_t *state_stamp, sgen;
-    uint32_t *vis_stamp, vgen;  /* max_points: candidate set of one expansion */
+    uint32_t *vis_stamp, vgen; /* max_points: candidate set of one expansion */
     int32_t *cand;
     int ncand;
     struct vitem *vstack;
     int nvis, vcap;
-    int32_t *lchain;            /* lcap */
-    int32_t *vc_off;            /* max_points: cached candidates of a vertex in vc_pool */
-    int32_t *vc_n;              /* max_points: their number, -1 - n with the goal in sight */
-    uint32_t *vc_stamp;         /* max_points: query (sgen) of the cache entry */
+    int32_t *lchain;    /* lcap */
+    int32_t *vc_off;    /* max_points: cached candidates of a vertex in vc_pool */
+    int32_t *vc_n;      /* max_points: their number, -1 - n with the goal in sight */
+    uint32_t *vc_stamp; /* max_points: query (sgen) of the cache entry */
     int32_t *vc_pool;
     int vc_used, vc_cap;
-    double *out;                /* path points (2 * outcap) */
+    double *out; /* path points (2 * outcap) */
     int nout, outcap;
-    double clen;                /* exact length of the last radius path (tiles) */
-    tn_trace *trace;     /* optional search record (tn_trace.h) */
+    double clen;     /* exact length of the last radius path (tiles) */
+    tn_trace *trace; /* optional search record (tn_trace.h) */
 };
 
 void tn_navquery_set_trace(tn_navquery *q, tn_trace *trace) { q->trace = trace; }
@@ -271,7 +271,8 @@ void tn_navquery_set_trace(tn_navquery *q, tn_trace *trace) { q->trace = trace; 
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void trace_tri(tn_navquery *q, tn_trace_kind k, int t, double g, double f)
+static void
+trace_tri(tn_navquery *q, tn_trace_kind k, int t, double g, double f)
 {
     const tn_navmesh *m = q->m;
     const int32_t *v = m->tri + 3 * t;
@@ -285,7 +286,8 @@ static void trace_tri(tn_navquery *q, tn_trace_kind k, int t, double g, double f
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void trace_pt(tn_navquery *q, tn_trace_kind k, double x, double y, double g, double f)
+static void
+trace_pt(tn_navquery *q, tn_trace_kind k, double x, double y, double g, double f)
 {
     tn_trace_record(q->trace, k, (float)x, (float)y, -1, (float)g, (float)f);
 }
@@ -510,8 +512,8 @@ static double passage_width(const tn_navmesh *m, int t, int ein, int eout)
     if (!tri_free(m, m->adj[3 * t + third])) {
         int c = m->tri[3 * t + PREV3[third]]; /* the vertex opposite the third edge */
         int a = m->tri[3 * t + third], b = m->tri[3 * t + NEXT3[third]];
-        w = fmin(w, seg_point_dist(px_(m, a), py_(m, a), px_(m, b), py_(m, b), px_(m, c),
-                                   py_(m, c)));
+        w = fmin(w,
+                 seg_point_dist(px_(m, a), py_(m, a), px_(m, b), py_(m, b), px_(m, c), py_(m, c)));
     }
     return w;
 }
@@ -536,7 +538,6 @@ static void portal_of(const tn_navmesh *m, int t, int i, double r, double *lx, d
     *rx = ax;
     *ry = ay;
 }
-
 
 static void next_generation(tn_navquery *q)
 {
@@ -569,7 +570,8 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
     bool found = false;
     while (q->nheap > 0) {
         int t = heap_pop(q);
-        if (q->trace) trace_tri(q, t == tg ? TN_TRACE_GOAL : TN_TRACE_CLOSE, t, node[t].g, node[t].f);
+        if (q->trace)
+            trace_tri(q, t == tg ? TN_TRACE_GOAL : TN_TRACE_CLOSE, t, node[t].g, node[t].f);
         if (t == tg) {
             found = true;
             break;
@@ -601,8 +603,10 @@ static bool corridor_astar(tn_navquery *q, int ts, int tg, double sx, double sy,
             nn->y = qy;
             nn->parent = t;
             nn->edge = (int8_t)edge_to(m, n, t);
-            if (nn->heap >= 0) heap_up(q, nn->heap);
-            else heap_push(q, n);
+            if (nn->heap >= 0)
+                heap_up(q, nn->heap);
+            else
+                heap_push(q, n);
             if (q->trace) trace_tri(q, TN_TRACE_OPEN, n, ng, nf);
         }
     }
@@ -665,10 +669,10 @@ typedef struct pctx {
     tn_navquery *q;
     const tn_navmesh *m;
     double sx, sy, gx, gy;
-    int tg;            /* a triangle holding the goal */
-    int ngoal;         /* triangles holding the goal (on an edge or a vertex: more) */
+    int tg;    /* a triangle holding the goal */
+    int ngoal; /* triangles holding the goal (on an edge or a vertex: more) */
     int32_t goal_tris[8];
-    bool goal_many;    /* more than 8: test points */
+    bool goal_many; /* more than 8: test points */
     bool overflow;
 } pctx;
 
@@ -866,13 +870,11 @@ static void expand_interval(pctx *c, int ni)
     push_far_range(c, ni, t, e, ur, ul, nd.root, nd.g);
     /* Turning at the interval's ends when they are vertices (every vertex
      * is on an outline, so each is a corner a path may wrap around). */
-    if (nd.rv && ur > 0 &&
-        turn_taut(m, P1, px_(m, P1) - ox, py_(m, P1) - oy, true)) {
+    if (nd.rv && ur > 0 && turn_taut(m, P1, px_(m, P1) - ox, py_(m, P1) - oy, true)) {
         double g = nd.g + dist2d(ox, oy, px_(m, P1), py_(m, P1));
         if (!root_pruned(q, P1, g)) push_far_range(c, ni, t, e, 0, ur, P1, g);
     }
-    if (nd.lv && ul < 2 &&
-        turn_taut(m, P0, px_(m, P0) - ox, py_(m, P0) - oy, false)) {
+    if (nd.lv && ul < 2 && turn_taut(m, P0, px_(m, P0) - ox, py_(m, P0) - oy, false)) {
         double g = nd.g + dist2d(ox, oy, px_(m, P0), py_(m, P0));
         if (!root_pruned(q, P0, g)) push_far_range(c, ni, t, e, ul, 2, P0, g);
     }
@@ -941,18 +943,18 @@ int tn_funnel(const double *P, int n, double *out, int cap)
     if (n <= 0) return 0;
     int cnt = 0;
     double lastx = 0, lasty = 0;
-#define EMIT(X, Y)                                                                          \
-    do {                                                                                    \
-        double ex_ = (X), ey_ = (Y);                                                        \
-        if (cnt == 0 || ex_ != lastx || ey_ != lasty) {                                     \
-            if (cnt < cap) {                                                                \
-                out[2 * cnt] = ex_;                                                         \
-                out[2 * cnt + 1] = ey_;                                                     \
-            }                                                                               \
-            cnt++;                                                                          \
-            lastx = ex_;                                                                    \
-            lasty = ey_;                                                                    \
-        }                                                                                   \
+#define EMIT(X, Y)                                      \
+    do {                                                \
+        double ex_ = (X), ey_ = (Y);                    \
+        if (cnt == 0 || ex_ != lastx || ey_ != lasty) { \
+            if (cnt < cap) {                            \
+                out[2 * cnt] = ex_;                     \
+                out[2 * cnt + 1] = ey_;                 \
+            }                                           \
+            cnt++;                                      \
+            lastx = ex_;                                \
+            lasty = ey_;                                \
+        }                                               \
     } while (0)
     double ax = P[0], ay = P[1];
     double lx = ax, ly = ay, rx = ax, ry = ay;
@@ -1011,7 +1013,6 @@ int tn_funnel(const double *P, int n, double *out, int cap)
 #define VIS_TOL 1e-9
 #define CL_PI 3.14159265358979323846
 
-
 /* Squared distance from point p to the square [x, x+1] x [y, y+1]. */
 static inline double pt_square_d2(double px, double py, int x, int y)
 {
@@ -1044,18 +1045,21 @@ static double seg_square_d2(double ax, double ay, double bx, double by, int x, i
         } else {
             double t = qq[i] / p[i];
             if (p[i] < 0) {
-                if (t > t1) hit = false;
-                else if (t > t0) t0 = t;
+                if (t > t1)
+                    hit = false;
+                else if (t > t0)
+                    t0 = t;
             } else {
-                if (t < t0) hit = false;
-                else if (t < t1) t1 = t;
+                if (t < t0)
+                    hit = false;
+                else if (t < t1)
+                    t1 = t;
             }
         }
     }
     if (hit) return 0;
     double d = fmin(pt_square_d2(ax, ay, x, y), pt_square_d2(bx, by, x, y));
-    for (int k = 0; k < 4; k++)
-        d = fmin(d, pt_seg_d2(ax, ay, bx, by, x + (k & 1), y + (k >> 1)));
+    for (int k = 0; k < 4; k++) d = fmin(d, pt_seg_d2(ax, ay, bx, by, x + (k & 1), y + (k >> 1)));
     return d;
 }
 
@@ -1106,8 +1110,8 @@ static bool in_arc(double ux, double uy, double sw, int s, double dx, double dy)
 
 /* Squared-free test: distance from the arc (centre c, radius r, from unit
  * vector u sweeping sw >= 0 in direction s) to tile (x, y) >= lim. */
-static bool arc_square_clear(double cx, double cy, double r, double ux, double uy, double sw,
-                             int s, int x, int y, double lim)
+static bool arc_square_clear(double cx, double cy, double r, double ux, double uy, double sw, int s,
+                             int x, int y, double lim)
 {
     double lim2 = lim * lim;
     /* end points */
@@ -1126,11 +1130,11 @@ static bool arc_square_clear(double cx, double cy, double r, double ux, double u
         bool vert = k < 2;
         double c = vert ? x + k : y + (k - 2); /* the edge's line: X = c or Y = c */
         double lo = vert ? y : x, hi = lo + 1;
-        double off = vert ? c - cx : c - cy;  /* signed distance centre -> line */
+        double off = vert ? c - cx : c - cy; /* signed distance centre -> line */
         double along0 = vert ? cy : cx;
         double fx = vert ? off : 0, fy = vert ? 0 : off;
-        if (along0 >= lo && along0 <= hi && fabs(off) > 1e-12 &&
-            in_arc(ux, uy, sw, s, fx, fy) && fabs(fabs(off) - r) < lim)
+        if (along0 >= lo && along0 <= hi && fabs(off) > 1e-12 && in_arc(ux, uy, sw, s, fx, fy) &&
+            fabs(fabs(off) - r) < lim)
             return false;
         if (fabs(off) <= r) {
             double h = sqrt(r * r - off * off);
@@ -1206,7 +1210,6 @@ static inline double sweep(double ax, double ay, double bx, double by, int s)
     return s * atan2(ax * by - ay * bx, ax * bx + ay * by);
 }
 
-
 static inline bool cless(const clabel *a, const clabel *b)
 {
     return a->f < b->f || (a->f == b->f && a->g > b->g);
@@ -1245,7 +1248,6 @@ static clabel cheap_pop(tn_navquery *q)
     if (n > 0) h[i] = x;
     return top;
 }
-
 
 static inline bool in_cone(double rx, double ry, double lx, double ly, double dx, double dy)
 {
@@ -1310,8 +1312,8 @@ static void vis_push(tn_navquery *q, int t, int e, double ox, double oy, double 
  * superset of the corners whose tangent is clear: those are checked exactly
  * later.  Sets *goal when the goal's triangle is reached with the goal in
  * the cone. */
-static void vis_candidates(tn_navquery *q, double ox, double oy, int v, int t0, int tg,
-                           double gx, double gy, bool *goal)
+static void vis_candidates(tn_navquery *q, double ox, double oy, int v, int t0, int tg, double gx,
+                           double gy, bool *goal)
 {
     const tn_navmesh *m = q->m;
     if (++q->vgen == 0) {
@@ -1459,8 +1461,8 @@ static bool label_arc_clear(const tn_navmesh *m, const clabel *L, double ox, dou
 
 /* The search (see CLEARANCE in the header).  Returns the goal label, -1
  * when the goal cannot be reached. */
-static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
-                        double gy, double r)
+static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, double gx, double gy,
+                        double r)
 {
     const tn_navmesh *m = q->m;
     q->ncheap = 0;
@@ -1657,7 +1659,6 @@ static void clear_output(tn_navquery *q, int gi, double r)
     }
 }
 
-
 /* find_path for radius r > 0 (tile units). */
 static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
                             double gy, double r, float *xy, int cap, int *count, tn_error *err)
@@ -1702,7 +1703,6 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
                             q->nout, w);
     return nm_ok(err);
 }
-
 
 /* ---- clearance helpers (public) ---- */
 
@@ -1791,8 +1791,8 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navquery: find_path needs a query, an output buffer of at least 2 "
                             "points and a count");
-    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) ||
-        !(radius >= 0.0f) || !isfinite(radius))
+    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) ||
+        !isfinite(radius))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navquery: find_path from (%g, %g) to (%g, %g) radius %g: not finite "
                             "or a negative radius",
@@ -1832,8 +1832,8 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     }
     if (!found)
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: no path from (%g, %g) to (%g, %g)", (double)fsx,
-                            (double)fsy, (double)fgx, (double)fgy);
+                            "navquery: no path from (%g, %g) to (%g, %g)", (double)fsx, (double)fsy,
+                            (double)fgx, (double)fgy);
 
     /* A start (goal) lying on the first (last) portal is also inside the
      * next (previous) triangle: trim such portals, which would give the
@@ -1845,8 +1845,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         memmove(q->corr, q->corr + skip, sizeof *q->corr * (size_t)(q->ncorr - skip));
         q->ncorr -= skip;
     }
-    while (q->ncorr > 1 &&
-           on_edge_between(m, q->corr[q->ncorr - 2], q->corr[q->ncorr - 1], gx, gy))
+    while (q->ncorr > 1 && on_edge_between(m, q->corr[q->ncorr - 2], q->corr[q->ncorr - 1], gx, gy))
         q->ncorr--;
     /* Portals: start point, each crossed edge, goal point. */
     int nc = q->ncorr;

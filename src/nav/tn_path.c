@@ -5,8 +5,8 @@
 
 /* ---- the jump model ---------------------------------------------------- */
 
-#define SLACK 0.9f          /* fraction of the physical sideways reach the model uses */
-#define FALL_TABLE 8        /* D */
+#define SLACK 0.9f   /* fraction of the physical sideways reach the model uses */
+#define FALL_TABLE 8 /* D */
 #define SIM_ROWS 64
 
 /* Moves, as stored in a state's flags. */
@@ -152,9 +152,9 @@ bool tn_path_box_ground(const tn_map *m, int x, int y, int w)
 
 typedef struct pstate {
     uint16_t gen;
-    uint8_t pj;   /* parent's jump value */
-    uint8_t fl;   /* move from the parent (2 bits), ST_CLOSED, ST_PARENT */
-    uint32_t g;   /* best cost found so far */
+    uint8_t pj; /* parent's jump value */
+    uint8_t fl; /* move from the parent (2 bits), ST_CLOSED, ST_PARENT */
+    uint32_t g; /* best cost found so far */
 } pstate;
 
 typedef struct hentry {
@@ -168,9 +168,9 @@ struct tn_path {
     int limit;
     pstate *s;
     uint16_t gen;
-    hentry *heap;          /* the bucket queue's entry pool */
+    hentry *heap; /* the bucket queue's entry pool */
     int hn, hcap;
-    uint32_t bhead[32];    /* bucket heads (entry index), by key mod 32 */
+    uint32_t bhead[32]; /* bucket heads (entry index), by key mod 32 */
     uint32_t bcur, bcount;
     tn_path_node *raw;
     int rawcap;
@@ -185,7 +185,7 @@ struct tn_path {
     int last_nj;
     int bx0, by0, bx1, by1;
     int expanded;
-    tn_trace *trace;       /* optional record of the searches (tn_trace.h) */
+    tn_trace *trace; /* optional record of the searches (tn_trace.h) */
 };
 
 static inline uint32_t pack(int x, int y, int j)
@@ -206,8 +206,8 @@ static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys,
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
     if (max_expand < 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "max_expand %d is negative", max_expand);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "max_expand %d is negative",
+                            max_expand);
     tn_phys_params pp = phys ? *phys : tn_phys_default(4.0f);
     pp.jump_height = (float)TN_PATH_MAX_JUMP;
     tn_jump_model jm;
@@ -244,7 +244,8 @@ size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_
 tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
                          const tn_allocator *a, tn_path **out, tn_error *err)
 {
-    if (!out) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "path: no output pointer");
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "path: no output pointer");
     *out = NULL;
     path_sizes z;
     tn_status st = path_sizes_of(map_w, map_h, phys, max_expand, &z, err);
@@ -298,7 +299,8 @@ void tn_path_set_trace(tn_path *pf, tn_trace *trace) { pf->trace = trace; }
 #if defined(__GNUC__)
 __attribute__((noinline, cold))
 #endif
-static void trace_event(tn_trace *t, tn_trace_kind k, int x, int y, int j, uint32_t g, uint32_t f)
+static void
+trace_event(tn_trace *t, tn_trace_kind k, int x, int y, int j, uint32_t g, uint32_t f)
 {
     tn_trace_record(t, k, (float)x, (float)y, j, (float)g, (float)f);
 }
@@ -441,8 +443,8 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (!pf || !m || !q || !q->jump) return tn_error_set(err, bad, 0, 0, "missing argument");
     if (m->w != pf->w || m->h != pf->h)
-        return tn_error_set(err, bad, 0, 0, "map is %dx%d but the finder was made for %dx%d",
-                            m->w, m->h, pf->w, pf->h);
+        return tn_error_set(err, bad, 0, 0, "map is %dx%d but the finder was made for %dx%d", m->w,
+                            m->h, pf->w, pf->h);
     if (q->char_w < 1 || q->char_w > TN_MAX_BODY_W || q->char_h < 1 || q->char_h > TN_MAX_BODY_H)
         return tn_error_set(err, bad, 0, 0, "character size %dx%d is outside 1..%d x 1..%d",
                             q->char_w, q->char_h, TN_MAX_BODY_W, TN_MAX_BODY_H);
@@ -455,8 +457,8 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
                             "jump model needs %d jump values, the finder has %d (other physics?)",
                             jm->njump, pf->nj);
     if (!tn_map_inside(m, q->start_x, q->start_y))
-        return tn_error_set(err, bad, 0, 0, "start (%d,%d) is outside the %dx%d map",
-                            q->start_x, q->start_y, m->w, m->h);
+        return tn_error_set(err, bad, 0, 0, "start (%d,%d) is outside the %dx%d map", q->start_x,
+                            q->start_y, m->w, m->h);
     const bool explore = q->goal_x < 0;
     if (!explore && !tn_map_inside(m, q->goal_x, q->goal_y))
         return tn_error_set(err, bad, 0, 0, "goal (%d,%d) is outside the %dx%d map", q->goal_x,
@@ -466,12 +468,12 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
                             pf->limit);
     if (cap < 0 || (cap > 0 && !out)) return tn_error_set(err, bad, 0, 0, "bad output buffer");
     if (q->start_jump < -1 || q->start_jump >= jm->njump)
-        return tn_error_set(err, bad, 0, 0, "start jump value %d is outside -1..%d",
-                            q->start_jump, jm->njump - 1);
+        return tn_error_set(err, bad, 0, 0, "start jump value %d is outside -1..%d", q->start_jump,
+                            jm->njump - 1);
     ensure_cells(pf, m, q->char_w, q->char_h);
     if (!(pf->cell[cidx(pf, q->start_x, q->start_y)] & C_FITS))
-        return tn_error_set(err, bad, 0, 0, "a %dx%d character does not fit at (%d,%d)",
-                            q->char_w, q->char_h, q->start_x, q->start_y);
+        return tn_error_set(err, bad, 0, 0, "a %dx%d character does not fit at (%d,%d)", q->char_w,
+                            q->char_h, q->start_x, q->start_y);
     if (!explore && !(pf->cell[cidx(pf, q->goal_x, q->goal_y)] & C_FITS))
         return tn_error_set(err, bad, 0, 0,
                             "goal (%d,%d) is blocked: a %dx%d character does not fit there",
@@ -500,8 +502,8 @@ static void jump_tables(const tn_jump_model *jm, uint8_t *side_tab, uint8_t *up_
 /* The outcome of the core search. */
 typedef struct search_result {
     bool found;
-    uint32_t end;      /* the goal state, or the best partial one */
-    tn_status detail;  /* 0, TN_UNREACHABLE or TN_LIMIT_REACHED */
+    uint32_t end;     /* the goal state, or the best partial one */
+    tn_status detail; /* 0, TN_UNREACHABLE or TN_LIMIT_REACHED */
 } search_result;
 
 /* The core: A* (or exploration when goal_x < 0) over the (x, y, J) states
@@ -531,9 +533,10 @@ static uint32_t begin_search(tn_path *pf, const tn_path_query *q, uint32_t hw)
     s0->pj = 0;
     s0->g = 0;
     pf->hn = 0;
-    const uint32_t h0 = q->goal_x < 0 ? 0
-                                      : (uint32_t)(H_X * iabs(q->goal_x - q->start_x) +
-                                                   H_Y * iabs(q->goal_y - q->start_y));
+    const uint32_t h0 =
+        q->goal_x < 0
+            ? 0
+            : (uint32_t)(H_X * iabs(q->goal_x - q->start_x) + H_Y * iabs(q->goal_y - q->start_y));
     for (unsigned b = 0; b < NB; b++) pf->bhead[b] = NONE;
     pf->bcount = 0;
     pf->bcur = h0 * hw;
@@ -594,8 +597,8 @@ static search_result search(tn_path *pf, const tn_path_query *q)
             }
             uint32_t ka = ground ? 0u : 1u;
             uint32_t kb = (uint32_t)(iabs(gx - x) + iabs(gy - y));
-            if (ka < best_key_a || (ka == best_key_a && (kb < best_key_b ||
-                                                         (kb == best_key_b && e.g < best_key_c)))) {
+            if (ka < best_key_a ||
+                (ka == best_key_a && (kb < best_key_b || (kb == best_key_b && e.g < best_key_c)))) {
                 best = e.xyj;
                 best_key_a = ka;
                 best_key_b = kb;
@@ -605,20 +608,20 @@ static search_result search(tn_path *pf, const tn_path_query *q)
         const uint32_t base = (uint32_t)(y * W + x);
 
 /* Relax the move to (NX, NY) with jump value NJV, cost COST, move MV. */
-#define RELAX(NX, NY, NJV, COST, MV, DT)                                                      \
-        do {                                                                               \
-            const uint32_t nj_ = (uint32_t)(NJV), ng_ = e.g + (COST);                      \
-            pstate *np_ = &pf->s[(uint32_t)((int32_t)base + (DT)) + nj_ * plane];          \
-            if (np_->gen == gen && ((np_->fl & ST_CLOSED) || ng_ >= np_->g)) break;        \
-            np_->gen = gen;                                                                \
-            np_->pj = (uint8_t)j;                                                          \
-            np_->fl = (uint8_t)((MV) | ST_PARENT);                                         \
-            np_->g = ng_;                                                                  \
-            uint32_t f_ = ng_ + (uint32_t)(H_X * iabs(gx - (NX)) + H_Y * iabs(gy - (NY))) * hw; \
-            if (f_ < e.f) f_ = e.f; /* pathmax: keys never decrease */                     \
-            bq_push(pf, f_, ng_, pack((NX), (NY), (int)nj_));                              \
-            if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, (NX), (NY), (int)nj_, ng_, f_); \
-        } while (0)
+#define RELAX(NX, NY, NJV, COST, MV, DT)                                                     \
+    do {                                                                                     \
+        const uint32_t nj_ = (uint32_t)(NJV), ng_ = e.g + (COST);                            \
+        pstate *np_ = &pf->s[(uint32_t)((int32_t)base + (DT)) + nj_ * plane];                \
+        if (np_->gen == gen && ((np_->fl & ST_CLOSED) || ng_ >= np_->g)) break;              \
+        np_->gen = gen;                                                                      \
+        np_->pj = (uint8_t)j;                                                                \
+        np_->fl = (uint8_t)((MV) | ST_PARENT);                                               \
+        np_->g = ng_;                                                                        \
+        uint32_t f_ = ng_ + (uint32_t)(H_X * iabs(gx - (NX)) + H_Y * iabs(gy - (NY))) * hw;  \
+        if (f_ < e.f) f_ = e.f; /* pathmax: keys never decrease */                           \
+        bq_push(pf, f_, ng_, pack((NX), (NY), (int)nj_));                                    \
+        if (pf->trace) trace_event(pf->trace, TN_TRACE_OPEN, (NX), (NY), (int)nj_, ng_, f_); \
+    } while (0)
 
         /* sideways */
         if (ground || side_tab[j]) {
@@ -637,8 +640,8 @@ static search_result search(tn_path *pf, const tn_path_query *q)
                      * the first tile of a fall is it slow enough */
                     if (ng && j >= F + 4) continue;
                     if (nc & C_CEIL) {
-                        if (j < F) continue;                        /* rising into a ceiling */
-                        if (ng && !(here & C_CEIL)) continue;       /* exact-fit gap from the air */
+                        if (j < F) continue;                  /* rising into a ceiling */
+                        if (ng && !(here & C_CEIL)) continue; /* exact-fit gap from the air */
                     }
                     nj = ng ? 0 : j + 1;
                     cost = COST_AIR;
@@ -773,8 +776,7 @@ static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *r
             if (!g && nd.y == top && (dyi < 0 || dyo > 0)) nd.flags |= TN_NODE_APEX, keep = true;
             if (dxi != dxo || dyi != dyo) {
                 int cx = a->x + b->x - nd.x, cy = a->y + b->y - nd.y;
-                bool corner_open = (dxi + dxo != 0 || dyi + dyo != 0) &&
-                                   tn_map_inside(m, cx, cy) &&
+                bool corner_open = (dxi + dxo != 0 || dyi + dyo != 0) && tn_map_inside(m, cx, cy) &&
                                    (pf->cell[cidx(pf, cx, cy)] & C_FITS) &&
                                    !(pf->cell[cidx(pf, cx, cy)] & C_GROUND);
                 if (!corner_open) nd.flags |= TN_NODE_TURN, keep = true;

@@ -130,18 +130,18 @@
 extern "C" {
 #endif
 
-#define TN_PATH_MAX_JUMP 8     /* M limit (tiles) */
-#define TN_PATH_FALL_MAX 32    /* D + P limit */
+#define TN_PATH_MAX_JUMP 8  /* M limit (tiles) */
+#define TN_PATH_FALL_MAX 32 /* D + P limit */
 
 /* The jump model derived from the physics (see the header comment). */
 typedef struct tn_jump_model {
-    int max_jump;      /* M, tiles */
-    int fall;          /* F = 2M: the first falling value */
-    int depth_table;   /* D: depths 0..D-1 use side_fall[] */
-    int period;        /* P: depths D..D+P-1 cycle; sideways at the last one */
-    int njump;         /* J values used: F + 2(D + P) */
-    uint8_t side_up[TN_PATH_MAX_JUMP + 1];  /* [k]: sideways at rising level k (1..M-1) */
-    uint8_t side_fall[TN_PATH_FALL_MAX];     /* [d]: sideways at fall depth d (0..D-1) */
+    int max_jump;                          /* M, tiles */
+    int fall;                              /* F = 2M: the first falling value */
+    int depth_table;                       /* D: depths 0..D-1 use side_fall[] */
+    int period;                            /* P: depths D..D+P-1 cycle; sideways at the last one */
+    int njump;                             /* J values used: F + 2(D + P) */
+    uint8_t side_up[TN_PATH_MAX_JUMP + 1]; /* [k]: sideways at rising level k (1..M-1) */
+    uint8_t side_fall[TN_PATH_FALL_MAX];   /* [d]: sideways at fall depth d (0..D-1) */
 } tn_jump_model;
 
 /* M = floor(jump_height + 1/32): the physics clears jump_height tiles plus
@@ -162,22 +162,22 @@ enum {
 };
 
 typedef struct tn_path_node {
-    int16_t x, y;      /* bottom-left tile of the box */
-    uint8_t jump;      /* J */
-    uint8_t flags;     /* TN_NODE_* */
+    int16_t x, y;  /* bottom-left tile of the box */
+    uint8_t jump;  /* J */
+    uint8_t flags; /* TN_NODE_* */
 } tn_path_node;
 
 enum { TN_PATH_OPTIMAL = 0, TN_PATH_FAST = 1 };
 
 typedef struct tn_path_query {
-    int start_x, start_y;   /* bottom-left tile of the box at the start */
-    int start_jump;         /* -1: 0 when standing, F (apex, about to fall) in the air */
-    int goal_x, goal_y;     /* goal tile (any J); goal_x < 0: explore everything */
-    int char_w, char_h;     /* 1..3 x 1..9 */
+    int start_x, start_y; /* bottom-left tile of the box at the start */
+    int start_jump;       /* -1: 0 when standing, F (apex, about to fall) in the air */
+    int goal_x, goal_y;   /* goal tile (any J); goal_x < 0: explore everything */
+    int char_w, char_h;   /* 1..3 x 1..9 */
     const tn_jump_model *jump;
-    int heuristic;          /* TN_PATH_OPTIMAL or TN_PATH_FAST */
-    int max_expand;         /* states to expand at most; 0 = the finder's limit */
-    bool raw;               /* true: every node of the path, no post-filter */
+    int heuristic;  /* TN_PATH_OPTIMAL or TN_PATH_FAST */
+    int max_expand; /* states to expand at most; 0 = the finder's limit */
+    bool raw;       /* true: every node of the path, no post-filter */
 } tn_path_query;
 
 /* A query with the defaults (start_jump -1, optimal, finder's limit). */
@@ -185,10 +185,10 @@ tn_path_query tn_path_query_make(int sx, int sy, int gx, int gy, int w, int h,
                                  const tn_jump_model *jm);
 
 typedef struct tn_path_stats {
-    int expanded;      /* states expanded */
-    int raw_nodes;     /* nodes before the post-filter */
-    int cost;          /* cost of the returned path (model units), -1 if none */
-    int end_x, end_y;  /* the last node: the goal, or the closest state reached */
+    int expanded;     /* states expanded */
+    int raw_nodes;    /* nodes before the post-filter */
+    int cost;         /* cost of the returned path (model units), -1 if none */
+    int end_x, end_y; /* the last node: the goal, or the closest state reached */
 } tn_path_stats;
 
 typedef struct tn_path tn_path;

@@ -34,8 +34,7 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
     if (!(p->gravity > 0.0f) || !(p->max_fall > 0.0f) || !(p->walk_speed > 0.0f))
         return tn_error_set(err, bad, 0, 0, "gravity, max_fall and walk_speed must be positive");
     if (!(p->jump_height >= 1.0f && p->jump_height <= 8.0f))
-        return tn_error_set(err, bad, 0, 0, "jump_height %g is outside 1..8 tiles",
-                            p->jump_height);
+        return tn_error_set(err, bad, 0, 0, "jump_height %g is outside 1..8 tiles", p->jump_height);
     if (!(p->jump_cut_speed >= 0.0f) || p->coyote_frames < 0 || p->coyote_frames > 60)
         return tn_error_set(err, bad, 0, 0, "jump_cut_speed must be >= 0 and coyote_frames 0..60");
     return TN_OK;
@@ -206,6 +205,8 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
     move_y(b, m, 0.5f * (vy0 + vy1) * p->dt, prev_bottom);
     detect_ground(b, m);
 
-    if (b->on_ground) b->air_frames = 0;
-    else if (b->air_frames < AIR_AFTER_JUMP) b->air_frames++;
+    if (b->on_ground)
+        b->air_frames = 0;
+    else if (b->air_frames < AIR_AFTER_JUMP)
+        b->air_frames++;
 }

@@ -59,17 +59,17 @@ typedef struct tn_phys_params {
 } tn_phys_params;
 
 typedef struct tn_body {
-    float x, y;           /* pixels: top-left corner of the box */
-    float vx, vy;         /* px/s */
-    int w, h;             /* size in tiles: 1..3 x 1..9 */
-    bool on_ground;       /* standing on a block or a one-way top after the step */
-    bool on_oneway_only;  /* standing, and every support is a one-way platform */
-    bool jump_held;       /* jump input of the previous step */
-    bool rising;          /* in a jump's rising phase (the cut applies) */
-    bool hit_ceiling;     /* bumped a ceiling during the last step */
-    bool hit_wall;        /* stopped by a wall during the last step */
-    bool jumped;          /* a jump started during the last step */
-    int air_frames;       /* steps since last on the ground (large after a jump) */
+    float x, y;          /* pixels: top-left corner of the box */
+    float vx, vy;        /* px/s */
+    int w, h;            /* size in tiles: 1..3 x 1..9 */
+    bool on_ground;      /* standing on a block or a one-way top after the step */
+    bool on_oneway_only; /* standing, and every support is a one-way platform */
+    bool jump_held;      /* jump input of the previous step */
+    bool rising;         /* in a jump's rising phase (the cut applies) */
+    bool hit_ceiling;    /* bumped a ceiling during the last step */
+    bool hit_wall;       /* stopped by a wall during the last step */
+    bool jumped;         /* a jump started during the last step */
+    int air_frames;      /* steps since last on the ground (large after a jump) */
 } tn_body;
 
 /* The defaults listed above, with the given jump height. */

@@ -27,12 +27,6 @@ uint32_t tn_rng_below(tn_rng *r, uint32_t n)
     }
 }
 
-float tn_rng_float(tn_rng *r)
-{
-    return (float)(tn_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
-}
+float tn_rng_float(tn_rng *r) { return (float)(tn_rng_u32(r) >> 8) * (1.0f / 16777216.0f); }
 
-float tn_rng_range(tn_rng *r, float lo, float hi)
-{
-    return lo + (hi - lo) * tn_rng_float(r);
-}
+float tn_rng_range(tn_rng *r, float lo, float hi) { return lo + (hi - lo) * tn_rng_float(r); }

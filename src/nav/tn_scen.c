@@ -102,12 +102,11 @@ static bool parse_len(span t, double *out)
     return true;
 }
 
-static const char *const FIELD[9] = {"bucket", "map", "map width", "map height", "start x",
-                                     "start y", "goal x", "goal y", "optimal length"};
+static const char *const FIELD[9] = {"bucket",  "map",    "map width", "map height",    "start x",
+                                     "start y", "goal x", "goal y",    "optimal length"};
 
 /* Parse one query line; on error fill err and return a failure. */
-static tn_status parse_query(span s, const char *name, int line, tn_scen_query *q,
-                             tn_error *err)
+static tn_status parse_query(span s, const char *name, int line, tn_scen_query *q, tn_error *err)
 {
     for (const char *p = s.p; p < s.e; p++) {
         unsigned char c = (unsigned char)*p;
@@ -154,13 +153,13 @@ static tn_status parse_query(span s, const char *name, int line, tn_scen_query *
     }
     if (!parse_len(t[8], &q->optimal))
         return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, line, 0,
-                            "%s:%d: optimal length '%.*s' is not a non-negative number", name,
-                            line, (int)tn_mini((int)(t[8].e - t[8].p), 32), t[8].p);
+                            "%s:%d: optimal length '%.*s' is not a non-negative number", name, line,
+                            (int)tn_mini((int)(t[8].e - t[8].p), 32), t[8].p);
     return TN_OK;
 }
 
-tn_status tn_scen_parse(const char *buf, size_t len, const char *name,
-                        const tn_allocator *a, tn_scen **out, tn_error *err)
+tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
+                        tn_scen **out, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
@@ -195,8 +194,7 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name,
     while (next_line(buf, len, &pos, &s))
         if (!is_blank(s)) count++;
     if (count > (size_t)INT32_MAX)
-        return tn_error_set(err, TN_FAILURE | TN_LIMIT_REACHED, 0, 0, "%s: too many queries",
-                            name);
+        return tn_error_set(err, TN_FAILURE | TN_LIMIT_REACHED, 0, 0, "%s: too many queries", name);
     tn_scen *sc = tn_alloc(a, sizeof *sc);
     tn_scen_query *q = sc ? tn_alloc_array(a, count ? count : 1, sizeof *q) : NULL;
     if (!q) {

@@ -54,8 +54,8 @@ typedef struct tn_scen {
 /* Parse `len` bytes of scenario text; `name` is used in messages only.
  * On success *out owns a new tn_scen (count may be 0); on failure *out is
  * NULL and err says why. */
-tn_status tn_scen_parse(const char *buf, size_t len, const char *name,
-                        const tn_allocator *a, tn_scen **out, tn_error *err);
+tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
+                        tn_scen **out, tn_error *err);
 void tn_scen_destroy(tn_scen *s);
 
 #ifdef __cplusplus

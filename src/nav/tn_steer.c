@@ -35,11 +35,11 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
     if (out) *out = NULL;
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "grid: no output pointer");
-    if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) ||
-        !isfinite(w) || !isfinite(h) || !isfinite(cell) || cap < 0) {
+    if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) || !isfinite(w) ||
+        !isfinite(h) || !isfinite(cell) || cap < 0) {
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "grid: size %gx%g, cell %g and capacity %d must be positive",
-                            (double)w, (double)h, (double)cell, cap);
+                            "grid: size %gx%g, cell %g and capacity %d must be positive", (double)w,
+                            (double)h, (double)cell, cap);
     }
     /* Enlarge the cell until the table stays small next to the points. */
     double max_cells = cap * 4.0 > 4096.0 ? cap * 4.0 : 4096.0;
@@ -232,8 +232,8 @@ static bool move_axis(const tn_map *m, float half, float *p, float q, float d, b
         tile_span(np - half, np + half, &a, &b);
         /* Only the leading column/row can be new: sub-moves are < 1 tile. */
         int lead = step > 0.0f ? b : a;
-        bool hit = xaxis ? rect_has_block(m, lead, lead, q0, q1)
-                         : rect_has_block(m, q0, q1, lead, lead);
+        bool hit =
+            xaxis ? rect_has_block(m, lead, lead, q0, q1) : rect_has_block(m, q0, q1, lead, lead);
         if (hit) {
             float flush = step > 0.0f ? (float)lead * T - half - FLUSH_GAP
                                       : (float)(lead + 1) * T + half + FLUSH_GAP;
@@ -310,7 +310,8 @@ bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_t
             }
         }
         /* A nearer centre can only lie in rings up to sqrt(2) times further. */
-        if (best < INFINITY && limit > (int)((float)r * 1.5f) + 3) limit = (int)((float)r * 1.5f) + 3;
+        if (best < INFINITY && limit > (int)((float)r * 1.5f) + 3)
+            limit = (int)((float)r * 1.5f) + 3;
     }
     if (best == INFINITY) return false;
     *x = bx;

@@ -76,16 +76,16 @@ float tn_wrap_angle(float a);
 /* ---- uniform grid -------------------------------------------------------- */
 
 typedef struct tn_grid {
-    float x0, y0;      /* pixel origin of cell (0, 0) */
-    float cell;        /* cell side, px (>= the requested size) */
+    float x0, y0; /* pixel origin of cell (0, 0) */
+    float cell;   /* cell side, px (>= the requested size) */
     float inv_cell;
     int cols, rows;
-    int cap;           /* maximum number of points */
-    int n;             /* points in the last build */
-    int32_t *start;    /* cols*rows + 1: first sorted point of each cell */
-    int32_t *id;       /* cap: caller's index of each sorted point */
-    float *xy;         /* 2*cap: sorted positions */
-    int32_t *cellof;   /* cap: scratch (cell of each input point) */
+    int cap;         /* maximum number of points */
+    int n;           /* points in the last build */
+    int32_t *start;  /* cols*rows + 1: first sorted point of each cell */
+    int32_t *id;     /* cap: caller's index of each sorted point */
+    float *xy;       /* 2*cap: sorted positions */
+    int32_t *cellof; /* cap: scratch (cell of each input point) */
     tn_allocator alloc;
 } tn_grid;
 

@@ -48,30 +48,30 @@ static void vec_free(vec *v, const tn_allocator *a)
 /* ---- the graph ----------------------------------------------------------- */
 
 typedef struct dp_entry {
-    tn_body v;          /* vertical state; x unused */
-    int32_t t;          /* frames since the take-off */
-    int32_t lo;         /* lattice j of bit 0 */
+    tn_body v;  /* vertical state; x unused */
+    int32_t t;  /* frames since the take-off */
+    int32_t lo; /* lattice j of bit 0 */
     int32_t words;
-    uint32_t bits;      /* offset in the bit pool */
-    int32_t pred;       /* head of the predecessor list, -1 */
+    uint32_t bits; /* offset in the bit pool */
+    int32_t pred;  /* head of the predecessor list, -1 */
 } dp_entry;
 
 typedef struct dp_pred {
-    int32_t from;       /* entry of the previous layer */
+    int32_t from; /* entry of the previous layer */
     int32_t next;
     uint8_t in;
 } dp_pred;
 
 typedef struct tn_surf_rect {
     int32_t surf;
-    int16_t x0, y0, x1, y1;   /* tiles, inclusive */
+    int16_t x0, y0, x1, y1; /* tiles, inclusive */
 } tn_surf_rect;
 
 typedef struct best_rec {
     uint32_t stamp;
     int32_t frames;
-    int32_t entry, j;   /* state before the landing step */
-    uint8_t in;         /* input of the landing step */
+    int32_t entry, j; /* state before the landing step */
+    uint8_t in;       /* input of the landing step */
 } best_rec;
 
 struct tn_surf {
@@ -80,17 +80,17 @@ struct tn_surf {
     const tn_map *map;
     uint32_t rev;
     int mw, mh;
-    int per_tile;           /* lattice steps per tile */
+    int per_tile; /* lattice steps per tile */
     float step_px, inv_step;
-    float *lx;              /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
-    int jmax;               /* largest lattice j of a box inside the map */
-    float vmax;             /* fastest vertical px per frame (heuristic) */
+    float *lx;  /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
+    int jmax;   /* largest lattice j of a box inside the map */
+    float vmax; /* fastest vertical px per frame (heuristic) */
     int nsurf, nnodes, nedges;
     uint32_t nruns;
     tn_surf_surface *surf;
-    int32_t *row_first;     /* mh + 2 entries */
+    int32_t *row_first; /* mh + 2 entries */
     int32_t *node_surf;
-    int32_t *edge_first;    /* nnodes + 1 */
+    int32_t *edge_first; /* nnodes + 1 */
     tn_surf_edge *edge;
     uint16_t *runs;
     /* query scratch */
@@ -100,10 +100,10 @@ struct tn_surf {
     int nexpanded;
     int repairs_local, repairs_full;
     uint32_t generation;
-    int16_t *sbox;          /* per surface: tiles its searches explored (x0,y0,x1,y1) */
-    tn_surf_rect *rect;     /* the same, finer: rectangles per surface */
+    int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
+    tn_surf_rect *rect; /* the same, finer: rectangles per surface */
     int nrect;
-    uint8_t *tiles;         /* the map's terrain at the last build / repair */
+    uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
 };
 
@@ -120,8 +120,8 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
-    return a->w == b->w && a->h == b->h && a->step == b->step &&
-           a->skip_coyote == b->skip_coyote && a->reference_build == b->reference_build &&
+    return a->w == b->w && a->h == b->h && a->step == b->step && a->skip_coyote == b->skip_coyote &&
+           a->reference_build == b->reference_build &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
@@ -138,10 +138,7 @@ float tn_surf_lattice_x(const tn_surf *g, int j)
     return lattice_x_exact(g, j);
 }
 
-int tn_surf_lattice_j(const tn_surf *g, float x)
-{
-    return (int)floorf(x * g->inv_step + 0.5f);
-}
+int tn_surf_lattice_j(const tn_surf *g, float x) { return (int)floorf(x * g->inv_step + 0.5f); }
 
 int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
 uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
@@ -173,9 +170,12 @@ int tn_surf_node_at(const tn_surf *g, int row, int j)
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
         const tn_surf_surface *s = &g->surf[mid];
-        if (j < s->j0) hi = mid - 1;
-        else if (j > s->j1) lo = mid + 1;
-        else return s->node0 + (j - s->j0);
+        if (j < s->j0)
+            hi = mid - 1;
+        else if (j > s->j1)
+            lo = mid + 1;
+        else
+            return s->node0 + (j - s->j0);
     }
     return -1;
 }
@@ -237,20 +237,20 @@ typedef struct build {
     tn_surf *g;
     const tn_map *m;
     const tn_allocator *a;
-    vec surf, edges, runs, rects;   /* output */
-    vec ent, pred, bits;            /* dp_entry, dp_pred, uint64_t */
-    vec js_free;                    /* uint64 scratch: masks K and F */
-    vec js_block;                   /* int32 scratch */
-    uint32_t *hash;                 /* entry index + 1 */
+    vec surf, edges, runs, rects; /* output */
+    vec ent, pred, bits;          /* dp_entry, dp_pred, uint64_t */
+    vec js_free;                  /* uint64 scratch: masks K and F */
+    vec js_block;                 /* int32 scratch */
+    uint32_t *hash;               /* entry index + 1 */
     uint32_t *hstamp;
     size_t hcap;
     uint32_t hgen;
-    best_rec *best;                 /* per node */
+    best_rec *best; /* per node */
     uint32_t bstamp;
-    vec touched;                    /* int32 landing nodes of the group */
-    vec seq;                        /* uint8 inputs (scratch) */
-    int32_t *colpre;                /* (mh + 1) x mw: non-empty tiles above row r, per column */
-    uint8_t *colbad;                /* scratch per column */
+    vec touched;     /* int32 landing nodes of the group */
+    vec seq;         /* uint8 inputs (scratch) */
+    int32_t *colpre; /* (mh + 1) x mw: non-empty tiles above row r, per column */
+    uint8_t *colbad; /* scratch per column */
     bool oom;
     /* the free-step shortcut (tn_body_step only): a step of the entry's
      * state on an empty map (vmap) stands for every position whose tiles
@@ -258,7 +258,7 @@ typedef struct build {
     bool fast;
     tn_map *vmap;
     long nshort;
-    int cur_surf;                   /* surface whose searches run (explored box) */
+    int cur_surf; /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
 } build;
@@ -289,7 +289,7 @@ static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *onew
 static bool walks(const tn_surf *g, const tn_map *m, int row, int j, int dir)
 {
     tn_body b = stand_body(g, row, j);
-    tn_input in = {dir < 0, dir > 0, false, false};
+    tn_input in = {dir<0, dir> 0, false, false};
     stepfn(g)(&b, m, &g->prof.phys, in);
     return b.on_ground && body_row(&b) == row && tn_surf_lattice_j(g, b.x) == j + dir &&
            fabsf(b.x - tn_surf_lattice_x(g, j + dir)) <= SNAP_MAX_PX;
@@ -336,7 +336,8 @@ static uint32_t hash_key(const tn_body *b)
     h = (h << 13) | (h >> 19);
     h ^= vy * 0xC2B2AE3Du;
     h ^= (uint32_t)(b->rising | (b->jump_held << 1) | (b->on_ground << 2) |
-                    (b->on_oneway_only << 3)) * 0x27D4EB2Fu;
+                    (b->on_oneway_only << 3)) *
+         0x27D4EB2Fu;
     h ^= (uint32_t)tn_mini(b->air_frames, 255) * 0x165667B1u;
     h ^= h >> 15;
     return h * 0x9E3779B1u;
@@ -345,9 +346,8 @@ static uint32_t hash_key(const tn_body *b)
 static bool same_v(const tn_body *a, const tn_body *b)
 {
     return memcmp(&a->y, &b->y, 4) == 0 && memcmp(&a->vy, &b->vy, 4) == 0 &&
-           a->rising == b->rising && a->jump_held == b->jump_held &&
-           a->on_ground == b->on_ground && a->on_oneway_only == b->on_oneway_only &&
-           a->air_frames == b->air_frames;
+           a->rising == b->rising && a->jump_held == b->jump_held && a->on_ground == b->on_ground &&
+           a->on_oneway_only == b->on_oneway_only && a->air_frames == b->air_frames;
 }
 
 /* Fields that cannot change the future are set to one value: air_frames
@@ -590,9 +590,9 @@ static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
 typedef struct vstep {
     bool ok;
     int dj;
-    tn_body r;          /* canonical result */
-    int ra, rb;         /* rows its vertical move and ground test read */
-    int rh0, rh1;       /* rows its horizontal move reads */
+    tn_body r;    /* canonical result */
+    int ra, rb;   /* rows its vertical move and ground test read */
+    int rh0, rh1; /* rows its horizontal move reads */
 } vstep;
 
 static int span_lo(float a) { return (int)floorf((a + EPS) / T); }
@@ -615,14 +615,14 @@ static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
      * (a stop down lands); a top stop sets hit_ceiling */
     float y0 = v->y, y1 = b.y;
     o->rh0 = span_lo(y0);
-    o->rh1 = span_hi(y0 + 1.0f, H);            /* +1: the drop-through */
+    o->rh1 = span_hi(y0 + 1.0f, H); /* +1: the drop-through */
     o->ra = tn_mini(span_lo(y1), o->rh0);
     o->rb = tn_maxi(span_hi(y1, H), o->rh1);
     /* the ground test reads the row under the feet when they are within
      * EPS of a tile top */
     float bottom = y1 + H, rf = roundf(bottom / T);
     if (fabsf(bottom - rf * T) <= 2.0f * EPS) o->rb = tn_maxi(o->rb, (int)rf);
-    if (o->ra < 0 || o->rb >= g->mh) return;   /* the map edge is in reach */
+    if (o->ra < 0 || o->rb >= g->mh) return; /* the map edge is in reach */
     canon(g, &b);
     o->r = b;
     o->dj = jn - jv;
@@ -1080,7 +1080,6 @@ static int cmp_edge_from(const void *a, const void *b)
     return (int)x->kind - (int)y->kind;
 }
 
-
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
     const tn_allocator *a = &g->alloc;
@@ -1202,10 +1201,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
             B.ksteps[0], B.kent[1], B.ksteps[1], B.kent[2], B.ksteps[2]);
 #endif
-    g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) +
-             ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
-             (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
-             (size_t)g->nsurf * 8 + (size_t)g->nrect * sizeof(tn_surf_rect) +
+    g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
+             ((size_t)g->nnodes + 1) * (4 * 10) + (size_t)g->nedges * sizeof(tn_surf_edge) +
+             (size_t)g->nruns * 2 + (size_t)g->nsurf * 8 + (size_t)g->nrect * sizeof(tn_surf_rect) +
              (size_t)g->mw * (size_t)g->mh;
     goto done;
 oom:
@@ -1409,7 +1407,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         for (int i = 0; i < g->nsurf; i++) {
             const tn_surf_surface *o = &g->surf[i];
             old_to_new[i] = -1;
-            while (j < nsurf && (nsf[j].row < o->row || (nsf[j].row == o->row && nsf[j].j0 < o->j0))) j++;
+            while (j < nsurf &&
+                   (nsf[j].row < o->row || (nsf[j].row == o->row && nsf[j].j0 < o->j0)))
+                j++;
             if (j < nsurf && nsf[j].row == o->row && nsf[j].j0 == o->j0 && nsf[j].j1 == o->j1)
                 old_to_new[i] = j;
         }
@@ -1505,7 +1505,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             d->from = nsf[t].node0 + (E->from - old.surf[os].node0);
             d->to = to;
             d->run0 = (uint32_t)B.runs.n;
-            memcpy((uint16_t *)B.runs.p + B.runs.n, old.runs + E->run0, E->nruns * sizeof(uint16_t));
+            memcpy((uint16_t *)B.runs.p + B.runs.n, old.runs + E->run0,
+                   E->nruns * sizeof(uint16_t));
             B.runs.n += E->nruns;
         }
         /* kept surfaces keep their rectangles */
@@ -1677,8 +1678,8 @@ const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
     return g->order;
 }
 
-tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
-                       int *count, tn_surf_stats *stats, tn_error *err)
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
+                       tn_surf_stats *stats, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (count) *count = 0;
@@ -1690,18 +1691,20 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
     }
     g->nexpanded = 0;
     if (g->nnodes == 0)
-        return tn_error_set(err, bad, 0, 0, "surface graph: no place on this map where a %dx%d "
-                            "box can stand", g->prof.w, g->prof.h);
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: no place on this map where a %dx%d "
+                            "box can stand",
+                            g->prof.w, g->prof.h);
     if (start < 0 || start >= g->nnodes)
         return tn_error_set(err, bad, 0, 0, "surface graph: the start is not a standing place");
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
-        return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map",
-                            gx, gy);
+        return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map", gx,
+                            gy);
     goal G = {gy + 1, gx * g->per_tile, gx * g->per_tile + g->per_tile - 1};
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: a %dx%d box cannot stand at tile (%d,%d)",
-                            g->prof.w, g->prof.h, gx, gy);
+                            "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
+                            g->prof.h, gx, gy);
     if (++g->gen == 0) {
         memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
         g->gen = 1;
@@ -1790,7 +1793,7 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
     if (out && cap > 0) {
         int k = nedge;
         /* write from the back: index k is the final walk */
-        for (int n = end; ; n = g->parent[n]) {
+        for (int n = end;; n = g->parent[n]) {
             if (n == end) {
                 if (k < cap) {
                     int row, j;

@@ -152,17 +152,17 @@ enum { TN_SURF_JUMP = 0, TN_SURF_DROP = 1, TN_SURF_WALKOFF = 2 };
 enum { TN_SURF_IN_LEFT = 1, TN_SURF_IN_RIGHT = 2, TN_SURF_IN_DOWN = 4, TN_SURF_IN_JUMP = 8 };
 
 typedef struct tn_surf_surface {
-    int32_t row;          /* tile row under the feet (feet at y = row*16) */
-    int32_t j0, j1;       /* lattice range, inclusive */
-    int32_t node0;        /* node id of j0 */
+    int32_t row;    /* tile row under the feet (feet at y = row*16) */
+    int32_t j0, j1; /* lattice range, inclusive */
+    int32_t node0;  /* node id of j0 */
 } tn_surf_surface;
 
 typedef struct tn_surf_edge {
-    int32_t from, to;     /* take-off node, landing node */
-    uint32_t run0;        /* first input run */
+    int32_t from, to; /* take-off node, landing node */
+    uint32_t run0;    /* first input run */
     uint16_t nruns;
-    uint16_t frames;      /* simulated frames from take-off to landing */
-    uint8_t kind;         /* TN_SURF_JUMP / DROP / WALKOFF */
+    uint16_t frames; /* simulated frames from take-off to landing */
+    uint8_t kind;    /* TN_SURF_JUMP / DROP / WALKOFF */
     uint8_t pad;
     int16_t tx0, ty0, tx1, ty1; /* tiles the trajectory's box touched */
 } tn_surf_edge;
@@ -172,14 +172,14 @@ typedef struct tn_surf_edge {
 typedef struct tn_surf_leg {
     int32_t edge;
     int32_t walk_to_j;
-    int32_t node;         /* the node at walk_to_j */
+    int32_t node; /* the node at walk_to_j */
 } tn_surf_leg;
 
 typedef struct tn_surf_stats {
-    int expanded;         /* nodes expanded */
-    int frames;           /* cost of the returned plan, -1 if none */
-    int end_node;         /* last node of the plan */
-    int legs;             /* legs of the plan (before truncation) */
+    int expanded; /* nodes expanded */
+    int frames;   /* cost of the returned plan, -1 if none */
+    int end_node; /* last node of the plan */
+    int legs;     /* legs of the plan (before truncation) */
 } tn_surf_stats;
 
 typedef struct tn_surf tn_surf;
@@ -231,8 +231,8 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
  * more were needed).  Status as in the header comment; FAILURE|INVALID_PARAM
  * with a message for a bad start, a goal outside the map or where no node
  * of this profile stands. */
-tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
-                       int *count, tn_surf_stats *stats, tn_error *err);
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
+                       tn_surf_stats *stats, tn_error *err);
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 

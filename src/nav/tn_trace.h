@@ -61,8 +61,8 @@ typedef struct tn_trace_event {
 typedef struct tn_trace {
     tn_trace_event *ev; /* caller's buffer of cap events */
     int cap;
-    int count;          /* events stored, <= cap */
-    long dropped;       /* events that did not fit */
+    int count;    /* events stored, <= cap */
+    long dropped; /* events that did not fit */
 } tn_trace;
 
 /* Point a trace at a buffer and empty it. */

@@ -1,12 +1,6 @@
 /* SPDX-License-Identifier: Zlib */
 #include "tn_version.h"
 
-unsigned long tn_version(void)
-{
-    return TN_VERSION_NUMBER;
-}
+unsigned long tn_version(void) { return TN_VERSION_NUMBER; }
 
-const char *tn_version_string(void)
-{
-    return TN_VERSION_STRING;
-}
+const char *tn_version_string(void) { return TN_VERSION_STRING; }

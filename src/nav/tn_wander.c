@@ -49,7 +49,8 @@ tn_status tn_wander_check_params(const tn_wander_params *p, tn_error *err)
     if (!p) BAD("wander: no parameters");
     if (!positive(p->half) || !positive(p->speed))
         BAD("wander: half %g and speed %g must be positive", (double)p->half, (double)p->speed);
-    if (!(p->bias >= 0.0f && p->bias <= 1.0f)) BAD("wander: bias %g is outside 0..1", (double)p->bias);
+    if (!(p->bias >= 0.0f && p->bias <= 1.0f))
+        BAD("wander: bias %g is outside 0..1", (double)p->bias);
     if (!(p->smoothness >= 0.0f && p->smoothness <= 1.0f))
         BAD("wander: smoothness %g is outside 0..1", (double)p->smoothness);
     if (!positive(p->turn_fast) || !positive(p->turn_slow))
@@ -97,8 +98,7 @@ static float knot(float ax, float ay, float bx, float by)
     return tn_maxf(sqrtf(tn_len(bx - ax, by - ay)), 1e-3f);
 }
 
-static void seg_deriv(const tn_wander_seg *s, float u, float *dx, float *dy, float *ddx,
-                      float *ddy)
+static void seg_deriv(const tn_wander_seg *s, float u, float *dx, float *dy, float *ddx, float *ddy)
 {
     *dx = s->cx[1] + u * (2.0f * s->cx[2] + 3.0f * u * s->cx[3]);
     *dy = s->cy[1] + u * (2.0f * s->cy[2] + 3.0f * u * s->cy[3]);
@@ -247,20 +247,17 @@ static bool line_free(const tn_map *m, float ax, float ay, float bx, float by, f
 typedef struct ctx {
     const tn_wander_params *p;
     const tn_wander_env *e;
-    float omega;  /* rad/s */
-    float kfull;  /* the sharpest curvature allowed at full speed, 1/px */
+    float omega; /* rad/s */
+    float kfull; /* the sharpest curvature allowed at full speed, 1/px */
 } ctx;
 
 /* Speed factor for a segment of sharpest curvature k. */
-static float speed_scale(const ctx *c, float k)
-{
-    return k <= c->kfull ? 1.0f : c->kfull / k;
-}
+static float speed_scale(const ctx *c, float k) { return k <= c->kfull ? 1.0f : c->kfull / k; }
 
 typedef struct cand {
     float x, y;
     tn_wander_seg seg;
-    float score;    /* lower is better */
+    float score; /* lower is better */
     bool ok;
 } cand;
 
@@ -331,7 +328,8 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
     const bool roam = R > 0.0f && d <= R;
 #define OUTSIDE(X, Y) (roam && tn_len(a->tx - (X), a->ty - (Y)) > R)
     /* Near the target: straight in. */
-    if (R <= 0.0f && d <= p->near_dist && d > ARRIVE_EPS && feasible(c, wp, a->tx, a->ty, check_curve, seg, INFINITY) &&
+    if (R <= 0.0f && d <= p->near_dist && d > ARRIVE_EPS &&
+        feasible(c, wp, a->tx, a->ty, check_curve, seg, INFINITY) &&
         (!check_curve || speed_scale(c, seg->kmax) >= MIN_SCALE)) {
         *ox = a->tx;
         *oy = a->ty;
@@ -471,8 +469,7 @@ static bool draw_d(tn_wanderer *a, const ctx *c, tn_wander_seg *seg)
     seg_shape(seg, a->wp, INFINITY, &maxspeed);
     seg_table(seg);
     a->stop_at_c = true;
-    return speed_scale(c, seg->kmax) >= MIN_SCALE &&
-           seg_free(seg, maxspeed, c->e->map, c->p->half);
+    return speed_scale(c, seg->kmax) >= MIN_SCALE && seg_free(seg, maxspeed, c->e->map, c->p->half);
 }
 
 /* Start afresh from where it stands: B = here, C drawn, A straight behind B

@@ -102,21 +102,21 @@ extern "C" {
 #define TN_WANDER_TABLE 24
 
 typedef struct tn_wander_params {
-    float half;        /* half-size of the agent's square box, px; 4 */
-    float speed;       /* px/s along the curve; 64 */
-    float bias;        /* 0..1; 0.5 */
-    float smoothness;  /* 0..1; 0.5 */
-    float turn_fast;   /* rad/s at smoothness 0; 3 pi */
-    float turn_slow;   /* rad/s at smoothness 1; pi / 3 */
-    float step_min;    /* px between waypoints; 32 */
-    float step_max;    /* px; 64 */
-    float near_dist;   /* px: closer than this, straight to the target; 64 */
-    float cone_near;   /* rad: cone half-width at bias 1 next to the target; 0.1 */
-    float cone_far;    /* rad: ... at cone_ref and beyond; 0.6 */
-    float cone_ref;    /* px; 320 */
-    float resume_dist; /* px: a stopped wanderer walks again beyond this; 24 */
-    int tries;         /* candidate draws per stage; 12 */
-    bool guide;        /* out of sight of the target, aim the cone at the
+    float half;          /* half-size of the agent's square box, px; 4 */
+    float speed;         /* px/s along the curve; 64 */
+    float bias;          /* 0..1; 0.5 */
+    float smoothness;    /* 0..1; 0.5 */
+    float turn_fast;     /* rad/s at smoothness 0; 3 pi */
+    float turn_slow;     /* rad/s at smoothness 1; pi / 3 */
+    float step_min;      /* px between waypoints; 32 */
+    float step_max;      /* px; 64 */
+    float near_dist;     /* px: closer than this, straight to the target; 64 */
+    float cone_near;     /* rad: cone half-width at bias 1 next to the target; 0.1 */
+    float cone_far;      /* rad: ... at cone_ref and beyond; 0.6 */
+    float cone_ref;      /* px; 320 */
+    float resume_dist;   /* px: a stopped wanderer walks again beyond this; 24 */
+    int tries;           /* candidate draws per stage; 12 */
+    bool guide;          /* out of sight of the target, aim the cone at the
                           first corner of a path to it; true */
     float arrive_radius; /* px; 0 (default): walk straight onto the target and
                           stop.  > 0: never aim at the target itself; from a
@@ -139,24 +139,24 @@ typedef struct tn_wander_seg {
 enum { TN_WANDER_WALK = 0, TN_WANDER_TURN, TN_WANDER_STOPPED, TN_WANDER_WAIT };
 
 typedef struct tn_wanderer {
-    float x, y;         /* centre, px */
-    float heading;      /* radians */
-    float tx, ty;       /* target, px */
-    float wp[8];        /* waypoints A, B, C, D (x, y pairs) */
-    tn_wander_seg seg;  /* B -> C */
-    float s;            /* arc length travelled on seg */
-    int cursor;         /* table interval holding s */
-    int mode;           /* TN_WANDER_* */
-    bool c_is_target;   /* C is the target: stop there */
+    float x, y;        /* centre, px */
+    float heading;     /* radians */
+    float tx, ty;      /* target, px */
+    float wp[8];       /* waypoints A, B, C, D (x, y pairs) */
+    tn_wander_seg seg; /* B -> C */
+    float s;           /* arc length travelled on seg */
+    int cursor;        /* table interval holding s */
+    int mode;          /* TN_WANDER_* */
+    bool c_is_target;  /* C is the target: stop there */
     bool d_is_target;
-    bool stop_at_c;     /* D is not a real waypoint: stop at C and start again */
-    int wait;           /* steps before the next start attempt (mode WAIT) */
+    bool stop_at_c; /* D is not a real waypoint: stop at C and start again */
+    int wait;       /* steps before the next start attempt (mode WAIT) */
     tn_rng rng;
-    long waypoints;     /* waypoints drawn */
-    long slowed;        /* segments travelled below full speed */
-    long restarts;      /* stops and fresh starts (dead ends, edits) */
-    long paths;         /* guide paths planned */
-    bool has_guide;     /* guide_x/y: first corner of a path to the target */
+    long waypoints; /* waypoints drawn */
+    long slowed;    /* segments travelled below full speed */
+    long restarts;  /* stops and fresh starts (dead ends, edits) */
+    long paths;     /* guide paths planned */
+    bool has_guide; /* guide_x/y: first corner of a path to the target */
     float guide_x, guide_y, guide_tx, guide_ty; /* ... planned for this target */
 } tn_wanderer;
 

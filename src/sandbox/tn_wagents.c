@@ -11,8 +11,8 @@
 #include "tn_wnav.h"
 
 #define T ((float)TN_TILE_PX)
-#define RNG_STREAM 0x6167656e7473ULL     /* "agents" */
-#define WANDER_STREAM 0x77616e646572ULL  /* "wander" */
+#define RNG_STREAM 0x6167656e7473ULL    /* "agents" */
+#define WANDER_STREAM 0x77616e646572ULL /* "wander" */
 
 static tn_wagents *agents_of(tn_world *w) { return (tn_wagents *)w->agents; }
 
@@ -259,8 +259,10 @@ void tn_wagents_on_edit(tn_world *w, int x, int y)
     if (!s) return;
     const tn_map *m = w->map;
     int far = tn_maxi(m->w, m->h);
-    if (x < 0) items_scan(w, s);
-    else items_update(w, s, x, y);
+    if (x < 0)
+        items_scan(w, s);
+    else
+        items_update(w, s, x, y);
     bool whole = x < 0, block = !whole && tn_map_tile(m, x, y) == TN_TILE_BLOCK;
 
     /* The companion: out of the block, and paths planned again. */
@@ -292,8 +294,8 @@ void tn_wagents_on_edit(tn_world *w, int x, int y)
 
 /* ---- parameters ---- */
 
-#define AGENTS_OF_OR_FAIL(s, w, err)                                                         \
-    tn_wagents *s = agents_of(w);                                                            \
+#define AGENTS_OF_OR_FAIL(s, w, err) \
+    tn_wagents *s = agents_of(w);    \
     if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "agents: not created")
 
 tn_status tn_wagents_set_companion_speed(tn_world *w, double value, tn_error *err)
@@ -491,8 +493,9 @@ static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debu
                    tn_companion_state_name(c->state), COL_COMPANION);
     }
     /* A disc with a bright rim; the rim tells the state. */
-    uint32_t rim = c->state == TN_COMPANION_SEARCH ? COL_SEARCH
-                   : c->state == TN_COMPANION_FETCH ? COL_FETCH : COL_COMPANION_EDGE;
+    uint32_t rim = c->state == TN_COMPANION_SEARCH  ? COL_SEARCH
+                   : c->state == TN_COMPANION_FETCH ? COL_FETCH
+                                                    : COL_COMPANION_EDGE;
     tn_dd_circle(dd, c->x, c->y, p->half + 1.5f, rim, true);
     tn_dd_circle(dd, c->x, c->y, p->half, COL_COMPANION, true);
 }
@@ -513,8 +516,14 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
             draw_spline(dd, &a->seg, COL_WANDERER);
             if (real_d) {
                 /* The next segment as it stands (its end may still change). */
-                float q[8] = {a->wp[2], a->wp[3], a->wp[4], a->wp[5], a->wp[6], a->wp[7],
-                              2.0f * a->wp[6] - a->wp[4], 2.0f * a->wp[7] - a->wp[5]};
+                float q[8] = {a->wp[2],
+                              a->wp[3],
+                              a->wp[4],
+                              a->wp[5],
+                              a->wp[6],
+                              a->wp[7],
+                              2.0f * a->wp[6] - a->wp[4],
+                              2.0f * a->wp[7] - a->wp[5]};
                 tn_wander_seg next;
                 tn_wander_seg_build(&next, q);
                 draw_spline(dd, &next, 0x9be15d60u);
@@ -573,8 +582,9 @@ tn_status tn_wagents_check(const tn_world *w, tn_error *err)
         if (!isfinite(a->x) || !isfinite(a->y) || !isfinite(a->heading))
             return tn_error_set(err, bad, 0, 0, "agents: wanderer %d is not finite", i);
         if (!tn_steer_box_free(m, a->x, a->y, s->wparams.half))
-            return tn_error_set(err, bad, 0, 0, "agents: wanderer %d at (%.2f,%.2f) overlaps a block",
-                                i, (double)a->x, (double)a->y);
+            return tn_error_set(err, bad, 0, 0,
+                                "agents: wanderer %d at (%.2f,%.2f) overlaps a block", i,
+                                (double)a->x, (double)a->y);
     }
     int present = 0;
     for (int y = 0; y < m->h; y++)
@@ -585,10 +595,10 @@ tn_status tn_wagents_check(const tn_world *w, tn_error *err)
     for (int i = 0; i < s->nitems; i++) {
         int x = (int)floorf(s->items[2 * i] / T), y = (int)floorf(s->items[2 * i + 1] / T);
         if (!tn_world_item_here(w, x, y))
-            return tn_error_set(err, bad, 0, 0, "agents: listed item (%d,%d) is not on the map", x, y);
+            return tn_error_set(err, bad, 0, 0, "agents: listed item (%d,%d) is not on the map", x,
+                                y);
     }
     return TN_OK;
 }
-
 
 const tn_wagents *tn_wagents_of(const tn_world *w) { return (const tn_wagents *)w->agents; }

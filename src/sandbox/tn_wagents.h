@@ -55,7 +55,7 @@ extern "C" {
 typedef struct tn_wagents {
     tn_companion_params cparams;
     tn_companion companion;
-    bool has_companion;       /* false while the map has no room for it */
+    bool has_companion; /* false while the map has no room for it */
     tn_wander_params wparams;
     tn_wanderer wanderers[TN_WAGENTS_MAX_WANDERERS];
     int nwanderers;
@@ -65,11 +65,11 @@ typedef struct tn_wagents {
     int target_tx, target_ty; /* its tile */
     float *items;             /* item centres, px */
     int nitems, items_cap;
-    tn_grid *grid;            /* enemies, rebuilt every step */
+    tn_grid *grid; /* enemies, rebuilt every step */
     float *enemy_xy;
     int enemy_cap;
-    int neighbours;           /* enemies inside the separation radius last step */
-    tn_rng rng;               /* placement of new wanderers */
+    int neighbours; /* enemies inside the separation radius last step */
+    tn_rng rng;     /* placement of new wanderers */
 } tn_wagents;
 
 /* The world's agents state (NULL before creation). */
@@ -89,21 +89,31 @@ bool tn_wagents_get_follow_distance(const tn_world *w, double *value);
 bool tn_wagents_get_wanderers(const tn_world *w, double *value);
 bool tn_wagents_get_bias(const tn_world *w, double *value);
 bool tn_wagents_get_smoothness(const tn_world *w, double *value);
-#define TN_WAGENTS_PARAM_COMPANION_SPEED                                                     \
-    {"companion_speed", 40, 480, 220, false, "px/s", "companion maximum speed",             \
-     tn_wagents_set_companion_speed, tn_wagents_get_companion_speed}
-#define TN_WAGENTS_PARAM_FOLLOW_DISTANCE                                                     \
-    {"follow_distance", 1, 10, 3, false, "tiles", "companion follow distance",              \
-     tn_wagents_set_follow_distance, tn_wagents_get_follow_distance}
-#define TN_WAGENTS_PARAM_WANDERERS                                                           \
-    {"wanderers", 0, 64, 0, true, "", "number of wanderers",                                \
-     tn_wagents_set_wanderers, tn_wagents_get_wanderers}
-#define TN_WAGENTS_PARAM_BIAS                                                                \
-    {"bias", 0, 1, 0.5, false, "", "wanderers' drift toward the target",                    \
-     tn_wagents_set_bias, tn_wagents_get_bias}
-#define TN_WAGENTS_PARAM_SMOOTHNESS                                                          \
-    {"smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness",                      \
-     tn_wagents_set_smoothness, tn_wagents_get_smoothness}
+#define TN_WAGENTS_PARAM_COMPANION_SPEED                                           \
+    {                                                                              \
+        "companion_speed", 40, 480, 220, false, "px/s", "companion maximum speed", \
+            tn_wagents_set_companion_speed, tn_wagents_get_companion_speed         \
+    }
+#define TN_WAGENTS_PARAM_FOLLOW_DISTANCE                                          \
+    {                                                                             \
+        "follow_distance", 1, 10, 3, false, "tiles", "companion follow distance", \
+            tn_wagents_set_follow_distance, tn_wagents_get_follow_distance        \
+    }
+#define TN_WAGENTS_PARAM_WANDERERS                                                        \
+    {                                                                                     \
+        "wanderers", 0, 64, 0, true, "", "number of wanderers", tn_wagents_set_wanderers, \
+            tn_wagents_get_wanderers                                                      \
+    }
+#define TN_WAGENTS_PARAM_BIAS                                                                    \
+    {                                                                                            \
+        "bias", 0, 1, 0.5, false, "", "wanderers' drift toward the target", tn_wagents_set_bias, \
+            tn_wagents_get_bias                                                                  \
+    }
+#define TN_WAGENTS_PARAM_SMOOTHNESS                                       \
+    {                                                                     \
+        "smoothness", 0, 1, 0.5, false, "", "wanderers' turn smoothness", \
+            tn_wagents_set_smoothness, tn_wagents_get_smoothness          \
+    }
 
 #ifdef __cplusplus
 }

@@ -23,8 +23,8 @@
 #define GRAPH_MAX_TILES (256L * 256L)
 
 typedef struct tn_wbots {
-    tn_path *pf;        /* the character's finder (NULL: map too large) */
-    tn_path *pf_extra;  /* the extra bots' finder (== pf when shared) */
+    tn_path *pf;       /* the character's finder (NULL: map too large) */
+    tn_path *pf_extra; /* the extra bots' finder (== pf when shared) */
     tn_bot *bot;
     tn_bot *ebot[TN_WBOTS_MAX];
     tn_body ebody[TN_WBOTS_MAX];
@@ -34,15 +34,15 @@ typedef struct tn_wbots {
     int trips, arrivals;
     tn_bot_state last_state;
     tn_rng rng;
-    int planner;                  /* 0 classic, 1 graph */
+    int planner; /* 0 classic, 1 graph */
     tn_surf *graph[GRAPH_CACHE];
     unsigned graph_used[GRAPH_CACHE], tick;
     bool graph_off_said;
     struct {
         bool valid;
-        tn_status gs, cs;         /* graph / classic answers for the last click */
+        tn_status gs, cs; /* graph / classic answers for the last click */
         int gframes, ccost;
-        bool goff;                /* classic selected: the graph was not asked */
+        bool goff; /* classic selected: the graph was not asked */
         double gus, cus;
     } last;
 } tn_wbots;
@@ -109,8 +109,8 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
     /* The finders: a huge map degrades to "no goto" rather than no world. */
     tn_error e;
     if ((long)w->map->w * w->map->h > MAX_FINDER_TILES) {
-        tn_world_message(w, "goto is off: %dx%d tiles need %ld MB of path-finder states",
-                         w->map->w, w->map->h, (long)w->map->w * w->map->h * 46 * 8 >> 20);
+        tn_world_message(w, "goto is off: %dx%d tiles need %ld MB of path-finder states", w->map->w,
+                         w->map->h, (long)w->map->w * w->map->h * 46 * 8 >> 20);
     } else if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc,
                                         &s->pf, &e))) {
         s->pf = NULL;
@@ -351,7 +351,8 @@ void tn_wbots_step(tn_world *w)
                 if (tn_bot_get_info(bot).state == TN_BOT_ARRIVED) s->arrivals++;
                 s->wait[i] = WAIT_MIN + (int)tn_rng_below(&s->rng, WAIT_SPAN);
             }
-            if (s->wait[i] > 0) s->wait[i]--;
+            if (s->wait[i] > 0)
+                s->wait[i]--;
             else if (!searched && b->on_ground) {
                 new_target(w, s, i);
                 searched = true;
@@ -443,16 +444,23 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (i.plans == 0)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     char t[32];
-    if (i.search_us >= 0.0) snprintf(t, sizeof t, "%.0f us", i.search_us);
-    else snprintf(t, sizeof t, "n/a");
+    if (i.search_us >= 0.0)
+        snprintf(t, sizeof t, "%.0f us", i.search_us);
+    else
+        snprintf(t, sizeof t, "n/a");
     char cmp[160] = "";
     if (s->last.valid) {
         char gt[24], ct[24];
-        if (s->last.gus >= 0.0) snprintf(gt, sizeof gt, "%.0f us", s->last.gus);
-        else snprintf(gt, sizeof gt, "n/a");
-        if (s->last.cus >= 0.0) snprintf(ct, sizeof ct, "%.0f us", s->last.cus);
-        else snprintf(ct, sizeof ct, "n/a");
-#define ANSWER(st) (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
+        if (s->last.gus >= 0.0)
+            snprintf(gt, sizeof gt, "%.0f us", s->last.gus);
+        else
+            snprintf(gt, sizeof gt, "n/a");
+        if (s->last.cus >= 0.0)
+            snprintf(ct, sizeof ct, "%.0f us", s->last.cus);
+        else
+            snprintf(ct, sizeof ct, "n/a");
+#define ANSWER(st) \
+    (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
         if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | last click: graph (not selected); classic %s cost %d %s",
                      ANSWER(s->last.cs), s->last.ccost, ct);
@@ -463,16 +471,17 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
 #undef ANSWER
     }
     if (i.planner)
-        return snprintf(buf, cap, "bot [graph]: %s | plan %d frames, %d legs | %d nodes | search %s%s%s",
-                        tn_bot_state_name(i.state), i.plan_frames, i.path_nodes, i.expanded, t,
-                        cmp, extra);
+        return snprintf(
+            buf, cap, "bot [graph]: %s | plan %d frames, %d legs | %d nodes | search %s%s%s",
+            tn_bot_state_name(i.state), i.plan_frames, i.path_nodes, i.expanded, t, cmp, extra);
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
     if (i.replans > 0)
-        snprintf(re, sizeof re, " | re-plan %d (%s): %d tiles, %d states", i.replans,
-                 i.plan_reason, i.raw_nodes, i.expanded);
-    return snprintf(buf, cap, "bot [classic]: %s | goto (%d,%d): %d tiles, %d states%s | search %s%s%s",
+        snprintf(re, sizeof re, " | re-plan %d (%s): %d tiles, %d states", i.replans, i.plan_reason,
+                 i.raw_nodes, i.expanded);
+    return snprintf(buf, cap,
+                    "bot [classic]: %s | goto (%d,%d): %d tiles, %d states%s | search %s%s%s",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
                     i.first_expanded, re, t, cmp, extra);
 }
@@ -590,4 +599,3 @@ tn_status tn_wbots_check(const tn_world *w, tn_error *err)
                                 legs[k].edge, k);
     return TN_OK;
 }
-

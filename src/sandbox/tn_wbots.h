@@ -52,12 +52,16 @@ tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err);
 bool tn_wbots_get_bots(const tn_world *w, double *value);
 tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err);
 bool tn_wbots_get_planner(const tn_world *w, double *value);
-#define TN_WBOTS_PARAM_BOTS                                                                  \
-    {"bots", 0, 32, 0, true, "", "extra bots walking to random targets",                    \
-     tn_wbots_set_bots, tn_wbots_get_bots}
-#define TN_WBOTS_PARAM_PLANNER                                                               \
-    {"planner", 0, 1, 1, true, "", "bot planner: 0 classic jump-value A*, 1 surface graph",  \
-     tn_wbots_set_planner, tn_wbots_get_planner}
+#define TN_WBOTS_PARAM_BOTS                                                                    \
+    {                                                                                          \
+        "bots", 0, 32, 0, true, "", "extra bots walking to random targets", tn_wbots_set_bots, \
+            tn_wbots_get_bots                                                                  \
+    }
+#define TN_WBOTS_PARAM_PLANNER                                                                 \
+    {                                                                                          \
+        "planner", 0, 1, 1, true, "", "bot planner: 0 classic jump-value A*, 1 surface graph", \
+            tn_wbots_set_planner, tn_wbots_get_planner                                         \
+    }
 
 #ifdef __cplusplus
 }

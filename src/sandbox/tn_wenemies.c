@@ -17,8 +17,10 @@ static int spawn_find(const tn_wenemies *s, int32_t t)
     int lo = 0, hi = s->nspawns;
     while (lo < hi) {
         int mid = (lo + hi) / 2;
-        if (s->spawns[mid] < t) lo = mid + 1;
-        else hi = mid;
+        if (s->spawns[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -73,8 +75,10 @@ static tn_status scan_marks(tn_world *w, tn_wenemies *s)
     s->ndests = 0;
     for (int i = 0; i < n; i++) {
         if (m->tile[i] != TN_TILE_EMPTY) continue;
-        if (m->mark[i] == TN_MARK_SPAWN) s->spawns[s->nspawns++] = i;
-        else if (m->mark[i] == TN_MARK_DEST) s->ndests++;
+        if (m->mark[i] == TN_MARK_SPAWN)
+            s->spawns[s->nspawns++] = i;
+        else if (m->mark[i] == TN_MARK_DEST)
+            s->ndests++;
     }
     return TN_OK;
 }
@@ -221,8 +225,9 @@ int tn_wenemies_json(const tn_world *w, char *buf, size_t cap)
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return 0;
     const tn_enemies *p = s->pool;
-    return snprintf(buf, cap, ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
-                              "\"skipped\":%ld}",
+    return snprintf(buf, cap,
+                    ",\"enemies\":{\"alive\":%d,\"spawned\":%ld,\"reached\":%ld,"
+                    "\"skipped\":%ld}",
                     p->count, p->spawned, p->reached, p->skipped);
 }
 
@@ -235,8 +240,9 @@ int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap)
     if (p->skipped || p->crushed)
         snprintf(extra, sizeof extra, ", %ld skipped (pool full), %ld crushed", p->skipped,
                  p->crushed);
-    const char *idle = s->nspawns == 0 ? " (idle: no spawn point)"
-                       : s->ndests == 0 ? " (idle: no destination)" : "";
+    const char *idle = s->nspawns == 0  ? " (idle: no spawn point)"
+                       : s->ndests == 0 ? " (idle: no destination)"
+                                        : "";
     return snprintf(buf, cap, "enemies: %d alive, %ld spawned, %ld reached%s, %.1f/s%s", p->count,
                     p->spawned, p->reached, extra, (double)p->cfg.spawn_rate, idle);
 }
@@ -340,9 +346,10 @@ tn_status tn_wenemies_check(const tn_world *w, tn_error *err)
                                     f->d[i], x, y, want);
         }
     if (nspawn != s->nspawns || ndest != s->ndests)
-        return tn_error_set(err, bad, 0, 0,
-                            "enemies: %d spawn points and %d destinations listed, map has %d and %d",
-                            s->nspawns, s->ndests, nspawn, ndest);
+        return tn_error_set(
+            err, bad, 0, 0,
+            "enemies: %d spawn points and %d destinations listed, map has %d and %d", s->nspawns,
+            s->ndests, nspawn, ndest);
     for (int k = 0; k < s->nspawns; k++)
         if (m->mark[s->spawns[k]] != TN_MARK_SPAWN || (k > 0 && s->spawns[k] <= s->spawns[k - 1]))
             return tn_error_set(err, bad, 0, 0, "enemies: spawn list entry %d is wrong", k);
@@ -356,12 +363,12 @@ tn_status tn_wenemies_check(const tn_world *w, tn_error *err)
         const float eps = 1e-3f;
         if (e->x < (float)e->tx - eps || e->x > (float)e->tx + 1 + eps ||
             e->y < (float)e->ty - eps || e->y > (float)e->ty + 1 + eps)
-            return tn_error_set(err, bad, 0, 0, "enemy %u at (%.3f,%.3f) is outside its tile (%d,%d)",
-                                e->id, (double)e->x, (double)e->y, e->tx, e->ty);
+            return tn_error_set(err, bad, 0, 0,
+                                "enemy %u at (%.3f,%.3f) is outside its tile (%d,%d)", e->id,
+                                (double)e->x, (double)e->y, e->tx, e->ty);
     }
     return TN_OK;
 }
-
 
 tn_wenemies *tn_wenemies_of(const tn_world *w) { return (tn_wenemies *)w->enemies; }
 

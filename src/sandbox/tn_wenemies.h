@@ -43,12 +43,12 @@ extern "C" {
 #define TN_WENEMIES_CAPACITY 16384
 
 typedef struct tn_wenemies {
-    tn_flow *flow;         /* 4-connected, same size as the map */
+    tn_flow *flow; /* 4-connected, same size as the map */
     tn_enemies *pool;
-    int32_t *spawns;       /* spawn tiles as y*w+x, ascending */
+    int32_t *spawns; /* spawn tiles as y*w+x, ascending */
     int nspawns, spawn_cap;
     int ndests;
-    tn_rng rng;            /* the spawner's own stream, seeded from the world seed */
+    tn_rng rng; /* the spawner's own stream, seeded from the world seed */
 } tn_wenemies;
 
 /* The world's enemies state (NULL before creation): for this part's tests
@@ -71,9 +71,11 @@ int tn_wenemies_positions(const tn_world *w, float *xy, int cap);
 /* ---- this part's parameters (see tn_param_info) ---- */
 tn_status tn_wenemies_set_spawn_rate(tn_world *w, double value, tn_error *err);
 bool tn_wenemies_get_spawn_rate(const tn_world *w, double *value);
-#define TN_WENEMIES_PARAM_SPAWN_RATE                                                         \
-    {"spawn_rate", 0.1, 10, 1, false, "/s", "enemies spawned per second",                   \
-     tn_wenemies_set_spawn_rate, tn_wenemies_get_spawn_rate}
+#define TN_WENEMIES_PARAM_SPAWN_RATE                                         \
+    {                                                                        \
+        "spawn_rate", 0.1, 10, 1, false, "/s", "enemies spawned per second", \
+            tn_wenemies_set_spawn_rate, tn_wenemies_get_spawn_rate           \
+    }
 
 #ifdef __cplusplus
 }

@@ -8,23 +8,23 @@
 #include <string.h>
 
 struct tn_wnav {
-    tn_navmesh *mesh;       /* pixel units */
-    tn_navquery *query;     /* shared by every caller */
-    uint32_t revision;      /* rebuilds */
-    double build_ms;        /* last build, < 0 when not timed */
+    tn_navmesh *mesh;   /* pixel units */
+    tn_navquery *query; /* shared by every caller */
+    uint32_t revision;  /* rebuilds */
+    double build_ms;    /* last build, < 0 when not timed */
     bool build_failed;
-    int cap;                /* points of a path / triangles of a corridor */
-    float *scratch;         /* 2*cap: tn_wnav_path */
+    int cap;        /* points of a path / triangles of a corridor */
+    float *scratch; /* 2*cap: tn_wnav_path */
     /* the navpath tool's path */
     bool has_path;
-    float sx, sy, gx, gy;   /* as clicked (the goal maybe snapped) */
-    float *path;            /* 2*cap */
+    float sx, sy, gx, gy; /* as clicked (the goal maybe snapped) */
+    float *path;          /* 2*cap */
     int npath;
-    double path_len;        /* pixels */
-    int32_t *corr;          /* cap */
+    double path_len; /* pixels */
+    int32_t *corr;   /* cap */
     int ncorr;
-    float agent_radius;     /* px: parameter agent_radius */
-    int refits;             /* times the mesh was sized to the map (mesh_fit) */
+    float agent_radius; /* px: parameter agent_radius */
+    int refits;         /* times the mesh was sized to the map (mesh_fit) */
 };
 
 static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
@@ -147,8 +147,7 @@ static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
         tn_free(&w->alloc, corr);
         if (tn_failed(st)) return st;
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "out of memory for the navmesh of a %dx%d map", w->map->w,
-                            w->map->h);
+                            "out of memory for the navmesh of a %dx%d map", w->map->w, w->map->h);
     }
     if (s->has_path && s->npath <= cap && s->ncorr <= cap) {
         memcpy(path, s->path, sizeof(float) * 2 * (size_t)s->npath);
@@ -179,7 +178,7 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
     tn_error err;
     double t0 = w->clock ? w->clock() : 0.0;
     tn_status st = x < 0 || s->build_failed ? tn_navmesh_build(s->mesh, w->map, &err)
-                                             : tn_navmesh_update_tile(s->mesh, w->map, x, y, &err);
+                                            : tn_navmesh_update_tile(s->mesh, w->map, x, y, &err);
     if (tn_failed(st) && tn_status_detail(st, TN_CAPACITY) && tn_succeeded(mesh_fit(w, s, &err)))
         st = tn_navmesh_build(s->mesh, w->map, &err);
     s->build_ms = w->clock ? (w->clock() - t0) * 1e3 : -1.0;
@@ -213,9 +212,11 @@ void tn_wnav_destroy(tn_world *w)
 tn_status tn_wnav_create(tn_world *w, tn_error *err)
 {
     if ((long)w->map->w * w->map->h > MAX_NAV_TILES) {
-        tn_world_message(w, "the navmesh is off: a %dx%d map needs about %ld MB for it "
-                         "(limit %ld tiles)", w->map->w, w->map->h,
-                         (long)w->map->w * w->map->h * 720 >> 20, MAX_NAV_TILES);
+        tn_world_message(w,
+                         "the navmesh is off: a %dx%d map needs about %ld MB for it "
+                         "(limit %ld tiles)",
+                         w->map->w, w->map->h, (long)w->map->w * w->map->h * 720 >> 20,
+                         MAX_NAV_TILES);
         return TN_OK; /* w->nav stays NULL: every query answers "no" */
     }
     struct tn_wnav *s = tn_alloc(&w->alloc, sizeof *s);
@@ -276,11 +277,10 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     if (block) tn_navmesh_nearest_free(s->mesh, s->gx, s->gy, 0.0f, &s->gx, &s->gy);
     tn_status st = replan_tool_path(s);
     if (tn_failed(st))
-        return tn_error_set(err, st, 0, 0,
-                            "no navmesh path from the character to tile (%d,%d): %s", x, y,
-                            tn_status_detail(st, TN_UNREACHABLE)
-                                ? "it is in another region"
-                                : "no free space here");
+        return tn_error_set(err, st, 0, 0, "no navmesh path from the character to tile (%d,%d): %s",
+                            x, y,
+                            tn_status_detail(st, TN_UNREACHABLE) ? "it is in another region"
+                                                                 : "no free space here");
     tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f",
                      block ? " to the block's nearest free point" : "", s->npath,
                      s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX);
@@ -291,13 +291,16 @@ int tn_wnav_json(const tn_world *w, char *buf, size_t cap)
 {
     const struct tn_wnav *s = nav_of(w);
     if (!s)
-        return snprintf(buf, cap, ",\"navmesh\":{\"triangles\":0,\"regions\":0,"
-                                  "\"build_ms\":null,\"off\":true}");
+        return snprintf(buf, cap,
+                        ",\"navmesh\":{\"triangles\":0,\"regions\":0,"
+                        "\"build_ms\":null,\"off\":true}");
     tn_navmesh_view v;
     tn_navmesh_get_view(s->mesh, &v);
     char ms[32];
-    if (s->build_ms >= 0) snprintf(ms, sizeof ms, "%.3f", s->build_ms);
-    else snprintf(ms, sizeof ms, "null");
+    if (s->build_ms >= 0)
+        snprintf(ms, sizeof ms, "%.3f", s->build_ms);
+    else
+        snprintf(ms, sizeof ms, "null");
     return snprintf(buf, cap, ",\"navmesh\":{\"triangles\":%d,\"regions\":%d,\"build_ms\":%s}",
                     v.nfree, v.nregions, ms);
 }
@@ -310,8 +313,7 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
     tn_navmesh_get_view(s->mesh, &v);
     char ms[48] = "";
     if (s->build_ms >= 0)
-        snprintf(ms, sizeof ms, ", %s in %.2f ms", v.last_local ? "updated" : "built",
-                 s->build_ms);
+        snprintf(ms, sizeof ms, ", %s in %.2f ms", v.last_local ? "updated" : "built", s->build_ms);
     char path[64] = "";
     if (s->has_path)
         snprintf(path, sizeof path, "; path %d points, %.1f tiles", s->npath,
@@ -367,4 +369,3 @@ tn_status tn_wnav_check(const tn_world *w, tn_error *err)
     }
     return TN_OK;
 }
-

@@ -64,10 +64,12 @@ tn_agent_nav tn_wnav_agent_nav(tn_world *w);
 /* ---- this part's parameters (see tn_param_info) ---- */
 tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err);
 bool tn_wnav_get_agent_radius(const tn_world *w, double *value);
-#define TN_WNAV_PARAM_AGENT_RADIUS                                                           \
-    {"agent_radius", 0, 1, 0.3125, false, "tiles",                                          \
-     "radius of the companion's and the navpath tool's navmesh paths",                      \
-     tn_wnav_set_agent_radius, tn_wnav_get_agent_radius}
+#define TN_WNAV_PARAM_AGENT_RADIUS                                            \
+    {                                                                         \
+        "agent_radius", 0, 1, 0.3125, false, "tiles",                         \
+            "radius of the companion's and the navpath tool's navmesh paths", \
+            tn_wnav_set_agent_radius, tn_wnav_get_agent_radius                \
+    }
 
 #ifdef __cplusplus
 }

@@ -27,8 +27,7 @@ static const tn_param_info PARAMS[] = {
     {"jump_height", 1, 8, 4, false, "tiles", "apex of a full jump", set_jump_height,
      get_jump_height},
     {"char_width", 1, 3, 1, true, "tiles", "character width", set_char_width, get_char_width},
-    {"char_height", 1, 9, 2, true, "tiles", "character height", set_char_height,
-     get_char_height},
+    {"char_height", 1, 9, 2, true, "tiles", "character height", set_char_height, get_char_height},
     TN_WENEMIES_PARAM_SPAWN_RATE,
     TN_WBOTS_PARAM_BOTS,
     TN_WAGENTS_PARAM_COMPANION_SPEED,
@@ -41,8 +40,8 @@ static const tn_param_info PARAMS[] = {
 };
 #define NPARAMS ((int)(sizeof PARAMS / sizeof PARAMS[0]))
 
-static const char *const TOOL_NAMES[TN_TOOL_COUNT] = {
-    "goto", "block", "oneway", "spawn", "dest", "item", "navpath", "target"};
+static const char *const TOOL_NAMES[TN_TOOL_COUNT] = {"goto", "block", "oneway",  "spawn",
+                                                      "dest", "item",  "navpath", "target"};
 
 const char *tn_tool_name(tn_tool tool)
 {
@@ -108,11 +107,12 @@ static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int
     for (int x = 0; x < m->w; x++) run[x] = 0;
     for (int y = 0; y < m->h; y++) {
         const uint8_t *row = m->tile + (size_t)y * (size_t)m->w;
-        for (int x = 0; x < m->w; x++) run[x] = row[x] == TN_TILE_BLOCK ? 0 : (uint16_t)(run[x] + 1);
+        for (int x = 0; x < m->w; x++)
+            run[x] = row[x] == TN_TILE_BLOCK ? 0 : (uint16_t)(run[x] + 1);
         if (y - h + 1 < 0) continue;
         int ady = y > ty ? y - ty : ty - y;
         if (best_r >= 0 && ady > best_r) continue; /* farther than the best */
-        int free_cols = 0; /* columns x-w+1..x all have run >= h */
+        int free_cols = 0;                         /* columns x-w+1..x all have run >= h */
         for (int x = 0; x < m->w; x++) {
             free_cols = run[x] >= h ? free_cols + 1 : 0;
             if (free_cols < w) continue;
@@ -150,7 +150,8 @@ static tn_status no_fit(const tn_map *m, int cw, int ch, tn_error *err)
     bool small = m->w < cw || m->h < ch;
     return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                         "the %dx%d-tile character fits nowhere on this %dx%d map (%s); try a "
-                        "smaller --char", cw, ch, m->w, m->h,
+                        "smaller --char",
+                        cw, ch, m->w, m->h,
                         small ? "it is smaller than the character"
                               : "every box of that size holds a block");
 }
@@ -297,15 +298,22 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     switch (kind) {
     case TN_EDIT_BLOCK: tile = old_tile == TN_TILE_BLOCK ? TN_TILE_EMPTY : TN_TILE_BLOCK; break;
     case TN_EDIT_ONEWAY: tile = old_tile == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY; break;
-    case TN_EDIT_EMPTY: tile = TN_TILE_EMPTY; mark = TN_MARK_NONE; break;
-    case TN_EDIT_SPAWN: case TN_EDIT_DEST: case TN_EDIT_ITEM: {
-        int want = kind == TN_EDIT_SPAWN ? TN_MARK_SPAWN
-                   : kind == TN_EDIT_DEST ? TN_MARK_DEST : TN_MARK_ITEM;
+    case TN_EDIT_EMPTY:
+        tile = TN_TILE_EMPTY;
+        mark = TN_MARK_NONE;
+        break;
+    case TN_EDIT_SPAWN:
+    case TN_EDIT_DEST:
+    case TN_EDIT_ITEM: {
+        int want = kind == TN_EDIT_SPAWN  ? TN_MARK_SPAWN
+                   : kind == TN_EDIT_DEST ? TN_MARK_DEST
+                                          : TN_MARK_ITEM;
         if (old_tile != TN_TILE_EMPTY) {
             char msg[128];
-            snprintf(msg, sizeof msg, "tile (%d,%d) is not empty: %s go on empty tiles only", x,
-                     y, kind == TN_EDIT_SPAWN ? "spawn points" : kind == TN_EDIT_DEST
-                                                                 ? "destinations" : "items");
+            snprintf(msg, sizeof msg, "tile (%d,%d) is not empty: %s go on empty tiles only", x, y,
+                     kind == TN_EDIT_SPAWN  ? "spawn points"
+                     : kind == TN_EDIT_DEST ? "destinations"
+                                            : "items");
             return refuse(w, TN_FAILURE | TN_REFUSED, err, msg);
         }
         if (x == m->start_x && y == m->start_y)
@@ -319,7 +327,8 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     if (tile == old_tile && mark == old_mark) return TN_OK;
     if (tile == TN_TILE_BLOCK && tn_world_body_overlaps_tile(&w->character, x, y)) {
         char msg[128];
-        snprintf(msg, sizeof msg, "tile (%d,%d) is inside the character: a block there would trap it", x, y);
+        snprintf(msg, sizeof msg,
+                 "tile (%d,%d) is inside the character: a block there would trap it", x, y);
         return refuse(w, TN_FAILURE | TN_REFUSED, err, msg);
     }
     tn_status s = tn_wbots_check_edit(w, x, y, tile, mark, err);
@@ -358,7 +367,6 @@ tn_status tn_world_set_tool(tn_world *w, tn_tool tool)
     w->tool = tool;
     return TN_OK;
 }
-
 
 static tn_status outside(tn_world *w, int x, int y, tn_error *err)
 {
@@ -519,11 +527,9 @@ tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *er
         return err->status;
     }
     const tn_param_info *p = &PARAMS[i];
-    if (!(value >= p->min && value <= p->max) ||
-        (p->integer && value != floor(value))) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "%s %g is outside %g..%g%s", p->name, value, p->min, p->max,
-                     p->integer ? " (whole numbers)" : "");
+    if (!(value >= p->min && value <= p->max) || (p->integer && value != floor(value))) {
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s %g is outside %g..%g%s", p->name,
+                     value, p->min, p->max, p->integer ? " (whole numbers)" : "");
         tn_world_message(w, "%s", err->msg);
         return err->status;
     }
@@ -558,10 +564,9 @@ int tn_world_json(const tn_world *w, char *buf, size_t cap)
                     "\"character\":{\"x\":%.2f,\"y\":%.2f,\"tile_x\":%d,\"tile_y\":%d,"
                     "\"on_ground\":%s,\"width\":%d,\"height\":%d},"
                     "\"jump_height\":%.2f,\"edits\":%d,\"refused_edits\":%d,\"unsaved\":%s",
-                    w->frame, (unsigned long long)w->seed, w->map->w, w->map->h,
-                    w->character.x, w->character.y, tx, ty,
-                    w->character.on_ground ? "true" : "false", w->character.w,
-                    w->character.h, w->phys.jump_height, w->edits, w->refused_edits,
+                    w->frame, (unsigned long long)w->seed, w->map->w, w->map->h, w->character.x,
+                    w->character.y, tx, ty, w->character.on_ground ? "true" : "false",
+                    w->character.w, w->character.h, w->phys.jump_height, w->edits, w->refused_edits,
                     w->dirty ? "true" : "false"));
     append(&len, tn_wbots_json(w, at(buf, cap, len), room(cap, len)));
     append(&len, tn_wenemies_json(w, at(buf, cap, len), room(cap, len)));
@@ -578,8 +583,10 @@ int tn_world_hud(const tn_world *w, char *buf, size_t cap)
     for (int i = 0; i < 4; i++) {
         char *b = at(buf, cap, len);
         size_t r = room(cap, len);
-        int n = i == 0 ? tn_wbots_hud(w, b, r) : i == 1 ? tn_wenemies_hud(w, b, r)
-              : i == 2 ? tn_wnav_hud(w, b, r) : tn_wagents_hud(w, b, r);
+        int n = i == 0   ? tn_wbots_hud(w, b, r)
+                : i == 1 ? tn_wenemies_hud(w, b, r)
+                : i == 2 ? tn_wnav_hud(w, b, r)
+                         : tn_wagents_hud(w, b, r);
         if (n <= 0) continue;
         append(&len, n);
         append(&len, snprintf(at(buf, cap, len), room(cap, len), "\n"));

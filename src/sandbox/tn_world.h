@@ -55,14 +55,14 @@ enum {
 
 /* What a left-click does. */
 typedef enum tn_tool {
-    TN_TOOL_GOTO = 0,  /* send the character there (platformer A*) */
-    TN_TOOL_BLOCK,     /* toggle a block */
-    TN_TOOL_ONEWAY,    /* toggle a one-way platform */
-    TN_TOOL_SPAWN,     /* toggle an enemy spawn point */
-    TN_TOOL_DEST,      /* toggle an enemy destination */
-    TN_TOOL_ITEM,      /* toggle an item */
-    TN_TOOL_NAVPATH,   /* show a navmesh path from the character */
-    TN_TOOL_TARGET,    /* place the wanderers' target */
+    TN_TOOL_GOTO = 0, /* send the character there (platformer A*) */
+    TN_TOOL_BLOCK,    /* toggle a block */
+    TN_TOOL_ONEWAY,   /* toggle a one-way platform */
+    TN_TOOL_SPAWN,    /* toggle an enemy spawn point */
+    TN_TOOL_DEST,     /* toggle an enemy destination */
+    TN_TOOL_ITEM,     /* toggle an item */
+    TN_TOOL_NAVPATH,  /* show a navmesh path from the character */
+    TN_TOOL_TARGET,   /* place the wanderers' target */
     TN_TOOL_COUNT
 } tn_tool;
 
@@ -70,7 +70,12 @@ typedef enum tn_button { TN_CLICK_LEFT = 0, TN_CLICK_RIGHT, TN_CLICK_MIDDLE } tn
 
 /* Edits: toggle a kind on a tile (EMPTY sets the tile empty). */
 typedef enum tn_edit {
-    TN_EDIT_BLOCK = 0, TN_EDIT_ONEWAY, TN_EDIT_EMPTY, TN_EDIT_SPAWN, TN_EDIT_DEST, TN_EDIT_ITEM
+    TN_EDIT_BLOCK = 0,
+    TN_EDIT_ONEWAY,
+    TN_EDIT_EMPTY,
+    TN_EDIT_SPAWN,
+    TN_EDIT_DEST,
+    TN_EDIT_ITEM
 } tn_edit;
 
 typedef struct tn_world tn_world;
@@ -82,7 +87,7 @@ typedef struct tn_param_info {
     const char *name;
     double min, max, def;
     bool integer;
-    const char *unit;     /* for labels: "tiles", "/s", "" */
+    const char *unit; /* for labels: "tiles", "/s", "" */
     const char *help;
     /* Apply a value (tn_world_set has checked the range) / read it back
      * (false when the part that owns it is not running). */
@@ -92,10 +97,9 @@ typedef struct tn_param_info {
 
 typedef struct tn_world_config {
     uint64_t seed;
-    float jump_height;   /* tiles, 1..8; default 4 */
-    int char_w, char_h;  /* tiles; default 1 x 2 */
+    float jump_height;  /* tiles, 1..8; default 4 */
+    int char_w, char_h; /* tiles; default 1 x 2 */
 } tn_world_config;
-
 
 tn_world_config tn_world_default_config(void);
 /* Takes ownership of `map` (also on failure).  REFUSED when the character
@@ -164,11 +168,11 @@ const tn_body *tn_world_character(const tn_world *w);
 const tn_phys_params *tn_world_phys(const tn_world *w);
 /* The player's keys as last set (tn_world_set_input or a bot's drive). */
 tn_input tn_world_input(const tn_world *w);
-long tn_world_frame(const tn_world *w);          /* steps taken */
+long tn_world_frame(const tn_world *w); /* steps taken */
 tn_tool tn_world_tool(const tn_world *w);
-int tn_world_edits(const tn_world *w);           /* edits applied */
-int tn_world_refused_edits(const tn_world *w);   /* edits refused */
-void tn_world_reset_edit_counts(tn_world *w);    /* both counts to 0 */
+int tn_world_edits(const tn_world *w);         /* edits applied */
+int tn_world_refused_edits(const tn_world *w); /* edits refused */
+void tn_world_reset_edit_counts(tn_world *w);  /* both counts to 0 */
 /* Edits since the last save: set by every edit; the front end clears it
  * when it saves (false) and sets it when it restores unsaved edits. */
 bool tn_world_dirty(const tn_world *w);

@@ -8,23 +8,23 @@
 #include "tn_world.h"
 
 struct tn_world {
-    tn_map *map;               /* owned */
+    tn_map *map; /* owned */
     tn_allocator alloc;
     tn_phys_params phys;
     tn_body character;
-    tn_input input;            /* the player's keys, read by the next step */
+    tn_input input; /* the player's keys, read by the next step */
     tn_rng rng;
     uint64_t seed;
-    long frame;                /* steps taken */
+    long frame; /* steps taken */
     tn_tool tool;
-    bool dirty;                /* edits since the last save */
+    bool dirty; /* edits since the last save */
     int edits, refused_edits;
     /* The map's start tile while an edit covers it with a block or one-way
      * (the map then has no start); the start comes back when that tile is
      * emptied again.  -1,-1 otherwise. */
     int covered_start_x, covered_start_y;
     char message[TN_ERROR_MSG_MAX]; /* last HUD message */
-    int message_ttl;           /* steps left to show it */
+    int message_ttl;                /* steps left to show it */
     /* Monotonic clock in seconds, set by an interactive front end so
      * parts can time their queries for the HUD.  NULL (the default, and
      * in headless runs) keeps every output deterministic: timings are then

@@ -25,16 +25,15 @@ int main()
     check(std::strcmp(tn_version_string(), TN_VERSION_STRING) == 0, "tn_version_string()");
 
     // A map from text: a floor, a ledge, a wall.
-    const std::string text =
-        "tilenav-map 1\n"
-        "size 12 6\n"
-        "tiles\n"
-        "############\n"
-        "#..........#\n"
-        "#......##..#\n"
-        "#P...#.....#\n"
-        "#S...#....D#\n"
-        "############\n";
+    const std::string text = "tilenav-map 1\n"
+                             "size 12 6\n"
+                             "tiles\n"
+                             "############\n"
+                             "#..........#\n"
+                             "#......##..#\n"
+                             "#P...#.....#\n"
+                             "#S...#....D#\n"
+                             "############\n";
     tn_map *map = nullptr;
     tn_error err;
     tn_status s = tn_map_parse(text.data(), text.size(), "consumer", nullptr, &map, &err);
@@ -46,13 +45,15 @@ int main()
     tn_jump_model jm;
     check(tn_succeeded(tn_jump_model_init(&jm, &phys, &err)), "jump model");
     tn_path *pf = nullptr;
-    check(tn_succeeded(tn_path_create(map->w, map->h, &phys, 4096, nullptr, &pf, &err)), "path create");
+    check(tn_succeeded(tn_path_create(map->w, map->h, &phys, 4096, nullptr, &pf, &err)),
+          "path create");
     tn_path_query q = tn_path_query_make(map->start_x, map->start_y, 9, 4, 1, 1, &jm);
     std::vector<tn_path_node> nodes(256);
     int count = 0;
     tn_path_stats st;
     s = tn_path_find(pf, map, &q, nodes.data(), (int)nodes.size(), &count, &st, &err);
-    check(tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT) && count > 1, "path over the wall");
+    check(tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT) && count > 1,
+          "path over the wall");
 
     // A 4-connected flow field to the destination.
     tn_flow *flow = nullptr;
@@ -70,10 +71,14 @@ int main()
     if (nav) tn_navquery_create(nav, nullptr, &nq, &err);
     float xy[2 * 64];
     int n = 0;
-    check(nq && tn_succeeded(tn_navquery_find_path(nq, 1.5f, 1.5f, 10.5f, 4.5f, 0.2f, xy, 64, &n, &err)) && n >= 2,
+    check(nq &&
+              tn_succeeded(
+                  tn_navquery_find_path(nq, 1.5f, 1.5f, 10.5f, 4.5f, 0.2f, xy, 64, &n, &err)) &&
+              n >= 2,
           "navmesh path");
 
-    std::printf("consumer: tilenav %s from C++: path %d nodes, flow distance %.0f, navmesh path %d points\n",
+    std::printf("consumer: tilenav %s from C++: path %d nodes, flow distance %.0f, navmesh path %d "
+                "points\n",
                 tn_version_string(), count, tn_flow_dist(flow, 1, 4), n);
     tn_navquery_destroy(nq);
     tn_navmesh_destroy(nav);

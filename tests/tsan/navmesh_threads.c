@@ -106,8 +106,10 @@ int main(void)
     for (int t = 0; t < NT; t++) {
         void *res = NULL;
         pthread_join(th[t], &res);
-        if (!res) bad++;
-        else if (memcmp(got[t], g_ref, sizeof g_ref) != 0) bad++;
+        if (!res)
+            bad++;
+        else if (memcmp(got[t], g_ref, sizeof g_ref) != 0)
+            bad++;
     }
     printf("tsan: %d threads x %d queries on one navmesh (%d paths found): %s\n", NT, NQ, found,
            bad ? "DIFFERENT answers" : "same answers as one thread");

@@ -27,58 +27,58 @@
 
 struct tn_navmesh {
     tn_allocator alloc;
-    int cap_w, cap_h;          /* created size */
-    int w, h;                  /* size of the last built map */
+    int cap_w, cap_h; /* created size */
+    int w, h;         /* size of the last built map */
     float tile_size;
     int max_points, max_segs, max_tris;
-    uint8_t *free;             /* cap_w*cap_h: 1 where the tile is free */
-    uint64_t *bits;            /* (cap_h+2) rows of `stride` words: free tiles as bits,
+    uint8_t *free;    /* cap_w*cap_h: 1 where the tile is free */
+    uint64_t *bits;   /* (cap_h+2) rows of `stride` words: free tiles as bits,
                                   rows 0 and h+1 (the outside) all zero */
-    int stride;                /* words per bit row: covers bits 0..cap_w */
-    int32_t *pts;              /* 2*max_points tile-corner coordinates */
-    uint8_t *vquad;            /* max_points: blocked quadrants around each vertex
+    int stride;       /* words per bit row: covers bits 0..cap_w */
+    int32_t *pts;     /* 2*max_points tile-corner coordinates */
+    uint8_t *vquad;   /* max_points: blocked quadrants around each vertex
                                   (bit 0 NW, 1 NE, 2 SW, 3 SE; outside = blocked) */
-    int32_t *segs;             /* 2*max_segs point indices */
-    int32_t *colprev;          /* cap_w+1: open vertical run per column */
+    int32_t *segs;    /* 2*max_segs point indices */
+    int32_t *colprev; /* cap_w+1: open vertical run per column */
     int npts, nsegs;
     tn_cdt *cdt;
-    int ntris;                 /* 0 when not built */
-    int32_t *tri, *adj;        /* 3*max_tris each: the triangulation (own copy) */
+    int ntris;          /* 0 when not built */
+    int32_t *tri, *adj; /* 3*max_tris each: the triangulation (own copy) */
     /* local rebuild (tn_navmesh_update_tile) */
     int32_t *pts_alt, *segs_alt; /* the other outline buffers (old/new swap) */
     uint8_t *vquad_alt;
-    int32_t *vmap;             /* max_points: old vertex -> new vertex, -1 when gone */
-    int32_t *vsub;             /* max_points: new vertex -> point of the local CDT */
-    uint32_t *vstamp;          /* max_points */
-    uint32_t *tstamp;          /* max_tris: triangle in the cavity */
+    int32_t *vmap;    /* max_points: old vertex -> new vertex, -1 when gone */
+    int32_t *vsub;    /* max_points: new vertex -> point of the local CDT */
+    uint32_t *vstamp; /* max_points */
+    uint32_t *tstamp; /* max_tris: triangle in the cavity */
     uint32_t stamp;
-    tn_cdt *sub;               /* local CDT */
-    int32_t *cav;              /* cavity triangles */
+    tn_cdt *sub;  /* local CDT */
+    int32_t *cav; /* cavity triangles */
     int ncav;
-    int32_t *bnd;              /* 4 per cavity boundary edge: a, b, outside triangle, its edge */
+    int32_t *bnd; /* 4 per cavity boundary edge: a, b, outside triangle, its edge */
     int nbnd;
     /* local labels (update_labels): scratch carved from one block */
     int32_t *lscr;
-    int32_t *sub_lab;          /* 2*LOCAL_PTS: kept sub triangle -> free component, -1 blocked */
-    int32_t *comp_reg;         /* 2*LOCAL_PTS: component -> region (-1 none yet) */
-    int32_t *bnd_in;           /* 3*LOCAL_CAV: sub triangle inside each boundary edge */
-    int32_t *bnd_oldfree;      /* 3*LOCAL_CAV: the old triangle inside was free */
-    int32_t *req;              /* 6*LOCAL_CAV: (region, component) that must stay joined */
-    int32_t *mv;               /* 2*LOCAL_CAV: (from, to) triangle moves of the commit */
+    int32_t *sub_lab;     /* 2*LOCAL_PTS: kept sub triangle -> free component, -1 blocked */
+    int32_t *comp_reg;    /* 2*LOCAL_PTS: component -> region (-1 none yet) */
+    int32_t *bnd_in;      /* 3*LOCAL_CAV: sub triangle inside each boundary edge */
+    int32_t *bnd_oldfree; /* 3*LOCAL_CAV: the old triangle inside was free */
+    int32_t *req;         /* 6*LOCAL_CAV: (region, component) that must stay joined */
+    int32_t *mv;          /* 2*LOCAL_CAV: (from, to) triangle moves of the commit */
     int nmv, ncomp, nfree_delta, nreg_new;
-    bool regions_local;        /* the last local step also kept the regions */
-    bool vmap_identity;        /* the local step kept every vertex id */
+    bool regions_local; /* the last local step also kept the regions */
+    bool vmap_identity; /* the local step kept every vertex id */
     int32_t *sub_xy, *sub_segs, *sub_vid, *sub_slot, *sub_queue;
-    uint64_t *hkey;            /* edge hash for the local step */
+    uint64_t *hkey; /* edge hash for the local step */
     int32_t *hval;
     uint32_t *hstamp;
     bool last_local;
-    int32_t *region;           /* max_tris */
-    int32_t *vtri;             /* max_points: a triangle using each vertex */
-    bool swept;                /* the last full build used the row sweep */
-    int32_t *stack;            /* max_tris */
+    int32_t *region; /* max_tris */
+    int32_t *vtri;   /* max_points: a triangle using each vertex */
+    bool swept;      /* the last full build used the row sweep */
+    int32_t *stack;  /* max_tris */
     int nfree, nregions;
-    int32_t *bucket;           /* bw*bh: a triangle whose centroid lies in each bucket */
+    int32_t *bucket; /* bw*bh: a triangle whose centroid lies in each bucket */
     int bw, bh;
     double (*clock)(void);
     double cdt_seconds;
