@@ -27,22 +27,6 @@ static tn_flow *flow_for(const tn_map *m)
     return f;
 }
 
-/* A pool whose enemies all get exactly this speed, offset and scale. */
-static tn_enemies *pool_fixed(float speed, float offset, int capacity)
-{
-    tn_enemies_config c = tn_enemies_default_config();
-    c.capacity = capacity;
-    c.speed_min = c.speed_max = speed;
-    c.offset_min = c.offset_max = offset;
-    c.scale_min = c.scale_max = 1.0f;
-    tn_enemies *p = NULL;
-    tn_error e = {0};
-    tn_status s = tn_enemies_create(&c, NULL, &p, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return p;
-}
-
 static bool smooth_state(int s, float offset)
 {
     return s == TN_ENEMY_FORWARD || s == TN_ENEMY_TURN_RIGHT || s == TN_ENEMY_TURN_LEFT ||
@@ -106,7 +90,7 @@ static void test_constant_speed_through_turns(void **state)
         for (size_t a = 0; a < 3; a++)
             for (size_t b = 0; b < 5; b++) {
                 float v = SPEEDS[a], off = OFFSETS[b];
-                tn_enemies *p = pool_fixed(v, off, 4);
+                tn_enemies *p = tu_pool_fixed(v, off, 4);
                 float lx = 0, ly = 0;
                 unsigned seen = 0;
                 double dt = 1.0 / 2000.0;
@@ -141,7 +125,7 @@ static void test_turn_around(void **state)
         tn_map *m = tu_map_text(
             "tilenav-map 1\nsize 12 3\ntiles\n############\n#D.......S.#\n############\n");
         tn_flow *f = flow_for(m);
-        tn_enemies *p = pool_fixed(2.0f, OFFSETS[b], 4);
+        tn_enemies *p = tu_pool_fixed(2.0f, OFFSETS[b], 4);
         tn_rng r;
         tn_rng_seed(&r, 1, 1);
         assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 9, 1, &r, NULL)));
@@ -303,7 +287,7 @@ static void test_errors_have_messages(void **state)
     assert_true(tn_succeeded(tn_flow_create(m->w, m->h, 8, NULL, &f8, NULL)));
     assert_true(tn_succeeded(tn_flow_rebuild(f8, m, NULL)));
     tn_flow *f = flow_for(m);
-    tn_enemies *p = pool_fixed(1.0f, 0.0f, 1);
+    tn_enemies *p = tu_pool_fixed(1.0f, 0.0f, 1);
     tn_rng r;
     tn_rng_seed(&r, 1, 1);
     int32_t spawn = 0;
@@ -338,7 +322,7 @@ static void test_edits_under_enemies(void **state)
                             "............\n"
                             "............\n");
     tn_flow *f = flow_for(m);
-    tn_enemies *p = pool_fixed(1.0f, 0.2f, 8);
+    tn_enemies *p = tu_pool_fixed(1.0f, 0.2f, 8);
     tn_rng r;
     tn_rng_seed(&r, 2, 2);
     assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 0, 2, &r, NULL)));
@@ -381,7 +365,7 @@ static void test_edits_under_enemies(void **state)
     /* A block on an enemy with no open neighbour: removed, counted. */
     tn_map *t = tu_map_text("tilenav-map 1\nsize 3 1\ntiles\nS.D\n");
     tn_flow *g = flow_for(t);
-    tn_enemies *q = pool_fixed(0.5f, 0.0f, 4);
+    tn_enemies *q = tu_pool_fixed(0.5f, 0.0f, 4);
     assert_true(tn_succeeded(tn_enemies_spawn_at(q, g, 0, 0, &r, NULL)));
     while (q->e[0].tx != 1) tn_enemies_step(q, g, NULL, 0, NULL, 1.0f / 60.0f, NULL);
     tn_map_set_tile(t, 0, 0, TN_TILE_BLOCK, NULL);

@@ -17,32 +17,7 @@
 #include "tn_map.h"
 #include "tn_wenemies.h"
 #include "tn_world.h"
-
-static tn_map *map_from(const char *text)
-{
-    tn_map *m = NULL;
-    tn_error e = {0};
-    tn_status s = tn_map_parse(text, strlen(text), "inline", NULL, &m, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return m;
-}
-
-/* A pool whose enemies all get exactly this speed, offset and scale. */
-static tn_enemies *pool_fixed(float speed, float offset, int capacity)
-{
-    tn_enemies_config c = tn_enemies_default_config();
-    c.capacity = capacity;
-    c.speed_min = c.speed_max = speed;
-    c.offset_min = c.offset_max = offset;
-    c.scale_min = c.scale_max = 1.0f;
-    tn_enemies *p = NULL;
-    tn_error e = {0};
-    tn_status s = tn_enemies_create(&c, NULL, &p, &e);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
-    assert_true(tn_succeeded(s));
-    return p;
-}
+#include "tu_nav.h"
 
 /* ---- the world subsystem ---- */
 
@@ -52,7 +27,7 @@ static tn_world *world_from(const char *text, uint64_t seed)
     c.seed = seed;
     tn_world *w = NULL;
     tn_error e = {0};
-    tn_status s = tn_world_create(map_from(text), &c, NULL, &w, &e);
+    tn_status s = tn_world_create(tu_map_text(text), &c, NULL, &w, &e);
     if (tn_failed(s)) fprintf(stderr, "%s\n", e.msg);
     assert_true(tn_succeeded(s));
     return w;
@@ -255,8 +230,8 @@ static char *scripted_run(uint64_t seed, tn_enemies *copy_out)
 static void test_world_json_and_determinism(void **state)
 {
     (void)state;
-    tn_enemies *a = pool_fixed(1, 0, TN_WENEMIES_CAPACITY),
-               *b = pool_fixed(1, 0, TN_WENEMIES_CAPACITY);
+    tn_enemies *a = tu_pool_fixed(1, 0, TN_WENEMIES_CAPACITY),
+               *b = tu_pool_fixed(1, 0, TN_WENEMIES_CAPACITY);
     char *j1 = scripted_run(11, a);
     if (!j1) {
         fprintf(stderr, "maps/demo.map is missing: skipped\n");

@@ -71,6 +71,23 @@ static inline tn_map *tu_map_text(const char *text)
     return m;
 }
 
+#ifdef TN_ENEMY_H
+/* A pool whose enemies all get exactly this speed, offset and scale. */
+static inline tn_enemies *tu_pool_fixed(float speed, float offset, int capacity)
+{
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = capacity;
+    c.speed_min = c.speed_max = speed;
+    c.offset_min = c.offset_max = offset;
+    c.scale_min = c.scale_max = 1.0f;
+    tn_enemies *p = NULL;
+    tn_error e = {0};
+    tn_status s = tn_enemies_create(&c, NULL, &p, &e);
+    if (tn_failed(s)) fail_msg("%s", e.msg);
+    return p;
+}
+#endif
+
 /* A map file (tests run from the repository root); NULL when it cannot be
  * read (the caller skips or fails), fails the test when it does not parse. */
 static inline tn_map *tu_map_file(const char *path)

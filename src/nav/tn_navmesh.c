@@ -1237,7 +1237,7 @@ tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y,
 /* ------------------------------------------------------------------------ */
 /* Debug draw */
 
-static uint32_t region_colour(int r)
+static uint32_t region_rgba(int r)
 {
     static const uint32_t PAL[8] = {0x4aa3df40, 0x5fd38d40, 0xf5b04140, 0xd9667a40,
                                     0xa57fe040, 0x4fd1c540, 0xe0d35a40, 0x9aa5b140};
@@ -1259,7 +1259,7 @@ void tn_navmesh_draw(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_
             y[i] = (float)m->pts[2 * v[i] + 1] * k;
         }
         tn_dd_tri(dd, x[0], y[0], x[1], y[1], x[2], y[2],
-                  fr ? region_colour(m->region[t]) : 0x40404060u);
+                  fr ? region_rgba(m->region[t]) : 0x40404060u);
         for (int i = 0; i < 3; i++) {
             int n = m->adj[3 * t + i];
             if (n >= 0 && n < t && tri_free(m, n) == fr) continue; /* drawn once */

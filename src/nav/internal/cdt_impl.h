@@ -180,11 +180,7 @@ CDT_INLINE int incircle(tn_cdt *c, int ia, int ib, int ic, int id)
  * survive a later success). */
 static inline tn_status cdt_ok(tn_error *err)
 {
-    if (err) {
-        err->status = TN_OK;
-        err->line = err->col = 0;
-        err->msg[0] = '\0';
-    }
+    tn_error_clear(err);
     return TN_OK;
 }
 

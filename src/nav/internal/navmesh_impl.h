@@ -138,11 +138,7 @@ int locate_free(const tn_navmesh *m, double px, double py, int hint);
  * survive a later success). */
 static inline tn_status nm_ok(tn_error *err)
 {
-    if (err) {
-        err->status = TN_OK;
-        err->line = err->col = 0;
-        err->msg[0] = '\0';
-    }
+    tn_error_clear(err);
     return TN_OK;
 }
 
