@@ -100,7 +100,7 @@ sanitize:
 # differs.  tn_version.h is generated from VERSION, as it is.
 FORMAT_SRC = $(filter-out src/nav/tn_version.h,$(sort $(wildcard src/nav/*.[ch] \
   src/nav/internal/*.h src/sandbox/*.[ch] src/game/*.[ch] tests/*.[ch] tests/pkg/*.cpp \
-  tests/tsan/*.c bench/*.[ch] fuzz/*.c examples/*.c web/*.c)))
+  tests/tsan/*.c bench/*.[ch] fuzz/*.[ch] examples/*.c web/*.c)))
 .PHONY: format format-check
 format:
 	clang-format -i $(FORMAT_SRC)

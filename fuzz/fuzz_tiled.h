@@ -74,10 +74,12 @@ static int fuzz_tiled(const uint8_t *data, size_t size, int fmt, const char *nam
     for (size_t i = 0; i < size; i++) h = (h ^ data[i]) * 16777619u;
     for (int k = 0; k < 3; k++) {
         size_t i = (h >> (k * 8)) % cells;
-        tn_map_set_tile(m, (int)(i % (size_t)m->w), (int)(i / (size_t)m->w), (m->tile[i] + 1 + k) % 3, NULL);
+        tn_map_set_tile(m, (int)(i % (size_t)m->w), (int)(i / (size_t)m->w),
+                        (m->tile[i] + 1 + k) % 3, NULL);
     }
     size_t i = (h >> 5) % cells;
-    if (m->tile[i] == TN_TILE_EMPTY && (int)i != m->start_y * m->w + m->start_x) m->mark[i] = TN_MARK_ITEM;
+    if (m->tile[i] == TN_TILE_EMPTY && (int)i != m->start_y * m->w + m->start_x)
+        m->mark[i] = TN_MARK_ITEM;
     i = (h >> 13) % cells;
     if (m->tile[i] == TN_TILE_EMPTY && m->mark[i] == TN_MARK_NONE) {
         m->start_x = (int)(i % (size_t)m->w);

@@ -6,7 +6,10 @@
 
 #include <stdlib.h>
 
-#define CHECK(c) do { if (!(c)) __builtin_trap(); } while (0)
+#define CHECK(c)                    \
+    do {                            \
+        if (!(c)) __builtin_trap(); \
+    } while (0)
 
 typedef struct counter {
     size_t live, peak, calls;
