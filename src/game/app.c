@@ -591,21 +591,6 @@ static void change_count(app *a, const char *param, int delta)
     tn_world_set(a->w, param, n + delta, &err); /* refusals show in the HUD */
 }
 
-static const struct {
-    SDL_Keycode key;
-    bool shift;
-    unsigned bit;
-    const char *name;
-} OVERLAY_KEYS[] = {
-    {SDLK_p, false, TN_OVERLAY_PATH, "path"},
-    {SDLK_x, false, TN_OVERLAY_EXPLORED, "explored states"},
-    {SDLK_f, false, TN_OVERLAY_FLOW, "flow field"},
-    {SDLK_n, false, TN_OVERLAY_NAVMESH, "navmesh"},
-    {SDLK_c, false, TN_OVERLAY_COMPANION, "companion"},
-    {SDLK_v, false, TN_OVERLAY_WANDERERS, "wanderers"},
-    {SDLK_p, true, TN_OVERLAY_SURF, "surface graph"},
-};
-
 static void key_down(app *a, const SDL_KeyboardEvent *k)
 {
     SDL_Keycode sym = k->keysym.sym;
@@ -648,11 +633,12 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         tn_world_set_tool(a->w, (tn_tool)(sym - SDLK_1));
         return;
     }
-    for (size_t i = 0; i < sizeof OVERLAY_KEYS / sizeof OVERLAY_KEYS[0]; i++) {
-        if (sym != OVERLAY_KEYS[i].key || shift != OVERLAY_KEYS[i].shift) continue;
-        a->view.overlays ^= OVERLAY_KEYS[i].bit;
-        tn_world_message(a->w, "overlay %s: %s", OVERLAY_KEYS[i].name,
-                         a->view.overlays & OVERLAY_KEYS[i].bit ? "on" : "off");
+    for (int i = 0; i < TN_OVERLAY_COUNT; i++) {
+        const tn_overlay_info *o = &tn_overlays[i];
+        if (sym != (SDL_Keycode)o->key || shift != o->shift) continue;
+        a->view.overlays ^= o->bit;
+        tn_world_message(a->w, "overlay %s: %s", o->label,
+                         a->view.overlays & o->bit ? "on" : "off");
         return;
     }
     if (sym == SDLK_r && a->restore_offered)

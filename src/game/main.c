@@ -25,7 +25,7 @@ static const char USAGE[] =
     "dir)\n"
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
-    "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers\n"
+    "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers,surf\n"
     "  MAP...              more maps for the window's map picker (Tab)\n"
     "  --help, --version\n";
 
@@ -73,26 +73,6 @@ static bool parse_num(const char *s, double lo, double hi, double *out)
     double v = strtod(s, &end);
     if (!*s || *end || errno || !(v >= lo && v <= hi)) return false;
     *out = v;
-    return true;
-}
-
-static bool parse_overlays(const char *s, unsigned *out)
-{
-    static const char *const names[] = {"path",    "explored",  "flow",
-                                        "navmesh", "companion", "wanderers"};
-    unsigned bits = 0;
-    /* every comma-separated name, however long the list (no copy, no cut) */
-    for (const char *tok = s; *tok;) {
-        size_t n = strcspn(tok, ",");
-        int found = -1;
-        for (int i = 0; i < 6; i++)
-            if (n > 0 && strlen(names[i]) == n && memcmp(tok, names[i], n) == 0) found = i;
-        if (n > 0 && found < 0) return false;
-        if (found >= 0) bits |= 1u << found;
-        tok += n;
-        if (*tok == ',') tok++;
-    }
-    *out = bits;
     return true;
 }
 
@@ -175,9 +155,9 @@ static int parse_args(int argc, char **argv, options *o)
             i += 2;
         } else if (strcmp(a, "--overlays") == 0) {
             NEED_ARG();
-            if (!parse_overlays(next, &o->overlays))
+            if (!tn_overlays_parse(next, &o->overlays))
                 return usage_error("--overlays: unknown overlay in '%s' (path, explored, flow, "
-                                   "navmesh, companion, wanderers)",
+                                   "navmesh, companion, wanderers, surf)",
                                    next);
         } else if (a[0] != '-' && o->nextra < 64) {
             o->extra[o->nextra++] = a; /* a map for the picker */

@@ -65,10 +65,7 @@ void tn_ui_set_size(int w, int h)
 
 /* Index i is the bit 1u << i (TN_OVERLAY_*); the last one (the graph
  * planner's surface graph) spans both columns. */
-static const char *const OVERLAY_NAMES[] = {"path",      "explored",  "flow field",   "navmesh",
-                                            "companion", "wanderers", "surface graph"};
-static const char *const OVERLAY_KEYS[] = {"P", "X", "F", "N", "C", "V", "Shift+P"};
-#define NOVERLAYS 7
+#define NOVERLAYS TN_OVERLAY_COUNT
 
 static SDL_Rect tool_rect(int i)
 {
@@ -307,7 +304,9 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         tn_gfx_frame(g, bx, by, 11, 11, 1, on ? TN_COL_ACCENT : TN_COL_TEXT_DIM);
         if (on) tn_gfx_rect(g, bx + 3, by + 3, 5, 5, TN_COL_ACCENT);
         char label[64];
-        snprintf(label, sizeof label, "%s %s", OVERLAY_KEYS[i], OVERLAY_NAMES[i]);
+        const tn_overlay_info *o = &tn_overlays[i];
+        snprintf(label, sizeof label, "%s%c %s", o->shift ? "Shift+" : "", o->key - 'a' + 'A',
+                 o->label);
         tn_gfx_text(g, SHORT ? TN_FONT_SMALL : TN_FONT_UI, (float)r.x + 20,
                     (float)r.y + (SHORT ? 0 : 1), label, on ? TN_COL_TEXT : TN_COL_TEXT_DIM);
     }

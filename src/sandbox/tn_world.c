@@ -594,6 +594,35 @@ int tn_world_hud(const tn_world *w, char *buf, size_t cap)
     return len;
 }
 
+const tn_overlay_info tn_overlays[TN_OVERLAY_COUNT] = {
+    {TN_OVERLAY_PATH, "path", "path", 'p', false},
+    {TN_OVERLAY_EXPLORED, "explored", "explored", 'x', false},
+    {TN_OVERLAY_FLOW, "flow", "flow field", 'f', false},
+    {TN_OVERLAY_NAVMESH, "navmesh", "navmesh", 'n', false},
+    {TN_OVERLAY_COMPANION, "companion", "companion", 'c', false},
+    {TN_OVERLAY_WANDERERS, "wanderers", "wanderers", 'v', false},
+    {TN_OVERLAY_SURF, "surf", "surface graph", 'p', true},
+};
+
+bool tn_overlays_parse(const char *list, unsigned *bits)
+{
+    unsigned b = 0;
+    /* every comma-separated name, however long the list (no copy, no cut) */
+    for (const char *tok = list; *tok;) {
+        size_t n = strcspn(tok, ",");
+        int found = -1;
+        for (int i = 0; i < TN_OVERLAY_COUNT; i++)
+            if (n > 0 && strlen(tn_overlays[i].id) == n && memcmp(tok, tn_overlays[i].id, n) == 0)
+                found = i;
+        if (n > 0 && found < 0) return false;
+        if (found >= 0) b |= tn_overlays[found].bit;
+        tok += n;
+        if (*tok == ',') tok++;
+    }
+    *bits = b;
+    return true;
+}
+
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     tn_wbots_draw(w, dd, overlays);

@@ -52,6 +52,23 @@ enum {
     TN_OVERLAY_WANDERERS = 1u << 5, /* wanderer waypoints and splines */
     TN_OVERLAY_SURF = 1u << 6,      /* graph planner: surfaces, edge arcs, the plan */
 };
+#define TN_OVERLAY_COUNT 7
+
+/* The one table of overlays, in bit order (entry i is bit 1u << i): the
+ * name the command line and scripts use, the label the panel and the HUD
+ * show, and the key that toggles it (a lower-case letter, with Shift or
+ * not). */
+typedef struct tn_overlay_info {
+    unsigned bit;
+    const char *id;    /* "flow" */
+    const char *label; /* "flow field" */
+    char key;          /* 'f' */
+    bool shift;
+} tn_overlay_info;
+extern const tn_overlay_info tn_overlays[TN_OVERLAY_COUNT];
+/* The bits of a comma-separated list of ids (any length; empty names are
+ * skipped); false on an unknown name. */
+bool tn_overlays_parse(const char *list, unsigned *bits);
 
 /* What a left-click does. */
 typedef enum tn_tool {

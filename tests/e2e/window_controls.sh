@@ -20,18 +20,8 @@
 # Usage: tests/e2e/window_controls.sh BUILD_DIR (from the repo root).
 set -u
 BUILD=${1:-build}
-NAME=window_controls
-if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
-    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 0
-fi
-ROOT=$(pwd)
-case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
-[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 . tests/e2e/lib/window.sh
-start_xvfb
+window_begin window_controls "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
@@ -42,20 +32,6 @@ start_game() {
         exec "$GAME" --map "$MAP" --assets "$ROOT/assets" >"$tmp/game.out" 2>"$tmp/game.err") &
     GPID=$!
     wait_window
-}
-quit_game() {
-    xdotool key Escape
-    i=0
-    while kill -0 "$GPID" 2>/dev/null; do
-        i=$((i + 1))
-        [ $i -gt 300 ] && fail "the game did not quit on Esc"
-        sleep 0.1
-    done
-    wait "$GPID"
-    rc=$?
-    GPID=""
-    [ $rc -eq 0 ] || fail "the game exited with $rc"
-    sanitizer_check
 }
 # Ctrl+S, then wait until the map file's rows equal $2 (a rows file).
 save_and_expect() { # what-for want-rows [map]

@@ -17,17 +17,8 @@
 # [120 + 24y, 144 + 24y)  (see src/game/render.h).
 set -u
 BUILD=${1:-build}
-NAME=window_edit_save
-if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
-    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 77
-fi
-GAME=$BUILD/tilenav
-[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 . tests/e2e/lib/window.sh
-start_xvfb
+window_begin window_edit_save "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
@@ -62,19 +53,7 @@ click_tile 10 18 2                       # middle-click: one-way
 xdotool mousemove --window "$WID" 1100 20 click 1
 xdotool mousemove --window "$WID" 1200 120 click 3
 sleep 0.3
-xdotool key Escape
-
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && fail "the game did not quit on Esc"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
-[ $rc -eq 0 ] || fail "the game exited with $rc"
-sanitizer_check
+quit_game
 
 rows "$MAP" | cmp -s - "$tmp/saved.rows" || { rows "$MAP" | diff "$tmp/saved.rows" -; fail "the saved map changed after Ctrl+S"; }
 [ -f "$MAP.autosave" ] || fail "no autosave after quitting with unsaved edits"
@@ -91,18 +70,7 @@ until rows "$MAP" | cmp -s - "$tmp/autosave.rows"; do
     [ $i -gt 200 ] && { rows "$MAP" | diff "$tmp/autosave.rows" -; fail "R + Ctrl+S did not bring the autosaved edits into the map"; }
     sleep 0.1
 done
-xdotool key Escape
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && fail "the game did not quit on Esc (second run)"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
-[ $rc -eq 0 ] || fail "the game exited with $rc (second run)"
-sanitizer_check
+quit_game "second run"
 [ -f "$MAP.autosave" ] && fail "the stale autosave is still there after Ctrl+S"
 echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc, restored with R)"
 exit 0

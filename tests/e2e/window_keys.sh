@@ -11,18 +11,8 @@
 # Xvfb or xdotool is missing.  Tile positions: see window_edit_save.sh.
 set -u
 BUILD=${1:-build}
-NAME=window_keys
-if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
-    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 77
-fi
-ROOT=$(pwd)
-case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
-[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 . tests/e2e/lib/window.sh
-start_xvfb
+window_begin window_keys "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
@@ -65,18 +55,7 @@ size=$(wc -c <"$tmp/tilenav-001.bmp")
 
 xdotool key ctrl+s
 sleep 0.3
-xdotool key Escape
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && fail "the game did not quit on Esc"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
-[ $rc -eq 0 ] || fail "the game exited with $rc"
-sanitizer_check
+quit_game
 rows "$MAP" | cmp -s - "$tmp/want.rows" || {
     rows "$MAP" | diff "$tmp/want.rows" -
     fail "expected exactly one new block, at (2,21) where the character stood before it walked away"

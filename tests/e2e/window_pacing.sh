@@ -9,16 +9,8 @@
 # (exit 77) when Xvfb or xdotool is missing.
 set -u
 BUILD=${1:-build}
-NAME=window_pacing
-if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
-    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 77
-fi
-GAME=$BUILD/tilenav
-[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 . tests/e2e/lib/window.sh
-start_xvfb
+window_begin window_pacing "$BUILD"
 
 STEPS=180
 SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \

@@ -9,17 +9,8 @@
 # Usage: tests/e2e/window_sizes.sh BUILD_DIR (from the repo root).
 set -u
 BUILD=${1:-build}
-NAME=window_sizes
-if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
-    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 0
-fi
-ROOT=$(pwd)
-case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
-[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 . tests/e2e/lib/window.sh
-start_xvfb
+window_begin window_sizes "$BUILD"
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
 (cd "$tmp" && SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
@@ -56,18 +47,7 @@ resize 1024 600
 slider_end $((1024 - 260 + 14 + 232 - 6)) "$(slider_y 600 4)" # Bots
 resize 900 500
 slider_end $((900 - 260 + 14 + 232 - 6)) "$(slider_y 500 7)" # Wanderers
-xdotool key Escape
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && fail "the game did not quit on Esc"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
-[ $rc -eq 0 ] || fail "the game exited with $rc"
-sanitizer_check
+quit_game
 S=$tmp/config/tilenav/settings
 [ -f "$S" ] || fail "no settings written"
 grep -q '^bots 32$' "$S" || fail "the Bots slider at 1024x600 was not where the layout puts it: $(cat "$S")"

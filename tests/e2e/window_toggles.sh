@@ -23,18 +23,8 @@
 # Usage: tests/e2e/window_toggles.sh BUILD_DIR (from the repo root).
 set -u
 BUILD=${1:-build}
-NAME=window_toggles
-if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
-    echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
-    exit 77
-fi
-ROOT=$(pwd)
-case "$BUILD" in /*) GAME=$BUILD/tilenav ;; *) GAME=$ROOT/$BUILD/tilenav ;; esac
-[ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
 . tests/e2e/lib/window.sh
-start_xvfb
+window_begin window_toggles "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
@@ -201,18 +191,7 @@ settle "not following"
 # --- the panel's surface-graph switch (the last overlay row), then Esc
 xdotool mousemove --window "$WID" $((1280 - 260 + 40)) $((720 - 129 + 3 * 21 + 9))
 xdotool click 1
-xdotool key Escape
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && fail "the game did not quit on Esc"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
-[ $rc -eq 0 ] || fail "the game exited with $rc"
-sanitizer_check
+quit_game
 S=$tmp/config/tilenav/settings
 [ -f "$S" ] || fail "no settings written"
 ov=$(sed -n 's/^overlays //p' "$S")

@@ -1,9 +1,14 @@
 # Shared plumbing of the window tests (sourced, not run; tests/run.sh only
-# runs tests/e2e/*.sh).  The sourcing test sets NAME, GAME and tmp first.
+# runs tests/e2e/*.sh).  A test starts with
+#     . tests/e2e/lib/window.sh
+#     window_begin NAME "${1:-build}"
+# which skips (exit 77) without Xvfb or xdotool, sets ROOT, GAME (absolute)
+# and tmp (a private directory removed on exit) and starts a private X server.
 # Provides: cleanup (on EXIT, INT, TERM, HUP), fail, skip, sanitizer_check,
 # start_xvfb (a private display, exported as DISPLAY, answering before it
 # returns), wait_window (sets WID once the game's mapped 1280x720 window has
-# focus), and tile helpers for tests/data/render_window.map
+# focus), quit_game (Esc, then the exit status and the sanitizer check),
+# and tile helpers for tests/data/render_window.map
 # shown at 24 px tiles: tile (x, y) covers window pixels
 # [30 + 24x, 54 + 24x) x [120 + 24y, 144 + 24y)  (see src/game/render.h: the
 # map view runs from y = 120, under the top bar and the HUD strip, to 696,
@@ -17,8 +22,6 @@
 # XDG_RUNTIME_DIR (SDL warns without one and must not share it).
 XPID=""
 GPID=""
-# The game keeps settings between runs: each test starts from none.
-export XDG_CONFIG_HOME="$tmp/config"
 cleanup() {
     if [ -n "$GPID" ]; then # a game that outlives the test is killed for sure
         kill "$GPID" 2>/dev/null
@@ -32,8 +35,6 @@ cleanup() {
     fi
     rm -rf "$tmp"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
 # A named skip: tests/run.sh counts exit 77 as skipped and prints the line.
 skip() {
     echo "SKIP $NAME: $*"
@@ -71,8 +72,43 @@ sanitizer_check() {
         fail "memory leaked from our code"
     fi
 }
-printf 'leak:libdbus-1.so\nleak:libX11.so\nleak:libxcb.so\n' >"$tmp/lsan.supp"
-GAME_ENV_LSAN="suppressions=$tmp/lsan.supp:print_suppressions=0:exitcode=0"
+
+# The common start of every window test (see the top of this file).
+window_begin() { # name build-dir
+    NAME=$1
+    if ! command -v Xvfb >/dev/null 2>&1 || ! command -v xdotool >/dev/null 2>&1; then
+        echo "SKIP $NAME: Xvfb or xdotool is not installed (make deps-window)"
+        exit 77
+    fi
+    ROOT=$(pwd)
+    case "$2" in /*) GAME=$2/tilenav ;; *) GAME=$ROOT/$2/tilenav ;; esac
+    [ -x "$GAME" ] || { echo "$NAME: $GAME not built"; exit 1; }
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
+    trap cleanup EXIT
+    trap 'exit 1' INT TERM HUP
+    # The game keeps settings between runs: each test starts from none.
+    export XDG_CONFIG_HOME="$tmp/config"
+    printf 'leak:libdbus-1.so\nleak:libX11.so\nleak:libxcb.so\n' >"$tmp/lsan.supp"
+    GAME_ENV_LSAN="suppressions=$tmp/lsan.supp:print_suppressions=0:exitcode=0"
+    start_xvfb
+}
+
+# Esc, then the game must exit within 30 s with status 0 and no sanitizer
+# report; $1 names the run in the failure message.
+quit_game() { # [what]
+    xdotool key Escape
+    i=0
+    while kill -0 "$GPID" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && fail "the game did not quit on Esc${1:+ ($1)}"
+        sleep 0.1
+    done
+    wait "$GPID"
+    rc=$?
+    GPID=""
+    [ $rc -eq 0 ] || fail "the game exited with $rc${1:+ ($1)}"
+    sanitizer_check
+}
 
 # A private display: a free number from a per-process start in 100..899 up
 # (parallel runs rarely even try the same one).  Xvfb's lock file is created
