@@ -21,11 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     counter cnt = {0, 0, 0};
     tn_allocator a = {count_alloc, count_free, &cnt};
-    /* Copy into an exact-size heap block so ASan sees any read past the end
-     * (the buffer is deliberately not NUL-terminated). */
-    char *buf = malloc(size ? size : 1);
+    char *buf = fuzz_copy(data, size);
     if (!buf) return 0;
-    if (size) memcpy(buf, data, size);
 
     tn_map *m = (tn_map *)0x1;
     tn_error err;
@@ -33,10 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     tn_status s = tn_map_parse(buf, size, "fuzz.map", &a, &m, &err);
     if (tn_failed(s)) {
         CHECK(m == NULL);
-        CHECK(tn_failed(err.status));
-        CHECK(strncmp(err.msg, "fuzz.map:", 9) == 0);
-        CHECK(memchr(err.msg, '\0', sizeof err.msg) != NULL);
-        CHECK(cnt.live == 0);
+        check_refusal(&err, "fuzz.map", &cnt);
         free(buf);
         return 0;
     }

@@ -19,9 +19,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *buf = malloc(size ? size : 1);
+    char *buf = fuzz_copy(data, size);
     if (!buf) return 0;
-    if (size) memcpy(buf, data, size);
     /* The first byte picks a small error buffer now and then, to check the
      * message is truncated safely. */
     size_t cap = size && (data[0] & 7) == 7 ? 16 : 512;

@@ -25,10 +25,8 @@
 
 static int fuzz_tiled(const uint8_t *data, size_t size, int fmt, const char *name)
 {
-    /* An exact-size copy, not NUL-terminated, so ASan sees any over-read. */
-    char *buf = malloc(size ? size : 1);
+    char *buf = fuzz_copy(data, size);
     if (!buf) return 0;
-    if (size) memcpy(buf, data, size);
     tn_map *m = (tn_map *)0x1;
     char err[512];
     err[0] = '\0';
