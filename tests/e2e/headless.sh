@@ -7,19 +7,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "headless.sh: $*"; exit 1; }
 
-cat > "$T/walk.script" <<'S'
-# walk right, jump twice, edit a tile, save
-0 key right press
-40 key jump press
-70 key jump release
-90 key jump press
-120 key jump release
-120 key right release
-130 toggle 30 5 block
-131 toggle 31 5 oneway
-140 save OUT
-S
-sed -i "s|OUT|$T/saved.map|" "$T/walk.script"
+{ cat tests/data/walk.script; echo "140 save $T/saved.map"; } >"$T/walk.script"
 out=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "run failed"
 echo "$out" | grep -q '^{"frames":300,"seed":7,"map":{"width":80,"height":45},"character":{' || fail "unexpected JSON: $out"
 echo "$out" | grep -q '"on_ground":true' || fail "character not on the ground: $out"

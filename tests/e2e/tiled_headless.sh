@@ -9,20 +9,10 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 fail() { echo "tiled_headless.sh: $*"; exit 1; }
 
-cat > "$T/walk.script" <<'S'
-0 key right press
-40 key jump press
-70 key jump release
-90 key jump press
-120 key jump release
-120 key right release
-130 toggle 30 5 block
-131 toggle 31 5 oneway
-140 save OUT.tmx
-141 save OUT.tmj
-142 save OUT.map
-S
-sed -i "s|OUT|$T/saved|" "$T/walk.script"
+{
+    cat tests/data/walk.script
+    printf '140 save %s.tmx\n141 save %s.tmj\n142 save %s.map\n' "$T/saved" "$T/saved" "$T/saved"
+} >"$T/walk.script"
 a=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "demo.map run failed"
 mv "$T/saved.map" "$T/from-map.map"
 b=$("$B/tilenav" --headless --map maps/demo.tmx --frames 300 --script "$T/walk.script" --seed 7) || fail "demo.tmx run failed"
