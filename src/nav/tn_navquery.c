@@ -132,6 +132,41 @@ bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float 
 /* ------------------------------------------------------------------------ */
 /* Nearest free point */
 
+static bool pt_clear(const tn_navmesh *m, double px, double py, double r);
+
+/* The nearest point to (px, py) (tile units) in a free tile, at least mg
+ * inside the tile's sides and, when r >= 0, with clearance r (pt_clear):
+ * square rings of tiles around (tx, ty), nearest first; a ring k+1 tile is
+ * at least k away, so the search stops once the best is that close. */
+static bool ring_nearest(const tn_navmesh *m, double px, double py, int tx, int ty, double mg,
+                         double r, float *ox, float *oy)
+{
+    int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
+    double best = INFINITY, bx = 0, by = 0;
+    for (int k = 0; k <= rmax; k++) {
+        for (int yy = ty - k; yy <= ty + k; yy++) {
+            if (yy < 0 || yy >= m->h) continue;
+            int step = (yy == ty - k || yy == ty + k) ? 1 : tn_maxi(2 * k, 1);
+            for (int xx = tx - k; xx <= tx + k; xx += step) {
+                if (xx < 0 || xx >= m->w || !m->free[(size_t)yy * m->w + xx]) continue;
+                double qx = fmin(fmax(px, xx + mg), xx + 1 - mg);
+                double qy = fmin(fmax(py, yy + mg), yy + 1 - mg);
+                double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
+                if (d < best && (r < 0 || pt_clear(m, qx, qy, r))) {
+                    best = d;
+                    bx = qx;
+                    by = qy;
+                }
+            }
+        }
+        if (best <= (double)k * k) break;
+    }
+    if (best == INFINITY) return false;
+    *ox = (float)(bx * m->tile_size);
+    *oy = (float)(by * m->tile_size);
+    return true;
+}
+
 bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin, float *ox,
                              float *oy)
 {
@@ -139,38 +174,10 @@ bool tn_navmesh_nearest_free(const tn_navmesh *m, float x, float y, float margin
     if (!(margin >= 0.0f && margin < 0.5f * m->tile_size)) return false;
     const double inv = 1.0 / m->tile_size;
     double px = x * inv, py = y * inv;
-    double mg = margin * inv;
     /* Start from the tile under the point, clamped to the map. */
-    double fx = floor(px), fy = floor(py);
-    int tx = (int)tn_clampf((float)fx, -1.0f, (float)m->w);
-    int ty = (int)tn_clampf((float)fy, -1.0f, (float)m->h);
-    int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
-    double best = INFINITY, bx = px, by = py;
-    for (int r = 0; r <= rmax; r++) {
-        for (int yy = ty - r; yy <= ty + r; yy++) {
-            if (yy < 0 || yy >= m->h) continue;
-            bool edge_row = yy == ty - r || yy == ty + r;
-            int step = edge_row ? 1 : 2 * r;
-            for (int xx = tx - r; xx <= tx + r; xx += step > 0 ? step : 1) {
-                if (xx < 0 || xx >= m->w || !m->free[(size_t)yy * m->w + xx]) continue;
-                double qx = px < xx + mg ? xx + mg : px > xx + 1 - mg ? xx + 1 - mg : px;
-                double qy = py < yy + mg ? yy + mg : py > yy + 1 - mg ? yy + 1 - mg : py;
-                double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
-                if (d < best) {
-                    best = d;
-                    bx = qx;
-                    by = qy;
-                }
-            }
-        }
-        /* Tiles of ring r+1 are at least r away (the point is within one
-         * tile of (tx, ty) after clamping, or farther for outside points). */
-        if (best <= (double)r * r) break;
-    }
-    if (best == INFINITY) return false;
-    *ox = (float)(bx * m->tile_size);
-    *oy = (float)(by * m->tile_size);
-    return true;
+    int tx = (int)tn_clampf((float)floor(px), -1.0f, (float)m->w);
+    int ty = (int)tn_clampf((float)floor(py), -1.0f, (float)m->h);
+    return ring_nearest(m, px, py, tx, ty, margin * inv, -1.0, ox, oy);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1734,30 +1741,7 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
     }
     const double mg = r < 0.5 ? r + 1e-6 : 0.5;
     int tx = (int)floor(fmin(fmax(px, 0), m->w - 1)), ty = (int)floor(fmin(fmax(py, 0), m->h - 1));
-    int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
-    double best = INFINITY, bx = 0, by = 0;
-    for (int k = 0; k <= rmax; k++) {
-        for (int yy = ty - k; yy <= ty + k; yy++) {
-            if (yy < 0 || yy >= m->h) continue;
-            int step = (yy == ty - k || yy == ty + k) ? 1 : tn_maxi(2 * k, 1);
-            for (int xx = tx - k; xx <= tx + k; xx += step) {
-                if (xx < 0 || xx >= m->w || !m->free[(size_t)yy * m->w + xx]) continue;
-                double qx = fmin(fmax(px, xx + mg), xx + 1 - mg);
-                double qy = fmin(fmax(py, yy + mg), yy + 1 - mg);
-                double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
-                if (d < best && pt_clear(m, qx, qy, r)) {
-                    best = d;
-                    bx = qx;
-                    by = qy;
-                }
-            }
-        }
-        if (best <= (double)k * k) break;
-    }
-    if (best == INFINITY) return false;
-    *ox = (float)(bx * m->tile_size);
-    *oy = (float)(by * m->tile_size);
-    return true;
+    return ring_nearest(m, px, py, tx, ty, mg, r, ox, oy);
 }
 
 void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
