@@ -19,6 +19,7 @@ run() {
 }
 run astar
 run arrival --levels 500 --goals 10 --seed 1
+run arrival --levels 500 --goals 10 --seed 1 --planner graph
 run flow
 run enemies
 run cdt --points 1000000
