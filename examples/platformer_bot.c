@@ -43,7 +43,7 @@ int main(void)
     /* 2. Physics: a 1x2-tile character that jumps 4 tiles high, 60 steps/s. */
     tn_phys_params phys = tn_phys_default(4.0f);
     tn_body body;
-    tn_body_place(&body, 1, 2, map->start_x, map->start_y);
+    tn_body_place(&body, &phys, 1, 2, map->start_x, map->start_y);
 
     /* 3. One path finder per map size (bots can share it) and one bot. */
     tn_path *finder = NULL;
@@ -75,7 +75,7 @@ int main(void)
 
     /* 6. Where did it end up? */
     int tx, ty;
-    tn_body_tile(&body, &tx, &ty);
+    tn_body_tile(&body, &phys, &tx, &ty);
     tn_bot_info info = tn_bot_get_info(bot);
     printf("after %d steps (%.1f s): state %s, at tile (%d,%d), %d jumps\n", step, step * phys.dt,
            tn_bot_state_name(info.state), tx, ty, jumps);

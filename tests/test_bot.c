@@ -38,7 +38,7 @@ static void rig_init(rig *r, const char *map, int w, int h, float jump)
     assert_true(tn_succeeded(tn_path_create(r->m->w, r->m->h, NULL, 0, NULL, &r->pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r->bot, NULL)));
     r->p = tn_phys_default(jump);
-    tn_body_place(&r->body, w, h, r->m->start_x, r->m->start_y);
+    tn_body_place(&r->body, &r->p, w, h, r->m->start_x, r->m->start_y);
     tn_input none = {0};
     tn_body_step(&r->body, r->m, &r->p, none);
 }
@@ -79,7 +79,7 @@ static float apex(const tn_phys_params *p, int hold)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(1, 40, NULL, &m, NULL)));
     tn_body b;
-    tn_body_place(&b, 1, 1, 0, 39);
+    tn_body_place(&b, p, 1, 1, 0, 39);
     tn_input none = {0}, jump = {0};
     jump.jump = true;
     tn_body_step(&b, m, p, none);
@@ -102,7 +102,8 @@ static void test_jump_frames_from_simulation(void **state)
     assert_true(tn_succeeded(tn_path_create(8, 8, NULL, 0, NULL, &pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
     tn_body body;
-    tn_body_place(&body, 1, 1, 2, 7);
+    const tn_phys_params p16 = tn_phys_default(1.0f);
+    tn_body_place(&body, &p16, 1, 1, 2, 7);
     for (int hgt = 1; hgt <= 8; hgt++) {
         tn_phys_params p = tn_phys_default((float)hgt);
         tn_bot_step(bot, pf, m, &body, &p); /* the bot notices the new physics */
@@ -157,13 +158,13 @@ static void test_ledge_edge_start(void **state)
     rig r;
     rig_init(&r, "tests/data/path_ledge4.map", 1, 2, 4.0f);
     /* stand 1x2 on the ledge (x 16..23, top row 7) with 10 px over the void */
-    tn_body_place(&r.body, 1, 2, 15, 6);
+    tn_body_place(&r.body, &r.p, 1, 2, 15, 6);
     r.body.x += 10.0f;
     tn_input none = {0};
     tn_body_step(&r.body, r.m, &r.p, none);
     assert_true(r.body.on_ground);
     int tx, ty;
-    tn_body_tile(&r.body, &tx, &ty);
+    tn_body_tile(&r.body, &r.p, &tx, &ty);
     assert_int_equal(tx, 15);
     assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 20, 6, NULL)));
     int n;
@@ -319,7 +320,7 @@ static void test_bots_share_a_finder(void **state)
     tn_bot *b2;
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &b2, NULL)));
     tn_body body2;
-    tn_body_place(&body2, 1, 1, 12, 10);
+    tn_body_place(&body2, &a.p, 1, 1, 12, 10);
     tn_input none = {0};
     tn_body_step(&body2, a.m, &a.p, none);
     tn_bot_goto(a.bot, a.pf, a.m, &a.body, &a.p, 8, 7, NULL);

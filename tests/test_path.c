@@ -111,7 +111,7 @@ static void test_model_is_conservative(void **state)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(2, 200, NULL, &m, NULL)));
     tn_body b;
-    tn_body_place(&b, 1, 1, 0, 0);
+    tn_body_place(&b, &p, 1, 1, 0, 0);
     float y0 = b.y;
     int allowed = 0, d = 1;
     const tn_input none = {0};

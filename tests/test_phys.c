@@ -48,14 +48,14 @@ static void test_fall_lands_flush(void **state)
     tn_map *m = open_floor(8, 30);
     tn_phys_params p = tn_phys_default(4);
     tn_body b;
-    tn_body_place(&b, 1, 2, 3, 2);
+    tn_body_place(&b, &p, 1, 2, 3, 2);
     b.y += 3.3f; /* an odd starting height */
     run(&b, m, &p, NONE, 200);
     assert_true(b.on_ground);
     assert_float_equal(b.y + 2 * T, 29 * T, 1e-4);
     assert_float_equal(b.vy, 0.0f, 1e-6);
     int tx, ty;
-    tn_body_tile(&b, &tx, &ty);
+    tn_body_tile(&b, &p, &tx, &ty);
     assert_int_equal(tx, 3);
     assert_int_equal(ty, 28);
     tn_map_destroy(m);
@@ -65,7 +65,7 @@ static void test_fall_lands_flush(void **state)
 static float apex(const tn_map *m, const tn_phys_params *p, int hold_frames, int *frames_up)
 {
     tn_body b;
-    tn_body_place(&b, 1, 2, 3, m->h - 2);
+    tn_body_place(&b, p, 1, 2, 3, m->h - 2);
     run(&b, m, p, NONE, 2);
     float ground = b.y, best = 0;
     tn_input jump = {false, false, false, true};
@@ -108,7 +108,7 @@ static void test_jump_cut(void **state)
     assert_true(tap < mid && mid < full);
     /* Holding jump on landing does not jump again (jump is an edge). */
     tn_body b;
-    tn_body_place(&b, 1, 2, 3, m->h - 2);
+    tn_body_place(&b, &p, 1, 2, 3, m->h - 2);
     tn_input jump = {false, false, false, true};
     run(&b, m, &p, jump, 200);
     assert_true(b.on_ground);
@@ -127,7 +127,7 @@ static void test_late_jump(void **state)
     tn_input right = {false, true, false, false}, rj = {false, true, false, true};
     for (int late = 1; late <= 6; late++) {
         tn_body b;
-        tn_body_place(&b, 1, 2, 2, 5);
+        tn_body_place(&b, &p, 1, 2, 2, 5);
         run(&b, m, &p, NONE, 2);
         /* walk right until the feet leave the ledge */
         int guard = 0;
@@ -155,7 +155,7 @@ static void test_oneway(void **state)
     tn_phys_params p = tn_phys_default(6);
     /* Landing from above. */
     tn_body b;
-    tn_body_place(&b, 1, 2, 4, 2);
+    tn_body_place(&b, &p, 1, 2, 4, 2);
     run(&b, m, &p, NONE, 120);
     assert_true(b.on_ground);
     assert_true(b.on_oneway_only);
@@ -177,7 +177,7 @@ static void test_oneway(void **state)
     assert_true(above);
     assert_float_equal(b.y + 2 * T, 5 * T, 1e-4);
     /* Walking sideways is never stopped by a one-way platform. */
-    tn_body_place(&b, 1, 2, 1, 6);
+    tn_body_place(&b, &p, 1, 2, 1, 6);
     b.y += 8; /* body overlaps row 5 (the platform row) */
     tn_input right = {false, true, false, false};
     float x0 = b.x;
@@ -195,7 +195,7 @@ static void test_walls(void **state)
     tn_map *m = mk(rows, 5);
     tn_phys_params p = tn_phys_default(1);
     tn_body b;
-    tn_body_place(&b, 1, 2, 2, 3);
+    tn_body_place(&b, &p, 1, 2, 2, 3);
     tn_input right = {false, true, false, false}, left = {true, false, false, false};
     run(&b, m, &p, right, 120);
     assert_float_equal(b.x, 5 * T, 1e-4);
@@ -209,7 +209,7 @@ static void test_walls(void **state)
     tn_map *m2 = mk(low, 6);
     tn_phys_params p2 = tn_phys_default(6);
     tn_body c;
-    tn_body_place(&c, 1, 2, 1, 4);
+    tn_body_place(&c, &p2, 1, 2, 1, 4);
     run(&c, m2, &p2, NONE, 2); /* settle: a jump needs ground */
     tn_input jump = {false, false, false, true};
     float top = 1e9f;
@@ -237,7 +237,7 @@ static void test_no_tunnelling(void **state)
     tn_phys_params p = tn_phys_default(4);
     for (int col = 0; col < 3; col++) {
         tn_body b;
-        tn_body_place(&b, 1, 1, col, 0);
+        tn_body_place(&b, &p, 1, 1, col, 0);
         float maxv = 0;
         for (int i = 0; i < 600; i++) {
             tn_body_step(&b, m, &p, NONE);
@@ -249,14 +249,14 @@ static void test_no_tunnelling(void **state)
     }
     /* Never inside a block, whatever the inputs. */
     tn_body b;
-    tn_body_place(&b, 2, 3, 0, 100);
+    tn_body_place(&b, &p, 2, 3, 0, 100);
     tn_input ins[4] = {{true, false, false, true},
                        {false, true, true, false},
                        {false, true, false, true},
                        {true, false, true, false}};
     for (int i = 0; i < 3000; i++) {
         tn_body_step(&b, m, &p, ins[(i / 37) % 4]);
-        assert_false(tn_body_box_blocked(m, b.x, b.y, b.w, b.h));
+        assert_false(tn_body_box_blocked(m, &p, b.x, b.y, b.w, b.h));
     }
     tn_map_destroy(m);
 }
