@@ -545,7 +545,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     if (!b->phys_valid) {
         b->state = TN_BOT_NO_PATH;
         set_path_empty(b);
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "invalid physics parameters");
+        tn_jump_model jm; /* for the reason */
+        tn_status st = tn_jump_model_init(&jm, p, err);
+        return tn_failed(st) ? st
+                             : tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                            "invalid physics parameters");
     }
     b->first_plan = true;
     b->why = "new goal";
