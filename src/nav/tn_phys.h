@@ -44,7 +44,7 @@
  * platforms drops through (the body is moved T/16 = 1 px down, below the
  * platform top).
  *
- * Memory: none beyond the caller's tn_body (sizeof(tn_body) = 48 bytes).
+ * Memory: none beyond the caller's tn_body (36 bytes on x86-64).
  * Thread safety: pure functions of their arguments; bodies are the caller's.
  * Cost: O(w*h tiles touched) per step, ~50 ns for a 1x2 body.  No allocation.
  */
