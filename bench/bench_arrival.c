@@ -66,7 +66,7 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
     outcome o;
     memset(&o, 0, sizeof o);
     tn_body body;
-    tn_body_place(&body, w, h, sx, sy);
+    tn_body_place(&body, p, w, h, sx, sy);
     const tn_input none = {false, false, false, false};
     tn_body_step(&body, m, p, none); /* settle, as the world's first step does */
     tn_bot_goto(bot, pf, m, &body, p, gx, gy, NULL);
@@ -78,20 +78,20 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
     }
     o.frames = f;
     o.info = tn_bot_get_info(bot);
-    tn_body_tile(&body, &o.end_x, &o.end_y);
+    tn_body_tile(&body, p, &o.end_x, &o.end_y);
     /* on the goal: standing on its row, within half a walking step of its
      * column (walking in float drifts by ~1/1000 px per 50 tiles, which
      * tn_body_tile may count as the tile before) */
     float half = 0.5f * p->walk_speed * p->dt + 1e-3f;
-    float dx = body.x - (float)(gx * TN_TILE_PX);
-    float feet = body.y + (float)(h * TN_TILE_PX);
+    float dx = body.x - (float)(gx * p->tile_px);
+    float feet = body.y + (float)(h * p->tile_px);
     o.arrived = o.info.state == TN_BOT_ARRIVED && body.on_ground && dx <= half && dx >= -half &&
-                feet == (float)((gy + 1) * TN_TILE_PX);
+                feet == (float)((gy + 1) * p->tile_px);
     /* the graph planner's goal is any standing x whose box has the goal as
      * its bottom-left tile */
     if (o.info.planner == 1)
         o.arrived = o.info.state == TN_BOT_ARRIVED && body.on_ground && o.end_x == gx &&
-                    o.end_y == gy && feet == (float)((gy + 1) * TN_TILE_PX);
+                    o.end_y == gy && feet == (float)((gy + 1) * p->tile_px);
     return o;
 }
 

@@ -40,10 +40,18 @@ int main(void)
         return 1;
     }
 
-    /* 2. Physics: a 1x2-tile character that jumps 4 tiles high, 60 steps/s. */
+    /* 2. Physics: a 1x2-tile character that jumps 4 tiles high, 60 steps/s,
+     *    in a game whose tiles are 32 px: say so in tile_px and give the
+     *    speeds in the game's own pixels (the defaults are for 16-px tiles).
+     *    Physics, planner and bot read the tile size from here. */
     tn_phys_params phys = tn_phys_default(4.0f);
+    phys.tile_px = 32.0f;         /* pixels per tile */
+    phys.gravity = 2060.0f;       /* px/s^2 */
+    phys.max_fall = 1800.0f;      /* px/s */
+    phys.walk_speed = 320.0f;     /* px/s: 10 tiles a second */
+    phys.jump_cut_speed = 240.0f; /* px/s */
     tn_body body;
-    tn_body_place(&body, 1, 2, map->start_x, map->start_y);
+    tn_body_place(&body, &phys, 1, 2, map->start_x, map->start_y);
 
     /* 3. One path finder per map size (bots can share it) and one bot. */
     tn_path *finder = NULL;
@@ -75,10 +83,10 @@ int main(void)
 
     /* 6. Where did it end up? */
     int tx, ty;
-    tn_body_tile(&body, &tx, &ty);
+    tn_body_tile(&body, &phys, &tx, &ty);
     tn_bot_info info = tn_bot_get_info(bot);
-    printf("after %d steps (%.1f s): state %s, at tile (%d,%d), %d jumps\n", step, step * phys.dt,
-           tn_bot_state_name(info.state), tx, ty, jumps);
+    printf("after %d steps (%.1f s): state %s, at tile (%d,%d) = pixel (%.1f,%.1f), %d jumps\n",
+           step, step * phys.dt, tn_bot_state_name(info.state), tx, ty, body.x, body.y, jumps);
 
     int ok = info.state == TN_BOT_ARRIVED;
     tn_bot_destroy(bot);

@@ -418,8 +418,8 @@ static void or_run(const tn_map *m, int w, int h, const tn_phys_params *p, or_re
         for (int tx = 0; tx < m->w; tx++) {
             if (tx + w > m->w || ty - h + 1 < 0) continue;
             tn_body b;
-            tn_body_place(&b, w, h, tx, ty);
-            if (tn_body_box_blocked(m, b.x, b.y, w, h)) continue;
+            tn_body_place(&b, p, w, h, tx, ty);
+            if (tn_body_box_blocked(m, p, b.x, b.y, w, h)) continue;
             tn_input none = {false, false, false, false};
             float x0 = b.x, y0 = b.y;
             tn_body_step(&b, m, p, none);

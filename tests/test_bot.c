@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tn_bot.h"
+#include "tn_levelgen.h"
 
 static void find_dest(const tn_map *m, int *x, int *y)
 {
@@ -32,15 +33,26 @@ typedef struct rig {
     tn_phys_params p;
 } rig;
 
-static void rig_init(rig *r, const char *map, int w, int h, float jump)
+/* Physics at k x 16 px per tile: every pixel quantity multiplied by k. */
+static void rig_init_scaled(rig *r, const char *map, int w, int h, float jump, float k)
 {
     r->m = tu_load_map(map);
     assert_true(tn_succeeded(tn_path_create(r->m->w, r->m->h, NULL, 0, NULL, &r->pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r->bot, NULL)));
     r->p = tn_phys_default(jump);
-    tn_body_place(&r->body, w, h, r->m->start_x, r->m->start_y);
+    r->p.tile_px *= k;
+    r->p.gravity *= k;
+    r->p.max_fall *= k;
+    r->p.walk_speed *= k;
+    r->p.jump_cut_speed *= k;
+    tn_body_place(&r->body, &r->p, w, h, r->m->start_x, r->m->start_y);
     tn_input none = {0};
     tn_body_step(&r->body, r->m, &r->p, none);
+}
+
+static void rig_init(rig *r, const char *map, int w, int h, float jump)
+{
+    rig_init_scaled(r, map, w, h, jump, 1.0f);
 }
 
 static void rig_free(rig *r)
@@ -64,11 +76,11 @@ static int run(rig *r, int max)
 
 static void assert_at(const rig *r, int gx, int gy)
 {
-    float half = 0.5f * r->p.walk_speed * r->p.dt + 1e-3f;
+    const float T = r->p.tile_px;
+    float half = 0.5f * r->p.walk_speed * r->p.dt + T / 16000.0f;
     assert_true(r->body.on_ground);
-    assert_true(fabsf(r->body.x - (float)(gx * TN_TILE_PX)) <= half);
-    assert_float_equal(r->body.y + (float)(r->body.h * TN_TILE_PX), (float)((gy + 1) * TN_TILE_PX),
-                       1e-3);
+    assert_true(fabsf(r->body.x - (float)gx * T) <= half);
+    assert_float_equal(r->body.y + (float)r->body.h * T, (float)(gy + 1) * T, T / 16000.0f);
 }
 
 /* ---- jump tables ---------------------------------------------------------- */
@@ -79,7 +91,7 @@ static float apex(const tn_phys_params *p, int hold)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(1, 40, NULL, &m, NULL)));
     tn_body b;
-    tn_body_place(&b, 1, 1, 0, 39);
+    tn_body_place(&b, p, 1, 1, 0, 39);
     tn_input none = {0}, jump = {0};
     jump.jump = true;
     tn_body_step(&b, m, p, none);
@@ -102,7 +114,8 @@ static void test_jump_frames_from_simulation(void **state)
     assert_true(tn_succeeded(tn_path_create(8, 8, NULL, 0, NULL, &pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
     tn_body body;
-    tn_body_place(&body, 1, 1, 2, 7);
+    const tn_phys_params p16 = tn_phys_default(1.0f);
+    tn_body_place(&body, &p16, 1, 1, 2, 7);
     for (int hgt = 1; hgt <= 8; hgt++) {
         tn_phys_params p = tn_phys_default((float)hgt);
         tn_bot_step(bot, pf, m, &body, &p); /* the bot notices the new physics */
@@ -157,13 +170,13 @@ static void test_ledge_edge_start(void **state)
     rig r;
     rig_init(&r, "tests/data/path_ledge4.map", 1, 2, 4.0f);
     /* stand 1x2 on the ledge (x 16..23, top row 7) with 10 px over the void */
-    tn_body_place(&r.body, 1, 2, 15, 6);
+    tn_body_place(&r.body, &r.p, 1, 2, 15, 6);
     r.body.x += 10.0f;
     tn_input none = {0};
     tn_body_step(&r.body, r.m, &r.p, none);
     assert_true(r.body.on_ground);
     int tx, ty;
-    tn_body_tile(&r.body, &tx, &ty);
+    tn_body_tile(&r.body, &r.p, &tx, &ty);
     assert_int_equal(tx, 15);
     assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 20, 6, NULL)));
     int n;
@@ -319,7 +332,7 @@ static void test_bots_share_a_finder(void **state)
     tn_bot *b2;
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &b2, NULL)));
     tn_body body2;
-    tn_body_place(&body2, 1, 1, 12, 10);
+    tn_body_place(&body2, &a.p, 1, 1, 12, 10);
     tn_input none = {0};
     tn_body_step(&body2, a.m, &a.p, none);
     tn_bot_goto(a.bot, a.pf, a.m, &a.body, &a.p, 8, 7, NULL);
@@ -364,6 +377,165 @@ static void test_bad_arguments(void **state)
     rig_free(&r);
 }
 
+/* ---- tile size ------------------------------------------------------------ */
+
+/* The bot with the physics at 8 and 32 px per tile (every pixel quantity
+ * scaled) against 16 px: the same keys at every step, so the body is exactly
+ * k times the 16-px one at every step, and all arrive. */
+static void tile_size_trip(const char *map, int w, int h, float jump)
+{
+    const float ks[] = {0.5f, 2.0f};
+    for (int i = 0; i < 2; i++) {
+        const float k = ks[i];
+        rig a, b;
+        rig_init(&a, map, w, h, jump);
+        rig_init_scaled(&b, map, w, h, jump, k);
+        assert_true(b.body.x == k * a.body.x && b.body.y == k * a.body.y);
+        int gx, gy;
+        find_dest(a.m, &gx, &gy);
+        assert_true(tn_succeeded(tn_bot_goto(a.bot, a.pf, a.m, &a.body, &a.p, gx, gy, NULL)));
+        assert_true(tn_succeeded(tn_bot_goto(b.bot, b.pf, b.m, &b.body, &b.p, gx, gy, NULL)));
+        int steps = 0;
+        for (; steps < 3000; steps++) {
+            tn_input ia = tn_bot_step(a.bot, a.pf, a.m, &a.body, &a.p);
+            tn_input ib = tn_bot_step(b.bot, b.pf, b.m, &b.body, &b.p);
+            assert_true(ia.left == ib.left && ia.right == ib.right && ia.down == ib.down &&
+                        ia.jump == ib.jump);
+            assert_int_equal(tn_bot_active(a.bot), tn_bot_active(b.bot));
+            if (!tn_bot_active(a.bot)) break;
+            tn_body_step(&a.body, a.m, &a.p, ia);
+            tn_body_step(&b.body, b.m, &b.p, ib);
+            assert_true(b.body.x == k * a.body.x && b.body.y == k * a.body.y);
+            assert_int_equal(b.body.on_ground, a.body.on_ground);
+        }
+        tn_bot_info ia = tn_bot_get_info(a.bot), ib = tn_bot_get_info(b.bot);
+        assert_int_equal(ia.state, TN_BOT_ARRIVED);
+        assert_int_equal(ib.state, TN_BOT_ARRIVED);
+        assert_int_equal(ia.plans, ib.plans);
+        assert_int_equal(ia.path_cost, ib.path_cost);
+        assert_true(steps > 10);
+        assert_at(&a, ia.goal_x, ia.goal_y);
+        assert_at(&b, ib.goal_x, ib.goal_y);
+        for (int t = 1; t <= 8; t++)
+            assert_int_equal(tn_bot_jump_frames(a.bot, t), tn_bot_jump_frames(b.bot, t));
+        rig_free(&a);
+        rig_free(&b);
+    }
+}
+
+static void test_tile_size_bot(void **state)
+{
+    (void)state;
+    tile_size_trip("tests/data/path_ledge4.map", 1, 2, 4.0f);
+    tile_size_trip("tests/data/path_ledge5.map", 1, 2, 5.0f);
+    tile_size_trip("tests/data/path_gap.map", 1, 2, 4.0f);
+    tile_size_trip("tests/data/path_oneway_up.map", 1, 2, 4.0f);
+    tile_size_trip("tests/data/path_oneway_drop.map", 1, 2, 4.0f);
+    tile_size_trip("tests/data/path_ceiling.map", 1, 2, 4.0f);
+    tile_size_trip("tests/data/path_oneway_up.map", 2, 2, 4.0f);
+    tile_size_trip("tests/data/path_oneway_drop.map", 3, 3, 4.0f);
+}
+
+static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, int *y)
+{
+    for (int i = 0; i < 4000; i++) {
+        *x = (int)tn_rng_below(r, (uint32_t)m->w);
+        *y = (int)tn_rng_below(r, (uint32_t)m->h);
+        if (tn_path_box_fits(m, *x, *y, w, h) && tn_path_box_ground(m, *x, *y, w)) return true;
+    }
+    return false;
+}
+
+/* Generated levels, every size and jump height, random trips: at 8 and 32
+ * px per tile the bot presses the same keys as at 16 and the body stays
+ * exactly k times the 16-px one (whether or not the trip arrives). */
+static void test_tile_size_bot_generated(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 24, NULL, &m, NULL)));
+    tn_path *pf[2];
+    tn_bot *bot[2];
+    for (int i = 0; i < 2; i++) {
+        assert_true(tn_succeeded(tn_path_create(40, 24, NULL, 0, NULL, &pf[i], NULL)));
+        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot[i], NULL)));
+    }
+    int trips = 0, arrived = 0;
+    long steps = 0;
+    for (int L = 0; L < 144; L++) {
+        tn_rng r;
+        tn_rng_seed(&r, 1313, (uint64_t)L);
+        tn_levelgen_platformer(m, &r, NULL);
+        const int w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L % 8 + 1;
+        const float k = L & 1 ? 2.0f : 0.5f;
+        tn_phys_params p[2];
+        p[0] = tn_phys_default((float)jump);
+        p[1] = p[0];
+        p[1].tile_px *= k;
+        p[1].gravity *= k;
+        p[1].max_fall *= k;
+        p[1].walk_speed *= k;
+        p[1].jump_cut_speed *= k;
+        for (int t = 0; t < 8; t++) {
+            int sx, sy, gx, gy;
+            if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))
+                continue;
+            tn_body b[2];
+            const tn_input none = {0};
+            for (int i = 0; i < 2; i++) {
+                tn_body_place(&b[i], &p[i], w, h, sx, sy);
+                tn_body_step(&b[i], m, &p[i], none);
+                tn_bot_goto(bot[i], pf[i], m, &b[i], &p[i], gx, gy, NULL);
+            }
+            trips++;
+            for (int f = 0; f < 1500; f++, steps++) {
+                tn_input in0 = tn_bot_step(bot[0], pf[0], m, &b[0], &p[0]);
+                tn_input in1 = tn_bot_step(bot[1], pf[1], m, &b[1], &p[1]);
+                assert_true(in0.left == in1.left && in0.right == in1.right &&
+                            in0.down == in1.down && in0.jump == in1.jump);
+                assert_int_equal(tn_bot_active(bot[0]), tn_bot_active(bot[1]));
+                if (!tn_bot_active(bot[0])) break;
+                tn_body_step(&b[0], m, &p[0], in0);
+                tn_body_step(&b[1], m, &p[1], in1);
+                assert_true(b[1].x == k * b[0].x && b[1].y == k * b[0].y);
+            }
+            tn_bot_info i0 = tn_bot_get_info(bot[0]), i1 = tn_bot_get_info(bot[1]);
+            assert_int_equal(i0.state, i1.state);
+            assert_int_equal(i0.plans, i1.plans);
+            arrived += i0.state == TN_BOT_ARRIVED;
+        }
+    }
+    print_message("tile size: %d trips (%d arrive), %ld steps in lockstep\n", trips, arrived,
+                  steps);
+    assert_true(trips >= 150 && arrived >= trips / 3);
+    for (int i = 0; i < 2; i++) {
+        tn_bot_destroy(bot[i]);
+        tn_path_destroy(pf[i]);
+    }
+    tn_map_destroy(m);
+}
+
+/* A tile size the physics refuses: the goal fails with the physics' reason. */
+static void test_tile_size_refused(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    tn_phys_params bad = r.p;
+    bad.tile_px = 1000.0f;
+    tn_error err;
+    int gx, gy;
+    find_dest(r.m, &gx, &gy);
+    tn_status s = tn_bot_goto(r.bot, r.pf, r.m, &r.body, &bad, gx, gy, &err);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(err.msg, "tile_px 1000 is outside 4..256 pixels per tile");
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    /* the valid physics again: it plans */
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, &err)));
+    assert_true(tn_bot_active(r.bot));
+    rig_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -377,6 +549,9 @@ int main(void)
         cmocka_unit_test(test_new_goal_mid_jump),
         cmocka_unit_test(test_bots_share_a_finder),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_tile_size_bot),
+        cmocka_unit_test(test_tile_size_bot_generated),
+        cmocka_unit_test(test_tile_size_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,7 +67,7 @@ static follow_stats walk_and_follow(const tn_map *m, const tn_agent_nav *nav, ui
 {
     tn_phys_params phys = tn_phys_default(4);
     tn_body body;
-    tn_body_place(&body, 1, 2, 5, m->h - 1);
+    tn_body_place(&body, &phys, 1, 2, 5, m->h - 1);
     tn_companion_params p = tn_companion_default_params();
     tn_companion c;
     tn_companion_init(&c, body.x - 20, body.y, 0);

@@ -316,7 +316,7 @@ static void test_playback(void **state)
     if (gn <= 10) fail_msg("graph replay: %d events: %s", gn, p.label);
     assert_true(p.active && !p.navmesh);
     int sx, sy;
-    tn_body_tile(tn_world_character(w), &sx, &sy);
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &sx, &sy);
     assert_int_equal((int)p.trace.ev[0].x, sx);
     assert_int_equal((int)p.trace.ev[0].y, sy);
     assert_int_equal(p.trace.ev[gn - 1].kind, TN_TRACE_GOAL);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tn_levelgen.h"
 #include "tn_path.h"
 #include "tn_rng.h"
 
@@ -111,7 +112,7 @@ static void test_model_is_conservative(void **state)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(2, 200, NULL, &m, NULL)));
     tn_body b;
-    tn_body_place(&b, 1, 1, 0, 0);
+    tn_body_place(&b, &p, 1, 1, 0, 0);
     float y0 = b.y;
     int allowed = 0, d = 1;
     const tn_input none = {0};
@@ -707,6 +708,117 @@ static void test_explored(void **state)
     tn_map_destroy(m);
 }
 
+/* ---- tile size ------------------------------------------------------------ */
+
+/* The 16-px defaults with every pixel quantity multiplied by k. */
+static tn_phys_params scaled_phys(float jump, float k)
+{
+    tn_phys_params p = tn_phys_default(jump);
+    p.tile_px *= k;
+    p.gravity *= k;
+    p.max_fall *= k;
+    p.walk_speed *= k;
+    p.jump_cut_speed *= k;
+    return p;
+}
+
+static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, int *y)
+{
+    for (int i = 0; i < 4000; i++) {
+        *x = (int)tn_rng_below(r, (uint32_t)m->w);
+        *y = (int)tn_rng_below(r, (uint32_t)m->h);
+        if (tn_path_box_fits(m, *x, *y, w, h) && tn_path_box_ground(m, *x, *y, w)) return true;
+    }
+    return false;
+}
+
+/* The jump model is in tiles: the same tables at 8, 16 and 32 px per tile
+ * (the physics it simulates is exactly scale-invariant), and so the same
+ * paths, on the hand-made maps and on generated levels. */
+static void test_tile_size_same_paths(void **state)
+{
+    (void)state;
+    const float ks[] = {0.5f, 2.0f};
+    for (int hgt = 1; hgt <= 8; hgt++) {
+        tn_jump_model a = model(hgt);
+        for (int i = 0; i < 2; i++) {
+            tn_phys_params p = scaled_phys((float)hgt, ks[i]);
+            tn_jump_model b;
+            memset(&b, 0xab, sizeof b);
+            assert_true(tn_succeeded(tn_jump_model_init(&b, &p, NULL)));
+            assert_memory_equal(&a, &b, sizeof a);
+        }
+    }
+    const char *maps[] = {"tests/data/path_ledge4.map",      "tests/data/path_ledge5.map",
+                          "tests/data/path_gap.map",         "tests/data/path_oneway_up.map",
+                          "tests/data/path_oneway_drop.map", "tests/data/path_ceiling.map",
+                          "tests/data/path_partial.map"};
+    tn_map *gen = NULL;
+    assert_true(tn_succeeded(tn_map_create(32, 20, NULL, &gen, NULL)));
+    int compared = 0, found = 0;
+    for (int mi = 0; mi < 7 + 12; mi++) {
+        tn_map *m = mi < 7 ? tu_load_map(maps[mi]) : gen;
+        tn_rng r;
+        tn_rng_seed(&r, 1313, (uint64_t)mi);
+        if (mi >= 7) tn_levelgen_platformer(gen, &r, NULL);
+        const int jump = 2 + mi % 5, w = 1 + mi % 2, h = 1 + mi % 3;
+        tn_phys_params p16 = tn_phys_default((float)jump), p32 = scaled_phys((float)jump, 2.0f);
+        tn_path *f16, *f32;
+        assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p16, 0, NULL, &f16, NULL)));
+        assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p32, 0, NULL, &f32, NULL)));
+        assert_int_equal(tn_path_memory(m->w, m->h, &p16, 0), tn_path_memory(m->w, m->h, &p32, 0));
+        tn_jump_model j16, j32;
+        assert_true(tn_succeeded(tn_jump_model_init(&j16, &p16, NULL)));
+        assert_true(tn_succeeded(tn_jump_model_init(&j32, &p32, NULL)));
+        for (int t = 0; t < 40; t++) {
+            int sx, sy, gx, gy;
+            if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))
+                continue;
+            static result a, b;
+            tn_path_query q16 = tn_path_query_make(sx, sy, gx, gy, w, h, &j16);
+            tn_path_query q32 = tn_path_query_make(sx, sy, gx, gy, w, h, &j32);
+            q16.raw = q32.raw = (t & 1) != 0;
+            a.status = tn_path_find(f16, m, &q16, a.node, 512, &a.n, &a.stats, NULL);
+            b.status = tn_path_find(f32, m, &q32, b.node, 512, &b.n, &b.stats, NULL);
+            assert_int_equal(a.status, b.status);
+            assert_int_equal(a.n, b.n);
+            assert_int_equal(a.stats.cost, b.stats.cost);
+            assert_int_equal(a.stats.expanded, b.stats.expanded);
+            assert_memory_equal(a.node, b.node, sizeof a.node[0] * (size_t)a.n);
+            compared++;
+            found += a.status == TN_SUCCESS && a.n > 1;
+        }
+        tn_path_destroy(f16);
+        tn_path_destroy(f32);
+        if (mi < 7) tn_map_destroy(m);
+    }
+    tn_map_destroy(gen);
+    print_message("tile size: %d paths compared, %d found\n", compared, found);
+    assert_true(compared >= 100);
+    assert_true(found >= 30);
+}
+
+/* A tile size outside 4..256 is refused with a message by the model and the
+ * finder. */
+static void test_tile_size_refused(void **state)
+{
+    (void)state;
+    tn_phys_params p = tn_phys_default(4.0f);
+    p.tile_px = 2.0f;
+    tn_jump_model jm;
+    tn_error err;
+    tn_status s = tn_jump_model_init(&jm, &p, &err);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(err.msg, "tile_px 2 is outside 4..256 pixels per tile");
+    tn_path *pf = NULL;
+    p.tile_px = 300.0f;
+    s = tn_path_create(10, 10, &p, 0, NULL, &pf, &err);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(pf);
+    assert_string_equal(err.msg, "tile_px 300 is outside 4..256 pixels per tile");
+    assert_int_equal(tn_path_memory(10, 10, &p, 0), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -724,6 +836,8 @@ int main(void)
         cmocka_unit_test(test_no_allocation_and_generation_wrap),
         cmocka_unit_test(test_stated_memory),
         cmocka_unit_test(test_explored),
+        cmocka_unit_test(test_tile_size_same_paths),
+        cmocka_unit_test(test_tile_size_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tn_phys.h"
+#include "tn_rng.h"
 
 #define T 16.0f
 
@@ -48,14 +49,14 @@ static void test_fall_lands_flush(void **state)
     tn_map *m = open_floor(8, 30);
     tn_phys_params p = tn_phys_default(4);
     tn_body b;
-    tn_body_place(&b, 1, 2, 3, 2);
+    tn_body_place(&b, &p, 1, 2, 3, 2);
     b.y += 3.3f; /* an odd starting height */
     run(&b, m, &p, NONE, 200);
     assert_true(b.on_ground);
     assert_float_equal(b.y + 2 * T, 29 * T, 1e-4);
     assert_float_equal(b.vy, 0.0f, 1e-6);
     int tx, ty;
-    tn_body_tile(&b, &tx, &ty);
+    tn_body_tile(&b, &p, &tx, &ty);
     assert_int_equal(tx, 3);
     assert_int_equal(ty, 28);
     tn_map_destroy(m);
@@ -65,7 +66,7 @@ static void test_fall_lands_flush(void **state)
 static float apex(const tn_map *m, const tn_phys_params *p, int hold_frames, int *frames_up)
 {
     tn_body b;
-    tn_body_place(&b, 1, 2, 3, m->h - 2);
+    tn_body_place(&b, p, 1, 2, 3, m->h - 2);
     run(&b, m, p, NONE, 2);
     float ground = b.y, best = 0;
     tn_input jump = {false, false, false, true};
@@ -108,7 +109,7 @@ static void test_jump_cut(void **state)
     assert_true(tap < mid && mid < full);
     /* Holding jump on landing does not jump again (jump is an edge). */
     tn_body b;
-    tn_body_place(&b, 1, 2, 3, m->h - 2);
+    tn_body_place(&b, &p, 1, 2, 3, m->h - 2);
     tn_input jump = {false, false, false, true};
     run(&b, m, &p, jump, 200);
     assert_true(b.on_ground);
@@ -127,7 +128,7 @@ static void test_late_jump(void **state)
     tn_input right = {false, true, false, false}, rj = {false, true, false, true};
     for (int late = 1; late <= 6; late++) {
         tn_body b;
-        tn_body_place(&b, 1, 2, 2, 5);
+        tn_body_place(&b, &p, 1, 2, 2, 5);
         run(&b, m, &p, NONE, 2);
         /* walk right until the feet leave the ledge */
         int guard = 0;
@@ -155,7 +156,7 @@ static void test_oneway(void **state)
     tn_phys_params p = tn_phys_default(6);
     /* Landing from above. */
     tn_body b;
-    tn_body_place(&b, 1, 2, 4, 2);
+    tn_body_place(&b, &p, 1, 2, 4, 2);
     run(&b, m, &p, NONE, 120);
     assert_true(b.on_ground);
     assert_true(b.on_oneway_only);
@@ -177,7 +178,7 @@ static void test_oneway(void **state)
     assert_true(above);
     assert_float_equal(b.y + 2 * T, 5 * T, 1e-4);
     /* Walking sideways is never stopped by a one-way platform. */
-    tn_body_place(&b, 1, 2, 1, 6);
+    tn_body_place(&b, &p, 1, 2, 1, 6);
     b.y += 8; /* body overlaps row 5 (the platform row) */
     tn_input right = {false, true, false, false};
     float x0 = b.x;
@@ -195,7 +196,7 @@ static void test_walls(void **state)
     tn_map *m = mk(rows, 5);
     tn_phys_params p = tn_phys_default(1);
     tn_body b;
-    tn_body_place(&b, 1, 2, 2, 3);
+    tn_body_place(&b, &p, 1, 2, 2, 3);
     tn_input right = {false, true, false, false}, left = {true, false, false, false};
     run(&b, m, &p, right, 120);
     assert_float_equal(b.x, 5 * T, 1e-4);
@@ -209,7 +210,7 @@ static void test_walls(void **state)
     tn_map *m2 = mk(low, 6);
     tn_phys_params p2 = tn_phys_default(6);
     tn_body c;
-    tn_body_place(&c, 1, 2, 1, 4);
+    tn_body_place(&c, &p2, 1, 2, 1, 4);
     run(&c, m2, &p2, NONE, 2); /* settle: a jump needs ground */
     tn_input jump = {false, false, false, true};
     float top = 1e9f;
@@ -237,7 +238,7 @@ static void test_no_tunnelling(void **state)
     tn_phys_params p = tn_phys_default(4);
     for (int col = 0; col < 3; col++) {
         tn_body b;
-        tn_body_place(&b, 1, 1, col, 0);
+        tn_body_place(&b, &p, 1, 1, col, 0);
         float maxv = 0;
         for (int i = 0; i < 600; i++) {
             tn_body_step(&b, m, &p, NONE);
@@ -249,16 +250,215 @@ static void test_no_tunnelling(void **state)
     }
     /* Never inside a block, whatever the inputs. */
     tn_body b;
-    tn_body_place(&b, 2, 3, 0, 100);
+    tn_body_place(&b, &p, 2, 3, 0, 100);
     tn_input ins[4] = {{true, false, false, true},
                        {false, true, true, false},
                        {false, true, false, true},
                        {true, false, true, false}};
     for (int i = 0; i < 3000; i++) {
         tn_body_step(&b, m, &p, ins[(i / 37) % 4]);
-        assert_false(tn_body_box_blocked(m, b.x, b.y, b.w, b.h));
+        assert_false(tn_body_box_blocked(m, &p, b.x, b.y, b.w, b.h));
     }
     tn_map_destroy(m);
+}
+
+/* ---- tile size: physics is scale-invariant ------------------------------- */
+
+/* The 16-px parameters with every pixel quantity multiplied by k (tile_px,
+ * gravity, max_fall, walk_speed, jump_cut_speed); dt, jump_height and
+ * coyote_frames are unitless or in tiles and stay. */
+static tn_phys_params scaled(float jump, float k)
+{
+    tn_phys_params p = tn_phys_default(jump);
+    p.tile_px *= k;
+    p.gravity *= k;
+    p.max_fall *= k;
+    p.walk_speed *= k;
+    p.jump_cut_speed *= k;
+    return p;
+}
+
+/* A room with a ledge (coyote jumps off its edge), a low ceiling (its side
+ * is a wall in the air), a wall stub, a one-way platform exactly 3 tiles
+ * above the floor (landing on it, dropping through it). */
+static const char *const SCALE_ROOM[] = {
+    "########################", /* 0 */
+    "#......................#", /* 1 */
+    "#......................#", /* 2 */
+    "#......................#", /* 3 */
+    "#......................#", /* 4 */
+    "#......................#", /* 5 */
+    "#.........###..........#", /* 6: a ceiling */
+    "#......................#", /* 7 */
+    "######...........====..#", /* 8: ledge x 1..5, one-way x 17..20 */
+    "#..........#...........#", /* 9: wall stub at x 11 */
+    "#..........#...........#", /* 10 */
+    "########################", /* 11 */
+};
+
+typedef struct script_seg {
+    tn_input in;
+    int steps;
+} script_seg;
+
+#define IN(l, r, d, j)                         \
+    {                                          \
+        (l) != 0, (r) != 0, (d) != 0, (j) != 0 \
+    }
+/* Scripted for a 1x2 body placed at tile (2, 7), jump height 3 (traced at
+ * 16 px): walk off the ledge and jump 2 steps late (coyote), hit the
+ * ceiling's side in the air, land against the wall stub, jump into the
+ * ceiling (holding jump on landing does not jump again), jump over the stub
+ * onto the floor under the one-way platform, jump straight up through it and
+ * land on it, drop through it, a jump released after 6 steps (the cut), then
+ * walk left into the stub. */
+static const script_seg SCRIPT[] = {
+    {IN(0, 0, 0, 0), 2},  {IN(0, 1, 0, 0), 24}, {IN(0, 1, 0, 0), 1},  {IN(0, 1, 0, 1), 1},
+    {IN(0, 1, 0, 0), 80}, {IN(0, 0, 0, 1), 30}, {IN(0, 0, 0, 0), 30}, {IN(0, 1, 0, 1), 60},
+    {IN(0, 0, 0, 0), 10}, {IN(0, 0, 0, 1), 50}, {IN(0, 0, 0, 0), 10}, {IN(0, 0, 1, 0), 1},
+    {IN(0, 0, 0, 0), 60}, {IN(0, 0, 0, 1), 6},  {IN(0, 0, 0, 0), 60}, {IN(1, 0, 0, 0), 200},
+};
+
+/* What a run exercised (at the base scale). */
+typedef struct events {
+    int coyote, walls, ceilings, oneway_landings, drops, cuts, jumps;
+} events;
+
+/* Step bodies a (params pa) and b (params pb = pa scaled by k) side by side
+ * with the same inputs; every position and speed of b is exactly k times a's
+ * and every flag is equal, at every step. */
+static void lockstep(const tn_map *m, const tn_phys_params *pa, const tn_phys_params *pb, float k,
+                     tn_body *a, tn_body *b, tn_input in, events *ev)
+{
+    const int air_before = a->air_frames;
+    const bool oneway_before = a->on_ground && a->on_oneway_only;
+    const bool ground_before = a->on_ground;
+    const float vy_before = a->vy;
+    tn_body_step(a, m, pa, in);
+    tn_body_step(b, m, pb, in);
+    assert_true(b->x == k * a->x && b->y == k * a->y);
+    assert_true(b->vx == k * a->vx && b->vy == k * a->vy);
+    assert_int_equal(b->on_ground, a->on_ground);
+    assert_int_equal(b->on_oneway_only, a->on_oneway_only);
+    assert_int_equal(b->jump_held, a->jump_held);
+    assert_int_equal(b->rising, a->rising);
+    assert_int_equal(b->hit_ceiling, a->hit_ceiling);
+    assert_int_equal(b->hit_wall, a->hit_wall);
+    assert_int_equal(b->jumped, a->jumped);
+    assert_int_equal(b->air_frames, a->air_frames);
+    int ax, ay, bx, by;
+    tn_body_tile(a, pa, &ax, &ay);
+    tn_body_tile(b, pb, &bx, &by);
+    assert_int_equal(ax, bx);
+    assert_int_equal(ay, by);
+    /* the box test agrees one pixel off the body, on both sides */
+    assert_int_equal(tn_body_box_blocked(m, pa, a->x + 1.0f, a->y - 1.0f, a->w, a->h),
+                     tn_body_box_blocked(m, pb, k * (a->x + 1.0f), k * (a->y - 1.0f), b->w, b->h));
+    if (!ev) return;
+    if (a->jumped && !ground_before && air_before >= 1 && air_before <= pa->coyote_frames)
+        ev->coyote++;
+    ev->jumps += a->jumped;
+    ev->walls += a->hit_wall;
+    ev->ceilings += a->hit_ceiling;
+    ev->oneway_landings += a->on_ground && a->on_oneway_only && !ground_before;
+    ev->drops += oneway_before && in.down && !a->on_ground;
+    ev->cuts += a->rising && !in.jump && vy_before < -pa->jump_cut_speed &&
+                a->vy > vy_before + pa->gravity * pa->dt;
+}
+
+static void test_scale_invariance_script(void **state)
+{
+    (void)state;
+    tn_map *m = mk(SCALE_ROOM, 12);
+    const float ks[] = {0.25f, 0.5f, 2.0f, 4.0f, 8.0f, 16.0f}; /* 4 .. 256 px tiles */
+    for (size_t ki = 0; ki < sizeof ks / sizeof ks[0]; ki++) {
+        const float k = ks[ki];
+        tn_phys_params pa = tn_phys_default(3), pb = scaled(3, k);
+        assert_true(tn_succeeded(tn_phys_validate(&pb, NULL)));
+        assert_true(tn_phys_jump_speed(&pb) == k * tn_phys_jump_speed(&pa));
+        tn_body a, b;
+        tn_body_place(&a, &pa, 1, 2, 2, 7);
+        tn_body_place(&b, &pb, 1, 2, 2, 7);
+        assert_true(b.x == k * a.x && b.y == k * a.y);
+        events ev = {0};
+        for (size_t i = 0; i < sizeof SCRIPT / sizeof SCRIPT[0]; i++)
+            for (int s = 0; s < SCRIPT[i].steps; s++)
+                lockstep(m, &pa, &pb, k, &a, &b, SCRIPT[i].in, &ev);
+        /* the script did what it says */
+        assert_true(ev.coyote >= 1);
+        assert_true(ev.walls >= 2);
+        assert_true(ev.ceilings >= 1);
+        assert_true(ev.oneway_landings >= 1);
+        assert_true(ev.drops >= 1);
+        assert_true(ev.cuts >= 1);
+        assert_true(ev.jumps >= 4);
+    }
+    tn_map_destroy(m);
+}
+
+/* The same with random inputs, every body size and jump height: 16 px
+ * against 8 and 32. */
+static void test_scale_invariance_random(void **state)
+{
+    (void)state;
+    tn_map *m = mk(SCALE_ROOM, 12);
+    tn_rng r;
+    tn_rng_seed(&r, 13, 2);
+    events ev = {0};
+    /* starts: on the ledge and on the one-way platform */
+    const int start[2][2] = {{3, 7}, {18, 7}};
+    for (int w = 1; w <= 2; w++)
+        for (int h = 1; h <= 3; h++)
+            for (int jump = 1; jump <= 8; jump += 3)
+                for (int kk = 0; kk < 4; kk++) {
+                    const float k = kk & 1 ? 2.0f : 0.5f;
+                    const int sx = start[kk >> 1][0], sy = start[kk >> 1][1];
+                    tn_phys_params pa = tn_phys_default((float)jump), pb = scaled((float)jump, k);
+                    tn_body a, b;
+                    tn_body_place(&a, &pa, w, h, sx, sy);
+                    tn_body_place(&b, &pb, w, h, sx, sy);
+                    for (int s = 0; s < 1000; s++) {
+                        uint32_t u = tn_rng_u32(&r);
+                        tn_input in = {(u & 3) == 1, (u & 3) == 2, ((u >> 2) & 7) == 0,
+                                       ((u >> 5) & 3) != 0};
+                        lockstep(m, &pa, &pb, k, &a, &b, in, &ev);
+                    }
+                }
+    assert_true(ev.walls > 0 && ev.ceilings > 0 && ev.oneway_landings > 0 && ev.drops > 0);
+    assert_true(ev.coyote > 0 && ev.cuts > 0);
+    tn_map_destroy(m);
+}
+
+/* Tile sizes that are not a power-of-two multiple of 16 are not bit-exact
+ * but keep the contracts: flush landings, and a full jump clears H tiles by
+ * about T/32. */
+static void test_other_tile_sizes(void **state)
+{
+    (void)state;
+    const float sizes[] = {4, 8, 12, 16, 24, 32, 48, 100, 256};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const float T2 = sizes[i], k = T2 / 16.0f;
+        tn_map *m = open_floor(8, 40);
+        for (int hgt = 1; hgt <= 8; hgt++) {
+            tn_phys_params p = scaled((float)hgt, k);
+            assert_true(tn_succeeded(tn_phys_validate(&p, NULL)));
+            float a = apex(m, &p, 1000, NULL);
+            assert_true(a > (float)hgt * T2);
+            assert_true(a <= (float)hgt * T2 + T2 / 16.0f);
+        }
+        tn_phys_params p = scaled(4, k);
+        tn_body b;
+        tn_body_place(&b, &p, 1, 2, 3, 2);
+        b.y += 0.3f * T2;
+        run(&b, m, &p, NONE, 200);
+        assert_true(b.on_ground);
+        assert_true(b.y + 2 * T2 == 39 * T2);
+        int tx, ty;
+        tn_body_tile(&b, &p, &tx, &ty);
+        assert_int_equal(tx, 3);
+        assert_int_equal(ty, 38);
+        tn_map_destroy(m);
+    }
 }
 
 static void test_validate(void **state)
@@ -272,15 +472,39 @@ static void test_validate(void **state)
     assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
     p.dt = 0;
     assert_true(tn_failed(tn_phys_validate(&p, &e)));
+    /* the tile size */
+    p = tn_phys_default(4);
+    assert_true(p.tile_px == (float)TN_TILE_PX);
+    const float bad[] = {0.0f, 3.0f, 3.99f, 256.5f, 1024.0f, -16.0f, NAN};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        p.tile_px = bad[i];
+        tn_status st = tn_phys_validate(&p, &e);
+        assert_true(tn_failed(st) && tn_status_detail(st, TN_INVALID_PARAM));
+        assert_non_null(strstr(e.msg, "pixels per tile"));
+    }
+    p.tile_px = 3;
+    tn_phys_validate(&p, &e);
+    assert_string_equal(e.msg, "tile_px 3 is outside 4..256 pixels per tile");
+    p.tile_px = 4;
+    assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
+    p.tile_px = 256;
+    assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fall_lands_flush), cmocka_unit_test(test_jump_apex_matches_height),
-        cmocka_unit_test(test_jump_cut),         cmocka_unit_test(test_late_jump),
-        cmocka_unit_test(test_oneway),           cmocka_unit_test(test_walls),
-        cmocka_unit_test(test_no_tunnelling),    cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_fall_lands_flush),
+        cmocka_unit_test(test_jump_apex_matches_height),
+        cmocka_unit_test(test_jump_cut),
+        cmocka_unit_test(test_late_jump),
+        cmocka_unit_test(test_oneway),
+        cmocka_unit_test(test_walls),
+        cmocka_unit_test(test_no_tunnelling),
+        cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_scale_invariance_script),
+        cmocka_unit_test(test_scale_invariance_random),
+        cmocka_unit_test(test_other_tile_sizes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -151,7 +151,7 @@ static void test_character_moves(void **state)
         tn_world_step(w);
     }
     int tx, ty;
-    tn_body_tile(tn_world_character(w), &tx, &ty);
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
     assert_int_equal(ty, 10);
     assert_true(tx >= 11);
     SDL_Surface *s = shoot(w, 0, SHOT);

@@ -62,7 +62,7 @@ static void arrive(const char *map)
     tn_bot_info i = go(w, 1500);
     if (i.state != TN_BOT_ARRIVED) fail_msg("%s: %s", map, tn_bot_state_name(i.state));
     int tx, ty;
-    tn_body_tile(tn_world_character(w), &tx, &ty);
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
     /* within half a step of the goal column (float walking), on its row */
     float dx = tn_world_character(w)->x - (float)(i.goal_x * TN_TILE_PX);
     assert_true(dx > -1.34f && dx < 1.34f);
@@ -104,7 +104,7 @@ static void test_partial_json(void **state)
     assert_non_null(strstr(json(w), "\"bot\":{\"state\":\"partial\",\"goal_x\":13,\"goal_y\":8,"
                                     "\"arrived\":false,\"path_nodes\":"));
     int tx, ty;
-    tn_body_tile(tn_world_character(w), &tx, &ty);
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
     assert_true(tx >= 9 && tx <= 10);
     assert_int_equal(ty, 8);
     tn_world_destroy(w);
@@ -230,12 +230,13 @@ static void test_extra_bots(void **state)
     /* every extra bot stands or falls inside the room, never in a block */
     for (int i = 0; i < 5; i++) {
         const tn_body *b = tn_wbots_body(w, i);
-        assert_false(tn_body_box_blocked(tn_world_map(w), b->x, b->y, b->w, b->h));
+        assert_false(
+            tn_body_box_blocked(tn_world_map(w), tn_world_phys(w), b->x, b->y, b->w, b->h));
     }
     /* a block inside a bot is refused */
     const tn_body *b0 = tn_wbots_body(w, 0);
     int bx, by;
-    tn_body_tile(b0, &bx, &by);
+    tn_body_tile(b0, tn_world_phys(w), &bx, &by);
     if (!tn_world_body_overlaps_tile(tn_world_character(w), bx, by)) {
         int before = tn_world_refused_edits(w);
         tn_status s = tn_world_edit(w, bx, by, TN_EDIT_BLOCK, &err);
@@ -365,7 +366,7 @@ static void test_heuristic_switch(void **state)
         assert_true(tn_succeeded(tn_world_set(w, "planner", 0.0, &perr))); /* classic */
         tn_wbots_set_heuristic(w, h ? TN_PATH_FAST : TN_PATH_OPTIMAL);
         int sx, sy;
-        tn_body_tile(tn_world_character(w), &sx, &sy);
+        tn_body_tile(tn_world_character(w), tn_world_phys(w), &sx, &sy);
         tn_error err;
         assert_true(tn_succeeded(tn_world_set_tool(w, TN_TOOL_GOTO)));
         assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, &err)));

@@ -18,7 +18,7 @@ static void test_start_and_ground(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     for (int i = 0; i < 10; i++) tn_world_step(w);
     int tx, ty;
-    tn_body_tile(tn_world_character(w), &tx, &ty);
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
     assert_int_equal(tx, 1);
     assert_int_equal(ty, 6);
     assert_true(tn_world_character(w)->on_ground);
@@ -133,7 +133,7 @@ static void test_goto(void **state)
     tn_world_json(b, jb, sizeof jb);
     assert_string_equal(ja, jb);
     int tx, ty;
-    tn_body_tile(tn_world_character(a), &tx, &ty);
+    tn_body_tile(tn_world_character(a), tn_world_phys(a), &tx, &ty);
     assert_int_equal(tx, 9); /* it got there */
     assert_true(tn_failed(tn_world_goto(a, 12, 1, &e)));
     assert_string_equal(e.msg, "tile (12,1) is outside the 12x8 map");
@@ -214,7 +214,7 @@ static void test_replace_map(void **state)
     tn_error e;
     assert_true(tn_succeeded(tn_world_replace_map(w, m, &e)));
     assert_int_equal(tn_world_map(w)->w, 5);
-    assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x,
+    assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_phys(w), tn_world_character(w)->x,
                                      tn_world_character(w)->y, tn_world_character(w)->w,
                                      tn_world_character(w)->h));
     tn_world_destroy(w);
@@ -310,11 +310,11 @@ static void test_placement_matches_ring_scan(void **state)
         }
         assert_true(tn_succeeded(st));
         tn_body want;
-        tn_body_place(&want, cfg.char_w, cfg.char_h, ex, ey);
+        tn_body_place(&want, tn_world_phys(w), cfg.char_w, cfg.char_h, ex, ey);
         assert_true(tn_world_character(w)->x == want.x && tn_world_character(w)->y == want.y);
-        assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_character(w)->x,
-                                         tn_world_character(w)->y, tn_world_character(w)->w,
-                                         tn_world_character(w)->h));
+        assert_false(tn_body_box_blocked(tn_world_map(w), tn_world_phys(w),
+                                         tn_world_character(w)->x, tn_world_character(w)->y,
+                                         tn_world_character(w)->w, tn_world_character(w)->h));
         placed++;
         tn_world_destroy(w);
     }

@@ -382,7 +382,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     tn_jump_model jm;
     if (tn_failed(tn_jump_model_init(&jm, tn_world_phys(w), &e))) return 0;
     int sx, sy;
-    tn_body_tile(tn_world_character(w), &sx, &sy);
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &sx, &sy);
     tn_path_query q =
         tn_path_query_make(sx, sy, gx, gy, tn_world_character(w)->w, tn_world_character(w)->h, &jm);
     q.heuristic = heuristic;
@@ -573,7 +573,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
     switch (kind) {
     case TN_INSPECT_CHARACTER: {
         int tx, ty;
-        tn_body_tile(tn_world_character(w), &tx, &ty);
+        tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
         n = snprintf(buf, cap, "character (its goto bot)\ntile       %d,%d  %s\n", tx, ty,
                      tn_world_character(w)->on_ground ? "on the ground" : "in the air");
         const tn_bot *b = tn_wbots_character_bot(w);
@@ -588,7 +588,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
             return true;
         }
         int tx, ty;
-        tn_body_tile(body, &tx, &ty);
+        tn_body_tile(body, tn_world_phys(w), &tx, &ty);
         n = snprintf(buf, cap, "bot %d\ntile       %d,%d\n", index + 1, tx, ty);
         if ((size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
         return true;

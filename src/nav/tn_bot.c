@@ -3,17 +3,19 @@
 #include <math.h>
 #include <string.h>
 
-#define T ((float)TN_TILE_PX)
-#define Y_TOL 1.0f
-#define JUMP_MARGIN_PX 4.0f
-#define STUCK_MOVE_PX 0.01f
+/* Pixel lengths scale with the tile (T = phys.tile_px), written as their
+ * value at 16-px tiles (TN_PX16: bit-identical at 16, exact for any
+ * power-of-two tile size, so the follower is scale-invariant like tn_phys). */
+#define Y_TOL(T) TN_PX16(T, 1.0f)
+#define JUMP_MARGIN(T) TN_PX16(T, 4.0f)
+#define STUCK_MOVE(T) TN_PX16(T, 0.01f)
 #define STUCK_REPLANS 4
 #define SIM_ROWS 40
 /* Positions closer than this to a tile edge count as on it: walking adds
  * 8/3 px per step in float, which drifts by ~1/1000 px per 50 tiles. */
-#define ALIGN_PX (1.0f / 16.0f)
+#define ALIGN(T) TN_PX16(T, 1.0f / 16.0f)
 /* Overlaps of a neighbouring column thinner than this are float drift. */
-#define GRAZE_PX 0.25f
+#define GRAZE(T) TN_PX16(T, 0.25f)
 
 enum { JUMP_NONE = 0, JUMP_WANT, JUMP_HOLD };
 
@@ -141,7 +143,7 @@ static float sim_apex(const tn_phys_params *p, int hold)
     m.mark = mark;
     m.start_x = m.start_y = -1;
     tn_body body;
-    tn_body_place(&body, 1, 1, 0, SIM_ROWS - 1);
+    tn_body_place(&body, p, 1, 1, 0, SIM_ROWS - 1);
     const tn_input none = {false, false, false, false};
     const tn_input jump = {false, false, false, true};
     tn_body_step(&body, &m, p, none);
@@ -158,7 +160,8 @@ static bool same_phys(const tn_phys_params *a, const tn_phys_params *b)
 {
     return a->dt == b->dt && a->gravity == b->gravity && a->max_fall == b->max_fall &&
            a->walk_speed == b->walk_speed && a->jump_height == b->jump_height &&
-           a->jump_cut_speed == b->jump_cut_speed && a->coyote_frames == b->coyote_frames;
+           a->jump_cut_speed == b->jump_cut_speed && a->coyote_frames == b->coyote_frames &&
+           a->tile_px == b->tile_px;
 }
 
 /* Rebuild the model and the jump table when the physics changed; true when
@@ -173,7 +176,7 @@ static bool update_physics(tn_bot *b, const tn_phys_params *p)
     float full = sim_apex(p, 1 << 20);
     int hold = 1;
     for (int k = 1; k <= M; k++) {
-        float need = T * (float)k + JUMP_MARGIN_PX;
+        float need = p->tile_px * (float)k + JUMP_MARGIN(p->tile_px);
         if (need > full || k == M) {
             b->jump_frames[k] = 1 << 20; /* the whole jump */
             continue;
@@ -230,7 +233,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
         return;
     }
     int tx, ty;
-    tn_body_tile(body, &tx, &ty);
+    tn_body_tile(body, &b->phys, &tx, &ty);
     const int w = body->w, h = body->h;
     int sx = tx, sy = ty;
     bool ok =
@@ -300,14 +303,15 @@ static void replan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 
 /* On the ground, or just placed there (tn_body_place leaves on_ground false
  * until the first step): at rest with the feet on a tile top over ground. */
-static bool standing(const tn_map *m, const tn_body *body)
+static bool standing(const tn_bot *b, const tn_map *m, const tn_body *body)
 {
     if (body->on_ground) return true;
     if (body->vy != 0.0f) return false;
+    const float T = b->phys.tile_px;
     float feet = body->y + (float)body->h * T;
     if (feet != floorf(feet / T) * T) return false;
     int tx, ty;
-    tn_body_tile(body, &tx, &ty);
+    tn_body_tile(body, &b->phys, &tx, &ty);
     return tn_path_box_ground(m, tx, ty, body->w);
 }
 
@@ -350,6 +354,7 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     const tn_surf_profile *pr = tn_surf_get_profile(g);
     int start = tn_surf_node_of_body(g, body);
     if (start < 0 && body->on_ground) {
+        const float T = b->phys.tile_px;
         int row = (int)lroundf((body->y + (float)body->h * T) / T);
         int j = tn_surf_lattice_j(g, body->x);
         start = tn_surf_node_at(g, row, j + 1);
@@ -410,7 +415,8 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
     if (!b->want_plan && b->leg >= b->nlegs) return none;
     /* stuck: no movement for stuck_steps steps re-plans; repeated -> STUCK */
-    if (fabsf(body->x - b->last_x) < STUCK_MOVE_PX && fabsf(body->y - b->last_y) < STUCK_MOVE_PX) {
+    const float T = b->phys.tile_px;
+    if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) && fabsf(body->y - b->last_y) < STUCK_MOVE(T)) {
         if (++b->still > b->cfg.stuck_steps) {
             b->still = 0;
             if (++b->stuck_replans > STUCK_REPLANS || ++b->replans > b->cfg.max_replans) {
@@ -539,7 +545,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     if (!b->phys_valid) {
         b->state = TN_BOT_NO_PATH;
         set_path_empty(b);
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "invalid physics parameters");
+        tn_jump_model jm; /* for the reason */
+        tn_status st = tn_jump_model_init(&jm, p, err);
+        return tn_failed(st) ? st
+                             : tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                            "invalid physics parameters");
     }
     b->first_plan = true;
     b->why = "new goal";
@@ -547,7 +557,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->last_y = body->y;
     if (b->graph && body->on_ground) {
         gplan(b, m, body);
-    } else if (!b->graph && standing(m, body)) {
+    } else if (!b->graph && standing(b, m, body)) {
         replan(b, pf, m, body);
     } else {
         /* mid-air: keep following the old path (or let go) and plan on landing */
@@ -569,18 +579,19 @@ void tn_bot_stop(tn_bot *b)
 
 /* ---- following ---------------------------------------------------------- */
 
-static inline float node_px(int tx) { return (float)tx * T; }
-static inline float node_feet(int ty) { return (float)(ty + 1) * T; }
+static inline float node_px(const tn_bot *b, int tx) { return (float)tx * b->phys.tile_px; }
+static inline float node_feet(const tn_bot *b, int ty) { return (float)(ty + 1) * b->phys.tile_px; }
 
 /* `next` may be NULL.  Coming straight down (or up) onto c, the body counts
  * as past it once it moved on toward the next node. */
 static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *prev,
                       const tn_path_node *c, const tn_path_node *next)
 {
-    float cx = node_px(c->x), x = body->x;
+    const float T = b->phys.tile_px;
+    float cx = node_px(b, c->x), x = body->x;
     float step = b->phys.walk_speed * b->phys.dt;
-    float tol = 0.5f * step + 1e-3f;
-    if (tol < 1.0f) tol = 1.0f;
+    float tol = 0.5f * step + TN_PX16(T, 1e-3f);
+    if (tol < TN_PX16(T, 1.0f)) tol = TN_PX16(T, 1.0f);
     if (b->nudged && !(c->flags & TN_NODE_GROUND)) tol += step;
     if (fabsf(x - cx) <= tol) return true;
     /* a standing node where the path stops, turns or leaves the ground
@@ -596,11 +607,13 @@ static bool reached_x(const tn_bot *b, const tn_body *body, const tn_path_node *
     return false;
 }
 
-static bool reached_y(const tn_body *body, const tn_path_node *prev, const tn_path_node *c)
+static bool reached_y(const tn_bot *b, const tn_body *body, const tn_path_node *prev,
+                      const tn_path_node *c)
 {
-    float feet = body->y + (float)body->h * T, cy = node_feet(c->y);
-    if (c->flags & TN_NODE_GROUND) return body->on_ground && fabsf(feet - cy) <= Y_TOL;
-    if (fabsf(feet - cy) <= Y_TOL) return true;
+    const float T = b->phys.tile_px;
+    float feet = body->y + (float)body->h * T, cy = node_feet(b, c->y);
+    if (c->flags & TN_NODE_GROUND) return body->on_ground && fabsf(feet - cy) <= Y_TOL(T);
+    if (fabsf(feet - cy) <= Y_TOL(T)) return true;
     if (prev->y < c->y && feet >= cy) return true;
     if (prev->y > c->y && feet <= cy) return true;
     return prev->y == c->y;
@@ -609,10 +622,12 @@ static bool reached_y(const tn_body *body, const tn_path_node *prev, const tn_pa
 /* The classic "column beside the body is clear" test: the column the body
  * is entering when it moves in `dir`, over the rows from the body's box to
  * `to`'s box (and the row above while rising). */
-static bool stripe_clear(const tn_map *m, const tn_body *body, const tn_path_node *to, int dir)
+static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
+                         const tn_path_node *to, int dir)
 {
+    const float T = b->phys.tile_px;
     const float H = (float)body->h * T;
-    const float e = ALIGN_PX;
+    const float e = ALIGN(T);
     /* the column being entered: partly covered already, or the next one */
     const int L = (int)floorf((body->x + e) / T);
     const bool aligned = body->x - (float)L * T < e;
@@ -639,9 +654,10 @@ static bool stripe_clear(const tn_map *m, const tn_body *body, const tn_path_nod
  * what makes the hair matter; see the report on tn_phys.) */
 static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, bool up)
 {
+    const float T = b->phys.tile_px;
     const int li = (int)roundf(body->x / T);
     const float off = body->x - (float)li * T;
-    if (off == 0.0f || fabsf(off) >= GRAZE_PX) return 0;
+    if (off == 0.0f || fabsf(off) >= GRAZE(T)) return 0;
     const int dir = off < 0.0f ? 1 : -1; /* away from the grazed side */
     const int grazed = off > 0.0f ? li + body->w : li - 1;
     const int other = off > 0.0f ? li - 1 : li + body->w;
@@ -651,11 +667,12 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
          * sees it: blocked here but free one step away */
         const float rise = (float)(b->jump_tiles + 1) * T;
         bool here = false;
-        for (float dy = 1.0f; dy <= rise && !here; dy += 2.0f)
-            here = tn_body_box_blocked(m, body->x, body->y - dy, body->w, body->h);
+        const float dy0 = TN_PX16(T, 1.0f), ddy = TN_PX16(T, 2.0f);
+        for (float dy = dy0; dy <= rise && !here; dy += ddy)
+            here = tn_body_box_blocked(m, &b->phys, body->x, body->y - dy, body->w, body->h);
         if (!here) return 0;
-        for (float dy = 1.0f; dy <= rise; dy += 2.0f)
-            if (tn_body_box_blocked(m, nx, body->y - dy, body->w, body->h)) return 0;
+        for (float dy = dy0; dy <= rise; dy += ddy)
+            if (tn_body_box_blocked(m, &b->phys, nx, body->y - dy, body->w, body->h)) return 0;
         return dir;
     }
     if (body->on_oneway_only) return 0;
@@ -687,8 +704,9 @@ static int jump_tiles(const tn_bot *b, int t)
 static int node_patience(const tn_bot *b, const tn_body *body)
 {
     const tn_path_node *c = &b->path[b->cur];
-    float d =
-        fabsf(body->x - node_px(c->x)) + fabsf(body->y + (float)body->h * T - node_feet(c->y));
+    const float T = b->phys.tile_px;
+    float d = fabsf(body->x - node_px(b, c->x)) +
+              fabsf(body->y + (float)body->h * T - node_feet(b, c->y));
     float per_px = 1.0f / (b->phys.walk_speed * b->phys.dt);
     return 120 + (int)(3.0f * d * per_px);
 }
@@ -746,6 +764,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
     if (!tn_bot_active(b)) return in;
     b->steps++;
     const bool ground = body->on_ground;
+    const float T = b->phys.tile_px;
 
     /* re-plan on the ground when something changed under the plan */
     if (b->plan_map != m || b->plan_rev != m->revision || b->plan_w != body->w ||
@@ -774,8 +793,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
                 land = i;
                 break;
             }
-        bool fine = land >= 0 && fabsf(feet - node_feet(b->path[land].y)) <= Y_TOL &&
-                    fabsf(body->x - node_px(b->path[land].x)) <= 1.5f * T;
+        bool fine = land >= 0 && fabsf(feet - node_feet(b, b->path[land].y)) <= Y_TOL(T) &&
+                    fabsf(body->x - node_px(b, b->path[land].x)) <= 1.5f * T;
         if (land >= 0 && !(b->path[b->cur].flags & TN_NODE_GROUND) && fine) {
             b->cur = land; /* touched down a little early: walk the rest */
         } else if (!fine) {
@@ -786,7 +805,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
     }
 
     /* stuck: no movement for stuck_steps while there is work to do */
-    if (fabsf(body->x - b->last_x) < STUCK_MOVE_PX && fabsf(body->y - b->last_y) < STUCK_MOVE_PX)
+    if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) && fabsf(body->y - b->last_y) < STUCK_MOVE(T))
         b->still++;
     else
         b->still = 0;
@@ -817,11 +836,11 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         const tn_path_node *c = &b->path[b->cur];
         const tn_path_node *prev = b->cur > 0 ? &b->path[b->cur - 1] : c;
         const tn_path_node *nn = b->cur + 1 < b->n ? &b->path[b->cur + 1] : NULL;
-        bool ok = reached_x(b, body, prev, c, nn) && reached_y(body, prev, c);
+        bool ok = reached_x(b, body, prev, c, nn) && reached_y(b, body, prev, c);
         if (!ok && !(c->flags & TN_NODE_GROUND) && nn) {
             const tn_path_node *n2 = b->cur + 2 < b->n ? &b->path[b->cur + 2] : NULL;
             ok = !(nn->flags & TN_NODE_GROUND) && reached_x(b, body, c, nn, n2) &&
-                 reached_y(body, c, nn);
+                 reached_y(b, body, c, nn);
         }
         if (!ok) break;
         b->cur++;
@@ -842,12 +861,12 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
      * body under a block it is rising into (or onto one it falls past) */
     const bool air = !ground || b->jump_phase == JUMP_WANT;
     if (!reached_x(b, body, prev, c, next)) {
-        int d = node_px(c->x) > body->x ? 1 : -1;
-        if (!air || stripe_clear(m, body, c, d)) dir = d;
-    } else if (air && !(c->flags & TN_NODE_GROUND) && !reached_y(body, prev, c) && next &&
+        int d = node_px(b, c->x) > body->x ? 1 : -1;
+        if (!air || stripe_clear(b, m, body, c, d)) dir = d;
+    } else if (air && !(c->flags & TN_NODE_GROUND) && !reached_y(b, body, prev, c) && next &&
                next->x != c->x) {
         int d = next->x > c->x ? 1 : -1;
-        if (stripe_clear(m, body, next, d)) dir = d;
+        if (stripe_clear(b, m, body, next, d)) dir = d;
     }
     in.right = dir > 0;
     in.left = dir < 0;
@@ -903,7 +922,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
      * before the head meets it, as at the take-off */
     if (!in.left && !in.right && (body->vy < 0.0f || in.jump)) {
         float off = body->x - roundf(body->x / T) * T;
-        if (off != 0.0f && fabsf(off) < GRAZE_PX && bumps_head(m, p, body, in)) {
+        if (off != 0.0f && fabsf(off) < GRAZE(T) && bumps_head(m, p, body, in)) {
             tn_input away = in;
             away.left = off > 0.0f;
             away.right = off < 0.0f;

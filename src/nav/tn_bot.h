@@ -15,9 +15,16 @@
  * one to the right, then one to the left, is tried.  A body in the air does
  * not plan: it keeps following its old path (or lets go) and plans on landing.
  *
+ * UNITS.  Tiles come from the paths, pixels from the body; the bot converts
+ * with the params' tile_px (tn_phys.h).  The pixel tolerances below are
+ * quoted at 16 px per tile and are fractions of a tile (TN_PX16), so with
+ * tile_px and every pixel parameter multiplied by a power of two the bot
+ * presses exactly the same keys (tested at 8, 16 and 32 px).  The graph
+ * planner (tn_bot_set_graph) follows tn_surf, which assumes TN_TILE_PX.
+ *
  * JUMPS.  For every height 1..M the bot simulates tn_body_step on a private
  * one-column map: the fewest steps of holding jump whose apex clears the
- * height by JUMP_MARGIN_PX (4 px), or the full jump for M.  The table is
+ * height by JUMP_MARGIN (4 px), or the full jump for M.  The table is
  * rebuilt whenever the physics parameters change (the jump-height slider).
  * At a take-off the height is the path's highest node before the next
  * standing node.
@@ -108,8 +115,10 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
 void tn_bot_destroy(tn_bot *b);
 
 /* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
- * the map or where no w x h box can stand near the tile; the bot is then
- * NO_PATH.  `pf` must match the map's size. */
+ * the map, where no w x h box can stand near the tile, or for physics the
+ * jump model refuses (e.g. tile_px outside 4..256, with that message); the
+ * bot is then NO_PATH.  `pf` must match the map's size.  Use the same `p`
+ * for the body's tn_body_place / tn_body_step and the bot. */
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err);
 /* Forget the goal (IDLE). */

@@ -31,9 +31,18 @@
  *  - tile units: floats in the same frame, tile (x, y) covering
  *    [x, x+1) x [y, y+1), centre (x+.5, y+.5) (flow exits, navmesh and CDT
  *    coordinates).
- *  - pixels: floats, tile units times TN_TILE_PX (16, compile-time).
- *    Bodies, physics, bots and steering work in pixels, y down; a game with
- *    another tile size scales at its boundary (x_game = x * its_px / 16).
+ *  - pixels: floats, y down.  The platformer modules take pixels per tile
+ *    from tn_phys_params.tile_px (default TN_TILE_PX = 16, 4..256): bodies
+ *    and physics (tn_phys), the classic planner's jump model (tn_path) and
+ *    the bot (tn_bot), so a game with 32-px tiles sets tile_px = 32 with its
+ *    own pixel speeds and never converts (power-of-two tile sizes behave
+ *    exactly like 16 px scaled).  TN_TILE_PX stays the default and the
+ *    demo's tile size, and the pixel unit of the modules that have no tile
+ *    size parameter: steering, wander and companion (pixels = tile units x
+ *    TN_TILE_PX, so a game with other tiles scales at their boundary), and
+ *    the graph planner tn_surf, whose lattice assumes TN_TILE_PX.  Flow
+ *    fields and the navmesh work in tiles or tile units (navmesh: times its
+ *    own config.tile_size).
  *  - padded indices: tn_flow stores a one-tile wall ring around the board,
  *    index (y+1)*stride + (x+1) (tn_flow_index); only tn_flow's arrays use
  *    them.  Everything else takes plain (x, y) or y*w + x.

@@ -3,8 +3,10 @@
  *
  * Coordinates: x = column from the left, y = row from the TOP, both from 0,
  * everywhere in the library, the files, scripts, JSON and displays.  Tile (x, y)
- * covers pixels [x*T, (x+1)*T) x [y*T, (y+1)*T) with T = TN_TILE_PX; pixel y
- * grows downward, so "up" is -y.
+ * covers pixels [x*T, (x+1)*T) x [y*T, (y+1)*T) with T the tile size in
+ * pixels (tn_phys_params.tile_px for the platformer modules, TN_TILE_PX = 16
+ * by default and elsewhere; see tn_common.h); pixel y grows downward, so
+ * "up" is -y.
  *
  * Terrain (tn_map.tile): EMPTY, BLOCK (solid from every side) or ONEWAY (a
  * platform whose top can be stood on and which is passed from below and by
@@ -46,7 +48,7 @@
 extern "C" {
 #endif
 
-#define TN_TILE_PX 16
+#define TN_TILE_PX 16 /* default pixels per tile (tn_phys_params.tile_px) */
 #define TN_MAP_MAX_SIZE 4096
 
 enum { TN_TILE_EMPTY = 0, TN_TILE_BLOCK = 1, TN_TILE_ONEWAY = 2 };

@@ -49,7 +49,8 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     int M = (int)(p->jump_height + 1.0f / 32.0f);
     if (M < 1) M = 1;
     if (M > TN_PATH_MAX_JUMP) M = TN_PATH_MAX_JUMP; /* validate() keeps it <= 8 */
-    const float T = (float)TN_TILE_PX;
+    const float T = p->tile_px; /* pixels per tile: everything below is in tiles */
+    const float tol = TN_PX16(T, 1e-3f);
     const float step_px = p->walk_speed * p->dt * SLACK;
     const float terminal_ratio = p->max_fall / (p->walk_speed * SLACK);
     int P = (int)terminal_ratio;
@@ -68,13 +69,13 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     /* Rise: steps until the feet are k tiles up, holding jump. */
     int rise[TN_PATH_MAX_JUMP + 2] = {0};
     tn_body b;
-    tn_body_place(&b, 1, 1, 0, SIM_ROWS - 1);
+    tn_body_place(&b, p, 1, 1, 0, SIM_ROWS - 1);
     tn_body_step(&b, &sm.m, p, none); /* settle: on_ground */
     float y0 = b.y;
     int lvl = 1;
     for (int f = 1; f <= 600 && lvl <= M; f++) {
         tn_body_step(&b, &sm.m, p, jump);
-        while (lvl <= M && y0 - b.y >= T * (float)lvl - 1e-3f) rise[lvl++] = f;
+        while (lvl <= M && y0 - b.y >= T * (float)lvl - tol) rise[lvl++] = f;
         if (b.vy >= 0.0f) break;
     }
     /* A coarse step can sample the apex below the continuous one: M is the
@@ -99,12 +100,12 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
 
     /* Fall from rest: steps until the feet are d tiles down. */
     int fall[FALL_TABLE + 1] = {0};
-    tn_body_place(&b, 1, 1, 0, 0);
+    tn_body_place(&b, p, 1, 1, 0, 0);
     y0 = b.y;
     int d = 1;
     for (int f = 1; f <= 6000 && d <= FALL_TABLE; f++) {
         tn_body_step(&b, &sm.m, p, none);
-        while (d <= FALL_TABLE && b.y - y0 >= T * (float)d - 1e-3f) fall[d++] = f;
+        while (d <= FALL_TABLE && b.y - y0 >= T * (float)d - tol) fall[d++] = f;
     }
     jm->side_fall[0] = 1; /* the apex, or the ledge walked off */
     allowed = 0;

@@ -66,6 +66,12 @@
  * SLACK = 0.9 leaves the follower time to react (it moves one step late,
  * waits for a clear column).  J takes NJ = F + 2(D + P) values: 46 for M = 8.
  *
+ * TILE SIZE.  The model is in tiles: tn_jump_model_init simulates the
+ * physics at the params' tile_px pixels per tile (the numbers above are the
+ * 16-px defaults).  Multiplying tile_px and every pixel parameter by a power
+ * of two gives a byte-identical model, hence identical paths (tested at 8,
+ * 16 and 32 px: test_path's test_tile_size_same_paths).
+ *
  * COSTS AND HEURISTIC.  A walk between two ground tiles costs 2, every other
  * move 3, a take-off 2 more and a drop through a one-way 1 more: paths keep to
  * the ground and jump only when it pays.  The heuristic 2|dx| + 3|dy| is

@@ -3,13 +3,18 @@
 #include <math.h>
 #include <string.h>
 
-#define T ((float)TN_TILE_PX)
-/* Overlaps thinner than this do not count: walking adds 8/3 px a step,
- * whose float rounding drifts a box a few thousandths of a pixel past a
- * tile edge after tens of tiles; without this margin such a box "touches"
- * the next column and cannot enter a shaft exactly its width. */
-#define EPS (1.0f / 8.0f)
-#define SUBSTEP_PX 8.0f
+/* Every pixel length here is a multiple of the tile size T = p->tile_px,
+ * written as its value at 16 px times T/16 (TN_PX16): the factor v/16 is
+ * exact in float, so at T = 16 each constant is bit-identical to the old
+ * absolute one, and for any power-of-two T the whole simulation scales
+ * exactly (tests/test_phys.c, test_scale_invariance).
+ * Overlaps thinner than EPS (1/8 px at 16) do not count: walking adds 8/3 px
+ * a step, whose float rounding drifts a box a few thousandths of a pixel
+ * past a tile edge after tens of tiles; without this margin such a box
+ * "touches" the next column and cannot enter a shaft exactly its width. */
+#define EPS(T) TN_PX16(T, 1.0f / 8.0f)
+#define SUBSTEP(T) TN_PX16(T, 8.0f)
+#define DROP_PX(T) TN_PX16(T, 1.0f)
 #define AIR_AFTER_JUMP 1000000
 
 tn_phys_params tn_phys_default(float jump_height_tiles)
@@ -22,6 +27,7 @@ tn_phys_params tn_phys_default(float jump_height_tiles)
     p.jump_height = jump_height_tiles;
     p.jump_cut_speed = 120.0f;
     p.coyote_frames = 4;
+    p.tile_px = (float)TN_TILE_PX;
     return p;
 }
 
@@ -35,6 +41,9 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
         return tn_error_set(err, bad, 0, 0, "gravity, max_fall and walk_speed must be positive");
     if (!(p->jump_height >= 1.0f && p->jump_height <= 8.0f))
         return tn_error_set(err, bad, 0, 0, "jump_height %g is outside 1..8 tiles", p->jump_height);
+    if (!(p->tile_px >= TN_PHYS_TILE_PX_MIN && p->tile_px <= TN_PHYS_TILE_PX_MAX))
+        return tn_error_set(err, bad, 0, 0, "tile_px %g is outside %d..%d pixels per tile",
+                            p->tile_px, TN_PHYS_TILE_PX_MIN, TN_PHYS_TILE_PX_MAX);
     if (!(p->jump_cut_speed >= 0.0f) || p->coyote_frames < 0 || p->coyote_frames > 60)
         return tn_error_set(err, bad, 0, 0, "jump_cut_speed must be >= 0 and coyote_frames 0..60");
     return TN_OK;
@@ -42,11 +51,13 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
 
 float tn_phys_jump_speed(const tn_phys_params *p)
 {
-    return sqrtf(2.0f * p->gravity * (p->jump_height * T + TN_JUMP_MARGIN_PX));
+    const float T = p->tile_px;
+    return sqrtf(2.0f * p->gravity * (p->jump_height * T + TN_JUMP_MARGIN(T)));
 }
 
-void tn_body_place(tn_body *b, int w, int h, int tx, int ty)
+void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty)
 {
+    const float T = p->tile_px;
     memset(b, 0, sizeof *b);
     b->w = w;
     b->h = h;
@@ -55,17 +66,18 @@ void tn_body_place(tn_body *b, int w, int h, int tx, int ty)
     b->air_frames = AIR_AFTER_JUMP;
 }
 
-void tn_body_tile(const tn_body *b, int *tx, int *ty)
+void tn_body_tile(const tn_body *b, const tn_phys_params *p, int *tx, int *ty)
 {
-    *tx = (int)floorf((b->x + EPS) / T);
-    *ty = (int)floorf((b->y + (float)b->h * T - EPS) / T);
+    const float T = p->tile_px;
+    *tx = (int)floorf((b->x + EPS(T)) / T);
+    *ty = (int)floorf((b->y + (float)b->h * T - EPS(T)) / T);
 }
 
 /* Tile span [lo, hi] covered by the open interval (a, a + len). */
-static void span(float a, float len, int *lo, int *hi)
+static void span(float T, float a, float len, int *lo, int *hi)
 {
-    *lo = (int)floorf((a + EPS) / T);
-    *hi = (int)ceilf((a + len - EPS) / T) - 1;
+    *lo = (int)floorf((a + EPS(T)) / T);
+    *hi = (int)ceilf((a + len - EPS(T)) / T) - 1;
 }
 
 static bool rect_has(const tn_map *m, int c0, int c1, int r0, int r1, int tile)
@@ -76,25 +88,26 @@ static bool rect_has(const tn_map *m, int c0, int c1, int r0, int r1, int tile)
     return false;
 }
 
-bool tn_body_box_blocked(const tn_map *m, float x, float y, int w, int h)
+bool tn_body_box_blocked(const tn_map *m, const tn_phys_params *p, float x, float y, int w, int h)
 {
+    const float T = p->tile_px;
     int c0, c1, r0, r1;
-    span(x, (float)w * T, &c0, &c1);
-    span(y, (float)h * T, &r0, &r1);
+    span(T, x, (float)w * T, &c0, &c1);
+    span(T, y, (float)h * T, &r0, &r1);
     return rect_has(m, c0, c1, r0, r1, TN_TILE_BLOCK);
 }
 
-static void move_x(tn_body *b, const tn_map *m, float dx)
+static void move_x(tn_body *b, const tn_map *m, float T, float dx)
 {
     const float W = (float)b->w * T, H = (float)b->h * T;
     int r0, r1;
-    span(b->y, H, &r0, &r1);
+    span(T, b->y, H, &r0, &r1);
     while (dx != 0.0f) {
-        float d = tn_clampf(dx, -SUBSTEP_PX, SUBSTEP_PX);
+        float d = tn_clampf(dx, -SUBSTEP(T), SUBSTEP(T));
         dx -= d;
         int c0, c1, n0, n1;
-        span(b->x, W, &c0, &c1);
-        span(b->x + d, W, &n0, &n1);
+        span(T, b->x, W, &c0, &c1);
+        span(T, b->x + d, W, &n0, &n1);
         if (d > 0.0f) {
             for (int c = c1 + 1; c <= n1; c++)
                 if (rect_has(m, c, c, r0, r1, TN_TILE_BLOCK)) {
@@ -116,22 +129,23 @@ static void move_x(tn_body *b, const tn_map *m, float dx)
     }
 }
 
-static void move_y(tn_body *b, const tn_map *m, float dy, float prev_bottom)
+static void move_y(tn_body *b, const tn_map *m, float T, float dy, float prev_bottom)
 {
     const float W = (float)b->w * T, H = (float)b->h * T;
     int c0, c1;
-    span(b->x, W, &c0, &c1);
+    span(T, b->x, W, &c0, &c1);
     while (dy != 0.0f) {
-        float d = tn_clampf(dy, -SUBSTEP_PX, SUBSTEP_PX);
+        float d = tn_clampf(dy, -SUBSTEP(T), SUBSTEP(T));
         dy -= d;
         int r0, r1, n0, n1;
-        span(b->y, H, &r0, &r1);
-        span(b->y + d, H, &n0, &n1);
+        span(T, b->y, H, &r0, &r1);
+        span(T, b->y + d, H, &n0, &n1);
         if (d > 0.0f) {
             for (int r = r1 + 1; r <= n1; r++) {
                 float top = (float)r * T;
-                bool land = rect_has(m, c0, c1, r, r, TN_TILE_BLOCK) ||
-                            (prev_bottom <= top + EPS && rect_has(m, c0, c1, r, r, TN_TILE_ONEWAY));
+                bool land =
+                    rect_has(m, c0, c1, r, r, TN_TILE_BLOCK) ||
+                    (prev_bottom <= top + EPS(T) && rect_has(m, c0, c1, r, r, TN_TILE_ONEWAY));
                 if (land) {
                     b->y = top - H;
                     b->vy = 0.0f;
@@ -153,16 +167,16 @@ static void move_y(tn_body *b, const tn_map *m, float dy, float prev_bottom)
 }
 
 /* Standing: feet exactly on a tile top with a block or one-way below. */
-static void detect_ground(tn_body *b, const tn_map *m)
+static void detect_ground(tn_body *b, const tn_map *m, float T)
 {
     const float H = (float)b->h * T;
     float bottom = b->y + H;
     float row_f = roundf(bottom / T);
     b->on_ground = false;
     b->on_oneway_only = false;
-    if (b->vy < 0.0f || fabsf(bottom - row_f * T) > EPS) return;
+    if (b->vy < 0.0f || fabsf(bottom - row_f * T) > EPS(T)) return;
     int row = (int)row_f, c0, c1;
-    span(b->x, (float)b->w * T, &c0, &c1);
+    span(T, b->x, (float)b->w * T, &c0, &c1);
     bool block = rect_has(m, c0, c1, row, row, TN_TILE_BLOCK);
     bool oneway = rect_has(m, c0, c1, row, row, TN_TILE_ONEWAY);
     if (!block && !oneway) return;
@@ -173,6 +187,7 @@ static void detect_ground(tn_body *b, const tn_map *m)
 
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
 {
+    const float T = p->tile_px;
     b->hit_ceiling = b->hit_wall = b->jumped = false;
 
     b->vx = ((in.right ? 1.0f : 0.0f) - (in.left ? 1.0f : 0.0f)) * p->walk_speed;
@@ -186,7 +201,7 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
         b->on_ground = false;
         b->air_frames = AIR_AFTER_JUMP;
     } else if (in.down && b->on_ground && b->on_oneway_only) {
-        b->y += 1.0f; /* below the platform top: the landing rule lets go */
+        b->y += DROP_PX(T); /* below the platform top: the landing rule lets go */
         b->on_ground = false;
         b->air_frames = AIR_AFTER_JUMP;
     }
@@ -201,9 +216,9 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
     b->vy = vy1;
     if (b->vy >= 0.0f) b->rising = false;
 
-    move_x(b, m, b->vx * p->dt);
-    move_y(b, m, 0.5f * (vy0 + vy1) * p->dt, prev_bottom);
-    detect_ground(b, m);
+    move_x(b, m, T, b->vx * p->dt);
+    move_y(b, m, T, 0.5f * (vy0 + vy1) * p->dt, prev_bottom);
+    detect_ground(b, m, T);
 
     if (b->on_ground)
         b->air_frames = 0;

@@ -1,34 +1,51 @@
 /* SPDX-License-Identifier: Zlib */
 /* tn_phys.h - fixed-step platformer physics for an axis-aligned box.
  *
- * Units: pixels and seconds; a tile is TN_TILE_PX = 16 px; +y is DOWN.
+ * Units: pixels and seconds; +y is DOWN.  A tile is params.tile_px pixels
+ * (T below; TN_TILE_PX = 16 by default, 4..256 accepted): every function that
+ * converts between tiles and pixels takes the params and reads tile_px from
+ * them, so a game with 32-px tiles states tile_px = 32 and its own pixel
+ * speeds and never converts.  The default values below are for T = 16.
  * One call of tn_body_step() advances one fixed step of params.dt seconds
  * (1/60 s by default).  The game runs it from an accumulator so the
  * simulation is independent of the frame rate; bots call it with the very
  * same tn_input a player produces, so a bot can do exactly what a player can.
  *
- * Tuning (the classic tile-platformer values): gravity 1030 px/s^2, terminal
- * fall speed 900 px/s, walk speed 160 px/s with instant start and stop and the
- * same control in the air.
+ * Tuning (the classic tile-platformer values at 16 px): gravity 1030 px/s^2,
+ * terminal fall speed 900 px/s, walk speed 160 px/s with instant start and
+ * stop and the same control in the air.
+ *
+ * Scale invariance: the internal pixel margins are fixed fractions of a tile
+ * (overlap slack T/128, collision sub-move T/2, jump margin T/32, drop-through
+ * T/16: 1/8, 8, 0.5 and 1 px at 16), computed as TN_PX16(T, value at 16),
+ * which is bit-identical to the plain value at T = 16.  Multiplying tile_px,
+ * gravity, max_fall, walk_speed and jump_cut_speed by a power of two (dt,
+ * jump_height, coyote_frames unchanged) multiplies every position and speed
+ * by exactly that factor at every step and leaves every flag unchanged
+ * (float rounding commutes with power-of-two scaling); other factors agree
+ * up to float rounding.
  *
  * Jump: the take-off speed is derived from the jump height H (tiles):
- *        v0 = sqrt(2 * g * (H * 16 + TN_JUMP_MARGIN_PX))
+ *        v0 = sqrt(2 * g * (H * T + T/32))
  * and the vertical motion uses the exact constant-acceleration update
  *        y += vy*dt + g*dt^2/2;  vy += g*dt
  * so the sampled apex of a full jump is within g*dt^2/8 = 0.04 px of the
- * continuous apex H*16 + 0.5 px: the feet clear a ledge exactly H tiles up by
- * half a pixel.  Releasing jump while rising cuts the upward speed to
- * jump_cut_speed (variable jump height).  A jump is started by pressing jump
- * (an edge: holding it down does not bunny-hop) while on the ground or within
- * coyote_frames (4) steps after walking off a ledge.
+ * continuous apex H*T + T/32 (at 16 px): the feet clear a ledge exactly H
+ * tiles up by half a pixel.  Releasing jump while rising cuts the upward
+ * speed to jump_cut_speed (variable jump height).  A jump is started by
+ * pressing jump (an edge: holding it down does not bunny-hop) while on the
+ * ground or within coyote_frames (4) steps after walking off a ledge.
  *
- * Collisions: x then y, each split into sub-moves of at most 8 px, so nothing
- * tunnels even at terminal speed (15 px/step).  Blocks are solid from every
- * side and so is the outside of the map.  One-way platforms only stop a body
- * that is moving down and whose feet were at or above the platform top at the
- * start of the step; holding Down while standing only on one-way platforms
- * drops through (the body is moved 1 px down, below the platform top).
+ * Collisions: x then y, each split into sub-moves of at most T/2 (8 px), so
+ * nothing tunnels even at terminal speed (15 px/step).  Blocks are solid from
+ * every side and so is the outside of the map.  One-way platforms only stop a
+ * body that is moving down and whose feet were at or above the platform top
+ * at the start of the step; holding Down while standing only on one-way
+ * platforms drops through (the body is moved T/16 = 1 px down, below the
+ * platform top).
  *
+ * Memory: none beyond the caller's tn_body (36 bytes on x86-64).
+ * Thread safety: pure functions of their arguments; bodies are the caller's.
  * Cost: O(w*h tiles touched) per step, ~50 ns for a 1x2 body.  No allocation.
  */
 #ifndef TN_PHYS_H
@@ -40,7 +57,15 @@
 extern "C" {
 #endif
 
-#define TN_JUMP_MARGIN_PX 0.5f
+/* A pixel length given by its value v16 at 16-px tiles, for tiles of
+ * tile_px pixels: exact (v16 / 16 is a power-of-two scaling), so
+ * TN_PX16(16, v) == v bit for bit. */
+#define TN_PX16(tile_px, v16) ((tile_px) * ((v16) / 16.0f))
+/* How far a full jump's continuous apex clears jump_height tiles: T/32
+ * (0.5 px at 16). */
+#define TN_JUMP_MARGIN(tile_px) TN_PX16(tile_px, 0.5f)
+#define TN_PHYS_TILE_PX_MIN 4
+#define TN_PHYS_TILE_PX_MAX 256
 #define TN_MAX_BODY_W 3
 #define TN_MAX_BODY_H 9
 
@@ -48,18 +73,21 @@ typedef struct tn_input {
     bool left, right, down, jump;
 } tn_input;
 
+/* Defaults (tn_phys_default) in brackets; the pixel ones are for 16-px tiles
+ * (scale them with tile_px). */
 typedef struct tn_phys_params {
-    float dt;             /* seconds per step; 1/60 */
-    float gravity;        /* px/s^2; 1030 */
-    float max_fall;       /* px/s; 900 */
-    float walk_speed;     /* px/s; 160 */
+    float dt;             /* seconds per step [1/60] */
+    float gravity;        /* px/s^2 [1030] */
+    float max_fall;       /* px/s [900] */
+    float walk_speed;     /* px/s [160] */
     float jump_height;    /* tiles, 1..8: apex of a full jump */
-    float jump_cut_speed; /* px/s: upward speed left when jump is released; 120 */
-    int coyote_frames;    /* steps after leaving a ledge a jump still counts; 4 */
+    float jump_cut_speed; /* px/s: upward speed left when jump is released [120] */
+    int coyote_frames;    /* steps after leaving a ledge a jump still counts [4] */
+    float tile_px;        /* pixels per tile, 4..256 [TN_TILE_PX = 16] */
 } tn_phys_params;
 
 typedef struct tn_body {
-    float x, y;          /* pixels: top-left corner of the box */
+    float x, y;          /* pixels (params.tile_px per tile): top-left corner */
     float vx, vy;        /* px/s */
     int w, h;            /* size in tiles: 1..3 x 1..9 */
     bool on_ground;      /* standing on a block or a one-way top after the step */
@@ -72,25 +100,31 @@ typedef struct tn_body {
     int air_frames;      /* steps since last on the ground (large after a jump) */
 } tn_body;
 
-/* The defaults listed above, with the given jump height. */
+/* The defaults listed above (16-px tiles), with the given jump height. */
 tn_phys_params tn_phys_default(float jump_height_tiles);
 /* INVALID_PARAM (with a message) for values out of range:
- * dt in (0, 0.1], gravity/max_fall/walk_speed > 0, jump_height 1..8. */
+ * dt in (0, 0.1], gravity/max_fall/walk_speed > 0, jump_height 1..8,
+ * tile_px 4..256, jump_cut_speed >= 0, coyote_frames 0..60.  The functions
+ * below assume valid params (tn_path and tn_bot validate them). */
 tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err);
 /* Take-off speed in px/s (positive) for params->jump_height. */
 float tn_phys_jump_speed(const tn_phys_params *p);
 
+/* Every call that converts tiles and pixels takes the params (only tile_px
+ * is read by the three below); a body does not store its tile size, so use
+ * the same params for placing, stepping and reading one body. */
+
 /* Place a w x h body standing with its bottom-left tile at (tx, ty). */
-void tn_body_place(tn_body *b, int w, int h, int tx, int ty);
+void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty);
 /* Advance one step. */
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
 
 /* True when the box at pixel (x, y) of w x h tiles overlaps a block
  * (or the outside of the map). */
-bool tn_body_box_blocked(const tn_map *m, float x, float y, int w, int h);
+bool tn_body_box_blocked(const tn_map *m, const tn_phys_params *p, float x, float y, int w, int h);
 /* The tile of the body's bottom-left cell: column of its left edge, row of
  * the pixel just above its feet. */
-void tn_body_tile(const tn_body *b, int *tx, int *ty);
+void tn_body_tile(const tn_body *b, const tn_phys_params *p, int *tx, int *ty);
 
 #ifdef __cplusplus
 }

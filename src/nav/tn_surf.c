@@ -276,7 +276,7 @@ static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *onew
     }
     if (!sup) return false;
     float y = (float)row * T - (float)h * T;
-    if (tn_body_box_blocked(m, x, y, w, h)) return false;
+    if (tn_body_box_blocked(m, &g->prof.phys, x, y, w, h)) return false;
     tn_body b = stand_body(g, row, j);
     tn_input none = {false, false, false, false};
     stepfn(g)(&b, m, &g->prof.phys, none);

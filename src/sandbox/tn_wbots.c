@@ -200,7 +200,7 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     s->last.ccost = -1;
     s->last.cus = -1.0;
     int tx, ty;
-    tn_body_tile(b, &tx, &ty);
+    tn_body_tile(b, &w->phys, &tx, &ty);
     tn_jump_model jm;
     if (s->pf && tn_succeeded(tn_jump_model_init(&jm, &w->phys, NULL))) {
         tn_path_query q = tn_path_query_make(tx, ty, gx, gy, b->w, b->h, &jm);
@@ -312,8 +312,9 @@ static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, in
 static void spawn(tn_world *w, tn_wbots *s, int i)
 {
     int cw = w->character.w, ch = w->character.h, x, y;
-    if (!random_standing(w->map, &s->rng, cw, ch, &x, &y)) tn_body_tile(&w->character, &x, &y);
-    tn_body_place(&s->ebody[i], cw, ch, x, y);
+    if (!random_standing(w->map, &s->rng, cw, ch, &x, &y))
+        tn_body_tile(&w->character, &w->phys, &x, &y);
+    tn_body_place(&s->ebody[i], &w->phys, cw, ch, x, y);
     tn_bot_stop(s->ebot[i]);
     s->wait[i] = 10 + 7 * i;
     s->was_active[i] = false;

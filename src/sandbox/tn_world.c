@@ -141,7 +141,7 @@ static bool place_character(tn_world *w, int cw, int ch)
     int sy = m->start_y >= 0 ? m->start_y : 0;
     int fx = sx, fy = sy;
     if (!find_fit(m, cw, ch, sx, sy, &fx, &fy)) return false;
-    tn_body_place(&w->character, cw, ch, fx, fy);
+    tn_body_place(&w->character, &w->phys, cw, ch, fx, fy);
     return true;
 }
 
@@ -476,9 +476,9 @@ static tn_status set_jump_height(tn_world *w, double v, tn_error *err)
 static tn_status resize_character(tn_world *w, int nw, int nh, tn_error *err)
 {
     tn_body *b = &w->character;
-    float bottom = b->y + (float)b->h * TN_TILE_PX;
-    float ny = bottom - (float)nh * TN_TILE_PX;
-    if (tn_body_box_blocked(w->map, b->x, ny, nw, nh))
+    float bottom = b->y + (float)b->h * w->phys.tile_px;
+    float ny = bottom - (float)nh * w->phys.tile_px;
+    if (tn_body_box_blocked(w->map, &w->phys, b->x, ny, nw, nh))
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                             "no room for a %dx%d character here: move to open space first", nw, nh);
     b->w = nw;
@@ -557,7 +557,7 @@ static char *at(char *buf, size_t cap, int len) { return (size_t)len < cap ? buf
 int tn_world_json(const tn_world *w, char *buf, size_t cap)
 {
     int len = 0, tx, ty;
-    tn_body_tile(&w->character, &tx, &ty);
+    tn_body_tile(&w->character, &w->phys, &tx, &ty);
     append(&len,
            snprintf(at(buf, cap, len), room(cap, len),
                     "{\"frames\":%ld,\"seed\":%llu,\"map\":{\"width\":%d,\"height\":%d},"
@@ -636,7 +636,7 @@ tn_status tn_world_check(const tn_world *w, tn_error *err)
     const tn_body *b = &w->character;
     if (!isfinite(b->x) || !isfinite(b->y) || !isfinite(b->vx) || !isfinite(b->vy))
         return tn_error_set(err, TN_FAILURE, 0, 0, "character position or speed is not finite");
-    if (tn_body_box_blocked(w->map, b->x, b->y, b->w, b->h))
+    if (tn_body_box_blocked(w->map, &w->phys, b->x, b->y, b->w, b->h))
         return tn_error_set(err, TN_FAILURE, 0, 0, "character at (%.2f,%.2f) overlaps a block",
                             b->x, b->y);
     tn_status s = tn_wbots_check(w, err);
