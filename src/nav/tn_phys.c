@@ -182,6 +182,11 @@ static void detect_ground(tn_body *b, const tn_map *m, float T)
     if (!block && !oneway) return;
     b->on_ground = true;
     b->on_oneway_only = !block;
+    /* Standing means no vertical speed: a landing found here rather than
+     * in move_y (feet within the margin of a top at the end of a step that
+     * was still rising) kept up to g*dt px/s downward, and a walk-off on
+     * the next step then fell faster than from rest. */
+    b->vy = 0.0f;
     b->y = row_f * T - H;
 }
 
