@@ -118,6 +118,14 @@ static void report(tn_world *w, unsigned overlays)
     tn_world_draw(w, &dd, overlays);
 }
 
+/* After every step: the world's invariants hold, and it reports and draws. */
+static void checked(tn_world *w, void *overlays)
+{
+    tn_error e;
+    if (tn_failed(tn_world_check(w, &e))) __builtin_trap();
+    report(w, *(unsigned *)overlays);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
@@ -140,18 +148,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     tn_script_host host = {NULL, stub_save, stub_screenshot, NULL};
-    bool ok = true;
-    for (long f = 0; f < MAX_STEPS && ok; f++) {
-        ok = tn_script_apply(s, w, tn_world_frame(w), &host, err, sizeof err) == 0;
-        if (!ok) break;
-        tn_world_step(w);
-        if (tn_failed(tn_world_check(w, &e))) __builtin_trap();
-        report(w, overlays);
-    }
+    bool ok = tn_script_run(s, w, MAX_STEPS, &host, checked, &overlays, err, sizeof err) == 0;
+    /* every command left, however late it is scheduled */
     if (ok && tn_script_apply(s, w, 2000000000L, &host, err, sizeof err) == 0) {
         tn_world_step(w);
-        if (tn_failed(tn_world_check(w, &e))) __builtin_trap();
-        report(w, overlays);
+        checked(w, &overlays);
     }
     if (!ok) CHECK(strncmp(err, "fuzz.script:", 12) == 0);
     tn_world_destroy(w);

@@ -275,18 +275,7 @@ int main(int argc, char **argv)
     tn_script_host host = {&hc, host_save, host_screenshot, host_control};
     rc = 0;
     if (o.headless || o.screenshot) {
-        for (long f = 0; f < o.frames; f++) {
-            if (script &&
-                tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
-                fprintf(stderr, "tilenav: %s\n", err);
-                rc = 1;
-                break;
-            }
-            tn_world_step(w);
-        }
-        /* Commands due at the final frame (e.g. a last save) still run. */
-        if (rc == 0 && script &&
-            tn_script_apply(script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
+        if (tn_script_run(script, w, o.frames, &host, NULL, NULL, err, sizeof err) != 0) {
             fprintf(stderr, "tilenav: %s\n", err);
             rc = 1;
         }

@@ -367,3 +367,14 @@ int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, c
     if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
     return 0;
 }
+
+int tn_script_run(tn_script *s, tn_world *w, long frames, const tn_script_host *host,
+                  void (*after)(tn_world *w, void *ctx), void *ctx, char *err, size_t errcap)
+{
+    for (long f = 0; f < frames; f++) {
+        if (s && tn_script_apply(s, w, tn_world_frame(w), host, err, errcap) != 0) return -1;
+        tn_world_step(w);
+        if (after) after(w, ctx);
+    }
+    return s ? tn_script_apply(s, w, tn_world_frame(w), host, err, errcap) : 0;
+}

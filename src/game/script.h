@@ -97,4 +97,11 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap);
 int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host *host, char *err,
                     size_t errcap);
 
+/* A scripted run: `frames` world steps, each after the commands due at the
+ * world's frame and followed by after(w, ctx) when not NULL; then the
+ * commands due at the final frame (e.g. a last save).  s may be NULL (the
+ * steps only).  Returns 0, or -1 with "FILE:LINE: problem" in err. */
+int tn_script_run(tn_script *s, tn_world *w, long frames, const tn_script_host *host,
+                  void (*after)(tn_world *w, void *ctx), void *ctx, char *err, size_t errcap);
+
 #endif
