@@ -40,11 +40,7 @@ static void rig_init_scaled(rig *r, const char *map, int w, int h, float jump, f
     assert_true(tn_succeeded(tn_path_create(r->m->w, r->m->h, NULL, 0, NULL, &r->pf, NULL)));
     assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r->bot, NULL)));
     r->p = tn_phys_default(jump);
-    r->p.tile_px *= k;
-    r->p.gravity *= k;
-    r->p.max_fall *= k;
-    r->p.walk_speed *= k;
-    r->p.jump_cut_speed *= k;
+    r->p = tn_phys_scaled(&r->p, k);
     tn_body_place(&r->body, &r->p, w, h, r->m->start_x, r->m->start_y);
     tn_input none = {0};
     tn_body_step(&r->body, r->m, &r->p, none);
@@ -470,12 +466,7 @@ static void test_tile_size_bot_generated(void **state)
         const float k = L & 1 ? 2.0f : 0.5f;
         tn_phys_params p[2];
         p[0] = tn_phys_default((float)jump);
-        p[1] = p[0];
-        p[1].tile_px *= k;
-        p[1].gravity *= k;
-        p[1].max_fall *= k;
-        p[1].walk_speed *= k;
-        p[1].jump_cut_speed *= k;
+        p[1] = tn_phys_scaled(&p[0], k);
         for (int t = 0; t < 8; t++) {
             int sx, sy, gx, gy;
             if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))

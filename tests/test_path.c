@@ -714,12 +714,7 @@ static void test_explored(void **state)
 static tn_phys_params scaled_phys(float jump, float k)
 {
     tn_phys_params p = tn_phys_default(jump);
-    p.tile_px *= k;
-    p.gravity *= k;
-    p.max_fall *= k;
-    p.walk_speed *= k;
-    p.jump_cut_speed *= k;
-    return p;
+    return tn_phys_scaled(&p, k);
 }
 
 static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, int *y)

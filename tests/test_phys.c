@@ -270,12 +270,7 @@ static void test_no_tunnelling(void **state)
 static tn_phys_params scaled(float jump, float k)
 {
     tn_phys_params p = tn_phys_default(jump);
-    p.tile_px *= k;
-    p.gravity *= k;
-    p.max_fall *= k;
-    p.walk_speed *= k;
-    p.jump_cut_speed *= k;
-    return p;
+    return tn_phys_scaled(&p, k);
 }
 
 /* A room with a ledge (coyote jumps off its edge), a low ceiling (its side

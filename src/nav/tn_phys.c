@@ -31,6 +31,17 @@ tn_phys_params tn_phys_default(float jump_height_tiles)
     return p;
 }
 
+tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k)
+{
+    tn_phys_params q = *p;
+    q.tile_px *= k;
+    q.gravity *= k;
+    q.max_fall *= k;
+    q.walk_speed *= k;
+    q.jump_cut_speed *= k;
+    return q;
+}
+
 tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
