@@ -22,6 +22,7 @@
 #include "clear_oracle.h"
 #include "tn_navmesh.h"
 #include "tn_rng.h"
+#include "tu_nav.h"
 
 #define MOVINGAI_DIR "../shared/data/movingai/"
 
@@ -54,25 +55,12 @@ static tn_map *random_blocks(int w, int h, int nblocks, int maxside, uint64_t se
     return m;
 }
 
+/* A Moving AI map, or NULL when ../shared is not there. */
 static tn_map *load_movingai(const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, MOVINGAI_DIR "%s", name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    tn_map *m = NULL;
-    tn_error err;
-    tn_status s = tn_map_parse(buf, got, path, NULL, &m, &err);
-    free(buf);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", err.msg);
-    assert_true(tn_succeeded(s));
-    return m;
+    return tu_map_file(path);
 }
 
 static tn_navmesh *build(const tn_map *map)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "tn_navmesh.h"
+#include "tu_nav.h"
 #include "tn_rng.h"
 #include "tn_scen.h"
 
@@ -29,34 +30,11 @@
 /* ---------------------------------------------------------------------- */
 /* Helpers */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    buf[got] = '\0';
-    *len = got;
-    return buf;
-}
-
+/* A map file of the tree; fails the test when it cannot be read. */
 static tn_map *load_map(const char *path)
 {
-    size_t len;
-    char *buf = read_file(path, &len);
-    if (!buf) fprintf(stderr, "cannot read %s\n", path);
-    assert_non_null(buf);
-    tn_map *m = NULL;
-    tn_error err;
-    tn_status s = tn_map_parse(buf, len, path, NULL, &m, &err);
-    if (tn_failed(s)) fprintf(stderr, "%s\n", err.msg);
-    assert_true(tn_succeeded(s));
-    free(buf);
+    tn_map *m = tu_map_file(path);
+    if (!m) fail_msg("cannot read %s", path);
     return m;
 }
 
@@ -1440,8 +1418,8 @@ static void run_movingai(const char *name, bool with_vgraph, maistats *st)
     snprintf(path, sizeof path, MOVINGAI_DIR "%s", name);
     tn_map *m = load_map(path);
     snprintf(path, sizeof path, MOVINGAI_DIR "%s.scen", name);
-    size_t len;
-    char *buf = read_file(path, &len);
+    size_t len = 0;
+    char *buf = tu_slurp(path, &len);
     assert_non_null(buf);
     tn_scen *sc = NULL;
     tn_error err;
