@@ -19,6 +19,9 @@ int bench_surf(int argc, char **argv);    /* bench_surf.c     */
 
 /* Monotonic time in seconds (CLOCK_MONOTONIC). */
 double bench_now(void);
+/* This thread's CPU time in seconds (CLOCK_THREAD_CPUTIME_ID): less
+ * distorted than wall time on a shared machine. */
+double bench_cpu_now(void);
 /* Median of n doubles (sorts the array in place). */
 double bench_median(double *v, int n);
 /* The p-th percentile (0..100) of n doubles (sorts in place). */

@@ -40,13 +40,6 @@
 
 /* CPU time of this thread, seconds: unlike the wall clock it does not count
  * the time other processes on this shared machine take the core away. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* ---- navigation queries on a navmesh (pixel units) ---- */
 
 typedef struct meshnav {
@@ -174,7 +167,7 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
             los0 = nav->los;
             paths0 = nav->paths;
         }
-        double c0 = cpu_now(), t0 = bench_now();
+        double c0 = bench_cpu_now(), t0 = bench_now();
         /* Enemies first, then the companions (separation among them too). */
         for (int i = 0; i < ne; i++) {
             xy[2 * i] = en[i].x;
@@ -191,7 +184,7 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
                                   NULL,        0,    DT};
             tn_companion_step(&c[i], &p, &e);
         }
-        double t1 = bench_now(), c1 = cpu_now();
+        double t1 = bench_now(), c1 = bench_cpu_now();
         if (k >= WARMUP) {
             t[k - WARMUP] = (t1 - t0) * 1e3;
             tc[k - WARMUP] = (c1 - c0) * 1e3;
@@ -245,9 +238,9 @@ static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uin
             los0 = nav->los;
             paths0 = nav->paths;
         }
-        double c0 = cpu_now(), t0 = bench_now();
+        double c0 = bench_cpu_now(), t0 = bench_now();
         tn_wander_step(a, n, &p, &env);
-        double t1 = bench_now(), c1 = cpu_now();
+        double t1 = bench_now(), c1 = bench_cpu_now();
         if (k >= WARMUP) {
             t[k - WARMUP] = (t1 - t0) * 1e3;
             tc[k - WARMUP] = (c1 - c0) * 1e3;

@@ -41,13 +41,6 @@
 
 /* CPU time of this thread: on a shared machine it leaves out the time the
  * thread waited for a core (wall time is printed too). */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* bench_gen.c */
 int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs,
                   int *nsegs);
@@ -146,9 +139,9 @@ static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int run
             free(u);
             return -1;
         }
-        double t0 = bench_now(), u0 = cpu_now();
+        double t0 = bench_now(), u0 = bench_cpu_now();
         tn_status st = build_once(c, in, flags, &err);
-        u[k] = cpu_now() - u0;
+        u[k] = bench_cpu_now() - u0;
         t[k] = bench_now() - t0;
         if (tn_failed(st)) {
             fprintf(stderr, "cdt: build failed: %s\n", err.msg);
@@ -229,9 +222,9 @@ static int time_navmesh(const char *path, int runs, double *wall, double *cpu)
     }
     double *t = malloc(sizeof(double) * (size_t)runs), *u = malloc(sizeof(double) * (size_t)runs);
     for (int k = 0; k < runs; k++) {
-        double t0 = bench_now(), u0 = cpu_now();
+        double t0 = bench_now(), u0 = bench_cpu_now();
         tn_navmesh_build(nm, m, NULL);
-        u[k] = cpu_now() - u0;
+        u[k] = bench_cpu_now() - u0;
         t[k] = bench_now() - t0;
     }
     *wall = bench_median(t, runs);

@@ -24,13 +24,6 @@
 #include "tn_map.h"
 #include "tn_rng.h"
 
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static tn_map *board(int n, uint64_t seed)
 {
     tn_rng r;
@@ -65,10 +58,10 @@ static int run(int n, int conn, int reps, int edits)
     long *touched = malloc(sizeof(long) * (size_t)(2 * edits));
     tn_flow_rebuild(f, m, NULL); /* warm up */
     for (int k = 0; k < reps; k++) {
-        double c0 = cpu_now(), t0 = bench_now();
+        double c0 = bench_cpu_now(), t0 = bench_now();
         tn_flow_rebuild(f, m, NULL);
         t[k] = bench_now() - t0;
-        c[k] = cpu_now() - c0;
+        c[k] = bench_cpu_now() - c0;
     }
     double p10 = bench_percentile(t, reps, 10), p90 = bench_percentile(t, reps, 90);
     double full = bench_median(t, reps), fullc = bench_median(c, reps);
@@ -85,10 +78,10 @@ static int run(int n, int conn, int reps, int edits)
         } while (tn_map_tile(m, x, y) != TN_TILE_EMPTY || tn_map_mark(m, x, y) != TN_MARK_NONE);
         for (int pass = 0; pass < 2; pass++) {
             tn_map_set_tile(m, x, y, pass == 0 ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
-            double c0 = cpu_now(), t0 = bench_now();
+            double c0 = bench_cpu_now(), t0 = bench_now();
             tn_flow_update(f, m, x, y, NULL);
             t[ne] = bench_now() - t0;
-            c[ne] = cpu_now() - c0;
+            c[ne] = bench_cpu_now() - c0;
             touched[ne] = f->last_touched;
             fulls += f->last_full;
             ne++;
@@ -140,10 +133,10 @@ static int run_maze(int n, int reps)
     double *t = malloc(sizeof(double) * (size_t)reps), *c = malloc(sizeof(double) * (size_t)reps);
     tn_flow_rebuild(f, m, NULL); /* warm up */
     for (int k = 0; k < reps; k++) {
-        double c0 = cpu_now(), t0 = bench_now();
+        double c0 = bench_cpu_now(), t0 = bench_now();
         tn_flow_rebuild(f, m, NULL);
         t[k] = bench_now() - t0;
-        c[k] = cpu_now() - c0;
+        c[k] = bench_cpu_now() - c0;
     }
     printf("%5dx%-5d 4-conn  maze rebuild median %8.3f ms [cpu %.3f] (%ld tiles reached)\n", n, n,
            bench_median(t, reps) * 1e3, bench_median(c, reps) * 1e3, f->last_touched);

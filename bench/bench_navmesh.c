@@ -22,47 +22,7 @@
 #include <time.h>
 
 #include "../tests/clear_oracle.h"
-
-/* This thread's CPU time: less distorted than wall time on a shared box. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) != 0) {
-        fclose(f);
-        return NULL;
-    }
-    long n = ftell(f);
-    rewind(f);
-    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (!buf) {
-        fclose(f);
-        return NULL;
-    }
-    *len = fread(buf, 1, (size_t)n, f);
-    fclose(f);
-    return buf;
-}
-
-/* Counts the bytes the library asks for (create-time memory). */
-static void *count_alloc(void *user, size_t size)
-{
-    *(size_t *)user += size;
-    return malloc(size);
-}
-
-static void count_free(void *user, void *p)
-{
-    (void)user;
-    free(p);
-}
+#include "../tests/tu_nav.h"
 
 /* Radius paths against the tangent-graph oracle (tests/clear_oracle.h):
  * per radius, nq random clear start/goal pairs (1/8-tile grid): how many
@@ -153,7 +113,7 @@ static void radius_table(const tn_map *map, tn_navquery *q, int nq, int max_corn
 static int bench_file(const char *path, int reps, int nqueries)
 {
     size_t len;
-    char *buf = read_all(path, &len);
+    char *buf = tu_slurp(path, &len);
     if (!buf) {
         fprintf(stderr, "tilenav-bench navmesh: cannot read %s\n", path);
         return 1;
@@ -166,9 +126,8 @@ static int bench_file(const char *path, int reps, int nqueries)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    size_t mesh_bytes = 0, query_bytes = 0;
-    tn_allocator ma = {count_alloc, count_free, &mesh_bytes};
-    tn_allocator qa = {count_alloc, count_free, &query_bytes};
+    tu_counting mesh_count = {0}, query_count = {0};
+    tn_allocator ma = tu_counting_allocator(&mesh_count), qa = tu_counting_allocator(&query_count);
     tn_navmesh *nm = NULL;
     tn_navmesh_create(map->w, map->h, NULL, &ma, &nm, &err);
     tn_navquery *q = NULL;
@@ -190,10 +149,10 @@ static int bench_file(const char *path, int reps, int nqueries)
         goto done;
     }
     for (int r = 0; r < reps; r++) {
-        double c0 = cpu_now(), t0 = bench_now();
+        double c0 = bench_cpu_now(), t0 = bench_now();
         tn_navmesh_build(nm, map, NULL);
         total[r] = bench_now() - t0;
-        cpu[r] = cpu_now() - c0;
+        cpu[r] = bench_cpu_now() - c0;
         tn_navmesh_view v;
         tn_navmesh_get_view(nm, &v);
         cdt[r] = v.cdt_seconds;
@@ -208,9 +167,8 @@ static int bench_file(const char *path, int reps, int nqueries)
            tmed > 0 ? 100.0 * cmed / tmed : 0.0);
 
     /* the same map with capacities sized to its content (25% headroom) */
-    size_t mesh_c = 0, query_c = 0;
-    tn_allocator mca = {count_alloc, count_free, &mesh_c};
-    tn_allocator qca = {count_alloc, count_free, &query_c};
+    tu_counting mesh_cc = {0}, query_cc = {0};
+    tn_allocator mca = tu_counting_allocator(&mesh_cc), qca = tu_counting_allocator(&query_cc);
     tn_navmesh_config ccfg = tn_navmesh_config_for_map(map, 0.25f);
     tn_navmesh *nmc = NULL;
     tn_navquery *qc = NULL;
@@ -222,8 +180,8 @@ static int bench_file(const char *path, int reps, int nqueries)
     printf("%-22s   memory: worst-case capacity for the size: mesh %.1f MB incl. CDT, query "
            "%.1f MB; sized to the content (tn_navmesh_config_for_map, +25%%: %d points): "
            "mesh %.1f MB, query %.1f MB%s; triangulated by %s\n",
-           "", mesh_bytes / 1048576.0, query_bytes / 1048576.0, ccfg.max_points, mesh_c / 1048576.0,
-           query_c / 1048576.0, c_ok ? "" : " (build FAILED)",
+           "", mesh_count.bytes / 1048576.0, query_count.bytes / 1048576.0, ccfg.max_points,
+           mesh_cc.bytes / 1048576.0, query_cc.bytes / 1048576.0, c_ok ? "" : " (build FAILED)",
            v.swept ? "one row sweep" : "the general CDT");
     /* Queries between random free tile centres. */
     int nfree = 0;
