@@ -261,6 +261,13 @@ typedef struct build {
     int cur_surf; /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
+    /* mask stepping (tn_body_step only, see mask_step): per map row r =
+     * -1 .. mh + 1 lattice bitsets (bit j + LM_OFF = lattice j) */
+    bool masks;
+    uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words */
+    int lmw;
+    vec mwork; /* uint64 scratch of mask_step */
+    long nmask, nmask_fallback, nmask_checked, nmask_bad;
 } build;
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
@@ -590,6 +597,8 @@ static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
 typedef struct vstep {
     bool ok;
     int dj;
+    bool rep_ok;  /* the step itself: on the lattice, no wall, ceiling, ground */
+    int rep_dj;
     tn_body r;    /* canonical result */
     int ra, rb;   /* rows its vertical move and ground test read */
     int rh0, rh1; /* rows its horizontal move reads */
@@ -610,6 +619,8 @@ static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
     int jn = tn_surf_lattice_j(g, b.x);
     if (fabsf(tn_surf_lattice_x(g, jn) - b.x) > SNAP_MAX_PX) return;
     if (b.on_ground || b.hit_wall || b.hit_ceiling) return;
+    o->rep_ok = true;
+    o->rep_dj = jn - jv;
     const float H = (float)g->prof.h * T;
     /* a vertical stop by the map's bottom without landing cannot happen
      * (a stop down lands); a top stop sets hit_ceiling */
@@ -622,9 +633,9 @@ static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
      * EPS of a tile top */
     float bottom = y1 + H, rf = roundf(bottom / T);
     if (fabsf(bottom - rf * T) <= 2.0f * EPS) o->rb = tn_maxi(o->rb, (int)rf);
-    if (o->ra < 0 || o->rb >= g->mh) return; /* the map edge is in reach */
     canon(g, &b);
     o->r = b;
+    if (o->ra < 0 || o->rb >= g->mh) return; /* the map edge is in reach */
     o->dj = jn - jv;
     o->ok = true;
 }
@@ -655,6 +666,360 @@ static bool free_window(const build *B, const vstep *o, int j)
         if (cp[(r1 + 1) * mw + c] - cp[r0 * mw + c] > 0) return false;
     }
     return true;
+}
+
+/* ---- mask stepping --------------------------------------------------------
+ * With tn_body_step every position of a DP entry shares the vertical state,
+ * so a step of input `in` makes the same vertical decisions for all of them
+ * except where a tile stops the box, and which positions a tile stops is a
+ * lattice bitset per map row r (-1 .. mh + 1; outside the map is block),
+ * precomputed (bit j + LM_OFF = lattice j, pt = lattice steps per tile):
+ *  LM_BLK  the box at j overlaps a block in row r (its columns are j/pt ..
+ *          j/pt + w - (j%pt == 0), exact with the physics' 1/8 px margins);
+ *  LM_OW   the same for one-way tiles;
+ *  LM_ER   j%pt == 0 and column j/pt + w (entered by a step right) is a block;
+ *  LM_EL   j%pt == 0 and column j/pt - 1 (entered by a step left) is a block.
+ * A walk step moves at most 16/pt <= 8 px: one sub-move entering at most one
+ * column, so it is blocked where LM_ER (LM_EL) of the box's rows is set, and
+ * a blocked body stays at j (x is tile-aligned there).  The vertical
+ * sub-moves enter the same rows for every position (the y is shared), in
+ * order; at each, the positions whose box (at its new j) overlaps a block, or
+ * a one-way going down from above it, land or hit the ceiling, the rest go
+ * on; a ceiling hit has its own ground test, the rest the shared one.  Every
+ * group ends in one state, and the groups are handed to the DP in the order
+ * stepping the positions one by one would create them, so entries, bits,
+ * predecessors and landings are exactly those of the per-position code. */
+enum { LM_BLK, LM_OW, LM_ER, LM_EL, LM_KINDS };
+#define LM_OFF 64
+#define MAX_EV 4
+#define MAX_GROUPS (2 * MAX_EV + 2)
+
+static int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static uint64_t *lm_row(const build *B, int kind, int r)
+{
+    return B->lm + ((size_t)kind * (size_t)(B->g->mh + 3) + (size_t)(r + 1)) * (size_t)B->lmw;
+}
+
+static void mask_row(build *B, int r)
+{
+    const tn_surf *g = B->g;
+    const int pt = g->per_tile, w = g->prof.w;
+    uint64_t *rk[LM_KINDS];
+    for (int k = 0; k < LM_KINDS; k++) {
+        rk[k] = lm_row(B, k, r);
+        memset(rk[k], 0, (size_t)B->lmw * 8);
+    }
+    for (int i = 0; i < B->lmw * 64; i++) {
+        int j = i - LM_OFF, c0 = floordiv(j, pt), p = j - c0 * pt, c1 = c0 + w - (p == 0);
+        bool blk = false, ow = false;
+        for (int c = c0; c <= c1; c++) {
+            int tl = tn_map_tile(B->m, c, r);
+            blk |= tl == TN_TILE_BLOCK;
+            ow |= tl == TN_TILE_ONEWAY;
+        }
+        uint64_t bit = 1ull << (i & 63);
+        if (blk) rk[LM_BLK][i >> 6] |= bit;
+        if (ow) rk[LM_OW][i >> 6] |= bit;
+        if (p == 0 && tn_map_tile(B->m, c0 + w, r) == TN_TILE_BLOCK) rk[LM_ER][i >> 6] |= bit;
+        if (p == 0 && tn_map_tile(B->m, c0 - 1, r) == TN_TILE_BLOCK) rk[LM_EL][i >> 6] |= bit;
+    }
+}
+
+/* Turns mask stepping on when it applies; false on out of memory. */
+static bool masks_init(build *B)
+{
+    tn_surf *g = B->g;
+    B->mwork.elem = sizeof(uint64_t);
+    if (!B->fast || g->per_tile < 2) return true;
+    B->lmw = (g->jmax + LM_OFF + 192) / 64 + 2;
+    size_t n = (size_t)LM_KINDS * (size_t)(g->mh + 3) * (size_t)B->lmw;
+    B->lm = tn_alloc_array(B->a, n, sizeof(uint64_t));
+    if (!B->lm) return false;
+    for (int r = -1; r <= g->mh + 1; r++) mask_row(B, r);
+    B->masks = true;
+    return true;
+}
+
+/* 64 bits of a mask row from lattice j (j >= -LM_OFF). */
+static inline uint64_t rword(const uint64_t *row, int j)
+{
+    int i = j + LM_OFF, w = i >> 6, o = i & 63;
+    return o ? (row[w] >> o) | (row[w + 1] << (64 - o)) : row[w];
+}
+
+typedef struct mstep {
+    int W, lo, dir;
+    const uint64_t *BK; /* positions stopped by a wall */
+} mstep;
+
+/* out = mask (kind, row r) at each position's j after the horizontal move */
+static void src_mask(const build *B, const mstep *M, int kind, int r, uint64_t *out)
+{
+    const uint64_t *row = lm_row(B, kind, r);
+    for (int w = 0; w < M->W; w++) {
+        int jb = M->lo + 64 * w;
+        uint64_t m0 = rword(row, jb);
+        if (M->dir) {
+            uint64_t md = rword(row, jb + M->dir);
+            out[w] = (md & ~M->BK[w]) | (m0 & M->BK[w]);
+        } else {
+            out[w] = m0;
+        }
+    }
+}
+
+/* D |= S moved by `shift` bits, bits past maxbit (or below 0) dropped. */
+static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, int shift,
+                       int maxbit)
+{
+    for (int w = 0; w < swords; w++) {
+        if (!S[w]) continue;
+        int bit = w * 64 + shift, dw = floordiv(bit, 64), off = bit - dw * 64;
+        uint64_t parts[2] = {S[w] << off, off ? S[w] >> (64 - off) : 0};
+        for (int k = 0; k < 2; k++) {
+            int d = dw + k;
+            if (d < 0 || d >= dwords || !parts[k]) continue;
+            int nb = maxbit - d * 64 + 1;
+            uint64_t lim = nb >= 64 ? ~0ull : nb <= 0 ? 0 : (1ull << nb) - 1;
+            D[d] |= parts[k] & lim;
+        }
+    }
+}
+
+typedef struct mgroup {
+    uint64_t *m;
+    int land_row; /* landing row, or -1: in the air in state s */
+    tn_body s;
+    int fpass, fj; /* first position (pass, j) whose move stays in range */
+} mgroup;
+
+/* One step of input `in` for the positions P0 (then) P1 (K: Bw & K) of
+ * entry ei, as the per-position loop of run_dp would do it.  1: done;
+ * 0: does not apply (the caller steps the positions); -1: out of memory. */
+static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
+                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K,
+                     const vstep *vs, int nlo, int nhi, int nwords, size_t next0)
+{
+    tn_surf *g = B->g;
+    const tn_phys_params *p = &g->prof.phys;
+    const int W = E->words, h = g->prof.h;
+    const float H = (float)h * T;
+    if (!B->masks || t == 0 || E->v.on_ground || !vs->rep_ok) return 0;
+    const int dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+    const bool jump = (in & TN_SURF_IN_JUMP) != 0;
+    if (vs->rep_dj != dir) return 0;
+    /* the position-independent part of tn_body_step */
+    tn_body b = E->v;
+    if (jump && !b.jump_held && b.air_frames > 0 && b.air_frames <= p->coyote_frames) {
+        b.vy = -tn_phys_jump_speed(p);
+        b.rising = true;
+        b.air_frames = 1000000;
+    }
+    b.jump_held = jump;
+    if (b.rising && !jump && b.vy < -p->jump_cut_speed) b.vy = -p->jump_cut_speed;
+    const float prev_bottom = b.y + H;
+    float vy0 = b.vy;
+    float vy1 = tn_minf(vy0 + p->gravity * p->dt, p->max_fall);
+    if (vy0 > p->max_fall) vy1 = p->max_fall;
+    b.vy = vy1;
+    if (b.vy >= 0.0f) b.rising = false;
+    float dy = 0.5f * (vy0 + vy1) * p->dt;
+    const int hr0 = span_lo(b.y), hr1 = span_hi(b.y, H);
+    struct {
+        int r;
+        bool up, ow;
+    } ev[MAX_EV];
+    int nev = 0;
+    float y = b.y;
+    while (dy != 0.0f) {
+        float d = tn_clampf(dy, -8.0f, 8.0f);
+        dy -= d;
+        int r0 = span_lo(y), r1 = span_hi(y, H), n0 = span_lo(y + d), n1 = span_hi(y + d, H);
+        if (d > 0.0f) {
+            for (int r = r1 + 1; r <= n1; r++) {
+                if (nev == MAX_EV) return 0;
+                ev[nev].r = r;
+                ev[nev].up = false;
+                ev[nev++].ow = prev_bottom <= (float)r * T + EPS;
+            }
+        } else {
+            for (int r = r0 - 1; r >= n0; r--) {
+                if (nev == MAX_EV) return 0;
+                ev[nev].r = r;
+                ev[nev].up = true;
+                ev[nev++].ow = false;
+            }
+        }
+        y += d;
+    }
+    /* the state of the positions nothing stops; checked against the same
+     * step on an empty map */
+    if (b.air_frames < 1000000) b.air_frames++;
+    b.on_ground = b.on_oneway_only = false;
+    tn_body fr = b;
+    fr.y = y;
+    canon(g, &fr);
+    if (!same_v(&fr, &vs->r)) return 0;
+    const float bottom = y + H, rf_f = roundf(bottom / T);
+    const bool gtest = !(vy1 < 0.0f) && fabsf(bottom - rf_f * T) <= EPS;
+    const int rf = (int)rf_f;
+    /* every row read must have masks */
+    const int rlo = -1, rhi = g->mh + 1;
+    if (hr0 < rlo || hr1 > rhi || (gtest && (rf < rlo || rf > rhi))) return 0;
+    for (int e = 0; e < nev; e++)
+        if (ev[e].r < rlo || ev[e].r > rhi || (ev[e].up && ev[e].r + 1 + h > rhi)) return 0;
+
+    if (!vec_reserve(&B->mwork, B->a, (size_t)W * (8 + MAX_GROUPS))) return -1;
+    uint64_t *wk = B->mwork.p;
+    uint64_t *P0 = wk, *P1 = wk + W, *S = wk + 2 * W, *BK = wk + 3 * W, *REM = wk + 4 * W,
+             *GM = wk + 5 * W, *TM = wk + 6 * W, *T2 = wk + 7 * W, *gm = wk + 8 * W;
+    for (int w = 0; w < W; w++) {
+        P0[w] = P0src ? P0src[w] : 0;
+        P1[w] = Bw[w] & K[w];
+        S[w] = P0[w] | P1[w];
+        BK[w] = 0;
+    }
+    mstep M = {W, E->lo, dir, BK};
+    if (dir)
+        for (int r = hr0; r <= hr1; r++) {
+            const uint64_t *row = lm_row(B, dir > 0 ? LM_ER : LM_EL, r);
+            for (int w = 0; w < W; w++) BK[w] |= rword(row, E->lo + 64 * w) & S[w];
+        }
+    mgroup G[MAX_GROUPS];
+    int ng = 0;
+    memcpy(REM, S, (size_t)W * 8);
+#define NEW_GROUP(expr, row, st)                                                                   \
+    do {                                                                                           \
+        uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)W;                                      \
+        for (int w = 0; w < W; w++) any_ |= m_[w] = (expr);                                        \
+        if (any_) {                                                                                \
+            G[ng].m = m_;                                                                          \
+            G[ng].land_row = (row);                                                                \
+            G[ng].s = (st);                                                                        \
+            ng++;                                                                                  \
+        }                                                                                          \
+    } while (0)
+    for (int e = 0; e < nev; e++) {
+        int r = ev[e].r;
+        src_mask(B, &M, LM_BLK, r, GM);
+        if (ev[e].ow) {
+            src_mask(B, &M, LM_OW, r, TM);
+            for (int w = 0; w < W; w++) GM[w] |= TM[w];
+        }
+        for (int w = 0; w < W; w++) {
+            GM[w] &= REM[w];
+            REM[w] &= ~GM[w];
+        }
+        if (!ev[e].up) {
+            NEW_GROUP(GM[w], r, fr);
+            continue;
+        }
+        /* ceiling: y = (r+1)*16, vy = 0, then the ground test under it */
+        tn_body cs = b;
+        cs.y = (float)(r + 1) * T;
+        cs.vy = 0.0f;
+        cs.rising = false;
+        canon(g, &cs);
+        int rc = r + 1 + h;
+        src_mask(B, &M, LM_BLK, rc, TM);
+        src_mask(B, &M, LM_OW, rc, T2);
+        for (int w = 0; w < W; w++) TM[w] |= T2[w];
+        NEW_GROUP(GM[w] & TM[w], rc, cs);
+        NEW_GROUP(GM[w] & ~TM[w], -1, cs);
+    }
+    if (gtest) {
+        src_mask(B, &M, LM_BLK, rf, GM);
+        src_mask(B, &M, LM_OW, rf, TM);
+        NEW_GROUP(REM[w] & (GM[w] | TM[w]), rf, fr);
+        NEW_GROUP(REM[w] & ~(GM[w] | TM[w]), -1, fr);
+    } else {
+        NEW_GROUP(REM[w], -1, fr);
+    }
+#undef NEW_GROUP
+    B->nmask++;
+#ifdef TN_SURF_DEBUG
+    /* self-check: every position against tn_body_step */
+    for (int k = 0; k < ng; k++)
+        for (int w = 0; w < W; w++)
+            for (uint64_t bits = G[k].m[w]; bits; bits &= bits - 1) {
+                int j = E->lo + 64 * w + __builtin_ctzll(bits);
+                int jn = j + (((BK[w] >> __builtin_ctzll(bits)) & 1) ? 0 : dir);
+                tn_body r;
+                int jr;
+                bool ok = step_at(B, &E->v, j, in, &r, &jr);
+                B->nsteps--;
+                bool good = ok && jr == jn &&
+                            (G[k].land_row >= 0 ? r.on_ground && body_row(&r) == G[k].land_row
+                                                : !r.on_ground && same_v(&r, &G[k].s));
+                B->nmask_checked++;
+                if (!good) B->nmask_bad++;
+            }
+#endif
+    /* landings, in the order of the per-position passes */
+    for (int pass = 0; pass < 2; pass++) {
+        const uint64_t *Pm = pass ? P1 : P0;
+        for (int w = 0; w < W; w++) {
+            uint64_t lw = 0;
+            for (int k = 0; k < ng; k++)
+                if (G[k].land_row >= 0) lw |= G[k].m[w];
+            for (uint64_t bits = Pm[w] & lw; bits; bits &= bits - 1) {
+                int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
+                int k = 0;
+                while (G[k].land_row < 0 || !((G[k].m[w] >> q) & 1)) k++;
+                tn_body lb;
+                memset(&lb, 0, sizeof lb);
+                lb.w = g->prof.w;
+                lb.h = h;
+                lb.x = tn_surf_lattice_x(g, j + (((BK[w] >> q) & 1) ? 0 : dir));
+                lb.y = (float)G[k].land_row * T - H;
+                lb.on_ground = true;
+                landed(B, surf_id, ei, j, in, &lb, t + 1);
+                if (B->oom) return -1;
+            }
+        }
+    }
+    /* air groups: the first position of each (in pass order) whose move
+     * stays in [nlo, nhi] decides when its entry is made */
+    int order[MAX_GROUPS], no = 0;
+    for (int k = 0; k < ng; k++) {
+        if (G[k].land_row >= 0) continue;
+        G[k].fpass = -1;
+        for (int pass = 0; pass < 2 && G[k].fpass < 0; pass++) {
+            const uint64_t *Pm = pass ? P1 : P0;
+            for (int w = 0; w < W && G[k].fpass < 0; w++)
+                for (uint64_t bits = Pm[w] & G[k].m[w]; bits; bits &= bits - 1) {
+                    int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
+                    int jn = j + (((BK[w] >> q) & 1) ? 0 : dir);
+                    if (jn < nlo || jn > nhi) continue;
+                    G[k].fpass = pass;
+                    G[k].fj = j;
+                    break;
+                }
+        }
+        if (G[k].fpass < 0) continue;
+        int at = no++;
+        while (at > 0 && (G[order[at - 1]].fpass > G[k].fpass ||
+                          (G[order[at - 1]].fpass == G[k].fpass && G[order[at - 1]].fj > G[k].fj))) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = k;
+    }
+    for (int o = 0; o < no; o++) {
+        const mgroup *gr = &G[order[o]];
+        int32_t ne = get_entry(B, &gr->s, t + 1, nlo, nwords, next0);
+        if (ne < 0 || !add_pred(B, ne, ei, in)) return -1;
+        const dp_entry *N = ent(B, ne);
+        uint64_t *D = (uint64_t *)B->bits.p + N->bits;
+        for (int w = 0; w < W; w++) {
+            GM[w] = gr->m[w] & ~BK[w];
+            TM[w] = gr->m[w] & BK[w];
+        }
+        or_shifted(D, N->words, GM, W, E->lo + dir - N->lo, nhi - N->lo);
+        or_shifted(D, N->words, TM, W, E->lo - N->lo, nhi - N->lo);
+    }
+    return 1;
 }
 
 /* Breadth-first search over (frame, vertical state) with a bitset of
@@ -808,6 +1173,15 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     } else if (ffirst != flast) {
                         B->bulk_mismatch++;
                     }
+                }
+                if (B->masks && t > 0) {
+                    const uint64_t *Kw = B->js_free.p;
+                    int rc = mask_step(B, surf_id, (int32_t)ei, &E, t, in, bulk ? NULL : Kw + E.words,
+                                       (const uint64_t *)B->bits.p + E.bits, Kw, &vs, nlo, nhi,
+                                       nwords, next0);
+                    if (rc < 0) return false;
+                    if (rc > 0) continue;
+                    B->nmask_fallback++;
                 }
                 for (int pass = bulk ? 1 : 0; pass < 2; pass++) {
                     size_t nj;
@@ -1119,6 +1493,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
         if (!B.vmap) goto oom;
         B.fast = true;
     }
+    if (!masks_init(&B)) goto oom;
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -1195,7 +1570,8 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
 #ifdef TN_SURF_DEBUG
-    fprintf(stderr, "shortcut steps %ld\n", B.nshort);
+    fprintf(stderr, "shortcut steps %ld; mask steps %ld (fallback %ld, checked %ld, bad %ld)\n",
+            B.nshort, B.nmask, B.nmask_fallback, B.nmask_checked, B.nmask_bad);
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
@@ -1222,6 +1598,8 @@ done:
     vec_free(&B.seq, a);
     vec_free(&B.rects, a);
     tn_map_destroy(B.vmap);
+    vec_free(&B.mwork, a);
+    tn_free(a, B.lm);
     tn_free(a, B.colpre);
     tn_free(a, B.colbad);
     tn_free(a, B.hash);
@@ -1340,6 +1718,8 @@ static void build_release(build *B)
     vec_free(&B->seq, a);
     vec_free(&B->rects, a);
     tn_map_destroy(B->vmap);
+    vec_free(&B->mwork, a);
+    tn_free(a, B->lm);
     tn_free(a, B->colpre);
     tn_free(a, B->colbad);
     tn_free(a, B->hash);
@@ -1485,6 +1865,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         ok = B.vmap != NULL;
         B.fast = ok;
     }
+    ok = ok && masks_init(&B);
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
