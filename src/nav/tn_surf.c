@@ -597,8 +597,6 @@ static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
 typedef struct vstep {
     bool ok;
     int dj;
-    bool rep_ok;  /* the step itself: on the lattice, no wall, ceiling, ground */
-    int rep_dj;
     tn_body r;    /* canonical result */
     int ra, rb;   /* rows its vertical move and ground test read */
     int rh0, rh1; /* rows its horizontal move reads */
@@ -619,8 +617,6 @@ static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
     int jn = tn_surf_lattice_j(g, b.x);
     if (fabsf(tn_surf_lattice_x(g, jn) - b.x) > SNAP_MAX_PX) return;
     if (b.on_ground || b.hit_wall || b.hit_ceiling) return;
-    o->rep_ok = true;
-    o->rep_dj = jn - jv;
     const float H = (float)g->prof.h * T;
     /* a vertical stop by the map's bottom without landing cannot happen
      * (a stop down lands); a top stop sets hit_ceiling */
@@ -633,9 +629,9 @@ static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
      * EPS of a tile top */
     float bottom = y1 + H, rf = roundf(bottom / T);
     if (fabsf(bottom - rf * T) <= 2.0f * EPS) o->rb = tn_maxi(o->rb, (int)rf);
+    if (o->ra < 0 || o->rb >= g->mh) return; /* the map edge is in reach */
     canon(g, &b);
     o->r = b;
-    if (o->ra < 0 || o->rb >= g->mh) return; /* the map edge is in reach */
     o->dj = jn - jv;
     o->ok = true;
 }
@@ -799,16 +795,15 @@ typedef struct mgroup {
  * 0: does not apply (the caller steps the positions); -1: out of memory. */
 static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
                      const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K,
-                     const vstep *vs, int nlo, int nhi, int nwords, size_t next0)
+                     int nlo, int nhi, int nwords, size_t next0)
 {
     tn_surf *g = B->g;
     const tn_phys_params *p = &g->prof.phys;
     const int W = E->words, h = g->prof.h;
     const float H = (float)h * T;
-    if (!B->masks || t == 0 || E->v.on_ground || !vs->rep_ok) return 0;
+    if (!B->masks || t == 0 || E->v.on_ground) return 0;
     const int dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
     const bool jump = (in & TN_SURF_IN_JUMP) != 0;
-    if (vs->rep_dj != dir) return 0;
     /* the position-independent part of tn_body_step */
     tn_body b = E->v;
     if (jump && !b.jump_held && b.air_frames > 0 && b.air_frames <= p->coyote_frames) {
@@ -853,14 +848,12 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         }
         y += d;
     }
-    /* the state of the positions nothing stops; checked against the same
-     * step on an empty map */
+    /* the state of the positions nothing stops */
     if (b.air_frames < 1000000) b.air_frames++;
     b.on_ground = b.on_oneway_only = false;
     tn_body fr = b;
     fr.y = y;
     canon(g, &fr);
-    if (!same_v(&fr, &vs->r)) return 0;
     const float bottom = y + H, rf_f = roundf(bottom / T);
     const bool gtest = !(vy1 < 0.0f) && fabsf(bottom - rf_f * T) <= EPS;
     const int rf = (int)rf_f;
@@ -1096,13 +1089,9 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                 jl = tn_maxi(jl, 0);
                 jh = tn_mini(jh, span - 1);
                 for (int q = jl; q <= jh;) {
-                    if ((q & 63) == 0 && q + 63 <= jh) {
-                        K[q >> 6] = ~0ull;
-                        q += 64;
-                    } else {
-                        K[q >> 6] |= 1ull << (q & 63);
-                        q++;
-                    }
+                    int e = tn_mini(jh, (q | 63)), n = e - q + 1; /* bits q..e of one word */
+                    K[q >> 6] |= (n == 64 ? ~0ull : ((1ull << n) - 1)) << (q & 63);
+                    q = e + 1;
                 }
             }
             const uint64_t *Bw = (const uint64_t *)B->bits.p + E.bits;
@@ -1132,6 +1121,18 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             int nin = inputs_for(g, &v, t, kind, dir, ins);
             for (int ii = 0; ii < nin; ii++) {
                 int in = ins[ii];
+                if (B->masks && t > 0) {
+                    /* all positions by masks: the free ones (F) as pass 0
+                     * would step them, so the F group's entry comes first
+                     * as with the bulk move */
+                    const uint64_t *Kw = B->js_free.p;
+                    int rc = mask_step(B, surf_id, (int32_t)ei, &E, t, in, Kw + E.words,
+                                       (const uint64_t *)B->bits.p + E.bits, Kw, nlo, nhi, nwords,
+                                       next0);
+                    if (rc < 0) return false;
+                    if (rc > 0) continue;
+                    B->nmask_fallback++;
+                }
                 bool bulk = false;
                 vstep vs;
                 virtual_step(B, &v, in, &vs);
@@ -1173,15 +1174,6 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     } else if (ffirst != flast) {
                         B->bulk_mismatch++;
                     }
-                }
-                if (B->masks && t > 0) {
-                    const uint64_t *Kw = B->js_free.p;
-                    int rc = mask_step(B, surf_id, (int32_t)ei, &E, t, in, bulk ? NULL : Kw + E.words,
-                                       (const uint64_t *)B->bits.p + E.bits, Kw, &vs, nlo, nhi,
-                                       nwords, next0);
-                    if (rc < 0) return false;
-                    if (rc > 0) continue;
-                    B->nmask_fallback++;
                 }
                 for (int pass = bulk ? 1 : 0; pass < 2; pass++) {
                     size_t nj;
