@@ -267,7 +267,7 @@ typedef struct build {
     uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words */
     int lmw;
     vec mwork; /* uint64 scratch of mask_step */
-    long nmask, nmask_fallback, nmask_checked, nmask_bad;
+    long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps;
 } build;
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
@@ -790,22 +790,32 @@ typedef struct mgroup {
     int fpass, fj; /* first position (pass, j) whose move stays in range */
 } mgroup;
 
-/* One step of input `in` for the positions P0 (then) P1 (K: Bw & K) of
- * entry ei, as the per-position loop of run_dp would do it.  1: done;
- * 0: does not apply (the caller steps the positions); -1: out of memory. */
-static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
-                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K,
-                     int nlo, int nhi, int nwords, size_t next0)
+/* The position-independent part of a tn_body_step of state v with input
+ * `in`: the walk direction, the box's rows during the horizontal move, the
+ * rows the vertical sub-moves enter (in order), the state of a body nothing
+ * stops and its ground test.  False when it does not apply. */
+typedef struct vplan {
+    int dir, hr0, hr1, nev, rf;
+    bool gtest;
+    struct {
+        int r;
+        bool up, ow;
+    } ev[MAX_EV];
+    tn_body b;  /* after the step's start (y not moved); air_frames updated */
+    tn_body fr; /* canonical state of a body nothing stops */
+} vplan;
+
+static bool make_vplan(const build *B, const tn_body *v, int in, vplan *P)
 {
-    tn_surf *g = B->g;
+    const tn_surf *g = B->g;
     const tn_phys_params *p = &g->prof.phys;
-    const int W = E->words, h = g->prof.h;
+    const int h = g->prof.h;
     const float H = (float)h * T;
-    if (!B->masks || t == 0 || E->v.on_ground) return 0;
-    const int dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+    if (!B->masks || v->on_ground) return false;
+    P->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
     const bool jump = (in & TN_SURF_IN_JUMP) != 0;
-    /* the position-independent part of tn_body_step */
-    tn_body b = E->v;
+    /* tn_body_step up to the moves (not on the ground: no drop-through) */
+    tn_body b = *v;
     if (jump && !b.jump_held && b.air_frames > 0 && b.air_frames <= p->coyote_frames) {
         b.vy = -tn_phys_jump_speed(p);
         b.rising = true;
@@ -820,12 +830,9 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
     b.vy = vy1;
     if (b.vy >= 0.0f) b.rising = false;
     float dy = 0.5f * (vy0 + vy1) * p->dt;
-    const int hr0 = span_lo(b.y), hr1 = span_hi(b.y, H);
-    struct {
-        int r;
-        bool up, ow;
-    } ev[MAX_EV];
-    int nev = 0;
+    P->hr0 = span_lo(b.y);
+    P->hr1 = span_hi(b.y, H);
+    P->nev = 0;
     float y = b.y;
     while (dy != 0.0f) {
         float d = tn_clampf(dy, -8.0f, 8.0f);
@@ -833,36 +840,97 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         int r0 = span_lo(y), r1 = span_hi(y, H), n0 = span_lo(y + d), n1 = span_hi(y + d, H);
         if (d > 0.0f) {
             for (int r = r1 + 1; r <= n1; r++) {
-                if (nev == MAX_EV) return 0;
-                ev[nev].r = r;
-                ev[nev].up = false;
-                ev[nev++].ow = prev_bottom <= (float)r * T + EPS;
+                if (P->nev == MAX_EV) return false;
+                P->ev[P->nev].r = r;
+                P->ev[P->nev].up = false;
+                P->ev[P->nev++].ow = prev_bottom <= (float)r * T + EPS;
             }
         } else {
             for (int r = r0 - 1; r >= n0; r--) {
-                if (nev == MAX_EV) return 0;
-                ev[nev].r = r;
-                ev[nev].up = true;
-                ev[nev++].ow = false;
+                if (P->nev == MAX_EV) return false;
+                P->ev[P->nev].r = r;
+                P->ev[P->nev].up = true;
+                P->ev[P->nev++].ow = false;
             }
         }
         y += d;
     }
-    /* the state of the positions nothing stops */
+    /* the end of the step for a body nothing stops */
     if (b.air_frames < 1000000) b.air_frames++;
     b.on_ground = b.on_oneway_only = false;
-    tn_body fr = b;
-    fr.y = y;
-    canon(g, &fr);
+    P->b = b;
+    P->fr = b;
+    P->fr.y = y;
+    canon(g, &P->fr);
     const float bottom = y + H, rf_f = roundf(bottom / T);
-    const bool gtest = !(vy1 < 0.0f) && fabsf(bottom - rf_f * T) <= EPS;
-    const int rf = (int)rf_f;
+    P->gtest = !(vy1 < 0.0f) && fabsf(bottom - rf_f * T) <= EPS;
+    P->rf = (int)rf_f;
     /* every row read must have masks */
     const int rlo = -1, rhi = g->mh + 1;
-    if (hr0 < rlo || hr1 > rhi || (gtest && (rf < rlo || rf > rhi))) return 0;
-    for (int e = 0; e < nev; e++)
-        if (ev[e].r < rlo || ev[e].r > rhi || (ev[e].up && ev[e].r + 1 + h > rhi)) return 0;
+    if (P->hr0 < rlo || P->hr1 > rhi || (P->gtest && (P->rf < rlo || P->rf > rhi))) return false;
+    for (int e = 0; e < P->nev; e++)
+        if (P->ev[e].r < rlo || P->ev[e].r > rhi || (P->ev[e].up && P->ev[e].r + 1 + h > rhi))
+            return false;
+    return true;
+}
 
+/* The state after a ceiling hit in row r. */
+static tn_body ceiling_state(const build *B, const vplan *P, int r)
+{
+    tn_body cs = P->b;
+    cs.y = (float)(r + 1) * T;
+    cs.vy = 0.0f;
+    cs.rising = false;
+    canon(B->g, &cs);
+    return cs;
+}
+
+static inline bool lm_bit(const build *B, int kind, int r, int j)
+{
+    int i = j + LM_OFF;
+    return (lm_row(B, kind, r)[i >> 6] >> (i & 63)) & 1;
+}
+
+/* One position j of a plan: *jn, and the landing row (>= 0) or -1 with
+ * *out the state in the air.  The same decisions as mask_step. */
+static int plan_one(const build *B, const vplan *P, int j, int *jn, tn_body *out)
+{
+    bool blocked = false;
+    if (P->dir)
+        for (int r = P->hr0; r <= P->hr1 && !blocked; r++)
+            blocked = lm_bit(B, P->dir > 0 ? LM_ER : LM_EL, r, j);
+    int n = blocked ? j : j + P->dir;
+    *jn = n;
+    for (int e = 0; e < P->nev; e++) {
+        int r = P->ev[e].r;
+        if (!lm_bit(B, LM_BLK, r, n) && !(P->ev[e].ow && lm_bit(B, LM_OW, r, n))) continue;
+        if (!P->ev[e].up) return r;
+        int rc = r + 1 + P->b.h;
+        if (lm_bit(B, LM_BLK, rc, n) || lm_bit(B, LM_OW, rc, n)) return rc;
+        *out = ceiling_state(B, P, r);
+        return -1;
+    }
+    if (P->gtest && (lm_bit(B, LM_BLK, P->rf, n) || lm_bit(B, LM_OW, P->rf, n))) return P->rf;
+    *out = P->fr;
+    return -1;
+}
+
+/* One step of input `in` for the positions P0 (then) P1 (K: Bw & K) of
+ * entry ei, as the per-position loop of run_dp would do it.  1: done;
+ * 0: does not apply (the caller steps the positions); -1: out of memory. */
+static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
+                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K, int nlo,
+                     int nhi, int nwords, size_t next0)
+{
+    tn_surf *g = B->g;
+    const int W = E->words, h = g->prof.h;
+    const float H = (float)h * T;
+    vplan PL;
+    memset(&PL, 0, sizeof PL);
+    if (t == 0 || !make_vplan(B, &E->v, in, &PL)) return 0;
+    const int dir = PL.dir, hr0 = PL.hr0, hr1 = PL.hr1, nev = PL.nev, rf = PL.rf;
+    const bool gtest = PL.gtest;
+    const tn_body fr = PL.fr;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * (8 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *P0 = wk, *P1 = wk + W, *S = wk + 2 * W, *BK = wk + 3 * W, *REM = wk + 4 * W,
@@ -894,9 +962,9 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         }                                                                                          \
     } while (0)
     for (int e = 0; e < nev; e++) {
-        int r = ev[e].r;
+        int r = PL.ev[e].r;
         src_mask(B, &M, LM_BLK, r, GM);
-        if (ev[e].ow) {
+        if (PL.ev[e].ow) {
             src_mask(B, &M, LM_OW, r, TM);
             for (int w = 0; w < W; w++) GM[w] |= TM[w];
         }
@@ -904,16 +972,12 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
             GM[w] &= REM[w];
             REM[w] &= ~GM[w];
         }
-        if (!ev[e].up) {
+        if (!PL.ev[e].up) {
             NEW_GROUP(GM[w], r, fr);
             continue;
         }
         /* ceiling: y = (r+1)*16, vy = 0, then the ground test under it */
-        tn_body cs = b;
-        cs.y = (float)(r + 1) * T;
-        cs.vy = 0.0f;
-        cs.rising = false;
-        canon(g, &cs);
+        tn_body cs = ceiling_state(B, &PL, r);
         int rc = r + 1 + h;
         src_mask(B, &M, LM_BLK, rc, TM);
         src_mask(B, &M, LM_OW, rc, T2);
@@ -1239,11 +1303,22 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             dp_pred P = ((dp_pred *)B->pred.p)[pi];
+            /* with masks: the step's plan once per predecessor, and only
+             * the j a step can come from (j - dir, or j when a wall stopped
+             * it), checked in the same order */
+            vplan PL;
+            memset(&PL, 0, sizeof PL);
+            bool plan = make_vplan(B, &ent(B, P.from)->v, P.in, &PL);
             for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
+                if (plan && jp != j && jp != j - PL.dir) continue;
                 if (!get_bit(B, P.from, jp)) continue;
                 tn_body v = ent(B, P.from)->v, out;
                 int jn;
-                if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) continue;
+                if (plan) {
+                    if (plan_one(B, &PL, jp, &jn, &out) >= 0) continue;
+                } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
+                    continue;
+                }
                 if (jn != j || !same_v(&out, &E.v)) continue;
                 p = vec_push(&B->seq, B->a);
                 if (!p) return false;
@@ -1324,7 +1399,10 @@ static bool emit_group(build *B, int surf_id, int kind)
         uint32_t run0;
         uint16_t nruns;
         size_t mark = B->runs.n;
-        if (!backtrack(B, surf_id, r, &src, &run0, &nruns)) {
+        long st0 = B->nsteps;
+        bool bt = backtrack(B, surf_id, r, &src, &run0, &nruns);
+        B->nback_steps += B->nsteps - st0;
+        if (!bt) {
             if (B->oom) return false;
             B->runs.n = mark;
             B->bad_replays++;
@@ -1564,6 +1642,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #ifdef TN_SURF_DEBUG
     fprintf(stderr, "shortcut steps %ld; mask steps %ld (fallback %ld, checked %ld, bad %ld)\n",
             B.nshort, B.nmask, B.nmask_fallback, B.nmask_checked, B.nmask_bad);
+    fprintf(stderr, "backtrack steps %ld\n", B.nback_steps);
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
