@@ -267,8 +267,29 @@ typedef struct build {
     uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words */
     int lmw;
     vec mwork; /* uint64 scratch of mask_step */
+    int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
     long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps;
 } build;
+
+#define KCOL_OFF 4
+
+/* Per column c = -KCOL_OFF .. mw + KCOL_OFF: the lattice positions within
+ * a step (+2 px) of it, the near-terrain set K of run_dp. */
+static bool kranges_init(build *B)
+{
+    const tn_surf *g = B->g;
+    const float W = (float)g->prof.w * T;
+    size_t n = (size_t)g->mw + 2 * KCOL_OFF + 1;
+    B->kjl = tn_alloc_array(B->a, n, sizeof(int32_t));
+    B->kjh = tn_alloc_array(B->a, n, sizeof(int32_t));
+    if (!B->kjl || !B->kjh) return false;
+    for (int c = -KCOL_OFF; c <= g->mw + KCOL_OFF; c++) {
+        float c16 = (float)c * T;
+        B->kjl[c + KCOL_OFF] = (int)floorf((c16 - W - g->step_px - 2.0f) / g->step_px);
+        B->kjh[c + KCOL_OFF] = (int)ceilf((c16 + T + g->step_px + 2.0f) / g->step_px);
+    }
+    return true;
+}
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
 {
@@ -602,8 +623,20 @@ typedef struct vstep {
     int rh0, rh1; /* rows its horizontal move reads */
 } vstep;
 
-static int span_lo(float a) { return (int)floorf((a + EPS) / T); }
-static int span_hi(float a, float len) { return (int)ceilf((a + len - EPS) / T) - 1; }
+/* floorf / ceilf for |x| < 2^31, without the library calls */
+static inline int ifloor(float x)
+{
+    int i = (int)x;
+    return i - (x < (float)i);
+}
+static inline int iceil(float x)
+{
+    int i = (int)x;
+    return i + (x > (float)i);
+}
+/* the physics' span(): tiles covered by the open interval (a, a + len) */
+static int span_lo(float a) { return ifloor((a + EPS) / T); }
+static int span_hi(float a, float len) { return iceil((a + len - EPS) / T) - 1; }
 
 static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
 {
@@ -811,6 +844,7 @@ static bool make_vplan(const build *B, const tn_body *v, int in, vplan *P)
     const tn_phys_params *p = &g->prof.phys;
     const int h = g->prof.h;
     const float H = (float)h * T;
+    P->b = P->fr = *v;
     if (!B->masks || v->on_ground) return false;
     P->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
     const bool jump = (in & TN_SURF_IN_JUMP) != 0;
@@ -926,7 +960,6 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
     const int W = E->words, h = g->prof.h;
     const float H = (float)h * T;
     vplan PL;
-    memset(&PL, 0, sizeof PL);
     if (t == 0 || !make_vplan(B, &E->v, in, &PL)) return 0;
     const int dir = PL.dir, hr0 = PL.hr0, hr1 = PL.hr1, nev = PL.nev, rf = PL.rf;
     const bool gtest = PL.gtest;
@@ -1147,9 +1180,8 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             int span = E.words * 64;
             for (int k = 0; k < ncols; k++) {
                 if (!B->colbad[k]) continue;
-                float c16 = (float)(cbase + k) * T;
-                int jl = (int)floorf((c16 - W - g->step_px - 2.0f) / g->step_px) - E.lo;
-                int jh = (int)ceilf((c16 + T + g->step_px + 2.0f) / g->step_px) - E.lo;
+                int jl = B->kjl[cbase + k + KCOL_OFF] - E.lo;
+                int jh = B->kjh[cbase + k + KCOL_OFF] - E.lo;
                 jl = tn_maxi(jl, 0);
                 jh = tn_mini(jh, span - 1);
                 for (int q = jl; q <= jh;) {
@@ -1167,7 +1199,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     if (ffirst < 0) ffirst = E.lo + w * 64 + __builtin_ctzll(F[w]);
                     flast = E.lo + w * 64 + 63 - __builtin_clzll(F[w]);
                 }
-                uint64_t word = Bw[w] & K[w];
+                uint64_t word = B->masks && t > 0 ? 0 : Bw[w] & K[w]; /* masks: below */
                 while (word) {
                     int k = __builtin_ctzll(word);
                     word &= word - 1;
@@ -1196,6 +1228,14 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     if (rc < 0) return false;
                     if (rc > 0) continue;
                     B->nmask_fallback++;
+                    B->js_block.n = 0;
+                    const uint64_t *Bw2 = (const uint64_t *)B->bits.p + E.bits;
+                    for (int w = 0; w < E.words; w++)
+                        for (uint64_t word = Bw2[w] & Kw[w]; word; word &= word - 1) {
+                            int32_t *q = vec_push(&B->js_block, B->a);
+                            if (!q) return false;
+                            *q = E.lo + w * 64 + __builtin_ctzll(word);
+                        }
                 }
                 bool bulk = false;
                 vstep vs;
@@ -1307,7 +1347,6 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
              * the j a step can come from (j - dir, or j when a wall stopped
              * it), checked in the same order */
             vplan PL;
-            memset(&PL, 0, sizeof PL);
             bool plan = make_vplan(B, &ent(B, P.from)->v, P.in, &PL);
             for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
                 if (plan && jp != j && jp != j - PL.dir) continue;
@@ -1563,7 +1602,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
         if (!B.vmap) goto oom;
         B.fast = true;
     }
-    if (!masks_init(&B)) goto oom;
+    if (!masks_init(&B) || !kranges_init(&B)) goto oom;
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -1671,6 +1710,8 @@ done:
     tn_map_destroy(B.vmap);
     vec_free(&B.mwork, a);
     tn_free(a, B.lm);
+    tn_free(a, B.kjl);
+    tn_free(a, B.kjh);
     tn_free(a, B.colpre);
     tn_free(a, B.colbad);
     tn_free(a, B.hash);
@@ -1791,6 +1832,8 @@ static void build_release(build *B)
     tn_map_destroy(B->vmap);
     vec_free(&B->mwork, a);
     tn_free(a, B->lm);
+    tn_free(a, B->kjl);
+    tn_free(a, B->kjh);
     tn_free(a, B->colpre);
     tn_free(a, B->colbad);
     tn_free(a, B->hash);
@@ -1936,7 +1979,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         ok = B.vmap != NULL;
         B.fast = ok;
     }
-    ok = ok && masks_init(&B);
+    ok = ok && masks_init(&B) && kranges_init(&B);
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
