@@ -908,6 +908,26 @@ static bool make_vplan(const build *B, const tn_body *v, int in, vplan *P)
     return true;
 }
 
+/* The plans of one state: they differ by jump only (the walk direction is
+ * set per input; Down matters on the ground only, where plans do not apply). */
+typedef struct vcache {
+    bool have[2], ok[2];
+    vplan p[2];
+} vcache;
+
+static bool cached_plan(const build *B, vcache *vc, const tn_body *v, int in, vplan *out)
+{
+    int k = (in & TN_SURF_IN_JUMP) ? 1 : 0;
+    if (!vc->have[k]) {
+        vc->ok[k] = make_vplan(B, v, k ? TN_SURF_IN_JUMP : 0, &vc->p[k]);
+        vc->have[k] = true;
+    }
+    if (!vc->ok[k]) return false;
+    *out = vc->p[k];
+    out->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+    return true;
+}
+
 /* The state after a ceiling hit in row r. */
 static tn_body ceiling_state(const build *B, const vplan *P, int r)
 {
@@ -954,13 +974,13 @@ static int plan_one(const build *B, const vplan *P, int j, int *jn, tn_body *out
  * 0: does not apply (the caller steps the positions); -1: out of memory. */
 static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
                      const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K, int nlo,
-                     int nhi, int nwords, size_t next0)
+                     int nhi, int nwords, size_t next0, vcache *vc)
 {
     tn_surf *g = B->g;
     const int W = E->words, h = g->prof.h;
     const float H = (float)h * T;
     vplan PL;
-    if (t == 0 || !make_vplan(B, &E->v, in, &PL)) return 0;
+    if (t == 0 || !cached_plan(B, vc, &E->v, in, &PL)) return 0;
     const int dir = PL.dir, hr0 = PL.hr0, hr1 = PL.hr1, nev = PL.nev, rf = PL.rf;
     const bool gtest = PL.gtest;
     const tn_body fr = PL.fr;
@@ -1215,6 +1235,8 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             long steps_before = B->nsteps;
             int ins[6];
             int nin = inputs_for(g, &v, t, kind, dir, ins);
+            vcache vc;
+            vc.have[0] = vc.have[1] = false;
             for (int ii = 0; ii < nin; ii++) {
                 int in = ins[ii];
                 if (B->masks && t > 0) {
@@ -1224,7 +1246,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     const uint64_t *Kw = B->js_free.p;
                     int rc = mask_step(B, surf_id, (int32_t)ei, &E, t, in, Kw + E.words,
                                        (const uint64_t *)B->bits.p + E.bits, Kw, nlo, nhi, nwords,
-                                       next0);
+                                       next0, &vc);
                     if (rc < 0) return false;
                     if (rc > 0) continue;
                     B->nmask_fallback++;
