@@ -1369,12 +1369,17 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
              * the j a step can come from (j - dir, or j when a wall stopped
              * it), checked in the same order */
             vplan PL;
-            bool plan = make_vplan(B, &ent(B, P.from)->v, P.in, &PL);
+            bool plan = B->masks && ent(B, P.from)->t > 0, have = false;
+            int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
             for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
-                if (plan && jp != j && jp != j - PL.dir) continue;
+                if (plan && jp != j && jp != j - pdir) continue;
                 if (!get_bit(B, P.from, jp)) continue;
                 tn_body v = ent(B, P.from)->v, out;
                 int jn;
+                if (plan && !have) {
+                    plan = make_vplan(B, &v, P.in, &PL);
+                    have = true;
+                }
                 if (plan) {
                     if (plan_one(B, &PL, jp, &jn, &out) >= 0) continue;
                 } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
