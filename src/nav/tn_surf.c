@@ -266,9 +266,9 @@ typedef struct build {
     bool masks;
     uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words */
     int lmw;
-    vec mwork; /* uint64 scratch of mask_step */
+    vec mwork;          /* uint64 scratch of mask_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
-    long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps;
+    long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland, nwall;
 } build;
 
 #define KCOL_OFF 4
@@ -973,8 +973,8 @@ static int plan_one(const build *B, const vplan *P, int j, int *jn, tn_body *out
  * entry ei, as the per-position loop of run_dp would do it.  1: done;
  * 0: does not apply (the caller steps the positions); -1: out of memory. */
 static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
-                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K, int nlo,
-                     int nhi, int nwords, size_t next0, vcache *vc)
+                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K, int nlo, int nhi,
+                     int nwords, size_t next0, vcache *vc)
 {
     tn_surf *g = B->g;
     const int W = E->words, h = g->prof.h;
@@ -1003,16 +1003,16 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
     mgroup G[MAX_GROUPS];
     int ng = 0;
     memcpy(REM, S, (size_t)W * 8);
-#define NEW_GROUP(expr, row, st)                                                                   \
-    do {                                                                                           \
-        uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)W;                                      \
-        for (int w = 0; w < W; w++) any_ |= m_[w] = (expr);                                        \
-        if (any_) {                                                                                \
-            G[ng].m = m_;                                                                          \
-            G[ng].land_row = (row);                                                                \
-            G[ng].s = (st);                                                                        \
-            ng++;                                                                                  \
-        }                                                                                          \
+#define NEW_GROUP(expr, row, st)                              \
+    do {                                                      \
+        uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)W; \
+        for (int w = 0; w < W; w++) any_ |= m_[w] = (expr);   \
+        if (any_) {                                           \
+            G[ng].m = m_;                                     \
+            G[ng].land_row = (row);                           \
+            G[ng].s = (st);                                   \
+            ng++;                                             \
+        }                                                     \
     } while (0)
     for (int e = 0; e < nev; e++) {
         int r = PL.ev[e].r;
@@ -1020,6 +1020,9 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         if (PL.ev[e].ow) {
             src_mask(B, &M, LM_OW, r, TM);
             for (int w = 0; w < W; w++) GM[w] |= TM[w];
+#ifdef TN_SURF_DEBUG
+            for (int w = 0; w < W; w++) B->nowland += __builtin_popcountll(TM[w] & REM[w]);
+#endif
         }
         for (int w = 0; w < W; w++) {
             GM[w] &= REM[w];
@@ -1031,6 +1034,9 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         }
         /* ceiling: y = (r+1)*16, vy = 0, then the ground test under it */
         tn_body cs = ceiling_state(B, &PL, r);
+#ifdef TN_SURF_DEBUG
+        for (int w = 0; w < W; w++) B->nceil += __builtin_popcountll(GM[w]);
+#endif
         int rc = r + 1 + h;
         src_mask(B, &M, LM_BLK, rc, TM);
         src_mask(B, &M, LM_OW, rc, T2);
@@ -1109,8 +1115,9 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         }
         if (G[k].fpass < 0) continue;
         int at = no++;
-        while (at > 0 && (G[order[at - 1]].fpass > G[k].fpass ||
-                          (G[order[at - 1]].fpass == G[k].fpass && G[order[at - 1]].fj > G[k].fj))) {
+        while (at > 0 &&
+               (G[order[at - 1]].fpass > G[k].fpass ||
+                (G[order[at - 1]].fpass == G[k].fpass && G[order[at - 1]].fj > G[k].fj))) {
             order[at] = order[at - 1];
             at--;
         }
@@ -1708,7 +1715,8 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #ifdef TN_SURF_DEBUG
     fprintf(stderr, "shortcut steps %ld; mask steps %ld (fallback %ld, checked %ld, bad %ld)\n",
             B.nshort, B.nmask, B.nmask_fallback, B.nmask_checked, B.nmask_bad);
-    fprintf(stderr, "backtrack steps %ld\n", B.nback_steps);
+    fprintf(stderr, "backtrack steps %ld; mask ceiling hits %ld, one-way landings %ld\n",
+            B.nback_steps, B.nceil, B.nowland);
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
