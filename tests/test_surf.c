@@ -395,14 +395,19 @@ static void test_fast_equals_naive_tight(void **state)
 static void test_edit_repair(void **state)
 {
     (void)state;
-    static const int combos[3][4] = {{1, 2, 4, 30}, {2, 3, 7, 15}, {1, 1, 1, 15}};
+    /* w, h, jump, edits, tight map (one-way edits too) */
+    static const int combos[6][5] = {{1, 2, 4, 30, 0}, {2, 3, 7, 15, 0}, {1, 1, 1, 15, 0},
+                                     {1, 2, 4, 30, 1}, {3, 3, 8, 15, 1}, {2, 1, 2, 15, 1}};
     int loc_all = 0;
-    for (int ci = 0; ci < 3; ci++) {
+    for (int ci = 0; ci < 6; ci++) {
         tn_map *m = NULL;
         assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
         tn_rng r;
         tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
-        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        if (combos[ci][4])
+            random_tight_map(m, &r);
+        else
+            assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
         tn_phys_params p = tn_phys_default((float)combos[ci][2]);
         tn_surf_profile prof = tn_surf_profile_make(combos[ci][0], combos[ci][1], &p);
         tn_surf *g = NULL;
@@ -411,6 +416,8 @@ static void test_edit_repair(void **state)
             int x = (int)tn_rng_below(&r, (uint32_t)m->w),
                 y = (int)tn_rng_below(&r, (uint32_t)m->h);
             int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+            if (combos[ci][4] && tn_rng_below(&r, 3) == 0)
+                t = tn_map_tile(m, x, y) == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY;
             tn_map_set_tile(m, x, y, t, NULL);
             assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
             tn_surf *fresh = NULL;
@@ -440,8 +447,9 @@ static void test_edit_repair(void **state)
         }
         int loc, full;
         tn_surf_repair_counts(g, &loc, &full);
-        printf("  %dx%d jump %d, %d edits: %d repaired locally, %d full rebuilds\n", combos[ci][0],
-               combos[ci][1], combos[ci][2], combos[ci][3], loc, full);
+        printf("  %dx%d jump %d, %d edits%s: %d repaired locally, %d full rebuilds\n",
+               combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][3],
+               combos[ci][4] ? " (tight map)" : "", loc, full);
         loc_all += loc;
         tn_surf_destroy(g);
         tn_map_destroy(m);

@@ -1139,6 +1139,20 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
     return 1;
 }
 
+/* The first bit index >= from that is set (set) or clear (!set) in a
+ * bitset of `words` words; words * 64 when there is none. */
+static int next_bit(const uint64_t *bw, int words, int from, bool set)
+{
+    int w = from >> 6;
+    if (w >= words) return words * 64;
+    uint64_t x = (set ? bw[w] : ~bw[w]) & (~0ull << (from & 63));
+    while (!x) {
+        if (++w >= words) return words * 64;
+        x = set ? bw[w] : ~bw[w];
+    }
+    return w * 64 + __builtin_ctzll(x);
+}
+
 /* Breadth-first search over (frame, vertical state) with a bitset of
  * lattice x per state: from the take-off nodes [n0, n1] of surface s. */
 static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
@@ -1174,25 +1188,33 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             const dp_entry *E = ent(B, (int32_t)ei);
             const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
-            int jf = -1, jl = -1;
-            for (int w = 0; w < E->words; w++)
-                if (bw[w]) {
-                    if (jf < 0) jf = E->lo + w * 64 + __builtin_ctzll(bw[w]);
-                    jl = E->lo + w * 64 + 63 - __builtin_clzll(bw[w]);
+            const int nb = E->words * 64, gap = 2 * g->per_tile + 1;
+            /* runs of positions (closer than two tiles): the columns a step
+             * from them can read, x - step .. x + W + step (2 px slack), and
+             * the rows its state can reach, y - vmax .. y + H + vmax (2 px
+             * slack: the ground test under the feet) */
+            int ry0 = (int)floorf((E->v.y - g->vmax - 2.0f) / T);
+            int ry1 = (int)floorf((E->v.y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
+            for (int q = next_bit(bw, E->words, 0, true); q < nb;) {
+                int first = q, last;
+                for (;;) {
+                    int z = next_bit(bw, E->words, q, false);
+                    last = z - 1;
+                    q = next_bit(bw, E->words, z, true);
+                    if (q >= nb || q - last > gap) break;
                 }
-            if (jf < 0) continue;
-            int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T) - 1;
-            int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T) + 1;
-            int ry0 = (int)floorf((E->v.y - g->vmax - 2.0f) / T) - 1;
-            int ry1 = (int)floorf((E->v.y + (float)g->prof.h * T + g->vmax + 2.0f) / T) + 1;
-            int16_t *bx = &g->sbox[4 * surf_id];
-            if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
-            if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
-            if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
-            if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-            if (!add_rect(B, surf_id, tn_maxi(cx0, -2), tn_maxi(ry0, -2), tn_mini(cx1, 32000),
-                          tn_mini(ry1, 32000)))
-                return false;
+                int jf = E->lo + first, jl = E->lo + last;
+                int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
+                int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+                int16_t *bx = &g->sbox[4 * surf_id];
+                if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+                if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+                if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+                if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+                if (!add_rect(B, surf_id, tn_maxi(cx0, -2), tn_maxi(ry0, -2), tn_mini(cx1, 32000),
+                              tn_mini(ry1, 32000)))
+                    return false;
+            }
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             tn_body v = ent(B, (int32_t)ei)->v;
@@ -2051,8 +2073,17 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             }
         }
         /* 5. regenerate the affected surfaces */
+        int naff = 0;
         for (int i = 0; i < nsurf && ok; i++)
-            if (aff[i]) ok = surface_edges(&B, i);
+            if (aff[i]) {
+                ok = surface_edges(&B, i);
+                naff++;
+            }
+#ifdef TN_SURF_DEBUG
+        fprintf(stderr, "repair (%d,%d): %d of %d surfaces searched\n", x, y, naff, nsurf);
+#else
+        (void)naff;
+#endif
     }
     if (ok) {
         g->nedges = (int)B.edges.n;
