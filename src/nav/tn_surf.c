@@ -264,7 +264,8 @@ typedef struct build {
     /* mask stepping (tn_body_step only, see mask_step): per map row r =
      * -1 .. mh + 1 lattice bitsets (bit j + LM_OFF = lattice j) */
     bool masks;
-    uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words */
+    uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
+    uint8_t *lm_ready; /* per row */
     int lmw;
     vec mwork;          /* uint64 scratch of mask_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
@@ -764,8 +765,8 @@ static bool masks_init(build *B)
     B->lmw = (g->jmax + LM_OFF + 192) / 64 + 2;
     size_t n = (size_t)LM_KINDS * (size_t)(g->mh + 3) * (size_t)B->lmw;
     B->lm = tn_alloc_array(B->a, n, sizeof(uint64_t));
-    if (!B->lm) return false;
-    for (int r = -1; r <= g->mh + 1; r++) mask_row(B, r);
+    B->lm_ready = tn_alloc(B->a, (size_t)g->mh + 3);
+    if (!B->lm || !B->lm_ready) return false;
     B->masks = true;
     return true;
 }
@@ -838,7 +839,17 @@ typedef struct vplan {
     tn_body fr; /* canonical state of a body nothing stops */
 } vplan;
 
-static bool make_vplan(const build *B, const tn_body *v, int in, vplan *P)
+/* The masks of row r (-1 .. mh + 1), made on first use: a repair reads
+ * only the rows near the surfaces it searches. */
+static void ensure_row(build *B, int r)
+{
+    if (!B->lm_ready[r + 1]) {
+        mask_row(B, r);
+        B->lm_ready[r + 1] = 1;
+    }
+}
+
+static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
 {
     const tn_surf *g = B->g;
     const tn_phys_params *p = &g->prof.phys;
@@ -905,6 +916,12 @@ static bool make_vplan(const build *B, const tn_body *v, int in, vplan *P)
     for (int e = 0; e < P->nev; e++)
         if (P->ev[e].r < rlo || P->ev[e].r > rhi || (P->ev[e].up && P->ev[e].r + 1 + h > rhi))
             return false;
+    for (int r = P->hr0; r <= P->hr1; r++) ensure_row(B, r);
+    for (int e = 0; e < P->nev; e++) {
+        ensure_row(B, P->ev[e].r);
+        if (P->ev[e].up) ensure_row(B, P->ev[e].r + 1 + h);
+    }
+    if (P->gtest) ensure_row(B, P->rf);
     return true;
 }
 
@@ -915,7 +932,7 @@ typedef struct vcache {
     vplan p[2];
 } vcache;
 
-static bool cached_plan(const build *B, vcache *vc, const tn_body *v, int in, vplan *out)
+static bool cached_plan(build *B, vcache *vc, const tn_body *v, int in, vplan *out)
 {
     int k = (in & TN_SURF_IN_JUMP) ? 1 : 0;
     if (!vc->have[k]) {
@@ -1767,6 +1784,7 @@ done:
     tn_map_destroy(B.vmap);
     vec_free(&B.mwork, a);
     tn_free(a, B.lm);
+    tn_free(a, B.lm_ready);
     tn_free(a, B.kjl);
     tn_free(a, B.kjh);
     tn_free(a, B.colpre);
@@ -1889,6 +1907,7 @@ static void build_release(build *B)
     tn_map_destroy(B->vmap);
     vec_free(&B->mwork, a);
     tn_free(a, B->lm);
+    tn_free(a, B->lm_ready);
     tn_free(a, B->kjl);
     tn_free(a, B->kjh);
     tn_free(a, B->colpre);
