@@ -486,10 +486,19 @@ static bool get_bit(build *B, int32_t i, int j)
     return (((uint64_t *)B->bits.p)[e->bits + (uint32_t)(k >> 6)] >> (k & 63)) & 1;
 }
 
+static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn,
+                      int frames);
+
 static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_body *b, int frames)
 {
+    landed_at(B, surf_id, e, j, in, body_row(b), tn_surf_lattice_j(B->g, b->x), frames);
+}
+
+/* A landing on (row, jn) from position j of entry e with input `in`. */
+static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn, int frames)
+{
     tn_surf *g = B->g;
-    int node = tn_surf_node_at(g, body_row(b), tn_surf_lattice_j(g, b->x));
+    int node = tn_surf_node_at(g, row, jn);
     if (node < 0 || g->node_surf[node] == surf_id) return;
     best_rec *r = &B->best[node];
     if (r->stamp == B->bstamp && r->frames <= frames) return;
@@ -932,17 +941,15 @@ typedef struct vcache {
     vplan p[2];
 } vcache;
 
-static bool cached_plan(build *B, vcache *vc, const tn_body *v, int in, vplan *out)
+/* The plan of v and `in` (its dir field 0: the caller takes the input's). */
+static const vplan *cached_plan(build *B, vcache *vc, const tn_body *v, int in)
 {
     int k = (in & TN_SURF_IN_JUMP) ? 1 : 0;
     if (!vc->have[k]) {
         vc->ok[k] = make_vplan(B, v, k ? TN_SURF_IN_JUMP : 0, &vc->p[k]);
         vc->have[k] = true;
     }
-    if (!vc->ok[k]) return false;
-    *out = vc->p[k];
-    out->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
-    return true;
+    return vc->ok[k] ? &vc->p[k] : NULL;
 }
 
 /* The state after a ceiling hit in row r. */
@@ -995,12 +1002,13 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
 {
     tn_surf *g = B->g;
     const int W = E->words, h = g->prof.h;
-    const float H = (float)h * T;
-    vplan PL;
-    if (t == 0 || !cached_plan(B, vc, &E->v, in, &PL)) return 0;
-    const int dir = PL.dir, hr0 = PL.hr0, hr1 = PL.hr1, nev = PL.nev, rf = PL.rf;
-    const bool gtest = PL.gtest;
-    const tn_body fr = PL.fr;
+    const vplan *PP = t > 0 ? cached_plan(B, vc, &E->v, in) : NULL;
+    if (!PP) return 0;
+    const vplan *const pl = PP;
+    const int dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+    const int hr0 = pl->hr0, hr1 = pl->hr1, nev = pl->nev, rf = pl->rf;
+    const bool gtest = pl->gtest;
+    const tn_body fr = pl->fr;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * (8 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *P0 = wk, *P1 = wk + W, *S = wk + 2 * W, *BK = wk + 3 * W, *REM = wk + 4 * W,
@@ -1032,9 +1040,9 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
         }                                                     \
     } while (0)
     for (int e = 0; e < nev; e++) {
-        int r = PL.ev[e].r;
+        int r = pl->ev[e].r;
         src_mask(B, &M, LM_BLK, r, GM);
-        if (PL.ev[e].ow) {
+        if (pl->ev[e].ow) {
             src_mask(B, &M, LM_OW, r, TM);
             for (int w = 0; w < W; w++) GM[w] |= TM[w];
 #ifdef TN_SURF_DEBUG
@@ -1045,12 +1053,12 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
             GM[w] &= REM[w];
             REM[w] &= ~GM[w];
         }
-        if (!PL.ev[e].up) {
+        if (!pl->ev[e].up) {
             NEW_GROUP(GM[w], r, fr);
             continue;
         }
         /* ceiling: y = (r+1)*16, vy = 0, then the ground test under it */
-        tn_body cs = ceiling_state(B, &PL, r);
+        tn_body cs = ceiling_state(B, pl, r);
 #ifdef TN_SURF_DEBUG
         for (int w = 0; w < W; w++) B->nceil += __builtin_popcountll(GM[w]);
 #endif
@@ -1100,14 +1108,8 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
                 int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
                 int k = 0;
                 while (G[k].land_row < 0 || !((G[k].m[w] >> q) & 1)) k++;
-                tn_body lb;
-                memset(&lb, 0, sizeof lb);
-                lb.w = g->prof.w;
-                lb.h = h;
-                lb.x = tn_surf_lattice_x(g, j + (((BK[w] >> q) & 1) ? 0 : dir));
-                lb.y = (float)G[k].land_row * T - H;
-                lb.on_ground = true;
-                landed(B, surf_id, ei, j, in, &lb, t + 1);
+                landed_at(B, surf_id, ei, j, in, G[k].land_row,
+                          j + (((BK[w] >> q) & 1) ? 0 : dir), t + 1);
                 if (B->oom) return -1;
             }
         }
