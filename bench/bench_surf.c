@@ -7,8 +7,9 @@
  *     percentile (thread CPU time), allocations per query (counting
  *     allocator); --edits random single-tile edits: repair median.
  *  2. generated platformer levels (tn_levelgen) of each --sizes N (N x N,
- *     default 64,128; 512 and 1024 are the issue's targets but take minutes
- *     to build today): build time (one run), then the same as 1.
+ *     default 64,128; 512 and 1024 are the issue's targets: 512 takes about
+ *     a minute to build today, 1024 several): build time (one run), then
+ *     the same as 1.
  *  3. --gaps: the widest flat gap each planner crosses per jump height
  *     (a floor, a gap of k tiles, the same floor beyond; 1x2 character).
  *  4. --oracle N: the physics oracle (tests/surf_oracle.h) against both
