@@ -548,7 +548,7 @@ static int inputs_for(const tn_surf *g, const tn_body *v, int t, int kind, int d
 /* Columns (relative to cbase) within reach of a step from state v are
  * marked in B->colbad when any tile there (rows the box can touch in one
  * step, plus the row under it) is not empty or outside the map. */
-static void mark_columns(build *B, const tn_body *v, int cbase, int ncols)
+static void mark_columns(build *B, const tn_body *v, int cbase, int k0, int k1)
 {
     tn_surf *g = B->g;
     /* a step moves y by at most max(|vy|, |vy| + g dt) dt (capped by the
@@ -560,7 +560,7 @@ static void mark_columns(build *B, const tn_body *v, int cbase, int ncols)
     int r0 = (int)floorf((v->y - reach) / T), r1 = (int)floorf((v->y + H + reach) / T);
     bool rows_out = r0 < 0 || r1 >= g->mh;
     int rr0 = tn_clampi(r0, 0, g->mh), rr1 = tn_clampi(r1 + 1, 0, g->mh);
-    for (int k = 0; k < ncols; k++) {
+    for (int k = k0; k <= k1; k++) {
         int c = cbase + k;
         B->colbad[k] = (uint8_t)(rows_out || c < 0 || c >= g->mw ||
                                  B->colpre[rr1 * g->mw + c] - B->colpre[rr0 * g->mw + c] > 0);
@@ -1237,16 +1237,32 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             tn_body v = ent(B, (int32_t)ei)->v;
-            mark_columns(B, &v, cbase, ncols);
+            dp_entry E = *ent(B, (int32_t)ei);
+            /* the words holding positions (wf..wl); only columns that can
+             * mark a position there are looked at: column c marks lattice
+             * kjl[c]..kjh[c], inside j/pt - 3 .. j/pt + w + 3 */
+            int wf = 0, wl = -1;
+            {
+                const uint64_t *Bw0 = (const uint64_t *)B->bits.p + E.bits;
+                for (int w = 0; w < E.words; w++)
+                    if (Bw0[w]) {
+                        if (wl < 0) wf = w;
+                        wl = w;
+                    }
+            }
+            if (wl < 0) wf = wl = 0;
+            int k0 = tn_maxi(0, floordiv(E.lo + 64 * wf, g->per_tile) - 3 - cbase);
+            int k1 = tn_mini(ncols - 1,
+                             floordiv(E.lo + 64 * wl + 63, g->per_tile) + g->prof.w + 3 - cbase);
+            mark_columns(B, &v, cbase, k0, k1);
             /* near-terrain positions (K) are stepped one by one; the free
              * ones (F) all move alike: one representative step (checked
              * against a second) moves the whole bitset */
-            dp_entry E = *ent(B, (int32_t)ei);
             if (!vec_reserve(&B->js_free, B->a, (size_t)E.words * 2 + 2)) return false;
             uint64_t *K = B->js_free.p, *F = K + E.words;
             memset(K, 0, (size_t)E.words * 8);
             int span = E.words * 64;
-            for (int k = 0; k < ncols; k++) {
+            for (int k = k0; k <= k1; k++) {
                 if (!B->colbad[k]) continue;
                 int jl = B->kjl[cbase + k + KCOL_OFF] - E.lo;
                 int jh = B->kjh[cbase + k + KCOL_OFF] - E.lo;
@@ -1291,10 +1307,14 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     /* all positions by masks: the free ones (F) as pass 0
                      * would step them, so the F group's entry comes first
                      * as with the bulk move */
+                    /* only the words holding positions */
                     const uint64_t *Kw = B->js_free.p;
-                    int rc = mask_step(B, surf_id, (int32_t)ei, &E, t, in, Kw + E.words,
-                                       (const uint64_t *)B->bits.p + E.bits, Kw, nlo, nhi, nwords,
-                                       next0, &vc);
+                    dp_entry Es = E;
+                    Es.lo = E.lo + 64 * wf;
+                    Es.words = wl - wf + 1;
+                    int rc = mask_step(B, surf_id, (int32_t)ei, &Es, t, in, Kw + E.words + wf,
+                                       (const uint64_t *)B->bits.p + E.bits + wf, Kw + wf, nlo, nhi,
+                                       nwords, next0, &vc);
                     if (rc < 0) return false;
                     if (rc > 0) continue;
                     B->nmask_fallback++;
