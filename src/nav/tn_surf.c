@@ -264,8 +264,10 @@ typedef struct build {
     /* mask stepping (tn_body_step only, see mask_step): per map row r =
      * -1 .. mh + 1 lattice bitsets (bit j + LM_OFF = lattice j) */
     bool masks;
-    uint64_t *lm; /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
-    uint8_t *lm_ready; /* per row */
+    uint64_t *lm;        /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
+    uint8_t *lm_ready;   /* per row */
+    struct pslot *pslot; /* backtrack's plans, by (entry, jump bit) */
+    uint32_t pgen;
     int lmw;
     vec mwork;          /* uint64 scratch of mask_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
@@ -486,8 +488,7 @@ static bool get_bit(build *B, int32_t i, int j)
     return (((uint64_t *)B->bits.p)[e->bits + (uint32_t)(k >> 6)] >> (k & 63)) & 1;
 }
 
-static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn,
-                      int frames);
+static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn, int frames);
 
 static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_body *b, int frames)
 {
@@ -952,6 +953,37 @@ static const vplan *cached_plan(build *B, vcache *vc, const tn_body *v, int in)
     return vc->ok[k] ? &vc->p[k] : NULL;
 }
 
+/* Backtracking meets the same entries again and again (the landings of a
+ * group share their paths): their plans are kept in a small direct-mapped
+ * cache, valid for one search (pgen). */
+#define PSLOTS 4096
+typedef struct pslot {
+    uint32_t gen;
+    int32_t key;
+    bool ok;
+    vplan p;
+} pslot;
+
+static bool pslots_init(build *B)
+{
+    if (!B->masks) return true;
+    B->pslot = tn_alloc_array(B->a, PSLOTS, sizeof(pslot));
+    return B->pslot != NULL;
+}
+
+static const vplan *backtrack_plan(build *B, int32_t e, int in)
+{
+    int jb = (in & TN_SURF_IN_JUMP) ? 1 : 0;
+    int32_t key = e * 2 + jb;
+    pslot *sl = &B->pslot[(uint32_t)key & (PSLOTS - 1)];
+    if (sl->gen != B->pgen || sl->key != key) {
+        sl->gen = B->pgen;
+        sl->key = key;
+        sl->ok = make_vplan(B, &ent(B, e)->v, jb ? TN_SURF_IN_JUMP : 0, &sl->p);
+    }
+    return sl->ok ? &sl->p : NULL;
+}
+
 /* The state after a ceiling hit in row r. */
 static tn_body ceiling_state(const build *B, const vplan *P, int r)
 {
@@ -971,13 +1003,13 @@ static inline bool lm_bit(const build *B, int kind, int r, int j)
 
 /* One position j of a plan: *jn, and the landing row (>= 0) or -1 with
  * *out the state in the air.  The same decisions as mask_step. */
-static int plan_one(const build *B, const vplan *P, int j, int *jn, tn_body *out)
+static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_body *out)
 {
     bool blocked = false;
-    if (P->dir)
+    if (dir)
         for (int r = P->hr0; r <= P->hr1 && !blocked; r++)
-            blocked = lm_bit(B, P->dir > 0 ? LM_ER : LM_EL, r, j);
-    int n = blocked ? j : j + P->dir;
+            blocked = lm_bit(B, dir > 0 ? LM_ER : LM_EL, r, j);
+    int n = blocked ? j : j + dir;
     *jn = n;
     for (int e = 0; e < P->nev; e++) {
         int r = P->ev[e].r;
@@ -1108,8 +1140,8 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
                 int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
                 int k = 0;
                 while (G[k].land_row < 0 || !((G[k].m[w] >> q) & 1)) k++;
-                landed_at(B, surf_id, ei, j, in, G[k].land_row,
-                          j + (((BK[w] >> q) & 1) ? 0 : dir), t + 1);
+                landed_at(B, surf_id, ei, j, in, G[k].land_row, j + (((BK[w] >> q) & 1) ? 0 : dir),
+                          t + 1);
                 if (B->oom) return -1;
             }
         }
@@ -1180,6 +1212,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     const tn_surf_surface *S = &g->surf[surf_id];
     const float W = (float)g->prof.w * T;
     B->ent.n = B->pred.n = B->bits.n = 0;
+    B->pgen++; /* entry ids start again: the backtrack plans are void */
     if (!hash_init(B, 256)) return false;
     /* layer 0: the standing state */
     tn_body v0 = stand_body(g, S->row, S->j0 + (n0 - S->node0));
@@ -1436,7 +1469,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             /* with masks: the step's plan once per predecessor, and only
              * the j a step can come from (j - dir, or j when a wall stopped
              * it), checked in the same order */
-            vplan PL;
+            const vplan *PL = NULL;
             bool plan = B->masks && ent(B, P.from)->t > 0, have = false;
             int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
             for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
@@ -1445,11 +1478,12 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 tn_body v = ent(B, P.from)->v, out;
                 int jn;
                 if (plan && !have) {
-                    plan = make_vplan(B, &v, P.in, &PL);
+                    PL = backtrack_plan(B, P.from, P.in);
+                    plan = PL != NULL;
                     have = true;
                 }
                 if (plan) {
-                    if (plan_one(B, &PL, jp, &jn, &out) >= 0) continue;
+                    if (plan_one(B, PL, pdir, jp, &jn, &out) >= 0) continue;
                 } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
                     continue;
                 }
@@ -1697,7 +1731,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
         if (!B.vmap) goto oom;
         B.fast = true;
     }
-    if (!masks_init(&B) || !kranges_init(&B)) goto oom;
+    if (!masks_init(&B) || !kranges_init(&B) || !pslots_init(&B)) goto oom;
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -1807,6 +1841,7 @@ done:
     vec_free(&B.mwork, a);
     tn_free(a, B.lm);
     tn_free(a, B.lm_ready);
+    tn_free(a, B.pslot);
     tn_free(a, B.kjl);
     tn_free(a, B.kjh);
     tn_free(a, B.colpre);
@@ -1930,6 +1965,7 @@ static void build_release(build *B)
     vec_free(&B->mwork, a);
     tn_free(a, B->lm);
     tn_free(a, B->lm_ready);
+    tn_free(a, B->pslot);
     tn_free(a, B->kjl);
     tn_free(a, B->kjh);
     tn_free(a, B->colpre);
@@ -2077,7 +2113,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         ok = B.vmap != NULL;
         B.fast = ok;
     }
-    ok = ok && masks_init(&B) && kranges_init(&B);
+    ok = ok && masks_init(&B) && kranges_init(&B) && pslots_init(&B);
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
