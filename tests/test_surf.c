@@ -334,11 +334,11 @@ static void test_fast_equals_naive(void **state)
 /* A small map of random ledges and one-way platforms with no border (the
  * outside of the map is the wall, floor and ceiling), low ceilings (a
  * ledge 1..h+2 tiles over another) and scattered single tiles. */
-static void random_tight_map(tn_map *m, tn_rng *r)
+static void random_tight_map(tn_map *m, tn_rng *r, int tiles_per_ledge)
 {
     for (int y = 0; y < m->h; y++)
         for (int x = 0; x < m->w; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
-    int n = m->w * m->h / 12;
+    int n = m->w * m->h / tiles_per_ledge;
     for (int k = 0; k < n; k++) {
         int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
         int len = 1 + (int)tn_rng_below(r, 6);
@@ -354,7 +354,9 @@ static void random_tight_map(tn_map *m, tn_rng *r)
 
 /* The same comparison on tight random maps (one-way platforms, ceilings
  * 1..3 tiles over a floor, the map edges as walls, floor and ceiling):
- * every box 1x1..3x3 and jump 1..8, and tall boxes. */
+ * every box 1x1..3x3 and jump 1..8, tall boxes 2x5..3x6, a step function
+ * named (tn_body_step) rather than NULL, and a physics falling up to 100 px
+ * a step, whose states the bitset step hands back to per-position steps. */
 static void test_fast_equals_naive_tight(void **state)
 {
     (void)state;
@@ -365,11 +367,17 @@ static void test_fast_equals_naive_tight(void **state)
     for (int lv = 0; lv < 12; lv++) {
         tn_rng r;
         tn_rng_seed(&r, 4100 + (uint64_t)lv, 5);
-        random_tight_map(m, &r);
+        random_tight_map(m, &r, lv < 9 ? 12 : 30); /* sparser for the tall boxes */
         int w = 1 + lv % 3, h = lv < 9 ? 1 + (lv / 3) % 3 : 4 + lv % 3, jh = 1 + (lv * 5) % 8;
         tn_phys_params p = tn_phys_default((float)jh);
+        if (lv == 0) { /* falls of up to 100 px a step enter 5+ rows, past the
+                         * bitset step's 4: such states are stepped by position */
+            p.gravity = 60000.0f;
+            p.max_fall = 6000.0f;
+        }
         tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
         prof.skip_coyote = lv % 4 == 3;
+        if (lv == 5) prof.step = tn_body_step; /* named, not NULL: the same fast path */
         tn_surf *fast = NULL, *naive = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
         prof.reference_build = true;
@@ -405,7 +413,7 @@ static void test_edit_repair(void **state)
         tn_rng r;
         tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
         if (combos[ci][4])
-            random_tight_map(m, &r);
+            random_tight_map(m, &r, 12);
         else
             assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
         tn_phys_params p = tn_phys_default((float)combos[ci][2]);

@@ -271,7 +271,7 @@ typedef struct build {
     int lmw;
     vec mwork;          /* uint64 scratch of mask_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
-    long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland, nwall;
+    long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland;
 } build;
 
 #define KCOL_OFF 4
@@ -1726,7 +1726,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
     if (!B.colpre || !B.colbad) goto oom;
-    if (!g->prof.step && !g->prof.reference_build) {
+    if ((!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         if (!B.vmap) goto oom;
         B.fast = true;
@@ -2108,7 +2108,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
     ok = B.colpre && B.colbad && B.best;
-    if (ok && !g->prof.step && !g->prof.reference_build) {
+    if (ok && (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         ok = B.vmap != NULL;
         B.fast = ok;
