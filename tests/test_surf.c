@@ -354,7 +354,7 @@ static void random_tight_map(tn_map *m, tn_rng *r, int tiles_per_ledge)
 
 /* The same comparison on tight random maps (one-way platforms, ceilings
  * 1..3 tiles over a floor, the map edges as walls, floor and ceiling):
- * every box 1x1..3x3 and jump 1..8, tall boxes 2x5..3x6, a step function
+ * every box 1x1..3x3 and jump 1..8, tall boxes 1x4..3x6, a step function
  * named (tn_body_step) rather than NULL, and a physics falling up to 100 px
  * a step, whose states the bitset step hands back to per-position steps. */
 static void test_fast_equals_naive_tight(void **state)

@@ -133,9 +133,10 @@
  * over at most (nodes + 2t) states per layer, each state costing a few
  * word operations per input and 64 positions; the number of states (not
  * the positions) now sets the time.  The demo map (80x45, 1x2, jump 4)
- * takes about a quarter of a second of CPU (3.5x less than stepping
- * positions one by one), still about 100x the 2 ms the issue asks, and a
- * 512x512 level about a minute; a repair about a third of a build.
+ * takes about a fifth of a second of CPU (4x less than stepping positions
+ * one by one), still about 100x the 2 ms the issue asks; a 512x512 level
+ * under a minute, 1024x1024 a few minutes; a repair about a third of a
+ * build.
  * A query is an A* over about 300 nodes on the demo map: ~40 us median.
  */
 #ifndef TN_SURF_H
