@@ -7,8 +7,9 @@
  *     percentile (thread CPU time), allocations per query (counting
  *     allocator); --edits random single-tile edits: repair median.
  *  2. generated platformer levels (tn_levelgen) of each --sizes N (N x N,
- *     default 64,128; 512 and 1024 are the issue's targets but take minutes
- *     to build today): build time (one run), then the same as 1.
+ *     default 64,128; 512 and 1024 are the issue's targets: 512 takes about
+ *     a minute to build today, 1024 several): build time (one run), then
+ *     the same as 1.
  *  3. --gaps: the widest flat gap each planner crosses per jump height
  *     (a floor, a gap of k tiles, the same floor beyond; 1x2 character).
  *  4. --oracle N: the physics oracle (tests/surf_oracle.h) against both
@@ -26,26 +27,11 @@
 #include <string.h>
 
 #include "../tests/surf_oracle.h"
+#include "../tests/tu_nav.h"
 #include "fileio.h"
 #include "tn_levelgen.h"
 #include "tn_path.h"
 #include "tn_surf.h"
-
-typedef struct counting {
-    long allocs;
-} counting;
-
-static void *c_alloc(void *user, size_t n)
-{
-    ((counting *)user)->allocs++;
-    return calloc(1, n);
-}
-
-static void c_free(void *user, void *p)
-{
-    (void)user;
-    free(p);
-}
 
 /* CPU time of this thread: on the shared machine a query of 20 us is
  * often preempted for a 4 ms scheduler tick, which wall-clock p99s show. */
@@ -92,7 +78,7 @@ static int reachable(const tn_surf *g, int s, int32_t *out, unsigned char *mark)
 
 /* Queries over `q` random pairs (start node, a goal tile reachable from it
  * in the graph) and `edits` random single-tile edits (each repaired). */
-static void graph_run(const char *name, tn_map *m, tn_surf *g, counting *c, tn_rng *r, int q,
+static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, tn_rng *r, int q,
                       int edits)
 {
     int nn = tn_surf_node_count(g);
@@ -158,8 +144,8 @@ static void level_run(int n, int edits, int queries, unsigned long long seed)
     tn_rng r;
     tn_rng_seed(&r, seed, 77);
     tn_levelgen_platformer(m, &r, NULL);
-    counting c = {0};
-    tn_allocator a = {c_alloc, c_free, &c};
+    tu_counting c = {0};
+    tn_allocator a = tu_counting_allocator(&c);
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
@@ -328,8 +314,8 @@ int bench_surf(int argc, char **argv)
             "maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (5 runs); %d nodes, %d "
             "edges, memory %.2f MB\n",
             bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
-        counting c = {0};
-        tn_allocator ca = {c_alloc, c_free, &c};
+        tu_counting c = {0};
+        tn_allocator ca = tu_counting_allocator(&c);
         tn_surf *g = NULL;
         if (tn_succeeded(tn_surf_create(dm, &prof, &ca, &g, NULL))) {
             tn_rng r;

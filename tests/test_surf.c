@@ -19,22 +19,7 @@
 #include "tn_path.h"
 #include "tn_rng.h"
 #include "tn_surf.h"
-
-typedef struct counting {
-    long allocs, frees;
-} counting;
-
-static void *c_alloc(void *user, size_t n)
-{
-    ((counting *)user)->allocs++;
-    return calloc(1, n);
-}
-
-static void c_free(void *user, void *p)
-{
-    if (p) ((counting *)user)->frees++;
-    free(p);
-}
+#include "tu_nav.h"
 
 typedef struct tally {
     long pairs, reach, found, classic, false_claims, missing_nodes;
@@ -178,8 +163,8 @@ static void test_edges_replay(void **state)
 static void test_no_allocation_per_query(void **state)
 {
     (void)state;
-    counting c = {0, 0};
-    tn_allocator a = {c_alloc, c_free, &c};
+    tu_counting c = {0};
+    tn_allocator a = tu_counting_allocator(&c);
     tn_map *m = tu_load_map("maps/demo.map");
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
@@ -346,6 +331,71 @@ static void test_fast_equals_naive(void **state)
     tn_map_destroy(m);
 }
 
+/* A small map of random ledges and one-way platforms with no border (the
+ * outside of the map is the wall, floor and ceiling), low ceilings (a
+ * ledge 1..h+2 tiles over another) and scattered single tiles. */
+static void random_tight_map(tn_map *m, tn_rng *r, int tiles_per_ledge)
+{
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
+    int n = m->w * m->h / tiles_per_ledge;
+    for (int k = 0; k < n; k++) {
+        int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
+        int len = 1 + (int)tn_rng_below(r, 6);
+        int t = tn_rng_below(r, 3) == 0 ? TN_TILE_ONEWAY : TN_TILE_BLOCK;
+        for (int i = 0; i < len && x + i < m->w; i++) tn_map_set_tile(m, x + i, y, t, NULL);
+        if (tn_rng_below(r, 3) == 0) { /* a ceiling over it */
+            int y2 = y - 1 - (int)tn_rng_below(r, 4);
+            for (int i = 0; i < len && x + i < m->w && y2 >= 0; i++)
+                tn_map_set_tile(m, x + i, y2, TN_TILE_BLOCK, NULL);
+        }
+    }
+}
+
+/* The same comparison on tight random maps (one-way platforms, ceilings
+ * 1..3 tiles over a floor, the map edges as walls, floor and ceiling):
+ * every box 1x1..3x3 and jump 1..8, tall boxes 1x4..3x6, a step function
+ * named (tn_body_step) rather than NULL, and a physics falling up to 100 px
+ * a step, whose states the bitset step hands back to per-position steps. */
+static void test_fast_equals_naive_tight(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(18, 12, NULL, &m, NULL)));
+    long edges = 0;
+    int levels = 0;
+    for (int lv = 0; lv < 12; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 4100 + (uint64_t)lv, 5);
+        random_tight_map(m, &r, lv < 9 ? 12 : 30); /* sparser for the tall boxes */
+        int w = 1 + lv % 3, h = lv < 9 ? 1 + (lv / 3) % 3 : 4 + lv % 3, jh = 1 + (lv * 5) % 8;
+        tn_phys_params p = tn_phys_default((float)jh);
+        if (lv == 0) { /* falls of up to 100 px a step enter 5+ rows, past the
+                         * bitset step's 4: such states are stepped by position */
+            p.gravity = 60000.0f;
+            p.max_fall = 6000.0f;
+        }
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        prof.skip_coyote = lv % 4 == 3;
+        if (lv == 5) prof.step = tn_body_step; /* named, not NULL: the same fast path */
+        tn_surf *fast = NULL, *naive = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
+        prof.reference_build = true;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &naive, NULL)));
+        assert_same_graph(fast, naive);
+        for (int e = 0; e < tn_surf_edge_count(fast); e++)
+            assert_true(tn_surf_edge_valid(fast, m, e));
+        edges += tn_surf_edge_count(fast);
+        levels++;
+        tn_surf_destroy(fast);
+        tn_surf_destroy(naive);
+    }
+    printf("  %d tight random 18x12 levels: fast and naive builds equal, %ld edges\n", levels,
+           edges);
+    assert_true(edges > 0);
+    tn_map_destroy(m);
+}
+
 /* After random edits the repaired graph equals a fresh build edge for edge
  * (take-off, landing, frames, kind and every input run), and every edge
  * replays; several profiles, so the per-tile repair index is exercised by
@@ -353,14 +403,19 @@ static void test_fast_equals_naive(void **state)
 static void test_edit_repair(void **state)
 {
     (void)state;
-    static const int combos[3][4] = {{1, 2, 4, 30}, {2, 3, 7, 15}, {1, 1, 1, 15}};
+    /* w, h, jump, edits, tight map (one-way edits too) */
+    static const int combos[6][5] = {{1, 2, 4, 30, 0}, {2, 3, 7, 15, 0}, {1, 1, 1, 15, 0},
+                                     {1, 2, 4, 30, 1}, {3, 3, 8, 15, 1}, {2, 1, 2, 15, 1}};
     int loc_all = 0;
-    for (int ci = 0; ci < 3; ci++) {
+    for (int ci = 0; ci < 6; ci++) {
         tn_map *m = NULL;
         assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
         tn_rng r;
         tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
-        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        if (combos[ci][4])
+            random_tight_map(m, &r, 12);
+        else
+            assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
         tn_phys_params p = tn_phys_default((float)combos[ci][2]);
         tn_surf_profile prof = tn_surf_profile_make(combos[ci][0], combos[ci][1], &p);
         tn_surf *g = NULL;
@@ -369,37 +424,22 @@ static void test_edit_repair(void **state)
             int x = (int)tn_rng_below(&r, (uint32_t)m->w),
                 y = (int)tn_rng_below(&r, (uint32_t)m->h);
             int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+            if (combos[ci][4] && tn_rng_below(&r, 3) == 0)
+                t = tn_map_tile(m, x, y) == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY;
             tn_map_set_tile(m, x, y, t, NULL);
             assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
             tn_surf *fresh = NULL;
             assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
-            assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(fresh));
-            assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(fresh));
-            const tn_surf_edge *ea = tn_surf_edges(g), *eb = tn_surf_edges(fresh);
-            for (int e = 0; e < tn_surf_edge_count(g); e++) {
-                assert_int_equal(ea[e].from, eb[e].from);
-                assert_int_equal(ea[e].to, eb[e].to);
-                assert_int_equal(ea[e].frames, eb[e].frames);
-                assert_int_equal(ea[e].kind, eb[e].kind);
-                assert_int_equal(ea[e].nruns, eb[e].nruns);
-                for (int q = 0; q < ea[e].nruns; q++) {
-                    tn_input ia, ib;
-                    int na, nb;
-                    tn_surf_run(g, ea[e].run0 + (uint32_t)q, &ia, &na);
-                    tn_surf_run(fresh, eb[e].run0 + (uint32_t)q, &ib, &nb);
-                    assert_int_equal(na, nb);
-                    assert_true(ia.left == ib.left && ia.right == ib.right && ia.down == ib.down &&
-                                ia.jump == ib.jump);
-                }
-            }
+            assert_same_graph(g, fresh);
             for (int e = 0; e < tn_surf_edge_count(g); e++)
                 assert_true(tn_surf_edge_valid(g, m, e));
             tn_surf_destroy(fresh);
         }
         int loc, full;
         tn_surf_repair_counts(g, &loc, &full);
-        printf("  %dx%d jump %d, %d edits: %d repaired locally, %d full rebuilds\n", combos[ci][0],
-               combos[ci][1], combos[ci][2], combos[ci][3], loc, full);
+        printf("  %dx%d jump %d, %d edits%s: %d repaired locally, %d full rebuilds\n",
+               combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][3],
+               combos[ci][4] ? " (tight map)" : "", loc, full);
         loc_all += loc;
         tn_surf_destroy(g);
         tn_map_destroy(m);
@@ -416,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_fast_equals_naive),
+        cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

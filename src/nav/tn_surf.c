@@ -261,7 +261,38 @@ typedef struct build {
     int cur_surf; /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
+    /* mask stepping (tn_body_step only, see mask_step): per map row r =
+     * -1 .. mh + 1 lattice bitsets (bit j + LM_OFF = lattice j) */
+    bool masks;
+    uint64_t *lm;        /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
+    uint8_t *lm_ready;   /* per row */
+    struct pslot *pslot; /* backtrack's plans, by (entry, jump bit) */
+    uint32_t pgen;
+    int lmw;
+    vec mwork;          /* uint64 scratch of mask_step */
+    int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
+    long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland;
 } build;
+
+#define KCOL_OFF 4
+
+/* Per column c = -KCOL_OFF .. mw + KCOL_OFF: the lattice positions within
+ * a step (+2 px) of it, the near-terrain set K of run_dp. */
+static bool kranges_init(build *B)
+{
+    const tn_surf *g = B->g;
+    const float W = (float)g->prof.w * T;
+    size_t n = (size_t)g->mw + 2 * KCOL_OFF + 1;
+    B->kjl = tn_alloc_array(B->a, n, sizeof(int32_t));
+    B->kjh = tn_alloc_array(B->a, n, sizeof(int32_t));
+    if (!B->kjl || !B->kjh) return false;
+    for (int c = -KCOL_OFF; c <= g->mw + KCOL_OFF; c++) {
+        float c16 = (float)c * T;
+        B->kjl[c + KCOL_OFF] = (int)floorf((c16 - W - g->step_px - 2.0f) / g->step_px);
+        B->kjh[c + KCOL_OFF] = (int)ceilf((c16 + T + g->step_px + 2.0f) / g->step_px);
+    }
+    return true;
+}
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
 {
@@ -457,10 +488,18 @@ static bool get_bit(build *B, int32_t i, int j)
     return (((uint64_t *)B->bits.p)[e->bits + (uint32_t)(k >> 6)] >> (k & 63)) & 1;
 }
 
+static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn, int frames);
+
 static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_body *b, int frames)
 {
+    landed_at(B, surf_id, e, j, in, body_row(b), tn_surf_lattice_j(B->g, b->x), frames);
+}
+
+/* A landing on (row, jn) from position j of entry e with input `in`. */
+static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn, int frames)
+{
     tn_surf *g = B->g;
-    int node = tn_surf_node_at(g, body_row(b), tn_surf_lattice_j(g, b->x));
+    int node = tn_surf_node_at(g, row, jn);
     if (node < 0 || g->node_surf[node] == surf_id) return;
     best_rec *r = &B->best[node];
     if (r->stamp == B->bstamp && r->frames <= frames) return;
@@ -510,7 +549,7 @@ static int inputs_for(const tn_surf *g, const tn_body *v, int t, int kind, int d
 /* Columns (relative to cbase) within reach of a step from state v are
  * marked in B->colbad when any tile there (rows the box can touch in one
  * step, plus the row under it) is not empty or outside the map. */
-static void mark_columns(build *B, const tn_body *v, int cbase, int ncols)
+static void mark_columns(build *B, const tn_body *v, int cbase, int k0, int k1)
 {
     tn_surf *g = B->g;
     /* a step moves y by at most max(|vy|, |vy| + g dt) dt (capped by the
@@ -522,7 +561,7 @@ static void mark_columns(build *B, const tn_body *v, int cbase, int ncols)
     int r0 = (int)floorf((v->y - reach) / T), r1 = (int)floorf((v->y + H + reach) / T);
     bool rows_out = r0 < 0 || r1 >= g->mh;
     int rr0 = tn_clampi(r0, 0, g->mh), rr1 = tn_clampi(r1 + 1, 0, g->mh);
-    for (int k = 0; k < ncols; k++) {
+    for (int k = k0; k <= k1; k++) {
         int c = cbase + k;
         B->colbad[k] = (uint8_t)(rows_out || c < 0 || c >= g->mw ||
                                  B->colpre[rr1 * g->mw + c] - B->colpre[rr0 * g->mw + c] > 0);
@@ -595,8 +634,20 @@ typedef struct vstep {
     int rh0, rh1; /* rows its horizontal move reads */
 } vstep;
 
-static int span_lo(float a) { return (int)floorf((a + EPS) / T); }
-static int span_hi(float a, float len) { return (int)ceilf((a + len - EPS) / T) - 1; }
+/* floorf / ceilf for |x| < 2^31, without the library calls */
+static inline int ifloor(float x)
+{
+    int i = (int)x;
+    return i - (x < (float)i);
+}
+static inline int iceil(float x)
+{
+    int i = (int)x;
+    return i + (x > (float)i);
+}
+/* the physics' span(): tiles covered by the open interval (a, a + len) */
+static int span_lo(float a) { return ifloor((a + EPS) / T); }
+static int span_hi(float a, float len) { return iceil((a + len - EPS) / T) - 1; }
 
 static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
 {
@@ -657,6 +708,502 @@ static bool free_window(const build *B, const vstep *o, int j)
     return true;
 }
 
+/* ---- mask stepping --------------------------------------------------------
+ * With tn_body_step every position of a DP entry shares the vertical state,
+ * so a step of input `in` makes the same vertical decisions for all of them
+ * except where a tile stops the box, and which positions a tile stops is a
+ * lattice bitset per map row r (-1 .. mh + 1; outside the map is block),
+ * precomputed (bit j + LM_OFF = lattice j, pt = lattice steps per tile):
+ *  LM_BLK  the box at j overlaps a block in row r (its columns are j/pt ..
+ *          j/pt + w - (j%pt == 0), exact with the physics' 1/8 px margins);
+ *  LM_OW   the same for one-way tiles;
+ *  LM_ER   j%pt == 0 and column j/pt + w (entered by a step right) is a block;
+ *  LM_EL   j%pt == 0 and column j/pt - 1 (entered by a step left) is a block.
+ * A walk step moves at most 16/pt <= 8 px: one sub-move entering at most one
+ * column, so it is blocked where LM_ER (LM_EL) of the box's rows is set, and
+ * a blocked body stays at j (x is tile-aligned there).  The vertical
+ * sub-moves enter the same rows for every position (the y is shared), in
+ * order; at each, the positions whose box (at its new j) overlaps a block, or
+ * a one-way going down from above it, land or hit the ceiling, the rest go
+ * on; a ceiling hit has its own ground test, the rest the shared one.  Every
+ * group ends in one state, and the groups are handed to the DP in the order
+ * stepping the positions one by one would create them, so entries, bits,
+ * predecessors and landings are exactly those of the per-position code. */
+enum { LM_BLK, LM_OW, LM_ER, LM_EL, LM_KINDS };
+#define LM_OFF 64
+#define MAX_EV 4
+#define MAX_GROUPS (2 * MAX_EV + 2)
+
+static int floordiv(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+static uint64_t *lm_row(const build *B, int kind, int r)
+{
+    return B->lm + ((size_t)kind * (size_t)(B->g->mh + 3) + (size_t)(r + 1)) * (size_t)B->lmw;
+}
+
+static void mask_row(build *B, int r)
+{
+    const tn_surf *g = B->g;
+    const int pt = g->per_tile, w = g->prof.w;
+    uint64_t *rk[LM_KINDS];
+    for (int k = 0; k < LM_KINDS; k++) {
+        rk[k] = lm_row(B, k, r);
+        memset(rk[k], 0, (size_t)B->lmw * 8);
+    }
+    for (int i = 0; i < B->lmw * 64; i++) {
+        int j = i - LM_OFF, c0 = floordiv(j, pt), p = j - c0 * pt, c1 = c0 + w - (p == 0);
+        bool blk = false, ow = false;
+        for (int c = c0; c <= c1; c++) {
+            int tl = tn_map_tile(B->m, c, r);
+            blk |= tl == TN_TILE_BLOCK;
+            ow |= tl == TN_TILE_ONEWAY;
+        }
+        uint64_t bit = 1ull << (i & 63);
+        if (blk) rk[LM_BLK][i >> 6] |= bit;
+        if (ow) rk[LM_OW][i >> 6] |= bit;
+        if (p == 0 && tn_map_tile(B->m, c0 + w, r) == TN_TILE_BLOCK) rk[LM_ER][i >> 6] |= bit;
+        if (p == 0 && tn_map_tile(B->m, c0 - 1, r) == TN_TILE_BLOCK) rk[LM_EL][i >> 6] |= bit;
+    }
+}
+
+/* Turns mask stepping on when it applies; false on out of memory. */
+static bool masks_init(build *B)
+{
+    tn_surf *g = B->g;
+    B->mwork.elem = sizeof(uint64_t);
+    if (!B->fast || g->per_tile < 2) return true;
+    B->lmw = (g->jmax + LM_OFF + 192) / 64 + 2;
+    size_t n = (size_t)LM_KINDS * (size_t)(g->mh + 3) * (size_t)B->lmw;
+    B->lm = tn_alloc_array(B->a, n, sizeof(uint64_t));
+    B->lm_ready = tn_alloc(B->a, (size_t)g->mh + 3);
+    if (!B->lm || !B->lm_ready) return false;
+    B->masks = true;
+    return true;
+}
+
+/* 64 bits of a mask row from lattice j (j >= -LM_OFF). */
+static inline uint64_t rword(const uint64_t *row, int j)
+{
+    int i = j + LM_OFF, w = i >> 6, o = i & 63;
+    return o ? (row[w] >> o) | (row[w + 1] << (64 - o)) : row[w];
+}
+
+typedef struct mstep {
+    int W, lo, dir;
+    const uint64_t *BK; /* positions stopped by a wall */
+} mstep;
+
+/* out = mask (kind, row r) at each position's j after the horizontal move */
+static void src_mask(const build *B, const mstep *M, int kind, int r, uint64_t *out)
+{
+    const uint64_t *row = lm_row(B, kind, r);
+    for (int w = 0; w < M->W; w++) {
+        int jb = M->lo + 64 * w;
+        uint64_t m0 = rword(row, jb);
+        if (M->dir) {
+            uint64_t md = rword(row, jb + M->dir);
+            out[w] = (md & ~M->BK[w]) | (m0 & M->BK[w]);
+        } else {
+            out[w] = m0;
+        }
+    }
+}
+
+/* D |= S moved by `shift` bits, bits past maxbit (or below 0) dropped. */
+static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, int shift,
+                       int maxbit)
+{
+    for (int w = 0; w < swords; w++) {
+        if (!S[w]) continue;
+        int bit = w * 64 + shift, dw = floordiv(bit, 64), off = bit - dw * 64;
+        uint64_t parts[2] = {S[w] << off, off ? S[w] >> (64 - off) : 0};
+        for (int k = 0; k < 2; k++) {
+            int d = dw + k;
+            if (d < 0 || d >= dwords || !parts[k]) continue;
+            int nb = maxbit - d * 64 + 1;
+            uint64_t lim = nb >= 64 ? ~0ull : nb <= 0 ? 0 : (1ull << nb) - 1;
+            D[d] |= parts[k] & lim;
+        }
+    }
+}
+
+typedef struct mgroup {
+    uint64_t *m;
+    int land_row; /* landing row, or -1: in the air in state s */
+    tn_body s;
+    int fpass, fj; /* first position (pass, j) whose move stays in range */
+} mgroup;
+
+/* The position-independent part of a tn_body_step of state v with input
+ * `in`: the walk direction, the box's rows during the horizontal move, the
+ * rows the vertical sub-moves enter (in order), the state of a body nothing
+ * stops and its ground test.  False when it does not apply. */
+typedef struct vplan {
+    int dir, hr0, hr1, nev, rf;
+    bool gtest;
+    struct {
+        int r;
+        bool up, ow;
+    } ev[MAX_EV];
+    tn_body b;  /* after the step's start (y not moved); air_frames updated */
+    tn_body fr; /* canonical state of a body nothing stops */
+} vplan;
+
+/* The masks of row r (-1 .. mh + 1), made on first use: a repair reads
+ * only the rows near the surfaces it searches. */
+static void ensure_row(build *B, int r)
+{
+    if (!B->lm_ready[r + 1]) {
+        mask_row(B, r);
+        B->lm_ready[r + 1] = 1;
+    }
+}
+
+static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
+{
+    const tn_surf *g = B->g;
+    const tn_phys_params *p = &g->prof.phys;
+    const int h = g->prof.h;
+    const float H = (float)h * T;
+    P->b = P->fr = *v;
+    if (!B->masks || v->on_ground) return false;
+    P->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+    const bool jump = (in & TN_SURF_IN_JUMP) != 0;
+    /* tn_body_step up to the moves (not on the ground: no drop-through) */
+    tn_body b = *v;
+    if (jump && !b.jump_held && b.air_frames > 0 && b.air_frames <= p->coyote_frames) {
+        b.vy = -tn_phys_jump_speed(p);
+        b.rising = true;
+        b.air_frames = 1000000;
+    }
+    b.jump_held = jump;
+    if (b.rising && !jump && b.vy < -p->jump_cut_speed) b.vy = -p->jump_cut_speed;
+    const float prev_bottom = b.y + H;
+    float vy0 = b.vy;
+    float vy1 = tn_minf(vy0 + p->gravity * p->dt, p->max_fall);
+    if (vy0 > p->max_fall) vy1 = p->max_fall;
+    b.vy = vy1;
+    if (b.vy >= 0.0f) b.rising = false;
+    float dy = 0.5f * (vy0 + vy1) * p->dt;
+    P->hr0 = span_lo(b.y);
+    P->hr1 = span_hi(b.y, H);
+    P->nev = 0;
+    float y = b.y;
+    while (dy != 0.0f) {
+        float d = tn_clampf(dy, -8.0f, 8.0f);
+        dy -= d;
+        int r0 = span_lo(y), r1 = span_hi(y, H), n0 = span_lo(y + d), n1 = span_hi(y + d, H);
+        if (d > 0.0f) {
+            for (int r = r1 + 1; r <= n1; r++) {
+                if (P->nev == MAX_EV) return false;
+                P->ev[P->nev].r = r;
+                P->ev[P->nev].up = false;
+                P->ev[P->nev++].ow = prev_bottom <= (float)r * T + EPS;
+            }
+        } else {
+            for (int r = r0 - 1; r >= n0; r--) {
+                if (P->nev == MAX_EV) return false;
+                P->ev[P->nev].r = r;
+                P->ev[P->nev].up = true;
+                P->ev[P->nev++].ow = false;
+            }
+        }
+        y += d;
+    }
+    /* the end of the step for a body nothing stops */
+    if (b.air_frames < 1000000) b.air_frames++;
+    b.on_ground = b.on_oneway_only = false;
+    P->b = b;
+    P->fr = b;
+    P->fr.y = y;
+    canon(g, &P->fr);
+    const float bottom = y + H, rf_f = roundf(bottom / T);
+    P->gtest = !(vy1 < 0.0f) && fabsf(bottom - rf_f * T) <= EPS;
+    P->rf = (int)rf_f;
+    /* every row read must have masks */
+    const int rlo = -1, rhi = g->mh + 1;
+    if (P->hr0 < rlo || P->hr1 > rhi || (P->gtest && (P->rf < rlo || P->rf > rhi))) return false;
+    for (int e = 0; e < P->nev; e++)
+        if (P->ev[e].r < rlo || P->ev[e].r > rhi || (P->ev[e].up && P->ev[e].r + 1 + h > rhi))
+            return false;
+    for (int r = P->hr0; r <= P->hr1; r++) ensure_row(B, r);
+    for (int e = 0; e < P->nev; e++) {
+        ensure_row(B, P->ev[e].r);
+        if (P->ev[e].up) ensure_row(B, P->ev[e].r + 1 + h);
+    }
+    if (P->gtest) ensure_row(B, P->rf);
+    return true;
+}
+
+/* The plans of one state: they differ by jump only (the walk direction is
+ * set per input; Down matters on the ground only, where plans do not apply). */
+typedef struct vcache {
+    bool have[2], ok[2];
+    vplan p[2];
+} vcache;
+
+/* The plan of v and `in` (its dir field 0: the caller takes the input's). */
+static const vplan *cached_plan(build *B, vcache *vc, const tn_body *v, int in)
+{
+    int k = (in & TN_SURF_IN_JUMP) ? 1 : 0;
+    if (!vc->have[k]) {
+        vc->ok[k] = make_vplan(B, v, k ? TN_SURF_IN_JUMP : 0, &vc->p[k]);
+        vc->have[k] = true;
+    }
+    return vc->ok[k] ? &vc->p[k] : NULL;
+}
+
+/* Backtracking meets the same entries again and again (the landings of a
+ * group share their paths): their plans are kept in a small direct-mapped
+ * cache, valid for one search (pgen). */
+#define PSLOTS 4096
+typedef struct pslot {
+    uint32_t gen;
+    int32_t key;
+    bool ok;
+    vplan p;
+} pslot;
+
+static bool pslots_init(build *B)
+{
+    if (!B->masks) return true;
+    B->pslot = tn_alloc_array(B->a, PSLOTS, sizeof(pslot));
+    return B->pslot != NULL;
+}
+
+static const vplan *backtrack_plan(build *B, int32_t e, int in)
+{
+    int jb = (in & TN_SURF_IN_JUMP) ? 1 : 0;
+    int32_t key = e * 2 + jb;
+    pslot *sl = &B->pslot[(uint32_t)key & (PSLOTS - 1)];
+    if (sl->gen != B->pgen || sl->key != key) {
+        sl->gen = B->pgen;
+        sl->key = key;
+        sl->ok = make_vplan(B, &ent(B, e)->v, jb ? TN_SURF_IN_JUMP : 0, &sl->p);
+    }
+    return sl->ok ? &sl->p : NULL;
+}
+
+/* The state after a ceiling hit in row r. */
+static tn_body ceiling_state(const build *B, const vplan *P, int r)
+{
+    tn_body cs = P->b;
+    cs.y = (float)(r + 1) * T;
+    cs.vy = 0.0f;
+    cs.rising = false;
+    canon(B->g, &cs);
+    return cs;
+}
+
+static inline bool lm_bit(const build *B, int kind, int r, int j)
+{
+    int i = j + LM_OFF;
+    return (lm_row(B, kind, r)[i >> 6] >> (i & 63)) & 1;
+}
+
+/* One position j of a plan: *jn, and the landing row (>= 0) or -1 with
+ * *out the state in the air.  The same decisions as mask_step. */
+static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_body *out)
+{
+    bool blocked = false;
+    if (dir)
+        for (int r = P->hr0; r <= P->hr1 && !blocked; r++)
+            blocked = lm_bit(B, dir > 0 ? LM_ER : LM_EL, r, j);
+    int n = blocked ? j : j + dir;
+    *jn = n;
+    for (int e = 0; e < P->nev; e++) {
+        int r = P->ev[e].r;
+        if (!lm_bit(B, LM_BLK, r, n) && !(P->ev[e].ow && lm_bit(B, LM_OW, r, n))) continue;
+        if (!P->ev[e].up) return r;
+        int rc = r + 1 + P->b.h;
+        if (lm_bit(B, LM_BLK, rc, n) || lm_bit(B, LM_OW, rc, n)) return rc;
+        *out = ceiling_state(B, P, r);
+        return -1;
+    }
+    if (P->gtest && (lm_bit(B, LM_BLK, P->rf, n) || lm_bit(B, LM_OW, P->rf, n))) return P->rf;
+    *out = P->fr;
+    return -1;
+}
+
+/* One step of input `in` for the positions P0 (then) P1 (K: Bw & K) of
+ * entry ei, as the per-position loop of run_dp would do it.  1: done;
+ * 0: does not apply (the caller steps the positions); -1: out of memory. */
+static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
+                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K, int nlo, int nhi,
+                     int nwords, size_t next0, vcache *vc)
+{
+    tn_surf *g = B->g;
+    const int W = E->words, h = g->prof.h;
+    const vplan *PP = t > 0 ? cached_plan(B, vc, &E->v, in) : NULL;
+    if (!PP) return 0;
+    const vplan *const pl = PP;
+    const int dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+    const int hr0 = pl->hr0, hr1 = pl->hr1, nev = pl->nev, rf = pl->rf;
+    const bool gtest = pl->gtest;
+    const tn_body fr = pl->fr;
+    if (!vec_reserve(&B->mwork, B->a, (size_t)W * (8 + MAX_GROUPS))) return -1;
+    uint64_t *wk = B->mwork.p;
+    uint64_t *P0 = wk, *P1 = wk + W, *S = wk + 2 * W, *BK = wk + 3 * W, *REM = wk + 4 * W,
+             *GM = wk + 5 * W, *TM = wk + 6 * W, *T2 = wk + 7 * W, *gm = wk + 8 * W;
+    for (int w = 0; w < W; w++) {
+        P0[w] = P0src ? P0src[w] : 0;
+        P1[w] = Bw[w] & K[w];
+        S[w] = P0[w] | P1[w];
+        BK[w] = 0;
+    }
+    mstep M = {W, E->lo, dir, BK};
+    if (dir)
+        for (int r = hr0; r <= hr1; r++) {
+            const uint64_t *row = lm_row(B, dir > 0 ? LM_ER : LM_EL, r);
+            for (int w = 0; w < W; w++) BK[w] |= rword(row, E->lo + 64 * w) & S[w];
+        }
+    mgroup G[MAX_GROUPS];
+    int ng = 0;
+    memcpy(REM, S, (size_t)W * 8);
+#define NEW_GROUP(expr, row, st)                              \
+    do {                                                      \
+        uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)W; \
+        for (int w = 0; w < W; w++) any_ |= m_[w] = (expr);   \
+        if (any_) {                                           \
+            G[ng].m = m_;                                     \
+            G[ng].land_row = (row);                           \
+            G[ng].s = (st);                                   \
+            ng++;                                             \
+        }                                                     \
+    } while (0)
+    for (int e = 0; e < nev; e++) {
+        int r = pl->ev[e].r;
+        src_mask(B, &M, LM_BLK, r, GM);
+        if (pl->ev[e].ow) {
+            src_mask(B, &M, LM_OW, r, TM);
+            for (int w = 0; w < W; w++) GM[w] |= TM[w];
+#ifdef TN_SURF_DEBUG
+            for (int w = 0; w < W; w++) B->nowland += __builtin_popcountll(TM[w] & REM[w]);
+#endif
+        }
+        for (int w = 0; w < W; w++) {
+            GM[w] &= REM[w];
+            REM[w] &= ~GM[w];
+        }
+        if (!pl->ev[e].up) {
+            NEW_GROUP(GM[w], r, fr);
+            continue;
+        }
+        /* ceiling: y = (r+1)*16, vy = 0, then the ground test under it */
+        tn_body cs = ceiling_state(B, pl, r);
+#ifdef TN_SURF_DEBUG
+        for (int w = 0; w < W; w++) B->nceil += __builtin_popcountll(GM[w]);
+#endif
+        int rc = r + 1 + h;
+        src_mask(B, &M, LM_BLK, rc, TM);
+        src_mask(B, &M, LM_OW, rc, T2);
+        for (int w = 0; w < W; w++) TM[w] |= T2[w];
+        NEW_GROUP(GM[w] & TM[w], rc, cs);
+        NEW_GROUP(GM[w] & ~TM[w], -1, cs);
+    }
+    if (gtest) {
+        src_mask(B, &M, LM_BLK, rf, GM);
+        src_mask(B, &M, LM_OW, rf, TM);
+        NEW_GROUP(REM[w] & (GM[w] | TM[w]), rf, fr);
+        NEW_GROUP(REM[w] & ~(GM[w] | TM[w]), -1, fr);
+    } else {
+        NEW_GROUP(REM[w], -1, fr);
+    }
+#undef NEW_GROUP
+    B->nmask++;
+#ifdef TN_SURF_DEBUG
+    /* self-check: every position against tn_body_step */
+    for (int k = 0; k < ng; k++)
+        for (int w = 0; w < W; w++)
+            for (uint64_t bits = G[k].m[w]; bits; bits &= bits - 1) {
+                int j = E->lo + 64 * w + __builtin_ctzll(bits);
+                int jn = j + (((BK[w] >> __builtin_ctzll(bits)) & 1) ? 0 : dir);
+                tn_body r;
+                int jr;
+                bool ok = step_at(B, &E->v, j, in, &r, &jr);
+                B->nsteps--;
+                bool good = ok && jr == jn &&
+                            (G[k].land_row >= 0 ? r.on_ground && body_row(&r) == G[k].land_row
+                                                : !r.on_ground && same_v(&r, &G[k].s));
+                B->nmask_checked++;
+                if (!good) B->nmask_bad++;
+            }
+#endif
+    /* landings, in the order of the per-position passes */
+    for (int pass = 0; pass < 2; pass++) {
+        const uint64_t *Pm = pass ? P1 : P0;
+        for (int w = 0; w < W; w++) {
+            uint64_t lw = 0;
+            for (int k = 0; k < ng; k++)
+                if (G[k].land_row >= 0) lw |= G[k].m[w];
+            for (uint64_t bits = Pm[w] & lw; bits; bits &= bits - 1) {
+                int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
+                int k = 0;
+                while (G[k].land_row < 0 || !((G[k].m[w] >> q) & 1)) k++;
+                landed_at(B, surf_id, ei, j, in, G[k].land_row, j + (((BK[w] >> q) & 1) ? 0 : dir),
+                          t + 1);
+                if (B->oom) return -1;
+            }
+        }
+    }
+    /* air groups: the first position of each (in pass order) whose move
+     * stays in [nlo, nhi] decides when its entry is made */
+    int order[MAX_GROUPS], no = 0;
+    for (int k = 0; k < ng; k++) {
+        if (G[k].land_row >= 0) continue;
+        G[k].fpass = -1;
+        for (int pass = 0; pass < 2 && G[k].fpass < 0; pass++) {
+            const uint64_t *Pm = pass ? P1 : P0;
+            for (int w = 0; w < W && G[k].fpass < 0; w++)
+                for (uint64_t bits = Pm[w] & G[k].m[w]; bits; bits &= bits - 1) {
+                    int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
+                    int jn = j + (((BK[w] >> q) & 1) ? 0 : dir);
+                    if (jn < nlo || jn > nhi) continue;
+                    G[k].fpass = pass;
+                    G[k].fj = j;
+                    break;
+                }
+        }
+        if (G[k].fpass < 0) continue;
+        int at = no++;
+        while (at > 0 &&
+               (G[order[at - 1]].fpass > G[k].fpass ||
+                (G[order[at - 1]].fpass == G[k].fpass && G[order[at - 1]].fj > G[k].fj))) {
+            order[at] = order[at - 1];
+            at--;
+        }
+        order[at] = k;
+    }
+    for (int o = 0; o < no; o++) {
+        const mgroup *gr = &G[order[o]];
+        int32_t ne = get_entry(B, &gr->s, t + 1, nlo, nwords, next0);
+        if (ne < 0 || !add_pred(B, ne, ei, in)) return -1;
+        const dp_entry *N = ent(B, ne);
+        uint64_t *D = (uint64_t *)B->bits.p + N->bits;
+        for (int w = 0; w < W; w++) {
+            GM[w] = gr->m[w] & ~BK[w];
+            TM[w] = gr->m[w] & BK[w];
+        }
+        or_shifted(D, N->words, GM, W, E->lo + dir - N->lo, nhi - N->lo);
+        or_shifted(D, N->words, TM, W, E->lo - N->lo, nhi - N->lo);
+    }
+    return 1;
+}
+
+/* The first bit index >= from that is set (set) or clear (!set) in a
+ * bitset of `words` words; words * 64 when there is none. */
+static int next_bit(const uint64_t *bw, int words, int from, bool set)
+{
+    int w = from >> 6;
+    if (w >= words) return words * 64;
+    uint64_t x = (set ? bw[w] : ~bw[w]) & (~0ull << (from & 63));
+    while (!x) {
+        if (++w >= words) return words * 64;
+        x = set ? bw[w] : ~bw[w];
+    }
+    return w * 64 + __builtin_ctzll(x);
+}
+
 /* Breadth-first search over (frame, vertical state) with a bitset of
  * lattice x per state: from the take-off nodes [n0, n1] of surface s. */
 static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
@@ -665,6 +1212,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     const tn_surf_surface *S = &g->surf[surf_id];
     const float W = (float)g->prof.w * T;
     B->ent.n = B->pred.n = B->bits.n = 0;
+    B->pgen++; /* entry ids start again: the backtrack plans are void */
     if (!hash_init(B, 256)) return false;
     /* layer 0: the standing state */
     tn_body v0 = stand_body(g, S->row, S->j0 + (n0 - S->node0));
@@ -692,52 +1240,71 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             const dp_entry *E = ent(B, (int32_t)ei);
             const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
-            int jf = -1, jl = -1;
-            for (int w = 0; w < E->words; w++)
-                if (bw[w]) {
-                    if (jf < 0) jf = E->lo + w * 64 + __builtin_ctzll(bw[w]);
-                    jl = E->lo + w * 64 + 63 - __builtin_clzll(bw[w]);
+            const int nb = E->words * 64, gap = 2 * g->per_tile + 1;
+            /* runs of positions (closer than two tiles): the columns a step
+             * from them can read, x - step .. x + W + step (2 px slack), and
+             * the rows its state can reach, y - vmax .. y + H + vmax (2 px
+             * slack: the ground test under the feet) */
+            int ry0 = (int)floorf((E->v.y - g->vmax - 2.0f) / T);
+            int ry1 = (int)floorf((E->v.y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
+            for (int q = next_bit(bw, E->words, 0, true); q < nb;) {
+                int first = q, last;
+                for (;;) {
+                    int z = next_bit(bw, E->words, q, false);
+                    last = z - 1;
+                    q = next_bit(bw, E->words, z, true);
+                    if (q >= nb || q - last > gap) break;
                 }
-            if (jf < 0) continue;
-            int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T) - 1;
-            int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T) + 1;
-            int ry0 = (int)floorf((E->v.y - g->vmax - 2.0f) / T) - 1;
-            int ry1 = (int)floorf((E->v.y + (float)g->prof.h * T + g->vmax + 2.0f) / T) + 1;
-            int16_t *bx = &g->sbox[4 * surf_id];
-            if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
-            if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
-            if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
-            if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-            if (!add_rect(B, surf_id, tn_maxi(cx0, -2), tn_maxi(ry0, -2), tn_mini(cx1, 32000),
-                          tn_mini(ry1, 32000)))
-                return false;
+                int jf = E->lo + first, jl = E->lo + last;
+                int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
+                int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+                int16_t *bx = &g->sbox[4 * surf_id];
+                if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+                if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+                if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+                if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+                if (!add_rect(B, surf_id, tn_maxi(cx0, -2), tn_maxi(ry0, -2), tn_mini(cx1, 32000),
+                              tn_mini(ry1, 32000)))
+                    return false;
+            }
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             tn_body v = ent(B, (int32_t)ei)->v;
-            mark_columns(B, &v, cbase, ncols);
+            dp_entry E = *ent(B, (int32_t)ei);
+            /* the words holding positions (wf..wl); only columns that can
+             * mark a position there are looked at: column c marks lattice
+             * kjl[c]..kjh[c], inside j/pt - 3 .. j/pt + w + 3 */
+            int wf = 0, wl = -1;
+            {
+                const uint64_t *Bw0 = (const uint64_t *)B->bits.p + E.bits;
+                for (int w = 0; w < E.words; w++)
+                    if (Bw0[w]) {
+                        if (wl < 0) wf = w;
+                        wl = w;
+                    }
+            }
+            if (wl < 0) wf = wl = 0;
+            int k0 = tn_maxi(0, floordiv(E.lo + 64 * wf, g->per_tile) - 3 - cbase);
+            int k1 = tn_mini(ncols - 1,
+                             floordiv(E.lo + 64 * wl + 63, g->per_tile) + g->prof.w + 3 - cbase);
+            mark_columns(B, &v, cbase, k0, k1);
             /* near-terrain positions (K) are stepped one by one; the free
              * ones (F) all move alike: one representative step (checked
              * against a second) moves the whole bitset */
-            dp_entry E = *ent(B, (int32_t)ei);
             if (!vec_reserve(&B->js_free, B->a, (size_t)E.words * 2 + 2)) return false;
             uint64_t *K = B->js_free.p, *F = K + E.words;
             memset(K, 0, (size_t)E.words * 8);
             int span = E.words * 64;
-            for (int k = 0; k < ncols; k++) {
+            for (int k = k0; k <= k1; k++) {
                 if (!B->colbad[k]) continue;
-                float c16 = (float)(cbase + k) * T;
-                int jl = (int)floorf((c16 - W - g->step_px - 2.0f) / g->step_px) - E.lo;
-                int jh = (int)ceilf((c16 + T + g->step_px + 2.0f) / g->step_px) - E.lo;
+                int jl = B->kjl[cbase + k + KCOL_OFF] - E.lo;
+                int jh = B->kjh[cbase + k + KCOL_OFF] - E.lo;
                 jl = tn_maxi(jl, 0);
                 jh = tn_mini(jh, span - 1);
                 for (int q = jl; q <= jh;) {
-                    if ((q & 63) == 0 && q + 63 <= jh) {
-                        K[q >> 6] = ~0ull;
-                        q += 64;
-                    } else {
-                        K[q >> 6] |= 1ull << (q & 63);
-                        q++;
-                    }
+                    int e = tn_mini(jh, (q | 63)), n = e - q + 1; /* bits q..e of one word */
+                    K[q >> 6] |= (n == 64 ? ~0ull : ((1ull << n) - 1)) << (q & 63);
+                    q = e + 1;
                 }
             }
             const uint64_t *Bw = (const uint64_t *)B->bits.p + E.bits;
@@ -749,7 +1316,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     if (ffirst < 0) ffirst = E.lo + w * 64 + __builtin_ctzll(F[w]);
                     flast = E.lo + w * 64 + 63 - __builtin_clzll(F[w]);
                 }
-                uint64_t word = Bw[w] & K[w];
+                uint64_t word = B->masks && t > 0 ? 0 : Bw[w] & K[w]; /* masks: below */
                 while (word) {
                     int k = __builtin_ctzll(word);
                     word &= word - 1;
@@ -765,8 +1332,34 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             long steps_before = B->nsteps;
             int ins[6];
             int nin = inputs_for(g, &v, t, kind, dir, ins);
+            vcache vc;
+            vc.have[0] = vc.have[1] = false;
             for (int ii = 0; ii < nin; ii++) {
                 int in = ins[ii];
+                if (B->masks && t > 0) {
+                    /* all positions by masks: the free ones (F) as pass 0
+                     * would step them, so the F group's entry comes first
+                     * as with the bulk move */
+                    /* only the words holding positions */
+                    const uint64_t *Kw = B->js_free.p;
+                    dp_entry Es = E;
+                    Es.lo = E.lo + 64 * wf;
+                    Es.words = wl - wf + 1;
+                    int rc = mask_step(B, surf_id, (int32_t)ei, &Es, t, in, Kw + E.words + wf,
+                                       (const uint64_t *)B->bits.p + E.bits + wf, Kw + wf, nlo, nhi,
+                                       nwords, next0, &vc);
+                    if (rc < 0) return false;
+                    if (rc > 0) continue;
+                    B->nmask_fallback++;
+                    B->js_block.n = 0;
+                    const uint64_t *Bw2 = (const uint64_t *)B->bits.p + E.bits;
+                    for (int w = 0; w < E.words; w++)
+                        for (uint64_t word = Bw2[w] & Kw[w]; word; word &= word - 1) {
+                            int32_t *q = vec_push(&B->js_block, B->a);
+                            if (!q) return false;
+                            *q = E.lo + w * 64 + __builtin_ctzll(word);
+                        }
+                }
                 bool bulk = false;
                 vstep vs;
                 virtual_step(B, &v, in, &vs);
@@ -873,11 +1466,27 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             dp_pred P = ((dp_pred *)B->pred.p)[pi];
+            /* with masks: the step's plan once per predecessor, and only
+             * the j a step can come from (j - dir, or j when a wall stopped
+             * it), checked in the same order */
+            const vplan *PL = NULL;
+            bool plan = B->masks && ent(B, P.from)->t > 0, have = false;
+            int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
             for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
+                if (plan && jp != j && jp != j - pdir) continue;
                 if (!get_bit(B, P.from, jp)) continue;
                 tn_body v = ent(B, P.from)->v, out;
                 int jn;
-                if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) continue;
+                if (plan && !have) {
+                    PL = backtrack_plan(B, P.from, P.in);
+                    plan = PL != NULL;
+                    have = true;
+                }
+                if (plan) {
+                    if (plan_one(B, PL, pdir, jp, &jn, &out) >= 0) continue;
+                } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
+                    continue;
+                }
                 if (jn != j || !same_v(&out, &E.v)) continue;
                 p = vec_push(&B->seq, B->a);
                 if (!p) return false;
@@ -958,7 +1567,10 @@ static bool emit_group(build *B, int surf_id, int kind)
         uint32_t run0;
         uint16_t nruns;
         size_t mark = B->runs.n;
-        if (!backtrack(B, surf_id, r, &src, &run0, &nruns)) {
+        long st0 = B->nsteps;
+        bool bt = backtrack(B, surf_id, r, &src, &run0, &nruns);
+        B->nback_steps += B->nsteps - st0;
+        if (!bt) {
             if (B->oom) return false;
             B->runs.n = mark;
             B->bad_replays++;
@@ -1114,11 +1726,12 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
     if (!B.colpre || !B.colbad) goto oom;
-    if (!g->prof.step && !g->prof.reference_build) {
+    if ((!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         if (!B.vmap) goto oom;
         B.fast = true;
     }
+    if (!masks_init(&B) || !kranges_init(&B) || !pslots_init(&B)) goto oom;
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -1195,7 +1808,10 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
 #ifdef TN_SURF_DEBUG
-    fprintf(stderr, "shortcut steps %ld\n", B.nshort);
+    fprintf(stderr, "shortcut steps %ld; mask steps %ld (fallback %ld, checked %ld, bad %ld)\n",
+            B.nshort, B.nmask, B.nmask_fallback, B.nmask_checked, B.nmask_bad);
+    fprintf(stderr, "backtrack steps %ld; mask ceiling hits %ld, one-way landings %ld\n",
+            B.nback_steps, B.nceil, B.nowland);
     fprintf(stderr, "surf build: steps %ld entries %ld free %ld block %ld bad %d mismatch %d\n",
             B.nsteps, B.nentries, B.nfree, B.nblock, B.bad_replays, B.bulk_mismatch);
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
@@ -1222,6 +1838,12 @@ done:
     vec_free(&B.seq, a);
     vec_free(&B.rects, a);
     tn_map_destroy(B.vmap);
+    vec_free(&B.mwork, a);
+    tn_free(a, B.lm);
+    tn_free(a, B.lm_ready);
+    tn_free(a, B.pslot);
+    tn_free(a, B.kjl);
+    tn_free(a, B.kjh);
     tn_free(a, B.colpre);
     tn_free(a, B.colbad);
     tn_free(a, B.hash);
@@ -1340,6 +1962,12 @@ static void build_release(build *B)
     vec_free(&B->seq, a);
     vec_free(&B->rects, a);
     tn_map_destroy(B->vmap);
+    vec_free(&B->mwork, a);
+    tn_free(a, B->lm);
+    tn_free(a, B->lm_ready);
+    tn_free(a, B->pslot);
+    tn_free(a, B->kjl);
+    tn_free(a, B->kjh);
     tn_free(a, B->colpre);
     tn_free(a, B->colbad);
     tn_free(a, B->hash);
@@ -1480,11 +2108,12 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
     ok = B.colpre && B.colbad && B.best;
-    if (ok && !g->prof.step && !g->prof.reference_build) {
+    if (ok && (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         ok = B.vmap != NULL;
         B.fast = ok;
     }
+    ok = ok && masks_init(&B) && kranges_init(&B) && pslots_init(&B);
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
@@ -1521,8 +2150,17 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             }
         }
         /* 5. regenerate the affected surfaces */
+        int naff = 0;
         for (int i = 0; i < nsurf && ok; i++)
-            if (aff[i]) ok = surface_edges(&B, i);
+            if (aff[i]) {
+                ok = surface_edges(&B, i);
+                naff++;
+            }
+#ifdef TN_SURF_DEBUG
+        fprintf(stderr, "repair (%d,%d): %d of %d surfaces searched\n", x, y, naff, nsurf);
+#else
+        (void)naff;
+#endif
     }
     if (ok) {
         g->nedges = (int)B.edges.n;

@@ -51,8 +51,8 @@
  *  - DROP: Down on a one-way-only node, then any air control;
  *  - WALKOFF: walking off an end of the surface, then any air control, or a
  *    coyote jump (pressed 1..coyote_frames steps after leaving, held d).
- *    Coyote jumps are 3/4 of the build time (demo map: 1.1 s with, 0.25 s
- *    without); profile.skip_coyote leaves them out: the oracle test then
+ *    Coyote jumps make most of the search states (demo map: 237 k of
+ *    276 k are walk-off states); profile.skip_coyote leaves them out: the oracle test then
  *    finds 99.79% of the reachable pairs instead of 100% (tests/test_surf).
  * For each kind and hold d the generator runs one breadth-first search over
  * the physics states (time layers, states deduplicated by lattice j and the
@@ -61,14 +61,29 @@
  * inputs that produced it.  Per (surface, kind, landing node) the cheapest
  * is kept.  The input sequence is stored run-length encoded (16 bits a run:
  * 4 input bits, 12 bits count).  Frames past TN_SURF_MAX_AIR stop a branch.
- * Two shortcuts keep the result identical to stepping every (state, j):
+ * Shortcuts keep the result identical to stepping every (state, j).  With
+ * the default step function (tn_body_step) no position is stepped one by
+ * one after the take-off frame: every position of a state shares y, vy and
+ * the flags, so one step makes the same vertical decisions for all of them
+ * except where a tile stops the box, and which positions a tile stops is a
+ * lattice bitset per map row (the box at j overlaps a block / a one-way in
+ * that row; the column a walk step enters is a block), made per row on
+ * first use.  A step of a state is then: the walk step (one sub-move,
+ * at most one column entered: blocked positions stay), the rows its
+ * vertical sub-moves enter (shared, in order: positions whose box meets a
+ * block, or a one-way from above, land or hit the ceiling there), the
+ * ground tests; each group of positions ends in one state and goes to the
+ * search as a bitset, in the order per-position stepping would make them,
+ * so the search's states, bits, predecessors and landings are exactly the
+ * per-position ones (a -DTN_SURF_DEBUG build checks every position against
+ * tn_body_step: 27 M on the demo map, 0 differ).  Other step functions:
  * positions far from any non-empty tile move as one bitset (one step,
- * checked by a second); and, with the default step function, one step of
- * each state and input on an empty map stands for every position whose
- * tiles that step reads (the columns its horizontal move enters, the box's
- * columns over its vertical move and ground test) are all empty on the real
- * map.  profile.reference_build turns the second off: the naive builder,
- * which tests/test_surf compares with the fast one edge for edge.
+ * checked by a second), the rest are stepped one by one.
+ * profile.reference_build turns the shortcuts off: the naive builder,
+ * which tests/test_surf compares with the fast one edge for edge (random
+ * platformer levels, and tight maps with one-way platforms, ceilings one
+ * tile over a floor and the map edges as walls; boxes 1x1..3x3 and 4..6
+ * tall, jump heights 1..8).
  * QUERY.  A* over nodes; cost = frames (a walk step is 1 frame, an edge its
  * simulated frames).  Heuristic: max(lattice distance to the goal, ceil(
  * vertical px / the fastest vertical px per frame)): each frame changes j by
@@ -89,17 +104,18 @@
  * repaired locally: the surfaces of the rows whose standing it decides are
  * recomputed (nodes renumbered, kept edges remapped by position), and only
  * surfaces whose searches read the tile are searched again.  The index:
- * per DP entry, the tiles its steps can read (columns around its set
- * positions, rows its state reaches in one step), merged into a few
+ * per DP entry and run of its positions (a gap of more than two tiles
+ * splits a run), the tiles a step can read (columns a walk step and the
+ * box reach, rows the state reaches in one step), merged into a few
  * rectangles per surface (a rectangle absorbs the next when their union
  * is no larger than the two).  New or changed surfaces and those standing
  * next to the tile are searched too; every other surface keeps its edges
  * and input runs.  Several changed tiles: a rebuild.  Either way
- * tn_surf_generation() changes.  Tested: after random edits (three
- * profiles) the graph equals a fresh build edge for edge, input runs
- * included.  A search's states spread over many tiles (a fall from a ledge
- * covers a cone of them), so a repair still searches a large share of the
- * surfaces: about a third of a full build on the demo map.
+ * tn_surf_generation() changes.  Tested: after random edits (six
+ * profiles, tight maps with one-way edits among them) the graph equals a
+ * fresh build edge for edge, input runs included.  A search's states
+ * spread over many tiles (a fall from a ledge covers a cone of them), so a
+ * repair still searches about a fifth of the surfaces on the demo map.
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
  * queried (the query scratch lives in it); different graphs are independent.
  * The library has no global state.
@@ -107,16 +123,21 @@
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
  * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
  * runs + 12 B x index rectangles + 1 B x map tiles (terrain copy) + 4 B x
- * (map rows + 2); tn_surf_memory() returns it (demo map: 0.81 MB).  The
+ * (map rows + 2); tn_surf_memory() returns it (demo map: about 1 MB).  The
  * build scratch (DP entries and bitsets of one search, hash, per-node
- * landing records, column prefix sums: 4 B x map tiles) is freed after it.
+ * landing records, column prefix sums: 4 B x map tiles, row masks:
+ * 32 B x (map rows + 3) x (lattice width / 64 + 6)) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them): the build is one BFS per surface, kind and hold
- * over at most (nodes + 2t) states per layer; the demo map (80x45, 1x2,
- * jump 4) takes about 1.2 s of CPU, far from the 2 ms the issue asks;
- * 512x512 and 1024x1024 levels take minutes.  A query is an A* over
- * about 300 nodes on the demo map: ~50 us median.
+ * over at most (nodes + 2t) states per layer, each state costing a few
+ * word operations per input and 64 positions; the number of states (not
+ * the positions) now sets the time.  The demo map (80x45, 1x2, jump 4)
+ * takes about a fifth of a second of CPU (4x less than stepping positions
+ * one by one), still about 100x the 2 ms the issue asks; a 512x512 level
+ * under a minute, 1024x1024 a few minutes; a repair about a third of a
+ * build.
+ * A query is an A* over about 300 nodes on the demo map: ~40 us median.
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H
