@@ -35,13 +35,6 @@
 
 /* CPU time of this thread: on the shared machine a query of 20 us is
  * often preempted for a 4 ms scheduler tick, which wall-clock p99s show. */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Nodes reachable from `s` in graph g (walks and edges), into `out`;
  * returns their count.  `mark` has a byte per node. */
 static int reachable(const tn_surf *g, int s, int32_t *out, unsigned char *mark)
@@ -98,9 +91,9 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
             int row, j, cnt;
             tn_surf_node_pos(g, d, &row, &j);
             tn_surf_stats st;
-            double q0 = cpu_now();
+            double q0 = bench_cpu_now();
             tn_status res = tn_surf_find(g, s, j / 6, row - 1, legs, 1024, &cnt, &st, NULL);
-            t[k++] = (cpu_now() - q0) * 1e6;
+            t[k++] = (bench_cpu_now() - q0) * 1e6;
             expanded += st.expanded;
             if (tn_succeeded(res) && !tn_status_detail(res, TN_PARTIAL_RESULT))
                 found++;
@@ -124,9 +117,9 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
             int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
             int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
             tn_map_set_tile(m, x, y, tile, NULL);
-            double e0 = cpu_now();
+            double e0 = bench_cpu_now();
             tn_surf_edit(g, m, x, y, NULL);
-            et[i] = (cpu_now() - e0) * 1e3;
+            et[i] = (bench_cpu_now() - e0) * 1e3;
         }
         int loc, full;
         tn_surf_repair_counts(g, &loc, &full);
@@ -150,13 +143,13 @@ static void level_run(int n, int edits, int queries, unsigned long long seed)
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
     tn_error e;
-    double t0 = cpu_now();
+    double t0 = bench_cpu_now();
     if (tn_failed(tn_surf_create(m, &prof, &a, &g, &e))) {
         printf("  %dx%d: %s\n", n, n, e.msg);
         tn_map_destroy(m);
         return;
     }
-    double build = cpu_now() - t0;
+    double build = bench_cpu_now() - t0;
     char name[32];
     snprintf(name, sizeof name, "%dx%d", n, n);
     printf("  %-10s build %.1f ms (one run)  nodes %d  surfaces %d  edges %d  memory %.2f MB\n",
@@ -304,9 +297,9 @@ int bench_surf(int argc, char **argv)
         size_t mem = 0;
         for (int k = 0; k < 5; k++) {
             tn_surf *g = NULL;
-            double t0 = cpu_now();
+            double t0 = bench_cpu_now();
             tn_surf_create(dm, &prof, NULL, &g, NULL);
-            t[k] = (cpu_now() - t0) * 1e3;
+            t[k] = (bench_cpu_now() - t0) * 1e3;
             if (g) ne = tn_surf_edge_count(g), nn = tn_surf_node_count(g), mem = tn_surf_memory(g);
             tn_surf_destroy(g);
         }

@@ -244,6 +244,11 @@ static void test_bad_input(void **state)
     prof.phys.walk_speed = 150.0f;
     assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
     assert_non_null(strstr(e.msg, "walk step"));
+    tn_phys_params p32 = tn_phys_scaled(&p, 2.0f); /* 32-px tiles */
+    prof = tn_surf_profile_make(1, 2, &p32);
+    assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
+    assert_true(g == NULL);
+    assert_non_null(strstr(e.msg, "32 px"));
     /* an empty map: the bottom edge is ground; fill it to get no surface */
     for (int y = 0; y < 12; y++)
         for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);

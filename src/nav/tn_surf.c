@@ -1863,6 +1863,11 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
                             prof->w, prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
     tn_status st = tn_phys_validate(&prof->phys, err);
     if (tn_failed(st)) return st;
+    if (prof->phys.tile_px != (float)TN_TILE_PX)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: tiles of %g px are not supported (the graph's "
+                            "lattice assumes %d px; the classic planner takes any tile_px)",
+                            (double)prof->phys.tile_px, TN_TILE_PX);
     float step_px = prof->phys.walk_speed * prof->phys.dt;
     double per = (double)TN_TILE_PX / (double)step_px;
     int per_tile = (int)lround(per);

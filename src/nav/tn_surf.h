@@ -11,7 +11,9 @@
  * PROFILE.  A graph belongs to one movement profile: box size w x h tiles
  * (1..3 x 1..9), the physics parameters (tn_phys_validate; jump height 1..8)
  * and the step function (same shape as tn_body_step; NULL = tn_body_step),
- * so a game with its own deterministic physics gets exact edges too.
+ * so a game with its own deterministic physics gets exact edges too.  Tiles
+ * are TN_TILE_PX (16) px: a profile with another phys.tile_px is refused
+ * (INVALID_PARAM with a message); scale the game's units to 16-px tiles.
  *
  * THE X LATTICE (why sampling take-offs on it finds every landing).  With the
  * default physics a body moves by vx*dt = 160/60 = 8/3 px per step, -8/3, 0
