@@ -205,20 +205,26 @@ static void arrive(const char *map, int w, int h, float jump)
     rig_free(&r);
 }
 
+/* The hand-made maps with a character size and jump height each (the 1x2
+ * default first, then other sizes where they fit). */
+static const struct {
+    const char *map;
+    int w, h;
+    float jump;
+} HAND_MADE[] = {
+    {"tests/data/path_ledge4.map", 1, 2, 4.0f},      {"tests/data/path_ledge5.map", 1, 2, 5.0f},
+    {"tests/data/path_gap.map", 1, 2, 4.0f},         {"tests/data/path_oneway_up.map", 1, 2, 4.0f},
+    {"tests/data/path_oneway_drop.map", 1, 2, 4.0f}, {"tests/data/path_ceiling.map", 1, 2, 4.0f},
+    {"tests/data/path_ledge4.map", 3, 1, 4.0f},      {"tests/data/path_oneway_up.map", 2, 2, 4.0f},
+    {"tests/data/path_oneway_drop.map", 3, 3, 4.0f}, {"tests/data/path_ceiling.map", 1, 1, 4.0f},
+};
+#define N_HAND_MADE ((int)(sizeof HAND_MADE / sizeof HAND_MADE[0]))
+
 static void test_arrive_hand_made(void **state)
 {
     (void)state;
-    arrive("tests/data/path_ledge4.map", 1, 2, 4.0f);
-    arrive("tests/data/path_ledge5.map", 1, 2, 5.0f);
-    arrive("tests/data/path_gap.map", 1, 2, 4.0f);
-    arrive("tests/data/path_oneway_up.map", 1, 2, 4.0f);
-    arrive("tests/data/path_oneway_drop.map", 1, 2, 4.0f);
-    arrive("tests/data/path_ceiling.map", 1, 2, 4.0f);
-    /* other sizes where they fit */
-    arrive("tests/data/path_ledge4.map", 3, 1, 4.0f);
-    arrive("tests/data/path_oneway_up.map", 2, 2, 4.0f);
-    arrive("tests/data/path_oneway_drop.map", 3, 3, 4.0f);
-    arrive("tests/data/path_ceiling.map", 1, 1, 4.0f);
+    for (int i = 0; i < N_HAND_MADE; i++)
+        arrive(HAND_MADE[i].map, HAND_MADE[i].w, HAND_MADE[i].h, HAND_MADE[i].jump);
 }
 
 /* An unreachable goal: a partial path to the closest tile, then a final
@@ -422,14 +428,8 @@ static void tile_size_trip(const char *map, int w, int h, float jump)
 static void test_tile_size_bot(void **state)
 {
     (void)state;
-    tile_size_trip("tests/data/path_ledge4.map", 1, 2, 4.0f);
-    tile_size_trip("tests/data/path_ledge5.map", 1, 2, 5.0f);
-    tile_size_trip("tests/data/path_gap.map", 1, 2, 4.0f);
-    tile_size_trip("tests/data/path_oneway_up.map", 1, 2, 4.0f);
-    tile_size_trip("tests/data/path_oneway_drop.map", 1, 2, 4.0f);
-    tile_size_trip("tests/data/path_ceiling.map", 1, 2, 4.0f);
-    tile_size_trip("tests/data/path_oneway_up.map", 2, 2, 4.0f);
-    tile_size_trip("tests/data/path_oneway_drop.map", 3, 3, 4.0f);
+    for (int i = 0; i < N_HAND_MADE; i++)
+        tile_size_trip(HAND_MADE[i].map, HAND_MADE[i].w, HAND_MADE[i].h, HAND_MADE[i].jump);
 }
 
 static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, int *y)
