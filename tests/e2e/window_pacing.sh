@@ -16,17 +16,7 @@ STEPS=180
 SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
     "$GAME" --map tests/data/small.map --frames $STEPS >"$tmp/game.out" 2>"$tmp/game.err" &
 GPID=$!
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 1200 ] && fail "the game did not end after --frames $STEPS within 120 s"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
-[ $rc -eq 0 ] || fail "the game exited with $rc"
-sanitizer_check
+wait_exit 120 "end after --frames $STEPS"
 line=$(grep '^tilenav: [0-9]* steps, [0-9]* frames drawn (' "$tmp/game.err")
 [ -n "$line" ] || fail "no pacing line on stderr"
 steps=$(echo "$line" | sed 's/^tilenav: \([0-9]*\) steps.*/\1/')

@@ -93,21 +93,26 @@ window_begin() { # name build-dir
     start_xvfb
 }
 
-# Esc, then the game must exit within 30 s with status 0 and no sanitizer
-# report; $1 names the run in the failure message.
-quit_game() { # [what]
-    xdotool key Escape
+# The game ($GPID) must exit within $1 seconds ($2 says what it was asked
+# to do) with status 0 and no sanitizer report; $3 names the run.
+wait_exit() { # seconds what [run]
     i=0
     while kill -0 "$GPID" 2>/dev/null; do
         i=$((i + 1))
-        [ $i -gt 300 ] && fail "the game did not quit on Esc${1:+ ($1)}"
+        [ $i -gt $(($1 * 10)) ] && fail "the game did not $2 within $1 s${3:+ ($3)}"
         sleep 0.1
     done
     wait "$GPID"
     rc=$?
     GPID=""
-    [ $rc -eq 0 ] || fail "the game exited with $rc${1:+ ($1)}"
+    [ $rc -eq 0 ] || fail "the game exited with $rc${3:+ ($3)}"
     sanitizer_check
+}
+
+# Esc, then as wait_exit; $1 names the run in a failure message.
+quit_game() { # [run]
+    xdotool key Escape
+    wait_exit 30 "quit on Esc" "${1:-}"
 }
 
 # A private display: a free number from a per-process start in 100..899 up
