@@ -3,12 +3,17 @@
  * and keys, with every invariant checked after every step (tn_world_check).
  *
  *   tilenav-bench soak --steps N --seed S [--map FILE] [--every K]
+ *                      [--planner classic|graph]
  *
  * Every K steps (default 5) one random action: a tile edit (any kind, any
  * tile, sometimes outside the map), a click with a random button and tool,
  * a parameter set to a random value inside its range, or new player keys.
  * The actions come from their own PRNG stream seeded with S, so a violation
  * printed as "seed S step N" replays exactly with --steps N+1 --seed S.
+ * The bot's planner stays as chosen (default classic: the graph planner
+ * repairs its graph after every edit, about 70-100 ms on the demo map, too
+ * slow for the long soak; a short graph soak runs in tests/e2e/soak.sh, and
+ * tn_world_check then also replays every edge of the bots' plans).
  */
 #include "bench.h"
 
@@ -21,7 +26,8 @@
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: tilenav-bench soak --steps N --seed S [--map FILE] [--every K]\n");
+    fprintf(stderr, "usage: tilenav-bench soak --steps N --seed S [--map FILE] [--every K] "
+                    "[--planner classic|graph]\n");
     return 2;
 }
 
@@ -52,7 +58,7 @@ static void random_action(tn_world *w, tn_rng *r)
         /* keep the crowd at a size the soak can step quickly */
         if (strcmp(q->name, "bots") == 0 && v > 8) v = 8;
         if (strcmp(q->name, "wanderers") == 0 && v > 16) v = 16;
-        if (strcmp(q->name, "planner") == 0) break; /* stays classic, see below */
+        if (strcmp(q->name, "planner") == 0) break; /* stays as chosen, see the top */
         tn_world_set(w, q->name, v, &e);
         break;
     }
@@ -71,6 +77,7 @@ int bench_soak(int argc, char **argv)
     unsigned long long seed = 0;
     bool have_seed = false;
     const char *map_path = "maps/demo.map";
+    int planner = 0;
     for (int i = 1; i < argc; i++) {
         if (i + 1 >= argc) return usage();
         char *end;
@@ -82,6 +89,11 @@ int bench_soak(int argc, char **argv)
             every = strtol(argv[++i], &end, 10);
         else if (strcmp(argv[i], "--map") == 0) {
             map_path = argv[++i];
+            continue;
+        } else if (strcmp(argv[i], "--planner") == 0) {
+            const char *v = argv[++i];
+            if (strcmp(v, "classic") != 0 && strcmp(v, "graph") != 0) return usage();
+            planner = strcmp(v, "graph") == 0;
             continue;
         } else
             return usage();
@@ -103,10 +115,7 @@ int bench_soak(int argc, char **argv)
         fprintf(stderr, "tilenav-bench soak: %s\n", e.msg);
         return 1;
     }
-    /* the graph planner repairs its graph after every edit (20-750 ms on the
-     * demo map): far too slow for thousands of random edits; the soak runs
-     * the classic planner (tests/test_surf covers the graph under edits) */
-    tn_world_set(w, "planner", 0, NULL);
+    tn_world_set(w, "planner", planner, NULL);
     tn_rng actions;
     tn_rng_seed(&actions, seed, 0x736f616bULL);
 
