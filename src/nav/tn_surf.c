@@ -122,6 +122,7 @@ bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
     return a->w == b->w && a->h == b->h && a->step == b->step && a->skip_coyote == b->skip_coyote &&
            a->reference_build == b->reference_build &&
+           a->keep_all_landings == b->keep_all_landings &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
@@ -1190,6 +1191,128 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
     return 1;
 }
 
+/* A predecessor recorded by lean_step: the step's walk direction is any of
+ * left / none / right (backtrack finds which). */
+#define ANYDIR 0x10
+
+/* The lean step (mask stepping, t > 0): the three walk directions of one
+ * jump input share the step's vertical plan, so they are merged right after
+ * the horizontal move and the vertical part (the rows the sub-moves enter,
+ * the ground test) is done once on the union U of the new positions.  The
+ * states and positions it makes, and every landing with its frames, are
+ * those of stepping each (position, input) alone (mask_step); only which of
+ * several equally fast inputs a landing records may differ.  1: done;
+ * 0: a plan does not apply (the caller steps the entry the old way);
+ * -1: out of memory. */
+static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi, int nwords,
+                     size_t next0)
+{
+    tn_surf *g = B->g;
+    const dp_entry E = *ent(B, ei);
+    const int W = E.words, U = W + 2, h = g->prof.h, lo_u = E.lo - 64;
+    int ins[6];
+    const int njb = inputs_for(g, &E.v, t, TN_SURF_JUMP, 0, ins) / 3;
+    vcache vc;
+    memset(&vc, 0, sizeof vc);
+    for (int k = 0; k < njb; k++)
+        if (!cached_plan(B, &vc, &E.v, k ? TN_SURF_IN_JUMP : 0)) return 0;
+    if (!vec_reserve(&B->mwork, B->a, (size_t)W * 3 + (size_t)U * (4 + MAX_GROUPS))) return -1;
+    uint64_t *wk = B->mwork.p;
+    uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
+             *GM = REM + U, *TM = GM + U, *gm = TM + U;
+    memcpy(Sc, (const uint64_t *)B->bits.p + E.bits, (size_t)W * 8);
+    for (int k = 0; k < njb; k++) {
+        const int jb = k ? TN_SURF_IN_JUMP : 0;
+        const vplan *pl = cached_plan(B, &vc, &E.v, jb);
+        /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
+         * in one of the box's rows; a stopped body stays */
+        memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
+        for (int r = pl->hr0; r <= pl->hr1; r++) {
+            const uint64_t *rl = lm_row(B, LM_EL, r), *rr = lm_row(B, LM_ER, r);
+            for (int w = 0; w < W; w++) {
+                BKL[w] |= rword(rl, E.lo + 64 * w) & Sc[w];
+                BKR[w] |= rword(rr, E.lo + 64 * w) & Sc[w];
+            }
+        }
+        memset(Um, 0, (size_t)U * 8);
+        or_shifted(Um, U, Sc, W, 64, U * 64 - 1);
+        for (int w = 0; w < W; w++) GM[w] = Sc[w] & ~BKL[w], TM[w] = Sc[w] & ~BKR[w];
+        or_shifted(Um, U, GM, W, 63, U * 64 - 1);
+        or_shifted(Um, U, TM, W, 65, U * 64 - 1);
+        /* (stopped positions stay: already in Um from the no-walk move) */
+        mgroup G[MAX_GROUPS];
+        int ng = 0;
+        memcpy(REM, Um, (size_t)U * 8);
+#define MROW(kind, r, w) rword(lm_row(B, (kind), (r)), lo_u + 64 * (w))
+#define NEW_GROUP(expr, row, st)                              \
+    do {                                                      \
+        uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)U; \
+        for (int w = 0; w < U; w++) any_ |= m_[w] = (expr);   \
+        if (any_) {                                           \
+            G[ng].m = m_;                                     \
+            G[ng].land_row = (row);                           \
+            G[ng].s = (st);                                   \
+            ng++;                                             \
+        }                                                     \
+    } while (0)
+        for (int e = 0; e < pl->nev; e++) {
+            int r = pl->ev[e].r;
+            bool ow = pl->ev[e].ow;
+            for (int w = 0; w < U; w++) {
+                uint64_t m = MROW(LM_BLK, r, w) | (ow ? MROW(LM_OW, r, w) : 0);
+                GM[w] = m & REM[w];
+                REM[w] &= ~GM[w];
+            }
+            if (!pl->ev[e].up) {
+                NEW_GROUP(GM[w], r, pl->fr);
+                continue;
+            }
+            tn_body cs = ceiling_state(B, pl, r);
+            int rc = r + 1 + h;
+            for (int w = 0; w < U; w++) TM[w] = MROW(LM_BLK, rc, w) | MROW(LM_OW, rc, w);
+            NEW_GROUP(GM[w] & TM[w], rc, cs);
+            NEW_GROUP(GM[w] & ~TM[w], -1, cs);
+        }
+        if (pl->gtest) {
+            for (int w = 0; w < U; w++) TM[w] = MROW(LM_BLK, pl->rf, w) | MROW(LM_OW, pl->rf, w);
+            NEW_GROUP(REM[w] & TM[w], pl->rf, pl->fr);
+            NEW_GROUP(REM[w] & ~TM[w], -1, pl->fr);
+        } else {
+            NEW_GROUP(REM[w], -1, pl->fr);
+        }
+#undef NEW_GROUP
+#undef MROW
+        B->nmask++;
+        for (int q = 0; q < ng; q++) {
+            const mgroup *gr = &G[q];
+            if (gr->land_row >= 0) {
+                /* each landing position n: a source j and walk that reach it */
+                for (int w = 0; w < U; w++)
+                    for (uint64_t bits = gr->m[w]; bits; bits &= bits - 1) {
+                        int n = lo_u + 64 * w + __builtin_ctzll(bits), i = n - E.lo, j = n, in = jb;
+#define HAS(M, i) ((i) >= 0 && (i) < 64 * W && (((M)[(i) >> 6] >> ((i)&63)) & 1))
+                        if (HAS(Sc, i)) {
+                        } else if (HAS(Sc, i - 1) && !HAS(BKR, i - 1)) {
+                            j = n - 1, in |= TN_SURF_IN_RIGHT;
+                        } else if (HAS(Sc, i + 1) && !HAS(BKL, i + 1)) {
+                            j = n + 1, in |= TN_SURF_IN_LEFT;
+                        }
+#undef HAS
+                        landed_at(B, surf_id, ei, j, in, gr->land_row, n, t + 1);
+                        if (B->oom) return -1;
+                    }
+                continue;
+            }
+            int32_t ne = get_entry(B, &gr->s, t + 1, nlo, nwords, next0);
+            if (ne < 0 || !add_pred(B, ne, ei, jb | ANYDIR)) return -1;
+            const dp_entry *N = ent(B, ne);
+            or_shifted((uint64_t *)B->bits.p + N->bits, N->words, gr->m, U, lo_u - N->lo,
+                       nhi - N->lo);
+        }
+    }
+    return 1;
+}
+
 /* The first bit index >= from that is set (set) or clear (!set) in a
  * bitset of `words` words; words * 64 when there is none. */
 static int next_bit(const uint64_t *bw, int words, int from, bool set)
@@ -1269,6 +1392,15 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             }
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
+            if (B->masks && t > 0) {
+                int rc = lean_step(B, surf_id, (int32_t)ei, t, nlo, nhi, nwords, next0);
+                if (rc < 0) return false;
+                if (rc > 0) {
+                    B->nentries++;
+                    B->kent[kind]++;
+                    continue;
+                }
+            }
             tn_body v = ent(B, (int32_t)ei)->v;
             dp_entry E = *ent(B, (int32_t)ei);
             /* the words holding positions (wf..wl); only columns that can
@@ -1465,35 +1597,43 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         const dp_entry E = *ent(B, e);
         bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
-            dp_pred P = ((dp_pred *)B->pred.p)[pi];
-            /* with masks: the step's plan once per predecessor, and only
+            const dp_pred P0 = ((dp_pred *)B->pred.p)[pi];
+            const bool any = (P0.in & ANYDIR) != 0;
+            for (int di = 0; di < (any ? 3 : 1) && !found; di++) {
+                dp_pred P = P0;
+                if (any)
+                    P.in = (uint8_t)((P0.in & ~ANYDIR) | (di == 1   ? TN_SURF_IN_LEFT
+                                                          : di == 2 ? TN_SURF_IN_RIGHT
+                                                                    : 0));
+                /* with masks: the step's plan once per predecessor, and only
              * the j a step can come from (j - dir, or j when a wall stopped
              * it), checked in the same order */
-            const vplan *PL = NULL;
-            bool plan = B->masks && ent(B, P.from)->t > 0, have = false;
-            int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
-            for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
-                if (plan && jp != j && jp != j - pdir) continue;
-                if (!get_bit(B, P.from, jp)) continue;
-                tn_body v = ent(B, P.from)->v, out;
-                int jn;
-                if (plan && !have) {
-                    PL = backtrack_plan(B, P.from, P.in);
-                    plan = PL != NULL;
-                    have = true;
+                const vplan *PL = NULL;
+                bool plan = B->masks && ent(B, P.from)->t > 0, have = false;
+                int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
+                for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
+                    if (plan && jp != j && jp != j - pdir) continue;
+                    if (!get_bit(B, P.from, jp)) continue;
+                    tn_body v = ent(B, P.from)->v, out;
+                    int jn;
+                    if (plan && !have) {
+                        PL = backtrack_plan(B, P.from, P.in);
+                        plan = PL != NULL;
+                        have = true;
+                    }
+                    if (plan) {
+                        if (plan_one(B, PL, pdir, jp, &jn, &out) >= 0) continue;
+                    } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
+                        continue;
+                    }
+                    if (jn != j || !same_v(&out, &E.v)) continue;
+                    p = vec_push(&B->seq, B->a);
+                    if (!p) return false;
+                    *p = P.in;
+                    e = P.from;
+                    j = jp;
+                    found = true;
                 }
-                if (plan) {
-                    if (plan_one(B, PL, pdir, jp, &jn, &out) >= 0) continue;
-                } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
-                    continue;
-                }
-                if (jn != j || !same_v(&out, &E.v)) continue;
-                p = vec_push(&B->seq, B->a);
-                if (!p) return false;
-                *p = P.in;
-                e = P.from;
-                j = jp;
-                found = true;
             }
         }
         if (!found) return false;
@@ -1557,12 +1697,38 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
     return tn_surf_node_at(g, body_row(&b), tn_surf_lattice_j(g, b.x));
 }
 
+/* Landings kept as edges (a thinning decided by the landing node and the
+ * frames alone, so every builder keeps the same ones): per group, the ends
+ * of each run of neighbouring landing nodes, the tile-aligned ones (j a
+ * multiple of per_tile) and those faster than a neighbour.  A dropped
+ * landing n has a kept one m on its surface within per_tile / 2 steps that
+ * is as fast (a plateau of equal frames), so a plan through it is at most
+ * a few frames of walking longer; every landing surface keeps an edge. */
+static bool landing_kept(const build *B, int32_t n)
+{
+    const tn_surf *g = B->g;
+    int s = g->node_surf[n];
+    const tn_surf_surface *S = &g->surf[s];
+    int j = S->j0 + (n - S->node0);
+    if (g->prof.keep_all_landings || j % g->per_tile == 0) return true;
+    const best_rec *r = &B->best[n];
+    for (int d = -1; d <= 1; d += 2) {
+        int m = n + d;
+        if (m < S->node0 || m > S->node0 + (S->j1 - S->j0)) return true;
+        const best_rec *q = &B->best[m];
+        if (q->stamp != B->bstamp) return true; /* the end of a run */
+        if (r->frames < q->frames) return true;
+    }
+    return false;
+}
+
 static bool emit_group(build *B, int surf_id, int kind)
 {
     tn_surf *g = B->g;
     const int32_t *t = B->touched.p;
     for (size_t i = 0; i < B->touched.n; i++) {
         const best_rec *r = &B->best[t[i]];
+        if (!landing_kept(B, t[i])) continue;
         int32_t src;
         uint32_t run0;
         uint16_t nruns;

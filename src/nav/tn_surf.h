@@ -158,13 +158,15 @@ extern "C" {
 typedef void (*tn_step_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
 
 typedef struct tn_surf_profile {
-    int w, h;             /* box size in tiles: 1..3 x 1..9 */
-    tn_phys_params phys;  /* validated with tn_phys_validate */
-    tn_step_fn step;      /* NULL = tn_body_step */
-    bool skip_coyote;     /* false (default): walk-off edges include coyote jumps */
-    bool reference_build; /* true: no free-step shortcut, every state is stepped
+    int w, h;               /* box size in tiles: 1..3 x 1..9 */
+    tn_phys_params phys;    /* validated with tn_phys_validate */
+    tn_step_fn step;        /* NULL = tn_body_step */
+    bool skip_coyote;       /* false (default): walk-off edges include coyote jumps */
+    bool reference_build;   /* true: no free-step shortcut, every state is stepped
                            * on the map: the naive builder the tests compare
                            * the fast one with, edge for edge */
+    bool keep_all_landings; /* true: an edge to every landing node (no
+                             * thinning, see EDGES); false (default) */
 } tn_surf_profile;
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
