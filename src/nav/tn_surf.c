@@ -2,6 +2,7 @@
 #include "tn_surf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef TN_SURF_DEBUG
@@ -1697,29 +1698,31 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
     return tn_surf_node_at(g, body_row(&b), tn_surf_lattice_j(g, b.x));
 }
 
-/* Landings kept as edges (a thinning decided by the landing node and the
- * frames alone, so every builder keeps the same ones): per group, the ends
- * of each run of neighbouring landing nodes, the tile-aligned ones (j a
- * multiple of per_tile) and those faster than a neighbour.  A dropped
- * landing n has a kept one m on its surface within per_tile / 2 steps that
- * is as fast (a plateau of equal frames), so a plan through it is at most
- * a few frames of walking longer; every landing surface keeps an edge. */
+/* Landings kept as edges: a thinning decided by the landing nodes and
+ * their frames alone (so every builder keeps the same ones).  In a group, a
+ * landing n is dropped when a neighbouring landing m is faster by at least
+ * the walk between them (f(m) + 1 <= f(n): land at m and walk); the others
+ * form plateaus of equal frames, of which the ends and the tile-aligned
+ * nodes (j a multiple of per_tile) are kept.  So a dropped landing has a
+ * kept one that is as fast counting the walk, or as fast within per_tile/2
+ * steps: a plan through it is at most a few frames of walking longer, and
+ * every landing surface keeps an edge (its fastest landing).
+ * profile.keep_all_landings keeps every landing. */
 static bool landing_kept(const build *B, int32_t n)
 {
     const tn_surf *g = B->g;
-    int s = g->node_surf[n];
-    const tn_surf_surface *S = &g->surf[s];
-    int j = S->j0 + (n - S->node0);
-    if (g->prof.keep_all_landings || j % g->per_tile == 0) return true;
-    const best_rec *r = &B->best[n];
-    for (int d = -1; d <= 1; d += 2) {
-        int m = n + d;
-        if (m < S->node0 || m > S->node0 + (S->j1 - S->j0)) return true;
-        const best_rec *q = &B->best[m];
-        if (q->stamp != B->bstamp) return true; /* the end of a run */
-        if (r->frames < q->frames) return true;
+    if (g->prof.keep_all_landings) return true;
+    const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+    const int last = S->node0 + (S->j1 - S->j0), f = B->best[n].frames;
+    int fn[2];
+    for (int k = 0; k < 2; k++) {
+        int m = n + (k ? 1 : -1);
+        bool in = m >= S->node0 && m <= last && B->best[m].stamp == B->bstamp;
+        fn[k] = in ? B->best[m].frames : INT32_MAX;
+        if (in && fn[k] + 1 <= f) return false; /* dominated */
     }
-    return false;
+    int j = S->j0 + (n - S->node0);
+    return j % g->per_tile == 0 || fn[0] != f || fn[1] != f;
 }
 
 static bool emit_group(build *B, int surf_id, int kind)
