@@ -123,7 +123,7 @@ bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
     return a->w == b->w && a->h == b->h && a->step == b->step && a->skip_coyote == b->skip_coyote &&
            a->reference_build == b->reference_build &&
-           a->keep_all_landings == b->keep_all_landings &&
+           a->keep_all_landings == b->keep_all_landings && a->verify_edges == b->verify_edges &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
@@ -1284,6 +1284,28 @@ static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi,
 #undef NEW_GROUP
 #undef MROW
         B->nmask++;
+#ifdef TN_SURF_DEBUG
+        /* self-check: every (position, walk) against tn_body_step */
+        for (int w = 0; w < W; w++)
+            for (uint64_t bits = Sc[w]; bits; bits &= bits - 1) {
+                int q0 = __builtin_ctzll(bits), j = E.lo + 64 * w + q0;
+                for (int d = -1; d <= 1; d++) {
+                    bool stop = d && (((d < 0 ? BKL : BKR)[w] >> q0) & 1);
+                    int n = stop ? j : j + d, i = n - lo_u, k = 0;
+                    while (k < ng && !((G[k].m[i >> 6] >> (i & 63)) & 1)) k++;
+                    tn_body r;
+                    int jr;
+                    int in = jb | (d < 0 ? TN_SURF_IN_LEFT : d > 0 ? TN_SURF_IN_RIGHT : 0);
+                    bool ok = step_at(B, &E.v, j, in, &r, &jr);
+                    B->nsteps--;
+                    bool good = ok && k < ng && jr == n &&
+                                (G[k].land_row >= 0 ? r.on_ground && body_row(&r) == G[k].land_row
+                                                    : !r.on_ground && same_v(&r, &G[k].s));
+                    B->nmask_checked++;
+                    if (!good) B->nmask_bad++;
+                }
+            }
+#endif
         for (int q = 0; q < ng; q++) {
             const mgroup *gr = &G[q];
             if (gr->land_row >= 0) {
@@ -1584,10 +1606,23 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
 
 /* The inputs from the take-off to the landing recorded in r, as runs in
  * B->runs' tail; *src = the take-off node.  False when not found. */
+/* Grow the tile box bb (x0, y0, x1, y1) by a body at (x, y), as replay(). */
+static void bb_add(const tn_surf *g, int16_t *bb, float x, float y)
+{
+    int c0 = ifloor(x / T), c1 = ifloor((x + (float)g->prof.w * T) / T);
+    int r0 = ifloor(y / T), r1 = ifloor((y + (float)g->prof.h * T) / T);
+    if (c0 < bb[0]) bb[0] = (int16_t)c0;
+    if (r0 < bb[1]) bb[1] = (int16_t)r0;
+    if (c1 > bb[2]) bb[2] = (int16_t)c1;
+    if (r1 > bb[3]) bb[3] = (int16_t)r1;
+}
+
 static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
-                      uint16_t *nruns)
+                      uint16_t *nruns, int16_t *bb)
 {
     tn_surf *g = B->g;
+    bb[0] = bb[1] = INT16_MAX;
+    bb[2] = bb[3] = INT16_MIN;
     B->seq.n = 0;
     uint8_t *p = vec_push(&B->seq, B->a);
     if (!p) return false;
@@ -1596,6 +1631,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     int j = r->j;
     while (ent(B, e)->t > 0) {
         const dp_entry E = *ent(B, e);
+        bb_add(g, bb, tn_surf_lattice_x(g, j), E.v.y);
         bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             const dp_pred P0 = ((dp_pred *)B->pred.p)[pi];
@@ -1737,7 +1773,8 @@ static bool emit_group(build *B, int surf_id, int kind)
         uint16_t nruns;
         size_t mark = B->runs.n;
         long st0 = B->nsteps;
-        bool bt = backtrack(B, surf_id, r, &src, &run0, &nruns);
+        int16_t bb[4];
+        bool bt = backtrack(B, surf_id, r, &src, &run0, &nruns, bb);
         B->nback_steps += B->nsteps - st0;
         if (!bt) {
             if (B->oom) return false;
@@ -1745,8 +1782,16 @@ static bool emit_group(build *B, int surf_id, int kind)
             B->bad_replays++;
             continue;
         }
-        int16_t bb[4];
-        int land = replay(g, B->m, src, (const uint16_t *)B->runs.p + run0, nruns, r->frames, bb);
+        int row, jl;
+        tn_surf_node_pos(g, t[i], &row, &jl);
+        bb_add(g, bb, tn_surf_lattice_x(g, jl), (float)row * T - (float)g->prof.h * T);
+        /* the search is the simulation (mask stepping is tn_body_step's
+         * decisions for whole bitsets; the naive builder steps every
+         * position): replaying each edge again is optional */
+        bool check = g->prof.reference_build || g->prof.verify_edges || !B->masks;
+        int land =
+            check ? replay(g, B->m, src, (const uint16_t *)B->runs.p + run0, nruns, r->frames, bb)
+                  : t[i];
         if (land != t[i]) {
             B->runs.n = mark;
             B->bad_replays++;

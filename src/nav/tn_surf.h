@@ -167,6 +167,8 @@ typedef struct tn_surf_profile {
                            * the fast one with, edge for edge */
     bool keep_all_landings; /* true: an edge to every landing node (no
                              * thinning, see EDGES); false (default) */
+    bool verify_edges;      /* true: the fast build replays every edge with the
+                             * step function too (the naive one always does) */
 } tn_surf_profile;
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
