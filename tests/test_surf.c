@@ -27,17 +27,20 @@ typedef struct tally {
 
 /* One level, one profile: compare the oracle, the graph and the classic
  * planner on every ordered pair of standing tiles. */
-static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, tally *fast)
+static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, tally *alt)
 {
     tn_phys_params p = tn_phys_default(jump);
     or_result R;
     or_run(m, w, h, &p, &R);
     assert_int_equal(R.drift_bad, 0);
     tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
-    if (fast) {
-        /* the profile without coyote-jump edges: sound, and still >= 99.5% */
-        tn_surf_profile pf2 = prof;
-        pf2.skip_coyote = true;
+    prof.coyote = TN_SURF_COYOTE_ALL; /* every coyote jump */
+    for (int k = 0; k < 2 && alt; k++) {
+        /* the default profile (coyote jumps on the last coyote frame) and
+         * one without coyote jumps: sound, and still >= 99.5% */
+        tn_surf_profile pf2 = tn_surf_profile_make(w, h, &p);
+        if (k) pf2.coyote = TN_SURF_COYOTE_NONE;
+        tally *fast = &alt[k];
         tn_surf *g2 = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &pf2, NULL, &g2, NULL)));
         for (int a = 0; a < R.ntiles; a++) {
@@ -98,9 +101,9 @@ static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, t
 static void test_oracle_random_levels(void **state)
 {
     (void)state;
-    tally t[9], fast;
+    tally t[9], alt[2];
     memset(t, 0, sizeof t);
-    memset(&fast, 0, sizeof fast);
+    memset(alt, 0, sizeof alt);
     int levels = getenv("TN_SURF_LEVELS") ? atoi(getenv("TN_SURF_LEVELS")) : 216;
     int mw = getenv("TN_SURF_W") ? atoi(getenv("TN_SURF_W")) : 16;
     int mh = getenv("TN_SURF_H") ? atoi(getenv("TN_SURF_H")) : 12;
@@ -113,9 +116,10 @@ static void test_oracle_random_levels(void **state)
         int combo = lv % 72;
         int jump = 1 + combo % 8, size = combo / 8;
         int w = 1 + size % 3, h = 1 + size / 3;
-        compare_level(m, w, h, (float)jump, &t[jump], &fast);
+        compare_level(m, w, h, (float)jump, &t[jump], alt);
     }
     tn_map_destroy(m);
+    printf("  graph planner with every coyote jump (TN_SURF_COYOTE_ALL):\n");
     printf("  jump      pairs  oracle-reachable  planner-found  classic-found  false-claims\n");
     tally all;
     memset(&all, 0, sizeof all);
@@ -132,12 +136,16 @@ static void test_oracle_random_levels(void **state)
     printf("  all  %10ld %17ld %14ld (%.3f%%) %7ld (%.1f%%) %6ld\n", all.pairs, all.reach,
            all.found, 100.0 * (double)all.found / (double)(all.reach ? all.reach : 1), all.classic,
            100.0 * (double)all.classic / (double)(all.reach ? all.reach : 1), all.false_claims);
-    printf("  without coyote-jump edges: %ld of %ld reachable pairs found "
-           "(%.3f%%), %ld false claims\n",
-           fast.found, fast.reach,
-           100.0 * (double)fast.found / (double)(fast.reach ? fast.reach : 1), fast.false_claims);
-    assert_int_equal(fast.false_claims, 0);
-    assert_true((double)fast.found >= 0.995 * (double)fast.reach);
+    for (int k = 0; k < 2; k++) {
+        printf("  %s: %ld of %ld reachable pairs found (%.3f%%), %ld false claims\n",
+               k ? "no coyote jumps (TN_SURF_COYOTE_NONE)"
+                 : "default profile (coyote jumps on the last frame)",
+               alt[k].found, alt[k].reach,
+               100.0 * (double)alt[k].found / (double)(alt[k].reach ? alt[k].reach : 1),
+               alt[k].false_claims);
+        assert_int_equal(alt[k].false_claims, 0);
+        assert_true((double)alt[k].found >= 0.995 * (double)alt[k].reach);
+    }
     assert_int_equal(all.missing_nodes, 0);
     assert_int_equal(all.false_claims, 0);
     assert_true(all.reach > 0);
@@ -432,7 +440,9 @@ static void test_fast_equals_naive_tight(void **state)
             p.max_fall = 6000.0f;
         }
         tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
-        prof.skip_coyote = lv % 4 == 3;
+        prof.coyote = lv % 4 == 3   ? TN_SURF_COYOTE_NONE
+                      : lv % 4 == 1 ? TN_SURF_COYOTE_ALL
+                                    : TN_SURF_COYOTE_LAST;
         if (lv == 5) prof.step = tn_body_step; /* named, not NULL: the same fast path */
         prof.keep_all_landings = lv % 3 == 1;
         tn_surf *fast = NULL, *naive = NULL;

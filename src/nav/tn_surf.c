@@ -116,12 +116,13 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
     pr.h = h;
     pr.phys = p ? *p : tn_phys_default(4.0f);
     pr.step = NULL;
+    pr.coyote = TN_SURF_COYOTE_LAST;
     return pr;
 }
 
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
-    return a->w == b->w && a->h == b->h && a->step == b->step && a->skip_coyote == b->skip_coyote &&
+    return a->w == b->w && a->h == b->h && a->step == b->step && a->coyote == b->coyote &&
            a->reference_build == b->reference_build &&
            a->keep_all_landings == b->keep_all_landings && a->verify_edges == b->verify_edges &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
@@ -536,9 +537,11 @@ static int inputs_for(const tn_surf *g, const tn_body *v, int t, int kind, int d
         return n;
     }
     const tn_phys_params *p = &g->prof.phys;
-    bool jump_matters = (v->rising && v->vy < -p->jump_cut_speed) ||
-                        (!g->prof.skip_coyote && !v->on_ground && v->air_frames >= 1 &&
-                         v->air_frames <= p->coyote_frames);
+    bool jump_matters =
+        (v->rising && v->vy < -p->jump_cut_speed) ||
+        (g->prof.coyote != TN_SURF_COYOTE_NONE && !v->on_ground &&
+         v->air_frames >= (g->prof.coyote == TN_SURF_COYOTE_ALL ? 1 : p->coyote_frames) &&
+         v->air_frames <= p->coyote_frames);
     for (int jp = 0; jp < (jump_matters ? 2 : 1); jp++) {
         int jb = jp ? TN_SURF_IN_JUMP : 0;
         out[n++] = TN_SURF_IN_LEFT | jb;

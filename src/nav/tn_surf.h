@@ -52,10 +52,14 @@
  *    frame (the air control pattern);
  *  - DROP: Down on a one-way-only node, then any air control;
  *  - WALKOFF: walking off an end of the surface, then any air control, or a
- *    coyote jump (pressed 1..coyote_frames steps after leaving, held d).
- *    Coyote jumps make most of the search states (demo map: 237 k of
- *    276 k are walk-off states); profile.skip_coyote leaves them out: the oracle test then
- *    finds 99.79% of the reachable pairs instead of 100% (tests/test_surf).
+ *    coyote jump (held d) pressed on the last of the coyote_frames steps
+ *    after leaving (profile.coyote = TN_SURF_COYOTE_LAST, the default: the
+ *    farthest reach, so the widest gap crossed is the player's), on any of
+ *    them (_ALL) or never (_NONE).  Coyote jumps make most of the search
+ *    states: on the demo map _ALL takes about 5x the build time of _NONE
+ *    and _LAST about 3x.  The oracle test finds 100% of the reachable
+ *    pairs with _ALL, 99.84% with _LAST and 99.79% with _NONE
+ *    (tests/test_surf prints them).
  * For each kind and hold d the generator runs one breadth-first search over
  * the physics states (time layers, states deduplicated by lattice j and the
  * bit patterns of y, vy and the flags) from ALL take-off nodes of the surface
@@ -161,7 +165,8 @@ typedef struct tn_surf_profile {
     int w, h;               /* box size in tiles: 1..3 x 1..9 */
     tn_phys_params phys;    /* validated with tn_phys_validate */
     tn_step_fn step;        /* NULL = tn_body_step */
-    bool skip_coyote;       /* false (default): walk-off edges include coyote jumps */
+    int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_LAST
+                             * (0, the default), _ALL or _NONE (see EDGES) */
     bool reference_build;   /* true: no free-step shortcut, every state is stepped
                            * on the map: the naive builder the tests compare
                            * the fast one with, edge for edge */
@@ -170,6 +175,10 @@ typedef struct tn_surf_profile {
     bool verify_edges;      /* true: the fast build replays every edge with the
                              * step function too (the naive one always does) */
 } tn_surf_profile;
+
+/* Which coyote jumps walk-off edges include: pressed on the last coyote
+ * frame only (the farthest reach), on any of them, or none. */
+enum { TN_SURF_COYOTE_LAST = 0, TN_SURF_COYOTE_ALL = 1, TN_SURF_COYOTE_NONE = 2 };
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
 
