@@ -55,6 +55,8 @@ typedef struct dp_entry {
     int32_t words;
     uint32_t bits; /* offset in the bit pool */
     int32_t pred;  /* head of the predecessor list, -1 */
+    int32_t plan[2]; /* its step's plan per jump bit in B->plans: -2 not made
+                      * yet, -1 does not apply */
 } dp_entry;
 
 typedef struct dp_pred {
@@ -270,6 +272,7 @@ typedef struct build {
     uint64_t *lm;        /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
     uint8_t *lm_ready;   /* per row */
     struct pslot *pslot; /* backtrack's plans, by (entry, jump bit) */
+    vec plans;           /* vplan: the plans of the search's entries */
     uint32_t pgen;
     int lmw;
     vec mwork;          /* uint64 scratch of mask_step */
@@ -452,6 +455,7 @@ static int32_t get_entry(build *B, const tn_body *v, int t, int lo, int words, s
     e->words = words;
     e->bits = (uint32_t)B->bits.n;
     e->pred = -1;
+    e->plan[0] = e->plan[1] = -2;
     memset((uint64_t *)B->bits.p + B->bits.n, 0, (size_t)words * 8);
     B->bits.n += (size_t)words;
     B->hstamp[h] = B->hgen;
@@ -958,6 +962,27 @@ static const vplan *cached_plan(build *B, vcache *vc, const tn_body *v, int in)
     return vc->ok[k] ? &vc->p[k] : NULL;
 }
 
+/* The plan of entry e's step with jump bit jb (0/1), made once per search
+ * and kept with the entry: lean_step and backtrack share it.  The pointer
+ * is valid until the next plan is made.  NULL: no plan (or out of memory:
+ * B->oom). */
+static const vplan *entry_plan(build *B, int32_t e, int jb)
+{
+    int32_t k = ent(B, e)->plan[jb];
+    if (k == -2) {
+        vplan *P = vec_push(&B->plans, B->a);
+        if (!P) {
+            B->oom = true;
+            return NULL;
+        }
+        bool ok = make_vplan(B, &ent(B, e)->v, jb ? TN_SURF_IN_JUMP : 0, P);
+        if (!ok) B->plans.n--;
+        k = ok ? (int32_t)B->plans.n - 1 : -1;
+        ent(B, e)->plan[jb] = k;
+    }
+    return k >= 0 ? (const vplan *)B->plans.p + k : NULL;
+}
+
 /* Backtracking meets the same entries again and again (the landings of a
  * group share their paths): their plans are kept in a small direct-mapped
  * cache, valid for one search (pgen). */
@@ -978,6 +1003,7 @@ static bool pslots_init(build *B)
 
 static const vplan *backtrack_plan(build *B, int32_t e, int in)
 {
+    if (B->plans.elem) return entry_plan(B, e, (in & TN_SURF_IN_JUMP) ? 1 : 0);
     int jb = (in & TN_SURF_IN_JUMP) ? 1 : 0;
     int32_t key = e * 2 + jb;
     pslot *sl = &B->pslot[(uint32_t)key & (PSLOTS - 1)];
@@ -1216,10 +1242,8 @@ static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi,
     const int W = E.words, U = W + 2, h = g->prof.h, lo_u = E.lo - 64;
     int ins[6];
     const int njb = inputs_for(g, &E.v, t, TN_SURF_JUMP, 0, ins) / 3;
-    vcache vc;
-    memset(&vc, 0, sizeof vc);
     for (int k = 0; k < njb; k++)
-        if (!cached_plan(B, &vc, &E.v, k ? TN_SURF_IN_JUMP : 0)) return 0;
+        if (!entry_plan(B, ei, k)) return B->oom ? -1 : 0;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * 3 + (size_t)U * (4 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
@@ -1227,7 +1251,7 @@ static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi,
     memcpy(Sc, (const uint64_t *)B->bits.p + E.bits, (size_t)W * 8);
     for (int k = 0; k < njb; k++) {
         const int jb = k ? TN_SURF_IN_JUMP : 0;
-        const vplan *pl = cached_plan(B, &vc, &E.v, jb);
+        const vplan *pl = entry_plan(B, ei, k);
         /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
          * in one of the box's rows; a stopped body stays */
         memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
@@ -1360,7 +1384,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     tn_surf *g = B->g;
     const tn_surf_surface *S = &g->surf[surf_id];
     const float W = (float)g->prof.w * T;
-    B->ent.n = B->pred.n = B->bits.n = 0;
+    B->ent.n = B->pred.n = B->bits.n = B->plans.n = 0;
     B->pgen++; /* entry ids start again: the backtrack plans are void */
     if (!hash_init(B, 256)) return false;
     /* layer 0: the standing state */
@@ -1631,10 +1655,14 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     if (!p) return false;
     *p = r->in;
     int32_t e = r->entry;
-    int j = r->j;
+    int j = r->j, jlo = INT32_MAX, jhi = INT32_MIN;
+    float ylo = 1e30f, yhi = -1e30f;
     while (ent(B, e)->t > 0) {
         const dp_entry E = *ent(B, e);
-        bb_add(g, bb, tn_surf_lattice_x(g, j), E.v.y);
+        jlo = tn_mini(jlo, j);
+        jhi = tn_maxi(jhi, j);
+        ylo = tn_minf(ylo, E.v.y);
+        yhi = tn_maxf(yhi, E.v.y);
         bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             const dp_pred P0 = ((dp_pred *)B->pred.p)[pi];
@@ -1677,6 +1705,10 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             }
         }
         if (!found) return false;
+    }
+    if (jlo <= jhi) { /* the box is monotonic in x and y */
+        bb_add(g, bb, tn_surf_lattice_x(g, jlo), ylo);
+        bb_add(g, bb, tn_surf_lattice_x(g, jhi), yhi);
     }
     const tn_surf_surface *S = &g->surf[surf_id];
     *src = tn_surf_node_at(g, S->row, j);
@@ -1933,6 +1965,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.runs.elem = sizeof(uint16_t);
     B.ent.elem = sizeof(dp_entry);
     B.pred.elem = sizeof(dp_pred);
+    B.plans.elem = sizeof(vplan);
     B.bits.elem = sizeof(uint64_t);
     B.js_free.elem = sizeof(uint64_t);
     B.js_block.elem = sizeof(int32_t);
@@ -2048,6 +2081,7 @@ done:
     vec_free(&B.runs, a);
     vec_free(&B.ent, a);
     vec_free(&B.pred, a);
+    vec_free(&B.plans, a);
     vec_free(&B.bits, a);
     vec_free(&B.js_free, a);
     vec_free(&B.js_block, a);
@@ -2161,6 +2195,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->runs.elem = sizeof(uint16_t);
     B->ent.elem = sizeof(dp_entry);
     B->pred.elem = sizeof(dp_pred);
+    B->plans.elem = sizeof(vplan);
     B->bits.elem = sizeof(uint64_t);
     B->js_free.elem = sizeof(uint64_t);
     B->js_block.elem = sizeof(int32_t);
@@ -2177,6 +2212,7 @@ static void build_release(build *B)
     vec_free(&B->runs, a);
     vec_free(&B->ent, a);
     vec_free(&B->pred, a);
+    vec_free(&B->plans, a);
     vec_free(&B->bits, a);
     vec_free(&B->js_free, a);
     vec_free(&B->js_block, a);
