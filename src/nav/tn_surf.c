@@ -273,6 +273,7 @@ typedef struct build {
     uint8_t *lm_ready;   /* per row */
     struct pslot *pslot; /* backtrack's plans, by (entry, jump bit) */
     vec plans;           /* vplan: the plans of the search's entries */
+    int last_land;       /* surface of the last landing (landed_at), or -1 */
     uint32_t pgen;
     int lmw;
     vec mwork;          /* uint64 scratch of mask_step */
@@ -506,8 +507,18 @@ static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_bod
 static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn, int frames)
 {
     tn_surf *g = B->g;
-    int node = tn_surf_node_at(g, row, jn);
-    if (node < 0 || g->node_surf[node] == surf_id) return;
+    /* landings come in runs along a row: the last surface found first */
+    int node;
+    const tn_surf_surface *L = B->last_land >= 0 && B->last_land < g->nsurf ? &g->surf[B->last_land]
+                                                                           : NULL;
+    if (L && L->row == row && jn >= L->j0 && jn <= L->j1) {
+        node = L->node0 + (jn - L->j0);
+    } else {
+        node = tn_surf_node_at(g, row, jn);
+        if (node < 0) return;
+        B->last_land = g->node_surf[node];
+    }
+    if (g->node_surf[node] == surf_id) return;
     best_rec *r = &B->best[node];
     if (r->stamp == B->bstamp && r->frames <= frames) return;
     if (r->stamp != B->bstamp) {
@@ -822,6 +833,25 @@ static void src_mask(const build *B, const mstep *M, int kind, int r, uint64_t *
 static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, int shift,
                        int maxbit)
 {
+    if (maxbit >= 0) {
+        /* whole words, then the bits past maxbit cleared (a bitset never
+         * holds bits past its maxbit, so no earlier bit is lost) */
+        int dw = floordiv(shift, 64), off = shift - dw * 64;
+        int w0 = tn_maxi(0, -dw - 1), w1 = tn_mini(swords - 1, dwords - dw);
+        for (int w = w0; w <= w1; w++) {
+            uint64_t x = S[w];
+            int d = w + dw;
+            if (d >= 0 && d < dwords) D[d] |= x << off;
+            if (off && d + 1 >= 0 && d + 1 < dwords) D[d + 1] |= x >> (64 - off);
+        }
+        int lw = maxbit / 64;
+        if (lw < dwords) {
+            int nb = maxbit - lw * 64 + 1;
+            if (nb < 64) D[lw] &= (1ull << nb) - 1;
+            for (int d = lw + 1; d < dwords; d++) D[d] = 0;
+        }
+        return;
+    }
     for (int w = 0; w < swords; w++) {
         if (!S[w]) continue;
         int bit = w * 64 + shift, dw = floordiv(bit, 64), off = bit - dw * 64;
@@ -1966,6 +1996,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.ent.elem = sizeof(dp_entry);
     B.pred.elem = sizeof(dp_pred);
     B.plans.elem = sizeof(vplan);
+    B.last_land = -1;
     B.bits.elem = sizeof(uint64_t);
     B.js_free.elem = sizeof(uint64_t);
     B.js_block.elem = sizeof(int32_t);
@@ -2196,6 +2227,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->ent.elem = sizeof(dp_entry);
     B->pred.elem = sizeof(dp_pred);
     B->plans.elem = sizeof(vplan);
+    B->last_land = -1;
     B->bits.elem = sizeof(uint64_t);
     B->js_free.elem = sizeof(uint64_t);
     B->js_block.elem = sizeof(int32_t);
