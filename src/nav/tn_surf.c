@@ -53,8 +53,8 @@ typedef struct dp_entry {
     int32_t t;  /* frames since the take-off */
     int32_t lo; /* lattice j of bit 0 */
     int32_t words;
-    uint32_t bits; /* offset in the bit pool */
-    int32_t pred;  /* head of the predecessor list, -1 */
+    uint32_t bits;   /* offset in the bit pool */
+    int32_t pred;    /* head of the predecessor list, -1 */
     int32_t plan[2]; /* its step's plan per jump bit in B->plans: -2 not made
                       * yet, -1 does not apply */
 } dp_entry;
@@ -509,8 +509,8 @@ static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, 
     tn_surf *g = B->g;
     /* landings come in runs along a row: the last surface found first */
     int node;
-    const tn_surf_surface *L = B->last_land >= 0 && B->last_land < g->nsurf ? &g->surf[B->last_land]
-                                                                           : NULL;
+    const tn_surf_surface *L =
+        B->last_land >= 0 && B->last_land < g->nsurf ? &g->surf[B->last_land] : NULL;
     if (L && L->row == row && jn >= L->j0 && jn <= L->j1) {
         node = L->node0 + (jn - L->j0);
     } else {
@@ -1695,43 +1695,43 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         yhi = tn_maxf(yhi, E.v.y);
         bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
-            const dp_pred P0 = ((dp_pred *)B->pred.p)[pi];
-            const bool any = (P0.in & ANYDIR) != 0;
-            for (int di = 0; di < (any ? 3 : 1) && !found; di++) {
-                dp_pred P = P0;
-                if (any)
-                    P.in = (uint8_t)((P0.in & ~ANYDIR) | (di == 1   ? TN_SURF_IN_LEFT
-                                                          : di == 2 ? TN_SURF_IN_RIGHT
-                                                                    : 0));
-                /* with masks: the step's plan once per predecessor, and only
-             * the j a step can come from (j - dir, or j when a wall stopped
-             * it), checked in the same order */
-                const vplan *PL = NULL;
-                bool plan = B->masks && ent(B, P.from)->t > 0, have = false;
+            const dp_pred P = ((dp_pred *)B->pred.p)[pi];
+            const int jb = P.in & TN_SURF_IN_JUMP;
+            const bool plan = B->masks && ent(B, P.from)->t > 0;
+            const vplan *PL = plan ? backtrack_plan(B, P.from, P.in) : NULL;
+            /* the (j, walk) a step can come from: an "any direction" step
+             * (lean_step) from j - dir for dir = 0, +1, -1 (a wall-stopped
+             * walk ends as the walk 0 does); an input's own step from j or
+             * j - dir */
+            int cj[3], cin[3], nc = 0;
+            if (P.in & ANYDIR) {
+                cj[0] = j, cin[0] = jb;
+                cj[1] = j - 1, cin[1] = jb | TN_SURF_IN_RIGHT;
+                cj[2] = j + 1, cin[2] = jb | TN_SURF_IN_LEFT;
+                nc = 3;
+            } else {
                 int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
-                for (int jp = j - 1; jp <= j + 1 && !found; jp++) {
-                    if (plan && jp != j && jp != j - pdir) continue;
-                    if (!get_bit(B, P.from, jp)) continue;
-                    tn_body v = ent(B, P.from)->v, out;
-                    int jn;
-                    if (plan && !have) {
-                        PL = backtrack_plan(B, P.from, P.in);
-                        plan = PL != NULL;
-                        have = true;
-                    }
-                    if (plan) {
-                        if (plan_one(B, PL, pdir, jp, &jn, &out) >= 0) continue;
-                    } else if (!step_at(B, &v, jp, P.in, &out, &jn) || out.on_ground) {
-                        continue;
-                    }
-                    if (jn != j || !same_v(&out, &E.v)) continue;
-                    p = vec_push(&B->seq, B->a);
-                    if (!p) return false;
-                    *p = P.in;
-                    e = P.from;
-                    j = jp;
-                    found = true;
+                for (int jp = j - 1; jp <= j + 1; jp++)
+                    if (!PL || jp == j || jp == j - pdir) cj[nc] = jp, cin[nc++] = P.in;
+            }
+            for (int c = 0; c < nc && !found; c++) {
+                int jp = cj[c], in = cin[c], jn;
+                int pdir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
+                if (!get_bit(B, P.from, jp)) continue;
+                tn_body out;
+                if (PL) {
+                    if (plan_one(B, PL, pdir, jp, &jn, &out) >= 0) continue;
+                } else {
+                    tn_body v = ent(B, P.from)->v;
+                    if (!step_at(B, &v, jp, in, &out, &jn) || out.on_ground) continue;
                 }
+                if (jn != j || !same_v(&out, &E.v)) continue;
+                p = vec_push(&B->seq, B->a);
+                if (!p) return false;
+                *p = (uint8_t)in;
+                e = P.from;
+                j = jp;
+                found = true;
             }
         }
         if (!found) return false;
