@@ -130,6 +130,49 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
     }
 }
 
+/* What thinning the landings costs: plan frames of the default graph
+ * against one with every landing kept, over random reachable pairs. */
+static void thinning_cost(const tn_map *m, const tn_surf_profile *prof, int pairs)
+{
+    tn_surf_profile all = *prof;
+    all.keep_all_landings = true;
+    tn_surf *a = NULL, *b = NULL;
+    if (tn_failed(tn_surf_create(m, prof, NULL, &a, NULL)) ||
+        tn_failed(tn_surf_create(m, &all, NULL, &b, NULL))) {
+        tn_surf_destroy(a);
+        tn_surf_destroy(b);
+        return;
+    }
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    long fa = 0, fb = 0;
+    int n = 0, longer = 0, worst = 0, mismatch = 0, nn = tn_surf_node_count(a);
+    for (int q = 0; q < pairs * 4 && n < pairs && nn > 0; q++) {
+        int s = (int)tn_rng_below(&r, (uint32_t)nn), d = (int)tn_rng_below(&r, (uint32_t)nn);
+        int row, j;
+        tn_surf_node_pos(a, d, &row, &j);
+        tn_surf_stats sa, sb;
+        tn_status x = tn_surf_find(a, s, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
+        tn_status y = tn_surf_find(b, s, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
+        bool okx = tn_succeeded(x) && !tn_status_detail(x, TN_PARTIAL_RESULT);
+        bool oky = tn_succeeded(y) && !tn_status_detail(y, TN_PARTIAL_RESULT);
+        if (okx != oky) mismatch++;
+        if (!okx || !oky) continue;
+        n++;
+        fa += sa.frames;
+        fb += sb.frames;
+        longer += sa.frames > sb.frames;
+        if (sa.frames - sb.frames > worst) worst = sa.frames - sb.frames;
+    }
+    printf("  thinned landings: %d vs %d edges; over %d reachable pairs the plans are "
+           "%+.2f%% frames (%d longer, at most %+d) against every landing kept; %d pairs "
+           "found by one graph only\n",
+           tn_surf_edge_count(a), tn_surf_edge_count(b), n,
+           fb ? 100.0 * (double)(fa - fb) / (double)fb : 0.0, longer, worst, mismatch);
+    tn_surf_destroy(a);
+    tn_surf_destroy(b);
+}
+
 static void level_run(int n, int edits, int queries, unsigned long long seed)
 {
     tn_map *m = NULL;
@@ -307,6 +350,7 @@ int bench_surf(int argc, char **argv)
             "maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (5 runs); %d nodes, %d "
             "edges, memory %.2f MB\n",
             bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
+        thinning_cost(dm, &prof, queries); /* before graph_run edits the map */
         tu_counting c = {0};
         tn_allocator ca = tu_counting_allocator(&c);
         tn_surf *g = NULL;

@@ -60,36 +60,50 @@
  *    and _LAST about 3x.  The oracle test finds 100% of the reachable
  *    pairs with _ALL, 99.84% with _LAST and 99.79% with _NONE
  *    (tests/test_surf prints them).
- * For each kind and hold d the generator runs one breadth-first search over
- * the physics states (time layers, states deduplicated by lattice j and the
- * bit patterns of y, vy and the flags) from ALL take-off nodes of the surface
- * at once; every landing keeps its earliest arrival and the take-off and
- * inputs that produced it.  Per (surface, kind, landing node) the cheapest
- * is kept.  The input sequence is stored run-length encoded (16 bits a run:
- * 4 input bits, 12 bits count).  Frames past TN_SURF_MAX_AIR stop a branch.
- * Shortcuts keep the result identical to stepping every (state, j).  With
- * the default step function (tn_body_step) no position is stepped one by
- * one after the take-off frame: every position of a state shares y, vy and
- * the flags, so one step makes the same vertical decisions for all of them
- * except where a tile stops the box, and which positions a tile stops is a
- * lattice bitset per map row (the box at j overlaps a block / a one-way in
- * that row; the column a walk step enters is a block), made per row on
- * first use.  A step of a state is then: the walk step (one sub-move,
- * at most one column entered: blocked positions stay), the rows its
- * vertical sub-moves enter (shared, in order: positions whose box meets a
- * block, or a one-way from above, land or hit the ceiling there), the
- * ground tests; each group of positions ends in one state and goes to the
- * search as a bitset, in the order per-position stepping would make them,
- * so the search's states, bits, predecessors and landings are exactly the
- * per-position ones (a -DTN_SURF_DEBUG build checks every position against
- * tn_body_step: 27 M on the demo map, 0 differ).  Other step functions:
- * positions far from any non-empty tile move as one bitset (one step,
- * checked by a second), the rest are stepped one by one.
- * profile.reference_build turns the shortcuts off: the naive builder,
- * which tests/test_surf compares with the fast one edge for edge (random
- * platformer levels, and tight maps with one-way platforms, ceilings one
- * tile over a floor and the map edges as walls; boxes 1x1..3x3 and 4..6
- * tall, jump heights 1..8).
+ * Per surface one breadth-first search per kind (the jumps; the walk-off at
+ * each end; the drops, per run of one-way-only nodes) runs over the physics
+ * states (time layers, states deduplicated by the bit patterns of y, vy and
+ * the flags, each with a bitset of lattice x) from ALL take-off nodes of the
+ * surface at once; every hold and air-control input is a branch.  Every
+ * landing keeps its earliest arrival and one take-off and input sequence
+ * that produced it (which one, among equally fast ones, depends on the
+ * order of the search).  The input sequence is stored run-length encoded
+ * (16 bits a run: 4 input bits, 12 bits count).  Frames past
+ * TN_SURF_MAX_AIR stop a branch.
+ * LANDINGS KEPT.  Per (surface, kind) group a landing node n is dropped when
+ * a neighbouring landing m is faster by at least the walk between them
+ * (f(m) + 1 <= f(n)); of the rest (plateaus of equal frames) the ends and
+ * the tile-aligned nodes stay.  Every landing surface keeps its fastest
+ * landing, so no connection is lost; plans get at most a few frames longer
+ * (tilenav-bench surf prints the difference against keep_all_landings:
+ * +0.03% of the frames, at most +4, on the demo map), and the graph has a
+ * quarter of the edges.
+ * THE SEARCH STEP.  With the default step function (tn_body_step) no
+ * position is stepped one by one after the take-off frame: every position
+ * of a state shares y, vy and the flags, so a step of one jump input makes
+ * the same vertical decisions for all of them except where a tile stops the
+ * box, and which positions a tile stops is a lattice bitset per map row
+ * (the box at j overlaps a block / a one-way in that row; the column a walk
+ * step enters is a block), made per row on first use.  A step of a state:
+ * the three walk directions move the bitset (walls stop a walk: a stopped
+ * body stays) and are merged, since they share the vertical part; then the
+ * rows the vertical sub-moves enter (in order: positions whose box meets a
+ * block, or a one-way from above, land or hit the ceiling there) and the
+ * ground test split the merged set into groups, each of which ends in one
+ * state (or lands).  A -DTN_SURF_DEBUG build checks every (position, walk)
+ * against tn_body_step: 67 M on the demo map and a 128x128 level, 0
+ * differ.  Because of that the fast build does not replay its edges again
+ * (profile.verify_edges does; the tests replay every edge).  Other step
+ * functions: positions far from any non-empty tile move as one bitset (one
+ * step, checked by a second), the rest are stepped one by one, and every
+ * edge is replayed.
+ * profile.reference_build turns the shortcuts off: the naive builder, which
+ * tests/test_surf compares with the fast one: the same surfaces, nodes and
+ * landings (per take-off surface, kind and landing node the same frames),
+ * with and without thinning (random platformer levels, and tight maps with
+ * one-way platforms, ceilings one tile over a floor and the map edges as
+ * walls; boxes 1x1..3x3 and 4..6 tall, jump heights 1..8, every coyote
+ * setting).
  * QUERY.  A* over nodes; cost = frames (a walk step is 1 frame, an edge its
  * simulated frames).  Heuristic: max(lattice distance to the goal, ceil(
  * vertical px / the fastest vertical px per frame)): each frame changes j by
