@@ -255,6 +255,7 @@ typedef struct build {
     vec touched;     /* int32 landing nodes of the group */
     vec seq;         /* uint8 inputs (scratch) */
     int32_t *colpre; /* (mh + 1) x mw: non-empty tiles above row r, per column */
+    int32_t *sat;    /* (mh + 1) x (mw + 1): non-empty tiles in rows < r, columns < c */
     uint8_t *colbad; /* scratch per column */
     bool oom;
     /* the free-step shortcut (tn_body_step only): a step of the entry's
@@ -279,6 +280,7 @@ typedef struct build {
     vec mwork;          /* uint64 scratch of mask_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
     long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland;
+    long nfree_steps;
 } build;
 
 #define KCOL_OFF 4
@@ -299,6 +301,35 @@ static bool kranges_init(build *B)
         B->kjh[c + KCOL_OFF] = (int)ceilf((c16 + T + g->step_px + 2.0f) / g->step_px);
     }
     return true;
+}
+
+/* The summed-area table of non-empty tiles (lean_step's free test). */
+static bool sat_build(build *B)
+{
+    const tn_map *m = B->m;
+    const size_t w1 = (size_t)m->w + 1;
+    B->sat = tn_alloc_array(B->a, ((size_t)m->h + 1) * w1, sizeof(int32_t));
+    if (!B->sat) return false;
+    for (int r = 0; r < m->h; r++) {
+        int32_t run = 0;
+        const int32_t *up = B->sat + (size_t)r * w1;
+        int32_t *row = B->sat + (size_t)(r + 1) * w1;
+        for (int c = 0; c < m->w; c++) {
+            run += m->tile[(size_t)r * (size_t)m->w + (size_t)c] != TN_TILE_EMPTY;
+            row[c + 1] = up[c + 1] + run;
+        }
+    }
+    return true;
+}
+
+/* True when rows r0..r1 x columns c0..c1 are inside the map and empty. */
+static bool sat_empty(const build *B, int r0, int r1, int c0, int c1)
+{
+    const tn_map *m = B->m;
+    if (r0 < 0 || c0 < 0 || r1 >= m->h || c1 >= m->w) return false;
+    const size_t w1 = (size_t)m->w + 1;
+    const int32_t *a = B->sat + (size_t)r0 * w1, *b = B->sat + (size_t)(r1 + 1) * w1;
+    return b[c1 + 1] - b[c0] - a[c1 + 1] + a[c0] == 0;
 }
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
@@ -1279,28 +1310,63 @@ static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi,
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
              *GM = REM + U, *TM = GM + U, *gm = TM + U;
     memcpy(Sc, (const uint64_t *)B->bits.p + E.bits, (size_t)W * 8);
+    int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
+    for (int w = 0; w < W; w++)
+        if (Sc[w]) {
+            if (jf == INT32_MAX) jf = E.lo + 64 * w + __builtin_ctzll(Sc[w]);
+            jl = E.lo + 64 * w + 63 - __builtin_clzll(Sc[w]);
+        }
+    if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
     for (int k = 0; k < njb; k++) {
         const int jb = k ? TN_SURF_IN_JUMP : 0;
         const vplan *pl = entry_plan(B, ei, k);
-        /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
-         * in one of the box's rows; a stopped body stays */
-        memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
-        for (int r = pl->hr0; r <= pl->hr1; r++) {
-            const uint64_t *rl = lm_row(B, LM_EL, r), *rr = lm_row(B, LM_ER, r);
-            for (int w = 0; w < W; w++) {
-                BKL[w] |= rword(rl, E.lo + 64 * w) & Sc[w];
-                BKR[w] |= rword(rr, E.lo + 64 * w) & Sc[w];
+        /* free: every tile the step can read (the box's columns for j - 1 ..
+         * j + 1 in the rows of the walk, the vertical sub-moves, the ceiling
+         * landings and the ground test) is inside the map and empty: no
+         * mask has a bit there, so the whole moved set goes on in the air */
+        bool free_step = false;
+        {
+            int r0 = pl->hr0, r1 = pl->hr1;
+            for (int e = 0; e < pl->nev; e++) {
+                r0 = tn_mini(r0, pl->ev[e].r);
+                r1 = tn_maxi(r1, pl->ev[e].up ? pl->ev[e].r + 1 + h : pl->ev[e].r);
             }
+            if (pl->gtest) r0 = tn_mini(r0, pl->rf), r1 = tn_maxi(r1, pl->rf);
+            int pt = g->per_tile;
+            free_step = sat_empty(B, r0, r1, floordiv(jf - 1, pt) - 1,
+                                  floordiv(jl + 1, pt) + g->prof.w + 1);
         }
-        memset(Um, 0, (size_t)U * 8);
-        or_shifted(Um, U, Sc, W, 64, U * 64 - 1);
-        for (int w = 0; w < W; w++) GM[w] = Sc[w] & ~BKL[w], TM[w] = Sc[w] & ~BKR[w];
-        or_shifted(Um, U, GM, W, 63, U * 64 - 1);
-        or_shifted(Um, U, TM, W, 65, U * 64 - 1);
-        /* (stopped positions stay: already in Um from the no-walk move) */
         mgroup G[MAX_GROUPS];
         int ng = 0;
-        memcpy(REM, Um, (size_t)U * 8);
+        if (free_step) {
+            memset(BKL, 0, (size_t)W * 16); /* no walls */
+            memset(gm, 0, (size_t)U * 8);
+            or_shifted(gm, U, Sc, W, 63, U * 64 - 1);
+            or_shifted(gm, U, Sc, W, 64, U * 64 - 1);
+            or_shifted(gm, U, Sc, W, 65, U * 64 - 1);
+            G[0].m = gm;
+            G[0].land_row = -1;
+            G[0].s = pl->fr;
+            ng = 1;
+            B->nfree_steps++;
+        } else {
+            /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
+         * in one of the box's rows; a stopped body stays */
+            memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
+            for (int r = pl->hr0; r <= pl->hr1; r++) {
+                const uint64_t *rl = lm_row(B, LM_EL, r), *rr = lm_row(B, LM_ER, r);
+                for (int w = 0; w < W; w++) {
+                    BKL[w] |= rword(rl, E.lo + 64 * w) & Sc[w];
+                    BKR[w] |= rword(rr, E.lo + 64 * w) & Sc[w];
+                }
+            }
+            memset(Um, 0, (size_t)U * 8);
+            or_shifted(Um, U, Sc, W, 64, U * 64 - 1);
+            for (int w = 0; w < W; w++) GM[w] = Sc[w] & ~BKL[w], TM[w] = Sc[w] & ~BKR[w];
+            or_shifted(Um, U, GM, W, 63, U * 64 - 1);
+            or_shifted(Um, U, TM, W, 65, U * 64 - 1);
+            /* (stopped positions stay: already in Um from the no-walk move) */
+            memcpy(REM, Um, (size_t)U * 8);
 #define MROW(kind, r, w) rword(lm_row(B, (kind), (r)), lo_u + 64 * (w))
 #define NEW_GROUP(expr, row, st)                              \
     do {                                                      \
@@ -1313,34 +1379,36 @@ static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi,
             ng++;                                             \
         }                                                     \
     } while (0)
-        for (int e = 0; e < pl->nev; e++) {
-            int r = pl->ev[e].r;
-            bool ow = pl->ev[e].ow;
-            for (int w = 0; w < U; w++) {
-                uint64_t m = MROW(LM_BLK, r, w) | (ow ? MROW(LM_OW, r, w) : 0);
-                GM[w] = m & REM[w];
-                REM[w] &= ~GM[w];
+            for (int e = 0; e < pl->nev; e++) {
+                int r = pl->ev[e].r;
+                bool ow = pl->ev[e].ow;
+                for (int w = 0; w < U; w++) {
+                    uint64_t m = MROW(LM_BLK, r, w) | (ow ? MROW(LM_OW, r, w) : 0);
+                    GM[w] = m & REM[w];
+                    REM[w] &= ~GM[w];
+                }
+                if (!pl->ev[e].up) {
+                    NEW_GROUP(GM[w], r, pl->fr);
+                    continue;
+                }
+                tn_body cs = ceiling_state(B, pl, r);
+                int rc = r + 1 + h;
+                for (int w = 0; w < U; w++) TM[w] = MROW(LM_BLK, rc, w) | MROW(LM_OW, rc, w);
+                NEW_GROUP(GM[w] & TM[w], rc, cs);
+                NEW_GROUP(GM[w] & ~TM[w], -1, cs);
             }
-            if (!pl->ev[e].up) {
-                NEW_GROUP(GM[w], r, pl->fr);
-                continue;
+            if (pl->gtest) {
+                for (int w = 0; w < U; w++)
+                    TM[w] = MROW(LM_BLK, pl->rf, w) | MROW(LM_OW, pl->rf, w);
+                NEW_GROUP(REM[w] & TM[w], pl->rf, pl->fr);
+                NEW_GROUP(REM[w] & ~TM[w], -1, pl->fr);
+            } else {
+                NEW_GROUP(REM[w], -1, pl->fr);
             }
-            tn_body cs = ceiling_state(B, pl, r);
-            int rc = r + 1 + h;
-            for (int w = 0; w < U; w++) TM[w] = MROW(LM_BLK, rc, w) | MROW(LM_OW, rc, w);
-            NEW_GROUP(GM[w] & TM[w], rc, cs);
-            NEW_GROUP(GM[w] & ~TM[w], -1, cs);
-        }
-        if (pl->gtest) {
-            for (int w = 0; w < U; w++) TM[w] = MROW(LM_BLK, pl->rf, w) | MROW(LM_OW, pl->rf, w);
-            NEW_GROUP(REM[w] & TM[w], pl->rf, pl->fr);
-            NEW_GROUP(REM[w] & ~TM[w], -1, pl->fr);
-        } else {
-            NEW_GROUP(REM[w], -1, pl->fr);
-        }
 #undef NEW_GROUP
 #undef MROW
-        B->nmask++;
+            B->nmask++;
+        }
 #ifdef TN_SURF_DEBUG
         /* self-check: every (position, walk) against tn_body_step */
         for (int w = 0; w < W; w++)
@@ -2017,6 +2085,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
                 B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
+    if (B.masks && !sat_build(&B)) goto oom;
     if (!find_surfaces(&B)) goto oom;
     g->nsurf = (int)B.surf.n;
     g->surf = B.surf.p;
@@ -2089,6 +2158,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
 #ifdef TN_SURF_DEBUG
+    fprintf(stderr, "free steps %ld; ", B.nfree_steps);
     fprintf(stderr, "shortcut steps %ld; mask steps %ld (fallback %ld, checked %ld, bad %ld)\n",
             B.nshort, B.nmask, B.nmask_fallback, B.nmask_checked, B.nmask_bad);
     fprintf(stderr, "backtrack steps %ld; mask ceiling hits %ld, one-way landings %ld\n",
@@ -2127,6 +2197,7 @@ done:
     tn_free(a, B.kjl);
     tn_free(a, B.kjh);
     tn_free(a, B.colpre);
+    tn_free(a, B.sat);
     tn_free(a, B.colbad);
     tn_free(a, B.hash);
     tn_free(a, B.hstamp);
@@ -2259,6 +2330,7 @@ static void build_release(build *B)
     tn_free(a, B->kjl);
     tn_free(a, B->kjh);
     tn_free(a, B->colpre);
+    tn_free(a, B->sat);
     tn_free(a, B->colbad);
     tn_free(a, B->hash);
     tn_free(a, B->hstamp);
@@ -2404,6 +2476,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         B.fast = ok;
     }
     ok = ok && masks_init(&B) && kranges_init(&B) && pslots_init(&B);
+    ok = ok && (!B.masks || sat_build(&B));
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
