@@ -149,14 +149,14 @@
  * 32 B x (map rows + 3) x (lattice width / 64 + 6)) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
- * planner" quotes them): the build is one BFS per surface, kind and hold
- * over at most (nodes + 2t) states per layer, each state costing a few
- * word operations per input and 64 positions; the number of states (not
- * the positions) now sets the time.  The demo map (80x45, 1x2, jump 4)
- * takes about a fifth of a second of CPU (4x less than stepping positions
- * one by one), still about 100x the 2 ms the issue asks; a 512x512 level
- * under a minute, 1024x1024 a few minutes; a repair about a third of a
- * build.
+ * planner" quotes them): the build is one BFS per surface and kind over
+ * (frame, vertical state), each hold and coyote press a fan of release
+ * arcs alive until they land: about 1,900 states per surface on the demo
+ * map, each a few hundred instructions on a few 64-bit words, and one
+ * backtrack per edge kept.  The demo map (80x45, 1x2, jump 4) takes about
+ * 35 ms of CPU, still about 20x the 2 ms the issue asks; a 512x512 level
+ * about 8 s, 1024x1024 about 27 s; a repair searches a tenth to a fifth of
+ * the surfaces again (demo map: about 13 ms).
  * A query is an A* over about 300 nodes on the demo map: ~40 us median.
  */
 #ifndef TN_SURF_H
