@@ -267,7 +267,7 @@ typedef struct build {
     int cur_surf; /* surface whose searches run (explored box) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
-    /* mask stepping (tn_body_step only, see mask_step): per map row r =
+    /* mask stepping (tn_body_step only, see lean_step): per map row r =
      * -1 .. mh + 1 lattice bitsets (bit j + LM_OFF = lattice j) */
     bool masks;
     uint64_t *lm;        /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
@@ -277,7 +277,7 @@ typedef struct build {
     int last_land;       /* surface of the last landing (landed_at), or -1 */
     uint32_t pgen;
     int lmw;
-    vec mwork;          /* uint64 scratch of mask_step */
+    vec mwork;          /* uint64 scratch of lean_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
     long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland;
     long nfree_steps;
@@ -839,27 +839,6 @@ static inline uint64_t rword(const uint64_t *row, int j)
     return o ? (row[w] >> o) | (row[w + 1] << (64 - o)) : row[w];
 }
 
-typedef struct mstep {
-    int W, lo, dir;
-    const uint64_t *BK; /* positions stopped by a wall */
-} mstep;
-
-/* out = mask (kind, row r) at each position's j after the horizontal move */
-static void src_mask(const build *B, const mstep *M, int kind, int r, uint64_t *out)
-{
-    const uint64_t *row = lm_row(B, kind, r);
-    for (int w = 0; w < M->W; w++) {
-        int jb = M->lo + 64 * w;
-        uint64_t m0 = rword(row, jb);
-        if (M->dir) {
-            uint64_t md = rword(row, jb + M->dir);
-            out[w] = (md & ~M->BK[w]) | (m0 & M->BK[w]);
-        } else {
-            out[w] = m0;
-        }
-    }
-}
-
 /* D |= S moved by `shift` bits, bits past maxbit (or below 0) dropped. */
 static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, int shift,
                        int maxbit)
@@ -1005,24 +984,6 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     return true;
 }
 
-/* The plans of one state: they differ by jump only (the walk direction is
- * set per input; Down matters on the ground only, where plans do not apply). */
-typedef struct vcache {
-    bool have[2], ok[2];
-    vplan p[2];
-} vcache;
-
-/* The plan of v and `in` (its dir field 0: the caller takes the input's). */
-static const vplan *cached_plan(build *B, vcache *vc, const tn_body *v, int in)
-{
-    int k = (in & TN_SURF_IN_JUMP) ? 1 : 0;
-    if (!vc->have[k]) {
-        vc->ok[k] = make_vplan(B, v, k ? TN_SURF_IN_JUMP : 0, &vc->p[k]);
-        vc->have[k] = true;
-    }
-    return vc->ok[k] ? &vc->p[k] : NULL;
-}
-
 /* The plan of entry e's step with jump bit jb (0/1), made once per search
  * and kept with the entry: lean_step and backtrack share it.  The pointer
  * is valid until the next plan is made.  NULL: no plan (or out of memory:
@@ -1094,7 +1055,7 @@ static inline bool lm_bit(const build *B, int kind, int r, int j)
 }
 
 /* One position j of a plan: *jn, and the landing row (>= 0) or -1 with
- * *out the state in the air.  The same decisions as mask_step. */
+ * *out the state in the air.  The same decisions as lean_step. */
 static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_body *out)
 {
     bool blocked = false;
@@ -1117,171 +1078,6 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
     return -1;
 }
 
-/* One step of input `in` for the positions P0 (then) P1 (K: Bw & K) of
- * entry ei, as the per-position loop of run_dp would do it.  1: done;
- * 0: does not apply (the caller steps the positions); -1: out of memory. */
-static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t, int in,
-                     const uint64_t *P0src, const uint64_t *Bw, const uint64_t *K, int nlo, int nhi,
-                     int nwords, size_t next0, vcache *vc)
-{
-    tn_surf *g = B->g;
-    const int W = E->words, h = g->prof.h;
-    const vplan *PP = t > 0 ? cached_plan(B, vc, &E->v, in) : NULL;
-    if (!PP) return 0;
-    const vplan *const pl = PP;
-    const int dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
-    const int hr0 = pl->hr0, hr1 = pl->hr1, nev = pl->nev, rf = pl->rf;
-    const bool gtest = pl->gtest;
-    const tn_body fr = pl->fr;
-    if (!vec_reserve(&B->mwork, B->a, (size_t)W * (8 + MAX_GROUPS))) return -1;
-    uint64_t *wk = B->mwork.p;
-    uint64_t *P0 = wk, *P1 = wk + W, *S = wk + 2 * W, *BK = wk + 3 * W, *REM = wk + 4 * W,
-             *GM = wk + 5 * W, *TM = wk + 6 * W, *T2 = wk + 7 * W, *gm = wk + 8 * W;
-    for (int w = 0; w < W; w++) {
-        P0[w] = P0src ? P0src[w] : 0;
-        P1[w] = Bw[w] & K[w];
-        S[w] = P0[w] | P1[w];
-        BK[w] = 0;
-    }
-    mstep M = {W, E->lo, dir, BK};
-    if (dir)
-        for (int r = hr0; r <= hr1; r++) {
-            const uint64_t *row = lm_row(B, dir > 0 ? LM_ER : LM_EL, r);
-            for (int w = 0; w < W; w++) BK[w] |= rword(row, E->lo + 64 * w) & S[w];
-        }
-    mgroup G[MAX_GROUPS];
-    int ng = 0;
-    memcpy(REM, S, (size_t)W * 8);
-#define NEW_GROUP(expr, row, st)                              \
-    do {                                                      \
-        uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)W; \
-        for (int w = 0; w < W; w++) any_ |= m_[w] = (expr);   \
-        if (any_) {                                           \
-            G[ng].m = m_;                                     \
-            G[ng].land_row = (row);                           \
-            G[ng].s = (st);                                   \
-            ng++;                                             \
-        }                                                     \
-    } while (0)
-    for (int e = 0; e < nev; e++) {
-        int r = pl->ev[e].r;
-        src_mask(B, &M, LM_BLK, r, GM);
-        if (pl->ev[e].ow) {
-            src_mask(B, &M, LM_OW, r, TM);
-            for (int w = 0; w < W; w++) GM[w] |= TM[w];
-#ifdef TN_SURF_DEBUG
-            for (int w = 0; w < W; w++) B->nowland += __builtin_popcountll(TM[w] & REM[w]);
-#endif
-        }
-        for (int w = 0; w < W; w++) {
-            GM[w] &= REM[w];
-            REM[w] &= ~GM[w];
-        }
-        if (!pl->ev[e].up) {
-            NEW_GROUP(GM[w], r, fr);
-            continue;
-        }
-        /* ceiling: y = (r+1)*16, vy = 0, then the ground test under it */
-        tn_body cs = ceiling_state(B, pl, r);
-#ifdef TN_SURF_DEBUG
-        for (int w = 0; w < W; w++) B->nceil += __builtin_popcountll(GM[w]);
-#endif
-        int rc = r + 1 + h;
-        src_mask(B, &M, LM_BLK, rc, TM);
-        src_mask(B, &M, LM_OW, rc, T2);
-        for (int w = 0; w < W; w++) TM[w] |= T2[w];
-        NEW_GROUP(GM[w] & TM[w], rc, cs);
-        NEW_GROUP(GM[w] & ~TM[w], -1, cs);
-    }
-    if (gtest) {
-        src_mask(B, &M, LM_BLK, rf, GM);
-        src_mask(B, &M, LM_OW, rf, TM);
-        NEW_GROUP(REM[w] & (GM[w] | TM[w]), rf, fr);
-        NEW_GROUP(REM[w] & ~(GM[w] | TM[w]), -1, fr);
-    } else {
-        NEW_GROUP(REM[w], -1, fr);
-    }
-#undef NEW_GROUP
-    B->nmask++;
-#ifdef TN_SURF_DEBUG
-    /* self-check: every position against tn_body_step */
-    for (int k = 0; k < ng; k++)
-        for (int w = 0; w < W; w++)
-            for (uint64_t bits = G[k].m[w]; bits; bits &= bits - 1) {
-                int j = E->lo + 64 * w + __builtin_ctzll(bits);
-                int jn = j + (((BK[w] >> __builtin_ctzll(bits)) & 1) ? 0 : dir);
-                tn_body r;
-                int jr;
-                bool ok = step_at(B, &E->v, j, in, &r, &jr);
-                B->nsteps--;
-                bool good = ok && jr == jn &&
-                            (G[k].land_row >= 0 ? r.on_ground && body_row(&r) == G[k].land_row
-                                                : !r.on_ground && same_v(&r, &G[k].s));
-                B->nmask_checked++;
-                if (!good) B->nmask_bad++;
-            }
-#endif
-    /* landings, in the order of the per-position passes */
-    for (int pass = 0; pass < 2; pass++) {
-        const uint64_t *Pm = pass ? P1 : P0;
-        for (int w = 0; w < W; w++) {
-            uint64_t lw = 0;
-            for (int k = 0; k < ng; k++)
-                if (G[k].land_row >= 0) lw |= G[k].m[w];
-            for (uint64_t bits = Pm[w] & lw; bits; bits &= bits - 1) {
-                int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
-                int k = 0;
-                while (G[k].land_row < 0 || !((G[k].m[w] >> q) & 1)) k++;
-                landed_at(B, surf_id, ei, j, in, G[k].land_row, j + (((BK[w] >> q) & 1) ? 0 : dir),
-                          t + 1);
-                if (B->oom) return -1;
-            }
-        }
-    }
-    /* air groups: the first position of each (in pass order) whose move
-     * stays in [nlo, nhi] decides when its entry is made */
-    int order[MAX_GROUPS], no = 0;
-    for (int k = 0; k < ng; k++) {
-        if (G[k].land_row >= 0) continue;
-        G[k].fpass = -1;
-        for (int pass = 0; pass < 2 && G[k].fpass < 0; pass++) {
-            const uint64_t *Pm = pass ? P1 : P0;
-            for (int w = 0; w < W && G[k].fpass < 0; w++)
-                for (uint64_t bits = Pm[w] & G[k].m[w]; bits; bits &= bits - 1) {
-                    int q = __builtin_ctzll(bits), j = E->lo + 64 * w + q;
-                    int jn = j + (((BK[w] >> q) & 1) ? 0 : dir);
-                    if (jn < nlo || jn > nhi) continue;
-                    G[k].fpass = pass;
-                    G[k].fj = j;
-                    break;
-                }
-        }
-        if (G[k].fpass < 0) continue;
-        int at = no++;
-        while (at > 0 &&
-               (G[order[at - 1]].fpass > G[k].fpass ||
-                (G[order[at - 1]].fpass == G[k].fpass && G[order[at - 1]].fj > G[k].fj))) {
-            order[at] = order[at - 1];
-            at--;
-        }
-        order[at] = k;
-    }
-    for (int o = 0; o < no; o++) {
-        const mgroup *gr = &G[order[o]];
-        int32_t ne = get_entry(B, &gr->s, t + 1, nlo, nwords, next0);
-        if (ne < 0 || !add_pred(B, ne, ei, in)) return -1;
-        const dp_entry *N = ent(B, ne);
-        uint64_t *D = (uint64_t *)B->bits.p + N->bits;
-        for (int w = 0; w < W; w++) {
-            GM[w] = gr->m[w] & ~BK[w];
-            TM[w] = gr->m[w] & BK[w];
-        }
-        or_shifted(D, N->words, GM, W, E->lo + dir - N->lo, nhi - N->lo);
-        or_shifted(D, N->words, TM, W, E->lo - N->lo, nhi - N->lo);
-    }
-    return 1;
-}
-
 /* A predecessor recorded by lean_step: the step's walk direction is any of
  * left / none / right (backtrack finds which). */
 #define ANYDIR 0x10
@@ -1291,7 +1087,7 @@ static int mask_step(build *B, int surf_id, int32_t ei, const dp_entry *E, int t
  * the horizontal move and the vertical part (the rows the sub-moves enter,
  * the ground test) is done once on the union U of the new positions.  The
  * states and positions it makes, and every landing with its frames, are
- * those of stepping each (position, input) alone (mask_step); only which of
+ * those of stepping each (position, input) alone; only which of
  * several equally fast inputs a landing records may differ.  1: done;
  * 0: a plan does not apply (the caller steps the entry the old way);
  * -1: out of memory. */
@@ -1612,24 +1408,12 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             long steps_before = B->nsteps;
             int ins[6];
             int nin = inputs_for(g, &v, t, kind, dir, ins);
-            vcache vc;
-            vc.have[0] = vc.have[1] = false;
             for (int ii = 0; ii < nin; ii++) {
                 int in = ins[ii];
                 if (B->masks && t > 0) {
-                    /* all positions by masks: the free ones (F) as pass 0
-                     * would step them, so the F group's entry comes first
-                     * as with the bulk move */
-                    /* only the words holding positions */
+                    /* lean_step found no plan for this state: its
+                     * near-terrain positions (K) are stepped one by one */
                     const uint64_t *Kw = B->js_free.p;
-                    dp_entry Es = E;
-                    Es.lo = E.lo + 64 * wf;
-                    Es.words = wl - wf + 1;
-                    int rc = mask_step(B, surf_id, (int32_t)ei, &Es, t, in, Kw + E.words + wf,
-                                       (const uint64_t *)B->bits.p + E.bits + wf, Kw + wf, nlo, nhi,
-                                       nwords, next0, &vc);
-                    if (rc < 0) return false;
-                    if (rc > 0) continue;
                     B->nmask_fallback++;
                     B->js_block.n = 0;
                     const uint64_t *Bw2 = (const uint64_t *)B->bits.p + E.bits;
