@@ -25,7 +25,7 @@ static const char USAGE[] =
     "dir)\n"
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
-    "  --overlays LIST     comma list: path,explored,flow,navmesh,companion,wanderers,surf\n"
+    "  --overlays LIST     comma list: %s\n"
     "  MAP...              more maps for the window's map picker (Tab)\n"
     "  --help, --version\n";
 
@@ -107,7 +107,9 @@ static int parse_args(int argc, char **argv, options *o)
     if (!next) return usage_error("option '%s' needs a value", a); \
     i++
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(USAGE, stdout);
+            char ids[256];
+            tn_overlays_list(ids, sizeof ids, ",");
+            printf(USAGE, ids);
             return -1;
         } else if (strcmp(a, "--version") == 0) {
             puts("tilenav " TN_VERSION_STRING);
@@ -155,10 +157,12 @@ static int parse_args(int argc, char **argv, options *o)
             i += 2;
         } else if (strcmp(a, "--overlays") == 0) {
             NEED_ARG();
-            if (!tn_overlays_parse(next, &o->overlays))
-                return usage_error("--overlays: unknown overlay in '%s' (path, explored, flow, "
-                                   "navmesh, companion, wanderers, surf)",
-                                   next);
+            if (!tn_overlays_parse(next, &o->overlays)) {
+                char ids[256], fmt[320];
+                tn_overlays_list(ids, sizeof ids, ", ");
+                snprintf(fmt, sizeof fmt, "--overlays: unknown overlay in '%%s' (%s)", ids);
+                return usage_error(fmt, next);
+            }
         } else if (a[0] != '-' && o->nextra < 64) {
             o->extra[o->nextra++] = a; /* a map for the picker */
         } else {

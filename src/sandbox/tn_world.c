@@ -604,6 +604,17 @@ const tn_overlay_info tn_overlays[TN_OVERLAY_COUNT] = {
     {TN_OVERLAY_SURF, "surf", "surface graph", 'p', true},
 };
 
+void tn_overlays_list(char *buf, size_t cap, const char *sep)
+{
+    size_t len = 0;
+    if (cap) buf[0] = 0;
+    for (int i = 0; i < TN_OVERLAY_COUNT && cap; i++) {
+        int n = snprintf(buf + len, cap - len, "%s%s", i ? sep : "", tn_overlays[i].id);
+        if (n < 0 || (size_t)n >= cap - len) break;
+        len += (size_t)n;
+    }
+}
+
 bool tn_overlays_parse(const char *list, unsigned *bits)
 {
     unsigned b = 0;

@@ -69,6 +69,8 @@ extern const tn_overlay_info tn_overlays[TN_OVERLAY_COUNT];
 /* The bits of a comma-separated list of ids (any length; empty names are
  * skipped); false on an unknown name. */
 bool tn_overlays_parse(const char *list, unsigned *bits);
+/* The ids in table order, joined by sep, into buf (cut to cap). */
+void tn_overlays_list(char *buf, size_t cap, const char *sep);
 
 /* What a left-click does. */
 typedef enum tn_tool {
