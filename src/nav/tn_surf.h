@@ -56,8 +56,8 @@
  *    after leaving (profile.coyote = TN_SURF_COYOTE_LAST, the default: the
  *    farthest reach, so the widest gap crossed is the player's), on any of
  *    them (_ALL) or never (_NONE).  Coyote jumps make most of the search
- *    states: on the demo map _ALL takes about 5x the build time of _NONE
- *    and _LAST about 3x.  The oracle test finds 100% of the reachable
+ *    states: on the demo map _ALL takes about 3x the build time of _NONE
+ *    and _LAST about 1.6x.  The oracle test finds 100% of the reachable
  *    pairs with _ALL, 99.84% with _LAST and 99.79% with _NONE
  *    (tests/test_surf prints them).
  * Per surface one breadth-first search per kind (the jumps; the walk-off at
