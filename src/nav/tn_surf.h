@@ -93,8 +93,9 @@
  * state (or lands); a step over empty tiles (a summed-area table of the
  * map says so in O(1)) only dilates the bitset.  A -DTN_SURF_DEBUG build
  * checks every (position, walk) against tn_body_step: 423 M on the demo
- * map and 128x128 and 256x256 levels, 0 differ.  Because of that the fast build does not replay its edges again
- * (profile.verify_edges does; the tests replay every edge).  Other step
+ * map and 128x128 and 256x256 levels, 0 differ.  Because of that the fast
+ * build does not replay its edges again (profile.verify_edges does; the
+ * tests replay every edge).  Other step
  * functions: positions far from any non-empty tile move as one bitset (one
  * step, checked by a second), the rest are stepped one by one, and every
  * edge is replayed.
