@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef TN_SURF_DEBUG
+#if defined(TN_SURF_DEBUG) || defined(Q10DBG)
 #include <stdio.h>
 #endif
 
@@ -105,7 +105,15 @@ struct tn_surf {
     int nrect;
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
+    /* query index (see the query section) */
+    int32_t *qto, *qfirst, *lmf, *lmb;
+    int nlm;
+    bool qindex;
+    size_t qmem;
 };
+
+static void query_index_build(tn_surf *g); /* after every build / repair */
+static void query_index_free(tn_surf *g);
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 {
@@ -146,7 +154,7 @@ int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
 int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
-size_t tn_surf_memory(const tn_surf *g) { return g->mem; }
+size_t tn_surf_memory(const tn_surf *g) { return g->mem + g->qmem; }
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
 int tn_surf_node_surface(const tn_surf *g, int node) { return g->node_surf[node]; }
 
@@ -1671,6 +1679,7 @@ static void free_graph_arrays(tn_surf *g)
     g->nrect = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
+    query_index_free(g);
     g->sbox = NULL;
     g->lx = NULL;
     g->surf = NULL;
@@ -1803,6 +1812,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
             g->edge_first[n] = k;
         }
     }
+    query_index_build(g);
     g->gen = 0;
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
     if (!g->tiles) goto oom;
@@ -2183,6 +2193,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             while (k < g->nedges && g->edge[k].from < n) k++;
             g->edge_first[n] = k;
         }
+        query_index_build(g);
         g->rev = m->revision;
         g->generation++;
         g->repairs_local++;
@@ -2252,8 +2263,199 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
 
 /* ---- query --------------------------------------------------------------- */
 
+/* The query index, made by query_index_build() after every build and
+ * repair (once edge_first is set):
+ *  - qto[qfirst[s] .. qfirst[s+1]-1]: the take-off nodes of surface s
+ *    (nodes with an edge), in order of j.  Walking is implicit: from a node
+ *    the search only goes to the nearest take-off on each side (the take-off
+ *    nodes of a surface form a chain), to the goal span, and along edges;
+ *  - landmarks (ALT), on graphs of at least Q_LM_NODES nodes: for Q_LM
+ *    landmark nodes L, the exact plan costs d(L, n) (lmf) and d(n, L) (lmb)
+ *    of every node n, by one Dijkstra each way over the node graph.  By the
+ *    triangle inequality d(L, goal) - d(L, n) and d(n, L) - d(goal, L) are
+ *    admissible and consistent; an infinite one proves that n cannot reach
+ *    the goal (such nodes are searched last, as by Dijkstra).
+ * The tables are recomputed whole on every build and repair, so they are
+ * never stale. */
+#define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
+#define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
+#define Q_LM 8
+#define Q_LM_NODES 4096
+
+static void query_index_free(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    tn_free(a, g->qto);
+    tn_free(a, g->qfirst);
+    tn_free(a, g->lmf);
+    tn_free(a, g->lmb);
+    g->qto = g->qfirst = g->lmf = g->lmb = NULL;
+    g->nlm = 0;
+    g->qindex = false;
+    g->qmem = 0;
+}
+
+/* Dijkstra over the node graph from node src into dist (Q_INF where
+ * unreached): walks of one step (cost 1) and the edges, forward (first =
+ * edge_first) or backward (first/from: the edges by landing node, their
+ * take-off nodes and frames).  heap/hpos: nnodes entries of scratch. */
+static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *rfirst, const int32_t *rfrom,
+                        const int32_t *rw, int src, int32_t *dist, int32_t *heap, int32_t *hpos)
+{
+    int nn = g->nnodes;
+    for (int n = 0; n < nn; n++) dist[n] = Q_INF, hpos[n] = -2; /* -2 new, -1 done */
+    int hn = 0;
+    dist[src] = 0;
+    heap[hn] = src;
+    hpos[src] = hn++;
+    while (hn > 0) {
+        int n = heap[0];
+        hpos[n] = -1;
+        int last = heap[--hn];
+        if (hn > 0) { /* sift the last entry down from the root */
+            int i = 0;
+            for (;;) {
+                int c = 2 * i + 1;
+                if (c >= hn) break;
+                if (c + 1 < hn && dist[heap[c + 1]] < dist[heap[c]]) c++;
+                if (dist[heap[c]] >= dist[last]) break;
+                heap[i] = heap[c];
+                hpos[heap[i]] = i;
+                i = c;
+            }
+            heap[i] = last;
+            hpos[last] = i;
+        }
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int k0 = back ? rfirst[n] : g->edge_first[n],
+            k1 = back ? rfirst[n + 1] : g->edge_first[n + 1];
+        for (int k = k0 - 2; k < k1; k++) {
+            int t, nd;
+            if (k == k0 - 2) {
+                if (n == S->node0) continue;
+                t = n - 1, nd = dist[n] + 1;
+            } else if (k == k0 - 1) {
+                if (n == S->node0 + (S->j1 - S->j0)) continue;
+                t = n + 1, nd = dist[n] + 1;
+            } else if (back) {
+                t = rfrom[k], nd = dist[n] + rw[k];
+            } else {
+                t = g->edge[k].to, nd = dist[n] + g->edge[k].frames;
+            }
+            if (hpos[t] == -1 || nd >= dist[t]) continue;
+            int i = hpos[t] == -2 ? hn++ : hpos[t];
+            dist[t] = nd;
+            while (i > 0) { /* sift up */
+                int p = (i - 1) / 2;
+                if (dist[heap[p]] <= nd) break;
+                heap[i] = heap[p];
+                hpos[heap[i]] = i;
+                i = p;
+            }
+            heap[i] = t;
+            hpos[t] = i;
+        }
+    }
+}
+
+/* The landmark tables; false on OOM (then none). */
+static bool lm_build(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    int nn = g->nnodes, ne = g->nedges, K = Q_LM;
+    if (nn < Q_LM_NODES) return true;
+    int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
+    int32_t *rfrom = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
+    int32_t *rw = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
+    int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *heap = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    g->lmf = tn_alloc_array(a, (size_t)K * (size_t)nn, sizeof(int32_t));
+    g->lmb = tn_alloc_array(a, (size_t)K * (size_t)nn, sizeof(int32_t));
+    bool ok = rfirst && rfrom && rw && dist && heap && hpos && score && sum && g->lmf && g->lmb;
+    if (ok) {
+        /* the edges by landing node (counting sort) */
+        for (int e = 0; e < ne; e++) rfirst[g->edge[e].to + 2]++;
+        for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
+        for (int e = 0; e < ne; e++) {
+            int p = rfirst[g->edge[e].to + 1]++;
+            rfrom[p] = g->edge[e].from;
+            rw[p] = g->edge[e].frames;
+        }
+        /* landmarks: the first the node farthest (there and back) from the
+         * middle node, each next one the node farthest from those chosen */
+        int L = nn / 2;
+        for (int n = 0; n < nn; n++) score[n] = Q_INF;
+        for (int k = -1; k < K; k++) {
+            for (int back = 0; back < 2; back++) {
+                lm_dijkstra(g, back, rfirst, rfrom, rw, L, dist, heap, hpos);
+                int32_t *out = back ? g->lmb : g->lmf;
+                for (int n = 0; n < nn; n++) {
+                    if (k >= 0) out[(size_t)n * K + k] = dist[n];
+                    int d = dist[n] < Q_INF ? dist[n] : 0;
+                    sum[n] = back ? sum[n] + d : d;
+                }
+            }
+            int next = L, bs = 0;
+            for (int n = 0; n < nn; n++) {
+                int v = sum[n];
+                if (k >= 0) {
+                    if (v < score[n]) score[n] = v;
+                    v = score[n];
+                }
+                if (v > bs) bs = v, next = n;
+            }
+            L = next;
+        }
+    }
+    tn_free(a, rfirst);
+    tn_free(a, rfrom);
+    tn_free(a, rw);
+    tn_free(a, dist);
+    tn_free(a, heap);
+    tn_free(a, hpos);
+    tn_free(a, score);
+    tn_free(a, sum);
+    if (!ok) return false;
+    g->nlm = K;
+    return true;
+}
+/* After a build or a repair: the take-off chains and the landmark tables.
+ * Out of memory leaves no index: tn_surf_find then runs the reference
+ * search (same answers, slower). */
+static void query_index_build(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    query_index_free(g);
+    int ns = g->nsurf, nto = 0;
+    for (int n = 0; n < g->nnodes; n++) nto += g->edge_first[n + 1] > g->edge_first[n];
+    g->qto = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
+    g->qfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    if (!g->qto || !g->qfirst || !lm_build(g)) {
+        query_index_free(g);
+        return;
+    }
+    int k = 0;
+    for (int s = 0; s < ns; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        g->qfirst[s] = k;
+        for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
+            if (g->edge_first[n + 1] > g->edge_first[n]) g->qto[k++] = n;
+    }
+    g->qfirst[ns] = k;
+    g->qindex = true;
+    g->qmem = ((size_t)nto + 1 + (size_t)ns + 1) * 4 + (size_t)g->nlm * (size_t)g->nnodes * 8;
+}
+
 typedef struct goal {
     int row, ja, jb;
+    int ngs;          /* surfaces holding goal nodes (at most 6: one per j) */
+    int gs[6];        /* their ids */
+    int ga[6], gb[6]; /* the goal span on each, clipped */
+    /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
+    int32_t lf[Q_LM], lb[Q_LM];
 } goal;
 
 static int heur(const tn_surf *g, int node, const goal *G)
@@ -2264,6 +2466,46 @@ static int heur(const tn_surf *g, int node, const goal *G)
     float dy = (float)abs(row - G->row) * T;
     int hv = (int)ceilf(dy / g->vmax);
     return dj > hv ? dj : hv;
+}
+
+/* The landmark bound of node n: over the landmarks, the largest of
+ * min d(L, goal) - d(L, n) and d(n, L) - max d(goal, L); Q_DEAD when a
+ * landmark proves n reaches no goal node. */
+static int heur_alt(const tn_surf *g, int n, const goal *G)
+{
+    const int32_t *f = g->lmf + (size_t)n * Q_LM, *b = g->lmb + (size_t)n * Q_LM;
+    int h = 0;
+    for (int k = 0; k < g->nlm; k++) {
+        if (f[k] < Q_INF) {
+            if (G->lf[k] >= Q_INF) return Q_DEAD; /* L reaches n, no goal node */
+            if (G->lf[k] - f[k] > h) h = G->lf[k] - f[k];
+        }
+        if (G->lb[k] < Q_INF) {
+            if (b[k] >= Q_INF) return Q_DEAD; /* every goal node reaches L, n not */
+            if (b[k] - G->lb[k] > h) h = b[k] - G->lb[k];
+        }
+    }
+    return h;
+}
+
+/* The landmark terms of the goal (its nodes on every goal surface). */
+static void goal_landmarks(const tn_surf *g, goal *G)
+{
+    for (int k = 0; k < g->nlm; k++) {
+        G->lf[k] = Q_INF;
+        G->lb[k] = 0;
+    }
+    for (int i = 0; i < G->ngs; i++) {
+        const tn_surf_surface *S = &g->surf[G->gs[i]];
+        for (int j = G->ga[i]; j <= G->gb[i]; j++) {
+            int n = S->node0 + (j - S->j0);
+            for (int k = 0; k < g->nlm; k++) {
+                int f = g->lmf[(size_t)n * Q_LM + k], b = g->lmb[(size_t)n * Q_LM + k];
+                if (f < G->lf[k]) G->lf[k] = f;
+                if (b > G->lb[k]) G->lb[k] = b;
+            }
+        }
+    }
 }
 
 /* Distance for "the closest reachable point": tiles across plus rows, from
@@ -2315,14 +2557,50 @@ static void heap_down(tn_surf *g, int i, int size, const int32_t *f)
     g->hpos[n] = i;
 }
 
+static int heap_pop(tn_surf *g, int *hsize, const int32_t *f)
+{
+    int n = g->heap[0];
+    g->heap[0] = g->heap[--*hsize];
+    g->hpos[g->heap[0]] = 0;
+    if (*hsize > 0) heap_down(g, 0, *hsize, f);
+    g->hpos[n] = -1; /* closed */
+    return n;
+}
+
+/* Reach `to` from `n` at cost c by edge eid (-1: a walk); h(to) is computed
+ * by the caller's heuristic only when `to` is new (hto). */
+static inline void relax(tn_surf *g, int n, int to, int c, int eid, int hto, int *hsize)
+{
+    int32_t *f = g->tmp;
+    int ng = g->gcost[n] + c;
+    if (g->stamp[to] == g->gen) {
+        if (g->hpos[to] < 0 || ng >= g->gcost[to]) return;
+        f[to] += ng - g->gcost[to];
+        g->gcost[to] = ng;
+        g->parent[to] = n;
+        g->pedge[to] = eid;
+        heap_up(g, g->hpos[to], f);
+    } else {
+        g->stamp[to] = g->gen;
+        g->gcost[to] = ng;
+        g->parent[to] = n;
+        g->pedge[to] = eid;
+        f[to] = ng + hto;
+        g->heap[*hsize] = to;
+        heap_up(g, *hsize, f);
+        ++*hsize;
+    }
+}
+
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
 {
     *count = g->nexpanded;
     return g->order;
 }
 
-tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
-                       tn_surf_stats *stats, tn_error *err)
+/* Checks shared by both searches; 0 when the query may run.  Fills G. */
+static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
+                             tn_surf_stats *stats, goal *G, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (count) *count = 0;
@@ -2343,91 +2621,34 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
         return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map", gx,
                             gy);
-    goal G = {gy + 1, gx * g->per_tile, gx * g->per_tile + g->per_tile - 1};
+    memset(G, 0, sizeof *G);
+    G->row = gy + 1;
+    G->ja = gx * g->per_tile;
+    G->jb = gx * g->per_tile + g->per_tile - 1;
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
                             g->prof.h, gx, gy);
+    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < 6; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        if (S->j1 < G->ja || S->j0 > G->jb) continue;
+        G->gs[G->ngs] = s;
+        G->ga[G->ngs] = S->j0 > G->ja ? S->j0 : G->ja;
+        G->gb[G->ngs] = S->j1 < G->jb ? S->j1 : G->jb;
+        G->ngs++;
+    }
+    if (g->nlm) goal_landmarks(g, G);
     if (++g->gen == 0) {
         memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
         g->gen = 1;
     }
-    /* stamp: gen*2 = open/seen, gen*2+1 = closed; use two stamps via tmp */
-    int32_t *f = g->tmp;
-    uint32_t seen = g->gen;
-    int hsize = 0;
-    g->stamp[start] = seen;
-    g->gcost[start] = 0;
-    g->parent[start] = -1;
-    g->pedge[start] = -1;
-    f[start] = heur(g, start, &G);
-    g->heap[hsize++] = start;
-    g->hpos[start] = 0;
-    int best = start, besth = closeness(g, start, &G), bestg = 0, found = -1;
-    while (hsize > 0) {
-        int n = g->heap[0];
-        g->heap[0] = g->heap[--hsize];
-        g->hpos[g->heap[0]] = 0;
-        if (hsize > 0) heap_down(g, 0, hsize, f);
-        g->hpos[n] = -1; /* closed */
-        g->order[g->nexpanded++] = n;
-        int hn = f[n] - g->gcost[n];
-        if (hn == 0) {
-            int row, j;
-            tn_surf_node_pos(g, n, &row, &j);
-            if (row == G.row && j >= G.ja && j <= G.jb) {
-                found = n;
-                break;
-            }
-        }
-        int dn = closeness(g, n, &G);
-        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
-            best = n;
-            besth = dn;
-            bestg = g->gcost[n];
-        }
-        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
-        int last = S->node0 + (S->j1 - S->j0);
-        int ne = g->edge_first[n + 1] - g->edge_first[n];
-        for (int k = -2; k < ne; k++) {
-            int to, c, eid;
-            if (k == -2) {
-                if (n == S->node0) continue;
-                to = n - 1;
-                c = 1;
-                eid = -1;
-            } else if (k == -1) {
-                if (n == last) continue;
-                to = n + 1;
-                c = 1;
-                eid = -1;
-            } else {
-                eid = g->edge_first[n] + k;
-                to = g->edge[eid].to;
-                c = g->edge[eid].frames;
-            }
-            int ng = g->gcost[n] + c;
-            if (g->stamp[to] == seen) {
-                if (g->hpos[to] < 0 || ng >= g->gcost[to]) continue;
-                f[to] += ng - g->gcost[to];
-                g->gcost[to] = ng;
-                g->parent[to] = n;
-                g->pedge[to] = eid;
-                heap_up(g, g->hpos[to], f);
-            } else {
-                g->stamp[to] = seen;
-                g->gcost[to] = ng;
-                g->parent[to] = n;
-                g->pedge[to] = eid;
-                f[to] = ng + heur(g, to, &G);
-                g->heap[hsize] = to;
-                heap_up(g, hsize, f);
-                hsize++;
-            }
-        }
-    }
-    int end = found >= 0 ? found : best;
-    /* collect the edges back to the start */
+    return TN_OK;
+}
+
+/* The legs from start to end (parents and edges of the search). */
+static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_leg *out, int cap,
+                            int *count, tn_surf_stats *stats)
+{
     int nedge = 0;
     for (int n = end; n != start; n = g->parent[n])
         if (g->pedge[n] >= 0) nedge++;
@@ -2470,9 +2691,181 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
         stats->legs = legs;
     }
     tn_status st = TN_OK;
-    if (found < 0) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
+    if (!found) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
     if (out && legs > cap) st |= TN_BUFFER_TOO_SMALL;
     return st;
+}
+
+/* The reference: A* node by node (every walk step an arc), the geometric
+ * heuristic only.  tn_surf_find_reference (tests) and the fallback when the
+ * query index is missing. */
+static int find_reference(tn_surf *g, int start, const goal *G)
+{
+    int32_t *f = g->tmp;
+    int hsize = 0;
+    g->stamp[start] = g->gen;
+    g->gcost[start] = 0;
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    f[start] = heur(g, start, G);
+    g->heap[hsize++] = start;
+    g->hpos[start] = 0;
+    int best = start, besth = closeness(g, start, G), bestg = 0;
+    while (hsize > 0) {
+        int n = heap_pop(g, &hsize, f);
+        g->order[g->nexpanded++] = n;
+        int hn = f[n] - g->gcost[n];
+        if (hn == 0) {
+            int row, j;
+            tn_surf_node_pos(g, n, &row, &j);
+            if (row == G->row && j >= G->ja && j <= G->jb) return n;
+        }
+        int dn = closeness(g, n, G);
+        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
+            best = n;
+            besth = dn;
+            bestg = g->gcost[n];
+        }
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int last = S->node0 + (S->j1 - S->j0);
+        if (n > S->node0) relax(g, n, n - 1, 1, -1, heur(g, n - 1, G), &hsize);
+        if (n < last) relax(g, n, n + 1, 1, -1, heur(g, n + 1, G), &hsize);
+        for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
+            int to = g->edge[e].to;
+            relax(g, n, to, g->edge[e].frames, e, g->stamp[to] == g->gen ? 0 : heur(g, to, G),
+                  &hsize);
+        }
+    }
+    return -1 - best;
+}
+
+/* The full heuristic of node n on surface s. */
+static inline int heur_full(tn_surf *g, int n, int s, const goal *G)
+{
+    (void)s;
+    int h = heur(g, n, G), hs = g->nlm ? heur_alt(g, n, G) : 0;
+    return hs > h ? hs : h;
+}
+
+/* The fast search: A* over start, take-off, landing and goal nodes; walks
+ * only between chain neighbours (see query_index_build).  Returns the goal
+ * node reached, or -1 - (the closest reachable node, its parent set). */
+static int find_events(tn_surf *g, int start, const goal *G)
+{
+    int32_t *f = g->tmp;
+    int hsize = 0;
+    g->stamp[start] = g->gen;
+    g->gcost[start] = 0;
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    f[start] = heur_full(g, start, g->node_surf[start], G);
+    g->heap[hsize++] = start;
+    g->hpos[start] = 0;
+    while (hsize > 0) {
+        int n = heap_pop(g, &hsize, f);
+        g->order[g->nexpanded++] = n;
+        int s = g->node_surf[n];
+        const tn_surf_surface *S = &g->surf[s];
+        int j = S->j0 + (n - S->node0);
+        if (f[n] == g->gcost[n] && S->row == G->row && j >= G->ja && j <= G->jb) return n;
+        /* the take-off chain: binary search of n among the surface's take-offs */
+        int lo = g->qfirst[s], hi = g->qfirst[s + 1];
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (g->qto[mid] < n)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int left = lo - 1, right = lo;
+        if (lo < g->qfirst[s + 1] && g->qto[lo] == n) {
+            right = lo + 1;
+            for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
+                int to = g->edge[e].to;
+                int h = g->stamp[to] == g->gen ? 0 : heur_full(g, to, g->node_surf[to], G);
+                relax(g, n, to, g->edge[e].frames, e, h, &hsize);
+            }
+        }
+        if (left >= g->qfirst[s]) {
+            int to = g->qto[left];
+            relax(g, n, to, n - to, -1, g->stamp[to] == g->gen ? 0 : heur_full(g, to, s, G),
+                  &hsize);
+        }
+        if (right < g->qfirst[s + 1]) {
+            int to = g->qto[right];
+            relax(g, n, to, to - n, -1, g->stamp[to] == g->gen ? 0 : heur_full(g, to, s, G),
+                  &hsize);
+        }
+        for (int i = 0; i < G->ngs; i++) /* the goal span, if on this surface */
+            if (G->gs[i] == s) {
+                int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
+                if (p != j) relax(g, n, n + (p - j), abs(p - j), -1, 0, &hsize);
+            }
+    }
+    /* unreachable: every reachable surface was reached at its landing nodes
+     * (and the start), all expanded with their exact costs; walking reaches
+     * the rest.  Per surface the closest nodes form one span R (the tiles
+     * nearest the goal column); the cheapest node of R from an expanded
+     * node k is k's j clamped to R. */
+    int gx = G->ja / g->per_tile, pt = g->per_tile;
+    int best = start, bk = start, besth = Q_INF, bestg = Q_INF;
+    for (int i = 0; i < g->nexpanded; i++) {
+        int k = g->order[i], s = g->node_surf[k];
+        const tn_surf_surface *S = &g->surf[s];
+        int t0 = S->j0 / pt, t1 = S->j1 / pt, ra, rb;
+        if (gx < t0)
+            ra = S->j0, rb = t0 * pt + pt - 1;
+        else if (gx > t1)
+            ra = t1 * pt, rb = S->j1;
+        else
+            ra = gx * pt, rb = gx * pt + pt - 1;
+        if (ra < S->j0) ra = S->j0;
+        if (rb > S->j1) rb = S->j1;
+        int j = S->j0 + (k - S->node0);
+        int p = j < ra ? ra : (j > rb ? rb : j);
+        int d = abs(p / pt - gx) + abs(S->row - G->row), c = g->gcost[k] + abs(p - j);
+        if (d < besth || (d == besth && c < bestg)) {
+            besth = d;
+            bestg = c;
+            best = k + (p - j);
+            bk = k;
+        }
+    }
+    if (best != bk) { /* a walk from bk (never an ancestor: see the tie rule) */
+        g->parent[best] = bk;
+        g->pedge[best] = -1;
+        g->gcost[best] = bestg;
+    }
+    return -1 - best;
+}
+
+static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                             int *count, tn_surf_stats *stats, tn_error *err, bool reference)
+{
+    goal G;
+    tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
+    if (st != TN_OK) return st;
+    int r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
+#ifdef Q10DBG
+    if (!reference) {
+        int e = r >= 0 ? r : -1 - r;
+        fprintf(stderr, "Q10 geo %d alt %d cost %d exp %d found %d\n", heur(g, start, &G),
+                g->nlm ? heur_alt(g, start, &G) : -1, g->gcost[e], g->nexpanded, r >= 0);
+    }
+#endif
+    return write_plan(g, start, r >= 0 ? r : -1 - r, r >= 0, out, cap, count, stats);
+}
+
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
+                       tn_surf_stats *stats, tn_error *err)
+{
+    return find_common(g, start, gx, gy, out, cap, count, stats, err, false);
+}
+
+tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                                 int *count, tn_surf_stats *stats, tn_error *err)
+{
+    return find_common(g, start, gx, gy, out, cap, count, stats, err, true);
 }
 
 /* ---- debug draw ---------------------------------------------------------- */

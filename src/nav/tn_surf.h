@@ -256,6 +256,11 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
  * of this profile stands. */
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
                        tn_surf_stats *stats, tn_error *err);
+/* The same query by the reference search (tests): A* node by node, every
+ * walk step an arc, the geometric heuristic only; same status and plan cost
+ * as tn_surf_find, which is checked against it (tests/test_surf). */
+tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                                 int *count, tn_surf_stats *stats, tn_error *err);
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
