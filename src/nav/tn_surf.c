@@ -106,12 +106,16 @@ struct tn_surf {
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
     /* query index (see the query section) */
-    int32_t *qto, *qfirst, *lmf, *lmb;
+    int32_t *qto, *qfirst, *qefirst, *lmf, *lmb;
+    struct qedge *qedge;
     int nlm;
     bool qindex;
     size_t qmem;
 };
 
+typedef struct qedge {
+    int32_t to, eid, frames;
+} qedge;
 static void query_index_build(tn_surf *g); /* after every build / repair */
 static void query_index_free(tn_surf *g);
 
@@ -2287,20 +2291,23 @@ static void query_index_free(tn_surf *g)
     const tn_allocator *a = &g->alloc;
     tn_free(a, g->qto);
     tn_free(a, g->qfirst);
+    tn_free(a, g->qefirst);
+    tn_free(a, g->qedge);
     tn_free(a, g->lmf);
     tn_free(a, g->lmb);
-    g->qto = g->qfirst = g->lmf = g->lmb = NULL;
+    g->qto = g->qfirst = g->qefirst = g->lmf = g->lmb = NULL;
+    g->qedge = NULL;
     g->nlm = 0;
     g->qindex = false;
     g->qmem = 0;
 }
 
 /* Dijkstra over the node graph from node src into dist (Q_INF where
- * unreached): walks of one step (cost 1) and the edges, forward (first =
- * edge_first) or backward (first/from: the edges by landing node, their
- * take-off nodes and frames).  heap/hpos: nnodes entries of scratch. */
-static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *rfirst, const int32_t *rfrom,
-                        const int32_t *rw, int src, int32_t *dist, int32_t *heap, int32_t *hpos)
+ * unreached): walks of one step (cost 1) and the kept edges, forward
+ * (first/list: edge ids by take-off node) or backward (by landing node).
+ * heap/hpos: nnodes entries of scratch. */
+static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const int32_t *list,
+                        int src, int32_t *dist, int32_t *heap, int32_t *hpos)
 {
     int nn = g->nnodes;
     for (int n = 0; n < nn; n++) dist[n] = Q_INF, hpos[n] = -2; /* -2 new, -1 done */
@@ -2327,8 +2334,7 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *rfirst, cons
             hpos[last] = i;
         }
         const tn_surf_surface *S = &g->surf[g->node_surf[n]];
-        int k0 = back ? rfirst[n] : g->edge_first[n],
-            k1 = back ? rfirst[n + 1] : g->edge_first[n + 1];
+        int k0 = first[n], k1 = first[n + 1];
         for (int k = k0 - 2; k < k1; k++) {
             int t, nd;
             if (k == k0 - 2) {
@@ -2337,10 +2343,10 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *rfirst, cons
             } else if (k == k0 - 1) {
                 if (n == S->node0 + (S->j1 - S->j0)) continue;
                 t = n + 1, nd = dist[n] + 1;
-            } else if (back) {
-                t = rfrom[k], nd = dist[n] + rw[k];
             } else {
-                t = g->edge[k].to, nd = dist[n] + g->edge[k].frames;
+                const tn_surf_edge *E = &g->edge[list[k]];
+                t = back ? E->from : E->to;
+                nd = dist[n] + E->frames;
             }
             if (hpos[t] == -1 || nd >= dist[t]) continue;
             int i = hpos[t] == -2 ? hn++ : hpos[t];
@@ -2358,15 +2364,14 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *rfirst, cons
     }
 }
 
-/* The landmark tables; false on OOM (then none). */
-static bool lm_build(tn_surf *g)
+/* The landmark tables over the kept edges (ffirst/flist by take-off node,
+ * rfirst/rlist by landing node); false on OOM (then none). */
+static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, const int32_t *rfirst,
+                     const int32_t *rlist)
 {
     const tn_allocator *a = &g->alloc;
-    int nn = g->nnodes, ne = g->nedges, K = Q_LM;
+    int nn = g->nnodes, K = Q_LM;
     if (nn < Q_LM_NODES) return true;
-    int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
-    int32_t *rfrom = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
-    int32_t *rw = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
     int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *heap = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
@@ -2374,23 +2379,16 @@ static bool lm_build(tn_surf *g)
     int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     g->lmf = tn_alloc_array(a, (size_t)K * (size_t)nn, sizeof(int32_t));
     g->lmb = tn_alloc_array(a, (size_t)K * (size_t)nn, sizeof(int32_t));
-    bool ok = rfirst && rfrom && rw && dist && heap && hpos && score && sum && g->lmf && g->lmb;
+    bool ok = dist && heap && hpos && score && sum && g->lmf && g->lmb;
     if (ok) {
-        /* the edges by landing node (counting sort) */
-        for (int e = 0; e < ne; e++) rfirst[g->edge[e].to + 2]++;
-        for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
-        for (int e = 0; e < ne; e++) {
-            int p = rfirst[g->edge[e].to + 1]++;
-            rfrom[p] = g->edge[e].from;
-            rw[p] = g->edge[e].frames;
-        }
         /* landmarks: the first the node farthest (there and back) from the
          * middle node, each next one the node farthest from those chosen */
         int L = nn / 2;
         for (int n = 0; n < nn; n++) score[n] = Q_INF;
         for (int k = -1; k < K; k++) {
             for (int back = 0; back < 2; back++) {
-                lm_dijkstra(g, back, rfirst, rfrom, rw, L, dist, heap, hpos);
+                lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L, dist, heap,
+                            hpos);
                 int32_t *out = back ? g->lmb : g->lmf;
                 for (int n = 0; n < nn; n++) {
                     if (k >= 0) out[(size_t)n * K + k] = dist[n];
@@ -2410,9 +2408,6 @@ static bool lm_build(tn_surf *g)
             L = next;
         }
     }
-    tn_free(a, rfirst);
-    tn_free(a, rfrom);
-    tn_free(a, rw);
     tn_free(a, dist);
     tn_free(a, heap);
     tn_free(a, hpos);
@@ -2422,31 +2417,124 @@ static bool lm_build(tn_surf *g)
     g->nlm = K;
     return true;
 }
-/* After a build or a repair: the take-off chains and the landmark tables.
- * Out of memory leaves no index: tn_surf_find then runs the reference
- * search (same answers, slower). */
+
+/* Mark the dominated edges of one run list[i0..i1) (edge ids whose other
+ * ends lie on one surface, `pos` = that end's node id, in increasing edge
+ * id): F dominates E when F's frames plus the walk between their ends
+ * is below E's frames, or equal and F comes first.  Two sweeps. */
+static void prune_run(const tn_surf *g, const int32_t *list, int i0, int i1, bool by_from,
+                      uint8_t *dom)
+{
+    long best = 1L << 40;
+    for (int i = i0; i < i1; i++) { /* earlier F: frames - pos + pos(E) <= frames(E) */
+        const tn_surf_edge *E = &g->edge[list[i]];
+        long p = by_from ? E->from : E->to;
+        if (best + p <= E->frames) dom[list[i]] = 1;
+        if (E->frames - p < best) best = E->frames - p;
+    }
+    best = 1L << 40;
+    for (int i = i1 - 1; i >= i0; i--) { /* later F: frames + pos - pos(E) < frames(E) */
+        const tn_surf_edge *E = &g->edge[list[i]];
+        long p = by_from ? E->from : E->to;
+        if (best - p < E->frames) dom[list[i]] = 1;
+        if (E->frames + p < best) best = E->frames + p;
+    }
+}
+
+/* Counting sort of the kept edges by landing node: rfirst (nnodes + 1),
+ * rlist (edge ids, increasing within a node). */
+static void edges_by_landing(const tn_surf *g, const uint8_t *dom, int32_t *rfirst, int32_t *rlist)
+{
+    int nn = g->nnodes;
+    memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
+    for (int e = 0; e < g->nedges; e++)
+        if (!dom[e]) rfirst[g->edge[e].to + 2]++;
+    for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
+    for (int e = 0; e < g->nedges; e++)
+        if (!dom[e]) rlist[rfirst[g->edge[e].to + 1]++] = e;
+}
+
+/* After a build or a repair: the kept edges, the take-off chains and the
+ * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
+ * the reference search (same answers, slower). */
 static void query_index_build(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
     query_index_free(g);
-    int ns = g->nsurf, nto = 0;
-    for (int n = 0; n < g->nnodes; n++) nto += g->edge_first[n + 1] > g->edge_first[n];
-    g->qto = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
-    g->qfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
-    if (!g->qto || !g->qfirst || !lm_build(g)) {
-        query_index_free(g);
-        return;
+    int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
+    uint8_t *dom = tn_alloc(a, (size_t)ne + 1);
+    int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
+    int32_t *rlist = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
+    int32_t *ffirst = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *all = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
+    bool ok = dom && rfirst && rlist && ffirst && all;
+    int nto = 0, nkept = 0;
+    if (ok) {
+        /* 1. dominated edges: same take-off, landing on one surface ... */
+        for (int e = 0; e < ne; e++) all[e] = e;
+        for (int e0 = 0; e0 < ne;) {
+            int e1 = e0 + 1, from = g->edge[e0].from, t = g->node_surf[g->edge[e0].to];
+            while (e1 < ne && g->edge[e1].from == from && g->node_surf[g->edge[e1].to] == t) e1++;
+            prune_run(g, all, e0, e1, false, dom);
+            e0 = e1;
+        }
+        /* ... and same landing node, taking off from one surface */
+        memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
+        for (int e = 0; e < ne; e++) rfirst[g->edge[e].to + 2]++;
+        for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
+        for (int e = 0; e < ne; e++) rlist[rfirst[g->edge[e].to + 1]++] = e;
+        for (int n = 0; n < nn; n++)
+            for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
+                int i1 = i0 + 1, s = g->node_surf[g->edge[rlist[i0]].from];
+                while (i1 < rfirst[n + 1] && g->node_surf[g->edge[rlist[i1]].from] == s) i1++;
+                prune_run(g, rlist, i0, i1, true, dom);
+                i0 = i1;
+            }
+        /* 2. kept edges by take-off node */
+        for (int n = 0, e = 0; n < nn; n++) {
+            ffirst[n] = nkept;
+            int had = nkept;
+            for (; e < g->edge_first[n + 1]; e++)
+                if (!dom[e]) all[nkept++] = e;
+            nto += nkept > had;
+        }
+        ffirst[nn] = nkept;
+        edges_by_landing(g, dom, rfirst, rlist);
+        g->qto = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
+        g->qefirst = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
+        g->qedge = tn_alloc_array(a, (size_t)nkept + 1, sizeof(qedge));
+        g->qfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+        ok = g->qto && g->qefirst && g->qedge && g->qfirst &&
+             lm_build(g, ffirst, all, rfirst, rlist);
     }
-    int k = 0;
-    for (int s = 0; s < ns; s++) {
-        const tn_surf_surface *S = &g->surf[s];
-        g->qfirst[s] = k;
-        for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
-            if (g->edge_first[n + 1] > g->edge_first[n]) g->qto[k++] = n;
+    if (ok) {
+        for (int i = 0; i < nkept; i++) {
+            g->qedge[i].to = g->edge[all[i]].to;
+            g->qedge[i].eid = all[i];
+            g->qedge[i].frames = g->edge[all[i]].frames;
+        }
+        int k = 0;
+        for (int s = 0; s < ns; s++) {
+            const tn_surf_surface *S = &g->surf[s];
+            g->qfirst[s] = k;
+            for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
+                if (ffirst[n + 1] > ffirst[n]) {
+                    g->qefirst[k] = ffirst[n];
+                    g->qto[k++] = n;
+                }
+        }
+        g->qfirst[ns] = k;
+        g->qefirst[k] = nkept;
+        g->qindex = true;
+        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 3 + (size_t)ns + 1) * 4 +
+                  (size_t)g->nlm * (size_t)nn * 8;
     }
-    g->qfirst[ns] = k;
-    g->qindex = true;
-    g->qmem = ((size_t)nto + 1 + (size_t)ns + 1) * 4 + (size_t)g->nlm * (size_t)g->nnodes * 8;
+    tn_free(a, dom);
+    tn_free(a, rfirst);
+    tn_free(a, rlist);
+    tn_free(a, ffirst);
+    tn_free(a, all);
+    if (!ok) query_index_free(g);
 }
 
 typedef struct goal {
@@ -2780,10 +2868,11 @@ static int find_events(tn_surf *g, int start, const goal *G)
         int left = lo - 1, right = lo;
         if (lo < g->qfirst[s + 1] && g->qto[lo] == n) {
             right = lo + 1;
-            for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
-                int to = g->edge[e].to;
+            for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
+                const qedge *Q = &g->qedge[i];
+                int to = Q->to;
                 int h = g->stamp[to] == g->gen ? 0 : heur_full(g, to, g->node_surf[to], G);
-                relax(g, n, to, g->edge[e].frames, e, h, &hsize);
+                relax(g, n, to, Q->frames, Q->eid, h, &hsize);
             }
         }
         if (left >= g->qfirst[s]) {
