@@ -106,16 +106,28 @@ struct tn_surf {
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
     /* query index (see the query section) */
-    int32_t *qto, *qfirst, *qefirst, *lmf, *lmb;
+    int32_t *qto, *qfirst, *qefirst, *lm;
     struct qedge *qedge;
-    int nlm;
+    struct qnode *qn;
+    struct qheap *qh;
+    int nlm, lm_want;
     bool qindex;
     size_t qmem;
 };
 
 typedef struct qedge {
-    int32_t to, eid, frames;
+    int32_t to, eid;
+    uint16_t frames;
+    int16_t row; /* the landing node's row and j */
+    int32_t j;
 } qedge;
+typedef struct qnode {
+    uint32_t stamp;
+    int32_t g, f, parent, pedge, hpos;
+} qnode;
+typedef struct qheap {
+    int32_t f, g, n;
+} qheap;
 static void query_index_build(tn_surf *g); /* after every build / repair */
 static void query_index_free(tn_surf *g);
 
@@ -2274,7 +2286,8 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
  *    the search only goes to the nearest take-off on each side (the take-off
  *    nodes of a surface form a chain), to the goal span, and along edges;
  *  - landmarks (ALT), on graphs of at least Q_LM_NODES nodes: for Q_LM
- *    landmark nodes L, the exact plan costs d(L, n) (lmf) and d(n, L) (lmb)
+ *    landmark nodes L, the exact plan costs d(L, n) and d(n, L) (lm, per
+ *    node: nlm forward, then nlm backward)
  *    of every node n, by one Dijkstra each way over the node graph.  By the
  *    triangle inequality d(L, goal) - d(L, n) and d(n, L) - d(goal, L) are
  *    admissible and consistent; an infinite one proves that n cannot reach
@@ -2283,7 +2296,8 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
  * never stale. */
 #define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
 #define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
-#define Q_LM 8
+#define Q_LM 16           /* landmarks at most (tn_surf_query_landmarks) */
+#define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
 #define Q_LM_NODES 4096
 
 static void query_index_free(tn_surf *g)
@@ -2293,10 +2307,13 @@ static void query_index_free(tn_surf *g)
     tn_free(a, g->qfirst);
     tn_free(a, g->qefirst);
     tn_free(a, g->qedge);
-    tn_free(a, g->lmf);
-    tn_free(a, g->lmb);
-    g->qto = g->qfirst = g->qefirst = g->lmf = g->lmb = NULL;
+    tn_free(a, g->lm);
+    tn_free(a, g->qn);
+    tn_free(a, g->qh);
+    g->qto = g->qfirst = g->qefirst = g->lm = NULL;
     g->qedge = NULL;
+    g->qn = NULL;
+    g->qh = NULL;
     g->nlm = 0;
     g->qindex = false;
     g->qmem = 0;
@@ -2370,16 +2387,17 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
                      const int32_t *rlist)
 {
     const tn_allocator *a = &g->alloc;
-    int nn = g->nnodes, K = Q_LM;
-    if (nn < Q_LM_NODES) return true;
+    int nn = g->nnodes;
+    int K = g->lm_want > 0 ? (g->lm_want < Q_LM ? g->lm_want : Q_LM)
+                           : (g->lm_want == 0 && nn >= Q_LM_NODES ? Q_LM_AUTO : 0);
+    if (K == 0 || nn == 0) return true;
     int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *heap = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    g->lmf = tn_alloc_array(a, (size_t)K * (size_t)nn, sizeof(int32_t));
-    g->lmb = tn_alloc_array(a, (size_t)K * (size_t)nn, sizeof(int32_t));
-    bool ok = dist && heap && hpos && score && sum && g->lmf && g->lmb;
+    g->lm = tn_alloc_array(a, (size_t)2 * K * (size_t)nn, sizeof(int32_t));
+    bool ok = dist && heap && hpos && score && sum && g->lm;
     if (ok) {
         /* landmarks: the first the node farthest (there and back) from the
          * middle node, each next one the node farthest from those chosen */
@@ -2389,9 +2407,9 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
             for (int back = 0; back < 2; back++) {
                 lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L, dist, heap,
                             hpos);
-                int32_t *out = back ? g->lmb : g->lmf;
+                int32_t *out = g->lm + (back ? K : 0);
                 for (int n = 0; n < nn; n++) {
-                    if (k >= 0) out[(size_t)n * K + k] = dist[n];
+                    if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
                     int d = dist[n] < Q_INF ? dist[n] : 0;
                     sum[n] = back ? sum[n] + d : d;
                 }
@@ -2504,14 +2522,20 @@ static void query_index_build(tn_surf *g)
         g->qefirst = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
         g->qedge = tn_alloc_array(a, (size_t)nkept + 1, sizeof(qedge));
         g->qfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
-        ok = g->qto && g->qefirst && g->qedge && g->qfirst &&
+        g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
+        g->qh = tn_alloc_array(a, (size_t)nn + 1, sizeof(qheap));
+        ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst &&
              lm_build(g, ffirst, all, rfirst, rlist);
     }
     if (ok) {
+        int row, j;
         for (int i = 0; i < nkept; i++) {
             g->qedge[i].to = g->edge[all[i]].to;
             g->qedge[i].eid = all[i];
             g->qedge[i].frames = g->edge[all[i]].frames;
+            tn_surf_node_pos(g, g->qedge[i].to, &row, &j);
+            g->qedge[i].row = (int16_t)row;
+            g->qedge[i].j = j;
         }
         int k = 0;
         for (int s = 0; s < ns; s++) {
@@ -2526,7 +2550,8 @@ static void query_index_build(tn_surf *g)
         g->qfirst[ns] = k;
         g->qefirst[k] = nkept;
         g->qindex = true;
-        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 3 + (size_t)ns + 1) * 4 +
+        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 4 + (size_t)ns + 1) * 4 +
+                  ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
                   (size_t)g->nlm * (size_t)nn * 8;
     }
     tn_free(a, dom);
@@ -2544,6 +2569,7 @@ typedef struct goal {
     int ga[6], gb[6]; /* the goal span on each, clipped */
     /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
     int32_t lf[Q_LM], lb[Q_LM];
+    float vup; /* fastest rise, px per frame: the jump speed */
 } goal;
 
 static int heur(const tn_surf *g, int node, const goal *G)
@@ -2561,7 +2587,7 @@ static int heur(const tn_surf *g, int node, const goal *G)
  * landmark proves n reaches no goal node. */
 static int heur_alt(const tn_surf *g, int n, const goal *G)
 {
-    const int32_t *f = g->lmf + (size_t)n * Q_LM, *b = g->lmb + (size_t)n * Q_LM;
+    const int32_t *f = g->lm + (size_t)n * 2 * g->nlm, *b = f + g->nlm;
     int h = 0;
     for (int k = 0; k < g->nlm; k++) {
         if (f[k] < Q_INF) {
@@ -2588,7 +2614,8 @@ static void goal_landmarks(const tn_surf *g, goal *G)
         for (int j = G->ga[i]; j <= G->gb[i]; j++) {
             int n = S->node0 + (j - S->j0);
             for (int k = 0; k < g->nlm; k++) {
-                int f = g->lmf[(size_t)n * Q_LM + k], b = g->lmb[(size_t)n * Q_LM + k];
+                const int32_t *L = g->lm + (size_t)n * 2 * g->nlm;
+                int f = L[k], b = L[g->nlm + k];
                 if (f < G->lf[k]) G->lf[k] = f;
                 if (b > G->lb[k]) G->lb[k] = b;
             }
@@ -2713,6 +2740,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
     G->row = gy + 1;
     G->ja = gx * g->per_tile;
     G->jb = gx * g->per_tile + g->per_tile - 1;
+    G->vup = tn_minf(g->vmax, tn_phys_jump_speed(&g->prof.phys) * g->prof.phys.dt + 0.01f);
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
@@ -2728,6 +2756,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
     if (g->nlm) goal_landmarks(g, G);
     if (++g->gen == 0) {
         memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
+        for (int n = 0; g->qn && n <= g->nnodes; n++) g->qn[n].stamp = 0;
         g->gen = 1;
     }
     return TN_OK;
@@ -2827,35 +2856,114 @@ static int find_reference(tn_surf *g, int start, const goal *G)
     return -1 - best;
 }
 
-/* The full heuristic of node n on surface s. */
-static inline int heur_full(tn_surf *g, int n, int s, const goal *G)
+/* The geometric bound at (row, j). */
+static inline int heur_rj(const tn_surf *g, int row, int j, const goal *G)
 {
-    (void)s;
-    int h = heur(g, n, G), hs = g->nlm ? heur_alt(g, n, G) : 0;
-    return hs > h ? hs : h;
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    int hv = row > G->row ? (int)ceilf((float)(row - G->row) * T / G->vup)
+                          : (int)ceilf((float)(G->row - row) * T / g->vmax);
+    return dj > hv ? dj : hv;
+}
+
+/* The fast search's heap: entries (f, g, node), smaller f first, then
+ * larger g (as the reference); qn[node].hpos follows. */
+static inline bool qkey_less(const qheap *a, const qheap *b)
+{
+    return a->f != b->f ? a->f < b->f : a->g > b->g;
+}
+
+static void qheap_up(tn_surf *g, int i, qheap e)
+{
+    qheap *H = g->qh;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!qkey_less(&e, &H[p])) break;
+        H[i] = H[p];
+        g->qn[H[i].n].hpos = i;
+        i = p;
+    }
+    H[i] = e;
+    g->qn[e.n].hpos = i;
+}
+
+static void qheap_down(tn_surf *g, int i, int size, qheap e)
+{
+    qheap *H = g->qh;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && qkey_less(&H[c + 1], &H[c])) c++;
+        if (!qkey_less(&H[c], &e)) break;
+        H[i] = H[c];
+        g->qn[H[i].n].hpos = i;
+        i = c;
+    }
+    H[i] = e;
+    g->qn[e.n].hpos = i;
+}
+
+/* Reach node `to` (at row, j) from n at cost c by edge eid (-1: a walk). */
+static inline void qrelax(tn_surf *g, int n, int to, int row, int j, int c, int eid, int *hs,
+                          const goal *G)
+{
+    qnode *T0 = &g->qn[to];
+    int ng = g->qn[n].g + c;
+    if (T0->stamp == g->gen) {
+        if (T0->hpos < 0 || ng >= T0->g) return;
+        T0->f += ng - T0->g;
+        T0->g = ng;
+        T0->parent = n;
+        T0->pedge = eid;
+        qheap e = {T0->f, ng, to};
+        qheap_up(g, T0->hpos, e);
+        return;
+    }
+    int h = heur_rj(g, row, j, G);
+    if (g->nlm) {
+        int ha = heur_alt(g, to, G);
+        if (ha > h) h = ha;
+    }
+    T0->stamp = g->gen;
+    T0->g = ng;
+    T0->f = ng + h;
+    T0->parent = n;
+    T0->pedge = eid;
+    qheap e = {T0->f, ng, to};
+    qheap_up(g, (*hs)++, e);
 }
 
 /* The fast search: A* over start, take-off, landing and goal nodes; walks
  * only between chain neighbours (see query_index_build).  Returns the goal
- * node reached, or -1 - (the closest reachable node, its parent set). */
+ * node reached, or -1 - (the closest reachable node).  The plan's nodes
+ * get their parent, pedge and gcost (for write_plan). */
 static int find_events(tn_surf *g, int start, const goal *G)
 {
-    int32_t *f = g->tmp;
-    int hsize = 0;
-    g->stamp[start] = g->gen;
-    g->gcost[start] = 0;
-    g->parent[start] = -1;
-    g->pedge[start] = -1;
-    f[start] = heur_full(g, start, g->node_surf[start], G);
-    g->heap[hsize++] = start;
-    g->hpos[start] = 0;
-    while (hsize > 0) {
-        int n = heap_pop(g, &hsize, f);
+    qnode *Q = g->qn;
+    int hs = 0, found = -1;
+    {
+        int row, j;
+        tn_surf_node_pos(g, start, &row, &j);
+        int h = heur_rj(g, row, j, G);
+        if (g->nlm) {
+            int ha = heur_alt(g, start, G);
+            if (ha > h) h = ha;
+        }
+        Q[start] = (qnode){g->gen, 0, h, -1, -1, 0};
+        qheap e = {h, 0, start};
+        qheap_up(g, hs++, e);
+    }
+    while (hs > 0) {
+        int n = g->qh[0].n;
+        if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
+        Q[n].hpos = -1; /* closed */
         g->order[g->nexpanded++] = n;
         int s = g->node_surf[n];
         const tn_surf_surface *S = &g->surf[s];
         int j = S->j0 + (n - S->node0);
-        if (f[n] == g->gcost[n] && S->row == G->row && j >= G->ja && j <= G->jb) return n;
+        if (Q[n].f == Q[n].g && S->row == G->row && j >= G->ja && j <= G->jb) {
+            found = n;
+            break;
+        }
         /* the take-off chain: binary search of n among the surface's take-offs */
         int lo = g->qfirst[s], hi = g->qfirst[s + 1];
         while (lo < hi) {
@@ -2869,63 +2977,68 @@ static int find_events(tn_surf *g, int start, const goal *G)
         if (lo < g->qfirst[s + 1] && g->qto[lo] == n) {
             right = lo + 1;
             for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
-                const qedge *Q = &g->qedge[i];
-                int to = Q->to;
-                int h = g->stamp[to] == g->gen ? 0 : heur_full(g, to, g->node_surf[to], G);
-                relax(g, n, to, Q->frames, Q->eid, h, &hsize);
+                const qedge *E = &g->qedge[i];
+                qrelax(g, n, E->to, E->row, E->j, E->frames, E->eid, &hs, G);
             }
         }
         if (left >= g->qfirst[s]) {
             int to = g->qto[left];
-            relax(g, n, to, n - to, -1, g->stamp[to] == g->gen ? 0 : heur_full(g, to, s, G),
-                  &hsize);
+            qrelax(g, n, to, S->row, j - (n - to), n - to, -1, &hs, G);
         }
         if (right < g->qfirst[s + 1]) {
             int to = g->qto[right];
-            relax(g, n, to, to - n, -1, g->stamp[to] == g->gen ? 0 : heur_full(g, to, s, G),
-                  &hsize);
+            qrelax(g, n, to, S->row, j + (to - n), to - n, -1, &hs, G);
         }
         for (int i = 0; i < G->ngs; i++) /* the goal span, if on this surface */
             if (G->gs[i] == s) {
                 int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
-                if (p != j) relax(g, n, n + (p - j), abs(p - j), -1, 0, &hsize);
+                if (p != j) qrelax(g, n, n + (p - j), S->row, p, abs(p - j), -1, &hs, G);
             }
     }
-    /* unreachable: every reachable surface was reached at its landing nodes
-     * (and the start), all expanded with their exact costs; walking reaches
-     * the rest.  Per surface the closest nodes form one span R (the tiles
-     * nearest the goal column); the cheapest node of R from an expanded
-     * node k is k's j clamped to R. */
-    int gx = G->ja / g->per_tile, pt = g->per_tile;
-    int best = start, bk = start, besth = Q_INF, bestg = Q_INF;
-    for (int i = 0; i < g->nexpanded; i++) {
-        int k = g->order[i], s = g->node_surf[k];
-        const tn_surf_surface *S = &g->surf[s];
-        int t0 = S->j0 / pt, t1 = S->j1 / pt, ra, rb;
-        if (gx < t0)
-            ra = S->j0, rb = t0 * pt + pt - 1;
-        else if (gx > t1)
-            ra = t1 * pt, rb = S->j1;
-        else
-            ra = gx * pt, rb = gx * pt + pt - 1;
-        if (ra < S->j0) ra = S->j0;
-        if (rb > S->j1) rb = S->j1;
-        int j = S->j0 + (k - S->node0);
-        int p = j < ra ? ra : (j > rb ? rb : j);
-        int d = abs(p / pt - gx) + abs(S->row - G->row), c = g->gcost[k] + abs(p - j);
-        if (d < besth || (d == besth && c < bestg)) {
-            besth = d;
-            bestg = c;
-            best = k + (p - j);
-            bk = k;
+    int end = found, bk = found, bestg = 0;
+    if (found < 0) {
+        /* unreachable: every reachable surface was reached at its landing
+         * nodes (and the start), all expanded with their exact costs;
+         * walking reaches the rest.  Per surface the closest nodes form one
+         * span R (the tiles nearest the goal column); the cheapest node of
+         * R from an expanded node k is k's j clamped to R. */
+        int gx = G->ja / g->per_tile, pt = g->per_tile, besth = Q_INF;
+        bestg = Q_INF;
+        for (int i = 0; i < g->nexpanded; i++) {
+            int k = g->order[i], s = g->node_surf[k];
+            const tn_surf_surface *S = &g->surf[s];
+            int t0 = S->j0 / pt, t1 = S->j1 / pt, ra, rb;
+            if (gx < t0)
+                ra = S->j0, rb = t0 * pt + pt - 1;
+            else if (gx > t1)
+                ra = t1 * pt, rb = S->j1;
+            else
+                ra = gx * pt, rb = gx * pt + pt - 1;
+            if (ra < S->j0) ra = S->j0;
+            if (rb > S->j1) rb = S->j1;
+            int j = S->j0 + (k - S->node0);
+            int p = j < ra ? ra : (j > rb ? rb : j);
+            int d = abs(p / pt - gx) + abs(S->row - G->row), c = Q[k].g + abs(p - j);
+            if (d < besth || (d == besth && c < bestg)) {
+                besth = d;
+                bestg = c;
+                end = k + (p - j);
+                bk = k;
+            }
         }
     }
-    if (best != bk) { /* a walk from bk (never an ancestor: see the tie rule) */
-        g->parent[best] = bk;
-        g->pedge[best] = -1;
-        g->gcost[best] = bestg;
+    /* the plan's nodes into parent / pedge / gcost */
+    for (int x = bk; x >= 0; x = Q[x].parent) {
+        g->parent[x] = Q[x].parent;
+        g->pedge[x] = Q[x].pedge;
+        g->gcost[x] = Q[x].g;
     }
-    return -1 - best;
+    if (end != bk) { /* the last walk, from bk (never one of its ancestors) */
+        g->parent[end] = bk;
+        g->pedge[end] = -1;
+        g->gcost[end] = bestg;
+    }
+    return found >= 0 ? found : -1 - end;
 }
 
 static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
@@ -2949,6 +3062,12 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
                        tn_surf_stats *stats, tn_error *err)
 {
     return find_common(g, start, gx, gy, out, cap, count, stats, err, false);
+}
+
+void tn_surf_set_landmarks(tn_surf *g, int k)
+{
+    g->lm_want = k < 0 ? 0 : (k == 0 ? -1 : (k < Q_LM ? k : Q_LM));
+    query_index_build(g);
 }
 
 tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,

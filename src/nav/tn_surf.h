@@ -261,6 +261,11 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
  * as tn_surf_find, which is checked against it (tests/test_surf). */
 tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
                                  int *count, tn_surf_stats *stats, tn_error *err);
+/* Landmarks of the query heuristic (see QUERY): k = 1..16, 0 none, -1 the
+ * default (8 on graphs of 4096+ nodes, else none); the next builds keep
+ * the choice.  Costs k Dijkstra searches each way now and on every
+ * (re)build; answers do not change, only the search effort (tests, tuning). */
+void tn_surf_set_landmarks(tn_surf *g, int k);
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
