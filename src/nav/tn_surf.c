@@ -110,7 +110,12 @@ struct tn_surf {
     struct qedge *qedge;
     struct qnode *qn;
     struct qheap *qh;
+    int32_t *sa_first, *sd, *sheap, *shpos;
+    struct sarc *sa;
+    uint32_t *sseen, *sdone;
+    int sh_n;
     int nlm, lm_want;
+    size_t nsa;
     bool qindex;
     size_t qmem;
 };
@@ -118,9 +123,13 @@ struct tn_surf {
 typedef struct qedge {
     int32_t to, eid;
     uint16_t frames;
-    int16_t row; /* the landing node's row and j */
-    int32_t j;
+    int16_t row; /* the landing node's row, j and surface */
+    int32_t j, surf;
 } qedge;
+typedef struct sarc { /* surface graph arc from -> (the list's surface) */
+    int32_t from;
+    int16_t wr, wl, w0, pad; /* least reduced frames: goal right / left / any */
+} sarc;
 typedef struct qnode {
     uint32_t stamp;
     int32_t g, f, parent, pedge, hpos;
@@ -2310,6 +2319,16 @@ static void query_index_free(tn_surf *g)
     tn_free(a, g->lm);
     tn_free(a, g->qn);
     tn_free(a, g->qh);
+    tn_free(a, g->sa_first);
+    tn_free(a, g->sa);
+    tn_free(a, g->sd);
+    tn_free(a, g->sheap);
+    tn_free(a, g->shpos);
+    tn_free(a, g->sseen);
+    tn_free(a, g->sdone);
+    g->sa_first = g->sd = g->sheap = g->shpos = NULL;
+    g->sa = NULL;
+    g->sseen = g->sdone = NULL;
     g->qto = g->qfirst = g->qefirst = g->lm = NULL;
     g->qedge = NULL;
     g->qn = NULL;
@@ -2472,6 +2491,68 @@ static void edges_by_landing(const tn_surf *g, const uint8_t *dom, int32_t *rfir
         if (!dom[e]) rlist[rfirst[g->edge[e].to + 1]++] = e;
 }
 
+/* The surface graph for the detour bound (see heur_detour): per landing
+ * surface t, one arc from each surface s with a kept edge s -> t, holding
+ * the least reduced frames of those edges: frames - (j_to - j_from) (the
+ * goal right of both surfaces), frames + (j_to - j_from) (left of both)
+ * and frames - |j_to - j_from| (anywhere); all >= 0 (|dj| <= frames).
+ * mark/tmp: scratch of nsurf + 1 entries. */
+static bool sarcs_build(tn_surf *g, int nkept, int32_t *mark, int32_t *cnt)
+{
+    const tn_allocator *a = &g->alloc;
+    int ns = g->nsurf;
+    (void)nkept;
+    /* 1. count distinct (s, t) pairs per t; arcs by source surface first */
+    for (int t = 0; t <= ns; t++) mark[t] = -1, cnt[t] = 0;
+    size_t np = 0;
+    for (int s = 0; s < ns; s++)
+        for (int i = g->qfirst[s]; i < g->qfirst[s + 1]; i++)
+            for (int e = g->qefirst[i]; e < g->qefirst[i + 1]; e++) {
+                int t = g->qedge[e].surf;
+                if (mark[t] != s) mark[t] = s, cnt[t]++, np++;
+            }
+    g->sa_first = tn_alloc_array(a, (size_t)ns + 2, sizeof(int32_t));
+    g->sa = tn_alloc_array(a, np + 1, sizeof(sarc));
+    g->sd = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->sheap = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->shpos = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->sseen = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    g->sdone = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    if (!g->sa_first || !g->sa || !g->sd || !g->sheap || !g->shpos || !g->sseen || !g->sdone)
+        return false;
+    g->nsa = np;
+    g->sa_first[0] = 0;
+    for (int t = 0; t < ns; t++) g->sa_first[t + 1] = g->sa_first[t] + cnt[t];
+    /* 2. fill: slot of (s, t) remembered in mark[t] while s is scanned */
+    for (int t = 0; t < ns; t++) cnt[t] = g->sa_first[t], mark[t] = -1;
+    for (int s = 0; s < ns; s++) {
+        for (int i = g->qfirst[s]; i < g->qfirst[s + 1]; i++) {
+            int ja = g->surf[s].j0 + (g->qto[i] - g->surf[s].node0);
+            for (int e = g->qefirst[i]; e < g->qefirst[i + 1]; e++) {
+                const qedge *E = &g->qedge[e];
+                int t = E->surf, dj = E->j - ja;
+                int wr = E->frames - dj, wl = E->frames + dj, w0 = E->frames - abs(dj);
+                if (wr < 0) wr = 0; /* (cannot happen: |dj| <= frames) */
+                if (wl < 0) wl = 0;
+                if (w0 < 0) w0 = 0;
+                sarc *A;
+                if (mark[t] < 0 || g->sa[mark[t]].from != s) {
+                    mark[t] = cnt[t]++;
+                    A = &g->sa[mark[t]];
+                    A->from = s;
+                    A->wr = (int16_t)wr, A->wl = (int16_t)wl, A->w0 = (int16_t)w0;
+                    continue;
+                }
+                A = &g->sa[mark[t]];
+                if (wr < A->wr) A->wr = (int16_t)wr;
+                if (wl < A->wl) A->wl = (int16_t)wl;
+                if (w0 < A->w0) A->w0 = (int16_t)w0;
+            }
+        }
+    }
+    return true;
+}
+
 /* After a build or a repair: the kept edges, the take-off chains and the
  * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
  * the reference search (same answers, slower). */
@@ -2536,6 +2617,7 @@ static void query_index_build(tn_surf *g)
             tn_surf_node_pos(g, g->qedge[i].to, &row, &j);
             g->qedge[i].row = (int16_t)row;
             g->qedge[i].j = j;
+            g->qedge[i].surf = g->node_surf[g->qedge[i].to];
         }
         int k = 0;
         for (int s = 0; s < ns; s++) {
@@ -2549,11 +2631,13 @@ static void query_index_build(tn_surf *g)
         }
         g->qfirst[ns] = k;
         g->qefirst[k] = nkept;
+        ok = sarcs_build(g, nkept, ffirst, rfirst);
         g->qindex = true;
         g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 4 + (size_t)ns + 1) * 4 +
                   ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
                   (size_t)g->nlm * (size_t)nn * 8;
     }
+    if (ok) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
     tn_free(a, dom);
     tn_free(a, rfirst);
     tn_free(a, rlist);
@@ -2757,6 +2841,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
     if (++g->gen == 0) {
         memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
         for (int n = 0; g->qn && n <= g->nnodes; n++) g->qn[n].stamp = 0;
+        for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
         g->gen = 1;
     }
     return TN_OK;
@@ -2865,6 +2950,97 @@ static inline int heur_rj(const tn_surf *g, int row, int j, const goal *G)
     return dj > hv ? dj : hv;
 }
 
+/* The detour bound of surface s: the least reduced cost (frames minus
+ * the progress they make toward the goal column, >= 0) from s to a goal
+ * surface over the surface graph (walks count 0, each edge its arc's
+ * least reduced frames), found by a backward Dijkstra from the goal
+ * surfaces run on demand: it stops as soon as s is settled, and the next
+ * call resumes it.  A node n on s then needs at least
+ * (lattice distance to the goal span) + bound(s) frames: admissible, and
+ * consistent (an edge's reduced frames are at least its arc's, a walk's
+ * at least 0).  Q_DEAD when no goal surface is reachable from s. */
+static int heur_detour(tn_surf *g, int s, const goal *G)
+{
+    if (g->sdone[s] == g->gen) return g->sd[s];
+    int32_t *H = g->sheap, *P = g->shpos, *D = g->sd;
+    while (g->sh_n > 0) {
+        int u = H[0], last = H[--g->sh_n];
+        g->sdone[u] = g->gen;
+        if (g->sh_n > 0) { /* sift the last entry down from the root */
+            int i = 0;
+            for (;;) {
+                int c = 2 * i + 1;
+                if (c >= g->sh_n) break;
+                if (c + 1 < g->sh_n && D[H[c + 1]] < D[H[c]]) c++;
+                if (D[H[c]] >= D[last]) break;
+                H[i] = H[c];
+                P[H[i]] = i;
+                i = c;
+            }
+            H[i] = last;
+            P[last] = i;
+        }
+        const tn_surf_surface *U = &g->surf[u];
+        bool ul = U->j1 < G->ja, ur = U->j0 > G->jb;
+        for (int k = g->sa_first[u]; k < g->sa_first[u + 1]; k++) {
+            const sarc *A = &g->sa[k];
+            int v = A->from;
+            if (g->sdone[v] == g->gen) continue;
+            const tn_surf_surface *V = &g->surf[v];
+            int w = ul && V->j1 < G->ja ? A->wr : (ur && V->j0 > G->jb ? A->wl : A->w0);
+            int nd = D[u] + w, i;
+            if (g->sseen[v] != g->gen) {
+                g->sseen[v] = g->gen;
+                i = g->sh_n++;
+            } else {
+                if (nd >= D[v]) continue;
+                i = P[v];
+            }
+            D[v] = nd;
+            while (i > 0) { /* sift up */
+                int p = (i - 1) / 2;
+                if (D[H[p]] <= nd) break;
+                H[i] = H[p];
+                P[H[i]] = i;
+                i = p;
+            }
+            H[i] = v;
+            P[v] = i;
+        }
+        if (u == s) return D[s];
+    }
+    return Q_DEAD;
+}
+
+/* The backward search of heur_detour starts at the goal surfaces. */
+static void detour_begin(tn_surf *g, const goal *G)
+{
+    g->sh_n = 0;
+    for (int i = 0; i < G->ngs; i++) {
+        int t = G->gs[i];
+        if (g->sseen[t] == g->gen) continue;
+        g->sseen[t] = g->gen;
+        g->sd[t] = 0;
+        g->sheap[g->sh_n] = t;
+        g->shpos[t] = g->sh_n++;
+    }
+}
+
+/* The fast search's heuristic at node n (surface s, row, j). */
+static inline int heur_full(tn_surf *g, int n, int s, int row, int j, const goal *G)
+{
+    int h = heur_rj(g, row, j, G);
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    int hd = heur_detour(g, s, G);
+    if (hd >= Q_DEAD) return Q_DEAD;
+    if (dj + hd > h) h = dj + hd;
+    if (g->nlm) {
+        int ha = heur_alt(g, n, G);
+        if (ha > h) h = ha;
+    }
+    return h;
+}
+
 /* The fast search's heap: entries (f, g, node), smaller f first, then
  * larger g (as the reference); qn[node].hpos follows. */
 static inline bool qkey_less(const qheap *a, const qheap *b)
@@ -2903,8 +3079,8 @@ static void qheap_down(tn_surf *g, int i, int size, qheap e)
 }
 
 /* Reach node `to` (at row, j) from n at cost c by edge eid (-1: a walk). */
-static inline void qrelax(tn_surf *g, int n, int to, int row, int j, int c, int eid, int *hs,
-                          const goal *G)
+static inline void qrelax(tn_surf *g, int n, int to, int ts, int row, int j, int c, int eid,
+                          int *hs, const goal *G)
 {
     qnode *T0 = &g->qn[to];
     int ng = g->qn[n].g + c;
@@ -2918,11 +3094,7 @@ static inline void qrelax(tn_surf *g, int n, int to, int row, int j, int c, int 
         qheap_up(g, T0->hpos, e);
         return;
     }
-    int h = heur_rj(g, row, j, G);
-    if (g->nlm) {
-        int ha = heur_alt(g, to, G);
-        if (ha > h) h = ha;
-    }
+    int h = heur_full(g, to, ts, row, j, G);
     T0->stamp = g->gen;
     T0->g = ng;
     T0->f = ng + h;
@@ -2943,11 +3115,8 @@ static int find_events(tn_surf *g, int start, const goal *G)
     {
         int row, j;
         tn_surf_node_pos(g, start, &row, &j);
-        int h = heur_rj(g, row, j, G);
-        if (g->nlm) {
-            int ha = heur_alt(g, start, G);
-            if (ha > h) h = ha;
-        }
+        detour_begin(g, G);
+        int h = heur_full(g, start, g->node_surf[start], row, j, G);
         Q[start] = (qnode){g->gen, 0, h, -1, -1, 0};
         qheap e = {h, 0, start};
         qheap_up(g, hs++, e);
@@ -2978,21 +3147,21 @@ static int find_events(tn_surf *g, int start, const goal *G)
             right = lo + 1;
             for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
                 const qedge *E = &g->qedge[i];
-                qrelax(g, n, E->to, E->row, E->j, E->frames, E->eid, &hs, G);
+                qrelax(g, n, E->to, E->surf, E->row, E->j, E->frames, E->eid, &hs, G);
             }
         }
         if (left >= g->qfirst[s]) {
             int to = g->qto[left];
-            qrelax(g, n, to, S->row, j - (n - to), n - to, -1, &hs, G);
+            qrelax(g, n, to, s, S->row, j - (n - to), n - to, -1, &hs, G);
         }
         if (right < g->qfirst[s + 1]) {
             int to = g->qto[right];
-            qrelax(g, n, to, S->row, j + (to - n), to - n, -1, &hs, G);
+            qrelax(g, n, to, s, S->row, j + (to - n), to - n, -1, &hs, G);
         }
         for (int i = 0; i < G->ngs; i++) /* the goal span, if on this surface */
             if (G->gs[i] == s) {
                 int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
-                if (p != j) qrelax(g, n, n + (p - j), S->row, p, abs(p - j), -1, &hs, G);
+                if (p != j) qrelax(g, n, n + (p - j), s, S->row, p, abs(p - j), -1, &hs, G);
             }
     }
     int end = found, bk = found, bestg = 0;
