@@ -2981,7 +2981,7 @@ static int heur_detour(tn_surf *g, int s, const goal *G)
             P[last] = i;
         }
         const tn_surf_surface *U = &g->surf[u];
-        bool ul = U->j1 < G->ja, ur = U->j0 > G->jb;
+        bool ul = U->j1<G->ja, ur = U->j0> G->jb;
         for (int k = g->sa_first[u]; k < g->sa_first[u + 1]; k++) {
             const sarc *A = &g->sa[k];
             int v = A->from;
@@ -3030,15 +3030,14 @@ static void detour_begin(tn_surf *g, const goal *G)
 static inline int heur_full(tn_surf *g, int n, int s, int row, int j, const goal *G)
 {
     int h = heur_rj(g, row, j, G);
+    if (g->nlm) { /* landmarks: sharper than the detour bound, which they replace */
+        int ha = heur_alt(g, n, G);
+        return ha > h ? ha : h;
+    }
     int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
     int hd = heur_detour(g, s, G);
     if (hd >= Q_DEAD) return Q_DEAD;
-    if (dj + hd > h) h = dj + hd;
-    if (g->nlm) {
-        int ha = heur_alt(g, n, G);
-        if (ha > h) h = ha;
-    }
-    return h;
+    return dj + hd > h ? dj + hd : h;
 }
 
 /* The fast search's heap: entries (f, g, node), smaller f first, then
