@@ -512,7 +512,7 @@ static void test_find_equals_reference(void **state)
         prof.skip_coyote = mw * mh > 1600; /* the bigger levels build faster */
         tn_surf *g = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
-        /* the default (no landmarks below 4096 nodes: the detour bound),
+        /* the default (no landmarks below 65536 nodes: the detour bound),
          * none, or 1..16 landmarks; repairs keep the choice */
         tn_surf_set_landmarks(g, lv % 3 == 0 ? -1 : (lv % 3 == 1 ? 0 : 1 + (lv * 5) % 16));
         for (int round = 0; round < 3; round++) {

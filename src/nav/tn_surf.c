@@ -2307,7 +2307,7 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
 #define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
 #define Q_LM 16           /* landmarks at most (tn_surf_query_landmarks) */
 #define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
-#define Q_LM_NODES 4096
+#define Q_LM_NODES 65536
 
 static void query_index_free(tn_surf *g)
 {
@@ -2400,16 +2400,22 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const
     }
 }
 
+/* How many landmarks the graph gets (lm_want: 0 default, -1 none, k). */
+static int lm_count(const tn_surf *g)
+{
+    if (g->nnodes == 0) return 0;
+    if (g->lm_want > 0) return g->lm_want < Q_LM ? g->lm_want : Q_LM;
+    return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
+}
+
 /* The landmark tables over the kept edges (ffirst/flist by take-off node,
  * rfirst/rlist by landing node); false on OOM (then none). */
 static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, const int32_t *rfirst,
                      const int32_t *rlist)
 {
     const tn_allocator *a = &g->alloc;
-    int nn = g->nnodes;
-    int K = g->lm_want > 0 ? (g->lm_want < Q_LM ? g->lm_want : Q_LM)
-                           : (g->lm_want == 0 && nn >= Q_LM_NODES ? Q_LM_AUTO : 0);
-    if (K == 0 || nn == 0) return true;
+    int nn = g->nnodes, K = lm_count(g);
+    if (K == 0) return true;
     int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *heap = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
@@ -2598,7 +2604,7 @@ static void query_index_build(tn_surf *g)
             nto += nkept > had;
         }
         ffirst[nn] = nkept;
-        edges_by_landing(g, dom, rfirst, rlist);
+        if (lm_count(g) > 0) edges_by_landing(g, dom, rfirst, rlist);
         g->qto = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
         g->qefirst = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
         g->qedge = tn_alloc_array(a, (size_t)nkept + 1, sizeof(qedge));
@@ -2633,7 +2639,7 @@ static void query_index_build(tn_surf *g)
         g->qefirst[k] = nkept;
         ok = sarcs_build(g, nkept, ffirst, rfirst);
         g->qindex = true;
-        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 4 + (size_t)ns + 1) * 4 +
+        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 5 + (size_t)ns + 1) * 4 +
                   ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
                   (size_t)g->nlm * (size_t)nn * 8;
     }
