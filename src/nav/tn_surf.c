@@ -2461,26 +2461,47 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
     return true;
 }
 
-/* Mark the dominated edges of one run list[i0..i1) (edge ids whose other
- * ends lie on one surface, `pos` = that end's node id, in increasing edge
- * id): F dominates E when F's frames plus the walk between their ends
- * is below E's frames, or equal and F comes first.  Two sweeps. */
-static void prune_run(const tn_surf *g, const int32_t *list, int i0, int i1, bool by_from,
-                      uint8_t *dom)
+/* Mark the dominated edges of one run list[i0..i1) (edge ids of one
+ * take-off landing on one surface, in increasing id; pos = the landing
+ * node): F dominates E when F's frames plus the walk between their
+ * landings is below E's frames, or equal and F comes first (then every
+ * dominated edge has an undominated dominator, and a path through E costs
+ * no less through it).  Two sweeps. */
+static void prune_run(const tn_surf *g, const int32_t *list, int i0, int i1, uint8_t *dom)
 {
     long best = 1L << 40;
     for (int i = i0; i < i1; i++) { /* earlier F: frames - pos + pos(E) <= frames(E) */
         const tn_surf_edge *E = &g->edge[list[i]];
-        long p = by_from ? E->from : E->to;
+        long p = E->to;
         if (best + p <= E->frames) dom[list[i]] = 1;
         if (E->frames - p < best) best = E->frames - p;
     }
     best = 1L << 40;
     for (int i = i1 - 1; i >= i0; i--) { /* later F: frames + pos - pos(E) < frames(E) */
         const tn_surf_edge *E = &g->edge[list[i]];
-        long p = by_from ? E->from : E->to;
+        long p = E->to;
         if (best - p < E->frames) dom[list[i]] = 1;
         if (E->frames + p < best) best = E->frames + p;
+    }
+}
+
+/* The same over records (pos = the take-off node, frames, eid) of the
+ * edges into one landing node from one surface, in increasing eid. */
+typedef struct prec {
+    int32_t pos, frames, eid, surf;
+} prec;
+
+static void prune_recs(const prec *r, int i0, int i1, uint8_t *dom)
+{
+    long best = 1L << 40;
+    for (int i = i0; i < i1; i++) {
+        if (best + r[i].pos <= r[i].frames) dom[r[i].eid] = 1;
+        if (r[i].frames - r[i].pos < best) best = r[i].frames - r[i].pos;
+    }
+    best = 1L << 40;
+    for (int i = i1 - 1; i >= i0; i--) {
+        if (best - r[i].pos < r[i].frames) dom[r[i].eid] = 1;
+        if (r[i].frames + r[i].pos < best) best = r[i].frames + r[i].pos;
     }
 }
 
@@ -2580,21 +2601,31 @@ static void query_index_build(tn_surf *g)
         for (int e0 = 0; e0 < ne;) {
             int e1 = e0 + 1, from = g->edge[e0].from, t = g->node_surf[g->edge[e0].to];
             while (e1 < ne && g->edge[e1].from == from && g->node_surf[g->edge[e1].to] == t) e1++;
-            prune_run(g, all, e0, e1, false, dom);
+            prune_run(g, all, e0, e1, dom);
             e0 = e1;
         }
-        /* ... and same landing node, taking off from one surface */
+        /* ... and same landing node, taking off from one surface (the
+         * edges as records by landing node, read in sequence) */
+        prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
+        ok = rb != NULL;
         memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
-        for (int e = 0; e < ne; e++) rfirst[g->edge[e].to + 2]++;
-        for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
-        for (int e = 0; e < ne; e++) rlist[rfirst[g->edge[e].to + 1]++] = e;
-        for (int n = 0; n < nn; n++)
+        for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
+        for (int n = 0; n < nn && ok; n++) rfirst[n + 2] += rfirst[n + 1];
+        for (int e = 0; e < ne && ok; e++) {
+            const tn_surf_edge *E = &g->edge[e];
+            prec *R = &rb[rfirst[E->to + 1]++];
+            R->pos = E->from, R->frames = E->frames, R->eid = e, R->surf = g->node_surf[E->from];
+        }
+        for (int n = 0; n < nn && ok; n++)
             for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
-                int i1 = i0 + 1, s = g->node_surf[g->edge[rlist[i0]].from];
-                while (i1 < rfirst[n + 1] && g->node_surf[g->edge[rlist[i1]].from] == s) i1++;
-                prune_run(g, rlist, i0, i1, true, dom);
+                int i1 = i0 + 1;
+                while (i1 < rfirst[n + 1] && rb[i1].surf == rb[i0].surf) i1++;
+                prune_recs(rb, i0, i1, dom);
                 i0 = i1;
             }
+        tn_free(a, rb);
+    }
+    if (ok) {
         /* 2. kept edges by take-off node */
         for (int n = 0, e = 0; n < nn; n++) {
             ffirst[n] = nkept;
