@@ -180,14 +180,16 @@
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~40 us median, as before.  The query index is
  * O(edges) (the dominance test, the surface graph: about 1 ms on the demo
- * map, 0.2 s on a 512x512 level) plus, with landmarks, 2 x (landmarks + 1)
- * Dijkstra searches over nodes and kept edges (0.8 s for 8 on a 512x512
- * level), on every build and repair; the default keeps landmarks to graphs
- * of 65536+ nodes (not the game's maps, up to 256x256).  On generated
- * levels (1x2, jump 4, skip_coyote) against the reference, thread CPU time:
- * 256x256 median 0.49 -> 0.27 ms (landmarks) / 0.35 ms (detour bound), p99
- * 4.2 -> 1.9 / 2.4 ms; 512x512 median 0.77 -> 0.60 / 1.25 ms, p99 13.7 ->
- * 15 / 9.1 ms: the issue's 50 us / 1 ms at 1024x1024 are NOT met.  The
+ * map, 15-20 ms on a 256x256 level) plus, with landmarks, 2 x (landmarks
+ * + 1) Dijkstra searches over nodes and kept edges (8 landmarks: 0.8 s on
+ * a 512x512 level, 2.5 s on 1024x1024), on every build and repair; the
+ * default keeps landmarks to graphs of 65536+ nodes (not the game's maps,
+ * up to 256x256).  On generated levels (1x2, jump 4, skip_coyote) against
+ * the node-by-node search, thread CPU time, 1000 reachable pairs: 256x256
+ * median 0.49 -> 0.27 ms (landmarks) / 0.35 ms (detour bound), p99 4.2 ->
+ * 1.9 / 2.4 ms; 512x512 median 0.77 -> 0.60 / 1.25 ms, p99 13.7 -> 15 /
+ * 9.1 ms; 1024x1024 (landmarks) median 3.2 -> 2.0 ms, p99 62 -> 36 ms:
+ * the issue's 50 us / 1 ms at 1024x1024 are NOT met.  The
  * search is bound by relaxations (about 15 kept edges per take-off, 60% of
  * the nodes are take-offs) times the nodes whose bound is below the plan's
  * cost (about 3/4 of those expanded).
