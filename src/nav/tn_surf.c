@@ -2308,6 +2308,7 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
 #define Q_LM 16           /* landmarks at most (tn_surf_query_landmarks) */
 #define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
 #define Q_LM_NODES 65536
+#define Q_GOAL_SURF 64 /* >= lattice steps per tile (at most 64) */
 
 static void query_index_free(tn_surf *g)
 {
@@ -2685,9 +2686,8 @@ static void query_index_build(tn_surf *g)
 
 typedef struct goal {
     int row, ja, jb;
-    int ngs;          /* surfaces holding goal nodes (at most 6: one per j) */
-    int gs[6];        /* their ids */
-    int ga[6], gb[6]; /* the goal span on each, clipped */
+    int ngs; /* surfaces holding goal nodes (at most one per j of the span) */
+    int gs[Q_GOAL_SURF], ga[Q_GOAL_SURF], gb[Q_GOAL_SURF]; /* ids, their clipped spans */
     /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
     int32_t lf[Q_LM], lb[Q_LM];
     float vup; /* fastest rise, px per frame: the jump speed */
@@ -2866,7 +2866,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
                             g->prof.h, gx, gy);
-    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < 6; s++) {
+    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < Q_GOAL_SURF; s++) {
         const tn_surf_surface *S = &g->surf[s];
         if (S->j1 < G->ja || S->j0 > G->jb) continue;
         G->gs[G->ngs] = s;
