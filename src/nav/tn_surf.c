@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(TN_SURF_DEBUG) || defined(Q10DBG)
+#ifdef TN_SURF_DEBUG
 #include <stdio.h>
 #endif
 
@@ -120,23 +120,6 @@ struct tn_surf {
     size_t qmem;
 };
 
-typedef struct qedge {
-    int32_t to, eid;
-    uint16_t frames;
-    int16_t row; /* the landing node's row, j and surface */
-    int32_t j, surf;
-} qedge;
-typedef struct sarc { /* surface graph arc from -> (the list's surface) */
-    int32_t from;
-    int16_t wr, wl, w0, pad; /* least reduced frames: goal right / left / any */
-} sarc;
-typedef struct qnode {
-    uint32_t stamp;
-    int32_t g, f, parent, pedge, hpos;
-} qnode;
-typedef struct qheap {
-    int32_t f, g, n;
-} qheap;
 static void query_index_build(tn_surf *g); /* after every build / repair */
 static void query_index_free(tn_surf *g);
 
@@ -2289,23 +2272,47 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
 /* ---- query --------------------------------------------------------------- */
 
 /* The query index, made by query_index_build() after every build and
- * repair (once edge_first is set):
+ * repair (once edge_first is set; the build and the repair call it, one
+ * line each; free_graph_arrays frees it):
+ *  - the kept edges (qedge, per take-off node: qefirst), without the
+ *    dominated ones (prune_run / prune_recs);
  *  - qto[qfirst[s] .. qfirst[s+1]-1]: the take-off nodes of surface s
- *    (nodes with an edge), in order of j.  Walking is implicit: from a node
- *    the search only goes to the nearest take-off on each side (the take-off
- *    nodes of a surface form a chain), to the goal span, and along edges;
- *  - landmarks (ALT), on graphs of at least Q_LM_NODES nodes: for Q_LM
- *    landmark nodes L, the exact plan costs d(L, n) and d(n, L) (lm, per
- *    node: nlm forward, then nlm backward)
- *    of every node n, by one Dijkstra each way over the node graph.  By the
- *    triangle inequality d(L, goal) - d(L, n) and d(n, L) - d(goal, L) are
- *    admissible and consistent; an infinite one proves that n cannot reach
- *    the goal (such nodes are searched last, as by Dijkstra).
- * The tables are recomputed whole on every build and repair, so they are
- * never stale. */
+ *    (nodes with a kept edge), in order of j.  Walking is implicit: from a
+ *    node the search only goes to the nearest take-off on each side (the
+ *    take-off nodes of a surface form a chain), to the goal span, and
+ *    along edges;
+ *  - landmarks (ALT), by default on graphs of Q_LM_NODES+ nodes
+ *    (tn_surf_set_landmarks): for nlm landmark nodes L, the exact plan
+ *    costs d(L, n) and d(n, L) of every node n (lm, per node: nlm forward,
+ *    then nlm backward), by one Dijkstra each way over the node graph.  By
+ *    the triangle inequality d(L, goal) - d(L, n) and d(n, L) - d(goal, L)
+ *    are admissible and consistent; an infinite one proves that n cannot
+ *    reach the goal (such nodes are searched last, as by Dijkstra);
+ *  - without landmarks, the surface graph of the detour bound (sa, by
+ *    landing surface; heur_detour).
+ * All of it is recomputed on every build and repair, so never stale; the
+ * search state (qn, qh) is sized here too. */
+typedef struct qedge {
+    int32_t to, eid;
+    uint16_t frames;
+    int16_t row; /* the landing node's row, j and surface */
+    int32_t j, surf;
+} qedge;
+typedef struct sarc { /* surface graph arc from -> (the list's surface) */
+    int32_t from;
+    int16_t wr, wl, w0, pad; /* least reduced frames: goal right / left / any */
+} sarc;
+typedef struct qnode {
+    uint32_t stamp;
+    int32_t g, f, parent, pedge, hpos;
+} qnode;
+typedef struct qheap {
+    int32_t f, g, n;
+} qheap;
+
 #define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
 #define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
-#define Q_LM 16           /* landmarks at most (tn_surf_query_landmarks) */
+#define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
 #define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
 #define Q_LM_NODES 65536
 #define Q_GOAL_SURF 64 /* >= lattice steps per tile (at most 64) */
@@ -3253,13 +3260,6 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
     tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
     int r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
-#ifdef Q10DBG
-    if (!reference) {
-        int e = r >= 0 ? r : -1 - r;
-        fprintf(stderr, "Q10 geo %d alt %d cost %d exp %d found %d\n", heur(g, start, &G),
-                g->nlm ? heur_alt(g, start, &G) : -1, g->gcost[e], g->nexpanded, r >= 0);
-    }
-#endif
     return write_plan(g, start, r >= 0 ? r : -1 - r, r >= 0, out, cap, count, stats);
 }
 
