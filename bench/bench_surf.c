@@ -16,7 +16,12 @@
  *     planners on N random 24x16 levels, EVERY size 1x1..3x3 and jump
  *     height 1..8 on every level (the unit test samples one per level).
  * Usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q]
- *                           [--gaps] [--oracle N]
+ *                           [--gaps] [--oracle N] [--coyote last|all|none] [--landmarks K]
+ * --coyote: the generated levels' profile.coyote (TN_SURF_COYOTE_LAST, the
+ *     default; all: every coyote frame; none: no coyote jumps, a faster build).
+ * --landmarks K: the generated levels' query landmarks (tn_surf_set_landmarks:
+ *     -1 default, 0 none = the detour bound, 1..16); the query index is
+ *     rebuilt once and its time printed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -173,7 +178,8 @@ static void thinning_cost(const tn_map *m, const tn_surf_profile *prof, int pair
     tn_surf_destroy(b);
 }
 
-static void level_run(int n, int edits, int queries, unsigned long long seed)
+static void level_run(int n, int edits, int queries, unsigned long long seed, int coyote,
+                      int landmarks)
 {
     tn_map *m = NULL;
     tn_map_create(n, n, NULL, &m, NULL);
@@ -184,6 +190,7 @@ static void level_run(int n, int edits, int queries, unsigned long long seed)
     tn_allocator a = tu_counting_allocator(&c);
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    prof.coyote = coyote; /* --coyote */
     tn_surf *g = NULL;
     tn_error e;
     double t0 = bench_cpu_now();
@@ -198,6 +205,13 @@ static void level_run(int n, int edits, int queries, unsigned long long seed)
     printf("  %-10s build %.1f ms (one run)  nodes %d  surfaces %d  edges %d  memory %.2f MB\n",
            name, build * 1e3, tn_surf_node_count(g), tn_surf_surface_count(g),
            tn_surf_edge_count(g), (double)tn_surf_memory(g) / 1048576.0);
+    /* the query index again (kept edges, take-off chains, landmarks): its
+     * share of the build; --landmarks K sets the landmarks (-1 default) */
+    double i0 = bench_cpu_now();
+    tn_surf_set_landmarks(g, landmarks);
+    printf("  %-10s query index (landmarks: %s) rebuilt in %.1f ms; memory %.2f MB\n", name,
+           landmarks < 0 ? "default" : (landmarks == 0 ? "none" : "set"),
+           (bench_cpu_now() - i0) * 1e3, (double)tn_surf_memory(g) / 1048576.0);
     graph_run(name, m, g, &c, &r, queries, edits);
     tn_surf_destroy(g);
     tn_map_destroy(m);
@@ -311,6 +325,8 @@ int bench_surf(int argc, char **argv)
     char sizes[128] = "64,128";
     int edits = 20, oracle = 0, queries = 1000;
     bool do_gaps = false;
+    int coyote = TN_SURF_COYOTE_LAST;
+    int landmarks = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sizes") == 0 && v)
@@ -323,9 +339,18 @@ int bench_surf(int argc, char **argv)
             oracle = atoi(v), i++;
         else if (strcmp(a, "--gaps") == 0)
             do_gaps = true;
+        else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "last") == 0)
+            coyote = TN_SURF_COYOTE_LAST, i++;
+        else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "all") == 0)
+            coyote = TN_SURF_COYOTE_ALL, i++;
+        else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "none") == 0)
+            coyote = TN_SURF_COYOTE_NONE, i++;
+        else if (strcmp(a, "--landmarks") == 0 && v)
+            landmarks = atoi(v), i++;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
-                            "[--queries Q] [--gaps] [--oracle N]\n");
+                            "[--queries Q] [--gaps] [--oracle N] [--coyote last|all|none] "
+                            "[--landmarks K]\n");
             return 2;
         }
     }
@@ -372,7 +397,7 @@ int bench_surf(int argc, char **argv)
             fprintf(stderr, "surf: size %d outside 16..1024\n", n);
             return 2;
         }
-        level_run(n, edits, queries, 1);
+        level_run(n, edits, queries, 1, coyote, landmarks);
     }
     if (do_gaps) gaps();
     if (oracle > 0) oracle_sweep(oracle);

@@ -512,10 +512,127 @@ static void test_edit_repair(void **state)
     assert_true(loc_all > 0);
 }
 
+/* Plan cost of legs from `start` (walks + edge frames), checking that they
+ * chain: each leg walks on the current surface to its node, its edge leaves
+ * from there and lands on the next leg's surface.  -1 if they do not. */
+static int plan_cost(const tn_surf *g, int start, const tn_surf_leg *legs, int cnt, int end)
+{
+    const tn_surf_edge *E = tn_surf_edges(g);
+    int cur = start, cost = 0;
+    for (int k = 0; k < cnt; k++) {
+        int row, j, row1, j1;
+        tn_surf_node_pos(g, cur, &row, &j);
+        if (legs[k].node < 0 || legs[k].node >= tn_surf_node_count(g)) return -1;
+        if (tn_surf_node_surface(g, legs[k].node) != tn_surf_node_surface(g, cur)) return -1;
+        tn_surf_node_pos(g, legs[k].node, &row1, &j1);
+        if (j1 != legs[k].walk_to_j) return -1;
+        cost += abs(j1 - j);
+        if (legs[k].edge < 0) {
+            if (k != cnt - 1 || legs[k].node != end) return -1;
+            return cost;
+        }
+        if (legs[k].edge >= tn_surf_edge_count(g) || E[legs[k].edge].from != legs[k].node)
+            return -1;
+        cost += E[legs[k].edge].frames;
+        cur = E[legs[k].edge].to;
+    }
+    return -1; /* no final walk */
+}
+
+/* Manhattan tiles from a node's bottom-left tile to the goal tile. */
+static int tile_dist(const tn_surf *g, int node, int gx, int gy)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    return abs(j / 6 - gx) + abs(row - 1 - gy);
+}
+
+/* tn_surf_find (take-off chains, pruned edges, landmarks) against the node-by-node
+ * reference A* (tn_surf_find_reference): random platformer levels 24x16 ..
+ * 64x48 with one-way platforms, boxes 1x1..3x3, jumps 1..8, random start
+ * and goal tiles (unreachable and invalid ones too), and again after
+ * single-tile edits (the repaired graph's index).  Same status, same plan
+ * cost, every plan chains, partial answers end as close with equal cost. */
+static void test_find_equals_reference(void **state)
+{
+    (void)state;
+    int levels = getenv("TN_SURF_QLEVELS") ? atoi(getenv("TN_SURF_QLEVELS")) : 24;
+    long queries = 0, found = 0, partial = 0, invalid = 0, fewer = 0;
+    static tn_surf_leg la[1024], lb[1024];
+    for (int lv = 0; lv < levels; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 9000 + (uint64_t)lv, 11);
+        int mw = 24 + (int)tn_rng_below(&r, 41), mh = 16 + (int)tn_rng_below(&r, 33);
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        int w = 1 + lv % 3, h = 1 + (lv / 3) % 3;
+        tn_phys_params p = tn_phys_default((float)(1 + lv % 8));
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        if (mw * mh > 1600) prof.coyote = TN_SURF_COYOTE_NONE; /* the bigger levels build faster */
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        /* the default (no landmarks below 65536 nodes: the detour bound),
+         * none, or 1..16 landmarks; repairs keep the choice */
+        tn_surf_set_landmarks(g, lv % 3 == 0 ? -1 : (lv % 3 == 1 ? 0 : 1 + (lv * 5) % 16));
+        for (int round = 0; round < 3; round++) {
+            int nn = tn_surf_node_count(g);
+            for (int q = 0; q < 120 && nn > 0; q++) {
+                int s = (int)tn_rng_below(&r, (uint32_t)nn), gx, gy;
+                if (q % 10 == 9) { /* any tile, standing or not */
+                    gx = (int)tn_rng_below(&r, (uint32_t)mw);
+                    gy = (int)tn_rng_below(&r, (uint32_t)mh);
+                } else {
+                    int row, j, d = (int)tn_rng_below(&r, (uint32_t)nn);
+                    tn_surf_node_pos(g, d, &row, &j);
+                    gx = j / 6;
+                    gy = row - 1;
+                }
+                int ca = 0, cb = 0;
+                tn_surf_stats sa, sb;
+                tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
+                tn_status rb = tn_surf_find_reference(g, s, gx, gy, lb, 1024, &cb, &sb, NULL);
+                queries++;
+                assert_int_equal(ra, rb);
+                if (tn_failed(ra)) {
+                    invalid++;
+                    continue;
+                }
+                assert_int_equal(sa.frames, sb.frames);
+                assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
+                assert_int_equal(plan_cost(g, s, lb, cb, sb.end_node), sb.frames);
+                assert_int_equal(tile_dist(g, sa.end_node, gx, gy),
+                                 tile_dist(g, sb.end_node, gx, gy));
+                if (tn_status_detail(ra, TN_PARTIAL_RESULT)) {
+                    partial++;
+                } else {
+                    assert_int_equal(tile_dist(g, sa.end_node, gx, gy), 0);
+                    found++;
+                }
+                fewer += sa.expanded < sb.expanded;
+            }
+            /* a random single-tile edit, repaired */
+            int x = (int)tn_rng_below(&r, (uint32_t)mw), y = (int)tn_rng_below(&r, (uint32_t)mh);
+            int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY
+                           ? (tn_rng_below(&r, 2) ? TN_TILE_BLOCK : TN_TILE_ONEWAY)
+                           : TN_TILE_EMPTY;
+            tn_map_set_tile(m, x, y, tile, NULL);
+            assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+        }
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    printf("  %ld queries on %d levels: %ld found, %ld partial, %ld refused (both); "
+           "fewer nodes expanded than the reference in %ld\n",
+           queries, levels, found, partial, invalid, fewer);
+    assert_true(found > 0 && partial > 0 && invalid > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),

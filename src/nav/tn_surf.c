@@ -108,7 +108,23 @@ struct tn_surf {
     int nrect;
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
+    /* query index (see the query section) */
+    int32_t *qto, *qfirst, *qefirst, *lm;
+    struct qedge *qedge;
+    struct qnode *qn;
+    struct qheap *qh;
+    int32_t *sa_first, *sd, *sheap, *shpos;
+    struct sarc *sa;
+    uint32_t *sseen, *sdone;
+    int sh_n;
+    int nlm, lm_want;
+    size_t nsa;
+    bool qindex;
+    size_t qmem;
 };
+
+static void query_index_build(tn_surf *g); /* after every build / repair */
+static void query_index_free(tn_surf *g);
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 {
@@ -151,7 +167,7 @@ int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
 int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
-size_t tn_surf_memory(const tn_surf *g) { return g->mem; }
+size_t tn_surf_memory(const tn_surf *g) { return g->mem + g->qmem; }
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
 int tn_surf_node_surface(const tn_surf *g, int node) { return g->node_surf[node]; }
 
@@ -1802,6 +1818,7 @@ static void free_graph_arrays(tn_surf *g)
     g->nrect = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
+    query_index_free(g);
     g->sbox = NULL;
     g->lx = NULL;
     g->surf = NULL;
@@ -1937,6 +1954,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
             g->edge_first[n] = k;
         }
     }
+    query_index_build(g);
     g->gen = 0;
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
     if (!g->tiles) goto oom;
@@ -2325,6 +2343,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             while (k < g->nedges && g->edge[k].from < n) k++;
             g->edge_first[n] = k;
         }
+        query_index_build(g);
         g->rev = m->revision;
         g->generation++;
         g->repairs_local++;
@@ -2394,8 +2413,433 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
 
 /* ---- query --------------------------------------------------------------- */
 
+/* The query index, made by query_index_build() after every build and
+ * repair (once edge_first is set; the build and the repair call it, one
+ * line each; free_graph_arrays frees it):
+ *  - the kept edges (qedge, per take-off node: qefirst), without the
+ *    dominated ones (prune_run / prune_recs);
+ *  - qto[qfirst[s] .. qfirst[s+1]-1]: the take-off nodes of surface s
+ *    (nodes with a kept edge), in order of j.  Walking is implicit: from a
+ *    node the search only goes to the nearest take-off on each side (the
+ *    take-off nodes of a surface form a chain), to the goal span, and
+ *    along edges;
+ *  - landmarks (ALT), by default on graphs of Q_LM_NODES+ nodes
+ *    (tn_surf_set_landmarks): for nlm landmark nodes L, the exact plan
+ *    costs d(L, n) and d(n, L) of every node n (lm, per node: nlm forward,
+ *    then nlm backward), by one Dijkstra each way over the node graph.  By
+ *    the triangle inequality d(L, goal) - d(L, n) and d(n, L) - d(goal, L)
+ *    are admissible and consistent; an infinite one proves that n cannot
+ *    reach the goal (such nodes are searched last, as by Dijkstra);
+ *  - without landmarks, the surface graph of the detour bound (sa, by
+ *    landing surface; heur_detour).
+ * All of it is recomputed on every build and repair, so never stale; the
+ * search state (qn, qh) is sized here too. */
+typedef struct qedge {
+    int32_t to, eid;
+    uint16_t frames;
+    int16_t row; /* the landing node's row, j and surface */
+    int32_t j, surf;
+} qedge;
+typedef struct sarc { /* surface graph arc from -> (the list's surface) */
+    int32_t from;
+    int16_t wr, wl, w0, pad; /* least reduced frames: goal right / left / any */
+} sarc;
+typedef struct qnode {
+    uint32_t stamp;
+    int32_t g, f, parent, pedge, hpos;
+} qnode;
+typedef struct qheap {
+    int32_t f, g, n;
+} qheap;
+
+#define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
+#define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
+#define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
+#define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
+#define Q_LM_NODES 65536
+#define Q_GOAL_SURF 64 /* >= lattice steps per tile (at most 64) */
+
+static void query_index_free(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    tn_free(a, g->qto);
+    tn_free(a, g->qfirst);
+    tn_free(a, g->qefirst);
+    tn_free(a, g->qedge);
+    tn_free(a, g->lm);
+    tn_free(a, g->qn);
+    tn_free(a, g->qh);
+    tn_free(a, g->sa_first);
+    tn_free(a, g->sa);
+    tn_free(a, g->sd);
+    tn_free(a, g->sheap);
+    tn_free(a, g->shpos);
+    tn_free(a, g->sseen);
+    tn_free(a, g->sdone);
+    g->sa_first = g->sd = g->sheap = g->shpos = NULL;
+    g->sa = NULL;
+    g->sseen = g->sdone = NULL;
+    g->qto = g->qfirst = g->qefirst = g->lm = NULL;
+    g->qedge = NULL;
+    g->qn = NULL;
+    g->qh = NULL;
+    g->nlm = 0;
+    g->qindex = false;
+    g->qmem = 0;
+}
+
+/* Dijkstra over the node graph from node src into dist (Q_INF where
+ * unreached): walks of one step (cost 1) and the kept edges, forward
+ * (first/list: edge ids by take-off node) or backward (by landing node).
+ * heap/hpos: nnodes entries of scratch. */
+static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const int32_t *list,
+                        int src, int32_t *dist, int32_t *heap, int32_t *hpos)
+{
+    int nn = g->nnodes;
+    for (int n = 0; n < nn; n++) dist[n] = Q_INF, hpos[n] = -2; /* -2 new, -1 done */
+    int hn = 0;
+    dist[src] = 0;
+    heap[hn] = src;
+    hpos[src] = hn++;
+    while (hn > 0) {
+        int n = heap[0];
+        hpos[n] = -1;
+        int last = heap[--hn];
+        if (hn > 0) { /* sift the last entry down from the root */
+            int i = 0;
+            for (;;) {
+                int c = 2 * i + 1;
+                if (c >= hn) break;
+                if (c + 1 < hn && dist[heap[c + 1]] < dist[heap[c]]) c++;
+                if (dist[heap[c]] >= dist[last]) break;
+                heap[i] = heap[c];
+                hpos[heap[i]] = i;
+                i = c;
+            }
+            heap[i] = last;
+            hpos[last] = i;
+        }
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int k0 = first[n], k1 = first[n + 1];
+        for (int k = k0 - 2; k < k1; k++) {
+            int t, nd;
+            if (k == k0 - 2) {
+                if (n == S->node0) continue;
+                t = n - 1, nd = dist[n] + 1;
+            } else if (k == k0 - 1) {
+                if (n == S->node0 + (S->j1 - S->j0)) continue;
+                t = n + 1, nd = dist[n] + 1;
+            } else {
+                const tn_surf_edge *E = &g->edge[list[k]];
+                t = back ? E->from : E->to;
+                nd = dist[n] + E->frames;
+            }
+            if (hpos[t] == -1 || nd >= dist[t]) continue;
+            int i = hpos[t] == -2 ? hn++ : hpos[t];
+            dist[t] = nd;
+            while (i > 0) { /* sift up */
+                int p = (i - 1) / 2;
+                if (dist[heap[p]] <= nd) break;
+                heap[i] = heap[p];
+                hpos[heap[i]] = i;
+                i = p;
+            }
+            heap[i] = t;
+            hpos[t] = i;
+        }
+    }
+}
+
+/* How many landmarks the graph gets (lm_want: 0 default, -1 none, k). */
+static int lm_count(const tn_surf *g)
+{
+    if (g->nnodes == 0) return 0;
+    if (g->lm_want > 0) return g->lm_want < Q_LM ? g->lm_want : Q_LM;
+    return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
+}
+
+/* The landmark tables over the kept edges (ffirst/flist by take-off node,
+ * rfirst/rlist by landing node); false on OOM (then none). */
+static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, const int32_t *rfirst,
+                     const int32_t *rlist)
+{
+    const tn_allocator *a = &g->alloc;
+    int nn = g->nnodes, K = lm_count(g);
+    if (K == 0) return true;
+    int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *heap = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    g->lm = tn_alloc_array(a, (size_t)2 * K * (size_t)nn, sizeof(int32_t));
+    bool ok = dist && heap && hpos && score && sum && g->lm;
+    if (ok) {
+        /* landmarks: the first the node farthest (there and back) from the
+         * middle node, each next one the node farthest from those chosen */
+        int L = nn / 2;
+        for (int n = 0; n < nn; n++) score[n] = Q_INF;
+        for (int k = -1; k < K; k++) {
+            for (int back = 0; back < 2; back++) {
+                lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L, dist, heap,
+                            hpos);
+                int32_t *out = g->lm + (back ? K : 0);
+                for (int n = 0; n < nn; n++) {
+                    if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
+                    int d = dist[n] < Q_INF ? dist[n] : 0;
+                    sum[n] = back ? sum[n] + d : d;
+                }
+            }
+            int next = L, bs = 0;
+            for (int n = 0; n < nn; n++) {
+                int v = sum[n];
+                if (k >= 0) {
+                    if (v < score[n]) score[n] = v;
+                    v = score[n];
+                }
+                if (v > bs) bs = v, next = n;
+            }
+            L = next;
+        }
+    }
+    tn_free(a, dist);
+    tn_free(a, heap);
+    tn_free(a, hpos);
+    tn_free(a, score);
+    tn_free(a, sum);
+    if (!ok) return false;
+    g->nlm = K;
+    return true;
+}
+
+/* Mark the dominated edges of one run list[i0..i1) (edge ids of one
+ * take-off landing on one surface, in increasing id; pos = the landing
+ * node): F dominates E when F's frames plus the walk between their
+ * landings is below E's frames, or equal and F comes first (then every
+ * dominated edge has an undominated dominator, and a path through E costs
+ * no less through it).  Two sweeps. */
+static void prune_run(const tn_surf *g, const int32_t *list, int i0, int i1, uint8_t *dom)
+{
+    long best = 1L << 40;
+    for (int i = i0; i < i1; i++) { /* earlier F: frames - pos + pos(E) <= frames(E) */
+        const tn_surf_edge *E = &g->edge[list[i]];
+        long p = E->to;
+        if (best + p <= E->frames) dom[list[i]] = 1;
+        if (E->frames - p < best) best = E->frames - p;
+    }
+    best = 1L << 40;
+    for (int i = i1 - 1; i >= i0; i--) { /* later F: frames + pos - pos(E) < frames(E) */
+        const tn_surf_edge *E = &g->edge[list[i]];
+        long p = E->to;
+        if (best - p < E->frames) dom[list[i]] = 1;
+        if (E->frames + p < best) best = E->frames + p;
+    }
+}
+
+/* The same over records (pos = the take-off node, frames, eid) of the
+ * edges into one landing node from one surface, in increasing eid. */
+typedef struct prec {
+    int32_t pos, frames, eid, surf;
+} prec;
+
+static void prune_recs(const prec *r, int i0, int i1, uint8_t *dom)
+{
+    long best = 1L << 40;
+    for (int i = i0; i < i1; i++) {
+        if (best + r[i].pos <= r[i].frames) dom[r[i].eid] = 1;
+        if (r[i].frames - r[i].pos < best) best = r[i].frames - r[i].pos;
+    }
+    best = 1L << 40;
+    for (int i = i1 - 1; i >= i0; i--) {
+        if (best - r[i].pos < r[i].frames) dom[r[i].eid] = 1;
+        if (r[i].frames + r[i].pos < best) best = r[i].frames + r[i].pos;
+    }
+}
+
+/* Counting sort of the kept edges by landing node: rfirst (nnodes + 1),
+ * rlist (edge ids, increasing within a node). */
+static void edges_by_landing(const tn_surf *g, const uint8_t *dom, int32_t *rfirst, int32_t *rlist)
+{
+    int nn = g->nnodes;
+    memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
+    for (int e = 0; e < g->nedges; e++)
+        if (!dom[e]) rfirst[g->edge[e].to + 2]++;
+    for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
+    for (int e = 0; e < g->nedges; e++)
+        if (!dom[e]) rlist[rfirst[g->edge[e].to + 1]++] = e;
+}
+
+/* The surface graph for the detour bound (see heur_detour): per landing
+ * surface t, one arc from each surface s with a kept edge s -> t, holding
+ * the least reduced frames of those edges: frames - (j_to - j_from) (the
+ * goal right of both surfaces), frames + (j_to - j_from) (left of both)
+ * and frames - |j_to - j_from| (anywhere); all >= 0 (|dj| <= frames).
+ * mark/tmp: scratch of nsurf + 1 entries. */
+static bool sarcs_build(tn_surf *g, int nkept, int32_t *mark, int32_t *cnt)
+{
+    const tn_allocator *a = &g->alloc;
+    int ns = g->nsurf;
+    (void)nkept;
+    /* 1. count distinct (s, t) pairs per t; arcs by source surface first */
+    for (int t = 0; t <= ns; t++) mark[t] = -1, cnt[t] = 0;
+    size_t np = 0;
+    for (int s = 0; s < ns; s++)
+        for (int i = g->qfirst[s]; i < g->qfirst[s + 1]; i++)
+            for (int e = g->qefirst[i]; e < g->qefirst[i + 1]; e++) {
+                int t = g->qedge[e].surf;
+                if (mark[t] != s) mark[t] = s, cnt[t]++, np++;
+            }
+    g->sa_first = tn_alloc_array(a, (size_t)ns + 2, sizeof(int32_t));
+    g->sa = tn_alloc_array(a, np + 1, sizeof(sarc));
+    g->sd = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->sheap = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->shpos = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->sseen = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    g->sdone = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    if (!g->sa_first || !g->sa || !g->sd || !g->sheap || !g->shpos || !g->sseen || !g->sdone)
+        return false;
+    g->nsa = np;
+    g->sa_first[0] = 0;
+    for (int t = 0; t < ns; t++) g->sa_first[t + 1] = g->sa_first[t] + cnt[t];
+    /* 2. fill: slot of (s, t) remembered in mark[t] while s is scanned */
+    for (int t = 0; t < ns; t++) cnt[t] = g->sa_first[t], mark[t] = -1;
+    for (int s = 0; s < ns; s++) {
+        for (int i = g->qfirst[s]; i < g->qfirst[s + 1]; i++) {
+            int ja = g->surf[s].j0 + (g->qto[i] - g->surf[s].node0);
+            for (int e = g->qefirst[i]; e < g->qefirst[i + 1]; e++) {
+                const qedge *E = &g->qedge[e];
+                int t = E->surf, dj = E->j - ja;
+                int wr = E->frames - dj, wl = E->frames + dj, w0 = E->frames - abs(dj);
+                if (wr < 0) wr = 0; /* (cannot happen: |dj| <= frames) */
+                if (wl < 0) wl = 0;
+                if (w0 < 0) w0 = 0;
+                sarc *A;
+                if (mark[t] < 0 || g->sa[mark[t]].from != s) {
+                    mark[t] = cnt[t]++;
+                    A = &g->sa[mark[t]];
+                    A->from = s;
+                    A->wr = (int16_t)wr, A->wl = (int16_t)wl, A->w0 = (int16_t)w0;
+                    continue;
+                }
+                A = &g->sa[mark[t]];
+                if (wr < A->wr) A->wr = (int16_t)wr;
+                if (wl < A->wl) A->wl = (int16_t)wl;
+                if (w0 < A->w0) A->w0 = (int16_t)w0;
+            }
+        }
+    }
+    return true;
+}
+
+/* After a build or a repair: the kept edges, the take-off chains and the
+ * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
+ * the reference search (same answers, slower). */
+static void query_index_build(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    query_index_free(g);
+    int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
+    uint8_t *dom = tn_alloc(a, (size_t)ne + 1);
+    int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
+    int32_t *rlist = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
+    int32_t *ffirst = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *all = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
+    bool ok = dom && rfirst && rlist && ffirst && all;
+    int nto = 0, nkept = 0;
+    if (ok) {
+        /* 1. dominated edges: same take-off, landing on one surface ... */
+        for (int e = 0; e < ne; e++) all[e] = e;
+        for (int e0 = 0; e0 < ne;) {
+            int e1 = e0 + 1, from = g->edge[e0].from, t = g->node_surf[g->edge[e0].to];
+            while (e1 < ne && g->edge[e1].from == from && g->node_surf[g->edge[e1].to] == t) e1++;
+            prune_run(g, all, e0, e1, dom);
+            e0 = e1;
+        }
+        /* ... and same landing node, taking off from one surface (the
+         * edges as records by landing node, read in sequence) */
+        prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
+        ok = rb != NULL;
+        memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
+        for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
+        for (int n = 0; n < nn && ok; n++) rfirst[n + 2] += rfirst[n + 1];
+        for (int e = 0; e < ne && ok; e++) {
+            const tn_surf_edge *E = &g->edge[e];
+            prec *R = &rb[rfirst[E->to + 1]++];
+            R->pos = E->from, R->frames = E->frames, R->eid = e, R->surf = g->node_surf[E->from];
+        }
+        for (int n = 0; n < nn && ok; n++)
+            for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
+                int i1 = i0 + 1;
+                while (i1 < rfirst[n + 1] && rb[i1].surf == rb[i0].surf) i1++;
+                prune_recs(rb, i0, i1, dom);
+                i0 = i1;
+            }
+        tn_free(a, rb);
+    }
+    if (ok) {
+        /* 2. kept edges by take-off node */
+        for (int n = 0, e = 0; n < nn; n++) {
+            ffirst[n] = nkept;
+            int had = nkept;
+            for (; e < g->edge_first[n + 1]; e++)
+                if (!dom[e]) all[nkept++] = e;
+            nto += nkept > had;
+        }
+        ffirst[nn] = nkept;
+        if (lm_count(g) > 0) edges_by_landing(g, dom, rfirst, rlist);
+        g->qto = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
+        g->qefirst = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
+        g->qedge = tn_alloc_array(a, (size_t)nkept + 1, sizeof(qedge));
+        g->qfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+        g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
+        g->qh = tn_alloc_array(a, (size_t)nn + 1, sizeof(qheap));
+        ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst &&
+             lm_build(g, ffirst, all, rfirst, rlist);
+    }
+    if (ok) {
+        int row, j;
+        for (int i = 0; i < nkept; i++) {
+            g->qedge[i].to = g->edge[all[i]].to;
+            g->qedge[i].eid = all[i];
+            g->qedge[i].frames = g->edge[all[i]].frames;
+            tn_surf_node_pos(g, g->qedge[i].to, &row, &j);
+            g->qedge[i].row = (int16_t)row;
+            g->qedge[i].j = j;
+            g->qedge[i].surf = g->node_surf[g->qedge[i].to];
+        }
+        int k = 0;
+        for (int s = 0; s < ns; s++) {
+            const tn_surf_surface *S = &g->surf[s];
+            g->qfirst[s] = k;
+            for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
+                if (ffirst[n + 1] > ffirst[n]) {
+                    g->qefirst[k] = ffirst[n];
+                    g->qto[k++] = n;
+                }
+        }
+        g->qfirst[ns] = k;
+        g->qefirst[k] = nkept;
+        ok = sarcs_build(g, nkept, ffirst, rfirst);
+        g->qindex = true;
+        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 5 + (size_t)ns + 1) * 4 +
+                  ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
+                  (size_t)g->nlm * (size_t)nn * 8;
+    }
+    if (ok) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
+    tn_free(a, dom);
+    tn_free(a, rfirst);
+    tn_free(a, rlist);
+    tn_free(a, ffirst);
+    tn_free(a, all);
+    if (!ok) query_index_free(g);
+}
+
 typedef struct goal {
     int row, ja, jb;
+    int ngs; /* surfaces holding goal nodes (at most one per j of the span) */
+    int gs[Q_GOAL_SURF], ga[Q_GOAL_SURF], gb[Q_GOAL_SURF]; /* ids, their clipped spans */
+    /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
+    int32_t lf[Q_LM], lb[Q_LM];
+    float vup; /* fastest rise, px per frame: the jump speed */
 } goal;
 
 static int heur(const tn_surf *g, int node, const goal *G)
@@ -2406,6 +2850,47 @@ static int heur(const tn_surf *g, int node, const goal *G)
     float dy = (float)abs(row - G->row) * T;
     int hv = (int)ceilf(dy / g->vmax);
     return dj > hv ? dj : hv;
+}
+
+/* The landmark bound of node n: over the landmarks, the largest of
+ * min d(L, goal) - d(L, n) and d(n, L) - max d(goal, L); Q_DEAD when a
+ * landmark proves n reaches no goal node. */
+static int heur_alt(const tn_surf *g, int n, const goal *G)
+{
+    const int32_t *f = g->lm + (size_t)n * 2 * g->nlm, *b = f + g->nlm;
+    int h = 0;
+    for (int k = 0; k < g->nlm; k++) {
+        if (f[k] < Q_INF) {
+            if (G->lf[k] >= Q_INF) return Q_DEAD; /* L reaches n, no goal node */
+            if (G->lf[k] - f[k] > h) h = G->lf[k] - f[k];
+        }
+        if (G->lb[k] < Q_INF) {
+            if (b[k] >= Q_INF) return Q_DEAD; /* every goal node reaches L, n not */
+            if (b[k] - G->lb[k] > h) h = b[k] - G->lb[k];
+        }
+    }
+    return h;
+}
+
+/* The landmark terms of the goal (its nodes on every goal surface). */
+static void goal_landmarks(const tn_surf *g, goal *G)
+{
+    for (int k = 0; k < g->nlm; k++) {
+        G->lf[k] = Q_INF;
+        G->lb[k] = 0;
+    }
+    for (int i = 0; i < G->ngs; i++) {
+        const tn_surf_surface *S = &g->surf[G->gs[i]];
+        for (int j = G->ga[i]; j <= G->gb[i]; j++) {
+            int n = S->node0 + (j - S->j0);
+            for (int k = 0; k < g->nlm; k++) {
+                const int32_t *L = g->lm + (size_t)n * 2 * g->nlm;
+                int f = L[k], b = L[g->nlm + k];
+                if (f < G->lf[k]) G->lf[k] = f;
+                if (b > G->lb[k]) G->lb[k] = b;
+            }
+        }
+    }
 }
 
 /* Distance for "the closest reachable point": tiles across plus rows, from
@@ -2457,14 +2942,50 @@ static void heap_down(tn_surf *g, int i, int size, const int32_t *f)
     g->hpos[n] = i;
 }
 
+static int heap_pop(tn_surf *g, int *hsize, const int32_t *f)
+{
+    int n = g->heap[0];
+    g->heap[0] = g->heap[--*hsize];
+    g->hpos[g->heap[0]] = 0;
+    if (*hsize > 0) heap_down(g, 0, *hsize, f);
+    g->hpos[n] = -1; /* closed */
+    return n;
+}
+
+/* Reach `to` from `n` at cost c by edge eid (-1: a walk); h(to) is computed
+ * by the caller's heuristic only when `to` is new (hto). */
+static inline void relax(tn_surf *g, int n, int to, int c, int eid, int hto, int *hsize)
+{
+    int32_t *f = g->tmp;
+    int ng = g->gcost[n] + c;
+    if (g->stamp[to] == g->gen) {
+        if (g->hpos[to] < 0 || ng >= g->gcost[to]) return;
+        f[to] += ng - g->gcost[to];
+        g->gcost[to] = ng;
+        g->parent[to] = n;
+        g->pedge[to] = eid;
+        heap_up(g, g->hpos[to], f);
+    } else {
+        g->stamp[to] = g->gen;
+        g->gcost[to] = ng;
+        g->parent[to] = n;
+        g->pedge[to] = eid;
+        f[to] = ng + hto;
+        g->heap[*hsize] = to;
+        heap_up(g, *hsize, f);
+        ++*hsize;
+    }
+}
+
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
 {
     *count = g->nexpanded;
     return g->order;
 }
 
-tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
-                       tn_surf_stats *stats, tn_error *err)
+/* Checks shared by both searches; 0 when the query may run.  Fills G. */
+static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
+                             tn_surf_stats *stats, goal *G, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (count) *count = 0;
@@ -2485,91 +3006,37 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
         return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map", gx,
                             gy);
-    goal G = {gy + 1, gx * g->per_tile, gx * g->per_tile + g->per_tile - 1};
+    memset(G, 0, sizeof *G);
+    G->row = gy + 1;
+    G->ja = gx * g->per_tile;
+    G->jb = gx * g->per_tile + g->per_tile - 1;
+    G->vup = tn_minf(g->vmax, tn_phys_jump_speed(&g->prof.phys) * g->prof.phys.dt + 0.01f);
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
                             g->prof.h, gx, gy);
+    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < Q_GOAL_SURF; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        if (S->j1 < G->ja || S->j0 > G->jb) continue;
+        G->gs[G->ngs] = s;
+        G->ga[G->ngs] = S->j0 > G->ja ? S->j0 : G->ja;
+        G->gb[G->ngs] = S->j1 < G->jb ? S->j1 : G->jb;
+        G->ngs++;
+    }
+    if (g->nlm) goal_landmarks(g, G);
     if (++g->gen == 0) {
         memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
+        for (int n = 0; g->qn && n <= g->nnodes; n++) g->qn[n].stamp = 0;
+        for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
         g->gen = 1;
     }
-    /* stamp: gen*2 = open/seen, gen*2+1 = closed; use two stamps via tmp */
-    int32_t *f = g->tmp;
-    uint32_t seen = g->gen;
-    int hsize = 0;
-    g->stamp[start] = seen;
-    g->gcost[start] = 0;
-    g->parent[start] = -1;
-    g->pedge[start] = -1;
-    f[start] = heur(g, start, &G);
-    g->heap[hsize++] = start;
-    g->hpos[start] = 0;
-    int best = start, besth = closeness(g, start, &G), bestg = 0, found = -1;
-    while (hsize > 0) {
-        int n = g->heap[0];
-        g->heap[0] = g->heap[--hsize];
-        g->hpos[g->heap[0]] = 0;
-        if (hsize > 0) heap_down(g, 0, hsize, f);
-        g->hpos[n] = -1; /* closed */
-        g->order[g->nexpanded++] = n;
-        int hn = f[n] - g->gcost[n];
-        if (hn == 0) {
-            int row, j;
-            tn_surf_node_pos(g, n, &row, &j);
-            if (row == G.row && j >= G.ja && j <= G.jb) {
-                found = n;
-                break;
-            }
-        }
-        int dn = closeness(g, n, &G);
-        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
-            best = n;
-            besth = dn;
-            bestg = g->gcost[n];
-        }
-        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
-        int last = S->node0 + (S->j1 - S->j0);
-        int ne = g->edge_first[n + 1] - g->edge_first[n];
-        for (int k = -2; k < ne; k++) {
-            int to, c, eid;
-            if (k == -2) {
-                if (n == S->node0) continue;
-                to = n - 1;
-                c = 1;
-                eid = -1;
-            } else if (k == -1) {
-                if (n == last) continue;
-                to = n + 1;
-                c = 1;
-                eid = -1;
-            } else {
-                eid = g->edge_first[n] + k;
-                to = g->edge[eid].to;
-                c = g->edge[eid].frames;
-            }
-            int ng = g->gcost[n] + c;
-            if (g->stamp[to] == seen) {
-                if (g->hpos[to] < 0 || ng >= g->gcost[to]) continue;
-                f[to] += ng - g->gcost[to];
-                g->gcost[to] = ng;
-                g->parent[to] = n;
-                g->pedge[to] = eid;
-                heap_up(g, g->hpos[to], f);
-            } else {
-                g->stamp[to] = seen;
-                g->gcost[to] = ng;
-                g->parent[to] = n;
-                g->pedge[to] = eid;
-                f[to] = ng + heur(g, to, &G);
-                g->heap[hsize] = to;
-                heap_up(g, hsize, f);
-                hsize++;
-            }
-        }
-    }
-    int end = found >= 0 ? found : best;
-    /* collect the edges back to the start */
+    return TN_OK;
+}
+
+/* The legs from start to end (parents and edges of the search). */
+static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_leg *out, int cap,
+                            int *count, tn_surf_stats *stats)
+{
     int nedge = 0;
     for (int n = end; n != start; n = g->parent[n])
         if (g->pedge[n] >= 0) nedge++;
@@ -2612,9 +3079,348 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
         stats->legs = legs;
     }
     tn_status st = TN_OK;
-    if (found < 0) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
+    if (!found) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
     if (out && legs > cap) st |= TN_BUFFER_TOO_SMALL;
     return st;
+}
+
+/* The reference: A* node by node (every walk step an arc), the geometric
+ * heuristic only.  tn_surf_find_reference (tests) and the fallback when the
+ * query index is missing. */
+static int find_reference(tn_surf *g, int start, const goal *G)
+{
+    int32_t *f = g->tmp;
+    int hsize = 0;
+    g->stamp[start] = g->gen;
+    g->gcost[start] = 0;
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    f[start] = heur(g, start, G);
+    g->heap[hsize++] = start;
+    g->hpos[start] = 0;
+    int best = start, besth = closeness(g, start, G), bestg = 0;
+    while (hsize > 0) {
+        int n = heap_pop(g, &hsize, f);
+        g->order[g->nexpanded++] = n;
+        int hn = f[n] - g->gcost[n];
+        if (hn == 0) {
+            int row, j;
+            tn_surf_node_pos(g, n, &row, &j);
+            if (row == G->row && j >= G->ja && j <= G->jb) return n;
+        }
+        int dn = closeness(g, n, G);
+        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
+            best = n;
+            besth = dn;
+            bestg = g->gcost[n];
+        }
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int last = S->node0 + (S->j1 - S->j0);
+        if (n > S->node0) relax(g, n, n - 1, 1, -1, heur(g, n - 1, G), &hsize);
+        if (n < last) relax(g, n, n + 1, 1, -1, heur(g, n + 1, G), &hsize);
+        for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
+            int to = g->edge[e].to;
+            relax(g, n, to, g->edge[e].frames, e, g->stamp[to] == g->gen ? 0 : heur(g, to, G),
+                  &hsize);
+        }
+    }
+    return -1 - best;
+}
+
+/* The geometric bound at (row, j). */
+static inline int heur_rj(const tn_surf *g, int row, int j, const goal *G)
+{
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    int hv = row > G->row ? (int)ceilf((float)(row - G->row) * T / G->vup)
+                          : (int)ceilf((float)(G->row - row) * T / g->vmax);
+    return dj > hv ? dj : hv;
+}
+
+/* The detour bound of surface s: the least reduced cost (frames minus
+ * the progress they make toward the goal column, >= 0) from s to a goal
+ * surface over the surface graph (walks count 0, each edge its arc's
+ * least reduced frames), found by a backward Dijkstra from the goal
+ * surfaces run on demand: it stops as soon as s is settled, and the next
+ * call resumes it.  A node n on s then needs at least
+ * (lattice distance to the goal span) + bound(s) frames: admissible, and
+ * consistent (an edge's reduced frames are at least its arc's, a walk's
+ * at least 0).  Q_DEAD when no goal surface is reachable from s. */
+static int heur_detour(tn_surf *g, int s, const goal *G)
+{
+    if (g->sdone[s] == g->gen) return g->sd[s];
+    int32_t *H = g->sheap, *P = g->shpos, *D = g->sd;
+    while (g->sh_n > 0) {
+        int u = H[0], last = H[--g->sh_n];
+        g->sdone[u] = g->gen;
+        if (g->sh_n > 0) { /* sift the last entry down from the root */
+            int i = 0;
+            for (;;) {
+                int c = 2 * i + 1;
+                if (c >= g->sh_n) break;
+                if (c + 1 < g->sh_n && D[H[c + 1]] < D[H[c]]) c++;
+                if (D[H[c]] >= D[last]) break;
+                H[i] = H[c];
+                P[H[i]] = i;
+                i = c;
+            }
+            H[i] = last;
+            P[last] = i;
+        }
+        const tn_surf_surface *U = &g->surf[u];
+        bool ul = U->j1<G->ja, ur = U->j0> G->jb;
+        for (int k = g->sa_first[u]; k < g->sa_first[u + 1]; k++) {
+            const sarc *A = &g->sa[k];
+            int v = A->from;
+            if (g->sdone[v] == g->gen) continue;
+            const tn_surf_surface *V = &g->surf[v];
+            int w = ul && V->j1 < G->ja ? A->wr : (ur && V->j0 > G->jb ? A->wl : A->w0);
+            int nd = D[u] + w, i;
+            if (g->sseen[v] != g->gen) {
+                g->sseen[v] = g->gen;
+                i = g->sh_n++;
+            } else {
+                if (nd >= D[v]) continue;
+                i = P[v];
+            }
+            D[v] = nd;
+            while (i > 0) { /* sift up */
+                int p = (i - 1) / 2;
+                if (D[H[p]] <= nd) break;
+                H[i] = H[p];
+                P[H[i]] = i;
+                i = p;
+            }
+            H[i] = v;
+            P[v] = i;
+        }
+        if (u == s) return D[s];
+    }
+    return Q_DEAD;
+}
+
+/* The backward search of heur_detour starts at the goal surfaces. */
+static void detour_begin(tn_surf *g, const goal *G)
+{
+    g->sh_n = 0;
+    for (int i = 0; i < G->ngs; i++) {
+        int t = G->gs[i];
+        if (g->sseen[t] == g->gen) continue;
+        g->sseen[t] = g->gen;
+        g->sd[t] = 0;
+        g->sheap[g->sh_n] = t;
+        g->shpos[t] = g->sh_n++;
+    }
+}
+
+/* The fast search's heuristic at node n (surface s, row, j). */
+static inline int heur_full(tn_surf *g, int n, int s, int row, int j, const goal *G)
+{
+    int h = heur_rj(g, row, j, G);
+    if (g->nlm) { /* landmarks: sharper than the detour bound, which they replace */
+        int ha = heur_alt(g, n, G);
+        return ha > h ? ha : h;
+    }
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    int hd = heur_detour(g, s, G);
+    if (hd >= Q_DEAD) return Q_DEAD;
+    return dj + hd > h ? dj + hd : h;
+}
+
+/* The fast search's heap: entries (f, g, node), smaller f first, then
+ * larger g (as the reference); qn[node].hpos follows. */
+static inline bool qkey_less(const qheap *a, const qheap *b)
+{
+    return a->f != b->f ? a->f < b->f : a->g > b->g;
+}
+
+static void qheap_up(tn_surf *g, int i, qheap e)
+{
+    qheap *H = g->qh;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!qkey_less(&e, &H[p])) break;
+        H[i] = H[p];
+        g->qn[H[i].n].hpos = i;
+        i = p;
+    }
+    H[i] = e;
+    g->qn[e.n].hpos = i;
+}
+
+static void qheap_down(tn_surf *g, int i, int size, qheap e)
+{
+    qheap *H = g->qh;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && qkey_less(&H[c + 1], &H[c])) c++;
+        if (!qkey_less(&H[c], &e)) break;
+        H[i] = H[c];
+        g->qn[H[i].n].hpos = i;
+        i = c;
+    }
+    H[i] = e;
+    g->qn[e.n].hpos = i;
+}
+
+/* Reach node `to` (at row, j) from n at cost c by edge eid (-1: a walk). */
+static inline void qrelax(tn_surf *g, int n, int to, int ts, int row, int j, int c, int eid,
+                          int *hs, const goal *G)
+{
+    qnode *T0 = &g->qn[to];
+    int ng = g->qn[n].g + c;
+    if (T0->stamp == g->gen) {
+        if (T0->hpos < 0 || ng >= T0->g) return;
+        T0->f += ng - T0->g;
+        T0->g = ng;
+        T0->parent = n;
+        T0->pedge = eid;
+        qheap e = {T0->f, ng, to};
+        qheap_up(g, T0->hpos, e);
+        return;
+    }
+    int h = heur_full(g, to, ts, row, j, G);
+    T0->stamp = g->gen;
+    T0->g = ng;
+    T0->f = ng + h;
+    T0->parent = n;
+    T0->pedge = eid;
+    qheap e = {T0->f, ng, to};
+    qheap_up(g, (*hs)++, e);
+}
+
+/* The fast search: A* over start, take-off, landing and goal nodes; walks
+ * only between chain neighbours (see query_index_build).  Returns the goal
+ * node reached, or -1 - (the closest reachable node).  The plan's nodes
+ * get their parent, pedge and gcost (for write_plan). */
+static int find_events(tn_surf *g, int start, const goal *G)
+{
+    qnode *Q = g->qn;
+    int hs = 0, found = -1;
+    {
+        int row, j;
+        tn_surf_node_pos(g, start, &row, &j);
+        detour_begin(g, G);
+        int h = heur_full(g, start, g->node_surf[start], row, j, G);
+        Q[start] = (qnode){g->gen, 0, h, -1, -1, 0};
+        qheap e = {h, 0, start};
+        qheap_up(g, hs++, e);
+    }
+    while (hs > 0) {
+        int n = g->qh[0].n;
+        if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
+        Q[n].hpos = -1; /* closed */
+        g->order[g->nexpanded++] = n;
+        int s = g->node_surf[n];
+        const tn_surf_surface *S = &g->surf[s];
+        int j = S->j0 + (n - S->node0);
+        if (Q[n].f == Q[n].g && S->row == G->row && j >= G->ja && j <= G->jb) {
+            found = n;
+            break;
+        }
+        /* the take-off chain: binary search of n among the surface's take-offs */
+        int lo = g->qfirst[s], hi = g->qfirst[s + 1];
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (g->qto[mid] < n)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int left = lo - 1, right = lo;
+        if (lo < g->qfirst[s + 1] && g->qto[lo] == n) {
+            right = lo + 1;
+            for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
+                const qedge *E = &g->qedge[i];
+                qrelax(g, n, E->to, E->surf, E->row, E->j, E->frames, E->eid, &hs, G);
+            }
+        }
+        if (left >= g->qfirst[s]) {
+            int to = g->qto[left];
+            qrelax(g, n, to, s, S->row, j - (n - to), n - to, -1, &hs, G);
+        }
+        if (right < g->qfirst[s + 1]) {
+            int to = g->qto[right];
+            qrelax(g, n, to, s, S->row, j + (to - n), to - n, -1, &hs, G);
+        }
+        for (int i = 0; i < G->ngs; i++) /* the goal span, if on this surface */
+            if (G->gs[i] == s) {
+                int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
+                if (p != j) qrelax(g, n, n + (p - j), s, S->row, p, abs(p - j), -1, &hs, G);
+            }
+    }
+    int end = found, bk = found, bestg = 0;
+    if (found < 0) {
+        /* unreachable: every reachable surface was reached at its landing
+         * nodes (and the start), all expanded with their exact costs;
+         * walking reaches the rest.  Per surface the closest nodes form one
+         * span R (the tiles nearest the goal column); the cheapest node of
+         * R from an expanded node k is k's j clamped to R. */
+        int gx = G->ja / g->per_tile, pt = g->per_tile, besth = Q_INF;
+        bestg = Q_INF;
+        for (int i = 0; i < g->nexpanded; i++) {
+            int k = g->order[i], s = g->node_surf[k];
+            const tn_surf_surface *S = &g->surf[s];
+            int t0 = S->j0 / pt, t1 = S->j1 / pt, ra, rb;
+            if (gx < t0)
+                ra = S->j0, rb = t0 * pt + pt - 1;
+            else if (gx > t1)
+                ra = t1 * pt, rb = S->j1;
+            else
+                ra = gx * pt, rb = gx * pt + pt - 1;
+            if (ra < S->j0) ra = S->j0;
+            if (rb > S->j1) rb = S->j1;
+            int j = S->j0 + (k - S->node0);
+            int p = j < ra ? ra : (j > rb ? rb : j);
+            int d = abs(p / pt - gx) + abs(S->row - G->row), c = Q[k].g + abs(p - j);
+            if (d < besth || (d == besth && c < bestg)) {
+                besth = d;
+                bestg = c;
+                end = k + (p - j);
+                bk = k;
+            }
+        }
+    }
+    /* the plan's nodes into parent / pedge / gcost */
+    for (int x = bk; x >= 0; x = Q[x].parent) {
+        g->parent[x] = Q[x].parent;
+        g->pedge[x] = Q[x].pedge;
+        g->gcost[x] = Q[x].g;
+    }
+    if (end != bk) { /* the last walk, from bk (never one of its ancestors) */
+        g->parent[end] = bk;
+        g->pedge[end] = -1;
+        g->gcost[end] = bestg;
+    }
+    return found >= 0 ? found : -1 - end;
+}
+
+static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                             int *count, tn_surf_stats *stats, tn_error *err, bool reference)
+{
+    goal G;
+    tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
+    if (st != TN_OK) return st;
+    int r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
+    return write_plan(g, start, r >= 0 ? r : -1 - r, r >= 0, out, cap, count, stats);
+}
+
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
+                       tn_surf_stats *stats, tn_error *err)
+{
+    return find_common(g, start, gx, gy, out, cap, count, stats, err, false);
+}
+
+void tn_surf_set_landmarks(tn_surf *g, int k)
+{
+    g->lm_want = k < 0 ? 0 : (k == 0 ? -1 : (k < Q_LM ? k : Q_LM));
+    query_index_build(g);
+}
+
+tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                                 int *count, tn_surf_stats *stats, tn_error *err)
+{
+    return find_common(g, start, gx, gy, out, cap, count, stats, err, true);
 }
 
 /* ---- debug draw ---------------------------------------------------------- */

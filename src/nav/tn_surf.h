@@ -106,20 +106,53 @@
  * one-way platforms, ceilings one tile over a floor and the map edges as
  * walls; boxes 1x1..3x3 and 4..6 tall, jump heights 1..8, every coyote
  * setting).
- * QUERY.  A* over nodes; cost = frames (a walk step is 1 frame, an edge its
- * simulated frames).  Heuristic: max(lattice distance to the goal, ceil(
- * vertical px / the fastest vertical px per frame)): each frame changes j by
- * at most 1 and y by at most that, so it is admissible and consistent.  The
- * plan found is the cheapest in the graph; the graph keeps one take-off per
+ * QUERY.  A* over the nodes where something happens: the start, the
+ * take-off nodes (nodes with an edge), landing nodes and the goal span;
+ * cost = frames (a walk step is 1 frame, an edge its simulated frames).
+ * Walking is implicit: from a node the search goes to the nearest take-off
+ * on each side of its surface (the take-offs of a surface form a chain, so
+ * walks are never relaxed pairwise) and, on a goal surface, straight to
+ * the goal span.  The query's edge list drops edges no cheapest plan needs:
+ * E is dominated by F (same take-off and landing surface, or same landing
+ * node and take-off surface) when F's frames plus the walks between their
+ * ends are at most E's (ties: the lower id stays); about 40% of the edges
+ * of generated levels, and never a plan's cost.  Heuristic, the largest of:
+ * the lattice distance to the goal span; ceil(rise px / the jump speed per
+ * frame) or ceil(fall px / the fastest fall per frame); and either
+ *  - landmarks (ALT; by default 8 on graphs of 65536+ nodes, see
+ *    tn_surf_set_landmarks): per landmark node L the exact plan costs
+ *    d(L, n) and d(n, L) of every node (one Dijkstra each way over the
+ *    kept edges; each landmark the node farthest there and back from those
+ *    before), giving d(L, goal) - d(L, n) and d(n, L) - d(goal, L); or
+ *  - without landmarks, the detour bound: (lattice distance to the goal
+ *    span) + the least "reduced" frames (frames minus the progress they make
+ *    toward the goal column, >= 0) from the node's surface to a goal
+ *    surface over the surface graph (walks 0, an arc the least reduced
+ *    frames of its edges), by a backward Dijkstra from the goal surfaces
+ *    that runs only as far as the search asks.
+ * All are admissible and consistent, so the plan's cost is the same as a
+ * node-by-node A*'s; a landmark or the detour search that proves a node
+ * cannot reach the goal sends it to the back of the queue.  The landmark
+ * tables are recomputed on every build and repair, never stale.  The plan
+ * found is the cheapest in the graph; the graph keeps one take-off per
  * landing and kind, so a plan can be a few frames longer than the physics'
  * best.  The goal is a tile: any node whose box has that bottom-left tile
  * (j in 6gx..6gx+5 on row gy+1).  No state limit: the search ends when the
  * goal is expanded or every reachable node is; an unreachable goal gives the
- * plan to the closest expanded node (Manhattan distance in tiles from the
+ * plan to the closest reachable node (Manhattan distance in tiles from the
  * box's bottom-left tile; then the lowest cost) with
- * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE.  The nodes are expanded in
- * order into an array (tn_surf_expanded) for a search-playback overlay.
- * Zero allocations per query (all scratch is sized at build).
+ * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE: every node of a reached
+ * surface is reachable by walking, so per reached surface its closest span
+ * is costed exactly from the expanded nodes.  The expanded nodes (start,
+ * take-off, landing and goal nodes) are recorded in order
+ * (tn_surf_expanded) for a search-playback overlay.  Zero allocations per
+ * query (all scratch is sized at build).  tn_surf_find_reference is the
+ * old node-by-node A* (every walk step an arc, the distance and vertical
+ * bound only); tests/test_surf (test_find_equals_reference) checks on
+ * random levels, with and without landmarks and after edits, that both
+ * give the same status and plan cost, that plans chain, and that partial
+ * answers are as close.  Out of memory for the query index: the reference
+ * search answers.
  *
  * EDITS.  tn_surf_sync() compares the map revision; on a change it finds the
  * changed tiles against its own copy of the terrain.  One changed tile is
@@ -149,6 +182,11 @@
  * build scratch (DP entries and bitsets of one search, hash, per-node
  * landing records, column prefix sums: 4 B x map tiles, row masks:
  * 32 B x (map rows + 3) x (lattice width / 64 + 6)) is freed after it.
+ * The query index adds 20 B x kept edges (about 60% of the edges) + 36 B x
+ * nodes (search state and heap) + 8 B x take-off nodes + 24 B x surfaces
+ * + 12 B x surface-graph arcs (distinct surface pairs with an edge)
+ * + 8 B x landmarks x nodes (8 landmarks: 64 B x nodes); its build
+ * scratch (9 B x edges + 28 B x nodes) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them): the build is one BFS per surface and kind over
@@ -159,7 +197,22 @@
  * 35 ms of CPU, still about 20x the 2 ms the issue asks; a 512x512 level
  * about 8 s, 1024x1024 about 27 s; a repair searches a tenth to a fifth of
  * the surfaces again (demo map: about 13 ms).
- * A query is an A* over about 300 nodes on the demo map: ~40 us median.
+ * A query on the demo map expands about 180 nodes (the node-by-node
+ * reference: about 300): ~40 us median, as before.  The query index is
+ * O(edges) (the dominance test, the surface graph: about 1 ms on the demo
+ * map, 15-20 ms on a 256x256 level) plus, with landmarks, 2 x (landmarks
+ * + 1) Dijkstra searches over nodes and kept edges (8 landmarks: 0.8 s on
+ * a 512x512 level, 2.5 s on 1024x1024), on every build and repair; the
+ * default keeps landmarks to graphs of 65536+ nodes (not the game's maps,
+ * up to 256x256).  On generated levels (1x2, jump 4, no coyote jumps) against
+ * the node-by-node search, thread CPU time, 1000 reachable pairs: 256x256
+ * median 0.49 -> 0.27 ms (landmarks) / 0.35 ms (detour bound), p99 4.2 ->
+ * 1.9 / 2.4 ms; 512x512 median 0.77 -> 0.60 / 1.25 ms, p99 13.7 -> 15 /
+ * 9.1 ms; 1024x1024 (landmarks) median 3.2 -> 2.0 ms, p99 62 -> 36 ms:
+ * the issue's 50 us / 1 ms at 1024x1024 are NOT met.  The
+ * search is bound by relaxations (about 15 kept edges per take-off, 60% of
+ * the nodes are take-offs) times the nodes whose bound is below the plan's
+ * cost (about 3/4 of those expanded).
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H
@@ -285,6 +338,16 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
  * of this profile stands. */
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
                        tn_surf_stats *stats, tn_error *err);
+/* The same query by the reference search (tests): A* node by node, every
+ * walk step an arc, the geometric heuristic only; same status and plan cost
+ * as tn_surf_find, which is checked against it (tests/test_surf). */
+tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                                 int *count, tn_surf_stats *stats, tn_error *err);
+/* Landmarks of the query heuristic (see QUERY): k = 1..16, 0 none, -1 the
+ * default (8 on graphs of 65536+ nodes, else none); the next builds keep
+ * the choice.  Costs k Dijkstra searches each way now and on every
+ * (re)build; answers do not change, only the search effort (tests, tuning). */
+void tn_surf_set_landmarks(tn_surf *g, int k);
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
