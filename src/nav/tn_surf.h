@@ -198,18 +198,17 @@
  * about 8 s, 1024x1024 about 27 s; a repair searches a tenth to a fifth of
  * the surfaces again (demo map: about 13 ms).
  * A query on the demo map expands about 180 nodes (the node-by-node
- * reference: about 300): ~40 us median, as before.  The query index is
- * O(edges) (the dominance test, the surface graph: about 1 ms on the demo
- * map, 15-20 ms on a 256x256 level) plus, with landmarks, 2 x (landmarks
- * + 1) Dijkstra searches over nodes and kept edges (8 landmarks: 0.8 s on
- * a 512x512 level, 2.5 s on 1024x1024), on every build and repair; the
- * default keeps landmarks to graphs of 65536+ nodes (not the game's maps,
- * up to 256x256).  On generated levels (1x2, jump 4, no coyote jumps) against
- * the node-by-node search, thread CPU time, 1000 reachable pairs: 256x256
- * median 0.49 -> 0.27 ms (landmarks) / 0.35 ms (detour bound), p99 4.2 ->
- * 1.9 / 2.4 ms; 512x512 median 0.77 -> 0.60 / 1.25 ms, p99 13.7 -> 15 /
- * 9.1 ms; 1024x1024 (landmarks) median 3.2 -> 2.0 ms, p99 62 -> 36 ms:
- * the issue's 50 us / 1 ms at 1024x1024 are NOT met.  The
+ * reference: about 300): ~20 us median.  The query index is O(edges)
+ * (the dominance test, the surface graph: about 1 ms on the demo map)
+ * plus, with landmarks, 2 x (landmarks + 1) Dijkstra searches over nodes
+ * and kept edges, on every build and repair; the default keeps landmarks
+ * to graphs of 65536+ nodes (not the game's maps, up to 256x256).  On
+ * generated levels (1x2, jump 4, default profile), 1000 reachable pairs,
+ * thread CPU time: 512x512 median 0.39 ms, p99 5.3 ms, 1024x1024 median
+ * 1.2 ms, p99 20.5 ms (landmarks; the node-by-node search on the same
+ * graphs: 0.66 / 10.9 and 3.2 / 41 ms); the index took 0.2 s and 1.0 s of
+ * those builds and is part of every repair.  The issue's 50 us / 1 ms at
+ * 1024x1024 are NOT met.  The
  * search is bound by relaxations (about 15 kept edges per take-off, 60% of
  * the nodes are take-offs) times the nodes whose bound is below the plan's
  * cost (about 3/4 of those expanded).
