@@ -2488,6 +2488,39 @@ static void query_index_free(tn_surf *g)
     g->qmem = 0;
 }
 
+/* A binary min-heap of ids keyed by key[id], each id's slot in pos[] (the
+ * landmark and detour Dijkstra searches).  iheap_up: id, whose key dropped,
+ * rises from slot i; iheap_root: id (the old last entry) takes the root of
+ * a heap of n entries and sinks. */
+static void iheap_up(int32_t *heap, int32_t *pos, const int32_t *key, int i, int id)
+{
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (key[heap[p]] <= key[id]) break;
+        heap[i] = heap[p];
+        pos[heap[i]] = i;
+        i = p;
+    }
+    heap[i] = id;
+    pos[id] = i;
+}
+
+static void iheap_root(int32_t *heap, int32_t *pos, const int32_t *key, int n, int id)
+{
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && key[heap[c + 1]] < key[heap[c]]) c++;
+        if (key[heap[c]] >= key[id]) break;
+        heap[i] = heap[c];
+        pos[heap[i]] = i;
+        i = c;
+    }
+    heap[i] = id;
+    pos[id] = i;
+}
+
 /* Dijkstra over the node graph from node src into dist (Q_INF where
  * unreached): walks of one step (cost 1) and the kept edges, forward
  * (first/list: edge ids by take-off node) or backward (by landing node).
@@ -2505,20 +2538,7 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const
         int n = heap[0];
         hpos[n] = -1;
         int last = heap[--hn];
-        if (hn > 0) { /* sift the last entry down from the root */
-            int i = 0;
-            for (;;) {
-                int c = 2 * i + 1;
-                if (c >= hn) break;
-                if (c + 1 < hn && dist[heap[c + 1]] < dist[heap[c]]) c++;
-                if (dist[heap[c]] >= dist[last]) break;
-                heap[i] = heap[c];
-                hpos[heap[i]] = i;
-                i = c;
-            }
-            heap[i] = last;
-            hpos[last] = i;
-        }
+        if (hn > 0) iheap_root(heap, hpos, dist, hn, last);
         const tn_surf_surface *S = &g->surf[g->node_surf[n]];
         int k0 = first[n], k1 = first[n + 1];
         for (int k = k0 - 2; k < k1; k++) {
@@ -2537,15 +2557,7 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const
             if (hpos[t] == -1 || nd >= dist[t]) continue;
             int i = hpos[t] == -2 ? hn++ : hpos[t];
             dist[t] = nd;
-            while (i > 0) { /* sift up */
-                int p = (i - 1) / 2;
-                if (dist[heap[p]] <= nd) break;
-                heap[i] = heap[p];
-                hpos[heap[i]] = i;
-                i = p;
-            }
-            heap[i] = t;
-            hpos[t] = i;
+            iheap_up(heap, hpos, dist, i, t);
         }
     }
 }
@@ -3152,20 +3164,7 @@ static int heur_detour(tn_surf *g, int s, const goal *G)
     while (g->sh_n > 0) {
         int u = H[0], last = H[--g->sh_n];
         g->sdone[u] = g->gen;
-        if (g->sh_n > 0) { /* sift the last entry down from the root */
-            int i = 0;
-            for (;;) {
-                int c = 2 * i + 1;
-                if (c >= g->sh_n) break;
-                if (c + 1 < g->sh_n && D[H[c + 1]] < D[H[c]]) c++;
-                if (D[H[c]] >= D[last]) break;
-                H[i] = H[c];
-                P[H[i]] = i;
-                i = c;
-            }
-            H[i] = last;
-            P[last] = i;
-        }
+        if (g->sh_n > 0) iheap_root(H, P, D, g->sh_n, last);
         const tn_surf_surface *U = &g->surf[u];
         bool ul = U->j1<G->ja, ur = U->j0> G->jb;
         for (int k = g->sa_first[u]; k < g->sa_first[u + 1]; k++) {
@@ -3183,15 +3182,7 @@ static int heur_detour(tn_surf *g, int s, const goal *G)
                 i = P[v];
             }
             D[v] = nd;
-            while (i > 0) { /* sift up */
-                int p = (i - 1) / 2;
-                if (D[H[p]] <= nd) break;
-                H[i] = H[p];
-                P[H[i]] = i;
-                i = p;
-            }
-            H[i] = v;
-            P[v] = i;
+            iheap_up(H, P, D, i, v);
         }
         if (u == s) return D[s];
     }
