@@ -2631,17 +2631,17 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
  * no less through it).  Two sweeps. */
 static void prune_run(const tn_surf *g, const int32_t *list, int i0, int i1, uint8_t *dom)
 {
-    long best = 1L << 40;
-    for (int i = i0; i < i1; i++) { /* earlier F: frames - pos + pos(E) <= frames(E) */
+    int64_t best = (int64_t)1 << 40; /* 64 bits on every target (wasm32 too) */
+    for (int i = i0; i < i1; i++) {  /* earlier F: frames - pos + pos(E) <= frames(E) */
         const tn_surf_edge *E = &g->edge[list[i]];
-        long p = E->to;
+        int64_t p = E->to;
         if (best + p <= E->frames) dom[list[i]] = 1;
         if (E->frames - p < best) best = E->frames - p;
     }
-    best = 1L << 40;
+    best = (int64_t)1 << 40;
     for (int i = i1 - 1; i >= i0; i--) { /* later F: frames + pos - pos(E) < frames(E) */
         const tn_surf_edge *E = &g->edge[list[i]];
-        long p = E->to;
+        int64_t p = E->to;
         if (best - p < E->frames) dom[list[i]] = 1;
         if (E->frames + p < best) best = E->frames + p;
     }
@@ -2655,12 +2655,12 @@ typedef struct prec {
 
 static void prune_recs(const prec *r, int i0, int i1, uint8_t *dom)
 {
-    long best = 1L << 40;
+    int64_t best = (int64_t)1 << 40; /* 64 bits on every target (wasm32 too) */
     for (int i = i0; i < i1; i++) {
         if (best + r[i].pos <= r[i].frames) dom[r[i].eid] = 1;
         if (r[i].frames - r[i].pos < best) best = r[i].frames - r[i].pos;
     }
-    best = 1L << 40;
+    best = (int64_t)1 << 40;
     for (int i = i1 - 1; i >= i0; i--) {
         if (best - r[i].pos < r[i].frames) dom[r[i].eid] = 1;
         if (r[i].frames + r[i].pos < best) best = r[i].frames + r[i].pos;
