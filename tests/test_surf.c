@@ -152,6 +152,125 @@ static void test_oracle_random_levels(void **state)
     assert_true((double)all.found >= 0.995 * (double)all.reach);
 }
 
+/* An allocator that refuses exactly its k-th request (and counts). */
+typedef struct fail_nth {
+    long n, k, live;
+} fail_nth;
+
+static void *fail_alloc(void *user, size_t size)
+{
+    fail_nth *f = user;
+    if (++f->n == f->k) return NULL;
+    void *p = malloc(size);
+    if (p) f->live++;
+    return p;
+}
+
+static void fail_free(void *user, void *p)
+{
+    if (p) ((fail_nth *)user)->live--;
+    free(p);
+}
+
+/* Out of memory at every allocation of a build in turn: the build either
+ * fails cleanly (OUT_OF_MEMORY, nothing leaked) or succeeds, and then (the
+ * query index may be the part that got no memory: the reference search
+ * answers) every query gives the reference search's status and cost. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
+    tn_rng r;
+    tn_rng_seed(&r, 31, 3);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+    tn_phys_params p = tn_phys_default(3.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    fail_nth probe = {0, -1, 0};
+    tn_allocator pa = {fail_alloc, fail_free, &probe};
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &pa, &g, NULL)));
+    tn_surf_destroy(g);
+    assert_int_equal(probe.live, 0);
+    long total = probe.n, failed = 0, answered = 0;
+    for (long k = 1; k <= total; k++) {
+        fail_nth f = {0, k, 0};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        tn_error e;
+        g = NULL;
+        tn_status st = tn_surf_create(m, &prof, &a, &g, &e);
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            assert_null(g);
+            assert_int_equal(f.live, 0);
+            failed++;
+            continue;
+        }
+        int nn = tn_surf_node_count(g);
+        for (int q = 0; q < 20 && nn > 0; q++) {
+            int s0 = (int)tn_rng_below(&r, (uint32_t)nn), d = (int)tn_rng_below(&r, (uint32_t)nn);
+            int row, j;
+            tn_surf_node_pos(g, d, &row, &j);
+            tn_surf_stats sa, sb;
+            tn_status x = tn_surf_find(g, s0, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
+            tn_status y = tn_surf_find_reference(g, s0, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
+            assert_int_equal(x, y);
+            assert_int_equal(sa.frames, sb.frames);
+            answered++;
+        }
+        tn_surf_destroy(g);
+        assert_int_equal(f.live, 0);
+    }
+    printf("  %ld allocations in a build; refusing each in turn: %ld builds failed cleanly, "
+           "the others answered %ld queries as the reference search\n",
+           total, failed, answered);
+    assert_true(failed > 0);
+    /* the same for a repair: refuse its k-th allocation; whatever the sync
+     * says, the graph answers every query as the reference search does on
+     * the graph it holds, and a later sync with memory catches up */
+    int ex = 5, ey = 9;
+    long rtotal = -1, rfailed = 0;
+    for (long k = 1; rtotal < 0 || k <= rtotal; k++) {
+        fail_nth f = {0, -1, 0};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+        int old = tn_map_tile(m, ex, ey);
+        tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+        long n0 = f.n;
+        f.k = rtotal < 0 ? -1 : n0 + k;
+        tn_status st = tn_surf_sync(g, m, NULL);
+        if (rtotal < 0) {
+            rtotal = f.n - n0; /* the first pass counts */
+            k = 0;
+        }
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            rfailed++;
+        }
+        int nn = tn_surf_node_count(g);
+        for (int q = 0; q < 10 && nn > 0; q++) {
+            int s0 = (int)tn_rng_below(&r, (uint32_t)nn), d = (int)tn_rng_below(&r, (uint32_t)nn);
+            int row, j;
+            tn_surf_node_pos(g, d, &row, &j);
+            tn_surf_stats sa, sb;
+            tn_status x = tn_surf_find(g, s0, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
+            tn_status y = tn_surf_find_reference(g, s0, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
+            assert_int_equal(x, y);
+            assert_int_equal(sa.frames, sb.frames);
+        }
+        f.k = -1;
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        tn_map_set_tile(m, ex, ey, old, NULL);
+        tn_surf_destroy(g);
+        assert_int_equal(f.live, 0);
+    }
+    printf("  %ld allocations in a repair; refusing each in turn: %ld syncs failed (a local "
+           "repair without memory falls back to a rebuild)\n",
+           rtotal, rfailed);
+    tn_map_destroy(m);
+}
+
 /* Every edge replays from its take-off to its landing under tn_body_step. */
 static void test_edges_replay(void **state)
 {
@@ -636,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),
+        cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_fast_equals_naive_tight),
