@@ -172,6 +172,26 @@ static void fail_free(void *user, void *p)
     free(p);
 }
 
+/* q random queries (random start node, random standing goal) give the
+ * reference search's status and cost; returns q (0 on a graph without
+ * nodes). */
+static int answers_as_reference(tn_surf *g, tn_rng *r, int q)
+{
+    int nn = tn_surf_node_count(g);
+    if (nn == 0) return 0;
+    for (int k = 0; k < q; k++) {
+        int s0 = (int)tn_rng_below(r, (uint32_t)nn), d = (int)tn_rng_below(r, (uint32_t)nn);
+        int row, j;
+        tn_surf_node_pos(g, d, &row, &j);
+        tn_surf_stats sa, sb;
+        tn_status x = tn_surf_find(g, s0, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
+        tn_status y = tn_surf_find_reference(g, s0, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
+        assert_int_equal(x, y);
+        assert_int_equal(sa.frames, sb.frames);
+    }
+    return q;
+}
+
 /* Out of memory at every allocation of a build in turn: the build either
  * fails cleanly (OUT_OF_MEMORY, nothing leaked) or succeeds, and then (the
  * query index may be the part that got no memory: the reference search
@@ -206,18 +226,7 @@ static void test_out_of_memory(void **state)
             failed++;
             continue;
         }
-        int nn = tn_surf_node_count(g);
-        for (int q = 0; q < 20 && nn > 0; q++) {
-            int s0 = (int)tn_rng_below(&r, (uint32_t)nn), d = (int)tn_rng_below(&r, (uint32_t)nn);
-            int row, j;
-            tn_surf_node_pos(g, d, &row, &j);
-            tn_surf_stats sa, sb;
-            tn_status x = tn_surf_find(g, s0, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
-            tn_status y = tn_surf_find_reference(g, s0, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
-            assert_int_equal(x, y);
-            assert_int_equal(sa.frames, sb.frames);
-            answered++;
-        }
+        answered += answers_as_reference(g, &r, 20);
         tn_surf_destroy(g);
         assert_int_equal(f.live, 0);
     }
@@ -248,17 +257,7 @@ static void test_out_of_memory(void **state)
             assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
             rfailed++;
         }
-        int nn = tn_surf_node_count(g);
-        for (int q = 0; q < 10 && nn > 0; q++) {
-            int s0 = (int)tn_rng_below(&r, (uint32_t)nn), d = (int)tn_rng_below(&r, (uint32_t)nn);
-            int row, j;
-            tn_surf_node_pos(g, d, &row, &j);
-            tn_surf_stats sa, sb;
-            tn_status x = tn_surf_find(g, s0, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
-            tn_status y = tn_surf_find_reference(g, s0, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
-            assert_int_equal(x, y);
-            assert_int_equal(sa.frames, sb.frames);
-        }
+        answers_as_reference(g, &r, 10);
         f.k = -1;
         assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
         tn_map_set_tile(m, ex, ey, old, NULL);
