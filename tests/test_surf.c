@@ -482,6 +482,21 @@ static void assert_same_landings(const tn_surf *a, const tn_surf *b, const tn_ma
     for (int e = 0; e < tn_surf_edge_count(a); e++) assert_true(tn_surf_edge_valid(a, m, e));
 }
 
+/* Build prof's graph on m fast and naive (reference_build) and check that
+ * they have the same landings; returns the fast graph's edges. */
+static long fast_equals_naive(const tn_map *m, tn_surf_profile prof)
+{
+    tn_surf *fast = NULL, *naive = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
+    prof.reference_build = true;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &naive, NULL)));
+    assert_same_landings(fast, naive, m);
+    long edges = tn_surf_edge_count(fast);
+    tn_surf_destroy(fast);
+    tn_surf_destroy(naive);
+    return edges;
+}
+
 /* The fast builder (free-step shortcut) against the naive one
  * (reference_build: every state stepped on the map) on random levels,
  * sizes 1x1..3x3 and jump heights 1..8 cycled: equal edge for edge. */
@@ -499,14 +514,7 @@ static void test_fast_equals_naive(void **state)
         tn_phys_params p = tn_phys_default((float)jh);
         tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
         prof.keep_all_landings = lv % 2 == 0; /* the whole landing set, unthinned */
-        tn_surf *fast = NULL, *naive = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
-        prof.reference_build = true;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &naive, NULL)));
-        assert_same_landings(fast, naive, m);
-        edges += tn_surf_edge_count(fast);
-        tn_surf_destroy(fast);
-        tn_surf_destroy(naive);
+        edges += fast_equals_naive(m, prof);
     }
     printf("  9 random 24x16 levels: fast and naive builds equal, %ld edges\n", edges);
     assert_true(edges > 0);
@@ -563,15 +571,8 @@ static void test_fast_equals_naive_tight(void **state)
                                     : TN_SURF_COYOTE_LAST;
         if (lv == 5) prof.step = tn_body_step; /* named, not NULL: the same fast path */
         prof.keep_all_landings = lv % 3 == 1;
-        tn_surf *fast = NULL, *naive = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fast, NULL)));
-        prof.reference_build = true;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &naive, NULL)));
-        assert_same_landings(fast, naive, m);
-        edges += tn_surf_edge_count(fast);
+        edges += fast_equals_naive(m, prof);
         levels++;
-        tn_surf_destroy(fast);
-        tn_surf_destroy(naive);
     }
     printf("  %d tight random 18x12 levels: fast and naive builds equal, %ld edges\n", levels,
            edges);
