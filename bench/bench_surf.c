@@ -7,8 +7,8 @@
  *     percentile (thread CPU time), allocations per query (counting
  *     allocator); --edits random single-tile edits: repair median.
  *  2. generated platformer levels (tn_levelgen) of each --sizes N (N x N,
- *     default 64,128; 512 and 1024 are the issue's targets: 512 takes about
- *     a minute to build today, 1024 several): build time (one run), then
+ *     default 64,128; 512 and 1024 are the issue's targets, which take
+ *     seconds to build): build time (one run), then
  *     the same as 1.
  *  3. --gaps: the widest flat gap each planner crosses per jump height
  *     (a floor, a gap of k tiles, the same floor beyond; 1x2 character).
@@ -16,9 +16,11 @@
  *     planners on N random 24x16 levels, EVERY size 1x1..3x3 and jump
  *     height 1..8 on every level (the unit test samples one per level).
  * Usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q]
- *                           [--gaps] [--oracle N] [--coyote last|all|none] [--landmarks K]
- * --coyote: the generated levels' profile.coyote (TN_SURF_COYOTE_LAST, the
- *     default; all: every coyote frame; none: no coyote jumps, a faster build).
+ *                           [--gaps] [--oracle N] [--coyote full|last|all|none] [--landmarks K]
+ * --coyote: the generated levels' profile.coyote (full: TN_SURF_COYOTE_FULL,
+ *     the default, a coyote jump on the last coyote frame held to the top;
+ *     last: every hold on that frame; all: every coyote frame and hold;
+ *     none: no coyote jumps, the fastest build).
  * --landmarks K: the generated levels' query landmarks (tn_surf_set_landmarks:
  *     -1 default, 0 none = the detour bound, 1..16); the query index is
  *     rebuilt once and its time printed.
@@ -135,12 +137,12 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
     }
 }
 
-/* What thinning the landings costs: plan frames of the default graph
- * against one with every landing kept, over random reachable pairs. */
-static void thinning_cost(const tn_map *m, const tn_surf_profile *prof, int pairs)
+/* What a cheaper graph costs in plans: plan frames of the graph of `prof`
+ * against the graph of `ref` (more edges), over random reachable pairs. */
+static void plan_cost(const tn_map *m, const tn_surf_profile *prof, const tn_surf_profile *ref,
+                      const char *what, const char *against, int pairs)
 {
-    tn_surf_profile all = *prof;
-    all.keep_all_landings = true;
+    const tn_surf_profile all = *ref;
     tn_surf *a = NULL, *b = NULL;
     if (tn_failed(tn_surf_create(m, prof, NULL, &a, NULL)) ||
         tn_failed(tn_surf_create(m, &all, NULL, &b, NULL))) {
@@ -169,11 +171,11 @@ static void thinning_cost(const tn_map *m, const tn_surf_profile *prof, int pair
         longer += sa.frames > sb.frames;
         if (sa.frames - sb.frames > worst) worst = sa.frames - sb.frames;
     }
-    printf("  thinned landings: %d vs %d edges; over %d reachable pairs the plans are "
-           "%+.2f%% frames (%d longer, at most %+d) against every landing kept; %d pairs "
+    printf("  %s: %d vs %d edges; over %d reachable pairs the plans are "
+           "%+.2f%% frames (%d longer, at most %+d) against %s; %d pairs "
            "found by one graph only\n",
-           tn_surf_edge_count(a), tn_surf_edge_count(b), n,
-           fb ? 100.0 * (double)(fa - fb) / (double)fb : 0.0, longer, worst, mismatch);
+           what, tn_surf_edge_count(a), tn_surf_edge_count(b), n,
+           fb ? 100.0 * (double)(fa - fb) / (double)fb : 0.0, longer, worst, against, mismatch);
     tn_surf_destroy(a);
     tn_surf_destroy(b);
 }
@@ -325,7 +327,7 @@ int bench_surf(int argc, char **argv)
     char sizes[128] = "64,128";
     int edits = 20, oracle = 0, queries = 1000;
     bool do_gaps = false;
-    int coyote = TN_SURF_COYOTE_LAST;
+    int coyote = TN_SURF_COYOTE_FULL;
     int landmarks = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -345,11 +347,13 @@ int bench_surf(int argc, char **argv)
             coyote = TN_SURF_COYOTE_ALL, i++;
         else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "none") == 0)
             coyote = TN_SURF_COYOTE_NONE, i++;
+        else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "full") == 0)
+            coyote = TN_SURF_COYOTE_FULL, i++;
         else if (strcmp(a, "--landmarks") == 0 && v)
             landmarks = atoi(v), i++;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
-                            "[--queries Q] [--gaps] [--oracle N] [--coyote last|all|none] "
+                            "[--queries Q] [--gaps] [--oracle N] [--coyote full|last|all|none] "
                             "[--landmarks K]\n");
             return 2;
         }
@@ -375,7 +379,14 @@ int bench_surf(int argc, char **argv)
             "maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (5 runs); %d nodes, %d "
             "edges, memory %.2f MB\n",
             bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
-        thinning_cost(dm, &prof, queries); /* before graph_run edits the map */
+        /* before graph_run edits the map */
+        tn_surf_profile ref = prof;
+        ref.keep_all_landings = true;
+        plan_cost(dm, &prof, &ref, "thinned landings", "every landing kept", queries);
+        ref = prof;
+        ref.coyote = TN_SURF_COYOTE_LAST;
+        plan_cost(dm, &prof, &ref, "coyote jumps held (_FULL)", "every hold of them (_LAST)",
+                  queries);
         tu_counting c = {0};
         tn_allocator ca = tu_counting_allocator(&c);
         tn_surf *g = NULL;

@@ -35,11 +35,12 @@ static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, t
     assert_int_equal(R.drift_bad, 0);
     tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
     prof.coyote = TN_SURF_COYOTE_ALL; /* every coyote jump */
-    for (int k = 0; k < 2 && alt; k++) {
-        /* the default profile (coyote jumps on the last coyote frame) and
-         * one without coyote jumps: sound, and still >= 99.5% */
+    for (int k = 0; k < 3 && alt; k++) {
+        /* the default profile (a coyote jump on the last coyote frame, held
+         * to the top), every hold on that frame, and no coyote jumps: sound,
+         * and still >= 99.5% */
         tn_surf_profile pf2 = tn_surf_profile_make(w, h, &p);
-        if (k) pf2.coyote = TN_SURF_COYOTE_NONE;
+        if (k) pf2.coyote = k == 1 ? TN_SURF_COYOTE_LAST : TN_SURF_COYOTE_NONE;
         tally *fast = &alt[k];
         tn_surf *g2 = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &pf2, NULL, &g2, NULL)));
@@ -101,7 +102,7 @@ static void compare_level(const tn_map *m, int w, int h, float jump, tally *t, t
 static void test_oracle_random_levels(void **state)
 {
     (void)state;
-    tally t[9], alt[2];
+    tally t[9], alt[3];
     memset(t, 0, sizeof t);
     memset(alt, 0, sizeof alt);
     int levels = getenv("TN_SURF_LEVELS") ? atoi(getenv("TN_SURF_LEVELS")) : 216;
@@ -136,10 +137,12 @@ static void test_oracle_random_levels(void **state)
     printf("  all  %10ld %17ld %14ld (%.3f%%) %7ld (%.1f%%) %6ld\n", all.pairs, all.reach,
            all.found, 100.0 * (double)all.found / (double)(all.reach ? all.reach : 1), all.classic,
            100.0 * (double)all.classic / (double)(all.reach ? all.reach : 1), all.false_claims);
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < 3; k++) {
         printf("  %s: %ld of %ld reachable pairs found (%.3f%%), %ld false claims\n",
-               k ? "no coyote jumps (TN_SURF_COYOTE_NONE)"
-                 : "default profile (coyote jumps on the last frame)",
+               k == 2   ? "no coyote jumps (TN_SURF_COYOTE_NONE)"
+               : k == 1 ? "every hold of a coyote jump on its last frame (TN_SURF_COYOTE_LAST)"
+                        : "default profile (a coyote jump on the last frame, held: "
+                          "TN_SURF_COYOTE_FULL)",
                alt[k].found, alt[k].reach,
                100.0 * (double)alt[k].found / (double)(alt[k].reach ? alt[k].reach : 1),
                alt[k].false_claims);
@@ -370,6 +373,11 @@ static void test_bad_input(void **state)
     prof.phys.walk_speed = 150.0f;
     assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
     assert_non_null(strstr(e.msg, "walk step"));
+    prof = tn_surf_profile_make(1, 2, &p);
+    prof.coyote = 7; /* not a TN_SURF_COYOTE_ value */
+    assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
+    assert_true(g == NULL);
+    assert_non_null(strstr(e.msg, "coyote setting 7"));
     tn_phys_params p32 = tn_phys_scaled(&p, 2.0f); /* 32-px tiles */
     prof = tn_surf_profile_make(1, 2, &p32);
     assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
@@ -568,6 +576,7 @@ static void test_fast_equals_naive_tight(void **state)
         tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
         prof.coyote = lv % 4 == 3   ? TN_SURF_COYOTE_NONE
                       : lv % 4 == 1 ? TN_SURF_COYOTE_ALL
+                      : lv % 4 == 2 ? TN_SURF_COYOTE_FULL
                                     : TN_SURF_COYOTE_LAST;
         if (lv == 5) prof.step = tn_body_step; /* named, not NULL: the same fast path */
         prof.keep_all_landings = lv % 3 == 1;

@@ -134,7 +134,7 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
     pr.h = h;
     pr.phys = p ? *p : tn_phys_default(4.0f);
     pr.step = NULL;
-    pr.coyote = TN_SURF_COYOTE_LAST;
+    pr.coyote = TN_SURF_COYOTE_FULL;
     return pr;
 }
 
@@ -599,12 +599,15 @@ static int inputs_for(const tn_surf *g, const tn_body *v, int t, int kind, int d
         return n;
     }
     const tn_phys_params *p = &g->prof.phys;
+    const int cy = g->prof.coyote;
+    const bool cuttable = v->rising && v->vy < -p->jump_cut_speed;
     bool jump_matters =
-        (v->rising && v->vy < -p->jump_cut_speed) ||
-        (g->prof.coyote != TN_SURF_COYOTE_NONE && !v->on_ground &&
-         v->air_frames >= (g->prof.coyote == TN_SURF_COYOTE_ALL ? 1 : p->coyote_frames) &&
-         v->air_frames <= p->coyote_frames);
-    for (int jp = 0; jp < (jump_matters ? 2 : 1); jp++) {
+        cuttable || (cy != TN_SURF_COYOTE_NONE && !v->on_ground &&
+                     v->air_frames >= (cy == TN_SURF_COYOTE_ALL ? 1 : p->coyote_frames) &&
+                     v->air_frames <= p->coyote_frames);
+    /* _FULL: a walk-off's only rise is its coyote jump, held to the top */
+    const int jp0 = cy == TN_SURF_COYOTE_FULL && kind == TN_SURF_WALKOFF && cuttable ? 1 : 0;
+    for (int jp = jp0; jp < (jump_matters ? 2 : 1); jp++) {
         int jb = jp ? TN_SURF_IN_JUMP : 0;
         out[n++] = TN_SURF_IN_LEFT | jb;
         out[n++] = jb;
@@ -1107,16 +1110,16 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
  * several equally fast inputs a landing records may differ.  1: done;
  * 0: a plan does not apply (the caller steps the entry the old way);
  * -1: out of memory. */
-static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi, int nwords,
-                     size_t next0)
+static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
+                     int nwords, size_t next0)
 {
     tn_surf *g = B->g;
     const dp_entry E = *ent(B, ei);
     const int W = E.words, U = W + 2, h = g->prof.h, lo_u = E.lo - 64;
     int ins[6];
-    const int njb = inputs_for(g, &E.v, t, TN_SURF_JUMP, 0, ins) / 3;
+    const int njb = inputs_for(g, &E.v, t, kind, 0, ins) / 3;
     for (int k = 0; k < njb; k++)
-        if (!entry_plan(B, ei, k)) return B->oom ? -1 : 0;
+        if (!entry_plan(B, ei, (ins[3 * k] & TN_SURF_IN_JUMP) ? 1 : 0)) return B->oom ? -1 : 0;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * 3 + (size_t)U * (4 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
@@ -1130,8 +1133,8 @@ static int lean_step(build *B, int surf_id, int32_t ei, int t, int nlo, int nhi,
         }
     if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
     for (int k = 0; k < njb; k++) {
-        const int jb = k ? TN_SURF_IN_JUMP : 0;
-        const vplan *pl = entry_plan(B, ei, k);
+        const int jb = ins[3 * k] & TN_SURF_IN_JUMP;
+        const vplan *pl = entry_plan(B, ei, jb ? 1 : 0);
         /* free: every tile the step can read (the box's columns for j - 1 ..
          * j + 1 in the rows of the walk, the vertical sub-moves, the ceiling
          * landings and the ground test) is inside the map and empty: no
@@ -1353,7 +1356,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             if (B->masks && t > 0) {
-                int rc = lean_step(B, surf_id, (int32_t)ei, t, nlo, nhi, nwords, next0);
+                int rc = lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0);
                 if (rc < 0) return false;
                 if (rc > 0) {
                     B->nentries++;
@@ -2016,6 +2019,11 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
     if (prof->w < 1 || prof->w > TN_MAX_BODY_W || prof->h < 1 || prof->h > TN_MAX_BODY_H)
         return tn_error_set(err, bad, 0, 0, "surface graph: box %dx%d is outside 1..%d x 1..%d",
                             prof->w, prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
+    if (prof->coyote < TN_SURF_COYOTE_LAST || prof->coyote > TN_SURF_COYOTE_FULL)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: coyote setting %d is not one of TN_SURF_COYOTE_LAST, "
+                            "_ALL, _NONE or _FULL (0..3)",
+                            prof->coyote);
     tn_status st = tn_phys_validate(&prof->phys, err);
     if (tn_failed(st)) return st;
     if (prof->phys.tile_px != (float)TN_TILE_PX)

@@ -52,14 +52,19 @@
  *    frame (the air control pattern);
  *  - DROP: Down on a one-way-only node, then any air control;
  *  - WALKOFF: walking off an end of the surface, then any air control, or a
- *    coyote jump (held d) pressed on the last of the coyote_frames steps
- *    after leaving (profile.coyote = TN_SURF_COYOTE_LAST, the default: the
- *    farthest reach, so the widest gap crossed is the player's), on any of
- *    them (_ALL) or never (_NONE).  Coyote jumps make most of the search
- *    states: on the demo map _ALL takes about 3x the build time of _NONE
- *    and _LAST about 1.6x.  The oracle test finds 100% of the reachable
- *    pairs with _ALL, 99.84% with _LAST and 99.79% with _NONE
- *    (tests/test_surf prints them).
+ *    coyote jump pressed on the last of the coyote_frames steps after
+ *    leaving and held to the top of the rise (profile.coyote =
+ *    TN_SURF_COYOTE_FULL, the default: the farthest and highest reach, so
+ *    the widest gap crossed is the player's); _LAST: every hold d of that
+ *    press; _ALL: every hold pressed on any coyote frame; _NONE: never.
+ *    Each hold is a fan of release arcs, so coyote settings decide much of
+ *    the search: on the demo map _FULL makes 48,090 search states, _LAST
+ *    101,463 (build about 1.6x), _ALL about 3x, _NONE a little fewer than
+ *    _FULL.  The oracle test finds 100% of the reachable pairs with _ALL,
+ *    99.84% with _FULL and _LAST (the same pairs) and 99.79% with _NONE
+ *    (tests/test_surf prints them); tilenav-bench surf prints what _FULL
+ *    costs the plans against _LAST (demo map: +0.35% frames over 1,000
+ *    pairs, no pair lost).  Other values: INVALID_PARAM.
  * Per surface one breadth-first search per kind (the jumps; the walk-off at
  * each end; the drops, per run of one-way-only nodes) runs over the physics
  * states (time layers, states deduplicated by the bit patterns of y, vy and
@@ -233,8 +238,8 @@ typedef struct tn_surf_profile {
     int w, h;               /* box size in tiles: 1..3 x 1..9 */
     tn_phys_params phys;    /* validated with tn_phys_validate */
     tn_step_fn step;        /* NULL = tn_body_step */
-    int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_LAST
-                             * (0, the default), _ALL or _NONE (see EDGES) */
+    int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
+                             * (the default), _LAST, _ALL or _NONE (see EDGES) */
     bool reference_build;   /* true: no free-step shortcut, every state is stepped
                            * on the map: the naive builder the tests compare
                            * the fast one with, edge for edge */
@@ -245,8 +250,15 @@ typedef struct tn_surf_profile {
 } tn_surf_profile;
 
 /* Which coyote jumps walk-off edges include: pressed on the last coyote
- * frame only (the farthest reach), on any of them, or none. */
-enum { TN_SURF_COYOTE_LAST = 0, TN_SURF_COYOTE_ALL = 1, TN_SURF_COYOTE_NONE = 2 };
+ * frame with every hold (_LAST) or held to the top (_FULL, the default:
+ * the farthest reach), pressed on any coyote frame with every hold (_ALL),
+ * or none. */
+enum {
+    TN_SURF_COYOTE_LAST = 0,
+    TN_SURF_COYOTE_ALL = 1,
+    TN_SURF_COYOTE_NONE = 2,
+    TN_SURF_COYOTE_FULL = 3
+};
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
 
