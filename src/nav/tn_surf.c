@@ -1843,6 +1843,9 @@ static int cmp_edge_from(const void *a, const void *b)
     return (int)x->kind - (int)y->kind;
 }
 
+static void build_setup(build *B, tn_surf *g, const tn_map *m);
+static void build_release(build *B);
+
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
     const tn_allocator *a = &g->alloc;
@@ -1858,23 +1861,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->lx) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lattice_x_exact(g, j);
     build B;
-    memset(&B, 0, sizeof B);
-    B.g = g;
-    B.m = m;
-    B.a = a;
-    B.surf.elem = sizeof(tn_surf_surface);
-    B.edges.elem = sizeof(tn_surf_edge);
-    B.runs.elem = sizeof(uint16_t);
-    B.ent.elem = sizeof(dp_entry);
-    B.pred.elem = sizeof(dp_pred);
-    B.plans.elem = sizeof(vplan);
-    B.last_land = -1;
-    B.bits.elem = sizeof(uint64_t);
-    B.js_free.elem = sizeof(uint64_t);
-    B.js_block.elem = sizeof(int32_t);
-    B.touched.elem = sizeof(int32_t);
-    B.seq.elem = 1;
-    B.rects.elem = sizeof(tn_surf_rect);
+    build_setup(&B, g, m);
     tn_status st = TN_OK;
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
@@ -1982,31 +1969,7 @@ oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
     free_graph_arrays(g);
 done:
-    vec_free(&B.surf, a);
-    vec_free(&B.edges, a);
-    vec_free(&B.runs, a);
-    vec_free(&B.ent, a);
-    vec_free(&B.pred, a);
-    vec_free(&B.plans, a);
-    vec_free(&B.bits, a);
-    vec_free(&B.js_free, a);
-    vec_free(&B.js_block, a);
-    vec_free(&B.touched, a);
-    vec_free(&B.seq, a);
-    vec_free(&B.rects, a);
-    tn_map_destroy(B.vmap);
-    vec_free(&B.mwork, a);
-    tn_free(a, B.lm);
-    tn_free(a, B.lm_ready);
-    tn_free(a, B.pslot);
-    tn_free(a, B.kjl);
-    tn_free(a, B.kjh);
-    tn_free(a, B.colpre);
-    tn_free(a, B.sat);
-    tn_free(a, B.colbad);
-    tn_free(a, B.hash);
-    tn_free(a, B.hstamp);
-    tn_free(a, B.best);
+    build_release(&B);
     return st;
 }
 
