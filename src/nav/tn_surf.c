@@ -1565,6 +1565,33 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         ylo = tn_minf(ylo, E.v.y);
         yhi = tn_maxf(yhi, E.v.y);
         bool found = false;
+        /* one predecessor, an "any direction" step of one jump input: every
+         * position of E came from it and ended in E's state, so a source
+         * that is there and whose walk is not stopped is the answer: j with
+         * no walk, else j - 1 walking right, else j + 1 walking left */
+        const dp_pred *P1 = E.pred >= 0 ? (const dp_pred *)B->pred.p + E.pred : NULL;
+        if (P1 && P1->next < 0 && (P1->in & ANYDIR) && ent(B, P1->from)->t > 0 && B->masks) {
+            const int jb = P1->in & TN_SURF_IN_JUMP;
+            const vplan *PL = backtrack_plan(B, P1->from, P1->in);
+            int jp = j, in = jb;
+            if (!PL) return false;
+            if (!get_bit(B, P1->from, j)) {
+                bool stop = false;
+                for (int r = PL->hr0; r <= PL->hr1 && !stop; r++) stop = lm_bit(B, LM_ER, r, j - 1);
+                if (get_bit(B, P1->from, j - 1) && !stop)
+                    jp = j - 1, in = jb | TN_SURF_IN_RIGHT;
+                else if (get_bit(B, P1->from, j + 1))
+                    jp = j + 1, in = jb | TN_SURF_IN_LEFT;
+                else
+                    return false; /* cannot happen */
+            }
+            p = vec_push(&B->seq, B->a);
+            if (!p) return false;
+            *p = (uint8_t)in;
+            e = P1->from;
+            j = jp;
+            continue;
+        }
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             const dp_pred P = ((dp_pred *)B->pred.p)[pi];
             const int jb = P.in & TN_SURF_IN_JUMP;
