@@ -2144,6 +2144,31 @@ static void build_release(build *B)
  * holds it; every other surface keeps its edges and input runs (landing
  * nodes remapped by position).  False (with *oom when memory ran out) when
  * a full rebuild is needed. */
+/* Edges [0, nkept) are in cmp_edge_from order, [nkept, n) are not: sort
+ * the new ones and merge, O(n + new log new) rather than a sort of all
+ * (a repair keeps most edges).  The same order as sorting all of them (no
+ * two edges compare equal). */
+static void merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, const tn_allocator *a)
+{
+    const size_t nn = n - nkept;
+    if (!nn) return;
+    tn_surf_edge *t = tn_alloc_array(a, nn, sizeof *t);
+    if (!t) { /* no memory for the merge: sort them all */
+        qsort(e, n, sizeof *e, cmp_edge_from);
+        return;
+    }
+    memcpy(t, e + nkept, nn * sizeof *t);
+    qsort(t, nn, sizeof *t, cmp_edge_from);
+    size_t i = nkept, k = nn, d = n; /* merge from the back */
+    while (k > 0) {
+        if (i > 0 && cmp_edge_from(&e[i - 1], &t[k - 1]) > 0)
+            e[--d] = e[--i];
+        else
+            e[--d] = t[--k];
+    }
+    tn_free(a, t);
+}
+
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 {
     const tn_allocator *a = &g->alloc;
@@ -2282,7 +2307,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             for (int c = 0; c < m->w; c++)
                 B.colpre[(r + 1) * m->w + c] =
                     B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
-        /* 4. kept edges, renumbered */
+        /* 4. kept edges, renumbered: in the order of the old list, which
+         * the renumbering keeps (nodes keep their order) */
+        ok = vec_reserve(&B.edges, a, (size_t)old.nedges) &&
+             vec_reserve(&B.runs, a, (size_t)old.nruns);
         for (int e = 0; e < old.nedges && ok; e++) {
             const tn_surf_edge *E = &old.edge[e];
             int os = old.node_surf[E->from], t = old_to_new[os];
@@ -2312,6 +2340,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                 d->surf = t;
             }
         }
+        const size_t nkept = B.edges.n;
         /* 5. regenerate the affected surfaces */
         int naff = 0;
         for (int i = 0; i < nsurf && ok; i++)
@@ -2324,6 +2353,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 #else
         (void)naff;
 #endif
+        if (ok) merge_new_edges(B.edges.p, nkept, B.edges.n, a);
     }
     if (ok) {
         g->nedges = (int)B.edges.n;
@@ -2335,7 +2365,6 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->nrect = (int)B.rects.n;
         g->rect = B.rects.p;
         B.rects.p = NULL;
-        if (g->nedges) qsort(g->edge, (size_t)g->nedges, sizeof *g->edge, cmp_edge_from);
         int k = 0;
         for (int n = 0; n <= g->nnodes; n++) {
             while (k < g->nedges && g->edge[k].from < n) k++;
