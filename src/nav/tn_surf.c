@@ -68,7 +68,18 @@ typedef struct dp_pred {
 typedef struct tn_surf_rect {
     int32_t surf;
     int16_t x0, y0, x1, y1; /* tiles, inclusive */
+    uint8_t search;         /* which of the surface's searches (SEARCH_*) */
 } tn_surf_rect;
+
+/* A surface's searches, as bits: a repair runs only those that read the
+ * edited tile (their rectangles hold it). */
+enum {
+    SEARCH_JUMP = 1,
+    SEARCH_DROP = 2,
+    SEARCH_OFF_LEFT = 4,
+    SEARCH_OFF_RIGHT = 8,
+    SEARCH_ALL = 15
+};
 
 typedef struct best_rec {
     uint32_t stamp;
@@ -280,7 +291,7 @@ typedef struct build {
     bool fast;
     tn_map *vmap;
     long nshort;
-    int cur_surf; /* surface whose searches run (explored box) */
+    int cur_search; /* SEARCH_ bit of the search running (its rectangles) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
     /* mask stepping (tn_body_step only, see lean_step): per map row r =
@@ -666,7 +677,7 @@ static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
 {
     if (B->rects.n) {
         tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
-        if (l->surf == surf) {
+        if (l->surf == surf && l->search == B->cur_search) {
             if (x0 >= l->x0 && x1 <= l->x1 && y0 >= l->y0 && y1 <= l->y1) return true;
             int ux0 = tn_mini(x0, l->x0), uy0 = tn_mini(y0, l->y0);
             int ux1 = tn_maxi(x1, l->x1), uy1 = tn_maxi(y1, l->y1);
@@ -685,6 +696,7 @@ static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
     tn_surf_rect *r = vec_push(&B->rects, B->a);
     if (!r) return false;
     r->surf = surf;
+    r->search = (uint8_t)B->cur_search;
     r->x0 = (int16_t)x0;
     r->y0 = (int16_t)y0;
     r->x1 = (int16_t)x1;
@@ -1783,17 +1795,22 @@ static void group_begin(build *B)
     B->touched.n = 0;
 }
 
-static bool surface_edges(build *B, int s)
+/* The searches of surface s that `which` (SEARCH_ bits) names. */
+static bool surface_edges(build *B, int s, int which)
 {
     tn_surf *g = B->g;
     const tn_surf_surface S = g->surf[s];
     int n0 = S.node0, n1 = S.node0 + (S.j1 - S.j0);
     /* jumps: every hold and air control is a branch of one search */
     group_begin(B);
-    if (!run_dp(B, s, TN_SURF_JUMP, n0, n1, 0) || !emit_group(B, s, TN_SURF_JUMP)) return false;
+    B->cur_search = SEARCH_JUMP;
+    if ((which & SEARCH_JUMP) &&
+        (!run_dp(B, s, TN_SURF_JUMP, n0, n1, 0) || !emit_group(B, s, TN_SURF_JUMP)))
+        return false;
     /* drops: the one-way-only nodes, in runs */
     group_begin(B);
-    for (int n = n0; n <= n1;) {
+    B->cur_search = SEARCH_DROP;
+    for (int n = n0; n <= n1 && (which & SEARCH_DROP);) {
         bool ow = false;
         int row = S.row;
         stands(g, B->m, row, S.j0 + (n - n0), &ow);
@@ -1816,6 +1833,8 @@ static bool surface_edges(build *B, int s)
     }
     /* walk-offs at both ends, then any air control or a coyote jump */
     for (int side = 0; side < 2; side++) {
+        B->cur_search = side ? SEARCH_OFF_RIGHT : SEARCH_OFF_LEFT;
+        if (!(which & B->cur_search)) continue;
         group_begin(B);
         int n = side ? n1 : n0, dir = side ? 1 : -1;
         if (!run_dp(B, s, TN_SURF_WALKOFF, n, n, dir) || !emit_group(B, s, TN_SURF_WALKOFF))
@@ -1937,7 +1956,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     B.best = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(best_rec));
     if (!B.best && g->nnodes) goto oom;
     for (int s = 0; s < g->nsurf; s++)
-        if (!surface_edges(&B, s)) goto oom;
+        if (!surface_edges(&B, s, SEARCH_ALL)) goto oom;
     /* edges: CSR by take-off node */
     g->nedges = (int)B.edges.n;
     g->edge = B.edges.p;
@@ -2144,6 +2163,15 @@ static void build_release(build *B)
  * holds it; every other surface keeps its edges and input runs (landing
  * nodes remapped by position).  False (with *oom when memory ran out) when
  * a full rebuild is needed. */
+/* The search (SEARCH_ bit) that made edge e: its kind, and for a walk-off
+ * its side (its first input walks off left or right). */
+static int edge_search(const tn_surf *g, const tn_surf_edge *e)
+{
+    if (e->kind == TN_SURF_JUMP) return SEARCH_JUMP;
+    if (e->kind == TN_SURF_DROP) return SEARCH_DROP;
+    return (g->runs[e->run0] & TN_SURF_IN_LEFT) ? SEARCH_OFF_LEFT : SEARCH_OFF_RIGHT;
+}
+
 /* Edges [0, nkept) are in cmp_edge_from order, [nkept, n) are not: sort
  * the new ones and merge, O(n + new log new) rather than a sort of all
  * (a repair keeps most edges).  The same order as sorting all of them (no
@@ -2228,32 +2256,28 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             if (j < nsurf && nsf[j].row == o->row && nsf[j].j0 == o->j0 && nsf[j].j1 == o->j1)
                 old_to_new[i] = j;
         }
+        /* aff: the searches (SEARCH_ bits) to run again per new surface:
+         * all of them for a new or changed surface or one standing next
+         * to the tile, else those whose rectangles hold the tile */
         for (int i = 0; i < nsurf; i++) {
-            aff[i] = 1; /* new or changed unless matched below */
+            aff[i] = SEARCH_ALL; /* new or changed unless matched below */
             sbox[4 * i] = sbox[4 * i + 1] = 32000;
             sbox[4 * i + 2] = sbox[4 * i + 3] = -32000;
-        }
-        /* surfaces whose searches read the tile: its rectangles */
-        for (int i = 0; i < nsurf; i++) aff[i] |= 2; /* 2: not read */
-        for (int k = 0; k < g->nrect; k++) {
-            const tn_surf_rect *rc = &g->rect[k];
-            int t = old_to_new[rc->surf];
-            if (t >= 0 && x >= rc->x0 && x <= rc->x1 && y >= rc->y0 && y <= rc->y1) aff[t] = 1;
         }
         for (int i = 0; i < g->nsurf; i++) {
             int t = old_to_new[i];
             if (t < 0) continue;
-            const int16_t *bx = &g->sbox[4 * i];
-            memcpy(&sbox[4 * t], bx, 4 * sizeof(int16_t));
             int row = nsf[t].row;
-            aff[t] = (uint8_t)(aff[t] == 1 || (row >= y && row <= y + g->prof.h + 1));
-            if (aff[t]) {
-                sbox[4 * t] = sbox[4 * t + 1] = 32000;
-                sbox[4 * t + 2] = sbox[4 * t + 3] = -32000;
-            }
+            aff[t] = row >= y && row <= y + g->prof.h + 1 ? SEARCH_ALL : 0;
+            /* the explored box: a bound, kept while some search is kept */
+            if (aff[t] != SEARCH_ALL) memcpy(&sbox[4 * t], &g->sbox[4 * i], 4 * sizeof(int16_t));
         }
-        for (int i = 0; i < nsurf; i++)
-            if (aff[i] & 2) aff[i] = 1; /* new or changed */
+        for (int k = 0; k < g->nrect; k++) {
+            const tn_surf_rect *rc = &g->rect[k];
+            int t = old_to_new[rc->surf];
+            if (t >= 0 && x >= rc->x0 && x <= rc->x1 && y >= rc->y0 && y <= rc->y1)
+                aff[t] |= rc->search;
+        }
     }
     if (!ok) {
         vec_free(&ns, a);
@@ -2314,7 +2338,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         for (int e = 0; e < old.nedges && ok; e++) {
             const tn_surf_edge *E = &old.edge[e];
             int os = old.node_surf[E->from], t = old_to_new[os];
-            if (t < 0 || aff[t]) continue;
+            if (t < 0 || (aff[t] & edge_search(&old, E))) continue;
             const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
             int to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
             if (to < 0) continue; /* cannot happen: its search would have been affected */
@@ -2332,7 +2356,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         /* kept surfaces keep their rectangles */
         for (int k = 0; k < old.nrect && ok; k++) {
             int t = old_to_new[old.rect[k].surf];
-            if (t < 0 || aff[t]) continue;
+            if (t < 0 || (aff[t] & old.rect[k].search)) continue;
             tn_surf_rect *d = vec_push(&B.rects, a);
             ok = d != NULL;
             if (ok) {
@@ -2345,7 +2369,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         int naff = 0;
         for (int i = 0; i < nsurf && ok; i++)
             if (aff[i]) {
-                ok = surface_edges(&B, i);
+                ok = surface_edges(&B, i, aff[i]);
                 naff++;
             }
 #ifdef TN_SURF_DEBUG
