@@ -1563,31 +1563,32 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     tn_surf *g = B->g;
     bb[0] = bb[1] = INT16_MAX;
     bb[2] = bb[3] = INT16_MIN;
-    B->seq.n = 0;
-    uint8_t *p = vec_push(&B->seq, B->a);
-    if (!p) return false;
-    *p = r->in;
+    /* one input per frame: the landing's, then one per entry back to the
+     * take-off (layer 0) */
+    if (!vec_reserve(&B->seq, B->a, (size_t)ent(B, r->entry)->t + 2)) return false;
+    uint8_t *seq = B->seq.p;
+    size_t ns = 0;
+    seq[ns++] = r->in;
     int32_t e = r->entry;
     int j = r->j, jlo = INT32_MAX, jhi = INT32_MIN;
     float ylo = 1e30f, yhi = -1e30f;
     while (ent(B, e)->t > 0) {
-        const dp_entry E = *ent(B, e);
+        const dp_entry *Ep = ent(B, e);
         jlo = tn_mini(jlo, j);
         jhi = tn_maxi(jhi, j);
-        ylo = tn_minf(ylo, E.v.y);
-        yhi = tn_maxf(yhi, E.v.y);
-        bool found = false;
+        ylo = tn_minf(ylo, Ep->v.y);
+        yhi = tn_maxf(yhi, Ep->v.y);
         /* one predecessor, an "any direction" step of one jump input: every
          * position of E came from it and ended in E's state, so a source
          * that is there and whose walk is not stopped is the answer: j with
          * no walk, else j - 1 walking right, else j + 1 walking left */
-        const dp_pred *P1 = E.pred >= 0 ? (const dp_pred *)B->pred.p + E.pred : NULL;
-        if (P1 && P1->next < 0 && (P1->in & ANYDIR) && ent(B, P1->from)->t > 0 && B->masks) {
+        const dp_pred *P1 = Ep->pred >= 0 ? (const dp_pred *)B->pred.p + Ep->pred : NULL;
+        if (P1 && P1->next < 0 && (P1->in & ANYDIR) && B->masks && ent(B, P1->from)->t > 0) {
             const int jb = P1->in & TN_SURF_IN_JUMP;
-            const vplan *PL = backtrack_plan(B, P1->from, P1->in);
             int jp = j, in = jb;
-            if (!PL) return false;
             if (!get_bit(B, P1->from, j)) {
+                const vplan *PL = backtrack_plan(B, P1->from, P1->in);
+                if (!PL) return false;
                 bool stop = false;
                 for (int r = PL->hr0; r <= PL->hr1 && !stop; r++) stop = lm_bit(B, LM_ER, r, j - 1);
                 if (get_bit(B, P1->from, j - 1) && !stop)
@@ -1597,13 +1598,13 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 else
                     return false; /* cannot happen */
             }
-            p = vec_push(&B->seq, B->a);
-            if (!p) return false;
-            *p = (uint8_t)in;
+            seq[ns++] = (uint8_t)in;
             e = P1->from;
             j = jp;
             continue;
         }
+        const dp_entry E = *Ep;
+        bool found = false;
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             const dp_pred P = ((dp_pred *)B->pred.p)[pi];
             const int jb = P.in & TN_SURF_IN_JUMP;
@@ -1636,9 +1637,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                     if (!step_at(B, &v, jp, in, &out, &jn) || out.on_ground) continue;
                 }
                 if (jn != j || !same_v(&out, &E.v)) continue;
-                p = vec_push(&B->seq, B->a);
-                if (!p) return false;
-                *p = (uint8_t)in;
+                seq[ns++] = (uint8_t)in;
                 e = P.from;
                 j = jp;
                 found = true;
@@ -1653,20 +1652,20 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     const tn_surf_surface *S = &g->surf[surf_id];
     *src = tn_surf_node_at(g, S->row, j);
     if (*src < 0) return false;
-    const uint8_t *q = B->seq.p;
-    *run0 = (uint32_t)B->runs.n;
-    *nruns = 0;
-    for (size_t i = B->seq.n; i-- > 0;) {
-        uint16_t *last = B->runs.n > *run0 ? (uint16_t *)B->runs.p + B->runs.n - 1 : NULL;
-        if (last && (*last & 15) == q[i] && (*last >> 4) < 4095) {
-            *last = (uint16_t)(*last + 16);
-        } else {
-            uint16_t *rr = vec_push(&B->runs, B->a);
-            if (!rr) return false;
-            *rr = q[i];
-            (*nruns)++;
-        }
+    /* run-length: the inputs from the take-off (the end of seq) on */
+    if (!vec_reserve(&B->runs, B->a, B->runs.n + ns)) return false;
+    uint16_t *runs = B->runs.p;
+    const size_t r0 = B->runs.n;
+    size_t nr = r0;
+    for (size_t i = ns; i-- > 0;) {
+        if (nr > r0 && (runs[nr - 1] & 15) == seq[i] && (runs[nr - 1] >> 4) < 4095)
+            runs[nr - 1] = (uint16_t)(runs[nr - 1] + 16);
+        else
+            runs[nr++] = seq[i];
     }
+    *run0 = (uint32_t)r0;
+    *nruns = (uint16_t)(nr - r0);
+    B->runs.n = nr;
     return true;
 }
 
