@@ -907,6 +907,19 @@ static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, i
     }
 }
 
+/* The walk step of a bitset of W words (bit 0 = lattice lo) into U = W + 2
+ * words (bit 0 = lattice lo - 64): D = L moved left one step | S | R moved
+ * right one step (D is overwritten). */
+static void dilate(uint64_t *D, const uint64_t *L, const uint64_t *S, const uint64_t *R, int W)
+{
+    memset(D, 0, (size_t)(W + 2) * 8);
+    for (int w = 0; w < W; w++) {
+        D[w] |= L[w] << 63;
+        D[w + 1] |= S[w] | (L[w] >> 1) | (R[w] << 1);
+        D[w + 2] |= R[w] >> 63;
+    }
+}
+
 typedef struct mgroup {
     uint64_t *m;
     int land_row; /* landing row, or -1: in the air in state s */
@@ -1167,10 +1180,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
         int ng = 0;
         if (free_step) {
             memset(BKL, 0, (size_t)W * 16); /* no walls */
-            memset(gm, 0, (size_t)U * 8);
-            or_shifted(gm, U, Sc, W, 63, U * 64 - 1);
-            or_shifted(gm, U, Sc, W, 64, U * 64 - 1);
-            or_shifted(gm, U, Sc, W, 65, U * 64 - 1);
+            dilate(gm, Sc, Sc, Sc, W);
             G[0].m = gm;
             G[0].land_row = -1;
             G[0].s = pl->fr;
@@ -1187,11 +1197,8 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                     BKR[w] |= rword(rr, E.lo + 64 * w) & Sc[w];
                 }
             }
-            memset(Um, 0, (size_t)U * 8);
-            or_shifted(Um, U, Sc, W, 64, U * 64 - 1);
             for (int w = 0; w < W; w++) GM[w] = Sc[w] & ~BKL[w], TM[w] = Sc[w] & ~BKR[w];
-            or_shifted(Um, U, GM, W, 63, U * 64 - 1);
-            or_shifted(Um, U, TM, W, 65, U * 64 - 1);
+            dilate(Um, GM, Sc, TM, W);
             /* (stopped positions stay: already in Um from the no-walk move) */
             memcpy(REM, Um, (size_t)U * 8);
 #define MROW(kind, r, w) rword(lm_row(B, (kind), (r)), lo_u + 64 * (w))
