@@ -297,12 +297,10 @@ typedef struct build {
     /* mask stepping (tn_body_step only, see lean_step): per map row r =
      * -1 .. mh + 1 lattice bitsets (bit j + LM_OFF = lattice j) */
     bool masks;
-    uint64_t *lm;        /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
-    uint8_t *lm_ready;   /* per row */
-    struct pslot *pslot; /* backtrack's plans, by (entry, jump bit) */
-    vec plans;           /* vplan: the plans of the search's entries */
-    int last_land;       /* surface of the last landing (landed_at), or -1 */
-    uint32_t pgen;
+    uint64_t *lm;      /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
+    uint8_t *lm_ready; /* per row */
+    vec plans;         /* vplan: the plans of the search's entries */
+    int last_land;     /* surface of the last landing (landed_at), or -1 */
     int lmw;
     vec mwork;          /* uint64 scratch of lean_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
@@ -1049,36 +1047,10 @@ static const vplan *entry_plan(build *B, int32_t e, int jb)
     return k >= 0 ? (const vplan *)B->plans.p + k : NULL;
 }
 
-/* Backtracking meets the same entries again and again (the landings of a
- * group share their paths): their plans are kept in a small direct-mapped
- * cache, valid for one search (pgen). */
-#define PSLOTS 4096
-typedef struct pslot {
-    uint32_t gen;
-    int32_t key;
-    bool ok;
-    vplan p;
-} pslot;
-
-static bool pslots_init(build *B)
-{
-    if (!B->masks) return true;
-    B->pslot = tn_alloc_array(B->a, PSLOTS, sizeof(pslot));
-    return B->pslot != NULL;
-}
-
+/* The plan of the step from entry e with input `in` (its jump bit). */
 static const vplan *backtrack_plan(build *B, int32_t e, int in)
 {
-    if (B->plans.elem) return entry_plan(B, e, (in & TN_SURF_IN_JUMP) ? 1 : 0);
-    int jb = (in & TN_SURF_IN_JUMP) ? 1 : 0;
-    int32_t key = e * 2 + jb;
-    pslot *sl = &B->pslot[(uint32_t)key & (PSLOTS - 1)];
-    if (sl->gen != B->pgen || sl->key != key) {
-        sl->gen = B->pgen;
-        sl->key = key;
-        sl->ok = make_vplan(B, &ent(B, e)->v, jb ? TN_SURF_IN_JUMP : 0, &sl->p);
-    }
-    return sl->ok ? &sl->p : NULL;
+    return entry_plan(B, e, (in & TN_SURF_IN_JUMP) ? 1 : 0);
 }
 
 /* The state after a ceiling hit in row r. */
@@ -1317,7 +1289,6 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     const tn_surf_surface *S = &g->surf[surf_id];
     const float W = (float)g->prof.w * T;
     B->ent.n = B->pred.n = B->bits.n = B->plans.n = 0;
-    B->pgen++; /* entry ids start again: the backtrack plans are void */
     if (!hash_init(B, 256)) return false;
     /* layer 0: the standing state */
     tn_body v0 = stand_body(g, S->row, S->j0 + (n0 - S->node0));
@@ -1923,7 +1894,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
         if (!B.vmap) goto oom;
         B.fast = true;
     }
-    if (!masks_init(&B) || !kranges_init(&B) || !pslots_init(&B)) goto oom;
+    if (!masks_init(&B) || !kranges_init(&B)) goto oom;
     for (int r = 0; r < m->h; r++)
         for (int c = 0; c < m->w; c++)
             B.colpre[(r + 1) * m->w + c] =
@@ -2151,7 +2122,6 @@ static void build_release(build *B)
     vec_free(&B->mwork, a);
     tn_free(a, B->lm);
     tn_free(a, B->lm_ready);
-    tn_free(a, B->pslot);
     tn_free(a, B->kjl);
     tn_free(a, B->kjh);
     tn_free(a, B->colpre);
@@ -2330,7 +2300,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         ok = B.vmap != NULL;
         B.fast = ok;
     }
-    ok = ok && masks_init(&B) && kranges_init(&B) && pslots_init(&B);
+    ok = ok && masks_init(&B) && kranges_init(&B);
     ok = ok && (!B.masks || sat_build(&B));
     if (ok) {
         for (int r = 0; r < m->h; r++)
