@@ -163,26 +163,29 @@
  * changed tiles against its own copy of the terrain.  One changed tile is
  * repaired locally: the surfaces of the rows whose standing it decides are
  * recomputed (nodes renumbered, kept edges remapped by position), and only
- * surfaces whose searches read the tile are searched again.  The index:
- * per DP entry and run of its positions (a gap of more than two tiles
- * splits a run), the tiles a step can read (columns a walk step and the
- * box reach, rows the state reaches in one step), merged into a few
- * rectangles per surface (a rectangle absorbs the next when their union
- * is no larger than the two).  New or changed surfaces and those standing
- * next to the tile are searched too; every other surface keeps its edges
- * and input runs.  Several changed tiles: a rebuild.  Either way
- * tn_surf_generation() changes.  Tested: after random edits (six
- * profiles, tight maps with one-way edits among them) the graph equals a
- * fresh build edge for edge, input runs included.  A search's states
- * spread over many tiles (a fall from a ledge covers a cone of them), so a
- * repair still searches about a fifth of the surfaces on the demo map.
+ * the searches that read the tile run again.  The index: per DP entry and
+ * run of its positions (a gap of more than two tiles splits a run), the
+ * tiles a step can read (columns a walk step and the box reach, rows the
+ * state reaches in one step), merged into a few rectangles per search of
+ * a surface (its jumps, its drops, its walk-off at each end; a rectangle
+ * absorbs the next when their union is no larger than the two).  All
+ * searches of new or changed surfaces and of those standing next to the
+ * tile run again; every other search keeps its edges and input runs (an
+ * edge's search is its kind, and for a walk-off the side its first input
+ * walks).  The new edges are sorted and merged into the kept ones.
+ * Several changed tiles: a rebuild.  Either way tn_surf_generation()
+ * changes.  Tested: after random edits (six profiles, tight maps with
+ * one-way edits among them) the graph equals a fresh build edge for edge,
+ * input runs included.  A search's states spread over many tiles (a fall
+ * from a ledge covers a cone of them), so a repair still runs the searches
+ * of about a quarter of the surfaces on the demo map (median 13 of 53).
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
  * queried (the query scratch lives in it); different graphs are independent.
  * The library has no global state.
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
  * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
- * runs + 12 B x index rectangles + 1 B x map tiles (terrain copy) + 4 B x
+ * runs + 16 B x index rectangles + 1 B x map tiles (terrain copy) + 4 B x
  * (map rows + 2); tn_surf_memory() returns it (demo map: about 1 MB).  The
  * build scratch (DP entries and bitsets of one search, hash, per-node
  * landing records, column prefix sums: 4 B x map tiles, row masks:
@@ -194,14 +197,14 @@
  * scratch (9 B x edges + 28 B x nodes) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
- * planner" quotes them): the build is one BFS per surface and kind over
- * (frame, vertical state), each hold and coyote press a fan of release
- * arcs alive until they land: about 1,900 states per surface on the demo
- * map, each a few hundred instructions on a few 64-bit words, and one
- * backtrack per edge kept.  The demo map (80x45, 1x2, jump 4) takes about
- * 35 ms of CPU, still about 20x the 2 ms the issue asks; a 512x512 level
- * about 8 s, 1024x1024 about 27 s; a repair searches a tenth to a fifth of
- * the surfaces again (demo map: about 13 ms).
+ * planner" quotes them, docs/perf.md says where the time goes): the build
+ * is one BFS per surface and kind over (frame, vertical state), each hold
+ * a fan of release arcs alive until they land: about 900 states per
+ * surface on the demo map, each a few hundred instructions on a few
+ * 64-bit words, and one backtrack per edge kept.  The demo map (80x45,
+ * 1x2, jump 4) takes about 18 ms of CPU, still about 9x the 2 ms the
+ * issue asks; a 512x512 level about 3 s, 1024x1024 16-18 s; a repair
+ * runs a quarter of the surfaces' searches again (demo map: about 5 ms).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
