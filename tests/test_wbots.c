@@ -339,6 +339,35 @@ static void test_draw(void **state)
     tn_world_destroy(w);
 }
 
+/* tn_world_prepare: the surface-graph overlay shows the character's graph
+ * before any click (built by prepare), and again after an edit (synced);
+ * with the classic planner nothing is built. */
+static void test_prepare_surface_overlay(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_ledge4.map");
+    tn_world_step(w);
+    assert_int_equal(draw(w, TN_OVERLAY_SURF).lines, 0); /* no click: no graph yet */
+    tn_world_prepare(w, TN_OVERLAY_PATH);                /* another overlay: nothing */
+    assert_int_equal(draw(w, TN_OVERLAY_SURF).lines, 0);
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    counts a = draw(w, TN_OVERLAY_SURF);
+    assert_true(a.lines > 0); /* surfaces and arcs */
+    /* a block on the floor: the graph follows the map at the next prepare */
+    const tn_map *m = tn_world_map(w);
+    int x = m->w / 2, y = m->h - 3;
+    assert_true(tn_succeeded(tn_world_edit(w, x, y, TN_EDIT_BLOCK, NULL)));
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    assert_true(draw(w, TN_OVERLAY_SURF).lines > 0);
+    assert_true(tn_succeeded(tn_world_check(w, NULL)));
+    tn_world_destroy(w);
+    w = world("tests/data/path_ledge4.map");
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    assert_int_equal(draw(w, TN_OVERLAY_SURF).lines, 0);
+    tn_world_destroy(w);
+}
+
 /* Replacing the map (another size) rebuilds the finders. */
 static void test_replace_map(void **state)
 {
@@ -402,6 +431,7 @@ int main(void)
         cmocka_unit_test(test_extra_bots),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_prepare_surface_overlay),
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
     };

@@ -1257,6 +1257,7 @@ static void run_frame(loop_state *L)
             if (opts->frames > 0 && tn_world_frame(w) >= opts->frames) a->quit = true;
         }
         frame_extra(a, dt);
+        tn_world_prepare(w, a->view.overlays);
 
         float alpha = a->view.paused ? 1.0f : (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;

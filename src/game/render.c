@@ -582,6 +582,7 @@ int tn_game_screenshot(tn_world *w, const char *assets_dir, const char *path, un
     if (rc == 0) {
         tn_view v;
         tn_view_init(&v, w, overlays);
+        tn_world_prepare(w, overlays);
         rc = tn_render_offscreen(w, &fonts, &v, path, err, errcap);
         tn_fonts_close(&fonts);
     }

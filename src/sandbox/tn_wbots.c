@@ -530,6 +530,14 @@ static void draw_path(const tn_debug_draw *dd, const tn_bot *bot, int bw, int bh
     tn_dd_line(dd, gx + 6, gy - 12, gx - 6, gy, col);
 }
 
+/* The surface-graph overlay shows the character's graph: made (or synced
+ * with the map) here, so the overlay shows it before the first click. */
+void tn_wbots_prepare(tn_world *w, unsigned overlays)
+{
+    tn_wbots *s = of(w);
+    if (s && s->planner && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, true);
+}
+
 void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wbots *s = of(w);

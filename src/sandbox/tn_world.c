@@ -634,6 +634,8 @@ bool tn_overlays_parse(const char *list, unsigned *bits)
     return true;
 }
 
+void tn_world_prepare(tn_world *w, unsigned overlays) { tn_wbots_prepare(w, overlays); }
+
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     tn_wbots_draw(w, dd, overlays);

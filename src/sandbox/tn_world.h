@@ -158,6 +158,11 @@ void tn_world_message(tn_world *w, const char *fmt, ...)
 int tn_world_json(const tn_world *w, char *buf, size_t cap);
 /* HUD lines from every part, '\n'-separated. */
 int tn_world_hud(const tn_world *w, char *buf, size_t cap);
+/* Before drawing with these overlays: make what they show that nothing has
+ * made yet (the surface-graph overlay, with the graph planner selected:
+ * the graph of the character's movement profile, built or repaired now
+ * rather than at the next click).  Cheap when nothing changed. */
+void tn_world_prepare(tn_world *w, unsigned overlays);
 /* Draw every part's agents and the selected overlays. */
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
 

@@ -28,6 +28,8 @@
  *   click(w, x, y, tool, err) a left click with a tool this part owns
  *   json(w, buf, cap)         appends ,"section":{...}; returns what it wanted
  *   hud(w, buf, cap)          one HUD line (no newline); returns its length
+ *   prepare(w, overlays)      before drawing: makes what the selected
+ *                             overlays show and nothing has made yet
  *   draw(w, dd, overlays)     agents always, the selected overlays
  *   check(w, err)             invariants: no agent in a block, no NaN, counts
  *                             within pools, caches consistent with the map
@@ -45,6 +47,7 @@ tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_
 tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
 int tn_wbots_json(const tn_world *w, char *buf, size_t cap);
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap);
+void tn_wbots_prepare(tn_world *w, unsigned overlays);
 void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
 tn_status tn_wbots_check(const tn_world *w, tn_error *err);
 
