@@ -94,4 +94,4 @@ done
 grep -q '^prefix=/usr$' "$T/root/usr/lib/pkgconfig/tilenav.pc" || fail "tilenav.pc has the wrong prefix"
 [ "$("$T/root/usr/bin/tilenav" --version)" = "tilenav $V" ] || fail "tilenav --version is not 'tilenav $V'"
 echo "package.sh: dist tilenav-$V.tar.gz builds and tests without SDL; installed $so;" \
-     "3 examples and the C++ consumer build and run"
+     "4 examples and the C++ consumer build and run"
