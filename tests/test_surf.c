@@ -593,6 +593,35 @@ static void test_fast_equals_naive_tight(void **state)
  * (take-off, landing, frames, kind and every input run), and every edge
  * replays; several profiles, so the per-tile repair index is exercised by
  * different box sizes and jump heights. */
+/* The level and graph of an edit test: combo = w, h, jump, edits, tight
+ * map (else a generated platformer level). */
+static tn_surf *edit_level(int mw, int mh, const int *combo, tn_rng *r, tn_map **m,
+                           tn_surf_profile *prof)
+{
+    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, m, NULL)));
+    if (combo[4])
+        random_tight_map(*m, r, 12);
+    else
+        assert_true(tn_succeeded(tn_levelgen_platformer(*m, r, NULL)));
+    tn_phys_params p = tn_phys_default((float)combo[2]);
+    *prof = tn_surf_profile_make(combo[0], combo[1], &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(*m, prof, NULL, &g, NULL)));
+    return g;
+}
+
+/* A random tile toggled (a block, or with oneway a one-way platform one
+ * time in three) and the graph told. */
+static void random_edit(tn_surf *g, tn_map *m, tn_rng *r, bool oneway, int *x, int *y)
+{
+    *x = (int)tn_rng_below(r, (uint32_t)m->w), *y = (int)tn_rng_below(r, (uint32_t)m->h);
+    int t = tn_map_tile(m, *x, *y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+    if (oneway && tn_rng_below(r, 3) == 0)
+        t = tn_map_tile(m, *x, *y) == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY;
+    tn_map_set_tile(m, *x, *y, t, NULL);
+    assert_true(tn_succeeded(tn_surf_edit(g, m, *x, *y, NULL)));
+}
+
 static void test_edit_repair(void **state)
 {
     (void)state;
@@ -602,25 +631,13 @@ static void test_edit_repair(void **state)
     int loc_all = 0;
     for (int ci = 0; ci < 6; ci++) {
         tn_map *m = NULL;
-        assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
         tn_rng r;
         tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
-        if (combos[ci][4])
-            random_tight_map(m, &r, 12);
-        else
-            assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
-        tn_phys_params p = tn_phys_default((float)combos[ci][2]);
-        tn_surf_profile prof = tn_surf_profile_make(combos[ci][0], combos[ci][1], &p);
-        tn_surf *g = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        tn_surf_profile prof;
+        tn_surf *g = edit_level(24, 16, combos[ci], &r, &m, &prof);
         for (int k = 0; k < combos[ci][3]; k++) {
-            int x = (int)tn_rng_below(&r, (uint32_t)m->w),
-                y = (int)tn_rng_below(&r, (uint32_t)m->h);
-            int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
-            if (combos[ci][4] && tn_rng_below(&r, 3) == 0)
-                t = tn_map_tile(m, x, y) == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY;
-            tn_map_set_tile(m, x, y, t, NULL);
-            assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+            int x, y;
+            random_edit(g, m, &r, combos[ci][4], &x, &y);
             tn_surf *fresh = NULL;
             assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
             assert_same_graph(g, fresh);
@@ -638,6 +655,127 @@ static void test_edit_repair(void **state)
         tn_map_destroy(m);
     }
     assert_true(loc_all > 0);
+}
+
+/* Costs from (back: to) node src over the public graph: walks of one frame
+ * between neighbouring nodes of a surface and EVERY edge (the tables use
+ * the kept ones; a dominated edge never gives a lower cost).  A binary heap
+ * of (cost, node) with lazy deletion; -1 where there is no plan. */
+static void ref_costs(const tn_surf *g, int src, bool back, int *cost)
+{
+    int nn = tn_surf_node_count(g), ne = tn_surf_edge_count(g);
+    const tn_surf_edge *E = tn_surf_edges(g);
+    int *first = calloc((size_t)nn + 2, sizeof *first),
+        *list = malloc(((size_t)ne + 1) * sizeof *list);
+    long *heap = malloc(((size_t)ne + 2 * (size_t)nn + 2) * sizeof *heap);
+    assert_true(first && list && heap);
+    for (int e = 0; e < ne; e++) first[(back ? E[e].to : E[e].from) + 2]++;
+    for (int n = 0; n < nn; n++) first[n + 2] += first[n + 1];
+    for (int e = 0; e < ne; e++) list[first[(back ? E[e].to : E[e].from) + 1]++] = e;
+    for (int n = 0; n < nn; n++) cost[n] = -1;
+    int hn = 0;
+    heap[hn++] = src; /* cost 0 */
+    while (hn > 0) {
+        long top = heap[0];
+        long last = heap[--hn];
+        for (int i = 0;;) { /* sift the last entry down from the root */
+            int c = 2 * i + 1;
+            if (c >= hn) {
+                heap[i] = last;
+                break;
+            }
+            if (c + 1 < hn && heap[c + 1] < heap[c]) c++;
+            if (heap[c] >= last) {
+                heap[i] = last;
+                break;
+            }
+            heap[i] = heap[c];
+            i = c;
+        }
+        int n = (int)(top & 0xffffff), d = (int)(top >> 24);
+        if (cost[n] >= 0) continue;
+        cost[n] = d;
+        int s = tn_surf_node_surface(g, n);
+        int nb[2] = {n - 1, n + 1};
+        int k0 = first[n], k1 = first[n + 1];
+        for (int k = -2; k < k1 - k0; k++) {
+            int t, w;
+            if (k < 0) {
+                t = nb[k + 2], w = 1;
+                if (t < 0 || t >= nn || tn_surf_node_surface(g, t) != s) continue;
+            } else {
+                const tn_surf_edge *x = &E[list[k0 + k]];
+                t = back ? x->from : x->to, w = x->frames;
+            }
+            if (cost[t] >= 0) continue;
+            long key = ((long)(d + w) << 24) | t; /* nodes < 2^24 here */
+            int i = hn++;
+            while (i > 0 && heap[(i - 1) / 2] > key) {
+                heap[i] = heap[(i - 1) / 2];
+                i = (i - 1) / 2;
+            }
+            heap[i] = key;
+        }
+    }
+    free(first);
+    free(list);
+    free(heap);
+}
+
+/* The landmark tables after local repairs, which update them in place
+ * (lm_update), equal costs computed afresh by ref_costs, table by table,
+ * on random levels and tight maps (one-way edits too) with 1..16 landmarks. */
+static void test_landmarks_after_edits(void **state)
+{
+    (void)state;
+    /* w, h, jump, edits, tight map, landmarks */
+    static const int combos[6][6] = {{1, 2, 4, 40, 0, 8}, {2, 3, 7, 25, 0, 3}, {1, 1, 1, 25, 0, 16},
+                                     {1, 2, 4, 40, 1, 8}, {3, 3, 8, 25, 1, 1}, {2, 1, 2, 25, 1, 5}};
+    int upd_all = 0, rec_all = 0;
+    for (int ci = 0; ci < 6; ci++) {
+        tn_map *m = NULL;
+        tn_rng r;
+        tn_rng_seed(&r, 77 + (uint64_t)ci, 5);
+        tn_surf_profile prof;
+        tn_surf *g = edit_level(40, 24, combos[ci], &r, &m, &prof);
+        tn_surf_set_landmarks(g, combos[ci][5]);
+        int u0, r0;
+        tn_surf_landmark_counts(g, &u0, &r0);
+        for (int k = 0; k < combos[ci][3]; k++) {
+            int x, y;
+            random_edit(g, m, &r, true, &x, &y);
+            int nn = tn_surf_node_count(g), K = tn_surf_landmark_count(g);
+            if (nn == 0) continue;
+            assert_int_equal(K, combos[ci][5] < nn ? combos[ci][5] : K);
+            int *c = malloc((size_t)nn * sizeof *c);
+            assert_non_null(c);
+            for (int l = 0; l < K; l++)
+                for (int back = 0; back < 2; back++) {
+                    ref_costs(g, tn_surf_landmark_node(g, l), back, c);
+                    for (int n = 0; n < nn; n++)
+                        if (tn_surf_landmark_cost(g, l, n, back) != c[n]) {
+                            printf("  combo %d edit %d (%d,%d) landmark %d %s node %d: "
+                                   "table %d, reference %d\n",
+                                   ci, k, x, y, l, back ? "to" : "from", n,
+                                   tn_surf_landmark_cost(g, l, n, back), c[n]);
+                            fail();
+                        }
+                }
+            free(c);
+        }
+        int u1, r1, loc, full;
+        tn_surf_landmark_counts(g, &u1, &r1);
+        tn_surf_repair_counts(g, &loc, &full);
+        printf("  %dx%d jump %d%s, %d landmarks, %d edits (%d local): %d tables updated, "
+               "%d recomputed\n",
+               combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][4] ? " (tight map)" : "",
+               combos[ci][5], combos[ci][3], loc, u1 - u0, r1 - r0);
+        upd_all += u1 - u0;
+        rec_all += r1 - r0;
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    assert_true(upd_all > 4 * rec_all); /* the update is the common case */
 }
 
 /* Plan cost of legs from `start` (walks + edge frames), checking that they
@@ -766,6 +904,7 @@ int main(void)
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),

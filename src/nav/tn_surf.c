@@ -65,14 +65,22 @@ typedef struct dp_pred {
     uint8_t in;
 } dp_pred;
 
+/* A search's step reads, as rectangles of tiles (build scratch). */
 typedef struct tn_surf_rect {
-    int32_t surf;
     int16_t x0, y0, x1, y1; /* tiles, inclusive */
-    uint8_t search;         /* which of the surface's searches (SEARCH_*) */
 } tn_surf_rect;
 
+/* The tiles one search of a surface read (its footprint): a bitmap over
+ * its bounding box, row by row, in the graph's bit pool. */
+typedef struct tn_surf_foot {
+    int32_t surf;
+    int16_t x0, y0, x1, y1; /* the bounding box, tiles inclusive, in the map */
+    uint32_t bits;          /* first 64-bit word in fbits */
+    uint8_t search;         /* which of the surface's searches (SEARCH_*) */
+} tn_surf_foot;
+
 /* A surface's searches, as bits: a repair runs only those that read the
- * edited tile (their rectangles hold it). */
+ * edited tile (their footprints hold it). */
 enum {
     SEARCH_JUMP = 1,
     SEARCH_DROP = 2,
@@ -87,6 +95,12 @@ typedef struct best_rec {
     int32_t entry, j; /* state before the landing step */
     uint8_t in;       /* input of the landing step */
 } best_rec;
+
+#define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
+#define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
+#define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
+#define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
+#define Q_LM_NODES 65536
 
 struct tn_surf {
     tn_allocator alloc;
@@ -115,8 +129,10 @@ struct tn_surf {
     int repairs_local, repairs_full;
     uint32_t generation;
     int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
-    tn_surf_rect *rect; /* the same, finer: rectangles per surface */
-    int nrect;
+    tn_surf_foot *foot; /* the same, exact: the tiles of each search */
+    int nfoot;
+    uint64_t *fbits; /* the footprints' bitmaps */
+    size_t nfbits;
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
     /* query index (see the query section) */
@@ -129,12 +145,26 @@ struct tn_surf {
     uint32_t *sseen, *sdone;
     int sh_n;
     int nlm, lm_want;
+    int32_t lmnode[Q_LM];          /* the landmarks' nodes */
+    int lm_updates, lm_recomputes; /* tables updated / recomputed by repairs */
     size_t nsa;
     bool qindex;
     size_t qmem;
 };
 
-static void query_index_build(tn_surf *g); /* after every build / repair */
+/* What a local repair changed, for the landmark tables' update (lm_update). */
+typedef struct lm_delta {
+    int32_t *old_lm; /* the old tables (old node numbering), taken over */
+    int old_nlm;
+    const int32_t *new_of_old; /* old node -> new node, -1: gone */
+    int old_nn;
+    const int32_t *rem; /* edges gone: old from, old to, frames */
+    size_t nrem;
+    const int32_t *add; /* edges new: from, to, frames */
+    size_t nadd;
+} lm_delta;
+
+static void query_index_build(tn_surf *g, lm_delta *d); /* after every build / repair */
 static void query_index_free(tn_surf *g);
 
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
@@ -269,11 +299,12 @@ typedef struct build {
     tn_surf *g;
     const tn_map *m;
     const tn_allocator *a;
-    vec surf, edges, runs, rects; /* output */
-    vec ent, pred, bits;          /* dp_entry, dp_pred, uint64_t */
-    vec js_free;                  /* uint64 scratch: masks K and F */
-    vec js_block;                 /* int32 scratch */
-    uint32_t *hash;               /* entry index + 1 */
+    vec surf, edges, runs, foots, fbits; /* output */
+    vec rects;                           /* tn_surf_rect: the search running */
+    vec ent, pred, bits;                 /* dp_entry, dp_pred, uint64_t */
+    vec js_free;                         /* uint64 scratch: masks K and F */
+    vec js_block;                        /* int32 scratch */
+    uint32_t *hash;                      /* entry index + 1 */
     uint32_t *hstamp;
     size_t hcap;
     uint32_t hgen;
@@ -291,7 +322,7 @@ typedef struct build {
     bool fast;
     tn_map *vmap;
     long nshort;
-    int cur_search; /* SEARCH_ bit of the search running (its rectangles) */
+    int cur_search; /* SEARCH_ bit of the search running (its footprint) */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
     /* mask stepping (tn_body_step only, see lean_step): per map row r =
@@ -668,38 +699,79 @@ static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int
     return true;
 }
 
-/* Record that surface `surf`'s searches read tiles [x0..x1] x [y0..y1]:
- * merged into the surface's last rectangle when that one holds it or the
- * union wastes no more area than the two would cover. */
-static bool add_rect(build *B, int surf, int x0, int y0, int x1, int y1)
+/* Record that the search running read tiles [x0..x1] x [y0..y1] (clipped
+ * to the map: the edge is never edited); foot_flush() makes its footprint.
+ * A rectangle inside the last one is dropped. */
+static bool add_rect(build *B, int x0, int y0, int x1, int y1)
 {
+    x0 = tn_maxi(x0, 0), y0 = tn_maxi(y0, 0);
+    x1 = tn_mini(x1, B->m->w - 1), y1 = tn_mini(y1, B->m->h - 1);
+    if (x0 > x1 || y0 > y1) return true;
     if (B->rects.n) {
-        tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
-        if (l->surf == surf && l->search == B->cur_search) {
-            if (x0 >= l->x0 && x1 <= l->x1 && y0 >= l->y0 && y1 <= l->y1) return true;
-            int ux0 = tn_mini(x0, l->x0), uy0 = tn_mini(y0, l->y0);
-            int ux1 = tn_maxi(x1, l->x1), uy1 = tn_maxi(y1, l->y1);
-            long ua = (long)(ux1 - ux0 + 1) * (uy1 - uy0 + 1);
-            long a1 = (long)(l->x1 - l->x0 + 1) * (l->y1 - l->y0 + 1);
-            long a2 = (long)(x1 - x0 + 1) * (y1 - y0 + 1);
-            if (ua <= a1 + a2) {
-                l->x0 = (int16_t)ux0;
-                l->y0 = (int16_t)uy0;
-                l->x1 = (int16_t)ux1;
-                l->y1 = (int16_t)uy1;
-                return true;
-            }
-        }
+        const tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
+        if (x0 >= l->x0 && x1 <= l->x1 && y0 >= l->y0 && y1 <= l->y1) return true;
     }
     tn_surf_rect *r = vec_push(&B->rects, B->a);
     if (!r) return false;
-    r->surf = surf;
-    r->search = (uint8_t)B->cur_search;
     r->x0 = (int16_t)x0;
     r->y0 = (int16_t)y0;
     r->x1 = (int16_t)x1;
     r->y1 = (int16_t)y1;
     return true;
+}
+
+/* Bits a..b (inclusive) of bitmap w set. */
+static void set_bit_range(uint64_t *w, size_t a, size_t b)
+{
+    size_t wa = a >> 6, wb = b >> 6;
+    uint64_t ma = ~(uint64_t)0 << (a & 63), mb = ~(uint64_t)0 >> (63 - (b & 63));
+    if (wa == wb) {
+        w[wa] |= ma & mb;
+        return;
+    }
+    w[wa] |= ma;
+    for (size_t k = wa + 1; k < wb; k++) w[k] = ~(uint64_t)0;
+    w[wb] |= mb;
+}
+
+/* The footprint of the search just run (its rectangles, then cleared):
+ * its bounding box and a bitmap of the tiles, appended to the pool. */
+static bool foot_flush(build *B, int surf, int search)
+{
+    const size_t n = B->rects.n;
+    if (n == 0) return true;
+    const tn_surf_rect *r = B->rects.p;
+    int x0 = r[0].x0, y0 = r[0].y0, x1 = r[0].x1, y1 = r[0].y1;
+    for (size_t i = 1; i < n; i++) {
+        x0 = tn_mini(x0, r[i].x0), y0 = tn_mini(y0, r[i].y0);
+        x1 = tn_maxi(x1, r[i].x1), y1 = tn_maxi(y1, r[i].y1);
+    }
+    const size_t w = (size_t)(x1 - x0 + 1), words = (w * (size_t)(y1 - y0 + 1) + 63) / 64;
+    const size_t off = B->fbits.n;
+    tn_surf_foot *f = vec_push(&B->foots, B->a);
+    if (!f || off + words > UINT32_MAX || !vec_reserve(&B->fbits, B->a, off + words)) return false;
+    uint64_t *bw = (uint64_t *)B->fbits.p + off;
+    memset(bw, 0, words * sizeof *bw);
+    B->fbits.n += words;
+    for (size_t i = 0; i < n; i++)
+        for (int y = r[i].y0; y <= r[i].y1; y++) {
+            size_t row = (size_t)(y - y0) * w;
+            set_bit_range(bw, row + (size_t)(r[i].x0 - x0), row + (size_t)(r[i].x1 - x0));
+        }
+    f->surf = surf;
+    f->x0 = (int16_t)x0, f->y0 = (int16_t)y0, f->x1 = (int16_t)x1, f->y1 = (int16_t)y1;
+    f->bits = (uint32_t)off;
+    f->search = (uint8_t)search;
+    B->rects.n = 0;
+    return true;
+}
+
+/* Whether footprint f holds tile (x, y). */
+static bool foot_has(const uint64_t *fbits, const tn_surf_foot *f, int x, int y)
+{
+    if (x < f->x0 || x > f->x1 || y < f->y0 || y > f->y1) return false;
+    size_t i = (size_t)(y - f->y0) * (size_t)(f->x1 - f->x0 + 1) + (size_t)(x - f->x0);
+    return fbits[f->bits + i / 64] >> (i % 64) & 1;
 }
 
 /* The virtual step: state v stepped with input `in` on an empty map as
@@ -1339,9 +1411,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                 if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
                 if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
                 if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-                if (!add_rect(B, surf_id, tn_maxi(cx0, -2), tn_maxi(ry0, -2), tn_mini(cx1, 32000),
-                              tn_mini(ry1, 32000)))
-                    return false;
+                if (!add_rect(B, cx0, ry0, cx1, ry1)) return false;
             }
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
@@ -1782,7 +1852,8 @@ static bool surface_edges(build *B, int s, int which)
     group_begin(B);
     B->cur_search = SEARCH_JUMP;
     if ((which & SEARCH_JUMP) &&
-        (!run_dp(B, s, TN_SURF_JUMP, n0, n1, 0) || !emit_group(B, s, TN_SURF_JUMP)))
+        (!run_dp(B, s, TN_SURF_JUMP, n0, n1, 0) || !emit_group(B, s, TN_SURF_JUMP) ||
+         !foot_flush(B, s, SEARCH_JUMP)))
         return false;
     /* drops: the one-way-only nodes, in runs */
     group_begin(B);
@@ -1808,13 +1879,15 @@ static bool surface_edges(build *B, int s, int which)
         if (!run_dp(B, s, TN_SURF_DROP, n, e, 0) || !emit_group(B, s, TN_SURF_DROP)) return false;
         n = e + 1;
     }
+    if (!foot_flush(B, s, SEARCH_DROP)) return false;
     /* walk-offs at both ends, then any air control or a coyote jump */
     for (int side = 0; side < 2; side++) {
         B->cur_search = side ? SEARCH_OFF_RIGHT : SEARCH_OFF_LEFT;
         if (!(which & B->cur_search)) continue;
         group_begin(B);
         int n = side ? n1 : n0, dir = side ? 1 : -1;
-        if (!run_dp(B, s, TN_SURF_WALKOFF, n, n, dir) || !emit_group(B, s, TN_SURF_WALKOFF))
+        if (!run_dp(B, s, TN_SURF_WALKOFF, n, n, dir) || !emit_group(B, s, TN_SURF_WALKOFF) ||
+            !foot_flush(B, s, B->cur_search))
             return false;
     }
     return true;
@@ -1839,9 +1912,12 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->stamp);
     tn_free(a, g->lx);
     tn_free(a, g->sbox);
-    tn_free(a, g->rect);
-    g->rect = NULL;
-    g->nrect = 0;
+    tn_free(a, g->foot);
+    tn_free(a, g->fbits);
+    g->foot = NULL;
+    g->fbits = NULL;
+    g->nfoot = 0;
+    g->nfbits = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
     query_index_free(g);
@@ -1942,9 +2018,11 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->nruns = (uint32_t)B.runs.n;
     g->runs = B.runs.p;
     B.runs.p = NULL;
-    g->nrect = (int)B.rects.n;
-    g->rect = B.rects.p;
-    B.rects.p = NULL;
+    g->nfoot = (int)B.foots.n;
+    g->foot = B.foots.p;
+    g->nfbits = B.fbits.n;
+    g->fbits = B.fbits.p;
+    B.foots.p = B.fbits.p = NULL;
     g->edge_first = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
     {
         size_t nn = (size_t)g->nnodes + 1;
@@ -1967,7 +2045,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
             g->edge_first[n] = k;
         }
     }
-    query_index_build(g);
+    query_index_build(g, NULL);
     g->gen = 0;
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
     if (!g->tiles) goto oom;
@@ -1985,8 +2063,8 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #endif
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
              ((size_t)g->nnodes + 1) * (4 * 10) + (size_t)g->nedges * sizeof(tn_surf_edge) +
-             (size_t)g->nruns * 2 + (size_t)g->nsurf * 8 + (size_t)g->nrect * sizeof(tn_surf_rect) +
-             (size_t)g->mw * (size_t)g->mh;
+             (size_t)g->nruns * 2 + (size_t)g->nsurf * 8 + (size_t)g->nfoot * sizeof(tn_surf_foot) +
+             g->nfbits * 8 + (size_t)g->mw * (size_t)g->mh;
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
@@ -2101,6 +2179,8 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->touched.elem = sizeof(int32_t);
     B->seq.elem = 1;
     B->rects.elem = sizeof(tn_surf_rect);
+    B->foots.elem = sizeof(tn_surf_foot);
+    B->fbits.elem = sizeof(uint64_t);
 }
 
 static void build_release(build *B)
@@ -2118,6 +2198,8 @@ static void build_release(build *B)
     vec_free(&B->touched, a);
     vec_free(&B->seq, a);
     vec_free(&B->rects, a);
+    vec_free(&B->foots, a);
+    vec_free(&B->fbits, a);
     tn_map_destroy(B->vmap);
     vec_free(&B->mwork, a);
     tn_free(a, B->lm);
@@ -2234,7 +2316,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         }
         /* aff: the searches (SEARCH_ bits) to run again per new surface:
          * all of them for a new or changed surface or one standing next
-         * to the tile, else those whose rectangles hold the tile */
+         * to the tile, else those whose footprints hold the tile */
         for (int i = 0; i < nsurf; i++) {
             aff[i] = SEARCH_ALL; /* new or changed unless matched below */
             sbox[4 * i] = sbox[4 * i + 1] = 32000;
@@ -2248,11 +2330,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             /* the explored box: a bound, kept while some search is kept */
             if (aff[t] != SEARCH_ALL) memcpy(&sbox[4 * t], &g->sbox[4 * i], 4 * sizeof(int16_t));
         }
-        for (int k = 0; k < g->nrect; k++) {
-            const tn_surf_rect *rc = &g->rect[k];
+        for (int k = 0; k < g->nfoot; k++) {
+            const tn_surf_foot *rc = &g->foot[k];
             int t = old_to_new[rc->surf];
-            if (t >= 0 && x >= rc->x0 && x <= rc->x1 && y >= rc->y0 && y <= rc->y1)
-                aff[t] |= rc->search;
+            if (t >= 0 && foot_has(g->fbits, rc, x, y)) aff[t] |= rc->search;
         }
     }
     if (!ok) {
@@ -2289,6 +2370,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     g->nexpanded = 0;
     build B;
     build_setup(&B, g, m);
+    vec rem = {0}, add = {0}; /* edges gone / new, as (from, to, frames) */
+    rem.elem = add.elem = 3 * sizeof(int32_t);
+    int32_t *new_of_old = NULL;
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc(a, (size_t)m->w + 16);
     B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
@@ -2308,15 +2392,33 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                 B.colpre[(r + 1) * m->w + c] =
                     B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
         /* 4. kept edges, renumbered: in the order of the old list, which
-         * the renumbering keeps (nodes keep their order) */
-        ok = vec_reserve(&B.edges, a, (size_t)old.nedges) &&
+         * the renumbering keeps (nodes keep their order); with landmark
+         * tables, the edges gone are listed for their update */
+        new_of_old = tn_alloc_array(a, (size_t)old.nnodes + 1, sizeof(int32_t));
+        ok = new_of_old && vec_reserve(&B.edges, a, (size_t)old.nedges) &&
              vec_reserve(&B.runs, a, (size_t)old.nruns);
+        for (int i = 0; i < old.nsurf && ok; i++) { /* old node -> new node, -1 gone */
+            const tn_surf_surface *o = &old.surf[i];
+            int t = old_to_new[i];
+            for (int n = 0; n <= o->j1 - o->j0; n++)
+                new_of_old[o->node0 + n] = t < 0 ? -1 : nsf[t].node0 + n;
+        }
         for (int e = 0; e < old.nedges && ok; e++) {
             const tn_surf_edge *E = &old.edge[e];
             int os = old.node_surf[E->from], t = old_to_new[os];
-            if (t < 0 || (aff[t] & edge_search(&old, E))) continue;
-            const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
-            int to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+            if (t < 0 || (aff[t] && (aff[t] & edge_search(&old, E)))) {
+                if (old.nlm) {
+                    int32_t *r = vec_push(&rem, a);
+                    ok = r != NULL;
+                    if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+                }
+                continue;
+            }
+            int to = new_of_old[E->to];
+            if (to < 0) { /* landing on a changed surface: the node there now */
+                const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
+                to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+            }
             if (to < 0) continue; /* cannot happen: its search would have been affected */
             tn_surf_edge *d = vec_push(&B.edges, a);
             ok = d && vec_reserve(&B.runs, a, B.runs.n + E->nruns);
@@ -2329,16 +2431,21 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                    E->nruns * sizeof(uint16_t));
             B.runs.n += E->nruns;
         }
-        /* kept surfaces keep their rectangles */
-        for (int k = 0; k < old.nrect && ok; k++) {
-            int t = old_to_new[old.rect[k].surf];
-            if (t < 0 || (aff[t] & old.rect[k].search)) continue;
-            tn_surf_rect *d = vec_push(&B.rects, a);
-            ok = d != NULL;
-            if (ok) {
-                *d = old.rect[k];
-                d->surf = t;
-            }
+        /* kept searches keep their footprints */
+        ok = ok && vec_reserve(&B.foots, a, (size_t)old.nfoot) &&
+             vec_reserve(&B.fbits, a, old.nfbits);
+        for (int k = 0; k < old.nfoot && ok; k++) {
+            const tn_surf_foot *f = &old.foot[k];
+            int t = old_to_new[f->surf];
+            if (t < 0 || (aff[t] & f->search)) continue;
+            size_t words = ((size_t)(f->x1 - f->x0 + 1) * (size_t)(f->y1 - f->y0 + 1) + 63) / 64;
+            tn_surf_foot *d = (tn_surf_foot *)B.foots.p + B.foots.n++;
+            *d = *f;
+            d->surf = t;
+            d->bits = (uint32_t)B.fbits.n;
+            memcpy((uint64_t *)B.fbits.p + B.fbits.n, old.fbits + f->bits,
+                   words * sizeof(uint64_t));
+            B.fbits.n += words;
         }
         const size_t nkept = B.edges.n;
         /* 5. regenerate the affected surfaces */
@@ -2353,6 +2460,12 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 #else
         (void)naff;
 #endif
+        for (size_t e = nkept; e < B.edges.n && ok && old.nlm; e++) {
+            const tn_surf_edge *E = (const tn_surf_edge *)B.edges.p + e;
+            int32_t *r = vec_push(&add, a);
+            ok = r != NULL;
+            if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+        }
         if (ok) merge_new_edges(B.edges.p, nkept, B.edges.n, a);
     }
     if (ok) {
@@ -2362,15 +2475,26 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->runs = B.runs.p;
         B.edges.p = NULL;
         B.runs.p = NULL;
-        g->nrect = (int)B.rects.n;
-        g->rect = B.rects.p;
-        B.rects.p = NULL;
+        g->nfoot = (int)B.foots.n;
+        g->foot = B.foots.p;
+        g->nfbits = B.fbits.n;
+        g->fbits = B.fbits.p;
+        B.foots.p = B.fbits.p = NULL;
         int k = 0;
         for (int n = 0; n <= g->nnodes; n++) {
             while (k < g->nedges && g->edge[k].from < n) k++;
             g->edge_first[n] = k;
         }
-        query_index_build(g);
+        lm_delta d = {0};
+        if (old.nlm && new_of_old) {
+            d.old_lm = old.lm;
+            d.old_nlm = old.nlm;
+            d.new_of_old = new_of_old;
+            d.old_nn = old.nnodes;
+            d.rem = rem.p, d.nrem = rem.n;
+            d.add = add.p, d.nadd = add.n;
+        }
+        query_index_build(g, old.nlm && new_of_old ? &d : NULL);
         g->rev = m->revision;
         g->generation++;
         g->repairs_local++;
@@ -2378,7 +2502,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
                  (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
-                 (size_t)g->nrect * sizeof(tn_surf_rect) + (size_t)g->mw * (size_t)g->mh;
+                 (size_t)g->nfoot * sizeof(tn_surf_foot) + g->nfbits * 8 +
+                 (size_t)g->mw * (size_t)g->mh;
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);
@@ -2395,7 +2520,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, old.stamp);
         tn_free(a, old.edge);
         tn_free(a, old.runs);
-        tn_free(a, old.rect);
+        tn_free(a, old.foot);
+        tn_free(a, old.fbits);
     } else {
         /* put the old graph back whole; the caller rebuilds */
         tn_free(a, g->surf);
@@ -2416,6 +2542,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     }
     tn_free(a, old_to_new);
     tn_free(a, aff);
+    tn_free(a, new_of_old);
+    vec_free(&rem, a);
+    vec_free(&add, a);
     build_release(&B);
     return ok;
 }
@@ -2479,11 +2608,6 @@ typedef struct qheap {
     int32_t f, g, n;
 } qheap;
 
-#define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
-#define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
-#define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
-#define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
-#define Q_LM_NODES 65536
 #define Q_GOAL_SURF 64 /* >= lattice steps per tile (at most 64) */
 
 static void query_index_free(tn_surf *g)
@@ -2618,6 +2742,7 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
         int L = nn / 2;
         for (int n = 0; n < nn; n++) score[n] = Q_INF;
         for (int k = -1; k < K; k++) {
+            if (k >= 0) g->lmnode[k] = L;
             for (int back = 0; back < 2; back++) {
                 lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L, dist, heap,
                             hpos);
@@ -2647,6 +2772,287 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
     tn_free(a, sum);
     if (!ok) return false;
     g->nlm = K;
+    g->lm_recomputes += 2 * K;
+    return true;
+}
+
+/* ---- the landmark tables after a local repair ---------------------------
+ * Recomputing them takes 2 x landmarks Dijkstra searches over the whole
+ * graph, most of a repair on big levels; an edit changes a few arcs, so the
+ * tables are updated from the old ones instead: per table (one landmark,
+ * one direction) a dynamic shortest-path update in the manner of Ramalingam
+ * and Reps.
+ *  1. Which nodes' costs may rise.  In increasing old cost, from the heads
+ *     of the tight arcs lost (an edge gone; later an arc out of a node found
+ *     affected): a node whose cost an arc from a node not affected still
+ *     gives ("supported") keeps it; otherwise it is affected (cost unknown)
+ *     and its tight successors are checked in turn.  New nodes (of new or
+ *     changed surfaces) start affected.
+ *  2. A Dijkstra from the affected nodes (each seeded by its best arc from
+ *     the rest) and from the heads of new edges that lower a cost.
+ * Every cost is positive, so a node's tight predecessors are decided before
+ * it.  The arcs are the walks and EVERY edge, dominated or not: a dominated
+ * edge never gives a lower cost (query_index_build), so the costs are those
+ * over the kept edges that the full build uses, and the changes are exactly
+ * the edges listed gone and new.  A table whose affected nodes pass a
+ * quarter of the nodes is recomputed whole (lm_dijkstra).  tests/test_surf
+ * checks every table after random edits against a Dijkstra of its own. */
+
+typedef struct lmctx {
+    const tn_surf *g;
+    const int32_t *lfirst, *llist; /* every edge by landing node */
+    int32_t *lm;                   /* the new tables */
+    int K2, col;
+} lmctx;
+
+#define LM_CAND 1 /* step 1: queued for the support check */
+#define LM_OK 2   /* step 1: supported, keeps its cost */
+#define LM_AFF 3  /* affected: cost unknown, then searched again */
+
+static inline int32_t *lm_cost(const lmctx *c, int n) { return &c->lm[(size_t)n * c->K2 + c->col]; }
+
+/* Arc i of node n, i = -2, -1 (the walks left and right, if n has that
+ * neighbour on its surface), then 0 .. lm_narcs - 1 (the edges): its other
+ * end, and its cost in *w.  out: the edges leaving n, else those landing
+ * on n.  False for a missing walk. */
+static inline int lm_narcs(const lmctx *c, int n, bool out)
+{
+    const tn_surf *g = c->g;
+    return out ? g->edge_first[n + 1] - g->edge_first[n] : c->lfirst[n + 1] - c->lfirst[n];
+}
+
+static inline bool lm_arc(const lmctx *c, int n, bool out, int i, int *other, int *w)
+{
+    const tn_surf *g = c->g;
+    if (i < 0) {
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        *other = n + (i == -2 ? -1 : 1);
+        *w = 1;
+        return i == -2 ? n > S->node0 : n < S->node0 + (S->j1 - S->j0);
+    }
+    const tn_surf_edge *E =
+        out ? &g->edge[g->edge_first[n] + i] : &g->edge[c->llist[c->lfirst[n] + i]];
+    *other = out ? E->to : E->from;
+    *w = E->frames;
+    return true;
+}
+
+typedef struct lmscratch {
+    int32_t *heap, *hpos, *key, *affl;
+    uint32_t *ep; /* a node's st / hpos are valid when ep == the current epoch */
+    uint8_t *st;
+    uint32_t epoch;
+} lmscratch;
+
+static void lm_push(lmscratch *s, int *hn, int n, int32_t key)
+{
+    s->key[n] = key;
+    iheap_up(s->heap, s->hpos, s->key, (*hn)++, n);
+}
+
+static int lm_pop(lmscratch *s, int *hn)
+{
+    int n = s->heap[0];
+    s->hpos[n] = -1;
+    int last = s->heap[--*hn];
+    if (*hn > 0) iheap_root(s->heap, s->hpos, s->key, *hn, last);
+    return n;
+}
+
+/* One table (c->col) updated; false when over a quarter of the nodes are
+ * affected (the caller recomputes it). */
+static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int src, bool back,
+                            const int32_t *fresh, int nfresh)
+{
+    const tn_surf *g = c->g;
+    const int K2 = c->K2, col = c->col;
+    /* search direction: a forward table's arcs are the graph's, a backward
+     * table's are reversed */
+    const bool outs = !back, ins = back;
+    int hn = 0, naff = 0;
+    const uint32_t e1 = ++s->epoch;
+    for (int i = 0; i < nfresh; i++) {
+        s->ep[fresh[i]] = e1;
+        s->st[fresh[i]] = LM_AFF;
+        s->affl[naff++] = fresh[i];
+    }
+    /* 1. the heads of lost tight arcs: every successor of a new node (a
+     * kept edge may land on a surface that changed, now a new node, and
+     * new nodes have no old cost to tell tight arcs by), ... */
+    for (int i = 0; i < nfresh; i++) {
+        int m, w;
+        for (int a = -2, k = lm_narcs(c, fresh[i], outs); a < k; a++) {
+            if (!lm_arc(c, fresh[i], outs, a, &m, &w) || s->ep[m] == e1 || *lm_cost(c, m) >= Q_INF)
+                continue;
+            s->ep[m] = e1;
+            s->st[m] = LM_CAND;
+            lm_push(s, &hn, m, *lm_cost(c, m));
+        }
+    }
+    /* ... and the heads of edges gone */
+    for (size_t i = 0; i < d->nrem; i++) {
+        const int32_t *r = d->rem + 3 * i;
+        int tail = back ? r[1] : r[0], head = back ? r[0] : r[1];
+        int32_t dt = d->old_lm[(size_t)tail * K2 + col], dh = d->old_lm[(size_t)head * K2 + col];
+        int h = d->new_of_old[head];
+        if (dt >= Q_INF || dt + r[2] != dh || h < 0 || s->ep[h] == e1) continue;
+        s->ep[h] = e1;
+        s->st[h] = LM_CAND;
+        lm_push(s, &hn, h, *lm_cost(c, h));
+    }
+    while (hn > 0) {
+        int n = lm_pop(s, &hn), m, w;
+        int32_t dn = *lm_cost(c, n);
+        bool held = n == src; /* the landmark: cost 0 */
+        for (int i = -2, k = lm_narcs(c, n, ins); i < k && !held; i++) {
+            if (!lm_arc(c, n, ins, i, &m, &w) || (s->ep[m] == e1 && s->st[m] == LM_AFF)) continue;
+            int32_t dm = *lm_cost(c, m);
+            held = dm < Q_INF && dm + w == dn;
+        }
+        if (held) {
+            s->st[n] = LM_OK;
+            continue;
+        }
+        s->st[n] = LM_AFF;
+        s->affl[naff++] = n;
+        if (naff > g->nnodes / 4) return false;
+        for (int i = -2, k = lm_narcs(c, n, outs); i < k; i++) {
+            if (!lm_arc(c, n, outs, i, &m, &w) || s->ep[m] == e1) continue;
+            if (*lm_cost(c, m) != dn + w) continue;
+            s->ep[m] = e1;
+            s->st[m] = LM_CAND;
+            lm_push(s, &hn, m, *lm_cost(c, m));
+        }
+        *lm_cost(c, n) = Q_INF;
+    }
+    /* 2. seeds: each affected node's best arc from the others, new edges */
+    const uint32_t e2 = ++s->epoch;
+    for (int i = 0; i < naff; i++) {
+        int n = s->affl[i], m, w;
+        int32_t best = Q_INF;
+        for (int a = -2, k = lm_narcs(c, n, ins); a < k; a++) {
+            if (!lm_arc(c, n, ins, a, &m, &w)) continue;
+            int32_t dm = *lm_cost(c, m);
+            if (dm < Q_INF && dm + w < best) best = dm + w;
+        }
+        if (best < Q_INF) {
+            *lm_cost(c, n) = best;
+            s->ep[n] = e2;
+            lm_push(s, &hn, n, best);
+        }
+    }
+    for (size_t i = 0; i < d->nadd; i++) {
+        const int32_t *r = d->add + 3 * i;
+        int tail = back ? r[1] : r[0], head = back ? r[0] : r[1];
+        int32_t dt = *lm_cost(c, tail), nd = dt + r[2];
+        if (dt >= Q_INF || nd >= *lm_cost(c, head)) continue;
+        *lm_cost(c, head) = nd;
+        if (s->ep[head] == e2 && s->hpos[head] >= 0) {
+            s->key[head] = nd;
+            iheap_up(s->heap, s->hpos, s->key, s->hpos[head], head);
+        } else {
+            s->ep[head] = e2;
+            lm_push(s, &hn, head, nd);
+        }
+    }
+    while (hn > 0) {
+        int n = lm_pop(s, &hn), t, w;
+        int32_t dn = *lm_cost(c, n);
+        for (int i = -2, k = lm_narcs(c, n, outs); i < k; i++) {
+            if (!lm_arc(c, n, outs, i, &t, &w) || dn + w >= *lm_cost(c, t)) continue;
+            *lm_cost(c, t) = dn + w;
+            if (s->ep[t] == e2 && s->hpos[t] >= 0) {
+                s->key[t] = dn + w;
+                iheap_up(s->heap, s->hpos, s->key, s->hpos[t], t);
+            } else {
+                s->ep[t] = e2;
+                lm_push(s, &hn, t, dn + w);
+            }
+        }
+    }
+    return true;
+}
+
+/* The landmark tables of a repaired graph from the old ones (d); the same
+ * landmarks, renumbered.  False (nothing set) when a landmark's node is
+ * gone, the count changed or memory ran out: the caller recomputes all. */
+static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, const int32_t *flist,
+                      const int32_t *rfirst, const int32_t *rlist)
+{
+    const tn_allocator *a = &g->alloc;
+    const int nn = g->nnodes, K = lm_count(g), K2 = 2 * K;
+    if (K == 0 || K != d->old_nlm || !d->old_lm) return false;
+    int32_t L[Q_LM];
+    for (int k = 0; k < K; k++) {
+        int o = g->lmnode[k]; /* still the old numbering */
+        L[k] = o >= 0 && o < d->old_nn ? d->new_of_old[o] : -1;
+        if (L[k] < 0) return false;
+    }
+    lmctx c = {g, NULL, NULL, NULL, K2, 0};
+    lmscratch s = {0};
+    int32_t *lfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
+    int32_t *llist = tn_alloc_array(a, (size_t)g->nedges + 1, sizeof(int32_t));
+    int32_t *fresh = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *dist = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    c.lm = tn_alloc_array(a, (size_t)K2 * (size_t)nn + 1, sizeof(int32_t));
+    s.heap = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    s.hpos = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    s.key = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    s.affl = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    s.ep = tn_alloc_array(a, (size_t)nn + 1, sizeof(uint32_t));
+    s.st = tn_alloc(a, (size_t)nn + 1);
+    bool ok = lfirst && llist && fresh && dist && c.lm && s.heap && s.hpos && s.key && s.affl &&
+              s.ep && s.st;
+    int nfresh = 0, recomputed = 0;
+    if (ok) {
+        /* every edge by landing node (counting sort) */
+        for (int e = 0; e < g->nedges; e++) lfirst[g->edge[e].to + 2]++;
+        for (int n = 0; n < nn; n++) lfirst[n + 2] += lfirst[n + 1];
+        for (int e = 0; e < g->nedges; e++) llist[lfirst[g->edge[e].to + 1]++] = e;
+        c.lfirst = lfirst, c.llist = llist;
+        /* the old rows, renumbered; new nodes unknown */
+        for (int o = 0; o < d->old_nn; o++) {
+            int n = d->new_of_old[o];
+            if (n < 0) continue;
+            memcpy(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, (size_t)K2 * sizeof(int32_t));
+            s.st[n] = 1;
+        }
+        for (int n = 0; n < nn; n++) {
+            if (s.st[n]) continue;
+            fresh[nfresh++] = n;
+            for (int k = 0; k < K2; k++) c.lm[(size_t)n * K2 + k] = Q_INF;
+        }
+        for (int col = 0; col < K2; col++) {
+            bool back = col >= K;
+            c.col = col;
+            if (lm_update_table(&c, &s, d, L[col % K], back, fresh, nfresh)) continue;
+            lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L[col % K], dist,
+                        s.heap, s.hpos);
+            for (int n = 0; n < nn; n++) c.lm[(size_t)n * K2 + col] = dist[n];
+            s.epoch = 0; /* hpos / ep were overwritten */
+            memset(s.ep, 0, (size_t)nn * sizeof *s.ep);
+            recomputed++;
+        }
+    }
+    tn_free(a, lfirst);
+    tn_free(a, llist);
+    tn_free(a, fresh);
+    tn_free(a, dist);
+    tn_free(a, s.heap);
+    tn_free(a, s.hpos);
+    tn_free(a, s.key);
+    tn_free(a, s.affl);
+    tn_free(a, s.ep);
+    tn_free(a, s.st);
+    if (!ok) {
+        tn_free(a, c.lm);
+        return false;
+    }
+    g->lm = c.lm;
+    g->nlm = K;
+    memcpy(g->lmnode, L, (size_t)K * sizeof *L);
+    g->lm_updates += K2 - recomputed;
+    g->lm_recomputes += recomputed;
     return true;
 }
 
@@ -2772,9 +3178,10 @@ static bool sarcs_build(tn_surf *g, int nkept, int32_t *mark, int32_t *cnt)
 /* After a build or a repair: the kept edges, the take-off chains and the
  * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
  * the reference search (same answers, slower). */
-static void query_index_build(tn_surf *g)
+static void query_index_build(tn_surf *g, lm_delta *d)
 {
     const tn_allocator *a = &g->alloc;
+    if (d) g->lm = NULL; /* the old tables: d->old_lm, freed below */
     query_index_free(g);
     int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
     uint8_t *dom = tn_alloc(a, (size_t)ne + 1);
@@ -2832,7 +3239,8 @@ static void query_index_build(tn_surf *g)
         g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
         g->qh = tn_alloc_array(a, (size_t)nn + 1, sizeof(qheap));
         ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst &&
-             lm_build(g, ffirst, all, rfirst, rlist);
+             ((d && lm_update(g, d, ffirst, all, rfirst, rlist)) ||
+              lm_build(g, ffirst, all, rfirst, rlist));
     }
     if (ok) {
         int row, j;
@@ -2869,6 +3277,7 @@ static void query_index_build(tn_surf *g)
     tn_free(a, rlist);
     tn_free(a, ffirst);
     tn_free(a, all);
+    if (d) tn_free(a, d->old_lm);
     if (!ok) query_index_free(g);
 }
 
@@ -3432,7 +3841,27 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
 void tn_surf_set_landmarks(tn_surf *g, int k)
 {
     g->lm_want = k < 0 ? 0 : (k == 0 ? -1 : (k < Q_LM ? k : Q_LM));
-    query_index_build(g);
+    query_index_build(g, NULL);
+}
+
+int tn_surf_landmark_count(const tn_surf *g) { return g->lm ? g->nlm : 0; }
+
+int tn_surf_landmark_node(const tn_surf *g, int k)
+{
+    return g->lm && k >= 0 && k < g->nlm ? g->lmnode[k] : -1;
+}
+
+int tn_surf_landmark_cost(const tn_surf *g, int k, int node, bool back)
+{
+    if (!g->lm || k < 0 || k >= g->nlm || node < 0 || node >= g->nnodes) return -1;
+    int32_t c = g->lm[(size_t)node * 2 * g->nlm + (back ? g->nlm : 0) + k];
+    return c >= Q_INF ? -1 : c;
+}
+
+void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed)
+{
+    if (updated) *updated = g->lm_updates;
+    if (recomputed) *recomputed = g->lm_recomputes;
 }
 
 tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,

@@ -163,16 +163,22 @@
  * changed tiles against its own copy of the terrain.  One changed tile is
  * repaired locally: the surfaces of the rows whose standing it decides are
  * recomputed (nodes renumbered, kept edges remapped by position), and only
- * the searches that read the tile run again.  The index: per DP entry and
- * run of its positions (a gap of more than two tiles splits a run), the
- * tiles a step can read (columns a walk step and the box reach, rows the
- * state reaches in one step), merged into a few rectangles per search of
- * a surface (its jumps, its drops, its walk-off at each end; a rectangle
- * absorbs the next when their union is no larger than the two).  All
- * searches of new or changed surfaces and of those standing next to the
- * tile run again; every other search keeps its edges and input runs (an
- * edge's search is its kind, and for a walk-off the side its first input
- * walks).  The new edges are sorted and merged into the kept ones.
+ * the searches that read the tile run again.  The index: per search of a
+ * surface (its jumps, its drops, its walk-off at each end) a footprint,
+ * the bitmap over its bounding box of the tiles its steps can read (per DP
+ * entry and run of its positions, a gap of more than two tiles splitting
+ * a run: the columns a walk step and the box reach, the rows the state
+ * reaches in one step).  All searches of new or changed surfaces and of
+ * those standing next to the tile run again; every other search keeps its
+ * edges and input runs (an edge's search is its kind, and for a walk-off
+ * the side its first input walks).  The new edges are sorted and merged
+ * into the kept ones.  The landmark tables (QUERY) are updated, not
+ * recomputed: per table a dynamic shortest-path update from the edges gone
+ * and new (the nodes whose cost may rise are found in order of cost and
+ * searched again with the ones a new edge lowers), or a Dijkstra when more
+ * than a quarter of the nodes are affected (tn_surf_landmark_counts);
+ * tests/test_surf checks every table after random edits against costs
+ * computed afresh.
  * Several changed tiles: a rebuild.  Either way tn_surf_generation()
  * changes.  Tested: after random edits (six profiles, tight maps with
  * one-way edits among them) the graph equals a fresh build edge for edge,
@@ -185,8 +191,9 @@
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
  * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
- * runs + 16 B x index rectangles + 1 B x map tiles (terrain copy) + 4 B x
- * (map rows + 2); tn_surf_memory() returns it (demo map: about 1 MB).  The
+ * runs + 20 B x searches (footprints) + 1 bit x tiles of each search's
+ * bounding box + 1 B x map tiles (terrain copy) + 4 B x (map rows + 2);
+ * tn_surf_memory() returns it (demo map: about 0.5 MB).  The
  * build scratch (DP entries and bitsets of one search, hash, per-node
  * landing records, column prefix sums: 4 B x map tiles, row masks:
  * 32 B x (map rows + 3) x (lattice width / 64 + 6)) is freed after it.
@@ -204,18 +211,20 @@
  * 64-bit words, and one backtrack per edge kept.  The demo map (80x45,
  * 1x2, jump 4) takes about 18 ms of CPU, still about 9x the 2 ms the
  * issue asks; a 512x512 level about 3 s, 1024x1024 16-18 s; a repair
- * runs a quarter of the surfaces' searches again (demo map: about 5 ms).
+ * runs a quarter of the surfaces' searches again (demo map: about 5 ms;
+ * 512x512: about 0.13 s, of which the searches 60%, the query index 40%).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
  * plus, with landmarks, 2 x (landmarks + 1) Dijkstra searches over nodes
- * and kept edges, on every build and repair; the default keeps landmarks
+ * and kept edges on every build (a repair updates the tables: about 10 ms
+ * at 512x512, where the searches took 0.2 s); the default keeps landmarks
  * to graphs of 65536+ nodes (not the game's maps, up to 256x256).  On
  * generated levels (1x2, jump 4, default profile), 1000 reachable pairs,
  * thread CPU time: 512x512 median 0.39 ms, p99 5.3 ms, 1024x1024 median
  * 1.2 ms, p99 20.5 ms (landmarks; the node-by-node search on the same
  * graphs: 0.66 / 10.9 and 3.2 / 41 ms); the index took 0.2 s and 1.0 s of
- * those builds and is part of every repair.  The issue's 50 us / 1 ms at
+ * those builds.  The issue's 50 us / 1 ms at
  * 1024x1024 are NOT met.  The
  * search is bound by relaxations (about 15 kept edges per take-off, 60% of
  * the nodes are take-offs) times the nodes whose bound is below the plan's
@@ -362,6 +371,16 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
  * the choice.  Costs k Dijkstra searches each way now and on every
  * (re)build; answers do not change, only the search effort (tests, tuning). */
 void tn_surf_set_landmarks(tn_surf *g, int k);
+/* The landmark tables (tests, overlays): how many landmarks the graph has
+ * now (0 without), landmark k's node, and the plan cost in frames from it
+ * to `node` (back false) or from `node` to it (back true), -1 when there is
+ * no plan.  A local repair updates the tables in place (see EDITS); updated
+ * / recomputed count the tables (a landmark, one direction) done each way
+ * since creation; a build recomputes them all. */
+int tn_surf_landmark_count(const tn_surf *g);
+int tn_surf_landmark_node(const tn_surf *g, int k);
+int tn_surf_landmark_cost(const tn_surf *g, int k, int node, bool back);
+void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
