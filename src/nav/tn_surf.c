@@ -701,15 +701,23 @@ static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int
 
 /* Record that the search running read tiles [x0..x1] x [y0..y1] (clipped
  * to the map: the edge is never edited); foot_flush() makes its footprint.
- * A rectangle inside the last one is dropped. */
+ * A rectangle inside the last one is dropped, one that makes a rectangle
+ * with it is merged into it. */
 static bool add_rect(build *B, int x0, int y0, int x1, int y1)
 {
     x0 = tn_maxi(x0, 0), y0 = tn_maxi(y0, 0);
     x1 = tn_mini(x1, B->m->w - 1), y1 = tn_mini(y1, B->m->h - 1);
     if (x0 > x1 || y0 > y1) return true;
-    if (B->rects.n) {
-        const tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
+    if (B->rects.n) { /* merged with the last one when the union is exact */
+        tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
         if (x0 >= l->x0 && x1 <= l->x1 && y0 >= l->y0 && y1 <= l->y1) return true;
+        bool sx = x0 == l->x0 && x1 == l->x1, sy = y0 == l->y0 && y1 == l->y1;
+        if ((sx && y0 <= l->y1 + 1 && y1 >= l->y0 - 1) ||
+            (sy && x0 <= l->x1 + 1 && x1 >= l->x0 - 1)) {
+            l->x0 = (int16_t)tn_mini(x0, l->x0), l->y0 = (int16_t)tn_mini(y0, l->y0);
+            l->x1 = (int16_t)tn_maxi(x1, l->x1), l->y1 = (int16_t)tn_maxi(y1, l->y1);
+            return true;
+        }
     }
     tn_surf_rect *r = vec_push(&B->rects, B->a);
     if (!r) return false;
