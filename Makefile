@@ -115,7 +115,10 @@ fuzz-brief:
 # `make tsan`: the library's thread-safety claims under ThreadSanitizer (a
 # race fails it): tests/test_threads.c (one map and flow field shared
 # read-only, one path finder per thread) and tests/tsan/navmesh_threads.c
-# (one navmesh shared by four threads, one query object each).
+# (one navmesh shared by four threads, one query object each) and
+# tests/tsan/surf_threads.c (the graph planner built and repaired on four
+# threads: the same graph as on one; on POSIX threads, TN_SURF_PTHREADS:
+# ThreadSanitizer does not follow C11 thrd_create).
 TSAN_NAV_SRC = $(addprefix src/nav/,tn_common.c tn_map.c tn_flow.c tn_path.c tn_phys.c tn_rng.c tn_levelgen.c)
 TSAN_MESH_SRC = $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c src/nav/tn_cdt%.c \
                 src/nav/tn_map.c src/nav/tn_common.c,$(NAV_SRC))
@@ -127,9 +130,16 @@ build-tsan/navmesh_threads: tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) $(wild
 	@mkdir -p build-tsan
 	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav -o $@ \
 	  tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) -lm -pthread
-tsan: build-tsan/test_threads build-tsan/navmesh_threads
+TSAN_SURF_SRC = $(addprefix src/nav/,tn_surf.c tn_common.c tn_map.c tn_phys.c tn_rng.c tn_levelgen.c \
+                tn_path.c)
+build-tsan/surf_threads: tests/tsan/surf_threads.c $(TSAN_SURF_SRC) $(wildcard src/nav/*.h)
+	@mkdir -p build-tsan
+	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -DTN_SURF_PTHREADS -D_POSIX_C_SOURCE=200809L \
+	  -Isrc/nav -o $@ tests/tsan/surf_threads.c $(TSAN_SURF_SRC) -lm -pthread
+tsan: build-tsan/test_threads build-tsan/navmesh_threads build-tsan/surf_threads
 	@TSAN_OPTIONS=halt_on_error=1 build-tsan/test_threads
 	@TSAN_OPTIONS=halt_on_error=1 build-tsan/navmesh_threads
+	@TSAN_OPTIONS=halt_on_error=1 build-tsan/surf_threads
 
 # `make fuzz`: each libFuzzer harness for FUZZ_SECONDS (default 60) seconds.
 FUZZ_SECONDS ?= 60

@@ -24,6 +24,9 @@
  * --landmarks K: the generated levels' query landmarks (tn_surf_set_landmarks:
  *     -1 default, 0 none = the detour bound, 1..16); the query index is
  *     rebuilt once and its time printed.
+ * --threads T: the demo map's build on 1 and on T threads (profile.threads,
+ *     default 2), wall-clock medians of 5 interleaved runs (CPU time would
+ *     add the threads up); the graphs are checked equal.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -322,13 +325,40 @@ static void oracle_sweep(int levels)
     tn_map_destroy(m);
 }
 
+/* The build on 1 and on `threads` threads, interleaved, wall clock. */
+static void threads_run(const tn_map *m, const tn_surf_profile *prof, int threads)
+{
+    double t[2][5];
+    bool same = true;
+    for (int k = 0; k < 5; k++) {
+        tn_surf *g[2] = {NULL, NULL};
+        for (int v = 0; v < 2; v++) {
+            tn_surf_profile p = *prof;
+            p.threads = v ? threads : 1;
+            double t0 = bench_now();
+            tn_surf_create(m, &p, NULL, &g[v], NULL);
+            t[v][k] = (bench_now() - t0) * 1e3;
+        }
+        same = same && g[0] && g[1] && tn_surf_edge_count(g[0]) == tn_surf_edge_count(g[1]) &&
+               memcmp(tn_surf_edges(g[0]), tn_surf_edges(g[1]),
+                      (size_t)tn_surf_edge_count(g[0]) * sizeof(tn_surf_edge)) == 0;
+        tn_surf_destroy(g[0]);
+        tn_surf_destroy(g[1]);
+    }
+    double a = bench_median(t[0], 5), b = bench_median(t[1], 5);
+    printf(
+        "  demo       build on %d threads (profile.threads): wall median %.1f ms against %.1f ms "
+        "on 1 (x%.2f, 5 interleaved runs); the same edges: %s\n",
+        threads, b, a, a / b, same ? "yes" : "NO");
+}
+
 int bench_surf(int argc, char **argv)
 {
     char sizes[128] = "64,128";
     int edits = 20, oracle = 0, queries = 1000;
     bool do_gaps = false;
     int coyote = TN_SURF_COYOTE_FULL;
-    int landmarks = -1;
+    int landmarks = -1, threads = 2;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sizes") == 0 && v)
@@ -351,10 +381,12 @@ int bench_surf(int argc, char **argv)
             coyote = TN_SURF_COYOTE_FULL, i++;
         else if (strcmp(a, "--landmarks") == 0 && v)
             landmarks = atoi(v), i++;
+        else if (strcmp(a, "--threads") == 0 && v && atoi(v) >= 1 && atoi(v) <= 64)
+            threads = atoi(v), i++;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
                             "[--queries Q] [--gaps] [--oracle N] [--coyote full|last|all|none] "
-                            "[--landmarks K]\n");
+                            "[--landmarks K] [--threads T]\n");
             return 2;
         }
     }
@@ -379,6 +411,7 @@ int bench_surf(int argc, char **argv)
             "maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (5 runs); %d nodes, %d "
             "edges, memory %.2f MB\n",
             bench_median(t, 5), nn, ne, (double)mem / 1048576.0);
+        if (threads > 1) threads_run(dm, &prof, threads);
         /* before graph_run edits the map */
         tn_surf_profile ref = prof;
         ref.keep_all_landings = true;

@@ -778,6 +778,50 @@ static void test_landmarks_after_edits(void **state)
     assert_true(upd_all > 4 * rec_all); /* the update is the common case */
 }
 
+/* profile.threads: a build and repairs on 3 threads give the graph one
+ * thread gives, edge for edge with the same run offsets (the layout is in
+ * edge order), on generated levels and tight maps; tests/tsan/surf_threads
+ * runs the same under ThreadSanitizer. */
+static void test_threads_same_graph(void **state)
+{
+    (void)state;
+    static const int combos[4][5] = {
+        {1, 2, 4, 8, 0}, {2, 3, 7, 8, 1}, {1, 1, 2, 8, 1}, {3, 3, 8, 8, 0}};
+    for (int ci = 0; ci < 4; ci++) {
+        tn_map *m = NULL;
+        tn_rng r;
+        tn_rng_seed(&r, 41 + (uint64_t)ci, 4);
+        tn_surf_profile prof;
+        tn_surf *one = edit_level(56, 30, combos[ci], &r, &m, &prof), *three = NULL;
+        prof.threads = 3;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &three, NULL)));
+        assert_true(tn_surf_same_profile(tn_surf_get_profile(one), &prof));
+        for (int k = 0; k <= combos[ci][3]; k++) {
+            if (k > 0) {
+                int x, y;
+                random_edit(one, m, &r, combos[ci][4], &x, &y);
+                assert_true(tn_succeeded(tn_surf_edit(three, m, x, y, NULL)));
+            }
+            assert_same_graph(one, three);
+            const tn_surf_edge *ea = tn_surf_edges(one), *eb = tn_surf_edges(three);
+            for (int e = 0; e < tn_surf_edge_count(one); e++)
+                assert_int_equal(ea[e].run0, eb[e].run0);
+        }
+        tn_surf_destroy(one);
+        tn_surf_destroy(three);
+        tn_map_destroy(m);
+    }
+    tn_surf_profile bad = tn_surf_profile_make(1, 2, NULL);
+    bad.threads = 65;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(8, 8, NULL, &m, NULL)));
+    tn_surf *g = NULL;
+    tn_error e;
+    assert_true(tn_failed(tn_surf_create(m, &bad, NULL, &g, &e)));
+    assert_non_null(strstr(e.msg, "65 threads"));
+    tn_map_destroy(m);
+}
+
 /* Plan cost of legs from `start` (walks + edge frames), checking that they
  * chain: each leg walks on the current surface to its node, its edge leaves
  * from there and lands on the next leg's surface.  -1 if they do not. */
@@ -905,6 +949,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_landmarks_after_edits),
+        cmocka_unit_test(test_threads_same_graph),
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),

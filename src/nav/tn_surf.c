@@ -5,6 +5,45 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+/* profile.threads > 1 runs searches on C11 threads; TN_SURF_PTHREADS (the
+ * ThreadSanitizer build of tests/tsan, which does not follow C11 threads)
+ * on POSIX threads instead, the same code otherwise. */
+#if defined(TN_SURF_PTHREADS)
+#include <pthread.h>
+#define TN_SURF_THREADS 1
+typedef pthread_t tn_thread;
+typedef pthread_mutex_t tn_mutex;
+static bool mutex_init(tn_mutex *m) { return pthread_mutex_init(m, NULL) == 0; }
+static void mutex_lock(tn_mutex *m) { pthread_mutex_lock(m); }
+static void mutex_unlock(tn_mutex *m) { pthread_mutex_unlock(m); }
+static void mutex_destroy(tn_mutex *m) { pthread_mutex_destroy(m); }
+static int search_thread(void *arg);
+static void *search_thread_posix(void *arg)
+{
+    search_thread(arg);
+    return NULL;
+}
+static bool thread_start(tn_thread *t, void *arg)
+{
+    return pthread_create(t, NULL, search_thread_posix, arg) == 0;
+}
+static void thread_join(tn_thread t) { pthread_join(t, NULL); }
+#elif !defined(__STDC_NO_THREADS__) && !defined(__EMSCRIPTEN__)
+#include <threads.h>
+#define TN_SURF_THREADS 1
+typedef thrd_t tn_thread;
+typedef mtx_t tn_mutex;
+static bool mutex_init(tn_mutex *m) { return mtx_init(m, mtx_plain) == thrd_success; }
+static void mutex_lock(tn_mutex *m) { mtx_lock(m); }
+static void mutex_unlock(tn_mutex *m) { mtx_unlock(m); }
+static void mutex_destroy(tn_mutex *m) { mtx_destroy(m); }
+static int search_thread(void *arg);
+static bool thread_start(tn_thread *t, void *arg)
+{
+    return thrd_create(t, search_thread, arg) == thrd_success;
+}
+static void thread_join(tn_thread t) { thrd_join(t, NULL); }
+#endif
 #ifdef TN_SURF_DEBUG
 #include <stdio.h>
 #endif
@@ -1901,6 +1940,170 @@ static bool surface_edges(build *B, int s, int which)
     return true;
 }
 
+/* ---- running the searches, on one thread or several ---------------------
+ * run_searches() runs surface_edges for n surfaces (list[i], or i when list
+ * is NULL) and their searches (which[i], or all).  With profile.threads > 1
+ * each extra thread gets a build of its own (its scratch, landing records
+ * and output) sharing the read-only parts of B (terrain sums, row masks,
+ * all made before), the threads take surfaces one by one, and their edges,
+ * runs and footprints are appended to B's after the join.  Edges are then
+ * sorted and runs laid out in edge order (runs_in_edge_order), so the
+ * graph does not depend on which thread ran what. */
+
+static void build_setup(build *B, tn_surf *g, const tn_map *m);
+static void build_release(build *B);
+
+#ifdef TN_SURF_THREADS
+typedef struct search_jobs {
+    const int32_t *list;
+    const uint8_t *which;
+    int n, next;
+    bool failed;
+    tn_mutex lock;
+} search_jobs;
+
+typedef struct search_worker {
+    search_jobs *J;
+    build *W;
+} search_worker;
+
+static bool claim_surface(search_jobs *J, int *i)
+{
+    mutex_lock(&J->lock);
+    bool ok = !J->failed && J->next < J->n;
+    if (ok) *i = J->next++;
+    mutex_unlock(&J->lock);
+    return ok;
+}
+
+static int search_thread(void *arg)
+{
+    search_worker *w = arg;
+    search_jobs *J = w->J;
+    int i;
+    while (claim_surface(J, &i)) {
+        int s = J->list ? J->list[i] : i;
+        if (!surface_edges(w->W, s, J->which ? J->which[i] : SEARCH_ALL)) {
+            mutex_lock(&J->lock);
+            J->failed = true;
+            mutex_unlock(&J->lock);
+        }
+    }
+    return 0;
+}
+
+/* A thread's build: its own scratch, B's read-only parts. */
+static bool worker_setup(build *W, const build *B)
+{
+    build_setup(W, B->g, B->m);
+    W->fast = B->fast;
+    W->vmap = B->vmap;
+    W->masks = B->masks;
+    W->lm = B->lm;
+    W->lm_ready = B->lm_ready;
+    W->lmw = B->lmw;
+    W->kjl = B->kjl;
+    W->kjh = B->kjh;
+    W->colpre = B->colpre;
+    W->sat = B->sat;
+    W->mwork.elem = sizeof(uint64_t);
+    W->colbad = tn_alloc(W->a, (size_t)B->m->w + 16);
+    W->best = tn_alloc_array(W->a, (size_t)B->g->nnodes + 1, sizeof(best_rec));
+    return W->colbad && W->best;
+}
+
+static void worker_release(build *W)
+{
+    W->vmap = NULL; /* B's */
+    W->lm = NULL;
+    W->lm_ready = NULL;
+    W->kjl = W->kjh = NULL;
+    W->colpre = W->sat = NULL;
+    build_release(W);
+}
+
+/* W's edges, runs and footprints appended to B's (offsets moved). */
+static bool absorb(build *B, const build *W)
+{
+    const size_t e0 = B->edges.n, r0 = B->runs.n, f0 = B->foots.n, b0 = B->fbits.n;
+    if (!vec_reserve(&B->edges, B->a, e0 + W->edges.n) ||
+        !vec_reserve(&B->runs, B->a, r0 + W->runs.n) ||
+        !vec_reserve(&B->foots, B->a, f0 + W->foots.n) ||
+        !vec_reserve(&B->fbits, B->a, b0 + W->fbits.n) || r0 + W->runs.n > UINT32_MAX ||
+        b0 + W->fbits.n > UINT32_MAX)
+        return false;
+    tn_surf_edge *e = (tn_surf_edge *)B->edges.p + e0;
+    tn_surf_foot *f = (tn_surf_foot *)B->foots.p + f0;
+    if (W->edges.n) memcpy(e, W->edges.p, W->edges.n * sizeof *e);
+    if (W->runs.n) memcpy((uint16_t *)B->runs.p + r0, W->runs.p, W->runs.n * sizeof(uint16_t));
+    if (W->foots.n) memcpy(f, W->foots.p, W->foots.n * sizeof *f);
+    if (W->fbits.n) memcpy((uint64_t *)B->fbits.p + b0, W->fbits.p, W->fbits.n * sizeof(uint64_t));
+    for (size_t i = 0; i < W->edges.n; i++) e[i].run0 += (uint32_t)r0;
+    for (size_t i = 0; i < W->foots.n; i++) f[i].bits += (uint32_t)b0;
+    B->edges.n += W->edges.n, B->runs.n += W->runs.n;
+    B->foots.n += W->foots.n, B->fbits.n += W->fbits.n;
+    return true;
+}
+#endif
+
+static bool run_searches(build *B, const int32_t *list, const uint8_t *which, int n)
+{
+#ifdef TN_SURF_THREADS
+    int nt = tn_mini(B->g->prof.threads, n);
+    if (nt > 1) {
+        /* the threads read the row masks: all made now */
+        for (int r = -1; B->masks && r <= B->g->mh + 1; r++) ensure_row(B, r);
+        search_jobs J;
+        memset(&J, 0, sizeof J);
+        J.list = list, J.which = which, J.n = n;
+        build W[64];
+        search_worker w[64];
+        tn_thread th[64];
+        bool started[64] = {false};
+        if (!mutex_init(&J.lock)) nt = 1;
+        for (int k = 0; k < nt; k++) w[k].J = &J, w[k].W = k ? &W[k] : B;
+        int ready = 1; /* workers set up: thread 0 is the caller, on B */
+        for (; ready < nt && worker_setup(&W[ready], B); ready++) {}
+        if (ready < nt) worker_release(&W[ready]); /* the one that failed */
+        for (int k = 1; k < ready; k++) started[k] = thread_start(&th[k], &w[k]);
+        if (nt > 1) search_thread(&w[0]);
+        bool ok = true;
+        for (int k = 1; k < ready; k++) {
+            if (started[k]) thread_join(th[k]);
+            ok = ok && absorb(B, &W[k]);
+            worker_release(&W[k]);
+        }
+        if (nt > 1) {
+            mutex_destroy(&J.lock);
+            return ok && !J.failed;
+        }
+    }
+#endif
+    for (int i = 0; i < n; i++)
+        if (!surface_edges(B, list ? list[i] : i, which ? which[i] : SEARCH_ALL)) return false;
+    return true;
+}
+
+/* The runs of edges e[0..ne) laid out in edge order (a graph's runs do not
+ * depend on the order its searches ran in); false on out of memory. */
+static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_allocator *a)
+{
+    uint16_t *r = tn_alloc_array(a, runs->n + 1, sizeof *r);
+    if (!r) return false;
+    const uint16_t *old = runs->p;
+    uint32_t k = 0;
+    for (size_t i = 0; i < ne; i++) {
+        memcpy(r + k, old + e[i].run0, e[i].nruns * sizeof *r);
+        e[i].run0 = k;
+        k += e[i].nruns;
+    }
+    tn_free(a, runs->p);
+    runs->p = r;
+    runs->n = runs->cap = k;
+    runs->cap = runs->n + 1 > runs->cap ? runs->n + 1 : runs->cap;
+    return true;
+}
+
 static void free_graph_arrays(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
@@ -1949,9 +2152,6 @@ static int cmp_edge_from(const void *a, const void *b)
     if (x->frames != y->frames) return (int)x->frames - (int)y->frames;
     return (int)x->kind - (int)y->kind;
 }
-
-static void build_setup(build *B, tn_surf *g, const tn_map *m);
-static void build_release(build *B);
 
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
@@ -2016,13 +2216,13 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     }
     B.best = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(best_rec));
     if (!B.best && g->nnodes) goto oom;
-    for (int s = 0; s < g->nsurf; s++)
-        if (!surface_edges(&B, s, SEARCH_ALL)) goto oom;
+    if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
+    if (B.edges.n) qsort(B.edges.p, B.edges.n, sizeof(tn_surf_edge), cmp_edge_from);
+    if (!runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a)) goto oom;
     g->nedges = (int)B.edges.n;
     g->edge = B.edges.p;
     B.edges.p = NULL;
-    if (g->nedges) qsort(g->edge, (size_t)g->nedges, sizeof *g->edge, cmp_edge_from);
     g->nruns = (uint32_t)B.runs.n;
     g->runs = B.runs.p;
     B.runs.p = NULL;
@@ -2091,6 +2291,9 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
     if (prof->w < 1 || prof->w > TN_MAX_BODY_W || prof->h < 1 || prof->h > TN_MAX_BODY_H)
         return tn_error_set(err, bad, 0, 0, "surface graph: box %dx%d is outside 1..%d x 1..%d",
                             prof->w, prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
+    if (prof->threads < 0 || prof->threads > 64)
+        return tn_error_set(err, bad, 0, 0, "surface graph: %d threads is outside 0..64",
+                            prof->threads);
     if (prof->coyote < TN_SURF_COYOTE_LAST || prof->coyote > TN_SURF_COYOTE_FULL)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: coyote setting %d is not one of TN_SURF_COYOTE_LAST, "
@@ -2458,11 +2661,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         const size_t nkept = B.edges.n;
         /* 5. regenerate the affected surfaces */
         int naff = 0;
-        for (int i = 0; i < nsurf && ok; i++)
-            if (aff[i]) {
-                ok = surface_edges(&B, i, aff[i]);
-                naff++;
-            }
+        int32_t *list = q[1]; /* scratch (nnodes + 1 >= nsurf): the query arrays come later */
+        for (int i = 0; i < nsurf; i++)
+            if (aff[i]) list[naff++] = i;
+        for (int i = 0; i < naff; i++) aff[i] = aff[list[i]]; /* i <= list[i] */
+        ok = ok && run_searches(&B, list, aff, naff);
 #ifdef TN_SURF_DEBUG
         fprintf(stderr, "repair (%d,%d): %d of %d surfaces searched\n", x, y, naff, nsurf);
 #else
@@ -2475,6 +2678,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
         }
         if (ok) merge_new_edges(B.edges.p, nkept, B.edges.n, a);
+        ok = ok && runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a);
     }
     if (ok) {
         g->nedges = (int)B.edges.n;

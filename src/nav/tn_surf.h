@@ -187,7 +187,15 @@
  * of about a quarter of the surfaces on the demo map (median 13 of 53).
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
  * queried (the query scratch lives in it); different graphs are independent.
- * The library has no global state.
+ * The library has no global state.  With profile.threads > 1 a build or a
+ * repair runs the surfaces' searches on that many threads (each with its
+ * own scratch; the step function and the allocator are then called from
+ * them: both must be thread-safe, as tn_body_step and malloc are), joined
+ * before it returns; where C11 threads are missing (__STDC_NO_THREADS__,
+ * the browser build) or a thread does not start, the caller's thread does
+ * the work.  The result does not depend on the thread count: edges are
+ * sorted and input runs laid out in edge order (tests/tsan checks a build
+ * on 4 threads against one on 1, edge for edge).
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
  * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
@@ -259,6 +267,13 @@ typedef struct tn_surf_profile {
                              * thinning, see EDGES); false (default) */
     bool verify_edges;      /* true: the fast build replays every edge with the
                              * step function too (the naive one always does) */
+    int threads;            /* 0 or 1: builds and repairs run on the caller's
+                             * thread; 2..64: the surfaces' searches run on up
+                             * to that many threads (the caller's and C11
+                             * threads it starts and joins), see THREAD
+                             * SAFETY; the graph is the same either way.  Not
+                             * part of the profile's identity
+                             * (tn_surf_same_profile) */
 } tn_surf_profile;
 
 /* Which coyote jumps walk-off edges include: pressed on the last coyote

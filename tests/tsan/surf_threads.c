@@ -1,0 +1,100 @@
+/* tests/tsan/surf_threads.c - `make tsan`: the graph planner's threaded
+ * build and repair (tn_surf_profile.threads) under -fsanitize=thread.
+ * Generated and tight levels are built on 4 threads and on 1; the graphs
+ * must be the same edge for edge, input runs and their layout included,
+ * then the same random edits are repaired on both (the threaded one on 3
+ * threads) and compared again.  ThreadSanitizer reports any data race
+ * (the run fails: halt_on_error=1).  The contract checked is the one
+ * tn_surf.h states under THREAD SAFETY. */
+#include "tn_levelgen.h"
+#include "tn_map.h"
+#include "tn_rng.h"
+#include "tn_surf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fails;
+
+static void check(int ok, const char *what, int level)
+{
+    if (!ok) {
+        fprintf(stderr, "surf_threads: level %d: %s\n", level, what);
+        fails++;
+    }
+}
+
+/* The same graph: nodes, edges (fields and run offsets) and runs. */
+static void same_graph(const tn_surf *a, const tn_surf *b, int level)
+{
+    check(tn_surf_node_count(a) == tn_surf_node_count(b), "node counts differ", level);
+    check(tn_surf_edge_count(a) == tn_surf_edge_count(b), "edge counts differ", level);
+    if (tn_surf_edge_count(a) != tn_surf_edge_count(b)) return;
+    const tn_surf_edge *ea = tn_surf_edges(a), *eb = tn_surf_edges(b);
+    for (int e = 0; e < tn_surf_edge_count(a); e++) {
+        int same = ea[e].from == eb[e].from && ea[e].to == eb[e].to &&
+                   ea[e].frames == eb[e].frames && ea[e].kind == eb[e].kind &&
+                   ea[e].run0 == eb[e].run0 && ea[e].nruns == eb[e].nruns;
+        for (int q = 0; same && q < ea[e].nruns; q++) {
+            tn_input ia, ib;
+            int na, nb;
+            tn_surf_run(a, ea[e].run0 + (uint32_t)q, &ia, &na);
+            tn_surf_run(b, eb[e].run0 + (uint32_t)q, &ib, &nb);
+            same = na == nb && ia.left == ib.left && ia.right == ib.right && ia.jump == ib.jump &&
+                   ia.down == ib.down;
+        }
+        if (!same) {
+            check(0, "an edge differs", level);
+            return;
+        }
+    }
+}
+
+int main(void)
+{
+    for (int level = 0; level < 6; level++) {
+        tn_rng r;
+        tn_rng_seed(&r, 300 + (uint64_t)level, 3);
+        tn_map *m = NULL;
+        if (tn_failed(tn_map_create(48 + 8 * level, 32, NULL, &m, NULL))) return 1;
+        if (level % 2 == 0) {
+            tn_levelgen_platformer(m, &r, NULL);
+        } else { /* tight: short ledges, blocks and one-way platforms */
+            for (int k = 0; k < m->w * m->h / 10; k++) {
+                int x = (int)tn_rng_below(&r, (uint32_t)m->w),
+                    y = (int)tn_rng_below(&r, (uint32_t)m->h);
+                tn_map_set_tile(m, x, y, tn_rng_below(&r, 3) ? TN_TILE_BLOCK : TN_TILE_ONEWAY,
+                                NULL);
+            }
+        }
+        tn_phys_params p = tn_phys_default((float)(2 + level));
+        tn_surf_profile one = tn_surf_profile_make(1 + level % 2, 2, &p), four = one;
+        four.threads = 4;
+        tn_surf *a = NULL, *b = NULL;
+        if (tn_failed(tn_surf_create(m, &one, NULL, &a, NULL)) ||
+            tn_failed(tn_surf_create(m, &four, NULL, &b, NULL)))
+            return 1;
+        same_graph(a, b, level);
+        for (int k = 0; k < 6; k++) { /* edits, repaired on both */
+            int x = (int)tn_rng_below(&r, (uint32_t)m->w),
+                y = (int)tn_rng_below(&r, (uint32_t)m->h);
+            tn_map_set_tile(m, x, y,
+                            tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                            NULL);
+            if (tn_failed(tn_surf_edit(a, m, x, y, NULL)) ||
+                tn_failed(tn_surf_edit(b, m, x, y, NULL)))
+                return 1;
+            same_graph(a, b, level);
+        }
+        int loc;
+        tn_surf_repair_counts(b, &loc, NULL);
+        check(loc > 0, "no repair was local", level);
+        tn_surf_destroy(a);
+        tn_surf_destroy(b);
+        tn_map_destroy(m);
+    }
+    if (fails) return 1;
+    printf("surf_threads: 6 levels built and repaired on 4 and on 1 thread: the same graphs\n");
+    return 0;
+}
