@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "control.h"
 #include "fileio.h"
@@ -266,6 +267,9 @@ int main(int argc, char **argv)
     cfg.jump_height = (float)o.jump_height;
     cfg.char_w = o.char_w;
     cfg.char_h = o.char_h;
+    /* graph builds on the machine's cores (the same graphs, sooner) */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cfg.graph_threads = cpus < 1 ? 1 : (cpus > 8 ? 8 : (int)cpus);
     tn_world *w;
     tn_error e;
     if (tn_failed(tn_world_create(map, &cfg, NULL, &w, &e))) {

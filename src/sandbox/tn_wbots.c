@@ -140,6 +140,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
         return NULL;
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
+    prof.threads = w->graph_threads;
     int slot = -1, lru = 0;
     for (int i = 0; i < GRAPH_CACHE; i++) {
         if (s->graph[i] && tn_surf_same_profile(tn_surf_get_profile(s->graph[i]), &prof)) slot = i;

@@ -55,6 +55,7 @@ tn_world_config tn_world_default_config(void)
     c.jump_height = 4.0f;
     c.char_w = 1;
     c.char_h = 2;
+    c.graph_threads = 1;
     return c;
 }
 
@@ -192,6 +193,11 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
                             "character size %dx%d is outside 1..3 x 1..9 tiles", c.char_w,
                             c.char_h);
     }
+    if (c.graph_threads < 1 || c.graph_threads > 64) {
+        tn_map_destroy(map);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "graph_threads %d is outside 1..64", c.graph_threads);
+    }
     tn_world *w = tn_alloc(a, sizeof *w);
     if (!w) {
         tn_map_destroy(map);
@@ -207,6 +213,7 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     }
     w->phys = phys;
     w->seed = c.seed;
+    w->graph_threads = c.graph_threads;
     tn_rng_seed(&w->rng, c.seed, 0x74696c656e6176ULL);
     if (!place_character(w, c.char_w, c.char_h)) {
         s = no_fit(map, c.char_w, c.char_h, err);

@@ -118,6 +118,11 @@ typedef struct tn_world_config {
     uint64_t seed;
     float jump_height;  /* tiles, 1..8; default 4 */
     int char_w, char_h; /* tiles; default 1 x 2 */
+    int graph_threads;  /* threads of a surface-graph build or repair
+                         * (tn_surf_profile.threads): 1..64, default 1; the
+                         * graphs are the same on any number; above 1 the
+                         * allocator given to tn_world_create must be
+                         * thread-safe (NULL, malloc, is) */
 } tn_world_config;
 
 tn_world_config tn_world_default_config(void);

@@ -15,7 +15,8 @@ struct tn_world {
     tn_input input; /* the player's keys, read by the next step */
     tn_rng rng;
     uint64_t seed;
-    long frame; /* steps taken */
+    int graph_threads; /* tn_world_config.graph_threads */
+    long frame;        /* steps taken */
     tn_tool tool;
     bool dirty; /* edits since the last save */
     int edits, refused_edits;
