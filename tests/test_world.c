@@ -365,10 +365,29 @@ static void test_start_survives_block_toggle(void **state)
     tn_world_destroy(w);
 }
 
+/* tn_world_config.graph_threads: outside 1..64 refused with a message. */
+static void test_graph_threads_config(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(8, 8, NULL, &m, NULL)));
+        tn_world_config cfg = tn_world_default_config();
+        cfg.graph_threads = k ? 65 : 0;
+        tn_world *w = NULL;
+        tn_error e;
+        assert_true(tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))); /* takes m */
+        assert_null(w);
+        assert_non_null(strstr(e.msg, k ? "graph_threads 65 is outside 1..64"
+                                        : "graph_threads 0 is outside 1..64"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_and_ground),
+        cmocka_unit_test(test_graph_threads_config),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_clicks),
         cmocka_unit_test(test_params),
