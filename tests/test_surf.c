@@ -10,6 +10,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -270,6 +271,80 @@ static void test_out_of_memory(void **state)
     printf("  %ld allocations in a repair; refusing each in turn: %ld syncs failed (a local "
            "repair without memory falls back to a rebuild)\n",
            rtotal, rfailed);
+    tn_map_destroy(m);
+}
+
+/* The same on 3 threads (profile.threads), with a thread-safe allocator
+ * that refuses the k-th allocation of any thread: a build or a repair
+ * fails cleanly (OUT_OF_MEMORY, nothing left allocated) or gives a graph
+ * that answers as the reference search. */
+typedef struct fail_nth_mt {
+    atomic_long n, live;
+    long k;
+} fail_nth_mt;
+
+static void *fail_alloc_mt(void *user, size_t size)
+{
+    fail_nth_mt *f = user;
+    if (atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
+    void *p = malloc(size);
+    if (p) atomic_fetch_add(&f->live, 1);
+    return p;
+}
+
+static void fail_free_mt(void *user, void *p)
+{
+    if (p) atomic_fetch_sub(&((fail_nth_mt *)user)->live, 1);
+    free(p);
+}
+
+static void test_out_of_memory_threads(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(32, 20, NULL, &m, NULL)));
+    tn_rng r;
+    tn_rng_seed(&r, 32, 3);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    prof.threads = 3;
+    fail_nth_mt probe = {0, 0, -1};
+    tn_allocator pa = {fail_alloc_mt, fail_free_mt, &probe};
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &pa, &g, NULL)));
+    tn_surf_destroy(g);
+    long total = atomic_load(&probe.n) + 20, failed = 0, rfailed = 0;
+    for (long k = 1; k <= total; k++) {
+        fail_nth_mt f = {0, 0, k};
+        tn_allocator a = {fail_alloc_mt, fail_free_mt, &f};
+        tn_error e;
+        g = NULL;
+        tn_status st = tn_surf_create(m, &prof, &a, &g, &e);
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            assert_null(g);
+            assert_int_equal(atomic_load(&f.live), 0);
+            failed++;
+            continue;
+        }
+        answers_as_reference(g, &r, 5);
+        /* a repair with the k-th of its allocations refused */
+        int old = tn_map_tile(m, 7, 11);
+        tn_map_set_tile(m, 7, 11, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+        f.k = atomic_load(&f.n) + 1 + k % 40;
+        if (tn_failed(tn_surf_sync(g, m, NULL))) rfailed++;
+        answers_as_reference(g, &r, 5);
+        f.k = -1;
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        tn_map_set_tile(m, 7, 11, old, NULL);
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    printf("  on 3 threads: refusing each of about %ld allocations in turn: %ld builds and %ld "
+           "repairs failed cleanly\n",
+           total, failed, rfailed);
+    assert_true(failed > 0);
     tn_map_destroy(m);
 }
 
@@ -947,6 +1022,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_threads_same_graph),
