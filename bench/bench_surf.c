@@ -123,6 +123,8 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         double *et = malloc(sizeof(double) * (size_t)edits);
         int loc0, full0;
         tn_surf_repair_counts(g, &loc0, &full0);
+        int upd0, rec0, upd, rec;
+        tn_surf_landmark_counts(g, &upd0, &rec0);
         for (int i = 0; i < edits; i++) {
             int x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
             int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
@@ -133,9 +135,13 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         }
         int loc, full;
         tn_surf_repair_counts(g, &loc, &full);
+        tn_surf_landmark_counts(g, &upd, &rec);
         printf("  %-10s single-tile edit repaired: median %.1f ms over %d random edits (%d local, "
-               "%d full rebuilds)\n",
+               "%d full rebuilds)",
                name, bench_median(et, edits), edits, loc - loc0, full - full0);
+        if (upd > upd0 || rec > rec0)
+            printf("; landmark tables: %d updated, %d recomputed", upd - upd0, rec - rec0);
+        printf("\n");
         free(et);
     }
 }
