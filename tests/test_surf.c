@@ -502,6 +502,7 @@ static void assert_same_graph(const tn_surf *a, const tn_surf *b)
         assert_int_equal(ea[e].to, eb[e].to);
         assert_int_equal(ea[e].frames, eb[e].frames);
         assert_int_equal(ea[e].kind, eb[e].kind);
+        assert_int_equal(ea[e].flags, eb[e].flags); /* dominated: repaired = built */
         assert_int_equal(ea[e].nruns, eb[e].nruns);
         for (int q = 0; q < ea[e].nruns; q++) {
             tn_input ia, ib;

@@ -186,14 +186,19 @@ struct tn_surf {
     int nlm, lm_want;
     int32_t lmnode[Q_LM];          /* the landmarks' nodes */
     int lm_updates, lm_recomputes; /* tables updated / recomputed by repairs */
+    bool flags_ok;                 /* every edge's TN_SURF_EDGE_DOMINATED is up to date */
     size_t nsa;
     bool qindex;
     size_t qmem;
 };
 
-/* What a local repair changed, for the landmark tables' update (lm_update). */
+/* What a local repair changed, for the query index: the take-off surfaces
+ * whose dominated edges are found again (redo: the others keep their
+ * TN_SURF_EDGE_DOMINATED flags) and the landmark tables' update
+ * (lm_update, when old_lm). */
 typedef struct lm_delta {
-    int32_t *old_lm; /* the old tables (old node numbering), taken over */
+    const uint8_t *redo; /* per surface */
+    int32_t *old_lm;     /* the old tables (old node numbering), taken over */
     int old_nlm;
     const int32_t *new_of_old; /* old node -> new node, -1: gone */
     int old_nn;
@@ -1874,7 +1879,7 @@ static bool emit_group(build *B, int surf_id, int kind)
         e->nruns = nruns;
         e->frames = (uint16_t)r->frames;
         e->kind = (uint8_t)kind;
-        e->pad = 0;
+        e->flags = 0;
         e->tx0 = bb[0];
         e->ty0 = bb[1];
         e->tx1 = bb[2];
@@ -2501,10 +2506,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     int16_t *sbox = tn_alloc_array(a, (size_t)nsurf * 4 + 4, sizeof(int16_t));
     int32_t *old_to_new = tn_alloc_array(a, (size_t)g->nsurf + 1, sizeof(int32_t));
     uint8_t *aff = tn_alloc(a, (size_t)nsurf + 1);
+    uint8_t *redo = tn_alloc(a, (size_t)nsurf + 1); /* see lm_delta */
     int32_t *q[8];
     for (int k = 0; k < 8; k++) q[k] = tn_alloc_array(a, nn1, sizeof(int32_t));
     uint32_t *stamp = tn_alloc_array(a, nn1, sizeof(uint32_t));
-    ok = ok && row_first && node_surf && sbox && old_to_new && aff && stamp;
+    ok = ok && row_first && node_surf && sbox && old_to_new && aff && redo && stamp;
     for (int k = 0; k < 8; k++) ok = ok && q[k];
     if (ok) {
         int k = 0;
@@ -2554,6 +2560,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, sbox);
         tn_free(a, old_to_new);
         tn_free(a, aff);
+        tn_free(a, redo);
         for (int k = 0; k < 8; k++) tn_free(a, q[k]);
         tn_free(a, stamp);
         *oom = true;
@@ -2629,6 +2636,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             if (to < 0) { /* landing on a changed surface: the node there now */
                 const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
                 to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+                redo[t] = 1; /* its landing surface changed: group again */
             }
             if (to < 0) continue; /* cannot happen: its search would have been affected */
             tn_surf_edge *d = vec_push(&B.edges, a);
@@ -2663,7 +2671,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         int naff = 0;
         int32_t *list = q[1]; /* scratch (nnodes + 1 >= nsurf): the query arrays come later */
         for (int i = 0; i < nsurf; i++)
-            if (aff[i]) list[naff++] = i;
+            if (aff[i]) list[naff++] = i, redo[i] = 1;
         for (int i = 0; i < naff; i++) aff[i] = aff[list[i]]; /* i <= list[i] */
         ok = ok && run_searches(&B, list, aff, naff);
 #ifdef TN_SURF_DEBUG
@@ -2698,6 +2706,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             g->edge_first[n] = k;
         }
         lm_delta d = {0};
+        d.redo = old.flags_ok ? redo : NULL; /* else all again */
         if (old.nlm && new_of_old) {
             d.old_lm = old.lm;
             d.old_nlm = old.nlm;
@@ -2706,7 +2715,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             d.rem = rem.p, d.nrem = rem.n;
             d.add = add.p, d.nadd = add.n;
         }
-        query_index_build(g, old.nlm && new_of_old ? &d : NULL);
+        query_index_build(g, &d);
         g->rev = m->revision;
         g->generation++;
         g->repairs_local++;
@@ -2754,6 +2763,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     }
     tn_free(a, old_to_new);
     tn_free(a, aff);
+    tn_free(a, redo);
     tn_free(a, new_of_old);
     vec_free(&rem, a);
     vec_free(&add, a);
@@ -3387,13 +3397,57 @@ static bool sarcs_build(tn_surf *g, int nkept, int32_t *mark, int32_t *cnt)
     return true;
 }
 
+static int cmp_prec_to(const void *a, const void *b)
+{
+    const prec *x = a, *y = b; /* surf holds the landing node here */
+    if (x->surf != y->surf) return x->surf < y->surf ? -1 : 1;
+    return x->eid < y->eid ? -1 : (x->eid > y->eid);
+}
+
+/* The landing-node test for the take-off surfaces marked in redo only: each
+ * one's edges (consecutive) as records sorted by landing node, then edge
+ * id, the same groups in the same order as the whole graph's pass. */
+static bool prune_by_landing_local(const tn_surf *g, const uint8_t *redo, uint8_t *dom)
+{
+    size_t cap = 0;
+    prec *r = NULL;
+    bool ok = true;
+    for (int s = 0; s < g->nsurf && ok; s++) {
+        if (!redo[s]) continue;
+        const tn_surf_surface *S = &g->surf[s];
+        int e0 = g->edge_first[S->node0], e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
+        size_t n = (size_t)(e1 - e0);
+        if (n > cap) {
+            tn_free(&g->alloc, r);
+            cap = n * 2;
+            r = tn_alloc_array(&g->alloc, cap, sizeof *r);
+            ok = r != NULL;
+            if (!ok) break;
+        }
+        for (int e = e0; e < e1; e++) {
+            const tn_surf_edge *E = &g->edge[e];
+            r[e - e0] = (prec){E->from, E->frames, e, E->to};
+        }
+        qsort(r, n, sizeof *r, cmp_prec_to);
+        for (size_t i0 = 0; i0 < n;) {
+            size_t i1 = i0 + 1;
+            while (i1 < n && r[i1].surf == r[i0].surf) i1++;
+            prune_recs(r, (int)i0, (int)i1, dom);
+            i0 = i1;
+        }
+    }
+    tn_free(&g->alloc, r);
+    return ok;
+}
+
 /* After a build or a repair: the kept edges, the take-off chains and the
  * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
  * the reference search (same answers, slower). */
 static void query_index_build(tn_surf *g, lm_delta *d)
 {
     const tn_allocator *a = &g->alloc;
-    if (d) g->lm = NULL; /* the old tables: d->old_lm, freed below */
+    if (d && d->old_lm) g->lm = NULL; /* the old tables: d->old_lm, freed below */
+    g->flags_ok = false;              /* until the dominance pass is done */
     query_index_free(g);
     int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
     uint8_t *dom = tn_alloc(a, (size_t)ne + 1);
@@ -3404,34 +3458,48 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     bool ok = dom && rfirst && rlist && ffirst && all;
     int nto = 0, nkept = 0;
     if (ok) {
-        /* 1. dominated edges: same take-off, landing on one surface ... */
-        for (int e = 0; e < ne; e++) all[e] = e;
+        /* 1. dominated edges: both tests group the edges of one take-off
+         * surface, so after a repair the surfaces not in d->redo keep their
+         * flags */
+        const uint8_t *redo = d ? d->redo : NULL;
+        for (int e = 0; e < ne; e++) {
+            all[e] = e;
+            if (redo && !redo[g->node_surf[g->edge[e].from]])
+                dom[e] = g->edge[e].flags & TN_SURF_EDGE_DOMINATED;
+        }
+        /* same take-off, landing on one surface ... */
         for (int e0 = 0; e0 < ne;) {
             int e1 = e0 + 1, from = g->edge[e0].from, t = g->node_surf[g->edge[e0].to];
             while (e1 < ne && g->edge[e1].from == from && g->node_surf[g->edge[e1].to] == t) e1++;
-            prune_run(g, all, e0, e1, dom);
+            if (!redo || redo[g->node_surf[from]]) prune_run(g, all, e0, e1, dom);
             e0 = e1;
         }
-        /* ... and same landing node, taking off from one surface (the
-         * edges as records by landing node, read in sequence) */
-        prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
-        ok = rb != NULL;
-        memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
-        for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
-        for (int n = 0; n < nn && ok; n++) rfirst[n + 2] += rfirst[n + 1];
-        for (int e = 0; e < ne && ok; e++) {
-            const tn_surf_edge *E = &g->edge[e];
-            prec *R = &rb[rfirst[E->to + 1]++];
-            R->pos = E->from, R->frames = E->frames, R->eid = e, R->surf = g->node_surf[E->from];
-        }
-        for (int n = 0; n < nn && ok; n++)
-            for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
-                int i1 = i0 + 1;
-                while (i1 < rfirst[n + 1] && rb[i1].surf == rb[i0].surf) i1++;
-                prune_recs(rb, i0, i1, dom);
-                i0 = i1;
+        /* ... and same landing node, taking off from one surface */
+        if (redo) {
+            ok = prune_by_landing_local(g, redo, dom);
+        } else { /* all: the edges as records by landing node, read in sequence */
+            prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
+            ok = rb != NULL;
+            memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
+            for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
+            for (int n = 0; n < nn && ok; n++) rfirst[n + 2] += rfirst[n + 1];
+            for (int e = 0; e < ne && ok; e++) {
+                const tn_surf_edge *E = &g->edge[e];
+                prec *R = &rb[rfirst[E->to + 1]++];
+                R->pos = E->from, R->frames = E->frames, R->eid = e,
+                R->surf = g->node_surf[E->from];
             }
-        tn_free(a, rb);
+            for (int n = 0; n < nn && ok; n++)
+                for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
+                    int i1 = i0 + 1;
+                    while (i1 < rfirst[n + 1] && rb[i1].surf == rb[i0].surf) i1++;
+                    prune_recs(rb, i0, i1, dom);
+                    i0 = i1;
+                }
+            tn_free(a, rb);
+        }
+        for (int e = 0; e < ne && ok; e++) g->edge[e].flags = dom[e] ? TN_SURF_EDGE_DOMINATED : 0;
+        g->flags_ok = ok;
     }
     if (ok) {
         /* 2. kept edges by take-off node */

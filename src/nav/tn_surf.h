@@ -304,11 +304,15 @@ typedef struct tn_surf_edge {
     int32_t from, to; /* take-off node, landing node */
     uint32_t run0;    /* first input run */
     uint16_t nruns;
-    uint16_t frames; /* simulated frames from take-off to landing */
-    uint8_t kind;    /* TN_SURF_JUMP / DROP / WALKOFF */
-    uint8_t pad;
+    uint16_t frames;            /* simulated frames from take-off to landing */
+    uint8_t kind;               /* TN_SURF_JUMP / DROP / WALKOFF */
+    uint8_t flags;              /* TN_SURF_EDGE_DOMINATED: the query drops it (QUERY) */
     int16_t tx0, ty0, tx1, ty1; /* tiles the trajectory's box touched */
 } tn_surf_edge;
+
+/* tn_surf_edge.flags: another edge plus walks is at least as fast (the
+ * query index's dominance test, see QUERY); set by every build and repair. */
+#define TN_SURF_EDGE_DOMINATED 1
 
 /* One leg of a plan: walk on the current surface to lattice `walk_to_j`,
  * then (edge >= 0) replay the edge's inputs; edge < 0 ends the plan. */
