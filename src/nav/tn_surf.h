@@ -172,8 +172,12 @@
  * those standing next to the tile run again; every other search keeps its
  * edges and input runs (an edge's search is its kind, and for a walk-off
  * the side its first input walks).  The new edges are sorted and merged
- * into the kept ones.  The landmark tables (QUERY) are updated, not
- * recomputed: per table a dynamic shortest-path update from the edges gone
+ * into the kept ones.  Dominated edges (QUERY) are found again only for
+ * the take-off surfaces whose searches ran again or whose kept edges land
+ * on a changed surface (both tests group one take-off surface's edges;
+ * the others keep TN_SURF_EDGE_DOMINATED).  The landmark tables are
+ * updated, not recomputed: per table a dynamic shortest-path update from
+ * the edges gone
  * and new (the nodes whose cost may rise are found in order of cost and
  * searched again with the ones a new edge lowers), or a Dijkstra when more
  * than a quarter of the nodes are affected (tn_surf_landmark_counts);
@@ -182,7 +186,7 @@
  * Several changed tiles: a rebuild.  Either way tn_surf_generation()
  * changes.  Tested: after random edits (six profiles, tight maps with
  * one-way edits among them) the graph equals a fresh build edge for edge,
- * input runs included.  A search's states spread over many tiles (a fall
+ * input runs and dominance flags included.  A search's states spread over many tiles (a fall
  * from a ledge covers a cone of them), so a repair still runs the searches
  * of about a quarter of the surfaces on the demo map (median 13 of 53).
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
