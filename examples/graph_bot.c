@@ -62,8 +62,10 @@ int main(void)
     tn_status st = tn_path_find(finder, map, &q, nodes, 256, &n, NULL, &err);
     printf("classic planner: %s\n", tn_status_str(st));
 
-    /* 2. The surface graph of this movement profile (size, physics). */
+    /* 2. The surface graph of this movement profile (size, physics); its
+     * searches on 2 threads (the same graph as on one, sooner on big maps) */
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &phys);
+    prof.threads = 2;
     tn_surf *graph = NULL;
     if (tn_failed(tn_surf_create(map, &prof, NULL, &graph, &err))) {
         fprintf(stderr, "%s\n", err.msg);
