@@ -156,23 +156,25 @@ static void test_oracle_random_levels(void **state)
     assert_true((double)all.found >= 0.995 * (double)all.reach);
 }
 
-/* An allocator that refuses exactly its k-th request (and counts). */
+/* An allocator that refuses exactly its k-th request, of any thread (and
+ * counts the requests and the blocks alive). */
 typedef struct fail_nth {
-    long n, k, live;
+    atomic_long n, live;
+    long k;
 } fail_nth;
 
 static void *fail_alloc(void *user, size_t size)
 {
     fail_nth *f = user;
-    if (++f->n == f->k) return NULL;
+    if (atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
     void *p = malloc(size);
-    if (p) f->live++;
+    if (p) atomic_fetch_add(&f->live, 1);
     return p;
 }
 
 static void fail_free(void *user, void *p)
 {
-    if (p) ((fail_nth *)user)->live--;
+    if (p) atomic_fetch_sub(&((fail_nth *)user)->live, 1);
     free(p);
 }
 
@@ -196,6 +198,64 @@ static int answers_as_reference(tn_surf *g, tn_rng *r, int q)
     return q;
 }
 
+/* A generated platformer level of w x h (the out-of-memory tests); r is
+ * seeded with `seed` and goes on from the level. */
+static tn_map *oom_level(int w, int h, uint64_t seed, tn_rng *r)
+{
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
+    tn_rng_seed(r, seed, 3);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, r, NULL)));
+    return m;
+}
+
+/* Builds of `prof` on m with the k-th allocation refused, k = 1 .. *total
+ * (the allocations of a first build, plus `slack`): each fails cleanly
+ * (OUT_OF_MEMORY, nothing left allocated) or answers q queries as the
+ * reference search; with `edit` a repair follows with one of its first 40
+ * allocations refused (*rfailed counts those that failed).  Returns the
+ * builds that failed. */
+static long oom_builds(tn_map *m, const tn_surf_profile *prof, tn_rng *r, int q, long slack,
+                       bool edit, long *total, long *answered, long *rfailed)
+{
+    fail_nth probe = {0, 0, -1};
+    tn_allocator pa = {fail_alloc, fail_free, &probe};
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, prof, &pa, &g, NULL)));
+    tn_surf_destroy(g);
+    assert_int_equal(atomic_load(&probe.live), 0);
+    *total = atomic_load(&probe.n) + slack;
+    long failed = 0;
+    for (long k = 1; k <= *total; k++) {
+        fail_nth f = {0, 0, k};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        tn_error e;
+        g = NULL;
+        tn_status st = tn_surf_create(m, prof, &a, &g, &e);
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            assert_null(g);
+            assert_int_equal(atomic_load(&f.live), 0);
+            failed++;
+            continue;
+        }
+        *answered += answers_as_reference(g, r, q);
+        if (edit) {
+            int old = tn_map_tile(m, 7, 11);
+            tn_map_set_tile(m, 7, 11, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+            f.k = atomic_load(&f.n) + 1 + k % 40;
+            if (tn_failed(tn_surf_sync(g, m, NULL))) ++*rfailed;
+            answers_as_reference(g, r, q);
+            f.k = -1;
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            tn_map_set_tile(m, 7, 11, old, NULL);
+        }
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    return failed;
+}
+
 /* Out of memory at every allocation of a build in turn: the build either
  * fails cleanly (OUT_OF_MEMORY, nothing leaked) or succeeds, and then (the
  * query index may be the part that got no memory: the reference search
@@ -203,37 +263,13 @@ static int answers_as_reference(tn_surf *g, tn_rng *r, int q)
 static void test_out_of_memory(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
     tn_rng r;
-    tn_rng_seed(&r, 31, 3);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+    tn_map *m = oom_level(24, 16, 31, &r);
     tn_phys_params p = tn_phys_default(3.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    fail_nth probe = {0, -1, 0};
-    tn_allocator pa = {fail_alloc, fail_free, &probe};
+    long total, answered = 0, unused = 0;
+    long failed = oom_builds(m, &prof, &r, 20, 0, false, &total, &answered, &unused);
     tn_surf *g = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, &pa, &g, NULL)));
-    tn_surf_destroy(g);
-    assert_int_equal(probe.live, 0);
-    long total = probe.n, failed = 0, answered = 0;
-    for (long k = 1; k <= total; k++) {
-        fail_nth f = {0, k, 0};
-        tn_allocator a = {fail_alloc, fail_free, &f};
-        tn_error e;
-        g = NULL;
-        tn_status st = tn_surf_create(m, &prof, &a, &g, &e);
-        if (tn_failed(st)) {
-            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
-            assert_null(g);
-            assert_int_equal(f.live, 0);
-            failed++;
-            continue;
-        }
-        answered += answers_as_reference(g, &r, 20);
-        tn_surf_destroy(g);
-        assert_int_equal(f.live, 0);
-    }
     printf("  %ld allocations in a build; refusing each in turn: %ld builds failed cleanly, "
            "the others answered %ld queries as the reference search\n",
            total, failed, answered);
@@ -244,17 +280,17 @@ static void test_out_of_memory(void **state)
     int ex = 5, ey = 9;
     long rtotal = -1, rfailed = 0;
     for (long k = 1; rtotal < 0 || k <= rtotal; k++) {
-        fail_nth f = {0, -1, 0};
+        fail_nth f = {0, 0, -1};
         tn_allocator a = {fail_alloc, fail_free, &f};
         g = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
         int old = tn_map_tile(m, ex, ey);
         tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
-        long n0 = f.n;
+        long n0 = atomic_load(&f.n);
         f.k = rtotal < 0 ? -1 : n0 + k;
         tn_status st = tn_surf_sync(g, m, NULL);
         if (rtotal < 0) {
-            rtotal = f.n - n0; /* the first pass counts */
+            rtotal = atomic_load(&f.n) - n0; /* the first pass counts */
             k = 0;
         }
         if (tn_failed(st)) {
@@ -266,7 +302,7 @@ static void test_out_of_memory(void **state)
         assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
         tn_map_set_tile(m, ex, ey, old, NULL);
         tn_surf_destroy(g);
-        assert_int_equal(f.live, 0);
+        assert_int_equal(atomic_load(&f.live), 0);
     }
     printf("  %ld allocations in a repair; refusing each in turn: %ld syncs failed (a local "
            "repair without memory falls back to a rebuild)\n",
@@ -274,73 +310,20 @@ static void test_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
-/* The same on 3 threads (profile.threads), with a thread-safe allocator
- * that refuses the k-th allocation of any thread: a build or a repair
- * fails cleanly (OUT_OF_MEMORY, nothing left allocated) or gives a graph
- * that answers as the reference search. */
-typedef struct fail_nth_mt {
-    atomic_long n, live;
-    long k;
-} fail_nth_mt;
-
-static void *fail_alloc_mt(void *user, size_t size)
-{
-    fail_nth_mt *f = user;
-    if (atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
-    void *p = malloc(size);
-    if (p) atomic_fetch_add(&f->live, 1);
-    return p;
-}
-
-static void fail_free_mt(void *user, void *p)
-{
-    if (p) atomic_fetch_sub(&((fail_nth_mt *)user)->live, 1);
-    free(p);
-}
-
+/* The same on 3 threads (profile.threads): the allocator refuses the k-th
+ * allocation of any thread; a repair with one of its allocations refused
+ * too after each build that succeeds. */
 static void test_out_of_memory_threads(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_create(32, 20, NULL, &m, NULL)));
     tn_rng r;
-    tn_rng_seed(&r, 32, 3);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+    tn_map *m = oom_level(32, 20, 32, &r);
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     prof.threads = 3;
-    fail_nth_mt probe = {0, 0, -1};
-    tn_allocator pa = {fail_alloc_mt, fail_free_mt, &probe};
-    tn_surf *g = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, &pa, &g, NULL)));
-    tn_surf_destroy(g);
-    long total = atomic_load(&probe.n) + 20, failed = 0, rfailed = 0;
-    for (long k = 1; k <= total; k++) {
-        fail_nth_mt f = {0, 0, k};
-        tn_allocator a = {fail_alloc_mt, fail_free_mt, &f};
-        tn_error e;
-        g = NULL;
-        tn_status st = tn_surf_create(m, &prof, &a, &g, &e);
-        if (tn_failed(st)) {
-            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
-            assert_null(g);
-            assert_int_equal(atomic_load(&f.live), 0);
-            failed++;
-            continue;
-        }
-        answers_as_reference(g, &r, 5);
-        /* a repair with the k-th of its allocations refused */
-        int old = tn_map_tile(m, 7, 11);
-        tn_map_set_tile(m, 7, 11, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
-        f.k = atomic_load(&f.n) + 1 + k % 40;
-        if (tn_failed(tn_surf_sync(g, m, NULL))) rfailed++;
-        answers_as_reference(g, &r, 5);
-        f.k = -1;
-        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
-        tn_map_set_tile(m, 7, 11, old, NULL);
-        tn_surf_destroy(g);
-        assert_int_equal(atomic_load(&f.live), 0);
-    }
+    long total, answered = 0, rfailed = 0;
+    /* slack: which thread runs what changes how much its scratch grows */
+    long failed = oom_builds(m, &prof, &r, 5, 20, true, &total, &answered, &rfailed);
     printf("  on 3 threads: refusing each of about %ld allocations in turn: %ld builds and %ld "
            "repairs failed cleanly\n",
            total, failed, rfailed);
