@@ -3417,6 +3417,7 @@ static bool prune_by_landing_local(const tn_surf *g, const uint8_t *redo, uint8_
         const tn_surf_surface *S = &g->surf[s];
         int e0 = g->edge_first[S->node0], e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
         size_t n = (size_t)(e1 - e0);
+        if (n == 0) continue;
         if (n > cap) {
             tn_free(&g->alloc, r);
             cap = n * 2;
