@@ -222,15 +222,17 @@
  * surface on the demo map, each a few hundred instructions on a few
  * 64-bit words, and one backtrack per edge kept.  The demo map (80x45,
  * 1x2, jump 4) takes about 18 ms of CPU, still about 9x the 2 ms the
- * issue asks; a 512x512 level about 3 s, 1024x1024 16-18 s; a repair
- * runs a quarter of the surfaces' searches again (demo map: about 5 ms;
- * 512x512: about 0.13 s, of which the searches 60%, the query index 40%).
+ * issue asks; a 512x512 level about 3 s, 1024x1024 about 15 s; on T
+ * threads (profile.threads) the searches divide among them (demo map on
+ * 2: x1.7 in wall time).  A repair runs a quarter of the surfaces'
+ * searches again (demo map: about 5 ms; 512x512: about 0.1 s, of which
+ * the searches about 70%, the query index and the edge copy the rest).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
  * plus, with landmarks, 2 x (landmarks + 1) Dijkstra searches over nodes
  * and kept edges on every build (a repair updates the tables: about 10 ms
- * at 512x512, where the searches took 0.2 s); the default keeps landmarks
+ * at 512x512, where recomputing them took 0.2 s); the default keeps landmarks
  * to graphs of 65536+ nodes (not the game's maps, up to 256x256).  On
  * generated levels (1x2, jump 4, default profile), 1000 reachable pairs,
  * thread CPU time: 512x512 median 0.39 ms, p99 5.3 ms, 1024x1024 median
