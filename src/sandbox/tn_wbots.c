@@ -450,7 +450,10 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         snprintf(t, sizeof t, "%.0f us", i.search_us);
     else
         snprintf(t, sizeof t, "n/a");
-    char cmp[160] = "";
+    /* the other planner's answer for the last click, short enough that the
+     * line fits the HUD strip (about 120 characters): with the graph
+     * planner the plan is its own answer */
+    char cmp[96] = "";
     if (s->last.valid) {
         char gt[24], ct[24];
         if (s->last.gus >= 0.0)
@@ -463,13 +466,14 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(ct, sizeof ct, "n/a");
 #define ANSWER(st) \
     (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
-        if (s->last.goff)
-            snprintf(cmp, sizeof cmp, " | last click: graph (not selected); classic %s cost %d %s",
-                     ANSWER(s->last.cs), s->last.ccost, ct);
+        if (i.planner)
+            snprintf(cmp, sizeof cmp, " | classic: %s, cost %d (%s)", ANSWER(s->last.cs),
+                     s->last.ccost, ct);
+        else if (s->last.goff)
+            snprintf(cmp, sizeof cmp, " | graph (not selected)");
         else
-            snprintf(cmp, sizeof cmp, " | last click: graph %s %d frames %s; classic %s cost %d %s",
-                     ANSWER(s->last.gs), s->last.gframes, gt, ANSWER(s->last.cs), s->last.ccost,
-                     ct);
+            snprintf(cmp, sizeof cmp, " | graph: %s, %d frames (%s)", ANSWER(s->last.gs),
+                     s->last.gframes, gt);
 #undef ANSWER
     }
     if (i.planner)
