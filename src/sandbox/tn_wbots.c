@@ -476,10 +476,14 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      s->last.gframes, gt);
 #undef ANSWER
     }
-    if (i.planner)
-        return snprintf(
-            buf, cap, "bot [graph]: %s | plan %d frames, %d legs | %d nodes | search %s%s%s",
-            tn_bot_state_name(i.state), i.plan_frames, i.path_nodes, i.expanded, t, cmp, extra);
+    if (i.planner) /* the last click's answer (found / partial) names the plan */
+        return snprintf(buf, cap,
+                        "bot [graph]: %s | %s %d frames, %d legs | %d nodes | search %s%s%s",
+                        tn_bot_state_name(i.state),
+                        !s->last.valid || tn_failed(s->last.gs)           ? "plan"
+                        : tn_status_detail(s->last.gs, TN_PARTIAL_RESULT) ? "partial:"
+                                                                          : "found:",
+                        i.plan_frames, i.path_nodes, i.expanded, t, cmp, extra);
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
