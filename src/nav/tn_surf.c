@@ -2093,7 +2093,8 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
  * depend on the order its searches ran in); false on out of memory. */
 static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_allocator *a)
 {
-    uint16_t *r = tn_alloc_array(a, runs->n + 1, sizeof *r);
+    const size_t cap = runs->n + 1;
+    uint16_t *r = tn_alloc_array(a, cap, sizeof *r);
     if (!r) return false;
     const uint16_t *old = runs->p;
     uint32_t k = 0;
@@ -2104,8 +2105,8 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
     }
     tn_free(a, runs->p);
     runs->p = r;
-    runs->n = runs->cap = k;
-    runs->cap = runs->n + 1 > runs->cap ? runs->n + 1 : runs->cap;
+    runs->n = k; /* k <= the old count: every run belongs to one edge */
+    runs->cap = cap;
     return true;
 }
 
