@@ -79,43 +79,90 @@ static int reachable(const tn_surf *g, int s, int32_t *out, unsigned char *mark)
     return k;
 }
 
+/* Times tn_surf_find over the pairs (start s[k], goal tile gx[k], gy[k]):
+ * t[k] in us, frames[k] the plan cost; returns the answers found whole. */
+static int time_queries(tn_surf *g, int n, const int *s, const int *gx, const int *gy, double *t,
+                        int *frames, long *expanded, int *partial)
+{
+    static tn_surf_leg legs[1024];
+    int found = 0;
+    *expanded = 0;
+    *partial = 0;
+    for (int k = 0; k < n; k++) {
+        tn_surf_stats st;
+        int cnt;
+        double q0 = bench_cpu_now();
+        tn_status res = tn_surf_find(g, s[k], gx[k], gy[k], legs, 1024, &cnt, &st, NULL);
+        t[k] = (bench_cpu_now() - q0) * 1e6;
+        frames[k] = st.frames;
+        *expanded += st.expanded;
+        if (tn_succeeded(res) && !tn_status_detail(res, TN_PARTIAL_RESULT))
+            found++;
+        else
+            ++*partial;
+    }
+    return found;
+}
+
 /* Queries over `q` random pairs (start node, a goal tile reachable from it
- * in the graph) and `edits` random single-tile edits (each repaired). */
+ * in the graph), then the same pairs with the query shortcuts, and `edits`
+ * random single-tile edits (each repaired). */
 static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, tn_rng *r, int q,
                       int edits)
 {
     int nn = tn_surf_node_count(g);
     if (nn > 0 && q > 0) {
         double *t = malloc(sizeof(double) * (size_t)q);
-        static tn_surf_leg legs[1024];
+        int *ps = malloc(sizeof(int) * (size_t)q * 5), *pgx = ps + q, *pgy = pgx + q;
+        int *fa = pgy + q, *fb = fa + q;
         int32_t *rs = malloc(sizeof(int32_t) * (size_t)nn);
         unsigned char *mark = malloc((size_t)nn);
-        int found = 0, partial = 0, k = 0, tries = 0;
-        long allocs0 = c->allocs, expanded = 0;
+        int k = 0, tries = 0, partial;
+        long expanded;
         while (k < q && tries < 100 * q) {
             tries++;
             int s = (int)tn_rng_below(r, (uint32_t)nn);
             int nr = reachable(g, s, rs, mark);
             if (nr < 2) continue;
             int d = rs[1 + (int)tn_rng_below(r, (uint32_t)(nr - 1))];
-            int row, j, cnt;
+            int row, j;
             tn_surf_node_pos(g, d, &row, &j);
-            tn_surf_stats st;
-            double q0 = bench_cpu_now();
-            tn_status res = tn_surf_find(g, s, j / 6, row - 1, legs, 1024, &cnt, &st, NULL);
-            t[k++] = (bench_cpu_now() - q0) * 1e6;
-            expanded += st.expanded;
-            if (tn_succeeded(res) && !tn_status_detail(res, TN_PARTIAL_RESULT))
-                found++;
-            else
-                partial++;
+            ps[k] = s, pgx[k] = j / 6, pgy[k++] = row - 1;
         }
+        long allocs0 = c->allocs;
+        int found = time_queries(g, k, ps, pgx, pgy, t, fa, &expanded, &partial);
         printf("  %-10s queries: %d reachable pairs: %d found, %d partial; median %.1f us, p99 "
                "%.1f us (thread CPU time), %.0f nodes expanded on average; %ld allocations in all "
                "queries\n",
                name, k, found, partial, bench_median(t, k), bench_percentile(t, k, 99.0),
                k ? (double)expanded / k : 0.0, c->allocs - allocs0);
+        double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
+        /* the same pairs with the query shortcuts */
+        size_t mem0 = tn_surf_memory(g);
+        double s0 = bench_cpu_now();
+        tn_error e;
+        if (tn_failed(tn_surf_build_shortcuts(g, 0, &e))) {
+            printf("  %-10s shortcuts: %s\n", name, e.msg);
+        } else {
+            double sb = bench_cpu_now() - s0;
+            printf("  %-10s shortcuts built in %.1f ms: %d arcs added, memory +%.2f MB\n", name,
+                   sb * 1e3, tn_surf_shortcut_count(g),
+                   (double)(tn_surf_memory(g) - mem0) / 1048576.0);
+            allocs0 = c->allocs;
+            found = time_queries(g, k, ps, pgx, pgy, t, fb, &expanded, &partial);
+            int differ = 0;
+            for (int i = 0; i < k; i++) differ += fa[i] != fb[i];
+            double med = bench_median(t, k), p99 = bench_percentile(t, k, 99.0);
+            printf(
+                "  %-10s queries with shortcuts: the same %d pairs: %d found, %d partial; median "
+                "%.1f us (x%.1f), p99 %.1f us (x%.1f), %.0f keys settled on average; plan "
+                "frames differ in %d; %ld allocations in all queries\n",
+                name, k, found, partial, med, med > 0 ? med0 / med : 0.0, p99,
+                p99 > 0 ? p990 / p99 : 0.0, k ? (double)expanded / k : 0.0, differ,
+                c->allocs - allocs0);
+        }
         free(t);
+        free(ps);
         free(rs);
         free(mark);
     }

@@ -371,6 +371,16 @@ static void test_no_allocation_per_query(void **state)
     }
     assert_int_equal(done, 300);
     assert_int_equal(c.allocs, after);
+    /* the same with the query shortcuts */
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+    after = c.allocs;
+    for (int i = 0; i < 300; i++) {
+        int s = (int)tn_rng_below(&r, (uint32_t)n), goal = (int)tn_rng_below(&r, (uint32_t)n);
+        int row, j, cnt;
+        tn_surf_node_pos(g, goal, &row, &j);
+        assert_true(tn_succeeded(tn_surf_find(g, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL)));
+    }
+    assert_int_equal(c.allocs, after);
     tn_surf_destroy(g);
     assert_int_equal(c.frees, c.allocs);
     tn_map_destroy(m);
@@ -997,11 +1007,134 @@ static void test_find_equals_reference(void **state)
     assert_true(found > 0 && partial > 0 && invalid > 0);
 }
 
+/* The query shortcuts (tn_surf_build_shortcuts) against the reference
+ * search: random levels as test_find_equals_reference, cores of 1 key (a
+ * contraction hierarchy almost to the top), 8, 64 and the default (on
+ * these levels often every key: the table alone).  Same status, plan cost
+ * and closeness; plans chain.  An edit drops the shortcuts (queries still
+ * answer as the reference), building them again answers as before. */
+static void test_shortcuts_equal_reference(void **state)
+{
+    (void)state;
+    int levels = getenv("TN_SURF_QLEVELS") ? atoi(getenv("TN_SURF_QLEVELS")) : 16;
+    static const int cores[4] = {1, 8, 64, 0};
+    long queries = 0, found = 0, partial = 0;
+    static tn_surf_leg la[1024];
+    for (int lv = 0; lv < levels; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 7100 + (uint64_t)lv, 5);
+        int mw = 24 + (int)tn_rng_below(&r, 41), mh = 16 + (int)tn_rng_below(&r, 33);
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        tn_phys_params p = tn_phys_default((float)(1 + (lv * 3) % 8));
+        tn_surf_profile prof = tn_surf_profile_make(1 + lv % 3, 1 + (lv / 3) % 3, &p);
+        prof.coyote = TN_SURF_COYOTE_NONE; /* builds faster; the shortcuts do not care */
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        assert_false(tn_surf_has_shortcuts(g));
+        for (int round = 0; round < 3; round++) {
+            assert_true(tn_succeeded(tn_surf_build_shortcuts(g, cores[(lv + round) % 4], NULL)));
+            assert_true(tn_surf_has_shortcuts(g));
+            assert_true(tn_surf_shortcuts_memory(g) > 0);
+            int nn = tn_surf_node_count(g);
+            for (int q = 0; q < 150 && nn > 0; q++) {
+                int s = (int)tn_rng_below(&r, (uint32_t)nn), gx, gy;
+                if (q % 10 == 9) { /* any tile, standing or not */
+                    gx = (int)tn_rng_below(&r, (uint32_t)mw);
+                    gy = (int)tn_rng_below(&r, (uint32_t)mh);
+                } else {
+                    int row, j, d = (int)tn_rng_below(&r, (uint32_t)nn);
+                    tn_surf_node_pos(g, d, &row, &j);
+                    gx = j / 6;
+                    gy = row - 1;
+                }
+                int ca = 0;
+                tn_surf_stats sa, sb;
+                tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
+                tn_status rb = tn_surf_find_reference(g, s, gx, gy, NULL, 0, NULL, &sb, NULL);
+                queries++;
+                assert_int_equal(ra, rb);
+                if (tn_failed(ra)) continue;
+                assert_int_equal(sa.frames, sb.frames);
+                assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
+                assert_int_equal(tile_dist(g, sa.end_node, gx, gy),
+                                 tile_dist(g, sb.end_node, gx, gy));
+                if (tn_status_detail(ra, TN_PARTIAL_RESULT))
+                    partial++;
+                else
+                    found++;
+            }
+            /* an edit drops them; the search without answers the same */
+            int x = (int)tn_rng_below(&r, (uint32_t)mw), y = (int)tn_rng_below(&r, (uint32_t)mh);
+            tn_map_set_tile(m, x, y,
+                            tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                            NULL);
+            assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+            assert_false(tn_surf_has_shortcuts(g));
+            assert_int_equal(tn_surf_shortcuts_memory(g), 0);
+            answers_as_reference(g, &r, 20);
+        }
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    printf("  %ld queries with shortcuts on %d levels: %ld found, %ld partial, all as the "
+           "reference search\n",
+           queries, levels, found, partial);
+    assert_true(found > 0 && partial > 0);
+}
+
+/* Out of memory at each allocation of a shortcut build in turn: it fails
+ * cleanly (OUT_OF_MEMORY, no shortcuts, nothing leaked: queries answer as
+ * the reference) or succeeds and answers as the reference. */
+static void test_shortcuts_out_of_memory(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(32, 20, 41, &r);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    fail_nth f = {0, 0, -1};
+    tn_allocator a = {fail_alloc, fail_free, &f};
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+    long n0 = atomic_load(&f.n), live0 = atomic_load(&f.live);
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 16, NULL)));
+    long total = atomic_load(&f.n) - n0, failed = 0;
+    for (long k = 1; k <= total + 2; k++) {
+        f.k = atomic_load(&f.n) + k;
+        tn_error e;
+        tn_status st = tn_surf_build_shortcuts(g, 16, &e);
+        f.k = -1;
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            assert_false(tn_surf_has_shortcuts(g));
+            assert_int_equal(atomic_load(&f.live), live0);
+            failed++;
+        } else {
+            assert_true(tn_surf_has_shortcuts(g));
+        }
+        answers_as_reference(g, &r, 10);
+    }
+    printf("  %ld allocations in a shortcut build; refusing each in turn: %ld failed cleanly\n",
+           total, failed);
+    assert_int_equal(failed, total);
+    tn_error e;
+    tn_status st = tn_surf_build_shortcuts(g, -1, &e);
+    assert_true(tn_status_detail(st, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "core keys"));
+    tn_surf_destroy(g);
+    assert_int_equal(atomic_load(&f.live), 0);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_find_equals_reference),
+        cmocka_unit_test(test_shortcuts_equal_reference),
+        cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),

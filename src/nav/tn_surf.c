@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Zlib */
-#include "tn_surf.h"
+#include "internal/surf_impl.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -109,15 +109,6 @@ typedef struct tn_surf_rect {
     int16_t x0, y0, x1, y1; /* tiles, inclusive */
 } tn_surf_rect;
 
-/* The tiles one search of a surface read (its footprint): a bitmap over
- * its bounding box, row by row, in the graph's bit pool. */
-typedef struct tn_surf_foot {
-    int32_t surf;
-    int16_t x0, y0, x1, y1; /* the bounding box, tiles inclusive, in the map */
-    uint32_t bits;          /* first 64-bit word in fbits */
-    uint8_t search;         /* which of the surface's searches (SEARCH_*) */
-} tn_surf_foot;
-
 /* A surface's searches, as bits: a repair runs only those that read the
  * edited tile (their footprints hold it). */
 enum {
@@ -134,63 +125,6 @@ typedef struct best_rec {
     int32_t entry, j; /* state before the landing step */
     uint8_t in;       /* input of the landing step */
 } best_rec;
-
-#define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
-#define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
-#define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
-#define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
-#define Q_LM_NODES 65536
-
-struct tn_surf {
-    tn_allocator alloc;
-    tn_surf_profile prof;
-    const tn_map *map;
-    uint32_t rev;
-    int mw, mh;
-    int per_tile; /* lattice steps per tile */
-    float step_px, inv_step;
-    float *lx;  /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
-    int jmax;   /* largest lattice j of a box inside the map */
-    float vmax; /* fastest vertical px per frame (heuristic) */
-    int nsurf, nnodes, nedges;
-    uint32_t nruns;
-    tn_surf_surface *surf;
-    int32_t *row_first; /* mh + 2 entries */
-    int32_t *node_surf;
-    int32_t *edge_first; /* nnodes + 1 */
-    tn_surf_edge *edge;
-    uint16_t *runs;
-    /* query scratch */
-    int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
-    uint32_t *stamp;
-    uint32_t gen;
-    int nexpanded;
-    int repairs_local, repairs_full;
-    uint32_t generation;
-    int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
-    tn_surf_foot *foot; /* the same, exact: the tiles of each search */
-    int nfoot;
-    uint64_t *fbits; /* the footprints' bitmaps */
-    size_t nfbits;
-    uint8_t *tiles; /* the map's terrain at the last build / repair */
-    size_t mem;
-    /* query index (see the query section) */
-    int32_t *qto, *qfirst, *qefirst, *lm;
-    struct qedge *qedge;
-    struct qnode *qn;
-    struct qheap *qh;
-    int32_t *sa_first, *sd, *sheap, *shpos;
-    struct sarc *sa;
-    uint32_t *sseen, *sdone;
-    int sh_n;
-    int nlm, lm_want;
-    int32_t lmnode[Q_LM];          /* the landmarks' nodes */
-    int lm_updates, lm_recomputes; /* tables updated / recomputed by repairs */
-    bool flags_ok;                 /* every edge's TN_SURF_EDGE_DOMINATED is up to date */
-    size_t nsa;
-    bool qindex;
-    size_t qmem;
-};
 
 /* What a local repair changed, for the query index: the take-off surfaces
  * whose dominated edges are found again (redo: the others keep their
@@ -252,7 +186,7 @@ int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
 int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
-size_t tn_surf_memory(const tn_surf *g) { return g->mem + g->qmem; }
+size_t tn_surf_memory(const tn_surf *g) { return g->mem + g->qmem + tn_surf_shortcuts_memory(g); }
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
 int tn_surf_node_surface(const tn_surf *g, int node) { return g->node_surf[node]; }
 
@@ -2813,12 +2747,6 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
  *    landing surface; heur_detour).
  * All of it is recomputed on every build and repair, so never stale; the
  * search state (qn, qh) is sized here too. */
-typedef struct qedge {
-    int32_t to, eid;
-    uint16_t frames;
-    int16_t row; /* the landing node's row, j and surface */
-    int32_t j, surf;
-} qedge;
 typedef struct sarc { /* surface graph arc from -> (the list's surface) */
     int32_t from;
     int16_t wr, wl, w0, pad; /* least reduced frames: goal right / left / any */
@@ -2831,11 +2759,10 @@ typedef struct qheap {
     int32_t f, g, n;
 } qheap;
 
-#define Q_GOAL_SURF 64 /* >= lattice steps per tile (at most 64) */
-
 static void query_index_free(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
+    ch_free(g);
     tn_free(a, g->qto);
     tn_free(a, g->qfirst);
     tn_free(a, g->qefirst);
@@ -3563,15 +3490,6 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     if (!ok) query_index_free(g);
 }
 
-typedef struct goal {
-    int row, ja, jb;
-    int ngs; /* surfaces holding goal nodes (at most one per j of the span) */
-    int gs[Q_GOAL_SURF], ga[Q_GOAL_SURF], gb[Q_GOAL_SURF]; /* ids, their clipped spans */
-    /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
-    int32_t lf[Q_LM], lb[Q_LM];
-    float vup; /* fastest rise, px per frame: the jump speed */
-} goal;
-
 static int heur(const tn_surf *g, int node, const goal *G)
 {
     int row, j;
@@ -4110,7 +4028,13 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
     goal G;
     tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
-    int r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
+    int r = -1;
+    if (!reference && g->ch) {
+        r = ch_find(g, start, &G);
+        if (r < 0) g->nexpanded = 0; /* unreachable: the full search finds the closest point */
+    }
+    if (r < 0)
+        r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
     return write_plan(g, start, r >= 0 ? r : -1 - r, r >= 0, out, cap, count, stats);
 }
 

@@ -406,6 +406,31 @@ int tn_surf_landmark_count(const tn_surf *g);
 int tn_surf_landmark_node(const tn_surf *g, int k);
 int tn_surf_landmark_cost(const tn_surf *g, int k, int node, bool back);
 void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
+/* QUERY SHORTCUTS (tn_surf_ch.c), for big levels that are edited rarely:
+ * a contraction hierarchy over the query index's keys (take-offs and
+ * landings; walks between neighbouring keys and the kept edges as arcs)
+ * with a distance table over its core, the `core_keys` keys contracted last
+ * (0: a sixteenth of the keys, 256 .. 4096; at most 16384).  With them
+ * tn_surf_find runs a bidirectional Dijkstra over upward arcs below the
+ * core, prices the pairs of core keys the two sides reach by the table,
+ * and unpacks the shortcuts into the plan: same plan cost and status as
+ * without (tests/test_surf test_shortcuts_equal_reference, cores of 1, 8,
+ * 64 and the default); an unreachable goal falls back to the full search
+ * for the closest point.  Any build, repair (tn_surf_edit / _sync) or
+ * tn_surf_set_landmarks drops them: queries then search as before until
+ * the caller builds them again (a repair does not: the contraction costs
+ * far more than the repair).  Memory: some dozens of bytes per key and
+ * arc, plus core^2 x 6 bytes for the table (tn_surf_shortcuts_memory;
+ * counted in tn_surf_memory).  Cost: `tilenav-bench surf` prints the build time and
+ * the same queries with and without (on a 512x512 level about 10 s for a
+ * query median 8x lower; docs/bench.md has the current numbers).  Not
+ * thread-safe with queries on the same graph; zero allocations per query.
+ * INVALID_PARAM for core_keys outside 0..16384; OUT_OF_MEMORY (nothing
+ * kept, queries search as before). */
+tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err);
+bool tn_surf_has_shortcuts(const tn_surf *g);
+size_t tn_surf_shortcuts_memory(const tn_surf *g);
+int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction */
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 

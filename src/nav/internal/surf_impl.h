@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: Zlib */
+/* internal/surf_impl.h - private to tn_surf.c and tn_surf_ch.c (not
+ * installed): the tn_surf state, the query index's edge records and the
+ * goal of a query. */
+#ifndef TN_SURF_IMPL_H
+#define TN_SURF_IMPL_H
+
+#include "tn_surf.h"
+
+#include <stdint.h>
+
+/* The tiles one search of a surface read (its footprint): a bitmap over
+ * its bounding box, row by row, in the graph's bit pool. */
+typedef struct tn_surf_foot {
+    int32_t surf;
+    int16_t x0, y0, x1, y1; /* the bounding box, tiles inclusive, in the map */
+    uint32_t bits;          /* first 64-bit word in fbits */
+    uint8_t search;         /* which of the surface's searches (SEARCH_*) */
+} tn_surf_foot;
+
+#define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
+#define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
+#define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
+#define Q_LM_AUTO 8       /* landmarks by default on graphs of Q_LM_NODES+ nodes */
+#define Q_LM_NODES 65536
+#define Q_GOAL_SURF 64 /* >= lattice steps per tile (at most 64) */
+
+typedef struct qedge {
+    int32_t to, eid;
+    uint16_t frames;
+    int16_t row; /* the landing node's row, j and surface */
+    int32_t j, surf;
+} qedge;
+
+typedef struct goal {
+    int row, ja, jb;
+    int ngs; /* surfaces holding goal nodes (at most one per j of the span) */
+    int gs[Q_GOAL_SURF], ga[Q_GOAL_SURF], gb[Q_GOAL_SURF]; /* ids, their clipped spans */
+    /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
+    int32_t lf[Q_LM], lb[Q_LM];
+    float vup; /* fastest rise, px per frame: the jump speed */
+} goal;
+
+struct tn_surf_ch; /* the query shortcuts (tn_surf_ch.c) */
+
+struct tn_surf {
+    tn_allocator alloc;
+    tn_surf_profile prof;
+    const tn_map *map;
+    uint32_t rev;
+    int mw, mh;
+    int per_tile; /* lattice steps per tile */
+    float step_px, inv_step;
+    float *lx;  /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
+    int jmax;   /* largest lattice j of a box inside the map */
+    float vmax; /* fastest vertical px per frame (heuristic) */
+    int nsurf, nnodes, nedges;
+    uint32_t nruns;
+    tn_surf_surface *surf;
+    int32_t *row_first; /* mh + 2 entries */
+    int32_t *node_surf;
+    int32_t *edge_first; /* nnodes + 1 */
+    tn_surf_edge *edge;
+    uint16_t *runs;
+    /* query scratch */
+    int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
+    uint32_t *stamp;
+    uint32_t gen;
+    int nexpanded;
+    int repairs_local, repairs_full;
+    uint32_t generation;
+    int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
+    tn_surf_foot *foot; /* the same, exact: the tiles of each search */
+    int nfoot;
+    uint64_t *fbits; /* the footprints' bitmaps */
+    size_t nfbits;
+    uint8_t *tiles; /* the map's terrain at the last build / repair */
+    size_t mem;
+    /* query index (see the query section) */
+    int32_t *qto, *qfirst, *qefirst, *lm;
+    struct qedge *qedge;
+    struct qnode *qn;
+    struct qheap *qh;
+    int32_t *sa_first, *sd, *sheap, *shpos;
+    struct sarc *sa;
+    uint32_t *sseen, *sdone;
+    int sh_n;
+    int nlm, lm_want;
+    int32_t lmnode[Q_LM];          /* the landmarks' nodes */
+    int lm_updates, lm_recomputes; /* tables updated / recomputed by repairs */
+    bool flags_ok;                 /* every edge's TN_SURF_EDGE_DOMINATED is up to date */
+    size_t nsa;
+    bool qindex;
+    size_t qmem;
+    struct tn_surf_ch *ch; /* the query shortcuts, NULL without (tn_surf_ch.c) */
+};
+
+/* Library-internal (tn_surf_ch.c) */
+#define ch_free tn_surfi_ch_free
+#define ch_find tn_surfi_ch_find
+void ch_free(tn_surf *g);
+/* The shortcut search of a query (g->ch current): the plan's nodes get
+ * parent, pedge and gcost; returns the goal node reached, or -1 when the
+ * goal is unreachable (the caller then runs the full search for the
+ * closest point). */
+int ch_find(tn_surf *g, int start, const goal *G);
+
+#endif

@@ -1,0 +1,968 @@
+/* SPDX-License-Identifier: Zlib */
+/* tn_surf_ch.c - the graph planner's query shortcuts: a contraction
+ * hierarchy (Geisberger et al. 2008) over the query index's key nodes, with
+ * a distance table over its core.  tn_surf.h (QUERY SHORTCUTS) states the
+ * contract; this file the method.
+ *
+ * KEYS AND ARCS.  The keys are the nodes the fast search stops at: every
+ * take-off of a kept edge and every landing.  Arcs: each kept edge (its
+ * frames), and walks between neighbouring keys of a surface, both ways
+ * (their lattice distance, a frame per step); of parallel arcs the cheapest.
+ * A plan between two nodes is a walk to a key, arcs, and a walk from a key,
+ * so the costs are the fast search's.
+ *
+ * CONTRACTION.  Keys are removed one by one, least important first
+ * (priority 4 x (shortcuts added - arcs removed) + 2 x neighbours removed
+ * + a level that spreads the removals; lazy updates: a key popped is priced
+ * again and goes back when it is no longer the least).  Removing v adds a
+ * shortcut u -> w of cost c(u,v) + c(v,w) for each pair of its arcs unless
+ * a witness search from u (Dijkstra over the keys left, without v, at most
+ * WITNESS_SETTLE keys settled; WITNESS_SIM when only pricing) finds u -> w
+ * as cheap; a cut-off search only adds shortcuts that are not needed, never
+ * loses a cost.  Two walks make a walk (nothing to unpack).  The arcs of v
+ * to the keys left become v's upward (out) and downward (in) arcs.
+ *
+ * CORE.  The contraction stops when `core` keys are left (by default a
+ * sixteenth of the keys, CORE_MIN .. CORE_DEFAULT_MAX).  Contraction keeps
+ * every plan cost between the keys left, so a Dijkstra from each over the
+ * arcs left gives the core's table: the cost of every pair and the first
+ * arc of its plan (core^2 x 6 bytes).  The last, densest levels of a
+ * hierarchy are the costliest to contract and to search; the table
+ * replaces them.
+ *
+ * QUERY.  Dijkstra forward from the start's keys (the key it stands on, or
+ * the nearest on each side) over upward arcs and backward from the goal
+ * span's keys (those in it, and the nearest outside it on each side) over
+ * downward arcs, the smaller queue first, with stall-on-demand (a key that
+ * a higher key reaches more cheaply is not expanded), until neither queue
+ * holds a key cheaper than the best meeting mu.  Core keys are reached but
+ * never expanded: they are the access keys.  Each side's access keys,
+ * sorted by cost, are thinned (one that a kept one reaches through the
+ * core as cheaply is dropped: the triangle inequality keeps its plans),
+ * then every pair (a, b) is priced d(s, a) + table(a, b) + d(b, goal).
+ * Correct by the usual argument: the highest key of a cheapest plan is
+ * either below the core (both searches reach it: a meeting) or in it (the
+ * plan enters the core at an access key of each side).  The plan: the
+ * forward arcs, the core's arcs by the table's first arcs, the backward
+ * arcs, each shortcut unpacked into its halves down to edges and walks. */
+#include "internal/surf_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define WITNESS_SETTLE 60     /* keys a witness search settles at most */
+#define WITNESS_SIM 10        /* the same, pricing a key */
+#define CORE_MAX 16384        /* core keys at most (a table of 16384^2 x 6 bytes: 1.6 GB) */
+#define CORE_MIN 256          /* by default a sixteenth of the keys, at least ... */
+#define CORE_DEFAULT_MAX 4096 /* ... and at most this (a 100 MB table) */
+#define CH_INF 0x3fffffff
+
+typedef struct ch_link {
+    int32_t k, cost, id; /* the other end's rank, the cost, the arc */
+} ch_link;
+
+typedef struct kst {
+    uint32_t seen;        /* == gen: reached by this query */
+    int32_t d, par, hpos; /* cost, arc (-1: a seed), slot in the queue (-1: none) */
+} kst;
+
+typedef struct hent {
+    int32_t d, v;
+} hent;
+
+typedef struct ch_arc {
+    int32_t from, to, cost;
+    int32_t a, b; /* a shortcut's halves (arc ids); an original arc: a = -1,
+                   * b = its edge id, or -1 for a walk */
+} ch_arc;
+
+struct tn_surf_ch {
+    int nk;
+    int32_t *node;   /* key -> graph node, in node order */
+    int32_t *kfirst; /* per surface s: its keys kfirst[s] .. kfirst[s+1]-1 */
+    ch_arc *arc;
+    int32_t *rank, *byrank; /* key -> its rank in the contraction, and back */
+    /* the search's arcs, by rank r: upward from r (up[upf[r] ..]) and
+     * downward into r (dn[dnf[r] ..]), the other end as a rank */
+    int32_t *upf, *dnf;
+    struct ch_link *up, *dn;
+    /* the core: ranks nk - nc .. nk - 1 (core id = rank - (nk - nc)); per
+     * core pair (a, b) the plan cost dist[a * nc + b] (CH_INF: none) and
+     * the first arc of that plan, hop[a * nc + b], an index in a's core
+     * arcs carc[cfirst[a] ..] (arc ids) */
+    int nc;
+    int32_t *dist, *cfirst, *carc;
+    uint16_t *hop;
+    int32_t *acc[2]; /* query: the core keys each search reached */
+    /* query scratch, per direction (0 forward, 1 backward): per key its
+     * state, and the queue */
+    struct kst *st[2];
+    struct hent *hq[2];
+    int32_t *stack;
+    uint32_t gen;
+    size_t narc, norig, mem;
+};
+
+/* ---- an indexed binary min-heap of keys ----------------------------------- */
+
+typedef struct kheap {
+    int32_t *h, *pos;
+    const int32_t *key;
+    int n;
+} kheap;
+
+static void kh_up(kheap *H, int i, int v)
+{
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (H->key[H->h[p]] <= H->key[v]) break;
+        H->h[i] = H->h[p];
+        H->pos[H->h[i]] = i;
+        i = p;
+    }
+    H->h[i] = v;
+    H->pos[v] = i;
+}
+
+static int kh_pop(kheap *H)
+{
+    int top = H->h[0], v = H->h[--H->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= H->n) break;
+        if (c + 1 < H->n && H->key[H->h[c + 1]] < H->key[H->h[c]]) c++;
+        if (H->key[H->h[c]] >= H->key[v]) break;
+        H->h[i] = H->h[c];
+        H->pos[H->h[i]] = i;
+        i = c;
+    }
+    if (H->n > 0) {
+        H->h[i] = v;
+        H->pos[v] = i;
+    }
+    H->pos[top] = -1;
+    return top;
+}
+
+/* ---- contraction ---------------------------------------------------------- */
+
+typedef struct adj {
+    int32_t off, n, cap; /* a list of arc ids in the pool */
+} adj;
+
+typedef struct cctx {
+    const tn_allocator *a;
+    int nk;
+    ch_arc *arc;
+    size_t narc, arccap, norig;
+    int32_t *pool;
+    size_t pn, pcap;
+    adj *out, *in;
+    /* per key v, when contracted: its upward then downward arcs at seq[voff[v]] */
+    int32_t *seq, *voff, *vnup, *vndn, *rank;
+    int nranked, ncore;
+    size_t sn, scap;
+    int32_t *deleted, *level;
+    /* witness search */
+    int32_t *wd, *wh, *whpos;
+    uint32_t *wseen, wgen;
+} cctx;
+
+static bool grow(const tn_allocator *a, void **p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap) return true;
+    size_t c = *cap ? *cap : 1024;
+    while (c < need) c *= 2;
+    void *q = tn_alloc_array(a, c, elem);
+    if (!q) return false;
+    if (*cap) memcpy(q, *p, *cap * elem);
+    tn_free(a, *p);
+    *p = q;
+    *cap = c;
+    return true;
+}
+
+static bool adj_add(cctx *C, adj *L, int32_t id)
+{
+    if (L->n == L->cap) {
+        int cap = L->cap ? L->cap * 2 : 4;
+        if (!grow(C->a, (void **)&C->pool, &C->pcap, C->pn + (size_t)cap, sizeof(int32_t)))
+            return false;
+        memcpy(C->pool + C->pn, C->pool + L->off, (size_t)L->n * sizeof(int32_t));
+        L->off = (int32_t)C->pn;
+        L->cap = cap;
+        C->pn += (size_t)cap;
+    }
+    C->pool[L->off + L->n++] = id;
+    return true;
+}
+
+static void adj_del(cctx *C, adj *L, int32_t id)
+{
+    int32_t *p = C->pool + L->off;
+    for (int i = 0; i < L->n; i++)
+        if (p[i] == id) {
+            p[i] = p[--L->n];
+            return;
+        }
+}
+
+static int32_t arc_new(cctx *C, int from, int to, int cost, int a, int b)
+{
+    if (!grow(C->a, (void **)&C->arc, &C->arccap, C->narc + 1, sizeof(ch_arc))) return -1;
+    C->arc[C->narc] = (ch_arc){from, to, cost, a, b};
+    int32_t id = (int32_t)C->narc++;
+    if (!adj_add(C, &C->out[from], id) || !adj_add(C, &C->in[to], id)) return -1;
+    return id;
+}
+
+/* Dijkstra from u over the keys left, without v, until WITNESS_SETTLE keys
+ * are settled or the queue's least cost exceeds limit; C->wd holds the
+ * costs found (upper bounds of the true ones). */
+static void witness(cctx *C, int u, int v, int limit, int settle_max)
+{
+    if (++C->wgen == 0) {
+        memset(C->wseen, 0, (size_t)C->nk * sizeof *C->wseen);
+        C->wgen = 1;
+    }
+    kheap H = {C->wh, C->whpos, C->wd, 0};
+    C->wseen[u] = C->wgen;
+    C->wd[u] = 0;
+    kh_up(&H, H.n++, u);
+    for (int settled = 0; H.n > 0 && settled < settle_max; settled++) {
+        int x = kh_pop(&H);
+        if (C->wd[x] > limit) break;
+        const int32_t *L = C->pool + C->out[x].off;
+        for (int i = 0; i < C->out[x].n; i++) {
+            const ch_arc *A = &C->arc[L[i]];
+            int y = A->to, nd = C->wd[x] + A->cost;
+            if (y == v) continue;
+            if (C->wseen[y] != C->wgen) {
+                C->wseen[y] = C->wgen;
+                C->wd[y] = nd;
+                kh_up(&H, H.n++, y);
+            } else if (nd < C->wd[y] && C->whpos[y] >= 0) {
+                C->wd[y] = nd;
+                kh_up(&H, C->whpos[y], y);
+            }
+        }
+    }
+    while (H.n > 0) kh_pop(&H); /* leave every pos at -1 */
+}
+
+static inline int wcost(const cctx *C, int y) { return C->wseen[y] == C->wgen ? C->wd[y] : CH_INF; }
+
+/* The shortcuts removing v needs: counted (doit false) or added.  -1: out
+ * of memory. */
+static int contract(cctx *C, int v, bool doit)
+{
+    int added = 0;
+    for (int i = 0; i < C->in[v].n; i++) {
+        int32_t ia = C->pool[C->in[v].off + i];
+        int u = C->arc[ia].from, cu = C->arc[ia].cost, limit = 0;
+        for (int k = 0; k < C->out[v].n; k++) {
+            const ch_arc *B = &C->arc[C->pool[C->out[v].off + k]];
+            if (B->to != u && cu + B->cost > limit) limit = cu + B->cost;
+        }
+        if (limit == 0) continue;
+        witness(C, u, v, limit, doit ? WITNESS_SETTLE : WITNESS_SIM);
+        for (int k = 0; k < C->out[v].n; k++) {
+            int32_t ib = C->pool[C->out[v].off + k];
+            int w = C->arc[ib].to, c = cu + C->arc[ib].cost;
+            if (w == u || wcost(C, w) <= c) continue;
+            added++;
+            if (!doit) continue;
+            /* an arc u -> w dearer than c is replaced */
+            const int32_t *L = C->pool + C->out[u].off;
+            for (int q = 0; q < C->out[u].n; q++)
+                if (C->arc[L[q]].to == w) {
+                    int32_t old = L[q];
+                    adj_del(C, &C->out[u], old);
+                    adj_del(C, &C->in[w], old);
+                    break;
+                }
+            /* two walks make a walk (nothing to unpack: walks merge) */
+            const ch_arc *A = &C->arc[ia], *B = &C->arc[ib];
+            bool walk = A->a < 0 && A->b < 0 && B->a < 0 && B->b < 0;
+            if (arc_new(C, u, w, c, walk ? -1 : ia, walk ? -1 : ib) < 0) return -1;
+            /* the pool may have moved: nothing above holds a pointer */
+        }
+    }
+    return added;
+}
+
+static int priority(cctx *C, int v)
+{
+    int s = contract(C, v, false);
+    return 4 * (s - C->in[v].n - C->out[v].n) + 2 * C->deleted[v] + C->level[v];
+}
+
+/* A heap of (priority, key) pairs for the contraction order. */
+typedef struct pq {
+    uint64_t *e; /* (priority + PQ_BIAS) << 32 | key */
+    int n;
+} pq;
+#define PQ_BIAS 0x40000000
+
+static void pq_push(pq *Q, int pri, int v)
+{
+    uint64_t x = ((uint64_t)(uint32_t)(pri + PQ_BIAS) << 32) | (uint32_t)v;
+    int i = Q->n++;
+    while (i > 0 && Q->e[(i - 1) / 2] > x) {
+        Q->e[i] = Q->e[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    Q->e[i] = x;
+}
+
+static uint64_t pq_pop(pq *Q)
+{
+    uint64_t top = Q->e[0], x = Q->e[--Q->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= Q->n) break;
+        if (c + 1 < Q->n && Q->e[c + 1] < Q->e[c]) c++;
+        if (Q->e[c] >= x) break;
+        Q->e[i] = Q->e[c];
+        i = c;
+    }
+    if (Q->n > 0) Q->e[i] = x;
+    return top;
+}
+
+static int cmp_arc(const void *pa, const void *pb)
+{
+    const ch_arc *a = pa, *b = pb;
+    if (a->from != b->from) return a->from < b->from ? -1 : 1;
+    if (a->to != b->to) return a->to < b->to ? -1 : 1;
+    if (a->cost != b->cost) return a->cost < b->cost ? -1 : 1;
+    return a->b < b->b ? -1 : (a->b > b->b);
+}
+
+/* Keys and original arcs of the query index. */
+static bool ch_keys(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
+{
+    const tn_allocator *a = &g->alloc;
+    int nn = g->nnodes, ns = g->nsurf, nto = g->qfirst[ns], nkept = g->qefirst[nto];
+    int32_t *key = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    H->kfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    if (!key || !H->kfirst) {
+        tn_free(a, key);
+        return false;
+    }
+    for (int n = 0; n < nn; n++) key[n] = -1;
+    for (int k = 0; k < nto; k++) key[g->qto[k]] = 0;
+    for (int i = 0; i < nkept; i++) key[g->qedge[i].to] = 0;
+    int nk = 0;
+    for (int s = 0; s < ns; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        H->kfirst[s] = nk;
+        for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
+            if (key[n] == 0) key[n] = nk++;
+    }
+    H->kfirst[ns] = nk;
+    H->nk = C->nk = nk;
+    H->node = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    size_t na = (size_t)nkept + 2 * (size_t)nk;
+    bool ok = H->node && grow(a, (void **)&C->arc, &C->arccap, na + 1, sizeof(ch_arc));
+    for (int n = 0; ok && n < nn; n++)
+        if (key[n] >= 0) H->node[key[n]] = n;
+    for (int s = 0; ok && s < ns; s++)
+        for (int k = H->kfirst[s]; k + 1 < H->kfirst[s + 1]; k++) {
+            int c = H->node[k + 1] - H->node[k];
+            C->arc[C->narc++] = (ch_arc){k, k + 1, c, -1, -1};
+            C->arc[C->narc++] = (ch_arc){k + 1, k, c, -1, -1};
+        }
+    for (int t = 0; ok && t < nto; t++)
+        for (int i = g->qefirst[t]; i < g->qefirst[t + 1]; i++) {
+            const qedge *E = &g->qedge[i];
+            C->arc[C->narc++] = (ch_arc){key[g->qto[t]], key[E->to], E->frames, -1, E->eid};
+        }
+    tn_free(a, key);
+    if (!ok) return false;
+    /* one arc per pair of keys, the cheapest */
+    qsort(C->arc, C->narc, sizeof(ch_arc), cmp_arc);
+    size_t m = 0;
+    for (size_t i = 0; i < C->narc; i++)
+        if (m == 0 || C->arc[m - 1].from != C->arc[i].from || C->arc[m - 1].to != C->arc[i].to)
+            C->arc[m++] = C->arc[i];
+    C->narc = C->norig = m;
+    return true;
+}
+
+static void cctx_free(cctx *C)
+{
+    const tn_allocator *a = C->a;
+    tn_free(a, C->pool);
+    tn_free(a, C->out);
+    tn_free(a, C->in);
+    tn_free(a, C->seq);
+    tn_free(a, C->voff);
+    tn_free(a, C->vnup);
+    tn_free(a, C->vndn);
+    tn_free(a, C->rank);
+    tn_free(a, C->deleted);
+    tn_free(a, C->level);
+    tn_free(a, C->wd);
+    tn_free(a, C->wh);
+    tn_free(a, C->whpos);
+    tn_free(a, C->wseen);
+}
+
+void ch_free(tn_surf *g)
+{
+    struct tn_surf_ch *H = g->ch;
+    if (!H) return;
+    const tn_allocator *a = &g->alloc;
+    tn_free(a, H->node);
+    tn_free(a, H->kfirst);
+    tn_free(a, H->arc);
+    tn_free(a, H->rank);
+    tn_free(a, H->byrank);
+    tn_free(a, H->dist);
+    tn_free(a, H->cfirst);
+    tn_free(a, H->carc);
+    tn_free(a, H->hop);
+    tn_free(a, H->acc[0]);
+    tn_free(a, H->acc[1]);
+    tn_free(a, H->upf);
+    tn_free(a, H->up);
+    tn_free(a, H->dnf);
+    tn_free(a, H->dn);
+    for (int k = 0; k < 2; k++) {
+        tn_free(a, H->st[k]);
+        tn_free(a, H->hq[k]);
+    }
+    tn_free(a, H->stack);
+    tn_free(a, H);
+    g->ch = NULL;
+}
+
+static bool ch_contract(cctx *C)
+{
+    const tn_allocator *a = C->a;
+    int nk = C->nk;
+    C->out = tn_alloc_array(a, (size_t)nk + 1, sizeof(adj));
+    C->in = tn_alloc_array(a, (size_t)nk + 1, sizeof(adj));
+    C->voff = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->vnup = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->vndn = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->rank = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->deleted = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->level = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->wd = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->wh = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->whpos = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->wseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
+    pq Q = {tn_alloc_array(a, (size_t)nk + 1, sizeof(uint64_t)), 0};
+    bool ok = C->out && C->in && C->deleted && C->level && C->wd && C->wh && C->whpos && C->wseen &&
+              Q.e && C->voff && C->vnup && C->vndn && C->rank;
+    if (ok) {
+        memset(C->out, 0, ((size_t)nk + 1) * sizeof(adj));
+        memset(C->in, 0, ((size_t)nk + 1) * sizeof(adj));
+        memset(C->deleted, 0, ((size_t)nk + 1) * sizeof(int32_t));
+        memset(C->level, 0, ((size_t)nk + 1) * sizeof(int32_t));
+        memset(C->wseen, 0, ((size_t)nk + 1) * sizeof(uint32_t));
+        for (int v = 0; v <= nk; v++) C->whpos[v] = -1;
+        C->wgen = 0;
+        size_t n0 = C->narc;
+        for (size_t i = 0; i < n0 && ok; i++)
+            ok = adj_add(C, &C->out[C->arc[i].from], (int32_t)i) &&
+                 adj_add(C, &C->in[C->arc[i].to], (int32_t)i);
+    }
+    for (int v = 0; v < nk && ok; v++) pq_push(&Q, priority(C, v), v);
+    while (ok && Q.n > C->ncore) {
+        int v = (int)(uint32_t)(pq_pop(&Q) & 0xffffffff);
+        int p = priority(C, v);
+        if (Q.n > 0 && p > (int)(Q.e[0] >> 32) - PQ_BIAS) {
+            pq_push(&Q, p, v);
+            continue;
+        }
+        if (contract(C, v, true) < 0) {
+            ok = false;
+            break;
+        }
+        /* v's arcs: upward (out) and downward (in), gone from the rest */
+        C->rank[v] = C->nranked++;
+        C->voff[v] = (int32_t)C->sn;
+        C->vnup[v] = C->out[v].n;
+        C->vndn[v] = C->in[v].n;
+        if (!grow(a, (void **)&C->seq, &C->scap, C->sn + (size_t)(C->out[v].n + C->in[v].n),
+                  sizeof(int32_t))) {
+            ok = false;
+            break;
+        }
+        memcpy(C->seq + C->sn, C->pool + C->out[v].off, (size_t)C->out[v].n * sizeof(int32_t));
+        C->sn += (size_t)C->out[v].n;
+        memcpy(C->seq + C->sn, C->pool + C->in[v].off, (size_t)C->in[v].n * sizeof(int32_t));
+        C->sn += (size_t)C->in[v].n;
+        for (int i = 0; i < C->out[v].n; i++) {
+            int32_t id = C->pool[C->out[v].off + i];
+            int w = C->arc[id].to;
+            adj_del(C, &C->in[w], id);
+            C->deleted[w]++;
+            if (C->level[w] < C->level[v] + 1) C->level[w] = C->level[v] + 1;
+        }
+        for (int i = 0; i < C->in[v].n; i++) {
+            int32_t id = C->pool[C->in[v].off + i];
+            int u = C->arc[id].from;
+            adj_del(C, &C->out[u], id);
+            C->deleted[u]++;
+            if (C->level[u] < C->level[v] + 1) C->level[u] = C->level[v] + 1;
+        }
+    }
+    /* the keys left are the core, ranked last */
+    for (int i = 0; ok && i < Q.n; i++) {
+        int v = (int)(uint32_t)(Q.e[i] & 0xffffffff);
+        C->voff[v] = C->vnup[v] = C->vndn[v] = 0;
+        C->rank[v] = C->nranked++;
+    }
+    tn_free(a, Q.e);
+    return ok;
+}
+
+/* The core's arcs (the arcs left among the keys never contracted) and
+ * its all-pairs table: a Dijkstra from each core key over them.  The
+ * contraction keeps every plan cost between the keys left, so the table
+ * holds the graph's costs. */
+static bool core_table(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
+{
+    const tn_allocator *a = &g->alloc;
+    int nk = H->nk, nc = C->ncore < nk ? C->ncore : nk;
+    H->nc = nc;
+    int base = nk - nc;
+    size_t ncarc = 0;
+    for (int r = base; r < nk; r++) ncarc += (size_t)C->out[H->byrank[r]].n;
+    H->cfirst = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    H->carc = tn_alloc_array(a, ncarc + 1, sizeof(int32_t));
+    H->dist = tn_alloc_array(a, (size_t)nc * (size_t)nc + 1, sizeof(int32_t));
+    H->hop = tn_alloc_array(a, (size_t)nc * (size_t)nc + 1, sizeof(uint16_t));
+    H->acc[0] = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    H->acc[1] = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    int32_t *hh = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    int32_t *hp = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    bool ok = H->cfirst && H->carc && H->dist && H->hop && H->acc[0] && H->acc[1] && hh && hp;
+    if (ok) {
+        size_t k = 0;
+        for (int c = 0; c < nc; c++) {
+            int v = H->byrank[base + c];
+            H->cfirst[c] = (int32_t)k;
+            memcpy(H->carc + k, C->pool + C->out[v].off, (size_t)C->out[v].n * sizeof(int32_t));
+            k += (size_t)C->out[v].n;
+        }
+        H->cfirst[nc] = (int32_t)k;
+        for (int c = 0; c < nc; c++) hp[c] = -1;
+    }
+    for (int src = 0; ok && src < nc; src++) {
+        int32_t *D = H->dist + (size_t)src * nc;
+        uint16_t *F = H->hop + (size_t)src * nc;
+        for (int c = 0; c < nc; c++) D[c] = CH_INF;
+        kheap Q = {hh, hp, D, 0};
+        D[src] = 0;
+        F[src] = 0;
+        kh_up(&Q, Q.n++, src);
+        while (Q.n > 0) {
+            int u = kh_pop(&Q);
+            for (int i = H->cfirst[u]; i < H->cfirst[u + 1]; i++) {
+                const ch_arc *A = &C->arc[H->carc[i]];
+                int w = H->rank[A->to] - base, nd = D[u] + A->cost;
+                if (nd >= D[w]) continue;
+                bool queued = D[w] < CH_INF;
+                D[w] = nd;
+                F[w] = u == src ? (uint16_t)(i - H->cfirst[u]) : F[u];
+                if (!queued)
+                    kh_up(&Q, Q.n++, w);
+                else if (hp[w] >= 0)
+                    kh_up(&Q, hp[w], w);
+            }
+        }
+    }
+    tn_free(a, hh);
+    tn_free(a, hp);
+    return ok;
+}
+
+/* The contracted hierarchy into the query's arrays. */
+static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
+{
+    const tn_allocator *a = &g->alloc;
+    int nk = H->nk;
+    size_t nup = 0, ndn = 0;
+    for (int v = 0; v < nk; v++) nup += (size_t)C->vnup[v], ndn += (size_t)C->vndn[v];
+    H->upf = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    H->dnf = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    H->up = tn_alloc_array(a, nup + 1, sizeof(ch_link));
+    H->dn = tn_alloc_array(a, ndn + 1, sizeof(ch_link));
+    H->byrank = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    H->stack = tn_alloc_array(a, 2 * (size_t)nk + 64, sizeof(int32_t));
+    bool ok = H->upf && H->dnf && H->up && H->dn && H->stack && H->byrank;
+    for (int k = 0; k < 2 && ok; k++) {
+        H->st[k] = tn_alloc_array(a, (size_t)nk + 1, sizeof(kst));
+        H->hq[k] = tn_alloc_array(a, (size_t)nk + 1, sizeof(hent));
+        ok = H->st[k] && H->hq[k];
+        if (ok) memset(H->st[k], 0, ((size_t)nk + 1) * sizeof(kst));
+    }
+    if (!ok) return false;
+    H->rank = C->rank; /* taken over */
+    C->rank = NULL;
+    for (int v = 0; v < nk; v++) H->byrank[H->rank[v]] = v;
+    if (!core_table(g, H, C)) return false;
+    size_t iu = 0, id = 0;
+    for (int r = 0; r < nk; r++) {
+        int v = H->byrank[r];
+        const int32_t *s = C->seq + C->voff[v];
+        H->upf[r] = (int32_t)iu;
+        H->dnf[r] = (int32_t)id;
+        for (int i = 0; i < C->vnup[v]; i++) {
+            const ch_arc *A = &C->arc[s[i]];
+            H->up[iu++] = (ch_link){H->rank[A->to], A->cost, s[i]};
+        }
+        for (int i = 0; i < C->vndn[v]; i++) {
+            const ch_arc *A = &C->arc[s[C->vnup[v] + i]];
+            H->dn[id++] = (ch_link){H->rank[A->from], A->cost, s[C->vnup[v] + i]};
+        }
+    }
+    H->upf[nk] = (int32_t)iu;
+    H->dnf[nk] = (int32_t)id;
+    H->arc = C->arc; /* taken over */
+    H->narc = C->narc;
+    H->norig = C->norig;
+    C->arc = NULL;
+    H->gen = 0;
+    H->mem = sizeof *H + ((size_t)nk + 1) * 4 * 5 + ((size_t)g->nsurf + 1) * 4 +
+             H->narc * sizeof(ch_arc) + (nup + ndn) * sizeof(ch_link) + (2 * (size_t)nk + 64) * 4 +
+             2 * ((size_t)nk + 1) * (sizeof(kst) + sizeof(hent)) +
+             (size_t)H->nc * (size_t)H->nc * 6 + ((size_t)H->nc + 1) * 12 +
+             (size_t)H->cfirst[H->nc] * 4;
+    return true;
+}
+
+tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
+{
+    ch_free(g);
+    if (core_keys < 0 || core_keys > CORE_MAX)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
+    if (!g->qindex)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: no query index to build shortcuts on "
+                            "(it ran out of memory)");
+    const tn_allocator *a = &g->alloc;
+    struct tn_surf_ch *H = tn_alloc(a, sizeof *H);
+    if (!H) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    memset(H, 0, sizeof *H);
+    g->ch = H;
+    cctx C;
+    memset(&C, 0, sizeof C);
+    C.a = a;
+    bool ok = ch_keys(g, H, &C);
+    if (ok) { /* by default a sixteenth of the keys, CORE_MIN .. CORE_DEFAULT_MAX */
+        int k = H->nk / 16;
+        k = k < CORE_MIN ? CORE_MIN : (k > CORE_DEFAULT_MAX ? CORE_DEFAULT_MAX : k);
+        C.ncore = core_keys > 0 ? core_keys : k;
+    }
+    ok = ok && ch_contract(&C) && ch_finish(g, H, &C);
+    tn_free(a, C.arc);
+    cctx_free(&C);
+    if (!ok) {
+        ch_free(g);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: out of memory building the query shortcuts");
+    }
+    return TN_OK;
+}
+
+bool tn_surf_has_shortcuts(const tn_surf *g) { return g->ch != NULL; }
+
+size_t tn_surf_shortcuts_memory(const tn_surf *g) { return g->ch ? g->ch->mem : 0; }
+
+int tn_surf_shortcut_count(const tn_surf *g)
+{
+    if (!g->ch) return 0;
+    return (int)(g->ch->narc - g->ch->norig);
+}
+
+/* ---- query ---------------------------------------------------------------- */
+
+/* The keys of surface s nearest j: *l the last at or left of j, *r the first
+ * at or right of j (-1 when none). */
+static void keys_around(const struct tn_surf_ch *H, const tn_surf *g, int s, int n, int *l, int *r)
+{
+    int lo = H->kfirst[s], hi = H->kfirst[s + 1];
+    while (lo < hi) { /* first key with node >= n */
+        int mid = (lo + hi) >> 1;
+        if (H->node[mid] < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    (void)g;
+    *r = lo < H->kfirst[s + 1] ? lo : -1;
+    *l = lo < H->kfirst[s + 1] && H->node[lo] == n ? lo : (lo > H->kfirst[s] ? lo - 1 : -1);
+}
+
+/* The query's queues: (cost, key) entries, the key's slot in its kst. */
+typedef struct qq {
+    hent *h;
+    kst *st;
+    int n;
+} qq;
+
+static inline void qq_up(qq *Q, int i, hent e)
+{
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (Q->h[p].d <= e.d) break;
+        Q->h[i] = Q->h[p];
+        Q->st[Q->h[i].v].hpos = i;
+        i = p;
+    }
+    Q->h[i] = e;
+    Q->st[e.v].hpos = i;
+}
+
+static inline int qq_pop(qq *Q)
+{
+    int top = Q->h[0].v;
+    hent e = Q->h[--Q->n];
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= Q->n) break;
+        if (c + 1 < Q->n && Q->h[c + 1].d < Q->h[c].d) c++;
+        if (Q->h[c].d >= e.d) break;
+        Q->h[i] = Q->h[c];
+        Q->st[Q->h[i].v].hpos = i;
+        i = c;
+    }
+    if (Q->n > 0) {
+        Q->h[i] = e;
+        Q->st[e.v].hpos = i;
+    }
+    Q->st[top].hpos = -1;
+    return top;
+}
+
+/* Key k (a rank) reached by queue Q's search at `cost` by arc `id` (-1: a
+ * seed).  A core key is not queued: it is an access key of the table. */
+static inline void reach(const struct tn_surf_ch *H, qq *Q, int32_t *acc, int *nacc, int k,
+                         int cost, int32_t id)
+{
+    kst *K = &Q->st[k];
+    bool core = k >= H->nk - H->nc;
+    if (K->seen != H->gen) {
+        K->seen = H->gen;
+        K->d = cost;
+        K->par = id;
+        K->hpos = -1;
+        if (core)
+            acc[(*nacc)++] = k;
+        else
+            qq_up(Q, Q->n++, (hent){cost, k});
+    } else if (cost < K->d && (core || K->hpos >= 0)) {
+        K->d = cost;
+        K->par = id;
+        if (!core) qq_up(Q, K->hpos, (hent){cost, k});
+    }
+}
+
+/* The access keys acc[0 .. n-1] of one search (state S), sorted by cost
+ * and thinned: a key is dropped when it costs mu or more, or when a kept
+ * one reaches it (forward: x -> key) or is reached from it (back: key -> x)
+ * through the core at no more than its cost.  Returns the keys kept. */
+static int access_keep(const struct tn_surf_ch *H, const kst *S, int32_t *acc, int n, int mu,
+                       bool back)
+{
+    for (int i = 1; i < n; i++) { /* insertion sort: a few dozen keys */
+        int32_t k = acc[i];
+        int j = i;
+        for (; j > 0 && S[acc[j - 1]].d > S[k].d; j--) acc[j] = acc[j - 1];
+        acc[j] = k;
+    }
+    int base = H->nk - H->nc, kept = 0;
+    for (int i = 0; i < n; i++) {
+        int k = acc[i], dk = S[k].d;
+        if (dk >= mu) break;
+        bool dominated = false;
+        for (int q = 0; q < kept && !dominated; q++) {
+            int x = acc[q];
+            int32_t c = back ? H->dist[(size_t)(k - base) * H->nc + (x - base)]
+                             : H->dist[(size_t)(x - base) * H->nc + (k - base)];
+            dominated = c < CH_INF && S[x].d + c <= dk;
+        }
+        if (!dominated) acc[kept++] = k;
+    }
+    return kept;
+}
+
+/* The plan as it is unpacked: the nodes where it takes off and lands get
+ * parent, pedge and gcost (walks between them are merged: write_plan walks
+ * from a node to the next one on its surface). */
+typedef struct planw {
+    int last; /* the last node written */
+    int cur;  /* where the plan is */
+    int cost; /* frames to cur */
+} planw;
+
+static void plan_node(tn_surf *g, int n, int parent, int edge, int cost)
+{
+    g->parent[n] = parent;
+    g->pedge[n] = edge;
+    g->gcost[n] = cost;
+}
+
+static void plan_arc(tn_surf *g, const struct tn_surf_ch *H, const ch_arc *A, planw *P)
+{
+    int to = H->node[A->to];
+    if (A->b >= 0) { /* an edge: the walk to its take-off, then the edge */
+        if (P->cur != P->last) plan_node(g, P->cur, P->last, -1, P->cost);
+        plan_node(g, to, P->cur, A->b, P->cost + A->cost);
+        P->last = to;
+    }
+    P->cur = to;
+    P->cost += A->cost;
+}
+
+/* Arc id, unpacked into its original arcs in order. */
+static void unpack(tn_surf *g, struct tn_surf_ch *H, int32_t id, planw *P)
+{
+    int32_t *st = H->stack;
+    int n = 0;
+    st[n++] = id;
+    while (n > 0) {
+        const ch_arc *A = &H->arc[st[--n]];
+        if (A->a < 0) {
+            plan_arc(g, H, A, P);
+        } else {
+            st[n++] = A->b; /* second half after the first */
+            st[n++] = A->a;
+        }
+    }
+}
+
+int ch_find(tn_surf *g, int start, const goal *G)
+{
+    struct tn_surf_ch *H = g->ch;
+    if (++H->gen == 0) {
+        for (int k = 0; k < 2; k++) memset(H->st[k], 0, ((size_t)H->nk + 1) * sizeof(kst));
+        H->gen = 1;
+    }
+    const int32_t *rk = H->rank;
+    const uint32_t gen = H->gen;
+    qq Q[2] = {{H->hq[0], H->st[0], 0}, {H->hq[1], H->st[1], 0}};
+    kst *F = H->st[0], *B = H->st[1];
+    int ss = g->node_surf[start], l, r;
+    keys_around(H, g, ss, start, &l, &r);
+    int nacc[2] = {0, 0};
+    if (l >= 0) reach(H, &Q[0], H->acc[0], &nacc[0], rk[l], start - H->node[l], -1);
+    if (r >= 0 && r != l) reach(H, &Q[0], H->acc[0], &nacc[0], rk[r], H->node[r] - start, -1);
+    int mu = CH_INF, meet = -1, direct = -1; /* direct: the goal node of a walk */
+    for (int i = 0; i < G->ngs; i++) {
+        int s = G->gs[i], n0 = g->surf[s].node0, j0 = g->surf[s].j0;
+        int na = n0 + (G->ga[i] - j0), nb = n0 + (G->gb[i] - j0);
+        if (s == ss) {
+            int p = start < na ? na : (start > nb ? nb : start);
+            if (abs(p - start) < mu) mu = abs(p - start), direct = p;
+        }
+        keys_around(H, g, s, na, &l, &r);
+        if (l >= 0 && H->node[l] < na)
+            reach(H, &Q[1], H->acc[1], &nacc[1], rk[l], na - H->node[l], -1);
+        for (int k = r; k >= 0 && k < H->kfirst[s + 1]; k++) {
+            bool past = H->node[k] > nb;
+            reach(H, &Q[1], H->acc[1], &nacc[1], rk[k], past ? H->node[k] - nb : 0, -1);
+            if (past) break;
+        }
+    }
+    /* both searches (over ranks), the cheaper queue first, while one can
+     * still beat mu */
+    for (;;) {
+        int t0 = Q[0].n ? Q[0].h[0].d : CH_INF, t1 = Q[1].n ? Q[1].h[0].d : CH_INF;
+        if (t0 >= mu && t1 >= mu) break;
+        int dir = t0 <= t1 ? 0 : 1;
+        kst *S = H->st[dir], *O = H->st[1 - dir];
+        int v = qq_pop(&Q[dir]);
+        int dv = S[v].d;
+        if (g->nexpanded < g->nnodes) g->order[g->nexpanded++] = H->node[H->byrank[v]];
+        if (O[v].seen == gen && dv + O[v].d < mu) {
+            mu = dv + O[v].d;
+            meet = v;
+        }
+        /* stall-on-demand: a higher key reaches v more cheaply */
+        const int32_t *sf = dir == 0 ? H->dnf : H->upf;
+        const ch_link *sl = dir == 0 ? H->dn : H->up;
+        bool stalled = false;
+        for (int i = sf[v]; i < sf[v + 1] && !stalled; i++)
+            stalled = S[sl[i].k].seen == gen && S[sl[i].k].d + sl[i].cost < dv;
+        if (stalled) continue;
+        const int32_t *rf = dir == 0 ? H->upf : H->dnf;
+        const ch_link *rl = dir == 0 ? H->up : H->dn;
+        for (int i = rf[v]; i < rf[v + 1]; i++) {
+            int w = rl[i].k, nd = dv + rl[i].cost;
+            if (S[w].seen == gen && nd >= S[w].d) continue;
+            reach(H, &Q[dir], H->acc[dir], &nacc[dir], w, nd, rl[i].id);
+            if (O[w].seen == gen && nd + O[w].d < mu) {
+                mu = nd + O[w].d;
+                meet = w;
+            }
+        }
+    }
+    /* through the core: the access keys each way, in increasing cost,
+     * less those another one reaches as cheaply through the core (the
+     * triangle inequality keeps their plans); then every pair by the table */
+    int ca = -1, cb = -1, base = H->nk - H->nc, nc = H->nc;
+    int na = access_keep(H, F, H->acc[0], nacc[0], mu, false);
+    int nb = access_keep(H, B, H->acc[1], nacc[1], mu, true);
+    for (int i = 0; i < na; i++) {
+        int x = H->acc[0][i], dx = F[x].d;
+        const int32_t *row = H->dist + (size_t)(x - base) * nc - base;
+        for (int k = 0; k < nb; k++) {
+            int y = H->acc[1][k];
+            if (row[y] >= CH_INF) continue;
+            int c = dx + row[y] + B[y].d;
+            if (c < mu) mu = c, ca = x, cb = y, meet = -1;
+        }
+    }
+    if (mu >= CH_INF) return -1;
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    g->gcost[start] = 0;
+    if (meet < 0 && ca < 0) { /* the walk on the start's surface */
+        if (direct != start) {
+            g->parent[direct] = start;
+            g->pedge[direct] = -1;
+            g->gcost[direct] = mu;
+        }
+        return direct;
+    }
+    /* forward arcs, from the start's key to meet, on the stack's top end */
+    int nf = 0, cap = 2 * H->nk + 64;
+    int v = ca >= 0 ? ca : meet;
+    for (; F[v].par >= 0; v = rk[H->arc[F[v].par].from]) H->stack[cap - 1 - nf++] = F[v].par;
+    planw P = {start, H->node[H->byrank[v]], F[v].d}; /* walked to the first key */
+    /* unpack uses the stack's bottom; the forward ids sit at the top */
+    for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
+    if (ca >= 0) { /* the core's plan from ca to cb, arc by arc */
+        for (int x = ca - base, y = cb - base; x != y;) {
+            int32_t id = H->carc[H->cfirst[x] + H->hop[(size_t)x * H->nc + y]];
+            unpack(g, H, id, &P);
+            x = rk[H->arc[id].to] - base;
+        }
+        meet = cb;
+    }
+    for (v = meet; B[v].par >= 0; v = rk[H->arc[B[v].par].to]) unpack(g, H, B[v].par, &P);
+    /* P.cur is a goal seed's node: walk into the span */
+    int end = P.cur;
+    for (int i = 0; i < G->ngs; i++)
+        if (G->gs[i] == g->node_surf[end]) {
+            const tn_surf_surface *S = &g->surf[G->gs[i]];
+            int j = S->j0 + (end - S->node0);
+            int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
+            P.cost += abs(p - j);
+            end += p - j;
+            break;
+        }
+    if (end != P.last) plan_node(g, end, P.last, -1, P.cost);
+    return end;
+}
