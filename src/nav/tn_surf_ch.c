@@ -148,7 +148,7 @@ static int kh_pop(kheap *H)
 /* ---- contraction ---------------------------------------------------------- */
 
 typedef struct adj {
-    int32_t off, n, cap; /* a list of arc ids in the pool */
+    int32_t off, n, cap; /* a list of links (other end, cost, arc) in the pool */
 } adj;
 
 typedef struct cctx {
@@ -156,7 +156,7 @@ typedef struct cctx {
     int nk;
     ch_arc *arc;
     size_t narc, arccap, norig;
-    int32_t *pool;
+    ch_link *pool;
     size_t pn, pcap;
     adj *out, *in;
     /* per key v, when contracted: its upward then downward arcs at seq[voff[v]] */
@@ -164,6 +164,7 @@ typedef struct cctx {
     int nranked, ncore;
     size_t sn, scap;
     int32_t *deleted, *level;
+    uint8_t *dirty; /* per key: a neighbour was removed since it was priced */
     /* witness search */
     int32_t *wd, *wh, *whpos;
     uint32_t *wseen, wgen;
@@ -183,29 +184,37 @@ static bool grow(const tn_allocator *a, void **p, size_t *cap, size_t need, size
     return true;
 }
 
-static bool adj_add(cctx *C, adj *L, int32_t id)
+static bool adj_add(cctx *C, adj *L, ch_link e)
 {
     if (L->n == L->cap) {
         int cap = L->cap ? L->cap * 2 : 4;
-        if (!grow(C->a, (void **)&C->pool, &C->pcap, C->pn + (size_t)cap, sizeof(int32_t)))
+        if (!grow(C->a, (void **)&C->pool, &C->pcap, C->pn + (size_t)cap, sizeof(ch_link)))
             return false;
-        memcpy(C->pool + C->pn, C->pool + L->off, (size_t)L->n * sizeof(int32_t));
+        memcpy(C->pool + C->pn, C->pool + L->off, (size_t)L->n * sizeof(ch_link));
         L->off = (int32_t)C->pn;
         L->cap = cap;
         C->pn += (size_t)cap;
     }
-    C->pool[L->off + L->n++] = id;
+    C->pool[L->off + L->n++] = e;
     return true;
 }
 
 static void adj_del(cctx *C, adj *L, int32_t id)
 {
-    int32_t *p = C->pool + L->off;
+    ch_link *p = C->pool + L->off;
     for (int i = 0; i < L->n; i++)
-        if (p[i] == id) {
+        if (p[i].id == id) {
             p[i] = p[--L->n];
             return;
         }
+}
+
+/* Arc id's links into the lists of its ends. */
+static bool arc_link(cctx *C, int32_t id)
+{
+    const ch_arc *A = &C->arc[id];
+    ch_link o = {A->to, A->cost, id}, i = {A->from, A->cost, id};
+    return adj_add(C, &C->out[A->from], o) && adj_add(C, &C->in[A->to], i);
 }
 
 static int32_t arc_new(cctx *C, int from, int to, int cost, int a, int b)
@@ -213,8 +222,7 @@ static int32_t arc_new(cctx *C, int from, int to, int cost, int a, int b)
     if (!grow(C->a, (void **)&C->arc, &C->arccap, C->narc + 1, sizeof(ch_arc))) return -1;
     C->arc[C->narc] = (ch_arc){from, to, cost, a, b};
     int32_t id = (int32_t)C->narc++;
-    if (!adj_add(C, &C->out[from], id) || !adj_add(C, &C->in[to], id)) return -1;
-    return id;
+    return arc_link(C, id) ? id : -1;
 }
 
 /* Dijkstra from u over the keys left, without v, until WITNESS_SETTLE keys
@@ -233,10 +241,9 @@ static void witness(cctx *C, int u, int v, int limit, int settle_max)
     for (int settled = 0; H.n > 0 && settled < settle_max; settled++) {
         int x = kh_pop(&H);
         if (C->wd[x] > limit) break;
-        const int32_t *L = C->pool + C->out[x].off;
+        const ch_link *L = C->pool + C->out[x].off;
         for (int i = 0; i < C->out[x].n; i++) {
-            const ch_arc *A = &C->arc[L[i]];
-            int y = A->to, nd = C->wd[x] + A->cost;
+            int y = L[i].k, nd = C->wd[x] + L[i].cost;
             if (y == v) continue;
             if (C->wseen[y] != C->wgen) {
                 C->wseen[y] = C->wgen;
@@ -259,25 +266,27 @@ static int contract(cctx *C, int v, bool doit)
 {
     int added = 0;
     for (int i = 0; i < C->in[v].n; i++) {
-        int32_t ia = C->pool[C->in[v].off + i];
-        int u = C->arc[ia].from, cu = C->arc[ia].cost, limit = 0;
+        ch_link in = C->pool[C->in[v].off + i];
+        int32_t ia = in.id;
+        int u = in.k, cu = in.cost, limit = 0;
         for (int k = 0; k < C->out[v].n; k++) {
-            const ch_arc *B = &C->arc[C->pool[C->out[v].off + k]];
-            if (B->to != u && cu + B->cost > limit) limit = cu + B->cost;
+            const ch_link *B = &C->pool[C->out[v].off + k];
+            if (B->k != u && cu + B->cost > limit) limit = cu + B->cost;
         }
         if (limit == 0) continue;
         witness(C, u, v, limit, doit ? WITNESS_SETTLE : WITNESS_SIM);
         for (int k = 0; k < C->out[v].n; k++) {
-            int32_t ib = C->pool[C->out[v].off + k];
-            int w = C->arc[ib].to, c = cu + C->arc[ib].cost;
+            ch_link out = C->pool[C->out[v].off + k];
+            int32_t ib = out.id;
+            int w = out.k, c = cu + out.cost;
             if (w == u || wcost(C, w) <= c) continue;
             added++;
             if (!doit) continue;
             /* an arc u -> w dearer than c is replaced */
-            const int32_t *L = C->pool + C->out[u].off;
+            const ch_link *L = C->pool + C->out[u].off;
             for (int q = 0; q < C->out[u].n; q++)
-                if (C->arc[L[q]].to == w) {
-                    int32_t old = L[q];
+                if (L[q].k == w) {
+                    int32_t old = L[q].id;
                     adj_del(C, &C->out[u], old);
                     adj_del(C, &C->in[w], old);
                     break;
@@ -405,6 +414,7 @@ static void cctx_free(cctx *C)
     tn_free(a, C->rank);
     tn_free(a, C->deleted);
     tn_free(a, C->level);
+    tn_free(a, C->dirty);
     tn_free(a, C->wd);
     tn_free(a, C->wh);
     tn_free(a, C->whpos);
@@ -452,13 +462,14 @@ static bool ch_contract(cctx *C)
     C->rank = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->deleted = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->level = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    C->dirty = tn_alloc(a, (size_t)nk + 1);
     C->wd = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->wh = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->whpos = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->wseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
     pq Q = {tn_alloc_array(a, (size_t)nk + 1, sizeof(uint64_t)), 0};
-    bool ok = C->out && C->in && C->deleted && C->level && C->wd && C->wh && C->whpos && C->wseen &&
-              Q.e && C->voff && C->vnup && C->vndn && C->rank;
+    bool ok = C->out && C->in && C->dirty && C->deleted && C->level && C->wd && C->wh && C->whpos &&
+              C->wseen && Q.e && C->voff && C->vnup && C->vndn && C->rank;
     if (ok) {
         memset(C->out, 0, ((size_t)nk + 1) * sizeof(adj));
         memset(C->in, 0, ((size_t)nk + 1) * sizeof(adj));
@@ -468,17 +479,18 @@ static bool ch_contract(cctx *C)
         for (int v = 0; v <= nk; v++) C->whpos[v] = -1;
         C->wgen = 0;
         size_t n0 = C->narc;
-        for (size_t i = 0; i < n0 && ok; i++)
-            ok = adj_add(C, &C->out[C->arc[i].from], (int32_t)i) &&
-                 adj_add(C, &C->in[C->arc[i].to], (int32_t)i);
+        for (size_t i = 0; i < n0 && ok; i++) ok = arc_link(C, (int32_t)i);
     }
     for (int v = 0; v < nk && ok; v++) pq_push(&Q, priority(C, v), v);
     while (ok && Q.n > C->ncore) {
         int v = (int)(uint32_t)(pq_pop(&Q) & 0xffffffff);
-        int p = priority(C, v);
-        if (Q.n > 0 && p > (int)(Q.e[0] >> 32) - PQ_BIAS) {
-            pq_push(&Q, p, v);
-            continue;
+        if (C->dirty[v]) { /* priced again; back if no longer the least */
+            int p = priority(C, v);
+            C->dirty[v] = 0;
+            if (Q.n > 0 && p > (int)(Q.e[0] >> 32) - PQ_BIAS) {
+                pq_push(&Q, p, v);
+                continue;
+            }
         }
         if (contract(C, v, true) < 0) {
             ok = false;
@@ -494,22 +506,22 @@ static bool ch_contract(cctx *C)
             ok = false;
             break;
         }
-        memcpy(C->seq + C->sn, C->pool + C->out[v].off, (size_t)C->out[v].n * sizeof(int32_t));
-        C->sn += (size_t)C->out[v].n;
-        memcpy(C->seq + C->sn, C->pool + C->in[v].off, (size_t)C->in[v].n * sizeof(int32_t));
-        C->sn += (size_t)C->in[v].n;
+        for (int i = 0; i < C->out[v].n; i++) C->seq[C->sn++] = C->pool[C->out[v].off + i].id;
+        for (int i = 0; i < C->in[v].n; i++) C->seq[C->sn++] = C->pool[C->in[v].off + i].id;
         for (int i = 0; i < C->out[v].n; i++) {
-            int32_t id = C->pool[C->out[v].off + i];
-            int w = C->arc[id].to;
+            int32_t id = C->pool[C->out[v].off + i].id;
+            int w = C->pool[C->out[v].off + i].k;
             adj_del(C, &C->in[w], id);
             C->deleted[w]++;
+            C->dirty[w] = 1;
             if (C->level[w] < C->level[v] + 1) C->level[w] = C->level[v] + 1;
         }
         for (int i = 0; i < C->in[v].n; i++) {
-            int32_t id = C->pool[C->in[v].off + i];
-            int u = C->arc[id].from;
+            int32_t id = C->pool[C->in[v].off + i].id;
+            int u = C->pool[C->in[v].off + i].k;
             adj_del(C, &C->out[u], id);
             C->deleted[u]++;
+            C->dirty[u] = 1;
             if (C->level[u] < C->level[v] + 1) C->level[u] = C->level[v] + 1;
         }
     }
@@ -549,8 +561,7 @@ static bool core_table(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
         for (int c = 0; c < nc; c++) {
             int v = H->byrank[base + c];
             H->cfirst[c] = (int32_t)k;
-            memcpy(H->carc + k, C->pool + C->out[v].off, (size_t)C->out[v].n * sizeof(int32_t));
-            k += (size_t)C->out[v].n;
+            for (int i = 0; i < C->out[v].n; i++) H->carc[k++] = C->pool[C->out[v].off + i].id;
         }
         H->cfirst[nc] = (int32_t)k;
         for (int c = 0; c < nc; c++) hp[c] = -1;
