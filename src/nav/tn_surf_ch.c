@@ -167,7 +167,7 @@ typedef struct cctx {
     uint8_t *dirty; /* per key: a neighbour was removed since it was priced */
     /* witness search */
     int32_t *wd, *wh, *whpos;
-    uint32_t *wseen, wgen;
+    uint32_t *wseen, *wtarget, wgen;
 } cctx;
 
 static bool grow(const tn_allocator *a, void **p, size_t *cap, size_t need, size_t elem)
@@ -225,14 +225,21 @@ static int32_t arc_new(cctx *C, int from, int to, int cost, int a, int b)
     return arc_link(C, id) ? id : -1;
 }
 
-/* Dijkstra from u over the keys left, without v, until WITNESS_SETTLE keys
- * are settled or the queue's least cost exceeds limit; C->wd holds the
- * costs found (upper bounds of the true ones). */
+/* Dijkstra from u over the keys left, without v, until settle_max keys
+ * are settled, the queue's least cost exceeds limit or every out-neighbour
+ * of v is settled; C->wd holds the costs found (upper bounds of the true
+ * ones). */
 static void witness(cctx *C, int u, int v, int limit, int settle_max)
 {
     if (++C->wgen == 0) {
         memset(C->wseen, 0, (size_t)C->nk * sizeof *C->wseen);
+        memset(C->wtarget, 0, (size_t)C->nk * sizeof *C->wtarget);
         C->wgen = 1;
+    }
+    int targets = 0;
+    for (int k = 0; k < C->out[v].n; k++) {
+        int w = C->pool[C->out[v].off + k].k;
+        if (w != u && C->wtarget[w] != C->wgen) C->wtarget[w] = C->wgen, targets++;
     }
     kheap H = {C->wh, C->whpos, C->wd, 0};
     C->wseen[u] = C->wgen;
@@ -241,6 +248,7 @@ static void witness(cctx *C, int u, int v, int limit, int settle_max)
     for (int settled = 0; H.n > 0 && settled < settle_max; settled++) {
         int x = kh_pop(&H);
         if (C->wd[x] > limit) break;
+        if (C->wtarget[x] == C->wgen && --targets == 0) break;
         const ch_link *L = C->pool + C->out[x].off;
         for (int i = 0; i < C->out[x].n; i++) {
             int y = L[i].k, nd = C->wd[x] + L[i].cost;
@@ -255,7 +263,7 @@ static void witness(cctx *C, int u, int v, int limit, int settle_max)
             }
         }
     }
-    while (H.n > 0) kh_pop(&H); /* leave every pos at -1 */
+    for (int i = 0; i < H.n; i++) C->whpos[H.h[i]] = -1; /* every pos back to -1 */
 }
 
 static inline int wcost(const cctx *C, int y) { return C->wseen[y] == C->wgen ? C->wd[y] : CH_INF; }
@@ -419,6 +427,7 @@ static void cctx_free(cctx *C)
     tn_free(a, C->wh);
     tn_free(a, C->whpos);
     tn_free(a, C->wseen);
+    tn_free(a, C->wtarget);
 }
 
 void ch_free(tn_surf *g)
@@ -467,9 +476,10 @@ static bool ch_contract(cctx *C)
     C->wh = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->whpos = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->wseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
+    C->wtarget = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
     pq Q = {tn_alloc_array(a, (size_t)nk + 1, sizeof(uint64_t)), 0};
     bool ok = C->out && C->in && C->dirty && C->deleted && C->level && C->wd && C->wh && C->whpos &&
-              C->wseen && Q.e && C->voff && C->vnup && C->vndn && C->rank;
+              C->wseen && C->wtarget && Q.e && C->voff && C->vnup && C->vndn && C->rank;
     if (ok) {
         memset(C->out, 0, ((size_t)nk + 1) * sizeof(adj));
         memset(C->in, 0, ((size_t)nk + 1) * sizeof(adj));
