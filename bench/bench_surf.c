@@ -113,10 +113,18 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
     int nn = tn_surf_node_count(g);
     if (nn > 0 && q > 0) {
         double *t = malloc(sizeof(double) * (size_t)q);
-        int *ps = malloc(sizeof(int) * (size_t)q * 5), *pgx = ps + q, *pgy = pgx + q;
-        int *fa = pgy + q, *fb = fa + q;
+        int *ps = calloc((size_t)q * 5, sizeof(int));
         int32_t *rs = malloc(sizeof(int32_t) * (size_t)nn);
         unsigned char *mark = malloc((size_t)nn);
+        if (!t || !ps || !rs || !mark) {
+            printf("  %-10s queries: out of memory\n", name);
+            free(t);
+            free(ps);
+            free(rs);
+            free(mark);
+            return;
+        }
+        int *pgx = ps + q, *pgy = pgx + q, *fa = pgy + q, *fb = fa + q;
         int k = 0, tries = 0, partial;
         long expanded;
         while (k < q && tries < 100 * q) {
