@@ -926,6 +926,52 @@ static int tile_dist(const tn_surf *g, int node, int gx, int gy)
     return abs(j / 6 - gx) + abs(row - 1 - gy);
 }
 
+/* Counts of the queries of query_as_reference. */
+typedef struct qcount {
+    long queries, found, partial, invalid, fewer;
+} qcount;
+
+/* Query q of a round: a random start node and goal tile (every tenth any
+ * tile of the map, standing or not; else a standing node's tile), answered
+ * by tn_surf_find and by the reference search: the same status, plan cost
+ * and closeness, both plans chain, a found plan ends on the goal tile. */
+static void query_as_reference(tn_surf *g, tn_rng *r, int mw, int mh, int q, qcount *c)
+{
+    static tn_surf_leg la[1024], lb[1024];
+    int nn = tn_surf_node_count(g);
+    int s = (int)tn_rng_below(r, (uint32_t)nn), gx, gy;
+    if (q % 10 == 9) {
+        gx = (int)tn_rng_below(r, (uint32_t)mw);
+        gy = (int)tn_rng_below(r, (uint32_t)mh);
+    } else {
+        int row, j, d = (int)tn_rng_below(r, (uint32_t)nn);
+        tn_surf_node_pos(g, d, &row, &j);
+        gx = j / 6;
+        gy = row - 1;
+    }
+    int ca = 0, cb = 0;
+    tn_surf_stats sa, sb;
+    tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
+    tn_status rb = tn_surf_find_reference(g, s, gx, gy, lb, 1024, &cb, &sb, NULL);
+    c->queries++;
+    assert_int_equal(ra, rb);
+    if (tn_failed(ra)) {
+        c->invalid++;
+        return;
+    }
+    assert_int_equal(sa.frames, sb.frames);
+    assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
+    assert_int_equal(plan_cost(g, s, lb, cb, sb.end_node), sb.frames);
+    assert_int_equal(tile_dist(g, sa.end_node, gx, gy), tile_dist(g, sb.end_node, gx, gy));
+    if (tn_status_detail(ra, TN_PARTIAL_RESULT)) {
+        c->partial++;
+    } else {
+        assert_int_equal(tile_dist(g, sa.end_node, gx, gy), 0);
+        c->found++;
+    }
+    c->fewer += sa.expanded < sb.expanded;
+}
+
 /* tn_surf_find (take-off chains, pruned edges, landmarks) against the node-by-node
  * reference A* (tn_surf_find_reference): random platformer levels 24x16 ..
  * 64x48 with one-way platforms, boxes 1x1..3x3, jumps 1..8, random start
@@ -936,8 +982,7 @@ static void test_find_equals_reference(void **state)
 {
     (void)state;
     int levels = getenv("TN_SURF_QLEVELS") ? atoi(getenv("TN_SURF_QLEVELS")) : 24;
-    long queries = 0, found = 0, partial = 0, invalid = 0, fewer = 0;
-    static tn_surf_leg la[1024], lb[1024];
+    qcount c = {0};
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;
         tn_rng_seed(&r, 9000 + (uint64_t)lv, 11);
@@ -955,41 +1000,8 @@ static void test_find_equals_reference(void **state)
          * none, or 1..16 landmarks; repairs keep the choice */
         tn_surf_set_landmarks(g, lv % 3 == 0 ? -1 : (lv % 3 == 1 ? 0 : 1 + (lv * 5) % 16));
         for (int round = 0; round < 3; round++) {
-            int nn = tn_surf_node_count(g);
-            for (int q = 0; q < 120 && nn > 0; q++) {
-                int s = (int)tn_rng_below(&r, (uint32_t)nn), gx, gy;
-                if (q % 10 == 9) { /* any tile, standing or not */
-                    gx = (int)tn_rng_below(&r, (uint32_t)mw);
-                    gy = (int)tn_rng_below(&r, (uint32_t)mh);
-                } else {
-                    int row, j, d = (int)tn_rng_below(&r, (uint32_t)nn);
-                    tn_surf_node_pos(g, d, &row, &j);
-                    gx = j / 6;
-                    gy = row - 1;
-                }
-                int ca = 0, cb = 0;
-                tn_surf_stats sa, sb;
-                tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
-                tn_status rb = tn_surf_find_reference(g, s, gx, gy, lb, 1024, &cb, &sb, NULL);
-                queries++;
-                assert_int_equal(ra, rb);
-                if (tn_failed(ra)) {
-                    invalid++;
-                    continue;
-                }
-                assert_int_equal(sa.frames, sb.frames);
-                assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
-                assert_int_equal(plan_cost(g, s, lb, cb, sb.end_node), sb.frames);
-                assert_int_equal(tile_dist(g, sa.end_node, gx, gy),
-                                 tile_dist(g, sb.end_node, gx, gy));
-                if (tn_status_detail(ra, TN_PARTIAL_RESULT)) {
-                    partial++;
-                } else {
-                    assert_int_equal(tile_dist(g, sa.end_node, gx, gy), 0);
-                    found++;
-                }
-                fewer += sa.expanded < sb.expanded;
-            }
+            for (int q = 0; q < 120 && tn_surf_node_count(g) > 0; q++)
+                query_as_reference(g, &r, mw, mh, q, &c);
             /* a random single-tile edit, repaired */
             int x = (int)tn_rng_below(&r, (uint32_t)mw), y = (int)tn_rng_below(&r, (uint32_t)mh);
             int tile = tn_map_tile(m, x, y) == TN_TILE_EMPTY
@@ -1003,8 +1015,8 @@ static void test_find_equals_reference(void **state)
     }
     printf("  %ld queries on %d levels: %ld found, %ld partial, %ld refused (both); "
            "fewer nodes expanded than the reference in %ld\n",
-           queries, levels, found, partial, invalid, fewer);
-    assert_true(found > 0 && partial > 0 && invalid > 0);
+           c.queries, levels, c.found, c.partial, c.invalid, c.fewer);
+    assert_true(c.found > 0 && c.partial > 0 && c.invalid > 0);
 }
 
 /* The query shortcuts (tn_surf_build_shortcuts) against the reference
@@ -1018,8 +1030,7 @@ static void test_shortcuts_equal_reference(void **state)
     (void)state;
     int levels = getenv("TN_SURF_QLEVELS") ? atoi(getenv("TN_SURF_QLEVELS")) : 16;
     static const int cores[4] = {1, 8, 64, 0};
-    long queries = 0, found = 0, partial = 0;
-    static tn_surf_leg la[1024];
+    qcount c = {0};
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;
         tn_rng_seed(&r, 7100 + (uint64_t)lv, 5);
@@ -1037,34 +1048,8 @@ static void test_shortcuts_equal_reference(void **state)
             assert_true(tn_succeeded(tn_surf_build_shortcuts(g, cores[(lv + round) % 4], NULL)));
             assert_true(tn_surf_has_shortcuts(g));
             assert_true(tn_surf_shortcuts_memory(g) > 0);
-            int nn = tn_surf_node_count(g);
-            for (int q = 0; q < 150 && nn > 0; q++) {
-                int s = (int)tn_rng_below(&r, (uint32_t)nn), gx, gy;
-                if (q % 10 == 9) { /* any tile, standing or not */
-                    gx = (int)tn_rng_below(&r, (uint32_t)mw);
-                    gy = (int)tn_rng_below(&r, (uint32_t)mh);
-                } else {
-                    int row, j, d = (int)tn_rng_below(&r, (uint32_t)nn);
-                    tn_surf_node_pos(g, d, &row, &j);
-                    gx = j / 6;
-                    gy = row - 1;
-                }
-                int ca = 0;
-                tn_surf_stats sa, sb;
-                tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
-                tn_status rb = tn_surf_find_reference(g, s, gx, gy, NULL, 0, NULL, &sb, NULL);
-                queries++;
-                assert_int_equal(ra, rb);
-                if (tn_failed(ra)) continue;
-                assert_int_equal(sa.frames, sb.frames);
-                assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
-                assert_int_equal(tile_dist(g, sa.end_node, gx, gy),
-                                 tile_dist(g, sb.end_node, gx, gy));
-                if (tn_status_detail(ra, TN_PARTIAL_RESULT))
-                    partial++;
-                else
-                    found++;
-            }
+            for (int q = 0; q < 150 && tn_surf_node_count(g) > 0; q++)
+                query_as_reference(g, &r, mw, mh, q, &c);
             /* an edit drops them; the search without answers the same */
             int x = (int)tn_rng_below(&r, (uint32_t)mw), y = (int)tn_rng_below(&r, (uint32_t)mh);
             tn_map_set_tile(m, x, y,
@@ -1080,8 +1065,8 @@ static void test_shortcuts_equal_reference(void **state)
     }
     printf("  %ld queries with shortcuts on %d levels: %ld found, %ld partial, all as the "
            "reference search\n",
-           queries, levels, found, partial);
-    assert_true(found > 0 && partial > 0);
+           c.queries, levels, c.found, c.partial);
+    assert_true(c.found > 0 && c.partial > 0);
 }
 
 /* Out of memory at each allocation of a shortcut build in turn: it fails

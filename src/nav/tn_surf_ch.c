@@ -315,40 +315,6 @@ static int priority(cctx *C, int v)
     return 4 * (s - C->in[v].n - C->out[v].n) + 2 * C->deleted[v] + C->level[v];
 }
 
-/* A heap of (priority, key) pairs for the contraction order. */
-typedef struct pq {
-    uint64_t *e; /* (priority + PQ_BIAS) << 32 | key */
-    int n;
-} pq;
-#define PQ_BIAS 0x40000000
-
-static void pq_push(pq *Q, int pri, int v)
-{
-    uint64_t x = ((uint64_t)(uint32_t)(pri + PQ_BIAS) << 32) | (uint32_t)v;
-    int i = Q->n++;
-    while (i > 0 && Q->e[(i - 1) / 2] > x) {
-        Q->e[i] = Q->e[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    Q->e[i] = x;
-}
-
-static uint64_t pq_pop(pq *Q)
-{
-    uint64_t top = Q->e[0], x = Q->e[--Q->n];
-    int i = 0;
-    for (;;) {
-        int c = 2 * i + 1;
-        if (c >= Q->n) break;
-        if (c + 1 < Q->n && Q->e[c + 1] < Q->e[c]) c++;
-        if (Q->e[c] >= x) break;
-        Q->e[i] = Q->e[c];
-        i = c;
-    }
-    if (Q->n > 0) Q->e[i] = x;
-    return top;
-}
-
 static int cmp_arc(const void *pa, const void *pb)
 {
     const ch_arc *a = pa, *b = pb;
@@ -477,9 +443,13 @@ static bool ch_contract(cctx *C)
     C->whpos = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     C->wseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
     C->wtarget = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
-    pq Q = {tn_alloc_array(a, (size_t)nk + 1, sizeof(uint64_t)), 0};
+    /* the order: a heap of keys by priority */
+    int32_t *pri = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    int32_t *qh = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    int32_t *qp = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    kheap Q = {qh, qp, pri, 0};
     bool ok = C->out && C->in && C->dirty && C->deleted && C->level && C->wd && C->wh && C->whpos &&
-              C->wseen && C->wtarget && Q.e && C->voff && C->vnup && C->vndn && C->rank;
+              C->wseen && C->wtarget && pri && qh && qp && C->voff && C->vnup && C->vndn && C->rank;
     if (ok) {
         memset(C->out, 0, ((size_t)nk + 1) * sizeof(adj));
         memset(C->in, 0, ((size_t)nk + 1) * sizeof(adj));
@@ -491,14 +461,18 @@ static bool ch_contract(cctx *C)
         size_t n0 = C->narc;
         for (size_t i = 0; i < n0 && ok; i++) ok = arc_link(C, (int32_t)i);
     }
-    for (int v = 0; v < nk && ok; v++) pq_push(&Q, priority(C, v), v);
+    for (int v = 0; v < nk && ok; v++) {
+        pri[v] = priority(C, v);
+        kh_up(&Q, Q.n++, v);
+    }
     while (ok && Q.n > C->ncore) {
-        int v = (int)(uint32_t)(pq_pop(&Q) & 0xffffffff);
+        int v = kh_pop(&Q);
         if (C->dirty[v]) { /* priced again; back if no longer the least */
             int p = priority(C, v);
             C->dirty[v] = 0;
-            if (Q.n > 0 && p > (int)(Q.e[0] >> 32) - PQ_BIAS) {
-                pq_push(&Q, p, v);
+            if (Q.n > 0 && p > pri[Q.h[0]]) {
+                pri[v] = p;
+                kh_up(&Q, Q.n++, v);
                 continue;
             }
         }
@@ -537,11 +511,13 @@ static bool ch_contract(cctx *C)
     }
     /* the keys left are the core, ranked last */
     for (int i = 0; ok && i < Q.n; i++) {
-        int v = (int)(uint32_t)(Q.e[i] & 0xffffffff);
+        int v = Q.h[i];
         C->voff[v] = C->vnup[v] = C->vndn[v] = 0;
         C->rank[v] = C->nranked++;
     }
-    tn_free(a, Q.e);
+    tn_free(a, pri);
+    tn_free(a, qh);
+    tn_free(a, qp);
     return ok;
 }
 
