@@ -422,9 +422,9 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
  * far more than the repair).  Memory: some dozens of bytes per key and
  * arc, plus core^2 x 6 bytes for the table (tn_surf_shortcuts_memory;
  * counted in tn_surf_memory).  Cost: `tilenav-bench surf` prints the
- * build and the same queries with and without; one run at 1024x1024
- * (203,224 keys): about 70 s and 200 MB, for a query median 5.7x and a
- * p99 27x lower.  Not thread-safe with queries on the same graph; zero
+ * build and the same queries with and without; at 1024x1024 (203,224
+ * keys) 45-70 s and 200 MB, for a query median 3-6x and a p99 16-27x
+ * lower.  Not thread-safe with queries on the same graph; zero
  * allocations per query.
  * INVALID_PARAM for core_keys outside 0..16384; OUT_OF_MEMORY (nothing
  * kept, queries search as before). */

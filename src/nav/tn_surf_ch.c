@@ -57,8 +57,10 @@
 #define CORE_DEFAULT_MAX 4096 /* ... and at most this (a 100 MB table) */
 #define CH_INF 0x3fffffff
 
+/* An arc seen from one end: the other end (a key in the contraction's
+ * lists, a rank in the search's), the cost, the arc's id. */
 typedef struct ch_link {
-    int32_t k, cost, id; /* the other end's rank, the cost, the arc */
+    int32_t k, cost, id;
 } ch_link;
 
 typedef struct kst {

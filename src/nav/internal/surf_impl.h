@@ -76,7 +76,7 @@ struct tn_surf {
     size_t nfbits;
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
-    /* query index (see the query section) */
+    /* query index (tn_surf.c, its query section) */
     int32_t *qto, *qfirst, *qefirst, *lm;
     struct qedge *qedge;
     struct qnode *qn;
