@@ -460,6 +460,11 @@ static void test_bad_input(void **state)
     tn_status s = tn_surf_find(g, 0, 1, 1, NULL, 0, NULL, NULL, &e);
     assert_true(tn_failed(s));
     assert_non_null(strstr(e.msg, "no place"));
+    /* shortcuts of a graph without nodes: built (empty); queries refused as before */
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, &e)));
+    s = tn_surf_find(g, 0, 1, 1, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    assert_non_null(strstr(e.msg, "no place"));
     tn_surf_destroy(g);
     /* goal inside a block / outside */
     tn_map_set_tile(m, 5, 5, TN_TILE_EMPTY, NULL);
@@ -478,6 +483,18 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(e.msg, "outside"));
     s = tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e);
     assert_true(tn_failed(s));
+    /* the same refusals with shortcuts */
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 1, &e)));
+    s = tn_surf_find(g, start, 3, 11, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    assert_non_null(strstr(e.msg, "cannot stand"));
+    s = tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e);
+    assert_true(tn_failed(s));
+    assert_non_null(strstr(e.msg, "outside"));
+    assert_true(tn_failed(tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e)));
+    assert_true(tn_failed(tn_surf_build_shortcuts(g, 16385, &e)));
+    assert_non_null(strstr(e.msg, "core keys"));
+    assert_true(tn_surf_has_shortcuts(g)); /* a refused call changes nothing */
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

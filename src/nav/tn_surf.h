@@ -426,8 +426,8 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
  * keys) 45-70 s and 200 MB, for a query median 3-6x and a p99 16-27x
  * lower.  Not thread-safe with queries on the same graph; zero
  * allocations per query.
- * INVALID_PARAM for core_keys outside 0..16384; OUT_OF_MEMORY (nothing
- * kept, queries search as before). */
+ * INVALID_PARAM for core_keys outside 0..16384 (nothing changes);
+ * OUT_OF_MEMORY (no shortcuts kept, queries search as before). */
 tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err);
 bool tn_surf_has_shortcuts(const tn_surf *g);
 size_t tn_surf_shortcuts_memory(const tn_surf *g);

@@ -640,10 +640,10 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
 
 tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
 {
-    ch_free(g);
-    if (core_keys < 0 || core_keys > CORE_MAX)
+    if (core_keys < 0 || core_keys > CORE_MAX) /* refused: the shortcuts there are stay */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
+    ch_free(g);
     if (!g->qindex)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                             "surface graph: no query index to build shortcuts on "
