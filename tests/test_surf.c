@@ -1061,6 +1061,10 @@ static void test_shortcuts_equal_reference(void **state)
         tn_surf *g = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
         assert_false(tn_surf_has_shortcuts(g));
+        /* a new query index (here: the landmarks set) drops them too */
+        assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+        tn_surf_set_landmarks(g, lv % 2 ? -1 : 4);
+        assert_false(tn_surf_has_shortcuts(g));
         for (int round = 0; round < 3; round++) {
             assert_true(tn_succeeded(tn_surf_build_shortcuts(g, cores[(lv + round) % 4], NULL)));
             assert_true(tn_surf_has_shortcuts(g));
