@@ -943,6 +943,19 @@ static int tile_dist(const tn_surf *g, int node, int gx, int gy)
     return abs(j / 6 - gx) + abs(row - 1 - gy);
 }
 
+/* A random platformer level of 24x16 .. 64x48 (the query tests); r is
+ * seeded with (seed, stream) and goes on from the level. */
+static tn_map *random_level(uint64_t seed, uint64_t stream, tn_rng *r, int *mw, int *mh)
+{
+    tn_rng_seed(r, seed, stream);
+    *mw = 24 + (int)tn_rng_below(r, 41);
+    *mh = 16 + (int)tn_rng_below(r, 33);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(*mw, *mh, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, r, NULL)));
+    return m;
+}
+
 /* Counts of the queries of query_as_reference. */
 typedef struct qcount {
     long queries, found, partial, invalid, fewer;
@@ -1002,11 +1015,8 @@ static void test_find_equals_reference(void **state)
     qcount c = {0};
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;
-        tn_rng_seed(&r, 9000 + (uint64_t)lv, 11);
-        int mw = 24 + (int)tn_rng_below(&r, 41), mh = 16 + (int)tn_rng_below(&r, 33);
-        tn_map *m = NULL;
-        assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
-        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        int mw, mh;
+        tn_map *m = random_level(9000 + (uint64_t)lv, 11, &r, &mw, &mh);
         int w = 1 + lv % 3, h = 1 + (lv / 3) % 3;
         tn_phys_params p = tn_phys_default((float)(1 + lv % 8));
         tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
@@ -1050,11 +1060,8 @@ static void test_shortcuts_equal_reference(void **state)
     qcount c = {0};
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;
-        tn_rng_seed(&r, 7100 + (uint64_t)lv, 5);
-        int mw = 24 + (int)tn_rng_below(&r, 41), mh = 16 + (int)tn_rng_below(&r, 33);
-        tn_map *m = NULL;
-        assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, NULL)));
-        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        int mw, mh;
+        tn_map *m = random_level(7100 + (uint64_t)lv, 5, &r, &mw, &mh);
         tn_phys_params p = tn_phys_default((float)(1 + (lv * 3) % 8));
         tn_surf_profile prof = tn_surf_profile_make(1 + lv % 3, 1 + (lv / 3) % 3, &p);
         prof.coyote = TN_SURF_COYOTE_NONE; /* builds faster; the shortcuts do not care */
