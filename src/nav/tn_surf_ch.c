@@ -44,7 +44,20 @@
  * either below the core (both searches reach it: a meeting) or in it (the
  * plan enters the core at an access key of each side).  The plan: the
  * forward arcs, the core's arcs by the table's first arcs, the backward
- * arcs, each shortcut unpacked into its halves down to edges and walks. */
+ * arcs, each shortcut unpacked into its halves down to edges and walks.
+ *
+ * CORE ARCS THINNED.  Of a key's arcs into the core (out of it, for the
+ * downward ones) an arc to y is dropped when another kept one to x
+ * reaches y through the core as cheaply: c(v, x) + table(x, y) <=
+ * c(v, y): the query reaches and prices fewer access keys (docs/perf.md).
+ *
+ * LAYOUT.  A query is bound by memory latency, not by instructions: its
+ * keys' states, arcs and table cells are scattered over hundreds of
+ * megabytes.  So a key's rank (the index of its arrays) is not its place
+ * in the contraction (that only decides which arcs go up) but its tile's
+ * place on a Hilbert curve, below the core and in the core separately:
+ * the keys a query touches lie near its start and goal, and share cache
+ * lines and pages.  A key's forward and backward states sit side by side. */
 #include "internal/surf_impl.h"
 
 #include <stdlib.h>
@@ -83,7 +96,11 @@ struct tn_surf_ch {
     int32_t *node;   /* key -> graph node, in node order */
     int32_t *kfirst; /* per surface s: its keys kfirst[s] .. kfirst[s+1]-1 */
     ch_arc *arc;
-    int32_t *rank, *byrank; /* key -> its rank in the contraction, and back */
+    /* key -> its rank, and back; the rank's graph node.  The ranks index the
+     * search's arrays: the keys below the core, then the core's, each in
+     * Hilbert order of their tiles (hilbert_ranks); which arcs go up is
+     * the contraction's order, kept in the lists below */
+    int32_t *rank, *byrank, *rnode;
     /* the search's arcs, by rank r: upward from r (up[upf[r] ..]) and
      * downward into r (dn[dnf[r] ..]), the other end as a rank */
     int32_t *upf, *dnf;
@@ -96,9 +113,10 @@ struct tn_surf_ch {
     int32_t *dist, *cfirst, *carc;
     uint16_t *hop;
     int32_t *acc[2]; /* query: the core keys each search reached */
-    /* query scratch, per direction (0 forward, 1 backward): per key its
-     * state, and the queue */
-    struct kst *st[2];
+    /* query scratch: per key its state forward (st[2k]) and backward
+     * (st[2k + 1]), side by side; per direction (0 forward, 1 backward) the
+     * queue */
+    struct kst *st;
     struct hent *hq[2];
     int32_t *stack;
     uint32_t gen;
@@ -408,6 +426,7 @@ void ch_free(tn_surf *g)
     tn_free(a, H->arc);
     tn_free(a, H->rank);
     tn_free(a, H->byrank);
+    tn_free(a, H->rnode);
     tn_free(a, H->dist);
     tn_free(a, H->cfirst);
     tn_free(a, H->carc);
@@ -418,10 +437,8 @@ void ch_free(tn_surf *g)
     tn_free(a, H->up);
     tn_free(a, H->dnf);
     tn_free(a, H->dn);
-    for (int k = 0; k < 2; k++) {
-        tn_free(a, H->st[k]);
-        tn_free(a, H->hq[k]);
-    }
+    tn_free(a, H->st);
+    for (int k = 0; k < 2; k++) tn_free(a, H->hq[k]);
     tn_free(a, H->stack);
     tn_free(a, H);
     g->ch = NULL;
@@ -583,6 +600,95 @@ static bool core_table(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     return ok;
 }
 
+/* Position of (x, y) on the Hilbert curve over a side x side square (side a
+ * power of two): nearby points get nearby indices. */
+static uint64_t hilbert(uint32_t side, uint32_t x, uint32_t y)
+{
+    uint64_t d = 0;
+    for (uint32_t s = side / 2; s > 0; s /= 2) {
+        uint32_t rx = (x & s) > 0, ry = (y & s) > 0;
+        d += (uint64_t)s * s * ((3 * rx) ^ ry);
+        if (ry == 0) { /* rotate the quadrant */
+            if (rx == 1) x = side - 1 - x, y = side - 1 - y;
+            uint32_t t = x;
+            x = y;
+            y = t;
+        }
+    }
+    return d;
+}
+
+static int cmp_u64(const void *pa, const void *pb)
+{
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Ranks lo .. hi-1 given to their keys in the order of the keys' tiles
+ * along a Hilbert curve.  A rank is only where a key's search state,
+ * arcs and table cells sit (the arcs' directions come from the
+ * contraction): the keys a query touches lie near its start or its goal,
+ * so nearby ranks share cache lines and pages. */
+static bool hilbert_ranks(const tn_surf *g, struct tn_surf_ch *H, int lo, int hi)
+{
+    int n = hi - lo;
+    if (n <= 1) return true;
+    uint64_t *o = tn_alloc_array(&g->alloc, (size_t)n, sizeof(uint64_t));
+    if (!o) return false;
+    uint32_t side = 1;
+    while (side < (uint32_t)g->mw || side < (uint32_t)g->mh + 1) side *= 2;
+    for (int c = 0; c < n; c++) {
+        int nd = H->node[H->byrank[lo + c]];
+        const tn_surf_surface *S = &g->surf[g->node_surf[nd]];
+        int tx = (S->j0 + (nd - S->node0)) / g->per_tile;
+        o[c] = hilbert(side, (uint32_t)tx, (uint32_t)S->row) << 24 | (uint64_t)c; /* n < 2^24 */
+    }
+    qsort(o, (size_t)n, sizeof *o, cmp_u64);
+    for (int c = 0; c < n; c++) o[c] = (uint64_t)H->byrank[lo + (int)(o[c] & 0xffffff)];
+    for (int c = 0; c < n; c++) {
+        int v = (int)o[c];
+        H->rank[v] = lo + c;
+        H->byrank[lo + c] = v;
+    }
+    tn_free(&g->alloc, o);
+    return true;
+}
+
+/* A key's arcs L[0 .. n-1] (up: to higher keys; down: from them), less
+ * the arcs to (from) a core key y that another kept core arc x reaches as
+ * cheaply through the core: c(v, x) + table(x, y) <= c(v, y) (down:
+ * table(y, x) + c(x, v) <= c(y, v)).  A query still prices every plan
+ * through y by x (the table obeys the triangle inequality), so its costs
+ * stay; it reaches and prices fewer access keys.  Returns the arcs kept,
+ * the core ones last in increasing cost. */
+static int core_arcs_thin(const struct tn_surf_ch *H, ch_link *L, int n, bool down)
+{
+    int base = H->nk - H->nc, m = 0;
+    for (int i = 0; i < n; i++) /* below-core arcs first */
+        if (L[i].k < base) {
+            ch_link t = L[m];
+            L[m++] = L[i];
+            L[i] = t;
+        }
+    for (int i = m + 1; i < n; i++) { /* the core arcs by cost: a few dozen */
+        ch_link e = L[i];
+        int j = i;
+        for (; j > m && L[j - 1].cost > e.cost; j--) L[j] = L[j - 1];
+        L[j] = e;
+    }
+    int kept = m;
+    for (int i = m; i < n; i++) {
+        bool dominated = false;
+        for (int q = m; q < kept && !dominated; q++) {
+            size_t x = (size_t)(L[q].k - base), y = (size_t)(L[i].k - base);
+            int32_t c = down ? H->dist[y * H->nc + x] : H->dist[x * H->nc + y];
+            dominated = c < CH_INF && L[q].cost + c <= L[i].cost;
+        }
+        if (!dominated) L[kept++] = L[i];
+    }
+    return kept;
+}
+
 /* The contracted hierarchy into the query's arrays. */
 static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
 {
@@ -595,19 +701,24 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     H->up = tn_alloc_array(a, nup + 1, sizeof(ch_link));
     H->dn = tn_alloc_array(a, ndn + 1, sizeof(ch_link));
     H->byrank = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    H->rnode = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     H->stack = tn_alloc_array(a, 2 * (size_t)nk + 64, sizeof(int32_t));
-    bool ok = H->upf && H->dnf && H->up && H->dn && H->stack && H->byrank;
+    H->st = tn_alloc_array(a, 2 * ((size_t)nk + 1), sizeof(kst));
+    bool ok = H->upf && H->dnf && H->up && H->dn && H->stack && H->byrank && H->rnode && H->st;
+    if (ok) memset(H->st, 0, 2 * ((size_t)nk + 1) * sizeof(kst));
     for (int k = 0; k < 2 && ok; k++) {
-        H->st[k] = tn_alloc_array(a, (size_t)nk + 1, sizeof(kst));
         H->hq[k] = tn_alloc_array(a, (size_t)nk + 1, sizeof(hent));
-        ok = H->st[k] && H->hq[k];
-        if (ok) memset(H->st[k], 0, ((size_t)nk + 1) * sizeof(kst));
+        ok = H->hq[k];
     }
     if (!ok) return false;
     H->rank = C->rank; /* taken over */
     C->rank = NULL;
     for (int v = 0; v < nk; v++) H->byrank[H->rank[v]] = v;
-    if (!core_table(g, H, C)) return false;
+    int nc = C->ncore < nk ? C->ncore : nk;
+    if (!hilbert_ranks(g, H, 0, nk - nc) || !hilbert_ranks(g, H, nk - nc, nk) ||
+        !core_table(g, H, C))
+        return false;
+    for (int r = 0; r < nk; r++) H->rnode[r] = H->node[H->byrank[r]];
     size_t iu = 0, id = 0;
     for (int r = 0; r < nk; r++) {
         int v = H->byrank[r];
@@ -622,6 +733,8 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
             const ch_arc *A = &C->arc[s[C->vnup[v] + i]];
             H->dn[id++] = (ch_link){H->rank[A->from], A->cost, s[C->vnup[v] + i]};
         }
+        iu = H->upf[r] + (size_t)core_arcs_thin(H, H->up + H->upf[r], (int)(iu - H->upf[r]), false);
+        id = H->dnf[r] + (size_t)core_arcs_thin(H, H->dn + H->dnf[r], (int)(id - H->dnf[r]), true);
     }
     H->upf[nk] = (int32_t)iu;
     H->dnf[nk] = (int32_t)id;
@@ -630,7 +743,7 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     H->norig = C->norig;
     C->arc = NULL;
     H->gen = 0;
-    H->mem = sizeof *H + ((size_t)nk + 1) * 4 * 5 + ((size_t)g->nsurf + 1) * 4 +
+    H->mem = sizeof *H + ((size_t)nk + 1) * 4 * 6 + ((size_t)g->nsurf + 1) * 4 +
              H->narc * sizeof(ch_arc) + (nup + ndn) * sizeof(ch_link) + (2 * (size_t)nk + 64) * 4 +
              2 * ((size_t)nk + 1) * (sizeof(kst) + sizeof(hent)) +
              (size_t)H->nc * (size_t)H->nc * 6 + ((size_t)H->nc + 1) * 12 +
@@ -702,6 +815,9 @@ static void keys_around(const struct tn_surf_ch *H, const tn_surf *g, int s, int
     *l = lo < H->kfirst[s + 1] && H->node[lo] == n ? lo : (lo > H->kfirst[s] ? lo - 1 : -1);
 }
 
+/* A key's state in one direction's view of the interleaved states. */
+#define KS(S, k) ((S)[2 * (size_t)(k)])
+
 /* The query's queues: (cost, key) entries, the key's slot in its kst. */
 typedef struct qq {
     hent *h;
@@ -715,11 +831,11 @@ static inline void qq_up(qq *Q, int i, hent e)
         int p = (i - 1) / 2;
         if (Q->h[p].d <= e.d) break;
         Q->h[i] = Q->h[p];
-        Q->st[Q->h[i].v].hpos = i;
+        KS(Q->st, Q->h[i].v).hpos = i;
         i = p;
     }
     Q->h[i] = e;
-    Q->st[e.v].hpos = i;
+    KS(Q->st, e.v).hpos = i;
 }
 
 static inline int qq_pop(qq *Q)
@@ -733,14 +849,14 @@ static inline int qq_pop(qq *Q)
         if (c + 1 < Q->n && Q->h[c + 1].d < Q->h[c].d) c++;
         if (Q->h[c].d >= e.d) break;
         Q->h[i] = Q->h[c];
-        Q->st[Q->h[i].v].hpos = i;
+        KS(Q->st, Q->h[i].v).hpos = i;
         i = c;
     }
     if (Q->n > 0) {
         Q->h[i] = e;
-        Q->st[e.v].hpos = i;
+        KS(Q->st, e.v).hpos = i;
     }
-    Q->st[top].hpos = -1;
+    KS(Q->st, top).hpos = -1;
     return top;
 }
 
@@ -749,7 +865,7 @@ static inline int qq_pop(qq *Q)
 static inline void reach(const struct tn_surf_ch *H, qq *Q, int32_t *acc, int *nacc, int k,
                          int cost, int32_t id)
 {
-    kst *K = &Q->st[k];
+    kst *K = &KS(Q->st, k);
     bool core = k >= H->nk - H->nc;
     if (K->seen != H->gen) {
         K->seen = H->gen;
@@ -777,19 +893,19 @@ static int access_keep(const struct tn_surf_ch *H, const kst *S, int32_t *acc, i
     for (int i = 1; i < n; i++) { /* insertion sort: a few dozen keys */
         int32_t k = acc[i];
         int j = i;
-        for (; j > 0 && S[acc[j - 1]].d > S[k].d; j--) acc[j] = acc[j - 1];
+        for (; j > 0 && KS(S, acc[j - 1]).d > KS(S, k).d; j--) acc[j] = acc[j - 1];
         acc[j] = k;
     }
     int base = H->nk - H->nc, kept = 0;
     for (int i = 0; i < n; i++) {
-        int k = acc[i], dk = S[k].d;
+        int k = acc[i], dk = KS(S, k).d;
         if (dk >= mu) break;
         bool dominated = false;
         for (int q = 0; q < kept && !dominated; q++) {
             int x = acc[q];
             int32_t c = back ? H->dist[(size_t)(k - base) * H->nc + (x - base)]
                              : H->dist[(size_t)(x - base) * H->nc + (k - base)];
-            dominated = c < CH_INF && S[x].d + c <= dk;
+            dominated = c < CH_INF && KS(S, x).d + c <= dk;
         }
         if (!dominated) acc[kept++] = k;
     }
@@ -845,13 +961,13 @@ int ch_find(tn_surf *g, int start, const goal *G)
 {
     struct tn_surf_ch *H = g->ch;
     if (++H->gen == 0) {
-        for (int k = 0; k < 2; k++) memset(H->st[k], 0, ((size_t)H->nk + 1) * sizeof(kst));
+        memset(H->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
         H->gen = 1;
     }
     const int32_t *rk = H->rank;
     const uint32_t gen = H->gen;
-    qq Q[2] = {{H->hq[0], H->st[0], 0}, {H->hq[1], H->st[1], 0}};
-    kst *F = H->st[0], *B = H->st[1];
+    qq Q[2] = {{H->hq[0], H->st, 0}, {H->hq[1], H->st + 1, 0}};
+    kst *F = H->st, *B = H->st + 1;
     int ss = g->node_surf[start], l, r;
     keys_around(H, g, ss, start, &l, &r);
     int nacc[2] = {0, 0};
@@ -880,12 +996,12 @@ int ch_find(tn_surf *g, int start, const goal *G)
         int t0 = Q[0].n ? Q[0].h[0].d : CH_INF, t1 = Q[1].n ? Q[1].h[0].d : CH_INF;
         if (t0 >= mu && t1 >= mu) break;
         int dir = t0 <= t1 ? 0 : 1;
-        kst *S = H->st[dir], *O = H->st[1 - dir];
+        kst *S = H->st + dir, *O = H->st + 1 - dir;
         int v = qq_pop(&Q[dir]);
-        int dv = S[v].d;
-        if (g->nexpanded < g->nnodes) g->order[g->nexpanded++] = H->node[H->byrank[v]];
-        if (O[v].seen == gen && dv + O[v].d < mu) {
-            mu = dv + O[v].d;
+        int dv = KS(S, v).d;
+        if (g->nexpanded < g->nnodes) g->order[g->nexpanded++] = H->rnode[v];
+        if (KS(O, v).seen == gen && dv + KS(O, v).d < mu) {
+            mu = dv + KS(O, v).d;
             meet = v;
         }
         /* stall-on-demand: a higher key reaches v more cheaply */
@@ -893,16 +1009,16 @@ int ch_find(tn_surf *g, int start, const goal *G)
         const ch_link *sl = dir == 0 ? H->dn : H->up;
         bool stalled = false;
         for (int i = sf[v]; i < sf[v + 1] && !stalled; i++)
-            stalled = S[sl[i].k].seen == gen && S[sl[i].k].d + sl[i].cost < dv;
+            stalled = KS(S, sl[i].k).seen == gen && KS(S, sl[i].k).d + sl[i].cost < dv;
         if (stalled) continue;
         const int32_t *rf = dir == 0 ? H->upf : H->dnf;
         const ch_link *rl = dir == 0 ? H->up : H->dn;
         for (int i = rf[v]; i < rf[v + 1]; i++) {
             int w = rl[i].k, nd = dv + rl[i].cost;
-            if (S[w].seen == gen && nd >= S[w].d) continue;
+            if (KS(S, w).seen == gen && nd >= KS(S, w).d) continue;
             reach(H, &Q[dir], H->acc[dir], &nacc[dir], w, nd, rl[i].id);
-            if (O[w].seen == gen && nd + O[w].d < mu) {
-                mu = nd + O[w].d;
+            if (KS(O, w).seen == gen && nd + KS(O, w).d < mu) {
+                mu = nd + KS(O, w).d;
                 meet = w;
             }
         }
@@ -914,12 +1030,12 @@ int ch_find(tn_surf *g, int start, const goal *G)
     int na = access_keep(H, F, H->acc[0], nacc[0], mu, false);
     int nb = access_keep(H, B, H->acc[1], nacc[1], mu, true);
     for (int i = 0; i < na; i++) {
-        int x = H->acc[0][i], dx = F[x].d;
+        int x = H->acc[0][i], dx = KS(F, x).d;
         const int32_t *row = H->dist + (size_t)(x - base) * nc - base;
         for (int k = 0; k < nb; k++) {
             int y = H->acc[1][k];
             if (row[y] >= CH_INF) continue;
-            int c = dx + row[y] + B[y].d;
+            int c = dx + row[y] + KS(B, y).d;
             if (c < mu) mu = c, ca = x, cb = y, meet = -1;
         }
     }
@@ -938,8 +1054,9 @@ int ch_find(tn_surf *g, int start, const goal *G)
     /* forward arcs, from the start's key to meet, on the stack's top end */
     int nf = 0, cap = 2 * H->nk + 64;
     int v = ca >= 0 ? ca : meet;
-    for (; F[v].par >= 0; v = rk[H->arc[F[v].par].from]) H->stack[cap - 1 - nf++] = F[v].par;
-    planw P = {start, H->node[H->byrank[v]], F[v].d}; /* walked to the first key */
+    for (; KS(F, v).par >= 0; v = rk[H->arc[KS(F, v).par].from])
+        H->stack[cap - 1 - nf++] = KS(F, v).par;
+    planw P = {start, H->rnode[v], KS(F, v).d}; /* walked to the first key */
     /* unpack uses the stack's bottom; the forward ids sit at the top */
     for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
     if (ca >= 0) { /* the core's plan from ca to cb, arc by arc */
@@ -950,7 +1067,8 @@ int ch_find(tn_surf *g, int start, const goal *G)
         }
         meet = cb;
     }
-    for (v = meet; B[v].par >= 0; v = rk[H->arc[B[v].par].to]) unpack(g, H, B[v].par, &P);
+    for (v = meet; KS(B, v).par >= 0; v = rk[H->arc[KS(B, v).par].to])
+        unpack(g, H, KS(B, v).par, &P);
     /* P.cur is a goal seed's node: walk into the span */
     int end = P.cur;
     for (int i = 0; i < G->ngs; i++)
