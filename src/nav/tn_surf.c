@@ -59,12 +59,23 @@ typedef struct vec {
     size_t n, cap, elem;
 } vec;
 
+/* Like tn_alloc_array without zeroing: a vec never reads past its n, and
+ * zeroing the capacity of the big ones (a repair copies every kept edge
+ * and input run) was a few percent of a repair. */
+static void *alloc_unzeroed(const tn_allocator *a, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size) return NULL;
+    size_t bytes = n * size;
+    if (bytes == 0) bytes = 1;
+    return a && a->alloc ? a->alloc(a->user, bytes) : malloc(bytes);
+}
+
 static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
 {
     if (need <= v->cap) return true;
     size_t cap = v->cap ? v->cap : 64;
     while (cap < need) cap *= 2;
-    void *q = tn_alloc_array(a, cap, v->elem);
+    void *q = alloc_unzeroed(a, cap, v->elem);
     if (!q) return false;
     if (v->n) memcpy(q, v->p, v->n * v->elem);
     tn_free(a, v->p);
