@@ -423,9 +423,9 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
  * arc, plus core^2 x 6 bytes for the table (tn_surf_shortcuts_memory;
  * counted in tn_surf_memory).  Cost: `tilenav-bench surf` prints the
  * build and the same queries with and without; at 1024x1024 (203,224
- * keys) 45-70 s and 200 MB, for a query median 3-6x (205-315 us) and a
- * p99 16-27x (0.74-1.2 ms) lower.  Not thread-safe with queries on the same graph; zero
- * allocations per query.
+ * keys) about 50 s and 200 MB, for a query median about 5x and a p99
+ * about 25x lower (docs/perf.md).  Not thread-safe with queries on the
+ * same graph; zero allocations per query.
  * INVALID_PARAM for core_keys outside 0..16384 (nothing changes);
  * OUT_OF_MEMORY (no shortcuts kept, queries search as before). */
 tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err);
