@@ -866,7 +866,7 @@ static void test_landmarks_after_edits(void **state)
 
 /* profile.threads: a build and repairs on 3 threads give the graph one
  * thread gives, edge for edge with the same run offsets (the layout is in
- * edge order), on generated levels and tight maps; tests/tsan/surf_threads
+ * edge order) and byte for byte, on generated levels and tight maps; tests/tsan/surf_threads
  * runs the same under ThreadSanitizer. */
 static void test_threads_same_graph(void **state)
 {
@@ -892,6 +892,8 @@ static void test_threads_same_graph(void **state)
             const tn_surf_edge *ea = tn_surf_edges(one), *eb = tn_surf_edges(three);
             for (int e = 0; e < tn_surf_edge_count(one); e++)
                 assert_int_equal(ea[e].run0, eb[e].run0);
+            /* byte for byte, padding too: a caller may hash or compare the array */
+            assert_memory_equal(ea, eb, (size_t)tn_surf_edge_count(one) * sizeof *ea);
         }
         tn_surf_destroy(one);
         tn_surf_destroy(three);

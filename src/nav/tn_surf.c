@@ -59,9 +59,10 @@ typedef struct vec {
     size_t n, cap, elem;
 } vec;
 
-/* Like tn_alloc_array without zeroing: a vec never reads past its n, and
- * zeroing the capacity of the big ones (a repair copies every kept edge
- * and input run) was a few percent of a repair. */
+/* Like tn_alloc_array without zeroing: a vec never reads past its n (and
+ * vec_push zeroes what it adds), and zeroing the capacity of the big ones
+ * (a repair copies every kept edge and input run) was a few percent of a
+ * repair. */
 static void *alloc_unzeroed(const tn_allocator *a, size_t n, size_t size)
 {
     if (size != 0 && n > SIZE_MAX / size) return NULL;
@@ -84,10 +85,14 @@ static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
     return true;
 }
 
+/* A new element, zeroed (padding too: the edge array is public, and
+ * equal graphs must be equal byte for byte). */
 static void *vec_push(vec *v, const tn_allocator *a)
 {
     if (!vec_reserve(v, a, v->n + 1)) return NULL;
-    return (char *)v->p + v->elem * v->n++;
+    void *e = (char *)v->p + v->elem * v->n++;
+    memset(e, 0, v->elem);
+    return e;
 }
 
 static void vec_free(vec *v, const tn_allocator *a)
