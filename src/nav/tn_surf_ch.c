@@ -641,10 +641,11 @@ static bool hilbert_ranks(const tn_surf *g, struct tn_surf_ch *H, int lo, int hi
         int nd = H->node[H->byrank[lo + c]];
         const tn_surf_surface *S = &g->surf[g->node_surf[nd]];
         int tx = (S->j0 + (nd - S->node0)) / g->per_tile;
-        o[c] = hilbert(side, (uint32_t)tx, (uint32_t)S->row) << 24 | (uint64_t)c; /* n < 2^24 */
+        /* side <= 8192 (TN_MAP_MAX_SIZE + 1 rows): the index fits 26 bits */
+        o[c] = hilbert(side, (uint32_t)tx, (uint32_t)S->row) << 32 | (uint64_t)c;
     }
     qsort(o, (size_t)n, sizeof *o, cmp_u64);
-    for (int c = 0; c < n; c++) o[c] = (uint64_t)H->byrank[lo + (int)(o[c] & 0xffffff)];
+    for (int c = 0; c < n; c++) o[c] = (uint64_t)H->byrank[lo + (int)(o[c] & 0xffffffffu)];
     for (int c = 0; c < n; c++) {
         int v = (int)o[c];
         H->rank[v] = lo + c;
