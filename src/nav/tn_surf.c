@@ -59,10 +59,11 @@ typedef struct vec {
     size_t n, cap, elem;
 } vec;
 
-/* Like tn_alloc_array without zeroing: a vec never reads past its n (and
- * vec_push zeroes what it adds), and zeroing the capacity of the big ones
- * (a repair copies every kept edge and input run) was a few percent of a
- * repair. */
+/* Like tn_alloc_array without zeroing: a vec never reads past its n, and
+ * zeroing the capacity of the big ones (a repair copies every kept edge
+ * and input run) was a few percent of a repair.  A new edge is zeroed
+ * where it is made (emit_group), padding too: the edge array is public,
+ * and equal graphs are equal byte for byte. */
 static void *alloc_unzeroed(const tn_allocator *a, size_t n, size_t size)
 {
     if (size != 0 && n > SIZE_MAX / size) return NULL;
@@ -85,14 +86,10 @@ static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
     return true;
 }
 
-/* A new element, zeroed (padding too: the edge array is public, and
- * equal graphs must be equal byte for byte). */
 static void *vec_push(vec *v, const tn_allocator *a)
 {
     if (!vec_reserve(v, a, v->n + 1)) return NULL;
-    void *e = (char *)v->p + v->elem * v->n++;
-    memset(e, 0, v->elem);
-    return e;
+    return (char *)v->p + v->elem * v->n++;
 }
 
 static void vec_free(vec *v, const tn_allocator *a)
@@ -1823,6 +1820,7 @@ static bool emit_group(build *B, int surf_id, int kind)
         }
         tn_surf_edge *e = vec_push(&B->edges, B->a);
         if (!e) return false;
+        memset(e, 0, sizeof *e); /* the padding too */
         e->from = src;
         e->to = t[i];
         e->run0 = run0;
@@ -2593,7 +2591,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             tn_surf_edge *d = vec_push(&B.edges, a);
             ok = d && vec_reserve(&B.runs, a, B.runs.n + E->nruns);
             if (!ok) break;
-            *d = *E;
+            memcpy(d, E, sizeof *d); /* the padding too */
             d->from = nsf[t].node0 + (E->from - old.surf[os].node0);
             d->to = to;
             d->run0 = (uint32_t)B.runs.n;
