@@ -386,6 +386,18 @@ static void test_no_allocation_per_query(void **state)
     tn_map_destroy(m);
 }
 
+/* Goals the query refuses on test_bad_input's map: in a block, outside
+ * the map, and a start that is no node. */
+static void find_refusals(tn_surf *g, int start)
+{
+    tn_error e;
+    assert_true(tn_failed(tn_surf_find(g, start, 3, 11, NULL, 0, NULL, NULL, &e)));
+    assert_non_null(strstr(e.msg, "cannot stand"));
+    assert_true(tn_failed(tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e)));
+    assert_non_null(strstr(e.msg, "outside"));
+    assert_true(tn_failed(tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e)));
+}
+
 /* An unreachable goal: the closest reachable node, PARTIAL|UNREACHABLE. */
 static void test_partial(void **state)
 {
@@ -475,23 +487,10 @@ static void test_bad_input(void **state)
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
     int start = tn_surf_node_of_tile(g, 1, 10);
     assert_true(start >= 0);
-    s = tn_surf_find(g, start, 3, 11, NULL, 0, NULL, NULL, &e);
-    assert_true(tn_failed(s));
-    assert_non_null(strstr(e.msg, "cannot stand"));
-    s = tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e);
-    assert_true(tn_failed(s));
-    assert_non_null(strstr(e.msg, "outside"));
-    s = tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e);
-    assert_true(tn_failed(s));
+    find_refusals(g, start);
     /* the same refusals with shortcuts */
     assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 1, &e)));
-    s = tn_surf_find(g, start, 3, 11, NULL, 0, NULL, NULL, &e);
-    assert_true(tn_failed(s));
-    assert_non_null(strstr(e.msg, "cannot stand"));
-    s = tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e);
-    assert_true(tn_failed(s));
-    assert_non_null(strstr(e.msg, "outside"));
-    assert_true(tn_failed(tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e)));
+    find_refusals(g, start);
     assert_true(tn_failed(tn_surf_build_shortcuts(g, 16385, &e)));
     assert_non_null(strstr(e.msg, "core keys"));
     assert_true(tn_surf_has_shortcuts(g)); /* a refused call changes nothing */
