@@ -72,11 +72,9 @@ static void *alloc_unzeroed(const tn_allocator *a, size_t n, size_t size)
     return a && a->alloc ? a->alloc(a->user, bytes) : malloc(bytes);
 }
 
-static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
+/* v's elements moved to a new array of cap (>= n) elements. */
+static bool vec_realloc(vec *v, const tn_allocator *a, size_t cap)
 {
-    if (need <= v->cap) return true;
-    size_t cap = v->cap ? v->cap : 64;
-    while (cap < need) cap *= 2;
     void *q = alloc_unzeroed(a, cap, v->elem);
     if (!q) return false;
     if (v->n) memcpy(q, v->p, v->n * v->elem);
@@ -84,6 +82,23 @@ static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
     v->p = q;
     v->cap = cap;
     return true;
+}
+
+static bool vec_reserve(vec *v, const tn_allocator *a, size_t need)
+{
+    if (need <= v->cap) return true;
+    size_t cap = v->cap ? v->cap : 64;
+    while (cap < need) cap *= 2;
+    return vec_realloc(v, a, cap);
+}
+
+/* A graph's edges and runs keep room for about n / 16 more (a repair adds
+ * to them in place): with less than n / 32 or more than n / 8, one exact
+ * reallocation to n / 16. */
+static bool vec_slack(vec *v, const tn_allocator *a)
+{
+    if (v->cap >= v->n + v->n / 32 + 64 && v->cap <= v->n + v->n / 8 + 64) return true;
+    return vec_realloc(v, a, v->n + v->n / 16 + 64);
 }
 
 static void *vec_push(vec *v, const tn_allocator *a)
@@ -146,6 +161,7 @@ typedef struct best_rec {
 typedef struct lm_delta {
     const uint8_t *redo; /* per surface */
     int32_t *old_lm;     /* the old tables (old node numbering), taken over */
+    size_t old_cap;      /* nodes old_lm has room for */
     int old_nlm;
     const int32_t *new_of_old; /* old node -> new node, -1: gone */
     int old_nn;
@@ -153,6 +169,7 @@ typedef struct lm_delta {
     size_t nrem;
     const int32_t *add; /* edges new: from, to, frames */
     size_t nadd;
+    int32_t *remc; /* lm_update: per edge gone its ends' old table rows */
 } lm_delta;
 
 static void query_index_build(tn_surf *g, lm_delta *d); /* after every build / repair */
@@ -924,10 +941,15 @@ static bool masks_init(build *B)
     B->mwork.elem = sizeof(uint64_t);
     if (!B->fast || g->per_tile < 2) return true;
     B->lmw = (g->jmax + LM_OFF + 192) / 64 + 2;
-    size_t n = (size_t)LM_KINDS * (size_t)(g->mh + 3) * (size_t)B->lmw;
-    B->lm = tn_alloc_array(B->a, n, sizeof(uint64_t));
-    B->lm_ready = tn_alloc(B->a, (size_t)g->mh + 3);
-    if (!B->lm || !B->lm_ready) return false;
+    if (!g->masks) { /* the graph keeps them (a row depends on that row's tiles only) */
+        size_t n = (size_t)LM_KINDS * (size_t)(g->mh + 3) * (size_t)B->lmw;
+        g->masks = tn_alloc_array(B->a, n, sizeof(uint64_t));
+        g->masks_ready = tn_alloc(B->a, (size_t)g->mh + 3);
+        if (!g->masks || !g->masks_ready) return false;
+        g->masks_bytes = n * sizeof(uint64_t) + (size_t)g->mh + 3;
+    }
+    B->lm = g->masks;
+    B->lm_ready = g->masks_ready;
     B->masks = true;
     return true;
 }
@@ -2041,8 +2063,8 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
  * depend on the order its searches ran in); false on out of memory. */
 static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_allocator *a)
 {
-    const size_t cap = runs->n + 1;
-    uint16_t *r = tn_alloc_array(a, cap, sizeof *r);
+    const size_t cap = runs->n + runs->n / 16 + 64; /* room for repairs */
+    uint16_t *r = alloc_unzeroed(a, cap, sizeof *r);
     if (!r) return false;
     const uint16_t *old = runs->p;
     uint32_t k = 0;
@@ -2055,6 +2077,42 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
     runs->p = r;
     runs->n = k; /* k <= the old count: every run belongs to one edge */
     runs->cap = cap;
+    return true;
+}
+
+/* A repair's runs in edge order, in place (runs_in_edge_order without a
+ * new array): after merge_new_edges, runs [0, nk) are the kept edges', in
+ * their edge order and contiguous; [nk, n) the new edges'.  The new ones go
+ * to a copy; then, from the back, each edge's runs move up by the new runs
+ * before it, kept edges in blocks, until no new edge is left before. */
+static bool runs_merge_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, uint32_t nk,
+                                     const tn_allocator *a)
+{
+    uint16_t *r = runs->p;
+    const uint32_t nnew = (uint32_t)runs->n - nk;
+    if (nnew == 0) return true; /* nothing new: all in place */
+    uint16_t *t = alloc_unzeroed(a, nnew, sizeof *t);
+    if (!t) return false;
+    memcpy(t, r + nk, nnew * sizeof *t);
+    uint32_t d = (uint32_t)runs->n; /* runs at or after d are laid out */
+    for (size_t i = ne; i > 0;) {
+        tn_surf_edge *E = &e[--i];
+        if (E->run0 >= nk) { /* a new edge */
+            d -= E->nruns;
+            memcpy(r + d, t + (E->run0 - nk), E->nruns * sizeof *r);
+            E->run0 = d;
+            continue;
+        }
+        size_t i0 = i; /* kept edges i0 .. i: one block of runs */
+        while (i0 > 0 && e[i0 - 1].run0 < nk) i0--;
+        const uint32_t b0 = e[i0].run0, len = E->run0 + E->nruns - b0, shift = d - len - b0;
+        if (shift == 0) break; /* no new edge before: the rest is in place */
+        memmove(r + b0 + shift, r + b0, len * sizeof *r);
+        for (size_t k = i0; k <= i; k++) e[k].run0 += shift;
+        d -= len;
+        i = i0;
+    }
+    tn_free(a, t);
     return true;
 }
 
@@ -2085,6 +2143,11 @@ static void free_graph_arrays(tn_surf *g)
     g->nfbits = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
+    tn_free(a, g->masks);
+    tn_free(a, g->masks_ready);
+    g->masks = NULL;
+    g->masks_ready = NULL;
+    g->masks_bytes = 0;
     query_index_free(g);
     g->sbox = NULL;
     g->lx = NULL;
@@ -2096,6 +2159,7 @@ static void free_graph_arrays(tn_surf *g)
     g->stamp = NULL;
     g->nsurf = g->nnodes = g->nedges = 0;
     g->nruns = 0;
+    g->edge_cap = g->runs_cap = 0;
 }
 
 static int cmp_edge_from(const void *a, const void *b)
@@ -2173,12 +2237,14 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
     if (B.edges.n) qsort(B.edges.p, B.edges.n, sizeof(tn_surf_edge), cmp_edge_from);
-    if (!runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a)) goto oom;
+    if (!runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a) || !vec_slack(&B.edges, a)) goto oom;
     g->nedges = (int)B.edges.n;
     g->edge = B.edges.p;
+    g->edge_cap = B.edges.cap;
     B.edges.p = NULL;
     g->nruns = (uint32_t)B.runs.n;
     g->runs = B.runs.p;
+    g->runs_cap = B.runs.cap;
     B.runs.p = NULL;
     g->nfoot = (int)B.foots.n;
     g->foot = B.foots.p;
@@ -2224,9 +2290,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
             B.ksteps[0], B.kent[1], B.ksteps[1], B.kent[2], B.ksteps[2]);
 #endif
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
-             ((size_t)g->nnodes + 1) * (4 * 10) + (size_t)g->nedges * sizeof(tn_surf_edge) +
-             (size_t)g->nruns * 2 + (size_t)g->nsurf * 8 + (size_t)g->nfoot * sizeof(tn_surf_foot) +
-             g->nfbits * 8 + (size_t)g->mw * (size_t)g->mh;
+             ((size_t)g->nnodes + 1) * (4 * 10) + g->edge_cap * sizeof(tn_surf_edge) +
+             g->runs_cap * 2 + (size_t)g->nsurf * 8 + (size_t)g->nfoot * sizeof(tn_surf_foot) +
+             g->nfbits * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
@@ -2367,8 +2433,7 @@ static void build_release(build *B)
     vec_free(&B->fbits, a);
     tn_map_destroy(B->vmap);
     vec_free(&B->mwork, a);
-    tn_free(a, B->lm);
-    tn_free(a, B->lm_ready);
+    /* (B->lm and B->lm_ready are the graph's) */
     tn_free(a, B->kjl);
     tn_free(a, B->kjh);
     tn_free(a, B->colpre);
@@ -2457,7 +2522,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     uint8_t *aff = tn_alloc(a, (size_t)nsurf + 1);
     uint8_t *redo = tn_alloc(a, (size_t)nsurf + 1); /* see lm_delta */
     int32_t *q[8];
-    for (int k = 0; k < 8; k++) q[k] = tn_alloc_array(a, nn1, sizeof(int32_t));
+    for (int k = 0; k < 8; k++) q[k] = alloc_unzeroed(a, nn1, sizeof(int32_t)); /* see stamp */
     uint32_t *stamp = tn_alloc_array(a, nn1, sizeof(uint32_t));
     ok = ok && row_first && node_surf && sbox && old_to_new && aff && redo && stamp;
     for (int k = 0; k < 8; k++) ok = ok && q[k];
@@ -2540,6 +2605,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     vec rem = {0}, add = {0}; /* edges gone / new, as (from, to, frames) */
     rem.elem = add.elem = 3 * sizeof(int32_t);
     int32_t *new_of_old = NULL;
+    bool took = false; /* B took over the old edge and run arrays */
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc(a, (size_t)m->w + 16);
     B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
@@ -2552,28 +2618,48 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         B.fast = ok;
     }
     ok = ok && masks_init(&B) && kranges_init(&B);
+    if (ok && B.masks) B.lm_ready[y + 1] = 0; /* the edited row's masks again */
     ok = ok && (!B.masks || sat_build(&B));
     if (ok) {
         for (int r = 0; r < m->h; r++)
             for (int c = 0; c < m->w; c++)
                 B.colpre[(r + 1) * m->w + c] =
                     B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
-        /* 4. kept edges, renumbered: in the order of the old list, which
-         * the renumbering keeps (nodes keep their order); with landmark
-         * tables, the edges gone are listed for their update */
+        /* 4. kept edges, renumbered, compacted in place: B takes over the
+         * old edge and run arrays (an edge and its runs only move down, and
+         * runs are in edge order, so a run of kept edges moves as one
+         * block); the order of the old list, which the renumbering keeps
+         * (nodes keep their order).  With landmark tables the edges gone are
+         * listed for their update. */
         new_of_old = tn_alloc_array(a, (size_t)old.nnodes + 1, sizeof(int32_t));
-        ok = new_of_old && vec_reserve(&B.edges, a, (size_t)old.nedges) &&
-             vec_reserve(&B.runs, a, (size_t)old.nruns);
+        ok = new_of_old != NULL;
         for (int i = 0; i < old.nsurf && ok; i++) { /* old node -> new node, -1 gone */
             const tn_surf_surface *o = &old.surf[i];
             int t = old_to_new[i];
             for (int n = 0; n <= o->j1 - o->j0; n++)
                 new_of_old[o->node0 + n] = t < 0 ? -1 : nsf[t].node0 + n;
         }
+        if (ok) { /* B's now (see the failure path) */
+            B.edges.p = old.edge, B.edges.n = 0, B.edges.cap = old.edge_cap;
+            B.runs.p = old.runs, B.runs.n = 0, B.runs.cap = old.runs_cap;
+            g->edge = NULL, g->runs = NULL;
+            took = true;
+        }
+        tn_surf_edge *ke = B.edges.p;
+        uint16_t *kr = B.runs.p;
+        uint32_t blk0 = 0, blk1 = 0, blkd = 0; /* runs [blk0, blk1) go to blkd */
         for (int e = 0; e < old.nedges && ok; e++) {
-            const tn_surf_edge *E = &old.edge[e];
+            const tn_surf_edge *E = &ke[e];
             int os = old.node_surf[E->from], t = old_to_new[os];
-            if (t < 0 || (aff[t] && (aff[t] & edge_search(&old, E)))) {
+            int to = t < 0 ? -1 : new_of_old[E->to];
+            bool gone = t < 0 || (aff[t] && (aff[t] & edge_search(&old, E)));
+            if (!gone && to < 0) { /* landing on a changed surface: the node there now */
+                const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
+                to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+                redo[t] = 1;   /* its landing surface changed: group again */
+                gone = to < 0; /* cannot happen: its search would have been affected */
+            }
+            if (gone) {
                 if (old.nlm) {
                     int32_t *r = vec_push(&rem, a);
                     ok = r != NULL;
@@ -2581,24 +2667,21 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                 }
                 continue;
             }
-            int to = new_of_old[E->to];
-            if (to < 0) { /* landing on a changed surface: the node there now */
-                const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
-                to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
-                redo[t] = 1; /* its landing surface changed: group again */
+            if (E->run0 != blk1) { /* a new block of runs */
+                if (blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
+                blkd += blk1 - blk0;
+                blk0 = blk1 = E->run0;
             }
-            if (to < 0) continue; /* cannot happen: its search would have been affected */
-            tn_surf_edge *d = vec_push(&B.edges, a);
-            ok = d && vec_reserve(&B.runs, a, B.runs.n + E->nruns);
-            if (!ok) break;
-            memcpy(d, E, sizeof *d); /* the padding too */
-            d->from = nsf[t].node0 + (E->from - old.surf[os].node0);
+            blk1 += E->nruns;
+            tn_surf_edge *d = &ke[B.edges.n++];
+            if (d != E) memcpy(d, E, sizeof *d); /* the padding too */
+            d->from = nsf[t].node0 + (d->from - old.surf[os].node0);
             d->to = to;
-            d->run0 = (uint32_t)B.runs.n;
-            memcpy((uint16_t *)B.runs.p + B.runs.n, old.runs + E->run0,
-                   E->nruns * sizeof(uint16_t));
-            B.runs.n += E->nruns;
+            d->run0 = blkd + (d->run0 - blk0);
         }
+        if (ok && blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
+        B.runs.n = blkd + (blk1 - blk0);
+        const uint32_t nkruns = (uint32_t)B.runs.n;
         /* kept searches keep their footprints */
         ok = ok && vec_reserve(&B.foots, a, (size_t)old.nfoot) &&
              vec_reserve(&B.fbits, a, old.nfbits);
@@ -2635,13 +2718,16 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
         }
         if (ok) merge_new_edges(B.edges.p, nkept, B.edges.n, a);
-        ok = ok && runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a);
+        ok = ok && runs_merge_in_edge_order(B.edges.p, B.edges.n, &B.runs, nkruns, a);
+        ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a);
     }
     if (ok) {
         g->nedges = (int)B.edges.n;
         g->edge = B.edges.p;
+        g->edge_cap = B.edges.cap;
         g->nruns = (uint32_t)B.runs.n;
         g->runs = B.runs.p;
+        g->runs_cap = B.runs.cap;
         B.edges.p = NULL;
         B.runs.p = NULL;
         g->nfoot = (int)B.foots.n;
@@ -2658,6 +2744,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         d.redo = old.flags_ok ? redo : NULL; /* else all again */
         if (old.nlm && new_of_old) {
             d.old_lm = old.lm;
+            d.old_cap = old.lm_cap;
             d.old_nlm = old.nlm;
             d.new_of_old = new_of_old;
             d.old_nn = old.nnodes;
@@ -2671,9 +2758,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->tiles[y * m->w + x] = m->tile[y * m->w + x];
         g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
-                 (size_t)g->nedges * sizeof(tn_surf_edge) + (size_t)g->nruns * 2 +
+                 g->edge_cap * sizeof(tn_surf_edge) + g->runs_cap * 2 +
                  (size_t)g->nfoot * sizeof(tn_surf_foot) + g->nfbits * 8 +
-                 (size_t)g->mw * (size_t)g->mh;
+                 (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);
@@ -2687,9 +2774,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, old.hpos);
         tn_free(a, old.order);
         tn_free(a, old.tmp);
-        tn_free(a, old.stamp);
-        tn_free(a, old.edge);
-        tn_free(a, old.runs);
+        tn_free(a, old.stamp); /* (old.edge and old.runs were reused) */
         tn_free(a, old.foot);
         tn_free(a, old.fbits);
     } else {
@@ -2707,7 +2792,16 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, g->order);
         tn_free(a, g->tmp);
         tn_free(a, g->stamp);
+        uint64_t *masks = g->masks; /* the graph's, whichever made them */
+        uint8_t *masks_ready = g->masks_ready;
+        const size_t masks_bytes = g->masks_bytes;
         *g = old;
+        g->masks = masks, g->masks_ready = masks_ready, g->masks_bytes = masks_bytes;
+        if (took) { /* the edges were compacted in place: B frees them */
+            g->edge = NULL, g->runs = NULL;
+            g->nedges = 0, g->nruns = 0;
+            g->edge_cap = g->runs_cap = 0;
+        }
         *oom = true;
     }
     tn_free(a, old_to_new);
@@ -2799,6 +2893,7 @@ static void query_index_free(tn_surf *g)
     g->qn = NULL;
     g->qh = NULL;
     g->nlm = 0;
+    g->lm_cap = 0;
     g->qindex = false;
     g->qmem = 0;
 }
@@ -2898,7 +2993,8 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
     int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    g->lm = tn_alloc_array(a, (size_t)2 * K * (size_t)nn, sizeof(int32_t));
+    g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
+    g->lm = tn_alloc_array(a, (size_t)2 * K * g->lm_cap, sizeof(int32_t));
     bool ok = dist && heap && hpos && score && sum && g->lm;
     if (ok) {
         /* landmarks: the first the node farthest (there and back) from the
@@ -3056,8 +3152,9 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
     /* ... and the heads of edges gone */
     for (size_t i = 0; i < d->nrem; i++) {
         const int32_t *r = d->rem + 3 * i;
-        int tail = back ? r[1] : r[0], head = back ? r[0] : r[1];
-        int32_t dt = d->old_lm[(size_t)tail * K2 + col], dh = d->old_lm[(size_t)head * K2 + col];
+        const int32_t *rc = d->remc + i * 2 * (size_t)K2; /* old rows of from, to */
+        int head = back ? r[0] : r[1];
+        int32_t dt = back ? rc[K2 + col] : rc[col], dh = back ? rc[col] : rc[K2 + col];
         int h = d->new_of_old[head];
         if (dt >= Q_INF || dt + r[2] != dh || h < 0 || s->ep[h] == e1) continue;
         s->ep[h] = e1;
@@ -3137,11 +3234,15 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
     return true;
 }
 
+static void edges_by_landing(const tn_surf *g, int32_t *rfirst, int32_t *rlist);
+
 /* The landmark tables of a repaired graph from the old ones (d); the same
  * landmarks, renumbered.  False (nothing set) when a landmark's node is
- * gone, the count changed or memory ran out: the caller recomputes all. */
-static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, const int32_t *flist,
-                      const int32_t *rfirst, const int32_t *rlist)
+ * gone, the count changed or memory ran out: the caller recomputes all.
+ * rfirst / rlist: room for the kept edges by landing node, made here only
+ * if a table is recomputed. */
+static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int32_t *flist,
+                      int32_t *rfirst, int32_t *rlist)
 {
     const tn_allocator *a = &g->alloc;
     const int nn = g->nnodes, K = lm_count(g), K2 = 2 * K;
@@ -3155,18 +3256,26 @@ static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, cons
     lmctx c = {g, NULL, NULL, NULL, K2, 0};
     lmscratch s = {0};
     int32_t *lfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
-    int32_t *llist = tn_alloc_array(a, (size_t)g->nedges + 1, sizeof(int32_t));
-    int32_t *fresh = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
-    int32_t *dist = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
-    c.lm = tn_alloc_array(a, (size_t)K2 * (size_t)nn + 1, sizeof(int32_t));
-    s.heap = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
-    s.hpos = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
-    s.key = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
-    s.affl = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
+    /* (not zeroed: written before they are read; hpos is read only for a
+     * node pushed in the epoch) */
+    int32_t *llist = alloc_unzeroed(a, (size_t)g->nedges + 1, sizeof(int32_t));
+    int32_t *fresh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *dist = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    /* the tables in place when the old array has room (rows move in node
+     * order), else a new array with room for nn / 16 more nodes; every row
+     * set before it is read */
+    const bool inplace = d->old_cap >= (size_t)nn;
+    const size_t cap = inplace ? d->old_cap : (size_t)nn + (size_t)nn / 16 + 64;
+    c.lm = inplace ? d->old_lm : alloc_unzeroed(a, (size_t)K2 * cap, sizeof(int32_t));
+    d->remc = alloc_unzeroed(a, d->nrem * 2 * (size_t)K2 + 1, sizeof(int32_t));
+    s.heap = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.hpos = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.key = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.affl = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     s.ep = tn_alloc_array(a, (size_t)nn + 1, sizeof(uint32_t));
     s.st = tn_alloc(a, (size_t)nn + 1);
-    bool ok = lfirst && llist && fresh && dist && c.lm && s.heap && s.hpos && s.key && s.affl &&
-              s.ep && s.st;
+    bool ok = lfirst && llist && fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key &&
+              s.affl && s.ep && s.st;
     int nfresh = 0, recomputed = 0;
     if (ok) {
         /* every edge by landing node (counting sort) */
@@ -3174,11 +3283,26 @@ static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, cons
         for (int n = 0; n < nn; n++) lfirst[n + 2] += lfirst[n + 1];
         for (int e = 0; e < g->nedges; e++) llist[lfirst[g->edge[e].to + 1]++] = e;
         c.lfirst = lfirst, c.llist = llist;
-        /* the old rows, renumbered; new nodes unknown */
+        /* the old rows of the edges gone's ends, then the old rows
+         * renumbered (in place: the renumbering keeps the nodes' order, so
+         * rows moving down go in increasing order, rows moving up in
+         * decreasing order, and none overwrites a row still to move); new
+         * nodes unknown */
+        const size_t rb = (size_t)K2 * sizeof(int32_t);
+        for (size_t i = 0; i < d->nrem; i++)
+            for (int k = 0; k < 2; k++)
+                memcpy(d->remc + (2 * i + (size_t)k) * (size_t)K2,
+                       d->old_lm + (size_t)d->rem[3 * i + (size_t)k] * K2, rb);
         for (int o = 0; o < d->old_nn; o++) {
             int n = d->new_of_old[o];
-            if (n < 0) continue;
-            memcpy(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, (size_t)K2 * sizeof(int32_t));
+            if (n < 0 || (inplace && n > o)) continue;
+            if (!inplace || n != o) memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
+            s.st[n] = 1;
+        }
+        for (int o = d->old_nn - 1; o >= 0 && inplace; o--) {
+            int n = d->new_of_old[o];
+            if (n <= o) continue;
+            memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
             s.st[n] = 1;
         }
         for (int n = 0; n < nn; n++) {
@@ -3190,6 +3314,7 @@ static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, cons
             bool back = col >= K;
             c.col = col;
             if (lm_update_table(&c, &s, d, L[col % K], back, fresh, nfresh)) continue;
+            if (!recomputed) edges_by_landing(g, rfirst, rlist); /* made for the first */
             lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L[col % K], dist,
                         s.heap, s.hpos);
             for (int n = 0; n < nn; n++) c.lm[(size_t)n * K2 + col] = dist[n];
@@ -3208,11 +3333,15 @@ static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, cons
     tn_free(a, s.affl);
     tn_free(a, s.ep);
     tn_free(a, s.st);
-    if (!ok) {
-        tn_free(a, c.lm);
+    tn_free(a, d->remc);
+    d->remc = NULL;
+    if (!ok) { /* (nothing was moved: every allocation comes first) */
+        if (!inplace) tn_free(a, c.lm);
         return false;
     }
+    if (inplace) d->old_lm = NULL; /* now g->lm */
     g->lm = c.lm;
+    g->lm_cap = cap;
     g->nlm = K;
     memcpy(g->lmnode, L, (size_t)K * sizeof *L);
     g->lm_updates += K2 - recomputed;
@@ -3226,20 +3355,20 @@ static bool lm_update(tn_surf *g, const lm_delta *d, const int32_t *ffirst, cons
  * landings is below E's frames, or equal and F comes first (then every
  * dominated edge has an undominated dominator, and a path through E costs
  * no less through it).  Two sweeps. */
-static void prune_run(const tn_surf *g, const int32_t *list, int i0, int i1, uint8_t *dom)
+static void prune_run(tn_surf_edge *edge, int i0, int i1)
 {
     int64_t best = (int64_t)1 << 40; /* 64 bits on every target (wasm32 too) */
     for (int i = i0; i < i1; i++) {  /* earlier F: frames - pos + pos(E) <= frames(E) */
-        const tn_surf_edge *E = &g->edge[list[i]];
+        tn_surf_edge *E = &edge[i];
         int64_t p = E->to;
-        if (best + p <= E->frames) dom[list[i]] = 1;
+        if (best + p <= E->frames) E->flags |= TN_SURF_EDGE_DOMINATED;
         if (E->frames - p < best) best = E->frames - p;
     }
     best = (int64_t)1 << 40;
     for (int i = i1 - 1; i >= i0; i--) { /* later F: frames + pos - pos(E) < frames(E) */
-        const tn_surf_edge *E = &g->edge[list[i]];
+        tn_surf_edge *E = &edge[i];
         int64_t p = E->to;
-        if (best - p < E->frames) dom[list[i]] = 1;
+        if (best - p < E->frames) E->flags |= TN_SURF_EDGE_DOMINATED;
         if (E->frames + p < best) best = E->frames + p;
     }
 }
@@ -3250,31 +3379,31 @@ typedef struct prec {
     int32_t pos, frames, eid, surf;
 } prec;
 
-static void prune_recs(const prec *r, int i0, int i1, uint8_t *dom)
+static void prune_recs(const prec *r, int i0, int i1, tn_surf_edge *edge)
 {
     int64_t best = (int64_t)1 << 40; /* 64 bits on every target (wasm32 too) */
     for (int i = i0; i < i1; i++) {
-        if (best + r[i].pos <= r[i].frames) dom[r[i].eid] = 1;
+        if (best + r[i].pos <= r[i].frames) edge[r[i].eid].flags |= TN_SURF_EDGE_DOMINATED;
         if (r[i].frames - r[i].pos < best) best = r[i].frames - r[i].pos;
     }
     best = (int64_t)1 << 40;
     for (int i = i1 - 1; i >= i0; i--) {
-        if (best - r[i].pos < r[i].frames) dom[r[i].eid] = 1;
+        if (best - r[i].pos < r[i].frames) edge[r[i].eid].flags |= TN_SURF_EDGE_DOMINATED;
         if (r[i].frames + r[i].pos < best) best = r[i].frames + r[i].pos;
     }
 }
 
 /* Counting sort of the kept edges by landing node: rfirst (nnodes + 1),
  * rlist (edge ids, increasing within a node). */
-static void edges_by_landing(const tn_surf *g, const uint8_t *dom, int32_t *rfirst, int32_t *rlist)
+static void edges_by_landing(const tn_surf *g, int32_t *rfirst, int32_t *rlist)
 {
     int nn = g->nnodes;
     memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
     for (int e = 0; e < g->nedges; e++)
-        if (!dom[e]) rfirst[g->edge[e].to + 2]++;
+        if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) rfirst[g->edge[e].to + 2]++;
     for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
     for (int e = 0; e < g->nedges; e++)
-        if (!dom[e]) rlist[rfirst[g->edge[e].to + 1]++] = e;
+        if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) rlist[rfirst[g->edge[e].to + 1]++] = e;
 }
 
 /* The surface graph for the detour bound (see heur_detour): per landing
@@ -3349,7 +3478,7 @@ static int cmp_prec_to(const void *a, const void *b)
 /* The landing-node test for the take-off surfaces marked in redo only: each
  * one's edges (consecutive) as records sorted by landing node, then edge
  * id, the same groups in the same order as the whole graph's pass. */
-static bool prune_by_landing_local(const tn_surf *g, const uint8_t *redo, uint8_t *dom)
+static bool prune_by_landing_local(tn_surf *g, const uint8_t *redo)
 {
     size_t cap = 0;
     prec *r = NULL;
@@ -3375,7 +3504,7 @@ static bool prune_by_landing_local(const tn_surf *g, const uint8_t *redo, uint8_
         for (size_t i0 = 0; i0 < n;) {
             size_t i1 = i0 + 1;
             while (i1 < n && r[i1].surf == r[i0].surf) i1++;
-            prune_recs(r, (int)i0, (int)i1, dom);
+            prune_recs(r, (int)i0, (int)i1, g->edge);
             i0 = i1;
         }
     }
@@ -3393,33 +3522,36 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     g->flags_ok = false;              /* until the dominance pass is done */
     query_index_free(g);
     int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
-    uint8_t *dom = tn_alloc(a, (size_t)ne + 1);
-    int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
-    int32_t *rlist = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
-    int32_t *ffirst = tn_alloc_array(a, (size_t)nn + 1, sizeof(int32_t));
-    int32_t *all = tn_alloc_array(a, (size_t)ne + 1, sizeof(int32_t));
-    bool ok = dom && rfirst && rlist && ffirst && all;
+    /* (not zeroed: each is written before it is read) */
+    int32_t *rfirst = alloc_unzeroed(a, (size_t)nn + 2, sizeof(int32_t));
+    int32_t *rlist = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
+    int32_t *ffirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *all = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
+    bool ok = rfirst && rlist && ffirst && all;
     int nto = 0, nkept = 0;
     if (ok) {
-        /* 1. dominated edges: both tests group the edges of one take-off
-         * surface, so after a repair the surfaces not in d->redo keep their
-         * flags */
+        /* 1. dominated edges (their flags): both tests group the edges of
+         * one take-off surface, so after a repair only the surfaces in
+         * d->redo are tested again; the others keep their flags */
         const uint8_t *redo = d ? d->redo : NULL;
-        for (int e = 0; e < ne; e++) {
-            all[e] = e;
-            if (redo && !redo[g->node_surf[g->edge[e].from]])
-                dom[e] = g->edge[e].flags & TN_SURF_EDGE_DOMINATED;
-        }
-        /* same take-off, landing on one surface ... */
-        for (int e0 = 0; e0 < ne;) {
-            int e1 = e0 + 1, from = g->edge[e0].from, t = g->node_surf[g->edge[e0].to];
-            while (e1 < ne && g->edge[e1].from == from && g->node_surf[g->edge[e1].to] == t) e1++;
-            if (!redo || redo[g->node_surf[from]]) prune_run(g, all, e0, e1, dom);
-            e0 = e1;
+        for (int s = 0; s < ns; s++) {
+            if (redo && !redo[s]) continue;
+            const tn_surf_surface *S = &g->surf[s];
+            const int e0 = g->edge_first[S->node0];
+            const int e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
+            for (int e = e0; e < e1; e++) g->edge[e].flags = 0;
+            /* same take-off, landing on one surface ... */
+            for (int i0 = e0; i0 < e1;) {
+                int i1 = i0 + 1, from = g->edge[i0].from, t = g->node_surf[g->edge[i0].to];
+                while (i1 < e1 && g->edge[i1].from == from && g->node_surf[g->edge[i1].to] == t)
+                    i1++;
+                prune_run(g->edge, i0, i1);
+                i0 = i1;
+            }
         }
         /* ... and same landing node, taking off from one surface */
         if (redo) {
-            ok = prune_by_landing_local(g, redo, dom);
+            ok = prune_by_landing_local(g, redo);
         } else { /* all: the edges as records by landing node, read in sequence */
             prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
             ok = rb != NULL;
@@ -3436,12 +3568,11 @@ static void query_index_build(tn_surf *g, lm_delta *d)
                 for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
                     int i1 = i0 + 1;
                     while (i1 < rfirst[n + 1] && rb[i1].surf == rb[i0].surf) i1++;
-                    prune_recs(rb, i0, i1, dom);
+                    prune_recs(rb, i0, i1, g->edge);
                     i0 = i1;
                 }
             tn_free(a, rb);
         }
-        for (int e = 0; e < ne && ok; e++) g->edge[e].flags = dom[e] ? TN_SURF_EDGE_DOMINATED : 0;
         g->flags_ok = ok;
     }
     if (ok) {
@@ -3450,20 +3581,23 @@ static void query_index_build(tn_surf *g, lm_delta *d)
             ffirst[n] = nkept;
             int had = nkept;
             for (; e < g->edge_first[n + 1]; e++)
-                if (!dom[e]) all[nkept++] = e;
+                if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) all[nkept++] = e;
             nto += nkept > had;
         }
         ffirst[nn] = nkept;
-        if (lm_count(g) > 0) edges_by_landing(g, dom, rfirst, rlist);
-        g->qto = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
-        g->qefirst = tn_alloc_array(a, (size_t)nto + 1, sizeof(int32_t));
-        g->qedge = tn_alloc_array(a, (size_t)nkept + 1, sizeof(qedge));
-        g->qfirst = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+        g->qto = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
+        g->qefirst = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
+        g->qedge = alloc_unzeroed(a, (size_t)nkept + 1, sizeof(qedge));
+        g->qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
         g->qh = tn_alloc_array(a, (size_t)nn + 1, sizeof(qheap));
-        ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst &&
-             ((d && lm_update(g, d, ffirst, all, rfirst, rlist)) ||
-              lm_build(g, ffirst, all, rfirst, rlist));
+        ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst;
+        /* 3. landmark tables: updated after a repair, else computed (the
+         * kept edges by landing node, rfirst / rlist, are made for that) */
+        if (ok && lm_count(g) > 0 && !(d && lm_update(g, d, ffirst, all, rfirst, rlist))) {
+            edges_by_landing(g, rfirst, rlist);
+            ok = lm_build(g, ffirst, all, rfirst, rlist);
+        }
     }
     if (ok) {
         int row, j;
@@ -3488,14 +3622,13 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         }
         g->qfirst[ns] = k;
         g->qefirst[k] = nkept;
-        ok = sarcs_build(g, nkept, ffirst, rfirst);
+        if (!g->nlm) ok = sarcs_build(g, nkept, ffirst, rfirst); /* landmarks replace it */
         g->qindex = true;
         g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 5 + (size_t)ns + 1) * 4 +
                   ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
-                  (size_t)g->nlm * (size_t)nn * 8;
+                  (size_t)g->nlm * g->lm_cap * 8;
     }
-    if (ok) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
-    tn_free(a, dom);
+    if (ok && !g->nlm) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
     tn_free(a, rfirst);
     tn_free(a, rlist);
     tn_free(a, ffirst);
@@ -3941,7 +4074,7 @@ static int find_events(tn_surf *g, int start, const goal *G)
     {
         int row, j;
         tn_surf_node_pos(g, start, &row, &j);
-        detour_begin(g, G);
+        if (!g->nlm) detour_begin(g, G);
         int h = heur_full(g, start, g->node_surf[start], row, j, G);
         Q[start] = (qnode){g->gen, 0, h, -1, -1, 0};
         qheap e = {h, 0, start};

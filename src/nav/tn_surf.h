@@ -162,8 +162,8 @@
  * EDITS.  tn_surf_sync() compares the map revision; on a change it finds the
  * changed tiles against its own copy of the terrain.  One changed tile is
  * repaired locally: the surfaces of the rows whose standing it decides are
- * recomputed (nodes renumbered, kept edges remapped by position), and only
- * the searches that read the tile run again.  The index: per search of a
+ * recomputed (nodes renumbered, kept edges remapped by position and
+ * compacted in place), and only the searches that read the tile run again.  The index: per search of a
  * surface (its jumps, its drops, its walk-off at each end) a footprint,
  * the bitmap over its bounding box of the tiles its steps can read (per DP
  * entry and run of its positions, a gap of more than two tiles splitting
@@ -203,17 +203,19 @@
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
  * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
- * runs + 20 B x searches (footprints) + 1 bit x tiles of each search's
- * bounding box + 1 B x map tiles (terrain copy) + 4 B x (map rows + 2);
- * tn_surf_memory() returns it (demo map: about 0.5 MB).  The
- * build scratch (DP entries and bitsets of one search, hash, per-node
- * landing records, column prefix sums: 4 B x map tiles, row masks:
- * 32 B x (map rows + 3) x (lattice width / 64 + 6)) is freed after it.
- * The query index adds 20 B x kept edges (about 60% of the edges) + 36 B x
- * nodes (search state and heap) + 8 B x take-off nodes + 24 B x surfaces
- * + 12 B x surface-graph arcs (distinct surface pairs with an edge)
- * + 8 B x landmarks x nodes (8 landmarks: 64 B x nodes); its build
- * scratch (9 B x edges + 28 B x nodes) is freed after it.
+ * runs (both with room for about 1/16 more: a repair adds to them in
+ * place) + 20 B x searches (footprints) + 1 bit x tiles of each search's
+ * bounding box + 1 B x map tiles (terrain copy) + 4 B x (map rows + 2)
+ * + the searches' row masks, 32 B x (map rows + 3) x (lattice width / 64
+ * + 6), kept for repairs; tn_surf_memory() returns it (demo map: about
+ * 0.5 MB).  The build scratch (DP entries and bitsets of one search, hash,
+ * per-node landing records, column prefix sums: 4 B x map tiles) is freed
+ * after it.  The query index adds 20 B x kept edges (about 60% of the
+ * edges) + 36 B x nodes (search state and heap) + 8 B x take-off nodes
+ * + 8 B x landmarks x nodes (8 landmarks: 64 B x nodes, room for 1/16
+ * more) or, without landmarks, 24 B x surfaces + 12 B x surface-graph
+ * arcs (distinct surface pairs with an edge); its build scratch (9 B x
+ * edges + 28 B x nodes) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them, docs/perf.md says where the time goes): the build
@@ -224,9 +226,11 @@
  * 1x2, jump 4) takes about 18 ms of CPU, still about 9x the 2 ms the
  * issue asks; a 512x512 level about 3 s, 1024x1024 about 15 s; on T
  * threads (profile.threads) the searches divide among them (demo map on
- * 2: x1.7 in wall time).  A repair runs a quarter of the surfaces'
- * searches again (demo map: about 5 ms; 512x512: about 0.1 s, of which
- * the searches about 70%, the query index and the edge copy the rest).
+ * 2: x1.7 in wall time).  A repair runs the searches that read the tile
+ * again (demo map: a quarter of the surfaces, about 3-5 ms, nearly all
+ * searching; 1024x1024: about 75 of 11,104 surfaces, about 0.15 s, of
+ * which the searches 40% and passes over all edges the rest, since the
+ * nodes are renumbered; docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)

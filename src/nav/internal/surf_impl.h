@@ -62,6 +62,10 @@ struct tn_surf {
     int32_t *edge_first; /* nnodes + 1 */
     tn_surf_edge *edge;
     uint16_t *runs;
+    size_t edge_cap, runs_cap; /* entries allocated: a repair reuses both arrays */
+    uint64_t *masks;           /* the searches' row masks (tn_surf.c mask_row), made on */
+    uint8_t *masks_ready;      /* first use and kept: a repair makes again the edited row's */
+    size_t masks_bytes;
     /* query scratch */
     int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
     uint32_t *stamp;
@@ -86,7 +90,8 @@ struct tn_surf {
     uint32_t *sseen, *sdone;
     int sh_n;
     int nlm, lm_want;
-    int32_t lmnode[Q_LM];          /* the landmarks' nodes */
+    size_t lm_cap;        /* nodes the landmark tables have room for (a repair updates in place) */
+    int32_t lmnode[Q_LM]; /* the landmarks' nodes */
     int lm_updates, lm_recomputes; /* tables updated / recomputed by repairs */
     bool flags_ok;                 /* every edge's TN_SURF_EDGE_DOMINATED is up to date */
     size_t nsa;
