@@ -2103,14 +2103,13 @@ static bool runs_merge_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, uint
             E->run0 = d;
             continue;
         }
-        size_t i0 = i; /* kept edges i0 .. i: one block of runs */
-        while (i0 > 0 && e[i0 - 1].run0 < nk) i0--;
-        const uint32_t b0 = e[i0].run0, len = E->run0 + E->nruns - b0, shift = d - len - b0;
+        /* kept edges .. i: one block of runs, moving up by shift */
+        const uint32_t end = E->run0 + E->nruns, shift = d - end;
         if (shift == 0) break; /* no new edge before: the rest is in place */
-        memmove(r + b0 + shift, r + b0, len * sizeof *r);
-        for (size_t k = i0; k <= i; k++) e[k].run0 += shift;
-        d -= len;
-        i = i0;
+        for (E->run0 += shift; i > 0 && e[i - 1].run0 < nk;) e[--i].run0 += shift;
+        const uint32_t b0 = e[i].run0 - shift;
+        memmove(r + b0 + shift, r + b0, (end - b0) * sizeof *r);
+        d = b0 + shift;
     }
     tn_free(a, t);
     return true;
@@ -2647,37 +2646,45 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         }
         tn_surf_edge *ke = B.edges.p;
         uint16_t *kr = B.runs.p;
-        uint32_t blk0 = 0, blk1 = 0, blkd = 0; /* runs [blk0, blk1) go to blkd */
-        for (int e = 0; e < old.nedges && ok; e++) {
-            const tn_surf_edge *E = &ke[e];
-            int os = old.node_surf[E->from], t = old_to_new[os];
-            int to = t < 0 ? -1 : new_of_old[E->to];
-            bool gone = t < 0 || (aff[t] && (aff[t] & edge_search(&old, E)));
-            if (!gone && to < 0) { /* landing on a changed surface: the node there now */
-                const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
-                to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
-                redo[t] = 1;   /* its landing surface changed: group again */
-                gone = to < 0; /* cannot happen: its search would have been affected */
-            }
-            if (gone) {
-                if (old.nlm) {
-                    int32_t *r = vec_push(&rem, a);
-                    ok = r != NULL;
-                    if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+        int32_t *ef = g->edge_first; /* edges per take-off node (at n + 1), then ranges */
+        memset(ef, 0, nn1 * sizeof *ef);
+        uint32_t blk0 = 0, blk1 = 0, blkd = 0;         /* runs [blk0, blk1) go to blkd */
+        for (int os = 0; os < old.nsurf && ok; os++) { /* per take-off surface */
+            const tn_surf_surface *o = &old.surf[os];
+            const int t = old_to_new[os], af = t < 0 ? SEARCH_ALL : aff[t];
+            const int shift = t < 0 ? 0 : nsf[t].node0 - o->node0;
+            const int e1 = old.edge_first[o->node0 + (o->j1 - o->j0) + 1];
+            for (int e = old.edge_first[o->node0]; e < e1 && ok; e++) {
+                const tn_surf_edge *E = &ke[e];
+                bool gone = af && (af == SEARCH_ALL || (af & edge_search(&old, E)));
+                int to = gone ? -1 : new_of_old[E->to];
+                if (!gone && to < 0) { /* landing on a changed surface: the node there now */
+                    const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
+                    to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+                    redo[t] = 1;   /* its landing surface changed: group again */
+                    gone = to < 0; /* cannot happen: its search would have been affected */
                 }
-                continue;
+                if (gone) {
+                    if (old.nlm) {
+                        int32_t *r = vec_push(&rem, a);
+                        ok = r != NULL;
+                        if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+                    }
+                    continue;
+                }
+                if (E->run0 != blk1) { /* a new block of runs */
+                    if (blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
+                    blkd += blk1 - blk0;
+                    blk0 = blk1 = E->run0;
+                }
+                blk1 += E->nruns;
+                tn_surf_edge *d = &ke[B.edges.n++];
+                if (d != E) memcpy(d, E, sizeof *d); /* the padding too */
+                d->from += shift;
+                d->to = to;
+                d->run0 = blkd + (d->run0 - blk0);
+                ef[d->from + 1]++;
             }
-            if (E->run0 != blk1) { /* a new block of runs */
-                if (blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
-                blkd += blk1 - blk0;
-                blk0 = blk1 = E->run0;
-            }
-            blk1 += E->nruns;
-            tn_surf_edge *d = &ke[B.edges.n++];
-            if (d != E) memcpy(d, E, sizeof *d); /* the padding too */
-            d->from = nsf[t].node0 + (d->from - old.surf[os].node0);
-            d->to = to;
-            d->run0 = blkd + (d->run0 - blk0);
         }
         if (ok && blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
         B.runs.n = blkd + (blk1 - blk0);
@@ -2711,8 +2718,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 #else
         (void)naff;
 #endif
-        for (size_t e = nkept; e < B.edges.n && ok && old.nlm; e++) {
+        for (size_t e = nkept; e < B.edges.n && ok; e++) {
             const tn_surf_edge *E = (const tn_surf_edge *)B.edges.p + e;
+            ef[E->from + 1]++;
+            if (!old.nlm) continue;
             int32_t *r = vec_push(&add, a);
             ok = r != NULL;
             if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
@@ -2735,11 +2744,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->nfbits = B.fbits.n;
         g->fbits = B.fbits.p;
         B.foots.p = B.fbits.p = NULL;
-        int k = 0;
-        for (int n = 0; n <= g->nnodes; n++) {
-            while (k < g->nedges && g->edge[k].from < n) k++;
-            g->edge_first[n] = k;
-        }
+        for (int n = 0; n < g->nnodes; n++) g->edge_first[n + 1] += g->edge_first[n];
         lm_delta d = {0};
         d.redo = old.flags_ok ? redo : NULL; /* else all again */
         if (old.nlm && new_of_old) {
@@ -3240,13 +3245,13 @@ static void edges_by_landing(const tn_surf *g, int32_t *rfirst, int32_t *rlist);
  * landmarks, renumbered.  False (nothing set) when a landmark's node is
  * gone, the count changed or memory ran out: the caller recomputes all.
  * rfirst / rlist: room for the kept edges by landing node, made here only
- * if a table is recomputed. */
+ * if a table is recomputed; lfirst / llist: every edge by landing node. */
 static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int32_t *flist,
-                      int32_t *rfirst, int32_t *rlist)
+                      int32_t *rfirst, int32_t *rlist, const int32_t *lfirst, const int32_t *llist)
 {
     const tn_allocator *a = &g->alloc;
     const int nn = g->nnodes, K = lm_count(g), K2 = 2 * K;
-    if (K == 0 || K != d->old_nlm || !d->old_lm) return false;
+    if (K == 0 || K != d->old_nlm || !d->old_lm || !lfirst) return false;
     int32_t L[Q_LM];
     for (int k = 0; k < K; k++) {
         int o = g->lmnode[k]; /* still the old numbering */
@@ -3255,10 +3260,8 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
     }
     lmctx c = {g, NULL, NULL, NULL, K2, 0};
     lmscratch s = {0};
-    int32_t *lfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
     /* (not zeroed: written before they are read; hpos is read only for a
      * node pushed in the epoch) */
-    int32_t *llist = alloc_unzeroed(a, (size_t)g->nedges + 1, sizeof(int32_t));
     int32_t *fresh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     int32_t *dist = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     /* the tables in place when the old array has room (rows move in node
@@ -3274,14 +3277,10 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
     s.affl = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     s.ep = tn_alloc_array(a, (size_t)nn + 1, sizeof(uint32_t));
     s.st = tn_alloc(a, (size_t)nn + 1);
-    bool ok = lfirst && llist && fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key &&
-              s.affl && s.ep && s.st;
+    bool ok =
+        fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key && s.affl && s.ep && s.st;
     int nfresh = 0, recomputed = 0;
     if (ok) {
-        /* every edge by landing node (counting sort) */
-        for (int e = 0; e < g->nedges; e++) lfirst[g->edge[e].to + 2]++;
-        for (int n = 0; n < nn; n++) lfirst[n + 2] += lfirst[n + 1];
-        for (int e = 0; e < g->nedges; e++) llist[lfirst[g->edge[e].to + 1]++] = e;
         c.lfirst = lfirst, c.llist = llist;
         /* the old rows of the edges gone's ends, then the old rows
          * renumbered (in place: the renumbering keeps the nodes' order, so
@@ -3323,8 +3322,6 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
             recomputed++;
         }
     }
-    tn_free(a, lfirst);
-    tn_free(a, llist);
     tn_free(a, fresh);
     tn_free(a, dist);
     tn_free(a, s.heap);
@@ -3527,6 +3524,7 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     int32_t *rlist = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
     int32_t *ffirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     int32_t *all = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
+    int32_t *lfirst = NULL, *llist = NULL; /* every edge by landing node (lm_update) */
     bool ok = rfirst && rlist && ffirst && all;
     int nto = 0, nkept = 0;
     if (ok) {
@@ -3576,15 +3574,31 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         g->flags_ok = ok;
     }
     if (ok) {
-        /* 2. kept edges by take-off node */
+        /* 2. kept edges by take-off node; with landmark tables to update,
+         * every edge by landing node too (a counting sort, its count here) */
+        if (d && d->old_lm && lm_count(g) > 0) {
+            lfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
+            llist = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
+            if (!lfirst || !llist) { /* then the tables are computed afresh */
+                tn_free(a, lfirst);
+                tn_free(a, llist);
+                lfirst = llist = NULL;
+            }
+        }
         for (int n = 0, e = 0; n < nn; n++) {
             ffirst[n] = nkept;
             int had = nkept;
-            for (; e < g->edge_first[n + 1]; e++)
+            for (; e < g->edge_first[n + 1]; e++) {
                 if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) all[nkept++] = e;
+                if (lfirst) lfirst[g->edge[e].to + 2]++;
+            }
             nto += nkept > had;
         }
         ffirst[nn] = nkept;
+        if (lfirst) {
+            for (int n = 0; n < nn; n++) lfirst[n + 2] += lfirst[n + 1];
+            for (int e = 0; e < ne; e++) llist[lfirst[g->edge[e].to + 1]++] = e;
+        }
         g->qto = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
         g->qefirst = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
         g->qedge = alloc_unzeroed(a, (size_t)nkept + 1, sizeof(qedge));
@@ -3594,7 +3608,8 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst;
         /* 3. landmark tables: updated after a repair, else computed (the
          * kept edges by landing node, rfirst / rlist, are made for that) */
-        if (ok && lm_count(g) > 0 && !(d && lm_update(g, d, ffirst, all, rfirst, rlist))) {
+        if (ok && lm_count(g) > 0 &&
+            !(d && lm_update(g, d, ffirst, all, rfirst, rlist, lfirst, llist))) {
             edges_by_landing(g, rfirst, rlist);
             ok = lm_build(g, ffirst, all, rfirst, rlist);
         }
@@ -3633,6 +3648,8 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     tn_free(a, rlist);
     tn_free(a, ffirst);
     tn_free(a, all);
+    tn_free(a, lfirst);
+    tn_free(a, llist);
     if (d) tn_free(a, d->old_lm);
     if (!ok) query_index_free(g);
 }
