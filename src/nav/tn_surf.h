@@ -163,8 +163,9 @@
  * changed tiles against its own copy of the terrain.  One changed tile is
  * repaired locally: the surfaces of the rows whose standing it decides are
  * recomputed (nodes renumbered, kept edges remapped by position and
- * compacted in place), and only the searches that read the tile run again.  The index: per search of a
- * surface (its jumps, its drops, its walk-off at each end) a footprint,
+ * compacted in place), and only the searches that read the tile run
+ * again.  The index: per search of a surface (its jumps, its drops, its
+ * walk-off at each end) a footprint,
  * the bitmap over its bounding box of the tiles its steps can read (per DP
  * entry and run of its positions, a gap of more than two tiles splitting
  * a run: the columns a walk step and the box reach, the rows the state

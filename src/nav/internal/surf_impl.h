@@ -63,8 +63,10 @@ struct tn_surf {
     tn_surf_edge *edge;
     uint16_t *runs;
     size_t edge_cap, runs_cap; /* entries allocated: a repair reuses both arrays */
-    uint64_t *masks;           /* the searches' row masks (tn_surf.c mask_row), made on */
-    uint8_t *masks_ready;      /* first use and kept: a repair makes again the edited row's */
+    /* the searches' row masks (tn_surf.c mask_row), made on first use and
+     * kept: a repair makes the edited row's again */
+    uint64_t *masks;
+    uint8_t *masks_ready;
     size_t masks_bytes;
     /* query scratch */
     int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
