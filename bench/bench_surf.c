@@ -168,6 +168,28 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                 name, k, found, partial, med, med > 0 ? med0 / med : 0.0, p99,
                 p99 > 0 ? p990 / p99 : 0.0, k ? (double)expanded / k : 0.0, differ,
                 c->allocs - allocs0);
+            /* and with their hub labels */
+            mem0 = tn_surf_memory(g);
+            s0 = bench_cpu_now();
+            if (tn_failed(tn_surf_build_labels(g, &e))) {
+                printf("  %-10s labels: %s\n", name, e.msg);
+            } else {
+                sb = bench_cpu_now() - s0;
+                printf("  %-10s labels built in %.1f ms: memory +%.2f MB (graph and shortcuts: "
+                       "%.1f MB in all)\n",
+                       name, sb * 1e3, (double)(tn_surf_memory(g) - mem0) / 1048576.0,
+                       (double)tn_surf_memory(g) / 1048576.0);
+                allocs0 = c->allocs;
+                found = time_queries(g, k, ps, pgx, pgy, t, fb, &expanded, &partial);
+                differ = 0;
+                for (int i = 0; i < k; i++) differ += fa[i] != fb[i];
+                double lmed = bench_median(t, k), lp99 = bench_percentile(t, k, 99.0);
+                printf("  %-10s queries with labels: the same %d pairs: %d found, %d partial; "
+                       "median %.1f us (x%.1f), p99 %.1f us (x%.1f); plan frames differ in %d; "
+                       "%ld allocations in all queries\n",
+                       name, k, found, partial, lmed, lmed > 0 ? med0 / lmed : 0.0, lp99,
+                       lp99 > 0 ? p990 / lp99 : 0.0, differ, c->allocs - allocs0);
+            }
         }
         free(t);
         free(ps);

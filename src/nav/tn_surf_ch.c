@@ -57,7 +57,12 @@
  * in the contraction (that only decides which arcs go up) but its tile's
  * place on a Hilbert curve, below the core and in the core separately:
  * the keys a query touches lie near its start and goal, and share cache
- * lines and pages.  A key's forward and backward states sit side by side. */
+ * lines and pages.  A key's forward and backward states sit side by side.
+ *
+ * HUB LABELS (optional, tn_surf_build_labels).  The query's one-sided
+ * search from each key alone, stored (see "hub labels" below): a query
+ * reads a few kilobytes in order instead of settling a couple of hundred
+ * keys scattered over the arc lists. */
 #include "internal/surf_impl.h"
 
 #include <stdlib.h>
@@ -121,7 +126,32 @@ struct tn_surf_ch {
     int32_t *stack;
     uint32_t gen;
     size_t narc, norig, mem;
+    /* hub labels (tn_surf_build_labels; NULL without): per direction d and
+     * rank r, the hubs lab[d][lo[d][2r] ..] (r's upward search space in
+     * settling order) and the access keys lab[d][lo[d][2r + 1] ..
+     * lo[d][2r + 2]] (the core keys it reaches, thinned, by cost) */
+    struct hlab *lab[2];
+    uint32_t *lo[2];
+    /* label query scratch: per rank the forward cost and its source
+     * (seed << 12 | entry), per core key the backward's */
+    uint32_t *lseen, *bseen, lgen;
+    int32_t *ld, *lsrc, *bd, *bsrc;
+    size_t lmem;
 };
+
+/* A label entry: a key's rank, and cost << 12 | parent, where parent is
+ * 1 + the index among the label's hubs of the key it was reached from
+ * (0: the label's own key). */
+typedef struct hlab {
+    int32_t k;
+    uint32_t cp;
+} hlab;
+#define HL_PAR_BITS 12
+#define HL_MAX_COST ((1 << (32 - HL_PAR_BITS)) - 1)
+#define HL_MAX_HUBS ((1 << HL_PAR_BITS) - 2)
+#define HL_FALLBACK -2 /* hl_find: answer with the search instead */
+#define HL_COST(e) ((int32_t)((e).cp >> HL_PAR_BITS))
+#define HL_PAR(e) ((int)((e).cp & ((1u << HL_PAR_BITS) - 1)))
 
 /* ---- an indexed binary min-heap of keys ----------------------------------- */
 
@@ -416,11 +446,14 @@ static void cctx_free(cctx *C)
     tn_free(a, C->wtarget);
 }
 
+static void hl_free(const tn_allocator *a, struct tn_surf_ch *H);
+
 void ch_free(tn_surf *g)
 {
     struct tn_surf_ch *H = g->ch;
     if (!H) return;
     const tn_allocator *a = &g->alloc;
+    hl_free(a, H);
     tn_free(a, H->node);
     tn_free(a, H->kfirst);
     tn_free(a, H->arc);
@@ -789,7 +822,7 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
 
 bool tn_surf_has_shortcuts(const tn_surf *g) { return g->ch != NULL; }
 
-size_t tn_surf_shortcuts_memory(const tn_surf *g) { return g->ch ? g->ch->mem : 0; }
+size_t tn_surf_shortcuts_memory(const tn_surf *g) { return g->ch ? g->ch->mem + g->ch->lmem : 0; }
 
 int tn_surf_shortcut_count(const tn_surf *g)
 {
@@ -958,9 +991,84 @@ static void unpack(tn_surf *g, struct tn_surf_ch *H, int32_t id, planw *P)
     }
 }
 
+/* A query's seeds: the start's key, or the nearest on each side (fs, fc:
+ * ranks and the walk to them, *nfs of 2), and the goal span's keys with
+ * the nearest outside it on each side (bs, bc, returned: at most
+ * GOAL_SEEDS, since a span holds at most per_tile <= Q_GOAL_SURF nodes);
+ * *mu, *direct: the walk to the span when the start's surface holds it. */
+#define GOAL_SEEDS (3 * Q_GOAL_SURF)
+static int query_seeds(const struct tn_surf_ch *H, const tn_surf *g, int start, const goal *G,
+                       int *fs, int *fc, int *nfs, int *bs, int *bc, int *mu, int *direct)
+{
+    const int32_t *rk = H->rank;
+    int ss = g->node_surf[start], l, r, nbs = 0;
+    keys_around(H, g, ss, start, &l, &r);
+    *nfs = 0;
+    if (l >= 0) fs[*nfs] = rk[l], fc[(*nfs)++] = start - H->node[l];
+    if (r >= 0 && r != l) fs[*nfs] = rk[r], fc[(*nfs)++] = H->node[r] - start;
+    *mu = CH_INF;
+    *direct = -1;
+    for (int i = 0; i < G->ngs; i++) {
+        int s = G->gs[i], n0 = g->surf[s].node0, j0 = g->surf[s].j0;
+        int na = n0 + (G->ga[i] - j0), nb = n0 + (G->gb[i] - j0);
+        if (s == ss) {
+            int p = start < na ? na : (start > nb ? nb : start);
+            if (abs(p - start) < *mu) *mu = abs(p - start), *direct = p;
+        }
+        keys_around(H, g, s, na, &l, &r);
+        if (l >= 0 && H->node[l] < na && nbs < GOAL_SEEDS)
+            bs[nbs] = rk[l], bc[nbs++] = na - H->node[l];
+        for (int k = r; k >= 0 && k < H->kfirst[s + 1] && nbs < GOAL_SEEDS; k++) {
+            bool past = H->node[k] > nb;
+            bs[nbs] = rk[k], bc[nbs++] = past ? H->node[k] - nb : 0;
+            if (past) break;
+        }
+    }
+    return nbs;
+}
+
+/* The plan's start; when the best is the walk on the start's surface
+ * (neither a meeting nor a core pair) that walk too, and true. */
+static bool plan_begin(tn_surf *g, int start, bool walk, int direct, int mu)
+{
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    g->gcost[start] = 0;
+    if (walk && direct != start) {
+        g->parent[direct] = start;
+        g->pedge[direct] = -1;
+        g->gcost[direct] = mu;
+    }
+    return walk;
+}
+
+/* P.cur is a goal seed's node: the walk into the span ends the plan.
+ * Returns the goal node. */
+static int plan_end(tn_surf *g, const goal *G, planw *P)
+{
+    int end = P->cur;
+    for (int i = 0; i < G->ngs; i++)
+        if (G->gs[i] == g->node_surf[end]) {
+            const tn_surf_surface *S = &g->surf[G->gs[i]];
+            int j = S->j0 + (end - S->node0);
+            int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
+            P->cost += abs(p - j);
+            end += p - j;
+            break;
+        }
+    if (end != P->last) plan_node(g, end, P->last, -1, P->cost);
+    return end;
+}
+
+static int hl_find(tn_surf *g, int start, const goal *G);
+
 int ch_find(tn_surf *g, int start, const goal *G)
 {
     struct tn_surf_ch *H = g->ch;
+    if (H->lab[0]) {
+        int r = hl_find(g, start, G);
+        if (r != HL_FALLBACK) return r;
+    }
     if (++H->gen == 0) {
         memset(H->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
         H->gen = 1;
@@ -969,28 +1077,11 @@ int ch_find(tn_surf *g, int start, const goal *G)
     const uint32_t gen = H->gen;
     qq Q[2] = {{H->hq[0], H->st, 0}, {H->hq[1], H->st + 1, 0}};
     kst *F = H->st, *B = H->st + 1;
-    int ss = g->node_surf[start], l, r;
-    keys_around(H, g, ss, start, &l, &r);
+    int fs[2], fc[2], nfs, bs[GOAL_SEEDS], bc[GOAL_SEEDS], mu, direct, meet = -1;
+    int nbs = query_seeds(H, g, start, G, fs, fc, &nfs, bs, bc, &mu, &direct);
     int nacc[2] = {0, 0};
-    if (l >= 0) reach(H, &Q[0], H->acc[0], &nacc[0], rk[l], start - H->node[l], -1);
-    if (r >= 0 && r != l) reach(H, &Q[0], H->acc[0], &nacc[0], rk[r], H->node[r] - start, -1);
-    int mu = CH_INF, meet = -1, direct = -1; /* direct: the goal node of a walk */
-    for (int i = 0; i < G->ngs; i++) {
-        int s = G->gs[i], n0 = g->surf[s].node0, j0 = g->surf[s].j0;
-        int na = n0 + (G->ga[i] - j0), nb = n0 + (G->gb[i] - j0);
-        if (s == ss) {
-            int p = start < na ? na : (start > nb ? nb : start);
-            if (abs(p - start) < mu) mu = abs(p - start), direct = p;
-        }
-        keys_around(H, g, s, na, &l, &r);
-        if (l >= 0 && H->node[l] < na)
-            reach(H, &Q[1], H->acc[1], &nacc[1], rk[l], na - H->node[l], -1);
-        for (int k = r; k >= 0 && k < H->kfirst[s + 1]; k++) {
-            bool past = H->node[k] > nb;
-            reach(H, &Q[1], H->acc[1], &nacc[1], rk[k], past ? H->node[k] - nb : 0, -1);
-            if (past) break;
-        }
-    }
+    for (int i = 0; i < nfs; i++) reach(H, &Q[0], H->acc[0], &nacc[0], fs[i], fc[i], -1);
+    for (int i = 0; i < nbs; i++) reach(H, &Q[1], H->acc[1], &nacc[1], bs[i], bc[i], -1);
     /* both searches (over ranks), the cheaper queue first, while one can
      * still beat mu */
     for (;;) {
@@ -1041,17 +1132,7 @@ int ch_find(tn_surf *g, int start, const goal *G)
         }
     }
     if (mu >= CH_INF) return -1;
-    g->parent[start] = -1;
-    g->pedge[start] = -1;
-    g->gcost[start] = 0;
-    if (meet < 0 && ca < 0) { /* the walk on the start's surface */
-        if (direct != start) {
-            g->parent[direct] = start;
-            g->pedge[direct] = -1;
-            g->gcost[direct] = mu;
-        }
-        return direct;
-    }
+    if (plan_begin(g, start, meet < 0 && ca < 0, direct, mu)) return direct;
     /* forward arcs, from the start's key to meet, on the stack's top end */
     int nf = 0, cap = 2 * H->nk + 64;
     int v = ca >= 0 ? ca : meet;
@@ -1070,17 +1151,272 @@ int ch_find(tn_surf *g, int start, const goal *G)
     }
     for (v = meet; KS(B, v).par >= 0; v = rk[H->arc[KS(B, v).par].to])
         unpack(g, H, KS(B, v).par, &P);
-    /* P.cur is a goal seed's node: walk into the span */
-    int end = P.cur;
-    for (int i = 0; i < G->ngs; i++)
-        if (G->gs[i] == g->node_surf[end]) {
-            const tn_surf_surface *S = &g->surf[G->gs[i]];
-            int j = S->j0 + (end - S->node0);
-            int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
-            P.cost += abs(p - j);
-            end += p - j;
-            break;
+    return plan_end(g, G, &P);
+}
+
+/* ---- hub labels ------------------------------------------------------------
+ * A label per key and direction: the keys its one-sided search settles
+ * without being stalled (its hubs, with their costs and the hub each was
+ * reached from) and the core keys it reaches, thinned as a query thins them
+ * (its access keys).  The search is the query's, from that key alone and
+ * with no bound (mu): so a query's searches are the union of its seeds'
+ * labels, and a cheapest plan's highest key below the core is a hub of
+ * both sides with its exact cost (a key on a cheapest upward path is never
+ * stalled: that would need a cheaper path to it). */
+
+static void hl_free(const tn_allocator *a, struct tn_surf_ch *H)
+{
+    for (int d = 0; d < 2; d++) {
+        tn_free(a, H->lab[d]);
+        tn_free(a, H->lo[d]);
+        H->lab[d] = NULL;
+        H->lo[d] = NULL;
+    }
+    tn_free(a, H->lseen);
+    tn_free(a, H->ld);
+    tn_free(a, H->lsrc);
+    tn_free(a, H->bseen);
+    tn_free(a, H->bd);
+    tn_free(a, H->bsrc);
+    H->lseen = H->bseen = NULL;
+    H->ld = H->lsrc = H->bd = H->bsrc = NULL;
+    H->lmem = 0;
+}
+
+/* The label of rank r, direction dir, appended to *lab (n entries of cap);
+ * lix: per rank its index among the hubs (scratch).  0, or HL_OOM, or
+ * HL_BIG: a label past the entry format (a cost or a hub count). */
+enum { HL_OOM = 1, HL_BIG = 2 };
+static int hl_one(const tn_allocator *a, struct tn_surf_ch *H, int r, int dir, hlab **lab,
+                  size_t *n, size_t *cap, uint32_t *lo, int32_t *lix)
+{
+    if (++H->gen == 0) {
+        memset(H->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
+        H->gen = 1;
+    }
+    const uint32_t gen = H->gen;
+    kst *S = H->st + dir;
+    qq Q = {H->hq[dir], S, 0};
+    int nacc = 0, nh = 0;
+    reach(H, &Q, H->acc[dir], &nacc, r, 0, -1);
+    lo[2 * (size_t)r] = (uint32_t)*n;
+    const int32_t *sf = dir == 0 ? H->dnf : H->upf, *rf = dir == 0 ? H->upf : H->dnf;
+    const ch_link *sl = dir == 0 ? H->dn : H->up, *rl = dir == 0 ? H->up : H->dn;
+    while (Q.n > 0) {
+        int v = qq_pop(&Q), dv = KS(S, v).d;
+        bool stalled = false;
+        for (int i = sf[v]; i < sf[v + 1] && !stalled; i++)
+            stalled = KS(S, sl[i].k).seen == gen && KS(S, sl[i].k).d + sl[i].cost < dv;
+        if (stalled) continue;
+        if (dv > HL_MAX_COST || nh >= HL_MAX_HUBS) return HL_BIG;
+        int32_t par = KS(S, v).par;
+        int p = par < 0 ? 0 : 1 + lix[H->rank[dir == 0 ? H->arc[par].from : H->arc[par].to]];
+        if (!grow(a, (void **)lab, cap, *n + 1, sizeof(hlab))) return HL_OOM;
+        (*lab)[(*n)++] = (hlab){v, (uint32_t)dv << HL_PAR_BITS | (uint32_t)p};
+        lix[v] = nh++;
+        for (int i = rf[v]; i < rf[v + 1]; i++) {
+            int w = rl[i].k, nd = dv + rl[i].cost;
+            if (KS(S, w).seen == gen && nd >= KS(S, w).d) continue;
+            reach(H, &Q, H->acc[dir], &nacc, w, nd, rl[i].id);
         }
-    if (end != P.last) plan_node(g, end, P.last, -1, P.cost);
-    return end;
+    }
+    lo[2 * (size_t)r + 1] = (uint32_t)*n;
+    int na = access_keep(H, S, H->acc[dir], nacc, CH_INF, dir == 1);
+    if (!grow(a, (void **)lab, cap, *n + (size_t)na, sizeof(hlab))) return HL_OOM;
+    for (int i = 0; i < na; i++) {
+        int k = H->acc[dir][i], dk = KS(S, k).d;
+        int32_t par = KS(S, k).par;
+        if (dk > HL_MAX_COST) return HL_BIG;
+        int p = par < 0 ? 0 : 1 + lix[H->rank[dir == 0 ? H->arc[par].from : H->arc[par].to]];
+        (*lab)[(*n)++] = (hlab){k, (uint32_t)dk << HL_PAR_BITS | (uint32_t)p};
+    }
+    return 0;
+}
+
+tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
+{
+    struct tn_surf_ch *H = g->ch;
+    if (!H)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph: build the query shortcuts before their labels");
+    const tn_allocator *a = &g->alloc;
+    hl_free(a, H);
+    int nk = H->nk, nc = H->nc;
+    int32_t *lix = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+    int rc = lix ? 0 : HL_OOM;
+    for (int d = 0; d < 2 && !rc; d++) {
+        hlab *lab = NULL;
+        size_t n = 0, cap = 0;
+        H->lo[d] = tn_alloc_array(a, 2 * (size_t)nk + 1, sizeof(uint32_t));
+        rc = H->lo[d] ? 0 : HL_OOM;
+        for (int r = 0; r < nk && !rc; r++) {
+            rc = hl_one(a, H, r, d, &lab, &n, &cap, H->lo[d], lix);
+            if (!rc && n > UINT32_MAX / 2) rc = HL_BIG;
+        }
+        if (!rc) { /* to its exact size */
+            H->lo[d][2 * (size_t)nk] = (uint32_t)n;
+            H->lab[d] = tn_alloc_array(a, n + 1, sizeof(hlab));
+            rc = H->lab[d] ? 0 : HL_OOM;
+            if (!rc) memcpy(H->lab[d], lab, n * sizeof(hlab));
+            H->lmem += (n + 1) * sizeof(hlab) + (2 * (size_t)nk + 1) * sizeof(uint32_t);
+        }
+        tn_free(a, lab);
+    }
+    tn_free(a, lix);
+    if (!rc) {
+        H->lseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
+        H->ld = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+        H->lsrc = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+        H->bseen = tn_alloc_array(a, (size_t)nc + 1, sizeof(uint32_t));
+        H->bd = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+        H->bsrc = tn_alloc_array(a, 2 * ((size_t)nc + 1), sizeof(int32_t));
+        rc = H->lseen && H->ld && H->lsrc && H->bseen && H->bd && H->bsrc ? 0 : HL_OOM;
+        H->lmem += ((size_t)nk + 1) * 12 + ((size_t)nc + 1) * 16;
+    }
+    if (rc) {
+        hl_free(a, H);
+        if (rc == HL_BIG)
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "surface graph: a label past its format (a plan over %d frames "
+                                "or over %d hubs); queries search as before",
+                                HL_MAX_COST, HL_MAX_HUBS);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: out of memory building the shortcuts' labels");
+    }
+    H->lgen = 0;
+    return TN_OK;
+}
+
+bool tn_surf_has_labels(const tn_surf *g) { return g->ch && g->ch->lab[0]; }
+
+/* The arc v -> w (upward arcs of v) or w -> v (downward arcs into v) of
+ * that cost: the one a label's search relaxed.  -1: none (cannot happen). */
+static int32_t hl_arc(const int32_t *f, const ch_link *l, int v, int w, int cost)
+{
+    for (int i = f[v]; i < f[v + 1]; i++)
+        if (l[i].k == w && l[i].cost == cost) return l[i].id;
+    return -1;
+}
+
+/* ch_find with the labels: the seeds' labels in place of the searches.
+ * Returns as ch_find, or HL_FALLBACK. */
+static int hl_find(tn_surf *g, int start, const goal *G)
+{
+    struct tn_surf_ch *H = g->ch;
+    const int32_t *rk = H->rank;
+    const int base = H->nk - H->nc, nc = H->nc;
+    if (++H->lgen == 0) {
+        memset(H->lseen, 0, ((size_t)H->nk + 1) * sizeof(uint32_t));
+        memset(H->bseen, 0, ((size_t)nc + 1) * sizeof(uint32_t));
+        H->lgen = 1;
+    }
+    const uint32_t gen = H->lgen;
+    int fs[2], fc[2], nfs, bs[GOAL_SEEDS], bc[GOAL_SEEDS], mu, direct;
+    int nbs = query_seeds(H, g, start, G, fs, fc, &nfs, bs, bc, &mu, &direct);
+    /* forward: the seeds' hubs and access keys, the cheapest per key */
+    const hlab *LF = H->lab[0], *LB = H->lab[1];
+    int naf = 0, nab = 0;
+    int32_t *af = H->acc[0], *ab = H->acc[1];
+    for (int i = 0; i < nfs; i++) {
+        const uint32_t *o = H->lo[0] + 2 * (size_t)fs[i];
+        for (uint32_t e = o[0]; e < o[2]; e++) {
+            int k = LF[e].k, c = fc[i] + HL_COST(LF[e]);
+            if (H->lseen[k] != gen) {
+                H->lseen[k] = gen;
+                if (e >= o[1]) af[naf++] = k;
+            } else if (c >= H->ld[k]) {
+                continue;
+            }
+            H->ld[k] = c;
+            H->lsrc[k] = (int32_t)(e << 1 | (uint32_t)i);
+        }
+    }
+    /* backward: meetings at hubs, and the access keys */
+    int meet = -1, mj = -1;
+    uint32_t me = 0;
+    for (int j = 0; j < nbs; j++) {
+        const uint32_t *o = H->lo[1] + 2 * (size_t)bs[j];
+        for (uint32_t e = o[0]; e < o[1]; e++) {
+            int k = LB[e].k, c = bc[j] + HL_COST(LB[e]);
+            if (H->lseen[k] == gen && H->ld[k] + c < mu)
+                mu = H->ld[k] + c, meet = k, mj = j, me = e;
+        }
+        for (uint32_t e = o[1]; e < o[2]; e++) {
+            int k = LB[e].k - base, c = bc[j] + HL_COST(LB[e]);
+            if (H->bseen[k] != gen) {
+                H->bseen[k] = gen;
+                ab[nab++] = k + base;
+            } else if (c >= H->bd[k]) {
+                continue;
+            }
+            H->bd[k] = c;
+            H->bsrc[2 * k] = (int32_t)e;
+            H->bsrc[2 * k + 1] = j;
+        }
+    }
+    /* through the core: pairs in increasing cost each way, while they can
+     * still beat mu (a table cost is never negative) */
+    for (int i = 1; i < naf; i++) {
+        int32_t k = af[i];
+        int j = i;
+        for (; j > 0 && H->ld[af[j - 1]] > H->ld[k]; j--) af[j] = af[j - 1];
+        af[j] = k;
+    }
+    for (int i = 1; i < nab; i++) {
+        int32_t k = ab[i];
+        int j = i;
+        for (; j > 0 && H->bd[ab[j - 1] - base] > H->bd[k - base]; j--) ab[j] = ab[j - 1];
+        ab[j] = k;
+    }
+    int ca = -1, cb = -1;
+    for (int i = 0; i < naf && nab > 0; i++) {
+        int x = af[i], dx = H->ld[x];
+        if (dx + H->bd[ab[0] - base] >= mu) break;
+        const int32_t *row = H->dist + (size_t)(x - base) * nc - base;
+        for (int k = 0; k < nab; k++) {
+            int y = ab[k], dy = H->bd[y - base];
+            if (dx + dy >= mu) break;
+            if (row[y] >= CH_INF) continue;
+            int c = dx + row[y] + dy;
+            if (c < mu) mu = c, ca = x, cb = y, meet = -1;
+        }
+    }
+    if (mu >= CH_INF) return -1;
+    if (plan_begin(g, start, meet < 0 && ca < 0, direct, mu)) return direct;
+    /* forward: from the label entry of meet (or ca) back to its seed, the
+     * arcs onto the stack's top end */
+    int x = ca >= 0 ? ca : meet, nf = 0, cap = 2 * H->nk + 64;
+    int fi = H->lsrc[x] & 1;
+    uint32_t fe = (uint32_t)H->lsrc[x] >> 1, f0 = H->lo[0][2 * (size_t)fs[fi]];
+    for (uint32_t e = fe; HL_PAR(LF[e]);) {
+        uint32_t p = f0 + (uint32_t)HL_PAR(LF[e]) - 1;
+        int32_t id = hl_arc(H->upf, H->up, LF[p].k, LF[e].k, HL_COST(LF[e]) - HL_COST(LF[p]));
+        if (id < 0) return HL_FALLBACK;
+        H->stack[cap - 1 - nf++] = id;
+        e = p;
+    }
+    planw P = {start, H->rnode[fs[fi]], fc[fi]}; /* walked to the seed */
+    for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
+    int y = meet;
+    if (ca >= 0) { /* the core's plan from ca to cb, arc by arc */
+        for (int cx = ca - base, cy = cb - base; cx != cy;) {
+            int32_t id = H->carc[H->cfirst[cx] + H->hop[(size_t)cx * nc + cy]];
+            unpack(g, H, id, &P);
+            cx = rk[H->arc[id].to] - base;
+        }
+        y = cb;
+        mj = H->bsrc[2 * (cb - base) + 1];
+        me = (uint32_t)H->bsrc[2 * (cb - base)];
+    }
+    /* backward: from y's entry in goal seed mj's label to the seed */
+    (void)y;
+    uint32_t b0 = H->lo[1][2 * (size_t)bs[mj]];
+    for (uint32_t e = me; HL_PAR(LB[e]);) {
+        uint32_t p = b0 + (uint32_t)HL_PAR(LB[e]) - 1;
+        int32_t id = hl_arc(H->dnf, H->dn, LB[p].k, LB[e].k, HL_COST(LB[e]) - HL_COST(LB[p]));
+        if (id < 0) return HL_FALLBACK;
+        unpack(g, H, id, &P);
+        e = p;
+    }
+    return plan_end(g, G, &P);
 }
