@@ -1397,19 +1397,17 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     }
     planw P = {start, H->rnode[fs[fi]], fc[fi]}; /* walked to the seed */
     for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
-    int y = meet;
-    if (ca >= 0) { /* the core's plan from ca to cb, arc by arc */
+    if (ca >= 0) { /* the core's plan from ca to cb, arc by arc; cb's entry */
         for (int cx = ca - base, cy = cb - base; cx != cy;) {
             int32_t id = H->carc[H->cfirst[cx] + H->hop[(size_t)cx * nc + cy]];
             unpack(g, H, id, &P);
             cx = rk[H->arc[id].to] - base;
         }
-        y = cb;
         mj = H->bsrc[2 * (cb - base) + 1];
         me = (uint32_t)H->bsrc[2 * (cb - base)];
     }
-    /* backward: from y's entry in goal seed mj's label to the seed */
-    (void)y;
+    /* backward: from that entry (meet's or cb's) in goal seed mj's label to
+     * the seed */
     uint32_t b0 = H->lo[1][2 * (size_t)bs[mj]];
     for (uint32_t e = me; HL_PAR(LB[e]);) {
         uint32_t p = b0 + (uint32_t)HL_PAR(LB[e]) - 1;
