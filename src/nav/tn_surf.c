@@ -318,8 +318,12 @@ typedef struct build {
     uint32_t hgen;
     best_rec *best; /* per node */
     uint32_t bstamp;
-    vec touched;     /* int32 landing nodes of the group */
-    vec seq;         /* uint8 inputs (scratch) */
+    vec touched;          /* int32 landing nodes of the group */
+    vec seq;              /* uint8: the input sequences of emit_group's edges */
+    vec bpath;            /* bt_step: the backtrack running (scratch) */
+    struct bt_memo *memo; /* emit_group's backtracks, by (entry, j) */
+    size_t mcap, mn;
+    uint32_t mgen;
     int32_t *colpre; /* (mh + 1) x mw: non-empty tiles above row r, per column */
     int32_t *sat;    /* (mh + 1) x (mw + 1): non-empty tiles in rows < r, columns < c */
     uint8_t *colbad; /* scratch per column */
@@ -1626,6 +1630,77 @@ static void bb_add(const tn_surf *g, int16_t *bb, float x, float y)
     if (r1 > bb[3]) bb[3] = (int16_t)r1;
 }
 
+/* The backtracks of one search share their way back: 57% of the steps on
+ * the demo map, 70% at 256x256 reach a (DP entry, position) an earlier
+ * backtrack of the search went through, and the way back from there is
+ * the same (it depends on the entry and position alone).  So every
+ * (entry, j) a backtrack passes is remembered with what is left from it:
+ * its inputs (in B->seq, where the earlier edge's sequence lies), the
+ * take-off j and the lattice and y range of the rest; a later backtrack
+ * that reaches it copies them and stops.  The edges are the same, byte
+ * for byte. */
+typedef struct bt_step {
+    int32_t e, j;
+    float y;
+} bt_step;
+
+typedef struct bt_memo {
+    uint64_t key; /* entry << 32 | j */
+    uint32_t stamp;
+    uint32_t off, cnt;    /* the rest's inputs: B->seq[off .. off + cnt) */
+    int32_t j0, jlo, jhi; /* take-off; the rest's lattice range */
+    float ylo, yhi;       /* and its y range */
+} bt_memo;
+
+static uint64_t memo_key(int32_t e, int j) { return (uint64_t)(uint32_t)e << 32 | (uint32_t)j; }
+
+static size_t memo_slot(const build *B, uint64_t key)
+{
+    size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 32) & (B->mcap - 1);
+    while (B->memo[h].stamp == B->mgen && B->memo[h].key != key) h = (h + 1) & (B->mcap - 1);
+    return h;
+}
+
+static const bt_memo *memo_find(const build *B, int32_t e, int j)
+{
+    if (!B->mcap) return NULL;
+    const bt_memo *M = &B->memo[memo_slot(B, memo_key(e, j))];
+    return M->stamp == B->mgen ? M : NULL;
+}
+
+/* Remember m (its key set); false on out of memory (then it is not
+ * remembered, which only costs time). */
+static bool memo_put(build *B, const bt_memo *m)
+{
+    if (2 * (B->mn + 1) > B->mcap) { /* grow: this search's entries moved */
+        size_t cap = B->mcap ? 2 * B->mcap : 4096;
+        bt_memo *t = tn_alloc_array(B->a, cap, sizeof *t), *old = B->memo;
+        if (!t) return false;
+        size_t ocap = B->mcap;
+        B->memo = t;
+        B->mcap = cap;
+        for (size_t i = 0; i < ocap; i++)
+            if (old[i].stamp == B->mgen) B->memo[memo_slot(B, old[i].key)] = old[i];
+        tn_free(B->a, old);
+    }
+    size_t h = memo_slot(B, m->key);
+    if (B->memo[h].stamp != B->mgen) B->mn++;
+    B->memo[h] = *m;
+    B->memo[h].stamp = B->mgen;
+    return true;
+}
+
+/* A new search's backtracks begin: nothing remembered, no sequences. */
+static void memo_clear(build *B)
+{
+    B->seq.n = 0;
+    B->mn = 0;
+    if (++B->mgen == 0) {
+        if (B->mcap) memset(B->memo, 0, B->mcap * sizeof *B->memo);
+        B->mgen = 1;
+    }
+}
+
 static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
                       uint16_t *nruns, int16_t *bb)
 {
@@ -1634,15 +1709,32 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     bb[2] = bb[3] = INT16_MIN;
     /* one input per frame: the landing's, then one per entry back to the
      * take-off (layer 0) */
-    if (!vec_reserve(&B->seq, B->a, (size_t)ent(B, r->entry)->t + 2)) return false;
-    uint8_t *seq = B->seq.p;
-    size_t ns = 0;
+    const size_t base = B->seq.n, tl = (size_t)ent(B, r->entry)->t;
+    if (!vec_reserve(&B->seq, B->a, base + tl + 2) || !vec_reserve(&B->bpath, B->a, tl + 1))
+        return false;
+    uint8_t *seq = (uint8_t *)B->seq.p + base;
+    bt_step *path = B->bpath.p;
+    size_t ns = 0, np = 0;
     seq[ns++] = r->in;
     int32_t e = r->entry;
     int j = r->j, jlo = INT32_MAX, jhi = INT32_MIN;
     float ylo = 1e30f, yhi = -1e30f;
+    bt_memo rest = {0, 0, 0, 0, 0, INT32_MAX, INT32_MIN, 1e30f, -1e30f}; /* a remembered rest */
     while (ent(B, e)->t > 0) {
         const dp_entry *Ep = ent(B, e);
+        const bt_memo *M = memo_find(B, e, j);
+        if (M) { /* the rest as an earlier backtrack found it */
+            rest = *M;
+            memcpy(seq + ns, (const uint8_t *)B->seq.p + rest.off, rest.cnt);
+            ns += rest.cnt;
+            jlo = tn_mini(jlo, rest.jlo);
+            jhi = tn_maxi(jhi, rest.jhi);
+            ylo = tn_minf(ylo, rest.ylo);
+            yhi = tn_maxf(yhi, rest.yhi);
+            j = rest.j0;
+            break;
+        }
+        path[np++] = (bt_step){e, j, Ep->v.y};
         jlo = tn_mini(jlo, j);
         jhi = tn_maxi(jhi, j);
         ylo = tn_minf(ylo, Ep->v.y);
@@ -1721,17 +1813,35 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     const tn_surf_surface *S = &g->surf[surf_id];
     *src = tn_surf_node_at(g, S->row, j);
     if (*src < 0) return false;
+    /* every (entry, j) passed, with its rest: the inputs after it in seq */
+    B->seq.n = base + ns;
+    for (size_t i = np; i-- > 0;) {
+        rest.jlo = tn_mini(rest.jlo, path[i].j);
+        rest.jhi = tn_maxi(rest.jhi, path[i].j);
+        rest.ylo = tn_minf(rest.ylo, path[i].y);
+        rest.yhi = tn_maxf(rest.yhi, path[i].y);
+        rest.key = memo_key(path[i].e, path[i].j);
+        rest.off = (uint32_t)(base + i + 1);
+        rest.cnt = (uint32_t)(ns - i - 1);
+        rest.j0 = j;
+        if (!memo_put(B, &rest)) break;
+    }
     /* run-length: the inputs from the take-off (the end of seq) on */
     if (!vec_reserve(&B->runs, B->a, B->runs.n + ns)) return false;
     uint16_t *runs = B->runs.p;
     const size_t r0 = B->runs.n;
     size_t nr = r0;
-    for (size_t i = ns; i-- > 0;) {
-        if (nr > r0 && (runs[nr - 1] & 15) == seq[i] && (runs[nr - 1] >> 4) < 4095)
-            runs[nr - 1] = (uint16_t)(runs[nr - 1] + 16);
-        else
-            runs[nr++] = seq[i];
+    unsigned cur = seq[ns - 1], more = 0; /* the run being counted */
+    for (size_t i = ns - 1; i-- > 0;) {
+        if (seq[i] == cur && more < 4095) {
+            more++;
+        } else {
+            runs[nr++] = (uint16_t)(cur | more << 4);
+            cur = seq[i];
+            more = 0;
+        }
     }
+    runs[nr++] = (uint16_t)(cur | more << 4);
     *run0 = (uint32_t)r0;
     *nruns = (uint16_t)(nr - r0);
     B->runs.n = nr;
@@ -1808,6 +1918,7 @@ static bool emit_group(build *B, int surf_id, int kind)
 {
     tn_surf *g = B->g;
     const int32_t *t = B->touched.p;
+    memo_clear(B); /* the entries are this search's */
     for (size_t i = 0; i < B->touched.n; i++) {
         const best_rec *r = &B->best[t[i]];
         if (!landing_kept(B, t[i])) continue;
@@ -2408,6 +2519,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->js_block.elem = sizeof(int32_t);
     B->touched.elem = sizeof(int32_t);
     B->seq.elem = 1;
+    B->bpath.elem = sizeof(bt_step);
     B->rects.elem = sizeof(tn_surf_rect);
     B->foots.elem = sizeof(tn_surf_foot);
     B->fbits.elem = sizeof(uint64_t);
@@ -2427,6 +2539,8 @@ static void build_release(build *B)
     vec_free(&B->js_block, a);
     vec_free(&B->touched, a);
     vec_free(&B->seq, a);
+    vec_free(&B->bpath, a);
+    tn_free(a, B->memo);
     vec_free(&B->rects, a);
     vec_free(&B->foots, a);
     vec_free(&B->fbits, a);
