@@ -1570,13 +1570,10 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                         B->bulk_mismatch++;
                     }
                 }
+                /* pass 0: the free positions one by one (no bulk step);
+                 * pass 1: the near-terrain ones */
                 for (int pass = bulk ? 1 : 0; pass < 2; pass++) {
-                    size_t nj;
-                    if (pass == 0) {
-                        /* free positions stepped one by one */
-                        B->js_block.n = B->js_block.n; /* keep */
-                    }
-                    nj = pass ? B->js_block.n : (size_t)E.words * 64;
+                    size_t nj = pass ? B->js_block.n : (size_t)E.words * 64;
                     for (size_t k = 0; k < nj; k++) {
                         int jj;
                         if (pass) {
