@@ -486,7 +486,7 @@ int rect_build(tn_cdt *c, const int32_t *xy, int n, const int32_t *segs, int nse
     int nt = s.ntris;
     int32_t *he = c->he, *tris = c->tris;
     for (int e = 0; e < 3 * nt; e++) { /* -1 stays -1, without a branch */
-        int32_t h = he[e], neg = h >> 31;
+        int32_t h = he[e], neg = -(int32_t)(h < 0);
         he[e] = (int32_t)((uint32_t)h / 3u) | neg;
     }
     for (int i = 0; i < n; i++) c->vert_tri[i] = -1, c->remap[i] = i;
