@@ -222,16 +222,18 @@
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
  * a fan of release arcs alive until they land: about 900 states per
- * surface on the demo map, each a few hundred instructions on a few
- * 64-bit words, and one backtrack per edge kept.  The demo map (80x45,
- * 1x2, jump 4) takes about 18 ms of CPU, still about 9x the 2 ms the
- * issue asks; a 512x512 level about 3 s, 1024x1024 about 15 s; on T
- * threads (profile.threads) the searches divide among them (demo map on
- * 2: x1.7 in wall time).  A repair runs the searches that read the tile
- * again (demo map: a quarter of the surfaces, about 3-5 ms, nearly all
- * searching; 1024x1024: about 75 of 11,104 surfaces, about 0.15 s, of
- * which the searches 40% and passes over all edges the rest, since the
- * nodes are renumbered; docs/perf.md).
+ * surface on the demo map, each about 3,000 instructions all told (a state
+ * holds about 40 positions in one to three 64-bit words: its plan, hash,
+ * footprint and bookkeeping cost more than the word operations), and one
+ * backtrack per edge kept (sharing the way back with the search's earlier
+ * ones).  The demo map (80x45, 1x2, jump 4) takes about 12-15 ms of CPU,
+ * still about 6x the 2 ms the issue asks; a 512x512 level about 1.7-2 s,
+ * 1024x1024 about 7-9 s; on T threads (profile.threads) the searches
+ * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
+ * the searches that read the tile again (demo map: a quarter of the
+ * surfaces, about 2.5-5 ms, nearly all searching; 1024x1024: about 75 of
+ * 11,104 surfaces, about 0.1-0.15 s, of which the searches 40% and passes
+ * over all edges the rest, since the nodes are renumbered; docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
