@@ -450,7 +450,7 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
  * labels' parents and unpacks the arcs as before.  Same plan cost and
  * status (tests/test_surf test_shortcuts_equal_reference); nothing is
  * expanded (tn_surf_expanded is empty, stats.expanded 0).  Memory: 8 B a
- * label entry (about 130 entries a key at 1024x1024, about 1 KB) + 20 B a
+ * label entry (about 130 entries a key at 1024x1024, about 1 KB) + 28 B a
  * key, in tn_surf_shortcuts_memory.  Build: one search per key each way,
  * a small part of the contraction's time.  `tilenav-bench surf` prints
  * the build, the memory and the same queries with them.  Dropped with the
