@@ -448,8 +448,10 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
  * cheapest hub the two sides share, then the pairs of access keys by the
  * table in increasing cost while they can beat it; the plan follows the
  * labels' parents and unpacks the arcs as before.  Same plan cost and
- * status (tests/test_surf test_shortcuts_equal_reference); nothing is
- * expanded (tn_surf_expanded is empty, stats.expanded 0).  Memory: 8 B a
+ * status (tests/test_surf test_shortcuts_equal_reference); a goal
+ * reached expands nothing (tn_surf_expanded is empty, stats.expanded 0),
+ * an unreachable one falls back to the search for the closest point, as
+ * with the shortcuts alone.  Memory: 8 B a
  * label entry (about 130 entries a key at 1024x1024, about 1 KB) + 28 B a
  * key, in tn_surf_shortcuts_memory.  Build: one search per key each way,
  * a small part of the contraction's time.  `tilenav-bench surf` prints
