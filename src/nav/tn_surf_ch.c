@@ -724,6 +724,49 @@ static int core_arcs_thin(const struct tn_surf_ch *H, ch_link *L, int n, bool do
 }
 
 /* The contracted hierarchy into the query's arrays. */
+/* Arc ids renumbered so that unpacking reads memory in order: each arc,
+ * then its first half's arcs, then its second's (preorder, from the last
+ * made: the highest shortcuts first).  A plan's shortcut then unpacks from
+ * consecutive records, except where a half was placed under an earlier
+ * one.  False: out of memory (nothing changed). */
+static bool arcs_in_unpack_order(const tn_allocator *a, struct tn_surf_ch *H)
+{
+    const size_t n = H->narc;
+    int32_t *nid = tn_alloc_array(a, n + 1, sizeof(int32_t));
+    int32_t *stk = tn_alloc_array(a, n + 1, sizeof(int32_t));
+    ch_arc *arc = tn_alloc_array(a, n + 1, sizeof(ch_arc));
+    bool ok = nid && stk && arc;
+    if (ok) {
+        for (size_t i = 0; i < n; i++) nid[i] = -1;
+        int32_t next = 0;
+        for (size_t r = n; r-- > 0;) {
+            size_t ns = 0;
+            stk[ns++] = (int32_t)r;
+            while (ns > 0) {
+                int32_t x = stk[--ns];
+                if (nid[x] >= 0) continue;
+                nid[x] = next++;
+                if (H->arc[x].a >= 0) stk[ns++] = H->arc[x].b, stk[ns++] = H->arc[x].a;
+            }
+        }
+        for (size_t i = 0; i < n; i++) {
+            ch_arc A = H->arc[i];
+            if (A.a >= 0) A.a = nid[A.a], A.b = nid[A.b]; /* an original's b is its edge */
+            arc[nid[i]] = A;
+        }
+        for (int32_t i = 0; i < H->upf[H->nk]; i++) H->up[i].id = nid[H->up[i].id];
+        for (int32_t i = 0; i < H->dnf[H->nk]; i++) H->dn[i].id = nid[H->dn[i].id];
+        for (int32_t i = 0; i < H->cfirst[H->nc]; i++) H->carc[i] = nid[H->carc[i]];
+        tn_free(a, H->arc);
+        H->arc = arc;
+        arc = NULL;
+    }
+    tn_free(a, nid);
+    tn_free(a, stk);
+    tn_free(a, arc);
+    return ok;
+}
+
 static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
 {
     const tn_allocator *a = &g->alloc;
@@ -776,6 +819,7 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     H->narc = C->narc;
     H->norig = C->norig;
     C->arc = NULL;
+    if (!arcs_in_unpack_order(a, H)) return false;
     H->gen = 0;
     H->mem = sizeof *H + ((size_t)nk + 1) * 4 * 6 + ((size_t)g->nsurf + 1) * 4 +
              H->narc * sizeof(ch_arc) + (nup + ndn) * sizeof(ch_link) + (2 * (size_t)nk + 64) * 4 +
