@@ -210,8 +210,9 @@
  * + the searches' row masks, 32 B x (map rows + 3) x (lattice width / 64
  * + 6), kept for repairs; tn_surf_memory() returns it (demo map: about
  * 0.5 MB).  The build scratch (DP entries and bitsets of one search, hash,
- * per-node landing records, column prefix sums: 4 B x map tiles) is freed
- * after it.  The query index adds 20 B x kept edges (about 60% of the
+ * the memo of its backtracks: 40 B x 2 x their distinct steps, per-node
+ * landing records, column prefix sums: 4 B x map tiles) is freed after
+ * it.  The query index adds 20 B x kept edges (about 60% of the
  * edges) + 36 B x nodes (search state and heap) + 8 B x take-off nodes
  * + 8 B x landmarks x nodes (8 landmarks: 64 B x nodes, room for 1/16
  * more) or, without landmarks, 24 B x surfaces + 12 B x surface-graph
