@@ -431,7 +431,7 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
  * arc, plus core^2 x 6 bytes for the table (tn_surf_shortcuts_memory;
  * counted in tn_surf_memory).  Cost: `tilenav-bench surf` prints the
  * build and the same queries with and without; at 1024x1024 (203,224
- * keys) about 20-50 s and 200 MB, for a query median about 5x and a p99
+ * keys) about 20-30 s and 200 MB, for a query median about 5x and a p99
  * about 25x lower; the labels below then take it about 3-4x lower again
  * (docs/perf.md).  Not thread-safe with queries on the same graph; zero
  * allocations per query.
