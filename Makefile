@@ -117,7 +117,8 @@ fuzz-brief:
 # read-only, one path finder per thread) and tests/tsan/navmesh_threads.c
 # (one navmesh shared by four threads, one query object each) and
 # tests/tsan/surf_threads.c (the graph planner built and repaired on four
-# threads: the same graph as on one; on POSIX threads, TN_SURF_PTHREADS:
+# threads: the same graph as on one; its query labels built on two: the same
+# answers; on POSIX threads, TN_SURF_PTHREADS:
 # ThreadSanitizer does not follow C11 thrd_create).
 TSAN_NAV_SRC = $(addprefix src/nav/,tn_common.c tn_map.c tn_flow.c tn_path.c tn_phys.c tn_rng.c tn_levelgen.c)
 TSAN_MESH_SRC = $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c src/nav/tn_cdt%.c \

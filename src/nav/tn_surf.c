@@ -2129,6 +2129,53 @@ static bool absorb(build *B, const build *W)
 }
 #endif
 
+/* fa(a) on the caller's thread and fb(b) on another when `two` (and threads
+ * exist and one starts), else one after the other (tn_surf_ch.c's label
+ * build: one direction each). */
+#ifdef TN_SURF_THREADS
+typedef struct pair_job {
+    int (*fn)(void *);
+    void *arg;
+} pair_job;
+static int pair_thread(void *arg)
+{
+    pair_job *j = arg;
+    return j->fn(j->arg);
+}
+#if defined(TN_SURF_PTHREADS)
+static void *pair_thread_posix(void *arg)
+{
+    pair_thread(arg);
+    return NULL;
+}
+#endif
+#endif
+
+void tn_surfi_both(int (*fa)(void *), void *a, int (*fb)(void *), void *b, bool two)
+{
+#ifdef TN_SURF_THREADS
+    if (two) {
+        pair_job j = {fb, b};
+        tn_thread t;
+#if defined(TN_SURF_PTHREADS)
+        bool started = pthread_create(&t, NULL, pair_thread_posix, &j) == 0;
+#else
+        bool started = thrd_create(&t, pair_thread, &j) == thrd_success;
+#endif
+        fa(a);
+        if (started) {
+            thread_join(t);
+            return;
+        }
+        fb(b);
+        return;
+    }
+#endif
+    (void)two;
+    fa(a);
+    fb(b);
+}
+
 static bool run_searches(build *B, const int32_t *list, const uint8_t *which, int n)
 {
 #ifdef TN_SURF_THREADS

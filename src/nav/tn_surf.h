@@ -455,7 +455,9 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
  * with the shortcuts alone.  Memory: 8 B a
  * label entry (about 130 entries a key at 1024x1024, about 1 KB) + 28 B a
  * key, in tn_surf_shortcuts_memory.  Build: one search per key each way,
- * a small part of the contraction's time.  `tilenav-bench surf` prints
+ * a small part of the contraction's time; with profile.threads > 1 the two
+ * directions are built at once on two threads (the second with search
+ * states of its own: + 32 B a key while it runs), the same labels.  `tilenav-bench surf` prints
  * the build, the memory and the same queries with them.  Dropped with the
  * shortcuts (a build, repair or tn_surf_set_landmarks, or building the
  * shortcuts again).  INVALID_PARAM without shortcuts, or when a label

@@ -901,6 +901,7 @@ typedef struct qq {
     hent *h;
     kst *st;
     int n;
+    uint32_t gen; /* a key is seen when its kst's seen is this */
 } qq;
 
 static inline void qq_up(qq *Q, int i, hent e)
@@ -945,8 +946,8 @@ static inline void reach(const struct tn_surf_ch *H, qq *Q, int32_t *acc, int *n
 {
     kst *K = &KS(Q->st, k);
     bool core = k >= H->nk - H->nc;
-    if (K->seen != H->gen) {
-        K->seen = H->gen;
+    if (K->seen != Q->gen) {
+        K->seen = Q->gen;
         K->d = cost;
         K->par = id;
         K->hpos = -1;
@@ -1119,7 +1120,7 @@ int ch_find(tn_surf *g, int start, const goal *G)
     }
     const int32_t *rk = H->rank;
     const uint32_t gen = H->gen;
-    qq Q[2] = {{H->hq[0], H->st, 0}, {H->hq[1], H->st + 1, 0}};
+    qq Q[2] = {{H->hq[0], H->st, 0, H->gen}, {H->hq[1], H->st + 1, 0, H->gen}};
     kst *F = H->st, *B = H->st + 1;
     int fs[2], fc[2], nfs, bs[GOAL_SEEDS], bc[GOAL_SEEDS], mu, direct, meet = -1;
     int nbs = query_seeds(H, g, start, G, fs, fc, &nfs, bs, bc, &mu, &direct);
@@ -1227,22 +1228,40 @@ static void hl_free(const tn_allocator *a, struct tn_surf_ch *H)
     H->lmem = 0;
 }
 
-/* The label of rank r, direction dir, appended to *lab (n entries of cap);
- * lix: per rank its index among the hubs (scratch).  0, or HL_OOM, or
- * HL_BIG: a label past the entry format (a cost or a hub count). */
+/* One direction's label build: its search scratch (the graph's, or on a
+ * second thread a kst array of its own with its own generation), its
+ * output, and how it ended (0, HL_OOM, HL_BIG). */
 enum { HL_OOM = 1, HL_BIG = 2 };
-static int hl_one(const tn_allocator *a, struct tn_surf_ch *H, int r, int dir, hlab **lab,
-                  size_t *n, size_t *cap, uint32_t *lo, int32_t *lix)
+typedef struct hl_dir {
+    const tn_allocator *a;
+    struct tn_surf_ch *H;
+    int dir;
+    kst *st;       /* interleaved like H->st: this direction's slot is used */
+    uint32_t *gen; /* the generation of st's seen stamps */
+    int32_t *lix;  /* per rank its index among the hubs of the label being made */
+    hlab *lab;     /* the labels, exact size */
+    uint32_t *lo;
+    size_t n;
+    int rc;
+} hl_dir;
+
+/* The label of rank r, appended to *lab (n entries of cap): 0, HL_OOM, or
+ * HL_BIG (a label past the entry format: a cost or a hub count). */
+static int hl_one(hl_dir *D, int r, hlab **lab, size_t *n, size_t *cap)
 {
-    if (++H->gen == 0) {
-        memset(H->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
-        H->gen = 1;
+    struct tn_surf_ch *H = D->H;
+    const int dir = D->dir;
+    if (++*D->gen == 0) {
+        memset(D->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
+        *D->gen = 1;
     }
-    const uint32_t gen = H->gen;
-    kst *S = H->st + dir;
-    qq Q = {H->hq[dir], S, 0};
+    const uint32_t gen = *D->gen;
+    kst *S = D->st + dir;
+    qq Q = {H->hq[dir], S, 0, gen};
     int nacc = 0, nh = 0;
-    reach(H, &Q, H->acc[dir], &nacc, r, 0, -1);
+    int32_t *lix = D->lix, *acc = H->acc[dir];
+    uint32_t *lo = D->lo;
+    reach(H, &Q, acc, &nacc, r, 0, -1);
     lo[2 * (size_t)r] = (uint32_t)*n;
     const int32_t *sf = dir == 0 ? H->dnf : H->upf, *rf = dir == 0 ? H->upf : H->dnf;
     const ch_link *sl = dir == 0 ? H->dn : H->up, *rl = dir == 0 ? H->up : H->dn;
@@ -1255,20 +1274,20 @@ static int hl_one(const tn_allocator *a, struct tn_surf_ch *H, int r, int dir, h
         if (dv > HL_MAX_COST || nh >= HL_MAX_HUBS) return HL_BIG;
         int32_t par = KS(S, v).par;
         int p = par < 0 ? 0 : 1 + lix[H->rank[dir == 0 ? H->arc[par].from : H->arc[par].to]];
-        if (!grow(a, (void **)lab, cap, *n + 1, sizeof(hlab))) return HL_OOM;
+        if (!grow(D->a, (void **)lab, cap, *n + 1, sizeof(hlab))) return HL_OOM;
         (*lab)[(*n)++] = (hlab){v, (uint32_t)dv << HL_PAR_BITS | (uint32_t)p};
         lix[v] = nh++;
         for (int i = rf[v]; i < rf[v + 1]; i++) {
             int w = rl[i].k, nd = dv + rl[i].cost;
             if (KS(S, w).seen == gen && nd >= KS(S, w).d) continue;
-            reach(H, &Q, H->acc[dir], &nacc, w, nd, rl[i].id);
+            reach(H, &Q, acc, &nacc, w, nd, rl[i].id);
         }
     }
     lo[2 * (size_t)r + 1] = (uint32_t)*n;
-    int na = access_keep(H, S, H->acc[dir], nacc, CH_INF, dir == 1);
-    if (!grow(a, (void **)lab, cap, *n + (size_t)na, sizeof(hlab))) return HL_OOM;
+    int na = access_keep(H, S, acc, nacc, CH_INF, dir == 1);
+    if (!grow(D->a, (void **)lab, cap, *n + (size_t)na, sizeof(hlab))) return HL_OOM;
     for (int i = 0; i < na; i++) {
-        int k = H->acc[dir][i], dk = KS(S, k).d;
+        int k = acc[i], dk = KS(S, k).d;
         int32_t par = KS(S, k).par;
         if (dk > HL_MAX_COST) return HL_BIG;
         int p = par < 0 ? 0 : 1 + lix[H->rank[dir == 0 ? H->arc[par].from : H->arc[par].to]];
@@ -1277,6 +1296,34 @@ static int hl_one(const tn_allocator *a, struct tn_surf_ch *H, int r, int dir, h
     return 0;
 }
 
+/* All labels of one direction (D->lo allocated), then copied to their
+ * exact size in D->lab. */
+static int hl_dir_run(void *arg)
+{
+    hl_dir *D = arg;
+    const int nk = D->H->nk;
+    hlab *lab = NULL;
+    size_t n = 0, cap = 0;
+    for (int r = 0; r < nk && !D->rc; r++) {
+        D->rc = hl_one(D, r, &lab, &n, &cap);
+        if (!D->rc && n > UINT32_MAX / 2) D->rc = HL_BIG;
+    }
+    if (!D->rc) {
+        D->lo[2 * (size_t)nk] = (uint32_t)n;
+        D->lab = tn_alloc_array(D->a, n + 1, sizeof(hlab));
+        if (D->lab)
+            memcpy(D->lab, lab, n * sizeof(hlab));
+        else
+            D->rc = HL_OOM;
+        D->n = n;
+    }
+    tn_free(D->a, lab);
+    return 0;
+}
+
+/* With profile.threads > 1 the two directions are built at once, the
+ * second with a search state array of its own (the labels do not depend
+ * on it: each is one key's search). */
 tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
 {
     struct tn_surf_ch *H = g->ch;
@@ -1285,28 +1332,32 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
                             "surface graph: build the query shortcuts before their labels");
     const tn_allocator *a = &g->alloc;
     hl_free(a, H);
-    int nk = H->nk, nc = H->nc;
-    int32_t *lix = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
-    int rc = lix ? 0 : HL_OOM;
-    for (int d = 0; d < 2 && !rc; d++) {
-        hlab *lab = NULL;
-        size_t n = 0, cap = 0;
-        H->lo[d] = tn_alloc_array(a, 2 * (size_t)nk + 1, sizeof(uint32_t));
-        rc = H->lo[d] ? 0 : HL_OOM;
-        for (int r = 0; r < nk && !rc; r++) {
-            rc = hl_one(a, H, r, d, &lab, &n, &cap, H->lo[d], lix);
-            if (!rc && n > UINT32_MAX / 2) rc = HL_BIG;
-        }
-        if (!rc) { /* to its exact size */
-            H->lo[d][2 * (size_t)nk] = (uint32_t)n;
-            H->lab[d] = tn_alloc_array(a, n + 1, sizeof(hlab));
-            rc = H->lab[d] ? 0 : HL_OOM;
-            if (!rc) memcpy(H->lab[d], lab, n * sizeof(hlab));
-            H->lmem += (n + 1) * sizeof(hlab) + (2 * (size_t)nk + 1) * sizeof(uint32_t);
-        }
-        tn_free(a, lab);
+    const int nk = H->nk, nc = H->nc;
+    const bool two = g->prof.threads > 1;
+    uint32_t gen1 = 0;
+    hl_dir D[2];
+    memset(D, 0, sizeof D);
+    for (int d = 0; d < 2; d++) {
+        D[d].a = a, D[d].H = H, D[d].dir = d;
+        D[d].st = H->st, D[d].gen = &H->gen;
+        D[d].lix = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
+        D[d].lo = tn_alloc_array(a, 2 * (size_t)nk + 1, sizeof(uint32_t));
+        if (!D[d].lix || !D[d].lo) D[0].rc = HL_OOM;
     }
-    tn_free(a, lix);
+    if (two && !D[0].rc) { /* the second direction's own search states */
+        D[1].st = tn_alloc_array(a, 2 * ((size_t)nk + 1), sizeof(kst));
+        D[1].gen = &gen1;
+        if (!D[1].st) D[0].rc = HL_OOM;
+    }
+    if (!D[0].rc) surf_both(hl_dir_run, &D[0], hl_dir_run, &D[1], two);
+    int rc = D[0].rc ? D[0].rc : D[1].rc;
+    for (int d = 0; d < 2; d++) {
+        H->lab[d] = D[d].lab;
+        H->lo[d] = D[d].lo;
+        H->lmem += (D[d].n + 1) * sizeof(hlab) + (2 * (size_t)nk + 1) * sizeof(uint32_t);
+        tn_free(a, D[d].lix);
+    }
+    if (D[1].st != H->st) tn_free(a, D[1].st);
     if (!rc) {
         H->lseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
         H->ld = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));

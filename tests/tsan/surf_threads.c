@@ -3,7 +3,9 @@
  * Generated and tight levels are built on 4 threads and on 1; the graphs
  * must be the same edge for edge, input runs and their layout included,
  * then the same random edits are repaired on both (the threaded one on 3
- * threads) and compared again.  ThreadSanitizer reports any data race
+ * threads) and compared again; then shortcuts and labels are built on
+ * both (the labels' two directions at once on the threaded one) and
+ * random queries compared.  ThreadSanitizer reports any data race
  * (the run fails: halt_on_error=1).  The contract checked is the one
  * tn_surf.h states under THREAD SAFETY. */
 #include "tn_levelgen.h"
@@ -51,6 +53,31 @@ static void same_graph(const tn_surf *a, const tn_surf *b, int level)
     }
 }
 
+/* The query shortcuts and their labels, built on one thread (a) and on
+ * two (b, profile.threads 4: one per direction): the same plan costs and
+ * statuses on random queries. */
+static void same_answers(tn_surf *a, tn_surf *b, tn_rng *r, int level)
+{
+    if (tn_failed(tn_surf_build_shortcuts(a, 8, NULL)) ||
+        tn_failed(tn_surf_build_shortcuts(b, 8, NULL)) ||
+        tn_failed(tn_surf_build_labels(a, NULL)) || tn_failed(tn_surf_build_labels(b, NULL))) {
+        check(0, "shortcuts or labels not built", level);
+        return;
+    }
+    int n = tn_surf_node_count(a);
+    for (int q = 0; q < 200 && n > 0; q++) {
+        int s = (int)tn_rng_below(r, (uint32_t)n), t = (int)tn_rng_below(r, (uint32_t)n), row, j;
+        tn_surf_node_pos(a, t, &row, &j);
+        tn_surf_stats sa, sb;
+        tn_status ra = tn_surf_find(a, s, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
+        tn_status rb = tn_surf_find(b, s, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
+        if (ra != rb || (tn_succeeded(ra) && sa.frames != sb.frames)) {
+            check(0, "a query with labels differs", level);
+            return;
+        }
+    }
+}
+
 int main(void)
 {
     for (int level = 0; level < 6; level++) {
@@ -90,11 +117,13 @@ int main(void)
         int loc;
         tn_surf_repair_counts(b, &loc, NULL);
         check(loc > 0, "no repair was local", level);
+        same_answers(a, b, &r, level);
         tn_surf_destroy(a);
         tn_surf_destroy(b);
         tn_map_destroy(m);
     }
     if (fails) return 1;
-    printf("surf_threads: 6 levels built and repaired on 4 and on 1 thread: the same graphs\n");
+    printf("surf_threads: 6 levels built and repaired on 4 and on 1 thread: the same graphs; "
+           "labels built on 2 threads and on 1 answer 1,200 queries alike\n");
     return 0;
 }

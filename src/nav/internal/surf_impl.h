@@ -111,5 +111,9 @@ void ch_free(tn_surf *g);
  * goal is unreachable (the caller then runs the full search for the
  * closest point). */
 int ch_find(tn_surf *g, int start, const goal *G);
+/* Library-internal (tn_surf.c): fa(a) and fb(b), on two threads when `two`
+ * and threads exist, else one after the other. */
+#define surf_both tn_surfi_both
+void tn_surfi_both(int (*fa)(void *), void *a, int (*fb)(void *), void *b, bool two);
 
 #endif
