@@ -1036,6 +1036,18 @@ static void unpack(tn_surf *g, struct tn_surf_ch *H, int32_t id, planw *P)
     }
 }
 
+/* The core's plan from core key ca to cb (ranks), arc by arc by the
+ * table's first arcs, each unpacked. */
+static void unpack_core(tn_surf *g, struct tn_surf_ch *H, int ca, int cb, planw *P)
+{
+    const int base = H->nk - H->nc;
+    for (int x = ca - base, y = cb - base; x != y;) {
+        int32_t id = H->carc[H->cfirst[x] + H->hop[(size_t)x * H->nc + y]];
+        unpack(g, H, id, P);
+        x = H->rank[H->arc[id].to] - base;
+    }
+}
+
 /* A query's seeds: the start's key, or the nearest on each side (fs, fc:
  * ranks and the walk to them, *nfs of 2), and the goal span's keys with
  * the nearest outside it on each side (bs, bc, returned: at most
@@ -1186,12 +1198,8 @@ int ch_find(tn_surf *g, int start, const goal *G)
     planw P = {start, H->rnode[v], KS(F, v).d}; /* walked to the first key */
     /* unpack uses the stack's bottom; the forward ids sit at the top */
     for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
-    if (ca >= 0) { /* the core's plan from ca to cb, arc by arc */
-        for (int x = ca - base, y = cb - base; x != y;) {
-            int32_t id = H->carc[H->cfirst[x] + H->hop[(size_t)x * H->nc + y]];
-            unpack(g, H, id, &P);
-            x = rk[H->arc[id].to] - base;
-        }
+    if (ca >= 0) {
+        unpack_core(g, H, ca, cb, &P);
         meet = cb;
     }
     for (v = meet; KS(B, v).par >= 0; v = rk[H->arc[KS(B, v).par].to])
@@ -1398,7 +1406,6 @@ static int32_t hl_arc(const int32_t *f, const ch_link *l, int v, int w, int cost
 static int hl_find(tn_surf *g, int start, const goal *G)
 {
     struct tn_surf_ch *H = g->ch;
-    const int32_t *rk = H->rank;
     const int base = H->nk - H->nc, nc = H->nc;
     if (++H->lgen == 0) {
         memset(H->lseen, 0, ((size_t)H->nk + 1) * sizeof(uint32_t));
@@ -1492,12 +1499,8 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     }
     planw P = {start, H->rnode[fs[fi]], fc[fi]}; /* walked to the seed */
     for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
-    if (ca >= 0) { /* the core's plan from ca to cb, arc by arc; cb's entry */
-        for (int cx = ca - base, cy = cb - base; cx != cy;) {
-            int32_t id = H->carc[H->cfirst[cx] + H->hop[(size_t)cx * nc + cy]];
-            unpack(g, H, id, &P);
-            cx = rk[H->arc[id].to] - base;
-        }
+    if (ca >= 0) { /* the core's plan, then cb's entry */
+        unpack_core(g, H, ca, cb, &P);
         mj = H->bsrc[2 * (cb - base) + 1];
         me = (uint32_t)H->bsrc[2 * (cb - base)];
     }
