@@ -127,9 +127,11 @@ typedef struct dp_entry {
 } dp_entry;
 
 typedef struct dp_pred {
-    int32_t from; /* entry of the previous layer */
+    int32_t from; /* entry of the previous layer (FFWD: k layers back) */
     int32_t next;
     uint8_t in;
+    uint16_t k;     /* FFWD: the free steps it stands for */
+    float ylo, yhi; /* FFWD: y of the states it skipped */
 } dp_pred;
 
 /* A search's step reads, as rectangles of tiles (build scratch). */
@@ -343,7 +345,12 @@ typedef struct build {
     uint64_t *lm;      /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
     uint8_t *lm_ready; /* per row */
     vec plans;         /* vplan: the plans of the search's entries */
-    int last_land;     /* surface of the last landing (landed_at), or -1 */
+    vec pend, pbits;   /* ff_pend, uint64_t: fast-forwarded entries to come */
+    int32_t *phead;    /* per layer: first ff_pend for it, valid when */
+    uint32_t *pstamp;  /* pstamp[t] == pgen */
+    uint32_t pgen;
+    size_t npend;  /* ff_pend not yet made entries */
+    int last_land; /* surface of the last landing (landed_at), or -1 */
     int lmw;
     vec mwork;          /* uint64 scratch of lean_step */
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
@@ -575,6 +582,8 @@ static bool add_pred(build *B, int32_t to, int32_t from, int in)
     e = ent(B, to);
     p->from = from;
     p->in = (uint8_t)in;
+    p->k = 0;
+    p->ylo = p->yhi = 0.0f;
     p->next = e->pred;
     e->pred = (int32_t)B->pred.n - 1;
     return true;
@@ -1194,6 +1203,146 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
 /* A predecessor recorded by lean_step: the step's walk direction is any of
  * left / none / right (backtrack finds which). */
 #define ANYDIR 0x10
+/* A predecessor k free steps back (fast_forward): its walk directions are
+ * any (backtrack finds them), its jump bit the one in `in`. */
+#define FFWD 0x20
+
+/* The tiles a step of state v from positions jf..jl can read, for the
+ * repair index: the columns x - step .. x + W + step and the rows y - vmax
+ * .. y + H + vmax (2 px slack: the ground test under the feet). */
+static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
+{
+    tn_surf *g = B->g;
+    const float W = (float)g->prof.w * T;
+    int ry0 = (int)floorf((v->y - g->vmax - 2.0f) / T);
+    int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
+    int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
+    int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+    int16_t *bx = &g->sbox[4 * surf_id];
+    if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+    if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+    if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+    if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+    return add_rect(B, cx0, ry0, cx1, ry1);
+}
+
+/* True when every tile plan P's step can read from positions jf..jl (the
+ * box's columns for j - 1 .. j + 1 in the rows of the walk, the vertical
+ * sub-moves, the ceiling landings and the ground test) is inside the map
+ * and empty: no mask has a bit there, so the whole moved set goes on in
+ * the air. */
+static bool plan_free(const build *B, const vplan *P, int jf, int jl)
+{
+    const tn_surf *g = B->g;
+    const int h = g->prof.h;
+    int r0 = P->hr0, r1 = P->hr1;
+    for (int e = 0; e < P->nev; e++) {
+        r0 = tn_mini(r0, P->ev[e].r);
+        r1 = tn_maxi(r1, P->ev[e].up ? P->ev[e].r + 1 + h : P->ev[e].r);
+    }
+    if (P->gtest) r0 = tn_mini(r0, P->rf), r1 = tn_maxi(r1, P->rf);
+    const int pt = g->per_tile;
+    return sat_empty(B, r0, r1, floordiv(jf - 1, pt) - 1, floordiv(jl + 1, pt) + g->prof.w + 1);
+}
+
+/* Entries made k > 1 layers ahead by fast_forward, until their layer. */
+typedef struct ff_pend {
+    tn_body v;
+    int32_t from, lo, words, next, k;
+    uint32_t boff; /* bits in B->pbits */
+    uint8_t in;
+    float ylo, yhi;
+} ff_pend;
+
+/* Bitset w of n words grown by one position on each side, k times. */
+static void smear(uint64_t *w, int n, int k)
+{
+    for (int s = 0; s < k; s++) {
+        uint64_t prev = 0;
+        for (int i = 0; i < n; i++) {
+            uint64_t x = w[i], next = i + 1 < n ? w[i + 1] : 0;
+            w[i] = x | x << 1 | x >> 1 | prev >> 63 | next << 63;
+            prev = x;
+        }
+    }
+}
+
+/* FREE FLIGHT.  Entry ei (layer t, positions Sc: W words from lattice lo,
+ * set from jf to jl) has one jump input jb, and its step (plan pl) is free.
+ * While the next states also have the one input jb and free steps (their
+ * positions being jf - s .. jl + s after s steps: each free step only
+ * grows the set by one on each side), no entry is made for them: their
+ * reads go to the footprint, and one entry is made k layers ahead with the
+ * set grown k times, reached by an FFWD predecessor.  The same states,
+ * positions and landings as stepping them one by one (a free step has
+ * nothing to decide); long falls on big levels are mostly such steps.
+ * 1: done (k > 1); 0: only one free step (the caller makes it); -1: out of
+ * memory. */
+static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int jb, const vplan *pl,
+                        const uint64_t *Sc, int W, int lo, int jf, int jl)
+{
+    const tn_surf *g = B->g;
+    tn_body v = pl->fr; /* at t + k */
+    float ylo = 1e30f, yhi = -1e30f;
+    int k = 1;
+    for (; t + k < TN_SURF_MAX_AIR; k++) {
+        int ins[6];
+        if (inputs_for(g, &v, t + k, kind, 0, ins) != 3 || (ins[0] & TN_SURF_IN_JUMP) != jb) break;
+        vplan P;
+        if (!make_vplan(B, &v, jb, &P) || !plan_free(B, &P, jf - k, jl + k)) break;
+        if (!foot_run(B, surf_id, &v, jf - k, jl + k)) return -1;
+        ylo = tn_minf(ylo, v.y);
+        yhi = tn_maxf(yhi, v.y);
+        v = P.fr;
+    }
+    if (k < 2) return 0;
+    if (!B->phead) { /* the per-layer lists, once per build */
+        int32_t *head = tn_alloc_array(B->a, TN_SURF_MAX_AIR + 2, sizeof *head);
+        uint32_t *stamp = tn_alloc_array(B->a, TN_SURF_MAX_AIR + 2, sizeof *stamp);
+        if (!head || !stamp) {
+            tn_free(B->a, head);
+            tn_free(B->a, stamp);
+            return -1;
+        }
+        B->phead = head;
+        B->pstamp = stamp;
+    }
+    const int plo = jf - k, pw = (jl - jf + 2 * k) / 64 + 1, at = t + k;
+    ff_pend *P = vec_push(&B->pend, B->a);
+    if (!P || !vec_reserve(&B->pbits, B->a, B->pbits.n + (size_t)pw)) return -1;
+    uint64_t *pb = (uint64_t *)B->pbits.p + B->pbits.n;
+    memset(pb, 0, (size_t)pw * 8);
+    or_shifted(pb, pw, Sc, W, lo - plo, pw * 64 - 1);
+    smear(pb, pw, k);
+    *P = (ff_pend){v, ei, plo, pw, -1, k, (uint32_t)B->pbits.n, (uint8_t)(jb | FFWD), ylo, yhi};
+    B->pbits.n += (size_t)pw;
+    if (B->pstamp[at] == B->pgen) P->next = B->phead[at];
+    B->pstamp[at] = B->pgen;
+    B->phead[at] = (int32_t)B->pend.n - 1;
+    B->npend++;
+    return 1;
+}
+
+/* The entries fast_forward made for layer t (window nlo..nhi, nwords). */
+static bool ff_arrive(build *B, int t, int nlo, int nhi, int nwords, size_t next0)
+{
+    if (!B->npend || B->pstamp[t] != B->pgen) return true;
+    for (int32_t q = B->phead[t]; q >= 0;) {
+        const ff_pend P = ((const ff_pend *)B->pend.p)[q];
+        int32_t ne = get_entry(B, &P.v, t, nlo, nwords, next0);
+        if (ne < 0 || !add_pred(B, ne, P.from, P.in)) return false;
+        dp_pred *pr = (dp_pred *)B->pred.p + ent(B, ne)->pred;
+        pr->k = (uint16_t)P.k;
+        pr->ylo = P.ylo;
+        pr->yhi = P.yhi;
+        const dp_entry *N = ent(B, ne);
+        or_shifted((uint64_t *)B->bits.p + N->bits, N->words, (const uint64_t *)B->pbits.p + P.boff,
+                   P.words, P.lo - N->lo, nhi - N->lo);
+        B->npend--;
+        q = P.next;
+    }
+    return true;
+}
 
 /* The lean step (mask stepping, t > 0): the three walk directions of one
  * jump input share the step's vertical plan, so they are merged right after
@@ -1233,18 +1382,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
          * j + 1 in the rows of the walk, the vertical sub-moves, the ceiling
          * landings and the ground test) is inside the map and empty: no
          * mask has a bit there, so the whole moved set goes on in the air */
-        bool free_step = false;
-        {
-            int r0 = pl->hr0, r1 = pl->hr1;
-            for (int e = 0; e < pl->nev; e++) {
-                r0 = tn_mini(r0, pl->ev[e].r);
-                r1 = tn_maxi(r1, pl->ev[e].up ? pl->ev[e].r + 1 + h : pl->ev[e].r);
-            }
-            if (pl->gtest) r0 = tn_mini(r0, pl->rf), r1 = tn_maxi(r1, pl->rf);
-            int pt = g->per_tile;
-            free_step = sat_empty(B, r0, r1, floordiv(jf - 1, pt) - 1,
-                                  floordiv(jl + 1, pt) + g->prof.w + 1);
-        }
+        const bool free_step = plan_free(B, pl, jf, jl);
         mgroup G[MAX_GROUPS];
         int ng = 0;
         if (free_step) {
@@ -1354,6 +1492,11 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                     }
                 continue;
             }
+            if (free_step && njb == 1) {
+                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, E.lo, jf, jl);
+                if (rc < 0) return -1;
+                if (rc > 0) continue;
+            }
             int32_t ne = get_entry(B, &gr->s, t + 1, nlo, nwords, next0);
             if (ne < 0 || !add_pred(B, ne, ei, jb | ANYDIR)) return -1;
             const dp_entry *N = ent(B, ne);
@@ -1386,6 +1529,11 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     const tn_surf_surface *S = &g->surf[surf_id];
     const float W = (float)g->prof.w * T;
     B->ent.n = B->pred.n = B->bits.n = B->plans.n = 0;
+    B->pend.n = B->pbits.n = B->npend = 0;
+    if (++B->pgen == 0) { /* (never in practice) */
+        if (B->pstamp) memset(B->pstamp, 0, (TN_SURF_MAX_AIR + 2) * sizeof *B->pstamp);
+        B->pgen = 1;
+    }
     if (!hash_init(B, 256)) return false;
     /* layer 0: the standing state */
     tn_body v0 = stand_body(g, S->row, S->j0 + (n0 - S->node0));
@@ -1399,12 +1547,13 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     if (e0 < 0) return false;
     for (int j = lo; j <= hi; j++) set_bit(B, e0, j);
     size_t layer_lo = 0;
-    for (int t = 0; layer_lo < B->ent.n && t < TN_SURF_MAX_AIR; t++) {
+    for (int t = 0; (layer_lo < B->ent.n || B->npend) && t < TN_SURF_MAX_AIR; t++) {
         size_t layer_hi = B->ent.n;
         int nlo = tn_maxi(0, lo - 1), nhi = tn_mini(g->jmax, hi + 1);
         int nwords = (nhi - nlo) / 64 + 1;
         if (!hash_init(B, 256)) return false;
         size_t next0 = B->ent.n;
+        if (!ff_arrive(B, t + 1, nlo, nhi, nwords, next0)) return false;
         int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
         int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
         /* the tiles this layer's steps can read, for the repair index:
@@ -1414,12 +1563,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
             const dp_entry *E = ent(B, (int32_t)ei);
             const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
             const int nb = E->words * 64, gap = 2 * g->per_tile + 1;
-            /* runs of positions (closer than two tiles): the columns a step
-             * from them can read, x - step .. x + W + step (2 px slack), and
-             * the rows its state can reach, y - vmax .. y + H + vmax (2 px
-             * slack: the ground test under the feet) */
-            int ry0 = (int)floorf((E->v.y - g->vmax - 2.0f) / T);
-            int ry1 = (int)floorf((E->v.y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
+            /* per run of positions (closer than two tiles) */
             for (int q = next_bit(bw, E->words, 0, true); q < nb;) {
                 int first = q, last;
                 for (;;) {
@@ -1428,15 +1572,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     q = next_bit(bw, E->words, z, true);
                     if (q >= nb || q - last > gap) break;
                 }
-                int jf = E->lo + first, jl = E->lo + last;
-                int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
-                int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
-                int16_t *bx = &g->sbox[4 * surf_id];
-                if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
-                if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
-                if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
-                if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-                if (!add_rect(B, cx0, ry0, cx1, ry1)) return false;
+                if (!foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last)) return false;
             }
         }
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
@@ -1639,6 +1775,9 @@ static void bb_add(const tn_surf *g, int16_t *bb, float x, float y)
 typedef struct bt_step {
     int32_t e, j;
     float y;
+    uint32_t s;         /* inputs in seq when it was reached */
+    int32_t xjlo, xjhi; /* lattice and y range of the free flight (FFWD) */
+    float xylo, xyhi;   /* to its predecessor, else empty */
 } bt_step;
 
 typedef struct bt_memo {
@@ -1731,7 +1870,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             j = rest.j0;
             break;
         }
-        path[np++] = (bt_step){e, j, Ep->v.y};
+        path[np++] = (bt_step){e, j, Ep->v.y, (uint32_t)ns, INT32_MAX, INT32_MIN, 1e30f, -1e30f};
         jlo = tn_mini(jlo, j);
         jhi = tn_maxi(jhi, j);
         ylo = tn_minf(ylo, Ep->v.y);
@@ -1766,6 +1905,24 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         for (int32_t pi = E.pred; pi >= 0 && !found; pi = ((dp_pred *)B->pred.p)[pi].next) {
             const dp_pred P = ((dp_pred *)B->pred.p)[pi];
             const int jb = P.in & TN_SURF_IN_JUMP;
+            if (P.in & FFWD) {
+                /* k free steps: from any position within k of j, walking
+                 * toward it first (free steps meet no wall) */
+                int d = 0;
+                while (d <= P.k && !get_bit(B, P.from, j - d)) d = d > 0 ? -d : 1 - d;
+                if (d > P.k) continue;
+                const int ad = d < 0 ? -d : d, walk = d > 0 ? TN_SURF_IN_RIGHT : TN_SURF_IN_LEFT;
+                for (int f = P.k - 1; f >= 0; f--) seq[ns++] = (uint8_t)(jb | (f < ad ? walk : 0));
+                bt_step *st = &path[np - 1];
+                st->xjlo = tn_mini(j, j - d), st->xjhi = tn_maxi(j, j - d);
+                st->xylo = P.ylo, st->xyhi = P.yhi;
+                jlo = tn_mini(jlo, st->xjlo), jhi = tn_maxi(jhi, st->xjhi);
+                ylo = tn_minf(ylo, P.ylo), yhi = tn_maxf(yhi, P.yhi);
+                e = P.from;
+                j -= d;
+                found = true;
+                continue;
+            }
             const bool plan = B->masks && ent(B, P.from)->t > 0;
             const vplan *PL = plan ? backtrack_plan(B, P.from, P.in) : NULL;
             /* the (j, walk) a step can come from: an "any direction" step
@@ -1813,13 +1970,13 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     /* every (entry, j) passed, with its rest: the inputs after it in seq */
     B->seq.n = base + ns;
     for (size_t i = np; i-- > 0;) {
-        rest.jlo = tn_mini(rest.jlo, path[i].j);
-        rest.jhi = tn_maxi(rest.jhi, path[i].j);
-        rest.ylo = tn_minf(rest.ylo, path[i].y);
-        rest.yhi = tn_maxf(rest.yhi, path[i].y);
+        rest.jlo = tn_mini(rest.jlo, tn_mini(path[i].j, path[i].xjlo));
+        rest.jhi = tn_maxi(rest.jhi, tn_maxi(path[i].j, path[i].xjhi));
+        rest.ylo = tn_minf(rest.ylo, tn_minf(path[i].y, path[i].xylo));
+        rest.yhi = tn_maxf(rest.yhi, tn_maxf(path[i].y, path[i].xyhi));
         rest.key = memo_key(path[i].e, path[i].j);
-        rest.off = (uint32_t)(base + i + 1);
-        rest.cnt = (uint32_t)(ns - i - 1);
+        rest.off = (uint32_t)(base + path[i].s);
+        rest.cnt = (uint32_t)(ns - path[i].s);
         rest.j0 = j;
         if (!memo_put(B, &rest)) break;
     }
@@ -2557,6 +2714,8 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->ent.elem = sizeof(dp_entry);
     B->pred.elem = sizeof(dp_pred);
     B->plans.elem = sizeof(vplan);
+    B->pend.elem = sizeof(ff_pend);
+    B->pbits.elem = sizeof(uint64_t);
     B->last_land = -1;
     B->bits.elem = sizeof(uint64_t);
     B->js_free.elem = sizeof(uint64_t);
@@ -2578,6 +2737,10 @@ static void build_release(build *B)
     vec_free(&B->ent, a);
     vec_free(&B->pred, a);
     vec_free(&B->plans, a);
+    vec_free(&B->pend, a);
+    vec_free(&B->pbits, a);
+    tn_free(a, B->phead);
+    tn_free(a, B->pstamp);
     vec_free(&B->bits, a);
     vec_free(&B->js_free, a);
     vec_free(&B->js_block, a);
