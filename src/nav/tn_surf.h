@@ -215,8 +215,9 @@
  * bounding box + 1 B x map tiles (terrain copy) + 4 B x (map rows + 2)
  * + the searches' row masks, 32 B x (map rows + 3) x (lattice width / 64
  * + 6), kept for repairs; tn_surf_memory() returns it (demo map: about
- * 0.5 MB).  The build scratch (DP entries and bitsets of one search, hash,
- * the memo of its backtracks: 40 B x 2 x their distinct steps, per-node
+ * 0.5 MB).  The build scratch (DP entries and bitsets of one search, the
+ * free-flight entries waiting for their frame, hash, the memo of its
+ * backtracks: 40 B x 2 x their distinct steps, per-node
  * landing records, column prefix sums: 4 B x map tiles) is freed after
  * it.  The query index adds 20 B x kept edges (about 60% of the
  * edges) + 36 B x nodes (search state and heap) + 8 B x take-off nodes
@@ -228,14 +229,15 @@
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
- * a fan of release arcs alive until they land: about 900 states per
+ * a fan of release arcs alive until they land: about 830 states per
  * surface on the demo map, each about 3,000 instructions all told (a state
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 12-15 ms of CPU,
- * still about 6x the 2 ms the issue asks; a 512x512 level about 1.7-2 s,
- * 1024x1024 about 7-9 s; on T threads (profile.threads) the searches
+ * still about 6x the 2 ms the issue asks; a 512x512 level about 1.5-1.7 s,
+ * 1024x1024 about 6.5-7 s (there free flight saves 15%: long falls);
+ * on T threads (profile.threads) the searches
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
  * the searches that read the tile again (demo map: a quarter of the
  * surfaces, about 2.5-5 ms, nearly all searching; 1024x1024: about 75 of
