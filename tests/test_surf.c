@@ -671,6 +671,23 @@ static void test_fast_equals_naive_tight(void **state)
            edges);
     assert_true(edges > 0);
     tn_map_destroy(m);
+    /* tall sparse maps: falls of up to 60 tiles, mostly over empty tiles,
+     * which the fast builder steps as free flight (no state per frame) */
+    assert_true(tn_succeeded(tn_map_create(20, 60, NULL, &m, NULL)));
+    long tall = 0;
+    for (int lv = 0; lv < 3; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 4200 + (uint64_t)lv, 5);
+        random_tight_map(m, &r, 50);
+        tn_phys_params p = tn_phys_default((float)(2 + 3 * lv));
+        tn_surf_profile prof = tn_surf_profile_make(1 + lv, 2, &p);
+        prof.keep_all_landings = lv == 1;
+        tall += fast_equals_naive(m, prof);
+    }
+    printf("  3 tall sparse 20x60 levels (long falls): fast and naive builds equal, %ld edges\n",
+           tall);
+    assert_true(tall > 0);
+    tn_map_destroy(m);
 }
 
 /* After random edits the repaired graph equals a fresh build edge for edge
@@ -712,11 +729,16 @@ static void test_edit_repair(void **state)
     /* w, h, jump, edits, tight map (one-way edits too) */
     static const int combos[6][5] = {{1, 2, 4, 30, 0}, {2, 3, 7, 15, 0}, {1, 1, 1, 15, 0},
                                      {1, 2, 4, 30, 1}, {3, 3, 8, 15, 1}, {2, 1, 2, 15, 1}};
+    /* round 0, then seeds on which free flight's decisions read tiles
+     * outside the footprint before they were recorded (a repaired graph
+     * then kept other, equally fast inputs than a fresh build) */
+    static const int rounds[5] = {0, 2500, 3400, 3600, 5800};
     int loc_all = 0;
-    for (int ci = 0; ci < 6; ci++) {
+    for (int ri = 0; ri < 5 * 6; ri++) {
+        const int ci = ri % 6;
         tn_map *m = NULL;
         tn_rng r;
-        tn_rng_seed(&r, 9 + (uint64_t)ci, 9);
+        tn_rng_seed(&r, 9 + (uint64_t)ci + (uint64_t)rounds[ri / 6], 9);
         tn_surf_profile prof;
         tn_surf *g = edit_level(24, 16, combos[ci], &r, &m, &prof);
         for (int k = 0; k < combos[ci][3]; k++) {
@@ -731,13 +753,16 @@ static void test_edit_repair(void **state)
         }
         int loc, full;
         tn_surf_repair_counts(g, &loc, &full);
-        printf("  %dx%d jump %d, %d edits%s: %d repaired locally, %d full rebuilds\n",
-               combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][3],
-               combos[ci][4] ? " (tight map)" : "", loc, full);
+        if (ri < 6)
+            printf("  %dx%d jump %d, %d edits%s: %d repaired locally, %d full rebuilds\n",
+                   combos[ci][0], combos[ci][1], combos[ci][2], combos[ci][3],
+                   combos[ci][4] ? " (tight map)" : "", loc, full);
         loc_all += loc;
         tn_surf_destroy(g);
         tn_map_destroy(m);
     }
+    printf("  4 more rounds of the 6 levels: %d repairs in all, each equal to a fresh build\n",
+           loc_all);
     assert_true(loc_all > 0);
 }
 

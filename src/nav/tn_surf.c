@@ -1210,6 +1210,16 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
 /* The tiles a step of state v from positions jf..jl can read, for the
  * repair index: the columns x - step .. x + W + step and the rows y - vmax
  * .. y + H + vmax (2 px slack: the ground test under the feet). */
+static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
+{
+    int16_t *bx = &B->g->sbox[4 * surf_id];
+    if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
+    if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
+    if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
+    if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
+    return add_rect(B, cx0, ry0, cx1, ry1);
+}
+
 static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
 {
     tn_surf *g = B->g;
@@ -1218,20 +1228,22 @@ static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
     int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
     int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
     int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
-    int16_t *bx = &g->sbox[4 * surf_id];
-    if (cx0 < bx[0]) bx[0] = (int16_t)tn_maxi(cx0, -2);
-    if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
-    if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
-    if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-    return add_rect(B, cx0, ry0, cx1, ry1);
+    return foot_rect(B, surf_id, cx0, ry0, cx1, ry1);
 }
 
-/* True when every tile plan P's step can read from positions jf..jl (the
- * box's columns for j - 1 .. j + 1 in the rows of the walk, the vertical
- * sub-moves, the ceiling landings and the ground test) is inside the map
- * and empty: no mask has a bit there, so the whole moved set goes on in
- * the air. */
-static bool plan_free(const build *B, const vplan *P, int jf, int jl)
+/* The tiles plan P's step from positions jf..jl can read: the rows of the
+ * walk, the vertical sub-moves, the ceiling landings and the ground test;
+ * the columns of the box for j - 1 .. j + 1, x - step - 2 px .. x + W +
+ * step + 2 px (those of foot_run).  r[] = row0, row1, col0, col1.  Free
+ * when all are inside the map and empty: no mask has a bit there, so the
+ * whole moved set goes on in the air.  With `record` the rectangle goes to
+ * the footprint: where free flight is decided, its outcome shapes the
+ * search (which states are kept, so which of equally fast take-offs a
+ * backtrack finds), and a repair must run the search again when a tile
+ * that decides it changes, so that a repaired graph stays a fresh one.
+ * surf_id >= 0: record it for that surface's search (out of memory:
+ * B->oom). */
+static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id)
 {
     const tn_surf *g = B->g;
     const int h = g->prof.h;
@@ -1241,8 +1253,11 @@ static bool plan_free(const build *B, const vplan *P, int jf, int jl)
         r1 = tn_maxi(r1, P->ev[e].up ? P->ev[e].r + 1 + h : P->ev[e].r);
     }
     if (P->gtest) r0 = tn_mini(r0, P->rf), r1 = tn_maxi(r1, P->rf);
-    const int pt = g->per_tile;
-    return sat_empty(B, r0, r1, floordiv(jf - 1, pt) - 1, floordiv(jl + 1, pt) + g->prof.w + 1);
+    const float W = (float)g->prof.w * T;
+    const int c0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
+    const int c1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+    if (surf_id >= 0 && !foot_rect(B, surf_id, c0, r0, c1, r1)) B->oom = true;
+    return sat_empty(B, r0, r1, c0, c1);
 }
 
 /* Entries made k > 1 layers ahead by fast_forward, until their layer. */
@@ -1279,7 +1294,7 @@ static void smear(uint64_t *w, int n, int k)
  * 1: done (k > 1); 0: only one free step (the caller makes it); -1: out of
  * memory. */
 static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int jb, const vplan *pl,
-                        const uint64_t *Sc, int W, int lo, int jf, int jl)
+                        const uint64_t *Sc, int W, int lo, int jf, int jl, bool split)
 {
     const tn_surf *g = B->g;
     tn_body v = pl->fr; /* at t + k */
@@ -1289,8 +1304,17 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
         int ins[6];
         if (inputs_for(g, &v, t + k, kind, 0, ins) != 3 || (ins[0] & TN_SURF_IN_JUMP) != jb) break;
         vplan P;
-        if (!make_vplan(B, &v, jb, &P) || !plan_free(B, &P, jf - k, jl + k)) break;
-        if (!foot_run(B, surf_id, &v, jf - k, jl + k)) return -1;
+        if (!make_vplan(B, &v, jb, &P)) break;
+        /* a skipped state's reads; the state that stops the flight is made
+         * an entry, whose runs' footprint holds the rectangle unless the
+         * positions have a gap (split) */
+        if (!plan_free(B, &P, jf - k, jl + k, -1)) {
+            if (split) plan_free(B, &P, jf - k, jl + k, surf_id);
+            if (B->oom) return -1;
+            break;
+        }
+        plan_free(B, &P, jf - k, jl + k, surf_id);
+        if (B->oom) return -1;
         ylo = tn_minf(ylo, v.y);
         yhi = tn_maxf(yhi, v.y);
         v = P.fr;
@@ -1354,7 +1378,7 @@ static bool ff_arrive(build *B, int t, int nlo, int nhi, int nwords, size_t next
  * 0: a plan does not apply (the caller steps the entry the old way);
  * -1: out of memory. */
 static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
-                     int nwords, size_t next0)
+                     int nwords, size_t next0, bool split)
 {
     tn_surf *g = B->g;
     const dp_entry E = *ent(B, ei);
@@ -1382,7 +1406,10 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
          * j + 1 in the rows of the walk, the vertical sub-moves, the ceiling
          * landings and the ground test) is inside the map and empty: no
          * mask has a bit there, so the whole moved set goes on in the air */
-        const bool free_step = plan_free(B, pl, jf, jl);
+        /* with one jump input it decides free flight: recorded when the
+         * footprint of E's runs leaves a gap in its rectangle */
+        const bool free_step = plan_free(B, pl, jf, jl, njb == 1 && split ? surf_id : -1);
+        if (B->oom) return -1;
         mgroup G[MAX_GROUPS];
         int ng = 0;
         if (free_step) {
@@ -1493,7 +1520,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                 continue;
             }
             if (free_step && njb == 1) {
-                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, E.lo, jf, jl);
+                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, E.lo, jf, jl, split);
                 if (rc < 0) return -1;
                 if (rc > 0) continue;
             }
@@ -1556,28 +1583,32 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         if (!ff_arrive(B, t + 1, nlo, nhi, nwords, next0)) return false;
         int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
         int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
-        /* the tiles this layer's steps can read, for the repair index:
-         * per entry, the columns around its set positions and the rows
-         * its state reaches in a step */
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
-            const dp_entry *E = ent(B, (int32_t)ei);
-            const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
-            const int nb = E->words * 64, gap = 2 * g->per_tile + 1;
-            /* per run of positions (closer than two tiles) */
-            for (int q = next_bit(bw, E->words, 0, true); q < nb;) {
-                int first = q, last;
-                for (;;) {
-                    int z = next_bit(bw, E->words, q, false);
-                    last = z - 1;
-                    q = next_bit(bw, E->words, z, true);
-                    if (q >= nb || q - last > gap) break;
+            /* the tiles its step can read, for the repair index: per run of
+             * positions (closer than two tiles), the columns around them
+             * and the rows its state reaches in a step; split: more than
+             * one run */
+            bool split = false;
+            {
+                const dp_entry *E = ent(B, (int32_t)ei);
+                const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
+                const int nb = E->words * 64, gap = 2 * g->per_tile + 1;
+                int runs = 0;
+                for (int q = next_bit(bw, E->words, 0, true); q < nb; runs++) {
+                    int first = q, last;
+                    for (;;) {
+                        int z = next_bit(bw, E->words, q, false);
+                        last = z - 1;
+                        q = next_bit(bw, E->words, z, true);
+                        if (q >= nb || q - last > gap) break;
+                    }
+                    if (!foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last)) return false;
                 }
-                if (!foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last)) return false;
+                split = runs > 1;
             }
-        }
-        for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             if (B->masks && t > 0) {
-                int rc = lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0);
+                int rc =
+                    lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0, split);
                 if (rc < 0) return false;
                 if (rc > 0) {
                     B->nentries++;

@@ -99,7 +99,10 @@
  * map says so in O(1)) only dilates the bitset.  Free flight: while a
  * state has one jump input and its steps stay over empty tiles, no state
  * is kept for the frames between (their tiles still go to the repair
- * index); one state k frames on holds the set dilated k times, and the
+ * index, and so do the tiles that decide where a flight starts and stops:
+ * which states are kept decides which of equally fast take-offs a
+ * backtrack finds, and a repaired graph must equal a fresh one); one
+ * state k frames on holds the set dilated k times, and the
  * backtrack walks the k frames toward the landing's position (long falls
  * are mostly such frames: 45% of the states at 1024x1024).  A
  * -DTN_SURF_DEBUG build
