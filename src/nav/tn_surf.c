@@ -1241,9 +1241,11 @@ static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
  * search (which states are kept, so which of equally fast take-offs a
  * backtrack finds), and a repair must run the search again when a tile
  * that decides it changes, so that a repaired graph stays a fresh one.
- * surf_id >= 0: record it for that surface's search (out of memory:
+ * rec: when to record it for surface surf_id's search (out of memory:
  * B->oom). */
-static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id)
+enum { REC_NONE, REC_IF_FREE, REC_ALWAYS };
+
+static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id, int rec)
 {
     const tn_surf *g = B->g;
     const int h = g->prof.h;
@@ -1254,10 +1256,13 @@ static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id)
     }
     if (P->gtest) r0 = tn_mini(r0, P->rf), r1 = tn_maxi(r1, P->rf);
     const float W = (float)g->prof.w * T;
-    const int c0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
-    const int c1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
-    if (surf_id >= 0 && !foot_rect(B, surf_id, c0, r0, c1, r1)) B->oom = true;
-    return sat_empty(B, r0, r1, c0, c1);
+    const int c0 = ifloor((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
+    const int c1 = ifloor((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+    const bool free = sat_empty(B, r0, r1, c0, c1);
+    if ((rec == REC_ALWAYS || (rec == REC_IF_FREE && free)) &&
+        !foot_rect(B, surf_id, c0, r0, c1, r1))
+        B->oom = true;
+    return free;
 }
 
 /* Entries made k > 1 layers ahead by fast_forward, until their layer. */
@@ -1308,13 +1313,10 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
         /* a skipped state's reads; the state that stops the flight is made
          * an entry, whose runs' footprint holds the rectangle unless the
          * positions have a gap (split) */
-        if (!plan_free(B, &P, jf - k, jl + k, -1)) {
-            if (split) plan_free(B, &P, jf - k, jl + k, surf_id);
-            if (B->oom) return -1;
-            break;
-        }
-        plan_free(B, &P, jf - k, jl + k, surf_id);
+        const bool free =
+            plan_free(B, &P, jf - k, jl + k, surf_id, split ? REC_ALWAYS : REC_IF_FREE);
         if (B->oom) return -1;
+        if (!free) break;
         ylo = tn_minf(ylo, v.y);
         yhi = tn_maxf(yhi, v.y);
         v = P.fr;
@@ -1408,7 +1410,8 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
          * mask has a bit there, so the whole moved set goes on in the air */
         /* with one jump input it decides free flight: recorded when the
          * footprint of E's runs leaves a gap in its rectangle */
-        const bool free_step = plan_free(B, pl, jf, jl, njb == 1 && split ? surf_id : -1);
+        const bool free_step =
+            plan_free(B, pl, jf, jl, surf_id, njb == 1 && split ? REC_ALWAYS : REC_NONE);
         if (B->oom) return -1;
         mgroup G[MAX_GROUPS];
         int ng = 0;
