@@ -1207,9 +1207,8 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
  * any (backtrack finds them), its jump bit the one in `in`. */
 #define FFWD 0x20
 
-/* The tiles a step of state v from positions jf..jl can read, for the
- * repair index: the columns x - step .. x + W + step and the rows y - vmax
- * .. y + H + vmax (2 px slack: the ground test under the feet). */
+/* Tiles cx0..cx1 x ry0..ry1, read by a search of surface surf_id: to its
+ * footprint (the repair index) and its explored box. */
 static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
 {
     int16_t *bx = &B->g->sbox[4 * surf_id];
@@ -1220,6 +1219,9 @@ static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
     return add_rect(B, cx0, ry0, cx1, ry1);
 }
 
+/* The tiles a step of state v from positions jf..jl can read: the columns
+ * x - step .. x + W + step and the rows y - vmax .. y + H + vmax (2 px
+ * slack: the ground test under the feet). */
 static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
 {
     tn_surf *g = B->g;
@@ -1234,15 +1236,14 @@ static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
 /* The tiles plan P's step from positions jf..jl can read: the rows of the
  * walk, the vertical sub-moves, the ceiling landings and the ground test;
  * the columns of the box for j - 1 .. j + 1, x - step - 2 px .. x + W +
- * step + 2 px (those of foot_run).  r[] = row0, row1, col0, col1.  Free
- * when all are inside the map and empty: no mask has a bit there, so the
- * whole moved set goes on in the air.  With `record` the rectangle goes to
- * the footprint: where free flight is decided, its outcome shapes the
+ * step + 2 px (those of foot_run).  Free when all are inside the map and
+ * empty: no mask has a bit there, so the whole moved set goes on in the
+ * air.  The rectangle may go to the footprint (rec: never, when free,
+ * always): where free flight is decided, its outcome shapes the
  * search (which states are kept, so which of equally fast take-offs a
  * backtrack finds), and a repair must run the search again when a tile
- * that decides it changes, so that a repaired graph stays a fresh one.
- * rec: when to record it for surface surf_id's search (out of memory:
- * B->oom). */
+ * that decides it changes, so that a repaired graph stays a fresh one
+ * (out of memory: B->oom). */
 enum { REC_NONE, REC_IF_FREE, REC_ALWAYS };
 
 static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id, int rec)
@@ -1404,12 +1405,9 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
     for (int k = 0; k < njb; k++) {
         const int jb = ins[3 * k] & TN_SURF_IN_JUMP;
         const vplan *pl = entry_plan(B, ei, jb ? 1 : 0);
-        /* free: every tile the step can read (the box's columns for j - 1 ..
-         * j + 1 in the rows of the walk, the vertical sub-moves, the ceiling
-         * landings and the ground test) is inside the map and empty: no
-         * mask has a bit there, so the whole moved set goes on in the air */
-        /* with one jump input it decides free flight: recorded when the
-         * footprint of E's runs leaves a gap in its rectangle */
+        /* free (plan_free): the whole moved set goes on in the air; with
+         * one jump input it decides free flight, so its rectangle is
+         * recorded when the footprint of E's runs leaves a gap in it */
         const bool free_step =
             plan_free(B, pl, jf, jl, surf_id, njb == 1 && split ? REC_ALWAYS : REC_NONE);
         if (B->oom) return -1;
