@@ -232,14 +232,14 @@
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
- * a fan of release arcs alive until they land: about 830 states per
+ * a fan of release arcs alive until they land: about 820 states per
  * surface on the demo map, each about 3,000 instructions all told (a state
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 12-15 ms of CPU,
- * still about 6x the 2 ms the issue asks; a 512x512 level about 1.5-1.7 s,
- * 1024x1024 about 6.5-7 s (there free flight saves 15%: long falls);
+ * still about 6x the 2 ms the issue asks; a 512x512 level about 1.4-1.6 s,
+ * 1024x1024 about 5.6-6 s (there free flight saves 14%: long falls);
  * on T threads (profile.threads) the searches
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
  * the searches that read the tile again (demo map: a quarter of the
