@@ -178,7 +178,9 @@
  * the bitmap over its bounding box of the tiles its steps can read (per DP
  * entry and run of its positions, a gap of more than two tiles splitting
  * a run: the columns a walk step and the box reach, the rows the state
- * reaches in one step).  All searches of new or changed surfaces and of
+ * reaches in one step; per frame of a free flight, the rectangle its free
+ * test read, and the tiles that decide where a flight stops).  All
+ * searches of new or changed surfaces and of
  * those standing next to the tile run again; every other search keeps its
  * edges and input runs (an edge's search is its kind, and for a walk-off
  * the side its first input walks).  The new edges are sorted and merged
