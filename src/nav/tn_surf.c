@@ -2908,8 +2908,13 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         for (int i = 0; i < g->nsurf; i++) {
             int t = old_to_new[i];
             if (t < 0) continue;
+            /* standing next to the tile: the tile is under a node's box,
+             * in it or just over it (which nodes are one-way-only, so the
+             * drops, can change with the surface's extent kept) */
             int row = nsf[t].row;
-            aff[t] = row >= y && row <= y + g->prof.h + 1 ? SEARCH_ALL : 0;
+            int c0 = (int)floorf(tn_surf_lattice_x(g, nsf[t].j0) / T) - 2;
+            int c1 = (int)floorf((tn_surf_lattice_x(g, nsf[t].j1) + (float)g->prof.w * T) / T) + 2;
+            aff[t] = row >= y && row <= y + g->prof.h + 1 && x >= c0 && x <= c1 ? SEARCH_ALL : 0;
             /* the explored box: a bound, kept while some search is kept */
             if (aff[t] != SEARCH_ALL) memcpy(&sbox[4 * t], &g->sbox[4 * i], 4 * sizeof(int16_t));
         }

@@ -198,9 +198,14 @@
  * Several changed tiles: a rebuild.  Either way tn_surf_generation()
  * changes.  Tested: after random edits (six profiles, tight maps with
  * one-way edits among them) the graph equals a fresh build edge for edge,
- * input runs and dominance flags included.  A search's states spread over many tiles (a fall
- * from a ledge covers a cone of them), so a repair still runs the searches
- * of about a quarter of the surfaces on the demo map (median 13 of 53).
+ * input runs and dominance flags included.  "Standing next to the tile":
+ * on its row to h + 1 rows below and within two columns of the surface
+ * (which nodes are one-way-only, so the drops, can change while the
+ * surface keeps its extent); farther surfaces on those rows keep the
+ * searches their footprints do not name.  A search's states spread over
+ * many tiles (a fall from a ledge covers a cone of them), so a repair
+ * still runs searches of about 7 of the demo map's 53 surfaces (median;
+ * 13 of 3,010 at 512x512, 25 of 11,104 at 1024x1024).
  * THREAD SAFETY.  A graph is not shared between threads while it is built or
  * queried (the query scratch lives in it); different graphs are independent.
  * The library has no global state.  With profile.threads > 1 a build or a
@@ -244,9 +249,9 @@
  * 1024x1024 about 5.6-6 s (there free flight saves 14%: long falls);
  * on T threads (profile.threads) the searches
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
- * the searches that read the tile again (demo map: a quarter of the
- * surfaces, about 2.5-5 ms, nearly all searching; 1024x1024: about 75 of
- * 11,104 surfaces, about 0.1-0.15 s, of which the searches 40% and passes
+ * the searches that read the tile again (demo map: about 7 of 53
+ * surfaces, about 2 ms, nearly all searching; 1024x1024: about 25 of
+ * 11,104 surfaces, about 0.1 s, of which the searches 15% and passes
  * over all edges the rest, since the nodes are renumbered; docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
