@@ -1219,24 +1219,31 @@ static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
     return add_rect(B, cx0, ry0, cx1, ry1);
 }
 
-/* The tiles a step of state v from positions jf..jl can read: the columns
- * x - step .. x + W + step and the rows y - vmax .. y + H + vmax (2 px
- * slack: the ground test under the feet). */
+/* The columns a step from positions jf..jl can read: the box's for j - 1
+ * .. j + 1, x - step .. x + W + step, with 2 px to spare.  The footprint
+ * and the free test share them (see plan_free). */
+static void step_cols(const tn_surf *g, int jf, int jl, int *c0, int *c1)
+{
+    *c0 = ifloor((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
+    *c1 = ifloor((tn_surf_lattice_x(g, jl) + (float)g->prof.w * T + g->step_px + 2.0f) / T);
+}
+
+/* The tiles a step of state v from positions jf..jl can read: step_cols,
+ * and the rows y - vmax .. y + H + vmax (2 px slack: the ground test under
+ * the feet). */
 static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
 {
     tn_surf *g = B->g;
-    const float W = (float)g->prof.w * T;
     int ry0 = (int)floorf((v->y - g->vmax - 2.0f) / T);
     int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
-    int cx0 = (int)floorf((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
-    int cx1 = (int)floorf((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+    int cx0, cx1;
+    step_cols(g, jf, jl, &cx0, &cx1);
     return foot_rect(B, surf_id, cx0, ry0, cx1, ry1);
 }
 
 /* The tiles plan P's step from positions jf..jl can read: the rows of the
  * walk, the vertical sub-moves, the ceiling landings and the ground test;
- * the columns of the box for j - 1 .. j + 1, x - step - 2 px .. x + W +
- * step + 2 px (those of foot_run).  Free when all are inside the map and
+ * the columns step_cols (those of foot_run).  Free when all are inside the map and
  * empty: no mask has a bit there, so the whole moved set goes on in the
  * air.  The rectangle may go to the footprint (rec: never, when free,
  * always): where free flight is decided, its outcome shapes the
@@ -1256,9 +1263,8 @@ static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id, int
         r1 = tn_maxi(r1, P->ev[e].up ? P->ev[e].r + 1 + h : P->ev[e].r);
     }
     if (P->gtest) r0 = tn_mini(r0, P->rf), r1 = tn_maxi(r1, P->rf);
-    const float W = (float)g->prof.w * T;
-    const int c0 = ifloor((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
-    const int c1 = ifloor((tn_surf_lattice_x(g, jl) + W + g->step_px + 2.0f) / T);
+    int c0, c1;
+    step_cols(g, jf, jl, &c0, &c1);
     const bool free = sat_empty(B, r0, r1, c0, c1);
     if ((rec == REC_ALWAYS || (rec == REC_IF_FREE && free)) &&
         !foot_rect(B, surf_id, c0, r0, c1, r1))
