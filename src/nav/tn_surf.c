@@ -156,6 +156,21 @@ typedef struct best_rec {
     uint8_t in;       /* input of the landing step */
 } best_rec;
 
+/* A repair's node renumbering: only the edited rows' surfaces change and
+ * the others keep their order, so old nodes below a (the rows above the
+ * edit) keep their ids, those from b on (the rows below) move by delta,
+ * and only the edited rows' nodes a .. b - 1 need a table (mid: new id or
+ * -1, gone). */
+typedef struct renum {
+    int a, b, delta;
+    const int32_t *mid;
+} renum;
+
+static inline int renum_of(const renum *r, int o)
+{
+    return o < r->a ? o : o >= r->b ? o + r->delta : r->mid[o - r->a];
+}
+
 /* What a local repair changed, for the query index: the take-off surfaces
  * whose dominated edges are found again (redo: the others keep their
  * TN_SURF_EDGE_DOMINATED flags) and the landmark tables' update
@@ -165,7 +180,7 @@ typedef struct lm_delta {
     int32_t *old_lm;     /* the old tables (old node numbering), taken over */
     size_t old_cap;      /* nodes old_lm has room for */
     int old_nlm;
-    const int32_t *new_of_old; /* old node -> new node, -1: gone */
+    const renum *new_of_old; /* old node -> new node, -1: gone */
     int old_nn;
     const int32_t *rem; /* edges gone: old from, old to, frames */
     size_t nrem;
@@ -2967,7 +2982,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     build_setup(&B, g, m);
     vec rem = {0}, add = {0}; /* edges gone / new, as (from, to, frames) */
     rem.elem = add.elem = 3 * sizeof(int32_t);
-    int32_t *new_of_old = NULL;
+    int32_t *mid = NULL; /* see renum */
+    renum rn = {0, 0, 0, NULL};
     bool took = false; /* B took over the old edge and run arrays */
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc(a, (size_t)m->w + 16);
@@ -2994,13 +3010,18 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
          * block); the order of the old list, which the renumbering keeps
          * (nodes keep their order).  With landmark tables the edges gone are
          * listed for their update. */
-        new_of_old = tn_alloc_array(a, (size_t)old.nnodes + 1, sizeof(int32_t));
-        ok = new_of_old != NULL;
-        for (int i = 0; i < old.nsurf && ok; i++) { /* old node -> new node, -1 gone */
+        const int os0 = old.row_first[ylo], os1 = old.row_first[yhi + 1];
+        rn.a = os0 < old.nsurf ? old.surf[os0].node0 : old.nnodes;
+        rn.b = os1 < old.nsurf ? old.surf[os1].node0 : old.nnodes;
+        rn.delta = (row_first[yhi + 1] < nsurf ? nsf[row_first[yhi + 1]].node0 : nn) - rn.b;
+        mid = tn_alloc_array(a, (size_t)(rn.b - rn.a) + 1, sizeof(int32_t));
+        rn.mid = mid;
+        ok = mid != NULL;
+        for (int i = os0; i < os1 && ok; i++) { /* old node -> new node, -1 gone */
             const tn_surf_surface *o = &old.surf[i];
             int t = old_to_new[i];
             for (int n = 0; n <= o->j1 - o->j0; n++)
-                new_of_old[o->node0 + n] = t < 0 ? -1 : nsf[t].node0 + n;
+                mid[o->node0 + n - rn.a] = t < 0 ? -1 : nsf[t].node0 + n;
         }
         if (ok) { /* B's now (see the failure path) */
             B.edges.p = old.edge, B.edges.n = 0, B.edges.cap = old.edge_cap;
@@ -3021,7 +3042,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             for (int e = old.edge_first[o->node0]; e < e1 && ok; e++) {
                 const tn_surf_edge *E = &ke[e];
                 bool gone = af && (af == SEARCH_ALL || (af & edge_search(&old, E)));
-                int to = gone ? -1 : new_of_old[E->to];
+                int to = gone ? -1 : renum_of(&rn, E->to);
                 if (!gone && to < 0) { /* landing on a changed surface: the node there now */
                     const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
                     to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
@@ -3111,11 +3132,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         for (int n = 0; n < g->nnodes; n++) g->edge_first[n + 1] += g->edge_first[n];
         lm_delta d = {0};
         d.redo = old.flags_ok ? redo : NULL; /* else all again */
-        if (old.nlm && new_of_old) {
+        if (old.nlm && mid) {
             d.old_lm = old.lm;
             d.old_cap = old.lm_cap;
             d.old_nlm = old.nlm;
-            d.new_of_old = new_of_old;
+            d.new_of_old = &rn;
             d.old_nn = old.nnodes;
             d.rem = rem.p, d.nrem = rem.n;
             d.add = add.p, d.nadd = add.n;
@@ -3176,7 +3197,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     tn_free(a, old_to_new);
     tn_free(a, aff);
     tn_free(a, redo);
-    tn_free(a, new_of_old);
+    tn_free(a, mid);
     vec_free(&rem, a);
     vec_free(&add, a);
     build_release(&B);
@@ -3524,7 +3545,7 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
         const int32_t *rc = d->remc + i * 2 * (size_t)K2; /* old rows of from, to */
         int head = back ? r[0] : r[1];
         int32_t dt = back ? rc[K2 + col] : rc[col], dh = back ? rc[col] : rc[K2 + col];
-        int h = d->new_of_old[head];
+        int h = renum_of(d->new_of_old, head);
         if (dt >= Q_INF || dt + r[2] != dh || h < 0 || s->ep[h] == e1) continue;
         s->ep[h] = e1;
         s->st[h] = LM_CAND;
@@ -3619,7 +3640,7 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
     int32_t L[Q_LM];
     for (int k = 0; k < K; k++) {
         int o = g->lmnode[k]; /* still the old numbering */
-        L[k] = o >= 0 && o < d->old_nn ? d->new_of_old[o] : -1;
+        L[k] = o >= 0 && o < d->old_nn ? renum_of(d->new_of_old, o) : -1;
         if (L[k] < 0) return false;
     }
     lmctx c = {g, NULL, NULL, NULL, K2, 0};
@@ -3657,13 +3678,13 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
                 memcpy(d->remc + (2 * i + (size_t)k) * (size_t)K2,
                        d->old_lm + (size_t)d->rem[3 * i + (size_t)k] * K2, rb);
         for (int o = 0; o < d->old_nn; o++) {
-            int n = d->new_of_old[o];
+            int n = renum_of(d->new_of_old, o);
             if (n < 0 || (inplace && n > o)) continue;
             if (!inplace || n != o) memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
             s.st[n] = 1;
         }
         for (int o = d->old_nn - 1; o >= 0 && inplace; o--) {
-            int n = d->new_of_old[o];
+            int n = renum_of(d->new_of_old, o);
             if (n <= o) continue;
             memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
             s.st[n] = 1;
