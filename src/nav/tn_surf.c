@@ -182,12 +182,22 @@ typedef struct lm_delta {
     int old_nlm;
     const renum *new_of_old; /* old node -> new node, -1: gone */
     int old_nn;
-    const int32_t *rem; /* edges gone: old from, old to, frames */
+    /* the changes to the kept edges (the landmark searches' arcs) as
+     * (from, to, frames): gone (old numbering: kept edges removed), lost
+     * (kept edges now dominated) and new (kept edges made, or no longer
+     * dominated), both in the new numbering (query_index_build) */
+    const int32_t *rem;
     size_t nrem;
-    const int32_t *add; /* edges new: from, to, frames */
-    size_t nadd;
+    const int32_t *lost, *add;
+    size_t nlost, nadd;
+    bool lists;    /* lost and add are complete */
     int32_t *remc; /* lm_update: per edge gone its ends' old table rows */
 } lm_delta;
+
+/* Edge flags of a repair, internal (query_index_build clears them): made
+ * by this repair; kept (not dominated) before it. */
+#define EF_NEW 0x80
+#define EF_WAS 0x40
 
 static void query_index_build(tn_surf *g, lm_delta *d); /* after every build / repair */
 static void query_index_free(tn_surf *g);
@@ -2980,8 +2990,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     g->nexpanded = 0;
     build B;
     build_setup(&B, g, m);
-    vec rem = {0}, add = {0}; /* edges gone / new, as (from, to, frames) */
-    rem.elem = add.elem = 3 * sizeof(int32_t);
+    vec rem = {0}; /* kept edges gone, as (from, to, frames) */
+    rem.elem = 3 * sizeof(int32_t);
     int32_t *mid = NULL; /* see renum */
     renum rn = {0, 0, 0, NULL};
     bool took = false; /* B took over the old edge and run arrays */
@@ -3050,7 +3060,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                     gone = to < 0; /* cannot happen: its search would have been affected */
                 }
                 if (gone) {
-                    if (old.nlm) {
+                    if (old.nlm && !(E->flags & TN_SURF_EDGE_DOMINATED)) {
                         int32_t *r = vec_push(&rem, a);
                         ok = r != NULL;
                         if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
@@ -3104,12 +3114,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         (void)naff;
 #endif
         for (size_t e = nkept; e < B.edges.n && ok; e++) {
-            const tn_surf_edge *E = (const tn_surf_edge *)B.edges.p + e;
+            tn_surf_edge *E = (tn_surf_edge *)B.edges.p + e;
             ef[E->from + 1]++;
-            if (!old.nlm) continue;
-            int32_t *r = vec_push(&add, a);
-            ok = r != NULL;
-            if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+            E->flags = EF_NEW; /* (its surface is in redo) */
         }
         if (ok) merge_new_edges(B.edges.p, nkept, B.edges.n, a);
         ok = ok && runs_merge_in_edge_order(B.edges.p, B.edges.n, &B.runs, nkruns, a);
@@ -3132,14 +3139,13 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         for (int n = 0; n < g->nnodes; n++) g->edge_first[n + 1] += g->edge_first[n];
         lm_delta d = {0};
         d.redo = old.flags_ok ? redo : NULL; /* else all again */
-        if (old.nlm && mid) {
+        if (old.nlm && mid && old.flags_ok) {
             d.old_lm = old.lm;
             d.old_cap = old.lm_cap;
             d.old_nlm = old.nlm;
             d.new_of_old = &rn;
             d.old_nn = old.nnodes;
             d.rem = rem.p, d.nrem = rem.n;
-            d.add = add.p, d.nadd = add.n;
         }
         query_index_build(g, &d);
         g->rev = m->revision;
@@ -3199,7 +3205,6 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     tn_free(a, redo);
     tn_free(a, mid);
     vec_free(&rem, a);
-    vec_free(&add, a);
     build_release(&B);
     return ok;
 }
@@ -3321,13 +3326,39 @@ static void iheap_root(int32_t *heap, int32_t *pos, const int32_t *key, int n, i
     pos[id] = i;
 }
 
+/* The kept edges as arcs for the landmark searches, copied out of the
+ * (big) edge array: out of node n ofirst[n] .. ofirst[n + 1] - 1, each
+ * to oto[i] in ofr[i] frames; into node n ifirst[n] .. ifirst[n + 1] - 1,
+ * each from ifrom[k] in ifr[k] frames. */
+typedef struct karcs {
+    const int32_t *ofirst, *oto, *ifirst, *ifrom;
+    const uint16_t *ofr, *ifr;
+} karcs;
+
+/* Counting sort of the kept arcs by landing node (ifirst: nnodes + 2). */
+static void arcs_by_landing(int nn, const int32_t *ofirst, const int32_t *oto, const uint16_t *ofr,
+                            int32_t *ifirst, int32_t *ifrom, uint16_t *ifr)
+{
+    memset(ifirst, 0, ((size_t)nn + 2) * sizeof *ifirst);
+    for (int i = 0; i < ofirst[nn]; i++) ifirst[oto[i] + 2]++;
+    for (int n = 0; n < nn; n++) ifirst[n + 2] += ifirst[n + 1];
+    for (int n = 0; n < nn; n++)
+        for (int i = ofirst[n]; i < ofirst[n + 1]; i++) {
+            int k = ifirst[oto[i] + 1]++;
+            ifrom[k] = n;
+            ifr[k] = ofr[i];
+        }
+}
+
 /* Dijkstra over the node graph from node src into dist (Q_INF where
  * unreached): walks of one step (cost 1) and the kept edges, forward
- * (first/list: edge ids by take-off node) or backward (by landing node).
- * heap/hpos: nnodes entries of scratch. */
-static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const int32_t *list,
-                        int src, int32_t *dist, int32_t *heap, int32_t *hpos)
+ * or backward (back: the arcs into each node).  heap/hpos: nnodes entries
+ * of scratch. */
+static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, int32_t *dist,
+                        int32_t *heap, int32_t *hpos)
 {
+    const int32_t *first = back ? A->ifirst : A->ofirst, *other = back ? A->ifrom : A->oto;
+    const uint16_t *w = back ? A->ifr : A->ofr;
     int nn = g->nnodes;
     for (int n = 0; n < nn; n++) dist[n] = Q_INF, hpos[n] = -2; /* -2 new, -1 done */
     int hn = 0;
@@ -3350,9 +3381,8 @@ static void lm_dijkstra(const tn_surf *g, bool back, const int32_t *first, const
                 if (n == S->node0 + (S->j1 - S->j0)) continue;
                 t = n + 1, nd = dist[n] + 1;
             } else {
-                const tn_surf_edge *E = &g->edge[list[k]];
-                t = back ? E->from : E->to;
-                nd = dist[n] + E->frames;
+                t = other[k];
+                nd = dist[n] + w[k];
             }
             if (hpos[t] == -1 || nd >= dist[t]) continue;
             int i = hpos[t] == -2 ? hn++ : hpos[t];
@@ -3370,10 +3400,8 @@ static int lm_count(const tn_surf *g)
     return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
 }
 
-/* The landmark tables over the kept edges (ffirst/flist by take-off node,
- * rfirst/rlist by landing node); false on OOM (then none). */
-static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, const int32_t *rfirst,
-                     const int32_t *rlist)
+/* The landmark tables over the kept edges (A); false on OOM (then none). */
+static bool lm_build(tn_surf *g, const karcs *A)
 {
     const tn_allocator *a = &g->alloc;
     int nn = g->nnodes, K = lm_count(g);
@@ -3394,8 +3422,7 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
         for (int k = -1; k < K; k++) {
             if (k >= 0) g->lmnode[k] = L;
             for (int back = 0; back < 2; back++) {
-                lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L, dist, heap,
-                            hpos);
+                lm_dijkstra(g, back, A, L, dist, heap, hpos);
                 int32_t *out = g->lm + (back ? K : 0);
                 for (int n = 0; n < nn; n++) {
                     if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
@@ -3433,25 +3460,25 @@ static bool lm_build(tn_surf *g, const int32_t *ffirst, const int32_t *flist, co
  * one direction) a dynamic shortest-path update in the manner of Ramalingam
  * and Reps.
  *  1. Which nodes' costs may rise.  In increasing old cost, from the heads
- *     of the tight arcs lost (an edge gone; later an arc out of a node found
- *     affected): a node whose cost an arc from a node not affected still
- *     gives ("supported") keeps it; otherwise it is affected (cost unknown)
- *     and its tight successors are checked in turn.  New nodes (of new or
- *     changed surfaces) start affected.
+ *     of the tight arcs lost (a kept edge gone or now dominated; later an
+ *     arc out of a node found affected): a node whose cost an arc from a
+ *     node not affected still gives ("supported") keeps it; otherwise it
+ *     is affected (cost unknown) and its tight successors are checked in
+ *     turn.  New nodes (of new or changed surfaces) start affected.
  *  2. A Dijkstra from the affected nodes (each seeded by its best arc from
  *     the rest) and from the heads of new edges that lower a cost.
  * Every cost is positive, so a node's tight predecessors are decided before
- * it.  The arcs are the walks and EVERY edge, dominated or not: a dominated
- * edge never gives a lower cost (query_index_build), so the costs are those
- * over the kept edges that the full build uses, and the changes are exactly
- * the edges listed gone and new.  A table whose affected nodes pass a
- * quarter of the nodes is recomputed whole (lm_dijkstra).  tests/test_surf
- * checks every table after random edits against a Dijkstra of its own. */
+ * it.  The arcs are the walks and the kept edges (karcs), those of the
+ * full build (a dominated edge never gives a lower cost), and the changes
+ * are the kept edges listed gone, lost (now dominated) and new (made, or
+ * no longer dominated).  A table whose affected nodes pass a quarter of
+ * the nodes is recomputed whole (lm_dijkstra).  tests/test_surf checks
+ * every table after random edits against a Dijkstra of its own. */
 
 typedef struct lmctx {
     const tn_surf *g;
-    const int32_t *lfirst, *llist; /* every edge by landing node */
-    int32_t *lm;                   /* the new tables */
+    const karcs *A; /* the arcs */
+    int32_t *lm;    /* the new tables */
     int K2, col;
 } lmctx;
 
@@ -3467,8 +3494,8 @@ static inline int32_t *lm_cost(const lmctx *c, int n) { return &c->lm[(size_t)n 
  * on n.  False for a missing walk. */
 static inline int lm_narcs(const lmctx *c, int n, bool out)
 {
-    const tn_surf *g = c->g;
-    return out ? g->edge_first[n + 1] - g->edge_first[n] : c->lfirst[n + 1] - c->lfirst[n];
+    const int32_t *first = out ? c->A->ofirst : c->A->ifirst;
+    return first[n + 1] - first[n];
 }
 
 static inline bool lm_arc(const lmctx *c, int n, bool out, int i, int *other, int *w)
@@ -3480,10 +3507,10 @@ static inline bool lm_arc(const lmctx *c, int n, bool out, int i, int *other, in
         *w = 1;
         return i == -2 ? n > S->node0 : n < S->node0 + (S->j1 - S->j0);
     }
-    const tn_surf_edge *E =
-        out ? &g->edge[g->edge_first[n] + i] : &g->edge[c->llist[c->lfirst[n] + i]];
-    *other = out ? E->to : E->from;
-    *w = E->frames;
+    const karcs *A = c->A;
+    const int k = (out ? A->ofirst[n] : A->ifirst[n]) + i;
+    *other = out ? A->oto[k] : A->ifrom[k];
+    *w = out ? A->ofr[k] : A->ifr[k];
     return true;
 }
 
@@ -3550,6 +3577,17 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
         s->ep[h] = e1;
         s->st[h] = LM_CAND;
         lm_push(s, &hn, h, *lm_cost(c, h));
+    }
+    /* ... and of kept edges now dominated (new numbering; rare, so their
+     * heads are checked whether the arc was tight or not) */
+    for (size_t i = 0; i < d->nlost; i++) {
+        const int32_t *r = d->lost + 3 * i;
+        int h = back ? r[0] : r[1];
+        int32_t dh = *lm_cost(c, h);
+        if (dh >= Q_INF || s->ep[h] == e1) continue;
+        s->ep[h] = e1;
+        s->st[h] = LM_CAND;
+        lm_push(s, &hn, h, dh);
     }
     while (hn > 0) {
         int n = lm_pop(s, &hn), m, w;
@@ -3624,26 +3662,22 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
     return true;
 }
 
-static void edges_by_landing(const tn_surf *g, int32_t *rfirst, int32_t *rlist);
-
 /* The landmark tables of a repaired graph from the old ones (d); the same
  * landmarks, renumbered.  False (nothing set) when a landmark's node is
- * gone, the count changed or memory ran out: the caller recomputes all.
- * rfirst / rlist: room for the kept edges by landing node, made here only
- * if a table is recomputed; lfirst / llist: every edge by landing node. */
-static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int32_t *flist,
-                      int32_t *rfirst, int32_t *rlist, const int32_t *lfirst, const int32_t *llist)
+ * gone, the count changed, the change lists are not complete or memory
+ * ran out: the caller recomputes all.  A: the kept edges. */
+static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
 {
     const tn_allocator *a = &g->alloc;
     const int nn = g->nnodes, K = lm_count(g), K2 = 2 * K;
-    if (K == 0 || K != d->old_nlm || !d->old_lm || !lfirst) return false;
+    if (K == 0 || K != d->old_nlm || !d->old_lm || !d->lists) return false;
     int32_t L[Q_LM];
     for (int k = 0; k < K; k++) {
         int o = g->lmnode[k]; /* still the old numbering */
         L[k] = o >= 0 && o < d->old_nn ? renum_of(d->new_of_old, o) : -1;
         if (L[k] < 0) return false;
     }
-    lmctx c = {g, NULL, NULL, NULL, K2, 0};
+    lmctx c = {g, NULL, NULL, K2, 0};
     lmscratch s = {0};
     /* (not zeroed: written before they are read; hpos is read only for a
      * node pushed in the epoch) */
@@ -3666,7 +3700,7 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
         fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key && s.affl && s.ep && s.st;
     int nfresh = 0, recomputed = 0;
     if (ok) {
-        c.lfirst = lfirst, c.llist = llist;
+        c.A = A;
         /* the old rows of the edges gone's ends, then the old rows
          * renumbered (in place: the renumbering keeps the nodes' order, so
          * rows moving down go in increasing order, rows moving up in
@@ -3698,9 +3732,7 @@ static bool lm_update(tn_surf *g, lm_delta *d, const int32_t *ffirst, const int3
             bool back = col >= K;
             c.col = col;
             if (lm_update_table(&c, &s, d, L[col % K], back, fresh, nfresh)) continue;
-            if (!recomputed) edges_by_landing(g, rfirst, rlist); /* made for the first */
-            lm_dijkstra(g, back, back ? rfirst : ffirst, back ? rlist : flist, L[col % K], dist,
-                        s.heap, s.hpos);
+            lm_dijkstra(g, back, A, L[col % K], dist, s.heap, s.hpos);
             for (int n = 0; n < nn; n++) c.lm[(size_t)n * K2 + col] = dist[n];
             s.epoch = 0; /* hpos / ep were overwritten */
             memset(s.ep, 0, (size_t)nn * sizeof *s.ep);
@@ -3773,19 +3805,6 @@ static void prune_recs(const prec *r, int i0, int i1, tn_surf_edge *edge)
         if (best - r[i].pos < r[i].frames) edge[r[i].eid].flags |= TN_SURF_EDGE_DOMINATED;
         if (r[i].frames + r[i].pos < best) best = r[i].frames + r[i].pos;
     }
-}
-
-/* Counting sort of the kept edges by landing node: rfirst (nnodes + 1),
- * rlist (edge ids, increasing within a node). */
-static void edges_by_landing(const tn_surf *g, int32_t *rfirst, int32_t *rlist)
-{
-    int nn = g->nnodes;
-    memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
-    for (int e = 0; e < g->nedges; e++)
-        if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) rfirst[g->edge[e].to + 2]++;
-    for (int n = 0; n < nn; n++) rfirst[n + 2] += rfirst[n + 1];
-    for (int e = 0; e < g->nedges; e++)
-        if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) rlist[rfirst[g->edge[e].to + 1]++] = e;
 }
 
 /* The surface graph for the detour bound (see heur_detour): per landing
@@ -3909,7 +3928,11 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     int32_t *rlist = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
     int32_t *ffirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     int32_t *all = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
-    int32_t *lfirst = NULL, *llist = NULL; /* every edge by landing node (lm_update) */
+    int32_t *kto = NULL;               /* the kept edges' landings, */
+    uint16_t *kfr = NULL, *rfr = NULL; /* frames (and rfr: of rlist's) */
+    vec lost = {0}, add = {0};         /* see lm_delta */
+    lost.elem = add.elem = 3 * sizeof(int32_t);
+    bool lists = true;
     bool ok = rfirst && rlist && ffirst && all;
     int nto = 0, nkept = 0;
     if (ok) {
@@ -3922,7 +3945,13 @@ static void query_index_build(tn_surf *g, lm_delta *d)
             const tn_surf_surface *S = &g->surf[s];
             const int e0 = g->edge_first[S->node0];
             const int e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
-            for (int e = e0; e < e1; e++) g->edge[e].flags = 0;
+            for (int e = e0; e < e1; e++) { /* after a repair: new, or kept before */
+                const uint8_t f = g->edge[e].flags;
+                g->edge[e].flags = !redo                          ? 0
+                                   : (f & EF_NEW)                 ? EF_NEW
+                                   : (f & TN_SURF_EDGE_DOMINATED) ? 0
+                                                                  : EF_WAS;
+            }
             /* same take-off, landing on one surface ... */
             for (int i0 = e0; i0 < e1;) {
                 int i1 = i0 + 1, from = g->edge[i0].from, t = g->node_surf[g->edge[i0].to];
@@ -3935,6 +3964,25 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         /* ... and same landing node, taking off from one surface */
         if (redo) {
             ok = prune_by_landing_local(g, redo);
+            /* what changed for the landmark tables: kept edges now
+             * dominated (lost), kept edges new or no longer dominated */
+            vec *L[2] = {&lost, &add};
+            for (int s = 0; s < ns; s++) {
+                if (!redo[s]) continue;
+                const tn_surf_surface *S = &g->surf[s];
+                const int e0 = g->edge_first[S->node0];
+                const int e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
+                for (int e = e0; e < e1; e++) {
+                    tn_surf_edge *E = &g->edge[e];
+                    const uint8_t f = E->flags;
+                    const bool kept = !(f & TN_SURF_EDGE_DOMINATED), was = (f & EF_WAS) != 0;
+                    E->flags = f & TN_SURF_EDGE_DOMINATED;
+                    if (!d->old_lm || kept == was || !lists) continue;
+                    int32_t *r = vec_push(L[kept], a);
+                    lists = r != NULL;
+                    if (lists) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+                }
+            }
         } else { /* all: the edges as records by landing node, read in sequence */
             prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
             ok = rb != NULL;
@@ -3959,30 +4007,30 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         g->flags_ok = ok;
     }
     if (ok) {
-        /* 2. kept edges by take-off node; with landmark tables to update,
-         * every edge by landing node too (a counting sort, its count here) */
-        if (d && d->old_lm && lm_count(g) > 0) {
-            lfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
-            llist = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
-            if (!lfirst || !llist) { /* then the tables are computed afresh */
-                tn_free(a, lfirst);
-                tn_free(a, llist);
-                lfirst = llist = NULL;
-            }
-        }
-        for (int n = 0, e = 0; n < nn; n++) {
+        /* 2. the kept edges by take-off node, in one pass over the edge
+         * array (big: what the next steps need of it is copied out, their
+         * landings and frames); for the landmark tables, by landing node
+         * too (rfirst, rlist: the take-off node, rfr) */
+        kto = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
+        kfr = alloc_unzeroed(a, (size_t)ne + 1, sizeof(uint16_t));
+        ok = kto && kfr;
+        for (int n = 0, e = 0; n < nn && ok; n++) {
             ffirst[n] = nkept;
             int had = nkept;
             for (; e < g->edge_first[n + 1]; e++) {
-                if (!(g->edge[e].flags & TN_SURF_EDGE_DOMINATED)) all[nkept++] = e;
-                if (lfirst) lfirst[g->edge[e].to + 2]++;
+                const tn_surf_edge *E = &g->edge[e];
+                if (!(E->flags & TN_SURF_EDGE_DOMINATED)) {
+                    all[nkept] = e, kto[nkept] = E->to, kfr[nkept] = E->frames;
+                    nkept++;
+                }
             }
             nto += nkept > had;
         }
         ffirst[nn] = nkept;
-        if (lfirst) {
-            for (int n = 0; n < nn; n++) lfirst[n + 2] += lfirst[n + 1];
-            for (int e = 0; e < ne; e++) llist[lfirst[g->edge[e].to + 1]++] = e;
+        if (ok && lm_count(g) > 0) {
+            rfr = alloc_unzeroed(a, (size_t)nkept + 1, sizeof(uint16_t));
+            ok = rfr != NULL;
+            if (ok) arcs_by_landing(nn, ffirst, kto, kfr, rfirst, rlist, rfr);
         }
         g->qto = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
         g->qefirst = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
@@ -3990,25 +4038,32 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         g->qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
         g->qh = tn_alloc_array(a, (size_t)nn + 1, sizeof(qheap));
-        ok = g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst;
-        /* 3. landmark tables: updated after a repair, else computed (the
-         * kept edges by landing node, rfirst / rlist, are made for that) */
-        if (ok && lm_count(g) > 0 &&
-            !(d && lm_update(g, d, ffirst, all, rfirst, rlist, lfirst, llist))) {
-            edges_by_landing(g, rfirst, rlist);
-            ok = lm_build(g, ffirst, all, rfirst, rlist);
+        ok = ok && g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst;
+        /* 3. landmark tables: updated after a repair, else computed */
+        const karcs A = {ffirst, kto, rfirst, rlist, kfr, rfr};
+        if (d) {
+            d->lost = lost.p, d->nlost = lost.n;
+            d->add = add.p, d->nadd = add.n;
+            d->lists = lists && d->redo; /* (without redo, none were made) */
         }
+        if (ok && lm_count(g) > 0 && !(d && lm_update(g, d, &A))) ok = lm_build(g, &A);
     }
     if (ok) {
-        int row, j;
+        /* (a take-off's edges land on few surfaces, mostly in a row: the
+         * last landing surface is tried before node_surf) */
+        int ls = 0;
         for (int i = 0; i < nkept; i++) {
-            g->qedge[i].to = g->edge[all[i]].to;
-            g->qedge[i].eid = all[i];
-            g->qedge[i].frames = g->edge[all[i]].frames;
-            tn_surf_node_pos(g, g->qedge[i].to, &row, &j);
-            g->qedge[i].row = (int16_t)row;
-            g->qedge[i].j = j;
-            g->qedge[i].surf = g->node_surf[g->qedge[i].to];
+            const int to = kto[i];
+            if (to < g->surf[ls].node0 ||
+                to > g->surf[ls].node0 + (g->surf[ls].j1 - g->surf[ls].j0))
+                ls = g->node_surf[to];
+            qedge *Q = &g->qedge[i];
+            Q->to = to;
+            Q->eid = all[i];
+            Q->frames = kfr[i];
+            Q->row = (int16_t)g->surf[ls].row;
+            Q->j = g->surf[ls].j0 + (to - g->surf[ls].node0);
+            Q->surf = ls;
         }
         int k = 0;
         for (int s = 0; s < ns; s++) {
@@ -4033,8 +4088,11 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     tn_free(a, rlist);
     tn_free(a, ffirst);
     tn_free(a, all);
-    tn_free(a, lfirst);
-    tn_free(a, llist);
+    tn_free(a, kto);
+    tn_free(a, kfr);
+    tn_free(a, rfr);
+    vec_free(&lost, a);
+    vec_free(&add, a);
     if (d) tn_free(a, d->old_lm);
     if (!ok) query_index_free(g);
 }
