@@ -1247,10 +1247,22 @@ static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
 /* The columns a step from positions jf..jl can read: the box's for j - 1
  * .. j + 1, x - step .. x + W + step, with 2 px to spare.  The footprint
  * and the free test share them (see plan_free). */
+static int step_col0(const tn_surf *g, int j)
+{
+    return ifloor((tn_surf_lattice_x(g, j) - g->step_px - 2.0f) / T);
+}
+
+static int step_col1(const tn_surf *g, int j)
+{
+    return ifloor((tn_surf_lattice_x(g, j) + (float)g->prof.w * T + g->step_px + 2.0f) / T);
+}
+
+/* (g->scol: both for j = -2 .. jmax + 2, made with lx) */
 static void step_cols(const tn_surf *g, int jf, int jl, int *c0, int *c1)
 {
-    *c0 = ifloor((tn_surf_lattice_x(g, jf) - g->step_px - 2.0f) / T);
-    *c1 = ifloor((tn_surf_lattice_x(g, jl) + (float)g->prof.w * T + g->step_px + 2.0f) / T);
+    const unsigned n = (unsigned)g->jmax + 5;
+    *c0 = (unsigned)(jf + 2) < n ? g->scol[2 * (jf + 2)] : step_col0(g, jf);
+    *c1 = (unsigned)(jl + 2) < n ? g->scol[2 * (jl + 2) + 1] : step_col1(g, jl);
 }
 
 /* The tiles a step of state v from positions jf..jl can read: step_cols,
@@ -2508,6 +2520,7 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->tmp);
     tn_free(a, g->stamp);
     tn_free(a, g->lx);
+    tn_free(a, g->scol);
     tn_free(a, g->sbox);
     tn_free(a, g->foot);
     tn_free(a, g->fbits);
@@ -2525,6 +2538,7 @@ static void free_graph_arrays(tn_surf *g)
     query_index_free(g);
     g->sbox = NULL;
     g->lx = NULL;
+    g->scol = NULL;
     g->surf = NULL;
     g->row_first = g->node_surf = g->edge_first = NULL;
     g->edge = NULL;
@@ -2559,6 +2573,10 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->lx = tn_alloc_array(a, (size_t)g->jmax + 5, sizeof(float));
     if (!g->lx) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lattice_x_exact(g, j);
+    g->scol = tn_alloc_array(a, 2 * ((size_t)g->jmax + 5), sizeof(int32_t));
+    if (!g->scol) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    for (int j = -2; j <= g->jmax + 2; j++)
+        g->scol[2 * (j + 2)] = step_col0(g, j), g->scol[2 * (j + 2) + 1] = step_col1(g, j);
     build B;
     build_setup(&B, g, m);
     tn_status st = TN_OK;

@@ -51,9 +51,10 @@ struct tn_surf {
     int mw, mh;
     int per_tile; /* lattice steps per tile */
     float step_px, inv_step;
-    float *lx;  /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
-    int jmax;   /* largest lattice j of a box inside the map */
-    float vmax; /* fastest vertical px per frame (heuristic) */
+    float *lx;     /* x of lattice j, j = -2 .. jmax + 2 (offset 2) */
+    int32_t *scol; /* per lattice j as lx: the columns a step reads (step_cols) */
+    int jmax;      /* largest lattice j of a box inside the map */
+    float vmax;    /* fastest vertical px per frame (heuristic) */
     int nsurf, nnodes, nedges;
     uint32_t nruns;
     tn_surf_surface *surf;
