@@ -188,13 +188,13 @@
  * the take-off surfaces whose searches ran again or whose kept edges land
  * on a changed surface (both tests group one take-off surface's edges;
  * the others keep TN_SURF_EDGE_DOMINATED).  The landmark tables are
- * updated, not recomputed: per table a dynamic shortest-path update from
- * the edges gone
- * and new (the nodes whose cost may rise are found in order of cost and
- * searched again with the ones a new edge lowers), or a Dijkstra when more
- * than a quarter of the nodes are affected (tn_surf_landmark_counts);
- * tests/test_surf checks every table after random edits against costs
- * computed afresh.
+ * updated, not recomputed: per table a dynamic shortest-path update over
+ * the kept edges from those gone, those now dominated and those new or no
+ * longer dominated (the nodes whose cost may rise are found in order of
+ * cost and searched again with the ones a new edge lowers), or a Dijkstra
+ * when more than a quarter of the nodes are affected
+ * (tn_surf_landmark_counts); tests/test_surf checks every table after
+ * random edits against costs computed afresh.
  * Several changed tiles: a rebuild.  Either way tn_surf_generation()
  * changes.  Tested: after random edits (six profiles, tight maps with
  * one-way edits among them) the graph equals a fresh build edge for edge,
@@ -233,8 +233,10 @@
  * edges) + 36 B x nodes (search state and heap) + 8 B x take-off nodes
  * + 8 B x landmarks x nodes (8 landmarks: 64 B x nodes, room for 1/16
  * more) or, without landmarks, 24 B x surfaces + 12 B x surface-graph
- * arcs (distinct surface pairs with an edge); its build scratch (9 B x
- * edges + 28 B x nodes) is freed after it.
+ * arcs (distinct surface pairs with an edge); its build scratch (14 B x
+ * edges + 2 B x kept edges + 8 B x nodes, for a build's dominance test
+ * 16 B x edges before those, for a repair's landmark update 29 B x nodes)
+ * is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them, docs/perf.md says where the time goes): the build
@@ -251,8 +253,9 @@
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
  * the searches that read the tile again (demo map: about 7 of 53
  * surfaces, about 2 ms, nearly all searching; 1024x1024: about 25 of
- * 11,104 surfaces, about 0.1 s, of which the searches 15% and passes
- * over all edges the rest, since the nodes are renumbered; docs/perf.md).
+ * 11,104 surfaces, about 70-90 ms, of which the searches a quarter and
+ * passes over all edges most of the rest, since the nodes are renumbered;
+ * docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
