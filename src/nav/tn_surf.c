@@ -4035,12 +4035,10 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         for (int n = 0, e = 0; n < nn && ok; n++) {
             ffirst[n] = nkept;
             int had = nkept;
-            for (; e < g->edge_first[n + 1]; e++) {
+            for (; e < g->edge_first[n + 1]; e++) { /* (no branch: half are dominated) */
                 const tn_surf_edge *E = &g->edge[e];
-                if (!(E->flags & TN_SURF_EDGE_DOMINATED)) {
-                    all[nkept] = e, kto[nkept] = E->to, kfr[nkept] = E->frames;
-                    nkept++;
-                }
+                all[nkept] = e, kto[nkept] = E->to, kfr[nkept] = E->frames;
+                nkept += !(E->flags & TN_SURF_EDGE_DOMINATED);
             }
             nto += nkept > had;
         }
