@@ -2469,34 +2469,33 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
 
 /* A repair's runs in edge order, in place (runs_in_edge_order without a
  * new array): after merge_new_edges, runs [0, nk) are the kept edges', in
- * their edge order and contiguous; [nk, n) the new edges'.  The new ones go
- * to a copy; then, from the back, each edge's runs move up by the new runs
- * before it, kept edges in blocks, until no new edge is left before. */
+ * their edge order and contiguous, [nk, n) the new edges' (nn of them, at
+ * pos[0 .. nn), increasing), and each kept edge's run0 is already its new
+ * one.  The new runs go to a copy; then, from the back, each block of kept
+ * edges between two new ones has its runs moved up as one (by the new runs
+ * before it) and the new edge before it gets its runs. */
 static bool runs_merge_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, uint32_t nk,
-                                     const tn_allocator *a)
+                                     const size_t *pos, size_t nn, const tn_allocator *a)
 {
     uint16_t *r = runs->p;
     const uint32_t nnew = (uint32_t)runs->n - nk;
-    if (nnew == 0) return true; /* nothing new: all in place */
-    uint16_t *t = alloc_unzeroed(a, nnew, sizeof *t);
+    if (nn == 0) return true; /* nothing new: all in place */
+    uint16_t *t = alloc_unzeroed(a, (size_t)nnew + 1, sizeof *t);
     if (!t) return false;
     memcpy(t, r + nk, nnew * sizeof *t);
-    uint32_t d = (uint32_t)runs->n; /* runs at or after d are laid out */
-    for (size_t i = ne; i > 0;) {
-        tn_surf_edge *E = &e[--i];
-        if (E->run0 >= nk) { /* a new edge */
-            d -= E->nruns;
-            memcpy(r + d, t + (E->run0 - nk), E->nruns * sizeof *r);
-            E->run0 = d;
-            continue;
+    uint32_t d = (uint32_t)runs->n, seen = 0; /* runs from d on: laid out, seen of them new */
+    for (size_t k = nn; k > 0; k--) {
+        const size_t first = pos[k - 1] + 1, last = k < nn ? pos[k] : ne; /* kept: [first, last) */
+        if (first < last) { /* its runs end at d, and the new runs before it are the unseen */
+            const uint32_t b0 = e[first].run0, shift = nnew - seen;
+            memmove(r + b0, r + b0 - shift, (d - b0) * sizeof *r);
+            d = b0;
         }
-        /* kept edges .. i: one block of runs, moving up by shift */
-        const uint32_t end = E->run0 + E->nruns, shift = d - end;
-        if (shift == 0) break; /* no new edge before: the rest is in place */
-        for (E->run0 += shift; i > 0 && e[i - 1].run0 < nk;) e[--i].run0 += shift;
-        const uint32_t b0 = e[i].run0 - shift;
-        memmove(r + b0 + shift, r + b0, (end - b0) * sizeof *r);
-        d = b0 + shift;
+        tn_surf_edge *E = &e[pos[k - 1]];
+        d -= E->nruns;
+        memcpy(r + d, t + (E->run0 - nk), E->nruns * sizeof *r);
+        E->run0 = d;
+        seen += E->nruns;
     }
     tn_free(a, t);
     return true;
@@ -2865,25 +2864,54 @@ static int edge_search(const tn_surf *g, const tn_surf_edge *e)
  * the new ones and merge, O(n + new log new) rather than a sort of all
  * (a repair keeps most edges).  The same order as sorting all of them (no
  * two edges compare equal). */
-static void merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, const tn_allocator *a)
+/* The new edges e[nkept .. n) sorted and merged into the kept ones
+ * e[0 .. nkept) (sorted), in place from the back: each new edge's place
+ * among the kept ones by a binary search, the kept edges after it moved
+ * one by one.  Their runs come later (runs_merge_in_edge_order): a kept
+ * edge's run0 grows here by the new runs of the new edges before it, and
+ * pos[k] gets where the k-th new edge went.  False on out of memory. */
+static bool merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, size_t *pos,
+                            const tn_allocator *a)
 {
     const size_t nn = n - nkept;
-    if (!nn) return;
+    if (!nn) return true;
     tn_surf_edge *t = tn_alloc_array(a, nn, sizeof *t);
-    if (!t) { /* no memory for the merge: sort them all */
-        qsort(e, n, sizeof *e, cmp_edge_from);
-        return;
+    uint32_t *pre = tn_alloc_array(a, nn + 1, sizeof *pre); /* new runs of t[0 .. k) */
+    if (!t || !pre) {
+        tn_free(a, t);
+        tn_free(a, pre);
+        return false;
     }
     memcpy(t, e + nkept, nn * sizeof *t);
     qsort(t, nn, sizeof *t, cmp_edge_from);
-    size_t i = nkept, k = nn, d = n; /* merge from the back */
-    while (k > 0) {
-        if (i > 0 && cmp_edge_from(&e[i - 1], &t[k - 1]) > 0)
+    for (size_t k = 0; k < nn; k++) pre[k + 1] = pre[k] + t[k].nruns;
+    size_t i = nkept, d = n;
+    for (size_t k = nn; k > 0; k--) {
+        /* the first kept edge after t[k - 1] (equal ones stay before): a
+         * galloping search back from i, then a binary one */
+        size_t lo = i, hi = i, step = 1;
+        while (lo > 0 && cmp_edge_from(&e[lo - 1], &t[k - 1]) > 0) {
+            hi = lo - 1; /* e[hi] is after t[k - 1] */
+            lo = lo > step ? lo - step : 0;
+            step *= 2;
+        }
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (cmp_edge_from(&e[mid], &t[k - 1]) > 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        while (i > lo) {
             e[--d] = e[--i];
-        else
-            e[--d] = t[--k];
+            e[d].run0 += pre[k];
+        }
+        e[--d] = t[k - 1];
+        pos[k - 1] = d;
     }
     tn_free(a, t);
+    tn_free(a, pre);
+    return true;
 }
 
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
@@ -3136,8 +3164,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             ef[E->from + 1]++;
             E->flags = EF_NEW; /* (its surface is in redo) */
         }
-        if (ok) merge_new_edges(B.edges.p, nkept, B.edges.n, a);
-        ok = ok && runs_merge_in_edge_order(B.edges.p, B.edges.n, &B.runs, nkruns, a);
+        const size_t nnew = B.edges.n - nkept;
+        size_t *pos = ok ? alloc_unzeroed(a, nnew + 1, sizeof *pos) : NULL;
+        ok = ok && pos && merge_new_edges(B.edges.p, nkept, B.edges.n, pos, a);
+        ok = ok && runs_merge_in_edge_order(B.edges.p, B.edges.n, &B.runs, nkruns, pos, nnew, a);
+        tn_free(a, pos);
         ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a);
     }
     if (ok) {
