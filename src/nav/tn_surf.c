@@ -2527,6 +2527,7 @@ static void free_graph_arrays(tn_surf *g)
     g->fbits = NULL;
     g->nfoot = 0;
     g->nfbits = 0;
+    g->foot_cap = g->fbits_cap = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
     tn_free(a, g->masks);
@@ -2637,10 +2638,13 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->runs = B.runs.p;
     g->runs_cap = B.runs.cap;
     B.runs.p = NULL;
+    if (!vec_slack(&B.foots, a) || !vec_slack(&B.fbits, a)) goto oom;
     g->nfoot = (int)B.foots.n;
     g->foot = B.foots.p;
+    g->foot_cap = B.foots.cap;
     g->nfbits = B.fbits.n;
     g->fbits = B.fbits.p;
+    g->fbits_cap = B.fbits.cap;
     B.foots.p = B.fbits.p = NULL;
     g->edge_first = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
     {
@@ -2682,8 +2686,8 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #endif
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
              ((size_t)g->nnodes + 1) * (4 * 10) + g->edge_cap * sizeof(tn_surf_edge) +
-             g->runs_cap * 2 + (size_t)g->nsurf * 8 + (size_t)g->nfoot * sizeof(tn_surf_foot) +
-             g->nfbits * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
+             g->runs_cap * 2 + (size_t)g->nsurf * 8 + g->foot_cap * sizeof(tn_surf_foot) +
+             g->fbits_cap * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
@@ -3040,7 +3044,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     rem.elem = 3 * sizeof(int32_t);
     int32_t *mid = NULL; /* see renum */
     renum rn = {0, 0, 0, NULL};
-    bool took = false; /* B took over the old edge and run arrays */
+    bool took = false; /* B took over the old edge, run and footprint arrays */
     B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
     B.colbad = tn_alloc(a, (size_t)m->w + 16);
     B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
@@ -3082,7 +3086,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         if (ok) { /* B's now (see the failure path) */
             B.edges.p = old.edge, B.edges.n = 0, B.edges.cap = old.edge_cap;
             B.runs.p = old.runs, B.runs.n = 0, B.runs.cap = old.runs_cap;
-            g->edge = NULL, g->runs = NULL;
+            B.foots.p = old.foot, B.foots.n = 0, B.foots.cap = old.foot_cap;
+            B.fbits.p = old.fbits, B.fbits.n = 0, B.fbits.cap = old.fbits_cap;
+            g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;
             took = true;
         }
         tn_surf_edge *ke = B.edges.p;
@@ -3130,20 +3136,21 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         if (ok && blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
         B.runs.n = blkd + (blk1 - blk0);
         const uint32_t nkruns = (uint32_t)B.runs.n;
-        /* kept searches keep their footprints */
-        ok = ok && vec_reserve(&B.foots, a, (size_t)old.nfoot) &&
-             vec_reserve(&B.fbits, a, old.nfbits);
+        /* kept searches keep their footprints, compacted in place (each
+         * record and bitmap only moves down, as the edges do) */
         for (int k = 0; k < old.nfoot && ok; k++) {
-            const tn_surf_foot *f = &old.foot[k];
-            int t = old_to_new[f->surf];
-            if (t < 0 || (aff[t] & f->search)) continue;
-            size_t words = ((size_t)(f->x1 - f->x0 + 1) * (size_t)(f->y1 - f->y0 + 1) + 63) / 64;
-            tn_surf_foot *d = (tn_surf_foot *)B.foots.p + B.foots.n++;
-            *d = *f;
+            tn_surf_foot *fk = (tn_surf_foot *)B.foots.p + k, *d;
+            const int t = old_to_new[fk->surf];
+            if (t < 0 || (aff[t] & fk->search)) continue;
+            size_t words =
+                ((size_t)(fk->x1 - fk->x0 + 1) * (size_t)(fk->y1 - fk->y0 + 1) + 63) / 64;
+            uint64_t *bits = B.fbits.p;
+            if (fk->bits != B.fbits.n)
+                memmove(bits + B.fbits.n, bits + fk->bits, words * sizeof(uint64_t));
+            d = (tn_surf_foot *)B.foots.p + B.foots.n++;
+            *d = *fk;
             d->surf = t;
             d->bits = (uint32_t)B.fbits.n;
-            memcpy((uint64_t *)B.fbits.p + B.fbits.n, old.fbits + f->bits,
-                   words * sizeof(uint64_t));
             B.fbits.n += words;
         }
         const size_t nkept = B.edges.n;
@@ -3169,7 +3176,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         ok = ok && pos && merge_new_edges(B.edges.p, nkept, B.edges.n, pos, a);
         ok = ok && runs_merge_in_edge_order(B.edges.p, B.edges.n, &B.runs, nkruns, pos, nnew, a);
         tn_free(a, pos);
-        ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a);
+        ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a) && vec_slack(&B.foots, a) &&
+             vec_slack(&B.fbits, a);
     }
     if (ok) {
         g->nedges = (int)B.edges.n;
@@ -3182,8 +3190,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         B.runs.p = NULL;
         g->nfoot = (int)B.foots.n;
         g->foot = B.foots.p;
+        g->foot_cap = B.foots.cap;
         g->nfbits = B.fbits.n;
         g->fbits = B.fbits.p;
+        g->fbits_cap = B.fbits.cap;
         B.foots.p = B.fbits.p = NULL;
         for (int n = 0; n < g->nnodes; n++) g->edge_first[n + 1] += g->edge_first[n];
         lm_delta d = {0};
@@ -3204,7 +3214,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
                  g->edge_cap * sizeof(tn_surf_edge) + g->runs_cap * 2 +
-                 (size_t)g->nfoot * sizeof(tn_surf_foot) + g->nfbits * 8 +
+                 g->foot_cap * sizeof(tn_surf_foot) + g->fbits_cap * 8 +
                  (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
         /* the old arrays go */
         tn_free(a, old.surf);
@@ -3219,9 +3229,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, old.hpos);
         tn_free(a, old.order);
         tn_free(a, old.tmp);
-        tn_free(a, old.stamp); /* (old.edge and old.runs were reused) */
-        tn_free(a, old.foot);
-        tn_free(a, old.fbits);
+        tn_free(a, old.stamp); /* (old.edge, runs, foot and fbits were reused) */
     } else {
         /* put the old graph back whole; the caller rebuilds */
         tn_free(a, g->surf);
@@ -3242,10 +3250,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         const size_t masks_bytes = g->masks_bytes;
         *g = old;
         g->masks = masks, g->masks_ready = masks_ready, g->masks_bytes = masks_bytes;
-        if (took) { /* the edges were compacted in place: B frees them */
-            g->edge = NULL, g->runs = NULL;
-            g->nedges = 0, g->nruns = 0;
-            g->edge_cap = g->runs_cap = 0;
+        if (took) { /* compacted in place: B frees them */
+            g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;
+            g->nedges = 0, g->nruns = 0, g->nfoot = 0, g->nfbits = 0;
+            g->edge_cap = g->runs_cap = g->foot_cap = g->fbits_cap = 0;
         }
         *oom = true;
     }

@@ -79,7 +79,8 @@ struct tn_surf {
     int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
     tn_surf_foot *foot; /* the same, exact: the tiles of each search */
     int nfoot;
-    uint64_t *fbits; /* the footprints' bitmaps */
+    size_t foot_cap, fbits_cap; /* entries allocated: a repair compacts both in place */
+    uint64_t *fbits;            /* the footprints' bitmaps */
     size_t nfbits;
     uint8_t *tiles; /* the map's terrain at the last build / repair */
     size_t mem;
