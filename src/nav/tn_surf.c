@@ -408,17 +408,36 @@ static bool sat_build(build *B)
 {
     const tn_map *m = B->m;
     const size_t w1 = (size_t)m->w + 1;
-    B->sat = tn_alloc_array(B->a, ((size_t)m->h + 1) * w1, sizeof(int32_t));
+    B->sat = alloc_unzeroed(B->a, ((size_t)m->h + 1) * w1, sizeof(int32_t));
     if (!B->sat) return false;
+    memset(B->sat, 0, w1 * sizeof *B->sat); /* row 0; column 0 below */
     for (int r = 0; r < m->h; r++) {
         int32_t run = 0;
         const int32_t *up = B->sat + (size_t)r * w1;
         int32_t *row = B->sat + (size_t)(r + 1) * w1;
+        row[0] = 0;
         for (int c = 0; c < m->w; c++) {
             run += m->tile[(size_t)r * (size_t)m->w + (size_t)c] != TN_TILE_EMPTY;
             row[c + 1] = up[c + 1] + run;
         }
     }
+    return true;
+}
+
+/* Column prefix sums of the map's non-empty tiles (B->colpre: (rows + 1)
+ * x columns, row r + 1 counting rows 0..r) and the scratch row colbad. */
+static bool colpre_build(build *B)
+{
+    const tn_map *m = B->m;
+    const size_t w = (size_t)m->w;
+    B->colpre = alloc_unzeroed(B->a, ((size_t)m->h + 1) * w, sizeof(int32_t));
+    B->colbad = tn_alloc(B->a, w + 16);
+    if (!B->colpre || !B->colbad) return false;
+    memset(B->colpre, 0, w * sizeof *B->colpre);
+    for (size_t r = 0; r < (size_t)m->h; r++)
+        for (size_t c = 0; c < w; c++)
+            B->colpre[(r + 1) * w + c] =
+                B->colpre[r * w + c] + (m->tile[r * w + c] != TN_TILE_EMPTY);
     return true;
 }
 
@@ -2580,19 +2599,13 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     build B;
     build_setup(&B, g, m);
     tn_status st = TN_OK;
-    B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
-    B.colbad = tn_alloc((const tn_allocator *)a, (size_t)m->w + 16);
-    if (!B.colpre || !B.colbad) goto oom;
+    if (!colpre_build(&B)) goto oom;
     if ((!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         if (!B.vmap) goto oom;
         B.fast = true;
     }
     if (!masks_init(&B) || !kranges_init(&B)) goto oom;
-    for (int r = 0; r < m->h; r++)
-        for (int c = 0; c < m->w; c++)
-            B.colpre[(r + 1) * m->w + c] =
-                B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
     if (B.masks && !sat_build(&B)) goto oom;
     if (!find_surfaces(&B)) goto oom;
     g->nsurf = (int)B.surf.n;
@@ -3045,12 +3058,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     int32_t *mid = NULL; /* see renum */
     renum rn = {0, 0, 0, NULL};
     bool took = false; /* B took over the old edge, run and footprint arrays */
-    B.colpre = tn_alloc_array(a, ((size_t)m->h + 1) * (size_t)m->w, sizeof(int32_t));
-    B.colbad = tn_alloc(a, (size_t)m->w + 16);
     B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
-    ok = B.colpre && B.colbad && B.best;
+    ok = B.best && colpre_build(&B);
     if (ok && (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         ok = B.vmap != NULL;
@@ -3060,10 +3071,6 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     if (ok && B.masks) B.lm_ready[y + 1] = 0; /* the edited row's masks again */
     ok = ok && (!B.masks || sat_build(&B));
     if (ok) {
-        for (int r = 0; r < m->h; r++)
-            for (int c = 0; c < m->w; c++)
-                B.colpre[(r + 1) * m->w + c] =
-                    B.colpre[r * m->w + c] + (m->tile[r * m->w + c] != TN_TILE_EMPTY);
         /* 4. kept edges, renumbered, compacted in place: B takes over the
          * old edge and run arrays (an edge and its runs only move down, and
          * runs are in edge order, so a run of kept edges moves as one
@@ -4092,7 +4099,7 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         g->qedge = alloc_unzeroed(a, (size_t)nkept + 1, sizeof(qedge));
         g->qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
-        g->qh = tn_alloc_array(a, (size_t)nn + 1, sizeof(qheap));
+        g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
         ok = ok && g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst;
         /* 3. landmark tables: updated after a repair, else computed */
         const karcs A = {ffirst, kto, rfirst, rlist, kfr, rfr};
