@@ -247,13 +247,13 @@
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 12-15 ms of CPU,
- * still about 6x the 2 ms the issue asks; a 512x512 level about 1.4-1.6 s,
- * 1024x1024 about 5.6-6 s (there free flight saves 14%: long falls);
+ * still about 6x the 2 ms the issue asks; a 512x512 level about 1.3-1.6 s,
+ * 1024x1024 about 5-6.4 s (there free flight saves 14%: long falls);
  * on T threads (profile.threads) the searches
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
  * the searches that read the tile again (demo map: about 7 of 53
  * surfaces, about 2 ms, nearly all searching; 1024x1024: about 25 of
- * 11,104 surfaces, about 70-90 ms, of which the searches a quarter and
+ * 11,104 surfaces, about 55-75 ms, of which the searches a fifth and
  * passes over all edges most of the rest, since the nodes are renumbered;
  * docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
