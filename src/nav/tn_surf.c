@@ -2877,15 +2877,14 @@ static int edge_search(const tn_surf *g, const tn_surf_edge *e)
     return (g->runs[e->run0] & TN_SURF_IN_LEFT) ? SEARCH_OFF_LEFT : SEARCH_OFF_RIGHT;
 }
 
-/* Edges [0, nkept) are in cmp_edge_from order, [nkept, n) are not: sort
- * the new ones and merge, O(n + new log new) rather than a sort of all
- * (a repair keeps most edges).  The same order as sorting all of them (no
- * two edges compare equal). */
-/* The new edges e[nkept .. n) sorted and merged into the kept ones
- * e[0 .. nkept) (sorted), in place from the back: each new edge's place
- * among the kept ones by a binary search, the kept edges after it moved
- * one by one.  Their runs come later (runs_merge_in_edge_order): a kept
- * edge's run0 grows here by the new runs of the new edges before it, and
+/* Edges [0, nkept) are in cmp_edge_from order, [nkept, n) are not: the
+ * new ones sorted and merged in, in place from the back, O(n + new log
+ * new) rather than a sort of all (a repair keeps most edges); the same
+ * order as sorting all of them (no two edges compare equal).  Each new
+ * edge's place among the kept ones by a galloping search back from the
+ * last one (then a binary one), the kept edges after it moved one by one
+ * without compares.  Their runs come later (runs_merge_in_edge_order): a
+ * kept edge's run0 grows here by the runs of the new edges before it, and
  * pos[k] gets where the k-th new edge went.  False on out of memory. */
 static bool merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, size_t *pos,
                             const tn_allocator *a)
