@@ -173,12 +173,18 @@ static inline int renum_of(const renum *r, int o)
 
 /* What a local repair changed, for the query index: the take-off surfaces
  * whose dominated edges are found again (redo: the others keep their
- * TN_SURF_EDGE_DOMINATED flags) and the landmark tables' update
- * (lm_update, when old_lm). */
+ * TN_SURF_EDGE_DOMINATED flags and their query records, renumbered) and
+ * the landmark tables' update (lm_update, when old_lm). */
 typedef struct lm_delta {
     const uint8_t *redo; /* per surface */
-    int32_t *old_lm;     /* the old tables (old node numbering), taken over */
-    size_t old_cap;      /* nodes old_lm has room for */
+    /* the old numbering, to patch the query records (old_surf NULL: made
+     * afresh): the old surfaces and edge_first, old surface -> new (-1:
+     * gone or changed) */
+    const tn_surf_surface *old_surf;
+    int old_ns;
+    const int32_t *old_efirst, *surf_of_old;
+    int32_t *old_lm; /* the old tables (old node numbering), taken over */
+    size_t old_cap;  /* nodes old_lm has room for */
     int old_nlm;
     const renum *new_of_old; /* old node -> new node, -1: gone */
     int old_nn;
@@ -3204,12 +3210,18 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         for (int n = 0; n < g->nnodes; n++) g->edge_first[n + 1] += g->edge_first[n];
         lm_delta d = {0};
         d.redo = old.flags_ok ? redo : NULL; /* else all again */
+        if (mid && old.flags_ok) {
+            d.new_of_old = &rn;
+            d.old_nn = old.nnodes;
+            d.old_surf = old.surf;
+            d.old_ns = old.nsurf;
+            d.old_efirst = old.edge_first;
+            d.surf_of_old = old_to_new;
+        }
         if (old.nlm && mid && old.flags_ok) {
             d.old_lm = old.lm;
             d.old_cap = old.lm_cap;
             d.old_nlm = old.nlm;
-            d.new_of_old = &rn;
-            d.old_nn = old.nnodes;
             d.rem = rem.p, d.nrem = rem.n;
         }
         query_index_build(g, &d);
@@ -3336,6 +3348,9 @@ static void query_index_free(tn_surf *g)
     tn_free(a, g->lm);
     tn_free(a, g->qn);
     tn_free(a, g->qh);
+    tn_free(a, g->ifirst);
+    tn_free(a, g->ifrom);
+    tn_free(a, g->ifr);
     tn_free(a, g->sa_first);
     tn_free(a, g->sa);
     tn_free(a, g->sd);
@@ -3350,6 +3365,8 @@ static void query_index_free(tn_surf *g)
     g->qedge = NULL;
     g->qn = NULL;
     g->qh = NULL;
+    g->ifirst = g->ifrom = NULL;
+    g->ifr = NULL;
     g->nlm = 0;
     g->lm_cap = 0;
     g->qindex = false;
@@ -3389,27 +3406,30 @@ static void iheap_root(int32_t *heap, int32_t *pos, const int32_t *key, int n, i
     pos[id] = i;
 }
 
-/* The kept edges as arcs for the landmark searches, copied out of the
- * (big) edge array: out of node n ofirst[n] .. ofirst[n + 1] - 1, each
- * to oto[i] in ofr[i] frames; into node n ifirst[n] .. ifirst[n + 1] - 1,
- * each from ifrom[k] in ifr[k] frames. */
+/* The kept edges as arcs for the landmark searches (never the big edge
+ * array): out of node n the records oq[ofirst[n] .. ofirst[n + 1] - 1]
+ * (their landing node and frames); into node n ifirst[n] .. ifirst[n + 1]
+ * - 1, each from ifrom[k] in ifr[k] frames. */
 typedef struct karcs {
-    const int32_t *ofirst, *oto, *ifirst, *ifrom;
-    const uint16_t *ofr, *ifr;
+    const int32_t *ofirst;
+    const qedge *oq;
+    const int32_t *ifirst, *ifrom;
+    const uint16_t *ifr;
 } karcs;
 
-/* Counting sort of the kept arcs by landing node (ifirst: nnodes + 2). */
-static void arcs_by_landing(int nn, const int32_t *ofirst, const int32_t *oto, const uint16_t *ofr,
-                            int32_t *ifirst, int32_t *ifrom, uint16_t *ifr)
+/* Counting sort of the kept arcs by landing node (ifirst: nnodes + 2);
+ * tails in increasing order. */
+static void arcs_by_landing(int nn, const int32_t *ofirst, const qedge *oq, int32_t *ifirst,
+                            int32_t *ifrom, uint16_t *ifr)
 {
     memset(ifirst, 0, ((size_t)nn + 2) * sizeof *ifirst);
-    for (int i = 0; i < ofirst[nn]; i++) ifirst[oto[i] + 2]++;
+    for (int i = 0; i < ofirst[nn]; i++) ifirst[oq[i].to + 2]++;
     for (int n = 0; n < nn; n++) ifirst[n + 2] += ifirst[n + 1];
     for (int n = 0; n < nn; n++)
         for (int i = ofirst[n]; i < ofirst[n + 1]; i++) {
-            int k = ifirst[oto[i] + 1]++;
+            int k = ifirst[oq[i].to + 1]++;
             ifrom[k] = n;
-            ifr[k] = ofr[i];
+            ifr[k] = oq[i].frames;
         }
 }
 
@@ -3420,8 +3440,7 @@ static void arcs_by_landing(int nn, const int32_t *ofirst, const int32_t *oto, c
 static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, int32_t *dist,
                         int32_t *heap, int32_t *hpos)
 {
-    const int32_t *first = back ? A->ifirst : A->ofirst, *other = back ? A->ifrom : A->oto;
-    const uint16_t *w = back ? A->ifr : A->ofr;
+    const int32_t *first = back ? A->ifirst : A->ofirst;
     int nn = g->nnodes;
     for (int n = 0; n < nn; n++) dist[n] = Q_INF, hpos[n] = -2; /* -2 new, -1 done */
     int hn = 0;
@@ -3444,8 +3463,8 @@ static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, in
                 if (n == S->node0 + (S->j1 - S->j0)) continue;
                 t = n + 1, nd = dist[n] + 1;
             } else {
-                t = other[k];
-                nd = dist[n] + w[k];
+                t = back ? A->ifrom[k] : A->oq[k].to;
+                nd = dist[n] + (back ? A->ifr[k] : A->oq[k].frames);
             }
             if (hpos[t] == -1 || nd >= dist[t]) continue;
             int i = hpos[t] == -2 ? hn++ : hpos[t];
@@ -3572,8 +3591,8 @@ static inline bool lm_arc(const lmctx *c, int n, bool out, int i, int *other, in
     }
     const karcs *A = c->A;
     const int k = (out ? A->ofirst[n] : A->ifirst[n]) + i;
-    *other = out ? A->oto[k] : A->ifrom[k];
-    *w = out ? A->ofr[k] : A->ifr[k];
+    *other = out ? A->oq[k].to : A->ifrom[k];
+    *w = out ? A->oq[k].frames : A->ifr[k];
     return true;
 }
 
@@ -3979,25 +3998,211 @@ static bool prune_by_landing_local(tn_surf *g, const uint8_t *redo)
 /* After a build or a repair: the kept edges, the take-off chains and the
  * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
  * the reference search (same answers, slower). */
+/* The query record of edge e (kept). */
+static qedge qedge_of(const tn_surf *g, int e)
+{
+    const tn_surf_edge *E = &g->edge[e];
+    const int s = g->node_surf[E->to];
+    const tn_surf_surface *S = &g->surf[s];
+    qedge Q;
+    Q.to = E->to;
+    Q.eid = e;
+    Q.frames = E->frames;
+    Q.row = (int16_t)S->row;
+    Q.j = S->j0 + (E->to - S->node0);
+    Q.surf = s;
+    return Q;
+}
+
+/* The query records (qto, qefirst, qfirst, qedge: see query_index_build)
+ * being made, and their counts. */
+typedef struct qrec {
+    int32_t *qto, *qefirst, *qfirst;
+    qedge *qe;
+    int nto, nkept;
+} qrec;
+
+/* The records of surface s from the edge array: per node the kept edges,
+ * in edge order.  count: only count them. */
+static void qrec_surface(const tn_surf *g, int s, qrec *q, bool count)
+{
+    const tn_surf_surface *S = &g->surf[s];
+    for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++) {
+        const int had = q->nkept;
+        for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
+            if (g->edge[e].flags & TN_SURF_EDGE_DOMINATED) continue;
+            if (!count) q->qe[q->nkept] = qedge_of(g, e);
+            q->nkept++;
+        }
+        if (q->nkept == had) continue;
+        if (!count) q->qefirst[q->nto] = had, q->qto[q->nto] = n;
+        q->nto++;
+    }
+}
+
+/* The records after a repair, from the old ones (o): a surface not in
+ * d->redo has the same edges and flags as before, so its records are the
+ * old ones renumbered (take-off and landing node, edge id, landing
+ * surface); the others' are made from the edge array.  One pass over the
+ * old records instead of one over the (much bigger) edge array.  count:
+ * only count them. */
+static void qrec_patch(const tn_surf *g, const lm_delta *d, const int32_t *old_of, const qrec *o,
+                       qrec *q, bool count)
+{
+    for (int s = 0; s < g->nsurf; s++) {
+        if (!count) q->qfirst[s] = q->nto;
+        const int os = old_of[s];
+        if (os < 0 || d->redo[s]) {
+            qrec_surface(g, s, q, count);
+            continue;
+        }
+        const int k0 = o->qfirst[os], k1 = o->qfirst[os + 1];
+        const int i0 = o->qefirst[k0], i1 = o->qefirst[k1];
+        if (count) {
+            q->nto += k1 - k0;
+            q->nkept += i1 - i0;
+            continue;
+        }
+        const int node0 = g->surf[s].node0, onode0 = d->old_surf[os].node0;
+        const int nshift = node0 - onode0, eshift = g->edge_first[node0] - d->old_efirst[onode0];
+        const int ishift = q->nkept - i0;
+        for (int k = k0; k < k1; k++) {
+            q->qto[q->nto] = o->qto[k] + nshift;
+            q->qefirst[q->nto++] = o->qefirst[k] + ishift;
+        }
+        for (int i = i0; i < i1; i++) {
+            qedge Q = o->qe[i];
+            Q.to = renum_of(d->new_of_old, Q.to);
+            Q.eid += eshift;
+            Q.surf = d->surf_of_old[Q.surf];
+            q->qe[q->nkept++] = Q;
+        }
+    }
+    if (!count) q->qfirst[g->nsurf] = q->nto, q->qefirst[q->nto] = q->nkept;
+}
+
+/* One kept arc into a node: sorted by (head, tail). */
+typedef struct inarc {
+    int32_t head, tail;
+    uint16_t frames;
+} inarc;
+
+static int cmp_inarc(const void *a, const void *b)
+{
+    const inarc *x = a, *y = b;
+    if (x->head != y->head) return x->head < y->head ? -1 : 1;
+    return (x->tail > y->tail) - (x->tail < y->tail);
+}
+
+/* The arcs into each node after a repair (q: the new records), from the
+ * old lists (oif, oifrom, oifr): an old arc whose tail's surface kept its
+ * records stays, renumbered; the arcs out of the surfaces in d->redo are
+ * merged in (sorted by head, then tail).  The same lists as
+ * arcs_by_landing makes; false on OOM or when the counts disagree (the
+ * caller makes them afresh). */
+static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const int32_t *oif,
+                       const int32_t *oifrom, const uint16_t *oifr, int32_t *ifirst, int32_t *ifrom,
+                       uint16_t *ifr)
+{
+    const tn_allocator *a = &g->alloc;
+    const renum *rn = d->new_of_old;
+    const int nn = g->nnodes, ninv = rn->b + rn->delta - rn->a;
+    /* the old nodes whose arcs stay (a bit each), the edited rows' new
+     * nodes' old ids, the arcs out of the surfaces made again */
+    uint64_t *keep = tn_alloc_array(a, (size_t)d->old_nn / 64 + 1, sizeof(uint64_t));
+    int32_t *inv = alloc_unzeroed(a, (size_t)tn_maxi(ninv, 0) + 1, sizeof(int32_t));
+    size_t nna = 0;
+    for (int s = 0; s < g->nsurf; s++)
+        if (d->redo[s]) nna += (size_t)(q->qefirst[q->qfirst[s + 1]] - q->qefirst[q->qfirst[s]]);
+    inarc *na = alloc_unzeroed(a, nna + 1, sizeof(inarc));
+    bool ok = keep && inv && na;
+    if (ok) {
+        for (int os = 0; os < d->old_ns; os++) {
+            const int t = d->surf_of_old[os];
+            if (t < 0 || d->redo[t]) continue;
+            const tn_surf_surface *S = &d->old_surf[os];
+            for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
+                keep[n >> 6] |= 1ull << (n & 63);
+        }
+        for (int i = 0; i < ninv; i++) inv[i] = -1;
+        for (int o = rn->a; o < rn->b; o++)
+            if (rn->mid[o - rn->a] >= 0) inv[rn->mid[o - rn->a] - rn->a] = o;
+        size_t k = 0;
+        for (int s = 0; s < g->nsurf; s++) {
+            if (!d->redo[s]) continue;
+            for (int t = q->qfirst[s]; t < q->qfirst[s + 1]; t++)
+                for (int i = q->qefirst[t]; i < q->qefirst[t + 1]; i++)
+                    na[k++] = (inarc){q->qe[i].to, q->qto[t], q->qe[i].frames};
+        }
+        qsort(na, nna, sizeof *na, cmp_inarc);
+        /* merge, head by head (the renumbering keeps the order of tails);
+         * most heads get no new arc: their old arcs are filtered without
+         * a branch (the arrays have room for one more; p > nkept fails) */
+        size_t ia = 0;
+        int p = 0;
+        for (int h = 0; h < nn && ok; h++) {
+            ifirst[h] = p;
+            const int o = h < rn->a ? h : h >= rn->b + rn->delta ? h - rn->delta : inv[h - rn->a];
+            int u = o >= 0 ? oif[o] : 0;
+            const int ue = o >= 0 ? oif[o + 1] : 0;
+            if (ia >= nna || na[ia].head != h) {
+                for (; u < ue && p <= q->nkept; u++) {
+                    const int t = oifrom[u];
+                    ifrom[p] = renum_of(rn, t), ifr[p] = oifr[u];
+                    p += (int)((keep[t >> 6] >> (t & 63)) & 1);
+                }
+                continue;
+            }
+            for (;;) {
+                while (u < ue && !((keep[oifrom[u] >> 6] >> (oifrom[u] & 63)) & 1)) u++;
+                const bool hn = ia < nna && na[ia].head == h;
+                if (u >= ue && !hn) break;
+                if (p >= q->nkept) {
+                    ok = false;
+                    break;
+                }
+                const int ot = u < ue ? renum_of(rn, oifrom[u]) : INT32_MAX;
+                if (hn && na[ia].tail < ot) {
+                    ifrom[p] = na[ia].tail, ifr[p++] = na[ia].frames;
+                    ia++;
+                } else {
+                    ifrom[p] = ot, ifr[p++] = oifr[u++];
+                }
+            }
+        }
+        ifirst[nn] = ifirst[nn + 1] = p;
+        ok = ok && p == q->nkept && ia == nna;
+    }
+    tn_free(a, keep);
+    tn_free(a, inv);
+    tn_free(a, na);
+    return ok;
+}
+
 static void query_index_build(tn_surf *g, lm_delta *d)
 {
     const tn_allocator *a = &g->alloc;
     if (d && d->old_lm) g->lm = NULL; /* the old tables: d->old_lm, freed below */
     g->flags_ok = false;              /* until the dominance pass is done */
+    /* the old records and arcs into nodes: a repair patches them */
+    const bool had = g->qindex;
+    qrec o = {g->qto, g->qefirst, g->qfirst, g->qedge, 0, 0};
+    int32_t *oif = g->ifirst, *oifrom = g->ifrom;
+    uint16_t *oifr = g->ifr;
+    g->qto = g->qefirst = g->qfirst = NULL;
+    g->qedge = NULL;
+    g->ifirst = g->ifrom = NULL;
+    g->ifr = NULL;
     query_index_free(g);
-    int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
-    /* (not zeroed: each is written before it is read) */
-    int32_t *rfirst = alloc_unzeroed(a, (size_t)nn + 2, sizeof(int32_t));
-    int32_t *rlist = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
-    int32_t *ffirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
-    int32_t *all = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
-    int32_t *kto = NULL;               /* the kept edges' landings, */
-    uint16_t *kfr = NULL, *rfr = NULL; /* frames (and rfr: of rlist's) */
-    vec lost = {0}, add = {0};         /* see lm_delta */
+    const int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
+    const bool patch = had && d && d->redo && d->old_surf && o.qe;
+    int32_t *ofirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *old_of = patch ? alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t)) : NULL;
+    vec lost = {0}, add = {0}; /* see lm_delta */
     lost.elem = add.elem = 3 * sizeof(int32_t);
     bool lists = true;
-    bool ok = rfirst && rlist && ffirst && all;
-    int nto = 0, nkept = 0;
+    bool ok = ofirst && (old_of || !patch);
+    qrec q = {0};
     if (ok) {
         /* 1. dominated edges (their flags): both tests group the edges of
          * one take-off surface, so after a repair only the surfaces in
@@ -4048,8 +4253,8 @@ static void query_index_build(tn_surf *g, lm_delta *d)
             }
         } else { /* all: the edges as records by landing node, read in sequence */
             prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
-            ok = rb != NULL;
-            memset(rfirst, 0, ((size_t)nn + 2) * sizeof *rfirst);
+            int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
+            ok = rb && rfirst;
             for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
             for (int n = 0; n < nn && ok; n++) rfirst[n + 2] += rfirst[n + 1];
             for (int e = 0; e < ne && ok; e++) {
@@ -4066,92 +4271,96 @@ static void query_index_build(tn_surf *g, lm_delta *d)
                     i0 = i1;
                 }
             tn_free(a, rb);
+            tn_free(a, rfirst);
         }
         g->flags_ok = ok;
     }
     if (ok) {
-        /* 2. the kept edges by take-off node, in one pass over the edge
-         * array (big: what the next steps need of it is copied out, their
-         * landings and frames); for the landmark tables, by landing node
-         * too (rfirst, rlist: the take-off node, rfr) */
-        kto = alloc_unzeroed(a, (size_t)ne + 1, sizeof(int32_t));
-        kfr = alloc_unzeroed(a, (size_t)ne + 1, sizeof(uint16_t));
-        ok = kto && kfr;
-        for (int n = 0, e = 0; n < nn && ok; n++) {
-            ffirst[n] = nkept;
-            int had = nkept;
-            for (; e < g->edge_first[n + 1]; e++) { /* (no branch: half are dominated) */
-                const tn_surf_edge *E = &g->edge[e];
-                all[nkept] = e, kto[nkept] = E->to, kfr[nkept] = E->frames;
-                nkept += !(E->flags & TN_SURF_EDGE_DOMINATED);
+        /* 2. the query records: per surface (qfirst) its take-off nodes
+         * with kept edges (qto; first record qefirst), per take-off node
+         * its kept edges' records (qedge) in edge order: counted, then
+         * made (a repair: patched from the old ones) */
+        if (patch) {
+            for (int s = 0; s < ns; s++) old_of[s] = -1;
+            for (int os = 0; os < d->old_ns; os++)
+                if (d->surf_of_old[os] >= 0) old_of[d->surf_of_old[os]] = os;
+            qrec_patch(g, d, old_of, &o, &q, true);
+        } else {
+            for (int s = 0; s < ns; s++) qrec_surface(g, s, &q, true);
+        }
+        q.qto = alloc_unzeroed(a, (size_t)q.nto + 1, sizeof(int32_t));
+        q.qefirst = alloc_unzeroed(a, (size_t)q.nto + 1, sizeof(int32_t));
+        q.qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        q.qe = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(qedge));
+        ok = q.qto && q.qefirst && q.qfirst && q.qe;
+        const int nto = q.nto, nkept = q.nkept;
+        q.nto = q.nkept = 0;
+        if (ok && patch) {
+            qrec_patch(g, d, old_of, &o, &q, false);
+        } else if (ok) {
+            for (int s = 0; s < ns; s++) {
+                q.qfirst[s] = q.nto;
+                qrec_surface(g, s, &q, false);
             }
-            nto += nkept > had;
+            q.qfirst[ns] = q.nto;
+            q.qefirst[q.nto] = q.nkept;
         }
-        ffirst[nn] = nkept;
-        if (ok && lm_count(g) > 0) {
-            rfr = alloc_unzeroed(a, (size_t)nkept + 1, sizeof(uint16_t));
-            ok = rfr != NULL;
-            if (ok) arcs_by_landing(nn, ffirst, kto, kfr, rfirst, rlist, rfr);
+        ok = ok && q.nto == nto && q.nkept == nkept;
+        g->qto = q.qto, g->qefirst = q.qefirst, g->qfirst = q.qfirst, g->qedge = q.qe;
+    }
+    /* (the old records go before the arcs are made: their memory is reused) */
+    tn_free(a, o.qto);
+    tn_free(a, o.qefirst);
+    tn_free(a, o.qfirst);
+    tn_free(a, o.qe);
+    if (ok) {
+        /* 3. the kept edges out of each node (ofirst, into the records)
+         * and into each node (with landmark tables; a repair patches them) */
+        for (int n = 0, k = 0; n <= nn; n++) {
+            while (k < q.nto && g->qto[k] < n) k++;
+            ofirst[n] = g->qefirst[k];
         }
-        g->qto = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
-        g->qefirst = alloc_unzeroed(a, (size_t)nto + 1, sizeof(int32_t));
-        g->qedge = alloc_unzeroed(a, (size_t)nkept + 1, sizeof(qedge));
-        g->qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        if (lm_count(g) > 0) {
+            g->ifirst = alloc_unzeroed(a, (size_t)nn + 2, sizeof(int32_t));
+            g->ifrom = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(int32_t));
+            g->ifr = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(uint16_t));
+            ok = g->ifirst && g->ifrom && g->ifr;
+            if (ok && !(patch && oif &&
+                        arcs_patch(g, d, &q, oif, oifrom, oifr, g->ifirst, g->ifrom, g->ifr)))
+                arcs_by_landing(nn, ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr);
+        }
         g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
         g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
-        ok = ok && g->qn && g->qh && g->qto && g->qefirst && g->qedge && g->qfirst;
-        /* 3. landmark tables: updated after a repair, else computed */
-        const karcs A = {ffirst, kto, rfirst, rlist, kfr, rfr};
+        ok = ok && g->qn && g->qh;
+    }
+    if (ok) {
+        /* 4. landmark tables: updated after a repair, else computed */
+        const karcs A = {ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr};
         if (d) {
             d->lost = lost.p, d->nlost = lost.n;
             d->add = add.p, d->nadd = add.n;
             d->lists = lists && d->redo; /* (without redo, none were made) */
         }
-        if (ok && lm_count(g) > 0 && !(d && lm_update(g, d, &A))) ok = lm_build(g, &A);
+        if (lm_count(g) > 0 && !(d && lm_update(g, d, &A))) ok = lm_build(g, &A);
+    }
+    if (ok && !g->nlm) { /* without landmarks: the surface graph (scratch: ofirst) */
+        int32_t *cnt = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        ok = cnt && ofirst && nn >= ns && sarcs_build(g, q.nkept, ofirst, cnt);
+        tn_free(a, cnt);
     }
     if (ok) {
-        /* (a take-off's edges land on few surfaces, mostly in a row: the
-         * last landing surface is tried before node_surf) */
-        int ls = 0;
-        for (int i = 0; i < nkept; i++) {
-            const int to = kto[i];
-            if (to < g->surf[ls].node0 ||
-                to > g->surf[ls].node0 + (g->surf[ls].j1 - g->surf[ls].j0))
-                ls = g->node_surf[to];
-            qedge *Q = &g->qedge[i];
-            Q->to = to;
-            Q->eid = all[i];
-            Q->frames = kfr[i];
-            Q->row = (int16_t)g->surf[ls].row;
-            Q->j = g->surf[ls].j0 + (to - g->surf[ls].node0);
-            Q->surf = ls;
-        }
-        int k = 0;
-        for (int s = 0; s < ns; s++) {
-            const tn_surf_surface *S = &g->surf[s];
-            g->qfirst[s] = k;
-            for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
-                if (ffirst[n + 1] > ffirst[n]) {
-                    g->qefirst[k] = ffirst[n];
-                    g->qto[k++] = n;
-                }
-        }
-        g->qfirst[ns] = k;
-        g->qefirst[k] = nkept;
-        if (!g->nlm) ok = sarcs_build(g, nkept, ffirst, rfirst); /* landmarks replace it */
         g->qindex = true;
-        g->qmem = ((size_t)nto * 2 + 2 + (size_t)nkept * 5 + (size_t)ns + 1) * 4 +
+        g->qmem = ((size_t)q.nto * 2 + 2 + (size_t)q.nkept * 5 + (size_t)ns + 1) * 4 +
                   ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
                   (size_t)g->nlm * g->lm_cap * 8;
+        if (g->ifirst) g->qmem += ((size_t)nn + 2) * 4 + (size_t)q.nkept * 6;
+        if (!g->nlm) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
     }
-    if (ok && !g->nlm) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
-    tn_free(a, rfirst);
-    tn_free(a, rlist);
-    tn_free(a, ffirst);
-    tn_free(a, all);
-    tn_free(a, kto);
-    tn_free(a, kfr);
-    tn_free(a, rfr);
+    tn_free(a, ofirst);
+    tn_free(a, old_of);
+    tn_free(a, oif);
+    tn_free(a, oifrom);
+    tn_free(a, oifr);
     vec_free(&lost, a);
     vec_free(&add, a);
     if (d) tn_free(a, d->old_lm);

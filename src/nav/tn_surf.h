@@ -129,7 +129,7 @@
  * the goal span.  The query's edge list drops edges no cheapest plan needs:
  * E is dominated by F (same take-off and landing surface, or same landing
  * node and take-off surface) when F's frames plus the walks between their
- * ends are at most E's (ties: the lower id stays); about 40% of the edges
+ * ends are at most E's (ties: the lower id stays); about half the edges
  * of generated levels, and never a plan's cost.  Heuristic, the largest of:
  * the lattice distance to the goal span; ceil(rise px / the jump speed per
  * frame) or ceil(fall px / the fastest fall per frame); and either
@@ -187,7 +187,9 @@
  * into the kept ones.  Dominated edges (QUERY) are found again only for
  * the take-off surfaces whose searches ran again or whose kept edges land
  * on a changed surface (both tests group one take-off surface's edges;
- * the others keep TN_SURF_EDGE_DOMINATED).  The landmark tables are
+ * the others keep TN_SURF_EDGE_DOMINATED, and their query records and
+ * arcs into nodes are the old ones renumbered: one pass over the records,
+ * none over the edge array).  The landmark tables are
  * updated, not recomputed: per table a dynamic shortest-path update over
  * the kept edges from those gone, those now dominated and those new or no
  * longer dominated (the nodes whose cost may rise are found in order of
@@ -230,14 +232,16 @@
  * free-flight entries waiting for their frame, hash, the memo of its
  * backtracks: 40 B x 2 x their distinct steps, per-node
  * landing records, column prefix sums: 4 B x map tiles) is freed after
- * it.  The query index adds 20 B x kept edges (about 60% of the
+ * it.  The query index adds 20 B x kept edges (about half the
  * edges) + 36 B x nodes (search state and heap) + 8 B x take-off nodes
  * + 8 B x landmarks x nodes (8 landmarks: 64 B x nodes, room for 1/16
- * more) or, without landmarks, 24 B x surfaces + 12 B x surface-graph
- * arcs (distinct surface pairs with an edge); its build scratch (14 B x
- * edges + 2 B x kept edges + 8 B x nodes, for a build's dominance test
- * 16 B x edges before those, for a repair's landmark update 29 B x nodes)
- * is freed after it.
+ * more) and the kept edges into each node (4 B x nodes + 6 B x kept
+ * edges) or, without landmarks, 24 B x surfaces + 12 B x surface-graph
+ * arcs (distinct surface pairs with an edge); its build scratch (4 B x
+ * nodes; for a build's dominance test 16 B x edges + 4 B x nodes; for a
+ * repair the old records and arcs until the new ones are made, 12 B x
+ * arcs out of the surfaces made again, and for its landmark update 29 B
+ * x nodes) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them, docs/perf.md says where the time goes): the build

@@ -89,6 +89,11 @@ struct tn_surf {
     struct qedge *qedge;
     struct qnode *qn;
     struct qheap *qh;
+    /* with landmark tables: the kept edges into each node n, ifirst[n] ..
+     * ifirst[n + 1] - 1, each from node ifrom[k] in ifr[k] frames (tails
+     * in increasing order); a repair patches them with the records */
+    int32_t *ifirst, *ifrom;
+    uint16_t *ifr;
     int32_t *sa_first, *sd, *sheap, *shpos;
     struct sarc *sa;
     uint32_t *sseen, *sdone;
