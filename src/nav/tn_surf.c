@@ -2472,10 +2472,14 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
 }
 
 /* The runs of edges e[0..ne) laid out in edge order (a graph's runs do not
- * depend on the order its searches ran in); false on out of memory. */
+ * depend on the order its searches ran in) in a new array, without the
+ * runs no edge names (dead: of edges a repair removed); false on out of
+ * memory. */
 static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_allocator *a)
 {
-    const size_t cap = runs->n + runs->n / 16 + 64; /* room for repairs */
+    size_t live = 0;
+    for (size_t i = 0; i < ne; i++) live += e[i].nruns;
+    const size_t cap = live + live / 16 + 64; /* room for repairs */
     uint16_t *r = alloc_unzeroed(a, cap, sizeof *r);
     if (!r) return false;
     const uint16_t *old = runs->p;
@@ -2487,40 +2491,32 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
     }
     tn_free(a, runs->p);
     runs->p = r;
-    runs->n = k; /* k <= the old count: every run belongs to one edge */
+    runs->n = k;
     runs->cap = cap;
     return true;
 }
 
-/* A repair's runs in edge order, in place (runs_in_edge_order without a
- * new array): after merge_new_edges, runs [0, nk) are the kept edges', in
- * their edge order and contiguous, [nk, n) the new edges' (nn of them, at
- * pos[0 .. nn), increasing), and each kept edge's run0 is already its new
- * one.  The new runs go to a copy; then, from the back, each block of kept
- * edges between two new ones has its runs moved up as one (by the new runs
- * before it) and the new edge before it gets its runs. */
-static bool runs_merge_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, uint32_t nk,
-                                     const size_t *pos, size_t nn, const tn_allocator *a)
+/* A repair's new runs in edge order: the kept edges' runs stay where they
+ * are (the runs of removed edges stay too, dead, until the pool is laid
+ * out again: see repair_local); the new edges' runs, appended from r0 on
+ * in the order the searches ran, are put in the order of the new edges,
+ * which merge_new_edges placed at pos[0 .. nn), increasing.  False on out
+ * of memory. */
+static bool runs_append_in_edge_order(tn_surf_edge *e, const size_t *pos, size_t nn, vec *runs,
+                                      uint32_t r0, const tn_allocator *a)
 {
     uint16_t *r = runs->p;
-    const uint32_t nnew = (uint32_t)runs->n - nk;
-    if (nn == 0) return true; /* nothing new: all in place */
-    uint16_t *t = alloc_unzeroed(a, (size_t)nnew + 1, sizeof *t);
+    const uint32_t nt = (uint32_t)runs->n - r0;
+    if (nn == 0) return true;
+    uint16_t *t = alloc_unzeroed(a, (size_t)nt + 1, sizeof *t);
     if (!t) return false;
-    memcpy(t, r + nk, nnew * sizeof *t);
-    uint32_t d = (uint32_t)runs->n, seen = 0; /* runs from d on: laid out, seen of them new */
-    for (size_t k = nn; k > 0; k--) {
-        const size_t first = pos[k - 1] + 1, last = k < nn ? pos[k] : ne; /* kept: [first, last) */
-        if (first < last) { /* its runs end at d, and the new runs before it are the unseen */
-            const uint32_t b0 = e[first].run0, shift = nnew - seen;
-            memmove(r + b0, r + b0 - shift, (d - b0) * sizeof *r);
-            d = b0;
-        }
-        tn_surf_edge *E = &e[pos[k - 1]];
-        d -= E->nruns;
-        memcpy(r + d, t + (E->run0 - nk), E->nruns * sizeof *r);
+    memcpy(t, r + r0, nt * sizeof *t);
+    uint32_t d = r0;
+    for (size_t k = 0; k < nn; k++) {
+        tn_surf_edge *E = &e[pos[k]];
+        memcpy(r + d, t + (E->run0 - r0), E->nruns * sizeof *r);
         E->run0 = d;
-        seen += E->nruns;
+        d += E->nruns;
     }
     tn_free(a, t);
     return true;
@@ -2571,7 +2567,7 @@ static void free_graph_arrays(tn_surf *g)
     g->gcost = g->parent = g->pedge = g->heap = g->hpos = g->order = g->tmp = NULL;
     g->stamp = NULL;
     g->nsurf = g->nnodes = g->nedges = 0;
-    g->nruns = 0;
+    g->nruns = g->runs_dead = 0;
     g->edge_cap = g->runs_cap = 0;
 }
 
@@ -2654,6 +2650,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->edge_cap = B.edges.cap;
     B.edges.p = NULL;
     g->nruns = (uint32_t)B.runs.n;
+    g->runs_dead = 0;
     g->runs = B.runs.p;
     g->runs_cap = B.runs.cap;
     B.runs.p = NULL;
@@ -2889,24 +2886,18 @@ static int edge_search(const tn_surf *g, const tn_surf_edge *e)
  * order as sorting all of them (no two edges compare equal).  Each new
  * edge's place among the kept ones by a galloping search back from the
  * last one (then a binary one), the kept edges after it moved one by one
- * without compares.  Their runs come later (runs_merge_in_edge_order): a
- * kept edge's run0 grows here by the runs of the new edges before it, and
- * pos[k] gets where the k-th new edge went.  False on out of memory. */
+ * without compares (their runs stay where they are; the new ones' are
+ * laid out later, runs_append_in_edge_order); pos[k] gets where the k-th
+ * new edge went.  False on out of memory. */
 static bool merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, size_t *pos,
                             const tn_allocator *a)
 {
     const size_t nn = n - nkept;
     if (!nn) return true;
     tn_surf_edge *t = tn_alloc_array(a, nn, sizeof *t);
-    uint32_t *pre = tn_alloc_array(a, nn + 1, sizeof *pre); /* new runs of t[0 .. k) */
-    if (!t || !pre) {
-        tn_free(a, t);
-        tn_free(a, pre);
-        return false;
-    }
+    if (!t) return false;
     memcpy(t, e + nkept, nn * sizeof *t);
     qsort(t, nn, sizeof *t, cmp_edge_from);
-    for (size_t k = 0; k < nn; k++) pre[k + 1] = pre[k] + t[k].nruns;
     size_t i = nkept, d = n;
     for (size_t k = nn; k > 0; k--) {
         /* the first kept edge after t[k - 1] (equal ones stay before): a
@@ -2924,15 +2915,11 @@ static bool merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, size_t *pos
             else
                 lo = mid + 1;
         }
-        while (i > lo) {
-            e[--d] = e[--i];
-            e[d].run0 += pre[k];
-        }
+        while (i > lo) e[--d] = e[--i];
         e[--d] = t[k - 1];
         pos[k - 1] = d;
     }
     tn_free(a, t);
-    tn_free(a, pre);
     return true;
 }
 
@@ -3062,7 +3049,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     rem.elem = 3 * sizeof(int32_t);
     int32_t *mid = NULL; /* see renum */
     renum rn = {0, 0, 0, NULL};
-    bool took = false; /* B took over the old edge, run and footprint arrays */
+    bool took = false;             /* B took over the old edge, run and footprint arrays */
+    uint32_t dead = old.runs_dead; /* runs of edges gone in the pool */
     B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
@@ -3077,11 +3065,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     ok = ok && (!B.masks || sat_build(&B));
     if (ok) {
         /* 4. kept edges, renumbered, compacted in place: B takes over the
-         * old edge and run arrays (an edge and its runs only move down, and
-         * runs are in edge order, so a run of kept edges moves as one
-         * block); the order of the old list, which the renumbering keeps
-         * (nodes keep their order).  With landmark tables the edges gone are
-         * listed for their update. */
+         * old edge and run arrays (an edge only moves down; the runs stay
+         * where they are, those of edges gone are dead until the pool is
+         * laid out again); the order of the old list, which the
+         * renumbering keeps (nodes keep their order).  With landmark tables
+         * the edges gone are listed for their update. */
         const int os0 = old.row_first[ylo], os1 = old.row_first[yhi + 1];
         rn.a = os0 < old.nsurf ? old.surf[os0].node0 : old.nnodes;
         rn.b = os1 < old.nsurf ? old.surf[os1].node0 : old.nnodes;
@@ -3104,10 +3092,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             took = true;
         }
         tn_surf_edge *ke = B.edges.p;
-        uint16_t *kr = B.runs.p;
         int32_t *ef = g->edge_first; /* edges per take-off node (at n + 1), then ranges */
         memset(ef, 0, nn1 * sizeof *ef);
-        uint32_t blk0 = 0, blk1 = 0, blkd = 0;         /* runs [blk0, blk1) go to blkd */
+        B.runs.n = old.nruns;
         for (int os = 0; os < old.nsurf && ok; os++) { /* per take-off surface */
             const tn_surf_surface *o = &old.surf[os];
             const int t = old_to_new[os], af = t < 0 ? SEARCH_ALL : aff[t];
@@ -3124,6 +3111,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                     gone = to < 0; /* cannot happen: its search would have been affected */
                 }
                 if (gone) {
+                    dead += E->nruns;
                     if (old.nlm && !(E->flags & TN_SURF_EDGE_DOMINATED)) {
                         int32_t *r = vec_push(&rem, a);
                         ok = r != NULL;
@@ -3131,22 +3119,13 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                     }
                     continue;
                 }
-                if (E->run0 != blk1) { /* a new block of runs */
-                    if (blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
-                    blkd += blk1 - blk0;
-                    blk0 = blk1 = E->run0;
-                }
-                blk1 += E->nruns;
                 tn_surf_edge *d = &ke[B.edges.n++];
                 if (d != E) memcpy(d, E, sizeof *d); /* the padding too */
                 d->from += shift;
                 d->to = to;
-                d->run0 = blkd + (d->run0 - blk0);
                 ef[d->from + 1]++;
             }
         }
-        if (ok && blk1 > blk0) memmove(kr + blkd, kr + blk0, (blk1 - blk0) * sizeof *kr);
-        B.runs.n = blkd + (blk1 - blk0);
         const uint32_t nkruns = (uint32_t)B.runs.n;
         /* kept searches keep their footprints, compacted in place (each
          * record and bitmap only moves down, as the edges do) */
@@ -3186,8 +3165,14 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         const size_t nnew = B.edges.n - nkept;
         size_t *pos = ok ? alloc_unzeroed(a, nnew + 1, sizeof *pos) : NULL;
         ok = ok && pos && merge_new_edges(B.edges.p, nkept, B.edges.n, pos, a);
-        ok = ok && runs_merge_in_edge_order(B.edges.p, B.edges.n, &B.runs, nkruns, pos, nnew, a);
+        ok = ok && runs_append_in_edge_order(B.edges.p, pos, nnew, &B.runs, nkruns, a);
         tn_free(a, pos);
+        /* the pool laid out again when a fifth of it is dead (about every
+         * hundred repairs at 1024x1024) */
+        if (ok && (uint64_t)dead * 5 > (uint64_t)B.runs.n) {
+            ok = runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a);
+            dead = 0;
+        }
         ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a) && vec_slack(&B.foots, a) &&
              vec_slack(&B.fbits, a);
     }
@@ -3196,6 +3181,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->edge = B.edges.p;
         g->edge_cap = B.edges.cap;
         g->nruns = (uint32_t)B.runs.n;
+        g->runs_dead = dead;
         g->runs = B.runs.p;
         g->runs_cap = B.runs.cap;
         B.edges.p = NULL;
@@ -3270,7 +3256,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->masks = masks, g->masks_ready = masks_ready, g->masks_bytes = masks_bytes;
         if (took) { /* compacted in place: B frees them */
             g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;
-            g->nedges = 0, g->nruns = 0, g->nfoot = 0, g->nfbits = 0;
+            g->nedges = 0, g->nruns = g->runs_dead = 0, g->nfoot = 0, g->nfbits = 0;
             g->edge_cap = g->runs_cap = g->foot_cap = g->fbits_cap = 0;
         }
         *oom = true;

@@ -222,9 +222,11 @@
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 8 B explored box)
  * + 40 B x nodes (node, CSR and query arrays) + 28 B x edges + 2 B x input
- * runs + 20 B x searches (footprints) + 1 bit x tiles of each search's
- * bounding box (these four with room for about 1/16 more: a repair
- * compacts and adds to them in place) + 1 B x map tiles (terrain copy)
+ * runs (a repair leaves the runs of the edges it removes where they are
+ * until they are a fifth of all, then lays them out again) + 20 B x
+ * searches (footprints) + 1 bit x tiles of each search's bounding box
+ * (these four with room for about 1/16 more: a repair compacts and adds
+ * to them in place) + 1 B x map tiles (terrain copy)
  * + 4 B x (map rows + 2)
  * + the searches' row masks, 32 B x (map rows + 3) x (lattice width / 64
  * + 6), kept for repairs; tn_surf_memory() returns it (demo map: about

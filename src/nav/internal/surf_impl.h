@@ -56,7 +56,7 @@ struct tn_surf {
     int jmax;      /* largest lattice j of a box inside the map */
     float vmax;    /* fastest vertical px per frame (heuristic) */
     int nsurf, nnodes, nedges;
-    uint32_t nruns;
+    uint32_t nruns, runs_dead; /* runs in the pool; of them, of edges a repair removed */
     tn_surf_surface *surf;
     int32_t *row_first; /* mh + 2 entries */
     int32_t *node_surf;
