@@ -4085,34 +4085,36 @@ static int cmp_inarc(const void *a, const void *b)
  * records stays, renumbered; the arcs out of the surfaces in d->redo are
  * merged in (sorted by head, then tail).  The same lists as
  * arcs_by_landing makes; false on OOM or when the counts disagree (the
- * caller makes them afresh). */
+ * caller makes them afresh).  ngone: the old arcs out of surfaces not kept
+ * (a bound on those dropped). */
 static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const int32_t *oif,
-                       const int32_t *oifrom, const uint16_t *oifr, int32_t *ifirst, int32_t *ifrom,
-                       uint16_t *ifr)
+                       const int32_t *oifrom, const uint16_t *oifr, size_t ngone, int32_t *ifirst,
+                       int32_t *ifrom, uint16_t *ifr)
 {
     const tn_allocator *a = &g->alloc;
     const renum *rn = d->new_of_old;
-    const int nn = g->nnodes, ninv = rn->b + rn->delta - rn->a;
+    const int nn = g->nnodes, ra = rn->a, rb = rn->b, delta = rn->delta, re = rb + delta;
     /* the old nodes whose arcs stay (a bit each), the edited rows' new
-     * nodes' old ids, the arcs out of the surfaces made again */
+     * nodes' old ids, the arcs out of the surfaces made again, the old
+     * arcs dropped in a block (their positions) */
     uint64_t *keep = tn_alloc_array(a, (size_t)d->old_nn / 64 + 1, sizeof(uint64_t));
-    int32_t *inv = alloc_unzeroed(a, (size_t)tn_maxi(ninv, 0) + 1, sizeof(int32_t));
+    int32_t *inv = alloc_unzeroed(a, (size_t)tn_maxi(re - ra, 0) + 1, sizeof(int32_t));
     size_t nna = 0;
     for (int s = 0; s < g->nsurf; s++)
         if (d->redo[s]) nna += (size_t)(q->qefirst[q->qfirst[s + 1]] - q->qefirst[q->qfirst[s]]);
     inarc *na = alloc_unzeroed(a, nna + 1, sizeof(inarc));
-    bool ok = keep && inv && na;
+    int32_t *drop = alloc_unzeroed(a, ngone + 1, sizeof(int32_t));
+    bool ok = keep && inv && na && drop;
     if (ok) {
         for (int os = 0; os < d->old_ns; os++) {
             const int t = d->surf_of_old[os];
             if (t < 0 || d->redo[t]) continue;
             const tn_surf_surface *S = &d->old_surf[os];
-            for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++)
-                keep[n >> 6] |= 1ull << (n & 63);
+            set_bit_range(keep, (size_t)S->node0, (size_t)(S->node0 + (S->j1 - S->j0)));
         }
-        for (int i = 0; i < ninv; i++) inv[i] = -1;
-        for (int o = rn->a; o < rn->b; o++)
-            if (rn->mid[o - rn->a] >= 0) inv[rn->mid[o - rn->a] - rn->a] = o;
+        for (int i = 0; i < re - ra; i++) inv[i] = -1;
+        for (int o = ra; o < rb; o++)
+            if (rn->mid[o - ra] >= 0) inv[rn->mid[o - ra] - ra] = o;
         size_t k = 0;
         for (int s = 0; s < g->nsurf; s++) {
             if (!d->redo[s]) continue;
@@ -4121,24 +4123,44 @@ static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const
                     na[k++] = (inarc){q->qe[i].to, q->qto[t], q->qe[i].frames};
         }
         qsort(na, nna, sizeof *na, cmp_inarc);
-        /* merge, head by head (the renumbering keeps the order of tails);
-         * most heads get no new arc: their old arcs are filtered without
-         * a branch (the arrays have room for one more; p > nkept fails) */
+        /* head by head (the renumbering keeps the order of tails): the
+         * heads between the edited rows and those with new arcs in blocks,
+         * whose old arcs are contiguous and are filtered without a branch
+         * (the arrays have room for one more; p > nkept fails) */
         size_t ia = 0;
         int p = 0;
-        for (int h = 0; h < nn && ok; h++) {
-            ifirst[h] = p;
-            const int o = h < rn->a ? h : h >= rn->b + rn->delta ? h - rn->delta : inv[h - rn->a];
-            int u = o >= 0 ? oif[o] : 0;
-            const int ue = o >= 0 ? oif[o + 1] : 0;
-            if (ia >= nna || na[ia].head != h) {
-                for (; u < ue && p <= q->nkept; u++) {
+        for (int h = 0; h < nn && ok;) {
+            const bool edited = h >= ra && h < re, fresh = ia < nna && na[ia].head == h;
+            if (!edited && !fresh) {
+                const int sh = h >= re ? delta : 0;
+                int h1 = ia < nna ? na[ia].head : nn;
+                if (h < ra) h1 = tn_mini(h1, ra);
+                const int u0 = oif[h - sh], u1 = oif[h1 - sh], p0 = p;
+                size_t nd = 0;
+                for (int u = u0; u < u1 && p <= q->nkept && nd <= ngone; u++) {
                     const int t = oifrom[u];
-                    ifrom[p] = renum_of(rn, t), ifr[p] = oifr[u];
-                    p += (int)((keep[t >> 6] >> (t & 63)) & 1);
+                    const int kt = (int)((keep[t >> 6] >> (t & 63)) & 1);
+                    ifrom[p] = t < ra ? t : t >= rb ? t + delta : rn->mid[t - ra];
+                    ifr[p] = oifr[u];
+                    p += kt;
+                    drop[nd] = u;
+                    nd += (size_t)(1 - kt);
+                }
+                if (p > q->nkept || nd > ngone) {
+                    ok = false;
+                    break;
+                }
+                for (size_t j = 0; h < h1; h++) {
+                    const int ub = oif[h - sh];
+                    while (j < nd && drop[j] < ub) j++;
+                    ifirst[h] = p0 + (ub - u0) - (int)j;
                 }
                 continue;
             }
+            ifirst[h] = p;
+            const int o = edited ? inv[h - ra] : h >= re ? h - delta : h;
+            int u = o >= 0 ? oif[o] : 0;
+            const int ue = o >= 0 ? oif[o + 1] : 0;
             for (;;) {
                 while (u < ue && !((keep[oifrom[u] >> 6] >> (oifrom[u] & 63)) & 1)) u++;
                 const bool hn = ia < nna && na[ia].head == h;
@@ -4155,6 +4177,7 @@ static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const
                     ifrom[p] = ot, ifr[p++] = oifr[u++];
                 }
             }
+            h++;
         }
         ifirst[nn] = ifirst[nn + 1] = p;
         ok = ok && p == q->nkept && ia == nna;
@@ -4162,6 +4185,7 @@ static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const
     tn_free(a, keep);
     tn_free(a, inv);
     tn_free(a, na);
+    tn_free(a, drop);
     return ok;
 }
 
@@ -4294,7 +4318,14 @@ static void query_index_build(tn_surf *g, lm_delta *d)
         ok = ok && q.nto == nto && q.nkept == nkept;
         g->qto = q.qto, g->qefirst = q.qefirst, g->qfirst = q.qfirst, g->qedge = q.qe;
     }
-    /* (the old records go before the arcs are made: their memory is reused) */
+    /* the old arcs out of the surfaces not kept (see arcs_patch); the old
+     * records go before the arcs are made: their memory is reused */
+    size_t ngone = 0;
+    for (int os = 0; patch && os < d->old_ns; os++) {
+        const int t = d->surf_of_old[os];
+        if (t < 0 || d->redo[t])
+            ngone += (size_t)(o.qefirst[o.qfirst[os + 1]] - o.qefirst[o.qfirst[os]]);
+    }
     tn_free(a, o.qto);
     tn_free(a, o.qefirst);
     tn_free(a, o.qfirst);
@@ -4311,8 +4342,9 @@ static void query_index_build(tn_surf *g, lm_delta *d)
             g->ifrom = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(int32_t));
             g->ifr = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(uint16_t));
             ok = g->ifirst && g->ifrom && g->ifr;
-            if (ok && !(patch && oif &&
-                        arcs_patch(g, d, &q, oif, oifrom, oifr, g->ifirst, g->ifrom, g->ifr)))
+            if (ok &&
+                !(patch && oif &&
+                  arcs_patch(g, d, &q, oif, oifrom, oifr, ngone, g->ifirst, g->ifrom, g->ifr)))
                 arcs_by_landing(nn, ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr);
         }
         g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
