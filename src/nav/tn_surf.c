@@ -134,11 +134,6 @@ typedef struct dp_pred {
     float ylo, yhi; /* FFWD: y of the states it skipped */
 } dp_pred;
 
-/* A search's step reads, as rectangles of tiles (build scratch). */
-typedef struct tn_surf_rect {
-    int16_t x0, y0, x1, y1; /* tiles, inclusive */
-} tn_surf_rect;
-
 /* A surface's searches, as bits: a repair runs only those that read the
  * edited tile (their footprints hold it). */
 enum {
@@ -341,11 +336,12 @@ typedef struct build {
     const tn_map *m;
     const tn_allocator *a;
     vec surf, edges, runs, foots, fbits; /* output */
-    vec rects;                           /* tn_surf_rect: the search running */
-    vec ent, pred, bits;                 /* dp_entry, dp_pred, uint64_t */
-    vec js_free;                         /* uint64 scratch: masks K and F */
-    vec js_block;                        /* int32 scratch */
-    uint32_t *hash;                      /* entry index + 1 */
+    int32_t *fspan;      /* the search running: per map row the columns it read (lo, hi) */
+    int frlo, frhi;      /* and the rows with a span */
+    vec ent, pred, bits; /* dp_entry, dp_pred, uint64_t */
+    vec js_free;         /* uint64 scratch: masks K and F */
+    vec js_block;        /* int32 scratch */
+    uint32_t *hash;      /* entry index + 1 */
     uint32_t *hstamp;
     size_t hcap;
     uint32_t hgen;
@@ -770,35 +766,6 @@ static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int
     return true;
 }
 
-/* Record that the search running read tiles [x0..x1] x [y0..y1] (clipped
- * to the map: the edge is never edited); foot_flush() makes its footprint.
- * A rectangle inside the last one is dropped, one that makes a rectangle
- * with it is merged into it. */
-static bool add_rect(build *B, int x0, int y0, int x1, int y1)
-{
-    x0 = tn_maxi(x0, 0), y0 = tn_maxi(y0, 0);
-    x1 = tn_mini(x1, B->m->w - 1), y1 = tn_mini(y1, B->m->h - 1);
-    if (x0 > x1 || y0 > y1) return true;
-    if (B->rects.n) { /* merged with the last one when the union is exact */
-        tn_surf_rect *l = (tn_surf_rect *)B->rects.p + B->rects.n - 1;
-        if (x0 >= l->x0 && x1 <= l->x1 && y0 >= l->y0 && y1 <= l->y1) return true;
-        bool sx = x0 == l->x0 && x1 == l->x1, sy = y0 == l->y0 && y1 == l->y1;
-        if ((sx && y0 <= l->y1 + 1 && y1 >= l->y0 - 1) ||
-            (sy && x0 <= l->x1 + 1 && x1 >= l->x0 - 1)) {
-            l->x0 = (int16_t)tn_mini(x0, l->x0), l->y0 = (int16_t)tn_mini(y0, l->y0);
-            l->x1 = (int16_t)tn_maxi(x1, l->x1), l->y1 = (int16_t)tn_maxi(y1, l->y1);
-            return true;
-        }
-    }
-    tn_surf_rect *r = vec_push(&B->rects, B->a);
-    if (!r) return false;
-    r->x0 = (int16_t)x0;
-    r->y0 = (int16_t)y0;
-    r->x1 = (int16_t)x1;
-    r->y1 = (int16_t)y1;
-    return true;
-}
-
 /* Bits a..b (inclusive) of bitmap w set. */
 static void set_bit_range(uint64_t *w, size_t a, size_t b)
 {
@@ -813,18 +780,16 @@ static void set_bit_range(uint64_t *w, size_t a, size_t b)
     w[wb] |= mb;
 }
 
-/* The footprint of the search just run (its rectangles, then cleared):
- * its bounding box and a bitmap of the tiles, appended to the pool. */
+/* The footprint of the search just run (its row spans, then cleared): its
+ * bounding box and a bitmap of the tiles, appended to the pool. */
 static bool foot_flush(build *B, int surf, int search)
 {
-    const size_t n = B->rects.n;
-    if (n == 0) return true;
-    const tn_surf_rect *r = B->rects.p;
-    int x0 = r[0].x0, y0 = r[0].y0, x1 = r[0].x1, y1 = r[0].y1;
-    for (size_t i = 1; i < n; i++) {
-        x0 = tn_mini(x0, r[i].x0), y0 = tn_mini(y0, r[i].y0);
-        x1 = tn_maxi(x1, r[i].x1), y1 = tn_maxi(y1, r[i].y1);
-    }
+    if (!B->fspan || B->frlo > B->frhi) return true;
+    int32_t *sp = B->fspan;
+    const int y0 = B->frlo, y1 = B->frhi;
+    int x0 = INT32_MAX, x1 = -1;
+    for (int y = y0; y <= y1; y++)
+        if (sp[2 * y + 1] >= 0) x0 = tn_mini(x0, sp[2 * y]), x1 = tn_maxi(x1, sp[2 * y + 1]);
     const size_t w = (size_t)(x1 - x0 + 1), words = (w * (size_t)(y1 - y0 + 1) + 63) / 64;
     const size_t off = B->fbits.n;
     tn_surf_foot *f = vec_push(&B->foots, B->a);
@@ -832,16 +797,18 @@ static bool foot_flush(build *B, int surf, int search)
     uint64_t *bw = (uint64_t *)B->fbits.p + off;
     memset(bw, 0, words * sizeof *bw);
     B->fbits.n += words;
-    for (size_t i = 0; i < n; i++)
-        for (int y = r[i].y0; y <= r[i].y1; y++) {
+    for (int y = y0; y <= y1; y++) {
+        if (sp[2 * y + 1] >= 0) {
             size_t row = (size_t)(y - y0) * w;
-            set_bit_range(bw, row + (size_t)(r[i].x0 - x0), row + (size_t)(r[i].x1 - x0));
+            set_bit_range(bw, row + (size_t)(sp[2 * y] - x0), row + (size_t)(sp[2 * y + 1] - x0));
         }
+        sp[2 * y] = INT32_MAX, sp[2 * y + 1] = -1;
+    }
+    B->frlo = INT32_MAX, B->frhi = -1;
     f->surf = surf;
     f->x0 = (int16_t)x0, f->y0 = (int16_t)y0, f->x1 = (int16_t)x1, f->y1 = (int16_t)y1;
     f->bits = (uint32_t)off;
     f->search = (uint8_t)search;
-    B->rects.n = 0;
     return true;
 }
 
@@ -1258,7 +1225,10 @@ static int plan_one(const build *B, const vplan *P, int dir, int j, int *jn, tn_
 #define FFWD 0x20
 
 /* Tiles cx0..cx1 x ry0..ry1, read by a search of surface surf_id: to its
- * footprint (the repair index) and its explored box. */
+ * footprint (the repair index) and its explored box.  The footprint keeps
+ * per map row the span of the columns read there (clipped to the map: its
+ * edge is never edited): a few more tiles than those read, where a row's
+ * reads have a gap, and a few operations a call. */
 static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
 {
     int16_t *bx = &B->g->sbox[4 * surf_id];
@@ -1266,7 +1236,23 @@ static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
     if (ry0 < bx[1]) bx[1] = (int16_t)tn_maxi(ry0, -2);
     if (cx1 > bx[2]) bx[2] = (int16_t)tn_mini(cx1, 32000);
     if (ry1 > bx[3]) bx[3] = (int16_t)tn_mini(ry1, 32000);
-    return add_rect(B, cx0, ry0, cx1, ry1);
+    const int x0 = tn_maxi(cx0, 0), y0 = tn_maxi(ry0, 0);
+    const int x1 = tn_mini(cx1, B->m->w - 1), y1 = tn_mini(ry1, B->m->h - 1);
+    if (x0 > x1 || y0 > y1) return true;
+    if (!B->fspan) { /* (once per build or worker) */
+        B->fspan = alloc_unzeroed(B->a, 2 * (size_t)B->m->h, sizeof(int32_t));
+        if (!B->fspan) return false;
+        for (int y = 0; y < B->m->h; y++) B->fspan[2 * y] = INT32_MAX, B->fspan[2 * y + 1] = -1;
+        B->frlo = INT32_MAX, B->frhi = -1;
+    }
+    int32_t *sp = B->fspan;
+    for (int y = y0; y <= y1; y++) {
+        if (x0 < sp[2 * y]) sp[2 * y] = x0;
+        if (x1 > sp[2 * y + 1]) sp[2 * y + 1] = x1;
+    }
+    if (y0 < B->frlo) B->frlo = y0;
+    if (y1 > B->frhi) B->frhi = y1;
+    return true;
 }
 
 /* The columns a step from positions jf..jl can read: the box's for j - 1
@@ -2823,7 +2809,6 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->touched.elem = sizeof(int32_t);
     B->seq.elem = 1;
     B->bpath.elem = sizeof(bt_step);
-    B->rects.elem = sizeof(tn_surf_rect);
     B->foots.elem = sizeof(tn_surf_foot);
     B->fbits.elem = sizeof(uint64_t);
 }
@@ -2848,7 +2833,7 @@ static void build_release(build *B)
     vec_free(&B->seq, a);
     vec_free(&B->bpath, a);
     tn_free(a, B->memo);
-    vec_free(&B->rects, a);
+    tn_free(a, B->fspan);
     vec_free(&B->foots, a);
     vec_free(&B->fbits, a);
     tn_map_destroy(B->vmap);
