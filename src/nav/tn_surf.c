@@ -1291,17 +1291,16 @@ static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
 
 /* The tiles plan P's step from positions jf..jl can read: the rows of the
  * walk, the vertical sub-moves, the ceiling landings and the ground test;
- * the columns step_cols (those of foot_run).  Free when all are inside the map and
- * empty: no mask has a bit there, so the whole moved set goes on in the
- * air.  The rectangle may go to the footprint (rec: never, when free,
- * always): where free flight is decided, its outcome shapes the
- * search (which states are kept, so which of equally fast take-offs a
- * backtrack finds), and a repair must run the search again when a tile
- * that decides it changes, so that a repaired graph stays a fresh one
- * (out of memory: B->oom). */
-enum { REC_NONE, REC_IF_FREE, REC_ALWAYS };
-
-static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id, int rec)
+ * the columns step_cols (those of foot_run).  Free when all are inside the
+ * map and empty: no mask has a bit there, so the whole moved set goes on
+ * in the air.  Where free flight is decided, its outcome shapes the search
+ * (which states are kept, so which of equally fast take-offs a backtrack
+ * finds), and a repair must run the search again when a tile that decides
+ * it changes, so that a repaired graph stays a fresh one: an entry's test
+ * is inside its footprint (foot_run: the same columns, rows within a
+ * step's reach), a state free flight skips has none, so its rectangle
+ * goes to the footprint (rec; out of memory: B->oom). */
+static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id, bool rec)
 {
     const tn_surf *g = B->g;
     const int h = g->prof.h;
@@ -1314,9 +1313,7 @@ static bool plan_free(build *B, const vplan *P, int jf, int jl, int surf_id, int
     int c0, c1;
     step_cols(g, jf, jl, &c0, &c1);
     const bool free = sat_empty(B, r0, r1, c0, c1);
-    if ((rec == REC_ALWAYS || (rec == REC_IF_FREE && free)) &&
-        !foot_rect(B, surf_id, c0, r0, c1, r1))
-        B->oom = true;
+    if (rec && free && !foot_rect(B, surf_id, c0, r0, c1, r1)) B->oom = true;
     return free;
 }
 
@@ -1354,7 +1351,7 @@ static void smear(uint64_t *w, int n, int k)
  * 1: done (k > 1); 0: only one free step (the caller makes it); -1: out of
  * memory. */
 static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int jb, const vplan *pl,
-                        const uint64_t *Sc, int W, int lo, int jf, int jl, bool split)
+                        const uint64_t *Sc, int W, int lo, int jf, int jl)
 {
     const tn_surf *g = B->g;
     tn_body v = pl->fr; /* at t + k */
@@ -1366,10 +1363,8 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
         vplan P;
         if (!make_vplan(B, &v, jb, &P)) break;
         /* a skipped state's reads; the state that stops the flight is made
-         * an entry, whose runs' footprint holds the rectangle unless the
-         * positions have a gap (split) */
-        const bool free =
-            plan_free(B, &P, jf - k, jl + k, surf_id, split ? REC_ALWAYS : REC_IF_FREE);
+         * an entry, whose footprint holds the rectangle */
+        const bool free = plan_free(B, &P, jf - k, jl + k, surf_id, true);
         if (B->oom) return -1;
         if (!free) break;
         ylo = tn_minf(ylo, v.y);
@@ -1435,7 +1430,7 @@ static bool ff_arrive(build *B, int t, int nlo, int nhi, int nwords, size_t next
  * 0: a plan does not apply (the caller steps the entry the old way);
  * -1: out of memory. */
 static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
-                     int nwords, size_t next0, bool split)
+                     int nwords, size_t next0)
 {
     tn_surf *g = B->g;
     const dp_entry E = *ent(B, ei);
@@ -1459,11 +1454,9 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
     for (int k = 0; k < njb; k++) {
         const int jb = ins[3 * k] & TN_SURF_IN_JUMP;
         const vplan *pl = entry_plan(B, ei, jb ? 1 : 0);
-        /* free (plan_free): the whole moved set goes on in the air; with
-         * one jump input it decides free flight, so its rectangle is
-         * recorded when the footprint of E's runs leaves a gap in it */
-        const bool free_step =
-            plan_free(B, pl, jf, jl, surf_id, njb == 1 && split ? REC_ALWAYS : REC_NONE);
+        /* free (plan_free): the whole moved set goes on in the air (its
+         * rectangle is in E's footprint) */
+        const bool free_step = plan_free(B, pl, jf, jl, surf_id, false);
         if (B->oom) return -1;
         mgroup G[MAX_GROUPS];
         int ng = 0;
@@ -1575,7 +1568,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                 continue;
             }
             if (free_step && njb == 1) {
-                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, E.lo, jf, jl, split);
+                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, E.lo, jf, jl);
                 if (rc < 0) return -1;
                 if (rc > 0) continue;
             }
@@ -1639,31 +1632,26 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
         int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
-            /* the tiles its step can read, for the repair index: per run of
-             * positions (closer than two tiles), the columns around them
-             * and the rows its state reaches in a step; split: more than
-             * one run */
-            bool split = false;
+            /* the tiles its step can read, for the repair index: the
+             * columns around its positions, the rows its state reaches in a
+             * step (the footprint keeps a span per row: one call covers
+             * every run of positions) */
             {
                 const dp_entry *E = ent(B, (int32_t)ei);
                 const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
-                const int nb = E->words * 64, gap = 2 * g->per_tile + 1;
-                int runs = 0;
-                for (int q = next_bit(bw, E->words, 0, true); q < nb; runs++) {
-                    int first = q, last;
-                    for (;;) {
-                        int z = next_bit(bw, E->words, q, false);
-                        last = z - 1;
-                        q = next_bit(bw, E->words, z, true);
-                        if (q >= nb || q - last > gap) break;
+                const int first = next_bit(bw, E->words, 0, true);
+                int last = first;
+                for (int w = E->words - 1; w >= 0 && first < E->words * 64; w--)
+                    if (bw[w]) {
+                        last = 64 * w + 63 - __builtin_clzll(bw[w]);
+                        break;
                     }
-                    if (!foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last)) return false;
-                }
-                split = runs > 1;
+                if (first < E->words * 64 &&
+                    !foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last))
+                    return false;
             }
             if (B->masks && t > 0) {
-                int rc =
-                    lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0, split);
+                int rc = lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0);
                 if (rc < 0) return false;
                 if (rc > 0) {
                     B->nentries++;
