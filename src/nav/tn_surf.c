@@ -1080,14 +1080,17 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     const int h = g->prof.h;
     const float H = (float)h * T;
     P->b = P->fr = *v;
-    if (!B->masks || v->on_ground) return false;
+    const bool jump = (in & TN_SURF_IN_JUMP) != 0, pressed = jump && !v->jump_held;
+    /* on the ground only a jump (the take-off of the jumps): walks and
+     * drops there are stepped one by one */
+    if (!B->masks || (v->on_ground && !pressed)) return false;
     P->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
-    const bool jump = (in & TN_SURF_IN_JUMP) != 0;
-    /* tn_body_step up to the moves (not on the ground: no drop-through) */
+    /* tn_body_step up to the moves (no drop-through: a jump comes first) */
     tn_body b = *v;
-    if (jump && !b.jump_held && b.air_frames > 0 && b.air_frames <= p->coyote_frames) {
+    if (pressed && (b.on_ground || (b.air_frames > 0 && b.air_frames <= p->coyote_frames))) {
         b.vy = -tn_phys_jump_speed(p);
         b.rising = true;
+        b.on_ground = false;
         b.air_frames = 1000000;
     }
     b.jump_held = jump;
@@ -1650,7 +1653,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                     !foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last))
                     return false;
             }
-            if (B->masks && t > 0) {
+            if (B->masks && (t > 0 || kind == TN_SURF_JUMP)) { /* (t = 0: the take-off) */
                 int rc = lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0);
                 if (rc < 0) return false;
                 if (rc > 0) {
@@ -1954,7 +1957,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
          * that is there and whose walk is not stopped is the answer: j with
          * no walk, else j - 1 walking right, else j + 1 walking left */
         const dp_pred *P1 = Ep->pred >= 0 ? (const dp_pred *)B->pred.p + Ep->pred : NULL;
-        if (P1 && P1->next < 0 && (P1->in & ANYDIR) && B->masks && ent(B, P1->from)->t > 0) {
+        if (P1 && P1->next < 0 && (P1->in & ANYDIR) && B->masks) {
             const int jb = P1->in & TN_SURF_IN_JUMP;
             int jp = j, in = jb;
             if (!get_bit(B, P1->from, j)) {
@@ -1997,8 +2000,8 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 found = true;
                 continue;
             }
-            const bool plan = B->masks && ent(B, P.from)->t > 0;
-            const vplan *PL = plan ? backtrack_plan(B, P.from, P.in) : NULL;
+            /* (no plan for a step on the ground but a jump: see make_vplan) */
+            const vplan *PL = B->masks ? backtrack_plan(B, P.from, P.in) : NULL;
             /* the (j, walk) a step can come from: an "any direction" step
              * (lean_step) from j - dir for dir = 0, +1, -1 (a wall-stopped
              * walk ends as the walk 0 does); an input's own step from j or
