@@ -336,6 +336,8 @@ typedef struct build {
     const tn_map *m;
     const tn_allocator *a;
     vec surf, edges, runs, foots, fbits; /* output */
+    uint64_t *ldone;     /* per row -1 .. mh + 1 (lmw words): the positions landed on in the */
+    uint32_t *lstamp;    /* group (its bstamp), cleared on first use in a group */
     int32_t *fspan;      /* the search running: per map row the columns it read (lo, hi) */
     int frlo, frhi;      /* and the rows with a span */
     vec ent, pred, bits; /* dp_entry, dp_pred, uint64_t */
@@ -991,6 +993,35 @@ static inline uint64_t rword(const uint64_t *row, int j)
     return o ? (row[w] >> o) | (row[w + 1] << (64 - o)) : row[w];
 }
 
+/* row |= 64 bits from lattice j on (j >= -LM_OFF). */
+static inline void row_or(uint64_t *row, int j, uint64_t bits)
+{
+    int i = j + LM_OFF, w = i >> 6, o = i & 63;
+    row[w] |= bits << o;
+    if (o) row[w + 1] |= bits >> (64 - o);
+}
+
+/* The positions of row r landed on in the current group (B->ldone), or
+ * NULL (B->oom). */
+static uint64_t *landed_row(build *B, int r)
+{
+    const size_t rows = (size_t)B->g->mh + 3, w = (size_t)B->lmw;
+    if (!B->ldone) {
+        B->ldone = alloc_unzeroed(B->a, rows * w, sizeof(uint64_t));
+        B->lstamp = tn_alloc_array(B->a, rows, sizeof(uint32_t));
+        if (!B->ldone || !B->lstamp) {
+            B->oom = true;
+            return NULL;
+        }
+    }
+    uint64_t *row = B->ldone + (size_t)(r + 1) * w;
+    if (B->lstamp[r + 1] != B->bstamp) {
+        memset(row, 0, w * sizeof *row);
+        B->lstamp[r + 1] = B->bstamp;
+    }
+    return row;
+}
+
 /* D |= S moved by `shift` bits, bits past maxbit (or below 0) dropped. */
 static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, int shift,
                        int maxbit)
@@ -1553,9 +1584,15 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
         for (int q = 0; q < ng; q++) {
             const mgroup *gr = &G[q];
             if (gr->land_row >= 0) {
-                /* each landing position n: a source j and walk that reach it */
-                for (int w = 0; w < U; w++)
-                    for (uint64_t bits = gr->m[w]; bits; bits &= bits - 1) {
+                /* each landing position n not landed on before in the group
+                 * (an earlier landing there is as fast or faster: the first
+                 * wins): a source j and walk that reach it */
+                uint64_t *done = landed_row(B, gr->land_row);
+                if (!done) return -1;
+                for (int w = 0; w < U; w++) {
+                    uint64_t bits = gr->m[w] & ~rword(done, lo_u + 64 * w);
+                    row_or(done, lo_u + 64 * w, bits);
+                    for (; bits; bits &= bits - 1) {
                         int n = lo_u + 64 * w + __builtin_ctzll(bits), i = n - E.lo, j = n, in = jb;
 #define HAS(M, i) ((i) >= 0 && (i) < 64 * W && (((M)[(i) >> 6] >> ((i)&63)) & 1))
                         if (HAS(Sc, i)) {
@@ -1568,6 +1605,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                         landed_at(B, surf_id, ei, j, in, gr->land_row, n, t + 1);
                         if (B->oom) return -1;
                     }
+                }
                 continue;
             }
             if (free_step && njb == 1) {
@@ -2825,6 +2863,8 @@ static void build_release(build *B)
     vec_free(&B->bpath, a);
     tn_free(a, B->memo);
     tn_free(a, B->fspan);
+    tn_free(a, B->ldone);
+    tn_free(a, B->lstamp);
     vec_free(&B->foots, a);
     vec_free(&B->fbits, a);
     tn_map_destroy(B->vmap);
