@@ -2595,6 +2595,35 @@ static int cmp_edge_from(const void *a, const void *b)
     return (int)x->kind - (int)y->kind;
 }
 
+/* e[0..n) in cmp_edge_from order: by take-off node (a counting sort: they
+ * come grouped by take-off surface, a few per node), then each node's few
+ * by insertion; the same order as qsort (no two edges compare equal),
+ * which sorts them in place when the copy cannot be made. */
+static void sort_edges(tn_surf_edge *e, size_t n, int nn, const tn_allocator *a)
+{
+    tn_surf_edge *t = alloc_unzeroed(a, n + 1, sizeof *t);
+    size_t *first = tn_alloc_array(a, (size_t)nn + 2, sizeof *first);
+    if (!t || !first) {
+        tn_free(a, t);
+        tn_free(a, first);
+        qsort(e, n, sizeof *e, cmp_edge_from);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) first[e[i].from + 2]++;
+    for (int k = 0; k < nn; k++) first[k + 2] += first[k + 1];
+    for (size_t i = 0; i < n; i++) t[first[e[i].from + 1]++] = e[i];
+    for (int k = 0; k < nn; k++)
+        for (size_t i = first[k] + 1; i < first[k + 1]; i++) {
+            const tn_surf_edge x = t[i];
+            size_t j = i;
+            for (; j > first[k] && cmp_edge_from(&t[j - 1], &x) > 0; j--) t[j] = t[j - 1];
+            t[j] = x;
+        }
+    memcpy(e, t, n * sizeof *e);
+    tn_free(a, t);
+    tn_free(a, first);
+}
+
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
     const tn_allocator *a = &g->alloc;
@@ -2658,7 +2687,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!B.best && g->nnodes) goto oom;
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
-    if (B.edges.n) qsort(B.edges.p, B.edges.n, sizeof(tn_surf_edge), cmp_edge_from);
+    if (B.edges.n) sort_edges(B.edges.p, B.edges.n, g->nnodes, a);
     if (!runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a) || !vec_slack(&B.edges, a)) goto oom;
     g->nedges = (int)B.edges.n;
     g->edge = B.edges.p;
