@@ -1316,8 +1316,8 @@ static void step_cols(const tn_surf *g, int jf, int jl, int *c0, int *c1)
 static bool foot_run(build *B, int surf_id, const tn_body *v, int jf, int jl)
 {
     tn_surf *g = B->g;
-    int ry0 = (int)floorf((v->y - g->vmax - 2.0f) / T);
-    int ry1 = (int)floorf((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
+    int ry0 = ifloor((v->y - g->vmax - 2.0f) / T);
+    int ry1 = ifloor((v->y + (float)g->prof.h * T + g->vmax + 2.0f) / T);
     int cx0, cx1;
     step_cols(g, jf, jl, &cx0, &cx1);
     return foot_rect(B, surf_id, cx0, ry0, cx1, ry1);
