@@ -336,8 +336,10 @@ typedef struct build {
     const tn_map *m;
     const tn_allocator *a;
     vec surf, edges, runs, foots, fbits; /* output */
-    uint64_t *ldone;     /* per row -1 .. mh + 1 (lmw words): the positions landed on in the */
-    uint32_t *lstamp;    /* group (its bstamp), cleared on first use in a group */
+    /* the group running: per row -1 .. mh + 1 (lmw words) the positions
+     * landed on (landed_row: cleared on first use, lstamp = its bstamp) */
+    uint64_t *ldone;
+    uint32_t *lstamp;
     int32_t *fspan;      /* the search running: per map row the columns it read (lo, hi) */
     int frlo, frhi;      /* and the rows with a span */
     vec ent, pred, bits; /* dp_entry, dp_pred, uint64_t */

@@ -176,12 +176,12 @@
  * again.  The index: per search of a surface (its jumps, its drops, its
  * walk-off at each end) a footprint, a bitmap over its bounding box that
  * holds, per map row, the span of the columns its steps can read there
- * (per DP entry and run of its positions, a gap of more than two tiles
- * splitting a run: the columns a walk step and the box reach, the rows the
- * state reaches in one step; per frame of a free flight, the rectangle its
- * free test read, and the tiles that decide where a flight stops; a span
- * per row costs a few operations a read where the exact union cost a
- * fifth of the build, and makes 0.6% more searches run again).  All
+ * (per DP entry: the columns a walk step and the box reach from its first
+ * to its last position, the rows the state reaches in one step; per frame
+ * of a free flight, the rectangle its free test read; the test that stops
+ * a flight is its next entry's; a span per row costs a few operations a
+ * read where the exact union of rectangles cost a fifth of the build, and
+ * makes 0.6% more searches run again).  All
  * searches of new or changed surfaces and of
  * those standing next to the tile run again; every other search keeps its
  * edges and input runs (an edge's search is its kind, and for a walk-off
@@ -255,14 +255,15 @@
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
- * ones).  The demo map (80x45, 1x2, jump 4) takes about 12-15 ms of CPU,
- * still about 6x the 2 ms the issue asks; a 512x512 level about 1.3-1.6 s,
- * 1024x1024 about 5-6.4 s (there free flight saves 14%: long falls);
+ * ones).  The demo map (80x45, 1x2, jump 4) takes about 9-12 ms of CPU
+ * (0.13 G instructions), still about 5x the 2 ms the issue asks; a
+ * 512x512 level about 1.1-1.4 s, 1024x1024 about 4.4-5.5 s (there free
+ * flight saves 14%: long falls);
  * on T threads (profile.threads) the searches
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
  * the searches that read the tile again (demo map: about 7 of 53
- * surfaces, about 2 ms, nearly all searching; 1024x1024: about 25 of
- * 11,104 surfaces, about 55-75 ms, of which the searches a fifth and
+ * surfaces, about 1.3-2 ms, nearly all searching; 1024x1024: about 25 of
+ * 11,104 surfaces, about 40-55 ms, of which the searches a quarter and
  * passes over all edges most of the rest, since the nodes are renumbered;
  * docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
