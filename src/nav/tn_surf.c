@@ -2517,7 +2517,7 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
  * are (the runs of removed edges stay too, dead, until the pool is laid
  * out again: see repair_local); the new edges' runs, appended from r0 on
  * in the order the searches ran, are put in the order of the new edges,
- * which merge_new_edges placed at pos[0 .. nn), increasing.  False on out
+ * which the repair placed at pos[0 .. nn), increasing.  False on out
  * of memory. */
 static bool runs_append_in_edge_order(tn_surf_edge *e, const size_t *pos, size_t nn, vec *runs,
                                       uint32_t r0, const tn_allocator *a)
@@ -2920,54 +2920,11 @@ static void build_release(build *B)
  * a full rebuild is needed. */
 /* The search (SEARCH_ bit) that made edge e: its kind, and for a walk-off
  * its side (its first input walks off left or right). */
-static int edge_search(const tn_surf *g, const tn_surf_edge *e)
+static int edge_search(const uint16_t *runs, const tn_surf_edge *e)
 {
     if (e->kind == TN_SURF_JUMP) return SEARCH_JUMP;
     if (e->kind == TN_SURF_DROP) return SEARCH_DROP;
-    return (g->runs[e->run0] & TN_SURF_IN_LEFT) ? SEARCH_OFF_LEFT : SEARCH_OFF_RIGHT;
-}
-
-/* Edges [0, nkept) are in cmp_edge_from order, [nkept, n) are not: the
- * new ones sorted and merged in, in place from the back, O(n + new log
- * new) rather than a sort of all (a repair keeps most edges); the same
- * order as sorting all of them (no two edges compare equal).  Each new
- * edge's place among the kept ones by a galloping search back from the
- * last one (then a binary one), the kept edges after it moved one by one
- * without compares (their runs stay where they are; the new ones' are
- * laid out later, runs_append_in_edge_order); pos[k] gets where the k-th
- * new edge went.  False on out of memory. */
-static bool merge_new_edges(tn_surf_edge *e, size_t nkept, size_t n, size_t *pos,
-                            const tn_allocator *a)
-{
-    const size_t nn = n - nkept;
-    if (!nn) return true;
-    tn_surf_edge *t = tn_alloc_array(a, nn, sizeof *t);
-    if (!t) return false;
-    memcpy(t, e + nkept, nn * sizeof *t);
-    qsort(t, nn, sizeof *t, cmp_edge_from);
-    size_t i = nkept, d = n;
-    for (size_t k = nn; k > 0; k--) {
-        /* the first kept edge after t[k - 1] (equal ones stay before): a
-         * galloping search back from i, then a binary one */
-        size_t lo = i, hi = i, step = 1;
-        while (lo > 0 && cmp_edge_from(&e[lo - 1], &t[k - 1]) > 0) {
-            hi = lo - 1; /* e[hi] is after t[k - 1] */
-            lo = lo > step ? lo - step : 0;
-            step *= 2;
-        }
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (cmp_edge_from(&e[mid], &t[k - 1]) > 0)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        while (i > lo) e[--d] = e[--i];
-        e[--d] = t[k - 1];
-        pos[k - 1] = d;
-    }
-    tn_free(a, t);
-    return true;
+    return (runs[e->run0] & TN_SURF_IN_LEFT) ? SEARCH_OFF_LEFT : SEARCH_OFF_RIGHT;
 }
 
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
@@ -3111,12 +3068,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     if (ok && B.masks) B.lm_ready[y + 1] = 0; /* the edited row's masks again */
     ok = ok && (!B.masks || sat_build(&B));
     if (ok) {
-        /* 4. kept edges, renumbered, compacted in place: B takes over the
-         * old edge and run arrays (an edge only moves down; the runs stay
-         * where they are, those of edges gone are dead until the pool is
-         * laid out again); the order of the old list, which the
-         * renumbering keeps (nodes keep their order).  With landmark tables
-         * the edges gone are listed for their update. */
+        /* 4. the renumbering; B takes over the old edge, run and footprint
+         * arrays (the runs stay where they are, those of edges gone are
+         * dead until the pool is laid out again) */
         const int os0 = old.row_first[ylo], os1 = old.row_first[yhi + 1];
         rn.a = os0 < old.nsurf ? old.surf[os0].node0 : old.nnodes;
         rn.b = os1 < old.nsurf ? old.surf[os1].node0 : old.nnodes;
@@ -3138,44 +3092,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;
             took = true;
         }
-        tn_surf_edge *ke = B.edges.p;
         int32_t *ef = g->edge_first; /* edges per take-off node (at n + 1), then ranges */
         memset(ef, 0, nn1 * sizeof *ef);
-        B.runs.n = old.nruns;
-        for (int os = 0; os < old.nsurf && ok; os++) { /* per take-off surface */
-            const tn_surf_surface *o = &old.surf[os];
-            const int t = old_to_new[os], af = t < 0 ? SEARCH_ALL : aff[t];
-            const int shift = t < 0 ? 0 : nsf[t].node0 - o->node0;
-            const int e1 = old.edge_first[o->node0 + (o->j1 - o->j0) + 1];
-            for (int e = old.edge_first[o->node0]; e < e1 && ok; e++) {
-                const tn_surf_edge *E = &ke[e];
-                bool gone = af && (af == SEARCH_ALL || (af & edge_search(&old, E)));
-                int to = gone ? -1 : renum_of(&rn, E->to);
-                if (!gone && to < 0) { /* landing on a changed surface: the node there now */
-                    const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
-                    to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
-                    redo[t] = 1;   /* its landing surface changed: group again */
-                    gone = to < 0; /* cannot happen: its search would have been affected */
-                }
-                if (gone) {
-                    dead += E->nruns;
-                    if (old.nlm && !(E->flags & TN_SURF_EDGE_DOMINATED)) {
-                        int32_t *r = vec_push(&rem, a);
-                        ok = r != NULL;
-                        if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
-                    }
-                    continue;
-                }
-                tn_surf_edge *d = &ke[B.edges.n++];
-                if (d != E) memcpy(d, E, sizeof *d); /* the padding too */
-                d->from += shift;
-                d->to = to;
-                ef[d->from + 1]++;
-            }
-        }
-        const uint32_t nkruns = (uint32_t)B.runs.n;
         /* kept searches keep their footprints, compacted in place (each
-         * record and bitmap only moves down, as the edges do) */
+         * record and bitmap only moves down); the new ones come after */
         for (int k = 0; k < old.nfoot && ok; k++) {
             tn_surf_foot *fk = (tn_surf_foot *)B.foots.p + k, *d;
             const int t = old_to_new[fk->surf];
@@ -3191,29 +3111,164 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             d->bits = (uint32_t)B.fbits.n;
             B.fbits.n += words;
         }
-        const size_t nkept = B.edges.n;
-        /* 5. regenerate the affected surfaces */
+        /* 5. regenerate the affected surfaces: their edges go after the old
+         * ones, their runs after the old runs (the dead ones too) */
+        const size_t ne_old = (size_t)old.nedges;
+        B.edges.n = ne_old;
+        B.runs.n = old.nruns;
+        const uint32_t nkruns = (uint32_t)B.runs.n;
         int naff = 0;
         int32_t *list = q[1]; /* scratch (nnodes + 1 >= nsurf): the query arrays come later */
+        uint8_t *which = (uint8_t *)q[2]; /* scratch too: which searches */
         for (int i = 0; i < nsurf; i++)
-            if (aff[i]) list[naff++] = i, redo[i] = 1;
-        for (int i = 0; i < naff; i++) aff[i] = aff[list[i]]; /* i <= list[i] */
-        ok = ok && run_searches(&B, list, aff, naff);
+            if (aff[i]) which[naff] = aff[i], list[naff++] = i, redo[i] = 1;
+        ok = ok && run_searches(&B, list, which, naff);
 #ifdef TN_SURF_DEBUG
         fprintf(stderr, "repair (%d,%d): %d of %d surfaces searched\n", x, y, naff, nsurf);
-#else
-        (void)naff;
 #endif
-        for (size_t e = nkept; e < B.edges.n && ok; e++) {
-            tn_surf_edge *E = (tn_surf_edge *)B.edges.p + e;
-            ef[E->from + 1]++;
-            E->flags = EF_NEW; /* (its surface is in redo) */
-        }
-        const size_t nnew = B.edges.n - nkept;
+        /* 6. the edge list rewritten in one pass, in place.  Per new surface,
+         * in order (so by take-off node): the old surface's edges when its
+         * searches did not run, else its kept edges merged with its new
+         * ones.  Those are copied out first (few); then the blocks of the
+         * others move to their places, renumbered: those moving up from the
+         * back, then the others from the front, so that none overwrites a
+         * block still to move (the places keep the blocks' order); then the
+         * merged ones are written. */
+        /* (the searches may have moved the edge and run arrays) */
+        const tn_surf_edge *oe = B.edges.p;
+        const uint16_t *oruns = B.runs.p;
+        const size_t nnew = ok ? B.edges.n - ne_old : 0;
+        tn_surf_edge *nw = ok ? alloc_unzeroed(a, nnew + 1, sizeof *nw) : NULL;
+        int32_t *old_of = ok ? alloc_unzeroed(a, (size_t)nsurf + 1, sizeof *old_of) : NULL;
+        size_t *kr = ok ? tn_alloc_array(a, 2 * (size_t)nsurf + 2, sizeof *kr) : NULL;
+        size_t *ostart = ok ? alloc_unzeroed(a, (size_t)nsurf + 1, sizeof *ostart) : NULL;
         size_t *pos = ok ? alloc_unzeroed(a, nnew + 1, sizeof *pos) : NULL;
-        ok = ok && pos && merge_new_edges(B.edges.p, nkept, B.edges.n, pos, a);
+        vec kept = {0}; /* the kept edges of surfaces whose searches ran */
+        kept.elem = sizeof(tn_surf_edge);
+        ok = ok && nw && old_of && kr && ostart && pos;
+        if (ok) {
+            memcpy(nw, (tn_surf_edge *)B.edges.p + ne_old, nnew * sizeof *nw);
+            for (size_t k = 0; k < nnew; k++) nw[k].flags = EF_NEW; /* (its surface is in redo) */
+            qsort(nw, nnew, sizeof *nw, cmp_edge_from);
+            B.edges.n = ne_old;
+            for (int t = 0; t < nsurf; t++) old_of[t] = -1;
+            for (int os = 0; os < old.nsurf; os++)
+                if (old_to_new[os] >= 0) old_of[old_to_new[os]] = os;
+        }
+        /* 6a. kept edges of the surfaces whose searches ran, renumbered (kr:
+         * per new surface its range in `kept`); edges gone listed for the
+         * landmark tables */
+        for (int os = 0; os < old.nsurf && ok; os++) {
+            const tn_surf_surface *o = &old.surf[os];
+            const int t = old_to_new[os], af = t < 0 ? SEARCH_ALL : aff[t];
+            if (!af) continue;
+            const int shift = t < 0 ? 0 : nsf[t].node0 - o->node0;
+            if (t >= 0) kr[2 * t] = kept.n;
+            const int e1 = old.edge_first[o->node0 + (o->j1 - o->j0) + 1];
+            for (int e = old.edge_first[o->node0]; e < e1 && ok; e++) {
+                const tn_surf_edge *E = &oe[e];
+                bool gone = af == SEARCH_ALL || (af & edge_search(oruns, E));
+                int to = gone ? -1 : renum_of(&rn, E->to);
+                if (!gone && to < 0) { /* landing on a changed surface: the node there now */
+                    const tn_surf_surface *ts = &old.surf[old.node_surf[E->to]];
+                    to = tn_surf_node_at(g, ts->row, ts->j0 + (E->to - ts->node0));
+                    gone = to < 0; /* cannot happen: its search would have been affected */
+                }
+                if (gone) {
+                    dead += E->nruns;
+                    if (old.nlm && !(E->flags & TN_SURF_EDGE_DOMINATED)) {
+                        int32_t *r = vec_push(&rem, a);
+                        ok = r != NULL;
+                        if (ok) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+                    }
+                    continue;
+                }
+                tn_surf_edge *d = vec_push(&kept, a);
+                ok = d != NULL;
+                if (!ok) break;
+                memcpy(d, E, sizeof *d); /* the padding too */
+                d->from += shift;
+                d->to = to;
+                ef[d->from + 1]++;
+            }
+            if (t >= 0) kr[2 * t + 1] = kept.n;
+        }
+        /* 6b. the places: an untouched surface's edges are its old ones */
+        size_t total = 0, k = 0;
+        for (int t = 0; t < nsurf && ok; t++) {
+            const tn_surf_surface *S = &nsf[t];
+            const int last = S->node0 + (S->j1 - S->j0);
+            ostart[t] = total;
+            if (!aff[t]) {
+                const tn_surf_surface *o = &old.surf[old_of[t]];
+                total += (size_t)(old.edge_first[o->node0 + (o->j1 - o->j0) + 1] -
+                                  old.edge_first[o->node0]);
+                continue;
+            }
+            total += kr[2 * t + 1] - kr[2 * t];
+            for (; k < nnew && nw[k].from <= last; k++) {
+                ef[nw[k].from + 1]++;
+                total++;
+            }
+        }
+        ok = ok && k == nnew && vec_reserve(&B.edges, a, total + 1);
+        tn_surf_edge *ke = B.edges.p;
+        /* 6c. the untouched surfaces' blocks, moved and renumbered: up from
+         * the back, then down from the front */
+        for (int pass = 0; pass < 2 && ok; pass++)
+            for (int i = 0; i < nsurf && ok; i++) {
+                const int t = pass ? i : nsurf - 1 - i;
+                if (aff[t]) continue;
+                const tn_surf_surface *o = &old.surf[old_of[t]];
+                const int n0 = o->node0, nl = o->j1 - o->j0, shift = nsf[t].node0 - n0;
+                const size_t in0 = (size_t)old.edge_first[n0];
+                const size_t len = (size_t)old.edge_first[n0 + nl + 1] - in0, out0 = ostart[t];
+                if ((out0 > in0) != (pass == 0)) continue;
+                for (int n = 0; n <= nl; n++)
+                    ef[nsf[t].node0 + n + 1] = old.edge_first[n0 + n + 1] - old.edge_first[n0 + n];
+                for (size_t c = 0; c < len && ok; c++) {
+                    const size_t s = pass ? c : len - 1 - c; /* up: from the back */
+                    tn_surf_edge *d = &ke[out0 + s];
+                    if (d != &ke[in0 + s]) memcpy(d, &ke[in0 + s], sizeof *d);
+                    int to = renum_of(&rn, d->to);
+                    if (to < 0) { /* landing on a changed surface: the node there now */
+                        const tn_surf_surface *ts = &old.surf[old.node_surf[d->to]];
+                        to = tn_surf_node_at(g, ts->row, ts->j0 + (d->to - ts->node0));
+                        redo[t] = 1;  /* its landing surface changed: group again */
+                        ok = to >= 0; /* cannot happen: its search would have run */
+                    }
+                    d->from += shift;
+                    d->to = to;
+                }
+            }
+        /* 6d. the surfaces whose searches ran: kept and new edges merged */
+        k = 0;
+        size_t np = 0;
+        for (int t = 0; t < nsurf && ok; t++) {
+            if (!aff[t]) continue;
+            const int last = nsf[t].node0 + (nsf[t].j1 - nsf[t].j0);
+            const tn_surf_edge *ks = kept.p;
+            size_t d = ostart[t], i = kr[2 * t];
+            const size_t i1 = kr[2 * t + 1];
+            for (;;) {
+                const bool hn = k < nnew && nw[k].from <= last;
+                if (i >= i1 && !hn) break;
+                if (hn && (i >= i1 || cmp_edge_from(&nw[k], &ks[i]) < 0)) {
+                    pos[np++] = d;
+                    ke[d++] = nw[k++];
+                } else {
+                    ke[d++] = ks[i++];
+                }
+            }
+        }
+        B.edges.n = total;
         ok = ok && runs_append_in_edge_order(B.edges.p, pos, nnew, &B.runs, nkruns, a);
+        tn_free(a, nw);
+        tn_free(a, old_of);
+        tn_free(a, kr);
+        tn_free(a, ostart);
         tn_free(a, pos);
+        vec_free(&kept, a);
         /* the pool laid out again when a fifth of it is dead (about every
          * hundred repairs at 1024x1024) */
         if (ok && (uint64_t)dead * 5 > (uint64_t)B.runs.n) {

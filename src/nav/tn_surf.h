@@ -171,10 +171,10 @@
  * EDITS.  tn_surf_sync() compares the map revision; on a change it finds the
  * changed tiles against its own copy of the terrain.  One changed tile is
  * repaired locally: the surfaces of the rows whose standing it decides are
- * recomputed (nodes renumbered, kept edges remapped by position and
- * compacted in place), and only the searches that read the tile run
- * again.  The index: per search of a surface (its jumps, its drops, its
- * walk-off at each end) a footprint, a bitmap over its bounding box that
+ * recomputed (nodes renumbered, kept edges remapped by position), and
+ * only the searches that read the tile run again.  The index: per search
+ * of a surface (its jumps, its drops, its walk-off at each end) a
+ * footprint, a bitmap over its bounding box that
  * holds, per map row, the span of the columns its steps can read there
  * (per DP entry: the columns a walk step and the box reach from its first
  * to its last position, the rows the state reaches in one step; per frame
@@ -185,9 +185,12 @@
  * searches of new or changed surfaces and of
  * those standing next to the tile run again; every other search keeps its
  * edges and input runs (an edge's search is its kind, and for a walk-off
- * the side its first input walks).  The new edges are sorted and merged
- * into the kept ones.  Dominated edges (QUERY) are found again only for
- * the take-off surfaces whose searches ran again or whose kept edges land
+ * the side its first input walks).  The edge list is rewritten in one
+ * pass, in place: the blocks of surfaces whose searches did not run move
+ * to their places, renumbered, and the others' kept and new edges are
+ * merged into theirs (kept input runs stay where they are).  Dominated
+ * edges (QUERY) are found again only for the take-off surfaces whose
+ * searches ran again or whose kept edges land
  * on a changed surface (both tests group one take-off surface's edges;
  * the others keep TN_SURF_EDGE_DOMINATED, and their query records and
  * arcs into nodes are the old ones renumbered: one pass over the records,
