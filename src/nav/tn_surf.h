@@ -266,7 +266,7 @@
  * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
  * the searches that read the tile again (demo map: about 7 of 53
  * surfaces, about 1.3-2 ms, nearly all searching; 1024x1024: about 25 of
- * 11,104 surfaces, about 40-55 ms, of which the searches a quarter and
+ * 11,104 surfaces, about 35-55 ms, of which the searches a third and
  * passes over all edges most of the rest, since the nodes are renumbered;
  * docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
