@@ -3521,25 +3521,35 @@ static void arcs_by_landing(int nn, const int32_t *ofirst, const qedge *oq, int3
         }
 }
 
+/* Buckets of lm_dijkstra's queue: one per cost modulo LM_NB.  An arc
+ * costs at most 65535 frames (uint16), so the open nodes' costs lie within
+ * LM_NB of the least one and each bucket holds one cost. */
+#define LM_NB 65537
+
 /* Dijkstra over the node graph from node src into dist (Q_INF where
  * unreached): walks of one step (cost 1) and the kept edges, forward
- * or backward (back: the arcs into each node).  heap/hpos: nnodes entries
- * of scratch. */
+ * or backward (back: the arcs into each node).  The queue is a bucket
+ * queue (Dial's): costs are integers, so the least open cost is found by
+ * moving a cursor up the costs, each bucket a doubly linked list of
+ * nodes (next, prev: nnodes entries of scratch; prev -2: not reached, -1:
+ * done, -3: first in its bucket).  head: LM_NB buckets, all empty (-1)
+ * before and after. */
 static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, int32_t *dist,
-                        int32_t *heap, int32_t *hpos)
+                        int32_t *next, int32_t *prev, int32_t *head)
 {
     const int32_t *first = back ? A->ifirst : A->ofirst;
     int nn = g->nnodes;
-    for (int n = 0; n < nn; n++) dist[n] = Q_INF, hpos[n] = -2; /* -2 new, -1 done */
-    int hn = 0;
+    for (int n = 0; n < nn; n++) dist[n] = Q_INF, prev[n] = -2;
     dist[src] = 0;
-    heap[hn] = src;
-    hpos[src] = hn++;
-    while (hn > 0) {
-        int n = heap[0];
-        hpos[n] = -1;
-        int last = heap[--hn];
-        if (hn > 0) iheap_root(heap, hpos, dist, hn, last);
+    next[src] = -1, prev[src] = -3, head[0] = src;
+    int open = 1;
+    for (int32_t cur = 0; open > 0;) {
+        while (head[cur % LM_NB] < 0) cur++;
+        const int n = head[cur % LM_NB];
+        head[cur % LM_NB] = next[n];
+        if (next[n] >= 0) prev[next[n]] = -3;
+        prev[n] = -1;
+        open--;
         const tn_surf_surface *S = &g->surf[g->node_surf[n]];
         int k0 = first[n], k1 = first[n + 1];
         for (int k = k0 - 2; k < k1; k++) {
@@ -3554,10 +3564,21 @@ static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, in
                 t = back ? A->ifrom[k] : A->oq[k].to;
                 nd = dist[n] + (back ? A->ifr[k] : A->oq[k].frames);
             }
-            if (hpos[t] == -1 || nd >= dist[t]) continue;
-            int i = hpos[t] == -2 ? hn++ : hpos[t];
+            if (prev[t] == -1 || nd >= dist[t]) continue;
+            if (prev[t] == -2) { /* reached first */
+                open++;
+            } else { /* out of its bucket */
+                if (prev[t] == -3)
+                    head[dist[t] % LM_NB] = next[t];
+                else
+                    next[prev[t]] = next[t];
+                if (next[t] >= 0) prev[next[t]] = prev[t];
+            }
             dist[t] = nd;
-            iheap_up(heap, hpos, dist, i, t);
+            const int b = nd % LM_NB;
+            next[t] = head[b], prev[t] = -3;
+            if (head[b] >= 0) prev[head[b]] = t;
+            head[b] = t;
         }
     }
 }
@@ -3581,9 +3602,12 @@ static bool lm_build(tn_surf *g, const karcs *A)
     int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *head = alloc_unzeroed(a, LM_NB, sizeof(int32_t));
+    if (head)
+        for (int b = 0; b < LM_NB; b++) head[b] = -1;
     g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
     g->lm = tn_alloc_array(a, (size_t)2 * K * g->lm_cap, sizeof(int32_t));
-    bool ok = dist && heap && hpos && score && sum && g->lm;
+    bool ok = dist && heap && hpos && score && sum && head && g->lm;
     if (ok) {
         /* landmarks: the first the node farthest (there and back) from the
          * middle node, each next one the node farthest from those chosen */
@@ -3592,7 +3616,7 @@ static bool lm_build(tn_surf *g, const karcs *A)
         for (int k = -1; k < K; k++) {
             if (k >= 0) g->lmnode[k] = L;
             for (int back = 0; back < 2; back++) {
-                lm_dijkstra(g, back, A, L, dist, heap, hpos);
+                lm_dijkstra(g, back, A, L, dist, heap, hpos, head);
                 int32_t *out = g->lm + (back ? K : 0);
                 for (int n = 0; n < nn; n++) {
                     if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
@@ -3617,6 +3641,7 @@ static bool lm_build(tn_surf *g, const karcs *A)
     tn_free(a, hpos);
     tn_free(a, score);
     tn_free(a, sum);
+    tn_free(a, head);
     if (!ok) return false;
     g->nlm = K;
     g->lm_recomputes += 2 * K;
@@ -3866,8 +3891,9 @@ static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
     s.affl = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     s.ep = tn_alloc_array(a, (size_t)nn + 1, sizeof(uint32_t));
     s.st = tn_alloc(a, (size_t)nn + 1);
-    bool ok =
-        fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key && s.affl && s.ep && s.st;
+    int32_t *head = alloc_unzeroed(a, LM_NB, sizeof(int32_t)); /* (set when first used) */
+    bool ok = fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key && s.affl && s.ep &&
+              s.st && head;
     int nfresh = 0, recomputed = 0;
     if (ok) {
         c.A = A;
@@ -3902,7 +3928,8 @@ static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
             bool back = col >= K;
             c.col = col;
             if (lm_update_table(&c, &s, d, L[col % K], back, fresh, nfresh)) continue;
-            lm_dijkstra(g, back, A, L[col % K], dist, s.heap, s.hpos);
+            for (int b = 0; b < LM_NB && !recomputed; b++) head[b] = -1;
+            lm_dijkstra(g, back, A, L[col % K], dist, s.heap, s.hpos, head);
             for (int n = 0; n < nn; n++) c.lm[(size_t)n * K2 + col] = dist[n];
             s.epoch = 0; /* hpos / ep were overwritten */
             memset(s.ep, 0, (size_t)nn * sizeof *s.ep);
@@ -3917,6 +3944,7 @@ static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
     tn_free(a, s.affl);
     tn_free(a, s.ep);
     tn_free(a, s.st);
+    tn_free(a, head);
     tn_free(a, d->remc);
     d->remc = NULL;
     if (!ok) { /* (nothing was moved: every allocation comes first) */

@@ -273,14 +273,13 @@
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
  * plus, with landmarks, 2 x (landmarks + 1) Dijkstra searches over nodes
- * and kept edges on every build (a repair updates the tables: about 10 ms
- * at 512x512, where recomputing them took 0.2 s); the default keeps landmarks
- * to graphs of 65536+ nodes (not the game's maps, up to 256x256).  On
+ * and kept edges on every build (a bucket queue: costs are whole frames;
+ * a repair updates the tables instead); the default keeps landmarks to
+ * graphs of 65536+ nodes (not the game's maps, up to 256x256).  On
  * generated levels (1x2, jump 4, default profile), 1000 reachable pairs,
- * thread CPU time: 512x512 median 0.39 ms, p99 5.3 ms, 1024x1024 median
- * 1.2 ms, p99 20.5 ms (landmarks; the node-by-node search on the same
- * graphs: 0.66 / 10.9 and 3.2 / 41 ms); the index took 0.2 s and 1.0 s of
- * those builds.  The
+ * thread CPU time: 512x512 median 0.12 ms, p99 1.3 ms, 1024x1024 median
+ * 0.44 ms, p99 8 ms (landmarks); the index takes about 0.06 s and 0.3 s
+ * of those builds.  The
  * search is bound by relaxations (about 15 kept edges per take-off, 60% of
  * the nodes are take-offs) times the nodes whose bound is below the plan's
  * cost (about 3/4 of those expanded), so the issue's 50 us / 1 ms at
