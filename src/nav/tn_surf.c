@@ -3462,9 +3462,9 @@ static void query_index_free(tn_surf *g)
 }
 
 /* A binary min-heap of ids keyed by key[id], each id's slot in pos[] (the
- * landmark and detour Dijkstra searches).  iheap_up: id, whose key dropped,
- * rises from slot i; iheap_root: id (the old last entry) takes the root of
- * a heap of n entries and sinks. */
+ * landmark tables' update and the detour search).  iheap_up: id, whose key
+ * dropped, rises from slot i; iheap_root: id (the old last entry) takes
+ * the root of a heap of n entries and sinks. */
 static void iheap_up(int32_t *heap, int32_t *pos, const int32_t *key, int i, int id)
 {
     while (i > 0) {
@@ -3598,8 +3598,8 @@ static bool lm_build(tn_surf *g, const karcs *A)
     int nn = g->nnodes, K = lm_count(g);
     if (K == 0) return true;
     int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    int32_t *heap = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    int32_t *hpos = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *next = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    int32_t *prev = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *head = alloc_unzeroed(a, LM_NB, sizeof(int32_t));
@@ -3607,7 +3607,7 @@ static bool lm_build(tn_surf *g, const karcs *A)
         for (int b = 0; b < LM_NB; b++) head[b] = -1;
     g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
     g->lm = tn_alloc_array(a, (size_t)2 * K * g->lm_cap, sizeof(int32_t));
-    bool ok = dist && heap && hpos && score && sum && head && g->lm;
+    bool ok = dist && next && prev && score && sum && head && g->lm;
     if (ok) {
         /* landmarks: the first the node farthest (there and back) from the
          * middle node, each next one the node farthest from those chosen */
@@ -3616,7 +3616,7 @@ static bool lm_build(tn_surf *g, const karcs *A)
         for (int k = -1; k < K; k++) {
             if (k >= 0) g->lmnode[k] = L;
             for (int back = 0; back < 2; back++) {
-                lm_dijkstra(g, back, A, L, dist, heap, hpos, head);
+                lm_dijkstra(g, back, A, L, dist, next, prev, head);
                 int32_t *out = g->lm + (back ? K : 0);
                 for (int n = 0; n < nn; n++) {
                     if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
@@ -3637,8 +3637,8 @@ static bool lm_build(tn_surf *g, const karcs *A)
         }
     }
     tn_free(a, dist);
-    tn_free(a, heap);
-    tn_free(a, hpos);
+    tn_free(a, next);
+    tn_free(a, prev);
     tn_free(a, score);
     tn_free(a, sum);
     tn_free(a, head);
@@ -3929,7 +3929,7 @@ static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
             c.col = col;
             if (lm_update_table(&c, &s, d, L[col % K], back, fresh, nfresh)) continue;
             for (int b = 0; b < LM_NB && !recomputed; b++) head[b] = -1;
-            lm_dijkstra(g, back, A, L[col % K], dist, s.heap, s.hpos, head);
+            lm_dijkstra(g, back, A, L[col % K], dist, s.heap, s.hpos, head); /* (as next, prev) */
             for (int n = 0; n < nn; n++) c.lm[(size_t)n * K2 + col] = dist[n];
             s.epoch = 0; /* hpos / ep were overwritten */
             memset(s.ep, 0, (size_t)nn * sizeof *s.ep);
