@@ -457,6 +457,30 @@ static bool sat_empty(const build *B, int r0, int r1, int c0, int c1)
     return b[c1 + 1] - b[c0] - a[c1 + 1] + a[c0] == 0;
 }
 
+/* A repair's tile (x, y) turned non-empty (delta 1) or empty (-1): the
+ * graph's column sums and summed-area table (kept from the build) follow,
+ * O(rows) and O(tiles below and right of it) additions instead of two
+ * passes over the map. */
+static void sums_update(tn_surf *g, int x, int y, int delta)
+{
+    const size_t w = (size_t)g->mw, w1 = w + 1;
+    for (size_t r = (size_t)y + 1; r <= (size_t)g->mh; r++) {
+        g->colpre[r * w + (size_t)x] += delta;
+        if (g->sat) {
+            int32_t *row = g->sat + r * w1;
+            for (size_t c = (size_t)x + 1; c <= w; c++) row[c] += delta;
+        }
+    }
+}
+
+/* The arrays a graph keeps for its repairs: the sums and landing records. */
+static size_t kept_bytes(const tn_surf *g)
+{
+    const size_t h1 = (size_t)g->mh + 1;
+    return (g->colpre ? h1 * (size_t)g->mw * 4 : 0) + (g->sat ? h1 * ((size_t)g->mw + 1) * 4 : 0) +
+           (g->best ? g->best_cap * sizeof(best_rec) : 0);
+}
+
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
 {
     const int w = g->prof.w, h = g->prof.h;
@@ -2568,6 +2592,12 @@ static void free_graph_arrays(tn_surf *g)
     g->foot_cap = g->fbits_cap = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
+    tn_free(a, g->colpre);
+    tn_free(a, g->sat);
+    g->colpre = g->sat = NULL;
+    tn_free(a, g->best);
+    g->best = NULL;
+    g->best_cap = 0;
     tn_free(a, g->masks);
     tn_free(a, g->masks_ready);
     g->masks = NULL;
@@ -2685,8 +2715,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
             for (int n = 0; n <= g->surf[i].j1 - g->surf[i].j0; n++)
                 g->node_surf[g->surf[i].node0 + n] = i;
     }
-    B.best = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(best_rec));
-    if (!B.best && g->nnodes) goto oom;
+    g->best_cap = (size_t)g->nnodes + (size_t)g->nnodes / 16 + 1; /* room for repairs */
+    B.best = tn_alloc_array(a, g->best_cap, sizeof(best_rec));
+    if (!B.best) goto oom;
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
     if (B.edges.n) sort_edges(B.edges.p, B.edges.n, g->nnodes, a);
@@ -2735,6 +2766,12 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
+    g->colpre = B.colpre; /* kept for repairs */
+    g->sat = B.sat;
+    g->best = B.best;
+    g->bstamp = B.bstamp;
+    B.colpre = B.sat = NULL;
+    B.best = NULL;
 #ifdef TN_SURF_DEBUG
     fprintf(stderr, "free steps %ld; ", B.nfree_steps);
     fprintf(stderr, "shortcut steps %ld; mask steps %ld (fallback %ld, checked %ld, bad %ld)\n",
@@ -2749,7 +2786,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
              ((size_t)g->nnodes + 1) * (4 * 10) + g->edge_cap * sizeof(tn_surf_edge) +
              g->runs_cap * 2 + (size_t)g->nsurf * 8 + g->foot_cap * sizeof(tn_surf_foot) +
-             g->fbits_cap * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
+             g->fbits_cap * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes + kept_bytes(g);
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
@@ -3055,10 +3092,23 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     renum rn = {0, 0, 0, NULL};
     bool took = false;             /* B took over the old edge, run and footprint arrays */
     uint32_t dead = old.runs_dead; /* runs of edges gone in the pool */
-    B.best = tn_alloc_array(a, nn1, sizeof(best_rec));
+    /* the kept landing records when they have room (their stamps go on
+     * from the graph's), else new ones */
+    if (g->best && g->best_cap >= nn1 && g->bstamp < UINT32_MAX - (1u << 24)) {
+        B.best = g->best;
+        B.bstamp = g->bstamp;
+    } else {
+        B.best = tn_alloc_array(a, nn1 + nn1 / 16, sizeof(best_rec));
+    }
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
-    ok = B.best && colpre_build(&B);
+    /* the kept sums follow the tile (the graph's: B borrows them) */
+    const size_t ti = (size_t)y * (size_t)m->w + (size_t)x;
+    const int delta = (m->tile[ti] != TN_TILE_EMPTY) - (g->tiles[ti] != TN_TILE_EMPTY);
+    if (g->colpre && delta) sums_update(g, x, y, delta);
+    B.colpre = g->colpre;
+    B.colbad = B.colpre ? tn_alloc(a, (size_t)m->w + 16) : NULL;
+    ok = B.best && (B.colpre ? B.colbad != NULL : colpre_build(&B));
     if (ok && (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         ok = B.vmap != NULL;
@@ -3066,7 +3116,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     }
     ok = ok && masks_init(&B) && kranges_init(&B);
     if (ok && B.masks) B.lm_ready[y + 1] = 0; /* the edited row's masks again */
-    ok = ok && (!B.masks || sat_build(&B));
+    B.sat = g->sat;
+    ok = ok && (!B.masks || B.sat || sat_build(&B));
     if (ok) {
         /* 4. the renumbering; B takes over the old edge, run and footprint
          * arrays (the runs stay where they are, those of edges gone are
@@ -3279,6 +3330,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
              vec_slack(&B.fbits, a);
     }
     if (ok) {
+        if (B.best != g->best) { /* new landing records: the graph's now */
+            tn_free(a, g->best);
+            g->best = B.best;
+            g->best_cap = nn1 + nn1 / 16;
+        }
         g->nedges = (int)B.edges.n;
         g->edge = B.edges.p;
         g->edge_cap = B.edges.cap;
@@ -3321,7 +3377,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
                  g->edge_cap * sizeof(tn_surf_edge) + g->runs_cap * 2 +
                  g->foot_cap * sizeof(tn_surf_foot) + g->fbits_cap * 8 +
-                 (size_t)g->mw * (size_t)g->mh + g->masks_bytes;
+                 (size_t)g->mw * (size_t)g->mh + g->masks_bytes + kept_bytes(g);
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);
@@ -3368,6 +3424,12 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     tn_free(a, redo);
     tn_free(a, mid);
     vec_free(&rem, a);
+    if (B.colpre == g->colpre) B.colpre = NULL; /* the graph's */
+    if (B.sat == g->sat) B.sat = NULL;
+    if (B.best == g->best) { /* the graph's (or new and handed over), stamps gone on */
+        g->bstamp = B.bstamp;
+        B.best = NULL;
+    }
     build_release(&B);
     return ok;
 }

@@ -83,6 +83,15 @@ struct tn_surf {
     uint64_t *fbits;            /* the footprints' bitmaps */
     size_t nfbits;
     uint8_t *tiles; /* the map's terrain at the last build / repair */
+    /* its non-empty tiles summed (tn_surf.c colpre_build, sat_build): kept
+     * for repairs, which update them for the edited tile */
+    int32_t *colpre, *sat;
+    /* the searches' landing records per node (tn_surf.c best_rec), kept
+     * so that a repair need not allocate and clear them: valid where
+     * their stamp is the group's, and bstamp only grows */
+    struct best_rec *best;
+    size_t best_cap;
+    uint32_t bstamp;
     size_t mem;
     /* query index (tn_surf.c, its query section) */
     int32_t *qto, *qfirst, *qefirst, *lm;
