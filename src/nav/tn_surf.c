@@ -357,6 +357,7 @@ typedef struct build {
     struct bt_memo *memo; /* emit_group's backtracks, by (entry, j) */
     size_t mcap, mn;
     uint32_t mgen;
+    vec mmask;       /* uint64 per entry: bit j % 64 set when (entry, j) may be in memo */
     int32_t *colpre; /* (mh + 1) x mw: non-empty tiles above row r, per column */
     int32_t *sat;    /* (mh + 1) x (mw + 1): non-empty tiles in rows < r, columns < c */
     uint8_t *colbad; /* scratch per column */
@@ -1940,7 +1941,9 @@ static size_t memo_slot(const build *B, uint64_t key)
 
 static const bt_memo *memo_find(const build *B, int32_t e, int j)
 {
-    if (!B->mcap) return NULL;
+    /* most steps of a backtrack are not remembered: a bit per entry and
+     * j % 64 answers those without probing the table */
+    if (!B->mcap || !((((const uint64_t *)B->mmask.p)[e] >> (j & 63)) & 1)) return NULL;
     const bt_memo *M = &B->memo[memo_slot(B, memo_key(e, j))];
     return M->stamp == B->mgen ? M : NULL;
 }
@@ -1962,20 +1965,27 @@ static bool memo_put(build *B, const bt_memo *m)
     }
     size_t h = memo_slot(B, m->key);
     if (B->memo[h].stamp != B->mgen) B->mn++;
+    ((uint64_t *)B->mmask.p)[m->key >> 32] |= 1ull << (m->key & 63);
     B->memo[h] = *m;
     B->memo[h].stamp = B->mgen;
     return true;
 }
 
 /* A new search's backtracks begin: nothing remembered, no sequences. */
-static void memo_clear(build *B)
+static bool memo_clear(build *B)
 {
     B->seq.n = 0;
     B->mn = 0;
+    if (!vec_reserve(&B->mmask, B->a, B->ent.n + 1)) {
+        B->oom = true;
+        return false;
+    }
+    memset(B->mmask.p, 0, (B->ent.n + 1) * sizeof(uint64_t));
     if (++B->mgen == 0) {
         if (B->mcap) memset(B->memo, 0, B->mcap * sizeof *B->memo);
         B->mgen = 1;
     }
+    return true;
 }
 
 static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
@@ -2213,7 +2223,7 @@ static bool emit_group(build *B, int surf_id, int kind)
 {
     tn_surf *g = B->g;
     const int32_t *t = B->touched.p;
-    memo_clear(B); /* the entries are this search's */
+    if (!memo_clear(B)) return false; /* the entries are this search's */
     for (size_t i = 0; i < B->touched.n; i++) {
         const best_rec *r = &B->best[t[i]];
         if (!landing_kept(B, t[i])) continue;
@@ -2906,6 +2916,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->touched.elem = sizeof(int32_t);
     B->seq.elem = 1;
     B->bpath.elem = sizeof(bt_step);
+    B->mmask.elem = sizeof(uint64_t);
     B->foots.elem = sizeof(tn_surf_foot);
     B->fbits.elem = sizeof(uint64_t);
 }
@@ -2929,6 +2940,7 @@ static void build_release(build *B)
     vec_free(&B->touched, a);
     vec_free(&B->seq, a);
     vec_free(&B->bpath, a);
+    vec_free(&B->mmask, a);
     tn_free(a, B->memo);
     tn_free(a, B->fspan);
     tn_free(a, B->ldone);
