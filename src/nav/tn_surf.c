@@ -3093,8 +3093,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     g->hpos = q[5];
     g->order = q[6];
     g->tmp = q[7];
-    g->stamp = stamp;
-    g->gen = 0;
+    g->stamp = stamp; /* (g->gen goes on: the kept search states' stamps stay old) */
     g->nexpanded = 0;
     build B;
     build_setup(&B, g, m);
@@ -3526,6 +3525,7 @@ static void query_index_free(tn_surf *g)
     g->qto = g->qfirst = g->qefirst = g->lm = NULL;
     g->qedge = NULL;
     g->qn = NULL;
+    g->qn_cap = 0;
     g->qh = NULL;
     g->ifirst = g->ifrom = NULL;
     g->ifr = NULL;
@@ -4407,6 +4407,12 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     g->qedge = NULL;
     g->ifirst = g->ifrom = NULL;
     g->ifr = NULL;
+    /* a repair keeps the search states when they have room: their stamps
+     * are older than any query's to come (g->gen goes on), so they need
+     * no clearing */
+    qnode *oqn = had && d ? g->qn : NULL;
+    const size_t oqcap = g->qn_cap;
+    if (oqn) g->qn = NULL;
     query_index_free(g);
     const int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
     const bool patch = had && d && d->redo && d->old_surf && o.qe;
@@ -4551,7 +4557,13 @@ static void query_index_build(tn_surf *g, lm_delta *d)
                   arcs_patch(g, d, &q, oif, oifrom, oifr, ngone, g->ifirst, g->ifrom, g->ifr)))
                 arcs_by_landing(nn, ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr);
         }
-        g->qn = tn_alloc_array(a, (size_t)nn + 1, sizeof(qnode));
+        if (oqn && oqcap >= (size_t)nn + 1) {
+            g->qn = oqn, g->qn_cap = oqcap;
+            oqn = NULL;
+        } else {
+            g->qn_cap = (size_t)nn + 1 + ((size_t)nn + 1) / 16;
+            g->qn = tn_alloc_array(a, g->qn_cap, sizeof(qnode));
+        }
         g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
         ok = ok && g->qn && g->qh;
     }
@@ -4573,11 +4585,12 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     if (ok) {
         g->qindex = true;
         g->qmem = ((size_t)q.nto * 2 + 2 + (size_t)q.nkept * 5 + (size_t)ns + 1) * 4 +
-                  ((size_t)nn + 1) * (sizeof(qnode) + sizeof(qheap)) +
+                  g->qn_cap * sizeof(qnode) + ((size_t)nn + 1) * sizeof(qheap) +
                   (size_t)g->nlm * g->lm_cap * 8;
         if (g->ifirst) g->qmem += ((size_t)nn + 2) * 4 + (size_t)q.nkept * 6;
         if (!g->nlm) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
     }
+    tn_free(a, oqn); /* (not kept) */
     tn_free(a, ofirst);
     tn_free(a, old_of);
     tn_free(a, oif);
@@ -4773,7 +4786,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
     if (g->nlm) goal_landmarks(g, G);
     if (++g->gen == 0) {
         memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
-        for (int n = 0; g->qn && n <= g->nnodes; n++) g->qn[n].stamp = 0;
+        for (size_t n = 0; g->qn && n < g->qn_cap; n++) g->qn[n].stamp = 0;
         for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
         g->gen = 1;
     }

@@ -96,7 +96,8 @@ struct tn_surf {
     /* query index (tn_surf.c, its query section) */
     int32_t *qto, *qfirst, *qefirst, *lm;
     struct qedge *qedge;
-    struct qnode *qn;
+    struct qnode *qn; /* qn_cap of them: a repair keeps them when they have room */
+    size_t qn_cap;
     struct qheap *qh;
     /* with landmark tables: the kept edges into each node n, ifirst[n] ..
      * ifirst[n + 1] - 1, each from node ifrom[k] in ifr[k] frames (tails
