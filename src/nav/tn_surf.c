@@ -2593,6 +2593,8 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->lx);
     tn_free(a, g->scol);
     tn_free(a, g->sbox);
+    tn_free(a, g->smaxto);
+    g->smaxto = NULL;
     tn_free(a, g->foot);
     tn_free(a, g->fbits);
     g->foot = NULL;
@@ -2771,6 +2773,13 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
             g->edge_first[n] = k;
         }
     }
+    g->smaxto = alloc_unzeroed(a, (size_t)g->nsurf + 1, sizeof(int32_t));
+    if (!g->smaxto) goto oom;
+    for (int s = 0; s < g->nsurf; s++) g->smaxto[s] = -1;
+    for (int e = 0; e < g->nedges; e++) {
+        int32_t *mx = &g->smaxto[g->node_surf[g->edge[e].from]];
+        if (g->edge[e].to > *mx) *mx = g->edge[e].to;
+    }
     query_index_build(g, NULL);
     g->gen = 0;
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
@@ -2795,7 +2804,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 #endif
     g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
              ((size_t)g->nnodes + 1) * (4 * 10) + g->edge_cap * sizeof(tn_surf_edge) +
-             g->runs_cap * 2 + (size_t)g->nsurf * 8 + g->foot_cap * sizeof(tn_surf_foot) +
+             g->runs_cap * 2 + (size_t)g->nsurf * 12 + g->foot_cap * sizeof(tn_surf_foot) +
              g->fbits_cap * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes + kept_bytes(g);
     goto done;
 oom:
@@ -3099,7 +3108,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     build_setup(&B, g, m);
     vec rem = {0}; /* kept edges gone, as (from, to, frames) */
     rem.elem = 3 * sizeof(int32_t);
-    int32_t *mid = NULL; /* see renum */
+    int32_t *mid = NULL;    /* see renum */
+    int32_t *smaxto = NULL; /* the new g->smaxto */
     renum rn = {0, 0, 0, NULL};
     bool took = false;             /* B took over the old edge, run and footprint arrays */
     uint32_t dead = old.runs_dead; /* runs of edges gone in the pool */
@@ -3205,9 +3215,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         size_t *kr = ok ? tn_alloc_array(a, 2 * (size_t)nsurf + 2, sizeof *kr) : NULL;
         size_t *ostart = ok ? alloc_unzeroed(a, (size_t)nsurf + 1, sizeof *ostart) : NULL;
         size_t *pos = ok ? alloc_unzeroed(a, nnew + 1, sizeof *pos) : NULL;
+        smaxto = ok ? alloc_unzeroed(a, (size_t)nsurf + 1, sizeof *smaxto) : NULL;
         vec kept = {0}; /* the kept edges of surfaces whose searches ran */
         kept.elem = sizeof(tn_surf_edge);
-        ok = ok && nw && old_of && kr && ostart && pos;
+        ok = ok && nw && old_of && kr && ostart && pos && smaxto && old.smaxto;
         if (ok) {
             memcpy(nw, (tn_surf_edge *)B.edges.p + ne_old, nnew * sizeof *nw);
             for (size_t k = 0; k < nnew; k++) nw[k].flags = EF_NEW; /* (its surface is in redo) */
@@ -3288,6 +3299,15 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                 if ((out0 > in0) != (pass == 0)) continue;
                 for (int n = 0; n <= nl; n++)
                     ef[nsf[t].node0 + n + 1] = old.edge_first[n0 + n + 1] - old.edge_first[n0 + n];
+                /* a block that stays where it is, landing only above the
+                 * edited rows' nodes, is already right (most of those above
+                 * the edit): not read at all */
+                int32_t mx = old.smaxto[old_of[t]];
+                if (out0 == in0 && shift == 0 && mx < rn.a) {
+                    smaxto[t] = mx;
+                    continue;
+                }
+                mx = -1;
                 for (size_t c = 0; c < len && ok; c++) {
                     const size_t s = pass ? c : len - 1 - c; /* up: from the back */
                     tn_surf_edge *d = &ke[out0 + s];
@@ -3301,7 +3321,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                     }
                     d->from += shift;
                     d->to = to;
+                    if (to > mx) mx = to;
                 }
+                smaxto[t] = mx;
             }
         /* 6d. the surfaces whose searches ran: kept and new edges merged */
         k = 0;
@@ -3312,6 +3334,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             const tn_surf_edge *ks = kept.p;
             size_t d = ostart[t], i = kr[2 * t];
             const size_t i1 = kr[2 * t + 1];
+            int32_t mx = -1;
             for (;;) {
                 const bool hn = k < nnew && nw[k].from <= last;
                 if (i >= i1 && !hn) break;
@@ -3321,7 +3344,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                 } else {
                     ke[d++] = ks[i++];
                 }
+                if (ke[d - 1].to > mx) mx = ke[d - 1].to;
             }
+            smaxto[t] = mx;
         }
         B.edges.n = total;
         ok = ok && runs_append_in_edge_order(B.edges.p, pos, nnew, &B.runs, nkruns, a);
@@ -3341,6 +3366,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
              vec_slack(&B.fbits, a);
     }
     if (ok) {
+        g->smaxto = smaxto;
+        smaxto = NULL;
         if (B.best != g->best) { /* new landing records: the graph's now */
             tn_free(a, g->best);
             g->best = B.best;
@@ -3384,7 +3411,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->generation++;
         g->repairs_local++;
         g->tiles[y * m->w + x] = m->tile[y * m->w + x];
-        g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 8) +
+        g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 12) +
                  ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
                  g->edge_cap * sizeof(tn_surf_edge) + g->runs_cap * 2 +
                  g->foot_cap * sizeof(tn_surf_foot) + g->fbits_cap * 8 +
@@ -3394,6 +3421,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, old.row_first);
         tn_free(a, old.node_surf);
         tn_free(a, old.sbox);
+        tn_free(a, old.smaxto);
         tn_free(a, old.edge_first);
         tn_free(a, old.gcost);
         tn_free(a, old.parent);
@@ -3434,6 +3462,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     tn_free(a, aff);
     tn_free(a, redo);
     tn_free(a, mid);
+    tn_free(a, smaxto); /* (unless installed) */
     vec_free(&rem, a);
     if (B.colpre == g->colpre) B.colpre = NULL; /* the graph's */
     if (B.sat == g->sat) B.sat = NULL;

@@ -77,6 +77,7 @@ struct tn_surf {
     int repairs_local, repairs_full;
     uint32_t generation;
     int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
+    int32_t *smaxto;    /* per surface: the largest landing node of its edges, -1 */
     tn_surf_foot *foot; /* the same, exact: the tiles of each search */
     int nfoot;
     size_t foot_cap, fbits_cap; /* entries allocated: a repair compacts both in place */
