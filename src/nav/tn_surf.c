@@ -2887,13 +2887,17 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
     if (g->map == m && g->mw == m->w && g->mh == m->h && g->tiles) {
         /* which tiles changed since the build: one -> a local repair */
         int changed = 0, cx = -1, cy = -1;
-        size_t n = (size_t)m->w * (size_t)m->h;
-        for (size_t i = 0; i < n && changed < 2; i++)
-            if (g->tiles[i] != m->tile[i]) {
-                changed++;
-                cx = (int)(i % (size_t)m->w);
-                cy = (int)(i / (size_t)m->w);
-            }
+        const size_t n = (size_t)m->w * (size_t)m->h, chunk = 4096;
+        for (size_t c = 0; c < n && changed < 2; c += chunk) { /* memcmp skips the same */
+            const size_t e = c + chunk < n ? c + chunk : n;
+            if (!memcmp(g->tiles + c, m->tile + c, e - c)) continue;
+            for (size_t i = c; i < e && changed < 2; i++)
+                if (g->tiles[i] != m->tile[i]) {
+                    changed++;
+                    cx = (int)(i % (size_t)m->w);
+                    cy = (int)(i / (size_t)m->w);
+                }
+        }
         if (changed == 0) {
             g->rev = m->revision; /* content marks only: the graph is unchanged */
             return TN_OK;
