@@ -841,6 +841,33 @@ static bool foot_flush(build *B, int surf, int search)
     return true;
 }
 
+static size_t foot_words(const tn_surf_foot *f)
+{
+    return ((size_t)(f->x1 - f->x0 + 1) * (size_t)(f->y1 - f->y0 + 1) + 63) / 64;
+}
+
+/* The footprints' bitmaps laid out again in record order, without the
+ * dead ones (a repair leaves those where they are); false on OOM. */
+static bool fbits_relayout(vec *fbits, tn_surf_foot *f, size_t nf, const tn_allocator *a)
+{
+    size_t live = 0;
+    for (size_t i = 0; i < nf; i++) live += foot_words(&f[i]);
+    const size_t cap = live + live / 4 + 64;
+    uint64_t *nb = alloc_unzeroed(a, cap, sizeof *nb);
+    if (!nb) return false;
+    const uint64_t *ob = fbits->p;
+    size_t k = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const size_t w = foot_words(&f[i]);
+        memcpy(nb + k, ob + f[i].bits, w * sizeof *nb);
+        f[i].bits = (uint32_t)k;
+        k += w;
+    }
+    tn_free(a, fbits->p);
+    fbits->p = nb, fbits->n = k, fbits->cap = cap;
+    return true;
+}
+
 /* Whether footprint f holds tile (x, y). */
 static bool foot_has(const uint64_t *fbits, const tn_surf_foot *f, int x, int y)
 {
@@ -2600,7 +2627,7 @@ static void free_graph_arrays(tn_surf *g)
     g->foot = NULL;
     g->fbits = NULL;
     g->nfoot = 0;
-    g->nfbits = 0;
+    g->nfbits = g->fbits_dead = 0;
     g->foot_cap = g->fbits_cap = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
@@ -3117,6 +3144,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     renum rn = {0, 0, 0, NULL};
     bool took = false;             /* B took over the old edge, run and footprint arrays */
     uint32_t dead = old.runs_dead; /* runs of edges gone in the pool */
+    size_t fdead = old.fbits_dead; /* footprint words of searches run again */
     /* the kept landing records when they have room (their stamps go on
      * from the graph's), else new ones */
     if (g->best && g->best_cap >= nn1 && g->bstamp < UINT32_MAX - (1u << 24)) {
@@ -3170,22 +3198,21 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         }
         int32_t *ef = g->edge_first; /* edges per take-off node (at n + 1), then ranges */
         memset(ef, 0, nn1 * sizeof *ef);
-        /* kept searches keep their footprints, compacted in place (each
-         * record and bitmap only moves down); the new ones come after */
+        /* kept searches keep their footprints: the records compacted in
+         * place, the bitmaps where they are (those of the searches run
+         * again are dead until the pool is laid out again); the new ones
+         * come after */
+        B.fbits.n = old.nfbits;
         for (int k = 0; k < old.nfoot && ok; k++) {
             tn_surf_foot *fk = (tn_surf_foot *)B.foots.p + k, *d;
             const int t = old_to_new[fk->surf];
-            if (t < 0 || (aff[t] & fk->search)) continue;
-            size_t words =
-                ((size_t)(fk->x1 - fk->x0 + 1) * (size_t)(fk->y1 - fk->y0 + 1) + 63) / 64;
-            uint64_t *bits = B.fbits.p;
-            if (fk->bits != B.fbits.n)
-                memmove(bits + B.fbits.n, bits + fk->bits, words * sizeof(uint64_t));
+            if (t < 0 || (aff[t] & fk->search)) {
+                fdead += foot_words(fk);
+                continue;
+            }
             d = (tn_surf_foot *)B.foots.p + B.foots.n++;
             *d = *fk;
             d->surf = t;
-            d->bits = (uint32_t)B.fbits.n;
-            B.fbits.n += words;
         }
         /* 5. regenerate the affected surfaces: their edges go after the old
          * ones, their runs after the old runs (the dead ones too) */
@@ -3366,8 +3393,14 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             ok = runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a);
             dead = 0;
         }
-        ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a) && vec_slack(&B.foots, a) &&
-             vec_slack(&B.fbits, a);
+        /* the footprints' at an eighth dead, or when the pool nears its
+         * room (a relayout leaves room for a quarter more: a repair adds
+         * about 1% at 1024x1024) */
+        if (ok && (fdead * 8 > B.fbits.n || B.fbits.n + B.fbits.n / 32 + 64 > B.fbits.cap)) {
+            ok = fbits_relayout(&B.fbits, B.foots.p, B.foots.n, a);
+            fdead = 0;
+        }
+        ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a) && vec_slack(&B.foots, a);
     }
     if (ok) {
         g->smaxto = smaxto;
@@ -3390,6 +3423,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->foot = B.foots.p;
         g->foot_cap = B.foots.cap;
         g->nfbits = B.fbits.n;
+        g->fbits_dead = fdead;
         g->fbits = B.fbits.p;
         g->fbits_cap = B.fbits.cap;
         B.foots.p = B.fbits.p = NULL;
@@ -3458,6 +3492,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         if (took) { /* compacted in place: B frees them */
             g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;
             g->nedges = 0, g->nruns = g->runs_dead = 0, g->nfoot = 0, g->nfbits = 0;
+            g->fbits_dead = 0;
             g->edge_cap = g->runs_cap = g->foot_cap = g->fbits_cap = 0;
         }
         *oom = true;

@@ -230,24 +230,26 @@
  * + 2 B x input runs (a repair leaves the runs of the edges it removes where
  * they are until they are a fifth of all, then lays them out again) + 20 B x
  * searches (footprints) + 1 bit x tiles of each search's bounding box (these
- * four with room for about 1/16 more: a repair compacts and adds to them in
- * place) + 1 B x map tiles (terrain copy) + 8 B x map tiles (its non-empty
- * tiles summed per column and per rectangle) + 20 B x nodes (the searches'
- * landing records, room for 1/16 more; these two are kept so that a repair
- * updates instead of making them) + 4 B x (map rows + 2) + the searches' row
- * masks, 32 B x (map rows + 3) x (lattice width / 64 + 6), kept for repairs;
- * tn_surf_memory() returns it (demo map: about 0.5 MB).  The build scratch (DP
- * entries and bitsets of one search, the free-flight entries waiting for their
- * frame, hash, the memo of its backtracks: 40 B x 2 x their distinct steps) is
- * freed after it.  The query index adds 20 B x kept edges (about half the
- * edges) + 36 B x nodes (search state and heap) + 8 B x take-off nodes + 8 B x
- * landmarks x nodes (8 landmarks: 64 B x nodes, room for 1/16 more) and the
- * kept edges into each node (4 B x nodes + 6 B x kept edges) or, without
- * landmarks, 24 B x surfaces + 12 B x surface-graph arcs (distinct surface
- * pairs with an edge); its build scratch (4 B x nodes; for a build's dominance
- * test 16 B x edges + 4 B x nodes; for a repair the old records and arcs until
- * the new ones are made, 12 B x arcs out of the surfaces made again, and for
- * its landmark update 29 B x nodes) is freed after it.
+ * four with room for about 1/16 more, the bitmaps for 1/4: a repair compacts
+ * and adds to them in place, leaving the bitmaps of the searches it runs again
+ * where they are until they are an eighth of all) + 1 B x map tiles (terrain
+ * copy) + 8 B x map tiles (its non-empty tiles summed per column and per
+ * rectangle) + 20 B x nodes (the searches' landing records, room for 1/16
+ * more; these two are kept so that a repair updates instead of making them)
+ * + 4 B x (map rows + 2) + the searches' row masks, 32 B x (map rows + 3) x
+ * (lattice width / 64 + 6), kept for repairs; tn_surf_memory() returns it
+ * (demo map: about 0.5 MB).  The build scratch (DP entries and bitsets of one
+ * search, the free-flight entries waiting for their frame, hash, the memo of
+ * its backtracks: 40 B x 2 x their distinct steps) is freed after it.  The
+ * query index adds 20 B x kept edges (about half the edges) + 36 B x nodes
+ * (search state and heap) + 8 B x take-off nodes + 8 B x landmarks x nodes (8
+ * landmarks: 64 B x nodes, room for 1/16 more) and the kept edges into each
+ * node (4 B x nodes + 6 B x kept edges) or, without landmarks, 24 B x surfaces
+ * + 12 B x surface-graph arcs (distinct surface pairs with an edge); its build
+ * scratch (4 B x nodes; for a build's dominance test 16 B x edges + 4 B x
+ * nodes; for a repair the old records and arcs until the new ones are made,
+ * 12 B x arcs out of the surfaces made again, and for its landmark update 29 B
+ * x nodes) is freed after it.
  *
  * COST (tilenav-bench surf prints the current numbers; README "Graph
  * planner" quotes them, docs/perf.md says where the time goes): the build

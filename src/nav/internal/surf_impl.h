@@ -82,8 +82,8 @@ struct tn_surf {
     int nfoot;
     size_t foot_cap, fbits_cap; /* entries allocated: a repair compacts both in place */
     uint64_t *fbits;            /* the footprints' bitmaps */
-    size_t nfbits;
-    uint8_t *tiles; /* the map's terrain at the last build / repair */
+    size_t nfbits, fbits_dead;  /* words; of them, of footprints a repair removed */
+    uint8_t *tiles;             /* the map's terrain at the last build / repair */
     /* its non-empty tiles summed (tn_surf.c colpre_build, sat_build): kept
      * for repairs, which update them for the edited tile */
     int32_t *colpre, *sat;
