@@ -2670,15 +2670,21 @@ static int cmp_edge_from(const void *a, const void *b)
  * come grouped by take-off surface, a few per node), then each node's few
  * by insertion; the same order as qsort (no two edges compare equal),
  * which sorts them in place when the copy cannot be made. */
-static void sort_edges(tn_surf_edge *e, size_t n, int nn, const tn_allocator *a)
+/* The edges sorted by take-off (counting sort, then each node's few by
+ * cmp_edge_from) into a new array with the graph's room for 1/16 more
+ * (vec_slack's), so neither a copy back nor a reallocation follows: at
+ * 1024x1024 both touched 60 MB of fresh pages.  False on OOM. */
+static bool sort_edges(vec *v, int nn, const tn_allocator *a)
 {
-    tn_surf_edge *t = alloc_unzeroed(a, n + 1, sizeof *t);
+    tn_surf_edge *e = v->p;
+    const size_t n = v->n, cap = n + n / 16 + 64;
+    tn_surf_edge *t = alloc_unzeroed(a, cap, sizeof *t);
     size_t *first = tn_alloc_array(a, (size_t)nn + 2, sizeof *first);
     if (!t || !first) {
         tn_free(a, t);
         tn_free(a, first);
         qsort(e, n, sizeof *e, cmp_edge_from);
-        return;
+        return vec_slack(v, a);
     }
     for (size_t i = 0; i < n; i++) first[e[i].from + 2]++;
     for (int k = 0; k < nn; k++) first[k + 2] += first[k + 1];
@@ -2690,9 +2696,11 @@ static void sort_edges(tn_surf_edge *e, size_t n, int nn, const tn_allocator *a)
             for (; j > first[k] && cmp_edge_from(&t[j - 1], &x) > 0; j--) t[j] = t[j - 1];
             t[j] = x;
         }
-    memcpy(e, t, n * sizeof *e);
-    tn_free(a, t);
+    tn_free(a, v->p);
     tn_free(a, first);
+    v->p = t;
+    v->cap = cap;
+    return true;
 }
 
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
@@ -2759,8 +2767,9 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     if (!B.best) goto oom;
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
-    if (B.edges.n) sort_edges(B.edges.p, B.edges.n, g->nnodes, a);
-    if (!runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a) || !vec_slack(&B.edges, a)) goto oom;
+    if (!sort_edges(&B.edges, g->nnodes, a) ||
+        !runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a))
+        goto oom;
     g->nedges = (int)B.edges.n;
     g->edge = B.edges.p;
     g->edge_cap = B.edges.cap;
@@ -2778,16 +2787,18 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->fbits = B.fbits.p;
     g->fbits_cap = B.fbits.cap;
     B.foots.p = B.fbits.p = NULL;
-    g->edge_first = tn_alloc_array(a, (size_t)g->nnodes + 1, sizeof(int32_t));
+    /* (filled below, or query scratch read only where g->stamp says it
+     * was written: no need to clear them, as a repair does not) */
+    g->edge_first = alloc_unzeroed(a, (size_t)g->nnodes + 1, sizeof(int32_t));
     {
         size_t nn = (size_t)g->nnodes + 1;
-        g->gcost = tn_alloc_array(a, nn, sizeof(int32_t));
-        g->parent = tn_alloc_array(a, nn, sizeof(int32_t));
-        g->pedge = tn_alloc_array(a, nn, sizeof(int32_t));
-        g->heap = tn_alloc_array(a, nn, sizeof(int32_t));
-        g->hpos = tn_alloc_array(a, nn, sizeof(int32_t));
-        g->order = tn_alloc_array(a, nn, sizeof(int32_t));
-        g->tmp = tn_alloc_array(a, nn, sizeof(int32_t));
+        g->gcost = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->parent = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->pedge = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->heap = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->hpos = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->order = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->tmp = alloc_unzeroed(a, nn, sizeof(int32_t));
         g->stamp = tn_alloc_array(a, nn, sizeof(uint32_t));
     }
     if (!g->edge_first || !g->gcost || !g->parent || !g->pedge || !g->heap || !g->hpos ||
@@ -4540,7 +4551,7 @@ static void query_index_build(tn_surf *g, lm_delta *d)
                 }
             }
         } else { /* all: the edges as records by landing node, read in sequence */
-            prec *rb = tn_alloc_array(a, (size_t)ne + 1, sizeof(prec));
+            prec *rb = alloc_unzeroed(a, (size_t)ne + 1, sizeof(prec)); /* all written */
             int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
             ok = rb && rfirst;
             for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
