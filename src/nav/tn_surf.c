@@ -847,24 +847,36 @@ static size_t foot_words(const tn_surf_foot *f)
 }
 
 /* The footprints' bitmaps laid out again in record order, without the
- * dead ones (a repair leaves those where they are); false on OOM. */
+ * dead ones (a repair leaves those where they are), and with room for a
+ * quarter more.  In place when the records' bitmaps are in pool order, as
+ * builds and repairs leave them (each moves down only), else in a new
+ * array; false on OOM. */
 static bool fbits_relayout(vec *fbits, tn_surf_foot *f, size_t nf, const tn_allocator *a)
 {
     size_t live = 0;
-    for (size_t i = 0; i < nf; i++) live += foot_words(&f[i]);
-    const size_t cap = live + live / 4 + 64;
-    uint64_t *nb = alloc_unzeroed(a, cap, sizeof *nb);
+    bool inorder = true;
+    for (size_t i = 0; i < nf; i++) {
+        inorder = inorder && (i == 0 || f[i].bits >= f[i - 1].bits + foot_words(&f[i - 1]));
+        live += foot_words(&f[i]);
+    }
+    const size_t room = live + live / 4 + 64;
+    uint64_t *nb = inorder ? fbits->p : alloc_unzeroed(a, room, sizeof *nb);
     if (!nb) return false;
     const uint64_t *ob = fbits->p;
     size_t k = 0;
     for (size_t i = 0; i < nf; i++) {
         const size_t w = foot_words(&f[i]);
-        memcpy(nb + k, ob + f[i].bits, w * sizeof *nb);
+        if (nb + k != ob + f[i].bits) memmove(nb + k, ob + f[i].bits, w * sizeof *nb);
         f[i].bits = (uint32_t)k;
         k += w;
     }
-    tn_free(a, fbits->p);
-    fbits->p = nb, fbits->n = k, fbits->cap = cap;
+    if (!inorder) {
+        tn_free(a, fbits->p);
+        fbits->p = nb, fbits->cap = room;
+    }
+    fbits->n = k;
+    /* room for a quarter more, not much above it */
+    if (fbits->cap < k + k / 8 + 64 || fbits->cap > 2 * room) return vec_realloc(fbits, a, room);
     return true;
 }
 
