@@ -261,14 +261,17 @@
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 9-12 ms of CPU
  * (0.13 G instructions), still about 5x the 2 ms the issue asks; a
- * 512x512 level about 1.1-1.4 s, 1024x1024 about 4.4-5.5 s (there free
- * flight saves 14%: long falls);
- * on T threads (profile.threads) the searches
- * divide among them (demo map on 2: x1.7 in wall time).  A repair runs
- * the searches that read the tile again (demo map: about 7 of 53
- * surfaces, about 1.3-2 ms, nearly all searching; 1024x1024: about 25 of
- * 11,104 surfaces, about 35-55 ms, of which the searches a third and
- * passes over all edges most of the rest, since the nodes are renumbered;
+ * 512x512 level about 1.1-1.4 s, 1024x1024 about 4.4-6.5 s (there free
+ * flight saves 14%: long falls); where page faults are dear, as on the
+ * machine measured, a process that gives freed memory back to the kernel
+ * (glibc's default) pays about a sixth more (the game keeps it: mallopt
+ * in src/game/main.c; a caller's allocator can pool it too).  On T
+ * threads (profile.threads) the searches divide among them (demo map on
+ * 2: x1.7 in wall time).  A repair runs the searches that read the tile
+ * again (demo map: about 7 of 53 surfaces, about 1.1-2 ms, nearly all
+ * searching; 1024x1024: about 25 of 11,104 surfaces, about 22-30 ms, of
+ * which the searches about a third, the passes over the edges and the
+ * query records, which a repair renumbers, most of the rest;
  * docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
