@@ -2678,14 +2678,13 @@ static int cmp_edge_from(const void *a, const void *b)
     return (int)x->kind - (int)y->kind;
 }
 
-/* e[0..n) in cmp_edge_from order: by take-off node (a counting sort: they
- * come grouped by take-off surface, a few per node), then each node's few
- * by insertion; the same order as qsort (no two edges compare equal),
- * which sorts them in place when the copy cannot be made. */
-/* The edges sorted by take-off (counting sort, then each node's few by
- * cmp_edge_from) into a new array with the graph's room for 1/16 more
- * (vec_slack's), so neither a copy back nor a reallocation follows: at
- * 1024x1024 both touched 60 MB of fresh pages.  False on OOM. */
+/* v's edges in cmp_edge_from order: by take-off node (a counting sort:
+ * they come grouped by take-off surface, a few per node), then each node's
+ * few by insertion; the same order as qsort (no two edges compare equal),
+ * which sorts them in place when the new array cannot be had.  The new
+ * array has the graph's room for 1/16 more (vec_slack's), so neither a
+ * copy back nor a reallocation follows (at 1024x1024 each touched 60 MB of
+ * fresh pages).  False on OOM. */
 static bool sort_edges(vec *v, int nn, const tn_allocator *a)
 {
     tn_surf_edge *e = v->p;
