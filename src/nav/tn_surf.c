@@ -1756,6 +1756,16 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                 if (first < E->words * 64 &&
                     !foot_run(B, surf_id, &E->v, E->lo + first, E->lo + last))
                     return false;
+                /* the entry narrowed to the words that hold positions (it
+                 * was made as wide as its layer): the step and the
+                 * backtrack read it through lo, bits and words */
+                if (first < E->words * 64) {
+                    dp_entry *Em = ent(B, (int32_t)ei);
+                    const int w0 = first >> 6;
+                    Em->lo += 64 * w0;
+                    Em->bits += (uint32_t)w0;
+                    Em->words = (last >> 6) - w0 + 1;
+                }
             }
             if (B->masks && (t > 0 || kind == TN_SURF_JUMP)) { /* (t = 0: the take-off) */
                 int rc = lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0);
