@@ -933,6 +933,104 @@ static void test_threads_same_graph(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_surf_rebuild: one graph built again in place for one profile after
+ * another (sizes, jump heights, coyote settings, 1 and 3 threads; repairs
+ * between, which use the kept scratch too) equals a fresh tn_surf_create
+ * edge for edge, byte for byte, and answers as the reference search; a bad
+ * profile changes nothing; out of memory at each of its allocations in turn
+ * fails cleanly (0 nodes, nothing leaked, and a later rebuild works). */
+static void test_rebuild_in_place(void **state)
+{
+    (void)state;
+    /* w, h, jump, coyote, threads */
+    static const int seq[7][5] = {{1, 2, 4, 3, 1}, {2, 3, 7, 0, 1}, {1, 1, 1, 3, 3},
+                                  {3, 3, 8, 1, 1}, {1, 2, 2, 2, 3}, {2, 1, 5, 3, 1},
+                                  {1, 2, 4, 3, 1}};
+    tn_rng r;
+    tn_map *m = oom_level(40, 24, 77, &r);
+    tn_surf *g = NULL;
+    int answered = 0;
+    for (int i = 0; i < 7; i++) {
+        tn_phys_params p = tn_phys_default((float)seq[i][2]);
+        tn_surf_profile prof = tn_surf_profile_make(seq[i][0], seq[i][1], &p);
+        prof.coyote = seq[i][3];
+        prof.threads = seq[i][4];
+        if (!g) {
+            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        } else {
+            uint32_t gen = tn_surf_generation(g);
+            assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof, NULL)));
+            assert_true(tn_surf_generation(g) != gen);
+        }
+        assert_true(tn_surf_same_profile(tn_surf_get_profile(g), &prof));
+        tn_surf *fresh = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+        assert_same_graph(g, fresh);
+        assert_memory_equal(tn_surf_edges(g), tn_surf_edges(fresh),
+                            (size_t)tn_surf_edge_count(g) * sizeof(tn_surf_edge));
+        answered += answers_as_reference(g, &r, 20);
+        tn_surf_destroy(fresh);
+        /* repairs (their input runs stay where they are: equal graphs,
+         * not equal arrays) */
+        for (int k = 0; k < 3; k++) {
+            int x, y;
+            random_edit(g, m, &r, true, &x, &y);
+        }
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+        assert_same_graph(g, fresh);
+        tn_surf_destroy(fresh);
+    }
+    /* a profile out of range: INVALID_PARAM, the graph as it was */
+    int nodes = tn_surf_node_count(g), edges = tn_surf_edge_count(g);
+    uint32_t gen = tn_surf_generation(g);
+    tn_surf_profile bad = *tn_surf_get_profile(g);
+    bad.w = 4;
+    tn_error e;
+    tn_status st = tn_surf_rebuild(g, m, &bad, &e);
+    assert_true(tn_failed(st) && tn_status_detail(st, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "box 4x2"));
+    assert_int_equal(tn_surf_generation(g), gen);
+    assert_int_equal(tn_surf_node_count(g), nodes);
+    assert_int_equal(tn_surf_edge_count(g), edges);
+    assert_true(tn_failed(tn_surf_rebuild(g, NULL, &bad, &e)));
+    tn_surf_destroy(g);
+    /* out of memory at the k-th allocation of a rebuild, each k in turn */
+    tn_phys_params p3 = tn_phys_default(3.0f), p5 = tn_phys_default(5.0f);
+    tn_surf_profile a3 = tn_surf_profile_make(1, 2, &p3), a5 = tn_surf_profile_make(1, 2, &p5);
+    long total = -1, failed = 0;
+    for (long k = 1; total < 0 || k <= total; k++) {
+        fail_nth f = {0, 0, -1};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &a3, &a, &g, NULL)));
+        long n0 = atomic_load(&f.n);
+        f.k = total < 0 ? -1 : n0 + k;
+        st = tn_surf_rebuild(g, m, &a5, &e);
+        if (total < 0) {
+            assert_true(tn_succeeded(st));
+            total = atomic_load(&f.n) - n0; /* the first pass counts */
+            k = 0;
+        } else if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            assert_int_equal(tn_surf_node_count(g), 0);
+            failed++;
+        } else {
+            answers_as_reference(g, &r, 5);
+        }
+        f.k = -1;
+        assert_true(tn_succeeded(tn_surf_rebuild(g, m, &a5, NULL)));
+        answers_as_reference(g, &r, 5);
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    printf("  7 profiles rebuilt in place, each equal to a fresh build (%d queries as the "
+           "reference); %ld allocations in a rebuild, refusing each in turn: %ld failed "
+           "cleanly\n",
+           answered, total, failed);
+    assert_true(failed > 0);
+    tn_map_destroy(m);
+}
+
 /* Plan cost of legs from `start` (walks + edge frames), checking that they
  * chain: each leg walks on the current surface to its node, its edge leaves
  * from there and lands on the next leg's surface.  -1 if they do not. */
@@ -1223,6 +1321,7 @@ int main(void)
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_threads_same_graph),
+        cmocka_unit_test(test_rebuild_in_place),
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),

@@ -244,7 +244,6 @@ int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
 int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
-size_t tn_surf_memory(const tn_surf *g) { return g->mem + g->qmem + tn_surf_shortcuts_memory(g); }
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
 int tn_surf_node_surface(const tn_surf *g, int node) { return g->node_surf[node]; }
 
@@ -388,7 +387,70 @@ typedef struct build {
     int32_t *kjl, *kjh; /* per column c (+ KCOL_OFF): lattice range near it */
     long nmask, nmask_fallback, nmask_checked, nmask_bad, nback_steps, nceil, nowland;
     long nfree_steps;
+    int keep_slot; /* g->keep slot the scratch goes back to, or -1 */
 } build;
+
+/* A build's scratch between builds and repairs (tn_surf.keep): the vectors
+ * with their room, the hash and memo tables with their generations (their
+ * stamps stay valid), so the next search does not grow them again from
+ * nothing.  Fresh pages cost a fault each where memory was given back. */
+typedef struct surf_keep {
+    vec ent, pred, bits, plans, pend, pbits, js_free, js_block, touched, seq, bpath, mmask, mwork;
+    struct bt_memo *memo;
+    size_t mcap;
+    uint32_t mgen;
+    uint32_t *hash, *hstamp;
+    size_t hcap;
+    uint32_t hgen;
+    int32_t *phead;
+    uint32_t *pstamp;
+    uint32_t pgen;
+} surf_keep;
+
+#define KEEP_VECS 13
+static void keep_vecs(surf_keep *k, vec *v[KEEP_VECS])
+{
+    vec *all[KEEP_VECS] = {&k->ent,   &k->pred,    &k->bits,     &k->plans,   &k->pend,
+                           &k->pbits, &k->js_free, &k->js_block, &k->touched, &k->seq,
+                           &k->bpath, &k->mmask,   &k->mwork};
+    memcpy(v, all, sizeof all);
+}
+
+static void surf_keep_free(surf_keep *k, const tn_allocator *a)
+{
+    vec *v[KEEP_VECS];
+    keep_vecs(k, v);
+    for (int i = 0; i < KEEP_VECS; i++) vec_free(v[i], a);
+    tn_free(a, k->memo);
+    tn_free(a, k->hash);
+    tn_free(a, k->hstamp);
+    tn_free(a, k->phead);
+    tn_free(a, k->pstamp);
+    k->memo = NULL, k->hash = k->hstamp = NULL, k->phead = NULL, k->pstamp = NULL;
+    k->mcap = k->hcap = 0;
+}
+
+/* The bytes a slot holds (tn_surf_memory). */
+static size_t surf_keep_bytes(surf_keep *k);
+
+/* One slot per thread that builds (profile.threads, at least 1).  Out of
+ * memory: none (each build and repair then frees its scratch after use). */
+static void keep_release(tn_surf *g)
+{
+    for (int i = 0; i < g->nkeep; i++) surf_keep_free(&g->keep[i], &g->alloc);
+    tn_free(&g->alloc, g->keep);
+    g->keep = NULL;
+    g->nkeep = 0;
+}
+
+static void keep_init(tn_surf *g)
+{
+    const int n = g->prof.threads > 1 ? g->prof.threads : 1;
+    if (g->keep && g->nkeep == n) return;
+    keep_release(g);
+    g->keep = tn_alloc_array(&g->alloc, (size_t)n, sizeof *g->keep);
+    g->nkeep = g->keep ? n : 0;
+}
 
 #define KCOL_OFF 4
 
@@ -2037,6 +2099,24 @@ static bool memo_clear(build *B)
     return true;
 }
 
+static size_t surf_keep_bytes(surf_keep *k)
+{
+    vec *v[KEEP_VECS];
+    keep_vecs(k, v);
+    size_t n = 0;
+    for (int i = 0; i < KEEP_VECS; i++) n += v[i]->cap * v[i]->elem;
+    n += k->mcap * sizeof(bt_memo) + k->hcap * 8;
+    if (k->phead) n += (TN_SURF_MAX_AIR + 2) * 8;
+    return n;
+}
+
+size_t tn_surf_memory(const tn_surf *g)
+{
+    size_t kept = (size_t)g->nkeep * sizeof(surf_keep);
+    for (int i = 0; i < g->nkeep; i++) kept += surf_keep_bytes(&g->keep[i]);
+    return g->mem + g->qmem + tn_surf_shortcuts_memory(g) + kept;
+}
+
 static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
                       uint16_t *nruns, int16_t *bb)
 {
@@ -2390,7 +2470,7 @@ static bool surface_edges(build *B, int s, int which)
  * sorted and runs laid out in edge order (runs_in_edge_order), so the
  * graph does not depend on which thread ran what. */
 
-static void build_setup(build *B, tn_surf *g, const tn_map *m);
+static void build_setup(build *B, tn_surf *g, const tn_map *m, int slot);
 static void build_release(build *B);
 
 #ifdef TN_SURF_THREADS
@@ -2433,9 +2513,9 @@ static int search_thread(void *arg)
 }
 
 /* A thread's build: its own scratch, B's read-only parts. */
-static bool worker_setup(build *W, const build *B)
+static bool worker_setup(build *W, const build *base, const build *B)
 {
-    build_setup(W, B->g, B->m);
+    build_setup(W, B->g, B->m, (int)(W - base));
     W->fast = B->fast;
     W->vmap = B->vmap;
     W->masks = B->masks;
@@ -2550,7 +2630,7 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
         if (!mutex_init(&J.lock)) nt = 1;
         for (int k = 0; k < nt; k++) w[k].J = &J, w[k].W = k ? &W[k] : B;
         int ready = 1; /* workers set up: thread 0 is the caller, on B */
-        for (; ready < nt && worker_setup(&W[ready], B); ready++) {}
+        for (; ready < nt && worker_setup(&W[ready], W, B); ready++) {}
         if (ready < nt) worker_release(&W[ready]); /* the one that failed */
         for (int k = 1; k < ready; k++) started[k] = thread_start(&th[k], &w[k]);
         if (nt > 1) search_thread(&w[0]);
@@ -2743,7 +2823,7 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     for (int j = -2; j <= g->jmax + 2; j++)
         g->scol[2 * (j + 2)] = step_col0(g, j), g->scol[2 * (j + 2) + 1] = step_col1(g, j);
     build B;
-    build_setup(&B, g, m);
+    build_setup(&B, g, m, 0);
     tn_status st = TN_OK;
     if (!colpre_build(&B)) goto oom;
     if ((!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
@@ -2874,12 +2954,12 @@ done:
     return st;
 }
 
-tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
-                         tn_surf **out, tn_error *err)
+/* INVALID_PARAM (with a message) for a profile out of range; else its
+ * lattice steps per tile and step in px. */
+static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, float *step_out,
+                               tn_error *err)
 {
-    *out = NULL;
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (!m || !prof) return tn_error_set(err, bad, 0, 0, "surface graph: no map or profile");
     if (prof->w < 1 || prof->w > TN_MAX_BODY_W || prof->h < 1 || prof->h > TN_MAX_BODY_H)
         return tn_error_set(err, bad, 0, 0, "surface graph: box %dx%d is outside 1..%d x 1..%d",
                             prof->w, prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
@@ -2906,13 +2986,35 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
                             "surface graph: a walk step of %g px does not divide a %d px tile "
                             "into 1..64 equal steps",
                             (double)step_px, TN_TILE_PX);
-    tn_surf *g = tn_alloc(a, sizeof *g);
-    if (!g) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
-    if (a) g->alloc = *a;
+    *per_tile_out = per_tile;
+    *step_out = step_px;
+    return TN_OK;
+}
+
+static void set_profile(tn_surf *g, const tn_surf_profile *prof, int per_tile, float step_px)
+{
     g->prof = *prof;
     g->per_tile = per_tile;
     g->step_px = step_px;
     g->vmax = tn_maxf(prof->phys.max_fall, tn_phys_jump_speed(&prof->phys)) * prof->phys.dt + 0.01f;
+    keep_init(g);
+}
+
+tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
+                         tn_surf **out, tn_error *err)
+{
+    *out = NULL;
+    if (!m || !prof)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph: no map or profile");
+    int per_tile;
+    float step_px;
+    tn_status st = profile_check(prof, &per_tile, &step_px, err);
+    if (tn_failed(st)) return st;
+    tn_surf *g = tn_alloc(a, sizeof *g);
+    if (!g) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (a) g->alloc = *a;
+    set_profile(g, prof, per_tile, step_px);
     st = do_build(g, m, err);
     if (tn_failed(st)) {
         tn_surf_destroy(g);
@@ -2922,11 +3024,25 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
     return TN_OK;
 }
 
+tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err)
+{
+    if (!g || !m || !prof)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph: no graph, map or profile");
+    int per_tile;
+    float step_px;
+    tn_status st = profile_check(prof, &per_tile, &step_px, err);
+    if (tn_failed(st)) return st;
+    set_profile(g, prof, per_tile, step_px);
+    return do_build(g, m, err);
+}
+
 void tn_surf_destroy(tn_surf *g)
 {
     if (!g) return;
     tn_allocator a = g->alloc;
     free_graph_arrays(g);
+    keep_release(g);
     tn_free(&a, g);
 }
 
@@ -2967,7 +3083,46 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
     return do_build(g, m, err);
 }
 
-static void build_setup(build *B, tn_surf *g, const tn_map *m)
+/* B's scratch and slot k's trade places (the vectors keep B's element
+ * sizes and come back empty). */
+static void keep_swap(build *B, surf_keep *k)
+{
+    vec *kv[KEEP_VECS];
+    keep_vecs(k, kv);
+    vec *bv[KEEP_VECS] = {&B->ent,   &B->pred,    &B->bits,     &B->plans,   &B->pend,
+                          &B->pbits, &B->js_free, &B->js_block, &B->touched, &B->seq,
+                          &B->bpath, &B->mmask,   &B->mwork};
+    for (int i = 0; i < KEEP_VECS; i++) {
+        vec t = *bv[i];
+        bv[i]->p = kv[i]->p, bv[i]->cap = kv[i]->cap, bv[i]->n = 0;
+        *kv[i] = t, kv[i]->n = 0;
+    }
+    surf_keep t = *k; /* the tables and their generations */
+    k->memo = B->memo, k->mcap = B->mcap, k->mgen = B->mgen;
+    k->hash = B->hash, k->hstamp = B->hstamp, k->hcap = B->hcap, k->hgen = B->hgen;
+    k->phead = B->phead, k->pstamp = B->pstamp, k->pgen = B->pgen;
+    B->memo = t.memo, B->mcap = t.mcap, B->mgen = t.mgen;
+    B->hash = t.hash, B->hstamp = t.hstamp, B->hcap = t.hcap, B->hgen = t.hgen;
+    B->phead = t.phead, B->pstamp = t.pstamp, B->pgen = t.pgen;
+}
+
+/* B takes slot `slot` of the graph's kept scratch (if it has one). */
+static void keep_take(build *B, tn_surf *g, int slot)
+{
+    B->keep_slot = g->keep && slot < g->nkeep ? slot : -1;
+    if (B->keep_slot >= 0) keep_swap(B, &g->keep[slot]);
+}
+
+/* B's scratch back to its slot (build_release then frees the rest). */
+static void keep_give(build *B)
+{
+    if (B->keep_slot < 0 || !B->g->keep || B->keep_slot >= B->g->nkeep) return;
+    surf_keep *k = &B->g->keep[B->keep_slot];
+    surf_keep_free(k, B->a); /* (empty unless two builds shared the slot) */
+    keep_swap(B, k);
+}
+
+static void build_setup(build *B, tn_surf *g, const tn_map *m, int slot)
 {
     memset(B, 0, sizeof *B);
     B->g = g;
@@ -2991,11 +3146,14 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m)
     B->mmask.elem = sizeof(uint64_t);
     B->foots.elem = sizeof(tn_surf_foot);
     B->fbits.elem = sizeof(uint64_t);
+    B->mwork.elem = sizeof(uint64_t);
+    keep_take(B, g, slot);
 }
 
 static void build_release(build *B)
 {
     const tn_allocator *a = B->a;
+    keep_give(B);
     vec_free(&B->surf, a);
     vec_free(&B->edges, a);
     vec_free(&B->runs, a);
@@ -3168,7 +3326,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     g->stamp = stamp; /* (g->gen goes on: the kept search states' stamps stay old) */
     g->nexpanded = 0;
     build B;
-    build_setup(&B, g, m);
+    build_setup(&B, g, m, 0);
     vec rem = {0}; /* kept edges gone, as (from, to, frames) */
     rem.elem = 3 * sizeof(int32_t);
     int32_t *mid = NULL;    /* see renum */

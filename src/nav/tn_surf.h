@@ -240,7 +240,10 @@
  * (lattice width / 64 + 6), kept for repairs; tn_surf_memory() returns it
  * (demo map: about 0.5 MB).  The build scratch (DP entries and bitsets of one
  * search, the free-flight entries waiting for their frame, hash, the memo of
- * its backtracks: 40 B x 2 x their distinct steps) is freed after it.  The
+ * its backtracks: 40 B x 2 x their distinct steps), per building thread, is
+ * kept with the graph at the size of its largest search, so that repairs
+ * and tn_surf_rebuild do not grow it again (demo map: about 0.4 MB, a
+ * 1024x1024 level about 4 MB).  The
  * query index adds 20 B x kept edges (about half the edges) + 36 B x nodes
  * (search state and heap) + 8 B x take-off nodes + 8 B x landmarks x nodes (8
  * landmarks: 64 B x nodes, room for 1/16 more) and the kept edges into each
@@ -387,6 +390,17 @@ typedef struct tn_surf tn_surf;
  * gives a graph with 0 nodes (queries then fail with a message). */
 tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
                          tn_surf **out, tn_error *err);
+/* Build g again for profile `prof` on map `m`, in place: what a jump-height
+ * slider needs.  The same graph as tn_surf_create would make (tested edge for
+ * edge), but the searches' scratch g keeps (MEMORY) is not grown again from
+ * nothing, which saves the page faults of fresh memory (demo map: see
+ * tilenav-bench surf, "rebuilt in place").  Node and edge ids and plans of
+ * the old graph are void (tn_surf_generation changes) and its query
+ * shortcuts are dropped, as by any build; tn_surf_set_landmarks' setting
+ * stays.  INVALID_PARAM (g unchanged) for an out-of-range profile;
+ * OUT_OF_MEMORY leaves a graph with 0 nodes, as a failed tn_surf_sync
+ * does. */
+tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err);
 void tn_surf_destroy(tn_surf *g);
 /* Rebuild when the map's revision (or address) changed since the build. */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);

@@ -158,10 +158,15 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
         return s->graph[slot];
     }
     if (!build) return NULL;
-    tn_surf_destroy(s->graph[lru]);
-    s->graph[lru] = NULL;
-    if (tn_failed(tn_surf_create(w->map, &prof, &w->alloc, &s->graph[lru], &e))) {
+    /* the least recently used graph is built again in place (a slider
+     * move): its scratch is kept, so the build does not fault in fresh
+     * pages (tn_surf_rebuild) */
+    tn_status st = s->graph[lru] ? tn_surf_rebuild(s->graph[lru], w->map, &prof, &e)
+                                 : tn_surf_create(w->map, &prof, &w->alloc, &s->graph[lru], &e);
+    if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
+        tn_surf_destroy(s->graph[lru]);
+        s->graph[lru] = NULL;
         return NULL;
     }
     s->graph_used[lru] = ++s->tick;

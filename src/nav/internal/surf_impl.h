@@ -118,6 +118,10 @@ struct tn_surf {
     bool qindex;
     size_t qmem;
     struct tn_surf_ch *ch; /* the query shortcuts, NULL without (tn_surf_ch.c) */
+    /* the searches' scratch kept between builds and repairs (tn_surf.c
+     * surf_keep): slot 0 the caller's thread, 1 .. nkeep - 1 the workers' */
+    struct surf_keep *keep;
+    int nkeep;
 };
 
 /* Library-internal (tn_surf_ch.c) */
