@@ -1238,7 +1238,6 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     const tn_phys_params *p = &g->prof.phys;
     const int h = g->prof.h;
     const float H = (float)h * T;
-    P->b = P->fr = *v;
     const bool jump = (in & TN_SURF_IN_JUMP) != 0, pressed = jump && !v->jump_held;
     /* on the ground only a jump (the take-off of the jumps): walks and
      * drops there are stepped one by one */
@@ -1293,9 +1292,11 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     P->fr = b;
     P->fr.y = y;
     canon(g, &P->fr);
-    const float bottom = y + H, rf_f = roundf(bottom / T);
-    P->gtest = !(vy1 < 0.0f) && fabsf(bottom - rf_f * T) <= EPS;
-    P->rf = (int)rf_f;
+    /* the nearest row line (a half-way bottom is 8 px from both: no ground
+     * test either way, so how it rounds does not matter) */
+    const float bottom = y + H;
+    P->rf = ifloor(bottom / T + 0.5f);
+    P->gtest = !(vy1 < 0.0f) && fabsf(bottom - (float)P->rf * T) <= EPS;
     /* every row read must have masks */
     const int rlo = -1, rhi = g->mh + 1;
     if (P->hr0 < rlo || P->hr1 > rhi || (P->gtest && (P->rf < rlo || P->rf > rhi))) return false;
@@ -1634,18 +1635,24 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
             /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
          * in one of the box's rows; a stopped body stays */
             memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
+            /* the mask rows' words from E.lo on (rword for E.lo + 64 w):
+             * word w0 + w shifted right by o, the next one's low bits in
+             * (two shifts: none when o = 0; a row has words to spare) */
+            const int o = (E.lo + LM_OFF) & 63, w0 = (E.lo + LM_OFF) >> 6;
+#define RW(p, w) (((p)[w] >> o) | (((p)[(w) + 1] << 1) << (63 - o)))
             for (int r = pl->hr0; r <= pl->hr1; r++) {
-                const uint64_t *rl = lm_row(B, LM_EL, r), *rr = lm_row(B, LM_ER, r);
+                const uint64_t *rl = lm_row(B, LM_EL, r) + w0, *rr = lm_row(B, LM_ER, r) + w0;
                 for (int w = 0; w < W; w++) {
-                    BKL[w] |= rword(rl, E.lo + 64 * w) & Sc[w];
-                    BKR[w] |= rword(rr, E.lo + 64 * w) & Sc[w];
+                    BKL[w] |= RW(rl, w) & Sc[w];
+                    BKR[w] |= RW(rr, w) & Sc[w];
                 }
             }
             for (int w = 0; w < W; w++) GM[w] = Sc[w] & ~BKL[w], TM[w] = Sc[w] & ~BKR[w];
             dilate(Um, GM, Sc, TM, W);
             /* (stopped positions stay: already in Um from the no-walk move) */
             memcpy(REM, Um, (size_t)U * 8);
-#define MROW(kind, r, w) rword(lm_row(B, (kind), (r)), lo_u + 64 * (w))
+/* (lo_u = E.lo - 64: the same shift o, one word lower) */
+#define MROWP(kind, r) (lm_row(B, (kind), (r)) + w0 - 1)
 #define NEW_GROUP(expr, row, st)                              \
     do {                                                      \
         uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)U; \
@@ -1659,11 +1666,18 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
     } while (0)
             for (int e = 0; e < pl->nev; e++) {
                 int r = pl->ev[e].r;
-                bool ow = pl->ev[e].ow;
-                for (int w = 0; w < U; w++) {
-                    uint64_t m = MROW(LM_BLK, r, w) | (ow ? MROW(LM_OW, r, w) : 0);
-                    GM[w] = m & REM[w];
-                    REM[w] &= ~GM[w];
+                const uint64_t *rb = MROWP(LM_BLK, r);
+                if (pl->ev[e].ow) {
+                    const uint64_t *ro = MROWP(LM_OW, r);
+                    for (int w = 0; w < U; w++) {
+                        GM[w] = (RW(rb, w) | RW(ro, w)) & REM[w];
+                        REM[w] &= ~GM[w];
+                    }
+                } else {
+                    for (int w = 0; w < U; w++) {
+                        GM[w] = RW(rb, w) & REM[w];
+                        REM[w] &= ~GM[w];
+                    }
                 }
                 if (!pl->ev[e].up) {
                     NEW_GROUP(GM[w], r, pl->fr);
@@ -1671,20 +1685,22 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                 }
                 tn_body cs = ceiling_state(B, pl, r);
                 int rc = r + 1 + h;
-                for (int w = 0; w < U; w++) TM[w] = MROW(LM_BLK, rc, w) | MROW(LM_OW, rc, w);
+                const uint64_t *cb = MROWP(LM_BLK, rc), *co = MROWP(LM_OW, rc);
+                for (int w = 0; w < U; w++) TM[w] = RW(cb, w) | RW(co, w);
                 NEW_GROUP(GM[w] & TM[w], rc, cs);
                 NEW_GROUP(GM[w] & ~TM[w], -1, cs);
             }
             if (pl->gtest) {
-                for (int w = 0; w < U; w++)
-                    TM[w] = MROW(LM_BLK, pl->rf, w) | MROW(LM_OW, pl->rf, w);
+                const uint64_t *gb = MROWP(LM_BLK, pl->rf), *go = MROWP(LM_OW, pl->rf);
+                for (int w = 0; w < U; w++) TM[w] = RW(gb, w) | RW(go, w);
                 NEW_GROUP(REM[w] & TM[w], pl->rf, pl->fr);
                 NEW_GROUP(REM[w] & ~TM[w], -1, pl->fr);
             } else {
                 NEW_GROUP(REM[w], -1, pl->fr);
             }
 #undef NEW_GROUP
-#undef MROW
+#undef MROWP
+#undef RW
             B->nmask++;
         }
 #ifdef TN_SURF_DEBUG
