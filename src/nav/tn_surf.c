@@ -544,24 +544,52 @@ static size_t kept_bytes(const tn_surf *g)
            (g->best ? g->best_cap * sizeof(best_rec) : 0);
 }
 
+/* The surfaces' tests by the tiles alone (the fast build, tn_body_step):
+ * a free box over a block or one-way top under one of its columns stands
+ * (tn_body_step from rest falls a fraction of a pixel onto that top), on a
+ * one-way only when no block is among them, and a walk step between two
+ * standing positions of a row stands (the box sweeps only through the two
+ * free boxes, and lands on the second's support).  A -DTN_SURF_DEBUG
+ * build checks every call against the step function; test_fast_equals_naive
+ * compares the surfaces with the naive build's, which steps. */
+static bool stands_by_tiles(const tn_surf *g)
+{
+    return (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build;
+}
+
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
 {
     const int w = g->prof.w, h = g->prof.h;
     float x = tn_surf_lattice_x(g, j);
     float W = (float)w * T;
     int c0 = (int)floorf((x + EPS) / T), c1 = (int)ceilf((x + W - EPS) / T) - 1;
-    bool sup = false;
-    for (int c = c0; c <= c1 && !sup; c++) {
+    bool sup = false, blk = false;
+    for (int c = c0; c <= c1; c++) {
         int t = tn_map_tile(m, c, row);
-        sup = t == TN_TILE_BLOCK || t == TN_TILE_ONEWAY;
+        sup = sup || t == TN_TILE_BLOCK || t == TN_TILE_ONEWAY;
+        blk = blk || t == TN_TILE_BLOCK;
     }
     if (!sup) return false;
     float y = (float)row * T - (float)h * T;
     if (tn_body_box_blocked(m, &g->prof.phys, x, y, w, h)) return false;
+#ifndef TN_SURF_DEBUG
+    if (stands_by_tiles(g)) {
+        *oneway_only = !blk;
+        return true;
+    }
+#endif
     tn_body b = stand_body(g, row, j);
     tn_input none = {false, false, false, false};
     stepfn(g)(&b, m, &g->prof.phys, none);
-    if (!b.on_ground || fabsf(b.x - x) > SNAP_MAX_PX || fabsf(b.y - y) > SNAP_MAX_PX) return false;
+    const bool st = b.on_ground && fabsf(b.x - x) <= SNAP_MAX_PX && fabsf(b.y - y) <= SNAP_MAX_PX;
+#ifdef TN_SURF_DEBUG
+    if (stands_by_tiles(g) && (!st || b.on_oneway_only != !blk)) {
+        fprintf(stderr, "stands_by_tiles: (%d, %d) stands %d one-way only %d, by tiles 1 %d\n", row,
+                j, st, b.on_oneway_only, !blk);
+        abort();
+    }
+#endif
+    if (!st) return false;
     *oneway_only = b.on_oneway_only;
     return true;
 }
@@ -585,7 +613,17 @@ static bool row_surfaces(const tn_surf *g, const tn_map *m, int row, vec *out,
     for (int j = 0; j <= g->jmax + 1; j++) {
         bool ow = false;
         bool ok = j <= g->jmax && stands(g, m, row, j, &ow);
-        bool joined = ok && prev_ok && walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1);
+        bool joined =
+            ok && prev_ok &&
+            (stands_by_tiles(g) || (walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1)));
+#ifdef TN_SURF_DEBUG
+        if (ok && prev_ok && stands_by_tiles(g) &&
+            !(walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1))) {
+            fprintf(stderr, "stands_by_tiles: a walk between (%d, %d) and j + 1 fails\n", row,
+                    j - 1);
+            abort();
+        }
+#endif
         if (run_start >= 0 && !joined) {
             tn_surf_surface *s = vec_push(out, a);
             if (!s) return false;

@@ -41,7 +41,13 @@
  * wall (a block in the box's rows) ends a surface where the box would enter
  * it; a ceiling lower than the box ends it the same way; a gap ends it where
  * no column under the box has support; the map edge (solid outside) ends it
- * at x = 0 and x = W*16 - w*16.  The map's bottom edge counts as ground.
+ * at x = 0 and x = W*16 - w*16.  The map's bottom edge counts as ground.  With
+ * tn_body_step both tests follow from the tiles (a free box over a block or
+ * one-way top stands, on a one-way only when no block is under it; a walk
+ * between two standing positions of a row stands), so the build steps neither:
+ * a -DTN_SURF_DEBUG build checks each against the step function, and
+ * test_fast_equals_naive compares the surfaces with the naive build's, which
+ * steps them.
  *
  * EDGES, per surface (each from one exact take-off node to one landing node
  * on ANOTHER surface; a landing on the same surface is never useful: walking
