@@ -264,19 +264,22 @@
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
  * a fan of release arcs alive until they land: about 820 states per
- * surface on the demo map, each about 3,000 instructions all told (a state
+ * surface on the demo map, each about 2,800 instructions all told (a state
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 9-12 ms of CPU
- * (0.13 G instructions), still about 5x the 2 ms the issue asks; a
+ * (0.12 G instructions), still about 5x the 2 ms the issue asks; a
  * 512x512 level about 1.1-1.4 s, 1024x1024 about 4.4-6.5 s (there free
  * flight saves 14%: long falls); where page faults are dear, as on the
  * machine measured, a process that gives freed memory back to the kernel
  * (glibc's default) pays about a sixth more (the game keeps it: mallopt
- * in src/game/main.c; a caller's allocator can pool it too).  On T
+ * in src/game/main.c; a caller's allocator can pool it too), less in a
+ * graph's repairs and in tn_surf_rebuild, which reuse the scratch the graph
+ * keeps (a demo rebuild about 10 ms against 12 for a new graph).  On T
  * threads (profile.threads) the searches divide among them (demo map on
- * 2: x1.7 in wall time).  A repair runs the searches that read the tile
+ * 2: x1.2-1.7 in wall time, as the two CPUs of the machine measured were
+ * busy).  A repair runs the searches that read the tile
  * again (demo map: about 7 of 53 surfaces, about 1.1-2 ms, nearly all
  * searching; 1024x1024: about 25 of 11,104 surfaces, about 22-30 ms, of
  * which the searches about a third, the passes over the edges and the
