@@ -6,7 +6,8 @@
  * can make.  Here a 7-tile gap over a pit: the classic jump-value A*
  * (tn_path) only reaches the near edge (a partial path), the surface graph
  * finds the jump, and a bot (tn_bot) replays its recorded inputs to cross.
- * Then a block is put on the far floor and the graph repairs itself.
+ * Then a block is put on the far floor and the graph repairs itself, and
+ * a higher jump rebuilds it in place (a slider move).
  *
  * Build:  cc graph_bot.c $(pkg-config --cflags --libs tilenav) -o graph_bot
  */
@@ -118,6 +119,18 @@ int main(void)
     tn_surf_repair_counts(graph, &local, &full);
     printf("after a block at (22,8): %d edges (%d local repair, %d rebuild)\n",
            tn_surf_edge_count(graph), local, full);
+
+    /* 5. A jump-height slider moved: the graph is built again in place for
+     * the new profile, keeping its memory (what the sandbox does). */
+    int edges4 = tn_surf_edge_count(graph);
+    tn_phys_params high = tn_phys_default(6.0f);
+    tn_surf_profile prof6 = tn_surf_profile_make(1, 2, &high);
+    if (tn_failed(tn_surf_rebuild(graph, map, &prof6, &err))) {
+        fprintf(stderr, "rebuild: %s\n", err.msg);
+        return 1;
+    }
+    printf("jump height 6: %d edges (rebuilt in place; %d with jump 4)\n",
+           tn_surf_edge_count(graph), edges4);
 
     tn_bot_destroy(bot);
     tn_surf_destroy(graph);
