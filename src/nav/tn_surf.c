@@ -433,8 +433,6 @@ static void surf_keep_free(surf_keep *k, const tn_allocator *a)
 /* The bytes a slot holds (tn_surf_memory). */
 static size_t surf_keep_bytes(surf_keep *k);
 
-/* One slot per thread that builds (profile.threads, at least 1).  Out of
- * memory: none (each build and repair then frees its scratch after use). */
 static void keep_release(tn_surf *g)
 {
     for (int i = 0; i < g->nkeep; i++) surf_keep_free(&g->keep[i], &g->alloc);
@@ -443,6 +441,8 @@ static void keep_release(tn_surf *g)
     g->nkeep = 0;
 }
 
+/* One slot per thread that builds (profile.threads, at least 1).  Out of
+ * memory: none (each build and repair then frees its scratch after use). */
 static void keep_init(tn_surf *g)
 {
     const int n = g->prof.threads > 1 ? g->prof.threads : 1;
