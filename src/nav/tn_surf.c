@@ -2920,12 +2920,6 @@ static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
     g->best_cap = (size_t)g->nnodes + (size_t)g->nnodes / 16 + 1; /* room for repairs */
     B.best = tn_alloc_array(a, g->best_cap, sizeof(best_rec));
     if (!B.best) goto oom;
-    /* the searches' output, reserved from the node count (3-6 edges and 9-30
-     * input runs a node on the levels measured) instead of grown by doubling,
-     * which copied it again and again (28 MB of edges at 512x512); where the
-     * memory is not there, the searches grow it as before */
-    (void)(vec_reserve(&B.edges, a, (size_t)g->nnodes * 6 + 64) &&
-           vec_reserve(&B.runs, a, (size_t)g->nnodes * 32 + 256));
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
     if (!sort_edges(&B.edges, g->nnodes, a) ||
