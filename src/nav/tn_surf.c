@@ -1225,16 +1225,17 @@ static void or_shifted(uint64_t *D, int dwords, const uint64_t *S, int swords, i
     }
 }
 
-/* The walk step of a bitset of W words (bit 0 = lattice lo) into U = W + 2
- * words (bit 0 = lattice lo - 64): D = L moved left one step | S | R moved
- * right one step (D is overwritten). */
+/* The walk step of a bitset of W words (bit 0 = lattice lo) into W words of
+ * the same lattice: D = L moved left one step | S | R moved right one step
+ * (D is overwritten).  The sets leave bit 0 and the last bit clear, so no
+ * step falls outside. */
 static void dilate(uint64_t *D, const uint64_t *L, const uint64_t *S, const uint64_t *R, int W)
 {
-    memset(D, 0, (size_t)(W + 2) * 8);
+    uint64_t rprev = 0;
     for (int w = 0; w < W; w++) {
-        D[w] |= L[w] << 63;
-        D[w + 1] |= S[w] | (L[w] >> 1) | (R[w] << 1);
-        D[w + 2] |= R[w] >> 63;
+        uint64_t lnext = w + 1 < W ? L[w + 1] : 0;
+        D[w] = S[w] | (L[w] >> 1) | (lnext << 63) | (R[w] << 1) | (rprev >> 63);
+        rprev = R[w];
     }
 }
 
@@ -1635,23 +1636,33 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
 {
     tn_surf *g = B->g;
     const dp_entry E = *ent(B, ei);
-    const int W = E.words, U = W + 2, h = g->prof.h, lo_u = E.lo - 64;
+    const int h = g->prof.h;
     int ins[6];
     const int njb = inputs_for(g, &E.v, t, kind, 0, ins) / 3;
     for (int k = 0; k < njb; k++)
         if (!entry_plan(B, ei, (ins[3 * k] & TN_SURF_IN_JUMP) ? 1 : 0)) return B->oom ? -1 : 0;
+    const uint64_t *Eb = (const uint64_t *)B->bits.p + E.bits;
+    int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
+    for (int w = 0; w < E.words; w++)
+        if (Eb[w]) {
+            if (jf == INT32_MAX) jf = E.lo + 64 * w + __builtin_ctzll(Eb[w]);
+            jl = E.lo + 64 * w + 63 - __builtin_clzll(Eb[w]);
+        }
+    if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
+    /* the step works on a copy Sc aligned to the positions: bit 0 is lattice
+     * lo = jf - 1, and W words leave a clear bit on both sides, so the
+     * moved set (one step either way) fits the same W words */
+    const int lo = jf - 1, W = (jl - jf + 2) / 64 + 1, U = W;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * 3 + (size_t)U * (4 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
              *GM = REM + U, *TM = GM + U, *gm = TM + U;
-    memcpy(Sc, (const uint64_t *)B->bits.p + E.bits, (size_t)W * 8);
-    int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
-    for (int w = 0; w < W; w++)
-        if (Sc[w]) {
-            if (jf == INT32_MAX) jf = E.lo + 64 * w + __builtin_ctzll(Sc[w]);
-            jl = E.lo + 64 * w + 63 - __builtin_clzll(Sc[w]);
-        }
-    if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
+    const int sh = lo - E.lo, ws = sh >> 6, bs = sh & 63; /* sh >= -1 */
+    for (int w = 0; w < W; w++) {
+        const int a = ws + w, b = a + 1;
+        const uint64_t x = a >= 0 && a < E.words ? Eb[a] : 0, y = b < E.words ? Eb[b] : 0;
+        Sc[w] = bs ? (x >> bs) | (y << (64 - bs)) : x;
+    }
     for (int k = 0; k < njb; k++) {
         const int jb = ins[3 * k] & TN_SURF_IN_JUMP;
         const vplan *pl = entry_plan(B, ei, jb ? 1 : 0);
@@ -1673,10 +1684,10 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
             /* the horizontal move: walls stop a step where LM_ER / LM_EL is set
          * in one of the box's rows; a stopped body stays */
             memset(BKL, 0, (size_t)W * 16); /* BKL and BKR */
-            /* the mask rows' words from E.lo on (rword for E.lo + 64 w):
+            /* the mask rows' words from lo on (rword for lo + 64 w):
              * word w0 + w shifted right by o, the next one's low bits in
              * (two shifts: none when o = 0; a row has words to spare) */
-            const int o = (E.lo + LM_OFF) & 63, w0 = (E.lo + LM_OFF) >> 6;
+            const int o = (lo + LM_OFF) & 63, w0 = (lo + LM_OFF) >> 6;
 #define RW(p, w) (((p)[w] >> o) | (((p)[(w) + 1] << 1) << (63 - o)))
             for (int r = pl->hr0; r <= pl->hr1; r++) {
                 const uint64_t *rl = lm_row(B, LM_EL, r) + w0, *rr = lm_row(B, LM_ER, r) + w0;
@@ -1689,8 +1700,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
             dilate(Um, GM, Sc, TM, W);
             /* (stopped positions stay: already in Um from the no-walk move) */
             memcpy(REM, Um, (size_t)U * 8);
-/* (lo_u = E.lo - 64: the same shift o, one word lower) */
-#define MROWP(kind, r) (lm_row(B, (kind), (r)) + w0 - 1)
+#define MROWP(kind, r) (lm_row(B, (kind), (r)) + w0)
 #define NEW_GROUP(expr, row, st)                              \
     do {                                                      \
         uint64_t any_ = 0, *m_ = gm + (size_t)ng * (size_t)U; \
@@ -1745,10 +1755,10 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
         /* self-check: every (position, walk) against tn_body_step */
         for (int w = 0; w < W; w++)
             for (uint64_t bits = Sc[w]; bits; bits &= bits - 1) {
-                int q0 = __builtin_ctzll(bits), j = E.lo + 64 * w + q0;
+                int q0 = __builtin_ctzll(bits), j = lo + 64 * w + q0;
                 for (int d = -1; d <= 1; d++) {
                     bool stop = d && (((d < 0 ? BKL : BKR)[w] >> q0) & 1);
-                    int n = stop ? j : j + d, i = n - lo_u, k = 0;
+                    int n = stop ? j : j + d, i = n - lo, k = 0;
                     while (k < ng && !((G[k].m[i >> 6] >> (i & 63)) & 1)) k++;
                     tn_body r;
                     int jr;
@@ -1772,10 +1782,10 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                 uint64_t *done = landed_row(B, gr->land_row);
                 if (!done) return -1;
                 for (int w = 0; w < U; w++) {
-                    uint64_t bits = gr->m[w] & ~rword(done, lo_u + 64 * w);
-                    row_or(done, lo_u + 64 * w, bits);
+                    uint64_t bits = gr->m[w] & ~rword(done, lo + 64 * w);
+                    row_or(done, lo + 64 * w, bits);
                     for (; bits; bits &= bits - 1) {
-                        int n = lo_u + 64 * w + __builtin_ctzll(bits), i = n - E.lo, j = n, in = jb;
+                        int n = lo + 64 * w + __builtin_ctzll(bits), i = n - lo, j = n, in = jb;
 #define HAS(M, i) ((i) >= 0 && (i) < 64 * W && (((M)[(i) >> 6] >> ((i)&63)) & 1))
                         if (HAS(Sc, i)) {
                         } else if (HAS(Sc, i - 1) && !HAS(BKR, i - 1)) {
@@ -1791,14 +1801,14 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
                 continue;
             }
             if (free_step && njb == 1) {
-                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, E.lo, jf, jl);
+                int rc = fast_forward(B, surf_id, kind, ei, t, jb, pl, Sc, W, lo, jf, jl);
                 if (rc < 0) return -1;
                 if (rc > 0) continue;
             }
             int32_t ne = get_entry(B, &gr->s, t + 1, nlo, nwords, next0);
             if (ne < 0 || !add_pred(B, ne, ei, jb | ANYDIR)) return -1;
             const dp_entry *N = ent(B, ne);
-            or_shifted((uint64_t *)B->bits.p + N->bits, N->words, gr->m, U, lo_u - N->lo,
+            or_shifted((uint64_t *)B->bits.p + N->bits, N->words, gr->m, U, lo - N->lo,
                        nhi - N->lo);
         }
     }
