@@ -608,11 +608,22 @@ static bool walks(const tn_surf *g, const tn_map *m, int row, int j, int dir)
 static bool row_surfaces(const tn_surf *g, const tn_map *m, int row, vec *out,
                          const tn_allocator *a)
 {
-    int run_start = -1;
-    bool prev_ok = false;
+    int run_start = -1, near_c = INT32_MIN;
+    bool prev_ok = false, near = false;
     for (int j = 0; j <= g->jmax + 1; j++) {
+        /* stands' first test, support under the box, needs a block or
+         * one-way top in the columns near j's: tested once per column */
+        const int c = j / g->per_tile;
+        if (c != near_c) {
+            near_c = c;
+            near = false;
+            for (int q = c - 1; q <= c + g->prof.w + 1 && !near; q++) {
+                int t = tn_map_tile(m, q, row);
+                near = t == TN_TILE_BLOCK || t == TN_TILE_ONEWAY;
+            }
+        }
         bool ow = false;
-        bool ok = j <= g->jmax && stands(g, m, row, j, &ow);
+        bool ok = j <= g->jmax && near && stands(g, m, row, j, &ow);
         bool joined =
             ok && prev_ok &&
             (stands_by_tiles(g) || (walks(g, m, row, j - 1, 1) && walks(g, m, row, j, -1)));
@@ -1110,25 +1121,34 @@ static uint64_t *lm_row(const build *B, int kind, int r)
 static void mask_row(build *B, int r)
 {
     const tn_surf *g = B->g;
-    const int pt = g->per_tile, w = g->prof.w;
+    const int pt = g->per_tile, w = g->prof.w, nbits = B->lmw * 64;
     uint64_t *rk[LM_KINDS];
     for (int k = 0; k < LM_KINDS; k++) {
         rk[k] = lm_row(B, k, r);
         memset(rk[k], 0, (size_t)B->lmw * 8);
     }
-    for (int i = 0; i < B->lmw * 64; i++) {
-        int j = i - LM_OFF, c0 = floordiv(j, pt), p = j - c0 * pt, c1 = c0 + w - (p == 0);
+    /* per tile column c, its pt lattice positions j = c pt + p: the box
+     * covers columns c .. c + w - 1 when p = 0, c .. c + w otherwise */
+    const int cf = floordiv(-LM_OFF, pt), cl = floordiv(nbits - 1 - LM_OFF, pt);
+    for (int c = cf; c <= cl; c++) {
         bool blk = false, ow = false;
-        for (int c = c0; c <= c1; c++) {
-            int tl = tn_map_tile(B->m, c, r);
+        for (int q = c; q < c + w; q++) {
+            int tl = tn_map_tile(B->m, q, r);
             blk |= tl == TN_TILE_BLOCK;
             ow |= tl == TN_TILE_ONEWAY;
         }
-        uint64_t bit = 1ull << (i & 63);
-        if (blk) rk[LM_BLK][i >> 6] |= bit;
-        if (ow) rk[LM_OW][i >> 6] |= bit;
-        if (p == 0 && tn_map_tile(B->m, c0 + w, r) == TN_TILE_BLOCK) rk[LM_ER][i >> 6] |= bit;
-        if (p == 0 && tn_map_tile(B->m, c0 - 1, r) == TN_TILE_BLOCK) rk[LM_EL][i >> 6] |= bit;
+        const int te = tn_map_tile(B->m, c + w, r);
+        const bool blk1 = blk || te == TN_TILE_BLOCK, ow1 = ow || te == TN_TILE_ONEWAY;
+        const bool er = te == TN_TILE_BLOCK, el = tn_map_tile(B->m, c - 1, r) == TN_TILE_BLOCK;
+        for (int p = 0; p < pt; p++) {
+            const int i = c * pt + p + LM_OFF;
+            if (i < 0 || i >= nbits) continue;
+            const uint64_t bit = 1ull << (i & 63);
+            if (p ? blk1 : blk) rk[LM_BLK][i >> 6] |= bit;
+            if (p ? ow1 : ow) rk[LM_OW][i >> 6] |= bit;
+            if (p == 0 && er) rk[LM_ER][i >> 6] |= bit;
+            if (p == 0 && el) rk[LM_EL][i >> 6] |= bit;
+        }
     }
 }
 
