@@ -119,7 +119,9 @@ fuzz-brief:
 # tests/tsan/surf_threads.c (the graph planner built and repaired on four
 # threads: the same graph as on one; its query labels built on two: the same
 # answers; on POSIX threads, TN_SURF_PTHREADS:
-# ThreadSanitizer does not follow C11 thrd_create).
+# ThreadSanitizer does not follow C11 thrd_create; the graph's block pool
+# keeps blocks of 64 B and more there, TN_SURF_POOL_MIN, so that the workers'
+# allocations go through its lock).
 TSAN_NAV_SRC = $(addprefix src/nav/,tn_common.c tn_map.c tn_flow.c tn_path.c tn_phys.c tn_rng.c tn_levelgen.c)
 TSAN_MESH_SRC = $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c src/nav/tn_cdt%.c \
                 src/nav/tn_map.c src/nav/tn_common.c,$(NAV_SRC))
@@ -135,7 +137,8 @@ TSAN_SURF_SRC = $(addprefix src/nav/,tn_surf.c tn_surf_ch.c tn_common.c tn_map.c
                 tn_path.c)
 build-tsan/surf_threads: tests/tsan/surf_threads.c $(TSAN_SURF_SRC) $(wildcard src/nav/*.h src/nav/internal/*.h)
 	@mkdir -p build-tsan
-	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -DTN_SURF_PTHREADS -D_POSIX_C_SOURCE=200809L \
+	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -DTN_SURF_PTHREADS -DTN_SURF_POOL_MIN=64 \
+	  -D_POSIX_C_SOURCE=200809L \
 	  -Isrc/nav -o $@ tests/tsan/surf_threads.c $(TSAN_SURF_SRC) -lm -pthread
 tsan: build-tsan/test_threads build-tsan/navmesh_threads build-tsan/surf_threads
 	@TSAN_OPTIONS=halt_on_error=1 build-tsan/test_threads

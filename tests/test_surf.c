@@ -766,6 +766,69 @@ static void test_edit_repair(void **state)
     assert_true(loc_all > 0);
 }
 
+/* The caller's allocator, counting what it serves of 256 KB or more. */
+typedef struct big_count {
+    tu_counting c;
+    long big;
+} big_count;
+
+static void *big_alloc(void *user, size_t n)
+{
+    big_count *b = user;
+    if (n >= (size_t)1 << 18) b->big++;
+    return tu_count_alloc(&b->c, n);
+}
+
+static void big_free(void *user, void *p) { tu_count_free(&((big_count *)user)->c, p); }
+
+/* A repair makes its query index in new arrays; the graph keeps the big
+ * blocks a repair frees for the next one.  Toggling one tile again and
+ * again on a 128x128 level, the caller's allocator serves no block of 256
+ * KB or more after the first repairs (it did 1-3 a repair before the
+ * pool), the graph equals a fresh build, the kept blocks are counted in
+ * tn_surf_memory, and every allocation comes back on destroy. */
+static void test_repairs_reuse_blocks(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(128, 128, 1, &r);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    big_count b = {{0}, 0};
+    tn_allocator a = {big_alloc, big_free, &b};
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+    const size_t built = tn_surf_memory(g);
+    /* a tile under a surface: every toggle repairs a search or more */
+    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_surface_count(g) / 2];
+    const int x = (S->j0 + S->j1) / 12, y = S->row, old = tn_map_tile(m, x, y);
+    long big_late = 0, big_early = 0;
+    size_t most = 0;
+    for (int k = 0; k < 16; k++) {
+        const long before = b.big;
+        tn_map_set_tile(m, x, y, k % 2 ? old : TN_TILE_EMPTY, NULL);
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        *(k < 4 ? &big_early : &big_late) += b.big - before;
+        if (tn_surf_memory(g) > most) most = tn_surf_memory(g);
+    }
+    int local, full;
+    tn_surf_repair_counts(g, &local, &full);
+    printf("  16 repairs on 128x128 (%d local): %ld blocks of 256 KB+ asked of the caller in "
+           "the first 4, %ld in the last 12; memory %.2f MB built, at most %.2f MB with the "
+           "blocks kept\n",
+           local, big_early, big_late, (double)built / 1e6, (double)most / 1e6);
+    assert_int_equal(local, 16);
+    assert_int_equal(big_late, 0);
+    assert_true(most > built);
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+    assert_same_graph(g, fresh);
+    tn_surf_destroy(fresh);
+    tn_surf_destroy(g);
+    assert_int_equal(b.c.frees, b.c.allocs);
+    tn_map_destroy(m);
+}
+
 /* Costs from (back: to) node src over the public graph: walks of one frame
  * between neighbouring nodes of a surface and EVERY edge (the tables use
  * the kept ones; a dominated edge never gives a lower cost).  A binary heap
@@ -1319,6 +1382,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_repairs_reuse_blocks),
         cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_threads_same_graph),
         cmocka_unit_test(test_rebuild_in_place),

@@ -2,6 +2,7 @@
 #include "internal/surf_impl.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,126 @@ static void thread_join(tn_thread t) { thrd_join(t, NULL); }
 #define T ((float)TN_TILE_PX)
 #define EPS (1.0f / 8.0f)
 #define SNAP_MAX_PX 0.1f
+
+/* ---- big blocks kept between repairs ------------------------------------ */
+
+/* A repair makes its query index in new arrays and frees the old ones (at
+ * 1024x1024 some 27 blocks of 256 KB or more, 65 MB, 18 of them node
+ * arrays).  Whether such blocks cost page faults every time was the system
+ * allocator's choice: glibc's adaptive mmap threshold happens to serve them
+ * again from its heap, other allocators (or glibc with a fixed threshold)
+ * map them anew, and then the faults were most of a big level's repair
+ * (docs/perf.md).  So the graph allocates through a pool: the blocks of
+ * 256 KB or more that a repair frees are kept (at most POOL_SLOTS, each a
+ * header and the caller's allocation), and an allocation takes the
+ * smallest kept block that fits (at most twice its size) before it asks
+ * the caller's allocator.  At the end of each repair the blocks it did not
+ * take back are returned, so between operations the pool holds what the
+ * last repair freed (counted in tn_surf_memory); a build returns them all.
+ * Big requests are rounded up to one of 8 sizes per power of two (at most
+ * 1/8 more), so that a few more nodes after an edit still fit a kept
+ * block.  Worker threads may allocate at once: the pool's list is behind a
+ * spin lock, taken only for big blocks. */
+#ifndef TN_SURF_POOL_MIN /* (make tsan sets it low: every block through the lock) */
+#define TN_SURF_POOL_MIN (1 << 18)
+#endif
+#define POOL_MIN ((size_t)TN_SURF_POOL_MIN)
+#define POOL_SLOTS 64
+
+typedef struct pool_hdr {
+    size_t size; /* bytes after the header */
+    size_t pad;  /* (keeps the block 16-byte aligned) */
+} pool_hdr;
+
+struct surf_pool {
+    tn_allocator user; /* the caller's */
+    atomic_flag lock;
+    struct {
+        pool_hdr *h;
+        uint32_t gen;
+    } b[POOL_SLOTS];
+    int n;
+    size_t bytes;
+    uint32_t gen; /* operations ended */
+    bool on;      /* keeping what is freed: during a repair */
+};
+
+static void pool_lock(struct surf_pool *P)
+{
+    while (atomic_flag_test_and_set_explicit(&P->lock, memory_order_acquire)) {}
+}
+static void pool_unlock(struct surf_pool *P)
+{
+    atomic_flag_clear_explicit(&P->lock, memory_order_release);
+}
+
+static void *pool_alloc(void *user, size_t size)
+{
+    struct surf_pool *P = user;
+    if (size >= POOL_MIN) {
+        pool_lock(P);
+        int best = -1;
+        for (int i = 0; i < P->n; i++) {
+            const size_t s = P->b[i].h->size;
+            if (s >= size && s / 2 <= size && (best < 0 || s < P->b[best].h->size)) best = i;
+        }
+        pool_hdr *h = NULL;
+        if (best >= 0) {
+            h = P->b[best].h;
+            P->bytes -= h->size;
+            P->b[best] = P->b[--P->n];
+        }
+        pool_unlock(P);
+        if (h) return h + 1;
+        /* up to the next of 8 sizes per power of two */
+        int k = 63 - __builtin_clzll((unsigned long long)size);
+        size_t step = (size_t)1 << (k - 3);
+        if (size <= SIZE_MAX - step) size = (size + step - 1) & ~(step - 1);
+    }
+    if (size > SIZE_MAX - sizeof(pool_hdr)) return NULL;
+    pool_hdr *h =
+        P->user.alloc ? P->user.alloc(P->user.user, sizeof *h + size) : malloc(sizeof *h + size);
+    if (!h) return NULL;
+    h->size = size;
+    return h + 1;
+}
+
+static void pool_free(void *user, void *ptr)
+{
+    struct surf_pool *P = user;
+    if (!ptr) return;
+    pool_hdr *h = (pool_hdr *)ptr - 1;
+    if (h->size >= POOL_MIN) {
+        pool_lock(P);
+        const bool keep = P->on && P->n < POOL_SLOTS;
+        if (keep) {
+            P->b[P->n].h = h;
+            P->b[P->n++].gen = P->gen;
+            P->bytes += h->size;
+        }
+        pool_unlock(P);
+        if (keep) return;
+    }
+    tn_free(&P->user, h);
+}
+
+/* An operation ended: the blocks kept before it that it did not take are
+ * returned (all of them: all = true). */
+static void pool_trim(struct surf_pool *P, bool all)
+{
+    pool_lock(P);
+    for (int i = 0; i < P->n;) {
+        if (all || P->b[i].gen != P->gen) {
+            P->bytes -= P->b[i].h->size;
+            tn_free(&P->user, P->b[i].h);
+            P->b[i] = P->b[--P->n];
+        } else {
+            i++;
+        }
+    }
+    P->gen++;
+    pool_unlock(P);
+}
 
 /* ---- growable arrays (build time only) ----------------------------------- */
 
@@ -2198,7 +2319,7 @@ size_t tn_surf_memory(const tn_surf *g)
 {
     size_t kept = (size_t)g->nkeep * sizeof(surf_keep);
     for (int i = 0; i < g->nkeep; i++) kept += surf_keep_bytes(&g->keep[i]);
-    return g->mem + g->qmem + tn_surf_shortcuts_memory(g) + kept;
+    return g->mem + g->qmem + tn_surf_shortcuts_memory(g) + kept + g->pool->bytes;
 }
 
 static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
@@ -2888,7 +3009,18 @@ static bool sort_edges(vec *v, int nn, const tn_allocator *a)
     return true;
 }
 
+static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err);
+
+/* A build, then the pool's blocks returned (a build's sizes are not a
+ * repair's). */
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
+{
+    tn_status st = build_graph(g, m, err);
+    pool_trim(g->pool, true);
+    return st;
+}
+
+static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
 {
     const tn_allocator *a = &g->alloc;
     free_graph_arrays(g);
@@ -3096,8 +3228,16 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
     tn_status st = profile_check(prof, &per_tile, &step_px, err);
     if (tn_failed(st)) return st;
     tn_surf *g = tn_alloc(a, sizeof *g);
-    if (!g) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
-    if (a) g->alloc = *a;
+    struct surf_pool *P = tn_alloc(a, sizeof *P);
+    if (!g || !P) {
+        tn_free(a, g);
+        tn_free(a, P);
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    }
+    if (a) P->user = *a;
+    atomic_flag_clear(&P->lock);
+    g->pool = P;
+    g->alloc = (tn_allocator){pool_alloc, pool_free, P};
     set_profile(g, prof, per_tile, step_px);
     st = do_build(g, m, err);
     if (tn_failed(st)) {
@@ -3124,9 +3264,12 @@ tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *pr
 void tn_surf_destroy(tn_surf *g)
 {
     if (!g) return;
-    tn_allocator a = g->alloc;
+    struct surf_pool *P = g->pool;
+    tn_allocator a = P->user;
     free_graph_arrays(g);
     keep_release(g);
+    pool_trim(P, true);
+    tn_free(&a, P);
     tn_free(&a, g);
 }
 
@@ -3135,7 +3278,13 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom);
 static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 {
     bool oom = false;
-    if (repair_local(g, m, x, y, &oom)) return TN_OK;
+    g->pool->on = true;
+    const bool local = repair_local(g, m, x, y, &oom);
+    g->pool->on = false;
+    if (local) {
+        pool_trim(g->pool, false);
+        return TN_OK;
+    }
     g->repairs_full++;
     return do_build(g, m, err);
 }

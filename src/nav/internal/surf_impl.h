@@ -43,8 +43,11 @@ typedef struct goal {
 
 struct tn_surf_ch; /* the query shortcuts (tn_surf_ch.c) */
 
+struct surf_pool; /* big blocks kept between repairs (tn_surf.c) */
+
 struct tn_surf {
-    tn_allocator alloc;
+    tn_allocator alloc;     /* the graph's allocations: through its pool */
+    struct surf_pool *pool; /* with the caller's allocator */
     tn_surf_profile prof;
     const tn_map *map;
     uint32_t rev;
