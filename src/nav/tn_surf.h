@@ -271,12 +271,12 @@
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
  * a fan of release arcs alive until they land: about 820 states per
- * surface on the demo map, each about 2,800 instructions all told (a state
+ * surface on the demo map, each about 2,600 instructions all told (a state
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 9-12 ms of CPU
- * (0.12 G instructions), still about 5x the 2 ms the issue asks; a
+ * (0.11 G instructions), still about 5x the 2 ms the issue asks; a
  * 512x512 level about 1.1-1.4 s, 1024x1024 about 4.4-6.5 s (there free
  * flight saves 14%: long falls); where page faults are dear, as on the
  * machine measured, a process that gives freed memory back to the kernel
