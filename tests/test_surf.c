@@ -784,7 +784,7 @@ static void big_free(void *user, void *p) { tu_count_free(&((big_count *)user)->
 /* A repair makes its query index in new arrays; the graph keeps the big
  * blocks a repair frees for the next one.  Toggling one tile again and
  * again on a 128x128 level, the caller's allocator serves no block of 256
- * KB or more after the first repairs (it did 1-3 a repair before the
+ * KB or more after the first repairs (it did about 3 a repair before the
  * pool), the graph equals a fresh build, the kept blocks are counted in
  * tn_surf_memory, and every allocation comes back on destroy. */
 static void test_repairs_reuse_blocks(void **state)
