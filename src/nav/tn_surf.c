@@ -1798,7 +1798,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
     uint64_t *wk = B->mwork.p;
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
              *GM = REM + U, *TM = GM + U, *gm = TM + U;
-    const int sh = lo - E.lo, ws = sh >> 6, bs = sh & 63; /* sh >= -1 */
+    const int sh = lo - E.lo, ws = floordiv(sh, 64), bs = sh - 64 * ws; /* sh >= -1 */
     for (int w = 0; w < W; w++) {
         const int a = ws + w, b = a + 1;
         const uint64_t x = a >= 0 && a < E.words ? Eb[a] : 0, y = b < E.words ? Eb[b] : 0;
