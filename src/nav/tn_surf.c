@@ -1772,8 +1772,14 @@ static bool ff_arrive(build *B, int t, int nlo, int nhi, int nwords, size_t next
  * several equally fast inputs a landing records may differ.  1: done;
  * 0: a plan does not apply (the caller steps the entry the old way);
  * -1: out of memory. */
-static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
-                     int nwords, size_t next0)
+/* lean_step_w is inlined into lean_step twice, once with W = 1 */
+#if defined(__GNUC__)
+#define SURF_INLINE static inline __attribute__((always_inline))
+#else
+#define SURF_INLINE static inline
+#endif
+SURF_INLINE int lean_step_w(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
+                            int nwords, size_t next0, const int W, const int jf, const int jl)
 {
     tn_surf *g = B->g;
     const dp_entry E = *ent(B, ei);
@@ -1783,17 +1789,7 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
     for (int k = 0; k < njb; k++)
         if (!entry_plan(B, ei, (ins[3 * k] & TN_SURF_IN_JUMP) ? 1 : 0)) return B->oom ? -1 : 0;
     const uint64_t *Eb = (const uint64_t *)B->bits.p + E.bits;
-    int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
-    for (int w = 0; w < E.words; w++)
-        if (Eb[w]) {
-            if (jf == INT32_MAX) jf = E.lo + 64 * w + __builtin_ctzll(Eb[w]);
-            jl = E.lo + 64 * w + 63 - __builtin_clzll(Eb[w]);
-        }
-    if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
-    /* the step works on a copy Sc aligned to the positions: bit 0 is lattice
-     * lo = jf - 1, and W words leave a clear bit on both sides, so the
-     * moved set (one step either way) fits the same W words */
-    const int lo = jf - 1, W = (jl - jf + 2) / 64 + 1, U = W;
+    const int lo = jf - 1, U = W;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * 3 + (size_t)U * (4 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
@@ -1954,6 +1950,29 @@ static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo
         }
     }
     return 1;
+}
+
+/* One step of entry ei's positions by its plans (lean_step_w), with the
+ * width of one word a constant where it fits: most states' positions span
+ * fewer than 63 lattice steps. */
+static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
+                     int nwords, size_t next0)
+{
+    const dp_entry *E = ent(B, ei);
+    const uint64_t *Eb = (const uint64_t *)B->bits.p + E->bits;
+    int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
+    for (int w = 0; w < E->words; w++)
+        if (Eb[w]) {
+            if (jf == INT32_MAX) jf = E->lo + 64 * w + __builtin_ctzll(Eb[w]);
+            jl = E->lo + 64 * w + 63 - __builtin_clzll(Eb[w]);
+        }
+    if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
+    /* the step works on a copy Sc aligned to the positions: bit 0 is lattice
+     * lo = jf - 1, and W words leave a clear bit on both sides, so the
+     * moved set (one step either way) fits the same W words */
+    const int W = (jl - jf + 2) / 64 + 1;
+    if (W == 1) return lean_step_w(B, surf_id, kind, ei, t, nlo, nhi, nwords, next0, 1, jf, jl);
+    return lean_step_w(B, surf_id, kind, ei, t, nlo, nhi, nwords, next0, W, jf, jl);
 }
 
 /* The first bit index >= from that is set (set) or clear (!set) in a
