@@ -222,6 +222,16 @@ static bool vec_slack(vec *v, const tn_allocator *a)
     return vec_realloc(v, a, v->n + v->n / 16 + 64);
 }
 
+/* The run pool's room after a repair: at least n / 16 more (a repair's
+ * searches append to it; past its room the pool doubles), at most 2n; out
+ * of that, one reallocation to a quarter more.  Dead runs are compacted in
+ * place (runs_compact), so the pool is rarely allocated again. */
+static bool runs_room(vec *v, const tn_allocator *a)
+{
+    if (v->cap >= v->n + v->n / 16 + 64 && v->cap <= 3 * v->n + 64) return true;
+    return vec_realloc(v, a, v->n + v->n / 4 + 64);
+}
+
 static void *vec_push(vec *v, const tn_allocator *a)
 {
     if (!vec_reserve(v, a, v->n + 1)) return NULL;
@@ -2883,7 +2893,7 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
 {
     size_t live = 0;
     for (size_t i = 0; i < ne; i++) live += e[i].nruns;
-    const size_t cap = live + live / 16 + 64; /* room for repairs */
+    const size_t cap = live + live / 4 + 64; /* room for repairs (runs_room) */
     uint16_t *r = alloc_unzeroed(a, cap, sizeof *r);
     if (!r) return false;
     const uint16_t *old = runs->p;
@@ -2897,6 +2907,60 @@ static bool runs_in_edge_order(tn_surf_edge *e, size_t ne, vec *runs, const tn_a
     runs->p = r;
     runs->n = k;
     runs->cap = cap;
+    return true;
+}
+
+/* The runs edges name moved down over the dead ones, in place and in their
+ * order, the edges' run0 renumbered (a repair's relayout: no new pool, so
+ * no fresh pages, which cost a 1024x1024 repair 60-100 ms a time).  A
+ * bitmap of the live runs (n / 8 bytes) and its word ranks: O(runs +
+ * edges).  False on out of memory. */
+static bool runs_compact(tn_surf_edge *e, size_t ne, vec *runs, const tn_allocator *a)
+{
+    const size_t n = runs->n, nw = n / 64 + 1;
+    uint64_t *live = tn_alloc_array(a, nw, sizeof *live);
+    uint32_t *rank = alloc_unzeroed(a, nw, sizeof *rank);
+    if (!live || !rank) {
+        tn_free(a, live);
+        tn_free(a, rank);
+        return false;
+    }
+    for (size_t i = 0; i < ne; i++)
+        if (e[i].nruns) set_bit_range(live, e[i].run0, (size_t)e[i].run0 + e[i].nruns - 1);
+    uint32_t k = 0;
+    for (size_t w = 0; w < nw; w++) {
+        rank[w] = k;
+        k += (uint32_t)__builtin_popcountll(live[w]);
+    }
+    /* the spans of live runs, in order, each moved once (spans that
+     * continue into the next word are joined first) */
+    uint16_t *r = runs->p;
+    size_t d = 0, ps = 0, pl = 0; /* the pending span: [ps, ps + pl) */
+    for (size_t w = 0; w < nw; w++) {
+        for (uint64_t x = live[w]; x;) {
+            const int b0 = __builtin_ctzll(x);
+            const uint64_t y = ~x & (~0ull << b0);
+            const int b1 = y ? __builtin_ctzll(y) : 64;
+            const size_t s0 = 64 * w + (size_t)b0, len = (size_t)(b1 - b0);
+            if (pl && ps + pl == s0) {
+                pl += len;
+            } else {
+                if (pl && d != ps) memmove(r + d, r + ps, pl * sizeof *r);
+                d += pl;
+                ps = s0, pl = len;
+            }
+            x = b1 == 64 ? 0 : x & (~0ull << b1);
+        }
+    }
+    if (pl && d != ps) memmove(r + d, r + ps, pl * sizeof *r);
+    d += pl;
+    for (size_t i = 0; i < ne; i++) {
+        const uint32_t q = e[i].run0, w = q >> 6;
+        e[i].run0 = rank[w] + (uint32_t)__builtin_popcountll(live[w] & ((1ull << (q & 63)) - 1));
+    }
+    runs->n = d;
+    tn_free(a, live);
+    tn_free(a, rank);
     return true;
 }
 
@@ -3829,10 +3893,13 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, ostart);
         tn_free(a, pos);
         vec_free(&kept, a);
-        /* the pool laid out again when a fifth of it is dead (about every
-         * hundred repairs at 1024x1024) */
-        if (ok && (uint64_t)dead * 5 > (uint64_t)B.runs.n) {
-            ok = runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a);
+        /* the pool compacted in place when a fifth of it is dead, or when
+         * its room runs low and a sixty-fourth is dead; it grows (by a
+         * quarter, runs_room) only when the live runs need the room */
+        const size_t rn_ = B.runs.n, low = rn_ + rn_ / 16 + 64;
+        if (ok && ((uint64_t)dead * 5 > (uint64_t)rn_ ||
+                   (B.runs.cap < low && (uint64_t)dead * 64 > (uint64_t)rn_))) {
+            ok = runs_compact(B.edges.p, B.edges.n, &B.runs, a);
             dead = 0;
         }
         /* the footprints' at an eighth dead, or when the pool nears its
@@ -3842,7 +3909,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             ok = fbits_relayout(&B.fbits, B.foots.p, B.foots.n, a);
             fdead = 0;
         }
-        ok = ok && vec_slack(&B.edges, a) && vec_slack(&B.runs, a) && vec_slack(&B.foots, a);
+        ok = ok && vec_slack(&B.edges, a) && runs_room(&B.runs, a) && vec_slack(&B.foots, a);
     }
     if (ok) {
         g->smaxto = smaxto;

@@ -234,11 +234,13 @@
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 12 B: explored box, largest
  * landing node) + 40 B x nodes (node, CSR and query arrays) + 28 B x edges
  * + 2 B x input runs (a repair leaves the runs of the edges it removes where
- * they are until they are a fifth of all, then lays them out again) + 20 B x
+ * they are until they are a fifth of all, then moves the live ones down over
+ * them in place; room for 1/16 to 2x more, a quarter after a build) + 20 B x
  * searches (footprints) + 1 bit x tiles of each search's bounding box (these
- * four with room for about 1/16 more, the bitmaps for 1/4: a repair compacts
- * and adds to them in place, leaving the bitmaps of the searches it runs again
- * where they are until they are an eighth of all) + 1 B x map tiles (terrain
+ * two and the edges with room for about 1/16 more, the bitmaps for 1/4: a
+ * repair compacts and adds to them in place, leaving the bitmaps of the
+ * searches it runs again where they are until they are an eighth of all; a
+ * run compaction borrows 3 bits x runs) + 1 B x map tiles (terrain
  * copy) + 8 B x map tiles (its non-empty tiles summed per column and per
  * rectangle) + 20 B x nodes (the searches' landing records, room for 1/16
  * more; these two are kept so that a repair updates instead of making them)
