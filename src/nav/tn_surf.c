@@ -3165,6 +3165,15 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     g->best_cap = (size_t)g->nnodes + (size_t)g->nnodes / 16 + 1; /* room for repairs */
     B.best = tn_alloc_array(a, g->best_cap, sizeof(best_rec));
     if (!B.best) goto oom;
+    /* a big graph's search output, reserved from the node count (3-6 edges
+     * and 9-30 input runs a node on the levels measured) instead of grown by
+     * doubling, which copied it again and again (117 MB of edge slots for
+     * 2.26 M edges at 1024x1024); where the memory is not there, the
+     * searches grow it as before.  (A small graph's doubling costs less than
+     * the fresh pages of one reserve.) */
+    if (g->nnodes >= 16384)
+        (void)(vec_reserve(&B.edges, a, (size_t)g->nnodes * 6 + 64) &&
+               vec_reserve(&B.runs, a, (size_t)g->nnodes * 32 + 256));
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
     if (!sort_edges(&B.edges, g->nnodes, a) ||
