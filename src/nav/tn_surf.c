@@ -506,6 +506,7 @@ typedef struct build {
     bool masks;
     uint64_t *lm;      /* LM_KINDS x (mh + 3) rows x lmw words, made on first use */
     uint8_t *lm_ready; /* per row */
+    bool rows_all;     /* every row's masks are made: make_vplan need not ask */
     vec plans;         /* vplan: the plans of the search's entries */
     vec pend, pbits;   /* ff_pend, uint64_t: fast-forwarded entries to come */
     int32_t *phead;    /* per layer: first ff_pend for it, valid when */
@@ -1493,6 +1494,7 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     for (int e = 0; e < P->nev; e++)
         if (P->ev[e].r < rlo || P->ev[e].r > rhi || (P->ev[e].up && P->ev[e].r + 1 + h > rhi))
             return false;
+    if (B->rows_all) return true;
     for (int r = P->hr0; r <= P->hr1; r++) ensure_row(B, r);
     for (int e = 0; e < P->nev; e++) {
         ensure_row(B, P->ev[e].r);
@@ -2756,6 +2758,7 @@ static bool worker_setup(build *W, const build *base, const build *B)
     W->lm = B->lm;
     W->lm_ready = B->lm_ready;
     W->lmw = B->lmw;
+    W->rows_all = B->rows_all;
     W->kjl = B->kjl;
     W->kjh = B->kjh;
     W->colpre = B->colpre;
@@ -2854,6 +2857,7 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
     if (nt > 1) {
         /* the threads read the row masks: all made now */
         for (int r = -1; B->masks && r <= B->g->mh + 1; r++) ensure_row(B, r);
+        B->rows_all = B->masks;
         search_jobs J;
         memset(&J, 0, sizeof J);
         J.list = list, J.which = which, J.n = n;
@@ -3131,6 +3135,9 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
         B.fast = true;
     }
     if (!masks_init(&B) || !kranges_init(&B)) goto oom;
+    /* a build reads nearly every row: all made now, not asked for per step */
+    for (int r = -1; B.masks && r <= g->mh + 1; r++) ensure_row(&B, r);
+    B.rows_all = B.masks;
     if (B.masks && !sat_build(&B)) goto oom;
     if (!find_surfaces(&B)) goto oom;
     g->nsurf = (int)B.surf.n;
@@ -3683,7 +3690,12 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         B.fast = ok;
     }
     ok = ok && masks_init(&B) && kranges_init(&B);
-    if (ok && B.masks) B.lm_ready[y + 1] = 0; /* the edited row's masks again */
+    if (ok && B.masks) { /* the edited row's masks again; the others are kept */
+        B.lm_ready[y + 1] = 0;
+        ensure_row(&B, y);
+        B.rows_all = true;
+        for (int r = -1; r <= g->mh + 1 && B.rows_all; r++) B.rows_all = B.lm_ready[r + 1] != 0;
+    }
     B.sat = g->sat;
     ok = ok && (!B.masks || B.sat || sat_build(&B));
     if (ok) {
