@@ -273,13 +273,13 @@
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
  * a fan of release arcs alive until they land: about 820 states per
- * surface on the demo map, each about 2,600 instructions all told (a state
+ * surface on the demo map, each about 2,500 instructions all told (a state
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
- * ones).  The demo map (80x45, 1x2, jump 4) takes about 9-12 ms of CPU
- * (0.11 G instructions), still about 5x the 2 ms the issue asks; a
- * 512x512 level about 1.1-1.4 s, 1024x1024 about 4.4-6.5 s (there free
+ * ones).  The demo map (80x45, 1x2, jump 4) takes about 8-12 ms of CPU
+ * (0.11 G instructions), still about 4x the 2 ms the issue asks; a
+ * 512x512 level about 1.0-1.4 s, 1024x1024 about 4.4-5.5 s (there free
  * flight saves 14%: long falls); where page faults are dear, as on the
  * machine measured, a process that gives freed memory back to the kernel
  * (glibc's default) pays about a sixth more (the game keeps it: mallopt
@@ -290,10 +290,10 @@
  * 2: x1.2-1.7 in wall time, as the two CPUs of the machine measured were
  * busy).  A repair runs the searches that read the tile
  * again (demo map: about 7 of 53 surfaces, about 1.1-2 ms, nearly all
- * searching; 1024x1024: about 25 of 11,104 surfaces, about 22-30 ms, of
- * which the searches about a third, the passes over the edges and the
- * query records, which a repair renumbers, most of the rest;
- * docs/perf.md).
+ * searching; 1024x1024: about 25 of 11,104 surfaces, median about 19-21
+ * ms and mean 27-30 ms, of which the searches about a third, the passes
+ * over the edges and the query records, which a repair renumbers, about
+ * 10 ms; docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
