@@ -1435,52 +1435,63 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     if (!B->masks || (v->on_ground && !pressed)) return false;
     P->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
     /* tn_body_step up to the moves (no drop-through: a jump comes first) */
-    tn_body b = *v;
-    if (pressed && (b.on_ground || (b.air_frames > 0 && b.air_frames <= p->coyote_frames))) {
-        b.vy = -tn_phys_jump_speed(p);
-        b.rising = true;
-        b.on_ground = false;
-        b.air_frames = 1000000;
+    tn_body *b = &P->b;
+    *b = *v;
+    if (pressed && (b->on_ground || (b->air_frames > 0 && b->air_frames <= p->coyote_frames))) {
+        b->vy = -tn_phys_jump_speed(p);
+        b->rising = true;
+        b->on_ground = false;
+        b->air_frames = 1000000;
     }
-    b.jump_held = jump;
-    if (b.rising && !jump && b.vy < -p->jump_cut_speed) b.vy = -p->jump_cut_speed;
-    const float prev_bottom = b.y + H;
-    float vy0 = b.vy;
+    b->jump_held = jump;
+    if (b->rising && !jump && b->vy < -p->jump_cut_speed) b->vy = -p->jump_cut_speed;
+    const float prev_bottom = b->y + H;
+    const float vy0 = b->vy;
     float vy1 = tn_minf(vy0 + p->gravity * p->dt, p->max_fall);
     if (vy0 > p->max_fall) vy1 = p->max_fall;
-    b.vy = vy1;
-    if (b.vy >= 0.0f) b.rising = false;
+    b->vy = vy1;
+    if (b->vy >= 0.0f) b->rising = false;
     float dy = 0.5f * (vy0 + vy1) * p->dt;
-    P->hr0 = span_lo(b.y);
-    P->hr1 = span_hi(b.y, H);
+    P->hr0 = span_lo(b->y);
+    P->hr1 = span_hi(b->y, H);
     P->nev = 0;
-    float y = b.y;
-    while (dy != 0.0f) {
-        float d = tn_clampf(dy, -8.0f, 8.0f);
-        dy -= d;
-        int r0 = span_lo(y), r1 = span_hi(y, H), n0 = span_lo(y + d), n1 = span_hi(y + d, H);
-        if (d > 0.0f) {
+    /* the sub-moves of at most 8 px, all one way: the rows the box's
+     * leading edge enters (its span after one sub-move is the next one's
+     * before, so only the leading side is computed) */
+    float y = b->y;
+    if (dy > 0.0f) {
+        for (int r1 = P->hr1; dy != 0.0f;) {
+            const float d = tn_minf(dy, 8.0f);
+            dy -= d;
+            const int n1 = span_hi(y + d, H);
             for (int r = r1 + 1; r <= n1; r++) {
                 if (P->nev == MAX_EV) return false;
                 P->ev[P->nev].r = r;
                 P->ev[P->nev].up = false;
                 P->ev[P->nev++].ow = prev_bottom <= (float)r * T + EPS;
             }
-        } else {
+            r1 = n1;
+            y += d;
+        }
+    } else {
+        for (int r0 = P->hr0; dy != 0.0f;) {
+            const float d = tn_maxf(dy, -8.0f);
+            dy -= d;
+            const int n0 = span_lo(y + d);
             for (int r = r0 - 1; r >= n0; r--) {
                 if (P->nev == MAX_EV) return false;
                 P->ev[P->nev].r = r;
                 P->ev[P->nev].up = true;
                 P->ev[P->nev++].ow = false;
             }
+            r0 = n0;
+            y += d;
         }
-        y += d;
     }
     /* the end of the step for a body nothing stops */
-    if (b.air_frames < 1000000) b.air_frames++;
-    b.on_ground = b.on_oneway_only = false;
-    P->b = b;
-    P->fr = b;
+    if (b->air_frames < 1000000) b->air_frames++;
+    b->on_ground = b->on_oneway_only = false;
+    P->fr = *b;
     P->fr.y = y;
     canon(g, &P->fr);
     /* the nearest row line (a half-way bottom is 8 px from both: no ground
