@@ -273,7 +273,7 @@
  * planner" quotes them, docs/perf.md says where the time goes): the build
  * is one BFS per surface and kind over (frame, vertical state), each hold
  * a fan of release arcs alive until they land: about 820 states per
- * surface on the demo map, each about 2,500 instructions all told (a state
+ * surface on the demo map, each about 2,400 instructions all told (a state
  * holds about 40 positions in one to three 64-bit words: its plan, hash,
  * footprint and bookkeeping cost more than the word operations), and one
  * backtrack per edge kept (sharing the way back with the search's earlier
