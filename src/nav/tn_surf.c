@@ -4590,18 +4590,34 @@ static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
             for (int k = 0; k < 2; k++)
                 memcpy(d->remc + (2 * i + (size_t)k) * (size_t)K2,
                        d->old_lm + (size_t)d->rem[3 * i + (size_t)k] * K2, rb);
-        for (int o = 0; o < d->old_nn; o++) {
-            int n = renum_of(d->new_of_old, o);
+        /* the renumbering in three parts: the nodes before the edited rows
+         * keep their ids, those after them move by delta (one block), those
+         * of the edited rows one by one (mid) */
+        const renum *R = d->new_of_old;
+        const int ra = R->a, rbn = R->b, del = R->delta, ntail = d->old_nn - rbn;
+        if (!inplace) memcpy(c.lm, d->old_lm, (size_t)ra * rb);
+        memset(s.st, 1, (size_t)ra);
+        /* a block moving up goes first (it leaves the room the edited rows'
+         * new nodes take), one moving down last (onto theirs) */
+        if (ntail > 0 && (del > 0 || !inplace))
+            memmove(c.lm + (size_t)(rbn + del) * K2, d->old_lm + (size_t)rbn * K2,
+                    (size_t)ntail * rb);
+        for (int o = ra; o < rbn; o++) {
+            int n = R->mid[o - ra];
             if (n < 0 || (inplace && n > o)) continue;
             if (!inplace || n != o) memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
             s.st[n] = 1;
         }
-        for (int o = d->old_nn - 1; o >= 0 && inplace; o--) {
-            int n = renum_of(d->new_of_old, o);
+        for (int o = rbn - 1; o >= ra && inplace; o--) {
+            int n = R->mid[o - ra];
             if (n <= o) continue;
             memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
             s.st[n] = 1;
         }
+        if (ntail > 0 && del < 0 && inplace)
+            memmove(c.lm + (size_t)(rbn + del) * K2, d->old_lm + (size_t)rbn * K2,
+                    (size_t)ntail * rb);
+        if (ntail > 0) memset(s.st + rbn + del, 1, (size_t)ntail);
         for (int n = 0; n < nn; n++) {
             if (s.st[n]) continue;
             fresh[nfresh++] = n;
