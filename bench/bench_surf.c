@@ -17,6 +17,7 @@
  *     height 1..8 on every level (the unit test samples one per level).
  * Usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q]
  *                           [--gaps] [--oracle N] [--coyote full|last|all|none] [--landmarks K]
+ *                           [--threads T] [--huge-pages]
  * --coyote: the generated levels' profile.coyote (full: TN_SURF_COYOTE_FULL,
  *     the default, a coyote jump on the last coyote frame held to the top;
  *     last: every hold on that frame; all: every coyote frame and hold;
@@ -27,14 +28,23 @@
  * --threads T: the demo map's build on 1 and on T threads (profile.threads,
  *     default 2), wall-clock medians of 5 interleaved runs (CPU time would
  *     add the threads up); the graphs are checked equal.
+ * --huge-pages: the generated levels' graphs allocate through a caller's
+ *     allocator that gives blocks of 2 MB or more 2 MB-aligned and marked
+ *     for transparent huge pages (madvise MADV_HUGEPAGE; Linux only, else
+ *     the flag changes nothing): big graphs are read at random, and with
+ *     4 KB pages most of those reads also miss the TLB.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1 /* madvise */
 #include "bench.h"
 
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "../tests/surf_oracle.h"
 #include "../tests/tu_nav.h"
@@ -269,16 +279,46 @@ static void plan_cost(const tn_map *m, const tn_surf_profile *prof, const tn_sur
     tn_surf_destroy(b);
 }
 
+/* The generated levels' allocator: counting (allocations per query), and
+ * with --huge-pages big blocks aligned and marked for huge pages. */
+typedef struct level_alloc {
+    tu_counting c;
+    bool huge;
+} level_alloc;
+
+static void *level_alloc_fn(void *user, size_t n)
+{
+    level_alloc *b = user;
+    b->c.allocs++;
+    b->c.bytes += n;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const size_t H = (size_t)2 << 20;
+    if (b->huge && n >= H && n <= SIZE_MAX - H) {
+        const size_t r = (n + H - 1) & ~(H - 1);
+        void *q = aligned_alloc(H, r);
+        if (q) (void)madvise(q, r, MADV_HUGEPAGE);
+        return q;
+    }
+#endif
+    return malloc(n);
+}
+
+static void level_free_fn(void *user, void *q)
+{
+    if (q) ((level_alloc *)user)->c.frees++;
+    free(q);
+}
+
 static void level_run(int n, int edits, int queries, unsigned long long seed, int coyote,
-                      int landmarks)
+                      int landmarks, bool huge)
 {
     tn_map *m = NULL;
     tn_map_create(n, n, NULL, &m, NULL);
     tn_rng r;
     tn_rng_seed(&r, seed, 77);
     tn_levelgen_platformer(m, &r, NULL);
-    tu_counting c = {0};
-    tn_allocator a = tu_counting_allocator(&c);
+    level_alloc la = {{0}, huge};
+    tn_allocator a = {level_alloc_fn, level_free_fn, &la};
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     prof.coyote = coyote; /* --coyote */
@@ -303,7 +343,7 @@ static void level_run(int n, int edits, int queries, unsigned long long seed, in
     printf("  %-10s query index (landmarks: %s) rebuilt in %.1f ms; memory %.2f MB\n", name,
            landmarks < 0 ? "default" : (landmarks == 0 ? "none" : "set"),
            (bench_cpu_now() - i0) * 1e3, (double)tn_surf_memory(g) / 1048576.0);
-    graph_run(name, m, g, &c, &r, queries, edits);
+    graph_run(name, m, g, &la.c, &r, queries, edits);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }
@@ -481,6 +521,7 @@ int bench_surf(int argc, char **argv)
     bool do_gaps = false;
     int coyote = TN_SURF_COYOTE_FULL;
     int landmarks = -1, threads = 2;
+    bool huge = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sizes") == 0 && v)
@@ -505,10 +546,12 @@ int bench_surf(int argc, char **argv)
             landmarks = atoi(v), i++;
         else if (strcmp(a, "--threads") == 0 && v && atoi(v) >= 1 && atoi(v) <= 64)
             threads = atoi(v), i++;
+        else if (strcmp(a, "--huge-pages") == 0)
+            huge = true;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
                             "[--queries Q] [--gaps] [--oracle N] [--coyote full|last|all|none] "
-                            "[--landmarks K] [--threads T]\n");
+                            "[--landmarks K] [--threads T] [--huge-pages]\n");
             return 2;
         }
     }
@@ -556,7 +599,8 @@ int bench_surf(int argc, char **argv)
     } else {
         printf("demo map: %s\n", err);
     }
-    printf("generated platformer levels (1x2, jump 4); every time is thread CPU time:\n");
+    printf("generated platformer levels (1x2, jump 4); every time is thread CPU time%s:\n",
+           huge ? "; blocks of 2 MB+ on huge pages (--huge-pages)" : "");
     for (char *tok = strtok(sizes, ","); tok && strcmp(sizes, "none") != 0;
          tok = strtok(NULL, ",")) {
         int n = atoi(tok);
@@ -564,7 +608,7 @@ int bench_surf(int argc, char **argv)
             fprintf(stderr, "surf: size %d outside 16..1024\n", n);
             return 2;
         }
-        level_run(n, edits, queries, 1, coyote, landmarks);
+        level_run(n, edits, queries, 1, coyote, landmarks, huge);
     }
     if (do_gaps) gaps();
     if (oracle > 0) oracle_sweep(oracle);
