@@ -829,6 +829,43 @@ static void test_repairs_reuse_blocks(void **state)
     tn_map_destroy(m);
 }
 
+/* Repairs leave the input runs of the edges they remove behind (dead) and
+ * reclaim them in place: 200 toggles of a tile under a surface, each of
+ * which replaces a few searches' runs, leave the graph equal to a fresh
+ * build and its memory within twice the built graph's (the run pool never
+ * grows with the edits). */
+static void test_repairs_reclaim_runs(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(64, 64, 2, &r);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    const size_t built = tn_surf_memory(g);
+    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_surface_count(g) / 2];
+    const int x = (S->j0 + S->j1) / 12, y = S->row, old = tn_map_tile(m, x, y);
+    size_t most = 0;
+    for (int k = 0; k < 200; k++) {
+        tn_map_set_tile(m, x, y, k % 2 ? old : TN_TILE_EMPTY, NULL);
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        if (tn_surf_memory(g) > most) most = tn_surf_memory(g);
+    }
+    int local, full;
+    tn_surf_repair_counts(g, &local, &full);
+    printf("  200 repairs on 64x64 (%d local): memory %.2f MB built, at most %.2f MB\n", local,
+           (double)built / 1e6, (double)most / 1e6);
+    assert_int_equal(local, 200);
+    assert_true(most <= 2 * built);
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+    assert_same_graph(g, fresh);
+    tn_surf_destroy(fresh);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* Costs from (back: to) node src over the public graph: walks of one frame
  * between neighbouring nodes of a surface and EVERY edge (the tables use
  * the kept ones; a dominated edge never gives a lower cost).  A binary heap
@@ -1383,6 +1420,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_repairs_reuse_blocks),
+        cmocka_unit_test(test_repairs_reclaim_runs),
         cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_threads_same_graph),
         cmocka_unit_test(test_rebuild_in_place),
