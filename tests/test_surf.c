@@ -787,6 +787,39 @@ static void big_free(void *user, void *p) { tu_count_free(&((big_count *)user)->
  * KB or more after the first repairs (it did about 3 a repair before the
  * pool), the graph equals a fresh build, the kept blocks are counted in
  * tn_surf_memory, and every allocation comes back on destroy. */
+/* g equals a fresh build of prof on m (edge for edge, input runs by content). */
+static void assert_as_fresh(const tn_surf *g, const tn_map *m, const tn_surf_profile *prof)
+{
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, prof, NULL, &fresh, NULL)));
+    assert_same_graph(g, fresh);
+    tn_surf_destroy(fresh);
+}
+
+/* n toggles (empty, then back) of a tile under g's middle surface, each
+ * repaired (every one reruns a search or more); returns the most memory g
+ * held.  With b: the blocks of 256 KB+ the caller served in the first 4
+ * repairs (*early) and after them (*late).  Every repair must be local. */
+static size_t toggle_under_surface(tn_surf *g, tn_map *m, int n, const big_count *b, long *early,
+                                   long *late)
+{
+    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_surface_count(g) / 2];
+    const int x = (S->j0 + S->j1) / 12, y = S->row, old = tn_map_tile(m, x, y);
+    int local0, full0, local, full;
+    tn_surf_repair_counts(g, &local0, &full0);
+    size_t most = 0;
+    for (int k = 0; k < n; k++) {
+        const long before = b ? b->big : 0;
+        tn_map_set_tile(m, x, y, k % 2 ? old : TN_TILE_EMPTY, NULL);
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        if (b) *(k < 4 ? early : late) += b->big - before;
+        if (tn_surf_memory(g) > most) most = tn_surf_memory(g);
+    }
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(local - local0, n);
+    return most;
+}
+
 static void test_repairs_reuse_blocks(void **state)
 {
     (void)state;
@@ -799,31 +832,15 @@ static void test_repairs_reuse_blocks(void **state)
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
     const size_t built = tn_surf_memory(g);
-    /* a tile under a surface: every toggle repairs a search or more */
-    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_surface_count(g) / 2];
-    const int x = (S->j0 + S->j1) / 12, y = S->row, old = tn_map_tile(m, x, y);
     long big_late = 0, big_early = 0;
-    size_t most = 0;
-    for (int k = 0; k < 16; k++) {
-        const long before = b.big;
-        tn_map_set_tile(m, x, y, k % 2 ? old : TN_TILE_EMPTY, NULL);
-        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
-        *(k < 4 ? &big_early : &big_late) += b.big - before;
-        if (tn_surf_memory(g) > most) most = tn_surf_memory(g);
-    }
-    int local, full;
-    tn_surf_repair_counts(g, &local, &full);
-    printf("  16 repairs on 128x128 (%d local): %ld blocks of 256 KB+ asked of the caller in "
+    const size_t most = toggle_under_surface(g, m, 16, &b, &big_early, &big_late);
+    printf("  16 repairs on 128x128 (all local): %ld blocks of 256 KB+ asked of the caller in "
            "the first 4, %ld in the last 12; memory %.2f MB built, at most %.2f MB with the "
            "blocks kept\n",
-           local, big_early, big_late, (double)built / 1e6, (double)most / 1e6);
-    assert_int_equal(local, 16);
+           big_early, big_late, (double)built / 1e6, (double)most / 1e6);
     assert_int_equal(big_late, 0);
     assert_true(most > built);
-    tn_surf *fresh = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
-    assert_same_graph(g, fresh);
-    tn_surf_destroy(fresh);
+    assert_as_fresh(g, m, &prof);
     tn_surf_destroy(g);
     assert_int_equal(b.c.frees, b.c.allocs);
     tn_map_destroy(m);
@@ -844,24 +861,11 @@ static void test_repairs_reclaim_runs(void **state)
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
     const size_t built = tn_surf_memory(g);
-    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_surface_count(g) / 2];
-    const int x = (S->j0 + S->j1) / 12, y = S->row, old = tn_map_tile(m, x, y);
-    size_t most = 0;
-    for (int k = 0; k < 200; k++) {
-        tn_map_set_tile(m, x, y, k % 2 ? old : TN_TILE_EMPTY, NULL);
-        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
-        if (tn_surf_memory(g) > most) most = tn_surf_memory(g);
-    }
-    int local, full;
-    tn_surf_repair_counts(g, &local, &full);
-    printf("  200 repairs on 64x64 (%d local): memory %.2f MB built, at most %.2f MB\n", local,
+    const size_t most = toggle_under_surface(g, m, 200, NULL, NULL, NULL);
+    printf("  200 repairs on 64x64 (all local): memory %.2f MB built, at most %.2f MB\n",
            (double)built / 1e6, (double)most / 1e6);
-    assert_int_equal(local, 200);
     assert_true(most <= 2 * built);
-    tn_surf *fresh = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
-    assert_same_graph(g, fresh);
-    tn_surf_destroy(fresh);
+    assert_as_fresh(g, m, &prof);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }
