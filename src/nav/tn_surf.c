@@ -1434,9 +1434,10 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
      * drops there are stepped one by one */
     if (!B->masks || (v->on_ground && !pressed)) return false;
     P->dir = ((in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((in & TN_SURF_IN_LEFT) ? 1 : 0);
-    /* tn_body_step up to the moves (no drop-through: a jump comes first) */
-    tn_body *b = &P->b;
-    *b = *v;
+    /* tn_body_step up to the moves (no drop-through: a jump comes first);
+     * on a local copy, written to the plan once at the end (a plan's
+     * states copied from fields just stored stalled on store forwarding) */
+    tn_body bl = *v, *b = &bl;
     if (pressed && (b->on_ground || (b->air_frames > 0 && b->air_frames <= p->coyote_frames))) {
         b->vy = -tn_phys_jump_speed(p);
         b->rising = true;
@@ -1456,44 +1457,46 @@ static bool make_vplan(build *B, const tn_body *v, int in, vplan *P)
     P->hr1 = span_hi(b->y, H);
     P->nev = 0;
     /* the sub-moves of at most 8 px, all one way: the rows the box's
-     * leading edge enters (its span after one sub-move is the next one's
-     * before, so only the leading side is computed) */
+     * leading edge enters, in order.  The span after a sub-move is the
+     * next one's before and grows with y, so the rows entered over all
+     * sub-moves are those between the first span and the last: y is moved
+     * as the physics moves it, and one span is computed at the end. */
     float y = b->y;
     if (dy > 0.0f) {
-        for (int r1 = P->hr1; dy != 0.0f;) {
+        while (dy != 0.0f) {
             const float d = tn_minf(dy, 8.0f);
             dy -= d;
-            const int n1 = span_hi(y + d, H);
-            for (int r = r1 + 1; r <= n1; r++) {
-                if (P->nev == MAX_EV) return false;
-                P->ev[P->nev].r = r;
-                P->ev[P->nev].up = false;
-                P->ev[P->nev++].ow = prev_bottom <= (float)r * T + EPS;
-            }
-            r1 = n1;
             y += d;
         }
+        const int n1 = span_hi(y, H);
+        if (n1 - P->hr1 > MAX_EV) return false;
+        for (int r = P->hr1 + 1; r <= n1; r++) {
+            P->ev[P->nev].r = r;
+            P->ev[P->nev].up = false;
+            P->ev[P->nev++].ow = prev_bottom <= (float)r * T + EPS;
+        }
     } else {
-        for (int r0 = P->hr0; dy != 0.0f;) {
+        while (dy != 0.0f) {
             const float d = tn_maxf(dy, -8.0f);
             dy -= d;
-            const int n0 = span_lo(y + d);
-            for (int r = r0 - 1; r >= n0; r--) {
-                if (P->nev == MAX_EV) return false;
-                P->ev[P->nev].r = r;
-                P->ev[P->nev].up = true;
-                P->ev[P->nev++].ow = false;
-            }
-            r0 = n0;
             y += d;
+        }
+        const int n0 = span_lo(y);
+        if (P->hr0 - n0 > MAX_EV) return false;
+        for (int r = P->hr0 - 1; r >= n0; r--) {
+            P->ev[P->nev].r = r;
+            P->ev[P->nev].up = true;
+            P->ev[P->nev++].ow = false;
         }
     }
     /* the end of the step for a body nothing stops */
     if (b->air_frames < 1000000) b->air_frames++;
     b->on_ground = b->on_oneway_only = false;
-    P->fr = *b;
-    P->fr.y = y;
-    canon(g, &P->fr);
+    P->b = bl;
+    tn_body fr = bl;
+    fr.y = y;
+    canon(g, &fr);
+    P->fr = fr;
     /* the nearest row line (a half-way bottom is 8 px from both: no ground
      * test either way, so how it rounds does not matter) */
     const float bottom = y + H;
