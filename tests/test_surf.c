@@ -991,13 +991,47 @@ static void test_landmarks_after_edits(void **state)
     assert_true(upd_all > 4 * rec_all); /* the update is the common case */
 }
 
+/* one and three equal edge for edge, run offsets and bytes (padding too:
+ * a caller may hash or compare the array) */
+static void assert_same_layout(const tn_surf *one, const tn_surf *three)
+{
+    assert_same_graph(one, three);
+    const tn_surf_edge *ea = tn_surf_edges(one), *eb = tn_surf_edges(three);
+    for (int e = 0; e < tn_surf_edge_count(one); e++) assert_int_equal(ea[e].run0, eb[e].run0);
+    assert_memory_equal(ea, eb, (size_t)tn_surf_edge_count(one) * sizeof *ea);
+}
+
 /* profile.threads: a build and repairs on 3 threads give the graph one
  * thread gives, edge for edge with the same run offsets (the layout is in
  * edge order) and byte for byte, on generated levels and tight maps; tests/tsan/surf_threads
- * runs the same under ThreadSanitizer. */
+ * runs the same under ThreadSanitizer.  A big graph (16384+ nodes) sorts
+ * each surface's edges as they are made and, on one thread, lays out
+ * nothing after the searches; on three the surfaces come out of order and
+ * the whole sort runs: the same layout either way. */
 static void test_threads_same_graph(void **state)
 {
     (void)state;
+    {
+        tn_rng r;
+        tn_map *m = oom_level(224, 224, 5, &r);
+        tn_phys_params p = tn_phys_default(4.0f);
+        tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+        tn_surf *one = NULL, *three = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &one, NULL)));
+        prof.threads = 3;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &three, NULL)));
+        assert_true(tn_surf_node_count(one) >= 16384);
+        assert_same_layout(one, three);
+        for (int k = 0; k < 3; k++) {
+            int x, y;
+            random_edit(one, m, &r, false, &x, &y);
+            assert_true(tn_succeeded(tn_surf_edit(three, m, x, y, NULL)));
+            assert_same_layout(one, three);
+        }
+        tn_surf_destroy(one);
+        tn_surf_destroy(three);
+        tn_map_destroy(m);
+    }
     static const int combos[4][5] = {
         {1, 2, 4, 8, 0}, {2, 3, 7, 8, 1}, {1, 1, 2, 8, 1}, {3, 3, 8, 8, 0}};
     for (int ci = 0; ci < 4; ci++) {
@@ -1015,12 +1049,7 @@ static void test_threads_same_graph(void **state)
                 random_edit(one, m, &r, combos[ci][4], &x, &y);
                 assert_true(tn_succeeded(tn_surf_edit(three, m, x, y, NULL)));
             }
-            assert_same_graph(one, three);
-            const tn_surf_edge *ea = tn_surf_edges(one), *eb = tn_surf_edges(three);
-            for (int e = 0; e < tn_surf_edge_count(one); e++)
-                assert_int_equal(ea[e].run0, eb[e].run0);
-            /* byte for byte, padding too: a caller may hash or compare the array */
-            assert_memory_equal(ea, eb, (size_t)tn_surf_edge_count(one) * sizeof *ea);
+            assert_same_layout(one, three);
         }
         tn_surf_destroy(one);
         tn_surf_destroy(three);

@@ -2659,11 +2659,46 @@ static void group_begin(build *B)
     B->touched.n = 0;
 }
 
+static int cmp_edge_from(const void *a, const void *b);
+
+/* Nodes from which a graph counts as big: its build reserves its output,
+ * and each surface's edges are sorted as they are made (a small graph's
+ * whole sort costs less than a sort per surface). */
+#define BIG_GRAPH 16384
+
+/* The edges a surface's searches made (edges e0.., runs r0.. of B, each
+ * edge's runs contiguous, in the order made) put in cmp_edge_from order,
+ * their runs laid out in that order: a build's edges then come out sorted
+ * with their runs in edge order, and build_graph has nothing to sort or
+ * lay out (at 1024x1024 that was a counting sort and a copy of the runs
+ * into two fresh arrays, 63 MB and 15 MB).  B->seq is the scratch: the
+ * backtracks are done.  False on out of memory. */
+static bool surface_edges_in_order(build *B, size_t e0, size_t r0)
+{
+    tn_surf_edge *e = (tn_surf_edge *)B->edges.p + e0;
+    const size_t n = B->edges.n - e0, nr = B->runs.n - r0;
+    size_t i = 1;
+    while (i < n && cmp_edge_from(&e[i - 1], &e[i]) < 0) i++;
+    if (i >= n) return true;
+    qsort(e, n, sizeof *e, cmp_edge_from);
+    if (!vec_reserve(&B->seq, B->a, nr * sizeof(uint16_t))) return false;
+    uint16_t *runs = (uint16_t *)B->runs.p, *old = B->seq.p;
+    memcpy(old, runs + r0, nr * sizeof *runs);
+    size_t k = r0;
+    for (i = 0; i < n; i++) {
+        memcpy(runs + k, old + (e[i].run0 - r0), e[i].nruns * sizeof *runs);
+        e[i].run0 = (uint32_t)k;
+        k += e[i].nruns;
+    }
+    return true;
+}
+
 /* The searches of surface s that `which` (SEARCH_ bits) names. */
 static bool surface_edges(build *B, int s, int which)
 {
     tn_surf *g = B->g;
     const tn_surf_surface S = g->surf[s];
+    const size_t e0 = B->edges.n, r0 = B->runs.n;
     int n0 = S.node0, n1 = S.node0 + (S.j1 - S.j0);
     /* jumps: every hold and air control is a branch of one search */
     group_begin(B);
@@ -2707,7 +2742,7 @@ static bool surface_edges(build *B, int s, int which)
             !foot_flush(B, s, B->cur_search))
             return false;
     }
-    return true;
+    return g->nnodes < BIG_GRAPH || surface_edges_in_order(B, e0, r0);
 }
 
 /* ---- running the searches, on one thread or several ---------------------
@@ -3074,6 +3109,20 @@ static int cmp_edge_from(const void *a, const void *b)
     return (int)x->kind - (int)y->kind;
 }
 
+/* True when e[0..n) is in cmp_edge_from order by take-off node (then the
+ * surfaces' own sorts give the whole order) and their runs lie in edge
+ * order from run 0 on, with none between or after: what sort_edges and
+ * runs_in_edge_order would make. */
+static bool edges_in_order(const tn_surf_edge *e, size_t n, size_t nruns)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if ((i > 0 && e[i].from < e[i - 1].from) || e[i].run0 != k) return false;
+        k += e[i].nruns;
+    }
+    return k == nruns;
+}
+
 /* v's edges in cmp_edge_from order: by take-off node (a counting sort:
  * they come grouped by take-off surface, a few per node), then each node's
  * few by insertion; the same order as qsort (no two edges compare equal),
@@ -3192,14 +3241,23 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
      * 2.26 M edges at 1024x1024); where the memory is not there, the
      * searches grow it as before.  (A small graph's doubling costs less than
      * the fresh pages of one reserve.) */
-    if (g->nnodes >= 16384)
+    if (g->nnodes >= BIG_GRAPH)
         (void)(vec_reserve(&B.edges, a, (size_t)g->nnodes * 6 + 64) &&
                vec_reserve(&B.runs, a, (size_t)g->nnodes * 32 + 256));
     if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
     /* edges: CSR by take-off node */
-    if (!sort_edges(&B.edges, g->nnodes, a) ||
-        !runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a))
+    if (g->nnodes >= BIG_GRAPH && edges_in_order(B.edges.p, B.edges.n, B.runs.n)) {
+        /* one thread, or threads that ran the surfaces in order: each
+         * surface's edges were sorted with their runs (surface_edges) */
+        const size_t nr = B.runs.n;
+        if (!vec_slack(&B.edges, a) ||
+            ((B.runs.cap < nr + nr / 16 + 64 || B.runs.cap > nr + nr / 2 + 64) &&
+             !vec_realloc(&B.runs, a, nr + nr / 4 + 64)))
+            goto oom;
+    } else if (!sort_edges(&B.edges, g->nnodes, a) ||
+               !runs_in_edge_order(B.edges.p, B.edges.n, &B.runs, a)) {
         goto oom;
+    }
     g->nedges = (int)B.edges.n;
     g->edge = B.edges.p;
     g->edge_cap = B.edges.cap;
