@@ -4970,6 +4970,26 @@ static int cmp_inarc(const void *a, const void *b)
     return (x->tail > y->tail) - (x->tail < y->tail);
 }
 
+/* n arcs (tails, frames) copied, the tails renumbered by rn (a branch for
+ * the edited rows' only); true when every tail's bit in keep is set.  A
+ * function of its own, so that its loop runs in registers. */
+static bool arcs_copy(const int32_t *tail, const uint16_t *fr, int n, const uint64_t *keep,
+                      const renum *rn, int32_t *dtail, uint16_t *dfr)
+{
+    const int ra = rn->a, rb = rn->b, delta = rn->delta;
+    const unsigned span = (unsigned)(rb - ra);
+    uint64_t gone = 0;
+    for (int u = 0; u < n; u++) {
+        const int t = tail[u];
+        gone |= ~keep[t >> 6] >> (t & 63);
+        int nt = t + (t >= rb ? delta : 0);
+        if ((unsigned)(t - ra) < span) nt = rn->mid[t - ra];
+        dtail[u] = nt;
+        dfr[u] = fr[u];
+    }
+    return !(gone & 1);
+}
+
 /* The arcs into each node after a repair (q: the new records), from the
  * old lists (oif, oifrom, oifr): an old arc whose tail's surface kept its
  * records stays, renumbered; the arcs out of the surfaces in d->redo are
@@ -5026,6 +5046,17 @@ static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const
                 int h1 = ia < nna ? na[ia].head : nn;
                 if (h < ra) h1 = tn_mini(h1, ra);
                 const int u0 = oif[h - sh], u1 = oif[h1 - sh], p0 = p;
+                /* first as if every arc stays (the common case: the arcs
+                 * dropped are mostly those into fresh heads), each
+                 * renumbered without a branch but the edited rows' */
+                if (u1 - u0 <= q->nkept - p) {
+                    if (arcs_copy(oifrom + u0, oifr + u0, u1 - u0, keep, rn, ifrom + p0,
+                                  ifr + p0)) {
+                        for (; h < h1; h++) ifirst[h] = p0 + (oif[h - sh] - u0);
+                        p = p0 + (u1 - u0);
+                        continue;
+                    }
+                }
                 size_t nd = 0;
                 for (int u = u0; u < u1 && p <= q->nkept && nd <= ngone; u++) {
                     const int t = oifrom[u];
@@ -5242,6 +5273,20 @@ static void query_index_build(tn_surf *g, lm_delta *d)
                 !(patch && oif &&
                   arcs_patch(g, d, &q, oif, oifrom, oifr, ngone, g->ifirst, g->ifrom, g->ifr)))
                 arcs_by_landing(nn, ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr);
+#ifdef TN_SURF_DEBUG
+            if (ok) { /* the patched lists against lists made afresh */
+                int32_t *f = malloc(((size_t)nn + 2) * 4), *t = malloc(((size_t)q.nkept + 1) * 4);
+                uint16_t *fr = malloc(((size_t)q.nkept + 1) * 2);
+                if (f && t && fr) {
+                    arcs_by_landing(nn, ofirst, g->qedge, f, t, fr);
+                    if (memcmp(f, g->ifirst, ((size_t)nn + 1) * 4) ||
+                        memcmp(t, g->ifrom, (size_t)q.nkept * 4) ||
+                        memcmp(fr, g->ifr, (size_t)q.nkept * 2))
+                        abort();
+                }
+                free(f), free(t), free(fr);
+            }
+#endif
         }
         if (oqn && oqcap >= (size_t)nn + 1) {
             g->qn = oqn, g->qn_cap = oqcap;
