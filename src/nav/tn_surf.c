@@ -3938,10 +3938,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                     continue;
                 }
                 mx = -1;
+                /* the block moved whole (memmove: it may overlap its old
+                 * place), then renumbered where it is now */
+                if (out0 != in0) memmove(&ke[out0], &ke[in0], len * sizeof *ke);
                 for (size_t c = 0; c < len && ok; c++) {
-                    const size_t s = pass ? c : len - 1 - c; /* up: from the back */
-                    tn_surf_edge *d = &ke[out0 + s];
-                    if (d != &ke[in0 + s]) memcpy(d, &ke[in0 + s], sizeof *d);
+                    tn_surf_edge *d = &ke[out0 + c];
                     int to = renum_of(&rn, d->to);
                     if (to < 0) { /* landing on a changed surface: the node there now */
                         const tn_surf_surface *ts = &old.surf[old.node_surf[d->to]];
