@@ -3610,6 +3610,29 @@ static int edge_search(const uint16_t *runs, const tn_surf_edge *e)
     return (runs[e->run0] & TN_SURF_IN_LEFT) ? SEARCH_OFF_LEFT : SEARCH_OFF_RIGHT;
 }
 
+/* Edges e[0..n) renumbered: from moved by shift, to by rn (*mx: the
+ * largest to), up to the first whose landing node has no new id (its
+ * index returned; n when none).  Through locals: a store to an edge
+ * could alias rn, which was read again on every edge. */
+static size_t edges_renumber(tn_surf_edge *e, size_t n, const renum *rn, int shift, int *mx)
+{
+    const int ra = rn->a, rb = rn->b, delta = rn->delta;
+    const unsigned span = (unsigned)(rb - ra);
+    const int32_t *mid = rn->mid;
+    int m = *mx;
+    size_t c = 0;
+    for (; c < n; c++) {
+        const int o = e[c].to;
+        int to = o + (o >= rb ? delta : 0);
+        if ((unsigned)(o - ra) < span && (to = mid[o - ra]) < 0) break;
+        e[c].from += shift;
+        e[c].to = to;
+        m = to > m ? to : m;
+    }
+    *mx = m;
+    return c;
+}
+
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 {
     const tn_allocator *a = &g->alloc;
@@ -3941,15 +3964,15 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
                 /* the block moved whole (memmove: it may overlap its old
                  * place), then renumbered where it is now */
                 if (out0 != in0) memmove(&ke[out0], &ke[in0], len * sizeof *ke);
-                for (size_t c = 0; c < len && ok; c++) {
-                    tn_surf_edge *d = &ke[out0 + c];
-                    int to = renum_of(&rn, d->to);
-                    if (to < 0) { /* landing on a changed surface: the node there now */
-                        const tn_surf_surface *ts = &old.surf[old.node_surf[d->to]];
-                        to = tn_surf_node_at(g, ts->row, ts->j0 + (d->to - ts->node0));
-                        redo[t] = 1;  /* its landing surface changed: group again */
-                        ok = to >= 0; /* cannot happen: its search would have run */
-                    }
+                for (size_t c = 0; ok;) {
+                    c += edges_renumber(&ke[out0 + c], len - c, &rn, shift, &mx);
+                    if (c == len) break;
+                    /* landing on a changed surface: the node there now */
+                    tn_surf_edge *d = &ke[out0 + c++];
+                    const tn_surf_surface *ts = &old.surf[old.node_surf[d->to]];
+                    const int to = tn_surf_node_at(g, ts->row, ts->j0 + (d->to - ts->node0));
+                    redo[t] = 1;  /* its landing surface changed: group again */
+                    ok = to >= 0; /* cannot happen: its search would have run */
                     d->from += shift;
                     d->to = to;
                     if (to > mx) mx = to;
@@ -4943,17 +4966,25 @@ static void qrec_patch(const tn_surf *g, const lm_delta *d, const int32_t *old_o
         const int node0 = g->surf[s].node0, onode0 = d->old_surf[os].node0;
         const int nshift = node0 - onode0, eshift = g->edge_first[node0] - d->old_efirst[onode0];
         const int ishift = q->nkept - i0;
+        /* (through locals: a store through q->qe could alias q's counts
+         * and d's maps, which were read again on every record) */
+        int32_t *qto = q->qto + q->nto, *qef = q->qefirst + q->nto;
         for (int k = k0; k < k1; k++) {
-            q->qto[q->nto] = o->qto[k] + nshift;
-            q->qefirst[q->nto++] = o->qefirst[k] + ishift;
+            qto[k - k0] = o->qto[k] + nshift;
+            qef[k - k0] = o->qefirst[k] + ishift;
         }
+        q->nto += k1 - k0;
+        const renum *rn = d->new_of_old;
+        const int32_t *surf_of_old = d->surf_of_old;
+        qedge *qe = q->qe + q->nkept;
         for (int i = i0; i < i1; i++) {
             qedge Q = o->qe[i];
-            Q.to = renum_of(d->new_of_old, Q.to);
+            Q.to = renum_of(rn, Q.to);
             Q.eid += eshift;
-            Q.surf = d->surf_of_old[Q.surf];
-            q->qe[q->nkept++] = Q;
+            Q.surf = surf_of_old[Q.surf];
+            qe[i - i0] = Q;
         }
+        q->nkept += i1 - i0;
     }
     if (!count) q->qfirst[g->nsurf] = q->nto, q->qefirst[q->nto] = q->nkept;
 }
