@@ -482,7 +482,7 @@ typedef struct build {
     best_rec *best; /* per node */
     uint32_t bstamp;
     vec touched;          /* int32 landing nodes of the group */
-    vec seq;              /* uint8: the input sequences of emit_group's edges */
+    vec seq;              /* uint16: the input sequences of emit_group's edges */
     vec bpath;            /* bt_step: the backtrack running (scratch) */
     struct bt_memo *memo; /* emit_group's backtracks, by (entry, j) */
     size_t mcap, mn;
@@ -2378,7 +2378,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     const size_t base = B->seq.n, tl = (size_t)ent(B, r->entry)->t;
     if (!vec_reserve(&B->seq, B->a, base + tl + 2) || !vec_reserve(&B->bpath, B->a, tl + 1))
         return false;
-    uint8_t *seq = (uint8_t *)B->seq.p + base;
+    uint16_t *seq = (uint16_t *)B->seq.p + base;
     bt_step *path = B->bpath.p;
     size_t ns = 0, np = 0;
     seq[ns++] = r->in;
@@ -2391,7 +2391,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         const bt_memo *M = memo_find(B, e, j);
         if (M) { /* the rest as an earlier backtrack found it */
             rest = *M;
-            memcpy(seq + ns, (const uint8_t *)B->seq.p + rest.off, rest.cnt);
+            memcpy(seq + ns, (const uint16_t *)B->seq.p + rest.off, rest.cnt * sizeof *seq);
             ns += rest.cnt;
             jlo = tn_mini(jlo, rest.jlo);
             jhi = tn_maxi(jhi, rest.jhi);
@@ -2425,7 +2425,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 else
                     return false; /* cannot happen */
             }
-            seq[ns++] = (uint8_t)in;
+            seq[ns++] = (uint16_t)in;
             e = P1->from;
             j = jp;
             continue;
@@ -2442,7 +2442,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 while (d <= P.k && !get_bit(B, P.from, j - d)) d = d > 0 ? -d : 1 - d;
                 if (d > P.k) continue;
                 const int ad = d < 0 ? -d : d, walk = d > 0 ? TN_SURF_IN_RIGHT : TN_SURF_IN_LEFT;
-                for (int f = P.k - 1; f >= 0; f--) seq[ns++] = (uint8_t)(jb | (f < ad ? walk : 0));
+                for (int f = P.k - 1; f >= 0; f--) seq[ns++] = (uint16_t)(jb | (f < ad ? walk : 0));
                 bt_step *st = &path[np - 1];
                 st->xjlo = tn_mini(j, j - d), st->xjhi = tn_maxi(j, j - d);
                 st->xylo = P.ylo, st->xyhi = P.yhi;
@@ -2482,7 +2482,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                     if (!step_at(B, &v, jp, in, &out, &jn) || out.on_ground) continue;
                 }
                 if (jn != j || !same_v(&out, &E.v)) continue;
-                seq[ns++] = (uint8_t)in;
+                seq[ns++] = (uint16_t)in;
                 e = P.from;
                 j = jp;
                 found = true;
@@ -2681,7 +2681,7 @@ static bool surface_edges_in_order(build *B, size_t e0, size_t r0)
     while (i < n && cmp_edge_from(&e[i - 1], &e[i]) < 0) i++;
     if (i >= n) return true;
     qsort(e, n, sizeof *e, cmp_edge_from);
-    if (!vec_reserve(&B->seq, B->a, nr * sizeof(uint16_t))) return false;
+    if (!vec_reserve(&B->seq, B->a, nr)) return false;
     uint16_t *runs = (uint16_t *)B->runs.p, *old = B->seq.p;
     memcpy(old, runs + r0, nr * sizeof *runs);
     size_t k = r0;
@@ -3545,7 +3545,7 @@ static void build_setup(build *B, tn_surf *g, const tn_map *m, int slot)
     B->js_free.elem = sizeof(uint64_t);
     B->js_block.elem = sizeof(int32_t);
     B->touched.elem = sizeof(int32_t);
-    B->seq.elem = 1;
+    B->seq.elem = sizeof(uint16_t); /* (not bytes: a byte store may alias anything) */
     B->bpath.elem = sizeof(bt_step);
     B->mmask.elem = sizeof(uint64_t);
     B->foots.elem = sizeof(tn_surf_foot);
