@@ -1808,22 +1808,27 @@ SURF_INLINE int lean_step_w(build *B, int surf_id, int kind, int32_t ei, int t, 
                             int nwords, size_t next0, const int W, const int jf, const int jl)
 {
     tn_surf *g = B->g;
-    const dp_entry E = *ent(B, ei);
+    /* the entry's fields read one by one: run_dp has just narrowed it, and
+     * a whole-struct copy of fields just stored stalls on store forwarding */
+    const dp_entry *Ep = ent(B, ei);
+    const tn_body Ev = Ep->v;
+    const int Elo = Ep->lo, Ewords = Ep->words;
+    const uint32_t Ebits = Ep->bits;
     const int h = g->prof.h;
     int ins[6];
-    const int njb = inputs_for(g, &E.v, t, kind, 0, ins) / 3;
+    const int njb = inputs_for(g, &Ev, t, kind, 0, ins) / 3;
     for (int k = 0; k < njb; k++)
         if (!entry_plan(B, ei, (ins[3 * k] & TN_SURF_IN_JUMP) ? 1 : 0)) return B->oom ? -1 : 0;
-    const uint64_t *Eb = (const uint64_t *)B->bits.p + E.bits;
+    const uint64_t *Eb = (const uint64_t *)B->bits.p + Ebits;
     const int lo = jf - 1, U = W;
     if (!vec_reserve(&B->mwork, B->a, (size_t)W * 3 + (size_t)U * (4 + MAX_GROUPS))) return -1;
     uint64_t *wk = B->mwork.p;
     uint64_t *Sc = wk, *BKL = wk + W, *BKR = wk + 2 * W, *Um = wk + 3 * W, *REM = Um + U,
              *GM = REM + U, *TM = GM + U, *gm = TM + U;
-    const int sh = lo - E.lo, ws = floordiv(sh, 64), bs = sh - 64 * ws; /* sh >= -1 */
+    const int sh = lo - Elo, ws = floordiv(sh, 64), bs = sh - 64 * ws; /* sh >= -1 */
     for (int w = 0; w < W; w++) {
         const int a = ws + w, b = a + 1;
-        const uint64_t x = a >= 0 && a < E.words ? Eb[a] : 0, y = b < E.words ? Eb[b] : 0;
+        const uint64_t x = a >= 0 && a < Ewords ? Eb[a] : 0, y = b < Ewords ? Eb[b] : 0;
         Sc[w] = bs ? (x >> bs) | (y << (64 - bs)) : x;
     }
     for (int k = 0; k < njb; k++) {
@@ -1926,7 +1931,7 @@ SURF_INLINE int lean_step_w(build *B, int surf_id, int kind, int32_t ei, int t, 
                     tn_body r;
                     int jr;
                     int in = jb | (d < 0 ? TN_SURF_IN_LEFT : d > 0 ? TN_SURF_IN_RIGHT : 0);
-                    bool ok = step_at(B, &E.v, j, in, &r, &jr);
+                    bool ok = step_at(B, &Ev, j, in, &r, &jr);
                     B->nsteps--;
                     bool good = ok && k < ng && jr == n &&
                                 (G[k].land_row >= 0 ? r.on_ground && body_row(&r) == G[k].land_row
@@ -1982,16 +1987,8 @@ SURF_INLINE int lean_step_w(build *B, int surf_id, int kind, int32_t ei, int t, 
  * width of one word a constant where it fits: most states' positions span
  * fewer than 63 lattice steps. */
 static int lean_step(build *B, int surf_id, int kind, int32_t ei, int t, int nlo, int nhi,
-                     int nwords, size_t next0)
+                     int nwords, size_t next0, int jf, int jl)
 {
-    const dp_entry *E = ent(B, ei);
-    const uint64_t *Eb = (const uint64_t *)B->bits.p + E->bits;
-    int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
-    for (int w = 0; w < E->words; w++)
-        if (Eb[w]) {
-            if (jf == INT32_MAX) jf = E->lo + 64 * w + __builtin_ctzll(Eb[w]);
-            jl = E->lo + 64 * w + 63 - __builtin_clzll(Eb[w]);
-        }
     if (jf == INT32_MAX) return 1; /* no position (cannot happen) */
     /* the step works on a copy Sc aligned to the positions: bit 0 is lattice
      * lo = jf - 1, and W words leave a clear bit on both sides, so the
@@ -2048,13 +2045,14 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         if (!hash_init(B, 256)) return false;
         size_t next0 = B->ent.n;
         if (!ff_arrive(B, t + 1, nlo, nhi, nwords, next0)) return false;
-        int cbase = (int)floorf((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
-        int ncols = (int)floorf((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
+        int cbase = ifloor((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
+        int ncols = ifloor((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             /* the tiles its step can read, for the repair index: the
              * columns around its positions, the rows its state reaches in a
              * step (the footprint keeps a span per row: one call covers
              * every run of positions) */
+            int jf = INT32_MAX, jl = INT32_MIN; /* the positions' range */
             {
                 const dp_entry *E = ent(B, (int32_t)ei);
                 const uint64_t *bw = (const uint64_t *)B->bits.p + E->bits;
@@ -2072,6 +2070,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                  * was made as wide as its layer): the step and the
                  * backtrack read it through lo, bits and words */
                 if (first < E->words * 64) {
+                    jf = E->lo + first, jl = E->lo + last;
                     dp_entry *Em = ent(B, (int32_t)ei);
                     const int w0 = first >> 6;
                     Em->lo += 64 * w0;
@@ -2080,7 +2079,8 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
                 }
             }
             if (B->masks && (t > 0 || kind == TN_SURF_JUMP)) { /* (t = 0: the take-off) */
-                int rc = lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0);
+                int rc =
+                    lean_step(B, surf_id, kind, (int32_t)ei, t, nlo, nhi, nwords, next0, jf, jl);
                 if (rc < 0) return false;
                 if (rc > 0) {
                     B->nentries++;
