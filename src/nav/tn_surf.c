@@ -5292,9 +5292,17 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     if (ok) {
         /* 3. the kept edges out of each node (ofirst, into the records)
          * and into each node (with landmark tables; a repair patches them) */
-        for (int n = 0, k = 0; n <= nn; n++) {
-            while (k < q.nto && g->qto[k] < n) k++;
-            ofirst[n] = g->qefirst[k];
+        {
+            /* each take-off's first record, and the next one's for the
+             * nodes up to it (a fill per take-off, through locals) */
+            const int32_t *qto = g->qto, *qef = g->qefirst;
+            const int nto = q.nto;
+            int n = 0;
+            for (int k = 0; k < nto; k++) {
+                const int to = qto[k], v = qef[k];
+                while (n <= to) ofirst[n++] = v;
+            }
+            while (n <= nn) ofirst[n++] = qef[nto];
         }
         if (lm_count(g) > 0) {
             g->ifirst = alloc_unzeroed(a, (size_t)nn + 2, sizeof(int32_t));
