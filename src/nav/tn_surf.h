@@ -235,7 +235,9 @@
  * landing node) + 40 B x nodes (node, CSR and query arrays) + 28 B x edges
  * + 2 B x input runs (a repair leaves the runs of the edges it removes where
  * they are until they are a fifth of all, then moves the live ones down over
- * them in place; room for 1/16 to 2x more, a quarter after a build) + 20 B x
+ * them in place; room for 1/16 to 2x more, a quarter after a build, 1/16 to
+ * 1/2 after a one-thread build of 16384+ nodes, which keeps the pool it
+ * reserved) + 20 B x
  * searches (footprints) + 1 bit x tiles of each search's bounding box (these
  * two and the edges with room for about 1/16 more, the bitmaps for 1/4: a
  * repair compacts and adds to them in place, leaving the bitmaps of the
@@ -279,7 +281,7 @@
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 8-12 ms of CPU
  * (0.11 G instructions), still about 4x the 2 ms the issue asks; a
- * 512x512 level about 1.0-1.4 s, 1024x1024 about 4.4-5.5 s (there free
+ * 512x512 level about 1.0-1.4 s, 1024x1024 about 4.1-4.8 s (there free
  * flight saves 14%: long falls); where page faults are dear, as on the
  * machine measured, a process that gives freed memory back to the kernel
  * (glibc's default) pays about a sixth more (the game keeps it: mallopt
@@ -290,10 +292,10 @@
  * 2: x1.2-1.7 in wall time, as the two CPUs of the machine measured were
  * busy).  A repair runs the searches that read the tile
  * again (demo map: about 7 of 53 surfaces, about 1.1-2 ms, nearly all
- * searching; 1024x1024: about 25 of 11,104 surfaces, median about 19-21
- * ms and mean 27-30 ms, of which the searches about a third, the passes
- * over the edges and the query records, which a repair renumbers, about
- * 10 ms; docs/perf.md).
+ * searching; 1024x1024: about 25 of 11,104 surfaces, median about 16-19
+ * ms and mean 23-25 ms; of a median one the searches are about a quarter,
+ * the passes over the edges and the query records, which a repair
+ * renumbers, about 9 ms; docs/perf.md).
  * A query on the demo map expands about 180 nodes (the node-by-node
  * reference: about 300): ~20 us median.  The query index is O(edges)
  * (the dominance test, the surface graph: about 1 ms on the demo map)
