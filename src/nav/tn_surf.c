@@ -489,11 +489,19 @@ static int body_row(const tn_body *b) { return (int)lroundf((b->y + (float)b->h 
 
 /* ---- build --------------------------------------------------------------- */
 
+/* Where a threaded build left one surface's edges and runs (gather). */
+typedef struct sblock {
+    uint32_t e0, ne, r0, nr;
+    int who; /* the build (thread slot) that ran it */
+} sblock;
+
 typedef struct build {
     tn_surf *g;
     const tn_map *m;
     const tn_allocator *a;
     vec surf, edges, runs, foots, fbits; /* output */
+    sblock *blk; /* per surface, when a threaded build gathers (run_searches) */
+    int slot;    /* this build's thread slot (0: the caller's) */
     /* the group running: per row -1 .. mh + 1 (lmw words) the positions
      * landed on (landed_row: cleared on first use, lstamp = its bstamp) */
     uint64_t *ldone;
@@ -2770,7 +2778,11 @@ static bool surface_edges(build *B, int s, int which)
             !foot_flush(B, s, B->cur_search))
             return false;
     }
-    return g->nnodes < BIG_GRAPH || surface_edges_in_order(B, e0, r0);
+    if (g->nnodes >= BIG_GRAPH && !surface_edges_in_order(B, e0, r0)) return false;
+    if (B->blk)
+        B->blk[s] = (sblock){(uint32_t)e0, (uint32_t)(B->edges.n - e0), (uint32_t)r0,
+                             (uint32_t)(B->runs.n - r0), B->slot};
+    return true;
 }
 
 /* ---- running the searches, on one thread or several ---------------------
@@ -2856,25 +2868,26 @@ static void worker_release(build *W)
     build_release(W);
 }
 
-/* W's edges, runs and footprints appended to B's (offsets moved). */
-static bool absorb(build *B, const build *W)
+/* W's edges and runs (unless gathered: gather_edges) and footprints
+ * appended to B's (offsets moved). */
+static bool absorb(build *B, const build *W, bool edges)
 {
     const size_t e0 = B->edges.n, r0 = B->runs.n, f0 = B->foots.n, b0 = B->fbits.n;
-    if (!vec_reserve(&B->edges, B->a, e0 + W->edges.n) ||
-        !vec_reserve(&B->runs, B->a, r0 + W->runs.n) ||
+    const size_t wne = edges ? W->edges.n : 0, wnr = edges ? W->runs.n : 0;
+    if (!vec_reserve(&B->edges, B->a, e0 + wne) || !vec_reserve(&B->runs, B->a, r0 + wnr) ||
         !vec_reserve(&B->foots, B->a, f0 + W->foots.n) ||
-        !vec_reserve(&B->fbits, B->a, b0 + W->fbits.n) || r0 + W->runs.n > UINT32_MAX ||
+        !vec_reserve(&B->fbits, B->a, b0 + W->fbits.n) || r0 + wnr > UINT32_MAX ||
         b0 + W->fbits.n > UINT32_MAX)
         return false;
     tn_surf_edge *e = (tn_surf_edge *)B->edges.p + e0;
     tn_surf_foot *f = (tn_surf_foot *)B->foots.p + f0;
-    if (W->edges.n) memcpy(e, W->edges.p, W->edges.n * sizeof *e);
-    if (W->runs.n) memcpy((uint16_t *)B->runs.p + r0, W->runs.p, W->runs.n * sizeof(uint16_t));
+    if (wne) memcpy(e, W->edges.p, wne * sizeof *e);
+    if (wnr) memcpy((uint16_t *)B->runs.p + r0, W->runs.p, wnr * sizeof(uint16_t));
     if (W->foots.n) memcpy(f, W->foots.p, W->foots.n * sizeof *f);
     if (W->fbits.n) memcpy((uint64_t *)B->fbits.p + b0, W->fbits.p, W->fbits.n * sizeof(uint64_t));
-    for (size_t i = 0; i < W->edges.n; i++) e[i].run0 += (uint32_t)r0;
+    for (size_t i = 0; i < wne; i++) e[i].run0 += (uint32_t)r0;
     for (size_t i = 0; i < W->foots.n; i++) f[i].bits += (uint32_t)b0;
-    B->edges.n += W->edges.n, B->runs.n += W->runs.n;
+    B->edges.n += wne, B->runs.n += wnr;
     B->foots.n += W->foots.n, B->fbits.n += W->fbits.n;
     return true;
 }
@@ -2927,6 +2940,70 @@ void tn_surfi_both(int (*fa)(void *), void *a, int (*fb)(void *), void *b, bool 
     fb(b);
 }
 
+/* A threaded build of a big graph: the threads' edges and runs gathered
+ * surface by surface (blk) into arrays of the graph's final room (a
+ * sixteenth more edges, a quarter more runs), already in edge order
+ * (each surface's were sorted as made), where they were appended
+ * thread by thread, sorted by take-off and the runs laid out again: at
+ * 1024x1024 on 2 threads that was 290-570 ms of a 3.4 s build.  The copy
+ * is split in two halves done at once: its time is mostly the new
+ * pages' faults, which two threads take in parallel.  W[0] is B.  False
+ * when the arrays cannot be had (nothing changed: the caller appends and
+ * sorts as before). */
+typedef struct gather_job {
+    const sblock *blk;
+    build *const *W;
+    int s0, s1;
+    size_t e, r; /* where surface s0's edges and runs go */
+    tn_surf_edge *oe;
+    uint16_t *orun;
+} gather_job;
+
+static int gather_run(void *arg)
+{
+    const gather_job *j = arg;
+    size_t e = j->e, r = j->r;
+    for (int s = j->s0; s < j->s1; s++) {
+        const sblock *b = &j->blk[s];
+        const build *src = j->W[b->who];
+        const tn_surf_edge *se = (const tn_surf_edge *)src->edges.p + b->e0;
+        for (uint32_t i = 0; i < b->ne; i++) {
+            j->oe[e + i] = se[i];
+            j->oe[e + i].run0 = se[i].run0 - b->r0 + (uint32_t)r;
+        }
+        memcpy(j->orun + r, (const uint16_t *)src->runs.p + b->r0, b->nr * sizeof *j->orun);
+        e += b->ne, r += b->nr;
+    }
+    return 0;
+}
+
+static bool gather_edges(build *B, build *const *W, int nw, int nsurf)
+{
+    size_t ne = 0, nr = 0;
+    for (int k = 0; k < nw; k++) ne += W[k]->edges.n, nr += W[k]->runs.n;
+    if (nr > UINT32_MAX) return false;
+    vec e = {NULL, 0, 0, sizeof(tn_surf_edge)}, r = {NULL, 0, 0, sizeof(uint16_t)};
+    if (!vec_realloc(&e, B->a, ne + ne / 16 + 64) || !vec_realloc(&r, B->a, nr + nr / 4 + 64)) {
+        vec_free(&e, B->a);
+        vec_free(&r, B->a);
+        return false;
+    }
+    /* the halves: split where half the edges are written */
+    gather_job J[2] = {{B->blk, W, 0, nsurf, 0, 0, e.p, r.p},
+                       {B->blk, W, nsurf, nsurf, 0, 0, e.p, r.p}};
+    size_t ea = 0, ra = 0;
+    for (int s = 0; s < nsurf; s++) {
+        if (ea >= ne / 2 && J[0].s1 == nsurf) J[0].s1 = J[1].s0 = s, J[1].e = ea, J[1].r = ra;
+        ea += B->blk[s].ne, ra += B->blk[s].nr;
+    }
+    surf_both(gather_run, &J[0], gather_run, &J[1], true);
+    e.n = ne, r.n = nr;
+    vec_free(&B->edges, B->a);
+    vec_free(&B->runs, B->a);
+    B->edges = e, B->runs = r;
+    return true;
+}
+
 static bool run_searches(build *B, const int32_t *list, const uint8_t *which, int n)
 {
 #ifdef TN_SURF_THREADS
@@ -2947,14 +3024,26 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
         int ready = 1; /* workers set up: thread 0 is the caller, on B */
         for (; ready < nt && worker_setup(&W[ready], W, B); ready++) {}
         if (ready < nt) worker_release(&W[ready]); /* the one that failed */
+        /* a build of a big graph gathers the edges by surface (gather_edges) */
+        sblock *blk = !list && B->g->nnodes >= BIG_GRAPH
+                          ? alloc_unzeroed(B->a, (size_t)n + 1, sizeof *blk)
+                          : NULL;
+        B->blk = blk;
+        for (int k = 1; k < ready; k++) W[k].blk = blk, W[k].slot = k;
         for (int k = 1; k < ready; k++) started[k] = thread_start(&th[k], &w[k]);
         if (nt > 1) search_thread(&w[0]);
         bool ok = true;
-        for (int k = 1; k < ready; k++) {
+        for (int k = 1; k < ready; k++)
             if (started[k]) thread_join(th[k]);
-            ok = ok && absorb(B, &W[k]);
+        build *all[64];
+        for (int k = 0; k < ready; k++) all[k] = k ? &W[k] : B;
+        const bool gathered = blk && !J.failed && gather_edges(B, all, ready, n);
+        for (int k = 1; k < ready; k++) {
+            ok = ok && absorb(B, &W[k], !gathered);
             worker_release(&W[k]);
         }
+        B->blk = NULL;
+        tn_free(B->a, blk);
         if (nt > 1) {
             mutex_destroy(&J.lock);
             return ok && !J.failed;
@@ -4387,23 +4476,54 @@ static int lm_count(const tn_surf *g)
     return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
 }
 
-/* The landmark tables over the kept edges (A); false on OOM (then none). */
+/* One of lm_build's searches: its scratch and its direction. */
+typedef struct lm_job {
+    const tn_surf *g;
+    const karcs *A;
+    bool back;
+    int src;
+    int32_t *dist, *next, *prev, *head;
+} lm_job;
+
+static int lm_job_run(void *arg)
+{
+    const lm_job *j = arg;
+    lm_dijkstra(j->g, j->back, j->A, j->src, j->dist, j->next, j->prev, j->head);
+    return 0;
+}
+
+/* The landmark tables over the kept edges (A); false on OOM (then none).
+ * With profile.threads > 1 the two directions of each landmark are
+ * searched at once (surf_both), each with scratch of its own: the choice
+ * of the next landmark needs both, so that is all the parallelism there
+ * is (at 1024x1024 the tables were 276 ms of a 4.3 s build). */
 static bool lm_build(tn_surf *g, const karcs *A)
 {
     const tn_allocator *a = &g->alloc;
     int nn = g->nnodes, K = lm_count(g);
     if (K == 0) return true;
-    int32_t *dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    int32_t *next = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    int32_t *prev = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    const bool two = g->prof.threads > 1;
+    lm_job J[2];
+    bool ok = true;
+    for (int b = 0; b < 2; b++) {
+        J[b] = (lm_job){g, A, b == 1, 0, NULL, NULL, NULL, NULL};
+        if (b == 1 && !two) { /* one after the other: the same scratch */
+            J[1].dist = J[0].dist, J[1].next = J[0].next;
+            J[1].prev = J[0].prev, J[1].head = J[0].head;
+            break;
+        }
+        J[b].dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        J[b].next = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        J[b].prev = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        J[b].head = alloc_unzeroed(a, LM_NB, sizeof(int32_t));
+        ok = ok && J[b].dist && J[b].next && J[b].prev && J[b].head;
+        for (int k = 0; J[b].head && k < LM_NB; k++) J[b].head[k] = -1;
+    }
     int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    int32_t *head = alloc_unzeroed(a, LM_NB, sizeof(int32_t));
-    if (head)
-        for (int b = 0; b < LM_NB; b++) head[b] = -1;
     g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
     g->lm = tn_alloc_array(a, (size_t)2 * K * g->lm_cap, sizeof(int32_t));
-    bool ok = dist && next && prev && score && sum && head && g->lm;
+    ok = ok && score && sum && g->lm;
     if (ok) {
         /* landmarks: the first the node farthest (there and back) from the
          * middle node, each next one the node farthest from those chosen */
@@ -4411,8 +4531,11 @@ static bool lm_build(tn_surf *g, const karcs *A)
         for (int n = 0; n < nn; n++) score[n] = Q_INF;
         for (int k = -1; k < K; k++) {
             if (k >= 0) g->lmnode[k] = L;
+            J[0].src = J[1].src = L;
+            if (two) surf_both(lm_job_run, &J[0], lm_job_run, &J[1], true);
             for (int back = 0; back < 2; back++) {
-                lm_dijkstra(g, back, A, L, dist, next, prev, head);
+                if (!two) lm_job_run(&J[back]);
+                const int32_t *dist = J[back].dist;
                 int32_t *out = g->lm + (back ? K : 0);
                 for (int n = 0; n < nn; n++) {
                     if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
@@ -4432,12 +4555,14 @@ static bool lm_build(tn_surf *g, const karcs *A)
             L = next;
         }
     }
-    tn_free(a, dist);
-    tn_free(a, next);
-    tn_free(a, prev);
+    for (int b = 0; b < (two ? 2 : 1); b++) {
+        tn_free(a, J[b].dist);
+        tn_free(a, J[b].next);
+        tn_free(a, J[b].prev);
+        tn_free(a, J[b].head);
+    }
     tn_free(a, score);
     tn_free(a, sum);
-    tn_free(a, head);
     if (!ok) return false;
     g->nlm = K;
     g->lm_recomputes += 2 * K;

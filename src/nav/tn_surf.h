@@ -228,8 +228,11 @@
  * before it returns; where C11 threads are missing (__STDC_NO_THREADS__,
  * the browser build) or a thread does not start, the caller's thread does
  * the work.  The result does not depend on the thread count: edges are
- * sorted and input runs laid out in edge order (tests/tsan checks a build
- * on 4 threads against one on 1, edge for edge).
+ * sorted and input runs laid out in edge order (a big graph's, 16384+
+ * nodes, gathered surface by surface, each surface's sorted as made;
+ * tests/tsan checks a build on 4 threads against one on 1, edge for edge,
+ * and the landmark tables, whose two directions per landmark a build on
+ * threads searches at once).
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 12 B: explored box, largest
  * landing node) + 40 B x nodes (node, CSR and query arrays) + 28 B x edges

@@ -5,7 +5,9 @@
  * then the same random edits are repaired on both (the threaded one on 3
  * threads) and compared again; then shortcuts and labels are built on
  * both (the labels' two directions at once on the threaded one) and
- * random queries compared.  ThreadSanitizer reports any data race
+ * random queries compared.  Both graphs get landmark tables (the
+ * threaded one searches each landmark's two directions at once): the
+ * same landmarks and costs, after the edits too.  ThreadSanitizer reports any data race
  * (the run fails: halt_on_error=1).  The contract checked is the one
  * tn_surf.h states under THREAD SAFETY. */
 #include "tn_levelgen.h"
@@ -50,6 +52,24 @@ static void same_graph(const tn_surf *a, const tn_surf *b, int level)
             check(0, "an edge differs", level);
             return;
         }
+    }
+}
+
+/* The same landmarks, and the same cost from and to each of them. */
+static void same_landmarks(const tn_surf *a, const tn_surf *b, int level)
+{
+    const int K = tn_surf_landmark_count(a);
+    check(K > 0 && K == tn_surf_landmark_count(b), "landmark counts differ", level);
+    if (K != tn_surf_landmark_count(b)) return;
+    for (int k = 0; k < K; k++) {
+        check(tn_surf_landmark_node(a, k) == tn_surf_landmark_node(b, k), "a landmark differs",
+              level);
+        for (int n = 0; n < tn_surf_node_count(a); n++)
+            for (int back = 0; back < 2; back++)
+                if (tn_surf_landmark_cost(a, k, n, back) != tn_surf_landmark_cost(b, k, n, back)) {
+                    check(0, "a landmark cost differs", level);
+                    return;
+                }
     }
 }
 
@@ -103,6 +123,9 @@ int main(void)
             tn_failed(tn_surf_create(m, &four, NULL, &b, NULL)))
             return 1;
         same_graph(a, b, level);
+        tn_surf_set_landmarks(a, 4);
+        tn_surf_set_landmarks(b, 4);
+        same_landmarks(a, b, level);
         for (int k = 0; k < 6; k++) { /* edits, repaired on both */
             int x = (int)tn_rng_below(&r, (uint32_t)m->w),
                 y = (int)tn_rng_below(&r, (uint32_t)m->h);
@@ -117,6 +140,7 @@ int main(void)
         int loc;
         tn_surf_repair_counts(b, &loc, NULL);
         check(loc > 0, "no repair was local", level);
+        same_landmarks(a, b, level);
         same_answers(a, b, &r, level);
         tn_surf_destroy(a);
         tn_surf_destroy(b);
@@ -124,6 +148,6 @@ int main(void)
     }
     if (fails) return 1;
     printf("surf_threads: 6 levels built and repaired on 4 and on 1 thread: the same graphs; "
-           "labels built on 2 threads and on 1 answer 1,200 queries alike\n");
+           "landmark tables and labels built on 2 threads and on 1 alike, 1,200 queries\n");
     return 0;
 }
