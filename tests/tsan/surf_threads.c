@@ -7,7 +7,9 @@
  * both (the labels' two directions at once on the threaded one) and
  * random queries compared.  Both graphs get landmark tables (the
  * threaded one searches each landmark's two directions at once): the
- * same landmarks and costs, after the edits too.  ThreadSanitizer reports any data race
+ * same landmarks and costs, after the edits too.  Last a 224x224 level,
+ * big enough (16384+ nodes) that the threads' edges are gathered surface
+ * by surface.  ThreadSanitizer reports any data race
  * (the run fails: halt_on_error=1).  The contract checked is the one
  * tn_surf.h states under THREAD SAFETY. */
 #include "tn_levelgen.h"
@@ -146,8 +148,28 @@ int main(void)
         tn_surf_destroy(b);
         tn_map_destroy(m);
     }
+    { /* a big graph (16384+ nodes): the threads' edges gathered by surface */
+        tn_rng r;
+        tn_rng_seed(&r, 1, 77);
+        tn_map *m = NULL;
+        if (tn_failed(tn_map_create(224, 224, NULL, &m, NULL))) return 1;
+        tn_levelgen_platformer(m, &r, NULL);
+        tn_phys_params p = tn_phys_default(4.0f);
+        tn_surf_profile one = tn_surf_profile_make(1, 2, &p), four = one;
+        four.threads = 4;
+        tn_surf *a = NULL, *b = NULL;
+        if (tn_failed(tn_surf_create(m, &one, NULL, &a, NULL)) ||
+            tn_failed(tn_surf_create(m, &four, NULL, &b, NULL)))
+            return 1;
+        check(tn_surf_node_count(a) >= 16384, "the big level is not big", 6);
+        same_graph(a, b, 6);
+        tn_surf_destroy(a);
+        tn_surf_destroy(b);
+        tn_map_destroy(m);
+    }
     if (fails) return 1;
-    printf("surf_threads: 6 levels built and repaired on 4 and on 1 thread: the same graphs; "
+    printf("surf_threads: 6 levels built and repaired and a 224x224 one built on 4 and on 1 "
+           "thread: the same graphs; "
            "landmark tables and labels built on 2 threads and on 1 alike, 1,200 queries\n");
     return 0;
 }
