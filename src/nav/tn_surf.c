@@ -2940,6 +2940,7 @@ void tn_surfi_both(int (*fa)(void *), void *a, int (*fb)(void *), void *b, bool 
     fb(b);
 }
 
+#ifdef TN_SURF_THREADS
 /* A threaded build of a big graph: the threads' edges and runs gathered
  * surface by surface (blk) into arrays of the graph's final room (a
  * sixteenth more edges, a quarter more runs), already in edge order
@@ -3003,6 +3004,7 @@ static bool gather_edges(build *B, build *const *W, int nw, int nsurf)
     B->edges = e, B->runs = r;
     return true;
 }
+#endif
 
 static bool run_searches(build *B, const int32_t *list, const uint8_t *which, int n)
 {
