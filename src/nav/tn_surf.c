@@ -4498,7 +4498,9 @@ static int lm_job_run(void *arg)
  * With profile.threads > 1 the two directions of each landmark are
  * searched at once (surf_both), each with scratch of its own: the choice
  * of the next landmark needs both, so that is all the parallelism there
- * is (at 1024x1024 the tables were 276 ms of a 4.3 s build). */
+ * is (at 1024x1024 the tables were 276 ms of a 4.3 s build).  Each
+ * round's two columns are written in one pass (a node's row of the table
+ * is one cache line), the next landmark chosen in the same pass. */
 static bool lm_build(tn_surf *g, const karcs *A)
 {
     const tn_allocator *a = &g->alloc;
@@ -4509,23 +4511,22 @@ static bool lm_build(tn_surf *g, const karcs *A)
     bool ok = true;
     for (int b = 0; b < 2; b++) {
         J[b] = (lm_job){g, A, b == 1, 0, NULL, NULL, NULL, NULL};
-        if (b == 1 && !two) { /* one after the other: the same scratch */
-            J[1].dist = J[0].dist, J[1].next = J[0].next;
-            J[1].prev = J[0].prev, J[1].head = J[0].head;
+        J[b].dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        ok = ok && J[b].dist;
+        if (b == 1 && !two) { /* one after the other: the queue's scratch shared */
+            J[1].next = J[0].next, J[1].prev = J[0].prev, J[1].head = J[0].head;
             break;
         }
-        J[b].dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
         J[b].next = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
         J[b].prev = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
         J[b].head = alloc_unzeroed(a, LM_NB, sizeof(int32_t));
-        ok = ok && J[b].dist && J[b].next && J[b].prev && J[b].head;
+        ok = ok && J[b].next && J[b].prev && J[b].head;
         for (int k = 0; J[b].head && k < LM_NB; k++) J[b].head[k] = -1;
     }
     int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
-    int32_t *sum = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
     g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
     g->lm = tn_alloc_array(a, (size_t)2 * K * g->lm_cap, sizeof(int32_t));
-    ok = ok && score && sum && g->lm;
+    ok = ok && score && g->lm;
     if (ok) {
         /* landmarks: the first the node farthest (there and back) from the
          * middle node, each next one the node farthest from those chosen */
@@ -4534,21 +4535,21 @@ static bool lm_build(tn_surf *g, const karcs *A)
         for (int k = -1; k < K; k++) {
             if (k >= 0) g->lmnode[k] = L;
             J[0].src = J[1].src = L;
-            if (two) surf_both(lm_job_run, &J[0], lm_job_run, &J[1], true);
-            for (int back = 0; back < 2; back++) {
-                if (!two) lm_job_run(&J[back]);
-                const int32_t *dist = J[back].dist;
-                int32_t *out = g->lm + (back ? K : 0);
-                for (int n = 0; n < nn; n++) {
-                    if (k >= 0) out[(size_t)n * 2 * K + k] = dist[n];
-                    int d = dist[n] < Q_INF ? dist[n] : 0;
-                    sum[n] = back ? sum[n] + d : d;
-                }
+            if (two) {
+                surf_both(lm_job_run, &J[0], lm_job_run, &J[1], true);
+            } else {
+                lm_job_run(&J[0]);
+                lm_job_run(&J[1]);
             }
+            const int32_t *d0 = J[0].dist, *d1 = J[1].dist;
+            int32_t *row = g->lm + (k >= 0 ? k : 0);
+            const size_t K2 = 2 * (size_t)K;
             int next = L, bs = 0;
-            for (int n = 0; n < nn; n++) {
-                int v = sum[n];
+            for (int n = 0; n < nn; n++, row += K2) {
+                const int a0 = d0[n], a1 = d1[n];
+                int v = (a0 < Q_INF ? a0 : 0) + (a1 < Q_INF ? a1 : 0);
                 if (k >= 0) {
+                    row[0] = a0, row[K] = a1;
                     if (v < score[n]) score[n] = v;
                     v = score[n];
                 }
@@ -4557,14 +4558,14 @@ static bool lm_build(tn_surf *g, const karcs *A)
             L = next;
         }
     }
-    for (int b = 0; b < (two ? 2 : 1); b++) {
+    for (int b = 0; b < 2; b++) {
         tn_free(a, J[b].dist);
+        if (b == 1 && !two) break;
         tn_free(a, J[b].next);
         tn_free(a, J[b].prev);
         tn_free(a, J[b].head);
     }
     tn_free(a, score);
-    tn_free(a, sum);
     if (!ok) return false;
     g->nlm = K;
     g->lm_recomputes += 2 * K;
@@ -5013,16 +5014,19 @@ static int cmp_prec_to(const void *a, const void *b)
     return x->eid < y->eid ? -1 : (x->eid > y->eid);
 }
 
-/* The landing-node test for the take-off surfaces marked in redo only: each
- * one's edges (consecutive) as records sorted by landing node, then edge
- * id, the same groups in the same order as the whole graph's pass. */
+/* The landing-node test for the take-off surfaces marked in redo (NULL:
+ * all of them, a build): each one's edges (consecutive) as records sorted
+ * by landing node, then edge id, the groups in the order of a pass over
+ * the whole graph's edges by landing node.  A build did that pass (a
+ * counting sort of every edge by landing node, 36 MB of records written
+ * at random at 1024x1024); surface by surface the records stay in cache. */
 static bool prune_by_landing_local(tn_surf *g, const uint8_t *redo)
 {
     size_t cap = 0;
     prec *r = NULL;
     bool ok = true;
     for (int s = 0; s < g->nsurf && ok; s++) {
-        if (!redo[s]) continue;
+        if (redo && !redo[s]) continue;
         const tn_surf_surface *S = &g->surf[s];
         int e0 = g->edge_first[S->node0], e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
         size_t n = (size_t)(e1 - e0);
@@ -5318,7 +5322,7 @@ static void query_index_build(tn_surf *g, lm_delta *d)
     const size_t oqcap = g->qn_cap;
     if (oqn) g->qn = NULL;
     query_index_free(g);
-    const int nn = g->nnodes, ne = g->nedges, ns = g->nsurf;
+    const int nn = g->nnodes, ns = g->nsurf;
     const bool patch = had && d && d->redo && d->old_surf && o.qe;
     int32_t *ofirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
     int32_t *old_of = patch ? alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t)) : NULL;
@@ -5375,27 +5379,8 @@ static void query_index_build(tn_surf *g, lm_delta *d)
                     if (lists) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
                 }
             }
-        } else { /* all: the edges as records by landing node, read in sequence */
-            prec *rb = alloc_unzeroed(a, (size_t)ne + 1, sizeof(prec)); /* all written */
-            int32_t *rfirst = tn_alloc_array(a, (size_t)nn + 2, sizeof(int32_t));
-            ok = rb && rfirst;
-            for (int e = 0; e < ne && ok; e++) rfirst[g->edge[e].to + 2]++;
-            for (int n = 0; n < nn && ok; n++) rfirst[n + 2] += rfirst[n + 1];
-            for (int e = 0; e < ne && ok; e++) {
-                const tn_surf_edge *E = &g->edge[e];
-                prec *R = &rb[rfirst[E->to + 1]++];
-                R->pos = E->from, R->frames = E->frames, R->eid = e,
-                R->surf = g->node_surf[E->from];
-            }
-            for (int n = 0; n < nn && ok; n++)
-                for (int i0 = rfirst[n]; i0 < rfirst[n + 1];) {
-                    int i1 = i0 + 1;
-                    while (i1 < rfirst[n + 1] && rb[i1].surf == rb[i0].surf) i1++;
-                    prune_recs(rb, i0, i1, g->edge);
-                    i0 = i1;
-                }
-            tn_free(a, rb);
-            tn_free(a, rfirst);
+        } else { /* all of them */
+            ok = prune_by_landing_local(g, NULL);
         }
         g->flags_ok = ok;
     }
