@@ -331,7 +331,8 @@ static void test_out_of_memory_threads(void **state)
     tn_map_destroy(m);
 }
 
-/* Every edge replays from its take-off to its landing under tn_body_step. */
+/* Every edge replays from its take-off to its landing under tn_body_step,
+ * and tn_surf_edge_box gives the tiles that replay touches. */
 static void test_edges_replay(void **state)
 {
     (void)state;
@@ -342,6 +343,41 @@ static void test_edges_replay(void **state)
     assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
     assert_true(tn_surf_edge_count(g) > 0);
     for (int e = 0; e < tn_surf_edge_count(g); e++) assert_true(tn_surf_edge_valid(g, m, e));
+    /* tn_surf_edge_box against the test's own replay: the tiles the box
+     * touches from the standing take-off to the landing */
+    const tn_surf_edge *E = tn_surf_edges(g);
+    for (int e = 0; e < tn_surf_edge_count(g); e++) {
+        int row, j;
+        tn_surf_node_pos(g, E[e].from, &row, &j);
+        tn_body b;
+        memset(&b, 0, sizeof b);
+        b.w = 1, b.h = 2, b.on_ground = true;
+        b.x = tn_surf_lattice_x(g, j);
+        b.y = (float)row * 16.0f - 32.0f;
+        tn_input none = {false, false, false, false};
+        tn_body_step(&b, m, &p, none);
+        int x0 = 1 << 30, y0 = 1 << 30, x1 = -(1 << 30), y1 = -(1 << 30);
+        for (int q = -1; q < E[e].nruns; q++) {
+            tn_input in = none;
+            int cnt = 1;
+            if (q >= 0) tn_surf_run(g, E[e].run0 + (uint32_t)q, &in, &cnt);
+            for (int k = 0; k < cnt; k++) {
+                if (q >= 0) tn_body_step(&b, m, &p, in);
+                x0 = tn_mini(x0, (int)floorf(b.x / 16.0f));
+                x1 = tn_maxi(x1, (int)floorf((b.x + 16.0f) / 16.0f));
+                y0 = tn_mini(y0, (int)floorf(b.y / 16.0f));
+                y1 = tn_maxi(y1, (int)floorf((b.y + 32.0f) / 16.0f));
+            }
+        }
+        int bx0, by0, bx1, by1;
+        assert_true(tn_surf_edge_box(g, m, e, &bx0, &by0, &bx1, &by1));
+        assert_int_equal(bx0, x0);
+        assert_int_equal(by0, y0);
+        assert_int_equal(bx1, x1);
+        assert_int_equal(by1, y1);
+    }
+    assert_false(tn_surf_edge_box(g, m, tn_surf_edge_count(g), NULL, NULL, NULL, NULL));
+    assert_false(tn_surf_edge_box(g, m, -1, NULL, NULL, NULL, NULL));
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

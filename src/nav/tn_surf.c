@@ -289,8 +289,7 @@ typedef struct dp_pred {
     int32_t from; /* entry of the previous layer (FFWD: k layers back) */
     int32_t next;
     uint8_t in;
-    uint16_t k;     /* FFWD: the free steps it stands for */
-    float ylo, yhi; /* FFWD: y of the states it skipped */
+    uint16_t k; /* FFWD: the free steps it stands for */
 } dp_pred;
 
 /* A surface's searches, as bits: a repair runs only those that read the
@@ -937,7 +936,6 @@ static bool add_pred(build *B, int32_t to, int32_t from, int in)
     p->from = from;
     p->in = (uint8_t)in;
     p->k = 0;
-    p->ylo = p->yhi = 0.0f;
     p->next = e->pred;
     e->pred = (int32_t)B->pred.n - 1;
     return true;
@@ -1728,7 +1726,6 @@ typedef struct ff_pend {
     int32_t from, lo, words, next, k;
     uint32_t boff; /* bits in B->pbits */
     uint8_t in;
-    float ylo, yhi;
 } ff_pend;
 
 /* Bitset w of n words grown by one position on each side, k times. */
@@ -1760,7 +1757,6 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
 {
     const tn_surf *g = B->g;
     tn_body v = pl->fr; /* at t + k */
-    float ylo = 1e30f, yhi = -1e30f;
     int k = 1;
     for (; t + k < TN_SURF_MAX_AIR; k++) {
         int ins[6];
@@ -1772,8 +1768,6 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
         const bool free = plan_free(B, &P, jf - k, jl + k, surf_id, true);
         if (B->oom) return -1;
         if (!free) break;
-        ylo = tn_minf(ylo, v.y);
-        yhi = tn_maxf(yhi, v.y);
         v = P.fr;
     }
     if (k < 2) return 0;
@@ -1795,7 +1789,7 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
     memset(pb, 0, (size_t)pw * 8);
     or_shifted(pb, pw, Sc, W, lo - plo, pw * 64 - 1);
     smear(pb, pw, k);
-    *P = (ff_pend){v, ei, plo, pw, -1, k, (uint32_t)B->pbits.n, (uint8_t)(jb | FFWD), ylo, yhi};
+    *P = (ff_pend){v, ei, plo, pw, -1, k, (uint32_t)B->pbits.n, (uint8_t)(jb | FFWD)};
     B->pbits.n += (size_t)pw;
     if (B->pstamp[at] == B->pgen) P->next = B->phead[at];
     B->pstamp[at] = B->pgen;
@@ -1814,8 +1808,6 @@ static bool ff_arrive(build *B, int t, int nlo, int nhi, int nwords, size_t next
         if (ne < 0 || !add_pred(B, ne, P.from, P.in)) return false;
         dp_pred *pr = (dp_pred *)B->pred.p + ent(B, ne)->pred;
         pr->k = (uint16_t)P.k;
-        pr->ylo = P.ylo;
-        pr->yhi = P.yhi;
         const dp_entry *N = ent(B, ne);
         or_shifted((uint64_t *)B->bits.p + N->bits, N->words, (const uint64_t *)B->pbits.p + P.boff,
                    P.words, P.lo - N->lo, nhi - N->lo);
@@ -2289,42 +2281,24 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     return !B->oom;
 }
 
-/* The inputs from the take-off to the landing recorded in r, as runs in
- * B->runs' tail; *src = the take-off node.  False when not found. */
-/* Grow the tile box bb (x0, y0, x1, y1) by a body at (x, y), as replay(). */
-static void bb_add(const tn_surf *g, int16_t *bb, float x, float y)
-{
-    int c0 = ifloor(x / T), c1 = ifloor((x + (float)g->prof.w * T) / T);
-    int r0 = ifloor(y / T), r1 = ifloor((y + (float)g->prof.h * T) / T);
-    if (c0 < bb[0]) bb[0] = (int16_t)c0;
-    if (r0 < bb[1]) bb[1] = (int16_t)r0;
-    if (c1 > bb[2]) bb[2] = (int16_t)c1;
-    if (r1 > bb[3]) bb[3] = (int16_t)r1;
-}
-
 /* The backtracks of one search share their way back: 57% of the steps on
  * the demo map, 70% at 256x256 reach a (DP entry, position) an earlier
  * backtrack of the search went through, and the way back from there is
  * the same (it depends on the entry and position alone).  So every
  * (entry, j) a backtrack passes is remembered with what is left from it:
- * its inputs (in B->seq, where the earlier edge's sequence lies), the
- * take-off j and the lattice and y range of the rest; a later backtrack
- * that reaches it copies them and stops.  The edges are the same, byte
- * for byte. */
+ * its inputs (in B->seq, where the earlier edge's sequence lies) and the
+ * take-off j; a later backtrack that reaches it copies them and stops.
+ * The edges are the same, byte for byte. */
 typedef struct bt_step {
     int32_t e, j;
-    float y;
-    uint32_t s;         /* inputs in seq when it was reached */
-    int32_t xjlo, xjhi; /* lattice and y range of the free flight (FFWD) */
-    float xylo, xyhi;   /* to its predecessor, else empty */
+    uint32_t s; /* inputs in seq when it was reached */
 } bt_step;
 
 typedef struct bt_memo {
     uint64_t key; /* entry << 32 | j */
     uint32_t stamp;
-    uint32_t off, cnt;    /* the rest's inputs: B->seq[off .. off + cnt) */
-    int32_t j0, jlo, jhi; /* take-off; the rest's lattice range */
-    float ylo, yhi;       /* and its y range */
+    uint32_t off, cnt; /* the rest's inputs: B->seq[off .. off + cnt) */
+    int32_t j0;        /* take-off */
 } bt_memo;
 
 static uint64_t memo_key(int32_t e, int j) { return (uint64_t)(uint32_t)e << 32 | (uint32_t)j; }
@@ -2403,12 +2377,12 @@ size_t tn_surf_memory(const tn_surf *g)
     return g->mem + g->qmem + tn_surf_shortcuts_memory(g) + kept + g->pool->bytes;
 }
 
+/* The inputs from the take-off to the landing recorded in r, as runs in
+ * B->runs' tail; *src = the take-off node.  False when not found. */
 static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, uint32_t *run0,
-                      uint16_t *nruns, int16_t *bb)
+                      uint16_t *nruns)
 {
     tn_surf *g = B->g;
-    bb[0] = bb[1] = INT16_MAX;
-    bb[2] = bb[3] = INT16_MIN;
     /* one input per frame: the landing's, then one per entry back to the
      * take-off (layer 0) */
     const size_t base = B->seq.n, tl = (size_t)ent(B, r->entry)->t;
@@ -2419,9 +2393,8 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     size_t ns = 0, np = 0;
     seq[ns++] = r->in;
     int32_t e = r->entry;
-    int j = r->j, jlo = INT32_MAX, jhi = INT32_MIN;
-    float ylo = 1e30f, yhi = -1e30f;
-    bt_memo rest = {0, 0, 0, 0, 0, INT32_MAX, INT32_MIN, 1e30f, -1e30f}; /* a remembered rest */
+    int j = r->j;
+    bt_memo rest = {0, 0, 0, 0, 0}; /* a remembered rest */
     while (ent(B, e)->t > 0) {
         const dp_entry *Ep = ent(B, e);
         const bt_memo *M = memo_find(B, e, j);
@@ -2429,18 +2402,10 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             rest = *M;
             memcpy(seq + ns, (const uint16_t *)B->seq.p + rest.off, rest.cnt * sizeof *seq);
             ns += rest.cnt;
-            jlo = tn_mini(jlo, rest.jlo);
-            jhi = tn_maxi(jhi, rest.jhi);
-            ylo = tn_minf(ylo, rest.ylo);
-            yhi = tn_maxf(yhi, rest.yhi);
             j = rest.j0;
             break;
         }
-        path[np++] = (bt_step){e, j, Ep->v.y, (uint32_t)ns, INT32_MAX, INT32_MIN, 1e30f, -1e30f};
-        jlo = tn_mini(jlo, j);
-        jhi = tn_maxi(jhi, j);
-        ylo = tn_minf(ylo, Ep->v.y);
-        yhi = tn_maxf(yhi, Ep->v.y);
+        path[np++] = (bt_step){e, j, (uint32_t)ns};
         /* one predecessor, an "any direction" step of one jump input: every
          * position of E came from it and ended in E's state, so a source
          * that is there and whose walk is not stopped is the answer: j with
@@ -2479,11 +2444,6 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 if (d > P.k) continue;
                 const int ad = d < 0 ? -d : d, walk = d > 0 ? TN_SURF_IN_RIGHT : TN_SURF_IN_LEFT;
                 for (int f = P.k - 1; f >= 0; f--) seq[ns++] = (uint16_t)(jb | (f < ad ? walk : 0));
-                bt_step *st = &path[np - 1];
-                st->xjlo = tn_mini(j, j - d), st->xjhi = tn_maxi(j, j - d);
-                st->xylo = P.ylo, st->xyhi = P.yhi;
-                jlo = tn_mini(jlo, st->xjlo), jhi = tn_maxi(jhi, st->xjhi);
-                ylo = tn_minf(ylo, P.ylo), yhi = tn_maxf(yhi, P.yhi);
                 e = P.from;
                 j -= d;
                 found = true;
@@ -2526,20 +2486,12 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         }
         if (!found) return false;
     }
-    if (jlo <= jhi) { /* the box is monotonic in x and y */
-        bb_add(g, bb, tn_surf_lattice_x(g, jlo), ylo);
-        bb_add(g, bb, tn_surf_lattice_x(g, jhi), yhi);
-    }
     const tn_surf_surface *S = &g->surf[surf_id];
     *src = tn_surf_node_at(g, S->row, j);
     if (*src < 0) return false;
     /* every (entry, j) passed, with its rest: the inputs after it in seq */
     B->seq.n = base + ns;
     for (size_t i = np; i-- > 0;) {
-        rest.jlo = tn_mini(rest.jlo, tn_mini(path[i].j, path[i].xjlo));
-        rest.jhi = tn_maxi(rest.jhi, tn_maxi(path[i].j, path[i].xjhi));
-        rest.ylo = tn_minf(rest.ylo, tn_minf(path[i].y, path[i].xylo));
-        rest.yhi = tn_maxf(rest.yhi, tn_maxf(path[i].y, path[i].xyhi));
         rest.key = memo_key(path[i].e, path[i].j);
         rest.off = (uint32_t)(base + path[i].s);
         rest.cnt = (uint32_t)(ns - path[i].s);
@@ -2568,10 +2520,11 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     return true;
 }
 
-/* Replay an input sequence from a node; returns the landing node (or -1) and
- * the tile bounding box touched. */
+/* Replay an input sequence from a node; returns the landing node (or -1)
+ * and, when bb is not NULL, the tiles the body's box touched (x0, y0, x1,
+ * y1), the take-off's standing box included. */
 static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *runs, int nruns,
-                  int frames, int16_t *bb)
+                  int frames, int *bb)
 {
     int row, j;
     tn_surf_node_pos(g, from, &row, &j);
@@ -2580,7 +2533,8 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
     tn_input none = {false, false, false, false};
     step(&b, m, &g->prof.phys, none);
     b.x = tn_surf_lattice_x(g, j);
-    int x0 = 1 << 30, y0 = 1 << 30, x1 = -(1 << 30), y1 = -(1 << 30);
+    int x0 = (int)floorf(b.x / T), x1 = (int)floorf((b.x + (float)b.w * T) / T);
+    int y0 = (int)floorf(b.y / T), y1 = (int)floorf((b.y + (float)b.h * T) / T);
     int f = 0;
     for (int r = 0; r < nruns; r++) {
         int cnt = (runs[r] >> 4) + 1;
@@ -2597,12 +2551,7 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
             if (b.on_ground && (r + 1 < nruns || k + 1 < cnt)) return -1;
         }
     }
-    if (bb) {
-        bb[0] = (int16_t)x0;
-        bb[1] = (int16_t)y0;
-        bb[2] = (int16_t)x1;
-        bb[3] = (int16_t)y1;
-    }
+    if (bb) bb[0] = x0, bb[1] = y0, bb[2] = x1, bb[3] = y1;
     if (f != frames || !b.on_ground) return -1;
     return tn_surf_node_at(g, body_row(&b), tn_surf_lattice_j(g, b.x));
 }
@@ -2647,8 +2596,7 @@ static bool emit_group(build *B, int surf_id, int kind)
         uint16_t nruns;
         size_t mark = B->runs.n;
         long st0 = B->nsteps;
-        int16_t bb[4];
-        bool bt = backtrack(B, surf_id, r, &src, &run0, &nruns, bb);
+        bool bt = backtrack(B, surf_id, r, &src, &run0, &nruns);
         B->nback_steps += B->nsteps - st0;
         if (!bt) {
             if (B->oom) return false;
@@ -2656,15 +2604,12 @@ static bool emit_group(build *B, int surf_id, int kind)
             B->bad_replays++;
             continue;
         }
-        int row, jl;
-        tn_surf_node_pos(g, t[i], &row, &jl);
-        bb_add(g, bb, tn_surf_lattice_x(g, jl), (float)row * T - (float)g->prof.h * T);
         /* the search is the simulation (mask stepping is tn_body_step's
          * decisions for whole bitsets; the naive builder steps every
          * position): replaying each edge again is optional */
         bool check = g->prof.reference_build || g->prof.verify_edges || !B->masks;
         int land =
-            check ? replay(g, B->m, src, (const uint16_t *)B->runs.p + run0, nruns, r->frames, bb)
+            check ? replay(g, B->m, src, (const uint16_t *)B->runs.p + run0, nruns, r->frames, NULL)
                   : t[i];
         if (land != t[i]) {
             B->runs.n = mark;
@@ -2681,10 +2626,6 @@ static bool emit_group(build *B, int surf_id, int kind)
         e->frames = (uint16_t)r->frames;
         e->kind = (uint8_t)kind;
         e->flags = 0;
-        e->tx0 = bb[0];
-        e->ty0 = bb[1];
-        e->tx1 = bb[2];
-        e->ty1 = bb[3];
     }
     return true;
 }
@@ -4274,6 +4215,19 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
     bool ow;
     if (!stands(g, m, row, j, &ow)) return false;
     return replay(g, m, E->from, g->runs + E->run0, E->nruns, E->frames, NULL) == E->to;
+}
+
+bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0, int *x1, int *y1)
+{
+    if (!g || !m || e < 0 || e >= g->nedges) return false;
+    const tn_surf_edge *E = &g->edge[e];
+    int bb[4];
+    if (replay(g, m, E->from, g->runs + E->run0, E->nruns, E->frames, bb) != E->to) return false;
+    if (x0) *x0 = bb[0];
+    if (y0) *y0 = bb[1];
+    if (x1) *x1 = bb[2];
+    if (y1) *y1 = bb[3];
+    return true;
 }
 
 /* ---- query --------------------------------------------------------------- */

@@ -235,7 +235,7 @@
  * threads searches at once).
  *
  * MEMORY.  sizeof(tn_surf) + 16 B x surfaces (+ 12 B: explored box, largest
- * landing node) + 40 B x nodes (node, CSR and query arrays) + 28 B x edges
+ * landing node) + 40 B x nodes (node, CSR and query arrays) + 20 B x edges
  * + 2 B x input runs (a repair leaves the runs of the edges it removes where
  * they are until they are a fifth of all, then moves the live ones down over
  * them in place; room for 1/16 to 2x more, a quarter after a build, 1/16 to
@@ -383,10 +383,9 @@ typedef struct tn_surf_edge {
     int32_t from, to; /* take-off node, landing node */
     uint32_t run0;    /* first input run */
     uint16_t nruns;
-    uint16_t frames;            /* simulated frames from take-off to landing */
-    uint8_t kind;               /* TN_SURF_JUMP / DROP / WALKOFF */
-    uint8_t flags;              /* TN_SURF_EDGE_DOMINATED: the query drops it (QUERY) */
-    int16_t tx0, ty0, tx1, ty1; /* tiles the trajectory's box touched */
+    uint16_t frames; /* simulated frames from take-off to landing */
+    uint8_t kind;    /* TN_SURF_JUMP / DROP / WALKOFF */
+    uint8_t flags;   /* TN_SURF_EDGE_DOMINATED: the query drops it (QUERY) */
 } tn_surf_edge;
 
 /* tn_surf_edge.flags: another edge plus walks is at least as fast (the
@@ -462,6 +461,12 @@ void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count);
 /* Replay edge e from its take-off with the graph's step function on map m:
  * true when it lands on its landing node after exactly its frames. */
 bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
+/* The tiles edge e's trajectory touches (the box's tiles over every frame,
+ * take-off and landing included: columns x0..x1, rows y0..y1), by replaying
+ * it on map m, O(its frames); false when e is out of range or no longer
+ * lands where it did (tn_surf_edge_valid).  The graph does not store them:
+ * nothing in a build or a query needs them. */
+bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0, int *x1, int *y1);
 
 /* Plan from node `start` to the standing tile (gx, gy) (already snapped to a
  * standing tile).  Legs go to `out` (cap entries; BUFFER_TOO_SMALL when
