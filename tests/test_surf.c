@@ -1044,6 +1044,73 @@ static void assert_same_layout(const tn_surf *one, const tn_surf *three)
  * each surface's edges as they are made and, on one thread, lays out
  * nothing after the searches; on three the surfaces come out of order and
  * the whole sort runs: the same layout either way. */
+/* An allocator that refuses exactly its k-th request of min bytes or more
+ * (a big graph's arrays), of any thread. */
+typedef struct fail_big {
+    atomic_long n, live;
+    long k;
+    size_t min;
+} fail_big;
+
+static void *fail_big_alloc(void *user, size_t size)
+{
+    fail_big *f = user;
+    if (size >= f->min && atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
+    void *p = malloc(size);
+    if (p) atomic_fetch_add(&f->live, 1);
+    return p;
+}
+
+static void fail_big_free(void *user, void *p)
+{
+    if (p) atomic_fetch_sub(&((fail_big *)user)->live, 1);
+    free(p);
+}
+
+/* A big graph (16384+ nodes) built on 2 threads, whose threads' edges are
+ * gathered surface by surface, with each of its big allocations (256 KB or
+ * more: the edge and run arrays, the gather's, the query index) refused
+ * in turn: the build fails cleanly (out of memory, nothing left
+ * allocated) or, where the gather's arrays are refused and it appends and
+ * sorts instead, makes the same graph as one thread. */
+static void test_out_of_memory_gather(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(224, 224, 5, &r);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *one = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &one, NULL)));
+    assert_true(tn_surf_node_count(one) >= 16384);
+    prof.threads = 2;
+    long failed = 0, same = 0, k = 1;
+    for (;; k++) {
+        fail_big f = {0, 0, k, (size_t)1 << 18};
+        tn_allocator a = {fail_big_alloc, fail_big_free, &f};
+        tn_surf *g = NULL;
+        tn_error err = {0};
+        tn_status st = tn_surf_create(m, &prof, &a, &g, &err);
+        if (tn_failed(st)) {
+            assert_true((st & TN_OUT_OF_MEMORY) != 0);
+            assert_null(g);
+            failed++;
+        } else {
+            assert_same_layout(one, g);
+            same++;
+            tn_surf_destroy(g);
+        }
+        assert_int_equal(atomic_load(&f.live), 0);
+        if (atomic_load(&f.n) < k) break; /* no big request was refused */
+    }
+    printf("  224x224 on 2 threads: refusing each of its %ld big allocations in turn: %ld "
+           "builds failed cleanly, %ld made the same graph as one thread\n",
+           k - 1, failed, same - 1);
+    assert_true(failed > 0);
+    tn_surf_destroy(one);
+    tn_map_destroy(m);
+}
+
 static void test_threads_same_graph(void **state)
 {
     (void)state;
@@ -1492,6 +1559,7 @@ int main(void)
         cmocka_unit_test(test_repairs_reclaim_runs),
         cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_threads_same_graph),
+        cmocka_unit_test(test_out_of_memory_gather),
         cmocka_unit_test(test_rebuild_in_place),
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_fast_equals_naive_tight),

@@ -2386,8 +2386,10 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     /* one input per frame: the landing's, then one per entry back to the
      * take-off (layer 0) */
     const size_t base = B->seq.n, tl = (size_t)ent(B, r->entry)->t;
-    if (!vec_reserve(&B->seq, B->a, base + tl + 2) || !vec_reserve(&B->bpath, B->a, tl + 1))
+    if (!vec_reserve(&B->seq, B->a, base + tl + 2) || !vec_reserve(&B->bpath, B->a, tl + 1)) {
+        B->oom = true; /* (else the landing would be dropped as a bad replay) */
         return false;
+    }
     uint16_t *seq = (uint16_t *)B->seq.p + base;
     bt_step *path = B->bpath.p;
     size_t ns = 0, np = 0;
@@ -2499,7 +2501,10 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         if (!memo_put(B, &rest)) break;
     }
     /* run-length: the inputs from the take-off (the end of seq) on */
-    if (!vec_reserve(&B->runs, B->a, B->runs.n + ns)) return false;
+    if (!vec_reserve(&B->runs, B->a, B->runs.n + ns)) {
+        B->oom = true;
+        return false;
+    }
     uint16_t *runs = B->runs.p;
     const size_t r0 = B->runs.n;
     size_t nr = r0;
