@@ -1103,10 +1103,44 @@ static void test_out_of_memory_gather(void **state)
         assert_int_equal(atomic_load(&f.live), 0);
         if (atomic_load(&f.n) < k) break; /* no big request was refused */
     }
-    printf("  224x224 on 2 threads: refusing each of its %ld big allocations in turn: %ld "
-           "builds failed cleanly, %ld made the same graph as one thread\n",
-           k - 1, failed, same - 1);
+    printf(
+        "  224x224 on 2 threads: refusing each of its big allocations in turn (%ld this run): %ld "
+        "builds failed cleanly, %ld made the same graph as one thread\n",
+        k - 1, failed, same - 1);
     assert_true(failed > 0);
+    /* repairs on 2 threads with one big request refused (a local repair
+     * out of memory falls back to a rebuild): the graph stays the one
+     * thread's, which repairs without refusals, edge for edge and run for
+     * run (where runs lie depends on each graph's history of repairs) */
+    fail_big f = {0, 0, 0, (size_t)1 << 18};
+    tn_allocator a = {fail_big_alloc, fail_big_free, &f};
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+    long refused = 0;
+    for (int round = 0; round < 12; round++) {
+        int x, y;
+        random_edit(one, m, &r, false, &x, &y); /* (synced: one's repair) */
+        for (long j = 1;; j++) {
+            atomic_store(&f.n, 0);
+            f.k = j;
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            const long asked = atomic_load(&f.n);
+            f.k = 0;
+            assert_same_graph(one, g); /* (run offsets: its own history of repairs) */
+            if (asked < j) break;
+            refused++;
+            /* the same edit again: back and forth, without refusals */
+            const int t = tn_map_tile(m, x, y);
+            tn_map_set_tile(m, x, y, t == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            tn_map_set_tile(m, x, y, t, NULL);
+        }
+    }
+    printf("  and 12 repairs with each of their big allocations refused in turn (%ld): the "
+           "same graph as one thread's after each\n",
+           refused);
+    tn_surf_destroy(g);
+    assert_int_equal(atomic_load(&f.live), 0);
     tn_surf_destroy(one);
     tn_map_destroy(m);
 }
