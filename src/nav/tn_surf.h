@@ -284,7 +284,7 @@
  * backtrack per edge kept (sharing the way back with the search's earlier
  * ones).  The demo map (80x45, 1x2, jump 4) takes about 8-12 ms of CPU
  * (0.11 G instructions), still about 4x the 2 ms the issue asks; a
- * 512x512 level about 1.0-1.4 s, 1024x1024 about 4.1-4.5 s (there free
+ * 512x512 level about 0.95-1.4 s, 1024x1024 about 3.9-4.5 s (there free
  * flight saves 14%: long falls); where page faults are dear, as on the
  * machine measured, a process that gives freed memory back to the kernel
  * (glibc's default) pays about a sixth more (the game keeps it: mallopt
@@ -293,7 +293,7 @@
  * keeps (a demo rebuild about 10 ms against 12 for a new graph).  On T
  * threads (profile.threads) the searches divide among them (demo map on
  * 2: x1.2-1.7 in wall time, as the two CPUs of the machine measured were
- * busy; 1024x1024 on 2: about 2.8-3.0 s, of which about 1 s is serial:
+ * busy; 1024x1024 on 2: about 2.6-3.0 s, of which about 0.9 s is serial:
  * the masks, the query index, the landmark tables' rounds).  A repair
  * runs the searches that read the tile
  * again (demo map: about 7 of 53 surfaces, about 1.1-2 ms, nearly all
