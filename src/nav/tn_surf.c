@@ -1726,6 +1726,7 @@ typedef struct ff_pend {
     int32_t from, lo, words, next, k;
     uint32_t boff; /* bits in B->pbits */
     uint8_t in;
+    int32_t plan; /* the plan of its step (the one that stopped the flight) in B->plans, or -1 */
 } ff_pend;
 
 /* Bitset w of n words grown by one position on each side, k times. */
@@ -1758,19 +1759,32 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
     const tn_surf *g = B->g;
     tn_body v = pl->fr; /* at t + k */
     int k = 1;
+    vplan P;
+    bool stop_plan = false; /* P is the plan of the state that stops the flight */
     for (; t + k < TN_SURF_MAX_AIR; k++) {
         int ins[6];
         if (inputs_for(g, &v, t + k, kind, 0, ins) != 3 || (ins[0] & TN_SURF_IN_JUMP) != jb) break;
-        vplan P;
         if (!make_vplan(B, &v, jb, &P)) break;
         /* a skipped state's reads; the state that stops the flight is made
          * an entry, whose footprint holds the rectangle */
         const bool free = plan_free(B, &P, jf - k, jl + k, surf_id, true);
         if (B->oom) return -1;
-        if (!free) break;
+        if (!free) {
+            stop_plan = true;
+            break;
+        }
         v = P.fr;
     }
     if (k < 2) return 0;
+    /* the stopping state's plan kept for its entry (entry_plan would make
+     * it again: one plan per flight, 3% of a 1024x1024 build) */
+    int32_t plan = -1;
+    if (stop_plan) {
+        vplan *kp = vec_push(&B->plans, B->a);
+        if (!kp) return -1;
+        *kp = P;
+        plan = (int32_t)B->plans.n - 1;
+    }
     if (!B->phead) { /* the per-layer lists, once per build */
         int32_t *head = tn_alloc_array(B->a, TN_SURF_MAX_AIR + 2, sizeof *head);
         uint32_t *stamp = tn_alloc_array(B->a, TN_SURF_MAX_AIR + 2, sizeof *stamp);
@@ -1783,15 +1797,15 @@ static int fast_forward(build *B, int surf_id, int kind, int32_t ei, int t, int 
         B->pstamp = stamp;
     }
     const int plo = jf - k, pw = (jl - jf + 2 * k) / 64 + 1, at = t + k;
-    ff_pend *P = vec_push(&B->pend, B->a);
-    if (!P || !vec_reserve(&B->pbits, B->a, B->pbits.n + (size_t)pw)) return -1;
+    ff_pend *Q = vec_push(&B->pend, B->a);
+    if (!Q || !vec_reserve(&B->pbits, B->a, B->pbits.n + (size_t)pw)) return -1;
     uint64_t *pb = (uint64_t *)B->pbits.p + B->pbits.n;
     memset(pb, 0, (size_t)pw * 8);
     or_shifted(pb, pw, Sc, W, lo - plo, pw * 64 - 1);
     smear(pb, pw, k);
-    *P = (ff_pend){v, ei, plo, pw, -1, k, (uint32_t)B->pbits.n, (uint8_t)(jb | FFWD)};
+    *Q = (ff_pend){v, ei, plo, pw, -1, k, (uint32_t)B->pbits.n, (uint8_t)(jb | FFWD), plan};
     B->pbits.n += (size_t)pw;
-    if (B->pstamp[at] == B->pgen) P->next = B->phead[at];
+    if (B->pstamp[at] == B->pgen) Q->next = B->phead[at];
     B->pstamp[at] = B->pgen;
     B->phead[at] = (int32_t)B->pend.n - 1;
     B->npend++;
@@ -1808,6 +1822,8 @@ static bool ff_arrive(build *B, int t, int nlo, int nhi, int nwords, size_t next
         if (ne < 0 || !add_pred(B, ne, P.from, P.in)) return false;
         dp_pred *pr = (dp_pred *)B->pred.p + ent(B, ne)->pred;
         pr->k = (uint16_t)P.k;
+        const int jbit = (P.in & TN_SURF_IN_JUMP) ? 1 : 0;
+        if (P.plan >= 0 && ent(B, ne)->plan[jbit] == -2) ent(B, ne)->plan[jbit] = P.plan;
         const dp_entry *N = ent(B, ne);
         or_shifted((uint64_t *)B->bits.p + N->bits, N->words, (const uint64_t *)B->pbits.p + P.boff,
                    P.words, P.lo - N->lo, nhi - N->lo);
