@@ -156,17 +156,19 @@ static void test_oracle_random_levels(void **state)
     assert_true((double)all.found >= 0.995 * (double)all.reach);
 }
 
-/* An allocator that refuses exactly its k-th request, of any thread (and
- * counts the requests and the blocks alive). */
+/* An allocator that refuses exactly its k-th request of min bytes or more
+ * (min 0: any request), of any thread (and counts those requests and the
+ * blocks alive). */
 typedef struct fail_nth {
     atomic_long n, live;
     long k;
+    size_t min;
 } fail_nth;
 
 static void *fail_alloc(void *user, size_t size)
 {
     fail_nth *f = user;
-    if (atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
+    if (size >= f->min && atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
     void *p = malloc(size);
     if (p) atomic_fetch_add(&f->live, 1);
     return p;
@@ -209,6 +211,25 @@ static tn_map *oom_level(int w, int h, uint64_t seed, tn_rng *r)
     return m;
 }
 
+/* The profile most tests use: a 1x2 character, the default physics with
+ * the given jump height. */
+static tn_surf_profile profile_1x2(float jump)
+{
+    tn_phys_params p = tn_phys_default(jump);
+    return tn_surf_profile_make(1, 2, &p);
+}
+
+/* A generated level (oom_level) and its graph for *prof (1x2, jump 4). */
+static tn_surf *level_graph(int w, int h, uint64_t seed, tn_rng *r, tn_map **m,
+                            tn_surf_profile *prof)
+{
+    *m = oom_level(w, h, seed, r);
+    *prof = profile_1x2(4.0f);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(*m, prof, NULL, &g, NULL)));
+    return g;
+}
+
 /* Builds of `prof` on m with the k-th allocation refused, k = 1 .. *total
  * (the allocations of a first build, plus `slack`): each fails cleanly
  * (OUT_OF_MEMORY, nothing left allocated) or answers q queries as the
@@ -218,7 +239,7 @@ static tn_map *oom_level(int w, int h, uint64_t seed, tn_rng *r)
 static long oom_builds(tn_map *m, const tn_surf_profile *prof, tn_rng *r, int q, long slack,
                        bool edit, long *total, long *answered, long *rfailed)
 {
-    fail_nth probe = {0, 0, -1};
+    fail_nth probe = {0, 0, -1, 0};
     tn_allocator pa = {fail_alloc, fail_free, &probe};
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, prof, &pa, &g, NULL)));
@@ -227,7 +248,7 @@ static long oom_builds(tn_map *m, const tn_surf_profile *prof, tn_rng *r, int q,
     *total = atomic_load(&probe.n) + slack;
     long failed = 0;
     for (long k = 1; k <= *total; k++) {
-        fail_nth f = {0, 0, k};
+        fail_nth f = {0, 0, k, 0};
         tn_allocator a = {fail_alloc, fail_free, &f};
         tn_error e;
         g = NULL;
@@ -265,8 +286,7 @@ static void test_out_of_memory(void **state)
     (void)state;
     tn_rng r;
     tn_map *m = oom_level(24, 16, 31, &r);
-    tn_phys_params p = tn_phys_default(3.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf_profile prof = profile_1x2(3.0f);
     long total, answered = 0, unused = 0;
     long failed = oom_builds(m, &prof, &r, 20, 0, false, &total, &answered, &unused);
     tn_surf *g = NULL;
@@ -280,7 +300,7 @@ static void test_out_of_memory(void **state)
     int ex = 5, ey = 9;
     long rtotal = -1, rfailed = 0;
     for (long k = 1; rtotal < 0 || k <= rtotal; k++) {
-        fail_nth f = {0, 0, -1};
+        fail_nth f = {0, 0, -1, 0};
         tn_allocator a = {fail_alloc, fail_free, &f};
         g = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
@@ -318,8 +338,7 @@ static void test_out_of_memory_threads(void **state)
     (void)state;
     tn_rng r;
     tn_map *m = oom_level(32, 20, 32, &r);
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf_profile prof = profile_1x2(4.0f);
     prof.threads = 3;
     long total, answered = 0, rfailed = 0;
     /* slack: which thread runs what changes how much its scratch grows */
@@ -861,8 +880,7 @@ static void test_repairs_reuse_blocks(void **state)
     (void)state;
     tn_rng r;
     tn_map *m = oom_level(128, 128, 1, &r);
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf_profile prof = profile_1x2(4.0f);
     big_count b = {{0}, 0};
     tn_allocator a = {big_alloc, big_free, &b};
     tn_surf *g = NULL;
@@ -891,11 +909,9 @@ static void test_repairs_reclaim_runs(void **state)
 {
     (void)state;
     tn_rng r;
-    tn_map *m = oom_level(64, 64, 2, &r);
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    tn_surf *g = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    tn_map *m;
+    tn_surf_profile prof;
+    tn_surf *g = level_graph(64, 64, 2, &r, &m, &prof);
     const size_t built = tn_surf_memory(g);
     const size_t most = toggle_under_surface(g, m, 200, NULL, NULL, NULL);
     printf("  200 repairs on 64x64 (all local): memory %.2f MB built, at most %.2f MB\n",
@@ -1044,29 +1060,6 @@ static void assert_same_layout(const tn_surf *one, const tn_surf *three)
  * each surface's edges as they are made and, on one thread, lays out
  * nothing after the searches; on three the surfaces come out of order and
  * the whole sort runs: the same layout either way. */
-/* An allocator that refuses exactly its k-th request of min bytes or more
- * (a big graph's arrays), of any thread. */
-typedef struct fail_big {
-    atomic_long n, live;
-    long k;
-    size_t min;
-} fail_big;
-
-static void *fail_big_alloc(void *user, size_t size)
-{
-    fail_big *f = user;
-    if (size >= f->min && atomic_fetch_add(&f->n, 1) + 1 == f->k) return NULL;
-    void *p = malloc(size);
-    if (p) atomic_fetch_add(&f->live, 1);
-    return p;
-}
-
-static void fail_big_free(void *user, void *p)
-{
-    if (p) atomic_fetch_sub(&((fail_big *)user)->live, 1);
-    free(p);
-}
-
 /* A big graph (16384+ nodes) built on 2 threads, whose threads' edges are
  * gathered surface by surface, with each of its big allocations (256 KB or
  * more: the edge and run arrays, the gather's, the query index) refused
@@ -1077,17 +1070,15 @@ static void test_out_of_memory_gather(void **state)
 {
     (void)state;
     tn_rng r;
-    tn_map *m = oom_level(224, 224, 5, &r);
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    tn_surf *one = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &one, NULL)));
+    tn_map *m;
+    tn_surf_profile prof;
+    tn_surf *one = level_graph(224, 224, 5, &r, &m, &prof);
     assert_true(tn_surf_node_count(one) >= 16384);
     prof.threads = 2;
     long failed = 0, same = 0, k = 1;
     for (;; k++) {
-        fail_big f = {0, 0, k, (size_t)1 << 18};
-        tn_allocator a = {fail_big_alloc, fail_big_free, &f};
+        fail_nth f = {0, 0, k, (size_t)1 << 18};
+        tn_allocator a = {fail_alloc, fail_free, &f};
         tn_surf *g = NULL;
         tn_error err = {0};
         tn_status st = tn_surf_create(m, &prof, &a, &g, &err);
@@ -1112,8 +1103,8 @@ static void test_out_of_memory_gather(void **state)
      * out of memory falls back to a rebuild): the graph stays the one
      * thread's, which repairs without refusals, edge for edge and run for
      * run (where runs lie depends on each graph's history of repairs) */
-    fail_big f = {0, 0, 0, (size_t)1 << 18};
-    tn_allocator a = {fail_big_alloc, fail_big_free, &f};
+    fail_nth f = {0, 0, 0, (size_t)1 << 18};
+    tn_allocator a = {fail_alloc, fail_free, &f};
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
     long refused = 0;
@@ -1151,8 +1142,7 @@ static void test_threads_same_graph(void **state)
     {
         tn_rng r;
         tn_map *m = oom_level(224, 224, 5, &r);
-        tn_phys_params p = tn_phys_default(4.0f);
-        tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+        tn_surf_profile prof = profile_1x2(4.0f);
         tn_surf *one = NULL, *three = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &one, NULL)));
         prof.threads = 3;
@@ -1269,7 +1259,7 @@ static void test_rebuild_in_place(void **state)
     tn_surf_profile a3 = tn_surf_profile_make(1, 2, &p3), a5 = tn_surf_profile_make(1, 2, &p5);
     long total = -1, failed = 0;
     for (long k = 1; total < 0 || k <= total; k++) {
-        fail_nth f = {0, 0, -1};
+        fail_nth f = {0, 0, -1, 0};
         tn_allocator a = {fail_alloc, fail_free, &f};
         g = NULL;
         assert_true(tn_succeeded(tn_surf_create(m, &a3, &a, &g, NULL)));
@@ -1541,9 +1531,8 @@ static void test_shortcuts_out_of_memory(void **state)
     (void)state;
     tn_rng r;
     tn_map *m = oom_level(32, 20, 41, &r);
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    fail_nth f = {0, 0, -1};
+    tn_surf_profile prof = profile_1x2(4.0f);
+    fail_nth f = {0, 0, -1, 0};
     tn_allocator a = {fail_alloc, fail_free, &f};
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
