@@ -328,6 +328,101 @@ static void test_guide_round_a_wall(void **state)
     tn_map_destroy(m);
 }
 
+/* The guide on the navigation mesh, through a serpentine of one-tile
+ * corridors.  A box narrower than a tile asks for a point's path (every
+ * opening of a tile map is a tile wide, so the same places are reachable,
+ * and a point's path is several times cheaper on the mesh than a disc's);
+ * a box a tile wide or more asks for its half-size.  Against a guide forced
+ * to the box's half-size, the point guide must arrive every time too. */
+typedef struct radius_spy {
+    tnav_mesh *mesh;
+    bool force; /* ask for `half` whatever the wanderer asked */
+    float half;
+    float asked_min, asked_max;
+    long paths;
+} radius_spy;
+
+static int spy_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
+                    int cap)
+{
+    radius_spy *s = user;
+    s->asked_min = fminf(s->asked_min, radius);
+    s->asked_max = fmaxf(s->asked_max, radius);
+    s->paths++;
+    return tnav_mesh_path(s->mesh, ax, ay, bx, by, s->force ? s->half : radius, xy, cap);
+}
+
+static bool spy_los(void *user, float ax, float ay, float bx, float by)
+{
+    radius_spy *s = user;
+    return tnav_mesh_los(s->mesh, ax, ay, bx, by);
+}
+
+static void test_guide_radius(void **state)
+{
+    (void)state;
+    /* pillars, and two long walls with a two-tile opening at alternate ends */
+    tn_map *m = obstacle_map(2);
+    for (int x = 0; x < 64; x++) {
+        if (x < 58 || x > 59) tn_map_set_tile(m, x, 16, TN_TILE_BLOCK, NULL);
+        if (x < 4 || x > 5) tn_map_set_tile(m, x, 32, TN_TILE_BLOCK, NULL);
+    }
+    tnav_mesh *mesh = tnav_mesh_create(m);
+    if (!mesh) {
+        tn_map_destroy(m);
+        skip();
+    }
+    const float T = TN_TILE_PX;
+    for (int force = 0; force < 2; force++) {
+        radius_spy spy = {mesh, force != 0, 0, INFINITY, -INFINITY, 0};
+        tn_agent_nav nav = {&spy, spy_los, spy_path};
+        tn_wander_env env = env_for(m, &nav);
+        tn_wander_params p = tn_wander_default_params();
+        p.bias = 1.0f;
+        spy.half = p.half;
+        tn_rng r;
+        tn_rng_seed(&r, 5, 77);
+        int arrived = 0, n = 30;
+        long steps = 0;
+        for (int i = 0; i < n; i++) {
+            float x, y;
+            do free_point(m, &r, p.half, &x, &y);
+            while (y < 33 * T);
+            tn_wanderer a;
+            tn_wanderer_init(&a, x, y, 0, 30.5f * T, 4.5f * T, 9, (uint64_t)i);
+            int k = 0;
+            for (; k < 30000 && a.mode != TN_WANDER_STOPPED; k++) {
+                tn_wander_step(&a, 1, &p, &env);
+                assert_true(tn_steer_box_free(m, a.x, a.y, p.half));
+            }
+            arrived += a.mode == TN_WANDER_STOPPED;
+            steps += k;
+        }
+        print_message("past two walls, guide for %s: %d of %d arrive, %.0f steps a walk, "
+                      "%ld paths\n",
+                      force ? "the box's half-size" : "a point", arrived, n, (double)steps / n,
+                      spy.paths);
+        assert_true(spy.paths > 0);
+        if (!force) {
+            assert_int_equal(arrived, n);
+            assert_true(spy.asked_min == 0.0f && spy.asked_max == 0.0f);
+        }
+    }
+    /* a box a tile wide asks for its half-size */
+    radius_spy spy = {mesh, false, 0, INFINITY, -INFINITY, 0};
+    tn_agent_nav nav = {&spy, spy_los, spy_path};
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.half = 0.5f * T;
+    tn_wanderer a;
+    tn_wanderer_init(&a, 40.5f * T, 40.5f * T, 0, 30.5f * T, 4.5f * T, 9, 1);
+    for (int k = 0; k < 200; k++) tn_wander_step(&a, 1, &p, &env);
+    assert_true(spy.paths > 0);
+    assert_true(spy.asked_min == p.half && spy.asked_max == p.half);
+    tnav_mesh_destroy(mesh);
+    tn_map_destroy(m);
+}
+
 static void test_stops_exactly_at_target(void **state)
 {
     (void)state;
@@ -425,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_wanderers_reach_target),
         cmocka_unit_test(test_retargeting_keeps_motion_smooth),
         cmocka_unit_test(test_guide_round_a_wall),
+        cmocka_unit_test(test_guide_radius),
         cmocka_unit_test(test_stops_exactly_at_target),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_params_checked),

@@ -287,25 +287,46 @@ static bool feasible(const ctx *c, const float *wp, float x, float y, bool check
 }
 
 /* Where the cone points from (cx, cy) when the target is out of sight: the
- * first corner of a path to it (planned again when the target has moved a
- * tile since, or the corner is out of sight from here).  False when the
- * target is in sight, or cannot be reached: the cone then points at the
- * target itself. */
+ * first corner of a path to it.  A later point of that path in sight from
+ * here is taken instead (the corners before it are passed; otherwise the
+ * walk would keep turning back to a corner it can see but not reach).  The
+ * path is planned again when the target has moved a tile since, or the
+ * corner is out of sight from here.  It is a point's path when the box is
+ * narrower than a tile (see the header, THE WALK).  False when the target
+ * is in sight, or cannot be reached: the cone then points at the target
+ * itself. */
 static bool guide_point(tn_wanderer *a, const ctx *c, float cx, float cy, float *gx, float *gy)
 {
     const tn_agent_nav *nav = c->e->nav;
     if (!nav || !nav->los || !nav->path || nav->los(nav->user, cx, cy, a->tx, a->ty)) return false;
-    bool fresh = a->has_guide && tn_len2(a->guide_tx - a->tx, a->guide_ty - a->ty) < T_PX * T_PX &&
-                 tn_len2(a->guide_x - cx, a->guide_y - cy) > 4.0f &&
+    bool same = a->has_guide && tn_len2(a->guide_tx - a->tx, a->guide_ty - a->ty) < T_PX * T_PX;
+    /* the farthest later point in sight, if any */
+    for (int k = a->guide_nnext; same && k > 0; k--) {
+        float nx = a->guide_next[2 * k - 2], ny = a->guide_next[2 * k - 1];
+        if (!nav->los(nav->user, cx, cy, nx, ny)) continue;
+        a->guide_x = nx;
+        a->guide_y = ny;
+        for (int i = 0; i + k < a->guide_nnext; i++) {
+            a->guide_next[2 * i] = a->guide_next[2 * (i + k)];
+            a->guide_next[2 * i + 1] = a->guide_next[2 * (i + k) + 1];
+        }
+        a->guide_nnext -= k;
+        break;
+    }
+    bool fresh = same && tn_len2(a->guide_x - cx, a->guide_y - cy) > 4.0f &&
                  nav->los(nav->user, cx, cy, a->guide_x, a->guide_y);
     if (!fresh) {
-        float xy[4];
+        float xy[6];
         a->paths++;
-        int n = nav->path(nav->user, cx, cy, a->tx, a->ty, c->p->half, xy, 2);
+        const float radius = 2.0f * c->p->half < T_PX ? 0.0f : c->p->half;
+        int n = nav->path(nav->user, cx, cy, a->tx, a->ty, radius, xy, 3);
         a->has_guide = n > 0;
         if (!a->has_guide) return false;
+        if (n > 3) n = 3;
         a->guide_x = xy[0];
         a->guide_y = xy[1];
+        a->guide_nnext = n - 1;
+        for (int i = 0; i < 2 * (n - 1); i++) a->guide_next[i] = xy[2 + i];
         a->guide_tx = a->tx;
         a->guide_ty = a->ty;
     }

@@ -16,9 +16,16 @@
  *        w(d) = cone_near + (cone_far - cone_near) * min(1, d / cone_ref)
  *    around the direction to the target (d = its distance), or, when C has
  *    no line of sight to the target and `guide` is on, around the direction
- *    to the first corner of a path to it (tn_agent_nav.path, planned again
- *    only when the target has moved a tile or the corner is out of sight),
- *    so walls between the walk and the target do not trap it.  bias 0 gives a
+ *    to the first corner of a path to it, or to the farthest of the path's
+ *    next two points in sight from C (the corners before it are passed),
+ *    so walls between the walk and the target do not trap it.  The path
+ *    (tn_agent_nav.path) is planned again only when the target has moved a
+ *    tile or the point aimed at is out of sight.  It is a point's path
+ *    (radius 0) when the box is narrower than a tile (2 half < TN_TILE_PX):
+ *    every opening of a tile map is a tile wide, so such a box passes
+ *    wherever a point does, and on the navigation mesh a point's path is
+ *    several times cheaper than a disc's; a wider box asks for a path of
+ *    radius `half`.  bias 0 gives a
  *    uniform direction (an unbiased walk: a step is as likely to get closer
  *    as farther); bias 1 a cone of half-width 34 degrees far away down to 6
  *    next to the target (nearly straight).  The mean progress per draw,
@@ -71,19 +78,14 @@
  *
  * UNITS pixels, seconds, radians (angles measured with y down, atan2(dy,dx)).
  * RANDOMNESS: each wanderer owns a tn_rng stream (seed, stream), so a run is
- * a pure function of the seeds and the calls.  MEMORY: the struct (352
+ * a pure function of the seeds and the calls.  MEMORY: the struct (400
  * bytes); nothing is allocated.
  *
- * COST (tilenav-bench agents, -O2, this 2-core shared machine): 1,000
- * wanderers (bias 0.5, smoothness 0.5) on a 128x128-tile map with 12%
- * blocks, line of sight on the navmesh, the target moved every 300 steps:
- *
- * MEASURED: 0.25 ms per step for all 1,000 (median of 5 runs' medians of
- *   600 steps, range 0.25-0.27; thread-CPU p90 0.38-0.40 ms), i.e. ~250 ns
- *   per wanderer-step, with ~22 waypoint draws, ~126 line-of-sight queries
- *   and ~7 guide paths per step.  Without the path guide: 0.17 ms (~1,030
- *   instructions per wanderer-step, callgrind; ~63 line-of-sight queries
- *   per step).  Target: under 0.5 ms.
+ * COST: about 250 ns a wanderer-step with the path guide on the navigation
+ * mesh (1,000 wanderers among 12% blocks on a 128x128-tile map: ~22
+ * waypoint draws, ~130 line-of-sight queries and ~7 guide paths a step),
+ * against a target of 0.5 ms for the 1,000; `tilenav-bench agents` prints
+ * the current numbers (docs/bench.md).
  *
  * THREAD SAFETY: a tn_wanderer belongs to one thread at a time; params and
  * the environment are only read and may be shared.
@@ -158,11 +160,13 @@ typedef struct tn_wanderer {
     long paths;     /* guide paths planned */
     bool has_guide; /* guide_x/y: first corner of a path to the target */
     float guide_x, guide_y, guide_tx, guide_ty; /* ... planned for this target */
+    float guide_next[4];                        /* the path's next points after it (x, y pairs) */
+    int guide_nnext;                            /* how many of them (0..2) */
 } tn_wanderer;
 
 typedef struct tn_wander_env {
     const tn_map *map;
-    const tn_agent_nav *nav; /* line of sight (paths are not used) */
+    const tn_agent_nav *nav; /* line of sight; paths for the guide */
     float dt;                /* seconds per step */
 } tn_wander_env;
 
