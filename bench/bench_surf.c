@@ -10,6 +10,9 @@
  *     default 64,128; 512 and 1024 are the issue's targets, which take
  *     seconds to build): build time (one run), then
  *     the same as 1.
+ *  Then the issue's speed targets against this run's numbers, each met or
+ *  MISSED (the demo map's build; with 512 and 1024 in --sizes their builds,
+ *  1024x1024's repair median and its query median and p99 per query mode).
  *  3. --gaps: the widest flat gap each planner crosses per jump height
  *     (a floor, a gap of k tiles, the same floor beyond; 1x2 character).
  *  4. --oracle N: the physics oracle (tests/surf_oracle.h) against both
@@ -38,6 +41,7 @@
 #define _DEFAULT_SOURCE 1 /* madvise */
 #include "bench.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
@@ -57,6 +61,64 @@
  * often preempted for a 4 ms scheduler tick, which wall-clock p99s show. */
 /* Nodes reachable from `s` in graph g (walks and edges), into `out`;
  * returns their count.  `mark` has a byte per node. */
+/* What the issue's targets are checked against, as measured by this run
+ * (printed at the end; NAN: not measured).  Level k: 0 = 512x512, 1 =
+ * 1024x1024; query mode: 0 the search, 1 with shortcuts, 2 with labels. */
+static struct {
+    double demo_build;
+    double build[2], repair[2], qmed[2][3], qp99[2][3];
+    int qpartial[2][3];
+    long qallocs[2][3];
+} tgt;
+
+static int target_level(int n) { return n == 512 ? 0 : n == 1024 ? 1 : -1; }
+
+static void target_query(int lv, int mode, double *t, int k, int partial, long allocs)
+{
+    if (lv < 0 || k == 0) return;
+    tgt.qmed[lv][mode] = bench_median(t, k);
+    tgt.qp99[lv][mode] = bench_percentile(t, k, 99.0);
+    tgt.qpartial[lv][mode] = partial;
+    tgt.qallocs[lv][mode] = allocs;
+}
+
+static const char *verdict(double v, double limit) { return v <= limit ? "met" : "MISSED"; }
+
+/* The issue's speed targets against this run's numbers. */
+static void targets_print(void)
+{
+    printf("targets (the graph planner's issue; this run's numbers):\n");
+    printf("  %-44s %12.1f ms  %s\n", "demo map build < 2 ms (median, one thread)", tgt.demo_build,
+           isnan(tgt.demo_build) ? "not run" : verdict(tgt.demo_build, 2.0));
+    static const char *const lvname[2] = {"512x512", "1024x1024"};
+    static const double build_max[2] = {30.0, 100.0};
+    static const char *const mode[3] = {"search", "shortcuts", "labels"};
+    for (int lv = 0; lv < 2; lv++) {
+        char what[64];
+        snprintf(what, sizeof what, "%s build < %.0f ms", lvname[lv], build_max[lv]);
+        if (isnan(tgt.build[lv])) {
+            printf("  %-44s %15s  not run (--sizes %d)\n", what, "", lv ? 1024 : 512);
+            continue;
+        }
+        printf("  %-44s %12.1f ms  %s\n", what, tgt.build[lv],
+               verdict(tgt.build[lv], build_max[lv]));
+        if (lv == 0) continue; /* the repair and query targets are 1024x1024's */
+        if (!isnan(tgt.repair[lv]))
+            printf("  %-44s %12.1f ms  %s\n", "1024x1024 one-tile repair, median < 1 ms",
+                   tgt.repair[lv], verdict(tgt.repair[lv], 1.0));
+        for (int md = 0; md < 3; md++) {
+            if (isnan(tgt.qmed[lv][md])) continue;
+            snprintf(what, sizeof what, "1024x1024 query (%s) median < 50 us", mode[md]);
+            const bool clean = tgt.qpartial[lv][md] == 0 && tgt.qallocs[lv][md] == 0;
+            printf("  %-44s %12.1f us  %s\n", what, tgt.qmed[lv][md],
+                   clean ? verdict(tgt.qmed[lv][md], 50.0) : "MISSED (partial or allocations)");
+            snprintf(what, sizeof what, "1024x1024 query (%s) p99 < 1 ms", mode[md]);
+            printf("  %-44s %12.1f us  %s\n", what, tgt.qp99[lv][md],
+                   clean ? verdict(tgt.qp99[lv][md], 1000.0) : "MISSED (partial or allocations)");
+        }
+    }
+}
+
 static int reachable(const tn_surf *g, int s, int32_t *out, unsigned char *mark)
 {
     int nn = tn_surf_node_count(g), ne = tn_surf_edge_count(g), k = 0, head = 0;
@@ -118,7 +180,7 @@ static int time_queries(tn_surf *g, int n, const int *s, const int *gx, const in
  * in the graph), then the same pairs with the query shortcuts, and `edits`
  * random single-tile edits (each repaired). */
 static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, tn_rng *r, int q,
-                      int edits)
+                      int edits, int lv)
 {
     int nn = tn_surf_node_count(g);
     if (nn > 0 && q > 0) {
@@ -149,6 +211,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         }
         long allocs0 = c->allocs;
         int found = time_queries(g, k, ps, pgx, pgy, t, fa, &expanded, &partial);
+        target_query(lv, 0, t, k, partial, c->allocs - allocs0);
         printf("  %-10s queries: %d reachable pairs: %d found, %d partial; median %.1f us, p99 "
                "%.1f us (thread CPU time), %.0f nodes expanded on average; %ld allocations in all "
                "queries\n",
@@ -168,6 +231,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                    (double)(tn_surf_memory(g) - mem0) / 1048576.0);
             allocs0 = c->allocs;
             found = time_queries(g, k, ps, pgx, pgy, t, fb, &expanded, &partial);
+            target_query(lv, 1, t, k, partial, c->allocs - allocs0);
             int differ = 0;
             for (int i = 0; i < k; i++) differ += fa[i] != fb[i];
             double med = bench_median(t, k), p99 = bench_percentile(t, k, 99.0);
@@ -191,6 +255,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                        (double)tn_surf_memory(g) / 1048576.0);
                 allocs0 = c->allocs;
                 found = time_queries(g, k, ps, pgx, pgy, t, fb, &expanded, &partial);
+                target_query(lv, 2, t, k, partial, c->allocs - allocs0);
                 differ = 0;
                 for (int i = 0; i < k; i++) differ += fa[i] != fb[i];
                 double lmed = bench_median(t, k), lp99 = bench_percentile(t, k, 99.0);
@@ -226,6 +291,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         double sum = 0.0;
         for (int i = 0; i < edits; i++) sum += et[i];
         const double med = bench_median(et, edits), p90 = bench_percentile(et, edits, 90.0);
+        if (lv >= 0) tgt.repair[lv] = med;
         printf("  %-10s single-tile edit repaired: median %.1f ms, p90 %.1f, mean %.1f, max %.1f "
                "over %d random edits (%d local, %d full rebuilds)",
                name, med, p90, sum / edits, et[edits - 1], edits, loc - loc0, full - full0);
@@ -343,7 +409,9 @@ static void level_run(int n, int edits, int queries, unsigned long long seed, in
     printf("  %-10s query index (landmarks: %s) rebuilt in %.1f ms; memory %.2f MB\n", name,
            landmarks < 0 ? "default" : (landmarks == 0 ? "none" : "set"),
            (bench_cpu_now() - i0) * 1e3, (double)tn_surf_memory(g) / 1048576.0);
-    graph_run(name, m, g, &la.c, &r, queries, edits);
+    const int lv = target_level(n);
+    if (lv >= 0) tgt.build[lv] = build * 1e3;
+    graph_run(name, m, g, &la.c, &r, queries, edits, lv);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }
@@ -518,6 +586,11 @@ int bench_surf(int argc, char **argv)
 {
     char sizes[128] = "64,128";
     int edits = 20, oracle = 0, queries = 1000;
+    tgt.demo_build = NAN;
+    for (int lv = 0; lv < 2; lv++) {
+        tgt.build[lv] = tgt.repair[lv] = NAN;
+        for (int md = 0; md < 3; md++) tgt.qmed[lv][md] = tgt.qp99[lv][md] = NAN;
+    }
     bool do_gaps = false;
     int coyote = TN_SURF_COYOTE_FULL;
     int landmarks = -1, threads = 2;
@@ -579,6 +652,7 @@ int bench_surf(int argc, char **argv)
             "maps/demo.map (80x45), 1x2, jump 4: build median %.1f ms CPU (%d runs); %d nodes, %d "
             "edges, memory %.2f MB\n",
             bench_median(t, DEMO_RUNS), DEMO_RUNS, nn, ne, (double)mem / 1048576.0);
+        tgt.demo_build = bench_median(t, DEMO_RUNS);
         rebuild_run(dm, &prof);
         if (threads > 1) threads_run(dm, &prof, threads);
         /* before graph_run edits the map */
@@ -595,7 +669,7 @@ int bench_surf(int argc, char **argv)
         if (tn_succeeded(tn_surf_create(dm, &prof, &ca, &g, NULL))) {
             tn_rng r;
             tn_rng_seed(&r, 1, 78);
-            graph_run("demo", dm, g, &c, &r, queries, edits);
+            graph_run("demo", dm, g, &c, &r, queries, edits, -1);
             tn_surf_destroy(g);
         }
         tn_map_destroy(dm);
@@ -613,6 +687,7 @@ int bench_surf(int argc, char **argv)
         }
         level_run(n, edits, queries, 1, coyote, landmarks, huge);
     }
+    targets_print();
     if (do_gaps) gaps();
     if (oracle > 0) oracle_sweep(oracle);
     return 0;
