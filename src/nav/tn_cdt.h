@@ -136,32 +136,13 @@
  *  the mesh are read-only and may run in several threads at once.  No
  *  globals: different tn_cdt objects are independent.
  *
- * COST (measured with bench/bench_cdt.c and bench/peers, gcc -O2, on the
- * shared 2-core machine at load 2.7-3: medians; CPU = thread CPU time,
- * which leaves out waiting for a core; instruction counts from callgrind)
- *  - 256x256 random-blocks map (genmap --blocks 700 --seed 1, bench/run.sh),
- *    outline as tn_navmesh extracts it: 2,377 points, 2,388 segments, 3,124
- *    triangles kept.  With TN_CDT_REMOVE_OUTSIDE (the row sweep): 0.12-0.13
- *    ms repeated, 0.15-0.19 ms right after a build of another map (branch
- *    predictors untrained: the realistic case after an edit); 2.2 million
- *    instructions (926 per point; 1,049 flips, 0.44 per point).  B took
- *    0.54-0.61 ms and 5.5 million (2,330 per point).  The whole hull (B):
- *    0.41-0.44 ms.  2,000 blocks (4,708 points, 4,752 segments): 0.19-0.26
- *    ms repeated, 0.25-0.37 ms cold, 3.4 million instructions (731 per
- *    point; B: 1.4 ms, 11.5 million).
- *  - The same maps with every unit outline edge a constraint (10,182 and
- *    16,100 constraint edges, every outline corner a point): 0.80-0.89 ms
- *    and 0.93 ms (10.5 and 12.9 million instructions; B: 26.2 and 41.0).
- *  - 1,000,000 uniform random points (B): build_d 380-400 ms (wall = CPU,
- *    load 1.4-3), 3.0e9 instructions (3,000 per point), 5.65 flips per
- *    point; build_i on [0,2^26) about 530 ms CPU.
- *  - Against Delaunator 5.1.0 + Constrainautor 4.1.0 (node 20) on identical
- *    input, in one run of make bench-peers (two runs, load 2.7-3): 13.0x and
- *    13.9x on the 700-block map (0.12-0.13 vs 1.69-1.72 ms; CPU 13.2x,
- *    14.1x), 22-45x on the 2,000-block one; with each build after a build
- *    of the other map (the peer barely changes, we lose the trained
- *    predictors): 10.4x and 12.4x, 19-27x; unit-edge maps 7-19x and 12x;
- *    1M points (B) 3.6-5.3x.  Before the row sweep: 2.8x and 3.7x.
+ * COST.  The outline of a 256x256 map of 700 random blocks (2,377 points,
+ * 2,388 segments) by the row sweep: about 0.13-0.2 ms, about 900
+ * instructions a point; 1,000,000 uniform random points (B): about 0.35-0.4
+ * s.  `tilenav-bench cdt` and `make bench-peers` (against Delaunator +
+ * Constrainautor on the same input) print the current numbers
+ * (docs/bench.md); docs/perf.md keeps the figures measured as the module
+ * grew.
  */
 #ifndef TN_CDT_H
 #define TN_CDT_H

@@ -151,45 +151,20 @@
  * update_tile write the mesh: no query may run meanwhile.  No globals.
  * `make tsan`: four threads on one mesh under ThreadSanitizer.
  *
- * COST (tilenav-bench navmesh, -O2, medians; a 2-core machine shared with
- * other builds, load average 5-7, so wall times are inflated and instruction
- * counts from callgrind are given where they matter):
- *  - 256x256 random blocks (genmap --kind blocks --size 256 --blocks 700
- *    --seed 1: 2,377 vertices, 2,388 constraint segments, 4,700 triangles):
- *    full build by the one row sweep 0.64 ms (73% triangulating); local
- *    update after a one-tile edit median 0.075 ms (62 of 62 local).
- *    --blocks 2000 (4,709 vertices, 4,752 segments): full build 1.27-1.33
- *    ms (two sweeps and a stitch before: 1.8 ms; general CDT: 3.2 ms),
- *    local update median 0.15-0.16 ms (0.33-0.36 ms before the local
- *    labels).  make bench-peers (the full navmesh build against
- *    Delaunator + Constrainautor's CDT of the same outline as unit edges,
- *    one run each, load 11-12 on 2 cores, so CPU-time ratios): 700 blocks
- *    (10,182 edges) 27.5-34x, 2000 blocks (16,100 edges) 16-28x, median
- *    23x (wall 0.54-0.72 / 1.19-1.38 ms ours).
- *    Exact radius-0 path between random free tiles median 48-66 us;
- *    radius paths (r = 0.25 / 0.4 / 0.75) median 0.37-0.67 ms, p90 2-11 ms
- *    (700 blocks), 6-15 ms median on the 2000-block map (many corners in
- *    sight: the candidate search, the offers and the lazy tangent checks
- *    dominate; testing dominance before the tangent check saved 13-20%
- *    of CPU, the rest is open); line of sight 0.4-0.7 us.  Demo map (80x45) radius paths
- *    19-22 us median, arena 12-18 us, den312d 97-174 us.
- *  - Moving AI den312d (65x81): build 0.06 ms, exact path 7 us;
- *    random512-10-0 (512x512, 81,865 vertices, 163,370 triangles): build
- *    220 ms (81% CDT), local update 40 ms (dominated by the O(W*H/64 +
- *    triangles) extraction, label and renumbering passes, not the patch),
- *    exact path median 1.5 ms (measured before the row-sweep build).
- *  - Radius paths vs the oracle (tests/test_navclear.c, tilenav-bench
- *    navmesh): 2,100+ test queries (random block maps, arena, den312d) and
- *    200 per radius per map in the bench: every reachability verdict
- *    agrees, exact length within 4e-9, polyline within 0.2% (worst
- *    1.0018), least clearance r - 4e-6 (float output).
- *  - Moving AI validation (tests/test_navmesh.c): every one of the 2,150
- *    scenario queries of arena, den312d and random512-10-0 gives a valid path
- *    no longer than the 8-connected optimum; on arena and den312d all 480
- *    equal the visibility-graph any-angle optimum.  The triangle A* alone
- *    (radius 1e-4) is on average 1.00004 / 1.00015 / 1.0014 times the exact
- *    length on the three maps (worst 1.0037 / 1.012 / 1.012), still never
- *    above the 8-connected optimum there.
+ * COST.  256x256 map of 700 random blocks (2,377 vertices, 4,700
+ * triangles): a full build about 0.25 ms, the local update after a one-tile
+ * edit about 0.03 ms, a point's path about 35 us and a radius path about
+ * 0.3 ms median, line of sight well under 1 us.  `tilenav-bench navmesh`
+ * prints the current numbers (docs/bench.md); docs/perf.md keeps the
+ * figures measured as the module grew.
+ * TESTED.  Radius paths against a brute-force tangent-graph oracle
+ * (tests/clear_oracle.h; tests/test_navclear.c and the bench, random block
+ * maps, arena, den312d): every reachability verdict agrees, exact length
+ * within 4e-9, polyline within 0.2%, clearance never below r - 1e-5.  Every
+ * one of the 2,150 Moving AI scenario queries of arena, den312d and
+ * random512-10-0 gives a valid path no longer than the 8-connected optimum
+ * (tests/test_navmesh.c); on arena and den312d all 480 equal the
+ * visibility-graph any-angle optimum.
  */
 #ifndef TN_NAVMESH_H
 #define TN_NAVMESH_H
