@@ -133,9 +133,17 @@ struct tn_surf_ch {
     struct hlab *lab[2];
     uint32_t *lo[2];
     /* label query scratch: per rank the forward cost and its source
-     * (seed << 12 | entry), per core key the backward's */
-    uint32_t *lseen, *bseen, lgen;
-    int32_t *ld, *lsrc, *bd, *bsrc;
+     * (entry << 1 | seed), per core key the backward's (entry, seed); each
+     * key's fields side by side, one cache line where they were three */
+    struct hl_fwd {
+        uint32_t seen;
+        int32_t d, src;
+    } * lf;
+    struct hl_bwd {
+        uint32_t seen;
+        int32_t d, src, seed;
+    } * lb;
+    uint32_t lgen;
     size_t lmem;
 };
 
@@ -1225,14 +1233,10 @@ static void hl_free(const tn_allocator *a, struct tn_surf_ch *H)
         H->lab[d] = NULL;
         H->lo[d] = NULL;
     }
-    tn_free(a, H->lseen);
-    tn_free(a, H->ld);
-    tn_free(a, H->lsrc);
-    tn_free(a, H->bseen);
-    tn_free(a, H->bd);
-    tn_free(a, H->bsrc);
-    H->lseen = H->bseen = NULL;
-    H->ld = H->lsrc = H->bd = H->bsrc = NULL;
+    tn_free(a, H->lf);
+    tn_free(a, H->lb);
+    H->lf = NULL;
+    H->lb = NULL;
     H->lmem = 0;
 }
 
@@ -1367,13 +1371,9 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
     }
     if (D[1].st != H->st) tn_free(a, D[1].st);
     if (!rc) {
-        H->lseen = tn_alloc_array(a, (size_t)nk + 1, sizeof(uint32_t));
-        H->ld = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
-        H->lsrc = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
-        H->bseen = tn_alloc_array(a, (size_t)nc + 1, sizeof(uint32_t));
-        H->bd = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
-        H->bsrc = tn_alloc_array(a, 2 * ((size_t)nc + 1), sizeof(int32_t));
-        rc = H->lseen && H->ld && H->lsrc && H->bseen && H->bd && H->bsrc ? 0 : HL_OOM;
+        H->lf = tn_alloc_array(a, (size_t)nk + 1, sizeof *H->lf);
+        H->lb = tn_alloc_array(a, (size_t)nc + 1, sizeof *H->lb);
+        rc = H->lf && H->lb ? 0 : HL_OOM;
         H->lmem += ((size_t)nk + 1) * 12 + ((size_t)nc + 1) * 16;
     }
     if (rc) {
@@ -1408,8 +1408,8 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     struct tn_surf_ch *H = g->ch;
     const int base = H->nk - H->nc, nc = H->nc;
     if (++H->lgen == 0) {
-        memset(H->lseen, 0, ((size_t)H->nk + 1) * sizeof(uint32_t));
-        memset(H->bseen, 0, ((size_t)nc + 1) * sizeof(uint32_t));
+        for (int k = 0; k <= H->nk; k++) H->lf[k].seen = 0;
+        for (int k = 0; k <= nc; k++) H->lb[k].seen = 0;
         H->lgen = 1;
     }
     const uint32_t gen = H->lgen;
@@ -1423,14 +1423,15 @@ static int hl_find(tn_surf *g, int start, const goal *G)
         const uint32_t *o = H->lo[0] + 2 * (size_t)fs[i];
         for (uint32_t e = o[0]; e < o[2]; e++) {
             int k = LF[e].k, c = fc[i] + HL_COST(LF[e]);
-            if (H->lseen[k] != gen) {
-                H->lseen[k] = gen;
+            struct hl_fwd *F = &H->lf[k];
+            if (F->seen != gen) {
+                F->seen = gen;
                 if (e >= o[1]) af[naf++] = k;
-            } else if (c >= H->ld[k]) {
+            } else if (c >= F->d) {
                 continue;
             }
-            H->ld[k] = c;
-            H->lsrc[k] = (int32_t)(e << 1 | (uint32_t)i);
+            F->d = c;
+            F->src = (int32_t)(e << 1 | (uint32_t)i);
         }
     }
     /* backward: meetings at hubs, and the access keys */
@@ -1440,20 +1441,21 @@ static int hl_find(tn_surf *g, int start, const goal *G)
         const uint32_t *o = H->lo[1] + 2 * (size_t)bs[j];
         for (uint32_t e = o[0]; e < o[1]; e++) {
             int k = LB[e].k, c = bc[j] + HL_COST(LB[e]);
-            if (H->lseen[k] == gen && H->ld[k] + c < mu)
-                mu = H->ld[k] + c, meet = k, mj = j, me = e;
+            if (H->lf[k].seen == gen && H->lf[k].d + c < mu)
+                mu = H->lf[k].d + c, meet = k, mj = j, me = e;
         }
         for (uint32_t e = o[1]; e < o[2]; e++) {
             int k = LB[e].k - base, c = bc[j] + HL_COST(LB[e]);
-            if (H->bseen[k] != gen) {
-                H->bseen[k] = gen;
+            struct hl_bwd *B = &H->lb[k];
+            if (B->seen != gen) {
+                B->seen = gen;
                 ab[nab++] = k + base;
-            } else if (c >= H->bd[k]) {
+            } else if (c >= B->d) {
                 continue;
             }
-            H->bd[k] = c;
-            H->bsrc[2 * k] = (int32_t)e;
-            H->bsrc[2 * k + 1] = j;
+            B->d = c;
+            B->src = (int32_t)e;
+            B->seed = j;
         }
     }
     /* through the core: pairs in increasing cost each way, while they can
@@ -1461,22 +1463,22 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     for (int i = 1; i < naf; i++) {
         int32_t k = af[i];
         int j = i;
-        for (; j > 0 && H->ld[af[j - 1]] > H->ld[k]; j--) af[j] = af[j - 1];
+        for (; j > 0 && H->lf[af[j - 1]].d > H->lf[k].d; j--) af[j] = af[j - 1];
         af[j] = k;
     }
     for (int i = 1; i < nab; i++) {
         int32_t k = ab[i];
         int j = i;
-        for (; j > 0 && H->bd[ab[j - 1] - base] > H->bd[k - base]; j--) ab[j] = ab[j - 1];
+        for (; j > 0 && H->lb[ab[j - 1] - base].d > H->lb[k - base].d; j--) ab[j] = ab[j - 1];
         ab[j] = k;
     }
     int ca = -1, cb = -1;
     for (int i = 0; i < naf && nab > 0; i++) {
-        int x = af[i], dx = H->ld[x];
-        if (dx + H->bd[ab[0] - base] >= mu) break;
+        int x = af[i], dx = H->lf[x].d;
+        if (dx + H->lb[ab[0] - base].d >= mu) break;
         const int32_t *row = H->dist + (size_t)(x - base) * nc - base;
         for (int k = 0; k < nab; k++) {
-            int y = ab[k], dy = H->bd[y - base];
+            int y = ab[k], dy = H->lb[y - base].d;
             if (dx + dy >= mu) break;
             if (row[y] >= CH_INF) continue;
             int c = dx + row[y] + dy;
@@ -1488,8 +1490,8 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     /* forward: from the label entry of meet (or ca) back to its seed, the
      * arcs onto the stack's top end */
     int x = ca >= 0 ? ca : meet, nf = 0, cap = 2 * H->nk + 64;
-    int fi = H->lsrc[x] & 1;
-    uint32_t fe = (uint32_t)H->lsrc[x] >> 1, f0 = H->lo[0][2 * (size_t)fs[fi]];
+    int fi = H->lf[x].src & 1;
+    uint32_t fe = (uint32_t)H->lf[x].src >> 1, f0 = H->lo[0][2 * (size_t)fs[fi]];
     for (uint32_t e = fe; HL_PAR(LF[e]);) {
         uint32_t p = f0 + (uint32_t)HL_PAR(LF[e]) - 1;
         int32_t id = hl_arc(H->upf, H->up, LF[p].k, LF[e].k, HL_COST(LF[e]) - HL_COST(LF[p]));
@@ -1501,8 +1503,8 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
     if (ca >= 0) { /* the core's plan, then cb's entry */
         unpack_core(g, H, ca, cb, &P);
-        mj = H->bsrc[2 * (cb - base) + 1];
-        me = (uint32_t)H->bsrc[2 * (cb - base)];
+        mj = H->lb[cb - base].seed;
+        me = (uint32_t)H->lb[cb - base].src;
     }
     /* backward: from that entry (meet's or cb's) in goal seed mj's label to
      * the seed */
