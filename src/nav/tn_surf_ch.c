@@ -96,6 +96,18 @@ typedef struct ch_arc {
                    * b = its edge id, or -1 for a walk */
 } ch_arc;
 
+/* A label query's record of a key reached forward (stamped with the
+ * query's generation): its cost and source (label entry << 1 | seed). */
+struct hl_fwd {
+    uint32_t seen;
+    int32_t d, src;
+};
+/* ... and of a core key reached backward: cost, label entry and seed. */
+struct hl_bwd {
+    uint32_t seen;
+    int32_t d, src, seed;
+};
+
 struct tn_surf_ch {
     int nk;
     int32_t *node;   /* key -> graph node, in node order */
@@ -132,17 +144,11 @@ struct tn_surf_ch {
      * lo[d][2r + 2]] (the core keys it reaches, thinned, by cost) */
     struct hlab *lab[2];
     uint32_t *lo[2];
-    /* label query scratch: per rank the forward cost and its source
-     * (entry << 1 | seed), per core key the backward's (entry, seed); each
-     * key's fields side by side, one cache line where they were three */
-    struct hl_fwd {
-        uint32_t seen;
-        int32_t d, src;
-    } * lf;
-    struct hl_bwd {
-        uint32_t seen;
-        int32_t d, src, seed;
-    } * lb;
+    /* label query scratch: per rank the forward cost and its source, per
+     * core key the backward's; each key's fields side by side, one cache
+     * miss where they were three */
+    struct hl_fwd *lf;
+    struct hl_bwd *lb;
     uint32_t lgen;
     size_t lmem;
 };
