@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Zlib */
-/* internal/surf_impl.h - private to tn_surf.c and tn_surf_ch.c (not
- * installed): the tn_surf state, the query index's edge records and the
- * goal of a query. */
+/* internal/surf_impl.h - private to tn_surf.c, tn_surf_query.c and
+ * tn_surf_ch.c (not installed): the tn_surf state, what they share, the
+ * query index's edge records and the goal of a query. */
 #ifndef TN_SURF_IMPL_H
 #define TN_SURF_IMPL_H
 
@@ -97,7 +97,7 @@ struct tn_surf {
     size_t best_cap;
     uint32_t bstamp;
     size_t mem;
-    /* query index (tn_surf.c, its query section) */
+    /* query index (tn_surf_query.c) */
     int32_t *qto, *qfirst, *qefirst, *lm;
     struct qedge *qedge;
     struct qnode *qn; /* qn_cap of them: a repair keeps them when they have room */
@@ -126,6 +126,84 @@ struct tn_surf {
     struct surf_keep *keep;
     int nkeep;
 };
+
+/* ---- shared by tn_surf.c (the graph, its build and repairs) and
+ * tn_surf_query.c (the query index and the queries) ------------------------ */
+
+/* A growable array (build and repair time only; tn_surf.c) */
+typedef struct vec {
+    void *p;
+    size_t n, cap, elem;
+} vec;
+#define alloc_unzeroed tn_surfi_alloc_unzeroed
+#define vec_push tn_surfi_vec_push
+#define vec_free tn_surfi_vec_free
+#define set_bit_range tn_surfi_set_bit_range
+/* Like tn_alloc_array without zeroing (n * size bytes, NULL on overflow or
+ * out of memory). */
+void *alloc_unzeroed(const tn_allocator *a, size_t n, size_t size);
+/* A new element at v's end (not zeroed), NULL on out of memory. */
+void *vec_push(vec *v, const tn_allocator *a);
+void vec_free(vec *v, const tn_allocator *a);
+/* Bits a .. b (inclusive) of bitmap w set. */
+void set_bit_range(uint64_t *w, size_t a, size_t b);
+
+/* A repair's node renumbering: only the edited rows' surfaces change and
+ * the others keep their order, so old nodes below a (the rows above the
+ * edit) keep their ids, those from b on (the rows below) move by delta,
+ * and only the edited rows' nodes a .. b - 1 need a table (mid: new id or
+ * -1, gone). */
+typedef struct renum {
+    int a, b, delta;
+    const int32_t *mid;
+} renum;
+
+static inline int renum_of(const renum *r, int o)
+{
+    return o < r->a ? o : o >= r->b ? o + r->delta : r->mid[o - r->a];
+}
+
+/* What a local repair changed, for the query index: the take-off surfaces
+ * whose dominated edges are found again (redo: the others keep their
+ * TN_SURF_EDGE_DOMINATED flags and their query records, renumbered) and
+ * the landmark tables' update (lm_update, when old_lm). */
+typedef struct lm_delta {
+    const uint8_t *redo; /* per surface */
+    /* the old numbering, to patch the query records (old_surf NULL: made
+     * afresh): the old surfaces and edge_first, old surface -> new (-1:
+     * gone or changed) */
+    const tn_surf_surface *old_surf;
+    int old_ns;
+    const int32_t *old_efirst, *surf_of_old;
+    int32_t *old_lm; /* the old tables (old node numbering), taken over */
+    size_t old_cap;  /* nodes old_lm has room for */
+    int old_nlm;
+    const renum *new_of_old; /* old node -> new node, -1: gone */
+    int old_nn;
+    /* the changes to the kept edges (the landmark searches' arcs) as
+     * (from, to, frames): gone (old numbering: kept edges removed), lost
+     * (kept edges now dominated) and new (kept edges made, or no longer
+     * dominated), both in the new numbering (query_index_build) */
+    const int32_t *rem;
+    size_t nrem;
+    const int32_t *lost, *add;
+    size_t nlost, nadd;
+    bool lists;    /* lost and add are complete */
+    int32_t *remc; /* lm_update: per edge gone its ends' old table rows */
+} lm_delta;
+
+/* Edge flags of a repair, internal (query_index_build clears them): made
+ * by this repair; kept (not dominated) before it. */
+#define EF_NEW 0x80
+#define EF_WAS 0x40
+
+#define query_index_build tn_surfi_query_index_build
+#define query_index_free tn_surfi_query_index_free
+/* The query index (tn_surf_query.c): made after every build and repair
+ * (d: what a local repair changed, NULL after a build), freed with the
+ * graph's arrays. */
+void query_index_build(tn_surf *g, lm_delta *d);
+void query_index_free(tn_surf *g);
 
 /* Library-internal (tn_surf_ch.c) */
 #define ch_free tn_surfi_ch_free

@@ -1,0 +1,1836 @@
+/* SPDX-License-Identifier: Zlib */
+/* tn_surf_query.c - the graph planner's query index (kept edges, take-off
+ * chains, landmark tables, patched after each repair) and its queries
+ * (tn_surf_find and friends). The graph, its build and repairs are in
+ * tn_surf.c; the query shortcuts and hub labels in tn_surf_ch.c. */
+#include "internal/surf_impl.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define T ((float)TN_TILE_PX)
+
+/* ---- query --------------------------------------------------------------- */
+
+/* The query index, made by query_index_build() after every build and
+ * repair (once edge_first is set; the build and the repair call it, one
+ * line each; free_graph_arrays frees it):
+ *  - the kept edges (qedge, per take-off node: qefirst), without the
+ *    dominated ones (prune_run / prune_recs);
+ *  - qto[qfirst[s] .. qfirst[s+1]-1]: the take-off nodes of surface s
+ *    (nodes with a kept edge), in order of j.  Walking is implicit: from a
+ *    node the search only goes to the nearest take-off on each side (the
+ *    take-off nodes of a surface form a chain), to the goal span, and
+ *    along edges;
+ *  - landmarks (ALT), by default on graphs of Q_LM_NODES+ nodes
+ *    (tn_surf_set_landmarks): for nlm landmark nodes L, the exact plan
+ *    costs d(L, n) and d(n, L) of every node n (lm, per node: nlm forward,
+ *    then nlm backward), by one Dijkstra each way over the node graph.  By
+ *    the triangle inequality d(L, goal) - d(L, n) and d(n, L) - d(goal, L)
+ *    are admissible and consistent; an infinite one proves that n cannot
+ *    reach the goal (such nodes are searched last, as by Dijkstra);
+ *  - without landmarks, the surface graph of the detour bound (sa, by
+ *    landing surface; heur_detour).
+ * All of it is recomputed on every build and repair, so never stale; the
+ * search state (qn, qh) is sized here too. */
+typedef struct sarc { /* surface graph arc from -> (the list's surface) */
+    int32_t from;
+    int16_t wr, wl, w0, pad; /* least reduced frames: goal right / left / any */
+} sarc;
+typedef struct qnode {
+    uint32_t stamp;
+    int32_t g, f, parent, pedge, hpos;
+} qnode;
+typedef struct qheap {
+    int32_t f, g, n;
+} qheap;
+
+void query_index_free(tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    ch_free(g);
+    tn_free(a, g->qto);
+    tn_free(a, g->qfirst);
+    tn_free(a, g->qefirst);
+    tn_free(a, g->qedge);
+    tn_free(a, g->lm);
+    tn_free(a, g->qn);
+    tn_free(a, g->qh);
+    tn_free(a, g->ifirst);
+    tn_free(a, g->ifrom);
+    tn_free(a, g->ifr);
+    tn_free(a, g->sa_first);
+    tn_free(a, g->sa);
+    tn_free(a, g->sd);
+    tn_free(a, g->sheap);
+    tn_free(a, g->shpos);
+    tn_free(a, g->sseen);
+    tn_free(a, g->sdone);
+    g->sa_first = g->sd = g->sheap = g->shpos = NULL;
+    g->sa = NULL;
+    g->sseen = g->sdone = NULL;
+    g->qto = g->qfirst = g->qefirst = g->lm = NULL;
+    g->qedge = NULL;
+    g->qn = NULL;
+    g->qn_cap = 0;
+    g->qh = NULL;
+    g->ifirst = g->ifrom = NULL;
+    g->ifr = NULL;
+    g->nlm = 0;
+    g->lm_cap = 0;
+    g->qindex = false;
+    g->qmem = 0;
+}
+
+/* A binary min-heap of ids keyed by key[id], each id's slot in pos[] (the
+ * landmark tables' update and the detour search).  iheap_up: id, whose key
+ * dropped, rises from slot i; iheap_root: id (the old last entry) takes
+ * the root of a heap of n entries and sinks. */
+static void iheap_up(int32_t *heap, int32_t *pos, const int32_t *key, int i, int id)
+{
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (key[heap[p]] <= key[id]) break;
+        heap[i] = heap[p];
+        pos[heap[i]] = i;
+        i = p;
+    }
+    heap[i] = id;
+    pos[id] = i;
+}
+
+static void iheap_root(int32_t *heap, int32_t *pos, const int32_t *key, int n, int id)
+{
+    int i = 0;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && key[heap[c + 1]] < key[heap[c]]) c++;
+        if (key[heap[c]] >= key[id]) break;
+        heap[i] = heap[c];
+        pos[heap[i]] = i;
+        i = c;
+    }
+    heap[i] = id;
+    pos[id] = i;
+}
+
+/* The kept edges as arcs for the landmark searches (never the big edge
+ * array): out of node n the records oq[ofirst[n] .. ofirst[n + 1] - 1]
+ * (their landing node and frames); into node n ifirst[n] .. ifirst[n + 1]
+ * - 1, each from ifrom[k] in ifr[k] frames. */
+typedef struct karcs {
+    const int32_t *ofirst;
+    const qedge *oq;
+    const int32_t *ifirst, *ifrom;
+    const uint16_t *ifr;
+} karcs;
+
+/* Counting sort of the kept arcs by landing node (ifirst: nnodes + 2);
+ * tails in increasing order. */
+static void arcs_by_landing(int nn, const int32_t *ofirst, const qedge *oq, int32_t *ifirst,
+                            int32_t *ifrom, uint16_t *ifr)
+{
+    memset(ifirst, 0, ((size_t)nn + 2) * sizeof *ifirst);
+    for (int i = 0; i < ofirst[nn]; i++) ifirst[oq[i].to + 2]++;
+    for (int n = 0; n < nn; n++) ifirst[n + 2] += ifirst[n + 1];
+    for (int n = 0; n < nn; n++)
+        for (int i = ofirst[n]; i < ofirst[n + 1]; i++) {
+            int k = ifirst[oq[i].to + 1]++;
+            ifrom[k] = n;
+            ifr[k] = oq[i].frames;
+        }
+}
+
+/* Buckets of lm_dijkstra's queue: one per cost modulo LM_NB.  An arc
+ * costs at most 65535 frames (uint16), so the open nodes' costs lie within
+ * LM_NB of the least one and each bucket holds one cost. */
+#define LM_NB 65537
+
+/* Dijkstra over the node graph from node src into dist (Q_INF where
+ * unreached): walks of one step (cost 1) and the kept edges, forward
+ * or backward (back: the arcs into each node).  The queue is a bucket
+ * queue (Dial's): costs are integers, so the least open cost is found by
+ * moving a cursor up the costs, each bucket a doubly linked list of
+ * nodes (next, prev: nnodes entries of scratch; prev -2: not reached, -1:
+ * done, -3: first in its bucket).  head: LM_NB buckets, all empty (-1)
+ * before and after. */
+static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, int32_t *dist,
+                        int32_t *next, int32_t *prev, int32_t *head)
+{
+    const int32_t *first = back ? A->ifirst : A->ofirst;
+    int nn = g->nnodes;
+    for (int n = 0; n < nn; n++) dist[n] = Q_INF, prev[n] = -2;
+    dist[src] = 0;
+    next[src] = -1, prev[src] = -3, head[0] = src;
+    int open = 1;
+    for (int32_t cur = 0; open > 0;) {
+        while (head[cur % LM_NB] < 0) cur++;
+        const int n = head[cur % LM_NB];
+        head[cur % LM_NB] = next[n];
+        if (next[n] >= 0) prev[next[n]] = -3;
+        prev[n] = -1;
+        open--;
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int k0 = first[n], k1 = first[n + 1];
+        for (int k = k0 - 2; k < k1; k++) {
+            int t, nd;
+            if (k == k0 - 2) {
+                if (n == S->node0) continue;
+                t = n - 1, nd = dist[n] + 1;
+            } else if (k == k0 - 1) {
+                if (n == S->node0 + (S->j1 - S->j0)) continue;
+                t = n + 1, nd = dist[n] + 1;
+            } else {
+                t = back ? A->ifrom[k] : A->oq[k].to;
+                nd = dist[n] + (back ? A->ifr[k] : A->oq[k].frames);
+            }
+            if (prev[t] == -1 || nd >= dist[t]) continue;
+            if (prev[t] == -2) { /* reached first */
+                open++;
+            } else { /* out of its bucket */
+                if (prev[t] == -3)
+                    head[dist[t] % LM_NB] = next[t];
+                else
+                    next[prev[t]] = next[t];
+                if (next[t] >= 0) prev[next[t]] = prev[t];
+            }
+            dist[t] = nd;
+            const int b = nd % LM_NB;
+            next[t] = head[b], prev[t] = -3;
+            if (head[b] >= 0) prev[head[b]] = t;
+            head[b] = t;
+        }
+    }
+}
+
+/* How many landmarks the graph gets (lm_want: 0 default, -1 none, k). */
+static int lm_count(const tn_surf *g)
+{
+    if (g->nnodes == 0) return 0;
+    if (g->lm_want > 0) return g->lm_want < Q_LM ? g->lm_want : Q_LM;
+    return g->lm_want == 0 && g->nnodes >= Q_LM_NODES ? Q_LM_AUTO : 0;
+}
+
+/* One of lm_build's searches: its scratch and its direction. */
+typedef struct lm_job {
+    const tn_surf *g;
+    const karcs *A;
+    bool back;
+    int src;
+    int32_t *dist, *next, *prev, *head;
+} lm_job;
+
+static int lm_job_run(void *arg)
+{
+    const lm_job *j = arg;
+    lm_dijkstra(j->g, j->back, j->A, j->src, j->dist, j->next, j->prev, j->head);
+    return 0;
+}
+
+/* The landmark tables over the kept edges (A); false on OOM (then none).
+ * With profile.threads > 1 the two directions of each landmark are
+ * searched at once (surf_both), each with scratch of its own: the choice
+ * of the next landmark needs both, so that is all the parallelism there
+ * is (at 1024x1024 the tables were 276 ms of a 4.3 s build).  Each
+ * round's two columns are written in one pass (a node's row of the table
+ * is one cache line), the next landmark chosen in the same pass. */
+static bool lm_build(tn_surf *g, const karcs *A)
+{
+    const tn_allocator *a = &g->alloc;
+    int nn = g->nnodes, K = lm_count(g);
+    if (K == 0) return true;
+    const bool two = g->prof.threads > 1;
+    lm_job J[2];
+    bool ok = true;
+    for (int b = 0; b < 2; b++) {
+        J[b] = (lm_job){g, A, b == 1, 0, NULL, NULL, NULL, NULL};
+        J[b].dist = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        ok = ok && J[b].dist;
+        if (b == 1 && !two) { /* one after the other: the queue's scratch shared */
+            J[1].next = J[0].next, J[1].prev = J[0].prev, J[1].head = J[0].head;
+            break;
+        }
+        J[b].next = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        J[b].prev = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+        J[b].head = alloc_unzeroed(a, LM_NB, sizeof(int32_t));
+        ok = ok && J[b].next && J[b].prev && J[b].head;
+        for (int k = 0; J[b].head && k < LM_NB; k++) J[b].head[k] = -1;
+    }
+    int32_t *score = tn_alloc_array(a, (size_t)nn, sizeof(int32_t));
+    g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
+    g->lm = tn_alloc_array(a, (size_t)2 * K * g->lm_cap, sizeof(int32_t));
+    ok = ok && score && g->lm;
+    if (ok) {
+        /* landmarks: the first the node farthest (there and back) from the
+         * middle node, each next one the node farthest from those chosen */
+        int L = nn / 2;
+        for (int n = 0; n < nn; n++) score[n] = Q_INF;
+        for (int k = -1; k < K; k++) {
+            if (k >= 0) g->lmnode[k] = L;
+            J[0].src = J[1].src = L;
+            if (two) {
+                surf_both(lm_job_run, &J[0], lm_job_run, &J[1], true);
+            } else {
+                lm_job_run(&J[0]);
+                lm_job_run(&J[1]);
+            }
+            const int32_t *d0 = J[0].dist, *d1 = J[1].dist;
+            int32_t *row = g->lm + (k >= 0 ? k : 0);
+            const size_t K2 = 2 * (size_t)K;
+            int next = L, bs = 0;
+            for (int n = 0; n < nn; n++, row += K2) {
+                const int a0 = d0[n], a1 = d1[n];
+                int v = (a0 < Q_INF ? a0 : 0) + (a1 < Q_INF ? a1 : 0);
+                if (k >= 0) {
+                    row[0] = a0, row[K] = a1;
+                    if (v < score[n]) score[n] = v;
+                    v = score[n];
+                }
+                if (v > bs) bs = v, next = n;
+            }
+            L = next;
+        }
+    }
+    for (int b = 0; b < 2; b++) {
+        tn_free(a, J[b].dist);
+        if (b == 1 && !two) break;
+        tn_free(a, J[b].next);
+        tn_free(a, J[b].prev);
+        tn_free(a, J[b].head);
+    }
+    tn_free(a, score);
+    if (!ok) return false;
+    g->nlm = K;
+    g->lm_recomputes += 2 * K;
+    return true;
+}
+
+/* ---- the landmark tables after a local repair ---------------------------
+ * Recomputing them takes 2 x landmarks Dijkstra searches over the whole
+ * graph, most of a repair on big levels; an edit changes a few arcs, so the
+ * tables are updated from the old ones instead: per table (one landmark,
+ * one direction) a dynamic shortest-path update in the manner of Ramalingam
+ * and Reps.
+ *  1. Which nodes' costs may rise.  In increasing old cost, from the heads
+ *     of the tight arcs lost (a kept edge gone or now dominated; later an
+ *     arc out of a node found affected): a node whose cost an arc from a
+ *     node not affected still gives ("supported") keeps it; otherwise it
+ *     is affected (cost unknown) and its tight successors are checked in
+ *     turn.  New nodes (of new or changed surfaces) start affected.
+ *  2. A Dijkstra from the affected nodes (each seeded by its best arc from
+ *     the rest) and from the heads of new edges that lower a cost.
+ * Every cost is positive, so a node's tight predecessors are decided before
+ * it.  The arcs are the walks and the kept edges (karcs), those of the
+ * full build (a dominated edge never gives a lower cost), and the changes
+ * are the kept edges listed gone, lost (now dominated) and new (made, or
+ * no longer dominated).  A table whose affected nodes pass a quarter of
+ * the nodes is recomputed whole (lm_dijkstra).  tests/test_surf checks
+ * every table after random edits against a Dijkstra of its own. */
+
+typedef struct lmctx {
+    const tn_surf *g;
+    const karcs *A; /* the arcs */
+    int32_t *lm;    /* the new tables */
+    int K2, col;
+} lmctx;
+
+#define LM_CAND 1 /* step 1: queued for the support check */
+#define LM_OK 2   /* step 1: supported, keeps its cost */
+#define LM_AFF 3  /* affected: cost unknown, then searched again */
+
+static inline int32_t *lm_cost(const lmctx *c, int n) { return &c->lm[(size_t)n * c->K2 + c->col]; }
+
+/* Arc i of node n, i = -2, -1 (the walks left and right, if n has that
+ * neighbour on its surface), then 0 .. lm_narcs - 1 (the edges): its other
+ * end, and its cost in *w.  out: the edges leaving n, else those landing
+ * on n.  False for a missing walk. */
+static inline int lm_narcs(const lmctx *c, int n, bool out)
+{
+    const int32_t *first = out ? c->A->ofirst : c->A->ifirst;
+    return first[n + 1] - first[n];
+}
+
+static inline bool lm_arc(const lmctx *c, int n, bool out, int i, int *other, int *w)
+{
+    const tn_surf *g = c->g;
+    if (i < 0) {
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        *other = n + (i == -2 ? -1 : 1);
+        *w = 1;
+        return i == -2 ? n > S->node0 : n < S->node0 + (S->j1 - S->j0);
+    }
+    const karcs *A = c->A;
+    const int k = (out ? A->ofirst[n] : A->ifirst[n]) + i;
+    *other = out ? A->oq[k].to : A->ifrom[k];
+    *w = out ? A->oq[k].frames : A->ifr[k];
+    return true;
+}
+
+typedef struct lmscratch {
+    int32_t *heap, *hpos, *key, *affl;
+    uint32_t *ep; /* a node's st / hpos are valid when ep == the current epoch */
+    uint8_t *st;
+    uint32_t epoch;
+} lmscratch;
+
+static void lm_push(lmscratch *s, int *hn, int n, int32_t key)
+{
+    s->key[n] = key;
+    iheap_up(s->heap, s->hpos, s->key, (*hn)++, n);
+}
+
+static int lm_pop(lmscratch *s, int *hn)
+{
+    int n = s->heap[0];
+    s->hpos[n] = -1;
+    int last = s->heap[--*hn];
+    if (*hn > 0) iheap_root(s->heap, s->hpos, s->key, *hn, last);
+    return n;
+}
+
+/* One table (c->col) updated; false when over a quarter of the nodes are
+ * affected (the caller recomputes it). */
+static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int src, bool back,
+                            const int32_t *fresh, int nfresh)
+{
+    const tn_surf *g = c->g;
+    const int K2 = c->K2, col = c->col;
+    /* search direction: a forward table's arcs are the graph's, a backward
+     * table's are reversed */
+    const bool outs = !back, ins = back;
+    int hn = 0, naff = 0;
+    const uint32_t e1 = ++s->epoch;
+    for (int i = 0; i < nfresh; i++) {
+        s->ep[fresh[i]] = e1;
+        s->st[fresh[i]] = LM_AFF;
+        s->affl[naff++] = fresh[i];
+    }
+    /* 1. the heads of lost tight arcs: every successor of a new node (a
+     * kept edge may land on a surface that changed, now a new node, and
+     * new nodes have no old cost to tell tight arcs by), ... */
+    for (int i = 0; i < nfresh; i++) {
+        int m, w;
+        for (int a = -2, k = lm_narcs(c, fresh[i], outs); a < k; a++) {
+            if (!lm_arc(c, fresh[i], outs, a, &m, &w) || s->ep[m] == e1 || *lm_cost(c, m) >= Q_INF)
+                continue;
+            s->ep[m] = e1;
+            s->st[m] = LM_CAND;
+            lm_push(s, &hn, m, *lm_cost(c, m));
+        }
+    }
+    /* ... and the heads of edges gone */
+    for (size_t i = 0; i < d->nrem; i++) {
+        const int32_t *r = d->rem + 3 * i;
+        const int32_t *rc = d->remc + i * 2 * (size_t)K2; /* old rows of from, to */
+        int head = back ? r[0] : r[1];
+        int32_t dt = back ? rc[K2 + col] : rc[col], dh = back ? rc[col] : rc[K2 + col];
+        int h = renum_of(d->new_of_old, head);
+        if (dt >= Q_INF || dt + r[2] != dh || h < 0 || s->ep[h] == e1) continue;
+        s->ep[h] = e1;
+        s->st[h] = LM_CAND;
+        lm_push(s, &hn, h, *lm_cost(c, h));
+    }
+    /* ... and of kept edges now dominated (new numbering; rare, so their
+     * heads are checked whether the arc was tight or not) */
+    for (size_t i = 0; i < d->nlost; i++) {
+        const int32_t *r = d->lost + 3 * i;
+        int h = back ? r[0] : r[1];
+        int32_t dh = *lm_cost(c, h);
+        if (dh >= Q_INF || s->ep[h] == e1) continue;
+        s->ep[h] = e1;
+        s->st[h] = LM_CAND;
+        lm_push(s, &hn, h, dh);
+    }
+    while (hn > 0) {
+        int n = lm_pop(s, &hn), m, w;
+        int32_t dn = *lm_cost(c, n);
+        bool held = n == src; /* the landmark: cost 0 */
+        for (int i = -2, k = lm_narcs(c, n, ins); i < k && !held; i++) {
+            if (!lm_arc(c, n, ins, i, &m, &w) || (s->ep[m] == e1 && s->st[m] == LM_AFF)) continue;
+            int32_t dm = *lm_cost(c, m);
+            held = dm < Q_INF && dm + w == dn;
+        }
+        if (held) {
+            s->st[n] = LM_OK;
+            continue;
+        }
+        s->st[n] = LM_AFF;
+        s->affl[naff++] = n;
+        if (naff > g->nnodes / 4) return false;
+        for (int i = -2, k = lm_narcs(c, n, outs); i < k; i++) {
+            if (!lm_arc(c, n, outs, i, &m, &w) || s->ep[m] == e1) continue;
+            if (*lm_cost(c, m) != dn + w) continue;
+            s->ep[m] = e1;
+            s->st[m] = LM_CAND;
+            lm_push(s, &hn, m, *lm_cost(c, m));
+        }
+        *lm_cost(c, n) = Q_INF;
+    }
+    /* 2. seeds: each affected node's best arc from the others, new edges */
+    const uint32_t e2 = ++s->epoch;
+    for (int i = 0; i < naff; i++) {
+        int n = s->affl[i], m, w;
+        int32_t best = Q_INF;
+        for (int a = -2, k = lm_narcs(c, n, ins); a < k; a++) {
+            if (!lm_arc(c, n, ins, a, &m, &w)) continue;
+            int32_t dm = *lm_cost(c, m);
+            if (dm < Q_INF && dm + w < best) best = dm + w;
+        }
+        if (best < Q_INF) {
+            *lm_cost(c, n) = best;
+            s->ep[n] = e2;
+            lm_push(s, &hn, n, best);
+        }
+    }
+    for (size_t i = 0; i < d->nadd; i++) {
+        const int32_t *r = d->add + 3 * i;
+        int tail = back ? r[1] : r[0], head = back ? r[0] : r[1];
+        int32_t dt = *lm_cost(c, tail), nd = dt + r[2];
+        if (dt >= Q_INF || nd >= *lm_cost(c, head)) continue;
+        *lm_cost(c, head) = nd;
+        if (s->ep[head] == e2 && s->hpos[head] >= 0) {
+            s->key[head] = nd;
+            iheap_up(s->heap, s->hpos, s->key, s->hpos[head], head);
+        } else {
+            s->ep[head] = e2;
+            lm_push(s, &hn, head, nd);
+        }
+    }
+    while (hn > 0) {
+        int n = lm_pop(s, &hn), t, w;
+        int32_t dn = *lm_cost(c, n);
+        for (int i = -2, k = lm_narcs(c, n, outs); i < k; i++) {
+            if (!lm_arc(c, n, outs, i, &t, &w) || dn + w >= *lm_cost(c, t)) continue;
+            *lm_cost(c, t) = dn + w;
+            if (s->ep[t] == e2 && s->hpos[t] >= 0) {
+                s->key[t] = dn + w;
+                iheap_up(s->heap, s->hpos, s->key, s->hpos[t], t);
+            } else {
+                s->ep[t] = e2;
+                lm_push(s, &hn, t, dn + w);
+            }
+        }
+    }
+    return true;
+}
+
+/* The landmark tables of a repaired graph from the old ones (d); the same
+ * landmarks, renumbered.  False (nothing set) when a landmark's node is
+ * gone, the count changed, the change lists are not complete or memory
+ * ran out: the caller recomputes all.  A: the kept edges. */
+static bool lm_update(tn_surf *g, lm_delta *d, const karcs *A)
+{
+    const tn_allocator *a = &g->alloc;
+    const int nn = g->nnodes, K = lm_count(g), K2 = 2 * K;
+    if (K == 0 || K != d->old_nlm || !d->old_lm || !d->lists) return false;
+    int32_t L[Q_LM];
+    for (int k = 0; k < K; k++) {
+        int o = g->lmnode[k]; /* still the old numbering */
+        L[k] = o >= 0 && o < d->old_nn ? renum_of(d->new_of_old, o) : -1;
+        if (L[k] < 0) return false;
+    }
+    lmctx c = {g, NULL, NULL, K2, 0};
+    lmscratch s = {0};
+    /* (not zeroed: written before they are read; hpos is read only for a
+     * node pushed in the epoch) */
+    int32_t *fresh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *dist = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    /* the tables in place when the old array has room (rows move in node
+     * order), else a new array with room for nn / 16 more nodes; every row
+     * set before it is read */
+    const bool inplace = d->old_cap >= (size_t)nn;
+    const size_t cap = inplace ? d->old_cap : (size_t)nn + (size_t)nn / 16 + 64;
+    c.lm = inplace ? d->old_lm : alloc_unzeroed(a, (size_t)K2 * cap, sizeof(int32_t));
+    d->remc = alloc_unzeroed(a, d->nrem * 2 * (size_t)K2 + 1, sizeof(int32_t));
+    s.heap = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.hpos = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.key = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.affl = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    s.ep = tn_alloc_array(a, (size_t)nn + 1, sizeof(uint32_t));
+    s.st = tn_alloc(a, (size_t)nn + 1);
+    int32_t *head = alloc_unzeroed(a, LM_NB, sizeof(int32_t)); /* (set when first used) */
+    bool ok = fresh && dist && c.lm && d->remc && s.heap && s.hpos && s.key && s.affl && s.ep &&
+              s.st && head;
+    int nfresh = 0, recomputed = 0;
+    if (ok) {
+        c.A = A;
+        /* the old rows of the edges gone's ends, then the old rows
+         * renumbered (in place: the renumbering keeps the nodes' order, so
+         * rows moving down go in increasing order, rows moving up in
+         * decreasing order, and none overwrites a row still to move); new
+         * nodes unknown */
+        const size_t rb = (size_t)K2 * sizeof(int32_t);
+        for (size_t i = 0; i < d->nrem; i++)
+            for (int k = 0; k < 2; k++)
+                memcpy(d->remc + (2 * i + (size_t)k) * (size_t)K2,
+                       d->old_lm + (size_t)d->rem[3 * i + (size_t)k] * K2, rb);
+        /* the renumbering in three parts: the nodes before the edited rows
+         * keep their ids, those after them move by delta (one block), those
+         * of the edited rows one by one (mid) */
+        const renum *R = d->new_of_old;
+        const int ra = R->a, rbn = R->b, del = R->delta, ntail = d->old_nn - rbn;
+        if (!inplace) memcpy(c.lm, d->old_lm, (size_t)ra * rb);
+        memset(s.st, 1, (size_t)ra);
+        /* a block moving up goes first (it leaves the room the edited rows'
+         * new nodes take), one moving down last (onto theirs) */
+        if (ntail > 0 && (del > 0 || !inplace))
+            memmove(c.lm + (size_t)(rbn + del) * K2, d->old_lm + (size_t)rbn * K2,
+                    (size_t)ntail * rb);
+        for (int o = ra; o < rbn; o++) {
+            int n = R->mid[o - ra];
+            if (n < 0 || (inplace && n > o)) continue;
+            if (!inplace || n != o) memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
+            s.st[n] = 1;
+        }
+        for (int o = rbn - 1; o >= ra && inplace; o--) {
+            int n = R->mid[o - ra];
+            if (n <= o) continue;
+            memmove(c.lm + (size_t)n * K2, d->old_lm + (size_t)o * K2, rb);
+            s.st[n] = 1;
+        }
+        if (ntail > 0 && del < 0 && inplace)
+            memmove(c.lm + (size_t)(rbn + del) * K2, d->old_lm + (size_t)rbn * K2,
+                    (size_t)ntail * rb);
+        if (ntail > 0) memset(s.st + rbn + del, 1, (size_t)ntail);
+        for (int n = 0; n < nn; n++) {
+            if (s.st[n]) continue;
+            fresh[nfresh++] = n;
+            for (int k = 0; k < K2; k++) c.lm[(size_t)n * K2 + k] = Q_INF;
+        }
+        for (int col = 0; col < K2; col++) {
+            bool back = col >= K;
+            c.col = col;
+            if (lm_update_table(&c, &s, d, L[col % K], back, fresh, nfresh)) continue;
+            for (int b = 0; b < LM_NB && !recomputed; b++) head[b] = -1;
+            lm_dijkstra(g, back, A, L[col % K], dist, s.heap, s.hpos, head); /* (as next, prev) */
+            for (int n = 0; n < nn; n++) c.lm[(size_t)n * K2 + col] = dist[n];
+            s.epoch = 0; /* hpos / ep were overwritten */
+            memset(s.ep, 0, (size_t)nn * sizeof *s.ep);
+            recomputed++;
+        }
+    }
+    tn_free(a, fresh);
+    tn_free(a, dist);
+    tn_free(a, s.heap);
+    tn_free(a, s.hpos);
+    tn_free(a, s.key);
+    tn_free(a, s.affl);
+    tn_free(a, s.ep);
+    tn_free(a, s.st);
+    tn_free(a, head);
+    tn_free(a, d->remc);
+    d->remc = NULL;
+    if (!ok) { /* (nothing was moved: every allocation comes first) */
+        if (!inplace) tn_free(a, c.lm);
+        return false;
+    }
+    if (inplace) d->old_lm = NULL; /* now g->lm */
+    g->lm = c.lm;
+    g->lm_cap = cap;
+    g->nlm = K;
+    memcpy(g->lmnode, L, (size_t)K * sizeof *L);
+    g->lm_updates += K2 - recomputed;
+    g->lm_recomputes += recomputed;
+    return true;
+}
+
+/* Mark the dominated edges of one run list[i0..i1) (edge ids of one
+ * take-off landing on one surface, in increasing id; pos = the landing
+ * node): F dominates E when F's frames plus the walk between their
+ * landings is below E's frames, or equal and F comes first (then every
+ * dominated edge has an undominated dominator, and a path through E costs
+ * no less through it).  Two sweeps. */
+static void prune_run(tn_surf_edge *edge, int i0, int i1)
+{
+    int64_t best = (int64_t)1 << 40; /* 64 bits on every target (wasm32 too) */
+    for (int i = i0; i < i1; i++) {  /* earlier F: frames - pos + pos(E) <= frames(E) */
+        tn_surf_edge *E = &edge[i];
+        int64_t p = E->to;
+        if (best + p <= E->frames) E->flags |= TN_SURF_EDGE_DOMINATED;
+        if (E->frames - p < best) best = E->frames - p;
+    }
+    best = (int64_t)1 << 40;
+    for (int i = i1 - 1; i >= i0; i--) { /* later F: frames + pos - pos(E) < frames(E) */
+        tn_surf_edge *E = &edge[i];
+        int64_t p = E->to;
+        if (best - p < E->frames) E->flags |= TN_SURF_EDGE_DOMINATED;
+        if (E->frames + p < best) best = E->frames + p;
+    }
+}
+
+/* The same over records (pos = the take-off node, frames, eid) of the
+ * edges into one landing node from one surface, in increasing eid. */
+typedef struct prec {
+    int32_t pos, frames, eid, surf;
+} prec;
+
+static void prune_recs(const prec *r, int i0, int i1, tn_surf_edge *edge)
+{
+    int64_t best = (int64_t)1 << 40; /* 64 bits on every target (wasm32 too) */
+    for (int i = i0; i < i1; i++) {
+        if (best + r[i].pos <= r[i].frames) edge[r[i].eid].flags |= TN_SURF_EDGE_DOMINATED;
+        if (r[i].frames - r[i].pos < best) best = r[i].frames - r[i].pos;
+    }
+    best = (int64_t)1 << 40;
+    for (int i = i1 - 1; i >= i0; i--) {
+        if (best - r[i].pos < r[i].frames) edge[r[i].eid].flags |= TN_SURF_EDGE_DOMINATED;
+        if (r[i].frames + r[i].pos < best) best = r[i].frames + r[i].pos;
+    }
+}
+
+/* The surface graph for the detour bound (see heur_detour): per landing
+ * surface t, one arc from each surface s with a kept edge s -> t, holding
+ * the least reduced frames of those edges: frames - (j_to - j_from) (the
+ * goal right of both surfaces), frames + (j_to - j_from) (left of both)
+ * and frames - |j_to - j_from| (anywhere); all >= 0 (|dj| <= frames).
+ * mark/tmp: scratch of nsurf + 1 entries. */
+static bool sarcs_build(tn_surf *g, int nkept, int32_t *mark, int32_t *cnt)
+{
+    const tn_allocator *a = &g->alloc;
+    int ns = g->nsurf;
+    (void)nkept;
+    /* 1. count distinct (s, t) pairs per t; arcs by source surface first */
+    for (int t = 0; t <= ns; t++) mark[t] = -1, cnt[t] = 0;
+    size_t np = 0;
+    for (int s = 0; s < ns; s++)
+        for (int i = g->qfirst[s]; i < g->qfirst[s + 1]; i++)
+            for (int e = g->qefirst[i]; e < g->qefirst[i + 1]; e++) {
+                int t = g->qedge[e].surf;
+                if (mark[t] != s) mark[t] = s, cnt[t]++, np++;
+            }
+    g->sa_first = tn_alloc_array(a, (size_t)ns + 2, sizeof(int32_t));
+    g->sa = tn_alloc_array(a, np + 1, sizeof(sarc));
+    g->sd = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->sheap = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->shpos = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->sseen = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    g->sdone = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    if (!g->sa_first || !g->sa || !g->sd || !g->sheap || !g->shpos || !g->sseen || !g->sdone)
+        return false;
+    g->nsa = np;
+    g->sa_first[0] = 0;
+    for (int t = 0; t < ns; t++) g->sa_first[t + 1] = g->sa_first[t] + cnt[t];
+    /* 2. fill: slot of (s, t) remembered in mark[t] while s is scanned */
+    for (int t = 0; t < ns; t++) cnt[t] = g->sa_first[t], mark[t] = -1;
+    for (int s = 0; s < ns; s++) {
+        for (int i = g->qfirst[s]; i < g->qfirst[s + 1]; i++) {
+            int ja = g->surf[s].j0 + (g->qto[i] - g->surf[s].node0);
+            for (int e = g->qefirst[i]; e < g->qefirst[i + 1]; e++) {
+                const qedge *E = &g->qedge[e];
+                int t = E->surf, dj = E->j - ja;
+                int wr = E->frames - dj, wl = E->frames + dj, w0 = E->frames - abs(dj);
+                if (wr < 0) wr = 0; /* (cannot happen: |dj| <= frames) */
+                if (wl < 0) wl = 0;
+                if (w0 < 0) w0 = 0;
+                sarc *A;
+                if (mark[t] < 0 || g->sa[mark[t]].from != s) {
+                    mark[t] = cnt[t]++;
+                    A = &g->sa[mark[t]];
+                    A->from = s;
+                    A->wr = (int16_t)wr, A->wl = (int16_t)wl, A->w0 = (int16_t)w0;
+                    continue;
+                }
+                A = &g->sa[mark[t]];
+                if (wr < A->wr) A->wr = (int16_t)wr;
+                if (wl < A->wl) A->wl = (int16_t)wl;
+                if (w0 < A->w0) A->w0 = (int16_t)w0;
+            }
+        }
+    }
+    return true;
+}
+
+static int cmp_prec_to(const void *a, const void *b)
+{
+    const prec *x = a, *y = b; /* surf holds the landing node here */
+    if (x->surf != y->surf) return x->surf < y->surf ? -1 : 1;
+    return x->eid < y->eid ? -1 : (x->eid > y->eid);
+}
+
+/* The landing-node test for the take-off surfaces marked in redo (NULL:
+ * all of them, a build): each one's edges (consecutive) as records sorted
+ * by landing node, then edge id, the groups in the order of a pass over
+ * the whole graph's edges by landing node.  A build did that pass (a
+ * counting sort of every edge by landing node, 36 MB of records written
+ * at random at 1024x1024); surface by surface the records stay in cache. */
+static bool prune_by_landing_local(tn_surf *g, const uint8_t *redo)
+{
+    size_t cap = 0;
+    prec *r = NULL;
+    bool ok = true;
+    for (int s = 0; s < g->nsurf && ok; s++) {
+        if (redo && !redo[s]) continue;
+        const tn_surf_surface *S = &g->surf[s];
+        int e0 = g->edge_first[S->node0], e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
+        size_t n = (size_t)(e1 - e0);
+        if (n == 0) continue;
+        if (n > cap) {
+            tn_free(&g->alloc, r);
+            cap = n * 2;
+            r = tn_alloc_array(&g->alloc, cap, sizeof *r);
+            ok = r != NULL;
+            if (!ok) break;
+        }
+        for (int e = e0; e < e1; e++) {
+            const tn_surf_edge *E = &g->edge[e];
+            r[e - e0] = (prec){E->from, E->frames, e, E->to};
+        }
+        qsort(r, n, sizeof *r, cmp_prec_to);
+        for (size_t i0 = 0; i0 < n;) {
+            size_t i1 = i0 + 1;
+            while (i1 < n && r[i1].surf == r[i0].surf) i1++;
+            prune_recs(r, (int)i0, (int)i1, g->edge);
+            i0 = i1;
+        }
+    }
+    tn_free(&g->alloc, r);
+    return ok;
+}
+
+/* After a build or a repair: the kept edges, the take-off chains and the
+ * landmark tables.  Out of memory leaves no index: tn_surf_find then runs
+ * the reference search (same answers, slower). */
+/* The query record of edge e (kept). */
+static qedge qedge_of(const tn_surf *g, int e)
+{
+    const tn_surf_edge *E = &g->edge[e];
+    const int s = g->node_surf[E->to];
+    const tn_surf_surface *S = &g->surf[s];
+    qedge Q;
+    Q.to = E->to;
+    Q.eid = e;
+    Q.frames = E->frames;
+    Q.row = (int16_t)S->row;
+    Q.j = S->j0 + (E->to - S->node0);
+    Q.surf = s;
+    return Q;
+}
+
+/* The query records (qto, qefirst, qfirst, qedge: see query_index_build)
+ * being made, and their counts. */
+typedef struct qrec {
+    int32_t *qto, *qefirst, *qfirst;
+    qedge *qe;
+    int nto, nkept;
+} qrec;
+
+/* The records of surface s from the edge array: per node the kept edges,
+ * in edge order.  count: only count them. */
+static void qrec_surface(const tn_surf *g, int s, qrec *q, bool count)
+{
+    const tn_surf_surface *S = &g->surf[s];
+    for (int n = S->node0; n <= S->node0 + (S->j1 - S->j0); n++) {
+        const int had = q->nkept;
+        for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
+            if (g->edge[e].flags & TN_SURF_EDGE_DOMINATED) continue;
+            if (!count) q->qe[q->nkept] = qedge_of(g, e);
+            q->nkept++;
+        }
+        if (q->nkept == had) continue;
+        if (!count) q->qefirst[q->nto] = had, q->qto[q->nto] = n;
+        q->nto++;
+    }
+}
+
+/* The records after a repair, from the old ones (o): a surface not in
+ * d->redo has the same edges and flags as before, so its records are the
+ * old ones renumbered (take-off and landing node, edge id, landing
+ * surface); the others' are made from the edge array.  One pass over the
+ * old records instead of one over the (much bigger) edge array.  count:
+ * only count them. */
+static void qrec_patch(const tn_surf *g, const lm_delta *d, const int32_t *old_of, const qrec *o,
+                       qrec *q, bool count)
+{
+    for (int s = 0; s < g->nsurf; s++) {
+        if (!count) q->qfirst[s] = q->nto;
+        const int os = old_of[s];
+        if (os < 0 || d->redo[s]) {
+            qrec_surface(g, s, q, count);
+            continue;
+        }
+        const int k0 = o->qfirst[os], k1 = o->qfirst[os + 1];
+        const int i0 = o->qefirst[k0], i1 = o->qefirst[k1];
+        if (count) {
+            q->nto += k1 - k0;
+            q->nkept += i1 - i0;
+            continue;
+        }
+        const int node0 = g->surf[s].node0, onode0 = d->old_surf[os].node0;
+        const int nshift = node0 - onode0, eshift = g->edge_first[node0] - d->old_efirst[onode0];
+        const int ishift = q->nkept - i0;
+        /* (through locals: a store through q->qe could alias q's counts
+         * and d's maps, which were read again on every record) */
+        int32_t *qto = q->qto + q->nto, *qef = q->qefirst + q->nto;
+        for (int k = k0; k < k1; k++) {
+            qto[k - k0] = o->qto[k] + nshift;
+            qef[k - k0] = o->qefirst[k] + ishift;
+        }
+        q->nto += k1 - k0;
+        const renum *rn = d->new_of_old;
+        const int32_t *surf_of_old = d->surf_of_old;
+        qedge *qe = q->qe + q->nkept;
+        for (int i = i0; i < i1; i++) {
+            qedge Q = o->qe[i];
+            Q.to = renum_of(rn, Q.to);
+            Q.eid += eshift;
+            Q.surf = surf_of_old[Q.surf];
+            qe[i - i0] = Q;
+        }
+        q->nkept += i1 - i0;
+    }
+    if (!count) q->qfirst[g->nsurf] = q->nto, q->qefirst[q->nto] = q->nkept;
+}
+
+/* One kept arc into a node: sorted by (head, tail). */
+typedef struct inarc {
+    int32_t head, tail;
+    uint16_t frames;
+} inarc;
+
+static int cmp_inarc(const void *a, const void *b)
+{
+    const inarc *x = a, *y = b;
+    if (x->head != y->head) return x->head < y->head ? -1 : 1;
+    return (x->tail > y->tail) - (x->tail < y->tail);
+}
+
+/* n arcs (tails, frames) copied, the tails renumbered by rn (a branch for
+ * the edited rows' only); true when every tail's bit in keep is set.  A
+ * function of its own, so that its loop runs in registers. */
+static bool arcs_copy(const int32_t *tail, const uint16_t *fr, int n, const uint64_t *keep,
+                      const renum *rn, int32_t *dtail, uint16_t *dfr)
+{
+    const int ra = rn->a, rb = rn->b, delta = rn->delta;
+    const unsigned span = (unsigned)(rb - ra);
+    uint64_t gone = 0;
+    for (int u = 0; u < n; u++) {
+        const int t = tail[u];
+        gone |= ~keep[t >> 6] >> (t & 63);
+        int nt = t + (t >= rb ? delta : 0);
+        if ((unsigned)(t - ra) < span) nt = rn->mid[t - ra];
+        dtail[u] = nt;
+        dfr[u] = fr[u];
+    }
+    return !(gone & 1);
+}
+
+/* The arcs into each node after a repair (q: the new records), from the
+ * old lists (oif, oifrom, oifr): an old arc whose tail's surface kept its
+ * records stays, renumbered; the arcs out of the surfaces in d->redo are
+ * merged in (sorted by head, then tail).  The same lists as
+ * arcs_by_landing makes; false on OOM or when the counts disagree (the
+ * caller makes them afresh).  ngone: the old arcs out of surfaces not kept
+ * (a bound on those dropped). */
+static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const int32_t *oif,
+                       const int32_t *oifrom, const uint16_t *oifr, size_t ngone, int32_t *ifirst,
+                       int32_t *ifrom, uint16_t *ifr)
+{
+    const tn_allocator *a = &g->alloc;
+    const renum *rn = d->new_of_old;
+    const int nn = g->nnodes, ra = rn->a, rb = rn->b, delta = rn->delta, re = rb + delta;
+    /* the old nodes whose arcs stay (a bit each), the edited rows' new
+     * nodes' old ids, the arcs out of the surfaces made again, the old
+     * arcs dropped in a block (their positions) */
+    uint64_t *keep = tn_alloc_array(a, (size_t)d->old_nn / 64 + 1, sizeof(uint64_t));
+    int32_t *inv = alloc_unzeroed(a, (size_t)tn_maxi(re - ra, 0) + 1, sizeof(int32_t));
+    size_t nna = 0;
+    for (int s = 0; s < g->nsurf; s++)
+        if (d->redo[s]) nna += (size_t)(q->qefirst[q->qfirst[s + 1]] - q->qefirst[q->qfirst[s]]);
+    inarc *na = alloc_unzeroed(a, nna + 1, sizeof(inarc));
+    int32_t *drop = alloc_unzeroed(a, ngone + 1, sizeof(int32_t));
+    bool ok = keep && inv && na && drop;
+    if (ok) {
+        for (int os = 0; os < d->old_ns; os++) {
+            const int t = d->surf_of_old[os];
+            if (t < 0 || d->redo[t]) continue;
+            const tn_surf_surface *S = &d->old_surf[os];
+            set_bit_range(keep, (size_t)S->node0, (size_t)(S->node0 + (S->j1 - S->j0)));
+        }
+        for (int i = 0; i < re - ra; i++) inv[i] = -1;
+        for (int o = ra; o < rb; o++)
+            if (rn->mid[o - ra] >= 0) inv[rn->mid[o - ra] - ra] = o;
+        size_t k = 0;
+        for (int s = 0; s < g->nsurf; s++) {
+            if (!d->redo[s]) continue;
+            for (int t = q->qfirst[s]; t < q->qfirst[s + 1]; t++)
+                for (int i = q->qefirst[t]; i < q->qefirst[t + 1]; i++)
+                    na[k++] = (inarc){q->qe[i].to, q->qto[t], q->qe[i].frames};
+        }
+        qsort(na, nna, sizeof *na, cmp_inarc);
+        /* head by head (the renumbering keeps the order of tails): the
+         * heads between the edited rows and those with new arcs in blocks,
+         * whose old arcs are contiguous and are filtered without a branch
+         * (the arrays have room for one more; p > nkept fails) */
+        size_t ia = 0;
+        int p = 0;
+        for (int h = 0; h < nn && ok;) {
+            const bool edited = h >= ra && h < re, fresh = ia < nna && na[ia].head == h;
+            if (!edited && !fresh) {
+                const int sh = h >= re ? delta : 0;
+                int h1 = ia < nna ? na[ia].head : nn;
+                if (h < ra) h1 = tn_mini(h1, ra);
+                const int u0 = oif[h - sh], u1 = oif[h1 - sh], p0 = p;
+                /* first as if every arc stays (the common case: the arcs
+                 * dropped are mostly those into fresh heads), each
+                 * renumbered without a branch but the edited rows' */
+                if (u1 - u0 <= q->nkept - p) {
+                    if (arcs_copy(oifrom + u0, oifr + u0, u1 - u0, keep, rn, ifrom + p0,
+                                  ifr + p0)) {
+                        for (; h < h1; h++) ifirst[h] = p0 + (oif[h - sh] - u0);
+                        p = p0 + (u1 - u0);
+                        continue;
+                    }
+                }
+                size_t nd = 0;
+                for (int u = u0; u < u1 && p <= q->nkept && nd <= ngone; u++) {
+                    const int t = oifrom[u];
+                    const int kt = (int)((keep[t >> 6] >> (t & 63)) & 1);
+                    ifrom[p] = t < ra ? t : t >= rb ? t + delta : rn->mid[t - ra];
+                    ifr[p] = oifr[u];
+                    p += kt;
+                    drop[nd] = u;
+                    nd += (size_t)(1 - kt);
+                }
+                if (p > q->nkept || nd > ngone) {
+                    ok = false;
+                    break;
+                }
+                for (size_t j = 0; h < h1; h++) {
+                    const int ub = oif[h - sh];
+                    while (j < nd && drop[j] < ub) j++;
+                    ifirst[h] = p0 + (ub - u0) - (int)j;
+                }
+                continue;
+            }
+            ifirst[h] = p;
+            const int o = edited ? inv[h - ra] : h >= re ? h - delta : h;
+            int u = o >= 0 ? oif[o] : 0;
+            const int ue = o >= 0 ? oif[o + 1] : 0;
+            for (;;) {
+                while (u < ue && !((keep[oifrom[u] >> 6] >> (oifrom[u] & 63)) & 1)) u++;
+                const bool hn = ia < nna && na[ia].head == h;
+                if (u >= ue && !hn) break;
+                if (p >= q->nkept) {
+                    ok = false;
+                    break;
+                }
+                const int ot = u < ue ? renum_of(rn, oifrom[u]) : INT32_MAX;
+                if (hn && na[ia].tail < ot) {
+                    ifrom[p] = na[ia].tail, ifr[p++] = na[ia].frames;
+                    ia++;
+                } else {
+                    ifrom[p] = ot, ifr[p++] = oifr[u++];
+                }
+            }
+            h++;
+        }
+        ifirst[nn] = ifirst[nn + 1] = p;
+        ok = ok && p == q->nkept && ia == nna;
+    }
+    tn_free(a, keep);
+    tn_free(a, inv);
+    tn_free(a, na);
+    tn_free(a, drop);
+    return ok;
+}
+
+void query_index_build(tn_surf *g, lm_delta *d)
+{
+    const tn_allocator *a = &g->alloc;
+    if (d && d->old_lm) g->lm = NULL; /* the old tables: d->old_lm, freed below */
+    g->flags_ok = false;              /* until the dominance pass is done */
+    /* the old records and arcs into nodes: a repair patches them */
+    const bool had = g->qindex;
+    qrec o = {g->qto, g->qefirst, g->qfirst, g->qedge, 0, 0};
+    int32_t *oif = g->ifirst, *oifrom = g->ifrom;
+    uint16_t *oifr = g->ifr;
+    g->qto = g->qefirst = g->qfirst = NULL;
+    g->qedge = NULL;
+    g->ifirst = g->ifrom = NULL;
+    g->ifr = NULL;
+    /* a repair keeps the search states when they have room: their stamps
+     * are older than any query's to come (g->gen goes on), so they need
+     * no clearing */
+    qnode *oqn = had && d ? g->qn : NULL;
+    const size_t oqcap = g->qn_cap;
+    if (oqn) g->qn = NULL;
+    query_index_free(g);
+    const int nn = g->nnodes, ns = g->nsurf;
+    const bool patch = had && d && d->redo && d->old_surf && o.qe;
+    int32_t *ofirst = alloc_unzeroed(a, (size_t)nn + 1, sizeof(int32_t));
+    int32_t *old_of = patch ? alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t)) : NULL;
+    vec lost = {0}, add = {0}; /* see lm_delta */
+    lost.elem = add.elem = 3 * sizeof(int32_t);
+    bool lists = true;
+    bool ok = ofirst && (old_of || !patch);
+    qrec q = {0};
+    if (ok) {
+        /* 1. dominated edges (their flags): both tests group the edges of
+         * one take-off surface, so after a repair only the surfaces in
+         * d->redo are tested again; the others keep their flags */
+        const uint8_t *redo = d ? d->redo : NULL;
+        for (int s = 0; s < ns; s++) {
+            if (redo && !redo[s]) continue;
+            const tn_surf_surface *S = &g->surf[s];
+            const int e0 = g->edge_first[S->node0];
+            const int e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
+            for (int e = e0; e < e1; e++) { /* after a repair: new, or kept before */
+                const uint8_t f = g->edge[e].flags;
+                g->edge[e].flags = !redo                          ? 0
+                                   : (f & EF_NEW)                 ? EF_NEW
+                                   : (f & TN_SURF_EDGE_DOMINATED) ? 0
+                                                                  : EF_WAS;
+            }
+            /* same take-off, landing on one surface ... */
+            for (int i0 = e0; i0 < e1;) {
+                int i1 = i0 + 1, from = g->edge[i0].from, t = g->node_surf[g->edge[i0].to];
+                while (i1 < e1 && g->edge[i1].from == from && g->node_surf[g->edge[i1].to] == t)
+                    i1++;
+                prune_run(g->edge, i0, i1);
+                i0 = i1;
+            }
+        }
+        /* ... and same landing node, taking off from one surface */
+        if (redo) {
+            ok = prune_by_landing_local(g, redo);
+            /* what changed for the landmark tables: kept edges now
+             * dominated (lost), kept edges new or no longer dominated */
+            vec *L[2] = {&lost, &add};
+            for (int s = 0; s < ns; s++) {
+                if (!redo[s]) continue;
+                const tn_surf_surface *S = &g->surf[s];
+                const int e0 = g->edge_first[S->node0];
+                const int e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
+                for (int e = e0; e < e1; e++) {
+                    tn_surf_edge *E = &g->edge[e];
+                    const uint8_t f = E->flags;
+                    const bool kept = !(f & TN_SURF_EDGE_DOMINATED), was = (f & EF_WAS) != 0;
+                    E->flags = f & TN_SURF_EDGE_DOMINATED;
+                    if (!d->old_lm || kept == was || !lists) continue;
+                    int32_t *r = vec_push(L[kept], a);
+                    lists = r != NULL;
+                    if (lists) r[0] = E->from, r[1] = E->to, r[2] = E->frames;
+                }
+            }
+        } else { /* all of them */
+            ok = prune_by_landing_local(g, NULL);
+        }
+        g->flags_ok = ok;
+    }
+    if (ok) {
+        /* 2. the query records: per surface (qfirst) its take-off nodes
+         * with kept edges (qto; first record qefirst), per take-off node
+         * its kept edges' records (qedge) in edge order: counted, then
+         * made (a repair: patched from the old ones) */
+        if (patch) {
+            for (int s = 0; s < ns; s++) old_of[s] = -1;
+            for (int os = 0; os < d->old_ns; os++)
+                if (d->surf_of_old[os] >= 0) old_of[d->surf_of_old[os]] = os;
+            qrec_patch(g, d, old_of, &o, &q, true);
+        } else {
+            for (int s = 0; s < ns; s++) qrec_surface(g, s, &q, true);
+        }
+        q.qto = alloc_unzeroed(a, (size_t)q.nto + 1, sizeof(int32_t));
+        q.qefirst = alloc_unzeroed(a, (size_t)q.nto + 1, sizeof(int32_t));
+        q.qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        q.qe = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(qedge));
+        ok = q.qto && q.qefirst && q.qfirst && q.qe;
+        const int nto = q.nto, nkept = q.nkept;
+        q.nto = q.nkept = 0;
+        if (ok && patch) {
+            qrec_patch(g, d, old_of, &o, &q, false);
+        } else if (ok) {
+            for (int s = 0; s < ns; s++) {
+                q.qfirst[s] = q.nto;
+                qrec_surface(g, s, &q, false);
+            }
+            q.qfirst[ns] = q.nto;
+            q.qefirst[q.nto] = q.nkept;
+        }
+        ok = ok && q.nto == nto && q.nkept == nkept;
+        g->qto = q.qto, g->qefirst = q.qefirst, g->qfirst = q.qfirst, g->qedge = q.qe;
+    }
+    /* the old arcs out of the surfaces not kept (see arcs_patch); the old
+     * records go before the arcs are made: their memory is reused */
+    size_t ngone = 0;
+    for (int os = 0; patch && os < d->old_ns; os++) {
+        const int t = d->surf_of_old[os];
+        if (t < 0 || d->redo[t])
+            ngone += (size_t)(o.qefirst[o.qfirst[os + 1]] - o.qefirst[o.qfirst[os]]);
+    }
+    tn_free(a, o.qto);
+    tn_free(a, o.qefirst);
+    tn_free(a, o.qfirst);
+    tn_free(a, o.qe);
+    if (ok) {
+        /* 3. the kept edges out of each node (ofirst, into the records)
+         * and into each node (with landmark tables; a repair patches them) */
+        {
+            /* each take-off's first record, and the next one's for the
+             * nodes up to it (a fill per take-off, through locals) */
+            const int32_t *qto = g->qto, *qef = g->qefirst;
+            const int nto = q.nto;
+            int n = 0;
+            for (int k = 0; k < nto; k++) {
+                const int to = qto[k], v = qef[k];
+                while (n <= to) ofirst[n++] = v;
+            }
+            while (n <= nn) ofirst[n++] = qef[nto];
+        }
+        if (lm_count(g) > 0) {
+            g->ifirst = alloc_unzeroed(a, (size_t)nn + 2, sizeof(int32_t));
+            g->ifrom = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(int32_t));
+            g->ifr = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(uint16_t));
+            ok = g->ifirst && g->ifrom && g->ifr;
+            if (ok &&
+                !(patch && oif &&
+                  arcs_patch(g, d, &q, oif, oifrom, oifr, ngone, g->ifirst, g->ifrom, g->ifr)))
+                arcs_by_landing(nn, ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr);
+#ifdef TN_SURF_DEBUG
+            if (ok) { /* the patched lists against lists made afresh */
+                int32_t *f = malloc(((size_t)nn + 2) * 4), *t = malloc(((size_t)q.nkept + 1) * 4);
+                uint16_t *fr = malloc(((size_t)q.nkept + 1) * 2);
+                if (f && t && fr) {
+                    arcs_by_landing(nn, ofirst, g->qedge, f, t, fr);
+                    if (memcmp(f, g->ifirst, ((size_t)nn + 1) * 4) ||
+                        memcmp(t, g->ifrom, (size_t)q.nkept * 4) ||
+                        memcmp(fr, g->ifr, (size_t)q.nkept * 2))
+                        abort();
+                }
+                free(f), free(t), free(fr);
+            }
+#endif
+        }
+        if (oqn && oqcap >= (size_t)nn + 1) {
+            g->qn = oqn, g->qn_cap = oqcap;
+            oqn = NULL;
+        } else {
+            g->qn_cap = (size_t)nn + 1 + ((size_t)nn + 1) / 16;
+            g->qn = tn_alloc_array(a, g->qn_cap, sizeof(qnode));
+        }
+        g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
+        ok = ok && g->qn && g->qh;
+    }
+    if (ok) {
+        /* 4. landmark tables: updated after a repair, else computed */
+        const karcs A = {ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr};
+        if (d) {
+            d->lost = lost.p, d->nlost = lost.n;
+            d->add = add.p, d->nadd = add.n;
+            d->lists = lists && d->redo; /* (without redo, none were made) */
+        }
+        if (lm_count(g) > 0 && !(d && lm_update(g, d, &A))) ok = lm_build(g, &A);
+    }
+    if (ok && !g->nlm) { /* without landmarks: the surface graph (scratch: ofirst) */
+        int32_t *cnt = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        ok = cnt && ofirst && nn >= ns && sarcs_build(g, q.nkept, ofirst, cnt);
+        tn_free(a, cnt);
+    }
+    if (ok) {
+        g->qindex = true;
+        g->qmem = ((size_t)q.nto * 2 + 2 + (size_t)q.nkept * 5 + (size_t)ns + 1) * 4 +
+                  g->qn_cap * sizeof(qnode) + ((size_t)nn + 1) * sizeof(qheap) +
+                  (size_t)g->nlm * g->lm_cap * 8;
+        if (g->ifirst) g->qmem += ((size_t)nn + 2) * 4 + (size_t)q.nkept * 6;
+        if (!g->nlm) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
+    }
+    tn_free(a, oqn); /* (not kept) */
+    tn_free(a, ofirst);
+    tn_free(a, old_of);
+    tn_free(a, oif);
+    tn_free(a, oifrom);
+    tn_free(a, oifr);
+    vec_free(&lost, a);
+    vec_free(&add, a);
+    if (d) tn_free(a, d->old_lm);
+    if (!ok) query_index_free(g);
+}
+
+static int heur(const tn_surf *g, int node, const goal *G)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    float dy = (float)abs(row - G->row) * T;
+    int hv = (int)ceilf(dy / g->vmax);
+    return dj > hv ? dj : hv;
+}
+
+/* The landmark bound of node n: over the landmarks, the largest of
+ * min d(L, goal) - d(L, n) and d(n, L) - max d(goal, L); Q_DEAD when a
+ * landmark proves n reaches no goal node. */
+static int heur_alt(const tn_surf *g, int n, const goal *G)
+{
+    const int32_t *f = g->lm + (size_t)n * 2 * g->nlm, *b = f + g->nlm;
+    int h = 0;
+    for (int k = 0; k < g->nlm; k++) {
+        if (f[k] < Q_INF) {
+            if (G->lf[k] >= Q_INF) return Q_DEAD; /* L reaches n, no goal node */
+            if (G->lf[k] - f[k] > h) h = G->lf[k] - f[k];
+        }
+        if (G->lb[k] < Q_INF) {
+            if (b[k] >= Q_INF) return Q_DEAD; /* every goal node reaches L, n not */
+            if (b[k] - G->lb[k] > h) h = b[k] - G->lb[k];
+        }
+    }
+    return h;
+}
+
+/* The landmark terms of the goal (its nodes on every goal surface). */
+static void goal_landmarks(const tn_surf *g, goal *G)
+{
+    for (int k = 0; k < g->nlm; k++) {
+        G->lf[k] = Q_INF;
+        G->lb[k] = 0;
+    }
+    for (int i = 0; i < G->ngs; i++) {
+        const tn_surf_surface *S = &g->surf[G->gs[i]];
+        for (int j = G->ga[i]; j <= G->gb[i]; j++) {
+            int n = S->node0 + (j - S->j0);
+            for (int k = 0; k < g->nlm; k++) {
+                const int32_t *L = g->lm + (size_t)n * 2 * g->nlm;
+                int f = L[k], b = L[g->nlm + k];
+                if (f < G->lf[k]) G->lf[k] = f;
+                if (b > G->lb[k]) G->lb[k] = b;
+            }
+        }
+    }
+}
+
+/* Distance for "the closest reachable point": tiles across plus rows, from
+ * the box's bottom-left tile (Manhattan, like the classic planner's
+ * partial paths); ties go to the cheaper node. */
+static int closeness(const tn_surf *g, int node, const goal *G)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    int tx = j / g->per_tile, gx = G->ja / g->per_tile; /* the box's bottom-left tile */
+    return abs(tx - gx) + abs(row - G->row);
+}
+
+static bool key_less(const tn_surf *g, int a, int b, const int32_t *f)
+{
+    if (f[a] != f[b]) return f[a] < f[b];
+    return g->gcost[a] > g->gcost[b];
+}
+
+static void heap_up(tn_surf *g, int i, const int32_t *f)
+{
+    int32_t *H = g->heap;
+    int n = H[i];
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!key_less(g, n, H[p], f)) break;
+        H[i] = H[p];
+        g->hpos[H[i]] = i;
+        i = p;
+    }
+    H[i] = n;
+    g->hpos[n] = i;
+}
+
+static void heap_down(tn_surf *g, int i, int size, const int32_t *f)
+{
+    int32_t *H = g->heap;
+    int n = H[i];
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && key_less(g, H[c + 1], H[c], f)) c++;
+        if (!key_less(g, H[c], n, f)) break;
+        H[i] = H[c];
+        g->hpos[H[i]] = i;
+        i = c;
+    }
+    H[i] = n;
+    g->hpos[n] = i;
+}
+
+static int heap_pop(tn_surf *g, int *hsize, const int32_t *f)
+{
+    int n = g->heap[0];
+    g->heap[0] = g->heap[--*hsize];
+    g->hpos[g->heap[0]] = 0;
+    if (*hsize > 0) heap_down(g, 0, *hsize, f);
+    g->hpos[n] = -1; /* closed */
+    return n;
+}
+
+/* Reach `to` from `n` at cost c by edge eid (-1: a walk); h(to) is computed
+ * by the caller's heuristic only when `to` is new (hto). */
+static inline void relax(tn_surf *g, int n, int to, int c, int eid, int hto, int *hsize)
+{
+    int32_t *f = g->tmp;
+    int ng = g->gcost[n] + c;
+    if (g->stamp[to] == g->gen) {
+        if (g->hpos[to] < 0 || ng >= g->gcost[to]) return;
+        f[to] += ng - g->gcost[to];
+        g->gcost[to] = ng;
+        g->parent[to] = n;
+        g->pedge[to] = eid;
+        heap_up(g, g->hpos[to], f);
+    } else {
+        g->stamp[to] = g->gen;
+        g->gcost[to] = ng;
+        g->parent[to] = n;
+        g->pedge[to] = eid;
+        f[to] = ng + hto;
+        g->heap[*hsize] = to;
+        heap_up(g, *hsize, f);
+        ++*hsize;
+    }
+}
+
+const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
+{
+    *count = g->nexpanded;
+    return g->order;
+}
+
+/* Checks shared by both searches; 0 when the query may run.  Fills G. */
+static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
+                             tn_surf_stats *stats, goal *G, tn_error *err)
+{
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (count) *count = 0;
+    if (stats) {
+        stats->expanded = 0;
+        stats->frames = -1;
+        stats->end_node = -1;
+        stats->legs = 0;
+    }
+    g->nexpanded = 0;
+    if (g->nnodes == 0)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: no place on this map where a %dx%d "
+                            "box can stand",
+                            g->prof.w, g->prof.h);
+    if (start < 0 || start >= g->nnodes)
+        return tn_error_set(err, bad, 0, 0, "surface graph: the start is not a standing place");
+    if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
+        return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map", gx,
+                            gy);
+    memset(G, 0, sizeof *G);
+    G->row = gy + 1;
+    G->ja = gx * g->per_tile;
+    G->jb = gx * g->per_tile + g->per_tile - 1;
+    G->vup = tn_minf(g->vmax, tn_phys_jump_speed(&g->prof.phys) * g->prof.phys.dt + 0.01f);
+    if (tn_surf_node_of_tile(g, gx, gy) < 0)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
+                            g->prof.h, gx, gy);
+    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < Q_GOAL_SURF; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        if (S->j1 < G->ja || S->j0 > G->jb) continue;
+        G->gs[G->ngs] = s;
+        G->ga[G->ngs] = S->j0 > G->ja ? S->j0 : G->ja;
+        G->gb[G->ngs] = S->j1 < G->jb ? S->j1 : G->jb;
+        G->ngs++;
+    }
+    if (g->nlm) goal_landmarks(g, G);
+    if (++g->gen == 0) {
+        memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
+        for (size_t n = 0; g->qn && n < g->qn_cap; n++) g->qn[n].stamp = 0;
+        for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
+        g->gen = 1;
+    }
+    return TN_OK;
+}
+
+/* The legs from start to end (parents and edges of the search). */
+static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_leg *out, int cap,
+                            int *count, tn_surf_stats *stats)
+{
+    int nedge = 0;
+    for (int n = end; n != start; n = g->parent[n])
+        if (g->pedge[n] >= 0) nedge++;
+    int legs = nedge + 1;
+    int written = 0;
+    if (out && cap > 0) {
+        int k = nedge;
+        /* write from the back: index k is the final walk */
+        for (int n = end;; n = g->parent[n]) {
+            if (n == end) {
+                if (k < cap) {
+                    int row, j;
+                    tn_surf_node_pos(g, end, &row, &j);
+                    out[k].edge = -1;
+                    out[k].walk_to_j = j;
+                    out[k].node = end;
+                }
+                k--;
+            }
+            if (n == start) break;
+            int e = g->pedge[n];
+            if (e >= 0) {
+                if (k < cap) {
+                    int row, j;
+                    tn_surf_node_pos(g, g->edge[e].from, &row, &j);
+                    out[k].edge = e;
+                    out[k].walk_to_j = j;
+                    out[k].node = g->edge[e].from;
+                }
+                k--;
+            }
+        }
+        written = legs < cap ? legs : cap;
+    }
+    if (count) *count = written;
+    if (stats) {
+        stats->expanded = g->nexpanded;
+        stats->frames = g->gcost[end];
+        stats->end_node = end;
+        stats->legs = legs;
+    }
+    tn_status st = TN_OK;
+    if (!found) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
+    if (out && legs > cap) st |= TN_BUFFER_TOO_SMALL;
+    return st;
+}
+
+/* The reference: A* node by node (every walk step an arc), the geometric
+ * heuristic only.  tn_surf_find_reference (tests) and the fallback when the
+ * query index is missing. */
+static int find_reference(tn_surf *g, int start, const goal *G)
+{
+    int32_t *f = g->tmp;
+    int hsize = 0;
+    g->stamp[start] = g->gen;
+    g->gcost[start] = 0;
+    g->parent[start] = -1;
+    g->pedge[start] = -1;
+    f[start] = heur(g, start, G);
+    g->heap[hsize++] = start;
+    g->hpos[start] = 0;
+    int best = start, besth = closeness(g, start, G), bestg = 0;
+    while (hsize > 0) {
+        int n = heap_pop(g, &hsize, f);
+        g->order[g->nexpanded++] = n;
+        int hn = f[n] - g->gcost[n];
+        if (hn == 0) {
+            int row, j;
+            tn_surf_node_pos(g, n, &row, &j);
+            if (row == G->row && j >= G->ja && j <= G->jb) return n;
+        }
+        int dn = closeness(g, n, G);
+        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
+            best = n;
+            besth = dn;
+            bestg = g->gcost[n];
+        }
+        const tn_surf_surface *S = &g->surf[g->node_surf[n]];
+        int last = S->node0 + (S->j1 - S->j0);
+        if (n > S->node0) relax(g, n, n - 1, 1, -1, heur(g, n - 1, G), &hsize);
+        if (n < last) relax(g, n, n + 1, 1, -1, heur(g, n + 1, G), &hsize);
+        for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
+            int to = g->edge[e].to;
+            relax(g, n, to, g->edge[e].frames, e, g->stamp[to] == g->gen ? 0 : heur(g, to, G),
+                  &hsize);
+        }
+    }
+    return -1 - best;
+}
+
+/* The geometric bound at (row, j). */
+static inline int heur_rj(const tn_surf *g, int row, int j, const goal *G)
+{
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    int hv = row > G->row ? (int)ceilf((float)(row - G->row) * T / G->vup)
+                          : (int)ceilf((float)(G->row - row) * T / g->vmax);
+    return dj > hv ? dj : hv;
+}
+
+/* The detour bound of surface s: the least reduced cost (frames minus
+ * the progress they make toward the goal column, >= 0) from s to a goal
+ * surface over the surface graph (walks count 0, each edge its arc's
+ * least reduced frames), found by a backward Dijkstra from the goal
+ * surfaces run on demand: it stops as soon as s is settled, and the next
+ * call resumes it.  A node n on s then needs at least
+ * (lattice distance to the goal span) + bound(s) frames: admissible, and
+ * consistent (an edge's reduced frames are at least its arc's, a walk's
+ * at least 0).  Q_DEAD when no goal surface is reachable from s. */
+static int heur_detour(tn_surf *g, int s, const goal *G)
+{
+    if (g->sdone[s] == g->gen) return g->sd[s];
+    int32_t *H = g->sheap, *P = g->shpos, *D = g->sd;
+    while (g->sh_n > 0) {
+        int u = H[0], last = H[--g->sh_n];
+        g->sdone[u] = g->gen;
+        if (g->sh_n > 0) iheap_root(H, P, D, g->sh_n, last);
+        const tn_surf_surface *U = &g->surf[u];
+        bool ul = U->j1<G->ja, ur = U->j0> G->jb;
+        for (int k = g->sa_first[u]; k < g->sa_first[u + 1]; k++) {
+            const sarc *A = &g->sa[k];
+            int v = A->from;
+            if (g->sdone[v] == g->gen) continue;
+            const tn_surf_surface *V = &g->surf[v];
+            int w = ul && V->j1 < G->ja ? A->wr : (ur && V->j0 > G->jb ? A->wl : A->w0);
+            int nd = D[u] + w, i;
+            if (g->sseen[v] != g->gen) {
+                g->sseen[v] = g->gen;
+                i = g->sh_n++;
+            } else {
+                if (nd >= D[v]) continue;
+                i = P[v];
+            }
+            D[v] = nd;
+            iheap_up(H, P, D, i, v);
+        }
+        if (u == s) return D[s];
+    }
+    return Q_DEAD;
+}
+
+/* The backward search of heur_detour starts at the goal surfaces. */
+static void detour_begin(tn_surf *g, const goal *G)
+{
+    g->sh_n = 0;
+    for (int i = 0; i < G->ngs; i++) {
+        int t = G->gs[i];
+        if (g->sseen[t] == g->gen) continue;
+        g->sseen[t] = g->gen;
+        g->sd[t] = 0;
+        g->sheap[g->sh_n] = t;
+        g->shpos[t] = g->sh_n++;
+    }
+}
+
+/* The fast search's heuristic at node n (surface s, row, j). */
+static inline int heur_full(tn_surf *g, int n, int s, int row, int j, const goal *G)
+{
+    int h = heur_rj(g, row, j, G);
+    if (g->nlm) { /* landmarks: sharper than the detour bound, which they replace */
+        int ha = heur_alt(g, n, G);
+        return ha > h ? ha : h;
+    }
+    int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
+    int hd = heur_detour(g, s, G);
+    if (hd >= Q_DEAD) return Q_DEAD;
+    return dj + hd > h ? dj + hd : h;
+}
+
+/* The fast search's heap: entries (f, g, node), smaller f first, then
+ * larger g (as the reference); qn[node].hpos follows. */
+static inline bool qkey_less(const qheap *a, const qheap *b)
+{
+    return a->f != b->f ? a->f < b->f : a->g > b->g;
+}
+
+static void qheap_up(tn_surf *g, int i, qheap e)
+{
+    qheap *H = g->qh;
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!qkey_less(&e, &H[p])) break;
+        H[i] = H[p];
+        g->qn[H[i].n].hpos = i;
+        i = p;
+    }
+    H[i] = e;
+    g->qn[e.n].hpos = i;
+}
+
+static void qheap_down(tn_surf *g, int i, int size, qheap e)
+{
+    qheap *H = g->qh;
+    for (;;) {
+        int c = 2 * i + 1;
+        if (c >= size) break;
+        if (c + 1 < size && qkey_less(&H[c + 1], &H[c])) c++;
+        if (!qkey_less(&H[c], &e)) break;
+        H[i] = H[c];
+        g->qn[H[i].n].hpos = i;
+        i = c;
+    }
+    H[i] = e;
+    g->qn[e.n].hpos = i;
+}
+
+/* Reach node `to` (at row, j) from n at cost c by edge eid (-1: a walk). */
+static inline void qrelax(tn_surf *g, int n, int to, int ts, int row, int j, int c, int eid,
+                          int *hs, const goal *G)
+{
+    qnode *T0 = &g->qn[to];
+    int ng = g->qn[n].g + c;
+    if (T0->stamp == g->gen) {
+        if (T0->hpos < 0 || ng >= T0->g) return;
+        T0->f += ng - T0->g;
+        T0->g = ng;
+        T0->parent = n;
+        T0->pedge = eid;
+        qheap e = {T0->f, ng, to};
+        qheap_up(g, T0->hpos, e);
+        return;
+    }
+    int h = heur_full(g, to, ts, row, j, G);
+    T0->stamp = g->gen;
+    T0->g = ng;
+    T0->f = ng + h;
+    T0->parent = n;
+    T0->pedge = eid;
+    qheap e = {T0->f, ng, to};
+    qheap_up(g, (*hs)++, e);
+}
+
+/* The fast search: A* over start, take-off, landing and goal nodes; walks
+ * only between chain neighbours (see query_index_build).  Returns the goal
+ * node reached, or -1 - (the closest reachable node).  The plan's nodes
+ * get their parent, pedge and gcost (for write_plan). */
+static int find_events(tn_surf *g, int start, const goal *G)
+{
+    qnode *Q = g->qn;
+    int hs = 0, found = -1;
+    {
+        int row, j;
+        tn_surf_node_pos(g, start, &row, &j);
+        if (!g->nlm) detour_begin(g, G);
+        int h = heur_full(g, start, g->node_surf[start], row, j, G);
+        Q[start] = (qnode){g->gen, 0, h, -1, -1, 0};
+        qheap e = {h, 0, start};
+        qheap_up(g, hs++, e);
+    }
+    while (hs > 0) {
+        int n = g->qh[0].n;
+        if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
+        Q[n].hpos = -1; /* closed */
+        g->order[g->nexpanded++] = n;
+        int s = g->node_surf[n];
+        const tn_surf_surface *S = &g->surf[s];
+        int j = S->j0 + (n - S->node0);
+        if (Q[n].f == Q[n].g && S->row == G->row && j >= G->ja && j <= G->jb) {
+            found = n;
+            break;
+        }
+        /* the take-off chain: binary search of n among the surface's take-offs */
+        int lo = g->qfirst[s], hi = g->qfirst[s + 1];
+        while (lo < hi) {
+            int mid = (lo + hi) >> 1;
+            if (g->qto[mid] < n)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int left = lo - 1, right = lo;
+        if (lo < g->qfirst[s + 1] && g->qto[lo] == n) {
+            right = lo + 1;
+            for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
+                const qedge *E = &g->qedge[i];
+                qrelax(g, n, E->to, E->surf, E->row, E->j, E->frames, E->eid, &hs, G);
+            }
+        }
+        if (left >= g->qfirst[s]) {
+            int to = g->qto[left];
+            qrelax(g, n, to, s, S->row, j - (n - to), n - to, -1, &hs, G);
+        }
+        if (right < g->qfirst[s + 1]) {
+            int to = g->qto[right];
+            qrelax(g, n, to, s, S->row, j + (to - n), to - n, -1, &hs, G);
+        }
+        for (int i = 0; i < G->ngs; i++) /* the goal span, if on this surface */
+            if (G->gs[i] == s) {
+                int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
+                if (p != j) qrelax(g, n, n + (p - j), s, S->row, p, abs(p - j), -1, &hs, G);
+            }
+    }
+    int end = found, bk = found, bestg = 0;
+    if (found < 0) {
+        /* unreachable: every reachable surface was reached at its landing
+         * nodes (and the start), all expanded with their exact costs;
+         * walking reaches the rest.  Per surface the closest nodes form one
+         * span R (the tiles nearest the goal column); the cheapest node of
+         * R from an expanded node k is k's j clamped to R. */
+        int gx = G->ja / g->per_tile, pt = g->per_tile, besth = Q_INF;
+        bestg = Q_INF;
+        for (int i = 0; i < g->nexpanded; i++) {
+            int k = g->order[i], s = g->node_surf[k];
+            const tn_surf_surface *S = &g->surf[s];
+            int t0 = S->j0 / pt, t1 = S->j1 / pt, ra, rb;
+            if (gx < t0)
+                ra = S->j0, rb = t0 * pt + pt - 1;
+            else if (gx > t1)
+                ra = t1 * pt, rb = S->j1;
+            else
+                ra = gx * pt, rb = gx * pt + pt - 1;
+            if (ra < S->j0) ra = S->j0;
+            if (rb > S->j1) rb = S->j1;
+            int j = S->j0 + (k - S->node0);
+            int p = j < ra ? ra : (j > rb ? rb : j);
+            int d = abs(p / pt - gx) + abs(S->row - G->row), c = Q[k].g + abs(p - j);
+            if (d < besth || (d == besth && c < bestg)) {
+                besth = d;
+                bestg = c;
+                end = k + (p - j);
+                bk = k;
+            }
+        }
+    }
+    /* the plan's nodes into parent / pedge / gcost */
+    for (int x = bk; x >= 0; x = Q[x].parent) {
+        g->parent[x] = Q[x].parent;
+        g->pedge[x] = Q[x].pedge;
+        g->gcost[x] = Q[x].g;
+    }
+    if (end != bk) { /* the last walk, from bk (never one of its ancestors) */
+        g->parent[end] = bk;
+        g->pedge[end] = -1;
+        g->gcost[end] = bestg;
+    }
+    return found >= 0 ? found : -1 - end;
+}
+
+static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                             int *count, tn_surf_stats *stats, tn_error *err, bool reference)
+{
+    goal G;
+    tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
+    if (st != TN_OK) return st;
+    int r = -1;
+    if (!reference && g->ch) {
+        r = ch_find(g, start, &G);
+        if (r < 0) g->nexpanded = 0; /* unreachable: the full search finds the closest point */
+    }
+    if (r < 0)
+        r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
+    return write_plan(g, start, r >= 0 ? r : -1 - r, r >= 0, out, cap, count, stats);
+}
+
+tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
+                       tn_surf_stats *stats, tn_error *err)
+{
+    return find_common(g, start, gx, gy, out, cap, count, stats, err, false);
+}
+
+void tn_surf_set_landmarks(tn_surf *g, int k)
+{
+    g->lm_want = k < 0 ? 0 : (k == 0 ? -1 : (k < Q_LM ? k : Q_LM));
+    query_index_build(g, NULL);
+}
+
+int tn_surf_landmark_count(const tn_surf *g) { return g->lm ? g->nlm : 0; }
+
+int tn_surf_landmark_node(const tn_surf *g, int k)
+{
+    return g->lm && k >= 0 && k < g->nlm ? g->lmnode[k] : -1;
+}
+
+int tn_surf_landmark_cost(const tn_surf *g, int k, int node, bool back)
+{
+    if (!g->lm || k < 0 || k >= g->nlm || node < 0 || node >= g->nnodes) return -1;
+    int32_t c = g->lm[(size_t)node * 2 * g->nlm + (back ? g->nlm : 0) + k];
+    return c >= Q_INF ? -1 : c;
+}
+
+void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed)
+{
+    if (updated) *updated = g->lm_updates;
+    if (recomputed) *recomputed = g->lm_recomputes;
+}
+
+tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                                 int *count, tn_surf_stats *stats, tn_error *err)
+{
+    return find_common(g, start, gx, gy, out, cap, count, stats, err, true);
+}
