@@ -133,7 +133,7 @@ build-tsan/navmesh_threads: tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) $(wild
 	@mkdir -p build-tsan
 	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav -o $@ \
 	  tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) -lm -pthread
-TSAN_SURF_SRC = $(addprefix src/nav/,tn_surf.c tn_surf_query.c tn_surf_ch.c tn_common.c tn_map.c tn_phys.c tn_rng.c tn_levelgen.c \
+TSAN_SURF_SRC = $(addprefix src/nav/,tn_surf.c tn_surf_query.c tn_surf_io.c tn_surf_ch.c tn_common.c tn_map.c tn_phys.c tn_rng.c tn_levelgen.c \
                 tn_path.c)
 build-tsan/surf_threads: tests/tsan/surf_threads.c $(TSAN_SURF_SRC) $(wildcard src/nav/*.h src/nav/internal/*.h)
 	@mkdir -p build-tsan

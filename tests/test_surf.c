@@ -821,6 +821,236 @@ static void test_edit_repair(void **state)
     assert_true(loc_all > 0);
 }
 
+/* ---- save and load --------------------------------------------------------- */
+
+/* g saved into a new buffer of *n bytes (after checking the size query and
+ * a buffer one byte short). */
+static unsigned char *save_graph(const tn_surf *g, size_t *n)
+{
+    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, n, NULL)));
+    unsigned char *buf = malloc(*n);
+    assert_non_null(buf);
+    size_t n2 = 0;
+    tn_error e;
+    assert_int_equal(tn_surf_save(g, buf, *n - 1, &n2, &e), TN_FAILURE | TN_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(e.msg, "bytes needed"));
+    assert_true(tn_succeeded(tn_surf_save(g, buf, *n, &n2, NULL)));
+    assert_int_equal(n2, *n);
+    return buf;
+}
+
+/* The same plan cost from both graphs for a few random (start, goal) pairs. */
+static void assert_same_answers(tn_surf *a, tn_surf *b, const tn_map *m, tn_rng *r)
+{
+    int nn = tn_surf_node_count(a);
+    if (nn == 0) return;
+    tn_surf_leg legs[256];
+    for (int k = 0; k < 12; k++) {
+        int s = (int)tn_rng_below(r, (uint32_t)nn);
+        int gx = (int)tn_rng_below(r, (uint32_t)m->w), gy = (int)tn_rng_below(r, (uint32_t)m->h);
+        tn_surf_stats sa, sb;
+        int ca, cb;
+        tn_status ra = tn_surf_find(a, s, gx, gy, legs, 256, &ca, &sa, NULL);
+        tn_status rb = tn_surf_find(b, s, gx, gy, legs, 256, &cb, &sb, NULL);
+        assert_int_equal(ra, rb);
+        assert_int_equal(sa.frames, sb.frames);
+    }
+}
+
+/* A saved and loaded graph is the graph: edge for edge (input runs by
+ * content, dominance flags), saved again byte for byte the same, the same
+ * query answers; and it repairs edits as the graph does (its footprints came
+ * through): on the edit test's six profiles and levels (one-way edits on
+ * the tight ones), saved and loaded again after each of 8 edits. */
+static void test_save_load(void **state)
+{
+    (void)state;
+    static const int combos[6][5] = {{1, 2, 4, 8, 0}, {2, 3, 7, 8, 0}, {1, 1, 1, 8, 0},
+                                     {1, 2, 4, 8, 1}, {3, 3, 8, 8, 1}, {2, 1, 2, 8, 1}};
+    long bytes = 0, loads = 0;
+    for (int ci = 0; ci < 6; ci++) {
+        tn_map *m = NULL;
+        tn_rng r;
+        tn_rng_seed(&r, 70 + (uint64_t)ci, 9);
+        tn_surf_profile prof;
+        tn_surf *g = edit_level(24, 16, combos[ci], &r, &m, &prof);
+        for (int k = 0; k <= combos[ci][3]; k++) {
+            size_t n;
+            unsigned char *buf = save_graph(g, &n);
+            tn_surf *l = NULL;
+            tn_error e;
+            tn_status st = tn_surf_load(m, &prof, buf, n, "t.tnsurf", NULL, &l, &e);
+            if (tn_failed(st)) fail_msg("load: %s", e.msg);
+            assert_same_graph(l, g);
+            size_t n2;
+            unsigned char *again = save_graph(l, &n2);
+            assert_int_equal(n2, n);
+            assert_memory_equal(again, buf, n);
+            assert_same_answers(l, g, m, &r);
+            bytes += (long)n;
+            loads++;
+            free(again);
+            free(buf);
+            if (k < combos[ci][3]) {
+                int x, y;
+                random_edit(g, m, &r, combos[ci][4], &x, &y);
+                assert_true(tn_succeeded(tn_surf_edit(l, m, x, y, NULL)));
+                assert_same_graph(l, g);
+            }
+            tn_surf_destroy(l);
+        }
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    printf("  %ld graphs saved and loaded (%ld bytes on average), each the same graph\n", loads,
+           bytes / loads);
+}
+
+/* The checksum of saved bytes made again after a test changed them (the
+ * documented one: FNV-1a over little-endian 64-bit words, then bytes). */
+static void reseal(unsigned char *b, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    size_t i = 0;
+    for (; i + 8 <= n - 8; i += 8) {
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++) w |= (uint64_t)b[i + (size_t)k] << (8 * k);
+        h = (h ^ w) * 1099511628211ull;
+    }
+    for (; i < n - 8; i++) h = (h ^ b[i]) * 1099511628211ull;
+    for (int k = 0; k < 8; k++) b[n - 8 + (size_t)k] = (unsigned char)(h >> (8 * k));
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* data loaded on m with prof fails with PARSE_ERROR, a message holding
+ * `what`, and no graph. */
+static void assert_load_refused(const tn_map *m, const tn_surf_profile *prof,
+                                const unsigned char *data, size_t n, const char *what)
+{
+    tn_surf *l = (tn_surf *)&l; /* set to NULL by the call */
+    tn_error e;
+    tn_status st = tn_surf_load(m, prof, data, n, "bad.tnsurf", NULL, &l, &e);
+    assert_int_equal(st, TN_FAILURE | TN_PARSE_ERROR);
+    assert_null(l);
+    if (!strstr(e.msg, what)) fail_msg("expected \"%s\" in: %s", what, e.msg);
+    if (strncmp(e.msg, "bad.tnsurf: surface graph data: ", 32) != 0)
+        fail_msg("no prefix: %s", e.msg);
+}
+
+/* Bad saved bytes are refused with a message naming the problem, never a
+ * crash (the fuzzer fuzz_surf tries more): every cut, a flipped bit, each
+ * checked field changed (the checksum made again), another map or profile;
+ * a refused allocation fails cleanly and frees all. */
+static void test_load_bad_data(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(24, 16, 31, &r);
+    tn_surf_profile prof = profile_1x2(4.0f);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    size_t n;
+    unsigned char *buf = save_graph(g, &n), *b = malloc(n);
+    assert_non_null(b);
+    for (size_t k = 0; k < n; k++) assert_load_refused(m, &prof, buf, k, "");
+    for (int k = 0; k < 200; k++) {
+        memcpy(b, buf, n);
+        b[tn_rng_below(&r, (uint32_t)n)] ^= (unsigned char)(1u << tn_rng_below(&r, 8));
+        assert_load_refused(m, &prof, b, n, "checksum");
+    }
+    /* the documented layout (tn_surf_io.c): counts at byte 72, sections
+     * from byte 100 */
+    const uint32_t ns = le32(buf + 72), nn = le32(buf + 76), ne = le32(buf + 80),
+                   nr = le32(buf + 84);
+    assert_int_equal(ns, tn_surf_surface_count(g));
+    assert_int_equal(nn, tn_surf_node_count(g));
+    assert_int_equal(ne, tn_surf_edge_count(g));
+    assert_true(ne > 1 && le32(buf + 88) > 0);
+    unsigned char *edge = b + 100 + 8 * (size_t)ns, *foot = edge + 13 * (size_t)ne + 2 * nr;
+    static const struct {
+        int what;
+        const char *msg;
+    } cases[] = {
+        {0, "format 2"},     {1, "counts"},      {2, "out of the graph's"},   {3, "the edge says"},
+        {4, "out of order"}, {5, "footprint 0"}, {6, "made for a 23x16 map"}, {7, "kind 7"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        memcpy(b, buf, n);
+        switch (cases[c].what) {
+        case 0: b[6] = 2; break;
+        case 1: put32(b + 72, ns + 1); break;
+        case 2: put32(edge + 4, nn); break;
+        case 3: edge[10]++; break;
+        case 4: put32(edge, nn - 1); break; /* edge 0 from the last node */
+        case 5: foot[8] = 24; break;        /* x1 past the map */
+        case 6: put32(b + 8, 23); break;
+        case 7: edge[12] = 7; break;
+        }
+        reseal(b, n);
+        assert_load_refused(m, &prof, b, n, cases[c].msg);
+    }
+    /* another profile, another map */
+    tn_surf_profile other = profile_1x2(5.0f);
+    assert_load_refused(m, &other, buf, n, "another profile (box 1x2, jump height 4 tiles");
+    other = profile_1x2(4.0f);
+    other.coyote = TN_SURF_COYOTE_NONE;
+    assert_load_refused(m, &other, buf, n, "another profile");
+    other = profile_1x2(4.0f);
+    other.threads = 2; /* not part of the identity: loads */
+    tn_surf *l = NULL;
+    assert_true(tn_succeeded(tn_surf_load(m, &other, buf, n, NULL, NULL, &l, NULL)));
+    assert_same_graph(l, g);
+    tn_surf_destroy(l);
+    int old = tn_map_tile(m, 3, 3);
+    tn_map_set_tile(m, 3, 3, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+    assert_load_refused(m, &prof, buf, n, "other terrain");
+    tn_map_set_tile(m, 3, 3, old, NULL);
+    tn_error e;
+    assert_int_equal(tn_surf_load(m, &prof, NULL, 5, NULL, NULL, &l, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    size_t none = 1;
+    assert_int_equal(tn_surf_save(NULL, NULL, 0, &none, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(none, 0);
+    /* each allocation of a load refused in turn */
+    long total = -1, failed = 0;
+    for (long k = 1; total < 0 || k <= total; k++) {
+        fail_nth f = {0, 0, total < 0 ? -1 : k, 0};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        l = NULL;
+        tn_status st = tn_surf_load(m, &prof, buf, n, NULL, &a, &l, &e);
+        if (total < 0) {
+            assert_true(tn_succeeded(st));
+            total = atomic_load(&f.n);
+            k = 0;
+        } else if (tn_failed(st)) {
+            assert_int_equal(st, TN_FAILURE | TN_OUT_OF_MEMORY);
+            assert_null(l);
+            failed++;
+        } else { /* a block the load does without (the query index's) */
+            assert_int_equal(tn_surf_edge_count(l), tn_surf_edge_count(g));
+            answers_as_reference(l, &r, 10);
+        }
+        tn_surf_destroy(l);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    printf("  %zu bytes: every cut, 200 flipped bits and 8 changed fields refused; %ld "
+           "allocations in a load, each refused in turn: %ld loads failed cleanly\n",
+           n, total, failed);
+    assert_true(failed > 0);
+    free(b);
+    free(buf);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* The caller's allocator, counting what it serves of 256 KB or more. */
 typedef struct big_count {
     tu_counting c;
@@ -1578,6 +1808,8 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_save_load),
+        cmocka_unit_test(test_load_bad_data),
         cmocka_unit_test(test_repairs_reuse_blocks),
         cmocka_unit_test(test_repairs_reclaim_runs),
         cmocka_unit_test(test_landmarks_after_edits),

@@ -1061,7 +1061,7 @@ static bool foot_flush(build *B, int surf, int search)
     return true;
 }
 
-static size_t foot_words(const tn_surf_foot *f)
+size_t foot_words(const tn_surf_foot *f)
 {
     return ((size_t)(f->x1 - f->x0 + 1) * (size_t)(f->y1 - f->y0 + 1) + 63) / 64;
 }
@@ -3222,9 +3222,10 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
         B.fast = true;
     }
     if (!masks_init(&B) || !kranges_init(&B)) goto oom;
-    /* a build reads nearly every row: all made now, not asked for per step */
-    for (int r = -1; B.masks && r <= g->mh + 1; r++) ensure_row(&B, r);
-    B.rows_all = B.masks;
+    /* a build reads nearly every row: all made now, not asked for per step
+     * (a load searches nothing: its repairs make the rows they read) */
+    B.rows_all = B.masks && !g->blob;
+    for (int r = -1; B.rows_all && r <= g->mh + 1; r++) ensure_row(&B, r);
     if (B.masks && !sat_build(&B)) goto oom;
     if (!find_surfaces(&B)) goto oom;
     g->nsurf = (int)B.surf.n;
@@ -3265,12 +3266,36 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
      * 2.26 M edges at 1024x1024); where the memory is not there, the
      * searches grow it as before.  (A small graph's doubling costs less than
      * the fresh pages of one reserve.) */
-    if (g->nnodes >= BIG_GRAPH)
-        (void)(vec_reserve(&B.edges, a, (size_t)g->nnodes * 6 + 64) &&
-               vec_reserve(&B.runs, a, (size_t)g->nnodes * 32 + 256));
-    if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
-    /* edges: CSR by take-off node */
-    if (g->nnodes >= BIG_GRAPH && edges_in_order(B.edges.p, B.edges.n, B.runs.n)) {
+    if (g->blob) {
+        /* tn_surf_load: what the searches made, decoded and checked */
+        const surf_blob *L = g->blob;
+        if (L->nsurf != g->nsurf || L->nnodes != g->nnodes) {
+            st = tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, 0, 0,
+                              "%s: surface graph data: %d surfaces and %d nodes, where the "
+                              "map and profile give %d and %d",
+                              L->name, L->nsurf, L->nnodes, g->nsurf, g->nnodes);
+            goto fail;
+        }
+        if (!vec_reserve(&B.edges, a, (size_t)L->nedges) ||
+            !vec_reserve(&B.runs, a, (size_t)L->nruns) ||
+            !vec_reserve(&B.foots, a, (size_t)L->nfoot) ||
+            !vec_reserve(&B.fbits, a, (size_t)L->nfbits))
+            goto oom;
+        st = tn_surfi_blob_decode(L, g->mw, g->mh, B.edges.p, B.runs.p, B.foots.p, B.fbits.p,
+                                  g->sbox, err);
+        if (tn_failed(st)) goto fail;
+        B.edges.n = (size_t)L->nedges;
+        B.runs.n = L->nruns;
+        B.foots.n = (size_t)L->nfoot;
+        B.fbits.n = (size_t)L->nfbits;
+    } else {
+        if (g->nnodes >= BIG_GRAPH)
+            (void)(vec_reserve(&B.edges, a, (size_t)g->nnodes * 6 + 64) &&
+                   vec_reserve(&B.runs, a, (size_t)g->nnodes * 32 + 256));
+        if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
+    }
+    /* edges: CSR by take-off node (a loaded graph's are in order: checked) */
+    if (g->blob || (g->nnodes >= BIG_GRAPH && edges_in_order(B.edges.p, B.edges.n, B.runs.n))) {
         /* one thread, or threads that ran the surfaces in order: each
          * surface's edges were sorted with their runs (surface_edges) */
         const size_t nr = B.runs.n;
@@ -3359,6 +3384,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
+fail:
     free_graph_arrays(g);
 done:
     build_release(&B);
@@ -3411,8 +3437,9 @@ static void set_profile(tn_surf *g, const tn_surf_profile *prof, int per_tile, f
     keep_init(g);
 }
 
-tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
-                         tn_surf **out, tn_error *err)
+/* tn_surf_create, or tn_surf_load with the saved graph L */
+static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
+                              const surf_blob *L, tn_surf **out, tn_error *err)
 {
     *out = NULL;
     if (!m || !prof)
@@ -3434,13 +3461,38 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
     g->pool = P;
     g->alloc = (tn_allocator){pool_alloc, pool_free, P};
     set_profile(g, prof, per_tile, step_px);
+    g->blob = L;
     st = do_build(g, m, err);
+    g->blob = NULL;
     if (tn_failed(st)) {
         tn_surf_destroy(g);
         return st;
     }
     *out = g;
     return TN_OK;
+}
+
+tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
+                         tn_surf **out, tn_error *err)
+{
+    return create_graph(m, prof, a, NULL, out, err);
+}
+
+tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void *data, size_t size,
+                       const char *name, const tn_allocator *a, tn_surf **out, tn_error *err)
+{
+    if (out) *out = NULL;
+    if (!m || !prof || !out || (!data && size))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph load: no map, profile, data or output");
+    int per_tile;
+    float step_px;
+    tn_status st = profile_check(prof, &per_tile, &step_px, err);
+    if (tn_failed(st)) return st;
+    surf_blob L;
+    st = tn_surfi_blob_open(&L, data, size, name, m, prof, err);
+    if (tn_failed(st)) return st;
+    return create_graph(m, prof, a, &L, out, err);
 }
 
 tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err)

@@ -198,6 +198,26 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
  * does. */
 tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err);
 void tn_surf_destroy(tn_surf *g);
+/* SAVE AND LOAD: bake a big level's graph once and load it in a fraction of
+ * its build.  tn_surf_save writes g (as of its last build or repair) into
+ * buf: with buf NULL only *size (the bytes needed) is set; BUFFER_TOO_SMALL
+ * when cap < *size.  The bytes (a versioned little-endian format with a
+ * checksum, see tn_surf_io.c) hold what the searches made: edges, input
+ * runs, footprints.  tn_surf_load makes the graph again from them and map m
+ * (surfaces, node arrays, the query index, as a build makes them): the same
+ * graph as tn_surf_create on that map, edge for edge, ready for queries and
+ * edits.  m must have the terrain the graph was saved with and prof the
+ * same identity (tn_surf_same_profile; a custom step function must be the
+ * same function: only whether there is one is stored); else, or for data
+  * cut short, changed or out of range, PARSE_ERROR with a message that
+ * starts with `name` (the file's, say; NULL: "(data)") and names the
+ * problem, and nothing is made.  Every index is checked; the edges' inputs
+ * are not replayed (tn_surf_edge_valid does that per edge).  Query
+ * shortcuts and labels are not saved (build them again).  The caller owns
+ * buf and data.  Cost: see `tilenav-bench surf` ("saved"). */
+tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn_error *err);
+tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void *data, size_t size,
+                       const char *name, const tn_allocator *a, tn_surf **out, tn_error *err);
 /* Rebuild when the map's revision (or address) changed since the build. */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
 /* The map tile (x, y) changed: same as tn_surf_sync (which finds it). */

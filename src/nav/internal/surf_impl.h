@@ -121,6 +121,9 @@ struct tn_surf {
     bool qindex;
     size_t qmem;
     struct tn_surf_ch *ch; /* the query shortcuts, NULL without (tn_surf_ch.c) */
+    /* tn_surf_load: the saved graph the build decodes instead of searching
+     * (NULL otherwise) */
+    const struct surf_blob *blob;
     /* the searches' scratch kept between builds and repairs (tn_surf.c
      * surf_keep): slot 0 the caller's thread, 1 .. nkeep - 1 the workers' */
     struct surf_keep *keep;
@@ -196,6 +199,32 @@ typedef struct lm_delta {
  * by this repair; kept (not dominated) before it. */
 #define EF_NEW 0x80
 #define EF_WAS 0x40
+
+/* Bits of a footprint's bitmap, in 64-bit words. */
+#define foot_words tn_surfi_foot_words
+size_t foot_words(const tn_surf_foot *f);
+
+/* A saved graph being loaded (tn_surf_io.c): its counts and where each
+ * section's bytes are; tn_surf.c's build decodes them instead of
+ * searching. */
+typedef struct surf_blob {
+    const char *name; /* for messages */
+    int nsurf, nnodes, nedges, nfoot;
+    uint32_t nruns;
+    uint64_t nfbits;
+    const uint8_t *sbox, *edges, *runs, *foots, *fbits;
+} surf_blob;
+/* The header checked against map m and profile prof (dimensions, terrain,
+ * profile, format, checksum, section sizes): L set, or PARSE_ERROR. */
+tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const char *name,
+                             const tn_map *m, const tn_surf_profile *prof, tn_error *err);
+/* The sections decoded into arrays of L's counts, every field checked
+ * (ranges, order, inputs against frames): PARSE_ERROR at the first bad
+ * one. */
+tn_status tn_surfi_blob_decode(const surf_blob *L, int mw, int mh, tn_surf_edge *edge,
+                               uint16_t *runs, tn_surf_foot *foot, uint64_t *fbits, int16_t *sbox,
+                               tn_error *err);
+uint64_t tn_surfi_terrain_hash(const uint8_t *tiles, size_t n);
 
 #define query_index_build tn_surfi_query_index_build
 #define query_index_free tn_surfi_query_index_free
