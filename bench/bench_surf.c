@@ -405,6 +405,46 @@ static void level_free_fn(void *user, void *q)
     free(q);
 }
 
+/* The graph saved and loaded again (tn_surf_save, tn_surf_load): its
+ * bytes, the medians of 5 saves and 5 loads (thread CPU time), and whether
+ * the loaded graph saves to the same bytes. */
+static void save_load_run(const char *name, const tn_map *m, const tn_surf_profile *prof,
+                          const tn_surf *g, const tn_allocator *a)
+{
+    enum { RUNS = 5 };
+    size_t n = 0, n2 = 0;
+    tn_error e;
+    if (tn_failed(tn_surf_save(g, NULL, 0, &n, &e))) {
+        printf("  %-10s save: %s\n", name, e.msg);
+        return;
+    }
+    unsigned char *buf = malloc(n), *again = malloc(n);
+    double ts[RUNS], tl[RUNS];
+    bool same = buf && again;
+    for (int k = 0; k < RUNS && same; k++) {
+        double t0 = bench_cpu_now();
+        same = tn_succeeded(tn_surf_save(g, buf, n, &n2, &e));
+        ts[k] = (bench_cpu_now() - t0) * 1e3;
+        tn_surf *l = NULL;
+        t0 = bench_cpu_now();
+        same = same && tn_succeeded(tn_surf_load(m, prof, buf, n, name, a, &l, &e));
+        tl[k] = (bench_cpu_now() - t0) * 1e3;
+        same = same && tn_succeeded(tn_surf_save(l, again, n, &n2, NULL)) && n2 == n &&
+               memcmp(buf, again, n) == 0;
+        tn_surf_destroy(l);
+    }
+    if (same)
+        printf(
+            "  %-10s saved (tn_surf_save): %.2f MB, median %.1f ms; loaded (tn_surf_load): median "
+            "%.1f ms (5 runs each); the loaded graph saves to the same bytes\n",
+            name, (double)n / 1048576.0, bench_median(ts, RUNS), bench_median(tl, RUNS));
+    else
+        printf("  %-10s save and load: FAILED (%s)\n", name,
+               buf && again ? e.msg : "out of memory");
+    free(buf);
+    free(again);
+}
+
 static void level_run(int n, int edits, int queries, unsigned long long seed, int coyote,
                       int landmarks, bool huge)
 {
@@ -439,6 +479,7 @@ static void level_run(int n, int edits, int queries, unsigned long long seed, in
     printf("  %-10s query index (landmarks: %s) rebuilt in %.1f ms; memory %.2f MB\n", name,
            landmarks < 0 ? "default" : (landmarks == 0 ? "none" : "set"),
            (bench_cpu_now() - i0) * 1e3, (double)tn_surf_memory(g) / 1048576.0);
+    save_load_run(name, m, &prof, g, &a);
     const int lv = target_level(n);
     if (lv >= 0) tgt.build[lv] = build * 1e3;
     graph_run(name, m, g, &la.c, &r, queries, edits, lv);
@@ -683,6 +724,12 @@ int bench_surf(int argc, char **argv)
             "edges, memory %.2f MB\n",
             bench_median(t, DEMO_RUNS), DEMO_RUNS, nn, ne, (double)mem / 1048576.0);
         tgt.demo_build = bench_median(t, DEMO_RUNS);
+        {
+            tn_surf *g = NULL;
+            if (tn_succeeded(tn_surf_create(dm, &prof, NULL, &g, NULL)))
+                save_load_run("demo", dm, &prof, g, NULL);
+            tn_surf_destroy(g);
+        }
         rebuild_run(dm, &prof);
         if (threads > 1) threads_run(dm, &prof, threads);
         /* before graph_run edits the map */
