@@ -11,7 +11,7 @@
 #                        the checked-in corpus fuzz/corpus/HARNESS/ (otherwise
 #                        new inputs stay in the scratch corpus
 #                        build-fuzz/corpus/HARNESS/ and the repo stays clean).
-#   HARNESS...           a subset of: map scen script cdt world tmx tmj
+#   HARNESS...           a subset of: map scen script cdt world tmx tmj surf
 #                        (default: all).
 #
 # Exit status: 0 when every harness built and ran without a finding; 1 when a
@@ -35,7 +35,7 @@ for a in "$@"; do
     *) HARNESSES="$HARNESSES $a" ;;
     esac
 done
-[ -n "$HARNESSES" ] || HARNESSES="map scen script cdt world tmx tmj"
+[ -n "$HARNESSES" ] || HARNESSES="map scen script cdt world tmx tmj surf"
 
 CC=${FUZZ_CC:-clang}
 B=${FUZZ_BUILD:-build-fuzz}
@@ -61,7 +61,8 @@ sources() {
     script) echo "fuzz/fuzz_script.c src/game/script.c src/game/fileio.c src/game/tiled.c $(ls src/sandbox/*.c src/nav/*.c | tr '\n' ' ')" ;;
     cdt) echo "fuzz/fuzz_cdt.c src/nav/tn_cdt.c src/nav/tn_cdt_pred.c src/nav/tn_cdt_sweep.c src/nav/tn_common.c" ;;
     world) echo "fuzz/fuzz_world.c src/game/script.c src/game/fileio.c src/game/tiled.c $(ls src/sandbox/*.c src/nav/*.c | tr '\n' ' ')" ;;
-    tmx | tmj) echo "fuzz/fuzz_$1.c src/game/tiled.c src/game/fileio.c src/nav/tn_map.c src/nav/tn_common.c" ;;
+        tmx | tmj) echo "fuzz/fuzz_$1.c src/game/tiled.c src/game/fileio.c src/nav/tn_map.c src/nav/tn_common.c" ;;
+    surf) echo "fuzz/fuzz_surf.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
     esac
 }
 max_len() {
@@ -69,7 +70,8 @@ max_len() {
     map) echo 8192 ;;
     tmx | tmj) echo 16384 ;;
     cdt) echo 2048 ;;
-    world) echo 1024 ;;
+        world) echo 1024 ;;
+    surf) echo 8192 ;;
     *) echo 4096 ;;
     esac
 }

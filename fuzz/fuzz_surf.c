@@ -1,0 +1,140 @@
+/* fuzz_surf.c - libFuzzer harness for tn_surf_load (a saved surface graph).
+ *
+ * The input is saved bytes without their last 8 (the checksum): the harness
+ * appends the right checksum, so that mutations get past it to the checks
+ * of the header and of every field.  The seed (fuzz/corpus/surf/) is the
+ * graph of the harness's own level, written by this file built with
+ * -DFUZZ_SURF_SEED (it then has a main: `fuzz_surf_seed OUT`).
+ *
+ * Checks, beyond "no crash, no out-of-bounds read, no leak, no UB":
+ *  - a refusal: PARSE_ERROR or OUT_OF_MEMORY, a message starting with the
+ *    name, no graph, nothing left allocated;
+ *  - an accepted graph saves to the very bytes it was loaded from, answers
+ *    queries, and repairs a one-tile edit (whatever edges, input runs and
+ *    footprints the data held, as long as every index was in range), then
+ *    frees everything.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tn_levelgen.h"
+#include "tn_map.h"
+#include "tn_rng.h"
+#include "tn_surf.h"
+
+#include "fuzz_util.h"
+
+/* The level (a 20x12 generated one) and profile every input is loaded on. */
+static tn_map *level(tn_surf_profile *prof)
+{
+    static tn_map *m;
+    static tn_surf_profile p;
+    if (!m) {
+        tn_rng r;
+        tn_rng_seed(&r, 8, 1);
+        if (tn_failed(tn_map_create(20, 12, NULL, &m, NULL))) abort();
+        tn_levelgen_platformer(m, &r, NULL);
+        tn_phys_params ph = tn_phys_default(3.0f);
+        p = tn_surf_profile_make(1, 2, &ph);
+    }
+    *prof = p;
+    return m;
+}
+
+#ifndef FUZZ_SURF_SEED
+/* The format's checksum (tn_surf_io.c): FNV-1a over little-endian 64-bit
+ * words, then the bytes after the last whole word. */
+static uint64_t checksum(const uint8_t *p, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = 0;
+        for (int k = 0; k < 8; k++) w |= (uint64_t)p[i + (size_t)k] << (8 * k);
+        h = (h ^ w) * 1099511628211ull;
+    }
+    for (; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tn_surf_profile prof;
+    const tn_map *m = level(&prof);
+    uint8_t *buf = malloc(size + 8);
+    if (!buf) return 0;
+    memcpy(buf, data, size);
+    uint64_t h = checksum(buf, size);
+    for (int k = 0; k < 8; k++) buf[size + (size_t)k] = (uint8_t)(h >> (8 * k));
+    counter cnt = {0, 0, 0};
+    tn_allocator a = {count_alloc, count_free, &cnt};
+    tn_surf *g = (tn_surf *)buf; /* set to NULL by the call */
+    tn_error err;
+    memset(&err, 0, sizeof err);
+    tn_status s = tn_surf_load(m, &prof, buf, size + 8, "fuzz.tnsurf", &a, &g, &err);
+    if (tn_failed(s)) {
+        CHECK(g == NULL);
+        CHECK(s == (TN_FAILURE | TN_PARSE_ERROR) || s == (TN_FAILURE | TN_OUT_OF_MEMORY));
+        check_refusal(&err, "fuzz.tnsurf", &cnt);
+        free(buf);
+        return 0;
+    }
+    CHECK(g != NULL);
+    /* saved again: the same bytes */
+    size_t n = 0;
+    CHECK(tn_succeeded(tn_surf_save(g, NULL, 0, &n, NULL)));
+    CHECK(n == size + 8);
+    uint8_t *again = malloc(n);
+    CHECK(again != NULL);
+    CHECK(tn_succeeded(tn_surf_save(g, again, n, &n, NULL)));
+    CHECK(memcmp(again, buf, n) == 0);
+    free(again);
+    /* queries, then an edit repaired on a copy of the map, then queries */
+    tn_surf_leg legs[64];
+    int cnt_legs;
+    tn_surf_stats st;
+    const int nn = tn_surf_node_count(g);
+    for (int k = 0; k < 4 && nn > 0; k++)
+        tn_surf_find(g, (int)(data[k % (size ? size : 1)] % (unsigned)nn), k * 5 % m->w,
+                     k * 3 % m->h, legs, 64, &cnt_legs, &st, NULL);
+    tn_map *c = NULL;
+    CHECK(tn_succeeded(tn_map_create(m->w, m->h, NULL, &c, NULL)));
+    memcpy(c->tile, m->tile, (size_t)m->w * (size_t)m->h);
+    const int x = size ? data[size - 1] % m->w : 0, y = size > 1 ? data[size - 2] % m->h : 0;
+    tn_map_set_tile(c, x, y, tn_map_tile(c, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                    NULL);
+    tn_surf_edit(g, c, x, y, NULL);
+    for (int k = 0; k < 4 && tn_surf_node_count(g) > 0; k++)
+        tn_surf_find(g, k % tn_surf_node_count(g), k * 7 % m->w, k * 2 % m->h, legs, 64, &cnt_legs,
+                     &st, NULL);
+    tn_surf_destroy(g);
+    tn_map_destroy(c);
+    CHECK(cnt.live == 0);
+    free(buf);
+    return 0;
+}
+#else
+/* The seed: the level's graph saved, without its checksum. */
+int main(int argc, char **argv)
+{
+    tn_surf_profile prof;
+    const tn_map *m = level(&prof);
+    tn_surf *g = NULL;
+    size_t n = 0;
+    if (argc != 2 || tn_failed(tn_surf_create(m, &prof, NULL, &g, NULL)) ||
+        tn_failed(tn_surf_save(g, NULL, 0, &n, NULL)))
+        return 1;
+    uint8_t *buf = malloc(n);
+    FILE *f = fopen(argv[1], "wb");
+    if (!buf || !f || tn_failed(tn_surf_save(g, buf, n, &n, NULL)) ||
+        fwrite(buf, 1, n - 8, f) != n - 8 || fclose(f) != 0)
+        return 1;
+    printf("%s: %zu bytes (%d nodes, %d edges)\n", argv[1], n - 8, tn_surf_node_count(g),
+           tn_surf_edge_count(g));
+    free(buf);
+    tn_surf_destroy(g);
+    return 0;
+}
+#endif
