@@ -67,9 +67,15 @@ static void put_f32(wr *w, float f)
 static uint64_t get(const uint8_t *p, int bytes)
 {
     uint64_t v = 0;
+#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(&v, p, (size_t)bytes); /* the host's order is the format's: one load */
+#else
     for (int i = 0; i < bytes; i++) v |= (uint64_t)p[i] << (8 * i);
+#endif
     return v;
 }
+
 /* The data's checksum: FNV-1a over little-endian 64-bit words (the bytes
  * after the last whole word one by one), eight times faster than byte by
  * byte; it catches data cut short or changed, not an attacker. */
