@@ -1753,6 +1753,30 @@ static tn_status build_shortcuts16(tn_surf *g, tn_error *e)
     return tn_surf_build_shortcuts(g, 16, e);
 }
 
+/* A graph with nodes and no edge (one flat floor): shortcuts and labels
+ * build (the contraction has no arc at all) and queries along the floor
+ * still find their walks. */
+static void test_shortcuts_no_edges(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(16, 10, NULL, &m, NULL)));
+    for (int x = 0; x < 16; x++) tn_map_set_tile(m, x, 9, TN_TILE_BLOCK, NULL);
+    tn_surf_profile prof = profile_1x2(3.0f);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_surf_node_count(g) > 0);
+    assert_int_equal(tn_surf_edge_count(g), 0);
+    assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+    assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+    tn_surf_stats st;
+    tn_status s = tn_surf_find(g, 0, 14, 8, NULL, 0, NULL, &st, NULL);
+    assert_true(tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT));
+    assert_true(st.frames > 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* Out of memory at each allocation of a shortcut build in turn: it fails
  * cleanly (OUT_OF_MEMORY, no shortcuts, nothing leaked: queries answer as
  * the reference) or succeeds and answers as the reference. */
@@ -1802,6 +1826,7 @@ int main(void)
         cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
+        cmocka_unit_test(test_shortcuts_no_edges),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),

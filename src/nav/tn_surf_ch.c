@@ -813,7 +813,8 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     size_t iu = 0, id = 0;
     for (int r = 0; r < nk; r++) {
         int v = H->byrank[r];
-        const int32_t *s = C->seq + C->voff[v];
+        /* (no arcs at all: no sequence, and nothing below reads it) */
+        const int32_t *s = C->seq ? C->seq + C->voff[v] : NULL;
         H->upf[r] = (int32_t)iu;
         H->dnf[r] = (int32_t)id;
         for (int i = 0; i < C->vnup[v]; i++) {
@@ -1329,10 +1330,11 @@ static int hl_dir_run(void *arg)
     if (!D->rc) {
         D->lo[2 * (size_t)nk] = (uint32_t)n;
         D->lab = tn_alloc_array(D->a, n + 1, sizeof(hlab));
-        if (D->lab)
-            memcpy(D->lab, lab, n * sizeof(hlab));
-        else
+        if (D->lab) {
+            if (n) memcpy(D->lab, lab, n * sizeof(hlab)); /* (no label: lab is NULL) */
+        } else {
             D->rc = HL_OOM;
+        }
         D->n = n;
     }
     tn_free(D->a, lab);
