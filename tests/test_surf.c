@@ -948,8 +948,10 @@ static void assert_load_refused(const tn_map *m, const tn_surf_profile *prof,
 
 /* Bad saved bytes are refused with a message naming the problem, never a
  * crash (the fuzzer fuzz_surf tries more): every cut, a flipped bit, each
- * checked field changed (the checksum made again), another map or profile;
- * a refused allocation fails cleanly and frees all. */
+ * checked field changed (the checksum made again; an edge landing on its own
+ * surface made the query shortcuts shortcut a loop, and a query with them
+ * then never returned), another map or profile; a refused allocation fails
+ * cleanly and frees all. */
 static void test_load_bad_data(void **state)
 {
     (void)state;
@@ -979,9 +981,15 @@ static void test_load_bad_data(void **state)
     static const struct {
         int what;
         const char *msg;
-    } cases[] = {
-        {0, "format 2"},     {1, "counts"},      {2, "out of the graph's"},   {3, "the edge says"},
-        {4, "out of order"}, {5, "footprint 0"}, {6, "made for a 23x16 map"}, {7, "kind 7"}};
+    } cases[] = {{0, "format 2"},
+                 {1, "counts"},
+                 {2, "out of the graph's"},
+                 {3, "the edge says"},
+                 {4, "out of order"},
+                 {5, "footprint 0"},
+                 {6, "made for a 23x16 map"},
+                 {7, "kind 7"},
+                 {8, "its take-off's own surface"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         memcpy(b, buf, n);
         switch (cases[c].what) {
@@ -993,6 +1001,7 @@ static void test_load_bad_data(void **state)
         case 5: foot[8] = 24; break;        /* x1 past the map */
         case 6: put32(b + 8, 23); break;
         case 7: edge[12] = 7; break;
+        case 8: memcpy(edge + 4, edge, 4); break; /* edge 0 lands where it takes off */
         }
         reseal(b, n);
         assert_load_refused(m, &prof, b, n, cases[c].msg);
@@ -1041,7 +1050,7 @@ static void test_load_bad_data(void **state)
         tn_surf_destroy(l);
         assert_int_equal(atomic_load(&f.live), 0);
     }
-    printf("  %zu bytes: every cut, 200 flipped bits and 8 changed fields refused; %ld "
+    printf("  %zu bytes: every cut, 200 flipped bits and 9 changed fields refused; %ld "
            "allocations in a load, each refused in turn: %ld loads failed cleanly\n",
            n, total, failed);
     assert_true(failed > 0);

@@ -3284,6 +3284,18 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
         st = tn_surfi_blob_decode(L, g->mw, g->mh, B.edges.p, B.runs.p, B.foots.p, B.fbits.p,
                                   g->sbox, err);
         if (tn_failed(st)) goto fail;
+        /* a build's edges land on another surface (landed_at): the query
+         * shortcuts' contraction relies on it (a loop would shortcut itself) */
+        for (int e = 0; e < L->nedges; e++) {
+            const tn_surf_edge *E = (const tn_surf_edge *)B.edges.p + e;
+            if (g->node_surf[E->from] == g->node_surf[E->to]) {
+                st = tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, 0, 0,
+                                  "%s: surface graph data: edge %d lands on its take-off's own "
+                                  "surface (node %d to %d), which no build makes",
+                                  L->name, e, (int)E->from, (int)E->to);
+                goto fail;
+            }
+        }
         B.edges.n = (size_t)L->nedges;
         B.runs.n = L->nruns;
         B.foots.n = (size_t)L->nfoot;

@@ -279,6 +279,9 @@ tn_status tn_surfi_blob_decode(const surf_blob *L, int mw, int mh, tn_surf_edge 
     for (int s = 0; s < 4 * L->nsurf; s++) sbox[s] = get_i16(L->sbox + 2 * (size_t)s);
     for (uint32_t r = 0; r < L->nruns; r++) runs[r] = (uint16_t)get(L->runs + 2 * (size_t)r, 2);
     uint32_t run0 = 0;
+    /* a bound on any plan's cost: per take-off node its slowest edge, plus a
+     * frame per node walked (1024x1024: 3.7 M + 0.4 M) */
+    uint64_t bound = (uint64_t)L->nnodes, slowest = 0;
     for (int e = 0; e < L->nedges; e++) {
         const uint8_t *q = L->edges + (size_t)e * EDGE_BYTES;
         tn_surf_edge *E = &edge[e];
@@ -312,7 +315,15 @@ tn_status tn_surfi_blob_decode(const surf_blob *L, int mw, int mh, tn_surf_edge 
                            (int)E->from, (int)P->from);
         }
         run0 += E->nruns;
+        if (e > 0 && edge[e - 1].from != E->from) bound += slowest, slowest = 0;
+        if (E->frames > slowest) slowest = E->frames;
     }
+    bound += slowest;
+    if (bound > Q_INF / 4)
+        return bad(L, err,
+                   "the edges' frames add up past what a plan's cost can hold (%llu, at most "
+                   "%d)",
+                   (unsigned long long)bound, Q_INF / 4);
     if (run0 != L->nruns) return bad(L, err, "the edges use %u of %u input runs", run0, L->nruns);
     uint64_t bits = 0;
     for (int f = 0; f < L->nfoot; f++) {
