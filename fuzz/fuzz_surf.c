@@ -9,10 +9,10 @@
  * Checks, beyond "no crash, no out-of-bounds read, no leak, no UB":
  *  - a refusal: PARSE_ERROR or OUT_OF_MEMORY, a message starting with the
  *    name, no graph, nothing left allocated;
- *  - an accepted graph saves to the very bytes it was loaded from, answers
- *    queries, and repairs a one-tile edit (whatever edges, input runs and
- *    footprints the data held, as long as every index was in range), then
- *    frees everything.
+   *  - an accepted graph saves to the very bytes it was loaded from, answers
+ *    queries (with query shortcuts and labels, or without), and repairs a one-tile edit locally (whatever edges, input
+ *    runs and footprints the data held, as long as every check passed),
+ *    then frees everything.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -62,7 +62,7 @@ static uint64_t checksum(const uint8_t *p, size_t n)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tn_surf_profile prof;
-    const tn_map *m = level(&prof);
+    tn_map *m = level(&prof);
     uint8_t *buf = malloc(size + 8);
     if (!buf) return 0;
     memcpy(buf, data, size);
@@ -91,26 +91,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(tn_succeeded(tn_surf_save(g, again, n, &n, NULL)));
     CHECK(memcmp(again, buf, n) == 0);
     free(again);
-    /* queries, then an edit repaired on a copy of the map, then queries */
+    /* queries, then a one-tile edit of the map itself (a local repair,
+     * which reads the data's footprints), then queries; the tile is put
+     * back after */
     tn_surf_leg legs[64];
     int cnt_legs;
     tn_surf_stats st;
     const int nn = tn_surf_node_count(g);
+    /* three inputs in four (by the checksum's low bits) query with the
+     * shortcuts, half of those with their labels too */
+    if (h & 3) CHECK(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+    if ((h & 3) == 3) CHECK(tn_succeeded(tn_surf_build_labels(g, NULL)));
     for (int k = 0; k < 4 && nn > 0; k++)
         tn_surf_find(g, (int)(data[k % (size ? size : 1)] % (unsigned)nn), k * 5 % m->w,
                      k * 3 % m->h, legs, 64, &cnt_legs, &st, NULL);
-    tn_map *c = NULL;
-    CHECK(tn_succeeded(tn_map_create(m->w, m->h, NULL, &c, NULL)));
-    memcpy(c->tile, m->tile, (size_t)m->w * (size_t)m->h);
     const int x = size ? data[size - 1] % m->w : 0, y = size > 1 ? data[size - 2] % m->h : 0;
-    tn_map_set_tile(c, x, y, tn_map_tile(c, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
-                    NULL);
-    tn_surf_edit(g, c, x, y, NULL);
+    const int old = tn_map_tile(m, x, y);
+    tn_map_set_tile(m, x, y, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+    tn_surf_edit(g, m, x, y, NULL);
     for (int k = 0; k < 4 && tn_surf_node_count(g) > 0; k++)
         tn_surf_find(g, k % tn_surf_node_count(g), k * 7 % m->w, k * 2 % m->h, legs, 64, &cnt_legs,
                      &st, NULL);
     tn_surf_destroy(g);
-    tn_map_destroy(c);
+    tn_map_set_tile(m, x, y, old, NULL);
     CHECK(cnt.live == 0);
     free(buf);
     return 0;
