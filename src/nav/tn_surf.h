@@ -209,7 +209,7 @@ void tn_surf_destroy(tn_surf *g);
  * edits.  m must have the terrain the graph was saved with and prof the
  * same identity (tn_surf_same_profile; a custom step function must be the
  * same function: only whether there is one is stored); else, or for data
-  * cut short, changed or out of range, PARSE_ERROR with a message that
+ * cut short, changed or out of range, PARSE_ERROR with a message that
  * starts with `name` (the file's, say; NULL: "(data)") and names the
  * problem, and nothing is made.  Every index is checked; the edges' inputs
  * are not replayed (tn_surf_edge_valid does that per edge).  Query
