@@ -4,7 +4,8 @@
  * appends the right checksum, so that mutations get past it to the checks
  * of the header and of every field.  The seed (fuzz/corpus/surf/) is the
  * graph of the harness's own level, written by this file built with
- * -DFUZZ_SURF_SEED (it then has a main: `fuzz_surf_seed OUT`).
+ * -DFUZZ_SURF_SEED (it then has a main: `fuzz_surf_seed OUT [LANDMARKS]`;
+ * seed-20x12-lm4 holds 4 landmark tables, which a load proves exact).
  *
  * Checks, beyond "no crash, no out-of-bounds read, no leak, no UB":
  *  - a refusal: PARSE_ERROR or OUT_OF_MEMORY, a message starting with the
@@ -119,23 +120,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     return 0;
 }
 #else
-/* The seed: the level's graph saved, without its checksum. */
+/* The seed: the level's graph saved (with LANDMARKS landmark tables, if
+ * given), without its checksum. */
 int main(int argc, char **argv)
 {
     tn_surf_profile prof;
     const tn_map *m = level(&prof);
     tn_surf *g = NULL;
     size_t n = 0;
-    if (argc != 2 || tn_failed(tn_surf_create(m, &prof, NULL, &g, NULL)) ||
-        tn_failed(tn_surf_save(g, NULL, 0, &n, NULL)))
-        return 1;
+    if (argc < 2 || argc > 3 || tn_failed(tn_surf_create(m, &prof, NULL, &g, NULL))) return 1;
+    if (argc == 3) tn_surf_set_landmarks(g, atoi(argv[2]));
+    if (tn_failed(tn_surf_save(g, NULL, 0, &n, NULL))) return 1;
     uint8_t *buf = malloc(n);
     FILE *f = fopen(argv[1], "wb");
     if (!buf || !f || tn_failed(tn_surf_save(g, buf, n, &n, NULL)) ||
         fwrite(buf, 1, n - 8, f) != n - 8 || fclose(f) != 0)
         return 1;
-    printf("%s: %zu bytes (%d nodes, %d edges)\n", argv[1], n - 8, tn_surf_node_count(g),
-           tn_surf_edge_count(g));
+    printf("%s: %zu bytes (%d nodes, %d edges, %d landmarks)\n", argv[1], n - 8,
+           tn_surf_node_count(g), tn_surf_edge_count(g), tn_surf_landmark_count(g));
     free(buf);
     tn_surf_destroy(g);
     return 0;

@@ -966,8 +966,10 @@ static void test_load_bad_data(void **state)
     for (size_t k = 0; k < n; k++) assert_load_refused(m, &prof, buf, k, "");
     for (int k = 0; k < 200; k++) {
         memcpy(b, buf, n);
-        b[tn_rng_below(&r, (uint32_t)n)] ^= (unsigned char)(1u << tn_rng_below(&r, 8));
-        assert_load_refused(m, &prof, b, n, "checksum");
+        const uint32_t at = tn_rng_below(&r, (uint32_t)n);
+        b[at] ^= (unsigned char)(1u << tn_rng_below(&r, 8));
+        /* (the magic and the format number are read before the checksum) */
+        assert_load_refused(m, &prof, b, n, at < 6 ? "TNSURF" : at < 8 ? "format" : "checksum");
     }
     /* the documented layout (tn_surf_io.c): counts at byte 72, sections
      * from byte 100 */
@@ -981,7 +983,7 @@ static void test_load_bad_data(void **state)
     static const struct {
         int what;
         const char *msg;
-    } cases[] = {{0, "format 2"},
+    } cases[] = {{0, "format 1, this library reads format 2"},
                  {1, "counts"},
                  {2, "out of the graph's"},
                  {3, "the edge says"},
@@ -993,7 +995,7 @@ static void test_load_bad_data(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         memcpy(b, buf, n);
         switch (cases[c].what) {
-        case 0: b[6] = 2; break;
+        case 0: b[6] = 1; break;
         case 1: put32(b + 72, ns + 1); break;
         case 2: put32(edge + 4, nn); break;
         case 3: edge[10]++; break;
@@ -1058,6 +1060,113 @@ static void test_load_bad_data(void **state)
     free(buf);
     tn_surf_destroy(g);
     tn_map_destroy(m);
+}
+
+/* Every landmark table of a and b alike: nodes and costs. */
+static void assert_same_tables(const tn_surf *a, const tn_surf *b)
+{
+    int K = tn_surf_landmark_count(a), nn = tn_surf_node_count(a);
+    assert_int_equal(K, tn_surf_landmark_count(b));
+    for (int k = 0; k < K; k++) {
+        assert_int_equal(tn_surf_landmark_node(a, k), tn_surf_landmark_node(b, k));
+        for (int n = 0; n < nn; n++)
+            for (int back = 0; back < 2; back++)
+                assert_int_equal(tn_surf_landmark_cost(a, k, n, back),
+                                 tn_surf_landmark_cost(b, k, n, back));
+    }
+}
+
+/* Saved landmark tables: a load takes them without a search (none counted
+ * recomputed) once proved the graph's shortest costs, they equal the
+ * built ones, and repairs update them as the built graph's.  Any one cost
+ * or landmark node changed (the checksum made again) is refused: shortest
+ * costs are unique and the proof (lm_take) is exact, so a change that
+ * passed would be a hole in it. */
+static void test_load_landmarks(void **state)
+{
+    (void)state;
+    /* box w, h, jump, edits, tight map; landmarks */
+    static const int combos[4][6] = {
+        {1, 2, 4, 6, 0, 1}, {2, 3, 7, 6, 0, 4}, {1, 1, 2, 6, 1, 16}, {3, 3, 8, 6, 1, 8}};
+    long refused = 0;
+    for (int ci = 0; ci < 4; ci++) {
+        tn_map *m = NULL;
+        tn_rng r;
+        tn_rng_seed(&r, 90 + (uint64_t)ci, 3);
+        tn_surf_profile prof;
+        tn_surf *g = edit_level(40, 24, combos[ci], &r, &m, &prof);
+        const int K = combos[ci][5];
+        tn_surf_set_landmarks(g, K);
+        assert_int_equal(tn_surf_landmark_count(g), K);
+        size_t n;
+        unsigned char *buf = save_graph(g, &n), *b = malloc(n);
+        assert_non_null(b);
+        tn_surf *l = NULL;
+        tn_error e;
+        if (tn_failed(tn_surf_load(m, &prof, buf, n, "lm.tnsurf", NULL, &l, &e)))
+            fail_msg("load: %s", e.msg);
+        int upd, rec;
+        tn_surf_landmark_counts(l, &upd, &rec);
+        assert_int_equal(rec, 0); /* taken, not searched */
+        assert_same_graph(l, g);
+        assert_same_tables(l, g);
+        size_t n2;
+        unsigned char *again = save_graph(l, &n2);
+        assert_int_equal(n2, n);
+        assert_memory_equal(again, buf, n);
+        free(again);
+        /* the tables' section ends the data, before the checksum: per
+         * surface its first node's costs, per node 2-bit steps */
+        const size_t ns = le32(buf + 72), nn = le32(buf + 76), nb = ((size_t)K + 1) / 2;
+        const size_t firsts = ns * 2 * (size_t)K;
+        const size_t at = n - 8 - nn * nb - 4 * firsts - 4 * (size_t)K - 4;
+        assert_int_equal(le32(buf + at), (uint32_t)K);
+        unsigned char *costs = b + at + 4 + 4 * (size_t)K, *steps = costs + 4 * firsts;
+        for (int t = 0; t < 300; t++) {
+            memcpy(b, buf, n);
+            if (t % 10 == 0) { /* another landmark node */
+                unsigned char *p = b + at + 4 + 4 * tn_rng_below(&r, (uint32_t)K);
+                put32(p, (le32(p) + 1 + tn_rng_below(&r, (uint32_t)nn - 1)) % (uint32_t)nn);
+            } else if (t % 2) { /* another step of a node (a surface's first: not 0) */
+                unsigned char *p = steps + tn_rng_below(&r, (uint32_t)(nn * nb));
+                *p ^= (unsigned char)((1 + tn_rng_below(&r, 3)) << (2 * tn_rng_below(&r, 4)));
+            } else { /* another first cost: near, unreached, anything in range, out of range */
+                unsigned char *p = costs + 4 * tn_rng_below(&r, (uint32_t)firsts);
+                const uint32_t old = le32(p), inf = 0x3fffffff;
+                const uint32_t pick[4] = {old + 1, old ? old - 1 : old + 2, old == inf ? 7 : inf,
+                                          tn_rng_below(&r, inf + 1)};
+                uint32_t v = pick[(t / 2) % 4];
+                if (t % 17 == 0) v = inf + 1 + tn_rng_below(&r, 1000);
+                if (v == old) v = old ^ 1;
+                put32(p, v);
+            }
+            reseal(b, n);
+            assert_load_refused(m, &prof, b, n, "landmark");
+            refused++;
+        }
+        for (int k = 0; k < combos[ci][3]; k++) {
+            int x, y;
+            random_edit(g, m, &r, combos[ci][4], &x, &y);
+            assert_true(tn_succeeded(tn_surf_edit(l, m, x, y, NULL)));
+            assert_same_graph(l, g);
+            assert_same_tables(l, g);
+        }
+        int gu, gr;
+        tn_surf_landmark_counts(g, &gu, &gr);
+        tn_surf_landmark_counts(l, &upd, &rec);
+        assert_int_equal(upd, gu); /* the same repairs of the same tables */
+        assert_int_equal(rec, gr - 2 * K);
+        printf("  %dx%d jump %d, %d landmarks (%zu bytes, %zu in tables): taken on load; %d "
+               "edits, tables updated %d, recomputed %d, as the built graph's\n",
+               combos[ci][0], combos[ci][1], combos[ci][2], K, n, n - 8 - at, combos[ci][3], upd,
+               rec);
+        tn_surf_destroy(l);
+        free(b);
+        free(buf);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    printf("  %ld changed tables or landmark nodes refused\n", refused);
 }
 
 /* The caller's allocator, counting what it serves of 256 KB or more. */
@@ -1844,6 +1953,7 @@ int main(void)
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_load_bad_data),
+        cmocka_unit_test(test_load_landmarks),
         cmocka_unit_test(test_repairs_reuse_blocks),
         cmocka_unit_test(test_repairs_reclaim_runs),
         cmocka_unit_test(test_landmarks_after_edits),

@@ -3368,6 +3368,20 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
         if (g->edge[e].to > *mx) *mx = g->edge[e].to;
     }
     query_index_build(g, NULL);
+    if (g->lm_bad) { /* tn_surf_load: tables that are not the graph's (lm_take) */
+        const int K = g->blob->nlm, col = g->lm_bad - 1;
+        if (g->lm_bad_node < 0)
+            st = tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, 0, 0,
+                              "%s: surface graph data: a landmark node or cost is out of range",
+                              g->blob->name);
+        else
+            st = tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, 0, 0,
+                              "%s: surface graph data: landmark table %d (costs %s node %d) is "
+                              "not the graph's shortest costs at node %d",
+                              g->blob->name, col, col < K ? "from" : "to", (int)g->lmnode[col % K],
+                              g->lm_bad_node);
+        goto fail;
+    }
     g->gen = 0;
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
     if (!g->tiles) goto oom;
@@ -3474,8 +3488,10 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     g->alloc = (tn_allocator){pool_alloc, pool_free, P};
     set_profile(g, prof, per_tile, step_px);
     g->blob = L;
+    if (L && L->nlm > 0) g->lm_want = L->nlm; /* the saved tables (lm_take) */
     st = do_build(g, m, err);
     g->blob = NULL;
+    if (L && g->lm_want == Q_LM_AUTO && g->nnodes >= Q_LM_NODES) g->lm_want = 0; /* default */
     if (tn_failed(st)) {
         tn_surf_destroy(g);
         return st;

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: Zlib */
 /* tn_surf_io.c - a built graph as bytes (tn_surf_save) and back
  * (tn_surf_load): what the searches made (edges, input runs, footprints,
- * explored boxes), checked field by field on the way in.  Everything else
- * (surfaces, node arrays, terrain sums, the query index) is made from the
- * map as a build makes it (tn_surf.c build_graph, which decodes the bytes
- * here instead of searching).
+ * explored boxes) and the landmark tables, checked field by field on the
+ * way in.  Everything else (surfaces, node arrays, terrain sums, the rest of
+ * the query index) is made from the map as a build makes it (tn_surf.c
+ * build_graph, which decodes the bytes here instead of searching; the
+ * tables are proved to be the graph's shortest costs in one pass over its
+ * arcs instead of 2 x landmarks Dijkstra searches: tn_surf_query.c
+ * lm_take).
  *
- * Format 1, every integer little-endian, floats as their IEEE-754 bits:
+ * Format 2, every integer little-endian, floats as their IEEE-754 bits:
  *   "TNSURF" u16 format
  *   u32 map w, h; u64 FNV-1a of the map's tiles (row-major bytes)
  *   i32 box w, h, coyote; u8 reference_build, keep_all_landings,
@@ -19,6 +22,13 @@
  *   per input run: u16
  *   per footprint: i32 surface; i16 x0, y0, x1, y1; u8 search (bits implied)
  *   per footprint word: u64
+ *   u32 landmarks K (0..16); per landmark: i32 node; per surface: u32 x 2K
+ *     (its first node's row of the tables: K costs from the landmarks, K
+ *     to them; Q_INF unreached); per node: ceil(K / 2) bytes, 2 bits per
+ *     column (column f at bits 2f): its cost less the previous node's of
+ *     the surface, 0: same, 1: +1, 2: -1 (0 for a surface's first node).
+ *     Neighbours on a surface walk to each other in a frame, so their
+ *     costs differ by at most 1: 2.2 MB at 1024x1024 against 25 MB whole.
  *   u64 checksum of every byte before it: FNV-1a over its little-endian
  *     64-bit words, then over the bytes after the last whole word */
 #include "internal/surf_impl.h"
@@ -28,7 +38,7 @@
 #include <string.h>
 
 #define MAGIC "TNSURF"
-#define FORMAT 1
+#define FORMAT 2
 #define HEAD_BYTES (6 + 2 + 16 + 16 + 32 + 28)
 #define EDGE_BYTES 13
 #define FOOT_BYTES 13
@@ -160,6 +170,21 @@ static void write_graph(const tn_surf *g, wr *w)
         size_t nw = tn_surfi_foot_words(&g->foot[f]);
         for (size_t k = 0; k < nw; k++) put(w, g->fbits[g->foot[f].bits + k], 8);
     }
+    /* the landmark tables (none when the query index could not be made) */
+    const int K = g->qindex && g->lm ? g->nlm : 0, K2 = 2 * K;
+    put(w, (uint32_t)K, 4);
+    for (int k = 0; k < K; k++) put(w, (uint32_t)g->lmnode[k], 4);
+    for (int s = 0; s < g->nsurf && K; s++)
+        for (int f = 0; f < K2; f++) put(w, (uint32_t)g->lm[(size_t)g->surf[s].node0 * K2 + f], 4);
+    for (int n = 0; n < g->nnodes && K; n++) {
+        uint64_t code = 0;
+        if (n != g->surf[g->node_surf[n]].node0)
+            for (int f = 0; f < K2; f++) {
+                const int32_t d = g->lm[(size_t)n * K2 + f] - g->lm[(size_t)(n - 1) * K2 + f];
+                code |= (uint64_t)(d == 0 ? 0 : d == 1 ? 1 : d == -1 ? 2 : 3) << (2 * f);
+            }
+        put(w, code, (K + 1) / 2); /* (3, which no table has, would be refused) */
+    }
 }
 
 tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn_error *err)
@@ -258,18 +283,62 @@ tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const 
         (uint64_t)L->nruns > body / 2 || (uint64_t)L->nfoot > body / FOOT_BYTES ||
         L->nfbits > body / 8 || L->nfbits >= UINT32_MAX ||
         (uint64_t)L->nsurf * 8 + (uint64_t)L->nedges * EDGE_BYTES + (uint64_t)L->nruns * 2 +
-                (uint64_t)L->nfoot * FOOT_BYTES + L->nfbits * 8 !=
+                (uint64_t)L->nfoot * FOOT_BYTES + L->nfbits * 8 + 4 >
             body)
         return bad(L, err,
                    "the counts (%d surfaces, %d edges, %d footprints) do not fit the "
                    "data's size",
                    L->nsurf, L->nedges, L->nfoot);
+    const uint64_t fixed = (uint64_t)L->nsurf * 8 + (uint64_t)L->nedges * EDGE_BYTES +
+                           (uint64_t)L->nruns * 2 + (uint64_t)L->nfoot * FOOT_BYTES + L->nfbits * 8;
+    const uint32_t K = (uint32_t)get(h + fixed, 4);
+    if (K > Q_LM || fixed + 4 + 4 * (uint64_t)K + 8 * (uint64_t)K * (uint64_t)L->nsurf +
+                            (uint64_t)(K + 1) / 2 * (uint64_t)L->nnodes !=
+                        body)
+        return bad(L, err,
+                   "%u landmark tables of %d nodes do not fit the data's size (at most %d "
+                   "landmarks)",
+                   K, L->nnodes, Q_LM);
+    L->nlm = (int)K;
     L->sbox = h;
     L->edges = L->sbox + (size_t)L->nsurf * 8;
     L->runs = L->edges + (size_t)L->nedges * EDGE_BYTES;
     L->foots = L->runs + (size_t)L->nruns * 2;
     L->fbits = L->foots + (size_t)L->nfoot * FOOT_BYTES;
+    L->lm = L->fbits + (size_t)L->nfbits * 8 + 4;
     return TN_OK;
+}
+
+bool tn_surfi_blob_landmarks(const surf_blob *L, const tn_surf *g, int32_t *lmnode, int32_t *lm)
+{
+    const int K = L->nlm, K2 = 2 * K, nb = (K + 1) / 2;
+    for (int k = 0; k < K; k++) {
+        lmnode[k] = get_i32(L->lm + 4 * (size_t)k);
+        if (lmnode[k] < 0 || lmnode[k] >= L->nnodes) return false;
+    }
+    const uint8_t *first = L->lm + 4 * (size_t)K, *q = first + 4 * (size_t)K2 * (size_t)L->nsurf;
+    uint32_t out = 0; /* a cost outside 0 .. Q_INF (Q_INF < 2^30) sets high bits */
+    for (int s = 0; s < g->nsurf; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        int32_t *row = lm + (size_t)S->node0 * K2;
+        for (int f = 0; f < K2; f++) {
+            row[f] = get_i32(first + 4 * ((size_t)s * K2 + (size_t)f));
+            out |= (uint32_t)row[f] > (uint32_t)Q_INF;
+        }
+        out |= get(q + (size_t)S->node0 * nb, nb) != 0; /* the first node's: 0 */
+        /* (each row checked before the next is made from it: no overflow) */
+        for (int n = S->node0 + 1; n <= S->node0 + (S->j1 - S->j0) && !out; n++, row += K2) {
+            const uint64_t code = get(q + (size_t)n * nb, nb);
+            out |= 2 * K2 < 64 && code >> (2 * K2) != 0; /* unused bits: 0 */
+            for (int f = 0; f < K2; f++) {
+                const uint32_t c = (uint32_t)(code >> (2 * f)) & 3u;
+                row[K2 + f] = row[f] + (int32_t)(c & 1u) - (int32_t)(c >> 1);
+                out |= (uint32_t)row[K2 + f] > (uint32_t)Q_INF || c == 3u;
+            }
+        }
+        if (out) return false;
+    }
+    return true;
 }
 
 tn_status tn_surfi_blob_decode(const surf_blob *L, int mw, int mh, tn_surf_edge *edge,

@@ -308,6 +308,97 @@ static bool lm_build(tn_surf *g, const karcs *A)
     return true;
 }
 
+/* The landmark tables of a saved graph (tn_surf_load), proved to be the
+ * graph's before use, in one pass over its arcs instead of 2 x landmarks
+ * Dijkstra searches.  Costs d (0 .. Q_INF, Q_INF: unreached) from a
+ * landmark L are its exact plan costs D when
+ *   (a) d(L) = 0 and d(n) > 0 elsewhere,
+ *   (b) every arc u -> v of c frames has d(v) <= d(u) + c (d(u) finite),
+ *   (c) every n with 0 < d(n) < Q_INF has a tight arc into it: d(u) + c
+ *       = d(n).
+ * (b) along a shortest path gives d <= D.  By (c) and (a) a finite d(n)
+ * starts a chain of tight arcs backward whose costs fall (every arc costs
+ * a frame or more) until they reach 0, which is L: a path of cost d(n), so
+ * D <= d(n) and n is reached; and a node that L reaches has a finite d by
+ * (b).  Costs to a landmark are the same on the reversed arcs.  The arcs
+ * are the ones lm_build searches (walks and kept edges, A).  False: out of
+ * memory (no tables), or the tables are not the graph's (g->lm_bad set to
+ * 1 + the column, g->lm_bad_node to the node). */
+static bool lm_take(tn_surf *g, const karcs *A)
+{
+    const tn_allocator *a = &g->alloc;
+    const surf_blob *L = g->blob;
+    const int nn = g->nnodes, K = L->nlm, K2 = 2 * K;
+    g->lm_cap = (size_t)nn + (size_t)nn / 16 + 64; /* room for repairs (lm_update) */
+    g->lm = alloc_unzeroed(a, (size_t)K2 * g->lm_cap, sizeof(int32_t));
+    uint32_t *tight = tn_alloc_array(a, (size_t)nn, sizeof(uint32_t)); /* bit: column */
+    if (!g->lm || !tight) {
+        tn_free(a, tight);
+        return false;
+    }
+    int32_t *lm = g->lm;
+    const size_t cells = (size_t)nn * (size_t)K2;
+    memset(lm + cells, 0, ((size_t)K2 * g->lm_cap - cells) * sizeof *lm); /* the room, as built */
+    int bad_col = -1, bad_node = 0;
+    if (!tn_surfi_blob_landmarks(L, g, g->lmnode, lm)) {
+        bad_col = 0, bad_node = -1;
+        goto out;
+    }
+    for (int u = 0; u < nn && bad_col < 0; u++) {
+        const tn_surf_surface *S = &g->surf[g->node_surf[u]];
+        const int32_t *du = lm + (size_t)u * (size_t)K2;
+        for (int k = A->ofirst[u] - 2; k < A->ofirst[u + 1]; k++) {
+            int v, c;
+            if (k == A->ofirst[u] - 2) { /* the walks */
+                if (u == S->node0) continue;
+                v = u - 1, c = 1;
+            } else if (k == A->ofirst[u] - 1) {
+                if (u == S->node0 + (S->j1 - S->j0)) continue;
+                v = u + 1, c = 1;
+            } else {
+                v = A->oq[k].to, c = A->oq[k].frames;
+                if (k + 16 < A->ofirst[nn]) /* (the landing rows are far apart) */
+                    __builtin_prefetch(lm + (size_t)A->oq[k + 16].to * (size_t)K2);
+            }
+            /* (an unreached end costs Q_INF: its sum passes Q_INF, which no
+             * cost does, so it neither fails nor makes a tight arc) */
+            const int32_t *dv = lm + (size_t)v * (size_t)K2;
+            uint32_t over = 0, tv = 0, tu = 0;
+            for (int f = 0; f < K; f++) { /* from the landmarks: into v */
+                over |= (uint32_t)(dv[f] > du[f] + c) << f;
+                tv |= (uint32_t)(dv[f] == du[f] + c) << f;
+            }
+            for (int f = K; f < K2; f++) { /* to them: out of u */
+                over |= (uint32_t)(du[f] > dv[f] + c) << f;
+                tu |= (uint32_t)(du[f] == dv[f] + c) << f;
+            }
+            tight[v] |= tv, tight[u] |= tu;
+            if (over) {
+                bad_col = __builtin_ctz(over), bad_node = bad_col < K ? v : u;
+                break;
+            }
+        }
+    }
+    for (int n = 0; n < nn && bad_col < 0; n++) {
+        const int32_t *dn = lm + (size_t)n * (size_t)K2;
+        for (int f = 0; f < K2; f++) {
+            const bool at_l = n == g->lmnode[f % K];
+            if (at_l ? dn[f] != 0 : dn[f] == 0 || (dn[f] < Q_INF && !(tight[n] >> f & 1u))) {
+                bad_col = f, bad_node = n;
+                break;
+            }
+        }
+    }
+out:
+    tn_free(a, tight);
+    if (bad_col >= 0) {
+        g->lm_bad = 1 + bad_col, g->lm_bad_node = bad_node;
+        return false;
+    }
+    g->nlm = K;
+    return true;
+}
+
 /* ---- the landmark tables after a local repair ---------------------------
  * Recomputing them takes 2 x landmarks Dijkstra searches over the whole
  * graph, most of a repair on big levels; an edit changes a few arcs, so the
@@ -1222,7 +1313,8 @@ void query_index_build(tn_surf *g, lm_delta *d)
             d->add = add.p, d->nadd = add.n;
             d->lists = lists && d->redo; /* (without redo, none were made) */
         }
-        if (lm_count(g) > 0 && !(d && lm_update(g, d, &A))) ok = lm_build(g, &A);
+        if (lm_count(g) > 0 && !(d && lm_update(g, d, &A)))
+            ok = !d && g->blob && g->blob->nlm == lm_count(g) ? lm_take(g, &A) : lm_build(g, &A);
     }
     if (ok && !g->nlm) { /* without landmarks: the surface graph (scratch: ofirst) */
         int32_t *cnt = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));

@@ -116,6 +116,7 @@ struct tn_surf {
     size_t lm_cap;        /* nodes the landmark tables have room for (a repair updates in place) */
     int32_t lmnode[Q_LM]; /* the landmarks' nodes */
     int lm_updates, lm_recomputes; /* tables updated / recomputed by repairs */
+    int lm_bad, lm_bad_node;       /* tn_surf_load: 1 + the column of a table found wrong, where */
     bool flags_ok;                 /* every edge's TN_SURF_EDGE_DOMINATED is up to date */
     size_t nsa;
     bool qindex;
@@ -209,10 +210,10 @@ size_t foot_words(const tn_surf_foot *f);
  * searching. */
 typedef struct surf_blob {
     const char *name; /* for messages */
-    int nsurf, nnodes, nedges, nfoot;
+    int nsurf, nnodes, nedges, nfoot, nlm;
     uint32_t nruns;
     uint64_t nfbits;
-    const uint8_t *sbox, *edges, *runs, *foots, *fbits;
+    const uint8_t *sbox, *edges, *runs, *foots, *fbits, *lm;
 } surf_blob;
 /* The header checked against map m and profile prof (dimensions, terrain,
  * profile, format, checksum, section sizes): L set, or PARSE_ERROR. */
@@ -225,6 +226,12 @@ tn_status tn_surfi_blob_decode(const surf_blob *L, int mw, int mh, tn_surf_edge 
                                uint16_t *runs, tn_surf_foot *foot, uint64_t *fbits, int16_t *sbox,
                                tn_error *err);
 uint64_t tn_surfi_terrain_hash(const uint8_t *tiles, size_t n);
+/* The landmark section decoded for graph g (its surfaces): L->nlm nodes
+ * into lmnode and the costs (nnodes x 2 nlm) into lm; false when a node, a
+ * cost or a code is out of range (whether the costs are the graph's:
+ * tn_surf_query.c lm_take). */
+bool tn_surfi_blob_landmarks(const surf_blob *L, const struct tn_surf *g, int32_t *lmnode,
+                             int32_t *lm);
 
 #define query_index_build tn_surfi_query_index_build
 #define query_index_free tn_surfi_query_index_free
