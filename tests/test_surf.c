@@ -1081,7 +1081,8 @@ static void assert_same_tables(const tn_surf *a, const tn_surf *b)
  * built ones, and repairs update them as the built graph's.  Any one cost
  * or landmark node changed (the checksum made again) is refused: shortest
  * costs are unique and the proof (lm_take) is exact, so a change that
- * passed would be a hole in it. */
+ * passed would be a hole in it.  (Other landmarks with their own exact
+ * columns load: test_load_landmark_choice.) */
 static void test_load_landmarks(void **state)
 {
     (void)state;
@@ -1167,6 +1168,142 @@ static void test_load_landmarks(void **state)
         tn_map_destroy(m);
     }
     printf("  %ld changed tables or landmark nodes refused\n", refused);
+}
+
+/* The 2-bit step of column f in a node's code of nb bytes at p, swapped
+ * with column f2's. */
+static void swap_steps(unsigned char *p, int f, int f2)
+{
+    unsigned a = (p[f / 4] >> (2 * (f % 4))) & 3u, b = (p[f2 / 4] >> (2 * (f2 % 4))) & 3u;
+    p[f / 4] = (unsigned char)((p[f / 4] & ~(3u << (2 * (f % 4)))) | b << (2 * (f % 4)));
+    p[f2 / 4] = (unsigned char)((p[f2 / 4] & ~(3u << (2 * (f2 % 4)))) | a << (2 * (f2 % 4)));
+}
+
+/* What a load takes from the data besides proved costs: which nodes are the
+ * landmarks (another choice with its exact columns loads, and the answers
+ * stay exact: only a query's effort depends on the choice), and the
+ * landmark setting, kept across save and load; tables for a graph without
+ * nodes, or more than the setting gives, are refused. */
+static void test_load_landmark_choice(void **state)
+{
+    (void)state;
+    static const int combo[5] = {1, 2, 4, 0, 0};
+    tn_map *m = NULL;
+    tn_rng r;
+    tn_rng_seed(&r, 95, 3);
+    tn_surf_profile prof;
+    tn_surf *g = edit_level(40, 24, combo, &r, &m, &prof);
+    const int K = 4;
+    tn_surf_set_landmarks(g, K);
+    size_t n;
+    unsigned char *buf = save_graph(g, &n), *b = malloc(n + 64);
+    assert_non_null(b);
+    const size_t ns = le32(buf + 72), nn = le32(buf + 76), nb = ((size_t)K + 1) / 2;
+    const size_t at = n - 8 - nn * nb - 4 * ns * 2 * K - 4 * (size_t)K - 4;
+    assert_int_equal(le32(buf + at), (uint32_t)K);
+    assert_int_equal(le32(buf + at - 4), (uint32_t)K); /* the setting */
+    /* landmarks 0 and 1 swapped with their columns (0 <-> 1 from them,
+     * K <-> K + 1 to them) */
+    memcpy(b, buf, n);
+    unsigned char *nodes = b + at + 4, *first = nodes + 4 * K, *steps = first + 4 * ns * 2 * K;
+    unsigned char tmp[4];
+    memcpy(tmp, nodes, 4), memcpy(nodes, nodes + 4, 4), memcpy(nodes + 4, tmp, 4);
+    for (size_t s = 0; s < ns; s++)
+        for (int f = 0; f < 2 * K; f += K) {
+            unsigned char *c = first + 4 * (s * 2 * K + (size_t)f);
+            memcpy(tmp, c, 4), memcpy(c, c + 4, 4), memcpy(c + 4, tmp, 4);
+        }
+    for (size_t v = 0; v < nn; v++) {
+        swap_steps(steps + v * nb, 0, 1);
+        swap_steps(steps + v * nb, K, K + 1);
+    }
+    reseal(b, n);
+    tn_surf *l = NULL;
+    tn_error e;
+    if (tn_failed(tn_surf_load(m, &prof, b, n, "swap.tnsurf", NULL, &l, &e)))
+        fail_msg("load: %s", e.msg);
+    assert_int_equal(tn_surf_landmark_node(l, 0), tn_surf_landmark_node(g, 1));
+    for (int v = 0; v < (int)nn; v++)
+        for (int back = 0; back < 2; back++)
+            assert_int_equal(tn_surf_landmark_cost(l, 0, v, back),
+                             tn_surf_landmark_cost(g, 1, v, back));
+    answers_as_reference(l, &r, 40);
+    assert_same_answers(l, g, m, &r);
+    tn_surf_destroy(l);
+    /* a setting of none with tables, and a setting out of range */
+    memcpy(b, buf, n);
+    put32(b + at - 4, (uint32_t)-1);
+    reseal(b, n);
+    assert_load_refused(m, &prof, b, n, "4 landmark tables, where the setting -1 gives");
+    put32(b + at - 4, 17);
+    reseal(b, n);
+    assert_load_refused(m, &prof, b, n, "landmark setting 17 is outside");
+    /* no tables (a graph saved without its query index): the load makes
+     * them, as a build does */
+    memcpy(b, buf, at);
+    put32(b + at, 0);
+    reseal(b, at + 12);
+    if (tn_failed(tn_surf_load(m, &prof, b, at + 12, "none.tnsurf", NULL, &l, &e)))
+        fail_msg("load: %s", e.msg);
+    int upd, rec;
+    tn_surf_landmark_counts(l, &upd, &rec);
+    assert_int_equal(rec, 2 * K);
+    assert_same_tables(l, g);
+    tn_surf_destroy(l);
+    free(buf);
+    /* a graph without nodes (a solid map) with 3 landmarks added */
+    tn_map *solid = NULL;
+    assert_true(tn_succeeded(tn_map_create(12, 8, NULL, &solid, NULL)));
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 12; x++) tn_map_set_tile(solid, x, y, TN_TILE_BLOCK, NULL);
+    tn_surf *z = NULL;
+    assert_true(tn_succeeded(tn_surf_create(solid, &prof, NULL, &z, NULL)));
+    tn_surf_set_landmarks(z, 3);
+    assert_int_equal(tn_surf_node_count(z), 0);
+    buf = save_graph(z, &n);
+    assert_int_equal(le32(buf + n - 12), 0); /* no tables: K is the last field */
+    memcpy(b, buf, n - 8);
+    put32(b + n - 12, 3);
+    for (int k = 0; k < 3; k++) put32(b + n - 8 + 4 * k, (uint32_t)k);
+    reseal(b, n + 12);
+    assert_load_refused(solid, &prof, b, n + 12,
+                        "landmark 0 is node 0, out of the graph's 0 nodes");
+    free(buf);
+    tn_surf_destroy(z);
+    tn_map_destroy(solid);
+    /* the setting kept: none and an explicit 8 on a graph of 65536+ nodes,
+     * where the default is 8 and none */
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(440, 440, NULL, &big, NULL)));
+    tn_rng_seed(&r, 1, 77);
+    assert_true(tn_succeeded(tn_levelgen_platformer(big, &r, NULL)));
+    tn_surf *h = NULL;
+    assert_true(tn_succeeded(tn_surf_create(big, &prof, NULL, &h, NULL)));
+    assert_true(tn_surf_node_count(h) >= 65536);
+    assert_int_equal(tn_surf_landmark_count(h), 8); /* the default */
+    for (int want = 0; want <= 8; want += 8) {
+        tn_surf_set_landmarks(h, want);
+        buf = save_graph(h, &n);
+        if (tn_failed(tn_surf_load(big, &prof, buf, n, "big.tnsurf", NULL, &l, &e)))
+            fail_msg("load: %s", e.msg);
+        assert_int_equal(tn_surf_landmark_count(l), want);
+        tn_surf_landmark_counts(l, &upd, &rec);
+        assert_int_equal(rec, 0); /* none searched */
+        /* the setting survives a build on a small map, whose default is none */
+        assert_true(tn_succeeded(tn_surf_rebuild(l, m, &prof, NULL)));
+        assert_int_equal(tn_surf_landmark_count(l), want);
+        tn_surf_destroy(l);
+        free(buf);
+    }
+    printf("  landmarks swapped with their columns: loaded, the same answers; settings "
+           "none and 8 kept on %d nodes; tables without nodes or setting refused; none saved: made "
+           "on load\n",
+           tn_surf_node_count(h));
+    tn_surf_destroy(h);
+    tn_map_destroy(big);
+    free(b);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
 }
 
 /* The caller's allocator, counting what it serves of 256 KB or more. */
@@ -1954,6 +2091,7 @@ int main(void)
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_load_bad_data),
         cmocka_unit_test(test_load_landmarks),
+        cmocka_unit_test(test_load_landmark_choice),
         cmocka_unit_test(test_repairs_reuse_blocks),
         cmocka_unit_test(test_repairs_reclaim_runs),
         cmocka_unit_test(test_landmarks_after_edits),

@@ -3276,6 +3276,15 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
                               L->name, L->nsurf, L->nnodes, g->nsurf, g->nnodes);
             goto fail;
         }
+        /* tables saved: as many as the setting gives (none: a save without
+         * the query index, which the load then makes) */
+        if (L->nlm != 0 && L->nlm != lm_count(g)) {
+            st = tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, 0, 0,
+                              "%s: surface graph data: %d landmark tables, where the setting "
+                              "%d gives this graph %d",
+                              L->name, L->nlm, L->lm_want, lm_count(g));
+            goto fail;
+        }
         if (!vec_reserve(&B.edges, a, (size_t)L->nedges) ||
             !vec_reserve(&B.runs, a, (size_t)L->nruns) ||
             !vec_reserve(&B.foots, a, (size_t)L->nfoot) ||
@@ -3488,10 +3497,9 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     g->alloc = (tn_allocator){pool_alloc, pool_free, P};
     set_profile(g, prof, per_tile, step_px);
     g->blob = L;
-    if (L && L->nlm > 0) g->lm_want = L->nlm; /* the saved tables (lm_take) */
+    if (L) g->lm_want = L->lm_want; /* the saved graph's setting */
     st = do_build(g, m, err);
     g->blob = NULL;
-    if (L && g->lm_want == Q_LM_AUTO && g->nnodes >= Q_LM_NODES) g->lm_want = 0; /* default */
     if (tn_failed(st)) {
         tn_surf_destroy(g);
         return st;

@@ -203,8 +203,9 @@ void tn_surf_destroy(tn_surf *g);
  * buf: with buf NULL only *size (the bytes needed) is set; BUFFER_TOO_SMALL
  * when cap < *size.  The bytes (a versioned little-endian format with a
  * checksum, see tn_surf_io.c) hold what the searches made: edges, input
- * runs, footprints; and the landmark tables, which a load proves exact in
- * one pass over the arcs instead of searching them again.  tn_surf_load makes the graph again from them and map m
+ * runs, footprints; and the landmark setting and tables, which a load
+ * proves exact in one pass over the arcs instead of searching them again
+ * (the landmarks' nodes are taken as saved).  tn_surf_load makes the graph again from them and map m
  * (surfaces, node arrays, the query index, as a build makes them): the same
  * graph as tn_surf_create on that map, edge for edge, ready for queries and
  * edits.  m must have the terrain the graph was saved with and prof the

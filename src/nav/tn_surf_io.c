@@ -22,7 +22,9 @@
  *   per input run: u16
  *   per footprint: i32 surface; i16 x0, y0, x1, y1; u8 search (bits implied)
  *   per footprint word: u64
- *   u32 landmarks K (0..16); per landmark: i32 node; per surface: u32 x 2K
+ *   i32 landmark setting (tn_surf_set_landmarks: 0 the default, -1 none,
+ *     1..16); u32 landmarks K (0: none saved, else as many as the setting
+ *     gives the graph); per landmark: i32 node; per surface: u32 x 2K
  *     (its first node's row of the tables: K costs from the landmarks, K
  *     to them; Q_INF unreached); per node: ceil(K / 2) bytes, 2 bits per
  *     column (column f at bits 2f): its cost less the previous node's of
@@ -172,6 +174,7 @@ static void write_graph(const tn_surf *g, wr *w)
     }
     /* the landmark tables (none when the query index could not be made) */
     const int K = g->qindex && g->lm ? g->nlm : 0, K2 = 2 * K;
+    put(w, (uint32_t)g->lm_want, 4);
     put(w, (uint32_t)K, 4);
     for (int k = 0; k < K; k++) put(w, (uint32_t)g->lmnode[k], 4);
     for (int s = 0; s < g->nsurf && K; s++)
@@ -283,7 +286,7 @@ tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const 
         (uint64_t)L->nruns > body / 2 || (uint64_t)L->nfoot > body / FOOT_BYTES ||
         L->nfbits > body / 8 || L->nfbits >= UINT32_MAX ||
         (uint64_t)L->nsurf * 8 + (uint64_t)L->nedges * EDGE_BYTES + (uint64_t)L->nruns * 2 +
-                (uint64_t)L->nfoot * FOOT_BYTES + L->nfbits * 8 + 4 >
+                (uint64_t)L->nfoot * FOOT_BYTES + L->nfbits * 8 + 8 >
             body)
         return bad(L, err,
                    "the counts (%d surfaces, %d edges, %d footprints) do not fit the "
@@ -291,31 +294,37 @@ tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const 
                    L->nsurf, L->nedges, L->nfoot);
     const uint64_t fixed = (uint64_t)L->nsurf * 8 + (uint64_t)L->nedges * EDGE_BYTES +
                            (uint64_t)L->nruns * 2 + (uint64_t)L->nfoot * FOOT_BYTES + L->nfbits * 8;
-    const uint32_t K = (uint32_t)get(h + fixed, 4);
-    if (K > Q_LM || fixed + 4 + 4 * (uint64_t)K + 8 * (uint64_t)K * (uint64_t)L->nsurf +
+    const int32_t want = get_i32(h + fixed);
+    const uint32_t K = (uint32_t)get(h + fixed + 4, 4);
+    if (want < -1 || want > Q_LM)
+        return bad(L, err, "landmark setting %d is outside -1..%d", (int)want, Q_LM);
+    if (K > Q_LM || fixed + 8 + 4 * (uint64_t)K + 8 * (uint64_t)K * (uint64_t)L->nsurf +
                             (uint64_t)(K + 1) / 2 * (uint64_t)L->nnodes !=
                         body)
         return bad(L, err,
                    "%u landmark tables of %d nodes do not fit the data's size (at most %d "
                    "landmarks)",
                    K, L->nnodes, Q_LM);
+    const uint8_t *lmn = h + fixed + 8;
+    for (uint32_t k = 0; k < K; k++)
+        if (get_i32(lmn + 4 * k) < 0 || get_i32(lmn + 4 * k) >= L->nnodes)
+            return bad(L, err, "landmark %u is node %d, out of the graph's %d nodes", k,
+                       (int)get_i32(lmn + 4 * k), L->nnodes);
+    L->lm_want = (int)want;
     L->nlm = (int)K;
     L->sbox = h;
     L->edges = L->sbox + (size_t)L->nsurf * 8;
     L->runs = L->edges + (size_t)L->nedges * EDGE_BYTES;
     L->foots = L->runs + (size_t)L->nruns * 2;
     L->fbits = L->foots + (size_t)L->nfoot * FOOT_BYTES;
-    L->lm = L->fbits + (size_t)L->nfbits * 8 + 4;
+    L->lm = L->fbits + (size_t)L->nfbits * 8 + 8;
     return TN_OK;
 }
 
 bool tn_surfi_blob_landmarks(const surf_blob *L, const tn_surf *g, int32_t *lmnode, int32_t *lm)
 {
     const int K = L->nlm, K2 = 2 * K, nb = (K + 1) / 2;
-    for (int k = 0; k < K; k++) {
-        lmnode[k] = get_i32(L->lm + 4 * (size_t)k);
-        if (lmnode[k] < 0 || lmnode[k] >= L->nnodes) return false;
-    }
+    for (int k = 0; k < K; k++) lmnode[k] = get_i32(L->lm + 4 * (size_t)k); /* (checked) */
     const uint8_t *first = L->lm + 4 * (size_t)K, *q = first + 4 * (size_t)K2 * (size_t)L->nsurf;
     uint32_t out = 0; /* a cost outside 0 .. Q_INF (Q_INF < 2^30) sets high bits */
     for (int s = 0; s < g->nsurf; s++) {

@@ -207,7 +207,7 @@ static void lm_dijkstra(const tn_surf *g, bool back, const karcs *A, int src, in
 }
 
 /* How many landmarks the graph gets (lm_want: 0 default, -1 none, k). */
-static int lm_count(const tn_surf *g)
+int lm_count(const tn_surf *g)
 {
     if (g->nnodes == 0) return 0;
     if (g->lm_want > 0) return g->lm_want < Q_LM ? g->lm_want : Q_LM;

@@ -210,7 +210,7 @@ size_t foot_words(const tn_surf_foot *f);
  * searching. */
 typedef struct surf_blob {
     const char *name; /* for messages */
-    int nsurf, nnodes, nedges, nfoot, nlm;
+    int nsurf, nnodes, nedges, nfoot, nlm, lm_want;
     uint32_t nruns;
     uint64_t nfbits;
     const uint8_t *sbox, *edges, *runs, *foots, *fbits, *lm;
@@ -240,6 +240,9 @@ bool tn_surfi_blob_landmarks(const surf_blob *L, const struct tn_surf *g, int32_
  * graph's arrays. */
 void query_index_build(tn_surf *g, lm_delta *d);
 void query_index_free(tn_surf *g);
+/* How many landmark tables g gets (its setting lm_want, its node count). */
+#define lm_count tn_surfi_lm_count
+int lm_count(const tn_surf *g);
 
 /* Library-internal (tn_surf_ch.c) */
 #define ch_free tn_surfi_ch_free
