@@ -511,7 +511,7 @@ void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v)
  * the triangle containing p (closed), -1 when p is outside the hull, -2 when
  * the step limit is hit (a cycle is possible in a non-Delaunay mesh only with
  * astronomically small probability; the caller then scans). */
-int walk(const tn_navmesh *m, int t, double px, double py)
+static int walk(const tn_navmesh *m, int t, double px, double py)
 {
     const int32_t *tri = m->tri, *adj = m->adj;
     uint32_t rs = 0x9e3779b9u ^ (uint32_t)t;

@@ -76,6 +76,13 @@ for h in "$T"/inst/include/tilenav/*.h; do
     echo "#include <$(basename "$h")>" | ${CC:-cc} -x c -std=c11 -Wall -Wextra -Werror -pedantic $CFL -fsyntax-only - ||
         fail "$(basename "$h") does not compile alone"
 done
+# every symbol the libraries export carries the tn_ prefix (a game that
+# defines its own walk() or hash_key() must link and run unchanged)
+for lib in "$T/inst/lib/libtilenav.a" "$T/inst/lib/libtilenav.so"; do
+    bad=$(nm -g --defined-only "$lib" 2>/dev/null | awk 'NF == 3 && $2 ~ /[A-Z]/ && $3 !~ /^tn_/ {print $3}' |
+          grep -v '^_' | sort -u | tr '\n' ' ')
+    [ -z "$bad" ] || fail "$(basename "$lib") exports symbols without the tn_ prefix: $bad"
+done
 # static: the archive, no run-time path needed
 # shellcheck disable=SC2086
 $CXX -std=c++11 $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer-static" "$T/inst/lib/libtilenav.a" -lm ||
