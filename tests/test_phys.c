@@ -532,6 +532,31 @@ static void test_validate(void **state)
     assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
     p.tile_px = 256;
     assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
+    /* unbounded values: a step would never end its sub-moves (a graph build
+     * hung on an infinite gravity before) */
+    const struct {
+        int field;
+        float v;
+        const char *msg;
+    } huge[] = {{0, INFINITY, "gravity inf px/s^2 is above 10000 tiles/s^2"},
+                {0, 1e30f, "gravity 1e+30"},
+                {0, 160001.0f, "above 10000 tiles/s^2 (160000 px/s^2)"},
+                {1, INFINITY, "max_fall inf"},
+                {2, 1e12f, "walk_speed 1e+12"},
+                {3, INFINITY, "jump_cut_speed inf"},
+                {2, 0.5f, "walk_speed 0.5 px/s moves less than 1/64 px a step"}};
+    for (size_t i = 0; i < sizeof huge / sizeof huge[0]; i++) {
+        p = tn_phys_default(4);
+        float *f[] = {&p.gravity, &p.max_fall, &p.walk_speed, &p.jump_cut_speed};
+        *f[huge[i].field] = huge[i].v;
+        tn_status st = tn_phys_validate(&p, &e);
+        assert_true(tn_failed(st) && tn_status_detail(st, TN_INVALID_PARAM));
+        if (!strstr(e.msg, huge[i].msg)) fail_msg("%zu: '%s' lacks '%s'", i, e.msg, huge[i].msg);
+    }
+    p = tn_phys_default(4);
+    p.gravity = 160000.0f; /* the bound itself, and a fall of 1000 tiles/s */
+    p.max_fall = 16000.0f;
+    assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
 }
 
 int main(void)

@@ -66,6 +66,8 @@ extern "C" {
 #define TN_JUMP_MARGIN(tile_px) TN_PX16(tile_px, 0.5f)
 #define TN_PHYS_TILE_PX_MIN 4
 #define TN_PHYS_TILE_PX_MAX 256
+#define TN_PHYS_GRAVITY_MAX 10000 /* tiles/s^2 (the default: about 64) */
+#define TN_PHYS_SPEED_MAX 1000    /* tiles/s: max_fall, walk_speed, jump_cut_speed */
 #define TN_MAX_BODY_W 3
 #define TN_MAX_BODY_H 9
 
@@ -110,7 +112,9 @@ tn_phys_params tn_phys_default(float jump_height_tiles);
 tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k);
 /* INVALID_PARAM (with a message) for values out of range:
  * dt in (0, 0.1], gravity/max_fall/walk_speed > 0, jump_height 1..8,
- * tile_px 4..256, jump_cut_speed >= 0, coyote_frames 0..60.  The functions
+ * tile_px 4..256, jump_cut_speed >= 0, coyote_frames 0..60; finite and
+ * bounded: gravity <= TN_PHYS_GRAVITY_MAX tiles/s^2, the speeds <=
+ * TN_PHYS_SPEED_MAX tiles/s, a walk step >= 1/64 px.  The functions
  * below assume valid params (tn_path and tn_bot validate them). */
 tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err);
 /* Take-off speed in px/s (positive) for params->jump_height. */
@@ -120,7 +124,11 @@ float tn_phys_jump_speed(const tn_phys_params *p);
  * is read by the three below); a body does not store its tile size, so use
  * the same params for placing, stepping and reading one body. */
 
-/* Place a w x h body standing with its bottom-left tile at (tx, ty). */
+/* Place a w x h body at rest with its bottom-left tile at (tx, ty), its
+ * feet on that tile's bottom edge.  The body does not see the map here, so
+ * on_ground is false until the first tn_body_step sets it: step once with
+ * no input before reading on_ground (or tn_surf_node_of_body), or before a
+ * Down that should drop through a one-way platform. */
 void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty);
 /* Advance one step. */
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
