@@ -1385,6 +1385,122 @@ static void test_repairs_reuse_blocks(void **state)
     tn_map_destroy(m);
 }
 
+/* An allocator that knows how many bytes are live (a size before each block). */
+typedef struct live_count {
+    size_t live;
+} live_count;
+
+static void *live_alloc(void *user, size_t n)
+{
+    size_t *h = malloc(sizeof(max_align_t) + n);
+    if (!h) return NULL;
+    *h = n;
+    ((live_count *)user)->live += n;
+    return (char *)h + sizeof(max_align_t);
+}
+
+static void live_free(void *user, void *p)
+{
+    if (!p) return;
+    size_t *h = (size_t *)(void *)((char *)p - sizeof(max_align_t));
+    ((live_count *)user)->live -= *h;
+    free(h);
+}
+
+static void stale(tn_error *e)
+{
+    e->status = TN_FAILURE | TN_INVALID_PARAM;
+    snprintf(e->msg, sizeof e->msg, "stale");
+}
+
+static void assert_cleared(tn_status s, const tn_error *e)
+{
+    assert_true(tn_succeeded(s));
+    assert_int_equal(e->status, TN_OK);
+    assert_string_equal(e->msg, "");
+}
+
+/* The contract's small print, each once found broken by a reviewer:
+ *  - a success clears the caller's tn_error (tn_common.h) in the queries,
+ *    repairs, shortcuts and labels too;
+ *  - tn_surf_edit refuses a tile outside the map, and repairs a write to
+ *    m->tile that did not move the map's revision;
+ *  - node ids and run indices out of range (an older build's) give -1 / 0,
+ *    not a read out of bounds;
+ *  - tn_surf_memory is exactly what the graph holds from the allocator,
+ *    after a build, repairs, shortcuts and labels;
+ *  - physics with an infinite gravity is refused, not searched forever. */
+static void test_api_small_print(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(40, 24, 5, &r);
+    tn_surf_profile prof = profile_1x2(4.0f);
+    live_count lc = {0};
+    tn_allocator a = {live_alloc, live_free, &lc};
+    tn_surf *g = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, &e)));
+    assert_int_equal(tn_surf_memory(g), lc.live);
+    /* successes clear a stale message */
+    const int nn = tn_surf_node_count(g);
+    int start = 0, gx = 0, gy = 0, row, j;
+    tn_surf_node_pos(g, nn - 1, &row, &j);
+    gx = j / 6, gy = row - 1;
+    tn_surf_leg legs[256];
+    int n;
+    stale(&e);
+    assert_cleared(tn_surf_find(g, start, gx, gy, legs, 256, &n, NULL, &e), &e);
+    stale(&e);
+    assert_cleared(tn_surf_find_reference(g, start, gx, gy, legs, 256, &n, NULL, &e), &e);
+    stale(&e);
+    assert_cleared(tn_surf_sync(g, m, &e), &e);
+    /* a tile toggled through the map's API, then one written directly */
+    int x = -1, y = -1;
+    for (int k = 0; k < m->w * m->h && x < 0; k++)
+        if (m->tile[k] == TN_TILE_BLOCK && k / m->w < m->h - 1) x = k % m->w, y = k / m->w;
+    assert_true(x >= 0);
+    tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
+    stale(&e);
+    assert_cleared(tn_surf_edit(g, m, x, y, &e), &e);
+    assert_as_fresh(g, m, &prof);
+    assert_int_equal(tn_surf_memory(g), lc.live);
+    m->tile[y * m->w + x] = TN_TILE_BLOCK; /* (the revision does not move) */
+    stale(&e);
+    assert_cleared(tn_surf_edit(g, m, x, y, &e), &e);
+    assert_as_fresh(g, m, &prof);
+    tn_status s = tn_surf_edit(g, m, m->w, 3, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "outside the 40x24 map"));
+    assert_true(tn_failed(tn_surf_edit(g, m, 2, -1, &e)));
+    stale(&e);
+    assert_cleared(tn_surf_build_shortcuts(g, 0, &e), &e);
+    stale(&e);
+    assert_cleared(tn_surf_build_labels(g, &e), &e);
+    stale(&e);
+    assert_cleared(tn_surf_find(g, start, gx, gy, legs, 256, &n, NULL, &e), &e);
+    assert_int_equal(tn_surf_memory(g), lc.live);
+    /* ids out of range */
+    assert_int_equal(tn_surf_node_surface(g, -1), -1);
+    assert_int_equal(tn_surf_node_surface(g, tn_surf_node_count(g)), -1);
+    tn_surf_node_pos(g, tn_surf_node_count(g) + 100, &row, &j);
+    assert_true(row == -1 && j == -1);
+    tn_input in;
+    int count = 7;
+    tn_surf_run(g, UINT32_MAX, &in, &count);
+    assert_int_equal(count, 0);
+    assert_false(in.left || in.right || in.down || in.jump);
+    tn_surf_destroy(g);
+    assert_int_equal(lc.live, 0);
+    /* unbounded physics */
+    prof.phys.gravity = INFINITY;
+    g = NULL;
+    s = tn_surf_create(m, &prof, NULL, &g, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM) && g == NULL);
+    assert_non_null(strstr(e.msg, "gravity"));
+    tn_map_destroy(m);
+}
+
 /* Repairs leave the input runs of the edges they remove behind (dead) and
  * reclaim them in place: 200 toggles of a tile under a surface, each of
  * which replaces a few searches' runs, leave the graph equal to a fresh
@@ -2083,6 +2199,7 @@ int main(void)
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_api_small_print),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_out_of_memory),

@@ -92,8 +92,9 @@ struct surf_pool {
     } b[POOL_SLOTS];
     int n;
     size_t bytes;
-    uint32_t gen; /* operations ended */
-    bool on;      /* keeping what is freed: during a repair */
+    atomic_size_t held; /* from the caller's allocator now, headers and kept blocks too */
+    uint32_t gen;       /* operations ended */
+    bool on;            /* keeping what is freed: during a repair */
 };
 
 static void pool_lock(struct surf_pool *P)
@@ -133,6 +134,7 @@ static void *pool_alloc(void *user, size_t size)
         P->user.alloc ? P->user.alloc(P->user.user, sizeof *h + size) : malloc(sizeof *h + size);
     if (!h) return NULL;
     h->size = size;
+    atomic_fetch_add_explicit(&P->held, sizeof *h + size, memory_order_relaxed);
     return h + 1;
 }
 
@@ -152,6 +154,7 @@ static void pool_free(void *user, void *ptr)
         pool_unlock(P);
         if (keep) return;
     }
+    atomic_fetch_sub_explicit(&P->held, sizeof *h + h->size, memory_order_relaxed);
     tn_free(&P->user, h);
 }
 
@@ -163,6 +166,8 @@ static void pool_trim(struct surf_pool *P, bool all)
     for (int i = 0; i < P->n;) {
         if (all || P->b[i].gen != P->gen) {
             P->bytes -= P->b[i].h->size;
+            atomic_fetch_sub_explicit(&P->held, sizeof(pool_hdr) + P->b[i].h->size,
+                                      memory_order_relaxed);
             tn_free(&P->user, P->b[i].h);
             P->b[i] = P->b[--P->n];
         } else {
@@ -202,9 +207,12 @@ static void *pool_resize(const tn_allocator *a, void *p, size_t bytes)
     pool_hdr *h = (pool_hdr *)p - 1;
     if (P->user.alloc || h->size < POOL_MIN || bytes < POOL_MIN || bytes > SIZE_MAX - sizeof *h)
         return NULL;
+    const size_t old = h->size;
     pool_hdr *nh = realloc(h, sizeof *h + bytes);
     if (!nh) return NULL;
     nh->size = bytes;
+    atomic_fetch_add_explicit(&P->held, bytes, memory_order_relaxed);
+    atomic_fetch_sub_explicit(&P->held, old, memory_order_relaxed);
     return nh + 1;
 }
 
@@ -346,7 +354,10 @@ int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
-int tn_surf_node_surface(const tn_surf *g, int node) { return g->node_surf[node]; }
+int tn_surf_node_surface(const tn_surf *g, int node)
+{
+    return node >= 0 && node < g->nnodes ? g->node_surf[node] : -1;
+}
 
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
 {
@@ -356,6 +367,10 @@ void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
 
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j)
 {
+    if (node < 0 || node >= g->nnodes) {
+        *row = *j = -1;
+        return;
+    }
     const tn_surf_surface *s = &g->surf[g->node_surf[node]];
     *row = s->row;
     *j = s->j0 + (node - s->node0);
@@ -396,6 +411,11 @@ int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty)
 
 void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count)
 {
+    if (r >= g->nruns) {
+        in->left = in->right = in->down = in->jump = false;
+        *count = 0;
+        return;
+    }
     uint16_t v = g->runs[r];
     in->left = (v & TN_SURF_IN_LEFT) != 0;
     in->right = (v & TN_SURF_IN_RIGHT) != 0;
@@ -541,7 +561,6 @@ static void surf_keep_free(surf_keep *k, const tn_allocator *a)
 }
 
 /* The bytes a slot holds (tn_surf_memory). */
-static size_t surf_keep_bytes(surf_keep *k);
 
 static void keep_release(tn_surf *g)
 {
@@ -647,13 +666,6 @@ static void sums_update(tn_surf *g, int x, int y, int delta)
 }
 
 /* The arrays a graph keeps for its repairs: the sums and landing records. */
-static size_t kept_bytes(const tn_surf *g)
-{
-    const size_t h1 = (size_t)g->mh + 1;
-    return (g->colpre ? h1 * (size_t)g->mw * 4 : 0) + (g->sat ? h1 * ((size_t)g->mw + 1) * 4 : 0) +
-           (g->best ? g->best_cap * sizeof(best_rec) : 0);
-}
-
 /* The surfaces' tests by the tiles alone (the fast build, tn_body_step):
  * a free box over a block or one-way top under one of its columns stands
  * (tn_body_step from rest falls a fraction of a pixel onto that top), on a
@@ -1273,7 +1285,6 @@ static bool masks_init(build *B)
         g->masks = tn_alloc_array(B->a, n, sizeof(uint64_t));
         g->masks_ready = tn_alloc(B->a, (size_t)g->mh + 3);
         if (!g->masks || !g->masks_ready) return false;
-        g->masks_bytes = n * sizeof(uint64_t) + (size_t)g->mh + 3;
     }
     B->lm = g->masks;
     B->lm_ready = g->masks_ready;
@@ -2318,22 +2329,11 @@ static bool memo_clear(build *B)
     return true;
 }
 
-static size_t surf_keep_bytes(surf_keep *k)
-{
-    vec *v[KEEP_VECS];
-    keep_vecs(k, v);
-    size_t n = 0;
-    for (int i = 0; i < KEEP_VECS; i++) n += v[i]->cap * v[i]->elem;
-    n += k->mcap * sizeof(bt_memo) + k->hcap * 8;
-    if (k->phead) n += (TN_SURF_MAX_AIR + 2) * 8;
-    return n;
-}
-
+/* Exact: every byte g holds from the caller's allocator (the pool counts
+ * what it asks and gives back), g itself and its pool too. */
 size_t tn_surf_memory(const tn_surf *g)
 {
-    size_t kept = (size_t)g->nkeep * sizeof(surf_keep);
-    for (int i = 0; i < g->nkeep; i++) kept += surf_keep_bytes(&g->keep[i]);
-    return g->mem + g->qmem + tn_surf_shortcuts_memory(g) + kept + g->pool->bytes;
+    return sizeof *g + sizeof *g->pool + atomic_load_explicit(&g->pool->held, memory_order_relaxed);
 }
 
 /* The inputs from the take-off to the landing recorded in r, as runs in
@@ -3108,7 +3108,6 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->masks_ready);
     g->masks = NULL;
     g->masks_ready = NULL;
-    g->masks_bytes = 0;
     query_index_free(g);
     g->sbox = NULL;
     g->lx = NULL;
@@ -3412,10 +3411,6 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     fprintf(stderr, "  jump: entries %ld steps %ld; drop: %ld %ld; walkoff: %ld %ld\n", B.kent[0],
             B.ksteps[0], B.kent[1], B.ksteps[1], B.kent[2], B.ksteps[2]);
 #endif
-    g->mem = sizeof *g + (size_t)g->nsurf * sizeof(tn_surf_surface) + ((size_t)g->mh + 2) * 4 +
-             ((size_t)g->nnodes + 1) * (4 * 10) + g->edge_cap * sizeof(tn_surf_edge) +
-             g->runs_cap * 2 + (size_t)g->nsurf * 12 + g->foot_cap * sizeof(tn_surf_foot) +
-             g->fbits_cap * 8 + (size_t)g->mw * (size_t)g->mh + g->masks_bytes + kept_bytes(g);
     goto done;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
@@ -3493,6 +3488,7 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     }
     if (a) P->user = *a;
     atomic_flag_clear(&P->lock);
+    atomic_init(&P->held, 0);
     g->pool = P;
     g->alloc = (tn_allocator){pool_alloc, pool_free, P};
     set_profile(g, prof, per_tile, step_px);
@@ -3572,9 +3568,9 @@ static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *er
     return do_build(g, m, err);
 }
 
-tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
+/* Repair g to m's tiles as they are (its revision not consulted). */
+static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
 {
-    if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
     if (g->map == m && g->mw == m->w && g->mh == m->h && g->tiles) {
         /* which tiles changed since the build: one -> a local repair */
         int changed = 0, cx = -1, cy = -1;
@@ -3597,6 +3593,13 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
     }
     g->repairs_full++;
     return do_build(g, m, err);
+}
+
+tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
+{
+    tn_error_clear(err);
+    if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
+    return sync_tiles(g, m, err);
 }
 
 /* B's scratch and slot k's trade places (the vectors keep B's element
@@ -4187,11 +4190,6 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         g->generation++;
         g->repairs_local++;
         g->tiles[y * m->w + x] = m->tile[y * m->w + x];
-        g->mem = sizeof *g + (size_t)g->nsurf * (sizeof(tn_surf_surface) + 12) +
-                 ((size_t)g->mh + 2) * 4 + ((size_t)g->nnodes + 1) * (4 * 10) +
-                 g->edge_cap * sizeof(tn_surf_edge) + g->runs_cap * 2 +
-                 g->foot_cap * sizeof(tn_surf_foot) + g->fbits_cap * 8 +
-                 (size_t)g->mw * (size_t)g->mh + g->masks_bytes + kept_bytes(g);
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);
@@ -4224,9 +4222,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         tn_free(a, g->stamp);
         uint64_t *masks = g->masks; /* the graph's, whichever made them */
         uint8_t *masks_ready = g->masks_ready;
-        const size_t masks_bytes = g->masks_bytes;
         *g = old;
-        g->masks = masks, g->masks_ready = masks_ready, g->masks_bytes = masks_bytes;
+        g->masks = masks, g->masks_ready = masks_ready;
         if (took) { /* compacted in place: B frees them */
             g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;
             g->nedges = 0, g->nruns = g->runs_dead = 0, g->nfoot = 0, g->nfbits = 0;
@@ -4253,9 +4250,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 {
-    (void)x;
-    (void)y;
-    return tn_surf_sync(g, m, err); /* finds the changed tile(s) itself */
+    tn_error_clear(err);
+    if (!tn_map_inside(m, x, y))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "tile (%d, %d) is outside the %dx%d map", x, y, m->w, m->h);
+    return sync_tiles(g, m, err); /* compares every tile: finds the changed ones itself */
 }
 
 bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)

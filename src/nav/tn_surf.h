@@ -72,7 +72,8 @@
  * be thread-safe); the graph is the same on any number of threads.  Where
  * C11 threads are missing (the browser build) the caller's thread does it.
  *
- * MEMORY (tn_surf_memory counts it all).  28 B x surfaces + 60 B x nodes
+ * MEMORY (tn_surf_memory: exactly the bytes the graph holds from the
+ * caller's allocator at the time, itself included).  28 B x surfaces + 60 B x nodes
  * (node arrays, the searches' landing records) + 20 B x edges + 2 B x input
  * runs + 9 B x map tiles (terrain copy, summed-area table) + 20 B x searches
  * + 1 bit x the tiles of each search's bounding box (the footprints) + 32 B
@@ -81,7 +82,8 @@
  * 8 B x take-off nodes + 8 B x landmarks x nodes; per building thread the
  * scratch of its largest search, kept for repairs (demo map about 0.4 MB);
  * between operations, the big blocks the last repair freed (a pool the next
- * repair reuses).  All through the caller's allocator, 16 B more a block.
+ * repair reuses).  All through the caller's allocator, 16 B more a block;
+ * blocks of 256 KB or more rounded up to one of 8 sizes per power of two.
  *
  * COST.  Demo map (80x45, 1x2 box, jump 4): build about 7-9 ms of CPU,
  * a one-tile repair about 1 ms, a query about 13 us median.  Build and
@@ -222,7 +224,10 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
                        const char *name, const tn_allocator *a, tn_surf **out, tn_error *err);
 /* Rebuild when the map's revision (or address) changed since the build. */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
-/* The map tile (x, y) changed: same as tn_surf_sync (which finds it). */
+/* The map tile (x, y) changed: like tn_surf_sync, but the tiles are compared
+ * with the graph's copy even when m's revision did not move (a direct write
+ * to m->tile), so every changed tile is found, (x, y) or not.
+ * INVALID_PARAM (g unchanged) for (x, y) outside the map. */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
@@ -237,7 +242,9 @@ int tn_surf_edge_count(const tn_surf *g);
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g);
 const tn_surf_edge *tn_surf_edges(const tn_surf *g);
 size_t tn_surf_memory(const tn_surf *g);
-/* Node -> surface, row, lattice j, x in px. */
+/* Node -> surface, row, lattice j, x in px.  A node id out of range (for
+ * one of an older build: see tn_surf_generation) gives surface -1, row and
+ * j -1. */
 int tn_surf_node_surface(const tn_surf *g, int node);
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j);
 float tn_surf_lattice_x(const tn_surf *g, int j);
@@ -250,7 +257,8 @@ int tn_surf_node_of_body(const tn_surf *g, const tn_body *b);
 /* First node whose box has bottom-left tile (tx, ty), or -1. */
 int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty);
 
-/* Input run r of the graph: *in and its count. */
+/* Input run r of the graph: *in and its count (0, no input, for an r out
+ * of range). */
 void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count);
 /* Replay edge e from its take-off with the graph's step function on map m:
  * true when it lands on its landing node after exactly its frames. */

@@ -846,6 +846,7 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
 
 tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
 {
+    tn_error_clear(err);
     if (core_keys < 0 || core_keys > CORE_MAX) /* refused: the shortcuts there are stay */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
@@ -1346,6 +1347,7 @@ static int hl_dir_run(void *arg)
  * on it: each is one key's search). */
 tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
 {
+    tn_error_clear(err);
     struct tn_surf_ch *H = g->ch;
     if (!H)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

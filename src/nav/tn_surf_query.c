@@ -81,7 +81,6 @@ void query_index_free(tn_surf *g)
     g->nlm = 0;
     g->lm_cap = 0;
     g->qindex = false;
-    g->qmem = 0;
 }
 
 /* A binary min-heap of ids keyed by key[id], each id's slot in pos[] (the
@@ -1323,11 +1322,6 @@ void query_index_build(tn_surf *g, lm_delta *d)
     }
     if (ok) {
         g->qindex = true;
-        g->qmem = ((size_t)q.nto * 2 + 2 + (size_t)q.nkept * 5 + (size_t)ns + 1) * 4 +
-                  g->qn_cap * sizeof(qnode) + ((size_t)nn + 1) * sizeof(qheap) +
-                  (size_t)g->nlm * g->lm_cap * 8;
-        if (g->ifirst) g->qmem += ((size_t)nn + 2) * 4 + (size_t)q.nkept * 6;
-        if (!g->nlm) g->qmem += ((size_t)ns + 2) * 24 + g->nsa * sizeof(sarc);
     }
     tn_free(a, oqn); /* (not kept) */
     tn_free(a, ofirst);
@@ -1877,6 +1871,7 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
                              int *count, tn_surf_stats *stats, tn_error *err, bool reference)
 {
     goal G;
+    tn_error_clear(err);
     tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
     int r = -1;

@@ -71,7 +71,6 @@ struct tn_surf {
      * kept: a repair makes the edited row's again */
     uint64_t *masks;
     uint8_t *masks_ready;
-    size_t masks_bytes;
     /* query scratch */
     int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
     uint32_t *stamp;
@@ -96,7 +95,6 @@ struct tn_surf {
     struct best_rec *best;
     size_t best_cap;
     uint32_t bstamp;
-    size_t mem;
     /* query index (tn_surf_query.c) */
     int32_t *qto, *qfirst, *qefirst, *lm;
     struct qedge *qedge;
@@ -120,7 +118,6 @@ struct tn_surf {
     bool flags_ok;                 /* every edge's TN_SURF_EDGE_DOMINATED is up to date */
     size_t nsa;
     bool qindex;
-    size_t qmem;
     struct tn_surf_ch *ch; /* the query shortcuts, NULL without (tn_surf_ch.c) */
     /* tn_surf_load: the saved graph the build decodes instead of searching
      * (NULL otherwise) */
