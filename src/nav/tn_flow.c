@@ -1227,6 +1227,11 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
     if (n < 0 || (n > 0 && !tiles))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "flow what-if: %d tiles listed at %p", n, (const void *)tiles);
+    for (int t = 0; t < n; t++)
+        if (tiles[t] < 0 || tiles[t] >= f->w * f->h)
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "flow what-if: listed tile %d is %d, outside 0..%d (y*w+x)", t,
+                                (int)tiles[t], f->w * f->h - 1);
     tn_error_clear(err);
     const int c = tn_flow_index(f, x, y);
     const int old = f->kind[c];
@@ -1267,7 +1272,6 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
     int lost = 0;
     for (int t = 0; t < n; t++) {
         int32_t ti = tiles[t];
-        if (ti < 0 || ti >= f->w * f->h) continue;
         int tx = ti % f->w, ty = ti / f->w;
         if (tx == x && ty == y) continue;
         if (f->stamp[tn_flow_index(f, tx, ty)] == f->gen + 2) {

@@ -468,6 +468,10 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
         return tn_error_set(err, bad, 0, 0, "max_expand %d is outside 0..%d", q->max_expand,
                             pf->limit);
     if (cap < 0 || (cap > 0 && !out)) return tn_error_set(err, bad, 0, 0, "bad output buffer");
+    if (q->heuristic != TN_PATH_OPTIMAL && q->heuristic != TN_PATH_FAST)
+        return tn_error_set(err, bad, 0, 0,
+                            "heuristic %d is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)",
+                            q->heuristic);
     if (q->start_jump < -1 || q->start_jump >= jm->njump)
         return tn_error_set(err, bad, 0, 0, "start jump value %d is outside -1..%d", q->start_jump,
                             jm->njump - 1);
