@@ -253,11 +253,11 @@ install: install-lib $(GAME)
 lib: $(LIB) $(SHLIB)
 
 # `make install-lib PREFIX=... DESTDIR=...`: both libraries, the headers in
-# include/tilenav/ (tilenav.h includes them all), tilenav.pc, LICENSE and
-# CHANGELOG.md (in share/doc/tilenav).
+# include/tilenav/ (tilenav.h includes them all), tilenav.pc, LICENSE,
+# CHANGELOG.md and docs/*.md, which the headers cite (in share/doc/tilenav).
 install-lib: $(LIB) $(SHLIB)
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tilenav $(DESTDIR)$(DOCDIR)
-	install -m 644 LICENSE CHANGELOG.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 LICENSE CHANGELOG.md docs/*.md $(DESTDIR)$(DOCDIR)/
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtilenav.so.$(TN_VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
