@@ -497,6 +497,7 @@ typedef struct build {
     tn_map *vmap;
     long nshort;
     int cur_search; /* SEARCH_ bit of the search running (its footprint) */
+    int bias;       /* backtracks: -1 toward the leftmost take-off, +1 the rightmost */
     int bad_replays, bulk_mismatch;
     long nsteps, nentries, nfree, nblock, kent[3], ksteps[3];
     /* mask stepping (tn_body_step only, see lean_step): per map row r =
@@ -2264,6 +2265,16 @@ typedef struct bt_step {
     uint32_t s; /* inputs in seq when it was reached */
 } bt_step;
 
+/* The order in which a backtrack tries the sources j + d of position j:
+ * the one farther the bias's way first (B->bias -1: left).  Taking the
+ * leftmost source of the three at every step back ends at the leftmost
+ * take-off of all that reach the landing through this way in: a way back
+ * to one further left would have to pass left of the greedy position at
+ * some step, where that position's own sources (one step either side)
+ * include its own; walls and entries with several predecessors can make
+ * it less than the leftmost. */
+static const int bt_order[2][3] = {{-1, 0, 1}, {1, 0, -1}};
+
 typedef struct bt_memo {
     uint64_t key; /* entry << 32 | j */
     uint32_t stamp;
@@ -2271,7 +2282,11 @@ typedef struct bt_memo {
     int32_t j0;        /* take-off */
 } bt_memo;
 
-static uint64_t memo_key(int32_t e, int j) { return (uint64_t)(uint32_t)e << 32 | (uint32_t)j; }
+/* (entry, j) and the bias: the way back differs with it (entries < 2^30) */
+static uint64_t memo_key(const build *B, int32_t e, int j)
+{
+    return (uint64_t)(B->bias > 0) << 62 | (uint64_t)(uint32_t)e << 32 | (uint32_t)j;
+}
 
 static size_t memo_slot(const build *B, uint64_t key)
 {
@@ -2285,7 +2300,7 @@ static const bt_memo *memo_find(const build *B, int32_t e, int j)
     /* most steps of a backtrack are not remembered: a bit per entry and
      * j % 64 answers those without probing the table */
     if (!B->mcap || !((((const uint64_t *)B->mmask.p)[e] >> (j & 63)) & 1)) return NULL;
-    const bt_memo *M = &B->memo[memo_slot(B, memo_key(e, j))];
+    const bt_memo *M = &B->memo[memo_slot(B, memo_key(B, e, j))];
     return M->stamp == B->mgen ? M : NULL;
 }
 
@@ -2306,7 +2321,7 @@ static bool memo_put(build *B, const bt_memo *m)
     }
     size_t h = memo_slot(B, m->key);
     if (B->memo[h].stamp != B->mgen) B->mn++;
-    ((uint64_t *)B->mmask.p)[m->key >> 32] |= 1ull << (m->key & 63);
+    ((uint64_t *)B->mmask.p)[(m->key >> 32) & 0x3fffffff] |= 1ull << (m->key & 63);
     B->memo[h] = *m;
     B->memo[h].stamp = B->mgen;
     return true;
@@ -2374,19 +2389,22 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
         const dp_pred *P1 = Ep->pred >= 0 ? (const dp_pred *)B->pred.p + Ep->pred : NULL;
         if (P1 && P1->next < 0 && (P1->in & ANYDIR) && B->masks) {
             const int jb = P1->in & TN_SURF_IN_JUMP;
-            int jp = j, in = jb;
-            if (!get_bit(B, P1->from, j)) {
-                const vplan *PL = backtrack_plan(B, P1->from, P1->in);
-                if (!PL) return false;
-                bool stop = false;
-                for (int r = PL->hr0; r <= PL->hr1 && !stop; r++) stop = lm_bit(B, LM_ER, r, j - 1);
-                if (get_bit(B, P1->from, j - 1) && !stop)
-                    jp = j - 1, in = jb | TN_SURF_IN_RIGHT;
-                else if (get_bit(B, P1->from, j + 1))
-                    jp = j + 1, in = jb | TN_SURF_IN_LEFT;
-                else
-                    return false; /* cannot happen */
+            const vplan *PL = NULL;
+            int jp = 0, in = -1;
+            for (int c = 0; c < 3 && in < 0; c++) {
+                const int d = bt_order[B->bias > 0][c]; /* the source: j + d, walking -d */
+                if (!get_bit(B, P1->from, j + d)) continue;
+                if (d != 0) { /* a walk a wall stops ends where it began */
+                    if (!PL && !(PL = backtrack_plan(B, P1->from, P1->in))) return false;
+                    bool stop = false;
+                    for (int r = PL->hr0; r <= PL->hr1 && !stop; r++)
+                        stop = lm_bit(B, d < 0 ? LM_ER : LM_EL, r, j + d);
+                    if (stop) continue;
+                }
+                jp = j + d;
+                in = jb | (d < 0 ? TN_SURF_IN_RIGHT : d > 0 ? TN_SURF_IN_LEFT : 0);
             }
+            if (in < 0) return false; /* cannot happen */
             seq[ns++] = (uint16_t)in;
             e = P1->from;
             j = jp;
@@ -2398,11 +2416,13 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
             const dp_pred P = ((dp_pred *)B->pred.p)[pi];
             const int jb = P.in & TN_SURF_IN_JUMP;
             if (P.in & FFWD) {
-                /* k free steps: from any position within k of j, walking
-                 * toward it first (free steps meet no wall) */
-                int d = 0;
-                while (d <= P.k && !get_bit(B, P.from, j - d)) d = d > 0 ? -d : 1 - d;
-                if (d > P.k) continue;
+                /* k free steps: from any position within k of j, the
+                 * farthest the bias's way first, walking toward j first
+                 * (free steps meet no wall) */
+                int d = B->bias * P.k; /* the source j + d */
+                while (d != -B->bias * (P.k + 1) && !get_bit(B, P.from, j + d)) d -= B->bias;
+                if (d == -B->bias * (P.k + 1)) continue;
+                d = -d; /* (below: the source is j - d) */
                 const int ad = d < 0 ? -d : d, walk = d > 0 ? TN_SURF_IN_RIGHT : TN_SURF_IN_LEFT;
                 for (int f = P.k - 1; f >= 0; f--) seq[ns++] = (uint16_t)(jb | (f < ad ? walk : 0));
                 e = P.from;
@@ -2417,15 +2437,16 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
              * walk ends as the walk 0 does); an input's own step from j or
              * j - dir */
             int cj[3], cin[3], nc = 0;
-            if (P.in & ANYDIR) {
-                cj[0] = j, cin[0] = jb;
-                cj[1] = j - 1, cin[1] = jb | TN_SURF_IN_RIGHT;
-                cj[2] = j + 1, cin[2] = jb | TN_SURF_IN_LEFT;
-                nc = 3;
-            } else {
-                int pdir = ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
-                for (int jp = j - 1; jp <= j + 1; jp++)
-                    if (!PL || jp == j || jp == j - pdir) cj[nc] = jp, cin[nc++] = P.in;
+            const int pdir =
+                ((P.in & TN_SURF_IN_RIGHT) ? 1 : 0) - ((P.in & TN_SURF_IN_LEFT) ? 1 : 0);
+            for (int c = 0; c < 3; c++) {
+                const int d = bt_order[B->bias > 0][c], jp = j + d;
+                if (P.in & ANYDIR)
+                    cj[nc] = jp, cin[nc++] = jb | (d < 0   ? TN_SURF_IN_RIGHT
+                                                   : d > 0 ? TN_SURF_IN_LEFT
+                                                           : 0);
+                else if (!PL || jp == j || jp == j - pdir)
+                    cj[nc] = jp, cin[nc++] = P.in;
             }
             for (int c = 0; c < nc && !found; c++) {
                 int jp = cj[c], in = cin[c], jn;
@@ -2453,7 +2474,7 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
     /* every (entry, j) passed, with its rest: the inputs after it in seq */
     B->seq.n = base + ns;
     for (size_t i = np; i-- > 0;) {
-        rest.key = memo_key(path[i].e, path[i].j);
+        rest.key = memo_key(B, path[i].e, path[i].j);
         rest.off = (uint32_t)(base + path[i].s);
         rest.cnt = (uint32_t)(ns - path[i].s);
         rest.j0 = j;
@@ -2555,6 +2576,12 @@ static bool emit_group(build *B, int surf_id, int kind)
     for (size_t i = 0; i < B->touched.n; i++) {
         const best_rec *r = &B->best[t[i]];
         if (!landing_kept(B, t[i])) continue;
+        /* the take-off farthest from the landing among those the backtrack
+         * can reach: a bot coming from that side jumps as soon as it can */
+        int lr, lj;
+        tn_surf_node_pos(g, t[i], &lr, &lj);
+        const tn_surf_surface *S = &g->surf[surf_id];
+        B->bias = 2 * lj > S->j0 + S->j1 ? -1 : 1;
         int32_t src;
         uint32_t run0;
         uint16_t nruns;

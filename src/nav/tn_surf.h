@@ -115,7 +115,9 @@ typedef struct tn_surf_profile {
                              * (the default), _LAST, _ALL or _NONE (see EDGES) */
     bool reference_build;   /* true: no free-step shortcut, every state is stepped
                            * on the map: the naive builder the tests compare
-                           * the fast one with, edge for edge */
+                           * the fast one with (the same landings, frames
+                           * and kinds; which of equally fast take-offs an
+                           * edge records can differ) */
     bool keep_all_landings; /* true: an edge to every landing node (no
                              * thinning, see EDGES); false (default) */
     bool verify_edges;      /* true: the fast build replays every edge with the
