@@ -443,6 +443,16 @@ static void picker_open(app *a)
         a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
 }
 
+/* The window's title names the map being played (saves and the autosave
+ * go next to it). */
+static void set_title(app *a)
+{
+    char title[1100];
+    snprintf(title, sizeof title, "tilenav - %s",
+             a->opts->map_path ? a->opts->map_path : "(no map file)");
+    SDL_SetWindowTitle(a->win, title);
+}
+
 /* Play another map: unsaved edits of this one go to its autosave first. */
 static void picker_choose(app *a, int i)
 {
@@ -470,6 +480,7 @@ static void picker_choose(app *a, int i)
     }
     snprintf(a->map_path, sizeof a->map_path, "%s", path);
     a->opts_copy.map_path = a->map_path;
+    set_title(a);
     tn_world_reset_edit_counts(a->w);
     a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
     a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
@@ -1022,6 +1033,7 @@ static int open_window(app *a, char *err, size_t cap)
         return -1;
     }
     SDL_SetWindowMinimumSize(a->win, 900, 500);
+    set_title(a);
     a->ren = SDL_CreateRenderer(a->win, -1, SDL_RENDERER_ACCELERATED | SDL_RENDERER_PRESENTVSYNC);
     if (a->ren && !SDL_GetHint(SDL_HINT_RENDER_DRIVER) && gl_is_software()) {
         /* OpenGL emulated on the CPU (llvmpipe under Xvfb or in a VM) draws a

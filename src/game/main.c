@@ -18,7 +18,8 @@
 
 static const char USAGE[] =
     "usage: tilenav [--map FILE] [options] [MAP...]\n"
-    "  --map FILE          map to play (tilenav-map or Moving AI .map); default maps/demo.map\n"
+    "  --map FILE          map to play (tilenav-map or Moving AI .map); default: the first\n"
+    "                      MAP, else maps/demo.map\n"
     "  --headless          no window: run --frames steps as fast as possible, print one JSON line\n"
     "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
     "  --script FILE       apply the commands of a script file (see README)\n"
@@ -30,7 +31,8 @@ static const char USAGE[] =
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
     "  --overlays LIST     comma list: %s\n"
-    "  MAP...              more maps for the window's map picker (Tab)\n"
+    "  MAP...              maps for the window's map picker (Tab); without --map the first\n"
+    "                      one is played\n"
     "  --help, --version\n";
 
 typedef struct options {
@@ -41,7 +43,8 @@ typedef struct options {
     double jump_height;
     int char_w, char_h;
     unsigned overlays;
-    const char *extra[64]; /* positional maps for the picker */
+    const char *extra[64]; /* positional maps for the picker (the first is played
+                              when there is no --map) */
     int nextra;
 } options;
 
@@ -98,7 +101,7 @@ static const char *default_map(void)
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
-    o->map = NULL; /* default_map() once the arguments are read */
+    o->map = NULL; /* once the arguments are read: the first MAP, else default_map() */
     o->seed = 1;
     o->jump_height = 4;
     o->char_w = 1;
@@ -174,7 +177,7 @@ static int parse_args(int argc, char **argv, options *o)
         }
 #undef NEED_ARG
     }
-    if (!o->map) o->map = default_map();
+    if (!o->map) o->map = o->nextra > 0 ? o->extra[0] : default_map();
     if (o->headless && o->screenshot)
         return usage_error("%s", "--headless and --screenshot do not go together");
     if (o->headless && o->frames <= 0)
@@ -247,7 +250,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "tilenav: %s\n", err);
         return 1;
     }
-    for (int i = 0; i < o.nextra; i++) { /* the picker's maps must load too */
+    for (int i = 0; i < o.nextra; i++) {   /* the picker's maps must load too */
+        if (o.extra[i] == o.map) continue; /* loaded above */
         tn_map *x;
         if (tn_load_map(o.extra[i], &x, err, sizeof err) != 0) {
             fprintf(stderr, "tilenav: %s\n", err);

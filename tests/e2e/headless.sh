@@ -18,6 +18,16 @@ cp maps/demo.map "$T/own.map"
 printf '10 toggle 30 5 block\n20 save %s\n' "$T/own.map" > "$T/own.script"
 own=$("$B/tilenav" --headless --map "$T/own.map" --frames 30 --script "$T/own.script") || fail "own-file run failed"
 echo "$own" | grep -q '"edits":1,"refused_edits":0,"unsaved":false' || fail "save over the map's file still unsaved: $own"
+# a map given without --map is the one played (and saved); later ones only join the picker
+printf 'tilenav-map 1\nsize 6 4\ntiles\n......\n.P....\n......\n######\n' > "$T/pos.map"
+printf '10 toggle 4 1 block\n20 save %s\n' "$T/pos.map" > "$T/pos.script"
+pos=$("$B/tilenav" --headless --frames 30 --script "$T/pos.script" "$T/pos.map" maps/demo.map) \
+    || fail "positional-map run failed"
+echo "$pos" | grep -q '"map":{"width":6,"height":4}' || fail "the positional map was not played: $pos"
+echo "$pos" | grep -q '"edits":1,"refused_edits":0,"unsaved":false' || fail "save over the positional map still unsaved: $pos"
+sed -n '5p' "$T/pos.map" | grep -qx '.P..#.' || fail "the positional map's file lacks the edit"
+pos=$("$B/tilenav" --headless --frames 1 --map maps/demo.map "$T/pos.map") || fail "--map with a positional map failed"
+echo "$pos" | grep -q '"map":{"width":80,"height":45}' || fail "--map did not win over a positional map: $pos"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
 [ "$tx" -gt 6 ] || fail "character did not walk right (tile_x=$tx)"
 # the saved map has the two edits and loads again

@@ -7,6 +7,8 @@
 #   Esc                           -> quits; the unsaved edits (B, C) go to MAP.autosave
 #   start again, R                -> the autosave is restored; Ctrl+S writes it to the
 #                                    map file and removes the stale autosave
+# The first start gives --map MAP, the second MAP alone (the first map is
+# played); both check that the window's title names MAP.
 # and checks both files tile by tile.  Usage: tests/e2e/window_edit_save.sh BUILD_DIR
 # (run from the repo root).  Skips (exit 77) when Xvfb or xdotool is missing.
 #
@@ -22,15 +24,18 @@ window_begin window_edit_save "$BUILD"
 
 MAP=$tmp/room.map
 cp tests/data/render_window.map "$MAP"
-# The software renderer: no GL needed, and quick under Xvfb.
+# The software renderer: no GL needed, and quick under Xvfb.  Arguments:
+# how the map is given (--map MAP, or MAP alone: the first map is played).
 start_game() {
     SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
-        "$GAME" --map "$MAP" >"$tmp/game.out" 2>"$tmp/game.err" &
+        "$GAME" "$@" >"$tmp/game.out" 2>"$tmp/game.err" &
     GPID=$!
 
     wait_window
+    title=$(xdotool getwindowname "$WID")
+    [ "$title" = "tilenav - $MAP" ] || fail "the window's title is '$title', want 'tilenav - $MAP'"
 }
-start_game
+start_game --map "$MAP"
 
 rows tests/data/render_window.map >"$tmp/orig.rows"
 put "$tmp/orig.rows" 30 15 '#' >"$tmp/saved.rows"
@@ -59,8 +64,9 @@ rows "$MAP" | cmp -s - "$tmp/saved.rows" || { rows "$MAP" | diff "$tmp/saved.row
 [ -f "$MAP.autosave" ] || fail "no autosave after quitting with unsaved edits"
 rows "$MAP.autosave" | cmp -s - "$tmp/autosave.rows" || { rows "$MAP.autosave" | diff "$tmp/autosave.rows" -; fail "the autosave is not the map with the two one-way platforms"; }
 grep -q "$MAP.autosave" "$tmp/game.out" || fail "the game did not say where it wrote the autosave"
-# Starting again offers the autosave; R restores it, Ctrl+S keeps it.
-start_game
+# Starting again (the map given without --map, with a second one for the
+# picker) offers the autosave; R restores it, Ctrl+S keeps it.
+start_game "$MAP" maps/demo.map
 xdotool key r
 sleep 0.3
 xdotool key ctrl+s

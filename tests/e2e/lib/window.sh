@@ -163,7 +163,8 @@ start_xvfb() {
 }
 
 # The game's mapped 1280x720 window (SDL may create and destroy helper
-# windows with the same name while it starts), focused.
+# windows with the same name while it starts), focused.  Its title is
+# "tilenav - MAP" (the map being played).
 wait_window() {
     i=0
     WID=""
@@ -172,7 +173,7 @@ wait_window() {
         # generous: a sanitizer build on a loaded 2-core machine starts slowly
         [ $i -gt 400 ] && fail "no focused 1280x720 game window after 40 s (windows: $(xdotool search --name tilenav 2>/dev/null | tr '\n' ' '))"
         kill -0 "$GPID" 2>/dev/null || fail "the game exited early"
-        for w in $(xdotool search --onlyvisible --name '^tilenav$' 2>/dev/null); do
+        for w in $(xdotool search --onlyvisible --name '^tilenav( - .*)?$' 2>/dev/null); do
             if xdotool getwindowgeometry "$w" 2>/dev/null | grep -q 'Geometry: 1280x720' &&
                 timeout 3 xdotool windowfocus --sync "$w" 2>/dev/null; then
                 WID=$w
