@@ -1,5 +1,6 @@
-/* The front end's map files (src/game/fileio.c): load, atomic save, and the
- * messages for a missing file and a directory. */
+/* The front end's map files (src/game/fileio.c): load, atomic save, the
+ * messages for a missing file and a directory, and tile rows beyond the
+ * `size` header's height. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,10 +43,62 @@ static void test_file_save_load(void **state)
     tn_map_destroy(m);
 }
 
+/* Write `text` to a new temporary file named into path (a mkstemp template). */
+static void write_temp(char *path, const char *text)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+/* Rows past the height start with '#' like a comment: still refused, with
+ * the file, the line of the first extra row and both counts; comments after
+ * the rows (even '#' lines of another width or with other text) load. */
+static void test_load_extra_rows(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "\xEF\xBB\xBF# two extra rows\ntilenav-map 1\nsize 4 2\n# c\ntiles\n#..#\n#P.#\n#..#\n"
+        "# between\n####\n",
+        "tilenav-map 1\r\nsize 4 2\r\ntiles\r\n#..#\r\n#P.#\r\n####\r\n",
+    };
+    static const char *const want[] = {
+        ":8:1: 4 tile rows but size says 2 (the 2 rows from this line on are extra: fix the "
+        "'size' line or remove them)",
+        ":6:1: 3 tile rows but size says 2 (this row is extra: fix the 'size' line or remove it)",
+    };
+    char err[512], msg[600];
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/tn_test_rows_XXXXXX";
+        write_temp(path, bad[i]);
+        tn_map *m = NULL;
+        assert_int_equal(tn_load_map(path, &m, err, sizeof err), -1);
+        assert_null(m);
+        snprintf(msg, sizeof msg, "%s%s", path, want[i]);
+        assert_string_equal(err, msg);
+        remove(path);
+    }
+    char path[] = "/tmp/tn_test_rows_XXXXXX";
+    write_temp(path, "tilenav-map 1\nsize 4 2\ntiles\n#..#\n#P.#\n# end\n#####\n##\n#\n# ok\n");
+    tn_map *m;
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    assert_int_equal(m->h, 2);
+    tn_map_destroy(m);
+    remove(path);
+    /* Moving AI maps have no comments: any text after the rows was refused already. */
+    char mai[] = "/tmp/tn_test_rows_XXXXXX";
+    write_temp(mai, "type octile\nheight 1\nwidth 2\nmap\n..\n..\n");
+    assert_int_equal(tn_load_map(mai, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":6:1: unexpected text after the last of the 1 tile rows"));
+    remove(mai);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_save_load),
+        cmocka_unit_test(test_load_extra_rows),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

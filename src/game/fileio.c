@@ -87,6 +87,69 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
     return 0;
 }
 
+/* The text of the line starting at buf[*pos] (without "\n" or "\r\n") in
+ * [*s, *s + *n); false at the end. */
+static bool take_line(const char *buf, size_t len, size_t *pos, const char **s, size_t *n)
+{
+    if (*pos >= len) return false;
+    const char *start = buf + *pos, *nl = memchr(start, '\n', len - *pos);
+    size_t l = nl ? (size_t)(nl - start) : len - *pos;
+    *pos += l + (nl ? 1 : 0);
+    *s = start;
+    *n = l > 0 && start[l - 1] == '\r' ? l - 1 : l;
+    return true;
+}
+
+static bool is_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t') return false;
+    return true;
+}
+
+/* Tile rows beyond the `size` header's height.  tn_map_parse takes a line
+ * after the last row that starts with '#' for a comment, and a tile row
+ * usually starts with '#' (a wall), so the rows past the height vanished
+ * without a word.  After a tilenav map (buf parsed as m) every line of
+ * exactly W tile characters is counted as a tile row: any is an error
+ * naming its line.  0, or -1 with "FILE:LINE:1: problem" in err. */
+static int check_extra_rows(const char *buf, size_t len, const char *path, const tn_map *m,
+                            char *err, size_t cap)
+{
+    size_t pos = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, n;
+    const char *l;
+    int lineno = 0, first = 0, extra = 0;
+    bool format_seen = false;
+    while (take_line(buf, len, &pos, &l, &n)) { /* the header, up to the 'tiles' line */
+        lineno++;
+        if (is_blank(l, n) || l[0] == '#') continue;
+        while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t')) n--;
+        if (!format_seen && (n < 11 || memcmp(l, "tilenav-map", 11) != 0)) return 0; /* MAI */
+        format_seen = true;
+        if (n == 5 && memcmp(l, "tiles", 5) == 0) break;
+    }
+    for (int y = 0; y < m->h && take_line(buf, len, &pos, &l, &n); y++) lineno++;
+    while (take_line(buf, len, &pos, &l, &n)) {
+        lineno++;
+        size_t k = 0;
+        while (k < n && l[k] && strchr(".#=PSD*", l[k])) k++;
+        if (n != (size_t)m->w || k < n) continue;
+        if (extra++ == 0) first = lineno;
+    }
+    if (!extra) return 0;
+    if (extra == 1)
+        snprintf(err, cap,
+                 "%s:%d:1: %d tile rows but size says %d (this row is extra: fix the 'size' "
+                 "line or remove it)",
+                 path, first, m->h + 1, m->h);
+    else
+        snprintf(err, cap,
+                 "%s:%d:1: %d tile rows but size says %d (the %d rows from this line on are "
+                 "extra: fix the 'size' line or remove them)",
+                 path, first, m->h + extra, m->h, extra);
+    return -1;
+}
+
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
 {
     if (tn_tiled_kind(path)) return tn_tiled_load(path, out, err, cap); /* .tmx .tmj .json */
@@ -96,12 +159,18 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     tn_error e;
     tn_status s = tn_map_parse(buf, len, path, NULL, out, &e);
-    free(buf);
     if (tn_failed(s)) {
+        free(buf);
         snprintf(err, cap, "%s", e.msg);
         return -1;
     }
-    return 0;
+    int rc = check_extra_rows(buf, len, path, *out, err, cap);
+    free(buf);
+    if (rc != 0) {
+        tn_map_destroy(*out);
+        *out = NULL;
+    }
+    return rc;
 }
 
 /* ---- saving ------------------------------------------------------------ */
@@ -325,19 +394,6 @@ out:
     return rc;
 }
 
-/* The text of line starting at buf[*pos] (without "\n" or "\r\n") in
- * [*s, *s + *n); false at the end. */
-static bool take_line(const char *buf, size_t len, size_t *pos, const char **s, size_t *n)
-{
-    if (*pos >= len) return false;
-    const char *start = buf + *pos, *nl = memchr(start, '\n', len - *pos);
-    size_t l = nl ? (size_t)(nl - start) : len - *pos;
-    *pos += l + (nl ? 1 : 0);
-    *s = start;
-    *n = l > 0 && start[l - 1] == '\r' ? l - 1 : l;
-    return true;
-}
-
 /* What a save keeps of the file it replaces: tilenav maps keep their
  * leading comment (and blank) lines; a Moving AI map stays a Moving AI map
  * with its own header and, where a tile did not change between passable
@@ -367,10 +423,7 @@ static void read_template(const char *path, const tn_map *m, char **buf, save_te
     size_t head_end = off;
     bool content = false;
     while (take_line(b, len, &pos, &l, &n)) {
-        bool blank = true;
-        for (size_t i = 0; i < n; i++)
-            if (l[i] != ' ' && l[i] != '\t') blank = false;
-        if (!blank && l[0] != '#') {
+        if (!is_blank(l, n) && l[0] != '#') {
             content = true;
             break;
         }

@@ -2,6 +2,7 @@
 # lenient_inputs.sh - inputs that are odd but right are accepted (issue 12,
 # item 12), through the real binary:
 #   a map and a script starting with a UTF-8 byte-order mark
+#   comment lines after a map's last tile row (a '#' line of another width)
 #   "tilenav-map 1 " (a trailing blank) and blanks after other header lines
 #   an --overlays list longer than 255 characters (all of it is read)
 #   script commands after --frames: a warning on stderr and
@@ -25,6 +26,15 @@ else
     case "$out" in *'"edits":1,'*'"unrun_commands":0}') ;; *) bad "BOM run: $out" ;; esac
 fi
 
+# comment lines after the last tile row, '#' lines of another width among them
+{ cat tests/data/small.map; printf '# the end\n#####\n\n#\n'; } >"$T/tail.map"
+out=$("$BIN" --headless --map "$T/tail.map" --frames 1 2>"$T/err")
+rc=$?
+if [ "$rc" -ne 0 ] || [ -s "$T/err" ]; then bad "comments after the rows: exit $rc: $(cat "$T/err")"
+else
+    case "$out" in *'"map":{"width":12,"height":8}'*) ;; *) bad "comments after the rows: $out" ;; esac
+fi
+
 long=$(awk 'BEGIN { s = "path"; for (i = 0; i < 60; i++) s = s ",explored"; print s ",flow" }')
 "$BIN" --map tests/data/small.map --frames 1 --overlays "$long" --screenshot "$T/o.bmp" 2>"$T/err"
 rc=$?
@@ -40,5 +50,5 @@ else
     case "$out" in *'"unrun_commands":2}') ;; *) bad "late commands: JSON: $out" ;; esac
     [ -f "$T/late.map" ] || bad "late commands: the save at frame 3 did not run"
 fi
-[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, ${#long}-character overlay list, unrun commands counted)"
+[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted)"
 [ "$fails" -eq 0 ]
