@@ -2,11 +2,14 @@
  * (tn_fonts_*, tn_gfx_*): rectangles, frames, lines, circles, rings and
  * text in one batched draw.  No widgets here: ui.c draws the panel, HUD,
  * bar, help, inspect card and picker with these calls.  See ui.h. */
+#define _POSIX_C_SOURCE 200809L /* getcwd */
 #include "ui.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---------------------------------------------------------------- fonts */
 
@@ -25,6 +28,28 @@ static const struct {
 
 static const char *const FONT_FILES[2] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf"};
 
+/* Why the font file at `path` could not be read, into err: SDL_LoadFile's
+ * own error ("Parameter 'src' is invalid") names neither the file nor the
+ * cause.  A missing file says where a relative path was looked for and
+ * which option points to the fonts. */
+static void font_read_error(char *err, size_t cap, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    int e = f ? 0 : errno;
+    if (f) fclose(f);
+    char cwd[512] = "";
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
+    if (e == ENOENT || e == ENOTDIR)
+        snprintf(err, cap,
+                 "font %s does not exist%s%s%s; give --assets DIR, the directory that holds %s "
+                 "and %s (assets/ in the source tree)",
+                 path, cwd[0] ? " (relative to the current directory, " : "", cwd,
+                 cwd[0] ? ")" : "", FONT_FILES[0], FONT_FILES[1]);
+    else
+        snprintf(err, cap, "cannot read font %s: %s", path,
+                 e ? strerror(e) : "the file could not be loaded (out of memory?)");
+}
+
 int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap)
 {
     memset(fonts, 0, sizeof *fonts);
@@ -36,7 +61,7 @@ int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap
          * a read per glyph (this made building the atlases 10x faster). */
         fonts->file[i] = SDL_LoadFile(path, &size[i]);
         if (!fonts->file[i]) {
-            snprintf(err, cap, "cannot read font %s: %s", path, SDL_GetError());
+            font_read_error(err, cap, path);
             tn_fonts_close(fonts);
             return -1;
         }

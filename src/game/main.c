@@ -244,7 +244,7 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &o);
     if (rc != 0) return rc < 0 ? 0 : rc;
 
-    char err[512];
+    char err[1024];
     tn_map *map;
     if (tn_load_map(o.map, &map, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: %s\n", err);

@@ -329,7 +329,7 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
         case TN_SC_SCREENSHOT: {
             int (*fn)(void *, tn_world *, const char *, char *, size_t) =
                 c->op == TN_SC_SAVE ? (host ? host->save : NULL) : (host ? host->screenshot : NULL);
-            char m[256];
+            char m[512];
             if (!fn) {
                 snprintf(err, errcap, "%s:%d: %s is not available in this mode", s->file, c->line,
                          c->op == TN_SC_SAVE ? "save" : "screenshot");
