@@ -73,6 +73,13 @@ static int stub_screenshot(void *user, tn_world *w, const char *path, char *err,
     return 0;
 }
 
+/* A refused `set`: named by the script's file and line; nothing printed. */
+static void stub_warn(void *user, const char *msg)
+{
+    (void)user;
+    CHECK(strncmp(msg, "fuzz.script:", 12) == 0);
+}
+
 static void fin(float v) { CHECK(isfinite(v)); }
 static void dd_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
 {
@@ -147,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         tn_script_destroy(s);
         return 0;
     }
-    tn_script_host host = {NULL, stub_save, stub_screenshot, NULL};
+    tn_script_host host = {NULL, stub_save, stub_screenshot, NULL, stub_warn};
     bool ok = tn_script_run(s, w, MAX_STEPS, &host, checked, &overlays, err, sizeof err) == 0;
     /* every command left, however late it is scheduled */
     if (ok && tn_script_apply(s, w, 2000000000L, &host, err, sizeof err) == 0) {

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "control.h"
@@ -155,7 +156,7 @@ static void test_set_speed(void **state)
     tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
     assert_non_null(s);
     speed_log log = {0};
-    tn_script_host host = {&log, NULL, NULL, log_control};
+    tn_script_host host = {&log, NULL, NULL, log_control, NULL};
     for (long f = 0; f < 4; f++) {
         assert_int_equal(tn_script_apply(s, w, tn_world_frame(w), &host, err, sizeof err), 0);
         tn_world_step(w);
@@ -178,6 +179,39 @@ static void test_set_speed(void **state)
     assert_int_equal(tn_script_apply(s, w, tn_world_frame(w), NULL, err, sizeof err), 0);
     tn_script_destroy(s);
     expect_error("0 set speed 3\n", "t.txt:1: speed '3' is not one of 1/8, 1/4, 1/2, 1, 2, 4");
+    tn_world_destroy(w);
+}
+
+/* A `set` the world refuses by a rule (no room for a 1x9 character on the
+ * 12x8 map) is not fatal: the host's warn gets FILE:LINE and the reason,
+ * the world counts it as refused and the character keeps its size. */
+typedef struct warn_log {
+    int n;
+    char last[1024];
+} warn_log;
+static void log_warn(void *user, const char *msg)
+{
+    warn_log *l = user;
+    l->n++;
+    snprintf(l->last, sizeof l->last, "%s", msg);
+}
+static void test_set_refused(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    const char *text = "0 set char_height 3\n2 set char_height 9\n";
+    char err[512] = "";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    warn_log log = {0, ""};
+    tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
+    if (tn_script_run(s, w, 3, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    assert_string_equal(log.last, "t.txt:2: set char_height 9 refused (frame 2): no room for a "
+                                  "1x9 character here: move to open space first");
+    assert_int_equal(tn_world_character(w)->h, 3);
+    assert_int_equal(tn_world_refused_edits(w), 1);
+    assert_int_equal(tn_world_edits(w), 0);
+    tn_script_destroy(s);
     tn_world_destroy(w);
 }
 
@@ -206,9 +240,10 @@ static void test_bom_and_unrun(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_ok),  cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_apply),     cmocka_unit_test(test_save_needs_host),
-        cmocka_unit_test(test_set_speed), cmocka_unit_test(test_bom_and_unrun),
+        cmocka_unit_test(test_parse_ok),    cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_apply),       cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_set_speed),   cmocka_unit_test(test_bom_and_unrun),
+        cmocka_unit_test(test_set_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

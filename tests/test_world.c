@@ -103,6 +103,8 @@ static void test_params(void **state)
     assert_true(tn_failed(tn_world_set(w, "char_height", 9, &e)));
     assert_string_equal(e.msg, "no room for a 1x9 character here: move to open space first");
     assert_int_equal(tn_world_character(w)->h, 3);
+    /* a rule's refusal counts like a refused edit; a bad value or name does not */
+    assert_int_equal(tn_world_refused_edits(w), 1);
     int n;
     const tn_param_info *p = tn_world_params(&n);
     assert_true(n >= 4);

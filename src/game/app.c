@@ -1202,7 +1202,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     tn_world_set_clock(w, now_s);
     L->w = w;
     L->opts = opts;
-    L->host = (tn_script_host){a, host_save, host_screenshot, host_control};
+    L->host = (tn_script_host){a, host_save, host_screenshot, host_control, NULL};
     L->min_frame = 1.0 / hz;
     L->last = L->fps_t0 = L->next_frame = now_s();
 #ifdef __EMSCRIPTEN__

@@ -296,7 +296,8 @@ int main(int argc, char **argv)
 
     const char *assets = find_assets(o.assets);
     host_ctx hc = {assets, o.overlays, o.map};
-    tn_script_host host = {&hc, host_save, host_screenshot, host_control};
+    tn_script_host host = {&hc, host_save, host_screenshot, host_control,
+                           NULL}; /* warnings: stderr */
     rc = 0;
     if (o.headless || o.screenshot) {
         if (tn_script_run(script, w, o.frames, &host, NULL, NULL, err, sizeof err) != 0) {

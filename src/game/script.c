@@ -306,6 +306,13 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                     snprintf(err, errcap, "%s:%d: %s", s->file, c->line, e.msg);
                     return -1;
                 }
+                char m[1024];
+                snprintf(m, sizeof m, "%s:%d: set %s %g refused (frame %ld): %s", s->file, c->line,
+                         c->name, c->value, c->frame, e.msg);
+                if (host && host->warn)
+                    host->warn(host->user, m);
+                else
+                    fprintf(stderr, "tilenav: warning: %s\n", m);
             }
             break;
         case TN_SC_SPEED:

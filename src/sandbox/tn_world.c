@@ -542,6 +542,8 @@ tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *er
     }
     tn_status s;
     s = p->set(w, value, err);
+    /* A rule's refusal (no room to grow) is counted like a refused edit. */
+    if (tn_failed(s) && tn_status_detail(s, TN_REFUSED)) return refuse(w, s, err, err->msg);
     if (tn_failed(s)) tn_world_message(w, "%s", err->msg);
     return s;
 }

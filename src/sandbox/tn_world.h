@@ -149,6 +149,9 @@ const char *tn_tool_name(tn_tool tool);
 /* The parameter table (all parts). */
 const tn_param_info *tn_world_params(int *count);
 const tn_param_info *tn_world_param_find(const char *name);
+/* Set a parameter.  INVALID_PARAM for an unknown name or a value outside
+ * its range; REFUSED (and counted in tn_world_refused_edits) when a rule
+ * says no, e.g. no room for a taller character where it stands. */
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err);
 bool tn_world_get(const tn_world *w, const char *name, double *value);
 
@@ -200,7 +203,7 @@ tn_input tn_world_input(const tn_world *w);
 long tn_world_frame(const tn_world *w); /* steps taken */
 tn_tool tn_world_tool(const tn_world *w);
 int tn_world_edits(const tn_world *w);         /* edits applied */
-int tn_world_refused_edits(const tn_world *w); /* edits refused */
+int tn_world_refused_edits(const tn_world *w); /* edits and settings refused */
 void tn_world_reset_edit_counts(tn_world *w);  /* both counts to 0 */
 /* Edits since the last save: set by every edit; the front end clears it
  * when it saves (false) and sets it when it restores unsaved edits. */

@@ -28,6 +28,13 @@ echo "$pos" | grep -q '"edits":1,"refused_edits":0,"unsaved":false' || fail "sav
 sed -n '5p' "$T/pos.map" | grep -qx '.P..#.' || fail "the positional map's file lacks the edit"
 pos=$("$B/tilenav" --headless --frames 1 --map maps/demo.map "$T/pos.map") || fail "--map with a positional map failed"
 echo "$pos" | grep -q '"map":{"width":80,"height":45}' || fail "--map did not win over a positional map: $pos"
+# a `set` refused by a rule: a warning naming the line and the reason, counted, not fatal
+printf '0 set char_height 3\n5 set char_height 9\n' > "$T/grow.script"
+grow=$("$B/tilenav" --headless --map tests/data/small.map --frames 10 --script "$T/grow.script" 2>"$T/grow.err") \
+    || fail "refused set: the run failed: $(cat "$T/grow.err")"
+want="tilenav: warning: $T/grow.script:2: set char_height 9 refused (frame 5): no room for a 1x9 character here: move to open space first"
+[ "$(cat "$T/grow.err")" = "$want" ] || fail "refused set: stderr '$(cat "$T/grow.err")', want '$want'"
+echo "$grow" | grep -q '"height":3},"jump_height":4.00,"edits":0,"refused_edits":1,' || fail "refused set not counted: $grow"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
 [ "$tx" -gt 6 ] || fail "character did not walk right (tile_x=$tx)"
 # the saved map has the two edits and loads again
