@@ -48,8 +48,19 @@ static void test_parse_ok(void **state)
 static void test_errors(void **state)
 {
     (void)state;
-    expect_error("x key left press\n",
-                 "t.txt:1: 'x' is not a frame number (expected FRAME COMMAND ARGS)");
+    expect_error("x key left press\n", "t.txt:1: 'x' is not a frame number (a whole number "
+                                       "0..1000000000; expected FRAME COMMAND ARGS)");
+    /* the range is stated; bytes outside printable ASCII are shown in hex */
+    expect_error("99999999999 goto 5 5\n", "t.txt:1: frame 99999999999 is outside 0..1000000000");
+    expect_error("-1 goto 5 5\n", "t.txt:1: frame -1 is outside 0..1000000000");
+    expect_error("\x83 goto 5 5\n", "t.txt:1: byte 0x83 is not a frame number (a whole number "
+                                    "0..1000000000; expected FRAME COMMAND ARGS)");
+    expect_error("1 g\x83o\x1b 5 5\n",
+                 "t.txt:1: unknown command 'g\\x83o\\x1b' (expected key, click, toggle, set, "
+                 "goto, tool, save, screenshot, wanderers, reset, pause or playback)");
+    expect_error("1 set \xc3\xa9 1\n", "t.txt:1: unknown parameter '\\xc3\\xa9'");
+    expect_error("1 key \x7f press\n",
+                 "t.txt:1: unknown key byte 0x7f (expected left, right, down or jump)");
     expect_error("5\n", "t.txt:1: missing command after the frame number");
     expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, "
                              "goto, tool, save, screenshot, wanderers, reset, pause or playback)");
@@ -72,8 +83,6 @@ static void test_errors(void **state)
     expect_error("5 save\n", "t.txt:1: usage: FRAME save FILE");
     expect_error("9 key left press\n3 key left release\n",
                  "t.txt:2: frame 3 comes after frame 9: frames must not decrease");
-    expect_error("-1 key left press\n",
-                 "t.txt:1: '-1' is not a frame number (expected FRAME COMMAND ARGS)");
     static const char nul[] = "1 key left\0press\n";
     char err[256];
     assert_null(tn_script_parse(nul, sizeof nul - 1, "t.txt", err, sizeof err));

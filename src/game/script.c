@@ -53,6 +53,28 @@ static bool parse_double(const char *s, double *out)
     return true;
 }
 
+/* A word of the script for a message: 'word' when it is printable ASCII;
+ * else never the raw bytes: "byte 0x83" for a lone byte (as the map loader
+ * says it), and every such byte of a longer word as \xNN ('g\x83o'). */
+static const char *shown(const char *t, char *buf, size_t cap)
+{
+    size_t n = strlen(t), o = 1;
+    if (n == 1 && ((unsigned char)t[0] < 0x20 || (unsigned char)t[0] >= 0x7f)) {
+        snprintf(buf, cap, "byte 0x%02x", (unsigned char)t[0]);
+        return buf;
+    }
+    buf[0] = '\'';
+    for (size_t i = 0; i < n && o + 5 < cap; i++) {
+        unsigned char c = (unsigned char)t[i];
+        if (c < 0x20 || c >= 0x7f)
+            o += (size_t)snprintf(buf + o, cap - o, "\\x%02x", c);
+        else
+            buf[o++] = (char)c;
+    }
+    snprintf(buf + o, cap - o, "'");
+    return buf;
+}
+
 static int lookup(const char *s, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++)
@@ -74,6 +96,9 @@ static const char *const TOOLS[] = {"goto", "block", "oneway",  "spawn",
         tn_script_destroy(s);                                    \
         return NULL;                                             \
     } while (0)
+
+/* A word for a FAIL message (one per message): see shown(). */
+#define Q(word) shown((word), q_, sizeof q_)
 
 /* Parse "TX TY" at tok[i], tok[i+1]. */
 static bool parse_tile(const token *tok, int i, int *x, int *y)
@@ -135,6 +160,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         lineno++;
         if (memchr(line, '\0', n)) FAIL("binary data (a NUL byte) in a script line");
         token tok[MAX_TOKENS];
+        char q_[TOKEN_MAX * 4 + 64];
         int nt = tokenize(line, n, tok, MAX_TOKENS);
         if (nt < 0) FAIL("line too long or too many words");
         if (nt == 0) continue;
@@ -142,8 +168,13 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         memset(&c, 0, sizeof c);
         c.line = lineno;
         long frame;
-        if (!parse_long(tok[0].s, 0, 1000000000L, &frame))
-            FAIL("'%s' is not a frame number (expected FRAME COMMAND ARGS)", tok[0].s);
+        if (!parse_long(tok[0].s, 0, TN_SCRIPT_MAX_FRAME, &frame)) {
+            const char *d = tok[0].s + (tok[0].s[0] == '-' || tok[0].s[0] == '+');
+            if (*d && strspn(d, "0123456789") == strlen(d))
+                FAIL("frame %s is outside 0..%ld", tok[0].s, TN_SCRIPT_MAX_FRAME);
+            FAIL("%s is not a frame number (a whole number 0..%ld; expected FRAME COMMAND ARGS)",
+                 Q(tok[0].s), TN_SCRIPT_MAX_FRAME);
+        }
         if (frame < last_frame)
             FAIL("frame %ld comes after frame %ld: frames must not decrease", frame, last_frame);
         last_frame = frame;
@@ -155,23 +186,23 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (nargs != 2) FAIL("usage: FRAME key left|right|down|jump press|release");
             c.op = TN_SC_KEY;
             c.arg = lookup(tok[2].s, KEYS, 4);
-            if (c.arg < 0) FAIL("unknown key '%s' (expected left, right, down or jump)", tok[2].s);
+            if (c.arg < 0) FAIL("unknown key %s (expected left, right, down or jump)", Q(tok[2].s));
             if (strcmp(tok[3].s, "press") == 0)
                 c.flag = 1;
             else if (strcmp(tok[3].s, "release") == 0)
                 c.flag = 0;
             else
-                FAIL("expected press or release, got '%s'", tok[3].s);
+                FAIL("expected press or release, got %s", Q(tok[3].s));
         } else if (strcmp(cmd, "click") == 0) {
             if (nargs != 3 && nargs != 4)
                 FAIL("usage: FRAME click TX TY left|right|middle [shift]");
             c.op = TN_SC_CLICK;
             if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("click needs whole-number tile coordinates");
             c.arg = lookup(tok[4].s, BUTTONS, 3);
-            if (c.arg < 0) FAIL("unknown button '%s' (expected left, right or middle)", tok[4].s);
+            if (c.arg < 0) FAIL("unknown button %s (expected left, right or middle)", Q(tok[4].s));
             if (nargs == 4) {
                 if (strcmp(tok[5].s, "shift") != 0)
-                    FAIL("unexpected '%s' (only 'shift' may follow)", tok[5].s);
+                    FAIL("unexpected %s (only 'shift' may follow)", Q(tok[5].s));
                 c.flag = 1;
             }
         } else if (strcmp(cmd, "toggle") == 0) {
@@ -180,8 +211,8 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("toggle needs whole-number tile coordinates");
             c.arg = lookup(tok[4].s, EDITS, 6);
             if (c.arg < 0)
-                FAIL("unknown tile kind '%s' (expected block, oneway, empty, spawn, dest or item)",
-                     tok[4].s);
+                FAIL("unknown tile kind %s (expected block, oneway, empty, spawn, dest or item)",
+                     Q(tok[4].s));
         } else if (strcmp(cmd, "set") == 0 && nargs == 2 && strcmp(tok[2].s, "speed") == 0) {
             static const char *const SPEEDS[] = {"1/8", "1/4", "1/2", "1", "2", "4"};
             static const double SV[] = {0.125, 0.25, 0.5, 1, 2, 4};
@@ -191,7 +222,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (k < 0 && parse_double(tok[3].s, &v))
                 for (int i = 0; i < 6; i++)
                     if (v == SV[i]) k = i;
-            if (k < 0) FAIL("speed '%s' is not one of 1/8, 1/4, 1/2, 1, 2, 4", tok[3].s);
+            if (k < 0) FAIL("speed %s is not one of 1/8, 1/4, 1/2, 1, 2, 4", Q(tok[3].s));
             c.value = SV[k];
         } else if (strcmp(cmd, "reset") == 0) {
             if (nargs != 0) FAIL("usage: FRAME reset");
@@ -210,23 +241,23 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             else if (parse_long(tok[2].s, 0, 100000000L, &n))
                 c.value = (double)n;
             else
-                FAIL("playback needs a number of events or 'all', got '%s'", tok[2].s);
+                FAIL("playback needs a number of events or 'all', got %s", Q(tok[2].s));
         } else if (strcmp(cmd, "set") == 0 || strcmp(cmd, "wanderers") == 0) {
             const char *pname = strcmp(cmd, "set") == 0 ? tok[2].s : "wanderers";
             const char *val = strcmp(cmd, "set") == 0 ? tok[3].s : tok[2].s;
             if (strcmp(cmd, "set") == 0 && nargs != 2) FAIL("usage: FRAME set NAME VALUE");
             if (strcmp(cmd, "wanderers") == 0 && nargs != 1) FAIL("usage: FRAME wanderers N");
             const tn_param_info *p = tn_world_param_find(pname);
-            if (!p) FAIL("unknown parameter '%s'", pname);
+            if (!p) FAIL("unknown parameter %s", Q(pname));
             c.op = TN_SC_SET;
             c.name = p->name;
             if (strcmp(p->name, "planner") == 0 &&
                 (!strcmp(val, "classic") || !strcmp(val, "graph")))
                 c.value = strcmp(val, "graph") == 0 ? 1.0 : 0.0;
             else if (!parse_double(val, &c.value))
-                FAIL(strcmp(p->name, "planner") == 0 ? "planner '%s': expected classic or graph"
-                                                     : "'%s' is not a number",
-                     val);
+                FAIL(strcmp(p->name, "planner") == 0 ? "planner %s: expected classic or graph"
+                                                     : "%s is not a number",
+                     Q(val));
             if (!(c.value >= p->min && c.value <= p->max))
                 FAIL("%s %s is outside %g..%g", p->name, val, p->min, p->max);
             if (p->integer && c.value != floor(c.value)) FAIL("%s takes whole numbers", p->name);
@@ -239,7 +270,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
                 FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
             c.op = TN_SC_TOOL;
             c.arg = lookup(tok[2].s, TOOLS, TN_TOOL_COUNT);
-            if (c.arg < 0) FAIL("unknown tool '%s'", tok[2].s);
+            if (c.arg < 0) FAIL("unknown tool %s", Q(tok[2].s));
         } else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "screenshot") == 0) {
             if (nargs != 1) FAIL("usage: FRAME %s FILE", cmd);
             c.op = cmd[1] == 'a' ? TN_SC_SAVE : TN_SC_SCREENSHOT;
@@ -247,9 +278,9 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (!c.path) FAIL("out of memory");
             strcpy(c.path, tok[2].s);
         } else {
-            FAIL("unknown command '%s' (expected key, click, toggle, set, goto, tool, save, "
+            FAIL("unknown command %s (expected key, click, toggle, set, goto, tool, save, "
                  "screenshot, wanderers, reset, pause or playback)",
-                 cmd);
+                 Q(cmd));
         }
         s->cmds[s->count++] = c;
     }

@@ -32,6 +32,7 @@
 
 #define TN_SCRIPT_MAX_BYTES (16u << 20) /* larger scripts are refused unread */
 #define TN_SCRIPT_PATH_MAX 512
+#define TN_SCRIPT_MAX_FRAME 1000000000L /* frames are 0..this */
 
 typedef enum tn_script_op {
     TN_SC_KEY,
