@@ -169,6 +169,43 @@ static void test_hud_times_searches_with_a_clock(void **state)
     tn_world_destroy(w);
 }
 
+/* The HUD's last-click comparison: the classic planner's answer is the
+ * real search's (a 2-tile walk is found, 3 tiles long, not "partial"), and
+ * with the classic planner the graph's line is there too. */
+static void test_hud_compares_planners(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_ledge4.map");
+    tn_world_set_clock(w, fake_clock);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 5, 10, TN_CLICK_LEFT, false, NULL)));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]"));
+    assert_non_null(strstr(hud, " | classic: found, 3 tiles, 25 us"));
+    assert_null(strstr(hud, "partial"));
+    for (int f = 0; f < 200; f++) tn_world_step(w);
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_ARRIVED);
+    /* an unreachable goal: both say partial */
+    assert_true(tn_succeeded(tn_world_click(w, 20, 0, TN_CLICK_LEFT, false, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(w, 15, 10, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(w, 15, 9, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(w, 15, 8, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(w, 15, 7, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(w, 15, 6, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, " | classic: partial, "));
+    /* the classic planner: its own numbers, the graph not asked */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    assert_true(tn_succeeded(tn_world_click(w, 3, 10, TN_CLICK_LEFT, false, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [classic]"));
+    assert_non_null(strstr(hud, " | graph (not selected)"));
+    tn_world_destroy(w);
+}
+
 /* A key from the player cancels the trip and the player drives. */
 static void test_key_cancels(void **state)
 {
@@ -426,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_partial_json),
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
+        cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_extra_bots),

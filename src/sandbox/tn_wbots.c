@@ -34,15 +34,17 @@ typedef struct tn_wbots {
     int trips, arrivals;
     tn_bot_state last_state;
     tn_rng rng;
-    int planner; /* 0 classic, 1 graph */
+    int planner;   /* 0 classic, 1 graph */
+    int heuristic; /* the classic searches' (TN_PATH_OPTIMAL / FAST) */
     tn_surf *graph[GRAPH_CACHE];
     unsigned graph_used[GRAPH_CACHE], tick;
     bool graph_off_said;
     struct {
         bool valid;
         tn_status gs, cs; /* graph / classic answers for the last click */
-        int gframes, ccost;
-        bool goff; /* classic selected: the graph was not asked */
+        int gframes;      /* the graph's plan: frames */
+        int ctiles;       /* the classic path: tiles (before filtering) */
+        bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
     } last;
 } tn_wbots;
@@ -73,6 +75,7 @@ void tn_wbots_set_heuristic(tn_world *w, int heuristic)
 {
     tn_wbots *s = of(w);
     if (!s) return;
+    if (heuristic == TN_PATH_OPTIMAL || heuristic == TN_PATH_FAST) s->heuristic = heuristic;
     tn_bot_set_heuristic(s->bot, heuristic);
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_set_heuristic(s->ebot[i], heuristic);
 }
@@ -178,6 +181,24 @@ static void use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b)
     tn_bot_set_graph(bot, s->planner ? graph_for(w, s, b, true) : NULL);
 }
 
+/* The classic bot's start tile: the body's, or beside it when the body
+ * stands on a ledge edge (as tn_bot plans). */
+static void classic_start(const tn_map *m, const tn_body *b, const tn_phys_params *p, int *x,
+                          int *y)
+{
+    int tx, ty;
+    tn_body_tile(b, p, &tx, &ty);
+    *x = tx;
+    *y = ty;
+    static const int DX[3] = {0, 1, -1};
+    for (int i = 0; i < 3; i++)
+        if (tn_path_box_fits(m, tx + DX[i], ty, b->w, b->h) &&
+            (!b->on_ground || tn_path_box_ground(m, tx + DX[i], ty, b->w))) {
+            *x = tx + DX[i];
+            return;
+        }
+}
+
 /* Both planners' answers for a click (the HUD compares them). */
 static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 {
@@ -201,20 +222,22 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
         if (w->clock) s->last.gus = (w->clock() - t0) * 1e6;
         if (start >= 0 && tn_succeeded(s->last.gs)) s->last.gframes = st.frames;
     }
-    /* classic */
+    /* classic: the search the classic bot makes (its start tile, its
+     * heuristic); the path itself is not kept, only its length */
     s->last.cs = TN_FAILURE;
-    s->last.ccost = -1;
+    s->last.ctiles = -1;
     s->last.cus = -1.0;
-    int tx, ty;
-    tn_body_tile(b, &w->phys, &tx, &ty);
     tn_jump_model jm;
     if (s->pf && tn_succeeded(tn_jump_model_init(&jm, &w->phys, NULL))) {
+        int tx, ty;
+        classic_start(w->map, b, &w->phys, &tx, &ty);
         tn_path_query q = tn_path_query_make(tx, ty, gx, gy, b->w, b->h, &jm);
+        q.heuristic = s->heuristic;
         tn_path_stats st;
         double t0 = w->clock ? w->clock() : 0.0;
         s->last.cs = tn_path_find(s->pf, w->map, &q, NULL, 0, NULL, &st, NULL);
         if (w->clock) s->last.cus = (w->clock() - t0) * 1e6;
-        s->last.ccost = st.cost;
+        if (tn_succeeded(s->last.cs)) s->last.ctiles = st.raw_nodes;
     }
 }
 
@@ -469,15 +492,20 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(ct, sizeof ct, "%.0f us", s->last.cus);
         else
             snprintf(ct, sizeof ct, "n/a");
-#define ANSWER(st) \
-    (tn_failed(st) ? "none" : tn_status_detail(st, TN_PARTIAL_RESULT) ? "partial" : "found")
+/* found / partial as the bots read a search: partial when the goal was
+ * unreachable or the search limit was hit (a search asked for no path
+ * buffer also says BUFFER_TOO_SMALL | PARTIAL_RESULT: that is not an answer) */
+#define ANSWER(st)                                                                                \
+    (tn_failed(st)                                                                    ? "none"    \
+     : tn_status_detail(st, TN_UNREACHABLE) || tn_status_detail(st, TN_LIMIT_REACHED) ? "partial" \
+                                                                                      : "found")
         if (i.planner)
-            snprintf(cmp, sizeof cmp, " | classic: %s, cost %d (%s)", ANSWER(s->last.cs),
-                     s->last.ccost, ct);
+            snprintf(cmp, sizeof cmp, " | classic: %s, %d tiles, %s", ANSWER(s->last.cs),
+                     s->last.ctiles, ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
         else
-            snprintf(cmp, sizeof cmp, " | graph: %s, %d frames (%s)", ANSWER(s->last.gs),
+            snprintf(cmp, sizeof cmp, " | graph: %s, %d frames, %s", ANSWER(s->last.gs),
                      s->last.gframes, gt);
 #undef ANSWER
     }
