@@ -245,6 +245,29 @@ static void test_click_in_air(void **state)
     tn_world_destroy(w);
 }
 
+/* A click on a one-way platform: standing on it (the tile above), with
+ * either planner, as a click on a block means its top. */
+static void test_click_on_oneway(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner < 2; planner++) {
+        tn_world *w = world("maps/demo.map");
+        assert_int_equal(tn_map_tile(tn_world_map(w), 60, 9), TN_TILE_ONEWAY);
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        tn_world_step(w);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 60, 9, TN_CLICK_LEFT, false, NULL)));
+        tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+        assert_int_equal(i.goal_x, 60);
+        assert_int_equal(i.goal_y, 8);
+        /* the air above it still means the platform */
+        assert_true(tn_succeeded(tn_world_click(w, 60, 5, TN_CLICK_LEFT, false, NULL)));
+        i = tn_bot_get_info(tn_wbots_character_bot(w));
+        assert_int_equal(i.goal_y, 8);
+        tn_world_destroy(w);
+    }
+}
+
 static void test_extra_bots(void **state)
 {
     (void)state;
@@ -466,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
+        cmocka_unit_test(test_click_on_oneway),
         cmocka_unit_test(test_extra_bots),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),

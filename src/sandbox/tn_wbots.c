@@ -290,6 +290,14 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     return true;
 }
 
+/* A click on a one-way platform means standing on it, as a click on a
+ * block means its top (tn_bot_snap_goal takes a one-way tile for air and
+ * walks down through it); a click in the air still means the ground below. */
+static int click_row(const tn_map *m, int x, int y)
+{
+    return y > 0 && tn_map_tile(m, x, y) == TN_TILE_ONEWAY ? y - 1 : y;
+}
+
 tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     tn_wbots *s = of(w);
@@ -299,6 +307,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             w->map->w, w->map->h);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
+    if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
     use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
