@@ -333,12 +333,14 @@ static void test_deterministic(void **state)
 
 typedef struct counts {
     int lines, rects, filled, circles, tris;
+    int plan; /* lines in the graph plan's yellow (tn_surf_debug_draw) */
 } counts;
 
 static void c_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
 {
-    (void)x0, (void)y0, (void)x1, (void)y1, (void)c;
+    (void)x0, (void)y0, (void)x1, (void)y1;
     ((counts *)u)->lines++;
+    if (c == 0xFFFF40FFu) ((counts *)u)->plan++;
 }
 static void c_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
 {
@@ -396,6 +398,30 @@ static void test_draw(void **state)
     assert_true(p.lines >= 10); /* a walk and the jump's arc, frame by frame */
     counts g = draw(w, TN_OVERLAY_SURF);
     assert_true(g.lines > p.lines);
+    tn_world_destroy(w);
+}
+
+/* The graph plan stays drawn while the character is in the air (the jump
+ * being flown and the legs after it), with the path overlay and with the
+ * surface-graph overlay. */
+static void test_plan_drawn_in_air(void **state)
+{
+    (void)state;
+    tn_world *w = world("tests/data/path_ledge4.map");
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
+    int airborne = 0;
+    for (int f = 0; f < 400 && tn_bot_active(tn_wbots_character_bot(w)); f++) {
+        tn_world_step(w);
+        if (tn_world_character(w)->on_ground) continue;
+        airborne++;
+        assert_true(draw(w, TN_OVERLAY_PATH).plan >= 10); /* the arc, frame by frame */
+        tn_world_prepare(w, TN_OVERLAY_SURF);
+        assert_true(draw(w, TN_OVERLAY_SURF).plan >= 10);
+    }
+    assert_true(airborne > 10); /* the jump onto the ledge */
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_ARRIVED);
     tn_world_destroy(w);
 }
 
@@ -493,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_extra_bots),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),

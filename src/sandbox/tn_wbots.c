@@ -581,6 +581,20 @@ static void draw_path(const tn_debug_draw *dd, const tn_bot *bot, int bw, int bh
     tn_dd_line(dd, gx + 6, gy - 12, gx - 6, gy, col);
 }
 
+/* The character's graph plan from the leg it is on: from where it stands,
+ * or, in the air (a jump or a drop under way), from the leg's take-off, so
+ * the arc being flown stays drawn. */
+static void draw_plan(const tn_world *w, const tn_wbots *s, const tn_surf *g,
+                      const tn_debug_draw *dd)
+{
+    int nl, leg;
+    const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
+    if (tn_surf_generation(g) != tn_bot_plan_generation(s->bot) || nl <= leg) return;
+    int start = tn_surf_node_of_body(g, &w->character);
+    if (start < 0) start = legs[leg].node;
+    tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg, nl - leg);
+}
+
 /* The surface-graph overlay shows the character's graph: made (or synced
  * with the map) here, so the overlay shows it before the first click. */
 void tn_wbots_prepare(tn_world *w, unsigned overlays)
@@ -618,26 +632,12 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
     if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && s->pf && s->planner) {
         tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false);
-        if (g && !(overlays & TN_OVERLAY_SURF)) {
-            /* the path overlay shows the graph plan */
-            int nl, leg;
-            const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
-            int start = tn_surf_node_of_body(g, &w->character);
-            if (tn_surf_generation(g) == tn_bot_plan_generation(s->bot) && nl > leg && start >= 0)
-                tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg,
-                                   nl - leg);
-        } else if (g) {
-            int nl, leg;
-            const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
+        if (g && (overlays & TN_OVERLAY_SURF)) {
             int stride = tn_surf_edge_count(g) / 300 + 1;
-            int start = tn_surf_node_of_body(g, &w->character);
-            bool current = tn_surf_generation(g) == tn_bot_plan_generation(s->bot);
             tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, stride,
                                -1, NULL, 0);
-            if (current && nl > leg && start >= 0)
-                tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg,
-                                   nl - leg);
         }
+        if (g) draw_plan(w, s, g, dd); /* the path overlay shows the graph plan */
     }
 }
 
