@@ -375,8 +375,25 @@ static void test_inspect(void **state)
     assert_true(tn_inspect_pick(w, cx, cy, 4, &kind, &index));
     assert_int_equal(kind, TN_INSPECT_CHARACTER);
     assert_true(tn_inspect_text(w, kind, index, buf, sizeof buf));
-    assert_non_null(strstr(buf, "plan node"));
+    assert_non_null(strstr(buf, "plan       node 0 of 0"));
     assert_non_null(strstr(buf, "jump left"));
+    /* a graph plan: legs and frames, and its re-plans counted (the
+     * reviewer's wall built across the way) */
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 70, 28, TN_CLICK_LEFT, false, &e)));
+    for (int i = 0; i < 100; i++) tn_world_step(w);
+    for (int y = 28; y <= 40; y++) tn_world_edit(w, 48, y, TN_EDIT_BLOCK, &e);
+    for (int i = 0; i < 5; i++) tn_world_step(w);
+    tn_world_character_center(w, &cx, &cy);
+    assert_true(tn_inspect_pick(w, cx, cy, 4, &kind, &index));
+    assert_true(tn_inspect_text(w, kind, index, buf, sizeof buf));
+    assert_non_null(strstr(buf, "(graph)"));
+    assert_non_null(strstr(buf, "re-plans   1 (last: map edited)"));
+    int legs = 0, frames = 0;
+    const char *lp = strstr(buf, "last plan  ");
+    assert_non_null(lp);
+    assert_int_equal(sscanf(lp, "last plan  %d legs, %d frames", &legs, &frames), 2);
+    assert_true(legs > 1 && frames > 0);
     const tn_body *b = tn_wbots_body(w, 1);
     assert_true(tn_inspect_pick(w, b->x + 8, b->y + 8, 4, &kind, &index));
     assert_int_equal(kind, TN_INSPECT_BOT);

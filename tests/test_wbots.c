@@ -26,6 +26,17 @@ static tn_world *world(const char *map)
     return w;
 }
 
+/* A world on `map` (one step in, so the body stands) whose character was
+ * sent to (x, y) with the goto tool. */
+static tn_world *sent_to(const char *map, int x, int y)
+{
+    tn_world *w = world(map);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, x, y, TN_CLICK_LEFT, false, NULL)));
+    return w;
+}
+
 static void dest_of(const tn_world *w, int *x, int *y)
 {
     *x = *y = -1;
@@ -197,12 +208,96 @@ static void test_hud_compares_planners(void **state)
     assert_true(tn_succeeded(tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL)));
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, " | classic: partial, "));
+    /* the plan is named by the bot's state (it said "found:" for partial plans) */
+    assert_non_null(strstr(hud, "bot [graph]: partial | partial: "));
     /* the classic planner: its own numbers, the graph not asked */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     assert_true(tn_succeeded(tn_world_click(w, 3, 10, TN_CLICK_LEFT, false, NULL)));
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot [classic]"));
     assert_non_null(strstr(hud, " | graph (not selected)"));
+    tn_world_destroy(w);
+}
+
+/* Graph re-plans are counted and named like the classic ones: edits under
+ * the plan (the reviewer's script: a wall built across the way). */
+static void test_graph_replans_counted(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 70, 28, TN_CLICK_LEFT, false, NULL)));
+    for (int f = 10; f < 120; f++) tn_world_step(w);
+    assert_non_null(strstr(json(w), "\"replans\":0,"));
+    for (int y = 28; y <= 40; y++) tn_world_edit(w, 48, y, TN_EDIT_BLOCK, NULL);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_non_null(strstr(json(w), "\"replans\":1,"));
+    const char *why = NULL;
+    assert_int_equal(tn_wbots_replans(w, tn_wbots_character_bot(w), &why), 1);
+    assert_string_equal(why, "map edited");
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | found: "));
+    assert_non_null(strstr(hud, " | re-plan 1 (map edited) | "));
+    /* a new goal starts the count again */
+    assert_true(tn_succeeded(tn_world_click(w, 60, 8, TN_CLICK_LEFT, false, NULL)));
+    assert_non_null(strstr(json(w), "\"replans\":0,"));
+    tn_world_destroy(w);
+}
+
+/* A slider moved mid-jump: the graph plan is dropped until the body lands.
+ * The HUD says so (never "found: -1 frames"), the JSON agrees (no legs, -1
+ * frames), and the plan made on landing is labelled by the bot's state. */
+static void test_graph_replan_after_slider(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("tests/data/path_ledge4.map", 20, 6);
+    int f = 0;
+    while (f++ < 300 && tn_world_character(w)->on_ground) tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2, NULL)));
+    tn_world_step(w);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_null(strstr(hud, "-1 frames"));
+    assert_non_null(strstr(hud, "re-planning (physics changed) on landing"));
+    assert_non_null(strstr(json(w), "\"path_nodes\":0,"));
+    assert_non_null(strstr(json(w), "\"plan_frames\":-1}"));
+    while (f++ < 600 && !tn_world_character(w)->on_ground) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_null(strstr(hud, "-1 frames"));
+    assert_non_null(strstr(hud, " | re-plan 1 (physics changed)"));
+    /* 2 tiles cannot climb the 4-tile ledge and it stands at the closest
+     * spot already: no plan, and the JSON says the same */
+    assert_int_equal(i.state, TN_BOT_NO_PATH);
+    assert_non_null(strstr(hud, "bot [graph]: no_path | no plan | "));
+    assert_non_null(strstr(json(w), "\"path_nodes\":0,"));
+    assert_non_null(strstr(json(w), "\"plan_frames\":-1}"));
+    tn_world_destroy(w);
+}
+
+/* G switches the HUD's planner at once, even for a bot at rest. */
+static void test_hud_follows_planner_switch(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("tests/data/path_ledge4.map", 5, 10);
+    for (int f = 0; f < 200; f++) tn_world_step(w);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]: arrived"));
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [classic]: arrived | planner switched"));
+    /* mid-trip: the bot switches now and re-plans with the classic planner */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 1, NULL)));
+    tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [classic]: moving"));
     tn_world_destroy(w);
 }
 
@@ -407,10 +502,7 @@ static void test_draw(void **state)
 static void test_plan_drawn_in_air(void **state)
 {
     (void)state;
-    tn_world *w = world("tests/data/path_ledge4.map");
-    tn_world_step(w);
-    tn_world_set_tool(w, TN_TOOL_GOTO);
-    tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
+    tn_world *w = sent_to("tests/data/path_ledge4.map", 20, 6);
     int airborne = 0;
     for (int f = 0; f < 400 && tn_bot_active(tn_wbots_character_bot(w)); f++) {
         tn_world_step(w);
@@ -513,6 +605,9 @@ int main(void)
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_hud_compares_planners),
+        cmocka_unit_test(test_graph_replans_counted),
+        cmocka_unit_test(test_graph_replan_after_slider),
+        cmocka_unit_test(test_hud_follows_planner_switch),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_click_on_oneway),

@@ -551,19 +551,36 @@ static const char *enemy_state(int s)
     return (unsigned)s < 7 ? N[s] : "?";
 }
 
-static int bot_lines(const tn_bot *b, char *buf, size_t cap)
+/* A bot's card: its plan as its planner made it (graph: legs and frames;
+ * classic: nodes, tiles and states) and its re-plans. */
+static int bot_lines(const tn_world *w, const tn_bot *b, char *buf, size_t cap)
 {
     tn_bot_info i = tn_bot_get_info(b);
+    const char *why;
+    int replans = tn_wbots_replans(w, b, &why);
+    char plan[64], last[64];
+    if (i.planner) {
+        int nl, leg;
+        tn_bot_legs(b, &nl, &leg);
+        snprintf(plan, sizeof plan, "leg %d of %d (graph)", leg < nl ? leg + 1 : nl, nl);
+        if (nl > 0)
+            snprintf(last, sizeof last, "%d legs, %d frames, %d nodes", nl, i.plan_frames,
+                     i.expanded);
+        else
+            snprintf(last, sizeof last, "none (%d nodes searched)", i.expanded);
+    } else {
+        snprintf(plan, sizeof plan, "node %d of %d (classic)", i.node, i.path_nodes);
+        snprintf(last, sizeof last, "%d tiles, %d states", i.raw_nodes, i.expanded);
+    }
     return snprintf(buf, cap,
-                    "state      %s\ngoal       (%d,%d)\nplan node  %d of %d\n"
+                    "state      %s\ngoal       (%d,%d)\nplan       %s\n"
                     "input      %s%s%s%s%s\njump left  %d frames\nre-plans   %d (last: %s)\n"
-                    "last plan  %d tiles, %d states",
-                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.node, i.path_nodes,
+                    "last plan  %s",
+                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, plan,
                     i.input.left ? "left " : "", i.input.right ? "right " : "",
                     i.input.jump ? "jump " : "", i.input.down ? "down " : "",
                     !(i.input.left || i.input.right || i.input.jump || i.input.down) ? "none" : "",
-                    i.jump_left, i.replans, i.plan_reason[0] ? i.plan_reason : "-", i.raw_nodes,
-                    i.expanded);
+                    i.jump_left, replans, why && why[0] ? why : "-", last);
 }
 
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)
@@ -577,7 +594,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         n = snprintf(buf, cap, "character (its goto bot)\ntile       %d,%d  %s\n", tx, ty,
                      tn_world_character(w)->on_ground ? "on the ground" : "in the air");
         const tn_bot *b = tn_wbots_character_bot(w);
-        if (b && (size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
+        if (b && (size_t)n < cap) bot_lines(w, b, buf + n, cap - (size_t)n);
         return true;
     }
     case TN_INSPECT_BOT: {
@@ -590,7 +607,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         int tx, ty;
         tn_body_tile(body, tn_world_phys(w), &tx, &ty);
         n = snprintf(buf, cap, "bot %d\ntile       %d,%d\n", index + 1, tx, ty);
-        if ((size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
+        if ((size_t)n < cap) bot_lines(w, b, buf + n, cap - (size_t)n);
         return true;
     }
     case TN_INSPECT_ENEMY: {

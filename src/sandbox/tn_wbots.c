@@ -22,6 +22,23 @@
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (256L * 256L)
 
+/* Re-plans of one bot's goal as the world sees them: tn_bot's graph
+ * follower counts only some of its searches as re-plans and names none, so
+ * every search after a goal's first is counted here, named after what
+ * changed since the plan before it. */
+typedef struct replans {
+    int plans;          /* the bot's searches seen */
+    int count;          /* re-plans of the current goal */
+    const char *reason; /* the last one's ("" before the first) */
+    bool first_pending; /* the goal's first plan waits for a landing */
+    bool air;           /* the body was in the air at the last step */
+    /* what the last plan was made on */
+    uint32_t rev, gen;
+    const tn_surf *g;
+    float jump_height;
+    int coyote, bw, bh;
+} replans;
+
 typedef struct tn_wbots {
     tn_path *pf;       /* the character's finder (NULL: map too large) */
     tn_path *pf_extra; /* the extra bots' finder (== pf when shared) */
@@ -30,6 +47,7 @@ typedef struct tn_wbots {
     tn_body ebody[TN_WBOTS_MAX];
     int wait[TN_WBOTS_MAX];
     bool was_active[TN_WBOTS_MAX];
+    replans rp, erp[TN_WBOTS_MAX]; /* the character's, the extra bots' */
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
@@ -176,9 +194,84 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     return s->graph[lru];
 }
 
-static void use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b)
+static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b)
 {
-    tn_bot_set_graph(bot, s->planner ? graph_for(w, s, b, true) : NULL);
+    tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
+    tn_bot_set_graph(bot, g);
+    return g;
+}
+
+/* ---- re-plans -------------------------------------------------------------- */
+
+static void rp_made_on(replans *r, const tn_world *w, const tn_surf *g, const tn_body *b)
+{
+    r->rev = w->map->revision;
+    r->g = g;
+    r->gen = g ? tn_surf_generation(g) : 0;
+    r->jump_height = w->phys.jump_height;
+    r->coyote = w->phys.coyote_frames;
+    r->bw = b->w;
+    r->bh = b->h;
+}
+
+/* A new goal (after tn_bot_goto; `plans` = the bot's searches before it). */
+static void rp_goal(replans *r, const tn_world *w, const tn_bot *bot, const tn_surf *g,
+                    const tn_body *b, int plans)
+{
+    r->count = 0;
+    r->reason = "";
+    r->plans = tn_bot_get_info(bot).plans;
+    r->first_pending = r->plans == plans; /* in the air: it plans on landing */
+    r->air = !b->on_ground;
+    rp_made_on(r, w, g, b);
+}
+
+/* Why a plan made now replaces the last one. */
+static const char *rp_why(const replans *r, const tn_world *w, const tn_surf *g, const tn_body *b)
+{
+    if (r->rev != w->map->revision) return "map edited";
+    if (r->bw != b->w || r->bh != b->h) return "size changed";
+    if (r->jump_height != w->phys.jump_height || r->coyote != w->phys.coyote_frames)
+        return "physics changed";
+    if (r->g != g) return "planner switched";
+    if (g && r->gen != tn_surf_generation(g)) return "graph rebuilt";
+    return r->air ? "landed off the path" : "stuck";
+}
+
+/* After a step of a graph bot (g: the graph it was given): count a search
+ * it made as a re-plan.  The classic bot counts its own. */
+static void rp_step(replans *r, const tn_world *w, const tn_bot *bot, const tn_surf *g,
+                    const tn_body *b)
+{
+    tn_bot_info i = tn_bot_get_info(bot);
+    if (i.plans != r->plans) {
+        if (r->first_pending) {
+            r->first_pending = false;
+        } else if (i.planner) {
+            r->count++;
+            r->reason = rp_why(r, w, g, b);
+        }
+        rp_made_on(r, w, g, b);
+    }
+    r->plans = i.plans;
+    r->air = !b->on_ground;
+}
+
+static const replans *rp_of(const tn_wbots *s, const tn_bot *bot)
+{
+    if (bot == s->bot) return &s->rp;
+    for (int i = 0; i < TN_WBOTS_MAX; i++)
+        if (bot == s->ebot[i]) return &s->erp[i];
+    return NULL;
+}
+
+int tn_wbots_replans(const tn_world *w, const tn_bot *bot, const char **reason)
+{
+    const tn_wbots *s = of(w);
+    tn_bot_info i = tn_bot_get_info(bot);
+    const replans *r = s && i.planner ? rp_of(s, bot) : NULL;
+    if (reason) *reason = r ? r->reason : i.plan_reason;
+    return r ? r->count : i.replans;
 }
 
 /* The classic bot's start tile: the body's, or beside it when the body
@@ -284,8 +377,9 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot)) return false;
-    use_planner(w, s, s->bot, &w->character);
+    tn_surf *g = use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
+    rp_step(&s->rp, w, s->bot, g, &w->character);
     say_state(w, s);
     return true;
 }
@@ -309,8 +403,10 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     s->last_state = TN_BOT_IDLE;
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
-    use_planner(w, s, s->bot, &w->character);
+    tn_surf *g = use_planner(w, s, s->bot, &w->character);
+    int plans = tn_bot_get_info(s->bot).plans;
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
+    rp_goal(&s->rp, w, s->bot, g, &w->character, plans);
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
@@ -365,9 +461,11 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     for (int t = 0; t < TARGET_TRIES; t++) {
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
-        use_planner(w, s, s->ebot[i], b);
-        if (tn_failed(tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL)))
-            continue;
+        tn_surf *g = use_planner(w, s, s->ebot[i], b);
+        int plans = tn_bot_get_info(s->ebot[i]).plans;
+        tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
+        rp_goal(&s->erp[i], w, s->ebot[i], g, b, plans);
+        if (tn_failed(st)) continue;
         if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
             s->trips++;
             return;
@@ -398,8 +496,9 @@ void tn_wbots_step(tn_world *w)
             }
         }
         s->was_active[i] = tn_bot_active(bot);
-        if (tn_bot_active(bot)) use_planner(w, s, bot, b);
+        tn_surf *g = tn_bot_active(bot) ? use_planner(w, s, bot, b) : NULL;
         tn_input in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
+        rp_step(&s->erp[i], w, bot, g, b);
         tn_body_step(b, w->map, &w->phys, in);
     }
 }
@@ -422,6 +521,8 @@ tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err)
     tn_wbots *s = of(w);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bots: not created");
     s->planner = value > 0.5 ? 1 : 0;
+    /* a trip under way switches now (and re-plans at its next step) */
+    if (s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character);
     return TN_OK;
 }
 
@@ -454,21 +555,34 @@ bool tn_wbots_get_bots(const tn_world *w, double *value)
 
 /* ---- reports ----------------------------------------------------------------- */
 
+/* The graph plan's legs (0: none, or a re-plan waiting for a landing). */
+static int legs_of(const tn_bot *bot)
+{
+    int nl, leg;
+    tn_bot_legs(bot, &nl, &leg);
+    return nl;
+}
+
 int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
     tn_bot_info i;
     memset(&i, 0, sizeof i);
     i.goal_x = i.goal_y = -1;
-    if (s && s->pf) i = tn_bot_get_info(s->bot);
+    int replans = 0;
+    if (s && s->pf) {
+        i = tn_bot_get_info(s->bot);
+        replans = tn_wbots_replans(w, s->bot, NULL);
+        if (i.planner) i.path_nodes = legs_of(s->bot); /* as plan_frames: 0 and -1 together */
+    }
     return snprintf(buf, cap,
                     ",\"bot\":{\"state\":\"%s\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":%s,"
                     "\"path_nodes\":%d,\"replans\":%d,\"expanded\":%d,\"extra_bots\":%d,"
                     "\"extra_trips\":%d,\"extra_arrivals\":%d,\"planner\":\"%s\","
                     "\"plan_frames\":%d}",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y,
-                    i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, i.replans,
-                    i.expanded, s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0,
+                    i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, replans, i.expanded,
+                    s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0,
                     !s || s->planner ? "graph" : "classic", i.plan_frames);
 }
 
@@ -482,6 +596,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
     if (i.plans == 0)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
+    /* the selected planner names the line at once (G); a bot at rest keeps
+     * the other planner's last plan until the next click */
+    const char *sel = s->planner ? "graph" : "classic";
+    if (i.planner != s->planner)
+        return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
+                        sel, tn_bot_state_name(i.state), extra);
     char t[32];
     if (i.search_us >= 0.0)
         snprintf(t, sizeof t, "%.0f us", i.search_us);
@@ -518,14 +638,26 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      s->last.gframes, gt);
 #undef ANSWER
     }
-    if (i.planner) /* the last click's answer (found / partial) names the plan */
-        return snprintf(buf, cap,
-                        "bot [graph]: %s | %s %d frames, %d legs | %d nodes | search %s%s%s",
-                        tn_bot_state_name(i.state),
-                        !s->last.valid || tn_failed(s->last.gs)           ? "plan"
-                        : tn_status_detail(s->last.gs, TN_PARTIAL_RESULT) ? "partial:"
-                                                                          : "found:",
-                        i.plan_frames, i.path_nodes, i.expanded, t, cmp, extra);
+    if (i.planner) {
+        /* the plan being followed, named by the bot's own state; none while
+         * a re-plan waits for the body to land (a slider moved mid-jump) */
+        int nl = legs_of(s->bot);
+        char plan[96], re[64] = "";
+        if (nl > 0)
+            snprintf(plan, sizeof plan, "%s %d frames, %d legs",
+                     i.state == TN_BOT_PARTIAL ? "partial:" : "found:", i.plan_frames, nl);
+        else if (i.active)
+            snprintf(plan, sizeof plan, "re-planning (%s) on landing",
+                     rp_why(&s->rp, w,
+                            graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false),
+                            &w->character));
+        else
+            snprintf(plan, sizeof plan, "no plan");
+        if (s->rp.count > 0)
+            snprintf(re, sizeof re, " | re-plan %d (%s)", s->rp.count, s->rp.reason);
+        return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d nodes | search %s%s%s",
+                        tn_bot_state_name(i.state), plan, re, i.expanded, t, cmp, extra);
+    }
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";

@@ -12,7 +12,10 @@
  *    placed inside one of them is refused.
  *  - JSON: ,"bot":{"state":"idle|moving|arrived|no_path|partial|stuck",
  *    "goal_x":X,"goal_y":Y,"arrived":BOOL,"path_nodes":N,"replans":N,
- *    "expanded":N,"extra_bots":N,"extra_trips":N,"extra_arrivals":N}  (goal -1,-1 when none).
+ *    "expanded":N,"extra_bots":N,"extra_trips":N,"extra_arrivals":N,"planner":"graph|classic",
+ *    "plan_frames":N}  (goal -1,-1 when none; with the graph planner path_nodes counts
+ *    the plan's legs and plan_frames its frames, 0 and -1 while there is no plan: none
+ *    yet, or a re-plan waiting for the bot to land).
  *  - HUD: the character's path length, states expanded and search time
  *    (microseconds from w->clock, "n/a" without one).
  *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
@@ -43,6 +46,11 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w);
 int tn_wbots_count(const tn_world *w);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
 const tn_bot *tn_wbots_bot(const tn_world *w, int i);
+/* Re-plans of a bot's current goal and the last one's reason ("" before
+ * the first): the graph planner's as this part counts them (every search
+ * after the goal's first; tn_bot counts only some), the classic planner's
+ * from tn_bot_get_info.  `reason` may be NULL. */
+int tn_wbots_replans(const tn_world *w, const tn_bot *bot, const char **reason);
 /* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
  * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */
 void tn_wbots_set_heuristic(tn_world *w, int heuristic);
