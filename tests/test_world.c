@@ -368,6 +368,27 @@ static void test_start_survives_block_toggle(void **state)
 }
 
 /* tn_world_config.graph_threads: outside 1..64 refused with a message. */
+/* The overlays a settings file holds: every overlay's bit restores, the
+ * surface graph's (Shift+P, 64) too; anything else is refused. */
+static void test_overlays_from_number(void **state)
+{
+    (void)state;
+    unsigned b = 99;
+    assert_true(tn_overlays_from_number(64, &b));
+    assert_int_equal(b, TN_OVERLAY_SURF);
+    assert_true(tn_overlays_from_number(0, &b));
+    assert_int_equal(b, 0);
+    unsigned all = 0;
+    for (int i = 0; i < TN_OVERLAY_COUNT; i++) all |= tn_overlays[i].bit;
+    assert_true(tn_overlays_from_number((double)all, &b));
+    assert_int_equal(b, all);
+    b = 7;
+    assert_false(tn_overlays_from_number((double)all + 1, &b));
+    assert_false(tn_overlays_from_number(-1, &b));
+    assert_false(tn_overlays_from_number(2.5, &b));
+    assert_int_equal(b, 7);
+}
+
 static void test_graph_threads_config(void **state)
 {
     (void)state;
@@ -389,6 +410,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_and_ground),
+        cmocka_unit_test(test_overlays_from_number),
         cmocka_unit_test(test_graph_threads_config),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_clicks),

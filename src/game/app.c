@@ -875,8 +875,10 @@ static void load_settings(app *a)
         if (tn_settings_get(&st, pi[i].name, &v) && v >= pi[i].min && v <= pi[i].max)
             tn_world_set(a->w, pi[i].name, pi[i].integer ? floor(v) : v, &e);
     }
-    if (tn_settings_get(&st, "overlays", &v) && v >= 0 && v < 64 && !a->opts->overlays)
-        a->view.overlays = (unsigned)v;
+    unsigned bits;
+    if (tn_settings_get(&st, "overlays", &v) && tn_overlays_from_number(v, &bits) &&
+        !a->opts->overlays)
+        a->view.overlays = bits; /* Shift+P (64) included */
     if (tn_settings_get(&st, "speed", &v)) a->view.speed = tn_clampi((int)v, 0, TN_SPEED_COUNT - 1);
     if (tn_settings_get(&st, "search_speed", &v))
         a->pb.speed = tn_clampi((int)v, 0, TN_PB_RATES - 1);

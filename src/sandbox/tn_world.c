@@ -624,6 +624,14 @@ void tn_overlays_list(char *buf, size_t cap, const char *sep)
     }
 }
 
+bool tn_overlays_from_number(double v, unsigned *bits)
+{
+    const double all = (double)(1u << TN_OVERLAY_COUNT);
+    if (!(v >= 0.0 && v < all) || v != (double)(unsigned)v) return false;
+    *bits = (unsigned)v;
+    return true;
+}
+
 bool tn_overlays_parse(const char *list, unsigned *bits)
 {
     unsigned b = 0;

@@ -69,6 +69,9 @@ extern const tn_overlay_info tn_overlays[TN_OVERLAY_COUNT];
 /* The bits of a comma-separated list of ids (any length; empty names are
  * skipped); false on an unknown name. */
 bool tn_overlays_parse(const char *list, unsigned *bits);
+/* The bits a settings file's number holds (an integer whose bits are all
+ * overlays, every overlay of the table included); false for anything else. */
+bool tn_overlays_from_number(double v, unsigned *bits);
 /* The ids in table order, joined by sep, into buf (cut to cap). */
 void tn_overlays_list(char *buf, size_t cap, const char *sep);
 
