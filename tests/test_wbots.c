@@ -540,9 +540,14 @@ static void test_prepare_surface_overlay(void **state)
     assert_true(tn_succeeded(tn_world_check(w, NULL)));
     tn_world_destroy(w);
     w = world("tests/data/path_ledge4.map");
+    assert_null(tn_wbots_overlay_note(w, TN_OVERLAY_SURF));         /* the graph planner draws */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     tn_world_prepare(w, TN_OVERLAY_SURF);
     assert_int_equal(draw(w, TN_OVERLAY_SURF).lines, 0);
+    /* nothing drawn: the map view's caption says why and which key helps */
+    assert_string_equal(tn_wbots_overlay_note(w, TN_OVERLAY_SURF),
+                        "graph overlay: the planner is classic, nothing to show (G: graph)");
+    assert_null(tn_wbots_overlay_note(w, TN_OVERLAY_PATH)); /* the overlay is off */
     tn_world_destroy(w);
 }
 

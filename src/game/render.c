@@ -5,6 +5,7 @@
 
 #include "control.h"
 #include "tn_flow.h"
+#include "tn_wbots.h"
 #include "tn_wnav.h"
 
 #include <math.h>
@@ -217,6 +218,17 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
             tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
             tn_gfx_ring(g, cx, cy, rad - b * 0.5f, b, TN_COL_DEST_EDGE);
         }
+}
+
+/* A caption in the map view's top-left corner (row k of them): why an
+ * overlay shows what it shows, or nothing. */
+static void draw_note(tn_gfx *g, const tn_camera *c, int k, const char *note)
+{
+    int lh = tn_gfx_line_height(g, TN_FONT_SMALL) + 6;
+    int nw = tn_gfx_text_width(g, TN_FONT_SMALL, note) + 12;
+    float nx = (float)c->view.x + 8, ny = (float)c->view.y + 8 + (float)(k * (lh + 4));
+    tn_gfx_rect(g, nx, ny, (float)nw, (float)lh, TN_COL_HUD_BG);
+    tn_gfx_text(g, TN_FONT_SMALL, nx + 6, ny + 3, note, TN_COL_TEXT);
 }
 
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
@@ -481,15 +493,13 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_world_draw(w, &dd, overlays);
     draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
-    if (flow8) { /* tn_enemy flies tile edge to tile edge: 4-connected steps only */
-        static const char *const note =
-            "8-connected field: display only (enemies fly the 4-connected one; Y switches back)";
-        int nw = tn_gfx_text_width(g, TN_FONT_SMALL, note) + 12;
-        float nx = (float)c.view.x + 8, ny = (float)c.view.y + 8;
-        tn_gfx_rect(g, nx, ny, (float)nw, (float)tn_gfx_line_height(g, TN_FONT_SMALL) + 6,
-                    TN_COL_HUD_BG);
-        tn_gfx_text(g, TN_FONT_SMALL, nx + 6, ny + 3, note, TN_COL_TEXT);
-    }
+    int notes = 0;
+    if (flow8) /* tn_enemy flies tile edge to tile edge: 4-connected steps only */
+        draw_note(g, &c, notes++,
+                  "8-connected field: display only (enemies fly the 4-connected one; Y switches "
+                  "back)");
+    const char *surf_note = tn_wbots_overlay_note(w, overlays);
+    if (surf_note) draw_note(g, &c, notes++, surf_note);
 
     char hover[96] = "";
     int tx, ty;

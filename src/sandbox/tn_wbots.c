@@ -735,6 +735,16 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     if (s && s->planner && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, true);
 }
 
+const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
+{
+    const tn_wbots *s = of(w);
+    if (!s || !(overlays & TN_OVERLAY_SURF)) return NULL;
+    if (!s->pf || (long)w->map->w * w->map->h > GRAPH_MAX_TILES)
+        return "graph overlay: no graph on a map this large (the classic planner is used)";
+    if (!s->planner) return "graph overlay: the planner is classic, nothing to show (G: graph)";
+    return NULL;
+}
+
 void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wbots *s = of(w);

@@ -51,6 +51,11 @@ const tn_bot *tn_wbots_bot(const tn_world *w, int i);
  * after the goal's first; tn_bot counts only some), the classic planner's
  * from tn_bot_get_info.  `reason` may be NULL. */
 int tn_wbots_replans(const tn_world *w, const tn_bot *bot, const char **reason);
+/* Why the surface-graph overlay (TN_OVERLAY_SURF in `overlays`) shows
+ * nothing, for a caption on the map: the classic planner is selected (the
+ * graph is built only for the graph planner) or the map is too large for
+ * graphs; NULL when it draws, or is off. */
+const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays);
 /* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
  * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */
 void tn_wbots_set_heuristic(tn_world *w, int heuristic);
