@@ -65,6 +65,22 @@ static void tile_px(const tn_camera *c, int tx, int ty, float fx, float fy, int 
     *y = c->oy + ty * c->ts + (int)(fy * (float)c->ts);
 }
 
+/* F1's legend explains the surface-graph overlay (Shift+P): surfaces,
+ * the three edge kinds and the plan. */
+static void test_legend_has_graph_overlay(void **state)
+{
+    (void)state;
+    static const char *const want[] = {
+        "graph (Shift+P): standing surface", "graph edge: jump", "graph edge: walk off a ledge",
+        "graph edge: drop through a one-way", "graph: the chosen plan (yellow)"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        bool found = false;
+        for (int i = 0; tn_ui_legend_entry(i); i++)
+            if (strcmp(tn_ui_legend_entry(i), want[k]) == 0) found = true;
+        if (!found) fail_msg("no legend entry \"%s\"", want[k]);
+    }
+}
+
 static void test_tile_colours(void **state)
 {
     (void)state;
@@ -373,10 +389,15 @@ int main(void)
     snprintf(SHOT_PATH, sizeof SHOT_PATH, "/tmp/tilenav-test-render-%ld.bmp", (long)getpid());
     snprintf(SHOT2_PATH, sizeof SHOT2_PATH, "%s.2", SHOT_PATH);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_tile_colours),    cmocka_unit_test(test_edit_shows),
-        cmocka_unit_test(test_character_moves), cmocka_unit_test(test_camera_follows),
-        cmocka_unit_test(test_deterministic),   cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_playback_draws),  cmocka_unit_test(test_dest_over_enemy),
+        cmocka_unit_test(test_legend_has_graph_overlay),
+        cmocka_unit_test(test_tile_colours),
+        cmocka_unit_test(test_edit_shows),
+        cmocka_unit_test(test_character_moves),
+        cmocka_unit_test(test_camera_follows),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_playback_draws),
+        cmocka_unit_test(test_dest_over_enemy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

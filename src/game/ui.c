@@ -447,6 +447,11 @@ enum {
     LG_APEX,
     LG_OWMARK,
     LG_GOAL,
+    LG_SURFACE,
+    LG_ARC_JUMP,
+    LG_ARC_WALKOFF,
+    LG_ARC_DROP,
+    LG_PLAN,
     LG_EXPLORED,
     LG_OPEN,
     LG_CURRENT,
@@ -483,6 +488,11 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "apex of a jump",
     "crosses a one-way platform",
     "path goal",
+    "graph (Shift+P): standing surface",
+    "graph edge: jump",
+    "graph edge: walk off a ledge",
+    "graph edge: drop through a one-way",
+    "graph: the chosen plan (yellow)",
     "explored A* states",
     "replay: open set (frontier)",
     "replay: current node",
@@ -503,6 +513,27 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "wanderers' target",
     "tile under the mouse",
 };
+
+/* A graph edge's trajectory: up and over (rise -1), off a ledge (0) or
+ * straight down through a platform (1). */
+static void legend_arc(tn_gfx *g, float x, float y, float s, int rise, uint32_t c)
+{
+    if (rise > 0) { /* through the platform: straight down */
+        tn_gfx_line(g, x + s / 2, y + 1, x + s / 2, y + s - 1, 2, c);
+        return;
+    }
+    float px = x + 1, py = rise < 0 ? y + s - 2 : y + 3;
+    for (int k = 1; k <= 6; k++) {
+        float t = (float)k / 6.0f;
+        float nx = x + 1 + t * (s - 2);
+        float ny = rise < 0 ? y + s - 2 - 4.0f * t * (1.0f - t) * (s - 4) : y + 3 + t * t * (s - 5);
+        tn_gfx_line(g, px, py, nx, ny, 2, c);
+        px = nx;
+        py = ny;
+    }
+}
+
+const char *tn_ui_legend_entry(int i) { return i >= 0 && i < LG_COUNT ? LEGEND_TEXT[i] : NULL; }
 
 static void legend_glyph(tn_gfx *g, float x, float y, int id)
 {
@@ -545,6 +576,15 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         tn_gfx_line(g, x, cy + 3, x + s, cy - 3, 2, 0xfff26bffu);
         tn_gfx_circle(g, cx, cy, 2.5f, 0xfff26bffu);
         break;
+    case LG_SURFACE: /* tn_surf_debug_draw's colours */
+        tn_gfx_line(g, x + 1, cy + 3, x + s - 1, cy + 3, 1.5f, 0x40e0ffffu);
+        tn_gfx_line(g, x + 1, cy, x + 1, cy + 4, 1.5f, 0x40e0ffffu);
+        tn_gfx_line(g, x + s - 1, cy, x + s - 1, cy + 4, 1.5f, 0x40e0ffffu);
+        break;
+    case LG_ARC_JUMP: legend_arc(g, x, y, s, -1, 0xffc04060u); break;
+    case LG_ARC_WALKOFF: legend_arc(g, x, y, s, 0, 0xc0c0ff60u); break;
+    case LG_ARC_DROP: legend_arc(g, x, y, s, 1, 0x60ff6060u); break;
+    case LG_PLAN: legend_arc(g, x, y, s, -1, 0xffff40ffu); break;
     case LG_JUMP: tn_gfx_tri(g, cx - 5, cy + 4, cx + 5, cy + 4, cx, cy - 6, 0xfff26bffu); break;
     case LG_APEX: tn_gfx_ring(g, cx, cy, 5, 1.5f, 0xfff26bffu); break;
     case LG_OWMARK:
@@ -619,7 +659,7 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
     /* a frame narrower than the box: the legend in one column, scrolled */
     const bool narrow = TN_FRAME_W < 1250;
-    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 1040 : 704;
+    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 1100 : 714;
     float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
     if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
     if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
@@ -650,7 +690,7 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         tn_gfx_text(g, TN_FONT_UI, x + 168, y, HELP_MOUSE[i][1], TN_COL_TEXT);
         y += (float)lh;
     }
-    y += 10;
+    y += 4;
     tn_gfx_text(g, TN_FONT_UI, x, y, "Tiles are 16 px; x from the left, y from the top, from 0.",
                 TN_COL_TEXT_DIM);
     y += (float)lh;

@@ -258,6 +258,8 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int y);
 
 /* HUD box, world message and (when v->show_help) the help overlay. */
+/* The F1 legend's entry i (NULL past the last). */
+const char *tn_ui_legend_entry(int i);
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
 /* The help; `scroll` px moves it up in a frame too small for it (a small
  * window: Up/Down or the wheel scroll it). */
