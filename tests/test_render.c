@@ -81,6 +81,48 @@ static void test_legend_has_graph_overlay(void **state)
     }
 }
 
+static int eight_px(void *u, const char *s)
+{
+    (void)u;
+    return 8 * (int)strlen(s);
+}
+
+/* HUD lines too wide for the strip wrap at " | " (nothing is cut): the
+ * reviewer's line with two bots and the last click's comparison. */
+static void test_hud_wraps(void **state)
+{
+    (void)state;
+    char out[4][192];
+    const char *line = "bot [graph]: moving | found: 123 frames, 4 legs | 20 nodes | search 43 us"
+                       " | classic: found, 26 tiles, 526 us | 2 bots: 2/3 trips done";
+    int n = tn_ui_wrap(line, 8 * 110, eight_px, NULL, out, 4);
+    assert_int_equal(n, 2);
+    assert_string_equal(out[0], "bot [graph]: moving | found: 123 frames, 4 legs | 20 nodes | "
+                                "search 43 us | classic: found, 26 tiles, 526 us");
+    assert_string_equal(out[1], "  2 bots: 2/3 trips done");
+    assert_int_equal(tn_ui_wrap(line, 8 * 200, eight_px, NULL, out, 4), 1);
+    assert_string_equal(out[0], line);
+    /* a piece wider than the strip on its own stays whole on its line */
+    assert_int_equal(tn_ui_wrap("abcdefgh | ij", 8 * 4, eight_px, NULL, out, 4), 2);
+    assert_string_equal(out[0], "abcdefgh");
+    assert_string_equal(out[1], "  ij");
+    /* a world's HUD with bots and a click, wrapped for the real strip
+     * (monospace, about 8 px a character): every piece is kept */
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_world_set(w, "bots", 2, NULL);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 20, 39, TN_CLICK_LEFT, false, NULL);
+    char hud[1024];
+    tn_world_hud(w, hud, sizeof hud);
+    *strchr(hud, '\n') = '\0';
+    n = tn_ui_wrap(hud, TN_VIEW_W - 20, eight_px, NULL, out, 4);
+    assert_true(n >= 1 && n <= 2);
+    assert_non_null(strstr(out[n - 1], "2 bots: 0/"));
+    assert_non_null(strstr(out[n - 1], " trips done"));
+    tn_world_destroy(w);
+}
+
 static void test_tile_colours(void **state)
 {
     (void)state;
@@ -390,6 +432,7 @@ int main(void)
     snprintf(SHOT2_PATH, sizeof SHOT2_PATH, "%s.2", SHOT_PATH);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legend_has_graph_overlay),
+        cmocka_unit_test(test_hud_wraps),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -338,49 +338,106 @@ static const char *const TOOL_HINT[TN_TOOL_COUNT] = {
 };
 
 #define HUD_MAX_LINES 16
+#define HUD_LINE 192
+
+/* Append n bytes of src to dst (cut to cap). */
+static void put(char *dst, size_t cap, size_t *len, const char *src, size_t n)
+{
+    if (*len + n >= cap) n = cap - 1 - *len;
+    memcpy(dst + *len, src, n);
+    *len += n;
+    dst[*len] = '\0';
+}
+
+int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s), void *u,
+               char out[][HUD_LINE], int max_out)
+{
+    int n = 0;
+    char cur[HUD_LINE] = "";
+    const char *p = line;
+    while (*p && n < max_out) {
+        const char *sep = strstr(p, " | ");
+        size_t len = sep ? (size_t)(sep - p) : strlen(p);
+        char next[HUD_LINE];
+        size_t nlen = 0;
+        next[0] = '\0';
+        if (!cur[0]) { /* a line's first piece; continuation lines are indented */
+            if (n) put(next, sizeof next, &nlen, "  ", 2);
+        } else {
+            put(next, sizeof next, &nlen, cur, strlen(cur));
+            put(next, sizeof next, &nlen, " | ", 3);
+        }
+        put(next, sizeof next, &nlen, p, len);
+        if (cur[0] && width(u, next) > maxw) { /* the piece starts the next line */
+            snprintf(out[n++], HUD_LINE, "%s", cur);
+            cur[0] = '\0';
+            continue;
+        }
+        memcpy(cur, next, nlen + 1);
+        p += len + (sep ? 3 : 0);
+    }
+    if (cur[0] && n < max_out) snprintf(out[n++], HUD_LINE, "%s", cur);
+    return n;
+}
+
+typedef struct hud_font {
+    tn_gfx *g;
+    int font;
+} hud_font;
+
+static int hud_width(void *u, const char *s)
+{
+    const hud_font *f = u;
+    return tn_gfx_text_width(f->g, f->font, s);
+}
 
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover)
 {
     if (v->hud_hidden) return;
-    char lines[HUD_MAX_LINES][160];
-    uint32_t colour[HUD_MAX_LINES];
-    int nl = 0;
-    if (v->live)
-        snprintf(lines[nl], sizeof lines[nl],
-                 "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld", v->fps, v->pacing,
-                 v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", tn_world_frame(w));
-    else
-        snprintf(lines[nl], sizeof lines[nl], "offscreen render   frame %ld", tn_world_frame(w));
-    colour[nl++] = TN_COL_TEXT;
     (void)hover; /* drawn next to the mouse (render.c) */
+    char top[HUD_LINE];
+    if (v->live)
+        snprintf(top, sizeof top, "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld",
+                 v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?",
+                 tn_world_frame(w));
+    else
+        snprintf(top, sizeof top, "offscreen render   frame %ld", tn_world_frame(w));
     char hud[1024];
     tn_world_hud(w, hud, sizeof hud);
-    for (char *s = hud; *s && nl < HUD_MAX_LINES;) {
-        char *e = strchr(s, '\n');
-        size_t len = e ? (size_t)(e - s) : strlen(s);
-        if (len > 0) {
-            snprintf(lines[nl], sizeof lines[nl], "%.*s", (int)len, s);
-            colour[nl++] = TN_COL_TEXT;
-        }
-        s += len + (e ? 1 : 0);
-    }
-
-    int lh = tn_gfx_line_height(g, TN_FONT_MONO), wmax = 0;
-    for (int i = 0; i < nl; i++) wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[i]));
+    /* lines too wide for the strip wrap at their " | " separators; when
+     * that needs more lines than the strip holds, the smaller font */
     const char *unsaved = "  \xe2\x97\x8f unsaved (Ctrl+S)";
-    int uw = tn_world_dirty(w) ? tn_gfx_text_width(g, TN_FONT_MONO, unsaved) : 0;
-    wmax = tn_maxi(wmax, tn_gfx_text_width(g, TN_FONT_MONO, lines[0]) + uw);
+    char lines[HUD_MAX_LINES][HUD_LINE];
+    int nl = 0, lh = 0, pad = 5;
+    hud_font f = {g, TN_FONT_MONO};
+    for (int pass = 0; pass < 2; pass++) {
+        /* the smaller font also packs its lines closer: six fit */
+        f.font = pass ? TN_FONT_SMALL : TN_FONT_MONO;
+        lh = tn_gfx_line_height(g, f.font) - (pass ? 2 : 0);
+        pad = pass ? 3 : 5;
+        const int maxw = TN_VIEW_W - 20;
+        snprintf(lines[0], HUD_LINE, "%s", top);
+        nl = 1;
+        for (char *s = hud; *s && nl < HUD_MAX_LINES;) {
+            char *e = strchr(s, '\n');
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            char one[HUD_LINE * 2];
+            snprintf(one, sizeof one, "%.*s", (int)len, s);
+            if (len > 0) nl += tn_ui_wrap(one, maxw, hud_width, &f, lines + nl, HUD_MAX_LINES - nl);
+            s += len + (e ? 1 : 0);
+        }
+        if (nl * lh + pad <= TN_HUD_H) break;
+    }
     /* a strip of its own between the top bar and the map view */
     float x = 0, y = TN_BAR_H - 1;
     tn_gfx_rect(g, 0, TN_BAR_H, TN_VIEW_W, TN_HUD_H, TN_COL_PANEL);
     tn_gfx_rect(g, 0, TN_BAR_H + TN_HUD_H - 1, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
     SDL_Rect hclip = {0, TN_BAR_H, TN_VIEW_W - 4, TN_HUD_H};
     tn_gfx_clip(g, &hclip);
-    (void)wmax;
     for (int i = 0; i < nl; i++) {
-        int tw = tn_gfx_text(g, TN_FONT_MONO, x + 8, y + 5 + (float)(i * lh), lines[i], colour[i]);
+        int tw = tn_gfx_text(g, f.font, x + 8, y + (float)(pad + i * lh), lines[i], TN_COL_TEXT);
         if (i == 0 && tn_world_dirty(w))
-            tn_gfx_text(g, TN_FONT_MONO, x + 8 + (float)tw, y + 5, unsaved, TN_COL_WARN);
+            tn_gfx_text(g, f.font, x + 8 + (float)tw, y + (float)pad, unsaved, TN_COL_WARN);
     }
     tn_gfx_clip(g, NULL);
 }

@@ -260,6 +260,12 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 /* HUD box, world message and (when v->show_help) the help overlay. */
 /* The F1 legend's entry i (NULL past the last). */
 const char *tn_ui_legend_entry(int i);
+/* Split a HUD line at its " | " separators into lines no wider than maxw
+ * (width(u, text) in pixels; a piece wider on its own stays whole;
+ * continuation lines start with two blanks): the number of lines written,
+ * at most max_out, each cut to 191 bytes. */
+int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s), void *u,
+               char out[][192], int max_out);
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
 /* The help; `scroll` px moves it up in a frame too small for it (a small
  * window: Up/Down or the wheel scroll it). */
