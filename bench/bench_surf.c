@@ -19,8 +19,11 @@
  *  4. --oracle N: the physics oracle (tests/surf_oracle.h) against both
  *     planners on N random 24x16 levels, EVERY size 1x1..3x3 and jump
  *     height 1..8 on every level (the unit test samples one per level).
+ *  5. --optimality N: the plans' frames against the physics' fewest (a
+ *     breadth-first search over exact states) on N random 24x16 levels.
  * Usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q]
- *                           [--gaps] [--oracle N] [--coyote full|last|all|none] [--landmarks K]
+ *                           [--gaps] [--oracle N] [--optimality N]
+ *                           [--coyote full|last|all|none] [--landmarks K]
  *                           [--threads T] [--huge-pages]
  * --coyote: the generated levels' profile.coyote (full: TN_SURF_COYOTE_FULL,
  *     the default, a coyote jump on the last coyote frame held to the top;
@@ -590,6 +593,79 @@ static void oracle_sweep(int levels)
     tn_map_destroy(m);
 }
 
+/* --optimality N: the plans against the physics' fastest.  N random 24x16
+ * levels, the profile cycling through sizes 1x1..3x3 and jump heights 1..8
+ * (level k: jump 1 + k % 8, width 1 + k % 3, height 1 + k / 3 % 3);
+ * from every standing node on a tile's left edge, or_fastest (a
+ * breadth-first search over exact physics states, tests/surf_oracle.h)
+ * gives the fewest frames to stand on each tile, and tn_surf_find's plan
+ * to that tile is compared.  A plan with fewer frames than the physics
+ * allows would be a bug in the frame counts. */
+static void optimality_sweep(int levels)
+{
+    long pairs = 0, found = 0, equal = 0, faster = 0, plan = 0, best = 0, hist[7] = {0};
+    int worst = 0;
+    static const char *const bins[7] = {"0", "1-2", "3-5", "6-10", "11-20", "21-40", ">40"};
+    tn_map *m = NULL;
+    tn_map_create(24, 16, NULL, &m, NULL);
+    int *fr = malloc(sizeof(int) * 24 * 16);
+    double t0 = bench_now();
+    for (int lv = 0; lv < levels; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 7000 + (uint64_t)lv, 7);
+        tn_levelgen_platformer(m, &r, NULL);
+        const int jh = 1 + lv % 8, w = 1 + lv % 3, h = 1 + (lv / 3) % 3;
+        tn_phys_params p = tn_phys_default((float)jh);
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        tn_surf *g = NULL;
+        if (tn_failed(tn_surf_create(m, &prof, NULL, &g, NULL))) continue;
+        for (int s = 0; s < tn_surf_node_count(g); s++) {
+            int row, j;
+            tn_surf_node_pos(g, s, &row, &j);
+            if (j % 6) continue;
+            or_fastest(m, w, h, &p, row, j, TN_SURF_MAX_AIR, fr);
+            for (int t = 0; t < 24 * 16; t++) {
+                const int gx = t % 24, gy = t / 24, o = fr[t];
+                if (o < 0 || (gx == j / 6 && gy == row - 1)) continue;
+                pairs++;
+                tn_surf_stats st;
+                tn_status x = tn_surf_find(g, s, gx, gy, NULL, 0, NULL, &st, NULL);
+                if (tn_failed(x) || tn_status_detail(x, TN_PARTIAL_RESULT)) continue;
+                found++;
+                plan += st.frames;
+                best += o;
+                const int ex = st.frames - o;
+                if (ex < 0) {
+                    faster++;
+                    continue;
+                }
+                equal += ex == 0;
+                worst = ex > worst ? ex : worst;
+                hist[ex == 0    ? 0
+                     : ex <= 2  ? 1
+                     : ex <= 5  ? 2
+                     : ex <= 10 ? 3
+                     : ex <= 20 ? 4
+                     : ex <= 40 ? 5
+                                : 6]++;
+            }
+        }
+        tn_surf_destroy(g);
+    }
+    printf("optimality: %d levels of 24x16 (profiles cycled), plans against the physics' fewest "
+           "frames (breadth-first search over exact states, tests/surf_oracle.h) (%.0f s)\n",
+           levels, bench_now() - t0);
+    printf("  %ld (start, tile) pairs the physics reaches, %ld planned; plan frames %ld against "
+           "%ld (+%.2f%%); as fast as the physics in %ld (%.1f%%); most frames over %d; fewer "
+           "frames than the physics allows: %ld\n",
+           pairs, found, plan, best, best ? 100.0 * (double)(plan - best) / (double)best : 0.0,
+           equal, found ? 100.0 * (double)equal / (double)found : 0.0, worst, faster);
+    printf("  frames over the fewest:");
+    for (int b = 0; b < 7; b++) printf(" %s: %ld%s", bins[b], hist[b], b < 6 ? "," : "\n");
+    free(fr);
+    tn_map_destroy(m);
+}
+
 /* A slider move: one graph built again in place (tn_surf_rebuild) from jump
  * 3 to `prof`'s, against tn_surf_create of `prof`, interleaved, CPU time. */
 static void rebuild_run(const tn_map *m, const tn_surf_profile *prof)
@@ -656,7 +732,7 @@ static void threads_run(const tn_map *m, const tn_surf_profile *prof, int thread
 int bench_surf(int argc, char **argv)
 {
     char sizes[128] = "64,128";
-    int edits = 20, oracle = 0, queries = 1000;
+    int edits = 20, oracle = 0, queries = 1000, optimality = 0;
     tgt.demo_build = NAN;
     for (int lv = 0; lv < 2; lv++) {
         tgt.build[lv] = tgt.repair[lv] = NAN;
@@ -676,6 +752,8 @@ int bench_surf(int argc, char **argv)
             queries = atoi(v), i++;
         else if (strcmp(a, "--oracle") == 0 && v)
             oracle = atoi(v), i++;
+        else if (strcmp(a, "--optimality") == 0 && v)
+            optimality = atoi(v), i++;
         else if (strcmp(a, "--gaps") == 0)
             do_gaps = true;
         else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "last") == 0)
@@ -694,7 +772,8 @@ int bench_surf(int argc, char **argv)
             huge = true;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
-                            "[--queries Q] [--gaps] [--oracle N] [--coyote full|last|all|none] "
+                            "[--queries Q] [--gaps] [--oracle N] [--optimality N] "
+                            "[--coyote full|last|all|none] "
                             "[--landmarks K] [--threads T] [--huge-pages]\n");
             return 2;
         }
@@ -767,5 +846,6 @@ int bench_surf(int argc, char **argv)
     targets_print();
     if (do_gaps) gaps();
     if (oracle > 0) oracle_sweep(oracle);
+    if (optimality > 0) optimality_sweep(optimality);
     return 0;
 }

@@ -26,7 +26,7 @@ run cdt --points 1000000
 "$B" genmap --kind blocks --size 256 --blocks 700 --seed 1 -o /tmp/tilenav-bench-blocks256.map >/dev/null 2>&1
 run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map
 run agents
-run surf --sizes 64,128
+run surf --sizes 64,128 --optimality 6
 run soak --steps 100000 --seed 1
 run tiled
 [ -s "$failed" ] && status=1

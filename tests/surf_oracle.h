@@ -498,4 +498,95 @@ static void or_result_free(or_result *R)
     memset(R, 0, sizeof *R);
 }
 
+/* ---- the fewest frames ------------------------------------------------
+ * or_fastest: the fewest frames from standing at rest at lattice position
+ * (row, j) to standing on each tile, by breadth-first search over exact
+ * physics states under tn_body_step, every input each frame (left / none /
+ * right x jump held / released, x Down on a one-way platform).  The states
+ * are or_canon's, with jump_held kept on the ground too: a body that lands
+ * with jump held must release it for a frame before it can jump again, and
+ * the reachability oracle above does not count frames.  frames[ty * w + tx]
+ * gets the first frame the body stands (on_ground) with that bottom-left
+ * tile, -1 where it never does within max_frames.  Returns the states
+ * visited. */
+static long or_fastest(const tn_map *m, int w, int h, const tn_phys_params *p, int row, int j,
+                       int max_frames, int *frames)
+{
+    const int nt = m->w * m->h;
+    for (int i = 0; i < nt; i++) frames[i] = -1;
+    size_t hcap = 1 << 16, n = 0, cap = 1 << 14;
+    or_state *seen = malloc(hcap * sizeof *seen), *cur = malloc(cap * sizeof *cur),
+             *next = malloc(cap * sizeof *next);
+    uint8_t *used = calloc(hcap, 1);
+    size_t ncur = 0, nnext = 0;
+    or_graph G;
+    memset(&G, 0, sizeof G);
+    tn_body b0;
+    memset(&b0, 0, sizeof b0);
+    b0.w = w;
+    b0.h = h;
+    b0.x = (float)((double)j * (double)p->walk_speed * (double)p->dt);
+    b0.y = (float)row * OR_T - (float)h * OR_T;
+    tn_input none = {false, false, false, false};
+    tn_body_step(&b0, m, p, none); /* at rest: the step sets on_ground, on_oneway_only */
+    cur[ncur++] = or_canon(&G, &b0, p);
+    long visited = 0;
+    for (int f = 1; f <= max_frames && ncur > 0; f++) {
+        nnext = 0;
+        for (size_t k = 0; k < ncur; k++) {
+            const or_state s = cur[k];
+            const bool down_too = (s.flags & 3) == 3;
+            for (int in = 0; in < (down_too ? 12 : 6); in++) {
+                tn_body b = or_body(&s, w, h, p);
+                tn_input ip = {in % 3 == 0, in % 3 == 2, in >= 6, (in / 3) % 2 == 1};
+                tn_body_step(&b, m, p, ip);
+                or_state t = or_canon(&G, &b, p);
+                if (b.on_ground && b.jump_held) t.flags |= 4;
+                if (b.on_ground) {
+                    int tx, ty;
+                    tn_body_tile(&b, p, &tx, &ty);
+                    if (tx >= 0 && ty >= 0 && tx < m->w && ty < m->h && frames[ty * m->w + tx] < 0)
+                        frames[ty * m->w + tx] = f;
+                }
+                if (2 * (n + 1) > hcap) { /* grow the set */
+                    size_t nc = hcap * 2;
+                    or_state *ns = malloc(nc * sizeof *ns);
+                    uint8_t *nu = calloc(nc, 1);
+                    for (size_t q = 0; q < hcap; q++) {
+                        if (!used[q]) continue;
+                        size_t hh = or_hash(&seen[q]) & (nc - 1);
+                        while (nu[hh]) hh = (hh + 1) & (nc - 1);
+                        nu[hh] = 1;
+                        ns[hh] = seen[q];
+                    }
+                    free(seen);
+                    free(used);
+                    seen = ns, used = nu, hcap = nc;
+                }
+                size_t hh = or_hash(&t) & (hcap - 1);
+                while (used[hh] && !or_same(&seen[hh], &t)) hh = (hh + 1) & (hcap - 1);
+                if (used[hh]) continue;
+                used[hh] = 1;
+                seen[hh] = t;
+                n++;
+                if (nnext == cap) {
+                    cap *= 2;
+                    cur = realloc(cur, cap * sizeof *cur);
+                    next = realloc(next, cap * sizeof *next);
+                }
+                next[nnext++] = t;
+            }
+        }
+        visited += (long)ncur;
+        or_state *sw = cur;
+        cur = next, next = sw;
+        ncur = nnext;
+    }
+    free(seen);
+    free(used);
+    free(cur);
+    free(next);
+    return visited;
+}
+
 #endif

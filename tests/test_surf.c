@@ -1940,6 +1940,63 @@ static tn_map *random_level(uint64_t seed, uint64_t stream, tn_rng *r, int *mw, 
     return m;
 }
 
+/* Plans against the physics' fewest frames (or_fastest, a breadth-first
+ * search over exact states, independent of tn_surf): on random 24x16
+ * levels, from every 4th standing node on a tile's left edge, a plan never
+ * takes fewer frames than the physics allows (the frame counts are
+ * honest: walks, edges, releases), and every tile the search stands on is
+ * planned for, found or not.  Prints how far over the fewest the plans
+ * are; `tilenav-bench surf --optimality N` runs it on more levels. */
+static void test_plans_against_fastest(void **state)
+{
+    (void)state;
+    long pairs = 0, found = 0, plan = 0, best = 0, equal = 0;
+    int worst = 0;
+    int *fr = malloc(sizeof(int) * 24 * 16);
+    for (int lv = 0; lv < 3; lv++) {
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(24, 16, NULL, &m, NULL)));
+        tn_rng r;
+        tn_rng_seed(&r, 7100 + (uint64_t)lv, 7);
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        const int w = 1 + lv % 2, h = 2 - lv % 2, jh = 2 + 2 * lv;
+        tn_phys_params p = tn_phys_default((float)jh);
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        for (int s = 0, k = 0; s < tn_surf_node_count(g); s++) {
+            int row, j;
+            tn_surf_node_pos(g, s, &row, &j);
+            if (j % 6 || k++ % 4) continue;
+            or_fastest(m, w, h, &p, row, j, TN_SURF_MAX_AIR, fr);
+            for (int t = 0; t < 24 * 16; t++) {
+                if (fr[t] < 0 || (t % 24 == j / 6 && t / 24 == row - 1)) continue;
+                tn_surf_stats st;
+                tn_status x = tn_surf_find(g, s, t % 24, t / 24, NULL, 0, NULL, &st, NULL);
+                assert_true(tn_succeeded(x));
+                pairs++;
+                if (tn_status_detail(x, TN_PARTIAL_RESULT)) continue;
+                found++;
+                if (st.frames < fr[t])
+                    fail_msg("level %d: plan from node %d to tile (%d,%d) takes %d frames, the "
+                             "physics at least %d",
+                             lv, s, t % 24, t / 24, st.frames, fr[t]);
+                plan += st.frames;
+                best += fr[t];
+                equal += st.frames == fr[t];
+                if (st.frames - fr[t] > worst) worst = st.frames - fr[t];
+            }
+        }
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    free(fr);
+    printf("  %ld (start, tile) pairs the physics reaches, %ld planned: %ld plan frames against "
+           "the fewest %ld (+%.2f%%), %ld as fast, at most %d frames over\n",
+           pairs, found, plan, best, 100.0 * (double)(plan - best) / (double)best, equal, worst);
+    assert_true(found * 100 >= pairs * 98); /* (the oracle test asks 99.5% of all pairs) */
+}
+
 /* Counts of the queries of query_as_reference. */
 typedef struct qcount {
     long queries, found, partial, invalid, fewer;
@@ -2218,6 +2275,7 @@ int main(void)
         cmocka_unit_test(test_fast_equals_naive),
         cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),
+        cmocka_unit_test(test_plans_against_fastest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

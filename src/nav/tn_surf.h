@@ -48,8 +48,10 @@
  * heuristics: lattice distance, rise or fall at top speed, and a detour
  * bound over the surface graph or (graphs of 65536+ nodes by default)
  * landmarks, tn_surf_set_landmarks.  The plan is the cheapest in the
- * graph, which keeps one take-off per landing and kind: it can be a few
- * frames longer than the physics' best.  The goal is a standing tile (any
+ * graph, which keeps one take-off per landing and kind (the farthest from
+ * the landing), so it can be longer than the physics' fastest: by about
+ * 5% on random levels against a brute-force search over physics states
+ * (`tilenav-bench surf --optimality`, docs/bench.md), never shorter.  The goal is a standing tile (any
  * node whose box has it as bottom-left tile); no state limit; an
  * unreachable goal gives the plan to the closest reachable node (Manhattan
  * distance in tiles, then cost) with TN_SUCCESS | TN_PARTIAL_RESULT |
