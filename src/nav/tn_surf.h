@@ -180,9 +180,14 @@ typedef struct tn_surf_leg {
 
 typedef struct tn_surf_stats {
     int expanded; /* nodes expanded */
-    int frames;   /* cost of the returned plan, -1 if none */
+    int frames;   /* frames the plan takes, -1 if none: its cost in the
+                   * search plus `releases` */
     int end_node; /* last node of the plan */
     int legs;     /* legs of the plan (before truncation) */
+    int releases; /* frames of jump let go between an edge that lands with
+                   * jump held and a jump from its landing node (with no
+                   * walk between); the search does not price them, so of
+                   * two plans of equal cost either can have more */
 } tn_surf_stats;
 
 typedef struct tn_surf tn_surf;

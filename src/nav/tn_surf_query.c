@@ -1487,6 +1487,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
         stats->frames = -1;
         stats->end_node = -1;
         stats->legs = 0;
+        stats->releases = 0;
     }
     g->nexpanded = 0;
     if (g->nnodes == 0)
@@ -1530,9 +1531,23 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
 static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_leg *out, int cap,
                             int *count, tn_surf_stats *stats)
 {
-    int nedge = 0;
-    for (int n = end; n != start; n = g->parent[n])
-        if (g->pedge[n] >= 0) nedge++;
+    /* the edges, and the frames of jump released between two of them: an
+     * edge can land with jump held (a full-hold jump onto a ledge lands
+     * while rising), and a jump from its landing node with no walk between
+     * (a walk releases it) must first let go for a frame.  The search does
+     * not price that frame (it would need the edge a node was reached by
+     * in its state); the plan's frames count it. */
+    int nedge = 0, releases = 0, later = -1;
+    for (int n = end; n != start; n = g->parent[n]) {
+        const int e = g->pedge[n];
+        if (e < 0) continue;
+        nedge++;
+        if (later >= 0 && g->edge[later].from == g->edge[e].to &&
+            (g->runs[g->edge[e].run0 + g->edge[e].nruns - 1] & TN_SURF_IN_JUMP) &&
+            (g->runs[g->edge[later].run0] & TN_SURF_IN_JUMP))
+            releases++;
+        later = e;
+    }
     int legs = nedge + 1;
     int written = 0;
     if (out && cap > 0) {
@@ -1567,7 +1582,8 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
     if (count) *count = written;
     if (stats) {
         stats->expanded = g->nexpanded;
-        stats->frames = g->gcost[end];
+        stats->frames = g->gcost[end] + releases;
+        stats->releases = releases;
         stats->end_node = end;
         stats->legs = legs;
     }
