@@ -16,6 +16,7 @@
 
 #include "tn_bot.h"
 #include "tn_levelgen.h"
+#include "tn_surf.h"
 
 static void find_dest(const tn_map *m, int *x, int *y)
 {
@@ -527,6 +528,75 @@ static void test_tile_size_refused(void **state)
     rig_free(&r);
 }
 
+/* With a graph (tn_bot_set_graph), found broken by a review:
+ *  - a tile the graph stands on is the goal as it is: a 1x2 box over a
+ *    block's left edge has its bottom-left tile over nothing, and the tile
+ *    rule would have sent the bot to the floor below;
+ *  - plan_reason names every plan, and a plan made again because the map
+ *    was edited or the graph rebuilt is a counted re-plan;
+ *  - a graph of another profile than the body's is refused with a message. */
+static void test_graph_goals_and_reasons(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "..........#.........\n..........#.........\n"
+                        "..P.......#.........\n####################\n");
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "ledge", NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_bot_set_graph(bot, g);
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 10);
+    tn_input none = {0};
+    tn_body_step(&body, m, &p, none);
+    assert_true(tn_surf_node_of_tile(g, 9, 7) >= 0); /* on the block's top, over its edge */
+    int sx, sy;
+    assert_true(tn_bot_snap_goal(m, 1, 2, 9, 7, &sx, &sy));
+    assert_int_equal(sy, 10); /* the tile rule: down to the floor */
+    tn_error e;
+    assert_true(tn_succeeded(tn_bot_goto(bot, pf, m, &body, &p, 9, 7, &e)));
+    tn_bot_info i = tn_bot_get_info(bot);
+    assert_int_equal(i.goal_x, 9);
+    assert_int_equal(i.goal_y, 7);
+    assert_string_equal(i.plan_reason, "new goal");
+    /* an edit far from the plan, the graph repaired: a counted re-plan */
+    for (int k = 0; k < 5; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
+    assert_true(tn_succeeded(tn_map_set_tile(m, 18, 3, TN_TILE_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    int f = 0;
+    while (f++ < 600 && tn_bot_active(bot))
+        tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
+    i = tn_bot_get_info(bot);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    assert_int_equal(i.replans, 1);
+    assert_string_equal(i.plan_reason, "map edited");
+    int tx, ty;
+    tn_body_tile(&body, &p, &tx, &ty);
+    assert_int_equal(tx, 9);
+    assert_int_equal(ty, 7);
+    /* another profile's graph */
+    tn_phys_params p2 = tn_phys_default(2.0f);
+    tn_status s = tn_bot_goto(bot, pf, m, &body, &p2, 3, 10, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "the graph is for a 1x2 character with jump 4"));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +610,7 @@ int main(void)
         cmocka_unit_test(test_new_goal_mid_jump),
         cmocka_unit_test(test_bots_share_a_finder),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),

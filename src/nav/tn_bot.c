@@ -351,6 +351,8 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->plan_h = body->h;
     b->graph_gen = tn_surf_generation(g);
     b->plans++;
+    b->last_why = b->why ? b->why : "re-plan";
+    b->why = NULL;
     const tn_surf_profile *pr = tn_surf_get_profile(g);
     int start = tn_surf_node_of_body(g, body);
     if (start < 0 && body->on_ground) {
@@ -425,6 +427,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
                 return none;
             }
             b->want_plan = true;
+            b->why = "stuck";
             b->gphase = GP_WALK;
         }
     } else {
@@ -462,10 +465,15 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
             b->leg++;
             b->cur = b->leg;
             b->stuck_replans = 0;
-        } else {
+        } else if (!stale) {
             b->replans++;
             b->want_plan = true;
+            b->why = "landed off the path";
         }
+    }
+    if (stale && !b->want_plan) { /* the plan's graph or map changed under it */
+        b->replans++;
+        b->why = m != b->plan_map || m->revision != b->plan_rev ? "map edited" : "graph rebuilt";
     }
     if (b->want_plan || stale) {
         if (b->replans > b->cfg.max_replans) {
@@ -484,6 +492,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (lrow != row) {
         b->replans++;
         b->want_plan = true;
+        b->why = "left the path";
         return none;
     }
     if (j < L->walk_to_j) return (tn_input){false, true, false, false};
@@ -531,7 +540,25 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
     }
-    if (!tn_bot_snap_goal(m, body->w, body->h, x, y, &gx, &gy)) {
+    if (b->graph) { /* a graph answers for one profile only */
+        const tn_surf_profile *pr = tn_surf_get_profile(b->graph);
+        const tn_phys_params *q = &pr->phys;
+        if (pr->w != body->w || pr->h != body->h || q->dt != p->dt || q->gravity != p->gravity ||
+            q->max_fall != p->max_fall || q->walk_speed != p->walk_speed ||
+            q->jump_height != p->jump_height || q->jump_cut_speed != p->jump_cut_speed ||
+            q->coyote_frames != p->coyote_frames || q->tile_px != p->tile_px) {
+            b->state = TN_BOT_NO_PATH;
+            set_path_empty(b);
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "the graph is for a %dx%d character with jump %g and other "
+                                "physics than this %dx%d one with jump %g: build the graph for "
+                                "its profile (tn_surf_rebuild)",
+                                pr->w, pr->h, q->jump_height, body->w, body->h, p->jump_height);
+        }
+    }
+    if (b->graph && tn_surf_node_of_tile(b->graph, x, y) >= 0) {
+        gx = x, gy = y; /* the graph stands there: a box over a ledge's edge too */
+    } else if (!tn_bot_snap_goal(m, body->w, body->h, x, y, &gx, &gy)) {
         b->state = TN_BOT_NO_PATH;
         b->goal_x = x;
         b->goal_y = y;

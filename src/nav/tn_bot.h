@@ -117,7 +117,11 @@ void tn_bot_destroy(tn_bot *b);
 /* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
  * the map, where no w x h box can stand near the tile, or for physics the
  * jump model refuses (e.g. tile_px outside 4..256, with that message); the
- * bot is then NO_PATH.  `pf` must match the map's size.  Use the same `p`
+ * bot is then NO_PATH.  With a graph (tn_bot_set_graph) a tile the graph
+ * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
+ * bottom-left tile has no ground under it) is the goal as it is, the rest
+ * are snapped; a graph of another profile than the body's size and `p`
+ * fails with a message.  `pf` must match the map's size.  Use the same `p`
  * for the body's tn_body_place / tn_body_step and the bot. */
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err);
@@ -149,7 +153,8 @@ typedef struct tn_bot_info {
     int plan_frames;         /* graph: frames of the last plan; -1 classic / none */
     const char *plan_reason; /* why the last plan was made: "new goal", "map edited",
                                 "size changed", "physics changed", "landed off the
-                                path", "stuck" ("" before the first) */
+                                path", "stuck"; with a graph also "graph rebuilt",
+                                "left the path" ("" before the first) */
     tn_input input;          /* the keys the last tn_bot_step pressed */
     int jump_left;           /* steps of holding jump left (0 when not holding) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
