@@ -90,8 +90,15 @@ static void test_errors(void **state)
            "t.map:5:2: unknown tile character 'x' (expected one of . # = P S D *)");
     EXPECT("tilenav-map 1\nsize 2 2\ntiles\nP.\n.P\n",
            "t.map:5:2: second character start 'P' (the first is at tile 0,0)");
-    EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\n..\n",
+    EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\nab\n",
            "t.map:5:1: unexpected text after the last of the 1 tile rows");
+    /* rows past the height: counted, even those that start with '#' */
+    EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\n..\n",
+           "t.map:5:1: 2 tile rows but size says 1 (this row is extra: fix the 'size' line or "
+           "remove it)");
+    EXPECT("tilenav-map 1\nsize 3 1\ntiles\n.P.\n# a comment\n#.#\n\n###\n",
+           "t.map:6:1: 3 tile rows but size says 1 (the 2 rows from this line on are extra: fix "
+           "the 'size' line or remove them)");
     EXPECT("type octile\nheight 2\nwidth 2\nmap\n.@\n.X\n",
            "t.map:6:2: unknown tile character 'X' (expected one of . G S @ O T W)");
     EXPECT("type octile\nwidth 2\nmap\n", "t.map:3:1: missing 'height' line before 'map'");

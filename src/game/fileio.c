@@ -107,49 +107,6 @@ static bool is_blank(const char *s, size_t n)
     return true;
 }
 
-/* Tile rows beyond the `size` header's height.  tn_map_parse takes a line
- * after the last row that starts with '#' for a comment, and a tile row
- * usually starts with '#' (a wall), so the rows past the height vanished
- * without a word.  After a tilenav map (buf parsed as m) every line of
- * exactly W tile characters is counted as a tile row: any is an error
- * naming its line.  0, or -1 with "FILE:LINE:1: problem" in err. */
-static int check_extra_rows(const char *buf, size_t len, const char *path, const tn_map *m,
-                            char *err, size_t cap)
-{
-    size_t pos = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, n;
-    const char *l;
-    int lineno = 0, first = 0, extra = 0;
-    bool format_seen = false;
-    while (take_line(buf, len, &pos, &l, &n)) { /* the header, up to the 'tiles' line */
-        lineno++;
-        if (is_blank(l, n) || l[0] == '#') continue;
-        while (n > 0 && (l[n - 1] == ' ' || l[n - 1] == '\t')) n--;
-        if (!format_seen && (n < 11 || memcmp(l, "tilenav-map", 11) != 0)) return 0; /* MAI */
-        format_seen = true;
-        if (n == 5 && memcmp(l, "tiles", 5) == 0) break;
-    }
-    for (int y = 0; y < m->h && take_line(buf, len, &pos, &l, &n); y++) lineno++;
-    while (take_line(buf, len, &pos, &l, &n)) {
-        lineno++;
-        size_t k = 0;
-        while (k < n && l[k] && strchr(".#=PSD*", l[k])) k++;
-        if (n != (size_t)m->w || k < n) continue;
-        if (extra++ == 0) first = lineno;
-    }
-    if (!extra) return 0;
-    if (extra == 1)
-        snprintf(err, cap,
-                 "%s:%d:1: %d tile rows but size says %d (this row is extra: fix the 'size' "
-                 "line or remove it)",
-                 path, first, m->h + 1, m->h);
-    else
-        snprintf(err, cap,
-                 "%s:%d:1: %d tile rows but size says %d (the %d rows from this line on are "
-                 "extra: fix the 'size' line or remove them)",
-                 path, first, m->h + extra, m->h, extra);
-    return -1;
-}
-
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
 {
     if (tn_tiled_kind(path)) return tn_tiled_load(path, out, err, cap); /* .tmx .tmj .json */
@@ -164,13 +121,8 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
         snprintf(err, cap, "%s", e.msg);
         return -1;
     }
-    int rc = check_extra_rows(buf, len, path, *out, err, cap);
     free(buf);
-    if (rc != 0) {
-        tn_map_destroy(*out);
-        *out = NULL;
-    }
-    return rc;
+    return 0;
 }
 
 /* ---- saving ------------------------------------------------------------ */

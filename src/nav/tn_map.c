@@ -289,11 +289,31 @@ static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char 
             m->mark[i] = (uint8_t)mark;
         }
     }
-    /* Only blank and comment lines may follow. */
+    /* Only blank and comment lines may follow.  A line of exactly W tile
+     * characters is a tile row past the height `size` gives, not a comment,
+     * though it starts with '#' as most rows do (a wall): counted, so the
+     * message can say how many. */
+    int first = 0, extra = 0;
     while (next_line(r)) {
+        size_t k = 0;
+        while (!movingai && k < r->n && r->s[k] && strchr(".#=PSD*", r->s[k])) k++;
+        if (!movingai && r->n == (size_t)m->w && k == r->n) {
+            if (extra++ == 0) first = r->lineno;
+            continue;
+        }
         if (is_blank(r->s, r->n) || (!movingai && r->s[0] == '#')) continue;
         PERR(r->lineno, 1, "unexpected text after the last of the %d tile rows", m->h);
     }
+    if (extra == 1)
+        PERR(first, 1,
+             "%d tile rows but size says %d (this row is extra: fix the 'size' line or "
+             "remove it)",
+             m->h + 1, m->h);
+    if (extra > 1)
+        PERR(first, 1,
+             "%d tile rows but size says %d (the %d rows from this line on are extra: "
+             "fix the 'size' line or remove them)",
+             m->h + extra, m->h, extra);
     return TN_OK;
 }
 

@@ -24,7 +24,9 @@
  *        S spawn (empty)   D destination (empty)   * item (empty)
  *    At most one P.  Trailing '\r' is accepted (and trailing blanks on
  *    header lines); anything after the last row
- *    other than blank or comment lines is an error.
+ *    other than blank or comment lines is an error, and so is a line of
+ *    exactly W tile characters there (a row past the height: "45 tile rows
+ *    but size says 30", though it starts with '#' like a comment).
  *  - Moving AI octile maps: "type octile", "height H", "width W", "map", then
  *    H rows of W characters; . G S passable, @ O T W blocked.
  * A leading UTF-8 byte-order mark is skipped.
