@@ -912,6 +912,24 @@ static bool get_bit(build *B, int32_t i, int j)
     return (((uint64_t *)B->bits.p)[e->bits + (uint32_t)(k >> 6)] >> (k & 63)) & 1;
 }
 
+/* The leftmost (dir < 0) or rightmost set position of entry i in [a, b],
+ * word by word; INT32_MIN when none. */
+static int far_bit(build *B, int32_t i, int a, int b, int dir)
+{
+    const dp_entry *e = ent(B, i);
+    const uint64_t *w = (const uint64_t *)B->bits.p + e->bits;
+    const int ka = tn_maxi(a - e->lo, 0), kb = tn_mini(b - e->lo, e->words * 64 - 1);
+    if (ka > kb) return INT32_MIN;
+    const int wa = ka >> 6, wb = kb >> 6, step = dir < 0 ? 1 : -1;
+    for (int q = dir < 0 ? wa : wb; q >= wa && q <= wb; q += step) {
+        uint64_t x = w[q];
+        if (q == wa) x &= ~0ull << (ka & 63);
+        if (q == wb && (kb & 63) != 63) x &= (1ull << ((kb & 63) + 1)) - 1;
+        if (x) return e->lo + 64 * q + (dir < 0 ? __builtin_ctzll(x) : 63 - __builtin_clzll(x));
+    }
+    return INT32_MIN;
+}
+
 static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, int jn, int frames);
 
 static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_body *b, int frames)
@@ -2419,10 +2437,9 @@ static bool backtrack(build *B, int surf_id, const best_rec *r, int32_t *src, ui
                 /* k free steps: from any position within k of j, the
                  * farthest the bias's way first, walking toward j first
                  * (free steps meet no wall) */
-                int d = B->bias * P.k; /* the source j + d */
-                while (d != -B->bias * (P.k + 1) && !get_bit(B, P.from, j + d)) d -= B->bias;
-                if (d == -B->bias * (P.k + 1)) continue;
-                d = -d; /* (below: the source is j - d) */
+                const int src = far_bit(B, P.from, j - P.k, j + P.k, B->bias);
+                if (src == INT32_MIN) continue;
+                const int d = j - src; /* (below: the source is j - d) */
                 const int ad = d < 0 ? -d : d, walk = d > 0 ? TN_SURF_IN_RIGHT : TN_SURF_IN_LEFT;
                 for (int f = P.k - 1; f >= 0; f--) seq[ns++] = (uint16_t)(jb | (f < ad ? walk : 0));
                 e = P.from;
@@ -2577,11 +2594,13 @@ static bool emit_group(build *B, int surf_id, int kind)
         const best_rec *r = &B->best[t[i]];
         if (!landing_kept(B, t[i])) continue;
         /* the take-off farthest from the landing among those the backtrack
-         * can reach: a bot coming from that side jumps as soon as it can */
+         * can reach: a bot coming from that side jumps as soon as it can.  A
+         * walk-off has one take-off: one bias for all its landings, whose
+         * ways back then share the memo more */
         int lr, lj;
         tn_surf_node_pos(g, t[i], &lr, &lj);
         const tn_surf_surface *S = &g->surf[surf_id];
-        B->bias = 2 * lj > S->j0 + S->j1 ? -1 : 1;
+        B->bias = kind == TN_SURF_WALKOFF ? 1 : 2 * lj > S->j0 + S->j1 ? -1 : 1;
         int32_t src;
         uint32_t run0;
         uint16_t nruns;
