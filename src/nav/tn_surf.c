@@ -561,8 +561,6 @@ static void surf_keep_free(surf_keep *k, const tn_allocator *a)
     k->mcap = k->hcap = 0;
 }
 
-/* The bytes a slot holds (tn_surf_memory). */
-
 static void keep_release(tn_surf *g)
 {
     for (int i = 0; i < g->nkeep; i++) surf_keep_free(&g->keep[i], &g->alloc);
@@ -666,7 +664,6 @@ static void sums_update(tn_surf *g, int x, int y, int delta)
     }
 }
 
-/* The arrays a graph keeps for its repairs: the sums and landing records. */
 /* The surfaces' tests by the tiles alone (the fast build, tn_body_step):
  * a free box over a block or one-way top under one of its columns stands
  * (tn_body_step from rest falls a fraction of a pixel onto that top), on a
@@ -2294,7 +2291,7 @@ typedef struct bt_step {
 static const int bt_order[2][3] = {{-1, 0, 1}, {1, 0, -1}};
 
 typedef struct bt_memo {
-    uint64_t key; /* entry << 32 | j */
+    uint64_t key; /* memo_key: the bias (bit 62), entry << 32, j */
     uint32_t stamp;
     uint32_t off, cnt; /* the rest's inputs: B->seq[off .. off + cnt) */
     int32_t j0;        /* take-off */
