@@ -224,6 +224,32 @@ static void test_set_refused(void **state)
     tn_world_destroy(w);
 }
 
+/* Refused clicks and toggles are not fatal either: each one reaches the
+ * host's warn with FILE:LINE, the command and the world's reason. */
+static void test_edit_refused(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    const char *text = "0 toggle 1 6 block\n1 click 0 0 middle\n1 toggle 0 0 spawn\n"
+                       "2 toggle 3 3 block\n";
+    char err[512] = "";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    warn_log log = {0, ""};
+    tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
+    if (tn_script_run(s, w, 0, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    assert_string_equal(log.last, "t.txt:1: toggle 1 6 refused (frame 0): tile (1,6) is inside "
+                                  "the character: a block there would trap it");
+    if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 2); /* the middle click on a block makes a one-way: not refused */
+    assert_string_equal(log.last, "t.txt:3: toggle 0 0 refused (frame 1): tile (0,0) is not "
+                                  "empty: spawn points go on empty tiles only");
+    assert_int_equal(tn_world_refused_edits(w), 2);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 3, 3), TN_TILE_BLOCK);
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
 /* A UTF-8 byte-order mark is skipped; commands left when the run ends
  * are counted and named. */
 static void test_bom_and_unrun(void **state)
@@ -252,7 +278,7 @@ int main(void)
         cmocka_unit_test(test_parse_ok),    cmocka_unit_test(test_errors),
         cmocka_unit_test(test_apply),       cmocka_unit_test(test_save_needs_host),
         cmocka_unit_test(test_set_speed),   cmocka_unit_test(test_bom_and_unrun),
-        cmocka_unit_test(test_set_refused),
+        cmocka_unit_test(test_set_refused), cmocka_unit_test(test_edit_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

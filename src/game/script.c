@@ -295,6 +295,20 @@ void tn_script_destroy(tn_script *s)
     free(s);
 }
 
+/* A command the world refused (a rule, a tile it cannot take): the run goes on,
+ * the user hears why. */
+static void warn_refused(const tn_script *s, const tn_script_cmd *c, const tn_script_host *host,
+                         const char *what, const char *why)
+{
+    char m[1024];
+    snprintf(m, sizeof m, "%s:%d: %s refused (frame %ld): %s", s->file, c->line, what, c->frame,
+             why);
+    if (host && host->warn)
+        host->warn(host->user, m);
+    else
+        fprintf(stderr, "tilenav: warning: %s\n", m);
+}
+
 static bool check_tile(const tn_script *s, const tn_script_cmd *c, const tn_world *w, char *err,
                        size_t errcap)
 {
@@ -317,16 +331,20 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
             break;
         }
         case TN_SC_CLICK:
-            if (!check_tile(s, c, w, err, errcap)) return -1;
-            tn_world_click(w, c->x, c->y, (tn_button)c->arg, c->flag != 0, &e);
-            break;
         case TN_SC_TOGGLE:
-            if (!check_tile(s, c, w, err, errcap)) return -1;
-            tn_world_edit(w, c->x, c->y, (tn_edit)c->arg, &e);
-            break;
         case TN_SC_GOTO: {
             if (!check_tile(s, c, w, err, errcap)) return -1;
-            tn_world_goto(w, c->x, c->y, &e);
+            static const char *const op[] = {"click", "toggle", "goto"};
+            int k = c->op == TN_SC_CLICK ? 0 : c->op == TN_SC_TOGGLE ? 1 : 2;
+            tn_status r = k == 0
+                              ? tn_world_click(w, c->x, c->y, (tn_button)c->arg, c->flag != 0, &e)
+                          : k == 1 ? tn_world_edit(w, c->x, c->y, (tn_edit)c->arg, &e)
+                                   : tn_world_goto(w, c->x, c->y, &e);
+            if (tn_failed(r)) {
+                char what[64];
+                snprintf(what, sizeof what, "%s %d %d", op[k], c->x, c->y);
+                warn_refused(s, c, host, what, e.msg);
+            }
             break;
         }
         case TN_SC_TOOL: tn_world_set_tool(w, (tn_tool)c->arg); break;
@@ -337,13 +355,9 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                     snprintf(err, errcap, "%s:%d: %s", s->file, c->line, e.msg);
                     return -1;
                 }
-                char m[1024];
-                snprintf(m, sizeof m, "%s:%d: set %s %g refused (frame %ld): %s", s->file, c->line,
-                         c->name, c->value, c->frame, e.msg);
-                if (host && host->warn)
-                    host->warn(host->user, m);
-                else
-                    fprintf(stderr, "tilenav: warning: %s\n", m);
+                char what[96];
+                snprintf(what, sizeof what, "set %s %g", c->name, c->value);
+                warn_refused(s, c, host, what, e.msg);
             }
             break;
         case TN_SC_SPEED:

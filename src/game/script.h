@@ -20,8 +20,9 @@
  * FRAME is the step before which the command applies (0 = before the first
  * step); frames must not decrease.  Parse errors name FILE:LINE; a command
  * that cannot run (a tile outside the map) is reported the same way when
- * it is reached.  A refused edit is not an error: the world counts it; a
- * refused `set` is counted too and reported through the host's warn.
+ * it is reached.  A refused click, toggle, goto or `set` is not an error: the
+ * world counts refused edits, and each refusal is reported through the
+ * host's warn.
  */
 #ifndef TN_SCRIPT_H
 #define TN_SCRIPT_H
@@ -78,8 +79,9 @@ typedef struct tn_script_host {
      * events, -1 = all).  NULL: speed, pause and playback are ignored (a
      * headless run has no clock and draws nothing); reset is an error. */
     int (*control)(void *user, tn_world *w, int op, double value, char *err, size_t cap);
-    /* A command the world refused by a rule (`set char_height 9` with no
-     * room): "FILE:LINE: ..." in msg; the run goes on.  NULL: the message
+    /* A command the world refused (`set char_height 9` with no room, a
+     * block inside the character): "FILE:LINE: COMMAND refused (frame F):
+     * reason" in msg; the run goes on.  NULL: the message
      * goes to stderr as "tilenav: warning: FILE:LINE: ...". */
     void (*warn)(void *user, const char *msg);
 } tn_script_host;
