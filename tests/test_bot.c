@@ -597,6 +597,68 @@ static void test_graph_goals_and_reasons(void **state)
     tn_map_destroy(m);
 }
 
+/* Another graph, or the classic planner, given to a bot on its way: a
+ * counted re-plan named after what changed (the sandbox's sliders and G). */
+static void test_graph_switch_reasons(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 6\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "..P.................\n####################\n");
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "flat", NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f), p2 = tn_phys_default(2.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p), prof2 = tn_surf_profile_make(1, 2, &p2);
+    tn_surf *g = NULL, *same = NULL, *low = NULL;
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &same, NULL)));
+    assert_true(tn_succeeded(tn_surf_create(m, &prof2, NULL, &low, NULL)));
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_bot_set_graph(bot, g);
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 4);
+    tn_body_step(&body, m, &p, (tn_input){0});
+    assert_true(tn_succeeded(tn_bot_goto(bot, pf, m, &body, &p, 17, 4, NULL)));
+    assert_string_equal(tn_bot_get_info(bot).pending_reason, "");
+    for (int k = 0; k < 3; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
+    struct {
+        tn_surf *g;
+        const tn_phys_params *p;
+        const char *why;
+        int planner;
+    } step[] = {{NULL, &p, "planner switched", 0},
+                {same, &p, "planner switched", 1},
+                {g, &p, "graph switched", 1},
+                {low, &p2, "physics changed", 1}};
+    for (int k = 0; k < 4; k++) {
+        tn_bot_set_graph(bot, step[k].g);
+        tn_bot_set_graph(bot, step[k].g); /* the same graph again changes nothing */
+        assert_string_equal(tn_bot_get_info(bot).pending_reason, step[k].why);
+        tn_body_step(&body, m, step[k].p, tn_bot_step(bot, pf, m, &body, step[k].p));
+        tn_bot_info i = tn_bot_get_info(bot);
+        assert_int_equal(i.replans, k + 1);
+        assert_string_equal(i.plan_reason, step[k].why);
+        assert_string_equal(i.pending_reason, "");
+        assert_int_equal(i.planner, step[k].planner);
+        assert_int_equal(i.state, TN_BOT_MOVING);
+    }
+    int f = 0;
+    while (f++ < 600 && tn_bot_active(bot))
+        tn_body_step(&body, m, &p2, tn_bot_step(bot, pf, m, &body, &p2));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tn_bot_get_info(bot).replans, 4);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_surf_destroy(low);
+    tn_surf_destroy(same);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -611,6 +673,7 @@ int main(void)
         cmocka_unit_test(test_bots_share_a_finder),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_graph_goals_and_reasons),
+        cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),

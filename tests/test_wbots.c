@@ -233,9 +233,9 @@ static void test_graph_replans_counted(void **state)
     for (int y = 28; y <= 40; y++) tn_world_edit(w, 48, y, TN_EDIT_BLOCK, NULL);
     for (int f = 0; f < 5; f++) tn_world_step(w);
     assert_non_null(strstr(json(w), "\"replans\":1,"));
-    const char *why = NULL;
-    assert_int_equal(tn_wbots_replans(w, tn_wbots_character_bot(w), &why), 1);
-    assert_string_equal(why, "map edited");
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.replans, 1);
+    assert_string_equal(i.plan_reason, "map edited");
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot [graph]: moving | found: "));

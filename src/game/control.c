@@ -553,11 +553,9 @@ static const char *enemy_state(int s)
 
 /* A bot's card: its plan as its planner made it (graph: legs and frames;
  * classic: nodes, tiles and states) and its re-plans. */
-static int bot_lines(const tn_world *w, const tn_bot *b, char *buf, size_t cap)
+static int bot_lines(const tn_bot *b, char *buf, size_t cap)
 {
     tn_bot_info i = tn_bot_get_info(b);
-    const char *why;
-    int replans = tn_wbots_replans(w, b, &why);
     char plan[64], last[64];
     if (i.planner) {
         int nl, leg;
@@ -580,7 +578,7 @@ static int bot_lines(const tn_world *w, const tn_bot *b, char *buf, size_t cap)
                     i.input.left ? "left " : "", i.input.right ? "right " : "",
                     i.input.jump ? "jump " : "", i.input.down ? "down " : "",
                     !(i.input.left || i.input.right || i.input.jump || i.input.down) ? "none" : "",
-                    i.jump_left, replans, why && why[0] ? why : "-", last);
+                    i.jump_left, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
 }
 
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)
@@ -594,7 +592,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         n = snprintf(buf, cap, "character (its goto bot)\ntile       %d,%d  %s\n", tx, ty,
                      tn_world_character(w)->on_ground ? "on the ground" : "in the air");
         const tn_bot *b = tn_wbots_character_bot(w);
-        if (b && (size_t)n < cap) bot_lines(w, b, buf + n, cap - (size_t)n);
+        if (b && (size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
         return true;
     }
     case TN_INSPECT_BOT: {
@@ -607,7 +605,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         int tx, ty;
         tn_body_tile(body, tn_world_phys(w), &tx, &ty);
         n = snprintf(buf, cap, "bot %d\ntile       %d,%d\n", index + 1, tx, ty);
-        if ((size_t)n < cap) bot_lines(w, b, buf + n, cap - (size_t)n);
+        if ((size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
         return true;
     }
     case TN_INSPECT_ENEMY: {

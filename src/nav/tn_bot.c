@@ -61,6 +61,7 @@ struct tn_bot {
     int nruns, run_i, run_left;
     int expect_row, expect_j;
     uint32_t graph_gen;
+    tn_surf_profile gprof; /* the profile of the graph the last graph plan used */
     tn_surf_stats gstats;
     bool gpartial;
     /* for inspection: why the next / the last plan, the input of the last step */
@@ -317,13 +318,29 @@ static bool standing(const tn_bot *b, const tn_map *m, const tn_body *body)
 
 /* ---- the graph planner's follower ----------------------------------------- */
 
+/* Why a graph of profile `p` (rebuilt, or given in place of the last plan's)
+ * needs a new plan. */
+static const char *profile_reason(const tn_bot *b, const tn_surf_profile *p)
+{
+    if (p->w != b->gprof.w || p->h != b->gprof.h) return "size changed";
+    if (!tn_surf_same_profile(p, &b->gprof)) return "physics changed";
+    return NULL;
+}
+
 void tn_bot_set_graph(tn_bot *b, tn_surf *g)
 {
-    if (b->graph != g) {
-        b->graph = g;
-        b->nlegs = b->leg = 0;
-        b->gphase = GP_WALK;
-        if (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) b->want_plan = true;
+    if (b->graph == g) return;
+    bool had = b->graph != NULL;
+    b->graph = g;
+    b->nlegs = b->leg = 0;
+    b->gphase = GP_WALK;
+    if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return;
+    b->want_plan = true;
+    /* the first reason since the last plan names the re-plan; b->why is
+     * NULL only after a plan, and then `had` says a graph made it */
+    if (!b->first_plan && !b->why) {
+        const char *r = had && g ? profile_reason(b, tn_surf_get_profile(g)) : NULL;
+        b->why = !had || !g ? "planner switched" : r ? r : "graph switched";
     }
 }
 
@@ -337,9 +354,19 @@ const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
     return b->legs;
 }
 
+/* Every plan for a goal after its first is a re-plan, capped (as replan()). */
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
+    if (b->first_plan) {
+        b->first_plan = false;
+    } else if (++b->replans > b->cfg.max_replans) {
+        b->state = TN_BOT_STUCK;
+        b->nlegs = b->n = b->leg = b->cur = 0;
+        b->want_plan = false;
+        return;
+    }
+    b->gprof = *tn_surf_get_profile(g);
     b->want_plan = false;
     b->still = 0;
     b->gphase = GP_WALK;
@@ -421,7 +448,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) && fabsf(body->y - b->last_y) < STUCK_MOVE(T)) {
         if (++b->still > b->cfg.stuck_steps) {
             b->still = 0;
-            if (++b->stuck_replans > STUCK_REPLANS || ++b->replans > b->cfg.max_replans) {
+            if (++b->stuck_replans > STUCK_REPLANS) {
                 b->state = TN_BOT_STUCK;
                 b->nlegs = b->n = b->leg = b->cur = 0;
                 return none;
@@ -466,21 +493,17 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
             b->cur = b->leg;
             b->stuck_replans = 0;
         } else if (!stale) {
-            b->replans++;
             b->want_plan = true;
             b->why = "landed off the path";
         }
     }
     if (stale && !b->want_plan) { /* the plan's graph or map changed under it */
-        b->replans++;
-        b->why = m != b->plan_map || m->revision != b->plan_rev ? "map edited" : "graph rebuilt";
+        const char *r = profile_reason(b, tn_surf_get_profile(g));
+        b->why = m != b->plan_map || m->revision != b->plan_rev ? "map edited"
+                 : r                                            ? r
+                                                                : "graph rebuilt";
     }
     if (b->want_plan || stale) {
-        if (b->replans > b->cfg.max_replans) {
-            b->state = TN_BOT_STUCK;
-            b->nlegs = b->n = b->leg = b->cur = 0;
-            return none;
-        }
         gplan(b, m, body);
         if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
     }
@@ -490,7 +513,6 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     int lrow, lj;
     tn_surf_node_pos(g, L->node, &lrow, &lj);
     if (lrow != row) {
-        b->replans++;
         b->want_plan = true;
         b->why = "left the path";
         return none;
@@ -990,6 +1012,7 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.planner = b->graph ? 1 : 0;
     i.plan_frames = b->graph ? (b->nlegs ? b->gstats.frames : -1) : -1;
     i.plan_reason = b->last_why ? b->last_why : "";
+    i.pending_reason = b->want_plan && b->why ? b->why : "";
     i.input = b->last_in;
     i.jump_left = b->jump_phase == JUMP_HOLD ? b->jump_left : 0;
     i.first_raw_nodes = b->first_raw;

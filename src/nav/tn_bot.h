@@ -139,24 +139,28 @@ void tn_bot_set_clock(tn_bot *b, double (*clock)(void));
 
 typedef struct tn_bot_info {
     tn_bot_state state;
-    bool active;             /* still has something to do (MOVING or PARTIAL en route) */
-    int goal_x, goal_y;      /* the snapped goal (-1 when none) */
-    int path_nodes, node;    /* filtered path length and the node being followed */
-    int replans;             /* re-plans for the current goal */
-    int plans;               /* searches since creation */
-    int expanded;            /* states expanded by the last search */
-    int path_cost;           /* cost of the last path (model units) */
-    int raw_nodes;           /* tiles on the last path before filtering */
-    double search_us;        /* last search time; < 0 when there is no clock */
-    int steps;               /* steps since the goal was set */
-    int planner;             /* 0 classic (tn_path), 1 graph (tn_surf) */
-    int plan_frames;         /* graph: frames of the last plan; -1 classic / none */
-    const char *plan_reason; /* why the last plan was made: "new goal", "map edited",
+    bool active;                /* still has something to do (MOVING or PARTIAL en route) */
+    int goal_x, goal_y;         /* the snapped goal (-1 when none) */
+    int path_nodes, node;       /* filtered path length and the node being followed */
+    int replans;                /* re-plans for the current goal */
+    int plans;                  /* searches since creation */
+    int expanded;               /* states expanded by the last search */
+    int path_cost;              /* cost of the last path (model units) */
+    int raw_nodes;              /* tiles on the last path before filtering */
+    double search_us;           /* last search time; < 0 when there is no clock */
+    int steps;                  /* steps since the goal was set */
+    int planner;                /* 0 classic (tn_path), 1 graph (tn_surf) */
+    int plan_frames;            /* graph: frames of the last plan; -1 classic / none */
+    const char *plan_reason;    /* why the last plan was made: "new goal", "map edited",
                                 "size changed", "physics changed", "landed off the
                                 path", "stuck"; with a graph also "graph rebuilt",
-                                "left the path" ("" before the first) */
-    tn_input input;          /* the keys the last tn_bot_step pressed */
-    int jump_left;           /* steps of holding jump left (0 when not holding) */
+                                "left the path", "planner switched" (tn_bot_set_graph
+                                between a graph and NULL), "graph switched" (another
+                                graph of the same profile) ("" before the first) */
+    const char *pending_reason; /* why a plan waits to be made (on landing), one of
+                                   the above; "" when none waits */
+    tn_input input;             /* the keys the last tn_bot_step pressed */
+    int jump_left;              /* steps of holding jump left (0 when not holding) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
                                             goal's numbers) */
 } tn_bot_info;
@@ -178,8 +182,11 @@ const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
  * stands at the edge's landing position.  It re-plans (on the ground) when
  * it lands elsewhere, leaves the leg's surface, the map was edited or the
  * graph rebuilt (tn_surf_generation); stuck detection is the same as the
- * classic follower's.  The owner keeps the graph in sync with the map and
- * the body's profile (tn_surf_sync). */
+ * classic follower's.  Setting another graph (or NULL) while the bot has a
+ * goal re-plans it too.  Every plan after a goal's first counts as a
+ * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
+ * keeps the graph in sync with the map and the body's profile
+ * (tn_surf_sync). */
 void tn_bot_set_graph(tn_bot *b, tn_surf *g);
 /* The graph plan's legs and the leg being followed (count 0 in classic mode). */
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);

@@ -22,23 +22,6 @@
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (256L * 256L)
 
-/* Re-plans of one bot's goal as the world sees them: tn_bot's graph
- * follower counts only some of its searches as re-plans and names none, so
- * every search after a goal's first is counted here, named after what
- * changed since the plan before it. */
-typedef struct replans {
-    int plans;          /* the bot's searches seen */
-    int count;          /* re-plans of the current goal */
-    const char *reason; /* the last one's ("" before the first) */
-    bool first_pending; /* the goal's first plan waits for a landing */
-    bool air;           /* the body was in the air at the last step */
-    /* what the last plan was made on */
-    uint32_t rev, gen;
-    const tn_surf *g;
-    float jump_height;
-    int coyote, bw, bh;
-} replans;
-
 typedef struct tn_wbots {
     tn_path *pf;       /* the character's finder (NULL: map too large) */
     tn_path *pf_extra; /* the extra bots' finder (== pf when shared) */
@@ -47,7 +30,6 @@ typedef struct tn_wbots {
     tn_body ebody[TN_WBOTS_MAX];
     int wait[TN_WBOTS_MAX];
     bool was_active[TN_WBOTS_MAX];
-    replans rp, erp[TN_WBOTS_MAX]; /* the character's, the extra bots' */
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
@@ -201,79 +183,6 @@ static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body
     return g;
 }
 
-/* ---- re-plans -------------------------------------------------------------- */
-
-static void rp_made_on(replans *r, const tn_world *w, const tn_surf *g, const tn_body *b)
-{
-    r->rev = w->map->revision;
-    r->g = g;
-    r->gen = g ? tn_surf_generation(g) : 0;
-    r->jump_height = w->phys.jump_height;
-    r->coyote = w->phys.coyote_frames;
-    r->bw = b->w;
-    r->bh = b->h;
-}
-
-/* A new goal (after tn_bot_goto; `plans` = the bot's searches before it). */
-static void rp_goal(replans *r, const tn_world *w, const tn_bot *bot, const tn_surf *g,
-                    const tn_body *b, int plans)
-{
-    r->count = 0;
-    r->reason = "";
-    r->plans = tn_bot_get_info(bot).plans;
-    r->first_pending = r->plans == plans; /* in the air: it plans on landing */
-    r->air = !b->on_ground;
-    rp_made_on(r, w, g, b);
-}
-
-/* Why a plan made now replaces the last one. */
-static const char *rp_why(const replans *r, const tn_world *w, const tn_surf *g, const tn_body *b)
-{
-    if (r->rev != w->map->revision) return "map edited";
-    if (r->bw != b->w || r->bh != b->h) return "size changed";
-    if (r->jump_height != w->phys.jump_height || r->coyote != w->phys.coyote_frames)
-        return "physics changed";
-    if (r->g != g) return "planner switched";
-    if (g && r->gen != tn_surf_generation(g)) return "graph rebuilt";
-    return r->air ? "landed off the path" : "stuck";
-}
-
-/* After a step of a graph bot (g: the graph it was given): count a search
- * it made as a re-plan.  The classic bot counts its own. */
-static void rp_step(replans *r, const tn_world *w, const tn_bot *bot, const tn_surf *g,
-                    const tn_body *b)
-{
-    tn_bot_info i = tn_bot_get_info(bot);
-    if (i.plans != r->plans) {
-        if (r->first_pending) {
-            r->first_pending = false;
-        } else if (i.planner) {
-            r->count++;
-            r->reason = rp_why(r, w, g, b);
-        }
-        rp_made_on(r, w, g, b);
-    }
-    r->plans = i.plans;
-    r->air = !b->on_ground;
-}
-
-static const replans *rp_of(const tn_wbots *s, const tn_bot *bot)
-{
-    if (bot == s->bot) return &s->rp;
-    for (int i = 0; i < TN_WBOTS_MAX; i++)
-        if (bot == s->ebot[i]) return &s->erp[i];
-    return NULL;
-}
-
-int tn_wbots_replans(const tn_world *w, const tn_bot *bot, const char **reason)
-{
-    const tn_wbots *s = of(w);
-    tn_bot_info i = tn_bot_get_info(bot);
-    const replans *r = s && i.planner ? rp_of(s, bot) : NULL;
-    if (reason) *reason = r ? r->reason : i.plan_reason;
-    return r ? r->count : i.replans;
-}
-
 /* The classic bot's start tile: the body's, or beside it when the body
  * stands on a ledge edge (as tn_bot plans). */
 static void classic_start(const tn_map *m, const tn_body *b, const tn_phys_params *p, int *x,
@@ -377,9 +286,8 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot)) return false;
-    tn_surf *g = use_planner(w, s, s->bot, &w->character);
+    use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
-    rp_step(&s->rp, w, s->bot, g, &w->character);
     say_state(w, s);
     return true;
 }
@@ -403,10 +311,8 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     s->last_state = TN_BOT_IDLE;
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
-    tn_surf *g = use_planner(w, s, s->bot, &w->character);
-    int plans = tn_bot_get_info(s->bot).plans;
+    use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
-    rp_goal(&s->rp, w, s->bot, g, &w->character, plans);
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
@@ -461,10 +367,8 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     for (int t = 0; t < TARGET_TRIES; t++) {
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
-        tn_surf *g = use_planner(w, s, s->ebot[i], b);
-        int plans = tn_bot_get_info(s->ebot[i]).plans;
+        use_planner(w, s, s->ebot[i], b);
         tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
-        rp_goal(&s->erp[i], w, s->ebot[i], g, b, plans);
         if (tn_failed(st)) continue;
         if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
             s->trips++;
@@ -496,9 +400,8 @@ void tn_wbots_step(tn_world *w)
             }
         }
         s->was_active[i] = tn_bot_active(bot);
-        tn_surf *g = tn_bot_active(bot) ? use_planner(w, s, bot, b) : NULL;
+        if (tn_bot_active(bot)) use_planner(w, s, bot, b);
         tn_input in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
-        rp_step(&s->erp[i], w, bot, g, b);
         tn_body_step(b, w->map, &w->phys, in);
     }
 }
@@ -569,10 +472,8 @@ int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
     tn_bot_info i;
     memset(&i, 0, sizeof i);
     i.goal_x = i.goal_y = -1;
-    int replans = 0;
     if (s && s->pf) {
         i = tn_bot_get_info(s->bot);
-        replans = tn_wbots_replans(w, s->bot, NULL);
         if (i.planner) i.path_nodes = legs_of(s->bot); /* as plan_frames: 0 and -1 together */
     }
     return snprintf(buf, cap,
@@ -581,8 +482,8 @@ int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
                     "\"extra_trips\":%d,\"extra_arrivals\":%d,\"planner\":\"%s\","
                     "\"plan_frames\":%d}",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y,
-                    i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, replans, i.expanded,
-                    s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0,
+                    i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, i.replans,
+                    i.expanded, s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0,
                     !s || s->planner ? "graph" : "classic", i.plan_frames);
 }
 
@@ -648,13 +549,10 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      i.state == TN_BOT_PARTIAL ? "partial:" : "found:", i.plan_frames, nl);
         else if (i.active)
             snprintf(plan, sizeof plan, "re-planning (%s) on landing",
-                     rp_why(&s->rp, w,
-                            graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false),
-                            &w->character));
+                     i.pending_reason[0] ? i.pending_reason : "re-plan");
         else
             snprintf(plan, sizeof plan, "no plan");
-        if (s->rp.count > 0)
-            snprintf(re, sizeof re, " | re-plan %d (%s)", s->rp.count, s->rp.reason);
+        if (i.replans > 0) snprintf(re, sizeof re, " | re-plan %d (%s)", i.replans, i.plan_reason);
         return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d nodes | search %s%s%s",
                         tn_bot_state_name(i.state), plan, re, i.expanded, t, cmp, extra);
     }

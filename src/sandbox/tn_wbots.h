@@ -46,11 +46,6 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w);
 int tn_wbots_count(const tn_world *w);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
 const tn_bot *tn_wbots_bot(const tn_world *w, int i);
-/* Re-plans of a bot's current goal and the last one's reason ("" before
- * the first): the graph planner's as this part counts them (every search
- * after the goal's first; tn_bot counts only some), the classic planner's
- * from tn_bot_get_info.  `reason` may be NULL. */
-int tn_wbots_replans(const tn_world *w, const tn_bot *bot, const char **reason);
 /* Why the surface-graph overlay (TN_OVERLAY_SURF in `overlays`) shows
  * nothing, for a caption on the map: the classic planner is selected (the
  * graph is built only for the graph planner) or the map is too large for
