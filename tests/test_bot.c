@@ -659,6 +659,55 @@ static void test_graph_switch_reasons(void **state)
     tn_map_destroy(m);
 }
 
+/* The inspect card's "jump left": -1 while holding to the top of a full
+ * jump (not the 1 << 20 the jump table stores), and 0 once a graph takes
+ * over mid-jump (the classic jump is over). */
+static void test_jump_left_reported(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n..........#.........\n"
+                        "..........#.........\n..........#.........\n"
+                        "..P.......#.........\n####################\n");
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "tower", NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    assert_int_equal(tn_bot_jump_frames(bot, 4), 0); /* no physics seen yet */
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 10);
+    tn_body_step(&body, m, &p, (tn_input){0});
+    assert_true(tn_succeeded(tn_bot_goto(bot, pf, m, &body, &p, 10, 6, NULL)));
+    assert_int_equal(tn_bot_jump_frames(bot, 4), 1 << 20); /* 4 tiles: the whole jump */
+    int f = 0, held = 0;
+    while (f++ < 300 && tn_bot_active(bot)) {
+        tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
+        tn_bot_info i = tn_bot_get_info(bot);
+        assert_true(i.jump_left >= -1 && i.jump_left < 100);
+        if (i.jump_left == -1) held++;
+        if (held == 5) break;
+    }
+    assert_int_equal(held, 5);
+    assert_false(body.on_ground);
+    tn_bot_set_graph(bot, g);
+    assert_int_equal(tn_bot_get_info(bot).jump_left, 0);
+    tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).jump_left, 0);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -674,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
+        cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),

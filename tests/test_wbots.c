@@ -246,6 +246,40 @@ static void test_graph_replans_counted(void **state)
     tn_world_destroy(w);
 }
 
+/* A goto clicked while the bot is in the air: the old goal's plan is not
+ * reported as the new goal's (no legs, -1 frames; the reviewer saw "found:
+ * 249 frames" of the old goal); the goal's first plan is made on landing
+ * and is not a re-plan. */
+static void test_graph_goto_in_air(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("maps/demo.map", 70, 28);
+    int f = 0;
+    while (f++ < 600 && tn_world_character(w)->on_ground) tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    assert_true(tn_succeeded(tn_world_click(w, 60, 8, TN_CLICK_LEFT, false, NULL)));
+    assert_string_equal(tn_world_message_text(w), "goto (60,8): planning when the character lands");
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.state, TN_BOT_MOVING);
+    assert_string_equal(i.pending_reason, "new goal");
+    assert_non_null(strstr(json(w), "\"goal_x\":60,\"goal_y\":8,"));
+    assert_non_null(strstr(json(w), "\"path_nodes\":0,"));
+    assert_non_null(strstr(json(w), "\"plan_frames\":-1}"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | planning (new goal) on landing"));
+    while (f++ < 900 && !tn_world_character(w)->on_ground) tn_world_step(w);
+    tn_world_step(w);
+    i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.replans, 0);
+    assert_string_equal(i.plan_reason, "new goal");
+    assert_string_equal(i.pending_reason, "");
+    assert_true(i.plan_frames > 0);
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | found: "));
+    tn_world_destroy(w);
+}
+
 /* A slider moved mid-jump: the graph plan is dropped until the body lands.
  * The HUD says so (never "found: -1 frames"), the JSON agrees (no legs, -1
  * frames), and the plan made on landing is labelled by the bot's state. */
@@ -620,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_graph_replans_counted),
+        cmocka_unit_test(test_graph_goto_in_air),
         cmocka_unit_test(test_graph_replan_after_slider),
         cmocka_unit_test(test_hud_follows_planner_switch),
         cmocka_unit_test(test_key_cancels),

@@ -570,15 +570,17 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
         snprintf(plan, sizeof plan, "node %d of %d (classic)", i.node, i.path_nodes);
         snprintf(last, sizeof last, "%d tiles, %d states", i.raw_nodes, i.expanded);
     }
+    char jump[32] = "to the top";
+    if (i.jump_left >= 0) snprintf(jump, sizeof jump, "%d frames", i.jump_left);
     return snprintf(buf, cap,
                     "state      %s\ngoal       (%d,%d)\nplan       %s\n"
-                    "input      %s%s%s%s%s\njump left  %d frames\nre-plans   %d (last: %s)\n"
+                    "input      %s%s%s%s%s\njump left  %s\nre-plans   %d (last: %s)\n"
                     "last plan  %s",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y, plan,
                     i.input.left ? "left " : "", i.input.right ? "right " : "",
                     i.input.jump ? "jump " : "", i.input.down ? "down " : "",
                     !(i.input.left || i.input.right || i.input.jump || i.input.down) ? "none" : "",
-                    i.jump_left, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
+                    jump, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
 }
 
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)

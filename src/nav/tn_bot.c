@@ -10,6 +10,7 @@
 #define JUMP_MARGIN(T) TN_PX16(T, 4.0f)
 #define STUCK_MOVE(T) TN_PX16(T, 0.01f)
 #define STUCK_REPLANS 4
+#define WHOLE_JUMP (1 << 20) /* jump frames meaning: hold jump for the whole jump */
 #define SIM_ROWS 40
 /* Positions closer than this to a tile edge count as on it: walking adds
  * 8/3 px per step in float, which drifts by ~1/1000 px per 50 tiles. */
@@ -179,7 +180,7 @@ static bool update_physics(tn_bot *b, const tn_phys_params *p)
     for (int k = 1; k <= M; k++) {
         float need = p->tile_px * (float)k + JUMP_MARGIN(p->tile_px);
         if (need > full || k == M) {
-            b->jump_frames[k] = 1 << 20; /* the whole jump */
+            b->jump_frames[k] = WHOLE_JUMP;
             continue;
         }
         while (hold < 400 && sim_apex(p, hold) < need) hold++;
@@ -334,6 +335,7 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g)
     b->graph = g;
     b->nlegs = b->leg = 0;
     b->gphase = GP_WALK;
+    b->jump_phase = JUMP_NONE; /* the classic follower's jump, if one was under way */
     if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return;
     b->want_plan = true;
     /* the first reason since the last plan names the re-plan; b->why is
@@ -479,7 +481,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     if (!body->on_ground) {
         /* falling where the plan did not say (an edit, a push): plan on landing */
-        if (b->gphase == GP_LANDING || b->gphase == GP_WALK) b->want_plan = true;
+        if (b->gphase == GP_LANDING || b->gphase == GP_WALK) {
+            if (!b->want_plan) b->why = "left the path";
+            b->want_plan = true;
+        }
         return none;
     }
     int row = (int)lroundf((body->y + (float)body->h * T) / T);
@@ -609,9 +614,12 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     } else if (!b->graph && standing(b, m, body)) {
         replan(b, pf, m, body);
     } else {
-        /* mid-air: keep following the old path (or let go) and plan on landing */
+        /* mid-air: keep following the old path (or let go) and plan on landing;
+         * a graph bot finishes the edge it is replaying (its inputs are
+         * copied) but drops the old goal's legs, so nothing reports them */
         b->want_plan = true;
         if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) set_path_empty(b);
+        if (b->graph) b->nlegs = b->leg = b->n = b->cur = 0;
         b->state = TN_BOT_MOVING;
     }
     return TN_OK;
@@ -1014,7 +1022,9 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.plan_reason = b->last_why ? b->last_why : "";
     i.pending_reason = b->want_plan && b->why ? b->why : "";
     i.input = b->last_in;
-    i.jump_left = b->jump_phase == JUMP_HOLD ? b->jump_left : 0;
+    i.jump_left = b->graph || b->jump_phase != JUMP_HOLD ? 0
+                  : b->jump_left >= WHOLE_JUMP / 2       ? -1 /* held to the top */
+                                                         : b->jump_left;
     i.first_raw_nodes = b->first_raw;
     i.first_expanded = b->first_expanded;
     return i;

@@ -160,7 +160,8 @@ typedef struct tn_bot_info {
     const char *pending_reason; /* why a plan waits to be made (on landing), one of
                                    the above; "" when none waits */
     tn_input input;             /* the keys the last tn_bot_step pressed */
-    int jump_left;              /* steps of holding jump left (0 when not holding) */
+    int jump_left;              /* classic: steps of holding jump left (0 when not
+                                   holding, -1 when holding to the top of the jump) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
                                             goal's numbers) */
 } tn_bot_info;
@@ -194,7 +195,9 @@ const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);
 uint32_t tn_bot_plan_generation(const tn_bot *b);
 uint32_t tn_bot_plan_revision(const tn_bot *b);
 
-/* Steps to hold jump for a jump of `tiles` (1..M) under the last physics. */
+/* Steps to hold jump for a jump of `tiles` (1..M) under the last physics;
+ * 1 << 20 (hold for the whole jump) for M and for heights only the full
+ * jump clears. */
 int tn_bot_jump_frames(const tn_bot *b, int tiles);
 
 #ifdef __cplusplus

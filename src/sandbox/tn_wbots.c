@@ -315,7 +315,10 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
-    if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
+    if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
+        s->last_state = TN_BOT_MOVING;
+        tn_world_message(w, "goto (%d,%d): planning when the character lands", i.goal_x, i.goal_y);
+    } else if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
         s->last_state = TN_BOT_MOVING;
         if (i.planner)
             tn_world_message(w, "goto (%d,%d): graph plan of %d frames, %d nodes searched",
@@ -548,7 +551,8 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(plan, sizeof plan, "%s %d frames, %d legs",
                      i.state == TN_BOT_PARTIAL ? "partial:" : "found:", i.plan_frames, nl);
         else if (i.active)
-            snprintf(plan, sizeof plan, "re-planning (%s) on landing",
+            snprintf(plan, sizeof plan, "%s (%s) on landing",
+                     i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
                      i.pending_reason[0] ? i.pending_reason : "re-plan");
         else
             snprintf(plan, sizeof plan, "no plan");
