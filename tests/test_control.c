@@ -307,28 +307,47 @@ static void test_playback(void **state)
     p.paused = false;
     tn_playback_advance(&p, 1e6);
     assert_int_equal((int)p.shown, n);
-    /* the graph planner's search: one CLOSE per expanded node, each node
-     * once, from the character's tile to a GOAL on the goal tile, every
-     * event a place a body stands (free tile on a block or platform row) */
-    struct tn_surf *graph = NULL;
-    for (int i = 0; i < 120; i++) tn_world_step(w); /* landed */
-    int gn = tn_playback_record_graph(&p, &graph, w, 47, 20);
-    if (gn <= 10) fail_msg("graph replay: %d events: %s", gn, p.label);
-    assert_true(p.active && !p.navmesh);
+    /* the graph planner's search: the bot's own (the HUD's "N nodes"):
+     * one CLOSE per expanded node, each node once, from the character's
+     * tile to a GOAL on the goal tile, every event a place a body stands
+     * (free tile on a block or platform row) */
+    for (int i = 0; i < 120; i++) tn_world_step(w);       /* landed */
+    assert_int_equal(tn_playback_record_graph(&p, w), 0); /* no goto yet */
+    assert_non_null(strstr(p.label, "no goto yet"));
     int sx, sy;
     tn_body_tile(tn_world_character(w), tn_world_phys(w), &sx, &sy);
+    tn_error e;
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, &e)));
+    tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(bi.planner, 1);
+    /* the window records after the frame's steps: the character has moved
+     * (a search from there made 300 events against the bot's 305) */
+    tn_world_step(w);
+    int gn = tn_playback_record_graph(&p, w);
+    if (gn <= 10) fail_msg("graph replay: %d events: %s", gn, p.label);
+    assert_int_equal(gn, bi.expanded);
+    assert_int_equal(p.trace.dropped, 0);
+    char hud[512], want[32];
+    tn_world_hud(w, hud, sizeof hud);
+    snprintf(want, sizeof want, "| %d nodes |", gn);
+    if (!strstr(hud, want)) fail_msg("HUD '%s' has no '%s'", hud, want);
+    assert_true(p.active && !p.navmesh);
     assert_int_equal((int)p.trace.ev[0].x, sx);
     assert_int_equal((int)p.trace.ev[0].y, sy);
     assert_int_equal(p.trace.ev[gn - 1].kind, TN_TRACE_GOAL);
     assert_int_equal((int)p.trace.ev[gn - 1].x, 47);
     assert_int_equal((int)p.trace.ev[gn - 1].y, 20);
-    uint8_t *seen = calloc((size_t)tn_surf_node_count(graph), 1);
+    int maxid = 0;
+    for (int i = 0; i < gn; i++)
+        if (p.trace.ev[i].id > maxid) maxid = p.trace.ev[i].id;
+    uint8_t *seen = calloc((size_t)maxid + 1, 1);
     for (int i = 0; i < gn; i++) {
-        const tn_trace_event *e = &p.trace.ev[i];
-        assert_true(i == gn - 1 || e->kind == TN_TRACE_CLOSE);
-        assert_false(seen[e->id]);
-        seen[e->id] = 1;
-        int x = (int)e->x, y = (int)e->y;
+        const tn_trace_event *ev = &p.trace.ev[i];
+        assert_true(i == gn - 1 || ev->kind == TN_TRACE_CLOSE);
+        assert_false(seen[ev->id]);
+        seen[ev->id] = 1;
+        int x = (int)ev->x, y = (int)ev->y;
         assert_int_not_equal(tn_map_tile(tn_world_map(w), x, y), TN_TILE_BLOCK);
         bool floor = false;
         for (int dx = 0; dx <= tn_world_character(w)->w; dx++) {
@@ -346,10 +365,20 @@ static void test_playback(void **state)
         steps++;
     }
     assert_int_equal(steps, gn); /* one node per step */
-    /* an edit: the playback's graph follows the map */
-    assert_true(tn_succeeded(tn_world_edit(w, 46, 21, TN_EDIT_BLOCK, NULL)));
-    assert_true(tn_playback_record_graph(&p, &graph, w, 47, 20) > 0);
-    tn_playback_graph_free(graph);
+    /* extra bots search the same graph every step: the replay still is the
+     * character's search; re-plans keep the goal's first */
+    tn_world_set(w, "bots", 3, &e);
+    for (int i = 0; i < 60; i++) tn_world_step(w);
+    assert_int_equal(tn_playback_record_graph(&p, w), gn);
+    /* an edit, then a new goto: its own search, again the HUD's count */
+    for (int i = 0; i < 400; i++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_edit(w, 40, 21, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_click(w, 10, 30, TN_CLICK_LEFT, false, &e)));
+    bi = tn_bot_get_info(tn_wbots_character_bot(w));
+    tn_world_step(w);
+    gn = tn_playback_record_graph(&p, w);
+    assert_true(gn > 0);
+    assert_int_equal(gn, bi.expanded);
     /* the navmesh search too */
     int m = tn_playback_record_navpath(&p, w, 70, 10);
     assert_true(m > 0);

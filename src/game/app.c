@@ -68,13 +68,13 @@ typedef struct app {
     int step_requests; /* single steps asked for while paused */
     tn_playback pb;
     tn_path *pb_finder;
-    struct tn_surf *pb_graph; /* the graph planner's search, replayed */
     tn_undo undo;
     int drag_mode; /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
     float drag_cam_x, drag_cam_y;
-    int pb_plans;   /* the character bot's plan count last seen */
-    tn_flow *flow8; /* the 8-connected field the flow overlay can show */
+    int pb_plans;       /* the character bot's plan count last seen */
+    int pb_graph_plans; /* tn_wbots_graph_search's `plans` last recorded */
+    tn_flow *flow8;     /* the 8-connected field the flow overlay can show */
     uint32_t flow8_rev;
     const tn_map *flow8_map;
     tn_game_opts opts_copy; /* opts with a map path the picker can change */
@@ -217,6 +217,7 @@ static void reset_world(app *a)
     tn_undo_clear(&a->undo);
     a->pb.active = false;
     tn_trace_reset(&a->pb.trace);
+    a->pb_plans = a->pb_graph_plans = 0; /* a new world: its bot has made no plan */
     a->view.inspect_kind = TN_INSPECT_NONE;
     a->step_requests = 0;
     if (kept) {
@@ -227,7 +228,11 @@ static void reset_world(app *a)
 }
 
 /* A new goal for the character (a click or a script's goto): record the
- * search it makes for the playback. */
+ * search it makes for the playback.  The graph planner's is the bot's own
+ * search, kept by tn_wbots when the bot made it (the character moves before
+ * this runs, after the frame's steps, so a search made here would start
+ * elsewhere); the classic planner's is searched again on a finder of the
+ * playback's. */
 static void watch_goto(app *a)
 {
     const tn_bot *b = tn_wbots_character_bot(a->w);
@@ -236,14 +241,22 @@ static void watch_goto(app *a)
     static const int NONE = -1;
     if (i.plans == a->pb_plans) return;
     a->pb_plans = i.plans;
-    if (i.replans != 0 || i.goal_x == NONE) return; /* re-plans keep the first search */
-    double planner = 0;
-    tn_world_get(a->w, "planner", &planner);
-    if (planner > 0.5) /* the graph planner's own search (tn_surf_find) */
-        tn_playback_record_graph(&a->pb, &a->pb_graph, a->w, i.goal_x, i.goal_y);
-    else
+    tn_wbots_search gs;
+    tn_wbots_graph_search(a->w, &gs);
+    if (gs.plans != a->pb_graph_plans && gs.count > 0) {
+        /* a goal's first graph search, even when a re-plan followed it
+         * within the same frame */
+        a->pb_graph_plans = gs.plans;
+        tn_playback_record_graph(&a->pb, a->w);
+    } else if (i.replans != 0 || i.goal_x == NONE) {
+        return; /* re-plans keep the first search */
+    } else if (i.planner) {
+        a->pb_graph_plans = gs.plans;
+        tn_playback_record_graph(&a->pb, a->w); /* nothing to replay: the label says why */
+    } else {
         tn_playback_record_goto(&a->pb, &a->pb_finder, a->w, i.goal_x, i.goal_y,
                                 a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+    }
     a->pb.active = a->pb.trace.count > 0 && (a->view.overlays & TN_OVERLAY_EXPLORED);
 }
 
@@ -489,6 +502,7 @@ static void picker_choose(app *a, int i)
     a->view.inspect_kind = TN_INSPECT_NONE;
     a->pb.active = false;
     tn_trace_reset(&a->pb.trace);
+    a->pb_plans = a->pb_graph_plans = 0; /* a new world: its bot has made no plan */
     tn_undo_clear(&a->undo);
     a->restore_offered = false;
     tn_world_message(a->w, "playing %s (%dx%d)", path, m->w, m->h);
@@ -927,6 +941,7 @@ static void app_start(app *a)
     tn_undo_clear(&a->undo);
     if (tn_playback_init(&a->pb) == 0) a->view.pb = &a->pb;
     a->pb_plans = -1;
+    a->pb_graph_plans = 0;
     watch_goto(a); /* only notes the plan count */
     load_settings(a);
 }
@@ -937,7 +952,6 @@ static void app_end(app *a)
     save_settings(a);
     tn_playback_free(&a->pb);
     tn_path_destroy(a->pb_finder);
-    tn_playback_graph_free(a->pb_graph);
     tn_flow_destroy(a->flow8);
     a->view.pb = NULL;
 }

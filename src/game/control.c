@@ -14,6 +14,7 @@
 #include "tn_navmesh.h"
 #include "tn_path.h"
 #include "tn_wnav.h"
+#include "tn_wbots.h"
 
 /* ---------------------------------------------------------------- speed */
 
@@ -399,65 +400,34 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     return p->trace.count;
 }
 
-int tn_playback_record_graph(tn_playback *p, struct tn_surf **graph, const tn_world *w, int gx,
-                             int gy)
+int tn_playback_record_graph(tn_playback *p, const tn_world *w)
 {
-    tn_error e;
-    const tn_body *c = tn_world_character(w);
     tn_trace_reset(&p->trace);
     p->navmesh = false;
     p->active = false;
-    if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) {
-        snprintf(p->label, sizeof p->label, "graph search: not replayed on maps above 256x256");
+    tn_wbots_search s;
+    int n = tn_wbots_graph_search(w, &s);
+    if (n == 0) {
+        snprintf(p->label, sizeof p->label, "graph search: %s", s.why);
         return 0;
     }
-    tn_surf_profile prof = tn_surf_profile_make(c->w, c->h, tn_world_phys(w));
-    if (*graph && !tn_surf_same_profile(tn_surf_get_profile(*graph), &prof)) {
-        tn_surf_destroy(*graph);
-        *graph = NULL;
-    }
-    tn_status s = *graph ? tn_surf_sync(*graph, tn_world_map(w), &e)
-                         : tn_surf_create(tn_world_map(w), &prof, NULL, graph, &e);
-    if (tn_failed(s)) {
-        tn_surf_destroy(*graph);
-        *graph = NULL;
-        snprintf(p->label, sizeof p->label, "graph search: %.80s", e.msg);
-        return 0;
-    }
-    tn_surf *g = *graph;
-    int start = tn_surf_node_of_body(g, c), sx, sy;
-    if (start < 0 || !tn_bot_snap_goal(tn_world_map(w), c->w, c->h, gx, gy, &sx, &sy)) {
-        snprintf(p->label, sizeof p->label, "graph search: %s",
-                 start < 0 ? "the character is not standing on a surface" : "no goal tile");
-        return 0;
-    }
-    tn_surf_stats st;
-    s = tn_surf_find(g, start, sx, sy, NULL, 0, NULL, &st, &e);
-    int n = 0;
-    const int32_t *ex = tn_surf_expanded(g, &n);
-    const float T = (float)TN_TILE_PX;
     for (int i = 0; i < n; i++) {
-        int row, j;
-        tn_surf_node_pos(g, ex[i], &row, &j);
         tn_trace_event ev;
-        ev.x = floorf(tn_surf_lattice_x(g, j) / T + 1e-3f);
-        ev.y = (float)(row - 1);
+        ev.x = (float)s.nodes[i].x;
+        ev.y = (float)s.nodes[i].y;
         ev.g = ev.f = 0;
-        ev.id = ex[i];
-        ev.kind = TN_TRACE_CLOSE;
-        if (i == n - 1 && tn_succeeded(s) && !(s & TN_PARTIAL_RESULT)) ev.kind = TN_TRACE_GOAL;
+        ev.id = s.nodes[i].node;
+        ev.kind = i == n - 1 && s.reached ? TN_TRACE_GOAL : TN_TRACE_CLOSE;
         if (p->trace.count < p->trace.cap)
             p->trace.ev[p->trace.count++] = ev;
         else
             p->trace.dropped++;
     }
-    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d nodes expanded, %d frames", sx, sy,
-             st.expanded, st.frames);
+    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d nodes expanded, %d frames",
+             s.goal_x, s.goal_y, n, s.frames);
     tn_playback_start(p);
     return p->trace.count;
 }
-
-void tn_playback_graph_free(struct tn_surf *graph) { tn_surf_destroy(graph); }
 
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
 {

@@ -149,20 +149,18 @@ void tn_playback_step(tn_playback *p);
 struct tn_path;
 int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w, int gx,
                             int gy, int heuristic);
-/* Record the graph planner's search (tn_surf_find) for the character's
- * goto to (gx, gy) on a graph of the character's movement profile kept in
- * *graph (created on first use, synced with the map after edits: the
- * world's own graphs and plans are untouched).  tn_surf records only the
- * expansion order (tn_surf_expanded), so the trace holds one CLOSE per
- * expanded node at the node's bottom-left tile (id = the node, g = 0) and
- * no OPEN events: the replay shows the closed set growing and the current
- * node, no frontier.  The last event is a GOAL when the goal was reached.
- * Returns the events; 0 on maps above 256x256 tiles, when the character is
- * not standing on a node, or on a build failure (p->label says why). */
-struct tn_surf;
-int tn_playback_record_graph(tn_playback *p, struct tn_surf **graph, const tn_world *w, int gx,
-                             int gy);
-void tn_playback_graph_free(struct tn_surf *graph);
+/* Record the graph planner's search behind the character's goto: the very
+ * search its bot made (tn_wbots_graph_search: the same graph, start, goal
+ * and options, copied when the bot searched), so the replay has exactly the
+ * HUD's "N nodes searched" events.  tn_surf records only the expansion
+ * order (tn_surf_expanded), so the trace holds one CLOSE per expanded node
+ * at the node's bottom-left tile (id = the node, g = 0) and no OPEN
+ * events: the replay shows the closed set growing and the current node, no
+ * frontier.  The last event is a GOAL when the plan reaches the goal.
+ * Returns the events (the buffer keeps the first TN_PLAYBACK_EVENTS, the
+ * rest are counted in trace.dropped); 0 when the goal's first plan was not
+ * a graph search (p->label says why). */
+int tn_playback_record_graph(tn_playback *p, const tn_world *w);
 /* Record the navmesh search the navpath tool makes to tile (tx, ty) (the
  * world's shared query, traced for this one call). */
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);

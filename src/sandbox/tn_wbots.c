@@ -3,6 +3,7 @@
 #include "tn_world_impl.h"
 #include "tn_wparts.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,6 +48,15 @@ typedef struct tn_wbots {
         bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
     } last;
+    /* the character's graph search for its goal (the goal's first plan),
+     * copied from tn_surf_expanded right after the bot made it */
+    tn_wbots_search_node *sn;
+    int sn_n, sn_cap;
+    int sn_plans; /* the bot's plan count when it was copied (0: none yet) */
+    int sn_seen;  /* the bot's plan count last looked at */
+    int sn_gx, sn_gy, sn_frames;
+    bool sn_reached;
+    const char *sn_why; /* why sn_n is 0 */
 } tn_wbots;
 
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
@@ -91,6 +101,7 @@ void tn_wbots_destroy(tn_world *w)
     tn_bot_destroy(s->bot);
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
+    tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s);
     w->bots = NULL;
 }
@@ -245,6 +256,80 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 
 /* ---- the character's trips ------------------------------------------------- */
 
+/* After the character's bot may have planned: when it made the first plan
+ * for a goal with the graph, copy that search's expansion order
+ * (tn_surf_expanded of the graph it searched, before any other search runs
+ * on it) for the replay.  Re-plans keep the first search (as the HUD's
+ * goto message does); a classic first plan empties it. */
+static void note_search(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.plans == s->sn_seen) return;
+    s->sn_seen = i.plans;
+    if (i.replans != 0) return;
+    s->sn_plans = i.plans;
+    s->sn_n = 0;
+    s->sn_gx = i.goal_x;
+    s->sn_gy = i.goal_y;
+    s->sn_frames = i.plan_frames;
+    s->sn_reached = i.state == TN_BOT_MOVING || i.state == TN_BOT_ARRIVED;
+    if (!i.planner) {
+        s->sn_why = "the classic planner made this plan";
+        return;
+    }
+    const tn_surf *g = graph_for(w, s, &w->character, false);
+    int n = 0;
+    const int32_t *ex = g ? tn_surf_expanded(g, &n) : NULL;
+    if (!g || n != i.expanded) { /* no search ran (no standing node): nothing to copy */
+        s->sn_why = "the bot made no search (it stands on no surface)";
+        return;
+    }
+    if (n > s->sn_cap) {
+        tn_wbots_search_node *t = tn_alloc_array(&w->alloc, (size_t)n, sizeof *t);
+        if (!t) {
+            s->sn_why = "out of memory";
+            return;
+        }
+        tn_free(&w->alloc, s->sn);
+        s->sn = t;
+        s->sn_cap = n;
+    }
+    for (int k = 0; k < n; k++) {
+        int row, j;
+        tn_surf_node_pos(g, ex[k], &row, &j);
+        s->sn[k].node = ex[k];
+        s->sn[k].x = (int32_t)floorf(tn_surf_lattice_x(g, j) / T + 1e-3f);
+        s->sn[k].y = row - 1;
+    }
+    s->sn_n = n;
+    s->sn_why = NULL;
+}
+
+int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
+{
+    const tn_wbots *s = of(w);
+    memset(out, 0, sizeof *out);
+    out->goal_x = out->goal_y = -1;
+    out->frames = -1;
+    if (!s || !s->pf) {
+        out->why = "goto is off on this map";
+        return 0;
+    }
+    if (!s->sn_plans) {
+        out->why = "no goto yet";
+        return 0;
+    }
+    out->nodes = s->sn;
+    out->count = s->sn_n;
+    out->plans = s->sn_plans;
+    out->goal_x = s->sn_gx;
+    out->goal_y = s->sn_gy;
+    out->frames = s->sn_frames;
+    out->reached = s->sn_reached;
+    out->why = s->sn_why ? s->sn_why : "";
+    return s->sn_n;
+}
+
 static void say_state(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
@@ -288,6 +373,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     if (!tn_bot_active(s->bot)) return false;
     use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
+    note_search(w, s);
     say_state(w, s);
     return true;
 }
@@ -313,6 +399,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
     use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
+    note_search(w, s);
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */

@@ -24,7 +24,9 @@
  *
  * Memory: two finders (character, extra bots) made at create for the map's
  * size (one shared finder when the map is larger than 256x256; none, and a
- * HUD message, when even that does not fit in memory), 33 bots.  A step
+ * HUD message, when even that does not fit in memory), 33 bots, and a copy
+ * of the character's graph search (12 bytes an expanded node, grown only
+ * when a search expands more than any before).  A step
  * costs the extra bots' tn_bot_step + tn_body_step; a new target costs up to
  * 8 searches, for at most one bot per step.
  */
@@ -42,6 +44,30 @@ extern "C" {
 
 /* The character's bot (NULL when the part has no finder). */
 const tn_bot *tn_wbots_character_bot(const tn_world *w);
+/* The character's graph search, exactly as its bot made it: for the
+ * current goal's first plan with the graph planner (re-plans keep it), the
+ * nodes tn_surf_find expanded, in order (tn_surf_expanded of the graph the
+ * bot searched, copied right after its search), each at the tile it stands
+ * on (x, y: the node's bottom-left tile); `count` equals the bot's
+ * tn_bot_info.expanded for that plan (the HUD's "N nodes").  `plans` is the
+ * bot's plan count (tn_bot_info.plans) of that search, 0 before the first
+ * goto; `reached`: the plan reaches the goal (not partial).  count is 0 for
+ * a classic first plan or when the bot could not search (`why` says).
+ * Valid until the next tn_world call.  Returns count. */
+typedef struct tn_wbots_search_node {
+    int32_t node; /* the graph node (tn_surf node index) */
+    int32_t x, y; /* the tile it stands on */
+} tn_wbots_search_node;
+typedef struct tn_wbots_search {
+    const tn_wbots_search_node *nodes;
+    int count;
+    int plans;
+    int goal_x, goal_y; /* the bot's goal (-1 when none) */
+    int frames;         /* the plan's frames (-1 when none) */
+    bool reached;
+    const char *why; /* when count is 0: why ("" otherwise) */
+} tn_wbots_search;
+int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out);
 /* Extra bots: how many, and the body of bot i. */
 int tn_wbots_count(const tn_world *w);
 const tn_body *tn_wbots_body(const tn_world *w, int i);
