@@ -594,6 +594,63 @@ static void test_prepare_surface_overlay(void **state)
     tn_world_destroy(w);
 }
 
+/* An open w x h map with a floor on its bottom row. */
+static tn_world *open_world(int w, int h)
+{
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(w, h, NULL, &m, NULL)));
+    for (int x = 0; x < w; x++) tn_map_set_tile(m, x, h - 1, TN_TILE_BLOCK, NULL);
+    tn_world *wd = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &wd, &err))) fail_msg("%s", err.msg);
+    return wd;
+}
+
+/* The planner the JSON and HUD name is the one in effect: above the path
+ * finder's 512x512 tiles goto is off ("planner":"none", "plan_frames":-1,
+ * "off":true, and a refused goto says why); above 256x256 the graph
+ * planner is off and bots plan with the classic one, whatever the
+ * "planner" parameter says. */
+static void test_json_names_planner_in_effect(void **state)
+{
+    (void)state;
+    tn_world *w = open_world(600, 600);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_error err;
+    tn_status st = tn_world_click(w, 20, 598, TN_CLICK_LEFT, false, &err);
+    assert_true(tn_failed(st));
+    assert_string_equal(err.msg, "goto is off: the 600x600 map has 360000 tiles, more than the "
+                                 "path finder's 262144 (512x512)");
+    assert_non_null(strstr(json(w), ",\"bot\":{\"state\":\"idle\",\"goal_x\":-1,\"goal_y\":-1,"
+                                    "\"arrived\":false,\"path_nodes\":0,\"replans\":0,"
+                                    "\"expanded\":0,\"extra_bots\":0,\"extra_trips\":0,"
+                                    "\"extra_arrivals\":0,\"planner\":\"none\","
+                                    "\"plan_frames\":-1,\"off\":true}"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot: goto off (map above 262144 tiles, 512x512)"));
+    tn_world_destroy(w);
+
+    w = open_world(300, 300);
+    double planner = 0;
+    assert_true(tn_world_get(w, "planner", &planner) && planner == 1); /* graph selected */
+    assert_non_null(strstr(json(w), "\"planner\":\"classic\",\"plan_frames\":-1}"));
+    for (int k = 0; k < 600 && !tn_world_character(w)->on_ground; k++) tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 280, 298, TN_CLICK_LEFT, false, &err)));
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.planner, 0);
+    assert_int_equal(i.state, TN_BOT_MOVING);
+    assert_non_null(strstr(json(w), "\"planner\":\"classic\",\"plan_frames\":-1}"));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: moving | goto (") || strstr(hud, "planner switched") ||
+        !strstr(hud, "graph off above 256x256"))
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* Replacing the map (another size) rebuilds the finders. */
 static void test_replace_map(void **state)
 {
@@ -665,6 +722,7 @@ int main(void)
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),
+        cmocka_unit_test(test_json_names_planner_in_effect),
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
     };

@@ -61,6 +61,16 @@ typedef struct tn_wbots {
 
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
 
+/* The planner the character's goto really uses: "none" (goto is off: no
+ * finder on a map above MAX_FINDER_TILES), "classic" (selected, or the
+ * graph planner selected on a map above GRAPH_MAX_TILES), "graph". */
+static const char *planner_in_effect(const tn_world *w, const tn_wbots *s)
+{
+    if (!s || !s->pf) return "none";
+    if (!s->planner || (long)w->map->w * w->map->h > GRAPH_MAX_TILES) return "classic";
+    return "graph";
+}
+
 const tn_bot *tn_wbots_character_bot(const tn_world *w)
 {
     const tn_wbots *s = of(w);
@@ -391,8 +401,9 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     tn_wbots *s = of(w);
     if (!s->pf)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "goto is off: the %dx%d map is too large for the path finder",
-                            w->map->w, w->map->h);
+                            "goto is off: the %dx%d map has %ld tiles, more than the path "
+                            "finder's %ld (512x512)",
+                            w->map->w, w->map->h, (long)w->map->w * w->map->h, MAX_FINDER_TILES);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
@@ -562,25 +573,30 @@ int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
     tn_bot_info i;
     memset(&i, 0, sizeof i);
     i.goal_x = i.goal_y = -1;
-    if (s && s->pf) {
+    i.plan_frames = -1; /* no plan */
+    bool off = !s || !s->pf;
+    if (!off) {
         i = tn_bot_get_info(s->bot);
         if (i.planner) i.path_nodes = legs_of(s->bot); /* as plan_frames: 0 and -1 together */
     }
+    /* the planner named is the one in effect; goto off (no path finder on
+     * this map) says "off":true, as the navmesh's JSON does */
     return snprintf(buf, cap,
                     ",\"bot\":{\"state\":\"%s\",\"goal_x\":%d,\"goal_y\":%d,\"arrived\":%s,"
                     "\"path_nodes\":%d,\"replans\":%d,\"expanded\":%d,\"extra_bots\":%d,"
                     "\"extra_trips\":%d,\"extra_arrivals\":%d,\"planner\":\"%s\","
-                    "\"plan_frames\":%d}",
+                    "\"plan_frames\":%d%s}",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y,
                     i.state == TN_BOT_ARRIVED ? "true" : "false", i.path_nodes, i.replans,
                     i.expanded, s ? s->n : 0, s ? s->trips : 0, s ? s->arrivals : 0,
-                    !s || s->planner ? "graph" : "classic", i.plan_frames);
+                    planner_in_effect(w, s), i.plan_frames, off ? ",\"off\":true" : "");
 }
 
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
-    if (!s || !s->pf) return snprintf(buf, cap, "bot: goto off (map too large)");
+    if (!s || !s->pf)
+        return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 512x512)", MAX_FINDER_TILES);
     tn_bot_info i = tn_bot_get_info(s->bot);
     char extra[48] = "";
     if (s->n)
@@ -589,8 +605,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     /* the selected planner names the line at once (G); a bot at rest keeps
      * the other planner's last plan until the next click */
-    const char *sel = s->planner ? "graph" : "classic";
-    if (i.planner != s->planner)
+    const char *sel = planner_in_effect(w, s);
+    int want = sel[0] == 'g';
+    if (i.planner != want)
         return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
                         sel, tn_bot_state_name(i.state), extra);
     char t[32];
@@ -624,6 +641,8 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      s->last.ctiles, ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
+        else if (!want) /* selected, but no graph on a map this large */
+            snprintf(cmp, sizeof cmp, " | graph off above 256x256");
         else
             snprintf(cmp, sizeof cmp, " | graph: %s, %d frames, %s", ANSWER(s->last.gs),
                      s->last.gframes, gt);

@@ -12,10 +12,14 @@
  *    placed inside one of them is refused.
  *  - JSON: ,"bot":{"state":"idle|moving|arrived|no_path|partial|stuck",
  *    "goal_x":X,"goal_y":Y,"arrived":BOOL,"path_nodes":N,"replans":N,
- *    "expanded":N,"extra_bots":N,"extra_trips":N,"extra_arrivals":N,"planner":"graph|classic",
- *    "plan_frames":N}  (goal -1,-1 when none; with the graph planner path_nodes counts
- *    the plan's legs and plan_frames its frames, 0 and -1 while there is no plan: none
- *    yet, or a re-plan waiting for the bot to land).
+ *    "expanded":N,"extra_bots":N,"extra_trips":N,"extra_arrivals":N,
+ *    "planner":"graph|classic|none","plan_frames":N[,"off":true]}  (goal -1,-1 when
+ *    none; planner is the one in effect: classic above 256x256 tiles whatever the
+ *    "planner" parameter says, none with "off":true where goto is off (no path
+ *    finder above 512x512 tiles); plan_frames -1 without a graph plan; with the graph
+ *    planner path_nodes counts the plan's legs and plan_frames its frames, 0 and -1
+ *    while there is no plan: none yet, or a re-plan waiting for the bot to land).
+ *  - A goto refused because goto is off names the map's tiles and the limit.
  *  - HUD: the character's path length, states expanded and search time
  *    (microseconds from w->clock, "n/a" without one).
  *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
