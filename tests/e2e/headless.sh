@@ -54,6 +54,26 @@ again=$("$B/tilenav" --headless --map "$T/saved.map" --frames 1) || fail "saved 
 out2=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "second run failed"
 [ "$out" = "$out2" ] || fail "not deterministic:\n$out\n$out2"
 
+# README's "Headless JSON" example is what its own command prints: the script S
+# is read from the README's text, the example unwrapped (lines joined, indents dropped)
+sed -n '/^## Headless JSON/,/^## /p' README.md >"$T/readme.sec"
+grep -q '`tilenav --headless --map maps/demo.map --frames 600 --script S`' "$T/readme.sec" \
+    || fail "README's Headless JSON example no longer names its command"
+sed -n '/^(`tilenav --headless/,/)$/p' "$T/readme.sec" | tr '\n' ' ' | sed 's/.*with S =//' \
+    | grep -o '`[0-9][^`]*`' | tr -d '`' >"$T/readme.script"
+[ "$(wc -l <"$T/readme.script")" -ge 1 ] || fail "README's Headless JSON example: no script S found"
+want=$(sed -n '/^```json$/,/^```$/p' "$T/readme.sec" | sed '1d;$d' | sed 's/^ *//' | tr -d '\n')
+got=$("$B/tilenav" --headless --map maps/demo.map --frames 600 --script "$T/readme.script") \
+    || fail "README's Headless JSON command failed"
+keys() { echo "$1" | grep -o '"[a-z_]*":' | tr -d '\n'; }
+[ "$(keys "$want")" = "$(keys "$got")" ] \
+    || fail "README's Headless JSON example has other keys than the real output:
+README: $want
+real:   $got"
+[ "$want" = "$got" ] || fail "README's Headless JSON example differs from the real output (regenerate it):
+README: $want
+real:   $got"
+
 # errors: message on stderr, non-zero exit, nothing on stdout
 check_err() {
     want_rc=$1; want_msg=$2; shift 2
