@@ -405,7 +405,7 @@ static void test_errors(void **state)
       "</objectgroup></map>",
       TN_TILED_TMX, "object 2 is a second start (the first is object 1)");
     E(TMX_HEAD
-      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,10,0,0</data></layer>"
+      "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">0,1,0,0</data></layer>"
       "<objectgroup><object id=\"7\" class=\"item\" x=\"20\" "
       "y=\"1\"><point/></object></objectgroup></map>",
       TN_TILED_TMX, "object 7 (item) is on a block at tile 1,0");
@@ -421,7 +421,25 @@ static void test_errors(void **state)
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
       "<layer name=\"t\" width=\"2\" height=\"2\"><data "
       "encoding=\"csv\">0,5,0,0</data></layer></map>",
-      TN_TILED_TMX, "layer 't': tile 5 belongs to no tileset");
+      TN_TILED_TMX, "layer 't': cell (1,0): gid 5 belongs to no tileset (the map has no tileset)");
+    /* a gid past the tileset's tiles (fixture.tsx holds 8), and one whose
+     * flip flags (Tiled's top four bits) leave no tile of a tileset */
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+               "encoding=\"csv\">0,1,\n999,0</data></layer></map>",
+      TN_TILED_TMX,
+      "layer 't': cell (0,1): gid 999 belongs to no tileset (the tilesets hold gids 1..8)");
+    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+               "encoding=\"csv\">0,0,0,4294967295</data></layer></map>",
+      TN_TILED_TMX,
+      "layer 't': cell (1,1): gid 4294967295 (tile 268435455 with flip flags 0xf0000000) belongs "
+      "to no tileset (the tilesets hold gids 1..8)");
+    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,"
+      "\"tilesets\":[{\"firstgid\":1,\"tilecount\":4},{\"firstgid\":101,\"tilecount\":2}],"
+      "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,"
+      "\"data\":[0,4,102,103]}]}",
+      TN_TILED_TMJ,
+      "layer 'j': cell (1,1): gid 103 belongs to no tileset (the tilesets hold gids 1..4, "
+      "101..102)");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
       "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
       "value=\"block\"/></properties></tile>"
@@ -482,6 +500,28 @@ static void test_errors(void **state)
     expect_error(bomb, TN_TILED_TMX, want);
     free(bomb);
     (void)doc;
+}
+
+/* Tiled's flip flags (the top four bits of a gid: horizontal, vertical,
+ * anti-diagonal, hexagonal 120) say how a tile is drawn, not which tile:
+ * a flipped block is a block, and flags on gid 0 leave the cell empty. */
+static void test_flip_flags(void **state)
+{
+    (void)state;
+    char doc[1024], err[512];
+    snprintf(doc, sizeof doc,
+             TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">"
+                      "%u,%u,%u,%u</data></layer></map>",
+             0x80000001u, 0x40000002u, 0x20000000u, 0x10000001u | 0x20000000u);
+    tn_map *m = NULL;
+    if (tn_tiled_load_buffer(doc, strlen(doc), "tests/data/tiled/flip.tmx", TN_TILED_TMX, &m, err,
+                             sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(tn_map_tile(m, 0, 0), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 1, 0), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_tile(m, 0, 1), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_tile(m, 1, 1), TN_TILE_BLOCK);
+    tn_map_destroy(m);
 }
 
 /* The CSV .tmj fast path (tile arrays read from the text, not from cJSON
@@ -552,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_save_elsewhere),
         cmocka_unit_test(test_new_documents),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,13 @@ typedef struct tkind {
     uint8_t mark; /* a tile whose class is spawn/dest/item/start: tile objects inherit it */
 } tkind;
 
+/* The gids a tileset holds: first .. first + count - 1 (count 0: unknown,
+ * up to the next tileset's first gid). */
+typedef struct tsrange {
+    uint32_t first;
+    long long count;
+} tsrange;
+
 typedef struct chunk {
     long long x, y; /* Tiled tile coordinates of the top-left cell */
     int w, h;
@@ -81,8 +88,10 @@ typedef struct doc {
     long long ox, oy; /* Tiled coordinates of map cell 0,0 */
     tkind *kinds;
     size_t nkinds, capkinds;
-    uint32_t min_firstgid;
     int ntilesets;
+    tsrange *ranges; /* one per tileset, sorted by first after the scan */
+    int nranges, capranges;
+    int rlast; /* the range the last cell was in (cells repeat tilesets) */
     uint32_t block_gid, oneway_gid, plain_gid;
     layer *layers;
     int nlayers, caplayers;
@@ -247,6 +256,55 @@ static int parse_kind(doc *d, const char *ts, long long id, const char *v)
     return -1;
 }
 
+static int cmp_range(const void *a, const void *b)
+{
+    uint32_t x = ((const tsrange *)a)->first, y = ((const tsrange *)b)->first;
+    return (x > y) - (x < y);
+}
+
+/* Whether gid g (flip flags cleared, not 0) is a tile of a tileset: as in
+ * Tiled, the tileset with the largest first gid <= g holds it, and only
+ * its own tiles are valid. */
+static bool gid_known(doc *d, uint32_t g)
+{
+    if (d->nranges == 0) return false;
+    const tsrange *r = &d->ranges[d->rlast];
+    bool last = d->rlast == d->nranges - 1;
+    if (!(r->first <= g && (last || g < d->ranges[d->rlast + 1].first))) {
+        int lo = 0, hi = d->nranges; /* the first range with first > g */
+        while (lo < hi) {
+            int mid = (lo + hi) / 2;
+            if (d->ranges[mid].first <= g)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo == 0) return false;
+        d->rlast = lo - 1;
+        r = &d->ranges[d->rlast];
+    }
+    return r->count == 0 || (long long)(g - r->first) < r->count;
+}
+
+/* The tilesets' gids for a message: "1..6, 101..164" (at most 4 listed). */
+static void ranges_text(const doc *d, char *out, size_t cap)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < d->nranges && n < cap; i++) {
+        const tsrange *r = &d->ranges[i];
+        if (i == 4) {
+            snprintf(out + n, cap - n, ", ...");
+            break;
+        }
+        int k = r->count ? snprintf(out + n, cap - n, "%s%u..%lld", i ? ", " : "",
+                                    (unsigned)r->first, (long long)r->first + r->count - 1)
+                         : snprintf(out + n, cap - n, "%s%u..", i ? ", " : "", (unsigned)r->first);
+        if (k < 0) break;
+        n += (size_t)k;
+    }
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
     uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -255,10 +313,16 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Called once per tileset after its tiles: the smallest id without a kind
  * is the "plain" tile (a block outside the oneway layer). */
-static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, size_t first_kind)
+static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, long long maxid,
+                        size_t first_kind)
 {
-    if (d->ntilesets == 0 || firstgid < d->min_firstgid) d->min_firstgid = firstgid;
     d->ntilesets++;
+    /* its gids: tilecount of them (an image collection's ids may go past
+     * it: then up to its largest id); without a tilecount, unknown */
+    if (!grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof(tsrange)))
+        return fail(d, "out of memory");
+    d->ranges[d->nranges++] =
+        (tsrange){firstgid, tilecount > 0 ? (tilecount > maxid + 1 ? tilecount : maxid + 1) : 0};
     if (d->plain_gid) return 0;
     size_t n = 0;
     uint32_t *g = malloc((d->nkinds - first_kind + 1) * sizeof *g);
@@ -277,6 +341,7 @@ static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, size_t f
 /* Sort the kinds; the first block and one-way tiles are what saves write. */
 static int kinds_done(doc *d)
 {
+    if (d->nranges) qsort(d->ranges, (size_t)d->nranges, sizeof *d->ranges, cmp_range);
     if (d->nkinds) qsort(d->kinds, d->nkinds, sizeof *d->kinds, cmp_kind);
     for (size_t i = 1; i < d->nkinds; i++)
         if (d->kinds[i].gid == d->kinds[i - 1].gid)
@@ -452,12 +517,13 @@ static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what)
 static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
 {
     size_t first = d->nkinds;
-    long long tilecount;
+    long long tilecount, maxid = -1;
     if (xint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
     for (xmlNodePtr t = ts->children; t; t = t->next) {
         if (!xis(t, "tile")) continue;
         long long id;
         if (xint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
+        if (id > maxid) maxid = id;
         int kind = K_UNSET, mark = 0;
         char *cls = xattr(t, "class");
         if (!cls) cls = xattr(t, "type");
@@ -483,13 +549,13 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
     }
-    return tileset_done(d, firstgid, tilecount, first);
+    return tileset_done(d, firstgid, tilecount, maxid, first);
 }
 
 static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what)
 {
     size_t first = d->nkinds;
-    long long tilecount;
+    long long tilecount, maxid = -1;
     if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
@@ -497,6 +563,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     {
         long long id;
         if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
+        if (id > maxid) maxid = id;
         int kind = K_UNSET;
         const char *cls = jstr(t, "class");
         int mark = class_mark(cls ? cls : jstr(t, "type"));
@@ -514,7 +581,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
     }
-    return tileset_done(d, firstgid, tilecount, first);
+    return tileset_done(d, firstgid, tilecount, maxid, first);
 }
 
 /* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
@@ -924,10 +991,18 @@ static int sink_put(sink *s, uint32_t gid)
             s->d->stamp[idx] = me;
         }
     }
-    if (!s->grid && gid) {
-        uint32_t g = gid & GID_MASK;
-        if (g < s->d->min_firstgid || s->d->ntilesets == 0)
-            return fail(s->d, "%s: tile %u belongs to no tileset", s->what, (unsigned)g);
+    uint32_t g = gid & GID_MASK; /* Tiled's flip flags cleared: 0 is empty, flipped or not */
+    if (!s->grid && g) {
+        if (!gid_known(s->d, g)) {
+            char ts[96], flags[64] = "";
+            ranges_text(s->d, ts, sizeof ts);
+            if (gid != g)
+                snprintf(flags, sizeof flags, " (tile %u with flip flags 0x%08x)", (unsigned)g,
+                         (unsigned)(gid & ~GID_MASK));
+            return fail(s->d, "%s: cell (%lld,%lld): gid %u%s belongs to no tileset (%s%s)",
+                        s->what, s->c->x + s->col, s->c->y + s->row, (unsigned)gid, flags,
+                        s->d->nranges ? "the tilesets hold gids " : "the map has no tileset", ts);
+        }
         int k = gid_kind(s->d, g);
         if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
         uint8_t *t = &s->m->tile[idx];
@@ -1185,6 +1260,7 @@ static void doc_free(doc *d)
     free(d->layers);
     free(d->objs);
     free(d->kinds);
+    free(d->ranges);
     free(d->span_at);
     free(d->span_len);
     free(d->stamp);

@@ -9,8 +9,12 @@
  * tilesets and external ones (.tsx, or .tsj/.json) by `source`, relative to
  * the file that names them.
  *
- * Terrain.  Every non-empty cell of every tile layer (flip bits ignored)
- * counts, in this order:
+ * Terrain.  Every non-empty cell of every tile layer counts.  A gid's top
+ * four bits are Tiled's flip flags (ignored; 0 with flags is empty); the
+ * rest must be a tile of the tileset with the largest firstgid not above
+ * it (below firstgid + tilecount, or its largest tile id): a gid of no
+ * tileset is refused, naming the layer, the cell and the gid.  In this
+ * order:
  *  1. the tile's `kind` property in its tileset: "block", "oneway", or
  *     "none" (decoration: ignored);
  *  2. without one, a cell of a layer named "oneway" is a one-way platform,
