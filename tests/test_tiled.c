@@ -353,12 +353,16 @@ static void expect_error(const char *text, int fmt, const char *want)
 static void test_errors(void **state)
 {
     (void)state;
-    const char *B = "tests/data/tiled/bad.tmx: ";
+    /* .tmx: FILE:LINE: problem (the offending element's line; a CSV tile
+     * number's own); .tmj: FILE: JSONPATH: problem (cJSON keeps no
+     * positions), FILE: problem for the whole map */
+    const char *B = "tests/data/tiled/bad.tmx";
     char want[512], doc[4096];
-#define E(text, fmt, msg)                            \
-    do {                                             \
-        snprintf(want, sizeof want, "%s%s", B, msg); \
-        expect_error(text, fmt, want);               \
+#define E(text, fmt, msg) E_AT(text, fmt, ((fmt) == TN_TILED_TMX ? ":1" : ""), msg)
+#define E_AT(text, fmt, at, msg)                             \
+    do {                                                     \
+        snprintf(want, sizeof want, "%s%s: %s", B, at, msg); \
+        expect_error(text, fmt, want);                       \
     } while (0)
     E("<map orientation=\"isometric\" width=\"2\" height=\"2\" tilewidth=\"16\" "
       "tileheight=\"16\"/>",
@@ -424,22 +428,23 @@ static void test_errors(void **state)
       TN_TILED_TMX, "layer 't': cell (1,0): gid 5 belongs to no tileset (the map has no tileset)");
     /* a gid past the tileset's tiles (fixture.tsx holds 8), and one whose
      * flip flags (Tiled's top four bits) leave no tile of a tileset */
-    E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
-               "encoding=\"csv\">0,1,\n999,0</data></layer></map>",
-      TN_TILED_TMX,
-      "layer 't': cell (0,1): gid 999 belongs to no tileset (the tilesets hold gids 1..8)");
+    E_AT(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                  "encoding=\"csv\">0,1,\n999,0</data></layer></map>",
+         TN_TILED_TMX, ":2",
+         "layer 't': cell (0,1): gid 999 belongs to no tileset (the tilesets hold gids 1..8)");
     E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
                "encoding=\"csv\">0,0,0,4294967295</data></layer></map>",
       TN_TILED_TMX,
       "layer 't': cell (1,1): gid 4294967295 (tile 268435455 with flip flags 0xf0000000) belongs "
       "to no tileset (the tilesets hold gids 1..8)");
-    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,"
-      "\"tilesets\":[{\"firstgid\":1,\"tilecount\":4},{\"firstgid\":101,\"tilecount\":2}],"
-      "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,"
-      "\"data\":[0,4,102,103]}]}",
-      TN_TILED_TMJ,
-      "layer 'j': cell (1,1): gid 103 belongs to no tileset (the tilesets hold gids 1..4, "
-      "101..102)");
+    E_AT("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":"
+         "16,"
+         "\"tilesets\":[{\"firstgid\":1,\"tilecount\":4},{\"firstgid\":101,\"tilecount\":2}],"
+         "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,"
+         "\"data\":[0,4,102,103]}]}",
+         TN_TILED_TMJ, ": $.layers[0].data[3]",
+         "layer 'j': cell (1,1): gid 103 belongs to no tileset (the tilesets hold gids 1..4, "
+         "101..102)");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
       "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
       "value=\"block\"/></properties></tile>"
@@ -453,16 +458,49 @@ static void test_errors(void **state)
       "<chunk x=\"1\" y=\"-1\" width=\"2\" height=\"2\">0,0,0,0</chunk></data></layer></map>",
       TN_TILED_TMX, "layer 't' chunk 1,-1 overlaps another chunk of the layer at tile 1,0");
     E("<tileset/>", TN_TILED_TMX, "not a Tiled map (the root element is not <map>)");
-    E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,"
-      "\"layers\":[{\"type\":"
-      "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}",
-      TN_TILED_TMJ, "layer 'j': \"data\" holds something other than a tile number");
+    E_AT("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":"
+         "16,"
+         "\"layers\":[{\"type\":"
+         "\"tilelayer\",\"name\":\"j\",\"width\":2,\"height\":2,\"data\":[0,0,0,-1]}]}",
+         TN_TILED_TMJ, ": $.layers[0].data[3]",
+         "layer 'j': \"data\" holds something other than a tile number");
     E("{\"orientation\":\"hexagonal\"}", TN_TILED_TMJ,
       "orientation 'hexagonal' is not supported (only orthogonal maps)");
     E("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":16,"
       "\"layers\":[]}",
       TN_TILED_TMJ, "the map has no tile layer");
+    /* lines and paths of elements further down */
+    E_AT(TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                  "encoding=\"csv\">0,0,0,0</data></layer>\n<objectgroup>\n"
+                  "<object id=\"13\" class=\"item\" x=\"nan\" y=\"1\"/>\n</objectgroup></map>",
+         TN_TILED_TMX, ":4", "object 13 (item): x 'nan' is not a number");
+    E_AT(TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                  "encoding=\"csv\">0,0,0,0</data></layer>\n\n<layer name=\"u\" width=\"3\" "
+                  "height=\"2\">\n<data encoding=\"csv\">0,0,0,0,0,0</data></layer></map>",
+         TN_TILED_TMX, ":4", "layer 'u' is 3x2 tiles, the map 2x2");
+    E_AT(TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\">\n<data "
+                  "encoding=\"base64\">\nAAA*AAAA</data></layer></map>",
+         TN_TILED_TMX, ":3", "layer 't': bad base64 (character '*')");
+    E_AT(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data encoding=\"csv\">\n0,1,\n0,0"
+                  "</data></layer>\n<objectgroup>\n<object id=\"7\" class=\"item\" x=\"20\" "
+                  "y=\"1\"><point/></object></objectgroup></map>",
+         TN_TILED_TMX, ":5", "object 7 (item) is on a block at tile 1,0");
+    E_AT("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":"
+         "16,"
+         "\"layers\":[{\"type\":\"group\",\"layers\":[{\"type\":\"tilelayer\",\"name\":\"j\","
+         "\"width\":2,\"height\":2,\"data\":[0,0,0,0]},{\"type\":\"objectgroup\",\"objects\":["
+         "{\"id\":1,\"class\":\"item\",\"x\":1,\"y\":1},{\"id\":13,\"class\":\"item\",\"x\":"
+         "\"nan\",\"y\":1}]}]}]}",
+         TN_TILED_TMJ, ": $.layers[0].layers[1].objects[1]",
+         "object 13 (item): \"x\" is not a number");
+    E_AT("{\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16,\"tileheight\":"
+         "16,"
+         "\"tilesets\":[{\"firstgid\":1,\"tiles\":[{\"id\":0},{\"id\":1,\"properties\":[{"
+         "\"name\":\"kind\",\"value\":\"lava\"}]}]}],\"layers\":[]}",
+         TN_TILED_TMJ, ": $.tilesets[0].tiles[1]",
+         "tileset (embedded): tile 1 has kind 'lava' (expected block, oneway or none)");
 #undef E
+#undef E_AT
     expect_error(
         "<map", TN_TILED_TMX,
         "tests/data/tiled/bad.tmx:1: XML error: Couldn't find end of Start Tag map line 1");
@@ -496,7 +534,8 @@ static void test_errors(void **state)
                      "</data></layer></map>",
             b64);
     snprintf(want, sizeof want,
-             "%slayer 't': the zlib data inflates to more than the layer's 16 bytes (4 tiles)", B);
+             "%s:1: layer 't': the zlib data inflates to more than the layer's 16 bytes (4 tiles)",
+             B);
     expect_error(bomb, TN_TILED_TMX, want);
     free(bomb);
     (void)doc;
@@ -562,7 +601,7 @@ static void test_json_tile_arrays(void **state)
              head, row, row, row);
     assert_int_equal(
         tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
-    assert_string_equal(err, "x.tmj: layer 't' holds 48 tiles, expected 64");
+    assert_string_equal(err, "x.tmj: $.layers[0].data: layer 't' holds 48 tiles, expected 64");
     /* a syntax error after a blanked array keeps its line and column */
     snprintf(doc, sizeof doc,
              "%s\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,\"height\":4,"
@@ -579,7 +618,9 @@ static void test_json_tile_arrays(void **state)
              head, row, row, row, row);
     assert_int_equal(
         tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err), -1);
-    assert_string_equal(err, "x.tmj: layer 't': \"data\" holds something other than a tile number");
+    assert_string_equal(
+        err,
+        "x.tmj: $.layers[0].data[0]: layer 't': \"data\" holds something other than a tile number");
 }
 
 int main(void)

@@ -55,6 +55,7 @@ typedef struct layer {
     void *node; /* TMX <layer>; TMJ layer object */
     void *data; /* TMX <data>; TMJ the layer object */
     char name[128];
+    char path[96]; /* TMJ: the layer's JSON path, "$.layers[2]" (messages) */
     bool oneway;
     int enc, comp;
     chunk *chunks;
@@ -72,11 +73,18 @@ typedef struct object {
     double x, y, w, h;
     uint32_t gid;
     int tx, ty;
+    char path[192]; /* TMJ: the object's JSON path (messages) */
 } object;
 
 typedef struct doc {
     int fmt;
-    const char *name;   /* messages */
+    const char *name; /* messages */
+    /* Where a message points (fail): TMX the element `at` (its line;
+     * at_line instead when > 0, a CSV tile number's own line), TMJ the JSON
+     * path at_path (cJSON keeps no positions; "" = the document). */
+    xmlNodePtr at;
+    long at_line;
+    char at_path[192];
     char dir[PATH_CAP]; /* where relative paths start ("" = cwd) */
     char *err;
     size_t cap;
@@ -117,7 +125,14 @@ static int fail(doc *d, const char *fmt, ...)
     ;
 static int fail(doc *d, const char *fmt, ...)
 {
-    int n = snprintf(d->err, d->cap, "%s: ", d->name);
+    long line = d->at_line > 0 ? d->at_line : d->at ? xmlGetLineNo(d->at) : 0;
+    int n;
+    if (d->fmt == TN_TILED_TMX && line > 0)
+        n = snprintf(d->err, d->cap, "%s:%ld: ", d->name, line);
+    else if (d->fmt == TN_TILED_TMJ && d->at_path[0])
+        n = snprintf(d->err, d->cap, "%s: %s: ", d->name, d->at_path);
+    else
+        n = snprintf(d->err, d->cap, "%s: ", d->name);
     if (n < 0 || (size_t)n >= d->cap) return -1;
     va_list ap;
     va_start(ap, fmt);
@@ -429,7 +444,8 @@ static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what
     }
     /* No network, no entity substitution, no DTD loading, quiet. */
     xmlDocPtr x = xmlCtxtReadMemory(ctx, buf, (int)len, NULL, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
+                                        XML_PARSE_BIG_LINES);
     if (!x) xml_error(d, ctx, what);
     xmlFreeParserCtxt(ctx);
     return x;
@@ -514,13 +530,26 @@ static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what)
 
 /* ------------------------------------------------------------ tilesets */
 
-static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
+/* A tileset's tiles.  Messages: in the map, at the element's line; in an
+ * external .tsx, at the map's <tileset> (or the .tmj's path to it) with
+ * the .tsx's own line after its name ("tileset t.tsx:5: ..."). */
+static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_ts)
 {
     size_t first = d->nkinds;
+    bool ext = ts->doc != d->xdoc;
+    char what[PATH_CAP + 40];
+    if (ext)
+        snprintf(what, sizeof what, "%s:%ld", what_ts, xmlGetLineNo(ts));
+    else
+        snprintf(what, sizeof what, "%s", what_ts);
     long long tilecount, maxid = -1;
     if (xint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
     for (xmlNodePtr t = ts->children; t; t = t->next) {
         if (!xis(t, "tile")) continue;
+        if (ext)
+            snprintf(what, sizeof what, "%s:%ld", what_ts, xmlGetLineNo(t));
+        else
+            d->at = t;
         long long id;
         if (xint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
         if (id > maxid) maxid = id;
@@ -549,18 +578,28 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what)
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
     }
+    if (!ext) d->at = ts;
     return tileset_done(d, firstgid, tilecount, maxid, first);
 }
 
-static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what)
+static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what_ts, bool ext)
 {
     size_t first = d->nkinds;
+    char what[PATH_CAP + 40], base[sizeof d->at_path];
+    snprintf(what, sizeof what, "%s", what_ts);
+    snprintf(base, sizeof base, "%s", d->at_path);
+    int k = 0;
     long long tilecount, maxid = -1;
     if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
     cJSON_ArrayForEach(t, tiles)
     {
+        /* the tile's JSON path: in the map's, or after an external file's name */
+        if (ext)
+            snprintf(what, sizeof what, "%s $.tiles[%d]", what_ts, k++);
+        else
+            snprintf(d->at_path, sizeof d->at_path, "%.150s.tiles[%d]", base, k++);
         long long id;
         if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
         if (id > maxid) maxid = id;
@@ -581,6 +620,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
     }
+    snprintf(d->at_path, sizeof d->at_path, "%s", base);
     return tileset_done(d, firstgid, tilecount, maxid, first);
 }
 
@@ -617,7 +657,7 @@ static int external_tileset(doc *d, const char *source, uint32_t firstgid)
             if (!cJSON_IsObject(j))
                 fail(d, "%s: not a JSON object", what);
             else
-                rc = tsj_tiles(d, j, firstgid, what);
+                rc = tsj_tiles(d, j, firstgid, what, true);
             cJSON_Delete(j);
         }
     } else {
@@ -701,6 +741,7 @@ static int check_size(doc *d, const char *what, long long w, long long h)
 
 static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
 {
+    d->at = n;
     long long any_id;
     if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
     if (any_id > d->max_object_id) d->max_object_id = any_id;
@@ -743,6 +784,7 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
 {
     if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
     for (xmlNodePtr n = parent->children; n; n = n->next) {
+        d->at = n;
         if (xis(n, "group")) {
             if (tmx_layers(d, n, depth + 1)) return -1;
         } else if (xis(n, "objectgroup")) {
@@ -784,6 +826,7 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
             } else {
                 for (xmlNodePtr c = data->children; c; c = c->next) {
                     if (!xis(c, "chunk")) continue;
+                    d->at = c;
                     long long x, y, w, h;
                     snprintf(what, sizeof what, "layer '%s' chunk", L->name);
                     if (xint(d, c, "x", -1000000000, 1000000000, true, 0, what, &x) ||
@@ -802,6 +845,7 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
 static int tmx_scan(doc *d)
 {
     xmlNodePtr m = xmlDocGetRootElement(d->xdoc);
+    d->at = m;
     if (!m || !xis(m, "map")) return fail(d, "not a Tiled map (the root element is not <map>)");
     d->xmap = m;
     char *s = xattr(m, "orientation");
@@ -822,6 +866,7 @@ static int tmx_scan(doc *d)
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
     for (xmlNodePtr n = m->children; n; n = n->next) {
         if (!xis(n, "tileset")) continue;
+        d->at = n;
         long long fg;
         if (xint(d, n, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
         char *src = xattr(n, "source");
@@ -830,8 +875,10 @@ static int tmx_scan(doc *d)
         xmlFree(src);
         if (rc) return -1;
     }
-    if (kinds_done(d)) return -1;
-    return tmx_layers(d, m, 0);
+    d->at = m;
+    if (kinds_done(d) || tmx_layers(d, m, 0)) return -1;
+    d->at = m; /* problems of the whole map: at <map> */
+    return 0;
 }
 
 static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
@@ -865,28 +912,44 @@ static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
         jnum(d, n, "width", what, &o->w) || jnum(d, n, "height", what, &o->h))
         return -1;
     o->point = cJSON_IsTrue(jget(n, "point"));
+    snprintf(o->path, sizeof o->path, "%s", d->at_path);
     return 0;
 }
 
-static int tmj_layers(doc *d, const cJSON *arr, int depth)
+/* The layers of `arr`, whose JSON path is `at` ("$.layers", or a group's
+ * "$.layers[1].layers"): each problem names the path of its layer, object
+ * or chunk. */
+static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
 {
     if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
     if (!cJSON_IsArray(arr)) return fail(d, "\"layers\" is not an array");
     const cJSON *n;
+    int i = 0;
     cJSON_ArrayForEach(n, arr)
     {
+        char here[sizeof d->at_path];
+        snprintf(here, sizeof here, "%.150s[%d]", at, i++);
+        snprintf(d->at_path, sizeof d->at_path, "%s", here);
         const char *type = jstr(n, "type");
         if (!type) return fail(d, "a layer has no \"type\"");
         if (strcmp(type, "group") == 0) {
-            if (tmj_layers(d, jget(n, "layers"), depth + 1)) return -1;
+            char sub[sizeof d->at_path];
+            snprintf(sub, sizeof sub, "%.150s.layers", here);
+            if (tmj_layers(d, jget(n, "layers"), sub, depth + 1)) return -1;
         } else if (strcmp(type, "objectgroup") == 0) {
             if (!d->first_ogroup) d->first_ogroup = (void *)n;
             cJSON *objs = jget(n, "objects"), *o;
             if (objs && !cJSON_IsArray(objs)) return fail(d, "\"objects\" is not an array");
-            cJSON_ArrayForEach(o, objs) if (tmj_object(d, o, n)) return -1;
+            int k = 0;
+            cJSON_ArrayForEach(o, objs)
+            {
+                snprintf(d->at_path, sizeof d->at_path, "%.150s.objects[%d]", here, k++);
+                if (tmj_object(d, o, n)) return -1;
+            }
         } else if (strcmp(type, "tilelayer") == 0) {
             layer *L = new_layer(d, (void *)n, (void *)n, jstr(n, "name"));
             if (!L) return -1;
+            snprintf(L->path, sizeof L->path, "%.90s", here);
             cJSON *enc = jget(n, "encoding"), *comp = jget(n, "compression");
             if ((enc && !cJSON_IsString(enc)) || (comp && !cJSON_IsString(comp)))
                 return fail(d, "layer '%s': \"encoding\" and \"compression\" must be strings",
@@ -910,8 +973,10 @@ static int tmj_layers(doc *d, const cJSON *arr, int depth)
                 if (chunks && !cJSON_IsArray(chunks))
                     return fail(d, "layer '%s': \"chunks\" is not an array", L->name);
                 snprintf(what, sizeof what, "layer '%s' chunk", L->name);
+                int k = 0;
                 cJSON_ArrayForEach(c, chunks)
                 {
+                    snprintf(d->at_path, sizeof d->at_path, "%.150s.chunks[%d]", here, k++);
                     long long x, y, w, h;
                     if (jint(d, c, "x", -1000000000, 1000000000, true, 0, what, &x) ||
                         jint(d, c, "y", -1000000000, 1000000000, true, 0, what, &y) ||
@@ -947,17 +1012,22 @@ static int tmj_scan(doc *d)
     if (!d->infinite && check_size(d, "the map", d->w, d->h)) return -1;
     cJSON *tss = jget(m, "tilesets"), *ts;
     if (tss && !cJSON_IsArray(tss)) return fail(d, "\"tilesets\" is not an array");
+    int i = 0;
     cJSON_ArrayForEach(ts, tss)
     {
+        snprintf(d->at_path, sizeof d->at_path, "$.tilesets[%d]", i++);
         long long fg;
         if (jint(d, ts, "firstgid", 1, GID_MASK, true, 0, "a tileset", &fg)) return -1;
         const char *src = jstr(ts, "source");
         if (src ? external_tileset(d, src, (uint32_t)fg)
-                : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)"))
+                : tsj_tiles(d, ts, (uint32_t)fg, "tileset (embedded)", false))
             return -1;
     }
+    d->at_path[0] = '\0';
     if (kinds_done(d)) return -1;
-    return tmj_layers(d, jget(m, "layers"), 0);
+    if (tmj_layers(d, jget(m, "layers"), "$.layers", 0)) return -1;
+    d->at_path[0] = '\0'; /* problems of the whole map: no path */
+    return 0;
 }
 
 /* ------------------------------------------------------------ decoding */
@@ -972,11 +1042,26 @@ typedef struct sink {
     size_t n, i;
     int col, row;
     char what[200];
+    long line;      /* TMX CSV: the line being read (0: not known) */
+    char base[160]; /* TMJ: the JSON path of the tile array */
 } sink;
+
+/* A problem with the cell being read: TMX, at its line when known (CSV),
+ * else at the <data> or <chunk>; TMJ, at the array element's path. */
+static void at_cell(sink *s)
+{
+    if (s->d->fmt == TN_TILED_TMX)
+        s->d->at_line = s->line;
+    else
+        snprintf(s->d->at_path, sizeof s->d->at_path, "%s[%zu]", s->base, s->i);
+}
 
 static int sink_put(sink *s, uint32_t gid)
 {
-    if (s->i >= s->n) return fail(s->d, "%s holds more than %zu tiles", s->what, s->n);
+    if (s->i >= s->n) {
+        at_cell(s);
+        return fail(s->d, "%s holds more than %zu tiles", s->what, s->n);
+    }
     size_t mx = (size_t)(s->c->x - s->d->ox + s->col), my = (size_t)(s->c->y - s->d->oy + s->row);
     size_t idx = my * (size_t)s->d->w + mx;
     if (s->grid) {
@@ -985,7 +1070,7 @@ static int sink_put(sink *s, uint32_t gid)
     } else {
         if (s->d->stamp) { /* Tiled never writes overlapping chunks; their meaning would be unclear */
             uint16_t me = (uint16_t)(s->L - s->d->layers + 1);
-            if (s->d->stamp[idx] == me)
+            if (s->d->stamp[idx] == me && (at_cell(s), true))
                 return fail(s->d, "%s overlaps another chunk of the layer at tile %lld,%lld",
                             s->what, s->c->x + s->col, s->c->y + s->row);
             s->d->stamp[idx] = me;
@@ -994,6 +1079,7 @@ static int sink_put(sink *s, uint32_t gid)
     uint32_t g = gid & GID_MASK; /* Tiled's flip flags cleared: 0 is empty, flipped or not */
     if (!s->grid && g) {
         if (!gid_known(s->d, g)) {
+            at_cell(s);
             char ts[96], flags[64] = "";
             ranges_text(s->d, ts, sizeof ts);
             if (gid != g)
@@ -1021,25 +1107,40 @@ static int sink_put(sink *s, uint32_t gid)
 
 static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
+/* White space, counting the line breaks (s->line, when known). */
+static const char *skip_space(sink *s, const char *p, const char *end)
+{
+    for (; p < end && is_space(*p); p++)
+        if (*p == '\n' && s->line) s->line++;
+    return p;
+}
+
 static int decode_csv_text(sink *s, const char *p, const char *end)
 {
     for (;;) {
-        while (p < end && is_space(*p)) p++;
+        p = skip_space(s, p, end);
         if (p == end) break;
-        if (*p < '0' || *p > '9')
+        if (*p < '0' || *p > '9') {
+            at_cell(s);
             return fail(s->d, "%s: CSV: '%c' where a tile number belongs", s->what,
                         (*p >= 32 && *p < 127) ? *p : '?');
+        }
         unsigned long long v = 0;
         while (p < end && *p >= '0' && *p <= '9') {
             v = v * 10 + (unsigned)(*p++ - '0');
-            if (v > UINT32_MAX) return fail(s->d, "%s: CSV: tile number too large", s->what);
+            if (v > UINT32_MAX) {
+                at_cell(s);
+                return fail(s->d, "%s: CSV: tile number too large", s->what);
+            }
         }
         if (sink_put(s, (uint32_t)v)) return -1;
-        while (p < end && is_space(*p)) p++;
+        p = skip_space(s, p, end);
         if (p == end) break;
-        if (*p != ',')
+        if (*p != ',') {
+            at_cell(s);
             return fail(s->d, "%s: CSV: '%c' after a tile number (expected a comma)", s->what,
                         (*p >= 32 && *p < 127) ? *p : '?');
+        }
         p++;
     }
     return 0;
@@ -1188,6 +1289,56 @@ static int decode_b64(sink *s, const char *p, const char *end, int comp)
     return rc;
 }
 
+/* The cells of chunk c into s (decode_chunk). */
+static int decode_cells(sink *s, doc *d, layer *L, chunk *c)
+{
+    int rc;
+    if (d->fmt == TN_TILED_TMX) {
+        char *text = (char *)xmlNodeGetContent((xmlNodePtr)c->node);
+        const char *t = text ? text : "";
+        const char *end = t + strlen(t);
+        rc = L->enc == ENC_CSV ? decode_csv_text(s, t, end) : decode_b64(s, t, end, L->comp);
+        xmlFree(text);
+    } else {
+        cJSON *data = jget((cJSON *)c->node, "data");
+        if (L->enc == ENC_B64) {
+            if (!cJSON_IsString(data))
+                return fail(d, "%s: \"data\" is not a base64 string", s->what);
+            rc = decode_b64(s, data->valuestring, data->valuestring + strlen(data->valuestring),
+                            L->comp);
+        } else {
+            if (!cJSON_IsArray(data))
+                return fail(d, "%s: \"data\" is not an array of tile numbers", s->what);
+            cJSON *v = data->child;
+            if (d->nspans && v && !v->next && cJSON_IsNumber(v) && v->valuedouble < 0) {
+                /* a blanked array: decode the original text */
+                long k = -(long)v->valuedouble - 1;
+                if (k < 0 || k >= d->nspans)
+                    return fail(d, "%s: internal error (tile array %ld)", s->what, k);
+                rc = decode_csv_text(s, d->src + d->span_at[k],
+                                     d->src + d->span_at[k] + d->span_len[k]);
+                if (rc == 0 && s->i != s->n)
+                    rc = fail(d, "%s holds %zu tiles, expected %zu", s->what, s->i, s->n);
+                return rc;
+            }
+            rc = 0;
+            cJSON_ArrayForEach(v, data)
+            {
+                double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+                if (!(x >= 0 && x <= (double)UINT32_MAX) || x != floor(x)) {
+                    at_cell(s);
+                    rc = fail(d, "%s: \"data\" holds something other than a tile number", s->what);
+                    break;
+                }
+                if ((rc = sink_put(s, (uint32_t)x))) break;
+            }
+        }
+    }
+    if (rc == 0 && s->i != s->n)
+        rc = fail(d, "%s holds %zu tiles, expected %zu", s->what, s->i, s->n);
+    return rc;
+}
+
 static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, uint8_t *covered)
 {
     sink s;
@@ -1203,48 +1354,25 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
         snprintf(s.what, sizeof s.what, "layer '%s' chunk %lld,%lld", L->name, c->x, c->y);
     else
         snprintf(s.what, sizeof s.what, "layer '%s'", L->name);
-    int rc;
+    /* where its problems are: the <data> or <chunk> (CSV: the number's own
+     * line, its text starting on the element's line); the "data" array */
+    xmlNodePtr was = d->at;
     if (d->fmt == TN_TILED_TMX) {
-        char *text = (char *)xmlNodeGetContent((xmlNodePtr)c->node);
-        const char *t = text ? text : "";
-        const char *end = t + strlen(t);
-        rc = L->enc == ENC_CSV ? decode_csv_text(&s, t, end) : decode_b64(&s, t, end, L->comp);
-        xmlFree(text);
+        d->at = (xmlNodePtr)c->node;
+        s.line = L->enc == ENC_CSV ? xmlGetLineNo(d->at) : 0;
+        if (s.line < 0) s.line = 0;
+    } else if (d->infinite) {
+        snprintf(s.base, sizeof s.base, "%.90s.chunks[%d].data", L->path, (int)(c - L->chunks));
     } else {
-        cJSON *data = jget((cJSON *)c->node, "data");
-        if (L->enc == ENC_B64) {
-            if (!cJSON_IsString(data))
-                return fail(d, "%s: \"data\" is not a base64 string", s.what);
-            rc = decode_b64(&s, data->valuestring, data->valuestring + strlen(data->valuestring),
-                            L->comp);
-        } else {
-            if (!cJSON_IsArray(data))
-                return fail(d, "%s: \"data\" is not an array of tile numbers", s.what);
-            cJSON *v = data->child;
-            if (d->nspans && v && !v->next && cJSON_IsNumber(v) && v->valuedouble < 0) {
-                /* a blanked array: decode the original text */
-                long k = -(long)v->valuedouble - 1;
-                if (k < 0 || k >= d->nspans)
-                    return fail(d, "%s: internal error (tile array %ld)", s.what, k);
-                rc = decode_csv_text(&s, d->src + d->span_at[k],
-                                     d->src + d->span_at[k] + d->span_len[k]);
-                if (rc == 0 && s.i != s.n)
-                    rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
-                return rc;
-            }
-            rc = 0;
-            cJSON_ArrayForEach(v, data)
-            {
-                double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
-                if (!(x >= 0 && x <= (double)UINT32_MAX) || x != floor(x)) {
-                    rc = fail(d, "%s: \"data\" holds something other than a tile number", s.what);
-                    break;
-                }
-                if ((rc = sink_put(&s, (uint32_t)x))) break;
-            }
-        }
+        snprintf(s.base, sizeof s.base, "%.90s.data", L->path);
     }
-    if (rc == 0 && s.i != s.n) rc = fail(d, "%s holds %zu tiles, expected %zu", s.what, s.i, s.n);
+    snprintf(d->at_path, sizeof d->at_path, "%s", s.base);
+    int rc = decode_cells(&s, d, L, c);
+    if (rc == 0) { /* back to where the messages pointed before */
+        d->at = was;
+        d->at_line = 0;
+        d->at_path[0] = '\0';
+    }
     return rc;
 }
 
@@ -1378,6 +1506,16 @@ static int doc_bounds(doc *d)
     return check_size(d, "the chunks' bounding box", d->w, d->h);
 }
 
+/* Messages about object o point at it. */
+static bool at_object(doc *d, const object *o)
+{
+    if (d->fmt == TN_TILED_TMX)
+        d->at = o->node;
+    else
+        snprintf(d->at_path, sizeof d->at_path, "%s", o->path);
+    return true;
+}
+
 static int snap_objects(doc *d)
 {
     for (int i = 0; i < d->nobjs; i++) {
@@ -1392,7 +1530,7 @@ static int snap_objects(doc *d)
         }
         double fx = floor(cx / (double)d->tw) - (double)d->ox,
                fy = floor(cy / (double)d->th) - (double)d->oy;
-        if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h))
+        if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h) && at_object(d, o))
             return fail(d, "object %lld (%s) at %g,%g is outside the map", o->id,
                         CLASS_NAME[o->mark], o->x, o->y);
         o->tx = (int)fx;
@@ -1407,6 +1545,7 @@ static int place_objects(doc *d, tn_map *m)
         object *o = &d->objs[i];
         size_t idx = (size_t)o->ty * (size_t)m->w + (size_t)o->tx;
         int t = m->tile[idx];
+        at_object(d, o);
         if (t != TN_TILE_EMPTY)
             return fail(d, "object %lld (%s) is on a %s at tile %d,%d", o->id, CLASS_NAME[o->mark],
                         t == TN_TILE_BLOCK ? "block" : "one-way platform", o->tx, o->ty);
@@ -1462,6 +1601,9 @@ static int doc_map(doc *d, tn_map **out)
         tn_map_destroy(m);
         return -1;
     }
+    /* loaded: later messages (a save's) are about no element */
+    d->at = NULL;
+    d->at_path[0] = '\0';
     *out = m;
     return 0;
 }

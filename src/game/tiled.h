@@ -52,8 +52,12 @@
  * tilenav.png next to the map).  Every save is re-read in memory and must
  * load equal to the map before it is written.
  *
- * Errors: "FILE: problem" (XML syntax "FILE:LINE: ...", JSON syntax
- * "FILE:LINE:COL: ..."), -1.  Limits, all checked before anything is
+ * Errors, -1 with a message that says where: .tmx "FILE:LINE: problem"
+ * (the offending element's line, xmlGetLineNo; a CSV cell's own line; in
+ * an external .tsx the map's <tileset> line, and the .tsx line after its
+ * name), .tmj "FILE: $.JSON.PATH: problem" (cJSON keeps no positions;
+ * "FILE: problem" for the map as a whole); syntax errors "FILE:LINE: XML
+ * error: ..." and "FILE:LINE:COL: not valid JSON".  Limits, all checked before anything is
  * decoded or inflated: files up to TN_MAP_FILE_MAX bytes (tilesets too); a
  * layer or the chunks' bounding box up to TN_MAP_MAX_SIZE each way; at most
  * 2^28 tiles in all layers and chunks together; inflated data is bounded by
