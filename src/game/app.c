@@ -64,6 +64,9 @@ typedef struct app {
     int shot_counter;
     bool restore_offered; /* MAP.autosave existed at start: R restores it */
     bool quit;
+    /* Quitting (request_quit): the autosave failed and the next Esc or close
+     * quits anyway (quit_armed); it did (quit_lost); the autosave is written. */
+    bool quit_armed, quit_lost, autosaved;
     /* issue 14: time, playback, camera drags, undo */
     int step_requests; /* single steps asked for while paused */
     tn_playback pb;
@@ -104,6 +107,47 @@ static int save_map(app *a, const char *path)
     tn_web_saved(path); /* into the browser's storage, and offered as a download */
 #endif
     return 0;
+}
+
+/* The unsaved edits into MAP.autosave ("tilenav.map.autosave" without a map
+ * file): 0, or -1 with the reason in err; its name in path either way. */
+static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap)
+{
+    tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap);
+    return tn_save_map(tn_world_map(a->w), path, err, errcap);
+}
+
+/* Esc or the window's close button (SDL_QUIT).  Unsaved edits go to
+ * MAP.autosave first (finish() says so); when they cannot be written the
+ * game does not quit: the status line (and stderr) says why and how to go
+ * on, Ctrl+S to save them, or Esc (or close) again, with no other key or
+ * click between, to quit and lose them. */
+static void request_quit(app *a)
+{
+    if (!tn_world_dirty(a->w)) {
+        a->quit = true;
+        return;
+    }
+    if (a->quit_armed) {
+        a->quit = a->quit_lost = true;
+        return;
+    }
+    char path[1024], err[512];
+    if (write_autosave(a, path, sizeof path, err, sizeof err) == 0) {
+        a->quit = a->autosaved = true;
+        return;
+    }
+    a->quit_armed = true;
+    /* what to do first: a long path may not fit on the status line */
+    tn_world_message(a->w,
+                     "not quitting: Ctrl+S saves the unsaved edits, Esc again quits and loses "
+                     "them (no autosave: %s)",
+                     err);
+    tn_world_set_message_ttl(a->w, 60 * 60);
+    fprintf(stderr,
+            "tilenav: not quitting: the unsaved edits cannot be autosaved (%s); Ctrl+S saves "
+            "them to %s, Esc (or closing the window) again quits and loses them\n",
+            err, a->opts->map_path ? a->opts->map_path : "(no map file)");
 }
 
 /* Starting a map whose autosave exists offers to restore it (R). */
@@ -628,10 +672,11 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         return;
     }
     if (sym == SDLK_ESCAPE) {
+        if (k->repeat) return; /* a held Esc is one request (never its confirmation) */
         if (a->view.show_help)
             a->view.show_help = false;
         else
-            a->quit = true;
+            request_quit(a);
         return;
     }
     if (k->repeat) return;
@@ -792,8 +837,12 @@ static void ui_resize(app *a);
 static void handle_event(app *a, const SDL_Event *ev)
 {
     switch (ev->type) {
-    case SDL_QUIT: a->quit = true; break;
-    case SDL_KEYDOWN: key_down(a, &ev->key); break;
+    case SDL_QUIT: request_quit(a); break;
+    case SDL_KEYDOWN:
+        /* anything but Esc between two quit requests takes the first back */
+        if (ev->key.keysym.sym != SDLK_ESCAPE) a->quit_armed = false;
+        key_down(a, &ev->key);
+        break;
     case SDL_WINDOWEVENT:
         if (ev->window.event == SDL_WINDOWEVENT_LEAVE) a->view.mouse_in = false;
         if (ev->window.event == SDL_WINDOWEVENT_ENTER) a->view.mouse_in = true;
@@ -812,6 +861,7 @@ static void handle_event(app *a, const SDL_Event *ev)
         }
         break;
     case SDL_MOUSEBUTTONDOWN:
+        a->quit_armed = false;
         a->view.mouse_x = ev->button.x;
         a->view.mouse_y = ev->button.y;
         if (a->view.show_help) { /* a click closes the help */
@@ -1079,14 +1129,22 @@ static void close_window(app *a)
     SDL_Quit();
 }
 
-/* Quitting with unsaved edits writes MAP.autosave and says so. */
+/* Quitting with unsaved edits writes MAP.autosave (request_quit() may have
+ * done so already) and says so; 1 when the edits are lost: after a second
+ * Esc that confirmed it, or in a run that ended by itself (--frames, a
+ * script error), which cannot wait for an answer. */
 static int autosave(app *a)
 {
     if (!tn_world_dirty(a->w)) return 0;
     char path[1024], err[512];
-    tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path);
-    if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav: unsaved edits lost: %s\n", err);
+    if (a->autosaved)
+        tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path);
+    else if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
+        fprintf(stderr,
+                "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",
+                a->quit_lost ? "quit again after the warning"
+                             : "the run ended (--frames or a script error) with unsaved edits",
+                err);
         return 1;
     }
     printf("tilenav: unsaved edits written to %s\n", path);

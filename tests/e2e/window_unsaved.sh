@@ -1,0 +1,114 @@
+#!/bin/sh
+# The real game in a window under Xvfb: quitting never throws unsaved edits
+# away without asking.  MAP.autosave is made a directory, so no autosave can
+# be written:
+#   right-click a tile, Esc      -> the game stays; stderr (and the status
+#                                   line) says why and that Ctrl+S saves, Esc
+#                                   again quits
+#   a key, SIGTERM (SDL_QUIT, as the window's close button)
+#                                -> the key took the first request back: the
+#                                   game stays again
+#   Ctrl+S, Esc                  -> saved, quits with status 0
+#   a new edit, Esc, Esc         -> the second Esc quits: status 1, "unsaved
+#                                   edits lost: quit again after the warning"
+#   a timed run (--frames) with a script's edit
+#                                -> cannot ask: exit 1, "unsaved edits lost:
+#                                   the run ended ..."
+# Usage: tests/e2e/window_unsaved.sh BUILD_DIR (from the repo root).  Skips
+# (exit 77) when Xvfb or xdotool is missing.  Tile positions: see
+# window_edit_save.sh.
+set -u
+BUILD=${1:-build}
+. tests/e2e/lib/window.sh
+window_begin window_unsaved "$BUILD"
+
+MAP=$tmp/room.map
+cp tests/data/render_window.map "$MAP"
+start_game() {
+    SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" \
+        "$GAME" --map "$MAP" --assets "$ROOT/assets" "$@" >"$tmp/game.out" 2>"$tmp/game.err" &
+    GPID=$!
+}
+# Wait until stderr has $1 lines saying "not quitting" ($2: what was asked).
+wait_refusals() { # count what
+    i=0
+    until [ "$(grep -c '^tilenav: not quitting: ' "$tmp/game.err")" -ge "$1" ]; do
+        i=$((i + 1))
+        kill -0 "$GPID" 2>/dev/null || fail "the game quit on $2 with edits it could not autosave"
+        [ $i -gt 300 ] && fail "no 'not quitting' message after $2"
+        sleep 0.1
+    done
+    # the game goes on: it still answers (a block placed and saved below)
+    kill -0 "$GPID" 2>/dev/null || fail "the game quit on $2 after refusing"
+}
+rows "$MAP" >"$tmp/orig.rows"
+mkdir "$MAP.autosave"
+
+# --- Esc with unsaved edits that cannot be autosaved: refused
+start_game
+wait_window
+click_tile 30 15 3
+xdotool key Escape
+wait_refusals 1 "Esc"
+grep -q "^tilenav: not quitting: the unsaved edits cannot be autosaved ($MAP.autosave: .*); Ctrl+S saves them to $MAP, Esc (or closing the window) again quits and loses them\$" "$tmp/game.err" ||
+    fail "the refusal does not name the autosave, the reason and what to do"
+
+# --- a key between: SIGTERM (SDL_QUIT, as the close button) asks again
+xdotool key u
+sleep 0.2
+kill -TERM "$GPID"
+wait_refusals 2 "SDL_QUIT (SIGTERM) after another key"
+
+# --- Ctrl+S keeps the edit; then Esc quits
+put "$tmp/orig.rows" 30 15 '#' >"$tmp/saved.rows"
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/saved.rows"; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && fail "Ctrl+S did not save the block at (30,15)"
+    sleep 0.1
+done
+quit_game "after Ctrl+S"
+grep -q 'unsaved edits lost' "$tmp/game.err" && fail "edits reported lost after Ctrl+S"
+
+# --- a second Esc in a row quits and loses the edits, saying so
+mkdir -p "$MAP.autosave"
+start_game
+wait_window
+click_tile 20 9 3
+xdotool key Escape
+wait_refusals 1 "the first Esc"
+xdotool key Escape
+i=0
+while kill -0 "$GPID" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 300 ] && fail "the second Esc did not quit"
+    sleep 0.1
+done
+wait "$GPID"
+rc=$?
+GPID=""
+[ $rc -eq 1 ] || fail "quitting with lost edits exited with $rc, want 1"
+sanitizer_check
+grep -q "^tilenav: unsaved edits lost: quit again after the warning, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
+    fail "the second Esc did not say the edits are lost"
+rows "$MAP" | cmp -s - "$tmp/saved.rows" || fail "the map file changed without a save"
+
+# --- a timed run cannot ask: it ends, and says clearly what was lost
+printf '1 toggle 12 4 block\n' >"$tmp/edit.script"
+mkdir -p "$MAP.autosave"
+start_game --script "$tmp/edit.script" --frames 5
+i=0
+while kill -0 "$GPID" 2>/dev/null; do
+    i=$((i + 1))
+    [ $i -gt 600 ] && fail "the timed run did not end"
+    sleep 0.1
+done
+wait "$GPID"
+rc=$?
+GPID=""
+[ $rc -eq 1 ] || fail "a timed run that lost its edits exited with $rc, want 1"
+grep -q "^tilenav: unsaved edits lost: the run ended (--frames or a script error) with unsaved edits, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
+    fail "the timed run did not say why its edits are lost"
+echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so)"
+exit 0
