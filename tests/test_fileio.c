@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -94,11 +95,60 @@ static void test_load_extra_rows(void **state)
     remove(mai);
 }
 
+/* An older autosave the game did not write is moved to the first free
+ * PATH.N, never over an existing file; nothing there (or a directory) moves
+ * nothing. */
+static void test_autosave_set_aside(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_aside_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], kept[300], err[512], want[300];
+    snprintf(path, sizeof path, "%s/m.map.autosave", dir);
+    assert_int_equal(tn_autosave_set_aside(path, kept, sizeof kept, err, sizeof err), 0);
+    assert_string_equal(kept, "");
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+    snprintf(want, sizeof want, "%s.1", path); /* taken: the next free name is .2 */
+    f = fopen(want, "w");
+    assert_non_null(f);
+    fputs("older\n", f);
+    fclose(f);
+    assert_int_equal(tn_autosave_set_aside(path, kept, sizeof kept, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s.2", path);
+    assert_string_equal(kept, want);
+    assert_false(tn_is_regular_file(path));
+    char line[16] = "";
+    f = fopen(want, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "old\n");
+    snprintf(want, sizeof want, "%s.1", path);
+    f = fopen(want, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "older\n");
+    remove(want);
+    snprintf(want, sizeof want, "%s.2", path);
+    remove(want);
+    assert_int_equal(mkdir(path, 0700), 0); /* not a file: left for the save to refuse */
+    assert_int_equal(tn_autosave_set_aside(path, kept, sizeof kept, err, sizeof err), 0);
+    assert_string_equal(kept, "");
+    assert_false(tn_is_regular_file(path));
+    rmdir(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_save_load),
         cmocka_unit_test(test_load_extra_rows),
+        cmocka_unit_test(test_autosave_set_aside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,6 +67,11 @@ typedef struct app {
     /* Quitting (request_quit): the autosave failed and the next Esc or close
      * quits anyway (quit_armed); it did (quit_lost); the autosave is written. */
     bool quit_armed, quit_lost, autosaved;
+    /* MAP.autosave holds this session's edits (it wrote or restored them):
+     * only then may a save remove it or an autosave replace it; an older one
+     * is moved to MAP.autosave.N first (autosave_kept names it) */
+    bool autosave_ours;
+    char autosave_kept[1100];
     /* issue 14: time, playback, camera drags, undo */
     int step_requests; /* single steps asked for while paused */
     tn_playback pb;
@@ -95,13 +100,22 @@ static int save_map(app *a, const char *path)
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;
     }
+    tn_world_message(a->w, "saved %s", path);
     if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
         tn_world_set_dirty(a->w, false);
-        /* The map file now holds these edits: an older autosave is stale. */
         char autosave_path[1024];
         tn_autosave_path(path, autosave_path, sizeof autosave_path);
-        remove(autosave_path);
-        a->restore_offered = false;
+        if (a->autosave_ours) {
+            /* The map file now holds these edits: this session's autosave is stale. */
+            remove(autosave_path);
+            a->restore_offered = a->autosave_ours = false;
+        } else if (a->restore_offered) {
+            /* Older edits the user never restored are not in the map file. */
+            tn_world_message(a->w,
+                             "saved %s; %s (older edits, never restored) is kept: R restores it",
+                             path, autosave_path);
+            tn_world_set_message_ttl(a->w, 60 * 10);
+        }
     }
 #ifdef __EMSCRIPTEN__
     tn_web_saved(path); /* into the browser's storage, and offered as a download */
@@ -109,12 +123,34 @@ static int save_map(app *a, const char *path)
     return 0;
 }
 
+/* Append the three strings to the message in dst (cut to fit cap). */
+static void append_text(char *dst, size_t cap, const char *s1, const char *s2, const char *s3)
+{
+    size_t n = strlen(dst);
+    for (const char *p = s1; *p && n + 1 < cap; p++) dst[n++] = *p;
+    for (const char *p = s2; *p && n + 1 < cap; p++) dst[n++] = *p;
+    for (const char *p = s3; *p && n + 1 < cap; p++) dst[n++] = *p;
+    dst[n] = '\0';
+}
+
 /* The unsaved edits into MAP.autosave ("tilenav.map.autosave" without a map
- * file): 0, or -1 with the reason in err; its name in path either way. */
+ * file): 0, or -1 with the reason in err; its name in path either way.  An
+ * autosave this session did not write or restore is never overwritten: it
+ * is moved to MAP.autosave.N first, named in a->autosave_kept (else ""). */
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap)
 {
     tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap);
-    return tn_save_map(tn_world_map(a->w), path, err, errcap);
+    a->autosave_kept[0] = '\0';
+    if (!a->autosave_ours &&
+        tn_autosave_set_aside(path, a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
+        return -1;
+    if (tn_save_map(tn_world_map(a->w), path, err, errcap) != 0) {
+        if (a->autosave_kept[0])
+            append_text(err, errcap, " (the older autosave is now ", a->autosave_kept, ")");
+        return -1;
+    }
+    a->autosave_ours = true;
+    return 0;
 }
 
 /* Esc or the window's close button (SDL_QUIT).  Unsaved edits go to
@@ -156,9 +192,8 @@ static void offer_restore(app *a)
     if (!a->opts->map_path) return;
     char path[1024];
     tn_autosave_path(a->opts->map_path, path, sizeof path);
-    FILE *f = fopen(path, "rb");
-    if (!f) return;
-    fclose(f);
+    a->autosave_ours = false; /* whatever is there, this session did not write it */
+    if (!tn_is_regular_file(path)) return;
     a->restore_offered = true;
     tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
     tn_world_set_message_ttl(a->w, 60 * 20);
@@ -180,6 +215,7 @@ static void restore(app *a)
     }
     tn_world_set_dirty(a->w, true); /* restored edits are not in the map file until Ctrl+S */
     a->restore_offered = false;
+    a->autosave_ours = true; /* they are this session's edits now */
     a->prev_x = tn_world_character(a->w)->x;
     a->prev_y = tn_world_character(a->w)->y;
     tn_world_message(a->w, "restored %s: Ctrl+S writes it to %s", path, a->opts->map_path);
@@ -246,7 +282,7 @@ static void reset_world(app *a)
     char path[1024];
     tn_autosave_path(a->opts->map_path, path, sizeof path);
     if (tn_world_dirty(a->w)) { /* the autosave keeps unsaved edits */
-        if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
+        if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
             tn_world_message(a->w, "reset refused: could not keep the unsaved edits: %s", err);
             return;
         }
@@ -266,8 +302,10 @@ static void reset_world(app *a)
     a->step_requests = 0;
     if (kept) {
         a->restore_offered = true;
-        tn_world_message(a->w, "reset: %s reloaded; your unsaved edits are in %s (R restores them)",
-                         a->opts->map_path, path);
+        tn_world_message(
+            a->w, "reset: %s reloaded; your unsaved edits are in %s (R restores them)%s%s",
+            a->opts->map_path, path, a->autosave_kept[0] ? "; the older autosave is now " : "",
+            a->autosave_kept);
     }
 }
 
@@ -521,10 +559,9 @@ static void picker_choose(app *a, int i)
         tn_world_message(a->w, "cannot open: %s", err);
         return;
     }
+    char ap[1024] = ""; /* where this map's unsaved edits went, if any */
     if (tn_world_dirty(a->w) && a->opts->map_path) {
-        char ap[1024];
-        tn_autosave_path(a->opts->map_path, ap, sizeof ap);
-        if (tn_save_map(tn_world_map(a->w), ap, err, sizeof err) != 0) {
+        if (write_autosave(a, ap, sizeof ap, err, sizeof err) != 0) {
             tn_map_destroy(m);
             tn_world_message(a->w, "not switching: could not keep the unsaved edits: %s", err);
             return;
@@ -549,7 +586,12 @@ static void picker_choose(app *a, int i)
     a->pb_plans = a->pb_graph_plans = 0; /* a new world: its bot has made no plan */
     tn_undo_clear(&a->undo);
     a->restore_offered = false;
-    tn_world_message(a->w, "playing %s (%dx%d)", path, m->w, m->h);
+    if (ap[0])
+        tn_world_message(a->w, "playing %s (%dx%d); the unsaved edits are in %s%s%s", path, m->w,
+                         m->h, ap, a->autosave_kept[0] ? "; the older autosave is now " : "",
+                         a->autosave_kept);
+    else
+        tn_world_message(a->w, "playing %s (%dx%d)", path, m->w, m->h);
     offer_restore(a);
 }
 
@@ -685,8 +727,8 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         if (sym == SDLK_s) {
             if (!a->opts->map_path) {
                 tn_world_message(a->w, "no map file to save to");
-            } else if (save_map(a, a->opts->map_path) == 0) {
-                tn_world_message(a->w, "saved %s", a->opts->map_path);
+            } else {
+                save_map(a, a->opts->map_path); /* it says what it did */
             }
         }
         return;
@@ -1147,6 +1189,9 @@ static int autosave(app *a)
                 err);
         return 1;
     }
+    if (a->autosave_kept[0])
+        printf("tilenav: an older autosave (edits never restored) is kept as %s\n",
+               a->autosave_kept);
     printf("tilenav: unsaved edits written to %s\n", path);
     fflush(stdout);
     return 0;

@@ -493,3 +493,46 @@ void tn_autosave_path(const char *map_path, char *out, size_t cap)
 {
     snprintf(out, cap, "%s.autosave", map_path);
 }
+
+bool tn_is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *err, size_t cap)
+{
+    if (keptcap) kept[0] = '\0';
+    struct stat st;
+    if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) return 0;
+    char cand[PATH_MAX + 16];
+    for (int n = 1; n <= 999; n++) {
+        snprintf(cand, sizeof cand, "%s.%d", path, n);
+        /* link() never replaces a file; where hard links are not possible,
+         * rename() to a name that was free a moment ago */
+        if (link(path, cand) == 0) {
+            if (unlink(path) != 0) {
+                int e = errno;
+                unlink(cand);
+                snprintf(err, cap, "%s: cannot move the older autosave aside: %s", path,
+                         strerror(e));
+                return -1;
+            }
+        } else if (errno == EEXIST) {
+            continue;
+        } else {
+            struct stat cs;
+            if (lstat(cand, &cs) == 0) continue;
+            if (rename(path, cand) != 0) {
+                snprintf(err, cap, "%s: cannot move the older autosave aside: %s", path,
+                         strerror(errno));
+                return -1;
+            }
+        }
+        snprintf(kept, keptcap, "%s", cand);
+        return 0;
+    }
+    snprintf(err, cap, "%s: cannot move the older autosave aside: %s.1 to .999 all exist", path,
+             path);
+    return -1;
+}

@@ -3,6 +3,7 @@
 #ifndef TN_FILEIO_H
 #define TN_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tn_map.h"
@@ -46,5 +47,16 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* "PATH.autosave" into out. */
 void tn_autosave_path(const char *map_path, char *out, size_t cap);
+
+/* True when `path` is a regular file (through symbolic links). */
+bool tn_is_regular_file(const char *path);
+
+/* Keep an autosave the running game did not write (older unsaved edits,
+ * never restored) before the game writes its own at `path`: a regular file
+ * or a symbolic link there is renamed to the first free PATH.N (N = 1..999;
+ * never over an existing file).  0 with that name in `kept` ("" when
+ * nothing was there or it is not a file: the write then fails with its own
+ * message), or -1 with "PATH: problem" in err (nothing moved). */
+int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *err, size_t cap);
 
 #endif

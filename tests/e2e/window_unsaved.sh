@@ -14,6 +14,10 @@
 #   a timed run (--frames) with a script's edit
 #                                -> cannot ask: exit 1, "unsaved edits lost:
 #                                   the run ended ..."
+# and, on another map, an older autosave (a timed run's) never restored:
+#   another edit, Ctrl+S         -> the older autosave is still there
+#   another edit, Esc            -> it is kept as MAP.autosave.1, MAP.autosave
+#                                   holds this session's edits
 # Usage: tests/e2e/window_unsaved.sh BUILD_DIR (from the repo root).  Skips
 # (exit 77) when Xvfb or xdotool is missing.  Tile positions: see
 # window_edit_save.sh.
@@ -110,5 +114,37 @@ GPID=""
 [ $rc -eq 1 ] || fail "a timed run that lost its edits exited with $rc, want 1"
 grep -q "^tilenav: unsaved edits lost: the run ended (--frames or a script error) with unsaved edits, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
     fail "the timed run did not say why its edits are lost"
-echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so)"
+# --- an older autosave the session never restored survives Ctrl+S, and is
+# moved aside (MAP.autosave.1), not overwritten, by this session's autosave
+MAP2=$tmp/room2.map
+cp tests/data/render_window.map "$MAP2"
+printf '1 toggle 12 4 block\n' >"$tmp/old.script"
+SDL_RENDER_DRIVER=software LSAN_OPTIONS="$GAME_ENV_LSAN" "$GAME" --map "$MAP2" \
+    --assets "$ROOT/assets" --script "$tmp/old.script" --frames 5 >"$tmp/game.out" 2>"$tmp/game.err" ||
+    fail "the timed run that leaves an autosave failed"
+put "$tmp/orig.rows" 12 4 '#' >"$tmp/old.rows"
+rows "$MAP2.autosave" | cmp -s - "$tmp/old.rows" || fail "the timed run left no autosave with (12,4)"
+MAP=$MAP2
+start_game
+wait_window
+click_tile 30 15 3                       # a different edit; R is never pressed
+put "$tmp/orig.rows" 30 15 '#' >"$tmp/saved2.rows"
+xdotool key ctrl+s
+i=0
+until rows "$MAP2" | cmp -s - "$tmp/saved2.rows"; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && fail "Ctrl+S did not save the block at (30,15) to $MAP2"
+    sleep 0.1
+done
+[ -f "$MAP2.autosave" ] || fail "Ctrl+S removed an autosave that was never restored"
+rows "$MAP2.autosave" | cmp -s - "$tmp/old.rows" || fail "Ctrl+S changed the older autosave"
+click_tile 20 9 3
+put "$tmp/saved2.rows" 20 9 '#' >"$tmp/new.rows"
+quit_game "with an older autosave"
+rows "$MAP2.autosave.1" | cmp -s - "$tmp/old.rows" ||
+    fail "the older autosave was not kept as $MAP2.autosave.1"
+rows "$MAP2.autosave" | cmp -s - "$tmp/new.rows" || fail "the session's autosave is not its edits"
+grep -q "^tilenav: an older autosave (edits never restored) is kept as $MAP2.autosave.1\$" "$tmp/game.out" ||
+    fail "quitting did not say where the older autosave went"
+echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so; an older autosave survives Ctrl+S and is moved aside)"
 exit 0
