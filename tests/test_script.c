@@ -24,7 +24,7 @@ static void test_parse_ok(void **state)
     (void)state;
     const char *text = "# comment\n\n0 key left press   # trailing comment\n"
                        "5 click 3 4 right shift\n5 toggle 1 2 oneway\n6 set jump_height 6.5\n"
-                       "7 goto 10 3\n8 tool spawn\n9 save /tmp/x.map\n10 screenshot a.bmp\n"
+                       "7 goto 10 3\n8 tool spawn\n9 save /tmp/x.map\n10 screenshot a.BMP\n"
                        "11 wanderers 3\n";
     char err[512];
     tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
@@ -81,6 +81,13 @@ static void test_errors(void **state)
     expect_error("5 goto 1\n", "t.txt:1: usage: FRAME goto TX TY");
     expect_error("5 tool hammer\n", "t.txt:1: unknown tool 'hammer'");
     expect_error("5 save\n", "t.txt:1: usage: FRAME save FILE");
+    /* screenshots are BMP images: another name would mislabel the file */
+    expect_error("5 screenshot shot.png\n",
+                 "t.txt:1: screenshot writes a BMP image: give a name ending in .bmp, got "
+                 "'shot.png'");
+    expect_error("5 screenshot dir/.bmp\n",
+                 "t.txt:1: screenshot writes a BMP image: give a name ending in .bmp, got "
+                 "'dir/.bmp'");
     expect_error("9 key left press\n3 key left release\n",
                  "t.txt:2: frame 3 comes after frame 9: frames must not decrease");
     static const char nul[] = "1 key left\0press\n";

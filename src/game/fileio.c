@@ -494,6 +494,15 @@ void tn_autosave_path(const char *map_path, char *out, size_t cap)
     snprintf(out, cap, "%s.autosave", map_path);
 }
 
+bool tn_is_bmp_name(const char *path)
+{
+    size_t n = strlen(path);
+    if (n < 5 || path[n - 5] == '/') return false; /* a name, not just ".bmp" */
+    const char *e = path + n - 4;
+    return e[0] == '.' && (e[1] == 'b' || e[1] == 'B') && (e[2] == 'm' || e[2] == 'M') &&
+           (e[3] == 'p' || e[3] == 'P');
+}
+
 bool tn_is_regular_file(const char *path)
 {
     struct stat st;

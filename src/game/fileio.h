@@ -48,6 +48,11 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 /* "PATH.autosave" into out. */
 void tn_autosave_path(const char *map_path, char *out, size_t cap);
 
+/* True when `path` ends in ".bmp" (any case): screenshots are BMP images
+ * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
+ * BMP would mislead every program that opens it. */
+bool tn_is_bmp_name(const char *path);
+
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);
 

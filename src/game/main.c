@@ -24,8 +24,8 @@ static const char USAGE[] =
     "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
     "  --script FILE       apply the commands of a script file (see README)\n"
     "  --seed S            seed of every random choice (default 1)\n"
-    "  --screenshot OUT    render offscreen after --frames steps and write OUT (BMP); no display "
-    "needed\n"
+    "  --screenshot OUT    render offscreen after --frames steps and write OUT, a BMP (the name\n"
+    "                      must end in .bmp); no display needed\n"
     "  --assets DIR        where DejaVuSans.ttf is (default: assets, then the installed share "
     "dir)\n"
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
@@ -131,6 +131,10 @@ static int parse_args(int argc, char **argv, options *o)
             o->script = next;
         } else if (strcmp(a, "--screenshot") == 0) {
             NEED_ARG();
+            if (!tn_is_bmp_name(next))
+                return usage_error("--screenshot writes a BMP image: give a name ending in .bmp, "
+                                   "got '%s'",
+                                   next);
             o->screenshot = next;
         } else if (strcmp(a, "--assets") == 0) {
             NEED_ARG();

@@ -274,6 +274,9 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         } else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "screenshot") == 0) {
             if (nargs != 1) FAIL("usage: FRAME %s FILE", cmd);
             c.op = cmd[1] == 'a' ? TN_SC_SAVE : TN_SC_SCREENSHOT;
+            if (c.op == TN_SC_SCREENSHOT && !tn_is_bmp_name(tok[2].s))
+                FAIL("screenshot writes a BMP image: give a name ending in .bmp, got %s",
+                     Q(tok[2].s));
             c.path = malloc(strlen(tok[2].s) + 1);
             if (!c.path) FAIL("out of memory");
             strcpy(c.path, tok[2].s);
