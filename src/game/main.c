@@ -98,6 +98,21 @@ static const char *default_map(void)
     return paths[0]; /* its "cannot open" message names the usual place */
 }
 
+/* The value(s) of the option at argv[i] for a message: 'A', or 'W H' for
+ * --char; "no value" when it has none. */
+static void option_value(int argc, char **argv, int i, char *out, size_t cap)
+{
+    int n = strcmp(argv[i], "--char") == 0 ? 2 : 1;
+    if (i + n >= argc) {
+        snprintf(out, cap, "no value");
+        return;
+    }
+    if (n == 2)
+        snprintf(out, cap, "'%.250s %.250s'", argv[i + 1], argv[i + 2]);
+    else
+        snprintf(out, cap, "'%.500s'", argv[i + 1]);
+}
+
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -106,10 +121,29 @@ static int parse_args(int argc, char **argv, options *o)
     o->jump_height = 4;
     o->char_w = 1;
     o->char_h = 2;
+    /* Options that take a value may be given once: with two, one of the two
+     * values would be dropped without a word.  first[k]: where option k was. */
+    static const char *const VALUED[] = {"--map",         "--script", "--screenshot",
+                                         "--assets",      "--frames", "--seed",
+                                         "--jump-height", "--char",   "--overlays"};
+    enum { NVALUED = sizeof VALUED / sizeof VALUED[0] };
+    int first[NVALUED] = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *next = i + 1 < argc ? argv[i + 1] : NULL;
         double v;
+        for (int k = 0; k < NVALUED; k++) {
+            if (strcmp(a, VALUED[k]) != 0) continue;
+            if (first[k]) {
+                char msg[1200], v1[520], v2[520];
+                option_value(argc, argv, first[k], v1, sizeof v1);
+                option_value(argc, argv, i, v2, sizeof v2);
+                snprintf(msg, sizeof msg, "option '%s' is given twice (%s, then %s): give it once",
+                         a, v1, v2);
+                return usage_error("%s", msg);
+            }
+            first[k] = i;
+        }
 #define NEED_ARG()                                                 \
     if (!next) return usage_error("option '%s' needs a value", a); \
     i++
