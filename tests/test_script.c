@@ -76,7 +76,19 @@ static void test_errors(void **state)
         "t.txt:1: unknown tile kind 'lava' (expected block, oneway, empty, spawn, dest or item)");
     expect_error("5 set gravity 3\n", "t.txt:1: unknown parameter 'gravity'");
     expect_error("5 set jump_height 12\n", "t.txt:1: jump_height 12 is outside 1..8");
-    expect_error("5 set jump_height nan\n", "t.txt:1: 'nan' is not a number");
+    expect_error("5 set jump_height nan\n", "t.txt:1: 'nan' is not a plain decimal number");
+    /* numbers are plain decimals, as on the command line (tn_parse_number) */
+    expect_error("5 set companion_speed 1e2\n", "t.txt:1: '1e2' is not a plain decimal number");
+    expect_error("5 set bias +0.5\n", "t.txt:1: '+0.5' is not a plain decimal number");
+    expect_error("5 set bias 0x1\n", "t.txt:1: '0x1' is not a plain decimal number");
+    expect_error("5 set speed 2e0\n", "t.txt:1: speed '2e0' is not one of 1/8, 1/4, 1/2, 1, 2, 4");
+    expect_error("1e1 goto 5 5\n", "t.txt:1: '1e1' is not a frame number (a whole number "
+                                   "0..1000000000; expected FRAME COMMAND ARGS)");
+    expect_error("+7 goto 5 5\n", "t.txt:1: '+7' is not a frame number (a whole number "
+                                  "0..1000000000; expected FRAME COMMAND ARGS)");
+    expect_error("5 goto 1e1 5\n", "t.txt:1: goto needs whole-number tile coordinates");
+    expect_error("5 playback 1e3\n",
+                 "t.txt:1: playback needs a number of events or 'all', got '1e3'");
     expect_error("5 set char_width 1.5\n", "t.txt:1: char_width takes whole numbers");
     expect_error("5 goto 1\n", "t.txt:1: usage: FRAME goto TX TY");
     expect_error("5 tool hammer\n", "t.txt:1: unknown tool 'hammer'");

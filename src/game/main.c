@@ -56,33 +56,6 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* Plain decimal only: digits with at most one '.', nothing else (no sign,
- * blanks, hex, exponent, inf or nan, all of which strtod would take). */
-static bool plain_decimal(const char *s)
-{
-    int digits = 0, dots = 0;
-    for (const char *p = s; *p; p++) {
-        if (*p >= '0' && *p <= '9')
-            digits++;
-        else if (*p == '.' && dots++ == 0)
-            continue;
-        else
-            return false;
-    }
-    return digits > 0;
-}
-
-static bool parse_num(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    errno = 0;
-    if (!plain_decimal(s)) return false;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !(v >= lo && v <= hi)) return false;
-    *out = v;
-    return true;
-}
-
 /* The default map: maps/demo.map here, else the installed copy. */
 static const char *default_map(void)
 {
@@ -175,7 +148,7 @@ static int parse_args(int argc, char **argv, options *o)
             o->assets = next;
         } else if (strcmp(a, "--frames") == 0) {
             NEED_ARG();
-            if (!parse_num(next, 0, 1e9, &v) || v != (long)v)
+            if (!tn_parse_number(next, 0, 1e9, &v) || v != (long)v)
                 return usage_error("--frames needs a whole number 0..1000000000, got '%s'", next);
             o->frames = (long)v;
         } else if (strcmp(a, "--seed") == 0) {
@@ -187,14 +160,14 @@ static int parse_args(int argc, char **argv, options *o)
                 return usage_error("--seed needs a non-negative whole number, got '%s'", next);
         } else if (strcmp(a, "--jump-height") == 0) {
             NEED_ARG();
-            if (!parse_num(next, 1, 8, &o->jump_height))
+            if (!tn_parse_number(next, 1, 8, &o->jump_height))
                 return usage_error("--jump-height needs a number 1..8, got '%s'", next);
         } else if (strcmp(a, "--char") == 0) {
             if (i + 2 >= argc) return usage_error("option '%s' needs two values: --char W H", a);
             double cw, ch;
-            if (!parse_num(argv[i + 1], 1, 3, &cw) || cw != (int)cw)
+            if (!tn_parse_number(argv[i + 1], 1, 3, &cw) || cw != (int)cw)
                 return usage_error("--char width must be 1, 2 or 3, got '%s'", argv[i + 1]);
-            if (!parse_num(argv[i + 2], 1, 9, &ch) || ch != (int)ch)
+            if (!tn_parse_number(argv[i + 2], 1, 9, &ch) || ch != (int)ch)
                 return usage_error("--char height must be a whole number 1..9, got '%s'",
                                    argv[i + 2]);
             o->char_w = (int)cw;

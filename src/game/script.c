@@ -2,6 +2,8 @@
 
 #include "fileio.h"
 
+#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,25 +35,44 @@ static int tokenize(const char *line, size_t n, token *tok, int max)
     return count;
 }
 
-static bool parse_long(const char *s, long lo, long hi, long *out)
+/* Plain decimal only: digits with at most one '.', nothing else (no sign,
+ * blanks, hex, exponent, inf or nan, all of which strtod would take). */
+static bool plain_decimal(const char *s)
+{
+    int digits = 0, dots = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p >= '0' && *p <= '9')
+            digits++;
+        else if (*p == '.' && dots++ == 0)
+            continue;
+        else
+            return false;
+    }
+    return digits > 0;
+}
+
+bool tn_parse_number(const char *s, double lo, double hi, double *out)
 {
     char *end;
-    if (!*s) return false;
-    long v = strtol(s, &end, 10);
-    if (*end || v < lo || v > hi) return false;
+    if (!plain_decimal(s)) return false;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (*end || errno || !(v >= lo && v <= hi)) return false;
     *out = v;
     return true;
 }
 
-static bool parse_double(const char *s, double *out)
+/* A whole number lo..hi (lo >= 0) by the same rule. */
+static bool parse_long(const char *s, long lo, long hi, long *out)
 {
-    char *end;
-    if (!*s) return false;
-    double v = strtod(s, &end);
-    if (*end || !isfinite(v)) return false;
-    *out = v;
+    double v;
+    if (!tn_parse_number(s, (double)lo, (double)hi, &v) || v != floor(v)) return false;
+    *out = (long)v;
     return true;
 }
+
+/* Any plain decimal (the caller checks the range and says so). */
+static bool parse_double(const char *s, double *out) { return tn_parse_number(s, 0, DBL_MAX, out); }
 
 /* A word of the script for a message: 'word' when it is printable ASCII;
  * else never the raw bytes: "byte 0x83" for a lone byte (as the map loader
@@ -104,8 +125,7 @@ static const char *const TOOLS[] = {"goto", "block", "oneway",  "spawn",
 static bool parse_tile(const token *tok, int i, int *x, int *y)
 {
     long a, b;
-    if (!parse_long(tok[i].s, -1000000, 1000000, &a) ||
-        !parse_long(tok[i + 1].s, -1000000, 1000000, &b))
+    if (!parse_long(tok[i].s, 0, 1000000, &a) || !parse_long(tok[i + 1].s, 0, 1000000, &b))
         return false;
     *x = (int)a;
     *y = (int)b;
@@ -169,7 +189,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         c.line = lineno;
         long frame;
         if (!parse_long(tok[0].s, 0, TN_SCRIPT_MAX_FRAME, &frame)) {
-            const char *d = tok[0].s + (tok[0].s[0] == '-' || tok[0].s[0] == '+');
+            const char *d = tok[0].s + (tok[0].s[0] == '-');
             if (*d && strspn(d, "0123456789") == strlen(d))
                 FAIL("frame %s is outside 0..%ld", tok[0].s, TN_SCRIPT_MAX_FRAME);
             FAIL("%s is not a frame number (a whole number 0..%ld; expected FRAME COMMAND ARGS)",
@@ -256,7 +276,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
                 c.value = strcmp(val, "graph") == 0 ? 1.0 : 0.0;
             else if (!parse_double(val, &c.value))
                 FAIL(strcmp(p->name, "planner") == 0 ? "planner %s: expected classic or graph"
-                                                     : "%s is not a number",
+                                                     : "%s is not a plain decimal number",
                      Q(val));
             if (!(c.value >= p->min && c.value <= p->max))
                 FAIL("%s %s is outside %g..%g", p->name, val, p->min, p->max);

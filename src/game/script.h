@@ -27,6 +27,7 @@
 #ifndef TN_SCRIPT_H
 #define TN_SCRIPT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tn_world.h"
@@ -91,6 +92,11 @@ typedef struct tn_script_host {
  * loaded from (`loaded_from`, may be NULL).  0, or -1 with a message. */
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap);
+
+/* The one number rule of the command line and scripts: a plain decimal
+ * (digits with at most one '.'; no sign, blanks, hex, exponent, inf or
+ * nan) within lo..hi.  True with the value in *out. */
+bool tn_parse_number(const char *s, double lo, double hi, double *out);
 
 /* Parse; NULL with "FILE:LINE: problem" in err on any bad line. */
 tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *err, size_t errcap);
