@@ -441,6 +441,17 @@ static void test_inspect(void **state)
     assert_non_null(strstr(buf, "bias"));
     assert_non_null(strstr(buf, "heading"));
     assert_false(tn_inspect_pick(w, -500, -500, 4, &kind, &index));
+    /* a Ctrl+click on nothing says so and unpins; a later pin replaces that
+     * message instead of leaving it beside the card */
+    assert_false(tn_inspect_click(w, -500, -500, 4, &kind, &index));
+    assert_int_equal(kind, TN_INSPECT_NONE);
+    assert_non_null(strstr(tn_world_message_text(w), "inspect: no agent there"));
+    assert_true(tn_world_message_ttl(w) > 0);
+    assert_true(tn_inspect_click(w, b->x + 8, b->y + 8, 4, &kind, &index));
+    assert_int_equal(kind, TN_INSPECT_BOT);
+    assert_int_equal(index, 1);
+    assert_string_equal(tn_world_message_text(w),
+                        "inspect: bot 2 pinned (Ctrl+click an empty spot unpins it)");
     tn_world_destroy(w);
 }
 

@@ -453,16 +453,10 @@ static void inspect_at(app *a, int sx, int sy)
 {
     tn_camera c = tn_camera_make(a->w, &a->view);
     float wx = ((float)sx - (float)c.ox) / c.scale, wy = ((float)sy - (float)c.oy) / c.scale;
-    int kind, index;
-    if (tn_inspect_pick(a->w, wx, wy, 10.0f / c.scale + 4.0f, &kind, &index)) {
-        a->view.inspect_kind = kind;
-        a->view.inspect_index = index;
-    } else {
-        a->view.inspect_kind = TN_INSPECT_NONE;
-        tn_world_message(
-            a->w,
-            "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
-    }
+    int kind, index; /* the status line says what was pinned, or that nothing was */
+    tn_inspect_click(a->w, wx, wy, 10.0f / c.scale + 4.0f, &kind, &index);
+    a->view.inspect_kind = kind;
+    a->view.inspect_index = index;
 }
 
 static void toggle_heuristic(app *a)

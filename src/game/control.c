@@ -685,3 +685,19 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
     }
     return n;
 }
+
+bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index)
+{
+    char card[1024];
+    if (tn_inspect_pick(w, x, y, r, kind, index) &&
+        tn_inspect_text(w, *kind, *index, card, sizeof card)) {
+        card[strcspn(card, "\n")] = '\0'; /* its title */
+        tn_world_message(w, "inspect: %s pinned (Ctrl+click an empty spot unpins it)", card);
+        return true;
+    }
+    *kind = TN_INSPECT_NONE;
+    *index = 0;
+    tn_world_message(
+        w, "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
+    return false;
+}

@@ -178,5 +178,10 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
 bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int *index);
 /* Its card: a title line, then "field value" lines.  false: no such agent. */
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap);
+/* A Ctrl+click at world pixel (x, y): pins the card of the agent within r
+ * px (*kind, *index; true) or unpins (*kind = TN_INSPECT_NONE; false).
+ * Either way the world's message says which, so an older one (a failed
+ * click's "no agent there") never stays beside a pinned card. */
+bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index);
 
 #endif
