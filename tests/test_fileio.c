@@ -143,12 +143,69 @@ static void test_autosave_set_aside(void **state)
     rmdir(dir);
 }
 
+/* The first line of a file, into line. */
+static void first_line(const char *path, char *line, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, (int)cap, f));
+    fclose(f);
+}
+
+/* Saved to another file than the one it came from, a map keeps the leading
+ * comments of its source (over the target's own); without a source, or from
+ * a Moving AI source, the target's; the target still decides the format. */
+static void test_save_as_keeps_comments(void **state)
+{
+    (void)state;
+    char err[512], line[128];
+    tn_map *m;
+    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
+    char fresh[] = "/tmp/tn_test_saveas_XXXXXX", other[] = "/tmp/tn_test_saveas_XXXXXX";
+    write_temp(fresh, "");
+    remove(fresh); /* a new file */
+    assert_int_equal(tn_save_map_as(m, fresh, "tests/data/small.map", err, sizeof err), 0);
+    first_line(fresh, line, sizeof line);
+    assert_string_equal(line, "# a small test map: floor, a one-way platform, a wall, marks\n");
+    tn_map *back;
+    assert_int_equal(tn_load_map(fresh, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(m, back));
+    tn_map_destroy(back);
+    /* an existing tilenav map: the source's comments replace its own */
+    write_temp(other, "# other\ntilenav-map 1\nsize 2 1\ntiles\n..\n");
+    assert_int_equal(tn_save_map_as(m, other, "tests/data/small.map", err, sizeof err), 0);
+    first_line(other, line, sizeof line);
+    assert_string_equal(line, "# a small test map: floor, a one-way platform, a wall, marks\n");
+    /* no source: the target's own comments, as before */
+    assert_int_equal(tn_save_map_as(m, fresh, NULL, err, sizeof err), 0);
+    first_line(fresh, line, sizeof line);
+    assert_string_equal(line, "# a small test map: floor, a one-way platform, a wall, marks\n");
+    FILE *f = fopen(other, "w");
+    assert_non_null(f);
+    fputs("# mine\ntilenav-map 1\nsize 2 1\ntiles\n..\n", f);
+    fclose(f);
+    assert_int_equal(tn_save_map_as(m, other, NULL, err, sizeof err), 0);
+    first_line(other, line, sizeof line);
+    assert_string_equal(line, "# mine\n");
+    /* a source without comments (Moving AI) leaves the target's */
+    char mai[] = "/tmp/tn_test_saveas_XXXXXX";
+    write_temp(mai, "type octile\nheight 1\nwidth 2\nmap\n..\n");
+    assert_int_equal(tn_save_map_as(m, other, mai, err, sizeof err), 0);
+    first_line(other, line, sizeof line);
+    assert_string_equal(line, "# mine\n");
+    remove(mai);
+    remove(other);
+    remove(fresh);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_file_save_load),
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
+        cmocka_unit_test(test_save_as_keeps_comments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

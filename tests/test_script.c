@@ -1,11 +1,14 @@
 /* The script parser, its errors, and applying commands to a world. */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "control.h"
 #include "fileio.h"
@@ -175,6 +178,34 @@ static int log_control(void *user, tn_world *w, int op, double value, char *err,
     l->v[l->n++] = value;
     return 0;
 }
+/* `save FILE` elsewhere keeps the loaded map's leading comments, as a
+ * save over the loaded file does; only the latter counts as saved. */
+static void test_save_keeps_comments(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    char dir[] = "/tmp/tn_test_savec_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], err[512], line[128] = "";
+    snprintf(path, sizeof path, "%s/copy.map", dir);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_edit(w, 5, 1, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(tn_script_save_map(w, path, "tests/data/small.map", err, sizeof err), 0);
+    assert_true(tn_world_dirty(w));
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    fclose(f);
+    assert_string_equal(line, "# a small test map: floor, a one-way platform, a wall, marks\n");
+    tn_map *back;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(back, tn_world_map(w)));
+    tn_map_destroy(back);
+    remove(path);
+    rmdir(dir);
+    tn_world_destroy(w);
+}
+
 static void test_set_speed(void **state)
 {
     (void)state;
@@ -294,10 +325,15 @@ static void test_bom_and_unrun(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_ok),    cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_apply),       cmocka_unit_test(test_save_needs_host),
-        cmocka_unit_test(test_set_speed),   cmocka_unit_test(test_bom_and_unrun),
-        cmocka_unit_test(test_set_refused), cmocka_unit_test(test_edit_refused),
+        cmocka_unit_test(test_parse_ok),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_set_speed),
+        cmocka_unit_test(test_bom_and_unrun),
+        cmocka_unit_test(test_set_refused),
+        cmocka_unit_test(test_edit_refused),
+        cmocka_unit_test(test_save_keeps_comments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -462,20 +462,38 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
 
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
 {
+    return tn_save_map_as(m, path, NULL, err, cap);
+}
+
+int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
+{
     if (tn_tiled_kind(path)) return tn_tiled_save(m, path, err, cap); /* .tmx .tmj .json */
-    char *old, *buf;
+    char *old, *src = NULL, *buf;
     save_template t;
     size_t len;
     read_template(path, m, &old, &t);
+    if (!t.movingai && source && strcmp(source, path) != 0 && !tn_tiled_kind(source)) {
+        /* Saved elsewhere: the leading comments of the file the map came from
+         * go with it (when that is a tilenav map that can still be read). */
+        save_template st;
+        read_template(source, m, &src, &st);
+        if (st.head && !st.movingai) {
+            t.head = st.head;
+            t.head_len = st.head_len;
+        }
+    }
     if (t.movingai) {
         int rc = format_movingai(m, &t, path, &buf, &len, err, cap);
         free(old);
+        free(src); /* NULL: a Moving AI target takes nothing from the source */
+        src = NULL;
         if (rc != 0) return -1;
     } else {
         size_t need = t.head_len + tn_map_format_size(m);
         buf = malloc(need);
         if (!buf) {
             free(old);
+            free(src);
             snprintf(err, cap, "%s: out of memory", path);
             return -1;
         }
@@ -484,6 +502,7 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
         len += t.head_len;
         free(old);
     }
+    free(src);
     int rc = tn_write_file_atomic(path, buf, len, err, cap);
     free(buf);
     return rc;

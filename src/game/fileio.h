@@ -45,6 +45,13 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
  * tn_tiled_save (see tiled.h). */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
+/* tn_save_map, for a map loaded from `source` (NULL: unknown): written in
+ * the tilenav format to another file than `source`, it keeps the leading
+ * comment lines of `source` (a tilenav map) rather than the target's, so
+ * `save FILE` and the autosave carry them as a save over `source` does.
+ * The target still decides the format (a Moving AI file stays one). */
+int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
+
 /* "PATH.autosave" into out. */
 void tn_autosave_path(const char *map_path, char *out, size_t cap);
 

@@ -438,7 +438,7 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap)
 {
-    if (tn_save_map(tn_world_map(w), path, err, cap) != 0) return -1;
+    if (tn_save_map_as(tn_world_map(w), path, loaded_from, err, cap) != 0) return -1;
     if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
     return 0;
 }

@@ -48,8 +48,11 @@ echo "$big" | grep -q '"bot":{"state":"idle","goal_x":-1,"goal_y":-1,"arrived":f
     || fail "big map: the bot's JSON does not say goto is off: $big"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
 [ "$tx" -gt 6 ] || fail "character did not walk right (tile_x=$tx)"
-# the saved map has the two edits and loads again
-sed -n '9p' "$T/saved.map" | cut -c31-32 | grep -qx '#=' || fail "saved map lacks the edits"
+# the saved map has the two edits (tile row 5) and loads again; saved under
+# another name, it keeps the demo map's leading comment lines
+sed -n '/^tiles$/,$p' "$T/saved.map" | sed -n '7p' | cut -c31-32 | grep -qx '#=' || fail "saved map lacks the edits"
+[ "$(sed -n '/^tilenav-map/q;p' "$T/saved.map")" = "$(sed -n '/^tilenav-map/q;p' maps/demo.map)" ] ||
+    fail "save FILE dropped the map's leading comments: $(head -n 3 "$T/saved.map")"
 again=$("$B/tilenav" --headless --map "$T/saved.map" --frames 1) || fail "saved map does not load"
 out2=$("$B/tilenav" --headless --map maps/demo.map --frames 300 --script "$T/walk.script" --seed 7) || fail "second run failed"
 [ "$out" = "$out2" ] || fail "not deterministic:\n$out\n$out2"
