@@ -708,6 +708,54 @@ static void test_jump_left_reported(void **state)
     tn_map_destroy(m);
 }
 
+/* A finder that does not fit (made for another map size, or for default
+ * physics when the bot's fall faster) is reported by tn_bot_goto with the
+ * finder's message; it returned TN_OK and the bot silently never moved. */
+static void test_finder_mismatch_said(void **state)
+{
+    (void)state;
+    tn_map *m = NULL, *wide = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 10, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_map_create(30, 10, NULL, &wide, NULL)));
+    for (int x = 0; x < 30; x++) {
+        if (x < 20) tn_map_set_tile(m, x, 9, TN_TILE_BLOCK, NULL);
+        tn_map_set_tile(wide, x, 9, TN_TILE_BLOCK, NULL);
+    }
+    tn_phys_params p = tn_phys_default(4.0f), fast = p;
+    fast.max_fall = 2000.0f;
+    assert_true(tn_succeeded(tn_phys_validate(&fast, NULL)));
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(20, 10, NULL, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_body body;
+    tn_body_place(&body, &fast, 1, 2, 2, 8);
+    tn_body_step(&body, m, &fast, (tn_input){0});
+    tn_error e;
+    tn_status s = tn_bot_goto(bot, pf, m, &body, &fast, 15, 8, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "the finder has"));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    tn_body_place(&body, &p, 1, 2, 2, 8);
+    tn_body_step(&body, wide, &p, (tn_input){0});
+    s = tn_bot_goto(bot, pf, wide, &body, &p, 15, 8, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "but the finder was made for 20x10"));
+    /* the right ones */
+    tn_body_step(&body, m, &p, (tn_input){0});
+    assert_true(tn_succeeded(tn_bot_goto(bot, pf, m, &body, &p, 15, 8, &e)));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+    tn_bot_config big = {0};
+    big.path_cap = 1 << 30;
+    tn_bot *b2 = NULL;
+    assert_true(tn_failed(tn_bot_create(&big, NULL, &b2, &e)));
+    assert_non_null(strstr(e.msg, "outside 2.."));
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(wide);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -724,6 +772,7 @@ int main(void)
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_jump_left_reported),
+        cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),

@@ -383,6 +383,38 @@ static void test_edits_under_enemies(void **state)
     tn_flow_destroy(f);
     tn_map_destroy(m);
 }
+/* A step of any length ends: the reviewer's dt = 1e9 and infinity hung
+ * (one loop turn per spawn due).  Infinity and NaN are refused; a huge
+ * finite step spawns at most a pool's worth and counts the rest as
+ * skipped at once. */
+static void test_long_steps(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 8 3\ntiles\n"
+                            "........\n"
+                            "S......D\n"
+                            "........\n");
+    tn_flow *f = flow_for(m);
+    tn_enemies *p = tu_pool_fixed(1.0f, 0.2f, 8);
+    tn_rng r;
+    tn_rng_seed(&r, 3, 3);
+    int32_t spawn = 1 * 8 + 0;
+    tn_error e;
+    tn_status s = tn_enemies_step(p, f, &spawn, 1, &r, INFINITY, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "must be finite"));
+    assert_true(tn_failed(tn_enemies_step(p, f, &spawn, 1, &r, NAN, NULL)));
+    p->cfg.spacing = 0.0f; /* every due spawn fits in one step */
+    assert_true(tn_succeeded(tn_enemies_step(p, f, &spawn, 1, &r, 1e9f, &e)));
+    assert_true(p->count <= 8);
+    assert_true(p->spawned <= 8);
+    assert_true(p->skipped > 900000000L);
+    assert_true(p->accum < 1.0);
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_spawner_accumulator_and_pool),
         cmocka_unit_test(test_errors_have_messages),
         cmocka_unit_test(test_edits_under_enemies),
+        cmocka_unit_test(test_long_steps),
     };
     return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
 }

@@ -277,12 +277,42 @@ static void test_movingai(void **state)
     assert_true(total >= 600);
 }
 
+/* tn_navmesh_nearest_clear's answer, rounded to float, is a start
+ * tn_navquery_find_path accepts (the reviewer's concave corner at the right
+ * edge gave clearance 0.29999924 for radius 0.3), over a sweep of points. */
+static void test_nearest_clear_after_rounding(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(35, 23, NULL, &m, NULL)));
+    tn_map_set_tile(m, 34, 10, TN_TILE_BLOCK, NULL);
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = NULL;
+    assert_true(tn_succeeded(tn_navquery_create(nm, NULL, &q, NULL)));
+    float xy[256];
+    int n = 0, tried = 0;
+    for (int i = 0; i < 4000; i++) {
+        float px = (float)(i % 200) * 0.175f, py = 10.0f + (float)(i / 200) * 0.1f, x, y;
+        if (!tn_navmesh_nearest_clear(nm, px, py, 0.3f, &x, &y)) continue;
+        tried++;
+        assert_true(tn_navmesh_clearance(nm, x, y, 2.0f) >= 0.3f);
+        tn_error e;
+        tn_status s = tn_navquery_find_path(q, x, y, 4.0f, 4.0f, 0.3f, xy, 128, &n, &e);
+        if (tn_failed(s)) fail_msg("(%g,%g) -> (%.9g,%.9g): %s", px, py, x, y, e.msg);
+    }
+    assert_int_equal(tried, 4000);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pillar),
         cmocka_unit_test(test_random_maps),
         cmocka_unit_test(test_movingai),
+        cmocka_unit_test(test_nearest_clear_after_rounding),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -818,9 +818,30 @@ static void test_tile_size_refused(void **state)
     assert_int_equal(tn_path_memory(10, 10, &p, 0), 0);
 }
 
+/* tn_levelgen_platformer refuses NULL with a message (it crashed), and
+ * tn_rng_below(0) answers 0 instead of dividing by zero. */
+static void test_levelgen_null(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(32, 16, NULL, &m, NULL)));
+    tn_rng r;
+    tn_rng_seed(&r, 1, 1);
+    tn_error e;
+    tn_status s = tn_levelgen_platformer(NULL, &r, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_string_equal(e.msg, "levelgen: NULL map");
+    s = tn_levelgen_platformer(m, NULL, &e);
+    assert_string_equal(e.msg, "levelgen: NULL rng");
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, &e)));
+    assert_int_equal(tn_rng_below(&r, 0), 0);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_levelgen_null),
         cmocka_unit_test(test_model_tables),
         cmocka_unit_test(test_model_is_conservative),
         cmocka_unit_test(test_ledge_exactly_m),

@@ -199,6 +199,27 @@ static void test_reference_los(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_wrap_angle in constant time for any angle (it looped forever on 1e30
+ * and on infinity, reached from tn_wander_step with a huge heading). */
+static void test_wrap_angle_any(void **state)
+{
+    (void)state;
+    const float pi = 3.14159265358979f;
+    const float in[] = {0.0f, 1.0f, -1.0f, 3.5f, -3.5f, 100.0f, -1e6f, 1e30f, -1e30f, 3.4e38f};
+    for (int i = 0; i < (int)(sizeof in / sizeof *in); i++) {
+        float a = tn_wrap_angle(in[i]);
+        assert_true(a > -pi - 1e-6f && a <= pi + 1e-6f);
+        /* the same direction, where floats can still say so */
+        if (fabsf(in[i]) < 1e5f) {
+            assert_true(fabsf(cosf(a) - cosf(in[i])) < 1e-3f);
+            assert_true(fabsf(sinf(a) - sinf(in[i])) < 1e-3f);
+        }
+    }
+    assert_true(tn_wrap_angle(1.0f) == 1.0f); /* inside the range: unchanged */
+    assert_true(tn_wrap_angle(INFINITY) == 0.0f);
+    assert_true(tn_wrap_angle(NAN) == 0.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_move_never_enters_blocks),
         cmocka_unit_test(test_unstick),
         cmocka_unit_test(test_reference_los),
+        cmocka_unit_test(test_wrap_angle_any),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

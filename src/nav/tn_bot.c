@@ -67,6 +67,7 @@ struct tn_bot {
     bool gpartial;
     /* for inspection: why the next / the last plan, the input of the last step */
     const char *why, *last_why;
+    tn_error perr; /* the last classic search's refusal (a finder that does not fit) */
     tn_input last_in;
     int first_raw, first_expanded; /* the goal's first plan */
 };
@@ -99,9 +100,10 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot config: negative size or unknown heuristic");
     if (!c.path_cap) c.path_cap = TN_BOT_PATH_CAP;
-    if (c.path_cap < 2)
+    if (c.path_cap < 2 || c.path_cap > TN_BOT_PATH_CAP_MAX)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot config: path_cap %d is below 2", c.path_cap);
+                            "bot config: path_cap %d is outside 2..%d", c.path_cap,
+                            TN_BOT_PATH_CAP_MAX);
     if (!c.stuck_steps) c.stuck_steps = TN_BOT_STUCK_STEPS;
     if (!c.max_replans) c.max_replans = 48;
     tn_bot *b = tn_alloc(a, sizeof *b);
@@ -229,6 +231,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
+    b->perr.status = TN_OK;
     if (!b->phys_valid) {
         set_path_empty(b);
         b->state = TN_BOT_NO_PATH;
@@ -264,7 +267,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     if (q.max_expand > tn_path_max_expand(pf)) q.max_expand = 0;
     double t0 = b->clock ? b->clock() : 0.0;
     int n = 0;
-    tn_status s = tn_path_find(pf, m, &q, b->path, b->cfg.path_cap, &n, &b->stats, NULL);
+    tn_status s = tn_path_find(pf, m, &q, b->path, b->cfg.path_cap, &n, &b->stats, &b->perr);
     b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
     b->cur = 0;
     b->n = n;
@@ -613,6 +616,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         gplan(b, m, body);
     } else if (!b->graph && standing(b, m, body)) {
         replan(b, pf, m, body);
+        /* a finder that does not fit the map or the physics: say so, not NO_PATH alone */
+        if (tn_failed(b->perr.status) && tn_status_detail(b->perr.status, TN_INVALID_PARAM)) {
+            if (err) *err = b->perr;
+            return b->perr.status;
+        }
     } else {
         /* mid-air: keep following the old path (or let go) and plan on landing;
          * a graph bot finishes the edge it is replaying (its inputs are

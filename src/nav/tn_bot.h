@@ -67,8 +67,10 @@
  * 32 extra bots on random trips: 100% arrive.
  *
  * Cost: a step is O(1) plus the column test (a few tile reads); planning is
- * one tn_path_find.  Memory: sizeof(tn_bot) + 6 * path_cap bytes (path_cap
- * = TN_BOT_PATH_CAP by default).  No allocation after tn_bot_create.
+ * one tn_path_find.  Memory: sizeof(tn_bot) + 18 * path_cap bytes (6 for
+ * the path's nodes, 12 for the graph planner's legs; path_cap =
+ * TN_BOT_PATH_CAP by default, at most TN_BOT_PATH_CAP_MAX).  No allocation
+ * after tn_bot_create.
  *
  * Thread safety: a bot and its tn_path belong to one thread at a time; the
  * map and the physics parameters are only read and may be shared.
@@ -85,6 +87,7 @@ extern "C" {
 #endif
 
 #define TN_BOT_PATH_CAP 512
+#define TN_BOT_PATH_CAP_MAX (1 << 20) /* 18 MB of path and legs */
 #define TN_BOT_STUCK_STEPS 20
 #define TN_BOT_RUNS_MAX 256 /* input runs of one graph edge the bot can replay */
 
@@ -121,7 +124,10 @@ void tn_bot_destroy(tn_bot *b);
  * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
  * bottom-left tile has no ground under it) is the goal as it is, the rest
  * are snapped; a graph of another profile than the body's size and `p`
- * fails with a message.  `pf` must match the map's size.  Use the same `p`
+ * fails with a message.  `pf` must match the map's size and physics
+ * (tn_path_create with `p`): a classic plan made here with a finder that
+ * does not fit fails with the finder's message (INVALID_PARAM; one made
+ * later, on landing, leaves the bot NO_PATH).  Use the same `p`
  * for the body's tn_body_place / tn_body_step and the bot. */
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err);

@@ -349,9 +349,9 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
 {
     tn_status st = check_field(s, f, err);
     if (tn_failed(st)) return st;
-    if (!(dt >= 0.0f))
+    if (!(dt >= 0.0f) || !isfinite(dt))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: step of %g s (must be >= 0)", (double)dt);
+                            "enemies: step of %g s (must be finite and >= 0)", (double)dt);
     tn_error_clear(err);
     for (int i = 0; i < s->count;) {
         if (advance(&s->e[i], f, dt)) {
@@ -377,12 +377,15 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
         s->accum = 0.0; /* idle: no burst when a path appears */
         return TN_OK;
     }
+    int made = 0; /* at most a pool's worth per step, however long the step */
     while (s->accum >= 1.0) {
-        s->accum -= 1.0;
-        if (s->count >= s->cfg.capacity) {
-            s->skipped++;
-            continue;
+        if (s->count >= s->cfg.capacity || made >= s->cfg.capacity) { /* the rest: skipped */
+            double due = floor(s->accum);
+            s->skipped += due < 1e15 ? (long)due : (long)1e15;
+            s->accum -= due;
+            break;
         }
+        s->accum -= 1.0;
         int pick = (int)tn_rng_below(rng, (uint32_t)live), k = 0;
         int32_t t = -1;
         for (; k < nspawns; k++) {
@@ -400,6 +403,7 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
         tn_enemy *e = &s->e[s->count++];
         init_enemy(s, e, f, t % f->w, t / f->w, rng);
         s->spawned++;
+        made++;
         /* It was due accum / rate seconds ago: catch up. */
         float ago = (float)(s->accum / (double)s->cfg.spawn_rate);
         if (ago > 0.0f && advance(e, f, ago)) {

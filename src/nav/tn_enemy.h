@@ -131,8 +131,10 @@ void tn_enemies_clear(tn_enemies *s);
  * then spawn.  `spawns` lists spawn tiles as y*w+x (tiles outside the board
  * or without a path are skipped: no spawn point with a path is not an
  * error, the pool just idles).  INVALID_PARAM (message, nothing moves) for
- * an 8-connected field or dt < 0.  The field must be of the board the tiles
- * refer to. */
+ * an 8-connected field or a dt that is negative, NaN or infinite.  A long
+ * step (a game back from a pause) makes at most `capacity` spawns; the
+ * rest of those due are counted as skipped at once.  The field
+ * must be of the board the tiles refer to. */
 tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns, int nspawns,
                           tn_rng *rng, float dt, tn_error *err);
 /* Spawn one enemy now at tile (x, y) (draws its ranges from rng).

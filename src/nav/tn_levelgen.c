@@ -18,6 +18,9 @@ static void set(tn_map *m, int x, int y, int t)
 tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
+    if (!m || !rng)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "levelgen: NULL %s",
+                            !m ? "map" : "rng");
     const int W = m->w, H = m->h;
     if (W < 16 || H < 12)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

@@ -1739,9 +1739,15 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
         *oy = y;
         return true;
     }
-    const double mg = r < 0.5 ? r + 1e-6 : 0.5;
+    /* The answer is rounded to float: ask for eps more clearance (about two
+     * float steps at the map's far edge) so the rounded point still has r,
+     * as tn_navquery_find_path checks it; r itself only where r + eps fits
+     * nowhere (r = 0.5 in a one-tile corridor: its centre is exact). */
+    const double eps = 1e-6 + (double)tn_maxi(m->w, m->h) * 0x1p-22;
     int tx = (int)floor(fmin(fmax(px, 0), m->w - 1)), ty = (int)floor(fmin(fmax(py, 0), m->h - 1));
-    return ring_nearest(m, px, py, tx, ty, mg, r, ox, oy);
+    const double re = r + eps;
+    if (ring_nearest(m, px, py, tx, ty, re < 0.5 ? re : 0.5, re, ox, oy)) return true;
+    return ring_nearest(m, px, py, tx, ty, r < 0.5 ? r + 1e-6 : 0.5, r, ox, oy);
 }
 
 void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,

@@ -20,6 +20,7 @@ uint32_t tn_rng_u32(tn_rng *r)
 
 uint32_t tn_rng_below(tn_rng *r, uint32_t n)
 {
+    if (n == 0) return 0; /* documented n > 0; no division by zero either way */
     uint32_t threshold = (uint32_t)(-n) % n;
     for (;;) {
         uint32_t v = tn_rng_u32(r);

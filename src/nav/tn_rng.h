@@ -24,7 +24,7 @@ typedef struct tn_rng {
 /* Seed with a value and a stream id (different streams never overlap). */
 void tn_rng_seed(tn_rng *r, uint64_t seed, uint64_t stream);
 uint32_t tn_rng_u32(tn_rng *r);
-/* Uniform integer in [0, n), unbiased (rejection).  n must be > 0. */
+/* Uniform integer in [0, n), unbiased (rejection); 0 for n = 0. */
 uint32_t tn_rng_below(tn_rng *r, uint32_t n);
 /* Uniform float in [0, 1). */
 float tn_rng_float(tn_rng *r);

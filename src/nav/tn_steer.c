@@ -21,9 +21,13 @@ void tn_clamp_len(float *x, float *y, float max)
 
 float tn_wrap_angle(float a)
 {
+    /* one remainder, not a loop: a huge angle must not take forever (an
+     * infinite or NaN one has no direction: 0) */
     const float pi = 3.14159265358979f;
-    while (a > pi) a -= 2.0f * pi;
-    while (a <= -pi) a += 2.0f * pi;
+    if (!isfinite(a)) return 0.0f;
+    if (a > pi || a <= -pi) a = remainderf(a, 2.0f * pi);
+    if (a > pi) a -= 2.0f * pi;
+    if (a <= -pi) a += 2.0f * pi;
     return a;
 }
 

@@ -70,7 +70,7 @@ static inline float tn_len2(float x, float y) { return x * x + y * y; }
 float tn_len(float x, float y);
 /* Scale (x, y) down to length <= max (unchanged when already shorter). */
 void tn_clamp_len(float *x, float *y, float max);
-/* Wrap an angle to (-pi, pi]. */
+/* Wrap an angle to (-pi, pi], in constant time; a non-finite angle gives 0. */
 float tn_wrap_angle(float a);
 
 /* ---- uniform grid -------------------------------------------------------- */
