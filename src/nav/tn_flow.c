@@ -1226,7 +1226,8 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
                             kind);
     if (n < 0 || (n > 0 && !tiles))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow what-if: %d tiles listed at %p", n, (const void *)tiles);
+                            "flow what-if: %d tiles listed%s", n,
+                            n < 0 ? ": a negative count" : ", but the list is NULL");
     for (int t = 0; t < n; t++)
         if (tiles[t] < 0 || tiles[t] >= f->w * f->h)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

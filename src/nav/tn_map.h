@@ -82,11 +82,13 @@ static inline bool tn_map_inside(const tn_map *m, int x, int y)
 /* Terrain at (x, y); BLOCK outside the map. */
 static inline int tn_map_tile(const tn_map *m, int x, int y)
 {
-    return tn_map_inside(m, x, y) ? m->tile[y * m->w + x] : (int)TN_TILE_BLOCK;
+    if (!tn_map_inside(m, x, y)) return TN_TILE_BLOCK;
+    return m->tile[y * m->w + x];
 }
 static inline int tn_map_mark(const tn_map *m, int x, int y)
 {
-    return tn_map_inside(m, x, y) ? m->mark[y * m->w + x] : (int)TN_MARK_NONE;
+    if (!tn_map_inside(m, x, y)) return TN_MARK_NONE;
+    return m->mark[y * m->w + x];
 }
 /* Set terrain; a BLOCK or ONEWAY clears the tile's content.  Returns
  * INVALID_PARAM (with a message) outside the map or for an unknown tile

@@ -94,7 +94,7 @@ static inline void tn_trace_record(tn_trace *t, tn_trace_kind kind, float x, flo
     e->g = g;
     e->f = f;
     e->id = id;
-    e->kind = (int32_t)kind;
+    e->kind = kind; /* no cast: C++ users build with -Wold-style-cast */
 }
 
 #ifdef __cplusplus
