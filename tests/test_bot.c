@@ -528,6 +528,34 @@ static void test_tile_size_refused(void **state)
     rig_free(&r);
 }
 
+/* A 1x2 character with jump 4 on a parsed map: its graph, a finder and a
+ * bot (no graph set yet). */
+typedef struct graph_rig {
+    tn_map *m;
+    tn_phys_params p;
+    tn_surf *g;
+    tn_path *pf;
+    tn_bot *bot;
+} graph_rig;
+static graph_rig grig_make(const char *text, const char *name)
+{
+    graph_rig r = {0};
+    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), name, NULL, &r.m, NULL)));
+    r.p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &r.p);
+    assert_true(tn_succeeded(tn_surf_create(r.m, &prof, NULL, &r.g, NULL)));
+    assert_true(tn_succeeded(tn_path_create(r.m->w, r.m->h, NULL, 0, NULL, &r.pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r.bot, NULL)));
+    return r;
+}
+static void grig_free(graph_rig *r)
+{
+    tn_bot_destroy(r->bot);
+    tn_path_destroy(r->pf);
+    tn_surf_destroy(r->g);
+    tn_map_destroy(r->m);
+}
+
 /* With a graph (tn_bot_set_graph), found broken by a review:
  *  - a tile the graph stands on is the goal as it is: a 1x2 box over a
  *    block's left edge has its bottom-left tile over nothing, and the tile
@@ -545,16 +573,12 @@ static void test_graph_goals_and_reasons(void **state)
                         "....................\n....................\n"
                         "..........#.........\n..........#.........\n"
                         "..P.......#.........\n####################\n");
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "ledge", NULL, &m, NULL)));
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    tn_surf *g = NULL;
-    tn_path *pf = NULL;
-    tn_bot *bot = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    graph_rig r = grig_make(text, "ledge");
+    tn_map *m = r.m;
+    tn_phys_params p = r.p;
+    tn_surf *g = r.g;
+    tn_path *pf = r.pf;
+    tn_bot *bot = r.bot;
     tn_bot_set_graph(bot, g);
     tn_body body;
     tn_body_place(&body, &p, 1, 2, 2, 10);
@@ -591,10 +615,7 @@ static void test_graph_goals_and_reasons(void **state)
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
     assert_non_null(strstr(e.msg, "the graph is for a 1x2 character with jump 4"));
     assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_surf_destroy(g);
-    tn_map_destroy(m);
+    grig_free(&r);
 }
 
 /* Another graph, or the classic planner, given to a bot on its way: a
@@ -672,16 +693,12 @@ static void test_jump_left_reported(void **state)
                         "....................\n..........#.........\n"
                         "..........#.........\n..........#.........\n"
                         "..P.......#.........\n####################\n");
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "tower", NULL, &m, NULL)));
-    tn_phys_params p = tn_phys_default(4.0f);
-    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
-    tn_surf *g = NULL;
-    tn_path *pf = NULL;
-    tn_bot *bot = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
-    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
-    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    graph_rig r = grig_make(text, "tower");
+    tn_map *m = r.m;
+    tn_phys_params p = r.p;
+    tn_surf *g = r.g;
+    tn_path *pf = r.pf;
+    tn_bot *bot = r.bot;
     assert_int_equal(tn_bot_jump_frames(bot, 4), 0); /* no physics seen yet */
     tn_body body;
     tn_body_place(&body, &p, 1, 2, 2, 10);
@@ -702,10 +719,7 @@ static void test_jump_left_reported(void **state)
     assert_int_equal(tn_bot_get_info(bot).jump_left, 0);
     tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
     assert_int_equal(tn_bot_get_info(bot).jump_left, 0);
-    tn_bot_destroy(bot);
-    tn_path_destroy(pf);
-    tn_surf_destroy(g);
-    tn_map_destroy(m);
+    grig_free(&r);
 }
 
 /* A finder that does not fit (made for another map size, or for default
