@@ -177,7 +177,7 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
             xy[2 * (ne + i)] = c[i].x;
             xy[2 * (ne + i) + 1] = c[i].y;
         }
-        tn_grid_build(g, xy, n + ne);
+        tn_grid_build(g, xy, n + ne, NULL);
         for (int i = 0; i < n; i++) {
             tn_companion_env e = {m,           &an,  chars[i].x, chars[i].y, chars[i].vx,
                                   chars[i].vy, 8.0f, 16.0f,      g,          ne + i,
@@ -272,7 +272,7 @@ static void run_grid(const tn_map *m, int n, uint64_t seed, double *build_us, do
     double tb[REPS], tq[REPS], sink = 0;
     for (int k = 0; k < REPS; k++) {
         double t0 = bench_now();
-        tn_grid_build(g, xy, n);
+        tn_grid_build(g, xy, n, NULL);
         double t1 = bench_now();
         for (int q = 0; q < QUERIES; q++) {
             float sx, sy;

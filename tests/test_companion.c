@@ -150,7 +150,7 @@ static void test_follows_walking_character(void **state)
         en[2 * i] = (3.0f * (float)i + 1.5f) * T;
         en[2 * i + 1] = (i % 2 ? 16.5f : 14.5f) * T;
     }
-    tn_grid_build(g, en, 26);
+    tn_grid_build(g, en, 26, NULL);
     for (uint64_t seed = 1; seed <= 3; seed++) {
         follow_stats st = walk_and_follow(m, &v.nav[0], seed, 6000, g);
         print_message("among enemies, seed %d: within the follow radius %.1f%%\n", (int)seed,
@@ -176,7 +176,7 @@ static void test_keeps_clear_of_enemies(void **state)
     assert_true(tn_succeeded(tn_grid_create(0, 0, 80 * T, 20 * T, 40, 16, NULL, &g, &e)));
     float cx = 40 * T, cy = 18 * T;
     float en[8] = {cx - 28, cy - 10, cx + 28, cy - 10, cx, cy - 36, cx - 20, cy - 30};
-    tn_grid_build(g, en, 4);
+    tn_grid_build(g, en, 4, NULL);
     float mind[2];
     for (int pass = 0; pass < 2; pass++) {
         tn_companion_params p = tn_companion_default_params();
@@ -397,16 +397,16 @@ static void test_deterministic_and_params(void **state)
     tn_map_destroy(m);
     tn_error e;
     tn_companion_params p = tn_companion_default_params();
-    assert_true(tn_succeeded(tn_companion_check_params(&p, &e)));
+    assert_true(tn_succeeded(tn_companion_validate(&p, &e)));
     p.follow_inner = p.follow_outer;
-    assert_true(tn_failed(tn_companion_check_params(&p, &e)));
+    assert_true(tn_failed(tn_companion_validate(&p, &e)));
     assert_non_null(strstr(e.msg, "follow_inner"));
     p = tn_companion_default_params();
     p.max_speed = -1;
-    assert_true(tn_failed(tn_companion_check_params(&p, &e)));
+    assert_true(tn_failed(tn_companion_validate(&p, &e)));
     p = tn_companion_default_params();
     p.los_interval = 0;
-    assert_true(tn_failed(tn_companion_check_params(&p, &e)));
+    assert_true(tn_failed(tn_companion_validate(&p, &e)));
 }
 
 int main(void)

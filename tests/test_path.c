@@ -295,17 +295,30 @@ static void test_partial_path(void **state)
     tn_path_node out[64];
     int n;
     tn_path_stats st;
-    tn_status s = tn_path_find(pf, m, &q, out, 64, &n, &st, NULL);
+    tn_error e;
+    tn_status s = tn_path_find(pf, m, &q, out, 64, &n, &st, &e);
     assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
+    assert_int_equal(e.status, s); /* a partial success says what it left out */
+    assert_non_null(strstr(e.msg, "limit of 5 states before goal (18,8)"));
     assert_int_equal(st.expanded, 5);
     assert_true(n >= 1);
     assert_int_equal(out[0].x, 3);
     /* a buffer too small keeps the first nodes and says so */
     q.max_expand = 0;
     q.raw = true;
-    s = tn_path_find(pf, m, &q, out, 3, &n, &st, NULL);
+    s = tn_path_find(pf, m, &q, out, 3, &n, &st, &e);
     assert_true(tn_status_detail(s, TN_BUFFER_TOO_SMALL));
     assert_int_equal(n, 3);
+    assert_non_null(strstr(e.msg, "the buffer holds the first 3"));
+    /* unreachable: where the path ends */
+    tn_path_query u = tn_path_query_make(3, 8, 13, 8, 1, 2, &jm);
+    s = tn_path_find(pf, m, &u, out, 64, &n, &st, &e);
+    assert_true(tn_status_detail(s, TN_UNREACHABLE));
+    assert_non_null(strstr(e.msg, "goal (13,8) is unreachable; the path ends at (10,8)"));
+    /* a full success clears the message */
+    q.raw = false;
+    assert_int_equal(tn_path_find(pf, m, &q, out, 64, &n, &st, &e), TN_SUCCESS);
+    assert_int_equal(e.msg[0], '\0');
     assert_true(st.raw_nodes > 3);
     tn_path_destroy(pf);
     tn_map_destroy(m);

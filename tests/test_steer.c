@@ -38,7 +38,7 @@ static void test_grid_matches_brute_force(void **state)
             xy[2 * i] = tn_rng_range(&r, -100, 1124);
             xy[2 * i + 1] = i % 7 == 0 ? 300.0f : tn_rng_range(&r, -100, 868);
         }
-        assert_true(tn_succeeded(tn_grid_build(g, xy, n)));
+        assert_true(tn_succeeded(tn_grid_build(g, xy, n, NULL)));
         for (int q = 0; q < NQ; q++) {
             float x = tn_rng_range(&r, -150, 1174), y = tn_rng_range(&r, -150, 918);
             float rad = tn_rng_range(&r, 0, 120);
@@ -74,8 +74,16 @@ static void test_grid_matches_brute_force(void **state)
     /* Over capacity: partial. */
     tn_grid *small = NULL;
     assert_true(tn_succeeded(tn_grid_create(0, 0, 100, 100, 10, 5, NULL, &small, &e)));
-    tn_status s = tn_grid_build(small, xy, 6);
-    assert_true(tn_succeeded(s) && tn_status_detail(s, TN_PARTIAL_RESULT));
+    tn_status s = tn_grid_build(small, xy, 6, &e);
+    assert_true(tn_succeeded(s) && tn_status_detail(s, TN_PARTIAL_RESULT | TN_CAPACITY));
+    assert_int_equal(small->n, 5);
+    /* A partial success says what it left out; a full one clears it. */
+    assert_int_equal(e.status, s);
+    assert_non_null(strstr(e.msg, "6 points, the grid holds the first 5"));
+    assert_int_equal(tn_grid_build(small, xy, 5, &e), TN_OK);
+    assert_int_equal(e.msg[0], '\0');
+    assert_true(tn_failed(tn_grid_build(small, xy, -1, &e)));
+    assert_non_null(strstr(e.msg, "negative"));
     assert_int_equal(small->n, 5);
     tn_grid_destroy(small);
     tn_grid_destroy(g);

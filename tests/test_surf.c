@@ -469,8 +469,12 @@ static void test_partial(void **state)
     tn_surf_leg legs[16];
     int cnt;
     tn_surf_stats st;
-    tn_status s = tn_surf_find(g, start, 15, 10, legs, 16, &cnt, &st, NULL);
+    tn_error e;
+    tn_status s = tn_surf_find(g, start, 15, 10, legs, 16, &cnt, &st, &e);
     assert_true(tn_succeeded(s));
+    /* the message says where the plan ends; the status is the same */
+    assert_int_equal(e.status, s);
+    assert_non_null(strstr(e.msg, "goal (15,10) is unreachable; the plan ends at (9,10)"));
     assert_true(tn_status_detail(s, TN_PARTIAL_RESULT));
     assert_true(tn_status_detail(s, TN_UNREACHABLE));
     int row, j;
@@ -478,9 +482,15 @@ static void test_partial(void **state)
     assert_int_equal(row, 11);
     assert_int_equal(j / 6, 9); /* against the wall */
     /* reachable: found, plan ends in the goal tile */
-    s = tn_surf_find(g, start, 8, 10, legs, 16, &cnt, &st, NULL);
+    s = tn_surf_find(g, start, 8, 10, legs, 16, &cnt, &st, &e);
     assert_int_equal(s, TN_OK);
+    assert_int_equal(e.msg[0], '\0');
     assert_true(cnt >= 1);
+    /* a buffer too small: partial, and said */
+    s = tn_surf_find(g, start, 8, 10, legs, 0, &cnt, &st, &e);
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL);
+    assert_string_equal(e.msg, "surface graph: the plan has 1 leg, the buffer holds the first 0");
+    s = tn_surf_find(g, start, 8, 10, legs, 16, &cnt, &st, NULL);
     assert_int_equal(legs[cnt - 1].edge, -1);
     assert_int_equal(legs[cnt - 1].walk_to_j / 6, 8);
     assert_int_equal(st.frames, 6 * 6);

@@ -10,9 +10,11 @@
  *
  * Every fallible function takes a `tn_error *` last (NULL = no message).
  * On failure it fills it with a complete human-readable message
- * ("maps/a.map:3:7: unknown tile character 'x'"); on success it clears it
- * (status TN_OK, empty msg), so a stale message never survives a later
- * success.  A blocked or out-of-map goal is always a failure with a message.
+ * ("maps/a.map:3:7: unknown tile character 'x'"); on a full success it
+ * clears it (status TN_OK, empty msg), so a stale message never survives a
+ * later success; a partial success (TN_SUCCESS | TN_PARTIAL_RESULT | why)
+ * fills it with what was left out, err->status the same partial status.
+ * A blocked or out-of-map goal is always a failure with a message.
  * Nothing in the library prints, exits or aborts.
  *
  * Creation: every object is made by
@@ -47,6 +49,8 @@
  *    index (y+1)*stride + (x+1) (tn_flow_index); only tn_flow's arrays use
  *    them.  Everything else takes plain (x, y) or y*w + x.
  *  - time: fixed steps of 1/60 s unless a parameter says otherwise.
+ *  - memory sizes in every header and in `make bench`'s tables: KB = 1024
+ *    bytes, MB = 1024 x 1024 bytes (KiB / MiB).
  *
  * Thread safety (every module): no global state, so distinct objects may be
  * used from distinct threads freely.  Functions taking a `const` object only

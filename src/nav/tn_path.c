@@ -1,6 +1,7 @@
 #include "tn_path.h"
 #include "tn_trace.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- the jump model ---------------------------------------------------- */
@@ -711,6 +712,30 @@ static int reconstruct(tn_path *pf, uint32_t end)
     return n;
 }
 
+/* What a partial answer left out, in err (the status stays a success). */
+static void partial_message(tn_error *err, tn_status s, const tn_path_query *q, int limit,
+                            uint32_t end, int got, int wanted)
+{
+    if (!err) return;
+    const int ex = (int)(end & 0xfff), ey = (int)((end >> 12) & 0xfff);
+    char buf[96] = "";
+    if (tn_status_detail(s, TN_BUFFER_TOO_SMALL))
+        snprintf(buf, sizeof buf, "%sthe path has %d nodes, the buffer holds the first %d",
+                 tn_status_detail(s, TN_UNREACHABLE | TN_LIMIT_REACHED) ? "; " : "", wanted, got);
+    if (tn_status_detail(s, TN_UNREACHABLE))
+        tn_error_set(err, s, 0, 0,
+                     "path: goal (%d,%d) is unreachable; the path ends at (%d,%d), the "
+                     "closest place reached%s",
+                     q->goal_x, q->goal_y, ex, ey, buf);
+    else if (tn_status_detail(s, TN_LIMIT_REACHED))
+        tn_error_set(err, s, 0, 0,
+                     "path: the search stopped at its limit of %d states before goal (%d,%d); "
+                     "the path ends at (%d,%d), the closest place expanded%s",
+                     limit, q->goal_x, q->goal_y, ex, ey, buf);
+    else
+        tn_error_set(err, s, 0, 0, "path: %s", buf);
+}
+
 tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
                        int cap, int *count, tn_path_stats *stats, tn_error *err)
 {
@@ -744,6 +769,8 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     tn_status s = TN_SUCCESS;
     if (r.detail) s |= TN_PARTIAL_RESULT | r.detail;
     if (got < wanted) s |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
+    if (s != TN_SUCCESS)
+        partial_message(err, s, q, q->max_expand ? q->max_expand : pf->limit, r.end, got, wanted);
     return s;
 }
 

@@ -231,8 +231,10 @@ void tn_path_invalidate(tn_path *pf);
  * the closest state); |TN_BUFFER_TOO_SMALL added when `out` got only the
  * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal
  * outside the map or blocked, i.e. the character does not fit there, map
- * size differs from the finder's) with a message.  err is cleared on
- * success, partial ones included.  Cost: O(states expanded) <= the limit. */
+ * size differs from the finder's) with a message.  err is cleared on a
+ * full success; a partial one fills it with what was left out ("path: goal
+ * (40,3) is unreachable; the path ends at (38,9), ...", err->status the
+ * same partial status).  Cost: O(states expanded) <= the limit. */
 tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_path_node *out,
                        int cap, int *count, tn_path_stats *stats, tn_error *err);
 

@@ -102,14 +102,20 @@ static inline int grid_row(const tn_grid *g, float y)
     return (int)f;
 }
 
-tn_status tn_grid_build(tn_grid *g, const float *xy, int n)
+tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err)
 {
+    tn_error_clear(err);
+    if (!g || n < 0 || (n > 0 && !xy))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "grid: %s",
+                            !g      ? "no grid"
+                            : n < 0 ? "negative point count"
+                                    : "no points");
     tn_status s = TN_OK;
     if (n > g->cap) {
+        s = tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_CAPACITY, 0, 0,
+                         "grid: %d points, the grid holds the first %d (its cap)", n, g->cap);
         n = g->cap;
-        s = TN_SUCCESS | TN_PARTIAL_RESULT | TN_CAPACITY;
     }
-    if (n < 0) n = 0;
     int ncells = g->cols * g->rows;
     memset(g->start, 0, ((size_t)ncells + 1) * sizeof *g->start);
     for (int i = 0; i < n; i++) {

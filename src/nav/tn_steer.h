@@ -97,9 +97,11 @@ typedef struct tn_grid {
 tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
                          const tn_allocator *a, tn_grid **out, tn_error *err);
 void tn_grid_destroy(tn_grid *g);
-/* Bucket n points (xy: x, y pairs; n <= cap, the rest ignored and
- * TN_CAPACITY returned).  Point i keeps id i. */
-tn_status tn_grid_build(tn_grid *g, const float *xy, int n);
+/* Bucket n points (xy: x, y pairs).  Point i keeps id i.  More than cap
+ * points: the first cap are bucketed, TN_SUCCESS | TN_PARTIAL_RESULT |
+ * TN_CAPACITY with a message; n < 0: FAILURE | INVALID_PARAM (the grid
+ * unchanged). */
+tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err);
 /* Ids of the points within distance r (closed) of (x, y), at most cap of
  * them written to out; returns how many there are (may exceed cap). */
 int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap);

@@ -55,7 +55,7 @@
  * node whose box has it as bottom-left tile); no state limit; an
  * unreachable goal gives the plan to the closest reachable node (Manhattan
  * distance in tiles, then cost) with TN_SUCCESS | TN_PARTIAL_RESULT |
- * TN_UNREACHABLE.  Zero allocations per query (out of memory for the query
+ * TN_UNREACHABLE, and err says where the plan ends.  Zero allocations per query (out of memory for the query
  * index, the reference search answers).  Expanded nodes are kept in order (tn_surf_expanded).  For big
  * levels edited rarely, tn_surf_build_shortcuts and tn_surf_build_labels
  * (below) answer the same plans without searching.
@@ -280,8 +280,8 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
 bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0, int *x1, int *y1);
 
 /* Plan from node `start` to the standing tile (gx, gy) (already snapped to a
- * standing tile).  Legs go to `out` (cap entries; BUFFER_TOO_SMALL when
- * more were needed).  Status as in the header comment; FAILURE|INVALID_PARAM
+ * standing tile).  Legs go to `out` (cap entries; PARTIAL_RESULT |
+ * BUFFER_TOO_SMALL when more were needed, with a message).  Status as in the header comment; FAILURE|INVALID_PARAM
  * with a message for a bad start, a goal outside the map or where no node
  * of this profile stands. */
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,

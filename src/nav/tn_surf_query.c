@@ -6,6 +6,7 @@
 #include "internal/surf_impl.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1529,7 +1530,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
 
 /* The legs from start to end (parents and edges of the search). */
 static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_leg *out, int cap,
-                            int *count, tn_surf_stats *stats)
+                            int *count, tn_surf_stats *stats, int *nlegs)
 {
     /* the edges, and the frames of jump released between two of them: an
      * edge can land with jump held (a full-hold jump onto a ledge lands
@@ -1587,9 +1588,10 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
         stats->end_node = end;
         stats->legs = legs;
     }
+    *nlegs = legs;
     tn_status st = TN_OK;
     if (!found) st |= TN_PARTIAL_RESULT | TN_UNREACHABLE;
-    if (out && legs > cap) st |= TN_BUFFER_TOO_SMALL;
+    if (out && legs > cap) st |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
     return st;
 }
 
@@ -1897,7 +1899,26 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
     }
     if (r < 0)
         r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
-    return write_plan(g, start, r >= 0 ? r : -1 - r, r >= 0, out, cap, count, stats);
+    const int end = r >= 0 ? r : -1 - r;
+    int legs = 0;
+    st = write_plan(g, start, end, r >= 0, out, cap, count, stats, &legs);
+    if (st != TN_OK && err) {
+        /* a partial answer says what it left out (the status stays a success) */
+        int row, j;
+        tn_surf_node_pos(g, end, &row, &j);
+        char buf[80] = "";
+        if (tn_status_detail(st, TN_BUFFER_TOO_SMALL))
+            snprintf(buf, sizeof buf, "%sthe plan has %d leg%s, the buffer holds the first %d",
+                     r < 0 ? "; " : "", legs, legs == 1 ? "" : "s", cap);
+        if (r < 0)
+            tn_error_set(err, st, 0, 0,
+                         "surface graph: goal (%d,%d) is unreachable; the plan ends at (%d,%d) "
+                         "(node %d), the closest place reached%s",
+                         gx, gy, (int)(tn_surf_lattice_x(g, j) / TN_TILE_PX), row - 1, end, buf);
+        else
+            tn_error_set(err, st, 0, 0, "surface graph: %s", buf);
+    }
+    return st;
 }
 
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,

@@ -198,7 +198,7 @@ void tn_wagents_step(tn_world *w)
 
     /* Enemies into the grid. */
     int ne = tn_wenemies_positions(w, s->enemy_xy, s->enemy_cap);
-    tn_grid_build(s->grid, s->enemy_xy, ne);
+    tn_grid_build(s->grid, s->enemy_xy, ne, NULL); /* ne <= enemy_cap = the grid's cap */
 
     /* The companion. */
     tn_companion_env e;
