@@ -37,6 +37,7 @@ run tiled
     echo "$(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown),"
     echo "$(uname -m), $(getconf _NPROCESSORS_ONLN 2>/dev/null || echo '?') cores, load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)."
     echo "The machine is shared: wall-clock figures are medians; compare ratios within one run."
+    echo "Sizes: KB = 1024 bytes, MB = 1024 x 1024 bytes (as in the headers)."
     echo
     echo '```'
     cat "$out"

@@ -249,18 +249,27 @@ static void test_spawner_accumulator_and_pool(void **state)
     assert_int_equal(tn_enemies_spawn_at(p, f, 0, 0, &r, NULL), TN_FAILURE | TN_REFUSED);
     /* Bad configurations are refused with a message naming the field. */
     tn_error e = {0};
-    tn_enemies_config bad = tn_enemies_default_config();
+    tn_enemies_config bad = p->cfg;
     bad.offset_max = 0.6f;
     assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
     assert_non_null(strstr(e.msg, "lane offset"));
-    bad = tn_enemies_default_config();
+    bad = p->cfg;
     bad.speed_min = 3.0f;
     bad.speed_max = 1.0f;
     assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
     assert_non_null(strstr(e.msg, "speed"));
-    bad = tn_enemies_default_config();
+    bad = p->cfg;
     bad.spawn_rate = NAN;
     assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    /* the capacity is fixed at creation: another one is refused, 0 keeps it */
+    bad = p->cfg;
+    bad.capacity = p->cfg.capacity + 1;
+    assert_true(tn_failed(tn_enemies_configure(p, &bad, &e)));
+    assert_non_null(strstr(e.msg, "fixed at creation"));
+    bad.capacity = 0;
+    bad.spawn_rate = 2.0f;
+    assert_int_equal(tn_enemies_configure(p, &bad, &e), TN_OK);
+    assert_true(p->cfg.capacity > 0 && p->cfg.spawn_rate == 2.0f);
     bad = tn_enemies_default_config();
     bad.capacity = 0;
     tn_enemies *q = NULL;

@@ -736,6 +736,14 @@ static void test_create_errors(void **state)
     tn_navquery *badq = NULL;
     assert_true(tn_failed(tn_navquery_create(NULL, NULL, &badq, &err)));
     assert_null(badq);
+    /* fewer than one free tile's square is refused at once */
+    c = tn_navmesh_default_config();
+    c.max_points = 3;
+    assert_true(tn_failed(tn_navmesh_create(5, 5, &c, NULL, &bad, &err)));
+    assert_non_null(strstr(err.msg, "outside 4..36"));
+    c = tn_navmesh_default_config();
+    c.max_segments = 2;
+    assert_true(tn_failed(tn_navmesh_create(5, 5, &c, NULL, &bad, &err)));
     /* too small a capacity is reported at build */
     c = tn_navmesh_default_config();
     c.max_points = 4;

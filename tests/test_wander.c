@@ -485,16 +485,16 @@ static void test_params_checked(void **state)
     (void)state;
     tn_error e;
     tn_wander_params p = tn_wander_default_params();
-    assert_true(tn_succeeded(tn_wander_check_params(&p, &e)));
+    assert_true(tn_succeeded(tn_wander_validate(&p, &e)));
     p.bias = 1.5f;
-    assert_true(tn_failed(tn_wander_check_params(&p, &e)));
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
     assert_non_null(strstr(e.msg, "bias"));
     p = tn_wander_default_params();
     p.step_max = 100; /* beyond near_dist */
-    assert_true(tn_failed(tn_wander_check_params(&p, &e)));
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
     p = tn_wander_default_params();
     p.speed = NAN;
-    assert_true(tn_failed(tn_wander_check_params(&p, &e)));
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
     /* The turn-rate bound spans turn_fast..turn_slow. */
     p = tn_wander_default_params();
     p.smoothness = 0;

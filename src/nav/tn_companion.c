@@ -37,7 +37,7 @@ tn_companion_params tn_companion_default_params(void)
 static bool positive(float v) { return v > 0.0f && isfinite(v); }
 static bool nonneg(float v) { return v >= 0.0f && isfinite(v); }
 
-tn_status tn_companion_check_params(const tn_companion_params *p, tn_error *err)
+tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
 #define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)

@@ -148,14 +148,14 @@ tn_companion_params tn_companion_default_params(void);
 /* INVALID_PARAM (with a message naming the field) for a bad value: sizes and
  * speeds must be positive and finite, follow_inner < follow_outer, weights
  * >= 0, intervals >= 1. */
-tn_status tn_companion_check_params(const tn_companion_params *p, tn_error *err);
+tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err);
 
 /* Place a companion at (x, y), following.  `phase` spreads the line-of-sight
  * tests of many companions over different steps (e.g. their index). */
 void tn_companion_init(tn_companion *c, float x, float y, unsigned phase);
 /* Advance one step.  Returns the index (into env->items) of the item picked
  * up during this step, or -1.  The core of the module: `p` must have passed
- * tn_companion_check_params, env->map must be set and env->dt > 0 (nothing
+ * tn_companion_validate, env->map must be set and env->dt > 0 (nothing
  * is re-checked per step). */
 int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *env);
 /* The point it follows: `hover` px above the character's centre, or the

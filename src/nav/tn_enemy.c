@@ -94,6 +94,11 @@ tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_e
     if (!s || !cfg)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no pool or config");
     tn_enemies_config c = *cfg;
+    if (c.capacity != s->cfg.capacity && c.capacity != 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: capacity %d differs from the pool's %d, which is fixed at "
+                            "creation (0 keeps it; a new capacity needs a new pool)",
+                            c.capacity, s->cfg.capacity);
     c.capacity = s->cfg.capacity;
     tn_status st = tn_enemies_validate(&c, err);
     if (tn_failed(st)) return st;

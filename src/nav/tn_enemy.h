@@ -122,7 +122,8 @@ tn_status tn_enemies_validate(const tn_enemies_config *cfg, tn_error *err);
 tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a, tn_enemies **out,
                             tn_error *err);
 void tn_enemies_destroy(tn_enemies *s);
-/* New ranges / rate (the capacity cannot change). */
+/* New ranges / rate.  The capacity is fixed at creation: cfg->capacity must
+ * be the pool's or 0 (keep), else INVALID_PARAM with a message. */
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err);
 /* Remove every enemy and zero the counters and the accumulator. */
 void tn_enemies_clear(tn_enemies *s);

@@ -101,10 +101,13 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
     }
     int64_t worst_pts = (int64_t)(map_w + 1) * (map_h + 1);
     int64_t worst_segs = (int64_t)2 * map_w * map_h + map_w + map_h;
+    /* 0 = the worst case; else at least one free tile's square (4 / 4) */
     if (c.max_points < 0 || c.max_segments < 0 || c.max_points > worst_pts ||
-        c.max_segments > worst_segs) {
+        c.max_segments > worst_segs || (c.max_points > 0 && c.max_points < 4) ||
+        (c.max_segments > 0 && c.max_segments < 4)) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "navmesh capacities %d points / %d segments are outside 0..%lld / 0..%lld",
+                     "navmesh capacities %d points / %d segments are outside 4..%lld / 4..%lld "
+                     "(0 = the worst case)",
                      c.max_points, c.max_segments, (long long)worst_pts, (long long)worst_segs);
         return NULL;
     }

@@ -192,8 +192,8 @@ typedef struct tn_navquery tn_navquery;
 
 typedef struct tn_navmesh_config {
     float tile_size;  /* query units per tile: 1 (default) = tile units, 16 = pixels */
-    int max_points;   /* capacity; 0 (default) = worst case for the map size */
-    int max_segments; /* capacity; 0 (default) = worst case for the map size */
+    int max_points;   /* capacity, 4..(W+1)*(H+1); 0 (default) = that worst case */
+    int max_segments; /* capacity, 4..2*W*H+W+H; 0 (default) = that worst case */
 } tn_navmesh_config;
 
 tn_navmesh_config tn_navmesh_default_config(void);

@@ -42,7 +42,7 @@ tn_wander_params tn_wander_default_params(void)
 
 static bool positive(float v) { return v > 0.0f && isfinite(v); }
 
-tn_status tn_wander_check_params(const tn_wander_params *p, tn_error *err)
+tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
 #define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)

@@ -174,7 +174,7 @@ tn_wander_params tn_wander_default_params(void);
 /* INVALID_PARAM (message names the field) unless sizes and speeds are
  * positive, bias and smoothness in [0, 1], step_min <= step_max <= near_dist,
  * 0 < cone_near <= cone_far <= pi, tries >= 1. */
-tn_status tn_wander_check_params(const tn_wander_params *p, tn_error *err);
+tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err);
 /* The turn-rate bound omega, rad/s. */
 float tn_wander_turn_rate(const tn_wander_params *p);
 /* The cone half-width for a target at distance d, radians. */
@@ -190,7 +190,7 @@ void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty);
  * changed under it; free its box first with tn_steer_unstick). */
 void tn_wanderer_restart(tn_wanderer *a);
 /* Advance n wanderers one step.  `p` must have passed
- * tn_wander_check_params, env->map must be set and env->dt > 0 (nothing is
+ * tn_wander_validate, env->map must be set and env->dt > 0 (nothing is
  * re-checked per step). */
 void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env);
 
