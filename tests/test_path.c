@@ -349,7 +349,7 @@ static void test_bad_arguments(void **state)
     q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
     q.heuristic = 9;
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
-    assert_string_equal(err.msg, "heuristic 9 is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)");
+    assert_string_equal(err.msg, "path: heuristic 9 is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)");
     tn_map *other = NULL;
     assert_true(tn_succeeded(tn_map_create(7, 7, NULL, &other, NULL)));
     q = tn_path_query_make(3, 3, 4, 4, 1, 2, &jm);
@@ -821,13 +821,13 @@ static void test_tile_size_refused(void **state)
     tn_error err;
     tn_status s = tn_jump_model_init(&jm, &p, &err);
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
-    assert_string_equal(err.msg, "tile_px 2 is outside 4..256 pixels per tile");
+    assert_string_equal(err.msg, "physics: tile_px 2 is outside 4..256 pixels per tile");
     tn_path *pf = NULL;
     p.tile_px = 300.0f;
     s = tn_path_create(10, 10, &p, 0, NULL, &pf, &err);
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
     assert_null(pf);
-    assert_string_equal(err.msg, "tile_px 300 is outside 4..256 pixels per tile");
+    assert_string_equal(err.msg, "physics: tile_px 300 is outside 4..256 pixels per tile");
     assert_int_equal(tn_path_memory(10, 10, &p, 0), 0);
 }
 

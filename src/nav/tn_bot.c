@@ -107,14 +107,14 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     if (!c.stuck_steps) c.stuck_steps = TN_BOT_STUCK_STEPS;
     if (!c.max_replans) c.max_replans = 48;
     tn_bot *b = tn_alloc(a, sizeof *b);
-    if (!b) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (!b) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "bot: out of memory");
     if (a) b->alloc = *a;
     b->cfg = c;
     b->path = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->path);
     b->legs = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->legs);
     if (!b->path || !b->legs) {
         tn_bot_destroy(b);
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "bot: out of memory");
     }
     b->goal_x = b->goal_y = -1;
     b->search_us = -1.0;
@@ -568,7 +568,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         b->state = TN_BOT_NO_PATH;
         set_path_empty(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+                            "bot: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
     }
     if (b->graph) { /* a graph answers for one profile only */
         const tn_surf_profile *pr = tn_surf_get_profile(b->graph);
@@ -580,7 +580,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
             b->state = TN_BOT_NO_PATH;
             set_path_empty(b);
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "the graph is for a %dx%d character with jump %g and other "
+                                "bot: the graph is for a %dx%d character with jump %g and other "
                                 "physics than this %dx%d one with jump %g: build the graph for "
                                 "its profile (tn_surf_rebuild)",
                                 pr->w, pr->h, q->jump_height, body->w, body->h, p->jump_height);
@@ -594,7 +594,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         b->goal_y = y;
         set_path_empty(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "a %dx%d character cannot stand at or below tile (%d,%d)", body->w,
+                            "bot: a %dx%d character cannot stand at or below tile (%d,%d)", body->w,
                             body->h, x, y);
     }
     b->goal_x = gx;
@@ -606,7 +606,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         tn_status st = tn_jump_model_init(&jm, p, err);
         return tn_failed(st) ? st
                              : tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                            "invalid physics parameters");
+                                            "bot: invalid physics parameters");
     }
     b->first_plan = true;
     b->why = "new goal";

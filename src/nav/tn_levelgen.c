@@ -24,7 +24,8 @@ tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err)
     const int W = m->w, H = m->h;
     if (W < 16 || H < 12)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "a platformer level needs at least 16x12 tiles, not %dx%d", W, H);
+                            "levelgen: a platformer level needs at least 16x12 tiles, not %dx%d", W,
+                            H);
     memset(m->tile, TN_TILE_EMPTY, (size_t)W * H);
     memset(m->mark, TN_MARK_NONE, (size_t)W * H);
 

@@ -16,7 +16,7 @@ tn_status tn_map_create(int w, int h, const tn_allocator *a, tn_map **out, tn_er
     if (!cells) {
         tn_free(a, m);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "out of memory for a %dx%d map", w, h);
+                            "map: out of memory for a %dx%d map", w, h);
     }
     m->w = w;
     m->h = h;

@@ -118,7 +118,8 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
     }
     tn_navmesh *m = tn_alloc(a, sizeof *m);
     if (!m) {
-        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for the navmesh");
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "navmesh: out of memory for the navmesh");
         return NULL;
     }
     if (a) m->alloc = *a;
@@ -178,8 +179,8 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
         !m->lscr || !m->sub_xy || !m->sub_segs || !m->sub_vid || !m->sub_slot || !m->sub_queue ||
         !m->hkey || !m->hval || !m->hstamp) {
         tn_navmesh_destroy(m);
-        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a %dx%d navmesh",
-                     map_w, map_h);
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "navmesh: out of memory for a %dx%d navmesh", map_w, map_h);
         return NULL;
     }
     if (tn_succeeded(tn_cdt_create(m->max_points, m->max_segs, al, &m->cdt, err)))
@@ -438,7 +439,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     m->last_local = false;
     if (map->w > m->cap_w || map->h > m->cap_h)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map %dx%d is larger than the navmesh's %dx%d", map->w, map->h,
+                            "navmesh: map %dx%d is larger than the navmesh's %dx%d", map->w, map->h,
                             m->cap_w, m->cap_h);
     m->w = map->w;
     m->h = map->h;

@@ -307,7 +307,8 @@ static tn_navquery *navquery_new(const tn_navmesh *m, const tn_allocator *a, tn_
     }
     tn_navquery *q = tn_alloc(a, sizeof *q);
     if (!q) {
-        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "navquery: out of memory for a navquery");
         return NULL;
     }
     if (a) q->alloc = *a;
@@ -349,7 +350,8 @@ static tn_navquery *navquery_new(const tn_navmesh *m, const tn_allocator *a, tn_
         !q->vis_stamp || !q->cand || !q->vstack || !q->lchain || !q->vc_off || !q->vc_n ||
         !q->vc_stamp || !q->vc_pool) {
         tn_navquery_destroy(q);
-        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory for a navquery");
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "navquery: out of memory for a navquery");
         return NULL;
     }
     return q;

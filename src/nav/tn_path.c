@@ -58,10 +58,11 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     if ((float)P < terminal_ratio) P++;
     if (P < 1) P = 1;
     if (FALL_TABLE + P > TN_PATH_FALL_MAX)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "terminal speed %g px/s is more than %d x the walk speed %g px/s: "
-                            "the fall model has no room for that ratio",
-                            p->max_fall, TN_PATH_FALL_MAX - FALL_TABLE, p->walk_speed);
+        return tn_error_set(
+            err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+            "path: terminal speed %g px/s is more than %d x the walk speed %g px/s: "
+            "the fall model has no room for that ratio",
+            p->max_fall, TN_PATH_FALL_MAX - FALL_TABLE, p->walk_speed);
     sim_map sm;
     sim_init(&sm);
     const tn_input none = {false, false, false, false};
@@ -84,7 +85,7 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     M = lvl - 1;
     if (M < 1)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "a full jump does not clear one tile with these physics");
+                            "path: a full jump does not clear one tile with these physics");
     jm->max_jump = M;
     jm->fall = 2 * M;
     jm->depth_table = FALL_TABLE;
@@ -208,8 +209,8 @@ static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys,
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "map size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
     if (max_expand < 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "max_expand %d is negative",
-                            max_expand);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "path: max_expand %d is negative", max_expand);
     tn_phys_params pp = phys ? *phys : tn_phys_default(4.0f);
     pp.jump_height = (float)TN_PATH_MAX_JUMP;
     tn_jump_model jm;
@@ -220,7 +221,7 @@ static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys,
     z->states = tiles * (size_t)jm.njump;
     if (z->states > 0xffffffffu)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "%dx%d map: too many states for one finder", map_w, map_h);
+                            "path: %dx%d map: too many states for one finder", map_w, map_h);
     /* Default limit: TN_PATH_DEFAULT_PER_TILE states a tile (at least 4096,
      * at most 1<<20), enough to exhaust the reachable set of a level. */
     size_t lim = (size_t)max_expand;
@@ -255,7 +256,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     const size_t states = z.states, lim = z.lim, hcap = z.hcap;
 
     tn_path *pf = tn_alloc(a, sizeof *pf);
-    if (!pf) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (!pf) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "path: out of memory");
     if (a) pf->alloc = *a;
     pf->trace = NULL;
     pf->w = map_w;
@@ -271,8 +272,8 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     if (!pf->s || !pf->heap || !pf->raw || !pf->cell) {
         tn_path_destroy(pf);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "out of memory for a %dx%d path finder (%zu states)", map_w, map_h,
-                            states);
+                            "path: out of memory for a %dx%d path finder (%zu states)", map_w,
+                            map_h, states);
     }
     pf->bx0 = 1;
     pf->bx1 = 0;
@@ -443,46 +444,49 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
                              const tn_path_node *out, int cap, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (!pf || !m || !q || !q->jump) return tn_error_set(err, bad, 0, 0, "missing argument");
+    if (!pf || !m || !q || !q->jump) return tn_error_set(err, bad, 0, 0, "path: missing argument");
     if (m->w != pf->w || m->h != pf->h)
-        return tn_error_set(err, bad, 0, 0, "map is %dx%d but the finder was made for %dx%d", m->w,
-                            m->h, pf->w, pf->h);
+        return tn_error_set(err, bad, 0, 0, "path: map is %dx%d but the finder was made for %dx%d",
+                            m->w, m->h, pf->w, pf->h);
     if (q->char_w < 1 || q->char_w > TN_MAX_BODY_W || q->char_h < 1 || q->char_h > TN_MAX_BODY_H)
-        return tn_error_set(err, bad, 0, 0, "character size %dx%d is outside 1..%d x 1..%d",
+        return tn_error_set(err, bad, 0, 0, "path: character size %dx%d is outside 1..%d x 1..%d",
                             q->char_w, q->char_h, TN_MAX_BODY_W, TN_MAX_BODY_H);
     const tn_jump_model *jm = q->jump;
     if (jm->max_jump < 1 || jm->max_jump > TN_PATH_MAX_JUMP || jm->fall != 2 * jm->max_jump ||
         jm->njump != jm->fall + 2 * (jm->depth_table + jm->period))
-        return tn_error_set(err, bad, 0, 0, "jump model not initialised (tn_jump_model_init)");
-    if (jm->njump > pf->nj)
         return tn_error_set(err, bad, 0, 0,
-                            "jump model needs %d jump values, the finder has %d (other physics?)",
-                            jm->njump, pf->nj);
+                            "path: jump model not initialised (tn_jump_model_init)");
+    if (jm->njump > pf->nj)
+        return tn_error_set(
+            err, bad, 0, 0,
+            "path: jump model needs %d jump values, the finder has %d (other physics?)", jm->njump,
+            pf->nj);
     if (!tn_map_inside(m, q->start_x, q->start_y))
-        return tn_error_set(err, bad, 0, 0, "start (%d,%d) is outside the %dx%d map", q->start_x,
-                            q->start_y, m->w, m->h);
+        return tn_error_set(err, bad, 0, 0, "path: start (%d,%d) is outside the %dx%d map",
+                            q->start_x, q->start_y, m->w, m->h);
     const bool explore = q->goal_x < 0;
     if (!explore && !tn_map_inside(m, q->goal_x, q->goal_y))
-        return tn_error_set(err, bad, 0, 0, "goal (%d,%d) is outside the %dx%d map", q->goal_x,
-                            q->goal_y, m->w, m->h);
+        return tn_error_set(err, bad, 0, 0, "path: goal (%d,%d) is outside the %dx%d map",
+                            q->goal_x, q->goal_y, m->w, m->h);
     if (q->max_expand < 0 || q->max_expand > pf->limit)
-        return tn_error_set(err, bad, 0, 0, "max_expand %d is outside 0..%d", q->max_expand,
+        return tn_error_set(err, bad, 0, 0, "path: max_expand %d is outside 0..%d", q->max_expand,
                             pf->limit);
-    if (cap < 0 || (cap > 0 && !out)) return tn_error_set(err, bad, 0, 0, "bad output buffer");
+    if (cap < 0 || (cap > 0 && !out))
+        return tn_error_set(err, bad, 0, 0, "path: bad output buffer");
     if (q->heuristic != TN_PATH_OPTIMAL && q->heuristic != TN_PATH_FAST)
-        return tn_error_set(err, bad, 0, 0,
-                            "heuristic %d is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)",
-                            q->heuristic);
+        return tn_error_set(
+            err, bad, 0, 0,
+            "path: heuristic %d is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)", q->heuristic);
     if (q->start_jump < -1 || q->start_jump >= jm->njump)
-        return tn_error_set(err, bad, 0, 0, "start jump value %d is outside -1..%d", q->start_jump,
-                            jm->njump - 1);
+        return tn_error_set(err, bad, 0, 0, "path: start jump value %d is outside -1..%d",
+                            q->start_jump, jm->njump - 1);
     ensure_cells(pf, m, q->char_w, q->char_h);
     if (!(pf->cell[cidx(pf, q->start_x, q->start_y)] & C_FITS))
-        return tn_error_set(err, bad, 0, 0, "a %dx%d character does not fit at (%d,%d)", q->char_w,
-                            q->char_h, q->start_x, q->start_y);
+        return tn_error_set(err, bad, 0, 0, "path: a %dx%d character does not fit at (%d,%d)",
+                            q->char_w, q->char_h, q->start_x, q->start_y);
     if (!explore && !(pf->cell[cidx(pf, q->goal_x, q->goal_y)] & C_FITS))
         return tn_error_set(err, bad, 0, 0,
-                            "goal (%d,%d) is blocked: a %dx%d character does not fit there",
+                            "path: goal (%d,%d) is blocked: a %dx%d character does not fit there",
                             q->goal_x, q->goal_y, q->char_w, q->char_h);
     return TN_OK;
 }

@@ -47,34 +47,40 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
     tn_error_clear(err); /* a success leaves no stale message */
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (!(p->dt > 0.0f && p->dt <= 0.1f))
-        return tn_error_set(err, bad, 0, 0, "physics step dt=%g s is outside (0, 0.1]", p->dt);
+        return tn_error_set(err, bad, 0, 0, "physics: physics step dt=%g s is outside (0, 0.1]",
+                            p->dt);
     if (!(p->gravity > 0.0f) || !(p->max_fall > 0.0f) || !(p->walk_speed > 0.0f))
-        return tn_error_set(err, bad, 0, 0, "gravity, max_fall and walk_speed must be positive");
+        return tn_error_set(err, bad, 0, 0,
+                            "physics: gravity, max_fall and walk_speed must be positive");
     if (!(p->tile_px >= TN_PHYS_TILE_PX_MIN && p->tile_px <= TN_PHYS_TILE_PX_MAX))
-        return tn_error_set(err, bad, 0, 0, "tile_px %g is outside %d..%d pixels per tile",
+        return tn_error_set(err, bad, 0, 0, "physics: tile_px %g is outside %d..%d pixels per tile",
                             p->tile_px, TN_PHYS_TILE_PX_MIN, TN_PHYS_TILE_PX_MAX);
     /* bounded in tiles, so that a step moves a body by a bounded number of
      * 8-px sub-moves (an infinite gravity or fall speed never ends one) */
     const float tile = p->tile_px;
     if (!(p->gravity <= TN_PHYS_GRAVITY_MAX * tile))
-        return tn_error_set(err, bad, 0, 0, "gravity %g px/s^2 is above %d tiles/s^2 (%g px/s^2)",
+        return tn_error_set(err, bad, 0, 0,
+                            "physics: gravity %g px/s^2 is above %d tiles/s^2 (%g px/s^2)",
                             p->gravity, TN_PHYS_GRAVITY_MAX, TN_PHYS_GRAVITY_MAX * tile);
     if (!(p->max_fall <= TN_PHYS_SPEED_MAX * tile) ||
         !(p->walk_speed <= TN_PHYS_SPEED_MAX * tile) ||
         !(p->jump_cut_speed <= TN_PHYS_SPEED_MAX * tile))
-        return tn_error_set(err, bad, 0, 0,
-                            "max_fall %g, walk_speed %g and jump_cut_speed %g px/s must be at most "
-                            "%d tiles/s (%g px/s)",
-                            p->max_fall, p->walk_speed, p->jump_cut_speed, TN_PHYS_SPEED_MAX,
-                            TN_PHYS_SPEED_MAX * tile);
+        return tn_error_set(
+            err, bad, 0, 0,
+            "physics: max_fall %g, walk_speed %g and jump_cut_speed %g px/s must be at most "
+            "%d tiles/s (%g px/s)",
+            p->max_fall, p->walk_speed, p->jump_cut_speed, TN_PHYS_SPEED_MAX,
+            TN_PHYS_SPEED_MAX * tile);
     if (!(p->walk_speed * p->dt >= 1.0f / 64.0f))
         return tn_error_set(err, bad, 0, 0,
-                            "walk_speed %g px/s moves less than 1/64 px a step (dt %g s)",
+                            "physics: walk_speed %g px/s moves less than 1/64 px a step (dt %g s)",
                             p->walk_speed, p->dt);
     if (!(p->jump_height >= 1.0f && p->jump_height <= 8.0f))
-        return tn_error_set(err, bad, 0, 0, "jump_height %g is outside 1..8 tiles", p->jump_height);
+        return tn_error_set(err, bad, 0, 0, "physics: jump_height %g is outside 1..8 tiles",
+                            p->jump_height);
     if (!(p->jump_cut_speed >= 0.0f) || p->coyote_frames < 0 || p->coyote_frames > 60)
-        return tn_error_set(err, bad, 0, 0, "jump_cut_speed must be >= 0 and coyote_frames 0..60");
+        return tn_error_set(err, bad, 0, 0,
+                            "physics: jump_cut_speed must be >= 0 and coyote_frames 0..60");
     return TN_OK;
 }
 

@@ -3248,10 +3248,14 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     g->jmax = (m->w - g->prof.w) * g->per_tile;
     g->inv_step = (float)g->per_tile / T;
     g->lx = tn_alloc_array(a, (size_t)g->jmax + 5, sizeof(float));
-    if (!g->lx) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (!g->lx)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: out of memory");
     for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lattice_x_exact(g, j);
     g->scol = tn_alloc_array(a, 2 * ((size_t)g->jmax + 5), sizeof(int32_t));
-    if (!g->scol) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (!g->scol)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: out of memory");
     for (int j = -2; j <= g->jmax + 2; j++)
         g->scol[2 * (j + 2)] = step_col0(g, j), g->scol[2 * (j + 2) + 1] = step_col1(g, j);
     build B;
@@ -3527,7 +3531,8 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     if (!g || !P) {
         tn_free(a, g);
         tn_free(a, P);
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: out of memory");
     }
     if (a) P->user = *a;
     atomic_flag_clear(&P->lock);
@@ -4296,7 +4301,8 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
     tn_error_clear(err);
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "tile (%d, %d) is outside the %dx%d map", x, y, m->w, m->h);
+                            "surface graph: tile (%d, %d) is outside the %dx%d map", x, y, m->w,
+                            m->h);
     return sync_tiles(g, m, err); /* compares every tile: finds the changed ones itself */
 }
 

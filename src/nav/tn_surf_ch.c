@@ -857,7 +857,9 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
                             "(it ran out of memory)");
     const tn_allocator *a = &g->alloc;
     struct tn_surf_ch *H = tn_alloc(a, sizeof *H);
-    if (!H) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
+    if (!H)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface graph: out of memory");
     memset(H, 0, sizeof *H);
     g->ch = H;
     cctx C;
