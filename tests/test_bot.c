@@ -181,6 +181,19 @@ static void test_ledge_edge_start(void **state)
     assert_true(n >= 2);
     assert_int_equal(path[0].x, 16);
     assert_int_equal(path[0].y, 6);
+    /* the query as the bot made it (moved onto the ledge): searched again,
+     * the same search (what the window's replay shows) */
+    tn_path_query q;
+    assert_true(tn_bot_last_query(r.bot, &q));
+    assert_int_equal(q.start_x, 16);
+    assert_int_equal(q.start_y, 6);
+    assert_int_equal(q.goal_x, 20);
+    tn_path_stats st;
+    int n2;
+    tn_path_node again[64];
+    assert_int_equal(tn_path_find(r.pf, r.m, &q, again, 64, &n2, &st, NULL), TN_SUCCESS);
+    assert_int_equal(n2, n);
+    assert_int_equal(st.expanded, tn_bot_get_info(r.bot).expanded);
     run(&r, 600);
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
     assert_at(&r, 20, 6);
@@ -594,6 +607,13 @@ static void test_graph_goals_and_reasons(void **state)
     assert_int_equal(i.goal_x, 9);
     assert_int_equal(i.goal_y, 7);
     assert_string_equal(i.plan_reason, "new goal");
+    /* a graph plan has legs, no classic path, no classic query */
+    int nl, leg, np = -1;
+    tn_bot_legs(bot, &nl, &leg);
+    assert_true(nl >= 1);
+    tn_bot_path(bot, &np);
+    assert_int_equal(np, 0);
+    assert_false(tn_bot_last_query(bot, NULL));
     /* an edit far from the plan, the graph repaired: a counted re-plan */
     for (int k = 0; k < 5; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, pf, m, &body, &p));
     assert_true(tn_succeeded(tn_map_set_tile(m, 18, 3, TN_TILE_BLOCK, NULL)));

@@ -349,7 +349,8 @@ static void test_bad_arguments(void **state)
     q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
     q.heuristic = 9;
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
-    assert_string_equal(err.msg, "path: heuristic 9 is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)");
+    assert_string_equal(err.msg,
+                        "path: heuristic 9 is neither TN_PATH_OPTIMAL (0) nor TN_PATH_FAST (1)");
     tn_map *other = NULL;
     assert_true(tn_succeeded(tn_map_create(7, 7, NULL, &other, NULL)));
     q = tn_path_query_make(3, 3, 4, 4, 1, 2, &jm);

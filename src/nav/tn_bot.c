@@ -67,7 +67,9 @@ struct tn_bot {
     bool gpartial;
     /* for inspection: why the next / the last plan, the input of the last step */
     const char *why, *last_why;
-    tn_error perr; /* the last classic search's refusal (a finder that does not fit) */
+    tn_error perr;       /* the last classic search's refusal (a finder that does not fit) */
+    tn_path_query lastq; /* the last classic search's query (tn_bot_last_query) */
+    bool lastq_valid;
     tn_input last_in;
     int first_raw, first_expanded; /* the goal's first plan */
 };
@@ -232,6 +234,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->airborne = !body->on_ground;
     b->still = 0;
     b->perr.status = TN_OK;
+    b->lastq_valid = false;
     if (!b->phys_valid) {
         set_path_empty(b);
         b->state = TN_BOT_NO_PATH;
@@ -265,6 +268,8 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     q.heuristic = b->cfg.heuristic;
     q.max_expand = b->cfg.max_expand;
     if (q.max_expand > tn_path_max_expand(pf)) q.max_expand = 0;
+    b->lastq = q;
+    b->lastq_valid = true;
     double t0 = b->clock ? b->clock() : 0.0;
     int n = 0;
     tn_status s = tn_path_find(pf, m, &q, b->path, b->cfg.path_cap, &n, &b->stats, &b->perr);
@@ -363,6 +368,7 @@ const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
+    b->lastq_valid = false; /* no classic search behind this plan */
     if (b->first_plan) {
         b->first_plan = false;
     } else if (++b->replans > b->cfg.max_replans) {
@@ -1040,6 +1046,13 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
 
 const tn_path_node *tn_bot_path(const tn_bot *b, int *count)
 {
-    if (count) *count = b->n;
+    if (count) *count = b->graph ? 0 : b->n;
     return b->path;
+}
+
+bool tn_bot_last_query(const tn_bot *b, tn_path_query *q)
+{
+    if (!b->lastq_valid) return false;
+    if (q) *q = b->lastq;
+    return true;
 }

@@ -178,8 +178,16 @@ tn_bot_info tn_bot_get_info(const tn_bot *b);
 void tn_bot_set_heuristic(tn_bot *b, int heuristic);
 /* MOVING or PARTIAL with path left to follow (or a plan pending). */
 bool tn_bot_active(const tn_bot *b);
-/* The path being followed (valid until the next plan). */
+/* The classic path being followed (valid until the next plan; count 0 with
+ * a graph set: see tn_bot_legs). */
 const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
+/* The query of the bot's last classic search (tn_path_find), as it was
+ * made: the start after the bot moved it onto ground beside a ledge, the
+ * snapped goal, heuristic and limit.  Searching it again on the same map
+ * gives the same search (a replay of what the bot did).  q->jump points
+ * into the bot (valid until its physics change).  False when the last plan
+ * made no classic search (a graph plan, no plan yet, nowhere to start). */
+bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
 /* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
  * tn_path planner) the bot plans with tn_surf_find from the node it stands
  * on and follows the legs: it walks to the take-off lattice x (one lattice
