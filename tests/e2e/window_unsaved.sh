@@ -45,6 +45,28 @@ wait_refusals() { # count what
     # the game goes on: it still answers (a block placed and saved below)
     kill -0 "$GPID" 2>/dev/null || fail "the game quit on $2 after refusing"
 }
+# Wait until the map file $1 holds the rows of $2 ($3: what was asked).
+wait_saved() { # file rows what
+    i=0
+    until rows "$1" | cmp -s - "$2"; do
+        i=$((i + 1))
+        [ $i -gt 200 ] && fail "$3"
+        sleep 0.1
+    done
+}
+# Wait (at most $1 tenths of a second) until the game exits; its status in
+# rc ($2: what should have ended it).
+wait_exit() { # tenths what
+    i=0
+    while kill -0 "$GPID" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -gt "$1" ] && fail "$2"
+        sleep 0.1
+    done
+    wait "$GPID"
+    rc=$?
+    GPID=""
+}
 rows "$MAP" >"$tmp/orig.rows"
 mkdir "$MAP.autosave"
 
@@ -66,12 +88,7 @@ wait_refusals 2 "SDL_QUIT (SIGTERM) after another key"
 # --- Ctrl+S keeps the edit; then Esc quits
 put "$tmp/orig.rows" 30 15 '#' >"$tmp/saved.rows"
 xdotool key ctrl+s
-i=0
-until rows "$MAP" | cmp -s - "$tmp/saved.rows"; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && fail "Ctrl+S did not save the block at (30,15)"
-    sleep 0.1
-done
+wait_saved "$MAP" "$tmp/saved.rows" "Ctrl+S did not save the block at (30,15)"
 quit_game "after Ctrl+S"
 grep -q 'unsaved edits lost' "$tmp/game.err" && fail "edits reported lost after Ctrl+S"
 
@@ -83,15 +100,7 @@ click_tile 20 9 3
 xdotool key Escape
 wait_refusals 1 "the first Esc"
 xdotool key Escape
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 300 ] && fail "the second Esc did not quit"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
+wait_exit 300 "the second Esc did not quit"
 [ $rc -eq 1 ] || fail "quitting with lost edits exited with $rc, want 1"
 sanitizer_check
 grep -q "^tilenav: unsaved edits lost: quit again after the warning, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
@@ -102,15 +111,7 @@ rows "$MAP" | cmp -s - "$tmp/saved.rows" || fail "the map file changed without a
 printf '1 toggle 12 4 block\n' >"$tmp/edit.script"
 mkdir -p "$MAP.autosave"
 start_game --script "$tmp/edit.script" --frames 5
-i=0
-while kill -0 "$GPID" 2>/dev/null; do
-    i=$((i + 1))
-    [ $i -gt 600 ] && fail "the timed run did not end"
-    sleep 0.1
-done
-wait "$GPID"
-rc=$?
-GPID=""
+wait_exit 600 "the timed run did not end"
 [ $rc -eq 1 ] || fail "a timed run that lost its edits exited with $rc, want 1"
 grep -q "^tilenav: unsaved edits lost: the run ended (--frames or a script error) with unsaved edits, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
     fail "the timed run did not say why its edits are lost"
@@ -130,12 +131,7 @@ wait_window
 click_tile 30 15 3                       # a different edit; R is never pressed
 put "$tmp/orig.rows" 30 15 '#' >"$tmp/saved2.rows"
 xdotool key ctrl+s
-i=0
-until rows "$MAP2" | cmp -s - "$tmp/saved2.rows"; do
-    i=$((i + 1))
-    [ $i -gt 200 ] && fail "Ctrl+S did not save the block at (30,15) to $MAP2"
-    sleep 0.1
-done
+wait_saved "$MAP2" "$tmp/saved2.rows" "Ctrl+S did not save the block at (30,15) to $MAP2"
 [ -f "$MAP2.autosave" ] || fail "Ctrl+S removed an autosave that was never restored"
 rows "$MAP2.autosave" | cmp -s - "$tmp/old.rows" || fail "Ctrl+S changed the older autosave"
 click_tile 20 9 3
