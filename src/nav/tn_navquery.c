@@ -1682,6 +1682,15 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
                             "navquery: the %s (%g, %g) is closer than the radius %g to a wall "
                             "(tn_navmesh_nearest_clear gives a point that is not)",
                             sc ? "goal" : "start", (sc ? gx : sx) * u, (sc ? gy : sy) * u, r * u);
+    if (sx == gx && sy == gy) { /* already there: the point itself, length 0 */
+        q->corr[0] = ts;
+        q->ncorr = 1;
+        q->exact = true;
+        xy[0] = xy[2] = (float)(sx * u);
+        xy[1] = xy[3] = (float)(sy * u);
+        *count = 2;
+        return nm_ok(err);
+    }
     int gi = clear_search(q, ts, tg, sx, sy, gx, gy, r);
     if (gi < 0)
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
@@ -1718,7 +1727,10 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
 float tn_navmesh_clearance(const tn_navmesh *m, float x, float y, float limit)
 {
     if (!m || !isfinite(x) || !isfinite(y) || !(limit >= 0.0f) || m->w == 0) return 0.0f;
-    const double inv = 1.0 / m->tile_size, px = x * inv, py = y * inv, lim = limit * inv;
+    /* the outside of the map is never farther than w + h tiles: a larger
+     * (or infinite) limit changes nothing */
+    const double inv = 1.0 / m->tile_size, px = x * inv, py = y * inv;
+    const double lim = fmin(limit * inv, (double)m->w + m->h);
     if (px < 0 || py < 0 || px > m->w || py > m->h) return 0.0f;
     int x0 = tn_maxi((int)floor(px - lim), -1), x1 = tn_mini((int)floor(px + lim), m->w);
     int y0 = tn_maxi((int)floor(py - lim), -1), y1 = tn_mini((int)floor(py + lim), m->h);
@@ -1775,57 +1787,28 @@ static bool on_edge_between(const tn_navmesh *m, int t, int n, double x, double 
            y >= fmin(ay, by) && y <= fmax(ay, by);
 }
 
-tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx, float fgy,
-                                float radius, float *xy, int cap, int *count, tn_error *err)
+/* find_path for radius 0 from triangle ts to tg (both containing their
+ * point): the corridor, then the funnel into q->pts.  Returns the number of
+ * points, 0 when there is no path. */
+static int zero_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx, double gy)
 {
-    if (count) *count = 0;
-    if (!q || !xy || cap < 2 || !count)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: find_path needs a query, an output buffer of at least 2 "
-                            "points and a count");
-    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) ||
-        !isfinite(radius))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: find_path from (%g, %g) to (%g, %g) radius %g: not finite "
-                            "or a negative radius",
-                            (double)fsx, (double)fsy, (double)fgx, (double)fgy, (double)radius);
     const tn_navmesh *m = q->m;
+    const double r = 0;
     q->ncorr = 0;
     q->expanded = 0;
     q->exact = false;
-    const double inv = 1.0 / m->tile_size;
-    const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
-    const double r = radius * inv;
-    int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
-    if (ts < 0 || tg < 0)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: the %s (%g, %g) is not in free space (a block, or outside "
-                            "the map)",
-                            ts < 0 ? "start" : "goal", (double)(ts < 0 ? fsx : fgx),
-                            (double)(ts < 0 ? fsy : fgy));
-    if (m->region[ts] != m->region[tg])
-        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: the goal (%g, %g) is in another region than the start "
-                            "(%g, %g)",
-                            (double)fgx, (double)fgy, (double)fsx, (double)fsy);
-    if (r > 0) return clear_path(q, ts, tg, sx, sy, gx, gy, r, xy, cap, count, err);
     bool found;
     if (tri_contains(m, ts, gx, gy)) { /* same triangle: a straight line */
         q->corr[0] = ts;
         q->ncorr = 1;
         found = true;
         q->exact = true;
-    } else if (r == 0) {
+    } else {
         int res = corridor_intervals(q, ts, tg, sx, sy, gx, gy);
         q->exact = res == 1;
         found = res == 1 || (res < 0 && corridor_astar(q, ts, tg, sx, sy, gx, gy, 0));
-    } else {
-        found = corridor_astar(q, ts, tg, sx, sy, gx, gy, r);
     }
-    if (!found)
-        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: no path from (%g, %g) to (%g, %g)", (double)fsx, (double)fsy,
-                            (double)fgx, (double)fgy);
+    if (!found) return 0;
 
     /* A start (goal) lying on the first (last) portal is also inside the
      * next (previous) triangle: trim such portals, which would give the
@@ -1857,6 +1840,104 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
         q->pts[3] = q->pts[1];
         np = 2;
     }
+    return np;
+}
+
+/* A point on a tile corner where two diagonal free tiles meet (the other
+ * two blocked: a pinch) lies in two free triangles that share no edge, one
+ * in each tile; locate_free finds one.  Writes both (the triangles around
+ * the corner on each side) and returns 2, else returns 0. */
+static int pinch_triangles(const tn_navmesh *m, double px, double py, int out[2])
+{
+    if (px != floor(px) || py != floor(py)) return 0;
+    const int cx = (int)px, cy = (int)py;
+    const bool nw = !tile_blocked(m, cx - 1, cy - 1), ne = !tile_blocked(m, cx, cy - 1);
+    const bool sw = !tile_blocked(m, cx - 1, cy), se = !tile_blocked(m, cx, cy);
+    /* a point 1e-7 tiles into a free tile lies in a triangle incident to
+     * the corner: mesh vertices are tile corners, and an edge between tile
+     * corners that misses this one passes at least 1/8192 tiles away */
+    const double d = 1e-7;
+    if (nw && se && !ne && !sw) {
+        out[0] = locate_free(m, px - d, py - d, -1);
+        out[1] = locate_free(m, px + d, py + d, -1);
+    } else if (ne && sw && !nw && !se) {
+        out[0] = locate_free(m, px + d, py - d, -1);
+        out[1] = locate_free(m, px - d, py + d, -1);
+    } else {
+        return 0;
+    }
+    return out[0] >= 0 && out[1] >= 0 ? 2 : 0;
+}
+
+static double polyline_length(const double *p, int n)
+{
+    double len = 0;
+    for (int k = 1; k < n; k++) len += hypot(p[2 * k] - p[2 * k - 2], p[2 * k + 1] - p[2 * k - 1]);
+    return len;
+}
+
+tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx, float fgy,
+                                float radius, float *xy, int cap, int *count, tn_error *err)
+{
+    if (count) *count = 0;
+    if (!q || !xy || cap < 2 || !count)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: find_path needs a query, an output buffer of at least 2 "
+                            "points and a count");
+    if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) ||
+        !isfinite(radius))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: find_path from (%g, %g) to (%g, %g) radius %g: not finite "
+                            "or a negative radius",
+                            (double)fsx, (double)fsy, (double)fgx, (double)fgy, (double)radius);
+    const tn_navmesh *m = q->m;
+    q->ncorr = 0;
+    q->expanded = 0;
+    q->exact = false;
+    const double inv = 1.0 / m->tile_size;
+    const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
+    const double r = radius * inv;
+    int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
+    if (ts < 0 || tg < 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: the %s (%g, %g) is not in free space (a block, or outside "
+                            "the map)",
+                            ts < 0 ? "start" : "goal", (double)(ts < 0 ? fsx : fgx),
+                            (double)(ts < 0 ? fsy : fgy));
+    /* A start or goal on a pinch corner belongs to both of its tiles: try
+     * each side (at most 2 x 2 searches) and keep the shortest. */
+    int cs[2] = {ts, -1}, cg[2] = {tg, -1};
+    const int ns = r == 0 && pinch_triangles(m, sx, sy, cs) ? 2 : 1;
+    const int ng = r == 0 && pinch_triangles(m, gx, gy, cg) ? 2 : 1;
+    int bs = -1, bg = -1;
+    for (int i = 0; i < ns && bs < 0; i++)
+        for (int j = 0; j < ng && bs < 0; j++)
+            if (m->region[cs[i]] == m->region[cg[j]]) bs = cs[i], bg = cg[j];
+    if (bs < 0)
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "navquery: the goal (%g, %g) is in another region than the start "
+                            "(%g, %g)",
+                            (double)fgx, (double)fgy, (double)fsx, (double)fsy);
+    if (r > 0) return clear_path(q, bs, bg, sx, sy, gx, gy, r, xy, cap, count, err);
+    int np = 0;
+    if (ns * ng > 1) {
+        double best = INFINITY;
+        tn_trace *trace = q->trace; /* only the chosen search is recorded */
+        q->trace = NULL;
+        for (int i = 0; i < ns; i++)
+            for (int j = 0; j < ng; j++) {
+                if (m->region[cs[i]] != m->region[cg[j]]) continue;
+                int n = zero_path(q, cs[i], cg[j], sx, sy, gx, gy);
+                double len = n ? polyline_length(q->pts, tn_mini(n, q->cap + 2)) : INFINITY;
+                if (len < best) best = len, bs = cs[i], bg = cg[j];
+            }
+        q->trace = trace;
+    }
+    np = zero_path(q, bs, bg, sx, sy, gx, gy); /* again for the best pair's state */
+    if (!np)
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "navquery: no path from (%g, %g) to (%g, %g)", (double)fsx, (double)fsy,
+                            (double)fgx, (double)fgy);
     int w = np < cap ? np : cap;
     for (int k = 0; k < w; k++) {
         xy[2 * k] = (float)(q->pts[2 * k] * m->tile_size);
