@@ -71,6 +71,11 @@ static void test_grid_matches_brute_force(void **state)
             assert_true(fabsf(sy - by) < 1e-3f * (1 + fabsf(by)));
         }
     }
+    /* A separation radius that is no radius: nothing, (0, 0) */
+    float zx = 1, zy = 1;
+    assert_int_equal(tn_grid_separation(g, 50, 50, NAN, -1, &zx, &zy), 0);
+    assert_true(zx == 0 && zy == 0);
+    assert_int_equal(tn_grid_separation(g, 50, 50, 0, -1, &zx, &zy), 0);
     /* Over capacity: partial. */
     tn_grid *small = NULL;
     assert_true(tn_succeeded(tn_grid_create(0, 0, 100, 100, 10, 5, NULL, &small, &e)));
@@ -188,6 +193,26 @@ static void test_unstick(void **state)
     for (int i = 0; i < 9; i++) tn_map_set_tile(full, i % 3, i / 3, TN_TILE_BLOCK, NULL);
     x = y = 24;
     assert_false(tn_steer_unstick(full, 5, &x, &y, 8));
+    /* rings beyond the map are not searched: a huge max_tiles returns at
+     * once (it walked 2^30 rings before) */
+    assert_false(tn_steer_unstick(full, 5, &x, &y, 1 << 30));
+    assert_true(x == 24 && y == 24);
+    /* not finite: false, not moved (it was undefined behaviour) */
+    x = NAN;
+    assert_false(tn_steer_unstick(m, 5, &x, &y, 8));
+    assert_true(isnan(x) && y == 24);
+    /* far outside the map: the nearest free tile centre inside it */
+    x = 1e9f;
+    y = 2.5f * T;
+    assert_true(tn_steer_unstick(m, 5, &x, &y, 1 << 30));
+    assert_true(tn_steer_box_free(m, x, y, 5));
+    assert_true(x < (float)m->w * T);
+    /* a move by a non-finite amount moves nothing on that axis */
+    x = 1.5f * T;
+    y = 1.5f * T;
+    float vx = 1, vy = 1;
+    tn_steer_move(m, 5, &x, &y, NAN, INFINITY, &vx, &vy);
+    assert_true(x == 1.5f * T && y == 1.5f * T);
     tn_map_destroy(full);
     tn_map_destroy(m);
 }

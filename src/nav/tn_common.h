@@ -22,8 +22,12 @@
  * *out is NULL on failure; tn_X_destroy(NULL) is a no-op.
  *
  * Memory: every create function takes a `const tn_allocator *`; NULL means
- * malloc/free.  Creation is the only place the library allocates; steps and
- * queries work in memory reserved at creation.  There is no global mutable
+ * malloc/free.  Creation is the only place the library allocates, but for
+ * the surface graph's rebuilds, repairs, shortcuts, labels and loads
+ * (tn_surf_rebuild, tn_surf_sync / tn_surf_edit, tn_surf_build_shortcuts,
+ * tn_surf_build_labels, tn_surf_load: through the graph's allocator, see
+ * tn_surf.h MEMORY).  Steps and queries of every module work in memory
+ * reserved before (0 allocations, tested).  There is no global mutable
  * state anywhere in the library.
  *
  * Units and conventions (the same in every module, file format and script):

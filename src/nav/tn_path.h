@@ -178,7 +178,9 @@ enum { TN_PATH_OPTIMAL = 0, TN_PATH_FAST = 1 };
 typedef struct tn_path_query {
     int start_x, start_y; /* bottom-left tile of the box at the start */
     int start_jump;       /* -1: 0 when standing, F (apex, about to fall) in the air */
-    int goal_x, goal_y;   /* goal tile (any J); goal_x < 0: explore everything */
+    int goal_x, goal_y;   /* goal tile (any J); goal_x < 0: explore everything
+                             reachable (TN_OK, no path: count 0; read the
+                             search with tn_path_explored_at / _state_cost) */
     int char_w, char_h;   /* 1..3 x 1..9 */
     const tn_jump_model *jump;
     int heuristic;  /* TN_PATH_OPTIMAL or TN_PATH_FAST */
@@ -226,7 +228,9 @@ int tn_path_max_expand(const tn_path *pf);
 void tn_path_invalidate(tn_path *pf);
 
 /* Find a path.  Writes up to `cap` nodes into `out` (may be NULL when cap is
- * 0) and their number into *count.  Status: TN_SUCCESS (goal reached);
+ * 0) and their number into *count.  The path never has more nodes than
+ * stats->raw_nodes (the unfiltered path), so after a BUFFER_TOO_SMALL a
+ * buffer of that many holds it.  Status: TN_SUCCESS (goal reached);
  * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE or |TN_LIMIT_REACHED (path to
  * the closest state); |TN_BUFFER_TOO_SMALL added when `out` got only the
  * first cap nodes; TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal

@@ -42,8 +42,9 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
     if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) || !isfinite(w) ||
         !isfinite(h) || !isfinite(cell) || cap < 0) {
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "grid: size %gx%g, cell %g and capacity %d must be positive", (double)w,
-                            (double)h, (double)cell, cap);
+                            "grid: origin (%g, %g) must be finite, size %gx%g and cell %g "
+                            "positive and finite, capacity %d >= 0",
+                            (double)x0, (double)y0, (double)w, (double)h, (double)cell, cap);
     }
     /* Enlarge the cell until the table stays small next to the points. */
     double max_cells = cap * 4.0 > 4096.0 ? cap * 4.0 : 4096.0;
@@ -159,6 +160,8 @@ int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int
 int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip, float *sx,
                        float *sy)
 {
+    *sx = *sy = 0.0f;
+    if (!(r > 0.0f) || !isfinite(r) || !isfinite(x) || !isfinite(y)) return 0;
     int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);
     int r0 = grid_row(g, y - r), r1 = grid_row(g, y + r);
     float r2 = r * r, inv_r = 1.0f / r, ax = 0.0f, ay = 0.0f;
@@ -187,15 +190,22 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
 
 /* ---- collision ----------------------------------------------------------------- */
 
-/* floor and ceil to int without a library call (finite v, |v| < 2^31). */
+/* floor and ceil to int without a library call; values beyond +-2^30 (and
+ * NaN, as -2^30) are clamped there, far outside any map, so a box at an
+ * infinite or NaN position meets "outside" instead of undefined behaviour. */
+#define IBIG 1073741824.0f
 static inline int ifloor(float v)
 {
+    if (!(v > -IBIG)) return -(int)IBIG;
+    if (v > IBIG) return (int)IBIG;
     int i = (int)v;
     return i - (v < (float)i);
 }
 
 static inline int iceil(float v)
 {
+    if (!(v > -IBIG)) return -(int)IBIG;
+    if (v > IBIG) return (int)IBIG;
     int i = (int)v;
     return i + (v > (float)i);
 }
@@ -260,6 +270,8 @@ static bool move_axis(const tn_map *m, float half, float *p, float q, float d, b
 unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx, float dy,
                        float *vx, float *vy)
 {
+    if (!isfinite(dx)) dx = 0.0f; /* no move on an axis asked to go nowhere real */
+    if (!isfinite(dy)) dy = 0.0f;
     if (!tn_steer_box_free(m, *x, *y, half)) {
         *x += dx;
         *y += dy;
@@ -296,19 +308,35 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
     return false;
 }
 
+static inline int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
+
 bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles)
 {
+    if (!isfinite(*x) || !isfinite(*y) || !(half >= 0.0f) || !isfinite(half)) return false;
     if (tn_steer_box_free(m, *x, *y, half)) return true;
-    int tx = (int)floorf(*x / T), ty = (int)floorf(*y / T);
+    const int tx = ifloor(*x / T), ty = ifloor(*y / T);
+    /* Rings nearer than the map hold no tile of it, rings beyond its
+     * farthest corner neither: search only rings that meet the map. */
+    const int64_t ax = tx, ay = ty, w1 = m->w - 1, h1 = m->h - 1;
+    const int64_t near = max64(max64(-ax, ax - w1), max64(max64(-ay, ay - h1), 0));
+    const int64_t far = max64(max64(ax, w1 - ax), max64(ay, h1 - ay));
     float best = INFINITY, bx = 0.0f, by = 0.0f;
-    int limit = max_tiles;
-    for (int r = 0; r <= limit; r++) {
-        for (int dy = -r; dy <= r; dy++) {
-            int step = (dy == -r || dy == r) ? 1 : 2 * r;
-            for (int dx = -r; dx <= r; dx += step ? step : 1) {
-                float cx = ((float)(tx + dx) + 0.5f) * T, cy = ((float)(ty + dy) + 0.5f) * T;
-                if (!tn_map_inside(m, tx + dx, ty + dy) ||
-                    tn_map_tile(m, tx + dx, ty + dy) == TN_TILE_BLOCK ||
+    int limit = (int)(far < max_tiles ? far : max_tiles);
+    for (int r = (int)near; r <= limit; r++) {
+        /* the ring's tiles inside the map: its top and bottom rows whole,
+         * its two columns on the rows between */
+        const int64_t y0 = max64(ay - r, 0), y1 = min64(ay + r, h1);
+        for (int64_t ty2 = y0; ty2 <= y1; ty2++) {
+            const bool whole = ty2 == ay - r || ty2 == ay + r;
+            const int64_t x0 = whole ? max64(ax - r, 0) : ax - r,
+                          x1 = whole ? min64(ax + r, w1) : ax + r;
+            const int64_t step = whole || r == 0 ? 1 : 2 * (int64_t)r;
+            for (int64_t tx2 = x0; tx2 <= x1; tx2 += step) {
+                if (tx2 < 0 || tx2 > w1) continue;
+                const int cxt = (int)tx2, cyt = (int)ty2;
+                float cx = ((float)cxt + 0.5f) * T, cy = ((float)cyt + 0.5f) * T;
+                if (tn_map_tile(m, cxt, cyt) == TN_TILE_BLOCK ||
                     !tn_steer_box_free(m, cx, cy, half))
                     continue;
                 float d2 = tn_len2(cx - *x, cy - *y);

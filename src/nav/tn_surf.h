@@ -55,8 +55,9 @@
  * node whose box has it as bottom-left tile); no state limit; an
  * unreachable goal gives the plan to the closest reachable node (Manhattan
  * distance in tiles, then cost) with TN_SUCCESS | TN_PARTIAL_RESULT |
- * TN_UNREACHABLE, and err says where the plan ends.  Zero allocations per query (out of memory for the query
- * index, the reference search answers).  Expanded nodes are kept in order (tn_surf_expanded).  For big
+ * TN_UNREACHABLE, and err says where the plan ends.  Zero allocations per
+ * query (out of memory for the query index, the reference search answers).
+ * Expanded nodes are kept in order (tn_surf_expanded).  For big
  * levels edited rarely, tn_surf_build_shortcuts and tn_surf_build_labels
  * (below) answer the same plans without searching.
  *
@@ -73,6 +74,10 @@
  * threads, joined before return (the step function and allocator must then
  * be thread-safe); the graph is the same on any number of threads.  Where
  * C11 threads are missing (the browser build) the caller's thread does it.
+ * ThreadSanitizer does not follow C11 thrd_create (it crashes in a build
+ * with threads > 1): build the library with -DTN_SURF_PTHREADS
+ * -DTN_SURF_POOL_MIN=64 (POSIX threads, the same graph; as `make tsan`) to
+ * run such a build under TSan.
  *
  * MEMORY (tn_surf_memory: exactly the bytes the graph holds from the
  * caller's allocator at the time, itself included).  28 B x surfaces + 60 B x nodes
@@ -222,7 +227,9 @@ void tn_surf_destroy(tn_surf *g);
  * edits.  m must have the terrain the graph was saved with and prof the
  * same identity (tn_surf_same_profile; a custom step function must be the
  * same function: only whether there is one is stored); else, or for data
- * cut short, changed or out of range, PARSE_ERROR with a message that
+ * cut short, changed (a 64-bit FNV-1a checksum over the data: it finds
+ * accidents, not a deliberate change with the checksum made again) or out
+ * of range, PARSE_ERROR with a message that
  * starts with `name` (the file's, say; NULL: "(data)") and names the
  * problem, and nothing is made.  Every index is checked; the edges' inputs
  * are not replayed (tn_surf_edge_valid does that per edge).  Query
@@ -356,7 +363,8 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
  * allocations per query; not thread-safe with queries on the graph. */
 tn_status tn_surf_build_labels(tn_surf *g, tn_error *err);
 bool tn_surf_has_labels(const tn_surf *g);
-/* Nodes the last query expanded, in order. */
+/* Nodes the last query expanded, in order.  The array is the graph's: valid
+ * until the next query, edit, rebuild or load of g (copy it to keep it). */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
 /* Debug drawing: surfaces (lines at the feet), edges as trajectories (every
