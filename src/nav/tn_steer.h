@@ -91,9 +91,9 @@ typedef struct tn_grid {
 
 /* A grid over the rectangle [x0, x0+w) x [y0, y0+h) px with cells of at
  * least `cell` px, for up to `cap` points, in *out.  INVALID_PARAM (err
- * filled) on bad arguments (x0, y0 not finite; w, h, cell not positive
- * and finite; cap < 0),
- * OUT_OF_MEMORY.  The cell grows until cols*rows <= max(4096, 4*cap).
+ * filled) on bad arguments (x0, y0 not finite; w, h, cell not positive and
+ * finite; cap < 0), OUT_OF_MEMORY.  The cell grows until cols*rows <=
+ * max(4096, 4*cap).
  * Memory: about 4*(cols*rows) + 16*cap bytes plus the struct. */
 tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
                          const tn_allocator *a, tn_grid **out, tn_error *err);
