@@ -281,7 +281,16 @@ static void test_playback(void **state)
     static tn_playback p;
     assert_int_equal(tn_playback_init(&p), 0);
     tn_path *finder = NULL;
-    int n = tn_playback_record_goto(&p, &finder, w, 47, 20, 0);
+    /* the classic planner's search: the bot's own, searched again */
+    tn_world *wc = tu_load_world("maps/demo.map", 1);
+    tn_error ec;
+    assert_true(tn_succeeded(tn_world_set(wc, "planner", 0, &ec)));
+    assert_int_equal(tn_playback_record_goto(&p, &finder, wc), 0); /* no goto yet */
+    assert_non_null(strstr(p.label, "no classic search"));
+    tn_world_set_tool(wc, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(wc, 47, 20, TN_CLICK_LEFT, false, &ec)));
+    int n = tn_playback_record_goto(&p, &finder, wc);
+    tn_world_destroy(wc);
     assert_true(n > 100);
     assert_true(p.active);
     int closes = 0;
@@ -388,6 +397,63 @@ static void test_playback(void **state)
     tn_world_destroy(w);
 }
 
+/* The classic replay is the bot's own search, also when the character
+ * stands over a ledge edge and the bot moved its start onto the ledge (the
+ * reviewer's ledge.map: walk left off the spawn, goto 20 12 at frame 20):
+ * as many expansions as the HUD's "N states", from the bot's start, not
+ * from the body's raw tile (that search expanded 19 states beside the
+ * bot's 18: 58 events, starting in the air). */
+static void test_playback_classic_ledge(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/replay_ledge.map", 1);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, &e)));
+    tn_input left = {true, false, false, false}, none = {false, false, false, false};
+    tn_world_set_input(w, left);
+    for (int i = 0; i < 7; i++) tn_world_step(w);
+    tn_world_set_input(w, none);
+    for (int i = 7; i < 20; i++) tn_world_step(w);
+    const tn_body *c = tn_world_character(w);
+    assert_true(c->on_ground);
+    int bx, by;
+    tn_body_tile(c, tn_world_phys(w), &bx, &by);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 20, 12, TN_CLICK_LEFT, false, &e)));
+    const tn_bot *b = tn_wbots_character_bot(w);
+    tn_bot_info bi = tn_bot_get_info(b);
+    tn_path_query q;
+    assert_true(tn_bot_last_query(b, &q));
+    /* the case: the body's tile hangs over the edge, the bot starts beside it */
+    assert_int_equal(q.start_y, by);
+    assert_int_equal(abs(q.start_x - bx), 1);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    int n = tn_playback_record_goto(&p, &finder, w);
+    assert_true(n > 0);
+    int closes = 0, first = -1;
+    for (int i = 0; i < n; i++)
+        if (p.trace.ev[i].kind != TN_TRACE_OPEN) {
+            if (first < 0) first = i;
+            closes++;
+        }
+    assert_int_equal(closes, bi.expanded);
+    assert_int_equal((int)p.trace.ev[first].x, q.start_x);
+    assert_int_equal((int)p.trace.ev[first].y, q.start_y);
+    assert_int_equal(p.trace.ev[n - 1].kind, TN_TRACE_GOAL);
+    char want[64];
+    snprintf(want, sizeof want, ": %d states expanded", bi.expanded);
+    if (!strstr(p.label, want)) fail_msg("label '%s' has no '%s'", p.label, want);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    snprintf(want, sizeof want, "%d states", bi.expanded);
+    if (!strstr(hud, want)) fail_msg("HUD '%s' has no '%s'", hud, want);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 static void test_inspect(void **state)
 {
     (void)state;
@@ -461,7 +527,8 @@ int main(void)
         cmocka_unit_test(test_undo_redo),   cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_settings),    cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table), cmocka_unit_test(test_sim_clock),
-        cmocka_unit_test(test_playback),    cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_playback),    cmocka_unit_test(test_playback_classic_ledge),
+        cmocka_unit_test(test_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

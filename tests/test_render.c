@@ -345,7 +345,11 @@ static void test_playback_draws(void **state)
     assert_int_equal(count_colour(s, FRONTIER), 0);
     SDL_FreeSurface(s);
     tn_path *finder = NULL;
-    int n = tn_playback_record_goto(&p, &finder, w, 47, 20, 0);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, &e)));
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, &e)));
+    int n = tn_playback_record_goto(&p, &finder, w);
     assert_true(n > 1000);
     p.paused = true;
     p.shown = n / 2;

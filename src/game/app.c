@@ -313,8 +313,8 @@ static void reset_world(app *a)
  * search it makes for the playback.  The graph planner's is the bot's own
  * search, kept by tn_wbots when the bot made it (the character moves before
  * this runs, after the frame's steps, so a search made here would start
- * elsewhere); the classic planner's is searched again on a finder of the
- * playback's. */
+ * elsewhere); the classic planner's is the bot's last query (tn_bot_last_query)
+ * searched again on a finder of the playback's. */
 static void watch_goto(app *a)
 {
     const tn_bot *b = tn_wbots_character_bot(a->w);
@@ -336,8 +336,7 @@ static void watch_goto(app *a)
         a->pb_graph_plans = gs.plans;
         tn_playback_record_graph(&a->pb, a->w); /* nothing to replay: the label says why */
     } else {
-        tn_playback_record_goto(&a->pb, &a->pb_finder, a->w, i.goal_x, i.goal_y,
-                                a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+        tn_playback_record_goto(&a->pb, &a->pb_finder, a->w);
     }
     a->pb.active = a->pb.trace.count > 0 && (a->view.overlays & TN_OVERLAY_EXPLORED);
 }

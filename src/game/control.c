@@ -363,39 +363,46 @@ void tn_playback_step(tn_playback *p)
     p->shown = n;
 }
 
-int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w, int gx,
-                            int gy, int heuristic)
+int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w)
 {
     tn_error e;
+    tn_trace_reset(&p->trace);
+    p->navmesh = false;
+    p->active = false;
+    const tn_bot *b = tn_wbots_character_bot(w);
+    tn_path_query q;
+    if (!b || !tn_bot_last_query(b, &q)) {
+        snprintf(p->label, sizeof p->label, "A*: %s",
+                 b ? "the bot's last plan made no classic search" : "goto is off on this map");
+        return 0;
+    }
     if (*finder && (p->finder_w != tn_world_map(w)->w || p->finder_h != tn_world_map(w)->h)) {
         tn_path_destroy(*finder);
         *finder = NULL;
     }
     if (!*finder) {
         /* its own finder: 8 x 46 bytes a tile, so not on the largest maps */
-        if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) return 0;
-        if (tn_failed(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w),
-                                     65536, NULL, finder, &e)))
+        if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) {
+            snprintf(p->label, sizeof p->label, "A*: not replayed on maps above 256x256");
             return 0;
+        }
+        if (tn_failed(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w),
+                                     65536, NULL, finder, &e))) {
+            snprintf(p->label, sizeof p->label, "A*: %.80s", e.msg);
+            return 0;
+        }
         p->finder_w = tn_world_map(w)->w;
         p->finder_h = tn_world_map(w)->h;
     }
-    tn_jump_model jm;
-    if (tn_failed(tn_jump_model_init(&jm, tn_world_phys(w), &e))) return 0;
-    int sx, sy;
-    tn_body_tile(tn_world_character(w), tn_world_phys(w), &sx, &sy);
-    tn_path_query q =
-        tn_path_query_make(sx, sy, gx, gy, tn_world_character(w)->w, tn_world_character(w)->h, &jm);
-    q.heuristic = heuristic;
-    tn_trace_reset(&p->trace);
+    /* the bot's own query (its start moved onto ground beside a ledge, its
+     * snapped goal, heuristic and limit): the same search again */
     tn_path_set_trace(*finder, &p->trace);
     tn_path_stats st;
     int n = 0;
     tn_path_find(*finder, tn_world_map(w), &q, NULL, 0, &n, &st, NULL);
     tn_path_set_trace(*finder, NULL);
-    p->navmesh = false;
     snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d states expanded",
-             heuristic == TN_PATH_FAST ? "fast" : "optimal", gx, gy, st.expanded);
+             q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.goal_x, q.goal_y, st.expanded);
     tn_playback_start(p);
     return p->trace.count;
 }

@@ -141,14 +141,17 @@ void tn_playback_advance(tn_playback *p, double dt);
 /* One step while paused: the next closed node (and the opens it made). */
 void tn_playback_step(tn_playback *p);
 
-/* Record the search the character's goto to (gx, gy) makes, from where it
- * stands now, into p (a separate finder, created on first use and kept in
- * *finder; the world's own plans are untouched).  Returns the events; 0 on
- * maps above 256x256 tiles (a second finder there would cost 8 x 46 bytes a
- * tile). */
+/* Record the classic planner's search behind the character's plan: the
+ * query of its bot's last classic search (tn_bot_last_query: the start the
+ * bot used, moved onto ground beside a ledge edge, the snapped goal, the
+ * heuristic and limit) searched again on the same map, so the replay is
+ * the bot's search: its closes are the HUD's "N states".  On a separate
+ * finder (created on first use and kept in *finder; the world's own plans
+ * are untouched).  Returns the events; 0 when the bot's last plan made no
+ * classic search, or on maps above 256x256 tiles (a second finder there
+ * would cost 8 x 46 bytes a tile); p->label says why. */
 struct tn_path;
-int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w, int gx,
-                            int gy, int heuristic);
+int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_world *w);
 /* Record the graph planner's search behind the character's goto: the very
  * search its bot made (tn_wbots_graph_search: the same graph, start, goal
  * and options, copied when the bot searched), so the replay has exactly the
