@@ -539,6 +539,72 @@ static void test_draw(void **state)
     tn_world_destroy(w);
 }
 
+/* The explored overlay's tiles: every filled rect in its orange, by tile. */
+typedef struct shade {
+    int w, h, rects;
+    uint8_t *tile; /* rects drawn on each tile */
+} shade;
+static void s_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    (void)u, (void)x0, (void)y0, (void)x1, (void)y1, (void)c;
+}
+static void s_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
+{
+    shade *s = u;
+    const float T = (float)TN_TILE_PX;
+    if (!filled || (c & 0xffffff00u) != 0xff9a3c00u || w != T || h != T) return;
+    int tx = (int)(x / T), ty = (int)(y / T);
+    assert_true(tx >= 0 && ty >= 0 && tx < s->w && ty < s->h);
+    s->tile[ty * s->w + tx]++;
+    s->rects++;
+}
+static void s_circle(void *u, float x, float y, float r, uint32_t c, bool filled)
+{
+    (void)u, (void)x, (void)y, (void)r, (void)c, (void)filled;
+}
+static void s_tri(void *u, float a, float b, float c, float d, float e, float f, uint32_t col)
+{
+    (void)u, (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)col;
+}
+
+/* With the graph planner the explored overlay (X) shows the graph search
+ * the bot made (the replay's nodes: tn_wbots_graph_search), not the classic
+ * comparison search the HUD makes on every goto (the reviewer's demo.map
+ * goto 47 20: "305 nodes" in the HUD, the map filled with the classic
+ * search's 4,490 states); with the classic planner the classic search. */
+static void test_explored_is_the_planners_search(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("maps/demo.map", 47, 20);
+    const tn_map *m = tn_world_map(w);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.planner, 1);
+    tn_wbots_search gs;
+    int n = tn_wbots_graph_search(w, &gs);
+    assert_true(n > 10);
+    assert_int_equal(n, i.expanded);
+    uint8_t *want = calloc((size_t)m->w * m->h, 1);
+    for (int k = 0; k < n; k++) want[gs.nodes[k].y * m->w + gs.nodes[k].x]++;
+    shade s = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+    tn_debug_draw dd = {&s, s_line, s_rect, s_circle, s_tri, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    assert_int_equal(s.rects, n); /* one shade a node, on the tile it stands on */
+    assert_memory_equal(s.tile, want, (size_t)m->w * m->h);
+    /* the classic planner: its own search, far more tiles than the graph's */
+    int graph_tiles = 0;
+    for (int k = 0; k < m->w * m->h; k++) graph_tiles += want[k] != 0;
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    for (int f = 0; f < 600 && tn_bot_active(tn_wbots_character_bot(w)); f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_click(w, 10, 30, TN_CLICK_LEFT, false, NULL)));
+    memset(s.tile, 0, (size_t)m->w * m->h);
+    s.rects = 0;
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    assert_true(s.rects > 2 * graph_tiles);
+    free(want);
+    free(s.tile);
+    tn_world_destroy(w);
+}
+
 /* The graph plan stays drawn while the character is in the air (the jump
  * being flown and the legs after it), with the path overlay and with the
  * surface-graph overlay. */
@@ -720,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_extra_bots),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_explored_is_the_planners_search),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),
         cmocka_unit_test(test_json_names_planner_in_effect),

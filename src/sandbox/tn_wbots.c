@@ -757,7 +757,15 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
 {
     const tn_wbots *s = of(w);
     if (!s) return;
-    if ((overlays & TN_OVERLAY_EXPLORED) && s->pf) {
+    bool graph = strcmp(planner_in_effect(w, s), "graph") == 0;
+    if ((overlays & TN_OVERLAY_EXPLORED) && graph) {
+        /* the graph planner's own search (the replay's nodes), not the
+         * classic comparison search the HUD made on s->pf: each expanded
+         * node shades the tile it stands on (several nodes on a tile: deeper) */
+        for (int k = 0; k < s->sn_n; k++)
+            tn_dd_rect(dd, (float)s->sn[k].x * T, (float)s->sn[k].y * T, T, T, 0xff9a3c00u | 0x50u,
+                       true);
+    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf) {
         int x0, y0, x1, y1;
         if (tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
             for (int y = y0; y <= y1; y++)

@@ -24,7 +24,11 @@
  *    (microseconds from w->clock, "n/a" without one).
  *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
  *    take-offs as triangles, apexes as rings); TN_OVERLAY_EXPLORED the
- *    states the character's last search expanded (tile shade = jump values).
+ *    character's last search: with the classic planner the states it
+ *    expanded (tile shade = jump values), with the graph planner the nodes
+ *    its bot's graph search expanded (tn_wbots_graph_search, the replay's
+ *    nodes; one shade a node on the tile it stands on), never the classic
+ *    comparison search the HUD makes beside a graph plan.
  *
  * Memory: two finders (character, extra bots) made at create for the map's
  * size (one shared finder when the map is larger than 256x256; none, and a
