@@ -375,7 +375,7 @@ static void test_playback(void **state)
     }
     assert_int_equal(steps, gn); /* one node per step */
     /* extra bots search the same graph every step: the replay still is the
-     * character's search; re-plans keep the goal's first */
+     * character's search (no re-plan in between) */
     tn_world_set(w, "bots", 3, &e);
     for (int i = 0; i < 60; i++) tn_world_step(w);
     assert_int_equal(tn_playback_record_graph(&p, w), gn);
@@ -454,6 +454,105 @@ static void test_playback_classic_ledge(void **state)
     tn_world_destroy(w);
 }
 
+/* Step the world as the window does: steps, then the playback watches. */
+static int frames_watched(tn_world *w, tn_playback *p, tn_path **finder, unsigned overlays,
+                          int frames, int until_replans)
+{
+    int recorded = 0;
+    for (int f = 0; f < frames; f++) {
+        tn_world_step(w);
+        recorded += tn_playback_watch(p, finder, w, overlays);
+        if (until_replans && tn_bot_get_info(tn_wbots_character_bot(w)).replans >= until_replans)
+            break;
+    }
+    return recorded;
+}
+
+/* The HUD's "N nodes" / "N states" for the character's last plan. */
+static void assert_hud_has(const tn_world *w, const char *fmt, int n)
+{
+    char hud[512], want[64];
+    tn_world_hud(w, hud, sizeof hud);
+    snprintf(want, sizeof want, fmt, n);
+    if (!strstr(hud, want)) fail_msg("HUD '%s' has no '%s'", hud, want);
+}
+
+/* After a re-plan the replay is the search behind the plan the bot follows
+ * now, in both planners (the reviewer's pb_window.script: goto 47 20, then
+ * jump height 2: the HUD said "re-plan 1 (physics changed) | 109 nodes"
+ * while the replay stayed the first search's 305 events).  A replay on
+ * screen restarts on the new search and the status line says so; a held
+ * one stays held; a navmesh replay is not replaced. */
+static void test_playback_replans(void **state)
+{
+    (void)state;
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    const unsigned X = TN_OVERLAY_EXPLORED;
+    for (int planner = 1; planner >= 0; planner--) {
+        tn_world *w = tu_load_world("maps/demo.map", 1);
+        tn_error e;
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, &e)));
+        tn_playback_forget(&p);
+        assert_int_equal(frames_watched(w, &p, &finder, X, 5, 0), 0); /* no goto: nothing */
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, &e)));
+        assert_int_equal(frames_watched(w, &p, &finder, X, 1, 0), 1);
+        tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+        assert_int_equal(bi.replans, 0);
+        assert_true(p.active && !p.paused); /* X on: the new goal's search plays */
+        assert_int_equal(p.expanded, bi.expanded);
+        const char *unit = planner ? "| %d nodes" : "%d states";
+        assert_hud_has(w, unit, p.expanded);
+        int first = p.expanded;
+        /* the reviewer's held replay, then the physics change */
+        frames_watched(w, &p, &finder, X, 14, 0);
+        p.paused = true;
+        p.shown = 7;
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2, &e)));
+        int rec = frames_watched(w, &p, &finder, X, 120, 1);
+        bi = tn_bot_get_info(tn_wbots_character_bot(w));
+        assert_int_equal(bi.replans, 1);
+        assert_int_equal(rec, 1);
+        assert_string_equal(bi.plan_reason, "physics changed");
+        assert_int_equal(p.expanded, bi.expanded); /* the re-plan's search */
+        assert_int_not_equal(p.expanded, first);
+        assert_hud_has(w, unit, p.expanded);
+        if (planner) {
+            assert_int_equal(p.trace.count, bi.expanded); /* one event a node */
+            tn_wbots_search gs;
+            assert_int_equal(tn_wbots_graph_search(w, &gs), bi.expanded);
+            assert_int_equal(gs.replans, 1);
+        } else {
+            int closes = 0;
+            for (int i = 0; i < p.trace.count; i++) closes += p.trace.ev[i].kind != TN_TRACE_OPEN;
+            assert_int_equal(closes, bi.expanded);
+        }
+        assert_non_null(strstr(p.label, "(re-plan 1: physics changed)"));
+        assert_true(p.active && p.paused); /* on screen and held: held, from its start */
+        assert_int_equal((int)p.shown, 0);
+        char want[128];
+        snprintf(want, sizeof want,
+                 "replay: now re-plan 1 (physics changed): %d %s, held at its start (Shift+E "
+                 "plays)",
+                 bi.expanded, planner ? "nodes" : "states");
+        assert_string_equal(tn_world_message_text(w), want);
+        /* a navmesh replay the learner asked for is not replaced by a re-plan */
+        assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+        assert_true(tn_playback_record_navpath(&p, w, 70, 10) > 0);
+        int nav = p.trace.count;
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4, &e)));
+        assert_int_equal(frames_watched(w, &p, &finder, X, 120, 2), 0);
+        assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).replans, 2);
+        assert_true(p.navmesh);
+        assert_int_equal(p.trace.count, nav);
+        tn_world_destroy(w);
+    }
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+}
+
 static void test_inspect(void **state)
 {
     (void)state;
@@ -524,11 +623,11 @@ static void test_inspect(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_undo_redo),   cmocka_unit_test(test_undo_ring),
-        cmocka_unit_test(test_settings),    cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_speed_table), cmocka_unit_test(test_sim_clock),
-        cmocka_unit_test(test_playback),    cmocka_unit_test(test_playback_classic_ledge),
-        cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_undo_redo),        cmocka_unit_test(test_undo_ring),
+        cmocka_unit_test(test_settings),         cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_speed_table),      cmocka_unit_test(test_sim_clock),
+        cmocka_unit_test(test_playback),         cmocka_unit_test(test_playback_classic_ledge),
+        cmocka_unit_test(test_playback_replans), cmocka_unit_test(test_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

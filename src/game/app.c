@@ -80,9 +80,7 @@ typedef struct app {
     int drag_mode; /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
     float drag_cam_x, drag_cam_y;
-    int pb_plans;       /* the character bot's plan count last seen */
-    int pb_graph_plans; /* tn_wbots_graph_search's `plans` last recorded */
-    tn_flow *flow8;     /* the 8-connected field the flow overlay can show */
+    tn_flow *flow8; /* the 8-connected field the flow overlay can show */
     uint32_t flow8_rev;
     const tn_map *flow8_map;
     tn_game_opts opts_copy; /* opts with a map path the picker can change */
@@ -295,9 +293,7 @@ static void reset_world(app *a)
     a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
     a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
     tn_undo_clear(&a->undo);
-    a->pb.active = false;
-    tn_trace_reset(&a->pb.trace);
-    a->pb_plans = a->pb_graph_plans = 0; /* a new world: its bot has made no plan */
+    tn_playback_forget(&a->pb); /* a new world: its bot has made no plan */
     a->view.inspect_kind = TN_INSPECT_NONE;
     a->step_requests = 0;
     if (kept) {
@@ -309,37 +305,9 @@ static void reset_world(app *a)
     }
 }
 
-/* A new goal for the character (a click or a script's goto): record the
- * search it makes for the playback.  The graph planner's is the bot's own
- * search, kept by tn_wbots when the bot made it (the character moves before
- * this runs, after the frame's steps, so a search made here would start
- * elsewhere); the classic planner's is the bot's last query (tn_bot_last_query)
- * searched again on a finder of the playback's. */
-static void watch_goto(app *a)
-{
-    const tn_bot *b = tn_wbots_character_bot(a->w);
-    if (!b) return;
-    tn_bot_info i = tn_bot_get_info(b);
-    static const int NONE = -1;
-    if (i.plans == a->pb_plans) return;
-    a->pb_plans = i.plans;
-    tn_wbots_search gs;
-    tn_wbots_graph_search(a->w, &gs);
-    if (gs.plans != a->pb_graph_plans && gs.count > 0) {
-        /* a goal's first graph search, even when a re-plan followed it
-         * within the same frame */
-        a->pb_graph_plans = gs.plans;
-        tn_playback_record_graph(&a->pb, a->w);
-    } else if (i.replans != 0 || i.goal_x == NONE) {
-        return; /* re-plans keep the first search */
-    } else if (i.planner) {
-        a->pb_graph_plans = gs.plans;
-        tn_playback_record_graph(&a->pb, a->w); /* nothing to replay: the label says why */
-    } else {
-        tn_playback_record_goto(&a->pb, &a->pb_finder, a->w);
-    }
-    a->pb.active = a->pb.trace.count > 0 && (a->view.overlays & TN_OVERLAY_EXPLORED);
-}
+/* After the frame's steps: record the search behind the character's
+ * current plan, a new goal's or a re-plan's (tn_playback_watch). */
+static void watch_goto(app *a) { tn_playback_watch(&a->pb, &a->pb_finder, a->w, a->view.overlays); }
 
 static void playback_toggle(app *a)
 {
@@ -574,9 +542,7 @@ static void picker_choose(app *a, int i)
     a->view.zoom = -1;
     a->view.follow = true;
     a->view.inspect_kind = TN_INSPECT_NONE;
-    a->pb.active = false;
-    tn_trace_reset(&a->pb.trace);
-    a->pb_plans = a->pb_graph_plans = 0; /* a new world: its bot has made no plan */
+    tn_playback_forget(&a->pb); /* a new world: its bot has made no plan */
     tn_undo_clear(&a->undo);
     a->restore_offered = false;
     if (ap[0])
@@ -1025,8 +991,6 @@ static void app_start(app *a)
     a->opts = &a->opts_copy;
     tn_undo_clear(&a->undo);
     if (tn_playback_init(&a->pb) == 0) a->view.pb = &a->pb;
-    a->pb_plans = -1;
-    a->pb_graph_plans = 0;
     watch_goto(a); /* only notes the plan count */
     load_settings(a);
 }

@@ -369,6 +369,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     tn_trace_reset(&p->trace);
     p->navmesh = false;
     p->active = false;
+    p->expanded = 0;
     const tn_bot *b = tn_wbots_character_bot(w);
     tn_path_query q;
     if (!b || !tn_bot_last_query(b, &q)) {
@@ -403,6 +404,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     tn_path_set_trace(*finder, NULL);
     snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d states expanded",
              q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.goal_x, q.goal_y, st.expanded);
+    p->expanded = st.expanded;
     tn_playback_start(p);
     return p->trace.count;
 }
@@ -412,6 +414,7 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
     tn_trace_reset(&p->trace);
     p->navmesh = false;
     p->active = false;
+    p->expanded = 0;
     tn_wbots_search s;
     int n = tn_wbots_graph_search(w, &s);
     if (n == 0) {
@@ -432,8 +435,54 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
     }
     snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d nodes expanded, %d frames",
              s.goal_x, s.goal_y, n, s.frames);
+    p->expanded = n;
     tn_playback_start(p);
     return p->trace.count;
+}
+
+int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsigned overlays)
+{
+    const tn_bot *b = tn_wbots_character_bot(w);
+    if (!b) return 0;
+    tn_bot_info i = tn_bot_get_info(b);
+    if (i.plans == p->plans_seen) return 0;
+    p->plans_seen = i.plans;
+    if (i.goal_x < 0) return 0;
+    int goal = i.plans - i.replans; /* the goal's first plan, counted */
+    bool replan = i.replans > 0 && goal == p->goal_first;
+    p->goal_first = goal;
+    if (replan && p->navmesh) return 0; /* the navmesh search asked for stays */
+    bool x_on = (overlays & TN_OVERLAY_EXPLORED) != 0;
+    bool on_screen = p->active && x_on, held = p->paused;
+    int n = i.planner ? tn_playback_record_graph(p, w) : tn_playback_record_goto(p, finder, w);
+    if (i.replans > 0) {
+        size_t len = strlen(p->label);
+        snprintf(p->label + len, sizeof p->label - len, " (re-plan %d: %s)", i.replans,
+                 i.plan_reason);
+    }
+    if (!replan) {
+        p->active = n > 0 && x_on;
+        return 1;
+    }
+    p->active = on_screen && n > 0;
+    p->paused = on_screen && held;
+    if (on_screen && n > 0)
+        tn_world_message(w, "replay: now re-plan %d (%s): %d %s%s", i.replans, i.plan_reason,
+                         p->expanded, i.planner ? "nodes" : "states",
+                         held ? ", held at its start (Shift+E plays)" : "");
+    else if (on_screen)
+        tn_world_message(w, "replay: re-plan %d (%s) made no search to replay", i.replans,
+                         i.plan_reason);
+    return 1;
+}
+
+void tn_playback_forget(tn_playback *p)
+{
+    tn_trace_reset(&p->trace);
+    p->active = p->paused = p->navmesh = false;
+    p->shown = 0;
+    p->expanded = 0;
+    p->plans_seen = p->goal_first = 0;
 }
 
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
@@ -462,6 +511,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     p->navmesh = true;
     snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d nodes expanded", tx, ty,
              tn_navquery_expanded(q));
+    p->expanded = tn_navquery_expanded(q);
     tn_playback_start(p);
     return p->trace.count;
 }

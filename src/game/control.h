@@ -124,6 +124,9 @@ typedef struct tn_playback {
     double shown;           /* events shown (fractional while playing) */
     char label[96];         /* what was searched */
     int finder_w, finder_h; /* size of the map the goto finder was made for */
+    int expanded;           /* the recorded search's expansions (the HUD's N) */
+    int plans_seen;         /* the character bot's plan count last watched */
+    int goal_first;         /* plans - replans of the goal whose searches it holds */
     uint8_t *scratch;       /* per tile / triangle state while drawing (owned) */
     size_t scratch_cap;
 } tn_playback;
@@ -164,6 +167,24 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
  * rest are counted in trace.dropped); 0 when the goal's first plan was not
  * a graph search (p->label says why). */
 int tn_playback_record_graph(tn_playback *p, const tn_world *w);
+/* The character's searches, watched once a frame after the world's steps
+ * (the window; tests call it as the window does): when its bot made a plan
+ * since the last call, record the search behind the plan it follows now,
+ * the graph planner's (tn_playback_record_graph) or the classic planner's
+ * (tn_playback_record_goto), so the replay's count is the HUD's N.
+ *  - A new goal's plan replaces any replay; it plays at once when
+ *    `overlays` has the explored overlay (else E replays it).
+ *  - A re-plan (tn_bot_info.replans > 0) replaces the goal's search too,
+ *    and p->label names it ("... (re-plan N: reason)").  A replay on screen
+ *    (active, explored overlay on) restarts on the new search, held if it
+ *    was held, and the world's message says so: "replay: now re-plan N
+ *    (reason): M nodes" (states for the classic planner), never a silent
+ *    swap.  A navmesh replay (tool 7) stays: re-plans do not replace it.
+ * Returns 1 when it recorded a search, else 0. */
+int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsigned overlays);
+/* Forget the recorded search and the plans watched: a new world (reset, map
+ * switch), whose bot has made no plan yet. */
+void tn_playback_forget(tn_playback *p);
 /* Record the navmesh search the navpath tool makes to tile (tx, ty) (the
  * world's shared query, traced for this one call). */
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);

@@ -457,7 +457,7 @@ static const char *const HELP_KEYS[][2] = {
     {".", "one fixed step (pauses first)"},
     {"[  ]", "simulation speed 1/8x .. 4x"},
     {"Ctrl+R", "reset: reload the map, clear agents and counters"},
-    {"E", "replay the last search (goto or navmesh path)"},
+    {"E", "replay the last search (current plan or navmesh path)"},
     {"Shift+E", "hold / resume the replay"},
     {"Q", "replay: next expanded node"},
     {"-  =", "replay speed 10 .. 10,000 events/s"},

@@ -48,13 +48,15 @@ typedef struct tn_wbots {
         bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
     } last;
-    /* the character's graph search for its goal (the goal's first plan),
-     * copied from tn_surf_expanded right after the bot made it */
+    /* the character's graph search behind its last plan (a goal's first
+     * or a re-plan), copied from tn_surf_expanded right after the bot made it */
     tn_wbots_search_node *sn;
     int sn_n, sn_cap;
     int sn_plans; /* the bot's plan count when it was copied (0: none yet) */
     int sn_seen;  /* the bot's plan count last looked at */
     int sn_gx, sn_gy, sn_frames;
+    int sn_replans;        /* the plan's re-plan number (0: the goal's first) */
+    const char *sn_reason; /* tn_bot_info.plan_reason of the plan */
     bool sn_reached;
     const char *sn_why; /* why sn_n is 0 */
 } tn_wbots;
@@ -266,18 +268,19 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 
 /* ---- the character's trips ------------------------------------------------- */
 
-/* After the character's bot may have planned: when it made the first plan
- * for a goal with the graph, copy that search's expansion order
+/* After the character's bot may have planned: when it made a plan with the
+ * graph (a goal's first or a re-plan), copy that search's expansion order
  * (tn_surf_expanded of the graph it searched, before any other search runs
- * on it) for the replay.  Re-plans keep the first search (as the HUD's
- * goto message does); a classic first plan empties it. */
+ * on it) for the replay and the explored overlay: the search behind the
+ * plan the bot follows now.  A classic plan empties it. */
 static void note_search(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.plans == s->sn_seen) return;
     s->sn_seen = i.plans;
-    if (i.replans != 0) return;
     s->sn_plans = i.plans;
+    s->sn_replans = i.replans;
+    s->sn_reason = i.plan_reason;
     s->sn_n = 0;
     s->sn_gx = i.goal_x;
     s->sn_gy = i.goal_y;
@@ -336,6 +339,8 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
     out->goal_y = s->sn_gy;
     out->frames = s->sn_frames;
     out->reached = s->sn_reached;
+    out->replans = s->sn_replans;
+    out->reason = s->sn_reason ? s->sn_reason : "";
     out->why = s->sn_why ? s->sn_why : "";
     return s->sn_n;
 }

@@ -52,16 +52,18 @@ extern "C" {
 
 /* The character's bot (NULL when the part has no finder). */
 const tn_bot *tn_wbots_character_bot(const tn_world *w);
-/* The character's graph search, exactly as its bot made it: for the
- * current goal's first plan with the graph planner (re-plans keep it), the
- * nodes tn_surf_find expanded, in order (tn_surf_expanded of the graph the
- * bot searched, copied right after its search), each at the tile it stands
- * on (x, y: the node's bottom-left tile); `count` equals the bot's
+/* The character's graph search, exactly as its bot made it: for its last
+ * plan (a goal's first or a re-plan) with the graph planner, the nodes
+ * tn_surf_find expanded, in order (tn_surf_expanded of the graph the bot
+ * searched, copied right after its search), each at the tile it stands on
+ * (x, y: the node's bottom-left tile); `count` equals the bot's
  * tn_bot_info.expanded for that plan (the HUD's "N nodes").  `plans` is the
  * bot's plan count (tn_bot_info.plans) of that search, 0 before the first
- * goto; `reached`: the plan reaches the goal (not partial).  count is 0 for
- * a classic first plan or when the bot could not search (`why` says).
- * Valid until the next tn_world call.  Returns count. */
+ * goto; `replans` and `reason` its tn_bot_info.replans and plan_reason
+ * (0 and "new goal" for a goal's first plan); `reached`: the plan reaches
+ * the goal (not partial).  count is 0 for a classic plan or when the bot
+ * could not search (`why` says).  Valid until the next tn_world call.
+ * Returns count. */
 typedef struct tn_wbots_search_node {
     int32_t node; /* the graph node (tn_surf node index) */
     int32_t x, y; /* the tile it stands on */
@@ -73,7 +75,9 @@ typedef struct tn_wbots_search {
     int goal_x, goal_y; /* the bot's goal (-1 when none) */
     int frames;         /* the plan's frames (-1 when none) */
     bool reached;
-    const char *why; /* when count is 0: why ("" otherwise) */
+    int replans;        /* 0: the goal's first plan; N: its re-plan N */
+    const char *reason; /* why the bot made this plan (tn_bot_info.plan_reason) */
+    const char *why;    /* when count is 0: why ("" otherwise) */
 } tn_wbots_search;
 int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out);
 /* Extra bots: how many, and the body of bot i. */
