@@ -553,6 +553,57 @@ static void test_playback_replans(void **state)
     tn_playback_free(&p);
 }
 
+/* The replay is on screen only with the explored overlay; E, Shift+E and Q
+ * with X off switch it on and say so (X off left the replay drawn, and E
+ * drew it with X off). */
+static void test_playback_control(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    unsigned ov = TN_OVERLAY_PATH;
+    assert_false(tn_playback_control(&p, w, &ov, TN_PB_REPLAY)); /* nothing yet */
+    assert_non_null(strstr(tn_world_message_text(w), "no search to replay"));
+    assert_int_equal(ov, TN_OVERLAY_PATH);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, NULL)));
+    tn_world_step(w);
+    assert_int_equal(tn_playback_watch(&p, &finder, w, ov), 1);
+    assert_false(p.active); /* recorded, not played: X is off */
+    assert_false(tn_playback_visible(&p, ov));
+    /* E with X off: X goes on, the replay plays from its start */
+    assert_true(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+    assert_int_equal(ov, TN_OVERLAY_PATH | TN_OVERLAY_EXPLORED);
+    assert_string_equal(tn_world_message_text(w),
+                        "overlay explored: on (the replay draws on it; X hides both)");
+    assert_true(p.active && !p.paused && (int)p.shown == 0);
+    assert_true(tn_playback_visible(&p, ov));
+    /* X off hides it (it stays where it is: X on shows it again) */
+    tn_playback_advance(&p, 0.1);
+    ov &= ~(unsigned)TN_OVERLAY_EXPLORED;
+    assert_false(tn_playback_visible(&p, ov));
+    assert_true(tn_playback_visible(&p, ov | TN_OVERLAY_EXPLORED));
+    assert_false(tn_playback_visible(NULL, ov | TN_OVERLAY_EXPLORED));
+    /* Q with X off: one expansion further, held, X on */
+    tn_world_message(w, "-");
+    int before = (int)p.shown;
+    assert_true(tn_playback_control(&p, w, &ov, TN_PB_NEXT));
+    assert_true(p.paused && (int)p.shown == before + 1);
+    assert_true(ov & TN_OVERLAY_EXPLORED);
+    assert_non_null(strstr(tn_world_message_text(w), "overlay explored: on"));
+    /* Shift+E: resume; with X already on the message is left alone */
+    tn_world_message(w, "-");
+    assert_true(tn_playback_control(&p, w, &ov, TN_PB_HOLD));
+    assert_false(p.paused);
+    assert_string_equal(tn_world_message_text(w), "-");
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 static void test_inspect(void **state)
 {
     (void)state;
@@ -627,7 +678,8 @@ int main(void)
         cmocka_unit_test(test_settings),         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table),      cmocka_unit_test(test_sim_clock),
         cmocka_unit_test(test_playback),         cmocka_unit_test(test_playback_classic_ledge),
-        cmocka_unit_test(test_playback_replans), cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_playback_replans), cmocka_unit_test(test_playback_control),
+        cmocka_unit_test(test_inspect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -330,7 +330,8 @@ static SDL_Surface *shoot_view(tn_world *w, const tn_view *v)
 
 /* The search replay: nothing before a search; half-way through a goto's
  * search the frontier colour is on screen and the current node (the last
- * expansion shown) is framed in white; a navmesh search's frontier too. */
+ * expansion shown) is framed in white; a navmesh search's frontier too.
+ * It draws on the explored overlay: with X off neither is drawn. */
 static void test_playback_draws(void **state)
 {
     (void)state;
@@ -357,11 +358,18 @@ static void test_playback_draws(void **state)
     for (int i = (int)p.shown - 1; i >= 0 && cur < 0; i--)
         if (p.trace.ev[i].kind != TN_TRACE_OPEN) cur = i;
     assert_true(cur >= 0);
-    s = shoot_view(w, &v);
-    assert_true(count_colour(s, FRONTIER) > 100);
     tn_camera c = tn_camera_make(w, &v);
     int fx = c.ox + (int)p.trace.ev[cur].x * c.ts - 2,
         fy = c.oy + (int)p.trace.ev[cur].y * c.ts - 2;
+    /* the replay draws on the explored overlay: with X off, none of it */
+    assert_false(v.overlays & TN_OVERLAY_EXPLORED);
+    s = shoot_view(w, &v);
+    assert_int_equal(count_colour(s, FRONTIER), 0);
+    assert_int_not_equal(pixel(s, fx, fy + c.ts / 2), WHITE);
+    SDL_FreeSurface(s);
+    v.overlays |= TN_OVERLAY_EXPLORED;
+    s = shoot_view(w, &v);
+    assert_true(count_colour(s, FRONTIER) > 100);
     assert_int_equal(pixel(s, fx, fy + c.ts / 2), WHITE); /* the current node's frame */
     SDL_FreeSurface(s);
     assert_true(tn_playback_record_navpath(&p, w, 70, 10) > 10);
@@ -369,6 +377,10 @@ static void test_playback_draws(void **state)
     p.shown = p.trace.count;
     s = shoot_view(w, &v);
     assert_true(count_colour(s, FRONTIER) > 20);
+    SDL_FreeSurface(s);
+    v.overlays &= ~(unsigned)TN_OVERLAY_EXPLORED; /* the navmesh replay hides too */
+    s = shoot_view(w, &v);
+    assert_int_equal(count_colour(s, FRONTIER), 0);
     SDL_FreeSurface(s);
     tn_path_destroy(finder);
     tn_playback_free(&p);

@@ -309,31 +309,12 @@ static void reset_world(app *a)
  * current plan, a new goal's or a re-plan's (tn_playback_watch). */
 static void watch_goto(app *a) { tn_playback_watch(&a->pb, &a->pb_finder, a->w, a->view.overlays); }
 
-static void playback_toggle(app *a)
-{
-    if (!a->pb.active) {
-        tn_playback_start(&a->pb);
-        return;
-    }
-    a->pb.paused = !a->pb.paused;
-    if (!a->pb.paused && (int)a->pb.shown >= a->pb.trace.count) a->pb.shown = 0;
-}
-
 static void playback_action(app *a, tn_ui_action act, int arg)
 {
     switch (act) {
-    case TN_ACT_REPLAY:
-        tn_playback_start(&a->pb);
-        if (!a->pb.active)
-            tn_world_message(
-                a->w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
-        break;
-    case TN_ACT_PB_PAUSE: playback_toggle(a); break;
-    case TN_ACT_PB_STEP:
-        if (!a->pb.active) tn_playback_start(&a->pb);
-        a->pb.paused = true;
-        tn_playback_step(&a->pb);
-        break;
+    case TN_ACT_REPLAY: tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_REPLAY); break;
+    case TN_ACT_PB_PAUSE: tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_HOLD); break;
+    case TN_ACT_PB_STEP: tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_NEXT); break;
     case TN_ACT_PB_SPEED: a->pb.speed = tn_clampi(arg, 0, TN_PB_RATES - 1); break;
     default: break;
     }
@@ -1018,8 +999,7 @@ static int host_control(void *user, tn_world *w, int op, double value, char *err
     case TN_SC_PAUSE: a->view.paused = value != 0; break;
     case TN_SC_PLAYBACK:
         watch_goto(a);
-        if (!a->pb.trace.count) break;
-        a->pb.active = true;
+        if (!tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_REPLAY)) break;
         a->pb.paused = true;
         a->pb.shown = value < 0                   ? a->pb.trace.count
                       : value > a->pb.trace.count ? a->pb.trace.count

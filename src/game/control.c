@@ -440,6 +440,41 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
     return p->trace.count;
 }
 
+bool tn_playback_visible(const tn_playback *p, unsigned overlays)
+{
+    return p && p->active && (overlays & TN_OVERLAY_EXPLORED);
+}
+
+bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int what)
+{
+    if (p->trace.count == 0) {
+        tn_world_message(
+            w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
+        return false;
+    }
+    switch (what) {
+    case TN_PB_HOLD:
+        if (!p->active) {
+            tn_playback_start(p);
+            break;
+        }
+        p->paused = !p->paused;
+        if (!p->paused && (int)p->shown >= p->trace.count) p->shown = 0;
+        break;
+    case TN_PB_NEXT:
+        if (!p->active) tn_playback_start(p);
+        p->paused = true;
+        tn_playback_step(p);
+        break;
+    default: tn_playback_start(p); break;
+    }
+    if (!(*overlays & TN_OVERLAY_EXPLORED)) {
+        *overlays |= TN_OVERLAY_EXPLORED;
+        tn_world_message(w, "overlay explored: on (the replay draws on it; X hides both)");
+    }
+    return true;
+}
+
 int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsigned overlays)
 {
     const tn_bot *b = tn_wbots_character_bot(w);

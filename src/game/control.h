@@ -167,6 +167,17 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
  * rest are counted in trace.dropped); 0 when the goal's first plan was not
  * a graph search (p->label says why). */
 int tn_playback_record_graph(tn_playback *p, const tn_world *w);
+/* The replay draws on the explored overlay: it is on screen only while
+ * that overlay is on (X off hides it, X on shows it again where it is). */
+bool tn_playback_visible(const tn_playback *p, unsigned overlays);
+/* The replay's keys and bar buttons: TN_PB_REPLAY (E: from the first
+ * event), TN_PB_HOLD (Shift+E: hold / resume; starts it when it is not
+ * on), TN_PB_NEXT (Q: one expansion further, held).  With the explored
+ * overlay off in *overlays they switch it on (the replay draws on it) and
+ * the world's message says so.  false, with a message saying how to make
+ * one, when there is no search to replay. */
+enum { TN_PB_REPLAY, TN_PB_HOLD, TN_PB_NEXT };
+bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int what);
 /* The character's searches, watched once a frame after the world's steps
  * (the window; tests call it as the window does): when its bot made a plan
  * since the last call, record the search behind the plan it follows now,

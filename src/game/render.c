@@ -481,7 +481,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     dd_ctx ctx = {g, &c, tn_clampf((float)c.ts / 10.0f, 1.25f, 3.0f)};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
     unsigned overlays = v->overlays;
-    if (v->pb && v->pb->active) { /* the replay replaces the still picture */
+    if (tn_playback_visible(v->pb, overlays)) { /* the replay replaces the still picture */
         draw_playback(g, w, v->pb, &c);
         overlays &= ~(unsigned)TN_OVERLAY_EXPLORED;
     }
