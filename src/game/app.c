@@ -269,6 +269,15 @@ static void set_speed(app *a, int i)
                      tn_speed_names[a->view.speed], 60.0 * tn_speeds[a->view.speed]);
 }
 
+/* The window's choices the world keeps in its parts, given again to a
+ * world whose parts were made anew (a reset or another map): the bots'
+ * heuristic (Shift+G), which a new bot would otherwise reset to optimal
+ * while the HUD still said fast. */
+static void reapply_view(app *a)
+{
+    tn_wbots_set_heuristic(a->w, a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
+}
+
 static void reset_world(app *a)
 {
     char err[512];
@@ -292,6 +301,7 @@ static void reset_world(app *a)
     }
     a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
     a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
+    reapply_view(a);
     tn_undo_clear(&a->undo);
     tn_playback_forget(&a->pb); /* a new world: its bot has made no plan */
     a->view.inspect_kind = TN_INSPECT_NONE;
@@ -516,6 +526,7 @@ static void picker_choose(app *a, int i)
     }
     snprintf(a->map_path, sizeof a->map_path, "%s", path);
     a->opts_copy.map_path = a->map_path;
+    reapply_view(a);
     set_title(a);
     tn_world_reset_edit_counts(a->w);
     a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
