@@ -726,7 +726,8 @@ static void test_replace_map(void **state)
     tn_error err;
     tn_map *other = tu_load_map("tests/data/path_ceiling.map");
     assert_true(tn_succeeded(tn_world_replace_map(w, other, &err)));
-    assert_int_equal(tn_wbots_count(w), 0);
+    assert_int_equal(tn_wbots_count(w), 2); /* the slider is kept: new bots on the new map */
+    assert_true(tn_succeeded(tn_world_check(w, &err)));
     tn_bot_info i = go(w, 1500);
     assert_int_equal(i.state, TN_BOT_ARRIVED);
     tn_world_destroy(w);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "worldutil.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,58 @@ static void test_replace_map(void **state)
     tn_world_destroy(w);
 }
 
+/* A map change (the Tab picker, R, Ctrl+R) keeps every parameter the user
+ * set, the parts' as well as the core's (the parts were made again with
+ * their defaults: the reviewer's planner went back to graph, spawn rate to
+ * 1/s, agent radius to 0.31); values a new map cannot take are named. */
+static void test_replace_map_keeps_params(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        double v;
+    } SET[] = {{"planner", 0},         {"spawn_rate", 5},   {"agent_radius", 0},
+               {"jump_height", 2},     {"char_width", 2},   {"char_height", 3},
+               {"bias", 0.8},          {"smoothness", 0.1}, {"companion_speed", 100},
+               {"follow_distance", 6}, {"bots", 2},         {"wanderers", 3}};
+    const int n = (int)(sizeof SET / sizeof SET[0]);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    for (int i = 0; i < n; i++)
+        assert_true(tn_succeeded(tn_world_set(w, SET[i].name, SET[i].v, &e)));
+    int np;
+    tn_world_params(&np);
+    assert_int_equal(np, n); /* every parameter is in SET */
+    assert_true(tn_succeeded(tn_world_replace_map(w, tu_load_map("maps/demo.map"), &e)));
+    for (int i = 0; i < n; i++) {
+        double v;
+        assert_true(tn_world_get(w, SET[i].name, &v));
+        if (fabs(v - SET[i].v) > 1e-6)
+            fail_msg("%s is %g after the switch, set %g", SET[i].name, v, SET[i].v);
+    }
+    assert_string_equal(tn_world_message_text(w), ""); /* all kept: nothing to say */
+    char json[4096];
+    tn_world_json(w, json, sizeof json);
+    assert_non_null(strstr(json, "\"planner\":\"classic\""));
+    assert_non_null(strstr(json, "\"extra_bots\":2,"));
+    /* a map too large for the bots' finder and the navmesh: those two are
+     * named, the rest kept */
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &big, NULL)));
+    for (int x = 0; x < 700; x++) tn_map_set_tile(big, x, 399, TN_TILE_BLOCK, NULL);
+    assert_true(tn_succeeded(tn_world_replace_map(w, big, &e)));
+    const char *msg = tn_world_message_text(w);
+    printf("  on the large map: %s\n", msg);
+    assert_non_null(strstr(msg, "not kept on this map: "));
+    assert_non_null(strstr(msg, "bots 2 ("));
+    assert_non_null(strstr(msg, "agent_radius 0 ("));
+    assert_null(strstr(msg, "spawn_rate"));
+    double v;
+    assert_true(tn_world_get(w, "spawn_rate", &v) && v == 5);
+    assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.8) < 1e-6);
+    tn_world_destroy(w);
+}
+
 /* Over 512x512 tiles the navmesh and goto are off (they would need hundreds
  * of MB); the world still runs, says so, and refuses their tools clearly. */
 static void test_large_map_degrades(void **state)
@@ -417,6 +470,7 @@ int main(void)
         cmocka_unit_test(test_params),
         cmocka_unit_test(test_json_and_determinism),
         cmocka_unit_test(test_replace_map),
+        cmocka_unit_test(test_replace_map_keeps_params),
         cmocka_unit_test(test_large_map_degrades),
         cmocka_unit_test(test_placement_matches_ring_scan),
         cmocka_unit_test(test_no_room_refused),

@@ -211,12 +211,15 @@ static void restore(app *a)
         tn_world_message(a->w, "cannot restore: %s", e.msg);
         return;
     }
+    char note[TN_ERROR_MSG_MAX + 2] = ""; /* kept parameters that could not apply */
+    if (tn_world_message_ttl(a->w) > 0)
+        snprintf(note, sizeof note, "; %s", tn_world_message_text(a->w));
     tn_world_set_dirty(a->w, true); /* restored edits are not in the map file until Ctrl+S */
     a->restore_offered = false;
     a->autosave_ours = true; /* they are this session's edits now */
     a->prev_x = tn_world_character(a->w)->x;
     a->prev_y = tn_world_character(a->w)->y;
-    tn_world_message(a->w, "restored %s: Ctrl+S writes it to %s", path, a->opts->map_path);
+    tn_world_message(a->w, "restored %s: Ctrl+S writes it to %s%s", path, a->opts->map_path, note);
 }
 
 static void screenshot(app *a)
@@ -524,6 +527,10 @@ static void picker_choose(app *a, int i)
         tn_world_message(a->w, "cannot play %s: %s", path, e.msg);
         return;
     }
+    /* what of the kept parameters could not apply here (empty: all did) */
+    char note[TN_ERROR_MSG_MAX + 2] = "";
+    if (tn_world_message_ttl(a->w) > 0)
+        snprintf(note, sizeof note, "; %s", tn_world_message_text(a->w));
     snprintf(a->map_path, sizeof a->map_path, "%s", path);
     a->opts_copy.map_path = a->map_path;
     reapply_view(a);
@@ -538,11 +545,11 @@ static void picker_choose(app *a, int i)
     tn_undo_clear(&a->undo);
     a->restore_offered = false;
     if (ap[0])
-        tn_world_message(a->w, "playing %s (%dx%d); the unsaved edits are in %s%s%s", path, m->w,
+        tn_world_message(a->w, "playing %s (%dx%d); the unsaved edits are in %s%s%s%s", path, m->w,
                          m->h, ap, a->autosave_kept[0] ? "; the older autosave is now " : "",
-                         a->autosave_kept);
+                         a->autosave_kept, note);
     else
-        tn_world_message(a->w, "playing %s (%dx%d)", path, m->w, m->h);
+        tn_world_message(a->w, "playing %s (%dx%d)%s", path, m->w, m->h, note);
     offer_restore(a);
 }
 

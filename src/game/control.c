@@ -75,23 +75,19 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     if (m->w != tn_world_map(w)->w || m->h != tn_world_map(w)->h) {
         /* allowed: the file may have been saved from another size */
     }
-    /* keep the sliders (but not the agent counts) across the rebuild */
-    int n;
-    const tn_param_info *pi = tn_world_params(&n);
-    double vals[64];
-    bool have[64];
-    for (int i = 0; i < n && i < 64; i++) have[i] = tn_world_get(w, pi[i].name, &vals[i]);
+    /* the world keeps every slider across the rebuild; a reset clears the
+     * agents, so their counts go to 0 first (none is made on the new map) */
     tn_error e;
+    double bots = 0, wanderers = 0;
+    tn_world_get(w, "bots", &bots);
+    tn_world_get(w, "wanderers", &wanderers);
+    tn_world_set(w, "bots", 0, &e);
+    tn_world_set(w, "wanderers", 0, &e);
     if (tn_failed(tn_world_replace_map(w, m, &e))) {
         snprintf(err, cap, "%s: %s", map_path, e.msg);
+        tn_world_set(w, "bots", bots, NULL); /* the old map plays on: its counts back */
+        tn_world_set(w, "wanderers", wanderers, NULL);
         return -1;
-    }
-    for (int i = 0; i < n && i < 64; i++) {
-        if (!have[i] || strcmp(pi[i].name, "bots") == 0 || strcmp(pi[i].name, "wanderers") == 0)
-            continue;
-        double now;
-        if (tn_world_get(w, pi[i].name, &now) && now == vals[i]) continue;
-        tn_world_set(w, pi[i].name, vals[i], &e);
     }
     tn_world_reset_edit_counts(w);
     tn_world_set_dirty(w, false);

@@ -239,6 +239,27 @@ void tn_world_destroy(tn_world *w)
     tn_free(&a, w);
 }
 
+/* Set the parameters read before a map change on the new parts (those that
+ * differ from the new parts' defaults).  A value that cannot apply to the
+ * new map (no bots on a map too large for them, no navmesh) is left out and
+ * named in the world's message; a part's own message (fewer wanderers found
+ * room) is kept. */
+static void reapply_params(tn_world *w, const double *vals, const bool *have)
+{
+    char left[TN_ERROR_MSG_MAX] = "";
+    size_t len = 0;
+    for (int i = 0; i < NPARAMS; i++) {
+        double now;
+        if (!have[i] || (PARAMS[i].get(w, &now) && now == vals[i])) continue;
+        tn_error e;
+        if (tn_succeeded(PARAMS[i].set(w, vals[i], &e))) continue;
+        int n = snprintf(left + len, sizeof left - len, "%s%s %g (%s)", len ? "; " : "",
+                         PARAMS[i].name, vals[i], e.msg);
+        if (n > 0) len = (size_t)n < sizeof left - len ? len + (size_t)n : sizeof left - 1;
+    }
+    if (left[0]) tn_world_message(w, "not kept on this map: %s", left);
+}
+
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
 {
     int fx, fy;
@@ -252,6 +273,13 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
         tn_map_destroy(map);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     }
+    /* the parts are made again with their defaults: every parameter the
+     * user set (planner, spawn rate, agent radius, counts, ...) is read now
+     * and set again on the new parts (the core's own - jump height and
+     * character size - live in the world and stay as they are) */
+    double vals[NPARAMS];
+    bool have[NPARAMS];
+    for (int i = 0; i < NPARAMS; i++) have[i] = PARAMS[i].get(w, &vals[i]);
     subs_destroy(w);
     tn_map_destroy(w->map);
     tn_free(&w->alloc, w->taken);
@@ -259,8 +287,13 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     w->map = map;
     w->covered_start_x = w->covered_start_y = -1;
     w->dirty = false;
+    w->message[0] = '\0'; /* the old map's message is not about this one */
+    w->message_ttl = 0;
     place_character(w, w->character.w, w->character.h); /* fits: checked above */
-    return subs_create(w, err);
+    tn_status s = subs_create(w, err);
+    if (tn_failed(s)) return s;
+    reapply_params(w, vals, have);
+    return TN_OK;
 }
 
 void tn_world_set_input(tn_world *w, tn_input in) { w->input = in; }

@@ -181,9 +181,13 @@ void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
 tn_status tn_world_check(const tn_world *w, tn_error *err);
 
 /* Replace the map (e.g. after loading); the world resets the character to the
- * map's start and rebuilds every part.  Takes ownership of `map`.  A
- * map where the character fits nowhere is REFUSED (and freed): the world
- * keeps its map. */
+ * map's start and rebuilds every part.  Every parameter is kept (jump
+ * height, character size, and each part's: planner, spawn rate, agent
+ * radius, bots, wanderers, ...); one that cannot apply to the new map (bots
+ * on a map too large for the path finder) is left at its default and named
+ * in the world's message, which is cleared otherwise.  Takes ownership of
+ * `map`.  A map where the character fits nowhere is REFUSED (and freed): the
+ * world keeps its map. */
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
 
 /* Is there an item on tile (x, y) that nobody has picked up? */
