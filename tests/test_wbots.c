@@ -322,6 +322,75 @@ static void test_graph_replan_after_slider(void **state)
     tn_world_destroy(w);
 }
 
+/* The classic comparison follows a re-plan made for a physics change: the
+ * reviewer's HUD kept "classic: found, 124 tiles" (the click's answer under
+ * the old jump) beside "bot [graph]: partial" after the jump slider went
+ * down.  Under a 1-tile jump the 4-tile ledge is out of reach for both. */
+static void test_hud_compare_follows_replan(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("tests/data/path_ledge4.map", 20, 6);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, " | classic: found, "));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 1, NULL)));
+    int f = 0;
+    tn_bot_info i;
+    do {
+        tn_world_step(w);
+        i = tn_bot_get_info(tn_wbots_character_bot(w));
+    } while (f++ < 600 && (i.replans == 0 || i.pending_reason[0]));
+    assert_int_equal(i.replans, 1);
+    assert_string_equal(i.plan_reason, "physics changed");
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  after the re-plan: %s\n", hud);
+    assert_null(strstr(hud, "classic: found"));
+    assert_non_null(strstr(hud, " | classic (re-plan): partial, "));
+    /* a re-plan for another reason (nothing changed under it) keeps the
+     * click's answer: a new click is a fresh comparison */
+    assert_true(tn_succeeded(tn_world_click(w, 3, 10, TN_CLICK_LEFT, false, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, " | classic: "));
+    assert_null(strstr(hud, "(re-plan):"));
+    tn_world_destroy(w);
+}
+
+/* A graph goto clicked in the air after a classic trip: the plan waits for
+ * the landing, and the HUD shows no node count or search time meanwhile
+ * (the reviewer saw "planning (new goal) on landing | 4490 nodes", the
+ * classic search's states labelled as graph nodes). */
+static void test_hud_pending_plan_shows_no_nodes(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_set_clock(w, fake_clock);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 47, 20, NULL)));
+    int f = 0;
+    while (f++ < 600 && tn_world_character(w)->on_ground) tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.planner, 0);
+    assert_true(i.expanded > 0); /* the classic search's states */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 1, NULL)));
+    assert_true(tn_succeeded(tn_world_goto(w, 75, 40, NULL)));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  pending: %s\n", hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | planning (new goal) on landing"));
+    assert_null(strstr(hud, " nodes"));
+    assert_null(strstr(hud, "search "));
+    while (f++ < 900 && !tn_world_character(w)->on_ground) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    i = tn_bot_get_info(tn_wbots_character_bot(w));
+    char want[64];
+    snprintf(want, sizeof want, " | %d nodes | search 25 us", i.expanded);
+    assert_non_null(strstr(hud, want)); /* the graph's own search, once made */
+    tn_world_destroy(w);
+}
+
 /* G switches the HUD's planner at once, even for a bot at rest. */
 static void test_hud_follows_planner_switch(void **state)
 {
@@ -780,6 +849,8 @@ int main(void)
         cmocka_unit_test(test_graph_replans_counted),
         cmocka_unit_test(test_graph_goto_in_air),
         cmocka_unit_test(test_graph_replan_after_slider),
+        cmocka_unit_test(test_hud_compare_follows_replan),
+        cmocka_unit_test(test_hud_pending_plan_shows_no_nodes),
         cmocka_unit_test(test_hud_follows_planner_switch),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),

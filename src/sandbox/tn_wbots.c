@@ -47,6 +47,13 @@ typedef struct tn_wbots {
         int ctiles;       /* the classic path: tiles (before filtering) */
         bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
+        /* what the classic answer was searched under: a re-plan under
+         * other physics, size or map searches it again (redone) */
+        float jump;
+        int bw, bh;
+        uint32_t rev;
+        bool redone;
+        int plans; /* the bot's plan count last looked at */
     } last;
     /* the character's graph search behind its last plan (a goal's first
      * or a re-plan), copied from tn_surf_expanded right after the bot made it */
@@ -224,6 +231,8 @@ static void classic_start(const tn_map *m, const tn_body *b, const tn_phys_param
         }
 }
 
+static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy);
+
 /* Both planners' answers for a click (the HUD compares them). */
 static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 {
@@ -247,11 +256,23 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
         if (w->clock) s->last.gus = (w->clock() - t0) * 1e6;
         if (start >= 0 && tn_succeeded(s->last.gs)) s->last.gframes = st.frames;
     }
-    /* classic: the search the classic bot makes (its start tile, its
-     * heuristic); the path itself is not kept, only its length */
+    classic_compare(w, s, gx, gy);
+}
+
+/* The classic answer, from where the character is to the snapped goal
+ * (gx, gy): the search the classic bot makes (its start tile, its
+ * heuristic); the path itself is not kept, only its length. */
+static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy)
+{
+    const tn_body *b = &w->character;
     s->last.cs = TN_FAILURE;
     s->last.ctiles = -1;
     s->last.cus = -1.0;
+    s->last.jump = w->phys.jump_height;
+    s->last.bw = b->w;
+    s->last.bh = b->h;
+    s->last.rev = w->map->revision;
+    s->last.redone = false;
     tn_jump_model jm;
     if (s->pf && tn_succeeded(tn_jump_model_init(&jm, &w->phys, NULL))) {
         int tx, ty;
@@ -264,6 +285,25 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
         if (w->clock) s->last.cus = (w->clock() - t0) * 1e6;
         if (tn_succeeded(s->last.cs)) s->last.ctiles = st.raw_nodes;
     }
+}
+
+/* After the character's bot may have planned: a graph re-plan made under
+ * other physics, another body size or an edited map than the click's
+ * classic answer gets the classic answer for the same change (from where
+ * the bot re-planned, to its goal), so the HUD never sets the old answer
+ * beside the new plan.  (The graph's own answer is the plan itself.) */
+static void refresh_compare(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.plans == s->last.plans) return;
+    s->last.plans = i.plans;
+    if (!s->last.valid || !i.planner || i.replans == 0 || i.goal_x < 0) return;
+    const tn_body *b = &w->character;
+    if (s->last.jump == w->phys.jump_height && s->last.bw == b->w && s->last.bh == b->h &&
+        s->last.rev == w->map->revision)
+        return;
+    classic_compare(w, s, i.goal_x, i.goal_y);
+    s->last.redone = true;
 }
 
 /* ---- the character's trips ------------------------------------------------- */
@@ -389,6 +429,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
+    refresh_compare(w, s);
     say_state(w, s);
     return true;
 }
@@ -416,6 +457,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     note_search(w, s);
+    s->last.plans = tn_bot_get_info(s->bot).plans; /* the click's answer is for this plan */
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
@@ -642,8 +684,8 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
      : tn_status_detail(st, TN_UNREACHABLE) || tn_status_detail(st, TN_LIMIT_REACHED) ? "partial" \
                                                                                       : "found")
         if (i.planner)
-            snprintf(cmp, sizeof cmp, " | classic: %s, %d tiles, %s", ANSWER(s->last.cs),
-                     s->last.ctiles, ct);
+            snprintf(cmp, sizeof cmp, " | classic%s: %s, %d tiles, %s",
+                     s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles, ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
         else if (!want) /* selected, but no graph on a map this large */
@@ -668,6 +710,11 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         else
             snprintf(plan, sizeof plan, "no plan");
         if (i.replans > 0) snprintf(re, sizeof re, " | re-plan %d (%s)", i.replans, i.plan_reason);
+        /* while a plan waits, the bot's last search (nodes, time) is another
+         * goal's or another planner's: none is shown */
+        if (nl == 0 && i.active)
+            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", tn_bot_state_name(i.state),
+                            plan, re, cmp, extra);
         return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d nodes | search %s%s%s",
                         tn_bot_state_name(i.state), plan, re, i.expanded, t, cmp, extra);
     }
