@@ -387,6 +387,80 @@ static void test_playback_draws(void **state)
     tn_world_destroy(w);
 }
 
+/* A tn_gfx with the real fonts on a software renderer: text is measured
+ * as the window measures it. */
+typedef struct gfx_rig {
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+    tn_fonts fonts;
+    tn_gfx g;
+} gfx_rig;
+
+static void rig_open(gfx_rig *k)
+{
+    char err[512];
+    assert_int_equal(TTF_Init(), 0);
+    k->surf = SDL_CreateRGBSurfaceWithFormat(0, TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H, 32,
+                                             SDL_PIXELFORMAT_ARGB8888);
+    assert_non_null(k->surf);
+    k->r = SDL_CreateSoftwareRenderer(k->surf);
+    assert_non_null(k->r);
+    if (tn_fonts_open(&k->fonts, "assets", err, sizeof err) != 0) fail_msg("%s", err);
+    if (tn_gfx_init(&k->g, k->r, &k->fonts, err, sizeof err) != 0) fail_msg("%s", err);
+}
+
+static void rig_close(gfx_rig *k)
+{
+    tn_gfx_free(&k->g);
+    tn_fonts_close(&k->fonts);
+    SDL_DestroyRenderer(k->r);
+    SDL_FreeSurface(k->surf);
+    TTF_Quit();
+}
+
+/* The top bar's replay labels never overlap: at every replay speed
+ * (10,000/s ran into the progress, "10000/s305/305") and for every
+ * progress text, the progress starts after the rate label and ends before
+ * the HUD button. */
+static void test_bar_labels_apart(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    v.pb = &p;
+    static const int COUNTS[] = {0, 305, 4490, 99999, 1000000};
+    for (int ri = 0; ri < TN_PB_RATES; ri++) {
+        for (int c = 0; c < (int)(sizeof COUNTS / sizeof COUNTS[0]); c++) {
+            for (int active = 0; active < 2; active++) {
+                p.speed = ri;
+                p.trace.count = COUNTS[c];
+                p.shown = (double)COUNTS[c];
+                p.active = active != 0;
+                tn_bar_labels lb;
+                tn_ui_bar_labels(&k.g, &v, &lb);
+                assert_true(lb.show_prog);
+                int rate_end = lb.rate_box.x + lb.rate_box.w;
+                if (lb.prog_box.x < rate_end + 6 ||
+                    lb.prog_box.x + lb.prog_box.w > lb.hud_box.x - 4)
+                    fail_msg("rate \"%s\" ends at %d, progress \"%s\" spans %d..%d, HUD at %d",
+                             lb.rate, rate_end, lb.prog, lb.prog_box.x,
+                             lb.prog_box.x + lb.prog_box.w, lb.hud_box.x);
+            }
+        }
+    }
+    p.trace.count = 0;
+    p.shown = 0;
+    p.active = false;
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* Agents read at a glance: an enemy on a destination tile is drawn under
  * the destination (its centre shows the destination's colour), while the
  * same enemy on an empty tile shows its fill there, inside a dark outline
@@ -457,6 +531,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_playback_draws),
         cmocka_unit_test(test_dest_over_enemy),
+        cmocka_unit_test(test_bar_labels_apart),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

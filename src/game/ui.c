@@ -911,6 +911,41 @@ static void bar_slider(tn_gfx *g, const tn_view *v, int i, int n, int at, const 
                 enabled ? TN_COL_ACCENT : TN_COL_TEXT_OFF);
 }
 
+/* Where bar_slider writes its value: after the track, in the mono font. */
+static SDL_Rect bar_value_box(const tn_gfx *g, int i, const char *value)
+{
+    int x0, x1;
+    bar_track(i, &x0, &x1);
+    SDL_Rect r = bar_rect(i);
+    SDL_Rect b = {x1 + 10, r.y + r.h / 2 - 8, tn_gfx_text_width(g, TN_FONT_MONO, value),
+                  tn_gfx_line_height(g, TN_FONT_MONO)};
+    return b;
+}
+
+void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
+{
+    const tn_playback *pb = v->pb;
+    bool have = pb && pb->trace.count > 0;
+    int ri = pb ? pb->speed : 3;
+    snprintf(out->rate, sizeof out->rate, "%d/s", tn_playback_rates[ri]);
+    out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
+    out->hud_box = bar_rect(BAR_HUD);
+    if (have && pb->active)
+        snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
+    else
+        snprintf(out->prog, sizeof out->prog, have ? "done" : "no search");
+    /* at 860 as before, or after the label when it is wider (10000/s) */
+    int x = tn_maxi(860, out->rate_box.x + out->rate_box.w + 10), right = out->hud_box.x - 6;
+    int w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
+    if (x + w > right && have && pb->active) { /* a huge search: its share */
+        snprintf(out->prog, sizeof out->prog, "%d%%",
+                 (int)((double)pb->shown * 100.0 / (double)pb->trace.count));
+        w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
+    }
+    out->prog_box = (SDL_Rect){x, 10, w, tn_gfx_line_height(g, TN_FONT_SMALL)};
+    out->show_prog = !TN_UI_COMPACT && x + w <= right;
+}
+
 void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
     (void)w;
@@ -931,16 +966,12 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
                "E",
                pb && pb->active && pb->paused, have && pb->active);
     bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
-    char rate[24];
-    int ri = pb ? pb->speed : 3;
-    snprintf(rate, sizeof rate, "%d/s", tn_playback_rates[ri]);
-    bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, ri, rate, have);
-    char prog[48];
-    if (have && pb->active)
-        snprintf(prog, sizeof prog, "%d/%d", (int)pb->shown, pb->trace.count);
-    else
-        snprintf(prog, sizeof prog, have ? "done" : "no search");
-    if (!TN_UI_COMPACT) tn_gfx_text(g, TN_FONT_SMALL, 860, 10, prog, TN_COL_TEXT_DIM);
+    tn_bar_labels lb;
+    tn_ui_bar_labels(g, v, &lb);
+    bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, pb ? pb->speed : 3, lb.rate, have);
+    if (lb.show_prog)
+        tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x, (float)lb.prog_box.y, lb.prog,
+                    TN_COL_TEXT_DIM);
     bar_button(g, v, BAR_HUD, "HUD", "H", !v->hud_hidden, true);
 }
 

@@ -257,6 +257,17 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
  * (every event inside the panel, and drags that started on a slider). */
 bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int y);
 
+/* The replay's rate label and progress text in the top bar, placed from
+ * their measured widths: the progress starts after the label (at
+ * 10,000/s too) and ends before the HUD button; a count too wide for that
+ * room shows as a percentage.  No progress in a compact frame. */
+typedef struct tn_bar_labels {
+    char rate[24], prog[48];
+    SDL_Rect rate_box, prog_box, hud_box; /* the rate label, the progress, the HUD button */
+    bool show_prog;
+} tn_bar_labels;
+void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out);
+
 /* HUD box, world message and (when v->show_help) the help overlay. */
 /* The F1 legend's entry i (NULL past the last). */
 const char *tn_ui_legend_entry(int i);
