@@ -81,6 +81,17 @@ static void test_legend_has_graph_overlay(void **state)
     }
 }
 
+/* The dim cyan frame render.c draws on the map's start tile has its
+ * legend entry (the reviewer found it unexplained). */
+static void test_legend_has_start_tile(void **state)
+{
+    (void)state;
+    bool found = false;
+    for (int i = 0; tn_ui_legend_entry(i); i++)
+        if (strcmp(tn_ui_legend_entry(i), "start tile (P in the map file)") == 0) found = true;
+    assert_true(found);
+}
+
 static int eight_px(void *u, const char *s)
 {
     (void)u;
@@ -532,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_playback_draws),
         cmocka_unit_test(test_dest_over_enemy),
         cmocka_unit_test(test_bar_labels_apart),
+        cmocka_unit_test(test_legend_has_start_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

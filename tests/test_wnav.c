@@ -112,6 +112,16 @@ static void test_world_subsystem(void **state)
     tn_navmesh_get_view(tn_wnav_mesh(w), &v);
     assert_int_equal(v.nregions, 2);
     assert_int_equal(tn_world_check(w, &err), TN_OK);
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, " triangles, 2 regions"));
+    tn_world_destroy(w);
+    /* one region is "1 region" (the HUD said "1 regions") */
+    assert_int_equal(tn_world_create(tu_load_map("maps/demo.map"), NULL, NULL, &w, &err), TN_OK);
+    tn_navmesh_get_view(tn_wnav_mesh(w), &v);
+    assert_int_equal(v.nregions, 1);
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, " triangles, 1 region\n"));
+    assert_null(strstr(hud, "1 regions"));
     tn_world_destroy(w);
 }
 

@@ -498,6 +498,7 @@ enum {
     LG_DEST,
     LG_ITEM,
     LG_CHAR,
+    LG_START,
     LG_BOT,
     LG_PATH,
     LG_JUMP,
@@ -539,6 +540,7 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "destination (D)",
     "item (*)",
     "the character (P)",
+    "start tile (P in the map file)",
     "extra bot",
     "bot path (yellow: yours)",
     "take-off of a jump",
@@ -624,6 +626,10 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
     case LG_CHAR:
         tn_gfx_rect(g, x + 4, y - 4, 8, 20, TN_COL_CHAR_EDGE);
         tn_gfx_rect(g, x + 5, y - 3, 6, 18, TN_COL_CHAR);
+        break;
+    case LG_START: /* as render.c frames the map's start tile */
+        tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
+        tn_gfx_frame(g, x + 1, y + 1, s - 2, s - 2, 1, TN_COL_START);
         break;
     case LG_BOT:
         tn_gfx_rect(g, x + 4, y - 4, 8, 20, 0x101018ffu);

@@ -318,8 +318,8 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
     if (s->has_path)
         snprintf(path, sizeof path, "; path %d points, %.1f tiles", s->npath,
                  s->path_len / TN_TILE_PX);
-    return snprintf(buf, cap, "navmesh: %d triangles, %d regions%s%s", v.nfree, v.nregions, ms,
-                    path);
+    return snprintf(buf, cap, "navmesh: %d triangle%s, %d region%s%s%s", v.nfree,
+                    v.nfree == 1 ? "" : "s", v.nregions, v.nregions == 1 ? "" : "s", ms, path);
 }
 
 void tn_wnav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
