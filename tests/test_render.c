@@ -472,6 +472,96 @@ static void test_bar_labels_apart(void **state)
     rig_close(&k);
 }
 
+/* The panel's footer shows each slider's whole help: the agent radius's
+ * ran past the panel's edge ("radius of the companion's and the navpa");
+ * now every help fits the panel's text width, in two lines at most,
+ * nothing left out. */
+static void test_panel_footer_fits(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    const int maxw = TN_PANEL_W - 2 * 14; /* ui.c's PAD each side */
+    int n, two = 0;
+    const tn_param_info *pi = tn_world_params(&n);
+    for (int i = -1; i < n; i++) {
+        v.hot_slider = i;
+        v.drag_slider = -1;
+        char foot[2][TN_UI_FOOT_MAX], want[TN_UI_FOOT_MAX], got[2 * TN_UI_FOOT_MAX];
+        int nl = tn_ui_panel_footer(&k.g, &v, foot);
+        assert_true(nl == 1 || nl == 2);
+        for (int l = 0; l < nl; l++)
+            if (tn_gfx_text_width(&k.g, TN_FONT_SMALL, foot[l]) > maxw)
+                fail_msg("footer line \"%s\" is %d px, the panel has %d", foot[l],
+                         tn_gfx_text_width(&k.g, TN_FONT_SMALL, foot[l]), maxw);
+        if (i >= 0)
+            snprintf(want, sizeof want, "%s (%g..%g)", pi[i].help, pi[i].min, pi[i].max);
+        else
+            snprintf(want, sizeof want, "F1 help  Ctrl+S save  F12 shot  Esc quit");
+        snprintf(got, sizeof got, "%s%s%s", foot[0], nl == 2 ? " " : "", nl == 2 ? foot[1] : "");
+        assert_string_equal(got, want);
+        if (i >= 0 && strcmp(pi[i].name, "agent_radius") == 0) assert_int_equal(nl, 2);
+        two += nl == 2;
+    }
+    printf("  %d of %d footers take two lines\n", two, n + 1);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
+/* The mouse-tile readout never covers a pinned inspect card: for the
+ * mouse anywhere in the map view (every 4 px), the readout stays inside
+ * the view and off the card.  (The old rule, below right of the mouse
+ * unless that left the view, covered the card for a mouse just left of or
+ * on it.) */
+static void test_tooltip_off_inspect_card(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    v.inspect_index = 0;
+    SDL_FRect card;
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, &card));
+    tn_camera c = tn_camera_make(w, &v);
+    const int hw = tn_gfx_text_width(&k.g, TN_FONT_MONO, "tile 79,44  block  start") + 12;
+    const int hh = tn_gfx_line_height(&k.g, TN_FONT_MONO) + 6;
+    int old_covered = 0, n = 0;
+    for (int my = c.view.y; my < c.view.y + c.view.h; my += 4)
+        for (int mx = c.view.x; mx < c.view.x + c.view.w; mx += 4) {
+            SDL_FRect r = tn_ui_tooltip_place(mx, my, hw, hh, c.view, &card);
+            n++;
+            if (r.x < card.x + card.w && card.x < r.x + r.w && r.y < card.y + card.h &&
+                card.y < r.y + r.h)
+                fail_msg("mouse (%d,%d): readout at (%.0f,%.0f) %dx%d covers the card at "
+                         "(%.0f,%.0f) %.0fx%.0f",
+                         mx, my, (double)r.x, (double)r.y, hw, hh, (double)card.x, (double)card.y,
+                         (double)card.w, (double)card.h);
+            if (r.x < (float)c.view.x || r.y < (float)c.view.y ||
+                r.x + r.w > (float)(c.view.x + c.view.w) ||
+                r.y + r.h > (float)(c.view.y + c.view.h))
+                fail_msg("mouse (%d,%d): readout outside the view", mx, my);
+            /* the old rule */
+            float ox = (float)mx + 16, oy = (float)my + 18;
+            if (ox + (float)hw > (float)(c.view.x + c.view.w)) ox = (float)mx - 8 - (float)hw;
+            if (oy + (float)hh > (float)(c.view.y + c.view.h)) oy = (float)my - 8 - (float)hh;
+            old_covered += ox < card.x + card.w && card.x < ox + (float)hw &&
+                           oy < card.y + card.h && card.y < oy + (float)hh;
+        }
+    printf("  %d mouse positions; the old rule covered the card at %d\n", n, old_covered);
+    assert_true(old_covered > 100);
+    /* no card: the readout is where it always was, below right */
+    SDL_FRect r = tn_ui_tooltip_place(c.view.x + 50, c.view.y + 50, hw, hh, c.view, NULL);
+    assert_true(r.x == (float)(c.view.x + 66) && r.y == (float)(c.view.y + 68));
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* Agents read at a glance: an enemy on a destination tile is drawn under
  * the destination (its centre shows the destination's colour), while the
  * same enemy on an empty tile shows its fill there, inside a dark outline
@@ -544,6 +634,8 @@ int main(void)
         cmocka_unit_test(test_dest_over_enemy),
         cmocka_unit_test(test_bar_labels_apart),
         cmocka_unit_test(test_legend_has_start_tile),
+        cmocka_unit_test(test_panel_footer_fits),
+        cmocka_unit_test(test_tooltip_off_inspect_card),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -512,14 +512,15 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
                  MARK_NAMES[mk & 3], tx == m->start_x && ty == m->start_y ? "  start" : "");
     }
     if (v->inspect_kind) tn_ui_inspect_draw(g, w, v);
-    if (hover[0]) { /* the readout follows the mouse */
+    if (hover[0]) { /* the readout follows the mouse, off the pinned card */
         int hw = tn_gfx_text_width(g, TN_FONT_MONO, hover) + 12;
         int hh = tn_gfx_line_height(g, TN_FONT_MONO) + 6;
-        float hx = (float)v->mouse_x + 16, hy = (float)v->mouse_y + 18;
-        if (hx + (float)hw > (float)(c.view.x + c.view.w)) hx = (float)v->mouse_x - 8 - (float)hw;
-        if (hy + (float)hh > (float)(c.view.y + c.view.h)) hy = (float)v->mouse_y - 8 - (float)hh;
-        tn_gfx_rect(g, hx, hy, (float)hw, (float)hh, TN_COL_HUD_BG);
-        tn_gfx_text(g, TN_FONT_MONO, hx + 6, hy + 3, hover, TN_COL_TEXT);
+        SDL_FRect card;
+        bool has_card = tn_ui_inspect_rect(g, w, v, &card);
+        SDL_FRect r =
+            tn_ui_tooltip_place(v->mouse_x, v->mouse_y, hw, hh, c.view, has_card ? &card : NULL);
+        tn_gfx_rect(g, r.x, r.y, r.w, r.h, TN_COL_HUD_BG);
+        tn_gfx_text(g, TN_FONT_MONO, r.x + 6, r.y + 3, hover, TN_COL_TEXT);
     }
     tn_gfx_clip(g, NULL);
 

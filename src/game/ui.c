@@ -311,17 +311,51 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
                     (float)r.y + (SHORT ? 0 : 1), label, on ? TN_COL_TEXT : TN_COL_TEXT_DIM);
     }
 
-    /* footer: the hovered slider's help, or the main keys */
-    const char *foot = "F1 help  Ctrl+S save  F12 shot  Esc quit";
-    char help[128];
+    /* footer: the hovered slider's help, or the main keys; a help wider
+     * than the panel takes two lines, the rule moves up for them */
+    char foot[2][TN_UI_FOOT_MAX];
+    int nf = tn_ui_panel_footer(g, v, foot);
+    int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
+    /* two lines: the first a line higher (a short frame: lower, close to
+     * the edge, under its last overlay row, which ends 32 px above it) */
+    float fy = (float)(nf == 1 ? TN_FRAME_H - 22
+                       : SHORT ? TN_FRAME_H - 2 - 2 * lh
+                               : TN_FRAME_H - 22 - lh);
+    if (nf == 1 || !SHORT) /* a short frame's overlays reach down to the rule */
+        tn_gfx_rect(g, PANEL_X + PAD, fy - 8, TN_PANEL_W - 2 * PAD, 1, TN_COL_PANEL_EDGE);
+    for (int i = 0; i < nf; i++)
+        tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, fy + (float)(i * lh), foot[i],
+                    TN_COL_TEXT_DIM);
+}
+
+int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT_MAX])
+{
+    int n;
+    const tn_param_info *params = tn_world_params(&n);
+    char text[TN_UI_FOOT_MAX];
+    snprintf(text, sizeof text, "F1 help  Ctrl+S save  F12 shot  Esc quit");
     int hs = v->drag_slider >= 0 ? v->drag_slider : v->hot_slider;
-    if (hs >= 0 && hs < n) {
-        snprintf(help, sizeof help, "%s (%g..%g)", params[hs].help, params[hs].min, params[hs].max);
-        foot = help;
+    if (hs >= 0 && hs < n)
+        snprintf(text, sizeof text, "%s (%g..%g)", params[hs].help, params[hs].min, params[hs].max);
+    const int maxw = TN_PANEL_W - 2 * PAD;
+    snprintf(out[0], TN_UI_FOOT_MAX, "%s", text);
+    out[1][0] = '\0';
+    if (tn_gfx_text_width(g, TN_FONT_SMALL, text) <= maxw) return 1;
+    /* the longest first line that fits, cut at a blank */
+    size_t cut = 0;
+    for (size_t i = 1; text[i]; i++) {
+        if (text[i] != ' ') continue;
+        snprintf(out[0], TN_UI_FOOT_MAX, "%.*s", (int)i, text);
+        if (tn_gfx_text_width(g, TN_FONT_SMALL, out[0]) > maxw) break;
+        cut = i;
     }
-    tn_gfx_rect(g, PANEL_X + PAD, (float)(TN_FRAME_H - 30), TN_PANEL_W - 2 * PAD, 1,
-                TN_COL_PANEL_EDGE);
-    tn_gfx_text(g, TN_FONT_SMALL, PANEL_X + PAD, (float)(TN_FRAME_H - 22), foot, TN_COL_TEXT_DIM);
+    if (cut == 0) { /* one word wider than the panel: kept whole */
+        snprintf(out[0], TN_UI_FOOT_MAX, "%s", text);
+        return 1;
+    }
+    snprintf(out[0], TN_UI_FOOT_MAX, "%.*s", (int)cut, text);
+    snprintf(out[1], TN_UI_FOOT_MAX, "%s", text + cut + 1);
+    return 2;
 }
 
 /* ----------------------------------------------------------------- HUD */
@@ -1017,11 +1051,14 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 
 /* --------------------------------------------------------- inspect card */
 
-void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+/* The card's lines and box; false when there is no card. */
+static bool inspect_layout(const tn_gfx *g, const tn_world *w, const tn_view *v,
+                           char lines[16][128], int *nlines, SDL_FRect *box)
 {
     char text[1024];
-    if (!tn_inspect_text(w, v->inspect_kind, v->inspect_index, text, sizeof text)) return;
-    char lines[16][128];
+    if (!v->inspect_kind ||
+        !tn_inspect_text(w, v->inspect_kind, v->inspect_index, text, sizeof text))
+        return false;
     int nl = 0, wmax = 0;
     for (char *s = text; *s && nl < 16;) {
         char *e = strchr(s, '\n');
@@ -1032,8 +1069,70 @@ void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         s += len + (e ? 1 : 0);
     }
     int lh = tn_gfx_line_height(g, TN_FONT_MONO);
-    float bw = (float)wmax + 20, bh = (float)(nl * lh + 14);
-    float x = (float)TN_VIEW_W - bw - 8, y = (float)tn_view_y(v) + 8;
+    box->w = (float)wmax + 20;
+    box->h = (float)(nl * lh + 14);
+    box->x = (float)TN_VIEW_W - box->w - 8;
+    box->y = (float)tn_view_y(v) + 8;
+    *nlines = nl;
+    return true;
+}
+
+bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v, SDL_FRect *box)
+{
+    char lines[16][128];
+    int nl;
+    return inspect_layout(g, w, v, lines, &nl, box);
+}
+
+static bool frect_overlap(const SDL_FRect *a, const SDL_FRect *b)
+{
+    return a->x < b->x + b->w && b->x < a->x + a->w && a->y < b->y + b->h && b->y < a->y + a->h;
+}
+
+SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const SDL_FRect *avoid)
+{
+    const float fw = (float)w, fh = (float)h;
+    const float right = (float)(view.x + view.w), bottom = (float)(view.y + view.h);
+    const float xs[2] = {(float)mx + 16, (float)mx - 8 - fw};
+    const float ys[2] = {(float)my + 18, (float)my - 8 - fh};
+    SDL_FRect first = {0, 0, fw, fh};
+    bool have_first = false;
+    /* beside the mouse: below right, below left, above right, above left */
+    for (int k = 0; k < 4; k++) {
+        SDL_FRect r = {xs[k & 1], ys[k >> 1], fw, fh};
+        if (r.x < (float)view.x || r.x + fw > right || r.y < (float)view.y || r.y + fh > bottom)
+            continue;
+        if (!have_first) {
+            first = r;
+            have_first = true;
+        }
+        if (!avoid || !frect_overlap(&r, avoid)) return r;
+    }
+    if (!have_first) { /* a view smaller than the readout: its old flip rule */
+        first.x = xs[0] + fw > right ? xs[1] : xs[0];
+        first.y = ys[0] + fh > bottom ? ys[1] : ys[0];
+    }
+    if (!avoid || !frect_overlap(&first, avoid)) return first;
+    /* the mouse is on or beside the card: left of it, else under it */
+    SDL_FRect r = first;
+    r.x = avoid->x - 8 - fw;
+    if (r.x >= (float)view.x) {
+        r.y = tn_maxf((float)view.y, tn_minf(r.y, bottom - fh));
+        return r;
+    }
+    r.x = tn_maxf((float)view.x, tn_minf(first.x, right - fw));
+    r.y = avoid->y + avoid->h + 8;
+    return r;
+}
+
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+{
+    char lines[16][128];
+    int nl;
+    SDL_FRect box;
+    if (!inspect_layout(g, w, v, lines, &nl, &box)) return;
+    int lh = tn_gfx_line_height(g, TN_FONT_MONO);
+    float bw = box.w, bh = box.h, x = box.x, y = box.y;
     tn_gfx_rect(g, x, y, bw, bh, 0x0b0f18e8u);
     tn_gfx_frame(g, x, y, bw, bh, 1, TN_COL_ACCENT);
     for (int i = 0; i < nl; i++)

@@ -268,6 +268,20 @@ typedef struct tn_bar_labels {
 } tn_bar_labels;
 void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out);
 
+/* The panel's footer: the hovered (or dragged) slider's help with its
+ * range, else the main keys, in lines no wider than the panel's text
+ * (TN_PANEL_W less its margins) cut at blanks: 1 or 2 lines. */
+#define TN_UI_FOOT_MAX 160
+int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT_MAX]);
+
+/* The pinned inspect card's box (false: no card). */
+bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v, SDL_FRect *box);
+/* Where the w x h mouse-tile readout goes for the mouse at (mx, my):
+ * beside the mouse inside `view` (below right first, as before), never
+ * over `avoid` (the inspect card; NULL: none) - left of it, else under
+ * it, when every place beside the mouse is on it. */
+SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const SDL_FRect *avoid);
+
 /* HUD box, world message and (when v->show_help) the help overlay. */
 /* The F1 legend's entry i (NULL past the last). */
 const char *tn_ui_legend_entry(int i);
