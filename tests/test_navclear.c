@@ -306,6 +306,35 @@ static void test_nearest_clear_after_rounding(void **state)
     tn_map_destroy(m);
 }
 
+/* A radius far beyond the map (1e10 tiles) is refused like any radius the
+ * start cannot keep: it overflowed the int tile range of the clearance
+ * check, which then visited no tile, so the path went through the walls. */
+static void test_huge_radius_refused(void **state)
+{
+    (void)state;
+    tn_map *m = map_rows(8, 3,
+                         "........"
+                         ".######."
+                         "........");
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = NULL;
+    assert_true(tn_succeeded(tn_navquery_create(nm, NULL, &q, NULL)));
+    float xy[64], ox, oy;
+    int n = 0;
+    const float radii[4] = {2.0f, 1e10f, 1e30f, 3e38f};
+    for (int i = 0; i < 4; i++) {
+        tn_error e;
+        tn_status s = tn_navquery_find_path(q, 0.5f, 0.5f, 4.0f, 2.5f, radii[i], xy, 32, &n, &e);
+        if (!tn_failed(s)) fail_msg("radius %g: status %08x, %d points", radii[i], s, n);
+        assert_true(tn_status_detail(s, TN_INVALID_PARAM));
+        assert_non_null(strstr(e.msg, "closer than the radius"));
+        assert_false(tn_navmesh_nearest_clear(nm, 0.5f, 0.5f, radii[i], &ox, &oy));
+    }
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -313,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_random_maps),
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_nearest_clear_after_rounding),
+        cmocka_unit_test(test_huge_radius_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1078,9 +1078,8 @@ static bool seg_clear(const tn_navmesh *m, double ax, double ay, double bx, doub
 {
     const double lim = (r - CLEAR_TOL) * (r - CLEAR_TOL);
     double x0 = fmin(ax, bx), x1 = fmax(ax, bx);
-    int cx0 = (int)floor(x0 - r), cx1 = (int)floor(x1 + r);
-    cx0 = tn_maxi(cx0, -1);
-    cx1 = tn_mini(cx1, m->w);
+    /* clamp in doubles: a huge r (1e10 tiles) must not overflow the int */
+    int cx0 = (int)fmax(floor(x0 - r), -1.0), cx1 = (int)fmin(floor(x1 + r), (double)m->w);
     double dx = bx - ax, dy = by - ay;
     for (int x = cx0; x <= cx1; x++) {
         /* the segment's y range over the columns x - r .. x + 1 + r */
@@ -1094,8 +1093,8 @@ static bool seg_clear(const tn_navmesh *m, double ax, double ay, double bx, doub
             ya = ay + (lo - ax) / dx * dy;
             yb = ay + (hi - ax) / dx * dy;
         }
-        int ry0 = tn_maxi((int)floor(fmin(ya, yb) - r), -1);
-        int ry1 = tn_mini((int)floor(fmax(ya, yb) + r), m->h);
+        int ry0 = (int)fmax(floor(fmin(ya, yb) - r), -1.0);
+        int ry1 = (int)fmin(floor(fmax(ya, yb) + r), (double)m->h);
         for (int y = ry0; y <= ry1; y++)
             if (tile_blocked(m, x, y) && seg_square_d2(ax, ay, bx, by, x, y) < lim) return false;
     }
