@@ -335,6 +335,36 @@ static void test_huge_radius_refused(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_navquery_length is 0 after a radius-0 query (tn_navmesh.h), not the
+ * length of the radius path before it. */
+static void test_length_zero_after_point_query(void **state)
+{
+    (void)state;
+    tn_map *m = map_rows(8, 3,
+                         "........"
+                         "...##..."
+                         "........");
+    tn_navmesh *nm = build(m);
+    tn_navquery *q = NULL;
+    assert_true(tn_succeeded(tn_navquery_create(nm, NULL, &q, NULL)));
+    float xy[256];
+    int n = 0;
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 1.5f, 7.5f, 1.5f, 0.4f, xy, 128, &n, NULL),
+                     TN_OK);
+    assert_true(tn_navquery_length(q) > 7.0);
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 1.5f, 7.5f, 1.5f, 0.0f, xy, 128, &n, NULL),
+                     TN_OK);
+    assert_true(tn_navquery_length(q) == 0.0);
+    assert_int_equal(tn_navquery_find_path(q, 0.5f, 1.5f, 7.5f, 1.5f, 0.4f, xy, 128, &n, NULL),
+                     TN_OK);
+    assert_int_equal(tn_navquery_find_path(q, 2.5f, 1.5f, 2.5f, 1.5f, 0.0f, xy, 128, &n, NULL),
+                     TN_OK);
+    assert_true(tn_navquery_length(q) == 0.0);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -343,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_nearest_clear_after_rounding),
         cmocka_unit_test(test_huge_radius_refused),
+        cmocka_unit_test(test_length_zero_after_point_query),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

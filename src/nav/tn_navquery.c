@@ -1879,6 +1879,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
                                 float radius, float *xy, int cap, int *count, tn_error *err)
 {
     if (count) *count = 0;
+    if (q) q->clen = 0; /* tn_navquery_length: 0 unless this is a radius path */
     if (!q || !xy || cap < 2 || !count)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navquery: find_path needs a query, an output buffer of at least 2 "
