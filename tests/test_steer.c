@@ -114,6 +114,28 @@ static void test_grid_cells_bounded(void **state)
     assert_null(bad);
 }
 
+/* A point at a NaN position (an agent whose motion blew up) is within no
+ * distance of anything: tn_grid_query skipped it but tn_grid_separation
+ * counted it and returned a NaN push, which then spread to every agent
+ * near the grid's first cell. */
+static void test_grid_separation_skips_nan_points(void **state)
+{
+    (void)state;
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 100, 100, 10, 4, NULL, &g, NULL)));
+    const float xy[8] = {5, 5, 8, 5, NAN, 5, 5, NAN};
+    assert_int_equal(tn_grid_build(g, xy, 4, NULL), TN_OK);
+    int32_t ids[4];
+    assert_int_equal(tn_grid_query(g, 6, 5, 10, ids, 4), 2);
+    float sx = 0, sy = 0;
+    assert_int_equal(tn_grid_separation(g, 6, 5, 10, -1, &sx, &sy), 2);
+    assert_true(isfinite(sx) && isfinite(sy));
+    /* (6,5) between (5,5) and (8,5): pushed by 1 - 1/10 and -(1 - 2/10) */
+    assert_true(fabsf(sx - (0.9f - 0.8f)) < 1e-6f);
+    assert_true(sy == 0.0f);
+    tn_grid_destroy(g);
+}
+
 static const char *const ROOM[] = {
     "############", "#..........#", "#...##.....#", "#...##.....#",
     "#......#...#", "#..........#", "############",
@@ -258,6 +280,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_matches_brute_force),
         cmocka_unit_test(test_grid_cells_bounded),
+        cmocka_unit_test(test_grid_separation_skips_nan_points),
         cmocka_unit_test(test_box_free_and_flush),
         cmocka_unit_test(test_move_never_enters_blocks),
         cmocka_unit_test(test_unstick),

@@ -172,7 +172,7 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
         for (int k = st[c0]; k < st[c1 + 1]; k++) {
             float dx = x - g->xy[2 * k], dy = y - g->xy[2 * k + 1];
             float d2 = dx * dx + dy * dy;
-            if (d2 > r2 || g->id[k] == skip) continue;
+            if (!(d2 <= r2) || g->id[k] == skip) continue; /* NaN: no distance, skipped */
             found++;
             if (d2 == 0.0f) {
                 ax += 1.0f;
