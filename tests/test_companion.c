@@ -384,6 +384,48 @@ static void test_fetches_reachable_items(void **state)
     tn_map_destroy(m);
 }
 
+/* An item under the character (the companion's box on it would overlap
+ * the character's) cannot be picked up: the companion is pushed out of the
+ * character's box.  It used to fetch it anyway and stay in FETCH for good,
+ * stalling and planning the same path every 30 steps; it now leaves such
+ * an item alone and keeps following, and an item beside the character is
+ * still fetched. */
+static void test_leaves_item_under_character(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    navs v = navs_for(m);
+    for (int i = 0; i < v.n; i++) {
+        tn_companion_params p = tn_companion_default_params();
+        const float cx = 40 * T, cy = 12 * T, hw = 0.5f * T, hh = T;
+        /* under the character's feet, then 12 px clear of its left side
+         * (the companion comes from the left) */
+        const float spots[2][2] = {{cx + 5, cy + 8}, {cx - hw - p.half - 12, cy + 8}};
+        for (int s = 0; s < 2; s++) {
+            float items[2] = {spots[s][0], spots[s][1]};
+            tn_companion c;
+            tn_companion_init(&c, cx - 60, cy - 40, 0);
+            int picked = -1, fetching = 0;
+            for (int k = 0; k < 1200 && picked < 0; k++) {
+                tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
+                picked = tn_companion_step(&c, &p, &e);
+                fetching += c.state == TN_COMPANION_FETCH;
+            }
+            print_message("%s: item %d: picked %d, %d steps fetching, %ld paths\n", v.name[i], s,
+                          picked, fetching, c.paths_planned);
+            if (s == 0) {
+                assert_int_equal(picked, -1);
+                assert_int_equal(fetching, 0);
+                assert_int_equal(c.state, TN_COMPANION_FOLLOW);
+            } else {
+                assert_int_equal(picked, 0);
+            }
+        }
+    }
+    tnav_mesh_destroy(v.mesh);
+    tn_map_destroy(m);
+}
+
 static void test_deterministic_and_params(void **state)
 {
     (void)state;
@@ -418,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_regains_sight_round_ubend),
         cmocka_unit_test(test_paths_over_a_narrow_gap),
         cmocka_unit_test(test_fetches_reachable_items),
+        cmocka_unit_test(test_leaves_item_under_character),
         cmocka_unit_test(test_deterministic_and_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

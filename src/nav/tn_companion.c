@@ -156,6 +156,9 @@ static float path_length(float x, float y, const float *xy, int n)
     return len;
 }
 
+static bool item_crowded(float ix, float iy, const tn_companion_params *p,
+                         const tn_companion_env *e);
+
 /* The reachable item with the shortest path among the nearest few; starts a
  * fetch when there is one. */
 static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
@@ -166,7 +169,8 @@ static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_
     float range2 = p->fetch_range * p->fetch_range;
     for (int i = 0; i < e->nitems; i++) {
         float ix = e->items[2 * i], iy = e->items[2 * i + 1];
-        if (tn_len2(ix - e->char_x, iy - e->char_y) > range2) continue;
+        if (tn_len2(ix - e->char_x, iy - e->char_y) > range2 || item_crowded(ix, iy, p, e))
+            continue;
         float d = tn_len2(ix - c->x, iy - c->y);
         /* Insertion into the short sorted list. */
         int k = nc < FETCH_CANDIDATES ? nc++ : FETCH_CANDIDATES;
@@ -227,10 +231,10 @@ static int find_item(const tn_companion *c, const tn_companion_env *e)
 /* Gap between the companion's box and the character's box (negative when
  * they overlap), and the direction from the character's box to the
  * companion. */
-static float char_gap(const tn_companion *c, const tn_companion_params *p,
-                      const tn_companion_env *e, float *nx, float *ny)
+static float point_gap(float x, float y, const tn_companion_params *p, const tn_companion_env *e,
+                       float *nx, float *ny)
 {
-    float dx = c->x - e->char_x, dy = c->y - e->char_y;
+    float dx = x - e->char_x, dy = y - e->char_y;
     float ox = fabsf(dx) - e->char_hw - p->half; /* > 0: separated along x */
     float oy = fabsf(dy) - e->char_hh - p->half;
     if (ox > 0.0f && oy > 0.0f) { /* diagonal: corner to corner */
@@ -249,6 +253,26 @@ static float char_gap(const tn_companion *c, const tn_companion_params *p,
     *nx = 0.0f;
     *ny = dy < 0.0f ? -1.0f : 1.0f;
     return oy;
+}
+
+static float char_gap(const tn_companion *c, const tn_companion_params *p,
+                      const tn_companion_env *e, float *nx, float *ny)
+{
+    return point_gap(c->x, c->y, p, e, nx, ny);
+}
+
+/* An item under the character: the companion's box centred on it would
+ * overlap the character's box, out of which move() always pushes it, and
+ * the separation is at full strength there, so it never gets within
+ * pickup_radius (it would fetch, stall and plan again forever).  Such items
+ * are left alone.  (Sweep of item spots around a standing character: every
+ * item picked before is still picked; all those no longer fetched were
+ * never picked up.) */
+static bool item_crowded(float ix, float iy, const tn_companion_params *p,
+                         const tn_companion_env *e)
+{
+    float nx, ny;
+    return point_gap(ix, iy, p, e, &nx, &ny) < 0.0f;
 }
 
 void tn_companion_anchor(const tn_companion_params *p, const tn_companion_env *e, float *x,
@@ -395,7 +419,8 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
     case TN_COMPANION_FETCH: {
         int i = find_item(c, e);
         float far = p->fetch_range + p->follow_outer;
-        if (i < 0 || tn_len2(e->char_x - c->x, e->char_y - c->y) > far * far) {
+        if (i < 0 || tn_len2(e->char_x - c->x, e->char_y - c->y) > far * far ||
+            item_crowded(e->items[2 * i], e->items[2 * i + 1], p, e)) {
             c->item = -1;
             c->path_n = c->path_i = 0;
             c->state = TN_COMPANION_FOLLOW;

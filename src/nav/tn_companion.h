@@ -46,7 +46,10 @@
  * pickup_radius of the item it picks it up (tn_companion_step returns the
  * item's index; the caller removes it) and goes back to following.  A fetch
  * is abandoned when the item disappears or the character gets farther than
- * fetch_range + follow_outer away.
+ * fetch_range + follow_outer away.  An item under the character (the
+ * companion's box centred on it would overlap the character's box, out of
+ * which the companion is always pushed) is left alone, and a fetch is
+ * abandoned when the character steps onto its item.
  *
  * UNITS pixels, seconds.  MEMORY: the struct (368 bytes, a path of up to
  * TN_COMPANION_PATH_MAX corners inline); nothing is allocated.
