@@ -498,6 +498,45 @@ static void test_partial(void **state)
     tn_map_destroy(m);
 }
 
+/* The lookups take any number: a pixel x or tile beyond int range or NaN
+ * (a body whose motion blew up) gives no node, and no undefined float to
+ * int conversion or int overflow on the way (the sanitizer build checks). */
+static void test_lookups_any_input(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_surf_node_count(g) > 0);
+    assert_int_equal(tn_surf_lattice_j(g, 16.0f), 6);
+    assert_int_equal(tn_surf_lattice_j(g, NAN), -(1 << 30));
+    assert_int_equal(tn_surf_lattice_j(g, -1e30f), -(1 << 30));
+    assert_int_equal(tn_surf_lattice_j(g, 1e30f), 1 << 30);
+    assert_int_equal(tn_surf_lattice_j(g, INFINITY), 1 << 30);
+    assert_true(tn_surf_node_of_tile(g, 3, 11) >= 0);
+    assert_int_equal(tn_surf_node_of_tile(g, INT32_MAX, 11), -1);
+    assert_int_equal(tn_surf_node_of_tile(g, 3, INT32_MAX), -1);
+    assert_int_equal(tn_surf_node_of_tile(g, -1, 11), -1);
+    tn_body b;
+    tn_body_place(&b, &p, 1, 2, 3, 11);
+    tn_body_step(&b, m, &p, (tn_input){0});
+    assert_true(tn_surf_node_of_body(g, &b) >= 0);
+    const float bad[3] = {NAN, 1e30f, -1e30f};
+    for (int i = 0; i < 3; i++) {
+        tn_body o = b;
+        o.x = bad[i];
+        assert_int_equal(tn_surf_node_of_body(g, &o), -1);
+        o = b;
+        o.y = bad[i];
+        assert_int_equal(tn_surf_node_of_body(g, &o), -1);
+    }
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -2276,6 +2315,7 @@ int main(void)
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_lookups_any_input),
         cmocka_unit_test(test_api_small_print),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),

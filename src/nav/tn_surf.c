@@ -345,7 +345,14 @@ float tn_surf_lattice_x(const tn_surf *g, int j)
     return lattice_x_exact(g, j);
 }
 
-int tn_surf_lattice_j(const tn_surf *g, float x) { return (int)floorf(x * g->inv_step + 0.5f); }
+int tn_surf_lattice_j(const tn_surf *g, float x)
+{
+    /* clamped before the cast (NaN as the low end), as tn_steer's boxes are:
+     * far outside any lattice, no undefined conversion */
+    const float big = 1073741824.0f, v = floorf(x * g->inv_step + 0.5f);
+    if (!(v > -big)) return -(int)big;
+    return v < big ? (int)v : (int)big;
+}
 
 int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
 uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
@@ -396,12 +403,14 @@ int tn_surf_node_at(const tn_surf *g, int row, int j)
 int tn_surf_node_of_body(const tn_surf *g, const tn_body *b)
 {
     if (!b->on_ground) return -1;
-    int row = (int)lroundf((b->y + (float)b->h * T) / T);
-    return tn_surf_node_at(g, row, tn_surf_lattice_j(g, b->x));
+    const float feet = (b->y + (float)b->h * T) / T;
+    if (!(feet > -1.0f && feet < (float)g->mh + 1.0f)) return -1; /* also NaN */
+    return tn_surf_node_at(g, (int)lroundf(feet), tn_surf_lattice_j(g, b->x));
 }
 
 int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty)
 {
+    if (tx < 0 || ty < 0 || tx >= g->mw || ty >= g->mh) return -1;
     for (int k = 0; k < g->per_tile; k++) {
         int n = tn_surf_node_at(g, ty + 1, tx * g->per_tile + k);
         if (n >= 0) return n;

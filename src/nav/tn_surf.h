@@ -264,13 +264,16 @@ size_t tn_surf_memory(const tn_surf *g);
 int tn_surf_node_surface(const tn_surf *g, int node);
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j);
 float tn_surf_lattice_x(const tn_surf *g, int j);
-/* Lattice index of a pixel x (nearest). */
+/* Lattice index of a pixel x (nearest), clamped to -2^30 .. 2^30 (NaN:
+ * -2^30), where tn_surf_node_at finds no node. */
 int tn_surf_lattice_j(const tn_surf *g, float x);
 /* Node at (row, j) or -1. */
 int tn_surf_node_at(const tn_surf *g, int row, int j);
-/* Node of a standing body (its x rounded to the lattice), or -1. */
+/* Node of a standing body (its x rounded to the lattice), or -1 (also for
+ * a body outside the map or at a non-finite position). */
 int tn_surf_node_of_body(const tn_surf *g, const tn_body *b);
-/* First node whose box has bottom-left tile (tx, ty), or -1. */
+/* First node whose box has bottom-left tile (tx, ty), or -1 (also outside
+ * the map). */
 int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty);
 
 /* Input run r of the graph: *in and its count (0, no input, for an r out
