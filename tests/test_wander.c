@@ -495,6 +495,20 @@ static void test_params_checked(void **state)
     p = tn_wander_default_params();
     p.speed = NAN;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
+    /* The message names the field and its value, and says why an infinite
+     * (positive) one is refused. */
+    p = tn_wander_default_params();
+    p.speed = INFINITY;
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
+    assert_non_null(strstr(e.msg, "speed inf must be positive and finite"));
+    p = tn_wander_default_params();
+    p.turn_slow = -2;
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
+    assert_non_null(strstr(e.msg, "turn_slow -2"));
+    p = tn_wander_default_params();
+    p.resume_dist = INFINITY;
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
+    assert_non_null(strstr(e.msg, "resume_dist inf"));
     /* The turn-rate bound spans turn_fast..turn_slow. */
     p = tn_wander_default_params();
     p.smoothness = 0;

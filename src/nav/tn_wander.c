@@ -48,26 +48,29 @@ tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
 #define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)
     if (!p) BAD("wander: no parameters");
     if (!positive(p->half) || !positive(p->speed))
-        BAD("wander: half %g and speed %g must be positive", (double)p->half, (double)p->speed);
+        BAD("wander: half %g and speed %g must be positive and finite", (double)p->half,
+            (double)p->speed);
     if (!(p->bias >= 0.0f && p->bias <= 1.0f))
         BAD("wander: bias %g is outside 0..1", (double)p->bias);
     if (!(p->smoothness >= 0.0f && p->smoothness <= 1.0f))
         BAD("wander: smoothness %g is outside 0..1", (double)p->smoothness);
     if (!positive(p->turn_fast) || !positive(p->turn_slow))
-        BAD("wander: turn_fast and turn_slow must be positive");
+        BAD("wander: turn_fast %g and turn_slow %g must be positive and finite",
+            (double)p->turn_fast, (double)p->turn_slow);
     if (!positive(p->step_min) || !(p->step_min <= p->step_max) || !(p->step_max <= p->near_dist) ||
         !isfinite(p->near_dist))
-        BAD("wander: need 0 < step_min (%g) <= step_max (%g) <= near_dist (%g)",
+        BAD("wander: need 0 < step_min (%g) <= step_max (%g) <= near_dist (%g), all finite",
             (double)p->step_min, (double)p->step_max, (double)p->near_dist);
     if (!positive(p->cone_near) || !(p->cone_near <= p->cone_far) || !(p->cone_far <= PI_F))
         BAD("wander: need 0 < cone_near (%g) <= cone_far (%g) <= pi", (double)p->cone_near,
             (double)p->cone_far);
     if (!positive(p->cone_ref) || !(p->resume_dist >= 0.0f && isfinite(p->resume_dist)))
-        BAD("wander: cone_ref must be positive and resume_dist >= 0");
+        BAD("wander: cone_ref %g must be positive and finite, resume_dist %g >= 0 and finite",
+            (double)p->cone_ref, (double)p->resume_dist);
     if (p->tries < 1) BAD("wander: tries %d must be >= 1", p->tries);
     if (!(p->arrive_radius >= 0.0f && isfinite(p->arrive_radius)) ||
         !(p->arrive_speed > 0.0f && p->arrive_speed <= 1.0f))
-        BAD("wander: arrive_radius %g must be >= 0 and arrive_speed %g in (0, 1]",
+        BAD("wander: arrive_radius %g must be >= 0 and finite, arrive_speed %g in (0, 1]",
             (double)p->arrive_radius, (double)p->arrive_speed);
     return TN_OK;
 #undef BAD
