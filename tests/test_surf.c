@@ -533,6 +533,15 @@ static void test_lookups_any_input(void **state)
         o.y = bad[i];
         assert_int_equal(tn_surf_node_of_body(g, &o), -1);
     }
+    /* out NULL: stats only, no BUFFER_TOO_SMALL (tn_surf.h) */
+    int count = -1, start = tn_surf_node_of_tile(g, 3, 11);
+    tn_surf_stats st;
+    assert_int_equal(tn_surf_find(g, start, 15, 11, NULL, 5, &count, &st, NULL), TN_OK);
+    assert_int_equal(count, 0);
+    assert_true(st.legs >= 1 && st.frames > 0);
+    tn_surf_leg leg;
+    tn_status s = tn_surf_find(g, start, 15, 11, &leg, 0, &count, &st, NULL);
+    assert_true(tn_status_detail(s, TN_BUFFER_TOO_SMALL));
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

@@ -291,7 +291,10 @@ bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0
 
 /* Plan from node `start` to the standing tile (gx, gy) (already snapped to a
  * standing tile).  Legs go to `out` (cap entries; PARTIAL_RESULT |
- * BUFFER_TOO_SMALL when more were needed, with a message).  Status as in the header comment; FAILURE|INVALID_PARAM
+ * BUFFER_TOO_SMALL when more were needed, with a message).  out NULL asks
+ * for the stats only: no legs, *count 0 and no BUFFER_TOO_SMALL whatever
+ * cap is (unlike tn_path_find, whose NULL out with cap 0 reports it);
+ * count and stats may be NULL.  Status as in the header comment; FAILURE|INVALID_PARAM
  * with a message for a bad start, a goal outside the map or where no node
  * of this profile stands. */
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
