@@ -136,6 +136,27 @@ static void test_grid_separation_skips_nan_points(void **state)
     tn_grid_destroy(g);
 }
 
+/* Against a wall (no corner) tn_steer_corner_shift says false for any
+ * max_shift: the float loop d += 0.5 never passed 2^23, so a max_shift of
+ * 2^23 px or more (or infinity) hung. */
+static void test_corner_shift_any_max(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
+    for (int y = 0; y < 3; y++) tn_map_set_tile(m, 2, y, TN_TILE_BLOCK, NULL);
+    const float maxes[5] = {10.0f, 1e6f, 8388608.0f, 1e30f, INFINITY};
+    float shift = 0;
+    for (int i = 0; i < 5; i++) /* a 8x8 box flush against the wall, moving right */
+        assert_false(tn_steer_corner_shift(m, 4, 28, 24, 0, 1, maxes[i], &shift));
+    assert_false(tn_steer_corner_shift(m, 4, 28, 24, 0, 1, NAN, &shift));
+    /* a corner is still found: the wall's top tile open */
+    tn_map_set_tile(m, 2, 0, TN_TILE_EMPTY, NULL);
+    assert_true(tn_steer_corner_shift(m, 4, 28, 20, 0, 1, INFINITY, &shift));
+    assert_true(shift == -8.0f); /* box y 16..24 up to 8..16, above the wall */
+    tn_map_destroy(m);
+}
+
 static const char *const ROOM[] = {
     "############", "#..........#", "#...##.....#", "#...##.....#",
     "#......#...#", "#..........#", "############",
@@ -281,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_grid_matches_brute_force),
         cmocka_unit_test(test_grid_cells_bounded),
         cmocka_unit_test(test_grid_separation_skips_nan_points),
+        cmocka_unit_test(test_corner_shift_any_max),
         cmocka_unit_test(test_box_free_and_flush),
         cmocka_unit_test(test_move_never_enters_blocks),
         cmocka_unit_test(test_unstick),

@@ -293,9 +293,17 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
                            float max_shift, float *shift)
 {
     const float probe = 0.5f;
+    if (!(max_shift >= probe) || !isfinite(half)) return false; /* also NaN */
     float ax = axis == 0 ? (dir > 0.0f ? probe : -probe) : 0.0f;
     float ay = axis == 0 ? 0.0f : (dir > 0.0f ? probe : -probe);
-    for (float d = probe; d <= max_shift; d += probe) {
+    /* A box shifted farther than the map's extent across the axis is
+     * outside it (blocked): no need to look beyond.  The steps are counted
+     * in integers: a float d += 0.5 stops growing at 2^23 (it hung for a
+     * max_shift of 2^23 px or more, or infinity, at a wall). */
+    const float span = (float)(axis == 0 ? m->h : m->w) * T + 2.0f * fabsf(half) + 1.0f;
+    const long nsteps = (long)(fminf(max_shift, span) / probe);
+    for (long i = 1; i <= nsteps; i++) {
+        const float d = (float)i * probe;
         for (int sgn = -1; sgn <= 1; sgn += 2) {
             float sx = axis == 0 ? 0.0f : (float)sgn * d, sy = axis == 0 ? (float)sgn * d : 0.0f;
             if (tn_steer_box_free(m, x + sx, y + sy, half) &&
