@@ -559,6 +559,36 @@ static void test_validate(void **state)
     assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
 }
 
+/* A body at a NaN, infinite or huge position (its motion blew up, or a
+ * caller's bug) is outside the map: blocked, and a step returns.  The tile
+ * spans were (int) casts of such floats (undefined: INT_MIN on x86), and a
+ * step then walked about 2^32 tiles (measured: still running after 20 s). */
+static void test_far_positions_are_outside(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {"........", "........", "........", "########"};
+    tn_map *m = mk(rows, 4);
+    tn_phys_params p = tn_phys_default(4.0f);
+    const float far[6] = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, 1e12f};
+    for (int i = 0; i < 6; i++) {
+        assert_true(tn_body_box_blocked(m, &p, far[i], 16, 1, 2));
+        assert_true(tn_body_box_blocked(m, &p, 16, far[i], 1, 2));
+        tn_body b;
+        tn_body_place(&b, &p, 1, 2, 2, 2);
+        b.x = far[i];
+        tn_body_step(&b, m, &p, (tn_input){.right = true});
+        int tx, ty;
+        tn_body_tile(&b, &p, &tx, &ty);
+        assert_true(tx <= -(1 << 29) || tx >= 1 << 29);
+        tn_body_place(&b, &p, 1, 2, 2, 2);
+        b.y = far[i];
+        tn_body_step(&b, m, &p, (tn_input){.jump = true});
+    }
+    /* near the map nothing changes: a box in the open is free */
+    assert_false(tn_body_box_blocked(m, &p, 16, 8, 1, 2));
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -574,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_scale_invariance_random),
         cmocka_unit_test(test_other_tile_sizes),
         cmocka_unit_test(test_standing_is_at_rest),
+        cmocka_unit_test(test_far_positions_are_outside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -101,18 +101,29 @@ void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, in
     b->air_frames = AIR_AFTER_JUMP;
 }
 
+/* A tile index, clamped to +-2^30 (NaN: -2^30), far outside any map, so a
+ * box at a huge or NaN position meets the outside instead of an undefined
+ * conversion (as tn_steer's boxes do). */
+static int tile_index(float v)
+{
+    const float big = 1073741824.0f;
+    if (!(v > -big)) return -(int)big;
+    return v < big ? (int)v : (int)big;
+}
+
 void tn_body_tile(const tn_body *b, const tn_phys_params *p, int *tx, int *ty)
 {
     const float T = p->tile_px;
-    *tx = (int)floorf((b->x + EPS(T)) / T);
-    *ty = (int)floorf((b->y + (float)b->h * T - EPS(T)) / T);
+    *tx = tile_index(floorf((b->x + EPS(T)) / T));
+    *ty = tile_index(floorf((b->y + (float)b->h * T - EPS(T)) / T));
 }
 
 /* Tile span [lo, hi] covered by the open interval (a, a + len). */
 static void span(float T, float a, float len, int *lo, int *hi)
 {
-    *lo = (int)floorf((a + EPS(T)) / T);
-    *hi = (int)ceilf((a + len - EPS(T)) / T) - 1;
+    *lo = tile_index(floorf((a + EPS(T)) / T));
+    *hi = tile_index(ceilf((a + len - EPS(T)) / T)) - 1;
+    if (*hi < *lo) *hi = *lo; /* clamped far away: still one tile, outside */
 }
 
 static bool rect_has(const tn_map *m, int c0, int c1, int r0, int r1, int tile)
@@ -210,7 +221,7 @@ static void detect_ground(tn_body *b, const tn_map *m, float T)
     b->on_ground = false;
     b->on_oneway_only = false;
     if (b->vy < 0.0f || fabsf(bottom - row_f * T) > EPS(T)) return;
-    int row = (int)row_f, c0, c1;
+    int row = tile_index(row_f), c0, c1;
     span(T, b->x, (float)b->w * T, &c0, &c1);
     bool block = rect_has(m, c0, c1, row, row, TN_TILE_BLOCK);
     bool oneway = rect_has(m, c0, c1, row, row, TN_TILE_ONEWAY);

@@ -38,7 +38,9 @@
  *
  * Collisions: x then y, each split into sub-moves of at most T/2 (8 px), so
  * nothing tunnels even at terminal speed (15 px/step).  Blocks are solid from
- * every side and so is the outside of the map.  One-way platforms only stop a
+ * every side and so is the outside of the map, which includes any NaN,
+ * infinite or huge (2^30 tiles and more) position: such a box is blocked
+ * and a step of such a body returns at once.  One-way platforms only stop a
  * body that is moving down and whose feet were at or above the platform top
  * at the start of the step; holding Down while standing only on one-way
  * platforms drops through (the body is moved T/16 = 1 px down, below the
