@@ -393,6 +393,37 @@ static void test_bad_arguments(void **state)
     rig_free(&r);
 }
 
+/* A body at a NaN or far position (a caller's bug, motion that blew up) is
+ * refused by goto and gets no input from step; the bot cast its position
+ * to tile indices unchecked (undefined for NaN, 1e30). */
+static void test_body_outside_map(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    tn_error err;
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &err)));
+    const tn_body good = r.body;
+    const float far[4] = {NAN, INFINITY, 1e30f, -1e30f};
+    for (int i = 0; i < 4; i++) {
+        for (int axis = 0; axis < 2; axis++) {
+            tn_body body = good;
+            *(axis ? &body.y : &body.x) = far[i];
+            tn_input in = tn_bot_step(r.bot, r.pf, r.m, &body, &r.p);
+            assert_false(in.left || in.right || in.down || in.jump);
+            assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_MOVING);
+        }
+    }
+    tn_body body = good;
+    body.x = NAN;
+    assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 15, 3, &err)));
+    assert_non_null(strstr(err.msg, "outside the 20x12 map"));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    /* back on the map, it goes */
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &err)));
+    rig_free(&r);
+}
+
 /* ---- tile size ------------------------------------------------------------ */
 
 /* The bot with the physics at 8 and 32 px per tile (every pixel quantity
@@ -803,6 +834,7 @@ int main(void)
         cmocka_unit_test(test_new_goal_mid_jump),
         cmocka_unit_test(test_bots_share_a_finder),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_body_outside_map),
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_jump_left_reported),

@@ -560,6 +560,15 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     return gstep_replay_first(b);
 }
 
+/* A body the physics could have moved: finite and within a tile of the map
+ * (its outside is solid).  Anything else (NaN, a caller's bug) would reach
+ * float-to-int casts of tile indices that are undefined out of range. */
+static bool body_in_map(const tn_body *body, const tn_map *m, float T)
+{
+    return body->x >= -T && body->y >= -T && body->x <= (float)(m->w + 1) * T &&
+           body->y <= (float)(m->h + 1) * T; /* false for NaN */
+}
+
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
@@ -575,6 +584,13 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         set_path_empty(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    }
+    if (!body_in_map(body, m, p->tile_px)) {
+        b->state = TN_BOT_NO_PATH;
+        set_path_empty(b);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot: the body at (%g, %g) px is outside the %dx%d map (%g px tiles)",
+                            (double)body->x, (double)body->y, m->w, m->h, (double)p->tile_px);
     }
     if (b->graph) { /* a graph answers for one profile only */
         const tn_surf_profile *pr = tn_surf_get_profile(b->graph);
@@ -816,7 +832,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                      const tn_phys_params *p)
 {
-    b->last_in = bot_step(b, pf, m, body, p);
+    const tn_input none = {false, false, false, false};
+    b->last_in = body_in_map(body, m, p->tile_px) ? bot_step(b, pf, m, body, p) : none;
     return b->last_in;
 }
 

@@ -133,7 +133,9 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                       const tn_phys_params *p, int x, int y, tn_error *err);
 /* Forget the goal (IDLE). */
 void tn_bot_stop(tn_bot *b);
-/* The input for this step. */
+/* The input for this step.  A body outside the map (NaN, or more than a
+ * tile beyond its edges: none the physics moved) gets no input, the bot's
+ * state unchanged; tn_bot_goto refuses it (INVALID_PARAM). */
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                      const tn_phys_params *p);
 
