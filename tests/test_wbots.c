@@ -410,6 +410,20 @@ static void test_hud_follows_planner_switch(void **state)
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot [classic]: moving"));
+    /* once it re-planned: the goal's first plan was the graph's (no classic
+     * "0 tiles, 0 states"), and the graph's answer for the click is there
+     * (this 25x12 map is far below the graph's 256x256 limit) */
+    for (int f = 0; f < 60 && tn_bot_get_info(tn_wbots_character_bot(w)).replans == 0; f++)
+        tn_world_step(w);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.replans, 1);
+    tn_world_hud(w, hud, sizeof hud);
+    char want[64];
+    snprintf(want, sizeof want, "goto (%d,%d): first plan by graph | re-plan 1 (planner switched)",
+             i.goal_x, i.goal_y);
+    if (!strstr(hud, want) || strstr(hud, " 0 tiles, 0 states") || strstr(hud, "graph off") ||
+        !strstr(hud, " | graph: "))
+        fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }
 
@@ -449,6 +463,16 @@ static void test_click_in_air(void **state)
     tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
     assert_int_equal(i.goal_x, 19);
     assert_int_equal(i.goal_y, 6);
+    /* G to classic on the way: the graph was not searched for this click
+     * (the character was not standing yet): no "none, -1 frames" */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    for (int f = 0; f < 120 && tn_bot_get_info(tn_wbots_character_bot(w)).plans == 0; f++)
+        tn_world_step(w);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: moving | goto (19,6): ") || strstr(hud, "-1 frames") ||
+        !strstr(hud, " | graph: n/a (in the air at the click)"))
+        fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }
 

@@ -44,6 +44,7 @@ typedef struct tn_wbots {
         bool valid;
         tn_status gs, cs; /* graph / classic answers for the last click */
         int gframes;      /* the graph's plan: frames */
+        bool gnostart;    /* the graph was asked, but the character stood on no surface */
         int ctiles;       /* the classic path: tiles (before filtering) */
         bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
@@ -55,6 +56,10 @@ typedef struct tn_wbots {
         bool redone;
         int plans; /* the bot's plan count last looked at */
     } last;
+    /* the planner that made the current goal's first plan (the classic HUD's
+     * "goto (x,y): N tiles, M states" are that plan's: none after a graph one) */
+    bool first_graph;
+    int first_seen; /* the bot's plan count last looked at */
     /* the character's graph search behind its last plan (a goal's first
      * or a re-plan), copied from tn_surf_expanded right after the bot made it */
     tn_wbots_search_node *sn;
@@ -247,12 +252,14 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     s->last.goff = !s->planner;
     s->last.gs = TN_FAILURE;
     s->last.gframes = -1;
+    s->last.gnostart = false;
     s->last.gus = -1.0;
     if (g) {
         int start = tn_surf_node_of_body(g, b);
         double t0 = w->clock ? w->clock() : 0.0;
         tn_surf_stats st;
         if (start >= 0) s->last.gs = tn_surf_find(g, start, gx, gy, NULL, 0, NULL, &st, NULL);
+        s->last.gnostart = start < 0; /* in the air: the bot plans on landing */
         if (w->clock) s->last.gus = (w->clock() - t0) * 1e6;
         if (start >= 0 && tn_succeeded(s->last.gs)) s->last.gframes = st.frames;
     }
@@ -304,6 +311,16 @@ static void refresh_compare(tn_world *w, tn_wbots *s)
         return;
     classic_compare(w, s, i.goal_x, i.goal_y);
     s->last.redone = true;
+}
+
+/* After the character's bot may have planned: a new plan that is not a
+ * re-plan is the goal's first; note which planner made it. */
+static void note_first(tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.plans == s->first_seen) return;
+    s->first_seen = i.plans;
+    if (i.replans == 0) s->first_graph = i.planner != 0;
 }
 
 /* ---- the character's trips ------------------------------------------------- */
@@ -429,6 +446,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
+    note_first(s);
     refresh_compare(w, s);
     say_state(w, s);
     return true;
@@ -457,6 +475,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     note_search(w, s);
+    note_first(s);
     s->last.plans = tn_bot_get_info(s->bot).plans; /* the click's answer is for this plan */
     if (tn_failed(st)) return st;
     tn_bot_info i = tn_bot_get_info(s->bot);
@@ -688,8 +707,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles, ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
-        else if (!want) /* selected, but no graph on a map this large */
+        else if ((long)w->map->w * w->map->h > GRAPH_MAX_TILES) /* no graph this large */
             snprintf(cmp, sizeof cmp, " | graph off above 256x256");
+        else if (s->last.gnostart) /* not searched: no "none, -1 frames" */
+            snprintf(cmp, sizeof cmp, " | graph: n/a (in the air at the click)");
+        else if (s->last.gframes < 0)
+            snprintf(cmp, sizeof cmp, " | graph: %s, %s", ANSWER(s->last.gs), gt);
         else
             snprintf(cmp, sizeof cmp, " | graph: %s, %d frames, %s", ANSWER(s->last.gs),
                      s->last.gframes, gt);
@@ -724,6 +747,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (i.replans > 0)
         snprintf(re, sizeof re, " | re-plan %d (%s): %d tiles, %d states", i.replans, i.plan_reason,
                  i.raw_nodes, i.expanded);
+    /* a goal first planned by the graph (G pressed mid-trip) has no classic
+     * numbers of its own: say so rather than "0 tiles, 0 states" */
+    if (s->first_graph && i.replans > 0)
+        return snprintf(buf, cap,
+                        "bot [classic]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s",
+                        tn_bot_state_name(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
     return snprintf(buf, cap,
                     "bot [classic]: %s | goto (%d,%d): %d tiles, %d states%s | search %s%s%s",
                     tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
