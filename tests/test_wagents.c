@@ -44,6 +44,13 @@ static void test_parameters_and_json(void **state)
     char buf[4096];
     tn_world_json(w, buf, sizeof buf);
     assert_non_null(strstr(buf, ",\"companion\":{\"state\":\"follow\",\"x\":"));
+    /* before the first step (a world made or reset while paused) the HUD
+     * says what the companion sees, not "lost sight" beside the character */
+    char hud0[1024];
+    tn_world_hud(w, hud0, sizeof hud0);
+    if (!strstr(hud0, "companion: follow, sees the character") ||
+        !strstr(buf, "\"sees_character\":true"))
+        fail_msg("HUD: %s\nJSON: %s", hud0, buf);
     assert_non_null(strstr(buf, ",\"wanderers\":{\"count\":0,\"mean_distance\":0.00}"));
     assert_true(tn_succeeded(tn_world_set(w, "wanderers", 10, &e)));
     double v;

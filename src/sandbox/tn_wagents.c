@@ -106,6 +106,10 @@ static void place_companion(tn_world *w, tn_wagents *s)
     int items = s->companion.items;
     tn_companion_init(&s->companion, x, y, 0);
     s->companion.items = items;
+    /* what it sees until its first step looks (the HUD, JSON and inspect card
+     * of a world made or reset while paused said "lost sight" beside the
+     * character); the step still tests first (look_now), so play is unchanged */
+    s->companion.sees = tn_wnav_los(w, x, y, cx, cy);
 }
 
 /* A spot for a new wanderer: free, in the target's region, 6..20 tiles from
