@@ -604,6 +604,23 @@ static void test_playback_control(void **state)
     tn_world_destroy(w);
 }
 
+/* The card counts in the singular: on td_maze the far side is out of
+ * reach and the graph plan is one leg, one node searched. */
+static void test_inspect_singular(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/td_maze.map", 1);
+    for (int i = 0; i < 600 && !tn_world_character(w)->on_ground; i++) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 76, 43, TN_CLICK_LEFT, false, NULL)));
+    char buf[1024];
+    assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+    const char *lp = strstr(buf, "last plan  1 leg, ");
+    if (!lp || !strstr(lp, " frames, 1 node") || strstr(lp, " 1 nodes")) fail_msg("card: %s", buf);
+    tn_world_destroy(w);
+}
+
 static void test_inspect(void **state)
 {
     (void)state;
@@ -679,7 +696,7 @@ int main(void)
         cmocka_unit_test(test_speed_table),      cmocka_unit_test(test_sim_clock),
         cmocka_unit_test(test_playback),         cmocka_unit_test(test_playback_classic_ledge),
         cmocka_unit_test(test_playback_replans), cmocka_unit_test(test_playback_control),
-        cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_inspect),          cmocka_unit_test(test_inspect_singular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

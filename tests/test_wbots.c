@@ -196,6 +196,8 @@ static void test_hud_compares_planners(void **state)
     assert_non_null(strstr(hud, "bot [graph]"));
     assert_non_null(strstr(hud, " | classic: found, 3 tiles, 25 us"));
     assert_null(strstr(hud, "partial"));
+    /* a walk on the floor: one leg, in the singular */
+    if (!strstr(hud, " frames, 1 leg | 2 nodes | search ")) fail_msg("HUD: %s", hud);
     for (int f = 0; f < 200; f++) tn_world_step(w);
     assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_ARRIVED);
     /* an unreachable goal: both say partial */
@@ -216,6 +218,25 @@ static void test_hud_compares_planners(void **state)
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot [classic]"));
     assert_non_null(strstr(hud, " | graph (not selected)"));
+    tn_world_destroy(w);
+}
+
+/* The HUD counts in the singular too: on td_maze the far side is out of
+ * reach, and the graph's answer is the floor it stands on (one node
+ * searched, one leg), not "1 legs | 1 nodes". */
+static void test_hud_singular(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/td_maze.map");
+    for (int f = 0; f < 600 && !tn_world_character(w)->on_ground; f++) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 76, 43, TN_CLICK_LEFT, false, NULL)));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: partial | partial: ") ||
+        !strstr(hud, " frames, 1 leg | 1 node |"))
+        fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }
 
@@ -870,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_hud_compares_planners),
+        cmocka_unit_test(test_hud_singular),
         cmocka_unit_test(test_graph_replans_counted),
         cmocka_unit_test(test_graph_goto_in_air),
         cmocka_unit_test(test_graph_replan_after_slider),

@@ -620,8 +620,8 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
         tn_bot_legs(b, &nl, &leg);
         snprintf(plan, sizeof plan, "leg %d of %d (graph)", leg < nl ? leg + 1 : nl, nl);
         if (nl > 0)
-            snprintf(last, sizeof last, "%d legs, %d frames, %d nodes", nl, i.plan_frames,
-                     i.expanded);
+            snprintf(last, sizeof last, "%d leg%s, %d frames, %d node%s", nl, nl == 1 ? "" : "s",
+                     i.plan_frames, i.expanded, i.expanded == 1 ? "" : "s");
         else
             snprintf(last, sizeof last, "none (%d nodes searched)", i.expanded);
     } else {

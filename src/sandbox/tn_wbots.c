@@ -73,6 +73,9 @@ typedef struct tn_wbots {
     const char *sn_why; /* why sn_n is 0 */
 } tn_wbots;
 
+/* "1 leg", "2 legs": the HUD and messages count in the singular too */
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
 
 /* The planner the character's goto really uses: "none" (goto is off: no
@@ -485,8 +488,8 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     } else if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
         s->last_state = TN_BOT_MOVING;
         if (i.planner)
-            tn_world_message(w, "goto (%d,%d): graph plan of %d frames, %d nodes searched",
-                             i.goal_x, i.goal_y, i.plan_frames, i.expanded);
+            tn_world_message(w, "goto (%d,%d): graph plan of %d frames, %d node%s searched",
+                             i.goal_x, i.goal_y, i.plan_frames, i.expanded, PLURAL(i.expanded));
         else
             tn_world_message(w, "goto (%d,%d): %d tiles, %d states searched", i.goal_x, i.goal_y,
                              i.raw_nodes, i.expanded);
@@ -724,8 +727,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         int nl = legs_of(s->bot);
         char plan[96], re[64] = "";
         if (nl > 0)
-            snprintf(plan, sizeof plan, "%s %d frames, %d legs",
-                     i.state == TN_BOT_PARTIAL ? "partial:" : "found:", i.plan_frames, nl);
+            snprintf(plan, sizeof plan, "%s %d frames, %d leg%s",
+                     i.state == TN_BOT_PARTIAL ? "partial:" : "found:", i.plan_frames, nl,
+                     PLURAL(nl));
         else if (i.active)
             snprintf(plan, sizeof plan, "%s (%s) on landing",
                      i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
@@ -738,8 +742,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         if (nl == 0 && i.active)
             return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", tn_bot_state_name(i.state),
                             plan, re, cmp, extra);
-        return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d nodes | search %s%s%s",
-                        tn_bot_state_name(i.state), plan, re, i.expanded, t, cmp, extra);
+        return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d node%s | search %s%s%s",
+                        tn_bot_state_name(i.state), plan, re, i.expanded, PLURAL(i.expanded), t,
+                        cmp, extra);
     }
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
