@@ -98,6 +98,36 @@ static int eight_px(void *u, const char *s)
     return 8 * (int)strlen(s);
 }
 
+/* The HUD's first line has no " | " to wrap at: in a narrow window
+ * (900x500: a 640 px map view, 620 px of text) it drops the pacing and the
+ * renderer, then the times, so the frame and the unsaved marker stay in
+ * sight (the full line cut them: "frame 44", no marker). */
+static void test_hud_top_fits(void **state)
+{
+    (void)state;
+    tn_view v;
+    memset(&v, 0, sizeof v);
+    v.live = true;
+    v.fps = 120.0;
+    v.step_ms = 0.011;
+    v.frame_ms = 2.2;
+    v.renderer = "software";
+    snprintf(v.pacing, sizeof v.pacing, "vsync, cap 120 Hz");
+    char top[192];
+    const int marker = 8 * 19; /* "  * unsaved (Ctrl+S)" */
+    tn_ui_hud_top(&v, 5555, marker, 1000, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps (vsync, cap 120 Hz)   step 0.011 ms   draw 2.2 ms "
+                             "(software)   frame 5555");
+    tn_ui_hud_top(&v, 5555, marker, 620, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps   step 0.011 ms   draw 2.2 ms   frame 5555");
+    assert_true(8 * (int)strlen(top) + marker <= 620);
+    tn_ui_hud_top(&v, 5555, 0, 8 * 30, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps   frame 5555");
+    v.live = false;
+    tn_ui_hud_top(&v, 7, 0, 100, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "offscreen render   frame 7");
+}
+
 /* HUD lines too wide for the strip wrap at " | " (nothing is cut): the
  * reviewer's line with two bots and the last click's comparison. */
 static void test_hud_wraps(void **state)
@@ -624,6 +654,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legend_has_graph_overlay),
         cmocka_unit_test(test_hud_wraps),
+        cmocka_unit_test(test_hud_top_fits),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

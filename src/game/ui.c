@@ -425,17 +425,27 @@ static int hud_width(void *u, const char *s)
     return tn_gfx_text_width(f->g, f->font, s);
 }
 
+void tn_ui_hud_top(const tn_view *v, long frame, int marker_w, int maxw,
+                   int (*width)(void *u, const char *s), void *u, char *out, size_t cap)
+{
+    if (!v->live) {
+        snprintf(out, cap, "offscreen render   frame %ld", frame);
+        return;
+    }
+    snprintf(out, cap, "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld", v->fps,
+             v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", frame);
+    if (width(u, out) + marker_w <= maxw) return;
+    snprintf(out, cap, "%3.0f fps   step %.3f ms   draw %.1f ms   frame %ld", v->fps, v->step_ms,
+             v->frame_ms, frame);
+    if (width(u, out) + marker_w <= maxw) return;
+    snprintf(out, cap, "%3.0f fps   frame %ld", v->fps, frame);
+}
+
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover)
 {
     if (v->hud_hidden) return;
     (void)hover; /* drawn next to the mouse (render.c) */
     char top[HUD_LINE];
-    if (v->live)
-        snprintf(top, sizeof top, "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld",
-                 v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?",
-                 tn_world_frame(w));
-    else
-        snprintf(top, sizeof top, "offscreen render   frame %ld", tn_world_frame(w));
     char hud[1024];
     tn_world_hud(w, hud, sizeof hud);
     /* lines too wide for the strip wrap at their " | " separators; when
@@ -450,6 +460,8 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
         lh = tn_gfx_line_height(g, f.font) - (pass ? 2 : 0);
         pad = pass ? 3 : 5;
         const int maxw = TN_VIEW_W - 20;
+        tn_ui_hud_top(v, tn_world_frame(w), tn_world_dirty(w) ? hud_width(&f, unsaved) : 0, maxw,
+                      hud_width, &f, top, sizeof top);
         snprintf(lines[0], HUD_LINE, "%s", top);
         nl = 1;
         for (char *s = hud; *s && nl < HUD_MAX_LINES;) {

@@ -291,6 +291,13 @@ const char *tn_ui_legend_entry(int i);
  * at most max_out, each cut to 191 bytes. */
 int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s), void *u,
                char out[][192], int max_out);
+/* The HUD's first line (frames per second, pacing, step and draw times,
+ * frame) for a strip maxw wide that also holds a marker of marker_w px
+ * after it (the unsaved-edits one; 0: none): the full line when both fit,
+ * else without the pacing and renderer, else frames per second and frame,
+ * so a narrow window (900x500) keeps the frame and the marker in sight. */
+void tn_ui_hud_top(const tn_view *v, long frame, int marker_w, int maxw,
+                   int (*width)(void *u, const char *s), void *u, char *out, size_t cap);
 void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *hover);
 /* The help; `scroll` px moves it up in a frame too small for it (a small
  * window: Up/Down or the wheel scroll it). */
