@@ -316,7 +316,7 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
         snprintf(ms, sizeof ms, ", %s in %.2f ms", v.last_local ? "updated" : "built", s->build_ms);
     char path[64] = "";
     if (s->has_path)
-        snprintf(path, sizeof path, "; path %d points, %.1f tiles", s->npath,
+        snprintf(path, sizeof path, " | path %d points, %.1f tiles", s->npath,
                  s->path_len / TN_TILE_PX);
     return snprintf(buf, cap, "navmesh: %d triangle%s, %d region%s%s%s", v.nfree,
                     v.nfree == 1 ? "" : "s", v.nregions, v.nregions == 1 ? "" : "s", ms, path);
