@@ -98,6 +98,36 @@ static int eight_px(void *u, const char *s)
     return 8 * (int)strlen(s);
 }
 
+/* The panel's sliders in small frames (1:1 windows down to 900x500): the
+ * knob and track sit between a row's 12 px label (baseline 11 px under its
+ * top) and the next row's (capitals from 3 px under its top).  At 900x500
+ * the track ran through the labels and the knob covered them. */
+static void test_sliders_clear_labels(void **state)
+{
+    (void)state;
+    int n;
+    tn_world_params(&n);
+    const int size[][2] = {{900, 500}, {1024, 600}, {1280, 720}};
+    for (int k = 0; k < 3; k++) {
+        tn_ui_set_size(size[k][0], size[k][1]);
+        for (int i = 0; i < n; i++) {
+            int ly, ty, ly2, ty2;
+            float kr, kr2;
+            tn_ui_slider_geom(i, n, &ly, &ty, &kr);
+            if ((float)ty - kr < (float)(ly + 11))
+                fail_msg("%dx%d slider %d: knob top %.1f over its label (baseline %d)", size[k][0],
+                         size[k][1], i, (double)((float)ty - kr), ly + 11);
+            if (i + 1 < n) {
+                tn_ui_slider_geom(i + 1, n, &ly2, &ty2, &kr2);
+                if ((float)ty + kr > (float)(ly2 + 3))
+                    fail_msg("%dx%d slider %d: knob bottom %.1f over the next label (%d)",
+                             size[k][0], size[k][1], i, (double)((float)ty + kr), ly2 + 3);
+            }
+        }
+    }
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+}
+
 /* The HUD's first line has no " | " to wrap at: in a narrow window
  * (900x500: a 640 px map view, 620 px of text) it drops the pacing and the
  * renderer, then the times, so the frame and the unsaved marker stay in
@@ -655,6 +685,7 @@ int main(void)
         cmocka_unit_test(test_legend_has_graph_overlay),
         cmocka_unit_test(test_hud_wraps),
         cmocka_unit_test(test_hud_top_fits),
+        cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

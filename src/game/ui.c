@@ -90,7 +90,24 @@ static void slider_track(int i, int n, int *x0, int *x1, int *y)
     SDL_Rect r = slider_rect(i, n);
     *x0 = r.x + 6;
     *x1 = r.x + r.w - 6;
-    *y = r.y + r.h - (r.h < 30 ? 5 : 10);
+    /* a short row (a small frame): the track between the label's 12 px
+     * text and the next row's, so neither it nor the knob covers a label */
+    *y = r.y + (r.h < 30 ? (r.h + 16) / 2 : r.h - 10);
+}
+
+/* The knob's radius on slider rows of height h (hot: under the mouse). */
+static float knob_radius(int h, bool hot)
+{
+    return h < 30 ? (hot ? 4.0f : 3.5f) : (hot ? 7.0f : 6.0f);
+}
+
+void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r)
+{
+    SDL_Rect r = slider_rect(i, n);
+    int x0, x1;
+    slider_track(i, n, &x0, &x1, track_y);
+    *label_y = r.y - (r.h < 30 ? 2 : 0);
+    *knob_r = knob_radius(r.h, true);
 }
 
 static SDL_Rect overlay_rect(int i)
@@ -289,7 +306,7 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         float hx = (float)x0 + (float)t * (float)(x1 - x0);
         tn_gfx_rect(g, (float)x0, (float)ty - 2, hx - (float)x0, 4, 0x3b8fb3ffu);
-        float kr = tight ? (hot ? 5.5f : 4.5f) : (hot ? 7.0f : 6.0f);
+        float kr = knob_radius(r.h, hot);
         tn_gfx_circle(g, hx, (float)ty, kr, hot ? 0xffffffffu : 0xcfd8e8ffu);
         tn_gfx_ring(g, hx, (float)ty, kr, 1.5f, 0x3b8fb3ffu);
     }

@@ -291,6 +291,10 @@ const char *tn_ui_legend_entry(int i);
  * at most max_out, each cut to 191 bytes. */
 int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s), void *u,
                char out[][192], int max_out);
+/* Slider i of n in the panel, for the frame size now (tn_ui_set_size):
+ * the top of its label, the centre of its track and the knob's radius
+ * (the larger, under the mouse). */
+void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r);
 /* The HUD's first line (frames per second, pacing, step and draw times,
  * frame) for a strip maxw wide that also holds a marker of marker_w px
  * after it (the unsaved-edits one; 0: none): the full line when both fit,
