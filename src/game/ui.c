@@ -358,10 +358,11 @@ int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT
     snprintf(out[0], TN_UI_FOOT_MAX, "%s", text);
     out[1][0] = '\0';
     if (tn_gfx_text_width(g, TN_FONT_SMALL, text) <= maxw) return 1;
-    /* the longest first line that fits, cut at a blank */
-    size_t cut = 0;
+    /* the longest first line that fits, cut at a blank; the keys' line
+     * ("F1 help  Ctrl+S save ...") only between its pairs (two blanks) */
+    size_t cut = 0, gap = strstr(text, "  ") ? 2 : 1;
     for (size_t i = 1; text[i]; i++) {
-        if (text[i] != ' ') continue;
+        if (text[i] != ' ' || (gap == 2 && text[i + 1] != ' ')) continue;
         snprintf(out[0], TN_UI_FOOT_MAX, "%.*s", (int)i, text);
         if (tn_gfx_text_width(g, TN_FONT_SMALL, out[0]) > maxw) break;
         cut = i;
@@ -371,7 +372,7 @@ int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT
         return 1;
     }
     snprintf(out[0], TN_UI_FOOT_MAX, "%.*s", (int)cut, text);
-    snprintf(out[1], TN_UI_FOOT_MAX, "%s", text + cut + 1);
+    snprintf(out[1], TN_UI_FOOT_MAX, "%s", text + cut + gap);
     return 2;
 }
 
