@@ -619,6 +619,21 @@ static void test_inspect_singular(void **state)
     const char *lp = strstr(buf, "last plan  1 leg, ");
     if (!lp || !strstr(lp, " frames, 1 node") || strstr(lp, " 1 nodes")) fail_msg("card: %s", buf);
     tn_world_destroy(w);
+    /* a classic plan of one tile: a 3x9 character stuck on the demo map */
+    w = tu_load_world("maps/demo.map", 1);
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 3, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 9, NULL)));
+    for (int i = 0; i < 600 && !tn_world_character(w)->on_ground; i++) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 55, 35, TN_CLICK_LEFT, false, NULL); /* the graph: no plan */
+    assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+    if (!strstr(buf, "last plan  none (1 node searched)")) fail_msg("card: %s", buf);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_world_click(w, 55, 35, TN_CLICK_LEFT, false, NULL);
+    assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+    if (!strstr(buf, "last plan  1 tile, ") || strstr(buf, " 1 tiles")) fail_msg("card: %s", buf);
+    tn_world_destroy(w);
 }
 
 static void test_inspect(void **state)

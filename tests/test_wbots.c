@@ -238,6 +238,25 @@ static void test_hud_singular(void **state)
         !strstr(hud, " frames, 1 leg | 1 node |"))
         fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
+    /* the classic answer of a 3x9 character that cannot leave its tile on
+     * the demo map: "partial, 1 tile" (it said "1 tiles") */
+    w = world("maps/demo.map");
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 3, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 9, NULL)));
+    for (int f = 0; f < 600 && !tn_world_character(w)->on_ground; f++) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 55, 35, TN_CLICK_LEFT, false, NULL);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, " | classic: partial, 1 tile, ")) fail_msg("HUD: %s", hud);
+    /* the classic planner's own line */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_world_click(w, 55, 35, TN_CLICK_LEFT, false, NULL);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "goto (55,35): 1 tile, ") || strstr(hud, " 1 tiles") ||
+        strstr(hud, " 1 states"))
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
 }
 
 /* Graph re-plans are counted and named like the classic ones: edits under

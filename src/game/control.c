@@ -623,10 +623,12 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
             snprintf(last, sizeof last, "%d leg%s, %d frames, %d node%s", nl, nl == 1 ? "" : "s",
                      i.plan_frames, i.expanded, i.expanded == 1 ? "" : "s");
         else
-            snprintf(last, sizeof last, "none (%d nodes searched)", i.expanded);
+            snprintf(last, sizeof last, "none (%d node%s searched)", i.expanded,
+                     i.expanded == 1 ? "" : "s");
     } else {
         snprintf(plan, sizeof plan, "node %d of %d (classic)", i.node, i.path_nodes);
-        snprintf(last, sizeof last, "%d tiles, %d states", i.raw_nodes, i.expanded);
+        snprintf(last, sizeof last, "%d tile%s, %d state%s", i.raw_nodes,
+                 i.raw_nodes == 1 ? "" : "s", i.expanded, i.expanded == 1 ? "" : "s");
     }
     char jump[32] = "to the top";
     if (i.jump_left >= 0) snprintf(jump, sizeof jump, "%d frames", i.jump_left);

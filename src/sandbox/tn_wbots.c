@@ -491,8 +491,8 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
             tn_world_message(w, "goto (%d,%d): graph plan of %d frames, %d node%s searched",
                              i.goal_x, i.goal_y, i.plan_frames, i.expanded, PLURAL(i.expanded));
         else
-            tn_world_message(w, "goto (%d,%d): %d tiles, %d states searched", i.goal_x, i.goal_y,
-                             i.raw_nodes, i.expanded);
+            tn_world_message(w, "goto (%d,%d): %d tile%s, %d state%s searched", i.goal_x, i.goal_y,
+                             i.raw_nodes, PLURAL(i.raw_nodes), i.expanded, PLURAL(i.expanded));
     } else {
         say_state(w, s);
     }
@@ -706,8 +706,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
      : tn_status_detail(st, TN_UNREACHABLE) || tn_status_detail(st, TN_LIMIT_REACHED) ? "partial" \
                                                                                       : "found")
         if (i.planner)
-            snprintf(cmp, sizeof cmp, " | classic%s: %s, %d tiles, %s",
-                     s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles, ct);
+            snprintf(cmp, sizeof cmp, " | classic%s: %s, %d tile%s, %s",
+                     s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles,
+                     PLURAL(s->last.ctiles), ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
         else if ((long)w->map->w * w->map->h > GRAPH_MAX_TILES) /* no graph this large */
@@ -750,18 +751,18 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
     if (i.replans > 0)
-        snprintf(re, sizeof re, " | re-plan %d (%s): %d tiles, %d states", i.replans, i.plan_reason,
-                 i.raw_nodes, i.expanded);
+        snprintf(re, sizeof re, " | re-plan %d (%s): %d tile%s, %d state%s", i.replans,
+                 i.plan_reason, i.raw_nodes, PLURAL(i.raw_nodes), i.expanded, PLURAL(i.expanded));
     /* a goal first planned by the graph (G pressed mid-trip) has no classic
      * numbers of its own: say so rather than "0 tiles, 0 states" */
     if (s->first_graph && i.replans > 0)
         return snprintf(buf, cap,
                         "bot [classic]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s",
                         tn_bot_state_name(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
-    return snprintf(buf, cap,
-                    "bot [classic]: %s | goto (%d,%d): %d tiles, %d states%s | search %s%s%s",
-                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
-                    i.first_expanded, re, t, cmp, extra);
+    return snprintf(
+        buf, cap, "bot [classic]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s",
+        tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
+        PLURAL(i.first_raw_nodes), i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
