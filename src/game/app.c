@@ -763,6 +763,18 @@ static void paint_to(app *a, int tx, int ty)
 static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
 {
     int tx, ty;
+    if (b->button == SDL_BUTTON_LEFT && (SDL_GetModState() & KMOD_CTRL)) {
+        /* pan or inspect, from anywhere in the map view: the margin around
+         * a map smaller than the view too (a drag pans, a click unpins) */
+        tn_camera c = tn_camera_make(a->w, &a->view);
+        if (b->x >= c.view.x && b->y >= c.view.y && b->x < c.view.x + c.view.w &&
+            b->y < c.view.y + c.view.h) {
+            a->drag_mode = 1;
+            a->drag_x0 = b->x;
+            a->drag_y0 = b->y;
+        }
+        return;
+    }
     if (!mouse_tile(a, b->x, b->y, &tx, &ty)) return;
     bool shift = SDL_GetModState() & KMOD_SHIFT;
     tn_button btn;
@@ -785,12 +797,6 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
     else if (tn_world_tool(a->w) == TN_TOOL_ONEWAY)
         kind = TN_TILE_ONEWAY;
     tn_error err;
-    if (btn == TN_CLICK_LEFT && (SDL_GetModState() & KMOD_CTRL)) { /* pan or inspect */
-        a->drag_mode = 1;
-        a->drag_x0 = b->x;
-        a->drag_y0 = b->y;
-        return;
-    }
     tn_status s = tn_undo_click(&a->undo, a->w, tx, ty, btn, shift, &err);
     if (btn == TN_CLICK_LEFT && tn_world_tool(a->w) == TN_TOOL_NAVPATH && !tn_failed(s) &&
         tn_playback_record_navpath(&a->pb, a->w, tx, ty) > 0)

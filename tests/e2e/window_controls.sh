@@ -3,7 +3,8 @@
 # world's state is observed through saved maps (Ctrl+S), the edit rule "a
 # block inside the character is refused", F12 screenshots (pixels of a
 # colour counted) and the settings file; no timing is asserted.
-#   inspect:  Ctrl+click on the character pins a card (accent-coloured frame)
+#   inspect:  Ctrl+click on the character pins a card (accent-coloured frame);
+#             Ctrl+click in the view's margin, off the map, unpins it
 #   pause:    T, then D held: the character stays (a block on its head is
 #             refused); '.' pressed 40 times with D held walks it away
 #   undo:     right-click a block, Ctrl+Z, Ctrl+S: not saved; Ctrl+Y: saved
@@ -90,6 +91,27 @@ shot
 s1=$SHOT
 a1=$(count_colour "$s1" $ACCENT)
 [ "$a1" -gt $((a0 + 200)) ] || fail "Ctrl+click on the character pinned no card (accent px $a0 -> $a1)"
+# Ctrl+click in the view's margin, left of the map (x 0..29): nothing there,
+# the card is unpinned (the margin took neither a pan nor an inspect)
+xdotool mousemove --window "$WID" 10 "$(py 10)"
+sleep 0.2
+xdotool keydown ctrl
+sleep 0.2
+xdotool click 1
+sleep 0.2
+xdotool keyup ctrl
+sleep 0.5
+shot
+a1b=$(count_colour "$SHOT" $ACCENT)
+[ "$a1b" -lt $((a0 + 200)) ] || fail "Ctrl+click in the margin left the card pinned (accent px $a1 -> $a1b)"
+xdotool mousemove --window "$WID" "$(px 2)" "$(py 22)" # pinned again for what follows
+sleep 0.2
+xdotool keydown ctrl
+sleep 0.2
+xdotool click 1
+sleep 0.2
+xdotool keyup ctrl
+sleep 0.5
 
 # --- pause: nothing moves; '.' steps
 xdotool key t
