@@ -630,15 +630,23 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
         snprintf(last, sizeof last, "%d tile%s, %d state%s", i.raw_nodes,
                  i.raw_nodes == 1 ? "" : "s", i.expanded, i.expanded == 1 ? "" : "s");
     }
+    /* before its first goto: no goal, no plan (it read "(-1,-1)" and
+     * "node 0 of 0 (classic)" with the graph planner selected) */
+    char goal[32] = "none";
+    if (i.goal_x >= 0) snprintf(goal, sizeof goal, "(%d,%d)", i.goal_x, i.goal_y);
+    if (i.plans == 0) {
+        snprintf(plan, sizeof plan, "none yet");
+        snprintf(last, sizeof last, "none yet");
+    }
     char jump[32] = "to the top";
     if (i.jump_left >= 0) snprintf(jump, sizeof jump, "%d frames", i.jump_left);
     return snprintf(buf, cap,
-                    "state      %s\ngoal       (%d,%d)\nplan       %s\n"
+                    "state      %s\ngoal       %s\nplan       %s\n"
                     "input      %s%s%s%s%s\njump left  %s\nre-plans   %d (last: %s)\n"
                     "last plan  %s",
-                    tn_bot_state_name(i.state), i.goal_x, i.goal_y, plan,
-                    i.input.left ? "left " : "", i.input.right ? "right " : "",
-                    i.input.jump ? "jump " : "", i.input.down ? "down " : "",
+                    tn_bot_state_name(i.state), goal, plan, i.input.left ? "left " : "",
+                    i.input.right ? "right " : "", i.input.jump ? "jump " : "",
+                    i.input.down ? "down " : "",
                     !(i.input.left || i.input.right || i.input.jump || i.input.down) ? "none" : "",
                     jump, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
 }
