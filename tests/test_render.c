@@ -98,6 +98,47 @@ static int eight_px(void *u, const char *s)
     return 8 * (int)strlen(s);
 }
 
+static int font_px(void *u, tn_font_id f, const char *s)
+{
+    (void)u;
+    return (f == TN_FONT_UI ? 8 : 7) * (int)strlen(s);
+}
+
+/* A long status message is never cut at the line's end (the map switch's
+ * "...; the older autosave is now maps/" lost the file's name): the small
+ * font, then the whole line, then two lines. */
+static void test_status_fits(void **state)
+{
+    (void)state;
+    /* 150 px of speed and frame, the line ending at 1012 */
+    tn_status_fit f = tn_ui_status_fit("saved maps/demo.map", 150, 1012, font_px, NULL);
+    assert_int_equal(f.font, TN_FONT_UI);
+    assert_int_equal(f.x, 176);
+    assert_int_equal((int)f.split, 0);
+    char msg[200];
+    memset(msg, 'a', 110); /* 880 px in the UI font, 770 small */
+    msg[110] = '\0';
+    f = tn_ui_status_fit(msg, 150, 1012, font_px, NULL);
+    assert_int_equal(f.font, TN_FONT_SMALL);
+    assert_int_equal(f.x, 176);
+    memset(msg, 'a', 130); /* 910 small: only from x 8 */
+    msg[130] = '\0';
+    f = tn_ui_status_fit(msg, 150, 1012, font_px, NULL);
+    assert_int_equal(f.font, TN_FONT_SMALL);
+    assert_int_equal(f.x, 8);
+    assert_int_equal((int)f.split, 0);
+    /* the reviewer's message in a 900x500 window (the line ends at 632) */
+    const char *m = "playing maps/td_maze.map (80x45); the unsaved edits are in "
+                    "maps/demo.map.autosave; the older autosave is now maps/demo.map.autosave.3";
+    f = tn_ui_status_fit(m, 150, 632, font_px, NULL);
+    assert_int_equal(f.x, 8);
+    assert_true(f.split > 0 && m[f.split - 1] == ' ');
+    char first[200];
+    snprintf(first, sizeof first, "%.*s", (int)f.split - 1, m);
+    assert_true(8 + font_px(NULL, TN_FONT_SMALL, first) <= 632);
+    assert_true(8 + font_px(NULL, TN_FONT_SMALL, m + f.split) <= 632);
+}
+
 /* The panel's sliders in small frames (1:1 windows down to 900x500): the
  * knob and track sit between a row's 12 px label (baseline 11 px under its
  * top) and the next row's (capitals from 3 px under its top).  At 900x500
@@ -691,6 +732,7 @@ int main(void)
         cmocka_unit_test(test_hud_wraps),
         cmocka_unit_test(test_hud_top_fits),
         cmocka_unit_test(test_sliders_clear_labels),
+        cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -1047,6 +1047,31 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 
 /* ---------------------------------------------------------- status line */
 
+tn_status_fit tn_ui_status_fit(const char *msg, int left_end, int right,
+                               int (*width)(void *u, tn_font_id f, const char *s), void *u)
+{
+    tn_status_fit f = {TN_FONT_UI, left_end + 26, 0};
+    if (f.x + width(u, TN_FONT_UI, msg) <= right) return f;
+    f.font = TN_FONT_SMALL;
+    if (f.x + width(u, TN_FONT_SMALL, msg) <= right) return f;
+    f.x = 8; /* the message takes the speed and frame's place while it shows */
+    if (f.x + width(u, TN_FONT_SMALL, msg) <= right) return f;
+    /* two lines: the longest first line that fits, cut at a blank */
+    char line[256];
+    for (size_t i = 1; msg[i] && i < sizeof line; i++) {
+        if (msg[i] != ' ') continue;
+        snprintf(line, sizeof line, "%.*s", (int)i, msg);
+        if (f.x + width(u, TN_FONT_SMALL, line) > right) break;
+        f.split = i + 1;
+    }
+    return f;
+}
+
+static int status_width(void *u, tn_font_id f, const char *s)
+{
+    return tn_gfx_text_width((tn_gfx *)u, f, s);
+}
+
 void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 {
     float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
@@ -1059,7 +1084,11 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
     else
         snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
-    int lw =
+    int lw = tn_gfx_text_width(g, TN_FONT_MONO, left);
+    bool msg = tn_world_message_ttl(w) > 0 && tn_world_message_text(w)[0];
+    tn_status_fit fit = {TN_FONT_UI, lw + 26, 0};
+    if (msg) fit = tn_ui_status_fit(tn_world_message_text(w), lw, TN_VIEW_W - 8, status_width, g);
+    if (!msg || fit.x > 8)
         tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
     if (tn_world_message_ttl(w) <= 0 ||
         !tn_world_message_text(w)[0]) { /* no message: what the left click does */
@@ -1069,12 +1098,19 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
                  TOOL_HINT[(unsigned)tn_world_tool(w) < TN_TOOL_COUNT ? tn_world_tool(w) : 0]);
         tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
     }
-    if (tn_world_message_ttl(w) > 0 && tn_world_message_text(w)[0]) {
+    if (msg) {
         int a = tn_world_message_ttl(w) >= 30 ? 255 : tn_world_message_ttl(w) * 255 / 30;
-        tn_gfx_rect(g, (float)(lw + 18), y0 + 5, 3, TN_STATUS_H - 9,
-                    (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
-        tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, tn_world_message_text(w),
-                    (TN_COL_WARN & 0xffffff00u) | (uint32_t)a);
+        uint32_t col = (TN_COL_WARN & 0xffffff00u) | (uint32_t)a;
+        tn_gfx_rect(g, (float)(fit.x - 8), y0 + 5, 3, TN_STATUS_H - 9, col);
+        const char *m = tn_world_message_text(w);
+        if (fit.split == 0) {
+            tn_gfx_text(g, fit.font, (float)fit.x, y0 + (fit.font == TN_FONT_UI ? 3 : 5), m, col);
+        } else { /* two small lines in the 24 px line */
+            char first[256];
+            snprintf(first, sizeof first, "%.*s", (int)fit.split - 1, m);
+            tn_gfx_text(g, fit.font, (float)fit.x, y0 - 1, first, col);
+            tn_gfx_text(g, fit.font, (float)fit.x, y0 + 11, m + fit.split, col);
+        }
     }
     tn_gfx_clip(g, NULL);
 }

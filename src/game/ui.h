@@ -295,6 +295,19 @@ int tn_ui_wrap(const char *line, int maxw, int (*width)(void *u, const char *s),
  * the top of its label, the centre of its track and the knob's radius
  * (the larger, under the mouse). */
 void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r);
+/* How the status line shows a message too long for it: in the UI font
+ * after the speed and frame (left_end: where they end) when it fits the
+ * line (right: its end), else in the small font there, else in the small
+ * font over the whole line (from x 8), on two lines cut at a blank when
+ * it needs them.  width(u, font, text) measures; split is the byte where
+ * the second line starts (0: one line). */
+typedef struct tn_status_fit {
+    tn_font_id font;
+    int x;
+    size_t split;
+} tn_status_fit;
+tn_status_fit tn_ui_status_fit(const char *msg, int left_end, int right,
+                               int (*width)(void *u, tn_font_id f, const char *s), void *u);
 /* The HUD's first line (frames per second, pacing, step and draw times,
  * frame) for a strip maxw wide that also holds a marker of marker_w px
  * after it (the unsaved-edits one; 0: none): the full line when both fit,
