@@ -530,6 +530,39 @@ static void rig_close(gfx_rig *k)
     TTF_Quit();
 }
 
+/* F1's help in a small window's frame (1:1, 900x500 or 1024x600) draws
+ * nothing right of the frame: the mouse column, the notes and the hint
+ * beside the title ran past it ("pin an agent's inspect ca", "see READM").
+ * Drawn into a 1280 px wide surface, every pixel right of the frame stays
+ * black, at the top and scrolled to the bottom. */
+static void test_help_fits_small_frames(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    const int size[][2] = {{900, 500}, {1024, 600}};
+    for (int f = 0; f < 2; f++) {
+        tn_ui_set_size(size[f][0], size[f][1]);
+        for (int scroll = 0; scroll <= 700; scroll += 700) {
+            SDL_SetRenderDrawColor(k.r, 0, 0, 0, 255);
+            SDL_RenderClear(k.r);
+            tn_ui_help_draw(&k.g, scroll);
+            SDL_RenderPresent(k.r);
+            long lit = 0;
+            const uint32_t *px = k.surf->pixels;
+            int pitch = k.surf->pitch / 4;
+            for (int y = 0; y < size[f][1]; y++)
+                for (int x = size[f][0]; x < TN_GAME_LOGICAL_W; x++)
+                    lit += (px[y * pitch + x] & 0xffffffu) != 0;
+            if (lit)
+                fail_msg("%dx%d help (scroll %d): %ld px drawn right of the frame", size[f][0],
+                         size[f][1], scroll, lit);
+        }
+    }
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    rig_close(&k);
+}
+
 /* The top bar's replay labels never overlap: at every replay speed
  * (10,000/s ran into the progress, "10000/s305/305") and for every
  * progress text, the progress starts after the rate label and ends before
@@ -733,6 +766,7 @@ int main(void)
         cmocka_unit_test(test_hud_top_fits),
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
+        cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -786,7 +786,7 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
     /* a frame narrower than the box: the legend in one column, scrolled */
     const bool narrow = TN_FRAME_W < 1250;
-    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 1100 : 714;
+    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 980 : 714;
     float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
     if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
     if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
@@ -794,11 +794,14 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
     tn_gfx_text(g, TN_FONT_TITLE, bx + 20, by + 12, "tilenav: keys, mouse and legend", TN_COL_TEXT);
-    tn_gfx_text(g, TN_FONT_UI, bx + 380, by + 16,
+    /* a narrow frame: the hint under the title, the mouse under the keys,
+     * the legend in the right column (they ran past the frame's edge) */
+    tn_gfx_text(g, TN_FONT_UI, narrow ? bx + 20 : bx + 380, by + (narrow ? 42 : 16),
                 "F1, Esc or a click closes this help.  Scripts and --headless runs: see README.",
                 TN_COL_TEXT_DIM);
+    const float top = by + (narrow ? 72 : 46);
     /* keys */
-    float x = bx + 20, y = by + 46;
+    float x = bx + 20, y = top;
     const int lh = 20;
     tn_gfx_text(g, TN_FONT_UI, x, y, "KEYS", TN_COL_ACCENT);
     y += 22;
@@ -808,8 +811,8 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         y += (float)lh;
     }
     /* mouse */
-    x = bx + 560;
-    y = by + 46;
+    x = narrow ? bx + 20 : bx + 560;
+    y = narrow ? y + 14 : top;
     tn_gfx_text(g, TN_FONT_UI, x, y, "MOUSE", TN_COL_ACCENT);
     y += 22;
     for (size_t i = 0; i < sizeof HELP_MOUSE / sizeof HELP_MOUSE[0]; i++) {
@@ -826,8 +829,8 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     y += (float)lh;
     tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
                 TN_COL_TEXT_DIM);
-    /* legend: two columns of glyphs */
-    float ly0 = y + 50;
+    /* legend: two columns of glyphs (one, right of the keys, when narrow) */
+    float ly0 = narrow ? top + 22 : y + 50;
     tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
     int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2;
     for (int i = 0; i < LG_COUNT; i++) {
