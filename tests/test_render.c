@@ -598,6 +598,23 @@ static void test_bar_labels_apart(void **state)
             }
         }
     }
+    /* a compact bar (1:1 windows of 1024x600 and 900x500): no progress,
+     * and the rate label ends before the HUD button ("10000/" and the
+     * button over the "s") */
+    const int size[][2] = {{1024, 600}, {900, 500}};
+    for (int f = 0; f < 2; f++) {
+        tn_ui_set_size(size[f][0], size[f][1]);
+        for (int ri = 0; ri < TN_PB_RATES; ri++) {
+            p.speed = ri;
+            tn_bar_labels lb;
+            tn_ui_bar_labels(&k.g, &v, &lb);
+            assert_false(lb.show_prog);
+            if (lb.rate_box.x + lb.rate_box.w > lb.hud_box.x - 2)
+                fail_msg("%dx%d: rate \"%s\" ends at %d, HUD at %d", size[f][0], size[f][1],
+                         lb.rate, lb.rate_box.x + lb.rate_box.w, lb.hud_box.x);
+        }
+    }
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
     p.trace.count = 0;
     p.shown = 0;
     p.active = false;

@@ -1003,6 +1003,11 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
     snprintf(out->rate, sizeof out->rate, "%d/s", tn_playback_rates[ri]);
     out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
     out->hud_box = bar_rect(BAR_HUD);
+    if (out->rate_box.x + out->rate_box.w > out->hud_box.x - 2 && tn_playback_rates[ri] >= 1000) {
+        /* a compact bar: "10k/s" (10000/s ran under the HUD button) */
+        snprintf(out->rate, sizeof out->rate, "%dk/s", tn_playback_rates[ri] / 1000);
+        out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
+    }
     if (have && pb->active)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
