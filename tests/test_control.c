@@ -200,6 +200,43 @@ static void test_speed_table(void **state)
     assert_int_equal(tn_speed_index(3.0), -1);
 }
 
+/* [ / ] and the wheel: every step from every index, the new index kept in
+ * the table, and a status line that says so when a key would pass an end
+ * (before, ] at 4x repeated "simulation speed 4x" and the wheel left
+ * "whole map at 0.75x" standing after it zoomed). */
+static void test_speed_and_zoom_steps(void **state)
+{
+    (void)state;
+    char msg[96];
+    for (int s = 0; s < TN_SPEED_COUNT; s++)
+        for (int d = -1; d <= 1; d += 2) {
+            int to = tn_speed_step(s, d, msg, sizeof msg);
+            int want = s + d < 0 ? 0 : s + d >= TN_SPEED_COUNT ? TN_SPEED_COUNT - 1 : s + d;
+            assert_int_equal(to, want);
+            assert_non_null(strstr(msg, tn_speed_names[to]));
+            bool at_end = s + d != want;
+            assert_int_equal(strstr(msg, "already at its") != NULL, at_end);
+        }
+    assert_int_equal(tn_speed_step(TN_SPEED_COUNT - 1, 1, msg, sizeof msg), TN_SPEED_COUNT - 1);
+    assert_string_equal(msg, "simulation speed already at its fastest, 4x (240 steps per second)");
+    assert_int_equal(tn_speed_step(0, -1, msg, sizeof msg), 0);
+    assert_string_equal(msg,
+                        "simulation speed already at its slowest, 1/8x (7.5 steps per second)");
+    assert_int_equal(tn_speed_step(TN_SPEED_NORMAL, 1, msg, sizeof msg), TN_SPEED_NORMAL + 1);
+    assert_string_equal(msg, "simulation speed 2x (120 steps per second)");
+
+    static const float levels[] = {0.25f, 0.5f, 1.0f, 2.0f};
+    assert_int_equal(tn_zoom_step(1, 1, levels, 4, msg, sizeof msg), 2);
+    assert_string_equal(msg, "zoom 1x (O: whole map)");
+    assert_int_equal(tn_zoom_step(3, 1, levels, 4, msg, sizeof msg), 3);
+    assert_string_equal(msg, "zoom already at its closest, 2x");
+    assert_int_equal(tn_zoom_step(0, -1, levels, 4, msg, sizeof msg), 0);
+    assert_string_equal(msg, "zoom already at its widest, 0.25x");
+    char tiny[8]; /* a short buffer is cut, never overrun */
+    assert_int_equal(tn_zoom_step(2, -1, levels, 4, tiny, sizeof tiny), 1);
+    assert_int_equal((int)strlen(tiny), 7);
+}
+
 /* The window's step clock (tn_sim_frame, what app.c's loop runs): at
  * speed k, a steady 60 Hz frame runs exactly k steps a frame (k >= 1) or
  * one step every 1/k frames (k < 1); the same at 144 Hz per simulated
@@ -709,12 +746,19 @@ static void test_inspect(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_undo_redo),        cmocka_unit_test(test_undo_ring),
-        cmocka_unit_test(test_settings),         cmocka_unit_test(test_reset),
-        cmocka_unit_test(test_speed_table),      cmocka_unit_test(test_sim_clock),
-        cmocka_unit_test(test_playback),         cmocka_unit_test(test_playback_classic_ledge),
-        cmocka_unit_test(test_playback_replans), cmocka_unit_test(test_playback_control),
-        cmocka_unit_test(test_inspect),          cmocka_unit_test(test_inspect_singular),
+        cmocka_unit_test(test_undo_redo),
+        cmocka_unit_test(test_undo_ring),
+        cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_reset),
+        cmocka_unit_test(test_speed_table),
+        cmocka_unit_test(test_speed_and_zoom_steps),
+        cmocka_unit_test(test_sim_clock),
+        cmocka_unit_test(test_playback),
+        cmocka_unit_test(test_playback_classic_ledge),
+        cmocka_unit_test(test_playback_replans),
+        cmocka_unit_test(test_playback_control),
+        cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_inspect_singular),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

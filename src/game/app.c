@@ -267,9 +267,9 @@ static void set_paused(app *a, bool paused)
 
 static void set_speed(app *a, int i)
 {
-    a->view.speed = tn_clampi(i, 0, TN_SPEED_COUNT - 1);
-    tn_world_message(a->w, "simulation speed %s (%g steps per second)",
-                     tn_speed_names[a->view.speed], 60.0 * tn_speeds[a->view.speed]);
+    char msg[96];
+    a->view.speed = tn_speed_step(a->view.speed, i - a->view.speed, msg, sizeof msg);
+    tn_world_message(a->w, "%s", msg);
 }
 
 /* The window's choices the world keeps in its parts, given again to a
@@ -376,7 +376,10 @@ static void zoom_at(app *a, int sx, int sy, int dz)
         sx = c.view.x + c.view.w / 2;
         sy = c.view.y + c.view.h / 2;
     }
-    int z0 = zoom_index(a), z = tn_clampi(z0 + dz, 0, TN_ZOOM_LEVELS - 1);
+    char msg[96];
+    int z0 = zoom_index(a),
+        z = tn_zoom_step(z0, dz, tn_zoom_levels, TN_ZOOM_LEVELS, msg, sizeof msg);
+    tn_world_message(a->w, "%s", msg); /* also replaces a stale "whole map at ..." */
     if (z == z0) return;
     float wx = ((float)sx - (float)c.ox) / c.scale, wy = ((float)sy - (float)c.oy) / c.scale;
     float s1 = tn_zoom_levels[z];

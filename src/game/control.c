@@ -28,6 +28,31 @@ int tn_speed_index(double speed)
     return -1;
 }
 
+int tn_speed_step(int speed, int delta, char *msg, size_t cap)
+{
+    int cur = speed < 0 ? 0 : speed >= TN_SPEED_COUNT ? TN_SPEED_COUNT - 1 : speed;
+    int want = cur + delta;
+    int to = want < 0 ? 0 : want >= TN_SPEED_COUNT ? TN_SPEED_COUNT - 1 : want;
+    const char *end = want == to ? NULL : delta > 0 ? "fastest" : "slowest";
+    snprintf(msg, cap, "simulation speed %s%s%s%s (%g steps per second)",
+             end ? "already at its " : "", end ? end : "", end ? ", " : "", tn_speed_names[to],
+             60.0 * tn_speeds[to]);
+    return to;
+}
+
+int tn_zoom_step(int zoom, int delta, const float *levels, int n, char *msg, size_t cap)
+{
+    int cur = zoom < 0 ? 0 : zoom >= n ? n - 1 : zoom;
+    int want = cur + delta;
+    int to = want < 0 ? 0 : want >= n ? n - 1 : want;
+    if (want == to)
+        snprintf(msg, cap, "zoom %gx (O: whole map)", (double)levels[to]);
+    else
+        snprintf(msg, cap, "zoom already at its %s, %gx", delta > 0 ? "closest" : "widest",
+                 (double)levels[to]);
+    return to;
+}
+
 double tn_sim_feed(double acc, double dt, int speed, bool paused, int *step_requests)
 {
     if (paused) { /* no backlog survives a pause: only requested steps */

@@ -31,6 +31,16 @@ extern const double tn_speeds[TN_SPEED_COUNT];           /* 0.125 .. 4 */
 extern const char *const tn_speed_names[TN_SPEED_COUNT]; /* "1/8x" .. "4x" */
 /* The index of a speed value (exact table values only), or -1. */
 int tn_speed_index(double speed);
+/* One step of the [ / ] keys: the index `speed` moved by `delta` and kept in
+ * the table, and in msg (cap bytes) what the status line says: "simulation
+ * speed 2x (120 steps per second)", or, when the step would pass an end,
+ * "simulation speed already at its fastest, 4x (240 steps per second)". */
+int tn_speed_step(int speed, int delta, char *msg, size_t cap);
+/* One zoom step of the wheel over a table of n scales (levels, ascending):
+ * the index `zoom` moved by `delta` and kept in the table, and in msg what
+ * the status line says: "zoom 2x (O: whole map)", or "zoom already at its
+ * closest, 4x" / "... at its widest, 0.25x" when the step would pass an end. */
+int tn_zoom_step(int zoom, int delta, const float *levels, int n, char *msg, size_t cap);
 
 /* The window's step clock, kept here (no SDL) so tests can drive it with
  * exact frame times.  One frame: acc = tn_sim_feed(acc, dt, ...), then at
