@@ -816,6 +816,13 @@ static void test_config_for_map(void **state)
         assert_int_equal(tn_navmesh_locate(nm, 0.5f, 0.5f, -1), -1);
         tn_navmesh_destroy(nm);
         tn_navmesh_destroy(ref);
+        /* a headroom that means nothing: the default (worst-case) capacities */
+        const float bad[] = {-0.5f, NAN, -INFINITY};
+        for (int i = 0; i < 3; i++) {
+            c = tn_navmesh_config_for_map(m, bad[i]);
+            assert_int_equal(c.max_points, 0);
+            assert_int_equal(c.max_segments, 0);
+        }
         tn_map_destroy(m);
     }
 }

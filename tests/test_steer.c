@@ -296,12 +296,36 @@ static void test_wrap_angle_any(void **state)
     assert_true(tn_wrap_angle(NAN) == 0.0f);
 }
 
+/* tn_clamp_len keeps the direction and never lengthens: (3,4) to max 1 is
+ * (0.6,0.8); a shorter vector is unchanged; a negative max (which gave
+ * (-0.6,-0.8), the vector flipped) and NaN give (0,0). */
+static void test_clamp_len_any_max(void **state)
+{
+    (void)state;
+    float x = 3, y = 4;
+    tn_clamp_len(&x, &y, 1.0f);
+    assert_true(fabsf(x - 0.6f) < 1e-6f && fabsf(y - 0.8f) < 1e-6f);
+    x = 3, y = 4;
+    tn_clamp_len(&x, &y, 10.0f);
+    assert_true(x == 3.0f && y == 4.0f);
+    const float bad[] = {-1.0f, 0.0f, -INFINITY, NAN};
+    for (int i = 0; i < 4; i++) {
+        x = 3, y = 4;
+        tn_clamp_len(&x, &y, bad[i]);
+        assert_true(x == 0.0f && y == 0.0f);
+    }
+    x = 3, y = 4;
+    tn_clamp_len(&x, &y, INFINITY);
+    assert_true(x == 3.0f && y == 4.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_grid_matches_brute_force),
         cmocka_unit_test(test_grid_cells_bounded),
         cmocka_unit_test(test_grid_separation_skips_nan_points),
+        cmocka_unit_test(test_clamp_len_any_max),
         cmocka_unit_test(test_corner_shift_any_max),
         cmocka_unit_test(test_box_free_and_flush),
         cmocka_unit_test(test_move_never_enters_blocks),

@@ -199,7 +199,8 @@ typedef struct tn_navmesh_config {
 tn_navmesh_config tn_navmesh_default_config(void);
 /* Capacities sized to `map`'s content: its outline vertices (O(W*H) count)
  * times 1 + headroom, plus 64, and segments for them (see MEMORY); the
- * default config when map is NULL.  Mesh and query memory then follow the
+ * default config (the worst case) when map is NULL or headroom is negative
+ * or NaN.  Mesh and query memory then follow the
  * map's content instead of its size.  An edit that outgrows the capacity
  * makes tn_navmesh_update_tile / _build fail with CAPACITY (the mesh is
  * then empty): create a new mesh sized for the new map. */

@@ -11,6 +11,10 @@ float tn_len(float x, float y) { return sqrtf(x * x + y * y); }
 
 void tn_clamp_len(float *x, float *y, float max)
 {
+    if (!(max > 0.0f)) { /* a negative max squared would pass and flip the vector */
+        *x = *y = 0.0f;
+        return;
+    }
     float l2 = *x * *x + *y * *y;
     if (l2 > max * max && l2 > 0.0f) {
         float s = max / sqrtf(l2);

@@ -68,7 +68,8 @@ typedef struct tn_agent_nav {
 
 static inline float tn_len2(float x, float y) { return x * x + y * y; }
 float tn_len(float x, float y);
-/* Scale (x, y) down to length <= max (unchanged when already shorter). */
+/* Scale (x, y) down to length <= max (unchanged when already shorter);
+ * max <= 0 or NaN gives (0, 0), never a flipped vector. */
 void tn_clamp_len(float *x, float *y, float max);
 /* Wrap an angle to (-pi, pi], in constant time; a non-finite angle gives 0. */
 float tn_wrap_angle(float a);
