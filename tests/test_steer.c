@@ -112,6 +112,14 @@ static void test_grid_cells_bounded(void **state)
     assert_true(tn_status_detail(e.status, TN_INVALID_PARAM));
     assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, NAN, 10, NULL, &bad, &e)));
     assert_null(bad);
+    /* a capacity past the limit is refused, not allocated (1 << 30 points
+     * asked for 32 GB, zeroed: the kernel killed the process) */
+    assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, 8, TN_GRID_MAX_CAP + 1, NULL, &bad, &e)));
+    assert_null(bad);
+    assert_true(tn_status_detail(e.status, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "capacity 16777217 in 0..16777216"));
+    assert_true(tn_failed(tn_grid_create(0, 0, 10, 10, 8, 1 << 30, NULL, &bad, &e)));
+    assert_null(bad);
 }
 
 /* A point at a NaN position (an agent whose motion blew up) is within no

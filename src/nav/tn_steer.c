@@ -44,11 +44,12 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "grid: no output pointer");
     if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) || !isfinite(w) ||
-        !isfinite(h) || !isfinite(cell) || cap < 0) {
+        !isfinite(h) || !isfinite(cell) || cap < 0 || cap > TN_GRID_MAX_CAP) {
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "grid: origin (%g, %g) must be finite, size %gx%g and cell %g "
-                            "positive and finite, capacity %d >= 0",
-                            (double)x0, (double)y0, (double)w, (double)h, (double)cell, cap);
+                            "positive and finite, capacity %d in 0..%d",
+                            (double)x0, (double)y0, (double)w, (double)h, (double)cell, cap,
+                            TN_GRID_MAX_CAP);
     }
     /* Enlarge the cell until the table stays small next to the points. */
     double max_cells = cap * 4.0 > 4096.0 ? cap * 4.0 : 4096.0;

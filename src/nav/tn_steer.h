@@ -90,10 +90,16 @@ typedef struct tn_grid {
     tn_allocator alloc;
 } tn_grid;
 
+/* Most points a grid holds: 2^24, about 16.8 million (such a grid takes
+ * 512 MB: 16 B per point and 4 cells of 4 B per point).  A larger capacity
+ * is refused rather than allocated: the allocation is zeroed, so on a system
+ * that overcommits memory a huge one would be killed by the kernel instead
+ * of reported as OUT_OF_MEMORY. */
+#define TN_GRID_MAX_CAP (1 << 24)
 /* A grid over the rectangle [x0, x0+w) x [y0, y0+h) px with cells of at
  * least `cell` px, for up to `cap` points, in *out.  INVALID_PARAM (err
  * filled) on bad arguments (x0, y0 not finite; w, h, cell not positive and
- * finite; cap < 0), OUT_OF_MEMORY.  The cell grows until cols*rows <=
+ * finite; cap outside 0..TN_GRID_MAX_CAP), OUT_OF_MEMORY.  The cell grows until cols*rows <=
  * max(4096, 4*cap).
  * Memory: about 4*(cols*rows) + 16*cap bytes plus the struct. */
 tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int cap,
