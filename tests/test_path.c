@@ -331,6 +331,7 @@ static void test_bad_arguments(void **state)
     tn_path *pf;
     tn_error err;
     assert_true(tn_failed(tn_path_create(0, 5, NULL, 0, NULL, &pf, &err)));
+    assert_string_equal(err.msg, "path: map size 0x5 is outside 1..4096");
     assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, &err)));
     tn_jump_model jm = model(4);
     tn_path_node out[8];

@@ -207,7 +207,7 @@ static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys,
 {
     if (map_w < 1 || map_h < 1 || map_w > TN_MAP_MAX_SIZE || map_h > TN_MAP_MAX_SIZE)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
+                            "path: map size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
     if (max_expand < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "path: max_expand %d is negative", max_expand);
