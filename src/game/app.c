@@ -778,7 +778,16 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
         }
         return;
     }
-    if (!mouse_tile(a, b->x, b->y, &tx, &ty)) return;
+    if (!mouse_tile(a, b->x, b->y, &tx, &ty)) {
+        /* the margin around a map smaller than the view: say why nothing
+         * happens instead of ignoring the click */
+        tn_camera c = tn_camera_make(a->w, &a->view);
+        const tn_map *m = tn_world_map(a->w);
+        if (b->x >= c.view.x && b->y >= c.view.y && b->x < c.view.x + c.view.w &&
+            b->y < c.view.y + c.view.h && b->button <= SDL_BUTTON_RIGHT)
+            tn_world_message(a->w, "outside the %dx%d map: click a tile on it", m->w, m->h);
+        return;
+    }
     bool shift = SDL_GetModState() & KMOD_SHIFT;
     tn_button btn;
     if (b->button == SDL_BUTTON_LEFT)
