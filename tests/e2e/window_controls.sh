@@ -73,45 +73,36 @@ FRONTIER=58d0ff # PB_OPEN_COL (render.c): the replay's open set
 start_game
 rows "$MAP" >"$tmp/cur.rows"
 
+# A Ctrl+left click at window pixel (X, Y), the modifier held around it.
+ctrl_click() {
+    xdotool mousemove --window "$WID" "$1" "$2"
+    sleep 0.2
+    xdotool keydown ctrl
+    sleep 0.2
+    xdotool click 1
+    sleep 0.2
+    xdotool keyup ctrl
+    sleep 0.5
+}
+
 # --- inspect: the character stands on (2,22), its head is (2,21)
 shot
 s0=$SHOT
 a0=$(count_colour "$s0" $ACCENT)
 f0=$(count_colour "$s0" $FRONTIER)
 [ "$f0" -eq 0 ] || fail "the frontier colour is on screen before any search ($f0 px)"
-xdotool mousemove --window "$WID" "$(px 2)" "$(py 22)"
-sleep 0.2
-xdotool keydown ctrl
-sleep 0.2
-xdotool click 1
-sleep 0.2
-xdotool keyup ctrl
-sleep 0.5
+ctrl_click "$(px 2)" "$(py 22)"
 shot
 s1=$SHOT
 a1=$(count_colour "$s1" $ACCENT)
 [ "$a1" -gt $((a0 + 200)) ] || fail "Ctrl+click on the character pinned no card (accent px $a0 -> $a1)"
 # Ctrl+click in the view's margin, left of the map (x 0..29): nothing there,
 # the card is unpinned (the margin took neither a pan nor an inspect)
-xdotool mousemove --window "$WID" 10 "$(py 10)"
-sleep 0.2
-xdotool keydown ctrl
-sleep 0.2
-xdotool click 1
-sleep 0.2
-xdotool keyup ctrl
-sleep 0.5
+ctrl_click 10 "$(py 10)"
 shot
 a1b=$(count_colour "$SHOT" $ACCENT)
 [ "$a1b" -lt $((a0 + 200)) ] || fail "Ctrl+click in the margin left the card pinned (accent px $a1 -> $a1b)"
-xdotool mousemove --window "$WID" "$(px 2)" "$(py 22)" # pinned again for what follows
-sleep 0.2
-xdotool keydown ctrl
-sleep 0.2
-xdotool click 1
-sleep 0.2
-xdotool keyup ctrl
-sleep 0.5
+ctrl_click "$(px 2)" "$(py 22)" # pinned again for what follows
 
 # --- pause: nothing moves; '.' steps
 xdotool key t
