@@ -162,6 +162,13 @@ static void test_corner_shift_any_max(void **state)
     tn_map_set_tile(m, 2, 0, TN_TILE_EMPTY, NULL);
     assert_true(tn_steer_corner_shift(m, 4, 28, 20, 0, 1, INFINITY, &shift));
     assert_true(shift == -8.0f); /* box y 16..24 up to 8..16, above the wall */
+    /* no axis but 0 and 1, no direction 0 or NaN (axis 2 was taken as y,
+     * dir 0 as negative) */
+    const int axes[] = {-1, 2, 7};
+    for (int i = 0; i < 3; i++)
+        assert_false(tn_steer_corner_shift(m, 4, 28, 20, axes[i], 1, INFINITY, &shift));
+    assert_false(tn_steer_corner_shift(m, 4, 28, 20, 0, 0.0f, INFINITY, &shift));
+    assert_false(tn_steer_corner_shift(m, 4, 28, 20, 0, NAN, INFINITY, &shift));
     tn_map_destroy(m);
 }
 

@@ -298,7 +298,9 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
                            float max_shift, float *shift)
 {
     const float probe = 0.5f;
-    if (!(max_shift >= probe) || !isfinite(half)) return false; /* also NaN */
+    if (!(max_shift >= probe) || !isfinite(half) || (axis != 0 && axis != 1) || dir == 0.0f ||
+        isnan(dir))
+        return false; /* NaN max_shift too */
     float ax = axis == 0 ? (dir > 0.0f ? probe : -probe) : 0.0f;
     float ay = axis == 0 ? 0.0f : (dir > 0.0f ? probe : -probe);
     /* A box shifted farther than the map's extent across the axis is

@@ -137,8 +137,8 @@ unsigned tn_steer_move(const tn_map *m, float half, float *x, float *y, float dx
  * direction of the sign of `dir` could go on if it were shifted
  * perpendicular to that axis by *shift px (|*shift| <= max_shift, the
  * smallest such shift, in 1/2 px steps) with the shifted box free.  False
- * when no such shift exists (a wall, not a corner), or max_shift is NaN or
- * below 1/2 px.  Any max_shift is fine: shifts beyond the map's extent are
+ * when no such shift exists (a wall, not a corner), max_shift is NaN or
+ * below 1/2 px, axis is neither 0 nor 1, or dir is 0 or NaN.  Any max_shift is fine: shifts beyond the map's extent are
  * not tried (they leave the map), so it costs at most 8 box tests per px
  * of that extent. */
 bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int axis, float dir,
