@@ -509,6 +509,16 @@ static void test_params_checked(void **state)
     p.resume_dist = INFINITY;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
     assert_non_null(strstr(e.msg, "resume_dist inf"));
+    /* tries: 1..TN_WANDER_MAX_TRIES (2^30 was taken: a waypoint could cost
+     * billions of tests) */
+    p = tn_wander_default_params();
+    p.tries = TN_WANDER_MAX_TRIES;
+    assert_true(tn_succeeded(tn_wander_validate(&p, &e)));
+    p.tries = 1 << 30;
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
+    assert_non_null(strstr(e.msg, "tries 1073741824 must be in 1..1024"));
+    p.tries = 0;
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
     /* The turn-rate bound spans turn_fast..turn_slow. */
     p = tn_wander_default_params();
     p.smoothness = 0;

@@ -67,7 +67,8 @@ tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
     if (!positive(p->cone_ref) || !(p->resume_dist >= 0.0f && isfinite(p->resume_dist)))
         BAD("wander: cone_ref %g must be positive and finite, resume_dist %g >= 0 and finite",
             (double)p->cone_ref, (double)p->resume_dist);
-    if (p->tries < 1) BAD("wander: tries %d must be >= 1", p->tries);
+    if (p->tries < 1 || p->tries > TN_WANDER_MAX_TRIES)
+        BAD("wander: tries %d must be in 1..%d", p->tries, TN_WANDER_MAX_TRIES);
     if (!(p->arrive_radius >= 0.0f && isfinite(p->arrive_radius)) ||
         !(p->arrive_speed > 0.0f && p->arrive_speed <= 1.0f))
         BAD("wander: arrive_radius %g must be >= 0 and finite, arrive_speed %g in (0, 1]",

@@ -102,6 +102,10 @@ extern "C" {
 #endif
 
 #define TN_WANDER_TABLE 24
+/* Most candidate draws per stage (tn_wander_params.tries): a waypoint costs
+ * up to 4 * tries line-of-sight and sweep tests when every draw fails, so an
+ * unbounded count would stall a step. */
+#define TN_WANDER_MAX_TRIES 1024
 
 typedef struct tn_wander_params {
     float half;          /* half-size of the agent's square box, px; 4 */
@@ -173,7 +177,7 @@ typedef struct tn_wander_env {
 tn_wander_params tn_wander_default_params(void);
 /* INVALID_PARAM (message names the field) unless sizes and speeds are
  * positive, bias and smoothness in [0, 1], step_min <= step_max <= near_dist,
- * 0 < cone_near <= cone_far <= pi, tries >= 1. */
+ * 0 < cone_near <= cone_far <= pi, tries in 1..TN_WANDER_MAX_TRIES. */
 tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err);
 /* The turn-rate bound omega, rad/s. */
 float tn_wander_turn_rate(const tn_wander_params *p);
