@@ -426,6 +426,84 @@ static void test_leaves_item_under_character(void **state)
     tn_map_destroy(m);
 }
 
+/* The navmesh paths ignore the character: a path to an item behind a
+ * standing character runs through it.  The companion used to stop at the
+ * character's side, its path pulling it on and the separation holding it
+ * off, and stayed in FETCH for good (planning the same path every 30
+ * steps).  It now goes round the character and picks the item up. */
+static void test_fetches_item_behind_character(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    navs v = navs_for(m);
+    for (int i = 0; i < v.n; i++) {
+        tn_companion_params p = tn_companion_default_params();
+        const float cx = 40 * T, cy = 12 * T, hw = 0.5f * T, hh = T;
+        /* beyond the character's bottom-right corner, seen from the top-left
+         * (sweep4's (154,120) for a character at (128,100)); touching its
+         * right side (gap 0, inside char_clearance) */
+        const float spots[2][2] = {{cx + 26, cy + 20}, {cx + hw + p.half, cy}};
+        for (int s = 0; s < 2; s++) {
+            float items[2] = {spots[s][0], spots[s][1]};
+            tn_companion c;
+            tn_companion_init(&c, cx - 88, cy - 60, 0);
+            int picked = -1, fetching = 0, k;
+            for (k = 0; k < 1200 && picked < 0; k++) {
+                tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
+                picked = tn_companion_step(&c, &p, &e);
+                fetching += c.state == TN_COMPANION_FETCH;
+                /* never inside the character's box */
+                assert_true(fabsf(c.x - cx) - hw - p.half >= -0.01f ||
+                            fabsf(c.y - cy) - hh - p.half >= -0.01f);
+            }
+            print_message("%s: item %d: picked %d after %d steps, %d fetching, %ld paths\n",
+                          v.name[i], s, picked, k, fetching, c.paths_planned);
+            assert_int_equal(picked, 0);
+            assert_true(fetching < 300);
+            assert_int_equal(c.state, TN_COMPANION_FOLLOW);
+        }
+    }
+    tnav_mesh_destroy(v.mesh);
+    tn_map_destroy(m);
+}
+
+/* A corridor 2 tiles high that the standing character fills: the item
+ * beyond it cannot be reached (the paths ignore the character, and no
+ * corner round it is free).  The companion gives the fetch up after a few
+ * re-plans and does not fetch that item again while the character stands
+ * there; it used to stay in FETCH for good. */
+static void test_gives_up_item_past_blocking_character(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    for (int x = 0; x < 80; x++) {
+        assert_true(tn_succeeded(tn_map_set_tile(m, x, 9, TN_TILE_BLOCK, NULL)));
+        assert_true(tn_succeeded(tn_map_set_tile(m, x, 12, TN_TILE_BLOCK, NULL)));
+    }
+    navs v = navs_for(m);
+    for (int i = 0; i < v.n; i++) {
+        tn_companion_params p = tn_companion_default_params();
+        const float cx = 40 * T, cy = 11 * T, hw = 0.5f * T, hh = T;
+        float items[2] = {cx + 60, cy};
+        tn_companion c;
+        tn_companion_init(&c, cx - 60, cy, 0);
+        int picked = -1, fetching = 0;
+        for (int k = 0; k < 3000 && picked < 0; k++) {
+            tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
+            picked = tn_companion_step(&c, &p, &e);
+            fetching += c.state == TN_COMPANION_FETCH;
+        }
+        print_message("%s: picked %d, %d of 3000 steps fetching, %d given up, %ld paths\n",
+                      v.name[i], picked, fetching, c.gave_up, c.paths_planned);
+        assert_int_equal(picked, -1);
+        assert_int_equal(c.gave_up, 1);
+        assert_true(fetching < 300);
+        assert_int_equal(c.state, TN_COMPANION_FOLLOW);
+    }
+    tnav_mesh_destroy(v.mesh);
+    tn_map_destroy(m);
+}
+
 static void test_deterministic_and_params(void **state)
 {
     (void)state;
@@ -461,6 +539,8 @@ int main(void)
         cmocka_unit_test(test_paths_over_a_narrow_gap),
         cmocka_unit_test(test_fetches_reachable_items),
         cmocka_unit_test(test_leaves_item_under_character),
+        cmocka_unit_test(test_fetches_item_behind_character),
+        cmocka_unit_test(test_gives_up_item_past_blocking_character),
         cmocka_unit_test(test_deterministic_and_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,12 @@
 #define STALL_STEPS 30
 /* Path candidates examined for an item fetch. */
 #define FETCH_CANDIDATES 4
+/* Re-plans (stalled, or the path ended short of the item) before a fetch is
+ * given up. */
+#define FETCH_REPLANS 4
+/* A given-up item is tried again once the character has moved this far (px)
+ * from where it stood then. */
+#define GIVE_UP_MOVE 16.0f
 
 tn_companion_params tn_companion_default_params(void)
 {
@@ -95,6 +101,7 @@ void tn_companion_reset(tn_companion *c)
     c->item = -1;
     c->idle = 0;
     c->stall = 0;
+    c->skip = false;
     c->look_now = true;
 }
 
@@ -122,8 +129,85 @@ static bool plan(tn_companion *c, const tn_companion_params *p, const tn_compani
     return true;
 }
 
-/* Seek velocity along the path; false when the path is done. */
-static bool path_velocity(tn_companion *c, const tn_companion_params *p, float *dvx, float *dvy)
+/* Does the segment (ax, ay)-(bx, by) enter the open box centred on (ox, oy)
+ * with half extents hx, hy?  (Liang-Barsky clipping; touching is not.) */
+static bool segment_enters_box(float ax, float ay, float bx, float by, float ox, float oy, float hx,
+                               float hy)
+{
+    float t0 = 0.0f, t1 = 1.0f;
+    const float a[2] = {ax - ox, ay - oy}, d[2] = {bx - ax, by - ay}, h[2] = {hx, hy};
+    for (int k = 0; k < 2; k++) {
+        if (fabsf(d[k]) < 1e-6f) {
+            if (fabsf(a[k]) >= h[k]) return false;
+            continue;
+        }
+        float te = (-h[k] - a[k]) / d[k], tx = (h[k] - a[k]) / d[k];
+        if (te > tx) {
+            float t = te;
+            te = tx;
+            tx = t;
+        }
+        t0 = tn_maxf(t0, te);
+        t1 = tn_minf(t1, tx);
+        if (t0 >= t1) return false;
+    }
+    return true;
+}
+
+/* The navmesh paths know nothing of the character, so a path may run
+ * through it: the companion would fly into its box, be held off by the
+ * separation and stop there for good, with the corner straight behind the
+ * character (a local minimum of the steering sum).  When the straight line
+ * to the corner (tx, ty) enters the character's box grown by the
+ * companion's half-size, it heads instead for a corner of that box grown by
+ * char_clearance + 1 more: the free one, reachable in a straight line,
+ * with the shortest way on to (tx, ty) round the box (at most two box
+ * corners).  False (no detour) when the line is clear or no corner works. */
+static bool character_detour(const tn_companion *c, const tn_companion_params *p,
+                             const tn_companion_env *e, float tx, float ty, float *dx, float *dy)
+{
+    const float eps = 1.0f / 64.0f;
+    float hx = e->char_hw + p->half - eps, hy = e->char_hh + p->half - eps;
+    if (!segment_enters_box(c->x, c->y, tx, ty, e->char_x, e->char_y, hx, hy)) return false;
+    float gx = e->char_hw + p->half + p->char_clearance + 1.0f;
+    float gy = e->char_hh + p->half + p->char_clearance + 1.0f;
+    float px[4], py[4], on[4]; /* corners in order round the box; cost on to the target */
+    bool ok[4];
+    for (int k = 0; k < 4; k++) {
+        px[k] = e->char_x + ((k == 1 || k == 2) ? gx : -gx);
+        py[k] = e->char_y + (k >= 2 ? gy : -gy);
+        ok[k] = tn_steer_box_free(e->map, px[k], py[k], p->half);
+        on[k] = segment_enters_box(px[k], py[k], tx, ty, e->char_x, e->char_y, hx, hy)
+                    ? INFINITY
+                    : tn_len(tx - px[k], ty - py[k]);
+    }
+    float best = INFINITY;
+    int best_k = -1;
+    for (int k = 0; k < 4; k++) {
+        if (!ok[k] || tn_len(px[k] - c->x, py[k] - c->y) <= p->corner_reach ||
+            segment_enters_box(c->x, c->y, px[k], py[k], e->char_x, e->char_y, hx, hy))
+            continue;
+        float rest = on[k];
+        for (int s = 1; s <= 3; s += 2) { /* or on round a neighbouring corner */
+            int n = (k + s) % 4;
+            if (ok[n]) rest = tn_minf(rest, tn_len(px[n] - px[k], py[n] - py[k]) + on[n]);
+        }
+        float cost = tn_len(px[k] - c->x, py[k] - c->y) + rest;
+        if (cost < best) {
+            best = cost;
+            best_k = k;
+        }
+    }
+    if (best_k < 0) return false;
+    *dx = px[best_k];
+    *dy = py[best_k];
+    return true;
+}
+
+/* Seek velocity along the path (round the character, see character_detour);
+ * false when the path is done. */
+static bool path_velocity(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e,
+                          float *dvx, float *dvy)
 {
     while (c->path_i < c->path_n) {
         float cx = c->path[2 * c->path_i], cy = c->path[2 * c->path_i + 1];
@@ -132,6 +216,13 @@ static bool path_velocity(tn_companion *c, const tn_companion_params *p, float *
         if (d <= p->corner_reach) {
             c->path_i++;
             continue;
+        }
+        if (character_detour(c, p, e, cx, cy, &cx, &cy)) {
+            dx = cx - c->x;
+            dy = cy - c->y;
+            d = tn_len(dx, dy);
+            last = false;
+            if (d <= 0.0f) return false;
         }
         /* Full speed to inner corners; slow down into the last one. */
         float speed = p->max_speed;
@@ -171,6 +262,7 @@ static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_
         float ix = e->items[2 * i], iy = e->items[2 * i + 1];
         if (tn_len2(ix - e->char_x, iy - e->char_y) > range2 || item_crowded(ix, iy, p, e))
             continue;
+        if (c->skip && ix == c->skip_x && iy == c->skip_y) continue;
         float d = tn_len2(ix - c->x, iy - c->y);
         /* Insertion into the short sorted list. */
         int k = nc < FETCH_CANDIDATES ? nc++ : FETCH_CANDIDATES;
@@ -206,6 +298,7 @@ static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_
     if (best_i < 0) return false;
     c->path_i = 0;
     c->stall = 0;
+    c->replans = 0;
     c->item = best_i;
     c->item_x = e->items[2 * best_i];
     c->item_y = e->items[2 * best_i + 1];
@@ -224,6 +317,31 @@ static int find_item(const tn_companion *c, const tn_companion_env *e)
     for (i = 0; i < e->nitems; i++)
         if (e->items[2 * i] == c->item_x && e->items[2 * i + 1] == c->item_y) return i;
     return -1;
+}
+
+/* Give up the fetch: back to following, no new fetch for a while. */
+static void give_up_fetch(tn_companion *c, const tn_companion_params *p)
+{
+    c->item = -1;
+    c->path_n = c->path_i = 0;
+    c->state = TN_COMPANION_FOLLOW;
+    c->cooldown = 4 * p->idle_steps;
+    c->look_now = true;
+}
+
+/* Plan the fetch again; gives it up after FETCH_REPLANS re-plans or when
+ * the item is out of reach. */
+static void replan_fetch(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
+{
+    if (++c->replans > FETCH_REPLANS || !plan(c, p, e, c->item_x, c->item_y)) {
+        c->gave_up++;
+        c->skip = true;
+        c->skip_x = c->item_x;
+        c->skip_y = c->item_y;
+        c->skip_cx = e->char_x;
+        c->skip_cy = e->char_y;
+        give_up_fetch(c, p);
+    }
 }
 
 /* ---- steering --------------------------------------------------------------------- */
@@ -399,6 +517,9 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
     int picked = -1;
     c->steps++;
     if (c->cooldown > 0) c->cooldown--;
+    if (c->skip &&
+        tn_len2(e->char_x - c->skip_cx, e->char_y - c->skip_cy) > GIVE_UP_MOVE * GIVE_UP_MOVE)
+        c->skip = false;
     if (c->look_now || (c->steps + c->phase) % (unsigned long)p->los_interval == 0)
         test_sight(c, e);
 
@@ -437,16 +558,13 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
     float dvx = 0.0f, dvy = 0.0f;
     if (c->state == TN_COMPANION_FOLLOW) {
         follow_velocity(c, p, e, &dvx, &dvy);
-    } else if (!path_velocity(c, p, &dvx, &dvy)) {
+    } else if (!path_velocity(c, p, e, &dvx, &dvy)) {
         dvx = dvy = 0.0f;
         if (c->state == TN_COMPANION_FETCH &&
             tn_len2(c->item_x - c->x, c->item_y - c->y) > p->pickup_radius * p->pickup_radius) {
-            /* The path ended short of the item (cut or pushed off): again. */
-            if (!plan(c, p, e, c->item_x, c->item_y)) {
-                c->state = TN_COMPANION_FOLLOW;
-                c->item = -1;
-                c->cooldown = p->idle_steps;
-            }
+            /* The path ended short of the item (cut or pushed off): again,
+             * a few times. */
+            replan_fetch(c, p, e);
         }
     }
     separation_velocity(c, p, e, &dvx, &dvy);
@@ -464,7 +582,12 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
     if (c->state != TN_COMPANION_FOLLOW && c->path_i < c->path_n) {
         float moved = tn_len(c->x - ox, c->y - oy);
         c->stall = moved < 0.25f * p->max_speed * e->dt ? c->stall + 1 : 0;
-        if (c->stall >= STALL_STEPS) plan(c, p, e, c->goal_x, c->goal_y);
+        if (c->stall >= STALL_STEPS) {
+            if (c->state == TN_COMPANION_FETCH)
+                replan_fetch(c, p, e);
+            else
+                plan(c, p, e, c->goal_x, c->goal_y);
+        }
     }
 
     /* Items. */

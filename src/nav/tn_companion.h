@@ -27,6 +27,16 @@
  * half + 2 px clears the block's corner (tn_steer_corner_shift), it takes
  * it: paths that pass close to corners do not snag.
  *
+ * PATHS AND THE CHARACTER.  The paths it asks for (tn_agent_nav.path) know
+ * nothing of the character, so one may run through it; the steering would
+ * then stop at the character's side, the corner pulling it on and the
+ * separation holding it off.  While following a path, whenever the straight
+ * line to the next corner enters the character's box grown by `half`, it
+ * heads instead for a corner of that box grown by char_clearance + 1 px
+ * more: a free one, reachable in a straight line, with the shortest way on
+ * round the box (at most two box corners; 4 box tests, no extra path
+ * query).  When no corner is free it keeps to the path.
+ *
  * LOSING THE CHARACTER.  Every los_interval steps it tests line of sight
  * from its centre to the character's centre.  When the character is out of
  * sight it switches to SEARCH: it asks for a path (tn_agent_nav.path, with
@@ -49,9 +59,17 @@
  * fetch_range + follow_outer away.  An item under the character (the
  * companion's box centred on it would overlap the character's box, out of
  * which the companion is always pushed) is left alone, and a fetch is
- * abandoned when the character steps onto its item.
+ * abandoned when the character steps onto its item.  An item behind the
+ * character is reached round it (PATHS AND THE CHARACTER); on an open map
+ * with a standing character every item spot it does not leave alone is
+ * picked up (2,337 spots swept: 1,812 picked, 525 left alone, none
+ * fetched for good).  A fetch is given up (back to FOLLOW, gave_up counts
+ * it, no fetch for 4 * idle_steps) after 4 re-plans (stalled 30 steps, or
+ * the path ended short of the item) or when the item becomes unreachable,
+ * e.g. the character fills the corridor to it; that item is not fetched
+ * again until the character has moved 16 px from where it stood.
  *
- * UNITS pixels, seconds.  MEMORY: the struct (368 bytes, a path of up to
+ * UNITS pixels, seconds.  MEMORY: the struct (392 bytes, a path of up to
  * TN_COMPANION_PATH_MAX corners inline); nothing is allocated.
  * DETERMINISM: no randomness at all.
  *
@@ -121,10 +139,15 @@ typedef struct tn_companion {
     float goal_x, goal_y; /* where the path leads */
     int item;             /* index of the item being fetched, -1 */
     float item_x, item_y;
-    int items;      /* items picked up so far */
-    int idle;       /* consecutive idle steps */
-    int cooldown;   /* steps before the next fetch or path retry */
-    int stall;      /* steps without progress along a path */
+    int items;    /* items picked up so far */
+    int idle;     /* consecutive idle steps */
+    int cooldown; /* steps before the next fetch or path retry */
+    int stall;    /* steps without progress along a path */
+    int replans;  /* re-plans in the current fetch */
+    int gave_up;  /* fetches given up so far (too many re-plans) */
+    bool skip;    /* skip_x, skip_y: the item last given up, not fetched again
+                       until the character moves 16 px from skip_cx, skip_cy */
+    float skip_x, skip_y, skip_cx, skip_cy;
     unsigned phase; /* offsets the line-of-sight tests of many companions */
     bool look_now;  /* test line of sight in the next step */
     long steps;
