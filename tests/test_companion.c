@@ -384,6 +384,29 @@ static void test_fetches_reachable_items(void **state)
     tn_map_destroy(m);
 }
 
+/* Steps companion c beside a character standing at (cx, cy) (half sizes hw,
+ * hh) with one item, until the item is picked or `steps` pass: returns what
+ * tn_companion_step picked (-1: nothing), the steps run in *ran and those
+ * spent in FETCH in *fetching.  With `outside`, asserts at every step that
+ * the companion's box stays out of the character's. */
+static int fetch_one(const tn_map *m, const tn_agent_nav *nav, const tn_companion_params *p,
+                     tn_companion *c, float cx, float cy, float hw, float hh, float *items,
+                     int steps, bool outside, int *ran, int *fetching)
+{
+    int picked = -1, k;
+    *fetching = 0;
+    for (k = 0; k < steps && picked < 0; k++) {
+        tn_companion_env e = {m, nav, cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
+        picked = tn_companion_step(c, p, &e);
+        *fetching += c->state == TN_COMPANION_FETCH;
+        if (outside)
+            assert_true(fabsf(c->x - cx) - hw - p->half >= -0.01f ||
+                        fabsf(c->y - cy) - hh - p->half >= -0.01f);
+    }
+    *ran = k;
+    return picked;
+}
+
 /* An item under the character (the companion's box on it would overlap
  * the character's) cannot be picked up: the companion is pushed out of the
  * character's box.  It used to fetch it anyway and stay in FETCH for good,
@@ -405,12 +428,9 @@ static void test_leaves_item_under_character(void **state)
             float items[2] = {spots[s][0], spots[s][1]};
             tn_companion c;
             tn_companion_init(&c, cx - 60, cy - 40, 0);
-            int picked = -1, fetching = 0;
-            for (int k = 0; k < 1200 && picked < 0; k++) {
-                tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
-                picked = tn_companion_step(&c, &p, &e);
-                fetching += c.state == TN_COMPANION_FETCH;
-            }
+            int ran, fetching;
+            int picked = fetch_one(m, &v.nav[i], &p, &c, cx, cy, hw, hh, items, 1200, false, &ran,
+                                   &fetching);
             print_message("%s: item %d: picked %d, %d steps fetching, %ld paths\n", v.name[i], s,
                           picked, fetching, c.paths_planned);
             if (s == 0) {
@@ -447,15 +467,9 @@ static void test_fetches_item_behind_character(void **state)
             float items[2] = {spots[s][0], spots[s][1]};
             tn_companion c;
             tn_companion_init(&c, cx - 88, cy - 60, 0);
-            int picked = -1, fetching = 0, k;
-            for (k = 0; k < 1200 && picked < 0; k++) {
-                tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
-                picked = tn_companion_step(&c, &p, &e);
-                fetching += c.state == TN_COMPANION_FETCH;
-                /* never inside the character's box */
-                assert_true(fabsf(c.x - cx) - hw - p.half >= -0.01f ||
-                            fabsf(c.y - cy) - hh - p.half >= -0.01f);
-            }
+            int k, fetching; /* never inside the character's box */
+            int picked =
+                fetch_one(m, &v.nav[i], &p, &c, cx, cy, hw, hh, items, 1200, true, &k, &fetching);
             print_message("%s: item %d: picked %d after %d steps, %d fetching, %ld paths\n",
                           v.name[i], s, picked, k, fetching, c.paths_planned);
             assert_int_equal(picked, 0);
@@ -487,12 +501,9 @@ static void test_gives_up_item_past_blocking_character(void **state)
         float items[2] = {cx + 60, cy};
         tn_companion c;
         tn_companion_init(&c, cx - 60, cy, 0);
-        int picked = -1, fetching = 0;
-        for (int k = 0; k < 3000 && picked < 0; k++) {
-            tn_companion_env e = {m, &v.nav[i], cx, cy, 0, 0, hw, hh, NULL, -1, items, 1, DT};
-            picked = tn_companion_step(&c, &p, &e);
-            fetching += c.state == TN_COMPANION_FETCH;
-        }
+        int ran, fetching;
+        int picked =
+            fetch_one(m, &v.nav[i], &p, &c, cx, cy, hw, hh, items, 3000, false, &ran, &fetching);
         print_message("%s: picked %d, %d of 3000 steps fetching, %d given up, %ld paths\n",
                       v.name[i], picked, fetching, c.gave_up, c.paths_planned);
         assert_int_equal(picked, -1);
