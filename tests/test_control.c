@@ -624,6 +624,13 @@ static void test_playback_control(void **state)
     assert_false(tn_playback_visible(&p, ov));
     assert_true(tn_playback_visible(&p, ov | TN_OVERLAY_EXPLORED));
     assert_false(tn_playback_visible(NULL, ov | TN_OVERLAY_EXPLORED));
+    /* hidden, it waits (it used to play on unseen and be over when X came
+     * back); shown, the frames advance it */
+    double held = p.shown;
+    tn_playback_frame(&p, 10.0, ov);
+    assert_true(p.shown == held);
+    tn_playback_frame(&p, 0.01, ov | TN_OVERLAY_EXPLORED);
+    assert_true(p.shown > held);
     /* Q with X off: one expansion further, held, X on */
     tn_world_message(w, "-");
     int before = (int)p.shown;

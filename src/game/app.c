@@ -928,7 +928,7 @@ static void handle_event(app *a, const SDL_Event *ev)
 static void frame_extra(app *a, double dt)
 {
     watch_goto(a);
-    tn_playback_advance(&a->pb, dt);
+    tn_playback_frame(&a->pb, dt, a->view.overlays);
     camera_keys(a, dt > 0.1 ? 0.1 : dt);
     update_flow8(a);
 }

@@ -374,6 +374,11 @@ void tn_playback_advance(tn_playback *p, double dt)
     if (p->shown > p->trace.count) p->shown = p->trace.count;
 }
 
+void tn_playback_frame(tn_playback *p, double dt, unsigned overlays)
+{
+    if (tn_playback_visible(p, overlays)) tn_playback_advance(p, dt);
+}
+
 void tn_playback_step(tn_playback *p)
 {
     if (!p->active) return;

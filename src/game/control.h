@@ -151,6 +151,10 @@ void tn_playback_free(tn_playback *p);
 void tn_playback_start(tn_playback *p);
 /* Advance by dt seconds of real time (nothing while paused). */
 void tn_playback_advance(tn_playback *p, double dt);
+/* One frame of the window's loop: advance by dt only while the replay is
+ * drawn (tn_playback_visible with these overlays), so a replay that X hides
+ * waits and shows again where it was. */
+void tn_playback_frame(tn_playback *p, double dt, unsigned overlays);
 /* One step while paused: the next closed node (and the opens it made). */
 void tn_playback_step(tn_playback *p);
 
@@ -178,7 +182,8 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
  * a graph search (p->label says why). */
 int tn_playback_record_graph(tn_playback *p, const tn_world *w);
 /* The replay draws on the explored overlay: it is on screen only while
- * that overlay is on (X off hides it, X on shows it again where it is). */
+ * that overlay is on (X off hides it, X on shows it again where it is; the
+ * window's tn_playback_frame holds it while hidden). */
 bool tn_playback_visible(const tn_playback *p, unsigned overlays);
 /* The replay's keys and bar buttons: TN_PB_REPLAY (E: from the first
  * event), TN_PB_HOLD (Shift+E: hold / resume; starts it when it is not
