@@ -259,7 +259,11 @@ void tn_navmesh_set_clock(tn_navmesh *m, double (*clock)(void));
  * block or outside the map.  `hint`: a triangle near the point (e.g. the
  * previous answer for a moving agent), or -1 to start from the buckets. */
 int tn_navmesh_locate(const tn_navmesh *m, float x, float y, int hint);
-/* The region of a free point, -1 when not free. */
+/* The region of a free point, -1 when not free.  A point on the edge of
+ * several free triangles gets the region of the one tn_navmesh_locate finds:
+ * at a pinch corner (two blocks touching diagonally, where two regions meet
+ * at one vertex) that is either region, the same one on every call
+ * (tn_navquery_find_path tries both sides of a pinch itself). */
 int tn_navmesh_region_at(const tn_navmesh *m, float x, float y);
 
 /* True when the segment a-b lies in free space (see the header comment). */
