@@ -63,6 +63,10 @@ typedef struct app {
     int paint_x, paint_y;
     int shot_counter;
     bool restore_offered; /* MAP.autosave existed at start: R restores it */
+    /* R was pressed over unsaved edits: a second R with no edit between
+     * (tn_world_edits still restore_armed_edits) replaces them */
+    bool restore_armed;
+    int restore_armed_edits;
     bool quit;
     /* Quitting (request_quit): the autosave failed and the next Esc or close
      * quits anyway (quit_armed); it did (quit_lost); the autosave is written. */
@@ -201,6 +205,19 @@ static void restore(app *a)
 {
     char path[1024], err[512];
     tn_autosave_path(a->opts->map_path, path, sizeof path);
+    if (tn_world_dirty(a->w) &&
+        !(a->restore_armed && a->restore_armed_edits == tn_world_edits(a->w))) {
+        /* the edits made since the start would be gone: ask again first */
+        a->restore_armed = true;
+        a->restore_armed_edits = tn_world_edits(a->w);
+        tn_world_message(a->w,
+                         "R again replaces your unsaved edits with %s's (Ctrl+S first keeps "
+                         "them in %s)",
+                         path, a->opts->map_path);
+        tn_world_set_message_ttl(a->w, 60 * 10);
+        return;
+    }
+    a->restore_armed = false;
     tn_map *m;
     tn_error e;
     if (tn_load_map(path, &m, err, sizeof err) != 0) {
@@ -219,7 +236,11 @@ static void restore(app *a)
     a->autosave_ours = true; /* they are this session's edits now */
     a->prev_x = tn_world_character(a->w)->x;
     a->prev_y = tn_world_character(a->w)->y;
-    tn_world_message(a->w, "restored %s: Ctrl+S writes it to %s%s", path, a->opts->map_path, note);
+    /* the history's tiles were the replaced map's: Ctrl+Z must not replay them here */
+    tn_undo_clear(&a->undo);
+    tn_playback_forget(&a->pb); /* a new map: the bot's search was on the old one */
+    tn_world_message(a->w, "restored %s (undo starts afresh): Ctrl+S writes it to %s%s", path,
+                     a->opts->map_path, note);
 }
 
 static void screenshot(app *a)

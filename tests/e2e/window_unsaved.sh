@@ -18,6 +18,14 @@
 #   another edit, Ctrl+S         -> the older autosave is still there
 #   another edit, Esc            -> it is kept as MAP.autosave.1, MAP.autosave
 #                                   holds this session's edits
+# and R over unsaved edits (the autosave holds a block at (12,4)):
+#   (12,4), (20,9), R, (30,15), R, Ctrl+S
+#                                -> R only asked (an edit came between): the
+#                                   file holds the three session edits
+#   R, Ctrl+Z three times, Ctrl+S -> restored, and undo starts afresh: the file
+#                                   is the autosave's (the replaced map's (12,4)
+#                                   is not undone)
+#   (30,15), R, R, Ctrl+S        -> the second R restores
 # Usage: tests/e2e/window_unsaved.sh BUILD_DIR (from the repo root).  Skips
 # (exit 77) when Xvfb or xdotool is missing.  Tile positions: see
 # window_edit_save.sh.
@@ -142,5 +150,38 @@ rows "$MAP2.autosave.1" | cmp -s - "$tmp/old.rows" ||
 rows "$MAP2.autosave" | cmp -s - "$tmp/new.rows" || fail "the session's autosave is not its edits"
 grep -q "^tilenav: an older autosave (edits never restored) is kept as $MAP2.autosave.1\$" "$tmp/game.out" ||
     fail "quitting did not say where the older autosave went"
-echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so; an older autosave survives Ctrl+S and is moved aside)"
+
+# --- R over unsaved edits asks first; a restore starts the undo history afresh
+MAP=$tmp/room3.map
+cp tests/data/render_window.map "$MAP"
+cp "$MAP2.autosave.1" "$MAP.autosave" # a block at (12,4)
+start_game
+wait_window
+click_tile 12 4 3
+click_tile 20 9 3
+xdotool key r
+click_tile 30 15 3
+xdotool key r # an edit came between: it asks again
+put "$tmp/old.rows" 20 9 "#" >"$tmp/two.rows"
+put "$tmp/two.rows" 30 15 "#" >"$tmp/three.rows"
+xdotool key ctrl+s
+wait_saved "$MAP" "$tmp/three.rows" "R over unsaved edits replaced them (or Ctrl+S failed)"
+xdotool key r # nothing unsaved now: restores at once
+xdotool key ctrl+z
+xdotool key ctrl+z
+xdotool key ctrl+z
+xdotool key ctrl+s
+wait_saved "$MAP" "$tmp/old.rows" "after R, Ctrl+Z undid an edit of the replaced map"
+quit_game "after a restore"
+cp "$MAP2.autosave.1" "$MAP.autosave"
+cp tests/data/render_window.map "$MAP"
+start_game
+wait_window
+click_tile 30 15 3
+xdotool key r
+xdotool key r
+xdotool key ctrl+s
+wait_saved "$MAP" "$tmp/old.rows" "R twice did not restore the autosave"
+quit_game "after R twice"
+echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so; an older autosave survives Ctrl+S and is moved aside; R over unsaved edits asks first, a restore starts undo afresh)"
 exit 0
