@@ -350,7 +350,7 @@ static void test_graph_replan_after_slider(void **state)
      * same either way */
     printf("  after landing: %s\n", hud);
     if (i.state == TN_BOT_NO_PATH) {
-        assert_non_null(strstr(hud, "bot [graph]: no_path | no plan | "));
+        assert_non_null(strstr(hud, "bot [graph]: no path | no plan | "));
         assert_non_null(strstr(json(w), "\"path_nodes\":0,"));
         assert_non_null(strstr(json(w), "\"plan_frames\":-1}"));
     } else {

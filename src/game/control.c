@@ -674,9 +674,9 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
                     "state      %s\ngoal       %s\nplan       %s\n"
                     "input      %s%s%s%s%s\njump left  %s\nre-plans   %d (last: %s)\n"
                     "last plan  %s",
-                    tn_bot_state_name(i.state), goal, plan, i.input.left ? "left " : "",
-                    i.input.right ? "right " : "", i.input.jump ? "jump " : "",
-                    i.input.down ? "down " : "",
+                    i.state == TN_BOT_NO_PATH ? "no path" : tn_bot_state_name(i.state), goal, plan,
+                    i.input.left ? "left " : "", i.input.right ? "right " : "",
+                    i.input.jump ? "jump " : "", i.input.down ? "down " : "",
                     !(i.input.left || i.input.right || i.input.jump || i.input.down) ? "none" : "",
                     jump, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
 }

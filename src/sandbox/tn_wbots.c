@@ -661,6 +661,12 @@ int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
                     planner_in_effect(w, s), i.plan_frames, off ? ",\"off\":true" : "");
 }
 
+/* The state in words for the HUD (the JSON keeps tn_bot_state_name's "no_path"). */
+static const char *hud_state(tn_bot_state st)
+{
+    return st == TN_BOT_NO_PATH ? "no path" : tn_bot_state_name(st);
+}
+
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
@@ -678,7 +684,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     int want = sel[0] == 'g';
     if (i.planner != want)
         return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
-                        sel, tn_bot_state_name(i.state), extra);
+                        sel, hud_state(i.state), extra);
     char t[32];
     if (i.search_us >= 0.0)
         snprintf(t, sizeof t, "%.0f us", i.search_us);
@@ -741,11 +747,11 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         /* while a plan waits, the bot's last search (nodes, time) is another
          * goal's or another planner's: none is shown */
         if (nl == 0 && i.active)
-            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", tn_bot_state_name(i.state),
-                            plan, re, cmp, extra);
+            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", hud_state(i.state), plan, re,
+                            cmp, extra);
         return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d node%s | search %s%s%s",
-                        tn_bot_state_name(i.state), plan, re, i.expanded, PLURAL(i.expanded), t,
-                        cmp, extra);
+                        hud_state(i.state), plan, re, i.expanded, PLURAL(i.expanded), t, cmp,
+                        extra);
     }
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
@@ -758,11 +764,11 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (s->first_graph && i.replans > 0)
         return snprintf(buf, cap,
                         "bot [classic]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s",
-                        tn_bot_state_name(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
+                        hud_state(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
     return snprintf(
         buf, cap, "bot [classic]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s",
-        tn_bot_state_name(i.state), i.goal_x, i.goal_y, i.first_raw_nodes,
-        PLURAL(i.first_raw_nodes), i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
+        hud_state(i.state), i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
+        i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
