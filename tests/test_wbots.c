@@ -211,7 +211,7 @@ static void test_hud_compares_planners(void **state)
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, " | classic: partial, "));
     /* the plan is named by the bot's state (it said "found:" for partial plans) */
-    assert_non_null(strstr(hud, "bot [graph]: partial | partial: "));
+    assert_non_null(strstr(hud, "bot [graph]: partial | to the closest spot: "));
     /* the classic planner: its own numbers, the graph not asked */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     assert_true(tn_succeeded(tn_world_click(w, 3, 10, TN_CLICK_LEFT, false, NULL)));
@@ -234,7 +234,7 @@ static void test_hud_singular(void **state)
     assert_true(tn_succeeded(tn_world_click(w, 76, 43, TN_CLICK_LEFT, false, NULL)));
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
-    if (!strstr(hud, "bot [graph]: partial | partial: ") ||
+    if (!strstr(hud, "bot [graph]: partial | to the closest spot: ") ||
         !strstr(hud, " frames, 1 leg | 1 node |"))
         fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
@@ -355,10 +355,39 @@ static void test_graph_replan_after_slider(void **state)
         assert_non_null(strstr(json(w), "\"plan_frames\":-1}"));
     } else {
         assert_int_equal(i.state, TN_BOT_PARTIAL);
-        assert_non_null(strstr(hud, "bot [graph]: partial | partial: "));
+        assert_non_null(strstr(hud, "bot [graph]: partial | to the closest spot: "));
         assert_true(i.plan_frames > 0);
         assert_null(strstr(json(w), "\"plan_frames\":-1}"));
     }
+    tn_world_destroy(w);
+}
+
+/* A slider moved on the ground (while paused: no step follows): the HUD
+ * drops the old plan at once.  The reviewer's paused HUD kept "found: 355
+ * frames, 7 legs | 101 nodes" until a single step. */
+static void test_hud_slider_without_a_step(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    tn_world_step(w);
+    assert_true(tn_world_character(w)->on_ground);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | found: "));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving | re-planning (physics changed) at the next step") ||
+        strstr(hud, "found: "))
+        fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 3, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "re-planning (physics changed) at the next step")) fail_msg("HUD: %s", hud);
+    tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| re-plan 1 (physics changed)") || strstr(hud, "at the next step"))
+        fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }
 
@@ -738,6 +767,88 @@ static void test_explored_is_the_planners_search(void **state)
     tn_world_destroy(w);
 }
 
+/* G to classic mid-jump: the re-plan waits for the landing.  The reviewer's
+ * HUD said "goto (47,20): 0 tiles, 0 states | search n/a" (as if the classic
+ * planner had answered) until the body landed. */
+static void test_hud_classic_pending_after_switch(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 47, 20, NULL)));
+    int f = 0;
+    while (f++ < 600 && tn_world_character(w)->on_ground) tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  pending: %s\n", hud);
+    /* no classic path yet (the reviewer saw a stray node at tile (0,0)), and
+     * no search shaded: the classic finder's last one was the HUD's
+     * comparison, not a plan this bot follows */
+    int n = -1;
+    tn_bot_path(tn_wbots_character_bot(w), &n);
+    assert_int_equal(n, 0);
+    const tn_map *m = tn_world_map(w);
+    shade sh = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+    tn_debug_draw dd = {&sh, s_line, s_rect, s_circle, s_tri, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    assert_int_equal(sh.rects, 0);
+    free(sh.tile);
+    if (!strstr(hud, "bot [classic]: moving | goto (47,20): re-planning (planner switched) on "
+                     "landing") ||
+        strstr(hud, "0 tiles") || strstr(hud, "search "))
+        fail_msg("HUD: %s", hud);
+    while (f++ < 900 && !tn_world_character(w)->on_ground) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  landed: %s\n", hud);
+    if (!strstr(hud, "first plan by graph | re-plan 1 (planner switched)"))
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
+/* A refused goto (nowhere to stand at or below the tile) leaves no trace of
+ * the last goal's plan: the reviewer's HUD kept "no_path | found: 346
+ * frames, 9 legs | 305 nodes" and the explored overlay its search; with the
+ * classic planner the last search's states were shown as this goal's. */
+static void test_refused_goto_forgets_the_plan(void **state)
+{
+    (void)state;
+    for (int planner = 1; planner >= 0; planner--) {
+        tn_world *w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        for (int f = 0; f < 5; f++) tn_world_step(w);
+        assert_true(tn_succeeded(tn_world_goto(w, 47, 20, NULL)));
+        for (int f = 0; f < 100; f++) tn_world_step(w);
+        tn_error e;
+        assert_true(tn_failed(tn_world_goto(w, 24, 5, &e)));
+        /* a click on a block means its top: the message says that top is the problem */
+        assert_string_equal(e.msg,
+                            "bot: no room for a 1x2 character on top of the block at (24,5)");
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud);
+        printf("  %s\n", hud);
+        const char *want = planner
+                               ? "bot [graph]: no path | goal refused: no plan"
+                               : "bot [classic]: no path | goto (24,5): goal refused, no search";
+        if (!strstr(hud, want) || strstr(hud, "found") || strstr(hud, " nodes") ||
+            strstr(hud, " states") || strstr(hud, "search "))
+            fail_msg("HUD: %s", hud);
+        assert_non_null(strstr(json(w), "\"path_nodes\":0,"));
+        assert_non_null(strstr(json(w), "\"expanded\":0,"));
+        const tn_map *m = tn_world_map(w);
+        shade sh = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+        tn_debug_draw dd = {&sh, s_line, s_rect, s_circle, s_tri, NULL};
+        tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+        assert_int_equal(sh.rects, 0);
+        free(sh.tile);
+        tn_world_destroy(w);
+    }
+}
+
 /* The graph plan stays drawn while the character is in the air (the jump
  * being flown and the legs after it), with the path overlay and with the
  * surface-graph overlay. */
@@ -896,6 +1007,12 @@ static void test_heuristic_switch(void **state)
         tn_path_find(pf, tn_world_map(w), &q, nodes, 512, &n, &st, NULL);
         assert_int_equal(i.expanded, st.expanded);
         seen[h] = i.expanded;
+        /* the HUD names the weighted search (the reviewer saw zigzags and
+         * nothing saying why) */
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud);
+        assert_true((strstr(hud, "bot [classic, fast A*]: ") != NULL) == (h == 1));
+        assert_true((strstr(hud, "bot [classic]: ") != NULL) == (h == 0));
         tn_path_destroy(pf);
         tn_world_destroy(w);
     }
@@ -917,6 +1034,9 @@ int main(void)
         cmocka_unit_test(test_hud_compare_follows_replan),
         cmocka_unit_test(test_hud_pending_plan_shows_no_nodes),
         cmocka_unit_test(test_hud_follows_planner_switch),
+        cmocka_unit_test(test_hud_classic_pending_after_switch),
+        cmocka_unit_test(test_refused_goto_forgets_the_plan),
+        cmocka_unit_test(test_hud_slider_without_a_step),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_click_on_oneway),

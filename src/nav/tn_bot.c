@@ -224,6 +224,22 @@ static void set_path_empty(tn_bot *b)
     b->jump_phase = JUMP_NONE;
 }
 
+/* A goal refused before any search: no plan, and no numbers of the last
+ * goal's search left to read as this one's. */
+static void refuse_goal(tn_bot *b)
+{
+    b->state = TN_BOT_NO_PATH;
+    set_path_empty(b);
+    b->nlegs = b->leg = 0;
+    b->want_plan = false;
+    memset(&b->stats, 0, sizeof b->stats);
+    b->stats.cost = -1;
+    memset(&b->gstats, 0, sizeof b->gstats);
+    b->search_us = -1.0;
+    b->first_raw = b->first_expanded = 0;
+    b->lastq_valid = false;
+}
+
 /* Plan from where the body is.  Returns false when it could not. */
 static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
@@ -342,6 +358,7 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g)
     bool had = b->graph != NULL;
     b->graph = g;
     b->nlegs = b->leg = 0;
+    b->n = b->cur = 0; /* either planner's path is no plan for the other */
     b->gphase = GP_WALK;
     b->jump_phase = JUMP_NONE; /* the classic follower's jump, if one was under way */
     if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return;
@@ -580,14 +597,12 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->still = 0;
     int gx, gy;
     if (!tn_map_inside(m, x, y)) {
-        b->state = TN_BOT_NO_PATH;
-        set_path_empty(b);
+        refuse_goal(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
     }
     if (!body_in_map(body, m, p->tile_px)) {
-        b->state = TN_BOT_NO_PATH;
-        set_path_empty(b);
+        refuse_goal(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot: the body at (%g, %g) px is outside the %dx%d map (%g px tiles)",
                             (double)body->x, (double)body->y, m->w, m->h, (double)p->tile_px);
@@ -599,8 +614,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
             q->max_fall != p->max_fall || q->walk_speed != p->walk_speed ||
             q->jump_height != p->jump_height || q->jump_cut_speed != p->jump_cut_speed ||
             q->coyote_frames != p->coyote_frames || q->tile_px != p->tile_px) {
-            b->state = TN_BOT_NO_PATH;
-            set_path_empty(b);
+            refuse_goal(b);
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "bot: the graph is for a %dx%d character with jump %g and other "
                                 "physics than this %dx%d one with jump %g: build the graph for "
@@ -611,10 +625,14 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     if (b->graph && tn_surf_node_of_tile(b->graph, x, y) >= 0) {
         gx = x, gy = y; /* the graph stands there: a box over a ledge's edge too */
     } else if (!tn_bot_snap_goal(m, body->w, body->h, x, y, &gx, &gy)) {
-        b->state = TN_BOT_NO_PATH;
+        refuse_goal(b);
         b->goal_x = x;
         b->goal_y = y;
-        set_path_empty(b);
+        if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) /* a click on a block means its top */
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "bot: no room for a %dx%d character on top of the block at "
+                                "(%d,%d)",
+                                body->w, body->h, x, y);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot: a %dx%d character cannot stand at or below tile (%d,%d)", body->w,
                             body->h, x, y);
@@ -622,8 +640,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->goal_x = gx;
     b->goal_y = gy;
     if (!b->phys_valid) {
-        b->state = TN_BOT_NO_PATH;
-        set_path_empty(b);
+        refuse_goal(b);
         tn_jump_model jm; /* for the reason */
         tn_status st = tn_jump_model_init(&jm, p, err);
         return tn_failed(st) ? st

@@ -88,6 +88,8 @@ static const char *planner_in_effect(const tn_world *w, const tn_wbots *s)
     return "graph";
 }
 
+const char *tn_wbots_planner_in_effect(const tn_world *w) { return planner_in_effect(w, of(w)); }
+
 const tn_bot *tn_wbots_character_bot(const tn_world *w)
 {
     const tn_wbots *s = of(w);
@@ -480,7 +482,12 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     note_search(w, s);
     note_first(s);
     s->last.plans = tn_bot_get_info(s->bot).plans; /* the click's answer is for this plan */
-    if (tn_failed(st)) return st;
+    if (tn_failed(st)) {
+        /* no search for this goal: the explored overlay drops the last one */
+        s->sn_n = 0;
+        s->sn_why = "the goal was refused: no search";
+        return st;
+    }
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
         s->last_state = TN_BOT_MOVING;
@@ -605,6 +612,14 @@ bool tn_wbots_get_planner(const tn_world *w, double *value)
     return true;
 }
 
+void tn_wbots_physics(tn_world *w)
+{
+    tn_wbots *s = of(w);
+    /* the trip's plan is dropped now (re-planned at the next step), not at
+     * the next step: while paused the HUD and the path say so at once */
+    if (s && s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character);
+}
+
 tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
 {
     tn_wbots *s = of(w);
@@ -661,10 +676,24 @@ int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
                     planner_in_effect(w, s), i.plan_frames, off ? ",\"off\":true" : "");
 }
 
+/* The last goto was refused before any search (tn_bot_goto cleared its
+ * numbers): no plan and no search to show. */
+static bool goal_refused(const tn_bot_info *i)
+{
+    return !i->active && i->state == TN_BOT_NO_PATH && i->expanded == 0 && i->path_nodes == 0;
+}
+
 /* The state in words for the HUD (the JSON keeps tn_bot_state_name's "no_path"). */
 static const char *hud_state(tn_bot_state st)
 {
     return st == TN_BOT_NO_PATH ? "no path" : tn_bot_state_name(st);
+}
+
+/* When a waiting plan is made: in the air on landing; on the ground at the
+ * next step (a slider moved while paused). */
+static const char *when_pending(const tn_world *w)
+{
+    return w->character.on_ground ? "at the next step" : "on landing";
 }
 
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
@@ -712,7 +741,8 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
      : tn_status_detail(st, TN_UNREACHABLE) || tn_status_detail(st, TN_LIMIT_REACHED) ? "partial" \
                                                                                       : "found")
         if (i.planner)
-            snprintf(cmp, sizeof cmp, " | classic%s: %s, %d tile%s, %s",
+            snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
+                     s->heuristic == TN_PATH_FAST ? " fast" : "",
                      s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles,
                      PLURAL(s->last.ctiles), ct);
         else if (s->last.goff)
@@ -735,38 +765,51 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         char plan[96], re[64] = "";
         if (nl > 0)
             snprintf(plan, sizeof plan, "%s %d frames, %d leg%s",
-                     i.state == TN_BOT_PARTIAL ? "partial:" : "found:", i.plan_frames, nl,
-                     PLURAL(nl));
+                     i.state == TN_BOT_PARTIAL ? "to the closest spot:" : "found:", i.plan_frames,
+                     nl, PLURAL(nl));
         else if (i.active)
-            snprintf(plan, sizeof plan, "%s (%s) on landing",
+            snprintf(plan, sizeof plan, "%s (%s) %s",
                      i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
-                     i.pending_reason[0] ? i.pending_reason : "re-plan");
+                     i.pending_reason[0] ? i.pending_reason : "re-plan", when_pending(w));
         else
             snprintf(plan, sizeof plan, "no plan");
         if (i.replans > 0) snprintf(re, sizeof re, " | re-plan %d (%s)", i.replans, i.plan_reason);
         /* while a plan waits, the bot's last search (nodes, time) is another
          * goal's or another planner's: none is shown */
-        if (nl == 0 && i.active)
-            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", hud_state(i.state), plan, re,
-                            cmp, extra);
+        if ((nl == 0 && i.active) || goal_refused(&i))
+            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", hud_state(i.state),
+                            goal_refused(&i) ? "goal refused: no plan" : plan, re, cmp, extra);
         return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d node%s | search %s%s%s",
                         hud_state(i.state), plan, re, i.expanded, PLURAL(i.expanded), t, cmp,
                         extra);
     }
+    /* Shift+G's weighted search is named: its paths are not the shortest */
+    const char *cl = s->heuristic == TN_PATH_FAST ? "classic, fast A*" : "classic";
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
     if (i.replans > 0)
         snprintf(re, sizeof re, " | re-plan %d (%s): %d tile%s, %d state%s", i.replans,
                  i.plan_reason, i.raw_nodes, PLURAL(i.raw_nodes), i.expanded, PLURAL(i.expanded));
+    /* a plan that waits for the landing (G or a slider mid-jump): no numbers
+     * yet, the last search was another plan's */
+    if (i.active && i.pending_reason[0])
+        return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): %s (%s) %s%s%s", cl,
+                        hud_state(i.state), i.goal_x, i.goal_y,
+                        i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning"
+                                                                          : "planning",
+                        i.pending_reason, when_pending(w), cmp, extra);
+    if (goal_refused(&i))
+        return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): goal refused, no search%s%s", cl,
+                        hud_state(i.state), i.goal_x, i.goal_y, cmp, extra);
     /* a goal first planned by the graph (G pressed mid-trip) has no classic
      * numbers of its own: say so rather than "0 tiles, 0 states" */
     if (s->first_graph && i.replans > 0)
         return snprintf(buf, cap,
-                        "bot [classic]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s",
+                        "bot [%s]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s", cl,
                         hud_state(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
     return snprintf(
-        buf, cap, "bot [classic]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s",
+        buf, cap, "bot [%s]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s", cl,
         hud_state(i.state), i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
         i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
@@ -846,6 +889,15 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
     return NULL;
 }
 
+/* The bot waits to plan (a new goal, G or a slider mid-jump), or its goal
+ * was refused before any search: the classic finder's last search was
+ * another plan's (or the HUD's comparison). */
+static bool classic_pending(const tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    return (i.active && i.pending_reason[0]) || goal_refused(&i);
+}
+
 void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wbots *s = of(w);
@@ -858,7 +910,7 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         for (int k = 0; k < s->sn_n; k++)
             tn_dd_rect(dd, (float)s->sn[k].x * T, (float)s->sn[k].y * T, T, T, 0xff9a3c00u | 0x50u,
                        true);
-    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf) {
+    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !classic_pending(s)) {
         int x0, y0, x1, y1;
         if (tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
             for (int y = y0; y <= y1; y++)

@@ -89,6 +89,10 @@ const tn_bot *tn_wbots_bot(const tn_world *w, int i);
  * graph is built only for the graph planner) or the map is too large for
  * graphs; NULL when it draws, or is off. */
 const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays);
+/* The planner the character's goto uses now: "graph", "classic" (selected,
+ * or the graph selected on a map above 256x256, where no graph is built),
+ * "none" (goto off: a map above 512x512). */
+const char *tn_wbots_planner_in_effect(const tn_world *w);
 /* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
  * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */
 void tn_wbots_set_heuristic(tn_world *w, int heuristic);

@@ -509,6 +509,7 @@ static tn_status set_jump_height(tn_world *w, double v, tn_error *err)
 {
     (void)err;
     w->phys.jump_height = (float)v;
+    tn_wbots_physics(w);
     return TN_OK;
 }
 
@@ -524,6 +525,7 @@ static tn_status resize_character(tn_world *w, int nw, int nh, tn_error *err)
     b->w = nw;
     b->h = nh;
     b->y = ny;
+    tn_wbots_physics(w);
     return TN_OK;
 }
 

@@ -23,6 +23,9 @@
  *                             it (writes *in, returns true); `player` is true
  *                             when the player pressed a key (let go)
  *   step(w)                   one fixed step, after the character moved
+ *   physics(w)                the jump height or the character's size
+ *                             changed (a slider): a trip under way takes
+ *                             the new graph now, so a paused HUD says so
  *   check_edit(w,x,y,t,m,err) may refuse setting tile (x,y) to t with mark m
  *   on_edit(w, x, y)          after tile (x,y) changed (x = -1: whole map)
  *   click(w, x, y, tool, err) a left click with a tool this part owns
@@ -43,6 +46,7 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err);
 void tn_wbots_destroy(tn_world *w);
 bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active);
 void tn_wbots_step(tn_world *w);
+void tn_wbots_physics(tn_world *w);
 tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
 tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
 int tn_wbots_json(const tn_world *w, char *buf, size_t cap);
