@@ -401,6 +401,51 @@ static void test_edges_replay(void **state)
     tn_map_destroy(m);
 }
 
+/* maps/demo.map keeps its promise (the map's comment, the README): with the
+ * default 1x2 character and jump 4, every surface is reached from the start
+ * and reaches it back, so no bot sent anywhere is trapped.  A reviewer found
+ * two pits one could drop into and never leave.  The graph never claims a
+ * path the physics does not allow (the oracle test), so every "found" here is
+ * real; a surface it cannot connect fails the test. */
+static void test_demo_map_has_no_traps(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    int sx = m->start_x, sy = m->start_y;
+    int start = tn_surf_node_of_tile(g, sx, sy);
+    assert_true(start >= 0);
+    const tn_surf_surface *S = tn_surf_surfaces(g);
+    int trapped = 0, unreached = 0;
+    for (int k = 0; k < tn_surf_surface_count(g); k++) {
+        /* a tile-aligned node of the surface (its box's bottom-left tile) */
+        int node = -1, tx = -1;
+        for (int j = S[k].j0; j <= S[k].j1 && node < 0; j++) {
+            float x = tn_surf_lattice_x(g, j);
+            if (fmodf(x, 16.0f) == 0.0f) node = S[k].node0 + (j - S[k].j0), tx = (int)(x / 16.0f);
+        }
+        if (node < 0) continue; /* narrower than a tile: none to click */
+        int ty = S[k].row - 1;
+        tn_status there = tn_surf_find(g, start, tx, ty, NULL, 0, NULL, NULL, NULL);
+        tn_status back = tn_surf_find(g, node, sx, sy, NULL, 0, NULL, NULL, NULL);
+        if (there != TN_SUCCESS) {
+            printf("  surface %d (row %d, tile %d): not reached from the start\n", k, S[k].row, tx);
+            unreached++;
+        }
+        if (back != TN_SUCCESS) {
+            printf("  surface %d (row %d, tile %d): no way back to the start\n", k, S[k].row, tx);
+            trapped++;
+        }
+    }
+    assert_int_equal(unreached, 0);
+    assert_int_equal(trapped, 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* 300 random queries on g (a demo-map graph: all found) allocate nothing. */
 static void queries_allocate_nothing(tn_surf *g, const tu_counting *c, tn_rng *r)
 {
@@ -2328,6 +2373,7 @@ int main(void)
         cmocka_unit_test(test_api_small_print),
         cmocka_unit_test(test_no_allocation_per_query),
         cmocka_unit_test(test_edges_replay),
+        cmocka_unit_test(test_demo_map_has_no_traps),
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
