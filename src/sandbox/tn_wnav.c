@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct tn_wnav {
@@ -34,10 +35,43 @@ tn_navquery *tn_wnav_query(tn_world *w) { return w && w->nav ? w->nav->query : N
 uint32_t tn_wnav_revision(const tn_world *w) { return w && w->nav ? w->nav->revision : 0; }
 int tn_wnav_refits(const tn_world *w) { return w && w->nav ? w->nav->refits : 0; }
 
+/* The tiles a segment (pixels) passes through, walked in order (Amanatides
+ * and Woo): false at the first block or outside the map. */
+static bool tile_los(const tn_map *map, float ax, float ay, float bx, float by)
+{
+    const double T = TN_TILE_PX;
+    double x0 = ax / T, y0 = ay / T, x1 = bx / T, y1 = by / T;
+    if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1)) return false;
+    int tx = (int)floor(x0), ty = (int)floor(y0);
+    const int ex = (int)floor(x1), ey = (int)floor(y1);
+    const double dx = x1 - x0, dy = y1 - y0;
+    const int sx = dx > 0 ? 1 : -1, sy = dy > 0 ? 1 : -1;
+    /* the segment's parameter at the next vertical / horizontal grid line */
+    double nx = dx != 0 ? ((dx > 0 ? tx + 1 : tx) - x0) / dx : INFINITY;
+    double ny = dy != 0 ? ((dy > 0 ? ty + 1 : ty) - y0) / dy : INFINITY;
+    const double stx = dx != 0 ? 1.0 / fabs(dx) : INFINITY,
+                 sty = dy != 0 ? 1.0 / fabs(dy) : INFINITY;
+    const long steps = labs((long)ex - tx) + labs((long)ey - ty); /* tiles after the first */
+    for (long k = 0; k <= steps; k++) {
+        if (!tn_map_inside(map, tx, ty) || tn_map_tile(map, tx, ty) == TN_TILE_BLOCK) return false;
+        if (tx == ex && ty == ey) return true;
+        if (nx < ny) {
+            tx += sx;
+            nx += stx;
+        } else {
+            ty += sy;
+            ny += sty;
+        }
+    }
+    return false; /* rounding left the walk off the end tile: no claim of sight */
+}
+
 bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by)
 {
+    if (!w || !w->map) return false;
     const tn_navmesh *m = tn_wnav_mesh(w);
-    return m && tn_navmesh_los(m, ax, ay, bx, by);
+    if (!m) return tile_los(w->map, ax, ay, bx, by); /* off: no mesh on a map this large */
+    return tn_navmesh_los(m, ax, ay, bx, by);
 }
 
 float tn_wnav_agent_radius(const tn_world *w)

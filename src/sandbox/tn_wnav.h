@@ -47,7 +47,9 @@ uint32_t tn_wnav_revision(const tn_world *w);
  * each edit that outgrew the capacity (outline points + 50%) adds one. */
 int tn_wnav_refits(const tn_world *w);
 
-/* Line of sight between two points (pixels); false before creation. */
+/* Line of sight between two points (pixels).  With
+ * no mesh (a map above the navmesh's size) the tiles answer: no block among
+ * the tiles the segment passes through (one-way platforms do not block). */
 bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by);
 /* tn_agent_nav.path semantics: the points after a (corners, then b) into xy,
  * at most cap; returns how many, 0 when b cannot be reached (a start inside
