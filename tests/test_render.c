@@ -598,21 +598,36 @@ static void test_bar_labels_apart(void **state)
             }
         }
     }
-    /* a compact bar (1:1 windows of 1024x600 and 900x500): no progress,
-     * and the rate label ends before the HUD button ("10000/" and the
-     * button over the "s") */
-    const int size[][2] = {{1024, 600}, {900, 500}};
-    for (int f = 0; f < 2; f++) {
+    /* a compact bar (1:1 windows of 1000x700, 1024x600 and 900x500): the
+     * rate label ends before the HUD button ("10000/" and the button over
+     * the "s"); the progress shows after the button, inside the map view,
+     * whenever it fits (always from 1000 px: the reviewer's 1000x700 bar
+     * hid "305/305") */
+    const int size[][2] = {{1000, 700}, {1024, 600}, {900, 500}};
+    for (int f = 0; f < 3; f++) {
         tn_ui_set_size(size[f][0], size[f][1]);
-        for (int ri = 0; ri < TN_PB_RATES; ri++) {
-            p.speed = ri;
-            tn_bar_labels lb;
-            tn_ui_bar_labels(&k.g, &v, &lb);
-            assert_false(lb.show_prog);
-            if (lb.rate_box.x + lb.rate_box.w > lb.hud_box.x - 2)
-                fail_msg("%dx%d: rate \"%s\" ends at %d, HUD at %d", size[f][0], size[f][1],
-                         lb.rate, lb.rate_box.x + lb.rate_box.w, lb.hud_box.x);
-        }
+        for (int ri = 0; ri < TN_PB_RATES; ri++)
+            for (int c = 0; c < (int)(sizeof COUNTS / sizeof COUNTS[0]); c++)
+                for (int active = 0; active < 2; active++) {
+                    p.speed = ri;
+                    p.trace.count = COUNTS[c];
+                    p.shown = (double)COUNTS[c] / 2;
+                    p.active = active != 0;
+                    tn_bar_labels lb;
+                    tn_ui_bar_labels(&k.g, &v, &lb);
+                    if (lb.rate_box.x + lb.rate_box.w > lb.hud_box.x - 2)
+                        fail_msg("%dx%d: rate \"%s\" ends at %d, HUD at %d", size[f][0], size[f][1],
+                                 lb.rate, lb.rate_box.x + lb.rate_box.w, lb.hud_box.x);
+                    if (size[f][0] >= 1000 && !lb.show_prog)
+                        fail_msg("%dx%d: progress \"%s\" hidden", size[f][0], size[f][1], lb.prog);
+                    if (lb.show_prog && (lb.prog_box.x < lb.hud_box.x + lb.hud_box.w + 6 ||
+                                         lb.prog_box.x + lb.prog_box.w > TN_VIEW_W - 4))
+                        fail_msg("%dx%d: progress \"%s\" spans %d..%d, HUD ends at %d, view "
+                                 "at %d",
+                                 size[f][0], size[f][1], lb.prog, lb.prog_box.x,
+                                 lb.prog_box.x + lb.prog_box.w, lb.hud_box.x + lb.hud_box.w,
+                                 TN_VIEW_W);
+                }
     }
     tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
     p.trace.count = 0;

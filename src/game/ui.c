@@ -1012,8 +1012,14 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
         snprintf(out->prog, sizeof out->prog, have ? "done" : "no search");
-    /* at 860 as before, or after the label when it is wider (10000/s) */
+    /* at 860 as before, or after the label when it is wider (10000/s); a
+     * compact bar has no room there: after the HUD button, up to the
+     * view's edge */
     int x = tn_maxi(860, out->rate_box.x + out->rate_box.w + 10), right = out->hud_box.x - 6;
+    if (TN_UI_COMPACT) {
+        x = out->hud_box.x + out->hud_box.w + 10;
+        right = TN_VIEW_W - 6;
+    }
     int w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     if (x + w > right && have && pb->active) { /* a huge search: its share */
         snprintf(out->prog, sizeof out->prog, "%d%%",
@@ -1021,7 +1027,7 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     }
     out->prog_box = (SDL_Rect){x, 10, w, tn_gfx_line_height(g, TN_FONT_SMALL)};
-    out->show_prog = !TN_UI_COMPACT && x + w <= right;
+    out->show_prog = x + w <= right;
 }
 
 void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)

@@ -260,7 +260,9 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 /* The replay's rate label and progress text in the top bar, placed from
  * their measured widths: the progress starts after the label (at
  * 10,000/s too) and ends before the HUD button; a count too wide for that
- * room shows as a percentage.  No progress in a compact frame. */
+ * room shows as a percentage.  A compact frame has that room after the
+ * HUD button instead (to the map view's edge); show_prog is false when the
+ * progress fits in neither form (a 900 px frame's "no search"). */
 typedef struct tn_bar_labels {
     char rate[24], prog[48];
     SDL_Rect rate_box, prog_box, hud_box; /* the rate label, the progress, the HUD button */
