@@ -688,6 +688,11 @@ static void test_playback_control(void **state)
     assert_true(p.paused && (int)p.shown == before + 1);
     assert_true(ov & TN_OVERLAY_EXPLORED);
     assert_non_null(strstr(tn_world_message_text(w), "overlay explored: on"));
+    /* Shift+E with X off (the bar's "X off" button): the waiting replay is
+     * shown again as it was (held here), not toggled */
+    ov &= ~(unsigned)TN_OVERLAY_EXPLORED;
+    assert_true(tn_playback_control(&p, w, &ov, TN_PB_HOLD));
+    assert_true(p.paused && (ov & TN_OVERLAY_EXPLORED));
     /* Shift+E: resume; with X already on the message is left alone */
     tn_world_message(w, "-");
     assert_true(tn_playback_control(&p, w, &ov, TN_PB_HOLD));

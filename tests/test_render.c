@@ -630,9 +630,35 @@ static void test_bar_labels_apart(void **state)
                 }
     }
     tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    /* the hold button: "Hold" / "Play" with X on; with X off the replay
+     * waits for X and the button says so (it offered "Hold" as if playing) */
+    p.trace.count = 305;
+    p.shown = 120;
+    p.active = true;
+    static const struct {
+        unsigned ov;
+        bool paused;
+        const char *hold, *key;
+    } HOLD[] = {{TN_OVERLAY_EXPLORED, false, "Hold",
+                 "\xe2\x87\xa7"
+                 "E"},
+                {TN_OVERLAY_EXPLORED, true, "Play",
+                 "\xe2\x87\xa7"
+                 "E"},
+                {TN_OVERLAY_PATH, false, "X off", "X"},
+                {TN_OVERLAY_PATH, true, "X off", "X"}};
+    for (int i = 0; i < 4; i++) {
+        v.overlays = HOLD[i].ov;
+        p.paused = HOLD[i].paused;
+        tn_bar_labels lb;
+        tn_ui_bar_labels(&k.g, &v, &lb);
+        assert_string_equal(lb.hold, HOLD[i].hold);
+        assert_string_equal(lb.hold_key, HOLD[i].key);
+    }
     p.trace.count = 0;
     p.shown = 0;
     p.active = false;
+    p.paused = false;
     tn_playback_free(&p);
     tn_world_destroy(w);
     rig_close(&k);

@@ -520,6 +520,7 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
             tn_playback_start(p);
             break;
         }
+        if (!(*overlays & TN_OVERLAY_EXPLORED)) break; /* waiting for X: shown as it was */
         p->paused = !p->paused;
         if (!p->paused && (int)p->shown >= p->trace.count) p->shown = 0;
         break;

@@ -198,7 +198,8 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w);
 bool tn_playback_visible(const tn_playback *p, unsigned overlays);
 /* The replay's keys and bar buttons: TN_PB_REPLAY (E: from the first
  * event), TN_PB_HOLD (Shift+E: hold / resume; starts it when it is not
- * on), TN_PB_NEXT (Q: one expansion further, held).  With the explored
+ * on; a replay waiting for X, which hides it, is only shown again, held or
+ * playing as it was: the bar's button says "X off" then), TN_PB_NEXT (Q: one expansion further, held).  With the explored
  * overlay off in *overlays they switch it on (the replay draws on it) and
  * the world's message says so.  false, with a message saying how to make
  * one, when there is no search to replay. */

@@ -1008,6 +1008,17 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         snprintf(out->rate, sizeof out->rate, "%dk/s", tn_playback_rates[ri] / 1000);
         out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
     }
+    /* the hold button: what Shift+E does; a replay that X hides waits
+     * for X, and the button (Shift+E) shows it again as it was */
+    bool waits = have && pb->active && !tn_playback_visible(pb, v->overlays);
+    snprintf(out->hold, sizeof out->hold, "%s",
+             waits                              ? "X off"
+             : have && pb->active && pb->paused ? "Play"
+                                                : "Hold");
+    snprintf(out->hold_key, sizeof out->hold_key, "%s",
+             waits ? "X"
+                   : "\xe2\x87\xa7"
+                     "E");
     if (have && pb->active)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
@@ -1043,15 +1054,13 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_rect(g, (float)(bar_rect(BAR_REPLAY).x - 6), 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
     const tn_playback *pb = v->pb;
     bool have = pb && pb->trace.count > 0;
-    bar_button(g, v, BAR_REPLAY, "Replay", "E",
-               pb && pb->active && !pb->paused && (int)pb->shown < pb->trace.count, have);
-    bar_button(g, v, BAR_PB_PAUSE, pb && pb->active && pb->paused ? "Play" : "Hold",
-               "\xe2\x87\xa7"
-               "E",
-               pb && pb->active && pb->paused, have && pb->active);
-    bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     tn_bar_labels lb;
     tn_ui_bar_labels(g, v, &lb);
+    bool shown = tn_playback_visible(pb, v->overlays); /* X off: it waits */
+    bar_button(g, v, BAR_REPLAY, "Replay", "E",
+               shown && !pb->paused && (int)pb->shown < pb->trace.count, have);
+    bar_button(g, v, BAR_PB_PAUSE, lb.hold, lb.hold_key, shown && pb->paused, have && pb->active);
+    bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, pb ? pb->speed : 3, lb.rate, have);
     if (lb.show_prog)
         tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x, (float)lb.prog_box.y, lb.prog,

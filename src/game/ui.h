@@ -265,6 +265,7 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
  * progress fits in neither form (a 900 px frame's "no search"). */
 typedef struct tn_bar_labels {
     char rate[24], prog[48];
+    char hold[16], hold_key[8]; /* "Hold" / "Play" (Shift+E), "X off" (X) while X hides it */
     SDL_Rect rate_box, prog_box, hud_box; /* the rate label, the progress, the HUD button */
     bool show_prog;
 } tn_bar_labels;
