@@ -535,6 +535,26 @@ static void rig_close(gfx_rig *k)
  * beside the title ran past it ("pin an agent's inspect ca", "see READM").
  * Drawn into a 1280 px wide surface, every pixel right of the frame stays
  * black, at the top and scrolled to the bottom. */
+/* The help says when it does not fit and scrolls, and which way (at
+ * 900x500 the keys after O, the mouse and half the legend were cut off with
+ * nothing saying so); in a frame it fits, nothing. */
+static void test_help_scroll_hint(void **state)
+{
+    (void)state;
+    tn_ui_set_size(900, 500);
+    int max = tn_ui_help_scroll_max();
+    assert_true(max > 0);
+    assert_string_equal(tn_ui_help_hint(0), "more below: wheel or Down");
+    assert_string_equal(tn_ui_help_hint(max / 2), "more above and below: wheel or Up / Down");
+    assert_string_equal(tn_ui_help_hint(max), "more above: wheel or Up");
+    assert_string_equal(tn_ui_help_hint(max + 300), "more above: wheel or Up");
+    tn_ui_set_size(1024, 600);
+    assert_non_null(tn_ui_help_hint(0));
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    assert_int_equal(tn_ui_help_scroll_max(), 0);
+    assert_null(tn_ui_help_hint(0));
+}
+
 static void test_help_fits_small_frames(void **state)
 {
     (void)state;
@@ -825,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_help_fits_small_frames),
+        cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

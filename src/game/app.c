@@ -696,8 +696,8 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     bool ctrl = mod & KMOD_CTRL, shift = mod & KMOD_SHIFT;
     if (picker_key(a, sym)) return;
     if (a->view.show_help && (sym == SDLK_DOWN || sym == SDLK_UP)) { /* small windows */
-        a->view.help_scroll =
-            tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0, 700);
+        a->view.help_scroll = tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0,
+                                        tn_ui_help_scroll_max());
         return;
     }
     if (sym == SDLK_ESCAPE) {
@@ -940,7 +940,8 @@ static void handle_event(app *a, const SDL_Event *ev)
         int dy = ev->wheel.y;
         if (ev->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) dy = -dy;
         if (a->view.show_help) { /* the wheel scrolls the help in a small window */
-            a->view.help_scroll = tn_clampi(a->view.help_scroll - 40 * dy, 0, 700);
+            a->view.help_scroll =
+                tn_clampi(a->view.help_scroll - 40 * dy, 0, tn_ui_help_scroll_max());
             break;
         }
         if (dy) zoom_at(a, a->view.mouse_x, a->view.mouse_y, dy > 0 ? 1 : -1);

@@ -781,12 +781,27 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
     }
 }
 
+/* The help box's height in the current frame. */
+static float help_box_h(void) { return TN_FRAME_W < 1250 ? 980 : 714; }
+
+int tn_ui_help_scroll_max(void) { return tn_maxi(0, (int)help_box_h() - TN_FRAME_H); }
+
+const char *tn_ui_help_hint(int scroll)
+{
+    int over = tn_ui_help_scroll_max(); /* px that do not fit */
+    if (over <= 0) return NULL;
+    int at = tn_clampi(scroll, 0, over);
+    if (at == 0) return "more below: wheel or Down";
+    if (at >= over) return "more above: wheel or Up";
+    return "more above and below: wheel or Up / Down";
+}
+
 void tn_ui_help_draw(tn_gfx *g, int scroll)
 {
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
     /* a frame narrower than the box: the legend in one column, scrolled */
     const bool narrow = TN_FRAME_W < 1250;
-    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 980 : 714;
+    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = help_box_h();
     float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
     if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
     if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
@@ -837,6 +852,16 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
         legend_glyph(g, gx, gy, i);
         tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
+    }
+    /* a frame too low for the box: say that it scrolls, and which way */
+    const char *hint = tn_ui_help_hint(scroll);
+    if (hint) {
+        float hw = (float)tn_gfx_text_width(g, TN_FONT_UI, hint) + 20;
+        float hh = (float)tn_gfx_line_height(g, TN_FONT_UI) + 10;
+        float hx = (float)TN_FRAME_W - hw - 12, hy = (float)TN_FRAME_H - hh - 10;
+        tn_gfx_rect(g, hx, hy, hw, hh, 0x2a5f78ffu);
+        tn_gfx_frame(g, hx, hy, hw, hh, 1, TN_COL_ACCENT);
+        tn_gfx_text(g, TN_FONT_UI, hx + 10, hy + 5, hint, TN_COL_TEXT);
     }
 }
 

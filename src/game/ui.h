@@ -322,6 +322,12 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
 /* The help; `scroll` px moves it up in a frame too small for it (a small
  * window: Up/Down or the wheel scroll it). */
 void tn_ui_help_draw(tn_gfx *g, int scroll);
+/* The note the help shows in its frame's bottom-right corner when it does
+ * not fit (it scrolls): "more below: wheel or Down" at the top, "more
+ * above: wheel or Up" at the bottom, both between; NULL when it fits. */
+const char *tn_ui_help_hint(int scroll);
+/* How far the help scrolls in the current frame (0: it fits). */
+int tn_ui_help_scroll_max(void);
 /* The map picker: a list over the map view.  tn_ui_picker_hit gives the
  * item under (x, y), -1 for none. */
 #define TN_PICKER_ROWS 20
