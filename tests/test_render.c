@@ -106,7 +106,10 @@ static int font_px(void *u, tn_font_id f, const char *s)
 
 /* A long status message is never cut at the line's end (the map switch's
  * "...; the older autosave is now maps/" lost the file's name): the small
- * font, then the whole line, then two lines. */
+ * font, then lines cut at blanks, the speed and frame kept in sight (the
+ * 900x500 flow-field message took their place, wrapped into the map and
+ * was clipped at the window's bottom); text past TN_STATUS_LINES lines
+ * ends in "...". */
 static void test_status_fits(void **state)
 {
     (void)state;
@@ -114,29 +117,51 @@ static void test_status_fits(void **state)
     tn_status_fit f = tn_ui_status_fit("saved maps/demo.map", 150, 1012, font_px, NULL);
     assert_int_equal(f.font, TN_FONT_UI);
     assert_int_equal(f.x, 176);
-    assert_int_equal((int)f.split, 0);
-    char msg[200];
+    assert_int_equal(f.lines, 1);
+    assert_string_equal(f.line[0], "saved maps/demo.map");
+    char msg[400];
     memset(msg, 'a', 110); /* 880 px in the UI font, 770 small */
     msg[110] = '\0';
     f = tn_ui_status_fit(msg, 150, 1012, font_px, NULL);
     assert_int_equal(f.font, TN_FONT_SMALL);
     assert_int_equal(f.x, 176);
-    memset(msg, 'a', 130); /* 910 small: only from x 8 */
-    msg[130] = '\0';
-    f = tn_ui_status_fit(msg, 150, 1012, font_px, NULL);
-    assert_int_equal(f.font, TN_FONT_SMALL);
-    assert_int_equal(f.x, 8);
-    assert_int_equal((int)f.split, 0);
-    /* the reviewer's message in a 900x500 window (the line ends at 632) */
-    const char *m = "playing maps/td_maze.map (80x45); the unsaved edits are in "
-                    "maps/demo.map.autosave; the older autosave is now maps/demo.map.autosave.3";
-    f = tn_ui_status_fit(m, 150, 632, font_px, NULL);
-    assert_int_equal(f.x, 8);
-    assert_true(f.split > 0 && m[f.split - 1] == ' ');
-    char first[200];
-    snprintf(first, sizeof first, "%.*s", (int)f.split - 1, m);
-    assert_true(8 + font_px(NULL, TN_FONT_SMALL, first) <= 632);
-    assert_true(8 + font_px(NULL, TN_FONT_SMALL, m + f.split) <= 632);
+    assert_int_equal(f.lines, 1);
+    /* the reviewer's messages in a 900x500 window (the line ends at 632):
+     * every line after the speed and frame, cut at a blank, all the text */
+    const char *ms[] = {
+        "playing maps/td_maze.map (80x45); the unsaved edits are in "
+        "maps/demo.map.autosave; the older autosave is now maps/demo.map.autosave.3",
+        "flow field overlay: 8-connected - display only: enemies keep the 4-connected field "
+        "(tn_enemy flies edge to edge, no diagonal steps)"};
+    for (int k = 0; k < 2; k++) {
+        const char *m = ms[k];
+        f = tn_ui_status_fit(m, 150, 632, font_px, NULL);
+        assert_int_equal(f.x, 176);
+        assert_int_equal(f.font, TN_FONT_SMALL);
+        assert_true(f.lines >= 2 && f.lines <= TN_STATUS_LINES);
+        char joined[400] = "";
+        for (int i = 0; i < f.lines; i++) {
+            assert_true(176 + font_px(NULL, TN_FONT_SMALL, f.line[i]) <= 632);
+            assert_true(f.line[i][0] != ' ' && f.line[i][strlen(f.line[i]) - 1] != ' ');
+            if (i) strcat(joined, " ");
+            strcat(joined, f.line[i]);
+        }
+        assert_string_equal(joined, m); /* nothing lost: the file's name is there */
+    }
+    /* more than TN_STATUS_LINES lines of text: the last ends in "..." */
+    for (int i = 0; i < 60; i++) memcpy(msg + 5 * i, "word ", 5);
+    msg[299] = '\0';
+    f = tn_ui_status_fit(msg, 150, 632, font_px, NULL);
+    assert_int_equal(f.lines, TN_STATUS_LINES);
+    const char *last = f.line[TN_STATUS_LINES - 1];
+    assert_string_equal(last + strlen(last) - 3, "...");
+    assert_true(176 + font_px(NULL, TN_FONT_SMALL, last) <= 632);
+    /* one word wider than the line: cut inside it */
+    memset(msg, 'b', 120);
+    msg[120] = '\0';
+    f = tn_ui_status_fit(msg, 150, 632, font_px, NULL);
+    assert_int_equal(f.lines, 2);
+    assert_int_equal((int)(strlen(f.line[0]) + strlen(f.line[1])), 120);
 }
 
 /* The panel's sliders in small frames (1:1 windows down to 900x500): the

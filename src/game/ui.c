@@ -1095,22 +1095,67 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 
 /* ---------------------------------------------------------- status line */
 
+/* The next line of `msg` from byte `at` for `avail` px: the longest run
+ * that fits, cut after a blank (else, one long word, inside it, never
+ * inside a UTF-8 sequence); returns where the line ends (the blank
+ * excluded) and sets *next to where the following one starts. */
+static size_t status_line(const char *msg, size_t at, int avail,
+                          int (*width)(void *u, tn_font_id f, const char *s), void *u, size_t *next)
+{
+    char buf[256];
+    size_t best = 0, bestc = 0, len = strlen(msg + at);
+    for (size_t i = 1; i <= len && i < sizeof buf; i++) {
+        bool end = i == len || msg[at + i] == ' ';
+        bool glyph = i == len || ((unsigned char)msg[at + i] & 0xc0) != 0x80;
+        if (!end && !glyph) continue;
+        snprintf(buf, sizeof buf, "%.*s", (int)i, msg + at);
+        if (width(u, TN_FONT_SMALL, buf) > avail) break;
+        if (end) best = i;
+        bestc = i;
+    }
+    if (best == 0) best = bestc ? bestc : 1; /* a word wider than the line: cut it */
+    size_t n = at + best;
+    *next = n;
+    while (msg[*next] == ' ') (*next)++;
+    return n;
+}
+
 tn_status_fit tn_ui_status_fit(const char *msg, int left_end, int right,
                                int (*width)(void *u, tn_font_id f, const char *s), void *u)
 {
-    tn_status_fit f = {TN_FONT_UI, left_end + 26, 0};
+    tn_status_fit f;
+    memset(&f, 0, sizeof f);
+    f.font = TN_FONT_UI;
+    f.x = left_end + 26;
+    f.lines = 1;
+    snprintf(f.line[0], sizeof f.line[0], "%s", msg);
     if (f.x + width(u, TN_FONT_UI, msg) <= right) return f;
     f.font = TN_FONT_SMALL;
     if (f.x + width(u, TN_FONT_SMALL, msg) <= right) return f;
-    f.x = 8; /* the message takes the speed and frame's place while it shows */
-    if (f.x + width(u, TN_FONT_SMALL, msg) <= right) return f;
-    /* two lines: the longest first line that fits, cut at a blank */
-    char line[256];
-    for (size_t i = 1; msg[i] && i < sizeof line; i++) {
-        if (msg[i] != ' ') continue;
-        snprintf(line, sizeof line, "%.*s", (int)i, msg);
-        if (f.x + width(u, TN_FONT_SMALL, line) > right) break;
-        f.split = i + 1;
+    /* lines in the small font after the speed and frame, cut at blanks;
+     * the last one that can be shown ends in "..." when text is left */
+    int avail = right - f.x;
+    size_t at = 0;
+    f.lines = 0;
+    while (msg[at] && f.lines < TN_STATUS_LINES) {
+        char *out = f.line[f.lines++];
+        size_t next, end = status_line(msg, at, avail, width, u, &next);
+        snprintf(out, sizeof f.line[0], "%.*s", (int)(end - at), msg + at);
+        if (!msg[next] || f.lines < TN_STATUS_LINES) {
+            at = next;
+            continue;
+        }
+        /* text left: elide this last line (cut inside it if need be) */
+        char buf[sizeof f.line[0] + 4];
+        size_t n = tn_mini((int)strlen(out), (int)sizeof f.line[0] - 4);
+        for (;;) {
+            snprintf(buf, sizeof buf, "%.*s...", (int)n, out);
+            if (n == 0 || width(u, TN_FONT_SMALL, buf) <= avail) break;
+            do n--;
+            while (n > 0 && ((unsigned char)out[n] & 0xc0) == 0x80);
+        }
+        memcpy(out, buf, strlen(buf) + 1); /* n + 3 bytes: fits */
+        break;
     }
     return f;
 }
@@ -1125,8 +1170,6 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
     tn_gfx_rect(g, 0, y0, TN_VIEW_W, TN_STATUS_H, TN_COL_PANEL);
     tn_gfx_rect(g, 0, y0, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
-    SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};
-    tn_gfx_clip(g, &clip);
     char left[160];
     if (v->paused)
         snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
@@ -1134,31 +1177,36 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
     int lw = tn_gfx_text_width(g, TN_FONT_MONO, left);
     bool msg = tn_world_message_ttl(w) > 0 && tn_world_message_text(w)[0];
-    tn_status_fit fit = {TN_FONT_UI, lw + 26, 0};
+    static tn_status_fit fit; /* 1 KB: off the stack */
     if (msg) fit = tn_ui_status_fit(tn_world_message_text(w), lw, TN_VIEW_W - 8, status_width, g);
-    if (!msg || fit.x > 8)
-        tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
-    if (tn_world_message_ttl(w) <= 0 ||
-        !tn_world_message_text(w)[0]) { /* no message: what the left click does */
+    /* a message on several lines: the ones before its last rise above the
+     * status line, over the map's bottom edge, on the panel's colour */
+    int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
+    float band = msg && fit.lines > 1 ? (float)((fit.lines - 1) * lh + 6) : 0;
+    if (band > 0) {
+        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, (float)(TN_VIEW_W - fit.x + 14), band,
+                    TN_COL_PANEL);
+        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, (float)(TN_VIEW_W - fit.x + 14), 1,
+                    TN_COL_PANEL_EDGE);
+        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, 1, band, TN_COL_PANEL_EDGE);
+    }
+    SDL_Rect clip = {0, (int)(y0 - band), TN_VIEW_W - 8, TN_STATUS_H + (int)band};
+    tn_gfx_clip(g, &clip);
+    tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
+    if (!msg) { /* no message: what the left click does */
         char hint[160];
         snprintf(hint, sizeof hint, "tool %d %s: %s", (int)tn_world_tool(w) + 1,
                  tn_tool_name(tn_world_tool(w)),
                  TOOL_HINT[(unsigned)tn_world_tool(w) < TN_TOOL_COUNT ? tn_world_tool(w) : 0]);
         tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
-    }
-    if (msg) {
+    } else {
         int a = tn_world_message_ttl(w) >= 30 ? 255 : tn_world_message_ttl(w) * 255 / 30;
         uint32_t col = (TN_COL_WARN & 0xffffff00u) | (uint32_t)a;
-        tn_gfx_rect(g, (float)(fit.x - 8), y0 + 5, 3, TN_STATUS_H - 9, col);
-        const char *m = tn_world_message_text(w);
-        if (fit.split == 0) {
-            tn_gfx_text(g, fit.font, (float)fit.x, y0 + (fit.font == TN_FONT_UI ? 3 : 5), m, col);
-        } else { /* two small lines in the 24 px line */
-            char first[256];
-            snprintf(first, sizeof first, "%.*s", (int)fit.split - 1, m);
-            tn_gfx_text(g, fit.font, (float)fit.x, y0 - 1, first, col);
-            tn_gfx_text(g, fit.font, (float)fit.x, y0 + 11, m + fit.split, col);
-        }
+        tn_gfx_rect(g, (float)(fit.x - 8), y0 + 5 - band + (band > 0 ? 3 : 0), 3,
+                    (float)TN_STATUS_H - 9 + band - (band > 0 ? 3 : 0), col);
+        float ly = y0 + (fit.font == TN_FONT_UI ? 3 : 5) - (float)((fit.lines - 1) * lh);
+        for (int i = 0; i < fit.lines; i++, ly += (float)lh)
+            tn_gfx_text(g, fit.font, (float)fit.x, ly, fit.line[i], col);
     }
     tn_gfx_clip(g, NULL);
 }

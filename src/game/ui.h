@@ -301,13 +301,16 @@ void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r);
 /* How the status line shows a message too long for it: in the UI font
  * after the speed and frame (left_end: where they end) when it fits the
  * line (right: its end), else in the small font there, else in the small
- * font over the whole line (from x 8), on two lines cut at a blank when
- * it needs them.  width(u, font, text) measures; split is the byte where
- * the second line starts (0: one line). */
+ * font there on up to TN_STATUS_LINES lines cut at blanks (the lines
+ * before the last rise above the status line; the last ends in "..." when
+ * text is left).  The speed and frame always stay in sight.
+ * width(u, font, text) measures. */
+#define TN_STATUS_LINES 3
 typedef struct tn_status_fit {
     tn_font_id font;
-    int x;
-    size_t split;
+    int x;     /* where the message starts */
+    int lines; /* 1..TN_STATUS_LINES */
+    char line[TN_STATUS_LINES][256];
 } tn_status_fit;
 tn_status_fit tn_ui_status_fit(const char *msg, int left_end, int right,
                                int (*width)(void *u, tn_font_id f, const char *s), void *u);
