@@ -117,6 +117,56 @@ static void test_undo_ring(void **state)
     tn_world_destroy(w);
 }
 
+/* The clean point: undoing every edit since the load (or the save) clears
+ * the unsaved flag, redoing away from it sets it again (the reviewer's
+ * right-click, Ctrl+Z, Esc wrote an autosave identical to the map). */
+static void test_undo_clean_point(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w); /* as loaded */
+    tn_error e;
+    assert_false(tn_world_dirty(w));
+    assert_false(tn_failed(tn_undo_edit(&u, w, 5, 5, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_world_dirty(w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_false(tn_world_dirty(w)); /* back on the file's map */
+    assert_true(tn_undo_redo(&u, w));
+    assert_true(tn_world_dirty(w));
+    assert_false(tn_failed(tn_undo_edit(&u, w, 6, 5, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_world_dirty(w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_false(tn_world_dirty(w));
+    /* saved after the first edit: the clean point moves there */
+    assert_true(tn_undo_redo(&u, w));
+    tn_world_set_dirty(w, false);
+    tn_undo_set_clean(&u, w);
+    assert_true(tn_undo_redo(&u, w));
+    assert_true(tn_world_dirty(w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_false(tn_world_dirty(w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_world_dirty(w)); /* before the save: not the file's map */
+    /* a new edit drops the redo side and the clean point with it */
+    assert_false(tn_failed(tn_undo_edit(&u, w, 7, 5, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_world_dirty(w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_world_dirty(w)); /* (5,5) is still not one-way as saved */
+    tn_world_destroy(w);
+    /* an edit past the history (a script's) forgets the clean point */
+    w = tu_load_world("maps/demo.map", 1);
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    assert_false(tn_failed(tn_world_edit(w, 5, 5, TN_EDIT_ONEWAY, &e)));
+    assert_false(tn_failed(tn_undo_edit(&u, w, 6, 5, TN_EDIT_ONEWAY, &e)));
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_world_dirty(w));
+    tn_world_destroy(w);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
@@ -638,6 +688,11 @@ static void test_playback_control(void **state)
     assert_true(p.paused && (int)p.shown == before + 1);
     assert_true(ov & TN_OVERLAY_EXPLORED);
     assert_non_null(strstr(tn_world_message_text(w), "overlay explored: on"));
+    /* Shift+E with X off (the bar's "X off" button): the waiting replay is
+     * shown again as it was (held here), not toggled */
+    ov &= ~(unsigned)TN_OVERLAY_EXPLORED;
+    assert_true(tn_playback_control(&p, w, &ov, TN_PB_HOLD));
+    assert_true(p.paused && (ov & TN_OVERLAY_EXPLORED));
     /* Shift+E: resume; with X already on the message is left alone */
     tn_world_message(w, "-");
     assert_true(tn_playback_control(&p, w, &ov, TN_PB_HOLD));
@@ -755,6 +810,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_undo_redo),
         cmocka_unit_test(test_undo_ring),
+        cmocka_unit_test(test_undo_clean_point),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table),

@@ -106,7 +106,10 @@ static int font_px(void *u, tn_font_id f, const char *s)
 
 /* A long status message is never cut at the line's end (the map switch's
  * "...; the older autosave is now maps/" lost the file's name): the small
- * font, then the whole line, then two lines. */
+ * font, then lines cut at blanks, the speed and frame kept in sight (the
+ * 900x500 flow-field message took their place, wrapped into the map and
+ * was clipped at the window's bottom); text past TN_STATUS_LINES lines
+ * ends in "...". */
 static void test_status_fits(void **state)
 {
     (void)state;
@@ -114,29 +117,51 @@ static void test_status_fits(void **state)
     tn_status_fit f = tn_ui_status_fit("saved maps/demo.map", 150, 1012, font_px, NULL);
     assert_int_equal(f.font, TN_FONT_UI);
     assert_int_equal(f.x, 176);
-    assert_int_equal((int)f.split, 0);
-    char msg[200];
+    assert_int_equal(f.lines, 1);
+    assert_string_equal(f.line[0], "saved maps/demo.map");
+    char msg[400];
     memset(msg, 'a', 110); /* 880 px in the UI font, 770 small */
     msg[110] = '\0';
     f = tn_ui_status_fit(msg, 150, 1012, font_px, NULL);
     assert_int_equal(f.font, TN_FONT_SMALL);
     assert_int_equal(f.x, 176);
-    memset(msg, 'a', 130); /* 910 small: only from x 8 */
-    msg[130] = '\0';
-    f = tn_ui_status_fit(msg, 150, 1012, font_px, NULL);
-    assert_int_equal(f.font, TN_FONT_SMALL);
-    assert_int_equal(f.x, 8);
-    assert_int_equal((int)f.split, 0);
-    /* the reviewer's message in a 900x500 window (the line ends at 632) */
-    const char *m = "playing maps/td_maze.map (80x45); the unsaved edits are in "
-                    "maps/demo.map.autosave; the older autosave is now maps/demo.map.autosave.3";
-    f = tn_ui_status_fit(m, 150, 632, font_px, NULL);
-    assert_int_equal(f.x, 8);
-    assert_true(f.split > 0 && m[f.split - 1] == ' ');
-    char first[200];
-    snprintf(first, sizeof first, "%.*s", (int)f.split - 1, m);
-    assert_true(8 + font_px(NULL, TN_FONT_SMALL, first) <= 632);
-    assert_true(8 + font_px(NULL, TN_FONT_SMALL, m + f.split) <= 632);
+    assert_int_equal(f.lines, 1);
+    /* the reviewer's messages in a 900x500 window (the line ends at 632):
+     * every line after the speed and frame, cut at a blank, all the text */
+    const char *ms[] = {
+        "playing maps/td_maze.map (80x45); the unsaved edits are in "
+        "maps/demo.map.autosave; the older autosave is now maps/demo.map.autosave.3",
+        "flow field overlay: 8-connected - display only: enemies keep the 4-connected field "
+        "(tn_enemy flies edge to edge, no diagonal steps)"};
+    for (int k = 0; k < 2; k++) {
+        const char *m = ms[k];
+        f = tn_ui_status_fit(m, 150, 632, font_px, NULL);
+        assert_int_equal(f.x, 176);
+        assert_int_equal(f.font, TN_FONT_SMALL);
+        assert_true(f.lines >= 2 && f.lines <= TN_STATUS_LINES);
+        char joined[400] = "";
+        for (int i = 0; i < f.lines; i++) {
+            assert_true(176 + font_px(NULL, TN_FONT_SMALL, f.line[i]) <= 632);
+            assert_true(f.line[i][0] != ' ' && f.line[i][strlen(f.line[i]) - 1] != ' ');
+            if (i) strcat(joined, " ");
+            strcat(joined, f.line[i]);
+        }
+        assert_string_equal(joined, m); /* nothing lost: the file's name is there */
+    }
+    /* more than TN_STATUS_LINES lines of text: the last ends in "..." */
+    for (int i = 0; i < 60; i++) memcpy(msg + 5 * i, "word ", 5);
+    msg[299] = '\0';
+    f = tn_ui_status_fit(msg, 150, 632, font_px, NULL);
+    assert_int_equal(f.lines, TN_STATUS_LINES);
+    const char *last = f.line[TN_STATUS_LINES - 1];
+    assert_string_equal(last + strlen(last) - 3, "...");
+    assert_true(176 + font_px(NULL, TN_FONT_SMALL, last) <= 632);
+    /* one word wider than the line: cut inside it */
+    memset(msg, 'b', 120);
+    msg[120] = '\0';
+    f = tn_ui_status_fit(msg, 150, 632, font_px, NULL);
+    assert_int_equal(f.lines, 2);
+    assert_int_equal((int)(strlen(f.line[0]) + strlen(f.line[1])), 120);
 }
 
 /* The panel's sliders in small frames (1:1 windows down to 900x500): the
@@ -535,6 +560,26 @@ static void rig_close(gfx_rig *k)
  * beside the title ran past it ("pin an agent's inspect ca", "see READM").
  * Drawn into a 1280 px wide surface, every pixel right of the frame stays
  * black, at the top and scrolled to the bottom. */
+/* The help says when it does not fit and scrolls, and which way (at
+ * 900x500 the keys after O, the mouse and half the legend were cut off with
+ * nothing saying so); in a frame it fits, nothing. */
+static void test_help_scroll_hint(void **state)
+{
+    (void)state;
+    tn_ui_set_size(900, 500);
+    int max = tn_ui_help_scroll_max();
+    assert_true(max > 0);
+    assert_string_equal(tn_ui_help_hint(0), "more below: wheel or Down");
+    assert_string_equal(tn_ui_help_hint(max / 2), "more above and below: wheel or Up / Down");
+    assert_string_equal(tn_ui_help_hint(max), "more above: wheel or Up");
+    assert_string_equal(tn_ui_help_hint(max + 300), "more above: wheel or Up");
+    tn_ui_set_size(1024, 600);
+    assert_non_null(tn_ui_help_hint(0));
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    assert_int_equal(tn_ui_help_scroll_max(), 0);
+    assert_null(tn_ui_help_hint(0));
+}
+
 static void test_help_fits_small_frames(void **state)
 {
     (void)state;
@@ -598,26 +643,67 @@ static void test_bar_labels_apart(void **state)
             }
         }
     }
-    /* a compact bar (1:1 windows of 1024x600 and 900x500): no progress,
-     * and the rate label ends before the HUD button ("10000/" and the
-     * button over the "s") */
-    const int size[][2] = {{1024, 600}, {900, 500}};
-    for (int f = 0; f < 2; f++) {
+    /* a compact bar (1:1 windows of 1000x700, 1024x600 and 900x500): the
+     * rate label ends before the HUD button ("10000/" and the button over
+     * the "s"); the progress shows after the button, inside the map view,
+     * whenever it fits (always from 1000 px: the reviewer's 1000x700 bar
+     * hid "305/305") */
+    const int size[][2] = {{1000, 700}, {1024, 600}, {900, 500}};
+    for (int f = 0; f < 3; f++) {
         tn_ui_set_size(size[f][0], size[f][1]);
-        for (int ri = 0; ri < TN_PB_RATES; ri++) {
-            p.speed = ri;
-            tn_bar_labels lb;
-            tn_ui_bar_labels(&k.g, &v, &lb);
-            assert_false(lb.show_prog);
-            if (lb.rate_box.x + lb.rate_box.w > lb.hud_box.x - 2)
-                fail_msg("%dx%d: rate \"%s\" ends at %d, HUD at %d", size[f][0], size[f][1],
-                         lb.rate, lb.rate_box.x + lb.rate_box.w, lb.hud_box.x);
-        }
+        for (int ri = 0; ri < TN_PB_RATES; ri++)
+            for (int c = 0; c < (int)(sizeof COUNTS / sizeof COUNTS[0]); c++)
+                for (int active = 0; active < 2; active++) {
+                    p.speed = ri;
+                    p.trace.count = COUNTS[c];
+                    p.shown = (double)COUNTS[c] / 2;
+                    p.active = active != 0;
+                    tn_bar_labels lb;
+                    tn_ui_bar_labels(&k.g, &v, &lb);
+                    if (lb.rate_box.x + lb.rate_box.w > lb.hud_box.x - 2)
+                        fail_msg("%dx%d: rate \"%s\" ends at %d, HUD at %d", size[f][0], size[f][1],
+                                 lb.rate, lb.rate_box.x + lb.rate_box.w, lb.hud_box.x);
+                    if (size[f][0] >= 1000 && !lb.show_prog)
+                        fail_msg("%dx%d: progress \"%s\" hidden", size[f][0], size[f][1], lb.prog);
+                    if (lb.show_prog && (lb.prog_box.x < lb.hud_box.x + lb.hud_box.w + 6 ||
+                                         lb.prog_box.x + lb.prog_box.w > TN_VIEW_W - 4))
+                        fail_msg("%dx%d: progress \"%s\" spans %d..%d, HUD ends at %d, view "
+                                 "at %d",
+                                 size[f][0], size[f][1], lb.prog, lb.prog_box.x,
+                                 lb.prog_box.x + lb.prog_box.w, lb.hud_box.x + lb.hud_box.w,
+                                 TN_VIEW_W);
+                }
     }
     tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    /* the hold button: "Hold" / "Play" with X on; with X off the replay
+     * waits for X and the button says so (it offered "Hold" as if playing) */
+    p.trace.count = 305;
+    p.shown = 120;
+    p.active = true;
+    static const struct {
+        unsigned ov;
+        bool paused;
+        const char *hold, *key;
+    } HOLD[] = {{TN_OVERLAY_EXPLORED, false, "Hold",
+                 "\xe2\x87\xa7"
+                 "E"},
+                {TN_OVERLAY_EXPLORED, true, "Play",
+                 "\xe2\x87\xa7"
+                 "E"},
+                {TN_OVERLAY_PATH, false, "X off", "X"},
+                {TN_OVERLAY_PATH, true, "X off", "X"}};
+    for (int i = 0; i < 4; i++) {
+        v.overlays = HOLD[i].ov;
+        p.paused = HOLD[i].paused;
+        tn_bar_labels lb;
+        tn_ui_bar_labels(&k.g, &v, &lb);
+        assert_string_equal(lb.hold, HOLD[i].hold);
+        assert_string_equal(lb.hold_key, HOLD[i].key);
+    }
     p.trace.count = 0;
     p.shown = 0;
     p.active = false;
+    p.paused = false;
     tn_playback_free(&p);
     tn_world_destroy(w);
     rig_close(&k);
@@ -784,6 +870,7 @@ int main(void)
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_help_fits_small_frames),
+        cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -701,6 +701,62 @@ static void test_draw(void **state)
     tn_world_destroy(w);
 }
 
+/* Lines by colour: the extra bots' paths (their colour, alpha 0x90). */
+typedef struct bycol {
+    uint32_t col[8];
+    int lines[8], plan, circles;
+} bycol;
+static void b_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    (void)x0, (void)y0, (void)x1, (void)y1;
+    bycol *b = u;
+    if (c == 0xFFFF40FFu) b->plan++;
+    for (int k = 0; k < 8; k++)
+        if (c == b->col[k]) b->lines[k]++;
+}
+static void b_circle(void *u, float x, float y, float r, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)r, (void)c, (void)filled;
+    ((bycol *)u)->circles++;
+}
+
+/* With the graph planner (the default) each extra bot's plan is drawn with
+ * the path overlay, in the bot's colour and faint, as its classic path is
+ * (the reviewer's `set bots 3`: no extra bot's path on the map); the
+ * character's plan keeps its yellow. */
+static void test_extra_bots_graph_plans_drawn(void **state)
+{
+    (void)state;
+    static const uint32_t pal[3] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu}; /* tn_wbots' */
+    tn_world *w = world("maps/demo.map");
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 3, NULL)));
+    bycol b = {{0}, {0}, 0, 0};
+    for (int k = 0; k < 3; k++) b.col[k] = (pal[k] & 0xffffff00u) | 0x90u;
+    tn_debug_draw dd = {&b, b_line, NULL, b_circle, NULL, NULL};
+    int seen[3] = {0};
+    for (int f = 0; f < 400; f++) {
+        tn_world_step(w);
+        memset(b.lines, 0, sizeof b.lines);
+        tn_wbots_draw(w, &dd, TN_OVERLAY_PATH);
+        assert_int_equal(b.plan, 0); /* the character has no goal */
+        for (int k = 0; k < 3; k++) {
+            const tn_bot *bot = tn_wbots_bot(w, k);
+            int nl, leg;
+            tn_bot_legs(bot, &nl, &leg);
+            if (tn_bot_active(bot) && nl > leg) {
+                assert_true(b.lines[k] > 0); /* a walk or an arc */
+                seen[k]++;
+            }
+        }
+    }
+    for (int k = 0; k < 3; k++) assert_true(seen[k] > 10);
+    /* without the path overlay: nothing of the plans */
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, 0);
+    for (int k = 0; k < 3; k++) assert_int_equal(b.lines[k], 0);
+    tn_world_destroy(w);
+}
+
 /* The explored overlay's tiles: every filled rect in its orange, by tile. */
 typedef struct shade {
     int w, h, rects;
@@ -1043,6 +1099,7 @@ int main(void)
         cmocka_unit_test(test_extra_bots),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
+        cmocka_unit_test(test_extra_bots_graph_plans_drawn),
         cmocka_unit_test(test_explored_is_the_planners_search),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),

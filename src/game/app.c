@@ -105,6 +105,7 @@ static int save_map(app *a, const char *path)
     tn_world_message(a->w, "saved %s", path);
     if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
         tn_world_set_dirty(a->w, false);
+        tn_undo_set_clean(&a->undo, a->w); /* undoing back to here: saved again */
         char autosave_path[1024];
         tn_autosave_path(path, autosave_path, sizeof autosave_path);
         if (a->autosave_ours) {
@@ -264,7 +265,9 @@ static void screenshot(app *a)
 static int host_save(void *user, tn_world *w, const char *path, char *err, size_t cap)
 {
     app *a = user;
-    return tn_script_save_map(w, path, a->opts->map_path, err, cap);
+    int rc = tn_script_save_map(w, path, a->opts->map_path, err, cap);
+    if (rc == 0 && !tn_world_dirty(w)) tn_undo_set_clean(&a->undo, w); /* saved to its file */
+    return rc;
 }
 
 static int host_screenshot(void *user, tn_world *w, const char *path, char *err, size_t cap)
@@ -327,7 +330,8 @@ static void reset_world(app *a)
     a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
     reapply_view(a);
     tn_undo_clear(&a->undo);
-    tn_playback_forget(&a->pb); /* a new world: its bot has made no plan */
+    tn_undo_set_clean(&a->undo, a->w); /* the file's map */
+    tn_playback_forget(&a->pb);        /* a new world: its bot has made no plan */
     a->view.inspect_kind = TN_INSPECT_NONE;
     a->step_requests = 0;
     if (kept) {
@@ -567,6 +571,7 @@ static void picker_choose(app *a, int i)
     a->view.inspect_kind = TN_INSPECT_NONE;
     tn_playback_forget(&a->pb); /* a new world: its bot has made no plan */
     tn_undo_clear(&a->undo);
+    tn_undo_set_clean(&a->undo, a->w); /* the file's map */
     a->restore_offered = false;
     if (ap[0])
         tn_world_message(a->w, "playing %s (%dx%d); the unsaved edits are in %s%s%s%s", path, m->w,
@@ -691,8 +696,8 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     bool ctrl = mod & KMOD_CTRL, shift = mod & KMOD_SHIFT;
     if (picker_key(a, sym)) return;
     if (a->view.show_help && (sym == SDLK_DOWN || sym == SDLK_UP)) { /* small windows */
-        a->view.help_scroll =
-            tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0, 700);
+        a->view.help_scroll = tn_clampi(a->view.help_scroll + (sym == SDLK_DOWN ? 60 : -60), 0,
+                                        tn_ui_help_scroll_max());
         return;
     }
     if (sym == SDLK_ESCAPE) {
@@ -946,7 +951,8 @@ static void handle_event(app *a, const SDL_Event *ev)
         int dy = ev->wheel.y;
         if (ev->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) dy = -dy;
         if (a->view.show_help) { /* the wheel scrolls the help in a small window */
-            a->view.help_scroll = tn_clampi(a->view.help_scroll - 40 * dy, 0, 700);
+            a->view.help_scroll =
+                tn_clampi(a->view.help_scroll - 40 * dy, 0, tn_ui_help_scroll_max());
             break;
         }
         if (dy) zoom_at(a, a->view.mouse_x, a->view.mouse_y, dy > 0 ? 1 : -1);
@@ -1039,6 +1045,7 @@ static void app_start(app *a)
     a->opts_copy = *a->opts;
     a->opts = &a->opts_copy;
     tn_undo_clear(&a->undo);
+    if (!tn_world_dirty(a->w)) tn_undo_set_clean(&a->undo, a->w); /* as loaded */
     if (tn_playback_init(&a->pb) == 0) a->view.pb = &a->pb;
     watch_goto(a); /* only notes the plan count */
     load_settings(a);

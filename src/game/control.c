@@ -124,11 +124,38 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
 
 void tn_undo_clear(tn_undo *u) { memset(u, 0, sizeof *u); }
 
-static void record(tn_undo *u, const tn_world *w, int x, int y, int t0, int m0)
+void tn_undo_set_clean(tn_undo *u, const tn_world *w)
+{
+    u->clean = u->pos;
+    u->clean_known = true;
+    u->edits_seen = tn_world_edits(w);
+}
+
+/* Before a change: an edit the history did not make forgets the clean
+ * point (the map may differ from the file at every place in it). */
+static void check_foreign(tn_undo *u, const tn_world *w)
+{
+    if (tn_world_edits(w) != u->edits_seen) u->clean_known = false;
+}
+
+/* After a change: the dirty flag says whether the history is off its
+ * clean point. */
+static void settle(tn_undo *u, tn_world *w)
+{
+    u->edits_seen = tn_world_edits(w);
+    if (u->clean_known) tn_world_set_dirty(w, u->pos != u->clean);
+}
+
+static void record(tn_undo *u, tn_world *w, int x, int y, int t0, int m0)
 {
     const tn_map *m = tn_world_map(w);
     int t1 = tn_map_tile(m, x, y), m1 = tn_map_mark(m, x, y);
-    if (t0 == t1 && m0 == m1) return;
+    if (t0 == t1 && m0 == m1) {
+        settle(u, w);
+        return;
+    }
+    if (u->clean_known && u->clean > u->pos) u->clean_known = false; /* redo side dropped */
+    u->pos++;
     tn_undo_entry *e = &u->e[u->head];
     e->x = (int16_t)x;
     e->y = (int16_t)y;
@@ -139,6 +166,7 @@ static void record(tn_undo *u, const tn_world *w, int x, int y, int t0, int m0)
     u->head = (u->head + 1) % TN_UNDO_MAX;
     if (u->count < TN_UNDO_MAX) u->count++;
     u->redo = 0;
+    settle(u, w);
 }
 
 tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err)
@@ -146,6 +174,7 @@ tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_e
     bool in = tn_map_inside(tn_world_map(w), x, y);
     int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0,
         m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
+    check_foreign(u, w);
     tn_status s = tn_world_edit(w, x, y, kind, err);
     if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
     return s;
@@ -157,6 +186,7 @@ tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool
     bool in = tn_map_inside(tn_world_map(w), x, y);
     int t0 = in ? tn_map_tile(tn_world_map(w), x, y) : 0,
         m0 = in ? tn_map_mark(tn_world_map(w), x, y) : 0;
+    check_foreign(u, w);
     tn_status s = tn_world_click(w, x, y, b, shift, err);
     if (!tn_failed(s) && in) record(u, w, x, y, t0, m0);
     return s;
@@ -193,12 +223,15 @@ bool tn_undo_undo(tn_undo *u, tn_world *w)
     }
     int i = (u->head + TN_UNDO_MAX - 1) % TN_UNDO_MAX;
     const tn_undo_entry *e = &u->e[i];
+    check_foreign(u, w);
     if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
         !set_state(w, e->x, e->y, e->tile0, e->mark0))
         return false; /* the world's message says why */
     u->head = i;
     u->count--;
     u->redo++;
+    u->pos--;
+    settle(u, w);
     tn_world_message(w, "undo: tile (%d,%d) (%d more to undo, %d to redo)", e->x, e->y, u->count,
                      u->redo);
     return true;
@@ -211,12 +244,15 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
         return false;
     }
     const tn_undo_entry *e = &u->e[u->head];
+    check_foreign(u, w);
     if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
         !set_state(w, e->x, e->y, e->tile1, e->mark1))
         return false;
     u->head = (u->head + 1) % TN_UNDO_MAX;
     u->count++;
     u->redo--;
+    u->pos++;
+    settle(u, w);
     tn_world_message(w, "redo: tile (%d,%d) (%d more to redo)", e->x, e->y, u->redo);
     return true;
 }
@@ -484,6 +520,7 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
             tn_playback_start(p);
             break;
         }
+        if (!(*overlays & TN_OVERLAY_EXPLORED)) break; /* waiting for X: shown as it was */
         p->paused = !p->paused;
         if (!p->paused && (int)p->shown >= p->trace.count) p->shown = 0;
         break;

@@ -72,7 +72,13 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap);
  * edit path), so the flow field, the navmesh and the plans follow exactly
  * as for a click.  Refused edits never enter the history.  A ring of
  * TN_UNDO_MAX entries (the oldest drops out); a new edit clears the redo
- * side.  Memory: TN_UNDO_MAX x 8 bytes. */
+ * side.  Memory: TN_UNDO_MAX x 8 bytes.
+ * The clean point: the place in the history where the map is its file's
+ * (tn_undo_set_clean, on a load, reset or save).  An edit, undo or redo
+ * that lands on it clears the world's dirty flag (tn_world_set_dirty), one
+ * that leaves it sets it.  A new edit that drops a clean point on the redo
+ * side, an edit made past the history (tn_world_edits moved on without
+ * it) and tn_undo_clear forget it: the flag is then left to the edits. */
 #define TN_UNDO_MAX 1024
 typedef struct tn_undo_entry {
     int16_t x, y;
@@ -84,8 +90,13 @@ typedef struct tn_undo {
     int count; /* entries that can be undone */
     int redo;  /* entries after head that can be redone */
     bool replaying;
+    long pos, clean;  /* edits from the start of the history: now, the clean point */
+    bool clean_known; /* false: no clean point in the history */
+    int edits_seen;   /* tn_world_edits after the history's last change */
 } tn_undo;
 void tn_undo_clear(tn_undo *u);
+/* The map is its file's now (loaded, reset or saved to it). */
+void tn_undo_set_clean(tn_undo *u, const tn_world *w);
 /* Edit through the world and record it when accepted (and it changed the
  * tile).  Same status as tn_world_edit / tn_world_click. */
 tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err);
@@ -187,7 +198,8 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w);
 bool tn_playback_visible(const tn_playback *p, unsigned overlays);
 /* The replay's keys and bar buttons: TN_PB_REPLAY (E: from the first
  * event), TN_PB_HOLD (Shift+E: hold / resume; starts it when it is not
- * on), TN_PB_NEXT (Q: one expansion further, held).  With the explored
+ * on; a replay waiting for X, which hides it, is only shown again, held or
+ * playing as it was: the bar's button says "X off" then), TN_PB_NEXT (Q: one expansion further, held).  With the explored
  * overlay off in *overlays they switch it on (the replay draws on it) and
  * the world's message says so.  false, with a message saying how to make
  * one, when there is no search to replay. */

@@ -781,12 +781,27 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
     }
 }
 
+/* The help box's height in the current frame. */
+static float help_box_h(void) { return TN_FRAME_W < 1250 ? 980 : 714; }
+
+int tn_ui_help_scroll_max(void) { return tn_maxi(0, (int)help_box_h() - TN_FRAME_H); }
+
+const char *tn_ui_help_hint(int scroll)
+{
+    int over = tn_ui_help_scroll_max(); /* px that do not fit */
+    if (over <= 0) return NULL;
+    int at = tn_clampi(scroll, 0, over);
+    if (at == 0) return "more below: wheel or Down";
+    if (at >= over) return "more above: wheel or Up";
+    return "more above and below: wheel or Up / Down";
+}
+
 void tn_ui_help_draw(tn_gfx *g, int scroll)
 {
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, 0x05070cd8u);
     /* a frame narrower than the box: the legend in one column, scrolled */
     const bool narrow = TN_FRAME_W < 1250;
-    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = narrow ? 980 : 714;
+    const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = help_box_h();
     float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
     if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
     if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
@@ -837,6 +852,16 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
         legend_glyph(g, gx, gy, i);
         tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
+    }
+    /* a frame too low for the box: say that it scrolls, and which way */
+    const char *hint = tn_ui_help_hint(scroll);
+    if (hint) {
+        float hw = (float)tn_gfx_text_width(g, TN_FONT_UI, hint) + 20;
+        float hh = (float)tn_gfx_line_height(g, TN_FONT_UI) + 10;
+        float hx = (float)TN_FRAME_W - hw - 12, hy = (float)TN_FRAME_H - hh - 10;
+        tn_gfx_rect(g, hx, hy, hw, hh, 0x2a5f78ffu);
+        tn_gfx_frame(g, hx, hy, hw, hh, 1, TN_COL_ACCENT);
+        tn_gfx_text(g, TN_FONT_UI, hx + 10, hy + 5, hint, TN_COL_TEXT);
     }
 }
 
@@ -1008,12 +1033,29 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         snprintf(out->rate, sizeof out->rate, "%dk/s", tn_playback_rates[ri] / 1000);
         out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
     }
+    /* the hold button: what Shift+E does; a replay that X hides waits
+     * for X, and the button (Shift+E) shows it again as it was */
+    bool waits = have && pb->active && !tn_playback_visible(pb, v->overlays);
+    snprintf(out->hold, sizeof out->hold, "%s",
+             waits                              ? "X off"
+             : have && pb->active && pb->paused ? "Play"
+                                                : "Hold");
+    snprintf(out->hold_key, sizeof out->hold_key, "%s",
+             waits ? "X"
+                   : "\xe2\x87\xa7"
+                     "E");
     if (have && pb->active)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
         snprintf(out->prog, sizeof out->prog, have ? "done" : "no search");
-    /* at 860 as before, or after the label when it is wider (10000/s) */
+    /* at 860 as before, or after the label when it is wider (10000/s); a
+     * compact bar has no room there: after the HUD button, up to the
+     * view's edge */
     int x = tn_maxi(860, out->rate_box.x + out->rate_box.w + 10), right = out->hud_box.x - 6;
+    if (TN_UI_COMPACT) {
+        x = out->hud_box.x + out->hud_box.w + 10;
+        right = TN_VIEW_W - 6;
+    }
     int w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     if (x + w > right && have && pb->active) { /* a huge search: its share */
         snprintf(out->prog, sizeof out->prog, "%d%%",
@@ -1021,7 +1063,7 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     }
     out->prog_box = (SDL_Rect){x, 10, w, tn_gfx_line_height(g, TN_FONT_SMALL)};
-    out->show_prog = !TN_UI_COMPACT && x + w <= right;
+    out->show_prog = x + w <= right;
 }
 
 void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
@@ -1037,15 +1079,13 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_rect(g, (float)(bar_rect(BAR_REPLAY).x - 6), 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);
     const tn_playback *pb = v->pb;
     bool have = pb && pb->trace.count > 0;
-    bar_button(g, v, BAR_REPLAY, "Replay", "E",
-               pb && pb->active && !pb->paused && (int)pb->shown < pb->trace.count, have);
-    bar_button(g, v, BAR_PB_PAUSE, pb && pb->active && pb->paused ? "Play" : "Hold",
-               "\xe2\x87\xa7"
-               "E",
-               pb && pb->active && pb->paused, have && pb->active);
-    bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     tn_bar_labels lb;
     tn_ui_bar_labels(g, v, &lb);
+    bool shown = tn_playback_visible(pb, v->overlays); /* X off: it waits */
+    bar_button(g, v, BAR_REPLAY, "Replay", "E",
+               shown && !pb->paused && (int)pb->shown < pb->trace.count, have);
+    bar_button(g, v, BAR_PB_PAUSE, lb.hold, lb.hold_key, shown && pb->paused, have && pb->active);
+    bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, pb ? pb->speed : 3, lb.rate, have);
     if (lb.show_prog)
         tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x, (float)lb.prog_box.y, lb.prog,
@@ -1055,22 +1095,67 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 
 /* ---------------------------------------------------------- status line */
 
+/* The next line of `msg` from byte `at` for `avail` px: the longest run
+ * that fits, cut after a blank (else, one long word, inside it, never
+ * inside a UTF-8 sequence); returns where the line ends (the blank
+ * excluded) and sets *next to where the following one starts. */
+static size_t status_line(const char *msg, size_t at, int avail,
+                          int (*width)(void *u, tn_font_id f, const char *s), void *u, size_t *next)
+{
+    char buf[256];
+    size_t best = 0, bestc = 0, len = strlen(msg + at);
+    for (size_t i = 1; i <= len && i < sizeof buf; i++) {
+        bool end = i == len || msg[at + i] == ' ';
+        bool glyph = i == len || ((unsigned char)msg[at + i] & 0xc0) != 0x80;
+        if (!end && !glyph) continue;
+        snprintf(buf, sizeof buf, "%.*s", (int)i, msg + at);
+        if (width(u, TN_FONT_SMALL, buf) > avail) break;
+        if (end) best = i;
+        bestc = i;
+    }
+    if (best == 0) best = bestc ? bestc : 1; /* a word wider than the line: cut it */
+    size_t n = at + best;
+    *next = n;
+    while (msg[*next] == ' ') (*next)++;
+    return n;
+}
+
 tn_status_fit tn_ui_status_fit(const char *msg, int left_end, int right,
                                int (*width)(void *u, tn_font_id f, const char *s), void *u)
 {
-    tn_status_fit f = {TN_FONT_UI, left_end + 26, 0};
+    tn_status_fit f;
+    memset(&f, 0, sizeof f);
+    f.font = TN_FONT_UI;
+    f.x = left_end + 26;
+    f.lines = 1;
+    snprintf(f.line[0], sizeof f.line[0], "%s", msg);
     if (f.x + width(u, TN_FONT_UI, msg) <= right) return f;
     f.font = TN_FONT_SMALL;
     if (f.x + width(u, TN_FONT_SMALL, msg) <= right) return f;
-    f.x = 8; /* the message takes the speed and frame's place while it shows */
-    if (f.x + width(u, TN_FONT_SMALL, msg) <= right) return f;
-    /* two lines: the longest first line that fits, cut at a blank */
-    char line[256];
-    for (size_t i = 1; msg[i] && i < sizeof line; i++) {
-        if (msg[i] != ' ') continue;
-        snprintf(line, sizeof line, "%.*s", (int)i, msg);
-        if (f.x + width(u, TN_FONT_SMALL, line) > right) break;
-        f.split = i + 1;
+    /* lines in the small font after the speed and frame, cut at blanks;
+     * the last one that can be shown ends in "..." when text is left */
+    int avail = right - f.x;
+    size_t at = 0;
+    f.lines = 0;
+    while (msg[at] && f.lines < TN_STATUS_LINES) {
+        char *out = f.line[f.lines++];
+        size_t next, end = status_line(msg, at, avail, width, u, &next);
+        snprintf(out, sizeof f.line[0], "%.*s", (int)(end - at), msg + at);
+        if (!msg[next] || f.lines < TN_STATUS_LINES) {
+            at = next;
+            continue;
+        }
+        /* text left: elide this last line (cut inside it if need be) */
+        char buf[sizeof f.line[0] + 4];
+        size_t n = tn_mini((int)strlen(out), (int)sizeof f.line[0] - 4);
+        for (;;) {
+            snprintf(buf, sizeof buf, "%.*s...", (int)n, out);
+            if (n == 0 || width(u, TN_FONT_SMALL, buf) <= avail) break;
+            do n--;
+            while (n > 0 && ((unsigned char)out[n] & 0xc0) == 0x80);
+        }
+        memcpy(out, buf, strlen(buf) + 1); /* n + 3 bytes: fits */
+        break;
     }
     return f;
 }
@@ -1085,8 +1170,6 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     float y0 = (float)(TN_FRAME_H - TN_STATUS_H);
     tn_gfx_rect(g, 0, y0, TN_VIEW_W, TN_STATUS_H, TN_COL_PANEL);
     tn_gfx_rect(g, 0, y0, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
-    SDL_Rect clip = {0, (int)y0, TN_VIEW_W - 8, TN_STATUS_H};
-    tn_gfx_clip(g, &clip);
     char left[160];
     if (v->paused)
         snprintf(left, sizeof left, "PAUSED  frame %ld", tn_world_frame(w));
@@ -1094,31 +1177,36 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(left, sizeof left, "%s  frame %ld", tn_speed_names[v->speed], tn_world_frame(w));
     int lw = tn_gfx_text_width(g, TN_FONT_MONO, left);
     bool msg = tn_world_message_ttl(w) > 0 && tn_world_message_text(w)[0];
-    tn_status_fit fit = {TN_FONT_UI, lw + 26, 0};
+    static tn_status_fit fit; /* 1 KB: off the stack */
     if (msg) fit = tn_ui_status_fit(tn_world_message_text(w), lw, TN_VIEW_W - 8, status_width, g);
-    if (!msg || fit.x > 8)
-        tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
-    if (tn_world_message_ttl(w) <= 0 ||
-        !tn_world_message_text(w)[0]) { /* no message: what the left click does */
+    /* a message on several lines: the ones before its last rise above the
+     * status line, over the map's bottom edge, on the panel's colour */
+    int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
+    float band = msg && fit.lines > 1 ? (float)((fit.lines - 1) * lh + 6) : 0;
+    if (band > 0) {
+        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, (float)(TN_VIEW_W - fit.x + 14), band,
+                    TN_COL_PANEL);
+        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, (float)(TN_VIEW_W - fit.x + 14), 1,
+                    TN_COL_PANEL_EDGE);
+        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, 1, band, TN_COL_PANEL_EDGE);
+    }
+    SDL_Rect clip = {0, (int)(y0 - band), TN_VIEW_W - 8, TN_STATUS_H + (int)band};
+    tn_gfx_clip(g, &clip);
+    tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
+    if (!msg) { /* no message: what the left click does */
         char hint[160];
         snprintf(hint, sizeof hint, "tool %d %s: %s", (int)tn_world_tool(w) + 1,
                  tn_tool_name(tn_world_tool(w)),
                  TOOL_HINT[(unsigned)tn_world_tool(w) < TN_TOOL_COUNT ? tn_world_tool(w) : 0]);
         tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
-    }
-    if (msg) {
+    } else {
         int a = tn_world_message_ttl(w) >= 30 ? 255 : tn_world_message_ttl(w) * 255 / 30;
         uint32_t col = (TN_COL_WARN & 0xffffff00u) | (uint32_t)a;
-        tn_gfx_rect(g, (float)(fit.x - 8), y0 + 5, 3, TN_STATUS_H - 9, col);
-        const char *m = tn_world_message_text(w);
-        if (fit.split == 0) {
-            tn_gfx_text(g, fit.font, (float)fit.x, y0 + (fit.font == TN_FONT_UI ? 3 : 5), m, col);
-        } else { /* two small lines in the 24 px line */
-            char first[256];
-            snprintf(first, sizeof first, "%.*s", (int)fit.split - 1, m);
-            tn_gfx_text(g, fit.font, (float)fit.x, y0 - 1, first, col);
-            tn_gfx_text(g, fit.font, (float)fit.x, y0 + 11, m + fit.split, col);
-        }
+        tn_gfx_rect(g, (float)(fit.x - 8), y0 + 5 - band + (band > 0 ? 3 : 0), 3,
+                    (float)TN_STATUS_H - 9 + band - (band > 0 ? 3 : 0), col);
+        float ly = y0 + (fit.font == TN_FONT_UI ? 3 : 5) - (float)((fit.lines - 1) * lh);
+        for (int i = 0; i < fit.lines; i++, ly += (float)lh)
+            tn_gfx_text(g, fit.font, (float)fit.x, ly, fit.line[i], col);
     }
     tn_gfx_clip(g, NULL);
 }

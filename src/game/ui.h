@@ -260,9 +260,12 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
 /* The replay's rate label and progress text in the top bar, placed from
  * their measured widths: the progress starts after the label (at
  * 10,000/s too) and ends before the HUD button; a count too wide for that
- * room shows as a percentage.  No progress in a compact frame. */
+ * room shows as a percentage.  A compact frame has that room after the
+ * HUD button instead (to the map view's edge); show_prog is false when the
+ * progress fits in neither form (a 900 px frame's "no search"). */
 typedef struct tn_bar_labels {
     char rate[24], prog[48];
+    char hold[16], hold_key[8]; /* "Hold" / "Play" (Shift+E), "X off" (X) while X hides it */
     SDL_Rect rate_box, prog_box, hud_box; /* the rate label, the progress, the HUD button */
     bool show_prog;
 } tn_bar_labels;
@@ -298,13 +301,16 @@ void tn_ui_slider_geom(int i, int n, int *label_y, int *track_y, float *knob_r);
 /* How the status line shows a message too long for it: in the UI font
  * after the speed and frame (left_end: where they end) when it fits the
  * line (right: its end), else in the small font there, else in the small
- * font over the whole line (from x 8), on two lines cut at a blank when
- * it needs them.  width(u, font, text) measures; split is the byte where
- * the second line starts (0: one line). */
+ * font there on up to TN_STATUS_LINES lines cut at blanks (the lines
+ * before the last rise above the status line; the last ends in "..." when
+ * text is left).  The speed and frame always stay in sight.
+ * width(u, font, text) measures. */
+#define TN_STATUS_LINES 3
 typedef struct tn_status_fit {
     tn_font_id font;
-    int x;
-    size_t split;
+    int x;     /* where the message starts */
+    int lines; /* 1..TN_STATUS_LINES */
+    char line[TN_STATUS_LINES][256];
 } tn_status_fit;
 tn_status_fit tn_ui_status_fit(const char *msg, int left_end, int right,
                                int (*width)(void *u, tn_font_id f, const char *s), void *u);
@@ -319,6 +325,12 @@ void tn_ui_hud_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const char *
 /* The help; `scroll` px moves it up in a frame too small for it (a small
  * window: Up/Down or the wheel scroll it). */
 void tn_ui_help_draw(tn_gfx *g, int scroll);
+/* The note the help shows in its frame's bottom-right corner when it does
+ * not fit (it scrolls): "more below: wheel or Down" at the top, "more
+ * above: wheel or Up" at the bottom, both between; NULL when it fits. */
+const char *tn_ui_help_hint(int scroll);
+/* How far the help scrolls in the current frame (0: it fits). */
+int tn_ui_help_scroll_max(void);
 /* The map picker: a list over the map view.  tn_ui_picker_hit gives the
  * item under (x, y), -1 for none. */
 #define TN_PICKER_ROWS 20

@@ -857,18 +857,43 @@ static void draw_path(const tn_debug_draw *dd, const tn_bot *bot, int bw, int bh
     tn_dd_line(dd, gx + 6, gy - 12, gx - 6, gy, col);
 }
 
-/* The character's graph plan from the leg it is on: from where it stands,
- * or, in the air (a jump or a drop under way), from the leg's take-off, so
- * the arc being flown stays drawn. */
-static void draw_plan(const tn_world *w, const tn_wbots *s, const tn_surf *g,
-                      const tn_debug_draw *dd)
+/* An extra bot's graph plan in its own colour: a debug draw that passes
+ * tn_surf_debug_draw's lines and circles on in one colour. */
+typedef struct tint_dd {
+    const tn_debug_draw *dd;
+    uint32_t col;
+} tint_dd;
+
+static void tint_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    (void)c;
+    const tint_dd *t = u;
+    tn_dd_line(t->dd, x0, y0, x1, y1, t->col);
+}
+
+static void tint_circle(void *u, float cx, float cy, float r, uint32_t c, bool filled)
+{
+    (void)c;
+    const tint_dd *t = u;
+    tn_dd_circle(t->dd, cx, cy, r, t->col, filled);
+}
+
+/* A bot's graph plan from the leg it is on: from where it stands, or, in
+ * the air (a jump or a drop under way), from the leg's take-off, so the arc
+ * being flown stays drawn.  The character's in the plan's yellow, an extra
+ * bot's (col != 0) in its colour, fainter, as its classic path. */
+static void draw_plan(const tn_world *w, const tn_bot *bot, const tn_body *b, const tn_surf *g,
+                      const tn_debug_draw *dd, uint32_t col)
 {
     int nl, leg;
-    const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
-    if (tn_surf_generation(g) != tn_bot_plan_generation(s->bot) || nl <= leg) return;
-    int start = tn_surf_node_of_body(g, &w->character);
+    const tn_surf_leg *legs = tn_bot_legs(bot, &nl, &leg);
+    if (tn_surf_generation(g) != tn_bot_plan_generation(bot) || nl <= leg) return;
+    int start = tn_surf_node_of_body(g, b);
     if (start < 0) start = legs[leg].node;
-    tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg, nl - leg);
+    tint_dd t = {dd, (col & 0xffffff00u) | 0x90u};
+    tn_debug_draw tinted = {&t, tint_line, NULL, tint_circle, NULL, NULL};
+    tn_surf_debug_draw(g, w->map, col ? &tinted : dd, TN_SURF_DRAW_PLAN, 0, start, legs + leg,
+                       nl - leg);
 }
 
 /* The surface-graph overlay shows the character's graph: made (or synced
@@ -929,7 +954,10 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         tn_dd_rect(dd, b->x + 1, b->y + 1, bw - 2, bh - 2, (c & 0xffffff00u) | 0xc0u, true);
         tn_dd_rect(dd, b->x, b->y, bw, bh, 0x101018ffu, false);
         tn_dd_circle(dd, b->x + 0.5f * bw, b->y + 5, 2.0f, 0x101018ffu, true); /* an eye line */
-        if (overlays & TN_OVERLAY_PATH) draw_path(dd, s->ebot[i], b->w, b->h, c, false);
+        if (!(overlays & TN_OVERLAY_PATH)) continue;
+        draw_path(dd, s->ebot[i], b->w, b->h, c, false); /* classic: the path */
+        tn_surf *g = s->planner ? graph_for((tn_world *)w, (tn_wbots *)s, b, false) : NULL;
+        if (g) draw_plan(w, s->ebot[i], b, g, dd, c); /* graph: the plan */
     }
     if ((overlays & TN_OVERLAY_PATH) && s->pf)
         draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
@@ -940,7 +968,7 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
             tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, stride,
                                -1, NULL, 0);
         }
-        if (g) draw_plan(w, s, g, dd); /* the path overlay shows the graph plan */
+        if (g) draw_plan(w, s->bot, &w->character, g, dd, 0); /* the path overlay: the plan */
     }
 }
 

@@ -7,6 +7,8 @@
 #   Esc                           -> quits; the unsaved edits (B, C) go to MAP.autosave
 #   start again, R                -> the autosave is restored; Ctrl+S writes it to the
 #                                    map file and removes the stale autosave
+#   start again, right-click, Esc -> autosaved; again, right-click, Ctrl+Z,
+#                                    Ctrl+Y, Ctrl+Z, Esc -> no autosave
 # The first start gives --map MAP, the second MAP alone (the first map is
 # played); both check that the window's title names MAP.
 # and checks both files tile by tile.  Usage: tests/e2e/window_edit_save.sh BUILD_DIR
@@ -78,5 +80,27 @@ until rows "$MAP" | cmp -s - "$tmp/autosave.rows"; do
 done
 quit_game "second run"
 [ -f "$MAP.autosave" ] && fail "the stale autosave is still there after Ctrl+S"
-echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc, restored with R)"
+# Undoing every edit brings the map back to its file: nothing is unsaved,
+# Esc writes no autosave (undo's clean point).  First the same click kept
+# (it is an edit: autosaved), then undone, redone and undone again.
+put "$tmp/autosave.rows" 5 15 '#' >"$tmp/undo.rows"
+start_game --map "$MAP"
+click_tile 5 15 3                        # right-click: block
+sleep 0.3
+quit_game "third run"
+rows "$MAP.autosave" | cmp -s - "$tmp/undo.rows" || fail "the right-click at (5,15) was not autosaved"
+rm -f "$MAP.autosave"
+start_game --map "$MAP"
+click_tile 5 15 3
+sleep 0.3
+xdotool key ctrl+z
+sleep 0.2
+xdotool key ctrl+y
+sleep 0.2
+xdotool key ctrl+z
+sleep 0.3
+quit_game "fourth run"
+[ -f "$MAP.autosave" ] && fail "Esc after undoing every edit wrote $MAP.autosave (the map is its file's)"
+rows "$MAP" | cmp -s - "$tmp/autosave.rows" || fail "the map file changed in the fourth run"
+echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc, restored with R, undone edits not unsaved)"
 exit 0
