@@ -136,8 +136,7 @@ static void test_round_trip_unchanged(void **state)
         snprintf(src, sizeof src, "%s/%s", dir, FIXTURES[i]);
         snprintf(dst, sizeof dst, "%s/saved-%s", dir, FIXTURES[i]);
         tn_map *m = tu_load_map(src);
-        assert_string_equal(tn_tiled_origin(tn_tiled_kind(src)), src);
-        if (tn_save_map(m, dst, err, sizeof err) != 0) fail_msg("%s", err);
+        if (tn_save_map_as(m, dst, src, err, sizeof err) != 0) fail_msg("%s", err);
         tn_map *back = tu_load_map(dst);
         assert_true(tn_map_equal(m, back));
         char *a = canonical(src), *b = canonical(dst);
@@ -280,7 +279,7 @@ static void test_save_elsewhere(void **state)
         snprintf(dst, sizeof dst, "%s/%s", dir, FIXTURES[i]);
         tn_map *m = tu_load_map(src);
         edit(m);
-        if (tn_save_map(m, dst, err, sizeof err) != 0) fail_msg("%s", err);
+        if (tn_save_map_as(m, dst, src, err, sizeof err) != 0) fail_msg("%s", err);
         tn_map *back = tu_load_map(dst);
         assert_true(tn_map_equal(m, back));
         tn_map_destroy(m);
@@ -294,6 +293,41 @@ static void test_save_elsewhere(void **state)
     rm_scratch(dir);
 }
 
+/* A save patches the document of the map being saved, whatever other
+ * Tiled maps were loaded after it (the start-up check of the picker's
+ * maps, Tab): never another map's author, tilesets or objects, and never a
+ * new document because another map has another size. */
+static void test_save_own_document(void **state)
+{
+    (void)state;
+    char dir[64], a[256], twin[256], c[256], err[512];
+    scratch(dir);
+    snprintf(a, sizeof a, "%s/a.tmx", dir);
+    snprintf(twin, sizeof twin, "%s/twin.tmx", dir);
+    snprintf(c, sizeof c, "%s/c.tmx", dir);
+    /* twin.tmx: a.tmx's size, other music */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "sed 's/cave\\.ogg/bird.ogg/' '%s' > '%s'", a, twin);
+    assert_int_equal(system(cmd), 0);
+    assert_true(file_has(twin, "bird.ogg"));
+    tn_map *m = tu_load_map(a);
+    for (int k = 0; k < 2; k++) {
+        tn_map *x = tu_load_map(k ? c : twin); /* loaded after a.tmx */
+        tn_map_destroy(x);
+        edit(m);
+        if (k ? tn_save_map_as(m, a, a, err, sizeof err) : tn_save_map(m, a, err, sizeof err))
+            fail_msg("%s", err);
+        if (!file_has(a, "cave.ogg") || file_has(a, "bird.ogg") || file_has(a, "\"tilenav\""))
+            fail_msg("a.tmx was saved with another map's document (after loading %s)",
+                     k ? "c.tmx, of another size" : "twin.tmx");
+        tn_map *back = tu_load_map(a);
+        assert_true(tn_map_equal(m, back));
+        tn_map_destroy(back);
+    }
+    tn_map_destroy(m);
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -301,7 +335,6 @@ static void test_new_documents(void **state)
     char dir[64], err[512];
     strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
     assert_non_null(mkdtemp(dir));
-    tn_tiled_forget();
     tn_map *demo = tu_load_map("maps/demo.map");
     /* a big one: zlib instead of CSV */
     tn_map *big = NULL;
@@ -326,7 +359,6 @@ static void test_new_documents(void **state)
         tn_map *back = tu_load_map(p);
         if (!tn_map_equal(m, back)) fail_msg("%s does not load back equal", names[i]);
         tn_map_destroy(back);
-        tn_tiled_forget();
     }
     tn_map_destroy(demo);
     tn_map_destroy(big);
@@ -626,15 +658,11 @@ static void test_json_tile_arrays(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixtures_load),
-        cmocka_unit_test(test_demo_tmx_equals_map),
-        cmocka_unit_test(test_round_trip_unchanged),
-        cmocka_unit_test(test_round_trip_edits),
-        cmocka_unit_test(test_save_elsewhere),
-        cmocka_unit_test(test_new_documents),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_flip_flags),
-        cmocka_unit_test(test_json_tile_arrays),
+        cmocka_unit_test(test_fixtures_load),        cmocka_unit_test(test_demo_tmx_equals_map),
+        cmocka_unit_test(test_round_trip_unchanged), cmocka_unit_test(test_round_trip_edits),
+        cmocka_unit_test(test_save_elsewhere),       cmocka_unit_test(test_save_own_document),
+        cmocka_unit_test(test_new_documents),        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_flip_flags),           cmocka_unit_test(test_json_tile_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

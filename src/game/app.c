@@ -97,7 +97,9 @@ typedef struct app {
 static int save_map(app *a, const char *path)
 {
     char err[512];
-    if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
+    /* the map came from a->opts->map_path (a Tiled save patches that
+     * document, whatever other maps were loaded since) */
+    if (tn_save_map_as(tn_world_map(a->w), path, a->opts->map_path, err, sizeof err) != 0) {
         tn_world_message(a->w, "save failed: %s", err);
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;

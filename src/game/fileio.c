@@ -462,12 +462,13 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
 
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
 {
-    return tn_save_map_as(m, path, NULL, err, cap);
+    return tn_save_map_as(m, path, path, err, cap);
 }
 
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
-    if (tn_tiled_kind(path)) return tn_tiled_save(m, path, err, cap); /* .tmx .tmj .json */
+    if (tn_tiled_kind(path)) /* .tmx .tmj .json */
+        return tn_tiled_save(m, path, source ? source : path, err, cap);
     char *old, *src = NULL, *buf;
     save_template t;
     size_t len;

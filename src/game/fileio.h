@@ -42,14 +42,17 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
  * marks or a start are refused with a message naming `save FILE`); a
  * tilenav map keeps its leading comment and blank lines.  A new file is
  * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
- * tn_tiled_save (see tiled.h). */
+ * tn_tiled_save (see tiled.h), with `path` as the file the map came from
+ * (a save over its own file). */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* tn_save_map, for a map loaded from `source` (NULL: unknown): written in
  * the tilenav format to another file than `source`, it keeps the leading
  * comment lines of `source` (a tilenav map) rather than the target's, so
  * `save FILE` and the autosave carry them as a save over `source` does.
- * The target still decides the format (a Moving AI file stays one). */
+ * The target still decides the format (a Moving AI file stays one).  A
+ * Tiled target is patched into `source`'s document when that is a Tiled
+ * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
 /* "PATH.autosave" into out. */

@@ -114,8 +114,6 @@ typedef struct doc {
     uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
 } doc;
 
-static char g_origin[3][PATH_CAP];
-
 /* ------------------------------------------------------------ helpers */
 
 static int fail(doc *d, const char *fmt, ...)
@@ -1632,16 +1630,8 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
     free(buf);
-    if (rc == 0) snprintf(g_origin[fmt], sizeof g_origin[fmt], "%s", path);
     return rc;
 }
-
-const char *tn_tiled_origin(int fmt)
-{
-    return fmt == TN_TILED_TMX || fmt == TN_TILED_TMJ ? g_origin[fmt] : "";
-}
-
-void tn_tiled_forget(void) { memset(g_origin, 0, sizeof g_origin); }
 
 /* ------------------------------------------------------------ encoding */
 
@@ -2435,17 +2425,24 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     return 0;
 }
 
-int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
+int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
     int fmt = tn_tiled_kind(path);
     if (!fmt) {
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
         return -1;
     }
+    if (!source) source = path;
     char *tmpl = NULL;
     size_t tlen = 0;
-    const char *origin = g_origin[fmt];
-    if (*origin) {
+    /* The template is the document the map came from, when that is a Tiled
+     * file of this format: never another map's.  A save over the file it
+     * came from that has since gone writes a new document. */
+    const char *origin = tn_tiled_kind(source) == fmt ? source : NULL;
+    struct stat st;
+    if (origin && strcmp(origin, path) == 0 && stat(origin, &st) != 0 && errno == ENOENT)
+        origin = NULL;
+    if (origin) {
         if (tn_read_file(origin, TN_MAP_FILE_MAX, &tmpl, &tlen, err, cap) != 0) return -1;
         tn_map *o = NULL;
         char oerr[512];
@@ -2455,8 +2452,8 @@ int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
             free(tmpl);
             return -1;
         }
-        /* An origin of another size (a different map was opened since) is
-         * no template: a new document then. */
+        /* An origin of another size (the file changed on disk since it was
+         * opened) is no template: a new document then. */
         if (o->w != m->w || o->h != m->h) {
             free(tmpl);
             tmpl = NULL;
