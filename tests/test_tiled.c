@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -290,6 +291,36 @@ static void test_save_elsewhere(void **state)
     assert_non_null(getcwd(cwd, sizeof cwd));
     assert_false(file_has(p, "source=\"fixture.tsx\""));
     assert_true(file_has(p, "tests/data/tiled/fixture.tsx\""));
+    rm_scratch(dir);
+}
+
+/* Saved through a symbolic link in another directory: the file written is
+ * the link's target, so relative paths stay relative to the target's
+ * directory (not rewritten for the link's). */
+static void test_save_through_link(void **state)
+{
+    (void)state;
+    char dir[64], a[256], sub[256], link[256], err[512];
+    scratch(dir);
+    snprintf(a, sizeof a, "%s/a.tmx", dir);
+    snprintf(sub, sizeof sub, "%s/links", dir);
+    snprintf(link, sizeof link, "%s/links/a.tmx", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(symlink(a, link), 0);
+    tn_map *m = tu_load_map(a);
+    edit(m);
+    if (tn_save_map_as(m, link, a, err, sizeof err) != 0) fail_msg("%s", err);
+    if (!file_has(a, "source=\"fixture.tsx\""))
+        fail_msg("a.tmx saved through links/a.tmx: its tileset path was rewritten");
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    tn_map *back = tu_load_map(a), *via = tu_load_map(link);
+    assert_true(tn_map_equal(m, back));
+    assert_true(tn_map_equal(m, via));
+    tn_map_destroy(m);
+    tn_map_destroy(back);
+    tn_map_destroy(via);
     rm_scratch(dir);
 }
 
@@ -658,11 +689,17 @@ static void test_json_tile_arrays(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_fixtures_load),        cmocka_unit_test(test_demo_tmx_equals_map),
-        cmocka_unit_test(test_round_trip_unchanged), cmocka_unit_test(test_round_trip_edits),
-        cmocka_unit_test(test_save_elsewhere),       cmocka_unit_test(test_save_own_document),
-        cmocka_unit_test(test_new_documents),        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_flip_flags),           cmocka_unit_test(test_json_tile_arrays),
+        cmocka_unit_test(test_fixtures_load),
+        cmocka_unit_test(test_demo_tmx_equals_map),
+        cmocka_unit_test(test_round_trip_unchanged),
+        cmocka_unit_test(test_round_trip_edits),
+        cmocka_unit_test(test_save_elsewhere),
+        cmocka_unit_test(test_save_own_document),
+        cmocka_unit_test(test_save_through_link),
+        cmocka_unit_test(test_new_documents),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_flip_flags),
+        cmocka_unit_test(test_json_tile_arrays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

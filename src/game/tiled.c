@@ -220,6 +220,17 @@ static void dir_of(const char *path, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* The directory relative paths in the file `path` start from: its own, or,
+ * when `path` is a symbolic link, the directory of the file it points to
+ * (where the file and its tilesets really are, and where a save writes). */
+static void file_dir(const char *path, char *out, size_t cap)
+{
+    struct stat st;
+    char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
+    dir_of(real ? real : path, out, cap);
+    free(real);
+}
+
 /* ------------------------------------------------------------ kinds */
 
 static int add_kind(doc *d, uint32_t gid, int kind, int mark)
@@ -1468,7 +1479,7 @@ static int doc_read(doc *d, const char *buf, size_t len, const char *path, int f
     d->name = path;
     d->err = err;
     d->cap = cap;
-    dir_of(path, d->dir, sizeof d->dir);
+    file_dir(path, d->dir, sizeof d->dir);
     if (fmt == TN_TILED_TMX) {
         d->xdoc = xml_parse(d, buf, len, NULL);
         if (!d->xdoc) return -1;
@@ -2218,11 +2229,13 @@ static void tmj_rewrite(cJSON *o, const char *key, const char *tdir, const char 
 }
 
 /* Tileset and image paths are relative to the file: moving the document to
- * another directory rewrites them. */
+ * another directory rewrites them.  The directory is the one of the file
+ * actually written: out_path with its symbolic links resolved when it
+ * exists (tn_write_file_atomic replaces a link's target, not the link). */
 static int rewrite_paths(doc *d, const char *out_path)
 {
     char odir_in[PATH_CAP], tdir[PATH_CAP], odir[PATH_CAP];
-    dir_of(out_path, odir_in, sizeof odir_in);
+    file_dir(out_path, odir_in, sizeof odir_in);
     if (strcmp(odir_in, d->dir) == 0) return 0; /* the same directory */
     if (!realpath(*odir_in ? odir_in : ".", odir)) {
         snprintf(d->err, d->cap, "%s: cannot save into the directory '%s': %s", out_path,

@@ -7,7 +7,7 @@
  * with a message); finite maps and infinite maps (chunks: the map is the
  * bounding box of every tile layer's chunks); group layers; embedded
  * tilesets and external ones (.tsx, or .tsj/.json) by `source`, relative to
- * the file that names them.
+ * the file that names them (for a symbolic link: the file it points to).
  *
  * Terrain.  Every non-empty cell of every tile layer counts.  A gid's top
  * four bits are Tiled's flip flags (ignored; 0 with flags is empty); the
@@ -47,7 +47,8 @@
  * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
  * prints it (for files laid out like Tiled's, byte for byte outside the
  * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout).  When the document is saved
- * into another directory, relative tileset and image paths are rewritten.
+ * into another directory (the directory of the file written: a symbolic
+ * link's target), relative tileset and image paths are rewritten.
  * Without an origin of the same format and size (a map loaded from a
  * tilenav or Moving AI file, or from a Tiled file of the other format), a
  * new document is written
