@@ -152,6 +152,43 @@ static void first_line(const char *path, char *line, size_t cap)
     fclose(f);
 }
 
+/* Saved over a Moving AI map of another size, the header gets the new
+ * height and width (other lines and CRLF endings kept): the file loads as
+ * the map saved. */
+static void test_save_movingai_other_size(void **state)
+{
+    (void)state;
+    char err[512];
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(6, 3, NULL, &m, NULL)));
+    tn_map_set_tile(m, 2, 1, TN_TILE_BLOCK, NULL);
+    static const char *const olds[] = {
+        "type octile\nheight 8\nwidth 12\nmap\n@@@@@@@@@@@@\n@..........@\n@..........@\n"
+        "@..TTW..GG.@\n@..........@\n@..........@\n@SSSSSSSSSS@\n@@@@@@@@@@@@\n",
+        "type octile\r\nwidth 2\r\nheight 1\r\nmap\r\n..\r\n",
+    };
+    static const char *const heads[] = {"type octile\nheight 3\nwidth 6\nmap\n",
+                                        "type octile\r\nwidth 6\r\nheight 3\r\nmap\r\n"};
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/tn_test_maisize_XXXXXX";
+        write_temp(path, olds[i]);
+        assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+        tn_map *back = NULL;
+        if (tn_load_map(path, &back, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_true(tn_map_equal(m, back));
+        tn_map_destroy(back);
+        char head[64] = "";
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        size_t n = fread(head, 1, strlen(heads[i]), f);
+        fclose(f);
+        head[n] = '\0';
+        assert_string_equal(head, heads[i]);
+        remove(path);
+    }
+    tn_map_destroy(m);
+}
+
 /* Saved to another file than the one it came from, a map keeps the leading
  * comments of its source (over the target's own); without a source, or from
  * a Moving AI source, the target's; the target still decides the format. */
@@ -206,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
+        cmocka_unit_test(test_save_movingai_other_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

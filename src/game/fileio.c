@@ -355,7 +355,39 @@ typedef struct save_template {
     const char *head; /* kept verbatim: tilenav comments, or the MAI header */
     size_t head_len;
     const char *rows; /* Moving AI only: the first row, W chars + newline each */
+    char *own;        /* malloc()ed head (a Moving AI header for another size), or NULL */
+    char small[80];   /* that header when out of memory */
 } save_template;
+
+/* The Moving AI header head[0..len) with its height and width lines set to
+ * m's size (every other line, and each line's ending, kept): malloc()ed,
+ * NULL when out of memory. */
+static char *resize_header(const char *head, size_t len, const tn_map *m, size_t *out_len)
+{
+    char *out = malloc(len + 64);
+    if (!out) return NULL;
+    size_t pos = 0, o = 0, n;
+    const char *l;
+    while (take_line(head, len, &pos, &l, &n)) {
+        const char *end = head + pos; /* after this line's ending */
+        const char *key = n >= 6 && memcmp(l, "height", 6) == 0  ? "height"
+                          : n >= 5 && memcmp(l, "width", 5) == 0 ? "width"
+                                                                 : NULL;
+        size_t kl = key ? strlen(key) : 0;
+        if (key && n > kl && l[kl] != ' ' && l[kl] != '\t') key = NULL;
+        if (!key) {
+            memcpy(out + o, l, (size_t)(end - l));
+            o += (size_t)(end - l);
+            continue;
+        }
+        o += (size_t)snprintf(out + o, 32, "%s %d", key, key[0] == 'h' ? m->h : m->w);
+        const char *eol = l + n; /* "\r\n", "\n" or nothing */
+        memcpy(out + o, eol, (size_t)(end - eol));
+        o += (size_t)(end - eol);
+    }
+    *out_len = o;
+    return out;
+}
 
 static void read_template(const char *path, const tn_map *m, char **buf, save_template *t)
 {
@@ -404,6 +436,13 @@ static void read_template(const char *path, const tn_map *m, char **buf, save_te
     t->head = b + off;
     t->head_len = pos - off;
     t->rows = same ? b + pos : NULL;
+    if (!same) { /* the old header's height and width would not match the rows */
+        t->own = resize_header(t->head, t->head_len, m, &t->head_len);
+        if (!t->own)
+            t->head_len = (size_t)snprintf(t->small, sizeof t->small,
+                                           "type octile\nheight %d\nwidth %d\nmap\n", m->h, m->w);
+        t->head = t->own ? t->own : t->small;
+    }
 }
 
 /* Moving AI text for m, or -1 with a message when m holds what the format
@@ -482,9 +521,11 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
             t.head = st.head;
             t.head_len = st.head_len;
         }
+        free(st.own); /* NULL unless a Moving AI source, not used */
     }
     if (t.movingai) {
         int rc = format_movingai(m, &t, path, &buf, &len, err, cap);
+        free(t.own);
         free(old);
         free(src); /* NULL: a Moving AI target takes nothing from the source */
         src = NULL;
