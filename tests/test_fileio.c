@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "fileio.h"
 #include "tn_map.h"
 
@@ -152,6 +153,42 @@ static void first_line(const char *path, char *line, size_t cap)
     fclose(f);
 }
 
+/* A FIFO (named pipe) given as a map or script is refused at once with a
+ * message naming it, instead of waiting forever for a writer; the map
+ * picker does not list one named *.map.  (alarm: a hang fails the test.) */
+static void test_fifo_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_fifo_XXXXXX", a[64], b[64], err[512], want[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a.map", dir);
+    snprintf(b, sizeof b, "%s/b.map", dir);
+    FILE *f = fopen(a, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 3 3\ntiles\n###\n#P#\n###\n", f);
+    fclose(f);
+    assert_int_equal(mkfifo(b, 0600), 0);
+    alarm(10);
+    char *buf = NULL;
+    size_t len;
+    assert_int_equal(tn_read_file(b, 1024, &buf, &len, err, sizeof err), -1);
+    assert_null(buf);
+    snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file: not read", b);
+    assert_string_equal(err, want);
+    tn_map *m = NULL;
+    assert_int_equal(tn_load_map(b, &m, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    char *list[8];
+    int n = tn_map_list(a, NULL, 0, list, 8);
+    alarm(0);
+    assert_int_equal(n, 1);
+    assert_string_equal(list[0], a);
+    free(list[0]);
+    remove(a);
+    remove(b);
+    rmdir(dir);
+}
+
 /* Saved over a Moving AI map of another size, the header gets the new
  * height and width (other lines and CRLF endings kept): the file loads as
  * the map saved. */
@@ -244,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_movingai_other_size),
+        cmocka_unit_test(test_fifo_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -796,6 +796,8 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
                 snprintf(path, sizeof path, "%s", e->d_name);
             else
                 snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            struct stat st; /* a FIFO or a directory named *.map is no map */
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             out[n] = malloc(strlen(path) + 1);
             if (!out[n]) break;
             strcpy(out[n++], path);

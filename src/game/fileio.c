@@ -17,11 +17,25 @@
 #include <time.h>
 #include <unistd.h>
 
+/* True when the file st describes is one this process was given open
+ * (its standard input, a /dev/fd/N of the shell's process substitution):
+ * another descriptor than fd refers to it. */
+static bool own_descriptor(const struct stat *st, int fd)
+{
+    for (int i = 0; i < 1024; i++) {
+        struct stat o;
+        if (i != fd && fstat(i, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+            return true;
+    }
+    return false;
+}
+
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap)
 {
     *out = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO no program writes to would wait forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
         return -1;
@@ -34,6 +48,23 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
     }
     if (S_ISDIR(st.st_mode)) {
         snprintf(err, cap, "%s: is a directory, not a file", path);
+        close(fd);
+        return -1;
+    }
+    /* A named FIFO or a device would wait for a writer (or a key) forever:
+     * refused.  A pipe this process was given (--script /dev/stdin) is read. */
+    if (!S_ISREG(st.st_mode) && !own_descriptor(&st, fd)) {
+        snprintf(err, cap, "%s: is %s, not a regular file: not read", path,
+                 S_ISFIFO(st.st_mode)                         ? "a FIFO (named pipe)"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                 : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                              : "not a plain file");
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
         return -1;
     }

@@ -13,7 +13,9 @@
 
 /* Read all of `path` (at most `max` bytes: a larger file is refused before
  * reading).  *out is NUL-terminated and must be free()d.  0, or -1 with
- * "PATH: problem" in err. */
+ * "PATH: problem" in err.  Never waits for a writer: a directory, a FIFO
+ * (named pipe), a device or a socket is refused unless it is a file this
+ * process already has open (its standard input as /dev/stdin, /dev/fd/N). */
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap);
 
 /* Load a map file (tilenav or Moving AI format). */
