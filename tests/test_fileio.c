@@ -153,6 +153,31 @@ static void first_line(const char *path, char *line, size_t cap)
     fclose(f);
 }
 
+/* The autosave's name is MAP.autosave or nothing: a map path too long for
+ * it is refused with the reason, never cut (a 1023-byte path cut to 1023
+ * bytes was the map itself, which the autosave then replaced). */
+static void test_autosave_path_fits(void **state)
+{
+    (void)state;
+    char map[1100], out[1024], err[512];
+    memset(map, 'd', sizeof map);
+    map[0] = '/';
+    map[1014] = '\0'; /* 1014 + ".autosave" = 1023 bytes: fits */
+    assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), 0);
+    assert_int_equal(strlen(out), 1023);
+    assert_string_equal(out + 1014, ".autosave");
+    map[1014] = 'd';
+    map[1023] = '\0'; /* 1032 bytes: refused */
+    memset(out, 'x', sizeof out);
+    assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), -1);
+    assert_string_equal(out, "");
+    const char *want = "the autosave's path would be 1032 bytes, at most 1023 (use a map with a "
+                       "shorter path): /ddd";
+    assert_memory_equal(err, want, strlen(want));
+    map[1099] = '\0';
+    assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), -1);
+}
+
 /* A FIFO (named pipe) given as a map or script is refused at once with a
  * message naming it, instead of waiting forever for a writer; the map
  * picker does not list one named *.map.  (alarm: a hang fails the test.) */
@@ -282,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_autosave_path_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -107,13 +107,15 @@ static int save_map(app *a, const char *path)
     tn_world_message(a->w, "saved %s", path);
     if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
         tn_world_set_dirty(a->w, false);
-        char autosave_path[1024];
-        tn_autosave_path(path, autosave_path, sizeof autosave_path);
-        if (a->autosave_ours) {
+        char autosave_path[1024], aerr[512];
+        /* no autosave name (the path is too long): none was written */
+        bool named =
+            tn_autosave_path(path, autosave_path, sizeof autosave_path, aerr, sizeof aerr) == 0;
+        if (named && a->autosave_ours) {
             /* The map file now holds these edits: this session's autosave is stale. */
             remove(autosave_path);
             a->restore_offered = a->autosave_ours = false;
-        } else if (a->restore_offered) {
+        } else if (named && a->restore_offered) {
             /* Older edits the user never restored are not in the map file. */
             tn_world_message(a->w,
                              "saved %s; %s (older edits, never restored) is kept: R restores it",
@@ -143,8 +145,10 @@ static void append_text(char *dst, size_t cap, const char *s1, const char *s2, c
  * is moved to MAP.autosave.N first, named in a->autosave_kept (else ""). */
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap)
 {
-    tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap);
     a->autosave_kept[0] = '\0';
+    if (tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap, err,
+                         errcap) != 0)
+        return -1; /* never a cut name: it could be the map itself */
     if (!a->autosave_ours &&
         tn_autosave_set_aside(path, a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
         return -1;
@@ -194,10 +198,11 @@ static void request_quit(app *a)
 static void offer_restore(app *a)
 {
     if (!a->opts->map_path) return;
-    char path[1024];
-    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    char path[1024], err[512];
     a->autosave_ours = false; /* whatever is there, this session did not write it */
-    if (!tn_is_regular_file(path)) return;
+    if (tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) != 0 ||
+        !tn_is_regular_file(path))
+        return;
     a->restore_offered = true;
     tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
     tn_world_set_message_ttl(a->w, 60 * 20);
@@ -206,7 +211,10 @@ static void offer_restore(app *a)
 static void restore(app *a)
 {
     char path[1024], err[512];
-    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    if (tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) {
+        tn_world_message(a->w, "cannot restore: %s", err);
+        return;
+    }
     if (tn_world_dirty(a->w) &&
         !(a->restore_armed && a->restore_armed_edits == tn_world_edits(a->w))) {
         /* the edits made since the start would be gone: ask again first */
@@ -312,8 +320,7 @@ static void reset_world(app *a)
         return;
     }
     bool kept = false;
-    char path[1024];
-    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    char path[1024] = "";
     if (tn_world_dirty(a->w)) { /* the autosave keeps unsaved edits */
         if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
             tn_world_message(a->w, "reset refused: could not keep the unsaved edits: %s", err);
@@ -1175,8 +1182,9 @@ static int autosave(app *a)
 {
     if (!tn_world_dirty(a->w)) return 0;
     char path[1024], err[512];
-    if (a->autosaved)
-        tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path);
+    if (a->autosaved) /* written: its name fits */
+        tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path,
+                         err, sizeof err);
     else if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
         fprintf(stderr,
                 "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",

@@ -581,9 +581,19 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     return rc;
 }
 
-void tn_autosave_path(const char *map_path, char *out, size_t cap)
+int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
+    size_t n = strlen(map_path) + strlen(".autosave");
+    if (n + 1 > cap) { /* a cut name could be the map itself, or another file */
+        if (cap) out[0] = '\0';
+        snprintf(err, errcap, /* the reason first: the path may not fit in err */
+                 "the autosave's path would be %zu bytes, at most %zu (use a map with a shorter "
+                 "path): %s.autosave",
+                 n, cap ? cap - 1 : 0, map_path);
+        return -1;
+    }
     snprintf(out, cap, "%s.autosave", map_path);
+    return 0;
 }
 
 bool tn_is_bmp_name(const char *path)

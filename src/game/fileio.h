@@ -57,8 +57,10 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
  * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
-/* "PATH.autosave" into out. */
-void tn_autosave_path(const char *map_path, char *out, size_t cap);
+/* "PATH.autosave" into out: 0, or -1 when it does not fit in cap bytes
+ * (out is then "", and err says so, the reason before the path: a cut
+ * name could be the map itself). */
+int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
 
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
