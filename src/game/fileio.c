@@ -239,7 +239,11 @@ static void remove_stale_tmps(int dirfd, const char *base)
         char *endp;
         errno = 0;
         long pid = strtol(p, &endp, 10);
-        if (errno || endp == p || *endp != '-' || pid <= 0) continue;
+        if (errno || endp == p || *endp != '-' || pid <= 0 || *p < '1' || *p > '9') continue;
+        /* exactly the name a save makes (TMP_TAG "%ld-%08x"): a user's
+         * BASE.tmp-123-notes.txt is not a temporary */
+        const char *hex = endp + 1;
+        if (strlen(hex) != 8 || strspn(hex, "0123456789abcdef") != 8) continue;
         if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
         struct stat st;
         if (fstatat(dirfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||

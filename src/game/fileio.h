@@ -28,8 +28,9 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
  *  - refused (-1, the old file untouched): a target that exists and is not
  *    a regular file (device, FIFO, socket, directory), a read-only file;
  *  - saves in one directory take turns: flock on the directory, at most
- *    10 s of waiting; temporaries of killed saves (BASE.tmp-PID-N whose
- *    process is gone) are removed;
+ *    10 s of waiting; temporaries of killed saves (exactly
+ *    BASE.tmp-PID-XXXXXXXX, 8 lowercase hex digits, whose process is gone)
+ *    are removed;
  *  - the temporary BASE.tmp-PID-N is created with O_CREAT|O_EXCL|O_NOFOLLOW
  *    (never an existing file or a planted link), gets the old file's mode
  *    (and owner where allowed), is written, fsynced, renamed over the

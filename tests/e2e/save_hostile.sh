@@ -4,7 +4,8 @@
 # saves ("N save FILE": the same tn_save_map as Ctrl+S) or a --screenshot:
 #   concurrent   4 processes saving one map 150 times each: every save
 #                succeeds, the map is never short or empty, no temporary left
-#   stale-tmp    a temporary left by a killed save is removed by the next save
+#   stale-tmp    a temporary left by a killed save is removed by the next save;
+#                files only named like one (MAP.tmp-PID-notes.txt) are kept
 #   fifo, dev    a FIFO or a device (a private /dev/null) as target: refused, left as it was
 #   tmp-link     a planted MAP.tmp symlink is not followed
 #   via-link     a map saved through a symlink: the link stays, its target changes
@@ -77,9 +78,15 @@ cp "$SMALL" "$T/st/m.map"
 sh -c 'exit 0' & dead=$!
 wait $dead
 echo junk >"$T/st/m.map.tmp-$dead-0000abcd"
+# the user's own files that only start like one: kept
+mine="m.map.tmp-$dead-notes.txt m.map.tmp-$dead-0000abcd.bak m.map.tmp-$dead-0000abc m.map.tmp-0$dead-0000abcd"
+for f in $mine; do echo mine >"$T/st/$f"; done
 run "$T/st/m.map" "0 save $T/st/m.map"
+gone=""
+for f in $mine; do [ -f "$T/st/$f" ] || gone="$gone $f"; done
 if [ "$rc" -ne 0 ]; then bad "stale-tmp: the save failed: $(cat "$T/err")"
-elif [ "$(ntmp "$T/st" m.map)" -ne 0 ]; then bad "stale-tmp: left: $(ls "$T/st")"
+elif [ -n "$gone" ]; then bad "stale-tmp: removed files the save did not make:$gone"
+elif [ "$(ntmp "$T/st" m.map)" -ne 4 ]; then bad "stale-tmp: left: $(ls "$T/st")"
 else ok
 fi
 
