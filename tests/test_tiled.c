@@ -686,6 +686,44 @@ static void test_json_tile_arrays(void **state)
         "x.tmj: $.layers[0].data[0]: layer 't': \"data\" holds something other than a tile number");
 }
 
+/* A "data" array that is not valid JSON (a trailing or doubled comma, two
+ * numbers without one) is refused on load as cJSON refuses it, with the
+ * line and column, and not read by the fast CSV path: the save, which
+ * parses with cJSON alone, could not read it back. */
+static void test_json_tile_arrays_strict(void **state)
+{
+    (void)state;
+    char doc[4096], err[512];
+    const char *row = "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1";
+    /* the last of 4 rows of 16 numbers, and the array's end */
+    static const char *const last[] = {
+        "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,]",  /* trailing comma */
+        "1,, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",  /* doubled comma */
+        "1 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]", /* no comma */
+        "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",   /* valid */
+    };
+    static const char *const want[] = {"x.tmj:5:48: not valid JSON", "x.tmj:5:3: not valid JSON",
+                                       "x.tmj:5:3: not valid JSON", NULL};
+    for (int i = 0; i < 4; i++) {
+        snprintf(doc, sizeof doc,
+                 "{\"orientation\":\"orthogonal\",\"width\":16,\"height\":4,\"tilewidth\":16,"
+                 "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1}],\n"
+                 "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,"
+                 "\"height\":4,\"data\":[%s,\n%s,\n%s,\n%s}]}",
+                 row, row, row, last[i]);
+        tn_map *m = NULL;
+        int rc = tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err);
+        if (!want[i]) {
+            if (rc != 0) fail_msg("%s", err);
+            tn_map_destroy(m);
+            continue;
+        }
+        if (rc == 0) fail_msg("'%s': loaded", last[i]);
+        assert_null(m);
+        assert_string_equal(err, want[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -700,6 +738,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),
+        cmocka_unit_test(test_json_tile_arrays_strict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1416,6 +1416,25 @@ static void doc_free(doc *d)
  * still parses (and validates) the whole document.  When any "data" array
  * starts with '-' (a marker could be ambiguous) nothing is blanked.  Saves
  * parse without this (they print the tree). */
+/* True when s[0..n) is a valid JSON list of non-negative integers (what
+ * goes between '[' and ']'): one comma between numbers, none before the
+ * first or after the last, no leading zeros.  Anything else is left to
+ * cJSON, which refuses it with its position. */
+static bool json_uint_list(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (;;) {
+        while (i < n && is_space(s[i])) i++;
+        if (i >= n || s[i] < '0' || s[i] > '9') return false; /* a number must come */
+        if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') return false;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        while (i < n && is_space(s[i])) i++;
+        if (i >= n) return true;
+        if (s[i] != ',') return false;
+        i++;
+    }
+}
+
 static char *blank_arrays(doc *d, const char *buf, size_t len)
 {
     char *copy = NULL;
@@ -1443,6 +1462,7 @@ static char *blank_arrays(doc *d, const char *buf, size_t len)
         while (p < len && ((buf[p] >= '0' && buf[p] <= '9') || buf[p] == ',' || is_space(buf[p])))
             p++;
         if (p >= len || buf[p] != ']' || p - k < 64) continue;
+        if (!json_uint_list(buf + k + 1, p - k - 1)) continue; /* cJSON says where */
         if (!copy && !(copy = malloc(len ? len : 1))) break;
         if (!grow((void **)&d->span_at, &d->capspans, d->nspans + 1, sizeof(size_t))) break;
         size_t *nl = realloc(d->span_len, (size_t)d->capspans * sizeof(size_t)); /* alike */

@@ -74,7 +74,9 @@
  * streams in 64 KiB pieces.  Saving also holds 5 bytes a cell per tile
  * layer (gids and chunk coverage).
  * Keeps no state between calls.
- * CSV .tmj: long "data" arrays of plain numbers are read from the text by
+ * CSV .tmj: long "data" arrays of plain numbers (valid JSON: one comma
+ * between numbers, none trailing, no leading zeros; anything else is left
+ * to cJSON, which refuses it with its position) are read from the text by
  * the CSV decoder instead of as one cJSON node each (see blank_arrays in
  * tiled.c); cJSON still parses and validates the whole document.
  * Cost: a 512x512 .tmj (CSV or base64+zlib) loads in about 5 ms of CPU,
