@@ -96,6 +96,18 @@ static void test_errors(void **state)
     expect_error("5 goto 1\n", "t.txt:1: usage: FRAME goto TX TY");
     expect_error("5 tool hammer\n", "t.txt:1: unknown tool 'hammer'");
     expect_error("5 save\n", "t.txt:1: usage: FRAME save FILE");
+    /* the limits, named: one word per path, 255 bytes a word, 8 words */
+    expect_error("5 save my level.map\n", "t.txt:1: save takes one FILE without spaces, got 2 "
+                                          "words after 'save' (a path cannot contain spaces)");
+    expect_error("5 screenshot a b c.bmp\n",
+                 "t.txt:1: screenshot takes one FILE without spaces, got 3 words after "
+                 "'screenshot' (a path cannot contain spaces)");
+    char longw[400];
+    snprintf(longw, sizeof longw, "5 save /tmp/%0300d.map\n", 0);
+    expect_error(longw, "t.txt:1: word 3 is 309 bytes, at most 255");
+    expect_error("5 click 1 2 left shift a b c\n",
+                 "t.txt:1: more than 8 words (FRAME, COMMAND and at most 6 arguments; paths "
+                 "cannot contain spaces)");
     /* screenshots are BMP images: another name would mislabel the file */
     expect_error("5 screenshot shot.png\n",
                  "t.txt:1: screenshot writes a BMP image: give a name ending in .bmp, got "

@@ -17,8 +17,9 @@ typedef struct token {
 } token;
 
 /* Split a line into whitespace-separated tokens, stopping at '#'.
- * Returns the count, or -1 when a token is too long / too many tokens. */
-static int tokenize(const char *line, size_t n, token *tok, int max)
+ * Returns the count; -1 with more than max words, -2 when word *bad (from
+ * 1) is longer than TOKEN_MAX - 1 bytes (its length in *bad_len). */
+static int tokenize(const char *line, size_t n, token *tok, int max, int *bad, size_t *bad_len)
 {
     int count = 0;
     size_t i = 0;
@@ -27,7 +28,12 @@ static int tokenize(const char *line, size_t n, token *tok, int max)
         if (i >= n || line[i] == '#') break;
         size_t start = i;
         while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') i++;
-        if (count == max || i - start >= TOKEN_MAX) return -1;
+        if (count == max) return -1;
+        if (i - start >= TOKEN_MAX) {
+            *bad = count + 1;
+            *bad_len = i - start;
+            return -2;
+        }
         memcpy(tok[count].s, line + start, i - start);
         tok[count].s[i - start] = '\0';
         count++;
@@ -181,8 +187,14 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         if (memchr(line, '\0', n)) FAIL("binary data (a NUL byte) in a script line");
         token tok[MAX_TOKENS];
         char q_[TOKEN_MAX * 4 + 64];
-        int nt = tokenize(line, n, tok, MAX_TOKENS);
-        if (nt < 0) FAIL("line too long or too many words");
+        int bad = 0;
+        size_t bad_len = 0;
+        int nt = tokenize(line, n, tok, MAX_TOKENS, &bad, &bad_len);
+        if (nt == -1)
+            FAIL("more than %d words (FRAME, COMMAND and at most %d arguments; paths cannot "
+                 "contain spaces)",
+                 MAX_TOKENS, MAX_TOKENS - 2);
+        if (nt < 0) FAIL("word %d is %zu bytes, at most %d", bad, bad_len, TOKEN_MAX - 1);
         if (nt == 0) continue;
         tn_script_cmd c;
         memset(&c, 0, sizeof c);
@@ -292,6 +304,10 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             c.arg = lookup(tok[2].s, TOOLS, TN_TOOL_COUNT);
             if (c.arg < 0) FAIL("unknown tool %s", Q(tok[2].s));
         } else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "screenshot") == 0) {
+            if (nargs > 1)
+                FAIL("%s takes one FILE without spaces, got %d words after '%s' (a path "
+                     "cannot contain spaces)",
+                     cmd, nargs, cmd);
             if (nargs != 1) FAIL("usage: FRAME %s FILE", cmd);
             c.op = cmd[1] == 'a' ? TN_SC_SAVE : TN_SC_SCREENSHOT;
             if (c.op == TN_SC_SCREENSHOT && !tn_is_bmp_name(tok[2].s))
