@@ -90,6 +90,13 @@ static void test_errors(void **state)
     expect_error("+7 goto 5 5\n", "t.txt:1: '+7' is not a frame number (a whole number "
                                   "0..1000000000; expected FRAME COMMAND ARGS)");
     expect_error("5 goto 1e1 5\n", "t.txt:1: goto needs whole-number tile coordinates");
+    /* too large: out of range, not "not a whole number" */
+    expect_error("5 click 1000001 5 left\n",
+                 "t.txt:1: click: tile coordinate 1000001 is out of range 0..1000000");
+    expect_error("5 toggle 3 99999999999999999999 block\n",
+                 "t.txt:1: toggle: tile coordinate 99999999999999999999 is out of range "
+                 "0..1000000");
+    expect_error("5 goto 1000000 1.5\n", "t.txt:1: goto needs whole-number tile coordinates");
     expect_error("5 playback 1e3\n",
                  "t.txt:1: playback needs a number of events or 'all', got '1e3'");
     expect_error("5 set char_width 1.5\n", "t.txt:1: char_width takes whole numbers");

@@ -991,9 +991,9 @@ static void load_settings(app *a)
     if (tn_settings_get(&st, "overlays", &v) && tn_overlays_from_number(v, &bits) &&
         !a->opts->overlays)
         a->view.overlays = bits; /* Shift+P (64) included */
-    if (tn_settings_get(&st, "speed", &v)) a->view.speed = tn_clampi((int)v, 0, TN_SPEED_COUNT - 1);
-    if (tn_settings_get(&st, "search_speed", &v))
-        a->pb.speed = tn_clampi((int)v, 0, TN_PB_RATES - 1);
+    int iv;
+    if (tn_settings_get_int(&st, "speed", 0, TN_SPEED_COUNT - 1, &iv)) a->view.speed = iv;
+    if (tn_settings_get_int(&st, "search_speed", 0, TN_PB_RATES - 1, &iv)) a->pb.speed = iv;
     if (tn_settings_get(&st, "hud_hidden", &v)) a->view.hud_hidden = v != 0;
     if (tn_settings_get(&st, "fast_heuristic", &v) && (v != 0) != a->view.fast_heuristic) {
         a->view.fast_heuristic = v != 0;

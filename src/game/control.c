@@ -260,6 +260,15 @@ bool tn_settings_get(const tn_settings *s, const char *name, double *value)
     return false;
 }
 
+bool tn_settings_get_int(const tn_settings *s, const char *name, int lo, int hi, int *value)
+{
+    double v;
+    /* compared as a double first: (int) of 1e300 or NaN is undefined */
+    if (!tn_settings_get(s, name, &v) || !(v >= lo && v <= hi) || v != floor(v)) return false;
+    *value = (int)v;
+    return true;
+}
+
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
 {
     memset(s, 0, sizeof *s);

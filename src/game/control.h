@@ -117,6 +117,9 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
 void tn_settings_put(tn_settings *s, const char *name, double value);
 bool tn_settings_get(const tn_settings *s, const char *name, double *value);
+/* A whole-number setting lo..hi; false (value untouched) when missing or
+ * anything else (1e300, -1, 2.5: a hand-edited file's value is ignored). */
+bool tn_settings_get_int(const tn_settings *s, const char *name, int lo, int hi, int *value);
 
 /* ---- search playback ------------------------------------------------------
  * A recorded search (tn_trace events) replayed event by event.  `shown` is

@@ -127,6 +127,23 @@ static const char *const TOOLS[] = {"goto", "block", "oneway",  "spawn",
 /* A word for a FAIL message (one per message): see shown(). */
 #define Q(word) shown((word), q_, sizeof q_)
 
+/* Why "TX TY" at tok[i], tok[i+1] did not parse, for `cmd`: a whole
+ * number past the largest tile is out of range, anything else not a
+ * whole number. */
+static void tile_problem(const token *tok, int i, const char *cmd, char *buf, size_t cap)
+{
+    for (int k = i; k < i + 2; k++) {
+        const char *t = tok[k].s;
+        long v;
+        if (parse_long(t, 0, 1000000, &v)) continue;
+        if (*t && strspn(t, "0123456789") == strlen(t)) {
+            snprintf(buf, cap, "%s: tile coordinate %.40s is out of range 0..1000000", cmd, t);
+            return;
+        }
+    }
+    snprintf(buf, cap, "%s needs whole-number tile coordinates", cmd);
+}
+
 /* Parse "TX TY" at tok[i], tok[i+1]. */
 static bool parse_tile(const token *tok, int i, int *x, int *y)
 {
@@ -229,7 +246,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (nargs != 3 && nargs != 4)
                 FAIL("usage: FRAME click TX TY left|right|middle [shift]");
             c.op = TN_SC_CLICK;
-            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("click needs whole-number tile coordinates");
+            if (!parse_tile(tok, 2, &c.x, &c.y)) {
+                char tp[128];
+                tile_problem(tok, 2, "click", tp, sizeof tp);
+                FAIL("%s", tp);
+            }
             c.arg = lookup(tok[4].s, BUTTONS, 3);
             if (c.arg < 0) FAIL("unknown button %s (expected left, right or middle)", Q(tok[4].s));
             if (nargs == 4) {
@@ -240,7 +261,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         } else if (strcmp(cmd, "toggle") == 0) {
             if (nargs != 3) FAIL("usage: FRAME toggle TX TY block|oneway|empty|spawn|dest|item");
             c.op = TN_SC_TOGGLE;
-            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("toggle needs whole-number tile coordinates");
+            if (!parse_tile(tok, 2, &c.x, &c.y)) {
+                char tp[128];
+                tile_problem(tok, 2, "toggle", tp, sizeof tp);
+                FAIL("%s", tp);
+            }
             c.arg = lookup(tok[4].s, EDITS, 6);
             if (c.arg < 0)
                 FAIL("unknown tile kind %s (expected block, oneway, empty, spawn, dest or item)",
@@ -296,7 +321,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         } else if (strcmp(cmd, "goto") == 0) {
             if (nargs != 2) FAIL("usage: FRAME goto TX TY");
             c.op = TN_SC_GOTO;
-            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("goto needs whole-number tile coordinates");
+            if (!parse_tile(tok, 2, &c.x, &c.y)) {
+                char tp[128];
+                tile_problem(tok, 2, "goto", tp, sizeof tp);
+                FAIL("%s", tp);
+            }
         } else if (strcmp(cmd, "tool") == 0) {
             if (nargs != 1)
                 FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
