@@ -99,7 +99,7 @@ static int save_map(app *a, const char *path)
     char err[512];
     /* the map came from a->opts->map_path (a Tiled save patches that
      * document, whatever other maps were loaded since) */
-    if (tn_save_map_as(tn_world_map(a->w), path, a->opts->map_path, err, sizeof err) != 0) {
+    if (tn_save_world_map(a->w, path, a->opts->map_path, err, sizeof err) != 0) {
         tn_world_message(a->w, "save failed: %s", err);
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;
@@ -152,7 +152,7 @@ static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errc
     if (!a->autosave_ours &&
         tn_autosave_set_aside(path, a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
         return -1;
-    if (tn_save_map_as(tn_world_map(a->w), path, a->opts->map_path, err, errcap) != 0) {
+    if (tn_save_world_map(a->w, path, a->opts->map_path, err, errcap) != 0) {
         if (a->autosave_kept[0])
             append_text(err, errcap, " (the older autosave is now ", a->autosave_kept, ")");
         return -1;

@@ -480,10 +480,30 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
     return n;
 }
 
+int tn_save_world_map(const tn_world *w, const char *path, const char *source, char *err,
+                      size_t cap)
+{
+    const tn_map *m = tn_world_map(w);
+    int sx, sy;
+    if (m->start_x >= 0 || !tn_world_covered_start(w, &sx, &sy))
+        return tn_save_map_as(m, path, source, err, cap);
+    tn_map *c = NULL; /* the start under its block goes into the file too */
+    tn_error e;
+    if (tn_failed(tn_map_clone(m, &c, &e))) {
+        snprintf(err, cap, "%s: %s (not saved)", path, e.msg);
+        return -1;
+    }
+    c->start_x = sx;
+    c->start_y = sy;
+    int rc = tn_save_map_as(c, path, source, err, cap);
+    tn_map_destroy(c);
+    return rc;
+}
+
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap)
 {
-    if (tn_save_map_as(tn_world_map(w), path, loaded_from, err, cap) != 0) return -1;
+    if (tn_save_world_map(w, path, loaded_from, err, cap) != 0) return -1;
     if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
     return 0;
 }

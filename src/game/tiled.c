@@ -1575,7 +1575,7 @@ static int place_objects(doc *d, tn_map *m)
         size_t idx = (size_t)o->ty * (size_t)m->w + (size_t)o->tx;
         int t = m->tile[idx];
         at_object(d, o);
-        if (t != TN_TILE_EMPTY)
+        if (t != TN_TILE_EMPTY && o->mark != MARK_START) /* a start may be under a block */
             return fail(d, "object %lld (%s) is on a %s at tile %d,%d", o->id, CLASS_NAME[o->mark],
                         t == TN_TILE_BLOCK ? "block" : "one-way platform", o->tx, o->ty);
         for (int j = 0; j < i; j++) {

@@ -25,8 +25,9 @@
  * Tiled 1.9) is "spawn", "dest", "item" or "start": point objects, tile
  * objects or rectangles, snapped to the tile under their centre (a point's
  * position).  Every other object is not the game's and is left alone.  Two
- * game objects on one tile, one on a block, one outside the map or two
- * starts are errors.
+ * game objects on one tile, a spawn, dest or item on a block, one outside
+ * the map or two starts are errors (a start on a block is the start under
+ * it, as the game saves a covered start).
  *
  * Saving (tn_tiled_save) re-reads the Tiled file the map came from (the
  * caller names it: `source`, the path the map was loaded from, never

@@ -15,6 +15,8 @@
 #                with a message naming `save FILE`, the file unchanged
 #   comments     a tilenav map keeps its leading comment lines
 #   start        a block toggled onto the start tile and off again keeps P
+#   start-covered  a block left on the start: .map and .tmx saves keep the
+#                start under it; taken away after a reload, P is back
 #   shot         a screenshot that cannot be written (file size limit)
 #                keeps the old picture and names the cause
 #   write-error  the same for a map save
@@ -222,6 +224,30 @@ if [ "$rc" -ne 0 ] || ! rows_of "$T/s.map" | cmp -s - "$T/s.rows"; then
     bad "start: toggling a block on the start and back changed the map: $(rows_of "$T/s.map" | diff "$T/s.rows" - | head -n 4)"
 else ok
 fi
+
+# --- a block left on the start tile: the save keeps the start under it
+# ("start X Y" in a tilenav map, the start object in a .tmx); loaded again
+# and the block taken away, the P is back where it was
+run "$SMALL" "0 key right press
+30 key right release
+60 toggle 1 6 block
+61 save $T/sc.map
+61 save $T/sc.tmx" 62
+cov=""
+[ "$rc" -eq 0 ] || cov="the save failed: $(cat "$T/err")"
+[ -n "$cov" ] || grep -qx 'start 1 6' "$T/sc.map" || cov="sc.map has no 'start 1 6'"
+[ -n "$cov" ] || rows_of "$T/sc.map" | sed -n 7p | grep -qx '##.....#...#' || cov="sc.map: no block on the start"
+[ -n "$cov" ] || grep -q 'type="start"' "$T/sc.tmx" || cov="sc.tmx has no start object"
+for f in sc.map sc.tmx; do
+    [ -n "$cov" ] && break
+    rm -f "$T/back.map"
+    run "$T/$f" "0 toggle 1 6 block
+0 save $T/back.map" 1
+    if [ "$rc" -ne 0 ] || ! rows_of "$T/back.map" | cmp -s - "$T/s.rows"; then
+        cov="$f, block taken away: not the original map (exit $rc): $(cat "$T/err") $(rows_of "$T/back.map" 2>/dev/null | diff "$T/s.rows" - | head -n 4)"
+    fi
+done
+if [ -n "$cov" ]; then bad "start-covered: $cov"; else ok; fi
 
 # --- a failed screenshot and a failed save (the file size limit: EFBIG)
 mkdir "$T/f"
