@@ -150,7 +150,6 @@ int bench_tiled(int argc, char **argv)
     char p[6][128], err[512];
     const char *names[6] = {"zlib.tmj", "csv.tmj", "zlib.tmx", "csv.tmx", "level.map", NULL};
     for (int i = 0; names[i]; i++) snprintf(p[i], sizeof p[i], "%s/%s", dir, names[i]);
-    tn_tiled_forget();
     int rc = 0;
     if (tn_save_map(m, p[0], err, sizeof err) != 0 || tn_save_map(m, p[2], err, sizeof err) != 0 ||
         tn_save_map(m, p[4], err, sizeof err) != 0) {

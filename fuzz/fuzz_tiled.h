@@ -4,7 +4,8 @@
  * Checks, beyond "no crash, no out-of-bounds read, no leak, no UB":
  *  - a refusal returns -1, no map, and a message naming the input;
  *  - an accepted map has a size in 1..TN_MAP_MAX_SIZE, tiles and marks in
- *    range, marks only on empty tiles, a start on an empty unmarked tile;
+ *    range, marks only on empty tiles, a start on an unmarked tile (empty,
+ *    or a block or one-way platform over it);
  *  - (maps up to 65536 cells) saving it into the same document, and then
  *    an edited copy (terrain changed in three cells, a mark added, the start
  *    moved: refused only when the document has no tile for the terrain), (tn_tiled_format with the input as
@@ -46,8 +47,7 @@ static int fuzz_tiled(const uint8_t *data, size_t size, int fmt, const char *nam
         if (m->mark[i] != TN_MARK_NONE) CHECK(m->tile[i] == TN_TILE_EMPTY);
     }
     if (m->start_x >= 0) {
-        CHECK(tn_map_inside(m, m->start_x, m->start_y));
-        CHECK(tn_map_tile(m, m->start_x, m->start_y) == TN_TILE_EMPTY);
+        CHECK(tn_map_inside(m, m->start_x, m->start_y)); /* may be under a block */
         CHECK(tn_map_mark(m, m->start_x, m->start_y) == TN_MARK_NONE);
     } else {
         CHECK(m->start_x == -1 && m->start_y == -1);

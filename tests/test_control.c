@@ -190,6 +190,28 @@ static void test_settings(void **state)
     assert_true(tn_settings_get(&t, "bias", &v) && v == 0.75);
     assert_true(tn_settings_get(&t, "speed", &v) && v == 2);
     assert_false(tn_settings_get(&t, "nope", &v));
+    /* whole numbers in range only: never (int) of 1e300 (undefined) */
+    int iv = -7;
+    assert_true(tn_settings_get_int(&t, "speed", 0, 5, &iv) && iv == 2);
+    tn_settings h = {0};
+    tn_settings_put(&h, "speed", 1e300);
+    tn_settings_put(&h, "a", -1e300);
+    tn_settings_put(&h, "b", 2.5);
+    tn_settings_put(&h, "c", 6);
+    tn_settings_put(&h, "d", NAN);
+    const char *names[] = {"speed", "a", "b", "c", "d", "nope"};
+    for (int i = 0; i < 6; i++) {
+        iv = -7;
+        assert_false(tn_settings_get_int(&h, names[i], 0, 5, &iv));
+        assert_int_equal(iv, -7);
+    }
+    FILE *hf = fopen(path, "w");
+    fputs("speed 1e300\nsearch_speed 99999999999999999999\n", hf);
+    fclose(hf);
+    if (tn_settings_load(&t, path, err, sizeof err) == 1) {
+        assert_false(tn_settings_get_int(&t, "speed", 0, 5, &iv));
+        assert_false(tn_settings_get_int(&t, "search_speed", 0, 5, &iv));
+    }
     char tmp[600];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     assert_int_equal(access(tmp, F_OK), -1); /* atomic: no temporary left */

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "control.h"
 #include "fileio.h"
 #include "tn_map.h"
 
@@ -152,6 +153,104 @@ static void first_line(const char *path, char *line, size_t cap)
     fclose(f);
 }
 
+/* The autosave's name is MAP.autosave or nothing: a map path too long for
+ * it is refused with the reason, never cut (a 1023-byte path cut to 1023
+ * bytes was the map itself, which the autosave then replaced). */
+static void test_autosave_path_fits(void **state)
+{
+    (void)state;
+    char map[1100], out[1024], err[512];
+    memset(map, 'd', sizeof map);
+    map[0] = '/';
+    map[1014] = '\0'; /* 1014 + ".autosave" = 1023 bytes: fits */
+    assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), 0);
+    assert_int_equal(strlen(out), 1023);
+    assert_string_equal(out + 1014, ".autosave");
+    map[1014] = 'd';
+    map[1023] = '\0'; /* 1032 bytes: refused */
+    memset(out, 'x', sizeof out);
+    assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), -1);
+    assert_string_equal(out, "");
+    const char *want = "the autosave's path would be 1032 bytes, at most 1023 (use a map with a "
+                       "shorter path): /ddd";
+    assert_memory_equal(err, want, strlen(want));
+    map[1099] = '\0';
+    assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), -1);
+}
+
+/* A FIFO (named pipe) given as a map or script is refused at once with a
+ * message naming it, instead of waiting forever for a writer; the map
+ * picker does not list one named *.map.  (alarm: a hang fails the test.) */
+static void test_fifo_refused(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_fifo_XXXXXX", a[64], b[64], err[512], want[600];
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a.map", dir);
+    snprintf(b, sizeof b, "%s/b.map", dir);
+    FILE *f = fopen(a, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 3 3\ntiles\n###\n#P#\n###\n", f);
+    fclose(f);
+    assert_int_equal(mkfifo(b, 0600), 0);
+    alarm(10);
+    char *buf = NULL;
+    size_t len;
+    assert_int_equal(tn_read_file(b, 1024, &buf, &len, err, sizeof err), -1);
+    assert_null(buf);
+    snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file: not read", b);
+    assert_string_equal(err, want);
+    tn_map *m = NULL;
+    assert_int_equal(tn_load_map(b, &m, err, sizeof err), -1);
+    assert_string_equal(err, want);
+    char *list[8];
+    int n = tn_map_list(a, NULL, 0, list, 8);
+    alarm(0);
+    assert_int_equal(n, 1);
+    assert_string_equal(list[0], a);
+    free(list[0]);
+    remove(a);
+    remove(b);
+    rmdir(dir);
+}
+
+/* Saved over a Moving AI map of another size, the header gets the new
+ * height and width (other lines and CRLF endings kept): the file loads as
+ * the map saved. */
+static void test_save_movingai_other_size(void **state)
+{
+    (void)state;
+    char err[512];
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(6, 3, NULL, &m, NULL)));
+    tn_map_set_tile(m, 2, 1, TN_TILE_BLOCK, NULL);
+    static const char *const olds[] = {
+        "type octile\nheight 8\nwidth 12\nmap\n@@@@@@@@@@@@\n@..........@\n@..........@\n"
+        "@..TTW..GG.@\n@..........@\n@..........@\n@SSSSSSSSSS@\n@@@@@@@@@@@@\n",
+        "type octile\r\nwidth 2\r\nheight 1\r\nmap\r\n..\r\n",
+    };
+    static const char *const heads[] = {"type octile\nheight 3\nwidth 6\nmap\n",
+                                        "type octile\r\nwidth 6\r\nheight 3\r\nmap\r\n"};
+    for (int i = 0; i < 2; i++) {
+        char path[] = "/tmp/tn_test_maisize_XXXXXX";
+        write_temp(path, olds[i]);
+        assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+        tn_map *back = NULL;
+        if (tn_load_map(path, &back, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_true(tn_map_equal(m, back));
+        tn_map_destroy(back);
+        char head[64] = "";
+        FILE *f = fopen(path, "rb");
+        assert_non_null(f);
+        size_t n = fread(head, 1, strlen(heads[i]), f);
+        fclose(f);
+        head[n] = '\0';
+        assert_string_equal(head, heads[i]);
+        remove(path);
+    }
+    tn_map_destroy(m);
+}
+
 /* Saved to another file than the one it came from, a map keeps the leading
  * comments of its source (over the target's own); without a source, or from
  * a Moving AI source, the target's; the target still decides the format. */
@@ -206,6 +305,9 @@ int main(void)
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
+        cmocka_unit_test(test_save_movingai_other_size),
+        cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_autosave_path_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -79,7 +79,7 @@ static void test_errors(void **state)
     EXPECT("tilenav-map 1\nsize 99999999999999999999 2\ntiles\n",
            "t.map:2:6: map size (more than 10^9)x2 is outside 1..4096");
     EXPECT("tilenav-map 1\nsize 2 2\nwidth 3\n",
-           "t.map:3:1: unknown header line (expected 'size W H' or 'tiles')");
+           "t.map:3:1: unknown header line (expected 'size W H', 'start X Y' or 'tiles')");
     EXPECT("tilenav-map 1\nsize 2 2\n", "t.map:3:1: file ends before the 'tiles' line");
     EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n", "t.map:5:1: file ends after 1 of 2 tile rows");
     EXPECT("tilenav-map 1\nsize 2 2\ntiles\n..\n.\n",
@@ -184,6 +184,47 @@ static void test_round_trip(void **state)
     }
 }
 
+/* A start under a block or one-way platform (a block toggled onto it):
+ * "start X Y" in the header, written by tn_map_format and read back; its
+ * errors name the line. */
+static void test_start_under_block(void **state)
+{
+    (void)state;
+    tn_map *m = parse_ok("tilenav-map 1\nsize 3 2\nstart 1 0\ntiles\n.#.\n=..\n");
+    assert_int_equal(m->start_x, 1);
+    assert_int_equal(m->start_y, 0);
+    assert_int_equal(tn_map_tile(m, 1, 0), TN_TILE_BLOCK);
+    for (int k = 0; k < 2; k++) { /* under a block, then under a one-way platform */
+        if (k) {
+            m->start_x = 0;
+            m->start_y = 1;
+        }
+        size_t cap = tn_map_format_size(m), len;
+        char *buf = malloc(cap);
+        assert_true(tn_succeeded(tn_map_format(m, buf, cap, &len)));
+        assert_int_equal(strlen(buf), len);
+        assert_non_null(strstr(buf, k ? "start 0 1\ntiles\n" : "start 1 0\ntiles\n"));
+        tn_map *back = parse_ok(buf);
+        assert_true(tn_map_equal(m, back));
+        tn_map_destroy(back);
+        free(buf);
+    }
+    tn_map_destroy(m);
+    m = parse_ok("tilenav-map 1\nstart 0 0\nsize 2 1\ntiles\n..\n"); /* on an empty tile: a P */
+    assert_int_equal(m->start_x, 0);
+    tn_map_destroy(m);
+    EXPECT("tilenav-map 1\nsize 2 1\nstart 2 0\ntiles\n..\n",
+           "t.map:3:7: start 2 0 is outside the 2x1 map");
+    EXPECT("tilenav-map 1\nsize 2 1\nstart 1\ntiles\n..\n",
+           "t.map:3:7: 'start' needs two whole numbers: start X Y");
+    EXPECT("tilenav-map 1\nsize 2 1\nstart 1 0\nstart 1 0\ntiles\n..\n",
+           "t.map:4:1: repeated header line 'start'");
+    EXPECT("tilenav-map 1\nsize 2 1\nstart 1 0\ntiles\nP#\n",
+           "t.map:3:7: start 1 0: the map also has a 'P'");
+    EXPECT("tilenav-map 1\nsize 2 1\nstart 1 0\ntiles\n.S\n",
+           "t.map:3:7: start 1 0: that tile holds a spawn point, destination or item");
+}
+
 static void test_movingai(void **state)
 {
     (void)state;
@@ -257,6 +298,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_random_junk_never_crashes),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_start_under_block),
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_bom_and_trailing_blanks),

@@ -90,12 +90,31 @@ static void test_errors(void **state)
     expect_error("+7 goto 5 5\n", "t.txt:1: '+7' is not a frame number (a whole number "
                                   "0..1000000000; expected FRAME COMMAND ARGS)");
     expect_error("5 goto 1e1 5\n", "t.txt:1: goto needs whole-number tile coordinates");
+    /* too large: out of range, not "not a whole number" */
+    expect_error("5 click 1000001 5 left\n",
+                 "t.txt:1: click: tile coordinate 1000001 is out of range 0..1000000");
+    expect_error("5 toggle 3 99999999999999999999 block\n",
+                 "t.txt:1: toggle: tile coordinate 99999999999999999999 is out of range "
+                 "0..1000000");
+    expect_error("5 goto 1000000 1.5\n", "t.txt:1: goto needs whole-number tile coordinates");
     expect_error("5 playback 1e3\n",
                  "t.txt:1: playback needs a number of events or 'all', got '1e3'");
     expect_error("5 set char_width 1.5\n", "t.txt:1: char_width takes whole numbers");
     expect_error("5 goto 1\n", "t.txt:1: usage: FRAME goto TX TY");
     expect_error("5 tool hammer\n", "t.txt:1: unknown tool 'hammer'");
     expect_error("5 save\n", "t.txt:1: usage: FRAME save FILE");
+    /* the limits, named: one word per path, 255 bytes a word, 8 words */
+    expect_error("5 save my level.map\n", "t.txt:1: save takes one FILE without spaces, got 2 "
+                                          "words after 'save' (a path cannot contain spaces)");
+    expect_error("5 screenshot a b c.bmp\n",
+                 "t.txt:1: screenshot takes one FILE without spaces, got 3 words after "
+                 "'screenshot' (a path cannot contain spaces)");
+    char longw[400];
+    snprintf(longw, sizeof longw, "5 save /tmp/%0300d.map\n", 0);
+    expect_error(longw, "t.txt:1: word 3 is 309 bytes, at most 255");
+    expect_error("5 click 1 2 left shift a b c\n",
+                 "t.txt:1: more than 8 words (FRAME, COMMAND and at most 6 arguments; paths "
+                 "cannot contain spaces)");
     /* screenshots are BMP images: another name would mislabel the file */
     expect_error("5 screenshot shot.png\n",
                  "t.txt:1: screenshot writes a BMP image: give a name ending in .bmp, got "

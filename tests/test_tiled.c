@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -136,8 +137,7 @@ static void test_round_trip_unchanged(void **state)
         snprintf(src, sizeof src, "%s/%s", dir, FIXTURES[i]);
         snprintf(dst, sizeof dst, "%s/saved-%s", dir, FIXTURES[i]);
         tn_map *m = tu_load_map(src);
-        assert_string_equal(tn_tiled_origin(tn_tiled_kind(src)), src);
-        if (tn_save_map(m, dst, err, sizeof err) != 0) fail_msg("%s", err);
+        if (tn_save_map_as(m, dst, src, err, sizeof err) != 0) fail_msg("%s", err);
         tn_map *back = tu_load_map(dst);
         assert_true(tn_map_equal(m, back));
         char *a = canonical(src), *b = canonical(dst);
@@ -280,7 +280,7 @@ static void test_save_elsewhere(void **state)
         snprintf(dst, sizeof dst, "%s/%s", dir, FIXTURES[i]);
         tn_map *m = tu_load_map(src);
         edit(m);
-        if (tn_save_map(m, dst, err, sizeof err) != 0) fail_msg("%s", err);
+        if (tn_save_map_as(m, dst, src, err, sizeof err) != 0) fail_msg("%s", err);
         tn_map *back = tu_load_map(dst);
         assert_true(tn_map_equal(m, back));
         tn_map_destroy(m);
@@ -294,6 +294,71 @@ static void test_save_elsewhere(void **state)
     rm_scratch(dir);
 }
 
+/* Saved through a symbolic link in another directory: the file written is
+ * the link's target, so relative paths stay relative to the target's
+ * directory (not rewritten for the link's). */
+static void test_save_through_link(void **state)
+{
+    (void)state;
+    char dir[64], a[256], sub[256], link[256], err[512];
+    scratch(dir);
+    snprintf(a, sizeof a, "%s/a.tmx", dir);
+    snprintf(sub, sizeof sub, "%s/links", dir);
+    snprintf(link, sizeof link, "%s/links/a.tmx", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    assert_int_equal(symlink(a, link), 0);
+    tn_map *m = tu_load_map(a);
+    edit(m);
+    if (tn_save_map_as(m, link, a, err, sizeof err) != 0) fail_msg("%s", err);
+    if (!file_has(a, "source=\"fixture.tsx\""))
+        fail_msg("a.tmx saved through links/a.tmx: its tileset path was rewritten");
+    struct stat st;
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    tn_map *back = tu_load_map(a), *via = tu_load_map(link);
+    assert_true(tn_map_equal(m, back));
+    assert_true(tn_map_equal(m, via));
+    tn_map_destroy(m);
+    tn_map_destroy(back);
+    tn_map_destroy(via);
+    rm_scratch(dir);
+}
+
+/* A save patches the document of the map being saved, whatever other
+ * Tiled maps were loaded after it (the start-up check of the picker's
+ * maps, Tab): never another map's author, tilesets or objects, and never a
+ * new document because another map has another size. */
+static void test_save_own_document(void **state)
+{
+    (void)state;
+    char dir[64], a[256], twin[256], c[256], err[512];
+    scratch(dir);
+    snprintf(a, sizeof a, "%s/a.tmx", dir);
+    snprintf(twin, sizeof twin, "%s/twin.tmx", dir);
+    snprintf(c, sizeof c, "%s/c.tmx", dir);
+    /* twin.tmx: a.tmx's size, other music */
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "sed 's/cave\\.ogg/bird.ogg/' '%s' > '%s'", a, twin);
+    assert_int_equal(system(cmd), 0);
+    assert_true(file_has(twin, "bird.ogg"));
+    tn_map *m = tu_load_map(a);
+    for (int k = 0; k < 2; k++) {
+        tn_map *x = tu_load_map(k ? c : twin); /* loaded after a.tmx */
+        tn_map_destroy(x);
+        edit(m);
+        if (k ? tn_save_map_as(m, a, a, err, sizeof err) : tn_save_map(m, a, err, sizeof err))
+            fail_msg("%s", err);
+        if (!file_has(a, "cave.ogg") || file_has(a, "bird.ogg") || file_has(a, "\"tilenav\""))
+            fail_msg("a.tmx was saved with another map's document (after loading %s)",
+                     k ? "c.tmx, of another size" : "twin.tmx");
+        tn_map *back = tu_load_map(a);
+        assert_true(tn_map_equal(m, back));
+        tn_map_destroy(back);
+    }
+    tn_map_destroy(m);
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -301,7 +366,6 @@ static void test_new_documents(void **state)
     char dir[64], err[512];
     strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
     assert_non_null(mkdtemp(dir));
-    tn_tiled_forget();
     tn_map *demo = tu_load_map("maps/demo.map");
     /* a big one: zlib instead of CSV */
     tn_map *big = NULL;
@@ -326,7 +390,6 @@ static void test_new_documents(void **state)
         tn_map *back = tu_load_map(p);
         if (!tn_map_equal(m, back)) fail_msg("%s does not load back equal", names[i]);
         tn_map_destroy(back);
-        tn_tiled_forget();
     }
     tn_map_destroy(demo);
     tn_map_destroy(big);
@@ -623,6 +686,44 @@ static void test_json_tile_arrays(void **state)
         "x.tmj: $.layers[0].data[0]: layer 't': \"data\" holds something other than a tile number");
 }
 
+/* A "data" array that is not valid JSON (a trailing or doubled comma, two
+ * numbers without one) is refused on load as cJSON refuses it, with the
+ * line and column, and not read by the fast CSV path: the save, which
+ * parses with cJSON alone, could not read it back. */
+static void test_json_tile_arrays_strict(void **state)
+{
+    (void)state;
+    char doc[4096], err[512];
+    const char *row = "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1";
+    /* the last of 4 rows of 16 numbers, and the array's end */
+    static const char *const last[] = {
+        "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,]",  /* trailing comma */
+        "1,, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",  /* doubled comma */
+        "1 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]", /* no comma */
+        "1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",   /* valid */
+    };
+    static const char *const want[] = {"x.tmj:5:48: not valid JSON", "x.tmj:5:3: not valid JSON",
+                                       "x.tmj:5:3: not valid JSON", NULL};
+    for (int i = 0; i < 4; i++) {
+        snprintf(doc, sizeof doc,
+                 "{\"orientation\":\"orthogonal\",\"width\":16,\"height\":4,\"tilewidth\":16,"
+                 "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1}],\n"
+                 "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":16,"
+                 "\"height\":4,\"data\":[%s,\n%s,\n%s,\n%s}]}",
+                 row, row, row, last[i]);
+        tn_map *m = NULL;
+        int rc = tn_tiled_load_buffer(doc, strlen(doc), "x.tmj", TN_TILED_TMJ, &m, err, sizeof err);
+        if (!want[i]) {
+            if (rc != 0) fail_msg("%s", err);
+            tn_map_destroy(m);
+            continue;
+        }
+        if (rc == 0) fail_msg("'%s': loaded", last[i]);
+        assert_null(m);
+        assert_string_equal(err, want[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -631,10 +732,13 @@ int main(void)
         cmocka_unit_test(test_round_trip_unchanged),
         cmocka_unit_test(test_round_trip_edits),
         cmocka_unit_test(test_save_elsewhere),
+        cmocka_unit_test(test_save_own_document),
+        cmocka_unit_test(test_save_through_link),
         cmocka_unit_test(test_new_documents),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),
+        cmocka_unit_test(test_json_tile_arrays_strict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -51,16 +51,8 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     return refuse(out_path, err, cap);
 }
 
-int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
+int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
-    (void)m;
+    (void)m, (void)source;
     return refuse(path, err, cap);
 }
-
-const char *tn_tiled_origin(int fmt)
-{
-    (void)fmt;
-    return "";
-}
-
-void tn_tiled_forget(void) {}

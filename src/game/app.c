@@ -97,7 +97,9 @@ typedef struct app {
 static int save_map(app *a, const char *path)
 {
     char err[512];
-    if (tn_save_map(tn_world_map(a->w), path, err, sizeof err) != 0) {
+    /* the map came from a->opts->map_path (a Tiled save patches that
+     * document, whatever other maps were loaded since) */
+    if (tn_save_world_map(a->w, path, a->opts->map_path, err, sizeof err) != 0) {
         tn_world_message(a->w, "save failed: %s", err);
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;
@@ -106,13 +108,15 @@ static int save_map(app *a, const char *path)
     if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
         tn_world_set_dirty(a->w, false);
         tn_undo_set_clean(&a->undo, a->w); /* undoing back to here: saved again */
-        char autosave_path[1024];
-        tn_autosave_path(path, autosave_path, sizeof autosave_path);
-        if (a->autosave_ours) {
+        char autosave_path[1024], aerr[512];
+        /* no autosave name (the path is too long): none was written */
+        bool named =
+            tn_autosave_path(path, autosave_path, sizeof autosave_path, aerr, sizeof aerr) == 0;
+        if (named && a->autosave_ours) {
             /* The map file now holds these edits: this session's autosave is stale. */
             remove(autosave_path);
             a->restore_offered = a->autosave_ours = false;
-        } else if (a->restore_offered) {
+        } else if (named && a->restore_offered) {
             /* Older edits the user never restored are not in the map file. */
             tn_world_message(a->w,
                              "saved %s; %s (older edits, never restored) is kept: R restores it",
@@ -142,12 +146,14 @@ static void append_text(char *dst, size_t cap, const char *s1, const char *s2, c
  * is moved to MAP.autosave.N first, named in a->autosave_kept (else ""). */
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap)
 {
-    tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap);
     a->autosave_kept[0] = '\0';
+    if (tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap, err,
+                         errcap) != 0)
+        return -1; /* never a cut name: it could be the map itself */
     if (!a->autosave_ours &&
         tn_autosave_set_aside(path, a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
         return -1;
-    if (tn_save_map_as(tn_world_map(a->w), path, a->opts->map_path, err, errcap) != 0) {
+    if (tn_save_world_map(a->w, path, a->opts->map_path, err, errcap) != 0) {
         if (a->autosave_kept[0])
             append_text(err, errcap, " (the older autosave is now ", a->autosave_kept, ")");
         return -1;
@@ -193,10 +199,11 @@ static void request_quit(app *a)
 static void offer_restore(app *a)
 {
     if (!a->opts->map_path) return;
-    char path[1024];
-    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    char path[1024], err[512];
     a->autosave_ours = false; /* whatever is there, this session did not write it */
-    if (!tn_is_regular_file(path)) return;
+    if (tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) != 0 ||
+        !tn_is_regular_file(path))
+        return;
     a->restore_offered = true;
     tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
     tn_world_set_message_ttl(a->w, 60 * 20);
@@ -205,7 +212,10 @@ static void offer_restore(app *a)
 static void restore(app *a)
 {
     char path[1024], err[512];
-    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    if (tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) {
+        tn_world_message(a->w, "cannot restore: %s", err);
+        return;
+    }
     if (tn_world_dirty(a->w) &&
         !(a->restore_armed && a->restore_armed_edits == tn_world_edits(a->w))) {
         /* the edits made since the start would be gone: ask again first */
@@ -313,8 +323,7 @@ static void reset_world(app *a)
         return;
     }
     bool kept = false;
-    char path[1024];
-    tn_autosave_path(a->opts->map_path, path, sizeof path);
+    char path[1024] = "";
     if (tn_world_dirty(a->w)) { /* the autosave keeps unsaved edits */
         if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
             tn_world_message(a->w, "reset refused: could not keep the unsaved edits: %s", err);
@@ -999,9 +1008,9 @@ static void load_settings(app *a)
     if (tn_settings_get(&st, "overlays", &v) && tn_overlays_from_number(v, &bits) &&
         !a->opts->overlays)
         a->view.overlays = bits; /* Shift+P (64) included */
-    if (tn_settings_get(&st, "speed", &v)) a->view.speed = tn_clampi((int)v, 0, TN_SPEED_COUNT - 1);
-    if (tn_settings_get(&st, "search_speed", &v))
-        a->pb.speed = tn_clampi((int)v, 0, TN_PB_RATES - 1);
+    int iv;
+    if (tn_settings_get_int(&st, "speed", 0, TN_SPEED_COUNT - 1, &iv)) a->view.speed = iv;
+    if (tn_settings_get_int(&st, "search_speed", 0, TN_PB_RATES - 1, &iv)) a->pb.speed = iv;
     if (tn_settings_get(&st, "hud_hidden", &v)) a->view.hud_hidden = v != 0;
     if (tn_settings_get(&st, "fast_heuristic", &v) && (v != 0) != a->view.fast_heuristic) {
         a->view.fast_heuristic = v != 0;
@@ -1191,8 +1200,9 @@ static int autosave(app *a)
 {
     if (!tn_world_dirty(a->w)) return 0;
     char path[1024], err[512];
-    if (a->autosaved)
-        tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path);
+    if (a->autosaved) /* written: its name fits */
+        tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path,
+                         err, sizeof err);
     else if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
         fprintf(stderr,
                 "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",

@@ -296,6 +296,15 @@ bool tn_settings_get(const tn_settings *s, const char *name, double *value)
     return false;
 }
 
+bool tn_settings_get_int(const tn_settings *s, const char *name, int lo, int hi, int *value)
+{
+    double v;
+    /* compared as a double first: (int) of 1e300 or NaN is undefined */
+    if (!tn_settings_get(s, name, &v) || !(v >= lo && v <= hi) || v != floor(v)) return false;
+    *value = (int)v;
+    return true;
+}
+
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
 {
     memset(s, 0, sizeof *s);
@@ -833,6 +842,8 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
                 snprintf(path, sizeof path, "%s", e->d_name);
             else
                 snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            struct stat st; /* a FIFO or a directory named *.map is no map */
+            if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             out[n] = malloc(strlen(path) + 1);
             if (!out[n]) break;
             strcpy(out[n++], path);

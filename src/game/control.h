@@ -128,6 +128,9 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
 void tn_settings_put(tn_settings *s, const char *name, double value);
 bool tn_settings_get(const tn_settings *s, const char *name, double *value);
+/* A whole-number setting lo..hi; false (value untouched) when missing or
+ * anything else (1e300, -1, 2.5: a hand-edited file's value is ignored). */
+bool tn_settings_get_int(const tn_settings *s, const char *name, int lo, int hi, int *value);
 
 /* ---- search playback ------------------------------------------------------
  * A recorded search (tn_trace events) replayed event by event.  `shown` is
@@ -228,7 +231,8 @@ void tn_playback_forget(tn_playback *p);
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
 
 /* ---- map list -------------------------------------------------------------
- * The *.map files in the current map's directory (sorted), then `extra`
+ * The *.map files in the current map's directory (sorted; regular files
+ * only: no FIFO, directory or device named *.map), then `extra`
  * (duplicates dropped): at most cap malloc'd paths into out; returns the
  * count (the caller frees each). */
 int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);

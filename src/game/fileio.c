@@ -17,11 +17,25 @@
 #include <time.h>
 #include <unistd.h>
 
+/* True when the file st describes is one this process was given open
+ * (its standard input, a /dev/fd/N of the shell's process substitution):
+ * another descriptor than fd refers to it. */
+static bool own_descriptor(const struct stat *st, int fd)
+{
+    for (int i = 0; i < 1024; i++) {
+        struct stat o;
+        if (i != fd && fstat(i, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+            return true;
+    }
+    return false;
+}
+
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap)
 {
     *out = NULL;
     *len = 0;
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: opening a FIFO no program writes to would wait forever */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         snprintf(err, cap, "%s: cannot open: %s", path, strerror(errno));
         return -1;
@@ -34,6 +48,23 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
     }
     if (S_ISDIR(st.st_mode)) {
         snprintf(err, cap, "%s: is a directory, not a file", path);
+        close(fd);
+        return -1;
+    }
+    /* A named FIFO or a device would wait for a writer (or a key) forever:
+     * refused.  A pipe this process was given (--script /dev/stdin) is read. */
+    if (!S_ISREG(st.st_mode) && !own_descriptor(&st, fd)) {
+        snprintf(err, cap, "%s: is %s, not a regular file: not read", path,
+                 S_ISFIFO(st.st_mode)                         ? "a FIFO (named pipe)"
+                 : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                 : S_ISSOCK(st.st_mode)                       ? "a socket"
+                                                              : "not a plain file");
+        close(fd);
+        return -1;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        snprintf(err, cap, "%s: cannot read: %s", path, strerror(errno));
         close(fd);
         return -1;
     }
@@ -208,7 +239,11 @@ static void remove_stale_tmps(int dirfd, const char *base)
         char *endp;
         errno = 0;
         long pid = strtol(p, &endp, 10);
-        if (errno || endp == p || *endp != '-' || pid <= 0) continue;
+        if (errno || endp == p || *endp != '-' || pid <= 0 || *p < '1' || *p > '9') continue;
+        /* exactly the name a save makes (TMP_TAG "%ld-%08x"): a user's
+         * BASE.tmp-123-notes.txt is not a temporary */
+        const char *hex = endp + 1;
+        if (strlen(hex) != 8 || strspn(hex, "0123456789abcdef") != 8) continue;
         if (pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
         struct stat st;
         if (fstatat(dirfd, n, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) ||
@@ -355,7 +390,39 @@ typedef struct save_template {
     const char *head; /* kept verbatim: tilenav comments, or the MAI header */
     size_t head_len;
     const char *rows; /* Moving AI only: the first row, W chars + newline each */
+    char *own;        /* malloc()ed head (a Moving AI header for another size), or NULL */
+    char small[80];   /* that header when out of memory */
 } save_template;
+
+/* The Moving AI header head[0..len) with its height and width lines set to
+ * m's size (every other line, and each line's ending, kept): malloc()ed,
+ * NULL when out of memory. */
+static char *resize_header(const char *head, size_t len, const tn_map *m, size_t *out_len)
+{
+    char *out = malloc(len + 64);
+    if (!out) return NULL;
+    size_t pos = 0, o = 0, n;
+    const char *l;
+    while (take_line(head, len, &pos, &l, &n)) {
+        const char *end = head + pos; /* after this line's ending */
+        const char *key = n >= 6 && memcmp(l, "height", 6) == 0  ? "height"
+                          : n >= 5 && memcmp(l, "width", 5) == 0 ? "width"
+                                                                 : NULL;
+        size_t kl = key ? strlen(key) : 0;
+        if (key && n > kl && l[kl] != ' ' && l[kl] != '\t') key = NULL;
+        if (!key) {
+            memcpy(out + o, l, (size_t)(end - l));
+            o += (size_t)(end - l);
+            continue;
+        }
+        o += (size_t)snprintf(out + o, 32, "%s %d", key, key[0] == 'h' ? m->h : m->w);
+        const char *eol = l + n; /* "\r\n", "\n" or nothing */
+        memcpy(out + o, eol, (size_t)(end - eol));
+        o += (size_t)(end - eol);
+    }
+    *out_len = o;
+    return out;
+}
 
 static void read_template(const char *path, const tn_map *m, char **buf, save_template *t)
 {
@@ -404,6 +471,13 @@ static void read_template(const char *path, const tn_map *m, char **buf, save_te
     t->head = b + off;
     t->head_len = pos - off;
     t->rows = same ? b + pos : NULL;
+    if (!same) { /* the old header's height and width would not match the rows */
+        t->own = resize_header(t->head, t->head_len, m, &t->head_len);
+        if (!t->own)
+            t->head_len = (size_t)snprintf(t->small, sizeof t->small,
+                                           "type octile\nheight %d\nwidth %d\nmap\n", m->h, m->w);
+        t->head = t->own ? t->own : t->small;
+    }
 }
 
 /* Moving AI text for m, or -1 with a message when m holds what the format
@@ -462,12 +536,13 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
 
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
 {
-    return tn_save_map_as(m, path, NULL, err, cap);
+    return tn_save_map_as(m, path, path, err, cap);
 }
 
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
-    if (tn_tiled_kind(path)) return tn_tiled_save(m, path, err, cap); /* .tmx .tmj .json */
+    if (tn_tiled_kind(path)) /* .tmx .tmj .json */
+        return tn_tiled_save(m, path, source ? source : path, err, cap);
     char *old, *src = NULL, *buf;
     save_template t;
     size_t len;
@@ -481,9 +556,11 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
             t.head = st.head;
             t.head_len = st.head_len;
         }
+        free(st.own); /* NULL unless a Moving AI source, not used */
     }
     if (t.movingai) {
         int rc = format_movingai(m, &t, path, &buf, &len, err, cap);
+        free(t.own);
         free(old);
         free(src); /* NULL: a Moving AI target takes nothing from the source */
         src = NULL;
@@ -508,9 +585,19 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     return rc;
 }
 
-void tn_autosave_path(const char *map_path, char *out, size_t cap)
+int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
+    size_t n = strlen(map_path) + strlen(".autosave");
+    if (n + 1 > cap) { /* a cut name could be the map itself, or another file */
+        if (cap) out[0] = '\0';
+        snprintf(err, errcap, /* the reason first: the path may not fit in err */
+                 "the autosave's path would be %zu bytes, at most %zu (use a map with a shorter "
+                 "path): %s.autosave",
+                 n, cap ? cap - 1 : 0, map_path);
+        return -1;
+    }
     snprintf(out, cap, "%s.autosave", map_path);
+    return 0;
 }
 
 bool tn_is_bmp_name(const char *path)

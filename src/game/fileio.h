@@ -13,7 +13,9 @@
 
 /* Read all of `path` (at most `max` bytes: a larger file is refused before
  * reading).  *out is NUL-terminated and must be free()d.  0, or -1 with
- * "PATH: problem" in err. */
+ * "PATH: problem" in err.  Never waits for a writer: a directory, a FIFO
+ * (named pipe), a device or a socket is refused unless it is a file this
+ * process already has open (its standard input as /dev/stdin, /dev/fd/N). */
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap);
 
 /* Load a map file (tilenav or Moving AI format). */
@@ -26,8 +28,9 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
  *  - refused (-1, the old file untouched): a target that exists and is not
  *    a regular file (device, FIFO, socket, directory), a read-only file;
  *  - saves in one directory take turns: flock on the directory, at most
- *    10 s of waiting; temporaries of killed saves (BASE.tmp-PID-N whose
- *    process is gone) are removed;
+ *    10 s of waiting; temporaries of killed saves (exactly
+ *    BASE.tmp-PID-XXXXXXXX, 8 lowercase hex digits, whose process is gone)
+ *    are removed;
  *  - the temporary BASE.tmp-PID-N is created with O_CREAT|O_EXCL|O_NOFOLLOW
  *    (never an existing file or a planted link), gets the old file's mode
  *    (and owner where allowed), is written, fsynced, renamed over the
@@ -42,18 +45,23 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
  * marks or a start are refused with a message naming `save FILE`); a
  * tilenav map keeps its leading comment and blank lines.  A new file is
  * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
- * tn_tiled_save (see tiled.h). */
+ * tn_tiled_save (see tiled.h), with `path` as the file the map came from
+ * (a save over its own file). */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* tn_save_map, for a map loaded from `source` (NULL: unknown): written in
  * the tilenav format to another file than `source`, it keeps the leading
  * comment lines of `source` (a tilenav map) rather than the target's, so
  * `save FILE` and the autosave carry them as a save over `source` does.
- * The target still decides the format (a Moving AI file stays one). */
+ * The target still decides the format (a Moving AI file stays one).  A
+ * Tiled target is patched into `source`'s document when that is a Tiled
+ * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
-/* "PATH.autosave" into out. */
-void tn_autosave_path(const char *map_path, char *out, size_t cap);
+/* "PATH.autosave" into out: 0, or -1 when it does not fit in cap bytes
+ * (out is then "", and err says so, the reason before the path: a cut
+ * name could be the map itself). */
+int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
 
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a

@@ -18,8 +18,8 @@
 
 static const char USAGE[] =
     "usage: tilenav [--map FILE] [options] [MAP...]\n"
-    "  --map FILE          map to play (tilenav-map or Moving AI .map); default: the first\n"
-    "                      MAP, else maps/demo.map\n"
+    "  --map FILE          map to play: tilenav or Moving AI .map, Tiled .tmx/.tmj/.json;\n"
+    "                      default: the first MAP, else maps/demo.map\n"
     "  --headless          no window: run --frames steps as fast as possible, print one JSON line\n"
     "  --frames N          stop after N fixed 1/60 s steps (required with --headless)\n"
     "  --script FILE       apply the commands of a script file (see README)\n"
@@ -31,8 +31,8 @@ static const char USAGE[] =
     "  --jump-height H     jump height in tiles, 1..8 (default 4)\n"
     "  --char W H          character size in tiles, 1..3 x 1..9 (default 1 2)\n"
     "  --overlays LIST     comma list: %s\n"
-    "  MAP...              maps for the window's map picker (Tab); without --map the first\n"
-    "                      one is played\n"
+    "  MAP...              maps for the window's map picker (Tab), at most 64; without --map\n"
+    "                      the first one is played\n"
     "  --help, --version\n";
 
 typedef struct options {
@@ -132,6 +132,7 @@ static int parse_args(int argc, char **argv, options *o)
             o->headless = true;
         } else if (strcmp(a, "--map") == 0) {
             NEED_ARG();
+            if (!*next) return usage_error("%s", "--map needs a file name, got an empty one");
             o->map = next;
         } else if (strcmp(a, "--script") == 0) {
             NEED_ARG();
@@ -175,13 +176,33 @@ static int parse_args(int argc, char **argv, options *o)
             i += 2;
         } else if (strcmp(a, "--overlays") == 0) {
             NEED_ARG();
+            char ids[256];
+            tn_overlays_list(ids, sizeof ids, ", ");
+            if (!*next) {
+                char msg[400];
+                snprintf(msg, sizeof msg, "--overlays needs one or more names (%s), got ''", ids);
+                return usage_error("%s", msg);
+            }
+            if (next[0] == ',' || next[strlen(next) - 1] == ',' || strstr(next, ",,")) {
+                char fmt[400];
+                snprintf(fmt, sizeof fmt,
+                         "--overlays: an empty name in '%%s' (a comma with no name beside it; "
+                         "names: %s)",
+                         ids);
+                return usage_error(fmt, next);
+            }
             if (!tn_overlays_parse(next, &o->overlays)) {
-                char ids[256], fmt[320];
-                tn_overlays_list(ids, sizeof ids, ", ");
+                char fmt[320];
                 snprintf(fmt, sizeof fmt, "--overlays: unknown overlay in '%%s' (%s)", ids);
                 return usage_error(fmt, next);
             }
-        } else if (a[0] != '-' && o->nextra < 64) {
+        } else if (a[0] != '-' && o->nextra == 64) {
+            return usage_error("more than 64 MAP arguments: '%s' is the 65th (the map picker "
+                               "takes at most 64)",
+                               a);
+        } else if (a[0] != '-' && !a[0]) {
+            return usage_error("%s", "a MAP argument is empty: give a file name");
+        } else if (a[0] != '-') {
             o->extra[o->nextra++] = a; /* a map for the picker */
         } else {
             return usage_error("unknown option '%s'", a);

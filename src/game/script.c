@@ -17,8 +17,9 @@ typedef struct token {
 } token;
 
 /* Split a line into whitespace-separated tokens, stopping at '#'.
- * Returns the count, or -1 when a token is too long / too many tokens. */
-static int tokenize(const char *line, size_t n, token *tok, int max)
+ * Returns the count; -1 with more than max words, -2 when word *bad (from
+ * 1) is longer than TOKEN_MAX - 1 bytes (its length in *bad_len). */
+static int tokenize(const char *line, size_t n, token *tok, int max, int *bad, size_t *bad_len)
 {
     int count = 0;
     size_t i = 0;
@@ -27,7 +28,12 @@ static int tokenize(const char *line, size_t n, token *tok, int max)
         if (i >= n || line[i] == '#') break;
         size_t start = i;
         while (i < n && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') i++;
-        if (count == max || i - start >= TOKEN_MAX) return -1;
+        if (count == max) return -1;
+        if (i - start >= TOKEN_MAX) {
+            *bad = count + 1;
+            *bad_len = i - start;
+            return -2;
+        }
         memcpy(tok[count].s, line + start, i - start);
         tok[count].s[i - start] = '\0';
         count++;
@@ -121,6 +127,23 @@ static const char *const TOOLS[] = {"goto", "block", "oneway",  "spawn",
 /* A word for a FAIL message (one per message): see shown(). */
 #define Q(word) shown((word), q_, sizeof q_)
 
+/* Why "TX TY" at tok[i], tok[i+1] did not parse, for `cmd`: a whole
+ * number past the largest tile is out of range, anything else not a
+ * whole number. */
+static void tile_problem(const token *tok, int i, const char *cmd, char *buf, size_t cap)
+{
+    for (int k = i; k < i + 2; k++) {
+        const char *t = tok[k].s;
+        long v;
+        if (parse_long(t, 0, 1000000, &v)) continue;
+        if (*t && strspn(t, "0123456789") == strlen(t)) {
+            snprintf(buf, cap, "%s: tile coordinate %.40s is out of range 0..1000000", cmd, t);
+            return;
+        }
+    }
+    snprintf(buf, cap, "%s needs whole-number tile coordinates", cmd);
+}
+
 /* Parse "TX TY" at tok[i], tok[i+1]. */
 static bool parse_tile(const token *tok, int i, int *x, int *y)
 {
@@ -181,8 +204,14 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         if (memchr(line, '\0', n)) FAIL("binary data (a NUL byte) in a script line");
         token tok[MAX_TOKENS];
         char q_[TOKEN_MAX * 4 + 64];
-        int nt = tokenize(line, n, tok, MAX_TOKENS);
-        if (nt < 0) FAIL("line too long or too many words");
+        int bad = 0;
+        size_t bad_len = 0;
+        int nt = tokenize(line, n, tok, MAX_TOKENS, &bad, &bad_len);
+        if (nt == -1)
+            FAIL("more than %d words (FRAME, COMMAND and at most %d arguments; paths cannot "
+                 "contain spaces)",
+                 MAX_TOKENS, MAX_TOKENS - 2);
+        if (nt < 0) FAIL("word %d is %zu bytes, at most %d", bad, bad_len, TOKEN_MAX - 1);
         if (nt == 0) continue;
         tn_script_cmd c;
         memset(&c, 0, sizeof c);
@@ -217,7 +246,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (nargs != 3 && nargs != 4)
                 FAIL("usage: FRAME click TX TY left|right|middle [shift]");
             c.op = TN_SC_CLICK;
-            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("click needs whole-number tile coordinates");
+            if (!parse_tile(tok, 2, &c.x, &c.y)) {
+                char tp[128];
+                tile_problem(tok, 2, "click", tp, sizeof tp);
+                FAIL("%s", tp);
+            }
             c.arg = lookup(tok[4].s, BUTTONS, 3);
             if (c.arg < 0) FAIL("unknown button %s (expected left, right or middle)", Q(tok[4].s));
             if (nargs == 4) {
@@ -228,7 +261,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         } else if (strcmp(cmd, "toggle") == 0) {
             if (nargs != 3) FAIL("usage: FRAME toggle TX TY block|oneway|empty|spawn|dest|item");
             c.op = TN_SC_TOGGLE;
-            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("toggle needs whole-number tile coordinates");
+            if (!parse_tile(tok, 2, &c.x, &c.y)) {
+                char tp[128];
+                tile_problem(tok, 2, "toggle", tp, sizeof tp);
+                FAIL("%s", tp);
+            }
             c.arg = lookup(tok[4].s, EDITS, 6);
             if (c.arg < 0)
                 FAIL("unknown tile kind %s (expected block, oneway, empty, spawn, dest or item)",
@@ -284,7 +321,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         } else if (strcmp(cmd, "goto") == 0) {
             if (nargs != 2) FAIL("usage: FRAME goto TX TY");
             c.op = TN_SC_GOTO;
-            if (!parse_tile(tok, 2, &c.x, &c.y)) FAIL("goto needs whole-number tile coordinates");
+            if (!parse_tile(tok, 2, &c.x, &c.y)) {
+                char tp[128];
+                tile_problem(tok, 2, "goto", tp, sizeof tp);
+                FAIL("%s", tp);
+            }
         } else if (strcmp(cmd, "tool") == 0) {
             if (nargs != 1)
                 FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
@@ -292,6 +333,10 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             c.arg = lookup(tok[2].s, TOOLS, TN_TOOL_COUNT);
             if (c.arg < 0) FAIL("unknown tool %s", Q(tok[2].s));
         } else if (strcmp(cmd, "save") == 0 || strcmp(cmd, "screenshot") == 0) {
+            if (nargs > 1)
+                FAIL("%s takes one FILE without spaces, got %d words after '%s' (a path "
+                     "cannot contain spaces)",
+                     cmd, nargs, cmd);
             if (nargs != 1) FAIL("usage: FRAME %s FILE", cmd);
             c.op = cmd[1] == 'a' ? TN_SC_SAVE : TN_SC_SCREENSHOT;
             if (c.op == TN_SC_SCREENSHOT && !tn_is_bmp_name(tok[2].s))
@@ -435,10 +480,30 @@ int tn_script_unrun(const tn_script *s, long last_frame, char *msg, size_t cap)
     return n;
 }
 
+int tn_save_world_map(const tn_world *w, const char *path, const char *source, char *err,
+                      size_t cap)
+{
+    const tn_map *m = tn_world_map(w);
+    int sx, sy;
+    if (m->start_x >= 0 || !tn_world_covered_start(w, &sx, &sy))
+        return tn_save_map_as(m, path, source, err, cap);
+    tn_map *c = NULL; /* the start under its block goes into the file too */
+    tn_error e;
+    if (tn_failed(tn_map_clone(m, &c, &e))) {
+        snprintf(err, cap, "%s: %s (not saved)", path, e.msg);
+        return -1;
+    }
+    c->start_x = sx;
+    c->start_y = sy;
+    int rc = tn_save_map_as(c, path, source, err, cap);
+    tn_map_destroy(c);
+    return rc;
+}
+
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap)
 {
-    if (tn_save_map_as(tn_world_map(w), path, loaded_from, err, cap) != 0) return -1;
+    if (tn_save_world_map(w, path, loaded_from, err, cap) != 0) return -1;
     if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
     return 0;
 }

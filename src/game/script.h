@@ -87,6 +87,12 @@ typedef struct tn_script_host {
     void (*warn)(void *user, const char *msg);
 } tn_script_host;
 
+/* Save the world's map to `path` (tn_save_map_as, from `source`), with
+ * its start also while a block covers it (written as 'start X Y'; a Tiled
+ * start object stays): Ctrl+S, the autosave and `save` all go here. */
+int tn_save_world_map(const tn_world *w, const char *path, const char *source, char *err,
+                      size_t cap);
+
 /* The `save` command for every host: write the world's map to `path`; the
  * map counts as saved (not dirty) only when `path` is the file it was
  * loaded from (`loaded_from`, may be NULL).  0, or -1 with a message. */

@@ -114,8 +114,6 @@ typedef struct doc {
     uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
 } doc;
 
-static char g_origin[3][PATH_CAP];
-
 /* ------------------------------------------------------------ helpers */
 
 static int fail(doc *d, const char *fmt, ...)
@@ -220,6 +218,17 @@ static void dir_of(const char *path, char *out, size_t cap)
     if (n >= cap) n = cap - 1;
     memcpy(out, path, n);
     out[n] = '\0';
+}
+
+/* The directory relative paths in the file `path` start from: its own, or,
+ * when `path` is a symbolic link, the directory of the file it points to
+ * (where the file and its tilesets really are, and where a save writes). */
+static void file_dir(const char *path, char *out, size_t cap)
+{
+    struct stat st;
+    char *real = lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? realpath(path, NULL) : NULL;
+    dir_of(real ? real : path, out, cap);
+    free(real);
 }
 
 /* ------------------------------------------------------------ kinds */
@@ -1407,6 +1416,25 @@ static void doc_free(doc *d)
  * still parses (and validates) the whole document.  When any "data" array
  * starts with '-' (a marker could be ambiguous) nothing is blanked.  Saves
  * parse without this (they print the tree). */
+/* True when s[0..n) is a valid JSON list of non-negative integers (what
+ * goes between '[' and ']'): one comma between numbers, none before the
+ * first or after the last, no leading zeros.  Anything else is left to
+ * cJSON, which refuses it with its position. */
+static bool json_uint_list(const char *s, size_t n)
+{
+    size_t i = 0;
+    for (;;) {
+        while (i < n && is_space(s[i])) i++;
+        if (i >= n || s[i] < '0' || s[i] > '9') return false; /* a number must come */
+        if (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9') return false;
+        while (i < n && s[i] >= '0' && s[i] <= '9') i++;
+        while (i < n && is_space(s[i])) i++;
+        if (i >= n) return true;
+        if (s[i] != ',') return false;
+        i++;
+    }
+}
+
 static char *blank_arrays(doc *d, const char *buf, size_t len)
 {
     char *copy = NULL;
@@ -1434,6 +1462,7 @@ static char *blank_arrays(doc *d, const char *buf, size_t len)
         while (p < len && ((buf[p] >= '0' && buf[p] <= '9') || buf[p] == ',' || is_space(buf[p])))
             p++;
         if (p >= len || buf[p] != ']' || p - k < 64) continue;
+        if (!json_uint_list(buf + k + 1, p - k - 1)) continue; /* cJSON says where */
         if (!copy && !(copy = malloc(len ? len : 1))) break;
         if (!grow((void **)&d->span_at, &d->capspans, d->nspans + 1, sizeof(size_t))) break;
         size_t *nl = realloc(d->span_len, (size_t)d->capspans * sizeof(size_t)); /* alike */
@@ -1470,7 +1499,7 @@ static int doc_read(doc *d, const char *buf, size_t len, const char *path, int f
     d->name = path;
     d->err = err;
     d->cap = cap;
-    dir_of(path, d->dir, sizeof d->dir);
+    file_dir(path, d->dir, sizeof d->dir);
     if (fmt == TN_TILED_TMX) {
         d->xdoc = xml_parse(d, buf, len, NULL);
         if (!d->xdoc) return -1;
@@ -1546,7 +1575,7 @@ static int place_objects(doc *d, tn_map *m)
         size_t idx = (size_t)o->ty * (size_t)m->w + (size_t)o->tx;
         int t = m->tile[idx];
         at_object(d, o);
-        if (t != TN_TILE_EMPTY)
+        if (t != TN_TILE_EMPTY && o->mark != MARK_START) /* a start may be under a block */
             return fail(d, "object %lld (%s) is on a %s at tile %d,%d", o->id, CLASS_NAME[o->mark],
                         t == TN_TILE_BLOCK ? "block" : "one-way platform", o->tx, o->ty);
         for (int j = 0; j < i; j++) {
@@ -1632,16 +1661,8 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
     free(buf);
-    if (rc == 0) snprintf(g_origin[fmt], sizeof g_origin[fmt], "%s", path);
     return rc;
 }
-
-const char *tn_tiled_origin(int fmt)
-{
-    return fmt == TN_TILED_TMX || fmt == TN_TILED_TMJ ? g_origin[fmt] : "";
-}
-
-void tn_tiled_forget(void) { memset(g_origin, 0, sizeof g_origin); }
 
 /* ------------------------------------------------------------ encoding */
 
@@ -2228,11 +2249,13 @@ static void tmj_rewrite(cJSON *o, const char *key, const char *tdir, const char 
 }
 
 /* Tileset and image paths are relative to the file: moving the document to
- * another directory rewrites them. */
+ * another directory rewrites them.  The directory is the one of the file
+ * actually written: out_path with its symbolic links resolved when it
+ * exists (tn_write_file_atomic replaces a link's target, not the link). */
 static int rewrite_paths(doc *d, const char *out_path)
 {
     char odir_in[PATH_CAP], tdir[PATH_CAP], odir[PATH_CAP];
-    dir_of(out_path, odir_in, sizeof odir_in);
+    file_dir(out_path, odir_in, sizeof odir_in);
     if (strcmp(odir_in, d->dir) == 0) return 0; /* the same directory */
     if (!realpath(*odir_in ? odir_in : ".", odir)) {
         snprintf(d->err, d->cap, "%s: cannot save into the directory '%s': %s", out_path,
@@ -2435,17 +2458,24 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     return 0;
 }
 
-int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
+int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
     int fmt = tn_tiled_kind(path);
     if (!fmt) {
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
         return -1;
     }
+    if (!source) source = path;
     char *tmpl = NULL;
     size_t tlen = 0;
-    const char *origin = g_origin[fmt];
-    if (*origin) {
+    /* The template is the document the map came from, when that is a Tiled
+     * file of this format: never another map's.  A save over the file it
+     * came from that has since gone writes a new document. */
+    const char *origin = tn_tiled_kind(source) == fmt ? source : NULL;
+    struct stat st;
+    if (origin && strcmp(origin, path) == 0 && stat(origin, &st) != 0 && errno == ENOENT)
+        origin = NULL;
+    if (origin) {
         if (tn_read_file(origin, TN_MAP_FILE_MAX, &tmpl, &tlen, err, cap) != 0) return -1;
         tn_map *o = NULL;
         char oerr[512];
@@ -2455,8 +2485,8 @@ int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap)
             free(tmpl);
             return -1;
         }
-        /* An origin of another size (a different map was opened since) is
-         * no template: a new document then. */
+        /* An origin of another size (the file changed on disk since it was
+         * opened) is no template: a new document then. */
         if (o->w != m->w || o->h != m->h) {
             free(tmpl);
             tmpl = NULL;

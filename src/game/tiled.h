@@ -7,7 +7,7 @@
  * with a message); finite maps and infinite maps (chunks: the map is the
  * bounding box of every tile layer's chunks); group layers; embedded
  * tilesets and external ones (.tsx, or .tsj/.json) by `source`, relative to
- * the file that names them.
+ * the file that names them (for a symbolic link: the file it points to).
  *
  * Terrain.  Every non-empty cell of every tile layer counts.  A gid's top
  * four bits are Tiled's flip flags (ignored; 0 with flags is empty); the
@@ -25,12 +25,14 @@
  * Tiled 1.9) is "spawn", "dest", "item" or "start": point objects, tile
  * objects or rectangles, snapped to the tile under their centre (a point's
  * position).  Every other object is not the game's and is left alone.  Two
- * game objects on one tile, one on a block, one outside the map or two
- * starts are errors.
+ * game objects on one tile, a spawn, dest or item on a block, one outside
+ * the map or two starts are errors (a start on a block is the start under
+ * it, as the game saves a covered start).
  *
  * Saving (tn_tiled_save) re-reads the Tiled file the map came from (the
- * last one tn_tiled_load read in this process with the same format; see
- * tn_tiled_origin), changes in that document only
+ * caller names it: `source`, the path the map was loaded from, never
+ * process-wide state, so loading other maps does not change what a save
+ * writes), changes in that document only
  *  - the cells whose terrain changed: every terrain cell there is cleared
  *    (decoration stays), then a block goes into the first tile layer not
  *    named "oneway" (the terrain layer) with a tile whose kind is block (or
@@ -46,8 +48,11 @@
  * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
  * prints it (for files laid out like Tiled's, byte for byte outside the
  * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout).  When the document is saved
- * into another directory, relative tileset and image paths are rewritten.
- * Without an origin of the same format and size, a new document is written
+ * into another directory (the directory of the file written: a symbolic
+ * link's target), relative tileset and image paths are rewritten.
+ * Without an origin of the same format and size (a map loaded from a
+ * tilenav or Moving AI file, or from a Tiled file of the other format), a
+ * new document is written
  * with an embedded tileset "tilenav" (kinds block and oneway, image
  * tilenav.png next to the map).  Every save is re-read in memory and must
  * load equal to the map before it is written.
@@ -69,8 +74,10 @@
  * tree plus a copy of the text) and the map (2 bytes a cell); decoding
  * streams in 64 KiB pieces.  Saving also holds 5 bytes a cell per tile
  * layer (gids and chunk coverage).
- * Not thread-safe (the origin is process-wide state).
- * CSV .tmj: long "data" arrays of plain numbers are read from the text by
+ * Keeps no state between calls.
+ * CSV .tmj: long "data" arrays of plain numbers (valid JSON: one comma
+ * between numbers, none trailing, no leading zeros; anything else is left
+ * to cJSON, which refuses it with its position) are read from the text by
  * the CSV decoder instead of as one cJSON node each (see blank_arrays in
  * tiled.c); cJSON still parses and validates the whole document.
  * Cost: a 512x512 .tmj (CSV or base64+zlib) loads in about 5 ms of CPU,
@@ -90,12 +97,11 @@ enum { TN_TILED_TMX = 1, TN_TILED_TMJ = 2 };
 /* TN_TILED_TMX for *.tmx, TN_TILED_TMJ for *.tmj and *.json, else 0. */
 int tn_tiled_kind(const char *path);
 
-/* Load a Tiled map file and remember it as the origin of later saves. */
+/* Load a Tiled map file. */
 int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap);
 
 /* Load from memory.  `path` names the input in messages and is where
- * relative tileset paths start; `fmt` is TN_TILED_TMX or TN_TILED_TMJ.
- * Does not touch the origin. */
+ * relative tileset paths start; `fmt` is TN_TILED_TMX or TN_TILED_TMJ. */
 int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt, tn_map **out,
                          char *err, size_t cap);
 
@@ -106,12 +112,11 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
                     const char *out_path, int fmt, char **out, size_t *out_len, char *err,
                     size_t cap);
 
-/* Save `m` as a Tiled map (format from the extension of path). */
-int tn_tiled_save(const tn_map *m, const char *path, char *err, size_t cap);
-
-/* The origin file for saves in format `fmt` ("" when none); forget drops
- * both (a test that wants a new document). */
-const char *tn_tiled_origin(int fmt);
-void tn_tiled_forget(void);
+/* Save `m` as a Tiled map (format from the extension of path), loaded
+ * from `source` (NULL: from `path` itself, a save over its own file).  The
+ * template is `source` when it is a Tiled file of the same format (and
+ * still has m's size), else a new document; `source` == `path` no longer
+ * on disk writes a new document too. */
+int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
 #endif

@@ -398,7 +398,8 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
     if (argn != 1 || arg[0] != '1')
         PERR(r.lineno, (int)(arg - r.s) + 1,
              "unsupported format version (expected 'tilenav-map 1')");
-    long w = -1, h = -1;
+    long w = -1, h = -1, sx = -1, sy = -1;
+    int start_line = 0, start_col = 0;
     char wb[24], hb[24];
     for (;;) {
         if (!next_content_line(&r)) PERR(r.lineno + 1, 1, "file ends before the 'tiles' line");
@@ -417,10 +418,22 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
                      size_text(w, wb), size_text(h, hb), TN_MAP_MAX_SIZE);
             continue;
         }
+        if ((arg = match_keyword(r.s, r.n, "start", &argn))) { /* a start under a block */
+            if (sx >= 0) PERR(r.lineno, 1, "repeated header line 'start'");
+            size_t i = (size_t)(arg - r.s);
+            if (!parse_uint(r.s, r.n, &i, &sx) || !parse_uint(r.s, r.n, &i, &sy) || i != r.n)
+                PERR(r.lineno, (int)(arg - r.s) + 1, "'start' needs two whole numbers: start X Y");
+            start_line = r.lineno;
+            start_col = (int)(arg - r.s) + 1;
+            continue;
+        }
         if (match_keyword(r.s, r.n, "tiles", &argn) && argn == 0) break;
-        PERR(r.lineno, 1, "unknown header line (expected 'size W H' or 'tiles')");
+        PERR(r.lineno, 1, "unknown header line (expected 'size W H', 'start X Y' or 'tiles')");
     }
     if (w < 0) PERR(r.lineno, 1, "missing 'size' line before 'tiles'");
+    if (sx >= 0 && (sx >= w || sy >= h))
+        PERR(start_line, start_col, "start %s %s is outside the %ldx%ld map", size_text(sx, wb),
+             size_text(sy, hb), w, h);
     tn_map *m = NULL;
     tn_status cs = tn_map_create((int)w, (int)h, a, &m, err);
     if (tn_failed(cs)) return cs;
@@ -428,6 +441,18 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
     if (tn_failed(s)) {
         tn_map_destroy(m);
         return s;
+    }
+    if (sx >= 0) {
+        size_t i = (size_t)sy * (size_t)w + (size_t)sx;
+        const char *why = m->start_x >= 0 ? "the map also has a 'P'"
+                          : m->mark[i]    ? "that tile holds a spawn point, destination or item"
+                                          : NULL;
+        if (why) {
+            tn_map_destroy(m);
+            PERR(start_line, start_col, "start %ld %ld: %s", sx, sy, why);
+        }
+        m->start_x = (int)sx;
+        m->start_y = (int)sy;
     }
     *out = m;
     tn_error_clear(err);
@@ -438,10 +463,20 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
 
 static const char HEADER_FMT[] = "tilenav-map 1\nsize %d %d\ntiles\n";
 
+static const char START_FMT[] = "start %d %d\n";
+
+/* The start is on a block or one-way platform (kept under it). */
+static bool start_covered(const tn_map *m)
+{
+    return m->start_x >= 0 && m->start_x < m->w && m->start_y >= 0 && m->start_y < m->h &&
+           m->tile[(size_t)m->start_y * (size_t)m->w + (size_t)m->start_x] != TN_TILE_EMPTY;
+}
+
 size_t tn_map_format_size(const tn_map *m)
 {
     int hl = snprintf(NULL, 0, HEADER_FMT, m->w, m->h);
-    return (size_t)hl + (size_t)m->h * ((size_t)m->w + 1) + 1;
+    int sl = start_covered(m) ? snprintf(NULL, 0, START_FMT, m->start_x, m->start_y) : 0;
+    return (size_t)hl + (size_t)sl + (size_t)m->h * ((size_t)m->w + 1) + 1;
 }
 
 static char tile_char(const tn_map *m, int x, int y)
@@ -462,7 +497,10 @@ tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written)
 {
     size_t need = tn_map_format_size(m);
     if (!buf || cap < need) return TN_FAILURE | TN_BUFFER_TOO_SMALL;
-    int hl = snprintf(buf, cap, HEADER_FMT, m->w, m->h);
+    int hl = start_covered(m) /* "start X Y" before "tiles" */
+                 ? snprintf(buf, cap, "tilenav-map 1\nsize %d %d\nstart %d %d\ntiles\n", m->w, m->h,
+                            m->start_x, m->start_y)
+                 : snprintf(buf, cap, HEADER_FMT, m->w, m->h);
     char *p = buf + hl;
     for (int y = 0; y < m->h; y++) {
         for (int x = 0; x < m->w; x++) *p++ = tile_char(m, x, y);

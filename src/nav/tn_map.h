@@ -18,6 +18,9 @@
  *  - tilenav-map 1:  '#' comment lines, then the header lines
  *        tilenav-map 1
  *        size W H          (1..TN_MAP_MAX_SIZE each)
+ *        start X Y         (optional: a character start under a block or
+ *                          one-way platform, which a row cannot show; not
+ *                          with a P, not on S D *)
  *        tiles
  *    and H rows of exactly W characters:
  *        . empty  # block  = one-way  P character start (empty)
@@ -60,7 +63,9 @@ typedef struct tn_map {
     int w, h;
     uint8_t *tile;        /* w*h terrain, TN_TILE_*, row-major from the top */
     uint8_t *mark;        /* w*h content, TN_MARK_* (only on EMPTY tiles) */
-    int start_x, start_y; /* the 'P' tile, or -1,-1 when the map has none */
+    int start_x, start_y; /* the 'P' tile, or -1,-1 when the map has none; a
+                             parsed 'start X Y' may be under a block or
+                             one-way (tn_map_format writes it back so) */
     uint32_t revision;    /* incremented by every change; caches compare it */
     tn_allocator alloc;   /* how this map was allocated */
 } tn_map;

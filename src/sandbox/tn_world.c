@@ -134,12 +134,27 @@ static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int
     return true;
 }
 
+/* A map whose start is under a block or one-way platform (a saved
+ * 'start X Y'): the world keeps it as covered, as after a toggle, so the
+ * map itself holds no start on a non-empty tile. */
+static void take_start(tn_world *w)
+{
+    tn_map *m = w->map;
+    w->covered_start_x = w->covered_start_y = -1;
+    if (m->start_x >= 0 && tn_map_tile(m, m->start_x, m->start_y) != TN_TILE_EMPTY) {
+        w->covered_start_x = m->start_x;
+        w->covered_start_y = m->start_y;
+        m->start_x = m->start_y = -1;
+    }
+}
+
 /* False (and the world's message set) when no spot fits the body. */
 static bool place_character(tn_world *w, int cw, int ch)
 {
     const tn_map *m = w->map;
-    int sx = m->start_x >= 0 ? m->start_x : 0;
-    int sy = m->start_y >= 0 ? m->start_y : 0;
+    /* the start, or the nearest fit to a covered one */
+    int sx = m->start_x >= 0 ? m->start_x : w->covered_start_x >= 0 ? w->covered_start_x : 0;
+    int sy = m->start_y >= 0 ? m->start_y : w->covered_start_y >= 0 ? w->covered_start_y : 0;
     int fx = sx, fy = sy;
     if (!find_fit(m, cw, ch, sx, sy, &fx, &fy)) return false;
     tn_body_place(&w->character, &w->phys, cw, ch, fx, fy);
@@ -205,7 +220,7 @@ tn_status tn_world_create(tn_map *map, const tn_world_config *cfg, const tn_allo
     }
     if (a) w->alloc = *a;
     w->map = map;
-    w->covered_start_x = w->covered_start_y = -1;
+    take_start(w);
     w->taken = tn_alloc_array(a, (size_t)map->w * (size_t)map->h, 1);
     if (!w->taken) {
         tn_world_destroy(w);
@@ -285,7 +300,7 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     tn_free(&w->alloc, w->taken);
     w->taken = taken;
     w->map = map;
-    w->covered_start_x = w->covered_start_y = -1;
+    take_start(w);
     w->dirty = false;
     w->message[0] = '\0'; /* the old map's message is not about this one */
     w->message_ttl = 0;
@@ -463,6 +478,13 @@ tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
 /* ---- accessors ---- */
 
 const tn_map *tn_world_map(const tn_world *w) { return w->map; }
+bool tn_world_covered_start(const tn_world *w, int *x, int *y)
+{
+    if (w->covered_start_x < 0) return false;
+    *x = w->covered_start_x;
+    *y = w->covered_start_y;
+    return true;
+}
 const tn_body *tn_world_character(const tn_world *w) { return &w->character; }
 const tn_phys_params *tn_world_phys(const tn_world *w) { return &w->phys; }
 tn_input tn_world_input(const tn_world *w) { return w->input; }

@@ -203,6 +203,10 @@ void tn_world_character_center(const tn_world *w, float *x, float *y);
 /* ---- accessors: tn_world is opaque (its fields: tn_world_impl.h, for the
  * sandbox's own files only).  Each is O(1). */
 const tn_map *tn_world_map(const tn_world *w);
+/* The character's start while a block or one-way platform covers it (the
+ * map then has no start; removing the cover brings it back, and saves keep
+ * it as 'start X Y'): true with the tile, else false. */
+bool tn_world_covered_start(const tn_world *w, int *x, int *y);
 const tn_body *tn_world_character(const tn_world *w);
 const tn_phys_params *tn_world_phys(const tn_world *w);
 /* The player's keys as last set (tn_world_set_input or a bot's drive). */

@@ -4,7 +4,8 @@
 # saves ("N save FILE": the same tn_save_map as Ctrl+S) or a --screenshot:
 #   concurrent   4 processes saving one map 150 times each: every save
 #                succeeds, the map is never short or empty, no temporary left
-#   stale-tmp    a temporary left by a killed save is removed by the next save
+#   stale-tmp    a temporary left by a killed save is removed by the next save;
+#                files only named like one (MAP.tmp-PID-notes.txt) are kept
 #   fifo, dev    a FIFO or a device (a private /dev/null) as target: refused, left as it was
 #   tmp-link     a planted MAP.tmp symlink is not followed
 #   via-link     a map saved through a symlink: the link stays, its target changes
@@ -14,6 +15,8 @@
 #                with a message naming `save FILE`, the file unchanged
 #   comments     a tilenav map keeps its leading comment lines
 #   start        a block toggled onto the start tile and off again keeps P
+#   start-covered  a block left on the start: .map and .tmx saves keep the
+#                start under it; taken away after a reload, P is back
 #   shot         a screenshot that cannot be written (file size limit)
 #                keeps the old picture and names the cause
 #   write-error  the same for a map save
@@ -77,9 +80,15 @@ cp "$SMALL" "$T/st/m.map"
 sh -c 'exit 0' & dead=$!
 wait $dead
 echo junk >"$T/st/m.map.tmp-$dead-0000abcd"
+# the user's own files that only start like one: kept
+mine="m.map.tmp-$dead-notes.txt m.map.tmp-$dead-0000abcd.bak m.map.tmp-$dead-0000abc m.map.tmp-0$dead-0000abcd"
+for f in $mine; do echo mine >"$T/st/$f"; done
 run "$T/st/m.map" "0 save $T/st/m.map"
+gone=""
+for f in $mine; do [ -f "$T/st/$f" ] || gone="$gone $f"; done
 if [ "$rc" -ne 0 ]; then bad "stale-tmp: the save failed: $(cat "$T/err")"
-elif [ "$(ntmp "$T/st" m.map)" -ne 0 ]; then bad "stale-tmp: left: $(ls "$T/st")"
+elif [ -n "$gone" ]; then bad "stale-tmp: removed files the save did not make:$gone"
+elif [ "$(ntmp "$T/st" m.map)" -ne 4 ]; then bad "stale-tmp: left: $(ls "$T/st")"
 else ok
 fi
 
@@ -215,6 +224,30 @@ if [ "$rc" -ne 0 ] || ! rows_of "$T/s.map" | cmp -s - "$T/s.rows"; then
     bad "start: toggling a block on the start and back changed the map: $(rows_of "$T/s.map" | diff "$T/s.rows" - | head -n 4)"
 else ok
 fi
+
+# --- a block left on the start tile: the save keeps the start under it
+# ("start X Y" in a tilenav map, the start object in a .tmx); loaded again
+# and the block taken away, the P is back where it was
+run "$SMALL" "0 key right press
+30 key right release
+60 toggle 1 6 block
+61 save $T/sc.map
+61 save $T/sc.tmx" 62
+cov=""
+[ "$rc" -eq 0 ] || cov="the save failed: $(cat "$T/err")"
+[ -n "$cov" ] || grep -qx 'start 1 6' "$T/sc.map" || cov="sc.map has no 'start 1 6'"
+[ -n "$cov" ] || rows_of "$T/sc.map" | sed -n 7p | grep -qx '##.....#...#' || cov="sc.map: no block on the start"
+[ -n "$cov" ] || grep -q 'type="start"' "$T/sc.tmx" || cov="sc.tmx has no start object"
+for f in sc.map sc.tmx; do
+    [ -n "$cov" ] && break
+    rm -f "$T/back.map"
+    run "$T/$f" "0 toggle 1 6 block
+0 save $T/back.map" 1
+    if [ "$rc" -ne 0 ] || ! rows_of "$T/back.map" | cmp -s - "$T/s.rows"; then
+        cov="$f, block taken away: not the original map (exit $rc): $(cat "$T/err") $(rows_of "$T/back.map" 2>/dev/null | diff "$T/s.rows" - | head -n 4)"
+    fi
+done
+if [ -n "$cov" ]; then bad "start-covered: $cov"; else ok; fi
 
 # --- a failed screenshot and a failed save (the file size limit: EFBIG)
 mkdir "$T/f"
