@@ -821,6 +821,57 @@ static void test_finder_mismatch_said(void **state)
     tn_map_destroy(m);
 }
 
+/* A graph-only game passes pf NULL (the graph planner needs no finder).
+ * Back in classic mode (tn_bot_set_graph(b, NULL)) the next plan used to
+ * search with the NULL finder and crash; now the bot stops in NO_PATH with
+ * a message naming pf, and tn_bot_goto refuses pf NULL in classic mode. */
+static void test_classic_without_finder(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 6\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "..P.................\n####################\n");
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "flat", NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    assert_int_equal(tn_bot_plan_error(bot)->status, TN_OK);
+    tn_bot_set_graph(bot, g);
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 4);
+    tn_body_step(&body, m, &p, (tn_input){0});
+    tn_error err;
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 17, 4, &err), TN_OK);
+    for (int k = 0; k < 3; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+    tn_bot_set_graph(bot, NULL); /* classic, still no finder */
+    for (int k = 0; k < 3; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    tn_bot_info i = tn_bot_get_info(bot);
+    assert_int_equal(i.state, TN_BOT_NO_PATH);
+    assert_false(tn_bot_active(bot));
+    assert_int_equal(tn_bot_plan_error(bot)->status, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(tn_bot_plan_error(bot)->msg, "pf is NULL"));
+    /* goto in classic mode: refused, on the ground and in the air */
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 17, 4, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(err.status, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(err.msg, "pf is NULL"));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    tn_body air = body;
+    air.y -= 20.0f;
+    air.on_ground = false;
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &air, &p, 17, 4, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -842,6 +893,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),
+        cmocka_unit_test(test_classic_without_finder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

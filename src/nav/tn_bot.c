@@ -120,6 +120,7 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     }
     b->goal_x = b->goal_y = -1;
     b->search_us = -1.0;
+    tn_error_clear(&b->perr);
     *out = b;
     return TN_OK;
 }
@@ -224,6 +225,17 @@ static void set_path_empty(tn_bot *b)
     b->jump_phase = JUMP_NONE;
 }
 
+/* The classic planner without a finder (pf NULL: a graph-only game that
+ * went back to classic): NO_PATH, with the reason in perr. */
+static void no_finder(tn_bot *b)
+{
+    set_path_empty(b);
+    b->state = TN_BOT_NO_PATH;
+    tn_error_set(&b->perr, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                 "bot: the classic planner needs a finder, but pf is NULL (create one with "
+                 "tn_path_create, or set a graph with tn_bot_set_graph)");
+}
+
 /* Plan from where the body is.  Returns false when it could not. */
 static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
@@ -233,7 +245,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
-    b->perr.status = TN_OK;
+    tn_error_clear(&b->perr);
     b->lastq_valid = false;
     if (!b->phys_valid) {
         set_path_empty(b);
@@ -262,6 +274,10 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     if (!ok) {
         set_path_empty(b);
         b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    if (!pf) { /* a graph-only game switched back to classic without a finder */
+        no_finder(b);
         return;
     }
     tn_path_query q = tn_path_query_make(sx, sy, b->goal_x, b->goal_y, w, h, &b->jm);
@@ -579,6 +595,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->steps = 0;
     b->still = 0;
     int gx, gy;
+    if (!b->graph && !pf) {
+        no_finder(b);
+        if (err) *err = b->perr;
+        return b->perr.status;
+    }
     if (!tn_map_inside(m, x, y)) {
         b->state = TN_BOT_NO_PATH;
         set_path_empty(b);
@@ -1024,6 +1045,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
 }
 
 /* ---- read-outs --------------------------------------------------------- */
+
+const tn_error *tn_bot_plan_error(const tn_bot *b) { return &b->perr; }
 
 void tn_bot_set_heuristic(tn_bot *b, int heuristic)
 {
