@@ -872,6 +872,33 @@ static void test_classic_without_finder(void **state)
     tn_map_destroy(m);
 }
 
+/* NULL out, bot, map, body or physics: INVALID_PARAM with a message (each
+ * was dereferenced). */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    tn_error e;
+    assert_int_equal(tn_bot_create(NULL, NULL, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "output"));
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    assert_int_equal(tn_bot_goto(NULL, r.pf, r.m, &r.body, &r.p, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "bot"));
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, NULL, &r.body, &r.p, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "map"));
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, NULL, &r.p, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "body"));
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, NULL, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "physics"));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &e), TN_OK);
+    rig_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -894,6 +921,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_classic_without_finder),
+        cmocka_unit_test(test_null_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

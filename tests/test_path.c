@@ -853,6 +853,21 @@ static void test_levelgen_null(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_jump_model_init with no model or no physics: INVALID_PARAM with a
+ * message (it dereferenced both). */
+static void test_jump_model_null(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_jump_model jm;
+    tn_phys_params p = tn_phys_default(4.0f);
+    assert_int_equal(tn_jump_model_init(NULL, &p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "no model"));
+    assert_int_equal(tn_jump_model_init(&jm, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "no physics"));
+    assert_int_equal(tn_jump_model_init(&jm, &p, &e), TN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -873,6 +888,7 @@ int main(void)
         cmocka_unit_test(test_explored),
         cmocka_unit_test(test_tile_size_same_paths),
         cmocka_unit_test(test_tile_size_refused),
+        cmocka_unit_test(test_jump_model_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -589,6 +589,16 @@ static void test_far_positions_are_outside(void **state)
     tn_map_destroy(m);
 }
 
+/* A NULL parameter block is refused with a message (it was dereferenced). */
+static void test_validate_null(void **state)
+{
+    (void)state;
+    tn_error e;
+    assert_int_equal(tn_phys_validate(NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "NULL"));
+    assert_int_equal(tn_phys_validate(NULL, NULL), TN_FAILURE | TN_INVALID_PARAM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -605,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_other_tile_sizes),
         cmocka_unit_test(test_standing_is_at_rest),
         cmocka_unit_test(test_far_positions_are_outside),
+        cmocka_unit_test(test_validate_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

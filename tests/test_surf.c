@@ -2315,6 +2315,42 @@ static void test_shortcuts_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
+/* NULL output or graph: INVALID_PARAM with a message from every fallible
+ * call (create with out NULL, sync / edit / find / shortcuts / labels with
+ * g NULL dereferenced it). */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    tn_error e;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, NULL, &e), bad);
+    assert_non_null(strstr(e.msg, "output"));
+    assert_int_equal(tn_surf_sync(NULL, m, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(tn_surf_edit(NULL, m, 1, 1, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    int count = 7;
+    assert_int_equal(tn_surf_find(NULL, 0, 1, 1, NULL, 0, &count, NULL, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(count, 0);
+    assert_int_equal(tn_surf_find_reference(NULL, 0, 1, 1, NULL, 0, NULL, NULL, &e), bad);
+    assert_int_equal(tn_surf_build_shortcuts(NULL, 0, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(tn_surf_build_labels(NULL, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    tn_surf *g = NULL;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_OK);
+    assert_int_equal(tn_surf_sync(g, NULL, &e), bad);
+    assert_int_equal(tn_surf_edit(g, NULL, 1, 1, &e), bad);
+    assert_int_equal(tn_surf_sync(g, m, &e), TN_OK);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2345,6 +2381,9 @@ int main(void)
         cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),
         cmocka_unit_test(test_plans_against_fastest),
+        cmocka_unit_test(test_null_arguments),
     };
+    if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
+        cmocka_set_test_filter(getenv("TN_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,6 +93,8 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
                         tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bot: no output pointer");
     *out = NULL;
     tn_bot_config c;
     memset(&c, 0, sizeof c);
@@ -589,6 +591,17 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
+    if (!b || !m || !body || !p) {
+        if (b) {
+            b->state = TN_BOT_NO_PATH;
+            set_path_empty(b);
+        }
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bot: goto without %s (NULL)",
+                            !b      ? "a bot"
+                            : !m    ? "a map"
+                            : !body ? "a body"
+                                    : "physics (p)");
+    }
     update_physics(b, p);
     b->replans = 0;
     b->stuck_replans = 0;

@@ -112,7 +112,7 @@ typedef struct tn_bot_config {
 
 typedef struct tn_bot tn_bot;
 
-/* cfg may be NULL (defaults). */
+/* cfg may be NULL (defaults); out NULL: INVALID_PARAM with a message. */
 tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,
                         tn_error *err);
 void tn_bot_destroy(tn_bot *b);
@@ -120,7 +120,8 @@ void tn_bot_destroy(tn_bot *b);
 /* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
  * the map, where no w x h box can stand near the tile, or for physics the
  * jump model refuses (e.g. tile_px outside 4..256, with that message); the
- * bot is then NO_PATH.  With a graph (tn_bot_set_graph) a tile the graph
+ * bot is then NO_PATH; so does a NULL bot, map, body or `p` (a message
+ * naming it).  With a graph (tn_bot_set_graph) a tile the graph
  * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
  * bottom-left tile has no ground under it) is the goal as it is, the rest
  * are snapped; a graph of another profile than the body's size and `p`

@@ -46,6 +46,7 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!p) return tn_error_set(err, bad, 0, 0, "physics: no parameters (p is NULL)");
     if (!(p->dt > 0.0f && p->dt <= 0.1f))
         return tn_error_set(err, bad, 0, 0, "physics: physics step dt=%g s is outside (0, 0.1]",
                             p->dt);

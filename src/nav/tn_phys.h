@@ -116,7 +116,7 @@ tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k);
  * dt in (0, 0.1], gravity/max_fall/walk_speed > 0, jump_height 1..8,
  * tile_px 4..256, jump_cut_speed >= 0, coyote_frames 0..60; finite and
  * bounded: gravity <= TN_PHYS_GRAVITY_MAX tiles/s^2, the speeds <=
- * TN_PHYS_SPEED_MAX tiles/s, a walk step >= 1/64 px.  The functions
+ * TN_PHYS_SPEED_MAX tiles/s, a walk step >= 1/64 px; p NULL too.  The functions
  * below assume valid params (tn_path and tn_bot validate them). */
 tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err);
 /* Take-off speed in px/s (positive) for params->jump_height. */

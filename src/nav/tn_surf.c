@@ -3527,10 +3527,10 @@ static void set_profile(tn_surf *g, const tn_surf_profile *prof, int per_tile, f
 static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
                               const surf_blob *L, tn_surf **out, tn_error *err)
 {
-    *out = NULL;
-    if (!m || !prof)
+    if (out) *out = NULL;
+    if (!m || !prof || !out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: no map or profile");
+                            "surface graph: no map, profile or output pointer");
     int per_tile;
     float step_px;
     tn_status st = profile_check(prof, &per_tile, &step_px, err);
@@ -3655,6 +3655,9 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_error_clear(err);
+    if (!g || !m)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph sync: no graph or map");
     if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
     return sync_tiles(g, m, err);
 }
@@ -4308,6 +4311,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 {
     tn_error_clear(err);
+    if (!g || !m)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph edit: no graph or map");
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: tile (%d, %d) is outside the %dx%d map", x, y, m->w,

@@ -12,7 +12,9 @@
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too) and a coyote
  * setting.  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
- * with a message.
+ * with a message.  So is a NULL graph, map, profile or output pointer
+ * given to a call that returns a tn_status; the accessors (counts, lookups,
+ * tn_surf_set_landmarks) take a valid graph.
  *
  * UNITS.  Pixels, y down, frames of phys.dt.  Every x a body can have is on
  * the lattice x_j = j * walk_speed * dt (8/3 px by default: instant start
