@@ -2351,6 +2351,80 @@ static void test_null_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* A custom step function with walking acceleration (vx ramps up over
+ * frames) or sliding (vx decays after letting go) breaks the lattice: the
+ * build made every node its own surface with no walks, and said OK.  Now
+ * create and rebuild refuse it with a message; a custom step that walks
+ * like tn_body_step is accepted. */
+static void accel_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    float target = in.left ? -p->walk_speed : in.right ? p->walk_speed : 0.0f;
+    float dv = p->walk_speed / 3.0f;
+    float vx = b->vx < target ? fminf(b->vx + dv, target) : fmaxf(b->vx - dv, target);
+    tn_phys_params q = *p;
+    tn_input in2 = in;
+    q.walk_speed = fabsf(vx);
+    in2.left = vx < 0.0f;
+    in2.right = vx > 0.0f;
+    if (vx == 0.0f) q.walk_speed = p->walk_speed;
+    tn_body_step(b, m, &q, in2);
+    b->vx = vx;
+}
+
+static void slide_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    float vx = in.left ? -p->walk_speed : in.right ? p->walk_speed : b->vx * 0.5f;
+    tn_phys_params q = *p;
+    tn_input in2 = in;
+    q.walk_speed = fabsf(vx);
+    in2.left = vx < 0.0f;
+    in2.right = vx > 0.0f;
+    if (vx == 0.0f) q.walk_speed = p->walk_speed;
+    tn_body_step(b, m, &q, in2);
+    b->vx = vx;
+}
+
+static void plain_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    tn_body_step(b, m, p, in);
+}
+
+static void test_custom_step_lattice(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_error e;
+    tn_surf *g = NULL;
+    prof.step = accel_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(g);
+    assert_non_null(strstr(e.msg, "first frame walking right from rest"));
+    assert_non_null(strstr(e.msg, "instant stop"));
+    prof.step = slide_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "after walking right stopped"));
+    prof.step = plain_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_OK);
+    assert_true(tn_surf_surface_count(g) == 1 && tn_surf_node_count(g) > 1);
+    prof.step = accel_step; /* a rebuild refuses it too, g unchanged */
+    int nodes = tn_surf_node_count(g);
+    assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_node_count(g), nodes);
+    for (int w = 1; w <= 3; w++) /* every box size passes with tn_body_step */
+        for (int h = 1; h <= 9; h += 4) {
+            tn_surf_profile q = tn_surf_profile_make(w, h, &p);
+            q.step = plain_step;
+            tn_surf *g2 = NULL;
+            assert_int_equal(tn_surf_create(m, &q, NULL, &g2, &e), TN_OK);
+            tn_surf_destroy(g2);
+        }
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2382,6 +2456,7 @@ int main(void)
         cmocka_unit_test(test_oracle_random_levels),
         cmocka_unit_test(test_plans_against_fastest),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_custom_step_lattice),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

@@ -3479,6 +3479,54 @@ done:
 
 /* INVALID_PARAM (with a message) for a profile out of range; else its
  * lattice steps per tile and step in px. */
+/* The lattice (docs/surf.md, "The x lattice") needs a walk that moves a
+ * standing body exactly one walk step per frame from rest and stops at
+ * once.  tn_body_step does; a custom step function with acceleration or
+ * sliding would give a graph of isolated nodes (no walks), silently.  So
+ * the step function is probed on a private floor: walk one frame each way
+ * from rest, then let go one frame.  Returns a message's status. */
+static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error *err)
+{
+    enum { PW = TN_MAX_BODY_W + 6, PH = TN_MAX_BODY_H + 2 };
+    uint8_t tile[PW * PH], mark[PW * PH];
+    memset(tile, TN_TILE_EMPTY, sizeof tile);
+    memset(mark, 0, sizeof mark);
+    for (int x = 0; x < PW; x++) tile[(PH - 1) * PW + x] = TN_TILE_BLOCK;
+    tn_map m;
+    memset(&m, 0, sizeof m);
+    m.w = PW, m.h = PH, m.tile = tile, m.mark = mark, m.start_x = m.start_y = -1;
+    const tn_step_fn step = prof->step ? prof->step : tn_body_step;
+    const tn_phys_params *p = &prof->phys;
+    const tn_input none = {false, false, false, false};
+    const float tol = 1e-3f;
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        tn_body b;
+        tn_body_place(&b, p, prof->w, prof->h, 3, PH - 2);
+        step(&b, &m, p, none); /* settle on the floor */
+        const float x0 = b.x;
+        const tn_input walk = {dir<0, dir> 0, false, false};
+        step(&b, &m, p, walk);
+        const float moved = b.x - x0;
+        if (!(fabsf(moved - (float)dir * step_px) <= tol))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "surface graph: the step function moved a standing body %g px "
+                                "in its first frame walking %s from rest; the graph needs "
+                                "exactly one walk step (walk_speed * dt = %g px) per frame "
+                                "from rest and an instant stop (no acceleration)",
+                                (double)moved, dir > 0 ? "right" : "left",
+                                (double)((float)dir * step_px));
+        const float x1 = b.x;
+        step(&b, &m, p, none);
+        if (!(fabsf(b.x - x1) <= tol))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "surface graph: the step function moved a standing body %g px "
+                                "on the frame after walking %s stopped; the graph needs an "
+                                "instant stop (no sliding) and one walk step (%g px) per frame",
+                                (double)(b.x - x1), dir > 0 ? "right" : "left", (double)step_px);
+    }
+    return TN_OK;
+}
+
 static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, float *step_out,
                                tn_error *err)
 {
@@ -3509,6 +3557,8 @@ static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, f
                             "surface graph: a walk step of %g px does not divide a %d px tile "
                             "into 1..64 equal steps",
                             (double)step_px, TN_TILE_PX);
+    st = probe_step(prof, step_px, err);
+    if (tn_failed(st)) return st;
     *per_tile_out = per_tile;
     *step_out = step_px;
     return TN_OK;

@@ -11,7 +11,12 @@
  * (1..3 x 1..9), physics parameters (tn_phys_validate; jump height 1..8),
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too) and a coyote
- * setting.  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
+ * setting.  The step function must walk like tn_body_step does (see
+ * UNITS): a standing body walking from rest moves exactly walk_speed * dt
+ * px in its first frame, and stops at once when let go (no acceleration,
+ * no sliding); the build probes that (one frame each way, then one of no
+ * input, on a private floor) and refuses a step function that does not
+ * (INVALID_PARAM, the message says what it did).  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
  * with a message.  So is a NULL graph, map, profile or output pointer
  * given to a call that returns a tn_status; the accessors (counts, lookups,
  * tn_surf_set_landmarks) take a valid graph.
@@ -119,7 +124,9 @@ typedef void (*tn_step_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p,
 typedef struct tn_surf_profile {
     int w, h;               /* box size in tiles: 1..3 x 1..9 */
     tn_phys_params phys;    /* validated with tn_phys_validate */
-    tn_step_fn step;        /* NULL = tn_body_step */
+    tn_step_fn step;        /* NULL = tn_body_step; a custom one walks one
+                             * walk step per frame, instant start and stop
+                             * (see PROFILE) */
     int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
                              * (the default), _LAST, _ALL or _NONE (see EDGES) */
     bool reference_build;   /* true: no free-step shortcut, every state is stepped
