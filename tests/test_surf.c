@@ -2425,6 +2425,47 @@ static void test_custom_step_lattice(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_surf_save's bytes do not depend on profile.threads: the threads'
+ * footprint records (and bitmaps) came out in thread-completion order, so
+ * a 2- or 4-thread save differed from a 1-thread one (and from run to
+ * run).  Builds and repairs on 2 and 4 threads save byte for byte what one
+ * thread saves. */
+static void test_threads_same_save(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(80, 48, 42, &r);
+    tn_surf_profile prof = profile_1x2(5.0f);
+    tn_surf *g[3] = {NULL, NULL, NULL};
+    for (int rep = 0; rep < 3; rep++) {
+        for (int t = 0; t < 3; t++) {
+            prof.threads = t * 2; /* 0, 2, 4 */
+            tn_surf_destroy(g[t]);
+            g[t] = NULL;
+            assert_int_equal(tn_surf_create(m, &prof, NULL, &g[t], NULL), TN_OK);
+        }
+        for (int edit = 0; edit <= 4; edit++) {
+            if (edit) { /* the same edit repaired on every graph */
+                int x, y;
+                random_edit(g[0], m, &r, true, &x, &y);
+                for (int t = 1; t < 3; t++)
+                    assert_int_equal(tn_surf_edit(g[t], m, x, y, NULL), TN_OK);
+            }
+            size_t n0 = 0, n = 0;
+            unsigned char *b0 = save_graph(g[0], &n0);
+            for (int t = 1; t < 3; t++) {
+                unsigned char *b = save_graph(g[t], &n);
+                assert_int_equal(n, n0);
+                assert_memory_equal(b, b0, n0);
+                free(b);
+            }
+            free(b0);
+        }
+    }
+    for (int t = 0; t < 3; t++) tn_surf_destroy(g[t]);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2457,6 +2498,7 @@ int main(void)
         cmocka_unit_test(test_plans_against_fastest),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_custom_step_lattice),
+        cmocka_unit_test(test_threads_same_save),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

@@ -2963,11 +2963,48 @@ static bool gather_edges(build *B, build *const *W, int nw, int nsurf)
 }
 #endif
 
+#ifdef TN_SURF_THREADS
+static int cmp_foot(const void *pa, const void *pb)
+{
+    const tn_surf_foot *a = pa, *b = pb;
+    if (a->surf != b->surf) return a->surf < b->surf ? -1 : 1;
+    return (a->search > b->search) - (a->search < b->search);
+}
+
+/* The footprints threads made (records [f0, n), their bitmaps the pool
+ * from b0 on, in the same order: thread-completion order) put in (surface,
+ * search) order, the order one thread makes them in, bitmaps too, so the
+ * graph and its saved bytes do not depend on the thread count or timing.
+ * False on out of memory. */
+static bool foot_order(build *B, size_t f0, size_t b0)
+{
+    tn_surf_foot *f = (tn_surf_foot *)B->foots.p + f0;
+    const size_t nf = B->foots.n - f0, nw = B->fbits.n - b0;
+    bool sorted = true;
+    for (size_t i = 1; i < nf && sorted; i++) sorted = cmp_foot(&f[i - 1], &f[i]) < 0;
+    if (sorted) return true;
+    qsort(f, nf, sizeof *f, cmp_foot);
+    uint64_t *tmp = alloc_unzeroed(B->a, nw, sizeof *tmp), *pool = B->fbits.p;
+    if (!tmp) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const size_t w = foot_words(&f[i]);
+        memcpy(tmp + k, pool + f[i].bits, w * sizeof *tmp);
+        f[i].bits = (uint32_t)(b0 + k);
+        k += w;
+    }
+    memcpy(pool + b0, tmp, k * sizeof *tmp);
+    tn_free(B->a, tmp);
+    return true;
+}
+#endif
+
 static bool run_searches(build *B, const int32_t *list, const uint8_t *which, int n)
 {
 #ifdef TN_SURF_THREADS
     int nt = tn_mini(B->g->prof.threads, n);
     if (nt > 1) {
+        const size_t f0 = B->foots.n, b0 = B->fbits.n;
         /* the threads read the row masks: all made now */
         for (int r = -1; B->masks && r <= B->g->mh + 1; r++) ensure_row(B, r);
         B->rows_all = B->masks;
@@ -3003,9 +3040,10 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
         }
         B->blk = NULL;
         tn_free(B->a, blk);
+        ok = ok && !J.failed && foot_order(B, f0, b0);
         if (nt > 1) {
             mutex_destroy(&J.lock);
-            return ok && !J.failed;
+            return ok;
         }
     }
 #endif

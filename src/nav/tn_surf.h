@@ -79,7 +79,8 @@
  * write its scratch); different graphs are independent; no global state.
  * profile.threads > 1 runs a build's or repair's searches on that many C11
  * threads, joined before return (the step function and allocator must then
- * be thread-safe); the graph is the same on any number of threads.  Where
+ * be thread-safe); the graph is the same on any number of threads, and so
+ * are tn_surf_save's bytes (footprints in surface order, tested).  Where
  * C11 threads are missing (the browser build) the caller's thread does it.
  * ThreadSanitizer does not follow C11 thrd_create (it crashes in a build
  * with threads > 1): build the library with -DTN_SURF_PTHREADS
