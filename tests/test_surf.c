@@ -2466,6 +2466,85 @@ static void test_threads_same_save(void **state)
     tn_map_destroy(m);
 }
 
+/* The status says so when a build, repair or tn_surf_set_landmarks made
+ * the graph but got no memory for its query index: a repair returned
+ * TN_OK with an empty message (edge flags out of date, the slower
+ * reference search answering).  Now every success without the index is
+ * TN_SUCCESS | PARTIAL_RESULT | OUT_OF_MEMORY with a message, every TN_OK
+ * has it; some allocation of each operation gives the partial status. */
+static void check_index_status(const tn_surf *g, tn_status st, const tn_error *e, long *partial)
+{
+    if (tn_failed(st)) {
+        assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+        return;
+    }
+    if (st == TN_OK) {
+        assert_true(tn_surf_has_query_index(g));
+        assert_string_equal(e->msg, "");
+        return;
+    }
+    assert_int_equal(st, TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY);
+    assert_int_equal(e->status, st);
+    assert_non_null(strstr(e->msg, "query index"));
+    assert_false(tn_surf_has_query_index(g));
+    (*partial)++;
+}
+
+static void test_out_of_memory_said(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(24, 16, 31, &r);
+    tn_surf_profile prof = profile_1x2(3.0f);
+    long partial[3] = {0, 0, 0};
+    const int ex = 5, ey = 9;
+    for (int op = 0; op < 3; op++) { /* create, edit (a local repair), landmarks */
+        long total = -1;
+        for (long k = 1; total < 0 || k <= total; k++) {
+            fail_nth f = {0, 0, -1, 0};
+            tn_allocator a = {fail_alloc, fail_free, &f};
+            tn_surf *g = NULL;
+            tn_error e;
+            if (op == 0) f.k = total < 0 ? -1 : k;
+            tn_status st = tn_surf_create(m, &prof, &a, &g, &e);
+            if (op == 0) {
+                if (total < 0) total = atomic_load(&f.n), k = 0;
+                check_index_status(g, st, &e, &partial[0]);
+                tn_surf_destroy(g);
+                continue;
+            }
+            assert_int_equal(st, TN_OK);
+            const long n0 = atomic_load(&f.n);
+            f.k = total < 0 ? -1 : n0 + k;
+            int old = tn_map_tile(m, ex, ey);
+            if (op == 1) {
+                tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                                NULL);
+                st = tn_surf_edit(g, m, ex, ey, &e);
+                check_index_status(g, st, &e, &partial[1]);
+                tn_map_set_tile(m, ex, ey, old, NULL);
+            } else {
+                tn_surf_set_landmarks(g, 4);
+                if (tn_surf_has_query_index(g)) {
+                    assert_int_equal(tn_surf_landmark_count(g), 4);
+                } else {
+                    assert_int_equal(tn_surf_landmark_count(g), 0);
+                    partial[2]++;
+                }
+            }
+            if (total < 0) total = atomic_load(&f.n) - n0, k = 0;
+            answers_as_reference(g, &r, 4);
+            f.k = -1;
+            tn_surf_destroy(g);
+            assert_int_equal(atomic_load(&f.live), 0);
+        }
+    }
+    printf("  builds, repairs and landmark settings without a query index: %ld, %ld, %ld\n",
+           partial[0], partial[1], partial[2]);
+    assert_true(partial[0] > 0 && partial[1] > 0 && partial[2] > 0);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2499,6 +2578,7 @@ int main(void)
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_custom_step_lattice),
         cmocka_unit_test(test_threads_same_save),
+        cmocka_unit_test(test_out_of_memory_said),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

@@ -354,6 +354,8 @@ int tn_surf_lattice_j(const tn_surf *g, float x)
     return v < big ? (int)v : (int)big;
 }
 
+bool tn_surf_has_query_index(const tn_surf *g) { return g->qindex; }
+
 int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
 uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
 int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
@@ -3274,13 +3276,26 @@ static bool sort_edges(vec *v, int nn, const tn_allocator *a)
 
 static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err);
 
+/* A build or repair that made the graph but got no memory for its query
+ * index (query_index_build): the graph is whole and queries answer by the
+ * reference search, so a partial success that says so, not a silent OK. */
+static tn_status index_said(const tn_surf *g, tn_status st, tn_error *err)
+{
+    if (st != TN_OK || g->qindex) return st;
+    return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY, 0, 0,
+                        "surface graph: made, but out of memory for its query index: queries "
+                        "answer by the slower reference search (the same plans), edge flags "
+                        "(TN_SURF_EDGE_DOMINATED) and landmarks are not up to date until a "
+                        "build or repair with memory");
+}
+
 /* A build, then the pool's blocks returned (a build's sizes are not a
  * repair's). */
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_status st = build_graph(g, m, err);
     pool_trim(g->pool, true);
-    return st;
+    return index_said(g, st, err);
 }
 
 static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
@@ -3646,7 +3661,7 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
         return st;
     }
     *out = g;
-    return TN_OK;
+    return st; /* TN_OK, or a partial success (index_said) */
 }
 
 tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
@@ -3707,7 +3722,7 @@ static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *er
     g->pool->on = false;
     if (local) {
         pool_trim(g->pool, false);
-        return TN_OK;
+        return index_said(g, TN_OK, err);
     }
     g->repairs_full++;
     return do_build(g, m, err);
