@@ -450,6 +450,19 @@ static void find_refusals(tn_surf *g, int start)
     assert_true(tn_failed(tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e)));
     assert_non_null(strstr(e.msg, "outside"));
     assert_true(tn_failed(tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e)));
+    /* a leg buffer with a negative capacity: refused (it was a partial
+     * success, "the buffer holds the first -1"); out NULL asks for the
+     * stats whatever cap is */
+    tn_surf_leg legs[4];
+    int cnt = 5;
+    assert_int_equal(tn_surf_find(g, start, 3, 10, legs, -1, &cnt, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "negative"));
+    assert_int_equal(cnt, 0);
+    assert_int_equal(tn_surf_find_reference(g, start, 3, 10, legs, -1, &cnt, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_find(g, start, 3, 10, NULL, -1, &cnt, NULL, &e), TN_OK);
+    assert_int_equal(tn_surf_find(g, start, 3, 10, legs, 4, &cnt, NULL, &e), TN_OK);
 }
 
 /* An unreachable goal: the closest reachable node, PARTIAL|UNREACHABLE. */
