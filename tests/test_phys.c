@@ -599,6 +599,38 @@ static void test_validate_null(void **state)
     assert_int_equal(tn_phys_validate(NULL, NULL), TN_FAILURE | TN_INVALID_PARAM);
 }
 
+/* A gravity so small that a full jump rises for more than the steps the
+ * planners simulate was accepted (1 px/s^2: 681 steps; 1e-30), and the jump
+ * model then came out lower than its formula or failed.  Now refused with
+ * a message naming the limit; a rise just inside it is accepted. */
+static void test_validate_rise_steps(void **state)
+{
+    (void)state;
+    tn_error e;
+    const float tiny[3] = {1.0f, 1e-30f, 1e-3f};
+    for (int i = 0; i < 3; i++) {
+        tn_phys_params p = tn_phys_default(4.0f);
+        p.gravity = tiny[i];
+        assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(e.msg, "600"));
+        assert_non_null(strstr(e.msg, "rises"));
+    }
+    /* rise = sqrt(2 (H T + margin) / g) / dt: 590 steps at jump 8 and 1 */
+    for (int h = 1; h <= 8; h += 7) {
+        tn_phys_params p = tn_phys_default((float)h);
+        const double rise = 590.0 * (double)p.dt;
+        p.gravity = (float)(2.0 * (h * 16.0 + 0.5) / (rise * rise));
+        assert_int_equal(tn_phys_validate(&p, &e), TN_OK);
+        p.gravity *= 0.9f; /* about 622 steps */
+        assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    }
+    /* the default physics at 1000 steps a second still pass (about 30 per
+     * jump at 60 Hz: 500 at 1 kHz) */
+    tn_phys_params p = tn_phys_default(8.0f);
+    p.dt = 0.001f;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -616,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_standing_is_at_rest),
         cmocka_unit_test(test_far_positions_are_outside),
         cmocka_unit_test(test_validate_null),
+        cmocka_unit_test(test_validate_rise_steps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

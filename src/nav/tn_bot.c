@@ -157,7 +157,7 @@ static float sim_apex(const tn_phys_params *p, int hold)
     const tn_input jump = {false, false, false, true};
     tn_body_step(&body, &m, p, none);
     float y0 = body.y, top = 0.0f;
-    for (int f = 1; f < 400; f++) {
+    for (int f = 1; f <= TN_PHYS_RISE_STEPS_MAX + 2; f++) { /* (validated) */
         tn_body_step(&body, &m, p, f <= hold ? jump : none);
         if (y0 - body.y > top) top = y0 - body.y;
         if (body.vy >= 0.0f) break;
@@ -190,7 +190,7 @@ static bool update_physics(tn_bot *b, const tn_phys_params *p)
             b->jump_frames[k] = WHOLE_JUMP;
             continue;
         }
-        while (hold < 400 && sim_apex(p, hold) < need) hold++;
+        while (hold <= TN_PHYS_RISE_STEPS_MAX + 2 && sim_apex(p, hold) < need) hold++;
         b->jump_frames[k] = hold;
     }
     return true;

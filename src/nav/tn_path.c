@@ -78,7 +78,7 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     tn_body_step(&b, &sm.m, p, none); /* settle: on_ground */
     float y0 = b.y;
     int lvl = 1;
-    for (int f = 1; f <= 600 && lvl <= M; f++) {
+    for (int f = 1; f <= TN_PHYS_RISE_STEPS_MAX + 2 && lvl <= M; f++) { /* (validated) */
         tn_body_step(&b, &sm.m, p, jump);
         while (lvl <= M && y0 - b.y >= T * (float)lvl - tol) rise[lvl++] = f;
         if (b.vy >= 0.0f) break;

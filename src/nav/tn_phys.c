@@ -82,6 +82,15 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
     if (!(p->jump_cut_speed >= 0.0f) || p->coyote_frames < 0 || p->coyote_frames > 60)
         return tn_error_set(err, bad, 0, 0,
                             "physics: jump_cut_speed must be >= 0 and coyote_frames 0..60");
+    const double rise = (double)tn_phys_jump_speed(p) / ((double)p->gravity * (double)p->dt);
+    if (!(rise <= TN_PHYS_RISE_STEPS_MAX))
+        return tn_error_set(
+            err, bad, 0, 0,
+            "physics: a full jump rises for %.4g steps (jump speed %g px/s, gravity "
+            "%g px/s^2, dt %g s), more than the %d the planners simulate: raise "
+            "gravity or dt",
+            rise, (double)tn_phys_jump_speed(p), (double)p->gravity, (double)p->dt,
+            TN_PHYS_RISE_STEPS_MAX);
     return TN_OK;
 }
 
