@@ -92,6 +92,10 @@ for lib in "$T/inst/lib/libtilenav.a" "$T/inst/lib/libtilenav.so"; do
           grep -v '^_' | sort -u | tr '\n' ' ')
     [ -z "$bad" ] || fail "$(basename "$lib") exports symbols without the tn_ prefix: $bad"
 done
+# ... and the shared library exports only what the installed headers
+# declare (no library-internal tn_surfi_* / tn_cdti_* / tn_navmeshi_*)
+sh tests/pkg/exports.sh "$T/inst/lib/libtilenav.so" "$T"/inst/include/tilenav/*.h ||
+    fail "libtilenav.so exports more than its public headers"
 # static: the archive, no run-time path needed
 # shellcheck disable=SC2086
 $CXX -std=c++11 $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer-static" "$T/inst/lib/libtilenav.a" -lm ||
