@@ -899,6 +899,28 @@ static void test_null_arguments(void **state)
     rig_free(&r);
 }
 
+/* tn_bot_create names the field it refuses ("negative size or unknown
+ * heuristic" named none). */
+static void test_create_names_field(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_bot *b = NULL;
+    const char *want[4] = {"path_cap -1", "max_expand -3", "stuck_steps -3", "max_replans -3"};
+    for (int i = 0; i < 4; i++) {
+        tn_bot_config c = {0};
+        int *f[4] = {&c.path_cap, &c.max_expand, &c.stuck_steps, &c.max_replans};
+        *f[i] = i ? -3 : -1;
+        assert_int_equal(tn_bot_create(&c, NULL, &b, &e), TN_FAILURE | TN_INVALID_PARAM);
+        assert_null(b);
+        if (!strstr(e.msg, want[i])) fail_msg("'%s' lacks '%s'", e.msg, want[i]);
+    }
+    tn_bot_config c = {0};
+    c.heuristic = 5;
+    assert_int_equal(tn_bot_create(&c, NULL, &b, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "heuristic 5"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -922,6 +944,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_create_names_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -631,6 +631,37 @@ static void test_validate_rise_steps(void **state)
     assert_int_equal(tn_phys_validate(&p, &e), TN_OK);
 }
 
+/* Each refusal names its field and value: NaN max_fall / walk_speed said
+ * "gravity, max_fall and walk_speed must be positive", a negative
+ * jump_cut_speed "jump_cut_speed must be >= 0 and coyote_frames 0..60". */
+static void test_validate_names_field(void **state)
+{
+    (void)state;
+    tn_error e;
+    const struct {
+        int field;
+        float v;
+        const char *msg;
+    } bad[] = {{0, NAN, "gravity nan px/s^2 must be positive"},
+               {1, NAN, "max_fall nan px/s must be positive"},
+               {2, NAN, "walk_speed nan px/s must be positive"},
+               {1, -3.0f, "max_fall -3 px/s must be positive"},
+               {3, -1.0f, "jump_cut_speed -1 px/s must be >= 0"},
+               {3, NAN, "jump_cut_speed nan px/s is not at most"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tn_phys_params p = tn_phys_default(4);
+        float *f[] = {&p.gravity, &p.max_fall, &p.walk_speed, &p.jump_cut_speed};
+        *f[bad[i].field] = bad[i].v;
+        assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+        if (!strstr(e.msg, bad[i].msg)) fail_msg("%zu: '%s' lacks '%s'", i, e.msg, bad[i].msg);
+    }
+    tn_phys_params p = tn_phys_default(4);
+    p.coyote_frames = 61;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "coyote_frames 61 is outside 0..60"));
+    assert_null(strstr(e.msg, "jump_cut_speed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -649,6 +680,7 @@ int main(void)
         cmocka_unit_test(test_far_positions_are_outside),
         cmocka_unit_test(test_validate_null),
         cmocka_unit_test(test_validate_rise_steps),
+        cmocka_unit_test(test_validate_names_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -99,10 +99,23 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     tn_bot_config c;
     memset(&c, 0, sizeof c);
     if (cfg) c = *cfg;
-    if (c.path_cap < 0 || c.max_expand < 0 || c.stuck_steps < 0 || c.max_replans < 0 ||
-        (c.heuristic != TN_PATH_OPTIMAL && c.heuristic != TN_PATH_FAST))
+    const struct {
+        const char *name;
+        int v;
+    } sizes[4] = {{"path_cap", c.path_cap},
+                  {"max_expand", c.max_expand},
+                  {"stuck_steps", c.stuck_steps},
+                  {"max_replans", c.max_replans}};
+    for (int i = 0; i < 4; i++)
+        if (sizes[i].v < 0)
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "bot config: %s %d is negative (0 = the default)", sizes[i].name,
+                                sizes[i].v);
+    if (c.heuristic != TN_PATH_OPTIMAL && c.heuristic != TN_PATH_FAST)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot config: negative size or unknown heuristic");
+                            "bot config: heuristic %d is not TN_PATH_OPTIMAL (%d) or "
+                            "TN_PATH_FAST (%d)",
+                            c.heuristic, TN_PATH_OPTIMAL, TN_PATH_FAST);
     if (!c.path_cap) c.path_cap = TN_BOT_PATH_CAP;
     if (c.path_cap < 2 || c.path_cap > TN_BOT_PATH_CAP_MAX)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
