@@ -821,6 +821,106 @@ static void test_finder_mismatch_said(void **state)
     tn_map_destroy(m);
 }
 
+/* A graph-only game passes pf NULL (the graph planner needs no finder).
+ * Back in classic mode (tn_bot_set_graph(b, NULL)) the next plan used to
+ * search with the NULL finder and crash; now the bot stops in NO_PATH with
+ * a message naming pf, and tn_bot_goto refuses pf NULL in classic mode. */
+static void test_classic_without_finder(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 6\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "..P.................\n####################\n");
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "flat", NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    assert_int_equal(tn_bot_plan_error(bot)->status, TN_OK);
+    tn_bot_set_graph(bot, g);
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 4);
+    tn_body_step(&body, m, &p, (tn_input){0});
+    tn_error err;
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 17, 4, &err), TN_OK);
+    for (int k = 0; k < 3; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+    tn_bot_set_graph(bot, NULL); /* classic, still no finder */
+    for (int k = 0; k < 3; k++) tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    tn_bot_info i = tn_bot_get_info(bot);
+    assert_int_equal(i.state, TN_BOT_NO_PATH);
+    assert_false(tn_bot_active(bot));
+    assert_int_equal(tn_bot_plan_error(bot)->status, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(tn_bot_plan_error(bot)->msg, "pf is NULL"));
+    /* goto in classic mode: refused, on the ground and in the air */
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &body, &p, 17, 4, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(err.status, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(err.msg, "pf is NULL"));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    tn_body air = body;
+    air.y -= 20.0f;
+    air.on_ground = false;
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &air, &p, 17, 4, &err),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* NULL out, bot, map, body or physics: INVALID_PARAM with a message (each
+ * was dereferenced). */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    tn_error e;
+    assert_int_equal(tn_bot_create(NULL, NULL, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "output"));
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    assert_int_equal(tn_bot_goto(NULL, r.pf, r.m, &r.body, &r.p, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "bot"));
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, NULL, &r.body, &r.p, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "map"));
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, NULL, &r.p, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "body"));
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, NULL, 15, 3, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "physics"));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &e), TN_OK);
+    rig_free(&r);
+}
+
+/* tn_bot_create names the field it refuses ("negative size or unknown
+ * heuristic" named none). */
+static void test_create_names_field(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_bot *b = NULL;
+    const char *want[4] = {"path_cap -1", "max_expand -3", "stuck_steps -3", "max_replans -3"};
+    for (int i = 0; i < 4; i++) {
+        tn_bot_config c = {0};
+        int *f[4] = {&c.path_cap, &c.max_expand, &c.stuck_steps, &c.max_replans};
+        *f[i] = i ? -3 : -1;
+        assert_int_equal(tn_bot_create(&c, NULL, &b, &e), TN_FAILURE | TN_INVALID_PARAM);
+        assert_null(b);
+        if (!strstr(e.msg, want[i])) fail_msg("'%s' lacks '%s'", e.msg, want[i]);
+    }
+    tn_bot_config c = {0};
+    c.heuristic = 5;
+    assert_int_equal(tn_bot_create(&c, NULL, &b, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "heuristic 5"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -842,6 +942,9 @@ int main(void)
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),
+        cmocka_unit_test(test_classic_without_finder),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_create_names_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -291,6 +291,15 @@ static void test_bom_and_trailing_blanks(void **state)
     EXPECT("tilenav-map 2 \n", "t.map:1:13: unsupported format version (expected 'tilenav-map 1')");
 }
 
+/* tn_map_format with no map: INVALID_PARAM (it dereferenced it). */
+static void test_format_null_map(void **state)
+{
+    (void)state;
+    char buf[8];
+    assert_int_equal(tn_map_format(NULL, buf, sizeof buf, NULL), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_map_format(NULL, NULL, 0, NULL), TN_FAILURE | TN_INVALID_PARAM);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_bom_and_trailing_blanks),
+        cmocka_unit_test(test_format_null_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -853,6 +853,42 @@ static void test_levelgen_null(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_jump_model_init with no model or no physics: INVALID_PARAM with a
+ * message (it dereferenced both). */
+static void test_jump_model_null(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_jump_model jm;
+    tn_phys_params p = tn_phys_default(4.0f);
+    assert_int_equal(tn_jump_model_init(NULL, &p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "no model"));
+    assert_int_equal(tn_jump_model_init(&jm, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "no physics"));
+    assert_int_equal(tn_jump_model_init(&jm, &p, &e), TN_OK);
+}
+
+/* The jump model's rise simulation stopped at 600 steps, so physics that
+ * validate accepted (gravity 1 px/s^2) got an M below the documented
+ * floor(jump_height + 1/32).  Such physics are refused now; a rise just
+ * inside TN_PHYS_RISE_STEPS_MAX gets the documented M. */
+static void test_jump_model_slow_rise(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_jump_model jm;
+    for (int h = 1; h <= 8; h++) {
+        tn_phys_params p = tn_phys_default((float)h);
+        const double rise = (TN_PHYS_RISE_STEPS_MAX - 5) * (double)p.dt;
+        p.gravity = (float)(2.0 * (h * 16.0 + 0.5) / (rise * rise));
+        assert_int_equal(tn_jump_model_init(&jm, &p, &e), TN_OK);
+        assert_int_equal(jm.max_jump, h);
+        p.gravity = 0.1f; /* 1090 steps at jump 1 */
+        assert_int_equal(tn_jump_model_init(&jm, &p, &e), TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(e.msg, "rises"));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -873,6 +909,8 @@ int main(void)
         cmocka_unit_test(test_explored),
         cmocka_unit_test(test_tile_size_same_paths),
         cmocka_unit_test(test_tile_size_refused),
+        cmocka_unit_test(test_jump_model_null),
+        cmocka_unit_test(test_jump_model_slow_rise),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

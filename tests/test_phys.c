@@ -589,6 +589,79 @@ static void test_far_positions_are_outside(void **state)
     tn_map_destroy(m);
 }
 
+/* A NULL parameter block is refused with a message (it was dereferenced). */
+static void test_validate_null(void **state)
+{
+    (void)state;
+    tn_error e;
+    assert_int_equal(tn_phys_validate(NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "NULL"));
+    assert_int_equal(tn_phys_validate(NULL, NULL), TN_FAILURE | TN_INVALID_PARAM);
+}
+
+/* A gravity so small that a full jump rises for more than the steps the
+ * planners simulate was accepted (1 px/s^2: 681 steps; 1e-30), and the jump
+ * model then came out lower than its formula or failed.  Now refused with
+ * a message naming the limit; a rise just inside it is accepted. */
+static void test_validate_rise_steps(void **state)
+{
+    (void)state;
+    tn_error e;
+    const float tiny[3] = {1.0f, 1e-30f, 1e-3f};
+    for (int i = 0; i < 3; i++) {
+        tn_phys_params p = tn_phys_default(4.0f);
+        p.gravity = tiny[i];
+        assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(e.msg, "600"));
+        assert_non_null(strstr(e.msg, "rises"));
+    }
+    /* rise = sqrt(2 (H T + margin) / g) / dt: 590 steps at jump 8 and 1 */
+    for (int h = 1; h <= 8; h += 7) {
+        tn_phys_params p = tn_phys_default((float)h);
+        const double rise = 590.0 * (double)p.dt;
+        p.gravity = (float)(2.0 * (h * 16.0 + 0.5) / (rise * rise));
+        assert_int_equal(tn_phys_validate(&p, &e), TN_OK);
+        p.gravity *= 0.9f; /* about 622 steps */
+        assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    }
+    /* the default physics at 1000 steps a second still pass (about 30 per
+     * jump at 60 Hz: 500 at 1 kHz) */
+    tn_phys_params p = tn_phys_default(8.0f);
+    p.dt = 0.001f;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_OK);
+}
+
+/* Each refusal names its field and value: NaN max_fall / walk_speed said
+ * "gravity, max_fall and walk_speed must be positive", a negative
+ * jump_cut_speed "jump_cut_speed must be >= 0 and coyote_frames 0..60". */
+static void test_validate_names_field(void **state)
+{
+    (void)state;
+    tn_error e;
+    const struct {
+        int field;
+        float v;
+        const char *msg;
+    } bad[] = {{0, NAN, "gravity nan px/s^2 must be positive"},
+               {1, NAN, "max_fall nan px/s must be positive"},
+               {2, NAN, "walk_speed nan px/s must be positive"},
+               {1, -3.0f, "max_fall -3 px/s must be positive"},
+               {3, -1.0f, "jump_cut_speed -1 px/s must be >= 0"},
+               {3, NAN, "jump_cut_speed nan px/s is not at most"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tn_phys_params p = tn_phys_default(4);
+        float *f[] = {&p.gravity, &p.max_fall, &p.walk_speed, &p.jump_cut_speed};
+        *f[bad[i].field] = bad[i].v;
+        assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+        if (!strstr(e.msg, bad[i].msg)) fail_msg("%zu: '%s' lacks '%s'", i, e.msg, bad[i].msg);
+    }
+    tn_phys_params p = tn_phys_default(4);
+    p.coyote_frames = 61;
+    assert_int_equal(tn_phys_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "coyote_frames 61 is outside 0..60"));
+    assert_null(strstr(e.msg, "jump_cut_speed"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -605,6 +678,9 @@ int main(void)
         cmocka_unit_test(test_other_tile_sizes),
         cmocka_unit_test(test_standing_is_at_rest),
         cmocka_unit_test(test_far_positions_are_outside),
+        cmocka_unit_test(test_validate_null),
+        cmocka_unit_test(test_validate_rise_steps),
+        cmocka_unit_test(test_validate_names_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -334,6 +334,36 @@ static void test_clamp_len_any_max(void **state)
     assert_true(x == 3.0f && y == 4.0f);
 }
 
+/* tn_clamp_len never returns NaN: an infinite vector gave NaN (inf x 0);
+ * now length max along its infinite components.  A NaN component gives
+ * (0, 0); a huge finite vector (its squared length overflows) is scaled,
+ * not zeroed. */
+static void test_clamp_len_any_vector(void **state)
+{
+    (void)state;
+    float x = INFINITY, y = 3.0f;
+    tn_clamp_len(&x, &y, 2.0f);
+    assert_true(x == 2.0f && y == 0.0f);
+    x = -INFINITY, y = INFINITY;
+    tn_clamp_len(&x, &y, 2.0f);
+    assert_true(fabsf(x + 1.41421356f) < 1e-5f && fabsf(y - 1.41421356f) < 1e-5f);
+    x = 5.0f, y = -INFINITY;
+    tn_clamp_len(&x, &y, 1.0f);
+    assert_true(x == 0.0f && y == -1.0f);
+    const float nan_in[2][2] = {{NAN, 1.0f}, {INFINITY, NAN}};
+    for (int i = 0; i < 2; i++) {
+        x = nan_in[i][0], y = nan_in[i][1];
+        tn_clamp_len(&x, &y, 1.0f);
+        assert_true(x == 0.0f && y == 0.0f);
+    }
+    x = 3e30f, y = -4e30f;
+    tn_clamp_len(&x, &y, 10.0f);
+    assert_true(fabsf(x - 6.0f) < 1e-4f && fabsf(y + 8.0f) < 1e-4f);
+    x = 3e30f, y = 4e30f; /* shorter than an infinite max: unchanged */
+    tn_clamp_len(&x, &y, INFINITY);
+    assert_true(x == 3e30f && y == 4e30f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_unstick),
         cmocka_unit_test(test_reference_los),
         cmocka_unit_test(test_wrap_angle_any),
+        cmocka_unit_test(test_clamp_len_any_vector),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -495,6 +495,19 @@ static void find_refusals(tn_surf *g, int start)
     assert_true(tn_failed(tn_surf_find(g, start, 30, 1, NULL, 0, NULL, NULL, &e)));
     assert_non_null(strstr(e.msg, "outside"));
     assert_true(tn_failed(tn_surf_find(g, -3, 3, 10, NULL, 0, NULL, NULL, &e)));
+    /* a leg buffer with a negative capacity: refused (it was a partial
+     * success, "the buffer holds the first -1"); out NULL asks for the
+     * stats whatever cap is */
+    tn_surf_leg legs[4];
+    int cnt = 5;
+    assert_int_equal(tn_surf_find(g, start, 3, 10, legs, -1, &cnt, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "negative"));
+    assert_int_equal(cnt, 0);
+    assert_int_equal(tn_surf_find_reference(g, start, 3, 10, legs, -1, &cnt, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_find(g, start, 3, 10, NULL, -1, &cnt, NULL, &e), TN_OK);
+    assert_int_equal(tn_surf_find(g, start, 3, 10, legs, 4, &cnt, NULL, &e), TN_OK);
 }
 
 /* An unreachable goal: the closest reachable node, PARTIAL|UNREACHABLE. */
@@ -2360,6 +2373,236 @@ static void test_shortcuts_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
+/* NULL output or graph: INVALID_PARAM with a message from every fallible
+ * call (create with out NULL, sync / edit / find / shortcuts / labels with
+ * g NULL dereferenced it). */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    tn_error e;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, NULL, &e), bad);
+    assert_non_null(strstr(e.msg, "output"));
+    assert_int_equal(tn_surf_sync(NULL, m, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(tn_surf_edit(NULL, m, 1, 1, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    int count = 7;
+    assert_int_equal(tn_surf_find(NULL, 0, 1, 1, NULL, 0, &count, NULL, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(count, 0);
+    assert_int_equal(tn_surf_find_reference(NULL, 0, 1, 1, NULL, 0, NULL, NULL, &e), bad);
+    assert_int_equal(tn_surf_build_shortcuts(NULL, 0, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(tn_surf_build_labels(NULL, &e), bad);
+    assert_non_null(strstr(e.msg, "no graph"));
+    tn_surf *g = NULL;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_OK);
+    assert_int_equal(tn_surf_sync(g, NULL, &e), bad);
+    assert_int_equal(tn_surf_edit(g, NULL, 1, 1, &e), bad);
+    assert_int_equal(tn_surf_sync(g, m, &e), TN_OK);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* A custom step function with walking acceleration (vx ramps up over
+ * frames) or sliding (vx decays after letting go) breaks the lattice: the
+ * build made every node its own surface with no walks, and said OK.  Now
+ * create and rebuild refuse it with a message; a custom step that walks
+ * like tn_body_step is accepted. */
+static void accel_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    float target = in.left ? -p->walk_speed : in.right ? p->walk_speed : 0.0f;
+    float dv = p->walk_speed / 3.0f;
+    float vx = b->vx < target ? fminf(b->vx + dv, target) : fmaxf(b->vx - dv, target);
+    tn_phys_params q = *p;
+    tn_input in2 = in;
+    q.walk_speed = fabsf(vx);
+    in2.left = vx < 0.0f;
+    in2.right = vx > 0.0f;
+    if (vx == 0.0f) q.walk_speed = p->walk_speed;
+    tn_body_step(b, m, &q, in2);
+    b->vx = vx;
+}
+
+static void slide_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    float vx = in.left ? -p->walk_speed : in.right ? p->walk_speed : b->vx * 0.5f;
+    tn_phys_params q = *p;
+    tn_input in2 = in;
+    q.walk_speed = fabsf(vx);
+    in2.left = vx < 0.0f;
+    in2.right = vx > 0.0f;
+    if (vx == 0.0f) q.walk_speed = p->walk_speed;
+    tn_body_step(b, m, &q, in2);
+    b->vx = vx;
+}
+
+static void plain_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    tn_body_step(b, m, p, in);
+}
+
+static void test_custom_step_lattice(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_error e;
+    tn_surf *g = NULL;
+    prof.step = accel_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(g);
+    assert_non_null(strstr(e.msg, "first frame walking right from rest"));
+    assert_non_null(strstr(e.msg, "instant stop"));
+    prof.step = slide_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "after walking right stopped"));
+    prof.step = plain_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_OK);
+    assert_true(tn_surf_surface_count(g) == 1 && tn_surf_node_count(g) > 1);
+    prof.step = accel_step; /* a rebuild refuses it too, g unchanged */
+    int nodes = tn_surf_node_count(g);
+    assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_node_count(g), nodes);
+    for (int w = 1; w <= 3; w++) /* every box size passes with tn_body_step */
+        for (int h = 1; h <= 9; h += 4) {
+            tn_surf_profile q = tn_surf_profile_make(w, h, &p);
+            q.step = plain_step;
+            tn_surf *g2 = NULL;
+            assert_int_equal(tn_surf_create(m, &q, NULL, &g2, &e), TN_OK);
+            tn_surf_destroy(g2);
+        }
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* tn_surf_save's bytes do not depend on profile.threads: the threads'
+ * footprint records (and bitmaps) came out in thread-completion order, so
+ * a 2- or 4-thread save differed from a 1-thread one (and from run to
+ * run).  Builds and repairs on 2 and 4 threads save byte for byte what one
+ * thread saves. */
+static void test_threads_same_save(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(80, 48, 42, &r);
+    tn_surf_profile prof = profile_1x2(5.0f);
+    tn_surf *g[3] = {NULL, NULL, NULL};
+    for (int rep = 0; rep < 3; rep++) {
+        for (int t = 0; t < 3; t++) {
+            prof.threads = t * 2; /* 0, 2, 4 */
+            tn_surf_destroy(g[t]);
+            g[t] = NULL;
+            assert_int_equal(tn_surf_create(m, &prof, NULL, &g[t], NULL), TN_OK);
+        }
+        for (int edit = 0; edit <= 4; edit++) {
+            if (edit) { /* the same edit repaired on every graph */
+                int x, y;
+                random_edit(g[0], m, &r, true, &x, &y);
+                for (int t = 1; t < 3; t++)
+                    assert_int_equal(tn_surf_edit(g[t], m, x, y, NULL), TN_OK);
+            }
+            size_t n0 = 0, n = 0;
+            unsigned char *b0 = save_graph(g[0], &n0);
+            for (int t = 1; t < 3; t++) {
+                unsigned char *b = save_graph(g[t], &n);
+                assert_int_equal(n, n0);
+                assert_memory_equal(b, b0, n0);
+                free(b);
+            }
+            free(b0);
+        }
+    }
+    for (int t = 0; t < 3; t++) tn_surf_destroy(g[t]);
+    tn_map_destroy(m);
+}
+
+/* The status says so when a build, repair or tn_surf_set_landmarks made
+ * the graph but got no memory for its query index: a repair returned
+ * TN_OK with an empty message (edge flags out of date, the slower
+ * reference search answering).  Now every success without the index is
+ * TN_SUCCESS | PARTIAL_RESULT | OUT_OF_MEMORY with a message, every TN_OK
+ * has it; some allocation of each operation gives the partial status. */
+static void check_index_status(const tn_surf *g, tn_status st, const tn_error *e, long *partial)
+{
+    if (tn_failed(st)) {
+        assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+        return;
+    }
+    if (st == TN_OK) {
+        assert_true(tn_surf_has_query_index(g));
+        assert_string_equal(e->msg, "");
+        return;
+    }
+    assert_int_equal(st, TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY);
+    assert_int_equal(e->status, st);
+    assert_non_null(strstr(e->msg, "query index"));
+    assert_false(tn_surf_has_query_index(g));
+    (*partial)++;
+}
+
+static void test_out_of_memory_said(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(24, 16, 31, &r);
+    tn_surf_profile prof = profile_1x2(3.0f);
+    long partial[3] = {0, 0, 0};
+    const int ex = 5, ey = 9;
+    for (int op = 0; op < 3; op++) { /* create, edit (a local repair), landmarks */
+        long total = -1;
+        for (long k = 1; total < 0 || k <= total; k++) {
+            fail_nth f = {0, 0, -1, 0};
+            tn_allocator a = {fail_alloc, fail_free, &f};
+            tn_surf *g = NULL;
+            tn_error e;
+            if (op == 0) f.k = total < 0 ? -1 : k;
+            tn_status st = tn_surf_create(m, &prof, &a, &g, &e);
+            if (op == 0) {
+                if (total < 0) total = atomic_load(&f.n), k = 0;
+                check_index_status(g, st, &e, &partial[0]);
+                tn_surf_destroy(g);
+                continue;
+            }
+            assert_int_equal(st, TN_OK);
+            const long n0 = atomic_load(&f.n);
+            f.k = total < 0 ? -1 : n0 + k;
+            int old = tn_map_tile(m, ex, ey);
+            if (op == 1) {
+                tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                                NULL);
+                st = tn_surf_edit(g, m, ex, ey, &e);
+                check_index_status(g, st, &e, &partial[1]);
+                tn_map_set_tile(m, ex, ey, old, NULL);
+            } else {
+                tn_surf_set_landmarks(g, 4);
+                if (tn_surf_has_query_index(g)) {
+                    assert_int_equal(tn_surf_landmark_count(g), 4);
+                } else {
+                    assert_int_equal(tn_surf_landmark_count(g), 0);
+                    partial[2]++;
+                }
+            }
+            if (total < 0) total = atomic_load(&f.n) - n0, k = 0;
+            answers_as_reference(g, &r, 4);
+            f.k = -1;
+            tn_surf_destroy(g);
+            assert_int_equal(atomic_load(&f.live), 0);
+        }
+    }
+    printf("  builds, repairs and landmark settings without a query index: %ld, %ld, %ld\n",
+           partial[0], partial[1], partial[2]);
+    assert_true(partial[0] > 0 && partial[1] > 0 && partial[2] > 0);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2391,6 +2634,12 @@ int main(void)
         cmocka_unit_test(test_fast_equals_naive_tight),
         cmocka_unit_test(test_oracle_random_levels),
         cmocka_unit_test(test_plans_against_fastest),
+        cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_custom_step_lattice),
+        cmocka_unit_test(test_threads_same_save),
+        cmocka_unit_test(test_out_of_memory_said),
     };
+    if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
+        cmocka_set_test_filter(getenv("TN_TEST_FILTER"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,14 +93,29 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
                         tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bot: no output pointer");
     *out = NULL;
     tn_bot_config c;
     memset(&c, 0, sizeof c);
     if (cfg) c = *cfg;
-    if (c.path_cap < 0 || c.max_expand < 0 || c.stuck_steps < 0 || c.max_replans < 0 ||
-        (c.heuristic != TN_PATH_OPTIMAL && c.heuristic != TN_PATH_FAST))
+    const struct {
+        const char *name;
+        int v;
+    } sizes[4] = {{"path_cap", c.path_cap},
+                  {"max_expand", c.max_expand},
+                  {"stuck_steps", c.stuck_steps},
+                  {"max_replans", c.max_replans}};
+    for (int i = 0; i < 4; i++)
+        if (sizes[i].v < 0)
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "bot config: %s %d is negative (0 = the default)", sizes[i].name,
+                                sizes[i].v);
+    if (c.heuristic != TN_PATH_OPTIMAL && c.heuristic != TN_PATH_FAST)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot config: negative size or unknown heuristic");
+                            "bot config: heuristic %d is not TN_PATH_OPTIMAL (%d) or "
+                            "TN_PATH_FAST (%d)",
+                            c.heuristic, TN_PATH_OPTIMAL, TN_PATH_FAST);
     if (!c.path_cap) c.path_cap = TN_BOT_PATH_CAP;
     if (c.path_cap < 2 || c.path_cap > TN_BOT_PATH_CAP_MAX)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -120,6 +135,7 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     }
     b->goal_x = b->goal_y = -1;
     b->search_us = -1.0;
+    tn_error_clear(&b->perr);
     *out = b;
     return TN_OK;
 }
@@ -154,7 +170,7 @@ static float sim_apex(const tn_phys_params *p, int hold)
     const tn_input jump = {false, false, false, true};
     tn_body_step(&body, &m, p, none);
     float y0 = body.y, top = 0.0f;
-    for (int f = 1; f < 400; f++) {
+    for (int f = 1; f <= TN_PHYS_RISE_STEPS_MAX + 2; f++) { /* (validated) */
         tn_body_step(&body, &m, p, f <= hold ? jump : none);
         if (y0 - body.y > top) top = y0 - body.y;
         if (body.vy >= 0.0f) break;
@@ -187,7 +203,7 @@ static bool update_physics(tn_bot *b, const tn_phys_params *p)
             b->jump_frames[k] = WHOLE_JUMP;
             continue;
         }
-        while (hold < 400 && sim_apex(p, hold) < need) hold++;
+        while (hold <= TN_PHYS_RISE_STEPS_MAX + 2 && sim_apex(p, hold) < need) hold++;
         b->jump_frames[k] = hold;
     }
     return true;
@@ -240,6 +256,16 @@ static void refuse_goal(tn_bot *b)
     b->lastq_valid = false;
 }
 
+/* The classic planner without a finder (pf NULL: a graph-only game that
+ * went back to classic): NO_PATH, with the reason in perr. */
+static void no_finder(tn_bot *b)
+{
+    refuse_goal(b);
+    tn_error_set(&b->perr, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                 "bot: the classic planner needs a finder, but pf is NULL (create one with "
+                 "tn_path_create, or set a graph with tn_bot_set_graph)");
+}
+
 /* Plan from where the body is.  Returns false when it could not. */
 static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
 {
@@ -249,7 +275,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
-    b->perr.status = TN_OK;
+    tn_error_clear(&b->perr);
     b->lastq_valid = false;
     if (!b->phys_valid) {
         set_path_empty(b);
@@ -278,6 +304,10 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     if (!ok) {
         set_path_empty(b);
         b->state = TN_BOT_NO_PATH;
+        return;
+    }
+    if (!pf) { /* a graph-only game switched back to classic without a finder */
+        no_finder(b);
         return;
     }
     tn_path_query q = tn_path_query_make(sx, sy, b->goal_x, b->goal_y, w, h, &b->jm);
@@ -590,12 +620,28 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
+    if (!b || !m || !body || !p) {
+        if (b) {
+            b->state = TN_BOT_NO_PATH;
+            set_path_empty(b);
+        }
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bot: goto without %s (NULL)",
+                            !b      ? "a bot"
+                            : !m    ? "a map"
+                            : !body ? "a body"
+                                    : "physics (p)");
+    }
     update_physics(b, p);
     b->replans = 0;
     b->stuck_replans = 0;
     b->steps = 0;
     b->still = 0;
     int gx, gy;
+    if (!b->graph && !pf) {
+        no_finder(b);
+        if (err) *err = b->perr;
+        return b->perr.status;
+    }
     if (!tn_map_inside(m, x, y)) {
         refuse_goal(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -1041,6 +1087,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
 }
 
 /* ---- read-outs --------------------------------------------------------- */
+
+const tn_error *tn_bot_plan_error(const tn_bot *b) { return &b->perr; }
 
 void tn_bot_set_heuristic(tn_bot *b, int heuristic)
 {

@@ -112,7 +112,7 @@ typedef struct tn_bot_config {
 
 typedef struct tn_bot tn_bot;
 
-/* cfg may be NULL (defaults). */
+/* cfg may be NULL (defaults); out NULL: INVALID_PARAM with a message. */
 tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,
                         tn_error *err);
 void tn_bot_destroy(tn_bot *b);
@@ -120,14 +120,17 @@ void tn_bot_destroy(tn_bot *b);
 /* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
  * the map, where no w x h box can stand near the tile, or for physics the
  * jump model refuses (e.g. tile_px outside 4..256, with that message); the
- * bot is then NO_PATH.  With a graph (tn_bot_set_graph) a tile the graph
+ * bot is then NO_PATH; so does a NULL bot, map, body or `p` (a message
+ * naming it).  With a graph (tn_bot_set_graph) a tile the graph
  * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
  * bottom-left tile has no ground under it) is the goal as it is, the rest
  * are snapped; a graph of another profile than the body's size and `p`
  * fails with a message.  `pf` must match the map's size and physics
  * (tn_path_create with `p`): a classic plan made here with a finder that
  * does not fit fails with the finder's message (INVALID_PARAM; one made
- * later, on landing, leaves the bot NO_PATH).  Use the same `p`
+ * later, on landing, leaves the bot NO_PATH).  `pf` may be NULL only with
+ * a graph set (the graph planner needs no finder); in classic mode a NULL
+ * `pf` fails (INVALID_PARAM, a message naming pf).  Use the same `p`
  * for the body's tn_body_place / tn_body_step and the bot. */
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err);
@@ -135,7 +138,10 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
 void tn_bot_stop(tn_bot *b);
 /* The input for this step.  A body outside the map (NaN, or more than a
  * tile beyond its edges: none the physics moved) gets no input, the bot's
- * state unchanged; tn_bot_goto refuses it (INVALID_PARAM). */
+ * state unchanged; tn_bot_goto refuses it (INVALID_PARAM).  A classic plan
+ * needed with `pf` NULL (e.g. after tn_bot_set_graph(b, NULL) in a game that
+ * passes no finder) stops the bot in NO_PATH, the reason in
+ * tn_bot_plan_error. */
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                      const tn_phys_params *p);
 
@@ -190,6 +196,12 @@ const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
  * into the bot (valid until its physics change).  False when the last plan
  * made no classic search (a graph plan, no plan yet, nowhere to start). */
 bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
+/* The message of the last classic plan (or tn_bot_goto's pf check): a
+ * failure when it could not search, a finder that does not fit the map or
+ * physics, or none (pf NULL); otherwise the search's own (TN_OK and empty,
+ * or a partial result's message).  TN_OK and empty before any classic plan.
+ * Valid until the next classic plan. */
+const tn_error *tn_bot_plan_error(const tn_bot *b);
 /* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
  * tn_path planner) the bot plans with tn_surf_find from the node it stands
  * on and follows the legs: it walks to the take-off lattice x (one lattice

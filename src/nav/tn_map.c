@@ -495,6 +495,7 @@ static char tile_char(const tn_map *m, int x, int y)
 
 tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written)
 {
+    if (!m) return TN_FAILURE | TN_INVALID_PARAM;
     size_t need = tn_map_format_size(m);
     if (!buf || cap < need) return TN_FAILURE | TN_BUFFER_TOO_SMALL;
     int hl = start_covered(m) /* "start X Y" before "tiles" */

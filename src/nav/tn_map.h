@@ -111,7 +111,8 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
                        tn_map **out, tn_error *err);
 /* Bytes tn_map_format() needs (including the NUL). */
 size_t tn_map_format_size(const tn_map *m);
-/* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short. */
+/* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short
+ * (or buf NULL), INVALID_PARAM if m is NULL. */
 tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written);
 
 #ifdef __cplusplus

@@ -44,6 +44,9 @@ static void sim_init(sim_map *s)
 tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
+    if (!jm || !p)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "path: jump model: no %s (NULL)", !jm ? "model to fill" : "physics");
     tn_status st = tn_phys_validate(p, err);
     if (tn_failed(st)) return st;
     memset(jm, 0, sizeof *jm);
@@ -75,7 +78,7 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     tn_body_step(&b, &sm.m, p, none); /* settle: on_ground */
     float y0 = b.y;
     int lvl = 1;
-    for (int f = 1; f <= 600 && lvl <= M; f++) {
+    for (int f = 1; f <= TN_PHYS_RISE_STEPS_MAX + 2 && lvl <= M; f++) { /* (validated) */
         tn_body_step(&b, &sm.m, p, jump);
         while (lvl <= M && y0 - b.y >= T * (float)lvl - tol) rise[lvl++] = f;
         if (b.vy >= 0.0f) break;

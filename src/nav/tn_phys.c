@@ -46,12 +46,20 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!p) return tn_error_set(err, bad, 0, 0, "physics: no parameters (p is NULL)");
     if (!(p->dt > 0.0f && p->dt <= 0.1f))
         return tn_error_set(err, bad, 0, 0, "physics: physics step dt=%g s is outside (0, 0.1]",
                             p->dt);
-    if (!(p->gravity > 0.0f) || !(p->max_fall > 0.0f) || !(p->walk_speed > 0.0f))
-        return tn_error_set(err, bad, 0, 0,
-                            "physics: gravity, max_fall and walk_speed must be positive");
+    const struct {
+        const char *name, *unit;
+        float v;
+    } pos[3] = {{"gravity", "px/s^2", p->gravity},
+                {"max_fall", "px/s", p->max_fall},
+                {"walk_speed", "px/s", p->walk_speed}};
+    for (int i = 0; i < 3; i++)
+        if (!(pos[i].v > 0.0f)) /* NaN too */
+            return tn_error_set(err, bad, 0, 0, "physics: %s %g %s must be positive", pos[i].name,
+                                (double)pos[i].v, pos[i].unit);
     if (!(p->tile_px >= TN_PHYS_TILE_PX_MIN && p->tile_px <= TN_PHYS_TILE_PX_MAX))
         return tn_error_set(err, bad, 0, 0, "physics: tile_px %g is outside %d..%d pixels per tile",
                             p->tile_px, TN_PHYS_TILE_PX_MIN, TN_PHYS_TILE_PX_MAX);
@@ -62,15 +70,18 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
         return tn_error_set(err, bad, 0, 0,
                             "physics: gravity %g px/s^2 is above %d tiles/s^2 (%g px/s^2)",
                             p->gravity, TN_PHYS_GRAVITY_MAX, TN_PHYS_GRAVITY_MAX * tile);
-    if (!(p->max_fall <= TN_PHYS_SPEED_MAX * tile) ||
-        !(p->walk_speed <= TN_PHYS_SPEED_MAX * tile) ||
-        !(p->jump_cut_speed <= TN_PHYS_SPEED_MAX * tile))
-        return tn_error_set(
-            err, bad, 0, 0,
-            "physics: max_fall %g, walk_speed %g and jump_cut_speed %g px/s must be at most "
-            "%d tiles/s (%g px/s)",
-            p->max_fall, p->walk_speed, p->jump_cut_speed, TN_PHYS_SPEED_MAX,
-            TN_PHYS_SPEED_MAX * tile);
+    const struct {
+        const char *name;
+        float v;
+    } speed[3] = {{"max_fall", p->max_fall},
+                  {"walk_speed", p->walk_speed},
+                  {"jump_cut_speed", p->jump_cut_speed}};
+    for (int i = 0; i < 3; i++)
+        if (!(speed[i].v <= TN_PHYS_SPEED_MAX * tile)) /* NaN too */
+            return tn_error_set(err, bad, 0, 0,
+                                "physics: %s %g px/s is not at most %d tiles/s (%g px/s)",
+                                speed[i].name, (double)speed[i].v, TN_PHYS_SPEED_MAX,
+                                (double)(TN_PHYS_SPEED_MAX * tile));
     if (!(p->walk_speed * p->dt >= 1.0f / 64.0f))
         return tn_error_set(err, bad, 0, 0,
                             "physics: walk_speed %g px/s moves less than 1/64 px a step (dt %g s)",
@@ -78,9 +89,21 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
     if (!(p->jump_height >= 1.0f && p->jump_height <= 8.0f))
         return tn_error_set(err, bad, 0, 0, "physics: jump_height %g is outside 1..8 tiles",
                             p->jump_height);
-    if (!(p->jump_cut_speed >= 0.0f) || p->coyote_frames < 0 || p->coyote_frames > 60)
-        return tn_error_set(err, bad, 0, 0,
-                            "physics: jump_cut_speed must be >= 0 and coyote_frames 0..60");
+    if (!(p->jump_cut_speed >= 0.0f))
+        return tn_error_set(err, bad, 0, 0, "physics: jump_cut_speed %g px/s must be >= 0",
+                            (double)p->jump_cut_speed);
+    if (p->coyote_frames < 0 || p->coyote_frames > 60)
+        return tn_error_set(err, bad, 0, 0, "physics: coyote_frames %d is outside 0..60",
+                            p->coyote_frames);
+    const double rise = (double)tn_phys_jump_speed(p) / ((double)p->gravity * (double)p->dt);
+    if (!(rise <= TN_PHYS_RISE_STEPS_MAX))
+        return tn_error_set(
+            err, bad, 0, 0,
+            "physics: a full jump rises for %.4g steps (jump speed %g px/s, gravity "
+            "%g px/s^2, dt %g s), more than the %d the planners simulate: raise "
+            "gravity or dt",
+            rise, (double)tn_phys_jump_speed(p), (double)p->gravity, (double)p->dt,
+            TN_PHYS_RISE_STEPS_MAX);
     return TN_OK;
 }
 

@@ -70,6 +70,9 @@ extern "C" {
 #define TN_PHYS_TILE_PX_MAX 256
 #define TN_PHYS_GRAVITY_MAX 10000 /* tiles/s^2 (the default: about 64) */
 #define TN_PHYS_SPEED_MAX 1000    /* tiles/s: max_fall, walk_speed, jump_cut_speed */
+/* Steps a full jump may rise (jump speed / gravity / dt; the default
+ * physics: 12..30): the jump model and the bot simulate that many. */
+#define TN_PHYS_RISE_STEPS_MAX 600
 #define TN_MAX_BODY_W 3
 #define TN_MAX_BODY_H 9
 
@@ -116,7 +119,9 @@ tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k);
  * dt in (0, 0.1], gravity/max_fall/walk_speed > 0, jump_height 1..8,
  * tile_px 4..256, jump_cut_speed >= 0, coyote_frames 0..60; finite and
  * bounded: gravity <= TN_PHYS_GRAVITY_MAX tiles/s^2, the speeds <=
- * TN_PHYS_SPEED_MAX tiles/s, a walk step >= 1/64 px.  The functions
+ * TN_PHYS_SPEED_MAX tiles/s, a walk step >= 1/64 px, a full jump's rise
+ * (tn_phys_jump_speed / gravity / dt) at most TN_PHYS_RISE_STEPS_MAX
+ * steps (so a tiny gravity is refused, not simulated short); p NULL too.  The functions
  * below assume valid params (tn_path and tn_bot validate them). */
 tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err);
 /* Take-off speed in px/s (positive) for params->jump_height. */

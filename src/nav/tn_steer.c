@@ -15,7 +15,25 @@ void tn_clamp_len(float *x, float *y, float max)
         *x = *y = 0.0f;
         return;
     }
-    float l2 = *x * *x + *y * *y;
+    const float vx = *x, vy = *y;
+    if (isnan(vx) || isnan(vy)) { /* no direction */
+        *x = *y = 0.0f;
+        return;
+    }
+    if (isinf(vx) || isinf(vy)) { /* length max along the infinite components */
+        const float ux = isinf(vx) ? copysignf(1.0f, vx) : 0.0f;
+        const float uy = isinf(vy) ? copysignf(1.0f, vy) : 0.0f;
+        const float s = ux != 0.0f && uy != 0.0f ? max * 0.70710678f : max;
+        *x = ux != 0.0f ? ux * s : 0.0f;
+        *y = uy != 0.0f ? uy * s : 0.0f;
+        return;
+    }
+    float l2 = vx * vx + vy * vy;
+    if (isinf(l2)) { /* finite but past FLT_MAX squared: the length in double */
+        const double s = (double)max / sqrt((double)vx * vx + (double)vy * vy);
+        if (s < 1.0) *x = (float)(vx * s), *y = (float)(vy * s);
+        return;
+    }
     if (l2 > max * max && l2 > 0.0f) {
         float s = max / sqrtf(l2);
         *x *= s;

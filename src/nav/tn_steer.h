@@ -69,7 +69,11 @@ typedef struct tn_agent_nav {
 static inline float tn_len2(float x, float y) { return x * x + y * y; }
 float tn_len(float x, float y);
 /* Scale (x, y) down to length <= max (unchanged when already shorter);
- * max <= 0 or NaN gives (0, 0), never a flipped vector. */
+ * max <= 0 or NaN gives (0, 0), never a flipped vector.  Never NaN: a NaN
+ * component gives (0, 0); an infinite one gives length max along the
+ * infinite components ((inf, 3) -> (max, 0), (-inf, inf) -> max/sqrt(2) x
+ * (-1, 1)), finite for a finite max; a huge finite vector is scaled
+ * without overflow. */
 void tn_clamp_len(float *x, float *y, float max);
 /* Wrap an angle to (-pi, pi], in constant time; a non-finite angle gives 0. */
 float tn_wrap_angle(float a);

@@ -354,6 +354,8 @@ int tn_surf_lattice_j(const tn_surf *g, float x)
     return v < big ? (int)v : (int)big;
 }
 
+bool tn_surf_has_query_index(const tn_surf *g) { return g->qindex; }
+
 int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
 uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
 int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
@@ -2963,11 +2965,48 @@ static bool gather_edges(build *B, build *const *W, int nw, int nsurf)
 }
 #endif
 
+#ifdef TN_SURF_THREADS
+static int cmp_foot(const void *pa, const void *pb)
+{
+    const tn_surf_foot *a = pa, *b = pb;
+    if (a->surf != b->surf) return a->surf < b->surf ? -1 : 1;
+    return (a->search > b->search) - (a->search < b->search);
+}
+
+/* The footprints threads made (records [f0, n), their bitmaps the pool
+ * from b0 on, in the same order: thread-completion order) put in (surface,
+ * search) order, the order one thread makes them in, bitmaps too, so the
+ * graph and its saved bytes do not depend on the thread count or timing.
+ * False on out of memory. */
+static bool foot_order(build *B, size_t f0, size_t b0)
+{
+    tn_surf_foot *f = (tn_surf_foot *)B->foots.p + f0;
+    const size_t nf = B->foots.n - f0, nw = B->fbits.n - b0;
+    bool sorted = true;
+    for (size_t i = 1; i < nf && sorted; i++) sorted = cmp_foot(&f[i - 1], &f[i]) < 0;
+    if (sorted) return true;
+    qsort(f, nf, sizeof *f, cmp_foot);
+    uint64_t *tmp = alloc_unzeroed(B->a, nw, sizeof *tmp), *pool = B->fbits.p;
+    if (!tmp) return false;
+    size_t k = 0;
+    for (size_t i = 0; i < nf; i++) {
+        const size_t w = foot_words(&f[i]);
+        memcpy(tmp + k, pool + f[i].bits, w * sizeof *tmp);
+        f[i].bits = (uint32_t)(b0 + k);
+        k += w;
+    }
+    memcpy(pool + b0, tmp, k * sizeof *tmp);
+    tn_free(B->a, tmp);
+    return true;
+}
+#endif
+
 static bool run_searches(build *B, const int32_t *list, const uint8_t *which, int n)
 {
 #ifdef TN_SURF_THREADS
     int nt = tn_mini(B->g->prof.threads, n);
     if (nt > 1) {
+        const size_t f0 = B->foots.n, b0 = B->fbits.n;
         /* the threads read the row masks: all made now */
         for (int r = -1; B->masks && r <= B->g->mh + 1; r++) ensure_row(B, r);
         B->rows_all = B->masks;
@@ -3003,9 +3042,10 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
         }
         B->blk = NULL;
         tn_free(B->a, blk);
+        ok = ok && !J.failed && foot_order(B, f0, b0);
         if (nt > 1) {
             mutex_destroy(&J.lock);
-            return ok && !J.failed;
+            return ok;
         }
     }
 #endif
@@ -3236,13 +3276,26 @@ static bool sort_edges(vec *v, int nn, const tn_allocator *a)
 
 static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err);
 
+/* A build or repair that made the graph but got no memory for its query
+ * index (query_index_build): the graph is whole and queries answer by the
+ * reference search, so a partial success that says so, not a silent OK. */
+static tn_status index_said(const tn_surf *g, tn_status st, tn_error *err)
+{
+    if (st != TN_OK || g->qindex) return st;
+    return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY, 0, 0,
+                        "surface graph: made, but out of memory for its query index: queries "
+                        "answer by the slower reference search (the same plans), edge flags "
+                        "(TN_SURF_EDGE_DOMINATED) and landmarks are not up to date until a "
+                        "build or repair with memory");
+}
+
 /* A build, then the pool's blocks returned (a build's sizes are not a
  * repair's). */
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_status st = build_graph(g, m, err);
     pool_trim(g->pool, true);
-    return st;
+    return index_said(g, st, err);
 }
 
 static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
@@ -3479,6 +3532,54 @@ done:
 
 /* INVALID_PARAM (with a message) for a profile out of range; else its
  * lattice steps per tile and step in px. */
+/* The lattice (docs/surf.md, "The x lattice") needs a walk that moves a
+ * standing body exactly one walk step per frame from rest and stops at
+ * once.  tn_body_step does; a custom step function with acceleration or
+ * sliding would give a graph of isolated nodes (no walks), silently.  So
+ * the step function is probed on a private floor: walk one frame each way
+ * from rest, then let go one frame.  Returns a message's status. */
+static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error *err)
+{
+    enum { PW = TN_MAX_BODY_W + 6, PH = TN_MAX_BODY_H + 2 };
+    uint8_t tile[PW * PH], mark[PW * PH];
+    memset(tile, TN_TILE_EMPTY, sizeof tile);
+    memset(mark, 0, sizeof mark);
+    for (int x = 0; x < PW; x++) tile[(PH - 1) * PW + x] = TN_TILE_BLOCK;
+    tn_map m;
+    memset(&m, 0, sizeof m);
+    m.w = PW, m.h = PH, m.tile = tile, m.mark = mark, m.start_x = m.start_y = -1;
+    const tn_step_fn step = prof->step ? prof->step : tn_body_step;
+    const tn_phys_params *p = &prof->phys;
+    const tn_input none = {false, false, false, false};
+    const float tol = 1e-3f;
+    for (int dir = 1; dir >= -1; dir -= 2) {
+        tn_body b;
+        tn_body_place(&b, p, prof->w, prof->h, 3, PH - 2);
+        step(&b, &m, p, none); /* settle on the floor */
+        const float x0 = b.x;
+        const tn_input walk = {dir<0, dir> 0, false, false};
+        step(&b, &m, p, walk);
+        const float moved = b.x - x0;
+        if (!(fabsf(moved - (float)dir * step_px) <= tol))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "surface graph: the step function moved a standing body %g px "
+                                "in its first frame walking %s from rest; the graph needs "
+                                "exactly one walk step (walk_speed * dt = %g px) per frame "
+                                "from rest and an instant stop (no acceleration)",
+                                (double)moved, dir > 0 ? "right" : "left",
+                                (double)((float)dir * step_px));
+        const float x1 = b.x;
+        step(&b, &m, p, none);
+        if (!(fabsf(b.x - x1) <= tol))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "surface graph: the step function moved a standing body %g px "
+                                "on the frame after walking %s stopped; the graph needs an "
+                                "instant stop (no sliding) and one walk step (%g px) per frame",
+                                (double)(b.x - x1), dir > 0 ? "right" : "left", (double)step_px);
+    }
+    return TN_OK;
+}
+
 static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, float *step_out,
                                tn_error *err)
 {
@@ -3509,6 +3610,8 @@ static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, f
                             "surface graph: a walk step of %g px does not divide a %d px tile "
                             "into 1..64 equal steps",
                             (double)step_px, TN_TILE_PX);
+    st = probe_step(prof, step_px, err);
+    if (tn_failed(st)) return st;
     *per_tile_out = per_tile;
     *step_out = step_px;
     return TN_OK;
@@ -3527,10 +3630,10 @@ static void set_profile(tn_surf *g, const tn_surf_profile *prof, int per_tile, f
 static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
                               const surf_blob *L, tn_surf **out, tn_error *err)
 {
-    *out = NULL;
-    if (!m || !prof)
+    if (out) *out = NULL;
+    if (!m || !prof || !out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: no map or profile");
+                            "surface graph: no map, profile or output pointer");
     int per_tile;
     float step_px;
     tn_status st = profile_check(prof, &per_tile, &step_px, err);
@@ -3558,7 +3661,7 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
         return st;
     }
     *out = g;
-    return TN_OK;
+    return st; /* TN_OK, or a partial success (index_said) */
 }
 
 tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
@@ -3619,7 +3722,7 @@ static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *er
     g->pool->on = false;
     if (local) {
         pool_trim(g->pool, false);
-        return TN_OK;
+        return index_said(g, TN_OK, err);
     }
     g->repairs_full++;
     return do_build(g, m, err);
@@ -3655,6 +3758,9 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_error_clear(err);
+    if (!g || !m)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph sync: no graph or map");
     if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
     return sync_tiles(g, m, err);
 }
@@ -4308,6 +4414,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 {
     tn_error_clear(err);
+    if (!g || !m)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph edit: no graph or map");
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: tile (%d, %d) is outside the %dx%d map", x, y, m->w,

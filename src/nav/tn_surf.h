@@ -11,8 +11,15 @@
  * (1..3 x 1..9), physics parameters (tn_phys_validate; jump height 1..8),
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too) and a coyote
- * setting.  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
- * with a message.
+ * setting.  The step function must walk like tn_body_step does (see
+ * UNITS): a standing body walking from rest moves exactly walk_speed * dt
+ * px in its first frame, and stops at once when let go (no acceleration,
+ * no sliding); the build probes that (one frame each way, then one of no
+ * input, on a private floor) and refuses a step function that does not
+ * (INVALID_PARAM, the message says what it did).  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
+ * with a message.  So is a NULL graph, map, profile or output pointer
+ * given to a call that returns a tn_status; the accessors (counts, lookups,
+ * tn_surf_set_landmarks) take a valid graph.
  *
  * UNITS.  Pixels, y down, frames of phys.dt.  Every x a body can have is on
  * the lattice x_j = j * walk_speed * dt (8/3 px by default: instant start
@@ -56,7 +63,8 @@
  * unreachable goal gives the plan to the closest reachable node (Manhattan
  * distance in tiles, then cost) with TN_SUCCESS | TN_PARTIAL_RESULT |
  * TN_UNREACHABLE, and err says where the plan ends.  Zero allocations per
- * query (out of memory for the query index, the reference search answers).
+ * query (out of memory for the query index, the reference search answers:
+ * see OUT OF MEMORY).
  * Expanded nodes are kept in order (tn_surf_expanded).  For big
  * levels edited rarely, tn_surf_build_shortcuts and tn_surf_build_labels
  * (below) answer the same plans without searching.
@@ -72,12 +80,24 @@
  * write its scratch); different graphs are independent; no global state.
  * profile.threads > 1 runs a build's or repair's searches on that many C11
  * threads, joined before return (the step function and allocator must then
- * be thread-safe); the graph is the same on any number of threads.  Where
+ * be thread-safe); the graph is the same on any number of threads, and so
+ * are tn_surf_save's bytes (footprints in surface order, tested).  Where
  * C11 threads are missing (the browser build) the caller's thread does it.
  * ThreadSanitizer does not follow C11 thrd_create (it crashes in a build
  * with threads > 1): build the library with -DTN_SURF_PTHREADS
  * -DTN_SURF_POOL_MIN=64 (POSIX threads, the same graph; as `make tsan`) to
  * run such a build under TSan.
+ *
+ * OUT OF MEMORY.  A build (tn_surf_create, _rebuild, _load, a sync's
+ * rebuild) that runs out fails with OUT_OF_MEMORY (create and load make
+ * nothing; a rebuild or sync leaves a graph with 0 nodes); a local repair
+ * that runs out falls back to a rebuild.  When only the query index gets
+ * no memory the graph itself is whole: the call returns TN_SUCCESS |
+ * TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY with a message, queries answer by
+ * the reference search (the same plans, slower), the edges'
+ * TN_SURF_EDGE_DOMINATED flags and the landmark tables are not up to date
+ * and tn_surf_has_query_index is false, until a build or repair with
+ * memory.
  *
  * MEMORY (tn_surf_memory: exactly the bytes the graph holds from the
  * caller's allocator at the time, itself included).  28 B x surfaces + 60 B x nodes
@@ -117,7 +137,9 @@ typedef void (*tn_step_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p,
 typedef struct tn_surf_profile {
     int w, h;               /* box size in tiles: 1..3 x 1..9 */
     tn_phys_params phys;    /* validated with tn_phys_validate */
-    tn_step_fn step;        /* NULL = tn_body_step */
+    tn_step_fn step;        /* NULL = tn_body_step; a custom one walks one
+                             * walk step per frame, instant start and stop
+                             * (see PROFILE) */
     int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
                              * (the default), _LAST, _ALL or _NONE (see EDGES) */
     bool reference_build;   /* true: no free-step shortcut, every state is stepped
@@ -198,7 +220,8 @@ typedef struct tn_surf_stats {
 typedef struct tn_surf tn_surf;
 
 /* Build the graph of `prof` on map `m`.  INVALID_PARAM (with a message) for
- * an out-of-range profile; OUT_OF_MEMORY.  A map with no standing place
+ * an out-of-range profile; OUT_OF_MEMORY, or a partial success when only
+ * the query index got no memory (see OUT OF MEMORY).  A map with no standing place
  * gives a graph with 0 nodes (queries then fail with a message). */
 tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_allocator *a,
                          tn_surf **out, tn_error *err);
@@ -211,7 +234,7 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
  * shortcuts are dropped, as by any build; tn_surf_set_landmarks' setting
  * stays.  INVALID_PARAM (g unchanged) for an out-of-range profile;
  * OUT_OF_MEMORY leaves a graph with 0 nodes, as a failed tn_surf_sync
- * does. */
+ * does (a partial success for the query index alone: OUT OF MEMORY). */
 tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err);
 void tn_surf_destroy(tn_surf *g);
 /* SAVE AND LOAD: bake a big level's graph once and load it in a fraction of
@@ -238,12 +261,15 @@ void tn_surf_destroy(tn_surf *g);
 tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn_error *err);
 tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void *data, size_t size,
                        const char *name, const tn_allocator *a, tn_surf **out, tn_error *err);
-/* Rebuild when the map's revision (or address) changed since the build. */
+/* Rebuild when the map's revision (or address) changed since the build
+ * (one changed tile: a local repair, see EDITS).  Out of memory: see OUT OF
+ * MEMORY (a failure, or a partial success for the query index alone). */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
 /* The map tile (x, y) changed: like tn_surf_sync, but the tiles are compared
  * with the graph's copy even when m's revision did not move (a direct write
  * to m->tile), so every changed tile is found, (x, y) or not.
- * INVALID_PARAM (g unchanged) for (x, y) outside the map. */
+ * INVALID_PARAM (g unchanged) for (x, y) outside the map; out of memory as
+ * tn_surf_sync. */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
@@ -296,7 +322,7 @@ bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0
  * cap is (unlike tn_path_find, whose NULL out with cap 0 reports it);
  * count and stats may be NULL.  Status as in the header comment; FAILURE|INVALID_PARAM
  * with a message for a bad start, a goal outside the map or where no node
- * of this profile stands. */
+ * of this profile stands, or cap < 0 with out non-NULL. */
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
                        tn_surf_stats *stats, tn_error *err);
 /* The same query by the reference search (tests): A* node by node, every
@@ -307,8 +333,16 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
 /* Landmarks of the query heuristic (see QUERY): k = 1..16, 0 none, -1 the
  * default (8 on graphs of 65536+ nodes, else none); the next builds keep
  * the choice.  Costs k Dijkstra searches each way now and on every
- * (re)build; answers do not change, only the search effort (tests, tuning). */
+ * (re)build; answers do not change, only the search effort (tests, tuning).
+ * Any k < 0 counts as -1 (the default), k > 16 as 16
+ * (tn_surf_landmark_count tells what the graph has).  The query index is made again: out of memory
+ * leaves the graph without it (tn_surf_has_query_index false, 0
+ * landmarks; queries answer by the reference search, see OUT OF MEMORY)
+ * until the next build or repair with memory. */
 void tn_surf_set_landmarks(tn_surf *g, int k);
+/* Whether the graph has its query index (false only after it ran out of
+ * memory for it: see OUT OF MEMORY). */
+bool tn_surf_has_query_index(const tn_surf *g);
 /* The landmark tables (tests, overlays): how many landmarks the graph has
  * now (0 without), landmark k's node, and the plan cost in frames from it
  * to `node` (back false) or from `node` to it (back true), -1 when there is

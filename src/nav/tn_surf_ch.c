@@ -847,6 +847,9 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
 tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
 {
     tn_error_clear(err);
+    if (!g)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph shortcuts: no graph (NULL)");
     if (core_keys < 0 || core_keys > CORE_MAX) /* refused: the shortcuts there are stay */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
@@ -1350,6 +1353,9 @@ static int hl_dir_run(void *arg)
 tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
 {
     tn_error_clear(err);
+    if (!g)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph labels: no graph (NULL)");
     struct tn_surf_ch *H = g->ch;
     if (!H)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

@@ -1890,6 +1890,16 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
 {
     goal G;
     tn_error_clear(err);
+    if (!g) {
+        if (count) *count = 0;
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph find: no graph (NULL)");
+    }
+    if (out && cap < 0) {
+        if (count) *count = 0;
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph find: a leg buffer with a negative capacity (%d)", cap);
+    }
     tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
     int r = -1;

@@ -94,7 +94,13 @@ static inline void tn_trace_record(tn_trace *t, tn_trace_kind kind, float x, flo
     e->g = g;
     e->f = f;
     e->id = id;
-    e->kind = kind; /* no cast: C++ users build with -Wold-style-cast */
+    /* an explicit conversion (the enum may be unsigned: -Wsign-conversion),
+     * a C++ one for C++ users who build with -Wold-style-cast */
+#ifdef __cplusplus
+    e->kind = static_cast<int32_t>(kind);
+#else
+    e->kind = (int32_t)kind;
+#endif
 }
 
 #ifdef __cplusplus

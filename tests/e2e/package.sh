@@ -78,11 +78,19 @@ for h in "$T"/inst/include/tilenav/*.h; do
     # shellcheck disable=SC2086
     echo "#include <$(basename "$h")>" | ${CC:-cc} -x c -std=c11 -Wall -Wextra -Werror -pedantic $CFL -fsyntax-only - ||
         fail "$(basename "$h") does not compile alone"
-    # clang++ flags C casts in the inline functions (g++ does not)
+    # clang++ flags C casts in the inline functions (g++ does not); clang
+    # flags an unsigned enum stored in an int under -Wsign-conversion
     if command -v clang++ >/dev/null 2>&1; then
         # shellcheck disable=SC2086
         echo "#include <$(basename "$h")>" | clang++ -x c++ -std=c++11 -Wall -Wextra -Werror \
-            -Wold-style-cast $CFL -fsyntax-only - || fail "$(basename "$h") has C casts for C++"
+            -Wold-style-cast -Wconversion -Wsign-conversion $CFL -fsyntax-only - ||
+            fail "$(basename "$h") has C casts or implicit conversions for C++"
+    fi
+    if command -v clang >/dev/null 2>&1; then
+        # shellcheck disable=SC2086
+        echo "#include <$(basename "$h")>" | clang -x c -std=c11 -Wall -Wextra -Werror \
+            -Wconversion -Wsign-conversion $CFL -fsyntax-only - ||
+            fail "$(basename "$h") has implicit conversions (-Wconversion -Wsign-conversion)"
     fi
 done
 # every symbol the libraries export carries the tn_ prefix (a game that
@@ -92,6 +100,10 @@ for lib in "$T/inst/lib/libtilenav.a" "$T/inst/lib/libtilenav.so"; do
           grep -v '^_' | sort -u | tr '\n' ' ')
     [ -z "$bad" ] || fail "$(basename "$lib") exports symbols without the tn_ prefix: $bad"
 done
+# ... and the shared library exports only what the installed headers
+# declare (no library-internal tn_surfi_* / tn_cdti_* / tn_navmeshi_*)
+sh tests/pkg/exports.sh "$T/inst/lib/libtilenav.so" "$T"/inst/include/tilenav/*.h ||
+    fail "libtilenav.so exports more than its public headers"
 # static: the archive, no run-time path needed
 # shellcheck disable=SC2086
 $CXX -std=c++11 $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer-static" "$T/inst/lib/libtilenav.a" -lm ||

@@ -17,6 +17,12 @@
 #include <math.h>
 #include <string.h>
 
+/* Everything declared below is library-internal: hidden from the shared
+ * library's exports (GCC/Clang; tests/pkg/exports.sh checks). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* Library-internal names (external linkage, tn_ prefix) */
 #define orient_exact_int tn_cdti_orient_exact_int
 #define incircle_exact_int tn_cdti_incircle_exact_int
@@ -183,5 +189,9 @@ static inline tn_status cdt_ok(tn_error *err)
     tn_error_clear(err);
     return TN_OK;
 }
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

@@ -13,6 +13,12 @@
 #include <math.h>
 #include <string.h>
 
+/* Everything declared below is library-internal: hidden from the shared
+ * library's exports (GCC/Clang; tests/pkg/exports.sh checks). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* Library-internal names (external linkage, tn_ prefix) */
 #define tri_contains tn_navmeshi_tri_contains
 #define locate_any tn_navmeshi_locate_any
@@ -141,5 +147,9 @@ static inline tn_status nm_ok(tn_error *err)
     tn_error_clear(err);
     return TN_OK;
 }
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif

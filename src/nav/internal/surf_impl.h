@@ -9,6 +9,12 @@
 
 #include <stdint.h>
 
+/* Everything declared below is library-internal: hidden from the shared
+ * library's exports (GCC/Clang; tests/pkg/exports.sh checks). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(hidden)
+#endif
+
 /* The tiles one search of a surface read (its footprint): a bitmap over
  * its bounding box, row by row, in the graph's bit pool. */
 typedef struct tn_surf_foot {
@@ -254,5 +260,9 @@ int ch_find(tn_surf *g, int start, const goal *G);
  * and threads exist, else one after the other. */
 #define surf_both tn_surfi_both
 void tn_surfi_both(int (*fa)(void *), void *a, int (*fb)(void *), void *b, bool two);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif
