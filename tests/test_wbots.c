@@ -785,6 +785,17 @@ static void s_tri(void *u, float a, float b, float c, float d, float e, float f,
     (void)u, (void)a, (void)b, (void)c, (void)d, (void)e, (void)f, (void)col;
 }
 
+/* Tiles the explored overlay shades. */
+static int explored_shades(const tn_world *w)
+{
+    const tn_map *m = tn_world_map(w);
+    shade sh = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+    tn_debug_draw dd = {&sh, s_line, s_rect, s_circle, s_tri, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    free(sh.tile);
+    return sh.rects;
+}
+
 /* With the graph planner the explored overlay (X) shows the graph search
  * the bot made (the replay's nodes: tn_wbots_graph_search), not the classic
  * comparison search the HUD makes on every goto (the reviewer's demo.map
@@ -847,12 +858,7 @@ static void test_hud_classic_pending_after_switch(void **state)
     int n = -1;
     tn_bot_path(tn_wbots_character_bot(w), &n);
     assert_int_equal(n, 0);
-    const tn_map *m = tn_world_map(w);
-    shade sh = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
-    tn_debug_draw dd = {&sh, s_line, s_rect, s_circle, s_tri, NULL};
-    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
-    assert_int_equal(sh.rects, 0);
-    free(sh.tile);
+    assert_int_equal(explored_shades(w), 0);
     if (!strstr(hud, "bot [classic]: moving | goto (47,20): re-planning (planner switched) on "
                      "landing") ||
         strstr(hud, "0 tiles") || strstr(hud, "search "))
@@ -895,12 +901,7 @@ static void test_refused_goto_forgets_the_plan(void **state)
             fail_msg("HUD: %s", hud);
         assert_non_null(strstr(json(w), "\"path_nodes\":0,"));
         assert_non_null(strstr(json(w), "\"expanded\":0,"));
-        const tn_map *m = tn_world_map(w);
-        shade sh = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
-        tn_debug_draw dd = {&sh, s_line, s_rect, s_circle, s_tri, NULL};
-        tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
-        assert_int_equal(sh.rects, 0);
-        free(sh.tile);
+        assert_int_equal(explored_shades(w), 0);
         tn_world_destroy(w);
     }
 }
