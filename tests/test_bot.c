@@ -669,17 +669,24 @@ static void test_graph_goals_and_reasons(void **state)
     grig_free(&r);
 }
 
-/* Another graph, or the classic planner, given to a bot on its way: a
- * counted re-plan named after what changed (the sandbox's sliders and G). */
-static void test_graph_switch_reasons(void **state)
+/* A 20x6 map: a flat floor, the start at (2,4). */
+static tn_map *flat_map(void)
 {
-    (void)state;
     const char *text = ("tilenav-map 1\nsize 20 6\ntiles\n"
                         "....................\n....................\n"
                         "....................\n....................\n"
                         "..P.................\n####################\n");
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "flat", NULL, &m, NULL)));
+    return m;
+}
+
+/* Another graph, or the classic planner, given to a bot on its way: a
+ * counted re-plan named after what changed (the sandbox's sliders and G). */
+static void test_graph_switch_reasons(void **state)
+{
+    (void)state;
+    tn_map *m = flat_map();
     tn_phys_params p = tn_phys_default(4.0f), p2 = tn_phys_default(2.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p), prof2 = tn_surf_profile_make(1, 2, &p2);
     tn_surf *g = NULL, *same = NULL, *low = NULL;
@@ -828,12 +835,7 @@ static void test_finder_mismatch_said(void **state)
 static void test_classic_without_finder(void **state)
 {
     (void)state;
-    const char *text = ("tilenav-map 1\nsize 20 6\ntiles\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "..P.................\n####################\n");
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "flat", NULL, &m, NULL)));
+    tn_map *m = flat_map();
     tn_phys_params p = tn_phys_default(4.0f);
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
