@@ -937,6 +937,78 @@ static void test_edit_repair(void **state)
     assert_true(loc_all > 0);
 }
 
+/* k distinct random tiles toggled on m, the graph not told. */
+static void toggle_untold(tn_map *m, tn_rng *r, bool oneway, int k)
+{
+    int done[64][2];
+    assert_true(k <= 64);
+    for (int i = 0; i < k; i++) {
+        int x, y;
+        bool again;
+        do {
+            x = (int)tn_rng_below(r, (uint32_t)m->w), y = (int)tn_rng_below(r, (uint32_t)m->h);
+            again = false;
+            for (int q = 0; q < i; q++) again = again || (done[q][0] == x && done[q][1] == y);
+        } while (again);
+        done[i][0] = x, done[i][1] = y;
+        int t = tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY;
+        if (oneway && tn_rng_below(r, 3) == 0)
+            t = tn_map_tile(m, x, y) == TN_TILE_ONEWAY ? TN_TILE_EMPTY : TN_TILE_ONEWAY;
+        tn_map_set_tile(m, x, y, t, NULL);
+    }
+}
+
+/* Tiles changed before one sync (edits piled up while nobody planned): up
+ * to max(2, surfaces / 16) of them (EDITS) are one local repair each, and
+ * the graph equals a fresh build; one more is a rebuild. */
+static void test_sync_several_tiles(void **state)
+{
+    (void)state;
+    static const int combos[6][5] = {{1, 2, 4, 0, 0}, {2, 3, 7, 0, 0}, {1, 1, 1, 0, 0},
+                                     {1, 2, 4, 0, 1}, {3, 3, 8, 0, 1}, {2, 1, 2, 0, 1}};
+    int tiles_local = 0, syncs = 0, most = 0;
+    for (int ri = 0; ri < 3 * 6; ri++) {
+        const int ci = ri % 6;
+        tn_map *m = NULL;
+        tn_rng r;
+        tn_rng_seed(&r, 77 + (uint64_t)ri, 3);
+        tn_surf_profile prof;
+        tn_surf *g = edit_level(ri < 12 ? 64 : 160, ri < 12 ? 48 : 96, combos[ci], &r, &m, &prof);
+        for (int round = 0; round < 3; round++) {
+            int limit = tn_surf_surface_count(g) / 16;
+            limit = limit < 2 ? 2 : limit > 32 ? 32 : limit;
+            /* the last round one tile past the limit: a rebuild */
+            const int k = round == 2 ? limit + 1 : 2 + (int)tn_rng_below(&r, (uint32_t)limit - 1);
+            int l0, f0, l1, f1;
+            tn_surf_repair_counts(g, &l0, &f0);
+            toggle_untold(m, &r, combos[ci][4], k);
+            assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+            tn_surf_repair_counts(g, &l1, &f1);
+            if (k <= limit) {
+                assert_int_equal(l1 - l0, k);
+                assert_int_equal(f1 - f0, 0);
+                tiles_local += k;
+                syncs++;
+                most = k > most ? k : most;
+            } else {
+                assert_int_equal(l1 - l0, 0);
+                assert_int_equal(f1 - f0, 1);
+            }
+            tn_surf *fresh = NULL;
+            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+            assert_same_graph(g, fresh);
+            for (int e = 0; e < tn_surf_edge_count(g); e++)
+                assert_true(tn_surf_edge_valid(g, m, e));
+            tn_surf_destroy(fresh);
+        }
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    printf("  %d syncs of 2..%d changed tiles: %d one-tile repairs, each graph equal to a fresh "
+           "build\n",
+           syncs, most, tiles_local);
+}
+
 /* ---- save and load --------------------------------------------------------- */
 
 /* g saved into a new buffer of *n bytes (after checking the size query and
@@ -2620,6 +2692,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
+        cmocka_unit_test(test_sync_several_tiles),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_load_bad_data),
         cmocka_unit_test(test_load_landmarks),

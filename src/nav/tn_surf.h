@@ -73,8 +73,11 @@
  * locally: the surfaces of the rows it decides are made again and only the
  * searches whose footprint (a bitmap of the tiles they read) holds the tile
  * run again; the landmark tables are updated, not recomputed.  Several
- * changed tiles: a rebuild.  The result equals a fresh build edge for edge;
- * node and edge ids change (tn_surf_generation tells).
+ * changed tiles found by one sync, up to max(2, surfaces / 16) of them and
+ * at most 32: one such repair each, in map order (edits left to pile up,
+ * then synced on the next query, cost about what syncing each would);
+ * more: a rebuild.  The result equals a fresh build edge for edge; node and
+ * edge ids change (tn_surf_generation tells).
  *
  * THREAD SAFETY.  One graph is not used from two threads at once (queries
  * write its scratch); different graphs are independent; no global state.
