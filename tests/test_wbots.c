@@ -286,6 +286,41 @@ static void test_graph_replans_counted(void **state)
     tn_world_destroy(w);
 }
 
+/* The graph in use is repaired at each edit, not when the next plan asks
+ * for it: edits made while the bot stands idle do not pile up into one
+ * long frame at the next goto (a 256x256 level paid 243 ms for 20 edits
+ * then a goto: a rebuild). */
+static void test_graph_follows_each_edit(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 70, 28, TN_CLICK_LEFT, false, NULL)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    int local0, full0, local, full;
+    tn_surf_repair_counts(g, &local0, &full0);
+    int made = 0;
+    for (int x = 60; x < 70; x++) {
+        if (tn_map_tile(tn_world_map(w), x, 5) != TN_TILE_EMPTY) continue;
+        assert_true(tn_succeeded(tn_world_edit(w, x, 5, TN_EDIT_BLOCK, NULL)));
+        made++;
+        tn_surf_repair_counts(g, &local, &full); /* no step between */
+        assert_int_equal(local - local0, made);
+        assert_int_equal(full - full0, 0);
+    }
+    assert_true(made >= 3);
+    assert_true(tn_succeeded(tn_world_check(w, NULL)));
+    /* the classic planner: its graph is left alone (synced when used again) */
+    assert_true(tn_succeeded(tn_wbots_set_planner(w, 0, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(w, 60, 6, TN_EDIT_BLOCK, NULL)));
+    int local2, full2;
+    tn_surf_repair_counts(g, &local2, &full2);
+    assert_int_equal(local2, local);
+    tn_world_destroy(w);
+}
+
 /* A goto clicked while the bot is in the air: the old goal's plan is not
  * reported as the new goal's (no legs, -1 frames; the reviewer saw "found:
  * 249 frames" of the old goal); the goal's first plan is made on landing
@@ -1086,6 +1121,7 @@ int main(void)
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_hud_singular),
         cmocka_unit_test(test_graph_replans_counted),
+        cmocka_unit_test(test_graph_follows_each_edit),
         cmocka_unit_test(test_graph_goto_in_air),
         cmocka_unit_test(test_graph_replan_after_slider),
         cmocka_unit_test(test_hud_compare_follows_replan),

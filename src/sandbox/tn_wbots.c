@@ -96,6 +96,14 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w)
     return s && s->pf ? s->bot : NULL;
 }
 
+static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build);
+
+const tn_surf *tn_wbots_character_graph(const tn_world *w)
+{
+    tn_wbots *s = (tn_wbots *)of(w);
+    return s ? graph_for((tn_world *)w, s, &w->character, false) : NULL;
+}
+
 int tn_wbots_count(const tn_world *w) { return of(w) ? of(w)->n : 0; }
 
 const tn_body *tn_wbots_body(const tn_world *w, int i)
@@ -594,6 +602,28 @@ tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_
                                 "tile (%d,%d) is inside bot %d: a block there would trap it", x, y,
                                 i + 1);
     return TN_OK;
+}
+
+void tn_wbots_on_edit(tn_world *w, int x, int y)
+{
+    tn_wbots *s = of(w);
+    if (!s || !s->planner) return;
+    /* the graph last used follows each edit at once (a one-tile repair):
+     * edits made while no bot plans would otherwise pile up, and the next
+     * goto would pay for all of them in one frame (up to a rebuild); the
+     * other cached graphs catch up when used */
+    int mru = -1;
+    for (int i = 0; i < GRAPH_CACHE; i++)
+        if (s->graph[i] && (mru < 0 || s->graph_used[i] > s->graph_used[mru])) mru = i;
+    if (mru < 0) return;
+    tn_error e;
+    tn_status st = x < 0 ? tn_surf_sync(s->graph[mru], w->map, &e) /* (the whole map) */
+                         : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
+    if (tn_failed(st)) {
+        tn_world_message(w, "graph planner: %s", e.msg);
+        tn_surf_destroy(s->graph[mru]);
+        s->graph[mru] = NULL;
+    }
 }
 
 tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err)

@@ -52,6 +52,10 @@ extern "C" {
 
 /* The character's bot (NULL when the part has no finder). */
 const tn_bot *tn_wbots_character_bot(const tn_world *w);
+/* The graph of the character's movement profile as the world keeps it
+ * (NULL when none is built: the classic planner, or no plan asked for it
+ * yet); the graph planner's graph follows every map edit at once. */
+const tn_surf *tn_wbots_character_graph(const tn_world *w);
 /* The character's graph search, exactly as its bot made it: for its last
  * plan (a goal's first or a re-plan) with the graph planner, the nodes
  * tn_surf_find expanded, in order (tn_surf_expanded of the graph the bot

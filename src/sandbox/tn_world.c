@@ -410,6 +410,7 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     w->taken[y * m->w + x] = 0;
     w->dirty = true;
     w->edits++;
+    tn_wbots_on_edit(w, x, y);
     tn_wenemies_on_edit(w, x, y);
     tn_wnav_on_edit(w, x, y);
     tn_wagents_on_edit(w, x, y);
