@@ -69,9 +69,13 @@ deps-window:
 	@sh scripts/deps.sh window
 
 # `make run`: the game on the demo map (extra flags: make run ARGS="--seed 3").
+# ARGS with a map of its own (--map FILE, or a FILE.map/.tmx/.tmj/.json the
+# game takes as a positional MAP) replaces the demo map: the game refuses
+# --map twice.
+RUN_MAP = $(if $(filter --map %.map %.tmx %.tmj %.json,$(ARGS)),,--map maps/demo.map)
 run: deps
 	@$(MAKE) --no-print-directory $(GAME)
-	./$(GAME) --map maps/demo.map $(ARGS)
+	./$(GAME) $(RUN_MAP) $(ARGS)
 
 # `make test`: every cmocka suite, the end-to-end runs, then all of it again
 # under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzzer
