@@ -80,8 +80,9 @@
  * a plain Dijkstra).  TN_PATH_FAST weights the heuristic by 3, with the
  * "pathmax" rule (a key is never below its parent's); in the tests its paths
  * cost at most 3x the optimum; it expands fewer states when the goal is far
- * and reachable (1793 against 2457 on average on the demo map), nothing is
- * saved when the goal is unreachable.
+ * and reachable (the mean states expanded, optimal against fast, on the
+ * demo map: docs/bench.md, `astar`), nothing is saved when the goal is
+ * unreachable.
  *
  * DATA STRUCTURES.  W x H x NJ states of 8 bytes (16-bit generation, parent
  * jump value, move, cost), J-major (one W x H plane per jump value: walking
