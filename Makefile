@@ -69,9 +69,13 @@ deps-window:
 	@sh scripts/deps.sh window
 
 # `make run`: the game on the demo map (extra flags: make run ARGS="--seed 3").
+# ARGS with a map of its own (--map FILE, or a FILE.map/.tmx/.tmj/.json the
+# game takes as a positional MAP) replaces the demo map: the game refuses
+# --map twice.
+RUN_MAP = $(if $(filter --map %.map %.tmx %.tmj %.json,$(ARGS)),,--map maps/demo.map)
 run: deps
 	@$(MAKE) --no-print-directory $(GAME)
-	./$(GAME) --map maps/demo.map $(ARGS)
+	./$(GAME) $(RUN_MAP) $(ARGS)
 
 # `make test`: every cmocka suite, the end-to-end runs, then all of it again
 # under AddressSanitizer + UndefinedBehaviorSanitizer, then each fuzzer
@@ -169,6 +173,19 @@ $(BUILD)/sandbox/%.o: src/sandbox/%.c | $(BUILD)/sandbox
 $(BUILD)/game/%.o: src/game/%.c | $(BUILD)/game
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -c $< -o $@
 
+# The game looks for its maps and fonts in ./maps and ./assets, then in
+# DATADIR, where `make install` puts them (PREFIX's, never DESTDIR's: that is
+# only where the files are staged), then in /usr/local and /usr.  main.o is
+# rebuilt when DATADIR changes (BUILD/game/datadir holds the one it was built
+# with), so `make install PREFIX=/opt/x` installs a game that finds /opt/x's.
+DATADIR ?= $(PREFIX)/share/tilenav
+$(BUILD)/game/main.o: CFLAGS_ALL += -DTN_DATADIR='"$(DATADIR)"'
+$(BUILD)/game/main.o: $(BUILD)/game/datadir
+$(BUILD)/game/datadir: FORCE | $(BUILD)/game
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
+.PHONY: FORCE
+FORCE:
+
 $(BUILD)/bench/%.o: bench/%.c | $(BUILD)/bench
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -Ibench -c $< -o $@
 
@@ -238,14 +255,15 @@ clean:
 	rm -rf build build-san build-fuzz build-nosdl tilenav-*.tar.gz
 	rm -rf build-web
 
-# `make install`: the library (install-lib) and the game, its maps, fonts and man page.
+# `make install`: the library (install-lib) and the game, its maps and fonts
+# (in DATADIR, which the game is built to look in) and man page.
 install: install-lib $(GAME)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man6 \
-	  $(DESTDIR)$(PREFIX)/share/tilenav/maps $(DESTDIR)$(PREFIX)/share/tilenav/assets
+	  $(DESTDIR)$(DATADIR)/maps $(DESTDIR)$(DATADIR)/assets
 	install -m 755 $(GAME) $(DESTDIR)$(PREFIX)/bin/
-	install -m 644 maps/*.map $(DESTDIR)$(PREFIX)/share/tilenav/maps/
-	install -m 644 maps/*.tmx $(DESTDIR)$(PREFIX)/share/tilenav/maps/
-	install -m 644 assets/* $(DESTDIR)$(PREFIX)/share/tilenav/assets/
+	install -m 644 maps/*.map $(DESTDIR)$(DATADIR)/maps/
+	install -m 644 maps/*.tmx $(DESTDIR)$(DATADIR)/maps/
+	install -m 644 assets/* $(DESTDIR)$(DATADIR)/assets/
 	sed -e 's/^\.TH TILENAV 6 \([^ ]*\) tilenav /.TH TILENAV 6 \1 "tilenav $(TN_VERSION)" /' \
 	  tilenav.6 > $(DESTDIR)$(MANDIR)/man6/tilenav.6
 

@@ -11,7 +11,11 @@
  * 32768 states on the 512x512 level, then 4x that to show what the limit
  * costs; every state on the demo map), and
  * the heap allocations made during the queries, counted by a counting
- * tn_allocator given to the finder (they must be 0).
+ * tn_allocator given to the finder (they must be 0).  On the demo map the
+ * optimal queries run a second time with a search trace (tn_path_set_trace,
+ * a caller-owned buffer of 1<<16 events, reset before each query), timed
+ * right after the untraced run: the line "with a trace" gives both medians
+ * and means, their ratio and the events recorded per query.
  * Usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] [--limit L]
  */
 #include "bench.h"
@@ -22,6 +26,7 @@
 
 #include "tn_levelgen.h"
 #include "tn_path.h"
+#include "tn_trace.h"
 #include "../tests/tu_nav.h"
 
 static tn_map *load(const char *path)
@@ -62,19 +67,22 @@ static bool pick(const tn_map *m, tn_rng *r, int *x, int *y)
 }
 
 typedef struct row {
-    double med, p95, max, mean_exp, rate;
+    double med, p95, max, mean, mean_exp, rate, mean_events;
     int full, partial, limited;
-    long allocs;
+    long allocs, dropped;
 } row;
 
+/* trace: NULL, or a trace reset before each query (and set on pf for the
+ * run). */
 static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q, int nq, int reps,
-                   int heuristic, int limit, const tn_jump_model *jm)
+                   int heuristic, int limit, const tn_jump_model *jm, tn_trace *trace)
 {
     row r;
     memset(&r, 0, sizeof r);
     double *t = malloc(sizeof(double) * (size_t)nq), *rep = malloc(sizeof(double) * (size_t)reps);
-    double tsum = 0, esum = 0;
+    double tsum = 0, esum = 0, evsum = 0;
     tn_path_node out[512];
+    tn_path_set_trace(pf, trace);
     long before = cnt->allocs;
     for (int i = 0; i < nq; i++) {
         tn_path_query qq =
@@ -86,8 +94,13 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
         tn_status s = 0;
         for (int k = 0; k < reps; k++) {
             double t0 = bench_now();
+            if (trace) tn_trace_reset(trace);
             s = tn_path_find(pf, m, &qq, out, 512, &n, &st, NULL);
             rep[k] = bench_now() - t0;
+        }
+        if (trace) {
+            evsum += (double)trace->count + (double)trace->dropped;
+            r.dropped += trace->dropped;
         }
         t[i] = bench_median(rep, reps);
         tsum += t[i];
@@ -100,7 +113,10 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
             r.full++;
     }
     r.allocs = cnt->allocs - before;
+    tn_path_set_trace(pf, NULL);
     r.mean_exp = esum / nq;
+    r.mean = tsum / nq;
+    r.mean_events = evsum / nq;
     r.rate = tsum > 0 ? esum / tsum : 0;
     r.max = bench_percentile(t, nq, 100);
     r.p95 = bench_percentile(t, nq, 95);
@@ -110,7 +126,9 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
     return r;
 }
 
-static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t seed, int limit)
+/* traced: also time the optimal queries with a trace (the demo map). */
+static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t seed, int limit,
+                     bool traced)
 {
     tu_counting cnt = {0};
     tn_allocator a = tu_counting_allocator(&cnt);
@@ -134,9 +152,18 @@ static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t see
             return 1;
         }
     /* warm up the caches and the per-tile bits */
-    measure(pf, &cnt, m, q, nq < 20 ? nq : 20, 1, TN_PATH_OPTIMAL, 0, &jm);
-    row o = measure(pf, &cnt, m, q, nq, reps, TN_PATH_OPTIMAL, 0, &jm);
-    row f = measure(pf, &cnt, m, q, nq, reps, TN_PATH_FAST, 0, &jm);
+    measure(pf, &cnt, m, q, nq < 20 ? nq : 20, 1, TN_PATH_OPTIMAL, 0, &jm, NULL);
+    row o = measure(pf, &cnt, m, q, nq, reps, TN_PATH_OPTIMAL, 0, &jm, NULL);
+    row tr = {0};
+    tn_trace trace;
+    tn_trace_event *ev = NULL;
+    if (traced) {
+        enum { TRACE_CAP = 1 << 16 };
+        ev = malloc(sizeof *ev * TRACE_CAP); /* the caller's buffer: not the finder's allocator */
+        tn_trace_init(&trace, ev, ev ? TRACE_CAP : 0);
+        tr = measure(pf, &cnt, m, q, nq, reps, TN_PATH_OPTIMAL, 0, &jm, &trace);
+    }
+    row f = measure(pf, &cnt, m, q, nq, reps, TN_PATH_FAST, 0, &jm, NULL);
     printf("\n%s: %dx%d, %d queries x %d reps, limit %d states\n", name, m->w, m->h, nq, reps,
            tn_path_max_expand(pf));
     printf("  %-22s %14s %14s\n", "", "optimal", "fast (3h)");
@@ -148,9 +175,17 @@ static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t see
     printf("  %-22s %5d/%d/%-6d %5d/%d/%-6d\n", "full/unreach./limit", o.full, o.partial, o.limited,
            f.full, f.partial, f.limited);
     printf("  %-22s %14ld %14ld\n", "allocations in queries", o.allocs, f.allocs);
+    if (traced)
+        printf("  with a trace (tn_path_set_trace), optimal: median %.1f us against %.1f untraced "
+               "(x%.2f), mean %.1f against %.1f us (x%.2f); %.0f events per query, %ld dropped, "
+               "%ld allocations\n",
+               tr.med * 1e6, o.med * 1e6, o.med > 0 ? tr.med / o.med : 0, tr.mean * 1e6,
+               o.mean * 1e6, o.mean > 0 ? tr.mean / o.mean : 0, tr.mean_events, tr.dropped,
+               tr.allocs);
+    free(ev);
     free(q);
     tn_path_destroy(pf);
-    return o.allocs || f.allocs ? 1 : 0;
+    return o.allocs || f.allocs || tr.allocs ? 1 : 0;
 }
 
 int bench_astar(int argc, char **argv)
@@ -181,17 +216,18 @@ int bench_astar(int argc, char **argv)
     int rc = 0;
     tn_map *demo = load("maps/demo.map");
     if (demo) {
-        rc |= bench_map("maps/demo.map", demo, nq, reps, seed, 0);
+        rc |= bench_map("maps/demo.map", demo, nq, reps, seed, 0, true);
     } else {
         demo = generated(80, 45, seed);
-        rc |=
-            bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed, 0);
+        rc |= bench_map("generated 80x45 level (maps/demo.map is missing)", demo, nq, reps, seed, 0,
+                        true);
     }
     tn_map_destroy(demo);
     tn_map *big = generated(512, 512, seed);
-    rc |= bench_map("generated 512x512 level", big, nq / 3 > 0 ? nq / 3 : 1, reps, seed, limit);
+    rc |= bench_map("generated 512x512 level", big, nq / 3 > 0 ? nq / 3 : 1, reps, seed, limit,
+                    false);
     rc |= bench_map("generated 512x512 level, 4x the limit", big, nq / 3 > 0 ? nq / 3 : 1, reps,
-                    seed, 4 * limit);
+                    seed, 4 * limit, false);
     tn_map_destroy(big);
     printf("\ntargets: demo median < 50 us; every 512x512 query < 10 ms; "
            "0 allocations per query\n");

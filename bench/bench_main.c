@@ -53,20 +53,35 @@ static const struct {
     {"genmap", bench_genmap,
      "genmap --kind blocks|platformer --size N [--blocks N] --seed S [-o FILE]: write a random "
      "map"},
-    {"astar", bench_astar, "astar: platformer A* query times (demo map, 512x512 level)"},
+    {"astar", bench_astar,
+     "astar [--queries N] [--reps R] [--seed S] [--limit L]: platformer A* query times (demo "
+     "map, with and without a search trace; 512x512 level)"},
     {"arrival", bench_arrival,
-     "arrival --levels N --goals K --seed S: bot arrival rate on random levels"},
-    {"flow", bench_flow, "flow: flow-field rebuild and single-edit update times"},
-    {"enemies", bench_enemies, "enemies: world step time with 1,000 and 10,000 enemies"},
-    {"cdt", bench_cdt, "cdt --points N: triangulate N uniform random points"},
-    {"navmesh", bench_navmesh, "navmesh FILE...: median navmesh build time per map"},
-    {"agents", bench_agents, "agents: companion-style agents and wanderers step time"},
+     "arrival [--levels N] [--goals K] [--seed S] [--out DIR] [--size WxH] [--quiet] "
+     "[--planner classic|graph]: bot arrival rate on random levels"},
+    {"flow", bench_flow,
+     "flow [--reps N] [--edits N] [--size N]: flow-field rebuild and single-edit update times"},
+    {"enemies", bench_enemies,
+     "enemies [--map FILE] [--steps N] [--frames N]: world step time with 1,000 and 10,000 "
+     "enemies, software rendering frame rate"},
+    {"cdt", bench_cdt,
+     "cdt --points N | --map FILE... | --dump-input FILE.map | --dump-points N [...]: "
+     "triangulation times (options: tilenav-bench cdt --help)"},
+    {"navmesh", bench_navmesh,
+     "navmesh [--reps N] [--queries N] FILE...: navmesh build, update and query times per map"},
+    {"agents", bench_agents,
+     "agents [--agents N] [--enemies N] [--steps N] [--runs R] [--size S] [--seed S] "
+     "[--only companions|wanderers]: companion-style agents and wanderers step time"},
     {"soak", bench_soak,
-     "soak --steps N --seed S: full world with random edits, invariants checked"},
-    {"tiled", bench_tiled, "tiled [--reps N] [--size N]: Tiled .tmj/.tmx load times (512x512)"},
+     "soak --steps N --seed S [--map FILE] [--every K] [--planner classic|graph]: full world "
+     "with random edits, invariants checked"},
+    {"tiled", bench_tiled,
+     "tiled [--reps N] [--size N] [--keep]: Tiled .tmj/.tmx load times (512x512)"},
     {"surf", bench_surf,
-     "surf [--sizes 64,128] [--edits K] [--gaps] [--oracle N]: graph planner build, edit, query; "
-     "gap widths; oracle sweep"},
+     "surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q] [--gaps] [--oracle N] "
+     "[--optimality N] [--coyote full|last|all|none] [--landmarks K] [--threads T] "
+     "[--huge-pages]: graph planner build, edit, query; gap widths; oracle sweep; optimality "
+     "against the physics"},
 };
 
 int main(int argc, char **argv)

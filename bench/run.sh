@@ -24,7 +24,8 @@ run flow
 run enemies
 run cdt --points 1000000
 "$B" genmap --kind blocks --size 256 --blocks 700 --seed 1 -o /tmp/tilenav-bench-blocks256.map >/dev/null 2>&1
-run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map
+"$B" genmap --kind blocks --size 256 --blocks 2000 --seed 1 -o /tmp/tilenav-bench-blocks2000.map >/dev/null 2>&1
+run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map /tmp/tilenav-bench-blocks2000.map
 run agents
 run surf --sizes 64,128 --optimality 6
 run soak --steps 100000 --seed 1

@@ -56,10 +56,19 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-/* The default map: maps/demo.map here, else the installed copy. */
+/* Where `make install` puts the maps and fonts: the Makefile passes
+ * -DTN_DATADIR="$(PREFIX)/share/tilenav" (without DESTDIR, which is only
+ * where the files are staged); a build without it looks in /usr/local. */
+#ifndef TN_DATADIR
+#define TN_DATADIR "/usr/local/share/tilenav"
+#endif
+
+/* The default map: maps/demo.map here, else the installed copy (TN_DATADIR,
+ * then /usr/local and /usr). */
 static const char *default_map(void)
 {
-    static const char *const paths[] = {"maps/demo.map", "/usr/local/share/tilenav/maps/demo.map",
+    static const char *const paths[] = {"maps/demo.map", TN_DATADIR "/maps/demo.map",
+                                        "/usr/local/share/tilenav/maps/demo.map",
                                         "/usr/share/tilenav/maps/demo.map"};
     for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
         FILE *f = fopen(paths[i], "rb");
@@ -220,7 +229,8 @@ static int parse_args(int argc, char **argv, options *o)
 static const char *find_assets(const char *given)
 {
     if (given) return given;
-    static const char *const dirs[] = {"assets", "/usr/local/share/tilenav/assets",
+    static const char *const dirs[] = {"assets", TN_DATADIR "/assets",
+                                       "/usr/local/share/tilenav/assets",
                                        "/usr/share/tilenav/assets"};
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         char p[512];

@@ -124,8 +124,8 @@
  *
  * MEMORY
  *  Everything is allocated by tn_cdt_create: 183-192 bytes per point of
- *  capacity plus the sweep's column array (16.6-66 KB) (measured: 12.7 MB
- *  for 66,049 points, the corners of a 256x256 map; 183 MB for
+ *  capacity plus the sweep's column array (16.6-66 KB) (measured: 12.1 MB
+ *  for 66,049 points, the corners of a 256x256 map; 175 MB for
  *  1,000,000), independent of max_segments.  Builds never allocate; their
  *  cost depends on the input, not on the capacity.  The mesh arrays live in
  *  the tn_cdt and are valid until the next build.

@@ -53,7 +53,7 @@
  * Coordinates: x = column, y = row from the top.  Exit points are in tile
  * units: tile (x, y) covers [x, x+1) x [y, y+1), its centre is (x+.5, y+.5).
  *
- * Memory: all at creation, 32 bytes per tile 4-connected (34 MB for
+ * Memory: all at creation, 32 bytes per tile 4-connected (32.2 MB for
  * 1024x1024; 2 of them the rebuild's bit blocks), 44 bytes 8-connected
  * (diagonal counts, a double per tile, more buckets).  Small and thin
  * boards pay more per tile: about 3 KB are fixed (the struct), and the

@@ -80,8 +80,9 @@
  * a plain Dijkstra).  TN_PATH_FAST weights the heuristic by 3, with the
  * "pathmax" rule (a key is never below its parent's); in the tests its paths
  * cost at most 3x the optimum; it expands fewer states when the goal is far
- * and reachable (1793 against 2457 on average on the demo map), nothing is
- * saved when the goal is unreachable.
+ * and reachable (the mean states expanded, optimal against fast, on the
+ * demo map: docs/bench.md, `astar`), nothing is saved when the goal is
+ * unreachable.
  *
  * DATA STRUCTURES.  W x H x NJ states of 8 bytes (16-bit generation, parent
  * jump value, move, cost), J-major (one W x H plane per jump value: walking
@@ -117,8 +118,9 @@
  * query (tested).  Numbers: docs/bench.md (`make bench`); history:
  * docs/perf.md.
  * Memory: 8 bytes x W x H x NJ (NJ = 46 with the default physics) + 12 bytes
- * x (4 x limit + 4) + 6 bytes x limit + (W+2) x (H+2): 1.3 MB + pool for
- * 80x45, 96 MB + pool for 512x512.
+ * x (4 x limit + 4) + 6 bytes x limit + (W+2) x (H+2): 1.3 MB of states for
+ * 80x45 (2.0 MB in all with the default limit), 92 MB for 512x512 (146 MB
+ * in all; tn_path_memory).
  *
  * THREAD SAFETY.  A finder keeps its search state: one tn_path per thread.
  * Any number of finders may read one tn_map at once while no thread edits
@@ -215,8 +217,9 @@ typedef struct tn_path tn_path;
  * hits it returns a partial path (TN_LIMIT_REACHED).
  * Memory, exactly (tn_path_memory returns it), with L the limit:
  *     8*W*H*NJ + 12*(4L + 4) + 6*(L + 1) + (W+2)*(H+2) + sizeof(tn_path)
- * e.g. 256x256 with the defaults: 24.1 MB of states + 12.6 MB of queue
- * + 1.6 MB = 38.3 MB (the former default limit 1<<20 made it 80.8 MB). */
+ * e.g. 256x256 with the defaults: 23.0 MB of states + 12.0 MB of queue
+ * + 1.6 MB = 36.6 MB (MB = 1024 x 1024 bytes, tn_common.h; the former
+ * default limit 1<<20 made it 77.1 MB). */
 tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int max_expand,
                          const tn_allocator *a, tn_path **out, tn_error *err);
 /* Bytes tn_path_create allocates for these arguments; 0 when they are

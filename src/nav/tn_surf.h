@@ -115,11 +115,11 @@
  * repair reuses).  All through the caller's allocator, 16 B more a block;
  * blocks of 256 KB or more rounded up to one of 8 sizes per power of two.
  *
- * COST.  Demo map (80x45, 1x2 box, jump 4): build about 7-9 ms of CPU,
- * a one-tile repair about 1 ms, a query about 13 us median.  Build and
- * repair grow with the search states (about 820 per surface there);
- * `tilenav-bench surf` prints current numbers for the demo map and big
- * levels (docs/bench.md).
+ * COST.  Demo map (80x45, 1x2 box, jump 4): a build costs about 10-12 ms
+ * of CPU; a one-tile repair, a query, saving, loading, shortcuts and
+ * labels: `tilenav-bench surf` prints the current numbers for the demo map
+ * and big levels (docs/bench.md, `surf`).  Build and repair grow with the
+ * search states (about 820 per surface there).
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H

@@ -29,12 +29,11 @@
  *
  * THREADS AND COST.  A trace belongs to one search at a time.  Recording is
  * a bounds check and a 24-byte store per event, out of line (a demo-map A*
- * query makes ~4,500 events: ~100 KB); with no trace (NULL, the default) a
- * search pays one predictable branch per push and pop.  Measured on 300
- * random demo-map A* queries (standing start and goal), 12 interleaved runs
- * on this shared 2-core machine: without a trace 86 us a query against
- * 88 us for the search before traces existed (within the noise); with a
- * trace ~1.3x (~110 us: about 5 ns an event).
+ * query makes a few thousand events, about 100 KB); with no trace (NULL,
+ * the default) a search pays one predictable branch per push and pop.
+ * `tilenav-bench astar` times the demo map's optimal queries with and
+ * without a trace and counts the events per query: its "with a trace" line
+ * in docs/bench.md (a traced query costs about 1.3x an untraced one there).
  */
 #ifndef TN_TRACE_H
 #define TN_TRACE_H

@@ -16,7 +16,7 @@
 /* States one search may expand: ~5 ms on a 512x512 level, more than any
  * reachable set of the demo-sized maps (a plan cut short is a partial path). */
 #define SEARCH_LIMIT 65536
-/* Larger maps get no finder (8 bytes x 46 jump values per tile: 96 MB here). */
+/* Larger maps get no finder (8 bytes x 46 jump values per tile: 92 MB here). */
 #define MAX_FINDER_TILES (512L * 512L)
 /* The graph planner: graphs cached per movement profile (the character and
  * the extra bots share them); maps above this size use the classic one. */

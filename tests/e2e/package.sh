@@ -7,7 +7,10 @@
 #     headers through pkg-config (warnings are errors), linked against the
 #     shared library (soname checked) and run; one static link too;
 #  3. `make install` of the unpacked tree into a DESTDIR: game, man page,
-#     library.
+#     library;
+#  4. `make install` to a temporary PREFIX: the installed game, run from
+#     another directory with no --map and no --assets, finds the demo map
+#     and the fonts there.
 # Runs once, for the plain build dir (the sanitizer pass skips it: it builds
 # its own copies and would only double the time).
 set -u
@@ -121,5 +124,24 @@ for f in usr/bin/tilenav usr/share/man/man6/tilenav.6 usr/lib/libtilenav.a usr/l
 done
 grep -q '^prefix=/usr$' "$T/root/usr/lib/pkgconfig/tilenav.pc" || fail "tilenav.pc has the wrong prefix"
 [ "$("$T/root/usr/bin/tilenav" --version)" = "tilenav $V" ] || fail "tilenav --version is not 'tilenav $V'"
+grep -qaF "/usr/share/tilenav/maps/demo.map" "$T/root/usr/bin/tilenav" || fail "the game does not look in /usr/share/tilenav"
+grep -qaF "$T/root" "$T/root/usr/bin/tilenav" && fail "DESTDIR ($T/root) went into the installed game"
+
+# 4. make install to a PREFIX of its own (no DESTDIR): the installed game,
+#    run from another directory with neither --map nor --assets, plays the
+#    demo map and draws with the fonts of PREFIX/share/tilenav
+P="$T/prefix"
+$MAKE --no-print-directory -s -j2 -C "$D" install PREFIX="$P" >"$T/install2.log" 2>&1 ||
+    { cat "$T/install2.log"; fail "make install PREFIX=$P failed in the unpacked tarball"; }
+grep -qaF "$P/share/tilenav/maps/demo.map" "$P/bin/tilenav" || fail "the game installed in $P does not look in $P/share/tilenav"
+mkdir "$T/elsewhere"
+out=$(cd "$T/elsewhere" && "$P/bin/tilenav" --headless --frames 5 2>"$T/run.err") ||
+    { cat "$T/run.err"; fail "the game installed in $P, run from elsewhere, failed headless"; }
+case "$out" in *'"frames":5,'*'"map":{"width":80,"height":45}'*) ;;
+    *) fail "the game installed in $P, run from elsewhere: not the demo map: $out" ;; esac
+(cd "$T/elsewhere" && "$P/bin/tilenav" --frames 5 --screenshot shot.bmp 2>"$T/run.err") ||
+    { cat "$T/run.err"; fail "the game installed in $P, run from elsewhere, could not draw a screenshot"; }
+[ "$(wc -c <"$T/elsewhere/shot.bmp")" -eq $((54 + 1280 * 720 * 3)) ] ||
+    fail "the installed game's screenshot is not a 1280x720 24-bit BMP"
 echo "package.sh: dist tilenav-$V.tar.gz builds and tests without SDL; installed $so;" \
-     "6 examples and the C++ consumer build and run"
+     "6 examples and the C++ consumer build and run; the game installed in a PREFIX finds its data"
