@@ -297,6 +297,10 @@ void tn_wnav_on_edit(tn_world *w, int x, int y)
     rebuild(w, s, x, y);
 }
 
+/* Moves of the navpath tool's start or goal shorter than this (tiles) are
+ * not reported: rounding, not a place the user did not ask for. */
+#define MOVE_REPORTED 0.05
+
 tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     (void)tool;
@@ -315,9 +319,34 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             x, y,
                             tn_status_detail(st, TN_UNREACHABLE) ? "it is in another region"
                                                                  : "no free space here");
-    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f",
+    /* plan() moved an end closer than the radius to a wall to the nearest
+     * point with room for the disc: say how far (the path ended somewhere
+     * else than clicked without a word) */
+    char moved[160] = "";
+    const float r = s->agent_radius;
+    if (r > 0.0f) {
+        const float T = (float)TN_TILE_PX;
+        float ex[2] = {s->sx, s->gx}, ey[2] = {s->sy, s->gy};
+        for (int k = 0; k < 2; k++) {
+            float cx, cy;
+            if (!tn_navmesh_nearest_clear(s->mesh, ex[k], ey[k], r, &cx, &cy)) continue;
+            double d = hypot((double)cx - ex[k], (double)cy - ey[k]) / T;
+            if (d < MOVE_REPORTED) continue;
+            size_t len = strlen(moved);
+            snprintf(moved + len, sizeof moved - len, "%s%s moved %.1f tiles", len ? ", " : "",
+                     k ? "goal" : "start", d);
+        }
+        if (moved[0]) {
+            size_t len = strlen(moved);
+            snprintf(moved + len, sizeof moved - len,
+                     " to the nearest point with room for radius %.2f", (double)(r / T));
+        }
+    }
+    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f%s%s",
                      block ? " to the block's nearest free point" : "", s->npath,
-                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX);
+                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX, moved[0] ? "; " : "",
+                     moved);
+    if (moved[0]) return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT, 0, 0, "%s", moved);
     return TN_OK;
 }
 

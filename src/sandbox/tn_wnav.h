@@ -15,7 +15,12 @@
  * Click tool TN_TOOL_NAVPATH: a path for a disc of radius agent_radius (the
  * parameter, tiles; 0 gives the exact any-angle path) from the character's centre to
  * the clicked tile's centre (a block's nearest free point when the tile is a
- * block), kept and drawn, and planned again after each rebuild.
+ * block), kept and drawn, and planned again after each rebuild.  With a
+ * radius, a start or goal closer than it to a wall moves to the nearest
+ * point with room for the disc; a click that moves one by 0.05 tiles or
+ * more says so on the status line and returns SUCCESS | PARTIAL_RESULT
+ * with the move in err ("goal moved 3.6 tiles to the nearest point with
+ * room for radius 1.00"; scripts warn with it).
  * JSON: ,"navmesh":{"triangles":N,"regions":N,"build_ms":X|null}
  * (free triangles).  HUD: triangles, regions, build time, path.
  * Overlay TN_OVERLAY_NAVMESH: triangles by region, outlines, the corridor
