@@ -859,9 +859,9 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     /* legend: two columns of glyphs (one, right of the keys, when narrow) */
     float ly0 = narrow ? top + 22 : y + 50;
     tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
-    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2;
+    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2; /* rows 18 px apart: 21 fit the box */
     for (int i = 0; i < LG_COUNT; i++) {
-        float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
+        float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 18;
         legend_glyph(g, gx, gy, i);
         tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
     }
