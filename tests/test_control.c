@@ -22,6 +22,7 @@
 #include "tn_surf.h"
 #include "tn_rng.h"
 #include "tn_wbots.h"
+#include "tn_wnav.h"
 
 static bool same_map(const tn_map *a, const tn_map *b)
 {
@@ -662,6 +663,110 @@ static void test_playback_replans(void **state)
     tn_playback_free(&p);
 }
 
+/* Every triangle event of a navmesh replay is a free triangle of the
+ * current mesh, recorded at its centroid (ids of an older mesh are not). */
+static void assert_trace_on_mesh(const tn_playback *p, const tn_world *w)
+{
+    tn_navmesh_view v;
+    tn_navmesh_get_view(tn_wnav_mesh(w), &v);
+    for (int i = 0; i < p->trace.count; i++) {
+        const tn_trace_event *ev = &p->trace.ev[i];
+        if (ev->id == -1) continue; /* a tangent point */
+        if (ev->id < 0 || ev->id >= v.ntris || v.region[ev->id] < 0)
+            fail_msg("event %d: triangle %d is not a free triangle of the mesh", i, ev->id);
+        double cx = 0, cy = 0;
+        for (int j = 0; j < 3; j++) {
+            cx += v.xy[2 * v.tri[3 * ev->id + j]] / 3.0;
+            cy += v.xy[2 * v.tri[3 * ev->id + j] + 1] / 3.0;
+        }
+        if (fabs(cx - ev->x) > 1e-3 || fabs(cy - ev->y) > 1e-3)
+            fail_msg("event %d: triangle %d of the mesh is at (%g,%g), the event at (%g,%g)", i,
+                     ev->id, cx, cy, (double)ev->x, (double)ev->y);
+    }
+}
+
+/* A navmesh replay follows the navpath tool's path through edits: the
+ * reviewer's radius 0, tool 7 on (70,10), E, then blocks near the path
+ * ((18..22,33), (33,22), (34,22)): the replay kept "61/61" of the old
+ * search and drew its triangle ids on the rebuilt mesh (a closed triangle
+ * filled a new block).  Now the edit's re-plan is recorded again (on
+ * screen: restarted, held if held, and said), an agent radius change too,
+ * and a replay whose path the edit cut is dropped with a message. */
+static void test_playback_navmesh_follows_edits(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    static tn_playback p, fresh;
+    assert_int_equal(tn_playback_init(&p), 0);
+    assert_int_equal(tn_playback_init(&fresh), 0);
+    tn_path *finder = NULL;
+    const unsigned X = TN_OVERLAY_EXPLORED;
+    assert_true(tn_succeeded(tn_world_set(w, "agent_radius", 0, &e)));
+    tn_world_set_tool(w, TN_TOOL_NAVPATH);
+    assert_true(tn_succeeded(tn_world_click(w, 70, 10, TN_CLICK_LEFT, false, &e)));
+    assert_true(tn_playback_record_navpath(&p, w, 70, 10) > 0);
+    int before = p.trace.count;
+    p.shown = p.trace.count; /* E, played to its end */
+    const int edits[][2] = {{18, 33}, {19, 33}, {20, 33}, {21, 33}, {22, 33}, {33, 22}, {34, 22}};
+    for (int k = 0; k < 7; k++) {
+        assert_true(
+            tn_succeeded(tn_world_click(w, edits[k][0], edits[k][1], TN_CLICK_RIGHT, false, &e)));
+        tn_world_step(w);
+        tn_playback_watch(&p, &finder, w, X);
+        assert_trace_on_mesh(&p, w);
+    }
+    /* the re-planned path's search: what a new click's recording holds */
+    assert_true(tn_playback_record_navpath(&fresh, w, 70, 10) > 0);
+    assert_int_equal(p.trace.count, fresh.trace.count);
+    assert_int_not_equal(p.trace.count, before);
+    for (int i = 0; i < p.trace.count; i++) {
+        assert_int_equal(p.trace.ev[i].id, fresh.trace.ev[i].id);
+        assert_int_equal(p.trace.ev[i].kind, fresh.trace.ev[i].kind);
+    }
+    assert_int_equal(p.expanded, fresh.expanded);
+    assert_true(p.active && p.navmesh);
+    assert_int_equal((int)p.shown, 0); /* restarted */
+    char want[160];
+    snprintf(want, sizeof want,
+             "replay: now the re-planned navmesh path's search (the navmesh changed): %d nodes",
+             p.expanded);
+    assert_string_equal(tn_world_message_text(w), want);
+    /* held: held at the new search's start */
+    p.paused = true;
+    assert_true(tn_succeeded(tn_world_click(w, 33, 22, TN_CLICK_RIGHT, false, &e))); /* undo it */
+    tn_playback_watch(&p, &finder, w, X);
+    assert_trace_on_mesh(&p, w);
+    assert_true(p.active && p.paused);
+    assert_non_null(strstr(tn_world_message_text(w), ", held at its start (Shift+E plays)"));
+    /* a new agent radius plans the path again: the replay follows it */
+    assert_true(tn_succeeded(tn_world_set(w, "agent_radius", 0.5, &e)));
+    tn_playback_watch(&p, &finder, w, X);
+    assert_non_null(strstr(p.label, "re-planned: agent radius 0.50"));
+    assert_true(tn_playback_record_navpath(&fresh, w, 70, 10) > 0);
+    assert_int_equal(p.trace.count, fresh.trace.count);
+    /* an edit that cuts the path (a wall around the goal): dropped */
+    p.paused = false;
+    for (int y = 8; y <= 12; y++)
+        for (int x = 68; x <= 72; x++)
+            if ((x == 68 || x == 72 || y == 8 || y == 12) &&
+                tn_map_tile(tn_world_map(w), x, y) != TN_TILE_BLOCK)
+                tn_world_edit(w, x, y, TN_EDIT_BLOCK, &e);
+    tn_playback_watch(&p, &finder, w, X);
+    assert_int_equal(p.trace.count, 0);
+    assert_false(p.active);
+    assert_non_null(strstr(tn_world_message_text(w), "replay: dropped"));
+    /* a navmesh search that is not the tool path's is dropped by a rebuild */
+    assert_true(tn_playback_record_navpath(&p, w, 10, 40) > 0);
+    assert_true(tn_succeeded(tn_world_edit(w, 33, 22, TN_EDIT_BLOCK, &e)));
+    tn_playback_watch(&p, &finder, w, 0);
+    assert_int_equal(p.trace.count, 0);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_playback_free(&fresh);
+    tn_world_destroy(w);
+}
+
 /* The replay is on screen only with the explored overlay; E, Shift+E and Q
  * with X off switch it on and say so (X off left the replay drawn, and E
  * drew it with X off). */
@@ -841,6 +946,7 @@ int main(void)
         cmocka_unit_test(test_playback),
         cmocka_unit_test(test_playback_classic_ledge),
         cmocka_unit_test(test_playback_replans),
+        cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_singular),

@@ -1349,6 +1349,83 @@ static void test_radius(void **state)
     tn_map_destroy(m);
 }
 
+/* Point (x, y) in the closed triangle t of the view. */
+static bool view_tri_holds(const tn_navmesh_view *v, int t, double x, double y)
+{
+    for (int i = 0; i < 3; i++) {
+        const int32_t *a = v->xy + 2 * v->tri[3 * t + i],
+                      *b = v->xy + 2 * v->tri[3 * t + (i + 1) % 3];
+        if ((b[0] - a[0]) * (y - a[1]) - (b[1] - a[1]) * (x - a[0]) < -1e-6) return false;
+    }
+    return true;
+}
+
+/* The corridor of a radius path is a chain: free triangles from the one
+ * holding the start to the one holding the goal, each sharing an edge with
+ * the next, every path point in one of them (it was the triangles under
+ * the path's points: 3-5 triangles with gaps between them). */
+static void test_radius_corridor_connected(void **state)
+{
+    (void)state;
+    const char *maps[] = {"maps/demo.map", "tests/data/nav_corridor.map", NULL};
+    int checked = 0;
+    for (int k = 0; k < 4; k++) {
+        tn_map *m = k < 2 ? load_map(maps[k]) : random_map(40, 30, 22, 500u + (unsigned)k);
+        tn_navmesh *nm = build(m);
+        tn_navmesh_view v;
+        tn_navmesh_get_view(nm, &v);
+        tn_navquery *q = NULL;
+        assert_true(tn_succeeded(tn_navquery_create(nm, NULL, &q, NULL)));
+        tn_rng r;
+        tn_rng_seed(&r, 77u + (unsigned)k, 3);
+        static float xy[2 * 4096];
+        for (int trial = 0; trial < 60; trial++) {
+            const float radii[] = {0.3125f, 0.45f, 1.0f, 0.1f};
+            float rad = radii[trial % 4];
+            float sx = (float)tn_rng_below(&r, (uint32_t)m->w) + 0.5f,
+                  sy = (float)tn_rng_below(&r, (uint32_t)m->h) + 0.5f;
+            float gx = (float)tn_rng_below(&r, (uint32_t)m->w) + 0.5f,
+                  gy = (float)tn_rng_below(&r, (uint32_t)m->h) + 0.5f;
+            if (!tn_navmesh_nearest_clear(nm, sx, sy, rad, &sx, &sy) ||
+                !tn_navmesh_nearest_clear(nm, gx, gy, rad, &gx, &gy))
+                continue;
+            int n = 0;
+            if (tn_failed(tn_navquery_find_path(q, sx, sy, gx, gy, rad, xy, 4096, &n, NULL)))
+                continue;
+            int nc = 0;
+            const int32_t *c = tn_navquery_corridor(q, &nc);
+            assert_true(nc >= 1);
+            if (!view_tri_holds(&v, c[0], sx, sy)) fail_msg("map %d trial %d: start off", k, trial);
+            if (!view_tri_holds(&v, c[nc - 1], gx, gy))
+                fail_msg("map %d trial %d: goal off", k, trial);
+            for (int i = 0; i < nc; i++) {
+                assert_true(c[i] >= 0 && c[i] < v.ntris && v.region[c[i]] >= 0);
+                if (i == 0) continue;
+                int shared = 0;
+                for (int a = 0; a < 3; a++)
+                    for (int b = 0; b < 3; b++)
+                        shared += v.tri[3 * c[i - 1] + a] == v.tri[3 * c[i] + b];
+                if (shared != 2)
+                    fail_msg("map %d trial %d radius %g: corridor triangles %d (%d) and %d (%d) "
+                             "share no edge",
+                             k, trial, (double)rad, i - 1, c[i - 1], i, c[i]);
+            }
+            for (int i = 0; i < n; i++) {
+                bool in = false;
+                for (int j = 0; j < nc && !in; j++)
+                    in = view_tri_holds(&v, c[j], xy[2 * i], xy[2 * i + 1]);
+                if (!in)
+                    fail_msg("map %d trial %d: path point %d outside the corridor", k, trial, i);
+            }
+            checked++;
+        }
+        tn_navquery_destroy(q);
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+    assert_true(checked >= 60);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Funnel alone */
 
@@ -1583,6 +1660,7 @@ int main(void)
         cmocka_unit_test(test_paths_random_vs_references),
         cmocka_unit_test(test_paths_halfgrid_exact),
         cmocka_unit_test(test_radius),
+        cmocka_unit_test(test_radius_corridor_connected),
         cmocka_unit_test(test_nearest_free),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_movingai_small),

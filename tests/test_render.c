@@ -524,6 +524,69 @@ static void test_playback_draws(void **state)
     tn_world_destroy(w);
 }
 
+/* At the default agent radius the navmesh replay is seen: its expanded
+ * tangent points are orange squares on top of the navmesh overlay's
+ * clearance circles (they were 3.5 px translucent dots under the circles,
+ * the open ones 4 px rings in nearly the circles' blue), and the triangles
+ * under its points fill in as the closed set, as at radius 0.  F1's legend
+ * names the circles and the marks. */
+static void test_playback_radius_visible(void **state)
+{
+    (void)state;
+    const uint32_t ORANGE = 0xff9a3cu;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    v.pb = &p;
+    tn_error e;
+    double r;
+    assert_true(tn_world_get(w, "agent_radius", &r) && r > 0.3);
+    tn_world_set_tool(w, TN_TOOL_NAVPATH);
+    assert_true(tn_succeeded(tn_world_click(w, 70, 10, TN_CLICK_LEFT, false, &e)));
+    assert_true(tn_playback_record_navpath(&p, w, 70, 10) > 10);
+    p.paused = true;
+    p.shown = p.trace.count;
+    v.overlays |= TN_OVERLAY_NAVMESH;
+    SDL_Surface *hidden = shoot_view(w, &v);
+    v.overlays |= TN_OVERLAY_EXPLORED;
+    SDL_Surface *s = shoot_view(w, &v);
+    tn_camera c = tn_camera_make(w, &v);
+    int closed = 0, on_top = 0;
+    for (int i = 0; i < p.trace.count; i++) {
+        const tn_trace_event *ev = &p.trace.ev[i];
+        if (ev->id != -1 || ev->kind != TN_TRACE_CLOSE) continue;
+        int x = (int)lroundf(tn_camera_sx(&c, ev->x * TN_TILE_PX)),
+            y = (int)lroundf(tn_camera_sy(&c, ev->y * TN_TILE_PX));
+        if (x < c.view.x || y < c.view.y || x >= c.view.x + c.view.w || y >= c.view.y + c.view.h)
+            continue;
+        closed++;
+        on_top += pixel(s, x, y) == ORANGE;
+    }
+    if (closed < 3)
+        fail_msg("%d expanded tangent points in sight of %d events, view %d %d %d %d", closed,
+                 p.trace.count, c.view.x, c.view.y, c.view.w, c.view.h);
+    if (on_top < closed - 1) fail_msg("%d of %d expanded tangent points drawn", on_top, closed);
+    int changed = 0;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++) changed += pixel(s, x, y) != pixel(hidden, x, y);
+    if (changed < 20 * closed * 64) fail_msg("the replay changes only %d pixels", changed);
+    SDL_FreeSurface(s);
+    SDL_FreeSurface(hidden);
+    static const char *const want[] = {"navmesh: agent radius around a corner",
+                                       "replay, radius > 0: tangent point offered",
+                                       "replay, radius > 0: tangent point expanded"};
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+        bool found = false;
+        for (int i = 0; tn_ui_legend_entry(i); i++)
+            if (strcmp(tn_ui_legend_entry(i), want[k]) == 0) found = true;
+        if (!found) fail_msg("no legend entry \"%s\"", want[k]);
+    }
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 /* A tn_gfx with the real fonts on a software renderer: text is measured
  * as the window measures it. */
 typedef struct gfx_rig {
@@ -878,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_playback_draws),
+        cmocka_unit_test(test_playback_radius_visible),
         cmocka_unit_test(test_dest_over_enemy),
         cmocka_unit_test(test_bar_labels_apart),
         cmocka_unit_test(test_legend_has_start_tile),

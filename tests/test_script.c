@@ -319,6 +319,37 @@ static void test_edit_refused(void **state)
     tn_world_destroy(w);
 }
 
+/* A navpath click whose goal moves to where the agent's radius fits is
+ * done, and the host's warn says where it went (headless runs printed
+ * nothing: the path ended 3.6 tiles above the clicked pit). */
+static void test_click_adjusted(void **state)
+{
+    (void)state;
+    char err[512] = "";
+    tn_map *m;
+    if (tn_load_map("maps/demo.map", &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    const char *text = "0 set agent_radius 1\n0 tool navpath\n1 click 62 43 left\n"
+                       "2 click 70 10 left\n";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    warn_log log = {0, ""};
+    tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
+    if (tn_script_run(s, w, 1, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    const char *want = "t.txt:3: click 62 43 adjusted (frame 1): goal moved ";
+    if (strncmp(log.last, want, strlen(want)) != 0 ||
+        !strstr(log.last, " tiles to the nearest point with room for radius 1.00"))
+        fail_msg("warning: %s", log.last);
+    assert_int_equal(tn_world_refused_edits(w), 0);
+    /* a goal with room: nothing to say */
+    if (tn_script_run(s, w, 3, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
 /* A UTF-8 byte-order mark is skipped; commands left when the run ends
  * are counted and named. */
 static void test_bom_and_unrun(void **state)
@@ -344,15 +375,11 @@ static void test_bom_and_unrun(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_ok),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_apply),
-        cmocka_unit_test(test_save_needs_host),
-        cmocka_unit_test(test_set_speed),
-        cmocka_unit_test(test_bom_and_unrun),
-        cmocka_unit_test(test_set_refused),
-        cmocka_unit_test(test_edit_refused),
-        cmocka_unit_test(test_save_keeps_comments),
+        cmocka_unit_test(test_parse_ok),       cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_apply),          cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_set_speed),      cmocka_unit_test(test_bom_and_unrun),
+        cmocka_unit_test(test_set_refused),    cmocka_unit_test(test_edit_refused),
+        cmocka_unit_test(test_click_adjusted), cmocka_unit_test(test_save_keeps_comments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

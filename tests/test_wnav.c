@@ -127,6 +127,40 @@ static void test_world_subsystem(void **state)
     tn_world_destroy(w);
 }
 
+/* A navpath goal (or start) too narrow for the agent's radius moves to the
+ * nearest point with room: the click says how far, on the status line and
+ * in err with SUCCESS | PARTIAL_RESULT (the reviewer's radius 1.00 click
+ * into the 2-tile pit at (62,43) said only "navmesh path: 23 points, 66.4
+ * tiles, agent radius 1.00" while the path ended above the pit). */
+static void test_navpath_goal_moved(void **state)
+{
+    (void)state;
+    tn_world *w = NULL;
+    tn_error err;
+    assert_int_equal(tn_world_create(tu_load_map("maps/demo.map"), NULL, NULL, &w, &err), TN_OK);
+    assert_int_equal(tn_world_set_tool(w, TN_TOOL_NAVPATH), TN_OK);
+    assert_int_equal(tn_world_set(w, "agent_radius", 1.0, &err), TN_OK);
+    tn_status s = tn_world_click(w, 62, 43, TN_CLICK_LEFT, false, &err);
+    assert_true(tn_succeeded(s) && tn_status_detail(s, TN_PARTIAL_RESULT));
+    const char *msg = tn_world_message_text(w);
+    if (!strstr(msg, "navmesh path: ") || !strstr(msg, "goal moved ") ||
+        !strstr(msg, " tiles to the nearest point with room for radius 1.00"))
+        fail_msg("status: %s", msg);
+    if (strncmp(err.msg, "goal moved ", 11) != 0 || !strstr(err.msg, "radius 1.00"))
+        fail_msg("err: %s", err.msg);
+    double d = atof(err.msg + 11);
+    assert_true(d >= 1.0 && d <= 6.0);
+    /* a goal with room: no word about moves */
+    s = tn_world_click(w, 70, 10, TN_CLICK_LEFT, false, &err);
+    assert_int_equal(s, TN_OK);
+    assert_null(strstr(tn_world_message_text(w), "moved"));
+    /* radius 0 moves nothing */
+    assert_int_equal(tn_world_set(w, "agent_radius", 0.0, &err), TN_OK);
+    assert_int_equal(tn_world_click(w, 62, 43, TN_CLICK_LEFT, false, &err), TN_OK);
+    assert_null(strstr(tn_world_message_text(w), "moved"));
+    tn_world_destroy(w);
+}
+
 /* The mesh is sized to the map's content, not the worst case of its size:
  * edits that add far more outline than the headroom re-fit it, and the
  * re-fitted mesh answers like a worst-case mesh built from scratch. */
@@ -203,6 +237,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_subsystem),
+        cmocka_unit_test(test_navpath_goal_moved),
         cmocka_unit_test(test_mesh_fits_content),
     };
     return cmocka_run_group_tests_name("wnav", tests, NULL, NULL);

@@ -547,18 +547,77 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
     return true;
 }
 
+/* The navpath tool's search recorded again (after a rebuild or a re-plan):
+ * the events, -1 when there is no tool path. */
+static int record_tool_path(tn_playback *p, tn_world *w, const char *why)
+{
+    int tx, ty;
+    tn_trace_reset(&p->trace);
+    int n = tn_wnav_trace_tool_path(w, &p->trace, &tx, &ty);
+    p->nav_rev = tn_wnav_revision(w);
+    p->nav_plans = tn_wnav_tool_plans(w);
+    if (n < 0) {
+        tn_trace_reset(&p->trace);
+        p->expanded = 0;
+        return -1;
+    }
+    p->navmesh = true;
+    p->nav_tool = true;
+    p->expanded = n;
+    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d)%s%s: %d nodes expanded", tx, ty,
+             why ? " re-planned: " : "", why ? why : "", n);
+    return p->trace.count;
+}
+
+/* A navmesh replay whose mesh was rebuilt or whose tool path was planned
+ * again: recorded again from the tool path, or dropped (see control.h). */
+static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
+{
+    if (!p->navmesh) return 0;
+    uint32_t rev = tn_wnav_revision(w);
+    bool mesh = rev != p->nav_rev;
+    if (!mesh && (!p->nav_tool || tn_wnav_tool_plans(w) == p->nav_plans)) return 0;
+    bool on_screen = p->active && (overlays & TN_OVERLAY_EXPLORED), held = p->paused;
+    char why[48];
+    if (mesh)
+        snprintf(why, sizeof why, "the navmesh changed");
+    else
+        snprintf(why, sizeof why, "agent radius %.2f", tn_wnav_agent_radius(w) / TN_TILE_PX);
+    int n = p->nav_tool ? record_tool_path(p, w, why) : -1;
+    if (n < 0) { /* no path to follow: its triangle ids are gone with the mesh */
+        tn_trace_reset(&p->trace);
+        p->navmesh = p->nav_tool = p->active = p->paused = false;
+        p->shown = 0;
+        p->expanded = 0;
+        snprintf(p->label, sizeof p->label, "navmesh search: dropped (%s)", why);
+        if (on_screen)
+            tn_world_message(
+                w, "replay: dropped: %s and the navmesh search it showed has no path now", why);
+        return 1;
+    }
+    p->active = on_screen && n > 0;
+    p->paused = on_screen && held;
+    p->shown = 0;
+    if (on_screen)
+        tn_world_message(w, "replay: now the re-planned navmesh path's search (%s): %d nodes%s",
+                         why, p->expanded, held ? ", held at its start (Shift+E plays)" : "");
+    return 1;
+}
+
 int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsigned overlays)
 {
+    int followed = follow_navmesh(p, w, overlays);
     const tn_bot *b = tn_wbots_character_bot(w);
+    if (!b) return followed;
     if (!b) return 0;
     tn_bot_info i = tn_bot_get_info(b);
-    if (i.plans == p->plans_seen) return 0;
+    if (i.plans == p->plans_seen) return followed;
     p->plans_seen = i.plans;
-    if (i.goal_x < 0) return 0;
+    if (i.goal_x < 0) return followed;
     int goal = i.plans - i.replans; /* the goal's first plan, counted */
     bool replan = i.replans > 0 && goal == p->goal_first;
     p->goal_first = goal;
-    if (replan && p->navmesh) return 0; /* the navmesh search asked for stays */
+    if (replan && p->navmesh) return followed; /* the navmesh search asked for stays */
     bool x_on = (overlays & TN_OVERLAY_EXPLORED) != 0;
     bool on_screen = p->active && x_on, held = p->paused;
     int n = i.planner ? tn_playback_record_graph(p, w) : tn_playback_record_goto(p, finder, w);
@@ -586,7 +645,7 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
 void tn_playback_forget(tn_playback *p)
 {
     tn_trace_reset(&p->trace);
-    p->active = p->paused = p->navmesh = false;
+    p->active = p->paused = p->navmesh = p->nav_tool = false;
     p->shown = 0;
     p->expanded = 0;
     p->plans_seen = p->goal_first = 0;
@@ -597,6 +656,13 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     tn_navquery *q = tn_wnav_query(w);
     const tn_navmesh *m = tn_wnav_mesh(w);
     if (!q || !m) return 0;
+    int ctx, cty;
+    if (tn_wnav_tool_goal(w, &ctx, &cty) && ctx == tx && cty == ty) {
+        /* the tool's path to this tile: its search, followed on re-plans */
+        int n = record_tool_path(p, w, NULL);
+        tn_playback_start(p);
+        return n > 0 ? n : 0;
+    }
     float sx, sy, gx = ((float)tx + 0.5f) * TN_TILE_PX, gy = ((float)ty + 0.5f) * TN_TILE_PX;
     tn_world_character_center(w, &sx, &sy);
     /* the same query as the navpath tool: the agent's radius, start and
@@ -616,6 +682,9 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n, NULL);
     tn_navquery_set_trace(q, NULL);
     p->navmesh = true;
+    p->nav_tool = false;
+    p->nav_rev = tn_wnav_revision(w);
+    p->nav_plans = tn_wnav_tool_plans(w);
     snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d nodes expanded", tx, ty,
              tn_navquery_expanded(q));
     p->expanded = tn_navquery_expanded(q);

@@ -151,6 +151,9 @@ typedef struct tn_playback {
     int expanded;           /* the recorded search's expansions (the HUD's N) */
     int plans_seen;         /* the character bot's plan count last watched */
     int goal_first;         /* plans - replans of the goal whose searches it holds */
+    uint32_t nav_rev;       /* navmesh search: the mesh revision its triangle ids are of */
+    uint32_t nav_plans;     /* ... and the navpath tool's plan it is the search of */
+    bool nav_tool;          /* ... which it follows (else it is dropped on a rebuild) */
     uint8_t *scratch;       /* per tile / triangle state while drawing (owned) */
     size_t scratch_cap;
 } tn_playback;
@@ -221,13 +224,23 @@ bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int wh
  *    was held, and the world's message says so: "replay: now re-plan N
  *    (reason): M nodes" (states for the classic planner), never a silent
  *    swap.  A navmesh replay (tool 7) stays: re-plans do not replace it.
- * Returns 1 when it recorded a search, else 0. */
+ *  - A navmesh replay follows the navpath tool's path: when the mesh is
+ *    rebuilt (an edit) or the path planned again (agent radius), its
+ *    triangle ids are no longer the mesh's, so it is recorded again from
+ *    the re-planned path's search (restarting if on screen, held if held:
+ *    "replay: now the re-planned navmesh path's search (the navmesh
+ *    changed): N nodes"), or dropped when there is no such path any more
+ *    (cut by the edit, or a search that was not the tool path's), with a
+ *    message when it was on screen.  Never drawn on another mesh.
+ * Returns 1 when it recorded (or dropped) a search, else 0. */
 int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsigned overlays);
 /* Forget the recorded search and the plans watched: a new world (reset, map
  * switch), whose bot has made no plan yet. */
 void tn_playback_forget(tn_playback *p);
 /* Record the navmesh search the navpath tool makes to tile (tx, ty) (the
- * world's shared query, traced for this one call). */
+ * world's shared query, traced for this one call): the tool path's own
+ * search when the tool's path goes to that tile (then the replay follows
+ * it, see tn_playback_watch). */
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
 
 /* ---- map list -------------------------------------------------------------

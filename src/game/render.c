@@ -329,22 +329,77 @@ static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
 #define PB_OPEN_COL 0x58d0ffffu   /* the frontier (open set) */
 #define PB_CLOSED_COL 0xff9a3c00u /* the closed set, alpha by depth */
 #define PB_CURRENT_COL 0xffffffffu
+/* A radius search's tangent points: squares, unlike the navmesh overlay's
+ * clearance circles (rings around the same corners) */
+#define PB_TANGENT_OPEN_COL PB_OPEN_COL
+#define PB_TANGENT_CLOSED_COL 0xff9a3cffu
+#define PB_TANGENT_EDGE_COL 0x101418ffu
+
+/* The events shown and the last one that is not an OPEN (the current
+ * node), -1 when none. */
+static int pb_shown(const tn_playback *pb, int *cur)
+{
+    int shown = (int)pb->shown;
+    if (shown > pb->trace.count) shown = pb->trace.count;
+    *cur = -1;
+    for (int i = shown - 1; i >= 0; i--)
+        if (pb->trace.ev[i].kind != TN_TRACE_OPEN) {
+            *cur = i;
+            break;
+        }
+    return shown;
+}
+
+/* A navmesh replay's mesh, NULL when its triangle ids are not the current
+ * mesh's (rebuilt since it was recorded: tn_playback_watch records it
+ * again or drops it; never drawn on another mesh). */
+static const tn_navmesh *pb_mesh(const tn_world *w, const tn_playback *pb)
+{
+    const tn_navmesh *nm = tn_wnav_mesh(w);
+    return nm && pb->nav_rev == tn_wnav_revision(w) ? nm : NULL;
+}
+
+/* On top of the overlays (the navmesh overlay's clearance circles sit at
+ * the same corners): a radius search's tangent points, open ones as blue
+ * square outlines, expanded ones as orange squares edged dark, and a
+ * navmesh search's current node ringed. */
+static void draw_playback_marks(tn_gfx *g, const tn_world *w, tn_playback *pb, const tn_camera *c)
+{
+    if (!pb->navmesh) return;
+    const tn_navmesh *nm = pb_mesh(w, pb);
+    if (!nm) return;
+    tn_navmesh_view mv;
+    tn_navmesh_get_view(nm, &mv);
+    int cur;
+    int shown = pb_shown(pb, &cur);
+    const tn_trace_event *ev = pb->trace.ev;
+    for (int i = 0; i < shown; i++) {
+        if (ev[i].id != -1) continue;
+        float sx = tn_camera_sx(c, ev[i].x * mv.tile_size);
+        float sy = tn_camera_sy(c, ev[i].y * mv.tile_size);
+        if (ev[i].kind == TN_TRACE_OPEN) {
+            tn_gfx_frame(g, sx - 4, sy - 4, 8, 8, 2, PB_TANGENT_OPEN_COL);
+        } else {
+            tn_gfx_rect(g, sx - 4, sy - 4, 8, 8, PB_TANGENT_EDGE_COL);
+            tn_gfx_rect(g, sx - 3, sy - 3, 6, 6, PB_TANGENT_CLOSED_COL);
+        }
+    }
+    if (cur >= 0) {
+        float sx = tn_camera_sx(c, ev[cur].x * mv.tile_size);
+        float sy = tn_camera_sy(c, ev[cur].y * mv.tile_size);
+        tn_gfx_ring(g, sx, sy, 7, 2, PB_CURRENT_COL);
+    }
+}
 
 /* The recorded search up to pb->shown: closed cells filled (more jump
  * values closed: more opaque), open cells outlined, the current node
  * ringed.  Tile searches draw tiles, navmesh searches triangles. */
 static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const tn_camera *c)
 {
-    int shown = (int)pb->shown;
-    if (shown > pb->trace.count) shown = pb->trace.count;
+    int cur;
+    int shown = pb_shown(pb, &cur);
     const tn_trace_event *ev = pb->trace.ev;
     const tn_map *m = tn_world_map(w);
-    int cur = -1;
-    for (int i = shown - 1; i >= 0; i--)
-        if (ev[i].kind != TN_TRACE_OPEN) {
-            cur = i;
-            break;
-        }
     if (!pb->navmesh) {
         size_t n = (size_t)m->w * (size_t)m->h;
         uint8_t *st = tn_playback_scratch(pb, n);
@@ -382,26 +437,23 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
             tn_gfx_frame(g, sx - 2, sy - 2, ts + 4, ts + 4, 2, PB_CURRENT_COL);
         }
     } else {
-        const tn_navmesh *nm = tn_wnav_mesh(w);
+        const tn_navmesh *nm = pb_mesh(w, pb);
         if (!nm) return;
         tn_navmesh_view mv;
         tn_navmesh_get_view(nm, &mv);
         uint8_t *st = tn_playback_scratch(pb, (size_t)mv.ntris + 1);
         if (!st) return;
         memset(st, 0, (size_t)mv.ntris);
-        /* a radius search records tangent points (id -1): open ones as
-         * rings, expanded ones as dots */
-        for (int i = 0; i < shown; i++) {
-            if (ev[i].id != -1) continue;
-            float sx = tn_camera_sx(c, ev[i].x * mv.tile_size);
-            float sy = tn_camera_sy(c, ev[i].y * mv.tile_size);
-            if (ev[i].kind == TN_TRACE_OPEN)
-                tn_gfx_ring(g, sx, sy, 4, 1.5f, PB_OPEN_COL);
-            else
-                tn_gfx_circle(g, sx, sy, 3.5f, PB_CLOSED_COL | 0xe0u);
-        }
+        /* a radius search records tangent points (id -1; their marks go on
+         * top, draw_playback_marks): the triangles under them are the
+         * frontier and the closed set, as a radius-0 search's triangles */
+        int hint = -1;
         for (int i = 0; i < shown; i++) {
             int t = ev[i].id;
+            if (t == -1) {
+                t = tn_navmesh_locate(nm, ev[i].x * mv.tile_size, ev[i].y * mv.tile_size, hint);
+                if (t >= 0) hint = t;
+            }
             if (t < 0 || t >= mv.ntris) continue;
             if (ev[i].kind == TN_TRACE_OPEN)
                 st[t] |= 1;
@@ -422,11 +474,6 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
             else
                 for (int j = 0; j < 3; j++)
                     tn_gfx_line(g, x[j], y[j], x[(j + 1) % 3], y[(j + 1) % 3], 2.0f, PB_OPEN_COL);
-        }
-        if (cur >= 0) {
-            float sx = tn_camera_sx(c, ev[cur].x * mv.tile_size);
-            float sy = tn_camera_sy(c, ev[cur].y * mv.tile_size);
-            tn_gfx_ring(g, sx, sy, 6, 2, PB_CURRENT_COL);
         }
     }
 }
@@ -491,6 +538,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         overlays &= ~(unsigned)TN_OVERLAY_FLOW;
     }
     tn_world_draw(w, &dd, overlays);
+    if (tn_playback_visible(v->pb, v->overlays)) draw_playback_marks(g, w, v->pb, &c);
     draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
     int notes = 0;

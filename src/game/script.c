@@ -363,18 +363,24 @@ void tn_script_destroy(tn_script *s)
     free(s);
 }
 
-/* A command the world refused (a rule, a tile it cannot take): the run goes on,
- * the user hears why. */
-static void warn_refused(const tn_script *s, const tn_script_cmd *c, const tn_script_host *host,
-                         const char *what, const char *why)
+/* A command the world refused (a rule, a tile it cannot take) or did
+ * elsewhere than asked: the run goes on, the user hears why. */
+static void warn_host(const tn_script *s, const tn_script_cmd *c, const tn_script_host *host,
+                      const char *what, const char *verb, const char *why)
 {
     char m[1024];
-    snprintf(m, sizeof m, "%s:%d: %s refused (frame %ld): %s", s->file, c->line, what, c->frame,
+    snprintf(m, sizeof m, "%s:%d: %s %s (frame %ld): %s", s->file, c->line, what, verb, c->frame,
              why);
     if (host && host->warn)
         host->warn(host->user, m);
     else
         fprintf(stderr, "tilenav: warning: %s\n", m);
+}
+
+static void warn_refused(const tn_script *s, const tn_script_cmd *c, const tn_script_host *host,
+                         const char *what, const char *why)
+{
+    warn_host(s, c, host, what, "refused", why);
 }
 
 static bool check_tile(const tn_script *s, const tn_script_cmd *c, const tn_world *w, char *err,
@@ -408,10 +414,12 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                               ? tn_world_click(w, c->x, c->y, (tn_button)c->arg, c->flag != 0, &e)
                           : k == 1 ? tn_world_edit(w, c->x, c->y, (tn_edit)c->arg, &e)
                                    : tn_world_goto(w, c->x, c->y, &e);
-            if (tn_failed(r)) {
+            if (tn_failed(r) || tn_status_detail(r, TN_PARTIAL_RESULT)) {
+                /* refused, or done somewhere else than asked (a navpath
+                 * goal moved to where the agent's radius fits) */
                 char what[64];
                 snprintf(what, sizeof what, "%s %d %d", op[k], c->x, c->y);
-                warn_refused(s, c, host, what, e.msg);
+                warn_host(s, c, host, what, tn_failed(r) ? "refused" : "adjusted", e.msg);
             }
             break;
         }

@@ -22,7 +22,9 @@
  * that cannot run (a tile outside the map) is reported the same way when
  * it is reached.  A refused click, toggle, goto or `set` is not an error: the
  * world counts refused edits, and each refusal is reported through the
- * host's warn.
+ * host's warn.  A click done elsewhere than asked (the navpath tool's goal
+ * or start moved to where the agent's radius fits) is reported there too:
+ * "... click X Y adjusted (frame F): goal moved N tiles to ...".
  */
 #ifndef TN_SCRIPT_H
 #define TN_SCRIPT_H
@@ -82,7 +84,8 @@ typedef struct tn_script_host {
     int (*control)(void *user, tn_world *w, int op, double value, char *err, size_t cap);
     /* A command the world refused (`set char_height 9` with no room, a
      * block inside the character): "FILE:LINE: COMMAND refused (frame F):
-     * reason" in msg; the run goes on.  NULL: the message
+     * reason" in msg, or one it did elsewhere than asked: "... adjusted
+     * (frame F): what moved"; the run goes on.  NULL: the message
      * goes to stderr as "tilenav: warning: FILE:LINE: ...". */
     void (*warn)(void *user, const char *msg);
 } tn_script_host;

@@ -577,11 +577,14 @@ enum {
     LG_EXPLORED,
     LG_OPEN,
     LG_CURRENT,
+    LG_TANGENT_OPEN,
+    LG_TANGENT_CLOSED,
     LG_ENEMY,
     LG_ENEMY_WAIT,
     LG_FLOW,
     LG_NOPATH,
     LG_NAVMESH,
+    LG_CLEARANCE,
     LG_CORRIDOR,
     LG_NAVPATH,
     LG_COMPANION,
@@ -616,14 +619,17 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "graph edge: walk off a ledge",
     "graph edge: drop through a one-way",
     "graph: the chosen plan (yellow)",
-    "explored A* states",
+    "explored A* states, closed set of a replay",
     "replay: open set (frontier)",
     "replay: current node",
+    "replay, radius > 0: tangent point offered",
+    "replay, radius > 0: tangent point expanded",
     "enemy (size = its scale)",
     "enemy waiting (no path)",
     "flow arrow: next tile",
     "flow: no path from here",
     "navmesh triangle (region colour)",
+    "navmesh: agent radius around a corner",
     "navmesh corridor",
     "navmesh path",
     "companion (rim: state)",
@@ -743,6 +749,12 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0x4a7ab080u);
         tn_gfx_line(g, x, y + s, cx, y, 1, 0xffffff50u);
         break;
+    case LG_CLEARANCE: tn_gfx_ring(g, cx, cy, 5, 1.5f, 0x40c0ffa0u); break;
+    case LG_TANGENT_OPEN: tn_gfx_frame(g, cx - 4, cy - 4, 8, 8, 2, 0x58d0ffffu); break;
+    case LG_TANGENT_CLOSED:
+        tn_gfx_rect(g, cx - 4, cy - 4, 8, 8, 0x101418ffu);
+        tn_gfx_rect(g, cx - 3, cy - 3, 6, 6, 0xff9a3cffu);
+        break;
     case LG_CORRIDOR: tn_gfx_tri(g, x, y + s, x + s, y + s, cx, y, 0xffe04050u); break;
     case LG_NAVPATH: tn_gfx_line(g, x, y + s - 2, x + s, y + 2, 2, 0xfff040ffu); break;
     case LG_COMPANION:
@@ -847,9 +859,9 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     /* legend: two columns of glyphs (one, right of the keys, when narrow) */
     float ly0 = narrow ? top + 22 : y + 50;
     tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
-    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2;
+    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2; /* rows 18 px apart: 21 fit the box */
     for (int i = 0; i < LG_COUNT; i++) {
-        float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 20;
+        float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 18;
         legend_glyph(g, gx, gy, i);
         tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
     }

@@ -308,7 +308,9 @@ void tn_navquery_destroy(tn_navquery *q);
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
                                 float radius, float *xy, int cap, int *count, tn_error *err);
 /* The corridor of the last successful find_path: triangles from start to
- * goal (radius > 0: the triangles under the path's points, for drawing).
+ * goal, each sharing an edge with the next (radius > 0: the triangles the
+ * path's segments cross, in order; a path that turns back into a triangle
+ * lists it again).
  * The array is the query's: valid until its next find_path or destroy; the
  * ids are the mesh's until its next build or update. */
 const int32_t *tn_navquery_corridor(const tn_navquery *q, int *n);

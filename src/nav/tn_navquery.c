@@ -1667,6 +1667,71 @@ static void clear_output(tn_navquery *q, int gi, double r)
     }
 }
 
+/* Append triangle t to the corridor (not twice in a row; the rest of a
+ * corridor longer than the query's capacity is dropped). */
+static void corr_push(tn_navquery *q, int t)
+{
+    if (q->ncorr > 0 && q->corr[q->ncorr - 1] == t) return;
+    if (q->ncorr < q->cap) q->corr[q->ncorr++] = t;
+}
+
+/* Walk the segment a -> b from free triangle t (which holds a) through the
+ * triangles it crosses, appending each to the corridor; returns the
+ * triangle holding b.  A radius path keeps r from every wall, so it crosses
+ * edges, not vertices (every vertex is a corner of a blocked tile or of the
+ * map); a segment that does meet one continues in the triangle past it
+ * (pivot), and one that would leave free space (rounding) is located
+ * again at b. */
+static int walk_segment(tn_navquery *q, int t, double ax, double ay, double bx, double by)
+{
+    const tn_navmesh *m = q->m;
+    const double dx = bx - ax, dy = by - ay;
+    corr_push(q, t);
+    if (dx == 0 && dy == 0) return t;
+    for (int steps = 0; steps <= m->ntris + 4; steps++) {
+        if (tri_contains(m, t, bx, by)) return t;
+        const int32_t *tv = m->tri + 3 * t;
+        double s[3];
+        for (int i = 0; i < 3; i++) s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
+        int exit_edge = -1;
+        for (int i = 0; i < 3; i++)
+            if (s[i] < 0 && s[NEXT3[i]] > 0) exit_edge = i;
+        int n = -1;
+        if (exit_edge >= 0) {
+            n = m->adj[3 * t + exit_edge];
+        } else {
+            int best = -1;
+            double bestp = 0.0;
+            for (int i = 0; i < 3; i++) {
+                if (s[i] != 0) continue;
+                double p = dx * (px_(m, tv[i]) - ax) + dy * (py_(m, tv[i]) - ay);
+                if (best < 0 || p > bestp) best = i, bestp = p;
+            }
+            if (best >= 0 && bestp > 0) n = pivot(m, t, tv[best], dx, dy, false);
+        }
+        if (!tri_free(m, n)) break;
+        t = n;
+        corr_push(q, t);
+    }
+    int e = locate_free(m, bx, by, t);
+    if (e >= 0) corr_push(q, e);
+    return e >= 0 ? e : t;
+}
+
+/* The corridor of a radius path (q->out, starting in triangle ts): the
+ * triangles its segments cross, start to goal, each sharing an edge with
+ * the next. */
+static void clear_corridor(tn_navquery *q, int ts)
+{
+    const int np = q->nout < q->outcap ? q->nout : q->outcap;
+    q->ncorr = 0;
+    int t = ts;
+    corr_push(q, t);
+    for (int i = 0; i + 1 < np; i++)
+        t = walk_segment(q, t, q->out[2 * i], q->out[2 * i + 1], q->out[2 * i + 2],
+                         q->out[2 * i + 3]);
+}
+
 /* find_path for radius r > 0 (tile units). */
 static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
                             double gy, double r, float *xy, int cap, int *count, tn_error *err)
@@ -1698,14 +1763,7 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
                             sx * u, sy * u, gx * u, gy * u, r * u);
     clear_output(q, gi, r);
     q->exact = !q->cinexact;
-    /* the corridor: the triangles under the path's points */
-    int nc = 0, hint = ts, np = q->nout < q->outcap ? q->nout : q->outcap;
-    for (int i = 0; i < np && nc < q->cap; i++) {
-        int t = locate_free(m, q->out[2 * i], q->out[2 * i + 1], hint);
-        if (t >= 0 && (nc == 0 || q->corr[nc - 1] != t)) q->corr[nc++] = t;
-        if (t >= 0) hint = t;
-    }
-    q->ncorr = nc;
+    clear_corridor(q, ts);
     if (q->nout == 1) emit(q, gx, gy);
     int w = q->nout < cap ? q->nout : cap;
     if (w > q->outcap) w = q->outcap;

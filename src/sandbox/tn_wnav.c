@@ -19,6 +19,8 @@ struct tn_wnav {
     /* the navpath tool's path */
     bool has_path;
     float sx, sy, gx, gy; /* as clicked (the goal maybe snapped) */
+    int click_x, click_y; /* the tile clicked */
+    uint32_t plans;       /* the tool path's plans: click, rebuild, radius */
     float *path;          /* 2*cap */
     int npath;
     double path_len; /* pixels */
@@ -33,6 +35,7 @@ static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
 const tn_navmesh *tn_wnav_mesh(const tn_world *w) { return w && w->nav ? w->nav->mesh : NULL; }
 tn_navquery *tn_wnav_query(tn_world *w) { return w && w->nav ? w->nav->query : NULL; }
 uint32_t tn_wnav_revision(const tn_world *w) { return w && w->nav ? w->nav->revision : 0; }
+uint32_t tn_wnav_tool_plans(const tn_world *w) { return w && w->nav ? w->nav->plans : 0; }
 int tn_wnav_refits(const tn_world *w) { return w && w->nav ? w->nav->refits : 0; }
 
 /* The tiles a segment (pixels) passes through, walked in order (Amanatides
@@ -130,6 +133,7 @@ tn_agent_nav tn_wnav_agent_nav(tn_world *w)
 
 static tn_status replan_tool_path(struct tn_wnav *s)
 {
+    s->plans++;
     int n;
     tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, s->agent_radius, &n);
     if (tn_failed(st)) {
@@ -150,6 +154,29 @@ static tn_status replan_tool_path(struct tn_wnav *s)
     memcpy(s->corr, c, sizeof *c * (size_t)nc);
     s->ncorr = nc;
     return TN_OK;
+}
+
+bool tn_wnav_tool_goal(const tn_world *w, int *tx, int *ty)
+{
+    const struct tn_wnav *s = w ? nav_of(w) : NULL;
+    if (!s || !s->has_path) return false;
+    *tx = s->click_x;
+    *ty = s->click_y;
+    return true;
+}
+
+int tn_wnav_trace_tool_path(tn_world *w, struct tn_trace *trace, int *tx, int *ty)
+{
+    struct tn_wnav *s = w ? nav_of(w) : NULL;
+    if (!s || !s->has_path) return -1;
+    int n;
+    tn_navquery_set_trace(s->query, trace);
+    tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, s->agent_radius, &n);
+    tn_navquery_set_trace(s->query, NULL);
+    if (tn_failed(st)) return -1;
+    if (tx) *tx = s->click_x;
+    if (ty) *ty = s->click_y;
+    return tn_navquery_expanded(s->query);
 }
 
 /* The mesh, its query object and the path buffers are sized to the map's
@@ -297,6 +324,10 @@ void tn_wnav_on_edit(tn_world *w, int x, int y)
     rebuild(w, s, x, y);
 }
 
+/* Moves of the navpath tool's start or goal shorter than this (tiles) are
+ * not reported: rounding, not a place the user did not ask for. */
+#define MOVE_REPORTED 0.05
+
 tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     (void)tool;
@@ -305,6 +336,8 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                             "the navmesh is off on maps larger than %ld tiles", MAX_NAV_TILES);
     tn_world_character_center(w, &s->sx, &s->sy);
+    s->click_x = x;
+    s->click_y = y;
     s->gx = ((float)x + 0.5f) * TN_TILE_PX;
     s->gy = ((float)y + 0.5f) * TN_TILE_PX;
     bool block = tn_map_tile(w->map, x, y) == TN_TILE_BLOCK;
@@ -315,9 +348,34 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             x, y,
                             tn_status_detail(st, TN_UNREACHABLE) ? "it is in another region"
                                                                  : "no free space here");
-    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f",
+    /* plan() moved an end closer than the radius to a wall to the nearest
+     * point with room for the disc: say how far (the path ended somewhere
+     * else than clicked without a word) */
+    char moved[160] = "";
+    const float r = s->agent_radius;
+    if (r > 0.0f) {
+        const float T = (float)TN_TILE_PX;
+        float ex[2] = {s->sx, s->gx}, ey[2] = {s->sy, s->gy};
+        for (int k = 0; k < 2; k++) {
+            float cx, cy;
+            if (!tn_navmesh_nearest_clear(s->mesh, ex[k], ey[k], r, &cx, &cy)) continue;
+            double d = hypot((double)cx - ex[k], (double)cy - ey[k]) / T;
+            if (d < MOVE_REPORTED) continue;
+            size_t len = strlen(moved);
+            snprintf(moved + len, sizeof moved - len, "%s%s moved %.1f tiles", len ? ", " : "",
+                     k ? "goal" : "start", d);
+        }
+        if (moved[0]) {
+            size_t len = strlen(moved);
+            snprintf(moved + len, sizeof moved - len,
+                     " to the nearest point with room for radius %.2f", (double)(r / T));
+        }
+    }
+    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f%s%s",
                      block ? " to the block's nearest free point" : "", s->npath,
-                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX);
+                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX, moved[0] ? "; " : "",
+                     moved);
+    if (moved[0]) return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT, 0, 0, "%s", moved);
     return TN_OK;
 }
 

@@ -15,7 +15,12 @@
  * Click tool TN_TOOL_NAVPATH: a path for a disc of radius agent_radius (the
  * parameter, tiles; 0 gives the exact any-angle path) from the character's centre to
  * the clicked tile's centre (a block's nearest free point when the tile is a
- * block), kept and drawn, and planned again after each rebuild.
+ * block), kept and drawn, and planned again after each rebuild.  With a
+ * radius, a start or goal closer than it to a wall moves to the nearest
+ * point with room for the disc; a click that moves one by 0.05 tiles or
+ * more says so on the status line and returns SUCCESS | PARTIAL_RESULT
+ * with the move in err ("goal moved 3.6 tiles to the nearest point with
+ * room for radius 1.00"; scripts warn with it).
  * JSON: ,"navmesh":{"triangles":N,"regions":N,"build_ms":X|null}
  * (free triangles).  HUD: triangles, regions, build time, path.
  * Overlay TN_OVERLAY_NAVMESH: triangles by region, outlines, the corridor
@@ -41,8 +46,22 @@ extern "C" {
 const tn_navmesh *tn_wnav_mesh(const tn_world *w);
 /* The shared query object (NULL before creation). */
 tn_navquery *tn_wnav_query(tn_world *w);
-/* Incremented by every rebuild. */
+/* Incremented by every rebuild (triangle ids of an older revision, in a
+ * recorded search or a corridor, are not this mesh's). */
 uint32_t tn_wnav_revision(const tn_world *w);
+/* Incremented by every plan of the navpath tool's path: a click, and the
+ * re-plans after a rebuild or an agent radius change. */
+uint32_t tn_wnav_tool_plans(const tn_world *w);
+/* The tile clicked for the navpath tool's path; false when there is no
+ * such path (none clicked, or cut by an edit). */
+bool tn_wnav_tool_goal(const tn_world *w, int *tx, int *ty);
+/* Search the navpath tool's path again on the current mesh (its start and
+ * goal as clicked, the agent radius: the search of its last plan),
+ * recording into `trace` (tn_trace.h; NULL: nothing); the tile clicked
+ * into *tx, *ty (either may be NULL).  Returns the nodes expanded, -1 when
+ * there is no tool path (none clicked, or cut by an edit). */
+struct tn_trace;
+int tn_wnav_trace_tool_path(tn_world *w, struct tn_trace *trace, int *tx, int *ty);
 /* Times the mesh was (re)created to fit the map's content: 1 after create;
  * each edit that outgrew the capacity (outline points + 50%) adds one. */
 int tn_wnav_refits(const tn_world *w);

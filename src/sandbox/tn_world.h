@@ -144,7 +144,9 @@ void tn_world_step(tn_world *w);
  * (e.g. a spawn point would lose its path). */
 tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err);
 /* Exactly what a mouse click on tile (x, y) does: left uses the current tool,
- * right toggles a block, middle (or shift+right) a one-way platform. */
+ * right toggles a block, middle (or shift+right) a one-way platform.
+ * SUCCESS | PARTIAL_RESULT, what changed in err, when the tool did it
+ * elsewhere than clicked (the navpath tool's goal moved for the radius). */
 tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err);
 tn_status tn_world_set_tool(tn_world *w, tn_tool tool);
 const char *tn_tool_name(tn_tool tool);
