@@ -851,8 +851,10 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     tn_gfx_text(g, TN_FONT_UI, x, y, "Tiles are 16 px; x from the left, y from the top, from 0.",
                 TN_COL_TEXT_DIM);
     y += (float)lh;
-    tn_gfx_text(g, TN_FONT_UI, x, y,
-                "Bot colours: each extra bot has its own; its path is thinner.", TN_COL_TEXT_DIM);
+    tn_gfx_text(
+        g, TN_FONT_UI, x, y,
+        "Bot colours: each extra bot has its own; its path thinner, its graph plan fainter.",
+        TN_COL_TEXT_DIM);
     y += (float)lh;
     tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
                 TN_COL_TEXT_DIM);
