@@ -3,6 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+const int8_t tn_dir_dx[10] = {0, 0, 1, -1, 1, -1, 1, -1, 0, 0};
+const int8_t tn_dir_dy[10] = {-1, 1, 0, 0, -1, -1, 1, 1, 0, 0};
+
 #define SQRT2 1.41421356237309504880
 
 /* A block of 16x8 tiles of the 4-connected rebuild (see rebuild_bfs);
