@@ -33,6 +33,10 @@
  *     costs differ by at most 1: 2.2 MB at 1024x1024 against 25 MB whole.
  *   u64 checksum of every byte before it: FNV-1a over its little-endian
  *     64-bit words, then over the bytes after the last whole word */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/surf_impl.h"
 
 #include <stdarg.h>
