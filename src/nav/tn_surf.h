@@ -10,13 +10,39 @@
  * PROFILE.  A graph belongs to one movement profile: box w x h tiles
  * (1..3 x 1..9), physics parameters (tn_phys_validate; jump height 1..8),
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
- * with its own deterministic physics gets exact edges too) and a coyote
- * setting.  The step function must walk like tn_body_step does (see
- * UNITS): a standing body walking from rest moves exactly walk_speed * dt
- * px in its first frame, and stops at once when let go (no acceleration,
- * no sliding); the build probes that (one frame each way, then one of no
- * input, on a private floor) and refuses a step function that does not
- * (INVALID_PARAM, the message says what it did).  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
+ * with its own deterministic physics gets exact edges too; see STEP
+ * FUNCTION) and a coyote setting.  Tiles are TN_TILE_PX (16) px.  Anything
+ * else: INVALID_PARAM
+ *
+ * STEP FUNCTION (profile.step, or profile.step_user_fn with
+ * profile.step_user; not both).  It must move x like tn_body_step does, so
+ * that every x stays on the lattice (see UNITS):
+ *  - standing and walking from rest: exactly walk_speed * dt px in the first
+ *    frame (no acceleration), and no motion the frame after letting go (no
+ *    sliding);
+ *  - in the air (jumping or falling) with left or right held: exactly
+ *    walk_speed * dt px each frame, the same speed as on the ground (no air
+ *    control factor, no other air speed), and no horizontal motion without
+ *    left or right (no momentum);
+ *  - walls stop it on a tile edge, as tn_body_step's do;
+ *  - deterministic: the same body, map and input give the same result.
+ * Vertical motion is free (its own gravity, jump, one-way platforms, within
+ * tn_body's fields).  The build probes the first two on a private floor
+ * (one frame walking each way, one of no input; a jump with right, then
+ * left, held for up to 24 frames, one frame let go in the middle; a fall
+ * from rest likewise) and refuses a step function that fails any of it
+ * with INVALID_PARAM and a message saying what it did and in which frame.
+ * The probe does not prove the rest (say, a speed that changes only near
+ * walls): verify_edges (or tn_surf_edge_valid) replays every edge.
+ * Threads: the step function is called on the caller's thread during
+ * tn_surf_create, _rebuild, _load, _sync, _edit, tn_surf_edge_valid,
+ * tn_surf_edge_box and tn_surf_debug_draw, and with profile.threads > 1 during
+ * builds and repairs also on the library's worker threads, at the same time
+ * (give each thread's state through step_user, not thread-local storage:
+ * the workers are the library's, made and joined within the call); never
+ * after the call returns, and never by tn_surf_find.  It must not modify
+ * the map it is given or step_user's shared state without its own locking.
+ * It is called about once per search state (see COST).
  * with a message.  So is a NULL graph, map, profile or output pointer
  * given to a call that returns a tn_status; the accessors (counts, lookups,
  * tn_surf_set_landmarks) take a valid graph.
@@ -132,26 +158,37 @@ extern "C" {
 
 #define TN_SURF_MAX_AIR 1200 /* frames an edge may take at most (20 s) */
 
+/* A step function (see PROFILE and STEP FUNCTION): one frame of the game's
+ * physics, the shape of tn_body_step; tn_step_user_fn also gets the
+ * profile's step_user pointer (the game's world, say). */
 typedef void (*tn_step_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
+typedef void (*tn_step_user_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in,
+                                void *user);
 
 typedef struct tn_surf_profile {
-    int w, h;               /* box size in tiles: 1..3 x 1..9 */
-    tn_phys_params phys;    /* validated with tn_phys_validate */
-    tn_step_fn step;        /* NULL = tn_body_step; a custom one walks one
-                             * walk step per frame, instant start and stop
-                             * (see PROFILE) */
-    int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
+    int w, h;                     /* box size in tiles: 1..3 x 1..9 */
+    tn_phys_params phys;          /* validated with tn_phys_validate */
+    tn_step_fn step;              /* NULL = tn_body_step; a custom one walks one
+                             * walk step per frame, on the ground and in the
+                             * air, instant start and stop (see STEP
+                             * FUNCTION) */
+    tn_step_user_fn step_user_fn; /* or NULL; else the step function, called
+                                   * with step_user (step must then be NULL) */
+    void *step_user;              /* passed to step_user_fn as it is; not part
+                                   * of the profile's identity
+                                   * (tn_surf_same_profile) */
+    int coyote;                   /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
                              * (the default), _LAST, _ALL or _NONE (see EDGES) */
-    bool reference_build;   /* true: no free-step shortcut, every state is stepped
+    bool reference_build;         /* true: no free-step shortcut, every state is stepped
                            * on the map: the naive builder the tests compare
                            * the fast one with (the same landings, frames
                            * and kinds; which of equally fast take-offs an
                            * edge records can differ) */
-    bool keep_all_landings; /* true: an edge to every landing node (no
+    bool keep_all_landings;       /* true: an edge to every landing node (no
                              * thinning, see EDGES); false (default) */
-    bool verify_edges;      /* true: the fast build replays every edge with the
+    bool verify_edges;            /* true: the fast build replays every edge with the
                              * step function too (the naive one always does) */
-    int threads;            /* 0 or 1: builds and repairs run on the caller's
+    int threads;                  /* 0 or 1: builds and repairs run on the caller's
                              * thread; 2..64: the surfaces' searches run on up
                              * to that many threads (the caller's and C11
                              * threads it starts and joins), see THREAD
