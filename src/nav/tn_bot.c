@@ -415,11 +415,38 @@ const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
     return b->legs;
 }
 
+/* A graph not synced with m since the map's last edit: its plans may cross
+ * removed ground or miss new paths (and tn_surf_find cannot tell).  Sets e
+ * (INVALID_PARAM, naming both revisions) and returns true. */
+static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
+{
+    if (tn_surf_in_sync(g, m)) return false;
+    uint32_t built = tn_surf_map_revision(g);
+    if (built != m->revision)
+        tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "bot: the graph was built for map revision %lu, the map is at %lu: call "
+                     "tn_surf_sync(graph, map) after editing the map",
+                     (unsigned long)built, (unsigned long)m->revision);
+    else
+        tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "bot: the graph was built for another map (another address or size, at "
+                     "the same revision %lu): call tn_surf_sync(graph, map)",
+                     (unsigned long)built);
+    return true;
+}
+
 /* Every plan for a goal after its first is a re-plan, capped (as replan()). */
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
-    b->lastq_valid = false; /* no classic search behind this plan */
+    b->lastq_valid = false;            /* no classic search behind this plan */
+    if (graph_stale(g, m, &b->perr)) { /* no plan on a stale graph: say why */
+        b->state = TN_BOT_NO_PATH;
+        b->nlegs = b->n = b->leg = b->cur = 0;
+        b->want_plan = false;
+        return;
+    }
+    tn_error_clear(&b->perr);
     if (b->first_plan) {
         b->first_plan = false;
     } else if (++b->replans > b->cfg.max_replans) {
@@ -671,6 +698,11 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                                 "its profile (tn_surf_rebuild)",
                                 pr->w, pr->h, q->jump_height, body->w, body->h, p->jump_height);
         }
+    }
+    if (b->graph && graph_stale(b->graph, m, err)) {
+        refuse_goal(b);
+        graph_stale(b->graph, m, &b->perr);
+        return b->perr.status;
     }
     if (b->graph && tn_surf_node_of_tile(b->graph, x, y) >= 0) {
         gx = x, gy = y; /* the graph stands there: a box over a ledge's edge too */

@@ -3832,13 +3832,20 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
     return do_build(g, m, err);
 }
 
+uint32_t tn_surf_map_revision(const tn_surf *g) { return g->rev; }
+
+bool tn_surf_in_sync(const tn_surf *g, const tn_map *m)
+{
+    return g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h;
+}
+
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_error_clear(err);
     if (!g || !m)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph sync: no graph or map");
-    if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
+    if (tn_surf_in_sync(g, m)) return TN_OK;
     return sync_tiles(g, m, err);
 }
 

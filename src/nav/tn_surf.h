@@ -302,6 +302,16 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
  * (one changed tile: a local repair, see EDITS).  Out of memory: see OUT OF
  * MEMORY (a failure, or a partial success for the query index alone). */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
+/* Whether g is in sync with m: built or last synced for this map (its
+ * address and size) at its current revision (tn_map.revision, which every
+ * tn_map_set_tile / _set_mark bumps).  False: plans may cross removed
+ * ground or miss new paths; call tn_surf_sync(g, m).  tn_surf_find takes
+ * no map and cannot tell; tn_bot_goto and the bot's re-plans refuse a graph
+ * out of sync (INVALID_PARAM, tn_bot_plan_error).  A direct write to
+ * m->tile that did not bump the revision is not seen (tn_surf_edit).
+ * tn_surf_map_revision: the revision g was built or synced for.  O(1). */
+bool tn_surf_in_sync(const tn_surf *g, const tn_map *m);
+uint32_t tn_surf_map_revision(const tn_surf *g);
 /* The map tile (x, y) changed: like tn_surf_sync, but the tiles are compared
  * with the graph's copy even when m's revision did not move (a direct write
  * to m->tile), so every changed tile is found, (x, y) or not.
