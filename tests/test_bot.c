@@ -664,8 +664,26 @@ static void test_graph_goals_and_reasons(void **state)
     tn_phys_params p2 = tn_phys_default(2.0f);
     tn_status s = tn_bot_goto(bot, pf, m, &body, &p2, 3, 10, &e);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
-    assert_non_null(strstr(e.msg, "the graph is for a 1x2 character with jump 4"));
+    assert_non_null(strstr(e.msg, "(graph vs character: jump_height 4 / 2)"));
     assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    /* the message names what differs, and only that: the box alone (it
+     * said "a 1x2 character with jump 4 and other physics than this 1x1
+     * one with jump 4"), dt alone (it showed nothing different), both */
+    tn_body small;
+    tn_body_place(&small, &p, 1, 1, 2, 10);
+    s = tn_bot_goto(bot, pf, m, &small, &p, 3, 10, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "(graph vs character: box 1x2 / 1x1)"));
+    tn_phys_params p3 = p;
+    p3.dt = 1.0f / 120.0f;
+    p3.walk_speed = p.walk_speed;
+    s = tn_bot_goto(bot, pf, m, &body, &p3, 3, 10, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "(graph vs character: dt 0.0166667 / 0.00833333 s)"));
+    p3.coyote_frames = p.coyote_frames + 2;
+    s = tn_bot_goto(bot, pf, m, &small, &p3, 3, 10, &e);
+    assert_non_null(strstr(e.msg, "(graph vs character: box 1x2 / 1x1, dt 0.0166667 / "
+                                  "0.00833333 s, coyote_frames 4 / 6)"));
     grig_free(&r);
 }
 
