@@ -142,7 +142,14 @@
  * a one-tile repair about 1 ms, a query about 13 us median.  Build and
  * repair grow with the search states (about 820 per surface there);
  * `tilenav-bench surf` prints current numbers for the demo map and big
- * levels (docs/bench.md).
+ * levels (docs/bench.md).  A custom step function (profile.step or
+ * step_user_fn, even one that only calls tn_body_step) makes builds and
+ * repairs far dearer: the builder cannot model it, so instead of the
+ * bitset path (word operations on row masks, many positions at once) it
+ * calls the function once per near-terrain state and lattice position and
+ * replays every edge: demo map 194 ms against 8.6 ms, about 22x (measured
+ * 2026-12-04, gcc 12 -O2, one core; `tilenav-bench surf --custom-step`
+ * measures it).  Queries cost the same (they never call it).
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H
