@@ -106,7 +106,8 @@
  * write its scratch); different graphs are independent; no global state.
  * profile.threads > 1 runs a build's or repair's searches on that many C11
  * threads, joined before return (the step function and allocator must then
- * be thread-safe); the graph is the same on any number of threads, and so
+ * be thread-safe; the step function gets its context through step_user,
+ * see STEP FUNCTION); the graph is the same on any number of threads, and so
  * are tn_surf_save's bytes (footprints in surface order, tested).  Where
  * C11 threads are missing (the browser build) the caller's thread does it.
  * ThreadSanitizer does not follow C11 thrd_create (it crashes in a build
@@ -328,6 +329,11 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
+/* Whether profiles a and b make the same graph: box, physics (bitwise),
+ * step function (step and step_user_fn, by address), coyote setting,
+ * reference_build, keep_all_landings and verify_edges.  Not threads nor
+ * step_user: the same step function with another user pointer (another
+ * world object of the same game) is taken to make the same graph. */
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b);
 
 /* Incremented by every (re)build: node and edge ids of older builds are void. */
