@@ -9,9 +9,14 @@ CFLAGS_WARN = -std=c11 -Wall -Wextra -Werror
 # Layers: src/nav (the library, built with -Isrc/nav only), src/sandbox (the
 # demo's world on top of it, -Isrc/nav -Isrc/sandbox), src/game (the SDL
 # front end, all three).
-CFLAGS_NAV  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav $(CFLAGS)
-CFLAGS_SBX  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/sandbox $(CFLAGS)
-CFLAGS_ALL  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/sandbox -Isrc/game $(CFLAGS)
+# No floating-point contraction (a*b+c fused into one FMA instruction, as
+# gcc's -ffp-contract=fast in GNU modes and clang's default allow): the same
+# bot runs, flow distances and paths with any compiler and -march (README,
+# "Floating point").  Last, so that CFLAGS cannot turn it back on.
+FP_FLAGS    = -ffp-contract=off
+CFLAGS_NAV  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav $(CFLAGS) $(FP_FLAGS)
+CFLAGS_SBX  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/sandbox $(CFLAGS) $(FP_FLAGS)
+CFLAGS_ALL  = $(CFLAGS_WARN) $(OPT) -g $(SAN) -MMD -MP -Isrc/nav -Isrc/sandbox -Isrc/game $(CFLAGS) $(FP_FLAGS)
 LDFLAGS_ALL = $(SAN) $(LDFLAGS)
 
 PKG_SDL    = $(shell pkg-config --cflags --libs sdl2 SDL2_ttf 2>/dev/null)
@@ -131,17 +136,17 @@ TSAN_MESH_SRC = $(filter src/nav/tn_navmesh.c src/nav/tn_navquery.c src/nav/tn_c
                 src/nav/tn_map.c src/nav/tn_common.c,$(NAV_SRC))
 build-tsan/test_threads: tests/test_threads.c $(TSAN_NAV_SRC) $(wildcard src/nav/*.h)
 	@mkdir -p build-tsan
-	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav $(CMOCKA_CFLAGS) -o $@ \
+	$(CC) $(CFLAGS_WARN) $(FP_FLAGS) -O1 -g -fsanitize=thread -Isrc/nav $(CMOCKA_CFLAGS) -o $@ \
 	  tests/test_threads.c $(TSAN_NAV_SRC) $(CMOCKA_LIBS) -lm -pthread
 build-tsan/navmesh_threads: tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) $(wildcard src/nav/*.h src/nav/internal/*.h)
 	@mkdir -p build-tsan
-	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -Isrc/nav -o $@ \
+	$(CC) $(CFLAGS_WARN) $(FP_FLAGS) -O1 -g -fsanitize=thread -Isrc/nav -o $@ \
 	  tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) -lm -pthread
 TSAN_SURF_SRC = $(addprefix src/nav/,tn_surf.c tn_surf_query.c tn_surf_io.c tn_surf_ch.c tn_common.c tn_map.c tn_phys.c tn_rng.c tn_levelgen.c \
                 tn_path.c)
 build-tsan/surf_threads: tests/tsan/surf_threads.c $(TSAN_SURF_SRC) $(wildcard src/nav/*.h src/nav/internal/*.h)
 	@mkdir -p build-tsan
-	$(CC) $(CFLAGS_WARN) -O1 -g -fsanitize=thread -DTN_SURF_PTHREADS -DTN_SURF_POOL_MIN=64 \
+	$(CC) $(CFLAGS_WARN) $(FP_FLAGS) -O1 -g -fsanitize=thread -DTN_SURF_PTHREADS -DTN_SURF_POOL_MIN=64 \
 	  -D_POSIX_C_SOURCE=200809L \
 	  -Isrc/nav -o $@ tests/tsan/surf_threads.c $(TSAN_SURF_SRC) -lm -pthread
 tsan: build-tsan/test_threads build-tsan/navmesh_threads build-tsan/surf_threads

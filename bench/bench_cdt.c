@@ -388,7 +388,7 @@ int bench_cdt(int argc, char **argv)
         for (int k = 0; k < nmaps; k++) {
             bench_in *in = &ins[k];
             tn_cdt *c = cs[k];
-            double mn, mx, ch, cr, cc;
+            double mn = 0, mx = 0, ch = 0, cr = 0, cc = 0; /* set on success only */
             tn_cdt_stats sh, sr;
             double th = time_builds(c, in, 0, runs, &mn, &mx, &ch, NULL);
             tn_cdt_get_stats(c, &sh);

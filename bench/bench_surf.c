@@ -24,7 +24,7 @@
  * Usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q]
  *                           [--gaps] [--oracle N] [--optimality N]
  *                           [--coyote full|last|all|none] [--landmarks K]
- *                           [--threads T] [--huge-pages]
+ *                           [--threads T] [--huge-pages] [--custom-step]
  * --coyote: the generated levels' profile.coyote (full: TN_SURF_COYOTE_FULL,
  *     the default, a coyote jump on the last coyote frame held to the top;
  *     last: every hold on that frame; all: every coyote frame and hold;
@@ -40,6 +40,9 @@
  *     for transparent huge pages (madvise MADV_HUGEPAGE; Linux only, else
  *     the flag changes nothing): big graphs are read at random, and with
  *     4 KB pages most of those reads also miss the TLB.
+ * --custom-step: the demo map's build with tn_body_step passed as a custom
+ *     step function (profile.step) against the built-in one (its bitset
+ *     path), CPU medians of 5 interleaved runs (tn_surf.h, COST).
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE 1 /* madvise */
@@ -729,6 +732,41 @@ static void threads_run(const tn_map *m, const tn_surf_profile *prof, int thread
         threads, b, a, a / b, same ? "yes" : "NO");
 }
 
+/* tn_body_step passed as a custom step function: the builder cannot know
+ * it is tn_body_step, so it steps every near-terrain state one by one and
+ * replays every edge instead of the bitset path. */
+static void body_step_wrapped(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    tn_body_step(b, m, p, in);
+}
+
+/* --custom-step: the demo map's build with the built-in step against the
+ * same physics as a custom step function, interleaved, CPU time. */
+static void custom_step_run(const tn_map *m, const tn_surf_profile *prof)
+{
+    enum { RUNS = 5 };
+    double t[2][RUNS];
+    bool same = true;
+    for (int k = 0; k < RUNS; k++) {
+        tn_surf *g[2] = {NULL, NULL};
+        for (int v = 0; v < 2; v++) {
+            tn_surf_profile p = *prof;
+            p.step = v ? body_step_wrapped : NULL;
+            double t0 = bench_cpu_now();
+            tn_surf_create(m, &p, NULL, &g[v], NULL);
+            t[v][k] = (bench_cpu_now() - t0) * 1e3;
+        }
+        same = same && g[0] && g[1] && tn_surf_edge_count(g[0]) == tn_surf_edge_count(g[1]);
+        tn_surf_destroy(g[0]);
+        tn_surf_destroy(g[1]);
+    }
+    double a = bench_median(t[0], RUNS), b = bench_median(t[1], RUNS);
+    printf("  demo       build with tn_body_step as a custom step function (profile.step): "
+           "median %.1f ms CPU against %.1f ms built-in (x%.1f, %d interleaved runs); the same "
+           "edge count: %s\n",
+           b, a, b / a, RUNS, same ? "yes" : "NO");
+}
+
 int bench_surf(int argc, char **argv)
 {
     char sizes[128] = "64,128";
@@ -741,7 +779,7 @@ int bench_surf(int argc, char **argv)
     bool do_gaps = false;
     int coyote = TN_SURF_COYOTE_FULL;
     int landmarks = -1, threads = 2;
-    bool huge = false;
+    bool huge = false, custom = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--sizes") == 0 && v)
@@ -770,11 +808,13 @@ int bench_surf(int argc, char **argv)
             threads = atoi(v), i++;
         else if (strcmp(a, "--huge-pages") == 0)
             huge = true;
+        else if (strcmp(a, "--custom-step") == 0)
+            custom = true;
         else {
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
                             "[--queries Q] [--gaps] [--oracle N] [--optimality N] "
                             "[--coyote full|last|all|none] "
-                            "[--landmarks K] [--threads T] [--huge-pages]\n");
+                            "[--landmarks K] [--threads T] [--huge-pages] [--custom-step]\n");
             return 2;
         }
     }
@@ -811,6 +851,7 @@ int bench_surf(int argc, char **argv)
         }
         rebuild_run(dm, &prof);
         if (threads > 1) threads_run(dm, &prof, threads);
+        if (custom) custom_step_run(dm, &prof);
         /* before graph_run edits the map */
         tn_surf_profile ref = prof;
         ref.keep_all_landings = true;

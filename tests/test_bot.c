@@ -664,8 +664,26 @@ static void test_graph_goals_and_reasons(void **state)
     tn_phys_params p2 = tn_phys_default(2.0f);
     tn_status s = tn_bot_goto(bot, pf, m, &body, &p2, 3, 10, &e);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
-    assert_non_null(strstr(e.msg, "the graph is for a 1x2 character with jump 4"));
+    assert_non_null(strstr(e.msg, "(graph vs character: jump_height 4 / 2)"));
     assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    /* the message names what differs, and only that: the box alone (it
+     * said "a 1x2 character with jump 4 and other physics than this 1x1
+     * one with jump 4"), dt alone (it showed nothing different), both */
+    tn_body small;
+    tn_body_place(&small, &p, 1, 1, 2, 10);
+    s = tn_bot_goto(bot, pf, m, &small, &p, 3, 10, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "(graph vs character: box 1x2 / 1x1)"));
+    tn_phys_params p3 = p;
+    p3.dt = 1.0f / 120.0f;
+    p3.walk_speed = p.walk_speed;
+    s = tn_bot_goto(bot, pf, m, &body, &p3, 3, 10, &e);
+    assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+    assert_non_null(strstr(e.msg, "(graph vs character: dt 0.0166667 / 0.00833333 s)"));
+    p3.coyote_frames = p.coyote_frames + 2;
+    s = tn_bot_goto(bot, pf, m, &small, &p3, 3, 10, &e);
+    assert_non_null(strstr(e.msg, "(graph vs character: box 1x2 / 1x1, dt 0.0166667 / "
+                                  "0.00833333 s, coyote_frames 4 / 6)"));
     grig_free(&r);
 }
 
@@ -679,6 +697,71 @@ static tn_map *flat_map(void)
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_parse(text, strlen(text), "flat", NULL, &m, NULL)));
     return m;
+}
+
+/* A graph not synced after a map edit failed silently: tn_bot_goto said
+ * TN_OK, the bot re-planned on the stale graph 4 times and ended STUCK
+ * with an empty tn_bot_plan_error.  Now goto refuses it (INVALID_PARAM,
+ * both revisions named), and an edit under a moving bot stops it in
+ * NO_PATH with the same reason; after tn_surf_sync all is well. */
+static void test_graph_stale(void **state)
+{
+    (void)state;
+    tn_map *m = flat_map();
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_bot_set_graph(bot, g);
+    tn_body body;
+    tn_body_place(&body, &p, 1, 2, 2, 4);
+    tn_input none = {0};
+    tn_body_step(&body, m, &p, none);
+    assert_true(tn_surf_in_sync(g, m));
+    uint32_t rev = m->revision;
+    assert_int_equal(tn_surf_map_revision(g), rev);
+    /* a wall across the floor, not synced */
+    for (int y = 0; y < 5; y++)
+        assert_true(tn_succeeded(tn_map_set_tile(m, 10, y, TN_TILE_BLOCK, NULL)));
+    assert_false(tn_surf_in_sync(g, m));
+    tn_error e;
+    tn_status s = tn_bot_goto(bot, NULL, m, &body, &p, 15, 4, &e);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    char want[200];
+    snprintf(want, sizeof want,
+             "bot: the graph was built for map revision %lu, the map is at %lu: call "
+             "tn_surf_sync(graph, map)",
+             (unsigned long)rev, (unsigned long)m->revision);
+    assert_non_null(strstr(e.msg, want));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    assert_int_equal(tn_bot_plan_error(bot)->status, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(tn_bot_plan_error(bot)->msg, want));
+    /* synced: the goal behind the wall is refused (no path), a near one is fine */
+    assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    assert_true(tn_succeeded(tn_bot_goto(bot, NULL, m, &body, &p, 6, 4, &e)));
+    assert_int_equal(tn_bot_plan_error(bot)->status, TN_OK);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+    /* an edit under a moving bot, not synced: NO_PATH with the reason, not STUCK */
+    tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_true(tn_succeeded(tn_map_set_tile(m, 12, 4, TN_TILE_BLOCK, NULL)));
+    for (int f = 0; f < 600 && tn_bot_active(bot); f++)
+        tn_body_step(&body, m, &p, tn_bot_step(bot, NULL, m, &body, &p));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    assert_non_null(strstr(tn_bot_plan_error(bot)->msg, "call tn_surf_sync(graph, map)"));
+    /* another map of the same size and revision */
+    tn_map *m2 = NULL;
+    assert_true(tn_succeeded(tn_map_clone(m, &m2, NULL)));
+    m2->revision = m->revision;
+    assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    s = tn_bot_goto(bot, NULL, m2, &body, &p, 6, 4, &e);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "the graph was built for another map"));
+    tn_map_destroy(m2);
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
 }
 
 /* Another graph, or the classic planner, given to a bot on its way: a
@@ -939,6 +1022,7 @@ int main(void)
         cmocka_unit_test(test_body_outside_map),
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
+        cmocka_unit_test(test_graph_stale),
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_tile_size_bot),

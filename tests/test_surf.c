@@ -2555,6 +2555,134 @@ static void test_custom_step_lattice(void **state)
     tn_map_destroy(m);
 }
 
+/* A custom step function with another horizontal speed in the air (the
+ * reviewer's `if (!b->on_ground) q.walk_speed *= 0.5f`) was accepted: the
+ * probe walked on the ground only, and the demo map's graph silently lost
+ * most edges (landings off the x lattice).  The probe now jumps and falls
+ * with left / right held and refuses it, naming what was off. */
+static void air_half_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    tn_phys_params q = *p;
+    if (!b->on_ground) q.walk_speed *= 0.5f;
+    tn_body_step(b, m, &q, in);
+}
+
+static void fall_fast_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    tn_phys_params q = *p; /* faster only falling from a ledge, not in jumps */
+    if (!b->on_ground && !b->rising && b->vy > 0.0f && b->air_frames > 0 && !b->jump_held)
+        q.walk_speed *= 1.5f;
+    tn_body_step(b, m, &q, in);
+}
+
+static void air_drift_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
+{
+    float vx = b->vx; /* momentum in the air: keeps the last frame's speed */
+    bool air = !b->on_ground;
+    tn_body_step(b, m, p, in);
+    if (air && !in.left && !in.right && vx != 0.0f) b->x += vx * p->dt;
+}
+
+static void test_custom_step_air(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_error e;
+    tn_surf *g = NULL;
+    prof.step = air_half_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(g);
+    assert_non_null(strstr(e.msg, "moved an airborne body 1.3333"));        /* half a step */
+    assert_non_null(strstr(e.msg, "in frame 2 of a jump with right held")); /* 1: take-off */
+    assert_non_null(strstr(e.msg, "walk_speed * dt = 2.66667 px"));
+    prof.step = fall_fast_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "of a fall with right held"));
+    prof.step = air_drift_step;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "without left or right, after 12 frames of a jump"));
+    assert_non_null(strstr(e.msg, "no momentum"));
+    for (int w = 1; w <= 3; w++) /* tn_body_step passes for every box and jump */
+        for (int h = 1; h <= 9; h += 2)
+            for (int jh = 1; jh <= 8; jh += 7) {
+                tn_phys_params pj = tn_phys_default((float)jh);
+                tn_surf_profile q = tn_surf_profile_make(w, h, &pj);
+                q.step = plain_step;
+                tn_surf *g2 = NULL;
+                assert_int_equal(tn_surf_create(m, &q, NULL, &g2, &e), TN_OK);
+                tn_surf_destroy(g2);
+                pj.walk_speed = 16.0f / pj.dt; /* a tile a frame: the widest probe */
+                q = tn_surf_profile_make(w, h, &pj);
+                q.step = plain_step;
+                assert_int_equal(tn_surf_create(m, &q, NULL, &g2, &e), TN_OK);
+                tn_surf_destroy(g2);
+            }
+    tn_map_destroy(m);
+}
+
+/* tn_step_fn had no user pointer: a game's step needs its world, and with
+ * profile.threads > 1 it runs on the library's threads (thread_local does
+ * not reach it).  profile.step_user_fn gets profile.step_user; the graph is
+ * the one tn_body_step makes, on 1 and 4 threads; step_user is not part of
+ * the profile's identity, step_user_fn is; both step and step_user_fn set
+ * is refused. */
+typedef struct step_world {
+    atomic_long calls;
+    int magic;
+} step_world;
+
+static void world_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in,
+                       void *user)
+{
+    step_world *w = user;
+    assert_int_equal(w->magic, 4242);
+    atomic_fetch_add(&w->calls, 1);
+    tn_body_step(b, m, p, in);
+}
+
+static void test_custom_step_user(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(64, 40, 7, &r);
+    tn_surf_profile ref = profile_1x2(4.0f);
+    tn_error e;
+    tn_surf *g0 = NULL;
+    assert_int_equal(tn_surf_create(m, &ref, NULL, &g0, &e), TN_OK);
+    for (int threads = 0; threads <= 4; threads += 4) {
+        step_world w = {0, 4242};
+        tn_surf_profile prof = ref;
+        prof.step_user_fn = world_step;
+        prof.step_user = &w;
+        prof.threads = threads;
+        tn_surf *g = NULL;
+        assert_int_equal(tn_surf_create(m, &prof, NULL, &g, &e), TN_OK);
+        assert_true(atomic_load(&w.calls) > 0);
+        assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(g0));
+        assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(g0));
+        for (int i = 0; i < tn_surf_edge_count(g); i += 37)
+            assert_true(tn_surf_edge_valid(g, m, i));
+        tn_surf_destroy(g);
+    }
+    step_world w1 = {0, 4242}, w2 = {0, 4242};
+    tn_surf_profile a = ref, b = ref;
+    a.step_user_fn = b.step_user_fn = world_step;
+    a.step_user = &w1;
+    b.step_user = &w2;
+    assert_true(tn_surf_same_profile(&a, &b)); /* another world: the same graph */
+    assert_false(tn_surf_same_profile(&a, &ref));
+    a.step = plain_step;
+    tn_surf *g = NULL;
+    assert_int_equal(tn_surf_create(m, &a, NULL, &g, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(g);
+    assert_non_null(strstr(e.msg, "both a step and a step_user_fn"));
+    tn_surf_destroy(g0);
+    tn_map_destroy(m);
+}
+
 /* tn_surf_save's bytes do not depend on profile.threads: the threads'
  * footprint records (and bitmaps) came out in thread-completion order, so
  * a 2- or 4-thread save differed from a 1-thread one (and from run to
@@ -2709,6 +2837,8 @@ int main(void)
         cmocka_unit_test(test_plans_against_fastest),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_custom_step_lattice),
+        cmocka_unit_test(test_custom_step_air),
+        cmocka_unit_test(test_custom_step_user),
         cmocka_unit_test(test_threads_same_save),
         cmocka_unit_test(test_out_of_memory_said),
     };

@@ -1,6 +1,11 @@
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "tn_bot.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Pixel lengths scale with the tile (T = phys.tile_px), written as their
@@ -411,11 +416,38 @@ const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
     return b->legs;
 }
 
+/* A graph not synced with m since the map's last edit: its plans may cross
+ * removed ground or miss new paths (and tn_surf_find cannot tell).  Sets e
+ * (INVALID_PARAM, naming both revisions) and returns true. */
+static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
+{
+    if (tn_surf_in_sync(g, m)) return false;
+    uint32_t built = tn_surf_map_revision(g);
+    if (built != m->revision)
+        tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "bot: the graph was built for map revision %lu, the map is at %lu: call "
+                     "tn_surf_sync(graph, map) after editing the map",
+                     (unsigned long)built, (unsigned long)m->revision);
+    else
+        tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "bot: the graph was built for another map (another address or size, at "
+                     "the same revision %lu): call tn_surf_sync(graph, map)",
+                     (unsigned long)built);
+    return true;
+}
+
 /* Every plan for a goal after its first is a re-plan, capped (as replan()). */
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
-    b->lastq_valid = false; /* no classic search behind this plan */
+    b->lastq_valid = false;            /* no classic search behind this plan */
+    if (graph_stale(g, m, &b->perr)) { /* no plan on a stale graph: say why */
+        b->state = TN_BOT_NO_PATH;
+        b->nlegs = b->n = b->leg = b->cur = 0;
+        b->want_plan = false;
+        return;
+    }
+    tn_error_clear(&b->perr);
     if (b->first_plan) {
         b->first_plan = false;
     } else if (++b->replans > b->cfg.max_replans) {
@@ -616,6 +648,47 @@ static bool body_in_map(const tn_body *body, const tn_map *m, float T)
            body->y <= (float)(m->h + 1) * T; /* false for NaN */
 }
 
+/* The fields in which graph profile pr differs from the body's size and
+ * physics p, as "box 1x2 / 1x1, dt 0.0166667 / 0.00833333 s" in buf;
+ * false when none does. */
+static bool profile_diff(const tn_surf_profile *pr, const tn_body *body, const tn_phys_params *p,
+                         char *buf, size_t cap)
+{
+    const tn_phys_params *q = &pr->phys;
+    size_t n = 0;
+    buf[0] = '\0';
+#define TN_DIFF(...)                                                 \
+    do {                                                             \
+        if (n < cap) {                                               \
+            int k = snprintf(buf + n, cap - n, "%s", n ? ", " : ""); \
+            if (k > 0) n += (size_t)k;                               \
+        }                                                            \
+        if (n < cap) {                                               \
+            int k = snprintf(buf + n, cap - n, __VA_ARGS__);         \
+            if (k > 0) n += (size_t)k;                               \
+        }                                                            \
+    } while (0)
+    if (pr->w != body->w || pr->h != body->h)
+        TN_DIFF("box %dx%d / %dx%d", pr->w, pr->h, body->w, body->h);
+    if (q->dt != p->dt) TN_DIFF("dt %g / %g s", (double)q->dt, (double)p->dt);
+    if (q->gravity != p->gravity)
+        TN_DIFF("gravity %g / %g", (double)q->gravity, (double)p->gravity);
+    if (q->max_fall != p->max_fall)
+        TN_DIFF("max_fall %g / %g", (double)q->max_fall, (double)p->max_fall);
+    if (q->walk_speed != p->walk_speed)
+        TN_DIFF("walk_speed %g / %g", (double)q->walk_speed, (double)p->walk_speed);
+    if (q->jump_height != p->jump_height)
+        TN_DIFF("jump_height %g / %g", (double)q->jump_height, (double)p->jump_height);
+    if (q->jump_cut_speed != p->jump_cut_speed)
+        TN_DIFF("jump_cut_speed %g / %g", (double)q->jump_cut_speed, (double)p->jump_cut_speed);
+    if (q->coyote_frames != p->coyote_frames)
+        TN_DIFF("coyote_frames %d / %d", q->coyote_frames, p->coyote_frames);
+    if (q->tile_px != p->tile_px)
+        TN_DIFF("tile_px %g / %g", (double)q->tile_px, (double)p->tile_px);
+#undef TN_DIFF
+    return n > 0;
+}
+
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
@@ -654,19 +727,20 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                             (double)body->x, (double)body->y, m->w, m->h, (double)p->tile_px);
     }
     if (b->graph) { /* a graph answers for one profile only */
-        const tn_surf_profile *pr = tn_surf_get_profile(b->graph);
-        const tn_phys_params *q = &pr->phys;
-        if (pr->w != body->w || pr->h != body->h || q->dt != p->dt || q->gravity != p->gravity ||
-            q->max_fall != p->max_fall || q->walk_speed != p->walk_speed ||
-            q->jump_height != p->jump_height || q->jump_cut_speed != p->jump_cut_speed ||
-            q->coyote_frames != p->coyote_frames || q->tile_px != p->tile_px) {
+        char diff[160];
+        if (profile_diff(tn_surf_get_profile(b->graph), body, p, diff, sizeof diff)) {
             refuse_goal(b);
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "bot: the graph is for a %dx%d character with jump %g and other "
-                                "physics than this %dx%d one with jump %g: build the graph for "
-                                "its profile (tn_surf_rebuild)",
-                                pr->w, pr->h, q->jump_height, body->w, body->h, p->jump_height);
+                                "bot: the graph is for another profile than this character "
+                                "(graph vs character: %s): build the graph for its profile "
+                                "(tn_surf_rebuild)",
+                                diff);
         }
+    }
+    if (b->graph && graph_stale(b->graph, m, err)) {
+        refuse_goal(b);
+        graph_stale(b->graph, m, &b->perr);
+        return b->perr.status;
     }
     if (b->graph && tn_surf_node_of_tile(b->graph, x, y) >= 0) {
         gx = x, gy = y; /* the graph stands there: a box over a ledge's edge too */

@@ -125,7 +125,10 @@ void tn_bot_destroy(tn_bot *b);
  * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
  * bottom-left tile has no ground under it) is the goal as it is, the rest
  * are snapped; a graph of another profile than the body's size and `p`
- * fails with a message.  `pf` must match the map's size and physics
+ * fails with a message, and so does a graph out of sync with the map
+ * (tn_surf_in_sync: the map edited since the graph's last build or
+ * tn_surf_sync; INVALID_PARAM, the message names both revisions, also in
+ * tn_bot_plan_error).  `pf` must match the map's size and physics
  * (tn_path_create with `p`): a classic plan made here with a finder that
  * does not fit fails with the finder's message (INVALID_PARAM; one made
  * later, on landing, leaves the bot NO_PATH).  `pf` may be NULL only with
@@ -196,11 +199,13 @@ const tn_path_node *tn_bot_path(const tn_bot *b, int *count);
  * into the bot (valid until its physics change).  False when the last plan
  * made no classic search (a graph plan, no plan yet, nowhere to start). */
 bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
-/* The message of the last classic plan (or tn_bot_goto's pf check): a
- * failure when it could not search, a finder that does not fit the map or
- * physics, or none (pf NULL); otherwise the search's own (TN_OK and empty,
- * or a partial result's message).  TN_OK and empty before any classic plan.
- * Valid until the next classic plan. */
+/* The message of the last plan (or tn_bot_goto's pf and graph checks).
+ * Classic: a failure when it could not search, a finder that does not fit
+ * the map or physics, or none (pf NULL); otherwise the search's own (TN_OK
+ * and empty, or a partial result's message).  Graph: INVALID_PARAM when
+ * the graph is out of sync with the map (tn_surf_in_sync: edited and not
+ * synced; the bot is then NO_PATH, not re-planning into STUCK), else TN_OK
+ * and empty.  TN_OK and empty before any plan.  Valid until the next plan. */
 const tn_error *tn_bot_plan_error(const tn_bot *b);
 /* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
  * tn_path planner) the bot plans with tn_surf_find from the node it stands
@@ -215,7 +220,9 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * goal re-plans it too.  Every plan after a goal's first counts as a
  * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
  * keeps the graph in sync with the map and the body's profile
- * (tn_surf_sync). */
+ * (tn_surf_sync) before tn_bot_goto and tn_bot_step: a plan due on a graph
+ * out of sync (tn_surf_in_sync) is not made; the bot stops in NO_PATH with
+ * the reason in tn_bot_plan_error. */
 void tn_bot_set_graph(tn_bot *b, tn_surf *g);
 /* The graph plan's legs and the leg being followed (count 0 in classic mode). */
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);

@@ -3,6 +3,10 @@
  * insertion, even-odd removal) and the build entry points, which try the
  * row sweep (tn_cdt_sweep.c) first.  Exact predicates: tn_cdt_pred.c.
  * See tn_cdt.h for the algorithm, the robustness argument and the cost. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/cdt_impl.h"
 
 /* ------------------------------------------------------------------------ */

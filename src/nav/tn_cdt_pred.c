@@ -2,6 +2,10 @@
 /* tn_cdt_pred.c - exact geometric predicates of tn_cdt (see tn_cdt.h,
  * ROBUSTNESS): integer orientation and in-circle tests in int64 / __int128,
  * and Shewchuk's adaptive floating-point expansions for double input. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/cdt_impl.h"
 
 CDT_NOINLINE int orient_exact_int(const double *a, const double *b, const double *p)

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: Zlib */
 /* tn_cdt_sweep.c - the rectilinear row sweep of tn_cdt (ALGORITHM A in
  * tn_cdt.h): the fast path for tile-map outlines. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/cdt_impl.h"
 
 /* ------------------------------------------------------------------------ */

@@ -93,7 +93,9 @@ typedef uint32_t tn_status;
 #define TN_CAPACITY (1u << 8)         /* a fixed-capacity pool is full */
 #define TN_IO_ERROR (1u << 9)         /* reading or writing a file failed */
 
-#define TN_OK ((tn_status)TN_SUCCESS)
+/* No cast: TN_SUCCESS is an unsigned int constant, which converts to
+ * tn_status as it is (a C cast here warned in C++ under -Wold-style-cast). */
+#define TN_OK TN_SUCCESS
 
 static inline bool tn_failed(tn_status s) { return (s & TN_FAILURE) != 0; }
 static inline bool tn_succeeded(tn_status s) { return (s & TN_SUCCESS) != 0; }

@@ -1,7 +1,14 @@
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "tn_flow.h"
 
 #include <math.h>
 #include <string.h>
+
+const int8_t tn_dir_dx[10] = {0, 0, 1, -1, 1, -1, 1, -1, 0, 0};
+const int8_t tn_dir_dy[10] = {-1, 1, 0, 0, -1, -1, 1, 1, 0, 0};
 
 #define SQRT2 1.41421356237309504880
 

@@ -99,8 +99,10 @@ enum {
     TN_DIR_HERE,
     TN_DIR_NONE
 };
-static const int8_t tn_dir_dx[10] = {0, 0, 1, -1, 1, -1, 1, -1, 0, 0};
-static const int8_t tn_dir_dy[10] = {-1, 1, 0, 0, -1, -1, 1, 1, 0, 0};
+/* Tile offset of each direction above (indexed by TN_DIR_*; HERE and NONE
+ * are 0, 0).  Defined once, in tn_flow.c (not a static copy per file). */
+extern const int8_t tn_dir_dx[10];
+extern const int8_t tn_dir_dy[10];
 
 typedef struct tn_flow {
     /* Read-only for users (use the accessors below). */

@@ -1,3 +1,7 @@
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "tn_levelgen.h"
 
 #include <string.h>

@@ -3,6 +3,10 @@
  * location and debug drawing.  Queries (line of sight, nearest points,
  * paths) are in tn_navquery.c.  See tn_navmesh.h for the algorithms,
  * units and costs. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/navmesh_impl.h"
 
 /* ------------------------------------------------------------------------ */

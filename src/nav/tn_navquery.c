@@ -2,6 +2,10 @@
  * free / clear points, and the path searches of a tn_navquery (exact
  * interval search, triangle A*, funnel, clearance paths for a radius).
  * The mesh is only read.  See tn_navmesh.h. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/navmesh_impl.h"
 
 #include "tn_trace.h"

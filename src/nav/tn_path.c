@@ -1,3 +1,7 @@
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "tn_path.h"
 #include "tn_trace.h"
 
@@ -243,7 +247,7 @@ static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys,
 
 size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_expand)
 {
-    path_sizes z;
+    path_sizes z = {0}; /* set on success only: gcc -O3 cannot tell */
     return tn_failed(path_sizes_of(map_w, map_h, phys, max_expand, &z, NULL)) ? 0 : z.bytes;
 }
 
@@ -253,7 +257,7 @@ tn_status tn_path_create(int map_w, int map_h, const tn_phys_params *phys, int m
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "path: no output pointer");
     *out = NULL;
-    path_sizes z;
+    path_sizes z = {0};
     tn_status st = path_sizes_of(map_w, map_h, phys, max_expand, &z, err);
     if (tn_failed(st)) return st;
     const size_t states = z.states, lim = z.lim, hcap = z.hcap;

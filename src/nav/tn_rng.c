@@ -1,3 +1,7 @@
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "tn_rng.h"
 
 void tn_rng_seed(tn_rng *r, uint64_t seed, uint64_t stream)

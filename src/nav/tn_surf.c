@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: Zlib */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/surf_impl.h"
 
 #include <math.h>
@@ -326,13 +330,32 @@ tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p)
 
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b)
 {
-    return a->w == b->w && a->h == b->h && a->step == b->step && a->coyote == b->coyote &&
+    /* step_user and threads are not part of the identity: the same physics
+     * with another world pointer or thread count makes the same graph */
+    return a->w == b->w && a->h == b->h && a->step == b->step &&
+           a->step_user_fn == b->step_user_fn && a->coyote == b->coyote &&
            a->reference_build == b->reference_build &&
            a->keep_all_landings == b->keep_all_landings && a->verify_edges == b->verify_edges &&
            memcmp(&a->phys, &b->phys, sizeof a->phys) == 0;
 }
 
-static tn_step_fn stepfn(const tn_surf *g) { return g->prof.step ? g->prof.step : tn_body_step; }
+/* One frame of the profile's step function: step_user_fn with its user
+ * pointer, step, or tn_body_step. */
+static void run_step(const tn_surf_profile *pr, tn_body *b, const tn_map *m, tn_input in)
+{
+    if (pr->step_user_fn)
+        pr->step_user_fn(b, m, &pr->phys, in, pr->step_user);
+    else if (pr->step)
+        pr->step(b, m, &pr->phys, in);
+    else
+        tn_body_step(b, m, &pr->phys, in);
+}
+
+/* The built-in step function (the bitset builder's exact model of it). */
+static bool builtin_step(const tn_surf_profile *pr)
+{
+    return !pr->step_user_fn && (!pr->step || pr->step == tn_body_step);
+}
 
 static float lattice_x_exact(const tn_surf *g, int j)
 {
@@ -685,7 +708,7 @@ static void sums_update(tn_surf *g, int x, int y, int delta)
  * compares the surfaces with the naive build's, which steps. */
 static bool stands_by_tiles(const tn_surf *g)
 {
-    return (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build;
+    return builtin_step(&g->prof) && !g->prof.reference_build;
 }
 
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
@@ -711,7 +734,7 @@ static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *onew
 #endif
     tn_body b = stand_body(g, row, j);
     tn_input none = {false, false, false, false};
-    stepfn(g)(&b, m, &g->prof.phys, none);
+    run_step(&g->prof, &b, m, none);
     const bool st = b.on_ground && fabsf(b.x - x) <= SNAP_MAX_PX && fabsf(b.y - y) <= SNAP_MAX_PX;
 #ifdef TN_SURF_DEBUG
     if (stands_by_tiles(g) && (!st || b.on_oneway_only != !blk)) {
@@ -730,7 +753,7 @@ static bool walks(const tn_surf *g, const tn_map *m, int row, int j, int dir)
 {
     tn_body b = stand_body(g, row, j);
     tn_input in = {dir<0, dir> 0, false, false};
-    stepfn(g)(&b, m, &g->prof.phys, in);
+    run_step(&g->prof, &b, m, in);
     return b.on_ground && body_row(&b) == row && tn_surf_lattice_j(g, b.x) == j + dir &&
            fabsf(b.x - tn_surf_lattice_x(g, j + dir)) <= SNAP_MAX_PX;
 }
@@ -1047,7 +1070,7 @@ static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int
     tn_surf *g = B->g;
     *out = at_x(g, v, j);
     B->nsteps++;
-    stepfn(g)(out, B->m, &g->prof.phys, input_of(in));
+    run_step(&g->prof, out, B->m, input_of(in));
     *jn = tn_surf_lattice_j(g, out->x);
     if (fabsf(tn_surf_lattice_x(g, *jn) - out->x) > SNAP_MAX_PX) return false;
     canon(g, out);
@@ -2055,7 +2078,7 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
     tn_body v0 = stand_body(g, S->row, S->j0 + (n0 - S->node0));
     {
         tn_input none = {false, false, false, false};
-        stepfn(g)(&v0, B->m, &g->prof.phys, none);
+        run_step(&g->prof, &v0, B->m, none);
         canon(g, &v0);
     }
     int lo = S->j0 + (n0 - S->node0), hi = S->j0 + (n1 - S->node0);
@@ -2539,9 +2562,8 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
     int row, j;
     tn_surf_node_pos(g, from, &row, &j);
     tn_body b = stand_body(g, row, j);
-    tn_step_fn step = stepfn(g);
     tn_input none = {false, false, false, false};
-    step(&b, m, &g->prof.phys, none);
+    run_step(&g->prof, &b, m, none);
     b.x = tn_surf_lattice_x(g, j);
     int x0 = (int)floorf(b.x / T), x1 = (int)floorf((b.x + (float)b.w * T) / T);
     int y0 = (int)floorf(b.y / T), y1 = (int)floorf((b.y + (float)b.h * T) / T);
@@ -2550,7 +2572,7 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
         int cnt = (runs[r] >> 4) + 1;
         tn_input in = input_of(runs[r] & 15);
         for (int k = 0; k < cnt; k++) {
-            step(&b, m, &g->prof.phys, in);
+            run_step(&g->prof, &b, m, in);
             f++;
             int c0 = (int)floorf(b.x / T), c1 = (int)floorf((b.x + (float)b.w * T) / T);
             int r0 = (int)floorf(b.y / T), r1 = (int)floorf((b.y + (float)b.h * T) / T);
@@ -3324,7 +3346,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     build_setup(&B, g, m, 0);
     tn_status st = TN_OK;
     if (!colpre_build(&B)) goto oom;
-    if ((!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
+    if (builtin_step(&g->prof) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         if (!B.vmap) goto oom;
         B.fast = true;
@@ -3534,13 +3556,57 @@ done:
  * lattice steps per tile and step in px. */
 /* The lattice (docs/surf.md, "The x lattice") needs a walk that moves a
  * standing body exactly one walk step per frame from rest and stops at
- * once.  tn_body_step does; a custom step function with acceleration or
- * sliding would give a graph of isolated nodes (no walks), silently.  So
- * the step function is probed on a private floor: walk one frame each way
- * from rest, then let go one frame.  Returns a message's status. */
+ * once, and the same in the air: one walk step a frame with left or right
+ * held, none without (no air control factor, no momentum), so that every
+ * take-off, trajectory and landing stays on the lattice.  tn_body_step
+ * does; a custom step function with acceleration or sliding gave a graph of
+ * isolated nodes (no walks), one with another speed in the air lost most
+ * edges (landings off the lattice), silently.  So the step function is
+ * probed on a private floor: walk one frame each way from rest, then let go
+ * one frame; jump with right (left) held, then let go in the air; fall from
+ * rest with right (left) held.  Returns a message's status. */
+enum { PROBE_AIR_FRAMES = 24 };
+
+static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body *b, int dir,
+                           bool jump, float step_px, const char *what, tn_error *err)
+{
+    const float tol = 1e-3f;
+    const tn_input hold = {dir<0, dir> 0, false, jump};
+    for (int f = 1; f <= PROBE_AIR_FRAMES; f++) {
+        const float x0 = b->x;
+        run_step(prof, b, m, hold);
+        const float moved = b->x - x0;
+        if (!(fabsf(moved - (float)dir * step_px) <= tol))
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "surface graph: the step function moved an airborne body %g px "
+                                "in frame %d of %s with %s held; the graph needs exactly one "
+                                "walk step (walk_speed * dt = %g px) per frame in the air too "
+                                "(no other air speed or air control)",
+                                (double)moved, f, what, dir > 0 ? "right" : "left",
+                                (double)((float)dir * step_px));
+        if (b->on_ground) return TN_OK;  /* landed */
+        if (f == PROBE_AIR_FRAMES / 2) { /* let go for a frame: no drift */
+            const tn_input none = {false, false, false, jump};
+            const float x1 = b->x;
+            run_step(prof, b, m, none);
+            if (!(fabsf(b->x - x1) <= tol))
+                return tn_error_set(
+                    err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                    "surface graph: the step function moved an airborne body %g px in a frame "
+                    "without left or right, after %d frames of %s with %s held; the graph "
+                    "needs no horizontal motion in the air without input (no momentum)",
+                    (double)(b->x - x1), f, what, dir > 0 ? "right" : "left");
+            if (b->on_ground) return TN_OK;
+        }
+    }
+    return TN_OK;
+}
+
 static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error *err)
 {
-    enum { PW = TN_MAX_BODY_W + 6, PH = TN_MAX_BODY_H + 2 };
+    /* wide enough for 2 x 26 frames one way at up to a tile a frame, tall
+     * enough for a 9-tile box jumping 8 tiles */
+    enum { PW = 2 * (PROBE_AIR_FRAMES + 2) + TN_MAX_BODY_W + 4, PH = 2 * TN_MAX_BODY_H + 14 };
     uint8_t tile[PW * PH], mark[PW * PH];
     memset(tile, TN_TILE_EMPTY, sizeof tile);
     memset(mark, 0, sizeof mark);
@@ -3548,17 +3614,17 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error
     tn_map m;
     memset(&m, 0, sizeof m);
     m.w = PW, m.h = PH, m.tile = tile, m.mark = mark, m.start_x = m.start_y = -1;
-    const tn_step_fn step = prof->step ? prof->step : tn_body_step;
     const tn_phys_params *p = &prof->phys;
     const tn_input none = {false, false, false, false};
     const float tol = 1e-3f;
+    const int mid = (PW - prof->w) / 2;
     for (int dir = 1; dir >= -1; dir -= 2) {
         tn_body b;
-        tn_body_place(&b, p, prof->w, prof->h, 3, PH - 2);
-        step(&b, &m, p, none); /* settle on the floor */
+        tn_body_place(&b, p, prof->w, prof->h, mid, PH - 2); /* feet on the floor */
+        run_step(prof, &b, &m, none);                        /* settle on the floor */
         const float x0 = b.x;
         const tn_input walk = {dir<0, dir> 0, false, false};
-        step(&b, &m, p, walk);
+        run_step(prof, &b, &m, walk);
         const float moved = b.x - x0;
         if (!(fabsf(moved - (float)dir * step_px) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -3569,13 +3635,20 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error
                                 (double)moved, dir > 0 ? "right" : "left",
                                 (double)((float)dir * step_px));
         const float x1 = b.x;
-        step(&b, &m, p, none);
+        run_step(prof, &b, &m, none);
         if (!(fabsf(b.x - x1) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                                 "surface graph: the step function moved a standing body %g px "
                                 "on the frame after walking %s stopped; the graph needs an "
                                 "instant stop (no sliding) and one walk step (%g px) per frame",
                                 (double)(b.x - x1), dir > 0 ? "right" : "left", (double)step_px);
+        /* a jump with the direction held (from rest: the frame after the stop) */
+        tn_status st = probe_air(prof, &m, &b, dir, true, step_px, "a jump", err);
+        if (tn_failed(st)) return st;
+        /* a fall from rest (placed in the air) with the direction held */
+        tn_body_place(&b, p, prof->w, prof->h, mid, prof->h); /* top row 1 */
+        st = probe_air(prof, &m, &b, dir, false, step_px, "a fall", err);
+        if (tn_failed(st)) return st;
     }
     return TN_OK;
 }
@@ -3595,6 +3668,10 @@ static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, f
                             "surface graph: coyote setting %d is not one of TN_SURF_COYOTE_LAST, "
                             "_ALL, _NONE or _FULL (0..3)",
                             prof->coyote);
+    if (prof->step && prof->step_user_fn)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: the profile has both a step and a step_user_fn "
+                            "(set one: step_user_fn takes step_user)");
     tn_status st = tn_phys_validate(&prof->phys, err);
     if (tn_failed(st)) return st;
     if (prof->phys.tile_px != (float)TN_TILE_PX)
@@ -3803,13 +3880,20 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
     return do_build(g, m, err);
 }
 
+uint32_t tn_surf_map_revision(const tn_surf *g) { return g->rev; }
+
+bool tn_surf_in_sync(const tn_surf *g, const tn_map *m)
+{
+    return g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h;
+}
+
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_error_clear(err);
     if (!g || !m)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph sync: no graph or map");
-    if (g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h) return TN_OK;
+    if (tn_surf_in_sync(g, m)) return TN_OK;
     return sync_tiles(g, m, err);
 }
 
@@ -4105,7 +4189,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     B.colpre = g->colpre;
     B.colbad = B.colpre ? tn_alloc(a, (size_t)m->w + 16) : NULL;
     ok = B.best && (B.colpre ? B.colbad != NULL : colpre_build(&B));
-    if (ok && (!g->prof.step || g->prof.step == tn_body_step) && !g->prof.reference_build) {
+    if (ok && builtin_step(&g->prof) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
         ok = B.vmap != NULL;
         B.fast = ok;
@@ -4505,7 +4589,6 @@ static void draw_edge(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd
     int row, j;
     tn_surf_node_pos(g, E->from, &row, &j);
     tn_body b = stand_body(g, row, j);
-    tn_step_fn step = stepfn(g);
     float W = (float)b.w * T, H = (float)b.h * T;
     float px = b.x + W * 0.5f, py = b.y + H;
     for (uint32_t r = 0; r < E->nruns; r++) {
@@ -4513,7 +4596,7 @@ static void draw_edge(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd
         int cnt;
         tn_surf_run(g, E->run0 + r, &in, &cnt);
         for (int k = 0; k < cnt; k++) {
-            step(&b, m, &g->prof.phys, in);
+            run_step(&g->prof, &b, m, in);
             float nx = b.x + W * 0.5f, ny = b.y + H;
             tn_dd_line(dd, px, py, nx, ny, rgba);
             px = nx;

@@ -10,13 +10,39 @@
  * PROFILE.  A graph belongs to one movement profile: box w x h tiles
  * (1..3 x 1..9), physics parameters (tn_phys_validate; jump height 1..8),
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
- * with its own deterministic physics gets exact edges too) and a coyote
- * setting.  The step function must walk like tn_body_step does (see
- * UNITS): a standing body walking from rest moves exactly walk_speed * dt
- * px in its first frame, and stops at once when let go (no acceleration,
- * no sliding); the build probes that (one frame each way, then one of no
- * input, on a private floor) and refuses a step function that does not
- * (INVALID_PARAM, the message says what it did).  Tiles are TN_TILE_PX (16) px.  Anything else: INVALID_PARAM
+ * with its own deterministic physics gets exact edges too; see STEP
+ * FUNCTION) and a coyote setting.  Tiles are TN_TILE_PX (16) px.  Anything
+ * else: INVALID_PARAM
+ *
+ * STEP FUNCTION (profile.step, or profile.step_user_fn with
+ * profile.step_user; not both).  It must move x like tn_body_step does, so
+ * that every x stays on the lattice (see UNITS):
+ *  - standing and walking from rest: exactly walk_speed * dt px in the first
+ *    frame (no acceleration), and no motion the frame after letting go (no
+ *    sliding);
+ *  - in the air (jumping or falling) with left or right held: exactly
+ *    walk_speed * dt px each frame, the same speed as on the ground (no air
+ *    control factor, no other air speed), and no horizontal motion without
+ *    left or right (no momentum);
+ *  - walls stop it on a tile edge, as tn_body_step's do;
+ *  - deterministic: the same body, map and input give the same result.
+ * Vertical motion is free (its own gravity, jump, one-way platforms, within
+ * tn_body's fields).  The build probes the first two on a private floor
+ * (one frame walking each way, one of no input; a jump with right, then
+ * left, held for up to 24 frames, one frame let go in the middle; a fall
+ * from rest likewise) and refuses a step function that fails any of it
+ * with INVALID_PARAM and a message saying what it did and in which frame.
+ * The probe does not prove the rest (say, a speed that changes only near
+ * walls): verify_edges (or tn_surf_edge_valid) replays every edge.
+ * Threads: the step function is called on the caller's thread during
+ * tn_surf_create, _rebuild, _load, _sync, _edit, tn_surf_edge_valid,
+ * tn_surf_edge_box and tn_surf_debug_draw, and with profile.threads > 1 during
+ * builds and repairs also on the library's worker threads, at the same time
+ * (give each thread's state through step_user, not thread-local storage:
+ * the workers are the library's, made and joined within the call); never
+ * after the call returns, and never by tn_surf_find.  It must not modify
+ * the map it is given or step_user's shared state without its own locking.
+ * It is called about once per search state (see COST).
  * with a message.  So is a NULL graph, map, profile or output pointer
  * given to a call that returns a tn_status; the accessors (counts, lookups,
  * tn_surf_set_landmarks) take a valid graph.
@@ -83,7 +109,8 @@
  * write its scratch); different graphs are independent; no global state.
  * profile.threads > 1 runs a build's or repair's searches on that many C11
  * threads, joined before return (the step function and allocator must then
- * be thread-safe); the graph is the same on any number of threads, and so
+ * be thread-safe; the step function gets its context through step_user,
+ * see STEP FUNCTION); the graph is the same on any number of threads, and so
  * are tn_surf_save's bytes (footprints in surface order, tested).  Where
  * C11 threads are missing (the browser build) the caller's thread does it.
  * ThreadSanitizer does not follow C11 thrd_create (it crashes in a build
@@ -119,7 +146,14 @@
  * of CPU; a one-tile repair, a query, saving, loading, shortcuts and
  * labels: `tilenav-bench surf` prints the current numbers for the demo map
  * and big levels (docs/bench.md, `surf`).  Build and repair grow with the
- * search states (about 820 per surface there).
+ * search states (about 820 per surface there).  A custom step function
+ * (profile.step or step_user_fn, even one that only calls tn_body_step)
+ * makes builds and repairs far dearer: the builder cannot model it, so
+ * instead of the bitset path (word operations on row masks, many
+ * positions at once) it calls the function once per near-terrain state
+ * and lattice position and replays every edge: about 22x on the demo map
+ * (`tilenav-bench surf --custom-step` measures it).  Queries cost the same
+ * (they never call it).
  */
 #ifndef TN_SURF_H
 #define TN_SURF_H
@@ -135,26 +169,37 @@ extern "C" {
 
 #define TN_SURF_MAX_AIR 1200 /* frames an edge may take at most (20 s) */
 
+/* A step function (see PROFILE and STEP FUNCTION): one frame of the game's
+ * physics, the shape of tn_body_step; tn_step_user_fn also gets the
+ * profile's step_user pointer (the game's world, say). */
 typedef void (*tn_step_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
+typedef void (*tn_step_user_fn)(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in,
+                                void *user);
 
 typedef struct tn_surf_profile {
-    int w, h;               /* box size in tiles: 1..3 x 1..9 */
-    tn_phys_params phys;    /* validated with tn_phys_validate */
-    tn_step_fn step;        /* NULL = tn_body_step; a custom one walks one
-                             * walk step per frame, instant start and stop
-                             * (see PROFILE) */
-    int coyote;             /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
+    int w, h;                     /* box size in tiles: 1..3 x 1..9 */
+    tn_phys_params phys;          /* validated with tn_phys_validate */
+    tn_step_fn step;              /* NULL = tn_body_step; a custom one walks one
+                             * walk step per frame, on the ground and in the
+                             * air, instant start and stop (see STEP
+                             * FUNCTION) */
+    tn_step_user_fn step_user_fn; /* or NULL; else the step function, called
+                                   * with step_user (step must then be NULL) */
+    void *step_user;              /* passed to step_user_fn as it is; not part
+                                   * of the profile's identity
+                                   * (tn_surf_same_profile) */
+    int coyote;                   /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
                              * (the default), _LAST, _ALL or _NONE (see EDGES) */
-    bool reference_build;   /* true: no free-step shortcut, every state is stepped
+    bool reference_build;         /* true: no free-step shortcut, every state is stepped
                            * on the map: the naive builder the tests compare
                            * the fast one with (the same landings, frames
                            * and kinds; which of equally fast take-offs an
                            * edge records can differ) */
-    bool keep_all_landings; /* true: an edge to every landing node (no
+    bool keep_all_landings;       /* true: an edge to every landing node (no
                              * thinning, see EDGES); false (default) */
-    bool verify_edges;      /* true: the fast build replays every edge with the
+    bool verify_edges;            /* true: the fast build replays every edge with the
                              * step function too (the naive one always does) */
-    int threads;            /* 0 or 1: builds and repairs run on the caller's
+    int threads;                  /* 0 or 1: builds and repairs run on the caller's
                              * thread; 2..64: the surfaces' searches run on up
                              * to that many threads (the caller's and C11
                              * threads it starts and joins), see THREAD
@@ -268,6 +313,16 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
  * (one changed tile: a local repair, see EDITS).  Out of memory: see OUT OF
  * MEMORY (a failure, or a partial success for the query index alone). */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
+/* Whether g is in sync with m: built or last synced for this map (its
+ * address and size) at its current revision (tn_map.revision, which every
+ * tn_map_set_tile / _set_mark bumps).  False: plans may cross removed
+ * ground or miss new paths; call tn_surf_sync(g, m).  tn_surf_find takes
+ * no map and cannot tell; tn_bot_goto and the bot's re-plans refuse a graph
+ * out of sync (INVALID_PARAM, tn_bot_plan_error).  A direct write to
+ * m->tile that did not bump the revision is not seen (tn_surf_edit).
+ * tn_surf_map_revision: the revision g was built or synced for.  O(1). */
+bool tn_surf_in_sync(const tn_surf *g, const tn_map *m);
+uint32_t tn_surf_map_revision(const tn_surf *g);
 /* The map tile (x, y) changed: like tn_surf_sync, but the tiles are compared
  * with the graph's copy even when m's revision did not move (a direct write
  * to m->tile), so every changed tile is found, (x, y) or not.
@@ -277,6 +332,11 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
+/* Whether profiles a and b make the same graph: box, physics (bitwise),
+ * step function (step and step_user_fn, by address), coyote setting,
+ * reference_build, keep_all_landings and verify_edges.  Not threads nor
+ * step_user: the same step function with another user pointer (another
+ * world object of the same game) is taken to make the same graph. */
 bool tn_surf_same_profile(const tn_surf_profile *a, const tn_surf_profile *b);
 
 /* Incremented by every (re)build: node and edge ids of older builds are void. */

@@ -63,6 +63,10 @@
  * search from each key alone, stored (see "hub labels" below): a query
  * reads a few kilobytes in order instead of settling a couple of hundred
  * keys scattered over the arc lists. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/surf_impl.h"
 
 #include <stdlib.h>

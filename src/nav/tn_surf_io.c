@@ -13,7 +13,7 @@
  *   "TNSURF" u16 format
  *   u32 map w, h; u64 FNV-1a of the map's tiles (row-major bytes)
  *   i32 box w, h, coyote; u8 reference_build, keep_all_landings,
- *     verify_edges, custom step function (1: profile.step is set)
+ *     verify_edges, custom step function (1: profile.step or step_user_fn is set)
  *   f32 dt, gravity, max_fall, walk_speed, jump_height, jump_cut_speed;
  *     i32 coyote_frames; f32 tile_px
  *   u32 surfaces, nodes, edges, input runs, footprints; u64 footprint words
@@ -33,6 +33,10 @@
  *     costs differ by at most 1: 2.2 MB at 1024x1024 against 25 MB whole.
  *   u64 checksum of every byte before it: FNV-1a over its little-endian
  *     64-bit words, then over the bytes after the last whole word */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/surf_impl.h"
 
 #include <stdarg.h>
@@ -127,7 +131,7 @@ static void write_graph(const tn_surf *g, wr *w)
     put(w, pr->reference_build, 1);
     put(w, pr->keep_all_landings, 1);
     put(w, pr->verify_edges, 1);
-    put(w, pr->step != NULL && pr->step != tn_body_step, 1);
+    put(w, (pr->step != NULL && pr->step != tn_body_step) || pr->step_user_fn != NULL, 1);
     put_f32(w, pr->phys.dt);
     put_f32(w, pr->phys.gravity);
     put_f32(w, pr->phys.max_fall);
@@ -266,7 +270,8 @@ tn_status tn_surfi_blob_open(surf_blob *L, const void *data, size_t size, const 
     q.phys.coyote_frames = get_i32(h + 24);
     q.phys.tile_px = get_f32(h + 28);
     h += 32;
-    const bool prof_custom = prof->step != NULL && prof->step != tn_body_step;
+    const bool prof_custom =
+        (prof->step != NULL && prof->step != tn_body_step) || prof->step_user_fn != NULL;
     if (!tn_surf_same_profile(&q, prof) || custom != prof_custom)
         return bad(L, err,
                    "made for another profile (box %dx%d, jump height %g tiles, %s step "

@@ -3,6 +3,10 @@
  * chains, landmark tables, patched after each repair) and its queries
  * (tn_surf_find and friends). The graph, its build and repairs are in
  * tn_surf.c; the query shortcuts and hub labels in tn_surf_ch.c. */
+/* no a*b+c fused into an FMA (README, "Floating point"; gcc: -ffp-contract=off) */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include "internal/surf_impl.h"
 
 #include <math.h>

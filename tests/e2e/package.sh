@@ -70,16 +70,22 @@ for ex in platformer_bot graph_bot graph_shortcuts graph_bake tower_defense navm
 done
 CXX=${CXX:-g++}
 # shellcheck disable=SC2086
-$CXX -std=c++11 -Wall -Wextra -Werror -pedantic $CFL "$D/tests/pkg/consumer.cpp" -o "$T/consumer" $LIBS ||
+$CXX -std=c++11 -Wall -Wextra -Werror -pedantic -Wold-style-cast -Wuseless-cast $CFL \
+    "$D/tests/pkg/consumer.cpp" -o "$T/consumer" $LIBS ||
     fail "the C++ consumer does not build against the installed headers"
 LD_LIBRARY_PATH="$T/inst/lib" "$T/consumer" || fail "the C++ consumer failed"
-# every installed header on its own, in C++ and in C
+# every installed header on its own, in C++ and in C: compiled, not
+# -fsyntax-only, so that gcc reports a header's unused static constants
+# (-Wunused-const-variable=2: a copy per translation unit) and C casts in
+# the macros a C++ game expands (TN_OK, below)
 for h in "$T"/inst/include/tilenav/*.h; do
     # shellcheck disable=SC2086
-    echo "#include <$(basename "$h")>" | $CXX -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic $CFL -fsyntax-only - ||
+    echo "#include <$(basename "$h")>" | $CXX -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic \
+        -Wold-style-cast -Wuseless-cast -Wunused-const-variable=2 $CFL -c -o /dev/null - ||
         fail "$(basename "$h") is not warning-free C++"
     # shellcheck disable=SC2086
-    echo "#include <$(basename "$h")>" | ${CC:-cc} -x c -std=c11 -Wall -Wextra -Werror -pedantic $CFL -fsyntax-only - ||
+    echo "#include <$(basename "$h")>" | ${CC:-cc} -x c -std=c11 -Wall -Wextra -Werror -pedantic \
+        -Wunused-const-variable=2 $CFL -c -o /dev/null - ||
         fail "$(basename "$h") does not compile alone"
     # clang++ flags C casts in the inline functions (g++ does not); clang
     # flags an unsigned enum stored in an int under -Wsign-conversion
@@ -96,6 +102,11 @@ for h in "$T"/inst/include/tilenav/*.h; do
             fail "$(basename "$h") has implicit conversions (-Wconversion -Wsign-conversion)"
     fi
 done
+# the status macros expanded in C++: no C casts (-Wold-style-cast)
+# shellcheck disable=SC2086
+printf '#include <tilenav.h>\nint tn_consumer_ok();\nint tn_consumer_ok() { tn_status s = TN_OK; return tn_succeeded(s) ? 0 : 1; }\n' |
+    $CXX -x c++ -std=c++11 -Wall -Wextra -Werror -pedantic -Wold-style-cast -Wuseless-cast $CFL -c -o /dev/null - ||
+    fail "TN_OK and the status macros are not cast-free C++"
 # every symbol the libraries export carries the tn_ prefix (a game that
 # defines its own walk() or hash_key() must link and run unchanged)
 for lib in "$T/inst/lib/libtilenav.a" "$T/inst/lib/libtilenav.so"; do

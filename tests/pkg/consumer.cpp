@@ -51,7 +51,7 @@ int main()
     std::vector<tn_path_node> nodes(256);
     int count = 0;
     tn_path_stats st;
-    s = tn_path_find(pf, map, &q, nodes.data(), (int)nodes.size(), &count, &st, &err);
+    s = tn_path_find(pf, map, &q, nodes.data(), static_cast<int>(nodes.size()), &count, &st, &err);
     check(tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT) && count > 1,
           "path over the wall");
 
