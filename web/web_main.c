@@ -8,7 +8,8 @@
  * (Ctrl+S), else /maps/demo.map, with /save/demo.map as the file Ctrl+S
  * writes.  Each save is flushed to IndexedDB and offered as a download;
  * quitting (Esc) writes /save/demo.map.autosave, which the next visit offers
- * to restore (R), as the native game does.
+ * to restore (R), as the native game does.  F12's screenshots are offered
+ * as downloads.
  */
 #include <emscripten.h>
 #include <stdio.h>
@@ -60,17 +61,27 @@ EMSCRIPTEN_KEEPALIVE void tn_web_start(void)
     if (tn_game_run(world, &opts) != 0) page_error("the game could not start (see the console)");
 }
 
-/* After a save: flush /save to IndexedDB, offer the file as a download. */
-void tn_web_saved(const char *path)
+void tn_web_offer(const char *path, const char *type)
 {
     const char *name = strrchr(path, '/');
     name = name ? name + 1 : path;
     /* clang-format off */ /* (JavaScript inside) */
     EM_ASM({
-        FS.syncfs(false, function(e) { if (e) console.error('tilenav: saving to IndexedDB:', e); });
-        if (Module.tnOfferDownload) Module.tnOfferDownload(UTF8ToString($1), FS.readFile(UTF8ToString($0)));
-    }, path, name);
+        if (Module.tnOfferDownload)
+            Module.tnOfferDownload(UTF8ToString($1), FS.readFile(UTF8ToString($0)), UTF8ToString($2));
+    }, path, name, type);
     /* clang-format on */
+}
+
+/* After a save: flush /save to IndexedDB, offer the file as a download. */
+void tn_web_saved(const char *path)
+{
+    /* clang-format off */ /* (JavaScript inside) */
+    EM_ASM({
+        FS.syncfs(false, function(e) { if (e) console.error('tilenav: saving to IndexedDB:', e); });
+    });
+    /* clang-format on */
+    tn_web_offer(path, "text/plain");
 }
 
 /* The game ended (Esc): keep its autosave, tell the page. */

@@ -265,10 +265,18 @@ static void screenshot(app *a)
     }
     tn_view v = a->view;
     v.mouse_in = false; /* no hover frame in the picture */
-    if (tn_render_offscreen(a->w, &a->fonts, &v, path, err, sizeof err) != 0)
+    if (tn_render_offscreen(a->w, &a->fonts, &v, path, err, sizeof err) != 0) {
         tn_world_message(a->w, "screenshot failed: %s", err);
-    else
-        tn_world_message(a->w, "screenshot written: %s", path);
+        return;
+    }
+#ifdef __EMSCRIPTEN__
+    /* the page's file system is in memory: the file goes to the user */
+    tn_web_offer(path, "image/bmp");
+    remove(path);
+    tn_world_message(a->w, "screenshot %s: offered as a download", path);
+#else
+    tn_world_message(a->w, "screenshot written: %s", path);
+#endif
 }
 
 /* script host */
