@@ -163,7 +163,7 @@ if [ "$relink" = 1 ]; then
     echo "web: linking $js"
     # shellcheck disable=SC2086
     quiet emcc -O2 -sUSE_SDL=2 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -lidbfs.js \
-        -sEXPORTED_FUNCTIONS=_main,_tn_web_start,_tn_web_state,_tn_web_tile_xy \
+        -sEXPORTED_FUNCTIONS=_main,_tn_web_start,_tn_web_state,_tn_web_tile_xy,_tn_web_keep,_tn_web_keep_delay,_tn_web_tile \
         -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS \
         --preload-file "$DATA@/" \
         -o "$js" $main_o $objs $extra -lm
