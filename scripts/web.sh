@@ -170,5 +170,5 @@ if [ "$relink" = 1 ]; then
 fi
 cmp -s web/index.html "$OUT/index.html" || cp web/index.html "$OUT/index.html"
 size=$(($(stat -c %s "$js") + $(stat -c %s "$OUT/tilenav.wasm")))
-echo "web: $OUT/index.html ready: .js + .wasm = $size bytes ($(($(date +%s) - t0)) s);" \
+echo "web: $OUT/index.html ready: .js + .wasm = $size bytes, .data = $(stat -c %s "$OUT/tilenav.data") bytes ($(($(date +%s) - t0)) s);" \
      "serve it: python3 -m http.server -d $OUT 8000"
