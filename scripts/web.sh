@@ -163,12 +163,12 @@ if [ "$relink" = 1 ]; then
     echo "web: linking $js"
     # shellcheck disable=SC2086
     quiet emcc -O2 -sUSE_SDL=2 -sALLOW_MEMORY_GROWTH=1 -sENVIRONMENT=web -lidbfs.js \
-        -sEXPORTED_FUNCTIONS=_main,_tn_web_start,_tn_web_state,_tn_web_tile_xy \
+        -sEXPORTED_FUNCTIONS=_main,_tn_web_start,_tn_web_state,_tn_web_tile_xy,_tn_web_keep,_tn_web_keep_delay,_tn_web_tile \
         -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS \
         --preload-file "$DATA@/" \
         -o "$js" $main_o $objs $extra -lm
 fi
 cmp -s web/index.html "$OUT/index.html" || cp web/index.html "$OUT/index.html"
 size=$(($(stat -c %s "$js") + $(stat -c %s "$OUT/tilenav.wasm")))
-echo "web: $OUT/index.html ready: .js + .wasm = $size bytes ($(($(date +%s) - t0)) s);" \
+echo "web: $OUT/index.html ready: .js + .wasm = $size bytes, .data = $(stat -c %s "$OUT/tilenav.data") bytes ($(($(date +%s) - t0)) s);" \
      "serve it: python3 -m http.server -d $OUT 8000"

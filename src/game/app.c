@@ -265,10 +265,18 @@ static void screenshot(app *a)
     }
     tn_view v = a->view;
     v.mouse_in = false; /* no hover frame in the picture */
-    if (tn_render_offscreen(a->w, &a->fonts, &v, path, err, sizeof err) != 0)
+    if (tn_render_offscreen(a->w, &a->fonts, &v, path, err, sizeof err) != 0) {
         tn_world_message(a->w, "screenshot failed: %s", err);
-    else
-        tn_world_message(a->w, "screenshot written: %s", path);
+        return;
+    }
+#ifdef __EMSCRIPTEN__
+    /* the page's file system is in memory: the file goes to the user */
+    tn_web_offer(path, "image/bmp");
+    remove(path);
+    tn_world_message(a->w, "screenshot %s: offered as a download", path);
+#else
+    tn_world_message(a->w, "screenshot written: %s", path);
+#endif
 }
 
 /* script host */
@@ -1017,36 +1025,50 @@ static void load_settings(app *a)
         tn_wbots_set_heuristic(a->w, a->view.fast_heuristic ? TN_PATH_FAST : TN_PATH_OPTIMAL);
     }
     if (tn_settings_get(&st, "flow8", &v)) a->view.flow8 = v != 0;
+#ifndef __EMSCRIPTEN__ /* in a browser the window is the page's size */
     double ww, wh;
     if (tn_settings_get(&st, "window_w", &ww) && tn_settings_get(&st, "window_h", &wh) &&
         ww >= 640 && wh >= 360 && ww <= 8192 && wh <= 8192)
         SDL_SetWindowSize(a->win, (int)ww, (int)wh);
+#endif
 }
 
-static void save_settings(app *a)
+/* The settings to save, into st. */
+static void current_settings(app *a, tn_settings *st)
 {
-    char path[1024], err[512];
-    if (!tn_settings_path(path, sizeof path)) return;
-    tn_settings st;
-    memset(&st, 0, sizeof st);
+    memset(st, 0, sizeof *st);
     int n;
     const tn_param_info *pi = tn_world_params(&n);
     for (int i = 0; i < n; i++) {
         double v;
-        if (tn_world_get(a->w, pi[i].name, &v)) tn_settings_put(&st, pi[i].name, v);
+        if (tn_world_get(a->w, pi[i].name, &v)) tn_settings_put(st, pi[i].name, v);
     }
-    tn_settings_put(&st, "overlays", a->view.overlays);
-    tn_settings_put(&st, "speed", a->view.speed);
-    tn_settings_put(&st, "search_speed", a->pb.speed);
-    tn_settings_put(&st, "hud_hidden", a->view.hud_hidden);
-    tn_settings_put(&st, "fast_heuristic", a->view.fast_heuristic);
-    tn_settings_put(&st, "flow8", a->view.flow8);
+    tn_settings_put(st, "overlays", a->view.overlays);
+    tn_settings_put(st, "speed", a->view.speed);
+    tn_settings_put(st, "search_speed", a->pb.speed);
+    tn_settings_put(st, "hud_hidden", a->view.hud_hidden);
+    tn_settings_put(st, "fast_heuristic", a->view.fast_heuristic);
+    tn_settings_put(st, "flow8", a->view.flow8);
+#ifndef __EMSCRIPTEN__ /* in a browser the window is the page's size */
     int ww, wh;
     SDL_GetWindowSize(a->win, &ww, &wh);
-    tn_settings_put(&st, "window_w", ww);
-    tn_settings_put(&st, "window_h", wh);
-    if (tn_settings_save(&st, path, err, sizeof err) != 0)
+    tn_settings_put(st, "window_w", ww);
+    tn_settings_put(st, "window_h", wh);
+#endif
+}
+
+/* 0, or -1 (said on stderr) */
+static int save_settings(app *a)
+{
+    char path[1024], err[512];
+    if (!tn_settings_path(path, sizeof path)) return 0;
+    tn_settings st;
+    current_settings(a, &st);
+    if (tn_settings_save(&st, path, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: settings not saved: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 static void app_start(app *a)
@@ -1239,11 +1261,127 @@ static int finish(loop_state *L);
 static loop_state *web_loop; /* the page's game, for tn_web_state(); NULL once stopped */
 static int web_rc = -1;      /* its exit code once stopped */
 
+/* A reload or a closed tab runs no exit code: the browser build keeps the
+ * unsaved edits (MAP.autosave, restored with R on the next visit) and the
+ * settings in IndexedDB a second (keep_delay) after they change, and at
+ * once when the page is left or hidden (tn_web_keep, web/web_main.c). */
+static struct {
+    double delay;        /* seconds after the last change */
+    int edits;           /* tn_world_edits() and tn_world_dirty() when seen */
+    bool dirty, pending; /* a change not kept yet */
+    double changed;      /* its time (now_s) */
+    double settings_t;   /* settings last compared (now_s) */
+    bool settings_known; /* settings: what the store holds (as read or kept) */
+    tn_settings settings;
+} keep = {1.0, 0, false, false, 0, 0, false, {0}};
+
+/* The unsaved edits into MAP.autosave, or, undone back to the map file's
+ * state, this session's autosave removed: true when /save changed. */
+static bool keep_edits(app *a)
+{
+    char path[1024], err[512];
+    if (!a->opts->map_path) return false;
+    if (tn_world_dirty(a->w)) {
+        /* edits offered for R (from the last visit, or a reset) are moved
+         * aside, not overwritten */
+        if (a->restore_offered) a->autosave_ours = false;
+        if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
+            tn_world_message(a->w, "unsaved edits not kept in the browser's storage: %s", err);
+            tn_world_set_message_ttl(a->w, 60 * 10);
+            return false;
+        }
+        if (a->autosave_kept[0]) {
+            a->restore_offered = false;
+            tn_world_message(a->w, "your edits are kept in %s; the older edits are now %s", path,
+                             a->autosave_kept);
+            tn_world_set_message_ttl(a->w, 60 * 10);
+        }
+        return true;
+    }
+    if (a->autosave_ours && !a->restore_offered &&
+        tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) == 0 &&
+        tn_is_regular_file(path)) {
+        remove(path); /* no unsaved edits left: it would offer them again */
+        a->autosave_ours = false;
+        return true;
+    }
+    return false;
+}
+
+/* The settings, when they changed since the store last had them: true when
+ * written. */
+static bool keep_settings(app *a)
+{
+    tn_settings st;
+    current_settings(a, &st);
+    if (!keep.settings_known) { /* the first look: what load_settings() read, or defaults */
+        keep.settings = st;
+        keep.settings_known = true;
+        return false;
+    }
+    if (memcmp(&st, &keep.settings, sizeof st) == 0) return false;
+    keep.settings = st; /* tried once per change, not every second */
+    return save_settings(a) == 0;
+}
+
+/* After each frame: what changed a keep_delay ago goes to the store. */
+static void keep_frame(app *a)
+{
+    double t = now_s();
+    int edits = tn_world_edits(a->w);
+    bool dirty = tn_world_dirty(a->w), wrote = false;
+    if (edits != keep.edits || dirty != keep.dirty) {
+        keep.edits = edits;
+        keep.dirty = dirty;
+        keep.pending = true;
+        keep.changed = t;
+    }
+    if (keep.pending && t - keep.changed >= keep.delay) {
+        keep.pending = false;
+        wrote = keep_edits(a);
+    }
+    if (t - keep.settings_t >= keep.delay) {
+        keep.settings_t = t;
+        wrote |= keep_settings(a);
+    }
+    if (wrote) tn_web_sync();
+}
+
+/* For the page (web/web_main.c: leaving or hiding it): keep now what
+ * changed; 1 when the store changed (the sync it started may not finish). */
+EMSCRIPTEN_KEEPALIVE int tn_web_keep(void)
+{
+    loop_state *L = web_loop;
+    if (!L) return 0;
+    bool wrote = false;
+    if (keep.pending || tn_world_edits(L->w) != keep.edits || tn_world_dirty(L->w) != keep.dirty) {
+        keep.edits = tn_world_edits(L->w);
+        keep.dirty = tn_world_dirty(L->w);
+        keep.pending = false;
+        wrote = keep_edits(&L->a);
+    }
+    wrote |= keep_settings(&L->a);
+    if (wrote) tn_web_sync();
+    return wrote;
+}
+
+/* For the test: the delay after a change before it is kept (seconds). */
+EMSCRIPTEN_KEEPALIVE void tn_web_keep_delay(double seconds) { keep.delay = seconds; }
+
+/* For the test: tile (x, y) of the map being played (TN_* tile codes). */
+EMSCRIPTEN_KEEPALIVE int tn_web_tile(int x, int y)
+{
+    return web_loop ? tn_map_tile(tn_world_map(web_loop->w), x, y) : -1;
+}
+
 static void web_frame(void *arg)
 {
     loop_state *L = arg;
     run_frame(L);
-    if (!L->a.quit) return;
+    if (!L->a.quit) {
+        keep_frame(&L->a);
+        return;
+    }
     emscripten_cancel_main_loop();
     web_loop = NULL; /* the window and renderer are gone */
     web_rc = finish(L);

@@ -36,6 +36,9 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts);
 /* The browser build's hooks (web/web_main.c). */
 void tn_web_saved(const char *path); /* after a save: keep it, offer a download */
 void tn_web_stopped(int rc);         /* the game ended (Esc) with this exit code */
+void tn_web_sync(void);              /* flush /save (autosave, settings) to IndexedDB */
+/* Offer the file as a download (type: its MIME type). */
+void tn_web_offer(const char *path, const char *type);
 #endif
 
 /* Render the current world offscreen with SDL's software renderer (no

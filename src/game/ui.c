@@ -537,7 +537,11 @@ static const char *const HELP_KEYS[][2] = {
     {"Ctrl+Z  Ctrl+Y", "undo / redo an edit"},
     {"Ctrl+S", "save the map"},
     {"R", "restore MAP.autosave (when offered)"},
+#ifdef __EMSCRIPTEN__
+    {"F12", "screenshot (a download)"},
+#else
     {"F12", "screenshot (tilenav-NNN.bmp)"},
+#endif
     {"F1", "this help"},
     {"Esc", "quit (unsaved edits go to MAP.autosave)"},
 };

@@ -2,8 +2,9 @@
 # The browser build in Debian's headless chromium: serves BUILD_WEB on
 # 127.0.0.1 (python3 -m http.server on a free port), then play.js (puppeteer-
 # core, from `npm ci` here) clicks a tile, presses a key, screenshots the page
-# (BUILD_WEB/web-test.png) and checks the game's state and HUD fps; and the
-# size budget: tilenav.js + tilenav.wasm <= 2 MB.
+# (BUILD_WEB/web-test.png) and checks the game's state and HUD fps, then what
+# survives a reload (saved and autosaved edits, settings) and F12's download;
+# and the size budget: tilenav.js + tilenav.wasm <= 2 MB.
 # Before that, baked_fonts.sh (the baked text equals SDL2_ttf's).
 # Writes "PASSED FAILED" to BUILD_WEB/test-counts.  Cleans up the server and
 # the browser whatever happens.
