@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tn_levelgen.h"
 #include "tn_wbots.h"
 #include "tn_wparts.h"
 
@@ -394,6 +395,66 @@ static void test_graph_replan_after_slider(void **state)
         assert_true(i.plan_frames > 0);
         assert_null(strstr(json(w), "\"plan_frames\":-1}"));
     }
+    tn_world_destroy(w);
+}
+
+/* A 256x256 generated level (bench genmap --kind platformer --size 256
+ * --seed 7) whose far corner the classic planner's search cannot reach
+ * within the game's 65,536 states: the reviewer's goto said "(243,221) is
+ * out of reach" and the HUD's comparison "classic: partial", though the
+ * goal is reachable (the graph planner finds it).  The limit is named, and
+ * the trip searches again from where the cut-short path ends. */
+static tn_world *world_gen256(void)
+{
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, 7, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+static void test_classic_limit_is_not_out_of_reach(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen256();
+    tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 243, 221, TN_CLICK_LEFT, false, NULL)));
+    const char *msg = tn_world_message_text(w);
+    printf("  classic: %s\n", msg);
+    assert_null(strstr(msg, "out of reach"));
+    assert_non_null(strstr(msg, "search limit (65,536 states) reached"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    assert_non_null(strstr(hud, "bot [classic]: partial (search limit) | "));
+    /* the trip goes on: each search from where the last path ended */
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    int f = 0;
+    while (f++ < 20000 && tn_bot_get_info(bot).state != TN_BOT_ARRIVED &&
+           (tn_bot_active(bot) || tn_bot_get_info(bot).state == TN_BOT_PARTIAL) &&
+           !strstr(tn_world_message_text(w), "stopped at"))
+        tn_world_step(w);
+    printf("  after %d steps: %s | %s\n", f, tn_bot_state_name(tn_bot_get_info(bot).state),
+           tn_world_message_text(w));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    tn_world_destroy(w);
+    /* the graph planner (selected) finds the goal; its comparison names
+     * the classic answer's limit */
+    w = world_gen256();
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 243, 221, TN_CLICK_LEFT, false, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | found: "));
+    assert_non_null(strstr(hud, " | classic: limit reached, "));
     tn_world_destroy(w);
 }
 
@@ -1130,6 +1191,7 @@ int main(void)
         cmocka_unit_test(test_hud_classic_pending_after_switch),
         cmocka_unit_test(test_refused_goto_forgets_the_plan),
         cmocka_unit_test(test_hud_slider_without_a_step),
+        cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_click_on_oneway),

@@ -16,6 +16,10 @@
 /* States one search may expand: ~5 ms on a 512x512 level, more than any
  * reachable set of the demo-sized maps (a plan cut short is a partial path). */
 #define SEARCH_LIMIT 65536
+#define SEARCH_LIMIT_TEXT "65,536"
+/* A classic trip whose search hit SEARCH_LIMIT searches again from the end
+ * of the path it was given, at most this many times per goal. */
+#define CONTINUE_MAX 16
 /* Larger maps get no finder (8 bytes x 46 jump values per tile: 92 MB here). */
 #define MAX_FINDER_TILES (512L * 512L)
 /* The graph planner: graphs cached per movement profile (the character and
@@ -34,6 +38,9 @@ typedef struct tn_wbots {
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
+    /* searches again after a classic plan cut short by SEARCH_LIMIT (-1:
+     * given up, said), and the tile the last of them started from */
+    int cont, cont_x, cont_y;
     tn_rng rng;
     int planner;   /* 0 classic, 1 graph */
     int heuristic; /* the classic searches' (TN_PATH_OPTIMAL / FAST) */
@@ -415,6 +422,16 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
     return s->sn_n;
 }
 
+/* The character's last plan was a classic search cut short by its state
+ * limit (SEARCH_LIMIT): the goal may well be reachable, the search only
+ * stopped looking (not "out of reach"). */
+static bool limit_hit(const tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    return !i.planner && tn_status_detail(tn_bot_plan_error(s->bot)->status, TN_LIMIT_REACHED) &&
+           !tn_status_detail(tn_bot_plan_error(s->bot)->status, TN_UNREACHABLE);
+}
+
 static void say_state(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
@@ -428,7 +445,12 @@ static void say_state(tn_world *w, tn_wbots *s)
                          (double)w->phys.jump_height);
         break;
     case TN_BOT_PARTIAL:
-        if (!i.active)
+        if (limit_hit(s))
+            tn_world_message(w,
+                             "goto (%d,%d): search limit (%s states) reached: going as close as "
+                             "found, re-planning on the way",
+                             i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
+        else if (!i.active)
             tn_world_message(w, "(%d,%d) is out of reach: stopped at the closest spot", i.goal_x,
                              i.goal_y);
         else
@@ -440,6 +462,43 @@ static void say_state(tn_world *w, tn_wbots *s)
         break;
     default: break;
     }
+}
+
+/* A classic trip that stopped at the end of a path its search cut short
+ * (limit_hit) searches again from there, toward the same goal, while each
+ * search gets it somewhere new (CONTINUE_MAX at most); true when it goes on. */
+static bool continue_search(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.state != TN_BOT_PARTIAL || !limit_hit(s) || !w->character.on_ground || s->cont < 0)
+        return false;
+    int tx, ty;
+    tn_body_tile(&w->character, &w->phys, &tx, &ty);
+    if (s->cont >= CONTINUE_MAX || (tx == s->cont_x && ty == s->cont_y)) {
+        tn_world_message(w,
+                         "goto (%d,%d): stopped at the closest spot found (%d search%s of up to "
+                         "%s states)",
+                         i.goal_x, i.goal_y, s->cont + 1, s->cont ? "es" : "", SEARCH_LIMIT_TEXT);
+        s->cont = -1; /* said once */
+        return false;
+    }
+    s->cont++;
+    s->cont_x = tx;
+    s->cont_y = ty;
+    tn_status st =
+        tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
+    note_search(w, s);
+    note_first(s);
+    if (tn_failed(st)) return false;
+    i = tn_bot_get_info(s->bot);
+    s->last_state = i.state;
+    tn_world_message(w, "goto (%d,%d): searching again from (%d,%d): %s", i.goal_x, i.goal_y, tx,
+                     ty,
+                     i.state == TN_BOT_MOVING    ? "found"
+                     : limit_hit(s)              ? "the search limit reached again"
+                     : i.state == TN_BOT_PARTIAL ? "out of reach, going as close as possible"
+                                                 : "no closer spot");
+    return tn_bot_active(s->bot);
 }
 
 bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
@@ -455,7 +514,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         }
         return false;
     }
-    if (!tn_bot_active(s->bot)) return false;
+    if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
     use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
@@ -483,6 +542,8 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             w->map->w, w->map->h, (long)w->map->w * w->map->h, MAX_FINDER_TILES);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
+    s->cont = 0;
+    tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
     use_planner(w, s, s->bot, &w->character);
@@ -764,12 +825,15 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         else
             snprintf(ct, sizeof ct, "n/a");
 /* found / partial as the bots read a search: partial when the goal was
- * unreachable or the search limit was hit (a search asked for no path
- * buffer also says BUFFER_TOO_SMALL | PARTIAL_RESULT: that is not an answer) */
-#define ANSWER(st)                                                                                \
-    (tn_failed(st)                                                                    ? "none"    \
-     : tn_status_detail(st, TN_UNREACHABLE) || tn_status_detail(st, TN_LIMIT_REACHED) ? "partial" \
-                                                                                      : "found")
+ * unreachable, "limit reached" when the search stopped at its state limit
+ * (the goal may be reachable: it was not looked for further) (a search
+ * asked for no path buffer also says BUFFER_TOO_SMALL | PARTIAL_RESULT:
+ * that is not an answer) */
+#define ANSWER(st)                                              \
+    (tn_failed(st)                            ? "none"          \
+     : tn_status_detail(st, TN_UNREACHABLE)   ? "partial"       \
+     : tn_status_detail(st, TN_LIMIT_REACHED) ? "limit reached" \
+                                              : "found")
         if (i.planner)
             snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
@@ -815,6 +879,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     }
     /* Shift+G's weighted search is named: its paths are not the shortest */
     const char *cl = s->heuristic == TN_PATH_FAST ? "classic, fast A*" : "classic";
+    /* a plan cut short by the search limit is no "out of reach" */
+    const char *cst =
+        i.state == TN_BOT_PARTIAL && limit_hit(s) ? "partial (search limit)" : hud_state(i.state);
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
@@ -824,24 +891,23 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     /* a plan that waits for the landing (G or a slider mid-jump): no numbers
      * yet, the last search was another plan's */
     if (i.active && i.pending_reason[0])
-        return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): %s (%s) %s%s%s", cl,
-                        hud_state(i.state), i.goal_x, i.goal_y,
-                        i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning"
-                                                                          : "planning",
-                        i.pending_reason, when_pending(w), cmp, extra);
+        return snprintf(
+            buf, cap, "bot [%s]: %s | goto (%d,%d): %s (%s) %s%s%s", cl, cst, i.goal_x, i.goal_y,
+            i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
+            i.pending_reason, when_pending(w), cmp, extra);
     if (goal_refused(&i))
         return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): goal refused, no search%s%s", cl,
-                        hud_state(i.state), i.goal_x, i.goal_y, cmp, extra);
+                        cst, i.goal_x, i.goal_y, cmp, extra);
     /* a goal first planned by the graph (G pressed mid-trip) has no classic
      * numbers of its own: say so rather than "0 tiles, 0 states" */
     if (s->first_graph && i.replans > 0)
         return snprintf(buf, cap,
                         "bot [%s]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s", cl,
-                        hud_state(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
-    return snprintf(
-        buf, cap, "bot [%s]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s", cl,
-        hud_state(i.state), i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
-        i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
+                        cst, i.goal_x, i.goal_y, re, t, cmp, extra);
+    return snprintf(buf, cap,
+                    "bot [%s]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s", cl, cst,
+                    i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
+                    i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
