@@ -364,6 +364,36 @@ static void test_character_moves(void **state)
     tn_world_destroy(w);
 }
 
+/* O on a map the view cannot hold even at 1/8x: the reviewer's 300x300
+ * and 512x512 maps said "whole map at 0.125x" and showed a part.  The
+ * message says the truth; a 100x60 map still fits whole. */
+static void test_zoom_fit_says_the_truth(void **state)
+{
+    (void)state;
+    const int size[3][2] = {{300, 300}, {512, 512}, {100, 60}};
+    for (int k = 0; k < 3; k++) {
+        tn_error e;
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(size[k][0], size[k][1], NULL, &m, &e)));
+        int level = -1;
+        char msg[192];
+        bool all = tn_zoom_fit_say(m, &level, msg, sizeof msg);
+        printf("  %dx%d: %s\n", size[k][0], size[k][1], msg);
+        assert_int_equal(level, tn_zoom_fit_all(m));
+        if (k < 2) {
+            assert_false(all);
+            assert_int_equal(level, 0);
+            assert_null(strstr(msg, "whole map"));
+            assert_non_null(strstr(msg, "larger than the view at the smallest zoom (0.125x)"));
+            assert_non_null(strstr(msg, "pan with I J K L or Ctrl+drag"));
+        } else {
+            assert_true(all);
+            assert_non_null(strstr(msg, "whole map at "));
+        }
+        tn_map_destroy(m);
+    }
+}
+
 /* A map larger than the view: 1x zoom, the camera follows the character
  * and stops at the map's edges. */
 static void test_camera_follows(void **state)
@@ -930,6 +960,7 @@ int main(void)
         cmocka_unit_test(test_legend_has_graph_overlay),
         cmocka_unit_test(test_hud_wraps),
         cmocka_unit_test(test_hud_top_fits),
+        cmocka_unit_test(test_zoom_fit_says_the_truth),
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_help_fits_small_frames),

@@ -426,12 +426,19 @@ static void zoom_at(app *a, int sx, int sy, int dz)
 
 static void camera_fit(app *a)
 {
-    a->view.zoom = tn_zoom_fit_all(tn_world_map(a->w));
+    const tn_map *m = tn_world_map(a->w);
+    char msg[192];
+    bool all = tn_zoom_fit_say(m, &a->view.zoom, msg, sizeof msg);
     a->view.follow = false;
-    a->view.cam_x = 0.5f * (float)tn_world_map(a->w)->w * TN_TILE_PX;
-    a->view.cam_y = 0.5f * (float)tn_world_map(a->w)->h * TN_TILE_PX;
-    tn_world_message(a->w, "whole map at %gx (U follows the character again)",
-                     (double)tn_zoom_levels[a->view.zoom]);
+    if (all) { /* the map's centre */
+        a->view.cam_x = 0.5f * (float)m->w * TN_TILE_PX;
+        a->view.cam_y = 0.5f * (float)m->h * TN_TILE_PX;
+    } else { /* only a part shows: the character's (the camera clamps to the map) */
+        const tn_body *b = tn_world_character(a->w);
+        a->view.cam_x = b->x + 0.5f * (float)b->w * TN_TILE_PX;
+        a->view.cam_y = b->y + 0.5f * (float)b->h * TN_TILE_PX;
+    }
+    tn_world_message(a->w, "%s", msg);
 }
 
 /* Held I J K L pan the camera (the arrow keys walk). */
