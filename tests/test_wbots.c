@@ -930,6 +930,57 @@ static void test_explored_is_the_planners_search(void **state)
     tn_world_destroy(w);
 }
 
+/* Above 256x256 the extra bots search on the character's finder: the
+ * reviewer's explored overlay (X) showed whichever search ran last, often
+ * a bot's.  It shows the character's search, whatever the bots do. */
+static void test_explored_shared_finder_is_the_characters(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, 7, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    m = (tn_map *)tn_world_map(w);
+    tn_world_step(w);
+    int cx, cy;
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, cx + 6, cy, TN_CLICK_LEFT, false, NULL)));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    assert_int_equal(tn_bot_get_info(bot).planner, 0); /* graph off above 256x256 */
+    for (int f = 0; f < 600 && tn_bot_active(bot); f++) tn_world_step(w);
+    assert_false(tn_bot_active(bot));
+    int plans = tn_bot_get_info(bot).plans;
+    shade s = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+    tn_debug_draw dd = {&s, s_line, s_rect, s_circle, s_tri, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    int rects = s.rects;
+    assert_true(rects > 0);
+    uint8_t *want = malloc((size_t)m->w * m->h);
+    memcpy(want, s.tile, (size_t)m->w * m->h);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 4, NULL)));
+    int searched = 0;
+    for (int f = 0; f < 400 && !searched; f++) {
+        tn_world_step(w);
+        for (int k = 0; k < 4; k++) searched += tn_bot_get_info(tn_wbots_bot(w, k)).plans > 0;
+    }
+    assert_true(searched > 0);
+    assert_int_equal(tn_bot_get_info(bot).plans, plans); /* the character made no search */
+    memset(s.tile, 0, (size_t)m->w * m->h);
+    s.rects = 0;
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    /* (the bots' bodies are drawn too: rects, not tiles, may grow) */
+    assert_memory_equal(s.tile, want, (size_t)m->w * m->h);
+    free(want);
+    free(s.tile);
+    tn_world_destroy(w);
+}
+
 /* G to classic mid-jump: the re-plan waits for the landing.  The reviewer's
  * HUD said "goto (47,20): 0 tiles, 0 states | search n/a" (as if the classic
  * planner had answered) until the body landed. */
@@ -1200,6 +1251,7 @@ int main(void)
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),
         cmocka_unit_test(test_explored_is_the_planners_search),
+        cmocka_unit_test(test_explored_shared_finder_is_the_characters),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),
         cmocka_unit_test(test_json_names_planner_in_effect),

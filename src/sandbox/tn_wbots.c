@@ -38,6 +38,14 @@ typedef struct tn_wbots {
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
+    /* with one finder for everyone (above SHARED_ABOVE) the explored
+     * overlay's copy of the character's last classic search, a count per
+     * tile (capped at 255) inside ex_x0..ex_x1 x ex_y0..ex_y1 (ex_x0 > ex_x1:
+     * none), taken right after it searched: an extra bot's search on the
+     * shared finder would otherwise show in its place */
+    uint8_t *ex;
+    int ex_x0, ex_y0, ex_x1, ex_y1;
+    int ex_plans; /* the bot's plan count when copied */
     /* searches again after a classic plan cut short by SEARCH_LIMIT (-1:
      * given up, said), and the tile the last of them started from */
     int cont, cont_x, cont_y;
@@ -146,6 +154,7 @@ void tn_wbots_destroy(tn_world *w)
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s->sn);
+    tn_free(&w->alloc, s->ex);
     tn_free(&w->alloc, s);
     w->bots = NULL;
 }
@@ -178,7 +187,11 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
                tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc,
                                         &s->pf_extra, &e))) {
         s->pf_extra = s->pf;
+        s->ex = tn_alloc_array(&w->alloc, (size_t)w->map->w * (size_t)w->map->h, 1);
+        if (s->ex) memset(s->ex, 0, (size_t)w->map->w * (size_t)w->map->h);
     }
+    s->ex_x0 = 0;
+    s->ex_x1 = -1;
     return TN_OK;
 }
 
@@ -422,6 +435,31 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
     return s->sn_n;
 }
 
+/* After the character's bot may have searched: with the finder shared, a
+ * new classic plan's explored tiles are copied (see tn_wbots.ex). */
+static void note_explored(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (!s->ex || i.plans == s->ex_plans) return;
+    s->ex_plans = i.plans;
+    const int mw = w->map->w;
+    for (int y = s->ex_y0; y <= s->ex_y1; y++)
+        memset(s->ex + (size_t)y * (size_t)mw + (size_t)s->ex_x0, 0,
+               (size_t)(s->ex_x1 - s->ex_x0 + 1));
+    s->ex_x0 = 0;
+    s->ex_x1 = -1;
+    if (i.planner || !tn_path_explored_bounds(s->pf, &s->ex_x0, &s->ex_y0, &s->ex_x1, &s->ex_y1)) {
+        s->ex_x0 = 0;
+        s->ex_x1 = -1;
+        return;
+    }
+    for (int y = s->ex_y0; y <= s->ex_y1; y++)
+        for (int x = s->ex_x0; x <= s->ex_x1; x++) {
+            int e = tn_path_explored_at(s->pf, x, y);
+            s->ex[(size_t)y * (size_t)mw + (size_t)x] = (uint8_t)(e > 255 ? 255 : e);
+        }
+}
+
 /* The character's last plan was a classic search cut short by its state
  * limit (SEARCH_LIMIT): the goal may well be reachable, the search only
  * stopped looking (not "out of reach"). */
@@ -488,6 +526,7 @@ static bool continue_search(tn_world *w, tn_wbots *s)
     tn_status st =
         tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
     note_search(w, s);
+    note_explored(w, s);
     note_first(s);
     if (tn_failed(st)) return false;
     i = tn_bot_get_info(s->bot);
@@ -518,6 +557,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
+    note_explored(w, s);
     note_first(s);
     refresh_compare(w, s);
     say_state(w, s);
@@ -549,6 +589,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     note_search(w, s);
+    note_explored(w, s);
     note_first(s);
     s->last.plans = tn_bot_get_info(s->bot).plans; /* the click's answer is for this plan */
     if (tn_failed(st)) {
@@ -1032,11 +1073,15 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
             tn_dd_rect(dd, (float)s->sn[k].x * T, (float)s->sn[k].y * T, T, T, 0xff9a3c00u | 0x50u,
                        true);
     } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !classic_pending(s)) {
-        int x0, y0, x1, y1;
-        if (tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
+        /* a shared finder (above 256x256) holds whichever search ran last,
+         * often an extra bot's: the character's copy is drawn instead */
+        int x0 = s->ex_x0, y0 = s->ex_y0, x1 = s->ex_x1, y1 = s->ex_y1;
+        bool shared = s->pf_extra == s->pf;
+        if (shared ? x0 <= x1 : tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
             for (int y = y0; y <= y1; y++)
                 for (int x = x0; x <= x1; x++) {
-                    int e = tn_path_explored_at(s->pf, x, y);
+                    int e = shared ? (s->ex ? s->ex[(size_t)y * (size_t)w->map->w + (size_t)x] : 0)
+                                   : tn_path_explored_at(s->pf, x, y);
                     if (!e) continue;
                     uint32_t a = (uint32_t)(40 + (e > 12 ? 12 : e) * 12);
                     tn_dd_rect(dd, (float)x * T, (float)y * T, T, T, 0xff9a3c00u | a, true);
