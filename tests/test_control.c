@@ -168,6 +168,40 @@ static void test_undo_clean_point(void **state)
     tn_world_destroy(w);
 }
 
+/* The map picker lists the map being played whatever its kind: the
+ * reviewer's t256.tmx (given with --map) was missing from Tab's list, so it
+ * could not be reopened after picking another map. */
+static void test_map_list_has_current(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-maplist-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[600], t[600];
+    snprintf(a, sizeof a, "%s/a.map", dir);
+    snprintf(t, sizeof t, "%s/t256.tmx", dir);
+    FILE *f = fopen(a, "w");
+    assert_non_null(f);
+    fclose(f);
+    f = fopen(t, "w");
+    assert_non_null(f);
+    fclose(f);
+    char *list[8];
+    int n = tn_map_list(t, NULL, 0, list, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(list[0], a);
+    assert_string_equal(list[1], t);
+    for (int i = 0; i < n; i++) free(list[i]);
+    /* playing a.map, the --map file comes as an extra: listed once */
+    const char *extra[] = {t};
+    n = tn_map_list(a, extra, 1, list, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(list[1], t);
+    for (int i = 0; i < n; i++) free(list[i]);
+    remove(a);
+    remove(t);
+    rmdir(dir);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
@@ -939,6 +973,7 @@ int main(void)
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
         cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_map_list_has_current),
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table),
         cmocka_unit_test(test_speed_and_zoom_steps),

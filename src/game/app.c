@@ -531,8 +531,10 @@ static void picker_open(app *a)
     a->view.picker_items = (const char *const *)a->pick;
     a->view.picker_count = n;
     a->view.picker_sel = 0;
+    a->view.picker_current = -1;
     for (int i = 0; i < n; i++)
-        if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0) a->view.picker_sel = i;
+        if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0)
+            a->view.picker_sel = a->view.picker_current = i;
     a->view.picker_top =
         a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
 }

@@ -919,6 +919,12 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
         }
         closedir(d);
     }
+    /* the current map itself, whatever its kind (a .tmx, a Moving AI map):
+     * the picker can always go back to it */
+    bool listed = !current || !current[0];
+    for (int k = 0; k < n && !listed; k++) listed = strcmp(out[k], current) == 0;
+    if (!listed && n < cap && (out[n] = malloc(strlen(current) + 1)) != NULL)
+        strcpy(out[n++], current);
     qsort(out, (size_t)n, sizeof *out, cmp_str);
     for (int i = 0; i < nextra && n < cap; i++) {
         bool dup = false;

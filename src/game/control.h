@@ -244,10 +244,11 @@ void tn_playback_forget(tn_playback *p);
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
 
 /* ---- map list -------------------------------------------------------------
- * The *.map files in the current map's directory (sorted; regular files
- * only: no FIFO, directory or device named *.map), then `extra`
- * (duplicates dropped): at most cap malloc'd paths into out; returns the
- * count (the caller frees each). */
+ * The *.map files in the current map's directory and the current map
+ * itself (of any kind, e.g. a .tmx) (sorted; regular files only: no FIFO,
+ * directory or device named *.map), then `extra` (duplicates dropped): at
+ * most cap malloc'd paths into out; returns the count (the caller frees
+ * each). */
 int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);
 
 /* ---- inspect ------------------------------------------------------------

@@ -1358,7 +1358,13 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
         float y = by + 48 + (float)(r * PICK_ROW);
         bool sel = i == v->picker_sel;
         if (sel) tn_gfx_rect(g, bx + 8, y, PICK_W - 16, PICK_ROW - 2, 0x2a5f78ffu);
-        tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, v->picker_items[i],
-                    sel ? 0xffffffffu : TN_COL_TEXT);
+        bool cur = i == v->picker_current;
+        if (cur && !sel) tn_gfx_rect(g, bx + 8, y, 4, PICK_ROW - 2, TN_COL_ACCENT);
+        char row[1100];
+        snprintf(row, sizeof row, "%s%s", v->picker_items[i], cur ? "   (playing)" : "");
+        tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, row,
+                    sel   ? 0xffffffffu
+                    : cur ? TN_COL_ACCENT
+                          : TN_COL_TEXT);
     }
 }

@@ -224,6 +224,7 @@ typedef struct tn_view {
     /* the map picker (Tab): open when picker_count > 0 */
     const char *const *picker_items;
     int picker_count, picker_sel, picker_top;
+    int picker_current; /* the map being played (marked "playing"), -1 none */
 } tn_view;
 
 /* What a top-bar click asks the game to do. */
