@@ -202,6 +202,41 @@ static void test_map_list_has_current(void **state)
     rmdir(dir);
 }
 
+/* Above 256x256 the classic search is not recorded (the replay's own
+ * finder would cost 8 x 46 bytes a tile): E said "no search to replay:
+ * click with the goto tool" after a goto.  It names the limit. */
+static void test_playback_large_map_says_why(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, &e)));
+    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 299, TN_TILE_BLOCK, NULL);
+    m->start_x = 10;
+    m->start_y = 297;
+    tn_world *w = NULL;
+    assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 60, 297, NULL)));
+    tn_world_step(w);
+    assert_true(tn_bot_get_info(tn_wbots_character_bot(w)).plans > 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    unsigned ov = TN_OVERLAY_EXPLORED;
+    tn_playback_watch(&p, &finder, w, ov);
+    printf("  label: %s\n", p.label);
+    assert_int_equal(p.trace.count, 0);
+    assert_false(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+    const char *msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    assert_null(strstr(msg, "click with the goto tool"));
+    assert_non_null(strstr(msg, "not replayed on maps above 256x256"));
+    assert_null(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
@@ -973,6 +1008,7 @@ int main(void)
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
         cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_playback_large_map_says_why),
         cmocka_unit_test(test_map_list_has_current),
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table),

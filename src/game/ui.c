@@ -1061,7 +1061,10 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
     if (have && pb->active)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
-        snprintf(out->prog, sizeof out->prog, have ? "done" : "no search");
+        snprintf(out->prog, sizeof out->prog, "%s",
+                 have             ? "done"
+                 : pb && pb->none ? pb->none
+                                  : "no search");
     /* at 860 as before, or after the label when it is wider (10000/s); a
      * compact bar has no room there: after the HUD button, up to the
      * view's edge */
