@@ -487,6 +487,45 @@ static void test_hud_slider_without_a_step(void **state)
     tn_world_destroy(w);
 }
 
+/* A jump-height drag passes many values: the reviewer's window froze
+ * 200-280 ms for each on 256x256 (a graph built in the setter).  The
+ * setter builds nothing (the HUD still says the re-plan at once); the next
+ * step builds the one graph for the value the drag stopped at, and a long
+ * build is said once in the status line (with a clock only). */
+static double slow_now;
+static double slow_clock(void)
+{
+    slow_now += 0.06; /* every reading 60 ms later: any build is "long" */
+    return slow_now;
+}
+
+static void test_slider_drag_builds_at_the_step(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    tn_world_step(w);
+    assert_non_null(tn_wbots_character_graph(w));
+    static const double drag[] = {4.5, 5.5, 6.0, 5.0};
+    for (int k = 0; k < 4; k++) {
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", drag[k], NULL)));
+        assert_null(tn_wbots_character_graph(w)); /* not built in the setter */
+    }
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "re-planning (physics changed) at the next step")) fail_msg("HUD: %s", hud);
+    tn_world_set_clock(w, slow_clock);
+    tn_world_step(w);
+    assert_non_null(tn_wbots_character_graph(w));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| re-plan 1 (physics changed)")) fail_msg("HUD: %s", hud);
+    const char *msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    assert_non_null(strstr(msg, "jump 5.0 built in "));
+    tn_world_destroy(w);
+}
+
 /* The classic comparison follows a re-plan made for a physics change: the
  * reviewer's HUD kept "classic: found, 124 tiles" (the click's answer under
  * the old jump) beside "bot [graph]: partial" after the jump slider went
@@ -1242,6 +1281,7 @@ int main(void)
         cmocka_unit_test(test_hud_classic_pending_after_switch),
         cmocka_unit_test(test_refused_goto_forgets_the_plan),
         cmocka_unit_test(test_hud_slider_without_a_step),
+        cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),

@@ -26,6 +26,7 @@
  * the extra bots share them); maps above this size use the classic one. */
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (256L * 256L)
+#define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
 
 typedef struct tn_wbots {
     tn_path *pf;       /* the character's finder (NULL: map too large) */
@@ -55,6 +56,7 @@ typedef struct tn_wbots {
     tn_surf *graph[GRAPH_CACHE];
     unsigned graph_used[GRAPH_CACHE], tick;
     bool graph_off_said;
+    tn_surf *char_graph; /* the graph last given to the character's bot */
     struct {
         bool valid;
         tn_status gs, cs; /* graph / classic answers for the last click */
@@ -221,6 +223,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     if (slot >= 0) {
         if (build && tn_failed(tn_surf_sync(s->graph[slot], w->map, &e))) {
             tn_world_message(w, "graph planner: %s", e.msg);
+            if (s->char_graph == s->graph[slot]) s->char_graph = NULL;
             tn_surf_destroy(s->graph[slot]);
             s->graph[slot] = NULL;
             return NULL;
@@ -232,10 +235,19 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     /* the least recently used graph is built again in place (a slider
      * move): its scratch is kept, so the build does not fault in fresh
      * pages (tn_surf_rebuild) */
+    if (s->graph[lru] == s->char_graph) s->char_graph = NULL;
+    double t0 = w->clock ? w->clock() : 0.0;
     tn_status st = s->graph[lru] ? tn_surf_rebuild(s->graph[lru], w->map, &prof, &e)
                                  : tn_surf_create(w->map, &prof, &w->alloc, &s->graph[lru], &e);
+    /* a long build is said once (the window freezes meanwhile); only with a
+     * clock (the window's): headless runs say nothing that depends on time */
+    double ms = w->clock ? (w->clock() - t0) * 1e3 : 0.0;
+    if (tn_succeeded(st) && ms > GRAPH_SLOW_MS)
+        tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms", b->w, b->h,
+                         (double)w->phys.jump_height, ms);
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
+        if (s->char_graph == s->graph[lru]) s->char_graph = NULL;
         tn_surf_destroy(s->graph[lru]);
         s->graph[lru] = NULL;
         return NULL;
@@ -248,6 +260,7 @@ static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body
 {
     tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
     tn_bot_set_graph(bot, g);
+    if (bot == s->bot) s->char_graph = g;
     return g;
 }
 
@@ -723,6 +736,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
                          : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
+        if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
         tn_surf_destroy(s->graph[mru]);
         s->graph[mru] = NULL;
     }
@@ -748,8 +762,21 @@ void tn_wbots_physics(tn_world *w)
 {
     tn_wbots *s = of(w);
     /* the trip's plan is dropped now (re-planned at the next step), not at
-     * the next step: while paused the HUD and the path say so at once */
-    if (s && s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character);
+     * the next step: while paused the HUD and the path say so at once.  A
+     * graph for the new profile is not built here (a slider drag passes
+     * several values a frame, each a build of up to 280 ms on 256x256):
+     * a cached one is set, else the bot waits for the next step's
+     * use_planner, which builds one graph for the value it stopped at */
+    if (!s || !s->pf || !tn_bot_active(s->bot)) return;
+    tn_surf *g = s->planner ? graph_for(w, s, &w->character, false) : NULL;
+    if (g || !s->planner || strcmp(planner_in_effect(w, s), "graph") != 0) {
+        tn_bot_set_graph(s->bot, g);
+        return;
+    }
+    const tn_surf_profile *old = s->char_graph ? tn_surf_get_profile(s->char_graph) : NULL;
+    tn_bot_replan(s->bot, old && (old->w != w->character.w || old->h != w->character.h)
+                              ? "size changed"
+                              : "physics changed");
 }
 
 tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
