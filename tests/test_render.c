@@ -207,13 +207,24 @@ static void test_hud_top_fits(void **state)
     v.fps = 120.0;
     v.step_ms = 0.011;
     v.frame_ms = 2.2;
+    v.other_ms = 0.4;
     v.renderer = "software";
     snprintf(v.pacing, sizeof v.pacing, "vsync, cap 120 Hz");
     char top[192];
     const int marker = 8 * 19; /* "  * unsaved (Ctrl+S)" */
     tn_ui_hud_top(&v, 5555, marker, 1000, eight_px, NULL, top, sizeof top);
     assert_string_equal(top, "120 fps (vsync, cap 120 Hz)   step 0.011 ms   draw 2.2 ms "
-                             "(software)   frame 5555");
+                             "(software)   other 0.4 ms   frame 5555");
+    /* a slow frame (a graph build: the reviewer's window froze 248 ms and
+     * the times said nothing) is named; the averages hide it */
+    v.worst_ms = 248.0;
+    tn_ui_hud_top(&v, 5555, marker, 1200, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps (vsync, cap 120 Hz)   step 0.011 ms   draw 2.2 ms "
+                             "(software)   other 0.4 ms   slowest 248 ms   frame 5555");
+    tn_ui_hud_top(&v, 5555, marker, 900, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps   step 0.011 ms   draw 2.2 ms   other 0.4 ms   slowest "
+                             "248 ms   frame 5555");
+    v.worst_ms = 0;
     tn_ui_hud_top(&v, 5555, marker, 620, eight_px, NULL, top, sizeof top);
     assert_string_equal(top, "120 fps   step 0.011 ms   draw 2.2 ms   frame 5555");
     assert_true(8 * (int)strlen(top) + marker <= 620);

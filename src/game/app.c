@@ -1237,6 +1237,10 @@ typedef struct loop_state {
     tn_script_host host;
     double (*old_clock)(void);
     double min_frame, last, acc, fps_t0, step_sum, draw_sum;
+    /* the time outside the steps and the drawing (events, sliders, the
+     * overlays' tn_world_prepare), and the longest frame's work, this half
+     * second */
+    double other_sum, worst;
     double next_frame; /* the next frame's deadline (pacing) */
     long drawn;        /* frames presented */
     int fps_frames, fps_steps, rc;
@@ -1380,9 +1384,11 @@ static void run_frame(loop_state *L)
     do {
         double t = now_s(), dt = t - last;
         last = t;
+        double step_before = step_sum, o0 = t;
 
         SDL_Event ev;
         while (SDL_PollEvent(&ev)) handle_event(a, &ev);
+        double other = now_s() - o0;
         if (a->quit) break;
 
         /* the steps due (tn_sim_frame: speed, pause, single steps, backlog) */
@@ -1418,8 +1424,11 @@ static void run_frame(loop_state *L)
             steps++;
             if (opts->frames > 0 && tn_world_frame(w) >= opts->frames) a->quit = true;
         }
+        o0 = now_s();
         frame_extra(a, dt);
         tn_world_prepare(w, a->view.overlays);
+        other += now_s() - o0;
+        L->other_sum += other;
 
         float alpha = a->view.paused ? 1.0f : (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
@@ -1431,6 +1440,9 @@ static void run_frame(loop_state *L)
             a->view.fps = fps_frames / (t - fps_t0);
             a->view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
             a->view.frame_ms = draw_sum * 1000.0 / fps_frames;
+            a->view.other_ms = L->other_sum * 1000.0 / fps_frames;
+            a->view.worst_ms = L->worst * 1000.0;
+            L->other_sum = L->worst = 0;
             draw_sum = 0;
             fps_t0 = t;
             fps_frames = fps_steps = 0;
@@ -1442,7 +1454,10 @@ static void run_frame(loop_state *L)
         SDL_RenderClear(a->ren);
         tn_render_scene(&a->gfx, w, &a->view);
         SDL_RenderFlush(a->ren);
-        draw_sum += now_s() - d0;
+        double drawn_s = now_s() - d0;
+        draw_sum += drawn_s;
+        double work = other + (step_sum - step_before) + drawn_s; /* this frame's */
+        if (work > L->worst) L->worst = work;
         SDL_RenderPresent(a->ren);
         L->drawn++;
 

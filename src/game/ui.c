@@ -443,6 +443,8 @@ static int hud_width(void *u, const char *s)
     return tn_gfx_text_width(f->g, f->font, s);
 }
 
+#define TN_UI_SLOW_FRAME_MS 50.0
+
 void tn_ui_hud_top(const tn_view *v, long frame, int marker_w, int maxw,
                    int (*width)(void *u, const char *s), void *u, char *out, size_t cap)
 {
@@ -450,8 +452,18 @@ void tn_ui_hud_top(const tn_view *v, long frame, int marker_w, int maxw,
         snprintf(out, cap, "offscreen render   frame %ld", frame);
         return;
     }
-    snprintf(out, cap, "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld", v->fps,
-             v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", frame);
+    /* the longest frame's work when a frame was slow (a graph build in a
+     * step, a slider's work): the averages hide a single one */
+    char slow[40] = "";
+    if (v->worst_ms > TN_UI_SLOW_FRAME_MS)
+        snprintf(slow, sizeof slow, "   slowest %.0f ms", v->worst_ms);
+    snprintf(out, cap,
+             "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   other %.1f ms%s   frame %ld",
+             v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?",
+             v->other_ms, slow, frame);
+    if (width(u, out) + marker_w <= maxw) return;
+    snprintf(out, cap, "%3.0f fps   step %.3f ms   draw %.1f ms   other %.1f ms%s   frame %ld",
+             v->fps, v->step_ms, v->frame_ms, v->other_ms, slow, frame);
     if (width(u, out) + marker_w <= maxw) return;
     snprintf(out, cap, "%3.0f fps   step %.3f ms   draw %.1f ms   frame %ld", v->fps, v->step_ms,
              v->frame_ms, frame);

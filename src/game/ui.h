@@ -199,6 +199,9 @@ typedef struct tn_view {
     bool live;            /* a window (fps, hover) rather than an offscreen render */
     double fps, step_ms;  /* measured by the game loop */
     double frame_ms;      /* time to draw a frame (CPU side) */
+    double other_ms;      /* a frame's time outside steps and drawing (events,
+                             sliders, tn_world_prepare), averaged */
+    double worst_ms;      /* the longest frame's work (events, steps, drawing) */
     const char *renderer; /* the SDL render driver's name */
     char pacing[32];      /* how the frame rate is limited: "vsync, cap 60 Hz" */
     int mouse_x, mouse_y; /* logical pixels */
