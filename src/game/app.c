@@ -1241,6 +1241,7 @@ typedef struct loop_state {
      * overlays' tn_world_prepare), and the longest frame's work, this half
      * second */
     double other_sum, worst;
+    double worst_t;    /* when the slowest frame shown was measured */
     double next_frame; /* the next frame's deadline (pacing) */
     long drawn;        /* frames presented */
     int fps_frames, fps_steps, rc;
@@ -1441,7 +1442,12 @@ static void run_frame(loop_state *L)
             a->view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
             a->view.frame_ms = draw_sum * 1000.0 / fps_frames;
             a->view.other_ms = L->other_sum * 1000.0 / fps_frames;
-            a->view.worst_ms = L->worst * 1000.0;
+            /* a slow frame stays named 3 s (at 2 fps the next half second
+             * would drop it before anyone reads it) */
+            if (L->worst * 1000.0 >= a->view.worst_ms || t - L->worst_t > 3.0) {
+                a->view.worst_ms = L->worst * 1000.0;
+                L->worst_t = t;
+            }
             L->other_sum = L->worst = 0;
             draw_sum = 0;
             fps_t0 = t;
