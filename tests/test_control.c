@@ -168,6 +168,75 @@ static void test_undo_clean_point(void **state)
     tn_world_destroy(w);
 }
 
+/* The map picker lists the map being played whatever its kind: the
+ * reviewer's t256.tmx (given with --map) was missing from Tab's list, so it
+ * could not be reopened after picking another map. */
+static void test_map_list_has_current(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-maplist-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[600], t[600];
+    snprintf(a, sizeof a, "%s/a.map", dir);
+    snprintf(t, sizeof t, "%s/t256.tmx", dir);
+    FILE *f = fopen(a, "w");
+    assert_non_null(f);
+    fclose(f);
+    f = fopen(t, "w");
+    assert_non_null(f);
+    fclose(f);
+    char *list[8];
+    int n = tn_map_list(t, NULL, 0, list, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(list[0], a);
+    assert_string_equal(list[1], t);
+    for (int i = 0; i < n; i++) free(list[i]);
+    /* playing a.map, the --map file comes as an extra: listed once */
+    const char *extra[] = {t};
+    n = tn_map_list(a, extra, 1, list, 8);
+    assert_int_equal(n, 2);
+    assert_string_equal(list[1], t);
+    for (int i = 0; i < n; i++) free(list[i]);
+    remove(a);
+    remove(t);
+    rmdir(dir);
+}
+
+/* Above 256x256 the classic search is not recorded (the replay's own
+ * finder would cost 8 x 46 bytes a tile): E said "no search to replay:
+ * click with the goto tool" after a goto.  It names the limit. */
+static void test_playback_large_map_says_why(void **state)
+{
+    (void)state;
+    tn_error e;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, &e)));
+    for (int x = 0; x < 300; x++) tn_map_set_tile(m, x, 299, TN_TILE_BLOCK, NULL);
+    m->start_x = 10;
+    m->start_y = 297;
+    tn_world *w = NULL;
+    assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 60, 297, NULL)));
+    tn_world_step(w);
+    assert_true(tn_bot_get_info(tn_wbots_character_bot(w)).plans > 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    unsigned ov = TN_OVERLAY_EXPLORED;
+    tn_playback_watch(&p, &finder, w, ov);
+    printf("  label: %s\n", p.label);
+    assert_int_equal(p.trace.count, 0);
+    assert_false(tn_playback_control(&p, w, &ov, TN_PB_REPLAY));
+    const char *msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    assert_null(strstr(msg, "click with the goto tool"));
+    assert_non_null(strstr(msg, "not replayed on maps above 256x256"));
+    assert_null(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
@@ -939,6 +1008,8 @@ int main(void)
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
         cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_playback_large_map_says_why),
+        cmocka_unit_test(test_map_list_has_current),
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_speed_table),
         cmocka_unit_test(test_speed_and_zoom_steps),

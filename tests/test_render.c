@@ -207,13 +207,24 @@ static void test_hud_top_fits(void **state)
     v.fps = 120.0;
     v.step_ms = 0.011;
     v.frame_ms = 2.2;
+    v.other_ms = 0.4;
     v.renderer = "software";
     snprintf(v.pacing, sizeof v.pacing, "vsync, cap 120 Hz");
     char top[192];
     const int marker = 8 * 19; /* "  * unsaved (Ctrl+S)" */
     tn_ui_hud_top(&v, 5555, marker, 1000, eight_px, NULL, top, sizeof top);
     assert_string_equal(top, "120 fps (vsync, cap 120 Hz)   step 0.011 ms   draw 2.2 ms "
-                             "(software)   frame 5555");
+                             "(software)   other 0.4 ms   frame 5555");
+    /* a slow frame (a graph build: the reviewer's window froze 248 ms and
+     * the times said nothing) is named; the averages hide it */
+    v.worst_ms = 248.0;
+    tn_ui_hud_top(&v, 5555, marker, 1200, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps (vsync, cap 120 Hz)   step 0.011 ms   draw 2.2 ms "
+                             "(software)   other 0.4 ms   slowest 248 ms   frame 5555");
+    tn_ui_hud_top(&v, 5555, marker, 900, eight_px, NULL, top, sizeof top);
+    assert_string_equal(top, "120 fps   step 0.011 ms   draw 2.2 ms   other 0.4 ms   slowest "
+                             "248 ms   frame 5555");
+    v.worst_ms = 0;
     tn_ui_hud_top(&v, 5555, marker, 620, eight_px, NULL, top, sizeof top);
     assert_string_equal(top, "120 fps   step 0.011 ms   draw 2.2 ms   frame 5555");
     assert_true(8 * (int)strlen(top) + marker <= 620);
@@ -362,6 +373,36 @@ static void test_character_moves(void **state)
     SDL_FreeSurface(s);
     remove(SHOT);
     tn_world_destroy(w);
+}
+
+/* O on a map the view cannot hold even at 1/8x: the reviewer's 300x300
+ * and 512x512 maps said "whole map at 0.125x" and showed a part.  The
+ * message says the truth; a 100x60 map still fits whole. */
+static void test_zoom_fit_says_the_truth(void **state)
+{
+    (void)state;
+    const int size[3][2] = {{300, 300}, {512, 512}, {100, 60}};
+    for (int k = 0; k < 3; k++) {
+        tn_error e;
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(size[k][0], size[k][1], NULL, &m, &e)));
+        int level = -1;
+        char msg[192];
+        bool all = tn_zoom_fit_say(m, &level, msg, sizeof msg);
+        printf("  %dx%d: %s\n", size[k][0], size[k][1], msg);
+        assert_int_equal(level, tn_zoom_fit_all(m));
+        if (k < 2) {
+            assert_false(all);
+            assert_int_equal(level, 0);
+            assert_null(strstr(msg, "whole map"));
+            assert_non_null(strstr(msg, "larger than the view at the smallest zoom (0.125x)"));
+            assert_non_null(strstr(msg, "pan with I J K L or Ctrl+drag"));
+        } else {
+            assert_true(all);
+            assert_non_null(strstr(msg, "whole map at "));
+        }
+        tn_map_destroy(m);
+    }
 }
 
 /* A map larger than the view: 1x zoom, the camera follows the character
@@ -930,6 +971,7 @@ int main(void)
         cmocka_unit_test(test_legend_has_graph_overlay),
         cmocka_unit_test(test_hud_wraps),
         cmocka_unit_test(test_hud_top_fits),
+        cmocka_unit_test(test_zoom_fit_says_the_truth),
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_help_fits_small_frames),

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tn_levelgen.h"
 #include "tn_wbots.h"
 #include "tn_wparts.h"
 
@@ -397,6 +398,66 @@ static void test_graph_replan_after_slider(void **state)
     tn_world_destroy(w);
 }
 
+/* A 256x256 generated level (bench genmap --kind platformer --size 256
+ * --seed 7) whose far corner the classic planner's search cannot reach
+ * within the game's 65,536 states: the reviewer's goto said "(243,221) is
+ * out of reach" and the HUD's comparison "classic: partial", though the
+ * goal is reachable (the graph planner finds it).  The limit is named, and
+ * the trip searches again from where the cut-short path ends. */
+static tn_world *world_gen256(void)
+{
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, 7, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+static void test_classic_limit_is_not_out_of_reach(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen256();
+    tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 243, 221, TN_CLICK_LEFT, false, NULL)));
+    const char *msg = tn_world_message_text(w);
+    printf("  classic: %s\n", msg);
+    assert_null(strstr(msg, "out of reach"));
+    assert_non_null(strstr(msg, "search limit (65,536 states) reached"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    assert_non_null(strstr(hud, "bot [classic]: partial (search limit) | "));
+    /* the trip goes on: each search from where the last path ended */
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    int f = 0;
+    while (f++ < 20000 && tn_bot_get_info(bot).state != TN_BOT_ARRIVED &&
+           (tn_bot_active(bot) || tn_bot_get_info(bot).state == TN_BOT_PARTIAL) &&
+           !strstr(tn_world_message_text(w), "stopped at"))
+        tn_world_step(w);
+    printf("  after %d steps: %s | %s\n", f, tn_bot_state_name(tn_bot_get_info(bot).state),
+           tn_world_message_text(w));
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    tn_world_destroy(w);
+    /* the graph planner (selected) finds the goal; its comparison names
+     * the classic answer's limit */
+    w = world_gen256();
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 243, 221, TN_CLICK_LEFT, false, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    assert_non_null(strstr(hud, "bot [graph]: moving | found: "));
+    assert_non_null(strstr(hud, " | classic: limit reached, "));
+    tn_world_destroy(w);
+}
+
 /* A slider moved on the ground (while paused: no step follows): the HUD
  * drops the old plan at once.  The reviewer's paused HUD kept "found: 355
  * frames, 7 legs | 101 nodes" until a single step. */
@@ -423,6 +484,45 @@ static void test_hud_slider_without_a_step(void **state)
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "| re-plan 1 (physics changed)") || strstr(hud, "at the next step"))
         fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
+/* A jump-height drag passes many values: the reviewer's window froze
+ * 200-280 ms for each on 256x256 (a graph built in the setter).  The
+ * setter builds nothing (the HUD still says the re-plan at once); the next
+ * step builds the one graph for the value the drag stopped at, and a long
+ * build is said once in the status line (with a clock only). */
+static double slow_now;
+static double slow_clock(void)
+{
+    slow_now += 0.06; /* every reading 60 ms later: any build is "long" */
+    return slow_now;
+}
+
+static void test_slider_drag_builds_at_the_step(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    tn_world_step(w);
+    assert_non_null(tn_wbots_character_graph(w));
+    static const double drag[] = {4.5, 5.5, 6.0, 5.0};
+    for (int k = 0; k < 4; k++) {
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", drag[k], NULL)));
+        assert_null(tn_wbots_character_graph(w)); /* not built in the setter */
+    }
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "re-planning (physics changed) at the next step")) fail_msg("HUD: %s", hud);
+    tn_world_set_clock(w, slow_clock);
+    tn_world_step(w);
+    assert_non_null(tn_wbots_character_graph(w));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| re-plan 1 (physics changed)")) fail_msg("HUD: %s", hud);
+    const char *msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    assert_non_null(strstr(msg, "jump 5.0 built in "));
     tn_world_destroy(w);
 }
 
@@ -869,6 +969,57 @@ static void test_explored_is_the_planners_search(void **state)
     tn_world_destroy(w);
 }
 
+/* Above 256x256 the extra bots search on the character's finder: the
+ * reviewer's explored overlay (X) showed whichever search ran last, often
+ * a bot's.  It shows the character's search, whatever the bots do. */
+static void test_explored_shared_finder_is_the_characters(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, 7, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    m = (tn_map *)tn_world_map(w);
+    tn_world_step(w);
+    int cx, cy;
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, cx + 6, cy, TN_CLICK_LEFT, false, NULL)));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    assert_int_equal(tn_bot_get_info(bot).planner, 0); /* graph off above 256x256 */
+    for (int f = 0; f < 600 && tn_bot_active(bot); f++) tn_world_step(w);
+    assert_false(tn_bot_active(bot));
+    int plans = tn_bot_get_info(bot).plans;
+    shade s = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+    tn_debug_draw dd = {&s, s_line, s_rect, s_circle, s_tri, NULL};
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    int rects = s.rects;
+    assert_true(rects > 0);
+    uint8_t *want = malloc((size_t)m->w * m->h);
+    memcpy(want, s.tile, (size_t)m->w * m->h);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 4, NULL)));
+    int searched = 0;
+    for (int f = 0; f < 400 && !searched; f++) {
+        tn_world_step(w);
+        for (int k = 0; k < 4; k++) searched += tn_bot_get_info(tn_wbots_bot(w, k)).plans > 0;
+    }
+    assert_true(searched > 0);
+    assert_int_equal(tn_bot_get_info(bot).plans, plans); /* the character made no search */
+    memset(s.tile, 0, (size_t)m->w * m->h);
+    s.rects = 0;
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    /* (the bots' bodies are drawn too: rects, not tiles, may grow) */
+    assert_memory_equal(s.tile, want, (size_t)m->w * m->h);
+    free(want);
+    free(s.tile);
+    tn_world_destroy(w);
+}
+
 /* G to classic mid-jump: the re-plan waits for the landing.  The reviewer's
  * HUD said "goto (47,20): 0 tiles, 0 states | search n/a" (as if the classic
  * planner had answered) until the body landed. */
@@ -1130,6 +1281,8 @@ int main(void)
         cmocka_unit_test(test_hud_classic_pending_after_switch),
         cmocka_unit_test(test_refused_goto_forgets_the_plan),
         cmocka_unit_test(test_hud_slider_without_a_step),
+        cmocka_unit_test(test_slider_drag_builds_at_the_step),
+        cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
         cmocka_unit_test(test_key_cancels),
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_click_on_oneway),
@@ -1138,6 +1291,7 @@ int main(void)
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),
         cmocka_unit_test(test_explored_is_the_planners_search),
+        cmocka_unit_test(test_explored_shared_finder_is_the_characters),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),
         cmocka_unit_test(test_json_names_planner_in_effect),

@@ -434,12 +434,19 @@ static void zoom_at(app *a, int sx, int sy, int dz)
 
 static void camera_fit(app *a)
 {
-    a->view.zoom = tn_zoom_fit_all(tn_world_map(a->w));
+    const tn_map *m = tn_world_map(a->w);
+    char msg[192];
+    bool all = tn_zoom_fit_say(m, &a->view.zoom, msg, sizeof msg);
     a->view.follow = false;
-    a->view.cam_x = 0.5f * (float)tn_world_map(a->w)->w * TN_TILE_PX;
-    a->view.cam_y = 0.5f * (float)tn_world_map(a->w)->h * TN_TILE_PX;
-    tn_world_message(a->w, "whole map at %gx (U follows the character again)",
-                     (double)tn_zoom_levels[a->view.zoom]);
+    if (all) { /* the map's centre */
+        a->view.cam_x = 0.5f * (float)m->w * TN_TILE_PX;
+        a->view.cam_y = 0.5f * (float)m->h * TN_TILE_PX;
+    } else { /* only a part shows: the character's (the camera clamps to the map) */
+        const tn_body *b = tn_world_character(a->w);
+        a->view.cam_x = b->x + 0.5f * (float)b->w * TN_TILE_PX;
+        a->view.cam_y = b->y + 0.5f * (float)b->h * TN_TILE_PX;
+    }
+    tn_world_message(a->w, "%s", msg);
 }
 
 /* Held I J K L pan the camera (the arrow keys walk). */
@@ -532,8 +539,10 @@ static void picker_open(app *a)
     a->view.picker_items = (const char *const *)a->pick;
     a->view.picker_count = n;
     a->view.picker_sel = 0;
+    a->view.picker_current = -1;
     for (int i = 0; i < n; i++)
-        if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0) a->view.picker_sel = i;
+        if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0)
+            a->view.picker_sel = a->view.picker_current = i;
     a->view.picker_top =
         a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
 }
@@ -1250,6 +1259,11 @@ typedef struct loop_state {
     tn_script_host host;
     double (*old_clock)(void);
     double min_frame, last, acc, fps_t0, step_sum, draw_sum;
+    /* the time outside the steps and the drawing (events, sliders, the
+     * overlays' tn_world_prepare), and the longest frame's work, this half
+     * second */
+    double other_sum, worst;
+    double worst_t;    /* when the slowest frame shown was measured */
     double next_frame; /* the next frame's deadline (pacing) */
     long drawn;        /* frames presented */
     int fps_frames, fps_steps, rc;
@@ -1509,9 +1523,11 @@ static void run_frame(loop_state *L)
     do {
         double t = now_s(), dt = t - last;
         last = t;
+        double step_before = step_sum, o0 = t;
 
         SDL_Event ev;
         while (SDL_PollEvent(&ev)) handle_event(a, &ev);
+        double other = now_s() - o0;
         if (a->quit) break;
 
         /* the steps due (tn_sim_frame: speed, pause, single steps, backlog) */
@@ -1547,8 +1563,11 @@ static void run_frame(loop_state *L)
             steps++;
             if (opts->frames > 0 && tn_world_frame(w) >= opts->frames) a->quit = true;
         }
+        o0 = now_s();
         frame_extra(a, dt);
         tn_world_prepare(w, a->view.overlays);
+        other += now_s() - o0;
+        L->other_sum += other;
 
         float alpha = a->view.paused ? 1.0f : (float)(acc / STEP_S);
         alpha = alpha < 0 ? 0 : alpha > 1 ? 1 : alpha;
@@ -1560,6 +1579,14 @@ static void run_frame(loop_state *L)
             a->view.fps = fps_frames / (t - fps_t0);
             a->view.step_ms = fps_steps ? step_sum * 1000.0 / fps_steps : 0;
             a->view.frame_ms = draw_sum * 1000.0 / fps_frames;
+            a->view.other_ms = L->other_sum * 1000.0 / fps_frames;
+            /* a slow frame stays named 3 s (at 2 fps the next half second
+             * would drop it before anyone reads it) */
+            if (L->worst * 1000.0 >= a->view.worst_ms || t - L->worst_t > 3.0) {
+                a->view.worst_ms = L->worst * 1000.0;
+                L->worst_t = t;
+            }
+            L->other_sum = L->worst = 0;
             draw_sum = 0;
             fps_t0 = t;
             fps_frames = fps_steps = 0;
@@ -1571,7 +1598,10 @@ static void run_frame(loop_state *L)
         SDL_RenderClear(a->ren);
         tn_render_scene(&a->gfx, w, &a->view);
         SDL_RenderFlush(a->ren);
-        draw_sum += now_s() - d0;
+        double drawn_s = now_s() - d0;
+        draw_sum += drawn_s;
+        double work = other + (step_sum - step_before) + drawn_s; /* this frame's */
+        if (work > L->worst) L->worst = work;
         SDL_RenderPresent(a->ren);
         L->drawn++;
 

@@ -441,6 +441,7 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     p->navmesh = false;
     p->active = false;
     p->expanded = 0;
+    p->none = NULL;
     const tn_bot *b = tn_wbots_character_bot(w);
     tn_path_query q;
     if (!b || !tn_bot_last_query(b, &q)) {
@@ -453,9 +454,15 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
         *finder = NULL;
     }
     if (!*finder) {
-        /* its own finder: 8 x 46 bytes a tile, so not on the largest maps */
-        if ((long)tn_world_map(w)->w * tn_world_map(w)->h > 256L * 256L) {
-            snprintf(p->label, sizeof p->label, "A*: not replayed on maps above 256x256");
+        /* its own finder (the bot's holds the explored overlay's search):
+         * 8 x 46 bytes a tile, so not on the largest maps */
+        long tiles = (long)tn_world_map(w)->w * tn_world_map(w)->h;
+        if (tiles > 256L * 256L) {
+            snprintf(p->label, sizeof p->label,
+                     "the classic search is not replayed on maps above 256x256 (a second path "
+                     "finder would take %ld MB more here); X shows what it explored",
+                     tiles * 46 * 8 >> 20);
+            p->none = "none above 256x256";
             return 0;
         }
         if (tn_failed(tn_path_create(tn_world_map(w)->w, tn_world_map(w)->h, tn_world_phys(w),
@@ -486,6 +493,7 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
     p->navmesh = false;
     p->active = false;
     p->expanded = 0;
+    p->none = NULL;
     tn_wbots_search s;
     int n = tn_wbots_graph_search(w, &s);
     if (n == 0) {
@@ -519,8 +527,11 @@ bool tn_playback_visible(const tn_playback *p, unsigned overlays)
 bool tn_playback_control(tn_playback *p, tn_world *w, unsigned *overlays, int what)
 {
     if (p->trace.count == 0) {
-        tn_world_message(
-            w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
+        if (p->none) /* a search was made but could not be recorded: why */
+            tn_world_message(w, "no search to replay: %s", p->label);
+        else
+            tn_world_message(
+                w, "no search to replay: click with the goto tool (1) or the navmesh tool (7)");
         return false;
     }
     switch (what) {
@@ -553,11 +564,13 @@ static int record_tool_path(tn_playback *p, tn_world *w, const char *why)
 {
     int tx, ty;
     tn_trace_reset(&p->trace);
+    p->none = NULL;
     int n = tn_wnav_trace_tool_path(w, &p->trace, &tx, &ty);
     p->nav_rev = tn_wnav_revision(w);
     p->nav_plans = tn_wnav_tool_plans(w);
     if (n < 0) {
         tn_trace_reset(&p->trace);
+        p->none = NULL;
         p->expanded = 0;
         return -1;
     }
@@ -586,6 +599,7 @@ static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
     int n = p->nav_tool ? record_tool_path(p, w, why) : -1;
     if (n < 0) { /* no path to follow: its triangle ids are gone with the mesh */
         tn_trace_reset(&p->trace);
+        p->none = NULL;
         p->navmesh = p->nav_tool = p->active = p->paused = false;
         p->shown = 0;
         p->expanded = 0;
@@ -645,6 +659,7 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
 void tn_playback_forget(tn_playback *p)
 {
     tn_trace_reset(&p->trace);
+    p->none = NULL;
     p->active = p->paused = p->navmesh = p->nav_tool = false;
     p->shown = 0;
     p->expanded = 0;
@@ -678,6 +693,7 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     float xy[2 * 256];
     int n = 0;
     tn_trace_reset(&p->trace);
+    p->none = NULL;
     tn_navquery_set_trace(q, &p->trace);
     tn_navquery_find_path(q, sx, sy, gx, gy, r, xy, 256, &n, NULL);
     tn_navquery_set_trace(q, NULL);
@@ -919,6 +935,12 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
         }
         closedir(d);
     }
+    /* the current map itself, whatever its kind (a .tmx, a Moving AI map):
+     * the picker can always go back to it */
+    bool listed = !current || !current[0];
+    for (int k = 0; k < n && !listed; k++) listed = strcmp(out[k], current) == 0;
+    if (!listed && n < cap && (out[n] = malloc(strlen(current) + 1)) != NULL)
+        strcpy(out[n++], current);
     qsort(out, (size_t)n, sizeof *out, cmp_str);
     for (int i = 0; i < nextra && n < cap; i++) {
         bool dup = false;

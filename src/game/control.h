@@ -146,7 +146,9 @@ typedef struct tn_playback {
     bool paused;
     int speed;              /* events per second index, see tn_playback_rates */
     double shown;           /* events shown (fractional while playing) */
-    char label[96];         /* what was searched */
+    char label[160];        /* what was searched (or why nothing was recorded) */
+    const char *none;       /* the last search could not be recorded: the replay
+                               bar's word for why (NULL: "no search") */
     int finder_w, finder_h; /* size of the map the goto finder was made for */
     int expanded;           /* the recorded search's expansions (the HUD's N) */
     int plans_seen;         /* the character bot's plan count last watched */
@@ -244,10 +246,11 @@ void tn_playback_forget(tn_playback *p);
 int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
 
 /* ---- map list -------------------------------------------------------------
- * The *.map files in the current map's directory (sorted; regular files
- * only: no FIFO, directory or device named *.map), then `extra`
- * (duplicates dropped): at most cap malloc'd paths into out; returns the
- * count (the caller frees each). */
+ * The *.map files in the current map's directory and the current map
+ * itself (of any kind, e.g. a .tmx) (sorted; regular files only: no FIFO,
+ * directory or device named *.map), then `extra` (duplicates dropped): at
+ * most cap malloc'd paths into out; returns the count (the caller frees
+ * each). */
 int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);
 
 /* ---- inspect ------------------------------------------------------------

@@ -369,7 +369,13 @@ int main(int argc, char **argv)
             }
         }
     } else {
-        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays, o.extra, o.nextra};
+        /* the picker's maps: the one played (--map, or the first MAP) stays
+         * in the list after another is picked, then the other MAPs */
+        const char *pick[65] = {o.map};
+        int npick = 1;
+        for (int i = 0; i < o.nextra; i++)
+            if (strcmp(o.extra[i], o.map) != 0) pick[npick++] = o.extra[i];
+        tn_game_opts go = {o.map, assets, o.frames, script, o.overlays, pick, npick};
         rc = tn_game_run(w, &go);
     }
     tn_world_destroy(w);

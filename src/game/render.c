@@ -28,13 +28,32 @@ int tn_zoom_fit(const tn_map *m)
     return ZOOM_ONE;
 }
 
+static bool zoom_shows_all(const tn_map *m, int i)
+{
+    float z = tn_zoom_levels[i] * TN_TILE_PX;
+    return (float)m->w * z <= TN_VIEW_W && (float)m->h * z <= TN_VIEW_H;
+}
+
 int tn_zoom_fit_all(const tn_map *m)
 {
-    for (int i = ZOOM_AUTO_MAX; i > 0; i--) {
-        float z = tn_zoom_levels[i] * TN_TILE_PX;
-        if ((float)m->w * z <= TN_VIEW_W && (float)m->h * z <= TN_VIEW_H) return i;
-    }
+    for (int i = ZOOM_AUTO_MAX; i > 0; i--)
+        if (zoom_shows_all(m, i)) return i;
     return 0;
+}
+
+bool tn_zoom_fit_say(const tn_map *m, int *level, char *msg, size_t cap)
+{
+    *level = tn_zoom_fit_all(m);
+    bool all = zoom_shows_all(m, *level);
+    if (all)
+        snprintf(msg, cap, "whole map at %gx (U follows the character again)",
+                 (double)tn_zoom_levels[*level]);
+    else
+        snprintf(msg, cap,
+                 "the %dx%d map is larger than the view at the smallest zoom (%gx): showing the "
+                 "part around the character; pan with I J K L or Ctrl+drag",
+                 m->w, m->h, (double)tn_zoom_levels[*level]);
+    return all;
 }
 
 /* One axis: place a small map at `fit` (offset from view0), follow `focus`

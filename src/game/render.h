@@ -33,6 +33,10 @@ extern const float tn_zoom_levels[TN_ZOOM_LEVELS];
 int tn_zoom_fit(const tn_map *m);
 /* The largest level (down to 1/8x) that shows the whole map (the fit key). */
 int tn_zoom_fit_all(const tn_map *m);
+/* The fit key (O): tn_zoom_fit_all's level in *level and the status line
+ * in msg; false when even that level shows only part of the map (wider or
+ * taller than the view at 1/8x: the message says so, not "whole map"). */
+bool tn_zoom_fit_say(const tn_map *m, int *level, char *msg, size_t cap);
 
 typedef struct tn_camera {
     SDL_Rect view; /* the map view on screen (logical pixels) */

@@ -443,6 +443,8 @@ static int hud_width(void *u, const char *s)
     return tn_gfx_text_width(f->g, f->font, s);
 }
 
+#define TN_UI_SLOW_FRAME_MS 50.0
+
 void tn_ui_hud_top(const tn_view *v, long frame, int marker_w, int maxw,
                    int (*width)(void *u, const char *s), void *u, char *out, size_t cap)
 {
@@ -450,8 +452,18 @@ void tn_ui_hud_top(const tn_view *v, long frame, int marker_w, int maxw,
         snprintf(out, cap, "offscreen render   frame %ld", frame);
         return;
     }
-    snprintf(out, cap, "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   frame %ld", v->fps,
-             v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?", frame);
+    /* the longest frame's work when a frame was slow (a graph build in a
+     * step, a slider's work): the averages hide a single one */
+    char slow[40] = "";
+    if (v->worst_ms > TN_UI_SLOW_FRAME_MS)
+        snprintf(slow, sizeof slow, "   slowest %.0f ms", v->worst_ms);
+    snprintf(out, cap,
+             "%3.0f fps (%s)   step %.3f ms   draw %.1f ms (%s)   other %.1f ms%s   frame %ld",
+             v->fps, v->pacing, v->step_ms, v->frame_ms, v->renderer ? v->renderer : "?",
+             v->other_ms, slow, frame);
+    if (width(u, out) + marker_w <= maxw) return;
+    snprintf(out, cap, "%3.0f fps   step %.3f ms   draw %.1f ms   other %.1f ms%s   frame %ld",
+             v->fps, v->step_ms, v->frame_ms, v->other_ms, slow, frame);
     if (width(u, out) + marker_w <= maxw) return;
     snprintf(out, cap, "%3.0f fps   step %.3f ms   draw %.1f ms   frame %ld", v->fps, v->step_ms,
              v->frame_ms, frame);
@@ -1065,7 +1077,10 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
     if (have && pb->active)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
-        snprintf(out->prog, sizeof out->prog, have ? "done" : "no search");
+        snprintf(out->prog, sizeof out->prog, "%s",
+                 have             ? "done"
+                 : pb && pb->none ? pb->none
+                                  : "no search");
     /* at 860 as before, or after the label when it is wider (10000/s); a
      * compact bar has no room there: after the HUD button, up to the
      * view's edge */
@@ -1362,7 +1377,13 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
         float y = by + 48 + (float)(r * PICK_ROW);
         bool sel = i == v->picker_sel;
         if (sel) tn_gfx_rect(g, bx + 8, y, PICK_W - 16, PICK_ROW - 2, 0x2a5f78ffu);
-        tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, v->picker_items[i],
-                    sel ? 0xffffffffu : TN_COL_TEXT);
+        bool cur = i == v->picker_current;
+        if (cur && !sel) tn_gfx_rect(g, bx + 8, y, 4, PICK_ROW - 2, TN_COL_ACCENT);
+        char row[1100];
+        snprintf(row, sizeof row, "%s%s", v->picker_items[i], cur ? "   (playing)" : "");
+        tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, row,
+                    sel   ? 0xffffffffu
+                    : cur ? TN_COL_ACCENT
+                          : TN_COL_TEXT);
     }
 }

@@ -199,6 +199,9 @@ typedef struct tn_view {
     bool live;            /* a window (fps, hover) rather than an offscreen render */
     double fps, step_ms;  /* measured by the game loop */
     double frame_ms;      /* time to draw a frame (CPU side) */
+    double other_ms;      /* a frame's time outside steps and drawing (events,
+                             sliders, tn_world_prepare), averaged */
+    double worst_ms;      /* the longest frame's work (events, steps, drawing) */
     const char *renderer; /* the SDL render driver's name */
     char pacing[32];      /* how the frame rate is limited: "vsync, cap 60 Hz" */
     int mouse_x, mouse_y; /* logical pixels */
@@ -224,6 +227,7 @@ typedef struct tn_view {
     /* the map picker (Tab): open when picker_count > 0 */
     const char *const *picker_items;
     int picker_count, picker_sel, picker_top;
+    int picker_current; /* the map being played (marked "playing"), -1 none */
 } tn_view;
 
 /* What a top-bar click asks the game to do. */

@@ -406,6 +406,17 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g)
     }
 }
 
+void tn_bot_replan(tn_bot *b, const char *reason)
+{
+    if (!b || (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL)) return;
+    b->nlegs = b->leg = 0;
+    b->n = b->cur = 0;
+    b->gphase = GP_WALK;
+    b->jump_phase = JUMP_NONE;
+    b->want_plan = true;
+    if (!b->first_plan && !b->why) b->why = reason ? reason : "re-plan";
+}
+
 uint32_t tn_bot_plan_generation(const tn_bot *b) { return b->graph_gen; }
 uint32_t tn_bot_plan_revision(const tn_bot *b) { return b->plan_rev; }
 

@@ -224,6 +224,13 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * out of sync (tn_surf_in_sync) is not made; the bot stops in NO_PATH with
  * the reason in tn_bot_plan_error. */
 void tn_bot_set_graph(tn_bot *b, tn_surf *g);
+/* Drop the plan being followed and make a new one at the next step (on the
+ * ground; in the air on landing), as tn_bot_set_graph does, without a graph
+ * yet: for an owner that sets the graph for new physics at that step rather
+ * than build it now.  `reason` (a static string) names the re-plan in
+ * tn_bot_info (pending_reason, then plan_reason), unless one already waits.
+ * No effect unless MOVING or PARTIAL. */
+void tn_bot_replan(tn_bot *b, const char *reason);
 /* The graph plan's legs and the leg being followed (count 0 in classic mode). */
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);
 /* The graph generation and map revision the current plan was made on. */

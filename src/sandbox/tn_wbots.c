@@ -16,12 +16,17 @@
 /* States one search may expand: ~5 ms on a 512x512 level, more than any
  * reachable set of the demo-sized maps (a plan cut short is a partial path). */
 #define SEARCH_LIMIT 65536
+#define SEARCH_LIMIT_TEXT "65,536"
+/* A classic trip whose search hit SEARCH_LIMIT searches again from the end
+ * of the path it was given, at most this many times per goal. */
+#define CONTINUE_MAX 16
 /* Larger maps get no finder (8 bytes x 46 jump values per tile: 92 MB here). */
 #define MAX_FINDER_TILES (512L * 512L)
 /* The graph planner: graphs cached per movement profile (the character and
  * the extra bots share them); maps above this size use the classic one. */
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (256L * 256L)
+#define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
 
 typedef struct tn_wbots {
     tn_path *pf;       /* the character's finder (NULL: map too large) */
@@ -34,12 +39,24 @@ typedef struct tn_wbots {
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
+    /* with one finder for everyone (above SHARED_ABOVE) the explored
+     * overlay's copy of the character's last classic search, a count per
+     * tile (capped at 255) inside ex_x0..ex_x1 x ex_y0..ex_y1 (ex_x0 > ex_x1:
+     * none), taken right after it searched: an extra bot's search on the
+     * shared finder would otherwise show in its place */
+    uint8_t *ex;
+    int ex_x0, ex_y0, ex_x1, ex_y1;
+    int ex_plans; /* the bot's plan count when copied */
+    /* searches again after a classic plan cut short by SEARCH_LIMIT (-1:
+     * given up, said), and the tile the last of them started from */
+    int cont, cont_x, cont_y;
     tn_rng rng;
     int planner;   /* 0 classic, 1 graph */
     int heuristic; /* the classic searches' (TN_PATH_OPTIMAL / FAST) */
     tn_surf *graph[GRAPH_CACHE];
     unsigned graph_used[GRAPH_CACHE], tick;
     bool graph_off_said;
+    tn_surf *char_graph; /* the graph last given to the character's bot */
     struct {
         bool valid;
         tn_status gs, cs; /* graph / classic answers for the last click */
@@ -139,6 +156,7 @@ void tn_wbots_destroy(tn_world *w)
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s->sn);
+    tn_free(&w->alloc, s->ex);
     tn_free(&w->alloc, s);
     w->bots = NULL;
 }
@@ -171,7 +189,11 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
                tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc,
                                         &s->pf_extra, &e))) {
         s->pf_extra = s->pf;
+        s->ex = tn_alloc_array(&w->alloc, (size_t)w->map->w * (size_t)w->map->h, 1);
+        if (s->ex) memset(s->ex, 0, (size_t)w->map->w * (size_t)w->map->h);
     }
+    s->ex_x0 = 0;
+    s->ex_x1 = -1;
     return TN_OK;
 }
 
@@ -201,6 +223,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     if (slot >= 0) {
         if (build && tn_failed(tn_surf_sync(s->graph[slot], w->map, &e))) {
             tn_world_message(w, "graph planner: %s", e.msg);
+            if (s->char_graph == s->graph[slot]) s->char_graph = NULL;
             tn_surf_destroy(s->graph[slot]);
             s->graph[slot] = NULL;
             return NULL;
@@ -212,10 +235,19 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     /* the least recently used graph is built again in place (a slider
      * move): its scratch is kept, so the build does not fault in fresh
      * pages (tn_surf_rebuild) */
+    if (s->graph[lru] == s->char_graph) s->char_graph = NULL;
+    double t0 = w->clock ? w->clock() : 0.0;
     tn_status st = s->graph[lru] ? tn_surf_rebuild(s->graph[lru], w->map, &prof, &e)
                                  : tn_surf_create(w->map, &prof, &w->alloc, &s->graph[lru], &e);
+    /* a long build is said once (the window freezes meanwhile); only with a
+     * clock (the window's): headless runs say nothing that depends on time */
+    double ms = w->clock ? (w->clock() - t0) * 1e3 : 0.0;
+    if (tn_succeeded(st) && ms > GRAPH_SLOW_MS)
+        tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms", b->w, b->h,
+                         (double)w->phys.jump_height, ms);
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
+        if (s->char_graph == s->graph[lru]) s->char_graph = NULL;
         tn_surf_destroy(s->graph[lru]);
         s->graph[lru] = NULL;
         return NULL;
@@ -228,6 +260,7 @@ static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body
 {
     tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
     tn_bot_set_graph(bot, g);
+    if (bot == s->bot) s->char_graph = g;
     return g;
 }
 
@@ -415,6 +448,41 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
     return s->sn_n;
 }
 
+/* After the character's bot may have searched: with the finder shared, a
+ * new classic plan's explored tiles are copied (see tn_wbots.ex). */
+static void note_explored(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (!s->ex || i.plans == s->ex_plans) return;
+    s->ex_plans = i.plans;
+    const int mw = w->map->w;
+    for (int y = s->ex_y0; y <= s->ex_y1; y++)
+        memset(s->ex + (size_t)y * (size_t)mw + (size_t)s->ex_x0, 0,
+               (size_t)(s->ex_x1 - s->ex_x0 + 1));
+    s->ex_x0 = 0;
+    s->ex_x1 = -1;
+    if (i.planner || !tn_path_explored_bounds(s->pf, &s->ex_x0, &s->ex_y0, &s->ex_x1, &s->ex_y1)) {
+        s->ex_x0 = 0;
+        s->ex_x1 = -1;
+        return;
+    }
+    for (int y = s->ex_y0; y <= s->ex_y1; y++)
+        for (int x = s->ex_x0; x <= s->ex_x1; x++) {
+            int e = tn_path_explored_at(s->pf, x, y);
+            s->ex[(size_t)y * (size_t)mw + (size_t)x] = (uint8_t)(e > 255 ? 255 : e);
+        }
+}
+
+/* The character's last plan was a classic search cut short by its state
+ * limit (SEARCH_LIMIT): the goal may well be reachable, the search only
+ * stopped looking (not "out of reach"). */
+static bool limit_hit(const tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    return !i.planner && tn_status_detail(tn_bot_plan_error(s->bot)->status, TN_LIMIT_REACHED) &&
+           !tn_status_detail(tn_bot_plan_error(s->bot)->status, TN_UNREACHABLE);
+}
+
 static void say_state(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
@@ -428,7 +496,12 @@ static void say_state(tn_world *w, tn_wbots *s)
                          (double)w->phys.jump_height);
         break;
     case TN_BOT_PARTIAL:
-        if (!i.active)
+        if (limit_hit(s))
+            tn_world_message(w,
+                             "goto (%d,%d): search limit (%s states) reached: going as close as "
+                             "found, re-planning on the way",
+                             i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
+        else if (!i.active)
             tn_world_message(w, "(%d,%d) is out of reach: stopped at the closest spot", i.goal_x,
                              i.goal_y);
         else
@@ -440,6 +513,44 @@ static void say_state(tn_world *w, tn_wbots *s)
         break;
     default: break;
     }
+}
+
+/* A classic trip that stopped at the end of a path its search cut short
+ * (limit_hit) searches again from there, toward the same goal, while each
+ * search gets it somewhere new (CONTINUE_MAX at most); true when it goes on. */
+static bool continue_search(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.state != TN_BOT_PARTIAL || !limit_hit(s) || !w->character.on_ground || s->cont < 0)
+        return false;
+    int tx, ty;
+    tn_body_tile(&w->character, &w->phys, &tx, &ty);
+    if (s->cont >= CONTINUE_MAX || (tx == s->cont_x && ty == s->cont_y)) {
+        tn_world_message(w,
+                         "goto (%d,%d): stopped at the closest spot found (%d search%s of up to "
+                         "%s states)",
+                         i.goal_x, i.goal_y, s->cont + 1, s->cont ? "es" : "", SEARCH_LIMIT_TEXT);
+        s->cont = -1; /* said once */
+        return false;
+    }
+    s->cont++;
+    s->cont_x = tx;
+    s->cont_y = ty;
+    tn_status st =
+        tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
+    note_search(w, s);
+    note_explored(w, s);
+    note_first(s);
+    if (tn_failed(st)) return false;
+    i = tn_bot_get_info(s->bot);
+    s->last_state = i.state;
+    tn_world_message(w, "goto (%d,%d): searching again from (%d,%d): %s", i.goal_x, i.goal_y, tx,
+                     ty,
+                     i.state == TN_BOT_MOVING    ? "found"
+                     : limit_hit(s)              ? "the search limit reached again"
+                     : i.state == TN_BOT_PARTIAL ? "out of reach, going as close as possible"
+                                                 : "no closer spot");
+    return tn_bot_active(s->bot);
 }
 
 bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
@@ -455,10 +566,11 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         }
         return false;
     }
-    if (!tn_bot_active(s->bot)) return false;
+    if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
     use_planner(w, s, s->bot, &w->character);
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
+    note_explored(w, s);
     note_first(s);
     refresh_compare(w, s);
     say_state(w, s);
@@ -483,11 +595,14 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             w->map->w, w->map->h, (long)w->map->w * w->map->h, MAX_FINDER_TILES);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
+    s->cont = 0;
+    tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
     use_planner(w, s, s->bot, &w->character);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     note_search(w, s);
+    note_explored(w, s);
     note_first(s);
     s->last.plans = tn_bot_get_info(s->bot).plans; /* the click's answer is for this plan */
     if (tn_failed(st)) {
@@ -621,6 +736,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
                          : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
+        if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
         tn_surf_destroy(s->graph[mru]);
         s->graph[mru] = NULL;
     }
@@ -646,8 +762,21 @@ void tn_wbots_physics(tn_world *w)
 {
     tn_wbots *s = of(w);
     /* the trip's plan is dropped now (re-planned at the next step), not at
-     * the next step: while paused the HUD and the path say so at once */
-    if (s && s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character);
+     * the next step: while paused the HUD and the path say so at once.  A
+     * graph for the new profile is not built here (a slider drag passes
+     * several values a frame, each a build of up to 280 ms on 256x256):
+     * a cached one is set, else the bot waits for the next step's
+     * use_planner, which builds one graph for the value it stopped at */
+    if (!s || !s->pf || !tn_bot_active(s->bot)) return;
+    tn_surf *g = s->planner ? graph_for(w, s, &w->character, false) : NULL;
+    if (g || !s->planner || strcmp(planner_in_effect(w, s), "graph") != 0) {
+        tn_bot_set_graph(s->bot, g);
+        return;
+    }
+    const tn_surf_profile *old = s->char_graph ? tn_surf_get_profile(s->char_graph) : NULL;
+    tn_bot_replan(s->bot, old && (old->w != w->character.w || old->h != w->character.h)
+                              ? "size changed"
+                              : "physics changed");
 }
 
 tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
@@ -764,12 +893,15 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         else
             snprintf(ct, sizeof ct, "n/a");
 /* found / partial as the bots read a search: partial when the goal was
- * unreachable or the search limit was hit (a search asked for no path
- * buffer also says BUFFER_TOO_SMALL | PARTIAL_RESULT: that is not an answer) */
-#define ANSWER(st)                                                                                \
-    (tn_failed(st)                                                                    ? "none"    \
-     : tn_status_detail(st, TN_UNREACHABLE) || tn_status_detail(st, TN_LIMIT_REACHED) ? "partial" \
-                                                                                      : "found")
+ * unreachable, "limit reached" when the search stopped at its state limit
+ * (the goal may be reachable: it was not looked for further) (a search
+ * asked for no path buffer also says BUFFER_TOO_SMALL | PARTIAL_RESULT:
+ * that is not an answer) */
+#define ANSWER(st)                                              \
+    (tn_failed(st)                            ? "none"          \
+     : tn_status_detail(st, TN_UNREACHABLE)   ? "partial"       \
+     : tn_status_detail(st, TN_LIMIT_REACHED) ? "limit reached" \
+                                              : "found")
         if (i.planner)
             snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
@@ -815,6 +947,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     }
     /* Shift+G's weighted search is named: its paths are not the shortest */
     const char *cl = s->heuristic == TN_PATH_FAST ? "classic, fast A*" : "classic";
+    /* a plan cut short by the search limit is no "out of reach" */
+    const char *cst =
+        i.state == TN_BOT_PARTIAL && limit_hit(s) ? "partial (search limit)" : hud_state(i.state);
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
@@ -824,24 +959,23 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     /* a plan that waits for the landing (G or a slider mid-jump): no numbers
      * yet, the last search was another plan's */
     if (i.active && i.pending_reason[0])
-        return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): %s (%s) %s%s%s", cl,
-                        hud_state(i.state), i.goal_x, i.goal_y,
-                        i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning"
-                                                                          : "planning",
-                        i.pending_reason, when_pending(w), cmp, extra);
+        return snprintf(
+            buf, cap, "bot [%s]: %s | goto (%d,%d): %s (%s) %s%s%s", cl, cst, i.goal_x, i.goal_y,
+            i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
+            i.pending_reason, when_pending(w), cmp, extra);
     if (goal_refused(&i))
         return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): goal refused, no search%s%s", cl,
-                        hud_state(i.state), i.goal_x, i.goal_y, cmp, extra);
+                        cst, i.goal_x, i.goal_y, cmp, extra);
     /* a goal first planned by the graph (G pressed mid-trip) has no classic
      * numbers of its own: say so rather than "0 tiles, 0 states" */
     if (s->first_graph && i.replans > 0)
         return snprintf(buf, cap,
                         "bot [%s]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s", cl,
-                        hud_state(i.state), i.goal_x, i.goal_y, re, t, cmp, extra);
-    return snprintf(
-        buf, cap, "bot [%s]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s", cl,
-        hud_state(i.state), i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
-        i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
+                        cst, i.goal_x, i.goal_y, re, t, cmp, extra);
+    return snprintf(buf, cap,
+                    "bot [%s]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s", cl, cst,
+                    i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
+                    i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
@@ -966,11 +1100,15 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
             tn_dd_rect(dd, (float)s->sn[k].x * T, (float)s->sn[k].y * T, T, T, 0xff9a3c00u | 0x50u,
                        true);
     } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !classic_pending(s)) {
-        int x0, y0, x1, y1;
-        if (tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
+        /* a shared finder (above 256x256) holds whichever search ran last,
+         * often an extra bot's: the character's copy is drawn instead */
+        int x0 = s->ex_x0, y0 = s->ex_y0, x1 = s->ex_x1, y1 = s->ex_y1;
+        bool shared = s->pf_extra == s->pf;
+        if (shared ? x0 <= x1 : tn_path_explored_bounds(s->pf, &x0, &y0, &x1, &y1)) {
             for (int y = y0; y <= y1; y++)
                 for (int x = x0; x <= x1; x++) {
-                    int e = tn_path_explored_at(s->pf, x, y);
+                    int e = shared ? (s->ex ? s->ex[(size_t)y * (size_t)w->map->w + (size_t)x] : 0)
+                                   : tn_path_explored_at(s->pf, x, y);
                     if (!e) continue;
                     uint32_t a = (uint32_t)(40 + (e > 12 ? 12 : e) * 12);
                     tn_dd_rect(dd, (float)x * T, (float)y * T, T, T, 0xff9a3c00u | a, true);
