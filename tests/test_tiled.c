@@ -359,6 +359,78 @@ static void test_save_own_document(void **state)
     rm_scratch(dir);
 }
 
+static void write_bytes(const char *path, const char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+}
+
+/* A file edited on disk (in Tiled) since the game loaded it is never
+ * overwritten by a save over it: same size or not, the save is refused and
+ * the file keeps every byte; a save elsewhere works, and after loading the
+ * file again, saves over it work again (one after the other too). */
+static void test_changed_on_disk(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    const char *names[] = {"a.tmx", "b.tmj"};
+    for (int i = 0; i < 2; i++)
+        for (int same_size = 0; same_size < 2; same_size++) {
+            char p[256], other[256], err[512];
+            snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+            snprintf(other, sizeof other, "%s/other-%s", dir, names[i]);
+            tn_map *m = tu_load_map(p);
+            size_t n;
+            char *b = slurp(p, &n);
+            char *ws = strchr(b, '\n');
+            assert_non_null(ws);
+            char *changed = malloc(n + 2);
+            memcpy(changed, b, n);
+            size_t cn = n;
+            if (same_size)
+                changed[ws - b] = ' '; /* one blank for another */
+            else
+                changed[cn++] = '\n';
+            write_bytes(p, changed, cn);
+            edit(m);
+            int rc = tn_save_map(m, p, err, sizeof err);
+            if (rc != TN_SAVE_CHANGED) fail_msg("%s: saved over a changed file (%d)", p, rc);
+            char want[600];
+            snprintf(want, sizeof want,
+                     "%s changed on disk since it was loaded (edited in Tiled or another "
+                     "editor?): not overwritten; save under another name (script: save OTHER) or "
+                     "reload it (Ctrl+R)",
+                     p);
+            assert_string_equal(err, want);
+            size_t now_n;
+            char *now = slurp(p, &now_n);
+            assert_true(now_n == cn && memcmp(now, changed, cn) == 0);
+            free(now);
+            /* elsewhere: fine */
+            if (tn_save_map_as(m, other, p, err, sizeof err) != 0) fail_msg("%s", err);
+            tn_map *back = tu_load_map(other);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+            /* loaded again: saves over it work, twice in a row */
+            tn_map_destroy(m);
+            m = tu_load_map(p);
+            edit(m);
+            if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+            tn_map_set_tile(m, 12, 1, TN_TILE_BLOCK, NULL);
+            if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+            back = tu_load_map(p);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+            tn_map_destroy(m);
+            free(changed);
+            free(b);
+        }
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -735,6 +807,7 @@ int main(void)
         cmocka_unit_test(test_save_own_document),
         cmocka_unit_test(test_save_through_link),
         cmocka_unit_test(test_new_documents),
+        cmocka_unit_test(test_changed_on_disk),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

@@ -1660,6 +1660,7 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     }
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
+    if (rc == 0) tn_origin_note(path, buf, len); /* a save over it checks it */
     free(buf);
     return rc;
 }
@@ -2466,6 +2467,13 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
         return -1;
     }
     if (!source) source = path;
+    /* Over the file the map came from: only when it still holds what was
+     * loaded (or last saved), never over edits made in Tiled since. */
+    bool own = strcmp(source, path) == 0;
+    if (own) {
+        int rc = tn_origin_check(path, err, cap);
+        if (rc) return rc;
+    }
     char *tmpl = NULL;
     size_t tlen = 0;
     /* The template is the document the map came from, when that is a Tiled
@@ -2499,6 +2507,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     free(tmpl);
     if (rc) return -1;
     rc = tn_write_file_atomic(path, text, len, err, cap);
+    if (rc == 0 && own) tn_origin_note(path, text, len); /* what it holds now */
     free(text);
     return rc;
 }

@@ -29,6 +29,9 @@
  * the map or two starts are errors (a start on a block is the start under
  * it, as the game saves a covered start).
  *
+ * Saving over the file the map came from is refused (TN_SAVE_CHANGED, see
+ * tn_origin_check in fileio.h) when that file changed on disk since it was
+ * loaded or last saved: an edit made in Tiled meanwhile is never lost.
  * Saving (tn_tiled_save) re-reads the Tiled file the map came from (the
  * caller names it: `source`, the path the map was loaded from, never
  * process-wide state, so loading other maps does not change what a save
