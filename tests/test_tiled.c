@@ -431,6 +431,84 @@ static void test_changed_on_disk(void **state)
     rm_scratch(dir);
 }
 
+/* The gids of the CSV layer named `name` in the .tmx at path, into g[n]. */
+static void layer_gids(const char *path, const char *name, unsigned *g, int n)
+{
+    xmlDocPtr x = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(x);
+    bool found = false;
+    for (xmlNodePtr l = xmlDocGetRootElement(x)->children; l; l = l->next) {
+        if (l->type != XML_ELEMENT_NODE || strcmp((const char *)l->name, "layer") != 0) continue;
+        xmlChar *ln = xmlGetProp(l, (const xmlChar *)"name");
+        bool match = ln && strcmp((const char *)ln, name) == 0;
+        xmlFree(ln);
+        if (!match) continue;
+        for (xmlNodePtr dnode = l->children; dnode; dnode = dnode->next) {
+            if (dnode->type != XML_ELEMENT_NODE) continue;
+            xmlChar *t = xmlNodeGetContent(dnode);
+            const char *p = (const char *)t;
+            for (int i = 0; i < n; i++) {
+                char *e;
+                g[i] = (unsigned)strtoul(p, &e, 10);
+                assert_true(e != p);
+                p = e + strspn(e, ", \n");
+            }
+            xmlFree(t);
+            found = true;
+        }
+    }
+    xmlFreeDoc(x);
+    assert_true(found);
+}
+
+/* New blocks go into the layer that holds the map's blocks, not into a
+ * background layer that comes first (the reviewer's multi.tmx shape). */
+static void test_save_terrain_layer(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/multi.tmx", dir);
+    const char *tmx =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+        "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"4\" "
+        "nextobjectid=\"1\">\n"
+        " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"16\" tileheight=\"16\" "
+        "tilecount=\"3\" columns=\"3\">\n"
+        "  <image source=\"t.png\" width=\"48\" height=\"16\"/>\n"
+        "  <tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/>"
+        "</properties></tile>\n"
+        "  <tile id=\"1\"><properties><property name=\"kind\" value=\"oneway\"/>"
+        "</properties></tile>\n"
+        "  <tile id=\"2\"><properties><property name=\"kind\" value=\"none\"/>"
+        "</properties></tile>\n"
+        " </tileset>\n"
+        " <layer id=\"1\" name=\"background\" width=\"4\" height=\"3\" opacity=\"0.5\">\n"
+        "  <data encoding=\"csv\">\n3,3,0,1,\n0,0,0,0,\n0,0,0,0\n</data>\n </layer>\n"
+        " <layer id=\"2\" name=\"terrain\" width=\"4\" height=\"3\">\n"
+        "  <data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,1\n</data>\n </layer>\n"
+        " <layer id=\"3\" name=\"oneway\" width=\"4\" height=\"3\">\n"
+        "  <data encoding=\"csv\">\n0,0,0,0,\n0,2,0,0,\n0,0,0,0\n</data>\n </layer>\n"
+        "</map>\n";
+    write_bytes(p, tmx, strlen(tmx));
+    tn_map *m = tu_load_map(p);
+    tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 2, 1, TN_TILE_ONEWAY, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    unsigned bg[12], te[12];
+    layer_gids(p, "background", bg, 12);
+    layer_gids(p, "terrain", te, 12);
+    if (bg[4] != 0 || te[4] != 1 || te[6] != 2)
+        fail_msg("the block went into 'background' (%u), not 'terrain' (%u)", bg[4], te[4]);
+    tn_map *back = tu_load_map(p);
+    assert_true(tn_map_equal(back, m));
+    tn_map_destroy(back);
+    tn_map_destroy(m);
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -808,6 +886,7 @@ int main(void)
         cmocka_unit_test(test_save_through_link),
         cmocka_unit_test(test_new_documents),
         cmocka_unit_test(test_changed_on_disk),
+        cmocka_unit_test(test_save_terrain_layer),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

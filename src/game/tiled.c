@@ -1965,16 +1965,31 @@ static int grow_layer(doc *d, layer *L)
 static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
 {
     size_t cells = (size_t)d->w * (size_t)d->h;
+    /* New blocks go into the terrain layer: the tile layer not named
+     * "oneway" that holds the most blocks (the first of them on a tie, or
+     * when none holds any), not a background layer that happens to come
+     * first. */
     layer *T = NULL, *O = NULL;
+    size_t most = 0;
     for (int i = 0; i < d->nlayers; i++) {
         layer *L = &d->layers[i];
-        if (!T && !L->oneway) T = L;
         if (!O && L->oneway) O = L;
         L->grid = calloc(cells, sizeof *L->grid);
         L->covered = d->infinite ? calloc(cells, 1) : NULL;
         if (!L->grid || (d->infinite && !L->covered)) return fail(d, "out of memory");
         for (int k = 0; k < L->nchunks; k++)
             if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
+        if (L->oneway) continue;
+        size_t blocks = 0;
+        for (size_t c = 0; c < cells; c++) {
+            if (!(L->grid[c] & GID_MASK)) continue;
+            int k = gid_kind(d, L->grid[c]);
+            blocks += k == K_BLOCK || k == K_UNSET;
+        }
+        if (!T || blocks > most) {
+            T = L;
+            most = blocks;
+        }
     }
     for (size_t i = 0; i < cells; i++) {
         if (old->tile[i] == m->tile[i]) continue;

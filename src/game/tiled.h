@@ -37,8 +37,9 @@
  * process-wide state, so loading other maps does not change what a save
  * writes), changes in that document only
  *  - the cells whose terrain changed: every terrain cell there is cleared
- *    (decoration stays), then a block goes into the first tile layer not
- *    named "oneway" (the terrain layer) with a tile whose kind is block (or
+ *    (decoration stays), then a block goes into the terrain layer (the
+ *    tile layer not named "oneway" holding the most blocks; the first of
+ *    them on a tie) with a tile whose kind is block (or
  *    one without kind), a one-way platform there with a tile whose kind is
  *    oneway or, lacking one, into the layer named "oneway";
  *  - the game's objects: those that still match a mark are kept as they
