@@ -509,6 +509,64 @@ static void test_save_terrain_layer(void **state)
     rm_scratch(dir);
 }
 
+/* An image collection holds only the tiles it lists: a saved block is one
+ * of them (the first without kind), never an id the tileset lacks; with
+ * none that means block, the save is refused with a message. */
+static void test_save_collection_tile(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/coll.tmx", dir);
+    for (int k = 0; k < 2; k++) {
+        char tmx[2048];
+        snprintf(tmx, sizeof tmx,
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                 "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"2\" "
+                 "nextobjectid=\"1\">\n"
+                 " <tileset firstgid=\"1\" name=\"coll\" tilewidth=\"16\" tileheight=\"16\" "
+                 "tilecount=\"2\" columns=\"0\">\n"
+                 "  <grid orientation=\"orthogonal\" width=\"1\" height=\"1\"/>\n"
+                 "  <tile id=\"0\"><properties><property name=\"kind\" value=\"none\"/>"
+                 "</properties><image width=\"16\" height=\"16\" source=\"a.png\"/></tile>\n"
+                 "%s"
+                 " </tileset>\n"
+                 " <layer id=\"1\" name=\"terrain\" width=\"4\" height=\"3\">\n"
+                 "  <data encoding=\"csv\">\n1,0,0,0,\n0,0,0,0,\n%s\n</data>\n </layer>\n"
+                 "</map>\n",
+                 k ? ""
+                   : "  <tile id=\"5\"><image width=\"16\" height=\"16\" "
+                     "source=\"b.png\"/></tile>\n",
+                 k ? "0,0,0,0" : "6,6,6,6");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = tu_load_map(p);
+        tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK, NULL);
+        int rc = tn_save_map(m, p, err, sizeof err);
+        if (k == 0) {
+            if (rc != 0) fail_msg("%s", err);
+            unsigned g[12];
+            layer_gids(p, "terrain", g, 12);
+            if (g[5] != 6) fail_msg("the block is gid %u, a tile the tileset lacks", g[5]);
+            tn_map *back = tu_load_map(p);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+        } else {
+            assert_int_equal(rc, -1);
+            char want[600];
+            snprintf(want, sizeof want,
+                     "%s:2: cannot save a block: no tileset has a tile that is a block "
+                     "(kind=block, or a tile without kind; an image collection holds only the "
+                     "tiles it lists): add one in Tiled",
+                     p);
+            assert_string_equal(err, want);
+        }
+        tn_map_destroy(m);
+    }
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -887,6 +945,7 @@ int main(void)
         cmocka_unit_test(test_new_documents),
         cmocka_unit_test(test_changed_on_disk),
         cmocka_unit_test(test_save_terrain_layer),
+        cmocka_unit_test(test_save_collection_tile),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

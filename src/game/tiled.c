@@ -338,7 +338,7 @@ static int cmp_u32(const void *a, const void *b)
 /* Called once per tileset after its tiles: the smallest id without a kind
  * is the "plain" tile (a block outside the oneway layer). */
 static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, long long maxid,
-                        size_t first_kind)
+                        size_t first_kind, bool collection, long long plain_id)
 {
     d->ntilesets++;
     /* its gids: tilecount of them (an image collection's ids may go past
@@ -348,6 +348,12 @@ static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, long lon
     d->ranges[d->nranges++] =
         (tsrange){firstgid, tilecount > 0 ? (tilecount > maxid + 1 ? tilecount : maxid + 1) : 0};
     if (d->plain_gid) return 0;
+    if (collection) {
+        /* An image collection holds only the tiles it lists: the plain
+         * tile is the first listed one without kind or class, if any. */
+        if (plain_id >= 0) d->plain_gid = firstgid + (uint32_t)plain_id;
+        return 0;
+    }
     size_t n = 0;
     uint32_t *g = malloc((d->nkinds - first_kind + 1) * sizeof *g);
     if (!g) return fail(d, "out of memory");
@@ -551,8 +557,11 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         snprintf(what, sizeof what, "%s:%ld", what_ts, xmlGetLineNo(ts));
     else
         snprintf(what, sizeof what, "%s", what_ts);
-    long long tilecount, maxid = -1;
+    long long tilecount, maxid = -1, plain_id = -1;
     if (xint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
+    bool collection = true; /* no <image> of its own: each tile has one */
+    for (xmlNodePtr t = ts->children; t; t = t->next)
+        if (xis(t, "image")) collection = false;
     for (xmlNodePtr t = ts->children; t; t = t->next) {
         if (!xis(t, "tile")) continue;
         if (ext)
@@ -586,9 +595,10 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         }
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
+        if (kind == K_UNSET && !mark && (plain_id < 0 || id < plain_id)) plain_id = id;
     }
     if (!ext) d->at = ts;
-    return tileset_done(d, firstgid, tilecount, maxid, first);
+    return tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id);
 }
 
 static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what_ts, bool ext)
@@ -598,8 +608,9 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     snprintf(what, sizeof what, "%s", what_ts);
     snprintf(base, sizeof base, "%s", d->at_path);
     int k = 0;
-    long long tilecount, maxid = -1;
+    long long tilecount, maxid = -1, plain_id = -1;
     if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
+    bool collection = !jget(ts, "image"); /* each tile has its own image */
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
     cJSON_ArrayForEach(t, tiles)
@@ -628,9 +639,10 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         }
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
+        if (kind == K_UNSET && !mark && (plain_id < 0 || id < plain_id)) plain_id = id;
     }
     snprintf(d->at_path, sizeof d->at_path, "%s", base);
-    return tileset_done(d, firstgid, tilecount, maxid, first);
+    return tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id);
 }
 
 /* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
@@ -1991,6 +2003,9 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
             most = blocks;
         }
     }
+    d->at = d->xmap; /* a message is about the map as a whole */
+    d->at_line = 0;
+    d->at_path[0] = '\0';
     for (size_t i = 0; i < cells; i++) {
         if (old->tile[i] == m->tile[i]) continue;
         for (int k = 0; k < d->nlayers; k++) {
@@ -2007,8 +2022,12 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
             else if (d->plain_gid && T)
                 put_cell(T, i, d->plain_gid);
             else
-                return fail(d, "cannot save a block: no tile has kind=block and no tile layer "
-                               "other than 'oneway' exists");
+                return fail(d, "cannot save a block: %s",
+                            T ? "no tileset has a tile that is a block (kind=block, or a tile "
+                                "without kind; an image collection holds only the tiles it "
+                                "lists): add one in Tiled"
+                              : "no tile has kind=block and no tile layer other than 'oneway' "
+                                "exists");
         } else if (want == TN_TILE_ONEWAY) {
             if (d->oneway_gid)
                 put_cell(T ? T : O, i, d->oneway_gid);

@@ -39,7 +39,8 @@
  *  - the cells whose terrain changed: every terrain cell there is cleared
  *    (decoration stays), then a block goes into the terrain layer (the
  *    tile layer not named "oneway" holding the most blocks; the first of
- *    them on a tie) with a tile whose kind is block (or
+ *    them on a tie) with a tile whose kind is block (or, in an image
+ *    collection only among the tiles it lists,
  *    one without kind), a one-way platform there with a tile whose kind is
  *    oneway or, lacking one, into the layer named "oneway";
  *  - the game's objects: those that still match a mark are kept as they
