@@ -2493,6 +2493,19 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     return 0;
 }
 
+bool tn_tiled_save_drops(const char *path, const char *source, char *out, size_t cap)
+{
+    if (cap) out[0] = '\0';
+    int fmt = tn_tiled_kind(path), sfmt = source ? tn_tiled_kind(source) : 0;
+    if (!fmt || !sfmt || fmt == sfmt) return false;
+    snprintf(out, cap,
+             "%s is a new %s document without the layers, tilesets, properties and other "
+             "objects of %s (only its terrain and game objects; save as %s to keep them)",
+             path, fmt == TN_TILED_TMX ? "TMX" : "TMJ", source,
+             sfmt == TN_TILED_TMX ? ".tmx" : ".tmj");
+    return true;
+}
+
 int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
     int fmt = tn_tiled_kind(path);

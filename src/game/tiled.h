@@ -124,4 +124,10 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
  * on disk writes a new document too. */
 int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
+/* True, with a warning in out, when saving to `path` from `source` writes a
+ * new document although `source` is a Tiled map: one of the other format
+ * (.tmx <-> .tmj), whose layers, tilesets, properties and other objects
+ * the new document does not hold. */
+bool tn_tiled_save_drops(const char *path, const char *source, char *out, size_t cap);
+
 #endif
