@@ -567,6 +567,147 @@ static void test_save_collection_tile(void **state)
     rm_scratch(dir);
 }
 
+/* Load a 4x3 TMX (tileset fixture.tsx at gid 1 and, at gid 101, an
+ * embedded one whose objectalignment is `align`) around `layers`. */
+static tn_map *load_tmx(const char *align, const char *layers, char *err, size_t cap)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+             "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+             "<tileset firstgid=\"101\" name=\"m\" tilewidth=\"16\" tileheight=\"16\" "
+             "tilecount=\"2\" columns=\"2\" objectalignment=\"%s\">\n"
+             "<image source=\"m.png\" width=\"32\" height=\"16\"/>\n"
+             "<tile id=\"0\" class=\"item\"><properties><property name=\"kind\" "
+             "value=\"none\"/></properties></tile>\n</tileset>\n"
+             "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+             "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n%s</map>\n",
+             align, layers);
+    tn_map *m = NULL;
+    if (tn_tiled_load_buffer(text, strlen(text), "tests/data/tiled/pos.tmx", TN_TILED_TMX, &m, err,
+                             cap) != 0)
+        return NULL;
+    return m;
+}
+
+static int mark_at(const tn_map *m, int x, int y) { return m->mark[y * m->w + x]; }
+
+/* Game objects land on the tile Tiled draws them on: layer and group
+ * offsets (added up), the tileset's objectalignment, a polygon's middle;
+ * a turned object or a tile layer with terrain drawn off the grid is
+ * refused, naming the file, the line and the attribute. */
+static void test_object_positions(void **state)
+{
+    (void)state;
+    char err[512];
+    /* an object layer offset by 16,16 inside a group offset by 16,0: the
+     * point at 1,1 is drawn at 33,17, tile (2,1) */
+    tn_map *m = load_tmx("",
+                         "<group offsetx=\"16\"><objectgroup offsetx=\"16\" offsety=\"16\">"
+                         "<object id=\"1\" type=\"spawn\" x=\"1\" y=\"1\"><point/></object>"
+                         "</objectgroup></group>\n",
+                         err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    if (mark_at(m, 2, 1) != TN_MARK_SPAWN) fail_msg("the offset spawn is not on tile (2,1)");
+    tn_map_destroy(m);
+    /* a tile object of a topleft tileset at 16,0 covers tile (1,0); with
+     * the default (bottomleft) at 16,16 too */
+    const char *aligns[] = {"topleft", "unspecified", "center"};
+    const char *ys[] = {"0", "16", "8"};
+    const char *xs[] = {"16", "16", "24"};
+    for (int i = 0; i < 3; i++) {
+        char obj[512];
+        snprintf(obj, sizeof obj,
+                 "<objectgroup><object id=\"1\" gid=\"101\" x=\"%s\" y=\"%s\" width=\"16\" "
+                 "height=\"16\"/></objectgroup>\n",
+                 xs[i], ys[i]);
+        m = load_tmx(aligns[i], obj, err, sizeof err);
+        if (!m) fail_msg("%s", err);
+        if (mark_at(m, 1, 0) != TN_MARK_ITEM)
+            fail_msg("objectalignment %s: the item is not on tile (1,0)", aligns[i]);
+        tn_map_destroy(m);
+    }
+    /* a polygon: the middle of its points, not its origin */
+    m = load_tmx("",
+                 "<objectgroup><object id=\"1\" type=\"dest\" x=\"0\" y=\"0\">"
+                 "<polygon points=\"0,0 32,0 32,16 0,16\"/></object></objectgroup>\n",
+                 err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    if (mark_at(m, 1, 0) != TN_MARK_DEST) fail_msg("the polygon's dest is not on tile (1,0)");
+    tn_map_destroy(m);
+    /* refused */
+    m = load_tmx("",
+                 "<objectgroup>\n<object id=\"3\" gid=\"101\" x=\"16\" y=\"16\" "
+                 "width=\"16\" height=\"16\" rotation=\"90\"/></objectgroup>\n",
+                 err, sizeof err);
+    assert_null(m);
+    assert_string_equal(err, "tests/data/tiled/pos.tmx:12: object 3 (item): rotation 90 is not "
+                             "supported (the game cannot tell which tile a turned object is on "
+                             "as Tiled draws it): set rotation to 0");
+    m = load_tmx("",
+                 "<group offsety=\"-2\">\n<layer name=\"bg\" offsetx=\"4\" width=\"4\" "
+                 "height=\"3\"><data encoding=\"csv\">4,4,1,0,\n0,0,0,0,\n0,0,0,0</data>"
+                 "</layer></group>\n",
+                 err, sizeof err);
+    assert_null(m);
+    assert_string_equal(err, "tests/data/tiled/pos.tmx:12: layer 'bg': offsetx/offsety 4,-2 px "
+                             "(its groups' included): a tile layer drawn off the map's grid puts "
+                             "its terrain elsewhere than Tiled shows it; set the offset to 0 "
+                             "(decoration, tiles with kind=none, may be offset)");
+    /* decoration only: fine */
+    m = load_tmx("",
+                 "<layer name=\"bg\" offsetx=\"4\" width=\"4\" height=\"3\">"
+                 "<data encoding=\"csv\">4,4,0,0,\n0,0,0,0,\n0,0,0,0</data></layer>\n",
+                 err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    tn_map_destroy(m);
+    /* .tmj: the same offsets */
+    const char *tmj =
+        "{\"orientation\":\"orthogonal\",\"width\":4,\"height\":3,\"tilewidth\":16,"
+        "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1,\"source\":\"fixture.tsj\"}],"
+        "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":4,\"height\":3,"
+        "\"data\":[0,0,0,0,0,0,0,0,1,1,1,1]},{\"type\":\"group\",\"offsetx\":16,"
+        "\"layers\":[{\"type\":\"objectgroup\",\"offsetx\":16,\"offsety\":16,"
+        "\"objects\":[{\"id\":1,\"type\":\"spawn\",\"x\":1,\"y\":1,\"point\":true}]}]}]}";
+    m = NULL;
+    if (tn_tiled_load_buffer(tmj, strlen(tmj), "tests/data/tiled/pos.tmj", TN_TILED_TMJ, &m, err,
+                             sizeof err) != 0)
+        fail_msg("%s", err);
+    if (mark_at(m, 2, 1) != TN_MARK_SPAWN) fail_msg("the .tmj's offset spawn is not on (2,1)");
+    tn_map_destroy(m);
+}
+
+/* A save adds new marks where Tiled draws them on an offset object layer. */
+static void test_save_offset_layer(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/off.tmx", dir);
+    const char *tmx = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                      "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                      "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"3\" "
+                      "nextobjectid=\"2\">\n"
+                      " <tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                      " <layer id=\"1\" name=\"t\" width=\"4\" height=\"3\">\n"
+                      "  <data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,1\n</data>\n </layer>\n"
+                      " <objectgroup id=\"2\" name=\"marks\" offsetx=\"16\" offsety=\"8\">\n"
+                      "  <object id=\"1\" type=\"spawn\" x=\"0\" y=\"0\"><point/></object>\n"
+                      " </objectgroup>\n"
+                      "</map>\n";
+    write_bytes(p, tmx, strlen(tmx));
+    tn_map *m = tu_load_map(p);
+    assert_int_equal(mark_at(m, 1, 0), TN_MARK_SPAWN);
+    tn_map_set_mark(m, 3, 1, TN_MARK_ITEM, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *back = tu_load_map(p);
+    assert_true(tn_map_equal(back, m));
+    assert_int_equal(mark_at(back, 3, 1), TN_MARK_ITEM);
+    tn_map_destroy(back);
+    tn_map_destroy(m);
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -946,6 +1087,8 @@ int main(void)
         cmocka_unit_test(test_changed_on_disk),
         cmocka_unit_test(test_save_terrain_layer),
         cmocka_unit_test(test_save_collection_tile),
+        cmocka_unit_test(test_object_positions),
+        cmocka_unit_test(test_save_offset_layer),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

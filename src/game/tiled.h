@@ -24,7 +24,12 @@
  * Game objects: objects of any object layer whose class (`type` before
  * Tiled 1.9) is "spawn", "dest", "item" or "start": point objects, tile
  * objects or rectangles, snapped to the tile under their centre (a point's
- * position).  Every other object is not the game's and is left alone.  Two
+ * position; a tile object's as its tileset's objectalignment places it,
+ * bottomleft when unspecified; a polygon's the middle of its points'
+ * bounds), where Tiled draws it: moved by the offsetx/offsety of its
+ * object layer and the group layers around it.  A turned (rotation) game
+ * object other than a point is refused, as is a tile layer with terrain
+ * whose offset (its groups' added) is not 0.  Every other object is not the game's and is left alone.  Two
  * game objects on one tile, a spawn, dest or item on a block, one outside
  * the map or two starts are errors (a start on a block is the start under
  * it, as the game saves a covered start).
