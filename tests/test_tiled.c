@@ -708,6 +708,48 @@ static void test_save_offset_layer(void **state)
     rm_scratch(dir);
 }
 
+/* A game object placed from a template (its class in the .tx) is refused
+ * with the map's line, not silently left out; other templates load. */
+static void test_template_objects(void **state)
+{
+    (void)state;
+    char dir[64], p[256], tx[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/tpl.tmx", dir);
+    snprintf(tx, sizeof tx, "%s/spawn.tx", dir);
+    const char *t = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n"
+                    " <object type=\"spawn\" width=\"16\" height=\"16\"/>\n</template>\n";
+    write_bytes(tx, t, strlen(t));
+    for (int k = 0; k < 2; k++) {
+        char tmx[1024];
+        snprintf(tmx, sizeof tmx,
+                 "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+                 "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                 "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+                 "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
+                 "<object id=\"3\" template=\"spawn.tx\" %sx=\"16\" y=\"0\"/>\n"
+                 "</objectgroup>\n</map>\n",
+                 k ? "type=\"tree\" " : "");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = NULL;
+        int rc = tn_load_map(p, &m, err, sizeof err);
+        if (k) {
+            if (rc != 0) fail_msg("%s", err);
+            tn_map_destroy(m);
+            continue;
+        }
+        assert_int_equal(rc, -1);
+        char want[600];
+        snprintf(want, sizeof want,
+                 "%s:8: object 3 (spawn) is placed from template spawn.tx: game objects from "
+                 "templates are not supported; detach it in Tiled (Detach Template) or place a "
+                 "plain object",
+                 p);
+        assert_string_equal(err, want);
+    }
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -1089,6 +1131,7 @@ int main(void)
         cmocka_unit_test(test_save_collection_tile),
         cmocka_unit_test(test_object_positions),
         cmocka_unit_test(test_save_offset_layer),
+        cmocka_unit_test(test_template_objects),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

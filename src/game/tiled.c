@@ -794,6 +794,57 @@ static int check_size(doc *d, const char *what, long long w, long long h)
     return 0;
 }
 
+/* An object placed from a template (`template`, relative to the map) is
+ * not read from it: one whose class (its own, else its template's) is a
+ * game object's is refused, rather than silently left out. */
+static int template_object(doc *d, const char *tpl, const char *own_cls, long long id)
+{
+    char path[PATH_CAP], cls[64] = "";
+    if (tpl[0] == '/')
+        snprintf(path, sizeof path, "%s", tpl);
+    else if (snprintf(path, sizeof path, "%s%s", d->dir, tpl) >= (int)sizeof path)
+        return fail(d, "object %lld: template path too long", id);
+    if (own_cls && *own_cls) {
+        snprintf(cls, sizeof cls, "%s", own_cls);
+    } else {
+        char *buf, rerr[PATH_CAP + 200];
+        size_t len;
+        if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
+            return fail(d, "object %lld: template %.200s: %s", id, tpl, rerr);
+        if (ends_with(path, ".tx")) {
+            xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
+                                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+            xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
+            for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
+                if (!xis(c, "object")) continue;
+                char *v = xattr(c, "class");
+                if (!v || !*v) {
+                    xmlFree(v);
+                    v = xattr(c, "type");
+                }
+                if (v) snprintf(cls, sizeof cls, "%s", v);
+                xmlFree(v);
+            }
+            if (x) xmlFreeDoc(x);
+        } else {
+            cJSON *j = cJSON_ParseWithLength(buf, len);
+            const cJSON *o = jget(j, "object");
+            const char *v = jstr(o, "class");
+            if (!v || !*v) v = jstr(o, "type");
+            if (v) snprintf(cls, sizeof cls, "%s", v);
+            cJSON_Delete(j);
+        }
+        free(buf);
+    }
+    int mark = class_mark(cls);
+    if (!mark) return 0;
+    return fail(d,
+                "object %lld (%s) is placed from template %.200s: game objects from templates "
+                "are not supported; detach it in Tiled (Detach Template) or place a plain "
+                "object",
+                id, CLASS_NAME[mark], tpl);
+}
+
 /* A polygon's or polyline's point (relative to the object's x,y). */
 static void poly_point(object *o, double x, double y)
 {
@@ -850,6 +901,13 @@ static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
     if (!used_class) {
         xmlFree(cls);
         cls = xattr(n, "type");
+    }
+    char *tpl = xattr(n, "template");
+    int trc = tpl ? template_object(d, tpl, cls, any_id) : 0;
+    xmlFree(tpl);
+    if (trc) {
+        xmlFree(cls);
+        return -1;
     }
     int mark = class_mark(cls);
     bool has_class = cls && *cls;
@@ -1018,6 +1076,8 @@ static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
     const char *cls = jstr(n, "class");
     bool used_class = cls && *cls;
     if (!used_class) cls = jstr(n, "type");
+    const char *tpl = jstr(n, "template");
+    if (tpl && template_object(d, tpl, cls, any_id)) return -1;
     int mark = class_mark(cls);
     long long gid;
     if (jint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
