@@ -54,6 +54,42 @@ static void write_temp(char *path, const char *text)
     close(fd);
 }
 
+/* A tilenav map changed on disk since it was loaded (another editor) is not
+ * overwritten by a save over it; loaded again, it is. */
+static void test_save_changed_on_disk(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tn_test_changed_XXXXXX", err[512];
+    write_temp(path, "tilenav-map 1\nsize 3 2\ntiles\n...\n###\n");
+    tn_map *m;
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    const char *edited = "# mine\ntilenav-map 1\nsize 3 2\ntiles\n.#.\n###\n";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(edited, f);
+    fclose(f);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), TN_SAVE_CHANGED);
+    assert_non_null(strstr(err, "changed on disk since it was loaded"));
+    char *b;
+    size_t n;
+    assert_int_equal(tn_read_file(path, 1000, &b, &n, err, sizeof err), 0);
+    assert_string_equal(b, edited);
+    free(b);
+    tn_map_destroy(m);
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    tn_map_set_tile(m, 2, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    tn_map *back;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(m, back));
+    tn_map_destroy(back);
+    tn_map_destroy(m);
+    remove(path);
+}
+
 /* Rows past the height start with '#' like a comment: still refused, with
  * the file, the line of the first extra row and both counts; comments after
  * the rows (even '#' lines of another width or with other text) load. */
@@ -307,6 +343,7 @@ int main(void)
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_save_changed_on_disk),
         cmocka_unit_test(test_autosave_path_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,6 +225,48 @@ static void test_save_keeps_comments(void **state)
     tn_world_destroy(w);
 }
 
+/* A Tiled map saved in Tiled's other format (.tmx -> .tmj) keeps only the
+ * terrain and the game's objects: the save says so (a warning on stderr and
+ * the status line); the same format says nothing. */
+static int save_from_demo(void *user, tn_world *w, const char *path, char *err, size_t cap)
+{
+    (void)user;
+    return tn_script_save_map(w, path, "maps/demo.tmx", err, cap);
+}
+static void test_save_other_format_warns(void **state)
+{
+    (void)state;
+    char err[512], dir[] = "/tmp/tn_test_savef_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    tn_map *m;
+    if (tn_load_map("maps/demo.tmx", &m, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    char text[600], tmj[256], tmx[256];
+    snprintf(tmj, sizeof tmj, "%s/x.tmj", dir);
+    snprintf(tmx, sizeof tmx, "%s/x.tmx", dir);
+    assert_int_equal(tn_script_save_map(w, tmx, "maps/demo.tmx", err, sizeof err), 0);
+    assert_string_equal(err, "");
+    snprintf(text, sizeof text, "0 save %s\n", tmj);
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    tn_script_host host = {NULL, save_from_demo, NULL, NULL, NULL};
+    assert_int_equal(tn_script_apply(s, w, 0, &host, err, sizeof err), 0);
+    char want[1024];
+    snprintf(want, sizeof want,
+             "warning: %s is a new TMJ document without the layers, tilesets, properties and "
+             "other objects of maps/demo.tmx (only its terrain and game objects; save as .tmx "
+             "to keep them)",
+             tmj);
+    assert_string_equal(tn_world_message_text(w), want);
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+    remove(tmj);
+    remove(tmx);
+    rmdir(dir);
+}
+
 static void test_set_speed(void **state)
 {
     (void)state;
@@ -375,11 +417,17 @@ static void test_bom_and_unrun(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_ok),       cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_apply),          cmocka_unit_test(test_save_needs_host),
-        cmocka_unit_test(test_set_speed),      cmocka_unit_test(test_bom_and_unrun),
-        cmocka_unit_test(test_set_refused),    cmocka_unit_test(test_edit_refused),
-        cmocka_unit_test(test_click_adjusted), cmocka_unit_test(test_save_keeps_comments),
+        cmocka_unit_test(test_parse_ok),
+        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_apply),
+        cmocka_unit_test(test_save_needs_host),
+        cmocka_unit_test(test_set_speed),
+        cmocka_unit_test(test_bom_and_unrun),
+        cmocka_unit_test(test_set_refused),
+        cmocka_unit_test(test_edit_refused),
+        cmocka_unit_test(test_click_adjusted),
+        cmocka_unit_test(test_save_keeps_comments),
+        cmocka_unit_test(test_save_other_format_warns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,6 +359,397 @@ static void test_save_own_document(void **state)
     rm_scratch(dir);
 }
 
+static void write_bytes(const char *path, const char *b, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(b, 1, n, f), n);
+    fclose(f);
+}
+
+/* A file edited on disk (in Tiled) since the game loaded it is never
+ * overwritten by a save over it: same size or not, the save is refused and
+ * the file keeps every byte; a save elsewhere works, and after loading the
+ * file again, saves over it work again (one after the other too). */
+static void test_changed_on_disk(void **state)
+{
+    (void)state;
+    char dir[64];
+    scratch(dir);
+    const char *names[] = {"a.tmx", "b.tmj"};
+    for (int i = 0; i < 2; i++)
+        for (int same_size = 0; same_size < 2; same_size++) {
+            char p[256], other[256], err[512];
+            snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+            snprintf(other, sizeof other, "%s/other-%s", dir, names[i]);
+            tn_map *m = tu_load_map(p);
+            size_t n;
+            char *b = slurp(p, &n);
+            char *ws = strchr(b, '\n');
+            assert_non_null(ws);
+            char *changed = malloc(n + 2);
+            memcpy(changed, b, n);
+            size_t cn = n;
+            if (same_size)
+                changed[ws - b] = ' '; /* one blank for another */
+            else
+                changed[cn++] = '\n';
+            write_bytes(p, changed, cn);
+            edit(m);
+            int rc = tn_save_map(m, p, err, sizeof err);
+            if (rc != TN_SAVE_CHANGED) fail_msg("%s: saved over a changed file (%d)", p, rc);
+            char want[600];
+            snprintf(want, sizeof want,
+                     "%s changed on disk since it was loaded (edited in Tiled or another "
+                     "editor?): not overwritten; save under another name (script: save OTHER) or "
+                     "reload it (Ctrl+R)",
+                     p);
+            assert_string_equal(err, want);
+            size_t now_n;
+            char *now = slurp(p, &now_n);
+            assert_true(now_n == cn && memcmp(now, changed, cn) == 0);
+            free(now);
+            /* elsewhere: fine */
+            if (tn_save_map_as(m, other, p, err, sizeof err) != 0) fail_msg("%s", err);
+            tn_map *back = tu_load_map(other);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+            /* loaded again: saves over it work, twice in a row */
+            tn_map_destroy(m);
+            m = tu_load_map(p);
+            edit(m);
+            if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+            tn_map_set_tile(m, 12, 1, TN_TILE_BLOCK, NULL);
+            if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+            back = tu_load_map(p);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+            tn_map_destroy(m);
+            free(changed);
+            free(b);
+        }
+    rm_scratch(dir);
+}
+
+/* The gids of the CSV layer named `name` in the .tmx at path, into g[n]. */
+static void layer_gids(const char *path, const char *name, unsigned *g, int n)
+{
+    xmlDocPtr x = xmlReadFile(path, NULL, XML_PARSE_NONET);
+    assert_non_null(x);
+    bool found = false;
+    for (xmlNodePtr l = xmlDocGetRootElement(x)->children; l; l = l->next) {
+        if (l->type != XML_ELEMENT_NODE || strcmp((const char *)l->name, "layer") != 0) continue;
+        xmlChar *ln = xmlGetProp(l, (const xmlChar *)"name");
+        bool match = ln && strcmp((const char *)ln, name) == 0;
+        xmlFree(ln);
+        if (!match) continue;
+        for (xmlNodePtr dnode = l->children; dnode; dnode = dnode->next) {
+            if (dnode->type != XML_ELEMENT_NODE) continue;
+            xmlChar *t = xmlNodeGetContent(dnode);
+            const char *p = (const char *)t;
+            for (int i = 0; i < n; i++) {
+                char *e;
+                g[i] = (unsigned)strtoul(p, &e, 10);
+                assert_true(e != p);
+                p = e + strspn(e, ", \n");
+            }
+            xmlFree(t);
+            found = true;
+        }
+    }
+    xmlFreeDoc(x);
+    assert_true(found);
+}
+
+/* New blocks go into the layer that holds the map's blocks, not into a
+ * background layer that comes first (the reviewer's multi.tmx shape). */
+static void test_save_terrain_layer(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/multi.tmx", dir);
+    const char *tmx =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+        "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"4\" "
+        "nextobjectid=\"1\">\n"
+        " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"16\" tileheight=\"16\" "
+        "tilecount=\"3\" columns=\"3\">\n"
+        "  <image source=\"t.png\" width=\"48\" height=\"16\"/>\n"
+        "  <tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/>"
+        "</properties></tile>\n"
+        "  <tile id=\"1\"><properties><property name=\"kind\" value=\"oneway\"/>"
+        "</properties></tile>\n"
+        "  <tile id=\"2\"><properties><property name=\"kind\" value=\"none\"/>"
+        "</properties></tile>\n"
+        " </tileset>\n"
+        " <layer id=\"1\" name=\"background\" width=\"4\" height=\"3\" opacity=\"0.5\">\n"
+        "  <data encoding=\"csv\">\n3,3,0,1,\n0,0,0,0,\n0,0,0,0\n</data>\n </layer>\n"
+        " <layer id=\"2\" name=\"terrain\" width=\"4\" height=\"3\">\n"
+        "  <data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,1\n</data>\n </layer>\n"
+        " <layer id=\"3\" name=\"oneway\" width=\"4\" height=\"3\">\n"
+        "  <data encoding=\"csv\">\n0,0,0,0,\n0,2,0,0,\n0,0,0,0\n</data>\n </layer>\n"
+        "</map>\n";
+    write_bytes(p, tmx, strlen(tmx));
+    tn_map *m = tu_load_map(p);
+    tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 2, 1, TN_TILE_ONEWAY, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    unsigned bg[12], te[12];
+    layer_gids(p, "background", bg, 12);
+    layer_gids(p, "terrain", te, 12);
+    if (bg[4] != 0 || te[4] != 1 || te[6] != 2)
+        fail_msg("the block went into 'background' (%u), not 'terrain' (%u)", bg[4], te[4]);
+    tn_map *back = tu_load_map(p);
+    assert_true(tn_map_equal(back, m));
+    tn_map_destroy(back);
+    tn_map_destroy(m);
+    rm_scratch(dir);
+}
+
+/* An image collection holds only the tiles it lists: a saved block is one
+ * of them (the first without kind), never an id the tileset lacks; with
+ * none that means block, the save is refused with a message. */
+static void test_save_collection_tile(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/coll.tmx", dir);
+    for (int k = 0; k < 2; k++) {
+        char tmx[2048];
+        snprintf(tmx, sizeof tmx,
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                 "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"2\" "
+                 "nextobjectid=\"1\">\n"
+                 " <tileset firstgid=\"1\" name=\"coll\" tilewidth=\"16\" tileheight=\"16\" "
+                 "tilecount=\"2\" columns=\"0\">\n"
+                 "  <grid orientation=\"orthogonal\" width=\"1\" height=\"1\"/>\n"
+                 "  <tile id=\"0\"><properties><property name=\"kind\" value=\"none\"/>"
+                 "</properties><image width=\"16\" height=\"16\" source=\"a.png\"/></tile>\n"
+                 "%s"
+                 " </tileset>\n"
+                 " <layer id=\"1\" name=\"terrain\" width=\"4\" height=\"3\">\n"
+                 "  <data encoding=\"csv\">\n1,0,0,0,\n0,0,0,0,\n%s\n</data>\n </layer>\n"
+                 "</map>\n",
+                 k ? ""
+                   : "  <tile id=\"5\"><image width=\"16\" height=\"16\" "
+                     "source=\"b.png\"/></tile>\n",
+                 k ? "0,0,0,0" : "6,6,6,6");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = tu_load_map(p);
+        tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK, NULL);
+        int rc = tn_save_map(m, p, err, sizeof err);
+        if (k == 0) {
+            if (rc != 0) fail_msg("%s", err);
+            unsigned g[12];
+            layer_gids(p, "terrain", g, 12);
+            if (g[5] != 6) fail_msg("the block is gid %u, a tile the tileset lacks", g[5]);
+            tn_map *back = tu_load_map(p);
+            assert_true(tn_map_equal(back, m));
+            tn_map_destroy(back);
+        } else {
+            assert_int_equal(rc, -1);
+            char want[600];
+            snprintf(want, sizeof want,
+                     "%s:2: cannot save a block: no tileset has a tile that is a block "
+                     "(kind=block, or a tile without kind; an image collection holds only the "
+                     "tiles it lists): add one in Tiled",
+                     p);
+            assert_string_equal(err, want);
+        }
+        tn_map_destroy(m);
+    }
+    rm_scratch(dir);
+}
+
+/* Load a 4x3 TMX (tileset fixture.tsx at gid 1 and, at gid 101, an
+ * embedded one whose objectalignment is `align`) around `layers`. */
+static tn_map *load_tmx(const char *align, const char *layers, char *err, size_t cap)
+{
+    char text[4096];
+    snprintf(text, sizeof text,
+             "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+             "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+             "<tileset firstgid=\"101\" name=\"m\" tilewidth=\"16\" tileheight=\"16\" "
+             "tilecount=\"2\" columns=\"2\" objectalignment=\"%s\">\n"
+             "<image source=\"m.png\" width=\"32\" height=\"16\"/>\n"
+             "<tile id=\"0\" class=\"item\"><properties><property name=\"kind\" "
+             "value=\"none\"/></properties></tile>\n</tileset>\n"
+             "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+             "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n%s</map>\n",
+             align, layers);
+    tn_map *m = NULL;
+    if (tn_tiled_load_buffer(text, strlen(text), "tests/data/tiled/pos.tmx", TN_TILED_TMX, &m, err,
+                             cap) != 0)
+        return NULL;
+    return m;
+}
+
+static int mark_at(const tn_map *m, int x, int y) { return m->mark[y * m->w + x]; }
+
+/* Game objects land on the tile Tiled draws them on: layer and group
+ * offsets (added up), the tileset's objectalignment, a polygon's middle;
+ * a turned object or a tile layer with terrain drawn off the grid is
+ * refused, naming the file, the line and the attribute. */
+static void test_object_positions(void **state)
+{
+    (void)state;
+    char err[512];
+    /* an object layer offset by 16,16 inside a group offset by 16,0: the
+     * point at 1,1 is drawn at 33,17, tile (2,1) */
+    tn_map *m = load_tmx("",
+                         "<group offsetx=\"16\"><objectgroup offsetx=\"16\" offsety=\"16\">"
+                         "<object id=\"1\" type=\"spawn\" x=\"1\" y=\"1\"><point/></object>"
+                         "</objectgroup></group>\n",
+                         err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    if (mark_at(m, 2, 1) != TN_MARK_SPAWN) fail_msg("the offset spawn is not on tile (2,1)");
+    tn_map_destroy(m);
+    /* a tile object of a topleft tileset at 16,0 covers tile (1,0); with
+     * the default (bottomleft) at 16,16 too */
+    const char *aligns[] = {"topleft", "unspecified", "center"};
+    const char *ys[] = {"0", "16", "8"};
+    const char *xs[] = {"16", "16", "24"};
+    for (int i = 0; i < 3; i++) {
+        char obj[512];
+        snprintf(obj, sizeof obj,
+                 "<objectgroup><object id=\"1\" gid=\"101\" x=\"%s\" y=\"%s\" width=\"16\" "
+                 "height=\"16\"/></objectgroup>\n",
+                 xs[i], ys[i]);
+        m = load_tmx(aligns[i], obj, err, sizeof err);
+        if (!m) fail_msg("%s", err);
+        if (mark_at(m, 1, 0) != TN_MARK_ITEM)
+            fail_msg("objectalignment %s: the item is not on tile (1,0)", aligns[i]);
+        tn_map_destroy(m);
+    }
+    /* a polygon: the middle of its points, not its origin */
+    m = load_tmx("",
+                 "<objectgroup><object id=\"1\" type=\"dest\" x=\"0\" y=\"0\">"
+                 "<polygon points=\"0,0 32,0 32,16 0,16\"/></object></objectgroup>\n",
+                 err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    if (mark_at(m, 1, 0) != TN_MARK_DEST) fail_msg("the polygon's dest is not on tile (1,0)");
+    tn_map_destroy(m);
+    /* refused */
+    m = load_tmx("",
+                 "<objectgroup>\n<object id=\"3\" gid=\"101\" x=\"16\" y=\"16\" "
+                 "width=\"16\" height=\"16\" rotation=\"90\"/></objectgroup>\n",
+                 err, sizeof err);
+    assert_null(m);
+    assert_string_equal(err, "tests/data/tiled/pos.tmx:12: object 3 (item): rotation 90 is not "
+                             "supported (the game cannot tell which tile a turned object is on "
+                             "as Tiled draws it): set rotation to 0");
+    m = load_tmx("",
+                 "<group offsety=\"-2\">\n<layer name=\"bg\" offsetx=\"4\" width=\"4\" "
+                 "height=\"3\"><data encoding=\"csv\">4,4,1,0,\n0,0,0,0,\n0,0,0,0</data>"
+                 "</layer></group>\n",
+                 err, sizeof err);
+    assert_null(m);
+    assert_string_equal(err, "tests/data/tiled/pos.tmx:12: layer 'bg': offsetx/offsety 4,-2 px "
+                             "(its groups' included): a tile layer drawn off the map's grid puts "
+                             "its terrain elsewhere than Tiled shows it; set the offset to 0 "
+                             "(decoration, tiles with kind=none, may be offset)");
+    /* decoration only: fine */
+    m = load_tmx("",
+                 "<layer name=\"bg\" offsetx=\"4\" width=\"4\" height=\"3\">"
+                 "<data encoding=\"csv\">4,4,0,0,\n0,0,0,0,\n0,0,0,0</data></layer>\n",
+                 err, sizeof err);
+    if (!m) fail_msg("%s", err);
+    tn_map_destroy(m);
+    /* .tmj: the same offsets */
+    const char *tmj =
+        "{\"orientation\":\"orthogonal\",\"width\":4,\"height\":3,\"tilewidth\":16,"
+        "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1,\"source\":\"fixture.tsj\"}],"
+        "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":4,\"height\":3,"
+        "\"data\":[0,0,0,0,0,0,0,0,1,1,1,1]},{\"type\":\"group\",\"offsetx\":16,"
+        "\"layers\":[{\"type\":\"objectgroup\",\"offsetx\":16,\"offsety\":16,"
+        "\"objects\":[{\"id\":1,\"type\":\"spawn\",\"x\":1,\"y\":1,\"point\":true}]}]}]}";
+    m = NULL;
+    if (tn_tiled_load_buffer(tmj, strlen(tmj), "tests/data/tiled/pos.tmj", TN_TILED_TMJ, &m, err,
+                             sizeof err) != 0)
+        fail_msg("%s", err);
+    if (mark_at(m, 2, 1) != TN_MARK_SPAWN) fail_msg("the .tmj's offset spawn is not on (2,1)");
+    tn_map_destroy(m);
+}
+
+/* A save adds new marks where Tiled draws them on an offset object layer. */
+static void test_save_offset_layer(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/off.tmx", dir);
+    const char *tmx = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                      "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                      "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"3\" "
+                      "nextobjectid=\"2\">\n"
+                      " <tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                      " <layer id=\"1\" name=\"t\" width=\"4\" height=\"3\">\n"
+                      "  <data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,1\n</data>\n </layer>\n"
+                      " <objectgroup id=\"2\" name=\"marks\" offsetx=\"16\" offsety=\"8\">\n"
+                      "  <object id=\"1\" type=\"spawn\" x=\"0\" y=\"0\"><point/></object>\n"
+                      " </objectgroup>\n"
+                      "</map>\n";
+    write_bytes(p, tmx, strlen(tmx));
+    tn_map *m = tu_load_map(p);
+    assert_int_equal(mark_at(m, 1, 0), TN_MARK_SPAWN);
+    tn_map_set_mark(m, 3, 1, TN_MARK_ITEM, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *back = tu_load_map(p);
+    assert_true(tn_map_equal(back, m));
+    assert_int_equal(mark_at(back, 3, 1), TN_MARK_ITEM);
+    tn_map_destroy(back);
+    tn_map_destroy(m);
+    rm_scratch(dir);
+}
+
+/* A game object placed from a template (its class in the .tx) is refused
+ * with the map's line, not silently left out; other templates load. */
+static void test_template_objects(void **state)
+{
+    (void)state;
+    char dir[64], p[256], tx[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/tpl.tmx", dir);
+    snprintf(tx, sizeof tx, "%s/spawn.tx", dir);
+    const char *t = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n"
+                    " <object type=\"spawn\" width=\"16\" height=\"16\"/>\n</template>\n";
+    write_bytes(tx, t, strlen(t));
+    for (int k = 0; k < 2; k++) {
+        char tmx[1024];
+        snprintf(tmx, sizeof tmx,
+                 "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+                 "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                 "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+                 "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
+                 "<object id=\"3\" template=\"spawn.tx\" %sx=\"16\" y=\"0\"/>\n"
+                 "</objectgroup>\n</map>\n",
+                 k ? "type=\"tree\" " : "");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = NULL;
+        int rc = tn_load_map(p, &m, err, sizeof err);
+        if (k) {
+            if (rc != 0) fail_msg("%s", err);
+            tn_map_destroy(m);
+            continue;
+        }
+        assert_int_equal(rc, -1);
+        char want[600];
+        snprintf(want, sizeof want,
+                 "%s:8: object 3 (spawn) is placed from template spawn.tx: game objects from "
+                 "templates are not supported; detach it in Tiled (Detach Template) or place a "
+                 "plain object",
+                 p);
+        assert_string_equal(err, want);
+    }
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -735,6 +1126,12 @@ int main(void)
         cmocka_unit_test(test_save_own_document),
         cmocka_unit_test(test_save_through_link),
         cmocka_unit_test(test_new_documents),
+        cmocka_unit_test(test_changed_on_disk),
+        cmocka_unit_test(test_save_terrain_layer),
+        cmocka_unit_test(test_save_collection_tile),
+        cmocka_unit_test(test_object_positions),
+        cmocka_unit_test(test_save_offset_layer),
+        cmocka_unit_test(test_template_objects),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

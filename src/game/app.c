@@ -94,12 +94,33 @@ typedef struct app {
 
 /* -------------------------------------------------------------- saving */
 
+static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap);
+
 static int save_map(app *a, const char *path)
 {
     char err[512];
     /* the map came from a->opts->map_path (a Tiled save patches that
      * document, whatever other maps were loaded since) */
-    if (tn_save_world_map(a->w, path, a->opts->map_path, err, sizeof err) != 0) {
+    int rc = tn_save_world_map(a->w, path, a->opts->map_path, err, sizeof err);
+    if (rc == TN_SAVE_CHANGED && tn_world_dirty(a->w)) {
+        /* The file was edited elsewhere (Tiled): it stays as it is, and the
+         * edits go to the autosave, where Ctrl+R then R finds them. */
+        char ap[1024], aerr[512];
+        if (write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
+            a->restore_offered = true;
+            tn_world_message(a->w,
+                             "not saved: %s changed on disk since it was loaded (edited in "
+                             "Tiled?); your edits are in %s: Ctrl+R reloads the file, R then "
+                             "restores them",
+                             path, ap);
+        } else {
+            tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
+        }
+        tn_world_set_message_ttl(a->w, 60 * 10);
+        fprintf(stderr, "tilenav: %s\n", err);
+        return -1;
+    }
+    if (rc != 0) {
         tn_world_message(a->w, "save failed: %s", err);
         fprintf(stderr, "tilenav: %s\n", err);
         return -1;

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +139,71 @@ static bool is_blank(const char *s, size_t n)
     return true;
 }
 
+/* ---- what each map file held when it was loaded ---------------------- */
+
+typedef struct origin {
+    char *path;
+    uint64_t hash;
+    size_t len;
+} origin;
+
+static origin *origins;
+static int norigins, corigins;
+
+static uint64_t fnv1a(const char *buf, size_t len)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)buf[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static origin *find_origin(const char *path)
+{
+    for (int i = 0; i < norigins; i++)
+        if (strcmp(origins[i].path, path) == 0) return &origins[i];
+    return NULL;
+}
+
+void tn_origin_note(const char *path, const char *buf, size_t len)
+{
+    origin *o = find_origin(path);
+    if (!o) {
+        if (norigins == corigins) {
+            int nc = corigins ? corigins * 2 : 16;
+            origin *n = realloc(origins, (size_t)nc * sizeof *n);
+            if (!n) return; /* no record: that save is not checked */
+            origins = n;
+            corigins = nc;
+        }
+        char *p = strdup(path);
+        if (!p) return;
+        o = &origins[norigins++];
+        o->path = p;
+    }
+    o->hash = fnv1a(buf, len);
+    o->len = len;
+}
+
+int tn_origin_check(const char *path, char *err, size_t cap)
+{
+    const origin *o = find_origin(path);
+    if (!o) return 0;
+    char *buf, rerr[512];
+    size_t len;
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return 0;
+    bool same = len == o->len && fnv1a(buf, len) == o->hash;
+    free(buf);
+    if (same) return 0;
+    snprintf(err, cap,
+             "%s changed on disk since it was loaded (edited in Tiled or another editor?): not "
+             "overwritten; save under another name (script: save OTHER) or reload it (Ctrl+R)",
+             path);
+    return TN_SAVE_CHANGED;
+}
+
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
 {
     if (tn_tiled_kind(path)) return tn_tiled_load(path, out, err, cap); /* .tmx .tmj .json */
@@ -152,6 +218,7 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
         snprintf(err, cap, "%s", e.msg);
         return -1;
     }
+    tn_origin_note(path, buf, len);
     free(buf);
     return 0;
 }
@@ -543,6 +610,12 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
 {
     if (tn_tiled_kind(path)) /* .tmx .tmj .json */
         return tn_tiled_save(m, path, source ? source : path, err, cap);
+    /* over the file it came from: only when that is still what was loaded */
+    bool own = source && strcmp(source, path) == 0;
+    if (own) {
+        int rc = tn_origin_check(path, err, cap);
+        if (rc) return rc;
+    }
     char *old, *src = NULL, *buf;
     save_template t;
     size_t len;
@@ -581,6 +654,7 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     }
     free(src);
     int rc = tn_write_file_atomic(path, buf, len, err, cap);
+    if (rc == 0 && own) tn_origin_note(path, buf, len); /* what it holds now */
     free(buf);
     return rc;
 }

@@ -18,8 +18,25 @@
  * process already has open (its standard input as /dev/stdin, /dev/fd/N). */
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap);
 
-/* Load a map file (tilenav or Moving AI format). */
+/* Load a map file (tilenav, Moving AI or Tiled format).  What the file
+ * held is remembered for `path` (tn_origin_note), so a save over it can
+ * tell whether it changed on disk since. */
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
+
+/* What a map file held when it was last loaded or saved, by the path it was
+ * named by: its length and a 64-bit FNV-1a hash of its bytes.  A process
+ * table, not thread-safe; tn_load_map, tn_tiled_load and the saves keep it. */
+void tn_origin_note(const char *path, const char *buf, size_t len);
+
+/* Returned by the saves (instead of -1) when the file a map came from
+ * changed on disk since it was loaded: nothing was written. */
+#define TN_SAVE_CHANGED (-2)
+
+/* 0 when a save may replace `path`: it was never loaded (no record), it is
+ * gone or unreadable (the save itself then decides), or it holds exactly
+ * what was loaded or last saved there.  Else TN_SAVE_CHANGED with "PATH
+ * changed on disk since it was loaded (...): not overwritten; ..." in err. */
+int tn_origin_check(const char *path, char *err, size_t cap);
 
 /* Write `len` bytes to `path` atomically.  A crash at any point leaves
  * either the old or the new file; concurrent writers never see each other.
@@ -46,7 +63,9 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
  * tilenav map keeps its leading comment and blank lines.  A new file is
  * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
  * tn_tiled_save (see tiled.h), with `path` as the file the map came from
- * (a save over its own file). */
+ * (a save over its own file).  A save over the file the map came from
+ * that changed on disk since it was loaded (edited in Tiled or another
+ * editor) is refused: TN_SAVE_CHANGED, see tn_origin_check. */
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
 
 /* tn_save_map, for a map loaded from `source` (NULL: unknown): written in

@@ -1,4 +1,5 @@
 #include "script.h"
+#include "tiled.h"
 
 #include "fileio.h"
 
@@ -457,7 +458,7 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
         case TN_SC_SCREENSHOT: {
             int (*fn)(void *, tn_world *, const char *, char *, size_t) =
                 c->op == TN_SC_SAVE ? (host ? host->save : NULL) : (host ? host->screenshot : NULL);
-            char m[512];
+            char m[512] = "";
             if (!fn) {
                 snprintf(err, errcap, "%s:%d: %s is not available in this mode", s->file, c->line,
                          c->op == TN_SC_SAVE ? "save" : "screenshot");
@@ -466,6 +467,11 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
             if (fn(host->user, w, c->path, m, sizeof m) != 0) {
                 snprintf(err, errcap, "%s:%d: %s", s->file, c->line, m);
                 return -1;
+            }
+            if (c->op == TN_SC_SAVE && m[0]) { /* saved, but not all of it */
+                fprintf(stderr, "tilenav: warning: %s:%d: %s\n", s->file, c->line, m);
+                tn_world_message(w, "warning: %s", m);
+                tn_world_set_message_ttl(w, 60 * 10);
             }
             break;
         }
@@ -513,6 +519,7 @@ int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, c
 {
     if (tn_save_world_map(w, path, loaded_from, err, cap) != 0) return -1;
     if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
+    tn_tiled_save_drops(path, loaded_from, err, cap); /* a warning, or "" */
     return 0;
 }
 

@@ -75,7 +75,9 @@ typedef struct tn_script {
 /* What the script needs from its host (the game or the headless runner). */
 typedef struct tn_script_host {
     void *user;
-    /* Return 0 on success, or -1 with a message in err. */
+    /* Return 0 on success, or -1 with a message in err.  save: on success
+     * err may hold a warning ("" when none), shown on stderr and the
+     * status line. */
     int (*save)(void *user, tn_world *w, const char *path, char *err, size_t cap);
     int (*screenshot)(void *user, tn_world *w, const char *path, char *err, size_t cap);
     /* speed (value = the speed), reset, pause (value 0/1), playback (value =
@@ -98,7 +100,9 @@ int tn_save_world_map(const tn_world *w, const char *path, const char *source, c
 
 /* The `save` command for every host: write the world's map to `path`; the
  * map counts as saved (not dirty) only when `path` is the file it was
- * loaded from (`loaded_from`, may be NULL).  0, or -1 with a message. */
+ * loaded from (`loaded_from`, may be NULL).  0, or -1 with a message.
+ * On success err holds a warning (what the file could not keep: a Tiled
+ * map saved in Tiled's other format, tn_tiled_save_drops) or "". */
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap);
 

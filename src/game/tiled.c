@@ -43,6 +43,10 @@ typedef struct tkind {
 typedef struct tsrange {
     uint32_t first;
     long long count;
+    /* objectalignment: where a tile object's x,y is on its tile, in halves
+     * of its width from the left (0..2) and height from the top (0..2);
+     * Tiled's default for orthogonal maps is bottomleft (0, 2) */
+    int8_t ax, ay;
 } tsrange;
 
 typedef struct chunk {
@@ -57,6 +61,7 @@ typedef struct layer {
     char name[128];
     char path[96]; /* TMJ: the layer's JSON path, "$.layers[2]" (messages) */
     bool oneway;
+    double offx, offy; /* offsetx/offsety, its groups' added (px) */
     int enc, comp;
     chunk *chunks;
     int nchunks, capchunks;
@@ -69,8 +74,10 @@ typedef struct object {
     void *node, *group;
     long long id;
     int mark;
-    bool has_gid, point, used_class;
+    bool has_gid, point, used_class, poly;
     double x, y, w, h;
+    double px0, py0, px1, py1; /* polygon/polyline: its points' bounds */
+    double gx, gy;             /* its layer's offset, its groups' added (px) */
     uint32_t gid;
     int tx, ty;
     char path[192]; /* TMJ: the object's JSON path (messages) */
@@ -104,6 +111,8 @@ typedef struct doc {
     layer *layers;
     int nlayers, caplayers;
     void *first_ogroup;
+    double fog_x, fog_y; /* first_ogroup's offset, its groups' added */
+    double offx, offy;   /* the offset of the group being scanned */
     object *objs;
     int nobjs, capobjs;
     long long max_object_id;
@@ -337,17 +346,44 @@ static int cmp_u32(const void *a, const void *b)
 
 /* Called once per tileset after its tiles: the smallest id without a kind
  * is the "plain" tile (a block outside the oneway layer). */
+/* Tiled's objectalignment (NULL, "" or "unspecified": bottomleft, the
+ * default for orthogonal maps) in halves; -1 for an unknown value. */
+static int alignment(const char *v, int8_t *ax, int8_t *ay)
+{
+    static const char *const NAME[] = {"topleft", "top",        "topright", "left",       "center",
+                                       "right",   "bottomleft", "bottom",   "bottomright"};
+    *ax = 0;
+    *ay = 2;
+    if (!v || !*v || strcmp(v, "unspecified") == 0) return 0;
+    for (int i = 0; i < 9; i++)
+        if (strcmp(v, NAME[i]) == 0) {
+            *ax = (int8_t)(i % 3);
+            *ay = (int8_t)(i / 3);
+            return 0;
+        }
+    return -1;
+}
+
 static int tileset_done(doc *d, uint32_t firstgid, long long tilecount, long long maxid,
-                        size_t first_kind)
+                        size_t first_kind, bool collection, long long plain_id, const char *align)
 {
     d->ntilesets++;
     /* its gids: tilecount of them (an image collection's ids may go past
      * it: then up to its largest id); without a tilecount, unknown */
     if (!grow((void **)&d->ranges, &d->capranges, d->nranges + 1, sizeof(tsrange)))
         return fail(d, "out of memory");
-    d->ranges[d->nranges++] =
-        (tsrange){firstgid, tilecount > 0 ? (tilecount > maxid + 1 ? tilecount : maxid + 1) : 0};
+    tsrange r = {firstgid, tilecount > 0 ? (tilecount > maxid + 1 ? tilecount : maxid + 1) : 0, 0,
+                 2};
+    if (alignment(align, &r.ax, &r.ay))
+        return fail(d, "tileset: objectalignment '%.30s' is not one of Tiled's", align);
+    d->ranges[d->nranges++] = r;
     if (d->plain_gid) return 0;
+    if (collection) {
+        /* An image collection holds only the tiles it lists: the plain
+         * tile is the first listed one without kind or class, if any. */
+        if (plain_id >= 0) d->plain_gid = firstgid + (uint32_t)plain_id;
+        return 0;
+    }
     size_t n = 0;
     uint32_t *g = malloc((d->nkinds - first_kind + 1) * sizeof *g);
     if (!g) return fail(d, "out of memory");
@@ -551,8 +587,11 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         snprintf(what, sizeof what, "%s:%ld", what_ts, xmlGetLineNo(ts));
     else
         snprintf(what, sizeof what, "%s", what_ts);
-    long long tilecount, maxid = -1;
+    long long tilecount, maxid = -1, plain_id = -1;
     if (xint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
+    bool collection = true; /* no <image> of its own: each tile has one */
+    for (xmlNodePtr t = ts->children; t; t = t->next)
+        if (xis(t, "image")) collection = false;
     for (xmlNodePtr t = ts->children; t; t = t->next) {
         if (!xis(t, "tile")) continue;
         if (ext)
@@ -586,9 +625,13 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         }
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
+        if (kind == K_UNSET && !mark && (plain_id < 0 || id < plain_id)) plain_id = id;
     }
     if (!ext) d->at = ts;
-    return tileset_done(d, firstgid, tilecount, maxid, first);
+    char *align = xattr(ts, "objectalignment");
+    int rc = tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id, align);
+    xmlFree(align);
+    return rc;
 }
 
 static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *what_ts, bool ext)
@@ -598,8 +641,9 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     snprintf(what, sizeof what, "%s", what_ts);
     snprintf(base, sizeof base, "%s", d->at_path);
     int k = 0;
-    long long tilecount, maxid = -1;
+    long long tilecount, maxid = -1, plain_id = -1;
     if (jint(d, ts, "tilecount", 0, 1LL << 28, false, 0, what, &tilecount)) return -1;
+    bool collection = !jget(ts, "image"); /* each tile has its own image */
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
     cJSON_ArrayForEach(t, tiles)
@@ -628,9 +672,11 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         }
         if ((kind != K_UNSET || mark) && add_kind(d, firstgid + (uint32_t)id, kind, mark))
             return -1;
+        if (kind == K_UNSET && !mark && (plain_id < 0 || id < plain_id)) plain_id = id;
     }
     snprintf(d->at_path, sizeof d->at_path, "%s", base);
-    return tileset_done(d, firstgid, tilecount, maxid, first);
+    return tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id,
+                        jstr(ts, "objectalignment"));
 }
 
 /* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
@@ -748,6 +794,102 @@ static int check_size(doc *d, const char *what, long long w, long long h)
     return 0;
 }
 
+/* An object placed from a template (`template`, relative to the map) is
+ * not read from it: one whose class (its own, else its template's) is a
+ * game object's is refused, rather than silently left out. */
+static int template_object(doc *d, const char *tpl, const char *own_cls, long long id)
+{
+    char path[PATH_CAP], cls[64] = "";
+    if (tpl[0] == '/')
+        snprintf(path, sizeof path, "%s", tpl);
+    else if (snprintf(path, sizeof path, "%s%s", d->dir, tpl) >= (int)sizeof path)
+        return fail(d, "object %lld: template path too long", id);
+    if (own_cls && *own_cls) {
+        snprintf(cls, sizeof cls, "%s", own_cls);
+    } else {
+        char *buf, rerr[PATH_CAP + 200];
+        size_t len;
+        if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
+            return fail(d, "object %lld: template %.200s: %s", id, tpl, rerr);
+        if (ends_with(path, ".tx")) {
+            xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
+                                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+            xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
+            for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
+                if (!xis(c, "object")) continue;
+                char *v = xattr(c, "class");
+                if (!v || !*v) {
+                    xmlFree(v);
+                    v = xattr(c, "type");
+                }
+                if (v) snprintf(cls, sizeof cls, "%s", v);
+                xmlFree(v);
+            }
+            if (x) xmlFreeDoc(x);
+        } else {
+            cJSON *j = cJSON_ParseWithLength(buf, len);
+            const cJSON *o = jget(j, "object");
+            const char *v = jstr(o, "class");
+            if (!v || !*v) v = jstr(o, "type");
+            if (v) snprintf(cls, sizeof cls, "%s", v);
+            cJSON_Delete(j);
+        }
+        free(buf);
+    }
+    int mark = class_mark(cls);
+    if (!mark) return 0;
+    return fail(d,
+                "object %lld (%s) is placed from template %.200s: game objects from templates "
+                "are not supported; detach it in Tiled (Detach Template) or place a plain "
+                "object",
+                id, CLASS_NAME[mark], tpl);
+}
+
+/* A polygon's or polyline's point (relative to the object's x,y). */
+static void poly_point(object *o, double x, double y)
+{
+    if (!o->poly) {
+        o->px0 = o->px1 = x;
+        o->py0 = o->py1 = y;
+        o->poly = true;
+    }
+    o->px0 = fmin(o->px0, x);
+    o->px1 = fmax(o->px1, x);
+    o->py0 = fmin(o->py0, y);
+    o->py1 = fmax(o->py1, y);
+}
+
+/* TMX points="x,y x,y ..." */
+static int poly_bounds(doc *d, object *o, const char *pts, const char *what)
+{
+    const char *p = pts;
+    while (*p) {
+        char *e;
+        double x = strtod(p, &e);
+        if (e == p || *e != ',') break;
+        p = e + 1;
+        double y = strtod(p, &e);
+        if (e == p || !isfinite(x) || !isfinite(y)) break;
+        poly_point(o, x, y);
+        p = e;
+        while (*p == ' ') p++;
+    }
+    if (*p || !o->poly) return fail(d, "%s: points '%.40s' are not x,y pairs", what, pts);
+    return 0;
+}
+
+/* A game object turned by `rotation` (degrees about its x,y) lies elsewhere
+ * than its unturned shape: refused, rather than put on another tile than
+ * Tiled draws it on (a point has no shape to turn). */
+static int rotated(doc *d, const object *o, double rot, const char *what)
+{
+    if (rot == 0 || fmod(rot, 360) == 0 || o->point) return 0;
+    return fail(d,
+                "%s: rotation %g is not supported (the game cannot tell which tile a turned "
+                "object is on as Tiled draws it): set rotation to 0",
+                what, rot);
+}
+
 static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
 {
     d->at = n;
@@ -759,6 +901,13 @@ static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
     if (!used_class) {
         xmlFree(cls);
         cls = xattr(n, "type");
+    }
+    char *tpl = xattr(n, "template");
+    int trc = tpl ? template_object(d, tpl, cls, any_id) : 0;
+    xmlFree(tpl);
+    if (trc) {
+        xmlFree(cls);
+        return -1;
     }
     int mark = class_mark(cls);
     bool has_class = cls && *cls;
@@ -781,12 +930,22 @@ static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
     if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
     char what[64];
     snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
+    double rot;
     if (xnum(d, n, "x", what, &o->x) || xnum(d, n, "y", what, &o->y) ||
-        xnum(d, n, "width", what, &o->w) || xnum(d, n, "height", what, &o->h))
+        xnum(d, n, "width", what, &o->w) || xnum(d, n, "height", what, &o->h) ||
+        xnum(d, n, "rotation", what, &rot))
         return -1;
-    for (xmlNodePtr c = n->children; c; c = c->next)
+    o->gx = d->offx;
+    o->gy = d->offy;
+    for (xmlNodePtr c = n->children; c; c = c->next) {
         if (xis(c, "point")) o->point = true;
-    return 0;
+        if (!xis(c, "polygon") && !xis(c, "polyline")) continue;
+        char *pts = xattr(c, "points");
+        int rc = poly_bounds(d, o, pts ? pts : "", what);
+        xmlFree(pts);
+        if (rc) return -1;
+    }
+    return rotated(d, o, rot, what);
 }
 
 static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
@@ -794,12 +953,29 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
     if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
     for (xmlNodePtr n = parent->children; n; n = n->next) {
         d->at = n;
+        double ox = 0, oy = 0, gx = d->offx, gy = d->offy;
+        if ((xis(n, "group") || xis(n, "objectgroup") || xis(n, "layer")) &&
+            (xnum(d, n, "offsetx", "a layer", &ox) || xnum(d, n, "offsety", "a layer", &oy)))
+            return -1;
         if (xis(n, "group")) {
-            if (tmx_layers(d, n, depth + 1)) return -1;
+            d->offx = gx + ox;
+            d->offy = gy + oy;
+            int rc = tmx_layers(d, n, depth + 1);
+            d->offx = gx;
+            d->offy = gy;
+            if (rc) return -1;
         } else if (xis(n, "objectgroup")) {
-            if (!d->first_ogroup) d->first_ogroup = n;
+            d->offx = gx + ox;
+            d->offy = gy + oy;
+            if (!d->first_ogroup) {
+                d->first_ogroup = n;
+                d->fog_x = d->offx;
+                d->fog_y = d->offy;
+            }
             for (xmlNodePtr o = n->children; o; o = o->next)
                 if (xis(o, "object") && tmx_object(d, o, n)) return -1;
+            d->offx = gx;
+            d->offy = gy;
         } else if (xis(n, "layer")) {
             xmlNodePtr data = NULL;
             for (xmlNodePtr c = n->children; c; c = c->next)
@@ -808,6 +984,8 @@ static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
             layer *L = new_layer(d, n, data, name);
             xmlFree(name);
             if (!L) return -1;
+            L->offx = gx + ox;
+            L->offy = gy + oy;
             if (!data) return fail(d, "layer '%s' has no <data>", L->name);
             char *enc = xattr(data, "encoding"), *comp = xattr(data, "compression");
             int rc = 0;
@@ -898,6 +1076,8 @@ static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
     const char *cls = jstr(n, "class");
     bool used_class = cls && *cls;
     if (!used_class) cls = jstr(n, "type");
+    const char *tpl = jstr(n, "template");
+    if (tpl && template_object(d, tpl, cls, any_id)) return -1;
     int mark = class_mark(cls);
     long long gid;
     if (jint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
@@ -917,12 +1097,27 @@ static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
     if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
     char what[64];
     snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
+    double rot;
     if (jnum(d, n, "x", what, &o->x) || jnum(d, n, "y", what, &o->y) ||
-        jnum(d, n, "width", what, &o->w) || jnum(d, n, "height", what, &o->h))
+        jnum(d, n, "width", what, &o->w) || jnum(d, n, "height", what, &o->h) ||
+        jnum(d, n, "rotation", what, &rot))
         return -1;
     o->point = cJSON_IsTrue(jget(n, "point"));
+    o->gx = d->offx;
+    o->gy = d->offy;
     snprintf(o->path, sizeof o->path, "%s", d->at_path);
-    return 0;
+    const cJSON *poly = jget(n, "polygon"), *pt;
+    if (!poly) poly = jget(n, "polyline");
+    if (poly) {
+        if (!cJSON_IsArray(poly)) return fail(d, "%s: \"polygon\" is not an array", what);
+        cJSON_ArrayForEach(pt, poly)
+        {
+            double px, py;
+            if (jnum(d, pt, "x", what, &px) || jnum(d, pt, "y", what, &py)) return -1;
+            poly_point(o, px, py);
+        }
+    }
+    return rotated(d, o, rot, what);
 }
 
 /* The layers of `arr`, whose JSON path is `at` ("$.layers", or a group's
@@ -941,12 +1136,26 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
         snprintf(d->at_path, sizeof d->at_path, "%s", here);
         const char *type = jstr(n, "type");
         if (!type) return fail(d, "a layer has no \"type\"");
+        double ox = 0, oy = 0, gx = d->offx, gy = d->offy;
+        if (jnum(d, n, "offsetx", "a layer", &ox) || jnum(d, n, "offsety", "a layer", &oy))
+            return -1;
         if (strcmp(type, "group") == 0) {
             char sub[sizeof d->at_path];
             snprintf(sub, sizeof sub, "%.150s.layers", here);
-            if (tmj_layers(d, jget(n, "layers"), sub, depth + 1)) return -1;
+            d->offx = gx + ox;
+            d->offy = gy + oy;
+            int rc = tmj_layers(d, jget(n, "layers"), sub, depth + 1);
+            d->offx = gx;
+            d->offy = gy;
+            if (rc) return -1;
         } else if (strcmp(type, "objectgroup") == 0) {
-            if (!d->first_ogroup) d->first_ogroup = (void *)n;
+            d->offx = gx + ox;
+            d->offy = gy + oy;
+            if (!d->first_ogroup) {
+                d->first_ogroup = (void *)n;
+                d->fog_x = d->offx;
+                d->fog_y = d->offy;
+            }
             cJSON *objs = jget(n, "objects"), *o;
             if (objs && !cJSON_IsArray(objs)) return fail(d, "\"objects\" is not an array");
             int k = 0;
@@ -955,10 +1164,14 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
                 snprintf(d->at_path, sizeof d->at_path, "%.150s.objects[%d]", here, k++);
                 if (tmj_object(d, o, n)) return -1;
             }
+            d->offx = gx;
+            d->offy = gy;
         } else if (strcmp(type, "tilelayer") == 0) {
             layer *L = new_layer(d, (void *)n, (void *)n, jstr(n, "name"));
             if (!L) return -1;
             snprintf(L->path, sizeof L->path, "%.90s", here);
+            L->offx = gx + ox;
+            L->offy = gy + oy;
             cJSON *enc = jget(n, "encoding"), *comp = jget(n, "compression");
             if ((enc && !cJSON_IsString(enc)) || (comp && !cJSON_IsString(comp)))
                 return fail(d, "layer '%s': \"encoding\" and \"compression\" must be strings",
@@ -1100,6 +1313,18 @@ static int sink_put(sink *s, uint32_t gid)
         }
         int k = gid_kind(s->d, g);
         if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
+        if (k != K_NONE && (s->L->offx != 0 || s->L->offy != 0)) {
+            layer *L = s->L; /* the layer's own element or path */
+            s->d->at = s->d->fmt == TN_TILED_TMX ? (xmlNodePtr)L->node : NULL;
+            s->d->at_line = 0;
+            snprintf(s->d->at_path, sizeof s->d->at_path, "%s", L->path);
+            return fail(s->d,
+                        "layer '%s': offsetx/offsety %g,%g px (its groups' included): a tile "
+                        "layer drawn off the map's grid puts its terrain elsewhere than Tiled "
+                        "shows it; set the offset to 0 (decoration, tiles with kind=none, may "
+                        "be offset)",
+                        L->name, L->offx, L->offy);
+        }
         uint8_t *t = &s->m->tile[idx];
         if (k == K_BLOCK)
             *t = TN_TILE_BLOCK;
@@ -1550,18 +1775,34 @@ static int snap_objects(doc *d)
     for (int i = 0; i < d->nobjs; i++) {
         object *o = &d->objs[i];
         double cx = o->x, cy = o->y;
-        if (o->has_gid) {
-            cx = o->x + o->w / 2;
-            cy = o->y - o->h / 2;
+        if (o->has_gid) { /* x,y is where its tileset's objectalignment says */
+            int8_t ax = 0, ay = 2;
+            if (gid_known(d, o->gid & GID_MASK)) {
+                ax = d->ranges[d->rlast].ax;
+                ay = d->ranges[d->rlast].ay;
+            }
+            cx = o->x + o->w * (1 - ax) / 2;
+            cy = o->y + o->h * (1 - ay) / 2;
+        } else if (o->poly) { /* the middle of its points' bounding box */
+            cx = o->x + (o->px0 + o->px1) / 2;
+            cy = o->y + (o->py0 + o->py1) / 2;
         } else if (!o->point) {
             cx = o->x + o->w / 2;
             cy = o->y + o->h / 2;
         }
+        cx += o->gx; /* drawn shifted by its layer's (and groups') offset */
+        cy += o->gy;
         double fx = floor(cx / (double)d->tw) - (double)d->ox,
                fy = floor(cy / (double)d->th) - (double)d->oy;
-        if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h) && at_object(d, o))
+        if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h) && at_object(d, o)) {
+            if (o->gx != 0 || o->gy != 0)
+                return fail(d,
+                            "object %lld (%s) at %g,%g is outside the map (drawn %g,%g further "
+                            "by its layer's offsetx/offsety)",
+                            o->id, CLASS_NAME[o->mark], o->x, o->y, o->gx, o->gy);
             return fail(d, "object %lld (%s) at %g,%g is outside the map", o->id,
                         CLASS_NAME[o->mark], o->x, o->y);
+        }
         o->tx = (int)fx;
         o->ty = (int)fy;
     }
@@ -1660,6 +1901,7 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     }
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
+    if (rc == 0) tn_origin_note(path, buf, len); /* a save over it checks it */
     free(buf);
     return rc;
 }
@@ -1964,17 +2206,35 @@ static int grow_layer(doc *d, layer *L)
 static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
 {
     size_t cells = (size_t)d->w * (size_t)d->h;
+    /* New blocks go into the terrain layer: the tile layer not named
+     * "oneway" that holds the most blocks (the first of them on a tie, or
+     * when none holds any), not a background layer that happens to come
+     * first. */
     layer *T = NULL, *O = NULL;
+    size_t most = 0;
     for (int i = 0; i < d->nlayers; i++) {
         layer *L = &d->layers[i];
-        if (!T && !L->oneway) T = L;
         if (!O && L->oneway) O = L;
         L->grid = calloc(cells, sizeof *L->grid);
         L->covered = d->infinite ? calloc(cells, 1) : NULL;
         if (!L->grid || (d->infinite && !L->covered)) return fail(d, "out of memory");
         for (int k = 0; k < L->nchunks; k++)
             if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
+        if (L->oneway) continue;
+        size_t blocks = 0;
+        for (size_t c = 0; c < cells; c++) {
+            if (!(L->grid[c] & GID_MASK)) continue;
+            int k = gid_kind(d, L->grid[c]);
+            blocks += k == K_BLOCK || k == K_UNSET;
+        }
+        if (!T || blocks > most) {
+            T = L;
+            most = blocks;
+        }
     }
+    d->at = d->xmap; /* a message is about the map as a whole */
+    d->at_line = 0;
+    d->at_path[0] = '\0';
     for (size_t i = 0; i < cells; i++) {
         if (old->tile[i] == m->tile[i]) continue;
         for (int k = 0; k < d->nlayers; k++) {
@@ -1991,8 +2251,12 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
             else if (d->plain_gid && T)
                 put_cell(T, i, d->plain_gid);
             else
-                return fail(d, "cannot save a block: no tile has kind=block and no tile layer "
-                               "other than 'oneway' exists");
+                return fail(d, "cannot save a block: %s",
+                            T ? "no tileset has a tile that is a block (kind=block, or a tile "
+                                "without kind; an image collection holds only the tiles it "
+                                "lists): add one in Tiled"
+                              : "no tile has kind=block and no tile layer other than 'oneway' "
+                                "exists");
         } else if (want == TN_TILE_ONEWAY) {
             if (d->oneway_gid)
                 put_cell(T ? T : O, i, d->oneway_gid);
@@ -2066,6 +2330,9 @@ static int patch_objects(doc *d, const tn_map *m)
      * map's first game object says "class". */
     bool use_type = !(d->nobjs && d->objs[0].used_class);
     void *group = d->nobjs ? d->objs[0].group : d->first_ogroup;
+    /* that layer's offset (and its groups'): a new object is drawn there */
+    double gox = d->nobjs ? d->objs[0].gx : group ? d->fog_x : 0;
+    double goy = d->nobjs ? d->objs[0].gy : group ? d->fog_y : 0;
     for (int i = 0; i < d->nobjs; i++) {
         object *o = &d->objs[i];
         size_t idx = (size_t)o->ty * (size_t)d->w + (size_t)o->tx;
@@ -2126,8 +2393,8 @@ static int patch_objects(doc *d, const tn_map *m)
             }
             if (rc) break;
         }
-        double x = ((double)(i % (size_t)d->w) + (double)d->ox + 0.5) * (double)d->tw;
-        double y = ((double)(i / (size_t)d->w) + (double)d->oy + 0.5) * (double)d->th;
+        double x = ((double)(i % (size_t)d->w) + (double)d->ox + 0.5) * (double)d->tw - gox;
+        double y = ((double)(i / (size_t)d->w) + (double)d->oy + 0.5) * (double)d->th - goy;
         const char *cls = CLASS_NAME[want[i]];
         if (d->fmt == TN_TILED_TMX) {
             xmlNodePtr o = xmlNewNode(NULL, (const xmlChar *)"object");
@@ -2458,6 +2725,19 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
     return 0;
 }
 
+bool tn_tiled_save_drops(const char *path, const char *source, char *out, size_t cap)
+{
+    if (cap) out[0] = '\0';
+    int fmt = tn_tiled_kind(path), sfmt = source ? tn_tiled_kind(source) : 0;
+    if (!fmt || !sfmt || fmt == sfmt) return false;
+    snprintf(out, cap,
+             "%s is a new %s document without the layers, tilesets, properties and other "
+             "objects of %s (only its terrain and game objects; save as %s to keep them)",
+             path, fmt == TN_TILED_TMX ? "TMX" : "TMJ", source,
+             sfmt == TN_TILED_TMX ? ".tmx" : ".tmj");
+    return true;
+}
+
 int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap)
 {
     int fmt = tn_tiled_kind(path);
@@ -2466,6 +2746,13 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
         return -1;
     }
     if (!source) source = path;
+    /* Over the file the map came from: only when it still holds what was
+     * loaded (or last saved), never over edits made in Tiled since. */
+    bool own = strcmp(source, path) == 0;
+    if (own) {
+        int rc = tn_origin_check(path, err, cap);
+        if (rc) return rc;
+    }
     char *tmpl = NULL;
     size_t tlen = 0;
     /* The template is the document the map came from, when that is a Tiled
@@ -2499,6 +2786,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     free(tmpl);
     if (rc) return -1;
     rc = tn_write_file_atomic(path, text, len, err, cap);
+    if (rc == 0 && own) tn_origin_note(path, text, len); /* what it holds now */
     free(text);
     return rc;
 }

@@ -24,18 +24,28 @@
  * Game objects: objects of any object layer whose class (`type` before
  * Tiled 1.9) is "spawn", "dest", "item" or "start": point objects, tile
  * objects or rectangles, snapped to the tile under their centre (a point's
- * position).  Every other object is not the game's and is left alone.  Two
+ * position; a tile object's as its tileset's objectalignment places it,
+ * bottomleft when unspecified; a polygon's the middle of its points'
+ * bounds), where Tiled draws it: moved by the offsetx/offsety of its
+ * object layer and the group layers around it.  A turned (rotation) game
+ * object other than a point is refused, as is a tile layer with terrain
+ * whose offset (its groups' added) is not 0.  Every other object is not the game's and is left alone.  Two
  * game objects on one tile, a spawn, dest or item on a block, one outside
  * the map or two starts are errors (a start on a block is the start under
  * it, as the game saves a covered start).
  *
+ * Saving over the file the map came from is refused (TN_SAVE_CHANGED, see
+ * tn_origin_check in fileio.h) when that file changed on disk since it was
+ * loaded or last saved: an edit made in Tiled meanwhile is never lost.
  * Saving (tn_tiled_save) re-reads the Tiled file the map came from (the
  * caller names it: `source`, the path the map was loaded from, never
  * process-wide state, so loading other maps does not change what a save
  * writes), changes in that document only
  *  - the cells whose terrain changed: every terrain cell there is cleared
- *    (decoration stays), then a block goes into the first tile layer not
- *    named "oneway" (the terrain layer) with a tile whose kind is block (or
+ *    (decoration stays), then a block goes into the terrain layer (the
+ *    tile layer not named "oneway" holding the most blocks; the first of
+ *    them on a tie) with a tile whose kind is block (or, in an image
+ *    collection only among the tiles it lists,
  *    one without kind), a one-way platform there with a tile whose kind is
  *    oneway or, lacking one, into the layer named "oneway";
  *  - the game's objects: those that still match a mark are kept as they
@@ -118,5 +128,11 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
  * still has m's size), else a new document; `source` == `path` no longer
  * on disk writes a new document too. */
 int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
+
+/* True, with a warning in out, when saving to `path` from `source` writes a
+ * new document although `source` is a Tiled map: one of the other format
+ * (.tmx <-> .tmj), whose layers, tilesets, properties and other objects
+ * the new document does not hold. */
+bool tn_tiled_save_drops(const char *path, const char *source, char *out, size_t cap);
 
 #endif
