@@ -83,6 +83,34 @@ static int pivot(const tn_navmesh *m, int t, int v, double dx, double dy, bool a
     return along;
 }
 
+/* The triangle after t along the segment from a (direction d): across the
+ * edge the segment leaves t by, or, when it leaves through a vertex (the
+ * one farthest along d), the free triangle past it (pivot).  -1 when it
+ * leaves through nothing ahead or the vertex is pinched; the triangle
+ * across an edge may be blocked (tri_free tells). */
+static int next_along(const tn_navmesh *m, int t, double ax, double ay, double dx, double dy)
+{
+    const int32_t *tv = m->tri + 3 * t;
+    double s[3];
+    for (int i = 0; i < 3; i++) s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
+    int exit_edge = -1;
+    for (int i = 0; i < 3; i++)
+        if (s[i] < 0 && s[NEXT3[i]] > 0) exit_edge = i;
+    if (exit_edge >= 0) return m->adj[3 * t + exit_edge];
+    int best = -1;
+    double bestp = 0.0;
+    for (int i = 0; i < 3; i++) {
+        if (s[i] != 0) continue;
+        double p = dx * (px_(m, tv[i]) - ax) + dy * (py_(m, tv[i]) - ay);
+        if (best < 0 || p > bestp) {
+            best = i;
+            bestp = p;
+        }
+    }
+    if (best < 0 || bestp <= 0) return -1;
+    return pivot(m, t, tv[best], dx, dy, false);
+}
+
 bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float fby)
 {
     if (!m || m->ntris == 0 || !isfinite(fax) || !isfinite(fay) || !isfinite(fbx) || !isfinite(fby))
@@ -103,32 +131,8 @@ bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float 
     }
     for (int steps = 0; steps <= m->ntris + 4; steps++) {
         if (tri_contains(m, t, bx, by)) return true;
-        const int32_t *tv = m->tri + 3 * t;
-        double s[3];
-        for (int i = 0; i < 3; i++) s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
-        int exit_edge = -1;
-        for (int i = 0; i < 3; i++)
-            if (s[i] < 0 && s[NEXT3[i]] > 0) exit_edge = i;
-        if (exit_edge >= 0) {
-            int n = m->adj[3 * t + exit_edge];
-            if (!tri_free(m, n)) return false;
-            t = n;
-            continue;
-        }
-        /* The line leaves through a vertex: the one farthest along d. */
-        int best = -1;
-        double bestp = 0.0;
-        for (int i = 0; i < 3; i++) {
-            if (s[i] != 0) continue;
-            double p = dx * (px_(m, tv[i]) - ax) + dy * (py_(m, tv[i]) - ay);
-            if (best < 0 || p > bestp) {
-                best = i;
-                bestp = p;
-            }
-        }
-        if (best < 0 || bestp <= 0) return false;
-        t = pivot(m, t, tv[best], dx, dy, false);
-        if (t < 0) return false;
+        t = next_along(m, t, ax, ay, dx, dy);
+        if (!tri_free(m, t)) return false;
     }
     return false;
 }
@@ -1694,25 +1698,7 @@ static int walk_segment(tn_navquery *q, int t, double ax, double ay, double bx, 
     if (dx == 0 && dy == 0) return t;
     for (int steps = 0; steps <= m->ntris + 4; steps++) {
         if (tri_contains(m, t, bx, by)) return t;
-        const int32_t *tv = m->tri + 3 * t;
-        double s[3];
-        for (int i = 0; i < 3; i++) s[i] = dx * (py_(m, tv[i]) - ay) - dy * (px_(m, tv[i]) - ax);
-        int exit_edge = -1;
-        for (int i = 0; i < 3; i++)
-            if (s[i] < 0 && s[NEXT3[i]] > 0) exit_edge = i;
-        int n = -1;
-        if (exit_edge >= 0) {
-            n = m->adj[3 * t + exit_edge];
-        } else {
-            int best = -1;
-            double bestp = 0.0;
-            for (int i = 0; i < 3; i++) {
-                if (s[i] != 0) continue;
-                double p = dx * (px_(m, tv[i]) - ax) + dy * (py_(m, tv[i]) - ay);
-                if (best < 0 || p > bestp) best = i, bestp = p;
-            }
-            if (best >= 0 && bestp > 0) n = pivot(m, t, tv[best], dx, dy, false);
-        }
+        const int n = next_along(m, t, ax, ay, dx, dy);
         if (!tri_free(m, n)) break;
         t = n;
         corr_push(q, t);
