@@ -186,10 +186,10 @@ $(BUILD)/game/%.o: src/game/%.c | $(BUILD)/game
 DATADIR ?= $(PREFIX)/share/tilenav
 $(BUILD)/game/main.o: CFLAGS_ALL += -DTN_DATADIR='"$(DATADIR)"'
 $(BUILD)/game/main.o: $(BUILD)/game/datadir
-$(BUILD)/game/datadir: FORCE | $(BUILD)/game
-	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' > $@
-.PHONY: FORCE
-FORCE:
+# (written while the Makefile is read, and only when DATADIR changed: a rule
+# that always ran made `make -q` and `make -n` report main.o out of date)
+$(shell mkdir -p $(BUILD)/game && { echo '$(DATADIR)' | cmp -s - $(BUILD)/game/datadir || \
+	echo '$(DATADIR)' > $(BUILD)/game/datadir; })
 
 $(BUILD)/bench/%.o: bench/%.c | $(BUILD)/bench
 	$(CC) $(CFLAGS_ALL) $(SDL_CFLAGS) $(TILED_CFLAGS) -Ibench -c $< -o $@

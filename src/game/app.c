@@ -1584,6 +1584,7 @@ static void run_frame(loop_state *L)
             steps++;
             if (opts->frames > 0 && tn_world_frame(w) >= opts->frames) a->quit = true;
         }
+        const double stepped = step_sum - step_before; /* (before the fps block resets it) */
         o0 = now_s();
         frame_extra(a, dt);
         tn_world_prepare(w, a->view.overlays);
@@ -1621,7 +1622,7 @@ static void run_frame(loop_state *L)
         SDL_RenderFlush(a->ren);
         double drawn_s = now_s() - d0;
         draw_sum += drawn_s;
-        double work = other + (step_sum - step_before) + drawn_s; /* this frame's */
+        double work = other + stepped + drawn_s; /* this frame's */
         if (work > L->worst) L->worst = work;
         SDL_RenderPresent(a->ren);
         L->drawn++;
