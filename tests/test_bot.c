@@ -731,8 +731,8 @@ static void test_graph_stale(void **state)
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
     char want[200];
     snprintf(want, sizeof want,
-             "bot: the graph was built for map revision %lu, the map is at %lu: call "
-             "tn_surf_sync(graph, map)",
+             "bot: the graph is out of sync with the map (built at map revision %lu, the map "
+             "is at %lu: edited since, or another map): call tn_surf_sync(graph, map)",
              (unsigned long)rev, (unsigned long)m->revision);
     assert_non_null(strstr(e.msg, want));
     assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);

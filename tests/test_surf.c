@@ -174,6 +174,19 @@ static void *fail_alloc(void *user, size_t size)
     return p;
 }
 
+/* Refuses every allocation from the k-th on (k > 0). */
+static void *fail_from(void *user, size_t size)
+{
+    fail_nth *f = user;
+    if (size >= f->min && f->k > 0 && atomic_fetch_add(&f->n, 1) + 1 >= f->k) return NULL;
+    if (f->k <= 0) atomic_fetch_add(&f->n, 1);
+    void *p = malloc(size);
+    if (p) atomic_fetch_add(&f->live, 1);
+    return p;
+}
+
+static void assert_same_graph(const tn_surf *a, const tn_surf *b);
+
 static void fail_free(void *user, void *p)
 {
     if (p) atomic_fetch_sub(&((fail_nth *)user)->live, 1);
@@ -327,6 +340,48 @@ static void test_out_of_memory(void **state)
     printf("  %ld allocations in a repair; refusing each in turn: %ld syncs failed (a local "
            "repair without memory falls back to a rebuild)\n",
            rtotal, rfailed);
+    /* no memory at all from the k-th allocation of a sync on, so the
+     * fallback rebuild fails too: the graph must then be out of sync, and
+     * a sync with memory must build it again (it said "in sync" and kept
+     * 0 nodes) */
+    long stotal = -1, sfailed = 0;
+    for (long k = 1; stotal < 0 || k <= stotal; k++) {
+        fail_nth f = {0, 0, -1, 0};
+        tn_allocator a = {fail_from, fail_free, &f};
+        g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+        int old = tn_map_tile(m, ex, ey);
+        tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+        long n0 = atomic_load(&f.n);
+        f.k = stotal < 0 ? -1 : n0 + k;
+        tn_status st = tn_surf_sync(g, m, NULL);
+        if (stotal < 0) {
+            stotal = atomic_load(&f.n) - n0;
+            k = 0;
+        }
+        if (tn_failed(st)) {
+            sfailed++;
+            assert_false(tn_surf_in_sync(g, m));
+        }
+        f.k = -1;
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        assert_true(tn_surf_in_sync(g, m));
+        if (st != (TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY)) {
+            /* (a partial success keeps a graph without its query index
+             * until the next build or repair: OUT OF MEMORY) */
+            tn_surf *fresh = NULL;
+            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+            assert_same_graph(g, fresh);
+            tn_surf_destroy(fresh);
+        }
+        tn_map_set_tile(m, ex, ey, old, NULL);
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    printf("  no memory from each allocation of a sync on: %ld of %ld syncs failed, each left "
+           "out of sync and built again by the next sync with memory\n",
+           sfailed, stotal);
+    assert_true(sfailed > 0);
     tn_map_destroy(m);
 }
 

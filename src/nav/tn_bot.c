@@ -434,10 +434,11 @@ static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
 {
     if (tn_surf_in_sync(g, m)) return false;
     uint32_t built = tn_surf_map_revision(g);
-    if (built != m->revision)
+    if (built != m->revision) /* (an edit, or another map: the revision cannot tell) */
         tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "bot: the graph was built for map revision %lu, the map is at %lu: call "
-                     "tn_surf_sync(graph, map) after editing the map",
+                     "bot: the graph is out of sync with the map (built at map revision %lu, "
+                     "the map is at %lu: edited since, or another map): call "
+                     "tn_surf_sync(graph, map)",
                      (unsigned long)built, (unsigned long)m->revision);
     else
         tn_error_set(e, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

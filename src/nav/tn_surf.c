@@ -3316,6 +3316,7 @@ static tn_status index_said(const tn_surf *g, tn_status st, tn_error *err)
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
     tn_status st = build_graph(g, m, err);
+    if (tn_failed(st)) g->map = NULL; /* out of sync with every map: the next sync builds again */
     pool_trim(g->pool, true);
     return index_said(g, st, err);
 }

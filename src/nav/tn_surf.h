@@ -187,7 +187,12 @@ typedef struct tn_surf_profile {
                                    * with step_user (step must then be NULL) */
     void *step_user;              /* passed to step_user_fn as it is; not part
                                    * of the profile's identity
-                                   * (tn_surf_same_profile) */
+                                   * (tn_surf_same_profile).  The graph keeps
+                                   * the one it was built with and passes it
+                                   * to every later repair, sync, rebuild
+                                   * with the same pointer, tn_surf_edge_valid
+                                   * and debug draw: it must outlive the
+                                   * graph (or rebuild with the new one) */
     int coyote;                   /* coyote jumps in walk-off edges: TN_SURF_COYOTE_FULL
                              * (the default), _LAST, _ALL or _NONE (see EDGES) */
     bool reference_build;         /* true: no free-step shortcut, every state is stepped
@@ -319,7 +324,13 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
  * ground or miss new paths; call tn_surf_sync(g, m).  tn_surf_find takes
  * no map and cannot tell; tn_bot_goto and the bot's re-plans refuse a graph
  * out of sync (INVALID_PARAM, tn_bot_plan_error).  A direct write to
- * m->tile that did not bump the revision is not seen (tn_surf_edit).
+ * m->tile that did not bump the revision is not seen (tn_surf_edit).  The
+ * graph keeps a pointer to its map: after destroying that map, a new map
+ * that happens to get the same address and revision (a fresh map starts at
+ * revision 0) looks in sync; bring a graph to another map with
+ * tn_surf_edit (it compares every tile) or tn_surf_rebuild.  A build that
+ * failed (out of memory) leaves g out of sync with every map, so the next
+ * sync builds again.
  * tn_surf_map_revision: the revision g was built or synced for.  O(1). */
 bool tn_surf_in_sync(const tn_surf *g, const tn_map *m);
 uint32_t tn_surf_map_revision(const tn_surf *g);

@@ -113,12 +113,17 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w)
     return s && s->pf ? s->bot : NULL;
 }
 
-static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build);
-
 const tn_surf *tn_wbots_character_graph(const tn_world *w)
 {
-    tn_wbots *s = (tn_wbots *)of(w);
-    return s ? graph_for((tn_world *)w, s, &w->character, false) : NULL;
+    const tn_wbots *s = of(w);
+    if (!s || !s->planner) return NULL;
+    /* found as graph_for finds it, without counting a use (which graph an
+     * edit repairs must not depend on who looked) */
+    tn_surf_profile prof = tn_surf_profile_make(w->character.w, w->character.h, &w->phys);
+    for (int i = 0; i < GRAPH_CACHE; i++)
+        if (s->graph[i] && tn_surf_same_profile(tn_surf_get_profile(s->graph[i]), &prof))
+            return s->graph[i];
+    return NULL;
 }
 
 int tn_wbots_count(const tn_world *w) { return of(w) ? of(w)->n : 0; }
@@ -228,7 +233,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
             s->graph[slot] = NULL;
             return NULL;
         }
-        s->graph_used[slot] = ++s->tick;
+        if (build) s->graph_used[slot] = ++s->tick; /* (a look, as drawing's, is no use) */
         return s->graph[slot];
     }
     if (!build) return NULL;
@@ -559,6 +564,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     if (!s || !s->pf) return false;
     tn_bot_set_clock(s->bot, w->clock);
     if (player_active) {
+        s->cont = -1; /* no search again for a trip the player took over */
         if (tn_bot_active(s->bot)) {
             tn_bot_stop(s->bot);
             s->last_state = TN_BOT_IDLE;
