@@ -126,7 +126,7 @@ static int save_map(app *a, const char *path)
         return -1;
     }
     tn_world_message(a->w, "saved %s", path);
-    if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
+    if (a->opts->map_path && tn_same_file(path, a->opts->map_path)) {
         tn_world_set_dirty(a->w, false);
         tn_undo_set_clean(&a->undo, a->w); /* undoing back to here: saved again */
         char autosave_path[1024], aerr[512];
@@ -585,7 +585,8 @@ static void picker_choose(app *a, int i)
     snprintf(path, sizeof path, "%s", a->pick[i]);
     picker_close(a);
     tn_map *m;
-    if (tn_load_map(path, &m, err, sizeof err) != 0) {
+    tn_origin held; /* recorded only once the world plays it (it may be this map's file) */
+    if (tn_load_map_held(path, &m, &held, err, sizeof err) != 0) {
         tn_world_message(a->w, "cannot open: %s", err);
         return;
     }
@@ -593,15 +594,18 @@ static void picker_choose(app *a, int i)
     if (tn_world_dirty(a->w) && a->opts->map_path) {
         if (write_autosave(a, ap, sizeof ap, err, sizeof err) != 0) {
             tn_map_destroy(m);
+            tn_origin_free(&held);
             tn_world_message(a->w, "not switching: could not keep the unsaved edits: %s", err);
             return;
         }
     }
     tn_error e;
     if (tn_failed(tn_world_replace_map(a->w, m, &e))) {
+        tn_origin_free(&held);
         tn_world_message(a->w, "cannot play %s: %s", path, e.msg);
         return;
     }
+    tn_origin_keep(&held);
     /* what of the kept parameters could not apply here (empty: all did) */
     char note[TN_ERROR_MSG_MAX + 2] = "";
     if (tn_world_message_ttl(a->w) > 0)

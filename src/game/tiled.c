@@ -1891,9 +1891,18 @@ int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt,
 
 int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
 {
+    tn_origin held;
+    int rc = tn_tiled_load_held(path, out, &held, err, cap);
+    if (rc == 0) tn_origin_keep(&held); /* a save over it checks it */
+    return rc;
+}
+
+int tn_tiled_load_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
+{
     char *buf;
     size_t len;
     *out = NULL;
+    held->key = NULL;
     int fmt = tn_tiled_kind(path);
     if (!fmt) {
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
@@ -1901,7 +1910,7 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     }
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
-    if (rc == 0) tn_origin_note(path, buf, len); /* a save over it checks it */
+    if (rc == 0) tn_origin_make(held, path, buf, len);
     free(buf);
     return rc;
 }
@@ -2748,7 +2757,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     if (!source) source = path;
     /* Over the file the map came from: only when it still holds what was
      * loaded (or last saved), never over edits made in Tiled since. */
-    bool own = strcmp(source, path) == 0;
+    bool own = tn_same_file(source, path);
     if (own) {
         int rc = tn_origin_check(path, err, cap);
         if (rc) return rc;
@@ -2760,8 +2769,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
      * came from that has since gone writes a new document. */
     const char *origin = tn_tiled_kind(source) == fmt ? source : NULL;
     struct stat st;
-    if (origin && strcmp(origin, path) == 0 && stat(origin, &st) != 0 && errno == ENOENT)
-        origin = NULL;
+    if (origin && own && stat(origin, &st) != 0 && errno == ENOENT) origin = NULL;
     if (origin) {
         if (tn_read_file(origin, TN_MAP_FILE_MAX, &tmpl, &tlen, err, cap) != 0) return -1;
         tn_map *o = NULL;
@@ -2786,7 +2794,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     free(tmpl);
     if (rc) return -1;
     rc = tn_write_file_atomic(path, text, len, err, cap);
-    if (rc == 0 && own) tn_origin_note(path, text, len); /* what it holds now */
+    if (rc == 0) tn_origin_saved(path, text, len, own); /* what it holds now */
     free(text);
     return rc;
 }
