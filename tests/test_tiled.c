@@ -708,6 +708,68 @@ static void test_save_offset_layer(void **state)
     rm_scratch(dir);
 }
 
+/* New blocks never go into a layer drawn with an offset (decoration, its
+ * tiles kind=none), even when it comes first and no layer holds a block:
+ * they go into the first layer without one; with none, a clear message. */
+static void test_save_skips_offset_layer(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/deco.tmx", dir);
+    for (int k = 0; k < 2; k++) {
+        char tmx[2048], rows[512] = "", zero[512] = "";
+        for (int y = 0; y < 6; y++)
+            for (int x = 0; x < 10; x++) {
+                bool last = y == 5 && x == 9;
+                strcat(rows, y == 0 && x == 0 ? "4" : "0");
+                strcat(rows, last ? "" : x == 9 ? ",\n" : ",");
+                strcat(zero, last ? "0" : x == 9 ? "0,\n" : "0,");
+            }
+        snprintf(tmx, sizeof tmx,
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<map version=\"1.10\" orientation=\"orthogonal\" width=\"10\" "
+                 "height=\"6\" tilewidth=\"16\" tileheight=\"16\" infinite=\"0\">\n"
+                 " <tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                 " <layer id=\"1\" name=\"deco\" offsetx=\"8\" width=\"10\" height=\"6\">\n"
+                 "  <data encoding=\"csv\">\n%s\n</data>\n </layer>\n"
+                 "%s%s%s"
+                 "</map>\n",
+                 rows,
+                 k ? ""
+                   : " <layer id=\"2\" name=\"terrain\" width=\"10\" height=\"6\">\n"
+                     "  <data encoding=\"csv\">\n",
+                 k ? "" : zero, k ? "" : "\n</data>\n </layer>\n");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = tu_load_map(p);
+        tn_map_set_tile(m, 5, 5, TN_TILE_BLOCK, NULL);
+        int rc = tn_save_map(m, p, err, sizeof err);
+        if (k) {
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(err, "cannot save a block: every tile layer other than "
+                                        "'oneway' is drawn with an offset (layer 'deco': "
+                                        "offsetx/offsety 8,0 px"));
+            tn_map_destroy(m);
+            continue;
+        }
+        if (rc != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(p);
+        assert_true(tn_map_equal(back, m));
+        tn_map_destroy(back);
+        tn_map_destroy(m);
+        /* into "terrain": its data now holds a tile, "deco"'s is unchanged */
+        char *text;
+        size_t n;
+        assert_int_equal(tn_read_file(p, 1 << 20, &text, &n, err, sizeof err), 0);
+        const char *terrain = strstr(text, "name=\"terrain\"");
+        assert_non_null(terrain);
+        assert_non_null(strstr(terrain, "1,0,0,0,0\n"));
+        assert_non_null(strstr(text, rows));
+        free(text);
+    }
+    rm_scratch(dir);
+}
+
 /* A game object placed from a template (its class in the .tx) is refused
  * with the map's line, not silently left out; other templates load. */
 static void test_template_objects(void **state)
@@ -1131,6 +1193,7 @@ int main(void)
         cmocka_unit_test(test_save_collection_tile),
         cmocka_unit_test(test_object_positions),
         cmocka_unit_test(test_save_offset_layer),
+        cmocka_unit_test(test_save_skips_offset_layer),
         cmocka_unit_test(test_template_objects),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),

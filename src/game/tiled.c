@@ -2218,8 +2218,11 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
     /* New blocks go into the terrain layer: the tile layer not named
      * "oneway" that holds the most blocks (the first of them on a tie, or
      * when none holds any), not a background layer that happens to come
-     * first. */
+     * first, and never one drawn with an offset (offsetx/offsety, its
+     * groups' included): a block there would not sit on its tile, and the
+     * save's read-back refuses it. */
     layer *T = NULL, *O = NULL;
+    const layer *shifted = NULL; /* the first such layer skipped */
     size_t most = 0;
     for (int i = 0; i < d->nlayers; i++) {
         layer *L = &d->layers[i];
@@ -2230,6 +2233,10 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         for (int k = 0; k < L->nchunks; k++)
             if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
         if (L->oneway) continue;
+        if (L->offx != 0 || L->offy != 0) {
+            if (!shifted) shifted = L;
+            continue;
+        }
         size_t blocks = 0;
         for (size_t c = 0; c < cells; c++) {
             if (!(L->grid[c] & GID_MASK)) continue;
@@ -2254,6 +2261,14 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
             }
         }
         int want = m->tile[i];
+        if (want != TN_TILE_EMPTY && !T && shifted && !(want == TN_TILE_ONEWAY && O))
+            return fail(d,
+                        "cannot save a %s: every tile layer other than 'oneway' is drawn "
+                        "with an offset (layer '%s': offsetx/offsety %g,%g px, its groups' "
+                        "included), where it would not sit on its tile: add a tile layer "
+                        "without an offset in Tiled",
+                        want == TN_TILE_BLOCK ? "block" : "one-way platform", shifted->name,
+                        shifted->offx, shifted->offy);
         if (want == TN_TILE_BLOCK) {
             if (d->block_gid)
                 put_cell(T ? T : O, i, d->block_gid);
