@@ -812,6 +812,47 @@ static void test_template_objects(void **state)
     rm_scratch(dir);
 }
 
+/* A template that cannot be read (missing, or not a template) gives no
+ * class: objects placed from it with no class of their own are decoration
+ * and the map loads, as it did before templates were read; one with a game
+ * class of its own is still refused. */
+static void test_template_missing(void **state)
+{
+    (void)state;
+    char dir[64], p[256], bad[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/tpl.tmx", dir);
+    snprintf(bad, sizeof bad, "%s/broken.tj", dir);
+    write_bytes(bad, "{not json", 9);
+    for (int k = 0; k < 2; k++) {
+        char tmx[1024];
+        snprintf(tmx, sizeof tmx,
+                 "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+                 "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                 "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+                 "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
+                 "<object id=\"3\" template=\"gone.tx\" x=\"16\" y=\"0\"/>\n"
+                 "<object id=\"4\" template=\"gone.tx\" x=\"32\" y=\"0\"/>\n"
+                 "<object id=\"5\" template=\"broken.tj\" x=\"48\" y=\"0\"/>\n"
+                 "<object id=\"6\" template=\"gone.tx\" %sx=\"0\" y=\"0\"/>\n"
+                 "</objectgroup>\n</map>\n",
+                 k ? "type=\"item\" " : "");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = NULL;
+        int rc = tn_load_map(p, &m, err, sizeof err);
+        if (!k) {
+            if (rc != 0) fail_msg("%s", err);
+            assert_int_equal(tn_map_count_marks(m, TN_MARK_ITEM), 0);
+            tn_map_destroy(m);
+            continue;
+        }
+        assert_int_equal(rc, -1);
+        assert_non_null(strstr(err, ":11: object 6 (item) is placed from template gone.tx: game "
+                                    "objects from templates are not supported"));
+    }
+    rm_scratch(dir);
+}
+
 /* Maps that did not come from Tiled get a new document. */
 static void test_new_documents(void **state)
 {
@@ -1195,6 +1236,7 @@ int main(void)
         cmocka_unit_test(test_save_offset_layer),
         cmocka_unit_test(test_save_skips_offset_layer),
         cmocka_unit_test(test_template_objects),
+        cmocka_unit_test(test_template_missing),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

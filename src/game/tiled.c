@@ -121,6 +121,10 @@ typedef struct doc {
     size_t *span_at, *span_len;
     int nspans, capspans;
     uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
+    /* template files read so far (path, then NUL, then its class; "" when
+     * it has none or cannot be read), each read once per load */
+    char **tpls;
+    int ntpls, captpls;
 } doc;
 
 /* ------------------------------------------------------------ helpers */
@@ -794,9 +798,46 @@ static int check_size(doc *d, const char *what, long long w, long long h)
     return 0;
 }
 
+/* The class of the object in template file `path` (.tx, else .tj) into
+ * cls: "" when it has none, or when the file cannot be read or parsed. */
+static void template_class(const char *path, char *cls, size_t cap)
+{
+    char *buf, rerr[PATH_CAP + 200];
+    size_t len;
+    cls[0] = '\0';
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return;
+    if (ends_with(path, ".tx")) {
+        xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+        xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
+        for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
+            if (!xis(c, "object")) continue;
+            char *v = xattr(c, "class");
+            if (!v || !*v) {
+                xmlFree(v);
+                v = xattr(c, "type");
+            }
+            if (v) snprintf(cls, cap, "%s", v);
+            xmlFree(v);
+        }
+        if (x) xmlFreeDoc(x);
+    } else {
+        cJSON *j = cJSON_ParseWithLength(buf, len);
+        const cJSON *o = jget(j, "object");
+        const char *v = jstr(o, "class");
+        if (!v || !*v) v = jstr(o, "type");
+        if (v) snprintf(cls, cap, "%s", v);
+        cJSON_Delete(j);
+    }
+    free(buf);
+}
+
 /* An object placed from a template (`template`, relative to the map) is
  * not read from it: one whose class (its own, else its template's) is a
- * game object's is refused, rather than silently left out. */
+ * game object's is refused, rather than silently left out.  A template
+ * that cannot be read (missing, or not a template) gives no class: the
+ * object is decoration, as when its template has none.  Each template
+ * file is read once per load. */
 static int template_object(doc *d, const char *tpl, const char *own_cls, long long id)
 {
     char path[PATH_CAP], cls[64] = "";
@@ -807,34 +848,27 @@ static int template_object(doc *d, const char *tpl, const char *own_cls, long lo
     if (own_cls && *own_cls) {
         snprintf(cls, sizeof cls, "%s", own_cls);
     } else {
-        char *buf, rerr[PATH_CAP + 200];
-        size_t len;
-        if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
-            return fail(d, "object %lld: template %.200s: %s", id, tpl, rerr);
-        if (ends_with(path, ".tx")) {
-            xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
-                                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-            xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
-            for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
-                if (!xis(c, "object")) continue;
-                char *v = xattr(c, "class");
-                if (!v || !*v) {
-                    xmlFree(v);
-                    v = xattr(c, "type");
-                }
-                if (v) snprintf(cls, sizeof cls, "%s", v);
-                xmlFree(v);
-            }
-            if (x) xmlFreeDoc(x);
+        const char *known = NULL;
+        for (int i = 0; i < d->ntpls && !known; i++)
+            if (strcmp(d->tpls[i], path) == 0) known = d->tpls[i] + strlen(path) + 1;
+        if (known) {
+            snprintf(cls, sizeof cls, "%s", known);
         } else {
-            cJSON *j = cJSON_ParseWithLength(buf, len);
-            const cJSON *o = jget(j, "object");
-            const char *v = jstr(o, "class");
-            if (!v || !*v) v = jstr(o, "type");
-            if (v) snprintf(cls, sizeof cls, "%s", v);
-            cJSON_Delete(j);
+            template_class(path, cls, sizeof cls);
+            if (d->ntpls == d->captpls) {
+                int nc = d->captpls ? d->captpls * 2 : 8;
+                char **n = realloc(d->tpls, (size_t)nc * sizeof *n);
+                if (!n) return fail(d, "out of memory");
+                d->tpls = n;
+                d->captpls = nc;
+            }
+            size_t pl = strlen(path), cl = strlen(cls);
+            char *e = malloc(pl + cl + 2);
+            if (!e) return fail(d, "out of memory");
+            memcpy(e, path, pl + 1);
+            memcpy(e + pl + 1, cls, cl + 1);
+            d->tpls[d->ntpls++] = e;
         }
-        free(buf);
     }
     int mark = class_mark(cls);
     if (!mark) return 0;
@@ -1621,6 +1655,8 @@ static void doc_free(doc *d)
     }
     free(d->layers);
     free(d->objs);
+    for (int i = 0; i < d->ntpls; i++) free(d->tpls[i]);
+    free(d->tpls);
     free(d->kinds);
     free(d->ranges);
     free(d->span_at);
