@@ -170,6 +170,39 @@ static void test_reset_refused_keeps_record(void **state)
     remove(path);
 }
 
+/* After a save refused because the file changed on disk: only the tiles
+ * the user changed (autosave vs the map as loaded) go onto the reloaded
+ * map; its outside edits stay. */
+static void test_merge_edits(void **state)
+{
+    (void)state;
+    tn_map *base, *mine, *theirs, *other;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &base, &e)));
+    assert_true(tn_succeeded(tn_map_clone(base, &mine, &e)));
+    assert_true(tn_succeeded(tn_map_clone(base, &theirs, &e)));
+    tn_map_set_tile(mine, 30, 15, TN_TILE_BLOCK, NULL);  /* the user's right-click */
+    tn_map_set_mark(mine, 3, 3, TN_MARK_ITEM, NULL);     /* and an item */
+    tn_map_set_tile(mine, 7, 7, TN_TILE_ONEWAY, NULL);   /* changed on both sides */
+    tn_map_set_tile(theirs, 20, 9, TN_TILE_BLOCK, NULL); /* the outside edit */
+    tn_map_set_tile(theirs, 7, 7, TN_TILE_BLOCK, NULL);
+    int both = -1;
+    assert_int_equal(tn_map_merge_edits(theirs, base, mine, &both), 3);
+    assert_int_equal(both, 1);
+    assert_int_equal(tn_map_tile(theirs, 30, 15), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(theirs, 20, 9), TN_TILE_BLOCK); /* kept */
+    assert_int_equal(tn_map_tile(theirs, 7, 7), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_mark(theirs, 3, 3), TN_MARK_ITEM);
+    /* another size: nothing merged */
+    assert_true(tn_succeeded(tn_map_create(41, 20, NULL, &other, &e)));
+    assert_int_equal(tn_map_merge_edits(other, base, mine, &both), -1);
+    assert_int_equal(tn_map_tile(other, 30, 15), TN_TILE_EMPTY);
+    tn_map_destroy(other);
+    tn_map_destroy(theirs);
+    tn_map_destroy(mine);
+    tn_map_destroy(base);
+}
+
 /* Rows past the height start with '#' like a comment: still refused, with
  * the file, the line of the first extra row and both counts; comments after
  * the rows (even '#' lines of another width or with other text) load. */
@@ -426,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_save_changed_on_disk),
         cmocka_unit_test(test_origin_by_identity),
         cmocka_unit_test(test_reset_refused_keeps_record),
+        cmocka_unit_test(test_merge_edits),
         cmocka_unit_test(test_autosave_path_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -716,6 +716,31 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     return rc;
 }
 
+int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, int *conflicts)
+{
+    if (conflicts) *conflicts = 0;
+    if (dst->w != base->w || dst->h != base->h || edited->w != base->w || edited->h != base->h)
+        return -1;
+    int n = 0, both = 0;
+    size_t cells = (size_t)base->w * (size_t)base->h;
+    for (size_t i = 0; i < cells; i++) {
+        if (edited->tile[i] == base->tile[i] && edited->mark[i] == base->mark[i]) continue;
+        bool theirs = dst->tile[i] != base->tile[i] || dst->mark[i] != base->mark[i];
+        bool same = dst->tile[i] == edited->tile[i] && dst->mark[i] == edited->mark[i];
+        both += theirs && !same;
+        dst->tile[i] = edited->tile[i];
+        dst->mark[i] = edited->mark[i];
+        n++;
+    }
+    if (edited->start_x != base->start_x || edited->start_y != base->start_y) {
+        dst->start_x = edited->start_x;
+        dst->start_y = edited->start_y;
+    }
+    dst->revision++;
+    if (conflicts) *conflicts = both;
+    return n;
+}
+
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
     size_t n = strlen(map_path) + strlen(".autosave");

@@ -108,6 +108,14 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
  * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
+/* Apply to `dst` the tiles `edited` changed from `base` (terrain, content
+ * and the start, each tile whole): the user's edits onto a map reloaded
+ * after it was edited outside.  All three must have one size: else -1,
+ * nothing changed.  Returns the number of tiles applied; *conflicts (when
+ * not NULL) gets how many of them `dst` had changed too (outside edits
+ * replaced by the user's). */
+int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, int *conflicts);
+
 /* "PATH.autosave" into out: 0, or -1 when it does not fit in cap bytes
  * (out is then "", and err says so, the reason before the path: a cut
  * name could be the map itself). */
