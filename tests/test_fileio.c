@@ -16,6 +16,7 @@
 #include "control.h"
 #include "fileio.h"
 #include "tn_map.h"
+#include "tn_world.h"
 
 static void test_file_save_load(void **state)
 {
@@ -88,6 +89,118 @@ static void test_save_changed_on_disk(void **state)
     tn_map_destroy(back);
     tn_map_destroy(m);
     remove(path);
+}
+
+/* Replace the whole of `path` with `text` (an outside editor). */
+static void rewrite(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The record of what a file held is the file's, whatever its name is spelt
+ * as: a save under another spelling (/tmp/./x, a symbolic link) is checked
+ * like one over the name it was loaded by, and updates the record, so the
+ * next save by the first name is not refused. */
+static void test_origin_by_identity(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tn_test_ident_XXXXXX", alt[64], link_[64], err[512];
+    write_temp(path, "tilenav-map 1\nsize 3 2\ntiles\n...\n###\n");
+    snprintf(alt, sizeof alt, "/tmp/./%s", path + 5);
+    snprintf(link_, sizeof link_, "%s.lnk", path);
+    assert_int_equal(symlink(path, link_), 0);
+    assert_true(tn_same_file(path, alt) && tn_same_file(link_, path));
+    assert_false(tn_same_file(path, "/tmp/tn_test_no_such_file"));
+    tn_map *m;
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    /* another spelling of the file the map came from: a save over it */
+    assert_int_equal(tn_save_map_as(m, alt, path, err, sizeof err), 0);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    tn_map_set_tile(m, 1, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, link_, err, sizeof err), 0);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    /* edited outside: refused by every name */
+    const char *edited = "# theirs\ntilenav-map 1\nsize 3 2\ntiles\n..#\n###\n";
+    rewrite(path, edited);
+    tn_map_set_tile(m, 1, 0, TN_TILE_EMPTY, NULL);
+    assert_int_equal(tn_save_map_as(m, alt, path, err, sizeof err), TN_SAVE_CHANGED);
+    assert_int_equal(tn_save_map(m, alt, err, sizeof err), TN_SAVE_CHANGED);
+    assert_int_equal(tn_save_map_as(m, link_, path, err, sizeof err), TN_SAVE_CHANGED);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), TN_SAVE_CHANGED);
+    char *b;
+    size_t n;
+    assert_int_equal(tn_read_file(path, 1000, &b, &n, err, sizeof err), 0);
+    assert_string_equal(b, edited);
+    free(b);
+    /* saved as another file that was loaded once (not the map's own):
+     * its record follows, and a later save over it by its name passes */
+    tn_map *o;
+    assert_int_equal(tn_load_map(link_, &o, err, sizeof err), 0);
+    assert_int_equal(tn_save_map_as(m, alt, "/tmp/tn_test_other.map", err, sizeof err), 0);
+    assert_int_equal(tn_save_map(o, path, err, sizeof err), 0);
+    tn_map_destroy(o);
+    tn_map_destroy(m);
+    remove(link_);
+    remove(path);
+}
+
+/* A reload the world refuses (the character fits nowhere on the file's
+ * map) leaves the record as it was: the world still plays the old map, and
+ * a save over the file, which changed, is still refused. */
+static void test_reset_refused_keeps_record(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tn_test_reset_XXXXXX", err[512];
+    write_temp(path, "tilenav-map 1\nsize 6 4\ntiles\n......\n.P....\n......\n######\n");
+    tn_map *m;
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    tn_world *w;
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    assert_true(tn_succeeded(tn_world_edit(w, 4, 1, TN_EDIT_BLOCK, &e)));
+    rewrite(path, "tilenav-map 1\nsize 6 4\ntiles\n######\n######\n######\n######\n");
+    assert_int_equal(tn_control_reset(w, path, err, sizeof err), -1);
+    assert_int_equal(tn_save_map(tn_world_map(w), path, err, sizeof err), TN_SAVE_CHANGED);
+    assert_non_null(strstr(err, "changed on disk since it was loaded"));
+    tn_world_destroy(w);
+    remove(path);
+}
+
+/* After a save refused because the file changed on disk: only the tiles
+ * the user changed (autosave vs the map as loaded) go onto the reloaded
+ * map; its outside edits stay. */
+static void test_merge_edits(void **state)
+{
+    (void)state;
+    tn_map *base, *mine, *theirs, *other;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &base, &e)));
+    assert_true(tn_succeeded(tn_map_clone(base, &mine, &e)));
+    assert_true(tn_succeeded(tn_map_clone(base, &theirs, &e)));
+    tn_map_set_tile(mine, 30, 15, TN_TILE_BLOCK, NULL);  /* the user's right-click */
+    tn_map_set_mark(mine, 3, 3, TN_MARK_ITEM, NULL);     /* and an item */
+    tn_map_set_tile(mine, 7, 7, TN_TILE_ONEWAY, NULL);   /* changed on both sides */
+    tn_map_set_tile(theirs, 20, 9, TN_TILE_BLOCK, NULL); /* the outside edit */
+    tn_map_set_tile(theirs, 7, 7, TN_TILE_BLOCK, NULL);
+    int both = -1;
+    assert_int_equal(tn_map_merge_edits(theirs, base, mine, &both), 3);
+    assert_int_equal(both, 1);
+    assert_int_equal(tn_map_tile(theirs, 30, 15), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(theirs, 20, 9), TN_TILE_BLOCK); /* kept */
+    assert_int_equal(tn_map_tile(theirs, 7, 7), TN_TILE_ONEWAY);
+    assert_int_equal(tn_map_mark(theirs, 3, 3), TN_MARK_ITEM);
+    /* another size: nothing merged */
+    assert_true(tn_succeeded(tn_map_create(41, 20, NULL, &other, &e)));
+    assert_int_equal(tn_map_merge_edits(other, base, mine, &both), -1);
+    assert_int_equal(tn_map_tile(other, 30, 15), TN_TILE_EMPTY);
+    tn_map_destroy(other);
+    tn_map_destroy(theirs);
+    tn_map_destroy(mine);
+    tn_map_destroy(base);
 }
 
 /* Rows past the height start with '#' like a comment: still refused, with
@@ -344,6 +457,9 @@ int main(void)
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_save_changed_on_disk),
+        cmocka_unit_test(test_origin_by_identity),
+        cmocka_unit_test(test_reset_refused_keeps_record),
+        cmocka_unit_test(test_merge_edits),
         cmocka_unit_test(test_autosave_path_fits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -708,6 +708,68 @@ static void test_save_offset_layer(void **state)
     rm_scratch(dir);
 }
 
+/* New blocks never go into a layer drawn with an offset (decoration, its
+ * tiles kind=none), even when it comes first and no layer holds a block:
+ * they go into the first layer without one; with none, a clear message. */
+static void test_save_skips_offset_layer(void **state)
+{
+    (void)state;
+    char dir[64], p[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/deco.tmx", dir);
+    for (int k = 0; k < 2; k++) {
+        char tmx[2048], rows[512] = "", zero[512] = "";
+        for (int y = 0; y < 6; y++)
+            for (int x = 0; x < 10; x++) {
+                bool last = y == 5 && x == 9;
+                strcat(rows, y == 0 && x == 0 ? "4" : "0");
+                strcat(rows, last ? "" : x == 9 ? ",\n" : ",");
+                strcat(zero, last ? "0" : x == 9 ? "0,\n" : "0,");
+            }
+        snprintf(tmx, sizeof tmx,
+                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                 "<map version=\"1.10\" orientation=\"orthogonal\" width=\"10\" "
+                 "height=\"6\" tilewidth=\"16\" tileheight=\"16\" infinite=\"0\">\n"
+                 " <tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                 " <layer id=\"1\" name=\"deco\" offsetx=\"8\" width=\"10\" height=\"6\">\n"
+                 "  <data encoding=\"csv\">\n%s\n</data>\n </layer>\n"
+                 "%s%s%s"
+                 "</map>\n",
+                 rows,
+                 k ? ""
+                   : " <layer id=\"2\" name=\"terrain\" width=\"10\" height=\"6\">\n"
+                     "  <data encoding=\"csv\">\n",
+                 k ? "" : zero, k ? "" : "\n</data>\n </layer>\n");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = tu_load_map(p);
+        tn_map_set_tile(m, 5, 5, TN_TILE_BLOCK, NULL);
+        int rc = tn_save_map(m, p, err, sizeof err);
+        if (k) {
+            assert_int_equal(rc, -1);
+            assert_non_null(strstr(err, "cannot save a block: every tile layer other than "
+                                        "'oneway' is drawn with an offset (layer 'deco': "
+                                        "offsetx/offsety 8,0 px"));
+            tn_map_destroy(m);
+            continue;
+        }
+        if (rc != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(p);
+        assert_true(tn_map_equal(back, m));
+        tn_map_destroy(back);
+        tn_map_destroy(m);
+        /* into "terrain": its data now holds a tile, "deco"'s is unchanged */
+        char *text;
+        size_t n;
+        assert_int_equal(tn_read_file(p, 1 << 20, &text, &n, err, sizeof err), 0);
+        const char *terrain = strstr(text, "name=\"terrain\"");
+        assert_non_null(terrain);
+        assert_non_null(strstr(terrain, "1,0,0,0,0\n"));
+        assert_non_null(strstr(text, rows));
+        free(text);
+    }
+    rm_scratch(dir);
+}
+
 /* A game object placed from a template (its class in the .tx) is refused
  * with the map's line, not silently left out; other templates load. */
 static void test_template_objects(void **state)
@@ -746,6 +808,47 @@ static void test_template_objects(void **state)
                  "plain object",
                  p);
         assert_string_equal(err, want);
+    }
+    rm_scratch(dir);
+}
+
+/* A template that cannot be read (missing, or not a template) gives no
+ * class: objects placed from it with no class of their own are decoration
+ * and the map loads, as it did before templates were read; one with a game
+ * class of its own is still refused. */
+static void test_template_missing(void **state)
+{
+    (void)state;
+    char dir[64], p[256], bad[256], err[512];
+    scratch(dir);
+    snprintf(p, sizeof p, "%s/tpl.tmx", dir);
+    snprintf(bad, sizeof bad, "%s/broken.tj", dir);
+    write_bytes(bad, "{not json", 9);
+    for (int k = 0; k < 2; k++) {
+        char tmx[1024];
+        snprintf(tmx, sizeof tmx,
+                 "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+                 "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                 "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+                 "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
+                 "<object id=\"3\" template=\"gone.tx\" x=\"16\" y=\"0\"/>\n"
+                 "<object id=\"4\" template=\"gone.tx\" x=\"32\" y=\"0\"/>\n"
+                 "<object id=\"5\" template=\"broken.tj\" x=\"48\" y=\"0\"/>\n"
+                 "<object id=\"6\" template=\"gone.tx\" %sx=\"0\" y=\"0\"/>\n"
+                 "</objectgroup>\n</map>\n",
+                 k ? "type=\"item\" " : "");
+        write_bytes(p, tmx, strlen(tmx));
+        tn_map *m = NULL;
+        int rc = tn_load_map(p, &m, err, sizeof err);
+        if (!k) {
+            if (rc != 0) fail_msg("%s", err);
+            assert_int_equal(tn_map_count_marks(m, TN_MARK_ITEM), 0);
+            tn_map_destroy(m);
+            continue;
+        }
+        assert_int_equal(rc, -1);
+        assert_non_null(strstr(err, ":11: object 6 (item) is placed from template gone.tx: game "
+                                    "objects from templates are not supported"));
     }
     rm_scratch(dir);
 }
@@ -1131,7 +1234,9 @@ int main(void)
         cmocka_unit_test(test_save_collection_tile),
         cmocka_unit_test(test_object_positions),
         cmocka_unit_test(test_save_offset_layer),
+        cmocka_unit_test(test_save_skips_offset_layer),
         cmocka_unit_test(test_template_objects),
+        cmocka_unit_test(test_template_missing),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

@@ -76,6 +76,11 @@ typedef struct app {
      * is moved to MAP.autosave.N first (autosave_kept names it) */
     bool autosave_ours;
     char autosave_kept[1100];
+    /* The map as loaded from (or last saved to) the map file, and, after a
+     * save refused because the file changed on disk, that map as it was
+     * then (merge_base): R over the reloaded file applies only the tiles
+     * the autosave changed from it, keeping the outside edits. */
+    tn_map *base, *merge_base;
     /* issue 14: time, playback, camera drags, undo */
     int step_requests; /* single steps asked for while paused */
     tn_playback pb;
@@ -96,6 +101,21 @@ typedef struct app {
 
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap);
 
+/* The world's map is now the map file's (loaded, reloaded or saved). */
+static void note_base(app *a)
+{
+    tn_map_destroy(a->base);
+    a->base = NULL;
+    tn_error e;
+    if (tn_failed(tn_map_clone(tn_world_map(a->w), &a->base, &e))) a->base = NULL;
+}
+
+static void forget_merge(app *a)
+{
+    tn_map_destroy(a->merge_base);
+    a->merge_base = NULL;
+}
+
 static int save_map(app *a, const char *path)
 {
     char err[512];
@@ -108,11 +128,22 @@ static int save_map(app *a, const char *path)
         char ap[1024], aerr[512];
         if (write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             a->restore_offered = true;
-            tn_world_message(a->w,
-                             "not saved: %s changed on disk since it was loaded (edited in "
-                             "Tiled?); your edits are in %s: Ctrl+R reloads the file, R then "
-                             "restores them",
-                             path, ap);
+            if (a->base && !a->merge_base) { /* what the edits were made on */
+                a->merge_base = a->base;
+                a->base = NULL;
+            }
+            if (a->merge_base)
+                tn_world_message(a->w,
+                                 "not saved: %s changed on disk since it was loaded (edited in "
+                                 "Tiled?); your edits are in %s: Ctrl+R reloads the file, R "
+                                 "then puts the tiles you changed onto it",
+                                 path, ap);
+            else
+                tn_world_message(a->w,
+                                 "not saved: %s changed on disk since it was loaded (edited in "
+                                 "Tiled?); your edits are in %s: save under another name, or "
+                                 "Ctrl+R then R brings back your map over the outside edits",
+                                 path, ap);
         } else {
             tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
         }
@@ -126,7 +157,9 @@ static int save_map(app *a, const char *path)
         return -1;
     }
     tn_world_message(a->w, "saved %s", path);
-    if (a->opts->map_path && strcmp(path, a->opts->map_path) == 0) {
+    if (a->opts->map_path && tn_same_file(path, a->opts->map_path)) {
+        note_base(a);
+        forget_merge(a);
         tn_world_set_dirty(a->w, false);
         tn_undo_set_clean(&a->undo, a->w); /* undoing back to here: saved again */
         char autosave_path[1024], aerr[512];
@@ -256,6 +289,26 @@ static void restore(app *a)
         tn_world_message(a->w, "cannot restore: %s", err);
         return;
     }
+    /* After a save refused because the file changed on disk, and the
+     * reload (no edits since): only the tiles the user changed go onto the
+     * file's new map, whose outside edits stay. */
+    int merged = -1, both = 0;
+    if (a->merge_base && !tn_world_dirty(a->w)) {
+        tn_map *c;
+        if (tn_failed(tn_map_clone(tn_world_map(a->w), &c, &e))) {
+            tn_map_destroy(m);
+            tn_world_message(a->w, "cannot restore: %s", e.msg);
+            return;
+        }
+        merged = tn_map_merge_edits(c, a->merge_base, m, &both);
+        if (merged < 0) {
+            tn_map_destroy(c); /* another size now: the whole autosave, said below */
+        } else {
+            tn_map_destroy(m);
+            m = c;
+        }
+    }
+    bool sized = a->merge_base && merged < 0;
     if (tn_failed(tn_world_replace_map(a->w, m, &e))) {
         tn_world_message(a->w, "cannot restore: %s", e.msg);
         return;
@@ -271,8 +324,26 @@ static void restore(app *a)
     /* the history's tiles were the replaced map's: Ctrl+Z must not replay them here */
     tn_undo_clear(&a->undo);
     tn_playback_forget(&a->pb); /* a new map: the bot's search was on the old one */
-    tn_world_message(a->w, "restored %s (undo starts afresh): Ctrl+S writes it to %s%s", path,
-                     a->opts->map_path, note);
+    if (merged >= 0) {
+        forget_merge(a);
+        char both_s[96] = "";
+        if (both)
+            snprintf(both_s, sizeof both_s, " (%d of them changed there too: yours kept)", both);
+        tn_world_message(a->w,
+                         "merged the %d tile%s you changed (from %s) onto the reloaded %s%s; its "
+                         "other outside edits are kept: Ctrl+S saves%s",
+                         merged, merged == 1 ? "" : "s", path, a->opts->map_path, both_s, note);
+    } else if (sized) {
+        forget_merge(a);
+        tn_world_message(a->w,
+                         "restored %s whole: %s changed size on disk, so its outside edits "
+                         "are NOT in it (Ctrl+S would replace them; save under another name to "
+                         "keep both)%s",
+                         path, a->opts->map_path, note);
+    } else {
+        tn_world_message(a->w, "restored %s (undo starts afresh): Ctrl+S writes it to %s%s", path,
+                         a->opts->map_path, note);
+    }
 }
 
 static void screenshot(app *a)
@@ -364,6 +435,7 @@ static void reset_world(app *a)
         tn_world_message(a->w, "reset failed: %s", err);
         return;
     }
+    note_base(a); /* a merge_base stays: R then merges onto this map */
     a->prev_x = a->view.char_x = tn_world_character(a->w)->x;
     a->prev_y = a->view.char_y = tn_world_character(a->w)->y;
     reapply_view(a);
@@ -585,7 +657,8 @@ static void picker_choose(app *a, int i)
     snprintf(path, sizeof path, "%s", a->pick[i]);
     picker_close(a);
     tn_map *m;
-    if (tn_load_map(path, &m, err, sizeof err) != 0) {
+    tn_origin held; /* recorded only once the world plays it (it may be this map's file) */
+    if (tn_load_map_held(path, &m, &held, err, sizeof err) != 0) {
         tn_world_message(a->w, "cannot open: %s", err);
         return;
     }
@@ -593,15 +666,20 @@ static void picker_choose(app *a, int i)
     if (tn_world_dirty(a->w) && a->opts->map_path) {
         if (write_autosave(a, ap, sizeof ap, err, sizeof err) != 0) {
             tn_map_destroy(m);
+            tn_origin_free(&held);
             tn_world_message(a->w, "not switching: could not keep the unsaved edits: %s", err);
             return;
         }
     }
     tn_error e;
     if (tn_failed(tn_world_replace_map(a->w, m, &e))) {
+        tn_origin_free(&held);
         tn_world_message(a->w, "cannot play %s: %s", path, e.msg);
         return;
     }
+    tn_origin_keep(&held);
+    note_base(a);
+    forget_merge(a); /* another map */
     /* what of the kept parameters could not apply here (empty: all did) */
     char note[TN_ERROR_MSG_MAX + 2] = "";
     if (tn_world_message_ttl(a->w) > 0)
@@ -1106,7 +1184,10 @@ static void app_start(app *a)
     a->opts_copy = *a->opts;
     a->opts = &a->opts_copy;
     tn_undo_clear(&a->undo);
-    if (!tn_world_dirty(a->w)) tn_undo_set_clean(&a->undo, a->w); /* as loaded */
+    if (!tn_world_dirty(a->w)) {
+        tn_undo_set_clean(&a->undo, a->w); /* as loaded */
+        note_base(a);
+    }
     if (tn_playback_init(&a->pb) == 0) a->view.pb = &a->pb;
     watch_goto(a); /* only notes the plan count */
     load_settings(a);
@@ -1236,6 +1317,9 @@ static int open_window(app *a, char *err, size_t cap)
 
 static void close_window(app *a)
 {
+    tn_map_destroy(a->base);
+    a->base = NULL;
+    forget_merge(a);
     tn_gfx_free(&a->gfx);
     tn_fonts_close(&a->fonts);
     if (a->ren) SDL_DestroyRenderer(a->ren);

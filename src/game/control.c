@@ -96,7 +96,8 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
         return -1;
     }
     tn_map *m;
-    if (tn_load_map(map_path, &m, err, cap) != 0) return -1;
+    tn_origin held; /* recorded only once the world plays the file's map */
+    if (tn_load_map_held(map_path, &m, &held, err, cap) != 0) return -1;
     if (m->w != tn_world_map(w)->w || m->h != tn_world_map(w)->h) {
         /* allowed: the file may have been saved from another size */
     }
@@ -112,8 +113,10 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
         snprintf(err, cap, "%s: %s", map_path, e.msg);
         tn_world_set(w, "bots", bots, NULL); /* the old map plays on: its counts back */
         tn_world_set(w, "wanderers", wanderers, NULL);
+        tn_origin_free(&held); /* a save still compares with what the old map came from */
         return -1;
     }
+    tn_origin_keep(&held);
     tn_world_reset_edit_counts(w);
     tn_world_set_dirty(w, false);
     tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);

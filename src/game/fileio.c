@@ -141,13 +141,12 @@ static bool is_blank(const char *s, size_t n)
 
 /* ---- what each map file held when it was loaded ---------------------- */
 
-typedef struct origin {
-    char *path;
-    uint64_t hash;
-    size_t len;
-} origin;
+/* A file's identity: its path with every symbolic link, "." and ".."
+ * resolved (./x.map, /abs/x.map and a link to it are one file); NULL when
+ * it does not exist (a new file has no record). */
+static char *origin_key(const char *path) { return realpath(path, NULL); }
 
-static origin *origins;
+static tn_origin *origins;
 static int norigins, corigins;
 
 static uint64_t fnv1a(const char *buf, size_t len)
@@ -160,36 +159,84 @@ static uint64_t fnv1a(const char *buf, size_t len)
     return h;
 }
 
-static origin *find_origin(const char *path)
+static tn_origin *find_origin(const char *key)
 {
+    if (!key) return NULL;
     for (int i = 0; i < norigins; i++)
-        if (strcmp(origins[i].path, path) == 0) return &origins[i];
+        if (strcmp(origins[i].key, key) == 0) return &origins[i];
     return NULL;
 }
 
-void tn_origin_note(const char *path, const char *buf, size_t len)
+bool tn_same_file(const char *a, const char *b)
 {
-    origin *o = find_origin(path);
-    if (!o) {
-        if (norigins == corigins) {
-            int nc = corigins ? corigins * 2 : 16;
-            origin *n = realloc(origins, (size_t)nc * sizeof *n);
-            if (!n) return; /* no record: that save is not checked */
-            origins = n;
-            corigins = nc;
-        }
-        char *p = strdup(path);
-        if (!p) return;
-        o = &origins[norigins++];
-        o->path = p;
-    }
+    if (strcmp(a, b) == 0) return true;
+    char *ka = origin_key(a), *kb = ka ? origin_key(b) : NULL;
+    bool same = ka && kb && strcmp(ka, kb) == 0;
+    free(ka);
+    free(kb);
+    return same;
+}
+
+void tn_origin_make(tn_origin *o, const char *path, const char *buf, size_t len)
+{
+    o->key = origin_key(path);
     o->hash = fnv1a(buf, len);
     o->len = len;
 }
 
+void tn_origin_free(tn_origin *o)
+{
+    free(o->key);
+    o->key = NULL;
+}
+
+void tn_origin_keep(tn_origin *o)
+{
+    if (!o->key) return; /* no identity (or no memory for it): not checked */
+    tn_origin *r = find_origin(o->key);
+    if (r) {
+        free(o->key);
+    } else {
+        if (norigins == corigins) {
+            int nc = corigins ? corigins * 2 : 16;
+            tn_origin *n = realloc(origins, (size_t)nc * sizeof *n);
+            if (!n) { /* no record: that save is not checked */
+                tn_origin_free(o);
+                return;
+            }
+            origins = n;
+            corigins = nc;
+        }
+        r = &origins[norigins++];
+        r->key = o->key;
+    }
+    r->hash = o->hash;
+    r->len = o->len;
+    o->key = NULL;
+}
+
+void tn_origin_note(const char *path, const char *buf, size_t len)
+{
+    tn_origin o;
+    tn_origin_make(&o, path, buf, len);
+    tn_origin_keep(&o);
+}
+
+void tn_origin_saved(const char *path, const char *buf, size_t len, bool own)
+{
+    tn_origin o;
+    tn_origin_make(&o, path, buf, len);
+    if (own || find_origin(o.key))
+        tn_origin_keep(&o);
+    else
+        tn_origin_free(&o);
+}
+
 int tn_origin_check(const char *path, char *err, size_t cap)
 {
-    const origin *o = find_origin(path);
+    char *key = origin_key(path);
+    const tn_origin *o = find_origin(key);
+    free(key);
     if (!o) return 0;
     char *buf, rerr[512];
     size_t len;
@@ -204,9 +251,11 @@ int tn_origin_check(const char *path, char *err, size_t cap)
     return TN_SAVE_CHANGED;
 }
 
-int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
+int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
 {
-    if (tn_tiled_kind(path)) return tn_tiled_load(path, out, err, cap); /* .tmx .tmj .json */
+    held->key = NULL;
+    if (tn_tiled_kind(path)) /* .tmx .tmj .json */
+        return tn_tiled_load_held(path, out, held, err, cap);
     char *buf;
     size_t len;
     *out = NULL;
@@ -218,9 +267,17 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
         snprintf(err, cap, "%s", e.msg);
         return -1;
     }
-    tn_origin_note(path, buf, len);
+    tn_origin_make(held, path, buf, len);
     free(buf);
     return 0;
+}
+
+int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
+{
+    tn_origin held;
+    int rc = tn_load_map_held(path, out, &held, err, cap);
+    if (rc == 0) tn_origin_keep(&held);
+    return rc;
 }
 
 /* ---- saving ------------------------------------------------------------ */
@@ -611,7 +668,7 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     if (tn_tiled_kind(path)) /* .tmx .tmj .json */
         return tn_tiled_save(m, path, source ? source : path, err, cap);
     /* over the file it came from: only when that is still what was loaded */
-    bool own = source && strcmp(source, path) == 0;
+    bool own = source && tn_same_file(source, path);
     if (own) {
         int rc = tn_origin_check(path, err, cap);
         if (rc) return rc;
@@ -654,9 +711,34 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     }
     free(src);
     int rc = tn_write_file_atomic(path, buf, len, err, cap);
-    if (rc == 0 && own) tn_origin_note(path, buf, len); /* what it holds now */
+    if (rc == 0) tn_origin_saved(path, buf, len, own); /* what it holds now */
     free(buf);
     return rc;
+}
+
+int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, int *conflicts)
+{
+    if (conflicts) *conflicts = 0;
+    if (dst->w != base->w || dst->h != base->h || edited->w != base->w || edited->h != base->h)
+        return -1;
+    int n = 0, both = 0;
+    size_t cells = (size_t)base->w * (size_t)base->h;
+    for (size_t i = 0; i < cells; i++) {
+        if (edited->tile[i] == base->tile[i] && edited->mark[i] == base->mark[i]) continue;
+        bool theirs = dst->tile[i] != base->tile[i] || dst->mark[i] != base->mark[i];
+        bool same = dst->tile[i] == edited->tile[i] && dst->mark[i] == edited->mark[i];
+        both += theirs && !same;
+        dst->tile[i] = edited->tile[i];
+        dst->mark[i] = edited->mark[i];
+        n++;
+    }
+    if (edited->start_x != base->start_x || edited->start_y != base->start_y) {
+        dst->start_x = edited->start_x;
+        dst->start_y = edited->start_y;
+    }
+    dst->revision++;
+    if (conflicts) *conflicts = both;
+    return n;
 }
 
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap)

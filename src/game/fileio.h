@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tn_map.h"
 
@@ -18,15 +19,45 @@
  * process already has open (its standard input as /dev/stdin, /dev/fd/N). */
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap);
 
+/* What a map file held when it was read: its identity (the path with
+ * every link resolved, NULL when unknown), length and a 64-bit FNV-1a hash
+ * of its bytes. */
+typedef struct tn_origin {
+    char *key;
+    uint64_t hash;
+    size_t len;
+} tn_origin;
+
 /* Load a map file (tilenav, Moving AI or Tiled format).  What the file
- * held is remembered for `path` (tn_origin_note), so a save over it can
- * tell whether it changed on disk since. */
+ * held is remembered for it (tn_origin_keep), so a save over it can tell
+ * whether it changed on disk since. */
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap);
 
-/* What a map file held when it was last loaded or saved, by the path it was
- * named by: its length and a 64-bit FNV-1a hash of its bytes.  A process
- * table, not thread-safe; tn_load_map, tn_tiled_load and the saves keep it. */
+/* tn_load_map, remembering nothing yet: what the file held is in *held
+ * (also on failure: nothing to free then).  The caller passes it to
+ * tn_origin_keep once the map is in use (the world took it), else to
+ * tn_origin_free: a map the world refused leaves the record as it was. */
+int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap);
+
+/* The process table of what each map file held when it was last loaded or
+ * saved, by file identity (./x.map, /abs/x.map and a link to it are one
+ * file; a file that does not exist has no record).  Not thread-safe;
+ * tn_load_map, tn_tiled_load and the saves keep it.  tn_origin_make
+ * describes `buf` as read from `path`; tn_origin_keep records it (and
+ * takes its key); tn_origin_free drops it; tn_origin_note is make + keep. */
+void tn_origin_make(tn_origin *o, const char *path, const char *buf, size_t len);
+void tn_origin_keep(tn_origin *o);
+void tn_origin_free(tn_origin *o);
 void tn_origin_note(const char *path, const char *buf, size_t len);
+
+/* After `buf` was written to `path`: recorded when `own` (a save over the
+ * file the map came from) or when the file has a record (whatever name it
+ * was saved under), so the next save over it is checked against it. */
+void tn_origin_saved(const char *path, const char *buf, size_t len, bool own);
+
+/* True when `a` and `b` name one file (the same path, or the same file
+ * once links, "." and ".." are resolved). */
+bool tn_same_file(const char *a, const char *b);
 
 /* Returned by the saves (instead of -1) when the file a map came from
  * changed on disk since it was loaded: nothing was written. */
@@ -76,6 +107,14 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
  * Tiled target is patched into `source`'s document when that is a Tiled
  * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
+
+/* Apply to `dst` the tiles `edited` changed from `base` (terrain, content
+ * and the start, each tile whole): the user's edits onto a map reloaded
+ * after it was edited outside.  All three must have one size: else -1,
+ * nothing changed.  Returns the number of tiles applied; *conflicts (when
+ * not NULL) gets how many of them `dst` had changed too (outside edits
+ * replaced by the user's). */
+int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, int *conflicts);
 
 /* "PATH.autosave" into out: 0, or -1 when it does not fit in cap bytes
  * (out is then "", and err says so, the reason before the path: a cut

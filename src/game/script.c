@@ -518,7 +518,7 @@ int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, c
                        size_t cap)
 {
     if (tn_save_world_map(w, path, loaded_from, err, cap) != 0) return -1;
-    if (loaded_from && strcmp(path, loaded_from) == 0) tn_world_set_dirty(w, false);
+    if (loaded_from && tn_same_file(path, loaded_from)) tn_world_set_dirty(w, false);
     tn_tiled_save_drops(path, loaded_from, err, cap); /* a warning, or "" */
     return 0;
 }

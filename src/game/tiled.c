@@ -121,6 +121,10 @@ typedef struct doc {
     size_t *span_at, *span_len;
     int nspans, capspans;
     uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
+    /* template files read so far (path, then NUL, then its class; "" when
+     * it has none or cannot be read), each read once per load */
+    char **tpls;
+    int ntpls, captpls;
 } doc;
 
 /* ------------------------------------------------------------ helpers */
@@ -794,9 +798,46 @@ static int check_size(doc *d, const char *what, long long w, long long h)
     return 0;
 }
 
+/* The class of the object in template file `path` (.tx, else .tj) into
+ * cls: "" when it has none, or when the file cannot be read or parsed. */
+static void template_class(const char *path, char *cls, size_t cap)
+{
+    char *buf, rerr[PATH_CAP + 200];
+    size_t len;
+    cls[0] = '\0';
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return;
+    if (ends_with(path, ".tx")) {
+        xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
+                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+        xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
+        for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
+            if (!xis(c, "object")) continue;
+            char *v = xattr(c, "class");
+            if (!v || !*v) {
+                xmlFree(v);
+                v = xattr(c, "type");
+            }
+            if (v) snprintf(cls, cap, "%s", v);
+            xmlFree(v);
+        }
+        if (x) xmlFreeDoc(x);
+    } else {
+        cJSON *j = cJSON_ParseWithLength(buf, len);
+        const cJSON *o = jget(j, "object");
+        const char *v = jstr(o, "class");
+        if (!v || !*v) v = jstr(o, "type");
+        if (v) snprintf(cls, cap, "%s", v);
+        cJSON_Delete(j);
+    }
+    free(buf);
+}
+
 /* An object placed from a template (`template`, relative to the map) is
  * not read from it: one whose class (its own, else its template's) is a
- * game object's is refused, rather than silently left out. */
+ * game object's is refused, rather than silently left out.  A template
+ * that cannot be read (missing, or not a template) gives no class: the
+ * object is decoration, as when its template has none.  Each template
+ * file is read once per load. */
 static int template_object(doc *d, const char *tpl, const char *own_cls, long long id)
 {
     char path[PATH_CAP], cls[64] = "";
@@ -807,34 +848,27 @@ static int template_object(doc *d, const char *tpl, const char *own_cls, long lo
     if (own_cls && *own_cls) {
         snprintf(cls, sizeof cls, "%s", own_cls);
     } else {
-        char *buf, rerr[PATH_CAP + 200];
-        size_t len;
-        if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
-            return fail(d, "object %lld: template %.200s: %s", id, tpl, rerr);
-        if (ends_with(path, ".tx")) {
-            xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
-                                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-            xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
-            for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
-                if (!xis(c, "object")) continue;
-                char *v = xattr(c, "class");
-                if (!v || !*v) {
-                    xmlFree(v);
-                    v = xattr(c, "type");
-                }
-                if (v) snprintf(cls, sizeof cls, "%s", v);
-                xmlFree(v);
-            }
-            if (x) xmlFreeDoc(x);
+        const char *known = NULL;
+        for (int i = 0; i < d->ntpls && !known; i++)
+            if (strcmp(d->tpls[i], path) == 0) known = d->tpls[i] + strlen(path) + 1;
+        if (known) {
+            snprintf(cls, sizeof cls, "%s", known);
         } else {
-            cJSON *j = cJSON_ParseWithLength(buf, len);
-            const cJSON *o = jget(j, "object");
-            const char *v = jstr(o, "class");
-            if (!v || !*v) v = jstr(o, "type");
-            if (v) snprintf(cls, sizeof cls, "%s", v);
-            cJSON_Delete(j);
+            template_class(path, cls, sizeof cls);
+            if (d->ntpls == d->captpls) {
+                int nc = d->captpls ? d->captpls * 2 : 8;
+                char **n = realloc(d->tpls, (size_t)nc * sizeof *n);
+                if (!n) return fail(d, "out of memory");
+                d->tpls = n;
+                d->captpls = nc;
+            }
+            size_t pl = strlen(path), cl = strlen(cls);
+            char *e = malloc(pl + cl + 2);
+            if (!e) return fail(d, "out of memory");
+            memcpy(e, path, pl + 1);
+            memcpy(e + pl + 1, cls, cl + 1);
+            d->tpls[d->ntpls++] = e;
         }
-        free(buf);
     }
     int mark = class_mark(cls);
     if (!mark) return 0;
@@ -1621,6 +1655,8 @@ static void doc_free(doc *d)
     }
     free(d->layers);
     free(d->objs);
+    for (int i = 0; i < d->ntpls; i++) free(d->tpls[i]);
+    free(d->tpls);
     free(d->kinds);
     free(d->ranges);
     free(d->span_at);
@@ -1891,9 +1927,18 @@ int tn_tiled_load_buffer(const char *buf, size_t len, const char *path, int fmt,
 
 int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
 {
+    tn_origin held;
+    int rc = tn_tiled_load_held(path, out, &held, err, cap);
+    if (rc == 0) tn_origin_keep(&held); /* a save over it checks it */
+    return rc;
+}
+
+int tn_tiled_load_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
+{
     char *buf;
     size_t len;
     *out = NULL;
+    held->key = NULL;
     int fmt = tn_tiled_kind(path);
     if (!fmt) {
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
@@ -1901,7 +1946,7 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     }
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
-    if (rc == 0) tn_origin_note(path, buf, len); /* a save over it checks it */
+    if (rc == 0) tn_origin_make(held, path, buf, len);
     free(buf);
     return rc;
 }
@@ -2209,8 +2254,11 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
     /* New blocks go into the terrain layer: the tile layer not named
      * "oneway" that holds the most blocks (the first of them on a tie, or
      * when none holds any), not a background layer that happens to come
-     * first. */
+     * first, and never one drawn with an offset (offsetx/offsety, its
+     * groups' included): a block there would not sit on its tile, and the
+     * save's read-back refuses it. */
     layer *T = NULL, *O = NULL;
+    const layer *shifted = NULL; /* the first such layer skipped */
     size_t most = 0;
     for (int i = 0; i < d->nlayers; i++) {
         layer *L = &d->layers[i];
@@ -2221,6 +2269,10 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         for (int k = 0; k < L->nchunks; k++)
             if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
         if (L->oneway) continue;
+        if (L->offx != 0 || L->offy != 0) {
+            if (!shifted) shifted = L;
+            continue;
+        }
         size_t blocks = 0;
         for (size_t c = 0; c < cells; c++) {
             if (!(L->grid[c] & GID_MASK)) continue;
@@ -2245,6 +2297,14 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
             }
         }
         int want = m->tile[i];
+        if (want != TN_TILE_EMPTY && !T && shifted && !(want == TN_TILE_ONEWAY && O))
+            return fail(d,
+                        "cannot save a %s: every tile layer other than 'oneway' is drawn "
+                        "with an offset (layer '%s': offsetx/offsety %g,%g px, its groups' "
+                        "included), where it would not sit on its tile: add a tile layer "
+                        "without an offset in Tiled",
+                        want == TN_TILE_BLOCK ? "block" : "one-way platform", shifted->name,
+                        shifted->offx, shifted->offy);
         if (want == TN_TILE_BLOCK) {
             if (d->block_gid)
                 put_cell(T ? T : O, i, d->block_gid);
@@ -2748,7 +2808,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     if (!source) source = path;
     /* Over the file the map came from: only when it still holds what was
      * loaded (or last saved), never over edits made in Tiled since. */
-    bool own = strcmp(source, path) == 0;
+    bool own = tn_same_file(source, path);
     if (own) {
         int rc = tn_origin_check(path, err, cap);
         if (rc) return rc;
@@ -2760,8 +2820,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
      * came from that has since gone writes a new document. */
     const char *origin = tn_tiled_kind(source) == fmt ? source : NULL;
     struct stat st;
-    if (origin && strcmp(origin, path) == 0 && stat(origin, &st) != 0 && errno == ENOENT)
-        origin = NULL;
+    if (origin && own && stat(origin, &st) != 0 && errno == ENOENT) origin = NULL;
     if (origin) {
         if (tn_read_file(origin, TN_MAP_FILE_MAX, &tmpl, &tlen, err, cap) != 0) return -1;
         tn_map *o = NULL;
@@ -2786,7 +2845,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     free(tmpl);
     if (rc) return -1;
     rc = tn_write_file_atomic(path, text, len, err, cap);
-    if (rc == 0 && own) tn_origin_note(path, text, len); /* what it holds now */
+    if (rc == 0) tn_origin_saved(path, text, len, own); /* what it holds now */
     free(text);
     return rc;
 }

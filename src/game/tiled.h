@@ -109,6 +109,11 @@ int tn_tiled_kind(const char *path);
 
 /* Load a Tiled map file. */
 int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap);
+/* tn_tiled_load, with what the file held in *held for the caller to keep
+ * or free (tn_load_map_held in fileio.h). */
+struct tn_origin;
+int tn_tiled_load_held(const char *path, tn_map **out, struct tn_origin *held, char *err,
+                       size_t cap);
 
 /* Load from memory.  `path` names the input in messages and is where
  * relative tileset paths start; `fmt` is TN_TILED_TMX or TN_TILED_TMJ. */

@@ -20,6 +20,8 @@
 #   shot         a screenshot that cannot be written (file size limit)
 #                keeps the old picture and names the cause
 #   write-error  the same for a map save
+#   spelling     a map saved as ./x.map, then as x.map: both pass (one file,
+#                one record of what it holds)
 #   fsync        (with strace) file fsync, rename, directory fsync, in that order
 #
 #   sh tests/e2e/save_hostile.sh BUILD_DIR     (from the repository root)
@@ -279,6 +281,18 @@ if [ "$frc" -eq 0 ] || ! cmp -s "$T/f/m.map" "$SMALL"; then
     bad "write-error: a failed save changed the map (exit $frc)"
 elif ! grep -q "$T/f/m.map: write error: File too large (the old file is untouched)" "$T/f/err"; then
     bad "write-error: message: $(cat "$T/f/err")"
+else ok
+fi
+
+mkdir -p "$T/sp"
+cp "$SMALL" "$T/sp/x.map"
+printf '0 toggle 5 5 block\n1 save ./x.map\n2 toggle 6 5 block\n3 save x.map\n' >"$T/sp/s.script"
+(cd "$T/sp" && "$BIN" --headless --map x.map --frames 5 --script s.script >out 2>err)
+src=$?
+if [ "$src" -ne 0 ]; then
+    bad "spelling: save x.map after save ./x.map failed (exit $src): $(cat "$T/sp/err")"
+elif grep -q "changed on disk" "$T/sp/err"; then
+    bad "spelling: a false 'changed on disk': $(cat "$T/sp/err")"
 else ok
 fi
 

@@ -102,5 +102,32 @@ sleep 0.3
 quit_game "fourth run"
 [ -f "$MAP.autosave" ] && fail "Esc after undoing every edit wrote $MAP.autosave (the map is its file's)"
 rows "$MAP" | cmp -s - "$tmp/autosave.rows" || fail "the map file changed in the fourth run"
-echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc, restored with R, undone edits not unsaved)"
+# Edited outside after loading: Ctrl+S is refused (the edits go to the
+# autosave); Ctrl+R reloads the file, R puts only the tile the player
+# changed onto it, and Ctrl+S keeps both: the outside edit is not lost.
+cp tests/data/render_window.map "$MAP"
+rm -f "$MAP.autosave"
+start_game --map "$MAP"
+click_tile 30 15 3                       # right-click: block
+sleep 0.3
+rows "$MAP" | put /dev/stdin 20 9 '#' >"$tmp/outside.rows"
+{ sed -n '1,/^tiles$/p' "$MAP"; cat "$tmp/outside.rows"; } >"$tmp/outside.map"
+mv "$tmp/outside.map" "$MAP"             # the outside editor
+put "$tmp/outside.rows" 30 15 '#' >"$tmp/merged.rows"
+xdotool key ctrl+s
+sleep 0.5
+rows "$MAP" | cmp -s - "$tmp/outside.rows" || fail "Ctrl+S overwrote a file edited outside"
+xdotool key ctrl+r
+sleep 0.5
+xdotool key r
+sleep 0.5
+xdotool key ctrl+s
+i=0
+until rows "$MAP" | cmp -s - "$tmp/merged.rows"; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && { rows "$MAP" | diff "$tmp/merged.rows" -; fail "Ctrl+R, R, Ctrl+S did not keep both the outside edit (20,9) and the block (30,15)"; }
+    sleep 0.1
+done
+quit_game "fifth run"
+echo "$NAME: ok (block saved with Ctrl+S, one-way edits autosaved on Esc, restored with R, undone edits not unsaved, edits merged onto a file changed outside)"
 exit 0
