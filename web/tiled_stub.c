@@ -56,3 +56,18 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     (void)m, (void)source;
     return refuse(path, err, cap);
 }
+
+int tn_tiled_load_held(const char *path, tn_map **out, struct tn_origin *held, char *err,
+                       size_t cap)
+{
+    (void)held;
+    *out = NULL;
+    return refuse(path, err, cap);
+}
+
+bool tn_tiled_save_drops(const char *path, const char *source, char *out, size_t cap)
+{
+    (void)path, (void)source; /* (no Tiled save here: nothing is dropped) */
+    if (cap) out[0] = '\0';
+    return false;
+}
