@@ -290,6 +290,56 @@ static long oom_builds(tn_map *m, const tn_surf_profile *prof, tn_rng *r, int q,
     return failed;
 }
 
+/* A tile toggled on m, then a sync whose k-th allocation is refused (from:
+ * every allocation from the k-th on), for k = 1.. the sync's allocations
+ * (*total; counted by a first pass with memory); then a sync with memory.
+ * The failed syncs are counted.  Checked: a failure says OUT_OF_MEMORY;
+ * with one refusal the graph answers as the reference search; with no
+ * memory from k on a failed graph is out of sync; either way the sync with
+ * memory brings g in sync and equal to a fresh build (unless the first
+ * sync was a partial success: its query index waits for the next build or
+ * repair, see OUT OF MEMORY); nothing leaks. */
+static long oom_syncs(tn_map *m, const tn_surf_profile *prof, tn_rng *r, bool from, long *total)
+{
+    const int ex = 5, ey = 9;
+    long failed = 0;
+    *total = -1;
+    for (long k = 1; *total < 0 || k <= *total; k++) {
+        fail_nth f = {0, 0, -1, 0};
+        tn_allocator a = {from ? fail_from : fail_alloc, fail_free, &f};
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, prof, &a, &g, NULL)));
+        int old = tn_map_tile(m, ex, ey);
+        tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
+        long n0 = atomic_load(&f.n);
+        f.k = *total < 0 ? -1 : n0 + k;
+        tn_status st = tn_surf_sync(g, m, NULL);
+        if (*total < 0) {
+            *total = atomic_load(&f.n) - n0; /* the first pass counts */
+            k = 0;
+        }
+        if (tn_failed(st)) {
+            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
+            failed++;
+            if (from) assert_false(tn_surf_in_sync(g, m));
+        }
+        if (!from) answers_as_reference(g, r, 10);
+        f.k = -1;
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        assert_true(tn_surf_in_sync(g, m));
+        if (st != (TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY)) {
+            tn_surf *fresh = NULL;
+            assert_true(tn_succeeded(tn_surf_create(m, prof, NULL, &fresh, NULL)));
+            assert_same_graph(g, fresh);
+            tn_surf_destroy(fresh);
+        }
+        tn_map_set_tile(m, ex, ey, old, NULL);
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    return failed;
+}
+
 /* Out of memory at every allocation of a build in turn: the build either
  * fails cleanly (OUT_OF_MEMORY, nothing leaked) or succeeds, and then (the
  * query index may be the part that got no memory: the reference search
@@ -302,7 +352,6 @@ static void test_out_of_memory(void **state)
     tn_surf_profile prof = profile_1x2(3.0f);
     long total, answered = 0, unused = 0;
     long failed = oom_builds(m, &prof, &r, 20, 0, false, &total, &answered, &unused);
-    tn_surf *g = NULL;
     printf("  %ld allocations in a build; refusing each in turn: %ld builds failed cleanly, "
            "the others answered %ld queries as the reference search\n",
            total, failed, answered);
@@ -310,33 +359,7 @@ static void test_out_of_memory(void **state)
     /* the same for a repair: refuse its k-th allocation; whatever the sync
      * says, the graph answers every query as the reference search does on
      * the graph it holds, and a later sync with memory catches up */
-    int ex = 5, ey = 9;
-    long rtotal = -1, rfailed = 0;
-    for (long k = 1; rtotal < 0 || k <= rtotal; k++) {
-        fail_nth f = {0, 0, -1, 0};
-        tn_allocator a = {fail_alloc, fail_free, &f};
-        g = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
-        int old = tn_map_tile(m, ex, ey);
-        tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
-        long n0 = atomic_load(&f.n);
-        f.k = rtotal < 0 ? -1 : n0 + k;
-        tn_status st = tn_surf_sync(g, m, NULL);
-        if (rtotal < 0) {
-            rtotal = atomic_load(&f.n) - n0; /* the first pass counts */
-            k = 0;
-        }
-        if (tn_failed(st)) {
-            assert_true(tn_status_detail(st, TN_OUT_OF_MEMORY));
-            rfailed++;
-        }
-        answers_as_reference(g, &r, 10);
-        f.k = -1;
-        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
-        tn_map_set_tile(m, ex, ey, old, NULL);
-        tn_surf_destroy(g);
-        assert_int_equal(atomic_load(&f.live), 0);
-    }
+    long rtotal, rfailed = oom_syncs(m, &prof, &r, false, &rtotal);
     printf("  %ld allocations in a repair; refusing each in turn: %ld syncs failed (a local "
            "repair without memory falls back to a rebuild)\n",
            rtotal, rfailed);
@@ -344,40 +367,7 @@ static void test_out_of_memory(void **state)
      * fallback rebuild fails too: the graph must then be out of sync, and
      * a sync with memory must build it again (it said "in sync" and kept
      * 0 nodes) */
-    long stotal = -1, sfailed = 0;
-    for (long k = 1; stotal < 0 || k <= stotal; k++) {
-        fail_nth f = {0, 0, -1, 0};
-        tn_allocator a = {fail_from, fail_free, &f};
-        g = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
-        int old = tn_map_tile(m, ex, ey);
-        tn_map_set_tile(m, ex, ey, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
-        long n0 = atomic_load(&f.n);
-        f.k = stotal < 0 ? -1 : n0 + k;
-        tn_status st = tn_surf_sync(g, m, NULL);
-        if (stotal < 0) {
-            stotal = atomic_load(&f.n) - n0;
-            k = 0;
-        }
-        if (tn_failed(st)) {
-            sfailed++;
-            assert_false(tn_surf_in_sync(g, m));
-        }
-        f.k = -1;
-        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
-        assert_true(tn_surf_in_sync(g, m));
-        if (st != (TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY)) {
-            /* (a partial success keeps a graph without its query index
-             * until the next build or repair: OUT OF MEMORY) */
-            tn_surf *fresh = NULL;
-            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
-            assert_same_graph(g, fresh);
-            tn_surf_destroy(fresh);
-        }
-        tn_map_set_tile(m, ex, ey, old, NULL);
-        tn_surf_destroy(g);
-        assert_int_equal(atomic_load(&f.live), 0);
-    }
+    long stotal, sfailed = oom_syncs(m, &prof, &r, true, &stotal);
     printf("  no memory from each allocation of a sync on: %ld of %ld syncs failed, each left "
            "out of sync and built again by the next sync with memory\n",
            sfailed, stotal);
