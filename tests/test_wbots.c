@@ -530,6 +530,61 @@ static void test_slider_drag_builds_at_the_step(void **state)
  * reviewer's HUD kept "classic: found, 124 tiles" (the click's answer under
  * the old jump) beside "bot [graph]: partial" after the jump slider went
  * down.  Under a 1-tile jump the 4-tile ledge is out of reach for both. */
+/* A drag on a map where a build is slow (the window holds builds from the
+ * press on a slider to its release): the step builds nothing while held,
+ * the bot stands by, and the release builds the one graph for the value
+ * the drag stopped at.  The reviewer's 256x256 drag built a graph every
+ * frame (200-500 ms each). */
+static void test_held_slider_builds_once_on_release(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_set_clock(w, slow_clock); /* every build takes "60 ms" or more */
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    tn_world_step(w);
+    const tn_surf *first = tn_wbots_character_graph(w);
+    assert_non_null(first);
+    for (int f = 0; f < 20; f++) tn_world_step(w); /* under way, on the ground */
+    tn_world_hold_graph_builds(w, true);
+    static const double drag[] = {4.5, 5.5, 6.0, 5.0};
+    float x0 = tn_world_character(w)->x;
+    for (int k = 0; k < 4; k++) {
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", drag[k], NULL)));
+        for (int f = 0; f < 3; f++) tn_world_step(w);
+        assert_null(tn_wbots_character_graph(w)); /* none built while held */
+    }
+    assert_non_null(strstr(tn_world_message_text(w), "built when the slider is let go"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "re-planning (physics changed) when the slider is let go"))
+        fail_msg("HUD: %s", hud);
+    if (tn_world_character(w)->on_ground) assert_true(tn_world_character(w)->x == x0);
+    tn_world_hold_graph_builds(w, false);
+    tn_world_step(w);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_non_null(strstr(tn_world_message_text(w), "jump 5.0 built in "));
+    for (int f = 0; f < 120; f++) { /* (a re-plan in the air waits for the landing) */
+        tn_world_hud(w, hud, sizeof hud);
+        if (strstr(hud, "| re-plan 1 (physics changed)")) break;
+        tn_world_step(w);
+    }
+    if (!strstr(hud, "| re-plan 1 (physics changed)")) fail_msg("HUD: %s", hud);
+    assert_true(tn_wbots_character_graph(w) == g); /* no other build */
+    /* a fast build (no clock: 0 ms) is never held back */
+    tn_world_set_clock(w, NULL);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    tn_world_step(w);
+    tn_world_hold_graph_builds(w, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+    tn_world_step(w);
+    assert_non_null(tn_wbots_character_graph(w));
+    tn_world_hold_graph_builds(w, false);
+    tn_world_destroy(w);
+}
+
 static void test_hud_compare_follows_replan(void **state)
 {
     (void)state;
@@ -1269,6 +1324,7 @@ int main(void)
         cmocka_unit_test(test_partial_json),
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
+        cmocka_unit_test(test_held_slider_builds_once_on_release),
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_hud_singular),
         cmocka_unit_test(test_graph_replans_counted),

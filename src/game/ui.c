@@ -177,6 +177,11 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
     bool inside = x >= PANEL_X;
     if (ev->type == SDL_MOUSEMOTION) {
         v->hot_slider = v->hot_tool = v->hot_overlay = -1;
+        if (v->drag_slider >= 0 && !(ev->motion.state & SDL_BUTTON_LMASK)) {
+            /* the release was not seen (let go outside the window) */
+            v->drag_slider = -1;
+            tn_world_hold_graph_builds(w, false);
+        }
         if (v->drag_slider >= 0) {
             slider_apply(w, v->drag_slider, x);
             v->hot_slider = v->drag_slider;
@@ -201,6 +206,7 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
     if (ev->type == SDL_MOUSEBUTTONUP) {
         if (v->drag_slider >= 0 && ev->button.button == SDL_BUTTON_LEFT) {
             v->drag_slider = -1;
+            tn_world_hold_graph_builds(w, false); /* the value it stopped at is built */
             return true;
         }
         return inside;
@@ -217,6 +223,9 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
             double dummy;
             if (in_rect(&r, x, y) && tn_world_get(w, params[i].name, &dummy)) {
                 v->drag_slider = i;
+                /* one graph build for the value the drag stops at, not one
+                 * a frame (on maps where a build is slow) */
+                tn_world_hold_graph_builds(w, true);
                 slider_apply(w, i, x);
             }
         }

@@ -56,6 +56,12 @@ typedef struct tn_wbots {
     tn_surf *graph[GRAPH_CACHE];
     unsigned graph_used[GRAPH_CACHE], tick;
     bool graph_off_said;
+    /* tn_world_hold_graph_builds: while held, a graph for a new profile is
+     * not built when this map's last build took over GRAPH_SLOW_MS (a
+     * slider drag in the window would otherwise build one per frame);
+     * waiting: a build was put off (said once per hold) */
+    bool hold, waiting;
+    double last_build_ms;
     tn_surf *char_graph; /* the graph last given to the character's bot */
     struct {
         bool valid;
@@ -237,6 +243,15 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
         return s->graph[slot];
     }
     if (!build) return NULL;
+    if (s->hold && s->last_build_ms > GRAPH_SLOW_MS) {
+        if (!s->waiting)
+            tn_world_message(w,
+                             "graph planner: the graph for the new value is built when the "
+                             "slider is let go (the last build took %.0f ms)",
+                             s->last_build_ms);
+        s->waiting = true;
+        return NULL;
+    }
     /* the least recently used graph is built again in place (a slider
      * move): its scratch is kept, so the build does not fault in fresh
      * pages (tn_surf_rebuild) */
@@ -247,6 +262,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     /* a long build is said once (the window freezes meanwhile); only with a
      * clock (the window's): headless runs say nothing that depends on time */
     double ms = w->clock ? (w->clock() - t0) * 1e3 : 0.0;
+    s->last_build_ms = ms;
     if (tn_succeeded(st) && ms > GRAPH_SLOW_MS)
         tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms", b->w, b->h,
                          (double)w->phys.jump_height, ms);
@@ -261,9 +277,17 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     return s->graph[lru];
 }
 
+/* A build put off by a hold (graph_for said so): the bot keeps what it has
+ * and does not step (its plan is for the old profile). */
+static bool held_back(const tn_wbots *s, const tn_surf *g)
+{
+    return !g && s->planner && s->waiting;
+}
+
 static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b)
 {
     tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
+    if (held_back(s, g)) return NULL;
     tn_bot_set_graph(bot, g);
     if (bot == s->bot) s->char_graph = g;
     return g;
@@ -573,7 +597,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
-    use_planner(w, s, s->bot, &w->character);
+    if (held_back(s, use_planner(w, s, s->bot, &w->character))) return false;
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
     note_explored(w, s);
@@ -673,7 +697,7 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     for (int t = 0; t < TARGET_TRIES; t++) {
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
-        use_planner(w, s, s->ebot[i], b);
+        if (held_back(s, use_planner(w, s, s->ebot[i], b))) return; /* waits (wait[i] = 0) */
         tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
         if (tn_failed(st)) continue;
         if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
@@ -706,8 +730,9 @@ void tn_wbots_step(tn_world *w)
             }
         }
         s->was_active[i] = tn_bot_active(bot);
-        if (tn_bot_active(bot)) use_planner(w, s, bot, b);
-        tn_input in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
+        tn_input in = {0};
+        if (!tn_bot_active(bot) || !held_back(s, use_planner(w, s, bot, b)))
+            in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
         tn_body_step(b, w->map, &w->phys, in);
     }
 }
@@ -785,6 +810,14 @@ void tn_wbots_physics(tn_world *w)
                               : "physics changed");
 }
 
+void tn_wbots_hold(tn_world *w, bool hold)
+{
+    tn_wbots *s = of(w);
+    if (!s) return;
+    s->hold = hold;
+    s->waiting = false;
+}
+
 tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
 {
     tn_wbots *s = of(w);
@@ -855,9 +888,11 @@ static const char *hud_state(tn_bot_state st)
 }
 
 /* When a waiting plan is made: in the air on landing; on the ground at the
- * next step (a slider moved while paused). */
+ * next step (a slider moved while paused); after a slider's release when
+ * a hold put its graph build off. */
 static const char *when_pending(const tn_world *w)
 {
+    if (of(w)->waiting && !tn_wbots_character_graph(w)) return "when the slider is let go";
     return w->character.on_ground ? "at the next step" : "on landing";
 }
 
@@ -1081,6 +1116,8 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
     if (!s->pf || (long)w->map->w * w->map->h > GRAPH_MAX_TILES)
         return "graph overlay: no graph on a map this large (the classic planner is used)";
     if (!s->planner) return "graph overlay: the planner is classic, nothing to show (G: graph)";
+    if (s->waiting && !tn_wbots_character_graph(w))
+        return "graph overlay: the graph for the new value is built when the slider is let go";
     return NULL;
 }
 

@@ -501,6 +501,7 @@ int tn_world_message_ttl(const tn_world *w) { return w->message_ttl; }
 void tn_world_set_message_ttl(tn_world *w, int steps) { w->message_ttl = steps < 0 ? 0 : steps; }
 void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock) { w->clock = clock; }
 tn_world_clock_fn tn_world_clock(const tn_world *w) { return w->clock; }
+void tn_world_hold_graph_builds(tn_world *w, bool hold) { tn_wbots_hold(w, hold); }
 
 void tn_world_place_character(tn_world *w, float x, float y)
 {

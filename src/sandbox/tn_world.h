@@ -232,6 +232,15 @@ void tn_world_set_message_ttl(tn_world *w, int steps);
 typedef double (*tn_world_clock_fn)(void);
 void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock);
 tn_world_clock_fn tn_world_clock(const tn_world *w);
+/* Hold graph builds while a slider is dragged (the window sets it from the
+ * button press on a slider to its release).  While held, a graph the bots
+ * or the surface overlay need for a new profile (jump height, size) is not
+ * built when this map's last graph build took over 50 ms by the clock: the
+ * bots wait, standing by, and the status line says so once; the first step
+ * after the release builds the one graph for the value the drag stopped
+ * at.  Without a clock (headless runs) nothing is held back: every build
+ * is timed 0 ms. */
+void tn_world_hold_graph_builds(tn_world *w, bool hold);
 /* Move the character's body to top-left pixel (x, y), velocity kept (tests
  * and tools; no collision check: tn_world_check reports a body in a block). */
 void tn_world_place_character(tn_world *w, float x, float y);

@@ -47,6 +47,7 @@ void tn_wbots_destroy(tn_world *w);
 bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active);
 void tn_wbots_step(tn_world *w);
 void tn_wbots_physics(tn_world *w);
+void tn_wbots_hold(tn_world *w, bool hold);
 tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
 void tn_wbots_on_edit(tn_world *w, int x, int y);
 tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
