@@ -458,6 +458,47 @@ static void test_classic_limit_is_not_out_of_reach(void **state)
     tn_world_destroy(w);
 }
 
+/* A trip cut short by the classic search limit goes on with searches from
+ * where each path ended (test_classic_limit_is_not_out_of_reach), unless
+ * the player took the controls: a key pressed during the cut-short path
+ * ends the whole trip, and no search again takes the character back once
+ * the key is let go. */
+static void test_classic_continuation_not_after_takeover(void **state)
+{
+    (void)state;
+    for (int press = 0; press < 2; press++) {
+        tn_world *w = world_gen256();
+        tn_world_step(w);
+        assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, 243, 221, TN_CLICK_LEFT, false, NULL)));
+        const tn_bot *bot = tn_wbots_character_bot(w);
+        for (int f = 0; f < 100; f++) tn_world_step(w);
+        assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_PARTIAL); /* the cut-short path */
+        assert_int_equal(tn_bot_get_info(bot).plans, 1);
+        if (press) {
+            tn_input key = {0};
+            key.left = true;
+            tn_world_set_input(w, key);
+            tn_world_step(w);
+            tn_input none = {0};
+            tn_world_set_input(w, none);
+        }
+        for (int f = 0; f < 600; f++) tn_world_step(w);
+        tn_bot_info i = tn_bot_get_info(bot);
+        printf("  %s: %s, %d plans | %s\n", press ? "key pressed" : "no key",
+               tn_bot_state_name(i.state), i.plans, tn_world_message_text(w));
+        if (press) {
+            assert_false(tn_bot_active(bot));
+            assert_int_equal(i.state, TN_BOT_IDLE);
+            assert_int_equal(i.plans, 1);
+        } else {
+            assert_true(i.plans > 1); /* searched again from the path's end */
+        }
+        tn_world_destroy(w);
+    }
+}
+
 /* A slider moved on the ground (while paused: no step follows): the HUD
  * drops the old plan at once.  The reviewer's paused HUD kept "found: 355
  * frames, 7 legs | 101 nodes" until a single step. */
@@ -1325,6 +1366,7 @@ int main(void)
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_held_slider_builds_once_on_release),
+        cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_hud_singular),
         cmocka_unit_test(test_graph_replans_counted),
