@@ -626,7 +626,6 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
     int followed = follow_navmesh(p, w, overlays);
     const tn_bot *b = tn_wbots_character_bot(w);
     if (!b) return followed;
-    if (!b) return 0;
     tn_bot_info i = tn_bot_get_info(b);
     if (i.plans == p->plans_seen) return followed;
     p->plans_seen = i.plans;
