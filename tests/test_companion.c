@@ -540,6 +540,85 @@ static void test_deterministic_and_params(void **state)
     assert_true(tn_failed(tn_companion_validate(&p, &e)));
 }
 
+/* ---- a path callback that reports more points than it wrote ------------------ */
+
+/* Writes cap points toward the goal, then returns the whole path's length
+ * (as tn_funnel counts: more than cap), the mistake an adapter over a path
+ * finder that "returns how many the path has" makes. */
+static bool never_sees(void *user, float ax, float ay, float bx, float by)
+{
+    (void)user, (void)ax, (void)ay, (void)bx, (void)by;
+    return false;
+}
+static bool always_sees(void *user, float ax, float ay, float bx, float by)
+{
+    (void)user, (void)ax, (void)ay, (void)bx, (void)by;
+    return true;
+}
+static int long_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
+                     int cap)
+{
+    (void)user, (void)radius;
+    for (int i = 0; i < cap; i++) {
+        float t = (float)(i + 1) / (float)cap;
+        xy[2 * i] = ax + (bx - ax) * t;
+        xy[2 * i + 1] = ay + (by - ay) * t;
+    }
+    return cap + 68;
+}
+
+/* The companion keeps at most TN_COMPANION_PATH_MAX corners of a path,
+ * whatever count the callback returns (as the wanderer's guide does): it
+ * neither walks past its path array nor copies a fetch path beyond it. */
+static void test_path_count_beyond_cap(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &m, NULL)));
+    tn_companion_params p = tn_companion_default_params();
+    p.idle_steps = 1;
+    /* padding after the companion: the old code wrote up to 2 x 100 floats
+     * into its 64-float path array */
+    struct {
+        tn_companion c;
+        float pad[512];
+    } box;
+    memset(&box, 0, sizeof box);
+    /* hidden character: a search path */
+    tn_agent_nav hidden = {NULL, never_sees, long_path};
+    tn_companion_env e = {0};
+    e.map = m;
+    e.nav = &hidden;
+    e.char_x = 300.0f;
+    e.char_y = 160.0f;
+    e.char_hw = 8.0f;
+    e.char_hh = 16.0f;
+    e.self_id = -1;
+    e.dt = DT;
+    tn_companion_init(&box.c, 100.0f, 100.0f, 0);
+    tn_companion_step(&box.c, &p, &e);
+    assert_int_equal(box.c.state, TN_COMPANION_SEARCH);
+    assert_true(box.c.path_n >= 1 && box.c.path_n <= TN_COMPANION_PATH_MAX);
+    for (int k = 0; k < 200; k++) {
+        tn_companion_step(&box.c, &p, &e);
+        assert_true(box.c.path_n <= TN_COMPANION_PATH_MAX && box.c.path_i <= box.c.path_n);
+    }
+    /* character in sight, idle, an item: a fetch path */
+    tn_agent_nav seen = {NULL, always_sees, long_path};
+    e.nav = &seen;
+    const float item[2] = {400.0f, 160.0f};
+    e.items = item;
+    e.nitems = 1;
+    memset(&box, 0, sizeof box);
+    tn_companion_init(&box.c, 300.0f, 140.0f, 0); /* at its anchor */
+    int k = 0;
+    for (; k < 10 && box.c.state != TN_COMPANION_FETCH; k++) tn_companion_step(&box.c, &p, &e);
+    assert_int_equal(box.c.state, TN_COMPANION_FETCH);
+    assert_true(box.c.path_n >= 1 && box.c.path_n <= TN_COMPANION_PATH_MAX);
+    for (int i = 0; i < 512; i++) assert_true(box.pad[i] == 0.0f);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -553,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_fetches_item_behind_character),
         cmocka_unit_test(test_gives_up_item_past_blocking_character),
         cmocka_unit_test(test_deterministic_and_params),
+        cmocka_unit_test(test_path_count_beyond_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -280,6 +280,68 @@ static void test_spawner_accumulator_and_pool(void **state)
     tn_map_destroy(m);
 }
 
+/* A spawn held back for room (spacing) is caught up by at most the step it
+ * finally spawns in: not by its accumulator over the rate (seconds of
+ * flight for a slow rate), nor by infinity after the rate was set to 0
+ * between waves (the enemy flew its whole path at once and was counted as
+ * reached). */
+static void test_held_spawn_catch_up(void **state)
+{
+    (void)state;
+    tn_map *m = tu_map_text("tilenav-map 1\nsize 20 1\ntiles\n"
+                            "S..................D\n");
+    tn_flow *f = flow_for(m);
+    tn_enemies_config c = tn_enemies_default_config();
+    c.capacity = 8;
+    c.spawn_rate = 2.0f;
+    c.spacing = 2.0f;
+    c.speed_min = c.speed_max = 1.0f;
+    c.offset_min = c.offset_max = 0.0f;
+    tn_enemies *p = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(&c, NULL, &p, NULL)));
+    int32_t sp = 0;
+    tn_rng r;
+    tn_rng_seed(&r, 3, 3);
+    /* A spawns; 0.75 s on the next spawn is due but held (A is 0.75
+     * tiles from the spawn centre), with half a spawn more accumulated. */
+    tn_enemies_step(p, f, &sp, 1, &r, 0.5f, NULL);
+    assert_int_equal(p->count, 1);
+    tn_enemies_step(p, f, &sp, 1, &r, 0.75f, NULL);
+    assert_int_equal(p->count, 1);
+    assert_true(p->accum > 1.0);
+    /* Between waves: no more spawns, but the held one goes once there is
+     * room. */
+    tn_enemies_config z = p->cfg;
+    z.spawn_rate = 0.0f;
+    assert_int_equal(tn_enemies_configure(p, &z, NULL), TN_OK);
+    tn_enemies_step(p, f, &sp, 1, &r, 0.25f, NULL);
+    assert_int_equal(p->count, 1);                 /* still crowded: A at 1.5 */
+    tn_enemies_step(p, f, &sp, 1, &r, 1.5f, NULL); /* A at 3: room */
+    assert_int_equal(p->reached, 0);
+    assert_int_equal(p->count, 2);
+    const tn_enemy *b = &p->e[1];
+    assert_true(isfinite(b->x) && isfinite(b->progress));
+    assert_true(b->x <= 0.5f + 1.5f + 1e-4f); /* at most one step (1.5 s at 1 tile/s) on */
+    assert_true(b->x < p->e[0].x);
+    /* A slow rate: the held spawn waits several seconds; once it goes it
+     * is not flown those seconds ahead. */
+    tn_enemies_clear(p);
+    z.spawn_rate = 0.25f;
+    z.speed_min = z.speed_max = 0.1f;
+    assert_int_equal(tn_enemies_configure(p, &z, NULL), TN_OK);
+    tn_enemies_step(p, f, &sp, 1, &r, 4.0f, NULL); /* A spawns */
+    assert_int_equal(p->count, 1);
+    int k = 0;
+    for (; k < 1000 && p->count == 1; k++) tn_enemies_step(p, f, &sp, 1, &r, 0.5f, NULL);
+    assert_int_equal(p->count, 2);
+    assert_true(k > 20); /* held for more than 10 s: A needed 2 tiles of room */
+    b = &p->e[1];
+    assert_true(b->x <= 0.5f + 0.1f * 0.5f + 1e-4f);
+    tn_enemies_destroy(p);
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
 /* A block dropped on an enemy pushes it to the nearest open neighbour; an
  * enemy walled into a pocket hovers at its tile centre and resumes when the
  * pocket opens. */
@@ -431,6 +493,7 @@ int main(void)
         cmocka_unit_test(test_turn_around),
         cmocka_unit_test(test_inside_tiles_random),
         cmocka_unit_test(test_spawner_accumulator_and_pool),
+        cmocka_unit_test(test_held_spawn_catch_up),
         cmocka_unit_test(test_errors_have_messages),
         cmocka_unit_test(test_edits_under_enemies),
         cmocka_unit_test(test_long_steps),

@@ -300,6 +300,23 @@ static void test_format_null_map(void **state)
     assert_int_equal(tn_map_format(NULL, NULL, 0, NULL), TN_FAILURE | TN_INVALID_PARAM);
 }
 
+/* A failed parse leaves *out NULL (tn_common.h: "*out is NULL on failure"),
+ * also when the arguments themselves are refused: a caller that destroys
+ * *out after any failure must not free a stale pointer. */
+static void test_parse_failure_clears_out(void **state)
+{
+    (void)state;
+    tn_map *m = (tn_map *)(uintptr_t)0x1; /* a stale value */
+    tn_error e = {0};
+    assert_int_equal(tn_map_parse(NULL, 5, "t.map", NULL, &m, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(m);
+    assert_true(e.msg[0] != '\0');
+    m = (tn_map *)(uintptr_t)0x1;
+    assert_true(tn_failed(tn_map_parse("junk\n", 5, "t.map", NULL, &m, &e)));
+    assert_null(m);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +329,7 @@ int main(void)
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_bom_and_trailing_blanks),
         cmocka_unit_test(test_format_null_map),
+        cmocka_unit_test(test_parse_failure_clears_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -665,6 +665,14 @@ static void test_stated_memory(void **state)
     assert_true(tn_succeeded(tn_path_create(10, 10, NULL, 0, NULL, &pf, NULL)));
     assert_int_equal(tn_path_max_expand(pf), 4096);
     tn_path_destroy(pf);
+    /* INT_MAX as "no limit" on the largest map (771 million states): the
+     * limit is lowered to 2^29 - 2 so that the queue's 4L + 4 entries fit
+     * an int (it overflowed to a negative capacity); nothing allocated */
+    const int lmax = (INT32_MAX - 4) / 4;
+    assert_int_equal(tn_path_memory(4096, 4096, NULL, INT32_MAX),
+                     tn_path_memory(4096, 4096, NULL, lmax));
+    assert_true(tn_path_memory(4096, 4096, NULL, lmax) >
+                tn_path_memory(4096, 4096, NULL, lmax - 1));
     assert_int_equal(tn_path_memory(0, 5, NULL, 0), 0);
 }
 

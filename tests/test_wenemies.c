@@ -182,8 +182,10 @@ static void test_world_idle_and_cutoff(void **state)
     for (int i = 0; i < s->pool->count; i++)
         assert_false(s->pool->e[i].tx >= 6 && s->pool->e[i].tx <= 8 && s->pool->e[i].ty >= 1 &&
                      s->pool->e[i].ty <= 3);
-    /* 10/s for 10 s, fewer when the spacing held some back */
-    assert_true(s->pool->spawned >= 60 && s->pool->spawned <= 100);
+    /* 10/s for 10 s, fewer when the spacing held some back (about 40: a
+     * held spawn goes once the enemy before it, at 0.2..5 tiles/s, is 0.3
+     * tiles on, and is caught up by one step at most) */
+    assert_true(s->pool->spawned >= 30 && s->pool->spawned <= 100);
     assert_true(tn_world_set(w, "spawn_rate", 2, NULL) == TN_OK);
     assert_true(s->pool->cfg.spacing == 0.0f); /* low rates: exactly the rate */
     tn_world_destroy(w);

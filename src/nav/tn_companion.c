@@ -127,7 +127,8 @@ static bool plan(tn_companion *c, const tn_companion_params *p, const tn_compani
     int n = e->nav->path(e->nav->user, c->x, c->y, gx, gy, path_radius(p), c->path,
                          TN_COMPANION_PATH_MAX);
     if (n <= 0) return false;
-    c->path_n = n;
+    /* a callback that reports the whole path's length keeps its first cap */
+    c->path_n = n < TN_COMPANION_PATH_MAX ? n : TN_COMPANION_PATH_MAX;
     c->goal_x = gx;
     c->goal_y = gy;
     return true;
@@ -291,6 +292,7 @@ static bool start_fetch(tn_companion *c, const tn_companion_params *p, const tn_
         int n = e->nav->path(e->nav->user, c->x, c->y, e->items[2 * i], e->items[2 * i + 1],
                              path_radius(p), tmp, TN_COMPANION_PATH_MAX);
         if (n <= 0) continue;
+        if (n > TN_COMPANION_PATH_MAX) n = TN_COMPANION_PATH_MAX; /* at most what tmp holds */
         float len = path_length(c->x, c->y, tmp, n);
         if (len < best) {
             best = len;

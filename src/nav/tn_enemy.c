@@ -413,8 +413,13 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
         init_enemy(s, e, f, t % f->w, t / f->w, rng);
         s->spawned++;
         made++;
-        /* It was due accum / rate seconds ago: catch up. */
-        float ago = (float)(s->accum / (double)s->cfg.spawn_rate);
+        /* It was due accum / rate seconds ago: catch up, by this step at
+         * most.  A spawn held back for room (spacing) became due when the
+         * room appeared, inside this step, however long it waited: its
+         * accumulator (up to 1.5) must not turn into seconds of flight,
+         * nor into infinity after a configure to spawn_rate 0. */
+        double ago_d = s->cfg.spawn_rate > 0.0f ? s->accum / (double)s->cfg.spawn_rate : 0.0;
+        float ago = (float)(ago_d < (double)dt ? ago_d : (double)dt);
         if (ago > 0.0f && advance(e, f, ago)) {
             s->reached++;
             s->count--;

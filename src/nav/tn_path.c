@@ -203,6 +203,9 @@ static inline uint32_t pack(int x, int y, int j)
     return (uint32_t)x | ((uint32_t)y << 12) | ((uint32_t)j << 24);
 }
 
+/* The largest search limit: 4L + 4 queue entries must fit an int. */
+#define MAX_LIMIT ((size_t)(INT32_MAX - 4) / 4)
+
 /* The sizes a finder for map_w x map_h reserves (see tn_path_memory). */
 typedef struct path_sizes {
     int nj;
@@ -238,6 +241,10 @@ static tn_status path_sizes_of(int map_w, int map_h, const tn_phys_params *phys,
         if (lim > (1u << 20)) lim = 1u << 20;
     }
     if (lim > z->states) lim = z->states;
+    /* the entry pool's index is an int (and 0xffffffff its end mark): a
+     * limit such as INT_MAX ("no limit") on a map of more than 2^29 states
+     * overflowed 4L + 4 */
+    if (lim > MAX_LIMIT) lim = MAX_LIMIT;
     z->lim = lim;
     z->hcap = 4 * lim + 4; /* pushes <= 1 + 4 x expansions */
     z->bytes = sizeof(struct tn_path) + z->states * sizeof(pstate) + z->hcap * sizeof(hentry) +

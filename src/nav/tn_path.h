@@ -214,7 +214,9 @@ typedef struct tn_path tn_path;
  * the map: 4 states per tile (TN_PATH_DEFAULT_PER_TILE; at least 4096, at
  * most 1<<20, at most W*H*NJ), which exhausts the reachable set of typical
  * levels (the demo map's largest is 3.3 states per tile); a search that
- * hits it returns a partial path (TN_LIMIT_REACHED).
+ * hits it returns a partial path (TN_LIMIT_REACHED).  A larger max_expand
+ * than W*H*NJ or 2^29 - 2 (so that the queue's 4L + 4 entries fit an int)
+ * is lowered to that: INT_MAX is "no limit".
  * Memory, exactly (tn_path_memory returns it), with L the limit:
  *     8*W*H*NJ + 12*(4L + 4) + 6*(L + 1) + (W+2)*(H+2) + sizeof(tn_path)
  * e.g. 256x256 with the defaults: 23.0 MB of states + 12.0 MB of queue

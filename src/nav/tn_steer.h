@@ -59,7 +59,8 @@ typedef struct tn_agent_nav {
      * a (its corners, then b itself) into xy (x, y pairs, at most cap points)
      * and returns how many it wrote; 0 when b cannot be reached.  A path
      * longer than cap points may be cut to its first cap points (the agent
-     * plans again from there).  May be NULL: agents then never plan paths. */
+     * plans again from there; a count above cap is taken as cap).  May be
+     * NULL: agents then never plan paths. */
     int (*path)(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
                 int cap);
 } tn_agent_nav;
