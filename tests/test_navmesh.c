@@ -1445,6 +1445,12 @@ static void test_funnel(void **state)
     assert_true(out[2] == 2 && out[3] == 1);
     /* capacity: count is still the full path */
     assert_int_equal(tn_funnel(Q, 4, out, 1), 3);
+    /* no output buffer: it only counts (it wrote through NULL); no portals
+     * or none at all: 0 (it read through NULL) */
+    assert_int_equal(tn_funnel(Q, 4, NULL, 8), 3);
+    assert_int_equal(tn_funnel(Q, 4, out, -1), 3);
+    assert_int_equal(tn_funnel(NULL, 4, out, 8), 0);
+    assert_int_equal(tn_funnel(Q, 0, out, 8), 0);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -957,7 +957,8 @@ static int corridor_intervals(tn_navquery *q, int ts, int tg, double sx, double 
 
 int tn_funnel(const double *P, int n, double *out, int cap)
 {
-    if (n <= 0) return 0;
+    if (n <= 0 || !P) return 0;
+    if (!out || cap < 0) cap = 0; /* count only */
     int cnt = 0;
     double lastx = 0, lasty = 0;
 #define EMIT(X, Y)                                      \
