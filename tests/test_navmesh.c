@@ -1454,6 +1454,35 @@ static void test_funnel(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
+/* tn_navmesh.h MEMORY: a tn_navquery takes exactly 690 * P + 95,638 bytes
+ * for a mesh of point capacity P (the header said ~665 * P, 4-9% short of
+ * what the counting allocator measures). */
+
+static void test_query_memory_formula(void **state)
+{
+    (void)state;
+    if (sizeof(void *) != 8) skip(); /* the header's bytes are 64-bit ones */
+    tn_map *blocks = random_map(64, 48, 8, 77);
+    for (int k = 0; k < 4; k++) {
+        int w = k < 3 ? 16 << (2 * k) : 64, h = k < 3 ? w : 48;
+        tn_navmesh_config c =
+            k < 3 ? tn_navmesh_default_config() : tn_navmesh_config_for_map(blocks, 0.25f);
+        tn_navmesh *nm = NULL;
+        assert_true(tn_succeeded(tn_navmesh_create(w, h, &c, NULL, &nm, NULL)));
+        size_t p = k < 3 ? (size_t)(w + 1) * (size_t)(h + 1) : (size_t)c.max_points;
+        tu_counting cnt = {0, 0, 0};
+        tn_allocator a = tu_counting_allocator(&cnt);
+        tn_navquery *q = NULL;
+        assert_true(tn_succeeded(tn_navquery_create(nm, &a, &q, NULL)));
+        assert_int_equal(cnt.bytes, 690 * p + 95638);
+        tn_navquery_destroy(q);
+        assert_int_equal(cnt.frees, cnt.allocs);
+        tn_navmesh_destroy(nm);
+    }
+    tn_map_destroy(blocks);
+}
+
+/* ---------------------------------------------------------------------- */
 /* Nearest free point */
 
 static void test_nearest_free(void **state)
@@ -1659,6 +1688,7 @@ int main(void)
         cmocka_unit_test(test_config_for_map),
         cmocka_unit_test(test_locate),
         cmocka_unit_test(test_funnel),
+        cmocka_unit_test(test_query_memory_formula),
         cmocka_unit_test(test_path_simple),
         cmocka_unit_test(test_path_pixels),
         cmocka_unit_test(test_los_cases),

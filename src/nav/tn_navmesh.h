@@ -136,9 +136,11 @@
  * MEMORY (bytes; counting allocator, 64-bit): mesh ~ 300 * P + 16 * S +
  * W * H + 1.2 MB (106 * P of its own arrays, 2 triangles of 36 bytes per
  * point, tn_cdt's 183-192 * P, fixed scratch of the local update and its
- * 2048-point CDT); a tn_navquery ~ 665 * P (the triangle A* and interval
- * search ~380, the radius search ~285: per point 2 heap offers and 1/2
- * label of 72 bytes, 4 cached candidates, state and stamp arrays).
+ * 2048-point CDT); a tn_navquery exactly 690 * P + 95,638 bytes (94 KB
+ * of fixed pools: 1 KB per point at 16x16, 718 B for P = 3,467):
+ * the triangle A* and interval search, per triangle of capacity (2 per
+ * point), and the radius search: per point 2 heap offers and 1/2 label of
+ * 72 bytes, 4 cached candidates, state and stamp arrays).
  * Measured at 256x256: worst case mesh 22.1 MB + query 43.6 MB;
  * tn_navmesh_config_for_map(map, 0.25) on 700 / 2000 random blocks
  * (P = 3,035 / 5,950): 2.3 + 2.1 MB / 3.2 + 4.0 MB.  Builds, updates and
