@@ -754,6 +754,28 @@ static void test_create_errors(void **state)
     tn_status s = tn_navmesh_build(nm, m, &err);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
     assert_false(tn_navmesh_los(nm, 0.5f, 0.5f, 1.5f, 0.5f));
+    /* a path on the emptied mesh says so (it said the start was "not in
+     * free space (a block, or outside the map)" for any start) */
+    tn_navquery *q = NULL;
+    assert_int_equal(tn_navquery_create(nm, NULL, &q, &err), TN_OK);
+    float xy[8];
+    int n = -1;
+    for (int r = 0; r < 2; r++) {
+        s = tn_navquery_find_path(q, 0.5f, 0.5f, 4.5f, 4.5f, 0.25f * (float)r, xy, 4, &n, &err);
+        assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(err.msg, "last build or update failed"));
+        assert_int_equal(n, 0);
+    }
+    tn_navquery_destroy(q);
+    /* ... and so on a mesh never built */
+    tn_navmesh *fresh = NULL;
+    assert_int_equal(tn_navmesh_create(5, 5, NULL, NULL, &fresh, &err), TN_OK);
+    assert_int_equal(tn_navquery_create(fresh, NULL, &q, &err), TN_OK);
+    s = tn_navquery_find_path(q, 0.5f, 0.5f, 4.5f, 4.5f, 0, xy, 4, &n, &err);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(err.msg, "never built"));
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(fresh);
     tn_map_destroy(m);
     tn_navmesh_destroy(nm);
 }

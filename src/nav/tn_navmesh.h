@@ -303,8 +303,9 @@ void tn_navquery_destroy(tn_navquery *q);
  * 2*cap floats) into xy, start and goal included (cap >= 2), and their
  * number into *count.
  *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free, or
- *  closer than radius to a wall); FAILURE|UNREACHABLE (no way, or none wide
- *  enough);
+ *  closer than radius to a wall, or a mesh never built or whose last build
+ *  or update failed: the message says which); FAILURE|UNREACHABLE (no way,
+ *  or none wide enough);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
  *  points (the first cap are written). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
