@@ -13,6 +13,9 @@
  * callbacks; a test can record them.  Coordinates are world pixels (x right,
  * y down); an RGBA value is 0xRRGGBBAA.  Any callback, or the whole
  * tn_debug_draw (NULL), may be NULL: that primitive is skipped.
+ * Memory: none (the caller's struct).  Thread safety: the callbacks run on
+ * the thread that called the draw function, before it returns; the draw
+ * functions only read their object.  Cost: one call per primitive.
  */
 #ifndef TN_DEBUG_H
 #define TN_DEBUG_H
