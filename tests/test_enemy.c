@@ -475,6 +475,20 @@ static void test_long_steps(void **state)
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
     assert_non_null(strstr(e.msg, "must be finite"));
     assert_true(tn_failed(tn_enemies_step(p, f, &spawn, 1, &r, NAN, NULL)));
+    /* a spawn list with no tiles or no rng, or a negative count: refused
+     * with a message, nothing moves (they returned TN_OK and never
+     * spawned, so a game that forgot its rng waited for enemies silently) */
+    const char *why[3] = {"the list is NULL", "no rng", "negative count"};
+    for (int k = 0; k < 3; k++) {
+        s = tn_enemies_step(p, f, k == 0 ? NULL : &spawn, k == 2 ? -1 : 1, k == 1 ? NULL : &r, 2.0f,
+                            &e);
+        assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(e.msg, why[k]));
+        assert_int_equal(p->count, 0);
+        assert_int_equal(p->spawned, 0);
+    }
+    /* no spawn list at all: only moves, nothing is wrong */
+    assert_int_equal(tn_enemies_step(p, f, NULL, 0, NULL, 0.5f, &e), TN_OK);
     p->cfg.spacing = 0.0f; /* every due spawn fits in one step */
     assert_true(tn_succeeded(tn_enemies_step(p, f, &spawn, 1, &r, 1e9f, &e)));
     assert_true(p->count <= 8);

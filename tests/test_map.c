@@ -298,6 +298,9 @@ static void test_format_null_map(void **state)
     char buf[8];
     assert_int_equal(tn_map_format(NULL, buf, sizeof buf, NULL), TN_FAILURE | TN_INVALID_PARAM);
     assert_int_equal(tn_map_format(NULL, NULL, 0, NULL), TN_FAILURE | TN_INVALID_PARAM);
+    /* the size a NULL map needs: 0, as its format call refuses it (it
+     * dereferenced NULL) */
+    assert_int_equal(tn_map_format_size(NULL), 0);
 }
 
 /* A failed parse leaves *out NULL (tn_common.h: "*out is NULL on failure"),

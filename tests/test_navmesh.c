@@ -754,6 +754,28 @@ static void test_create_errors(void **state)
     tn_status s = tn_navmesh_build(nm, m, &err);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
     assert_false(tn_navmesh_los(nm, 0.5f, 0.5f, 1.5f, 0.5f));
+    /* a path on the emptied mesh says so (it said the start was "not in
+     * free space (a block, or outside the map)" for any start) */
+    tn_navquery *q = NULL;
+    assert_int_equal(tn_navquery_create(nm, NULL, &q, &err), TN_OK);
+    float xy[8];
+    int n = -1;
+    for (int r = 0; r < 2; r++) {
+        s = tn_navquery_find_path(q, 0.5f, 0.5f, 4.5f, 4.5f, 0.25f * (float)r, xy, 4, &n, &err);
+        assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(err.msg, "last build or update failed"));
+        assert_int_equal(n, 0);
+    }
+    tn_navquery_destroy(q);
+    /* ... and so on a mesh never built */
+    tn_navmesh *fresh = NULL;
+    assert_int_equal(tn_navmesh_create(5, 5, NULL, NULL, &fresh, &err), TN_OK);
+    assert_int_equal(tn_navquery_create(fresh, NULL, &q, &err), TN_OK);
+    s = tn_navquery_find_path(q, 0.5f, 0.5f, 4.5f, 4.5f, 0, xy, 4, &n, &err);
+    assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(err.msg, "never built"));
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(fresh);
     tn_map_destroy(m);
     tn_navmesh_destroy(nm);
 }
@@ -1445,6 +1467,41 @@ static void test_funnel(void **state)
     assert_true(out[2] == 2 && out[3] == 1);
     /* capacity: count is still the full path */
     assert_int_equal(tn_funnel(Q, 4, out, 1), 3);
+    /* no output buffer: it only counts (it wrote through NULL); no portals
+     * or none at all: 0 (it read through NULL) */
+    assert_int_equal(tn_funnel(Q, 4, NULL, 8), 3);
+    assert_int_equal(tn_funnel(Q, 4, out, -1), 3);
+    assert_int_equal(tn_funnel(NULL, 4, out, 8), 0);
+    assert_int_equal(tn_funnel(Q, 0, out, 8), 0);
+}
+
+/* ---------------------------------------------------------------------- */
+/* tn_navmesh.h MEMORY: a tn_navquery takes exactly 690 * P + 95,638 bytes
+ * for a mesh of point capacity P (the header said ~665 * P, 4-9% short of
+ * what the counting allocator measures). */
+
+static void test_query_memory_formula(void **state)
+{
+    (void)state;
+    if (sizeof(void *) != 8) skip(); /* the header's bytes are 64-bit ones */
+    tn_map *blocks = random_map(64, 48, 8, 77);
+    for (int k = 0; k < 4; k++) {
+        int w = k < 3 ? 16 << (2 * k) : 64, h = k < 3 ? w : 48;
+        tn_navmesh_config c =
+            k < 3 ? tn_navmesh_default_config() : tn_navmesh_config_for_map(blocks, 0.25f);
+        tn_navmesh *nm = NULL;
+        assert_true(tn_succeeded(tn_navmesh_create(w, h, &c, NULL, &nm, NULL)));
+        size_t p = k < 3 ? (size_t)(w + 1) * (size_t)(h + 1) : (size_t)c.max_points;
+        tu_counting cnt = {0, 0, 0};
+        tn_allocator a = tu_counting_allocator(&cnt);
+        tn_navquery *q = NULL;
+        assert_true(tn_succeeded(tn_navquery_create(nm, &a, &q, NULL)));
+        assert_int_equal(cnt.bytes, 690 * p + 95638);
+        tn_navquery_destroy(q);
+        assert_int_equal(cnt.frees, cnt.allocs);
+        tn_navmesh_destroy(nm);
+    }
+    tn_map_destroy(blocks);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1653,6 +1710,7 @@ int main(void)
         cmocka_unit_test(test_config_for_map),
         cmocka_unit_test(test_locate),
         cmocka_unit_test(test_funnel),
+        cmocka_unit_test(test_query_memory_formula),
         cmocka_unit_test(test_path_simple),
         cmocka_unit_test(test_path_pixels),
         cmocka_unit_test(test_los_cases),

@@ -328,6 +328,66 @@ static void test_guide_round_a_wall(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_wander.h NARROW OPENINGS: two rooms joined by a door of 1, 2 or 3
+ * tiles, 20 wanderers with the default params from the left room to the
+ * right one, paths on the navmesh.  Every one passes within 120 s at
+ * bias 1, but a one-tile door takes several times as long as a wider one
+ * (the numbers the header quotes are the ones printed here). */
+static void door_walks(int door, float bias, int *through, double *mean_s)
+{
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(24, 12, NULL, &m, NULL)));
+    for (int x = 0; x < 24; x++) {
+        tn_map_set_tile(m, x, 0, TN_TILE_BLOCK, NULL);
+        tn_map_set_tile(m, x, 11, TN_TILE_BLOCK, NULL);
+    }
+    for (int y = 0; y < 12; y++) {
+        tn_map_set_tile(m, 0, y, TN_TILE_BLOCK, NULL);
+        tn_map_set_tile(m, 23, y, TN_TILE_BLOCK, NULL);
+        if (y < 5 || y >= 5 + door) tn_map_set_tile(m, 11, y, TN_TILE_BLOCK, NULL);
+    }
+    tnav_mesh *mesh = tnav_mesh_create(m);
+    assert_non_null(mesh);
+    tn_agent_nav nav = tnav_mesh_nav(mesh);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = bias;
+    const float T = TN_TILE_PX;
+    long steps = 0;
+    *through = 0;
+    for (int i = 0; i < 20; i++) {
+        tn_wanderer a;
+        tn_wanderer_init(&a, 2.5f * T, (1.5f + (float)(i % 9)) * T, 0, 20.5f * T, 5.5f * T, 42,
+                         (uint64_t)i);
+        int k = 0;
+        for (; k < 120 * 60 && a.x < 12 * T; k++) tn_wander_step(&a, 1, &p, &env);
+        if (a.x >= 12 * T) {
+            (*through)++;
+            steps += k;
+        }
+    }
+    *mean_s = *through ? (double)steps / *through * (double)DT : 0.0;
+    tnav_mesh_destroy(mesh);
+    tn_map_destroy(m);
+}
+
+static void test_door_width(void **state)
+{
+    (void)state;
+    int through[2][3];
+    double mean[2][3];
+    for (int b = 0; b < 2; b++)
+        for (int d = 0; d < 3; d++) {
+            door_walks(d + 1, b ? 1.0f : 0.5f, &through[b][d], &mean[b][d]);
+            print_message("door of %d tile(s), bias %.1f: %d of 20 through within 120 s, "
+                          "mean %.1f s\n",
+                          d + 1, b ? 1.0 : 0.5, through[b][d], mean[b][d]);
+        }
+    for (int d = 0; d < 3; d++) assert_int_equal(through[1][d], 20);
+    assert_true(mean[1][0] > 3.0 * mean[1][1] && mean[1][1] > mean[1][2]);
+    assert_true(through[0][0] < through[0][2]);
+}
+
 /* The guide on the navigation mesh, through a serpentine of one-tile
  * corridors.  A box narrower than a tile asks for a point's path (every
  * opening of a tile map is a tile wide, so the same places are reachable,
@@ -545,6 +605,7 @@ int main(void)
         cmocka_unit_test(test_retargeting_keeps_motion_smooth),
         cmocka_unit_test(test_guide_round_a_wall),
         cmocka_unit_test(test_guide_radius),
+        cmocka_unit_test(test_door_width),
         cmocka_unit_test(test_stops_exactly_at_target),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_params_checked),

@@ -1,11 +1,21 @@
 /* SPDX-License-Identifier: Zlib */
 /* tn_debug.h - the debug-draw interface (after Recast's duDebugDraw).
  *
- * The library never renders.  Modules that have something to show (agents,
- * paths, explored states, flow arrows, triangles) describe it through these
- * callbacks; the SDL front end implements them, a test can record them.
- * Coordinates are world pixels (x right, y down); an RGBA value is 0xRRGGBBAA.
- * Any callback may be NULL (that primitive is skipped).
+ * The library never renders.  Two modules draw through these callbacks:
+ * tn_navmesh (tn_navmesh_draw, _draw_corridor, _draw_clearance, _draw_path:
+ * triangles, outlines, corridors, clearance circles, paths) and tn_surf
+ * (tn_surf_debug_draw: the surface graph).  The other modules draw nothing
+ * themselves: their state is public (tn_flow_dir / tn_flow_exit for flow
+ * arrows, tn_path_explored_at for A*'s explored states, positions of
+ * enemies, wanderers and companions), and the demo's sandbox (src/sandbox,
+ * not installed) draws it through this same interface with the tn_dd_*
+ * helpers below, as a game can.  The SDL front end implements the
+ * callbacks; a test can record them.  Coordinates are world pixels (x right,
+ * y down); an RGBA value is 0xRRGGBBAA.  Any callback, or the whole
+ * tn_debug_draw (NULL), may be NULL: that primitive is skipped.
+ * Memory: none (the caller's struct).  Thread safety: the callbacks run on
+ * the thread that called the draw function, before it returns; the draw
+ * functions only read their object.  Cost: one call per primitive.
  */
 #ifndef TN_DEBUG_H
 #define TN_DEBUG_H

@@ -361,6 +361,17 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
     if (!(dt >= 0.0f) || !isfinite(dt))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "enemies: step of %g s (must be finite and >= 0)", (double)dt);
+    /* A spawn list without tiles or without an rng would spawn nothing
+     * and say nothing: the game would wait for enemies that never come. */
+    if (nspawns < 0)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: %d spawn tiles: a negative count", nspawns);
+    if (nspawns > 0 && !spawns)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: %d spawn tiles listed, but the list is NULL", nspawns);
+    if (nspawns > 0 && !rng)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: %d spawn tiles but no rng to draw the spawns from", nspawns);
     tn_error_clear(err);
     for (int i = 0; i < s->count;) {
         if (advance(&s->e[i], f, dt)) {
@@ -370,7 +381,7 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
             i++;
         }
     }
-    if (!spawns || nspawns <= 0 || !rng) {
+    if (nspawns == 0) { /* only moving */
         s->accum = 0.0;
         return TN_OK;
     }

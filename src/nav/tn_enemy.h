@@ -131,8 +131,10 @@ void tn_enemies_clear(tn_enemies *s);
 /* One step of dt seconds: move every enemy, reclaim those that arrived,
  * then spawn.  `spawns` lists spawn tiles as y*w+x (tiles outside the board
  * or without a path are skipped: no spawn point with a path is not an
- * error, the pool just idles).  INVALID_PARAM (message, nothing moves) for
- * an 8-connected field or a dt that is negative, NaN or infinite.  A long
+ * error, the pool just idles); nspawns 0 (spawns and rng may then be NULL)
+ * only moves the enemies.  INVALID_PARAM (message, nothing moves) for
+ * an 8-connected field, a dt that is negative, NaN or infinite, a negative
+ * nspawns, or nspawns > 0 with spawns or rng NULL.  A long
  * step (a game back from a pause) makes at most `capacity` spawns; the
  * rest of those due are counted as skipped at once.  The field
  * must be of the board the tiles refer to. */

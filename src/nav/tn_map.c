@@ -478,6 +478,7 @@ static bool start_covered(const tn_map *m)
 
 size_t tn_map_format_size(const tn_map *m)
 {
+    if (!m) return 0;
     int hl = snprintf(NULL, 0, HEADER_FMT, m->w, m->h);
     int sl = start_covered(m) ? snprintf(NULL, 0, START_FMT, m->start_x, m->start_y) : 0;
     return (size_t)hl + (size_t)sl + (size_t)m->h * ((size_t)m->w + 1) + 1;

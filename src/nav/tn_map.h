@@ -109,7 +109,7 @@ int tn_map_count_marks(const tn_map *m, int mark);
  * On success *out owns a new map. */
 tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
                        tn_map **out, tn_error *err);
-/* Bytes tn_map_format() needs (including the NUL). */
+/* Bytes tn_map_format() needs (including the NUL); 0 when m is NULL. */
 size_t tn_map_format_size(const tn_map *m);
 /* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short
  * (or buf NULL), INVALID_PARAM if m is NULL. */

@@ -136,9 +136,11 @@
  * MEMORY (bytes; counting allocator, 64-bit): mesh ~ 300 * P + 16 * S +
  * W * H + 1.2 MB (106 * P of its own arrays, 2 triangles of 36 bytes per
  * point, tn_cdt's 183-192 * P, fixed scratch of the local update and its
- * 2048-point CDT); a tn_navquery ~ 665 * P (the triangle A* and interval
- * search ~380, the radius search ~285: per point 2 heap offers and 1/2
- * label of 72 bytes, 4 cached candidates, state and stamp arrays).
+ * 2048-point CDT); a tn_navquery exactly 690 * P + 95,638 bytes (94 KB
+ * of fixed pools: 1 KB per point at 16x16, 718 B for P = 3,467):
+ * the triangle A* and interval search, per triangle of capacity (2 per
+ * point), and the radius search: per point 2 heap offers and 1/2 label of
+ * 72 bytes, 4 cached candidates, state and stamp arrays).
  * Measured at 256x256: worst case mesh 22.1 MB + query 43.6 MB;
  * tn_navmesh_config_for_map(map, 0.25) on 700 / 2000 random blocks
  * (P = 3,035 / 5,950): 2.3 + 2.1 MB / 3.2 + 4.0 MB.  Builds, updates and
@@ -301,8 +303,9 @@ void tn_navquery_destroy(tn_navquery *q);
  * 2*cap floats) into xy, start and goal included (cap >= 2), and their
  * number into *count.
  *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free, or
- *  closer than radius to a wall); FAILURE|UNREACHABLE (no way, or none wide
- *  enough);
+ *  closer than radius to a wall, or a mesh never built or whose last build
+ *  or update failed: the message says which); FAILURE|UNREACHABLE (no way,
+ *  or none wide enough);
  *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
  *  points (the first cap are written). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
@@ -336,7 +339,8 @@ double tn_navquery_length(const tn_navquery *q);
  * y of portal i as seen walking from portal 0 to portal n-1 ("left" is the
  * side where orient > 0, see tn_cdt.h); portal 0 is the start (left = right)
  * and portal n-1 the goal.  Writes up to cap points; returns how many the
- * path has (may exceed cap). */
+ * path has (may exceed cap).  0 when portals is NULL or n < 1; out NULL (or
+ * cap < 0) writes nothing and only counts. */
 int tn_funnel(const double *portals, int n, double *out, int cap);
 
 /* ---- debug draw (world pixels = query units * px_per_unit) ----------- */

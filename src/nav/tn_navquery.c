@@ -957,7 +957,8 @@ static int corridor_intervals(tn_navquery *q, int ts, int tg, double sx, double 
 
 int tn_funnel(const double *P, int n, double *out, int cap)
 {
-    if (n <= 0) return 0;
+    if (n <= 0 || !P) return 0;
+    if (!out || cap < 0) cap = 0; /* count only */
     int cnt = 0;
     double lastx = 0, lasty = 0;
 #define EMIT(X, Y)                                      \
@@ -1945,6 +1946,10 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     const double inv = 1.0 / m->tile_size;
     const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
     const double r = radius * inv;
+    if (m->ntris == 0) /* else every point reads as "not in free space" */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: the navmesh is empty: it was never built, or its last "
+                            "build or update failed (see that call's status)");
     int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
     if (ts < 0 || tg < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

@@ -6,6 +6,10 @@
  * global state).  64-bit state, 32-bit output, period 2^64.
  * Cost: ~1 ns per number.  Floats are built from the top 24 bits, so
  * tn_rng_float() returns exactly representable values in [0, 1).
+ * Memory: the caller's 16-byte tn_rng; nothing is allocated.
+ * Thread safety: every call writes the state (seed sets it, the others
+ * advance it): a tn_rng belongs to one thread at a time (give each thread
+ * its own stream).
  */
 #ifndef TN_RNG_H
 #define TN_RNG_H
