@@ -86,6 +86,11 @@ typedef struct app {
     tn_playback pb;
     tn_path *pb_finder;
     tn_undo undo;
+    /* Ctrl, Shift, ... as of the last key event handled: a click is read
+     * with the modifiers pressed before it, in order (SDL_GetModState() is
+     * already the state after every event SDL has read, so a Shift+click
+     * whose Shift release came in the same batch read as a plain click) */
+    Uint16 mods;
     int drag_mode; /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
     float drag_cam_x, drag_cam_y;
@@ -928,7 +933,7 @@ static void paint_to(app *a, int tx, int ty)
 static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
 {
     int tx, ty;
-    if (b->button == SDL_BUTTON_LEFT && (SDL_GetModState() & KMOD_CTRL)) {
+    if (b->button == SDL_BUTTON_LEFT && (a->mods & KMOD_CTRL)) {
         /* pan or inspect, from anywhere in the map view: the margin around
          * a map smaller than the view too (a drag pans, a click unpins) */
         tn_camera c = tn_camera_make(a->w, &a->view);
@@ -950,7 +955,7 @@ static void mouse_down(app *a, const SDL_MouseButtonEvent *b)
             tn_world_message(a->w, "outside the %dx%d map: click a tile on it", m->w, m->h);
         return;
     }
-    bool shift = SDL_GetModState() & KMOD_SHIFT;
+    bool shift = a->mods & KMOD_SHIFT;
     tn_button btn;
     if (b->button == SDL_BUTTON_LEFT)
         btn = TN_CLICK_LEFT;
@@ -1019,10 +1024,12 @@ static void handle_event(app *a, const SDL_Event *ev)
     switch (ev->type) {
     case SDL_QUIT: request_quit(a); break;
     case SDL_KEYDOWN:
+        a->mods = ev->key.keysym.mod;
         /* anything but Esc between two quit requests takes the first back */
         if (ev->key.keysym.sym != SDLK_ESCAPE) a->quit_armed = false;
         key_down(a, &ev->key);
         break;
+    case SDL_KEYUP: a->mods = ev->key.keysym.mod; break;
     case SDL_WINDOWEVENT:
         if (ev->window.event == SDL_WINDOWEVENT_LEAVE) a->view.mouse_in = false;
         if (ev->window.event == SDL_WINDOWEVENT_ENTER) a->view.mouse_in = true;

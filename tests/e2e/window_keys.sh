@@ -3,7 +3,9 @@
 # F1/F12/Ctrl+S/Esc do what the help says.  The character's position is
 # observed through the edit rule "a block inside the character is refused":
 #   right-click the character's head tile         -> refused, map unchanged
-#   hold D (walk right) for 0.6 s, right-click it  -> a block: it walked away
+#   hold D (walk right), right-click it            -> a block once it walked away
+#   Shift+right-click while the game is stopped    -> a one-way platform (the
+#                                                     click read with Shift)
 #   F1, right-click another tile, F1               -> the click only closed the help
 #   F12                                            -> tilenav-001.bmp, 1280x720
 #   Ctrl+S, Esc                                    -> saved, exit 0, no autosave
@@ -27,17 +29,64 @@ wait_window
 rows "$MAP" >"$tmp/orig.rows"
 put "$tmp/orig.rows" 2 21 '#' >"$tmp/want.rows"
 
+# Ctrl+S, and wait until the map file is written again (it is removed first,
+# so only this save can bring it back): every key and click sent before has
+# then been handled.
+save_now() { # what-for
+    rm -f "$MAP"
+    xdotool key ctrl+s
+    i=0
+    until [ -f "$MAP" ]; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && fail "Ctrl+S wrote no $MAP ($1)"
+        sleep 0.1
+    done
+}
+
 # The character (1x2 tiles) stands on its start (2,22): its head is (2,21).
 click_tile 2 21 3
-xdotool key ctrl+s
-sleep 0.5
+save_now "after a click on the character"
 rows "$MAP" | cmp -s - "$tmp/orig.rows" || fail "a block inside the character was not refused"
 
+# D held walks it away: a right-click on (2,21) is refused while the
+# character is there and accepted once it has left (how soon depends on the
+# frame rate: the game may not even run while D is held, so it is held until
+# the click is accepted, or for at most 40 tries).
 xdotool keydown d
-sleep 0.6
+k=0
+while :; do
+    k=$((k + 1))
+    [ $k -gt 40 ] && { xdotool keyup d; fail "D held (40 tries) did not walk the character off (2,21)"; }
+    sleep 0.3
+    click_tile 2 21 3
+    save_now "D held, try $k"
+    rows "$MAP" | cmp -s - "$tmp/want.rows" && break
+    rows "$MAP" | cmp -s - "$tmp/orig.rows" || {
+        rows "$MAP" | diff "$tmp/orig.rows" -
+        xdotool keyup d
+        fail "D held, try $k: the map changed other than by a block at (2,21)"
+    }
+done
 xdotool keyup d
-sleep 0.3
-click_tile 2 21 3
+
+# A click is read with the modifiers held when it was made, however late
+# the game gets to it: with the game stopped (SIGSTOP, as a stalled frame),
+# Shift down, right-click (20,9), Shift up; continued, it handles all three
+# at once: (20,9) is a one-way platform (Shift+right-click), not a block.
+put "$tmp/want.rows" 20 9 '=' >"$tmp/want2.rows"
+xdotool mousemove --window "$WID" "$(px 20)" "$(py 9)"
+sleep 0.2
+kill -STOP "$GPID"
+xdotool keydown shift
+xdotool click 3
+xdotool keyup shift
+kill -CONT "$GPID"
+save_now "after a Shift+right-click made while the game was stopped"
+rows "$MAP" | cmp -s - "$tmp/want2.rows" || {
+    rows "$MAP" | diff "$tmp/want2.rows" -
+    fail "a Shift+right-click the game handled late was not read as one (a one-way at (20,9))"
+}
+mv "$tmp/want2.rows" "$tmp/want.rows"
 
 xdotool key F1
 sleep 0.2
@@ -58,7 +107,7 @@ sleep 0.3
 quit_game
 rows "$MAP" | cmp -s - "$tmp/want.rows" || {
     rows "$MAP" | diff "$tmp/want.rows" -
-    fail "expected exactly one new block, at (2,21) where the character stood before it walked away"
+    fail "expected exactly one new block, at (2,21) where the character stood before it walked away, and the one-way at (20,9)"
 }
 [ -f "$MAP.autosave" ] && fail "an autosave was written although everything was saved"
 echo "$NAME: ok (walked with D, refused/accepted edits, F1, F12 screenshot, Ctrl+S, Esc)"

@@ -63,8 +63,9 @@ wait_saved() { # file rows what
     done
 }
 # Wait (at most $1 tenths of a second) until the game exits; its status in
-# rc ($2: what should have ended it).
-wait_exit() { # tenths what
+# rc ($2: what should have ended it).  Not named wait_exit: that is
+# lib/window.sh's, which quit_game uses (30 s, status 0, sanitizer check).
+wait_end() { # tenths what
     i=0
     while kill -0 "$GPID" 2>/dev/null; do
         i=$((i + 1))
@@ -108,7 +109,7 @@ click_tile 20 9 3
 xdotool key Escape
 wait_refusals 1 "the first Esc"
 xdotool key Escape
-wait_exit 300 "the second Esc did not quit"
+wait_end 300 "the second Esc did not quit"
 [ $rc -eq 1 ] || fail "quitting with lost edits exited with $rc, want 1"
 sanitizer_check
 grep -q "^tilenav: unsaved edits lost: quit again after the warning, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
@@ -119,7 +120,7 @@ rows "$MAP" | cmp -s - "$tmp/saved.rows" || fail "the map file changed without a
 printf '1 toggle 12 4 block\n' >"$tmp/edit.script"
 mkdir -p "$MAP.autosave"
 start_game --script "$tmp/edit.script" --frames 5
-wait_exit 600 "the timed run did not end"
+wait_end 600 "the timed run did not end"
 [ $rc -eq 1 ] || fail "a timed run that lost its edits exited with $rc, want 1"
 grep -q "^tilenav: unsaved edits lost: the run ended (--frames or a script error) with unsaved edits, and the autosave could not be written: $MAP.autosave: " "$tmp/game.err" ||
     fail "the timed run did not say why its edits are lost"
