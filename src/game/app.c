@@ -867,6 +867,9 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     }
     if (sym == SDLK_r && a->restore_offered)
         restore(a);
+    else if (sym == SDLK_r) /* R is reset in many games: say what it does here */
+        tn_world_message(a->w, "R restores autosaved edits when the game offers them (none "
+                               "now): Ctrl+R resets the map");
     else if (sym == SDLK_b)
         change_count(a, "bots", shift ? -1 : 1);
     else if (sym == SDLK_m)
