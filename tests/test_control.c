@@ -237,6 +237,37 @@ static void test_playback_large_map_says_why(void **state)
     tn_world_destroy(w);
 }
 
+/* Shift+B with no extra bot said "bots -1 is outside 0..32 (whole
+ * numbers)", the slider's range check, for a key press; B past 32 the
+ * same.  The keys say it in words and change nothing; within the range
+ * they add and remove one. */
+static void test_count_keys(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    double n;
+    assert_int_equal(tn_control_count_key(w, "bots", -1), 0);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w), "no extra bot to remove (B adds one)");
+    assert_int_equal(tn_control_count_key(w, "wanderers", -1), 0);
+    assert_string_equal(tn_world_message_text(w), "no wanderer to remove (M adds one)");
+    assert_int_equal(tn_control_count_key(w, "bots", 1), 1);
+    assert_int_equal(tn_control_count_key(w, "wanderers", 1), 1);
+    assert_int_equal(tn_control_count_key(w, "wanderers", 1), 2);
+    assert_int_equal(tn_control_count_key(w, "wanderers", -1), 1);
+    assert_true(tn_world_get(w, "bots", &n) && n == 1);
+    assert_true(tn_world_get(w, "wanderers", &n) && n == 1);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 32, &e)));
+    assert_int_equal(tn_control_count_key(w, "bots", 1), 32);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w),
+                        "32 extra bots is the most (Shift+B removes one)");
+    assert_int_equal(tn_control_count_key(w, "bots", -1), 31);
+    assert_true(tn_world_get(w, "bots", &n) && n == 31);
+    tn_world_destroy(w);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
@@ -1007,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_undo_redo),
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
+        cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_playback_large_map_says_why),
         cmocka_unit_test(test_map_list_has_current),

@@ -125,6 +125,30 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
 
 /* ---------------------------------------------------------------- undo */
 
+int tn_control_count_key(tn_world *w, const char *param, int delta)
+{
+    bool bots = strcmp(param, "bots") == 0;
+    const char *one = bots ? "extra bot" : "wanderer", *key = bots ? "B" : "M";
+    double n;
+    const tn_param_info *pi = tn_world_param_find(param);
+    if (!pi || !tn_world_get(w, param, &n)) {
+        tn_world_message(w, "%ss are not available on this map", one);
+        return 0;
+    }
+    int have = (int)n, want = have + delta;
+    if (want < (int)pi->min) {
+        tn_world_message(w, "no %s to remove (%s adds one)", one, key);
+        return have;
+    }
+    if (want > (int)pi->max) {
+        tn_world_message(w, "%d %ss is the most (Shift+%s removes one)", have, one, key);
+        return have;
+    }
+    tn_error err;
+    tn_world_set(w, param, want, &err); /* refusals show in the HUD */
+    return tn_world_get(w, param, &n) ? (int)n : have;
+}
+
 void tn_undo_clear(tn_undo *u) { memset(u, 0, sizeof *u); }
 
 void tn_undo_set_clean(tn_undo *u, const tn_world *w)
