@@ -123,7 +123,7 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     return 0;
 }
 
-/* ---------------------------------------------------------------- undo */
+/* ------------------------------------------------------- B/M count keys */
 
 int tn_control_count_key(tn_world *w, const char *param, int delta)
 {
@@ -148,6 +148,8 @@ int tn_control_count_key(tn_world *w, const char *param, int delta)
     tn_world_set(w, param, want, &err); /* refusals show in the HUD */
     return tn_world_get(w, param, &n) ? (int)n : have;
 }
+
+/* ---------------------------------------------------------------- undo */
 
 void tn_undo_clear(tn_undo *u) { memset(u, 0, sizeof *u); }
 
