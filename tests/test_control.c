@@ -168,6 +168,41 @@ static void test_undo_clean_point(void **state)
     tn_world_destroy(w);
 }
 
+/* Edits that put the map back as it was clear the unsaved flag, as undo
+ * does: an item placed and clicked away again (the reviewer's tool 6,
+ * twice on one tile) left "unsaved", and Tab / Esc wrote an autosave
+ * identical to the map. */
+static void test_undo_back_by_hand(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    tn_error e;
+    assert_int_equal(tn_map_tile(tn_world_map(w), 30, 30), TN_TILE_EMPTY);
+    assert_false(tn_failed(tn_undo_edit(&u, w, 30, 30, TN_EDIT_ITEM, &e)));
+    assert_true(tn_world_dirty(w));
+    assert_false(tn_failed(tn_undo_edit(&u, w, 30, 30, TN_EDIT_ITEM, &e))); /* taken away */
+    assert_false(tn_world_dirty(w));
+    /* a block on and off with the right button, with another tile between */
+    assert_false(tn_failed(tn_undo_click(&u, w, 31, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_false(tn_failed(tn_undo_click(&u, w, 33, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_false(tn_failed(tn_undo_click(&u, w, 31, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_true(tn_world_dirty(w)); /* (33,30) is still a block */
+    assert_false(tn_failed(tn_undo_click(&u, w, 33, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_false(tn_world_dirty(w));
+    /* undo from there goes back to a map that differs: unsaved again */
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_world_dirty(w));
+    /* a block made a one-way platform is not the empty tile it was */
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_false(tn_failed(tn_undo_click(&u, w, 31, 30, TN_CLICK_MIDDLE, false, &e)));
+    assert_true(tn_world_dirty(w));
+    tn_world_destroy(w);
+}
+
 /* The map picker lists the map being played whatever its kind: the
  * reviewer's t256.tmx (given with --map) was missing from Tab's list, so it
  * could not be reopened after picking another map. */
@@ -1038,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_undo_redo),
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
+        cmocka_unit_test(test_undo_back_by_hand),
         cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_playback_large_map_says_why),

@@ -167,12 +167,37 @@ static void check_foreign(tn_undo *u, const tn_world *w)
     if (tn_world_edits(w) != u->edits_seen) u->clean_known = false;
 }
 
+/* The edits since the clean point put every tile they touched back as it
+ * was there (an item placed and taken away, a block toggled twice): the
+ * map is its file's again.  Each tile's state at the clean point is the
+ * "before" of the first entry that touched it (at most TN_UNDO_MAX
+ * entries: quadratic, but only over the history's own length). */
+static bool back_to_clean(const tn_undo *u, const tn_world *w)
+{
+    long k = u->pos - u->clean;
+    if (k <= 0 || k > u->count) return false;
+    const tn_map *m = tn_world_map(w);
+    for (long q = 0; q < k; q++) {
+        const tn_undo_entry *e = &u->e[(u->head - k + q + TN_UNDO_MAX) % TN_UNDO_MAX];
+        bool seen = false;
+        for (long r = 0; r < q && !seen; r++) {
+            const tn_undo_entry *f = &u->e[(u->head - k + r + TN_UNDO_MAX) % TN_UNDO_MAX];
+            seen = f->x == e->x && f->y == e->y;
+        }
+        if (seen) continue;
+        if (!tn_map_inside(m, e->x, e->y) || tn_map_tile(m, e->x, e->y) != e->tile0 ||
+            tn_map_mark(m, e->x, e->y) != e->mark0)
+            return false;
+    }
+    return true;
+}
+
 /* After a change: the dirty flag says whether the history is off its
- * clean point. */
+ * clean point (and the map not back to it by other edits). */
 static void settle(tn_undo *u, tn_world *w)
 {
     u->edits_seen = tn_world_edits(w);
-    if (u->clean_known) tn_world_set_dirty(w, u->pos != u->clean);
+    if (u->clean_known) tn_world_set_dirty(w, u->pos != u->clean && !back_to_clean(u, w));
 }
 
 static void record(tn_undo *u, tn_world *w, int x, int y, int t0, int m0)
