@@ -168,6 +168,41 @@ static void test_undo_clean_point(void **state)
     tn_world_destroy(w);
 }
 
+/* Edits that put the map back as it was clear the unsaved flag, as undo
+ * does: an item placed and clicked away again (the reviewer's tool 6,
+ * twice on one tile) left "unsaved", and Tab / Esc wrote an autosave
+ * identical to the map. */
+static void test_undo_back_by_hand(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    tn_error e;
+    assert_int_equal(tn_map_tile(tn_world_map(w), 30, 30), TN_TILE_EMPTY);
+    assert_false(tn_failed(tn_undo_edit(&u, w, 30, 30, TN_EDIT_ITEM, &e)));
+    assert_true(tn_world_dirty(w));
+    assert_false(tn_failed(tn_undo_edit(&u, w, 30, 30, TN_EDIT_ITEM, &e))); /* taken away */
+    assert_false(tn_world_dirty(w));
+    /* a block on and off with the right button, with another tile between */
+    assert_false(tn_failed(tn_undo_click(&u, w, 31, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_false(tn_failed(tn_undo_click(&u, w, 33, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_false(tn_failed(tn_undo_click(&u, w, 31, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_true(tn_world_dirty(w)); /* (33,30) is still a block */
+    assert_false(tn_failed(tn_undo_click(&u, w, 33, 30, TN_CLICK_RIGHT, false, &e)));
+    assert_false(tn_world_dirty(w));
+    /* undo from there goes back to a map that differs: unsaved again */
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_world_dirty(w));
+    /* a block made a one-way platform is not the empty tile it was */
+    assert_true(tn_undo_undo(&u, w));
+    assert_true(tn_undo_undo(&u, w));
+    assert_false(tn_failed(tn_undo_click(&u, w, 31, 30, TN_CLICK_MIDDLE, false, &e)));
+    assert_true(tn_world_dirty(w));
+    tn_world_destroy(w);
+}
+
 /* The map picker lists the map being played whatever its kind: the
  * reviewer's t256.tmx (given with --map) was missing from Tab's list, so it
  * could not be reopened after picking another map. */
@@ -234,6 +269,37 @@ static void test_playback_large_map_says_why(void **state)
     assert_non_null(strstr(msg, "not replayed on maps above 256x256"));
     assert_null(finder);
     tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
+/* Shift+B with no extra bot said "bots -1 is outside 0..32 (whole
+ * numbers)", the slider's range check, for a key press; B past 32 the
+ * same.  The keys say it in words and change nothing; within the range
+ * they add and remove one. */
+static void test_count_keys(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    double n;
+    assert_int_equal(tn_control_count_key(w, "bots", -1), 0);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w), "no extra bot to remove (B adds one)");
+    assert_int_equal(tn_control_count_key(w, "wanderers", -1), 0);
+    assert_string_equal(tn_world_message_text(w), "no wanderer to remove (M adds one)");
+    assert_int_equal(tn_control_count_key(w, "bots", 1), 1);
+    assert_int_equal(tn_control_count_key(w, "wanderers", 1), 1);
+    assert_int_equal(tn_control_count_key(w, "wanderers", 1), 2);
+    assert_int_equal(tn_control_count_key(w, "wanderers", -1), 1);
+    assert_true(tn_world_get(w, "bots", &n) && n == 1);
+    assert_true(tn_world_get(w, "wanderers", &n) && n == 1);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 32, &e)));
+    assert_int_equal(tn_control_count_key(w, "bots", 1), 32);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w),
+                        "32 extra bots is the most (Shift+B removes one)");
+    assert_int_equal(tn_control_count_key(w, "bots", -1), 31);
+    assert_true(tn_world_get(w, "bots", &n) && n == 31);
     tn_world_destroy(w);
 }
 
@@ -1007,6 +1073,8 @@ int main(void)
         cmocka_unit_test(test_undo_redo),
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
+        cmocka_unit_test(test_undo_back_by_hand),
+        cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_playback_large_map_says_why),
         cmocka_unit_test(test_map_list_has_current),

@@ -813,6 +813,45 @@ static void test_bar_labels_apart(void **state)
     rig_close(&k);
 }
 
+/* A goto made with the explored overlay off records its search without
+ * playing it: the bar said "done", as if a replay had run; it says the
+ * search waits for E, and E plays it from 0. */
+static void test_bar_unplayed_search(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    v.pb = &p;
+    tn_bar_labels lb;
+    tn_ui_bar_labels(&k.g, &v, &lb);
+    assert_string_equal(lb.prog, "no search");
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 47, 20, NULL)));
+    tn_world_step(w);
+    tn_path *finder = NULL;
+    v.overlays = TN_OVERLAY_PATH; /* X off */
+    tn_playback_watch(&p, &finder, w, v.overlays);
+    assert_true(p.trace.count > 0);
+    assert_false(p.active);
+    tn_ui_bar_labels(&k.g, &v, &lb);
+    printf("  X off after the goto: \"%s\"\n", lb.prog);
+    assert_string_equal(lb.prog, "ready (E)");
+    assert_true(tn_playback_control(&p, w, &v.overlays, TN_PB_REPLAY));
+    tn_ui_bar_labels(&k.g, &v, &lb);
+    char want[32];
+    snprintf(want, sizeof want, "0/%d", p.trace.count);
+    assert_string_equal(lb.prog, want);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The panel's footer shows each slider's whole help: the agent radius's
  * ran past the panel's edge ("radius of the companion's and the navpa");
  * now every help fits the panel's text width, in two lines at most,
@@ -986,6 +1025,7 @@ int main(void)
         cmocka_unit_test(test_playback_radius_visible),
         cmocka_unit_test(test_dest_over_enemy),
         cmocka_unit_test(test_bar_labels_apart),
+        cmocka_unit_test(test_bar_unplayed_search),
         cmocka_unit_test(test_legend_has_start_tile),
         cmocka_unit_test(test_panel_footer_fits),
         cmocka_unit_test(test_tooltip_off_inspect_card),

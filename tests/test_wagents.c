@@ -91,6 +91,11 @@ static void test_target_tool(void **state)
     assert_true(tn_succeeded(tn_world_click(w, 60, 10, TN_CLICK_LEFT, false, &e)));
     tn_wagents_target(w, &x, &y);
     assert_true(x == 60.5f * T && y == 10.5f * T);
+    /* the status line says what the click did (with no wanderer, nothing
+     * else showed it) */
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "wanderers' target: (60,10)"));
+    assert_non_null(strstr(tn_world_message_text(w), "no wanderers yet: M adds one"));
     /* The same tile again: back to the character. */
     assert_true(tn_succeeded(tn_world_click(w, 60, 10, TN_CLICK_LEFT, false, &e)));
     tn_wagents_target(w, &x, &y);
@@ -101,6 +106,13 @@ static void test_target_tool(void **state)
     tn_wagents_target(w, &x, &y);
     assert_true(tn_steer_box_free(tn_world_map(w), x, y, tn_wagents_of(w)->wparams.half));
     assert_true(fabsf(x - 1.5f * T) < 1e-3f);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "(0,10) (moved off the block to (1,10))"));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 2, &e)));
+    assert_true(tn_succeeded(tn_world_click(w, 30, 10, TN_CLICK_LEFT, false, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "(30,10): 2 wanderers drift there"));
+    assert_true(tn_succeeded(tn_world_set(w, "wanderers", 0, &e)));
     /* Wanderers walk to a placed target and keep roaming around it, inside
      * the arrival radius (the curve between two waypoints inside it may
      * bulge a little), each on its own spot rather than piled on one. */

@@ -808,17 +808,6 @@ static tn_input keyboard_input(void)
     return in;
 }
 
-static void change_count(app *a, const char *param, int delta)
-{
-    double n;
-    if (!tn_world_get(a->w, param, &n)) {
-        tn_world_message(a->w, "%s are not available yet", param);
-        return;
-    }
-    tn_error err;
-    tn_world_set(a->w, param, n + delta, &err); /* refusals show in the HUD */
-}
-
 static void key_down(app *a, const SDL_KeyboardEvent *k)
 {
     SDL_Keycode sym = k->keysym.sym;
@@ -872,10 +861,13 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     }
     if (sym == SDLK_r && a->restore_offered)
         restore(a);
+    else if (sym == SDLK_r) /* R is reset in many games: say what it does here */
+        tn_world_message(a->w, "R restores autosaved edits when the game offers them (none "
+                               "now): Ctrl+R resets the map");
     else if (sym == SDLK_b)
-        change_count(a, "bots", shift ? -1 : 1);
+        tn_control_count_key(a->w, "bots", shift ? -1 : 1);
     else if (sym == SDLK_m)
-        change_count(a, "wanderers", shift ? -1 : 1);
+        tn_control_count_key(a->w, "wanderers", shift ? -1 : 1);
     else if (sym == SDLK_g) {
         double v = 1.0;
         tn_world_get(a->w, "planner", &v);

@@ -123,6 +123,32 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     return 0;
 }
 
+/* ------------------------------------------------------- B/M count keys */
+
+int tn_control_count_key(tn_world *w, const char *param, int delta)
+{
+    bool bots = strcmp(param, "bots") == 0;
+    const char *one = bots ? "extra bot" : "wanderer", *key = bots ? "B" : "M";
+    double n;
+    const tn_param_info *pi = tn_world_param_find(param);
+    if (!pi || !tn_world_get(w, param, &n)) {
+        tn_world_message(w, "%ss are not available on this map", one);
+        return 0;
+    }
+    int have = (int)n, want = have + delta;
+    if (want < (int)pi->min) {
+        tn_world_message(w, "no %s to remove (%s adds one)", one, key);
+        return have;
+    }
+    if (want > (int)pi->max) {
+        tn_world_message(w, "%d %ss is the most (Shift+%s removes one)", have, one, key);
+        return have;
+    }
+    tn_error err;
+    tn_world_set(w, param, want, &err); /* refusals show in the HUD */
+    return tn_world_get(w, param, &n) ? (int)n : have;
+}
+
 /* ---------------------------------------------------------------- undo */
 
 void tn_undo_clear(tn_undo *u) { memset(u, 0, sizeof *u); }
@@ -141,12 +167,37 @@ static void check_foreign(tn_undo *u, const tn_world *w)
     if (tn_world_edits(w) != u->edits_seen) u->clean_known = false;
 }
 
+/* The edits since the clean point put every tile they touched back as it
+ * was there (an item placed and taken away, a block toggled twice): the
+ * map is its file's again.  Each tile's state at the clean point is the
+ * "before" of the first entry that touched it (at most TN_UNDO_MAX
+ * entries: quadratic, but only over the history's own length). */
+static bool back_to_clean(const tn_undo *u, const tn_world *w)
+{
+    long k = u->pos - u->clean;
+    if (k <= 0 || k > u->count) return false;
+    const tn_map *m = tn_world_map(w);
+    for (long q = 0; q < k; q++) {
+        const tn_undo_entry *e = &u->e[(u->head - k + q + TN_UNDO_MAX) % TN_UNDO_MAX];
+        bool seen = false;
+        for (long r = 0; r < q && !seen; r++) {
+            const tn_undo_entry *f = &u->e[(u->head - k + r + TN_UNDO_MAX) % TN_UNDO_MAX];
+            seen = f->x == e->x && f->y == e->y;
+        }
+        if (seen) continue;
+        if (!tn_map_inside(m, e->x, e->y) || tn_map_tile(m, e->x, e->y) != e->tile0 ||
+            tn_map_mark(m, e->x, e->y) != e->mark0)
+            return false;
+    }
+    return true;
+}
+
 /* After a change: the dirty flag says whether the history is off its
- * clean point. */
+ * clean point (and the map not back to it by other edits). */
 static void settle(tn_undo *u, tn_world *w)
 {
     u->edits_seen = tn_world_edits(w);
-    if (u->clean_known) tn_world_set_dirty(w, u->pos != u->clean);
+    if (u->clean_known) tn_world_set_dirty(w, u->pos != u->clean && !back_to_clean(u, w));
 }
 
 static void record(tn_undo *u, tn_world *w, int x, int y, int t0, int m0)

@@ -66,6 +66,14 @@ int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_reque
  * a message; on failure the world is unchanged. */
 int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap);
 
+/* ---- B / Shift+B, M / Shift+M ------------------------------------------
+ * One more (delta 1) or one fewer (-1) extra bot ("bots") or wanderer
+ * ("wanderers").  At either end of the range the status line says so in
+ * words ("no extra bot to remove (B adds one)", "32 bots is the most")
+ * rather than the slider's range check ("bots -1 is outside 0..32").
+ * Returns the count after the key. */
+int tn_control_count_key(tn_world *w, const char *param, int delta);
+
 /* ---- undo / redo --------------------------------------------------------
  * Every accepted edit is recorded as (tile, mark) before and after; undo
  * and redo replay the opposite change through tn_world_edit (the normal

@@ -1083,11 +1083,14 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
              waits ? "X"
                    : "\xe2\x87\xa7"
                      "E");
+    /* a search recorded but not replayed (X was off when it was made, or
+     * the replay was dropped for a newer one): it waits for E; it never
+     * played, so not "done" */
     if (have && pb->active)
         snprintf(out->prog, sizeof out->prog, "%d/%d", (int)pb->shown, pb->trace.count);
     else
         snprintf(out->prog, sizeof out->prog, "%s",
-                 have             ? "done"
+                 have             ? "ready (E)"
                  : pb && pb->none ? pb->none
                                   : "no search");
     /* at 860 as before, or after the label when it is wider (10000/s); a

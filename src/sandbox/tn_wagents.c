@@ -395,6 +395,19 @@ tn_status tn_wagents_click(tn_world *w, int x, int y, tn_tool tool, tn_error *er
     s->target_y = ty;
     s->target_tx = x;
     s->target_ty = y;
+    /* say what the click did: with no wanderer (the default) nothing else
+     * shows it */
+    int ax = (int)floorf(tx / T), ay = (int)floorf(ty / T);
+    char at[48] = "";
+    if (ax != x || ay != y) snprintf(at, sizeof at, " (moved off the block to (%d,%d))", ax, ay);
+    if (s->nwanderers == 0)
+        tn_world_message(w, "wanderers' target: (%d,%d)%s; no wanderers yet: M adds one", x, y, at);
+    else
+        tn_world_message(w,
+                         "wanderers' target: (%d,%d)%s: %d wanderer%s drift there and roam within "
+                         "%.0f tiles (click it again: the character)",
+                         x, y, at, s->nwanderers, s->nwanderers == 1 ? "" : "s",
+                         (double)(s->wparams.arrive_radius / T));
     return TN_OK;
 }
 

@@ -7,7 +7,8 @@
 #   Shift+right-click while the game is stopped    -> a one-way platform (the
 #                                                     click read with Shift)
 #   F1, right-click another tile, F1               -> the click only closed the help
-#   F12                                            -> tilenav-001.bmp, 1280x720
+#   R (no autosave)                                -> a message says what R does
+#   F12                                            -> tilenav-002.bmp, 1280x720
 #   Ctrl+S, Esc                                    -> saved, exit 0, no autosave
 # Usage: tests/e2e/window_keys.sh BUILD_DIR (from the repo root).  Skips (exit 77) when
 # Xvfb or xdotool is missing.  Tile positions: see window_edit_save.sh.
@@ -25,6 +26,23 @@ cp tests/data/render_window.map "$MAP"
 GPID=$!
 
 wait_window
+
+# R with no autosave offered answered nothing (R is reset in many games):
+# the status line now holds a message (TN_COL_WARN, ui.h) instead of the
+# tool's hint (dim).  F12 right after it: its picture, tilenav-001.bmp.
+xdotool key r
+xdotool key F12
+i=0
+until [ -f "$tmp/tilenav-001.bmp" ]; do
+    i=$((i + 1))
+    [ $i -gt 200 ] && fail "F12 wrote no tilenav-001.bmp"
+    sleep 0.1
+done
+sleep 0.3
+# the status line: the BMP's bottom 24 rows (stored first), left of the panel
+warn=$(od -An -v -tu1 -w3 -j54 -N $((1280 * 24 * 3)) "$tmp/tilenav-001.bmp" |
+    awk '(NR - 1) % 1280 < 1020 && $1 == 92 && $2 == 198 && $3 == 255 { n++ } END { print n + 0 }')
+[ "$warn" -gt 0 ] || fail "R with no autosave left the status line without a message"
 
 rows "$MAP" >"$tmp/orig.rows"
 put "$tmp/orig.rows" 2 21 '#' >"$tmp/want.rows"
@@ -93,13 +111,13 @@ sleep 0.2
 click_tile 12 4 3                       # closes the help, edits nothing
 xdotool key F12
 i=0
-until [ -f "$tmp/tilenav-001.bmp" ]; do
+until [ -f "$tmp/tilenav-002.bmp" ]; do
     i=$((i + 1))
-    [ $i -gt 200 ] && fail "F12 wrote no tilenav-001.bmp"
+    [ $i -gt 200 ] && fail "F12 wrote no tilenav-002.bmp"
     sleep 0.1
 done
 sleep 0.3
-size=$(wc -c <"$tmp/tilenav-001.bmp")
+size=$(wc -c <"$tmp/tilenav-002.bmp")
 [ "$size" -eq $((54 + 1280 * 720 * 3)) ] || fail "the screenshot is $size bytes, not a 1280x720 24-bit BMP"
 
 xdotool key ctrl+s
