@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "control.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,17 +265,18 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
 
 bool tn_settings_path(char *out, size_t cap)
 {
-    const char *x = getenv("XDG_CONFIG_HOME");
-    if (x && x[0] == '/') {
-        snprintf(out, cap, "%s/tilenav/settings", x);
-        return true;
+    const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+    int n = -1;
+    if (x && x[0] == '/')
+        n = snprintf(out, cap, "%s/tilenav/settings", x);
+    else if (h && h[0])
+        n = snprintf(out, cap, "%s/.config/tilenav/settings", h);
+    /* a cut path would name another file (".../tilenav/sett"): none */
+    if (n < 0 || (size_t)n >= cap) {
+        if (cap) out[0] = '\0';
+        return false;
     }
-    const char *h = getenv("HOME");
-    if (h && h[0]) {
-        snprintf(out, cap, "%s/.config/tilenav/settings", h);
-        return true;
-    }
-    return false;
+    return true;
 }
 
 void tn_settings_put(tn_settings *s, const char *name, double value)
@@ -311,19 +313,26 @@ bool tn_settings_get_int(const tn_settings *s, const char *name, int lo, int hi,
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    fclose(f);
+    /* No file: the defaults.  Anything else goes to tn_read_file, which
+     * never waits (a FIFO is refused, where fopen would block until a
+     * writer came) and says why a file cannot be read. */
+    struct stat st;
+    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return 0;
     char *buf;
     size_t len;
     if (tn_read_file(path, 64 * 1024, &buf, &len, err, cap) != 0) return -1;
     int lineno = 0;
     char *p = buf;
     int rc = 1;
-    while (*p) {
-        char *e = strchr(p, '\n');
+    while (p < buf + len) {
+        char *e = memchr(p, '\n', (size_t)(buf + len - p));
         if (e) *e = '\0';
         lineno++;
+        if (strlen(p) != (size_t)((e ? e : buf + len) - p)) { /* not text: never half-read */
+            snprintf(err, cap, "%s:%d: binary data (a NUL byte)", path, lineno);
+            rc = -1;
+            break;
+        }
         char *hash = strchr(p, '#');
         if (hash) *hash = '\0';
         char name[64], extra[8];

@@ -120,10 +120,11 @@ typedef struct tn_settings {
     double value[TN_SETTINGS_MAX];
 } tn_settings;
 /* The settings path into out; false when neither XDG_CONFIG_HOME nor HOME
- * is set. */
+ * is set, or when the path would not fit in cap bytes (never a cut name). */
 bool tn_settings_path(char *out, size_t cap);
-/* Load: 1 when read, 0 when there is no file, -1 when malformed (message in
- * err, s left empty). */
+/* Load: 1 when read, 0 when there is no file, -1 when malformed or not
+ * readable (a directory, a FIFO: refused at once, never waited on; a NUL
+ * byte; message "PATH[:LINE]: problem" in err, s left empty). */
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
 void tn_settings_put(tn_settings *s, const char *name, double value);
