@@ -19,10 +19,12 @@
  * lives in its own functions below and in control.c; the loop calls
  * frame_extra() once per frame.
  */
+#define _POSIX_C_SOURCE 200809L /* lstat */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "control.h"
 #include "fileio.h"
@@ -349,12 +351,12 @@ static void restore(app *a)
 static void screenshot(app *a)
 {
     char path[64], err[512];
-    for (;;) {
-        snprintf(path, sizeof path, "tilenav-%03d.bmp", ++a->shot_counter);
-        FILE *f = fopen(path, "rb");
-        if (!f) break;
-        fclose(f);
-    }
+    /* the first name nothing has: lstat, not fopen, which waits forever on
+     * a FIFO and passes over a link to a missing file (the save would then
+     * create the file the link names, anywhere) */
+    struct stat st;
+    do snprintf(path, sizeof path, "tilenav-%03d.bmp", ++a->shot_counter);
+    while (lstat(path, &st) == 0);
     tn_view v = a->view;
     v.mouse_in = false; /* no hover frame in the picture */
     if (tn_render_offscreen(a->w, &a->fonts, &v, path, err, sizeof err) != 0) {
