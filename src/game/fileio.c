@@ -716,6 +716,50 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     return rc;
 }
 
+int tn_save_target_check(const char *path, char *err, size_t cap)
+{
+    struct stat st;
+    /* nothing there, or no regular file: the save decides (and refuses a
+     * FIFO, a device or a directory itself) */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return 0;
+    char *buf, why[512];
+    size_t len;
+    tn_map *m = NULL;
+    int rc = tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, why, sizeof why);
+    if (rc == 0) {
+        int kind = tn_tiled_kind(path);
+        if (kind) {
+            rc = tn_tiled_load_buffer(buf, len, path, kind, &m, why, sizeof why);
+        } else {
+            tn_error e;
+            rc = tn_failed(tn_map_parse(buf, len, path, NULL, &m, &e)) ? -1 : 0;
+            if (rc) snprintf(why, sizeof why, "%s", e.msg);
+        }
+        free(buf);
+        tn_map_destroy(m);
+    }
+    if (rc == 0) return 0;
+    /* the loader's message without its "PATH:" (said once, first) */
+    const char *w = why;
+    size_t pl = strlen(path);
+    if (strncmp(w, path, pl) == 0 && w[pl] == ':') w += pl + 1;
+    while (*w == ' ') w++;
+    /* "2:1: problem" -> "line 2, column 1: problem"; "5: problem" -> "line 5: problem" */
+    char where[64] = "";
+    long ln = 0, col = 0;
+    int n = 0;
+    if (sscanf(w, "%ld:%ld:%n", &ln, &col, &n) == 2 && n > 0 && ln > 0 && col > 0)
+        snprintf(where, sizeof where, "line %ld, column %ld:", ln, col);
+    else if (n = 0, sscanf(w, "%ld:%n", &ln, &n) == 1 && n > 0 && ln > 0)
+        snprintf(where, sizeof where, "line %ld:", ln);
+    if (where[0]) w += n;
+    snprintf(err, cap,
+             "%s: not replaced: it is not a map the game reads (%s%s); save under another name, "
+             "or remove it first",
+             path, where, w);
+    return -1;
+}
+
 int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, int *conflicts)
 {
     if (conflicts) *conflicts = 0;

@@ -108,6 +108,15 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
  * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
 
+/* 0 when a save chosen by name (a script's `save FILE`) may replace
+ * `path`: nothing is there, an empty file, something other than a regular
+ * file (the save itself refuses those), or a map the game reads (tilenav,
+ * Moving AI, Tiled: loaded in memory, nothing recorded).  Else -1 with
+ * "PATH: not replaced: it is not a map the game reads (LOADER'S MESSAGE);
+ * ..." in err: a typo must not turn the script being run, notes.txt or a
+ * package.json into a map. */
+int tn_save_target_check(const char *path, char *err, size_t cap);
+
 /* Apply to `dst` the tiles `edited` changed from `base` (terrain, content
  * and the start, each tile whole): the user's edits onto a map reloaded
  * after it was edited outside.  All three must have one size: else -1,
