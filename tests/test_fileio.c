@@ -363,6 +363,24 @@ static void test_fifo_refused(void **state)
     rmdir(dir);
 }
 
+/* A regular file whose size the file system does not know (st_size 0,
+ * as procfs reports) is read to its end, not taken for an empty file;
+ * the limit holds for it too, and for a pipe. */
+static void test_read_unknown_size(void **state)
+{
+    (void)state;
+    char *buf = NULL, err[512];
+    size_t len = 0;
+    struct stat st;
+    if (stat("/proc/self/status", &st) != 0 || st.st_size != 0) skip();
+    assert_int_equal(tn_read_file("/proc/self/status", 1 << 20, &buf, &len, err, sizeof err), 0);
+    assert_true(len > 0 && strncmp(buf, "Name:", 5) == 0);
+    free(buf);
+    assert_int_equal(tn_read_file("/proc/self/status", 8, &buf, &len, err, sizeof err), -1);
+    assert_string_equal(err, "/proc/self/status: larger than the 8-byte limit");
+    assert_null(buf);
+}
+
 /* Saved over a Moving AI map of another size, the header gets the new
  * height and width (other lines and CRLF endings kept): the file loads as
  * the map saved. */
@@ -456,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_read_unknown_size),
         cmocka_unit_test(test_save_changed_on_disk),
         cmocka_unit_test(test_origin_by_identity),
         cmocka_unit_test(test_reset_refused_keeps_record),

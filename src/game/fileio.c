@@ -75,7 +75,12 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
         close(fd);
         return -1;
     }
-    size_t size = S_ISREG(st.st_mode) ? (size_t)st.st_size : 4096, used = 0;
+    /* a size of 0 may be a file whose size is not known (procfs, some FUSE
+     * file systems): read on as from a pipe, never "empty" unread */
+    size_t size = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size
+                  : max < 4096                          ? max
+                                                        : 4096,
+           used = 0;
     char *buf = malloc(size + 1);
     if (!buf) {
         snprintf(err, cap, "%s: out of memory", path);
