@@ -1070,8 +1070,11 @@ static int tmx_scan(doc *d)
     if (!m || !xis(m, "map")) return fail(d, "not a Tiled map (the root element is not <map>)");
     d->xmap = m;
     char *s = xattr(m, "orientation");
-    if (!s || strcmp(s, "orthogonal") != 0) {
-        fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", s ? s : "(none)");
+    if (!s)
+        return fail(d, "<map> has no orientation (Tiled writes orientation=\"orthogonal\"; the "
+                       "game takes only orthogonal maps)");
+    if (strcmp(s, "orthogonal") != 0) {
+        fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", s);
         xmlFree(s);
         return -1;
     }
@@ -1256,9 +1259,14 @@ static int tmj_scan(doc *d)
     if (type && strcmp(type, "map") != 0)
         return fail(d, "not a Tiled map (\"type\" is '%.20s')", type);
     const char *o = jstr(m, "orientation");
-    if (!o || strcmp(o, "orthogonal") != 0)
-        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)",
-                    o ? o : "(none)");
+    if (!o && !type) /* some other JSON file (package.json, a save of another program) */
+        return fail(d, "not a Tiled map (it has neither \"type\": \"map\" nor an "
+                       "\"orientation\")");
+    if (!o)
+        return fail(d, "the map has no \"orientation\" (Tiled writes \"orthogonal\"; the game "
+                       "takes only orthogonal maps)");
+    if (strcmp(o, "orthogonal") != 0)
+        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", o);
     d->infinite = cJSON_IsTrue(jget(m, "infinite"));
     if (jint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
         jint(d, m, "height", 0, INT_MAX, true, 0, "the map", &d->h) ||
