@@ -172,6 +172,51 @@ static tn_origin *find_origin(const char *key)
     return NULL;
 }
 
+/* Which file each name (a path as given) named when a map was last loaded
+ * or saved by it: a name that names another file now (a symbolic link
+ * pointed elsewhere) is not a save over the file the map came from. */
+typedef struct origin_name {
+    char *name, *key;
+} origin_name;
+static origin_name *onames;
+static int nonames, conames;
+
+static origin_name *find_name(const char *name)
+{
+    for (int i = 0; name && i < nonames; i++)
+        if (strcmp(onames[i].name, name) == 0) return &onames[i];
+    return NULL;
+}
+
+static void note_name(const char *name, const char *key)
+{
+    if (!name || !key) return;
+    origin_name *r = find_name(name);
+    char *k = strdup(key);
+    if (!k) return;
+    if (r) {
+        free(r->key);
+        r->key = k;
+        return;
+    }
+    if (nonames == conames) {
+        int nc = conames ? conames * 2 : 16;
+        origin_name *n = realloc(onames, (size_t)nc * sizeof *n);
+        if (!n) { /* no memory: that name is not checked */
+            free(k);
+            return;
+        }
+        onames = n;
+        conames = nc;
+    }
+    char *nm = strdup(name);
+    if (!nm) {
+        free(k);
+        return;
+    }
+    onames[nonames++] = (origin_name){nm, k};
+}
+
 bool tn_same_file(const char *a, const char *b)
 {
     if (strcmp(a, b) == 0) return true;
@@ -185,6 +230,7 @@ bool tn_same_file(const char *a, const char *b)
 void tn_origin_make(tn_origin *o, const char *path, const char *buf, size_t len)
 {
     o->key = origin_key(path);
+    o->name = strdup(path);
     o->hash = fnv1a(buf, len);
     o->len = len;
 }
@@ -192,11 +238,15 @@ void tn_origin_make(tn_origin *o, const char *path, const char *buf, size_t len)
 void tn_origin_free(tn_origin *o)
 {
     free(o->key);
-    o->key = NULL;
+    free(o->name);
+    o->key = o->name = NULL;
 }
 
 void tn_origin_keep(tn_origin *o)
 {
+    note_name(o->name, o->key);
+    free(o->name);
+    o->name = NULL;
     if (!o->key) return; /* no identity (or no memory for it): not checked */
     tn_origin *r = find_origin(o->key);
     if (r) {
@@ -240,25 +290,46 @@ void tn_origin_saved(const char *path, const char *buf, size_t len, bool own)
 int tn_origin_check(const char *path, char *err, size_t cap)
 {
     char *key = origin_key(path);
-    const tn_origin *o = find_origin(key);
-    free(key);
-    if (!o) return 0;
+    const origin_name *was = find_name(path);
+    /* the name now names another file: compared with what the name's
+     * file held, not with the record (if any) of the file it names now */
+    bool moved = key && was && strcmp(was->key, key) != 0;
+    const tn_origin *o = find_origin(moved ? was->key : key);
+    if (!o && !moved) {
+        free(key);
+        return 0;
+    }
     char *buf, rerr[512];
     size_t len;
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return 0;
-    bool same = len == o->len && fnv1a(buf, len) == o->hash;
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) {
+        free(key);
+        return 0;
+    }
+    bool same = o && len == o->len && fnv1a(buf, len) == o->hash;
     free(buf);
-    if (same) return 0;
-    snprintf(err, cap,
-             "%s changed on disk since it was loaded (edited in Tiled or another editor?): not "
-             "overwritten; save under another name (script: save OTHER) or reload it (Ctrl+R)",
-             path);
+    if (same) {
+        free(key);
+        return 0;
+    }
+    if (moved)
+        snprintf(err, cap,
+                 "%s now names another file (%s) than when it was loaded (%s), with other "
+                 "contents: not overwritten; save under another name (script: save OTHER) or "
+                 "reload it (Ctrl+R)",
+                 path, key, was->key);
+    else
+        snprintf(err, cap,
+                 "%s changed on disk since it was loaded (edited in Tiled or another editor?): "
+                 "not overwritten; save under another name (script: save OTHER) or reload it "
+                 "(Ctrl+R)",
+                 path);
+    free(key);
     return TN_SAVE_CHANGED;
 }
 
 int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
 {
-    held->key = NULL;
+    held->key = held->name = NULL;
     if (tn_tiled_kind(path)) /* .tmx .tmj .json */
         return tn_tiled_load_held(path, out, held, err, cap);
     char *buf;
@@ -674,8 +745,8 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
         return tn_tiled_save(m, path, source ? source : path, err, cap);
     /* over the file it came from: only when that is still what was loaded */
     bool own = source && tn_same_file(source, path);
-    if (own) {
-        int rc = tn_origin_check(path, err, cap);
+    if (own) { /* by the name the map was loaded by: the one it has a record of */
+        int rc = tn_origin_check(source, err, cap);
         if (rc) return rc;
     }
     char *old, *src = NULL, *buf;

@@ -21,9 +21,10 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
 
 /* What a map file held when it was read: its identity (the path with
  * every link resolved, NULL when unknown), length and a 64-bit FNV-1a hash
- * of its bytes. */
+ * of its bytes, and the path as it was given (`name`, NULL when unknown). */
 typedef struct tn_origin {
     char *key;
+    char *name;
     uint64_t hash;
     size_t len;
 } tn_origin;
@@ -66,7 +67,13 @@ bool tn_same_file(const char *a, const char *b);
 /* 0 when a save may replace `path`: it was never loaded (no record), it is
  * gone or unreadable (the save itself then decides), or it holds exactly
  * what was loaded or last saved there.  Else TN_SAVE_CHANGED with "PATH
- * changed on disk since it was loaded (...): not overwritten; ..." in err. */
+ * changed on disk since it was loaded (...): not overwritten; ..." in err.
+ * The name `path` is checked too: one that now names another file than
+ * when it was loaded or saved by it (a symbolic link pointed elsewhere)
+ * with other bytes than it had is refused the same way ("PATH now names
+ * another file ..."), so a save never goes through a re-pointed link into
+ * another map; the same bytes behind a new link (the file moved and linked
+ * to) pass. */
 int tn_origin_check(const char *path, char *err, size_t cap);
 
 /* Write `len` bytes to `path` atomically.  A crash at any point leaves

@@ -1946,7 +1946,7 @@ int tn_tiled_load_held(const char *path, tn_map **out, tn_origin *held, char *er
     char *buf;
     size_t len;
     *out = NULL;
-    held->key = NULL;
+    held->key = held->name = NULL;
     int fmt = tn_tiled_kind(path);
     if (!fmt) {
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
@@ -2817,8 +2817,8 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     /* Over the file the map came from: only when it still holds what was
      * loaded (or last saved), never over edits made in Tiled since. */
     bool own = tn_same_file(source, path);
-    if (own) {
-        int rc = tn_origin_check(path, err, cap);
+    if (own) { /* by the name the map was loaded by: the one it has a record of */
+        int rc = tn_origin_check(source, err, cap);
         if (rc) return rc;
     }
     char *tmpl = NULL;
