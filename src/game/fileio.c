@@ -417,8 +417,18 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
 }
 
 /* Temporary files are BASE.tmp-PID-N: unique, made with O_EXCL, so no
- * other save (nor a planted file or link) is ever opened or truncated. */
+ * other save (nor a planted file or link) is ever opened or truncated.
+ * BASE is the file's name cut to TMP_BASE_MAX bytes, so that the
+ * temporary's name fits in a directory entry (255 bytes) whenever the
+ * file's does: a map named with 250 bytes could not be saved at all. */
 #define TMP_TAG ".tmp-"
+#define TMP_BASE_MAX 200
+
+static size_t tmp_base_len(const char *base)
+{
+    size_t n = strlen(base);
+    return n < TMP_BASE_MAX ? n : TMP_BASE_MAX;
+}
 
 /* Under the directory lock no other save is running: remove temporaries
  * of BASE left by saves that were killed (their process is gone). */
@@ -430,7 +440,7 @@ static void remove_stale_tmps(int dirfd, const char *base)
         if (fd >= 0) close(fd);
         return;
     }
-    size_t bl = strlen(base), tl = strlen(TMP_TAG);
+    size_t bl = tmp_base_len(base), tl = strlen(TMP_TAG);
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *n = e->d_name;
@@ -508,8 +518,8 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         unsigned r = ++counter * 2654435761u ^ (unsigned)now.tv_nsec;
-        if (snprintf(tmp, sizeof tmp, "%s" TMP_TAG "%ld-%08x", base, (long)getpid(), r) >=
-            (int)sizeof tmp) {
+        if (snprintf(tmp, sizeof tmp, "%.*s" TMP_TAG "%ld-%08x", (int)tmp_base_len(base), base,
+                     (long)getpid(), r) >= (int)sizeof tmp) {
             snprintf(err, cap, "%s: file name too long", path);
             goto out;
         }

@@ -86,7 +86,9 @@ int tn_origin_check(const char *path, char *err, size_t cap);
  *    10 s of waiting; temporaries of killed saves (exactly
  *    BASE.tmp-PID-XXXXXXXX, 8 lowercase hex digits, whose process is gone)
  *    are removed;
- *  - the temporary BASE.tmp-PID-N is created with O_CREAT|O_EXCL|O_NOFOLLOW
+ *  - the temporary BASE.tmp-PID-N (BASE: the file's name, cut to 200 bytes
+ *    so that the temporary's fits wherever the file's does) is created
+ *    with O_CREAT|O_EXCL|O_NOFOLLOW
  *    (never an existing file or a planted link), gets the old file's mode
  *    (and owner where allowed), is written, fsynced, renamed over the
  *    target, and the directory is fsynced.

@@ -23,6 +23,8 @@
 #   spelling     a map saved as ./x.map, then as x.map: both pass (one file,
 #                one record of what it holds)
 #   fsync        (with strace) file fsync, rename, directory fsync, in that order
+#   long-name    a map whose name has 250 bytes (a directory entry holds 255)
+#                is saved: its temporary's name is cut to fit; none is left
 #   not-a-map    `save FILE` over a file that is not a map (the script being
 #                run, notes, a .json that is no Tiled map, a broken .tmx):
 #                refused, each left byte for byte; an empty file and another
@@ -297,6 +299,19 @@ if [ "$src" -ne 0 ]; then
     bad "spelling: save x.map after save ./x.map failed (exit $src): $(cat "$T/sp/err")"
 elif grep -q "changed on disk" "$T/sp/err"; then
     bad "spelling: a false 'changed on disk': $(cat "$T/sp/err")"
+else ok
+fi
+
+# --- a map whose name is 250 bytes long
+mkdir "$T/ln"
+long=$(awk 'BEGIN { s = ""; for (i = 0; i < 246; i++) s = s "m"; print s ".map" }')
+cp "$SMALL" "$T/ln/$long"
+printf '0 toggle 5 1 block\n0 save %s\n' "$long" >"$T/ln/s.script"
+(cd "$T/ln" && "$BIN" --headless --map "$long" --frames 1 --script s.script >/dev/null 2>err)
+lrc=$?
+if [ "$lrc" -ne 0 ]; then bad "long-name: the save failed (exit $lrc): $(cut -c 1-300 "$T/ln/err")"
+elif ! rows_of "$T/ln/$long" | sed -n 2p | grep -q '^#....#'; then bad "long-name: the map was not saved"
+elif [ "$(ls -a "$T/ln" | grep -c 'tmp-')" -ne 0 ]; then bad "long-name: a temporary file was left"
 else ok
 fi
 
