@@ -198,6 +198,30 @@ static void test_map_list_has_current(void **state)
     assert_int_equal(n, 2);
     assert_string_equal(list[1], t);
     for (int i = 0; i < n; i++) free(list[i]);
+    /* a folder of more maps than the list holds: the current map and the
+     * extra are still listed (they were pushed out), with the folder's
+     * first maps by name */
+    char m[600];
+    for (int i = 0; i < 12; i++) {
+        snprintf(m, sizeof m, "%s/m%02d.map", dir, i);
+        f = fopen(m, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    const char *more[] = {"/tmp/elsewhere/x.tmj"};
+    n = tn_map_list(t, more, 1, list, 8);
+    assert_int_equal(n, 8);
+    snprintf(m, sizeof m, "%s/a.map", dir);
+    assert_string_equal(list[0], m);
+    snprintf(m, sizeof m, "%s/m04.map", dir);
+    assert_string_equal(list[5], m); /* a.map, m00..m04: 6 of the folder's 13 */
+    assert_string_equal(list[6], t);
+    assert_string_equal(list[7], more[0]);
+    for (int i = 0; i < n; i++) free(list[i]);
+    for (int i = 0; i < 12; i++) {
+        snprintf(m, sizeof m, "%s/m%02d.map", dir, i);
+        remove(m);
+    }
     remove(a);
     remove(t);
     rmdir(dir);

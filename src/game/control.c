@@ -922,15 +922,25 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
     if (current) {
         snprintf(dir, sizeof dir, "%s", current);
         char *slash = strrchr(dir, '/');
-        if (slash)
+        if (slash == dir)
+            snprintf(dir, sizeof dir, "/");
+        else if (slash)
             *slash = '\0';
         else
             snprintf(dir, sizeof dir, ".");
     }
+    /* A folder of more maps than the list holds (a benchmark set) never
+     * pushes out the current map or the command line's: room is kept for
+     * them, and the folder's maps are its first ones by name, not the
+     * first readdir() happens to return. */
+    int keep = cap - 1 - (nextra > 0 ? nextra : 0);
+    if (keep < 0) keep = 0;
+    char **all = NULL;
+    int nall = 0, call = 0;
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
-        while ((e = readdir(d)) && n < cap) {
+        while ((e = readdir(d)) && nall < 100000) {
             size_t len = strlen(e->d_name);
             if (len < 5 || strcmp(e->d_name + len - 4, ".map") != 0 || e->d_name[0] == '.')
                 continue;
@@ -938,15 +948,29 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
             if (strcmp(dir, ".") == 0)
                 snprintf(path, sizeof path, "%s", e->d_name);
             else
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                snprintf(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
             struct stat st; /* a FIFO or a directory named *.map is no map */
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-            out[n] = malloc(strlen(path) + 1);
-            if (!out[n]) break;
-            strcpy(out[n++], path);
+            if (nall == call) {
+                int nc = call ? call * 2 : 64;
+                char **na = realloc(all, (size_t)nc * sizeof *na);
+                if (!na) break;
+                all = na;
+                call = nc;
+            }
+            if (!(all[nall] = malloc(strlen(path) + 1))) break;
+            strcpy(all[nall++], path);
         }
         closedir(d);
     }
+    if (nall) qsort(all, (size_t)nall, sizeof *all, cmp_str);
+    for (int i = 0; i < nall; i++) {
+        if (n < keep)
+            out[n++] = all[i];
+        else
+            free(all[i]);
+    }
+    free(all);
     /* the current map itself, whatever its kind (a .tmx, a Moving AI map):
      * the picker can always go back to it */
     bool listed = !current || !current[0];

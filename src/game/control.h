@@ -251,7 +251,8 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
  * itself (of any kind, e.g. a .tmx) (sorted; regular files only: no FIFO,
  * directory or device named *.map), then `extra` (duplicates dropped): at
  * most cap malloc'd paths into out; returns the count (the caller frees
- * each). */
+ * each).  A directory of more maps than fit gives its first ones by name:
+ * the current map and every extra are always listed. */
 int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);
 
 /* ---- inspect ------------------------------------------------------------
