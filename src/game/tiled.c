@@ -805,6 +805,11 @@ static void template_class(const char *path, char *cls, size_t cap)
     char *buf, rerr[PATH_CAP + 200];
     size_t len;
     cls[0] = '\0';
+    /* a regular file only, as for tilesets: tn_read_file reads a file this
+     * process has open, and template="/dev/stdin" in a map would read the
+     * game's standard input (a terminal: the game waited for a key) */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return;
     if (ends_with(path, ".tx")) {
         xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
