@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -232,6 +233,30 @@ static void test_map_list_has_current(void **state)
     assert_int_equal(n, 2);
     assert_string_equal(list[1], t);
     for (int i = 0; i < n; i++) free(list[i]);
+    /* a folder of more maps than the list holds: the current map and the
+     * extra are still listed (they were pushed out), with the folder's
+     * first maps by name */
+    char m[600];
+    for (int i = 0; i < 12; i++) {
+        snprintf(m, sizeof m, "%s/m%02d.map", dir, i);
+        f = fopen(m, "w");
+        assert_non_null(f);
+        fclose(f);
+    }
+    const char *more[] = {"/tmp/elsewhere/x.tmj"};
+    n = tn_map_list(t, more, 1, list, 8);
+    assert_int_equal(n, 8);
+    snprintf(m, sizeof m, "%s/a.map", dir);
+    assert_string_equal(list[0], m);
+    snprintf(m, sizeof m, "%s/m04.map", dir);
+    assert_string_equal(list[5], m); /* a.map, m00..m04: 6 of the folder's 13 */
+    assert_string_equal(list[6], t);
+    assert_string_equal(list[7], more[0]);
+    for (int i = 0; i < n; i++) free(list[i]);
+    for (int i = 0; i < 12; i++) {
+        snprintf(m, sizeof m, "%s/m%02d.map", dir, i);
+        remove(m);
+    }
     remove(a);
     remove(t);
     rmdir(dir);
@@ -363,6 +388,58 @@ static void test_settings(void **state)
     snprintf(tmp, sizeof tmp, "%s/tilenav", dir);
     rmdir(tmp);
     rmdir(dir);
+    unsetenv("XDG_CONFIG_HOME");
+}
+
+/* A settings file that cannot be read as text: refused at once with its
+ * name (a FIFO was opened with fopen, which waits for a writer forever:
+ * the window hung before its first frame), the defaults kept. */
+static void test_settings_unreadable(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-settings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600], want[700], err[512];
+    snprintf(path, sizeof path, "%s/settings", dir);
+    tn_settings t;
+    assert_int_equal(mkfifo(path, 0600), 0);
+    alarm(20); /* the old code never returned: fail rather than hang */
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), -1);
+    alarm(0);
+    snprintf(want, sizeof want, "%s: is a FIFO (named pipe), not a regular file: not read", path);
+    assert_string_equal(err, want);
+    assert_int_equal(t.count, 0);
+    remove(path);
+    /* a directory */
+    assert_int_equal(mkdir(path, 0700), 0);
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: is a directory, not a file", path);
+    assert_string_equal(err, want);
+    rmdir(path);
+    /* a NUL byte: the lines after it were ignored without a word */
+    FILE *f = fopen(path, "wb");
+    static const char nul[] = "speed 2\n\0bias 0.5\nbogus\n";
+    fwrite(nul, 1, sizeof nul - 1, f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s:2: binary data (a NUL byte)", path);
+    assert_string_equal(err, want);
+    assert_int_equal(t.count, 0);
+    /* no file under a missing directory: the defaults, no message */
+    remove(path);
+    snprintf(path, sizeof path, "%s/none/settings", dir);
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), 0);
+    rmdir(dir);
+    /* a path that does not fit is no path (a cut one names another file) */
+    char home[700];
+    memset(home, 'h', sizeof home - 1);
+    home[0] = '/';
+    home[sizeof home - 1] = '\0';
+    setenv("XDG_CONFIG_HOME", home, 1);
+    char small[710], big[740];
+    assert_false(tn_settings_path(small, sizeof small)); /* 699 + 17 + 1 > 710 */
+    assert_string_equal(small, "");
+    assert_true(tn_settings_path(big, sizeof big));
     unsetenv("XDG_CONFIG_HOME");
 }
 
@@ -1076,6 +1153,7 @@ int main(void)
         cmocka_unit_test(test_undo_back_by_hand),
         cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_settings_unreadable),
         cmocka_unit_test(test_playback_large_map_says_why),
         cmocka_unit_test(test_map_list_has_current),
         cmocka_unit_test(test_reset),

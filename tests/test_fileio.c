@@ -148,6 +148,67 @@ static void test_origin_by_identity(void **state)
     remove(path);
 }
 
+/* A map opened through a symbolic link that is then pointed at another
+ * map: a save by that name is refused (it went into the other map before,
+ * replacing it with this one), by any spelling of the name.  A file that
+ * was moved and linked to, the same bytes, is saved through the link. */
+static void test_origin_link_repointed(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_repoint_XXXXXX", a[96], b[96], cur[96], alt[96], err[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/a.map", dir);
+    snprintf(b, sizeof b, "%s/b.map", dir);
+    snprintf(cur, sizeof cur, "%s/cur.map", dir);
+    snprintf(alt, sizeof alt, "%s/./cur.map", dir);
+    const char *bt = "# b, another map\ntilenav-map 1\nsize 3 2\ntiles\n..#\n###\n";
+    rewrite(a, "tilenav-map 1\nsize 3 2\ntiles\n...\n###\n");
+    rewrite(b, bt);
+    assert_int_equal(symlink("a.map", cur), 0);
+    tn_map *m;
+    assert_int_equal(tn_load_map(cur, &m, err, sizeof err), 0);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(remove(cur), 0);
+    assert_int_equal(symlink("b.map", cur), 0); /* pointed at b */
+    assert_int_equal(tn_save_map(m, cur, err, sizeof err), TN_SAVE_CHANGED);
+    assert_non_null(strstr(err, "now names another file"));
+    assert_int_equal(tn_save_map_as(m, alt, cur, err, sizeof err), TN_SAVE_CHANGED);
+    char *t;
+    size_t n;
+    assert_int_equal(tn_read_file(b, 1000, &t, &n, err, sizeof err), 0);
+    assert_string_equal(t, bt); /* b is untouched */
+    free(t);
+    /* b loaded by that name (a reload): its own saves pass */
+    tn_map *mb;
+    assert_int_equal(tn_load_map(cur, &mb, err, sizeof err), 0);
+    tn_map_set_tile(mb, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(mb, cur, err, sizeof err), 0);
+    tn_map_destroy(mb);
+    /* a.map moved into a folder and linked to: the same bytes, saved */
+    char store[96], moved[96];
+    snprintf(store, sizeof store, "%s/store", dir);
+    snprintf(moved, sizeof moved, "%s/store/a.map", dir);
+    tn_map *ma;
+    assert_int_equal(tn_load_map(a, &ma, err, sizeof err), 0);
+    assert_int_equal(mkdir(store, 0700), 0);
+    assert_int_equal(rename(a, moved), 0);
+    assert_int_equal(symlink("store/a.map", a), 0);
+    tn_map_set_tile(ma, 1, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(ma, a, err, sizeof err), 0);
+    tn_map *back;
+    assert_int_equal(tn_load_map(moved, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(back, ma));
+    tn_map_destroy(back);
+    tn_map_destroy(ma);
+    tn_map_destroy(m);
+    remove(a);
+    remove(moved);
+    rmdir(store);
+    remove(cur);
+    remove(b);
+    rmdir(dir);
+}
+
 /* A reload the world refuses (the character fits nowhere on the file's
  * map) leaves the record as it was: the world still plays the old map, and
  * a save over the file, which changed, is still refused. */
@@ -363,6 +424,24 @@ static void test_fifo_refused(void **state)
     rmdir(dir);
 }
 
+/* A regular file whose size the file system does not know (st_size 0,
+ * as procfs reports) is read to its end, not taken for an empty file;
+ * the limit holds for it too, and for a pipe. */
+static void test_read_unknown_size(void **state)
+{
+    (void)state;
+    char *buf = NULL, err[512];
+    size_t len = 0;
+    struct stat st;
+    if (stat("/proc/self/status", &st) != 0 || st.st_size != 0) skip();
+    assert_int_equal(tn_read_file("/proc/self/status", 1 << 20, &buf, &len, err, sizeof err), 0);
+    assert_true(len > 0 && strncmp(buf, "Name:", 5) == 0);
+    free(buf);
+    assert_int_equal(tn_read_file("/proc/self/status", 8, &buf, &len, err, sizeof err), -1);
+    assert_string_equal(err, "/proc/self/status: larger than the 8-byte limit");
+    assert_null(buf);
+}
+
 /* Saved over a Moving AI map of another size, the header gets the new
  * height and width (other lines and CRLF endings kept): the file loads as
  * the map saved. */
@@ -456,8 +535,10 @@ int main(void)
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
+        cmocka_unit_test(test_read_unknown_size),
         cmocka_unit_test(test_save_changed_on_disk),
         cmocka_unit_test(test_origin_by_identity),
+        cmocka_unit_test(test_origin_link_repointed),
         cmocka_unit_test(test_reset_refused_keeps_record),
         cmocka_unit_test(test_merge_edits),
         cmocka_unit_test(test_autosave_path_fits),

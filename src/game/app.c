@@ -19,10 +19,13 @@
  * lives in its own functions below and in control.c; the loop calls
  * frame_extra() once per frame.
  */
+#define _POSIX_C_SOURCE 200809L /* lstat */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "control.h"
 #include "fileio.h"
@@ -71,6 +74,9 @@ typedef struct app {
     /* Quitting (request_quit): the autosave failed and the next Esc or close
      * quits anyway (quit_armed); it did (quit_lost); the autosave is written. */
     bool quit_armed, quit_lost, autosaved;
+    /* The settings file was ignored (malformed): the first save moves it
+     * to SETTINGS.bad rather than replacing the user's hand edits. */
+    bool settings_ignored;
     /* MAP.autosave holds this session's edits (it wrote or restored them):
      * only then may a save remove it or an autosave replace it; an older one
      * is moved to MAP.autosave.N first (autosave_kept names it) */
@@ -354,12 +360,12 @@ static void restore(app *a)
 static void screenshot(app *a)
 {
     char path[64], err[512];
-    for (;;) {
-        snprintf(path, sizeof path, "tilenav-%03d.bmp", ++a->shot_counter);
-        FILE *f = fopen(path, "rb");
-        if (!f) break;
-        fclose(f);
-    }
+    /* the first name nothing has: lstat, not fopen, which waits forever on
+     * a FIFO and passes over a link to a missing file (the save would then
+     * create the file the link names, anywhere) */
+    struct stat st;
+    do snprintf(path, sizeof path, "tilenav-%03d.bmp", ++a->shot_counter);
+    while (lstat(path, &st) == 0);
     tn_view v = a->view;
     v.mouse_in = false; /* no hover frame in the picture */
     if (tn_render_offscreen(a->w, &a->fonts, &v, path, err, sizeof err) != 0) {
@@ -1105,6 +1111,7 @@ static void load_settings(app *a)
     if (r < 0) {
         fprintf(stderr, "tilenav: settings ignored: %s\n", err);
         tn_world_message(a->w, "settings ignored: %s", err);
+        a->settings_ignored = true;
         return;
     }
     if (r == 0) return;
@@ -1171,6 +1178,21 @@ static int save_settings(app *a)
     if (!tn_settings_path(path, sizeof path)) return 0;
     tn_settings st;
     current_settings(a, &st);
+    if (a->settings_ignored) { /* the user's file, maybe hand-edited: kept aside, not replaced */
+        char bad[1100];
+        struct stat ls;
+        snprintf(bad, sizeof bad, "%s.bad", path);
+        if (lstat(path, &ls) == 0 && rename(path, bad) != 0) {
+            fprintf(stderr,
+                    "tilenav: settings not saved: %s was ignored and cannot be moved aside to "
+                    "%s: %s\n",
+                    path, bad, strerror(errno));
+            return -1;
+        }
+        a->settings_ignored = false;
+        if (lstat(bad, &ls) == 0)
+            fprintf(stderr, "tilenav: the ignored settings file is kept as %s\n", bad);
+    }
     if (tn_settings_save(&st, path, err, sizeof err) != 0) {
         fprintf(stderr, "tilenav: settings not saved: %s\n", err);
         return -1;

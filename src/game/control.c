@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "control.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,17 +316,18 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
 
 bool tn_settings_path(char *out, size_t cap)
 {
-    const char *x = getenv("XDG_CONFIG_HOME");
-    if (x && x[0] == '/') {
-        snprintf(out, cap, "%s/tilenav/settings", x);
-        return true;
+    const char *x = getenv("XDG_CONFIG_HOME"), *h = getenv("HOME");
+    int n = -1;
+    if (x && x[0] == '/')
+        n = snprintf(out, cap, "%s/tilenav/settings", x);
+    else if (h && h[0])
+        n = snprintf(out, cap, "%s/.config/tilenav/settings", h);
+    /* a cut path would name another file (".../tilenav/sett"): none */
+    if (n < 0 || (size_t)n >= cap) {
+        if (cap) out[0] = '\0';
+        return false;
     }
-    const char *h = getenv("HOME");
-    if (h && h[0]) {
-        snprintf(out, cap, "%s/.config/tilenav/settings", h);
-        return true;
-    }
-    return false;
+    return true;
 }
 
 void tn_settings_put(tn_settings *s, const char *name, double value)
@@ -362,19 +364,26 @@ bool tn_settings_get_int(const tn_settings *s, const char *name, int lo, int hi,
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
 {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    fclose(f);
+    /* No file: the defaults.  Anything else goes to tn_read_file, which
+     * never waits (a FIFO is refused, where fopen would block until a
+     * writer came) and says why a file cannot be read. */
+    struct stat st;
+    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) return 0;
     char *buf;
     size_t len;
     if (tn_read_file(path, 64 * 1024, &buf, &len, err, cap) != 0) return -1;
     int lineno = 0;
     char *p = buf;
     int rc = 1;
-    while (*p) {
-        char *e = strchr(p, '\n');
+    while (p < buf + len) {
+        char *e = memchr(p, '\n', (size_t)(buf + len - p));
         if (e) *e = '\0';
         lineno++;
+        if (strlen(p) != (size_t)((e ? e : buf + len) - p)) { /* not text: never half-read */
+            snprintf(err, cap, "%s:%d: binary data (a NUL byte)", path, lineno);
+            rc = -1;
+            break;
+        }
         char *hash = strchr(p, '#');
         if (hash) *hash = '\0';
         char name[64], extra[8];
@@ -963,15 +972,25 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
     if (current) {
         snprintf(dir, sizeof dir, "%s", current);
         char *slash = strrchr(dir, '/');
-        if (slash)
+        if (slash == dir)
+            snprintf(dir, sizeof dir, "/");
+        else if (slash)
             *slash = '\0';
         else
             snprintf(dir, sizeof dir, ".");
     }
+    /* A folder of more maps than the list holds (a benchmark set) never
+     * pushes out the current map or the command line's: room is kept for
+     * them, and the folder's maps are its first ones by name, not the
+     * first readdir() happens to return. */
+    int keep = cap - 1 - (nextra > 0 ? nextra : 0);
+    if (keep < 0) keep = 0;
+    char **all = NULL;
+    int nall = 0, call = 0;
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
-        while ((e = readdir(d)) && n < cap) {
+        while ((e = readdir(d)) && nall < 100000) {
             size_t len = strlen(e->d_name);
             if (len < 5 || strcmp(e->d_name + len - 4, ".map") != 0 || e->d_name[0] == '.')
                 continue;
@@ -979,15 +998,29 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
             if (strcmp(dir, ".") == 0)
                 snprintf(path, sizeof path, "%s", e->d_name);
             else
-                snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+                snprintf(path, sizeof path, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", e->d_name);
             struct stat st; /* a FIFO or a directory named *.map is no map */
             if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-            out[n] = malloc(strlen(path) + 1);
-            if (!out[n]) break;
-            strcpy(out[n++], path);
+            if (nall == call) {
+                int nc = call ? call * 2 : 64;
+                char **na = realloc(all, (size_t)nc * sizeof *na);
+                if (!na) break;
+                all = na;
+                call = nc;
+            }
+            if (!(all[nall] = malloc(strlen(path) + 1))) break;
+            strcpy(all[nall++], path);
         }
         closedir(d);
     }
+    if (nall) qsort(all, (size_t)nall, sizeof *all, cmp_str);
+    for (int i = 0; i < nall; i++) {
+        if (n < keep)
+            out[n++] = all[i];
+        else
+            free(all[i]);
+    }
+    free(all);
     /* the current map itself, whatever its kind (a .tmx, a Moving AI map):
      * the picker can always go back to it */
     bool listed = !current || !current[0];

@@ -128,10 +128,11 @@ typedef struct tn_settings {
     double value[TN_SETTINGS_MAX];
 } tn_settings;
 /* The settings path into out; false when neither XDG_CONFIG_HOME nor HOME
- * is set. */
+ * is set, or when the path would not fit in cap bytes (never a cut name). */
 bool tn_settings_path(char *out, size_t cap);
-/* Load: 1 when read, 0 when there is no file, -1 when malformed (message in
- * err, s left empty). */
+/* Load: 1 when read, 0 when there is no file, -1 when malformed or not
+ * readable (a directory, a FIFO: refused at once, never waited on; a NUL
+ * byte; message "PATH[:LINE]: problem" in err, s left empty). */
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
 void tn_settings_put(tn_settings *s, const char *name, double value);
@@ -258,7 +259,8 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty);
  * itself (of any kind, e.g. a .tmx) (sorted; regular files only: no FIFO,
  * directory or device named *.map), then `extra` (duplicates dropped): at
  * most cap malloc'd paths into out; returns the count (the caller frees
- * each). */
+ * each).  A directory of more maps than fit gives its first ones by name:
+ * the current map and every extra are always listed. */
 int tn_map_list(const char *current, const char *const *extra, int nextra, char **out, int cap);
 
 /* ---- inspect ------------------------------------------------------------

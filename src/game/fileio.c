@@ -75,7 +75,12 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
         close(fd);
         return -1;
     }
-    size_t size = S_ISREG(st.st_mode) ? (size_t)st.st_size : 4096, used = 0;
+    /* a size of 0 may be a file whose size is not known (procfs, some FUSE
+     * file systems): read on as from a pipe, never "empty" unread */
+    size_t size = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size
+                  : max < 4096                          ? max
+                                                        : 4096,
+           used = 0;
     char *buf = malloc(size + 1);
     if (!buf) {
         snprintf(err, cap, "%s: out of memory", path);
@@ -167,6 +172,51 @@ static tn_origin *find_origin(const char *key)
     return NULL;
 }
 
+/* Which file each name (a path as given) named when a map was last loaded
+ * or saved by it: a name that names another file now (a symbolic link
+ * pointed elsewhere) is not a save over the file the map came from. */
+typedef struct origin_name {
+    char *name, *key;
+} origin_name;
+static origin_name *onames;
+static int nonames, conames;
+
+static origin_name *find_name(const char *name)
+{
+    for (int i = 0; name && i < nonames; i++)
+        if (strcmp(onames[i].name, name) == 0) return &onames[i];
+    return NULL;
+}
+
+static void note_name(const char *name, const char *key)
+{
+    if (!name || !key) return;
+    origin_name *r = find_name(name);
+    char *k = strdup(key);
+    if (!k) return;
+    if (r) {
+        free(r->key);
+        r->key = k;
+        return;
+    }
+    if (nonames == conames) {
+        int nc = conames ? conames * 2 : 16;
+        origin_name *n = realloc(onames, (size_t)nc * sizeof *n);
+        if (!n) { /* no memory: that name is not checked */
+            free(k);
+            return;
+        }
+        onames = n;
+        conames = nc;
+    }
+    char *nm = strdup(name);
+    if (!nm) {
+        free(k);
+        return;
+    }
+    onames[nonames++] = (origin_name){nm, k};
+}
+
 bool tn_same_file(const char *a, const char *b)
 {
     if (strcmp(a, b) == 0) return true;
@@ -180,6 +230,7 @@ bool tn_same_file(const char *a, const char *b)
 void tn_origin_make(tn_origin *o, const char *path, const char *buf, size_t len)
 {
     o->key = origin_key(path);
+    o->name = strdup(path);
     o->hash = fnv1a(buf, len);
     o->len = len;
 }
@@ -187,11 +238,15 @@ void tn_origin_make(tn_origin *o, const char *path, const char *buf, size_t len)
 void tn_origin_free(tn_origin *o)
 {
     free(o->key);
-    o->key = NULL;
+    free(o->name);
+    o->key = o->name = NULL;
 }
 
 void tn_origin_keep(tn_origin *o)
 {
+    note_name(o->name, o->key);
+    free(o->name);
+    o->name = NULL;
     if (!o->key) return; /* no identity (or no memory for it): not checked */
     tn_origin *r = find_origin(o->key);
     if (r) {
@@ -235,25 +290,46 @@ void tn_origin_saved(const char *path, const char *buf, size_t len, bool own)
 int tn_origin_check(const char *path, char *err, size_t cap)
 {
     char *key = origin_key(path);
-    const tn_origin *o = find_origin(key);
-    free(key);
-    if (!o) return 0;
+    const origin_name *was = find_name(path);
+    /* the name now names another file: compared with what the name's
+     * file held, not with the record (if any) of the file it names now */
+    bool moved = key && was && strcmp(was->key, key) != 0;
+    const tn_origin *o = find_origin(moved ? was->key : key);
+    if (!o && !moved) {
+        free(key);
+        return 0;
+    }
     char *buf, rerr[512];
     size_t len;
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return 0;
-    bool same = len == o->len && fnv1a(buf, len) == o->hash;
+    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) {
+        free(key);
+        return 0;
+    }
+    bool same = o && len == o->len && fnv1a(buf, len) == o->hash;
     free(buf);
-    if (same) return 0;
-    snprintf(err, cap,
-             "%s changed on disk since it was loaded (edited in Tiled or another editor?): not "
-             "overwritten; save under another name (script: save OTHER) or reload it (Ctrl+R)",
-             path);
+    if (same) {
+        free(key);
+        return 0;
+    }
+    if (moved)
+        snprintf(err, cap,
+                 "%s now names another file (%s) than when it was loaded (%s), with other "
+                 "contents: not overwritten; save under another name (script: save OTHER) or "
+                 "reload it (Ctrl+R)",
+                 path, key, was->key);
+    else
+        snprintf(err, cap,
+                 "%s changed on disk since it was loaded (edited in Tiled or another editor?): "
+                 "not overwritten; save under another name (script: save OTHER) or reload it "
+                 "(Ctrl+R)",
+                 path);
+    free(key);
     return TN_SAVE_CHANGED;
 }
 
 int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
 {
-    held->key = NULL;
+    held->key = held->name = NULL;
     if (tn_tiled_kind(path)) /* .tmx .tmj .json */
         return tn_tiled_load_held(path, out, held, err, cap);
     char *buf;
@@ -341,8 +417,18 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
 }
 
 /* Temporary files are BASE.tmp-PID-N: unique, made with O_EXCL, so no
- * other save (nor a planted file or link) is ever opened or truncated. */
+ * other save (nor a planted file or link) is ever opened or truncated.
+ * BASE is the file's name cut to TMP_BASE_MAX bytes, so that the
+ * temporary's name fits in a directory entry (255 bytes) whenever the
+ * file's does: a map named with 250 bytes could not be saved at all. */
 #define TMP_TAG ".tmp-"
+#define TMP_BASE_MAX 200
+
+static size_t tmp_base_len(const char *base)
+{
+    size_t n = strlen(base);
+    return n < TMP_BASE_MAX ? n : TMP_BASE_MAX;
+}
 
 /* Under the directory lock no other save is running: remove temporaries
  * of BASE left by saves that were killed (their process is gone). */
@@ -354,7 +440,7 @@ static void remove_stale_tmps(int dirfd, const char *base)
         if (fd >= 0) close(fd);
         return;
     }
-    size_t bl = strlen(base), tl = strlen(TMP_TAG);
+    size_t bl = tmp_base_len(base), tl = strlen(TMP_TAG);
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
         const char *n = e->d_name;
@@ -432,8 +518,8 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         unsigned r = ++counter * 2654435761u ^ (unsigned)now.tv_nsec;
-        if (snprintf(tmp, sizeof tmp, "%s" TMP_TAG "%ld-%08x", base, (long)getpid(), r) >=
-            (int)sizeof tmp) {
+        if (snprintf(tmp, sizeof tmp, "%.*s" TMP_TAG "%ld-%08x", (int)tmp_base_len(base), base,
+                     (long)getpid(), r) >= (int)sizeof tmp) {
             snprintf(err, cap, "%s: file name too long", path);
             goto out;
         }
@@ -669,8 +755,8 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
         return tn_tiled_save(m, path, source ? source : path, err, cap);
     /* over the file it came from: only when that is still what was loaded */
     bool own = source && tn_same_file(source, path);
-    if (own) {
-        int rc = tn_origin_check(path, err, cap);
+    if (own) { /* by the name the map was loaded by: the one it has a record of */
+        int rc = tn_origin_check(source, err, cap);
         if (rc) return rc;
     }
     char *old, *src = NULL, *buf;
@@ -714,6 +800,50 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
     if (rc == 0) tn_origin_saved(path, buf, len, own); /* what it holds now */
     free(buf);
     return rc;
+}
+
+int tn_save_target_check(const char *path, char *err, size_t cap)
+{
+    struct stat st;
+    /* nothing there, or no regular file: the save decides (and refuses a
+     * FIFO, a device or a directory itself) */
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0) return 0;
+    char *buf, why[512];
+    size_t len;
+    tn_map *m = NULL;
+    int rc = tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, why, sizeof why);
+    if (rc == 0) {
+        int kind = tn_tiled_kind(path);
+        if (kind) {
+            rc = tn_tiled_load_buffer(buf, len, path, kind, &m, why, sizeof why);
+        } else {
+            tn_error e;
+            rc = tn_failed(tn_map_parse(buf, len, path, NULL, &m, &e)) ? -1 : 0;
+            if (rc) snprintf(why, sizeof why, "%s", e.msg);
+        }
+        free(buf);
+        tn_map_destroy(m);
+    }
+    if (rc == 0) return 0;
+    /* the loader's message without its "PATH:" (said once, first) */
+    const char *w = why;
+    size_t pl = strlen(path);
+    if (strncmp(w, path, pl) == 0 && w[pl] == ':') w += pl + 1;
+    while (*w == ' ') w++;
+    /* "2:1: problem" -> "line 2, column 1: problem"; "5: problem" -> "line 5: problem" */
+    char where[64] = "";
+    long ln = 0, col = 0;
+    int n = 0;
+    if (sscanf(w, "%ld:%ld:%n", &ln, &col, &n) == 2 && n > 0 && ln > 0 && col > 0)
+        snprintf(where, sizeof where, "line %ld, column %ld:", ln, col);
+    else if (n = 0, sscanf(w, "%ld:%n", &ln, &n) == 1 && n > 0 && ln > 0)
+        snprintf(where, sizeof where, "line %ld:", ln);
+    if (where[0]) w += n;
+    snprintf(err, cap,
+             "%s: not replaced: it is not a map the game reads (%s%s); save under another name, "
+             "or remove it first",
+             path, where, w);
+    return -1;
 }
 
 int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, int *conflicts)

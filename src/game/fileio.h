@@ -21,9 +21,10 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
 
 /* What a map file held when it was read: its identity (the path with
  * every link resolved, NULL when unknown), length and a 64-bit FNV-1a hash
- * of its bytes. */
+ * of its bytes, and the path as it was given (`name`, NULL when unknown). */
 typedef struct tn_origin {
     char *key;
+    char *name;
     uint64_t hash;
     size_t len;
 } tn_origin;
@@ -66,7 +67,13 @@ bool tn_same_file(const char *a, const char *b);
 /* 0 when a save may replace `path`: it was never loaded (no record), it is
  * gone or unreadable (the save itself then decides), or it holds exactly
  * what was loaded or last saved there.  Else TN_SAVE_CHANGED with "PATH
- * changed on disk since it was loaded (...): not overwritten; ..." in err. */
+ * changed on disk since it was loaded (...): not overwritten; ..." in err.
+ * The name `path` is checked too: one that now names another file than
+ * when it was loaded or saved by it (a symbolic link pointed elsewhere)
+ * with other bytes than it had is refused the same way ("PATH now names
+ * another file ..."), so a save never goes through a re-pointed link into
+ * another map; the same bytes behind a new link (the file moved and linked
+ * to) pass. */
 int tn_origin_check(const char *path, char *err, size_t cap);
 
 /* Write `len` bytes to `path` atomically.  A crash at any point leaves
@@ -79,7 +86,9 @@ int tn_origin_check(const char *path, char *err, size_t cap);
  *    10 s of waiting; temporaries of killed saves (exactly
  *    BASE.tmp-PID-XXXXXXXX, 8 lowercase hex digits, whose process is gone)
  *    are removed;
- *  - the temporary BASE.tmp-PID-N is created with O_CREAT|O_EXCL|O_NOFOLLOW
+ *  - the temporary BASE.tmp-PID-N (BASE: the file's name, cut to 200 bytes
+ *    so that the temporary's fits wherever the file's does) is created
+ *    with O_CREAT|O_EXCL|O_NOFOLLOW
  *    (never an existing file or a planted link), gets the old file's mode
  *    (and owner where allowed), is written, fsynced, renamed over the
  *    target, and the directory is fsynced.
@@ -107,6 +116,15 @@ int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap);
  * Tiled target is patched into `source`'s document when that is a Tiled
  * file of the same format (NULL: `path`'s own). */
 int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *err, size_t cap);
+
+/* 0 when a save chosen by name (a script's `save FILE`) may replace
+ * `path`: nothing is there, an empty file, something other than a regular
+ * file (the save itself refuses those), or a map the game reads (tilenav,
+ * Moving AI, Tiled: loaded in memory, nothing recorded).  Else -1 with
+ * "PATH: not replaced: it is not a map the game reads (LOADER'S MESSAGE);
+ * ..." in err: a typo must not turn the script being run, notes.txt or a
+ * package.json into a map. */
+int tn_save_target_check(const char *path, char *err, size_t cap);
 
 /* Apply to `dst` the tiles `edited` changed from `base` (terrain, content
  * and the start, each tile whole): the user's edits onto a map reloaded

@@ -8,8 +8,12 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include "fileio.h"
 
 /* ---------------------------------------------------------------- fonts */
 
@@ -28,26 +32,36 @@ static const struct {
 
 static const char *const FONT_FILES[2] = {"DejaVuSans.ttf", "DejaVuSansMono.ttf"};
 
-/* Why the font file at `path` could not be read, into err: SDL_LoadFile's
- * own error ("Parameter 'src' is invalid") names neither the file nor the
- * cause.  A missing file says where a relative path was looked for and
- * which option points to the fonts. */
-static void font_read_error(char *err, size_t cap, const char *path)
+/* A font file larger than this is not one of the game's (DejaVuSans.ttf
+ * is 0.7 MB): refused before it is read, never a read of gigabytes (SDL's
+ * SDL_LoadFile crashed when such a read ran out of memory). */
+#define FONT_FILE_MAX ((size_t)64 << 20)
+
+/* The font file at `path` into *out (free()d by the caller): 0, or -1
+ * with why in err.  A missing file says where a relative path was looked
+ * for and which option points to the fonts; any other problem (a FIFO or
+ * a directory, refused at once and never waited on; a file too large)
+ * names the file. */
+static int read_font(const char *path, void **out, size_t *len, char *err, size_t cap)
 {
-    FILE *f = fopen(path, "rb");
-    int e = f ? 0 : errno;
-    if (f) fclose(f);
-    char cwd[512] = "";
-    if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
-    if (e == ENOENT || e == ENOTDIR)
+    struct stat st;
+    if (stat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR)) {
+        char cwd[512] = "";
+        if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = '\0';
         snprintf(err, cap,
                  "font %s does not exist%s%s%s; give --assets DIR, the directory that holds %s "
                  "and %s (assets/ in the source tree)",
                  path, cwd[0] ? " (relative to the current directory, " : "", cwd,
                  cwd[0] ? ")" : "", FONT_FILES[0], FONT_FILES[1]);
-    else
-        snprintf(err, cap, "cannot read font %s: %s", path,
-                 e ? strerror(e) : "the file could not be loaded (out of memory?)");
+        return -1;
+    }
+    char *buf, rerr[768];
+    if (tn_read_file(path, FONT_FILE_MAX, &buf, len, rerr, sizeof rerr) != 0) {
+        snprintf(err, cap, "font %s", rerr); /* "font PATH: problem" */
+        return -1;
+    }
+    *out = buf;
+    return 0;
 }
 
 int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap)
@@ -59,9 +73,7 @@ int tn_fonts_open(tn_fonts *fonts, const char *assets_dir, char *err, size_t cap
         snprintf(path, sizeof path, "%s/%s", assets_dir ? assets_dir : "assets", FONT_FILES[i]);
         /* In memory, FreeType reads glyphs with memcpy instead of a seek and
          * a read per glyph (this made building the atlases 10x faster). */
-        fonts->file[i] = SDL_LoadFile(path, &size[i]);
-        if (!fonts->file[i]) {
-            font_read_error(err, cap, path);
+        if (read_font(path, &fonts->file[i], &size[i], err, cap) != 0) {
             tn_fonts_close(fonts);
             return -1;
         }
@@ -89,7 +101,7 @@ void tn_fonts_close(tn_fonts *fonts)
         fonts->f[i] = NULL;
     }
     for (int i = 0; i < 2; i++) {
-        SDL_free(fonts->file[i]);
+        free(fonts->file[i]);
         fonts->file[i] = NULL;
     }
 }

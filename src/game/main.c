@@ -70,13 +70,10 @@ static const char *default_map(void)
     static const char *const paths[] = {"maps/demo.map", TN_DATADIR "/maps/demo.map",
                                         "/usr/local/share/tilenav/maps/demo.map",
                                         "/usr/share/tilenav/maps/demo.map"};
-    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
-        FILE *f = fopen(paths[i], "rb");
-        if (f) {
-            fclose(f);
-            return paths[i];
-        }
-    }
+    /* access(), never a probe with fopen: that waits forever on a FIFO,
+     * which the loader then refuses with its name */
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (access(paths[i], R_OK) == 0) return paths[i];
     return paths[0]; /* its "cannot open" message names the usual place */
 }
 
@@ -235,11 +232,7 @@ static const char *find_assets(const char *given)
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
         char p[512];
         snprintf(p, sizeof p, "%s/DejaVuSans.ttf", dirs[i]);
-        FILE *f = fopen(p, "rb");
-        if (f) {
-            fclose(f);
-            return dirs[i];
-        }
+        if (access(p, R_OK) == 0) return dirs[i]; /* (no fopen: a FIFO would hang it) */
     }
     return "assets";
 }

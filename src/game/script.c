@@ -517,8 +517,12 @@ int tn_save_world_map(const tn_world *w, const char *path, const char *source, c
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,
                        size_t cap)
 {
+    bool own = loaded_from && tn_same_file(path, loaded_from);
+    /* a file of the user's that is not a map is never replaced (its own
+     * file is checked against what was loaded instead: tn_origin_check) */
+    if (!own && tn_save_target_check(path, err, cap) != 0) return -1;
     if (tn_save_world_map(w, path, loaded_from, err, cap) != 0) return -1;
-    if (loaded_from && tn_same_file(path, loaded_from)) tn_world_set_dirty(w, false);
+    if (own) tn_world_set_dirty(w, false);
     tn_tiled_save_drops(path, loaded_from, err, cap); /* a warning, or "" */
     return 0;
 }

@@ -100,7 +100,9 @@ int tn_save_world_map(const tn_world *w, const char *path, const char *source, c
 
 /* The `save` command for every host: write the world's map to `path`; the
  * map counts as saved (not dirty) only when `path` is the file it was
- * loaded from (`loaded_from`, may be NULL).  0, or -1 with a message.
+ * loaded from (`loaded_from`, may be NULL).  An existing file that is not
+ * a map the game reads is not replaced (tn_save_target_check).  0, or -1
+ * with a message.
  * On success err holds a warning (what the file could not keep: a Tiled
  * map saved in Tiled's other format, tn_tiled_save_drops) or "". */
 int tn_script_save_map(tn_world *w, const char *path, const char *loaded_from, char *err,

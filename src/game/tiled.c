@@ -805,6 +805,11 @@ static void template_class(const char *path, char *cls, size_t cap)
     char *buf, rerr[PATH_CAP + 200];
     size_t len;
     cls[0] = '\0';
+    /* a regular file only, as for tilesets: tn_read_file reads a file this
+     * process has open, and template="/dev/stdin" in a map would read the
+     * game's standard input (a terminal: the game waited for a key) */
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return;
     if (ends_with(path, ".tx")) {
         xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
@@ -1070,8 +1075,11 @@ static int tmx_scan(doc *d)
     if (!m || !xis(m, "map")) return fail(d, "not a Tiled map (the root element is not <map>)");
     d->xmap = m;
     char *s = xattr(m, "orientation");
-    if (!s || strcmp(s, "orthogonal") != 0) {
-        fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", s ? s : "(none)");
+    if (!s)
+        return fail(d, "<map> has no orientation (Tiled writes orientation=\"orthogonal\"; the "
+                       "game takes only orthogonal maps)");
+    if (strcmp(s, "orthogonal") != 0) {
+        fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", s);
         xmlFree(s);
         return -1;
     }
@@ -1256,9 +1264,14 @@ static int tmj_scan(doc *d)
     if (type && strcmp(type, "map") != 0)
         return fail(d, "not a Tiled map (\"type\" is '%.20s')", type);
     const char *o = jstr(m, "orientation");
-    if (!o || strcmp(o, "orthogonal") != 0)
-        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)",
-                    o ? o : "(none)");
+    if (!o && !type) /* some other JSON file (package.json, a save of another program) */
+        return fail(d, "not a Tiled map (it has neither \"type\": \"map\" nor an "
+                       "\"orientation\")");
+    if (!o)
+        return fail(d, "the map has no \"orientation\" (Tiled writes \"orthogonal\"; the game "
+                       "takes only orthogonal maps)");
+    if (strcmp(o, "orthogonal") != 0)
+        return fail(d, "orientation '%.30s' is not supported (only orthogonal maps)", o);
     d->infinite = cJSON_IsTrue(jget(m, "infinite"));
     if (jint(d, m, "width", 0, INT_MAX, true, 0, "the map", &d->w) ||
         jint(d, m, "height", 0, INT_MAX, true, 0, "the map", &d->h) ||
@@ -1938,7 +1951,7 @@ int tn_tiled_load_held(const char *path, tn_map **out, tn_origin *held, char *er
     char *buf;
     size_t len;
     *out = NULL;
-    held->key = NULL;
+    held->key = held->name = NULL;
     int fmt = tn_tiled_kind(path);
     if (!fmt) {
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
@@ -2809,8 +2822,8 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     /* Over the file the map came from: only when it still holds what was
      * loaded (or last saved), never over edits made in Tiled since. */
     bool own = tn_same_file(source, path);
-    if (own) {
-        int rc = tn_origin_check(path, err, cap);
+    if (own) { /* by the name the map was loaded by: the one it has a record of */
+        int rc = tn_origin_check(source, err, cap);
         if (rc) return rc;
     }
     char *tmpl = NULL;

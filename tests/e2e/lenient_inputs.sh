@@ -7,6 +7,11 @@
 #   an --overlays list longer than 255 characters (all of it is read)
 #   script commands after --frames: a warning on stderr and
 #   "unrun_commands":N in the JSON (0 when all ran)
+#   a Tiled object placed from template="/dev/stdin" (as decoration): the
+#   game does not read its standard input for it (held open, with no data)
+#   a malformed settings file (a window run, SDL's offscreen driver): ignored
+#   with FILE:LINE, and on exit kept as settings.bad byte for byte before a
+#   fresh one is written (a hand edit with one typo is not lost)
 #   sh tests/e2e/lenient_inputs.sh BUILD_DIR     (from the repository root)
 BUILD=${1:-build}
 BIN="$BUILD/tilenav"
@@ -50,5 +55,30 @@ else
     case "$out" in *'"unrun_commands":2}') ;; *) bad "late commands: JSON: $out" ;; esac
     [ -f "$T/late.map" ] || bad "late commands: the save at frame 3 did not run"
 fi
-[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted)"
+sed -e 's|^  <object id="1" class="spawn"|  <object id="90" template="/dev/stdin" x="5" y="5"/>\
+  <object id="1" class="spawn"|' -e "s|source=\"../assets/tilenav.tsx\"|source=\"$PWD/assets/tilenav.tsx\"|" \
+    maps/demo.tmx >"$T/tmpl.tmx"
+mkfifo "$T/in"
+exec 3<>"$T/in" # a writer that never writes: a read of it waits
+timeout 20 "$BIN" --headless --map "$T/tmpl.tmx" --frames 1 <"$T/in" >/dev/null 2>"$T/err"
+rc=$?
+exec 3>&-
+grep -q 'template="/dev/stdin"' "$T/tmpl.tmx" || bad "template /dev/stdin: the test map was not made"
+[ "$rc" -eq 0 ] || bad "template /dev/stdin: exit $rc (124: it waited on its standard input): $(cat "$T/err")"
+
+mkdir -p "$T/cfg/tilenav"
+S=$T/cfg/tilenav/settings
+printf '# mine\nspeed 3\nbias 0.9 # by hand\nzoom fast\n' >"$S"
+cp "$S" "$T/settings.orig"
+XDG_CONFIG_HOME="$T/cfg" SDL_VIDEODRIVER=offscreen ASAN_OPTIONS=detect_leaks=0 \
+    "$BIN" --map tests/data/small.map --frames 2 --assets assets >/dev/null 2>"$T/err"
+rc=$?
+if [ "$rc" -ne 0 ]; then bad "malformed settings: exit $rc: $(cat "$T/err")"
+elif ! grep -q "settings ignored: $S:4: expected 'NAME NUMBER'" "$T/err"; then
+    bad "malformed settings: not reported with file and line: $(cat "$T/err")"
+elif ! cmp -s "$S.bad" "$T/settings.orig"; then bad "malformed settings: not kept as settings.bad"
+elif ! grep -q "kept as $S.bad" "$T/err"; then bad "malformed settings: the move is not said: $(cat "$T/err")"
+elif ! grep -q '^speed ' "$S"; then bad "malformed settings: no fresh settings file written"
+fi
+[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template, malformed settings kept)"
 [ "$fails" -eq 0 ]

@@ -23,6 +23,12 @@
 #   spelling     a map saved as ./x.map, then as x.map: both pass (one file,
 #                one record of what it holds)
 #   fsync        (with strace) file fsync, rename, directory fsync, in that order
+#   long-name    a map whose name has 250 bytes (a directory entry holds 255)
+#                is saved: its temporary's name is cut to fit; none is left
+#   not-a-map    `save FILE` over a file that is not a map (the script being
+#                run, notes, a .json that is no Tiled map, a broken .tmx):
+#                refused, each left byte for byte; an empty file and another
+#                map are replaced
 #
 #   sh tests/e2e/save_hostile.sh BUILD_DIR     (from the repository root)
 BUILD=${1:-build}
@@ -293,6 +299,47 @@ if [ "$src" -ne 0 ]; then
     bad "spelling: save x.map after save ./x.map failed (exit $src): $(cat "$T/sp/err")"
 elif grep -q "changed on disk" "$T/sp/err"; then
     bad "spelling: a false 'changed on disk': $(cat "$T/sp/err")"
+else ok
+fi
+
+# --- a map whose name is 250 bytes long
+mkdir "$T/ln"
+long=$(awk 'BEGIN { s = ""; for (i = 0; i < 246; i++) s = s "m"; print s ".map" }')
+cp "$SMALL" "$T/ln/$long"
+printf '0 toggle 5 1 block\n0 save %s\n' "$long" >"$T/ln/s.script"
+(cd "$T/ln" && "$BIN" --headless --map "$long" --frames 1 --script s.script >/dev/null 2>err)
+lrc=$?
+if [ "$lrc" -ne 0 ]; then bad "long-name: the save failed (exit $lrc): $(cut -c 1-300 "$T/ln/err")"
+elif ! rows_of "$T/ln/$long" | sed -n 2p | grep -q '^#....#'; then bad "long-name: the map was not saved"
+elif [ "$(ls -a "$T/ln" | grep -c 'tmp-')" -ne 0 ]; then bad "long-name: a temporary file was left"
+else ok
+fi
+
+# --- a save over a file that is not a map: refused, the file kept
+mkdir "$T/nm"
+printf '# notes\nimportant\n' >"$T/nm/notes.txt"
+printf '{"name": "x", "version": 1}\n' >"$T/nm/pkg.json"
+printf '<map>\n<broken\n' >"$T/nm/x.tmx"
+for f in notes.txt pkg.json x.tmx self.script; do
+    [ "$f" = self.script ] || cp "$T/nm/$f" "$T/nm/$f.orig"
+    printf '0 toggle 5 1 block\n0 save %s\n' "$T/nm/$f" >"$T/nm/self.script"
+    [ "$f" = self.script ] && cp "$T/nm/self.script" "$T/nm/self.script.orig"
+    "$BIN" --headless --map "$SMALL" --frames 1 --script "$T/nm/self.script" >/dev/null 2>"$T/err"
+    rc=$?
+    if [ "$rc" -eq 0 ]; then bad "not-a-map: $f was replaced by a map"
+    elif ! cmp -s "$T/nm/$f" "$T/nm/$f.orig"; then bad "not-a-map: $f changed"
+    elif ! grep -q "$T/nm/$f: not replaced: it is not a map the game reads" "$T/err"; then
+        bad "not-a-map: $f: the message does not say why: $(cat "$T/err")"
+    else ok
+    fi
+done
+: >"$T/nm/empty.map"
+cp tests/data/flow_basic.map "$T/nm/other.map"
+run "$SMALL" "0 save $T/nm/empty.map
+0 save $T/nm/other.map"
+if [ "$rc" -ne 0 ]; then bad "not-a-map: saving over an empty file or a map failed: $(cat "$T/err")"
+elif ! cmp -s "$T/nm/empty.map" "$SMALL" || ! cmp -s "$T/nm/other.map" "$SMALL"; then
+    bad "not-a-map: an empty file or a map was not replaced by the save"
 else ok
 fi
 

@@ -8,7 +8,8 @@
 #                                                     click read with Shift)
 #   F1, right-click another tile, F1               -> the click only closed the help
 #   R (no autosave)                                -> a message says what R does
-#   F12                                            -> tilenav-002.bmp, 1280x720
+#   F12 beside a FIFO named tilenav-002.bmp        -> tilenav-003.bmp, 1280x720
+#                                                     (the name probe never waits on it)
 #   Ctrl+S, Esc                                    -> saved, exit 0, no autosave
 # Usage: tests/e2e/window_keys.sh BUILD_DIR (from the repo root).  Skips (exit 77) when
 # Xvfb or xdotool is missing.  Tile positions: see window_edit_save.sh.
@@ -109,15 +110,17 @@ mv "$tmp/want2.rows" "$tmp/want.rows"
 xdotool key F1
 sleep 0.2
 click_tile 12 4 3                       # closes the help, edits nothing
+mkfifo "$tmp/tilenav-002.bmp"           # a name taken by a FIFO: passed over, not opened
 xdotool key F12
 i=0
-until [ -f "$tmp/tilenav-002.bmp" ]; do
+until [ -f "$tmp/tilenav-003.bmp" ]; do
     i=$((i + 1))
-    [ $i -gt 200 ] && fail "F12 wrote no tilenav-002.bmp"
+    [ $i -gt 200 ] && fail "F12 wrote no tilenav-003.bmp (a FIFO named tilenav-002.bmp is there)"
     sleep 0.1
 done
 sleep 0.3
-size=$(wc -c <"$tmp/tilenav-002.bmp")
+[ -p "$tmp/tilenav-002.bmp" ] || fail "F12 replaced the FIFO tilenav-002.bmp"
+size=$(wc -c <"$tmp/tilenav-003.bmp")
 [ "$size" -eq $((54 + 1280 * 720 * 3)) ] || fail "the screenshot is $size bytes, not a 1280x720 24-bit BMP"
 
 xdotool key ctrl+s
