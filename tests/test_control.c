@@ -328,6 +328,33 @@ static void test_count_keys(void **state)
     tn_world_destroy(w);
 }
 
+/* The panel's Planner switch says which planner plans now, as G does (the
+ * demo reviewer's switch changed it without a word); an unchanged value
+ * says nothing. */
+static void test_planner_switch_says_which(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    assert_true(tn_succeeded(tn_control_set_planner(w, 0.0)));
+    assert_string_equal(tn_world_message_text(w), "planner: classic (jump-value A*)");
+    tn_world_message(w, "something else");
+    assert_true(tn_succeeded(tn_control_set_planner(w, 0.0)));
+    assert_string_equal(tn_world_message_text(w), "something else");
+    assert_true(tn_succeeded(tn_control_set_planner(w, 1.0)));
+    assert_string_equal(tn_world_message_text(w), "planner: graph (physics surface graph)");
+    tn_world_destroy(w);
+    /* graph selected on a map too large for a graph: the classic one plans */
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, NULL)));
+    tn_world_config c = tn_world_default_config();
+    assert_true(tn_succeeded(tn_world_create(m, &c, NULL, &w, NULL)));
+    assert_true(tn_succeeded(tn_control_set_planner(w, 0.0)));
+    assert_true(tn_succeeded(tn_control_set_planner(w, 1.0)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "no graph is built on this 300x300 map"));
+    tn_world_destroy(w);
+}
+
 static void test_settings(void **state)
 {
     (void)state;
@@ -1152,6 +1179,7 @@ int main(void)
         cmocka_unit_test(test_undo_clean_point),
         cmocka_unit_test(test_undo_back_by_hand),
         cmocka_unit_test(test_count_keys),
+        cmocka_unit_test(test_planner_switch_says_which),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_settings_unreadable),
         cmocka_unit_test(test_playback_large_map_says_why),

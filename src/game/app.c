@@ -877,21 +877,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     else if (sym == SDLK_g) {
         double v = 1.0;
         tn_world_get(a->w, "planner", &v);
-        tn_error err;
-        const tn_map *m = tn_world_map(a->w);
-        if (!tn_succeeded(tn_world_set(a->w, "planner", v > 0.5 ? 0.0 : 1.0, &err))) return;
-        if (v > 0.5)
-            tn_world_message(a->w, "planner: classic (jump-value A*)");
-        else if (strcmp(tn_wbots_planner_in_effect(a->w), "graph") == 0)
-            tn_world_message(a->w, "planner: graph (physics surface graph)");
-        else if (strcmp(tn_wbots_planner_in_effect(a->w), "classic") == 0)
-            tn_world_message(a->w, /* no graph on a map this large: say which plans */
-                             "planner: graph selected, but no graph is built on this %dx%d map "
-                             "(above 256x256): goto plans with the classic planner",
-                             m->w, m->h);
-        else
-            tn_world_message(a->w, "planner: graph selected; goto is off on this %dx%d map", m->w,
-                             m->h);
+        tn_control_set_planner(a->w, v > 0.5 ? 0.0 : 1.0);
     }
 }
 

@@ -124,6 +124,31 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     return 0;
 }
 
+/* ------------------------------------------------------------- planner */
+
+tn_status tn_control_set_planner(tn_world *w, double value)
+{
+    double v = 1.0;
+    tn_world_get(w, "planner", &v);
+    tn_error err;
+    tn_status st = tn_world_set(w, "planner", value, &err);
+    bool now = value > 0.5;
+    if (!tn_succeeded(st) || now == (v > 0.5)) return st;
+    const tn_map *m = tn_world_map(w);
+    if (!now)
+        tn_world_message(w, "planner: classic (jump-value A*)");
+    else if (strcmp(tn_wbots_planner_in_effect(w), "graph") == 0)
+        tn_world_message(w, "planner: graph (physics surface graph)");
+    else if (strcmp(tn_wbots_planner_in_effect(w), "classic") == 0)
+        tn_world_message(w, /* no graph on a map this large: say which plans */
+                         "planner: graph selected, but no graph is built on this %dx%d map "
+                         "(above 256x256): goto plans with the classic planner",
+                         m->w, m->h);
+    else
+        tn_world_message(w, "planner: graph selected; goto is off on this %dx%d map", m->w, m->h);
+    return st;
+}
+
 /* ------------------------------------------------------- B/M count keys */
 
 int tn_control_count_key(tn_world *w, const char *param, int delta)

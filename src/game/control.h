@@ -66,6 +66,13 @@ int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_reque
  * a message; on failure the world is unchanged. */
 int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap);
 
+/* ---- G, and the panel's Planner switch ----------------------------------
+ * Set the planner (1 graph, 0 classic) and say in the status line which
+ * one plans now (graph selected on a map too large for a graph: the
+ * classic one, or goto off).  Nothing is said when the value is unchanged
+ * or refused.  Returns the world's status. */
+tn_status tn_control_set_planner(tn_world *w, double value);
+
 /* ---- B / Shift+B, M / Shift+M ------------------------------------------
  * One more (delta 1) or one fewer (-1) extra bot ("bots") or wanderer
  * ("wanderers").  At either end of the range the status line says so in

@@ -167,7 +167,10 @@ static void slider_apply(tn_world *w, int i, int x)
     double cur;
     if (tn_world_get(w, p->name, &cur) && fabs(cur - v) < st * 0.5) return;
     tn_error err;
-    tn_world_set(w, p->name, v, &err); /* a refusal becomes the world's message */
+    if (strcmp(p->name, "planner") == 0)
+        tn_control_set_planner(w, v); /* says which planner plans now, as G does */
+    else
+        tn_world_set(w, p->name, v, &err); /* a refusal becomes the world's message */
 }
 
 bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int y)
