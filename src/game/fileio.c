@@ -181,6 +181,20 @@ typedef struct origin_name {
 static origin_name *onames;
 static int nonames, conames;
 
+/* Room for one more of n elements of `size` bytes in *arr (capacity *cap,
+ * doubled from 16 when full).  False, with *arr and *cap unchanged, when
+ * there is no memory. */
+static bool room_for_one(void **arr, int n, int *cap, size_t size)
+{
+    if (n < *cap) return true;
+    int nc = *cap ? *cap * 2 : 16;
+    void *p = realloc(*arr, (size_t)nc * size);
+    if (!p) return false;
+    *arr = p;
+    *cap = nc;
+    return true;
+}
+
 static origin_name *find_name(const char *name)
 {
     for (int i = 0; name && i < nonames; i++)
@@ -199,15 +213,12 @@ static void note_name(const char *name, const char *key)
         r->key = k;
         return;
     }
-    if (nonames == conames) {
-        int nc = conames ? conames * 2 : 16;
-        origin_name *n = realloc(onames, (size_t)nc * sizeof *n);
-        if (!n) { /* no memory: that name is not checked */
-            free(k);
-            return;
-        }
-        onames = n;
-        conames = nc;
+    void *arr = onames;
+    bool room = room_for_one(&arr, nonames, &conames, sizeof *onames);
+    onames = arr;
+    if (!room) { /* no memory: that name is not checked */
+        free(k);
+        return;
     }
     char *nm = strdup(name);
     if (!nm) {
@@ -252,15 +263,12 @@ void tn_origin_keep(tn_origin *o)
     if (r) {
         free(o->key);
     } else {
-        if (norigins == corigins) {
-            int nc = corigins ? corigins * 2 : 16;
-            tn_origin *n = realloc(origins, (size_t)nc * sizeof *n);
-            if (!n) { /* no record: that save is not checked */
-                tn_origin_free(o);
-                return;
-            }
-            origins = n;
-            corigins = nc;
+        void *arr = origins;
+        bool room = room_for_one(&arr, norigins, &corigins, sizeof *origins);
+        origins = arr;
+        if (!room) { /* no record: that save is not checked */
+            tn_origin_free(o);
+            return;
         }
         r = &origins[norigins++];
         r->key = o->key;
