@@ -1054,6 +1054,43 @@ static void test_sync_several_tiles(void **state)
            syncs, most, tiles_local);
 }
 
+/* A graph built on a copy of the map (as a game builds one on another
+ * thread while the player edits) is brought to the map itself by one sync:
+ * the changed tiles are repaired locally, as if it had been built there,
+ * and the graph equals a fresh build of the map. */
+static void test_sync_from_a_copy(void **state)
+{
+    (void)state;
+    static const int combo[5] = {1, 2, 4, 0, 0};
+    for (int k = 0; k <= 3; k++) {
+        tn_map *m = NULL, *copy = NULL;
+        tn_rng r;
+        tn_rng_seed(&r, 301 + (uint64_t)k, 5);
+        tn_surf_profile prof;
+        tn_surf *g0 = edit_level(64, 48, combo, &r, &m, &prof);
+        tn_surf_destroy(g0);
+        assert_true(tn_succeeded(tn_map_clone(m, &copy, NULL)));
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(copy, &prof, NULL, &g, NULL)));
+        toggle_untold(m, &r, false, k); /* edits made meanwhile */
+        tn_map_destroy(copy);
+        assert_false(tn_surf_in_sync(g, m));
+        int l0, f0, l1, f1;
+        tn_surf_repair_counts(g, &l0, &f0);
+        assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+        tn_surf_repair_counts(g, &l1, &f1);
+        assert_true(tn_surf_in_sync(g, m));
+        assert_int_equal(l1 - l0, k);
+        assert_int_equal(f1 - f0, 0);
+        tn_surf *fresh = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
+        assert_same_graph(g, fresh);
+        tn_surf_destroy(fresh);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+}
+
 /* ---- save and load --------------------------------------------------------- */
 
 /* g saved into a new buffer of *n bytes (after checking the size query and
@@ -2866,6 +2903,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_sync_several_tiles),
+        cmocka_unit_test(test_sync_from_a_copy),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_load_bad_data),
         cmocka_unit_test(test_load_landmarks),

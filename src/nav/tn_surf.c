@@ -3851,10 +3851,14 @@ static bool repair_each(tn_surf *g, const tn_map *m, const size_t *at, int n, bo
     return ok;
 }
 
-/* Repair g to m's tiles as they are (its revision not consulted). */
+/* Repair g to m's tiles as they are (its revision not consulted).  The
+ * graph's own copy of the terrain is compared, so m may be another map
+ * object of the same size (a copy the graph was built on elsewhere, say on
+ * another thread): a few changed tiles are still repaired locally. */
 static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
 {
-    if (g->map == m && g->mw == m->w && g->mh == m->h && g->tiles) {
+    if (g->map && g->mw == m->w && g->mh == m->h && g->tiles) {
+        g->map = m; /* (a local repair's check: the copy is what it compares) */
         /* which tiles changed since the build: one -> a local repair, a
          * few -> one local repair each (see SYNC_LOCAL_MAX) */
         size_t at[SYNC_LOCAL_MAX + 1];

@@ -315,8 +315,12 @@ tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn
 tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void *data, size_t size,
                        const char *name, const tn_allocator *a, tn_surf **out, tn_error *err);
 /* Rebuild when the map's revision (or address) changed since the build
- * (one changed tile: a local repair, see EDITS).  Out of memory: see OUT OF
- * MEMORY (a failure, or a partial success for the query index alone). */
+ * (one changed tile: a local repair, see EDITS).  The tiles are compared
+ * with the graph's own copy, so m may also be another map of the same size
+ * (the graph built on a copy of m, on another thread say): a few changed
+ * tiles are then repaired locally too, none changed costs one pass over the
+ * tiles.  Out of memory: see OUT OF MEMORY (a failure, or a partial success
+ * for the query index alone). */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
 /* Whether g is in sync with m: built or last synced for this map (its
  * address and size) at its current revision (tn_map.revision, which every
@@ -328,7 +332,8 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
  * graph keeps a pointer to its map: after destroying that map, a new map
  * that happens to get the same address and revision (a fresh map starts at
  * revision 0) looks in sync; bring a graph to another map with
- * tn_surf_edit (it compares every tile) or tn_surf_rebuild.  A build that
+ * tn_surf_sync or tn_surf_edit (they compare every tile when the map's
+ * address differs) or tn_surf_rebuild.  A build that
  * failed (out of memory) leaves g out of sync with every map, so the next
  * sync builds again.
  * tn_surf_map_revision: the revision g was built or synced for.  O(1). */
