@@ -10,9 +10,13 @@
 
 #include "testutil.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(__STDC_NO_THREADS__)
+#include <threads.h>
+#endif
 
 #include "tn_levelgen.h"
 #include "tn_wbots.h"
@@ -625,6 +629,102 @@ static void test_held_slider_builds_once_on_release(void **state)
     tn_world_hold_graph_builds(w, false);
     tn_world_destroy(w);
 }
+
+#if !defined(__STDC_NO_THREADS__)
+/* slow_clock for two threads: a background build reads it on its own */
+static atomic_long bg_ticks;
+static double bg_clock(void) { return 0.06 * (double)atomic_fetch_add(&bg_ticks, 1); }
+
+/* Steps (1 ms apart) until the character's graph is back; false after 30 s
+ * of waiting (a build of the demo map takes about 10 ms). */
+static bool step_until_graph(tn_world *w, int *steps)
+{
+    for (*steps = 0; *steps < 30000; (*steps)++) {
+        if (tn_wbots_character_graph(w)) return true;
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    return tn_wbots_character_graph(w) != NULL;
+}
+
+/* With background builds on (the window's), a slow build for a new jump
+ * height runs on another thread: the step that needs it returns at once
+ * with the bot standing by and the HUD saying so, an edit made meanwhile is
+ * repaired when the graph is put in the cache (it equals a fresh build of
+ * the edited map), the bot then re-plans and goes on; a click waits for a
+ * build under way and plans at once. */
+static void test_background_build(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_set_clock(w, bg_clock); /* every build "takes" 60 ms or more */
+    tn_world_build_graphs_in_background(w, true);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    /* the first build on a small map, none timed yet: at once */
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    assert_non_null(tn_wbots_character_graph(w));
+    for (int f = 0; f < 20; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    tn_world_step(w);
+    char hud[512];
+    /* (a build that ended is put in the cache by the next step, not this one) */
+    assert_null(tn_wbots_character_graph(w));
+    assert_non_null(strstr(tn_world_message_text(w), "in the background"));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "re-planning (physics changed) when its graph is built"))
+        fail_msg("HUD: %s", hud);
+    assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "in the background"));
+    /* an edit while it builds: a block on an empty tile of the top row */
+    const tn_map *m = tn_world_map(w);
+    int ex = -1;
+    for (int x = 1; x < m->w - 1 && ex < 0; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    printf("  the graph came back %d steps later\n", steps);
+    tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_true(tn_surf_in_sync(g, m));
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
+    size_t n1 = 0, n2 = 0;
+    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, NULL, 0, &n2, NULL)));
+    assert_int_equal(n1, n2);
+    unsigned char *b1 = malloc(n1), *b2 = malloc(n2);
+    assert_true(b1 && b2);
+    assert_true(tn_succeeded(tn_surf_save(g, b1, n1, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, b2, n2, &n2, NULL)));
+    assert_memory_equal(b1, b2, n1);
+    free(b1);
+    free(b2);
+    tn_surf_destroy(fresh);
+    int local, full;
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(full, 0);      /* the edit was a local repair */
+    for (int f = 0; f < 120; f++) { /* (a re-plan in the air waits for the landing) */
+        tn_world_hud(w, hud, sizeof hud);
+        if (strstr(hud, "| re-plan 1 (physics changed)")) break;
+        tn_world_step(w);
+    }
+    if (!strstr(hud, "| re-plan 1 (physics changed)")) fail_msg("HUD: %s", hud);
+    /* a click while a build is under way waits for it */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 6.0f);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving | found: ")) fail_msg("HUD: %s", hud);
+    /* a build under way when the world goes is waited for */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 3.0, NULL)));
+    tn_world_step(w);
+    tn_world_destroy(w);
+}
+#endif
 
 static void test_hud_compare_follows_replan(void **state)
 {
@@ -1366,6 +1466,9 @@ int main(void)
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_held_slider_builds_once_on_release),
+#if !defined(__STDC_NO_THREADS__)
+        cmocka_unit_test(test_background_build),
+#endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_hud_singular),

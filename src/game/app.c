@@ -1605,6 +1605,9 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     a->prev_y = tn_world_character(w)->y;
     L->old_clock = tn_world_clock(w);
     tn_world_set_clock(w, now_s);
+    /* a slow graph build (a big map, a slider let go) must not freeze the
+     * window: it is made on another thread while the bots wait */
+    tn_world_build_graphs_in_background(w, true);
     L->w = w;
     L->opts = opts;
     L->host = (tn_script_host){a, host_save, host_screenshot, host_control, NULL};
@@ -1765,6 +1768,7 @@ static int finish(loop_state *L)
         fprintf(stderr, "tilenav: %s\n", warn);
     if (autosave(a) != 0 && rc == 0) rc = 1;
     app_end(a);
+    tn_world_build_graphs_in_background(w, false);
     tn_world_set_clock(w, L->old_clock);
     close_window(a);
     return rc;

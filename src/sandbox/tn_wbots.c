@@ -4,8 +4,16 @@
 #include "tn_wparts.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+/* Graph builds in the background (tn_world_build_graphs_in_background) run
+ * on a C11 thread; where there are none (the browser build) every build is
+ * made on the caller's thread, as in headless runs. */
+#if !defined(__STDC_NO_THREADS__) && !defined(__EMSCRIPTEN__)
+#include <threads.h>
+#define BG_THREADS 1
+#endif
 
 #define T ((float)TN_TILE_PX)
 #define RNG_STREAM 0x626f7473ULL /* "bots" */
@@ -60,8 +68,28 @@ typedef struct tn_wbots {
      * not built when this map's last build took over GRAPH_SLOW_MS (a
      * slider drag in the window would otherwise build one per frame);
      * waiting: a build was put off (said once per hold) */
-    bool hold, waiting;
+    bool hold, waiting, hold_said;
     double last_build_ms;
+    /* A graph built on another thread (tn_world_build_graphs_in_background):
+     * on a copy of the map taken when it started (edits made meanwhile are
+     * repaired by a sync when it is put in the cache); one at a time. */
+    struct {
+        bool running;     /* started and not yet joined */
+        atomic_bool done; /* set by the thread as it ends */
+        int slot;         /* the cache slot it fills */
+        tn_surf *g;       /* the slot's graph, rebuilt in place (NULL: made) */
+        tn_map *map;      /* the copy it builds on (owned) */
+        tn_surf_profile prof;
+        tn_status st;
+        tn_error err;
+        double ms; /* its build, by the clock */
+        double (*clock)(void);
+        const tn_allocator *alloc;
+        int bw, bh; /* the body size, for the messages */
+#ifdef BG_THREADS
+        thrd_t thread;
+#endif
+    } job;
     tn_surf *char_graph; /* the graph last given to the character's bot */
     struct {
         bool valid;
@@ -100,6 +128,8 @@ typedef struct tn_wbots {
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
+
+static void job_collect(tn_world *w, tn_wbots *s, bool wait);
 
 /* The planner the character's goto really uses: "none" (goto is off: no
  * finder on a map above MAX_FINDER_TILES), "classic" (selected, or the
@@ -165,6 +195,7 @@ void tn_wbots_destroy(tn_world *w)
     tn_path_destroy(s->pf);
     tn_bot_destroy(s->bot);
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
+    job_collect(w, s, true); /* (a background build cannot be cut short) */
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s->ex);
@@ -210,11 +241,111 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
 
 /* ---- graphs per movement profile ----------------------------------------- */
 
+/* What graph_for may do: only look in the cache; build (or start building
+ * in the background) a graph that is missing; or build it now, waiting for
+ * a background build first (a click's plan is made at once). */
+enum { LOOK, BUILD, BUILD_NOW };
+
+/* Maps this large (tiles) build in the background before any build was
+ * timed (the first on a map); later, builds the last of which took over
+ * GRAPH_SLOW_MS. */
+#define BG_TILES (128L * 128L)
+
+static void said_built(tn_world *w, int bw, int bh, double ms, const char *how)
+{
+    if (ms > GRAPH_SLOW_MS)
+        tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms%s", bw, bh,
+                         (double)w->phys.jump_height, ms, how);
+}
+
+#ifdef BG_THREADS
+static int job_run(void *arg)
+{
+    tn_wbots *s = arg;
+    double t0 = s->job.clock ? s->job.clock() : 0.0;
+    s->job.st =
+        s->job.g ? tn_surf_rebuild(s->job.g, s->job.map, &s->job.prof, &s->job.err)
+                 : tn_surf_create(s->job.map, &s->job.prof, s->job.alloc, &s->job.g, &s->job.err);
+    s->job.ms = s->job.clock ? (s->job.clock() - t0) * 1e3 : 0.0;
+    atomic_store(&s->job.done, true);
+    return 0;
+}
+#endif
+
+/* Start building the graph for `prof` in cache slot `slot` on another
+ * thread (false: not started; the caller builds it). */
+static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int slot,
+                      const tn_body *b)
+{
+#ifdef BG_THREADS
+    if (!w->graph_bg || s->job.running) return false;
+    const bool slow = s->last_build_ms > GRAPH_SLOW_MS ||
+                      (s->last_build_ms <= 0.0 && (long)w->map->w * w->map->h > BG_TILES);
+    if (!slow || tn_failed(tn_map_clone(w->map, &s->job.map, NULL))) return false;
+    /* the slot's graph leaves the cache while its thread rebuilds it: no
+     * look finds it, no bot steps with it (their graph is set before each
+     * step, from the cache) */
+    if (s->graph[slot] == s->char_graph) s->char_graph = NULL;
+    s->job.g = s->graph[slot];
+    s->graph[slot] = NULL;
+    s->job.slot = slot;
+    s->job.prof = *prof;
+    s->job.clock = w->clock;
+    s->job.alloc = &w->alloc;
+    s->job.bw = b->w, s->job.bh = b->h;
+    atomic_store(&s->job.done, false);
+    if (thrd_create(&s->job.thread, job_run, s) != thrd_success) {
+        s->graph[slot] = s->job.g;
+        tn_map_destroy(s->job.map);
+        s->job.map = NULL;
+        return false;
+    }
+    s->job.running = true;
+    tn_world_message(w,
+                     "graph planner: building the graph for a %dx%d body, jump %.1f in the "
+                     "background; the bots wait for it",
+                     b->w, b->h, (double)w->phys.jump_height);
+    return true;
+#else
+    (void)w, (void)s, (void)prof, (void)slot, (void)b;
+    return false;
+#endif
+}
+
+/* A background build that ended (or with `wait`, one still running, once
+ * it ends) put in its cache slot; it is synced with the map (edits made
+ * meanwhile) when graph_for next finds it. */
+static void job_collect(tn_world *w, tn_wbots *s, bool wait)
+{
+#ifdef BG_THREADS
+    if (!s->job.running || (!wait && !atomic_load(&s->job.done))) return;
+    thrd_join(s->job.thread, NULL);
+    s->job.running = false;
+    tn_map_destroy(s->job.map);
+    s->job.map = NULL;
+    s->last_build_ms = s->job.ms;
+    if (tn_failed(s->job.st)) {
+        tn_world_message(w, "graph planner: %s", s->job.err.msg);
+        tn_surf_destroy(s->job.g); /* (a failed rebuild leaves 0 nodes) */
+    } else {
+        s->graph[s->job.slot] = s->job.g;
+        s->graph_used[s->job.slot] = ++s->tick;
+        said_built(w, s->job.bw, s->job.bh, s->job.ms, " in the background");
+    }
+    s->job.g = NULL;
+#else
+    (void)w, (void)s, (void)wait;
+#endif
+}
+
 /* The cached graph for a body's profile (made or rebuilt when the profile
  * is new or the map changed); NULL when the map is too large or the
- * profile is out of range (the classic planner is used then). */
-static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build)
+ * profile is out of range (the classic planner is used then), and while
+ * it is built in the background or a hold puts its build off (then
+ * s->waiting). */
+static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
 {
+    const bool build = mode != LOOK;
     if ((long)w->map->w * w->map->h > GRAPH_MAX_TILES) {
         if (!s->graph_off_said && build) {
             tn_world_message(w, "graph planner off on a %dx%d map: using the classic one",
@@ -222,6 +353,10 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
             s->graph_off_said = true;
         }
         return NULL;
+    }
+    if (build) {
+        job_collect(w, s, mode == BUILD_NOW);
+        s->waiting = false;
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
     prof.threads = w->graph_threads;
@@ -244,11 +379,17 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
     }
     if (!build) return NULL;
     if (s->hold && s->last_build_ms > GRAPH_SLOW_MS) {
-        if (!s->waiting)
+        if (!s->hold_said)
             tn_world_message(w,
                              "graph planner: the graph for the new value is built when the "
                              "slider is let go (the last build took %.0f ms)",
                              s->last_build_ms);
+        s->hold_said = true;
+        s->waiting = true;
+        return NULL;
+    }
+    /* one background build at a time: another profile's waits its turn */
+    if (s->job.running || (mode == BUILD && job_start(w, s, &prof, lru, b))) {
         s->waiting = true;
         return NULL;
     }
@@ -263,9 +404,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, bool build
      * clock (the window's): headless runs say nothing that depends on time */
     double ms = w->clock ? (w->clock() - t0) * 1e3 : 0.0;
     s->last_build_ms = ms;
-    if (tn_succeeded(st) && ms > GRAPH_SLOW_MS)
-        tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms", b->w, b->h,
-                         (double)w->phys.jump_height, ms);
+    if (tn_succeeded(st)) said_built(w, b->w, b->h, ms, "");
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
         if (s->char_graph == s->graph[lru]) s->char_graph = NULL;
@@ -284,9 +423,9 @@ static bool held_back(const tn_wbots *s, const tn_surf *g)
     return !g && s->planner && s->waiting;
 }
 
-static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b)
+static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b, int mode)
 {
-    tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
+    tn_surf *g = s->planner ? graph_for(w, s, b, mode) : NULL;
     if (held_back(s, g)) return NULL;
     tn_bot_set_graph(bot, g);
     if (bot == s->bot) s->char_graph = g;
@@ -323,7 +462,7 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     s->last.valid = true;
     /* graph: only when it is the selected planner (a build on the click of
      * a classic run would cost far more than the answer shown) */
-    tn_surf *g = s->planner ? graph_for(w, s, b, true) : NULL;
+    tn_surf *g = s->planner ? graph_for(w, s, b, BUILD_NOW) : NULL;
     s->last.goff = !s->planner;
     s->last.gs = TN_FAILURE;
     s->last.gframes = -1;
@@ -422,7 +561,7 @@ static void note_search(tn_world *w, tn_wbots *s)
         s->sn_why = "the classic planner made this plan";
         return;
     }
-    const tn_surf *g = graph_for(w, s, &w->character, false);
+    const tn_surf *g = graph_for(w, s, &w->character, LOOK);
     int n = 0;
     const int32_t *ex = g ? tn_surf_expanded(g, &n) : NULL;
     if (!g || n != i.expanded) { /* no search ran (no standing node): nothing to copy */
@@ -597,7 +736,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
-    if (held_back(s, use_planner(w, s, s->bot, &w->character))) return false;
+    if (held_back(s, use_planner(w, s, s->bot, &w->character, BUILD))) return false;
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
     note_explored(w, s);
@@ -629,7 +768,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
-    use_planner(w, s, s->bot, &w->character);
+    use_planner(w, s, s->bot, &w->character, BUILD_NOW);
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     note_search(w, s);
     note_explored(w, s);
@@ -697,7 +836,7 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     for (int t = 0; t < TARGET_TRIES; t++) {
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
-        if (held_back(s, use_planner(w, s, s->ebot[i], b))) return; /* waits (wait[i] = 0) */
+        if (held_back(s, use_planner(w, s, s->ebot[i], b, BUILD))) return; /* waits (wait[i] = 0) */
         tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
         if (tn_failed(st)) continue;
         if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
@@ -731,7 +870,7 @@ void tn_wbots_step(tn_world *w)
         }
         s->was_active[i] = tn_bot_active(bot);
         tn_input in = {0};
-        if (!tn_bot_active(bot) || !held_back(s, use_planner(w, s, bot, b)))
+        if (!tn_bot_active(bot) || !held_back(s, use_planner(w, s, bot, b, BUILD)))
             in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
         tn_body_step(b, w->map, &w->phys, in);
     }
@@ -779,7 +918,7 @@ tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err)
     if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bots: not created");
     s->planner = value > 0.5 ? 1 : 0;
     /* a trip under way switches now (and re-plans at its next step) */
-    if (s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character);
+    if (s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character, BUILD);
     return TN_OK;
 }
 
@@ -799,7 +938,7 @@ void tn_wbots_physics(tn_world *w)
      * a cached one is set, else the bot waits for the next step's
      * use_planner, which builds one graph for the value it stopped at */
     if (!s || !s->pf || !tn_bot_active(s->bot)) return;
-    tn_surf *g = s->planner ? graph_for(w, s, &w->character, false) : NULL;
+    tn_surf *g = s->planner ? graph_for(w, s, &w->character, LOOK) : NULL;
     if (g || !s->planner || strcmp(planner_in_effect(w, s), "graph") != 0) {
         tn_bot_set_graph(s->bot, g);
         return;
@@ -815,7 +954,7 @@ void tn_wbots_hold(tn_world *w, bool hold)
     tn_wbots *s = of(w);
     if (!s) return;
     s->hold = hold;
-    s->waiting = false;
+    s->waiting = s->hold_said = false;
 }
 
 tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
@@ -892,7 +1031,10 @@ static const char *hud_state(tn_bot_state st)
  * a hold put its graph build off. */
 static const char *when_pending(const tn_world *w)
 {
-    if (of(w)->waiting && !tn_wbots_character_graph(w)) return "when the slider is let go";
+    if (!tn_wbots_character_graph(w)) {
+        if (of(w)->job.running) return "when its graph is built";
+        if (of(w)->waiting) return "when the slider is let go";
+    }
     return w->character.on_ground ? "at the next step" : "on landing";
 }
 
@@ -1106,7 +1248,9 @@ static void draw_plan(const tn_world *w, const tn_bot *bot, const tn_body *b, co
 void tn_wbots_prepare(tn_world *w, unsigned overlays)
 {
     tn_wbots *s = of(w);
-    if (s && s->planner && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, true);
+    if (!s) return;
+    job_collect(w, s, false); /* a background build shows as soon as it ends */
+    if (s->planner && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, BUILD);
 }
 
 const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
@@ -1116,6 +1260,8 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
     if (!s->pf || (long)w->map->w * w->map->h > GRAPH_MAX_TILES)
         return "graph overlay: no graph on a map this large (the classic planner is used)";
     if (!s->planner) return "graph overlay: the planner is classic, nothing to show (G: graph)";
+    if (s->job.running && !tn_wbots_character_graph(w))
+        return "graph overlay: building the graph for the new value in the background";
     if (s->waiting && !tn_wbots_character_graph(w))
         return "graph overlay: the graph for the new value is built when the slider is let go";
     return NULL;
@@ -1167,13 +1313,13 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         tn_dd_circle(dd, b->x + 0.5f * bw, b->y + 5, 2.0f, 0x101018ffu, true); /* an eye line */
         if (!(overlays & TN_OVERLAY_PATH)) continue;
         draw_path(dd, s->ebot[i], b->w, b->h, c, false); /* classic: the path */
-        tn_surf *g = s->planner ? graph_for((tn_world *)w, (tn_wbots *)s, b, false) : NULL;
+        tn_surf *g = s->planner ? graph_for((tn_world *)w, (tn_wbots *)s, b, LOOK) : NULL;
         if (g) draw_plan(w, s->ebot[i], b, g, dd, c); /* graph: the plan */
     }
     if ((overlays & TN_OVERLAY_PATH) && s->pf)
         draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
     if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && s->pf && s->planner) {
-        tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false);
+        tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
         if (g && (overlays & TN_OVERLAY_SURF)) {
             int stride = tn_surf_edge_count(g) / 300 + 1;
             tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, stride,
@@ -1189,7 +1335,7 @@ tn_status tn_wbots_check(const tn_world *w, tn_error *err)
 {
     const tn_wbots *s = of(w);
     if (!s || !s->pf || !s->planner) return TN_OK;
-    tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, false);
+    tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
     if (!g || tn_surf_generation(g) != tn_bot_plan_generation(s->bot)) return TN_OK;
     if (tn_bot_plan_revision(s->bot) != w->map->revision) return TN_OK; /* re-plans first */
     int nl, leg;

@@ -241,6 +241,20 @@ tn_world_clock_fn tn_world_clock(const tn_world *w);
  * at.  Without a clock (headless runs) nothing is held back: every build
  * is timed 0 ms. */
 void tn_world_hold_graph_builds(tn_world *w, bool hold);
+/* Build slow graphs on another thread (the window turns it on; off by
+ * default, and headless runs keep it off: their output must not depend on
+ * timing).  A graph the bots or the surface overlay need for a new profile
+ * or map is built on a copy of the map on a C11 thread when the map has
+ * over 128x128 tiles and no build was timed yet, or this map's last build
+ * took over 50 ms by the clock; meanwhile the window runs on, the bots that
+ * need it stand by (HUD: "when its graph is built"), the overlay says so,
+ * and edits go on; when it ends it is put in the cache and repaired for the
+ * edits made meanwhile (tn_surf_sync from the copy: a local repair per
+ * changed tile).  One build at a time.  A click waits for a build under way
+ * (its plan is made at once), and so does a map load or tn_world_destroy.
+ * The world's allocator must then be thread-safe (the default is).  Without
+ * C11 threads (the browser build) every build is made at once. */
+void tn_world_build_graphs_in_background(tn_world *w, bool on);
 /* Move the character's body to top-left pixel (x, y), velocity kept (tests
  * and tools; no collision check: tn_world_check reports a body in a block). */
 void tn_world_place_character(tn_world *w, float x, float y);

@@ -16,6 +16,7 @@ struct tn_world {
     tn_rng rng;
     uint64_t seed;
     int graph_threads; /* tn_world_config.graph_threads */
+    bool graph_bg;     /* tn_world_build_graphs_in_background */
     long frame;        /* steps taken */
     tn_tool tool;
     bool dirty; /* edits since the last save */
