@@ -3,7 +3,7 @@
 #  1. `make dist`, unpacked in a temporary folder; there, with SDL's
 #     pkg-config hidden, `make lib` and the library's tests (tests/pkg/nosdl.sh),
 #     then `make install-lib` into a temporary prefix;
-#  2. the seven examples and a C++ consumer compiled from the installed
+#  2. the eight examples and a C++ consumer compiled from the installed
 #     headers through pkg-config (warnings are errors), linked against the
 #     shared library (soname checked) and run; one static link too;
 #  3. `make install` of the unpacked tree into a DESTDIR: game, man page,
@@ -61,7 +61,7 @@ done
 CFL=$(pkg-config --cflags tilenav); LIBS=$(pkg-config --libs tilenav)
 so=$(readelf -d "$T/inst/lib/libtilenav.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ -n "$so" ] && [ -e "$T/inst/lib/$so" ] || fail "libtilenav.so has no soname, or no $so installed"
-for ex in platformer_bot graph_bot graph_shortcuts graph_bake tower_defense navmesh_cdt agents; do
+for ex in platformer_bot graph_bot graph_shortcuts graph_bake graph_thread tower_defense navmesh_cdt agents; do
     # shellcheck disable=SC2086
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic $CFL "$D/examples/$ex.c" -o "$T/$ex" $LIBS ||
         fail "examples/$ex.c does not build against the installed library"
@@ -155,4 +155,4 @@ case "$out" in *'"frames":5,'*'"map":{"width":80,"height":45}'*) ;;
 [ "$(wc -c <"$T/elsewhere/shot.bmp")" -eq $((54 + 1280 * 720 * 3)) ] ||
     fail "the installed game's screenshot is not a 1280x720 24-bit BMP"
 echo "package.sh: dist tilenav-$V.tar.gz builds and tests without SDL; installed $so;" \
-     "7 examples and the C++ consumer build and run; the game installed in a PREFIX finds its data"
+     "8 examples and the C++ consumer build and run; the game installed in a PREFIX finds its data"
