@@ -121,11 +121,18 @@ typedef struct doc {
     size_t *span_at, *span_len;
     int nspans, capspans;
     uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
-    /* template files read so far (path, then NUL, then its class; "" when
-     * it has none or cannot be read), each read once per load */
-    char **tpls;
+    /* template files read so far (struct tpl), each once per load */
+    struct tpl *tpls;
     int ntpls, captpls;
+    /* the map's external tilesets: where they are (realpath), first gid */
+    struct tsref {
+        char *real;
+        uint32_t first;
+    } * tsrefs;
+    int ntsrefs, captsrefs;
 } doc;
+
+static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 /* ------------------------------------------------------------ helpers */
 
@@ -683,6 +690,8 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
                         jstr(ts, "objectalignment"));
 }
 
+static int add_tsref(doc *d, const char *path, uint32_t firstgid);
+
 /* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
 static int external_tileset(doc *d, const char *source, uint32_t firstgid)
 {
@@ -699,6 +708,10 @@ static int external_tileset(doc *d, const char *source, uint32_t firstgid)
     size_t len;
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
         return fail(d, "%s: %s", what, rerr);
+    if (add_tsref(d, path, firstgid)) {
+        free(buf);
+        return -1;
+    }
     int rc = -1;
     if (ends_with(path, ".tsx")) {
         xmlDocPtr x = xml_parse(d, buf, len, what);
@@ -798,108 +811,43 @@ static int check_size(doc *d, const char *what, long long w, long long h)
     return 0;
 }
 
-/* The class of the object in template file `path` (.tx, else .tj) into
- * cls: "" when it has none, or when the file cannot be read or parsed. */
-static void template_class(const char *path, char *cls, size_t cap)
-{
-    char *buf, rerr[PATH_CAP + 200];
-    size_t len;
-    cls[0] = '\0';
-    /* a regular file only, as for tilesets: tn_read_file reads a file this
-     * process has open, and template="/dev/stdin" in a map would read the
-     * game's standard input (a terminal: the game waited for a key) */
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return;
-    if (ends_with(path, ".tx")) {
-        xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-        xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
-        for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
-            if (!xis(c, "object")) continue;
-            char *v = xattr(c, "class");
-            if (!v || !*v) {
-                xmlFree(v);
-                v = xattr(c, "type");
-            }
-            if (v) snprintf(cls, cap, "%s", v);
-            xmlFree(v);
-        }
-        if (x) xmlFreeDoc(x);
-    } else {
-        cJSON *j = cJSON_ParseWithLength(buf, len);
-        const cJSON *o = jget(j, "object");
-        const char *v = jstr(o, "class");
-        if (!v || !*v) v = jstr(o, "type");
-        if (v) snprintf(cls, cap, "%s", v);
-        cJSON_Delete(j);
-    }
-    free(buf);
-}
+/* ------------------------------------------------------------ objects */
 
-/* An object placed from a template (`template`, relative to the map) is
- * not read from it: one whose class (its own, else its template's) is a
- * game object's is refused, rather than silently left out.  A template
- * that cannot be read (missing, or not a template) gives no class: the
- * object is decoration, as when its template has none.  Each template
- * file is read once per load. */
-static int template_object(doc *d, const char *tpl, const char *own_cls, long long id)
-{
-    char path[PATH_CAP], cls[64] = "";
-    if (tpl[0] == '/')
-        snprintf(path, sizeof path, "%s", tpl);
-    else if (snprintf(path, sizeof path, "%s%s", d->dir, tpl) >= (int)sizeof path)
-        return fail(d, "object %lld: template path too long", id);
-    if (own_cls && *own_cls) {
-        snprintf(cls, sizeof cls, "%s", own_cls);
-    } else {
-        const char *known = NULL;
-        for (int i = 0; i < d->ntpls && !known; i++)
-            if (strcmp(d->tpls[i], path) == 0) known = d->tpls[i] + strlen(path) + 1;
-        if (known) {
-            snprintf(cls, sizeof cls, "%s", known);
-        } else {
-            template_class(path, cls, sizeof cls);
-            if (d->ntpls == d->captpls) {
-                int nc = d->captpls ? d->captpls * 2 : 8;
-                char **n = realloc(d->tpls, (size_t)nc * sizeof *n);
-                if (!n) return fail(d, "out of memory");
-                d->tpls = n;
-                d->captpls = nc;
-            }
-            size_t pl = strlen(path), cl = strlen(cls);
-            char *e = malloc(pl + cl + 2);
-            if (!e) return fail(d, "out of memory");
-            memcpy(e, path, pl + 1);
-            memcpy(e + pl + 1, cls, cl + 1);
-            d->tpls[d->ntpls++] = e;
-        }
-    }
-    int mark = class_mark(cls);
-    if (!mark) return 0;
-    return fail(d,
-                "object %lld (%s) is placed from template %.200s: game objects from templates "
-                "are not supported; detach it in Tiled (Detach Template) or place a plain "
-                "object",
-                id, CLASS_NAME[mark], tpl);
-}
+/* What an object element says about itself (an instance's own, or its
+ * template's object): class, gid, position, size, rotation and shape,
+ * each with whether it is given at all (an instance overrides only what
+ * it gives, Tiled's rule). */
+enum { F_X, F_Y, F_W, F_H, F_ROT, F_N };
+static const char *const FIELD[F_N] = {"x", "y", "width", "height", "rotation"};
+
+typedef struct ofields {
+    char cls[64]; /* class, else type; "" = none */
+    bool used_class;
+    bool has_gid;
+    long long gid;
+    bool has[F_N];
+    double v[F_N];
+    bool shape; /* a point, ellipse, polygon or polyline is given */
+    bool point, poly;
+    double px0, py0, px1, py1; /* polygon/polyline: its points' bounds */
+} ofields;
 
 /* A polygon's or polyline's point (relative to the object's x,y). */
-static void poly_point(object *o, double x, double y)
+static void poly_point(ofields *f, double x, double y)
 {
-    if (!o->poly) {
-        o->px0 = o->px1 = x;
-        o->py0 = o->py1 = y;
-        o->poly = true;
+    if (!f->poly) {
+        f->px0 = f->px1 = x;
+        f->py0 = f->py1 = y;
+        f->poly = true;
     }
-    o->px0 = fmin(o->px0, x);
-    o->px1 = fmax(o->px1, x);
-    o->py0 = fmin(o->py0, y);
-    o->py1 = fmax(o->py1, y);
+    f->px0 = fmin(f->px0, x);
+    f->px1 = fmax(f->px1, x);
+    f->py0 = fmin(f->py0, y);
+    f->py1 = fmax(f->py1, y);
 }
 
 /* TMX points="x,y x,y ..." */
-static int poly_bounds(doc *d, object *o, const char *pts, const char *what)
+static int poly_bounds(doc *d, ofields *f, const char *pts, const char *what)
 {
     const char *p = pts;
     while (*p) {
@@ -909,13 +857,290 @@ static int poly_bounds(doc *d, object *o, const char *pts, const char *what)
         p = e + 1;
         double y = strtod(p, &e);
         if (e == p || !isfinite(x) || !isfinite(y)) break;
-        poly_point(o, x, y);
+        poly_point(f, x, y);
         p = e;
         while (*p == ' ') p++;
     }
-    if (*p || !o->poly) return fail(d, "%s: points '%.40s' are not x,y pairs", what, pts);
+    if (*p || !f->poly) return fail(d, "%s: points '%.40s' are not x,y pairs", what, pts);
     return 0;
 }
+
+/* Class (or type) and gid of a TMX <object>. */
+static int x_class(doc *d, xmlNodePtr n, const char *what, ofields *f)
+{
+    memset(f, 0, sizeof *f);
+    char *cls = xattr(n, "class");
+    f->used_class = cls && *cls;
+    if (!f->used_class) {
+        xmlFree(cls);
+        cls = xattr(n, "type");
+    }
+    if (cls) snprintf(f->cls, sizeof f->cls, "%s", cls);
+    xmlFree(cls);
+    f->has_gid = xmlHasProp(n, (const xmlChar *)"gid") != NULL;
+    return xint(d, n, "gid", 0, UINT32_MAX, false, 0, what, &f->gid);
+}
+
+/* Position, size, rotation and shape of a TMX <object>. */
+static int x_shape(doc *d, xmlNodePtr n, const char *what, ofields *f)
+{
+    for (int i = 0; i < F_N; i++) {
+        f->has[i] = xmlHasProp(n, (const xmlChar *)FIELD[i]) != NULL;
+        if (xnum(d, n, FIELD[i], what, &f->v[i])) return -1;
+    }
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (xis(c, "point") || xis(c, "ellipse")) {
+            f->shape = true;
+            f->point = f->point || xis(c, "point");
+        }
+        if (!xis(c, "polygon") && !xis(c, "polyline")) continue;
+        f->shape = true;
+        char *pts = xattr(c, "points");
+        int rc = poly_bounds(d, f, pts ? pts : "", what);
+        xmlFree(pts);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+static int j_class(doc *d, const cJSON *n, const char *what, ofields *f)
+{
+    memset(f, 0, sizeof *f);
+    const char *cls = jstr(n, "class");
+    f->used_class = cls && *cls;
+    if (!f->used_class) cls = jstr(n, "type");
+    if (cls) snprintf(f->cls, sizeof f->cls, "%s", cls);
+    f->has_gid = jget(n, "gid") != NULL;
+    return jint(d, n, "gid", 0, UINT32_MAX, false, 0, what, &f->gid);
+}
+
+static int j_shape(doc *d, const cJSON *n, const char *what, ofields *f)
+{
+    for (int i = 0; i < F_N; i++) {
+        f->has[i] = jget(n, FIELD[i]) != NULL;
+        if (jnum(d, n, FIELD[i], what, &f->v[i])) return -1;
+    }
+    if (jget(n, "point") || jget(n, "ellipse")) f->shape = true;
+    f->point = cJSON_IsTrue(jget(n, "point"));
+    const cJSON *poly = jget(n, "polygon"), *pt;
+    if (!poly) poly = jget(n, "polyline");
+    if (poly) {
+        f->shape = true;
+        if (!cJSON_IsArray(poly)) return fail(d, "%s: \"polygon\" is not an array", what);
+        cJSON_ArrayForEach(pt, poly)
+        {
+            double px, py;
+            if (jnum(d, pt, "x", what, &px) || jnum(d, pt, "y", what, &py)) return -1;
+            poly_point(f, px, py);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ templates */
+
+#define TPL_FILE_MAX ((size_t)1 << 20) /* a template holds one object */
+#define TPL_MAX 4096                   /* distinct template files in one map */
+
+/* A template file (Tiled 1.1+): .tx, XML <template> holding at most one
+ * <tileset firstgid source> and one <object>; .tj, JSON {"type":
+ * "template", "tileset": {"firstgid", "source"}?, "object": {...}}.  Read
+ * once per load (d->tpls), kept parsed until the load ends. */
+typedef struct tpl {
+    char *path;        /* resolved against the map's directory: the cache key */
+    char where[64];    /* its object in messages: ":LINE" (.tx) or " $.object" (.tj) */
+    xmlDocPtr xdoc;    /* .tx */
+    xmlNodePtr xobj;   /* .tx: its <object> */
+    cJSON *json;       /* .tj */
+    const cJSON *jobj; /* .tj: its "object" */
+    bool has_gid;
+    uint32_t gid; /* its object's gid in the map's numbering (flip flags kept) */
+} tpl;
+
+/* Where the map's external tilesets really are (realpath), for the gid
+ * of a template's tile object, which counts in its own tileset. */
+static int add_tsref(doc *d, const char *path, uint32_t firstgid)
+{
+    char *real = realpath(path, NULL);
+    if (!real) return 0; /* read already; a template naming it then says it is not found */
+    if (!grow((void **)&d->tsrefs, &d->captsrefs, d->ntsrefs + 1, sizeof *d->tsrefs)) {
+        free(real);
+        return fail(d, "out of memory");
+    }
+    d->tsrefs[d->ntsrefs].real = real;
+    d->tsrefs[d->ntsrefs++].first = firstgid;
+    return 0;
+}
+
+/* t's object's gid g (counted in the template's tileset `src`, firstgid
+ * `first`, relative to the template file tpath) in the map's numbering:
+ * the map's tileset that is the same file (Tiled adds it to the map when
+ * the object is placed). */
+static int tpl_gid(doc *d, tpl *t, const char *what, long long g, bool has_ts, long long first,
+                   const char *src)
+{
+    uint32_t id = (uint32_t)g & GID_MASK;
+    t->has_gid = true;
+    if (id == 0) {
+        t->gid = (uint32_t)g;
+        return 0;
+    }
+    if (!has_ts)
+        return fail(d, "%s: its object has gid %lld but the template names no tileset", what, g);
+    if (!src || !*src)
+        return fail(d, "%s: its tileset has no source (a template's tileset is an external file)",
+                    what);
+    if (id < first)
+        return fail(d, "%s: gid %lld is below its tileset's firstgid %lld", what, g, first);
+    char dir[PATH_CAP], p[PATH_CAP];
+    file_dir(t->path, dir, sizeof dir);
+    if (src[0] == '/')
+        snprintf(p, sizeof p, "%s", src);
+    else if (snprintf(p, sizeof p, "%s%s", dir, src) >= (int)sizeof p)
+        return fail(d, "%s: tileset path too long", what);
+    char *real = realpath(p, NULL);
+    if (!real) return fail(d, "%s: its tileset %.200s cannot be opened", what, src);
+    long long mfirst = -1;
+    for (int i = 0; i < d->ntsrefs && mfirst < 0; i++)
+        if (strcmp(d->tsrefs[i].real, real) == 0) mfirst = d->tsrefs[i].first;
+    free(real);
+    if (mfirst < 0)
+        return fail(d,
+                    "%s: its tileset %.200s is not one of the map's tilesets (Tiled adds it "
+                    "when the object is placed: add it to the map)",
+                    what, src);
+    long long mapped = mfirst + ((long long)id - first);
+    if (mapped > (long long)GID_MASK)
+        return fail(d, "%s: gid %lld is past the last gid of the map", what, g);
+    t->gid = (uint32_t)mapped | ((uint32_t)g & ~GID_MASK);
+    return 0;
+}
+
+static int tpl_read_tx(doc *d, tpl *t, const char *buf, size_t len, const char *what)
+{
+    t->xdoc = xml_parse(d, buf, len, what);
+    if (!t->xdoc) return -1;
+    xmlNodePtr root = xmlDocGetRootElement(t->xdoc), ts = NULL;
+    if (!root || !xis(root, "template"))
+        return fail(d, "%s: not a template (the root element is <%.30s>, not <template>)", what,
+                    root ? (const char *)root->name : "");
+    for (xmlNodePtr c = root->children; c; c = c->next) {
+        if (xis(c, "object")) {
+            if (t->xobj) return fail(d, "%s:%ld: a second <object>", what, xmlGetLineNo(c));
+            t->xobj = c;
+        } else if (xis(c, "tileset")) {
+            if (ts) return fail(d, "%s:%ld: a second <tileset>", what, xmlGetLineNo(c));
+            ts = c;
+        }
+    }
+    if (!t->xobj) return fail(d, "%s: not a template (it holds no <object>)", what);
+    snprintf(t->where, sizeof t->where, ":%ld", xmlGetLineNo(t->xobj));
+    char w2[PATH_CAP + 120];
+    snprintf(w2, sizeof w2, "%.400s%s", what, t->where);
+    if (xmlHasProp(t->xobj, (const xmlChar *)"template"))
+        return fail(d, "%s: its object is itself placed from a template (templates do not nest)",
+                    w2);
+    ofields f;
+    if (x_class(d, t->xobj, w2, &f)) return -1;
+    if (!f.has_gid) return 0;
+    long long first = 0;
+    char *src = NULL;
+    if (ts) {
+        char w3[PATH_CAP + 120];
+        snprintf(w3, sizeof w3, "%.400s:%ld: its tileset", what, xmlGetLineNo(ts));
+        if (xint(d, ts, "firstgid", 1, GID_MASK, true, 0, w3, &first)) return -1;
+        src = xattr(ts, "source");
+    }
+    int rc = tpl_gid(d, t, w2, f.gid, ts != NULL, first, src);
+    xmlFree(src);
+    return rc;
+}
+
+static int tpl_read_tj(doc *d, tpl *t, const char *buf, size_t len, const char *what)
+{
+    t->json = json_parse(d, buf, len, what);
+    if (!t->json) return -1;
+    const char *type = jstr(t->json, "type");
+    if (!cJSON_IsObject(t->json) || (type && strcmp(type, "template") != 0) ||
+        (!type && !jget(t->json, "object")))
+        return fail(d, "%s: not a template (no \"type\": \"template\")", what);
+    t->jobj = jget(t->json, "object");
+    if (!cJSON_IsObject(t->jobj))
+        return fail(d, "%s: not a template (\"object\" is missing or not an object)", what);
+    snprintf(t->where, sizeof t->where, " $.object");
+    char w2[PATH_CAP + 120];
+    snprintf(w2, sizeof w2, "%.400s%s", what, t->where);
+    if (jget(t->jobj, "template"))
+        return fail(d, "%s: its object is itself placed from a template (templates do not nest)",
+                    w2);
+    ofields f;
+    if (j_class(d, t->jobj, w2, &f)) return -1;
+    if (!f.has_gid) return 0;
+    const cJSON *ts = jget(t->json, "tileset");
+    long long first = 0;
+    if (ts) {
+        char w3[PATH_CAP + 120];
+        snprintf(w3, sizeof w3, "%.400s $.tileset", what);
+        if (!cJSON_IsObject(ts)) return fail(d, "%s: not an object", w3);
+        if (jint(d, ts, "firstgid", 1, GID_MASK, true, 0, w3, &first)) return -1;
+    }
+    return tpl_gid(d, t, w2, f.gid, ts != NULL, first, jstr(ts, "source"));
+}
+
+/* The template `ref` (relative to the map, as Tiled writes it) of object
+ * `id`: read and checked on its first use in this load, then from d->tpls.
+ * what: "object ID: template REF" for messages.  Only a regular file is
+ * read (template="/dev/stdin" would wait on the game's standard input, a
+ * FIFO on its writer), of at most TPL_FILE_MAX bytes. */
+static int tpl_get(doc *d, const char *ref, const char *what, const tpl **out)
+{
+    char path[PATH_CAP];
+    *out = NULL;
+    if (!*ref) return fail(d, "%s: the template path is empty", what);
+    if (ref[0] == '/')
+        snprintf(path, sizeof path, "%s", ref);
+    else if (snprintf(path, sizeof path, "%s%s", d->dir, ref) >= (int)sizeof path)
+        return fail(d, "%s: path too long", what);
+    for (int i = 0; i < d->ntpls; i++)
+        if (strcmp(d->tpls[i].path, path) == 0) {
+            *out = &d->tpls[i];
+            return 0;
+        }
+    if (d->ntpls >= TPL_MAX)
+        return fail(d, "%s: more than %d template files in one map", what, TPL_MAX);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(d, "%s: cannot open %.300s: %s", what, path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail(d, "%s: not a regular file", what);
+    if ((unsigned long long)st.st_size > TPL_FILE_MAX)
+        return fail(d, "%s: %lld bytes, too large for a template (at most %zu)", what,
+                    (long long)st.st_size, TPL_FILE_MAX);
+    if (!grow((void **)&d->tpls, &d->captpls, d->ntpls + 1, sizeof *d->tpls))
+        return fail(d, "out of memory");
+    tpl *t = &d->tpls[d->ntpls];
+    memset(t, 0, sizeof *t);
+    if (!(t->path = strdup(path))) return fail(d, "out of memory");
+    d->ntpls++; /* freed with d, whatever happens next */
+    char *buf, rerr[PATH_CAP + 200];
+    size_t len;
+    if (tn_read_file(path, TPL_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
+        return fail(d, "%s: %s", what, rerr);
+    size_t k = 0;
+    while (k < len && is_space(buf[k])) k++;
+    int rc;
+    if (ends_with(path, ".tx") ||
+        (!ends_with(path, ".tj") && !ends_with(path, ".json") && k < len && buf[k] == '<'))
+        rc = tpl_read_tx(d, t, buf, len, what);
+    else if (ends_with(path, ".tj") || ends_with(path, ".json") || (k < len && buf[k] == '{'))
+        rc = tpl_read_tj(d, t, buf, len, what);
+    else
+        rc = fail(d, "%s: not a template (expected a .tx or .tj file)", what);
+    free(buf);
+    if (rc == 0) *out = t;
+    return rc;
+}
+
+/* ------------------------------------------------------------ game objects */
 
 /* A game object turned by `rotation` (degrees about its x,y) lies elsewhere
  * than its unturned shape: refused, rather than put on another tile than
@@ -929,64 +1154,107 @@ static int rotated(doc *d, const object *o, double rot, const char *what)
                 what, rot);
 }
 
-static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
+/* One object of a layer, TMX (xn) or TMJ (jn): its own fields, over its
+ * template's when it is placed from one (`template`).  A game object
+ * (class spawn/dest/item/start, or a tile object without class whose tile
+ * has one) is added to d->objs. */
+static int read_object(doc *d, xmlNodePtr xn, const cJSON *jn, void *group)
 {
-    d->at = n;
-    long long any_id;
-    if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
-    if (any_id > d->max_object_id) d->max_object_id = any_id;
-    char *cls = xattr(n, "class");
-    bool used_class = cls && *cls;
-    if (!used_class) {
-        xmlFree(cls);
-        cls = xattr(n, "type");
-    }
-    char *tpl = xattr(n, "template");
-    int trc = tpl ? template_object(d, tpl, cls, any_id) : 0;
-    xmlFree(tpl);
-    if (trc) {
-        xmlFree(cls);
+    long long id;
+    if (xn ? xint(d, xn, "id", 0, INT_MAX, false, 0, "an object", &id)
+           : jint(d, jn, "id", 0, INT_MAX, false, 0, "an object", &id))
         return -1;
+    if (id > d->max_object_id) d->max_object_id = id;
+    ofields f, tf;
+    if (xn ? x_class(d, xn, "an object", &f) : j_class(d, jn, "an object", &f)) return -1;
+    const tpl *t = NULL;
+    char twhat[PATH_CAP + 200] = "";
+    char *xref = xn ? xattr(xn, "template") : NULL;
+    const char *ref = xn ? xref : jstr(jn, "template");
+    if (!xn && jget(jn, "template") && !ref)
+        return fail(d, "object %lld: \"template\" is not a string", id);
+    int rc = 0;
+    if (ref) {
+        char what[PATH_CAP + 64];
+        snprintf(what, sizeof what, "object %lld: template %.300s", id, ref);
+        rc = tpl_get(d, ref, what, &t);
+        if (t) snprintf(twhat, sizeof twhat, "template %.300s%s", ref, t->where);
     }
-    int mark = class_mark(cls);
-    bool has_class = cls && *cls;
-    xmlFree(cls);
-    long long gid;
-    if (xint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
-    if (!mark && gid && !has_class) {
-        const tkind *k = find_kind(d, (uint32_t)gid & GID_MASK);
+    xmlFree(xref);
+    if (rc) return -1;
+    if (t) {
+        char what[sizeof twhat + 32];
+        snprintf(what, sizeof what, "object %lld: %s", id, twhat);
+        if (t->xobj ? x_class(d, t->xobj, what, &tf) : j_class(d, t->jobj, what, &tf)) return -1;
+        tf.has_gid = t->has_gid;
+        tf.gid = t->gid;
+        if (!f.cls[0]) {
+            memcpy(f.cls, tf.cls, sizeof f.cls);
+            f.used_class = tf.used_class;
+        }
+        if (!f.has_gid) {
+            f.has_gid = tf.has_gid;
+            f.gid = tf.gid;
+        }
+    }
+    int mark = class_mark(f.cls);
+    if (!mark && f.gid && !f.cls[0]) {
+        const tkind *k = find_kind(d, (uint32_t)f.gid & GID_MASK);
         if (k) mark = k->mark;
     }
     if (!mark) return 0;
+    char what[sizeof twhat + 64];
+    snprintf(what, sizeof what, "object %lld (%s)", id, CLASS_NAME[mark]);
+    if (xn ? x_shape(d, xn, what, &f) : j_shape(d, jn, what, &f)) return -1;
+    if (t) {
+        snprintf(what, sizeof what, "object %lld (%s): %s", id, CLASS_NAME[mark], twhat);
+        if (t->xobj ? x_shape(d, t->xobj, what, &tf) : j_shape(d, t->jobj, what, &tf)) return -1;
+        for (int i = 0; i < F_N; i++)
+            if (!f.has[i]) {
+                f.has[i] = tf.has[i];
+                f.v[i] = tf.v[i];
+            }
+        if (!f.shape) {
+            f.shape = tf.shape;
+            f.point = tf.point;
+            f.poly = tf.poly;
+            f.px0 = tf.px0;
+            f.py0 = tf.py0;
+            f.px1 = tf.px1;
+            f.py1 = tf.py1;
+        }
+        snprintf(what, sizeof what, "object %lld (%s)", id, CLASS_NAME[mark]);
+    }
     object *o = new_object(d);
     if (!o) return -1;
-    o->node = n;
+    o->node = xn ? (void *)xn : (void *)jn;
     o->group = group;
+    o->id = id;
     o->mark = mark;
-    o->used_class = used_class;
-    o->gid = (uint32_t)gid;
-    o->has_gid = gid != 0;
-    if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
-    char what[64];
-    snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
-    double rot;
-    if (xnum(d, n, "x", what, &o->x) || xnum(d, n, "y", what, &o->y) ||
-        xnum(d, n, "width", what, &o->w) || xnum(d, n, "height", what, &o->h) ||
-        xnum(d, n, "rotation", what, &rot))
-        return -1;
+    o->used_class = f.used_class;
+    o->gid = (uint32_t)f.gid;
+    o->has_gid = f.gid != 0;
+    o->x = f.v[F_X];
+    o->y = f.v[F_Y];
+    o->w = f.v[F_W];
+    o->h = f.v[F_H];
+    o->point = f.point;
+    o->poly = f.poly;
+    o->px0 = f.px0;
+    o->py0 = f.py0;
+    o->px1 = f.px1;
+    o->py1 = f.py1;
     o->gx = d->offx;
     o->gy = d->offy;
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (xis(c, "point")) o->point = true;
-        if (!xis(c, "polygon") && !xis(c, "polyline")) continue;
-        char *pts = xattr(c, "points");
-        int rc = poly_bounds(d, o, pts ? pts : "", what);
-        xmlFree(pts);
-        if (rc) return -1;
-    }
-    return rotated(d, o, rot, what);
+    if (jn) snprintf(o->path, sizeof o->path, "%s", d->at_path);
+    return rotated(d, o, f.v[F_ROT], what);
 }
 
+static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
+{
+    d->at = n;
+    return read_object(d, n, NULL, group);
+}
 static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
 {
     if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
@@ -1112,54 +1380,7 @@ static int tmx_scan(doc *d)
 
 static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
 {
-    long long any_id;
-    if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
-    if (any_id > d->max_object_id) d->max_object_id = any_id;
-    const char *cls = jstr(n, "class");
-    bool used_class = cls && *cls;
-    if (!used_class) cls = jstr(n, "type");
-    const char *tpl = jstr(n, "template");
-    if (tpl && template_object(d, tpl, cls, any_id)) return -1;
-    int mark = class_mark(cls);
-    long long gid;
-    if (jint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
-    if (!mark && gid && (!cls || !*cls)) {
-        const tkind *k = find_kind(d, (uint32_t)gid & GID_MASK);
-        if (k) mark = k->mark;
-    }
-    if (!mark) return 0;
-    object *o = new_object(d);
-    if (!o) return -1;
-    o->node = (void *)n;
-    o->group = (void *)group;
-    o->mark = mark;
-    o->used_class = used_class;
-    o->gid = (uint32_t)gid;
-    o->has_gid = gid != 0;
-    if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
-    char what[64];
-    snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
-    double rot;
-    if (jnum(d, n, "x", what, &o->x) || jnum(d, n, "y", what, &o->y) ||
-        jnum(d, n, "width", what, &o->w) || jnum(d, n, "height", what, &o->h) ||
-        jnum(d, n, "rotation", what, &rot))
-        return -1;
-    o->point = cJSON_IsTrue(jget(n, "point"));
-    o->gx = d->offx;
-    o->gy = d->offy;
-    snprintf(o->path, sizeof o->path, "%s", d->at_path);
-    const cJSON *poly = jget(n, "polygon"), *pt;
-    if (!poly) poly = jget(n, "polyline");
-    if (poly) {
-        if (!cJSON_IsArray(poly)) return fail(d, "%s: \"polygon\" is not an array", what);
-        cJSON_ArrayForEach(pt, poly)
-        {
-            double px, py;
-            if (jnum(d, pt, "x", what, &px) || jnum(d, pt, "y", what, &py)) return -1;
-            poly_point(o, px, py);
-        }
-    }
-    return rotated(d, o, rot, what);
+    return read_object(d, NULL, n, (void *)group);
 }
 
 /* The layers of `arr`, whose JSON path is `at` ("$.layers", or a group's
@@ -1385,8 +1606,6 @@ static int sink_put(sink *s, uint32_t gid)
     }
     return 0;
 }
-
-static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 /* White space, counting the line breaks (s->line, when known). */
 static const char *skip_space(sink *s, const char *p, const char *end)
@@ -1668,8 +1887,14 @@ static void doc_free(doc *d)
     }
     free(d->layers);
     free(d->objs);
-    for (int i = 0; i < d->ntpls; i++) free(d->tpls[i]);
+    for (int i = 0; i < d->ntpls; i++) {
+        free(d->tpls[i].path);
+        if (d->tpls[i].xdoc) xmlFreeDoc(d->tpls[i].xdoc);
+        cJSON_Delete(d->tpls[i].json);
+    }
     free(d->tpls);
+    for (int i = 0; i < d->ntsrefs; i++) free(d->tsrefs[i].real);
+    free(d->tsrefs);
     free(d->kinds);
     free(d->ranges);
     free(d->span_at);
@@ -2588,8 +2813,32 @@ static void tmj_rewrite(cJSON *o, const char *key, const char *tdir, const char 
         cJSON_ReplaceItemInObjectCaseSensitive(o, key, cJSON_CreateString(out));
 }
 
-/* Tileset and image paths are relative to the file: moving the document to
- * another directory rewrites them.  The directory is the one of the file
+/* The `template` paths of the objects of the layers under `parent`,
+ * groups included. */
+static void tmx_rewrite_templates(xmlNodePtr parent, const char *tdir, const char *odir, int depth)
+{
+    if (depth > MAX_DEPTH) return;
+    for (xmlNodePtr n = parent->children; n; n = n->next) {
+        if (xis(n, "group")) tmx_rewrite_templates(n, tdir, odir, depth + 1);
+        if (!xis(n, "objectgroup")) continue;
+        for (xmlNodePtr o = n->children; o; o = o->next)
+            if (xis(o, "object")) tmx_rewrite(o, "template", tdir, odir);
+    }
+}
+
+static void tmj_rewrite_templates(cJSON *layers, const char *tdir, const char *odir, int depth)
+{
+    cJSON *n, *o;
+    if (depth > MAX_DEPTH) return;
+    cJSON_ArrayForEach(n, layers)
+    {
+        tmj_rewrite_templates(jget(n, "layers"), tdir, odir, depth + 1);
+        cJSON_ArrayForEach(o, jget(n, "objects")) tmj_rewrite(o, "template", tdir, odir);
+    }
+}
+
+/* Tileset, image and object template paths are relative to the file:
+ * moving the document to another directory rewrites them.  The directory is the one of the file
  * actually written: out_path with its symbolic links resolved when it
  * exists (tn_write_file_atomic replaces a link's target, not the link). */
 static int rewrite_paths(doc *d, const char *out_path)
@@ -2617,6 +2866,7 @@ static int rewrite_paths(doc *d, const char *out_path)
                     if (xis(c, "image")) tmx_rewrite(c, "source", tdir, odir);
             }
         }
+        tmx_rewrite_templates(d->xmap, tdir, odir, 0);
     } else {
         cJSON *ts;
         cJSON_ArrayForEach(ts, jget(d->json, "tilesets"))
@@ -2625,6 +2875,7 @@ static int rewrite_paths(doc *d, const char *out_path)
             tmj_rewrite(ts, "image", tdir, odir);
         }
         cJSON_ArrayForEach(ts, jget(d->json, "layers")) tmj_rewrite(ts, "image", tdir, odir);
+        tmj_rewrite_templates(jget(d->json, "layers"), tdir, odir, 0);
     }
     return 0;
 }
