@@ -747,7 +747,7 @@ static void test_save_skips_offset_layer(void **state)
         if (k) {
             assert_int_equal(rc, -1);
             assert_non_null(strstr(err, "cannot save a block: every tile layer other than "
-                                        "'oneway' is drawn with an offset (layer 'deco': "
+                                        "'oneway' is drawn off the grid (layer 'deco': "
                                         "offsetx/offsety 8,0 px"));
             tn_map_destroy(m);
             continue;
@@ -1017,6 +1017,123 @@ static void test_template_bad(void **state)
                          where, cases[i].want);
         }
     }
+    rm_scratch(dir);
+}
+
+/* A tile layer offset by whole tiles (its groups' offsets added) has its
+ * terrain on the tiles Tiled draws it on, .tmx and .tmj, finite and
+ * infinite maps; a terrain tile drawn off the map is refused; saves clear
+ * and add blocks on the cells drawn there. */
+static void test_offset_layers(void **state)
+{
+    (void)state;
+    char err[1024];
+    /* 6x4: "t" the bottom row; "s" (group offsety -16, its own offsetx 16)
+     * a block at (1,2), a platform at (4,2) and decoration at (5,0) drawn
+     * at (2,1), (5,1) and off the map */
+    const char *tmx =
+        "<map orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"16\" "
+        "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+        "<layer name=\"t\" width=\"6\" height=\"4\"><data encoding=\"csv\">\n"
+        "0,0,0,0,0,0,\n0,0,0,0,0,0,\n0,0,0,0,0,0,\n1,1,1,1,1,1</data></layer>\n"
+        "<group offsety=\"-16\">\n<layer name=\"s\" offsetx=\"16\" width=\"6\" height=\"4\">"
+        "<data encoding=\"csv\">\n0,0,0,0,0,4,\n0,0,0,0,0,0,\n0,1,0,0,2,0,\n0,0,0,0,0,0"
+        "</data></layer>\n</group>\n</map>\n";
+    const char *tmj =
+        "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":6,\"height\":4,"
+        "\"tilewidth\":16,\"tileheight\":16,\"tilesets\":[{\"firstgid\":1,\"source\":"
+        "\"fixture.tsj\"}],\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":6,"
+        "\"height\":4,\"data\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1]},"
+        "{\"type\":\"group\",\"offsety\":-16,\"layers\":[{\"type\":\"tilelayer\",\"name\":"
+        "\"s\",\"offsetx\":16,\"width\":6,\"height\":4,\"data\":[0,0,0,0,0,4,0,0,0,0,0,0,0,1,"
+        "0,0,2,0,0,0,0,0,0,0]}]}]}";
+    char dir[64], p[256];
+    scratch(dir);
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/off.%s", dir, k ? "tmj" : "tmx");
+        write_bytes(p, k ? tmj : tmx, strlen(k ? tmj : tmx));
+        tn_map *m = NULL;
+        if (tn_load_map(p, &m, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_int_equal(tn_map_tile(m, 2, 1), TN_TILE_BLOCK);
+        assert_int_equal(tn_map_tile(m, 5, 1), TN_TILE_ONEWAY);
+        assert_int_equal(tn_map_tile(m, 1, 2), TN_TILE_EMPTY);
+        assert_int_equal(tn_map_tile(m, 4, 2), TN_TILE_EMPTY);
+        assert_int_equal(tn_map_tile(m, 0, 3), TN_TILE_BLOCK);
+        /* the shifted block cleared, a block added: saved, read back */
+        tn_map_set_tile(m, 2, 1, TN_TILE_EMPTY, NULL);
+        tn_map_set_tile(m, 3, 1, TN_TILE_BLOCK, NULL);
+        if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(p);
+        assert_true(tn_map_equal(back, m));
+        tn_map_destroy(back);
+        tn_map_destroy(m);
+    }
+    /* a block drawn off the map: refused at its cell */
+    tn_map *m = load_tmx("",
+                         "<layer name=\"s\" offsetx=\"32\" width=\"4\" height=\"3\">"
+                         "<data encoding=\"csv\">\n0,0,0,0,\n0,0,0,1,\n0,0,0,0</data></layer>\n",
+                         err, sizeof err);
+    assert_null(m);
+    assert_string_equal(err, "tests/data/tiled/pos.tmx:13: layer 's': cell (3,1) is drawn on "
+                             "tile (5,1), outside the 4x3 map, by the layer's offsetx/offsety "
+                             "32,0 px (2,0 tiles, its groups' included): its block would be "
+                             "lost; move the tiles or the layer back inside the map in Tiled");
+    /* half a tile: refused as before */
+    m = load_tmx("",
+                 "<layer name=\"s\" offsety=\"24\" width=\"4\" height=\"3\">"
+                 "<data encoding=\"csv\">\n1,0,0,0,\n0,0,0,0,\n0,0,0,0</data></layer>\n",
+                 err, sizeof err);
+    assert_null(m);
+    assert_non_null(strstr(err, "layer 's': offsetx/offsety 0,24 px (its groups' included): a "
+                                "tile layer drawn off the map's grid"));
+    /* the only terrain layer shifted: new blocks go on its cells drawn
+     * there; where it has none, a clear message */
+    snprintf(p, sizeof p, "%s/only.tmx", dir);
+    const char *only = "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                       "tilewidth=\"16\" tileheight=\"16\">\n<tileset firstgid=\"1\" "
+                       "source=\"fixture.tsx\"/>\n<layer name=\"s\" offsetx=\"16\" width=\"4\" "
+                       "height=\"3\"><data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,0"
+                       "</data></layer>\n</map>\n";
+    write_bytes(p, only, strlen(only));
+    m = tu_load_map(p);
+    assert_int_equal(tn_map_tile(m, 0, 2), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_tile(m, 3, 2), TN_TILE_BLOCK);
+    tn_map_set_tile(m, 2, 0, TN_TILE_BLOCK, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    size_t n;
+    char *text = slurp(p, &n);
+    assert_non_null(strstr(text, "0,1,0,0,\n0,0,0,0,\n1,1,1,0"));
+    free(text);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot save a block at 0,0: layer 's', where it goes, is drawn "
+                                "1,0 tiles off by its offsetx/offsety and has no cell there"));
+    tn_map_destroy(m);
+    /* infinite: the map is the chunks' bounding box where they are drawn */
+    snprintf(p, sizeof p, "%s/inf.tmx", dir);
+    const char *inf =
+        "<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" "
+        "tileheight=\"16\" infinite=\"1\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+        "<layer name=\"a\" width=\"2\" height=\"2\"><data encoding=\"csv\">\n"
+        "<chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">\n1,0,\n0,0\n</chunk>\n</data></layer>\n"
+        "<layer name=\"b\" offsetx=\"32\" width=\"2\" height=\"2\"><data encoding=\"csv\">\n"
+        "<chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">\n0,0,\n0,1\n</chunk>\n</data></layer>\n"
+        "</map>\n";
+    write_bytes(p, inf, strlen(inf));
+    m = tu_load_map(p);
+    assert_int_equal(m->w, 4);
+    assert_int_equal(m->h, 2);
+    assert_int_equal(tn_map_tile(m, 0, 0), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 3, 1), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 1, 1), TN_TILE_EMPTY);
+    tn_map_set_tile(m, 3, 1, TN_TILE_EMPTY, NULL);
+    tn_map_set_tile(m, 2, 0, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *back = tu_load_map(p);
+    assert_true(tn_map_equal(back, m));
+    tn_map_destroy(back);
+    tn_map_destroy(m);
     rm_scratch(dir);
 }
 
@@ -1404,6 +1521,7 @@ int main(void)
         cmocka_unit_test(test_save_skips_offset_layer),
         cmocka_unit_test(test_template_objects),
         cmocka_unit_test(test_template_bad),
+        cmocka_unit_test(test_offset_layers),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

@@ -62,6 +62,13 @@ typedef struct layer {
     char path[96]; /* TMJ: the layer's JSON path, "$.layers[2]" (messages) */
     bool oneway;
     double offx, offy; /* offsetx/offsety, its groups' added (px) */
+    /* Offsets in whole tiles: its cells are drawn sx,sy tiles further (0,0
+     * and frac for any other offset, which only decoration may have).  Its
+     * cell grid (grid, covered, and the load's overlap stamps) starts at
+     * its Tiled cell gx0,gy0: finite maps 0,0 (cells drawn off the map
+     * stay in it), infinite maps where map cell 0,0 is drawn. */
+    long long sx, sy, gx0, gy0;
+    bool frac;
     int enc, comp;
     chunk *chunks;
     int nchunks, capchunks;
@@ -1552,8 +1559,9 @@ static int sink_put(sink *s, uint32_t gid)
         at_cell(s);
         return fail(s->d, "%s holds more than %zu tiles", s->what, s->n);
     }
-    size_t mx = (size_t)(s->c->x - s->d->ox + s->col), my = (size_t)(s->c->y - s->d->oy + s->row);
-    size_t idx = my * (size_t)s->d->w + mx;
+    const layer *SL = s->L;
+    long long lx = s->c->x + s->col, ly = s->c->y + s->row; /* its Tiled cell */
+    size_t idx = (size_t)(ly - SL->gy0) * (size_t)s->d->w + (size_t)(lx - SL->gx0);
     if (s->grid) {
         s->grid[idx] = gid;
         if (s->covered) s->covered[idx] = 1;
@@ -1581,7 +1589,7 @@ static int sink_put(sink *s, uint32_t gid)
         }
         int k = gid_kind(s->d, g);
         if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
-        if (k != K_NONE && (s->L->offx != 0 || s->L->offy != 0)) {
+        if (k != K_NONE && SL->frac) {
             layer *L = s->L; /* the layer's own element or path */
             s->d->at = s->d->fmt == TN_TILED_TMX ? (xmlNodePtr)L->node : NULL;
             s->d->at_line = 0;
@@ -1593,7 +1601,19 @@ static int sink_put(sink *s, uint32_t gid)
                         "be offset)",
                         L->name, L->offx, L->offy);
         }
-        uint8_t *t = &s->m->tile[idx];
+        /* the map cell it is drawn on (an offset in whole tiles moves it) */
+        long long mx = lx + SL->sx - s->d->ox, my = ly + SL->sy - s->d->oy;
+        if (k != K_NONE && (mx < 0 || my < 0 || mx >= s->d->w || my >= s->d->h)) {
+            at_cell(s);
+            return fail(s->d,
+                        "%s: cell (%lld,%lld) is drawn on tile (%lld,%lld), outside the "
+                        "%lldx%lld map, by the layer's offsetx/offsety %g,%g px (%lld,%lld "
+                        "tiles, its groups' included): its %s would be lost; move the tiles "
+                        "or the layer back inside the map in Tiled",
+                        s->what, lx, ly, mx + s->d->ox, my + s->d->oy, s->d->w, s->d->h, SL->offx,
+                        SL->offy, SL->sx, SL->sy, k == K_ONEWAY ? "one-way platform" : "block");
+        }
+        uint8_t *t = &s->m->tile[(size_t)my * (size_t)s->d->w + (size_t)mx];
         if (k == K_BLOCK)
             *t = TN_TILE_BLOCK;
         else if (k == K_ONEWAY && *t == TN_TILE_EMPTY)
@@ -2011,19 +2031,42 @@ static int doc_read(doc *d, const char *buf, size_t len, const char *path, int f
     return tmj_scan(d);
 }
 
+/* A layer offset (px, its groups' added) in whole tiles of `tile` px:
+ * true with the count in *n (at most 2^30 each way), else false. */
+static bool whole_tiles(double off, long long tile, long long *n)
+{
+    double q = off / (double)tile;
+    *n = 0;
+    if (!(fabs(q) <= (double)(1LL << 30)) || q != floor(q) || q * (double)tile != off) return false;
+    *n = (long long)q;
+    return true;
+}
+
 /* The map bounds (infinite: the chunks' bounding box), checked before
  * anything is decoded. */
 static int doc_bounds(doc *d)
 {
+    /* A tile layer drawn a whole number of tiles off the grid has its cells
+     * on the tiles they are drawn on; any other offset is refused for
+     * terrain (sink_put). */
+    for (int i = 0; i < d->nlayers; i++) {
+        layer *L = &d->layers[i];
+        if (!whole_tiles(L->offx, d->tw, &L->sx) || !whole_tiles(L->offy, d->th, &L->sy)) {
+            L->sx = L->sy = 0;
+            L->frac = true;
+        }
+    }
     if (!d->infinite) return 0;
+    /* an infinite map is the bounding box of all chunks, where drawn */
     long long x0 = LLONG_MAX, y0 = LLONG_MAX, x1 = LLONG_MIN, y1 = LLONG_MIN;
     for (int i = 0; i < d->nlayers; i++) {
-        for (int k = 0; k < d->layers[i].nchunks; k++) {
-            const chunk *c = &d->layers[i].chunks[k];
-            if (c->x < x0) x0 = c->x;
-            if (c->y < y0) y0 = c->y;
-            if (c->x + c->w > x1) x1 = c->x + c->w;
-            if (c->y + c->h > y1) y1 = c->y + c->h;
+        const layer *L = &d->layers[i];
+        for (int k = 0; k < L->nchunks; k++) {
+            const chunk *c = &L->chunks[k];
+            if (c->x + L->sx < x0) x0 = c->x + L->sx;
+            if (c->y + L->sy < y0) y0 = c->y + L->sy;
+            if (c->x + L->sx + c->w > x1) x1 = c->x + L->sx + c->w;
+            if (c->y + L->sy + c->h > y1) y1 = c->y + L->sy + c->h;
         }
     }
     if (x0 == LLONG_MAX) return fail(d, "the infinite map has no tile chunks");
@@ -2031,6 +2074,10 @@ static int doc_bounds(doc *d)
     d->oy = y0;
     d->w = x1 - x0;
     d->h = y1 - y0;
+    for (int i = 0; i < d->nlayers; i++) { /* each layer's grid: where map cell 0,0 is */
+        d->layers[i].gx0 = d->ox - d->layers[i].sx;
+        d->layers[i].gy0 = d->oy - d->layers[i].sy;
+    }
     return check_size(d, "the chunks' bounding box", d->w, d->h);
 }
 
@@ -2320,7 +2367,7 @@ static int encode_chunk(doc *d, layer *L, chunk *c, bool fresh)
     for (int r = 0; r < c->h; r++)
         for (int q = 0; q < c->w; q++)
             g[(size_t)r * (size_t)c->w + (size_t)q] =
-                L->grid[(size_t)(c->y - d->oy + r) * (size_t)d->w + (size_t)(c->x - d->ox + q)];
+                L->grid[(size_t)(c->y - L->gy0 + r) * (size_t)d->w + (size_t)(c->x - L->gx0 + q)];
     int rc = 0;
     if (d->fmt == TN_TILED_TMX) {
         /* Keep the white space around the old text (Tiled's layout). */
@@ -2367,11 +2414,24 @@ static int encode_chunk(doc *d, layer *L, chunk *c, bool fresh)
 
 /* ------------------------------------------------------------ patching */
 
-static void put_cell(layer *L, size_t i, uint32_t gid)
+static bool grid_cell(const doc *d, const layer *L, size_t i, size_t *j);
+
+/* gid (a block or a one-way platform, as `want` says) into the cell of L
+ * drawn on map cell i. */
+static int put_cell(doc *d, layer *L, size_t i, uint32_t gid, int want)
 {
-    L->grid[i] = gid;
+    size_t j;
+    if (!grid_cell(d, L, i, &j))
+        return fail(d,
+                    "cannot save a %s at %zu,%zu: layer '%s', where it goes, is drawn "
+                    "%lld,%lld tiles off by its offsetx/offsety and has no cell there: move "
+                    "the layer back in Tiled, or add a tile layer without an offset",
+                    want == TN_TILE_BLOCK ? "block" : "one-way platform", i % (size_t)d->w,
+                    i / (size_t)d->w, L->name, L->sx, L->sy);
+    L->grid[j] = gid;
     L->dirty = true;
-    if (L->covered && !L->covered[i]) L->grew = true;
+    if (L->covered && !L->covered[j]) L->grew = true;
+    return 0;
 }
 
 /* A new chunk (infinite maps) over [x0,x1) x [y0,y1), Tiled coordinates. */
@@ -2411,7 +2471,7 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
     if (add_chunk(d, L, x0, y0, x1 - x0, y1 - y0, node)) return -1;
     for (long long y = y0; y < y1; y++)
         for (long long x = x0; x < x1; x++)
-            L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox)] = 1;
+            L->covered[(size_t)(y - L->gy0) * (size_t)d->w + (size_t)(x - L->gx0)] = 1;
     return 0;
 }
 
@@ -2420,18 +2480,20 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
  * is partly covered already. */
 static int grow_layer(doc *d, layer *L)
 {
-    long long bx0 = (long long)floor((double)d->ox / 16) * 16,
-              by0 = (long long)floor((double)d->oy / 16) * 16;
+    /* in the layer's own Tiled cells: its grid starts at gx0,gy0 */
+    const long long ox = L->gx0, oy = L->gy0;
+    long long bx0 = (long long)floor((double)ox / 16) * 16,
+              by0 = (long long)floor((double)oy / 16) * 16;
     int first_new = L->nchunks;
-    for (long long by = by0; by < d->oy + d->h; by += 16) {
-        for (long long bx = bx0; bx < d->ox + d->w; bx += 16) {
-            long long x0 = bx < d->ox ? d->ox : bx, y0 = by < d->oy ? d->oy : by;
-            long long x1 = bx + 16 > d->ox + d->w ? d->ox + d->w : bx + 16;
-            long long y1 = by + 16 > d->oy + d->h ? d->oy + d->h : by + 16;
+    for (long long by = by0; by < oy + d->h; by += 16) {
+        for (long long bx = bx0; bx < ox + d->w; bx += 16) {
+            long long x0 = bx < ox ? ox : bx, y0 = by < oy ? oy : by;
+            long long x1 = bx + 16 > ox + d->w ? ox + d->w : bx + 16;
+            long long y1 = by + 16 > oy + d->h ? oy + d->h : by + 16;
             bool need = false, partly = false;
             for (long long y = y0; y < y1; y++)
                 for (long long x = x0; x < x1; x++) {
-                    size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
+                    size_t i = (size_t)(y - oy) * (size_t)d->w + (size_t)(x - ox);
                     if (L->covered[i])
                         partly = true;
                     else if (L->grid[i])
@@ -2445,14 +2507,14 @@ static int grow_layer(doc *d, layer *L)
             for (long long y = y0; y < y1; y++) {
                 long long x = x0;
                 while (x < x1) {
-                    size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
+                    size_t i = (size_t)(y - oy) * (size_t)d->w + (size_t)(x - ox);
                     if (L->covered[i]) {
                         x++;
                         continue;
                     }
                     long long e = x;
                     while (e < x1 &&
-                           !L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(e - d->ox)])
+                           !L->covered[(size_t)(y - oy) * (size_t)d->w + (size_t)(e - ox)])
                         e++;
                     if (new_chunk(d, L, x, y, e, y + 1)) return -1;
                     x = e;
@@ -2486,31 +2548,44 @@ static int grow_layer(doc *d, layer *L)
     return 0;
 }
 
+/* The cell of L's grid drawn on map cell i (a layer offset in whole
+ * tiles moves it): false when L has none there (a finite map's layer
+ * shifted away from that side of the map). */
+static bool grid_cell(const doc *d, const layer *L, size_t i, size_t *j)
+{
+    long long mx = (long long)(i % (size_t)d->w), my = (long long)(i / (size_t)d->w);
+    long long gx = mx + d->ox - L->sx - L->gx0, gy = my + d->oy - L->sy - L->gy0;
+    if (gx < 0 || gy < 0 || gx >= d->w || gy >= d->h) return false;
+    *j = (size_t)gy * (size_t)d->w + (size_t)gx;
+    return true;
+}
+
 static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
 {
     size_t cells = (size_t)d->w * (size_t)d->h;
     /* New blocks go into the terrain layer: the tile layer not named
      * "oneway" that holds the most blocks (the first of them on a tie, or
      * when none holds any), not a background layer that happens to come
-     * first, and never one drawn with an offset (offsetx/offsety, its
-     * groups' included): a block there would not sit on its tile, and the
-     * save's read-back refuses it. */
+     * first, and never one drawn off the grid (offsetx/offsety, its
+     * groups' included, not whole tiles): a block there would not sit on
+     * its tile, and the save's read-back refuses it.  A layer offset by
+     * whole tiles gets its blocks on the cell drawn on the tile. */
     layer *T = NULL, *O = NULL;
     const layer *shifted = NULL; /* the first such layer skipped */
     size_t most = 0;
     for (int i = 0; i < d->nlayers; i++) {
         layer *L = &d->layers[i];
-        if (!O && L->oneway) O = L;
+        if (!O && L->oneway && !L->frac) O = L; /* (one drawn off the grid: as below) */
         L->grid = calloc(cells, sizeof *L->grid);
         L->covered = d->infinite ? calloc(cells, 1) : NULL;
         if (!L->grid || (d->infinite && !L->covered)) return fail(d, "out of memory");
         for (int k = 0; k < L->nchunks; k++)
             if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
-        if (L->oneway) continue;
-        if (L->offx != 0 || L->offy != 0) {
+        if (L->frac) {
             if (!shifted) shifted = L;
             continue;
         }
+        if (L->oneway) continue;
         size_t blocks = 0;
         for (size_t c = 0; c < cells; c++) {
             if (!(L->grid[c] & GID_MASK)) continue;
@@ -2529,8 +2604,9 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         if (old->tile[i] == m->tile[i]) continue;
         for (int k = 0; k < d->nlayers; k++) {
             layer *L = &d->layers[k];
-            if (L->grid[i] && gid_kind(d, L->grid[i]) != K_NONE) {
-                L->grid[i] = 0;
+            size_t j;
+            if (grid_cell(d, L, i, &j) && L->grid[j] && gid_kind(d, L->grid[j]) != K_NONE) {
+                L->grid[j] = 0;
                 L->dirty = true;
             }
         }
@@ -2538,31 +2614,33 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         if (want != TN_TILE_EMPTY && !T && shifted && !(want == TN_TILE_ONEWAY && O))
             return fail(d,
                         "cannot save a %s: every tile layer other than 'oneway' is drawn "
-                        "with an offset (layer '%s': offsetx/offsety %g,%g px, its groups' "
-                        "included), where it would not sit on its tile: add a tile layer "
-                        "without an offset in Tiled",
+                        "off the grid (layer '%s': offsetx/offsety %g,%g px, its groups' "
+                        "included, not whole tiles), where it would not sit on its tile: add "
+                        "a tile layer without an offset in Tiled",
                         want == TN_TILE_BLOCK ? "block" : "one-way platform", shifted->name,
                         shifted->offx, shifted->offy);
         if (want == TN_TILE_BLOCK) {
-            if (d->block_gid)
-                put_cell(T ? T : O, i, d->block_gid);
-            else if (d->plain_gid && T)
-                put_cell(T, i, d->plain_gid);
-            else
+            if (d->block_gid) {
+                if (put_cell(d, T ? T : O, i, d->block_gid, want)) return -1;
+            } else if (d->plain_gid && T) {
+                if (put_cell(d, T, i, d->plain_gid, want)) return -1;
+            } else {
                 return fail(d, "cannot save a block: %s",
                             T ? "no tileset has a tile that is a block (kind=block, or a tile "
                                 "without kind; an image collection holds only the tiles it "
                                 "lists): add one in Tiled"
                               : "no tile has kind=block and no tile layer other than 'oneway' "
                                 "exists");
+            }
         } else if (want == TN_TILE_ONEWAY) {
-            if (d->oneway_gid)
-                put_cell(T ? T : O, i, d->oneway_gid);
-            else if (d->plain_gid && O)
-                put_cell(O, i, d->plain_gid);
-            else
+            if (d->oneway_gid) {
+                if (put_cell(d, T ? T : O, i, d->oneway_gid, want)) return -1;
+            } else if (d->plain_gid && O) {
+                if (put_cell(d, O, i, d->plain_gid, want)) return -1;
+            } else {
                 return fail(d, "cannot save a one-way platform: no tile has kind=oneway and no "
                                "layer is named 'oneway'");
+            }
         }
     }
     for (int k = 0; k < d->nlayers; k++) {

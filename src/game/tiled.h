@@ -46,8 +46,12 @@
  * no or two objects, is nested (its object has a template) or names a
  * tileset the map lacks is an error at the object (whatever its class).
  *
- * Offset tile layers: a tile layer with terrain whose offset (its groups'
- * added) is not 0 is an error.
+ * Offset tile layers: a layer whose offset (its groups' added) is a whole
+ * number of tiles has its cells drawn that many tiles over (infinite maps:
+ * the bounding box is of the chunks as drawn); a terrain cell drawn
+ * outside a finite map is an error (dropping it would lose a wall Tiled
+ * shows).  Any other offset is an error for a layer holding terrain
+ * (decoration, kind "none", may have any offset).
  *
  * Saving over the file the map came from is refused (TN_SAVE_CHANGED, see
  * tn_origin_check in fileio.h) when that file changed on disk since it was
@@ -56,10 +60,12 @@
  * caller names it: `source`, the path the map was loaded from, never
  * process-wide state, so loading other maps does not change what a save
  * writes), changes in that document only
- *  - the cells whose terrain changed: every terrain cell there is cleared
- *    (decoration stays), then a block goes into the terrain layer (the
- *    tile layer not named "oneway" holding the most blocks; the first of
- *    them on a tie) with a tile whose kind is block (or, in an image
+ *  - the cells whose terrain changed (in each layer, its cell drawn on
+ *    that tile, its whole-tile offset applied): every terrain cell there
+ *    is cleared (decoration stays), then a block goes into the terrain
+ *    layer (the tile layer not named "oneway", and not offset by part of a
+ *    tile, holding the most blocks; the first of them on a tie; an error
+ *    when it has no cell drawn there) with a tile whose kind is block (or, in an image
  *    collection only among the tiles it lists,
  *    one without kind), a one-way platform there with a tile whose kind is
  *    oneway or, lacking one, into the layer named "oneway";
