@@ -851,6 +851,7 @@ static void test_template_objects(void **state)
         "  <object id=\"8\" template=\"../tpl/spawn.tx\" x=\"96\" y=\"0\">\n"
         "   <properties>\n    <property name=\"hp\" type=\"int\" value=\"9\"/>\n"
         "   </properties>\n  </object>\n"
+        "  <object id=\"9\" template=\"../tpl/gone.tx\" type=\"tree\" x=\"0\" y=\"0\"/>\n"
         " </objectgroup>\n</map>\n";
     const char *tmj =
         "{ \"type\":\"map\", \"orientation\":\"orthogonal\", \"width\":8, \"height\":4, "
@@ -870,7 +871,9 @@ static void test_template_objects(void **state)
         "    { \"id\":6, \"template\":\"../tpl/dest.tx\", \"x\":8, \"y\":40 },\n"
         "    { \"id\":7, \"template\":\"../tpl/tile.tj\", \"x\":80, \"y\":16 },\n"
         "    { \"id\":8, \"template\":\"../tpl/spawn.tj\", \"x\":96, \"y\":0, "
-        "\"properties\":[{ \"name\":\"hp\", \"type\":\"int\", \"value\":9 }] }] }] }\n";
+        "\"properties\":[{ \"name\":\"hp\", \"type\":\"int\", \"value\":9 }] },\n"
+        "    { \"id\":9, \"template\":\"../tpl/gone.tj\", \"class\":\"tree\", \"x\":0, "
+        "\"y\":0 }] }] }\n";
     for (int k = 0; k < 2; k++) {
         const char *name = k ? "maps/level.tmj" : "maps/level.tmx";
         in_dir(p, sizeof p, dir, name);
@@ -878,6 +881,8 @@ static void test_template_objects(void **state)
         tn_map *m = NULL;
         if (tn_load_map(p, &m, err, sizeof err) != 0) fail_msg("%s", err);
         /* 3: the template's 16x16 spawn at 16,0; 4: its class overridden;
+         * 9: a class of its own that is not the game's (its template, gone,
+         * is not read);
          * 5: its size overridden (32x32: centre 64,16); 6: a point; 7: a
          * tile object (bottomleft) whose tile is a spawn; 8: a property
          * overridden (the game reads none) */
@@ -1017,6 +1022,18 @@ static void test_template_bad(void **state)
                          where, cases[i].want);
         }
     }
+    /* a game class of its own: the template gives its size, so it is read */
+    const char *own = "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+                      "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                      "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+                      "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
+                      "<object id=\"3\" template=\"gone.tx\" type=\"item\" x=\"16\" y=\"0\"/>\n"
+                      "</objectgroup>\n</map>\n";
+    snprintf(p, sizeof p, "%s/own.tmx", dir);
+    write_bytes(p, own, strlen(own));
+    tn_map *m = NULL;
+    assert_int_equal(tn_load_map(p, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "own.tmx:8: object 3: template gone.tx: cannot open "));
     rm_scratch(dir);
 }
 

@@ -1181,6 +1181,10 @@ static int read_object(doc *d, xmlNodePtr xn, const cJSON *jn, void *group)
     if (!xn && jget(jn, "template") && !ref)
         return fail(d, "object %lld: \"template\" is not a string", id);
     int rc = 0;
+    /* An object with a class of its own that is not the game's is not the
+     * game's whatever its template says: left alone, its template unread
+     * (a decoration object whose template was deleted still loads). */
+    if (ref && f.cls[0] && !class_mark(f.cls)) ref = NULL;
     if (ref) {
         char what[PATH_CAP + 64];
         snprintf(what, sizeof what, "object %lld: template %.300s", id, ref);

@@ -44,7 +44,9 @@
  * map, 1 MiB each, regular files only (never a device or a FIFO).  A
  * template that is missing, unreadable, malformed, not a template, holds
  * no or two objects, is nested (its object has a template) or names a
- * tileset the map lacks is an error at the object (whatever its class).
+ * tileset the map lacks is an error at the object, unless the object has
+ * a class of its own that is not the game's (then its template is not
+ * read: the object is left alone).
  *
  * Offset tile layers: a layer whose offset (its groups' added) is a whole
  * number of tiles has its cells drawn that many tiles over (infinite maps:
