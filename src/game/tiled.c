@@ -1607,7 +1607,8 @@ static int sink_put(sink *s, uint32_t gid)
         }
         /* the map cell it is drawn on (an offset in whole tiles moves it) */
         long long mx = lx + SL->sx - s->d->ox, my = ly + SL->sy - s->d->oy;
-        if (k != K_NONE && (mx < 0 || my < 0 || mx >= s->d->w || my >= s->d->h)) {
+        bool inside = mx >= 0 && my >= 0 && mx < s->d->w && my < s->d->h;
+        if (!inside && k != K_NONE) {
             at_cell(s);
             return fail(s->d,
                         "%s: cell (%lld,%lld) is drawn on tile (%lld,%lld), outside the "
@@ -1617,11 +1618,13 @@ static int sink_put(sink *s, uint32_t gid)
                         s->what, lx, ly, mx + s->d->ox, my + s->d->oy, s->d->w, s->d->h, SL->offx,
                         SL->offy, SL->sx, SL->sy, k == K_ONEWAY ? "one-way platform" : "block");
         }
-        uint8_t *t = &s->m->tile[(size_t)my * (size_t)s->d->w + (size_t)mx];
-        if (k == K_BLOCK)
-            *t = TN_TILE_BLOCK;
-        else if (k == K_ONEWAY && *t == TN_TILE_EMPTY)
-            *t = TN_TILE_ONEWAY;
+        if (inside) { /* (decoration drawn off the map is nothing to the game) */
+            uint8_t *t = &s->m->tile[(size_t)my * (size_t)s->d->w + (size_t)mx];
+            if (k == K_BLOCK)
+                *t = TN_TILE_BLOCK;
+            else if (k == K_ONEWAY && *t == TN_TILE_EMPTY)
+                *t = TN_TILE_ONEWAY;
+        }
     }
     s->i++;
     if (++s->col == s->c->w) {
