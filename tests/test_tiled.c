@@ -747,7 +747,7 @@ static void test_save_skips_offset_layer(void **state)
         if (k) {
             assert_int_equal(rc, -1);
             assert_non_null(strstr(err, "cannot save a block: every tile layer other than "
-                                        "'oneway' is drawn with an offset (layer 'deco': "
+                                        "'oneway' is drawn off the grid (layer 'deco': "
                                         "offsetx/offsety 8,0 px"));
             tn_map_destroy(m);
             continue;
@@ -770,86 +770,387 @@ static void test_save_skips_offset_layer(void **state)
     rm_scratch(dir);
 }
 
-/* A game object placed from a template (its class in the .tx) is refused
- * with the map's line, not silently left out; other templates load. */
+/* A path in the scratch directory dir. */
+static void in_dir(char *out, size_t cap, const char *dir, const char *name)
+{
+    snprintf(out, cap, "%s/%s", dir, name);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char p[512];
+    in_dir(p, sizeof p, dir, name);
+    write_bytes(p, text, strlen(text));
+}
+
+/* The templates of test_template_objects, in DIR/tpl/ (the maps are in
+ * DIR/maps/: every template path goes up a directory, from the map). */
+static void write_templates(const char *dir)
+{
+    char p[512];
+    in_dir(p, sizeof p, dir, "tpl");
+    assert_int_equal(mkdir(p, 0700), 0);
+    in_dir(p, sizeof p, dir, "maps");
+    assert_int_equal(mkdir(p, 0700), 0);
+    /* a 16x16 spawn rectangle, with a property the instances override */
+    write_text(dir, "tpl/spawn.tx",
+               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n"
+               " <object type=\"spawn\" width=\"16\" height=\"16\">\n"
+               "  <properties>\n   <property name=\"hp\" type=\"int\" value=\"3\"/>\n"
+               "  </properties>\n </object>\n</template>\n");
+    write_text(dir, "tpl/spawn.tj",
+               "{ \"type\":\"template\",\n  \"object\":{ \"class\":\"spawn\", \"width\":16, "
+               "\"height\":16, \"name\":\"\", \"rotation\":0, \"visible\":true,\n"
+               "    \"properties\":[{ \"name\":\"hp\", \"type\":\"int\", \"value\":3 }] } }\n");
+    /* a destination point, in the other format than its map's */
+    write_text(dir, "tpl/dest.tj",
+               "{ \"type\":\"template\", \"object\":{ \"type\":\"dest\", \"point\":true, "
+               "\"width\":0, \"height\":0 } }\n");
+    write_text(dir, "tpl/dest.tx",
+               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n"
+               " <object class=\"dest\">\n  <point/>\n </object>\n</template>\n");
+    /* a tile object: tile 4 of fixture.tsx (class spawn), gid 5 counted in
+     * the template's own tileset reference (the maps have it at 101) */
+    write_text(dir, "tpl/tile.tx",
+               "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n"
+               " <tileset firstgid=\"1\" source=\"../fixture.tsx\"/>\n"
+               " <object gid=\"5\" width=\"16\" height=\"16\"/>\n</template>\n");
+    write_text(
+        dir, "tpl/tile.tj",
+        "{ \"type\":\"template\", \"tileset\":{ \"firstgid\":1, \"source\":"
+        "\"../fixture.tsj\" },\n  \"object\":{ \"gid\":5, \"width\":16, \"height\":16 } }\n");
+}
+
+/* Game objects placed from templates (.tx and .tj, from .tmx and .tmj maps
+ * in another directory than the templates) are where Tiled draws them,
+ * with the template's class, size, shape and tile as defaults and the
+ * instance's own attributes over them; saves keep them as instances, in
+ * place and into another directory (their template paths rewritten). */
 static void test_template_objects(void **state)
 {
     (void)state;
-    char dir[64], p[256], tx[256], err[512];
+    char dir[64], p[256], err[512];
     scratch(dir);
-    snprintf(p, sizeof p, "%s/tpl.tmx", dir);
-    snprintf(tx, sizeof tx, "%s/spawn.tx", dir);
-    const char *t = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<template>\n"
-                    " <object type=\"spawn\" width=\"16\" height=\"16\"/>\n</template>\n";
-    write_bytes(tx, t, strlen(t));
+    write_templates(dir);
+    const char *tmx =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<map version=\"1.10\" orientation=\"orthogonal\" width=\"8\" height=\"4\" "
+        "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"3\" "
+        "nextobjectid=\"9\">\n"
+        " <tileset firstgid=\"101\" source=\"../fixture.tsx\"/>\n"
+        " <layer id=\"1\" name=\"t\" width=\"8\" height=\"4\">\n"
+        "  <data encoding=\"csv\">\n0,0,0,0,0,0,0,0,\n0,0,0,0,0,0,0,0,\n0,0,0,0,0,0,0,0,\n"
+        "101,101,101,101,101,101,101,101\n</data>\n </layer>\n"
+        " <objectgroup id=\"2\" name=\"marks\">\n"
+        "  <object id=\"3\" template=\"../tpl/spawn.tx\" x=\"16\" y=\"0\"/>\n"
+        "  <object id=\"4\" template=\"../tpl/spawn.tx\" type=\"item\" x=\"32\" y=\"0\"/>\n"
+        "  <object id=\"5\" template=\"../tpl/spawn.tx\" x=\"48\" y=\"0\" width=\"32\" "
+        "height=\"32\"/>\n"
+        "  <object id=\"6\" template=\"../tpl/dest.tj\" x=\"8\" y=\"40\"/>\n"
+        "  <object id=\"7\" template=\"../tpl/tile.tx\" x=\"80\" y=\"16\"/>\n"
+        "  <object id=\"8\" template=\"../tpl/spawn.tx\" x=\"96\" y=\"0\">\n"
+        "   <properties>\n    <property name=\"hp\" type=\"int\" value=\"9\"/>\n"
+        "   </properties>\n  </object>\n"
+        "  <object id=\"9\" template=\"../tpl/gone.tx\" type=\"tree\" x=\"0\" y=\"0\"/>\n"
+        " </objectgroup>\n</map>\n";
+    const char *tmj =
+        "{ \"type\":\"map\", \"orientation\":\"orthogonal\", \"width\":8, \"height\":4, "
+        "\"tilewidth\":16, \"tileheight\":16, \"infinite\":false, \"nextobjectid\":9, "
+        "\"nextlayerid\":3,\n"
+        "  \"tilesets\":[{ \"firstgid\":101, \"source\":\"../fixture.tsj\" }],\n"
+        "  \"layers\":[{ \"type\":\"tilelayer\", \"id\":1, \"name\":\"t\", \"width\":8, "
+        "\"height\":4, \"x\":0, \"y\":0, \"opacity\":1, \"visible\":true, \"data\":[0,0,0,0,0,0,0,"
+        "0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,101,101,101,101,101,101,101,101] },\n"
+        "   { \"type\":\"objectgroup\", \"id\":2, \"name\":\"marks\", \"opacity\":1, "
+        "\"visible\":true, \"x\":0, \"y\":0, \"objects\":[\n"
+        "    { \"id\":3, \"template\":\"../tpl/spawn.tj\", \"x\":16, \"y\":0 },\n"
+        "    { \"id\":4, \"template\":\"../tpl/spawn.tj\", \"class\":\"item\", \"x\":32, \"y\":0 "
+        "},\n"
+        "    { \"id\":5, \"template\":\"../tpl/spawn.tj\", \"x\":48, \"y\":0, \"width\":32, "
+        "\"height\":32 },\n"
+        "    { \"id\":6, \"template\":\"../tpl/dest.tx\", \"x\":8, \"y\":40 },\n"
+        "    { \"id\":7, \"template\":\"../tpl/tile.tj\", \"x\":80, \"y\":16 },\n"
+        "    { \"id\":8, \"template\":\"../tpl/spawn.tj\", \"x\":96, \"y\":0, "
+        "\"properties\":[{ \"name\":\"hp\", \"type\":\"int\", \"value\":9 }] },\n"
+        "    { \"id\":9, \"template\":\"../tpl/gone.tj\", \"class\":\"tree\", \"x\":0, "
+        "\"y\":0 }] }] }\n";
     for (int k = 0; k < 2; k++) {
-        char tmx[1024];
-        snprintf(tmx, sizeof tmx,
-                 "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
-                 "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
-                 "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
-                 "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
-                 "<object id=\"3\" template=\"spawn.tx\" %sx=\"16\" y=\"0\"/>\n"
-                 "</objectgroup>\n</map>\n",
-                 k ? "type=\"tree\" " : "");
-        write_bytes(p, tmx, strlen(tmx));
+        const char *name = k ? "maps/level.tmj" : "maps/level.tmx";
+        in_dir(p, sizeof p, dir, name);
+        write_text(dir, name, k ? tmj : tmx);
         tn_map *m = NULL;
-        int rc = tn_load_map(p, &m, err, sizeof err);
-        if (k) {
-            if (rc != 0) fail_msg("%s", err);
-            tn_map_destroy(m);
-            continue;
-        }
-        assert_int_equal(rc, -1);
-        char want[600];
-        snprintf(want, sizeof want,
-                 "%s:8: object 3 (spawn) is placed from template spawn.tx: game objects from "
-                 "templates are not supported; detach it in Tiled (Detach Template) or place a "
-                 "plain object",
-                 p);
-        assert_string_equal(err, want);
+        if (tn_load_map(p, &m, err, sizeof err) != 0) fail_msg("%s", err);
+        /* 3: the template's 16x16 spawn at 16,0; 4: its class overridden;
+         * 9: a class of its own that is not the game's (its template, gone,
+         * is not read);
+         * 5: its size overridden (32x32: centre 64,16); 6: a point; 7: a
+         * tile object (bottomleft) whose tile is a spawn; 8: a property
+         * overridden (the game reads none) */
+        assert_int_equal(mark_at(m, 1, 0), TN_MARK_SPAWN);
+        assert_int_equal(mark_at(m, 2, 0), TN_MARK_ITEM);
+        assert_int_equal(mark_at(m, 3, 0), 0);
+        assert_int_equal(mark_at(m, 4, 1), TN_MARK_SPAWN);
+        assert_int_equal(mark_at(m, 0, 2), TN_MARK_DEST);
+        assert_int_equal(mark_at(m, 5, 0), TN_MARK_SPAWN);
+        assert_int_equal(mark_at(m, 6, 0), TN_MARK_SPAWN);
+        assert_int_equal(tn_map_count_marks(m, TN_MARK_SPAWN), 4);
+        /* a save in place after an edit keeps the instances as they were */
+        tn_map_set_mark(m, 7, 2, TN_MARK_ITEM, NULL);
+        if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+        size_t n;
+        char *text = slurp(p, &n);
+        assert_non_null(strstr(text, k ? "\"template\":\t\"../tpl/spawn.tj\""
+                                       : "template=\"../tpl/spawn.tx\" type=\"item\""));
+        free(text);
+        tn_map *back = tu_load_map(p);
+        assert_true(tn_map_equal(back, m));
+        tn_map_destroy(back);
+        /* into another directory: the template paths follow */
+        char sub[256], q[300];
+        in_dir(sub, sizeof sub, dir, "out");
+        mkdir(sub, 0700);
+        in_dir(sub, sizeof sub, dir, "out/deep");
+        mkdir(sub, 0700);
+        snprintf(q, sizeof q, "%s/%s", sub, k ? "level.tmj" : "level.tmx");
+        if (tn_tiled_save(m, q, p, err, sizeof err) != 0) fail_msg("%s", err);
+        text = slurp(q, &n);
+        assert_non_null(strstr(text, k ? "\"../../tpl/dest.tx\"" : "\"../../tpl/dest.tj\""));
+        free(text);
+        back = tu_load_map(q);
+        assert_true(tn_map_equal(back, m));
+        tn_map_destroy(back);
+        tn_map_destroy(m);
     }
     rm_scratch(dir);
 }
 
-/* A template that cannot be read (missing, or not a template) gives no
- * class: objects placed from it with no class of their own are decoration
- * and the map loads, as it did before templates were read; one with a game
- * class of its own is still refused. */
-static void test_template_missing(void **state)
+/* A bad template is refused with the map's place, the template's name and
+ * what is wrong with it: never left out, never read from a device or a
+ * FIFO (no wait), never a crash. */
+static void test_template_bad(void **state)
 {
     (void)state;
-    char dir[64], p[256], bad[256], err[512];
+    char dir[64], p[256], err[1024];
     scratch(dir);
-    snprintf(p, sizeof p, "%s/tpl.tmx", dir);
-    snprintf(bad, sizeof bad, "%s/broken.tj", dir);
-    write_bytes(bad, "{not json", 9);
-    for (int k = 0; k < 2; k++) {
-        char tmx[1024];
-        snprintf(tmx, sizeof tmx,
-                 "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
-                 "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
-                 "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
-                 "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
-                 "<object id=\"3\" template=\"gone.tx\" x=\"16\" y=\"0\"/>\n"
-                 "<object id=\"4\" template=\"gone.tx\" x=\"32\" y=\"0\"/>\n"
-                 "<object id=\"5\" template=\"broken.tj\" x=\"48\" y=\"0\"/>\n"
-                 "<object id=\"6\" template=\"gone.tx\" %sx=\"0\" y=\"0\"/>\n"
-                 "</objectgroup>\n</map>\n",
-                 k ? "type=\"item\" " : "");
-        write_bytes(p, tmx, strlen(tmx));
-        tn_map *m = NULL;
-        int rc = tn_load_map(p, &m, err, sizeof err);
-        if (!k) {
-            if (rc != 0) fail_msg("%s", err);
-            assert_int_equal(tn_map_count_marks(m, TN_MARK_ITEM), 0);
-            tn_map_destroy(m);
-            continue;
+    char big[300];
+    snprintf(big, sizeof big, "%s/big.tx", dir);
+    FILE *f = fopen(big, "wb");
+    assert_non_null(f);
+    assert_int_equal(fseek(f, 2 << 20, SEEK_SET), 0); /* 2 MiB, sparse */
+    fputc('\n', f);
+    fclose(f);
+    char fifo[300];
+    snprintf(fifo, sizeof fifo, "%s/fifo.tx", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    static const struct {
+        const char *file, *text, *want;
+    } cases[] = {
+        {"gone.tx", NULL, "template gone.tx: cannot open "},
+        {"/dev/null", NULL, "template /dev/null: not a regular file"},
+        {"fifo.tx", NULL, "template fifo.tx: not a regular file"},
+        {"big.tx", NULL,
+         "template big.tx: 2097153 bytes, too large for a template (at most "
+         "1048576)"},
+        {"syntax.tx", "<template><object type=\"spawn\"</template>",
+         "template syntax.tx: line 1: XML error: "},
+        {"syntax.tj", "{\"type\":\"template\",\n\"object\":{,}}",
+         "template syntax.tj: 2:12: not valid JSON"},
+        {"map.tx", "<map orientation=\"orthogonal\"/>",
+         "template map.tx: not a template (the root element is <map>, not <template>)"},
+        {"map.tj", "{\"type\":\"map\",\"object\":{}}",
+         "template map.tj: not a template (no \"type\": \"template\")"},
+        {"empty.tx", "<template>\n</template>\n",
+         "template empty.tx: not a template (it holds no <object>)"},
+        {"two.tx", "<template>\n<object type=\"spawn\"/>\n<object type=\"dest\"/>\n</template>",
+         "template two.tx:3: a second <object>"},
+        {"nest.tx", "<template>\n<object template=\"nest.tx\"/>\n</template>",
+         "template nest.tx:2: its object is itself placed from a template (templates do not "
+         "nest)"},
+        {"nest.tj", "{\"type\":\"template\",\"object\":{\"template\":\"nest.tj\"}}",
+         "template nest.tj $.object: its object is itself placed from a template"},
+        {"nan.tx", "<template>\n<object type=\"spawn\" width=\"nan\" height=\"16\"/>\n</template>",
+         "object 3 (spawn): template nan.tx:2: width 'nan' is not a number"},
+        {"huge.tj",
+         "{\"type\":\"template\",\"object\":{\"class\":\"spawn\",\"width\":1e300,"
+         "\"height\":16}}",
+         "object 3 (spawn) at 16,0 is outside the map"},
+        {"gid.tx", "<template>\n<object gid=\"5\" width=\"16\" height=\"16\"/>\n</template>",
+         "template gid.tx:2: its object has gid 5 but the template names no tileset"},
+        {"other.tx",
+         "<template>\n<tileset firstgid=\"1\" source=\"fixture.tsj\"/>\n<object gid=\"5\"/>\n"
+         "</template>",
+         "template other.tx:3: its tileset fixture.tsj is not one of the map's tilesets"},
+        {"nots.tx", "just text", "template nots.tx: line 1: XML error: "},
+        {"nots.txt", "just text", "template nots.txt: not a template (expected a .tx or .tj file)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        for (int k = 0; k < 2; k++) {
+            if (cases[i].text) write_text(dir, cases[i].file, cases[i].text);
+            char map[2048];
+            if (k)
+                snprintf(map, sizeof map,
+                         "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":4,"
+                         "\"height\":3,\"tilewidth\":16,\"tileheight\":16,\"tilesets\":[{"
+                         "\"firstgid\":1,\"source\":\"fixture.tsx\"}],\"layers\":[{\"type\":"
+                         "\"tilelayer\",\"name\":\"t\",\"width\":4,\"height\":3,\"data\":[0,0,0,"
+                         "0,0,0,0,0,1,1,1,1]},{\"type\":\"objectgroup\",\"objects\":[{\"id\":2,"
+                         "\"type\":\"tree\",\"x\":0,\"y\":0},{\"id\":3,\"template\":\"%s\","
+                         "\"x\":16,\"y\":0}]}]}",
+                         cases[i].file);
+            else
+                snprintf(map, sizeof map,
+                         "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                         "tilewidth=\"16\" tileheight=\"16\">\n<tileset firstgid=\"1\" "
+                         "source=\"fixture.tsx\"/>\n<layer name=\"t\" width=\"4\" "
+                         "height=\"3\"><data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,1"
+                         "</data></layer>\n<objectgroup>\n<object id=\"2\" type=\"tree\" "
+                         "x=\"0\" y=\"0\"/>\n<object id=\"3\" template=\"%s\" x=\"16\" "
+                         "y=\"0\"/>\n</objectgroup>\n</map>\n",
+                         cases[i].file);
+            snprintf(p, sizeof p, "%s/bad.%s", dir, k ? "tmj" : "tmx");
+            write_bytes(p, map, strlen(map));
+            tn_map *m = NULL;
+            int rc = tn_load_map(p, &m, err, sizeof err);
+            if (rc == 0) fail_msg("%s (%s) loaded", cases[i].file, k ? "tmj" : "tmx");
+            char where[300];
+            if (k)
+                snprintf(where, sizeof where, "%s: $.layers[1].objects[1]: ", p);
+            else
+                snprintf(where, sizeof where, "%s:9: ", p);
+            if (strncmp(err, where, strlen(where)) != 0 || !strstr(err, cases[i].want))
+                fail_msg("%s (%s): '%s' is not '%s...%s...'", cases[i].file, k ? "tmj" : "tmx", err,
+                         where, cases[i].want);
         }
-        assert_int_equal(rc, -1);
-        assert_non_null(strstr(err, ":11: object 6 (item) is placed from template gone.tx: game "
-                                    "objects from templates are not supported"));
     }
+    /* a game class of its own: the template gives its size, so it is read */
+    const char *own = "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" tilewidth=\"16\" "
+                      "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+                      "<layer name=\"t\" width=\"4\" height=\"3\"><data encoding=\"csv\">\n"
+                      "0,0,0,0,\n0,0,0,0,\n1,1,1,1</data></layer>\n<objectgroup>\n"
+                      "<object id=\"3\" template=\"gone.tx\" type=\"item\" x=\"16\" y=\"0\"/>\n"
+                      "</objectgroup>\n</map>\n";
+    snprintf(p, sizeof p, "%s/own.tmx", dir);
+    write_bytes(p, own, strlen(own));
+    tn_map *m = NULL;
+    assert_int_equal(tn_load_map(p, &m, err, sizeof err), -1);
+    assert_non_null(strstr(err, "own.tmx:8: object 3: template gone.tx: cannot open "));
+    rm_scratch(dir);
+}
+
+/* A tile layer offset by whole tiles (its groups' offsets added) has its
+ * terrain on the tiles Tiled draws it on, .tmx and .tmj, finite and
+ * infinite maps; a terrain tile drawn off the map is refused; saves clear
+ * and add blocks on the cells drawn there. */
+static void test_offset_layers(void **state)
+{
+    (void)state;
+    char err[1024];
+    /* 6x4: "t" the bottom row; "s" (group offsety -16, its own offsetx 16)
+     * a block at (1,2), a platform at (4,2) and decoration at (5,0) drawn
+     * at (2,1), (5,1) and off the map */
+    const char *tmx =
+        "<map orientation=\"orthogonal\" width=\"6\" height=\"4\" tilewidth=\"16\" "
+        "tileheight=\"16\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+        "<layer name=\"t\" width=\"6\" height=\"4\"><data encoding=\"csv\">\n"
+        "0,0,0,0,0,0,\n0,0,0,0,0,0,\n0,0,0,0,0,0,\n1,1,1,1,1,1</data></layer>\n"
+        "<group offsety=\"-16\">\n<layer name=\"s\" offsetx=\"16\" width=\"6\" height=\"4\">"
+        "<data encoding=\"csv\">\n0,0,0,0,0,4,\n0,0,0,0,0,0,\n0,1,0,0,2,0,\n0,0,0,0,0,0"
+        "</data></layer>\n</group>\n</map>\n";
+    const char *tmj =
+        "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":6,\"height\":4,"
+        "\"tilewidth\":16,\"tileheight\":16,\"tilesets\":[{\"firstgid\":1,\"source\":"
+        "\"fixture.tsj\"}],\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":6,"
+        "\"height\":4,\"data\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,1,1,1,1,1]},"
+        "{\"type\":\"group\",\"offsety\":-16,\"layers\":[{\"type\":\"tilelayer\",\"name\":"
+        "\"s\",\"offsetx\":16,\"width\":6,\"height\":4,\"data\":[0,0,0,0,0,4,0,0,0,0,0,0,0,1,"
+        "0,0,2,0,0,0,0,0,0,0]}]}]}";
+    char dir[64], p[256];
+    scratch(dir);
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/off.%s", dir, k ? "tmj" : "tmx");
+        write_bytes(p, k ? tmj : tmx, strlen(k ? tmj : tmx));
+        tn_map *m = NULL;
+        if (tn_load_map(p, &m, err, sizeof err) != 0) fail_msg("%s", err);
+        assert_int_equal(tn_map_tile(m, 2, 1), TN_TILE_BLOCK);
+        assert_int_equal(tn_map_tile(m, 5, 1), TN_TILE_ONEWAY);
+        assert_int_equal(tn_map_tile(m, 1, 2), TN_TILE_EMPTY);
+        assert_int_equal(tn_map_tile(m, 4, 2), TN_TILE_EMPTY);
+        assert_int_equal(tn_map_tile(m, 0, 3), TN_TILE_BLOCK);
+        /* the shifted block cleared, a block added: saved, read back */
+        tn_map_set_tile(m, 2, 1, TN_TILE_EMPTY, NULL);
+        tn_map_set_tile(m, 3, 1, TN_TILE_BLOCK, NULL);
+        if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+        tn_map *back = tu_load_map(p);
+        assert_true(tn_map_equal(back, m));
+        tn_map_destroy(back);
+        tn_map_destroy(m);
+    }
+    /* a block drawn off the map: refused at its cell */
+    tn_map *m = load_tmx("",
+                         "<layer name=\"s\" offsetx=\"32\" width=\"4\" height=\"3\">"
+                         "<data encoding=\"csv\">\n0,0,0,0,\n0,0,0,1,\n0,0,0,0</data></layer>\n",
+                         err, sizeof err);
+    assert_null(m);
+    assert_string_equal(err, "tests/data/tiled/pos.tmx:13: layer 's': cell (3,1) is drawn on "
+                             "tile (5,1), outside the 4x3 map, by the layer's offsetx/offsety "
+                             "32,0 px (2,0 tiles, its groups' included): its block would be "
+                             "lost; move the tiles or the layer back inside the map in Tiled");
+    /* half a tile: refused as before */
+    m = load_tmx("",
+                 "<layer name=\"s\" offsety=\"24\" width=\"4\" height=\"3\">"
+                 "<data encoding=\"csv\">\n1,0,0,0,\n0,0,0,0,\n0,0,0,0</data></layer>\n",
+                 err, sizeof err);
+    assert_null(m);
+    assert_non_null(strstr(err, "layer 's': offsetx/offsety 0,24 px (its groups' included): a "
+                                "tile layer drawn off the map's grid"));
+    /* the only terrain layer shifted: new blocks go on its cells drawn
+     * there; where it has none, a clear message */
+    snprintf(p, sizeof p, "%s/only.tmx", dir);
+    const char *only = "<map orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+                       "tilewidth=\"16\" tileheight=\"16\">\n<tileset firstgid=\"1\" "
+                       "source=\"fixture.tsx\"/>\n<layer name=\"s\" offsetx=\"16\" width=\"4\" "
+                       "height=\"3\"><data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,0"
+                       "</data></layer>\n</map>\n";
+    write_bytes(p, only, strlen(only));
+    m = tu_load_map(p);
+    assert_int_equal(tn_map_tile(m, 0, 2), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_tile(m, 3, 2), TN_TILE_BLOCK);
+    tn_map_set_tile(m, 2, 0, TN_TILE_BLOCK, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    size_t n;
+    char *text = slurp(p, &n);
+    assert_non_null(strstr(text, "0,1,0,0,\n0,0,0,0,\n1,1,1,0"));
+    free(text);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, p, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot save a block at 0,0: layer 's', where it goes, is drawn "
+                                "1,0 tiles off by its offsetx/offsety and has no cell there"));
+    tn_map_destroy(m);
+    /* infinite: the map is the chunks' bounding box where they are drawn */
+    snprintf(p, sizeof p, "%s/inf.tmx", dir);
+    const char *inf =
+        "<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" "
+        "tileheight=\"16\" infinite=\"1\">\n<tileset firstgid=\"1\" source=\"fixture.tsx\"/>\n"
+        "<layer name=\"a\" width=\"2\" height=\"2\"><data encoding=\"csv\">\n"
+        "<chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">\n1,0,\n0,0\n</chunk>\n</data></layer>\n"
+        "<layer name=\"b\" offsetx=\"32\" width=\"2\" height=\"2\"><data encoding=\"csv\">\n"
+        "<chunk x=\"0\" y=\"0\" width=\"2\" height=\"2\">\n0,0,\n0,1\n</chunk>\n</data></layer>\n"
+        "</map>\n";
+    write_bytes(p, inf, strlen(inf));
+    m = tu_load_map(p);
+    assert_int_equal(m->w, 4);
+    assert_int_equal(m->h, 2);
+    assert_int_equal(tn_map_tile(m, 0, 0), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 3, 1), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 1, 1), TN_TILE_EMPTY);
+    tn_map_set_tile(m, 3, 1, TN_TILE_EMPTY, NULL);
+    tn_map_set_tile(m, 2, 0, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK, NULL);
+    if (tn_save_map(m, p, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *back = tu_load_map(p);
+    assert_true(tn_map_equal(back, m));
+    tn_map_destroy(back);
+    tn_map_destroy(m);
     rm_scratch(dir);
 }
 
@@ -1236,7 +1537,8 @@ int main(void)
         cmocka_unit_test(test_save_offset_layer),
         cmocka_unit_test(test_save_skips_offset_layer),
         cmocka_unit_test(test_template_objects),
-        cmocka_unit_test(test_template_missing),
+        cmocka_unit_test(test_template_bad),
+        cmocka_unit_test(test_offset_layers),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),

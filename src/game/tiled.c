@@ -62,6 +62,13 @@ typedef struct layer {
     char path[96]; /* TMJ: the layer's JSON path, "$.layers[2]" (messages) */
     bool oneway;
     double offx, offy; /* offsetx/offsety, its groups' added (px) */
+    /* Offsets in whole tiles: its cells are drawn sx,sy tiles further (0,0
+     * and frac for any other offset, which only decoration may have).  Its
+     * cell grid (grid, covered, and the load's overlap stamps) starts at
+     * its Tiled cell gx0,gy0: finite maps 0,0 (cells drawn off the map
+     * stay in it), infinite maps where map cell 0,0 is drawn. */
+    long long sx, sy, gx0, gy0;
+    bool frac;
     int enc, comp;
     chunk *chunks;
     int nchunks, capchunks;
@@ -121,11 +128,18 @@ typedef struct doc {
     size_t *span_at, *span_len;
     int nspans, capspans;
     uint16_t *stamp; /* load, infinite maps: 1 + the last layer that wrote each cell */
-    /* template files read so far (path, then NUL, then its class; "" when
-     * it has none or cannot be read), each read once per load */
-    char **tpls;
+    /* template files read so far (struct tpl), each once per load */
+    struct tpl *tpls;
     int ntpls, captpls;
+    /* the map's external tilesets: where they are (realpath), first gid */
+    struct tsref {
+        char *real;
+        uint32_t first;
+    } * tsrefs;
+    int ntsrefs, captsrefs;
 } doc;
+
+static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 /* ------------------------------------------------------------ helpers */
 
@@ -683,6 +697,8 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
                         jstr(ts, "objectalignment"));
 }
 
+static int add_tsref(doc *d, const char *path, uint32_t firstgid);
+
 /* An external tileset: .tsx (XML) or .tsj/.json, relative to the map. */
 static int external_tileset(doc *d, const char *source, uint32_t firstgid)
 {
@@ -699,6 +715,10 @@ static int external_tileset(doc *d, const char *source, uint32_t firstgid)
     size_t len;
     if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
         return fail(d, "%s: %s", what, rerr);
+    if (add_tsref(d, path, firstgid)) {
+        free(buf);
+        return -1;
+    }
     int rc = -1;
     if (ends_with(path, ".tsx")) {
         xmlDocPtr x = xml_parse(d, buf, len, what);
@@ -798,108 +818,43 @@ static int check_size(doc *d, const char *what, long long w, long long h)
     return 0;
 }
 
-/* The class of the object in template file `path` (.tx, else .tj) into
- * cls: "" when it has none, or when the file cannot be read or parsed. */
-static void template_class(const char *path, char *cls, size_t cap)
-{
-    char *buf, rerr[PATH_CAP + 200];
-    size_t len;
-    cls[0] = '\0';
-    /* a regular file only, as for tilesets: tn_read_file reads a file this
-     * process has open, and template="/dev/stdin" in a map would read the
-     * game's standard input (a terminal: the game waited for a key) */
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) return;
-    if (ends_with(path, ".tx")) {
-        xmlDocPtr x = xmlReadMemory(buf, (int)len, path, NULL,
-                                    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-        xmlNodePtr root = x ? xmlDocGetRootElement(x) : NULL;
-        for (xmlNodePtr c = root ? root->children : NULL; c; c = c->next) {
-            if (!xis(c, "object")) continue;
-            char *v = xattr(c, "class");
-            if (!v || !*v) {
-                xmlFree(v);
-                v = xattr(c, "type");
-            }
-            if (v) snprintf(cls, cap, "%s", v);
-            xmlFree(v);
-        }
-        if (x) xmlFreeDoc(x);
-    } else {
-        cJSON *j = cJSON_ParseWithLength(buf, len);
-        const cJSON *o = jget(j, "object");
-        const char *v = jstr(o, "class");
-        if (!v || !*v) v = jstr(o, "type");
-        if (v) snprintf(cls, cap, "%s", v);
-        cJSON_Delete(j);
-    }
-    free(buf);
-}
+/* ------------------------------------------------------------ objects */
 
-/* An object placed from a template (`template`, relative to the map) is
- * not read from it: one whose class (its own, else its template's) is a
- * game object's is refused, rather than silently left out.  A template
- * that cannot be read (missing, or not a template) gives no class: the
- * object is decoration, as when its template has none.  Each template
- * file is read once per load. */
-static int template_object(doc *d, const char *tpl, const char *own_cls, long long id)
-{
-    char path[PATH_CAP], cls[64] = "";
-    if (tpl[0] == '/')
-        snprintf(path, sizeof path, "%s", tpl);
-    else if (snprintf(path, sizeof path, "%s%s", d->dir, tpl) >= (int)sizeof path)
-        return fail(d, "object %lld: template path too long", id);
-    if (own_cls && *own_cls) {
-        snprintf(cls, sizeof cls, "%s", own_cls);
-    } else {
-        const char *known = NULL;
-        for (int i = 0; i < d->ntpls && !known; i++)
-            if (strcmp(d->tpls[i], path) == 0) known = d->tpls[i] + strlen(path) + 1;
-        if (known) {
-            snprintf(cls, sizeof cls, "%s", known);
-        } else {
-            template_class(path, cls, sizeof cls);
-            if (d->ntpls == d->captpls) {
-                int nc = d->captpls ? d->captpls * 2 : 8;
-                char **n = realloc(d->tpls, (size_t)nc * sizeof *n);
-                if (!n) return fail(d, "out of memory");
-                d->tpls = n;
-                d->captpls = nc;
-            }
-            size_t pl = strlen(path), cl = strlen(cls);
-            char *e = malloc(pl + cl + 2);
-            if (!e) return fail(d, "out of memory");
-            memcpy(e, path, pl + 1);
-            memcpy(e + pl + 1, cls, cl + 1);
-            d->tpls[d->ntpls++] = e;
-        }
-    }
-    int mark = class_mark(cls);
-    if (!mark) return 0;
-    return fail(d,
-                "object %lld (%s) is placed from template %.200s: game objects from templates "
-                "are not supported; detach it in Tiled (Detach Template) or place a plain "
-                "object",
-                id, CLASS_NAME[mark], tpl);
-}
+/* What an object element says about itself (an instance's own, or its
+ * template's object): class, gid, position, size, rotation and shape,
+ * each with whether it is given at all (an instance overrides only what
+ * it gives, Tiled's rule). */
+enum { F_X, F_Y, F_W, F_H, F_ROT, F_N };
+static const char *const FIELD[F_N] = {"x", "y", "width", "height", "rotation"};
+
+typedef struct ofields {
+    char cls[64]; /* class, else type; "" = none */
+    bool used_class;
+    bool has_gid;
+    long long gid;
+    bool has[F_N];
+    double v[F_N];
+    bool shape; /* a point, ellipse, polygon or polyline is given */
+    bool point, poly;
+    double px0, py0, px1, py1; /* polygon/polyline: its points' bounds */
+} ofields;
 
 /* A polygon's or polyline's point (relative to the object's x,y). */
-static void poly_point(object *o, double x, double y)
+static void poly_point(ofields *f, double x, double y)
 {
-    if (!o->poly) {
-        o->px0 = o->px1 = x;
-        o->py0 = o->py1 = y;
-        o->poly = true;
+    if (!f->poly) {
+        f->px0 = f->px1 = x;
+        f->py0 = f->py1 = y;
+        f->poly = true;
     }
-    o->px0 = fmin(o->px0, x);
-    o->px1 = fmax(o->px1, x);
-    o->py0 = fmin(o->py0, y);
-    o->py1 = fmax(o->py1, y);
+    f->px0 = fmin(f->px0, x);
+    f->px1 = fmax(f->px1, x);
+    f->py0 = fmin(f->py0, y);
+    f->py1 = fmax(f->py1, y);
 }
 
 /* TMX points="x,y x,y ..." */
-static int poly_bounds(doc *d, object *o, const char *pts, const char *what)
+static int poly_bounds(doc *d, ofields *f, const char *pts, const char *what)
 {
     const char *p = pts;
     while (*p) {
@@ -909,13 +864,290 @@ static int poly_bounds(doc *d, object *o, const char *pts, const char *what)
         p = e + 1;
         double y = strtod(p, &e);
         if (e == p || !isfinite(x) || !isfinite(y)) break;
-        poly_point(o, x, y);
+        poly_point(f, x, y);
         p = e;
         while (*p == ' ') p++;
     }
-    if (*p || !o->poly) return fail(d, "%s: points '%.40s' are not x,y pairs", what, pts);
+    if (*p || !f->poly) return fail(d, "%s: points '%.40s' are not x,y pairs", what, pts);
     return 0;
 }
+
+/* Class (or type) and gid of a TMX <object>. */
+static int x_class(doc *d, xmlNodePtr n, const char *what, ofields *f)
+{
+    memset(f, 0, sizeof *f);
+    char *cls = xattr(n, "class");
+    f->used_class = cls && *cls;
+    if (!f->used_class) {
+        xmlFree(cls);
+        cls = xattr(n, "type");
+    }
+    if (cls) snprintf(f->cls, sizeof f->cls, "%s", cls);
+    xmlFree(cls);
+    f->has_gid = xmlHasProp(n, (const xmlChar *)"gid") != NULL;
+    return xint(d, n, "gid", 0, UINT32_MAX, false, 0, what, &f->gid);
+}
+
+/* Position, size, rotation and shape of a TMX <object>. */
+static int x_shape(doc *d, xmlNodePtr n, const char *what, ofields *f)
+{
+    for (int i = 0; i < F_N; i++) {
+        f->has[i] = xmlHasProp(n, (const xmlChar *)FIELD[i]) != NULL;
+        if (xnum(d, n, FIELD[i], what, &f->v[i])) return -1;
+    }
+    for (xmlNodePtr c = n->children; c; c = c->next) {
+        if (xis(c, "point") || xis(c, "ellipse")) {
+            f->shape = true;
+            f->point = f->point || xis(c, "point");
+        }
+        if (!xis(c, "polygon") && !xis(c, "polyline")) continue;
+        f->shape = true;
+        char *pts = xattr(c, "points");
+        int rc = poly_bounds(d, f, pts ? pts : "", what);
+        xmlFree(pts);
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+static int j_class(doc *d, const cJSON *n, const char *what, ofields *f)
+{
+    memset(f, 0, sizeof *f);
+    const char *cls = jstr(n, "class");
+    f->used_class = cls && *cls;
+    if (!f->used_class) cls = jstr(n, "type");
+    if (cls) snprintf(f->cls, sizeof f->cls, "%s", cls);
+    f->has_gid = jget(n, "gid") != NULL;
+    return jint(d, n, "gid", 0, UINT32_MAX, false, 0, what, &f->gid);
+}
+
+static int j_shape(doc *d, const cJSON *n, const char *what, ofields *f)
+{
+    for (int i = 0; i < F_N; i++) {
+        f->has[i] = jget(n, FIELD[i]) != NULL;
+        if (jnum(d, n, FIELD[i], what, &f->v[i])) return -1;
+    }
+    if (jget(n, "point") || jget(n, "ellipse")) f->shape = true;
+    f->point = cJSON_IsTrue(jget(n, "point"));
+    const cJSON *poly = jget(n, "polygon"), *pt;
+    if (!poly) poly = jget(n, "polyline");
+    if (poly) {
+        f->shape = true;
+        if (!cJSON_IsArray(poly)) return fail(d, "%s: \"polygon\" is not an array", what);
+        cJSON_ArrayForEach(pt, poly)
+        {
+            double px, py;
+            if (jnum(d, pt, "x", what, &px) || jnum(d, pt, "y", what, &py)) return -1;
+            poly_point(f, px, py);
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ templates */
+
+#define TPL_FILE_MAX ((size_t)1 << 20) /* a template holds one object */
+#define TPL_MAX 4096                   /* distinct template files in one map */
+
+/* A template file (Tiled 1.1+): .tx, XML <template> holding at most one
+ * <tileset firstgid source> and one <object>; .tj, JSON {"type":
+ * "template", "tileset": {"firstgid", "source"}?, "object": {...}}.  Read
+ * once per load (d->tpls), kept parsed until the load ends. */
+typedef struct tpl {
+    char *path;        /* resolved against the map's directory: the cache key */
+    char where[64];    /* its object in messages: ":LINE" (.tx) or " $.object" (.tj) */
+    xmlDocPtr xdoc;    /* .tx */
+    xmlNodePtr xobj;   /* .tx: its <object> */
+    cJSON *json;       /* .tj */
+    const cJSON *jobj; /* .tj: its "object" */
+    bool has_gid;
+    uint32_t gid; /* its object's gid in the map's numbering (flip flags kept) */
+} tpl;
+
+/* Where the map's external tilesets really are (realpath), for the gid
+ * of a template's tile object, which counts in its own tileset. */
+static int add_tsref(doc *d, const char *path, uint32_t firstgid)
+{
+    char *real = realpath(path, NULL);
+    if (!real) return 0; /* read already; a template naming it then says it is not found */
+    if (!grow((void **)&d->tsrefs, &d->captsrefs, d->ntsrefs + 1, sizeof *d->tsrefs)) {
+        free(real);
+        return fail(d, "out of memory");
+    }
+    d->tsrefs[d->ntsrefs].real = real;
+    d->tsrefs[d->ntsrefs++].first = firstgid;
+    return 0;
+}
+
+/* t's object's gid g (counted in the template's tileset `src`, firstgid
+ * `first`, relative to the template file tpath) in the map's numbering:
+ * the map's tileset that is the same file (Tiled adds it to the map when
+ * the object is placed). */
+static int tpl_gid(doc *d, tpl *t, const char *what, long long g, bool has_ts, long long first,
+                   const char *src)
+{
+    uint32_t id = (uint32_t)g & GID_MASK;
+    t->has_gid = true;
+    if (id == 0) {
+        t->gid = (uint32_t)g;
+        return 0;
+    }
+    if (!has_ts)
+        return fail(d, "%s: its object has gid %lld but the template names no tileset", what, g);
+    if (!src || !*src)
+        return fail(d, "%s: its tileset has no source (a template's tileset is an external file)",
+                    what);
+    if (id < first)
+        return fail(d, "%s: gid %lld is below its tileset's firstgid %lld", what, g, first);
+    char dir[PATH_CAP], p[PATH_CAP];
+    file_dir(t->path, dir, sizeof dir);
+    if (src[0] == '/')
+        snprintf(p, sizeof p, "%s", src);
+    else if (snprintf(p, sizeof p, "%s%s", dir, src) >= (int)sizeof p)
+        return fail(d, "%s: tileset path too long", what);
+    char *real = realpath(p, NULL);
+    if (!real) return fail(d, "%s: its tileset %.200s cannot be opened", what, src);
+    long long mfirst = -1;
+    for (int i = 0; i < d->ntsrefs && mfirst < 0; i++)
+        if (strcmp(d->tsrefs[i].real, real) == 0) mfirst = d->tsrefs[i].first;
+    free(real);
+    if (mfirst < 0)
+        return fail(d,
+                    "%s: its tileset %.200s is not one of the map's tilesets (Tiled adds it "
+                    "when the object is placed: add it to the map)",
+                    what, src);
+    long long mapped = mfirst + ((long long)id - first);
+    if (mapped > (long long)GID_MASK)
+        return fail(d, "%s: gid %lld is past the last gid of the map", what, g);
+    t->gid = (uint32_t)mapped | ((uint32_t)g & ~GID_MASK);
+    return 0;
+}
+
+static int tpl_read_tx(doc *d, tpl *t, const char *buf, size_t len, const char *what)
+{
+    t->xdoc = xml_parse(d, buf, len, what);
+    if (!t->xdoc) return -1;
+    xmlNodePtr root = xmlDocGetRootElement(t->xdoc), ts = NULL;
+    if (!root || !xis(root, "template"))
+        return fail(d, "%s: not a template (the root element is <%.30s>, not <template>)", what,
+                    root ? (const char *)root->name : "");
+    for (xmlNodePtr c = root->children; c; c = c->next) {
+        if (xis(c, "object")) {
+            if (t->xobj) return fail(d, "%s:%ld: a second <object>", what, xmlGetLineNo(c));
+            t->xobj = c;
+        } else if (xis(c, "tileset")) {
+            if (ts) return fail(d, "%s:%ld: a second <tileset>", what, xmlGetLineNo(c));
+            ts = c;
+        }
+    }
+    if (!t->xobj) return fail(d, "%s: not a template (it holds no <object>)", what);
+    snprintf(t->where, sizeof t->where, ":%ld", xmlGetLineNo(t->xobj));
+    char w2[PATH_CAP + 120];
+    snprintf(w2, sizeof w2, "%.400s%s", what, t->where);
+    if (xmlHasProp(t->xobj, (const xmlChar *)"template"))
+        return fail(d, "%s: its object is itself placed from a template (templates do not nest)",
+                    w2);
+    ofields f;
+    if (x_class(d, t->xobj, w2, &f)) return -1;
+    if (!f.has_gid) return 0;
+    long long first = 0;
+    char *src = NULL;
+    if (ts) {
+        char w3[PATH_CAP + 120];
+        snprintf(w3, sizeof w3, "%.400s:%ld: its tileset", what, xmlGetLineNo(ts));
+        if (xint(d, ts, "firstgid", 1, GID_MASK, true, 0, w3, &first)) return -1;
+        src = xattr(ts, "source");
+    }
+    int rc = tpl_gid(d, t, w2, f.gid, ts != NULL, first, src);
+    xmlFree(src);
+    return rc;
+}
+
+static int tpl_read_tj(doc *d, tpl *t, const char *buf, size_t len, const char *what)
+{
+    t->json = json_parse(d, buf, len, what);
+    if (!t->json) return -1;
+    const char *type = jstr(t->json, "type");
+    if (!cJSON_IsObject(t->json) || (type && strcmp(type, "template") != 0) ||
+        (!type && !jget(t->json, "object")))
+        return fail(d, "%s: not a template (no \"type\": \"template\")", what);
+    t->jobj = jget(t->json, "object");
+    if (!cJSON_IsObject(t->jobj))
+        return fail(d, "%s: not a template (\"object\" is missing or not an object)", what);
+    snprintf(t->where, sizeof t->where, " $.object");
+    char w2[PATH_CAP + 120];
+    snprintf(w2, sizeof w2, "%.400s%s", what, t->where);
+    if (jget(t->jobj, "template"))
+        return fail(d, "%s: its object is itself placed from a template (templates do not nest)",
+                    w2);
+    ofields f;
+    if (j_class(d, t->jobj, w2, &f)) return -1;
+    if (!f.has_gid) return 0;
+    const cJSON *ts = jget(t->json, "tileset");
+    long long first = 0;
+    if (ts) {
+        char w3[PATH_CAP + 120];
+        snprintf(w3, sizeof w3, "%.400s $.tileset", what);
+        if (!cJSON_IsObject(ts)) return fail(d, "%s: not an object", w3);
+        if (jint(d, ts, "firstgid", 1, GID_MASK, true, 0, w3, &first)) return -1;
+    }
+    return tpl_gid(d, t, w2, f.gid, ts != NULL, first, jstr(ts, "source"));
+}
+
+/* The template `ref` (relative to the map, as Tiled writes it) of object
+ * `id`: read and checked on its first use in this load, then from d->tpls.
+ * what: "object ID: template REF" for messages.  Only a regular file is
+ * read (template="/dev/stdin" would wait on the game's standard input, a
+ * FIFO on its writer), of at most TPL_FILE_MAX bytes. */
+static int tpl_get(doc *d, const char *ref, const char *what, const tpl **out)
+{
+    char path[PATH_CAP];
+    *out = NULL;
+    if (!*ref) return fail(d, "%s: the template path is empty", what);
+    if (ref[0] == '/')
+        snprintf(path, sizeof path, "%s", ref);
+    else if (snprintf(path, sizeof path, "%s%s", d->dir, ref) >= (int)sizeof path)
+        return fail(d, "%s: path too long", what);
+    for (int i = 0; i < d->ntpls; i++)
+        if (strcmp(d->tpls[i].path, path) == 0) {
+            *out = &d->tpls[i];
+            return 0;
+        }
+    if (d->ntpls >= TPL_MAX)
+        return fail(d, "%s: more than %d template files in one map", what, TPL_MAX);
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return fail(d, "%s: cannot open %.300s: %s", what, path, strerror(errno));
+    if (!S_ISREG(st.st_mode)) return fail(d, "%s: not a regular file", what);
+    if ((unsigned long long)st.st_size > TPL_FILE_MAX)
+        return fail(d, "%s: %lld bytes, too large for a template (at most %zu)", what,
+                    (long long)st.st_size, TPL_FILE_MAX);
+    if (!grow((void **)&d->tpls, &d->captpls, d->ntpls + 1, sizeof *d->tpls))
+        return fail(d, "out of memory");
+    tpl *t = &d->tpls[d->ntpls];
+    memset(t, 0, sizeof *t);
+    if (!(t->path = strdup(path))) return fail(d, "out of memory");
+    d->ntpls++; /* freed with d, whatever happens next */
+    char *buf, rerr[PATH_CAP + 200];
+    size_t len;
+    if (tn_read_file(path, TPL_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0)
+        return fail(d, "%s: %s", what, rerr);
+    size_t k = 0;
+    while (k < len && is_space(buf[k])) k++;
+    int rc;
+    if (ends_with(path, ".tx") ||
+        (!ends_with(path, ".tj") && !ends_with(path, ".json") && k < len && buf[k] == '<'))
+        rc = tpl_read_tx(d, t, buf, len, what);
+    else if (ends_with(path, ".tj") || ends_with(path, ".json") || (k < len && buf[k] == '{'))
+        rc = tpl_read_tj(d, t, buf, len, what);
+    else
+        rc = fail(d, "%s: not a template (expected a .tx or .tj file)", what);
+    free(buf);
+    if (rc == 0) *out = t;
+    return rc;
+}
+
+/* ------------------------------------------------------------ game objects */
 
 /* A game object turned by `rotation` (degrees about its x,y) lies elsewhere
  * than its unturned shape: refused, rather than put on another tile than
@@ -929,64 +1161,111 @@ static int rotated(doc *d, const object *o, double rot, const char *what)
                 what, rot);
 }
 
-static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
+/* One object of a layer, TMX (xn) or TMJ (jn): its own fields, over its
+ * template's when it is placed from one (`template`).  A game object
+ * (class spawn/dest/item/start, or a tile object without class whose tile
+ * has one) is added to d->objs. */
+static int read_object(doc *d, xmlNodePtr xn, const cJSON *jn, void *group)
 {
-    d->at = n;
-    long long any_id;
-    if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
-    if (any_id > d->max_object_id) d->max_object_id = any_id;
-    char *cls = xattr(n, "class");
-    bool used_class = cls && *cls;
-    if (!used_class) {
-        xmlFree(cls);
-        cls = xattr(n, "type");
-    }
-    char *tpl = xattr(n, "template");
-    int trc = tpl ? template_object(d, tpl, cls, any_id) : 0;
-    xmlFree(tpl);
-    if (trc) {
-        xmlFree(cls);
+    long long id;
+    if (xn ? xint(d, xn, "id", 0, INT_MAX, false, 0, "an object", &id)
+           : jint(d, jn, "id", 0, INT_MAX, false, 0, "an object", &id))
         return -1;
+    if (id > d->max_object_id) d->max_object_id = id;
+    ofields f, tf;
+    if (xn ? x_class(d, xn, "an object", &f) : j_class(d, jn, "an object", &f)) return -1;
+    const tpl *t = NULL;
+    char twhat[PATH_CAP + 200] = "";
+    char *xref = xn ? xattr(xn, "template") : NULL;
+    const char *ref = xn ? xref : jstr(jn, "template");
+    if (!xn && jget(jn, "template") && !ref)
+        return fail(d, "object %lld: \"template\" is not a string", id);
+    int rc = 0;
+    /* An object with a class of its own that is not the game's is not the
+     * game's whatever its template says: left alone, its template unread
+     * (a decoration object whose template was deleted still loads). */
+    if (ref && f.cls[0] && !class_mark(f.cls)) ref = NULL;
+    if (ref) {
+        char what[PATH_CAP + 64];
+        snprintf(what, sizeof what, "object %lld: template %.300s", id, ref);
+        rc = tpl_get(d, ref, what, &t);
+        if (t) snprintf(twhat, sizeof twhat, "template %.300s%s", ref, t->where);
     }
-    int mark = class_mark(cls);
-    bool has_class = cls && *cls;
-    xmlFree(cls);
-    long long gid;
-    if (xint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
-    if (!mark && gid && !has_class) {
-        const tkind *k = find_kind(d, (uint32_t)gid & GID_MASK);
+    xmlFree(xref);
+    if (rc) return -1;
+    if (t) {
+        char what[sizeof twhat + 32];
+        snprintf(what, sizeof what, "object %lld: %s", id, twhat);
+        if (t->xobj ? x_class(d, t->xobj, what, &tf) : j_class(d, t->jobj, what, &tf)) return -1;
+        tf.has_gid = t->has_gid;
+        tf.gid = t->gid;
+        if (!f.cls[0]) {
+            memcpy(f.cls, tf.cls, sizeof f.cls);
+            f.used_class = tf.used_class;
+        }
+        if (!f.has_gid) {
+            f.has_gid = tf.has_gid;
+            f.gid = tf.gid;
+        }
+    }
+    int mark = class_mark(f.cls);
+    if (!mark && f.gid && !f.cls[0]) {
+        const tkind *k = find_kind(d, (uint32_t)f.gid & GID_MASK);
         if (k) mark = k->mark;
     }
     if (!mark) return 0;
+    char what[sizeof twhat + 64];
+    snprintf(what, sizeof what, "object %lld (%s)", id, CLASS_NAME[mark]);
+    if (xn ? x_shape(d, xn, what, &f) : j_shape(d, jn, what, &f)) return -1;
+    if (t) {
+        snprintf(what, sizeof what, "object %lld (%s): %s", id, CLASS_NAME[mark], twhat);
+        if (t->xobj ? x_shape(d, t->xobj, what, &tf) : j_shape(d, t->jobj, what, &tf)) return -1;
+        for (int i = 0; i < F_N; i++)
+            if (!f.has[i]) {
+                f.has[i] = tf.has[i];
+                f.v[i] = tf.v[i];
+            }
+        if (!f.shape) {
+            f.shape = tf.shape;
+            f.point = tf.point;
+            f.poly = tf.poly;
+            f.px0 = tf.px0;
+            f.py0 = tf.py0;
+            f.px1 = tf.px1;
+            f.py1 = tf.py1;
+        }
+        snprintf(what, sizeof what, "object %lld (%s)", id, CLASS_NAME[mark]);
+    }
     object *o = new_object(d);
     if (!o) return -1;
-    o->node = n;
+    o->node = xn ? (void *)xn : (void *)jn;
     o->group = group;
+    o->id = id;
     o->mark = mark;
-    o->used_class = used_class;
-    o->gid = (uint32_t)gid;
-    o->has_gid = gid != 0;
-    if (xint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
-    char what[64];
-    snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
-    double rot;
-    if (xnum(d, n, "x", what, &o->x) || xnum(d, n, "y", what, &o->y) ||
-        xnum(d, n, "width", what, &o->w) || xnum(d, n, "height", what, &o->h) ||
-        xnum(d, n, "rotation", what, &rot))
-        return -1;
+    o->used_class = f.used_class;
+    o->gid = (uint32_t)f.gid;
+    o->has_gid = f.gid != 0;
+    o->x = f.v[F_X];
+    o->y = f.v[F_Y];
+    o->w = f.v[F_W];
+    o->h = f.v[F_H];
+    o->point = f.point;
+    o->poly = f.poly;
+    o->px0 = f.px0;
+    o->py0 = f.py0;
+    o->px1 = f.px1;
+    o->py1 = f.py1;
     o->gx = d->offx;
     o->gy = d->offy;
-    for (xmlNodePtr c = n->children; c; c = c->next) {
-        if (xis(c, "point")) o->point = true;
-        if (!xis(c, "polygon") && !xis(c, "polyline")) continue;
-        char *pts = xattr(c, "points");
-        int rc = poly_bounds(d, o, pts ? pts : "", what);
-        xmlFree(pts);
-        if (rc) return -1;
-    }
-    return rotated(d, o, rot, what);
+    if (jn) snprintf(o->path, sizeof o->path, "%s", d->at_path);
+    return rotated(d, o, f.v[F_ROT], what);
 }
 
+static int tmx_object(doc *d, xmlNodePtr n, xmlNodePtr group)
+{
+    d->at = n;
+    return read_object(d, n, NULL, group);
+}
 static int tmx_layers(doc *d, xmlNodePtr parent, int depth)
 {
     if (depth > MAX_DEPTH) return fail(d, "group layers nested more than %d deep", MAX_DEPTH);
@@ -1112,54 +1391,7 @@ static int tmx_scan(doc *d)
 
 static int tmj_object(doc *d, const cJSON *n, const cJSON *group)
 {
-    long long any_id;
-    if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &any_id)) return -1;
-    if (any_id > d->max_object_id) d->max_object_id = any_id;
-    const char *cls = jstr(n, "class");
-    bool used_class = cls && *cls;
-    if (!used_class) cls = jstr(n, "type");
-    const char *tpl = jstr(n, "template");
-    if (tpl && template_object(d, tpl, cls, any_id)) return -1;
-    int mark = class_mark(cls);
-    long long gid;
-    if (jint(d, n, "gid", 0, UINT32_MAX, false, 0, "an object", &gid)) return -1;
-    if (!mark && gid && (!cls || !*cls)) {
-        const tkind *k = find_kind(d, (uint32_t)gid & GID_MASK);
-        if (k) mark = k->mark;
-    }
-    if (!mark) return 0;
-    object *o = new_object(d);
-    if (!o) return -1;
-    o->node = (void *)n;
-    o->group = (void *)group;
-    o->mark = mark;
-    o->used_class = used_class;
-    o->gid = (uint32_t)gid;
-    o->has_gid = gid != 0;
-    if (jint(d, n, "id", 0, INT_MAX, false, 0, "an object", &o->id)) return -1;
-    char what[64];
-    snprintf(what, sizeof what, "object %lld (%s)", o->id, CLASS_NAME[mark]);
-    double rot;
-    if (jnum(d, n, "x", what, &o->x) || jnum(d, n, "y", what, &o->y) ||
-        jnum(d, n, "width", what, &o->w) || jnum(d, n, "height", what, &o->h) ||
-        jnum(d, n, "rotation", what, &rot))
-        return -1;
-    o->point = cJSON_IsTrue(jget(n, "point"));
-    o->gx = d->offx;
-    o->gy = d->offy;
-    snprintf(o->path, sizeof o->path, "%s", d->at_path);
-    const cJSON *poly = jget(n, "polygon"), *pt;
-    if (!poly) poly = jget(n, "polyline");
-    if (poly) {
-        if (!cJSON_IsArray(poly)) return fail(d, "%s: \"polygon\" is not an array", what);
-        cJSON_ArrayForEach(pt, poly)
-        {
-            double px, py;
-            if (jnum(d, pt, "x", what, &px) || jnum(d, pt, "y", what, &py)) return -1;
-            poly_point(o, px, py);
-        }
-    }
-    return rotated(d, o, rot, what);
+    return read_object(d, NULL, n, (void *)group);
 }
 
 /* The layers of `arr`, whose JSON path is `at` ("$.layers", or a group's
@@ -1331,8 +1563,9 @@ static int sink_put(sink *s, uint32_t gid)
         at_cell(s);
         return fail(s->d, "%s holds more than %zu tiles", s->what, s->n);
     }
-    size_t mx = (size_t)(s->c->x - s->d->ox + s->col), my = (size_t)(s->c->y - s->d->oy + s->row);
-    size_t idx = my * (size_t)s->d->w + mx;
+    const layer *SL = s->L;
+    long long lx = s->c->x + s->col, ly = s->c->y + s->row; /* its Tiled cell */
+    size_t idx = (size_t)(ly - SL->gy0) * (size_t)s->d->w + (size_t)(lx - SL->gx0);
     if (s->grid) {
         s->grid[idx] = gid;
         if (s->covered) s->covered[idx] = 1;
@@ -1360,7 +1593,7 @@ static int sink_put(sink *s, uint32_t gid)
         }
         int k = gid_kind(s->d, g);
         if (k == K_UNSET) k = s->L->oneway ? K_ONEWAY : K_BLOCK;
-        if (k != K_NONE && (s->L->offx != 0 || s->L->offy != 0)) {
+        if (k != K_NONE && SL->frac) {
             layer *L = s->L; /* the layer's own element or path */
             s->d->at = s->d->fmt == TN_TILED_TMX ? (xmlNodePtr)L->node : NULL;
             s->d->at_line = 0;
@@ -1372,11 +1605,26 @@ static int sink_put(sink *s, uint32_t gid)
                         "be offset)",
                         L->name, L->offx, L->offy);
         }
-        uint8_t *t = &s->m->tile[idx];
-        if (k == K_BLOCK)
-            *t = TN_TILE_BLOCK;
-        else if (k == K_ONEWAY && *t == TN_TILE_EMPTY)
-            *t = TN_TILE_ONEWAY;
+        /* the map cell it is drawn on (an offset in whole tiles moves it) */
+        long long mx = lx + SL->sx - s->d->ox, my = ly + SL->sy - s->d->oy;
+        bool inside = mx >= 0 && my >= 0 && mx < s->d->w && my < s->d->h;
+        if (!inside && k != K_NONE) {
+            at_cell(s);
+            return fail(s->d,
+                        "%s: cell (%lld,%lld) is drawn on tile (%lld,%lld), outside the "
+                        "%lldx%lld map, by the layer's offsetx/offsety %g,%g px (%lld,%lld "
+                        "tiles, its groups' included): its %s would be lost; move the tiles "
+                        "or the layer back inside the map in Tiled",
+                        s->what, lx, ly, mx + s->d->ox, my + s->d->oy, s->d->w, s->d->h, SL->offx,
+                        SL->offy, SL->sx, SL->sy, k == K_ONEWAY ? "one-way platform" : "block");
+        }
+        if (inside) { /* (decoration drawn off the map is nothing to the game) */
+            uint8_t *t = &s->m->tile[(size_t)my * (size_t)s->d->w + (size_t)mx];
+            if (k == K_BLOCK)
+                *t = TN_TILE_BLOCK;
+            else if (k == K_ONEWAY && *t == TN_TILE_EMPTY)
+                *t = TN_TILE_ONEWAY;
+        }
     }
     s->i++;
     if (++s->col == s->c->w) {
@@ -1385,8 +1633,6 @@ static int sink_put(sink *s, uint32_t gid)
     }
     return 0;
 }
-
-static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
 /* White space, counting the line breaks (s->line, when known). */
 static const char *skip_space(sink *s, const char *p, const char *end)
@@ -1668,8 +1914,14 @@ static void doc_free(doc *d)
     }
     free(d->layers);
     free(d->objs);
-    for (int i = 0; i < d->ntpls; i++) free(d->tpls[i]);
+    for (int i = 0; i < d->ntpls; i++) {
+        free(d->tpls[i].path);
+        if (d->tpls[i].xdoc) xmlFreeDoc(d->tpls[i].xdoc);
+        cJSON_Delete(d->tpls[i].json);
+    }
     free(d->tpls);
+    for (int i = 0; i < d->ntsrefs; i++) free(d->tsrefs[i].real);
+    free(d->tsrefs);
     free(d->kinds);
     free(d->ranges);
     free(d->span_at);
@@ -1786,19 +2038,42 @@ static int doc_read(doc *d, const char *buf, size_t len, const char *path, int f
     return tmj_scan(d);
 }
 
+/* A layer offset (px, its groups' added) in whole tiles of `tile` px:
+ * true with the count in *n (at most 2^30 each way), else false. */
+static bool whole_tiles(double off, long long tile, long long *n)
+{
+    double q = off / (double)tile;
+    *n = 0;
+    if (!(fabs(q) <= (double)(1LL << 30)) || q != floor(q) || q * (double)tile != off) return false;
+    *n = (long long)q;
+    return true;
+}
+
 /* The map bounds (infinite: the chunks' bounding box), checked before
  * anything is decoded. */
 static int doc_bounds(doc *d)
 {
+    /* A tile layer drawn a whole number of tiles off the grid has its cells
+     * on the tiles they are drawn on; any other offset is refused for
+     * terrain (sink_put). */
+    for (int i = 0; i < d->nlayers; i++) {
+        layer *L = &d->layers[i];
+        if (!whole_tiles(L->offx, d->tw, &L->sx) || !whole_tiles(L->offy, d->th, &L->sy)) {
+            L->sx = L->sy = 0;
+            L->frac = true;
+        }
+    }
     if (!d->infinite) return 0;
+    /* an infinite map is the bounding box of all chunks, where drawn */
     long long x0 = LLONG_MAX, y0 = LLONG_MAX, x1 = LLONG_MIN, y1 = LLONG_MIN;
     for (int i = 0; i < d->nlayers; i++) {
-        for (int k = 0; k < d->layers[i].nchunks; k++) {
-            const chunk *c = &d->layers[i].chunks[k];
-            if (c->x < x0) x0 = c->x;
-            if (c->y < y0) y0 = c->y;
-            if (c->x + c->w > x1) x1 = c->x + c->w;
-            if (c->y + c->h > y1) y1 = c->y + c->h;
+        const layer *L = &d->layers[i];
+        for (int k = 0; k < L->nchunks; k++) {
+            const chunk *c = &L->chunks[k];
+            if (c->x + L->sx < x0) x0 = c->x + L->sx;
+            if (c->y + L->sy < y0) y0 = c->y + L->sy;
+            if (c->x + L->sx + c->w > x1) x1 = c->x + L->sx + c->w;
+            if (c->y + L->sy + c->h > y1) y1 = c->y + L->sy + c->h;
         }
     }
     if (x0 == LLONG_MAX) return fail(d, "the infinite map has no tile chunks");
@@ -1806,6 +2081,10 @@ static int doc_bounds(doc *d)
     d->oy = y0;
     d->w = x1 - x0;
     d->h = y1 - y0;
+    for (int i = 0; i < d->nlayers; i++) { /* each layer's grid: where map cell 0,0 is */
+        d->layers[i].gx0 = d->ox - d->layers[i].sx;
+        d->layers[i].gy0 = d->oy - d->layers[i].sy;
+    }
     return check_size(d, "the chunks' bounding box", d->w, d->h);
 }
 
@@ -2095,7 +2374,7 @@ static int encode_chunk(doc *d, layer *L, chunk *c, bool fresh)
     for (int r = 0; r < c->h; r++)
         for (int q = 0; q < c->w; q++)
             g[(size_t)r * (size_t)c->w + (size_t)q] =
-                L->grid[(size_t)(c->y - d->oy + r) * (size_t)d->w + (size_t)(c->x - d->ox + q)];
+                L->grid[(size_t)(c->y - L->gy0 + r) * (size_t)d->w + (size_t)(c->x - L->gx0 + q)];
     int rc = 0;
     if (d->fmt == TN_TILED_TMX) {
         /* Keep the white space around the old text (Tiled's layout). */
@@ -2142,11 +2421,24 @@ static int encode_chunk(doc *d, layer *L, chunk *c, bool fresh)
 
 /* ------------------------------------------------------------ patching */
 
-static void put_cell(layer *L, size_t i, uint32_t gid)
+static bool grid_cell(const doc *d, const layer *L, size_t i, size_t *j);
+
+/* gid (a block or a one-way platform, as `want` says) into the cell of L
+ * drawn on map cell i. */
+static int put_cell(doc *d, layer *L, size_t i, uint32_t gid, int want)
 {
-    L->grid[i] = gid;
+    size_t j;
+    if (!grid_cell(d, L, i, &j))
+        return fail(d,
+                    "cannot save a %s at %zu,%zu: layer '%s', where it goes, is drawn "
+                    "%lld,%lld tiles off by its offsetx/offsety and has no cell there: move "
+                    "the layer back in Tiled, or add a tile layer without an offset",
+                    want == TN_TILE_BLOCK ? "block" : "one-way platform", i % (size_t)d->w,
+                    i / (size_t)d->w, L->name, L->sx, L->sy);
+    L->grid[j] = gid;
     L->dirty = true;
-    if (L->covered && !L->covered[i]) L->grew = true;
+    if (L->covered && !L->covered[j]) L->grew = true;
+    return 0;
 }
 
 /* A new chunk (infinite maps) over [x0,x1) x [y0,y1), Tiled coordinates. */
@@ -2186,7 +2478,7 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
     if (add_chunk(d, L, x0, y0, x1 - x0, y1 - y0, node)) return -1;
     for (long long y = y0; y < y1; y++)
         for (long long x = x0; x < x1; x++)
-            L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox)] = 1;
+            L->covered[(size_t)(y - L->gy0) * (size_t)d->w + (size_t)(x - L->gx0)] = 1;
     return 0;
 }
 
@@ -2195,18 +2487,20 @@ static int new_chunk(doc *d, layer *L, long long x0, long long y0, long long x1,
  * is partly covered already. */
 static int grow_layer(doc *d, layer *L)
 {
-    long long bx0 = (long long)floor((double)d->ox / 16) * 16,
-              by0 = (long long)floor((double)d->oy / 16) * 16;
+    /* in the layer's own Tiled cells: its grid starts at gx0,gy0 */
+    const long long ox = L->gx0, oy = L->gy0;
+    long long bx0 = (long long)floor((double)ox / 16) * 16,
+              by0 = (long long)floor((double)oy / 16) * 16;
     int first_new = L->nchunks;
-    for (long long by = by0; by < d->oy + d->h; by += 16) {
-        for (long long bx = bx0; bx < d->ox + d->w; bx += 16) {
-            long long x0 = bx < d->ox ? d->ox : bx, y0 = by < d->oy ? d->oy : by;
-            long long x1 = bx + 16 > d->ox + d->w ? d->ox + d->w : bx + 16;
-            long long y1 = by + 16 > d->oy + d->h ? d->oy + d->h : by + 16;
+    for (long long by = by0; by < oy + d->h; by += 16) {
+        for (long long bx = bx0; bx < ox + d->w; bx += 16) {
+            long long x0 = bx < ox ? ox : bx, y0 = by < oy ? oy : by;
+            long long x1 = bx + 16 > ox + d->w ? ox + d->w : bx + 16;
+            long long y1 = by + 16 > oy + d->h ? oy + d->h : by + 16;
             bool need = false, partly = false;
             for (long long y = y0; y < y1; y++)
                 for (long long x = x0; x < x1; x++) {
-                    size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
+                    size_t i = (size_t)(y - oy) * (size_t)d->w + (size_t)(x - ox);
                     if (L->covered[i])
                         partly = true;
                     else if (L->grid[i])
@@ -2220,14 +2514,14 @@ static int grow_layer(doc *d, layer *L)
             for (long long y = y0; y < y1; y++) {
                 long long x = x0;
                 while (x < x1) {
-                    size_t i = (size_t)(y - d->oy) * (size_t)d->w + (size_t)(x - d->ox);
+                    size_t i = (size_t)(y - oy) * (size_t)d->w + (size_t)(x - ox);
                     if (L->covered[i]) {
                         x++;
                         continue;
                     }
                     long long e = x;
                     while (e < x1 &&
-                           !L->covered[(size_t)(y - d->oy) * (size_t)d->w + (size_t)(e - d->ox)])
+                           !L->covered[(size_t)(y - oy) * (size_t)d->w + (size_t)(e - ox)])
                         e++;
                     if (new_chunk(d, L, x, y, e, y + 1)) return -1;
                     x = e;
@@ -2261,31 +2555,44 @@ static int grow_layer(doc *d, layer *L)
     return 0;
 }
 
+/* The cell of L's grid drawn on map cell i (a layer offset in whole
+ * tiles moves it): false when L has none there (a finite map's layer
+ * shifted away from that side of the map). */
+static bool grid_cell(const doc *d, const layer *L, size_t i, size_t *j)
+{
+    long long mx = (long long)(i % (size_t)d->w), my = (long long)(i / (size_t)d->w);
+    long long gx = mx + d->ox - L->sx - L->gx0, gy = my + d->oy - L->sy - L->gy0;
+    if (gx < 0 || gy < 0 || gx >= d->w || gy >= d->h) return false;
+    *j = (size_t)gy * (size_t)d->w + (size_t)gx;
+    return true;
+}
+
 static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
 {
     size_t cells = (size_t)d->w * (size_t)d->h;
     /* New blocks go into the terrain layer: the tile layer not named
      * "oneway" that holds the most blocks (the first of them on a tie, or
      * when none holds any), not a background layer that happens to come
-     * first, and never one drawn with an offset (offsetx/offsety, its
-     * groups' included): a block there would not sit on its tile, and the
-     * save's read-back refuses it. */
+     * first, and never one drawn off the grid (offsetx/offsety, its
+     * groups' included, not whole tiles): a block there would not sit on
+     * its tile, and the save's read-back refuses it.  A layer offset by
+     * whole tiles gets its blocks on the cell drawn on the tile. */
     layer *T = NULL, *O = NULL;
     const layer *shifted = NULL; /* the first such layer skipped */
     size_t most = 0;
     for (int i = 0; i < d->nlayers; i++) {
         layer *L = &d->layers[i];
-        if (!O && L->oneway) O = L;
+        if (!O && L->oneway && !L->frac) O = L; /* (one drawn off the grid: as below) */
         L->grid = calloc(cells, sizeof *L->grid);
         L->covered = d->infinite ? calloc(cells, 1) : NULL;
         if (!L->grid || (d->infinite && !L->covered)) return fail(d, "out of memory");
         for (int k = 0; k < L->nchunks; k++)
             if (decode_chunk(d, L, &L->chunks[k], NULL, L->grid, L->covered)) return -1;
-        if (L->oneway) continue;
-        if (L->offx != 0 || L->offy != 0) {
+        if (L->frac) {
             if (!shifted) shifted = L;
             continue;
         }
+        if (L->oneway) continue;
         size_t blocks = 0;
         for (size_t c = 0; c < cells; c++) {
             if (!(L->grid[c] & GID_MASK)) continue;
@@ -2304,8 +2611,9 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         if (old->tile[i] == m->tile[i]) continue;
         for (int k = 0; k < d->nlayers; k++) {
             layer *L = &d->layers[k];
-            if (L->grid[i] && gid_kind(d, L->grid[i]) != K_NONE) {
-                L->grid[i] = 0;
+            size_t j;
+            if (grid_cell(d, L, i, &j) && L->grid[j] && gid_kind(d, L->grid[j]) != K_NONE) {
+                L->grid[j] = 0;
                 L->dirty = true;
             }
         }
@@ -2313,31 +2621,33 @@ static int patch_terrain(doc *d, const tn_map *old, const tn_map *m)
         if (want != TN_TILE_EMPTY && !T && shifted && !(want == TN_TILE_ONEWAY && O))
             return fail(d,
                         "cannot save a %s: every tile layer other than 'oneway' is drawn "
-                        "with an offset (layer '%s': offsetx/offsety %g,%g px, its groups' "
-                        "included), where it would not sit on its tile: add a tile layer "
-                        "without an offset in Tiled",
+                        "off the grid (layer '%s': offsetx/offsety %g,%g px, its groups' "
+                        "included, not whole tiles), where it would not sit on its tile: add "
+                        "a tile layer without an offset in Tiled",
                         want == TN_TILE_BLOCK ? "block" : "one-way platform", shifted->name,
                         shifted->offx, shifted->offy);
         if (want == TN_TILE_BLOCK) {
-            if (d->block_gid)
-                put_cell(T ? T : O, i, d->block_gid);
-            else if (d->plain_gid && T)
-                put_cell(T, i, d->plain_gid);
-            else
+            if (d->block_gid) {
+                if (put_cell(d, T ? T : O, i, d->block_gid, want)) return -1;
+            } else if (d->plain_gid && T) {
+                if (put_cell(d, T, i, d->plain_gid, want)) return -1;
+            } else {
                 return fail(d, "cannot save a block: %s",
                             T ? "no tileset has a tile that is a block (kind=block, or a tile "
                                 "without kind; an image collection holds only the tiles it "
                                 "lists): add one in Tiled"
                               : "no tile has kind=block and no tile layer other than 'oneway' "
                                 "exists");
+            }
         } else if (want == TN_TILE_ONEWAY) {
-            if (d->oneway_gid)
-                put_cell(T ? T : O, i, d->oneway_gid);
-            else if (d->plain_gid && O)
-                put_cell(O, i, d->plain_gid);
-            else
+            if (d->oneway_gid) {
+                if (put_cell(d, T ? T : O, i, d->oneway_gid, want)) return -1;
+            } else if (d->plain_gid && O) {
+                if (put_cell(d, O, i, d->plain_gid, want)) return -1;
+            } else {
                 return fail(d, "cannot save a one-way platform: no tile has kind=oneway and no "
                                "layer is named 'oneway'");
+            }
         }
     }
     for (int k = 0; k < d->nlayers; k++) {
@@ -2588,8 +2898,32 @@ static void tmj_rewrite(cJSON *o, const char *key, const char *tdir, const char 
         cJSON_ReplaceItemInObjectCaseSensitive(o, key, cJSON_CreateString(out));
 }
 
-/* Tileset and image paths are relative to the file: moving the document to
- * another directory rewrites them.  The directory is the one of the file
+/* The `template` paths of the objects of the layers under `parent`,
+ * groups included. */
+static void tmx_rewrite_templates(xmlNodePtr parent, const char *tdir, const char *odir, int depth)
+{
+    if (depth > MAX_DEPTH) return;
+    for (xmlNodePtr n = parent->children; n; n = n->next) {
+        if (xis(n, "group")) tmx_rewrite_templates(n, tdir, odir, depth + 1);
+        if (!xis(n, "objectgroup")) continue;
+        for (xmlNodePtr o = n->children; o; o = o->next)
+            if (xis(o, "object")) tmx_rewrite(o, "template", tdir, odir);
+    }
+}
+
+static void tmj_rewrite_templates(cJSON *layers, const char *tdir, const char *odir, int depth)
+{
+    cJSON *n, *o;
+    if (depth > MAX_DEPTH) return;
+    cJSON_ArrayForEach(n, layers)
+    {
+        tmj_rewrite_templates(jget(n, "layers"), tdir, odir, depth + 1);
+        cJSON_ArrayForEach(o, jget(n, "objects")) tmj_rewrite(o, "template", tdir, odir);
+    }
+}
+
+/* Tileset, image and object template paths are relative to the file:
+ * moving the document to another directory rewrites them.  The directory is the one of the file
  * actually written: out_path with its symbolic links resolved when it
  * exists (tn_write_file_atomic replaces a link's target, not the link). */
 static int rewrite_paths(doc *d, const char *out_path)
@@ -2617,6 +2951,7 @@ static int rewrite_paths(doc *d, const char *out_path)
                     if (xis(c, "image")) tmx_rewrite(c, "source", tdir, odir);
             }
         }
+        tmx_rewrite_templates(d->xmap, tdir, odir, 0);
     } else {
         cJSON *ts;
         cJSON_ArrayForEach(ts, jget(d->json, "tilesets"))
@@ -2625,6 +2960,7 @@ static int rewrite_paths(doc *d, const char *out_path)
             tmj_rewrite(ts, "image", tdir, odir);
         }
         cJSON_ArrayForEach(ts, jget(d->json, "layers")) tmj_rewrite(ts, "image", tdir, odir);
+        tmj_rewrite_templates(jget(d->json, "layers"), tdir, odir, 0);
     }
     return 0;
 }

@@ -28,11 +28,32 @@
  * bottomleft when unspecified; a polygon's the middle of its points'
  * bounds), where Tiled draws it: moved by the offsetx/offsety of its
  * object layer and the group layers around it.  A turned (rotation) game
- * object other than a point is refused, as is a tile layer with terrain
- * whose offset (its groups' added) is not 0.  Every other object is not the game's and is left alone.  Two
+ * object other than a point is refused.  Every other object is not the
+ * game's and is left alone.  Two
  * game objects on one tile, a spawn, dest or item on a block, one outside
  * the map or two starts are errors (a start on a block is the start under
  * it, as the game saves a covered start).
+ *
+ * Templates: an object with `template` (a .tx, XML, or .tj, JSON, file;
+ * either in either map format; relative to the map file as tilesets are)
+ * takes its template object's class, gid, size, rotation and shape where
+ * it does not give its own (Tiled's rule).  The template's gid counts in
+ * its own <tileset firstgid source>; it is mapped to the map's tileset of
+ * the same file (realpath).  Each template file is read once per load
+ * and kept parsed until the load ends; at most 4096 template files per
+ * map, 1 MiB each, regular files only (never a device or a FIFO).  A
+ * template that is missing, unreadable, malformed, not a template, holds
+ * no or two objects, is nested (its object has a template) or names a
+ * tileset the map lacks is an error at the object, unless the object has
+ * a class of its own that is not the game's (then its template is not
+ * read: the object is left alone).
+ *
+ * Offset tile layers: a layer whose offset (its groups' added) is a whole
+ * number of tiles has its cells drawn that many tiles over (infinite maps:
+ * the bounding box is of the chunks as drawn); a terrain cell drawn
+ * outside a finite map is an error (dropping it would lose a wall Tiled
+ * shows).  Any other offset is an error for a layer holding terrain
+ * (decoration, kind "none", may have any offset).
  *
  * Saving over the file the map came from is refused (TN_SAVE_CHANGED, see
  * tn_origin_check in fileio.h) when that file changed on disk since it was
@@ -41,10 +62,12 @@
  * caller names it: `source`, the path the map was loaded from, never
  * process-wide state, so loading other maps does not change what a save
  * writes), changes in that document only
- *  - the cells whose terrain changed: every terrain cell there is cleared
- *    (decoration stays), then a block goes into the terrain layer (the
- *    tile layer not named "oneway" holding the most blocks; the first of
- *    them on a tie) with a tile whose kind is block (or, in an image
+ *  - the cells whose terrain changed (in each layer, its cell drawn on
+ *    that tile, its whole-tile offset applied): every terrain cell there
+ *    is cleared (decoration stays), then a block goes into the terrain
+ *    layer (the tile layer not named "oneway", and not offset by part of a
+ *    tile, holding the most blocks; the first of them on a tie; an error
+ *    when it has no cell drawn there) with a tile whose kind is block (or, in an image
  *    collection only among the tiles it lists,
  *    one without kind), a one-way platform there with a tile whose kind is
  *    oneway or, lacking one, into the layer named "oneway";
@@ -59,7 +82,8 @@
  * prints it (for files laid out like Tiled's, byte for byte outside the
  * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout).  When the document is saved
  * into another directory (the directory of the file written: a symbolic
- * link's target), relative tileset and image paths are rewritten.
+ * link's target), relative tileset, image and object template paths are
+ * rewritten.
  * Without an origin of the same format and size (a map loaded from a
  * tilenav or Moving AI file, or from a Tiled file of the other format), a
  * new document is written
@@ -81,7 +105,8 @@
  * entity substitution (its amplification guard refuses entity bombs).
  *
  * Memory: loading holds the file, the parsed document (libxml2 tree; cJSON
- * tree plus a copy of the text) and the map (2 bytes a cell); decoding
+ * tree plus a copy of the text), the parsed templates it names (each at
+ * most 1 MiB of text) and the map (2 bytes a cell); decoding
  * streams in 64 KiB pieces.  Saving also holds 5 bytes a cell per tile
  * layer (gids and chunk coverage).
  * Keeps no state between calls.

@@ -7,8 +7,9 @@
 #   an --overlays list longer than 255 characters (all of it is read)
 #   script commands after --frames: a warning on stderr and
 #   "unrun_commands":N in the JSON (0 when all ran)
-#   a Tiled object placed from template="/dev/stdin" (as decoration): the
-#   game does not read its standard input for it (held open, with no data)
+#   a Tiled object placed from template="/dev/stdin": refused at once with
+#   its line ("not a regular file"); the game does not read its standard
+#   input for it (held open, with no data: a read would wait)
 #   a malformed settings file (a window run, SDL's offscreen driver): ignored
 #   with FILE:LINE, and on exit kept as settings.bad byte for byte before a
 #   fresh one is written (a hand edit with one typo is not lost)
@@ -64,7 +65,10 @@ timeout 20 "$BIN" --headless --map "$T/tmpl.tmx" --frames 1 <"$T/in" >/dev/null 
 rc=$?
 exec 3>&-
 grep -q 'template="/dev/stdin"' "$T/tmpl.tmx" || bad "template /dev/stdin: the test map was not made"
-[ "$rc" -eq 0 ] || bad "template /dev/stdin: exit $rc (124: it waited on its standard input): $(cat "$T/err")"
+if [ "$rc" -ne 1 ]; then bad "template /dev/stdin: exit $rc (124: it waited on its standard input): $(cat "$T/err")"
+elif ! grep -q "tmpl.tmx:[0-9]*: object 90: template /dev/stdin: not a regular file" "$T/err"; then
+    bad "template /dev/stdin: not refused with its line: $(cat "$T/err")"
+fi
 
 mkdir -p "$T/cfg/tilenav"
 S=$T/cfg/tilenav/settings
@@ -80,5 +84,5 @@ elif ! cmp -s "$S.bad" "$T/settings.orig"; then bad "malformed settings: not kep
 elif ! grep -q "kept as $S.bad" "$T/err"; then bad "malformed settings: the move is not said: $(cat "$T/err")"
 elif ! grep -q '^speed ' "$S"; then bad "malformed settings: no fresh settings file written"
 fi
-[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template, malformed settings kept)"
+[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template (refused), malformed settings kept)"
 [ "$fails" -eq 0 ]
