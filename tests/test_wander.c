@@ -328,6 +328,37 @@ static void test_guide_round_a_wall(void **state)
     tn_map_destroy(m);
 }
 
+/* A box next to a block's corner, its bottom edge 1.1 px below the block's
+ * top, the target up and to the left: a curve leaving that way cuts the
+ * corner between two of the sweep's points 2 px apart (the box at 1 px is
+ * inside the block, at 2 px clear of it).  The sweep sees it (the
+ * rectangle between two points' boxes); before, every start drew such a
+ * curve, its first step was refused, and the wanderer started again on the
+ * spot, 200 times in 10 s. */
+static void test_sweep_sees_cut_corners(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 20, NULL, &m, NULL)));
+    tn_map_set_tile(m, 10, 10, TN_TILE_BLOCK, NULL); /* [160, 176) px square */
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = 1;
+    for (int i = 0; i < 20; i++) {
+        tn_wanderer a;
+        tn_wanderer_init(&a, 180.1f, 157.1f, -2.36f, 100, 80, 7, (uint64_t)i);
+        int k = 0;
+        for (; k < 600 && a.mode != TN_WANDER_STOPPED; k++) {
+            tn_wander_step(&a, 1, &p, &env);
+            assert_true(tn_steer_box_free(m, a.x, a.y, p.half));
+        }
+        assert_int_equal(a.mode, TN_WANDER_STOPPED);
+        assert_true(a.restarts <= 3);
+    }
+    tn_map_destroy(m);
+}
+
 /* tn_wander.h NARROW OPENINGS: two rooms joined by a door of 1, 2 or 3
  * tiles, 20 wanderers with the default params from the left room to the
  * right one, paths on the navmesh.  Every one passes within 120 s at
@@ -605,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_retargeting_keeps_motion_smooth),
         cmocka_unit_test(test_guide_round_a_wall),
         cmocka_unit_test(test_guide_radius),
+        cmocka_unit_test(test_sweep_sees_cut_corners),
         cmocka_unit_test(test_door_width),
         cmocka_unit_test(test_stops_exactly_at_target),
         cmocka_unit_test(test_deterministic),

@@ -222,19 +222,30 @@ float tn_wander_seg_param(const tn_wander_seg *s, float len)
     return seg_param_from(s, len, &cursor);
 }
 
-/* The box is free at points of the segment at most SWEEP_PX apart (equal
- * steps in u, as many as the largest speed |p'(u)| needs).  The agent only
- * ever stands on points ~speed*dt apart, and each of those is checked again
- * when it gets there. */
+/* The box is free along the segment: at points at most SWEEP_PX apart
+ * (equal steps in u, as many as the largest speed |p'(u)| needs), the
+ * rectangle around each two neighbours' boxes is free (it holds every box
+ * on the straight line between them, so a box cutting a wall's corner
+ * between two points is seen; the curve strays from that line by less than
+ * 0.1 px at the curvatures allowed).  The agent only ever stands on points
+ * ~speed*dt apart, and each of those is checked again when it gets there. */
 #define SWEEP_PX 2.0f
+static bool pair_free(const tn_map *m, float ax, float ay, float bx, float by, float half)
+{
+    return tn_steer_rect_free(m, tn_minf(ax, bx) - half, tn_minf(ay, by) - half,
+                              tn_maxf(ax, bx) + half, tn_maxf(ay, by) + half);
+}
+
 static bool seg_free(const tn_wander_seg *s, float maxspeed, const tn_map *m, float half)
 {
     int n = (int)(maxspeed / SWEEP_PX) + 1;
-    float du = 1.0f / (float)n;
-    for (int k = 1; k < n; k++) {
+    float du = 1.0f / (float)n, px = s->cx[0], py = s->cy[0];
+    for (int k = 1; k <= n; k++) {
         float x, y;
         tn_wander_seg_point(s, (float)k * du, &x, &y);
-        if (!tn_steer_box_free(m, x, y, half)) return false;
+        if (!pair_free(m, px, py, x, y, half)) return false;
+        px = x;
+        py = y;
     }
     return true;
 }
@@ -243,9 +254,13 @@ static bool seg_free(const tn_wander_seg *s, float maxspeed, const tn_map *m, fl
 static bool line_free(const tn_map *m, float ax, float ay, float bx, float by, float half)
 {
     int n = (int)(tn_len(bx - ax, by - ay) / SWEEP_PX) + 1;
-    for (int k = 1; k < n; k++) {
+    float px = ax, py = ay;
+    for (int k = 1; k <= n; k++) {
         float t = (float)k / (float)n;
-        if (!tn_steer_box_free(m, ax + (bx - ax) * t, ay + (by - ay) * t, half)) return false;
+        float x = ax + (bx - ax) * t, y = ay + (by - ay) * t;
+        if (!pair_free(m, px, py, x, y, half)) return false;
+        px = x;
+        py = y;
     }
     return true;
 }

@@ -34,9 +34,11 @@
  *    1/4, 1/2, 3/4, 1, for 1.07 px of travel per step).
  * A candidate D is accepted when its box is free, there is line of sight
  * (tn_agent_nav.los) from C, the box stays free along the whole new segment
- * B-C (which D shapes; checked every SWEEP_PX = 2 px of arc;
- * every position it then steps to is checked again), and the
- * segment's sharpest turn keeps within the turn-rate bound.  Up to `tries`
+ * B-C (which D shapes; checked every SWEEP_PX = 2 px of arc, each two
+ * neighbouring points' boxes together with the rectangle between them, so
+ * a box cutting a wall's corner between two points is seen; every position
+ * it then steps to is checked again), and the segment's sharpest turn keeps
+ * within the turn-rate bound.  Up to `tries`
  * draws from the cone, then up to `tries` draws in a +-60 degree fan ahead
  * (keeping the one that points most toward the target), then the least
  * sharp free candidate (travelled more slowly, see below); with none at
@@ -47,8 +49,8 @@
  * curve through it.  Measured (test_wander's test_door_width: 20
  * wanderers, default params, two rooms joined by a door of 1 / 2 / 3 tiles,
  * 8 tiles to walk, paths on the navmesh): at bias 1 the door is passed
- * after 25 / 6 / 3 s on average (2 s walking straight); at bias 0.5 only
- * 9 / 18 / 20 of the 20 pass within 120 s.  A guide path of radius `half`
+ * after 25 / 7 / 3 s on average (2 s walking straight); at bias 0.5 only
+ * 9 / 17 / 20 of the 20 pass within 120 s.  A guide path of radius `half`
  * does no better: give wanderers openings of 2 tiles or more, or a high
  * bias.
  *
