@@ -328,12 +328,43 @@ static void test_guide_round_a_wall(void **state)
     tn_map_destroy(m);
 }
 
+/* A box next to a block's corner, its bottom edge 1.1 px below the block's
+ * top, the target up and to the left: a curve leaving that way cuts the
+ * corner between two of the sweep's points 2 px apart (the box at 1 px is
+ * inside the block, at 2 px clear of it).  The sweep sees it (the
+ * rectangle between two points' boxes); before, every start drew such a
+ * curve, its first step was refused, and the wanderer started again on the
+ * spot, 200 times in 10 s. */
+static void test_sweep_sees_cut_corners(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 20, NULL, &m, NULL)));
+    tn_map_set_tile(m, 10, 10, TN_TILE_BLOCK, NULL); /* [160, 176) px square */
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    p.bias = 1;
+    for (int i = 0; i < 20; i++) {
+        tn_wanderer a;
+        tn_wanderer_init(&a, 180.1f, 157.1f, -2.36f, 100, 80, 7, (uint64_t)i);
+        int k = 0;
+        for (; k < 600 && a.mode != TN_WANDER_STOPPED; k++) {
+            tn_wander_step(&a, 1, &p, &env);
+            assert_true(tn_steer_box_free(m, a.x, a.y, p.half));
+        }
+        assert_int_equal(a.mode, TN_WANDER_STOPPED);
+        assert_true(a.restarts <= 3);
+    }
+    tn_map_destroy(m);
+}
+
 /* tn_wander.h NARROW OPENINGS: two rooms joined by a door of 1, 2 or 3
- * tiles, 20 wanderers with the default params from the left room to the
- * right one, paths on the navmesh.  Every one passes within 120 s at
- * bias 1, but a one-tile door takes several times as long as a wider one
- * (the numbers the header quotes are the ones printed here). */
-static void door_walks(int door, float bias, int *through, double *mean_s)
+ * tiles, 100 wanderers (5 seeds x 20 starts) with the default params from
+ * the left room to the right one, paths on the navmesh.  The numbers the
+ * header quotes are the ones printed here.  `ideal`: the mean time of the
+ * shortest walk to the far side of the door at full speed. */
+static void door_walks(int door, float bias, int *through, double *mean_s, double *ideal_s)
 {
     tn_map *m = NULL;
     assert_true(tn_succeeded(tn_map_create(24, 12, NULL, &m, NULL)));
@@ -354,19 +385,32 @@ static void door_walks(int door, float bias, int *through, double *mean_s)
     p.bias = bias;
     const float T = TN_TILE_PX;
     long steps = 0;
+    double ideal = 0;
     *through = 0;
-    for (int i = 0; i < 20; i++) {
+    for (int i = 0; i < 100; i++) {
+        float x0 = 2.5f * T, y0 = (1.5f + (float)(i % 20 % 9)) * T;
         tn_wanderer a;
-        tn_wanderer_init(&a, 2.5f * T, (1.5f + (float)(i % 9)) * T, 0, 20.5f * T, 5.5f * T, 42,
-                         (uint64_t)i);
+        tn_wanderer_init(&a, x0, y0, 0, 20.5f * T, 5.5f * T, 42 + 1000 * (uint64_t)(i / 20),
+                         (uint64_t)(i % 20));
         int k = 0;
         for (; k < 120 * 60 && a.x < 12 * T; k++) tn_wander_step(&a, 1, &p, &env);
         if (a.x >= 12 * T) {
             (*through)++;
             steps += k;
         }
+        /* the shortest walk: a point's path to the door's far side */
+        float xy[16], px = x0, py = y0, len = 0;
+        int n = nav.path(nav.user, x0, y0, 12 * T, (5.0f + 0.5f * (float)door) * T, 0, xy, 8);
+        assert_true(n > 0);
+        for (int j = 0; j < n; j++) {
+            len += tn_len(xy[2 * j] - px, xy[2 * j + 1] - py);
+            px = xy[2 * j];
+            py = xy[2 * j + 1];
+        }
+        ideal += len / p.speed;
     }
     *mean_s = *through ? (double)steps / *through * (double)DT : 0.0;
+    *ideal_s = ideal / 100;
     tnav_mesh_destroy(mesh);
     tn_map_destroy(m);
 }
@@ -374,17 +418,29 @@ static void door_walks(int door, float bias, int *through, double *mean_s)
 static void test_door_width(void **state)
 {
     (void)state;
-    int through[2][3];
-    double mean[2][3];
-    for (int b = 0; b < 2; b++)
+    const float bias[3] = {0.0f, 0.5f, 1.0f};
+    int through[3][3];
+    double mean[3][3], ideal[3];
+    for (int b = 0; b < 3; b++)
         for (int d = 0; d < 3; d++) {
-            door_walks(d + 1, b ? 1.0f : 0.5f, &through[b][d], &mean[b][d]);
-            print_message("door of %d tile(s), bias %.1f: %d of 20 through within 120 s, "
-                          "mean %.1f s\n",
-                          d + 1, b ? 1.0 : 0.5, through[b][d], mean[b][d]);
+            door_walks(d + 1, bias[b], &through[b][d], &mean[b][d], &ideal[d]);
+            print_message("door of %d tile(s), bias %.1f: %d of 100 through within 120 s, "
+                          "mean %.1f s (shortest walk %.1f s)\n",
+                          d + 1, (double)bias[b], through[b][d], mean[b][d], ideal[d]);
         }
-    for (int d = 0; d < 3; d++) assert_int_equal(through[1][d], 20);
-    assert_true(mean[1][0] > 3.0 * mean[1][1] && mean[1][1] > mean[1][2]);
+    /* Bias 1: every one passes, a one-tile door within 2.5 times the
+     * shortest walk and 2 times a three-tile door's mean (before the pass
+     * points: 21.5 s, 8.6 and 6.3 times). */
+    for (int d = 0; d < 3; d++) assert_int_equal(through[2][d], 100);
+    assert_true(mean[2][0] < 2.5 * ideal[0]);
+    assert_true(mean[2][0] < 2.0 * mean[2][2]);
+    /* Bias 0.5: nearly all pass a one-tile door (before: 45 of 100), about
+     * as fast as a wide one. */
+    assert_true(through[1][0] >= 95 && through[1][1] >= 95 && through[1][2] >= 95);
+    assert_true(mean[1][0] < 1.5 * mean[1][2]);
+    /* Bias 0 does not look for the door: few pass one tile (35 of 100
+     * before the pass points), fewer than at bias 0.5 by far. */
+    assert_true(through[0][0] <= 45);
     assert_true(through[0][0] < through[0][2]);
 }
 
@@ -605,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_retargeting_keeps_motion_smooth),
         cmocka_unit_test(test_guide_round_a_wall),
         cmocka_unit_test(test_guide_radius),
+        cmocka_unit_test(test_sweep_sees_cut_corners),
         cmocka_unit_test(test_door_width),
         cmocka_unit_test(test_stops_exactly_at_target),
         cmocka_unit_test(test_deterministic),

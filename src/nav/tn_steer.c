@@ -258,11 +258,16 @@ static inline bool rect_has_block(const tn_map *m, int c0, int c1, int r0, int r
 
 bool tn_steer_box_free(const tn_map *m, float x, float y, float half)
 {
+    return tn_steer_rect_free(m, x - half, y - half, x + half, y + half);
+}
+
+bool tn_steer_rect_free(const tn_map *m, float x0, float y0, float x1, float y1)
+{
     /* Far outside (or not finite): not free, and no int overflow below. */
-    if (!(x > -1e6f && x < 1e8f && y > -1e6f && y < 1e8f)) return false;
+    if (!(x0 > -1e6f && x1 < 1e8f && y0 > -1e6f && y1 < 1e8f)) return false;
     int c0, c1, r0, r1;
-    tile_span(x - half, x + half, &c0, &c1);
-    tile_span(y - half, y + half, &r0, &r1);
+    tile_span(x0, x1, &c0, &c1);
+    tile_span(y0, y1, &r0, &r1);
     return !rect_has_block(m, c0, c1, r0, r1);
 }
 

@@ -131,6 +131,10 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
 /* True when the square of half-size `half` centred on (x, y) overlaps no
  * BLOCK tile (the outside of the map counts as block). */
 bool tn_steer_box_free(const tn_map *m, float x, float y, float half);
+/* True when the open rectangle (x0, x1) x (y0, y1) overlaps no BLOCK tile
+ * (the outside of the map counts as block): the box of tn_steer_box_free
+ * is (x - half, x + half) x (y - half, y + half). */
+bool tn_steer_rect_free(const tn_map *m, float x0, float y0, float x1, float y1);
 /* Move the box by (dx, dy) with per-axis collision (see the header comment).
  * vx, vy (may be NULL) are zeroed on the axis that hit a block.  Returns
  * bit 1 when x was stopped, bit 2 when y was.  The box must start free (a

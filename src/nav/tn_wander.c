@@ -222,19 +222,30 @@ float tn_wander_seg_param(const tn_wander_seg *s, float len)
     return seg_param_from(s, len, &cursor);
 }
 
-/* The box is free at points of the segment at most SWEEP_PX apart (equal
- * steps in u, as many as the largest speed |p'(u)| needs).  The agent only
- * ever stands on points ~speed*dt apart, and each of those is checked again
- * when it gets there. */
+/* The box is free along the segment: at points at most SWEEP_PX apart
+ * (equal steps in u, as many as the largest speed |p'(u)| needs), the
+ * rectangle around each two neighbours' boxes is free (it holds every box
+ * on the straight line between them, so a box cutting a wall's corner
+ * between two points is seen; the curve strays from that line by less than
+ * 0.1 px at the curvatures allowed).  The agent only ever stands on points
+ * ~speed*dt apart, and each of those is checked again when it gets there. */
 #define SWEEP_PX 2.0f
+static bool pair_free(const tn_map *m, float ax, float ay, float bx, float by, float half)
+{
+    return tn_steer_rect_free(m, tn_minf(ax, bx) - half, tn_minf(ay, by) - half,
+                              tn_maxf(ax, bx) + half, tn_maxf(ay, by) + half);
+}
+
 static bool seg_free(const tn_wander_seg *s, float maxspeed, const tn_map *m, float half)
 {
     int n = (int)(maxspeed / SWEEP_PX) + 1;
-    float du = 1.0f / (float)n;
-    for (int k = 1; k < n; k++) {
+    float du = 1.0f / (float)n, px = s->cx[0], py = s->cy[0];
+    for (int k = 1; k <= n; k++) {
         float x, y;
         tn_wander_seg_point(s, (float)k * du, &x, &y);
-        if (!tn_steer_box_free(m, x, y, half)) return false;
+        if (!pair_free(m, px, py, x, y, half)) return false;
+        px = x;
+        py = y;
     }
     return true;
 }
@@ -243,9 +254,13 @@ static bool seg_free(const tn_wander_seg *s, float maxspeed, const tn_map *m, fl
 static bool line_free(const tn_map *m, float ax, float ay, float bx, float by, float half)
 {
     int n = (int)(tn_len(bx - ax, by - ay) / SWEEP_PX) + 1;
-    for (int k = 1; k < n; k++) {
+    float px = ax, py = ay;
+    for (int k = 1; k <= n; k++) {
         float t = (float)k / (float)n;
-        if (!tn_steer_box_free(m, ax + (bx - ax) * t, ay + (by - ay) * t, half)) return false;
+        float x = ax + (bx - ax) * t, y = ay + (by - ay) * t;
+        if (!pair_free(m, px, py, x, y, half)) return false;
+        px = x;
+        py = y;
     }
     return true;
 }
@@ -343,6 +358,165 @@ static bool guide_point(tn_wanderer *a, const ctx *c, float cx, float cy, float 
     return true;
 }
 
+/* ---- narrow openings (tn_wander.h, NARROW OPENINGS) ------------------------------- */
+
+/* Free stretch for the box from (ox, oy) + t (ux, uy), t = half, half + 1,
+ * ... up to `reach`: the first and last free t of the first free run
+ * (first < 0: none). */
+static void free_run(const tn_map *m, float ox, float oy, float ux, float uy, float half,
+                     float reach, float *first, float *last)
+{
+    *first = *last = -1.0f;
+    for (float t = half; t <= reach; t += 1.0f) {
+        bool free = tn_steer_box_free(m, ox + ux * t, oy + uy * t, half);
+        if (free && *first < 0.0f) *first = t;
+        if (free) *last = t;
+        if (!free && *first >= 0.0f) break;
+    }
+}
+
+typedef struct pass {
+    float ax, ay; /* where to head now: the approach point, or P */
+    float px, py; /* pass point P */
+    float nx, ny; /* the path's point after the corner, N */
+    bool at_pass; /* (ax, ay) is P */
+    bool narrow;  /* the box has less than NARROW_PX to spare across */
+    bool aim;     /* only aim at (ax, ay): too sharp a turn to go there now */
+} pass;
+
+#define PASS_GAP 2.0f
+#define NARROW_PX (2.0f * T_PX)
+#define LINE_UP (PI_F / 12.0f)
+/* Where to pass the guide's corner G = (gx, gy), seen from C = (cx, cy);
+ * false when no pass point is free (see the header, NARROW OPENINGS). */
+static bool pass_point(const tn_wanderer *a, const ctx *c, float cx, float cy, float gx, float gy,
+                       pass *o)
+{
+    const tn_map *m = c->e->map;
+    const float half = c->p->half;
+    float nx = a->guide_nnext > 0 ? a->guide_next[0] : a->tx;
+    float ny = a->guide_nnext > 0 ? a->guide_next[1] : a->ty;
+    /* The blocked tiles around G. */
+    int nb = 0;
+    float bx = 0.0f, by = 0.0f;
+    for (int q = 0; q < 4; q++) {
+        float qx = (q & 1) ? 1.0f : -1.0f, qy = (q & 2) ? 1.0f : -1.0f;
+        if (!tn_steer_box_free(m, gx + 0.5f * qx, gy + 0.5f * qy, 0.25f)) {
+            nb++;
+            bx += qx;
+            by += qy;
+        }
+    }
+    float sx = 0.0f, sy = 0.0f;
+    if (nb == 1 || nb == 2) {
+        sx = bx > 0.0f ? -1.0f : (bx < 0.0f ? 1.0f : 0.0f);
+        sy = by > 0.0f ? -1.0f : (by < 0.0f ? 1.0f : 0.0f);
+    }
+    float px = gx, py = gy, first, last;
+    if (sx == 0.0f && sy == 0.0f && !tn_steer_box_free(m, gx, gy, half)) {
+        /* No tile corner (a path for a disc, another navigation): the
+         * nearest free box in one of 8 directions, PASS_GAP px further. */
+        static const float D = 0.70710678f, dir[8][2] = {{1, 0},  {D, D},   {0, 1},  {-D, D},
+                                                         {-1, 0}, {-D, -D}, {0, -1}, {D, -D}};
+        bool found = false;
+        for (float t = 1.0f; t <= 2.0f * half + PASS_GAP && !found; t += 1.0f)
+            for (int k = 0; k < 8 && !found; k++) {
+                float ux = dir[k][0], uy = dir[k][1];
+                if (tn_steer_box_free(m, gx + ux * t, gy + uy * t, half)) {
+                    px = gx + ux * (t + PASS_GAP);
+                    py = gy + uy * (t + PASS_GAP);
+                    found = true;
+                }
+            }
+        if (!found) return false;
+    } else if (sx != 0.0f && sy != 0.0f) {
+        px = gx + sx * (half + PASS_GAP);
+        py = gy + sy * (half + PASS_GAP);
+    } else if (sx != 0.0f || sy != 0.0f) {
+        free_run(m, gx, gy, sx, sy, half, half + T_PX, &first, &last);
+        if (first < 0.0f) return false;
+        px = gx + sx * 0.5f * (first + last);
+        py = gy + sy * 0.5f * (first + last);
+    }
+    if (!tn_steer_box_free(m, px, py, half)) return false;
+    o->ax = o->px = px;
+    o->ay = o->py = py;
+    o->nx = nx;
+    o->ny = ny;
+    o->at_pass = true;
+    o->narrow = false;
+    o->aim = false;
+    /* How narrow is the opening?  Across the way on (w = G -> N), half a
+     * box past G, from G out to the first block on P's side. */
+    float dx = nx - px, dy = ny - py, dl = tn_len(dx, dy), wl = tn_len(nx - gx, ny - gy);
+    if (wl < 1e-3f || dl < 1e-3f) return true;
+    float wx = (nx - gx) / wl, wy = (ny - gy) / wl, qx = -wy, qy = wx;
+    if (qx * (px - gx) + qy * (py - gy) < 0.0f) {
+        qx = -qx;
+        qy = -qy;
+    }
+    free_run(m, gx + wx * half, gy + wy * half, qx, qy, half, half + NARROW_PX + 1.0f, &first,
+             &last);
+    o->narrow = first >= 0.0f && last < half + NARROW_PX;
+    /* Lined up with P -> N already (or a wide opening)? */
+    float ex = px - cx, ey = py - cy, el = tn_len(ex, ey);
+    if (!o->narrow || el < 1e-3f || dx * ex + dy * ey >= cosf(LINE_UP) * dl * el) return true;
+    dx /= dl;
+    dy /= dl;
+    const tn_agent_nav *nav = c->e->nav;
+    for (int i = 0; i < 2; i++) {
+        float L = c->p->step_min * (i ? 0.5f : 1.0f);
+        float qx_ = px - L * dx, qy_ = py - L * dy;
+        if (!tn_steer_box_free(m, qx_, qy_, half) || !nav->los(nav->user, cx, cy, qx_, qy_) ||
+            !line_free(m, qx_, qy_, px, py, half))
+            continue;
+        o->ax = qx_;
+        o->ay = qy_;
+        o->at_pass = false;
+        /* Seen from behind (a turn of more than 90 degrees there): only aim
+         * at a point a step further back, to come round to it. */
+        if ((qx_ - cx) * dx + (qy_ - cy) * dy < 0.0f) {
+            float rx = qx_ - c->p->step_min * dx, ry = qy_ - c->p->step_min * dy;
+            if (tn_steer_box_free(m, rx, ry, half) && nav->los(nav->user, cx, cy, rx, ry)) {
+                o->ax = rx;
+                o->ay = ry;
+            }
+            o->aim = true;
+        }
+        return true;
+    }
+    return true;
+}
+
+/* From the pass point, on through the opening: toward the path's next point
+ * in the cone of bias 1.  1 with a waypoint at full speed; else 0 (the
+ * sharpest usable candidate is kept in *best). */
+static int draw_exit(tn_wanderer *a, const ctx *c, const float *wp, bool check_curve, float d,
+                     float *ox, float *oy, tn_wander_seg *seg, cand *best)
+{
+    const tn_wander_params *p = c->p;
+    float cx = wp[4], cy = wp[5];
+    float ex = a->exit_x - cx, ey = a->exit_y - cy, el = tn_len(ex, ey);
+    if (el <= 1.0f) return 0;
+    tn_wander_params one = *p;
+    one.bias = 1.0f;
+    float h1 = tn_wander_cone(&one, d), dir = atan2f(ey, ex);
+    for (int k = 0; k < p->tries; k++) {
+        float ang = dir + tn_rng_range(&a->rng, -h1, h1);
+        float len = tn_minf(tn_rng_range(&a->rng, p->step_min, p->step_max), el);
+        float x = cx + len * cosf(ang), y = cy + len * sinf(ang);
+        if (!feasible(c, wp, x, y, check_curve, seg, best->score)) continue;
+        float k_ = check_curve ? seg->kmax : 0.0f;
+        if (k_ <= c->kfull) {
+            *ox = x;
+            *oy = y;
+            return 1;
+        }
+        if (k_ < best->score) *best = (cand){x, y, *seg, k_, true};
+    }
+    return 0;
+}
+
 /* Draw the waypoint after C = wp[4..5] (B = wp[2..3], A = wp[0..1]) toward
  * the target.  check_curve: also check (and build into *seg) the segment
  * B-C.  Returns 2 for a target waypoint, 1 for a walk waypoint, 0 for none. */
@@ -365,12 +539,61 @@ static int draw_shape(tn_wanderer *a, const ctx *c, const float *wp, bool check_
         return 2;
     }
     float toward = d > 0.0f ? atan2f(dy, dx) : a->heading;
-    if (p->guide && p->bias > 0.0f && d > ARRIVE_EPS) {
-        float gx, gy;
-        if (guide_point(a, c, cx, cy, &gx, &gy)) toward = atan2f(gy - cy, gx - cx);
-    }
     float half = roam ? PI_F : tn_wander_cone(p, d);
     cand best = {.ok = false, .score = INFINITY};
+    /* Stage 0, through an opening (NARROW OPENINGS in the header): from
+     * the approach point to the pass point, from there on through; else,
+     * with a guide corner in reach, to its approach or pass point (with
+     * probability `bias`). */
+    int phase = roam ? 0 : a->pass_phase;
+    a->pass_phase = 0;
+    pass ps = {.at_pass = true};
+    bool snap = false;
+    int next_phase = 0;
+    if (phase == 1 && cx == a->pass_ax && cy == a->pass_ay) {
+        ps = (pass){.ax = a->pass_x,
+                    .ay = a->pass_y,
+                    .px = a->pass_x,
+                    .py = a->pass_y,
+                    .nx = a->exit_x,
+                    .ny = a->exit_y,
+                    .at_pass = true,
+                    .narrow = true};
+        snap = true;
+        next_phase = 2;
+    } else if (phase == 2 && cx == a->pass_x && cy == a->pass_y) {
+        if (draw_exit(a, c, wp, check_curve, d, ox, oy, seg, &best)) return 1;
+    } else if (p->guide && p->bias > 0.0f && d > ARRIVE_EPS) {
+        float gx, gy;
+        if (guide_point(a, c, cx, cy, &gx, &gy)) {
+            toward = atan2f(gy - cy, gx - cx);
+            if (!roam && pass_point(a, c, cx, cy, gx, gy, &ps)) {
+                float pl = tn_len(ps.ax - cx, ps.ay - cy);
+                if (pl > 1.0f) toward = atan2f(ps.ay - cy, ps.ax - cx);
+                snap = check_curve && !ps.aim && pl >= 2.0f * p->half && pl <= p->step_max &&
+                       tn_rng_range(&a->rng, 0.0f, 1.0f) < p->bias;
+                next_phase = ps.at_pass ? 2 : 1;
+            }
+        }
+    }
+    if (snap && feasible(c, wp, ps.ax, ps.ay, check_curve, seg, best.score)) {
+        /* A narrow opening is worth a slower curve (the turn-rate bound
+         * holds: the walk slows down there). */
+        float k_ = check_curve ? seg->kmax : 0.0f;
+        if (k_ <= c->kfull || (ps.narrow && speed_scale(c, k_) >= MIN_SCALE)) {
+            *ox = ps.ax;
+            *oy = ps.ay;
+            a->pass_phase = next_phase;
+            a->pass_ax = ps.ax;
+            a->pass_ay = ps.ay;
+            a->pass_x = ps.px;
+            a->pass_y = ps.py;
+            a->exit_x = ps.nx;
+            a->exit_y = ps.ny;
+            return 1;
+        }
+        best = (cand){ps.ax, ps.ay, *seg, k_, true};
+    }
     /* Stage 1: the cone toward the target. */
     for (int k = 0; k < p->tries; k++) {
         float ang = toward + tn_rng_range(&a->rng, -half, half);

@@ -34,23 +34,44 @@
  *    1/4, 1/2, 3/4, 1, for 1.07 px of travel per step).
  * A candidate D is accepted when its box is free, there is line of sight
  * (tn_agent_nav.los) from C, the box stays free along the whole new segment
- * B-C (which D shapes; checked every SWEEP_PX = 2 px of arc;
- * every position it then steps to is checked again), and the
- * segment's sharpest turn keeps within the turn-rate bound.  Up to `tries`
- * draws from the cone, then up to `tries` draws in a +-60 degree fan ahead
- * (keeping the one that points most toward the target), then the least
- * sharp free candidate (travelled more slowly, see below); with none at
- * all, the wanderer stops at C, turns on the spot and starts again from
- * there, drawing from the full circle if it must (a dead end, a pocket).
- * NARROW OPENINGS are found slowly: a one-tile door leaves the default box
- * (8 px in a 16-px gap) 4 px a side, and few random waypoints shape a
- * curve through it.  Measured (test_wander's test_door_width: 20
- * wanderers, default params, two rooms joined by a door of 1 / 2 / 3 tiles,
- * 8 tiles to walk, paths on the navmesh): at bias 1 the door is passed
- * after 25 / 6 / 3 s on average (2 s walking straight); at bias 0.5 only
- * 9 / 18 / 20 of the 20 pass within 120 s.  A guide path of radius `half`
- * does no better: give wanderers openings of 2 tiles or more, or a high
- * bias.
+ * B-C (which D shapes; checked every SWEEP_PX = 2 px of arc, each two
+ * neighbouring points' boxes together with the rectangle between them, so
+ * a box cutting a wall's corner between two points is seen; every position
+ * it then steps to is checked again), and the segment's sharpest turn keeps
+ * within the turn-rate bound.  Up to `tries` draws from the cone, then up
+ * to `tries` draws in a +-60 degree fan ahead (keeping the one that points
+ * most toward the target), then the least sharp free candidate (travelled
+ * more slowly, see below); with none at all, the wanderer stops at C, turns
+ * on the spot and starts again from there, drawing from the full circle if
+ * it must (a dead end, a pocket).
+ * NARROW OPENINGS.  A point path's corners are the walls' own corners, and
+ * random waypoints rarely shape a curve through a one-tile door (the
+ * default box, 8 px in a 16-px gap, has 4 px a side).  So before the cone,
+ * when the guide has a corner G (bias > 0, the target out of sight, C not a
+ * standing start): its pass point P is G moved off the wall (with one of
+ * the four tiles at G blocked, diagonally away by half + 2 px; with two,
+ * straight away to the middle of the free stretch; else the nearest free
+ * box).  The opening is narrow when, across the path's way on, half a box
+ * past G, the box has less than two tiles to spare.  At a narrow opening
+ * seen from more than 15 degrees off the line P -> N (N the path's next
+ * point), the walk heads first for the approach point P - step_min (N - P)
+ * / |N - P| (or half that), lined up with it; from behind (a turn of more
+ * than 90 degrees there) it only aims a step further back.  The cone
+ * points at the point headed for, and with it within a step (2 half ..
+ * step_max) D is that point itself with probability `bias`; from the
+ * approach point D is P, and from P the next one is drawn toward N in the
+ * cone of bias 1.
+ * At a narrow opening these waypoints are taken even when the curve must
+ * slow down for them (to 0.2 of the speed at least: the turn-rate bound
+ * holds).  Bias 0 never does any of this.  Measured (test_wander's
+ * test_door_width: 100 wanderers, 5 seeds x 20 starts, default params, two
+ * rooms joined by a door of 1 / 2 / 3 tiles, 8 tiles to walk, paths on the
+ * navmesh, the shortest walk through 2.5 s): at bias 1 all pass, after
+ * 5.4 / 5.1 / 3.6 s on average (medians 3.1 and 2.8 s for one and three
+ * tiles, 90th percentiles 10.3 and 4.8 s); at bias 0.5
+ * 97 / 100 / 100 of 100 pass within 120 s, after 24 / 19 / 22 s; at bias 0
+ * 30 / 92 / 99, as before (35 / 94 / 99).  docs/perf.md has the numbers
+ * before these pass points (2026-12-04).
  *
  * THE CURVE.  Centripetal Catmull-Rom (alpha = 1/2: no cusps or
  * self-intersections inside a segment; Yuksel, Schaefer and Keyser 2011)
@@ -87,12 +108,12 @@
  *
  * UNITS pixels, seconds, radians (angles measured with y down, atan2(dy,dx)).
  * RANDOMNESS: each wanderer owns a tn_rng stream (seed, stream), so a run is
- * a pure function of the seeds and the calls.  MEMORY: the struct (400
+ * a pure function of the seeds and the calls.  MEMORY: the struct (432
  * bytes); nothing is allocated.
  *
- * COST: about 250 ns a wanderer-step with the path guide on the navigation
+ * COST: about 270 ns a wanderer-step with the path guide on the navigation
  * mesh (1,000 wanderers among 12% blocks on a 128x128-tile map: ~22
- * waypoint draws, ~130 line-of-sight queries and ~7 guide paths a step),
+ * waypoint draws, ~140 line-of-sight queries and ~8 guide paths a step),
  * against a target of 0.5 ms for the 1,000; `tilenav-bench agents` prints
  * the current numbers (docs/bench.md).
  *
@@ -175,6 +196,10 @@ typedef struct tn_wanderer {
     float guide_x, guide_y, guide_tx, guide_ty; /* ... planned for this target */
     float guide_next[4];                        /* the path's next points after it (x, y pairs) */
     int guide_nnext;                            /* how many of them (0..2) */
+    int pass_phase;         /* D is 1: the approach point, 2: the pass point (NARROW OPENINGS) */
+    float pass_ax, pass_ay; /* the approach point */
+    float pass_x, pass_y;   /* the pass point */
+    float exit_x, exit_y;   /* the path's point after it */
 } tn_wanderer;
 
 typedef struct tn_wander_env {
