@@ -295,18 +295,43 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     double vals[NPARAMS];
     bool have[NPARAMS];
     for (int i = 0; i < NPARAMS; i++) have[i] = PARAMS[i].get(w, &vals[i]);
+    /* what plays on when the new map's parts cannot be made (out of
+     * memory): the old map, its character and its parts made again */
+    tn_map *old_map = w->map;
+    uint8_t *old_taken = w->taken;
+    tn_body old_char = w->character;
+    int old_cx = w->covered_start_x, old_cy = w->covered_start_y;
+    bool old_dirty = w->dirty;
     subs_destroy(w);
-    tn_map_destroy(w->map);
-    tn_free(&w->alloc, w->taken);
     w->taken = taken;
     w->map = map;
     take_start(w);
+    place_character(w, w->character.w, w->character.h); /* fits: checked above */
+    tn_status s = subs_create(w, err);
+    if (tn_failed(s)) {
+        subs_destroy(w);
+        tn_map_destroy(map);
+        tn_free(&w->alloc, taken);
+        w->map = old_map;
+        w->taken = old_taken;
+        w->character = old_char;
+        w->covered_start_x = old_cx;
+        w->covered_start_y = old_cy;
+        w->dirty = old_dirty;
+        /* (the old map's parts fitted before: when they do not now either,
+         * the world runs without them, each part's entries answer "off") */
+        tn_error e;
+        if (tn_failed(subs_create(w, &e)))
+            subs_destroy(w);
+        else
+            reapply_params(w, vals, have);
+        return s;
+    }
+    tn_map_destroy(old_map);
+    tn_free(&w->alloc, old_taken);
     w->dirty = false;
     w->message[0] = '\0'; /* the old map's message is not about this one */
     w->message_ttl = 0;
-    place_character(w, w->character.w, w->character.h); /* fits: checked above */
-    tn_status s = subs_create(w, err);
-    if (tn_failed(s)) return s;
     reapply_params(w, vals, have);
     return TN_OK;
 }

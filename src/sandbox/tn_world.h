@@ -189,7 +189,10 @@ tn_status tn_world_check(const tn_world *w, tn_error *err);
  * on a map too large for the path finder) is left at its default and named
  * in the world's message, which is cleared otherwise.  Takes ownership of
  * `map`.  A map where the character fits nowhere is REFUSED (and freed): the
- * world keeps its map. */
+ * world keeps its map.  So does a map whose parts cannot be made (out of
+ * memory, the failure returned): the old map plays on, its character where
+ * it was, its parts made again (trips, agents and enemies start afresh,
+ * the parameters kept). */
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
 
 /* Is there an item on tile (x, y) that nobody has picked up? */
