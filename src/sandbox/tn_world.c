@@ -329,6 +329,7 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     }
     tn_map_destroy(old_map);
     tn_free(&w->alloc, old_taken);
+    w->map_serial++;
     w->dirty = false;
     w->message[0] = '\0'; /* the old map's message is not about this one */
     w->message_ttl = 0;
@@ -515,6 +516,7 @@ const tn_body *tn_world_character(const tn_world *w) { return &w->character; }
 const tn_phys_params *tn_world_phys(const tn_world *w) { return &w->phys; }
 tn_input tn_world_input(const tn_world *w) { return w->input; }
 long tn_world_frame(const tn_world *w) { return w->frame; }
+uint32_t tn_world_map_serial(const tn_world *w) { return w->map_serial; }
 tn_tool tn_world_tool(const tn_world *w) { return w->tool; }
 int tn_world_edits(const tn_world *w) { return w->edits; }
 int tn_world_refused_edits(const tn_world *w) { return w->refused_edits; }

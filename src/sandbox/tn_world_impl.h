@@ -15,8 +15,9 @@ struct tn_world {
     tn_input input; /* the player's keys, read by the next step */
     tn_rng rng;
     uint64_t seed;
-    int graph_threads; /* tn_world_config.graph_threads */
-    long frame;        /* steps taken */
+    int graph_threads;   /* tn_world_config.graph_threads */
+    long frame;          /* steps taken */
+    uint32_t map_serial; /* maps replaced (tn_world_map_serial) */
     tn_tool tool;
     bool dirty; /* edits since the last save */
     int edits, refused_edits;
