@@ -3,8 +3,11 @@
  * queries other parts and the game make through it.
  *
  * The world keeps one tn_navmesh of its map in WORLD PIXELS (tile_size =
- * TN_TILE_PX), with capacity for the worst case of the map's size, so no
- * edit can overflow it.  It is built in create and updated after every edit
+ * TN_TILE_PX), sized to the map's content with headroom
+ * (tn_navmesh_config_for_map); an edit that outgrows it makes the mesh,
+ * its query and buffers again for the new content (the navpath tool's path
+ * kept).  Maps above 512x512 tiles get none (every query answers "no",
+ * line of sight walks the tiles).  It is built in create and updated after every edit
  * that changes free space (a block placed or removed) by the local rebuild
  * around the tile (tn_navmesh_update_tile, which falls back to a full build
  * near the map's corners); toggling a one-way platform or a mark leaves
