@@ -276,6 +276,25 @@ static void test_replace_map_keeps_params(void **state)
     tn_world_destroy(w);
 }
 
+/* A switch to a map too large for the navmesh says so, as a world made on
+ * it does (the parts' own messages are not cleared with the old map's). */
+static void test_replace_map_says_what_is_off(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_world_message(w, "a message about the small map");
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &big, NULL)));
+    for (int x = 0; x < 700; x++) tn_map_set_tile(big, x, 399, TN_TILE_BLOCK, NULL);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_replace_map(w, big, &e)));
+    const char *msg = tn_world_message_text(w);
+    if (strncmp(msg, "the navmesh is off: a 700x400 map needs about ", 46) != 0)
+        fail_msg("message: '%s'", msg);
+    assert_true(tn_world_message_ttl(w) > 0);
+    tn_world_destroy(w);
+}
+
 /* An allocator that fails its fail_at-th allocation (counted from 1 after
  * arming; 0: none fails). */
 typedef struct fail_alloc {
@@ -628,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_replace_map_keeps_params),
         cmocka_unit_test(test_replace_map_out_of_memory),
+        cmocka_unit_test(test_replace_map_says_what_is_off),
         cmocka_unit_test(test_large_map_degrades),
         cmocka_unit_test(test_placement_matches_ring_scan),
         cmocka_unit_test(test_no_room_refused),

@@ -265,7 +265,10 @@ static void reapply_params(tn_world *w, const double *vals, const bool *have)
     size_t len = 0;
     for (int i = 0; i < NPARAMS; i++) {
         double now;
-        if (!have[i] || (PARAMS[i].get(w, &now) && now == vals[i])) continue;
+        if (!have[i]) continue;
+        /* kept as it is; or at its default where the new map has no such
+         * part (agent_radius without a navmesh): nothing was lost */
+        if (PARAMS[i].get(w, &now) ? now == vals[i] : vals[i] == PARAMS[i].def) continue;
         tn_error e;
         if (tn_succeeded(PARAMS[i].set(w, vals[i], &e))) continue;
         int n = snprintf(left + len, sizeof left - len, "%s%s %g (%s)", len ? "; " : "",
@@ -302,10 +305,15 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     tn_body old_char = w->character;
     int old_cx = w->covered_start_x, old_cy = w->covered_start_y;
     bool old_dirty = w->dirty;
+    char old_msg[sizeof w->message];
+    memcpy(old_msg, w->message, sizeof old_msg);
+    int old_ttl = w->message_ttl;
     subs_destroy(w);
     w->taken = taken;
     w->map = map;
     take_start(w);
+    w->message[0] = '\0'; /* the old map's message is not about this one (the */
+    w->message_ttl = 0;   /* new parts' own, "goto is off ...", are kept) */
     place_character(w, w->character.w, w->character.h); /* fits: checked above */
     tn_status s = subs_create(w, err);
     if (tn_failed(s)) {
@@ -318,6 +326,8 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
         w->covered_start_x = old_cx;
         w->covered_start_y = old_cy;
         w->dirty = old_dirty;
+        memcpy(w->message, old_msg, sizeof old_msg);
+        w->message_ttl = old_ttl;
         /* (the old map's parts fitted before: when they do not now either,
          * the world runs without them, each part's entries answer "off") */
         tn_error e;
@@ -331,8 +341,6 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     tn_free(&w->alloc, old_taken);
     w->map_serial++;
     w->dirty = false;
-    w->message[0] = '\0'; /* the old map's message is not about this one */
-    w->message_ttl = 0;
     reapply_params(w, vals, have);
     return TN_OK;
 }
