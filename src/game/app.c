@@ -272,6 +272,8 @@ static void offer_restore(app *a)
     tn_world_set_message_ttl(a->w, 60 * 20);
 }
 
+static void reapply_view(app *a);
+
 static void restore(app *a)
 {
     char path[1024], err[512];
@@ -332,7 +334,9 @@ static void restore(app *a)
     a->prev_y = tn_world_character(a->w)->y;
     /* the history's tiles were the replaced map's: Ctrl+Z must not replay them here */
     tn_undo_clear(&a->undo);
-    tn_playback_forget(&a->pb); /* a new map: the bot's search was on the old one */
+    tn_playback_forget(&a->pb);             /* a new map: the bot's search was on the old one */
+    reapply_view(a);                        /* the new bots plan with Shift+G's heuristic too */
+    a->view.inspect_kind = TN_INSPECT_NONE; /* its agents are new ones */
     if (merged >= 0) {
         forget_merge(a);
         char both_s[96] = "";
