@@ -15,9 +15,8 @@ struct tn_world {
     tn_input input; /* the player's keys, read by the next step */
     tn_rng rng;
     uint64_t seed;
-    int graph_threads;   /* tn_world_config.graph_threads */
-    long frame;          /* steps taken */
-    uint32_t map_serial; /* maps replaced (tn_world_map_serial) */
+    int graph_threads; /* tn_world_config.graph_threads */
+    long frame;        /* steps taken */
     tn_tool tool;
     bool dirty; /* edits since the last save */
     int edits, refused_edits;
@@ -36,6 +35,7 @@ struct tn_world {
      * map keeps its '*' marks (saving never loses them); taken[y*w+x] hides
      * one until the tile is edited or the map replaced. */
     uint8_t *taken;
+    uint32_t map_serial; /* maps replaced (tn_world_map_serial) */
 
     /* part state, owned by each part's file */
     struct tn_wbots *bots;
