@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "control.h"
+#include "fileio.h"
+#include "tn_flow.h"
 #include "tn_path.h"
 #include "tn_surf.h"
 #include "tn_rng.h"
@@ -1171,6 +1173,61 @@ static void test_inspect(void **state)
     tn_world_destroy(w);
 }
 
+/* The flow overlay's 8-connected field follows the map: an edit, and a
+ * map switch even when the new map sits where a freed one was with the
+ * same revision (two resets in a row alternate between two addresses with
+ * glibc; the window keyed the field on the map's address and revision and
+ * showed a former map's arrows over the reset one's tiles). */
+static bool field_matches(const tn_flow *f, const tn_map *m)
+{
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++)
+            if ((f->kind[tn_flow_index(f, x, y)] == TN_FLOW_WALL) !=
+                (tn_map_tile(m, x, y) == TN_TILE_BLOCK))
+                return false;
+    return true;
+}
+static void test_flow8_follows_the_map(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_flow8_XXXXXX", path[64], err[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/edited.map", dir);
+    /* the demo map with a block at (30,30), as a file: it loads at revision 0 */
+    tn_map *e = tu_load_map("maps/demo.map");
+    tn_map_set_tile(e, 30, 30, TN_TILE_BLOCK, NULL);
+    if (tn_save_map(e, path, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map_destroy(e);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_flow8_cache c;
+    memset(&c, 0, sizeof c);
+    const tn_flow *f = tn_flow8_get(&c, w);
+    assert_non_null(f);
+    assert_int_equal(f->connectivity, 8);
+    assert_true(field_matches(f, tn_world_map(w)));
+    tn_error er;
+    assert_true(tn_succeeded(tn_world_edit(w, 20, 30, TN_EDIT_BLOCK, &er)));
+    assert_true(field_matches(tn_flow8_get(&c, w), tn_world_map(w)));
+    /* (the overlay hidden meanwhile: nothing asks) reset to the file, then
+     * switch to the edited copy: each a new map at revision 0 */
+    assert_true(tn_succeeded(tn_world_replace_map(w, tu_load_map("maps/demo.map"), &er)));
+    assert_true(field_matches(tn_flow8_get(&c, w), tn_world_map(w)));
+    for (int k = 0; k < 4; k++) {
+        tn_map *m;
+        if (tn_load_map(k % 2 ? path : "maps/demo.map", &m, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        assert_true(tn_succeeded(tn_world_replace_map(w, m, &er)));
+        if (k % 2 == 0) continue; /* a switch unseen, as with the overlay off */
+        if (!field_matches(tn_flow8_get(&c, w), tn_world_map(w)))
+            fail_msg("switch %d: the field is another map's", k);
+    }
+    tn_flow8_free(&c);
+    assert_null(c.field);
+    tn_world_destroy(w);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1195,6 +1252,7 @@ int main(void)
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_singular),
+        cmocka_unit_test(test_flow8_follows_the_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -442,6 +442,60 @@ static void test_read_unknown_size(void **state)
     assert_null(buf);
 }
 
+/* The limit is the largest size read, not one byte under it: a file or a
+ * pipe of exactly `max` bytes is read (a 16 MiB script was refused as
+ * "larger than the 16777216-byte limit"), one byte more is not. */
+static void test_read_exactly_the_limit(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_limit_XXXXXX", path[64], err[512], want[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/f.txt", dir);
+    char *buf = NULL;
+    size_t len = 0;
+    for (size_t size = 1000; size <= 1001; size++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        for (size_t i = 0; i < size; i++) fputc('a' + (int)(i % 26), f);
+        fclose(f);
+        int rc = tn_read_file(path, 1000, &buf, &len, err, sizeof err);
+        if (size == 1000) {
+            if (rc != 0) fail_msg("%s", err);
+            assert_int_equal(len, 1000);
+            assert_int_equal(buf[999], 'a' + 999 % 26);
+            free(buf);
+        } else {
+            assert_int_equal(rc, -1);
+            snprintf(want, sizeof want, "%s: file is 1001 bytes, larger than the 1000-byte limit",
+                     path);
+            assert_string_equal(err, want);
+        }
+    }
+    /* a pipe this process holds, 8 bytes with an 8-byte limit, then 9 */
+    for (int size = 8; size <= 9; size++) {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        assert_int_equal(write(fds[1], "123456789", (size_t)size), size);
+        close(fds[1]);
+        char p[32];
+        snprintf(p, sizeof p, "/dev/fd/%d", fds[0]);
+        int rc = tn_read_file(p, 8, &buf, &len, err, sizeof err);
+        close(fds[0]);
+        if (size == 8) {
+            if (rc != 0) fail_msg("%s", err);
+            assert_int_equal(len, 8);
+            assert_memory_equal(buf, "12345678", 8);
+            free(buf);
+        } else {
+            assert_int_equal(rc, -1);
+            snprintf(want, sizeof want, "%s: larger than the 8-byte limit", p);
+            assert_string_equal(err, want);
+        }
+    }
+    remove(path);
+    rmdir(dir);
+}
+
 /* Saved over a Moving AI map of another size, the header gets the new
  * height and width (other lines and CRLF endings kept): the file loads as
  * the map saved. */
@@ -536,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_read_unknown_size),
+        cmocka_unit_test(test_read_exactly_the_limit),
         cmocka_unit_test(test_save_changed_on_disk),
         cmocka_unit_test(test_origin_by_identity),
         cmocka_unit_test(test_origin_link_repointed),

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -335,6 +336,40 @@ static void test_set_refused(void **state)
     tn_world_destroy(w);
 }
 
+/* On a map above 512x512 tiles (no navmesh, no path finder) `set
+ * agent_radius` is refused as `set bots` is, not fatal: a scripted run on
+ * such a map stopped at the first agent_radius line with "navmesh is off
+ * ('agent_radius')" and printed no JSON. */
+static void test_set_refused_large_map(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &m, NULL)));
+    for (int x = 0; x < 700; x++) tn_map_set_tile(m, x, 399, TN_TILE_BLOCK, NULL);
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    const char *text = "0 set agent_radius 0.5\n1 set bots 1\n2 set bias 0.25\n";
+    char err[512] = "";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    warn_log log = {0, ""};
+    tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
+    if (tn_script_run(s, w, 0, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    assert_string_equal(log.last, "t.txt:1: set agent_radius 0.5 refused (frame 0): the navmesh "
+                                  "is off on this 700x400 map (more than 262144 tiles): no agent "
+                                  "radius to set");
+    if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 2);
+    assert_int_equal(tn_world_refused_edits(w), 2);
+    double v;
+    assert_false(tn_world_get(w, "agent_radius", &v));
+    assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.25) < 1e-6); /* the run went on */
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
 /* Refused clicks and toggles are not fatal either: each one reaches the
  * host's warn with FILE:LINE, the command and the world's reason. */
 static void test_edit_refused(void **state)
@@ -424,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_set_speed),
         cmocka_unit_test(test_bom_and_unrun),
         cmocka_unit_test(test_set_refused),
+        cmocka_unit_test(test_set_refused_large_map),
         cmocka_unit_test(test_edit_refused),
         cmocka_unit_test(test_click_adjusted),
         cmocka_unit_test(test_save_keeps_comments),

@@ -127,6 +127,44 @@ static void test_world_refusal_rules(void **state)
     tn_world_destroy(w);
 }
 
+/* A spawn point toggled straight onto a destination (the mark replaced)
+ * needs a path once that destination is gone, as one on an empty tile
+ * does: one in a closed room whose only way out was its own destination
+ * was accepted, a spawn point that never had a path. */
+static void test_world_spawn_over_destination(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 12 8\ntiles\n"
+                             "############\n"
+                             "#..........#\n"
+                             "#.S.....####\n"
+                             "#.......#D.#\n"
+                             "#.....D.####\n"
+                             "#P.........#\n"
+                             "#..........#\n"
+                             "############\n",
+                             1);
+    tn_wenemies *s = tn_wenemies_of(w);
+    assert_int_equal(s->ndests, 2);
+    /* the room's destination (9,3): no other way to one from there */
+    expect_refused(w, 9, 3, TN_EDIT_SPAWN, "spawn point (9,3) would have no path");
+    assert_int_equal(tn_map_mark(tn_world_map(w), 9, 3), TN_MARK_DEST);
+    assert_int_equal(s->ndests, 2);
+    assert_int_equal(s->nspawns, 1);
+    /* two steps give the same answer */
+    expect_ok(w, 9, 3, TN_EDIT_DEST);
+    expect_refused(w, 9, 3, TN_EDIT_SPAWN, "spawn point (9,3) would have no path");
+    expect_ok(w, 9, 3, TN_EDIT_DEST);
+    /* the big room's (6,4): S (2,2) would lose its path first; with a
+     * third destination in that room a spawn point there is fine */
+    expect_refused(w, 6, 4, TN_EDIT_SPAWN, "would leave spawn point (2,2) without a path");
+    expect_ok(w, 1, 1, TN_EDIT_DEST);
+    expect_ok(w, 6, 4, TN_EDIT_SPAWN);
+    assert_int_equal(s->nspawns, 2);
+    assert_int_equal(s->ndests, 2);
+    tn_world_destroy(w);
+}
+
 /* Maps without spawn points or destinations: an idle spawner; a board can
  * be built up in any order. */
 static void test_world_idle_and_cutoff(void **state)
@@ -323,6 +361,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_refusal_rules),
+        cmocka_unit_test(test_world_spawn_over_destination),
         cmocka_unit_test(test_world_idle_and_cutoff),
         cmocka_unit_test(test_world_json_and_determinism),
         cmocka_unit_test(test_world_random_edits),

@@ -276,6 +276,127 @@ static void test_replace_map_keeps_params(void **state)
     tn_world_destroy(w);
 }
 
+/* A switch to a map too large for the navmesh says so, as a world made on
+ * it does (the parts' own messages are not cleared with the old map's). */
+static void test_replace_map_says_what_is_off(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_world_message(w, "a message about the small map");
+    tn_map *big = NULL;
+    assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &big, NULL)));
+    for (int x = 0; x < 700; x++) tn_map_set_tile(big, x, 399, TN_TILE_BLOCK, NULL);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_replace_map(w, big, &e)));
+    const char *msg = tn_world_message_text(w);
+    if (strncmp(msg, "the navmesh is off: a 700x400 map needs about ", 46) != 0)
+        fail_msg("message: '%s'", msg);
+    assert_true(tn_world_message_ttl(w) > 0);
+    tn_world_destroy(w);
+}
+
+/* An allocator that fails its fail_at-th allocation (counted from 1 after
+ * arming; 0: none fails). */
+typedef struct fail_alloc {
+    long n, fail_at;
+    bool after; /* every allocation from the fail_at-th on fails */
+} fail_alloc;
+static void *fail_alloc_fn(void *user, size_t size)
+{
+    fail_alloc *f = user;
+    if (f->fail_at && (++f->n == f->fail_at || (f->after && f->n > f->fail_at))) return NULL;
+    return malloc(size);
+}
+static void fail_free_fn(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+
+/* The world while agents are out (extra bots, wanderers, a goto under
+ * way) and a smaller map comes in whose parts cannot all be made (each
+ * allocation of the switch failed in turn): the switch fails and the old
+ * map plays on with its parts, as tn_control_reset tells the user.  (The
+ * world was left holding the new map without the parts that failed: the
+ * next goto click dereferenced the missing bots part.) */
+static void test_replace_map_out_of_memory(void **state)
+{
+    (void)state;
+    int failed = 0, k;
+    for (k = 1; k < 2000; k++) {
+        fail_alloc fa = {0, 0, false};
+        tn_allocator a = {fail_alloc_fn, fail_free_fn, &fa};
+        tn_world_config cfg = tn_world_default_config();
+        tn_world *w = NULL;
+        tn_error e;
+        if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), &cfg, &a, &w, &e)))
+            fail_msg("%s", e.msg);
+        assert_true(tn_succeeded(tn_world_set(w, "bots", 3, &e)));
+        assert_true(tn_succeeded(tn_world_set(w, "wanderers", 4, &e)));
+        assert_true(tn_succeeded(tn_world_goto(w, 30, 40, &e)));
+        for (int i = 0; i < 5; i++) tn_world_step(w);
+        fa.n = 0;
+        fa.fail_at = k;
+        tn_status st = tn_world_replace_map(w, tu_load_map("tests/data/small.map"), &e);
+        bool hit = fa.n >= k; /* the k-th allocation was made (and failed) */
+        fa.fail_at = 0;
+        if (tn_failed(st)) {
+            failed++;
+            /* the old map, whole: its size, its parts, the checks */
+            assert_int_equal(tn_world_map(w)->w, 80);
+            assert_int_equal(tn_world_map(w)->h, 45);
+            double v;
+            assert_true(tn_world_get(w, "bots", &v) && v == 3);
+            assert_true(tn_world_get(w, "wanderers", &v) && v == 4);
+        } else {
+            assert_int_equal(tn_world_map(w)->w, 12);
+        }
+        if (tn_failed(tn_world_check(w, &e))) fail_msg("allocation %d: %s", k, e.msg);
+        /* every tool and a few steps on whichever map plays */
+        const tn_map *m = tn_world_map(w);
+        tn_world_goto(w, m->w - 2, m->h - 2, &e);
+        for (int t = 0; t < TN_TOOL_COUNT; t++) {
+            tn_world_set_tool(w, (tn_tool)t);
+            tn_world_click(w, m->w / 2, 1, TN_CLICK_LEFT, false, &e);
+        }
+        for (int i = 0; i < 5; i++) tn_world_step(w);
+        char json[4096];
+        assert_true(tn_world_json(w, json, sizeof json) < (int)sizeof json);
+        if (tn_failed(tn_world_check(w, &e))) fail_msg("allocation %d: %s", k, e.msg);
+        tn_world_destroy(w);
+        if (!hit) break; /* the switch made fewer than k allocations: all tried */
+    }
+    printf("  %d allocations in the switch, %d of them failing it\n", k - 1, failed);
+    assert_true(failed > 0);
+    /* no memory at all from some point on: the old map's parts cannot be
+     * made again either; the world runs on without them, nothing crashes */
+    for (int from = 1; from < k; from += 7) {
+        fail_alloc fa = {0, 0, true};
+        tn_allocator a = {fail_alloc_fn, fail_free_fn, &fa};
+        tn_world *w = NULL;
+        tn_error e;
+        if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), NULL, &a, &w, &e)))
+            fail_msg("%s", e.msg);
+        assert_true(tn_succeeded(tn_world_set(w, "wanderers", 2, &e)));
+        fa.fail_at = from;
+        assert_true(tn_failed(tn_world_replace_map(w, tu_load_map("tests/data/small.map"), &e)));
+        assert_int_equal(tn_world_map(w)->w, 80);
+        for (int t = 0; t < TN_TOOL_COUNT; t++) {
+            tn_world_set_tool(w, (tn_tool)t);
+            tn_world_click(w, 40, 30, TN_CLICK_LEFT, false, &e);
+        }
+        tn_world_goto(w, 40, 30, &e);
+        tn_world_edit(w, 40, 30, TN_EDIT_BLOCK, &e);
+        for (int i = 0; i < 3; i++) tn_world_step(w);
+        char buf[4096];
+        tn_world_json(w, buf, sizeof buf);
+        tn_world_hud(w, buf, sizeof buf);
+        tn_world_set(w, "bots", 2, &e);
+        if (tn_failed(tn_world_check(w, &e))) fail_msg("from allocation %d: %s", from, e.msg);
+        tn_world_destroy(w);
+    }
+}
+
 /* Does the segment a-b (tiles) pass through the inside of tile (x, y)? The
  * slab test, independent of the walk tn_wnav_los makes. */
 static bool seg_hits_tile(double ax, double ay, double bx, double by, int x, int y)
@@ -525,6 +646,8 @@ int main(void)
         cmocka_unit_test(test_json_and_determinism),
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_replace_map_keeps_params),
+        cmocka_unit_test(test_replace_map_out_of_memory),
+        cmocka_unit_test(test_replace_map_says_what_is_off),
         cmocka_unit_test(test_large_map_degrades),
         cmocka_unit_test(test_placement_matches_ring_scan),
         cmocka_unit_test(test_no_room_refused),

@@ -100,9 +100,7 @@ typedef struct app {
     int drag_mode; /* 0 none, 1 ctrl+left pressed (pan or inspect), 2 panning */
     int drag_x0, drag_y0;
     float drag_cam_x, drag_cam_y;
-    tn_flow *flow8; /* the 8-connected field the flow overlay can show */
-    uint32_t flow8_rev;
-    const tn_map *flow8_map;
+    tn_flow8_cache flow8;   /* the 8-connected field the flow overlay can show */
     tn_game_opts opts_copy; /* opts with a map path the picker can change */
     char map_path[1024];
     char *pick[256]; /* the picker's paths (owned) */
@@ -274,6 +272,8 @@ static void offer_restore(app *a)
     tn_world_set_message_ttl(a->w, 60 * 20);
 }
 
+static void reapply_view(app *a);
+
 static void restore(app *a)
 {
     char path[1024], err[512];
@@ -334,7 +334,9 @@ static void restore(app *a)
     a->prev_y = tn_world_character(a->w)->y;
     /* the history's tiles were the replaced map's: Ctrl+Z must not replay them here */
     tn_undo_clear(&a->undo);
-    tn_playback_forget(&a->pb); /* a new map: the bot's search was on the old one */
+    tn_playback_forget(&a->pb);             /* a new map: the bot's search was on the old one */
+    reapply_view(a);                        /* the new bots plan with Shift+G's heuristic too */
+    a->view.inspect_kind = TN_INSPECT_NONE; /* its agents are new ones */
     if (merged >= 0) {
         forget_merge(a);
         char both_s[96] = "";
@@ -604,24 +606,7 @@ static void update_flow8(app *a)
 {
     a->view.flow8_field = NULL;
     if (!a->view.flow8 || !(a->view.overlays & TN_OVERLAY_FLOW)) return;
-    const tn_map *m = tn_world_map(a->w);
-    if (a->flow8 && (a->flow8->w != m->w || a->flow8->h != m->h)) {
-        tn_flow_destroy(a->flow8);
-        a->flow8 = NULL;
-    }
-    tn_error e;
-    if (!a->flow8) {
-        if ((long)m->w * m->h > 512L * 512L ||
-            tn_failed(tn_flow_create(m->w, m->h, 8, NULL, &a->flow8, &e)))
-            return;
-        a->flow8_map = NULL;
-    }
-    if (a->flow8_map != m || a->flow8_rev != m->revision) {
-        tn_flow_rebuild(a->flow8, m, NULL);
-        a->flow8_map = m;
-        a->flow8_rev = m->revision;
-    }
-    a->view.flow8_field = a->flow8;
+    a->view.flow8_field = tn_flow8_get(&a->flow8, a->w);
 }
 
 static void picker_close(app *a)
@@ -1206,7 +1191,7 @@ static void app_end(app *a)
     save_settings(a);
     tn_playback_free(&a->pb);
     tn_path_destroy(a->pb_finder);
-    tn_flow_destroy(a->flow8);
+    tn_flow8_free(&a->flow8);
     a->view.pb = NULL;
 }
 

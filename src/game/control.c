@@ -1079,3 +1079,36 @@ bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *in
         w, "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
     return false;
 }
+
+/* ------------------------------------------------------- flow8 overlay */
+
+#include "tn_flow.h"
+
+const tn_flow *tn_flow8_get(tn_flow8_cache *c, const tn_world *w)
+{
+    const tn_map *m = tn_world_map(w);
+    if (c->field && (c->field->w != m->w || c->field->h != m->h)) tn_flow8_free(c);
+    if (!c->field) {
+        tn_error e;
+        if ((long)m->w * m->h > 512L * 512L ||
+            tn_failed(tn_flow_create(m->w, m->h, 8, NULL, &c->field, &e))) {
+            c->field = NULL;
+            return NULL;
+        }
+        c->world = NULL; /* made, not built */
+    }
+    if (c->world != w || c->serial != tn_world_map_serial(w) || c->rev != m->revision) {
+        tn_flow_rebuild(c->field, m, NULL);
+        c->world = w;
+        c->serial = tn_world_map_serial(w);
+        c->rev = m->revision;
+    }
+    return c->field;
+}
+
+void tn_flow8_free(tn_flow8_cache *c)
+{
+    tn_flow_destroy(c->field);
+    c->field = NULL;
+    c->world = NULL;
+}

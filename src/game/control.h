@@ -283,4 +283,19 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
  * click's "no agent there") never stays beside a pinned card. */
 bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index);
 
+/* ---- the flow overlay's 8-connected field -----------------------------------
+ * Display only (the enemies keep the world's 4-connected field): made for
+ * the world's map when first asked, again when the map was edited (its
+ * revision) or replaced (tn_world_map_serial: a map loaded after another
+ * was freed may sit at its address with the same revision, and was shown
+ * the old map's arrows).  NULL above 512x512 tiles or out of memory. */
+typedef struct tn_flow8_cache {
+    struct tn_flow *field; /* owned */
+    const tn_world *world; /* what it was made for: the world, */
+    uint32_t serial;       /* its map serial */
+    uint32_t rev;          /* and the map's revision */
+} tn_flow8_cache;
+const struct tn_flow *tn_flow8_get(tn_flow8_cache *c, const tn_world *w);
+void tn_flow8_free(tn_flow8_cache *c);
+
 #endif

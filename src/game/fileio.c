@@ -90,7 +90,17 @@ int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *er
     for (;;) {
         if (used == size) { /* a pipe or a file that grew: read on, within the limit */
             if (size >= max) {
-                snprintf(err, cap, "%s: larger than the %zu-byte limit", path, max);
+                /* exactly max bytes is within the limit: only a byte more
+                 * is too large */
+                char more;
+                ssize_t k;
+                do k = read(fd, &more, 1);
+                while (k < 0 && errno == EINTR);
+                if (k == 0) break;
+                if (k < 0)
+                    snprintf(err, cap, "%s: read error: %s", path, strerror(errno));
+                else
+                    snprintf(err, cap, "%s: larger than the %zu-byte limit", path, max);
                 free(buf);
                 close(fd);
                 return -1;

@@ -8,9 +8,10 @@
  * character, keeps clear of every enemy (tn_wenemies' positions, bucketed
  * each step into a tn_grid over the map with cells of the separation
  * radius), searches by navmesh path when it loses sight and fetches items.
- * A picked item's mark is cleared from the map with tn_map_set_mark (it is
- * a pickup, not an edit: not counted in "edits", no on_edit broadcast; the
- * map revision changes).  The item list is kept in step with the map by
+ * A picked item is hidden by the world (tn_world_take_item), its mark left
+ * on the map (a save keeps it; an edit of its tile shows it again): a
+ * pickup, not an edit: not counted in "edits", no on_edit broadcast, the
+ * map's revision unchanged.  The item list is kept in step with the map by
  * on_edit (incrementally for one tile).
  *
  * Wanderers: parameter "wanderers" (0..64) adds or removes them; new ones

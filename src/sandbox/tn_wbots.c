@@ -757,6 +757,9 @@ static int click_row(const tn_map *m, int x, int y)
 tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     tn_wbots *s = of(w);
+    if (!s) /* (a map switch that ran out of memory) */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "goto is off: the bots could not be made (out of memory)");
     if (!s->pf)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "goto is off: the %dx%d map has %ld tiles, more than the path "

@@ -134,6 +134,28 @@ static int kind_of(int tile, int mark)
     return tile == TN_TILE_EMPTY && mark == TN_MARK_DEST ? TN_FLOW_DEST : TN_FLOW_OPEN;
 }
 
+/* Would tile (x, y) have a path once it is new_kind (OPEN or DEST)?  A
+ * destination that becomes an open tile (a spawn point toggled onto it)
+ * has one when a neighbour with a path now keeps it without this
+ * destination (tn_flow_whatif on the neighbours; taking a destination
+ * away opens no new way). */
+static bool path_after(tn_wenemies *s, const tn_map *m, int x, int y, int old_kind, int new_kind)
+{
+    if (new_kind == TN_FLOW_DEST) return true;
+    if (old_kind == new_kind) return tn_flow_dir(s->flow, x, y) != TN_DIR_NONE;
+    int32_t nb[4];
+    int n = 0;
+    for (int d = 0; d < 4; d++) {
+        int nx = x + tn_dir_dx[d], ny = y + tn_dir_dy[d];
+        if (tn_map_inside(m, nx, ny) && tn_flow_dir(s->flow, nx, ny) != TN_DIR_NONE)
+            nb[n++] = ny * m->w + nx;
+    }
+    int lost = 0;
+    if (n > 0 && tn_failed(tn_flow_whatif(s->flow, x, y, new_kind, nb, n, &lost, NULL, NULL)))
+        return false;
+    return n - lost > 0;
+}
+
 tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
 {
     tn_wenemies *s = tn_wenemies_of(w);
@@ -167,7 +189,7 @@ tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, 
         }
     }
     if (mark == TN_MARK_SPAWN && old_mark != TN_MARK_SPAWN && s->ndests > 0 &&
-        tn_flow_dir(s->flow, x, y) == TN_DIR_NONE)
+        !path_after(s, m, x, y, old_kind, new_kind))
         return tn_error_set(err, no, 0, 0,
                             "spawn point (%d,%d) would have no path to a destination", x, y);
     return TN_OK;

@@ -11,7 +11,8 @@
  *  - the last destination and the last spawn point cannot be removed;
  *  - an edit that would leave a spawn point that has a path now without a
  *    path to any destination is refused (tn_flow_whatif, no allocation);
- *  - a new spawn point needs a path, unless the map has no destination at
+ *  - a new spawn point needs a path (one toggled onto a destination: a path
+ *    without that destination), unless the map has no destination at
  *    all (a map with no spawn point or no destination just has an idle
  *    spawner, so a board can be built up in any order);
  *  - spawn points that had no path already (e.g. a closed room in a loaded

@@ -297,9 +297,13 @@ tn_status tn_wnav_create(tn_world *w, tn_error *err)
 tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
 {
     struct tn_wnav *s = nav_of(w);
+    /* refused by a rule (no navmesh on a map this large), as `set bots`
+     * is: a script's run goes on, the refusal is counted and said */
     if (!s)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navmesh is off ('agent_radius')");
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "the navmesh is off on this %dx%d map (more than %ld tiles): no agent "
+                            "radius to set",
+                            w->map->w, w->map->h, MAX_NAV_TILES);
     s->agent_radius = (float)value * TN_TILE_PX;
     if (s->has_path && tn_failed(replan_tool_path(s)))
         tn_world_message(w, "navmesh: no path for an agent of radius %.2f tiles", value);

@@ -3,8 +3,11 @@
  * queries other parts and the game make through it.
  *
  * The world keeps one tn_navmesh of its map in WORLD PIXELS (tile_size =
- * TN_TILE_PX), with capacity for the worst case of the map's size, so no
- * edit can overflow it.  It is built in create and updated after every edit
+ * TN_TILE_PX), sized to the map's content with headroom
+ * (tn_navmesh_config_for_map); an edit that outgrows it makes the mesh,
+ * its query and buffers again for the new content (the navpath tool's path
+ * kept).  Maps above 512x512 tiles get none (every query answers "no",
+ * line of sight walks the tiles).  It is built in create and updated after every edit
  * that changes free space (a block placed or removed) by the local rebuild
  * around the tile (tn_navmesh_update_tile, which falls back to a full build
  * near the map's corners); toggling a one-way platform or a mark leaves
@@ -83,6 +86,8 @@ float tn_wnav_agent_radius(const tn_world *w);
 tn_agent_nav tn_wnav_agent_nav(tn_world *w);
 
 /* ---- this part's parameters (see tn_param_info) ---- */
+/* agent_radius is refused (FAILURE | REFUSED, the map's size in the
+ * message) on a map above 512x512 tiles, which has no navmesh. */
 tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err);
 bool tn_wnav_get_agent_radius(const tn_world *w, double *value);
 #define TN_WNAV_PARAM_AGENT_RADIUS                                            \

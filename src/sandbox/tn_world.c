@@ -265,7 +265,10 @@ static void reapply_params(tn_world *w, const double *vals, const bool *have)
     size_t len = 0;
     for (int i = 0; i < NPARAMS; i++) {
         double now;
-        if (!have[i] || (PARAMS[i].get(w, &now) && now == vals[i])) continue;
+        if (!have[i]) continue;
+        /* kept as it is; or at its default where the new map has no such
+         * part (agent_radius without a navmesh): nothing was lost */
+        if (PARAMS[i].get(w, &now) ? now == vals[i] : vals[i] == PARAMS[i].def) continue;
         tn_error e;
         if (tn_succeeded(PARAMS[i].set(w, vals[i], &e))) continue;
         int n = snprintf(left + len, sizeof left - len, "%s%s %g (%s)", len ? "; " : "",
@@ -295,18 +298,49 @@ tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err)
     double vals[NPARAMS];
     bool have[NPARAMS];
     for (int i = 0; i < NPARAMS; i++) have[i] = PARAMS[i].get(w, &vals[i]);
+    /* what plays on when the new map's parts cannot be made (out of
+     * memory): the old map, its character and its parts made again */
+    tn_map *old_map = w->map;
+    uint8_t *old_taken = w->taken;
+    tn_body old_char = w->character;
+    int old_cx = w->covered_start_x, old_cy = w->covered_start_y;
+    bool old_dirty = w->dirty;
+    char old_msg[sizeof w->message];
+    memcpy(old_msg, w->message, sizeof old_msg);
+    int old_ttl = w->message_ttl;
     subs_destroy(w);
-    tn_map_destroy(w->map);
-    tn_free(&w->alloc, w->taken);
     w->taken = taken;
     w->map = map;
     take_start(w);
-    w->dirty = false;
-    w->message[0] = '\0'; /* the old map's message is not about this one */
-    w->message_ttl = 0;
+    w->message[0] = '\0'; /* the old map's message is not about this one (the */
+    w->message_ttl = 0;   /* new parts' own, "goto is off ...", are kept) */
     place_character(w, w->character.w, w->character.h); /* fits: checked above */
     tn_status s = subs_create(w, err);
-    if (tn_failed(s)) return s;
+    if (tn_failed(s)) {
+        subs_destroy(w);
+        tn_map_destroy(map);
+        tn_free(&w->alloc, taken);
+        w->map = old_map;
+        w->taken = old_taken;
+        w->character = old_char;
+        w->covered_start_x = old_cx;
+        w->covered_start_y = old_cy;
+        w->dirty = old_dirty;
+        memcpy(w->message, old_msg, sizeof old_msg);
+        w->message_ttl = old_ttl;
+        /* (the old map's parts fitted before: when they do not now either,
+         * the world runs without them, each part's entries answer "off") */
+        tn_error e;
+        if (tn_failed(subs_create(w, &e)))
+            subs_destroy(w);
+        else
+            reapply_params(w, vals, have);
+        return s;
+    }
+    tn_map_destroy(old_map);
+    tn_free(&w->alloc, old_taken);
+    w->map_serial++;
+    w->dirty = false;
     reapply_params(w, vals, have);
     return TN_OK;
 }
@@ -490,6 +524,7 @@ const tn_body *tn_world_character(const tn_world *w) { return &w->character; }
 const tn_phys_params *tn_world_phys(const tn_world *w) { return &w->phys; }
 tn_input tn_world_input(const tn_world *w) { return w->input; }
 long tn_world_frame(const tn_world *w) { return w->frame; }
+uint32_t tn_world_map_serial(const tn_world *w) { return w->map_serial; }
 tn_tool tn_world_tool(const tn_world *w) { return w->tool; }
 int tn_world_edits(const tn_world *w) { return w->edits; }
 int tn_world_refused_edits(const tn_world *w) { return w->refused_edits; }

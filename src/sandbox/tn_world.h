@@ -189,7 +189,10 @@ tn_status tn_world_check(const tn_world *w, tn_error *err);
  * on a map too large for the path finder) is left at its default and named
  * in the world's message, which is cleared otherwise.  Takes ownership of
  * `map`.  A map where the character fits nowhere is REFUSED (and freed): the
- * world keeps its map. */
+ * world keeps its map.  So does a map whose parts cannot be made (out of
+ * memory, the failure returned): the old map plays on, its character where
+ * it was, its parts made again (trips, agents and enemies start afresh,
+ * the parameters kept). */
 tn_status tn_world_replace_map(tn_world *w, tn_map *map, tn_error *err);
 
 /* Is there an item on tile (x, y) that nobody has picked up? */
@@ -214,6 +217,11 @@ const tn_phys_params *tn_world_phys(const tn_world *w);
 /* The player's keys as last set (tn_world_set_input or a bot's drive). */
 tn_input tn_world_input(const tn_world *w);
 long tn_world_frame(const tn_world *w); /* steps taken */
+/* Changes each time tn_world_replace_map puts another map in (0 for the
+ * first): something made from the map outside the world is stale when
+ * this or the map's revision (its edits) differs from when it was made.
+ * The map's address is no such key: a new map may get a freed one's. */
+uint32_t tn_world_map_serial(const tn_world *w);
 tn_tool tn_world_tool(const tn_world *w);
 int tn_world_edits(const tn_world *w);         /* edits applied */
 int tn_world_refused_edits(const tn_world *w); /* edits and settings refused */

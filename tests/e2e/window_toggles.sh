@@ -12,7 +12,8 @@
 #             top-left), and come back pixel for pixel on Y again
 #   Shift+G:  the classic planner (G), explored states (X), replay at the top
 #             rate: a goto's replay ends with a frontier (#58d0ff); after
-#             Ctrl+R and Shift+G (fast) the same goto's frontier differs
+#             Ctrl+R and Shift+G (fast) the same goto's frontier differs;
+#             after an edit, Ctrl+R and R (restore) it is fast's again
 #   graph:    G back to the graph planner: the same goto's replay fills
 #             closed tiles (the view changes) and draws no frontier (the
 #             graph search records no opens)
@@ -124,8 +125,8 @@ xdotool key f
 settle "flow overlay off"
 
 # --- Shift+G: optimal and fast searches replayed (classic planner)
-replay_of() { # what: reset, goto (30,21) on the floor, steps until the replay ran
-    xdotool key ctrl+r
+replay_of() { # what [restored]: reset (unless restored), goto (30,21) on the floor, steps until the replay ran
+    [ -n "${2:-}" ] || xdotool key ctrl+r
     for k in 1 2 3 4 5; do xdotool key period; done # the character settles on the floor
     settle "$1: reset"
     w0=$(count "$SHOT" $WHITE)
@@ -154,6 +155,19 @@ f_fast=$(count "$SHOT" $FRONTIER)
 [ "$f_fast" -gt 0 ] || fail "the fast search's replay drew no frontier"
 [ "$f_fast" -ne "$f_opt" ] || fail "Shift+G: the fast search's frontier equals the optimal one ($f_opt px)"
 echo "$NAME: frontier px: optimal $f_opt, fast $f_fast"
+# R (restoring autosaved edits) keeps Shift+G's heuristic: the restored
+# world's bot searched with the optimal one while Shift+G still said fast
+xdotool key 6 # the item tool: an edit that no search reads, far from this one
+click_tile 1 1 1
+xdotool key 1
+xdotool mousemove --window "$WID" 1150 40
+xdotool key ctrl+r # the edit goes to the autosave, and R is offered
+xdotool key r
+replay_of "fast after R" restored
+keep restored
+f_rest=$(count "$SHOT" $FRONTIER)
+[ "$f_rest" -eq "$f_fast" ] ||
+    fail "after R (restore) the goto's frontier is $f_rest px, fast's $f_fast (optimal's $f_opt)"
 xdotool key shift+g # optimal again
 
 # --- the graph planner's search replayed
