@@ -21,6 +21,8 @@
 #include "tn_path.h"
 #include "tn_enemy.h"
 #include "tn_wenemies.h"
+#include "tn_navmesh.h"
+#include "tn_wnav.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
 #define SHOT SHOT_PATH
@@ -908,6 +910,60 @@ static void test_bar_unplayed_search(void **state)
     rig_close(&k);
 }
 
+/* The navmesh overlay at the smallest zoom on a large map: its clearance
+ * circles (one at each convex corner, 0.6 px across at 1/8x) were rings
+ * of 10 quads, 60 vertices each, every one a blended triangle fill in
+ * SDL's software renderer: about 800 ms of the 1 s frame of a 512x512
+ * Moving AI map (4 fps in the window).  A circle under 1.5 px on screen
+ * is now one dot (a batched rectangle), and a thin ring in the software
+ * renderer one polyline (as thin lines are): the overlay queues the
+ * mesh's fills and no triangles per corner. */
+static void test_navmesh_overlay_small_zoom_cheap(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    int corners = 0;
+    for (int y = 4; y < 256; y += 6) /* pillars of 2x2: 4 convex corners each */
+        for (int x = 3 + (y / 6) % 3; x + 1 < 256; x += 6, corners += 4)
+            for (int k = 0; k < 4; k++)
+                assert_true(tn_succeeded(tn_map_set_tile(m, x + k % 2, y + k / 2, 1, &e)));
+    tn_world_config cfg = tn_world_default_config();
+    tn_world *w = NULL;
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+    gfx_rig k;
+    rig_open(&k);
+    tn_navmesh_view mv;
+    tn_navmesh_get_view(tn_wnav_mesh(w), &mv);
+    long fills = 3L * mv.ntris;
+    for (int zoom = 0; zoom < 2; zoom++) { /* 1/8x: dots; 1/4x: rings of 2.5 px */
+        long verts[2], rects[2];
+        for (int o = 0; o < 2; o++) {
+            unsigned ov = o ? TN_OVERLAY_NAVMESH : 0;
+            tn_view v;
+            tn_view_init(&v, w, ov);
+            v.zoom = zoom;
+            tn_world_prepare(w, ov);
+            long v0 = k.g.verts, r0 = k.g.rects_drawn;
+            tn_render_scene(&k.g, w, &v);
+            verts[o] = k.g.verts - v0;
+            rects[o] = k.g.rects_drawn - r0;
+        }
+        long extra = verts[1] - verts[0], dots = rects[1] - rects[0];
+        printf("  %gx, %d triangles: the overlay queued %ld vertices (fills %ld), %ld "
+               "rectangles\n",
+               (double)tn_zoom_levels[zoom], mv.ntris, extra, fills, dots);
+        if (extra > fills + fills / 10)
+            fail_msg("the navmesh overlay at %gx queued %ld vertices for %d triangles (%ld for "
+                     "their fills): the clearance circles are drawn as rings of quads",
+                     (double)tn_zoom_levels[zoom], extra, mv.ntris, fills);
+        if (zoom == 0 && dots < corners) fail_msg("%ld dots for %d corners", dots, corners);
+    }
+    rig_close(&k);
+    tn_world_destroy(w);
+}
+
 /* The panel's footer shows each slider's whole help: the agent radius's
  * ran past the panel's edge ("radius of the companion's and the navpa");
  * now every help fits the panel's text width, in two lines at most,
@@ -1070,6 +1126,7 @@ int main(void)
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),
+        cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),
         cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),

@@ -165,6 +165,8 @@ typedef struct tn_gfx {
     SDL_FRect *rects; /* rectangle batch, all of colour rect_rgba */
     int nrects, rect_cap;
     uint32_t rect_rgba;
+    long verts, rects_drawn; /* triangle vertices and rectangles queued since tn_gfx_init
+                                (what a frame costs: tests count them) */
 } tn_gfx;
 
 /* Build the atlases for renderer r.  0, or -1 with a message. */
