@@ -77,6 +77,24 @@ real:   $got"
 README: $want
 real:   $got"
 
+# README's re-plan example ("Watch the search think"): the script it names,
+# `5 goto 47 20`, `60 set jump_height H`, re-plans once, and that search
+# expands the N nodes the README's bar and HUD show (`N/N`, `| N nodes`).
+# It said 132 for jump height 2 while the re-plan expanded 1 node.
+line=$(tr '\n' ' ' <README.md | grep -o 'the script `5 goto 47 20`, `60 set jump_height [0-9]*`: *`[0-9]*/[0-9]*` beside *`re-plan 1 (physics changed) | [0-9]* nodes`') ||
+    fail "README's re-plan example (5 goto 47 20, 60 set jump_height H: N/N ... N nodes) not found"
+jh=$(echo "$line" | sed 's/.*jump_height \([0-9]*\)`.*/\1/')
+n=$(echo "$line" | sed 's/.*| \([0-9]*\) nodes`.*/\1/')
+bar=$(echo "$line" | sed 's/.*`\([0-9]*\/[0-9]*\)` beside.*/\1/')
+[ "$bar" = "$n/$n" ] || fail "README's re-plan example: the bar's $bar is not $n/$n"
+tr '\n' ' ' <README.md | grep -q "replay: now re-plan 1 (physics changed): $n nodes" ||
+    fail "README's re-plan example: the status line's count is not $n"
+printf '5 goto 47 20\n60 set jump_height %s\n' "$jh" >"$T/replan.script"
+rp=$("$B/tilenav" --headless --map maps/demo.map --frames 900 --script "$T/replan.script") ||
+    fail "README's re-plan example: the run failed"
+echo "$rp" | grep -q "\"replans\":1,\"expanded\":$n," ||
+    fail "README's re-plan example says 1 re-plan of $n nodes (jump height $jh); the run: $(echo "$rp" | grep -o '"bot":{[^}]*}')"
+
 # errors: message on stderr, non-zero exit, nothing on stdout
 check_err() {
     want_rc=$1; want_msg=$2; shift 2
