@@ -564,7 +564,11 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         draw_flow8(&dd, v->flow8_field);
         overlays &= ~(unsigned)TN_OVERLAY_FLOW;
     }
-    tn_world_draw(w, &dd, overlays);
+    float view[4] = {((float)c.view.x - (float)c.ox) / c.scale,
+                     ((float)c.view.y - (float)c.oy) / c.scale,
+                     ((float)(c.view.x + c.view.w) - (float)c.ox) / c.scale,
+                     ((float)(c.view.y + c.view.h) - (float)c.oy) / c.scale};
+    tn_world_draw_view(w, &dd, overlays, view); /* the world pixels in the map view */
     if (tn_playback_visible(v->pb, v->overlays)) draw_playback_marks(g, w, v->pb, &c);
     draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
