@@ -44,6 +44,8 @@ big=$("$B/tilenav" --headless --map "$T/big.map" --frames 10 --script "$T/big.sc
     || fail "big map: the run failed: $(cat "$T/big.err")"
 want="tilenav: warning: $T/big.script:1: goto 20 598 refused (frame 5): goto is off: the 600x600 map has 360000 tiles, more than the path finder's 262144 (512x512)"
 [ "$(cat "$T/big.err")" = "$want" ] || fail "big map: stderr '$(cat "$T/big.err")', want '$want'"
+# README: a refused goto is warned about (above) but not counted in refused_edits
+echo "$big" | grep -q '"edits":0,"refused_edits":0,' || fail "big map: a refused goto was counted: $big"
 echo "$big" | grep -q '"bot":{"state":"idle","goal_x":-1,"goal_y":-1,"arrived":false,"path_nodes":0,"replans":0,"expanded":0,"extra_bots":0,"extra_trips":0,"extra_arrivals":0,"planner":"none","plan_frames":-1,"off":true}' \
     || fail "big map: the bot's JSON does not say goto is off: $big"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
