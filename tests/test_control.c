@@ -904,6 +904,39 @@ static void test_playback_replans(void **state)
     tn_playback_free(&p);
 }
 
+/* A re-plan that searched one node says "1 node", not "1 nodes": the
+ * reviewer's goto 10 12 on the demo map, then jump height 2 before the
+ * character leaves the floor by the start: the graph re-plan expands only
+ * the floor it stands on ("replay: now re-plan 1 (physics changed): 1
+ * nodes"), and the replay's label said "1 nodes expanded". */
+static void test_playback_one_node(void **state)
+{
+    (void)state;
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    tn_path *finder = NULL;
+    const unsigned X = TN_OVERLAY_EXPLORED;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    for (int f = 0; f < 30; f++) tn_world_step(w); /* on the floor */
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 10, 12, TN_CLICK_LEFT, false, &e)));
+    assert_int_equal(frames_watched(w, &p, &finder, X, 1, 0), 1);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2, &e)));
+    frames_watched(w, &p, &finder, X, 120, 1);
+    tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(bi.replans, 1);
+    assert_int_equal(bi.expanded, 1);
+    assert_int_equal(p.expanded, 1);
+    printf("  message \"%s\", label \"%s\"\n", tn_world_message_text(w), p.label);
+    assert_string_equal(tn_world_message_text(w),
+                        "replay: now re-plan 1 (physics changed): 1 node");
+    assert_non_null(strstr(p.label, ": 1 node expanded"));
+    tn_world_destroy(w);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+}
+
 /* Every triangle event of a navmesh replay is a free triangle of the
  * current mesh, recorded at its centroid (ids of an older mesh are not). */
 static void assert_trace_on_mesh(const tn_playback *p, const tn_world *w)
@@ -1248,6 +1281,7 @@ int main(void)
         cmocka_unit_test(test_playback),
         cmocka_unit_test(test_playback_classic_ledge),
         cmocka_unit_test(test_playback_replans),
+        cmocka_unit_test(test_playback_one_node),
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_inspect),

@@ -21,6 +21,8 @@
 #include "tn_path.h"
 #include "tn_enemy.h"
 #include "tn_wenemies.h"
+#include "tn_navmesh.h"
+#include "tn_wnav.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
 #define SHOT SHOT_PATH
@@ -162,6 +164,36 @@ static void test_status_fits(void **state)
     f = tn_ui_status_fit(msg, 150, 632, font_px, NULL);
     assert_int_equal(f.lines, 2);
     assert_int_equal((int)(strlen(f.line[0]) + strlen(f.line[1])), 120);
+}
+
+/* A message on two lines in a screenshot: its first line rises above the
+ * status line on a band of the panel's colour, and the status line's top
+ * edge (a 1 px line of TN_COL_PANEL_EDGE at y0) no longer runs through
+ * it: the band covers the edge where the text is (the edge struck the
+ * first line through, "no search to replay: ..." on a 512x512 map). */
+static void test_status_two_lines_not_struck(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_world_message(w, "no search to replay: the classic search is not replayed on maps above "
+                        "256x256 (a second path finder would take 92 MB more here); X shows "
+                        "what it explored");
+    SDL_Surface *s = shoot(w, 0, SHOT);
+    int y0 = TN_FRAME_H - TN_STATUS_H, edge = 0, from = 300;
+    for (int x = from; x < TN_VIEW_W - 8; x++) edge += pixel(s, x, y0) == TN_COL_PANEL_EDGE >> 8;
+    /* the row just above the band is the map's; the band's own top edge
+     * is there, so the message did rise */
+    int lh = 15, top_edge = 0;
+    for (int y = y0 - 3 * lh; y < y0 - 4; y++)
+        top_edge += pixel(s, TN_VIEW_W - 20, y) == TN_COL_PANEL_EDGE >> 8;
+    SDL_FreeSurface(s);
+    unlink(SHOT);
+    tn_world_destroy(w);
+    if (top_edge != 1) fail_msg("no band above the status line (%d edge pixels)", top_edge);
+    if (edge > 0)
+        fail_msg("the status line's edge runs through the message's first line: %d of %d px "
+                 "of row %d",
+                 edge, TN_VIEW_W - 8 - from, y0);
 }
 
 /* The panel's sliders in small frames (1:1 windows down to 900x500): the
@@ -779,6 +811,32 @@ static void test_bar_labels_apart(void **state)
                 }
     }
     tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    /* a classic search on a map above 256x256 is not recorded: the bar
+     * says why, at every replay speed, between the rate and the HUD
+     * button (its "none above 256x256" was wider than the room there and
+     * was never drawn: the bar showed nothing at all) */
+    p.trace.count = 0;
+    p.shown = 0;
+    p.active = false;
+    p.none = "none above 256x256";
+    for (int ri = 0; ri < TN_PB_RATES; ri++) {
+        p.speed = ri;
+        tn_bar_labels lb;
+        tn_ui_bar_labels(&k.g, &v, &lb);
+        char both[100];
+        snprintf(both, sizeof both, "%s%s%s", lb.prog, lb.prog2[0] ? " " : "", lb.prog2);
+        if (!lb.show_prog || strcmp(both, p.none) != 0)
+            fail_msg("rate \"%s\": the reason \"%s\" is %s", lb.rate, both,
+                     lb.show_prog ? "shown cut" : "not shown");
+        if (lb.prog_box.y < 1 || lb.prog_box.y + lb.prog_box.h > TN_BAR_H - 1)
+            fail_msg("\"%s\" spans y %d..%d of a %d px bar", both, lb.prog_box.y,
+                     lb.prog_box.y + lb.prog_box.h, TN_BAR_H);
+        int rate_end = lb.rate_box.x + lb.rate_box.w;
+        if (lb.prog_box.x < rate_end + 6 || lb.prog_box.x + lb.prog_box.w > lb.hud_box.x - 4)
+            fail_msg("rate \"%s\" ends at %d, \"%s\" spans %d..%d, HUD at %d", lb.rate, rate_end,
+                     lb.prog, lb.prog_box.x, lb.prog_box.x + lb.prog_box.w, lb.hud_box.x);
+    }
+    p.none = NULL;
     /* the hold button: "Hold" / "Play" with X on; with X off the replay
      * waits for X and the button says so (it offered "Hold" as if playing) */
     p.trace.count = 305;
@@ -850,6 +908,60 @@ static void test_bar_unplayed_search(void **state)
     tn_playback_free(&p);
     tn_world_destroy(w);
     rig_close(&k);
+}
+
+/* The navmesh overlay at the smallest zoom on a large map: its clearance
+ * circles (one at each convex corner, 0.6 px across at 1/8x) were rings
+ * of 10 quads, 60 vertices each, every one a blended triangle fill in
+ * SDL's software renderer: about 800 ms of the 1 s frame of a 512x512
+ * Moving AI map (4 fps in the window).  A circle under 1.5 px on screen
+ * is now one dot (a batched rectangle), and a thin ring in the software
+ * renderer one polyline (as thin lines are): the overlay queues the
+ * mesh's fills and no triangles per corner. */
+static void test_navmesh_overlay_small_zoom_cheap(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    int corners = 0;
+    for (int y = 4; y < 256; y += 6) /* pillars of 2x2: 4 convex corners each */
+        for (int x = 3 + (y / 6) % 3; x + 1 < 256; x += 6, corners += 4)
+            for (int k = 0; k < 4; k++)
+                assert_true(tn_succeeded(tn_map_set_tile(m, x + k % 2, y + k / 2, 1, &e)));
+    tn_world_config cfg = tn_world_default_config();
+    tn_world *w = NULL;
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+    gfx_rig k;
+    rig_open(&k);
+    tn_navmesh_view mv;
+    tn_navmesh_get_view(tn_wnav_mesh(w), &mv);
+    long fills = 3L * mv.ntris;
+    for (int zoom = 0; zoom < 2; zoom++) { /* 1/8x: dots; 1/4x: rings of 2.5 px */
+        long verts[2], rects[2];
+        for (int o = 0; o < 2; o++) {
+            unsigned ov = o ? TN_OVERLAY_NAVMESH : 0;
+            tn_view v;
+            tn_view_init(&v, w, ov);
+            v.zoom = zoom;
+            tn_world_prepare(w, ov);
+            long v0 = k.g.verts, r0 = k.g.rects_drawn;
+            tn_render_scene(&k.g, w, &v);
+            verts[o] = k.g.verts - v0;
+            rects[o] = k.g.rects_drawn - r0;
+        }
+        long extra = verts[1] - verts[0], dots = rects[1] - rects[0];
+        printf("  %gx, %d triangles: the overlay queued %ld vertices (fills %ld), %ld "
+               "rectangles\n",
+               (double)tn_zoom_levels[zoom], mv.ntris, extra, fills, dots);
+        if (extra > fills + fills / 10)
+            fail_msg("the navmesh overlay at %gx queued %ld vertices for %d triangles (%ld for "
+                     "their fills): the clearance circles are drawn as rings of quads",
+                     (double)tn_zoom_levels[zoom], extra, mv.ntris, fills);
+        if (zoom == 0 && dots < corners) fail_msg("%ld dots for %d corners", dots, corners);
+    }
+    rig_close(&k);
+    tn_world_destroy(w);
 }
 
 /* The panel's footer shows each slider's whole help: the agent radius's
@@ -1013,6 +1125,8 @@ int main(void)
         cmocka_unit_test(test_zoom_fit_says_the_truth),
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
+        cmocka_unit_test(test_status_two_lines_not_struck),
+        cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),
         cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),

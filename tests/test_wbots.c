@@ -994,7 +994,7 @@ static counts draw(const tn_world *w, unsigned overlays)
 {
     counts c = {0};
     tn_debug_draw dd = {&c, c_line, c_rect, c_circle, c_tri, NULL};
-    tn_wbots_draw(w, &dd, overlays);
+    tn_wbots_draw(w, &dd, overlays, NULL);
     return c;
 }
 
@@ -1068,7 +1068,7 @@ static void test_extra_bots_graph_plans_drawn(void **state)
     for (int f = 0; f < 400; f++) {
         tn_world_step(w);
         memset(b.lines, 0, sizeof b.lines);
-        tn_wbots_draw(w, &dd, TN_OVERLAY_PATH);
+        tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
         assert_int_equal(b.plan, 0); /* the character has no goal */
         for (int k = 0; k < 3; k++) {
             const tn_bot *bot = tn_wbots_bot(w, k);
@@ -1083,7 +1083,7 @@ static void test_extra_bots_graph_plans_drawn(void **state)
     for (int k = 0; k < 3; k++) assert_true(seen[k] > 10);
     /* without the path overlay: nothing of the plans */
     memset(b.lines, 0, sizeof b.lines);
-    tn_wbots_draw(w, &dd, 0);
+    tn_wbots_draw(w, &dd, 0, NULL);
     for (int k = 0; k < 3; k++) assert_int_equal(b.lines[k], 0);
     tn_world_destroy(w);
 }
@@ -1122,7 +1122,7 @@ static int explored_shades(const tn_world *w)
     const tn_map *m = tn_world_map(w);
     shade sh = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
     tn_debug_draw dd = {&sh, s_line, s_rect, s_circle, s_tri, NULL};
-    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
     free(sh.tile);
     return sh.rects;
 }
@@ -1147,7 +1147,7 @@ static void test_explored_is_the_planners_search(void **state)
     for (int k = 0; k < n; k++) want[gs.nodes[k].y * m->w + gs.nodes[k].x]++;
     shade s = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
     tn_debug_draw dd = {&s, s_line, s_rect, s_circle, s_tri, NULL};
-    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
     assert_int_equal(s.rects, n); /* one shade a node, on the tile it stands on */
     assert_memory_equal(s.tile, want, (size_t)m->w * m->h);
     /* the classic planner: its own search, far more tiles than the graph's */
@@ -1158,10 +1158,69 @@ static void test_explored_is_the_planners_search(void **state)
     assert_true(tn_succeeded(tn_world_click(w, 10, 30, TN_CLICK_LEFT, false, NULL)));
     memset(s.tile, 0, (size_t)m->w * m->h);
     s.rects = 0;
-    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
     assert_true(s.rects > 2 * graph_tiles);
     free(want);
     free(s.tile);
+    tn_world_destroy(w);
+}
+
+/* The surface-graph overlay (Shift+P) in a view of a large map draws the
+ * edges that take off there.  It drew every k-th edge of the whole graph,
+ * 300 in all: on a 256x256 level a 64x36-tile view showed a handful of
+ * arcs, the rest of its jumps missing. */
+typedef struct chains {
+    float vx0, vy0, vx1, vy1; /* where a take-off counts */
+    float lx, ly;             /* the last edge segment's end */
+    int edges;                /* chains of edge segments starting in the view */
+} chains;
+static void ch_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    chains *k = u;
+    if (c != 0xFFC04060u && c != 0x60FF6060u && c != 0xC0C0FF60u) return; /* not an edge */
+    bool cont = x0 == k->lx && y0 == k->ly;
+    if (!cont && x0 >= k->vx0 && x0 <= k->vx1 && y0 >= k->vy0 && y0 <= k->vy1) k->edges++;
+    k->lx = x1;
+    k->ly = y1;
+}
+
+static void test_surf_overlay_draws_the_views_edges(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, 9, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    tn_world_prepare(w, TN_OVERLAY_SURF); /* builds the character's graph */
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    const float T = (float)TN_TILE_PX;
+    int cx, cy;
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
+    float view[4] = {(float)(cx - 32) * T, (float)(cy - 18) * T, (float)(cx + 32) * T,
+                     (float)(cy + 18) * T};
+    /* the edges that take off in the view (feet at the take-off node) */
+    int in = 0, n = tn_surf_edge_count(g);
+    const tn_surf_edge *E = tn_surf_edges(g);
+    float half = (float)tn_world_character(w)->w * T * 0.5f;
+    for (int i = 0; i < n; i++) {
+        int row, j;
+        tn_surf_node_pos(g, E[i].from, &row, &j);
+        float x = tn_surf_lattice_x(g, j) + half, y = (float)row * T;
+        in += x >= view[0] && x <= view[2] && y >= view[1] && y <= view[3];
+    }
+    chains k = {view[0], view[1], view[2], view[3], -1e9f, -1e9f, 0};
+    tn_debug_draw dd = {&k, ch_line, NULL, NULL, NULL, NULL};
+    tn_world_draw_view(w, &dd, TN_OVERLAY_SURF, view);
+    printf("  %d edges in the graph, %d take off in the view: %d drawn there\n", n, in, k.edges);
+    assert_true(in > 300); /* a view with more than the overlay's 300 */
+    if (k.edges < 250)
+        fail_msg("the view shows %d of its %d edges (the overlay draws up to 300)", k.edges, in);
     tn_world_destroy(w);
 }
 
@@ -1193,7 +1252,7 @@ static void test_explored_shared_finder_is_the_characters(void **state)
     int plans = tn_bot_get_info(bot).plans;
     shade s = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
     tn_debug_draw dd = {&s, s_line, s_rect, s_circle, s_tri, NULL};
-    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
     int rects = s.rects;
     assert_true(rects > 0);
     uint8_t *want = malloc((size_t)m->w * m->h);
@@ -1208,7 +1267,7 @@ static void test_explored_shared_finder_is_the_characters(void **state)
     assert_int_equal(tn_bot_get_info(bot).plans, plans); /* the character made no search */
     memset(s.tile, 0, (size_t)m->w * m->h);
     s.rects = 0;
-    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
     /* (the bots' bodies are drawn too: rects, not tiles, may grow) */
     assert_memory_equal(s.tile, want, (size_t)m->w * m->h);
     free(want);
@@ -1498,6 +1557,7 @@ int main(void)
         cmocka_unit_test(test_json_names_planner_in_effect),
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
+        cmocka_unit_test(test_surf_overlay_draws_the_views_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 
 #include "fileio.h"
 #include "tn_bot.h"
+
+#define PLURAL(n) ((n) == 1 ? "" : "s")
 #include "tn_navmesh.h"
 #include "tn_path.h"
 #include "tn_wnav.h"
@@ -568,8 +570,9 @@ int tn_playback_record_goto(tn_playback *p, struct tn_path **finder, const tn_wo
     int n = 0;
     tn_path_find(*finder, tn_world_map(w), &q, NULL, 0, &n, &st, NULL);
     tn_path_set_trace(*finder, NULL);
-    snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d states expanded",
-             q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.goal_x, q.goal_y, st.expanded);
+    snprintf(p->label, sizeof p->label, "A* (%s) to (%d,%d): %d state%s expanded",
+             q.heuristic == TN_PATH_FAST ? "fast" : "optimal", q.goal_x, q.goal_y, st.expanded,
+             PLURAL(st.expanded));
     p->expanded = st.expanded;
     tn_playback_start(p);
     return p->trace.count;
@@ -600,8 +603,8 @@ int tn_playback_record_graph(tn_playback *p, const tn_world *w)
         else
             p->trace.dropped++;
     }
-    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d nodes expanded, %d frames",
-             s.goal_x, s.goal_y, n, s.frames);
+    snprintf(p->label, sizeof p->label, "graph A* to (%d,%d): %d node%s expanded, %d frames",
+             s.goal_x, s.goal_y, n, PLURAL(n), s.frames);
     p->expanded = n;
     tn_playback_start(p);
     return p->trace.count;
@@ -665,8 +668,8 @@ static int record_tool_path(tn_playback *p, tn_world *w, const char *why)
     p->navmesh = true;
     p->nav_tool = true;
     p->expanded = n;
-    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d)%s%s: %d nodes expanded", tx, ty,
-             why ? " re-planned: " : "", why ? why : "", n);
+    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d)%s%s: %d node%s expanded", tx, ty,
+             why ? " re-planned: " : "", why ? why : "", n, PLURAL(n));
     return p->trace.count;
 }
 
@@ -701,8 +704,9 @@ static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
     p->paused = on_screen && held;
     p->shown = 0;
     if (on_screen)
-        tn_world_message(w, "replay: now the re-planned navmesh path's search (%s): %d nodes%s",
-                         why, p->expanded, held ? ", held at its start (Shift+E plays)" : "");
+        tn_world_message(w, "replay: now the re-planned navmesh path's search (%s): %d node%s%s",
+                         why, p->expanded, PLURAL(p->expanded),
+                         held ? ", held at its start (Shift+E plays)" : "");
     return 1;
 }
 
@@ -734,8 +738,8 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
     p->active = on_screen && n > 0;
     p->paused = on_screen && held;
     if (on_screen && n > 0)
-        tn_world_message(w, "replay: now re-plan %d (%s): %d %s%s", i.replans, i.plan_reason,
-                         p->expanded, i.planner ? "nodes" : "states",
+        tn_world_message(w, "replay: now re-plan %d (%s): %d %s%s%s", i.replans, i.plan_reason,
+                         p->expanded, i.planner ? "node" : "state", PLURAL(p->expanded),
                          held ? ", held at its start (Shift+E plays)" : "");
     else if (on_screen)
         tn_world_message(w, "replay: re-plan %d (%s) made no search to replay", i.replans,
@@ -788,8 +792,8 @@ int tn_playback_record_navpath(tn_playback *p, tn_world *w, int tx, int ty)
     p->nav_tool = false;
     p->nav_rev = tn_wnav_revision(w);
     p->nav_plans = tn_wnav_tool_plans(w);
-    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d nodes expanded", tx, ty,
-             tn_navquery_expanded(q));
+    snprintf(p->label, sizeof p->label, "navmesh search to (%d,%d): %d node%s expanded", tx, ty,
+             tn_navquery_expanded(q), PLURAL(tn_navquery_expanded(q)));
     p->expanded = tn_navquery_expanded(q);
     tn_playback_start(p);
     return p->trace.count;

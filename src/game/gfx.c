@@ -432,6 +432,7 @@ static SDL_Color rgba_color(uint32_t c)
 static void put_uv(tn_gfx *g, float x, float y, SDL_Color c, float u, float v)
 {
     SDL_Vertex *p = &g->vert[g->nvert++];
+    g->verts++;
     p->position.x = x;
     p->position.y = y;
     p->color = c;
@@ -483,6 +484,7 @@ void tn_gfx_rect(tn_gfx *g, float x, float y, float w, float h, uint32_t rgba)
     if (g->nrects == g->rect_cap || (g->nrects > 0 && g->rect_rgba != rgba)) flush_rects(g);
     g->rect_rgba = rgba;
     SDL_FRect *r = &g->rects[g->nrects++];
+    g->rects_drawn++;
     r->x = x;
     r->y = y;
     r->w = w;
@@ -557,6 +559,27 @@ void tn_gfx_ring(tn_gfx *g, float cx, float cy, float r, float width, uint32_t r
 {
     if (r <= 0 || (rgba & 0xff) == 0) return;
     int n = circle_segments(r);
+    if (g->software && width <= 2.0f) { /* one polyline, as thin lines (tn_gfx_line): the
+                                           software renderer fills each blended triangle
+                                           of a ring's quads through a surface of its own */
+        SDL_FPoint p[73];
+        float step = 6.2831853f / (float)n, cs = cosf(step), sn = sinf(step), ux = 1, uy = 0;
+        for (int i = 0; i < n; i++) {
+            p[i].x = cx + r * ux;
+            p[i].y = cy + r * uy;
+            float vx = ux * cs - uy * sn, vy = ux * sn + uy * cs;
+            ux = vx;
+            uy = vy;
+        }
+        p[n] = p[0];
+        tn_gfx_flush(g);
+        SDL_SetRenderDrawBlendMode(g->r, (rgba & 0xff) == 0xff ? SDL_BLENDMODE_NONE
+                                                               : SDL_BLENDMODE_BLEND);
+        SDL_SetRenderDrawColor(g->r, (Uint8)(rgba >> 24), (Uint8)(rgba >> 16), (Uint8)(rgba >> 8),
+                               (Uint8)rgba);
+        SDL_RenderDrawLinesF(g->r, p, n + 1);
+        return;
+    }
     SDL_Color c = rgba_color(rgba);
     float ri = r - width * 0.5f, ro = r + width * 0.5f;
     if (ri < 0) ri = 0;

@@ -1105,12 +1105,23 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
         right = TN_VIEW_W - 6;
     }
     int w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
+    out->prog2[0] = '\0';
     if (x + w > right && have && pb->active) { /* a huge search: its share */
         snprintf(out->prog, sizeof out->prog, "%d%%",
                  (int)((double)pb->shown * 100.0 / (double)pb->trace.count));
         w = tn_gfx_text_width(g, TN_FONT_SMALL, out->prog);
     }
-    out->prog_box = (SDL_Rect){x, 10, w, tn_gfx_line_height(g, TN_FONT_SMALL)};
+    int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
+    const char *cut = !have && pb && pb->none && x + w > right ? strrchr(out->prog, ' ') : NULL;
+    if (cut) { /* why nothing is replayed, too wide for one line: two */
+        snprintf(out->prog2, sizeof out->prog2, "%s", cut + 1);
+        out->prog[cut - out->prog] = '\0';
+        w = tn_maxi(tn_gfx_text_width(g, TN_FONT_SMALL, out->prog),
+                    tn_gfx_text_width(g, TN_FONT_SMALL, out->prog2));
+        out->prog_box = (SDL_Rect){x, TN_BAR_H / 2 - lh, w, 2 * lh};
+    } else {
+        out->prog_box = (SDL_Rect){x, 10, w, lh};
+    }
     out->show_prog = x + w <= right;
 }
 
@@ -1135,9 +1146,13 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     bar_button(g, v, BAR_PB_PAUSE, lb.hold, lb.hold_key, shown && pb->paused, have && pb->active);
     bar_button(g, v, BAR_PB_STEP, "Next", "Q", false, have && pb->active);
     bar_slider(g, v, BAR_PB_SPEED, TN_PB_RATES, pb ? pb->speed : 3, lb.rate, have);
-    if (lb.show_prog)
+    if (lb.show_prog) {
         tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x, (float)lb.prog_box.y, lb.prog,
                     TN_COL_TEXT_DIM);
+        if (lb.prog2[0])
+            tn_gfx_text(g, TN_FONT_SMALL, (float)lb.prog_box.x,
+                        (float)(lb.prog_box.y + lb.prog_box.h / 2), lb.prog2, TN_COL_TEXT_DIM);
+    }
     bar_button(g, v, BAR_HUD, "HUD", "H", !v->hud_hidden, true);
 }
 
@@ -1231,8 +1246,8 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
      * status line, over the map's bottom edge, on the panel's colour */
     int lh = tn_gfx_line_height(g, TN_FONT_SMALL);
     float band = msg && fit.lines > 1 ? (float)((fit.lines - 1) * lh + 6) : 0;
-    if (band > 0) {
-        tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, (float)(TN_VIEW_W - fit.x + 14), band,
+    if (band > 0) { /* over the status line's edge too: it would strike the text through */
+        tn_gfx_rect(g, (float)(fit.x - 13), y0 - band, (float)(TN_VIEW_W - fit.x + 13), band + 1,
                     TN_COL_PANEL);
         tn_gfx_rect(g, (float)(fit.x - 14), y0 - band, (float)(TN_VIEW_W - fit.x + 14), 1,
                     TN_COL_PANEL_EDGE);

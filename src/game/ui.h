@@ -165,6 +165,8 @@ typedef struct tn_gfx {
     SDL_FRect *rects; /* rectangle batch, all of colour rect_rgba */
     int nrects, rect_cap;
     uint32_t rect_rgba;
+    long verts, rects_drawn; /* triangle vertices and rectangles queued since tn_gfx_init
+                                (what a frame costs: tests count them) */
 } tn_gfx;
 
 /* Build the atlases for renderer r.  0, or -1 with a message. */
@@ -266,9 +268,12 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
  * 10,000/s too) and ends before the HUD button; a count too wide for that
  * room shows as a percentage.  A compact frame has that room after the
  * HUD button instead (to the map view's edge); show_prog is false when the
- * progress fits in neither form (a 900 px frame's "no search"). */
+ * progress fits in neither form (a 900 px frame's "no search").  A reason
+ * why there is nothing to replay ("none above 256x256") too wide for one
+ * line takes two, cut at a blank: prog over prog2 (else prog2 is ""),
+ * prog_box around both. */
 typedef struct tn_bar_labels {
-    char rate[24], prog[48];
+    char rate[24], prog[48], prog2[48];
     char hold[16], hold_key[8]; /* "Hold" / "Play" (Shift+E), "X off" (X) while X hides it */
     SDL_Rect rate_box, prog_box, hud_box; /* the rate label, the progress, the HUD button */
     bool show_prog;

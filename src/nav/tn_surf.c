@@ -4610,6 +4610,36 @@ static void draw_edge(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd
     }
 }
 
+static uint32_t edge_rgba(const tn_surf_edge *E)
+{
+    return E->kind == TN_SURF_JUMP   ? 0xFFC04060u
+           : E->kind == TN_SURF_DROP ? 0x60FF6060u
+                                     : 0xC0C0FF60u;
+}
+
+/* Does edge e take off inside x0..x1, y0..y1 (the body's feet, px)? */
+static bool takes_off_in(const tn_surf *g, int e, float x0, float y0, float x1, float y1)
+{
+    int row, j;
+    tn_surf_node_pos(g, g->edge[e].from, &row, &j);
+    float x = tn_surf_lattice_x(g, j) + (float)g->prof.w * T * 0.5f, y = (float)row * T;
+    return x >= x0 && x <= x1 && y >= y0 && y <= y1;
+}
+
+int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
+                                float x0, float y0, float x1, float y1, int max_edges)
+{
+    if (!g || !m) return 0;
+    int n = 0;
+    for (int e = 0; e < g->nedges; e++) n += takes_off_in(g, e, x0, y0, x1, y1);
+    if (!dd || max_edges <= 0 || n == 0) return n;
+    long stride = n / max_edges + 1, k = 0;
+    for (int e = 0; e < g->nedges; e++)
+        if (takes_off_in(g, e, x0, y0, x1, y1) && k++ % stride == 0)
+            draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));
+    return n;
+}
+
 void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
                         int edge_stride, int start, const tn_surf_leg *legs, int nlegs)
 {
@@ -4626,12 +4656,8 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
         }
     }
     if ((what & TN_SURF_DRAW_EDGES) && edge_stride > 0) {
-        for (int e = 0; e < g->nedges; e += edge_stride) {
-            uint32_t c = g->edge[e].kind == TN_SURF_JUMP   ? 0xFFC04060u
-                         : g->edge[e].kind == TN_SURF_DROP ? 0x60FF6060u
-                                                           : 0xC0C0FF60u;
-            draw_edge(g, m, dd, e, c);
-        }
+        for (int e = 0; e < g->nedges; e += edge_stride)
+            draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));
     }
     if ((what & TN_SURF_DRAW_PLAN) && legs && start >= 0 && start < g->nnodes) {
         int row, j;

@@ -491,6 +491,15 @@ const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 enum { TN_SURF_DRAW_SURFACES = 1, TN_SURF_DRAW_EDGES = 2, TN_SURF_DRAW_PLAN = 4 };
 void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
                         int edge_stride, int start, const tn_surf_leg *legs, int nlegs);
+/* The edges that take off inside the rectangle x0..x1, y0..y1 (world
+ * pixels: a game's view, with a margin for arcs that enter it), drawn as
+ * tn_surf_debug_draw draws edges, at most max_edges of them (every k-th of
+ * those, evenly): a view on a large graph shows its own edges, where a
+ * stride over the whole graph leaves a few there.  Returns how many edges
+ * take off inside.  Cost: one pass over the edges, then one replay of the
+ * physics per edge drawn. */
+int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
+                                float x0, float y0, float x1, float y1, int max_edges);
 
 #ifdef __cplusplus
 }

@@ -126,6 +126,10 @@ typedef struct tn_wbots {
 
 /* "1 leg", "2 legs": the HUD and messages count in the singular too */
 #define PLURAL(n) ((n) == 1 ? "" : "s")
+/* The surface-graph overlay: edges drawn at most, and how far outside the
+ * view (tiles) their take-off may be */
+#define SURF_DRAW_EDGES 300
+#define SURF_MARGIN 4.0f
 
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
 
@@ -1279,7 +1283,7 @@ static bool classic_pending(const tn_wbots *s)
     return (i.active && i.pending_reason[0]) || goal_refused(&i);
 }
 
-void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays, const float *view)
 {
     const tn_wbots *s = of(w);
     if (!s) return;
@@ -1324,9 +1328,16 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && s->pf && s->planner) {
         tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
         if (g && (overlays & TN_OVERLAY_SURF)) {
-            int stride = tn_surf_edge_count(g) / 300 + 1;
-            tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, stride,
-                               -1, NULL, 0);
+            /* the edges that take off in the view or within SURF_MARGIN
+             * tiles of it (arcs from there cross it), at most 300 of them:
+             * a stride over the whole graph of a 256x256 map left a few in
+             * the view */
+            const float M = SURF_MARGIN * T;
+            float full[4] = {0, 0, (float)w->map->w * T, (float)w->map->h * T};
+            const float *v = view ? view : full;
+            tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES, 0, -1, NULL, 0);
+            tn_surf_debug_draw_edges_in(g, w->map, dd, v[0] - M, v[1] - M, v[2] + M, v[3] + M,
+                                        SURF_DRAW_EDGES);
         }
         if (g) draw_plan(w, s->bot, &w->character, g, dd, 0); /* the path overlay: the plan */
     }

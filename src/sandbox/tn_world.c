@@ -750,7 +750,13 @@ void tn_world_prepare(tn_world *w, unsigned overlays) { tn_wbots_prepare(w, over
 
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
-    tn_wbots_draw(w, dd, overlays);
+    tn_world_draw_view(w, dd, overlays, NULL);
+}
+
+void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
+                        const float *view)
+{
+    tn_wbots_draw(w, dd, overlays, view);
     tn_wenemies_draw(w, dd, overlays);
     tn_wnav_draw(w, dd, overlays);
     tn_wagents_draw(w, dd, overlays);

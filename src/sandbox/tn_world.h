@@ -178,6 +178,12 @@ int tn_world_hud(const tn_world *w, char *buf, size_t cap);
 void tn_world_prepare(tn_world *w, unsigned overlays);
 /* Draw every part's agents and the selected overlays. */
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+/* The same for a view of the map: view = {x0, y0, x1, y1} in world pixels
+ * (NULL: the whole map).  The surface-graph overlay draws the edges that
+ * take off in (and near) the view, up to 300, rather than 300 spread over
+ * the whole graph, most of them off screen on a large map. */
+void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
+                        const float *view);
 
 /* Check the core's and every part's invariants (see tn_wparts.h, check). */
 tn_status tn_world_check(const tn_world *w, tn_error *err);

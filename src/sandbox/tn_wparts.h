@@ -54,7 +54,9 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 int tn_wbots_json(const tn_world *w, char *buf, size_t cap);
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap);
 void tn_wbots_prepare(tn_world *w, unsigned overlays);
-void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+/* view: {x0, y0, x1, y1} world px, or NULL (see tn_world_draw_view) */
+void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
+                   const float *view);
 tn_status tn_wbots_check(const tn_world *w, tn_error *err);
 
 tn_status tn_wenemies_create(tn_world *w, tn_error *err);

@@ -44,6 +44,8 @@ big=$("$B/tilenav" --headless --map "$T/big.map" --frames 10 --script "$T/big.sc
     || fail "big map: the run failed: $(cat "$T/big.err")"
 want="tilenav: warning: $T/big.script:1: goto 20 598 refused (frame 5): goto is off: the 600x600 map has 360000 tiles, more than the path finder's 262144 (512x512)"
 [ "$(cat "$T/big.err")" = "$want" ] || fail "big map: stderr '$(cat "$T/big.err")', want '$want'"
+# README: a refused goto is warned about (above) but not counted in refused_edits
+echo "$big" | grep -q '"edits":0,"refused_edits":0,' || fail "big map: a refused goto was counted: $big"
 echo "$big" | grep -q '"bot":{"state":"idle","goal_x":-1,"goal_y":-1,"arrived":false,"path_nodes":0,"replans":0,"expanded":0,"extra_bots":0,"extra_trips":0,"extra_arrivals":0,"planner":"none","plan_frames":-1,"off":true}' \
     || fail "big map: the bot's JSON does not say goto is off: $big"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
@@ -76,6 +78,24 @@ real:   $got"
 [ "$want" = "$got" ] || fail "README's Headless JSON example differs from the real output (regenerate it):
 README: $want
 real:   $got"
+
+# README's re-plan example ("Watch the search think"): the script it names,
+# `5 goto 47 20`, `60 set jump_height H`, re-plans once, and that search
+# expands the N nodes the README's bar and HUD show (`N/N`, `| N nodes`).
+# It said 132 for jump height 2 while the re-plan expanded 1 node.
+line=$(tr '\n' ' ' <README.md | grep -o 'the script `5 goto 47 20`, `60 set jump_height [0-9]*`: *`[0-9]*/[0-9]*` beside *`re-plan 1 (physics changed) | [0-9]* nodes`') ||
+    fail "README's re-plan example (5 goto 47 20, 60 set jump_height H: N/N ... N nodes) not found"
+jh=$(echo "$line" | sed 's/.*jump_height \([0-9]*\)`.*/\1/')
+n=$(echo "$line" | sed 's/.*| \([0-9]*\) nodes`.*/\1/')
+bar=$(echo "$line" | sed 's/.*`\([0-9]*\/[0-9]*\)` beside.*/\1/')
+[ "$bar" = "$n/$n" ] || fail "README's re-plan example: the bar's $bar is not $n/$n"
+tr '\n' ' ' <README.md | grep -q "replay: now re-plan 1 (physics changed): $n nodes" ||
+    fail "README's re-plan example: the status line's count is not $n"
+printf '5 goto 47 20\n60 set jump_height %s\n' "$jh" >"$T/replan.script"
+rp=$("$B/tilenav" --headless --map maps/demo.map --frames 900 --script "$T/replan.script") ||
+    fail "README's re-plan example: the run failed"
+echo "$rp" | grep -q "\"replans\":1,\"expanded\":$n," ||
+    fail "README's re-plan example says 1 re-plan of $n nodes (jump height $jh); the run: $(echo "$rp" | grep -o '"bot":{[^}]*}')"
 
 # errors: message on stderr, non-zero exit, nothing on stdout
 check_err() {
