@@ -408,19 +408,21 @@ static void test_graph_replan_after_slider(void **state)
  * out of reach" and the HUD's comparison "classic: partial", though the
  * goal is reachable (the graph planner finds it).  The limit is named, and
  * the trip searches again from where the cut-short path ends. */
-static tn_world *world_gen256(void)
+static tn_world *world_gen(int size, uint64_t seed)
 {
     tn_map *m = NULL;
     tn_error e;
-    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    assert_true(tn_succeeded(tn_map_create(size, size, NULL, &m, &e)));
     tn_rng rng;
-    tn_rng_seed(&rng, 7, 1);
+    tn_rng_seed(&rng, seed, 1);
     assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
     tn_world *w = NULL;
     tn_world_config c = tn_world_default_config();
     if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
     return w;
 }
+
+static tn_world *world_gen256(void) { return world_gen(256, 7); }
 
 static void test_classic_limit_is_not_out_of_reach(void **state)
 {
@@ -1187,15 +1189,7 @@ static void ch_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
 static void test_surf_overlay_draws_the_views_edges(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    tn_error e;
-    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
-    tn_rng rng;
-    tn_rng_seed(&rng, 9, 1);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
-    tn_world *w = NULL;
-    tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    tn_world *w = world_gen(256, 9);
     tn_world_prepare(w, TN_OVERLAY_SURF); /* builds the character's graph */
     const tn_surf *g = tn_wbots_character_graph(w);
     assert_non_null(g);
@@ -1230,16 +1224,8 @@ static void test_surf_overlay_draws_the_views_edges(void **state)
 static void test_explored_shared_finder_is_the_characters(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    tn_error e;
-    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, &e)));
-    tn_rng rng;
-    tn_rng_seed(&rng, 7, 1);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
-    tn_world *w = NULL;
-    tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
-    m = (tn_map *)tn_world_map(w);
+    tn_world *w = world_gen(300, 7);
+    const tn_map *m = tn_world_map(w);
     tn_world_step(w);
     int cx, cy;
     tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
