@@ -724,6 +724,96 @@ static void test_background_build(void **state)
     tn_world_step(w);
     tn_world_destroy(w);
 }
+
+/* An allocator whose gate, while closed, holds every allocation made off
+ * the main thread (a background build's) until it opens, or for 2 s at
+ * most (then gate_timed_out): a build kept under way for as long as a test
+ * needs. */
+static atomic_bool gate_closed, gate_timed_out;
+static atomic_int gate_held;
+static thrd_t gate_main;
+static void *gate_alloc(void *user, size_t size)
+{
+    (void)user;
+    if (atomic_load(&gate_closed) && !thrd_equal(thrd_current(), gate_main)) {
+        atomic_fetch_add(&gate_held, 1);
+        for (int ms = 0; atomic_load(&gate_closed); ms++) {
+            if (ms >= 2000) {
+                atomic_store(&gate_timed_out, true);
+                atomic_store(&gate_closed, false);
+                break;
+            }
+            thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+        }
+        atomic_fetch_sub(&gate_held, 1);
+    }
+    return malloc(size);
+}
+static void gate_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+static const tn_allocator gate_allocator = {gate_alloc, gate_free, NULL};
+
+/* The demo map with background builds on, every build "60 ms", through the
+ * gate allocator (open): the character sent to (10, 12) with its graph
+ * (jump 4) built at once (the first build on a small map). */
+static tn_world *gated_world(void)
+{
+    gate_main = thrd_current();
+    atomic_store(&gate_closed, false);
+    atomic_store(&gate_timed_out, false);
+    atomic_store(&gate_held, 0);
+    tn_world *w = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), &c, &gate_allocator, &w, &err)))
+        fail_msg("%s", err.msg);
+    tn_world_set_clock(w, bg_clock);
+    tn_world_build_graphs_in_background(w, true);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    assert_non_null(tn_wbots_character_graph(w));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    return w;
+}
+
+/* Steps until a background build holds at the gate (false after 2 s). */
+static bool build_held(tn_world *w)
+{
+    for (int ms = 0; ms < 2000; ms++) {
+        if (atomic_load(&gate_held) > 0) return true;
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    return false;
+}
+
+/* A click whose graph is in the cache plans at once, without waiting for a
+ * background build of another graph (the old code joined every build under
+ * way first: the window froze for up to 1.4 s on a 256x256 map, the very
+ * freeze the background build is there to avoid). */
+static void test_click_does_not_wait_for_another_build(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    assert_null(tn_wbots_character_graph(w));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+    assert_non_null(tn_wbots_character_graph(w)); /* (jump 4's is still cached) */
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    assert_false(atomic_load(&gate_timed_out)); /* the click did not wait */
+    assert_true(atomic_load(&gate_held) > 0);   /* the build still holds at the gate */
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving | found: ")) fail_msg("HUD: %s", hud);
+    atomic_store(&gate_closed, false);
+    tn_world_destroy(w); /* (waits for the build) */
+    assert_false(atomic_load(&gate_timed_out));
+}
 #endif
 
 static void test_hud_compare_follows_replan(void **state)
@@ -1527,6 +1617,7 @@ int main(void)
         cmocka_unit_test(test_held_slider_builds_once_on_release),
 #if !defined(__STDC_NO_THREADS__)
         cmocka_unit_test(test_background_build),
+        cmocka_unit_test(test_click_does_not_wait_for_another_build),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

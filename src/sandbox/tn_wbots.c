@@ -359,7 +359,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         return NULL;
     }
     if (build) {
-        job_collect(w, s, mode == BUILD_NOW);
+        job_collect(w, s, false);
         s->waiting = false;
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
@@ -382,6 +382,13 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         return s->graph[slot];
     }
     if (!build) return NULL;
+    /* a click's plan is made at once: it waits for a build under way only
+     * when its graph is not in the cache (that build may be it); a build
+     * for another profile (an extra bot's, a value left) goes on */
+    if (mode == BUILD_NOW && s->job.running) {
+        job_collect(w, s, true);
+        return graph_for(w, s, b, mode); /* (once: no build runs now) */
+    }
     if (s->hold && s->last_build_ms > GRAPH_SLOW_MS) {
         if (!s->hold_said)
             tn_world_message(w,
