@@ -814,6 +814,30 @@ static void test_click_does_not_wait_for_another_build(void **state)
     tn_world_destroy(w); /* (waits for the build) */
     assert_false(atomic_load(&gate_timed_out));
 }
+
+/* The "built in the background" message names the jump height the graph
+ * was built for, not the slider's value when the build ended (the old code
+ * said the value the slider had moved on to). */
+static void test_background_message_names_its_jump(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    tn_world_step(w);
+    atomic_store(&gate_closed, false);
+    const char *msg = tn_world_message_text(w);
+    for (int ms = 0; ms < 5000 && !strstr(msg, " built in "); ms++) {
+        tn_world_prepare(w, 0); /* puts a build that ended in the cache */
+        msg = tn_world_message_text(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    if (!strstr(msg, "graph for a 1x2 body, jump 5.0 built in ")) fail_msg("message: %s", msg);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
 #endif
 
 static void test_hud_compare_follows_replan(void **state)
@@ -1618,6 +1642,7 @@ int main(void)
 #if !defined(__STDC_NO_THREADS__)
         cmocka_unit_test(test_background_build),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
+        cmocka_unit_test(test_background_message_names_its_jump),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

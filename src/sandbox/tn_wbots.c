@@ -255,11 +255,11 @@ enum { LOOK, BUILD, BUILD_NOW };
  * GRAPH_SLOW_MS. */
 #define BG_TILES (128L * 128L)
 
-static void said_built(tn_world *w, int bw, int bh, double ms, const char *how)
+static void said_built(tn_world *w, int bw, int bh, float jump, double ms, const char *how)
 {
     if (ms > GRAPH_SLOW_MS)
         tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms%s", bw, bh,
-                         (double)w->phys.jump_height, ms, how);
+                         (double)jump, ms, how);
 }
 
 #ifdef BG_THREADS
@@ -334,7 +334,9 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
     } else {
         s->graph[s->job.slot] = s->job.g;
         s->graph_used[s->job.slot] = ++s->tick;
-        said_built(w, s->job.bw, s->job.bh, s->job.ms, " in the background");
+        /* (the job's jump: the slider may have moved on meanwhile) */
+        said_built(w, s->job.bw, s->job.bh, s->job.prof.phys.jump_height, s->job.ms,
+                   " in the background");
     }
     s->job.g = NULL;
 #else
@@ -415,7 +417,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
      * clock (the window's): headless runs say nothing that depends on time */
     double ms = w->clock ? (w->clock() - t0) * 1e3 : 0.0;
     s->last_build_ms = ms;
-    if (tn_succeeded(st)) said_built(w, b->w, b->h, ms, "");
+    if (tn_succeeded(st)) said_built(w, b->w, b->h, w->phys.jump_height, ms, "");
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
         if (s->char_graph == s->graph[lru]) s->char_graph = NULL;
