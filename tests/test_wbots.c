@@ -838,6 +838,53 @@ static void test_background_message_names_its_jump(void **state)
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
+
+/* Edits made during a background build, more than a sync repairs tile by
+ * tile (the demo map's 56 surfaces: 3), have the graph built again in the
+ * background on a new copy: the graph that comes back equals a fresh build
+ * of the edited map, with no rebuild on the caller's thread (the old code
+ * put it in the cache, and the next sync rebuilt it there: the window froze
+ * for a whole build after a drag of blocks during one). */
+static void test_background_build_outrun_by_edits(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w));
+    const tn_map *m = tn_world_map(w);
+    int made = 0;
+    for (int x = 1; x < m->w - 1 && made < 6; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY &&
+            tn_succeeded(tn_world_edit(w, x, 2, TN_EDIT_BLOCK, NULL)))
+            made++;
+    assert_int_equal(made, 6);
+    atomic_store(&gate_closed, false);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_true(tn_surf_in_sync(g, m));
+    int local, full;
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(full, 0); /* no rebuild by a sync on this thread */
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
+    size_t n1 = 0, n2 = 0;
+    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, NULL, 0, &n2, NULL)));
+    assert_int_equal(n1, n2);
+    unsigned char *b1 = malloc(n1), *b2 = malloc(n2);
+    assert_true(b1 && b2);
+    assert_true(tn_succeeded(tn_surf_save(g, b1, n1, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, b2, n2, &n2, NULL)));
+    assert_memory_equal(b1, b2, n1);
+    free(b1);
+    free(b2);
+    tn_surf_destroy(fresh);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
 #endif
 
 static void test_hud_compare_follows_replan(void **state)
@@ -1643,6 +1690,7 @@ int main(void)
         cmocka_unit_test(test_background_build),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
         cmocka_unit_test(test_background_message_names_its_jump),
+        cmocka_unit_test(test_background_build_outrun_by_edits),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

@@ -319,11 +319,41 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
 /* A background build that ended (or with `wait`, one still running, once
  * it ends) put in its cache slot; it is synced with the map (edits made
  * meanwhile) when graph_for next finds it. */
+#ifdef BG_THREADS
+/* Whether more tiles changed between the job's copy and the map than a
+ * sync repairs one by one (tn_surf.h EDITS: max(2, surfaces / 16), at most
+ * 32): the sync would then rebuild the graph on this thread. */
+static bool job_outrun(const tn_world *w, const tn_wbots *s)
+{
+    const tn_map *c = s->job.map, *m = w->map;
+    if (!s->job.g || c->w != m->w || c->h != m->h) return false;
+    int most = tn_surf_surface_count(s->job.g) / 16;
+    most = most < 2 ? 2 : most > 32 ? 32 : most;
+    const size_t n = (size_t)m->w * (size_t)m->h;
+    int changed = 0;
+    for (size_t i = 0; i < n && changed <= most; i++) changed += c->tile[i] != m->tile[i];
+    return changed > most;
+}
+#endif
+
 static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 {
 #ifdef BG_THREADS
     if (!s->job.running || (!wait && !atomic_load(&s->job.done))) return;
     thrd_join(s->job.thread, NULL);
+    /* edits made meanwhile too many for a local repair: built again, in
+     * the background, on a new copy (the bots wait on), not by the sync on
+     * this thread (a freeze as long as the build); a click or the end of
+     * the world takes the graph as it is (their wait is one build) */
+    tn_map *again = NULL;
+    if (!wait && w->graph_bg && tn_succeeded(s->job.st) && job_outrun(w, s) &&
+        tn_succeeded(tn_map_clone(w->map, &again, NULL))) {
+        tn_map_destroy(s->job.map);
+        s->job.map = again;
+        atomic_store(&s->job.done, false);
+        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return;
+        atomic_store(&s->job.done, true); /* (put in the cache: the sync rebuilds it) */
+    }
     s->job.running = false;
     tn_map_destroy(s->job.map);
     s->job.map = NULL;
