@@ -316,9 +316,6 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
 #endif
 }
 
-/* A background build that ended (or with `wait`, one still running, once
- * it ends) put in its cache slot; it is synced with the map (edits made
- * meanwhile) when graph_for next finds it. */
 #ifdef BG_THREADS
 /* Whether more tiles changed between the job's copy and the map than a
  * sync repairs one by one (tn_surf.h EDITS: max(2, surfaces / 16), at most
@@ -336,6 +333,10 @@ static bool job_outrun(const tn_world *w, const tn_wbots *s)
 }
 #endif
 
+/* A background build that ended (or with `wait`, one still running, once
+ * it ends) put in its cache slot; it is synced with the map (edits made
+ * meanwhile) when graph_for next finds it, or built again when they are
+ * too many for that (job_outrun). */
 static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 {
 #ifdef BG_THREADS
