@@ -726,6 +726,167 @@ static void test_background_build(void **state)
     tn_world_step(w);
     tn_world_destroy(w);
 }
+
+/* An allocator whose gate, while closed, holds every allocation made off
+ * the main thread (a background build's) until it opens, or for 2 s at
+ * most (then gate_timed_out): a build kept under way for as long as a test
+ * needs. */
+static atomic_bool gate_closed, gate_timed_out;
+static atomic_int gate_held;
+static thrd_t gate_main;
+static void *gate_alloc(void *user, size_t size)
+{
+    (void)user;
+    if (atomic_load(&gate_closed) && !thrd_equal(thrd_current(), gate_main)) {
+        atomic_fetch_add(&gate_held, 1);
+        for (int ms = 0; atomic_load(&gate_closed); ms++) {
+            if (ms >= 2000) {
+                atomic_store(&gate_timed_out, true);
+                atomic_store(&gate_closed, false);
+                break;
+            }
+            thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+        }
+        atomic_fetch_sub(&gate_held, 1);
+    }
+    return malloc(size);
+}
+static void gate_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+static const tn_allocator gate_allocator = {gate_alloc, gate_free, NULL};
+
+/* The demo map with background builds on, every build "60 ms", through the
+ * gate allocator (open): the character sent to (10, 12) with its graph
+ * (jump 4) built at once (the first build on a small map). */
+static tn_world *gated_world(void)
+{
+    gate_main = thrd_current();
+    atomic_store(&gate_closed, false);
+    atomic_store(&gate_timed_out, false);
+    atomic_store(&gate_held, 0);
+    tn_world *w = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), &c, &gate_allocator, &w, &err)))
+        fail_msg("%s", err.msg);
+    tn_world_set_clock(w, bg_clock);
+    tn_world_build_graphs_in_background(w, true);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    assert_non_null(tn_wbots_character_graph(w));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    return w;
+}
+
+/* Steps until a background build holds at the gate (false after 2 s). */
+static bool build_held(tn_world *w)
+{
+    for (int ms = 0; ms < 2000; ms++) {
+        if (atomic_load(&gate_held) > 0) return true;
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    return false;
+}
+
+/* A click whose graph is in the cache plans at once, without waiting for a
+ * background build of another graph (the old code joined every build under
+ * way first: the window froze for up to 1.4 s on a 256x256 map, the very
+ * freeze the background build is there to avoid). */
+static void test_click_does_not_wait_for_another_build(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    assert_null(tn_wbots_character_graph(w));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+    assert_non_null(tn_wbots_character_graph(w)); /* (jump 4's is still cached) */
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    assert_false(atomic_load(&gate_timed_out)); /* the click did not wait */
+    assert_true(atomic_load(&gate_held) > 0);   /* the build still holds at the gate */
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving | found: ")) fail_msg("HUD: %s", hud);
+    atomic_store(&gate_closed, false);
+    tn_world_destroy(w); /* (waits for the build) */
+    assert_false(atomic_load(&gate_timed_out));
+}
+
+/* The "built in the background" message names the jump height the graph
+ * was built for, not the slider's value when the build ended (the old code
+ * said the value the slider had moved on to). */
+static void test_background_message_names_its_jump(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w));
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    tn_world_step(w);
+    atomic_store(&gate_closed, false);
+    const char *msg = tn_world_message_text(w);
+    for (int ms = 0; ms < 5000 && !strstr(msg, " built in "); ms++) {
+        tn_world_prepare(w, 0); /* puts a build that ended in the cache */
+        msg = tn_world_message_text(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    if (!strstr(msg, "graph for a 1x2 body, jump 5.0 built in ")) fail_msg("message: %s", msg);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* Edits made during a background build, more than a sync repairs tile by
+ * tile (the demo map's 56 surfaces: 3), have the graph built again in the
+ * background on a new copy: the graph that comes back equals a fresh build
+ * of the edited map, with no rebuild on the caller's thread (the old code
+ * put it in the cache, and the next sync rebuilt it there: the window froze
+ * for a whole build after a drag of blocks during one). */
+static void test_background_build_outrun_by_edits(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w));
+    const tn_map *m = tn_world_map(w);
+    int made = 0;
+    for (int x = 1; x < m->w - 1 && made < 6; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY &&
+            tn_succeeded(tn_world_edit(w, x, 2, TN_EDIT_BLOCK, NULL)))
+            made++;
+    assert_int_equal(made, 6);
+    atomic_store(&gate_closed, false);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_true(tn_surf_in_sync(g, m));
+    int local, full;
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(full, 0); /* no rebuild by a sync on this thread */
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
+    size_t n1 = 0, n2 = 0;
+    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, NULL, 0, &n2, NULL)));
+    assert_int_equal(n1, n2);
+    unsigned char *b1 = malloc(n1), *b2 = malloc(n2);
+    assert_true(b1 && b2);
+    assert_true(tn_succeeded(tn_surf_save(g, b1, n1, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, b2, n2, &n2, NULL)));
+    assert_memory_equal(b1, b2, n1);
+    free(b1);
+    free(b2);
+    tn_surf_destroy(fresh);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
 #endif
 
 static void test_hud_compare_follows_replan(void **state)
@@ -1513,6 +1674,9 @@ int main(void)
         cmocka_unit_test(test_held_slider_builds_once_on_release),
 #if !defined(__STDC_NO_THREADS__)
         cmocka_unit_test(test_background_build),
+        cmocka_unit_test(test_click_does_not_wait_for_another_build),
+        cmocka_unit_test(test_background_message_names_its_jump),
+        cmocka_unit_test(test_background_build_outrun_by_edits),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

@@ -255,11 +255,11 @@ enum { LOOK, BUILD, BUILD_NOW };
  * GRAPH_SLOW_MS. */
 #define BG_TILES (128L * 128L)
 
-static void said_built(tn_world *w, int bw, int bh, double ms, const char *how)
+static void said_built(tn_world *w, int bw, int bh, float jump, double ms, const char *how)
 {
     if (ms > GRAPH_SLOW_MS)
         tn_world_message(w, "graph for a %dx%d body, jump %.1f built in %.0f ms%s", bw, bh,
-                         (double)w->phys.jump_height, ms, how);
+                         (double)jump, ms, how);
 }
 
 #ifdef BG_THREADS
@@ -316,14 +316,45 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
 #endif
 }
 
+#ifdef BG_THREADS
+/* Whether more tiles changed between the job's copy and the map than a
+ * sync repairs one by one (tn_surf.h EDITS: max(2, surfaces / 16), at most
+ * 32): the sync would then rebuild the graph on this thread. */
+static bool job_outrun(const tn_world *w, const tn_wbots *s)
+{
+    const tn_map *c = s->job.map, *m = w->map;
+    if (!s->job.g || c->w != m->w || c->h != m->h) return false;
+    int most = tn_surf_surface_count(s->job.g) / 16;
+    most = most < 2 ? 2 : most > 32 ? 32 : most;
+    const size_t n = (size_t)m->w * (size_t)m->h;
+    int changed = 0;
+    for (size_t i = 0; i < n && changed <= most; i++) changed += c->tile[i] != m->tile[i];
+    return changed > most;
+}
+#endif
+
 /* A background build that ended (or with `wait`, one still running, once
  * it ends) put in its cache slot; it is synced with the map (edits made
- * meanwhile) when graph_for next finds it. */
+ * meanwhile) when graph_for next finds it, or built again when they are
+ * too many for that (job_outrun). */
 static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 {
 #ifdef BG_THREADS
     if (!s->job.running || (!wait && !atomic_load(&s->job.done))) return;
     thrd_join(s->job.thread, NULL);
+    /* edits made meanwhile too many for a local repair: built again, in
+     * the background, on a new copy (the bots wait on), not by the sync on
+     * this thread (a freeze as long as the build); a click or the end of
+     * the world takes the graph as it is (their wait is one build) */
+    tn_map *again = NULL;
+    if (!wait && w->graph_bg && tn_succeeded(s->job.st) && job_outrun(w, s) &&
+        tn_succeeded(tn_map_clone(w->map, &again, NULL))) {
+        tn_map_destroy(s->job.map);
+        s->job.map = again;
+        atomic_store(&s->job.done, false);
+        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return;
+        atomic_store(&s->job.done, true); /* (put in the cache: the sync rebuilds it) */
+    }
     s->job.running = false;
     tn_map_destroy(s->job.map);
     s->job.map = NULL;
@@ -334,7 +365,9 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
     } else {
         s->graph[s->job.slot] = s->job.g;
         s->graph_used[s->job.slot] = ++s->tick;
-        said_built(w, s->job.bw, s->job.bh, s->job.ms, " in the background");
+        /* (the job's jump: the slider may have moved on meanwhile) */
+        said_built(w, s->job.bw, s->job.bh, s->job.prof.phys.jump_height, s->job.ms,
+                   " in the background");
     }
     s->job.g = NULL;
 #else
@@ -359,7 +392,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         return NULL;
     }
     if (build) {
-        job_collect(w, s, mode == BUILD_NOW);
+        job_collect(w, s, false);
         s->waiting = false;
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
@@ -382,6 +415,13 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         return s->graph[slot];
     }
     if (!build) return NULL;
+    /* a click's plan is made at once: it waits for a build under way only
+     * when its graph is not in the cache (that build may be it); a build
+     * for another profile (an extra bot's, a value left) goes on */
+    if (mode == BUILD_NOW && s->job.running) {
+        job_collect(w, s, true);
+        return graph_for(w, s, b, mode); /* (once: no build runs now) */
+    }
     if (s->hold && s->last_build_ms > GRAPH_SLOW_MS) {
         if (!s->hold_said)
             tn_world_message(w,
@@ -408,7 +448,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
      * clock (the window's): headless runs say nothing that depends on time */
     double ms = w->clock ? (w->clock() - t0) * 1e3 : 0.0;
     s->last_build_ms = ms;
-    if (tn_succeeded(st)) said_built(w, b->w, b->h, ms, "");
+    if (tn_succeeded(st)) said_built(w, b->w, b->h, w->phys.jump_height, ms, "");
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
         if (s->char_graph == s->graph[lru]) s->char_graph = NULL;

@@ -264,8 +264,11 @@ void tn_world_hold_graph_builds(tn_world *w, bool hold);
  * need it stand by (HUD: "when its graph is built"), the overlay says so,
  * and edits go on; when it ends it is put in the cache and repaired for the
  * edits made meanwhile (tn_surf_sync from the copy: a local repair per
- * changed tile).  One build at a time.  A click waits for a build under way
- * (its plan is made at once), and so does a map load or tn_world_destroy.
+ * changed tile; more changed tiles than tn_surf.h EDITS repairs one by
+ * one: it is built again in the background on a new copy).  One build at a
+ * time.  A click whose graph is not in the cache waits for a build under
+ * way (its plan is made at once; a build of another graph goes on), and a
+ * map load or tn_world_destroy waits too.
  * The world's allocator must then be thread-safe (the default is).  Without
  * C11 threads (the browser build) every build is made at once. */
 void tn_world_build_graphs_in_background(tn_world *w, bool on);
