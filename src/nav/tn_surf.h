@@ -492,12 +492,20 @@ enum { TN_SURF_DRAW_SURFACES = 1, TN_SURF_DRAW_EDGES = 2, TN_SURF_DRAW_PLAN = 4 
 void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
                         int edge_stride, int start, const tn_surf_leg *legs, int nlegs);
 /* The edges that take off inside the rectangle x0..x1, y0..y1 (world
- * pixels: a game's view, with a margin for arcs that enter it), drawn as
- * tn_surf_debug_draw draws edges, at most max_edges of them (every k-th of
- * those, evenly): a view on a large graph shows its own edges, where a
- * stride over the whole graph leaves a few there.  Returns how many edges
- * take off inside.  Cost: one pass over the edges, then one replay of the
- * physics per edge drawn. */
+ * pixels, bounds included: a game's view, with a margin for arcs that
+ * enter it), drawn as tn_surf_debug_draw draws edges: min(count,
+ * max_edges) of them, spread evenly (in edge order, those of ranks
+ * floor(k count / min(count, max_edges)), k = 0, 1, ...): a view on a
+ * large graph shows its own edges, where a stride over the whole graph
+ * leaves a few there.  An edge takes off where the feet of its standing
+ * box are centred: (tn_surf_lattice_x(j) + box width / 2, row x 16).
+ * Returns how many edges take off inside (count), also when nothing is
+ * drawn: dd NULL or max_edges <= 0.  An inverted (x0 > x1 or y0 > y1) or
+ * NaN rectangle holds none; g or m NULL: 0, nothing drawn.  m is the map
+ * the graph was built or synced for (the arcs are replayed on it).
+ * Memory: none; it only reads g (see tn_debug.h for threads).  Cost: up
+ * to two passes over the edges, then one replay of the physics per edge
+ * drawn (a line per frame). */
 int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
                                 float x0, float y0, float x1, float y1, int max_edges);
 
