@@ -12,7 +12,9 @@
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too; see STEP
  * FUNCTION) and a coyote setting.  Tiles are TN_TILE_PX (16) px.  Anything
- * else: INVALID_PARAM
+ * else: INVALID_PARAM with a message.  So is a NULL graph, map, profile or
+ * output pointer given to a call that returns a tn_status; the accessors
+ * (counts, lookups, tn_surf_set_landmarks) take a valid graph.
  *
  * STEP FUNCTION (profile.step, or profile.step_user_fn with
  * profile.step_user; not both).  It must move x like tn_body_step does, so
@@ -43,9 +45,6 @@
  * after the call returns, and never by tn_surf_find.  It must not modify
  * the map it is given or step_user's shared state without its own locking.
  * It is called about once per search state (see COST).
- * with a message.  So is a NULL graph, map, profile or output pointer
- * given to a call that returns a tn_status; the accessors (counts, lookups,
- * tn_surf_set_landmarks) take a valid graph.
  *
  * UNITS.  Pixels, y down, frames of phys.dt.  Every x a body can have is on
  * the lattice x_j = j * walk_speed * dt (8/3 px by default: instant start
@@ -317,10 +316,13 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
 /* Rebuild when the map's revision (or address) changed since the build
  * (one changed tile: a local repair, see EDITS).  The tiles are compared
  * with the graph's own copy, so m may also be another map of the same size
- * (the graph built on a copy of m, on another thread say): a few changed
- * tiles are then repaired locally too, none changed costs one pass over the
- * tiles.  Out of memory: see OUT OF MEMORY (a failure, or a partial success
- * for the query index alone). */
+ * (the graph built on a copy of m, on another thread say, the copy
+ * destroyed since: only its address is kept): a few changed tiles are then
+ * repaired locally too, none changed costs one pass over the tiles; a map
+ * of another size is built in full (counted in tn_surf_repair_counts'
+ * full).  The graph then belongs to m (tn_surf_in_sync).  Out of memory:
+ * see OUT OF MEMORY (a failure, or a partial success for the query index
+ * alone). */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
 /* Whether g is in sync with m: built or last synced for this map (its
  * address and size) at its current revision (tn_map.revision, which every
@@ -342,7 +344,7 @@ uint32_t tn_surf_map_revision(const tn_surf *g);
 /* The map tile (x, y) changed: like tn_surf_sync, but the tiles are compared
  * with the graph's copy even when m's revision did not move (a direct write
  * to m->tile), so every changed tile is found, (x, y) or not.
- * INVALID_PARAM (g unchanged) for (x, y) outside the map; out of memory as
+ * INVALID_PARAM (g unchanged) for (x, y) outside m; out of memory as
  * tn_surf_sync. */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
