@@ -38,8 +38,9 @@
  * walls): verify_edges (or tn_surf_edge_valid) replays every edge.
  * Threads: the step function is called on the caller's thread during
  * tn_surf_create, _rebuild, _load, _sync, _edit, tn_surf_edge_valid,
- * tn_surf_edge_box and tn_surf_debug_draw, and with profile.threads > 1 during
- * builds and repairs also on the library's worker threads, at the same time
+ * tn_surf_edge_box, tn_surf_debug_draw and _draw_edges_in, and with
+ * profile.threads > 1 during builds and repairs also on the library's
+ * worker threads, at the same time
  * (give each thread's state through step_user, not thread-local storage:
  * the workers are the library's, made and joined within the call); never
  * after the call returns, and never by tn_surf_find.  It must not modify
@@ -505,9 +506,10 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
  * drawn: dd NULL or max_edges <= 0.  An inverted (x0 > x1 or y0 > y1) or
  * NaN rectangle holds none; g or m NULL: 0, nothing drawn.  m is the map
  * the graph was built or synced for (the arcs are replayed on it).
- * Memory: none; it only reads g (see tn_debug.h for threads).  Cost: up
- * to two passes over the edges, then one replay of the physics per edge
- * drawn (a line per frame). */
+ * Memory: none; it only reads g (and calls a custom step function, see
+ * STEP FUNCTION; threads: tn_debug.h).  Cost: up to two passes over the
+ * edges, then one replay of the physics per edge drawn (a line per
+ * frame). */
 int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
                                 float x0, float y0, float x1, float y1, int max_edges);
 
