@@ -7,9 +7,12 @@
  * its frames and the player goes on editing the real map.  When the worker
  * is done, one tn_surf_sync brings the graph to the real map: the tiles
  * changed meanwhile are found by comparing with the graph's own copy of
- * the terrain and repaired one by one (a local repair each), so the graph
- * equals a fresh build of the edited map.  A graph is used by one thread at
- * a time: the game thread does not touch it until the worker has ended.
+ * the terrain and repaired one by one (a local repair each, up to
+ * max(2, surfaces / 16) changed tiles and at most 32; more, or a map of
+ * another size: one full build, see EDITS in tn_surf.h), so the graph
+ * equals a fresh build of the edited map.  The copy may be destroyed before the sync: the graph keeps its own
+ * terrain.  A graph is used by one thread at a time: the game thread does
+ * not touch it until the worker has ended.
  *
  * Build:  cc graph_thread.c $(pkg-config --cflags --libs tilenav) -o graph_thread
  */

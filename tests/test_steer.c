@@ -204,6 +204,33 @@ static void test_box_free_and_flush(void **state)
     tn_map_destroy(m);
 }
 
+static void test_rect_free_bad_rects(void **state)
+{
+    (void)state;
+    tn_map *m = tnav_map_rows(ROOM, 7);
+    const float T = TN_TILE_PX;
+    /* The pillar (columns 4-5, rows 2-3) and the free tile (1, 1). */
+    assert_false(tn_steer_rect_free(m, 4 * T + 1, 2 * T + 1, 6 * T - 1, 4 * T - 1));
+    assert_true(tn_steer_rect_free(m, T, T, 2 * T, 2 * T));
+    /* Corners given in the wrong order (an inverted rectangle) are not
+     * free, wherever they are: inside the pillar, across the border
+     * walls, or with a corner far off the map (no float-to-int overflow). */
+    assert_false(tn_steer_rect_free(m, 6 * T - 1, 2 * T + 1, 4 * T + 1, 4 * T - 1));
+    assert_false(tn_steer_rect_free(m, 4 * T + 1, 4 * T - 1, 6 * T - 1, 2 * T + 1));
+    assert_false(tn_steer_rect_free(m, 11 * T, 6 * T, 0, 0));
+    assert_false(tn_steer_rect_free(m, 3e38f, T, 2 * T, 2 * T));
+    assert_false(tn_steer_rect_free(m, T, 3e38f, 2 * T, 2 * T));
+    /* A box of negative half-size is an inverted rectangle too. */
+    assert_false(tn_steer_box_free(m, 5 * T, 3 * T, -4));
+    /* Not finite, or no map: not free. */
+    assert_false(tn_steer_rect_free(m, NAN, T, 2 * T, 2 * T));
+    assert_false(tn_steer_rect_free(m, T, T, 2 * T, NAN));
+    assert_false(tn_steer_rect_free(m, -INFINITY, -INFINITY, INFINITY, INFINITY));
+    assert_false(tn_steer_rect_free(NULL, T, T, 2 * T, 2 * T));
+    assert_false(tn_steer_box_free(NULL, 1.5f * T, 1.5f * T, 5));
+    tn_map_destroy(m);
+}
+
 static void test_move_never_enters_blocks(void **state)
 {
     (void)state;
@@ -373,6 +400,7 @@ int main(void)
         cmocka_unit_test(test_clamp_len_any_max),
         cmocka_unit_test(test_corner_shift_any_max),
         cmocka_unit_test(test_box_free_and_flush),
+        cmocka_unit_test(test_rect_free_bad_rects),
         cmocka_unit_test(test_move_never_enters_blocks),
         cmocka_unit_test(test_unstick),
         cmocka_unit_test(test_reference_los),

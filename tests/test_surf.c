@@ -9,6 +9,7 @@
 
 #include "testutil.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -2527,6 +2528,79 @@ static void test_shortcuts_out_of_memory(void **state)
     tn_map_destroy(m);
 }
 
+/* Lines drawn, for the debug-draw tests. */
+static void count_line(void *user, float x0, float y0, float x1, float y1, uint32_t rgba)
+{
+    (void)x0, (void)y0, (void)x1, (void)y1, (void)rgba;
+    ++*(long *)user;
+}
+
+/* tn_surf_debug_draw_edges_in draws min(count, max_edges) of the edges
+ * that take off inside, those of ranks floor(k count / max_edges): all of
+ * them for max_edges >= count (a stride of count / max_edges + 1 drew half
+ * when max_edges was the count, so the game's overlay showed 150 of a
+ * view's 301 edges where it asks for 300). */
+static void test_draw_edges_in(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = NULL;
+    tn_surf_profile prof;
+    tn_surf *g = level_graph(80, 45, 5, &r, &m, &prof);
+    const float T = (float)TN_TILE_PX, half = 0.5f * T; /* the 1x2 box's half width */
+    const tn_surf_edge *E = tn_surf_edges(g);
+    int ne = tn_surf_edge_count(g);
+    const float rects[][4] = {{0, 0, 400, 300}, {300, 200, 700, 500}, {0, 0, 80 * T, 45 * T}};
+    for (int q = 0; q < 3; q++) {
+        const float *v = rects[q];
+        /* the lines of each edge inside, in edge order (one per frame) */
+        long *lines = calloc((size_t)ne + 1, sizeof *lines);
+        assert_non_null(lines);
+        int n = 0;
+        for (int e = 0; e < ne; e++) {
+            int row, j;
+            tn_surf_node_pos(g, E[e].from, &row, &j);
+            float x = tn_surf_lattice_x(g, j) + half, y = (float)row * T;
+            if (!(x >= v[0] && x <= v[2] && y >= v[1] && y <= v[3])) continue;
+            for (uint32_t k = 0; k < E[e].nruns; k++) {
+                tn_input in;
+                int cnt;
+                tn_surf_run(g, E[e].run0 + k, &in, &cnt);
+                lines[n] += cnt;
+            }
+            n++;
+        }
+        assert_true(n > 20);
+        const int maxes[] = {1, 2, 7, n / 3, n / 2, n - 1, n, n + 1, INT_MAX};
+        for (int i = 0; i < 9; i++) {
+            int mx = maxes[i];
+            long want = 0, got = 0;
+            long long draw = mx < n ? mx : n;
+            for (long long k = 0; k < draw; k++) want += lines[k * n / draw];
+            tn_debug_draw dd = {.user = &got, .line = count_line};
+            assert_int_equal(tn_surf_debug_draw_edges_in(g, m, &dd, v[0], v[1], v[2], v[3], mx), n);
+            if (got != want)
+                fail_msg("rect %d, max_edges %d of %d inside: %ld lines drawn, want %ld", q, mx, n,
+                         got, want);
+        }
+        free(lines);
+    }
+    /* Nothing drawn for max_edges <= 0, an inverted or NaN rectangle, a NULL
+     * graph or map; the count of edges inside is still returned. */
+    long got = 0;
+    tn_debug_draw dd = {.user = &got, .line = count_line};
+    assert_int_equal(tn_surf_debug_draw_edges_in(g, m, &dd, 0, 0, 80 * T, 45 * T, 0), ne);
+    assert_int_equal(tn_surf_debug_draw_edges_in(g, m, &dd, 0, 0, 80 * T, 45 * T, -5), ne);
+    assert_int_equal(tn_surf_debug_draw_edges_in(g, m, NULL, 0, 0, 80 * T, 45 * T, 10), ne);
+    assert_int_equal(tn_surf_debug_draw_edges_in(g, m, &dd, 80 * T, 45 * T, 0, 0, 10), 0);
+    assert_int_equal(tn_surf_debug_draw_edges_in(g, m, &dd, NAN, 0, 80 * T, 45 * T, 10), 0);
+    assert_int_equal(tn_surf_debug_draw_edges_in(NULL, m, &dd, 0, 0, 80 * T, 45 * T, 10), 0);
+    assert_int_equal(tn_surf_debug_draw_edges_in(g, NULL, &dd, 0, 0, 80 * T, 45 * T, 10), 0);
+    assert_int_equal(got, 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* NULL output or graph: INVALID_PARAM with a message from every fallible
  * call (create with out NULL, sync / edit / find / shortcuts / labels with
  * g NULL dereferenced it). */
@@ -2919,6 +2993,7 @@ int main(void)
         cmocka_unit_test(test_oracle_random_levels),
         cmocka_unit_test(test_plans_against_fastest),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_draw_edges_in),
         cmocka_unit_test(test_custom_step_lattice),
         cmocka_unit_test(test_custom_step_air),
         cmocka_unit_test(test_custom_step_user),

@@ -263,8 +263,11 @@ bool tn_steer_box_free(const tn_map *m, float x, float y, float half)
 
 bool tn_steer_rect_free(const tn_map *m, float x0, float y0, float x1, float y1)
 {
-    /* Far outside (or not finite): not free, and no int overflow below. */
-    if (!(x0 > -1e6f && x1 < 1e8f && y0 > -1e6f && y1 < 1e8f)) return false;
+    /* No map, far outside, not finite or inverted (x0 > x1 or y0 > y1: an
+     * inverted span would read no tile and pass for free): not free, and
+     * with x0 <= x1 < 1e8 no int overflow below. */
+    if (!m || !(x0 > -1e6f && x1 < 1e8f && y0 > -1e6f && y1 < 1e8f && x0 <= x1 && y0 <= y1))
+        return false;
     int c0, c1, r0, r1;
     tile_span(x0, x1, &c0, &c1);
     tile_span(y0, y1, &r0, &r1);

@@ -129,11 +129,17 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
 /* ---- collision ------------------------------------------------------------ */
 
 /* True when the square of half-size `half` centred on (x, y) overlaps no
- * BLOCK tile (the outside of the map counts as block). */
+ * BLOCK tile (the outside of the map counts as block); as
+ * tn_steer_rect_free (a negative half is an inverted rectangle: false). */
 bool tn_steer_box_free(const tn_map *m, float x, float y, float half);
-/* True when the open rectangle (x0, x1) x (y0, y1) overlaps no BLOCK tile
- * (the outside of the map counts as block): the box of tn_steer_box_free
- * is (x - half, x + half) x (y - half, y + half). */
+/* True when the open rectangle (x0, x1) x (y0, y1) (px) overlaps no BLOCK
+ * tile (the outside of the map counts as block): the box of
+ * tn_steer_box_free is (x - half, x + half) x (y - half, y + half).  A
+ * rectangle of zero width or height is tested as the tiles its edge lies
+ * in (none on a tile border).  False for m NULL, a coordinate that is not
+ * finite, and an inverted rectangle (x0 > x1 or y0 > y1: the corners given
+ * in the wrong order).  Cost: one read per tile the rectangle overlaps, up
+ * to the first block (the whole map's tiles at most).  Pure; no memory. */
 bool tn_steer_rect_free(const tn_map *m, float x0, float y0, float x1, float y1);
 /* Move the box by (dx, dy) with per-axis collision (see the header comment).
  * vx, vy (may be NULL) are zeroed on the axis that hit a block.  Returns

@@ -4633,10 +4633,16 @@ int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debu
     int n = 0;
     for (int e = 0; e < g->nedges; e++) n += takes_off_in(g, e, x0, y0, x1, y1);
     if (!dd || max_edges <= 0 || n == 0) return n;
-    long stride = n / max_edges + 1, k = 0;
-    for (int e = 0; e < g->nedges; e++)
-        if (takes_off_in(g, e, x0, y0, x1, y1) && k++ % stride == 0)
+    /* min(n, max_edges) of them, evenly: ranks floor(k n / draw) (a stride
+     * of n / max_edges + 1 drew half of max_edges when n was max_edges) */
+    long long draw = max_edges < n ? max_edges : n, k = 0, i = 0;
+    for (int e = 0; e < g->nedges && k < draw; e++) {
+        if (!takes_off_in(g, e, x0, y0, x1, y1)) continue;
+        if (i++ == k * n / draw) {
             draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));
+            k++;
+        }
+    }
     return n;
 }
 

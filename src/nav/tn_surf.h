@@ -12,7 +12,9 @@
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too; see STEP
  * FUNCTION) and a coyote setting.  Tiles are TN_TILE_PX (16) px.  Anything
- * else: INVALID_PARAM
+ * else: INVALID_PARAM with a message.  So is a NULL graph, map, profile or
+ * output pointer given to a call that returns a tn_status; the accessors
+ * (counts, lookups, tn_surf_set_landmarks) take a valid graph.
  *
  * STEP FUNCTION (profile.step, or profile.step_user_fn with
  * profile.step_user; not both).  It must move x like tn_body_step does, so
@@ -36,16 +38,14 @@
  * walls): verify_edges (or tn_surf_edge_valid) replays every edge.
  * Threads: the step function is called on the caller's thread during
  * tn_surf_create, _rebuild, _load, _sync, _edit, tn_surf_edge_valid,
- * tn_surf_edge_box and tn_surf_debug_draw, and with profile.threads > 1 during
- * builds and repairs also on the library's worker threads, at the same time
+ * tn_surf_edge_box, tn_surf_debug_draw and _draw_edges_in, and with
+ * profile.threads > 1 during builds and repairs also on the library's
+ * worker threads, at the same time
  * (give each thread's state through step_user, not thread-local storage:
  * the workers are the library's, made and joined within the call); never
  * after the call returns, and never by tn_surf_find.  It must not modify
  * the map it is given or step_user's shared state without its own locking.
  * It is called about once per search state (see COST).
- * with a message.  So is a NULL graph, map, profile or output pointer
- * given to a call that returns a tn_status; the accessors (counts, lookups,
- * tn_surf_set_landmarks) take a valid graph.
  *
  * UNITS.  Pixels, y down, frames of phys.dt.  Every x a body can have is on
  * the lattice x_j = j * walk_speed * dt (8/3 px by default: instant start
@@ -317,10 +317,13 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
 /* Rebuild when the map's revision (or address) changed since the build
  * (one changed tile: a local repair, see EDITS).  The tiles are compared
  * with the graph's own copy, so m may also be another map of the same size
- * (the graph built on a copy of m, on another thread say): a few changed
- * tiles are then repaired locally too, none changed costs one pass over the
- * tiles.  Out of memory: see OUT OF MEMORY (a failure, or a partial success
- * for the query index alone). */
+ * (the graph built on a copy of m, on another thread say, the copy
+ * destroyed since: only its address is kept): a few changed tiles are then
+ * repaired locally too, none changed costs one pass over the tiles; a map
+ * of another size is built in full (counted in tn_surf_repair_counts'
+ * full).  The graph then belongs to m (tn_surf_in_sync).  Out of memory:
+ * see OUT OF MEMORY (a failure, or a partial success for the query index
+ * alone). */
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err);
 /* Whether g is in sync with m: built or last synced for this map (its
  * address and size) at its current revision (tn_map.revision, which every
@@ -342,7 +345,7 @@ uint32_t tn_surf_map_revision(const tn_surf *g);
 /* The map tile (x, y) changed: like tn_surf_sync, but the tiles are compared
  * with the graph's copy even when m's revision did not move (a direct write
  * to m->tile), so every changed tile is found, (x, y) or not.
- * INVALID_PARAM (g unchanged) for (x, y) outside the map; out of memory as
+ * INVALID_PARAM (g unchanged) for (x, y) outside m; out of memory as
  * tn_surf_sync. */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
@@ -492,12 +495,21 @@ enum { TN_SURF_DRAW_SURFACES = 1, TN_SURF_DRAW_EDGES = 2, TN_SURF_DRAW_PLAN = 4 
 void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
                         int edge_stride, int start, const tn_surf_leg *legs, int nlegs);
 /* The edges that take off inside the rectangle x0..x1, y0..y1 (world
- * pixels: a game's view, with a margin for arcs that enter it), drawn as
- * tn_surf_debug_draw draws edges, at most max_edges of them (every k-th of
- * those, evenly): a view on a large graph shows its own edges, where a
- * stride over the whole graph leaves a few there.  Returns how many edges
- * take off inside.  Cost: one pass over the edges, then one replay of the
- * physics per edge drawn. */
+ * pixels, bounds included: a game's view, with a margin for arcs that
+ * enter it), drawn as tn_surf_debug_draw draws edges: min(count,
+ * max_edges) of them, spread evenly (in edge order, those of ranks
+ * floor(k count / min(count, max_edges)), k = 0, 1, ...): a view on a
+ * large graph shows its own edges, where a stride over the whole graph
+ * leaves a few there.  An edge takes off where the feet of its standing
+ * box are centred: (tn_surf_lattice_x(j) + box width / 2, row x 16).
+ * Returns how many edges take off inside (count), also when nothing is
+ * drawn: dd NULL or max_edges <= 0.  An inverted (x0 > x1 or y0 > y1) or
+ * NaN rectangle holds none; g or m NULL: 0, nothing drawn.  m is the map
+ * the graph was built or synced for (the arcs are replayed on it).
+ * Memory: none; it only reads g (and calls a custom step function, see
+ * STEP FUNCTION; threads: tn_debug.h).  Cost: up to two passes over the
+ * edges, then one replay of the physics per edge drawn (a line per
+ * frame). */
 int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
                                 float x0, float y0, float x1, float y1, int max_edges);
 
