@@ -889,6 +889,25 @@ static void test_background_build_outrun_by_edits(void **state)
 }
 #endif
 
+#if !defined(__STDC_NO_THREADS__)
+/* A map's first graph, built in the background (a map over 128x128, no
+ * build timed yet): the overlay says it is this map's graph being built,
+ * not one "for the new value" (no value changed). */
+static void test_background_first_build_note(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen256();
+    tn_world_set_clock(w, bg_clock);
+    tn_world_build_graphs_in_background(w, true);
+    tn_world_prepare(w, TN_OVERLAY_SURF); /* starts the build */
+    assert_null(tn_wbots_character_graph(w));
+    const char *note = tn_wbots_overlay_note(w, TN_OVERLAY_SURF);
+    assert_non_null(note);
+    if (!strstr(note, "building this map's graph in the background")) fail_msg("note: %s", note);
+    tn_world_destroy(w); /* (waits for the build) */
+}
+#endif
+
 static void test_hud_compare_follows_replan(void **state)
 {
     (void)state;
@@ -1674,6 +1693,7 @@ int main(void)
         cmocka_unit_test(test_held_slider_builds_once_on_release),
 #if !defined(__STDC_NO_THREADS__)
         cmocka_unit_test(test_background_build),
+        cmocka_unit_test(test_background_first_build_note),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),

@@ -1308,7 +1308,8 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
         return "graph overlay: no graph on a map this large (the classic planner is used)";
     if (!s->planner) return "graph overlay: the planner is classic, nothing to show (G: graph)";
     if (s->job.running && !tn_wbots_character_graph(w))
-        return "graph overlay: building the graph for the new value in the background";
+        return s->tick ? "graph overlay: building the graph for the new value in the background"
+                       : "graph overlay: building this map's graph in the background";
     if (s->waiting && !tn_wbots_character_graph(w))
         return "graph overlay: the graph for the new value is built when the slider is let go";
     return NULL;
