@@ -637,6 +637,25 @@ static void test_held_slider_builds_once_on_release(void **state)
 static atomic_long bg_ticks;
 static double bg_clock(void) { return 0.06 * (double)atomic_fetch_add(&bg_ticks, 1); }
 
+/* g saves to the same bytes as a fresh build of m for its profile. */
+static void assert_fresh_build(const tn_surf *g, const tn_map *m)
+{
+    tn_surf *fresh = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
+    size_t n1 = 0, n2 = 0;
+    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, NULL, 0, &n2, NULL)));
+    assert_int_equal(n1, n2);
+    unsigned char *b1 = malloc(n1), *b2 = malloc(n2);
+    assert_true(b1 && b2);
+    assert_true(tn_succeeded(tn_surf_save(g, b1, n1, &n1, NULL)));
+    assert_true(tn_succeeded(tn_surf_save(fresh, b2, n2, &n2, NULL)));
+    assert_memory_equal(b1, b2, n1);
+    free(b1);
+    free(b2);
+    tn_surf_destroy(fresh);
+}
+
 /* Steps (1 ms apart) until the character's graph is back; false after 30 s
  * of waiting (a build of the demo map takes about 10 ms). */
 static bool step_until_graph(tn_world *w, int *steps)
@@ -689,20 +708,7 @@ static void test_background_build(void **state)
     tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
     assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
     assert_true(tn_surf_in_sync(g, m));
-    tn_surf *fresh = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
-    size_t n1 = 0, n2 = 0;
-    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, &n1, NULL)));
-    assert_true(tn_succeeded(tn_surf_save(fresh, NULL, 0, &n2, NULL)));
-    assert_int_equal(n1, n2);
-    unsigned char *b1 = malloc(n1), *b2 = malloc(n2);
-    assert_true(b1 && b2);
-    assert_true(tn_succeeded(tn_surf_save(g, b1, n1, &n1, NULL)));
-    assert_true(tn_succeeded(tn_surf_save(fresh, b2, n2, &n2, NULL)));
-    assert_memory_equal(b1, b2, n1);
-    free(b1);
-    free(b2);
-    tn_surf_destroy(fresh);
+    assert_fresh_build(g, m);
     int local, full;
     tn_surf_repair_counts(g, &local, &full);
     assert_int_equal(full, 0);      /* the edit was a local repair */
@@ -870,20 +876,7 @@ static void test_background_build_outrun_by_edits(void **state)
     int local, full;
     tn_surf_repair_counts(g, &local, &full);
     assert_int_equal(full, 0); /* no rebuild by a sync on this thread */
-    tn_surf *fresh = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
-    size_t n1 = 0, n2 = 0;
-    assert_true(tn_succeeded(tn_surf_save(g, NULL, 0, &n1, NULL)));
-    assert_true(tn_succeeded(tn_surf_save(fresh, NULL, 0, &n2, NULL)));
-    assert_int_equal(n1, n2);
-    unsigned char *b1 = malloc(n1), *b2 = malloc(n2);
-    assert_true(b1 && b2);
-    assert_true(tn_succeeded(tn_surf_save(g, b1, n1, &n1, NULL)));
-    assert_true(tn_succeeded(tn_surf_save(fresh, b2, n2, &n2, NULL)));
-    assert_memory_equal(b1, b2, n1);
-    free(b1);
-    free(b2);
-    tn_surf_destroy(fresh);
+    assert_fresh_build(g, m);
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
