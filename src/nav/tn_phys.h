@@ -45,6 +45,13 @@
  * at the start of the step; holding Down while standing only on one-way
  * platforms drops through (the body is moved T/16 = 1 px down, below the
  * platform top).
+ * Walking (and moving in the air) steps x by walk_speed * dt; where that
+ * divides a tile into n whole steps (8/3 px: 6 at the defaults), an x
+ * within 1/8 px of the walk lattice k * T/n after a move is set to the
+ * float nearest k * T/n, so x does not drift however far a body walks
+ * (float sums of the step drifted 0.19 px by x = 8,000 px, 0.8 px by
+ * 16,000: far from the map's left edge a box could not stop over a hole
+ * its width).  An x placed further off the lattice stays as it is.
  *
  * Memory: none beyond the caller's tn_body (36 bytes on x86-64).
  * Thread safety: pure functions of their arguments; bodies are the caller's.

@@ -27,6 +27,10 @@
  *    control factor, no other air speed), and no horizontal motion without
  *    left or right (no momentum);
  *  - walls stop it on a tile edge, as tn_body_step's do;
+ *  - no drift: after a move x is the float nearest j * step (tn_body_step
+ *    sets it so; a sum of float steps drifts off the lattice by up to 0.8
+ *    px at 1,000 tiles from the left edge, and there edges that hold on
+ *    the lattice need not replay);
  *  - deterministic: the same body, map and input give the same result.
  * Vertical motion is free (its own gravity, jump, one-way platforms, within
  * tn_body's fields).  The build probes the first two on a private floor
