@@ -278,6 +278,7 @@ static void test_playback_large_map_says_why(void **state)
     m->start_y = 297;
     tn_world *w = NULL;
     assert_true(tn_succeeded(tn_world_create(m, NULL, NULL, &w, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     for (int f = 0; f < 30; f++) tn_world_step(w);
     assert_true(tn_succeeded(tn_world_goto(w, 60, 297, NULL)));
     tn_world_step(w);
@@ -345,15 +346,19 @@ static void test_planner_switch_says_which(void **state)
     assert_true(tn_succeeded(tn_control_set_planner(w, 1.0)));
     assert_string_equal(tn_world_message_text(w), "planner: graph (physics surface graph)");
     tn_world_destroy(w);
-    /* graph selected on a map too large for a graph: the classic one plans */
+    /* classic selected on a map too large for the classic finder: the graph
+     * plans */
     tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, NULL)));
+    assert_true(tn_succeeded(tn_map_create(600, 600, NULL, &m, NULL)));
     tn_world_config c = tn_world_default_config();
     assert_true(tn_succeeded(tn_world_create(m, &c, NULL, &w, NULL)));
     assert_true(tn_succeeded(tn_control_set_planner(w, 0.0)));
-    assert_true(tn_succeeded(tn_control_set_planner(w, 1.0)));
     printf("  %s\n", tn_world_message_text(w));
-    assert_non_null(strstr(tn_world_message_text(w), "no graph is built on this 300x300 map"));
+    assert_string_equal(tn_world_message_text(w),
+                        "planner: classic selected, but there is no classic path finder on this "
+                        "600x600 map (above 512x512): goto plans with the graph");
+    assert_true(tn_succeeded(tn_control_set_planner(w, 1.0)));
+    assert_string_equal(tn_world_message_text(w), "planner: graph (physics surface graph)");
     tn_world_destroy(w);
 }
 

@@ -361,8 +361,8 @@ static void test_set_refused_large_map(void **state)
                                   "is off on this 700x400 map (more than 262144 tiles): no agent "
                                   "radius to set");
     if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
-    assert_int_equal(log.n, 2);
-    assert_int_equal(tn_world_refused_edits(w), 2);
+    assert_int_equal(log.n, 1); /* (bots plan with the graph on this map) */
+    assert_int_equal(tn_world_refused_edits(w), 1);
     double v;
     assert_false(tn_world_get(w, "agent_radius", &v));
     assert_true(tn_world_get(w, "bias", &v) && fabs(v - 0.25) < 1e-6); /* the run went on */

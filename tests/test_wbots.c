@@ -1399,13 +1399,14 @@ static void test_explored_shared_finder_is_the_characters(void **state)
     (void)state;
     tn_world *w = world_gen(300, 7);
     const tn_map *m = tn_world_map(w);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
     tn_world_step(w);
     int cx, cy;
     tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
     tn_world_set_tool(w, TN_TOOL_GOTO);
     assert_true(tn_succeeded(tn_world_click(w, cx + 6, cy, TN_CLICK_LEFT, false, NULL)));
     const tn_bot *bot = tn_wbots_character_bot(w);
-    assert_int_equal(tn_bot_get_info(bot).planner, 0); /* graph off above 256x256 */
+    assert_int_equal(tn_bot_get_info(bot).planner, 0);
     for (int f = 0; f < 600 && tn_bot_active(bot); f++) tn_world_step(w);
     assert_false(tn_bot_active(bot));
     int plans = tn_bot_get_info(bot).plans;
@@ -1574,22 +1575,22 @@ static tn_world *open_world(int w, int h)
     return wd;
 }
 
-/* The planner the JSON and HUD name is the one in effect: above the path
- * finder's 512x512 tiles goto is off ("planner":"none", "plan_frames":-1,
- * "off":true, and a refused goto says why); above 256x256 the graph
- * planner is off and bots plan with the classic one, whatever the
- * "planner" parameter says. */
+/* The planner the JSON and HUD name is the one in effect: above the graph
+ * planner's 1024x1024 tiles goto is off ("planner":"none",
+ * "plan_frames":-1, "off":true, and a refused goto says why); above the
+ * classic finder's 512x512 bots plan with the graph, whatever the
+ * "planner" parameter says (test_graph_only_above_512x512). */
 static void test_json_names_planner_in_effect(void **state)
 {
     (void)state;
-    tn_world *w = open_world(600, 600);
+    tn_world *w = open_world(1100, 1000);
     tn_world_step(w);
     tn_world_set_tool(w, TN_TOOL_GOTO);
     tn_error err;
-    tn_status st = tn_world_click(w, 20, 598, TN_CLICK_LEFT, false, &err);
+    tn_status st = tn_world_click(w, 20, 998, TN_CLICK_LEFT, false, &err);
     assert_true(tn_failed(st));
-    assert_string_equal(err.msg, "goto is off: the 600x600 map has 360000 tiles, more than the "
-                                 "path finder's 262144 (512x512)");
+    assert_string_equal(err.msg, "goto is off: the 1100x1000 map has 1100000 tiles, more than "
+                                 "the graph planner's 1048576 (1024x1024)");
     assert_non_null(strstr(json(w), ",\"bot\":{\"state\":\"idle\",\"goal_x\":-1,\"goal_y\":-1,"
                                     "\"arrived\":false,\"path_nodes\":0,\"replans\":0,"
                                     "\"expanded\":0,\"extra_bots\":0,\"extra_trips\":0,"
@@ -1597,12 +1598,14 @@ static void test_json_names_planner_in_effect(void **state)
                                     "\"plan_frames\":-1,\"off\":true}"));
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
-    assert_non_null(strstr(hud, "bot: goto off (map above 262144 tiles, 512x512)"));
+    assert_non_null(strstr(hud, "bot: goto off (map above 1048576 tiles, 1024x1024)"));
+    assert_true(tn_failed(tn_world_set(w, "bots", 2, &err)));
+    assert_string_equal(err.msg, "no bots on this 1100x1000 map: it is above the graph planner's "
+                                 "1024x1024 tiles");
     tn_world_destroy(w);
 
-    w = open_world(300, 300);
-    double planner = 0;
-    assert_true(tn_world_get(w, "planner", &planner) && planner == 1); /* graph selected */
+    w = open_world(300, 300); /* classic selected: the classic planner plans */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     assert_non_null(strstr(json(w), "\"planner\":\"classic\",\"plan_frames\":-1}"));
     for (int k = 0; k < 600 && !tn_world_character(w)->on_ground; k++) tn_world_step(w);
     tn_world_set_tool(w, TN_TOOL_GOTO);
@@ -1613,8 +1616,85 @@ static void test_json_names_planner_in_effect(void **state)
     assert_non_null(strstr(json(w), "\"planner\":\"classic\",\"plan_frames\":-1}"));
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "bot [classic]: moving | goto (") || strstr(hud, "planner switched") ||
-        !strstr(hud, "graph off above 256x256"))
+        !strstr(hud, "graph (not selected)"))
         fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
+/* A generated level of w x h tiles. */
+static tn_world *world_gen_wh(int mw, int mh, uint64_t seed)
+{
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, seed, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    return w;
+}
+
+/* Above the classic finder's 512x512 tiles goto was off; the graph planner
+ * plans there (up to 1024x1024), whatever G selects, and the bot arrives at
+ * a goal hundreds of tiles away; the extra bots plan with it too. */
+static void test_graph_only_above_512x512(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen_wh(1040, 256, 7); /* 266,240 tiles */
+    const tn_map *m = tn_world_map(w);
+    for (int k = 0; k < 600 && !tn_world_character(w)->on_ground; k++) tn_world_step(w);
+    assert_true(tn_world_character(w)->on_ground);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic: none here */
+    assert_string_equal(tn_wbots_planner_in_effect(w), "graph");
+    assert_non_null(tn_wbots_character_bot(w));
+    int cx, cy;
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_error err;
+    /* a first click builds the graph; then a goal it reaches, the farthest
+     * in x of a few hundred standing tiles */
+    assert_true(tn_succeeded(tn_world_click(w, cx, cy, TN_CLICK_LEFT, false, &err)));
+    tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_non_null(g);
+    int start = tn_surf_node_of_body(g, tn_world_character(w));
+    assert_true(start >= 0);
+    tn_rng r;
+    tn_rng_seed(&r, 3, 9);
+    int gx = -1, gy = -1;
+    for (int t = 0; t < 400; t++) {
+        int x = (int)tn_rng_below(&r, (uint32_t)m->w), y = (int)tn_rng_below(&r, (uint32_t)m->h);
+        if (tn_surf_node_of_tile(g, x, y) < 0 || abs(x - cx) <= abs(gx - cx)) continue;
+        tn_status st = tn_surf_find(g, start, x, y, NULL, 0, NULL, NULL, NULL);
+        if (tn_succeeded(st) && !tn_status_detail(st, TN_UNREACHABLE)) gx = x, gy = y;
+    }
+    printf("  from (%d,%d) to (%d,%d)\n", cx, cy, gx, gy);
+    assert_true(abs(gx - cx) > 200);
+    assert_true(tn_succeeded(tn_world_click(w, gx, gy, TN_CLICK_LEFT, false, &err)));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    tn_bot_info i = tn_bot_get_info(bot);
+    assert_int_equal(i.planner, 1);
+    assert_int_equal(i.state, TN_BOT_MOVING);
+    assert_non_null(strstr(json(w), "\"planner\":\"graph\",\"plan_frames\":"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving | found: ") || !strstr(hud, "classic off above 512x512"))
+        fail_msg("HUD: %s", hud);
+    int f = 0;
+    /* (before tn_body_step kept x on the walk lattice, the bot stopped
+     * STUCK near x = 16,160 px: 0.1 px of drift, 49 landings off the path) */
+    while (f++ < 40000 && tn_bot_active(bot)) tn_world_step(w);
+    printf("  %s after %d steps, %d re-plans\n", tn_bot_state_name(tn_bot_get_info(bot).state), f,
+           tn_bot_get_info(bot).replans);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    /* the extra bots: planned with the graph, trips made */
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 2, &err)));
+    for (int k = 0;
+         k < 1500 && tn_wbots_bot(w, 0) && tn_bot_get_info(tn_wbots_bot(w, 0)).plans == 0; k++)
+        tn_world_step(w);
+    assert_true(tn_bot_get_info(tn_wbots_bot(w, 0)).plans > 0);
+    assert_int_equal(tn_bot_get_info(tn_wbots_bot(w, 0)).planner, 1);
     tn_world_destroy(w);
 }
 
@@ -1718,6 +1798,7 @@ int main(void)
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),
         cmocka_unit_test(test_json_names_planner_in_effect),
+        cmocka_unit_test(test_graph_only_above_512x512),
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
         cmocka_unit_test(test_surf_overlay_draws_the_views_edges),

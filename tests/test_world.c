@@ -258,8 +258,8 @@ static void test_replace_map_keeps_params(void **state)
     tn_world_json(w, json, sizeof json);
     assert_non_null(strstr(json, "\"planner\":\"classic\""));
     assert_non_null(strstr(json, "\"extra_bots\":2,"));
-    /* a map too large for the bots' finder and the navmesh: those two are
-     * named, the rest kept */
+    /* a map too large for the classic finder and the navmesh: the navmesh's
+     * parameter is named, the rest kept (the bots plan with the graph there) */
     tn_map *big = NULL;
     assert_true(tn_succeeded(tn_map_create(700, 400, NULL, &big, NULL)));
     for (int x = 0; x < 700; x++) tn_map_set_tile(big, x, 399, TN_TILE_BLOCK, NULL);
@@ -267,8 +267,11 @@ static void test_replace_map_keeps_params(void **state)
     const char *msg = tn_world_message_text(w);
     printf("  on the large map: %s\n", msg);
     assert_non_null(strstr(msg, "not kept on this map: "));
-    assert_non_null(strstr(msg, "bots 2 ("));
+    assert_null(strstr(msg, "bots 2 ("));
     assert_non_null(strstr(msg, "agent_radius 0 ("));
+    tn_world_json(w, json, sizeof json);
+    assert_non_null(strstr(json, "\"extra_bots\":2,"));
+    assert_non_null(strstr(json, "\"planner\":\"graph\"")); /* the only one here */
     assert_null(strstr(msg, "spawn_rate"));
     double v;
     assert_true(tn_world_get(w, "spawn_rate", &v) && v == 5);

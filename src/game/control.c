@@ -137,17 +137,19 @@ tn_status tn_control_set_planner(tn_world *w, double value)
     bool now = value > 0.5;
     if (!tn_succeeded(st) || now == (v > 0.5)) return st;
     const tn_map *m = tn_world_map(w);
-    if (!now)
-        tn_world_message(w, "planner: classic (jump-value A*)");
-    else if (strcmp(tn_wbots_planner_in_effect(w), "graph") == 0)
-        tn_world_message(w, "planner: graph (physics surface graph)");
-    else if (strcmp(tn_wbots_planner_in_effect(w), "classic") == 0)
-        tn_world_message(w, /* no graph on a map this large: say which plans */
-                         "planner: graph selected, but no graph is built on this %dx%d map "
-                         "(above 256x256): goto plans with the classic planner",
+    const char *eff = tn_wbots_planner_in_effect(w);
+    if (strcmp(eff, "none") == 0)
+        tn_world_message(w, "planner: %s selected; goto is off on this %dx%d map",
+                         now ? "graph" : "classic", m->w, m->h);
+    else if (!now && strcmp(eff, "graph") == 0)
+        tn_world_message(w, /* no classic finder on a map this large: say which plans */
+                         "planner: classic selected, but there is no classic path finder on this "
+                         "%dx%d map (above 512x512): goto plans with the graph",
                          m->w, m->h);
+    else if (!now)
+        tn_world_message(w, "planner: classic (jump-value A*)");
     else
-        tn_world_message(w, "planner: graph selected; goto is off on this %dx%d map", m->w, m->h);
+        tn_world_message(w, "planner: graph (physics surface graph)");
     return st;
 }
 

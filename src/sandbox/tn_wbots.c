@@ -28,12 +28,15 @@
 /* A classic trip whose search hit SEARCH_LIMIT searches again from the end
  * of the path it was given, at most this many times per goal. */
 #define CONTINUE_MAX 16
-/* Larger maps get no finder (8 bytes x 46 jump values per tile: 92 MB here). */
+/* Larger maps get no classic finder (8 bytes x 46 jump values per tile: 92
+ * MB here): their bots plan with the graph only. */
 #define MAX_FINDER_TILES (512L * 512L)
 /* The graph planner: graphs cached per movement profile (the character and
- * the extra bots share them); maps above this size use the classic one. */
+ * the extra bots share them); larger maps have none (nor goto: they are
+ * above MAX_FINDER_TILES too).  A graph takes about 230 bytes a tile on a
+ * generated level (235 MB at 1024x1024: `tilenav-bench surf`). */
 #define GRAPH_CACHE 3
-#define GRAPH_MAX_TILES (256L * 256L)
+#define GRAPH_MAX_TILES (1024L * 1024L)
 #define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
 
 typedef struct tn_wbots {
@@ -133,16 +136,28 @@ typedef struct tn_wbots {
 
 static tn_wbots *of(const tn_world *w) { return (tn_wbots *)w->bots; }
 
+/* A map small enough for a graph (GRAPH_MAX_TILES). */
+static bool graph_fits(const tn_world *w) { return (long)w->map->w * w->map->h <= GRAPH_MAX_TILES; }
+
+/* The bots plan with the graph: it is selected, or it is the only planner
+ * (no classic finder on a map above MAX_FINDER_TILES). */
+static bool graph_mode(const tn_world *w, const tn_wbots *s)
+{
+    return s && graph_fits(w) && (s->planner || !s->pf);
+}
+
+/* Goto works: a classic finder or a graph. */
+static bool goto_on(const tn_world *w, const tn_wbots *s) { return s && (s->pf || graph_fits(w)); }
+
 static void job_collect(tn_world *w, tn_wbots *s, bool wait);
 
-/* The planner the character's goto really uses: "none" (goto is off: no
- * finder on a map above MAX_FINDER_TILES), "classic" (selected, or the
- * graph planner selected on a map above GRAPH_MAX_TILES), "graph". */
+/* The planner the character's goto really uses: "none" (goto is off: a
+ * map above GRAPH_MAX_TILES), "graph" (selected, or the only one: a map
+ * above MAX_FINDER_TILES), "classic". */
 static const char *planner_in_effect(const tn_world *w, const tn_wbots *s)
 {
-    if (!s || !s->pf) return "none";
-    if (!s->planner || (long)w->map->w * w->map->h > GRAPH_MAX_TILES) return "classic";
-    return "graph";
+    if (!goto_on(w, s)) return "none";
+    return graph_mode(w, s) ? "graph" : "classic";
 }
 
 const char *tn_wbots_planner_in_effect(const tn_world *w) { return planner_in_effect(w, of(w)); }
@@ -150,13 +165,13 @@ const char *tn_wbots_planner_in_effect(const tn_world *w) { return planner_in_ef
 const tn_bot *tn_wbots_character_bot(const tn_world *w)
 {
     const tn_wbots *s = of(w);
-    return s && s->pf ? s->bot : NULL;
+    return goto_on(w, s) ? s->bot : NULL;
 }
 
 const tn_surf *tn_wbots_character_graph(const tn_world *w)
 {
     const tn_wbots *s = of(w);
-    if (!s || !s->planner) return NULL;
+    if (!graph_mode(w, s)) return NULL;
     /* found as graph_for finds it, without counting a use (which graph an
      * edit repairs must not depend on who looked) */
     tn_surf_profile prof = tn_surf_profile_make(w->character.w, w->character.h, &w->phys);
@@ -221,11 +236,19 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
         tn_wbots_destroy(w);
         return st;
     }
-    /* The finders: a huge map degrades to "no goto" rather than no world. */
+    /* The finders: a huge map degrades to "graph only", then to "no goto",
+     * rather than no world. */
     tn_error e;
-    if ((long)w->map->w * w->map->h > MAX_FINDER_TILES) {
-        tn_world_message(w, "goto is off: %dx%d tiles need %ld MB of path-finder states", w->map->w,
-                         w->map->h, (long)w->map->w * w->map->h * 46 * 8 >> 20);
+    if (!graph_fits(w)) {
+        tn_world_message(w,
+                         "goto is off: a %dx%d map is above the graph planner's 1024x1024 "
+                         "tiles (and the classic one's 512x512)",
+                         w->map->w, w->map->h);
+    } else if ((long)w->map->w * w->map->h > MAX_FINDER_TILES) {
+        tn_world_message(w,
+                         "classic planner off on this %dx%d map (its path finder would take "
+                         "%ld MB): the bots plan with the graph",
+                         w->map->w, w->map->h, (long)w->map->w * w->map->h * 46 * 8 >> 20);
     } else if (tn_failed(tn_path_create(w->map->w, w->map->h, &w->phys, SEARCH_LIMIT, &w->alloc,
                                         &s->pf, &e))) {
         s->pf = NULL;
@@ -383,9 +406,9 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
 {
     const bool build = mode != LOOK;
-    if ((long)w->map->w * w->map->h > GRAPH_MAX_TILES) {
+    if (!graph_fits(w)) {
         if (!s->graph_off_said && build) {
-            tn_world_message(w, "graph planner off on a %dx%d map: using the classic one",
+            tn_world_message(w, "graph planner off on a %dx%d map (above 1024x1024 tiles)",
                              w->map->w, w->map->h);
             s->graph_off_said = true;
         }
@@ -462,15 +485,15 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
 
 /* A build put off by a hold (graph_for said so): the bot keeps what it has
  * and does not step (its plan is for the old profile). */
-static bool held_back(const tn_wbots *s, const tn_surf *g)
+static bool held_back(const tn_world *w, const tn_wbots *s, const tn_surf *g)
 {
-    return !g && s->planner && s->waiting;
+    return !g && graph_mode(w, s) && s->waiting;
 }
 
 static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b, int mode)
 {
-    tn_surf *g = s->planner ? graph_for(w, s, b, mode) : NULL;
-    if (held_back(s, g)) return NULL;
+    tn_surf *g = graph_mode(w, s) ? graph_for(w, s, b, mode) : NULL;
+    if (held_back(w, s, g)) return NULL;
     tn_bot_set_graph(bot, g);
     if (bot == s->bot) s->char_graph = g;
     return g;
@@ -506,8 +529,8 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     s->last.valid = true;
     /* graph: only when it is the selected planner (a build on the click of
      * a classic run would cost far more than the answer shown) */
-    tn_surf *g = s->planner ? graph_for(w, s, b, BUILD_NOW) : NULL;
-    s->last.goff = !s->planner;
+    tn_surf *g = graph_mode(w, s) ? graph_for(w, s, b, BUILD_NOW) : NULL;
+    s->last.goff = !graph_mode(w, s);
     s->last.gs = TN_FAILURE;
     s->last.gframes = -1;
     s->last.gnostart = false;
@@ -639,7 +662,7 @@ int tn_wbots_graph_search(const tn_world *w, tn_wbots_search *out)
     memset(out, 0, sizeof *out);
     out->goal_x = out->goal_y = -1;
     out->frames = -1;
-    if (!s || !s->pf) {
+    if (!goto_on(w, s)) {
         out->why = "goto is off on this map";
         return 0;
     }
@@ -768,7 +791,7 @@ static bool continue_search(tn_world *w, tn_wbots *s)
 bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
 {
     tn_wbots *s = of(w);
-    if (!s || !s->pf) return false;
+    if (!goto_on(w, s)) return false;
     tn_bot_set_clock(s->bot, w->clock);
     if (player_active) {
         s->cont = -1; /* no search again for a trip the player took over */
@@ -780,7 +803,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
-    if (held_back(s, use_planner(w, s, s->bot, &w->character, BUILD))) return false;
+    if (held_back(w, s, use_planner(w, s, s->bot, &w->character, BUILD))) return false;
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
     note_explored(w, s);
@@ -804,11 +827,11 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     if (!s) /* (a map switch that ran out of memory) */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "goto is off: the bots could not be made (out of memory)");
-    if (!s->pf)
+    if (!goto_on(w, s))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "goto is off: the %dx%d map has %ld tiles, more than the path "
-                            "finder's %ld (512x512)",
-                            w->map->w, w->map->h, (long)w->map->w * w->map->h, MAX_FINDER_TILES);
+                            "goto is off: the %dx%d map has %ld tiles, more than the graph "
+                            "planner's %ld (1024x1024)",
+                            w->map->w, w->map->h, (long)w->map->w * w->map->h, GRAPH_MAX_TILES);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
     s->cont = 0;
@@ -883,7 +906,8 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
     for (int t = 0; t < TARGET_TRIES; t++) {
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
-        if (held_back(s, use_planner(w, s, s->ebot[i], b, BUILD))) return; /* waits (wait[i] = 0) */
+        if (held_back(w, s, use_planner(w, s, s->ebot[i], b, BUILD)))
+            return; /* waits (wait[i] = 0) */
         tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
         if (tn_failed(st)) continue;
         if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
@@ -898,7 +922,7 @@ static void new_target(tn_world *w, tn_wbots *s, int i)
 void tn_wbots_step(tn_world *w)
 {
     tn_wbots *s = of(w);
-    if (!s || !s->pf_extra) return;
+    if (!goto_on(w, s)) return;
     bool searched = false;
     for (int i = 0; i < s->n; i++) {
         tn_bot *bot = s->ebot[i];
@@ -917,7 +941,7 @@ void tn_wbots_step(tn_world *w)
         }
         s->was_active[i] = tn_bot_active(bot);
         tn_input in = {0};
-        if (!tn_bot_active(bot) || !held_back(s, use_planner(w, s, bot, b, BUILD)))
+        if (!tn_bot_active(bot) || !held_back(w, s, use_planner(w, s, bot, b, BUILD)))
             in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
         tn_body_step(b, w->map, &w->phys, in);
     }
@@ -939,7 +963,7 @@ tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_
 void tn_wbots_on_edit(tn_world *w, int x, int y)
 {
     tn_wbots *s = of(w);
-    if (!s || !s->planner) return;
+    if (!graph_mode(w, s)) return;
     /* the graph last used follows each edit at once (a one-tile repair):
      * edits made while no bot plans would otherwise pile up, and the next
      * goto would pay for all of them in one frame (up to a rebuild); the
@@ -965,7 +989,7 @@ tn_status tn_wbots_set_planner(tn_world *w, double value, tn_error *err)
     if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bots: not created");
     s->planner = value > 0.5 ? 1 : 0;
     /* a trip under way switches now (and re-plans at its next step) */
-    if (s->pf && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character, BUILD);
+    if (goto_on(w, s) && tn_bot_active(s->bot)) use_planner(w, s, s->bot, &w->character, BUILD);
     return TN_OK;
 }
 
@@ -984,9 +1008,9 @@ void tn_wbots_physics(tn_world *w)
      * several values a frame, each a build of up to 280 ms on 256x256):
      * a cached one is set, else the bot waits for the next step's
      * use_planner, which builds one graph for the value it stopped at */
-    if (!s || !s->pf || !tn_bot_active(s->bot)) return;
-    tn_surf *g = s->planner ? graph_for(w, s, &w->character, LOOK) : NULL;
-    if (g || !s->planner || strcmp(planner_in_effect(w, s), "graph") != 0) {
+    if (!goto_on(w, s) || !tn_bot_active(s->bot)) return;
+    tn_surf *g = graph_mode(w, s) ? graph_for(w, s, &w->character, LOOK) : NULL;
+    if (g || !graph_mode(w, s)) {
         tn_bot_set_graph(s->bot, g);
         return;
     }
@@ -1009,9 +1033,10 @@ tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
     tn_wbots *s = of(w);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bots: not created");
     int n = (int)value;
-    if (n > 0 && !s->pf_extra)
+    if (n > 0 && !goto_on(w, s))
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "no bots on this %dx%d map: it is too large for the path finder",
+                            "no bots on this %dx%d map: it is above the graph planner's "
+                            "1024x1024 tiles",
                             w->map->w, w->map->h);
     for (int i = s->n; i < n; i++) spawn(w, s, i);
     for (int i = n; i < s->n; i++) tn_bot_stop(s->ebot[i]);
@@ -1042,7 +1067,7 @@ int tn_wbots_json(const tn_world *w, char *buf, size_t cap)
     memset(&i, 0, sizeof i);
     i.goal_x = i.goal_y = -1;
     i.plan_frames = -1; /* no plan */
-    bool off = !s || !s->pf;
+    bool off = !goto_on(w, s);
     if (!off) {
         i = tn_bot_get_info(s->bot);
         if (i.planner) i.path_nodes = legs_of(s->bot); /* as plan_frames: 0 and -1 together */
@@ -1088,8 +1113,9 @@ static const char *when_pending(const tn_world *w)
 int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
 {
     const tn_wbots *s = of(w);
-    if (!s || !s->pf)
-        return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 512x512)", MAX_FINDER_TILES);
+    if (!goto_on(w, s))
+        return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 1024x1024)",
+                        GRAPH_MAX_TILES);
     tn_bot_info i = tn_bot_get_info(s->bot);
     char extra[48] = "";
     if (s->n)
@@ -1132,15 +1158,17 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
      : tn_status_detail(st, TN_UNREACHABLE)   ? "partial"       \
      : tn_status_detail(st, TN_LIMIT_REACHED) ? "limit reached" \
                                               : "found")
-        if (i.planner)
+        if (i.planner && !s->pf) /* no classic finder this large */
+            snprintf(cmp, sizeof cmp, " | classic off above 512x512");
+        else if (i.planner)
             snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
                      s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles,
                      PLURAL(s->last.ctiles), ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
-        else if ((long)w->map->w * w->map->h > GRAPH_MAX_TILES) /* no graph this large */
-            snprintf(cmp, sizeof cmp, " | graph off above 256x256");
+        else if (!graph_fits(w)) /* no graph this large (nor goto: not reached) */
+            snprintf(cmp, sizeof cmp, " | graph off above 1024x1024");
         else if (s->last.gnostart) /* not searched: no "none, -1 frames" */
             snprintf(cmp, sizeof cmp, " | graph: n/a (in the air at the click)");
         else if (s->last.gframes < 0)
@@ -1297,16 +1325,17 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     tn_wbots *s = of(w);
     if (!s) return;
     job_collect(w, s, false); /* a background build shows as soon as it ends */
-    if (s->planner && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, BUILD);
+    if (graph_mode(w, s) && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, BUILD);
 }
 
 const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
 {
     const tn_wbots *s = of(w);
     if (!s || !(overlays & TN_OVERLAY_SURF)) return NULL;
-    if (!s->pf || (long)w->map->w * w->map->h > GRAPH_MAX_TILES)
-        return "graph overlay: no graph on a map this large (the classic planner is used)";
-    if (!s->planner) return "graph overlay: the planner is classic, nothing to show (G: graph)";
+    if (!graph_fits(w))
+        return "graph overlay: no graph on a map above 1024x1024 tiles (goto is off)";
+    if (!graph_mode(w, s))
+        return "graph overlay: the planner is classic, nothing to show (G: graph)";
     if (s->job.running && !tn_wbots_character_graph(w))
         return s->tick ? "graph overlay: building the graph for the new value in the background"
                        : "graph overlay: building this map's graph in the background";
@@ -1361,12 +1390,12 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         tn_dd_circle(dd, b->x + 0.5f * bw, b->y + 5, 2.0f, 0x101018ffu, true); /* an eye line */
         if (!(overlays & TN_OVERLAY_PATH)) continue;
         draw_path(dd, s->ebot[i], b->w, b->h, c, false); /* classic: the path */
-        tn_surf *g = s->planner ? graph_for((tn_world *)w, (tn_wbots *)s, b, LOOK) : NULL;
+        tn_surf *g = graph_mode(w, s) ? graph_for((tn_world *)w, (tn_wbots *)s, b, LOOK) : NULL;
         if (g) draw_plan(w, s->ebot[i], b, g, dd, c); /* graph: the plan */
     }
-    if ((overlays & TN_OVERLAY_PATH) && s->pf)
+    if ((overlays & TN_OVERLAY_PATH) && goto_on(w, s))
         draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
-    if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && s->pf && s->planner) {
+    if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && graph_mode(w, s)) {
         tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
         if (g && (overlays & TN_OVERLAY_SURF)) {
             /* the edges that take off in the view or within SURF_MARGIN
@@ -1389,7 +1418,7 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
 tn_status tn_wbots_check(const tn_world *w, tn_error *err)
 {
     const tn_wbots *s = of(w);
-    if (!s || !s->pf || !s->planner) return TN_OK;
+    if (!graph_mode(w, s)) return TN_OK;
     tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
     if (!g || tn_surf_generation(g) != tn_bot_plan_generation(s->bot)) return TN_OK;
     if (tn_bot_plan_revision(s->bot) != w->map->revision) return TN_OK; /* re-plans first */

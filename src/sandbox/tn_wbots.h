@@ -14,9 +14,9 @@
  *    "goal_x":X,"goal_y":Y,"arrived":BOOL,"path_nodes":N,"replans":N,
  *    "expanded":N,"extra_bots":N,"extra_trips":N,"extra_arrivals":N,
  *    "planner":"graph|classic|none","plan_frames":N[,"off":true]}  (goal -1,-1 when
- *    none; planner is the one in effect: classic above 256x256 tiles whatever the
- *    "planner" parameter says, none with "off":true where goto is off (no path
- *    finder above 512x512 tiles); plan_frames -1 without a graph plan; with the graph
+ *    none; planner is the one in effect: graph above 512x512 tiles (no classic
+ *    path finder there) whatever the "planner" parameter says, none with
+ *    "off":true where goto is off (no graph above 1024x1024 tiles); plan_frames -1 without a graph plan; with the graph
  *    planner path_nodes counts the plan's legs and plan_frames its frames, 0 and -1
  *    while there is no plan: none yet, or a re-plan waiting for the bot to land).
  *  - A goto refused because goto is off names the map's tiles and the limit.
@@ -32,7 +32,9 @@
  *
  * Memory: two finders (character, extra bots) made at create for the map's
  * size (one shared finder when the map is larger than 256x256; none, and a
- * HUD message, when even that does not fit in memory), 33 bots, and a copy
+ * message, above 512x512 tiles or when even that does not fit in memory:
+ * the bots then plan with the graph only), up to 3 graphs (about 230
+ * bytes a tile each on a generated level), 33 bots, and a copy
  * of the character's graph search (12 bytes an expanded node, grown only
  * when a search expands more than any before).  A step
  * costs the extra bots' tn_bot_step + tn_body_step; a new target costs up to
@@ -93,9 +95,9 @@ const tn_bot *tn_wbots_bot(const tn_world *w, int i);
  * graph is built only for the graph planner) or the map is too large for
  * graphs; NULL when it draws, or is off. */
 const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays);
-/* The planner the character's goto uses now: "graph", "classic" (selected,
- * or the graph selected on a map above 256x256, where no graph is built),
- * "none" (goto off: a map above 512x512). */
+/* The planner the character's goto uses now: "graph" (selected, or the only
+ * one: a map above 512x512, where no classic finder is made), "classic",
+ * "none" (goto off: a map above 1024x1024 tiles). */
 const char *tn_wbots_planner_in_effect(const tn_world *w);
 /* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
  * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */

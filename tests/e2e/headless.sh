@@ -35,19 +35,28 @@ grow=$("$B/tilenav" --headless --map tests/data/small.map --frames 10 --script "
 want="tilenav: warning: $T/grow.script:2: set char_height 9 refused (frame 5): no room for a 1x9 character here: move to open space first"
 [ "$(cat "$T/grow.err")" = "$want" ] || fail "refused set: stderr '$(cat "$T/grow.err")', want '$want'"
 echo "$grow" | grep -q '"height":3},"jump_height":4.00,"edits":0,"refused_edits":1,' || fail "refused set not counted: $grow"
-# a map above the path finder's 512x512 tiles: goto is off, and says so (stderr, JSON)
-awk 'BEGIN { print "tilenav-map 1"; print "size 600 600"; print "tiles";
-             for (y = 0; y < 600; y++) { r = ""; for (x = 0; x < 600; x++) r = r (y == 599 ? "#" : ".");
-                                         print r } }' >"$T/big.map"
-printf '5 goto 20 598\n' >"$T/big.script"
+# a map above the graph planner's 1024x1024 tiles: goto is off, and says so (stderr, JSON)
+awk 'BEGIN { print "tilenav-map 1"; print "size 1100 1000"; print "tiles";
+             for (y = 0; y < 1000; y++) { r = ""; for (x = 0; x < 1100; x++) r = r (y == 999 ? "#" : ".");
+                                          print r } }' >"$T/big.map"
+printf '5 goto 20 998\n' >"$T/big.script"
 big=$("$B/tilenav" --headless --map "$T/big.map" --frames 10 --script "$T/big.script" 2>"$T/big.err") \
     || fail "big map: the run failed: $(cat "$T/big.err")"
-want="tilenav: warning: $T/big.script:1: goto 20 598 refused (frame 5): goto is off: the 600x600 map has 360000 tiles, more than the path finder's 262144 (512x512)"
+want="tilenav: warning: $T/big.script:1: goto 20 998 refused (frame 5): goto is off: the 1100x1000 map has 1100000 tiles, more than the graph planner's 1048576 (1024x1024)"
 [ "$(cat "$T/big.err")" = "$want" ] || fail "big map: stderr '$(cat "$T/big.err")', want '$want'"
 # README: a refused goto is warned about (above) but not counted in refused_edits
 echo "$big" | grep -q '"edits":0,"refused_edits":0,' || fail "big map: a refused goto was counted: $big"
 echo "$big" | grep -q '"bot":{"state":"idle","goal_x":-1,"goal_y":-1,"arrived":false,"path_nodes":0,"replans":0,"expanded":0,"extra_bots":0,"extra_trips":0,"extra_arrivals":0,"planner":"none","plan_frames":-1,"off":true}' \
     || fail "big map: the bot's JSON does not say goto is off: $big"
+# above the classic finder's 512x512 the graph plans (the classic planner selected or not)
+awk 'BEGIN { print "tilenav-map 1"; print "size 600 600"; print "tiles";
+             for (y = 0; y < 600; y++) { r = ""; for (x = 0; x < 600; x++) r = r (y == 599 ? "#" : ".");
+                                         print r } }' >"$T/mid.map"
+printf '0 set planner 0\n5 goto 20 598\n' >"$T/mid.script"
+mid=$("$B/tilenav" --headless --map "$T/mid.map" --frames 3000 --script "$T/mid.script" 2>"$T/mid.err") \
+    || fail "600x600 map: the run failed: $(cat "$T/mid.err")"
+echo "$mid" | grep -q '"bot":{"state":"arrived","goal_x":20,"goal_y":598,"arrived":true,.*"planner":"graph","plan_frames":[0-9]*}' \
+    || fail "600x600 map: the graph did not take the bot to its goal: $mid"
 tx=$(echo "$out" | sed -n 's/.*"tile_x":\([0-9]*\).*/\1/p')
 [ "$tx" -gt 6 ] || fail "character did not walk right (tile_x=$tx)"
 # the saved map has the two edits (tile row 5) and loads again; saved under
