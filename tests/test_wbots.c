@@ -718,10 +718,16 @@ static void test_background_build(void **state)
         tn_world_step(w);
     }
     if (!strstr(hud, "| re-plan 1 (physics changed)")) fail_msg("HUD: %s", hud);
-    /* a click while a build is under way waits for it */
+    /* a click while its build is under way is made once the graph is built
+     * (at once when the build has ended by then: the click's own wait is
+     * test_click_kept_while_its_graph_builds) */
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
     tn_world_step(w);
     assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    for (int f = 0; f < 5000 && !tn_bot_active(tn_wbots_character_bot(w)); f++) {
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
     g = (tn_surf *)tn_wbots_character_graph(w);
     assert_non_null(g);
     assert_true(tn_surf_get_profile(g)->phys.jump_height == 6.0f);
@@ -820,6 +826,61 @@ static void test_click_does_not_wait_for_another_build(void **state)
     if (!strstr(hud, "bot [graph]: moving | found: ")) fail_msg("HUD: %s", hud);
     atomic_store(&gate_closed, false);
     tn_world_destroy(w); /* (waits for the build) */
+    assert_false(atomic_load(&gate_timed_out));
+}
+
+/* A goto click while the character's own graph is built in the background
+ * does not wait for it (the window froze for the whole build: 4-30 s on a
+ * 1024x1024 level): the click is kept, the HUD says so, and it is made
+ * once the graph is built; the player's keys cancel it. */
+static void test_click_kept_while_its_graph_builds(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    assert_null(tn_wbots_character_graph(w));
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    assert_false(atomic_load(&gate_timed_out)); /* the click did not wait */
+    assert_true(atomic_load(&gate_held) > 0);
+    assert_non_null(
+        strstr(tn_world_message_text(w), "goto (20,12): planned when the graph is built"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: waiting | goto (20,12): planned when its graph is built"))
+        fail_msg("HUD: %s", hud);
+    for (int f = 0; f < 10; f++) tn_world_step(w); /* the bot stands by meanwhile */
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    atomic_store(&gate_closed, false);
+    for (int f = 0; f < 5000 && !tn_bot_active(tn_wbots_character_bot(w)); f++) {
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.planner, 1);
+    assert_int_equal(i.goal_x, 20);
+    assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving | found: ")) fail_msg("HUD: %s", hud);
+    /* kept again, then the player takes the controls: cancelled */
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    assert_true(build_held(w));
+    assert_true(tn_succeeded(tn_world_goto(w, 30, 12, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "waiting | goto (30,12)"));
+    tn_world_set_input(w, (tn_input){false, true, false, false});
+    tn_world_step(w);
+    tn_world_set_input(w, (tn_input){false, false, false, false});
+    assert_string_equal(tn_world_message_text(w), "goto cancelled: you took the controls");
+    tn_world_hud(w, hud, sizeof hud);
+    assert_null(strstr(hud, "waiting"));
+    atomic_store(&gate_closed, false);
+    tn_world_destroy(w);
     assert_false(atomic_load(&gate_timed_out));
 }
 
@@ -1768,6 +1829,7 @@ int main(void)
         cmocka_unit_test(test_background_build),
         cmocka_unit_test(test_background_first_build_note),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
+        cmocka_unit_test(test_click_kept_while_its_graph_builds),
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),
 #endif

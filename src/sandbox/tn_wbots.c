@@ -94,6 +94,12 @@ typedef struct tn_wbots {
 #endif
     } job;
     tn_surf *char_graph; /* the graph last given to the character's bot */
+    /* a goto click made while the character's graph was built in the
+     * background, made when it is built (the window does not wait) */
+    bool defer;
+    int defer_x, defer_y;
+    tn_tool defer_tool;
+    bool prebuilt; /* the character's first graph was asked for ahead of a click */
     struct {
         bool valid;
         tn_status gs, cs; /* graph / classic answers for the last click */
@@ -793,6 +799,19 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     tn_wbots *s = of(w);
     if (!goto_on(w, s)) return false;
     tn_bot_set_clock(s->bot, w->clock);
+    if (player_active && s->defer) {
+        s->defer = false;
+        tn_world_message(w, "goto cancelled: you took the controls");
+    }
+    if (s->defer && !player_active) {
+        /* the click kept while the graph was built: made once it is (or at
+         * once if the planner in effect no longer needs it) */
+        if (graph_mode(w, s) && !graph_for(w, s, &w->character, BUILD)) return false;
+        s->defer = false;
+        tn_error e;
+        if (tn_failed(tn_wbots_click(w, s->defer_x, s->defer_y, s->defer_tool, &e)))
+            tn_world_message(w, "goto (%d,%d) refused: %s", s->defer_x, s->defer_y, e.msg);
+    }
     if (player_active) {
         s->cont = -1; /* no search again for a trip the player took over */
         if (tn_bot_active(s->bot)) {
@@ -834,6 +853,21 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             w->map->w, w->map->h, (long)w->map->w * w->map->h, GRAPH_MAX_TILES);
     tn_bot_set_clock(s->bot, w->clock);
     s->last_state = TN_BOT_IDLE;
+    s->defer = false;
+    /* the character's graph still building in the background (a big map's
+     * first, seconds at 1024x1024): the click is kept and made when it is
+     * built (tn_wbots_drive), rather than the window waiting for it */
+    job_collect(w, s, false);
+    if (graph_mode(w, s) && s->job.running && !graph_for(w, s, &w->character, LOOK)) {
+        tn_bot_stop(s->bot);
+        s->defer = true;
+        s->defer_x = x, s->defer_y = y, s->defer_tool = tool;
+        tn_world_message(w,
+                         "goto (%d,%d): planned when the graph is built (building it in the "
+                         "background)",
+                         x, y);
+        return TN_OK;
+    }
     s->cont = 0;
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
@@ -1120,6 +1154,11 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     char extra[48] = "";
     if (s->n)
         snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
+    if (s->defer)
+        return snprintf(buf, cap,
+                        "bot [graph]: waiting | goto (%d,%d): planned when its graph is "
+                        "built%s",
+                        s->defer_x, s->defer_y, extra);
     if (i.plans == 0)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     /* the selected planner names the line at once (G); a bot at rest keeps
@@ -1325,7 +1364,14 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     tn_wbots *s = of(w);
     if (!s) return;
     job_collect(w, s, false); /* a background build shows as soon as it ends */
-    if (graph_mode(w, s) && (overlays & TN_OVERLAY_SURF)) graph_for(w, s, &w->character, BUILD);
+    /* where graphs build in the background (the window), the character's
+     * first is started as the map shows, so a first click seldom waits for
+     * it (asked once: a failed build is not tried again each frame) */
+    bool ahead = w->graph_bg && !s->prebuilt;
+    if (graph_mode(w, s) && ((overlays & TN_OVERLAY_SURF) || ahead)) {
+        s->prebuilt = true;
+        graph_for(w, s, &w->character, BUILD);
+    }
 }
 
 const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
