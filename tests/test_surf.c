@@ -2550,8 +2550,29 @@ static void test_draw_edges_in(void **state)
     const float T = (float)TN_TILE_PX, half = 0.5f * T; /* the 1x2 box's half width */
     const tn_surf_edge *E = tn_surf_edges(g);
     int ne = tn_surf_edge_count(g);
-    const float rects[][4] = {{0, 0, 400, 300}, {300, 200, 700, 500}, {0, 0, 80 * T, 45 * T}};
-    for (int q = 0; q < 3; q++) {
+    /* three fixed rectangles, then random ones (edges on lattice points and
+     * row lines, beyond the map, thin ones) against the naive count */
+    float rects[43][4] = {{0, 0, 400, 300}, {300, 200, 700, 500}, {0, 0, 80 * T, 45 * T}};
+    tn_rng rr;
+    tn_rng_seed(&rr, 11, 3);
+    for (int q = 3; q < 43; q++) {
+        for (int c = 0; c < 4; c++) {
+            float v = (float)tn_rng_below(&rr, 1500) - 100.0f;
+            if (tn_rng_below(&rr, 3) == 0) /* on a lattice point or a row line */
+                v = c & 1 ? (float)tn_rng_below(&rr, 46) * T
+                          : tn_surf_lattice_x(g, (int)tn_rng_below(&rr, 480)) + half;
+            rects[q][c] = v;
+        }
+        if (rects[q][0] > rects[q][2]) {
+            float t = rects[q][0];
+            rects[q][0] = rects[q][2], rects[q][2] = t;
+        }
+        if (rects[q][1] > rects[q][3]) {
+            float t = rects[q][1];
+            rects[q][1] = rects[q][3], rects[q][3] = t;
+        }
+    }
+    for (int q = 0; q < 43; q++) {
         const float *v = rects[q];
         /* the lines of each edge inside, in edge order (one per frame) */
         long *lines = calloc((size_t)ne + 1, sizeof *lines);
@@ -2570,21 +2591,40 @@ static void test_draw_edges_in(void **state)
             }
             n++;
         }
-        assert_true(n > 20);
+        if (q < 3) assert_true(n > 20);
         const int maxes[] = {1, 2, 7, n / 3, n / 2, n - 1, n, n + 1, INT_MAX};
-        for (int i = 0; i < 9; i++) {
+        for (int i = 0; i < (q < 3 ? 9 : 4); i++) {
             int mx = maxes[i];
             long want = 0, got = 0;
             long long draw = mx < n ? mx : n;
             for (long long k = 0; k < draw; k++) want += lines[k * n / draw];
             tn_debug_draw dd = {.user = &got, .line = count_line};
             assert_int_equal(tn_surf_debug_draw_edges_in(g, m, &dd, v[0], v[1], v[2], v[3], mx), n);
+            if (n == 0) continue;
             if (got != want)
                 fail_msg("rect %d, max_edges %d of %d inside: %ld lines drawn, want %ld", q, mx, n,
                          got, want);
         }
         free(lines);
+        /* the surfaces whose feet line meets the rectangle, naively */
+        const tn_surf_surface *S = tn_surf_surfaces(g);
+        int ns = 0;
+        for (int k = 0; k < tn_surf_surface_count(g); k++) {
+            float y = (float)S[k].row * T, sx0 = tn_surf_lattice_x(g, S[k].j0),
+                  sx1 = tn_surf_lattice_x(g, S[k].j1) + 2.0f * half;
+            ns += y >= v[1] && y <= v[3] && sx1 >= v[0] && sx0 <= v[2];
+        }
+        long sl = 0;
+        tn_debug_draw sd = {.user = &sl, .line = count_line};
+        assert_int_equal(tn_surf_debug_draw_surfaces_in(g, &sd, v[0], v[1], v[2], v[3]), ns);
+        assert_int_equal(sl, 3L * ns);
+        assert_int_equal(tn_surf_debug_draw_surfaces_in(g, NULL, v[0], v[1], v[2], v[3]), ns);
     }
+    assert_int_equal(tn_surf_debug_draw_surfaces_in(g, NULL, 10, 10, 0, 0), 0);
+    assert_int_equal(tn_surf_debug_draw_surfaces_in(g, NULL, 0, NAN, 80 * T, 45 * T), 0);
+    assert_int_equal(tn_surf_debug_draw_surfaces_in(NULL, NULL, 0, 0, 80 * T, 45 * T), 0);
+    assert_int_equal(tn_surf_debug_draw_surfaces_in(g, NULL, -1e30f, -1e30f, 1e30f, 1e30f),
+                     tn_surf_surface_count(g));
     /* Nothing drawn for max_edges <= 0, an inverted or NaN rectangle, a NULL
      * graph or map; the count of edges inside is still returned. */
     long got = 0;

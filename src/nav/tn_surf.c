@@ -4618,31 +4618,112 @@ static uint32_t edge_rgba(const tn_surf_edge *E)
 }
 
 /* Does edge e take off inside x0..x1, y0..y1 (the body's feet, px)? */
-static bool takes_off_in(const tn_surf *g, int e, float x0, float y0, float x1, float y1)
+/* The nodes of surface `s` (on a row inside the rectangle) whose take-off
+ * point, the feet centred at tn_surf_lattice_x(j) + box width / 2, lies
+ * in x0..x1: [*a, *b] (node ids); false when none.  The point's x grows
+ * with j, so both ends are binary searches over the surface's run. */
+static bool surf_nodes_in(const tn_surf *g, const tn_surf_surface *s, float x0, float x1, int *a,
+                          int *b)
 {
-    int row, j;
-    tn_surf_node_pos(g, g->edge[e].from, &row, &j);
-    float x = tn_surf_lattice_x(g, j) + (float)g->prof.w * T * 0.5f, y = (float)row * T;
-    return x >= x0 && x <= x1 && y >= y0 && y <= y1;
+    const float half = (float)g->prof.w * T * 0.5f;
+    int lo = s->j0, hi = s->j1 + 1; /* first j with x >= x0 */
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (tn_surf_lattice_x(g, mid) + half >= x0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    int first = lo;
+    lo = s->j0 - 1, hi = s->j1; /* last j with x <= x1 */
+    while (lo < hi) {
+        int mid = hi - (hi - lo) / 2;
+        if (tn_surf_lattice_x(g, mid) + half <= x1)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (first > lo) return false;
+    *a = s->node0 + (first - s->j0);
+    *b = s->node0 + (lo - s->j0);
+    return true;
 }
 
+/* Rows 0..mh whose feet line (row x 16) lies in y0..y1: [*r0, *r1]; false
+ * when none (also for an inverted or NaN range). */
+static bool rows_in(const tn_surf *g, float y0, float y1, int *r0, int *r1)
+{
+    *r0 = 0, *r1 = -1;
+    if (!(y0 <= y1)) return false;
+    for (int r = 0; r <= g->mh; r++) {
+        const float y = (float)r * T;
+        if (y < y0) continue;
+        if (y > y1) break;
+        if (*r1 < *r0) *r0 = r;
+        *r1 = r;
+    }
+    return *r1 >= *r0;
+}
+
+/* The edges taking off inside the rectangle come as runs of consecutive
+ * edge ids (a surface's nodes inside it, rows and surfaces in id order), so
+ * in edge order: counted, then the ranks floor(k n / draw) drawn. */
 int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
                                 float x0, float y0, float x1, float y1, int max_edges)
 {
-    if (!g || !m) return 0;
-    int n = 0;
-    for (int e = 0; e < g->nedges; e++) n += takes_off_in(g, e, x0, y0, x1, y1);
-    if (!dd || max_edges <= 0 || n == 0) return n;
-    /* min(n, max_edges) of them, evenly: ranks floor(k n / draw) (a stride
-     * of n / max_edges + 1 drew half of max_edges when n was max_edges) */
-    long long draw = max_edges < n ? max_edges : n, k = 0, i = 0;
-    for (int e = 0; e < g->nedges && k < draw; e++) {
-        if (!takes_off_in(g, e, x0, y0, x1, y1)) continue;
-        if (i++ == k * n / draw) {
-            draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));
-            k++;
-        }
+    if (!g || !m || !g->row_first) return 0;
+    int r0, r1;
+    if (!(x0 <= x1) || !rows_in(g, y0, y1, &r0, &r1)) return 0;
+    long long n = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        /* pass 1: min(n, max_edges) of them, evenly: ranks floor(k n /
+         * draw) (a stride of n / max_edges + 1 drew half of max_edges when
+         * n was max_edges) */
+        if (pass == 1 && (!dd || max_edges <= 0 || n == 0)) break;
+        const long long draw = max_edges < n ? max_edges : n;
+        long long i = 0, k = 0;
+        for (int r = r0; r <= r1; r++)
+            for (int si = g->row_first[r]; si < g->row_first[r + 1]; si++) {
+                int a, b;
+                if (!surf_nodes_in(g, &g->surf[si], x0, x1, &a, &b)) continue;
+                const int e0 = g->edge_first[a], e1 = g->edge_first[b + 1];
+                if (pass == 0) {
+                    n += e1 - e0;
+                    continue;
+                }
+                for (; k < draw && k * n / draw < i + (e1 - e0); k++) {
+                    const int e = e0 + (int)(k * n / draw - i);
+                    draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));
+                }
+                i += e1 - e0;
+            }
     }
+    return (int)n; /* (at most the edge count) */
+}
+
+static void draw_surface(const tn_surf *g, const tn_debug_draw *dd, const tn_surf_surface *s)
+{
+    const float W = (float)g->prof.w * T, y = (float)s->row * T - 1.0f;
+    const float x0 = tn_surf_lattice_x(g, s->j0), x1 = tn_surf_lattice_x(g, s->j1) + W;
+    tn_dd_line(dd, x0, y, x1, y, 0x40E0FFFFu);
+    tn_dd_line(dd, x0, y - 3.0f, x0, y + 1.0f, 0x40E0FFFFu);
+    tn_dd_line(dd, x1, y - 3.0f, x1, y + 1.0f, 0x40E0FFFFu);
+}
+
+int tn_surf_debug_draw_surfaces_in(const tn_surf *g, const tn_debug_draw *dd, float x0, float y0,
+                                   float x1, float y1)
+{
+    if (!g || !g->row_first) return 0;
+    int r0, r1, n = 0;
+    if (!(x0 <= x1) || !rows_in(g, y0, y1, &r0, &r1)) return 0;
+    const float W = (float)g->prof.w * T;
+    for (int r = r0; r <= r1; r++)
+        for (int si = g->row_first[r]; si < g->row_first[r + 1]; si++) {
+            const tn_surf_surface *s = &g->surf[si];
+            if (tn_surf_lattice_x(g, s->j1) + W < x0 || tn_surf_lattice_x(g, s->j0) > x1) continue;
+            n++;
+            if (dd) draw_surface(g, dd, s);
+        }
     return n;
 }
 
@@ -4651,16 +4732,8 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
 {
     if (!g || !dd) return;
     float W = (float)g->prof.w * T;
-    if (what & TN_SURF_DRAW_SURFACES) {
-        for (int i = 0; i < g->nsurf; i++) {
-            const tn_surf_surface *s = &g->surf[i];
-            float y = (float)s->row * T - 1.0f;
-            float x0 = tn_surf_lattice_x(g, s->j0), x1 = tn_surf_lattice_x(g, s->j1) + W;
-            tn_dd_line(dd, x0, y, x1, y, 0x40E0FFFFu);
-            tn_dd_line(dd, x0, y - 3.0f, x0, y + 1.0f, 0x40E0FFFFu);
-            tn_dd_line(dd, x1, y - 3.0f, x1, y + 1.0f, 0x40E0FFFFu);
-        }
-    }
+    if (what & TN_SURF_DRAW_SURFACES)
+        for (int i = 0; i < g->nsurf; i++) draw_surface(g, dd, &g->surf[i]);
     if ((what & TN_SURF_DRAW_EDGES) && edge_stride > 0) {
         for (int e = 0; e < g->nedges; e += edge_stride)
             draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));

@@ -1451,7 +1451,7 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
             const float M = SURF_MARGIN * T;
             float full[4] = {0, 0, (float)w->map->w * T, (float)w->map->h * T};
             const float *v = view ? view : full;
-            tn_surf_debug_draw(g, w->map, dd, TN_SURF_DRAW_SURFACES, 0, -1, NULL, 0);
+            tn_surf_debug_draw_surfaces_in(g, dd, v[0] - M, v[1] - M, v[2] + M, v[3] + M);
             tn_surf_debug_draw_edges_in(g, w->map, dd, v[0] - M, v[1] - M, v[2] + M, v[3] + M,
                                         SURF_DRAW_EDGES);
         }
