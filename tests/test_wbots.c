@@ -1263,6 +1263,56 @@ static void test_extra_bots_graph_plans_drawn(void **state)
     tn_world_destroy(w);
 }
 
+/* Each cached graph counts its own builds from 1, so two graphs of two
+ * jump heights are both at generation 1: an extra bot's plan made on the
+ * jump-5 graph, with the slider back at 4 while paused (no step: the bot
+ * has not re-planned), was drawn with the jump-4 graph's nodes and edges
+ * (its edge ids are the other graph's).  Only the graph it planned on
+ * draws it. */
+static void test_extra_bot_plan_not_drawn_on_another_graph(void **state)
+{
+    (void)state;
+    static const uint32_t pal0 = 0xff8c42ffu; /* tn_wbots' first colour */
+    tn_world *w = world("maps/demo.map");
+    tn_world_prepare(w, TN_OVERLAY_SURF); /* the jump-4 graph */
+    const tn_surf *g4 = tn_wbots_character_graph(w);
+    assert_non_null(g4);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1, NULL)));
+    bycol b = {{0}, {0}, 0, 0};
+    b.col[0] = (pal0 & 0xffffff00u) | 0x90u;
+    tn_debug_draw dd = {&b, b_line, NULL, b_circle, NULL, NULL};
+    const tn_bot *bot = NULL;
+    int nl = 0, leg = 0, f = 0;
+    for (; f < 600; f++) {
+        tn_world_step(w);
+        bot = tn_wbots_bot(w, 0);
+        tn_bot_legs(bot, &nl, &leg);
+        if (tn_bot_active(bot) && nl > leg + 1) break;
+    }
+    assert_true(f < 600);
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    assert_true(b.lines[0] > 0); /* on its own graph: drawn */
+    /* paused: the slider back at 4, whose graph is cached */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4, NULL)));
+    assert_int_equal(tn_surf_generation(g4), tn_bot_plan_generation(bot)); /* coincide */
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    assert_int_equal(b.lines[0], 0);
+    /* the next step re-plans it on the jump-4 graph, which then draws it */
+    for (f = 0; f < 600; f++) {
+        tn_world_step(w);
+        tn_bot_legs(bot, &nl, &leg);
+        if (tn_bot_active(bot) && nl > leg + 1) break;
+    }
+    assert_true(f < 600);
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    assert_true(b.lines[0] > 0);
+    tn_world_destroy(w);
+}
+
 /* The explored overlay's tiles: every filled rect in its orange, by tile. */
 typedef struct shade {
     int w, h, rects;
@@ -1713,6 +1763,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),
+        cmocka_unit_test(test_extra_bot_plan_not_drawn_on_another_graph),
         cmocka_unit_test(test_explored_is_the_planners_search),
         cmocka_unit_test(test_explored_shared_finder_is_the_characters),
         cmocka_unit_test(test_plan_drawn_in_air),

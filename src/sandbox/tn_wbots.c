@@ -1272,6 +1272,13 @@ static void tint_circle(void *u, float cx, float cy, float r, uint32_t c, bool f
     tn_dd_circle(t->dd, cx, cy, r, t->col, filled);
 }
 
+/* The bot's plan is one made on g as it is now: its generation alone is
+ * not enough (each cached graph counts its own builds from 1). */
+static bool plan_of(const tn_bot *bot, const tn_surf *g)
+{
+    return g && tn_bot_graph(bot) == g && tn_surf_generation(g) == tn_bot_plan_generation(bot);
+}
+
 /* A bot's graph plan from the leg it is on: from where it stands, or, in
  * the air (a jump or a drop under way), from the leg's take-off, so the arc
  * being flown stays drawn.  The character's in the plan's yellow, an extra
@@ -1281,7 +1288,7 @@ static void draw_plan(const tn_world *w, const tn_bot *bot, const tn_body *b, co
 {
     int nl, leg;
     const tn_surf_leg *legs = tn_bot_legs(bot, &nl, &leg);
-    if (tn_surf_generation(g) != tn_bot_plan_generation(bot) || nl <= leg) return;
+    if (!plan_of(bot, g) || nl <= leg) return;
     int start = tn_surf_node_of_body(g, b);
     if (start < 0) start = legs[leg].node;
     tint_dd t = {dd, (col & 0xffffff00u) | 0x90u};
@@ -1391,7 +1398,7 @@ tn_status tn_wbots_check(const tn_world *w, tn_error *err)
     const tn_wbots *s = of(w);
     if (!s || !s->pf || !s->planner) return TN_OK;
     tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
-    if (!g || tn_surf_generation(g) != tn_bot_plan_generation(s->bot)) return TN_OK;
+    if (!plan_of(s->bot, g)) return TN_OK;
     if (tn_bot_plan_revision(s->bot) != w->map->revision) return TN_OK; /* re-plans first */
     int nl, leg;
     const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
