@@ -501,12 +501,19 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 {
     s->last.valid = false;
     const tn_body *b = &w->character;
-    int gx, gy;
-    if (!tn_bot_snap_goal(w->map, b->w, b->h, x, y, &gx, &gy)) return;
-    s->last.valid = true;
     /* graph: only when it is the selected planner (a build on the click of
      * a classic run would cost far more than the answer shown) */
     tn_surf *g = s->planner ? graph_for(w, s, b, BUILD_NOW) : NULL;
+    /* the goal the bot takes (tn_bot_goto): the clicked tile itself where
+     * the graph stands there (a box over a ledge's edge), else the snapped
+     * one; both planners are asked for that same goal (the classic one was
+     * asked for the snapped goal: "found" on the floor below a ledge the
+     * graph bot had no path to) */
+    int gx = x, gy = y;
+    if (!(g && tn_surf_node_of_tile(g, x, y) >= 0) &&
+        !tn_bot_snap_goal(w->map, b->w, b->h, x, y, &gx, &gy))
+        return;
+    s->last.valid = true;
     s->last.goff = !s->planner;
     s->last.gs = TN_FAILURE;
     s->last.gframes = -1;
@@ -1132,7 +1139,13 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
      : tn_status_detail(st, TN_UNREACHABLE)   ? "partial"       \
      : tn_status_detail(st, TN_LIMIT_REACHED) ? "limit reached" \
                                               : "found")
-        if (i.planner)
+        /* a partial path of the start alone is no path: the classic bot
+         * itself stops in "no path" on it, as the graph bot does */
+        if (i.planner && tn_status_detail(s->last.cs, TN_UNREACHABLE) && s->last.ctiles <= 1)
+            snprintf(cmp, sizeof cmp, " | classic%s%s: no path (no closer tile), %s",
+                     s->heuristic == TN_PATH_FAST ? " fast" : "",
+                     s->last.redone ? " (re-plan)" : "", ct);
+        else if (i.planner)
             snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
                      s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles,
