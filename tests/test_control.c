@@ -206,7 +206,8 @@ static void test_undo_compound_all_or_nothing(void **state)
     assert_true(tn_undo_undo(&u, w));
     assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_EMPTY);
     assert_int_equal(tn_map_mark(m, 7, 2), TN_MARK_SPAWN);
-    assert_int_equal(tn_world_edits(w), edits + 2); /* the dig and one undo */
+    assert_int_equal(tn_world_edits(w), edits + 2);   /* the dig and one undo */
+    assert_true(tn_succeeded(tn_world_check(w, &e))); /* the parts follow the spawn point */
     assert_true(tn_undo_redo(&u, w));
     assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_BLOCK);
     tn_world_destroy(w);
