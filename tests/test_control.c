@@ -171,6 +171,63 @@ static void test_undo_clean_point(void **state)
     tn_world_destroy(w);
 }
 
+/* Undo of a block put over a mark brings back two things, the empty tile
+ * and its mark, in one change of the world: all or nothing.  A spawn point
+ * shut in a room (no path, as the file had it) cannot be put back (a new
+ * spawn point needs a path): the undo is refused and leaves the block, the
+ * history and the edit count as they were (it used to take the block away
+ * and then fail on the spawn point, losing both for good). */
+static void test_undo_compound_all_or_nothing(void **state)
+{
+    (void)state;
+    static tn_undo u;
+    tn_error e;
+    tn_world *w = tu_load_world("tests/data/flow_cutoff.map", 1);
+    const tn_map *m = tn_world_map(w);
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    assert_int_equal(tn_map_mark(m, 7, 2), TN_MARK_SPAWN);
+    assert_false(tn_failed(tn_undo_edit(&u, w, 7, 2, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_BLOCK);
+    int edits = tn_world_edits(w), refused = tn_world_refused_edits(w);
+    assert_false(tn_undo_undo(&u, w));
+    assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_BLOCK); /* nothing half-done */
+    assert_int_equal(tn_map_mark(m, 7, 2), TN_MARK_NONE);
+    assert_int_equal(tn_world_edits(w), edits);
+    assert_int_equal(tn_world_refused_edits(w), refused + 1);
+    assert_non_null(strstr(tn_world_message_text(w), "no path"));
+    assert_true(tn_world_dirty(w));
+    /* the entry is still there, and still refused the same way */
+    assert_false(tn_undo_undo(&u, w));
+    assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_BLOCK);
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    /* once a way in is dug, the same undo goes through whole */
+    assert_false(tn_failed(tn_world_edit(w, 6, 2, TN_EDIT_BLOCK, &e)));
+    assert_true(tn_undo_undo(&u, w));
+    assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_mark(m, 7, 2), TN_MARK_SPAWN);
+    assert_int_equal(tn_world_edits(w), edits + 2);   /* the dig and one undo */
+    assert_true(tn_succeeded(tn_world_check(w, &e))); /* the parts follow the spawn point */
+    assert_true(tn_undo_redo(&u, w));
+    assert_int_equal(tn_map_tile(m, 7, 2), TN_TILE_BLOCK);
+    tn_world_destroy(w);
+
+    /* an item under a one-way platform: undo is one edit, item back */
+    w = tu_load_world("tests/data/small.map", 1);
+    m = tn_world_map(w);
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    assert_int_equal(tn_map_mark(m, 2, 5), TN_MARK_ITEM);
+    assert_false(tn_failed(tn_undo_edit(&u, w, 2, 5, TN_EDIT_ONEWAY, &e)));
+    edits = tn_world_edits(w);
+    assert_true(tn_undo_undo(&u, w));
+    assert_int_equal(tn_map_tile(m, 2, 5), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_mark(m, 2, 5), TN_MARK_ITEM);
+    assert_int_equal(tn_world_edits(w), edits + 1);
+    assert_false(tn_world_dirty(w)); /* back on the clean point */
+    tn_world_destroy(w);
+}
+
 /* Edits that put the map back as it was clear the unsaved flag, as undo
  * does: an item placed and clicked away again (the reviewer's tool 6,
  * twice on one tile) left "unsaved", and Tab / Esc wrote an autosave
@@ -1272,6 +1329,7 @@ int main(void)
         cmocka_unit_test(test_undo_redo),
         cmocka_unit_test(test_undo_ring),
         cmocka_unit_test(test_undo_clean_point),
+        cmocka_unit_test(test_undo_compound_all_or_nothing),
         cmocka_unit_test(test_undo_back_by_hand),
         cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_planner_switch_says_which),

@@ -1059,6 +1059,46 @@ static void test_tooltip_off_inspect_card(void **state)
     rig_close(&k);
 }
 
+/* The inspect card is opaque: its pixels are the same over a bare map
+ * and over the busiest overlays (flow arrows, navmesh, surface graph),
+ * so nothing of the map runs through its text.  (It was drawn at alpha
+ * 0xe8: the flow field's arrows showed between its letters.) */
+static void test_inspect_card_opaque(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    v.inspect_index = 0;
+    SDL_FRect card;
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, &card));
+    rig_close(&k);
+    SDL_Surface *bare = shoot_view(w, &v);
+    tn_view_init(&v, w, TN_OVERLAY_FLOW | TN_OVERLAY_NAVMESH | TN_OVERLAY_SURF);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    v.inspect_index = 0;
+    SDL_Surface *busy = shoot_view(w, &v);
+    int differ = 0, n = 0;
+    for (int y = (int)card.y; y < (int)(card.y + card.h); y++)
+        for (int x = (int)card.x; x < (int)(card.x + card.w); x++, n++)
+            differ += pixel(bare, x, y) != pixel(busy, x, y);
+    /* the overlays do change the map beside the card */
+    int beside = 0;
+    for (int y = (int)(card.y + card.h) + 2; y < (int)(card.y + card.h) + 60; y++)
+        for (int x = (int)card.x; x < (int)(card.x + card.w); x++)
+            beside += pixel(bare, x, y) != pixel(busy, x, y);
+    printf("  card %dx%d: %d of %d pixels differ with the overlays on (%d beside it)\n",
+           (int)card.w, (int)card.h, differ, n, beside);
+    assert_true(beside > 100);
+    assert_int_equal(differ, 0);
+    SDL_FreeSurface(bare);
+    SDL_FreeSurface(busy);
+    tn_world_destroy(w);
+}
+
 /* Agents read at a glance: an enemy on a destination tile is drawn under
  * the destination (its centre shows the destination's colour), while the
  * same enemy on an empty tile shows its fill there, inside a dark outline
@@ -1143,6 +1183,7 @@ int main(void)
         cmocka_unit_test(test_legend_has_start_tile),
         cmocka_unit_test(test_panel_footer_fits),
         cmocka_unit_test(test_tooltip_off_inspect_card),
+        cmocka_unit_test(test_inspect_card_opaque),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

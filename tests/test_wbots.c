@@ -253,13 +253,59 @@ static void test_hud_singular(void **state)
     tn_world_set_tool(w, TN_TOOL_GOTO);
     tn_world_click(w, 55, 35, TN_CLICK_LEFT, false, NULL);
     tn_world_hud(w, hud, sizeof hud);
-    if (!strstr(hud, " | classic: partial, 1 tile, ")) fail_msg("HUD: %s", hud);
+    if (!strstr(hud, " | classic: no path (no closer tile), ")) fail_msg("HUD: %s", hud);
     /* the classic planner's own line */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     tn_world_click(w, 55, 35, TN_CLICK_LEFT, false, NULL);
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "goto (55,35): 1 tile, ") || strstr(hud, " 1 tiles") ||
         strstr(hud, " 1 states"))
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
+/* A goal out of reach with no tile closer than the start: the graph bot
+ * says "no path", and so does the comparison with the classic planner,
+ * whose search gives a 1-tile partial path (the start alone), which the
+ * classic bot itself takes for no path too.  The comparison said
+ * "classic: partial, 1 tile" beside the graph's "no path" (seen in the
+ * window; 56 of 6,912 clicks on arena.map, 2,710 of 10,800 on td_maze). */
+static void test_hud_compare_no_closer_tile(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/arena.map");
+    tn_world_place_character(w, 21 * 16, 33 * 16); /* on the floor at tile x 21 */
+    for (int f = 0; f < 600 && !tn_world_character(w)->on_ground; f++) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 21, 13, TN_CLICK_LEFT, false, NULL);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (tn_bot_get_info(tn_wbots_character_bot(w)).state != TN_BOT_NO_PATH)
+        fail_msg("at (%g,%g): HUD: %s", (double)tn_world_character(w)->x,
+                 (double)tn_world_character(w)->y, hud);
+    if (!strstr(hud, "bot [graph]: no path | ") ||
+        !strstr(hud, " | classic: no path (no closer tile), ") || strstr(hud, "partial"))
+        fail_msg("HUD: %s", hud);
+    /* the classic planner's bot, same click: no path too */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    tn_world_click(w, 21, 13, TN_CLICK_LEFT, false, NULL);
+    tn_world_hud(w, hud, sizeof hud);
+    if (tn_bot_get_info(tn_wbots_character_bot(w)).state != TN_BOT_NO_PATH)
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+    /* the same goal for both: on td_maze a click in the air beside a
+     * wall's top is, for the graph bot, a spot on the wall's edge (out of
+     * reach); the classic comparison was asked for the floor below it,
+     * where the character stands: "classic: found, 1 tile" */
+    w = world("maps/td_maze.map");
+    tn_world_place_character(w, 12 * 16, 42 * 16);
+    for (int f = 0; f < 600 && !tn_world_character(w)->on_ground; f++) tn_world_step(w);
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_click(w, 12, 4, TN_CLICK_LEFT, false, NULL);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: no path | ") || strstr(hud, "classic: found"))
         fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }
@@ -1324,6 +1370,56 @@ static void test_extra_bots_graph_plans_drawn(void **state)
     tn_world_destroy(w);
 }
 
+/* Each cached graph counts its own builds from 1, so two graphs of two
+ * jump heights are both at generation 1: an extra bot's plan made on the
+ * jump-5 graph, with the slider back at 4 while paused (no step: the bot
+ * has not re-planned), was drawn with the jump-4 graph's nodes and edges
+ * (its edge ids are the other graph's).  Only the graph it planned on
+ * draws it. */
+static void test_extra_bot_plan_not_drawn_on_another_graph(void **state)
+{
+    (void)state;
+    static const uint32_t pal0 = 0xff8c42ffu; /* tn_wbots' first colour */
+    tn_world *w = world("maps/demo.map");
+    tn_world_prepare(w, TN_OVERLAY_SURF); /* the jump-4 graph */
+    const tn_surf *g4 = tn_wbots_character_graph(w);
+    assert_non_null(g4);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1, NULL)));
+    bycol b = {{0}, {0}, 0, 0};
+    b.col[0] = (pal0 & 0xffffff00u) | 0x90u;
+    tn_debug_draw dd = {&b, b_line, NULL, b_circle, NULL, NULL};
+    const tn_bot *bot = NULL;
+    int nl = 0, leg = 0, f = 0;
+    for (; f < 600; f++) {
+        tn_world_step(w);
+        bot = tn_wbots_bot(w, 0);
+        tn_bot_legs(bot, &nl, &leg);
+        if (tn_bot_active(bot) && nl > leg + 1) break;
+    }
+    assert_true(f < 600);
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    assert_true(b.lines[0] > 0); /* on its own graph: drawn */
+    /* paused: the slider back at 4, whose graph is cached */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4, NULL)));
+    assert_int_equal(tn_surf_generation(g4), tn_bot_plan_generation(bot)); /* coincide */
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    assert_int_equal(b.lines[0], 0);
+    /* the next step re-plans it on the jump-4 graph, which then draws it */
+    for (f = 0; f < 600; f++) {
+        tn_world_step(w);
+        tn_bot_legs(bot, &nl, &leg);
+        if (tn_bot_active(bot) && nl > leg + 1) break;
+    }
+    assert_true(f < 600);
+    memset(b.lines, 0, sizeof b.lines);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_PATH, NULL);
+    assert_true(b.lines[0] > 0);
+    tn_world_destroy(w);
+}
+
 /* The explored overlay's tiles: every filled rect in its orange, by tile. */
 typedef struct shade {
     int w, h, rects;
@@ -1836,6 +1932,7 @@ int main(void)
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),
         cmocka_unit_test(test_hud_singular),
+        cmocka_unit_test(test_hud_compare_no_closer_tile),
         cmocka_unit_test(test_graph_replans_counted),
         cmocka_unit_test(test_graph_follows_each_edit),
         cmocka_unit_test(test_graph_goto_in_air),
@@ -1855,6 +1952,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),
+        cmocka_unit_test(test_extra_bot_plan_not_drawn_on_another_graph),
         cmocka_unit_test(test_explored_is_the_planners_search),
         cmocka_unit_test(test_explored_shared_finder_is_the_characters),
         cmocka_unit_test(test_plan_drawn_in_air),

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "testutil.h"
 #include "tu_nav.h"
+#include "worldutil.h"
 
 #include <math.h>
 #include "tn_navmesh.h"
@@ -233,12 +233,34 @@ static void test_mesh_fits_content(void **state)
     tn_world_destroy(w);
 }
 
+/* The mesh's revision goes on across a map switch: the new map's mesh is
+ * a new part whose count started again at 1, the revision the old map's
+ * first mesh had, so a cache keyed by the revision (a recorded search's
+ * triangle ids) took the new mesh for the one it was made on. */
+static void test_revision_goes_on_across_maps(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    uint32_t seen[4];
+    seen[0] = tn_wnav_revision(w);
+    tn_error err;
+    const char *maps[3] = {"maps/arena.map", "maps/demo.map", "maps/demo.map"};
+    for (int k = 0; k < 3; k++) {
+        assert_true(tn_succeeded(tn_world_replace_map(w, tu_load_map(maps[k]), &err)));
+        seen[k + 1] = tn_wnav_revision(w);
+        for (int j = 0; j <= k; j++) assert_true(seen[k + 1] != seen[j]);
+        assert_true(seen[k + 1] > seen[k]);
+    }
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_subsystem),
         cmocka_unit_test(test_navpath_goal_moved),
         cmocka_unit_test(test_mesh_fits_content),
+        cmocka_unit_test(test_revision_goes_on_across_maps),
     };
     return cmocka_run_group_tests_name("wnav", tests, NULL, NULL);
 }

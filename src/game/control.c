@@ -276,27 +276,13 @@ tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool
     return s;
 }
 
-static tn_edit mark_edit(int mark)
-{
-    return mark == TN_MARK_SPAWN  ? TN_EDIT_SPAWN
-           : mark == TN_MARK_DEST ? TN_EDIT_DEST
-                                  : TN_EDIT_ITEM;
-}
-
-/* Bring tile (x, y) to (tile, mark) through the world's edit path. */
+/* Bring tile (x, y) to (tile, mark) through the world's edit rules, in one
+ * change: all of it or nothing (a block over a spawn point does not come
+ * back as the bare tile when the spawn point is refused). */
 static bool set_state(tn_world *w, int x, int y, int tile, int mark)
 {
     tn_error e;
-    const tn_map *m = tn_world_map(w);
-    if (tn_map_tile(m, x, y) == tile && tn_map_mark(m, x, y) == mark) return true;
-    if (tile == TN_TILE_BLOCK) return !tn_failed(tn_world_edit(w, x, y, TN_EDIT_BLOCK, &e));
-    if (tile == TN_TILE_ONEWAY) return !tn_failed(tn_world_edit(w, x, y, TN_EDIT_ONEWAY, &e));
-    if (tn_map_tile(m, x, y) != TN_TILE_EMPTY || (mark == TN_MARK_NONE)) {
-        if (tn_failed(tn_world_edit(w, x, y, TN_EDIT_EMPTY, &e))) return false;
-    }
-    if (tn_map_mark(m, x, y) != mark && mark != TN_MARK_NONE)
-        return !tn_failed(tn_world_edit(w, x, y, mark_edit(mark), &e));
-    return tn_map_tile(m, x, y) == tile && tn_map_mark(m, x, y) == mark;
+    return !tn_failed(tn_world_edit_to(w, x, y, tile, mark, &e));
 }
 
 bool tn_undo_undo(tn_undo *u, tn_world *w)

@@ -83,8 +83,9 @@ int tn_control_count_key(tn_world *w, const char *param, int delta);
 
 /* ---- undo / redo --------------------------------------------------------
  * Every accepted edit is recorded as (tile, mark) before and after; undo
- * and redo replay the opposite change through tn_world_edit (the normal
- * edit path), so the flow field, the navmesh and the plans follow exactly
+ * and redo replay the opposite change through tn_world_edit_to (the
+ * normal edit path and its rules, the tile and its mark as one change: all
+ * or nothing), so the flow field, the navmesh and the plans follow exactly
  * as for a click.  Refused edits never enter the history.  A ring of
  * TN_UNDO_MAX entries (the oldest drops out); a new edit clears the redo
  * side.  Memory: TN_UNDO_MAX x 8 bytes.

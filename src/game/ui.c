@@ -1358,7 +1358,7 @@ void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     if (!inspect_layout(g, w, v, lines, &nl, &box)) return;
     int lh = tn_gfx_line_height(g, TN_FONT_MONO);
     float bw = box.w, bh = box.h, x = box.x, y = box.y;
-    tn_gfx_rect(g, x, y, bw, bh, 0x0b0f18e8u);
+    tn_gfx_rect(g, x, y, bw, bh, TN_COL_CARD); /* opaque: no map through its text */
     tn_gfx_frame(g, x, y, bw, bh, 1, TN_COL_ACCENT);
     for (int i = 0; i < nl; i++)
         tn_gfx_text(g, i ? TN_FONT_MONO : TN_FONT_UI, x + 10, y + 6 + (float)(i * lh), lines[i],

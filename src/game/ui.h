@@ -67,7 +67,11 @@
 #define TN_COL_TEXT_OFF 0x4f576affu
 #define TN_COL_ACCENT 0x4cc9f0ffu
 #define TN_COL_WARN 0xffc65cffu
-#define TN_COL_HUD_BG 0x090c13d0u
+/* Text boxes over the map (captions, the mouse-tile readout, the inspect
+ * card) are opaque: at alpha 0xd0 / 0xe8 the flow field's arrows and the
+ * graph's arcs ran through their letters. */
+#define TN_COL_HUD_BG 0x090c13ffu
+#define TN_COL_CARD 0x0b0f18ffu
 
 /* The logical frame: 1280x720 (TN_GAME_LOGICAL_W/H), scaled up to a larger
  * window; a window smaller than that in either direction gets a frame of

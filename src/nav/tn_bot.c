@@ -418,6 +418,7 @@ void tn_bot_replan(tn_bot *b, const char *reason)
 }
 
 uint32_t tn_bot_plan_generation(const tn_bot *b) { return b->graph_gen; }
+const tn_surf *tn_bot_graph(const tn_bot *b) { return b->graph; }
 uint32_t tn_bot_plan_revision(const tn_bot *b) { return b->plan_rev; }
 
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)

@@ -233,8 +233,13 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g);
 void tn_bot_replan(tn_bot *b, const char *reason);
 /* The graph plan's legs and the leg being followed (count 0 in classic mode). */
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);
-/* The graph generation and map revision the current plan was made on. */
+/* The graph generation and map revision the current plan was made on.
+ * A generation counts one graph's builds (each graph starts at 1): two
+ * graphs can be at the same one, so a plan is of graph g only when
+ * tn_bot_graph(b) == g too.  O(1). */
 uint32_t tn_bot_plan_generation(const tn_bot *b);
+/* The graph set by tn_bot_set_graph (NULL: the classic planner).  O(1). */
+const tn_surf *tn_bot_graph(const tn_bot *b);
 uint32_t tn_bot_plan_revision(const tn_bot *b);
 
 /* Steps to hold jump for a jump of `tiles` (1..M) under the last physics;

@@ -530,12 +530,19 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 {
     s->last.valid = false;
     const tn_body *b = &w->character;
-    int gx, gy;
-    if (!tn_bot_snap_goal(w->map, b->w, b->h, x, y, &gx, &gy)) return;
-    s->last.valid = true;
     /* graph: only when it is the selected planner (a build on the click of
      * a classic run would cost far more than the answer shown) */
     tn_surf *g = graph_mode(w, s) ? graph_for(w, s, b, BUILD_NOW) : NULL;
+    /* the goal the bot takes (tn_bot_goto): the clicked tile itself where
+     * the graph stands there (a box over a ledge's edge), else the snapped
+     * one; both planners are asked for that same goal (the classic one was
+     * asked for the snapped goal: "found" on the floor below a ledge the
+     * graph bot had no path to) */
+    int gx = x, gy = y;
+    if (!(g && tn_surf_node_of_tile(g, x, y) >= 0) &&
+        !tn_bot_snap_goal(w->map, b->w, b->h, x, y, &gx, &gy))
+        return;
+    s->last.valid = true;
     s->last.goff = !graph_mode(w, s);
     s->last.gs = TN_FAILURE;
     s->last.gframes = -1;
@@ -1199,6 +1206,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                                               : "found")
         if (i.planner && !s->pf) /* no classic finder this large */
             snprintf(cmp, sizeof cmp, " | classic off above 512x512");
+        /* a partial path of the start alone is no path: the classic bot
+         * itself stops in "no path" on it, as the graph bot does */
+        else if (i.planner && tn_status_detail(s->last.cs, TN_UNREACHABLE) && s->last.ctiles <= 1)
+            snprintf(cmp, sizeof cmp, " | classic%s%s: no path (no closer tile), %s",
+                     s->heuristic == TN_PATH_FAST ? " fast" : "",
+                     s->last.redone ? " (re-plan)" : "", ct);
         else if (i.planner)
             snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
@@ -1339,6 +1352,13 @@ static void tint_circle(void *u, float cx, float cy, float r, uint32_t c, bool f
     tn_dd_circle(t->dd, cx, cy, r, t->col, filled);
 }
 
+/* The bot's plan is one made on g as it is now: its generation alone is
+ * not enough (each cached graph counts its own builds from 1). */
+static bool plan_of(const tn_bot *bot, const tn_surf *g)
+{
+    return g && tn_bot_graph(bot) == g && tn_surf_generation(g) == tn_bot_plan_generation(bot);
+}
+
 /* A bot's graph plan from the leg it is on: from where it stands, or, in
  * the air (a jump or a drop under way), from the leg's take-off, so the arc
  * being flown stays drawn.  The character's in the plan's yellow, an extra
@@ -1348,7 +1368,7 @@ static void draw_plan(const tn_world *w, const tn_bot *bot, const tn_body *b, co
 {
     int nl, leg;
     const tn_surf_leg *legs = tn_bot_legs(bot, &nl, &leg);
-    if (tn_surf_generation(g) != tn_bot_plan_generation(bot) || nl <= leg) return;
+    if (!plan_of(bot, g) || nl <= leg) return;
     int start = tn_surf_node_of_body(g, b);
     if (start < 0) start = legs[leg].node;
     tint_dd t = {dd, (col & 0xffffff00u) | 0x90u};
@@ -1466,7 +1486,7 @@ tn_status tn_wbots_check(const tn_world *w, tn_error *err)
     const tn_wbots *s = of(w);
     if (!graph_mode(w, s)) return TN_OK;
     tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
-    if (!g || tn_surf_generation(g) != tn_bot_plan_generation(s->bot)) return TN_OK;
+    if (!plan_of(s->bot, g)) return TN_OK;
     if (tn_bot_plan_revision(s->bot) != w->map->revision) return TN_OK; /* re-plans first */
     int nl, leg;
     const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);

@@ -11,7 +11,7 @@
 struct tn_wnav {
     tn_navmesh *mesh;   /* pixel units */
     tn_navquery *query; /* shared by every caller */
-    uint32_t revision;  /* rebuilds */
+    uint32_t revision;  /* the world's count of builds at the last one */
     double build_ms;    /* last build, < 0 when not timed */
     bool build_failed;
     int cap;        /* points of a path / triangles of a corridor */
@@ -243,7 +243,7 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
     if (tn_failed(st) && tn_status_detail(st, TN_CAPACITY) && tn_succeeded(mesh_fit(w, s, &err)))
         st = tn_navmesh_build(s->mesh, w->map, &err);
     s->build_ms = w->clock ? (w->clock() - t0) * 1e3 : -1.0;
-    s->revision++;
+    s->revision = ++w->nav_revisions; /* on from the last map's: never seen before */
     s->build_failed = tn_failed(st);
     if (s->build_failed) tn_world_message(w, "navmesh: %s", err.msg);
     if (s->has_path && tn_failed(replan_tool_path(s)))

@@ -49,8 +49,10 @@ extern "C" {
 const tn_navmesh *tn_wnav_mesh(const tn_world *w);
 /* The shared query object (NULL before creation). */
 tn_navquery *tn_wnav_query(tn_world *w);
-/* Incremented by every rebuild (triangle ids of an older revision, in a
- * recorded search or a corridor, are not this mesh's). */
+/* Changes with every rebuild (triangle ids of an older revision, in a
+ * recorded search or a corridor, are not this mesh's): a count of the
+ * world's builds, going on across map switches (tn_world_replace_map), so
+ * no revision of one map's mesh is ever another's. */
 uint32_t tn_wnav_revision(const tn_world *w);
 /* Incremented by every plan of the navpath tool's path: a click, and the
  * re-plans after a rebuild or an agent radius change. */

@@ -369,6 +369,8 @@ static tn_status refuse(tn_world *w, tn_status s, tn_error *err, const char *msg
     return s;
 }
 
+static tn_status change(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
+
 tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
 {
     tn_error local;
@@ -413,6 +415,37 @@ tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
     }
     }
     if (tile != TN_TILE_EMPTY) mark = TN_MARK_NONE;
+    return change(w, x, y, tile, mark, err);
+}
+
+tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    tn_map *m = w->map;
+    if (!tn_map_inside(m, x, y)) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+        return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, msg);
+    }
+    if (tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY || mark < TN_MARK_NONE ||
+        mark > TN_MARK_ITEM || (tile != TN_TILE_EMPTY && mark != TN_MARK_NONE))
+        return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err,
+                      "unknown tile state (marks go on empty tiles only)");
+    bool start = (x == m->start_x && y == m->start_y) ||
+                 (x == w->covered_start_x && y == w->covered_start_y);
+    if (mark != TN_MARK_NONE && mark != tn_map_mark(m, x, y) && start)
+        return refuse(w, TN_FAILURE | TN_REFUSED, err,
+                      "that tile is the character's start; pick another");
+    return change(w, x, y, tile, mark, err);
+}
+
+/* Bring (x, y), inside the map, to (tile, mark) when every rule allows the
+ * new state as a whole. */
+static tn_status change(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
+{
+    tn_map *m = w->map;
+    int old_tile = tn_map_tile(m, x, y), old_mark = tn_map_mark(m, x, y);
     if (tile == old_tile && mark == old_mark) return TN_OK;
     if (tile == TN_TILE_BLOCK && tn_world_body_overlaps_tile(&w->character, x, y)) {
         char msg[128];

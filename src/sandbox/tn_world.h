@@ -143,6 +143,13 @@ void tn_world_step(tn_world *w);
  * when a block would trap the character, or when a part's rule says no
  * (e.g. a spawn point would lose its path). */
 tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err);
+/* Bring tile (x, y) to (tile: TN_TILE_*, mark: TN_MARK_*, marks on empty
+ * tiles only) in one edit, checked as a whole by the same rules as
+ * tn_world_edit: either all of it is done (counted as one edit) or nothing
+ * is (refused and counted).  Undo and redo use it: a block put over a
+ * spawn point comes back as the empty tile AND its spawn point, never the
+ * tile alone when the spawn point is refused.  TN_OK when already so. */
+tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
 /* Exactly what a mouse click on tile (x, y) does: left uses the current tool,
  * right toggles a block, middle (or shift+right) a one-way platform.
  * SUCCESS | PARTIAL_RESULT, what changed in err, when the tool did it

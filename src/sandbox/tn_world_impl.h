@@ -36,7 +36,8 @@ struct tn_world {
      * map keeps its '*' marks (saving never loses them); taken[y*w+x] hides
      * one until the tile is edited or the map replaced. */
     uint8_t *taken;
-    uint32_t map_serial; /* maps replaced (tn_world_map_serial) */
+    uint32_t map_serial;    /* maps replaced (tn_world_map_serial) */
+    uint32_t nav_revisions; /* navmesh builds on every map (tn_wnav_revision) */
 
     /* part state, owned by each part's file */
     struct tn_wbots *bots;
