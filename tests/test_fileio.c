@@ -580,6 +580,42 @@ static void test_save_as_keeps_comments(void **state)
     tn_map_destroy(m);
 }
 
+/* A map the text cannot hold as it is (a field set by hand: content on a
+ * block) is not saved: the message names the file, the line and column of
+ * the tile in it (after the kept comment lines) and the problem, and the
+ * old file stays.  tn_map_format's status was ignored: the save wrote the
+ * block without its mark, another map, and said nothing. */
+static void test_save_refuses_unwritable_map(void **state)
+{
+    (void)state;
+    char err[512], line[128];
+    tn_map *m;
+    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
+    m->mark[0] = TN_MARK_ITEM; /* on the block at (0,0) */
+    char path[] = "/tmp/tn_test_unwritable_XXXXXX";
+    write_temp(path, "# mine\n# two\ntilenav-map 1\nsize 2 1\ntiles\n..\n");
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), -1);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s:6:1: tile (0,0) has content on a block or one-way platform (terrain 1, content "
+             "3; terrain 0..2, content 0..3 on an empty tile other than the start): not written "
+             "(the old file is untouched)",
+             path);
+    assert_string_equal(err, want);
+    first_line(path, line, sizeof line);
+    assert_string_equal(line, "# mine\n");
+    tn_map *back;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_int_equal(back->w, 2); /* the old map */
+    tn_map_destroy(back);
+    /* a new file: not made */
+    remove(path);
+    assert_int_equal(tn_save_map_as(m, path, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":4:1: tile (0,0) has content on a block"));
+    assert_int_equal(access(path, F_OK), -1);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
+        cmocka_unit_test(test_save_refuses_unwritable_map),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_read_unknown_size),

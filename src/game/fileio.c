@@ -809,9 +809,28 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
             return -1;
         }
         if (t.head_len) memcpy(buf, t.head, t.head_len);
-        tn_map_format(m, buf + t.head_len, need - t.head_len, &len);
-        len += t.head_len;
+        tn_error e;
+        tn_status st = tn_map_save(m, path, buf + t.head_len, need - t.head_len, &len, &e);
         free(old);
+        if (tn_failed(st)) { /* a map the text cannot hold as it is */
+            /* a tile's line in the file: after the kept comment lines */
+            int head_lines = 0;
+            for (size_t i = 0; i < t.head_len; i++) head_lines += buf[i] == '\n';
+            char where[64];
+            int wl = snprintf(where, sizeof where, ":%d:%d: ", e.line, e.col);
+            size_t pl = strlen(path);
+            const char *why = e.msg;
+            if (e.line > 0 && strncmp(why, path, pl) == 0 &&
+                strncmp(why + pl, where, (size_t)wl) == 0)
+                snprintf(err, cap, "%s:%d:%d: %s (the old file is untouched)", path,
+                         e.line + head_lines, e.col, why + pl + wl);
+            else
+                snprintf(err, cap, "%s (the old file is untouched)", why);
+            free(src);
+            free(buf);
+            return -1;
+        }
+        len += t.head_len;
     }
     free(src);
     int rc = tn_write_file_atomic(path, buf, len, err, cap);
