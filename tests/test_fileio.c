@@ -616,6 +616,25 @@ static void test_save_refuses_unwritable_map(void **state)
     tn_map_destroy(m);
 }
 
+/* What the game prints on stderr and stdout goes through tn_print_shown:
+ * a name's control characters as \xNN (a map named with an ESC sequence
+ * retitled the terminal: "tilenav: bad<ESC>]0;pwned<BEL>.map:5:2: ..."),
+ * the message's own final newline kept. */
+static void test_print_shown(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    tn_print_shown(f, "tilenav: %s: %s\n", "bad\033]0;pwned\a.map", "line\nbreak");
+    tn_print_shown(f, "no newline %d", 7);
+    rewind(f);
+    char got[256] = "";
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    got[n] = '\0';
+    fclose(f);
+    assert_string_equal(got, "tilenav: bad\\x1b]0;pwned\\x07.map: line\\x0abreak\nno newline 7");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -624,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
         cmocka_unit_test(test_save_refuses_unwritable_map),
+        cmocka_unit_test(test_print_shown),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_read_unknown_size),

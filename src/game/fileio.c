@@ -2,12 +2,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 #include "tiled.h"
+#include "tn_world.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -930,6 +932,21 @@ bool tn_is_bmp_name(const char *path)
     const char *e = path + n - 4;
     return e[0] == '.' && (e[1] == 'b' || e[1] == 'B') && (e[2] == 'm' || e[2] == 'M') &&
            (e[3] == 'p' || e[3] == 'P');
+}
+
+void tn_print_shown(FILE *f, const char *fmt, ...)
+{
+    char raw[4096], shown[4 * sizeof raw];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    size_t len = strlen(raw);
+    bool nl = len > 0 && raw[len - 1] == '\n';
+    if (nl) raw[len - 1] = '\0';
+    fputs(tn_text_shown(shown, sizeof shown, raw), f);
+    if (nl) fputc('\n', f);
 }
 
 bool tn_is_regular_file(const char *path)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tn_map.h"
 
@@ -143,6 +144,17 @@ int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, siz
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
  * BMP would mislead every program that opens it. */
 bool tn_is_bmp_name(const char *path);
+
+/* printf-style to `f` (stderr, stdout), made safe for a terminal: the
+ * text goes through tn_text_shown (tn_world.h), so a map, script or object
+ * name with control characters prints them as \xNN instead of recolouring
+ * or retitling the terminal or faking a line; one final newline of `fmt`
+ * is kept.  At most 4 KB of text. */
+void tn_print_shown(FILE *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);
