@@ -910,10 +910,41 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
     return n;
 }
 
+/* The longest file name in the directory of `path` (pathconf; 255, Linux's
+ * NAME_MAX, when it cannot say or says more). */
+static size_t name_max_for(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[1024];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    long n = pathconf(dir, _PC_NAME_MAX);
+    return n > 0 && n < 255 ? (size_t)n : 255;
+}
+
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
-    size_t n = strlen(map_path) + strlen(".autosave");
-    if (n + 1 > cap) { /* a cut name could be the map itself, or another file */
+    const char *slash = strrchr(map_path, '/');
+    const char *base = slash ? slash + 1 : map_path;
+    size_t dir_len = (size_t)(base - map_path), base_len = strlen(base);
+    size_t name_max = name_max_for(map_path);
+    /* BASE.autosave, when it and the names it is set aside to (".999")
+     * fit; else BASE cut at a character boundary, "~" and the 16 hex
+     * digits of BASE's hash: two long names alike in their first bytes
+     * get two autosaves, never one (tn_autosave_path in fileio.h) */
+    const size_t suffix = strlen(".autosave"), aside = strlen(".999"), hash = 17;
+    size_t keep = base_len;
+    bool cut = base_len + suffix + aside > name_max;
+    if (cut) {
+        keep = name_max > suffix + aside + hash ? name_max - suffix - aside - hash : 1;
+        while (keep > 1 && ((unsigned char)base[keep] & 0xc0) == 0x80) keep--; /* inside a char */
+    }
+    size_t n = dir_len + keep + (cut ? hash : 0) + suffix;
+    if (n + 1 > cap) { /* a cut path could be the map itself, or another file */
         if (cap) out[0] = '\0';
         snprintf(err, errcap, /* the reason first: the path may not fit in err */
                  "the autosave's path would be %zu bytes, at most %zu (use a map with a shorter "
@@ -921,7 +952,11 @@ int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, siz
                  n, cap ? cap - 1 : 0, map_path);
         return -1;
     }
-    snprintf(out, cap, "%s.autosave", map_path);
+    if (cut)
+        snprintf(out, cap, "%.*s~%016llx.autosave", (int)(dir_len + keep), map_path,
+                 (unsigned long long)fnv1a(base, base_len));
+    else
+        snprintf(out, cap, "%s.autosave", map_path);
     return 0;
 }
 

@@ -137,7 +137,17 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
 
 /* "PATH.autosave" into out: 0, or -1 when it does not fit in cap bytes
  * (out is then "", and err says so, the reason before the path: a cut
- * name could be the map itself). */
+ * name could be the map itself).  A map whose file name is too long for
+ * NAME.autosave and the names an older autosave is set aside to
+ * (NAME.autosave.999) in its directory (NAME_MAX, 255 bytes on Linux: a
+ * name of 243 bytes or more) gets DIR/PREFIX~HHHHHHHHHHHHHHHH.autosave:
+ * its name's first bytes (cut at a UTF-8 character boundary, so that the
+ * whole name takes NAME_MAX - 4 bytes) and the 64-bit FNV-1a hash of the
+ * whole name in hex.  Two long names alike in their first 225 bytes thus
+ * get two autosaves; the one map whose own autosave could have that name
+ * is a map named PREFIX~HHHHHHHHHHHHHHHH, whose name holds the hash of a
+ * longer name.  Such names got no autosave at all ("File name too
+ * long"). */
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
 
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
