@@ -595,6 +595,23 @@ static void test_save_movingai_other_size(void **state)
         assert_string_equal(head, heads[i]);
         remove(path);
     }
+    /* what the format cannot hold: TN_SAVE_UNFIT (the window then puts the
+     * edits into the autosave; it was -1, like any failure), the file kept */
+    char path[] = "/tmp/tn_test_maisize_XXXXXX";
+    write_temp(path, olds[1]);
+    tn_map_set_tile(m, 3, 1, TN_TILE_ONEWAY, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), TN_SAVE_UNFIT);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: is a Moving AI map, which cannot hold one-way platforms: not saved (the old "
+             "file is untouched)%s",
+             path, TN_SAVE_UNFIT_HINT);
+    assert_string_equal(err, want);
+    tn_map *back = NULL;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_int_equal(back->w, 2);
+    tn_map_destroy(back);
+    remove(path);
     tn_map_destroy(m);
 }
 

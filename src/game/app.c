@@ -160,6 +160,36 @@ static int save_map(app *a, const char *path)
         tn_print_shown(stderr, "tilenav: %s\n", err);
         return -1;
     }
+    if (rc == TN_SAVE_UNFIT && tn_world_dirty(a->w)) {
+        /* The file's format cannot hold the edits (a Moving AI map has no
+         * one-way platform): the window has no `save FILE`, so they go to
+         * the autosave, in tilenav's format, and the message says where. */
+        /* "PATH: is a Moving AI map, which cannot hold X: not saved (...)HINT"
+         * -> "is a Moving AI map, which cannot hold X"; the hint is a script's */
+        size_t n = strlen(err), h = strlen(TN_SAVE_UNFIT_HINT);
+        if (n >= h && strcmp(err + n - h, TN_SAVE_UNFIT_HINT) == 0) err[n - h] = '\0';
+        char why[512];
+        const char *w0 = err, *cut = strstr(err, ": not saved");
+        size_t pl = strlen(path);
+        if (strncmp(w0, path, pl) == 0 && strncmp(w0 + pl, ": ", 2) == 0) w0 += pl + 2;
+        snprintf(why, sizeof why, "%.*s", cut && cut > w0 ? (int)(cut - w0) : (int)strlen(w0), w0);
+        char ap[1024], aerr[512];
+        if (write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
+            tn_world_message(a->w,
+                             "not saved: %s %s (the file is untouched); your edits are in %s, a "
+                             "tilenav map: play that file, or take them out and Ctrl+S again",
+                             path, why, ap);
+            tn_print_shown(stderr,
+                           "tilenav: not saved: %s %s (the file is untouched); the edits are in "
+                           "%s, a tilenav map: play that file, or take them out and save again\n",
+                           path, why, ap);
+        } else {
+            tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
+            tn_print_shown(stderr, "tilenav: %s (and no autosave: %s)\n", err, aerr);
+        }
+        tn_world_set_message_ttl(a->w, 60 * 10);
+        return -1;
+    }
     if (rc != 0) {
         tn_world_message(a->w, "save failed: %s", err);
         tn_print_shown(stderr, "tilenav: %s\n", err);

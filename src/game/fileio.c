@@ -722,15 +722,15 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
         marks += m->mark[i] != TN_MARK_NONE;
     }
     if (oneway || marks || m->start_x >= 0) {
-        snprintf(err, cap,
-                 "%s: is a Moving AI map, which cannot hold %s: not saved (the old "
-                 "file is untouched); use `save FILE` in a script to write a tilenav map under "
-                 "another name",
-                 path,
-                 oneway  ? "one-way platforms"
-                 : marks ? "spawn points, destinations or items"
-                         : "a character start");
-        return -1;
+        snprintf(
+            err, cap,
+            "%s: is a Moving AI map, which cannot hold %s: not saved (the old file is untouched)%s",
+            path,
+            oneway  ? "one-way platforms"
+            : marks ? "spawn points, destinations or items"
+                    : "a character start",
+            TN_SAVE_UNFIT_HINT);
+        return TN_SAVE_UNFIT;
     }
     size_t need = t->head_len + cells + (size_t)m->h + 1;
     char *buf = malloc(need);
@@ -800,7 +800,7 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
         free(old);
         free(src); /* NULL: a Moving AI target takes nothing from the source */
         src = NULL;
-        if (rc != 0) return -1;
+        if (rc != 0) return rc; /* -1, or TN_SAVE_UNFIT */
     } else {
         size_t need = t.head_len + tn_map_format_size(m);
         buf = malloc(need);

@@ -65,6 +65,15 @@ bool tn_same_file(const char *a, const char *b);
  * changed on disk since it was loaded: nothing was written. */
 #define TN_SAVE_CHANGED (-2)
 
+/* Returned by the saves (instead of -1) when the file's format cannot hold
+ * the map (a Moving AI map with one-way platforms, marks or a start):
+ * nothing was written, and err is "PATH: is a Moving AI map, which cannot
+ * hold one-way platforms: not saved (the old file is untouched)" followed
+ * by TN_SAVE_UNFIT_HINT (advice for scripts; the window, which has no
+ * `save FILE`, puts the edits into the autosave instead and says so). */
+#define TN_SAVE_UNFIT (-3)
+#define TN_SAVE_UNFIT_HINT "; use `save FILE` in a script to write a tilenav map under another name"
+
 /* 0 when a save may replace `path`: it was never loaded (no record), it is
  * gone or unreadable (the save itself then decides), or it holds exactly
  * what was loaded or last saved there.  Else TN_SAVE_CHANGED with "PATH
@@ -100,7 +109,7 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
 /* Format and atomically save a map.  The file it replaces decides the
  * format: a Moving AI map stays one (its header kept, and its letter on
  * every tile whose passable/blocked class did not change; one-way tiles,
- * marks or a start are refused with a message naming `save FILE`); a
+ * marks or a start are refused, TN_SAVE_UNFIT); a
  * tilenav map keeps its leading comment and blank lines.  A new file is
  * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
  * tn_tiled_save (see tiled.h), with `path` as the file the map came from
