@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,6 +541,67 @@ static void test_deterministic_and_params(void **state)
     assert_true(tn_failed(tn_companion_validate(&p, &e)));
 }
 
+/* Every field has a range, named in the message with the field and its
+ * value: absurd sizes, speeds, radii, weights, NaN and int-overflowing
+ * intervals are refused (they passed: a 1e30 px/s companion raced off, an
+ * idle_steps of INT_MAX overflowed 4 * idle_steps); the limits pass. */
+static void test_params_ranges(void **state)
+{
+    (void)state;
+    const struct {
+        size_t off;
+        float v;
+        const char *want; /* NULL: accepted */
+    } cases[] = {
+#define F(field) offsetof(tn_companion_params, field)
+        {F(half), -5.0f, "companion: half -5 px is outside (0, 128]"},
+        {F(half), 1e6f, "companion: half 1e+06 px is outside (0, 128]"},
+        {F(half), TN_COMPANION_HALF_MAX, NULL},
+        {F(path_radius), NAN, "companion: path_radius nan px is outside [0, 128]"},
+        {F(max_speed), 0.0f, "companion: max_speed 0 px/s is outside (0, 16000]"},
+        {F(max_speed), 1e30f, "companion: max_speed 1e+30 px/s is outside (0, 16000]"},
+        {F(max_speed), TN_COMPANION_SPEED_MAX, NULL},
+        {F(max_accel), INFINITY, "companion: max_accel inf px/s^2 is outside (0, 160000]"},
+        {F(follow_outer), 1e9f, "companion: follow_outer 1e+09 px is outside (0, 65536]"},
+        {F(hover), -1.0f, "companion: hover -1 px is outside [0, 65536]"},
+        {F(w_follow), 3e38f, "companion: w_follow 3e+38 is outside [0, 100]"},
+        {F(w_separation), TN_COMPANION_WEIGHT_MAX, NULL},
+        {F(separation_radius), 1e9f, "companion: separation_radius 1e+09 px is outside (0, 65536]"},
+        {F(fetch_range), 1e20f, "companion: fetch_range 1e+20 px is outside [0, 65536]"},
+        {F(fetch_range), TN_COMPANION_LENGTH_MAX, NULL},
+        {F(pickup_radius), 0.0f, "companion: pickup_radius 0 px is outside (0, 65536]"},
+#undef F
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tn_companion_params p = tn_companion_default_params();
+        memcpy((char *)&p + cases[k].off, &cases[k].v, sizeof(float));
+        tn_error e;
+        tn_status st = tn_companion_validate(&p, &e);
+        if (!cases[k].want) {
+            if (tn_failed(st)) fail_msg("case %zu refused: %s", k, e.msg);
+            continue;
+        }
+        assert_int_equal(st, TN_FAILURE | TN_INVALID_PARAM);
+        if (strcmp(e.msg, cases[k].want) != 0) fail_msg("case %zu: %s", k, e.msg);
+    }
+    tn_error e;
+    tn_companion_params p = tn_companion_default_params();
+    p.idle_steps = INT_MAX;
+    assert_int_equal(tn_companion_validate(&p, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "companion: idle_steps 2147483647 is outside 1..1048576 steps");
+    p.idle_steps = TN_COMPANION_STEPS_MAX;
+    assert_true(tn_succeeded(tn_companion_validate(&p, &e)));
+    p.los_interval = -3;
+    assert_string_equal((tn_companion_validate(&p, &e), e.msg),
+                        "companion: los_interval -3 is outside 1..1048576 steps");
+    p = tn_companion_default_params();
+    p.follow_inner = 60.0f;
+    assert_true(tn_failed(tn_companion_validate(&p, &e)));
+    assert_string_equal(e.msg, "companion: need follow_inner (60) < follow_outer (48)");
+    assert_int_equal(tn_companion_validate(NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "companion: no parameters (p is NULL)");
+}
+
 /* ---- a path callback that reports more points than it wrote ------------------ */
 
 /* Writes cap points toward the goal, then returns the whole path's length
@@ -623,6 +685,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_follows_walking_character),
+        cmocka_unit_test(test_params_ranges),
         cmocka_unit_test(test_keeps_clear_of_enemies),
         cmocka_unit_test(test_regains_sight_behind_door_wall),
         cmocka_unit_test(test_regains_sight_round_ubend),

@@ -371,8 +371,8 @@ static void test_autosave_path_fits(void **state)
     (void)state;
     char map[1100], out[1024], err[512];
     memset(map, 'd', sizeof map);
-    map[0] = '/';
-    map[1014] = '\0'; /* 1014 + ".autosave" = 1023 bytes: fits */
+    for (int i = 0; i < 1100; i += 100) map[i] = '/'; /* names of 99 bytes */
+    map[1014] = '\0';                                 /* 1014 + ".autosave" = 1023 bytes: fits */
     assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), 0);
     assert_int_equal(strlen(out), 1023);
     assert_string_equal(out + 1014, ".autosave");
@@ -386,6 +386,71 @@ static void test_autosave_path_fits(void **state)
     assert_memory_equal(err, want, strlen(want));
     map[1099] = '\0';
     assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), -1);
+}
+
+/* A map whose file name is too long for NAME.autosave (and NAME.autosave.N
+ * beside it) in its directory gets a shortened autosave name: its first
+ * bytes, "~" and its name's hash, so two long names with the same first
+ * bytes never share one.  Such maps got no autosave at all ("cannot stat:
+ * File name too long"), their edits lost on quitting. */
+static void test_autosave_long_name(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_longname_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char a[512], b[512], c[512], u[512], out[1024], out2[1024], err[512], kept[1100];
+    size_t dl = strlen(dir);
+    /* 250 bytes: DIR/mmm...m.map */
+    snprintf(a, sizeof a, "%s/%0*d.map", dir, 246, 0);
+    memset(a + dl + 1, 'm', 246);
+    assert_int_equal(tn_autosave_path(a, out, sizeof out, err, sizeof err), 0);
+    const char *name = out + dl + 1;
+    assert_int_equal(strlen(name), 225 + 17 + 9); /* room for ".999" in 255 */
+    assert_memory_equal(name, a + dl + 1, 225);
+    assert_int_equal(name[225], '~');
+    assert_string_equal(name + 242, ".autosave");
+    /* the same first 240 bytes, another name: another autosave */
+    snprintf(b, sizeof b, "%s", a);
+    b[dl + 1 + 240] = 'n';
+    assert_int_equal(tn_autosave_path(b, out2, sizeof out2, err, sizeof err), 0);
+    assert_string_not_equal(out, out2);
+    assert_memory_equal(out, out2, dl + 1 + 226); /* only the hash differs */
+    /* the same name: the same autosave (R finds it on the next visit) */
+    assert_int_equal(tn_autosave_path(a, out2, sizeof out2, err, sizeof err), 0);
+    assert_string_equal(out, out2);
+    /* 242 bytes: NAME.autosave.999 fits in 255: kept as it was */
+    snprintf(c, sizeof c, "%s/", dir);
+    memset(c + dl + 1, 'c', 242);
+    c[dl + 1 + 242] = '\0';
+    assert_int_equal(tn_autosave_path(c, out2, sizeof out2, err, sizeof err), 0);
+    assert_string_equal(out2 + dl + 1 + 242, ".autosave");
+    c[dl + 1 + 242] = 'c'; /* 243 bytes: shortened */
+    c[dl + 1 + 243] = '\0';
+    assert_int_equal(tn_autosave_path(c, out2, sizeof out2, err, sizeof err), 0);
+    assert_int_equal(out2[dl + 1 + 225], '~');
+    /* UTF-8: never cut inside a character ("é" is 2 bytes) */
+    snprintf(u, sizeof u, "%s/", dir);
+    for (int i = 0; i < 130; i++) memcpy(u + dl + 1 + 2 * i, "\xc3\xa9", 2);
+    u[dl + 1 + 260] = '\0';
+    assert_int_equal(tn_autosave_path(u, out2, sizeof out2, err, sizeof err), 0);
+    assert_int_equal(out2[dl + 1 + 224], '~');
+    assert_memory_equal(out2 + dl + 1, u + dl + 1, 224);
+
+    /* it is written, and set aside as NAME.1, in a real directory */
+    tn_map *m;
+    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
+    if (tn_save_map_as(m, out, a, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *back;
+    assert_int_equal(tn_load_map(out, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(m, back));
+    tn_map_destroy(back);
+    assert_int_equal(tn_autosave_set_aside(out, kept, sizeof kept, err, sizeof err), 0);
+    assert_int_equal(strlen(kept), strlen(out) + 2);
+    assert_memory_equal(kept, out, strlen(out));
+    assert_string_equal(kept + strlen(out), ".1");
+    remove(kept);
+    tn_map_destroy(m);
+    rmdir(dir);
 }
 
 /* A FIFO (named pipe) given as a map or script is refused at once with a
@@ -530,6 +595,23 @@ static void test_save_movingai_other_size(void **state)
         assert_string_equal(head, heads[i]);
         remove(path);
     }
+    /* what the format cannot hold: TN_SAVE_UNFIT (the window then puts the
+     * edits into the autosave; it was -1, like any failure), the file kept */
+    char path[] = "/tmp/tn_test_maisize_XXXXXX";
+    write_temp(path, olds[1]);
+    tn_map_set_tile(m, 3, 1, TN_TILE_ONEWAY, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), TN_SAVE_UNFIT);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s: is a Moving AI map, which cannot hold one-way platforms: not saved (the old "
+             "file is untouched)%s",
+             path, TN_SAVE_UNFIT_HINT);
+    assert_string_equal(err, want);
+    tn_map *back = NULL;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_int_equal(back->w, 2);
+    tn_map_destroy(back);
+    remove(path);
     tn_map_destroy(m);
 }
 
@@ -580,6 +662,61 @@ static void test_save_as_keeps_comments(void **state)
     tn_map_destroy(m);
 }
 
+/* A map the text cannot hold as it is (a field set by hand: content on a
+ * block) is not saved: the message names the file, the line and column of
+ * the tile in it (after the kept comment lines) and the problem, and the
+ * old file stays.  tn_map_format's status was ignored: the save wrote the
+ * block without its mark, another map, and said nothing. */
+static void test_save_refuses_unwritable_map(void **state)
+{
+    (void)state;
+    char err[512], line[128];
+    tn_map *m;
+    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
+    m->mark[0] = TN_MARK_ITEM; /* on the block at (0,0) */
+    char path[] = "/tmp/tn_test_unwritable_XXXXXX";
+    write_temp(path, "# mine\n# two\ntilenav-map 1\nsize 2 1\ntiles\n..\n");
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), -1);
+    char want[512];
+    snprintf(want, sizeof want,
+             "%s:6:1: tile (0,0) has content on a block or one-way platform (terrain 1, content "
+             "3; terrain 0..2, content 0..3 on an empty tile other than the start): not written "
+             "(the old file is untouched)",
+             path);
+    assert_string_equal(err, want);
+    first_line(path, line, sizeof line);
+    assert_string_equal(line, "# mine\n");
+    tn_map *back;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_int_equal(back->w, 2); /* the old map */
+    tn_map_destroy(back);
+    /* a new file: not made */
+    remove(path);
+    assert_int_equal(tn_save_map_as(m, path, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":4:1: tile (0,0) has content on a block"));
+    assert_int_equal(access(path, F_OK), -1);
+    tn_map_destroy(m);
+}
+
+/* What the game prints on stderr and stdout goes through tn_print_shown:
+ * a name's control characters as \xNN (a map named with an ESC sequence
+ * retitled the terminal: "tilenav: bad<ESC>]0;pwned<BEL>.map:5:2: ..."),
+ * the message's own final newline kept. */
+static void test_print_shown(void **state)
+{
+    (void)state;
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    tn_print_shown(f, "tilenav: %s: %s\n", "bad\033]0;pwned\a.map", "line\nbreak");
+    tn_print_shown(f, "no newline %d", 7);
+    rewind(f);
+    char got[256] = "";
+    size_t n = fread(got, 1, sizeof got - 1, f);
+    got[n] = '\0';
+    fclose(f);
+    assert_string_equal(got, "tilenav: bad\\x1b]0;pwned\\x07.map: line\\x0abreak\nno newline 7");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +724,8 @@ int main(void)
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
+        cmocka_unit_test(test_save_refuses_unwritable_map),
+        cmocka_unit_test(test_print_shown),
         cmocka_unit_test(test_save_movingai_other_size),
         cmocka_unit_test(test_fifo_refused),
         cmocka_unit_test(test_read_unknown_size),
@@ -597,6 +736,7 @@ int main(void)
         cmocka_unit_test(test_reset_refused_keeps_record),
         cmocka_unit_test(test_merge_edits),
         cmocka_unit_test(test_autosave_path_fits),
+        cmocka_unit_test(test_autosave_long_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -303,6 +303,92 @@ static void test_format_null_map(void **state)
     assert_int_equal(tn_map_format_size(NULL), 0);
 }
 
+/* tn_map_save: tn_map_format's text with the library's error contract:
+ * every refusal names the map, the problem and, for a tile, LINE:COL of
+ * its character in the text.  A map whose fields were set by hand to what
+ * the text cannot hold is refused instead of written as another map
+ * (tn_map_format wrote terrain 7 as '.', a mark on a block as '#'). */
+static void test_save_messages(void **state)
+{
+    (void)state;
+    tn_map *m = parse_ok("tilenav-map 1\nsize 3 2\ntiles\n.S.\n#=P\n");
+    size_t cap = tn_map_format_size(m), len = 99;
+    char *buf = malloc(cap), fmt[64];
+    tn_error e;
+    e.msg[0] = 'x';
+    assert_int_equal(tn_map_save(m, "a.map", buf, cap, &len, &e), TN_OK);
+    assert_string_equal(buf, "tilenav-map 1\nsize 3 2\ntiles\n.S.\n#=P\n");
+    assert_int_equal(len, strlen(buf));
+    assert_int_equal(e.status, TN_OK); /* cleared */
+    assert_string_equal(e.msg, "");
+    assert_int_equal(tn_map_format(m, fmt, sizeof fmt, NULL), TN_OK);
+    assert_string_equal(fmt, buf);
+
+    assert_int_equal(tn_map_save(m, "a.map", buf, cap - 1, &len, &e),
+                     TN_FAILURE | TN_BUFFER_TOO_SMALL);
+    assert_string_equal(e.msg, "a.map: the 3x2 map's text needs 38 bytes, the buffer has 37: not "
+                               "written");
+    assert_int_equal(tn_map_save(m, NULL, NULL, 0, NULL, &e), TN_FAILURE | TN_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(e.msg, "map: the 3x2 map's text needs 38 bytes, the buffer has 0"));
+    assert_int_equal(tn_map_save(NULL, "a.map", buf, cap, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "a.map: no map to write (m is NULL)");
+
+    /* bad tiles: refused with the tile, LINE:COL and nothing in buf */
+    struct {
+        int x, y, tile, mark;
+        const char *want;
+    } bad[] = {
+        {1, 0, 7, 0, "a.map:4:2: tile (1,0) has terrain (terrain 7, content 0;"},
+        {0, 0, 0, 9, "a.map:4:1: tile (0,0) has content (terrain 0, content 9;"},
+        {0, 1, 1, 2,
+         "a.map:5:1: tile (0,1) has content on a block or one-way platform "
+         "(terrain 1, content 2;"},
+        {2, 1, 0, 3,
+         "a.map:5:3: tile (2,1) has content on the character start (terrain 0, "
+         "content 3;"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        tn_map *c = NULL;
+        assert_true(tn_succeeded(tn_map_clone(m, &c, NULL)));
+        size_t i = (size_t)bad[k].y * 3 + (size_t)bad[k].x;
+        c->tile[i] = (uint8_t)bad[k].tile;
+        c->mark[i] = (uint8_t)bad[k].mark;
+        strcpy(buf, "kept");
+        assert_int_equal(tn_map_save(c, "a.map", buf, cap, NULL, &e),
+                         TN_FAILURE | TN_INVALID_PARAM);
+        if (!strstr(e.msg, bad[k].want)) fail_msg("case %zu: %s", k, e.msg);
+        assert_non_null(strstr(e.msg, "): not written"));
+        assert_int_equal(e.line, bad[k].y + 4);
+        assert_int_equal(e.col, bad[k].x + 1);
+        assert_string_equal(buf, "kept"); /* not written */
+        /* the old entry point refuses it too (it wrote another map) */
+        assert_int_equal(tn_map_format(c, buf, cap, NULL), TN_FAILURE | TN_INVALID_PARAM);
+        tn_map_destroy(c);
+    }
+    /* a start under a block: its line comes before "tiles", the rows one later */
+    tn_map *c = NULL;
+    assert_true(tn_succeeded(tn_map_clone(m, &c, NULL)));
+    c->start_x = 0;
+    c->start_y = 1; /* under the block */
+    c->tile[1] = 5;
+    assert_int_equal(tn_map_save(c, "a.map", buf, cap + 16, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "a.map:5:2: tile (1,0) has terrain"));
+    c->tile[1] = TN_TILE_EMPTY;
+    c->start_x = 3; /* outside, and not -1,-1 */
+    assert_int_equal(tn_map_save(c, "a.map", buf, cap, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "a.map: the character start (3,1) is outside the 3x2 map (-1,-1 is "
+                               "none): not written");
+    c->start_x = -1;
+    c->w = 0;
+    assert_int_equal(tn_map_save(c, "a.map", buf, cap, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "a.map: size 0x2 is outside 1..4096: not written");
+    c->w = 3;
+    tn_map_destroy(c);
+    free(buf);
+    tn_map_destroy(m);
+}
+
 /* A failed parse leaves *out NULL (tn_common.h: "*out is NULL on failure"),
  * also when the arguments themselves are refused: a caller that destroys
  * *out after any failure must not free a stale pointer. */
@@ -332,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_edits),
         cmocka_unit_test(test_bom_and_trailing_blanks),
         cmocka_unit_test(test_format_null_map),
+        cmocka_unit_test(test_save_messages),
         cmocka_unit_test(test_parse_failure_clears_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

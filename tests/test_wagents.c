@@ -212,6 +212,42 @@ static void test_blocks_on_agents_push_them_out(void **state)
     tn_world_destroy(w);
 }
 
+/* The parts' setters are public: called directly (not through
+ * tn_world_set's table) they check the same ranges and leave the
+ * parameters as they were.  A wanderer count above the fixed array wrote
+ * past it; a speed of 0 or NaN reached the companion's steps. */
+static void test_setters_check_ranges(void **state)
+{
+    (void)state;
+    tn_world *w = load("maps/demo.map", 1);
+    tn_error e;
+    const tn_wagents *s = tn_wagents_of(w);
+    assert_int_equal(tn_wagents_set_wanderers(w, 2147483647.0, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "wanderers 2.14748e+09 is outside 0..64 (whole numbers)");
+    assert_int_equal(tn_wagents_set_wanderers(w, -5, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_wagents_set_wanderers(w, 2.5, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(s->nwanderers, 0);
+    assert_int_equal(tn_wagents_set_wanderers(w, TN_WAGENTS_MAX_WANDERERS, &e), TN_OK);
+    assert_true(s->nwanderers > 0 && s->nwanderers <= TN_WAGENTS_MAX_WANDERERS);
+    float speed = s->cparams.max_speed;
+    assert_int_equal(tn_wagents_set_companion_speed(w, 0, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "companion_speed 0 is outside 40..480");
+    assert_int_equal(tn_wagents_set_companion_speed(w, NAN, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_true(s->cparams.max_speed == speed);
+    float outer = s->cparams.follow_outer;
+    assert_int_equal(tn_wagents_set_follow_distance(w, -3, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_wagents_set_follow_distance(w, 1e12, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_true(s->cparams.follow_outer == outer);
+    assert_int_equal(tn_wagents_set_bias(w, 7, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "bias 7 is outside 0..1");
+    assert_int_equal(tn_wagents_set_smoothness(w, INFINITY, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_true(s->wparams.bias == 0.5f && s->wparams.smoothness == 0.5f);
+    assert_int_equal(tn_wagents_set_smoothness(w, 0.25, &e), TN_OK);
+    assert_true(s->wparams.smoothness == 0.25f);
+    step_checked(w, 30);
+    tn_world_destroy(w);
+}
+
 static void test_map_without_room(void **state)
 {
     (void)state;
@@ -303,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_blocks_on_agents_push_them_out),
         cmocka_unit_test(test_draw_and_determinism),
         cmocka_unit_test(test_map_without_room),
+        cmocka_unit_test(test_setters_check_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -596,6 +596,58 @@ static void test_deterministic(void **state)
     tn_map_destroy(m);
 }
 
+/* Every field has a range, named in the message with the field and its
+ * value: absurd sizes, speeds, distances and NaN are refused (a speed of
+ * 1e30 px/s, a box of 1e6 px, a step_min of 1e-30 px passed and left the
+ * wanderer standing still or hopping through nothing); the limits pass. */
+static void test_params_ranges(void **state)
+{
+    (void)state;
+    const struct {
+        size_t off;
+        float v;
+        const char *want; /* NULL: accepted */
+    } cases[] = {
+#define F(field) offsetof(tn_wander_params, field)
+        {F(half), 1e6f, "wander: half 1e+06 px is outside (0, 128]"},
+        {F(half), TN_WANDER_HALF_MAX, NULL},
+        {F(half), -4.0f, "wander: half -4 px is outside (0, 128]"},
+        {F(speed), 1e30f, "wander: speed 1e+30 px/s is outside (0, 16000]"},
+        {F(speed), 0.0f, "wander: speed 0 px/s is outside (0, 16000]"},
+        {F(speed), TN_WANDER_SPEED_MAX, NULL},
+        {F(turn_fast), 1e9f, "wander: turn_fast 1e+09 rad/s is outside (0, 1000]"},
+        {F(step_min), 1e-30f, "wander: step_min 1e-30 px is outside [1, 65536]"},
+        {F(step_min), NAN, "wander: step_min nan px is outside [1, 65536]"},
+        {F(near_dist), 1e20f, "wander: near_dist 1e+20 px is outside [1, 65536]"},
+        {F(cone_ref), 0.0f, "wander: cone_ref 0 px is outside (0, 65536]"},
+        {F(cone_far), 4.0f, "wander: cone_far 4 rad is outside (0, 3.14159]"},
+        {F(arrive_radius), 1e9f, "wander: arrive_radius 1e+09 px is outside [0, 65536]"},
+        {F(arrive_radius), TN_WANDER_LENGTH_MAX, NULL},
+        {F(arrive_speed), 0.0f, "wander: arrive_speed 0 is outside (0, 1]"},
+        {F(smoothness), NAN, "wander: smoothness nan is outside [0, 1]"},
+#undef F
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tn_wander_params p = tn_wander_default_params();
+        memcpy((char *)&p + cases[k].off, &cases[k].v, sizeof(float));
+        tn_error e;
+        tn_status st = tn_wander_validate(&p, &e);
+        if (!cases[k].want) {
+            if (tn_failed(st)) fail_msg("case %zu refused: %s", k, e.msg);
+            continue;
+        }
+        assert_int_equal(st, TN_FAILURE | TN_INVALID_PARAM);
+        if (strcmp(e.msg, cases[k].want) != 0) fail_msg("case %zu: %s", k, e.msg);
+    }
+    tn_wander_params p = tn_wander_default_params();
+    p.step_min = 100.0f; /* above step_max: the order is checked too */
+    tn_error e;
+    assert_true(tn_failed(tn_wander_validate(&p, &e)));
+    assert_string_equal(e.msg, "wander: need step_min (100) <= step_max (64) <= near_dist (64)");
+    assert_int_equal(tn_wander_validate(NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "wander: no parameters (p is NULL)");
+}
+
 static void test_params_checked(void **state)
 {
     (void)state;
@@ -611,20 +663,20 @@ static void test_params_checked(void **state)
     p = tn_wander_default_params();
     p.speed = NAN;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
-    /* The message names the field and its value, and says why an infinite
-     * (positive) one is refused. */
+    /* The message names the field, its value and its range (an infinite
+     * one is outside every range). */
     p = tn_wander_default_params();
     p.speed = INFINITY;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
-    assert_non_null(strstr(e.msg, "speed inf must be positive and finite"));
+    assert_string_equal(e.msg, "wander: speed inf px/s is outside (0, 16000]");
     p = tn_wander_default_params();
     p.turn_slow = -2;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
-    assert_non_null(strstr(e.msg, "turn_slow -2"));
+    assert_string_equal(e.msg, "wander: turn_slow -2 rad/s is outside (0, 1000]");
     p = tn_wander_default_params();
     p.resume_dist = INFINITY;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
-    assert_non_null(strstr(e.msg, "resume_dist inf"));
+    assert_string_equal(e.msg, "wander: resume_dist inf px is outside [0, 65536]");
     /* tries: 1..TN_WANDER_MAX_TRIES (2^30 was taken: a waypoint could cost
      * billions of tests) */
     p = tn_wander_default_params();
@@ -632,7 +684,7 @@ static void test_params_checked(void **state)
     assert_true(tn_succeeded(tn_wander_validate(&p, &e)));
     p.tries = 1 << 30;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
-    assert_non_null(strstr(e.msg, "tries 1073741824 must be in 1..1024"));
+    assert_string_equal(e.msg, "wander: tries 1073741824 is outside 1..1024");
     p.tries = 0;
     assert_true(tn_failed(tn_wander_validate(&p, &e)));
     /* The turn-rate bound spans turn_fast..turn_slow. */
@@ -666,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_stops_exactly_at_target),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_params_checked),
+        cmocka_unit_test(test_params_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,6 +14,49 @@
 #include "tn_wnav.h"
 #include "tn_world.h"
 
+/* Names (a map's, a save's, a Tiled object's) go into messages as the
+ * user typed them or a file carried them: shown, their control characters
+ * are \xNN, never raw (an ESC sequence recoloured or retitled the
+ * terminal, a newline faked a line of its own); printable UTF-8 stays. */
+static void test_text_shown(void **state)
+{
+    (void)state;
+    char out[128];
+    const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"maps/demo.map", "maps/demo.map"},
+        {"a\033[31mred\nb.map", "a\\x1b[31mred\\x0ab.map"},
+        {"bad\033]0;pwned\a.map", "bad\\x1b]0;pwned\\x07.map"},
+        {"tab\there\x7f", "tab\\x09here\\x7f"},
+        {"caf\xc3\xa9 \xe5\x9c\xb0\xe5\x9b\xb3.map", "caf\xc3\xa9 \xe5\x9c\xb0\xe5\x9b\xb3.map"},
+        {"c1 \xc2\x9b"
+         "2J",
+         "c1 \\xc2\\x9b2J"},                                         /* U+009B, the 8-bit CSI */
+        {"bidi \xe2\x80\xaetxt.exe", "bidi \\xe2\\x80\\xaetxt.exe"}, /* U+202E */
+        {"latin1 \xe9t\xe9", "latin1 \\xe9t\\xe9"},                  /* not UTF-8 */
+        {"cut \xe5\x9c", "cut \\xe5\\x9c"},                          /* a character cut short */
+        {"overlong \xc0\xaf \xe0\x80\xaf", "overlong \\xc0\\xaf \\xe0\\x80\\xaf"},
+        {"", ""},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tn_text_shown(out, sizeof out, cases[k].in);
+        if (strcmp(out, cases[k].want) != 0) fail_msg("case %zu: %s", k, out);
+    }
+    /* cut to fit, never inside an escape or a character */
+    char small[8];
+    assert_string_equal(tn_text_shown(small, sizeof small, "ab\033cdef"), "ab\\x1bc");
+    assert_string_equal(tn_text_shown(small, 6, "ab\033cdef"), "ab");
+    assert_string_equal(tn_text_shown(small, 6, "abc\xc3\xa9\xc3\xa9"), "abc\xc3\xa9");
+    assert_string_equal(tn_text_shown(small, sizeof small, NULL), "");
+
+    /* the HUD message: what tn_world_message says is shown so */
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_world_message(w, "saved %s", "a\033[31mred\nb.map");
+    assert_string_equal(tn_world_message_text(w), "saved a\\x1b[31mred\\x0ab.map");
+    tn_world_destroy(w);
+}
+
 static void test_start_and_ground(void **state)
 {
     (void)state;
@@ -656,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),
         cmocka_unit_test(test_goto),
+        cmocka_unit_test(test_text_shown),
         cmocka_unit_test(test_accessors_and_param_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,12 +157,42 @@ static int save_map(app *a, const char *path)
             tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
         }
         tn_world_set_message_ttl(a->w, 60 * 10);
-        fprintf(stderr, "tilenav: %s\n", err);
+        tn_print_shown(stderr, "tilenav: %s\n", err);
+        return -1;
+    }
+    if (rc == TN_SAVE_UNFIT && tn_world_dirty(a->w)) {
+        /* The file's format cannot hold the edits (a Moving AI map has no
+         * one-way platform): the window has no `save FILE`, so they go to
+         * the autosave, in tilenav's format, and the message says where. */
+        /* "PATH: is a Moving AI map, which cannot hold X: not saved (...)HINT"
+         * -> "is a Moving AI map, which cannot hold X"; the hint is a script's */
+        size_t n = strlen(err), h = strlen(TN_SAVE_UNFIT_HINT);
+        if (n >= h && strcmp(err + n - h, TN_SAVE_UNFIT_HINT) == 0) err[n - h] = '\0';
+        char why[512];
+        const char *w0 = err, *cut = strstr(err, ": not saved");
+        size_t pl = strlen(path);
+        if (strncmp(w0, path, pl) == 0 && strncmp(w0 + pl, ": ", 2) == 0) w0 += pl + 2;
+        snprintf(why, sizeof why, "%.*s", cut && cut > w0 ? (int)(cut - w0) : (int)strlen(w0), w0);
+        char ap[1024], aerr[512];
+        if (write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
+            tn_world_message(a->w,
+                             "not saved: %s %s (the file is untouched); your edits are in %s, a "
+                             "tilenav map: play that file, or take them out and Ctrl+S again",
+                             path, why, ap);
+            tn_print_shown(stderr,
+                           "tilenav: not saved: %s %s (the file is untouched); the edits are in "
+                           "%s, a tilenav map: play that file, or take them out and save again\n",
+                           path, why, ap);
+        } else {
+            tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
+            tn_print_shown(stderr, "tilenav: %s (and no autosave: %s)\n", err, aerr);
+        }
+        tn_world_set_message_ttl(a->w, 60 * 10);
         return -1;
     }
     if (rc != 0) {
         tn_world_message(a->w, "save failed: %s", err);
-        fprintf(stderr, "tilenav: %s\n", err);
+        tn_print_shown(stderr, "tilenav: %s\n", err);
         return -1;
     }
     tn_world_message(a->w, "saved %s", path);
@@ -252,10 +282,11 @@ static void request_quit(app *a)
                      "them (no autosave: %s)",
                      err);
     tn_world_set_message_ttl(a->w, 60 * 60);
-    fprintf(stderr,
-            "tilenav: not quitting: the unsaved edits cannot be autosaved (%s); Ctrl+S saves "
-            "them to %s, Esc (or closing the window) again quits and loses them\n",
-            err, a->opts->map_path ? a->opts->map_path : "(no map file)");
+    tn_print_shown(
+        stderr,
+        "tilenav: not quitting: the unsaved edits cannot be autosaved (%s); Ctrl+S saves "
+        "them to %s, Esc (or closing the window) again quits and loses them\n",
+        err, a->opts->map_path ? a->opts->map_path : "(no map file)");
 }
 
 /* Starting a map whose autosave exists offers to restore it (R). */
@@ -640,10 +671,10 @@ static void picker_open(app *a)
  * go next to it). */
 static void set_title(app *a)
 {
-    char title[1100];
+    char title[1100], shown[1100];
     snprintf(title, sizeof title, "tilenav - %s",
              a->opts->map_path ? a->opts->map_path : "(no map file)");
-    SDL_SetWindowTitle(a->win, title);
+    SDL_SetWindowTitle(a->win, tn_text_shown(shown, sizeof shown, title)); /* \xNN for controls */
 }
 
 /* Play another map: unsaved edits of this one go to its autosave first. */
@@ -1080,7 +1111,7 @@ static void load_settings(app *a)
     if (!tn_settings_path(path, sizeof path)) return;
     int r = tn_settings_load(&st, path, err, sizeof err);
     if (r < 0) {
-        fprintf(stderr, "tilenav: settings ignored: %s\n", err);
+        tn_print_shown(stderr, "tilenav: settings ignored: %s\n", err);
         tn_world_message(a->w, "settings ignored: %s", err);
         a->settings_ignored = true;
         return;
@@ -1154,18 +1185,19 @@ static int save_settings(app *a)
         struct stat ls;
         snprintf(bad, sizeof bad, "%s.bad", path);
         if (lstat(path, &ls) == 0 && rename(path, bad) != 0) {
-            fprintf(stderr,
-                    "tilenav: settings not saved: %s was ignored and cannot be moved aside to "
-                    "%s: %s\n",
-                    path, bad, strerror(errno));
+            tn_print_shown(
+                stderr,
+                "tilenav: settings not saved: %s was ignored and cannot be moved aside to "
+                "%s: %s\n",
+                path, bad, strerror(errno));
             return -1;
         }
         a->settings_ignored = false;
         if (lstat(bad, &ls) == 0)
-            fprintf(stderr, "tilenav: the ignored settings file is kept as %s\n", bad);
+            tn_print_shown(stderr, "tilenav: the ignored settings file is kept as %s\n", bad);
     }
     if (tn_settings_save(&st, path, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav: settings not saved: %s\n", err);
+        tn_print_shown(stderr, "tilenav: settings not saved: %s\n", err);
         return -1;
     }
     return 0;
@@ -1332,17 +1364,17 @@ static int autosave(app *a)
         tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path,
                          err, sizeof err);
     else if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
-        fprintf(stderr,
-                "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",
-                a->quit_lost ? "quit again after the warning"
-                             : "the run ended (--frames or a script error) with unsaved edits",
-                err);
+        tn_print_shown(
+            stderr, "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",
+            a->quit_lost ? "quit again after the warning"
+                         : "the run ended (--frames or a script error) with unsaved edits",
+            err);
         return 1;
     }
     if (a->autosave_kept[0])
-        printf("tilenav: an older autosave (edits never restored) is kept as %s\n",
-               a->autosave_kept);
-    printf("tilenav: unsaved edits written to %s\n", path);
+        tn_print_shown(stdout, "tilenav: an older autosave (edits never restored) is kept as %s\n",
+                       a->autosave_kept);
+    tn_print_shown(stdout, "tilenav: unsaved edits written to %s\n", path);
     fflush(stdout);
     return 0;
 }
@@ -1565,7 +1597,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     a->opts = opts;
     char err[512];
     if (open_window(a, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav: %s\n", err);
+        tn_print_shown(stderr, "tilenav: %s\n", err);
         close_window(a);
         return 1;
     }
@@ -1636,7 +1668,7 @@ static void run_frame(loop_state *L)
         while (steps < due && !a->quit) {
             if (opts->script &&
                 tn_script_apply(opts->script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
-                fprintf(stderr, "tilenav: %s\n", err);
+                tn_print_shown(stderr, "tilenav: %s\n", err);
                 rc = 1;
                 a->quit = true;
                 break;
@@ -1738,19 +1770,19 @@ static int finish(loop_state *L)
     char err[512];
     int rc = L->rc;
     if (opts->frames > 0) /* a timed run says how its frames were paced */
-        fprintf(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", tn_world_frame(w), L->drawn,
-                a->view.pacing);
+        tn_print_shown(stderr, "tilenav: %ld steps, %ld frames drawn (%s)\n", tn_world_frame(w),
+                       L->drawn, a->view.pacing);
     /* As in headless runs: commands due at the final frame (a last save or
      * screenshot) still run when --frames ends the game. */
     if (rc == 0 && opts->script && opts->frames > 0 && tn_world_frame(w) >= opts->frames &&
         tn_script_apply(opts->script, w, tn_world_frame(w), &host, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav: %s\n", err);
+        tn_print_shown(stderr, "tilenav: %s\n", err);
         rc = 1;
     }
     char warn[512];
     if (rc == 0 && opts->frames > 0 && tn_world_frame(w) >= opts->frames &&
         tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
-        fprintf(stderr, "tilenav: %s\n", warn);
+        tn_print_shown(stderr, "tilenav: %s\n", warn);
     if (autosave(a) != 0 && rc == 0) rc = 1;
     app_end(a);
     tn_world_build_graphs_in_background(w, false);

@@ -2,12 +2,14 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fileio.h"
 #include "tiled.h"
+#include "tn_world.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -720,15 +722,15 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
         marks += m->mark[i] != TN_MARK_NONE;
     }
     if (oneway || marks || m->start_x >= 0) {
-        snprintf(err, cap,
-                 "%s: is a Moving AI map, which cannot hold %s: not saved (the old "
-                 "file is untouched); use `save FILE` in a script to write a tilenav map under "
-                 "another name",
-                 path,
-                 oneway  ? "one-way platforms"
-                 : marks ? "spawn points, destinations or items"
-                         : "a character start");
-        return -1;
+        snprintf(
+            err, cap,
+            "%s: is a Moving AI map, which cannot hold %s: not saved (the old file is untouched)%s",
+            path,
+            oneway  ? "one-way platforms"
+            : marks ? "spawn points, destinations or items"
+                    : "a character start",
+            TN_SAVE_UNFIT_HINT);
+        return TN_SAVE_UNFIT;
     }
     size_t need = t->head_len + cells + (size_t)m->h + 1;
     char *buf = malloc(need);
@@ -798,7 +800,7 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
         free(old);
         free(src); /* NULL: a Moving AI target takes nothing from the source */
         src = NULL;
-        if (rc != 0) return -1;
+        if (rc != 0) return rc; /* -1, or TN_SAVE_UNFIT */
     } else {
         size_t need = t.head_len + tn_map_format_size(m);
         buf = malloc(need);
@@ -809,9 +811,28 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
             return -1;
         }
         if (t.head_len) memcpy(buf, t.head, t.head_len);
-        tn_map_format(m, buf + t.head_len, need - t.head_len, &len);
-        len += t.head_len;
+        tn_error e;
+        tn_status st = tn_map_save(m, path, buf + t.head_len, need - t.head_len, &len, &e);
         free(old);
+        if (tn_failed(st)) { /* a map the text cannot hold as it is */
+            /* a tile's line in the file: after the kept comment lines */
+            int head_lines = 0;
+            for (size_t i = 0; i < t.head_len; i++) head_lines += buf[i] == '\n';
+            char where[64];
+            int wl = snprintf(where, sizeof where, ":%d:%d: ", e.line, e.col);
+            size_t pl = strlen(path);
+            const char *why = e.msg;
+            if (e.line > 0 && strncmp(why, path, pl) == 0 &&
+                strncmp(why + pl, where, (size_t)wl) == 0)
+                snprintf(err, cap, "%s:%d:%d: %s (the old file is untouched)", path,
+                         e.line + head_lines, e.col, why + pl + wl);
+            else
+                snprintf(err, cap, "%s (the old file is untouched)", why);
+            free(src);
+            free(buf);
+            return -1;
+        }
+        len += t.head_len;
     }
     free(src);
     int rc = tn_write_file_atomic(path, buf, len, err, cap);
@@ -889,10 +910,41 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
     return n;
 }
 
+/* The longest file name in the directory of `path` (pathconf; 255, Linux's
+ * NAME_MAX, when it cannot say or says more). */
+static size_t name_max_for(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[1024];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    long n = pathconf(dir, _PC_NAME_MAX);
+    return n > 0 && n < 255 ? (size_t)n : 255;
+}
+
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
-    size_t n = strlen(map_path) + strlen(".autosave");
-    if (n + 1 > cap) { /* a cut name could be the map itself, or another file */
+    const char *slash = strrchr(map_path, '/');
+    const char *base = slash ? slash + 1 : map_path;
+    size_t dir_len = (size_t)(base - map_path), base_len = strlen(base);
+    size_t name_max = name_max_for(map_path);
+    /* BASE.autosave, when it and the names it is set aside to (".999")
+     * fit; else BASE cut at a character boundary, "~" and the 16 hex
+     * digits of BASE's hash: two long names alike in their first bytes
+     * get two autosaves, never one (tn_autosave_path in fileio.h) */
+    const size_t suffix = strlen(".autosave"), aside = strlen(".999"), hash = 17;
+    size_t keep = base_len;
+    bool cut = base_len + suffix + aside > name_max;
+    if (cut) {
+        keep = name_max > suffix + aside + hash ? name_max - suffix - aside - hash : 1;
+        while (keep > 1 && ((unsigned char)base[keep] & 0xc0) == 0x80) keep--; /* inside a char */
+    }
+    size_t n = dir_len + keep + (cut ? hash : 0) + suffix;
+    if (n + 1 > cap) { /* a cut path could be the map itself, or another file */
         if (cap) out[0] = '\0';
         snprintf(err, errcap, /* the reason first: the path may not fit in err */
                  "the autosave's path would be %zu bytes, at most %zu (use a map with a shorter "
@@ -900,7 +952,11 @@ int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, siz
                  n, cap ? cap - 1 : 0, map_path);
         return -1;
     }
-    snprintf(out, cap, "%s.autosave", map_path);
+    if (cut)
+        snprintf(out, cap, "%.*s~%016llx.autosave", (int)(dir_len + keep), map_path,
+                 (unsigned long long)fnv1a(base, base_len));
+    else
+        snprintf(out, cap, "%s.autosave", map_path);
     return 0;
 }
 
@@ -911,6 +967,21 @@ bool tn_is_bmp_name(const char *path)
     const char *e = path + n - 4;
     return e[0] == '.' && (e[1] == 'b' || e[1] == 'B') && (e[2] == 'm' || e[2] == 'M') &&
            (e[3] == 'p' || e[3] == 'P');
+}
+
+void tn_print_shown(FILE *f, const char *fmt, ...)
+{
+    char raw[4096], shown[4 * sizeof raw];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    size_t len = strlen(raw);
+    bool nl = len > 0 && raw[len - 1] == '\n';
+    if (nl) raw[len - 1] = '\0';
+    fputs(tn_text_shown(shown, sizeof shown, raw), f);
+    if (nl) fputc('\n', f);
 }
 
 bool tn_is_regular_file(const char *path)

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "tn_map.h"
 
@@ -64,6 +65,15 @@ bool tn_same_file(const char *a, const char *b);
  * changed on disk since it was loaded: nothing was written. */
 #define TN_SAVE_CHANGED (-2)
 
+/* Returned by the saves (instead of -1) when the file's format cannot hold
+ * the map (a Moving AI map with one-way platforms, marks or a start):
+ * nothing was written, and err is "PATH: is a Moving AI map, which cannot
+ * hold one-way platforms: not saved (the old file is untouched)" followed
+ * by TN_SAVE_UNFIT_HINT (advice for scripts; the window, which has no
+ * `save FILE`, puts the edits into the autosave instead and says so). */
+#define TN_SAVE_UNFIT (-3)
+#define TN_SAVE_UNFIT_HINT "; use `save FILE` in a script to write a tilenav map under another name"
+
 /* 0 when a save may replace `path`: it was never loaded (no record), it is
  * gone or unreadable (the save itself then decides), or it holds exactly
  * what was loaded or last saved there.  Else TN_SAVE_CHANGED with "PATH
@@ -99,7 +109,7 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
 /* Format and atomically save a map.  The file it replaces decides the
  * format: a Moving AI map stays one (its header kept, and its letter on
  * every tile whose passable/blocked class did not change; one-way tiles,
- * marks or a start are refused with a message naming `save FILE`); a
+ * marks or a start are refused, TN_SAVE_UNFIT); a
  * tilenav map keeps its leading comment and blank lines.  A new file is
  * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
  * tn_tiled_save (see tiled.h), with `path` as the file the map came from
@@ -136,13 +146,34 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
 
 /* "PATH.autosave" into out: 0, or -1 when it does not fit in cap bytes
  * (out is then "", and err says so, the reason before the path: a cut
- * name could be the map itself). */
+ * name could be the map itself).  A map whose file name is too long for
+ * NAME.autosave and the names an older autosave is set aside to
+ * (NAME.autosave.999) in its directory (NAME_MAX, 255 bytes on Linux: a
+ * name of 243 bytes or more) gets DIR/PREFIX~HHHHHHHHHHHHHHHH.autosave:
+ * its name's first bytes (cut at a UTF-8 character boundary, so that the
+ * whole name takes NAME_MAX - 4 bytes) and the 64-bit FNV-1a hash of the
+ * whole name in hex.  Two long names alike in their first 225 bytes thus
+ * get two autosaves; the one map whose own autosave could have that name
+ * is a map named PREFIX~HHHHHHHHHHHHHHHH, whose name holds the hash of a
+ * longer name.  Such names got no autosave at all ("File name too
+ * long"). */
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
 
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
  * BMP would mislead every program that opens it. */
 bool tn_is_bmp_name(const char *path);
+
+/* printf-style to `f` (stderr, stdout), made safe for a terminal: the
+ * text goes through tn_text_shown (tn_world.h), so a map, script or object
+ * name with control characters prints them as \xNN instead of recolouring
+ * or retitling the terminal or faking a line; one final newline of `fmt`
+ * is kept.  At most 4 KB of text. */
+void tn_print_shown(FILE *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);

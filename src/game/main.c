@@ -50,9 +50,9 @@ typedef struct options {
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    fprintf(stderr, "tilenav: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, " (see tilenav --help)\n");
+    char msg[2048];
+    snprintf(msg, sizeof msg, fmt, arg);
+    tn_print_shown(stderr, "tilenav: %s (see tilenav --help)\n", msg); /* arg as shown */
     return 2;
 }
 
@@ -282,14 +282,14 @@ int main(int argc, char **argv)
     char err[1024];
     tn_map *map;
     if (tn_load_map(o.map, &map, err, sizeof err) != 0) {
-        fprintf(stderr, "tilenav: %s\n", err);
+        tn_print_shown(stderr, "tilenav: %s\n", err);
         return 1;
     }
     for (int i = 0; i < o.nextra; i++) {   /* the picker's maps must load too */
         if (o.extra[i] == o.map) continue; /* loaded above */
         tn_map *x;
         if (tn_load_map(o.extra[i], &x, err, sizeof err) != 0) {
-            fprintf(stderr, "tilenav: %s\n", err);
+            tn_print_shown(stderr, "tilenav: %s\n", err);
             tn_map_destroy(map);
             return 1;
         }
@@ -300,14 +300,14 @@ int main(int argc, char **argv)
         char *buf;
         size_t len;
         if (tn_read_file(o.script, TN_SCRIPT_MAX_BYTES, &buf, &len, err, sizeof err) != 0) {
-            fprintf(stderr, "tilenav: %s\n", err);
+            tn_print_shown(stderr, "tilenav: %s\n", err);
             tn_map_destroy(map);
             return 1;
         }
         script = tn_script_parse(buf, len, o.script, err, sizeof err);
         free(buf);
         if (!script) {
-            fprintf(stderr, "tilenav: %s\n", err);
+            tn_print_shown(stderr, "tilenav: %s\n", err);
             tn_map_destroy(map);
             return 1;
         }
@@ -324,7 +324,7 @@ int main(int argc, char **argv)
     tn_world *w;
     tn_error e;
     if (tn_failed(tn_world_create(map, &cfg, NULL, &w, &e))) {
-        fprintf(stderr, "tilenav: %s: %s\n", o.map, e.msg);
+        tn_print_shown(stderr, "tilenav: %s: %s\n", o.map, e.msg);
         tn_script_destroy(script);
         return 1;
     }
@@ -336,17 +336,17 @@ int main(int argc, char **argv)
     rc = 0;
     if (o.headless || o.screenshot) {
         if (tn_script_run(script, w, o.frames, &host, NULL, NULL, err, sizeof err) != 0) {
-            fprintf(stderr, "tilenav: %s\n", err);
+            tn_print_shown(stderr, "tilenav: %s\n", err);
             rc = 1;
         }
         if (rc == 0 && o.screenshot &&
             tn_game_screenshot(w, assets, o.screenshot, o.overlays, err, sizeof err) != 0) {
-            fprintf(stderr, "tilenav: %s\n", err);
+            tn_print_shown(stderr, "tilenav: %s\n", err);
             rc = 1;
         }
         char warn[512];
         int unrun = rc == 0 ? tn_script_unrun(script, o.frames, warn, sizeof warn) : 0;
-        if (unrun) fprintf(stderr, "tilenav: %s\n", warn);
+        if (unrun) tn_print_shown(stderr, "tilenav: %s\n", warn);
         if (rc == 0 && o.headless) {
             int need = tn_world_json(w, NULL, 0);
             char *json = malloc((size_t)need + 1);

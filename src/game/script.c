@@ -375,7 +375,7 @@ static void warn_host(const tn_script *s, const tn_script_cmd *c, const tn_scrip
     if (host && host->warn)
         host->warn(host->user, m);
     else
-        fprintf(stderr, "tilenav: warning: %s\n", m);
+        tn_print_shown(stderr, "tilenav: warning: %s\n", m);
 }
 
 static void warn_refused(const tn_script *s, const tn_script_cmd *c, const tn_script_host *host,
@@ -469,7 +469,7 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                 return -1;
             }
             if (c->op == TN_SC_SAVE && m[0]) { /* saved, but not all of it */
-                fprintf(stderr, "tilenav: warning: %s:%d: %s\n", s->file, c->line, m);
+                tn_print_shown(stderr, "tilenav: warning: %s:%d: %s\n", s->file, c->line, m);
                 tn_world_message(w, "warning: %s", m);
                 tn_world_set_message_ttl(w, 60 * 10);
             }

@@ -1410,7 +1410,9 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
         bool cur = i == v->picker_current;
         if (cur && !sel) tn_gfx_rect(g, bx + 8, y, 4, PICK_ROW - 2, TN_COL_ACCENT);
         char row[1100];
-        snprintf(row, sizeof row, "%s%s", v->picker_items[i], cur ? "   (playing)" : "");
+        char name[sizeof row];
+        snprintf(row, sizeof row, "%s%s", tn_text_shown(name, sizeof name, v->picker_items[i]),
+                 cur ? "   (playing)" : "");
         tn_gfx_text(g, TN_FONT_MONO, bx + 16, y + 4, row,
                     sel   ? 0xffffffffu
                     : cur ? TN_COL_ACCENT

@@ -44,36 +44,57 @@ tn_companion_params tn_companion_default_params(void)
     return p;
 }
 
-static bool positive(float v) { return v > 0.0f && isfinite(v); }
-static bool nonneg(float v) { return v >= 0.0f && isfinite(v); }
-
 tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
-#define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)
-    if (!p) BAD("companion: no parameters");
-    if (!positive(p->half)) BAD("companion: half %g must be positive", (double)p->half);
-    if (!nonneg(p->path_radius)) BAD("companion: path_radius must be >= 0");
-    if (!positive(p->max_speed))
-        BAD("companion: max_speed %g must be positive", (double)p->max_speed);
-    if (!positive(p->max_accel))
-        BAD("companion: max_accel %g must be positive", (double)p->max_accel);
-    if (!nonneg(p->follow_inner) || !positive(p->follow_outer) ||
-        !(p->follow_inner < p->follow_outer))
-        BAD("companion: need 0 <= follow_inner (%g) < follow_outer (%g)", (double)p->follow_inner,
-            (double)p->follow_outer);
-    if (!nonneg(p->w_follow) || !nonneg(p->w_align) || !nonneg(p->w_character) ||
-        !nonneg(p->w_separation))
-        BAD("companion: weights must be >= 0");
-    if (!nonneg(p->hover)) BAD("companion: hover %g must be >= 0", (double)p->hover);
-    if (!positive(p->char_clearance)) BAD("companion: char_clearance must be positive");
-    if (!positive(p->separation_radius)) BAD("companion: separation_radius must be positive");
-    if (p->los_interval < 1 || p->retry_steps < 1 || p->idle_steps < 1)
-        BAD("companion: los_interval, retry_steps and idle_steps must be >= 1");
-    if (!positive(p->corner_reach) || !nonneg(p->fetch_range) || !positive(p->pickup_radius))
-        BAD("companion: corner_reach and pickup_radius must be positive, fetch_range >= 0");
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!p) return tn_error_set(err, bad, 0, 0, "companion: no parameters (p is NULL)");
+    const float L = TN_COMPANION_LENGTH_MAX, W = TN_COMPANION_WEIGHT_MAX;
+    /* every float field: finite, within lo..hi; open: above lo, not at it */
+    const struct {
+        const char *name, *unit;
+        float v, lo, hi;
+        bool open;
+    } f[] = {
+        {"half", "px", p->half, 0.0f, TN_COMPANION_HALF_MAX, true},
+        {"path_radius", "px", p->path_radius, 0.0f, TN_COMPANION_HALF_MAX, false},
+        {"max_speed", "px/s", p->max_speed, 0.0f, TN_COMPANION_SPEED_MAX, true},
+        {"max_accel", "px/s^2", p->max_accel, 0.0f, TN_COMPANION_ACCEL_MAX, true},
+        {"follow_inner", "px", p->follow_inner, 0.0f, L, false},
+        {"follow_outer", "px", p->follow_outer, 0.0f, L, true},
+        {"hover", "px", p->hover, 0.0f, L, false},
+        {"w_follow", "", p->w_follow, 0.0f, W, false},
+        {"w_align", "", p->w_align, 0.0f, W, false},
+        {"char_clearance", "px", p->char_clearance, 0.0f, L, true},
+        {"w_character", "", p->w_character, 0.0f, W, false},
+        {"separation_radius", "px", p->separation_radius, 0.0f, L, true},
+        {"w_separation", "", p->w_separation, 0.0f, W, false},
+        {"corner_reach", "px", p->corner_reach, 0.0f, L, true},
+        {"fetch_range", "px", p->fetch_range, 0.0f, L, false},
+        {"pickup_radius", "px", p->pickup_radius, 0.0f, L, true},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        float v = f[i].v;
+        bool ok = (f[i].open ? v > f[i].lo : v >= f[i].lo) && v <= f[i].hi; /* NaN fails */
+        if (!ok)
+            return tn_error_set(err, bad, 0, 0, "companion: %s %g%s%s is outside %s%g, %g]",
+                                f[i].name, (double)v, f[i].unit[0] ? " " : "", f[i].unit,
+                                f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi);
+    }
+    if (!(p->follow_inner < p->follow_outer))
+        return tn_error_set(err, bad, 0, 0, "companion: need follow_inner (%g) < follow_outer (%g)",
+                            (double)p->follow_inner, (double)p->follow_outer);
+    const struct {
+        const char *name;
+        int v;
+    } n[] = {{"los_interval", p->los_interval},
+             {"retry_steps", p->retry_steps},
+             {"idle_steps", p->idle_steps}};
+    for (size_t i = 0; i < sizeof n / sizeof n[0]; i++)
+        if (n[i].v < 1 || n[i].v > TN_COMPANION_STEPS_MAX)
+            return tn_error_set(err, bad, 0, 0, "companion: %s %d is outside 1..%d steps",
+                                n[i].name, n[i].v, TN_COMPANION_STEPS_MAX);
     return TN_OK;
-#undef BAD
 }
 
 const char *tn_companion_state_name(tn_companion_state s)

@@ -169,11 +169,36 @@ typedef struct tn_companion_env {
     float dt; /* seconds per step */
 } tn_companion_env;
 
+/* Limits of tn_companion_params (tn_companion_validate). */
+#define TN_COMPANION_HALF_MAX 128.0f     /* px: half and path_radius (8 tiles of 16 px) */
+#define TN_COMPANION_SPEED_MAX 16000.0f  /* px/s: max_speed (1,000 tiles/s) */
+#define TN_COMPANION_ACCEL_MAX 160000.0f /* px/s^2: max_accel (10,000 tiles/s^2) */
+#define TN_COMPANION_LENGTH_MAX 65536.0f /* px: the other distances (4,096 tiles) */
+#define TN_COMPANION_WEIGHT_MAX 100.0f   /* w_follow, w_align, w_character, w_separation */
+#define TN_COMPANION_STEPS_MAX (1 << 20) /* los_interval, retry_steps, idle_steps */
+
 /* The defaults documented in tn_companion_params. */
 tn_companion_params tn_companion_default_params(void);
-/* INVALID_PARAM (with a message naming the field) for a bad value: sizes and
- * speeds must be positive and finite, follow_inner < follow_outer, weights
- * >= 0, intervals >= 1. */
+/* TN_OK (err cleared) when every field is in its range, else INVALID_PARAM
+ * with a message naming the first bad field, its value and its range
+ * ("companion: max_speed 0 px/s is outside (0, 16000]"; NaN and infinities
+ * are outside every range):
+ *   half                                (0, TN_COMPANION_HALF_MAX] px
+ *   path_radius                         [0, TN_COMPANION_HALF_MAX] px
+ *   max_speed                           (0, TN_COMPANION_SPEED_MAX] px/s
+ *   max_accel                           (0, TN_COMPANION_ACCEL_MAX] px/s^2
+ *   follow_outer, char_clearance, separation_radius, corner_reach,
+ *   pickup_radius                       (0, TN_COMPANION_LENGTH_MAX] px
+ *   follow_inner, hover, fetch_range    [0, TN_COMPANION_LENGTH_MAX] px
+ *   w_follow, w_align, w_character,
+ *   w_separation                        [0, TN_COMPANION_WEIGHT_MAX]
+ *   los_interval, retry_steps,
+ *   idle_steps                          1..TN_COMPANION_STEPS_MAX steps
+ * and follow_inner < follow_outer.  The bounds keep a step's work and
+ * arithmetic finite: a box over 16 tiles wide, a distance beyond the
+ * largest map (TN_MAP_MAX_SIZE tiles), a weight that overflows the
+ * steering sum or an interval whose multiples overflow an int is refused,
+ * not run (it left the companion frozen or racing off silently). */
 tn_status tn_companion_validate(const tn_companion_params *p, tn_error *err);
 
 /* Place a companion at (x, y), following.  `phase` spreads the line-of-sight

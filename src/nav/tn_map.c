@@ -484,6 +484,18 @@ size_t tn_map_format_size(const tn_map *m)
     return (size_t)hl + (size_t)sl + (size_t)m->h * ((size_t)m->w + 1) + 1;
 }
 
+/* Why tile i cannot be written as it is (it would not read back the
+ * same), or NULL. */
+static const char *tile_problem(const tn_map *m, size_t i, bool start)
+{
+    int t = m->tile[i], k = m->mark[i];
+    if (t > TN_TILE_ONEWAY) return "terrain";
+    if (k > TN_MARK_ITEM) return "content";
+    if (k != TN_MARK_NONE && t != TN_TILE_EMPTY) return "content on a block or one-way platform";
+    if (k != TN_MARK_NONE && start) return "content on the character start";
+    return NULL;
+}
+
 static char tile_char(const tn_map *m, int x, int y)
 {
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
@@ -498,12 +510,44 @@ static char tile_char(const tn_map *m, int x, int y)
     }
 }
 
-tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written)
+tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, size_t *written,
+                      tn_error *err)
 {
-    if (!m) return TN_FAILURE | TN_INVALID_PARAM;
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!name) name = "map";
+    if (!m) return tn_error_set(err, bad, 0, 0, "%s: no map to write (m is NULL)", name);
+    if (m->w < 1 || m->h < 1 || m->w > TN_MAP_MAX_SIZE || m->h > TN_MAP_MAX_SIZE)
+        return tn_error_set(err, bad, 0, 0, "%s: size %dx%d is outside 1..%d: not written", name,
+                            m->w, m->h, TN_MAP_MAX_SIZE);
+    if (!m->tile || !m->mark)
+        return tn_error_set(err, bad, 0, 0, "%s: the map has no tile arrays: not written", name);
+    bool none = m->start_x == -1 && m->start_y == -1;
+    if (!none && !tn_map_inside(m, m->start_x, m->start_y))
+        return tn_error_set(err, bad, 0, 0,
+                            "%s: the character start (%d,%d) is outside the %dx%d map (-1,-1 is "
+                            "none): not written",
+                            name, m->start_x, m->start_y, m->w, m->h);
+    bool covered = start_covered(m);
+    int first_row_line = covered ? 5 : 4; /* the text's line of row 0 */
+    for (int y = 0; y < m->h; y++)
+        for (int x = 0; x < m->w; x++) {
+            size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+            const char *why = tile_problem(m, i, x == m->start_x && y == m->start_y);
+            if (why)
+                return tn_error_set(err, bad, first_row_line + y, x + 1,
+                                    "%s:%d:%d: tile (%d,%d) has %s (terrain %d, content %d; "
+                                    "terrain 0..2, content 0..3 on an empty tile other than the "
+                                    "start): not written",
+                                    name, first_row_line + y, x + 1, x, y, why, m->tile[i],
+                                    m->mark[i]);
+        }
     size_t need = tn_map_format_size(m);
-    if (!buf || cap < need) return TN_FAILURE | TN_BUFFER_TOO_SMALL;
-    int hl = start_covered(m) /* "start X Y" before "tiles" */
+    if (!buf || cap < need)
+        return tn_error_set(err, TN_FAILURE | TN_BUFFER_TOO_SMALL, 0, 0,
+                            "%s: the %dx%d map's text needs %zu bytes, the buffer has %zu: not "
+                            "written",
+                            name, m->w, m->h, need, buf ? cap : (size_t)0);
+    int hl = covered /* "start X Y" before "tiles" */
                  ? snprintf(buf, cap, "tilenav-map 1\nsize %d %d\nstart %d %d\ntiles\n", m->w, m->h,
                             m->start_x, m->start_y)
                  : snprintf(buf, cap, HEADER_FMT, m->w, m->h);
@@ -514,5 +558,11 @@ tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written)
     }
     *p = '\0';
     if (written) *written = (size_t)(p - buf);
+    tn_error_clear(err);
     return TN_OK;
+}
+
+tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written)
+{
+    return tn_map_save(m, NULL, buf, cap, written, NULL);
 }

@@ -37,11 +37,15 @@
  * problem; sizes are checked before any allocation; the parser never reads
  * outside [buf, buf+len) and accepts any bytes (NULs included).
  *
- * tn_map_format() writes the tilenav format; parse(format(m)) == m.
- * Memory: one block of 2*W*H bytes plus the struct.  Parse is O(len).
+ * tn_map_save() writes the tilenav format with a message on failure
+ * (tn_map_format() is the same without one); parse(save(m)) == m, and a
+ * map that would not read back the same (fields set by hand) is refused
+ * with "NAME:LINE:COL: tile (X,Y) has ..." for its first bad tile.
+ * Memory: one block of 2*W*H bytes plus the struct.  Parse and save are
+ * O(len) and O(W*H).
  *
  * Thread safety: reading functions (tn_map_tile, tn_map_mark, tn_map_equal,
- *   tn_map_format) may run on one map from any number of threads while no
+ *   tn_map_save, tn_map_format) may run on one map from any number of threads while no
  *   thread edits it; edits (set_tile, set_mark) need exclusive access.
  */
 #ifndef TN_MAP_H
@@ -109,10 +113,31 @@ int tn_map_count_marks(const tn_map *m, int mark);
  * On success *out owns a new map. */
 tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_allocator *a,
                        tn_map **out, tn_error *err);
-/* Bytes tn_map_format() needs (including the NUL); 0 when m is NULL. */
+/* Bytes tn_map_save() and tn_map_format() need (including the NUL); 0 when
+ * m is NULL. */
 size_t tn_map_format_size(const tn_map *m);
-/* Write the tilenav-map text into buf; BUFFER_TOO_SMALL if cap is short
- * (or buf NULL), INVALID_PARAM if m is NULL. */
+/* Write the tilenav-map text of m into buf, NUL-terminated; *written (may
+ * be NULL) gets its length without the NUL.  `name` is used in messages
+ * only (NULL: "map"), as in tn_map_parse.  Errors (err filled, buf not
+ * written):
+ *  - INVALID_PARAM: m NULL ("NAME: no map to write"), a size outside
+ *    1..TN_MAP_MAX_SIZE, no tile arrays, a start outside the map other
+ *    than -1,-1, or a tile the text cannot hold as it is: terrain above
+ *    TN_TILE_ONEWAY, content above TN_MARK_ITEM, content on a block, a
+ *    one-way platform or the start.  Such a tile is named with LINE:COL
+ *    of its character in the text (err->line, err->col): "a.map:5:3: tile
+ *    (2,1) has content on a block or one-way platform (terrain 1, content
+ *    2; ...): not written".  Maps made by tn_map_parse or _create and
+ *    changed through tn_map_set_tile / _set_mark are always written.
+ *  - BUFFER_TOO_SMALL: buf NULL or cap < tn_map_format_size(m); the message
+ *    gives both sizes.
+ * The map is checked before the buffer's size.  err is cleared on
+ * success.  O(W*H) (two passes); allocates nothing. */
+tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, size_t *written,
+                      tn_error *err);
+/* tn_map_save(m, NULL, buf, cap, written, NULL): the same text and status
+ * codes, without the message (kept for the callers from before
+ * tn_map_save). */
 tn_status tn_map_format(const tn_map *m, char *buf, size_t cap, size_t *written);
 
 #ifdef __cplusplus

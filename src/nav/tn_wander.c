@@ -44,41 +44,53 @@ tn_wander_params tn_wander_default_params(void)
     return p;
 }
 
-static bool positive(float v) { return v > 0.0f && isfinite(v); }
-
 tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
-#define BAD(...) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, __VA_ARGS__)
-    if (!p) BAD("wander: no parameters");
-    if (!positive(p->half) || !positive(p->speed))
-        BAD("wander: half %g and speed %g must be positive and finite", (double)p->half,
-            (double)p->speed);
-    if (!(p->bias >= 0.0f && p->bias <= 1.0f))
-        BAD("wander: bias %g is outside 0..1", (double)p->bias);
-    if (!(p->smoothness >= 0.0f && p->smoothness <= 1.0f))
-        BAD("wander: smoothness %g is outside 0..1", (double)p->smoothness);
-    if (!positive(p->turn_fast) || !positive(p->turn_slow))
-        BAD("wander: turn_fast %g and turn_slow %g must be positive and finite",
-            (double)p->turn_fast, (double)p->turn_slow);
-    if (!positive(p->step_min) || !(p->step_min <= p->step_max) || !(p->step_max <= p->near_dist) ||
-        !isfinite(p->near_dist))
-        BAD("wander: need 0 < step_min (%g) <= step_max (%g) <= near_dist (%g), all finite",
-            (double)p->step_min, (double)p->step_max, (double)p->near_dist);
-    if (!positive(p->cone_near) || !(p->cone_near <= p->cone_far) || !(p->cone_far <= PI_F))
-        BAD("wander: need 0 < cone_near (%g) <= cone_far (%g) <= pi", (double)p->cone_near,
-            (double)p->cone_far);
-    if (!positive(p->cone_ref) || !(p->resume_dist >= 0.0f && isfinite(p->resume_dist)))
-        BAD("wander: cone_ref %g must be positive and finite, resume_dist %g >= 0 and finite",
-            (double)p->cone_ref, (double)p->resume_dist);
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!p) return tn_error_set(err, bad, 0, 0, "wander: no parameters (p is NULL)");
+    const float L = TN_WANDER_LENGTH_MAX;
+    /* every float field: finite, within lo..hi; open: above lo, not at it */
+    const struct {
+        const char *name, *unit;
+        float v, lo, hi;
+        bool open;
+    } f[] = {
+        {"half", "px", p->half, 0.0f, TN_WANDER_HALF_MAX, true},
+        {"speed", "px/s", p->speed, 0.0f, TN_WANDER_SPEED_MAX, true},
+        {"bias", "", p->bias, 0.0f, 1.0f, false},
+        {"smoothness", "", p->smoothness, 0.0f, 1.0f, false},
+        {"turn_fast", "rad/s", p->turn_fast, 0.0f, TN_WANDER_TURN_MAX, true},
+        {"turn_slow", "rad/s", p->turn_slow, 0.0f, TN_WANDER_TURN_MAX, true},
+        {"step_min", "px", p->step_min, TN_WANDER_STEP_MIN, L, false},
+        {"step_max", "px", p->step_max, TN_WANDER_STEP_MIN, L, false},
+        {"near_dist", "px", p->near_dist, TN_WANDER_STEP_MIN, L, false},
+        {"cone_near", "rad", p->cone_near, 0.0f, PI_F, true},
+        {"cone_far", "rad", p->cone_far, 0.0f, PI_F, true},
+        {"cone_ref", "px", p->cone_ref, 0.0f, L, true},
+        {"resume_dist", "px", p->resume_dist, 0.0f, L, false},
+        {"arrive_radius", "px", p->arrive_radius, 0.0f, L, false},
+        {"arrive_speed", "", p->arrive_speed, 0.0f, 1.0f, true},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+        float v = f[i].v;
+        bool ok = (f[i].open ? v > f[i].lo : v >= f[i].lo) && v <= f[i].hi; /* NaN fails */
+        if (!ok)
+            return tn_error_set(err, bad, 0, 0, "wander: %s %g%s%s is outside %s%g, %g]", f[i].name,
+                                (double)v, f[i].unit[0] ? " " : "", f[i].unit,
+                                f[i].open ? "(" : "[", (double)f[i].lo, (double)f[i].hi);
+    }
+    if (!(p->step_min <= p->step_max && p->step_max <= p->near_dist))
+        return tn_error_set(err, bad, 0, 0,
+                            "wander: need step_min (%g) <= step_max (%g) <= near_dist (%g)",
+                            (double)p->step_min, (double)p->step_max, (double)p->near_dist);
+    if (!(p->cone_near <= p->cone_far))
+        return tn_error_set(err, bad, 0, 0, "wander: need cone_near (%g) <= cone_far (%g)",
+                            (double)p->cone_near, (double)p->cone_far);
     if (p->tries < 1 || p->tries > TN_WANDER_MAX_TRIES)
-        BAD("wander: tries %d must be in 1..%d", p->tries, TN_WANDER_MAX_TRIES);
-    if (!(p->arrive_radius >= 0.0f && isfinite(p->arrive_radius)) ||
-        !(p->arrive_speed > 0.0f && p->arrive_speed <= 1.0f))
-        BAD("wander: arrive_radius %g must be >= 0 and finite, arrive_speed %g in (0, 1]",
-            (double)p->arrive_radius, (double)p->arrive_speed);
+        return tn_error_set(err, bad, 0, 0, "wander: tries %d is outside 1..%d", p->tries,
+                            TN_WANDER_MAX_TRIES);
     return TN_OK;
-#undef BAD
 }
 
 float tn_wander_turn_rate(const tn_wander_params *p)

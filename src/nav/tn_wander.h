@@ -136,6 +136,12 @@ extern "C" {
  * up to 4 * tries line-of-sight and sweep tests when every draw fails, so an
  * unbounded count would stall a step. */
 #define TN_WANDER_MAX_TRIES 1024
+/* Limits of the other fields (tn_wander_validate). */
+#define TN_WANDER_HALF_MAX 128.0f     /* px: half (8 tiles of 16 px) */
+#define TN_WANDER_SPEED_MAX 16000.0f  /* px/s: speed (1,000 tiles/s) */
+#define TN_WANDER_TURN_MAX 1000.0f    /* rad/s: turn_fast, turn_slow */
+#define TN_WANDER_STEP_MIN 1.0f       /* px: least step_min, step_max, near_dist */
+#define TN_WANDER_LENGTH_MAX 65536.0f /* px: distances (4,096 tiles) */
 
 typedef struct tn_wander_params {
     float half;          /* half-size of the agent's square box, px; 4 */
@@ -209,9 +215,24 @@ typedef struct tn_wander_env {
 } tn_wander_env;
 
 tn_wander_params tn_wander_default_params(void);
-/* INVALID_PARAM (message names the field) unless sizes and speeds are
- * positive, bias and smoothness in [0, 1], step_min <= step_max <= near_dist,
- * 0 < cone_near <= cone_far <= pi, tries in 1..TN_WANDER_MAX_TRIES. */
+/* TN_OK (err cleared) when every field is in its range, else INVALID_PARAM
+ * with a message naming the first bad field, its value and its range
+ * ("wander: speed 0 px/s is outside (0, 16000]"; NaN and infinities are
+ * outside every range):
+ *   half                          (0, TN_WANDER_HALF_MAX] px
+ *   speed                         (0, TN_WANDER_SPEED_MAX] px/s
+ *   turn_fast, turn_slow          (0, TN_WANDER_TURN_MAX] rad/s
+ *   step_min, step_max, near_dist [TN_WANDER_STEP_MIN, TN_WANDER_LENGTH_MAX] px
+ *   cone_ref                      (0, TN_WANDER_LENGTH_MAX] px
+ *   resume_dist, arrive_radius    [0, TN_WANDER_LENGTH_MAX] px
+ *   cone_near, cone_far           (0, pi] rad
+ *   bias, smoothness              [0, 1];  arrive_speed (0, 1]
+ *   tries                         1..TN_WANDER_MAX_TRIES
+ * and step_min <= step_max <= near_dist, cone_near <= cone_far.  The
+ * bounds keep a step's work and arithmetic finite (a distance beyond the
+ * largest map, TN_MAP_MAX_SIZE tiles, means nothing); a wanderer given a
+ * speed of 1e30 px/s or a box of 1e6 px used to stand still with no
+ * message. */
 tn_status tn_wander_validate(const tn_wander_params *p, tn_error *err);
 /* The turn-rate bound omega, rad/s. */
 float tn_wander_turn_rate(const tn_wander_params *p);

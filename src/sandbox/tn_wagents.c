@@ -302,41 +302,78 @@ void tn_wagents_on_edit(tn_world *w, int x, int y)
     tn_wagents *s = agents_of(w);    \
     if (!s) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "agents: not created")
 
+/* The world's table checks its ranges before calling these; a direct call
+ * is checked here the same way (and the parameters the value makes by the
+ * modules' own rules), so nothing out of range reaches a step. */
+static tn_status param_range(const char *name, double value, double lo, double hi, bool integer,
+                             tn_error *err)
+{
+    if (value >= lo && value <= hi && (!integer || value == floor(value))) return TN_OK;
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s %g is outside %g..%g%s", name,
+                        value, lo, hi, integer ? " (whole numbers)" : "");
+}
+
+#define PARAM_RANGE(info, value, err)                                                     \
+    do {                                                                                  \
+        tn_param_info pi_ = info;                                                         \
+        tn_status st_ = param_range(pi_.name, value, pi_.min, pi_.max, pi_.integer, err); \
+        if (tn_failed(st_)) return st_;                                                   \
+    } while (0)
+
 tn_status tn_wagents_set_companion_speed(tn_world *w, double value, tn_error *err)
 {
     AGENTS_OF_OR_FAIL(s, w, err);
-    s->cparams.max_speed = (float)value;
-    return TN_OK;
+    PARAM_RANGE((tn_param_info)TN_WAGENTS_PARAM_COMPANION_SPEED, value, err);
+    tn_companion_params p = s->cparams;
+    p.max_speed = (float)value;
+    tn_status st = tn_companion_validate(&p, err);
+    if (tn_succeeded(st)) s->cparams = p;
+    return st;
 }
 
 tn_status tn_wagents_set_follow_distance(tn_world *w, double value, tn_error *err)
 {
     AGENTS_OF_OR_FAIL(s, w, err);
-    s->cparams.follow_outer = (float)value * T;
-    s->cparams.follow_inner = 0.5f * s->cparams.follow_outer;
-    return TN_OK;
+    PARAM_RANGE((tn_param_info)TN_WAGENTS_PARAM_FOLLOW_DISTANCE, value, err);
+    tn_companion_params p = s->cparams;
+    p.follow_outer = (float)value * T;
+    p.follow_inner = 0.5f * p.follow_outer;
+    tn_status st = tn_companion_validate(&p, err);
+    if (tn_succeeded(st)) s->cparams = p;
+    return st;
 }
 
 tn_status tn_wagents_set_bias(tn_world *w, double value, tn_error *err)
 {
     AGENTS_OF_OR_FAIL(s, w, err);
-    s->wparams.bias = (float)value;
-    return TN_OK;
+    PARAM_RANGE((tn_param_info)TN_WAGENTS_PARAM_BIAS, value, err);
+    tn_wander_params p = s->wparams;
+    p.bias = (float)value;
+    tn_status st = tn_wander_validate(&p, err);
+    if (tn_succeeded(st)) s->wparams = p;
+    return st;
 }
 
 tn_status tn_wagents_set_smoothness(tn_world *w, double value, tn_error *err)
 {
     AGENTS_OF_OR_FAIL(s, w, err);
-    s->wparams.smoothness = (float)value;
-    return TN_OK;
+    PARAM_RANGE((tn_param_info)TN_WAGENTS_PARAM_SMOOTHNESS, value, err);
+    tn_wander_params p = s->wparams;
+    p.smoothness = (float)value;
+    tn_status st = tn_wander_validate(&p, err);
+    if (tn_succeeded(st)) s->wparams = p;
+    return st;
 }
 
 tn_status tn_wagents_set_wanderers(tn_world *w, double value, tn_error *err)
 {
     AGENTS_OF_OR_FAIL(s, w, err);
+    /* at most the fixed array (a bigger count wrote past it) */
+    PARAM_RANGE((tn_param_info)TN_WAGENTS_PARAM_WANDERERS, value, err);
     int want = (int)value, got = set_wanderers(w, s, want);
     if (got < want)
         tn_world_message(w, "only %d of %d wanderers found room near their target", got, want);
+    tn_error_clear(err);
     return TN_OK;
 }
 

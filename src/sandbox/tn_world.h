@@ -167,7 +167,9 @@ const tn_param_info *tn_world_param_find(const char *name);
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err);
 bool tn_world_get(const tn_world *w, const char *name, double *value);
 
-/* Set the HUD message (shown for 4 s of steps). */
+/* Set the HUD message (shown for 4 s of steps).  What it says goes through
+ * tn_text_shown: a map, save or object name with control characters in it
+ * shows them as \xNN. */
 void tn_world_message(tn_world *w, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -243,6 +245,18 @@ void tn_world_reset_edit_counts(tn_world *w);  /* both counts to 0 */
  * when it saves (false) and sets it when it restores unsaved edits. */
 bool tn_world_dirty(const tn_world *w);
 void tn_world_set_dirty(tn_world *w, bool dirty);
+/* `in` made safe to show (the HUD, the status line, a window title, a
+ * terminal) into out: every byte that is not printable text is written as
+ * \xNN, so a name typed by the user or carried by a file cannot move the
+ * cursor, recolour or retitle a terminal, or start a line of its own:
+ * ASCII control characters (0x00-0x1f, 0x7f: ESC, newline, tab...), the
+ * C1 controls U+0080..U+009F, the line and paragraph separators and the
+ * bidirectional embeddings, overrides and isolates (U+2028..U+202E,
+ * U+2066..U+2069), and bytes that are not UTF-8.  Printable UTF-8 ("é",
+ * "地図") is kept as it is.  Cut to fit cap bytes (NUL included), never
+ * inside an escape or a character.  Returns out. */
+char *tn_text_shown(char *out, size_t cap, const char *in);
+
 /* The last HUD message and how many steps it is still shown (0: none). */
 const char *tn_world_message_text(const tn_world *w);
 int tn_world_message_ttl(const tn_world *w);
