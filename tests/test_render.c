@@ -964,6 +964,99 @@ static void test_navmesh_overlay_small_zoom_cheap(void **state)
     tn_world_destroy(w);
 }
 
+/* Pixels of a 64x64 ARGB surface that are not black. */
+static int lit(SDL_Surface *s, uint8_t *mask)
+{
+    int n = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint32_t p = ((uint32_t *)((char *)s->pixels + y * s->pitch))[x] & 0xffffffu;
+            mask[y * 64 + x] = p != 0;
+            n += p != 0;
+        }
+    return n;
+}
+
+/* Small translucent triangles and short thin lines in the software
+ * renderer are drawn as batched rectangles (tn_gfx_tri, tn_gfx_line):
+ * against SDL's own fill and line (the naive way, a surface or a call per
+ * shape), the same pixels within one or two on the shape's edges, and no
+ * vertices queued. */
+static void test_small_shapes_as_rects(void **state)
+{
+    (void)state;
+    SDL_Surface *a = SDL_CreateRGBSurfaceWithFormat(0, 64, 64, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Surface *b = SDL_CreateRGBSurfaceWithFormat(0, 64, 64, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *ra = SDL_CreateSoftwareRenderer(a), *rb = SDL_CreateSoftwareRenderer(b);
+    assert_non_null(ra);
+    assert_non_null(rb);
+    tn_gfx g;
+    memset(&g, 0, sizeof g); /* no fonts needed: the batches only */
+    g.r = ra;
+    g.software = true;
+    g.cap = 3 * 64;
+    g.rect_cap = 64;
+    g.vert = SDL_malloc(sizeof *g.vert * (size_t)g.cap);
+    g.rects = SDL_malloc(sizeof *g.rects * (size_t)g.rect_cap);
+    srand(11);
+    uint8_t ma[64 * 64], mb[64 * 64];
+    int worst = 0, shapes = 0;
+    for (int t = 0; t < 400; t++) {
+        bool line = t % 2;
+        SDL_FillRect(a, NULL, 0);
+        SDL_FillRect(b, NULL, 0);
+        float x[3], y[3];
+        for (int i = 0; i < 3; i++) { /* within 7 px of (30, 30): small */
+            x[i] = 30.0f + (float)(rand() % 700) / 100.0f;
+            y[i] = 30.0f + (float)(rand() % 700) / 100.0f;
+        }
+        if (t % 10 == 1) y[1] = y[0]; /* axis-aligned lines: one rectangle */
+        if (t % 10 == 3) x[1] = x[0];
+        if (t % 10 == 5) x[1] = x[0] + 40; /* a long one: SDL's line, as before */
+        long v0 = g.verts;
+        if (line)
+            tn_gfx_line(&g, x[0], y[0], x[1], y[1], 1.5f, 0xffffff80u);
+        else
+            tn_gfx_tri(&g, x[0], y[0], x[1], y[1], x[2], y[2], 0xffffff80u);
+        tn_gfx_flush(&g);
+        SDL_RenderFlush(ra);
+        assert_int_equal(g.verts, v0); /* rectangles, no triangles */
+        SDL_SetRenderDrawBlendMode(rb, SDL_BLENDMODE_BLEND);
+        if (line) {
+            SDL_SetRenderDrawColor(rb, 255, 255, 255, 128);
+            SDL_RenderDrawLineF(rb, x[0], y[0], x[1], y[1]);
+        } else {
+            SDL_Color c = {255, 255, 255, 128};
+            SDL_Vertex vx[3];
+            for (int i = 0; i < 3; i++) {
+                vx[i].position.x = x[i];
+                vx[i].position.y = y[i];
+                vx[i].color = c;
+                vx[i].tex_coord.x = vx[i].tex_coord.y = 0;
+            }
+            SDL_RenderGeometry(rb, NULL, vx, 3, NULL, 0);
+        }
+        SDL_RenderFlush(rb);
+        int na = lit(a, ma), nb = lit(b, mb), diff = 0;
+        for (int i = 0; i < 64 * 64; i++) diff += ma[i] != mb[i];
+        if (nb > 0) shapes++;
+        if (diff > worst) worst = diff;
+        /* a pixel exactly on an edge may go either way */
+        int allowed = 2;
+        if (diff > allowed)
+            fail_msg("%s %d: %d pixels differ (%d drawn, SDL %d)", line ? "line" : "triangle", t,
+                     diff, na, nb);
+    }
+    printf("  %d shapes that SDL draws; at most %d pixels differ\n", shapes, worst);
+    assert_true(shapes > 300);
+    SDL_free(g.vert);
+    SDL_free(g.rects);
+    SDL_DestroyRenderer(ra);
+    SDL_DestroyRenderer(rb);
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+}
+
 /* The panel's footer shows each slider's whole help: the agent radius's
  * ran past the panel's edge ("radius of the companion's and the navpa");
  * now every help fits the panel's text width, in two lines at most,
@@ -1127,6 +1220,7 @@ int main(void)
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),
         cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),
+        cmocka_unit_test(test_small_shapes_as_rects),
         cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),

@@ -176,11 +176,18 @@ void tn_gfx_free(tn_gfx *g);
 void tn_gfx_flush(tn_gfx *g);
 void tn_gfx_clip(tn_gfx *g, const SDL_Rect *rect); /* NULL: no clip */
 
+/* In SDL's software renderer a translucent triangle under 8 output pixels
+ * high is drawn as batched rectangles, one per row of the pixels whose
+ * centres it covers (SDL would fill it through a surface of its own:
+ * about 1 us even for 2 pixels). */
 void tn_gfx_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, float y2,
                 uint32_t rgba);
 void tn_gfx_rect(tn_gfx *g, float x, float y, float w, float h, uint32_t rgba);
 /* Outline of thickness t drawn inside the rectangle. */
 void tn_gfx_frame(tn_gfx *g, float x, float y, float w, float h, float t, uint32_t rgba);
+/* In SDL's software renderer a line up to 2 px wide is 1 output pixel wide
+ * (SDL's line); an axis-aligned one, or one up to 12 output pixels long,
+ * is drawn as batched rectangles rather than a call of its own. */
 void tn_gfx_line(tn_gfx *g, float x0, float y0, float x1, float y1, float width, uint32_t rgba);
 void tn_gfx_circle(tn_gfx *g, float cx, float cy, float r, uint32_t rgba);
 void tn_gfx_ring(tn_gfx *g, float cx, float cy, float r, float width, uint32_t rgba);
