@@ -385,6 +385,8 @@ int tn_gfx_init(tn_gfx *g, SDL_Renderer *r, const tn_fonts *fonts, char *err, si
 
 void tn_gfx_free(tn_gfx *g)
 {
+    for (int i = 0; i < 2; i++)
+        if (g->layer.tex[i]) SDL_DestroyTexture(g->layer.tex[i]);
     for (int i = 0; i < TN_FONT_COUNT; i++)
         if (g->atlas[i].tex) SDL_DestroyTexture(g->atlas[i].tex);
     SDL_free(g->vert);
