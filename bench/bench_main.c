@@ -64,6 +64,10 @@ static const struct {
     {"enemies", bench_enemies,
      "enemies [--map FILE] [--steps N] [--frames N]: world step time with 1,000 and 10,000 "
      "enemies, software rendering frame rate"},
+    {"render", bench_render,
+     "render --map FILE [--frames N] [--steps N] [--overlays none,path,...] [--zooms 0,1,...] "
+     "[--pan PX]: "
+     "frame drawing time per zoom level and overlay (software renderer)"},
     {"cdt", bench_cdt,
      "cdt --points N | --map FILE... | --dump-input FILE.map | --dump-points N [...]: "
      "triangulation times (options: tilenav-bench cdt --help)"},

@@ -964,6 +964,254 @@ static void test_navmesh_overlay_small_zoom_cheap(void **state)
     tn_world_destroy(w);
 }
 
+/* tn_clip_poly_rect against a naive test: on a grid of sample points, a
+ * point is inside the clipped polygon exactly when it is inside both the
+ * triangle and the rectangle (off-screen parts dropped, on-screen kept). */
+static bool in_poly(const float *x, const float *y, int n, float px, float py)
+{
+    if (n < 3) return false;
+    float area = 0;
+    for (int i = 0; i < n; i++) area += x[i] * y[(i + 1) % n] - x[(i + 1) % n] * y[i];
+    if (area * area < 1e-4f) return false; /* a point or a line covers nothing */
+    bool pos = false, neg = false;
+    for (int i = 0; i < n; i++) {
+        int j = (i + 1) % n;
+        float c = (x[j] - x[i]) * (py - y[i]) - (y[j] - y[i]) * (px - x[i]);
+        pos |= c > 1e-3f;
+        neg |= c < -1e-3f;
+    }
+    return !(pos && neg);
+}
+
+static void test_clip_poly_rect(void **state)
+{
+    (void)state;
+    srand(7);
+    const float X0 = 10, Y0 = 20, X1 = 110, Y1 = 80;
+    for (int t = 0; t < 300; t++) {
+        float x[9], y[9], ox[9], oy[9], tx[3], ty[3];
+        for (int i = 0; i < 3; i++) {
+            tx[i] = x[i] = (float)(rand() % 400) - 140.0f;
+            ty[i] = y[i] = (float)(rand() % 300) - 100.0f;
+        }
+        int n = tn_clip_poly_rect(x, y, 3, ox, oy, X0, Y0, X1, Y1);
+        assert_true(n == 0 || (n >= 3 && n <= 9));
+        for (int i = 0; i < n; i++) { /* nothing off the rectangle */
+            assert_true(x[i] >= X0 - 1e-3f && x[i] <= X1 + 1e-3f);
+            assert_true(y[i] >= Y0 - 1e-3f && y[i] <= Y1 + 1e-3f);
+        }
+        for (float py = -100.5f; py < 200; py += 3)
+            for (float px = -140.5f; px < 260; px += 3) {
+                bool naive = px > X0 && px < X1 && py > Y0 && py < Y1 && in_poly(tx, ty, 3, px, py);
+                bool near_edge = false; /* skip points on an edge (rounding) */
+                for (int i = 0; i < 3; i++) {
+                    int j = (i + 1) % 3;
+                    float ex = tx[j] - tx[i], ey = ty[j] - ty[i];
+                    float c = ex * (py - ty[i]) - ey * (px - tx[i]);
+                    near_edge |= c * c < 0.25f * (ex * ex + ey * ey);
+                }
+                if (near_edge) continue;
+                if (naive != in_poly(x, y, n, px, py))
+                    fail_msg("triangle %d: point (%g,%g) %s the triangle's visible part", t,
+                             (double)px, (double)py, naive ? "in" : "not in");
+            }
+    }
+    float x[9] = {0, 5, 0}, y[9] = {0, 0, 5}, ox[9], oy[9]; /* wholly off: nothing */
+    assert_int_equal(tn_clip_poly_rect(x, y, 3, ox, oy, X0, Y0, X1, Y1), 0);
+    float a[9] = {20, 60, 30}, b[9] = {30, 40, 70}; /* wholly inside: itself */
+    assert_int_equal(tn_clip_poly_rect(a, b, 3, ox, oy, X0, Y0, X1, Y1), 3);
+    assert_true(a[0] == 20 && b[0] == 30 && a[1] == 60 && b[2] == 70);
+}
+
+/* Pixels of a 64x64 ARGB surface that are not black. */
+static int lit(SDL_Surface *s, uint8_t *mask)
+{
+    int n = 0;
+    for (int y = 0; y < 64; y++)
+        for (int x = 0; x < 64; x++) {
+            uint32_t p = ((uint32_t *)((char *)s->pixels + y * s->pitch))[x] & 0xffffffu;
+            mask[y * 64 + x] = p != 0;
+            n += p != 0;
+        }
+    return n;
+}
+
+/* Small translucent triangles and short thin lines in the software
+ * renderer are drawn as batched rectangles (tn_gfx_tri, tn_gfx_line):
+ * against SDL's own fill and line (the naive way, a surface or a call per
+ * shape), the same pixels within one or two on the shape's edges, and no
+ * vertices queued. */
+static void test_small_shapes_as_rects(void **state)
+{
+    (void)state;
+    SDL_Surface *a = SDL_CreateRGBSurfaceWithFormat(0, 64, 64, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Surface *b = SDL_CreateRGBSurfaceWithFormat(0, 64, 64, 32, SDL_PIXELFORMAT_ARGB8888);
+    SDL_Renderer *ra = SDL_CreateSoftwareRenderer(a), *rb = SDL_CreateSoftwareRenderer(b);
+    assert_non_null(ra);
+    assert_non_null(rb);
+    tn_gfx g;
+    memset(&g, 0, sizeof g); /* no fonts needed: the batches only */
+    g.r = ra;
+    g.software = true;
+    g.cap = 3 * 64;
+    g.rect_cap = 64;
+    g.vert = SDL_malloc(sizeof *g.vert * (size_t)g.cap);
+    g.rects = SDL_malloc(sizeof *g.rects * (size_t)g.rect_cap);
+    srand(11);
+    uint8_t ma[64 * 64], mb[64 * 64];
+    int worst = 0, shapes = 0;
+    for (int t = 0; t < 400; t++) {
+        bool line = t % 2;
+        SDL_FillRect(a, NULL, 0);
+        SDL_FillRect(b, NULL, 0);
+        float x[3], y[3];
+        for (int i = 0; i < 3; i++) { /* within 7 px of (30, 30): small */
+            x[i] = 30.0f + (float)(rand() % 700) / 100.0f;
+            y[i] = 30.0f + (float)(rand() % 700) / 100.0f;
+        }
+        if (t % 10 == 1) y[1] = y[0]; /* axis-aligned lines: one rectangle */
+        if (t % 10 == 3) x[1] = x[0];
+        if (t % 10 == 5) x[1] = x[0] + 40; /* a long one: SDL's line, as before */
+        long v0 = g.verts;
+        if (line)
+            tn_gfx_line(&g, x[0], y[0], x[1], y[1], 1.5f, 0xffffff80u);
+        else
+            tn_gfx_tri(&g, x[0], y[0], x[1], y[1], x[2], y[2], 0xffffff80u);
+        tn_gfx_flush(&g);
+        SDL_RenderFlush(ra);
+        assert_int_equal(g.verts, v0); /* rectangles, no triangles */
+        SDL_SetRenderDrawBlendMode(rb, SDL_BLENDMODE_BLEND);
+        if (line) {
+            SDL_SetRenderDrawColor(rb, 255, 255, 255, 128);
+            SDL_RenderDrawLineF(rb, x[0], y[0], x[1], y[1]);
+        } else {
+            SDL_Color c = {255, 255, 255, 128};
+            SDL_Vertex vx[3];
+            for (int i = 0; i < 3; i++) {
+                vx[i].position.x = x[i];
+                vx[i].position.y = y[i];
+                vx[i].color = c;
+                vx[i].tex_coord.x = vx[i].tex_coord.y = 0;
+            }
+            SDL_RenderGeometry(rb, NULL, vx, 3, NULL, 0);
+        }
+        SDL_RenderFlush(rb);
+        int na = lit(a, ma), nb = lit(b, mb), diff = 0;
+        for (int i = 0; i < 64 * 64; i++) diff += ma[i] != mb[i];
+        if (nb > 0) shapes++;
+        if (diff > worst) worst = diff;
+        /* a pixel exactly on an edge may go either way */
+        int allowed = 2;
+        if (diff > allowed)
+            fail_msg("%s %d: %d pixels differ (%d drawn, SDL %d)", line ? "line" : "triangle", t,
+                     diff, na, nb);
+    }
+    printf("  %d shapes that SDL draws; at most %d pixels differ\n", shapes, worst);
+    assert_true(shapes > 300);
+    SDL_free(g.vert);
+    SDL_free(g.rects);
+    SDL_DestroyRenderer(ra);
+    SDL_DestroyRenderer(rb);
+    SDL_FreeSurface(a);
+    SDL_FreeSurface(b);
+}
+
+/* Pixels of the map view that differ between two frames. */
+static long view_diff(SDL_Surface *a, SDL_Surface *b)
+{
+    long n = 0;
+    for (int y = TN_VIEW_Y; y < TN_VIEW_Y + TN_VIEW_H - 40; y++)
+        for (int x = 0; x < TN_VIEW_W; x++) {
+            uint32_t p = ((uint32_t *)((char *)a->pixels + y * a->pitch))[x];
+            uint32_t q = ((uint32_t *)((char *)b->pixels + y * b->pitch))[x];
+            n += p != q;
+        }
+    return n;
+}
+
+/* The navmesh overlay's layer (tiles and mesh) is kept between frames: a
+ * frame with nothing changed copies it (not redrawn), a camera moved
+ * shifts it (a strip drawn), an edit redraws it, an edit in the next frame
+ * too is drawn directly (no picture kept while it changes every frame),
+ * then the first frame without a change redraws it; each time the frame is
+ * what a fresh renderer draws directly (a few pixels along triangle edges
+ * cut at the view's border aside). */
+static void test_navmesh_layer_cached(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(160, 120, NULL, &m, &e)));
+    for (int y = 4; y < 120; y += 6)
+        for (int x = 3 + (y / 6) % 3; x + 1 < 160; x += 7)
+            for (int k = 0; k < 4; k++)
+                assert_true(tn_succeeded(tn_map_set_tile(m, x + k % 2, y + k / 2, 1, &e)));
+    tn_world_config cfg = tn_world_default_config();
+    tn_world *w = NULL;
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) fail_msg("%s", e.msg);
+    gfx_rig k, fresh;
+    rig_open(&k);
+    tn_view v;
+    tn_view_init(&v, w, TN_OVERLAY_NAVMESH);
+    tn_world_prepare(w, TN_OVERLAY_NAVMESH);
+    v.zoom = 4; /* 1x: the 160x120 map is larger than the view */
+    v.follow = false;
+    v.cam_x = 60 * TN_TILE_PX;
+    v.cam_y = 60 * TN_TILE_PX;
+    tn_render_scene(&k.g, w, &v);
+    assert_int_equal(k.g.layer.full, 1);
+    long verts = k.g.verts;
+    tn_render_scene(&k.g, w, &v); /* nothing changed: a copy */
+    assert_int_equal(k.g.layer.full, 1);
+    assert_int_equal(k.g.layer.scrolls, 0);
+    long cached = k.g.verts - verts;
+    v.overlays = 0;
+    verts = k.g.verts;
+    tn_render_scene(&k.g, w, &v); /* the same frame without the overlay: text, character */
+    long bare = k.g.verts - verts;
+    v.overlays = TN_OVERLAY_NAVMESH;
+    printf("  a cached frame queued %ld vertices, one without the overlay %ld\n", cached, bare);
+    assert_true(cached <= bare + 60); /* no mesh queued again (the overlay's HUD line aside) */
+    for (int step = 0; step < 5; step++) {
+        if (step == 0) { /* 40 px right and 10 up: a shifted copy and a strip */
+            v.cam_x += 40;
+            v.cam_y -= 10;
+        } else if (step == 1 || step == 2) { /* an edit in the view: drawn whole; another in
+                                                the next frame: drawn directly */
+            int tx = 55 + step, ty = 58;
+            int t = tn_map_tile(tn_world_map(w), tx, ty);
+            assert_true(tn_succeeded(
+                tn_world_edit(w, tx, ty, t == TN_TILE_BLOCK ? TN_EDIT_EMPTY : TN_EDIT_BLOCK, &e)));
+            tn_world_prepare(w, TN_OVERLAY_NAVMESH);
+        } else if (step == 4) { /* 20 px left: within half the margin, a copy only */
+            v.cam_x -= 20;
+        } /* step 3: nothing changed after the edits: drawn whole again */
+        long full = k.g.layer.full, scrolls = k.g.layer.scrolls, direct = k.g.layer.direct;
+        tn_render_scene(&k.g, w, &v);
+        if (step == 0) {
+            assert_int_equal(k.g.layer.scrolls, scrolls + 1);
+            assert_int_equal(k.g.layer.full, full);
+        } else if (step == 1 || step == 3) {
+            assert_int_equal(k.g.layer.full, full + 1);
+        } else if (step == 2) {
+            assert_int_equal(k.g.layer.direct, direct + 1);
+            assert_int_equal(k.g.layer.full, full);
+        } else {
+            assert_int_equal(k.g.layer.full, full);
+            assert_int_equal(k.g.layer.scrolls, scrolls);
+        }
+        rig_open(&fresh);
+        fresh.g.layer.failed = step == 2; /* drawn directly, as this frame was */
+        tn_render_scene(&fresh.g, w, &v);
+        long d = view_diff(k.surf, fresh.surf);
+        printf("  step %d: %ld pixels differ from a fresh frame\n", step, d);
+        if (d > 200) fail_msg("step %d: %ld pixels differ from a fresh frame", step, d);
+        rig_close(&fresh);
+    }
+    rig_close(&k);
+    tn_world_destroy(w);
+}
+
 /* The panel's footer shows each slider's whole help: the agent radius's
  * ran past the panel's edge ("radius of the companion's and the navpa");
  * now every help fits the panel's text width, in two lines at most,
@@ -1167,6 +1415,9 @@ int main(void)
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),
         cmocka_unit_test(test_navmesh_overlay_small_zoom_cheap),
+        cmocka_unit_test(test_clip_poly_rect),
+        cmocka_unit_test(test_small_shapes_as_rects),
+        cmocka_unit_test(test_navmesh_layer_cached),
         cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),

@@ -1030,6 +1030,8 @@ static void handle_event(app *a, const SDL_Event *ev)
         key_down(a, &ev->key);
         break;
     case SDL_KEYUP: a->mods = ev->key.keysym.mod; break;
+    case SDL_RENDER_TARGETS_RESET: /* target textures lost their pictures (Direct3D) */
+    case SDL_RENDER_DEVICE_RESET: a->gfx.layer.ok = false; break;
     case SDL_WINDOWEVENT:
         if (ev->window.event == SDL_WINDOWEVENT_LEAVE) a->view.mouse_in = false;
         if (ev->window.event == SDL_WINDOWEVENT_ENTER) a->view.mouse_in = true;

@@ -385,6 +385,8 @@ int tn_gfx_init(tn_gfx *g, SDL_Renderer *r, const tn_fonts *fonts, char *err, si
 
 void tn_gfx_free(tn_gfx *g)
 {
+    for (int i = 0; i < 2; i++)
+        if (g->layer.tex[i]) SDL_DestroyTexture(g->layer.tex[i]);
     for (int i = 0; i < TN_FONT_COUNT; i++)
         if (g->atlas[i].tex) SDL_DestroyTexture(g->atlas[i].tex);
     SDL_free(g->vert);
@@ -454,10 +456,55 @@ static void reserve_tex(tn_gfx *g, int n, SDL_Texture *tex, bool opaque)
 
 static void reserve(tn_gfx *g, int n, SDL_Color c) { reserve_tex(g, n, NULL, c.a == 255); }
 
+/* Output pixels per logical pixel (the window's logical-size scale; 1 on
+ * a target texture). */
+static void out_scale(tn_gfx *g, float *sx, float *sy)
+{
+    SDL_RenderGetScale(g->r, sx, sy);
+    if (!(*sx > 0)) *sx = 1;
+    if (!(*sy > 0)) *sy = 1;
+}
+
+/* Small blended triangles in the software renderer: SDL fills each one
+ * through a surface of its own (an allocation, a clear and a blit: about
+ * 1 us for 2 pixels), so one this small is cut into its rows of output
+ * pixels here, batched rectangles that cover the pixels whose centres are
+ * inside, as SDL's fill does.  False when the triangle is not small. */
+#define SMALL_TRI_ROWS 8
+#define SHORT_LINE_PX 12 /* tn_gfx_line draws shorter thin lines itself */
+static bool small_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, float y2,
+                      uint32_t rgba)
+{
+    float sx, sy;
+    out_scale(g, &sx, &sy);
+    /* whole output pixels, as SDL's software renderer takes them (it
+       truncates the vertices, then fills the pixels whose centres are in) */
+    float X[3] = {(float)(int)(x0 * sx), (float)(int)(x1 * sx), (float)(int)(x2 * sx)};
+    float Y[3] = {(float)(int)(y0 * sy), (float)(int)(y1 * sy), (float)(int)(y2 * sy)};
+    float ylo = fminf(Y[0], fminf(Y[1], Y[2])), yhi = fmaxf(Y[0], fmaxf(Y[1], Y[2]));
+    float xlo = fminf(X[0], fminf(X[1], X[2])), xhi = fmaxf(X[0], fmaxf(X[1], X[2]));
+    if (!(yhi - ylo <= SMALL_TRI_ROWS) || !(xhi - xlo <= 4 * SMALL_TRI_ROWS)) return false;
+    for (int py = (int)floorf(ylo); (float)py < yhi; py++) {
+        float yc = (float)py + 0.5f, xl = 1e30f, xr = -1e30f;
+        for (int i = 0; i < 3; i++) {
+            int j = (i + 1) % 3;
+            if ((Y[i] <= yc) == (Y[j] <= yc)) continue; /* the edge does not cross the row */
+            float x = X[i] + (yc - Y[i]) / (Y[j] - Y[i]) * (X[j] - X[i]);
+            xl = fminf(xl, x);
+            xr = fmaxf(xr, x);
+        }
+        int a = (int)ceilf(xl - 0.5f), b = (int)ceilf(xr - 0.5f); /* centres in [xl, xr) */
+        if (b > a)
+            tn_gfx_rect(g, (float)a / sx, (float)py / sy, (float)(b - a) / sx, 1.0f / sy, rgba);
+    }
+    return true;
+}
+
 void tn_gfx_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, float y2,
                 uint32_t rgba)
 {
     if ((rgba & 0xff) == 0) return;
+    if (g->software && (rgba & 0xff) != 0xff && small_tri(g, x0, y0, x1, y1, x2, y2, rgba)) return;
     SDL_Color c = rgba_color(rgba);
     reserve(g, 3, c);
     put(g, x0, y0, c);
@@ -507,6 +554,53 @@ void tn_gfx_line(tn_gfx *g, float x0, float y0, float x1, float y1, float width,
 {
     if ((rgba & 0xff) == 0) return;
     if (g->software && width <= 2.0f) {
+        float sx, sy;
+        out_scale(g, &sx, &sy);
+        /* an axis-aligned one is a rectangle: batched, not a call of its own */
+        if (x0 == x1 && width * sx < 1.5f) {
+            float px = floorf(x0 * sx), a = floorf(fminf(y0, y1) * sy),
+                  b = floorf(fmaxf(y0, y1) * sy) + 1;
+            tn_gfx_rect(g, px / sx, a / sy, 1.0f / sx, (b - a) / sy, rgba);
+            return;
+        }
+        if (y0 == y1 && width * sy < 1.5f) {
+            float py = floorf(y0 * sy), a = floorf(fminf(x0, x1) * sx),
+                  b = floorf(fmaxf(x0, x1) * sx) + 1;
+            tn_gfx_rect(g, a / sx, py / sy, (b - a) / sx, 1.0f / sy, rgba);
+            return;
+        }
+        /* a short one: its pixels as batched rectangles, one per run in a
+           row (each line a call of its own cost ~1 us; a large mesh at a
+           small zoom has 100,000s of edges a few pixels long) */
+        int ax = (int)(x0 * sx), ay = (int)(y0 * sy); /* truncated, as SDL's */
+        int bx = (int)(x1 * sx), by = (int)(y1 * sy);
+        int n = abs(bx - ax) > abs(by - ay) ? abs(bx - ax) : abs(by - ay);
+        if (n <= SHORT_LINE_PX) {
+            int rx = ax, ry = ay, len = 0;
+            for (int i = 0; i <= n; i++) {
+                /* the nearest pixel, a tie toward the end (as SDL's line) */
+                int ddx = (bx - ax) * i, ddy = (by - ay) * i;
+                int px = n ? ax + (2 * ddx + (ddx < 0 ? -n : n)) / (2 * n) : ax;
+                int py = n ? ay + (2 * ddy + (ddy < 0 ? -n : n)) / (2 * n) : ay;
+                if (len > 0 && py == ry && px == rx + len) {
+                    len++;
+                    continue;
+                }
+                if (len > 0 && py == ry && px == rx - 1) { /* leftwards */
+                    rx = px;
+                    len++;
+                    continue;
+                }
+                if (len > 0)
+                    tn_gfx_rect(g, (float)rx / sx, (float)ry / sy, (float)len / sx, 1.0f / sy,
+                                rgba);
+                rx = px;
+                ry = py;
+                len = 1;
+            }
+            tn_gfx_rect(g, (float)rx / sx, (float)ry / sy, (float)len / sx, 1.0f / sy, rgba);
+            return;
+        }
         tn_gfx_flush(g);
         SDL_SetRenderDrawBlendMode(g->r, (rgba & 0xff) == 0xff ? SDL_BLENDMODE_NONE
                                                                : SDL_BLENDMODE_BLEND);

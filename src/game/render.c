@@ -141,17 +141,19 @@ static void strip_pass(tn_gfx *g, const tn_map *m, const tn_camera *c, const til
     }
 }
 
+static void draw_marks(tn_gfx *g, const tn_world *w, const tn_camera *c, const tile_range *r);
+static tile_range view_tiles(const tn_map *m, const tn_camera *c);
+
 /* Tiles in passes of one colour each (see ui.h: that keeps the batches
  * long); tiles never overlap, so the order of passes only matters inside
- * a tile. */
-static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
+ * a tile.  Everything in c->view; marks (spawns, destinations, items)
+ * too unless `marks` is false (the cached layer: picking an item up does
+ * not change the map). */
+static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c, bool marks)
 {
     const tn_map *m = tn_world_map(w);
     const int ts = c->ts;
-    tile_range r = {tn_maxi(0, floordiv(c->view.x - c->ox, ts)),
-                    tn_maxi(0, floordiv(c->view.y - c->oy, ts)),
-                    tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts)),
-                    tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts))};
+    tile_range r = view_tiles(m, c);
     if (r.x0 > r.x1 || r.y0 > r.y1) return;
     float mx = (float)(c->ox + r.x0 * ts), my = (float)(c->oy + r.y0 * ts);
     float mw = (float)((r.x1 - r.x0 + 1) * ts), mh = (float)((r.y1 - r.y0 + 1) * ts);
@@ -186,7 +188,27 @@ static void draw_tiles(tn_gfx *g, const tn_world *w, const tn_camera *c)
         m->start_y <= r.y1)
         tn_gfx_frame(g, (float)(c->ox + m->start_x * ts) + 1, (float)(c->oy + m->start_y * ts) + 1,
                      fts - 1, fts - 1, 1, TN_COL_START);
-    /* content: spawn points (squares), destinations (discs), items (diamonds) */
+    if (marks) draw_marks(g, w, c, &r);
+}
+
+static tile_range view_tiles(const tn_map *m, const tn_camera *c)
+{
+    const int ts = c->ts;
+    tile_range r = {tn_maxi(0, floordiv(c->view.x - c->ox, ts)),
+                    tn_maxi(0, floordiv(c->view.y - c->oy, ts)),
+                    tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts)),
+                    tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts))};
+    return r;
+}
+
+/* Content: spawn points (squares), destinations (discs), items (diamonds)
+ * in the tiles r. */
+static void draw_marks(tn_gfx *g, const tn_world *w, const tn_camera *c, const tile_range *rr)
+{
+    const tn_map *m = tn_world_map(w);
+    const int ts = c->ts;
+    const float fts = (float)ts;
+    tile_range r = *rr;
     const float in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
     for (int y = r.y0; y <= r.y1; y++) {
         float sy = (float)(c->oy + y * ts);
@@ -275,11 +297,45 @@ static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const
 
 /* ------------------------------------------------- debug-draw callbacks */
 
+int tn_clip_poly_rect(float *x, float *y, int n, float *ox, float *oy, float x0, float y0, float x1,
+                      float y1)
+{
+    /* Sutherland-Hodgman, one edge of the rectangle at a time, between the
+     * caller's two arrays (each pass adds at most one vertex) */
+    for (int e = 0; e < 4 && n > 0; e++) {
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            int j = (i + 1) % n;
+            float vi = e == 0 ? x[i] - x0 : e == 1 ? x1 - x[i] : e == 2 ? y[i] - y0 : y1 - y[i];
+            float vj = e == 0 ? x[j] - x0 : e == 1 ? x1 - x[j] : e == 2 ? y[j] - y0 : y1 - y[j];
+            if (vi >= 0) {
+                ox[k] = x[i];
+                oy[k++] = y[i];
+            }
+            if ((vi >= 0) != (vj >= 0)) {
+                float t = vi / (vi - vj);
+                ox[k] = x[i] + t * (x[j] - x[i]);
+                oy[k++] = y[i] + t * (y[j] - y[i]);
+            }
+        }
+        n = k;
+        for (int i = 0; i < n; i++) {
+            x[i] = ox[i];
+            y[i] = oy[i];
+        }
+    }
+    return n;
+}
+
 typedef struct dd_ctx {
     tn_gfx *g;
     const tn_camera *c;
     float lw; /* line width on screen */
 } dd_ctx;
+
+/* min and max without fminf's NaN rules (a libm call each here) */
+static inline float mn(float a, float b) { return a < b ? a : b; }
+static inline float mx(float a, float b) { return a > b ? a : b; }
 
 static bool visible(const dd_ctx *d, float x0, float y0, float x1, float y1)
 {
@@ -293,9 +349,7 @@ static void dd_line(void *u, float x0, float y0, float x1, float y1, uint32_t rg
     dd_ctx *d = u;
     float a = tn_camera_sx(d->c, x0), b = tn_camera_sy(d->c, y0);
     float e = tn_camera_sx(d->c, x1), f = tn_camera_sy(d->c, y1);
-    if (!visible(d, fminf(a, e) - d->lw, fminf(b, f) - d->lw, fmaxf(a, e) + d->lw,
-                 fmaxf(b, f) + d->lw))
-        return;
+    if (!visible(d, mn(a, e) - d->lw, mn(b, f) - d->lw, mx(a, e) + d->lw, mx(b, f) + d->lw)) return;
     tn_gfx_line(d->g, a, b, e, f, d->lw, rgba);
 }
 
@@ -308,7 +362,7 @@ static void dd_rect(void *u, float x, float y, float w, float h, uint32_t rgba, 
     if (filled)
         tn_gfx_rect(d->g, sx, sy, sw, sh, rgba);
     else
-        tn_gfx_frame(d->g, sx, sy, sw, sh, fminf(d->lw, 2.0f), rgba);
+        tn_gfx_frame(d->g, sx, sy, sw, sh, mn(d->lw, 2.0f), rgba);
 }
 
 static void dd_circle(void *u, float cx, float cy, float r, uint32_t rgba, bool filled)
@@ -320,7 +374,7 @@ static void dd_circle(void *u, float cx, float cy, float r, uint32_t rgba, bool 
     if (dot < 3.0f) { /* a ring this small is a dot: one batched rectangle, not 10
                          quads (the navmesh's clearance circles at 1/8x on a large
                          map cost 800 ms a frame in the software renderer) */
-        dot = fmaxf(dot, 1.0f);
+        dot = mx(dot, 1.0f);
         tn_gfx_rect(d->g, sx - 0.5f * dot, sy - 0.5f * dot, dot, dot, rgba);
         return;
     }
@@ -337,10 +391,24 @@ static void dd_tri(void *u, float x0, float y0, float x1, float y1, float x2, fl
     float a = tn_camera_sx(d->c, x0), b = tn_camera_sy(d->c, y0);
     float e = tn_camera_sx(d->c, x1), f = tn_camera_sy(d->c, y1);
     float p = tn_camera_sx(d->c, x2), q = tn_camera_sy(d->c, y2);
-    if (!visible(d, fminf(a, fminf(e, p)), fminf(b, fminf(f, q)), fmaxf(a, fmaxf(e, p)),
-                 fmaxf(b, fmaxf(f, q))))
+    float x0_ = mn(a, mn(e, p)), y0_ = mn(b, mn(f, q));
+    float x1_ = mx(a, mx(e, p)), y1_ = mx(b, mx(f, q));
+    if (!visible(d, x0_, y0_, x1_, y1_)) return;
+    const SDL_Rect *v = &d->c->view;
+    if (x0_ >= (float)v->x && y0_ >= (float)v->y && x1_ <= (float)(v->x + v->w) &&
+        y1_ <= (float)(v->y + v->h)) {
+        tn_gfx_tri(d->g, a, b, e, f, p, q, rgba);
         return;
-    tn_gfx_tri(d->g, a, b, e, f, p, q, rgba);
+    }
+    /* Partly outside the view: cut to it and fill the polygon as a fan.
+     * SDL's software renderer fills a blended triangle through a surface of
+     * its bounding box, so one of a large mesh's triangles at 4x could cost
+     * megabytes a frame; off-screen parts are not drawn anyway. */
+    float px[9] = {a, e, p}, py[9] = {b, f, q}, qx[9], qy[9];
+    int n = tn_clip_poly_rect(px, py, 3, qx, qy, (float)v->x, (float)v->y, (float)(v->x + v->w),
+                              (float)(v->y + v->h));
+    for (int i = 1; i + 1 < n; i++)
+        tn_gfx_tri(d->g, qx[0], qy[0], qx[i], qy[i], qx[i + 1], qy[i + 1], rgba);
 }
 
 static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
@@ -349,6 +417,168 @@ static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
     float sx = tn_camera_sx(d->c, x), sy = tn_camera_sy(d->c, y);
     if (!visible(d, sx - 400, sy - 20, sx + 400, sy + 20)) return;
     tn_gfx_text(d->g, TN_FONT_TINY, sx, sy, s, rgba);
+}
+
+static float dd_width(const tn_camera *c) { return tn_clampf((float)c->ts / 10.0f, 1.25f, 3.0f); }
+
+/* ------------------------------------------- the navmesh overlay's layer */
+
+/* The layer's texture reaches this far (logical pixels) past each side of
+ * the map view, so a moving camera shifts the picture for many frames
+ * before a strip has to be drawn. */
+#define LAYER_MARGIN 64
+/* What the layer holds over the tiles (tn_gfx_layer.what) */
+#define LAYER_NAVMESH 1u /* the navmesh overlay's mesh */
+#define LAYER_FLOW 2u    /* the flow overlay's (4-connected) field */
+
+/* The void, the tiles (no marks) and the mesh layer in `strip` (texture
+ * coordinates, logical pixels) of the current render target, for the
+ * camera (ox, oy) of the layer (see layer_draw).  The strip is filled
+ * opaque first, so painting it again never blends twice. */
+static void layer_paint(tn_gfx *g, const tn_world *w, const tn_camera *c, unsigned what, int ox,
+                        int oy, SDL_Rect strip)
+{
+    tn_camera cc = *c;
+    cc.ox = ox - c->view.x + LAYER_MARGIN;
+    cc.oy = oy - c->view.y + LAYER_MARGIN;
+    cc.view = strip;
+    tn_gfx_clip(g, &strip);
+    tn_gfx_rect(g, (float)strip.x, (float)strip.y, (float)strip.w, (float)strip.h, TN_COL_VOID);
+    draw_tiles(g, w, &cc, false);
+    dd_ctx ctx = {g, &cc, dd_width(c)};
+    tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
+    if (what & LAYER_FLOW) tn_world_draw_flow_layer(w, &dd); /* under the mesh, as drawn */
+    if (what & LAYER_NAVMESH) tn_world_draw_navmesh_layer(w, &dd);
+    tn_gfx_flush(g);
+}
+
+static void layer_drop(tn_gfx_layer *L)
+{
+    for (int i = 0; i < 2; i++)
+        if (L->tex[i]) SDL_DestroyTexture(L->tex[i]);
+    L->tex[0] = L->tex[1] = NULL;
+    L->ok = false;
+}
+
+static bool layer_target(tn_gfx *g, int i, float sx, float sy)
+{
+    if (SDL_SetRenderTarget(g->r, g->layer.tex[i]) != 0) {
+        layer_drop(&g->layer);
+        g->layer.failed = true;
+        return false;
+    }
+    SDL_RenderSetScale(g->r, sx, sy);
+    return true;
+}
+
+/* Copy the map view's tiles and mesh layer from the cache to the screen,
+ * bringing the cache up to date first (see tn_gfx_layer).  The texture
+ * holds the view and LAYER_MARGIN around it for the camera (L->ox, L->oy);
+ * a camera that moved less than the margin is a shifted copy.  Once it has
+ * moved more than half the margin along an axis the picture is shifted
+ * into the other texture and the uncovered strip drawn (one axis a frame:
+ * one pass over the mesh); past the margin, or with anything else changed,
+ * it is drawn whole.  False when the caller is to draw directly: the
+ * renderer has no render targets, or what the layer shows changed in this
+ * frame and the last one too (while blocks are painted a picture would be
+ * drawn every frame and copied: slower than drawing; the first frame with
+ * nothing changed draws it again). */
+static bool layer_draw(tn_gfx *g, const tn_world *w, const tn_camera *c, unsigned what)
+{
+    tn_gfx_layer *L = &g->layer;
+    SDL_Renderer *r = g->r;
+    if (L->failed || SDL_GetRenderTarget(r) || !SDL_RenderTargetSupported(r)) return false;
+    const tn_map *m = tn_world_map(w);
+    float sx, sy;
+    SDL_RenderGetScale(r, &sx, &sy);
+    const int M = LAYER_MARGIN, tw = c->view.w + 2 * M, th = c->view.h + 2 * M;
+    int pw = (int)ceilf((float)tw * sx), ph = (int)ceilf((float)th * sy);
+    if (pw < 1 || ph < 1) return false;
+    if (L->tex[0] && (L->pw != pw || L->ph != ph)) layer_drop(L);
+    if (!L->tex[0]) {
+        for (int i = 0; i < 2; i++) {
+            L->tex[i] =
+                SDL_CreateTexture(r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_TARGET, pw, ph);
+            if (L->tex[i]) {
+                SDL_SetTextureBlendMode(L->tex[i], SDL_BLENDMODE_NONE);
+                SDL_SetTextureScaleMode(L->tex[i], SDL_ScaleModeNearest);
+            }
+        }
+        if (!L->tex[0] || !L->tex[1]) {
+            layer_drop(L);
+            L->failed = true;
+            return false;
+        }
+        L->pw = pw;
+        L->ph = ph;
+    }
+    uint64_t mesh = tn_world_navmesh_layer_key(w); /* also tells a new world apart */
+    bool same = L->keyed && L->what == what && L->world == (const void *)w &&
+                L->map == (const void *)m && L->map_rev == m->revision &&
+                L->serial == tn_world_map_serial(w) && L->start_x == m->start_x &&
+                L->start_y == m->start_y && L->mesh == mesh && L->scale == c->scale &&
+                L->sx == sx && L->sy == sy && L->view.x == c->view.x && L->view.y == c->view.y &&
+                L->view.w == c->view.w && L->view.h == c->view.h;
+    if (!same) {
+        L->keyed = true;
+        L->what = what;
+        L->world = w;
+        L->map = m;
+        L->map_rev = m->revision;
+        L->serial = tn_world_map_serial(w);
+        L->start_x = m->start_x;
+        L->start_y = m->start_y;
+        L->mesh = mesh;
+        L->scale = c->scale;
+        L->sx = sx;
+        L->sy = sy;
+        L->view = c->view;
+    }
+    L->changes = same ? 0 : L->changes + 1;
+    if (L->changes >= 2) { /* changed again (painting blocks, dragging the radius): a */
+        L->ok = false;     /* picture kept for one frame is not worth its copies */
+        L->direct++;
+        return false;
+    }
+    int dx = c->ox - L->ox, dy = c->oy - L->oy;
+    /* shifts of whole output pixels only (a fractional one would resample) */
+    bool whole =
+        (float)dx * sx == floorf((float)dx * sx) && (float)dy * sy == floorf((float)dy * sy);
+    tn_gfx_flush(g);
+    if (!same || !L->ok || !whole || abs(dx) > M || abs(dy) > M) {
+        if (!layer_target(g, L->cur, sx, sy)) return false;
+        layer_paint(g, w, c, what, c->ox, c->oy, (SDL_Rect){0, 0, tw, th});
+        L->ox = c->ox;
+        L->oy = c->oy;
+        L->full++;
+    } else if (abs(dx) > M / 2 || abs(dy) > M / 2) {
+        bool in_x = abs(dx) >= abs(dy); /* the axis further off */
+        int sx_ = in_x ? dx : 0, sy_ = in_x ? 0 : dy, nxt = 1 - L->cur;
+        if (!layer_target(g, nxt, sx, sy)) return false;
+        SDL_Rect to = {sx_, sy_, tw, th};
+        SDL_RenderCopy(r, L->tex[L->cur], NULL, &to);
+        int nox = L->ox + sx_, noy = L->oy + sy_;
+        if (in_x) /* the columns the shift uncovered, whole height */
+            layer_paint(g, w, c, what, nox, noy,
+                        (SDL_Rect){sx_ > 0 ? 0 : tw + sx_, 0, abs(sx_), th});
+        else /* the rows, whole width */
+            layer_paint(g, w, c, what, nox, noy,
+                        (SDL_Rect){0, sy_ > 0 ? 0 : th + sy_, tw, abs(sy_)});
+        L->ox = nox;
+        L->oy = noy;
+        L->cur = nxt;
+        L->scrolls++;
+    }
+    SDL_SetRenderTarget(r, NULL); /* back to the window: its scale, viewport and clip */
+    L->ok = true;
+    tn_gfx_clip(g, NULL);
+    /* screen pixel p shows what the layer's camera put at p - (dx, dy) */
+    dx = c->ox - L->ox;
+    dy = c->oy - L->oy;
+    SDL_Rect src = {(int)((float)(M - dx) * sx), (int)((float)(M - dy) * sy),
+                    (int)((float)c->view.w * sx), (int)((float)c->view.h * sy)};
+    SDL_RenderCopy(r, L->tex[L->cur], &src, &c->view);
+    return true;
 }
 
 /* ------------------------------------------------------ search playback */
@@ -546,15 +776,30 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_clip(g, NULL);
     tn_gfx_rect(g, 0, 0, (float)TN_FRAME_W, (float)TN_FRAME_H, TN_COL_VOID);
 
+    unsigned overlays = v->overlays;
+    /* The navmesh overlay's mesh, the flow overlay's field and the tiles
+     * under them from the cache (tn_gfx_layer): both change only with the
+     * map or the mesh, and cost up to tens of ms to draw on a large map. */
+    unsigned what = 0;
+    if ((overlays & TN_OVERLAY_NAVMESH) && tn_world_navmesh_layer_key(w) != 0)
+        what |= LAYER_NAVMESH;
+    if ((overlays & TN_OVERLAY_FLOW) && !v->flow8_field) what |= LAYER_FLOW;
+    bool cached = what && layer_draw(g, w, &c, what);
     tn_gfx_clip(g, &c.view);
-    draw_tiles(g, w, &c);
+    if (cached) {
+        tile_range tr = view_tiles(m, &c);
+        if (tr.x0 <= tr.x1 && tr.y0 <= tr.y1) draw_marks(g, w, &c, &tr);
+        if (what & LAYER_NAVMESH) overlays |= TN_DRAW_NAVMESH_LAYER_CACHED;
+        if (what & LAYER_FLOW) overlays |= TN_DRAW_FLOW_LAYER_CACHED;
+    } else {
+        draw_tiles(g, w, &c, true);
+    }
     /* a thin frame around the map where it meets the void */
     tn_gfx_frame(g, (float)c.ox - 1, (float)c.oy - 1, (float)(m->w * c.ts) + 2,
                  (float)(m->h * c.ts) + 2, 1, TN_COL_PANEL_EDGE);
 
-    dd_ctx ctx = {g, &c, tn_clampf((float)c.ts / 10.0f, 1.25f, 3.0f)};
+    dd_ctx ctx = {g, &c, dd_width(&c)};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
-    unsigned overlays = v->overlays;
     if (tn_playback_visible(v->pb, overlays)) { /* the replay replaces the still picture */
         draw_playback(g, w, v->pb, &c);
         overlays &= ~(unsigned)TN_OVERLAY_EXPLORED;

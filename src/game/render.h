@@ -60,6 +60,13 @@ static inline float tn_camera_sy(const tn_camera *c, float wy)
  * view or the map. */
 bool tn_camera_tile_at(const tn_camera *c, const tn_map *m, int sx, int sy, int *tx, int *ty);
 
+/* Clip the convex polygon (x, y) of n vertices (n <= 3; both arrays and
+ * (ox, oy) hold 9) to the rectangle [x0, x1] x [y0, y1]: its vertices
+ * end in (x, y) and (ox, oy), their count is returned (0: nothing inside).
+ * The debug-draw triangles of a view use it (render.c). */
+int tn_clip_poly_rect(float *x, float *y, int n, float *ox, float *oy, float x0, float y0, float x1,
+                      float y1);
+
 /* Draw one whole frame. */
 void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v);
 

@@ -158,6 +158,34 @@ typedef struct tn_atlas {
 SDL_Surface *tn_atlas_sheet(tn_atlas *a, TTF_Font *font, char *err, size_t cap);
 #endif
 
+/* The map view's tiles with the navmesh overlay's mesh and the flow
+ * overlay's field over them, kept between frames (render.c uses it when
+ * one of these overlays is on): drawing a large mesh or field costs tens
+ * of ms, a copy of the view about 1 ms.  Redrawn
+ * whole when the map, the mesh, the zoom or the view changes; when only
+ * the camera moved, the old picture is copied shifted into the other
+ * texture and only the uncovered strips are drawn; while it changes
+ * every frame it is not used. */
+typedef struct tn_gfx_layer {
+    SDL_Texture *tex[2]; /* the view at output pixels; tex[cur] is current */
+    int cur, pw, ph;
+    bool ok, failed; /* ok: the picture matches the key below; failed: no render
+                            targets here: draw directly */
+    bool keyed;      /* the key below was set */
+    int changes;     /* frames in a row in which the key changed */
+    unsigned what;   /* which overlays' parts it holds (render.c) */
+    const void *world, *map;
+    uint32_t map_rev;
+    uint32_t serial; /* tn_world_map_serial: another map in the same memory */
+    int start_x, start_y;
+    uint64_t mesh;       /* tn_world_navmesh_layer_key */
+    float scale, sx, sy; /* zoom; output pixels per logical pixel */
+    int ox, oy;          /* the camera the picture was drawn for */
+    SDL_Rect view;
+    long full, scrolls, direct; /* whole redraws, shifted copies, frames drawn without it
+                                   (tests count them) */
+} tn_gfx_layer;
+
 typedef struct tn_gfx {
     SDL_Renderer *r;
     tn_atlas atlas[TN_FONT_COUNT];
@@ -171,6 +199,7 @@ typedef struct tn_gfx {
     uint32_t rect_rgba;
     long verts, rects_drawn; /* triangle vertices and rectangles queued since tn_gfx_init
                                 (what a frame costs: tests count them) */
+    tn_gfx_layer layer;
 } tn_gfx;
 
 /* Build the atlases for renderer r.  0, or -1 with a message. */
@@ -180,11 +209,18 @@ void tn_gfx_free(tn_gfx *g);
 void tn_gfx_flush(tn_gfx *g);
 void tn_gfx_clip(tn_gfx *g, const SDL_Rect *rect); /* NULL: no clip */
 
+/* In SDL's software renderer a translucent triangle under 8 output pixels
+ * high is drawn as batched rectangles, one per row of the pixels whose
+ * centres it covers (SDL would fill it through a surface of its own:
+ * about 1 us even for 2 pixels). */
 void tn_gfx_tri(tn_gfx *g, float x0, float y0, float x1, float y1, float x2, float y2,
                 uint32_t rgba);
 void tn_gfx_rect(tn_gfx *g, float x, float y, float w, float h, uint32_t rgba);
 /* Outline of thickness t drawn inside the rectangle. */
 void tn_gfx_frame(tn_gfx *g, float x, float y, float w, float h, float t, uint32_t rgba);
+/* In SDL's software renderer a line up to 2 px wide is 1 output pixel wide
+ * (SDL's line); an axis-aligned one, or one up to 12 output pixels long,
+ * is drawn as batched rectangles rather than a call of its own. */
 void tn_gfx_line(tn_gfx *g, float x0, float y0, float x1, float y1, float width, uint32_t rgba);
 void tn_gfx_circle(tn_gfx *g, float cx, float cy, float r, uint32_t rgba);
 void tn_gfx_ring(tn_gfx *g, float cx, float cy, float r, float width, uint32_t rgba);

@@ -298,11 +298,17 @@ static void draw_flow(const tn_wenemies *s, const tn_debug_draw *dd)
         }
 }
 
+void tn_wenemies_draw_flow(const tn_world *w, const tn_debug_draw *dd)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    if (s) draw_flow(s, dd);
+}
+
 void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
-    if (overlays & TN_OVERLAY_FLOW) draw_flow(s, dd);
+    if ((overlays & TN_OVERLAY_FLOW) && !(overlays & TN_DRAW_FLOW_LAYER_CACHED)) draw_flow(s, dd);
     const float T = (float)TN_TILE_PX;
     const tn_enemies *p = s->pool;
     for (int i = 0; i < p->count; i++) {

@@ -4,6 +4,7 @@
 #include "tn_wparts.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@ struct tn_wnav {
     tn_navmesh *mesh;   /* pixel units */
     tn_navquery *query; /* shared by every caller */
     uint32_t revision;  /* the world's count of builds at the last one */
+    uint32_t uid;       /* unique among the process's meshes (tn_wnav_mesh_key) */
     double build_ms;    /* last build, < 0 when not timed */
     bool build_failed;
     int cap;        /* points of a path / triangles of a corridor */
@@ -284,6 +286,10 @@ tn_status tn_wnav_create(tn_world *w, tn_error *err)
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
     w->nav = s;
     memset(s, 0, sizeof *s);
+    /* a mesh layer cached for another world (a reset, another map) never
+       matches this one's key, whatever the revisions */
+    static atomic_uint next_uid = 1;
+    s->uid = (uint32_t)atomic_fetch_add(&next_uid, 1u);
     tn_status st = mesh_fit(w, s, err);
     if (tn_failed(st)) {
         tn_wnav_destroy(w);
@@ -418,13 +424,31 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
                     v.nfree == 1 ? "" : "s", v.nregions, v.nregions == 1 ? "" : "s", ms, path);
 }
 
+void tn_wnav_draw_mesh(const tn_world *w, const tn_debug_draw *dd)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s) return;
+    tn_navmesh_draw(s->mesh, dd, 1.0f, TN_NAVDRAW_TRIANGLES | TN_NAVDRAW_OUTLINES);
+    tn_navmesh_draw_clearance(s->mesh, dd, 1.0f, s->agent_radius, 0x40c0ffa0u);
+}
+
+uint64_t tn_wnav_mesh_key(const tn_world *w)
+{
+    const struct tn_wnav *s = nav_of(w);
+    if (!s) return 0;
+    uint32_t r;
+    memcpy(&r, &s->agent_radius, sizeof r);
+    uint64_t k = (uint64_t)s->uid << 32 | s->revision;
+    k ^= (uint64_t)r * 0x9e3779b97f4a7c15u;
+    return k ? k : 1; /* never 0 */
+}
+
 void tn_wnav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
     const struct tn_wnav *s = nav_of(w);
     if (!s) return;
     if (overlays & TN_OVERLAY_NAVMESH) {
-        tn_navmesh_draw(s->mesh, dd, 1.0f, TN_NAVDRAW_TRIANGLES | TN_NAVDRAW_OUTLINES);
-        tn_navmesh_draw_clearance(s->mesh, dd, 1.0f, s->agent_radius, 0x40c0ffa0u);
+        if (!(overlays & TN_DRAW_NAVMESH_LAYER_CACHED)) tn_wnav_draw_mesh(w, dd);
         if (s->has_path)
             tn_navmesh_draw_corridor(s->mesh, s->corr, s->ncorr, dd, 1.0f, 0xffe04050u);
     }

@@ -837,6 +837,18 @@ void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     tn_world_draw_view(w, dd, overlays, NULL);
 }
 
+void tn_world_draw_navmesh_layer(const tn_world *w, const tn_debug_draw *dd)
+{
+    tn_wnav_draw_mesh(w, dd);
+}
+
+uint64_t tn_world_navmesh_layer_key(const tn_world *w) { return tn_wnav_mesh_key(w); }
+
+void tn_world_draw_flow_layer(const tn_world *w, const tn_debug_draw *dd)
+{
+    tn_wenemies_draw_flow(w, dd);
+}
+
 void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
                         const float *view)
 {

@@ -53,6 +53,16 @@ enum {
     TN_OVERLAY_SURF = 1u << 6,      /* graph planner: surfaces, edge arcs, the plan */
 };
 #define TN_OVERLAY_COUNT 7
+/* Not an overlay: with TN_OVERLAY_NAVMESH, tn_world_draw_view leaves out
+ * the navmesh overlay's mesh layer (tn_world_draw_navmesh_layer: a
+ * renderer that caches it draws it itself) and draws its corridor and
+ * path only. */
+#define TN_DRAW_NAVMESH_LAYER_CACHED (1u << 30)
+/* Not an overlay either: with TN_OVERLAY_FLOW, tn_world_draw_view leaves
+ * out the flow field's arrows (tn_world_draw_flow_layer, cached by the
+ * renderer: the field changes only with the map's revision) and draws the
+ * enemies only. */
+#define TN_DRAW_FLOW_LAYER_CACHED (1u << 29)
 
 /* The one table of overlays, in bit order (entry i is bit 1u << i): the
  * name the command line and scripts use, the label the panel and the HUD
@@ -193,6 +203,21 @@ void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
  * the whole graph, most of them off screen on a large map. */
 void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
                         const float *view);
+/* The navmesh overlay's mesh layer alone: free triangles by region, their
+ * edges, the outlines and the clearance circles of the agent radius.  It
+ * changes only when tn_world_navmesh_layer_key does (a rebuild or a new
+ * agent radius), so a renderer may keep it between frames.  Nothing
+ * without a mesh (maps over the navmesh's size limit). */
+void tn_world_draw_navmesh_layer(const tn_world *w, const tn_debug_draw *dd);
+/* The flow overlay's field alone (arrows, unreachable tiles, destinations;
+ * nothing on a map over the overlay's limit).  It changes only with the
+ * map (its revision). */
+void tn_world_draw_flow_layer(const tn_world *w, const tn_debug_draw *dd);
+/* Changes whenever tn_world_draw_navmesh_layer would draw differently
+ * (mesh revision and agent radius), and differs between any two meshes the
+ * process made (a new world in a freed one's memory, with the same map
+ * serial and revision, is told apart by it); 0 without a mesh. */
+uint64_t tn_world_navmesh_layer_key(const tn_world *w);
 
 /* Check the core's and every part's invariants (see tn_wparts.h, check). */
 tn_status tn_world_check(const tn_world *w, tn_error *err);

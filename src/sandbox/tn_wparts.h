@@ -67,6 +67,7 @@ void tn_wenemies_on_edit(tn_world *w, int x, int y);
 int tn_wenemies_json(const tn_world *w, char *buf, size_t cap);
 int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap);
 void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+void tn_wenemies_draw_flow(const tn_world *w, const tn_debug_draw *dd);
 tn_status tn_wenemies_check(const tn_world *w, tn_error *err);
 
 tn_status tn_wnav_create(tn_world *w, tn_error *err);
@@ -76,6 +77,8 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
 int tn_wnav_json(const tn_world *w, char *buf, size_t cap);
 int tn_wnav_hud(const tn_world *w, char *buf, size_t cap);
 void tn_wnav_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+void tn_wnav_draw_mesh(const tn_world *w, const tn_debug_draw *dd);
+uint64_t tn_wnav_mesh_key(const tn_world *w);
 tn_status tn_wnav_check(const tn_world *w, tn_error *err);
 
 tn_status tn_wagents_create(tn_world *w, tn_error *err);
