@@ -37,6 +37,8 @@ struct tn_world {
      * one until the tile is edited or the map replaced. */
     uint8_t *taken;
     uint32_t map_serial; /* maps replaced (tn_world_map_serial) */
+    int graph_cancels;   /* background graph builds told to stop and stopped
+                          * (tn_wbots.c; kept across map replacements) */
 
     /* part state, owned by each part's file */
     struct tn_wbots *bots;
