@@ -3331,7 +3331,7 @@ static tn_status index_said(const tn_surf *g, tn_status st, tn_error *err)
  * repair's). */
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
-    g->polling = true;
+    g->polling = !g->blob; /* (a load searches nothing: it does not poll) */
     g->cancelled = false;
     tn_status st = build_graph(g, m, err);
     g->polling = false;
