@@ -12,7 +12,10 @@
  * another size: one full build, see EDITS in tn_surf.h), so the graph
  * equals a fresh build of the edited map.  The copy may be destroyed before the sync: the graph keeps its own
  * terrain.  A graph is used by one thread at a time: the game thread does
- * not touch it until the worker has ended.
+ * not touch it until the worker has ended.  A build nobody wants any more
+ * (the player quits, loads another level) is told to stop through
+ * profile.cancel, a flag the worker's build polls: it ends within
+ * milliseconds instead of running to its end (CANCEL in tn_surf.h).
  *
  * Build:  cc graph_thread.c $(pkg-config --cflags --libs tilenav) -o graph_thread
  */
@@ -30,6 +33,9 @@ typedef struct job {
     tn_error err;
     atomic_bool done; /* the game thread polls it once a frame */
 } job;
+
+/* profile.cancel: the flag the game thread sets */
+static bool stop_asked(void *flag) { return atomic_load((atomic_bool *)flag); }
 
 static int worker(void *arg)
 {
@@ -112,6 +118,20 @@ int main(void)
            tn_surf_edge_count(fresh), same ? "the same counts" : "DIFFERENT");
     tn_surf_destroy(fresh);
     tn_surf_destroy(j.graph);
+
+    /* the player quits during another build: it is told to stop */
+    atomic_bool stop;
+    atomic_init(&stop, false);
+    job q = {.copy = map, .prof = tn_surf_profile_make(1, 2, &phys)}; /* (nobody edits it now) */
+    q.prof.cancel = stop_asked;
+    q.prof.cancel_user = &stop;
+    atomic_init(&q.done, false);
+    if (thrd_create(&t, worker, &q) != thrd_success) return 1;
+    atomic_store(&stop, true);
+    thrd_join(t, NULL); /* (at its next poll: a few ms at most) */
+    printf("a build told to stop: %s\n",
+           tn_status_detail(q.status, TN_CANCELLED) ? q.err.msg : "it had ended already");
+    tn_surf_destroy(q.graph); /* (NULL when cancelled) */
     tn_map_destroy(map);
     return same && full == 0 ? 0 : 1;
 }

@@ -2920,6 +2920,150 @@ static void test_threads_same_save(void **state)
     tn_map_destroy(m);
 }
 
+/* ---- cancelling a build ------------------------------------------------ */
+
+/* A cancel callback that says stop from its (after + 1)-th call on
+ * (after < 0: never), counting its calls. */
+typedef struct stop_after {
+    atomic_long polls;
+    long after;
+} stop_after;
+
+static bool stop_after_n(void *user)
+{
+    stop_after *c = user;
+    const long k = atomic_fetch_add(&c->polls, 1);
+    return c->after >= 0 && k >= c->after;
+}
+
+/* g saves to the bytes `want` (n of them). */
+static void assert_saves(const tn_surf *g, const unsigned char *want, size_t n)
+{
+    size_t n2 = 0;
+    unsigned char *b = save_graph(g, &n2);
+    assert_int_equal(n2, n);
+    assert_memory_equal(b, want, n);
+    free(b);
+}
+
+/* profile.cancel stops a build at any of its polls, on 1 and 2 threads:
+ * tn_surf_create returns FAILURE | CANCELLED ("graph build cancelled") and
+ * makes nothing, tn_surf_rebuild leaves 0 nodes and the graph out of sync,
+ * nothing leaks either way (an allocator counting live blocks), and a
+ * rebuild afterwards saves byte for byte what a fresh build saves
+ * (landmark tables too: 4 of them, so their rounds are polled).  A poll
+ * comes at least once a surface; the last comes after the landmark tables
+ * (cancelling at it still stops the build).  A sync's rebuild (many tiles
+ * changed) polls the callback the graph kept, and a sync after a cancelled
+ * one builds again. */
+static void test_cancel_build(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(72, 48, 17, &r);
+    tn_surf_profile prof = profile_1x2(4.0f);
+    tn_surf *fresh = NULL;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &fresh, NULL), TN_OK);
+    tn_surf_set_landmarks(fresh, 4);
+    assert_int_equal(tn_surf_landmark_count(fresh), 4);
+    size_t nfresh = 0;
+    unsigned char *bfresh = save_graph(fresh, &nfresh);
+    assert_string_equal(tn_status_str(TN_FAILURE | TN_CANCELLED), "cancelled");
+    stop_after c = {0, -1};
+    prof.cancel = stop_after_n;
+    prof.cancel_user = &c;
+    assert_true(tn_surf_same_profile(&prof, tn_surf_get_profile(fresh)));
+    for (int threads = 1; threads <= 2; threads++) {
+        prof.threads = threads;
+        fail_nth f = {0, 0, -1, 0};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        /* a build that is never told to stop: how often it polls */
+        tn_surf *g = NULL;
+        atomic_store(&c.polls, 0);
+        c.after = -1;
+        assert_int_equal(tn_surf_create(m, &prof, &a, &g, NULL), TN_OK);
+        const long cpolls = atomic_load(&c.polls); /* (no landmarks: fewer) */
+        tn_surf_set_landmarks(g, 4);
+        atomic_store(&c.polls, 0);
+        assert_int_equal(tn_surf_rebuild(g, m, &prof, NULL), TN_OK);
+        const long polls = atomic_load(&c.polls);
+        assert_true(polls > tn_surf_surface_count(g));
+        assert_saves(g, bfresh, nfresh);
+        const long live0 = atomic_load(&f.live); /* g's blocks */
+        const long at[] = {0,         1,         2,         3,         polls / 4,
+                           polls / 2, polls - 9, polls - 8, polls - 7, polls - 6,
+                           polls - 5, polls - 4, polls - 3, polls - 2, polls - 1};
+        for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+            tn_error e = {0};
+            tn_surf *made = NULL;
+            c.after = at[i] < cpolls ? at[i] : cpolls - 1 - (polls - at[i]) % 4;
+            atomic_store(&c.polls, 0);
+            assert_int_equal(tn_surf_create(m, &prof, &a, &made, &e), TN_FAILURE | TN_CANCELLED);
+            assert_null(made);
+            assert_string_equal(e.msg, "graph build cancelled");
+            assert_int_equal(e.status, TN_FAILURE | TN_CANCELLED);
+            assert_int_equal(atomic_load(&c.polls), c.after + 1); /* stopped at that poll */
+            assert_int_equal(atomic_load(&f.live), live0);        /* nothing made */
+            c.after = at[i];
+            /* in place: 0 nodes, out of sync, safe to rebuild */
+            atomic_store(&c.polls, 0);
+            const long live = atomic_load(&f.live);
+            assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_FAILURE | TN_CANCELLED);
+            assert_string_equal(e.msg, "graph build cancelled");
+            assert_int_equal(tn_surf_node_count(g), 0);
+            assert_int_equal(tn_surf_edge_count(g), 0);
+            assert_false(tn_surf_in_sync(g, m));
+            assert_true(atomic_load(&f.live) < live); /* the old graph's arrays went */
+            c.after = -1;
+            assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_OK);
+            assert_saves(g, bfresh, nfresh);
+        }
+        /* told at its very last poll: still stopped */
+        c.after = polls - 1;
+        atomic_store(&c.polls, 0);
+        assert_int_equal(tn_surf_rebuild(g, m, &prof, NULL), TN_FAILURE | TN_CANCELLED);
+        c.after = polls; /* one past the last: the build ends */
+        atomic_store(&c.polls, 0);
+        assert_int_equal(tn_surf_rebuild(g, m, &prof, NULL), TN_OK);
+        assert_int_equal(atomic_load(&c.polls), polls);
+        assert_saves(g, bfresh, nfresh);
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    /* a sync that rebuilds (more tiles changed than it repairs one by
+     * one) polls the graph's callback; cancelled, the next sync builds */
+    prof.threads = 1;
+    c.after = -1;
+    tn_surf *g = NULL;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    tn_map *m2 = NULL;
+    assert_true(tn_succeeded(tn_map_clone(m, &m2, NULL)));
+    for (int k = 0; k < 40; k++) /* (the top rows: no start, item or goal) */
+        tn_map_set_tile(m2, 2 + k, 1 + (k & 1), TN_TILE_BLOCK, NULL);
+    c.after = 5;
+    atomic_store(&c.polls, 0);
+    tn_error e = {0};
+    assert_int_equal(tn_surf_sync(g, m2, &e), TN_FAILURE | TN_CANCELLED);
+    assert_string_equal(e.msg, "graph build cancelled");
+    assert_int_equal(tn_surf_node_count(g), 0);
+    assert_false(tn_surf_in_sync(g, m2));
+    c.after = -1;
+    assert_int_equal(tn_surf_sync(g, m2, NULL), TN_OK);
+    assert_true(tn_surf_in_sync(g, m2));
+    tn_surf *fresh2 = NULL;
+    assert_int_equal(tn_surf_create(m2, &prof, NULL, &fresh2, NULL), TN_OK);
+    size_t n2 = 0;
+    unsigned char *b2 = save_graph(fresh2, &n2);
+    assert_saves(g, b2, n2);
+    free(b2);
+    tn_surf_destroy(fresh2);
+    tn_surf_destroy(g);
+    tn_map_destroy(m2);
+    free(bfresh);
+    tn_surf_destroy(fresh);
+    tn_map_destroy(m);
+}
+
 /* The status says so when a build, repair or tn_surf_set_landmarks made
  * the graph but got no memory for its query index: a repair returned
  * TN_OK with an empty message (edge flags out of date, the slower
@@ -3039,6 +3183,7 @@ int main(void)
         cmocka_unit_test(test_custom_step_user),
         cmocka_unit_test(test_threads_same_save),
         cmocka_unit_test(test_out_of_memory_said),
+        cmocka_unit_test(test_cancel_build),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

@@ -779,7 +779,7 @@ static void test_background_build(void **state)
     assert_true(tn_surf_get_profile(g)->phys.jump_height == 6.0f);
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "bot [graph]: moving | found: ")) fail_msg("HUD: %s", hud);
-    /* a build under way when the world goes is waited for */
+    /* a build under way when the world goes is told to stop */
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 3.0, NULL)));
     tn_world_step(w);
     tn_world_destroy(w);
@@ -789,7 +789,7 @@ static void test_background_build(void **state)
  * the main thread (a background build's) until it opens, or for 2 s at
  * most (then gate_timed_out): a build kept under way for as long as a test
  * needs. */
-static atomic_bool gate_closed, gate_timed_out;
+static atomic_bool gate_closed, gate_timed_out, gate_open_on_free;
 static atomic_int gate_held;
 static thrd_t gate_main;
 static void *gate_alloc(void *user, size_t size)
@@ -809,9 +809,16 @@ static void *gate_alloc(void *user, size_t size)
     }
     return malloc(size);
 }
+/* Armed (gate_open_on_free), the main thread's first free opens the gate:
+ * a world destroyed or replaced frees its parts after it told its build to
+ * stop, so the build goes on from the gate knowing it. */
 static void gate_free(void *user, void *p)
 {
     (void)user;
+    if (p && atomic_load(&gate_open_on_free) && thrd_equal(thrd_current(), gate_main)) {
+        atomic_store(&gate_open_on_free, false);
+        atomic_store(&gate_closed, false);
+    }
     free(p);
 }
 static const tn_allocator gate_allocator = {gate_alloc, gate_free, NULL};
@@ -824,6 +831,7 @@ static tn_world *gated_world(void)
     gate_main = thrd_current();
     atomic_store(&gate_closed, false);
     atomic_store(&gate_timed_out, false);
+    atomic_store(&gate_open_on_free, false);
     atomic_store(&gate_held, 0);
     tn_world *w = NULL;
     tn_error err;
@@ -940,8 +948,9 @@ static void test_background_message_names_its_jump(void **state)
     atomic_store(&gate_closed, true);
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
     assert_true(build_held(w));
+    /* (no step: a step now would stop the build, the value having moved on,
+     * see test_background_build_value_moved_on) */
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
-    tn_world_step(w);
     atomic_store(&gate_closed, false);
     const char *msg = tn_world_message_text(w);
     for (int ms = 0; ms < 5000 && !strstr(msg, " built in "); ms++) {
@@ -984,6 +993,113 @@ static void test_background_build_outrun_by_edits(void **state)
     tn_surf_repair_counts(g, &local, &full);
     assert_int_equal(full, 0); /* no rebuild by a sync on this thread */
     assert_fresh_build(g, m);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* A 256x256 level (world_gen) through the gate allocator, background
+ * builds on, its first graph under way and held at the gate. */
+static tn_world *gated_gen_world(void)
+{
+    gate_main = thrd_current();
+    atomic_store(&gate_closed, false);
+    atomic_store(&gate_timed_out, false);
+    atomic_store(&gate_open_on_free, false);
+    atomic_store(&gate_held, 0);
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    tn_rng rng;
+    tn_rng_seed(&rng, 7, 1);
+    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
+    tn_world *w = NULL;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, &gate_allocator, &w, &e))) fail_msg("%s", e.msg);
+    tn_world_set_clock(w, bg_clock);
+    tn_world_build_graphs_in_background(w, true);
+    atomic_store(&gate_closed, true);
+    tn_world_prepare(w, TN_OVERLAY_SURF); /* starts the build (a map over 128x128) */
+    for (int ms = 0; ms < 2000 && atomic_load(&gate_held) == 0; ms++)
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    assert_true(atomic_load(&gate_held) > 0);
+    assert_null(tn_wbots_character_graph(w));
+    assert_int_equal(tn_wbots_builds_cancelled(w), 0);
+    return w;
+}
+
+/* A map replaced or the world destroyed while a slow background build runs
+ * tells it to stop, then waits one poll of it, not the build (the old code
+ * waited for the whole build: a 256x256 level's 1.4 s, 4-5 s at 1024x1024
+ * in the library, with the window frozen).  The build goes on from the
+ * gate once the world frees its parts, sees the stop and ends cancelled. */
+static void test_background_build_cancelled(void **state)
+{
+    (void)state;
+    /* map replaced */
+    tn_world *w = gated_gen_world();
+    atomic_store(&gate_open_on_free, true);
+    tn_error e;
+    if (tn_failed(tn_world_replace_map(w, tu_load_map("maps/demo.map"), &e))) fail_msg("%s", e.msg);
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    assert_false(atomic_load(&gate_timed_out));
+    /* the new map's graph is built as ever (the old build's stop is not its) */
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_node_count(g) > 0);
+    tn_world_destroy(w);
+    /* the world destroyed: what tn_world_destroy does first (its bots
+     * part, which holds the build), then the rest */
+    w = gated_gen_world();
+    atomic_store(&gate_open_on_free, true);
+    tn_wbots_destroy(w);
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+    /* and through tn_world_destroy itself (ASan and valgrind: nothing left) */
+    w = gated_gen_world();
+    atomic_store(&gate_open_on_free, true);
+    tn_world_destroy(w);
+    assert_false(atomic_load(&gate_timed_out));
+}
+
+/* A build for a jump height the slider moved on from (nobody steps under
+ * those physics) stops at the next step; the graph for the new value is
+ * built next, in the background, and the stopped one is not cached (the
+ * old code finished it first: the new value's graph came a whole build
+ * later). */
+static void test_background_build_value_moved_on(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    tn_world_step(w); /* the bot wants jump 6's graph: jump 5's is told to stop */
+    atomic_store(&gate_closed, false);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 6.0f);
+    assert_fresh_build(g, tn_world_map(w));
+    char hud[512];
+    for (int f = 0; f < 120; f++) {
+        tn_world_hud(w, hud, sizeof hud);
+        if (strstr(hud, "| re-plan 1 (physics changed)")) break;
+        tn_world_step(w);
+    }
+    if (!strstr(hud, "| re-plan 1 (physics changed)")) fail_msg("HUD: %s", hud);
+    /* jump 5's graph was dropped, not cached */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_null(tn_wbots_character_graph(w));
+    /* a build for the world's own physics is not stopped by a step */
+    tn_world_step(w); /* (starts jump 5's again) */
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    assert_true(step_until_graph(w, &steps));
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
@@ -1928,6 +2044,8 @@ int main(void)
         cmocka_unit_test(test_click_kept_while_its_graph_builds),
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),
+        cmocka_unit_test(test_background_build_cancelled),
+        cmocka_unit_test(test_background_build_value_moved_on),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

@@ -21,6 +21,7 @@ const char *tn_status_str(tn_status s)
         }
         return "success";
     }
+    if (s & TN_CANCELLED) return "cancelled";
     if (s & TN_INVALID_PARAM) return "invalid parameter";
     if (s & TN_OUT_OF_MEMORY) return "out of memory";
     if (s & TN_PARSE_ERROR) return "malformed input";

@@ -92,6 +92,7 @@ typedef uint32_t tn_status;
 #define TN_REFUSED (1u << 7)          /* an edit was refused by a rule */
 #define TN_CAPACITY (1u << 8)         /* a fixed-capacity pool is full */
 #define TN_IO_ERROR (1u << 9)         /* reading or writing a file failed */
+#define TN_CANCELLED (1u << 10)       /* the caller's cancel callback stopped it */
 
 /* No cast: TN_SUCCESS is an unsigned int constant, which converts to
  * tn_status as it is (a C cast here warned in C++ under -Wold-style-cast). */

@@ -357,6 +357,18 @@ static bool builtin_step(const tn_surf_profile *pr)
     return !pr->step_user_fn && (!pr->step || pr->step == tn_body_step);
 }
 
+/* Whether the build under way is to stop (tn_surf.h CANCEL): profile.cancel
+ * asked, during a full build only (do_build sets g->polling), once per
+ * surface claimed and between the build's phases; the answer true sticks
+ * for the rest of the build.  With threads > 1 the workers call it under
+ * the jobs' lock (search_jobs), so never two at once. */
+bool tn_surfi_cancelled(tn_surf *g)
+{
+    if (!g->polling || !g->prof.cancel) return false;
+    if (!g->cancelled && g->prof.cancel(g->prof.cancel_user)) g->cancelled = true;
+    return g->cancelled;
+}
+
 static float lattice_x_exact(const tn_surf *g, int j)
 {
     return (float)((double)j * (double)TN_TILE_PX / (double)g->per_tile);
@@ -2793,10 +2805,11 @@ typedef struct search_worker {
     build *W;
 } search_worker;
 
-static bool claim_surface(search_jobs *J, int *i)
+static bool claim_surface(search_jobs *J, tn_surf *g, int *i)
 {
     mutex_lock(&J->lock);
     bool ok = !J->failed && J->next < J->n;
+    if (ok && tn_surfi_cancelled(g)) ok = false, J->failed = true;
     if (ok) *i = J->next++;
     mutex_unlock(&J->lock);
     return ok;
@@ -2807,7 +2820,7 @@ static int search_thread(void *arg)
     search_worker *w = arg;
     search_jobs *J = w->J;
     int i;
-    while (claim_surface(J, &i)) {
+    while (claim_surface(J, w->W->g, &i)) {
         int s = J->list ? J->list[i] : i;
         if (!surface_edges(w->W, s, J->which ? J->which[i] : SEARCH_ALL)) {
             mutex_lock(&J->lock);
@@ -3057,14 +3070,15 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
             if (started[k]) thread_join(th[k]);
         build *all[64];
         for (int k = 0; k < ready; k++) all[k] = k ? &W[k] : B;
+        if (tn_surfi_cancelled(B->g)) J.failed = true; /* (nothing gathered: the build stops) */
         const bool gathered = blk && !J.failed && gather_edges(B, all, ready, n);
         for (int k = 1; k < ready; k++) {
-            ok = ok && absorb(B, &W[k], !gathered);
+            ok = ok && !J.failed && absorb(B, &W[k], !gathered);
             worker_release(&W[k]);
         }
         B->blk = NULL;
         tn_free(B->a, blk);
-        ok = ok && !J.failed && foot_order(B, f0, b0);
+        ok = ok && !J.failed && !tn_surfi_cancelled(B->g) && foot_order(B, f0, b0);
         if (nt > 1) {
             mutex_destroy(&J.lock);
             return ok;
@@ -3072,7 +3086,9 @@ static bool run_searches(build *B, const int32_t *list, const uint8_t *which, in
     }
 #endif
     for (int i = 0; i < n; i++)
-        if (!surface_edges(B, list ? list[i] : i, which ? which[i] : SEARCH_ALL)) return false;
+        if (tn_surfi_cancelled(B->g) ||
+            !surface_edges(B, list ? list[i] : i, which ? which[i] : SEARCH_ALL))
+            return false;
     return true;
 }
 
@@ -3315,7 +3331,10 @@ static tn_status index_said(const tn_surf *g, tn_status st, tn_error *err)
  * repair's). */
 static tn_status do_build(tn_surf *g, const tn_map *m, tn_error *err)
 {
+    g->polling = !g->blob; /* (a load searches nothing: it does not poll) */
+    g->cancelled = false;
     tn_status st = build_graph(g, m, err);
+    g->polling = false;
     if (tn_failed(st)) g->map = NULL; /* out of sync with every map: the next sync builds again */
     pool_trim(g->pool, true);
     return index_said(g, st, err);
@@ -3346,6 +3365,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     build B;
     build_setup(&B, g, m, 0);
     tn_status st = TN_OK;
+    if (tn_surfi_cancelled(g)) goto cancelled;
     if (!colpre_build(&B)) goto oom;
     if (builtin_step(&g->prof) && !g->prof.reference_build) {
         tn_map_create(g->prof.w + 8, m->h, a, &B.vmap, NULL);
@@ -3356,9 +3376,14 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     /* a build reads nearly every row: all made now, not asked for per step
      * (a load searches nothing: its repairs make the rows they read) */
     B.rows_all = B.masks && !g->blob;
-    for (int r = -1; B.rows_all && r <= g->mh + 1; r++) ensure_row(&B, r);
+    for (int r = -1; B.rows_all && r <= g->mh + 1; r++) {
+        if (!(r & 127) && tn_surfi_cancelled(g)) goto cancelled;
+        ensure_row(&B, r);
+    }
+    if (tn_surfi_cancelled(g)) goto cancelled;
     if (B.masks && !sat_build(&B)) goto oom;
     if (!find_surfaces(&B)) goto oom;
+    if (tn_surfi_cancelled(g)) goto cancelled;
     g->nsurf = (int)B.surf.n;
     g->surf = B.surf.p;
     B.surf.p = NULL;
@@ -3444,8 +3469,9 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
         if (g->nnodes >= BIG_GRAPH)
             (void)(vec_reserve(&B.edges, a, (size_t)g->nnodes * 6 + 64) &&
                    vec_reserve(&B.runs, a, (size_t)g->nnodes * 32 + 256));
-        if (!run_searches(&B, NULL, NULL, g->nsurf)) goto oom;
+        if (!run_searches(&B, NULL, NULL, g->nsurf)) goto searched;
     }
+    if (tn_surfi_cancelled(g)) goto cancelled;
     /* edges: CSR by take-off node (a loaded graph's are in order: checked) */
     if (g->blob || (g->nnodes >= BIG_GRAPH && edges_in_order(B.edges.p, B.edges.n, B.runs.n))) {
         /* one thread, or threads that ran the surfaces in order: each
@@ -3463,6 +3489,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     g->edge = B.edges.p;
     g->edge_cap = B.edges.cap;
     B.edges.p = NULL;
+    if (tn_surfi_cancelled(g)) goto cancelled;
     g->nruns = (uint32_t)B.runs.n;
     g->runs_dead = 0;
     g->runs = B.runs.p;
@@ -3493,6 +3520,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->edge_first || !g->gcost || !g->parent || !g->pedge || !g->heap || !g->hpos ||
         !g->order || !g->tmp || !g->stamp)
         goto oom;
+    if (tn_surfi_cancelled(g)) goto cancelled;
     {
         int k = 0;
         for (int n = 0; n <= g->nnodes; n++) {
@@ -3507,7 +3535,9 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
         int32_t *mx = &g->smaxto[g->node_surf[g->edge[e].from]];
         if (g->edge[e].to > *mx) *mx = g->edge[e].to;
     }
+    if (tn_surfi_cancelled(g)) goto cancelled;
     query_index_build(g, NULL);
+    if (tn_surfi_cancelled(g)) goto cancelled;
     if (g->lm_bad) { /* tn_surf_load: tables that are not the graph's (lm_take) */
         const int K = g->blob->nlm, col = g->lm_bad - 1;
         if (g->lm_bad_node < 0)
@@ -3544,6 +3574,11 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
             B.ksteps[0], B.kent[1], B.ksteps[1], B.kent[2], B.ksteps[2]);
 #endif
     goto done;
+searched: /* the searches stopped: cancelled, or out of memory */
+    if (!g->cancelled) goto oom;
+cancelled:
+    st = tn_error_set(err, TN_FAILURE | TN_CANCELLED, 0, 0, "graph build cancelled");
+    goto fail;
 oom:
     st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
 fail:

@@ -272,7 +272,11 @@ static bool lm_build(tn_surf *g, const karcs *A)
          * middle node, each next one the node farthest from those chosen */
         int L = nn / 2;
         for (int n = 0; n < nn; n++) score[n] = Q_INF;
-        for (int k = -1; k < K; k++) {
+        for (int k = -1; k < K && ok; k++) {
+            if (tn_surfi_cancelled(g)) { /* (a build told to stop: no tables) */
+                ok = false;
+                break;
+            }
             if (k >= 0) g->lmnode[k] = L;
             J[0].src = J[1].src = L;
             if (two) {
@@ -858,6 +862,7 @@ static bool prune_by_landing_local(tn_surf *g, const uint8_t *redo)
     bool ok = true;
     for (int s = 0; s < g->nsurf && ok; s++) {
         if (redo && !redo[s]) continue;
+        if (!(s & 255) && tn_surfi_cancelled(g)) break; /* (the caller checks) */
         const tn_surf_surface *S = &g->surf[s];
         int e0 = g->edge_first[S->node0], e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
         size_t n = (size_t)(e1 - e0);
@@ -1169,6 +1174,7 @@ void query_index_build(tn_surf *g, lm_delta *d)
         const uint8_t *redo = d ? d->redo : NULL;
         for (int s = 0; s < ns; s++) {
             if (redo && !redo[s]) continue;
+            if (!(s & 255) && tn_surfi_cancelled(g)) break; /* (checked below) */
             const tn_surf_surface *S = &g->surf[s];
             const int e0 = g->edge_first[S->node0];
             const int e1 = g->edge_first[S->node0 + (S->j1 - S->j0) + 1];
@@ -1215,6 +1221,7 @@ void query_index_build(tn_surf *g, lm_delta *d)
         }
         g->flags_ok = ok;
     }
+    ok = ok && !tn_surfi_cancelled(g);
     if (ok) {
         /* 2. the query records: per surface (qfirst) its take-off nodes
          * with kept edges (qto; first record qefirst), per take-off node
@@ -1232,7 +1239,7 @@ void query_index_build(tn_surf *g, lm_delta *d)
         q.qefirst = alloc_unzeroed(a, (size_t)q.nto + 1, sizeof(int32_t));
         q.qfirst = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         q.qe = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(qedge));
-        ok = q.qto && q.qefirst && q.qfirst && q.qe;
+        ok = q.qto && q.qefirst && q.qfirst && q.qe && !tn_surfi_cancelled(g);
         const int nto = q.nto, nkept = q.nkept;
         q.nto = q.nkept = 0;
         if (ok && patch) {
@@ -1260,6 +1267,7 @@ void query_index_build(tn_surf *g, lm_delta *d)
     tn_free(a, o.qefirst);
     tn_free(a, o.qfirst);
     tn_free(a, o.qe);
+    ok = ok && !tn_surfi_cancelled(g);
     if (ok) {
         /* 3. the kept edges out of each node (ofirst, into the records)
          * and into each node (with landmark tables; a repair patches them) */
@@ -1309,6 +1317,7 @@ void query_index_build(tn_surf *g, lm_delta *d)
         g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
         ok = ok && g->qn && g->qh;
     }
+    ok = ok && !tn_surfi_cancelled(g);
     if (ok) {
         /* 4. landmark tables: updated after a repair, else computed */
         const karcs A = {ofirst, g->qedge, g->ifirst, g->ifrom, g->ifr};
@@ -1320,6 +1329,7 @@ void query_index_build(tn_surf *g, lm_delta *d)
         if (lm_count(g) > 0 && !(d && lm_update(g, d, &A)))
             ok = !d && g->blob && g->blob->nlm == lm_count(g) ? lm_take(g, &A) : lm_build(g, &A);
     }
+    ok = ok && !tn_surfi_cancelled(g);
     if (ok && !g->nlm) { /* without landmarks: the surface graph (scratch: ofirst) */
         int32_t *cnt = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         ok = cnt && ofirst && nn >= ns && sarcs_build(g, q.nkept, ofirst, cnt);

@@ -89,6 +89,10 @@ typedef struct tn_wbots {
         double (*clock)(void);
         const tn_allocator *alloc;
         int bw, bh; /* the body size, for the messages */
+        /* per cache slot: a build for it is to stop (tn_surf_profile.cancel,
+         * job_stopped; the graph keeps the pointer: a slot's flag is only
+         * ever set while that slot's job runs) */
+        atomic_bool stop[GRAPH_CACHE];
 #ifdef BG_THREADS
         thrd_t thread;
 #endif
@@ -156,6 +160,7 @@ static bool graph_mode(const tn_world *w, const tn_wbots *s)
 static bool goto_on(const tn_world *w, const tn_wbots *s) { return s && (s->pf || graph_fits(w)); }
 
 static void job_collect(tn_world *w, tn_wbots *s, bool wait);
+static void job_stop(tn_wbots *s);
 
 /* The planner the character's goto really uses: "none" (goto is off: a
  * map above GRAPH_MAX_TILES), "graph" (selected, or the only one: a map
@@ -216,11 +221,12 @@ void tn_wbots_destroy(tn_world *w)
 {
     tn_wbots *s = of(w);
     if (!s) return;
+    job_stop(s); /* first: it winds down while the rest is freed */
     if (s->pf_extra != s->pf) tn_path_destroy(s->pf_extra);
     tn_path_destroy(s->pf);
     tn_bot_destroy(s->bot);
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
-    job_collect(w, s, true); /* (a background build cannot be cut short) */
+    job_collect(w, s, true); /* (told to stop: one poll away) */
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s->ex);
@@ -292,6 +298,10 @@ static void said_built(tn_world *w, int bw, int bh, float jump, double ms, const
 }
 
 #ifdef BG_THREADS
+/* The background build's cancel callback (tn_surf.h CANCEL): its slot's
+ * flag, set by job_stop on this thread, read on the build's. */
+static bool job_stopped(void *flag) { return atomic_load((atomic_bool *)flag); }
+
 static int job_run(void *arg)
 {
     tn_wbots *s = arg;
@@ -323,6 +333,9 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
     s->graph[slot] = NULL;
     s->job.slot = slot;
     s->job.prof = *prof;
+    atomic_store(&s->job.stop[slot], false);
+    s->job.prof.cancel = job_stopped;
+    s->job.prof.cancel_user = &s->job.stop[slot];
     s->job.clock = w->clock;
     s->job.alloc = &w->alloc;
     s->job.bw = b->w, s->job.bh = b->h;
@@ -371,12 +384,16 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 #ifdef BG_THREADS
     if (!s->job.running || (!wait && !atomic_load(&s->job.done))) return;
     thrd_join(s->job.thread, NULL);
+    /* (a stop that came after the build's last poll: it ended all the
+     * same, and is kept; its graph must not read the flag set later on) */
+    const bool stopped = atomic_exchange(&s->job.stop[s->job.slot], false);
+    const bool cancelled = tn_status_detail(s->job.st, TN_CANCELLED);
     /* edits made meanwhile too many for a local repair: built again, in
      * the background, on a new copy (the bots wait on), not by the sync on
      * this thread (a freeze as long as the build); a click or the end of
      * the world takes the graph as it is (their wait is one build) */
     tn_map *again = NULL;
-    if (!wait && w->graph_bg && tn_succeeded(s->job.st) && job_outrun(w, s) &&
+    if (!wait && !stopped && w->graph_bg && tn_succeeded(s->job.st) && job_outrun(w, s) &&
         tn_succeeded(tn_map_clone(w->map, &again, NULL))) {
         tn_map_destroy(s->job.map);
         s->job.map = again;
@@ -387,11 +404,15 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
     s->job.running = false;
     tn_map_destroy(s->job.map);
     s->job.map = NULL;
-    s->last_build_ms = s->job.ms;
-    if (tn_failed(s->job.st)) {
+    if (cancelled) { /* (no message: it was told to stop; its time says nothing) */
+        w->graph_cancels++;
+        tn_surf_destroy(s->job.g); /* (0 nodes) */
+    } else if (tn_failed(s->job.st)) {
+        s->last_build_ms = s->job.ms;
         tn_world_message(w, "graph planner: %s", s->job.err.msg);
         tn_surf_destroy(s->job.g); /* (a failed rebuild leaves 0 nodes) */
     } else {
+        s->last_build_ms = s->job.ms;
         s->graph[s->job.slot] = s->job.g;
         s->graph_used[s->job.slot] = ++s->tick;
         /* (the job's jump: the slider may have moved on meanwhile) */
@@ -403,6 +424,27 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
     (void)w, (void)s, (void)wait;
 #endif
 }
+
+/* A background build under way told to stop (tn_surf.h CANCEL): it ends
+ * at its next poll (a few ms while it searches, at most about 100 ms on a
+ * 256x256 level) and job_collect then drops it.  For one nobody will use:
+ * the world is destroyed, its map replaced, or its physics are no longer
+ * the world's (a value the slider moved on from). */
+static void job_stop(tn_wbots *s)
+{
+#ifdef BG_THREADS
+    if (s->job.running) atomic_store(&s->job.stop[s->job.slot], true);
+#else
+    (void)s;
+#endif
+}
+
+void tn_wbots_stop_build(tn_world *w)
+{
+    if (of(w)) job_stop(of(w));
+}
+
+int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
 
 /* The cached graph for a body's profile (made or rebuilt when the profile
  * is new or the map changed); NULL when the map is too large or the
@@ -423,6 +465,11 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
     if (build) {
         job_collect(w, s, false);
         s->waiting = false;
+        /* a build for physics the world no longer has (every body steps
+         * under w->phys): nobody waits for it, and the graph for the new
+         * value waits its turn behind it, so it stops (the next step puts
+         * it away and starts the wanted one) */
+        if (s->job.running && memcmp(&s->job.prof.phys, &w->phys, sizeof w->phys) != 0) job_stop(s);
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
     prof.threads = w->graph_threads;
@@ -1386,8 +1433,9 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     job_collect(w, s, false); /* a background build shows as soon as it ends */
     /* where graphs build in the background (the window), the character's
      * first is started as the map shows, so a first click seldom waits for
-     * it (asked once: a failed build is not tried again each frame) */
-    bool ahead = w->graph_bg && !s->prebuilt;
+     * it (asked once, and only before any graph was made on this map: a
+     * failed build is not tried again each frame) */
+    bool ahead = w->graph_bg && !s->prebuilt && s->tick == 0 && !s->job.running;
     if (graph_mode(w, s) && ((overlays & TN_OVERLAY_SURF) || ahead)) {
         s->prebuilt = true;
         graph_for(w, s, &w->character, BUILD);

@@ -226,6 +226,7 @@ static tn_status no_fit(const tn_map *m, int cw, int ch, tn_error *err)
 /* The four parts, in the order of tn_wparts.h: destroyed in reverse. */
 static void subs_destroy(tn_world *w)
 {
+    tn_wbots_stop_build(w); /* (a background graph build winds down meanwhile) */
     tn_wagents_destroy(w);
     tn_wnav_destroy(w);
     tn_wenemies_destroy(w);

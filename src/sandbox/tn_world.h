@@ -313,8 +313,13 @@ void tn_world_hold_graph_builds(tn_world *w, bool hold);
  * changed tile; more changed tiles than tn_surf.h EDITS repairs one by
  * one: it is built again in the background on a new copy).  One build at a
  * time.  A click whose graph is not in the cache waits for a build under
- * way (its plan is made at once; a build of another graph goes on), and a
- * map load or tn_world_destroy waits too.
+ * way (its plan is made at once; a build of another graph goes on).  A
+ * build nobody will use is told to stop (tn_surf_profile.cancel) and ends
+ * at its next poll instead of running to its end: on a map load
+ * (tn_world_replace_map), tn_world_destroy, and when the world's physics
+ * are no longer those it builds for (a slider moved on: the next step
+ * stops it, then builds the graph for the new value; see
+ * tn_wbots_builds_cancelled).
  * The world's allocator must then be thread-safe (the default is).  Without
  * C11 threads (the browser build) every build is made at once. */
 void tn_world_build_graphs_in_background(tn_world *w, bool on);

@@ -38,6 +38,8 @@ struct tn_world {
     uint8_t *taken;
     uint32_t map_serial;    /* maps replaced (tn_world_map_serial) */
     uint32_t nav_revisions; /* navmesh builds on every map (tn_wnav_revision) */
+    int graph_cancels;      /* background graph builds told to stop and stopped
+                             * (tn_wbots.c; kept across map replacements) */
 
     /* part state, owned by each part's file */
     struct tn_wbots *bots;

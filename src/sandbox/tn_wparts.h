@@ -44,6 +44,9 @@
 
 tn_status tn_wbots_create(tn_world *w, tn_error *err);
 void tn_wbots_destroy(tn_world *w);
+/* Tell a background graph build under way to stop (tn_wbots_destroy then
+ * waits one poll, not the whole build); nothing when none runs. */
+void tn_wbots_stop_build(tn_world *w);
 bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active);
 void tn_wbots_step(tn_world *w);
 void tn_wbots_physics(tn_world *w);

@@ -132,6 +132,9 @@ struct tn_surf {
      * surf_keep): slot 0 the caller's thread, 1 .. nkeep - 1 the workers' */
     struct surf_keep *keep;
     int nkeep;
+    /* a full build under way polls prof.cancel (tn_surf.c tn_surfi_cancelled);
+     * cancelled: it said so once in this build (every later poll stops) */
+    bool polling, cancelled;
 };
 
 /* ---- shared by tn_surf.c (the graph, its build and repairs) and
@@ -260,6 +263,9 @@ int ch_find(tn_surf *g, int start, const goal *G);
  * and threads exist, else one after the other. */
 #define surf_both tn_surfi_both
 void tn_surfi_both(int (*fa)(void *), void *a, int (*fb)(void *), void *b, bool two);
+/* Library-internal (tn_surf.c): whether a full build under way is to stop
+ * (profile.cancel said so; tn_surf.h CANCEL).  False outside full builds. */
+bool tn_surfi_cancelled(tn_surf *g);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop
