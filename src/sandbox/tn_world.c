@@ -423,16 +423,20 @@ static tn_status refuse(tn_world *w, tn_status s, tn_error *err, const char *msg
 
 static tn_status change(tn_world *w, int x, int y, int tile, int mark, tn_error *err);
 
+/* An edit of a tile outside the map, refused. */
+static tn_status refuse_outside(tn_world *w, int x, int y, tn_error *err)
+{
+    char msg[128];
+    snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, w->map->w, w->map->h);
+    return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, msg);
+}
+
 tn_status tn_world_edit(tn_world *w, int x, int y, tn_edit kind, tn_error *err)
 {
     tn_error local;
     if (!err) err = &local;
     tn_map *m = w->map;
-    if (!tn_map_inside(m, x, y)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
-        return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, msg);
-    }
+    if (!tn_map_inside(m, x, y)) return refuse_outside(w, x, y, err);
     if ((unsigned)kind > TN_EDIT_ITEM) {
         return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, "unknown edit kind");
     }
@@ -475,11 +479,7 @@ tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_err
     tn_error local;
     if (!err) err = &local;
     tn_map *m = w->map;
-    if (!tn_map_inside(m, x, y)) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
-        return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err, msg);
-    }
+    if (!tn_map_inside(m, x, y)) return refuse_outside(w, x, y, err);
     if (tile < TN_TILE_EMPTY || tile > TN_TILE_ONEWAY || mark < TN_MARK_NONE ||
         mark > TN_MARK_ITEM || (tile != TN_TILE_EMPTY && mark != TN_MARK_NONE))
         return refuse(w, TN_FAILURE | TN_INVALID_PARAM, err,
