@@ -61,7 +61,7 @@ sources() {
     script) echo "fuzz/fuzz_script.c src/game/script.c src/game/fileio.c src/game/tiled.c $(ls src/sandbox/*.c src/nav/*.c | tr '\n' ' ')" ;;
     cdt) echo "fuzz/fuzz_cdt.c src/nav/tn_cdt.c src/nav/tn_cdt_pred.c src/nav/tn_cdt_sweep.c src/nav/tn_common.c" ;;
     world) echo "fuzz/fuzz_world.c src/game/script.c src/game/fileio.c src/game/tiled.c $(ls src/sandbox/*.c src/nav/*.c | tr '\n' ' ')" ;;
-        tmx | tmj) echo "fuzz/fuzz_$1.c src/game/tiled.c src/game/fileio.c src/nav/tn_map.c src/nav/tn_common.c" ;;
+        tmx | tmj) echo "fuzz/fuzz_$1.c src/game/tiled.c src/game/fileio.c src/sandbox/tn_text.c src/nav/tn_map.c src/nav/tn_common.c" ;;
     surf) echo "fuzz/fuzz_surf.c $(ls src/nav/*.c | tr '\n' ' ')" ;;
     esac
 }
