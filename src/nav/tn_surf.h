@@ -131,7 +131,10 @@
  * "graph build cancelled", nothing leaked.  tn_surf_create then makes
  * nothing; a cancelled rebuild or sync leaves a graph with 0 nodes, out of
  * sync with every map, as one out of memory does: safe to destroy, rebuild
- * or sync (which builds again).  A load and a local repair (one tile, or
+ * or sync (which builds again).  A cancelled tn_surf_rebuild keeps the
+ * profile it was given (tn_surf_get_profile), its cancel and cancel_user
+ * included: a later sync builds that profile and polls that callback, so
+ * clear the flag first (with it still set, the sync is cancelled too).  A load and a local repair (one tile, or
  * the few of a sync: EDITS) do not poll; they cost a fraction of a build.
  * How soon: on a 1024x1024 generated level (tilenav-bench genmap --kind
  * platformer --size 1024 --seed 7; 1x2, jump 4, 8 landmarks; 11,159 polls)
