@@ -3,7 +3,7 @@
 #  1. `make dist`, unpacked in a temporary folder; there, with SDL's
 #     pkg-config hidden, `make lib` and the library's tests (tests/pkg/nosdl.sh),
 #     then `make install-lib` into a temporary prefix;
-#  2. the eight examples and a C++ consumer compiled from the installed
+#  2. the nine examples and a C++ consumer compiled from the installed
 #     headers through pkg-config (warnings are errors), linked against the
 #     shared library (soname checked) and run; one static link too;
 #  3. `make install` of the unpacked tree into a DESTDIR: game, man page,
@@ -61,7 +61,7 @@ done
 CFL=$(pkg-config --cflags tilenav); LIBS=$(pkg-config --libs tilenav)
 so=$(readelf -d "$T/inst/lib/libtilenav.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ -n "$so" ] && [ -e "$T/inst/lib/$so" ] || fail "libtilenav.so has no soname, or no $so installed"
-for ex in platformer_bot graph_bot graph_shortcuts graph_bake graph_thread tower_defense navmesh_cdt agents; do
+for ex in platformer_bot graph_bot graph_shortcuts graph_bake graph_thread graph_view tower_defense navmesh_cdt agents; do
     # shellcheck disable=SC2086
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic $CFL "$D/examples/$ex.c" -o "$T/$ex" $LIBS ||
         fail "examples/$ex.c does not build against the installed library"
