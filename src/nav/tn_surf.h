@@ -565,8 +565,11 @@ int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debu
 /* The surfaces whose feet line meets the rectangle x0..x1, y0..y1 (world
  * pixels, bounds included), drawn as tn_surf_debug_draw draws surfaces;
  * returns how many (dd NULL: counted only).  An inverted or NaN rectangle
- * or g NULL: 0.  Cost: a pass over the map's rows and the surfaces of the
- * rows inside. */
+ * or g NULL: 0; infinite bounds are fine (-inf..inf: every surface).  A
+ * graph left with 0 nodes (a cancelled or failed rebuild) has none.
+ * Memory: none; it only reads g and never calls the step function
+ * (threads: tn_debug.h).  Cost: a pass over the map's rows and the
+ * surfaces of the rows inside. */
 int tn_surf_debug_draw_surfaces_in(const tn_surf *g, const tn_debug_draw *dd, float x0, float y0,
                                    float x1, float y1);
 
