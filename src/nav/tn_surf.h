@@ -558,8 +558,10 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
  * STEP FUNCTION; threads: tn_debug.h).  Cost: a pass over the map's rows,
  * two binary searches per surface on a row inside (the edges inside are
  * runs of consecutive ids), then one replay of the physics per edge drawn
- * (a line per frame): independent of the graph's size (at 1024x1024, 2.25
- * M edges, it used to pass over all of them twice a call). */
+ * (a line per frame): independent of the edge count, though not of the
+ * map's width (every surface on the view's rows is searched, also those
+ * left or right of it); at 1024x1024, 2.25 M edges, it used to pass over
+ * all of them twice a call. */
 int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
                                 float x0, float y0, float x1, float y1, int max_edges);
 /* The surfaces whose feet line meets the rectangle x0..x1, y0..y1 (world
