@@ -393,6 +393,38 @@ static void test_bad_arguments(void **state)
     rig_free(&r);
 }
 
+/* The graph read-outs of a NULL bot read as a bot with no graph and no
+ * plan, as tn_bot_replan and tn_bot_set_heuristic take one (tn_bot_graph
+ * and the others dereferenced it: a crash in a game that asks before its
+ * bot exists); tn_bot_set_graph(NULL, g) does nothing.  A bot's own answer
+ * is the graph as given, NULL again after setting NULL. */
+static void test_graph_readouts_null_bot(void **state)
+{
+    (void)state;
+    int count = 7, leg = 7;
+    assert_null(tn_bot_graph(NULL));
+    assert_int_equal(tn_bot_plan_generation(NULL), 0);
+    assert_int_equal(tn_bot_plan_revision(NULL), 0);
+    assert_null(tn_bot_legs(NULL, &count, &leg));
+    assert_int_equal(count, 0);
+    assert_int_equal(leg, 0);
+    tn_bot_set_graph(NULL, NULL);
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &r.p);
+    tn_surf *g = NULL;
+    assert_int_equal(tn_surf_create(r.m, &prof, NULL, &g, NULL), TN_OK);
+    tn_bot_set_graph(NULL, g); /* no effect, no crash */
+    assert_null(tn_bot_graph(r.bot));
+    tn_bot_set_graph(r.bot, g);
+    assert_ptr_equal(tn_bot_graph(r.bot), g);
+    assert_non_null(tn_bot_legs(r.bot, NULL, NULL)); /* count, leg optional */
+    tn_bot_set_graph(r.bot, NULL);
+    assert_null(tn_bot_graph(r.bot));
+    tn_surf_destroy(g);
+    rig_free(&r);
+}
+
 /* A body at a NaN or far position (a caller's bug, motion that blew up) is
  * refused by goto and gets no input from step; the bot cast its position
  * to tile indices unchecked (undefined for NaN, 1e30). */
@@ -1020,6 +1052,7 @@ int main(void)
         cmocka_unit_test(test_bots_share_a_finder),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_body_outside_map),
+        cmocka_unit_test(test_graph_readouts_null_bot),
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_graph_stale),

@@ -307,7 +307,8 @@ static void test_format_null_map(void **state)
  * every refusal names the map, the problem and, for a tile, LINE:COL of
  * its character in the text.  A map whose fields were set by hand to what
  * the text cannot hold is refused instead of written as another map
- * (tn_map_format wrote terrain 7 as '.', a mark on a block as '#'). */
+ * (tn_map_format wrote terrain 7 as '.', a mark on a block as '#').  An
+ * unknown code is called one ("has terrain (terrain 7" said nothing). */
 static void test_save_messages(void **state)
 {
     (void)state;
@@ -338,8 +339,8 @@ static void test_save_messages(void **state)
         int x, y, tile, mark;
         const char *want;
     } bad[] = {
-        {1, 0, 7, 0, "a.map:4:2: tile (1,0) has terrain (terrain 7, content 0;"},
-        {0, 0, 0, 9, "a.map:4:1: tile (0,0) has content (terrain 0, content 9;"},
+        {1, 0, 7, 0, "a.map:4:2: tile (1,0) has an unknown terrain code (terrain 7, content 0;"},
+        {0, 0, 0, 9, "a.map:4:1: tile (0,0) has an unknown content code (terrain 0, content 9;"},
         {0, 1, 1, 2,
          "a.map:5:1: tile (0,1) has content on a block or one-way platform "
          "(terrain 1, content 2;"},
@@ -373,7 +374,7 @@ static void test_save_messages(void **state)
     c->tile[1] = 5;
     assert_int_equal(tn_map_save(c, "a.map", buf, cap + 16, NULL, &e),
                      TN_FAILURE | TN_INVALID_PARAM);
-    assert_non_null(strstr(e.msg, "a.map:5:2: tile (1,0) has terrain"));
+    assert_non_null(strstr(e.msg, "a.map:5:2: tile (1,0) has an unknown terrain code"));
     c->tile[1] = TN_TILE_EMPTY;
     c->start_x = 3; /* outside, and not -1,-1 */
     assert_int_equal(tn_map_save(c, "a.map", buf, cap, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);

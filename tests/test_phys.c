@@ -505,6 +505,52 @@ static void test_other_tile_sizes(void **state)
     }
 }
 
+/* x after `steps` walking right from pixel x0 (feet on a floor), with p. */
+static float walked(const tn_phys_params *p, float x0, int steps)
+{
+    tn_map *m = open_floor(600, 8);
+    tn_body b;
+    tn_body_place(&b, p, 1, 2, 0, 6);
+    b.x = x0;
+    run(&b, m, p, NONE, 2);
+    run(&b, m, p, (tn_input){false, true, false, false}, steps);
+    tn_map_destroy(m);
+    return b.x;
+}
+
+/* The snap's bounds as tn_phys.h states them: the lattice is T/n for the
+ * tile size in use (n = 3 at tile_px 8, 12 at 32 with the 16-px speeds);
+ * the snap distance is T/128 (1/4 px at 32: 0.2 px off is snapped, 0.3
+ * is not); a walk_speed within 1/1000 of a step of a dividing one walks
+ * at it (160.01 px/s as 160); a step that divides no tile (150 px/s, 2.5
+ * px) and an x placed further off are never snapped. */
+static void test_walk_lattice_bounds(void **state)
+{
+    (void)state;
+    const tn_phys_params d = tn_phys_default(4.0f);
+    tn_phys_params p = d;
+    const float third = (float)(16.0 / 6.0);
+    p.tile_px = 8.0f; /* 8/3 px: 3 a tile */
+    assert_true(walked(&p, 0.0f, 1500) == (float)(1500.0 * 8.0 / 3.0));
+    p.tile_px = 32.0f; /* 12 a tile */
+    assert_true(walked(&p, 0.0f, 3000) == (float)(3000.0 * 8.0 / 3.0));
+    p = tn_phys_scaled(&d, 2.0f); /* 16/3 px; T/128 = 0.25 px */
+    assert_true(walked(&p, 0.2f, 1500) == (float)(1500.0 * 16.0 / 3.0)); /* snapped at once */
+    float off = walked(&p, 0.3f, 300) - (float)(300.0 * 16.0 / 3.0);
+    printf("  0.3 px off at tile_px 32: %.4f px off after 300 steps\n", (double)off);
+    assert_true(off > 0.25f && off < 0.35f); /* not snapped: 0.3 px off, plus drift */
+    p = d;
+    p.walk_speed = 160.01f; /* within 1/1000 of a step of 160: walks as 160 */
+    assert_true(walked(&p, 0.0f, 3000) == (float)(3000.0 * 16.0 / 6.0));
+    p.walk_speed = 150.0f; /* 2.5 px, 6.4 a tile: float sums, no snap */
+    float x = walked(&p, 0.0f, 3000);
+    assert_true(fabsf(x - 7500.0f) < 0.05f);
+    p = d; /* placed 1.3 px off: it stays off (by 1.3 px, plus drift) */
+    x = walked(&p, 1.3f, 600);
+    off = x - 600.0f * third;
+    assert_true(off > 1.2f && off < 1.4f);
+}
+
 /* Walking keeps x on the walk lattice (x = k * 8/3 px) however far it
  * goes: float sums of the step drifted 0.19 px off it by x = 8,000 px and
  * 0.8 px by 16,000, past the 1/8 px the collisions forgive, so far from
@@ -718,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_no_tunnelling),
         cmocka_unit_test(test_validate),
         cmocka_unit_test(test_walk_stays_on_lattice),
+        cmocka_unit_test(test_walk_lattice_bounds),
         cmocka_unit_test(test_scale_invariance_script),
         cmocka_unit_test(test_scale_invariance_random),
         cmocka_unit_test(test_other_tile_sizes),

@@ -389,7 +389,7 @@ static const char *profile_reason(const tn_bot *b, const tn_surf_profile *p)
 
 void tn_bot_set_graph(tn_bot *b, tn_surf *g)
 {
-    if (b->graph == g) return;
+    if (!b || b->graph == g) return;
     bool had = b->graph != NULL;
     b->graph = g;
     b->nlegs = b->leg = 0;
@@ -417,15 +417,17 @@ void tn_bot_replan(tn_bot *b, const char *reason)
     if (!b->first_plan && !b->why) b->why = reason ? reason : "re-plan";
 }
 
-uint32_t tn_bot_plan_generation(const tn_bot *b) { return b->graph_gen; }
-const tn_surf *tn_bot_graph(const tn_bot *b) { return b->graph; }
-uint32_t tn_bot_plan_revision(const tn_bot *b) { return b->plan_rev; }
+/* (a NULL bot reads as one with no graph and no plan, as tn_bot_replan
+ * and tn_bot_set_heuristic take it: tn_bot_graph(NULL) dereferenced it) */
+uint32_t tn_bot_plan_generation(const tn_bot *b) { return b ? b->graph_gen : 0; }
+const tn_surf *tn_bot_graph(const tn_bot *b) { return b ? b->graph : NULL; }
+uint32_t tn_bot_plan_revision(const tn_bot *b) { return b ? b->plan_rev : 0; }
 
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg)
 {
-    *count = b->graph ? b->nlegs : 0;
-    if (leg) *leg = b->leg;
-    return b->legs;
+    if (count) *count = b && b->graph ? b->nlegs : 0;
+    if (leg) *leg = b ? b->leg : 0;
+    return b ? b->legs : NULL;
 }
 
 /* A graph not synced with m since the map's last edit: its plans may cross

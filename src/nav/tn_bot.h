@@ -222,7 +222,9 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * keeps the graph in sync with the map and the body's profile
  * (tn_surf_sync) before tn_bot_goto and tn_bot_step: a plan due on a graph
  * out of sync (tn_surf_in_sync) is not made; the bot stops in NO_PATH with
- * the reason in tn_bot_plan_error. */
+ * the reason in tn_bot_plan_error.  The bot does not own the graph: it
+ * must outlive its use (set NULL, or destroy the bot, before destroying
+ * it).  A NULL bot: no effect. */
 void tn_bot_set_graph(tn_bot *b, tn_surf *g);
 /* Drop the plan being followed and make a new one at the next step (on the
  * ground; in the air on landing), as tn_bot_set_graph does, without a graph
@@ -231,14 +233,18 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g);
  * tn_bot_info (pending_reason, then plan_reason), unless one already waits.
  * No effect unless MOVING or PARTIAL. */
 void tn_bot_replan(tn_bot *b, const char *reason);
-/* The graph plan's legs and the leg being followed (count 0 in classic mode). */
+/* The graph plan's legs and the leg being followed (count 0 in classic mode).
+ * The array is the bot's, valid until its next step, goal or graph; count
+ * and leg may be NULL.  These read-outs and tn_bot_graph take a NULL bot
+ * as one with no graph and no plan: NULL, 0, count 0. */
 const tn_surf_leg *tn_bot_legs(const tn_bot *b, int *count, int *leg);
 /* The graph generation and map revision the current plan was made on.
  * A generation counts one graph's builds (each graph starts at 1): two
  * graphs can be at the same one, so a plan is of graph g only when
  * tn_bot_graph(b) == g too.  O(1). */
 uint32_t tn_bot_plan_generation(const tn_bot *b);
-/* The graph set by tn_bot_set_graph (NULL: the classic planner).  O(1). */
+/* The graph set by tn_bot_set_graph (NULL: the classic planner, also for a
+ * NULL bot), as given: the caller's, not a copy.  O(1). */
 const tn_surf *tn_bot_graph(const tn_bot *b);
 uint32_t tn_bot_plan_revision(const tn_bot *b);
 

@@ -4,8 +4,8 @@
  * The library never renders.  Two modules draw through these callbacks:
  * tn_navmesh (tn_navmesh_draw, _draw_corridor, _draw_clearance, _draw_path:
  * triangles, outlines, corridors, clearance circles, paths) and tn_surf
- * (tn_surf_debug_draw, _draw_edges_in: the surface graph).  The other modules draw nothing
- * themselves: their state is public (tn_flow_dir / tn_flow_exit for flow
+ * (tn_surf_debug_draw, _draw_edges_in, _draw_surfaces_in: the surface
+ * graph).  The other modules draw nothing themselves: their state is public (tn_flow_dir / tn_flow_exit for flow
  * arrows, tn_path_explored_at for A*'s explored states, positions of
  * enemies, wanderers and companions), and the demo's sandbox (src/sandbox,
  * not installed) draws it through this same interface with the tn_dd_*

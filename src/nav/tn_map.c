@@ -489,8 +489,8 @@ size_t tn_map_format_size(const tn_map *m)
 static const char *tile_problem(const tn_map *m, size_t i, bool start)
 {
     int t = m->tile[i], k = m->mark[i];
-    if (t > TN_TILE_ONEWAY) return "terrain";
-    if (k > TN_MARK_ITEM) return "content";
+    if (t > TN_TILE_ONEWAY) return "an unknown terrain code";
+    if (k > TN_MARK_ITEM) return "an unknown content code";
     if (k != TN_MARK_NONE && t != TN_TILE_EMPTY) return "content on a block or one-way platform";
     if (k != TN_MARK_NONE && start) return "content on the character start";
     return NULL;

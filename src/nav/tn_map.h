@@ -118,13 +118,14 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
 size_t tn_map_format_size(const tn_map *m);
 /* Write the tilenav-map text of m into buf, NUL-terminated; *written (may
  * be NULL) gets its length without the NUL.  `name` is used in messages
- * only (NULL: "map"), as in tn_map_parse.  Errors (err filled, buf not
- * written):
+ * only (NULL: "map"), as in tn_map_parse.  Errors (err filled, buf and
+ * *written not written):
  *  - INVALID_PARAM: m NULL ("NAME: no map to write"), a size outside
  *    1..TN_MAP_MAX_SIZE, no tile arrays, a start outside the map other
  *    than -1,-1, or a tile the text cannot hold as it is: terrain above
- *    TN_TILE_ONEWAY, content above TN_MARK_ITEM, content on a block, a
- *    one-way platform or the start.  Such a tile is named with LINE:COL
+ *    TN_TILE_ONEWAY, content above TN_MARK_ITEM ("has an unknown terrain
+ *    code", "... content code"), content on a block, a one-way platform or
+ *    the start.  Such a tile is named with LINE:COL
  *    of its character in the text (err->line, err->col): "a.map:5:3: tile
  *    (2,1) has content on a block or one-way platform (terrain 1, content
  *    2; ...): not written".  Maps made by tn_map_parse or _create and

@@ -46,12 +46,19 @@
  * platforms drops through (the body is moved T/16 = 1 px down, below the
  * platform top).
  * Walking (and moving in the air) steps x by walk_speed * dt; where that
- * divides a tile into n whole steps (8/3 px: 6 at the defaults), an x
- * within 1/8 px of the walk lattice k * T/n after a move is set to the
- * float nearest k * T/n, so x does not drift however far a body walks
- * (float sums of the step drifted 0.19 px by x = 8,000 px, 0.8 px by
- * 16,000: far from the map's left edge a box could not stop over a hole
- * its width).  An x placed further off the lattice stays as it is.
+ * divides a tile into n whole steps (8/3 px: 6 at the defaults; 3 at
+ * tile_px 8 and 12 at 32 with the same speeds), an x within T/128 (the
+ * overlap slack: 1/8 px at 16, 1/4 px at 32) of the walk lattice k * T/n
+ * after a move is set to the float nearest k * T/n, so x does not drift
+ * however far a body walks (float sums of the step drifted 0.19 px by x =
+ * 8,000 px, 0.8 px by 16,000: far from the map's left edge a box could
+ * not stop over a hole its width).  "Divides" allows T / step to miss n by
+ * 1/1000 (the float rounding of walk_speed * dt), so a walk_speed that
+ * close to such a speed walks at it: 160.01 px/s moves 8/3 px a step, as
+ * 160 does (not 0.01 px/s faster); 150 (2.5 px, 6.4 a tile) is not
+ * snapped.  An x placed further off the lattice (say 1.3 px) is not
+ * snapped: it walks off the lattice, with float sums' drift, until a wall
+ * or a placement puts it on a tile edge.  Only a move with vx != 0 snaps.
  *
  * Memory: none beyond the caller's tn_body (36 bytes on x86-64).
  * Thread safety: pure functions of their arguments; bodies are the caller's.

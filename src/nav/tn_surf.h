@@ -131,7 +131,10 @@
  * "graph build cancelled", nothing leaked.  tn_surf_create then makes
  * nothing; a cancelled rebuild or sync leaves a graph with 0 nodes, out of
  * sync with every map, as one out of memory does: safe to destroy, rebuild
- * or sync (which builds again).  A load and a local repair (one tile, or
+ * or sync (which builds again).  A cancelled tn_surf_rebuild keeps the
+ * profile it was given (tn_surf_get_profile), its cancel and cancel_user
+ * included: a later sync builds that profile and polls that callback, so
+ * clear the flag first (with it still set, the sync is cancelled too).  A load and a local repair (one tile, or
  * the few of a sync: EDITS) do not poll; they cost a fraction of a build.
  * How soon: on a 1024x1024 generated level (tilenav-bench genmap --kind
  * platformer --size 1024 --seed 7; 1x2, jump 4, 8 landmarks; 11,159 polls)
@@ -555,15 +558,20 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
  * STEP FUNCTION; threads: tn_debug.h).  Cost: a pass over the map's rows,
  * two binary searches per surface on a row inside (the edges inside are
  * runs of consecutive ids), then one replay of the physics per edge drawn
- * (a line per frame): independent of the graph's size (at 1024x1024, 2.25
- * M edges, it used to pass over all of them twice a call). */
+ * (a line per frame): independent of the edge count, though not of the
+ * map's width (every surface on the view's rows is searched, also those
+ * left or right of it); at 1024x1024, 2.25 M edges, it used to pass over
+ * all of them twice a call. */
 int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd,
                                 float x0, float y0, float x1, float y1, int max_edges);
 /* The surfaces whose feet line meets the rectangle x0..x1, y0..y1 (world
  * pixels, bounds included), drawn as tn_surf_debug_draw draws surfaces;
  * returns how many (dd NULL: counted only).  An inverted or NaN rectangle
- * or g NULL: 0.  Cost: a pass over the map's rows and the surfaces of the
- * rows inside. */
+ * or g NULL: 0; infinite bounds are fine (-inf..inf: every surface).  A
+ * graph left with 0 nodes (a cancelled or failed rebuild) has none.
+ * Memory: none; it only reads g and never calls the step function
+ * (threads: tn_debug.h).  Cost: a pass over the map's rows and the
+ * surfaces of the rows inside. */
 int tn_surf_debug_draw_surfaces_in(const tn_surf *g, const tn_debug_draw *dd, float x0, float y0,
                                    float x1, float y1);
 

@@ -3,7 +3,7 @@
 #  1. `make dist`, unpacked in a temporary folder; there, with SDL's
 #     pkg-config hidden, `make lib` and the library's tests (tests/pkg/nosdl.sh),
 #     then `make install-lib` into a temporary prefix;
-#  2. the eight examples and a C++ consumer compiled from the installed
+#  2. every example (examples/*.c) and a C++ consumer compiled from the installed
 #     headers through pkg-config (warnings are errors), linked against the
 #     shared library (soname checked) and run; one static link too;
 #  3. `make install` of the unpacked tree into a DESTDIR: game, man page,
@@ -61,13 +61,18 @@ done
 CFL=$(pkg-config --cflags tilenav); LIBS=$(pkg-config --libs tilenav)
 so=$(readelf -d "$T/inst/lib/libtilenav.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
 [ -n "$so" ] && [ -e "$T/inst/lib/$so" ] || fail "libtilenav.so has no soname, or no $so installed"
-for ex in platformer_bot graph_bot graph_shortcuts graph_bake graph_thread tower_defense navmesh_cdt agents; do
+# every examples/*.c (a list here left a new example unbuilt)
+nex=0
+for src in "$D"/examples/*.c; do
+    ex=$(basename "$src" .c)
+    nex=$((nex + 1))
     # shellcheck disable=SC2086
     ${CC:-cc} -std=c11 -Wall -Wextra -Werror -pedantic $CFL "$D/examples/$ex.c" -o "$T/$ex" $LIBS ||
         fail "examples/$ex.c does not build against the installed library"
     readelf -d "$T/$ex" | grep -q "NEEDED.*\[$so\]" || fail "$ex does not load $so"
     LD_LIBRARY_PATH="$T/inst/lib" "$T/$ex" >"$T/$ex.out" 2>&1 || { cat "$T/$ex.out"; fail "examples/$ex failed"; }
 done
+[ "$nex" -gt 0 ] || fail "no examples/*.c in the tarball"
 CXX=${CXX:-g++}
 # shellcheck disable=SC2086
 $CXX -std=c++11 -Wall -Wextra -Werror -pedantic -Wold-style-cast -Wuseless-cast $CFL \
@@ -155,4 +160,4 @@ case "$out" in *'"frames":5,'*'"map":{"width":80,"height":45}'*) ;;
 [ "$(wc -c <"$T/elsewhere/shot.bmp")" -eq $((54 + 1280 * 720 * 3)) ] ||
     fail "the installed game's screenshot is not a 1280x720 24-bit BMP"
 echo "package.sh: dist tilenav-$V.tar.gz builds and tests without SDL; installed $so;" \
-     "8 examples and the C++ consumer build and run; the game installed in a PREFIX finds its data"
+     "$nex examples and the C++ consumer build and run; the game installed in a PREFIX finds its data"
