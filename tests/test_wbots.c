@@ -938,6 +938,47 @@ static void test_click_kept_while_its_graph_builds(void **state)
     assert_false(atomic_load(&gate_timed_out));
 }
 
+/* A slider moved while the character stands builds nothing (no plan
+ * follows it); the next goto's graph is then missing.  The click starts its
+ * slow build in the background and is kept, rather than building it on the
+ * window's thread (the old code: an 8 s freeze on a 1024x1024 level). */
+static void test_click_after_idle_slider_builds_in_background(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    /* the player takes the controls: the character stands, its bot idle */
+    tn_world_set_input(w, (tn_input){false, true, false, false});
+    tn_world_step(w);
+    tn_world_set_input(w, (tn_input){false, false, false, false});
+    for (int f = 0; f < 60; f++) tn_world_step(w);
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_int_equal(atomic_load(&gate_held), 0); /* nothing builds yet */
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    assert_null(tn_wbots_character_graph(w));
+    assert_true(build_held(w)); /* built on another thread */
+    assert_non_null(
+        strstr(tn_world_message_text(w), "goto (20,12): planned when the graph is built"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: waiting | goto (20,12): planned when its graph is built"))
+        fail_msg("HUD: %s", hud);
+    atomic_store(&gate_closed, false);
+    for (int f = 0; f < 5000 && !tn_bot_active(tn_wbots_character_bot(w)); f++) {
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).goal_x, 20);
+    tn_world_destroy(w);
+    assert_false(atomic_load(&gate_timed_out));
+}
+
 /* The "built in the background" message names the jump height the graph
  * was built for, not the slider's value when the build ended (the old code
  * said the value the slider had moved on to). */
@@ -2042,6 +2083,7 @@ int main(void)
         cmocka_unit_test(test_background_first_build_note),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
         cmocka_unit_test(test_click_kept_while_its_graph_builds),
+        cmocka_unit_test(test_click_after_idle_slider_builds_in_background),
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),
         cmocka_unit_test(test_background_build_cancelled),

@@ -910,9 +910,14 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     s->defer = false;
     /* the character's graph still building in the background (a big map's
      * first, seconds at 1024x1024): the click is kept and made when it is
-     * built (tn_wbots_drive), rather than the window waiting for it */
+     * built (tn_wbots_drive), rather than the window waiting for it.  A
+     * graph not yet asked for (a slider moved while the character stood:
+     * nothing re-plans, so nothing builds) starts building there now when
+     * it is a slow one, rather than in this click (8 s at 1024x1024) */
     job_collect(w, s, false);
-    if (graph_mode(w, s) && s->job.running && !graph_for(w, s, &w->character, LOOK)) {
+    if (graph_mode(w, s) && !graph_for(w, s, &w->character, LOOK) &&
+        (s->job.running ||
+         (w->graph_bg && !graph_for(w, s, &w->character, BUILD) && s->job.running))) {
         tn_bot_stop(s->bot);
         s->defer = true;
         s->defer_x = x, s->defer_y = y, s->defer_tool = tool;
