@@ -1144,6 +1144,51 @@ static void test_background_build_value_moved_on(void **state)
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
+
+/* The same for a size: a build for a character height the slider moved on
+ * from, that no extra bot has, stops; one an extra bot has goes on (it
+ * waits for it).  The old code stopped only for another jump height: the
+ * graph for the new size came a whole build later (5-10 s at 1024x1024). */
+static void test_background_build_size_moved_on(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 3.0, NULL)));
+    assert_true(build_held(w)); /* the graph for 1x3, under way */
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 1.0, NULL)));
+    tn_world_step(w); /* the bot wants 1x1's graph: 1x3's is told to stop */
+    atomic_store(&gate_closed, false);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_int_equal(tn_surf_get_profile(g)->h, 1);
+    assert_fresh_build(g, tn_world_map(w));
+    /* an extra bot 1x1 tall, the character 1x3 again: 1x3's build is
+     * wanted by the character; then the character back to 1x1 (cached):
+     * the build goes on, no body is 1x3... */
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 3.0, NULL)));
+    assert_true(build_held(w));
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1.0, NULL))); /* made 1x3 */
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 1.0, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    atomic_store(&gate_closed, false);
+    /* ...but the extra bot is: its build was not stopped */
+    for (int ms = 0; ms < 5000; ms++) {
+        tn_world_step(w);
+        const tn_surf *eg = tn_bot_graph(tn_wbots_bot(w, 0));
+        if (eg && tn_surf_get_profile(eg)->h == 3) break;
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    const tn_surf *eg = tn_bot_graph(tn_wbots_bot(w, 0));
+    assert_non_null(eg);
+    assert_int_equal(tn_surf_get_profile(eg)->h, 3);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
 #endif
 
 #if !defined(__STDC_NO_THREADS__)
@@ -2088,6 +2133,7 @@ int main(void)
         cmocka_unit_test(test_background_build_outrun_by_edits),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_background_build_value_moved_on),
+        cmocka_unit_test(test_background_build_size_moved_on),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

@@ -428,8 +428,8 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 /* A background build under way told to stop (tn_surf.h CANCEL): it ends
  * at its next poll (a few ms while it searches, at most about 100 ms on a
  * 256x256 level) and job_collect then drops it.  For one nobody will use:
- * the world is destroyed, its map replaced, or its physics are no longer
- * the world's (a value the slider moved on from). */
+ * the world is destroyed, its map replaced, or its profile is no body's
+ * (job_wanted: a jump or size the slider moved on from). */
 static void job_stop(tn_wbots *s)
 {
 #ifdef BG_THREADS
@@ -445,6 +445,20 @@ void tn_wbots_stop_build(tn_world *w)
 }
 
 int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
+
+/* Whether the background build under way is for a profile a body has:
+ * physics the world has (every body steps under w->phys) and the size of
+ * the character or of an extra bot (they keep the size they were made
+ * with).  Not, after a jump or size slider moved on from its value. */
+static bool job_wanted(const tn_world *w, const tn_wbots *s)
+{
+    if (memcmp(&s->job.prof.phys, &w->phys, sizeof w->phys) != 0) return false;
+    const int jw = s->job.prof.w, jh = s->job.prof.h;
+    if (jw == w->character.w && jh == w->character.h) return true;
+    for (int i = 0; i < s->n; i++)
+        if (jw == s->ebody[i].w && jh == s->ebody[i].h) return true;
+    return false;
+}
 
 /* The cached graph for a body's profile (made or rebuilt when the profile
  * is new or the map changed); NULL when the map is too large or the
@@ -465,11 +479,9 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
     if (build) {
         job_collect(w, s, false);
         s->waiting = false;
-        /* a build for physics the world no longer has (every body steps
-         * under w->phys): nobody waits for it, and the graph for the new
-         * value waits its turn behind it, so it stops (the next step puts
-         * it away and starts the wanted one) */
-        if (s->job.running && memcmp(&s->job.prof.phys, &w->phys, sizeof w->phys) != 0) job_stop(s);
+        /* a build nobody waits for stops: the graph wanted now waits its
+         * turn behind it (the next step puts it away and starts that one) */
+        if (s->job.running && !job_wanted(w, s)) job_stop(s);
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
     prof.threads = w->graph_threads;

@@ -60,8 +60,9 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w);
 const tn_surf *tn_wbots_character_graph(const tn_world *w);
 /* Background graph builds (tn_world_build_graphs_in_background) told to
  * stop and stopped since the world was made: by a map replacement, by
- * tn_world_destroy (tn_wbots_destroy), or because the physics moved on
- * from the value they were built for.  Kept across map replacements. */
+ * tn_world_destroy (tn_wbots_destroy), or because the physics or the
+ * character's size moved on from the value they were built for (a size an
+ * extra bot still has is built on).  Kept across map replacements. */
 int tn_wbots_builds_cancelled(const tn_world *w);
 /* The character's graph search, exactly as its bot made it: for its last
  * plan (a goal's first or a re-plan) with the graph planner, the nodes
