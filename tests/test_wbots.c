@@ -580,6 +580,51 @@ static void test_hud_slider_without_a_step(void **state)
     tn_world_destroy(w);
 }
 
+/* A bot at rest keeps its last plan; a slider moved since (nothing
+ * re-plans a bot at rest) makes that plan another value's: the HUD says so
+ * rather than showing its frames, legs and nodes as the new value's (the
+ * old code kept "found: N frames" for the jump height it left). */
+static void test_hud_idle_plan_for_another_value(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    tn_bot_info i = go(w, 1500);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived | found: ")) fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2.5, NULL)));
+    for (int f = 0; f < 3; f++) tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived | jump height changed since its last plan: the next "
+                     "goto plans for it") ||
+        strstr(hud, "found: "))
+        fail_msg("HUD: %s", hud);
+    /* back to the plan's value: its numbers are right again */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived | found: ")) fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| size changed since its last plan")) fail_msg("HUD: %s", hud);
+    /* the classic planner the same */
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 1, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    i = go(w, 1500);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: ")) fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 3.0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: ") || !strstr(hud, "jump height changed since its last plan"))
+        fail_msg("HUD: %s", hud);
+    /* the next goto plans for the new value: its numbers again */
+    i = go(w, 1500);
+    tn_world_hud(w, hud, sizeof hud);
+    if (strstr(hud, "changed since")) fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* A jump-height drag passes many values: the reviewer's window froze
  * 200-280 ms for each on 256x256 (a graph built in the setter).  The
  * setter builds nothing (the HUD still says the re-plan at once); the next
@@ -2149,6 +2194,7 @@ int main(void)
         cmocka_unit_test(test_hud_classic_pending_after_switch),
         cmocka_unit_test(test_refused_goto_forgets_the_plan),
         cmocka_unit_test(test_hud_slider_without_a_step),
+        cmocka_unit_test(test_hud_idle_plan_for_another_value),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
         cmocka_unit_test(test_key_cancels),

@@ -129,7 +129,11 @@ typedef struct tn_wbots {
     tn_wbots_search_node *sn;
     int sn_n, sn_cap;
     int sn_plans; /* the bot's plan count when it was copied (0: none yet) */
-    int sn_seen;  /* the bot's plan count last looked at */
+    /* what the character's last plan was made under: a bot at rest whose
+     * last plan is for another jump height or size says so on the HUD */
+    float plan_jump;
+    int plan_bw, plan_bh;
+    int sn_seen; /* the bot's plan count last looked at */
     int sn_gx, sn_gy, sn_frames;
     int sn_replans;        /* the plan's re-plan number (0: the goal's first) */
     const char *sn_reason; /* tn_bot_info.plan_reason of the plan */
@@ -688,6 +692,8 @@ static void note_search(tn_world *w, tn_wbots *s)
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.plans == s->sn_seen) return;
     s->sn_seen = i.plans;
+    s->plan_jump = w->phys.jump_height;
+    s->plan_bw = w->character.w, s->plan_bh = w->character.h;
     s->sn_plans = i.plans;
     s->sn_replans = i.replans;
     s->sn_reason = i.plan_reason;
@@ -1239,6 +1245,17 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (i.planner != want)
         return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
                         sel, hud_state(i.state), extra);
+    /* a bot at rest keeps its last plan, made for a jump height or size the
+     * sliders have left since (nothing re-plans it): its frames, legs and
+     * nodes are not the new value's */
+    if (!i.active && s->sn_seen == i.plans &&
+        (s->plan_jump != w->phys.jump_height || s->plan_bw != w->character.w ||
+         s->plan_bh != w->character.h))
+        return snprintf(buf, cap,
+                        "bot [%s]: %s | %s changed since its last plan: the next goto "
+                        "plans for it%s",
+                        sel, hud_state(i.state),
+                        s->plan_jump != w->phys.jump_height ? "jump height" : "size", extra);
     char t[32];
     if (i.search_us >= 0.0)
         snprintf(t, sizeof t, "%.0f us", i.search_us);

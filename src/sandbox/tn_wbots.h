@@ -21,7 +21,9 @@
  *    while there is no plan: none yet, or a re-plan waiting for the bot to land).
  *  - A goto refused because goto is off names the map's tiles and the limit.
  *  - HUD: the character's path length, states expanded and search time
- *    (microseconds from w->clock, "n/a" without one).
+ *    (microseconds from w->clock, "n/a" without one); a bot at rest whose
+ *    last plan is for a jump height or size the sliders left names the
+ *    change instead of that plan's numbers.
  *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
  *    take-offs as triangles, apexes as rings); TN_OVERLAY_EXPLORED the
  *    character's last search: with the classic planner the states it
