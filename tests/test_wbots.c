@@ -580,6 +580,51 @@ static void test_hud_slider_without_a_step(void **state)
     tn_world_destroy(w);
 }
 
+/* A bot at rest keeps its last plan; a slider moved since (nothing
+ * re-plans a bot at rest) makes that plan another value's: the HUD says so
+ * rather than showing its frames, legs and nodes as the new value's (the
+ * old code kept "found: N frames" for the jump height it left). */
+static void test_hud_idle_plan_for_another_value(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    tn_bot_info i = go(w, 1500);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived | found: ")) fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2.5, NULL)));
+    for (int f = 0; f < 3; f++) tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived | jump height changed since its last plan: the next "
+                     "goto plans for it") ||
+        strstr(hud, "found: "))
+        fail_msg("HUD: %s", hud);
+    /* back to the plan's value: its numbers are right again */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived | found: ")) fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| size changed since its last plan")) fail_msg("HUD: %s", hud);
+    /* the classic planner the same */
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 1, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    i = go(w, 1500);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: ")) fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 3.0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: ") || !strstr(hud, "jump height changed since its last plan"))
+        fail_msg("HUD: %s", hud);
+    /* the next goto plans for the new value: its numbers again */
+    i = go(w, 1500);
+    tn_world_hud(w, hud, sizeof hud);
+    if (strstr(hud, "changed since")) fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* A jump-height drag passes many values: the reviewer's window froze
  * 200-280 ms for each on 256x256 (a graph built in the setter).  The
  * setter builds nothing (the HUD still says the re-plan at once); the next
@@ -938,6 +983,47 @@ static void test_click_kept_while_its_graph_builds(void **state)
     assert_false(atomic_load(&gate_timed_out));
 }
 
+/* A slider moved while the character stands builds nothing (no plan
+ * follows it); the next goto's graph is then missing.  The click starts its
+ * slow build in the background and is kept, rather than building it on the
+ * window's thread (the old code: an 8 s freeze on a 1024x1024 level). */
+static void test_click_after_idle_slider_builds_in_background(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    /* the player takes the controls: the character stands, its bot idle */
+    tn_world_set_input(w, (tn_input){false, true, false, false});
+    tn_world_step(w);
+    tn_world_set_input(w, (tn_input){false, false, false, false});
+    for (int f = 0; f < 60; f++) tn_world_step(w);
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_int_equal(atomic_load(&gate_held), 0); /* nothing builds yet */
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    assert_null(tn_wbots_character_graph(w));
+    assert_true(build_held(w)); /* built on another thread */
+    assert_non_null(
+        strstr(tn_world_message_text(w), "goto (20,12): planned when the graph is built"));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: waiting | goto (20,12): planned when its graph is built"))
+        fail_msg("HUD: %s", hud);
+    atomic_store(&gate_closed, false);
+    for (int f = 0; f < 5000 && !tn_bot_active(tn_wbots_character_bot(w)); f++) {
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).goal_x, 20);
+    tn_world_destroy(w);
+    assert_false(atomic_load(&gate_timed_out));
+}
+
 /* The "built in the background" message names the jump height the graph
  * was built for, not the slider's value when the build ended (the old code
  * said the value the slider had moved on to). */
@@ -1100,6 +1186,51 @@ static void test_background_build_value_moved_on(void **state)
     assert_int_equal(tn_wbots_builds_cancelled(w), 1);
     assert_true(step_until_graph(w, &steps));
     assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* The same for a size: a build for a character height the slider moved on
+ * from, that no extra bot has, stops; one an extra bot has goes on (it
+ * waits for it).  The old code stopped only for another jump height: the
+ * graph for the new size came a whole build later (5-10 s at 1024x1024). */
+static void test_background_build_size_moved_on(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 3.0, NULL)));
+    assert_true(build_held(w)); /* the graph for 1x3, under way */
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 1.0, NULL)));
+    tn_world_step(w); /* the bot wants 1x1's graph: 1x3's is told to stop */
+    atomic_store(&gate_closed, false);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_int_equal(tn_surf_get_profile(g)->h, 1);
+    assert_fresh_build(g, tn_world_map(w));
+    /* an extra bot 1x1 tall, the character 1x3 again: 1x3's build is
+     * wanted by the character; then the character back to 1x1 (cached):
+     * the build goes on, no body is 1x3... */
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 3.0, NULL)));
+    assert_true(build_held(w));
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1.0, NULL))); /* made 1x3 */
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 1.0, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    atomic_store(&gate_closed, false);
+    /* ...but the extra bot is: its build was not stopped */
+    for (int ms = 0; ms < 5000; ms++) {
+        tn_world_step(w);
+        const tn_surf *eg = tn_bot_graph(tn_wbots_bot(w, 0));
+        if (eg && tn_surf_get_profile(eg)->h == 3) break;
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    assert_int_equal(tn_wbots_builds_cancelled(w), 1);
+    const tn_surf *eg = tn_bot_graph(tn_wbots_bot(w, 0));
+    assert_non_null(eg);
+    assert_int_equal(tn_surf_get_profile(eg)->h, 3);
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
@@ -2042,10 +2173,12 @@ int main(void)
         cmocka_unit_test(test_background_first_build_note),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
         cmocka_unit_test(test_click_kept_while_its_graph_builds),
+        cmocka_unit_test(test_click_after_idle_slider_builds_in_background),
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_background_build_value_moved_on),
+        cmocka_unit_test(test_background_build_size_moved_on),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),
@@ -2061,6 +2194,7 @@ int main(void)
         cmocka_unit_test(test_hud_classic_pending_after_switch),
         cmocka_unit_test(test_refused_goto_forgets_the_plan),
         cmocka_unit_test(test_hud_slider_without_a_step),
+        cmocka_unit_test(test_hud_idle_plan_for_another_value),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
         cmocka_unit_test(test_key_cancels),

@@ -129,7 +129,11 @@ typedef struct tn_wbots {
     tn_wbots_search_node *sn;
     int sn_n, sn_cap;
     int sn_plans; /* the bot's plan count when it was copied (0: none yet) */
-    int sn_seen;  /* the bot's plan count last looked at */
+    /* what the character's last plan was made under: a bot at rest whose
+     * last plan is for another jump height or size says so on the HUD */
+    float plan_jump;
+    int plan_bw, plan_bh;
+    int sn_seen; /* the bot's plan count last looked at */
     int sn_gx, sn_gy, sn_frames;
     int sn_replans;        /* the plan's re-plan number (0: the goal's first) */
     const char *sn_reason; /* tn_bot_info.plan_reason of the plan */
@@ -428,8 +432,8 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 /* A background build under way told to stop (tn_surf.h CANCEL): it ends
  * at its next poll (a few ms while it searches, at most about 100 ms on a
  * 256x256 level) and job_collect then drops it.  For one nobody will use:
- * the world is destroyed, its map replaced, or its physics are no longer
- * the world's (a value the slider moved on from). */
+ * the world is destroyed, its map replaced, or its profile is no body's
+ * (job_wanted: a jump or size the slider moved on from). */
 static void job_stop(tn_wbots *s)
 {
 #ifdef BG_THREADS
@@ -445,6 +449,20 @@ void tn_wbots_stop_build(tn_world *w)
 }
 
 int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
+
+/* Whether the background build under way is for a profile a body has:
+ * physics the world has (every body steps under w->phys) and the size of
+ * the character or of an extra bot (they keep the size they were made
+ * with).  Not, after a jump or size slider moved on from its value. */
+static bool job_wanted(const tn_world *w, const tn_wbots *s)
+{
+    if (memcmp(&s->job.prof.phys, &w->phys, sizeof w->phys) != 0) return false;
+    const int jw = s->job.prof.w, jh = s->job.prof.h;
+    if (jw == w->character.w && jh == w->character.h) return true;
+    for (int i = 0; i < s->n; i++)
+        if (jw == s->ebody[i].w && jh == s->ebody[i].h) return true;
+    return false;
+}
 
 /* The cached graph for a body's profile (made or rebuilt when the profile
  * is new or the map changed); NULL when the map is too large or the
@@ -465,11 +483,9 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
     if (build) {
         job_collect(w, s, false);
         s->waiting = false;
-        /* a build for physics the world no longer has (every body steps
-         * under w->phys): nobody waits for it, and the graph for the new
-         * value waits its turn behind it, so it stops (the next step puts
-         * it away and starts the wanted one) */
-        if (s->job.running && memcmp(&s->job.prof.phys, &w->phys, sizeof w->phys) != 0) job_stop(s);
+        /* a build nobody waits for stops: the graph wanted now waits its
+         * turn behind it (the next step puts it away and starts that one) */
+        if (s->job.running && !job_wanted(w, s)) job_stop(s);
     }
     tn_surf_profile prof = tn_surf_profile_make(b->w, b->h, &w->phys);
     prof.threads = w->graph_threads;
@@ -676,6 +692,8 @@ static void note_search(tn_world *w, tn_wbots *s)
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.plans == s->sn_seen) return;
     s->sn_seen = i.plans;
+    s->plan_jump = w->phys.jump_height;
+    s->plan_bw = w->character.w, s->plan_bh = w->character.h;
     s->sn_plans = i.plans;
     s->sn_replans = i.replans;
     s->sn_reason = i.plan_reason;
@@ -910,9 +928,14 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     s->defer = false;
     /* the character's graph still building in the background (a big map's
      * first, seconds at 1024x1024): the click is kept and made when it is
-     * built (tn_wbots_drive), rather than the window waiting for it */
+     * built (tn_wbots_drive), rather than the window waiting for it.  A
+     * graph not yet asked for (a slider moved while the character stood:
+     * nothing re-plans, so nothing builds) starts building there now when
+     * it is a slow one, rather than in this click (8 s at 1024x1024) */
     job_collect(w, s, false);
-    if (graph_mode(w, s) && s->job.running && !graph_for(w, s, &w->character, LOOK)) {
+    if (graph_mode(w, s) && !graph_for(w, s, &w->character, LOOK) &&
+        (s->job.running ||
+         (w->graph_bg && !graph_for(w, s, &w->character, BUILD) && s->job.running))) {
         tn_bot_stop(s->bot);
         s->defer = true;
         s->defer_x = x, s->defer_y = y, s->defer_tool = tool;
@@ -1222,6 +1245,17 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (i.planner != want)
         return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
                         sel, hud_state(i.state), extra);
+    /* a bot at rest keeps its last plan, made for a jump height or size the
+     * sliders have left since (nothing re-plans it): its frames, legs and
+     * nodes are not the new value's */
+    if (!i.active && s->sn_seen == i.plans &&
+        (s->plan_jump != w->phys.jump_height || s->plan_bw != w->character.w ||
+         s->plan_bh != w->character.h))
+        return snprintf(buf, cap,
+                        "bot [%s]: %s | %s changed since its last plan: the next goto "
+                        "plans for it%s",
+                        sel, hud_state(i.state),
+                        s->plan_jump != w->phys.jump_height ? "jump height" : "size", extra);
     char t[32];
     if (i.search_us >= 0.0)
         snprintf(t, sizeof t, "%.0f us", i.search_us);

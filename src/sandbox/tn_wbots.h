@@ -21,7 +21,9 @@
  *    while there is no plan: none yet, or a re-plan waiting for the bot to land).
  *  - A goto refused because goto is off names the map's tiles and the limit.
  *  - HUD: the character's path length, states expanded and search time
- *    (microseconds from w->clock, "n/a" without one).
+ *    (microseconds from w->clock, "n/a" without one); a bot at rest whose
+ *    last plan is for a jump height or size the sliders left names the
+ *    change instead of that plan's numbers.
  *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
  *    take-offs as triangles, apexes as rings); TN_OVERLAY_EXPLORED the
  *    character's last search: with the classic planner the states it
@@ -60,8 +62,9 @@ const tn_bot *tn_wbots_character_bot(const tn_world *w);
 const tn_surf *tn_wbots_character_graph(const tn_world *w);
 /* Background graph builds (tn_world_build_graphs_in_background) told to
  * stop and stopped since the world was made: by a map replacement, by
- * tn_world_destroy (tn_wbots_destroy), or because the physics moved on
- * from the value they were built for.  Kept across map replacements. */
+ * tn_world_destroy (tn_wbots_destroy), or because the physics or the
+ * character's size moved on from the value they were built for (a size an
+ * extra bot still has is built on).  Kept across map replacements. */
 int tn_wbots_builds_cancelled(const tn_world *w);
 /* The character's graph search, exactly as its bot made it: for its last
  * plan (a goal's first or a re-plan) with the graph planner, the nodes
