@@ -171,7 +171,9 @@
  * 8 B x take-off nodes + 8 B x landmarks x nodes; per building thread the
  * scratch of its largest search, kept for repairs (demo map about 0.4 MB);
  * between operations, the big blocks the last repair freed (a pool the next
- * repair reuses).  All through the caller's allocator, 16 B more a block;
+ * repair reuses); after tn_surf_prepare_repairs until the next repair or
+ * build, one block the size of each block of 256 KB or more the graph
+ * holds instead (at most 64; about the memory after a first repair).  All through the caller's allocator, 16 B more a block;
  * blocks of 256 KB or more rounded up to one of 8 sizes per power of two.
  *
  * COST.  Demo map (80x45, 1x2 box, jump 4): a build costs about 10-12 ms
@@ -393,6 +395,23 @@ uint32_t tn_surf_map_revision(const tn_surf *g);
  * INVALID_PARAM (g unchanged) for (x, y) outside m; out of memory as
  * tn_surf_sync. */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
+/* Make the next local repair cost what later ones do.  A repair makes its
+ * query index (and a few other arrays) anew and keeps the big blocks it
+ * frees for the next repair (MEMORY); after a build there are none, so the
+ * first repair's new arrays are fresh pages, and their page faults made it
+ * several times dearer than the next (1024x1024 generated level: about
+ * 6x).  This call makes one block the size of each block of 256 KB or more
+ * the graph holds (largest first, at most 64; blocks the pool already
+ * holds count) and touches every page, so the first repair finds them as
+ * later ones find the last repair's.  Call it after a build, on the
+ * thread that built (a background thread, say) before edits come; the
+ * graph itself is not changed (plans, ids, tn_surf_save's bytes).  The
+ * blocks are counted in tn_surf_memory until the next repair (which
+ * returns those it did not take, as any repair does) or build (which
+ * returns them all).  Cost: about the time to write that many bytes
+ * (1024x1024: some 70 MB).  INVALID_PARAM for NULL; OUT_OF_MEMORY when
+ * the caller's allocator refuses (g unchanged, nothing kept). */
+tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
