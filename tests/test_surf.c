@@ -1691,6 +1691,158 @@ static void assert_cleared(tn_status s, const tn_error *e)
     assert_string_equal(e->msg, "");
 }
 
+/* The tile (x, y) flipped (old <-> empty) and synced: one local repair;
+ * returns the blocks of 256 KB+ b's allocator served in it (b may be NULL). */
+static long flip_tile(tn_surf *g, tn_map *m, int x, int y, int old, const big_count *b)
+{
+    int local0, full0, local, full;
+    tn_surf_repair_counts(g, &local0, &full0);
+    const long before = b ? b->big : 0;
+    tn_map_set_tile(m, x, y, tn_map_tile(m, x, y) == old ? TN_TILE_EMPTY : old, NULL);
+    assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(local - local0, 1);
+    assert_int_equal(full - full0, 0);
+    return b ? b->big - before : 0;
+}
+
+/* g saved: the bytes equal ref's (n of them). */
+static void assert_saves_as(const tn_surf *g, const unsigned char *ref, size_t n)
+{
+    size_t n1;
+    unsigned char *b = save_graph(g, &n1);
+    assert_int_equal(n1, n);
+    assert_memory_equal(b, ref, n);
+    free(b);
+}
+
+/* tn_surf_prepare_repairs: after a build the pool is empty, so the first
+ * repair's new arrays came from the caller (blocks of 256 KB+ on a
+ * 256x256 level) and cost their page faults.  After the call the
+ * first repair asks the caller for fewer of them than without it, the
+ * graph is unchanged by the call (saved bytes), the repaired graph saves
+ * byte for byte as the same repair without the call (and equals a fresh
+ * build edge for edge), the blocks are counted in tn_surf_memory
+ * (exactly the caller's live bytes) and returned by the repair (those not
+ * taken) or a build; a second call adds nothing; NULL and out of memory
+ * fail and leave the graph as it was. */
+static void test_prepare_repairs(void **state)
+{
+    (void)state;
+    tn_rng r;
+    tn_map *m = oom_level(256, 256, 1, &r);
+    tn_surf_profile prof = profile_1x2(4.0f);
+    /* the first repair's blocks asked of the caller, without and with */
+    long first[2];
+    int x = 0, y = 0, old = 0;
+    unsigned char *ref = NULL;
+    size_t nref = 0;
+    for (int k = 0; k < 2; k++) {
+        big_count b = {{0}, 0};
+        tn_allocator a = {big_alloc, big_free, &b};
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+        if (k) assert_true(tn_succeeded(tn_surf_prepare_repairs(g, NULL)));
+        if (!k) { /* a tile under the middle surface (a repair reruns searches) */
+            const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_surface_count(g) / 2];
+            x = (S->j0 + S->j1) / 12, y = S->row, old = tn_map_tile(m, x, y);
+            assert_int_not_equal(old, TN_TILE_EMPTY);
+        }
+        first[k] = flip_tile(g, m, x, y, old, &b);
+        if (!k)
+            ref = save_graph(g, &nref); /* one repair, as made without the call */
+        else
+            assert_saves_as(g, ref, nref);
+        assert_as_fresh(g, m, &prof);
+        assert_int_equal(flip_tile(g, m, x, y, old, &b), 0); /* (back: m as built) */
+        tn_surf_destroy(g);
+        assert_int_equal(b.c.frees, b.c.allocs);
+    }
+    printf("  first repair on 256x256: %ld blocks of 256 KB+ asked of the caller, %ld after "
+           "tn_surf_prepare_repairs\n",
+           first[0], first[1]);
+    assert_true(first[0] >= 2);
+    assert_true(first[1] * 2 <= first[0]);
+
+    /* the accounting, the graph unchanged, the repair as a fresh build */
+    live_count lc = {0};
+    tn_allocator la = {live_alloc, live_free, &lc};
+    tn_surf *g = NULL;
+    tn_error e;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &la, &g, NULL)));
+    const size_t built = tn_surf_memory(g);
+    assert_int_equal(built, lc.live);
+    size_t n0, n1;
+    unsigned char *before = save_graph(g, &n0);
+    stale(&e);
+    assert_cleared(tn_surf_prepare_repairs(g, &e), &e);
+    unsigned char *after = save_graph(g, &n1);
+    assert_int_equal(n0, n1);
+    assert_memory_equal(before, after, n0);
+    free(before);
+    free(after);
+    const size_t prepared = tn_surf_memory(g);
+    assert_int_equal(prepared, lc.live);
+    assert_true(prepared > built);
+    assert_true(prepared <= 2 * built); /* at most a copy of every block */
+    assert_true(tn_succeeded(tn_surf_prepare_repairs(g, NULL)));
+    assert_int_equal(tn_surf_memory(g), prepared); /* the kept blocks count */
+    flip_tile(g, m, x, y, old, NULL);
+    assert_int_equal(tn_surf_memory(g), lc.live);
+    assert_true(tn_surf_memory(g) < prepared); /* those not taken returned */
+    assert_saves_as(g, ref, nref);
+    assert_as_fresh(g, m, &prof);
+    /* after a repair the pool holds what it freed: prepared again, a
+     * second repair, a rebuild returns every kept block */
+    assert_true(tn_succeeded(tn_surf_prepare_repairs(g, NULL)));
+    assert_int_equal(tn_surf_memory(g), lc.live);
+    flip_tile(g, m, x, y, old, NULL);
+    assert_as_fresh(g, m, &prof);
+    assert_true(tn_succeeded(tn_surf_prepare_repairs(g, NULL)));
+    assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof, NULL)));
+    assert_int_equal(tn_surf_memory(g), lc.live);
+    assert_true(tn_surf_memory(g) < prepared); /* (a build may take a kept block, then
+                                                  returns the rest) */
+    assert_as_fresh(g, m, &prof);
+    tn_surf_destroy(g);
+    assert_int_equal(lc.live, 0);
+
+    /* NULL */
+    assert_int_equal(tn_surf_prepare_repairs(NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "no graph"));
+    assert_int_equal(tn_surf_prepare_repairs(NULL, NULL), TN_FAILURE | TN_INVALID_PARAM);
+
+    /* out of memory: the k-th block of 256 KB+ after the build refused */
+    for (long k = 1; k <= 3; k++) {
+        fail_nth f = {0, 0, 0, (size_t)1 << 18};
+        tn_allocator a = {fail_alloc, fail_free, &f};
+        g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+        const size_t mem = tn_surf_memory(g);
+        const long live = atomic_load(&f.live);
+        before = save_graph(g, &n0);
+        f.k = atomic_load(&f.n) + k;
+        tn_status s = tn_surf_prepare_repairs(g, &e);
+        assert_int_equal(s, TN_FAILURE | TN_OUT_OF_MEMORY);
+        assert_non_null(strstr(e.msg, "out of memory"));
+        assert_int_equal(tn_surf_memory(g), mem); /* nothing kept */
+        assert_int_equal(atomic_load(&f.live), live);
+        after = save_graph(g, &n1);
+        assert_int_equal(n0, n1);
+        assert_memory_equal(before, after, n0);
+        free(before);
+        free(after);
+        flip_tile(g, m, x, y, old, NULL); /* still repairs */
+        assert_saves_as(g, ref, nref);
+        assert_as_fresh(g, m, &prof);
+        flip_tile(g, m, x, y, old, NULL);
+        tn_surf_destroy(g);
+        assert_int_equal(atomic_load(&f.live), 0);
+    }
+    free(ref);
+    tn_map_destroy(m);
+}
+
 /* The contract's small print, each once found broken by a reviewer:
  *  - a success clears the caller's tn_error (tn_common.h) in the queries,
  *    repairs, shortcuts and labels too;
@@ -3167,6 +3319,7 @@ int main(void)
         cmocka_unit_test(test_load_landmarks),
         cmocka_unit_test(test_load_landmark_choice),
         cmocka_unit_test(test_repairs_reuse_blocks),
+        cmocka_unit_test(test_prepare_repairs),
         cmocka_unit_test(test_repairs_reclaim_runs),
         cmocka_unit_test(test_landmarks_after_edits),
         cmocka_unit_test(test_threads_same_graph),

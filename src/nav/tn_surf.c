@@ -75,16 +75,29 @@ static void thread_join(tn_thread t) { thrd_join(t, NULL); }
  * Big requests are rounded up to one of 8 sizes per power of two (at most
  * 1/8 more), so that a few more nodes after an edit still fit a kept
  * block.  Worker threads may allocate at once: the pool's list is behind a
- * spin lock, taken only for big blocks. */
+ * spin lock, taken only for big blocks.
+ * After a build the pool is empty, so the first repair's new arrays were
+ * all fresh pages (1024x1024: 239 ms against 40 ms for the next one, most
+ * of it page faults in the query index's new arrays).  The pool therefore
+ * also lists the big blocks in use (up to POOL_LIVE, their slot in the
+ * header), and tn_surf_prepare_repairs makes one block the size of
+ * each (largest first, at most POOL_PREP, those the pool already holds
+ * counted), touches every page, and leaves them in the pool as if the
+ * last repair had freed them: the first repair takes what it needs and
+ * returns the rest at its end, as any repair does.  POOL_SLOTS leaves room
+ * for POOL_PREP such blocks and everything a repair frees besides. */
 #ifndef TN_SURF_POOL_MIN /* (make tsan sets it low: every block through the lock) */
 #define TN_SURF_POOL_MIN (1 << 18)
 #endif
 #define POOL_MIN ((size_t)TN_SURF_POOL_MIN)
-#define POOL_SLOTS 64
+#define POOL_SLOTS 128
+#define POOL_PREP 64  /* blocks tn_surf_prepare_repairs keeps at most */
+#define POOL_LIVE 128 /* big blocks in use listed at most */
 
 typedef struct pool_hdr {
     size_t size; /* bytes after the header */
-    size_t pad;  /* (keeps the block 16-byte aligned) */
+    size_t live; /* a big block in use: its slot in the pool's live list + 1, or 0 (unlisted);
+                    (also keeps the block 16-byte aligned) */
 } pool_hdr;
 
 struct surf_pool {
@@ -95,6 +108,8 @@ struct surf_pool {
         uint32_t gen;
     } b[POOL_SLOTS];
     int n;
+    pool_hdr *live[POOL_LIVE]; /* big blocks in use (tn_surf_prepare_repairs' sizes) */
+    int nlive;
     size_t bytes;
     atomic_size_t held; /* from the caller's allocator now, headers and kept blocks too */
     uint32_t gen;       /* operations ended */
@@ -108,6 +123,25 @@ static void pool_lock(struct surf_pool *P)
 static void pool_unlock(struct surf_pool *P)
 {
     atomic_flag_clear_explicit(&P->lock, memory_order_release);
+}
+
+/* The live list (under the lock): a big block in use listed or not. */
+static void live_add(struct surf_pool *P, pool_hdr *h)
+{
+    h->live = 0;
+    if (P->nlive < POOL_LIVE) {
+        P->live[P->nlive++] = h;
+        h->live = (size_t)P->nlive;
+    }
+}
+static void live_del(struct surf_pool *P, pool_hdr *h)
+{
+    if (!h->live) return;
+    const size_t i = h->live - 1;
+    pool_hdr *t = P->live[--P->nlive];
+    P->live[i] = t;
+    t->live = i + 1;
+    h->live = 0;
 }
 
 static void *pool_alloc(void *user, size_t size)
@@ -125,6 +159,7 @@ static void *pool_alloc(void *user, size_t size)
             h = P->b[best].h;
             P->bytes -= h->size;
             P->b[best] = P->b[--P->n];
+            live_add(P, h);
         }
         pool_unlock(P);
         if (h) return h + 1;
@@ -138,7 +173,13 @@ static void *pool_alloc(void *user, size_t size)
         P->user.alloc ? P->user.alloc(P->user.user, sizeof *h + size) : malloc(sizeof *h + size);
     if (!h) return NULL;
     h->size = size;
+    h->live = 0;
     atomic_fetch_add_explicit(&P->held, sizeof *h + size, memory_order_relaxed);
+    if (size >= POOL_MIN) {
+        pool_lock(P);
+        live_add(P, h);
+        pool_unlock(P);
+    }
     return h + 1;
 }
 
@@ -149,6 +190,7 @@ static void pool_free(void *user, void *ptr)
     pool_hdr *h = (pool_hdr *)ptr - 1;
     if (h->size >= POOL_MIN) {
         pool_lock(P);
+        live_del(P, h);
         const bool keep = P->on && P->n < POOL_SLOTS;
         if (keep) {
             P->b[P->n].h = h;
@@ -212,7 +254,13 @@ static void *pool_resize(const tn_allocator *a, void *p, size_t bytes)
     if (P->user.alloc || h->size < POOL_MIN || bytes < POOL_MIN || bytes > SIZE_MAX - sizeof *h)
         return NULL;
     const size_t old = h->size;
+    pool_lock(P); /* (realloc may move it: listed again below) */
+    live_del(P, h);
+    pool_unlock(P);
     pool_hdr *nh = realloc(h, sizeof *h + bytes);
+    pool_lock(P);
+    live_add(P, nh ? nh : h);
+    pool_unlock(P);
     if (!nh) return NULL;
     nh->size = bytes;
     atomic_fetch_add_explicit(&P->held, bytes, memory_order_relaxed);
@@ -3823,6 +3871,75 @@ void tn_surf_destroy(tn_surf *g)
     pool_trim(P, true);
     tn_free(&a, P);
     tn_free(&a, g);
+}
+
+static int size_desc(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
+{
+    if (!g)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph: prepare repairs: no graph");
+    struct surf_pool *P = g->pool;
+    size_t want[POOL_LIVE];
+    pool_lock(P);
+    const int nw = P->nlive;
+    for (int i = 0; i < nw; i++) want[i] = P->live[i]->size;
+    pool_unlock(P);
+    qsort(want, (size_t)nw, sizeof *want, size_desc);
+    /* each size, largest first: a kept block that fits it (as pool_alloc
+     * would take it), else a new one, its pages touched */
+    bool used[POOL_SLOTS] = {0};
+    pool_hdr *made[POOL_PREP];
+    int nm = 0, taken = 0;
+    for (int i = 0; i < nw && taken < POOL_PREP; i++) {
+        const size_t size = want[i];
+        int best = -1;
+        for (int k = 0; k < P->n; k++) {
+            const size_t s = P->b[k].h->size;
+            if (!used[k] && s >= size && s / 2 <= size && (best < 0 || s < P->b[best].h->size))
+                best = k;
+        }
+        if (best >= 0) {
+            used[best] = true;
+            taken++;
+            continue;
+        }
+        if (P->n >= POOL_SLOTS) break;
+        pool_hdr *h = P->user.alloc ? P->user.alloc(P->user.user, sizeof *h + size)
+                                    : malloc(sizeof *h + size);
+        if (!h) {
+            /* the pool as it was */
+            for (int k = 0; k < nm; k++) {
+                P->n--;
+                P->bytes -= made[k]->size;
+                atomic_fetch_sub_explicit(&P->held, sizeof(pool_hdr) + made[k]->size,
+                                          memory_order_relaxed);
+                tn_free(&P->user, made[k]);
+            }
+            return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                                "surface graph: prepare repairs: out of memory (the graph "
+                                "unchanged, the first repair as dear as before)");
+        }
+        h->size = size;
+        h->live = 0;
+        memset(h + 1, 0, size); /* the pages faulted in now, not in the repair */
+        atomic_fetch_add_explicit(&P->held, sizeof *h + size, memory_order_relaxed);
+        pool_lock(P);
+        used[P->n] = true;
+        P->b[P->n].h = h;
+        P->b[P->n++].gen = P->gen - 1u; /* as the last repair's: the next one's end returns it */
+        P->bytes += size;
+        pool_unlock(P);
+        made[nm++] = h;
+        taken++;
+    }
+    tn_error_clear(err);
+    return TN_OK;
 }
 
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom);

@@ -174,8 +174,12 @@
  * 8 B x take-off nodes + 8 B x landmarks x nodes; per building thread the
  * scratch of its largest search, kept for repairs (demo map about 0.4 MB);
  * between operations, the big blocks the last repair freed (a pool the next
- * repair reuses).  All through the caller's allocator, 16 B more a block;
- * blocks of 256 KB or more rounded up to one of 8 sizes per power of two.
+ * repair reuses); after tn_surf_prepare_repairs until the next repair or
+ * build, one block the size of each block of 256 KB or more the graph
+ * holds instead (at most 64: about as much again as those blocks, until
+ * that repair returns what it did not take).  All through the caller's
+ * allocator, 16 B more a block; blocks of 256 KB or more rounded up to one
+ * of 8 sizes per power of two.
  *
  * COST.  Demo map (80x45, 1x2 box, jump 4): a build costs about 10-12 ms
  * of CPU; a one-tile repair, a query, saving, loading, shortcuts and
@@ -396,6 +400,27 @@ uint32_t tn_surf_map_revision(const tn_surf *g);
  * INVALID_PARAM (g unchanged) for (x, y) outside m; out of memory as
  * tn_surf_sync. */
 tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err);
+/* Make the next local repair cost what later ones do.  A repair makes its
+ * query index (and a few other arrays) anew and keeps the big blocks it
+ * frees for the next repair (MEMORY); after a build there are none, so the
+ * first repair's new arrays are fresh pages, and their page faults made it
+ * several times dearer than the next (512x512 and 1024x1024 generated
+ * levels: 4-6x).  This call makes one block the size of each block of
+ * 256 KB or more the graph holds (largest first, at most 64; blocks the
+ * pool already holds count) and touches every page, so the first repair finds them as
+ * later ones find the last repair's.  Call it after a build, on the
+ * thread that built (a background thread, say; any thread, the graph not
+ * in use elsewhere: THREAD SAFETY) before edits come; the graph itself is not changed (plans, ids, tn_surf_save's bytes).  The
+ * blocks are counted in tn_surf_memory until the next repair (which
+ * returns those it did not take, as any repair does) or build (which
+ * returns them all): about as much again as the graph's big blocks, most
+ * of them arrays a repair keeps and returned by it (1024x1024: 230 MB
+ * -> 459 MB, then 299 MB after the repair as without the call).  Cost:
+ * writing those bytes (1024x1024: 0.7-0.8 s of CPU on a loaded machine;
+ * the first repair then 54 ms against 185 ms).  INVALID_PARAM for NULL;
+ * OUT_OF_MEMORY when the caller's allocator refuses (g unchanged, nothing
+ * kept). */
+tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);

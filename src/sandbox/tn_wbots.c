@@ -314,6 +314,10 @@ static int job_run(void *arg)
         s->job.g ? tn_surf_rebuild(s->job.g, s->job.map, &s->job.prof, &s->job.err)
                  : tn_surf_create(s->job.map, &s->job.prof, s->job.alloc, &s->job.g, &s->job.err);
     s->job.ms = s->job.clock ? (s->job.clock() - t0) * 1e3 : 0.0;
+    /* the first edit's repair as cheap as the next ones (tn_surf.h): its
+     * blocks made here, off the game's thread; out of memory only leaves
+     * that repair dearer */
+    if (tn_succeeded(s->job.st)) tn_surf_prepare_repairs(s->job.g, NULL);
     atomic_store(&s->job.done, true);
     return 0;
 }
