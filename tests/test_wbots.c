@@ -903,6 +903,17 @@ static bool build_held(tn_world *w)
     return false;
 }
 
+/* gated_world with the gate closed and the graph for jump `jump` under way,
+ * held at the gate. */
+static tn_world *gated_world_building(double jump)
+{
+    tn_world *w = gated_world();
+    atomic_store(&gate_closed, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", jump, NULL)));
+    assert_true(build_held(w));
+    return w;
+}
+
 /* A click whose graph is in the cache plans at once, without waiting for a
  * background build of another graph (the old code joined every build under
  * way first: the window froze for up to 1.4 s on a 256x256 map, the very
@@ -910,10 +921,7 @@ static bool build_held(tn_world *w)
 static void test_click_does_not_wait_for_another_build(void **state)
 {
     (void)state;
-    tn_world *w = gated_world();
-    atomic_store(&gate_closed, true);
-    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
-    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    tn_world *w = gated_world_building(5.0); /* the graph for jump 5, under way */
     assert_null(tn_wbots_character_graph(w));
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
     assert_non_null(tn_wbots_character_graph(w)); /* (jump 4's is still cached) */
@@ -935,10 +943,7 @@ static void test_click_does_not_wait_for_another_build(void **state)
 static void test_click_kept_while_its_graph_builds(void **state)
 {
     (void)state;
-    tn_world *w = gated_world();
-    atomic_store(&gate_closed, true);
-    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
-    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    tn_world *w = gated_world_building(5.0); /* the graph for jump 5, under way */
     assert_null(tn_wbots_character_graph(w));
     assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
     assert_false(atomic_load(&gate_timed_out)); /* the click did not wait */
@@ -1030,10 +1035,7 @@ static void test_click_after_idle_slider_builds_in_background(void **state)
 static void test_background_message_names_its_jump(void **state)
 {
     (void)state;
-    tn_world *w = gated_world();
-    atomic_store(&gate_closed, true);
-    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
-    assert_true(build_held(w));
+    tn_world *w = gated_world_building(5.0);
     /* (no step: a step now would stop the build, the value having moved on,
      * see test_background_build_value_moved_on) */
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
@@ -1058,10 +1060,7 @@ static void test_background_message_names_its_jump(void **state)
 static void test_background_build_outrun_by_edits(void **state)
 {
     (void)state;
-    tn_world *w = gated_world();
-    atomic_store(&gate_closed, true);
-    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
-    assert_true(build_held(w));
+    tn_world *w = gated_world_building(5.0);
     const tn_map *m = tn_world_map(w);
     int made = 0;
     for (int x = 1; x < m->w - 1 && made < 6; x++)
@@ -1158,10 +1157,7 @@ static void test_background_build_cancelled(void **state)
 static void test_background_build_value_moved_on(void **state)
 {
     (void)state;
-    tn_world *w = gated_world();
-    atomic_store(&gate_closed, true);
-    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
-    assert_true(build_held(w)); /* the graph for jump 5, under way */
+    tn_world *w = gated_world_building(5.0); /* the graph for jump 5, under way */
     assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
     tn_world_step(w); /* the bot wants jump 6's graph: jump 5's is told to stop */
     atomic_store(&gate_closed, false);
