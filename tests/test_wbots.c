@@ -454,11 +454,12 @@ static void test_graph_replan_after_slider(void **state)
  * out of reach" and the HUD's comparison "classic: partial", though the
  * goal is reachable (the graph planner finds it).  The limit is named, and
  * the trip searches again from where the cut-short path ends. */
-static tn_world *world_gen(int size, uint64_t seed)
+/* A generated level of mw x mh tiles. */
+static tn_world *world_gen_wh(int mw, int mh, uint64_t seed)
 {
     tn_map *m = NULL;
     tn_error e;
-    assert_true(tn_succeeded(tn_map_create(size, size, NULL, &m, &e)));
+    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, &e)));
     tn_rng rng;
     tn_rng_seed(&rng, seed, 1);
     assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
@@ -467,6 +468,8 @@ static tn_world *world_gen(int size, uint64_t seed)
     if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
     return w;
 }
+
+static tn_world *world_gen(int size, uint64_t seed) { return world_gen_wh(size, size, seed); }
 
 static tn_world *world_gen256(void) { return world_gen(256, 7); }
 
@@ -2019,21 +2022,6 @@ static void test_json_names_planner_in_effect(void **state)
         !strstr(hud, "graph (not selected)"))
         fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
-}
-
-/* A generated level of w x h tiles. */
-static tn_world *world_gen_wh(int mw, int mh, uint64_t seed)
-{
-    tn_map *m = NULL;
-    tn_error e;
-    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, &e)));
-    tn_rng rng;
-    tn_rng_seed(&rng, seed, 1);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
-    tn_world *w = NULL;
-    tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
-    return w;
 }
 
 /* Above the classic finder's 512x512 tiles goto was off; the graph planner
