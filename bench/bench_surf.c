@@ -208,6 +208,49 @@ static int time_queries(tn_surf *g, int n, const int *s, const int *gx, const in
     return found;
 }
 
+/* Queries whose goal is a standing tile that the start cannot reach: the
+ * answer is the plan to the closest place reached (TN_UNREACHABLE).  Over
+ * up to `q` random such pairs: the time of each (one pass; thread CPU
+ * time) and the nodes expanded.  rs, mark: scratch of the node count; t:
+ * q doubles. */
+static void unreachable_queries(const char *name, tn_surf *g, tu_counting *c, tn_rng *r, int q,
+                                int32_t *rs, unsigned char *mark, double *t)
+{
+    static tn_surf_leg legs[1024];
+    int nn = tn_surf_node_count(g), k = 0, tries = 0, bad = 0;
+    long expanded = 0, allocs0 = c->allocs;
+    while (k < q && tries < 20 * q) {
+        tries++;
+        int s = (int)tn_rng_below(r, (uint32_t)nn);
+        reachable(g, s, rs, mark);
+        int d = -1;
+        for (int i = 0; i < 64 && d < 0; i++) {
+            int n = (int)tn_rng_below(r, (uint32_t)nn);
+            if (!mark[n]) d = n;
+        }
+        if (d < 0) continue;
+        int row, j, cnt;
+        tn_surf_node_pos(g, d, &row, &j);
+        tn_surf_stats st;
+        double q0 = bench_cpu_now();
+        tn_status res = tn_surf_find(g, s, j / 6, row - 1, legs, 1024, &cnt, &st, NULL);
+        t[k++] = (bench_cpu_now() - q0) * 1e6;
+        expanded += st.expanded;
+        if (!tn_succeeded(res) || !tn_status_detail(res, TN_UNREACHABLE)) bad++;
+    }
+    if (!k) {
+        printf("  %-10s unreachable goals: none found in %d tries\n", name, tries);
+        return;
+    }
+    double mx = 0.0;
+    for (int i = 0; i < k; i++) mx = t[i] > mx ? t[i] : mx;
+    printf("  %-10s unreachable goals: %d pairs: %d not answered as unreachable; median %.1f us, "
+           "p99 %.1f us, max %.1f us (thread CPU time, one pass), %.0f nodes expanded on average; "
+           "%ld allocations\n",
+           name, k, bad, bench_median(t, k), bench_percentile(t, k, 99.0), mx, (double)expanded / k,
+           c->allocs - allocs0);
+}
+
 /* Queries over `q` random pairs (start node, a goal tile reachable from it
  * in the graph), then the same pairs with the query shortcuts, and `edits`
  * random single-tile edits (each repaired). */
@@ -252,6 +295,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                QUERY_PASSES, k ? (double)expanded / k : 0.0, c->allocs - allocs0, first_med,
                first_p99);
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
+        unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
         /* the same pairs with the query shortcuts */
         size_t mem0 = tn_surf_memory(g);
         double s0 = bench_cpu_now();

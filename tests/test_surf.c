@@ -2520,6 +2520,154 @@ static void test_find_equals_reference(void **state)
     assert_true(c.found > 0 && c.partial > 0 && c.invalid > 0);
 }
 
+/* A goal the start cannot reach, in a sealed pocket beside the start, on a
+ * wide level the start reaches most of: the answer is the reference
+ * search's (status, plan cost, closeness; the plan chains), found without
+ * searching all the start reaches (the reference expands every reachable
+ * node).  With landmarks (which prove the goal unreachable) and without
+ * (the detour bound proves it). */
+static void test_unreachable_goal_searches_little(void **state)
+{
+    (void)state;
+    static tn_surf_leg la[1024], lb[1024];
+    int wide = 0;
+    for (int lv = 0; lv < 16 && wide < 6; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 4400 + (uint64_t)lv, 3);
+        const int W = 200, H = 24, B = H - 1;
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        for (int x = 0; x < W; x++) tn_map_set_tile(m, x, B, TN_TILE_BLOCK, NULL);
+        for (int x = 1; x < 14; x++) /* room for the pocket, open above */
+            for (int y = 0; y < B; y++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
+        for (int x = 5; x <= 9; x++) tn_map_set_tile(m, x, B - 3, TN_TILE_BLOCK, NULL); /* roof */
+        for (int y = B - 3; y < B; y++) { /* walls; inside (6..8, B-2..B-1) */
+            tn_map_set_tile(m, 5, y, TN_TILE_BLOCK, NULL);
+            tn_map_set_tile(m, 9, y, TN_TILE_BLOCK, NULL);
+        }
+        tn_phys_params p = tn_phys_default(4.0f);
+        tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        tn_surf_set_landmarks(g, lv % 2 ? 4 : -1);
+        const int start = tn_surf_node_of_tile(g, 2, B - 1), gx = 7, gy = B - 1;
+        assert_true(start >= 0 && tn_surf_node_of_tile(g, gx, gy) >= 0);
+        int ca = 0, cb = 0;
+        tn_surf_stats sa, sb;
+        tn_status ra = tn_surf_find(g, start, gx, gy, la, 1024, &ca, &sa, NULL);
+        tn_status rb = tn_surf_find_reference(g, start, gx, gy, lb, 1024, &cb, &sb, NULL);
+        assert_int_equal(ra, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+        assert_int_equal(ra, rb);
+        assert_int_equal(sa.frames - sa.releases, sb.frames - sb.releases);
+        assert_int_equal(plan_cost(g, start, la, ca, sa.end_node), sa.frames);
+        assert_int_equal(tile_dist(g, sa.end_node, gx, gy), tile_dist(g, sb.end_node, gx, gy));
+        assert_int_equal(tile_dist(g, sa.end_node, gx, gy), 3); /* beside the pocket, or on it */
+        /* the reference's search covers what the start reaches; where
+         * that is most of the level, this one searched a few nodes */
+        printf("  level %d (%s): %d nodes expanded, the reference %d (of %d nodes)\n", lv,
+               lv % 2 ? "4 landmarks" : "detour bound", sa.expanded, sb.expanded,
+               tn_surf_node_count(g));
+        if (sb.expanded > tn_surf_node_count(g) / 4) {
+            wide++;
+            assert_true(sa.expanded * 20 < sb.expanded);
+        }
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    assert_int_equal(wide, 6);
+}
+
+/* Marks (mark[n] = 1) the nodes reachable from node s: walks to a
+ * surface's neighbouring nodes and every edge (dominated ones too). */
+static void mark_reachable(const tn_surf *g, int s, unsigned char *mark, int32_t *queue)
+{
+    const int nn = tn_surf_node_count(g), ne = tn_surf_edge_count(g);
+    const tn_surf_edge *E = tn_surf_edges(g);
+    memset(mark, 0, (size_t)nn);
+    int k = 0;
+    queue[k++] = s;
+    mark[s] = 1;
+    for (int head = 0; head < k; head++) {
+        const int n = queue[head];
+        const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_node_surface(g, n)];
+        const int last = S->node0 + (S->j1 - S->j0);
+        if (n > S->node0 && !mark[n - 1]) mark[n - 1] = 1, queue[k++] = n - 1;
+        if (n < last && !mark[n + 1]) mark[n + 1] = 1, queue[k++] = n + 1;
+        int lo = 0, hi = ne; /* edges are in take-off order */
+        while (lo < hi) {
+            const int mid = (lo + hi) / 2;
+            if (E[mid].from < n)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int e = lo; e < ne && E[e].from == n; e++)
+            if (!mark[E[e].to]) mark[E[e].to] = 1, queue[k++] = E[e].to;
+    }
+}
+
+/* Unreachable goals on bigger generated levels (about 8,000 .. 20,000
+ * nodes), with one landmark (which seldom proves a goal unreachable, so
+ * the search finds it out by its check of the surfaces the start reaches
+ * after expanding max(1024, surfaces / 2) nodes), four, and none: the
+ * answer is the reference search's (status, plan cost, closeness; the
+ * plan chains).  The start's reachable set is found by brute force. */
+static void test_unreachable_goals_as_reference(void **state)
+{
+    (void)state;
+    static tn_surf_leg la[1024], lb[1024];
+    long queries = 0, fewer = 0;
+    for (int lv = 0; lv < 6; lv++) {
+        tn_rng r;
+        tn_rng_seed(&r, 5100 + (uint64_t)lv, 9);
+        const int W = 128 + 32 * (lv % 3), H = 64;
+        tn_map *m = NULL;
+        assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
+        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
+        tn_phys_params p = tn_phys_default((float)(2 + lv % 5));
+        tn_surf_profile prof = tn_surf_profile_make(1 + lv % 2, 2, &p);
+        prof.coyote = TN_SURF_COYOTE_NONE; /* builds faster */
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        tn_surf_set_landmarks(g, lv == 1 ? 4 : (lv == 4 ? -1 : 1));
+        const int nn = tn_surf_node_count(g);
+        unsigned char *mark = malloc((size_t)nn);
+        int32_t *queue = malloc(sizeof(int32_t) * (size_t)nn);
+        assert_non_null(mark);
+        assert_non_null(queue);
+        for (int q = 0, tries = 0; q < 40 && tries < 400; tries++) {
+            const int s = (int)tn_rng_below(&r, (uint32_t)nn);
+            mark_reachable(g, s, mark, queue);
+            const int d = (int)tn_rng_below(&r, (uint32_t)nn);
+            if (mark[d]) continue;
+            q++;
+            int row, j, ca = 0, cb = 0;
+            tn_surf_node_pos(g, d, &row, &j);
+            const int gx = j / 6, gy = row - 1;
+            tn_surf_stats sa, sb;
+            tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
+            tn_status rb = tn_surf_find_reference(g, s, gx, gy, lb, 1024, &cb, &sb, NULL);
+            assert_int_equal(ra, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+            assert_int_equal(ra, rb);
+            assert_int_equal(sa.frames - sa.releases, sb.frames - sb.releases);
+            assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
+            assert_int_equal(tile_dist(g, sa.end_node, gx, gy), tile_dist(g, sb.end_node, gx, gy));
+            assert_true(mark[sa.end_node]);
+            queries++;
+            fewer += sa.expanded < sb.expanded;
+        }
+        free(mark);
+        free(queue);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    printf("  %ld unreachable goals answered as the reference search; fewer nodes expanded in "
+           "%ld\n",
+           queries, fewer);
+    assert_true(queries >= 100);
+}
+
 /* The query shortcuts (tn_surf_build_shortcuts) against the reference
  * search: random levels as test_find_equals_reference, cores of 1 key (a
  * contraction hierarchy almost to the top), 8, 64 and the default (on
@@ -3300,6 +3448,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial),
         cmocka_unit_test(test_find_equals_reference),
+        cmocka_unit_test(test_unreachable_goal_searches_little),
+        cmocka_unit_test(test_unreachable_goals_as_reference),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),

@@ -92,7 +92,14 @@
  * node whose box has it as bottom-left tile); no state limit; an
  * unreachable goal gives the plan to the closest reachable node (Manhattan
  * distance in tiles, then cost) with TN_SUCCESS | TN_PARTIAL_RESULT |
- * TN_UNREACHABLE, and err says where the plan ends.  Zero allocations per
+ * TN_UNREACHABLE, and err says where the plan ends.  Once the heuristic
+ * proves the goal unreachable (always without landmarks; with them, when
+ * a landmark reaches one side and not the other), or past max(1024,
+ * surfaces / 2) expanded nodes no goal surface is among those the start
+ * reaches, the search stops: a breadth-first pass over the surfaces the
+ * start reaches picks the closest tiles and an ordinary search to each
+ * costs it (the same plan cost and closeness as searching everything
+ * reachable; `tilenav-bench surf` prints what unreachable goals cost).  Zero allocations per
  * query (out of memory for the query index, the reference search answers:
  * see OUT OF MEMORY).
  * Expanded nodes are kept in order (tn_surf_expanded).  For big
@@ -170,8 +177,8 @@
  * runs + 9 B x map tiles (terrain copy, summed-area table) + 20 B x searches
  * + 1 bit x the tiles of each search's bounding box (the footprints) + 32 B
  * x (map rows + 3) x (lattice width / 64 + 6) (row masks), arrays with room
- * for about 1/16 more; the query index 26 B x kept edges + 40 B x nodes +
- * 8 B x take-off nodes + 8 B x landmarks x nodes; per building thread the
+ * for about 1/16 more; the query index 30 B x kept edges + 40 B x nodes +
+ * 8 B x take-off nodes + 8 B x landmarks x nodes + 12 B x surfaces; per building thread the
  * scratch of its largest search, kept for repairs (demo map about 0.4 MB);
  * between operations, the big blocks the last repair freed (a pool the next
  * repair reuses); after tn_surf_prepare_repairs until the next repair or
@@ -309,7 +316,7 @@ typedef struct tn_surf_leg {
 } tn_surf_leg;
 
 typedef struct tn_surf_stats {
-    int expanded; /* nodes expanded */
+    int expanded; /* nodes expanded (an unreachable goal: by all its searches) */
     int frames;   /* frames the plan takes, -1 if none: its cost in the
                    * search plus `releases` */
     int end_node; /* last node of the plan */
@@ -559,7 +566,10 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
 tn_status tn_surf_build_labels(tn_surf *g, tn_error *err);
 bool tn_surf_has_labels(const tn_surf *g);
 /* Nodes the last query expanded, in order.  The array is the graph's: valid
- * until the next query, edit, rebuild or load of g (copy it to keep it). */
+ * until the next query, edit, rebuild or load of g (copy it to keep it).
+ * For an unreachable goal: those of the search that ended the plan (to the
+ * closest tile, see QUERY), after the nodes expanded until the goal was
+ * proven unreachable were dropped. */
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
 /* Debug drawing: surfaces (lines at the feet), edges as trajectories (every

@@ -73,6 +73,14 @@ void query_index_free(tn_surf *g)
     tn_free(a, g->shpos);
     tn_free(a, g->sseen);
     tn_free(a, g->sdone);
+    tn_free(a, g->sreach);
+    tn_free(a, g->squeue);
+    tn_free(a, g->sr_first);
+    tn_free(a, g->sr_to);
+    g->sreach = NULL;
+    g->squeue = g->sr_first = g->sr_to = NULL;
+    g->sr_cap = 0;
+    g->sr_ok = false;
     g->sa_first = g->sd = g->sheap = g->shpos = NULL;
     g->sa = NULL;
     g->sseen = g->sdone = NULL;
@@ -1314,8 +1322,14 @@ void query_index_build(tn_surf *g, lm_delta *d)
             g->qn_cap = (size_t)nn + 1 + ((size_t)nn + 1) / 16;
             g->qn = tn_alloc_array(a, g->qn_cap, sizeof(qnode));
         }
-        g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
-        ok = ok && g->qn && g->qh;
+        g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap));        /* (written when pushed) */
+        g->sreach = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t)); /* stamps: zeroed */
+        g->squeue = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        g->sr_first = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        g->sr_cap = (size_t)q.nkept + 1;
+        g->sr_to = alloc_unzeroed(a, g->sr_cap, sizeof(int32_t));
+        g->sr_ok = false;
+        ok = ok && g->qn && g->qh && g->sreach && g->squeue && g->sr_first && g->sr_to;
     }
     ok = ok && !tn_surfi_cancelled(g);
     if (ok) {
@@ -1492,6 +1506,38 @@ const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
 }
 
 /* Checks shared by both searches; 0 when the query may run.  Fills G. */
+/* The goal of a search: the nodes whose box has tile (gx, gy) as its
+ * bottom-left tile (a tile a box stands on), with their landmark terms. */
+static void goal_of_tile(const tn_surf *g, int gx, int gy, goal *G)
+{
+    memset(G, 0, sizeof *G);
+    G->row = gy + 1;
+    G->ja = gx * g->per_tile;
+    G->jb = gx * g->per_tile + g->per_tile - 1;
+    G->vup = tn_minf(g->vmax, tn_phys_jump_speed(&g->prof.phys) * g->prof.phys.dt + 0.01f);
+    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < Q_GOAL_SURF; s++) {
+        const tn_surf_surface *S = &g->surf[s];
+        if (S->j1 < G->ja || S->j0 > G->jb) continue;
+        G->gs[G->ngs] = s;
+        G->ga[G->ngs] = S->j0 > G->ja ? S->j0 : G->ja;
+        G->gb[G->ngs] = S->j1 < G->jb ? S->j1 : G->jb;
+        G->ngs++;
+    }
+    if (g->nlm) goal_landmarks(g, G);
+}
+
+/* A new search: its stamp (every stamp cleared when the counter wraps). */
+static void gen_next(tn_surf *g)
+{
+    if (++g->gen == 0) {
+        memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
+        for (size_t n = 0; g->qn && n < g->qn_cap; n++) g->qn[n].stamp = 0;
+        for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
+        for (int t = 0; g->sreach && t <= g->nsurf; t++) g->sreach[t] = 0;
+        g->gen = 1;
+    }
+}
+
 static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
                              tn_surf_stats *stats, goal *G, tn_error *err)
 {
@@ -1505,6 +1551,7 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
         stats->releases = 0;
     }
     g->nexpanded = 0;
+    g->nexp_dropped = 0;
     if (g->nnodes == 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: no place on this map where a %dx%d "
@@ -1515,30 +1562,12 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
         return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map", gx,
                             gy);
-    memset(G, 0, sizeof *G);
-    G->row = gy + 1;
-    G->ja = gx * g->per_tile;
-    G->jb = gx * g->per_tile + g->per_tile - 1;
-    G->vup = tn_minf(g->vmax, tn_phys_jump_speed(&g->prof.phys) * g->prof.phys.dt + 0.01f);
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
                             g->prof.h, gx, gy);
-    for (int s = g->row_first[G->row]; s < g->row_first[G->row + 1] && G->ngs < Q_GOAL_SURF; s++) {
-        const tn_surf_surface *S = &g->surf[s];
-        if (S->j1 < G->ja || S->j0 > G->jb) continue;
-        G->gs[G->ngs] = s;
-        G->ga[G->ngs] = S->j0 > G->ja ? S->j0 : G->ja;
-        G->gb[G->ngs] = S->j1 < G->jb ? S->j1 : G->jb;
-        G->ngs++;
-    }
-    if (g->nlm) goal_landmarks(g, G);
-    if (++g->gen == 0) {
-        memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
-        for (size_t n = 0; g->qn && n < g->qn_cap; n++) g->qn[n].stamp = 0;
-        for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
-        g->gen = 1;
-    }
+    goal_of_tile(g, gx, gy, G);
+    gen_next(g);
     return TN_OK;
 }
 
@@ -1596,7 +1625,7 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
     }
     if (count) *count = written;
     if (stats) {
-        stats->expanded = g->nexpanded;
+        stats->expanded = g->nexp_dropped + g->nexpanded;
         stats->frames = g->gcost[end] + releases;
         stats->releases = releases;
         stats->end_node = end;
@@ -1793,11 +1822,28 @@ static inline void qrelax(tn_surf *g, int n, int to, int ts, int row, int j, int
     qheap_up(g, (*hs)++, e);
 }
 
+static int reach_surfaces(tn_surf *g, int s0);
+static int find_closest(tn_surf *g, int start, const goal *G, int nr);
+
+/* Expanded nodes after which a search not yet proven hopeless checks that
+ * its goal is reachable at all: reach_surfaces, a pass over the surfaces
+ * the start reaches, costs about what expanding half as many nodes as
+ * there are surfaces does (512x512 level: 3,010 surfaces, about 110 us). */
+static inline int reach_check_at(const tn_surf *g)
+{
+    return g->nsurf / 2 > 1024 ? g->nsurf / 2 : 1024;
+}
+
 /* The fast search: A* over start, take-off, landing and goal nodes; walks
  * only between chain neighbours (see query_index_build).  Returns the goal
  * node reached, or -1 - (the closest reachable node).  The plan's nodes
- * get their parent, pedge and gcost (for write_plan). */
-static int find_events(tn_surf *g, int start, const goal *G)
+ * get their parent, pedge and gcost (for write_plan).  Once every node
+ * left in the queue is proven not to reach the goal (a landmark or the
+ * detour bound says so), or after reach_check_at nodes no goal surface is
+ * among those the start reaches, the goal is unreachable and find_closest
+ * answers, unless `whole`: then the search goes on over every reachable
+ * node. */
+static int find_events(tn_surf *g, int start, const goal *G, bool whole)
 {
     qnode *Q = g->qn;
     int hs = 0, found = -1;
@@ -1812,6 +1858,13 @@ static int find_events(tn_surf *g, int start, const goal *G)
     }
     while (hs > 0) {
         int n = g->qh[0].n;
+        if (!whole && g->qh[0].f >= Q_DEAD) return find_closest(g, start, G, -1);
+        if (!whole && g->nexpanded == reach_check_at(g)) {
+            const int nr = reach_surfaces(g, g->node_surf[start]);
+            bool reached = false;
+            for (int i = 0; i < G->ngs; i++) reached |= g->sreach[G->gs[i]] == g->gen;
+            if (!reached) return find_closest(g, start, G, nr);
+        }
         if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
         Q[n].hpos = -1; /* closed */
         g->order[g->nexpanded++] = n;
@@ -1899,6 +1952,121 @@ static int find_events(tn_surf *g, int start, const goal *G)
     return found >= 0 ? found : -1 - end;
 }
 
+/* The surfaces reachable from surface s0 (every node of a surface reaches
+ * every other by walking, so reaching a surface is reaching all of it):
+ * breadth-first over the kept edges' landing surfaces (a dominated edge
+ * has a kept one between the same surfaces).  Into g->squeue; returns how
+ * many; g->sreach[s] == g->gen marks them. */
+static int reach_surfaces(tn_surf *g, int s0)
+{
+    int32_t *Qs = g->squeue;
+    if (!g->sr_ok) { /* the surface graph: a pass over the kept edges */
+        const int ns = g->nsurf;
+        int32_t *last = Qs; /* (scratch: the last source that listed t) */
+        for (int t = 0; t < ns; t++) last[t] = -1;
+        size_t k = 0;
+        for (int s = 0; s < ns; s++) {
+            g->sr_first[s] = (int32_t)k;
+            const int e0 = g->qefirst[g->qfirst[s]], e1 = g->qefirst[g->qfirst[s + 1]];
+            for (int e = e0; e < e1; e++) {
+                const int t = g->qedge[e].surf;
+                if (last[t] != s) last[t] = s, g->sr_to[k++] = t; /* (k <= kept edges) */
+            }
+        }
+        g->sr_first[ns] = (int32_t)k;
+        g->sr_ok = true;
+    }
+    int k = 0;
+    g->sreach[s0] = g->gen;
+    Qs[k++] = s0;
+    for (int head = 0; head < k; head++) {
+        const int s = Qs[head];
+        for (int i = g->sr_first[s]; i < g->sr_first[s + 1]; i++) {
+            const int t = g->sr_to[i];
+            if (g->sreach[t] != g->gen) g->sreach[t] = g->gen, Qs[k++] = t;
+        }
+    }
+    return k;
+}
+
+#define Q_CLOSEST 8 /* closest tiles costed by a search each; more: one whole search */
+
+/* An unreachable goal (find_events proved it): the plan to the closest
+ * place reached, as the whole search over the reachable nodes would give
+ * it, without that search.  The surfaces reachable from the start's are
+ * found first (reach_surfaces: far fewer than the nodes); on each, the
+ * nodes closest to the goal (Manhattan distance in tiles from the box's
+ * bottom-left tile) are those of one tile, the one nearest the goal
+ * column; the closest of these tiles (all at the least distance D) are
+ * each the goal of an ordinary search, which reaches it (it lies on a
+ * reachable surface) at its exact least cost (closest_run: on the start's
+ * own surface a walk), and the cheapest wins (ties: the first in the
+ * order reach_surfaces found them).  The expanded nodes left are that search's.
+ * nr: the surfaces reach_surfaces found in this query, or -1 (not yet).
+ * Returns -1 - (the plan's last node). */
+/* The cheapest plan from start to the nodes of tile column t on surface
+ * s (a tile closest to an unreachable goal): the last node, its parents
+ * set as find_events sets them.  On the start's own surface a walk (no
+ * search: nothing is faster than walking, one lattice step a frame);
+ * else an ordinary search for that tile. */
+static int closest_run(tn_surf *g, int start, int s, int t)
+{
+    gen_next(g);
+    g->nexp_dropped += g->nexpanded;
+    g->nexpanded = 0;
+    if (s == g->node_surf[start]) {
+        const tn_surf_surface *S = &g->surf[s];
+        const int pt = g->per_tile, j = S->j0 + (start - S->node0);
+        const int ra = t * pt > S->j0 ? t * pt : S->j0;
+        const int rb = t * pt + pt - 1 < S->j1 ? t * pt + pt - 1 : S->j1;
+        const int p = j < ra ? ra : (j > rb ? rb : j), end = start + (p - j);
+        g->order[g->nexpanded++] = start;
+        g->parent[start] = g->pedge[start] = -1;
+        g->gcost[start] = 0;
+        if (end != start) g->parent[end] = start, g->pedge[end] = -1, g->gcost[end] = abs(p - j);
+        return end;
+    }
+    goal C;
+    goal_of_tile(g, t, g->surf[s].row - 1, &C);
+    return find_events(g, start, &C, true);
+}
+
+static int find_closest(tn_surf *g, int start, const goal *G, int nr)
+{
+    if (nr < 0) nr = reach_surfaces(g, g->node_surf[start]);
+    const int pt = g->per_tile, gx = G->ja / pt;
+    int D = INT32_MAX, nc = 0, ct[Q_CLOSEST], cs[Q_CLOSEST];
+    for (int i = 0; i < nr; i++) {
+        const tn_surf_surface *S = &g->surf[g->squeue[i]];
+        const int t0 = S->j0 / pt, t1 = S->j1 / pt;
+        const int t = gx < t0 ? t0 : (gx > t1 ? t1 : gx);
+        const int d = abs(t - gx) + abs(S->row - G->row);
+        if (d > D) continue;
+        if (d < D) D = d, nc = 0;
+        if (nc == Q_CLOSEST) nc = Q_CLOSEST + 1; /* too many: the whole search */
+        if (nc >= Q_CLOSEST) continue;
+        ct[nc] = t, cs[nc++] = g->squeue[i];
+    }
+    int best = -1, bestc = 0, bestk = -1, last = -1;
+    for (int k = 0; k < nc && nc <= Q_CLOSEST; k++) {
+        const int r = closest_run(g, start, cs[k], ct[k]);
+        if (r < 0) { /* (cannot happen: the tile is on a reached surface) */
+            best = -1;
+            break;
+        }
+        last = k;
+        if (best < 0 || g->gcost[r] < bestc) best = r, bestc = g->gcost[r], bestk = k;
+    }
+    if (best < 0) { /* the whole search, as before */
+        gen_next(g);
+        g->nexp_dropped += g->nexpanded;
+        g->nexpanded = 0;
+        return find_events(g, start, G, true);
+    }
+    if (bestk != last) best = closest_run(g, start, cs[bestk], ct[bestk]); /* its parents */
+    return -1 - best;
+}
+
 static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
                              int *count, tn_surf_stats *stats, tn_error *err, bool reference)
 {
@@ -1922,7 +2090,8 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
         if (r < 0) g->nexpanded = 0; /* unreachable: the full search finds the closest point */
     }
     if (r < 0)
-        r = reference || !g->qindex ? find_reference(g, start, &G) : find_events(g, start, &G);
+        r = reference || !g->qindex ? find_reference(g, start, &G)
+                                    : find_events(g, start, &G, false);
     const int end = r >= 0 ? r : -1 - r;
     int legs = 0;
     st = write_plan(g, start, end, r >= 0, out, cap, count, stats, &legs);

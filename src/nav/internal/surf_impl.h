@@ -82,6 +82,7 @@ struct tn_surf {
     uint32_t *stamp;
     uint32_t gen;
     int nexpanded;
+    int nexp_dropped; /* nodes expanded by the searches of a query not in order[] */
     int repairs_local, repairs_full;
     uint32_t generation;
     int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
@@ -116,6 +117,16 @@ struct tn_surf {
     struct sarc *sa;
     uint32_t *sseen, *sdone;
     int sh_n;
+    /* the surfaces a query reached (tn_surf_query.c reach_surfaces): a
+     * stamp per surface (g->gen) and the breadth-first queue */
+    uint32_t *sreach;
+    int32_t *squeue;
+    /* the surface graph for reach_surfaces, made on its first use after a
+     * build or repair (sr_ok): per surface s, the surfaces its kept edges
+     * land on, sr_to[sr_first[s] .. sr_first[s + 1] - 1], each once */
+    int32_t *sr_first, *sr_to;
+    size_t sr_cap;
+    bool sr_ok;
     int nlm, lm_want;
     size_t lm_cap;        /* nodes the landmark tables have room for (a repair updates in place) */
     int32_t lmnode[Q_LM]; /* the landmarks' nodes */
