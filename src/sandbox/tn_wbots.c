@@ -355,6 +355,7 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
         return false;
     }
     s->job.running = true;
+    w->graph_bg_builds++;
     tn_world_message(w,
                      "graph planner: building the graph for a %dx%d body, jump %.1f in the "
                      "background; the bots wait for it",
@@ -406,7 +407,10 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
         tn_map_destroy(s->job.map);
         s->job.map = again;
         atomic_store(&s->job.done, false);
-        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return;
+        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) {
+            w->graph_bg_builds++;
+            return;
+        }
         atomic_store(&s->job.done, true); /* (put in the cache: the sync rebuilds it) */
     }
     s->job.running = false;
@@ -416,6 +420,7 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
         w->graph_cancels++;
         tn_surf_destroy(s->job.g); /* (0 nodes) */
     } else if (tn_failed(s->job.st)) {
+        w->graph_bg_failures++;
         s->last_build_ms = s->job.ms;
         tn_world_message(w, "graph planner: %s", s->job.err.msg);
         tn_surf_destroy(s->job.g); /* (a failed rebuild leaves 0 nodes) */
@@ -453,6 +458,8 @@ void tn_wbots_stop_build(tn_world *w)
 }
 
 int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
+int tn_wbots_builds_started(const tn_world *w) { return w->graph_bg_builds; }
+int tn_wbots_builds_failed(const tn_world *w) { return w->graph_bg_failures; }
 
 /* Whether the background build under way is for a profile a body has:
  * physics the world has (every body steps under w->phys) and the size of

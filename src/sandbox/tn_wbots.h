@@ -66,6 +66,12 @@ const tn_surf *tn_wbots_character_graph(const tn_world *w);
  * character's size moved on from the value they were built for (a size an
  * extra bot still has is built on).  Kept across map replacements. */
 int tn_wbots_builds_cancelled(const tn_world *w);
+/* Background graph builds started since the world was made (each thread
+ * started: one begun again on a new copy of the map, edits having outrun
+ * it, counts again), and those of them that failed (out of memory: any
+ * failure but a stop).  Kept across map replacements. */
+int tn_wbots_builds_started(const tn_world *w);
+int tn_wbots_builds_failed(const tn_world *w);
 /* The character's graph search, exactly as its bot made it: for its last
  * plan (a goal's first or a re-plan) with the graph planner, the nodes
  * tn_surf_find expanded, in order (tn_surf_expanded of the graph the bot
