@@ -839,6 +839,10 @@ static void test_background_build(void **state)
  * needs. */
 static atomic_bool gate_closed, gate_timed_out, gate_open_on_free;
 static atomic_int gate_held;
+/* gate_fail: every allocation off the main thread, once past the gate,
+ * fails (a background build runs out of memory); gate_failed counts them */
+static atomic_bool gate_fail;
+static atomic_int gate_failed;
 static thrd_t gate_main;
 static void *gate_alloc(void *user, size_t size)
 {
@@ -854,6 +858,10 @@ static void *gate_alloc(void *user, size_t size)
             thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
         }
         atomic_fetch_sub(&gate_held, 1);
+    }
+    if (atomic_load(&gate_fail) && !thrd_equal(thrd_current(), gate_main)) {
+        atomic_fetch_add(&gate_failed, 1);
+        return NULL;
     }
     return malloc(size);
 }
@@ -881,6 +889,8 @@ static tn_world *gated_world(void)
     atomic_store(&gate_timed_out, false);
     atomic_store(&gate_open_on_free, false);
     atomic_store(&gate_held, 0);
+    atomic_store(&gate_fail, false);
+    atomic_store(&gate_failed, 0);
     tn_world *w = NULL;
     tn_error err;
     tn_world_config c = tn_world_default_config();
@@ -1085,18 +1095,20 @@ static void test_background_build_outrun_by_edits(void **state)
     tn_world_destroy(w);
 }
 
-/* A 256x256 level (world_gen) through the gate allocator, background
- * builds on, its first graph under way and held at the gate. */
-static tn_world *gated_gen_world(void)
+/* A generated level of mw x mh tiles through the gate allocator,
+ * background builds on, its first graph under way and held at the gate. */
+static tn_world *gated_gen_world_wh(int mw, int mh)
 {
     gate_main = thrd_current();
     atomic_store(&gate_closed, false);
     atomic_store(&gate_timed_out, false);
     atomic_store(&gate_open_on_free, false);
     atomic_store(&gate_held, 0);
+    atomic_store(&gate_fail, false);
+    atomic_store(&gate_failed, 0);
     tn_map *m = NULL;
     tn_error e;
-    assert_true(tn_succeeded(tn_map_create(256, 256, NULL, &m, &e)));
+    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, &e)));
     tn_rng rng;
     tn_rng_seed(&rng, 7, 1);
     assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
@@ -1114,6 +1126,9 @@ static tn_world *gated_gen_world(void)
     assert_int_equal(tn_wbots_builds_cancelled(w), 0);
     return w;
 }
+
+/* The same on a 256x256 level (world_gen). */
+static tn_world *gated_gen_world(void) { return gated_gen_world_wh(256, 256); }
 
 /* A map replaced or the world destroyed while a slow background build runs
  * tells it to stop, then waits one poll of it, not the build (the old code
@@ -1230,6 +1245,238 @@ static void test_background_build_size_moved_on(void **state)
     const tn_surf *eg = tn_bot_graph(tn_wbots_bot(w, 0));
     assert_non_null(eg);
     assert_int_equal(tn_surf_get_profile(eg)->h, 3);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* A frame of the window with the surface overlay on (it asks for the
+ * character's graph at every frame, whether a bot plans or not), then 1 ms. */
+static void frame(tn_world *w)
+{
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    tn_world_step(w);
+    thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+}
+
+/* Frames until `count` of the world's background builds have failed;
+ * false after 2 s. */
+static bool step_until_failed(tn_world *w, int count)
+{
+    for (int ms = 0; ms < 2000 && tn_wbots_builds_failed(w) < count; ms++) frame(w);
+    return tn_wbots_builds_failed(w) >= count;
+}
+
+/* n frames (time for a build started again to run and end). */
+static void step_ms(tn_world *w, int n)
+{
+    for (int f = 0; f < n; f++) frame(w);
+}
+
+/* A background build that runs out of memory is not started again for the
+ * same map and profile (the old code started it again at every step: a
+ * thread a frame, each failing, the bot "waiting" for ever): the failure
+ * is said, the bot plans with the classic planner (as after a failed build
+ * on this thread), and the build is tried again once after a map edit, and
+ * once after a slider change. */
+static void test_background_build_failure_not_restarted(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world(); /* the trip under way, jump 4's graph cached */
+    assert_int_equal(tn_wbots_builds_started(w), 0);
+    atomic_store(&gate_fail, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(step_until_failed(w, 1));
+    const char *msg = tn_world_message_text(w);
+    if (!strstr(msg, "graph planner: ") || !strstr(msg, "out of memory"))
+        fail_msg("message: %s", msg);
+    step_ms(w, 200);
+    int fails = atomic_load(&gate_failed);
+    printf("  %d failed allocations, %d build(s) started\n", fails, tn_wbots_builds_started(w));
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+    assert_int_equal(tn_wbots_builds_failed(w), 1);
+    step_ms(w, 50);
+    assert_int_equal(atomic_load(&gate_failed), fails); /* nothing allocates off-thread */
+    assert_null(tn_wbots_character_graph(w));
+    /* the bot goes on with the classic planner, and says why */
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.planner, 0);
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    if (strstr(hud, "when its graph is built") || !strstr(hud, "graph build failed"))
+        fail_msg("HUD: %s", hud);
+    const char *note = tn_wbots_overlay_note(w, TN_OVERLAY_SURF);
+    if (!note || !strstr(note, "build failed")) fail_msg("note: %s", note ? note : "(none)");
+    /* a goto plans at once with the classic planner, and builds nothing */
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    if (!strstr(msg, "graph build failed (") || !strstr(msg, "classic planner: goto (20,"))
+        fail_msg("message: %s", msg);
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).planner, 0);
+    step_ms(w, 20);
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+    /* an edit (a block on an empty tile of the top row): tried once again */
+    const tn_map *m = tn_world_map(w);
+    int ex = -1;
+    for (int x = 1; x < m->w - 1 && ex < 0; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    assert_true(step_until_failed(w, 2));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 2);
+    assert_int_equal(tn_wbots_builds_failed(w), 2);
+    /* a slider change: once for the new value, once for the old one back */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    assert_true(step_until_failed(w, 3));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 3);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(step_until_failed(w, 4));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 4);
+    /* memory back, then an edit: the graph is built */
+    atomic_store(&gate_fail, false);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_EMPTY, NULL)));
+    for (int ms = 0; ms < 2000 && !tn_wbots_character_graph(w); ms++) frame(w);
+    assert_int_equal(tn_wbots_builds_started(w), 5);
+    assert_int_equal(tn_wbots_builds_failed(w), 4);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
+    assert_fresh_build(g, m);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* A clock 60 ms a reading on the main thread, 1 ms on another: a
+ * background build that fails at once "takes" 1 ms. */
+static atomic_long split_ticks;
+static double split_clock(void)
+{
+    return 0.001 *
+           (double)atomic_fetch_add(&split_ticks, thrd_equal(thrd_current(), gate_main) ? 60 : 1);
+}
+
+/* A background build that failed at once (out of memory at its first
+ * allocation) is not timed as a fast build: neither it nor the next one,
+ * for a slider's new value, is then built on the window's thread (the old
+ * code took the failure's 1 ms for the map's build time and built the
+ * same graph again at once on the window's thread: a freeze of seconds on
+ * a large map, likely to run out of memory as well). */
+static void test_failed_build_time_not_taken_as_fast(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    tn_world_set_clock(w, split_clock);
+    atomic_store(&gate_fail, true);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(step_until_failed(w, 1));
+    step_ms(w, 20);
+    assert_null(tn_wbots_character_graph(w)); /* not built on this thread */
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 6.0, NULL)));
+    atomic_store(&gate_fail, false);
+    tn_world_step(w);
+    assert_null(tn_wbots_character_graph(w)); /* not built on this thread */
+    assert_int_equal(tn_wbots_builds_started(w), 2);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    assert_true(tn_surf_get_profile(tn_wbots_character_graph(w))->phys.jump_height == 6.0f);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* A goto kept while its graph builds in the background, whose build then
+ * runs out of memory, is not kept waiting for ever (the old code started
+ * the build again at every step, the HUD "waiting" for good): on a map with
+ * a classic finder (up to 512x512) the classic planner plans it, as it
+ * plans a click whose graph failed to build on this thread, and the
+ * message says why. */
+static void test_kept_goto_when_its_build_fails(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world_building(5.0); /* the graph for jump 5, under way */
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 12, NULL)));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "waiting | goto (20,12)")) fail_msg("HUD: %s", hud);
+    atomic_store(&gate_fail, true);
+    atomic_store(&gate_closed, false);
+    assert_true(step_until_failed(w, 1));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+    tn_world_hud(w, hud, sizeof hud);
+    if (strstr(hud, "waiting")) fail_msg("HUD: %s", hud);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.goal_x, 20);
+    assert_int_equal(i.planner, 0);
+    assert_true(i.state == TN_BOT_MOVING || i.state == TN_BOT_ARRIVED);
+    const char *msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    if (!strstr(msg, "graph build failed") || !strstr(msg, "classic planner"))
+        fail_msg("message: %s", msg);
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* The same above 512x512 tiles, where there is no classic finder: the kept
+ * goto is dropped, the message says why, the bot does not wait for ever,
+ * and a goto before any change is refused with the same reason rather than
+ * starting the build again; an edit tries it again. */
+static void test_kept_goto_dropped_when_its_build_fails(void **state)
+{
+    (void)state;
+    tn_world *w = gated_gen_world_wh(1040, 256); /* the first graph, under way */
+    for (int k = 0; k < 600 && !tn_world_character(w)->on_ground; k++) tn_world_step(w);
+    assert_true(tn_world_character(w)->on_ground);
+    int cx, cy;
+    tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
+    assert_true(tn_succeeded(tn_world_goto(w, cx, cy, NULL)));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "waiting | goto (")) fail_msg("HUD: %s", hud);
+    atomic_store(&gate_fail, true);
+    atomic_store(&gate_closed, false);
+    assert_true(step_until_failed(w, 1));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+    char want[128];
+    snprintf(want, sizeof want, "goto (%d,%d) dropped: graph build failed: ", cx, cy);
+    const char *msg = tn_world_message_text(w);
+    printf("  %s\n", msg);
+    if (!strstr(msg, want) || !strstr(msg, "out of memory")) fail_msg("message: %s", msg);
+    tn_world_hud(w, hud, sizeof hud);
+    printf("  %s\n", hud);
+    if (strstr(hud, "waiting") || !strstr(hud, "graph build failed (")) fail_msg("HUD: %s", hud);
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    /* the player plays on: the keys move the character */
+    float x0 = tn_world_character(w)->x;
+    tn_world_set_input(w, (tn_input){false, true, false, false});
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    tn_world_set_input(w, (tn_input){false, false, false, false});
+    assert_true(tn_world_character(w)->x != x0);
+    /* a goto now is refused, saying why, with no build started */
+    tn_error e;
+    assert_true(tn_failed(tn_world_goto(w, cx, cy, &e)));
+    if (!strstr(e.msg, "graph build failed") || !strstr(e.msg, "out of memory"))
+        fail_msg("error: %s", e.msg);
+    step_ms(w, 20);
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+    /* an edit: the build is tried once again (a goto is kept meanwhile) */
+    const tn_map *m = tn_world_map(w);
+    int ex = -1;
+    for (int x = 1; x < m->w - 1 && ex < 0; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_goto(w, cx, cy, NULL)));
+    assert_true(step_until_failed(w, 2));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 2);
+    assert_false(tn_bot_active(tn_wbots_character_bot(w)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (strstr(hud, "waiting")) fail_msg("HUD: %s", hud);
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
@@ -2163,6 +2410,10 @@ int main(void)
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_background_build_value_moved_on),
         cmocka_unit_test(test_background_build_size_moved_on),
+        cmocka_unit_test(test_background_build_failure_not_restarted),
+        cmocka_unit_test(test_failed_build_time_not_taken_as_fast),
+        cmocka_unit_test(test_kept_goto_when_its_build_fails),
+        cmocka_unit_test(test_kept_goto_dropped_when_its_build_fails),
 #endif
         cmocka_unit_test(test_classic_continuation_not_after_takeover),
         cmocka_unit_test(test_hud_compares_planners),

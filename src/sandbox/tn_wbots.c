@@ -38,6 +38,7 @@
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (1024L * 1024L)
 #define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
+#define FAILED_MAX 4       /* failed background builds remembered (profiles) */
 
 typedef struct tn_wbots {
     tn_path *pf;       /* the character's finder (NULL: map too large) */
@@ -83,6 +84,7 @@ typedef struct tn_wbots {
         tn_surf *g;       /* the slot's graph, rebuilt in place (NULL: made) */
         tn_map *map;      /* the copy it builds on (owned) */
         tn_surf_profile prof;
+        uint32_t rev; /* the map's revision the copy was taken at */
         tn_status st;
         tn_error err;
         double ms; /* its build, by the clock */
@@ -97,6 +99,20 @@ typedef struct tn_wbots {
         thrd_t thread;
 #endif
     } job;
+    /* Background builds that failed (any failure but a stop: out of
+     * memory), one a profile, with the map revision each was built at and
+     * its error: not started again, nor built on a click, while the map is
+     * at that revision (the old code started one a step, each failing);
+     * a slider or size change forgets them (tn_wbots_physics), a map
+     * replacement makes a new part.  So each is tried again once per such
+     * change.  The bots plan as after a build failed on this thread: with
+     * the classic planner, where there is one. */
+    struct {
+        tn_surf_profile prof;
+        uint32_t rev;
+        char msg[TN_ERROR_MSG_MAX];
+    } failed[FAILED_MAX];
+    int nfailed;
     tn_surf *char_graph; /* the graph last given to the character's bot */
     /* a goto click made while the character's graph was built in the
      * background, made when it is built (the window does not wait) */
@@ -340,6 +356,7 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
     s->job.g = s->graph[slot];
     s->graph[slot] = NULL;
     s->job.slot = slot;
+    s->job.rev = w->map->revision;
     s->job.prof = *prof;
     atomic_store(&s->job.stop[slot], false);
     s->job.prof.cancel = job_stopped;
@@ -355,6 +372,7 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
         return false;
     }
     s->job.running = true;
+    w->graph_bg_builds++;
     tn_world_message(w,
                      "graph planner: building the graph for a %dx%d body, jump %.1f in the "
                      "background; the bots wait for it",
@@ -383,6 +401,46 @@ static bool job_outrun(const tn_world *w, const tn_wbots *s)
 }
 #endif
 
+/* Why the background build of `prof` failed on the map as it is now
+ * (tn_wbots.failed), NULL when it did not. */
+static const char *build_failed(const tn_world *w, const tn_wbots *s, const tn_surf_profile *prof)
+{
+    for (int k = 0; k < s->nfailed; k++)
+        if (s->failed[k].rev == w->map->revision && tn_surf_same_profile(&s->failed[k].prof, prof))
+            return s->failed[k].msg;
+    return NULL;
+}
+
+/* The same for the character's graph, where the bots plan with the graph
+ * and build it in the background. */
+static const char *char_build_failed(const tn_world *w, const tn_wbots *s)
+{
+    if (!w->graph_bg || !graph_mode(w, s)) return NULL;
+    tn_surf_profile prof = tn_surf_profile_make(w->character.w, w->character.h, &w->phys);
+    return build_failed(w, s, &prof);
+}
+
+#ifdef BG_THREADS
+/* A background build of `prof` at map revision `rev` failed with `msg`:
+ * remembered (the entries of an older revision are dropped: the map
+ * changed since; the oldest goes when FAILED_MAX are kept). */
+static void note_failed(tn_wbots *s, const tn_surf_profile *prof, uint32_t rev, const char *msg)
+{
+    int n = 0;
+    for (int k = 0; k < s->nfailed; k++)
+        if (s->failed[k].rev == rev && !tn_surf_same_profile(&s->failed[k].prof, prof))
+            s->failed[n++] = s->failed[k];
+    if (n == FAILED_MAX) {
+        memmove(s->failed, s->failed + 1, (FAILED_MAX - 1) * sizeof s->failed[0]);
+        n--;
+    }
+    s->failed[n].prof = *prof;
+    s->failed[n].rev = rev;
+    snprintf(s->failed[n].msg, sizeof s->failed[n].msg, "%s", msg);
+    s->nfailed = n + 1;
+}
+#endif
+
 /* A background build that ended (or with `wait`, one still running, once
  * it ends) put in its cache slot; it is synced with the map (edits made
  * meanwhile) when graph_for next finds it, or built again when they are
@@ -405,8 +463,12 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
         tn_succeeded(tn_map_clone(w->map, &again, NULL))) {
         tn_map_destroy(s->job.map);
         s->job.map = again;
+        s->job.rev = w->map->revision;
         atomic_store(&s->job.done, false);
-        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return;
+        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) {
+            w->graph_bg_builds++;
+            return;
+        }
         atomic_store(&s->job.done, true); /* (put in the cache: the sync rebuilds it) */
     }
     s->job.running = false;
@@ -416,8 +478,17 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
         w->graph_cancels++;
         tn_surf_destroy(s->job.g); /* (0 nodes) */
     } else if (tn_failed(s->job.st)) {
-        s->last_build_ms = s->job.ms;
-        tn_world_message(w, "graph planner: %s", s->job.err.msg);
+        /* not started again for this map and profile (build_failed) */
+        w->graph_bg_failures++;
+        /* (its time is kept out of last_build_ms: a build that failed at
+         * its first allocation says nothing of how long one takes, and the
+         * next, for a slider's new value, would be made on this thread) */
+        note_failed(s, &s->job.prof, s->job.rev, s->job.err.msg);
+        tn_world_message(w,
+                         "graph planner: %s (the graph for a %dx%d body, jump %.1f; tried again "
+                         "after a map edit or a slider change)",
+                         s->job.err.msg, s->job.bw, s->job.bh,
+                         (double)s->job.prof.phys.jump_height);
         tn_surf_destroy(s->job.g); /* (a failed rebuild leaves 0 nodes) */
     } else {
         s->last_build_ms = s->job.ms;
@@ -453,6 +524,8 @@ void tn_wbots_stop_build(tn_world *w)
 }
 
 int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
+int tn_wbots_builds_started(const tn_world *w) { return w->graph_bg_builds; }
+int tn_wbots_builds_failed(const tn_world *w) { return w->graph_bg_failures; }
 
 /* Whether the background build under way is for a profile a body has:
  * physics the world has (every body steps under w->phys) and the size of
@@ -511,6 +584,11 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         return s->graph[slot];
     }
     if (!build) return NULL;
+    /* its background build failed on the map as it is: not started again
+     * (nor built here for a click: a freeze as long as the build, to fail
+     * as it did; nor waited for: a build under way is another's); NULL, as
+     * after a failed build here */
+    if (w->graph_bg && build_failed(w, s, &prof)) return NULL;
     /* a click's plan is made at once: it waits for a build under way only
      * when its graph is not in the cache (that build may be it); a build
      * for another profile (an extra bot's, a value left) goes on */
@@ -881,8 +959,20 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     }
     if (s->defer && !player_active) {
         /* the click kept while the graph was built: made once it is (or at
-         * once if the planner in effect no longer needs it) */
-        if (graph_mode(w, s) && !graph_for(w, s, &w->character, BUILD)) return false;
+         * once if the planner in effect no longer needs it).  When that
+         * build failed it is made all the same, as a click whose build
+         * failed on this thread is: with the classic planner (the click
+         * says so); dropped where there is none (above 512x512 tiles) */
+        if (graph_mode(w, s) && !graph_for(w, s, &w->character, BUILD)) {
+            const char *why = char_build_failed(w, s);
+            if (!why) return false; /* still building, or held */
+            if (!s->pf) {
+                s->defer = false;
+                tn_world_message(w, "goto (%d,%d) dropped: graph build failed: %s", s->defer_x,
+                                 s->defer_y, why);
+                return false;
+            }
+        }
         s->defer = false;
         tn_error e;
         if (tn_failed(tn_wbots_click(w, s->defer_x, s->defer_y, s->defer_tool, &e)))
@@ -898,7 +988,19 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         return false;
     }
     if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
-    if (held_back(w, s, use_planner(w, s, s->bot, &w->character, BUILD))) return false;
+    tn_surf *g = use_planner(w, s, s->bot, &w->character, BUILD);
+    if (held_back(w, s, g)) return false;
+    /* a trip whose graph failed to build, with no classic planner to take
+     * it over (above 512x512 tiles): dropped, saying why (not "no path") */
+    const char *why = !g && !s->pf ? char_build_failed(w, s) : NULL;
+    if (why) {
+        tn_bot_info i = tn_bot_get_info(s->bot);
+        tn_bot_stop(s->bot);
+        s->last_state = TN_BOT_IDLE;
+        tn_world_message(w, "goto (%d,%d) dropped: graph build failed: %s", i.goal_x, i.goal_y,
+                         why);
+        return false;
+    }
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
     note_explored(w, s);
@@ -937,7 +1039,12 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
      * nothing re-plans, so nothing builds) starts building there now when
      * it is a slow one, rather than in this click (8 s at 1024x1024) */
     job_collect(w, s, false);
-    if (graph_mode(w, s) && !graph_for(w, s, &w->character, LOOK) &&
+    /* (not when its background build failed on the map as it is: it is
+     * not built again, so nothing is waited for, see below) */
+    char gfail[TN_ERROR_MSG_MAX] = "";
+    const char *why = char_build_failed(w, s);
+    if (why) snprintf(gfail, sizeof gfail, "%s", why);
+    if (!gfail[0] && graph_mode(w, s) && !graph_for(w, s, &w->character, LOOK) &&
         (s->job.running ||
          (w->graph_bg && !graph_for(w, s, &w->character, BUILD) && s->job.running))) {
         tn_bot_stop(s->bot);
@@ -949,11 +1056,18 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                          x, y);
         return TN_OK;
     }
+    /* the character's graph failed to build in the background on the map
+     * as it is, and no classic planner takes the goto (above 512x512) */
+    if (gfail[0] && !s->pf && !graph_for(w, s, &w->character, LOOK))
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "goto (%d,%d) refused: graph build failed: %s (tried again after a "
+                            "map edit or a slider change)",
+                            x, y, gfail);
     s->cont = 0;
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
-    use_planner(w, s, s->bot, &w->character, BUILD_NOW);
+    const bool instead = !use_planner(w, s, s->bot, &w->character, BUILD_NOW) && gfail[0];
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     note_search(w, s);
     note_explored(w, s);
@@ -966,6 +1080,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
         return st;
     }
     tn_bot_info i = tn_bot_get_info(s->bot);
+    if (instead) w->message[0] = '\0';                     /* (what this click says, below) */
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
         s->last_state = TN_BOT_MOVING;
         tn_world_message(w, "goto (%d,%d): planning when the character lands", i.goal_x, i.goal_y);
@@ -979,6 +1094,15 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                              i.raw_nodes, PLURAL(i.raw_nodes), i.expanded, PLURAL(i.expanded));
     } else {
         say_state(w, s);
+    }
+    /* planned by the classic planner because the graph's build failed */
+    if (instead) {
+        char said[TN_ERROR_MSG_MAX];
+        if (w->message[0])
+            snprintf(said, sizeof said, "%s", w->message);
+        else
+            snprintf(said, sizeof said, "goto (%d,%d)", i.goal_x, i.goal_y);
+        tn_world_message(w, "graph build failed (%s), classic planner: %s", gfail, said);
     }
     return TN_OK;
 }
@@ -1117,6 +1241,8 @@ bool tn_wbots_get_planner(const tn_world *w, double *value)
 void tn_wbots_physics(tn_world *w)
 {
     tn_wbots *s = of(w);
+    /* failed background builds are tried again (once) for the new value */
+    if (s) s->nfailed = 0;
     /* the trip's plan is dropped now (re-planned at the next step), not at
      * the next step: while paused the HUD and the path say so at once.  A
      * graph for the new profile is not built here (a slider drag passes
@@ -1240,12 +1366,25 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                         "bot [graph]: waiting | goto (%d,%d): planned when its graph is "
                         "built%s",
                         s->defer_x, s->defer_y, extra);
+    /* the character's graph failed to build in the background (on the map
+     * as it is): goto is off without a classic planner, else the classic
+     * planner plans in its place (its plan is not "switched" to) */
+    const char *gfail = tn_wbots_character_graph(w) ? NULL : char_build_failed(w, s);
+    if (gfail && !s->pf && !i.active)
+        return snprintf(buf, cap,
+                        "bot [graph]: %s | graph build failed (%s): goto off until a map edit "
+                        "or a slider change%s",
+                        i.plans ? hud_state(i.state) : "idle", gfail, extra);
     if (i.plans == 0)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     /* the selected planner names the line at once (G); a bot at rest keeps
      * the other planner's last plan until the next click */
     const char *sel = planner_in_effect(w, s);
     int want = sel[0] == 'g';
+    if (i.planner != want && gfail)
+        return snprintf(
+            buf, cap, "bot [graph]: %s | graph build failed (%s): %s%s", hud_state(i.state), gfail,
+            i.active ? "the classic planner's plan" : "the classic planner plans", extra);
     if (i.planner != want)
         return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
                         sel, hud_state(i.state), extra);
@@ -1493,6 +1632,9 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
                        : "graph overlay: building this map's graph in the background";
     if (s->waiting && !tn_wbots_character_graph(w))
         return "graph overlay: the graph for the new value is built when the slider is let go";
+    if (!tn_wbots_character_graph(w) && char_build_failed(w, s))
+        return "graph overlay: the graph's build failed (see the message); a map edit or a "
+               "slider change tries again";
     return NULL;
 }
 

@@ -20,6 +20,12 @@
  *    planner path_nodes counts the plan's legs and plan_frames its frames, 0 and -1
  *    while there is no plan: none yet, or a re-plan waiting for the bot to land).
  *  - A goto refused because goto is off names the map's tiles and the limit.
+ *  - A background graph build that failed (tn_world_build_graphs_in_background)
+ *    is not started again until a map edit or a jump height or size set: the
+ *    classic planner plans meanwhile (a goto kept for it says so: "graph
+ *    build failed (WHY), classic planner: ..."), and above 512x512 tiles a
+ *    kept goto is dropped ("goto (X,Y) dropped: graph build failed: WHY"),
+ *    a goto refused, and the HUD says "graph build failed (WHY)".
  *  - HUD: the character's path length, states expanded and search time
  *    (microseconds from w->clock, "n/a" without one); a bot at rest whose
  *    last plan is for a jump height or size the sliders left names the
@@ -66,6 +72,12 @@ const tn_surf *tn_wbots_character_graph(const tn_world *w);
  * character's size moved on from the value they were built for (a size an
  * extra bot still has is built on).  Kept across map replacements. */
 int tn_wbots_builds_cancelled(const tn_world *w);
+/* Background graph builds started since the world was made (each thread
+ * started: one begun again on a new copy of the map, edits having outrun
+ * it, counts again), and those of them that failed (out of memory: any
+ * failure but a stop).  Kept across map replacements. */
+int tn_wbots_builds_started(const tn_world *w);
+int tn_wbots_builds_failed(const tn_world *w);
 /* The character's graph search, exactly as its bot made it: for its last
  * plan (a goal's first or a re-plan) with the graph planner, the nodes
  * tn_surf_find expanded, in order (tn_surf_expanded of the graph the bot

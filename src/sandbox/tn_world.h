@@ -319,7 +319,15 @@ void tn_world_hold_graph_builds(tn_world *w, bool hold);
  * (tn_world_replace_map), tn_world_destroy, and when the world's physics
  * are no longer those it builds for (a slider moved on: the next step
  * stops it, then builds the graph for the new value; see
- * tn_wbots_builds_cancelled).
+ * tn_wbots_builds_cancelled).  A build that fails (out of memory: any
+ * failure but such a stop) is said in the status line and not started
+ * again for the same map revision and profile (nor made on a click): a map
+ * edit, a jump height or size set, or a map load tries it again, once per
+ * such change.  Meanwhile the bots plan as after a build that failed on the
+ * caller's thread: with the classic planner on maps up to 512x512 (a goto
+ * kept for that graph is planned with it, the message says why); above,
+ * a kept goto or a trip for that graph is dropped and a goto is refused,
+ * naming the failure (see tn_wbots_builds_started, tn_wbots_builds_failed).
  * The world's allocator must then be thread-safe (the default is).  Without
  * C11 threads (the browser build) every build is made at once. */
 void tn_world_build_graphs_in_background(tn_world *w, bool on);

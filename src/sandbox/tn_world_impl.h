@@ -40,6 +40,8 @@ struct tn_world {
     uint32_t nav_revisions; /* navmesh builds on every map (tn_wnav_revision) */
     int graph_cancels;      /* background graph builds told to stop and stopped
                              * (tn_wbots.c; kept across map replacements) */
+    int graph_bg_builds;    /* background graph builds started (tn_wbots.c; */
+    int graph_bg_failures;  /* and failed; both kept across map replacements) */
 
     /* part state, owned by each part's file */
     struct tn_wbots *bots;
