@@ -1595,6 +1595,46 @@ static void test_plan_budget_spreads_replans(void **state)
     tn_world_destroy(b);
 }
 
+/* A window runs several steps in one frame to catch up after a slow one:
+ * with tn_world_plan_budget_per_frame they share the frame's budget (each
+ * step planning would make the next frame slow too); tn_world_prepare
+ * starts the next frame's.  Off (headless), each step has its own. */
+static void test_plan_budget_per_frame(void **state)
+{
+    (void)state;
+    enum { N = 8, K = 2 };
+    for (int per_frame = 0; per_frame < 2; per_frame++) {
+        tn_world *w = world("maps/demo.map");
+        tn_wbots_set_plan_budget(w, -1);
+        assert_true(tn_succeeded(tn_world_set(w, "bots", N, NULL)));
+        for (int f = 0; f < 400; f++) tn_world_step(w);
+        tn_wbots_set_plan_budget(w, K);
+        tn_world_plan_budget_per_frame(w, per_frame);
+        tn_world_prepare(w, 0);
+        assert_true(tn_succeeded(tn_world_edit(w, 40, 1, TN_EDIT_ONEWAY, NULL)));
+        int before = 0;
+        for (int i = 0; i < N; i++) before += plans_of(w, i);
+        for (int f = 0; f < 5; f++) tn_world_step(w); /* one frame's catch-up */
+        int made = -before, waiting = 0;
+        for (int i = 0; i < N; i++) {
+            made += plans_of(w, i);
+            waiting += tn_wbots_waiting(w, i);
+        }
+        if (per_frame) {
+            assert_int_equal(made, K); /* 4 re-plans due: 2 wait for the next frame */
+            assert_true(waiting > 0);
+            tn_world_prepare(w, 0);
+            tn_world_step(w);
+            made = -before;
+            for (int i = 0; i < N; i++) made += plans_of(w, i);
+            assert_true(made > K);
+        } else {
+            assert_true(made > K);
+        }
+        tn_world_destroy(w);
+    }
+}
+
 /* The default budget follows the map's size: one plan a step from 256x256
  * up, where one search can take a frame.  Eight bots on a 256x256 level
  * with edits under way: never two extra bots' plans in one step, some
@@ -2334,6 +2374,7 @@ int main(void)
         cmocka_unit_test(test_extra_bots),
         cmocka_unit_test(test_plan_budget_spreads_replans),
         cmocka_unit_test(test_plan_budget_default_big_map),
+        cmocka_unit_test(test_plan_budget_per_frame),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),

@@ -63,6 +63,7 @@ typedef struct tn_wbots {
     long turn[TN_WBOTS_MAX];
     int tries[TN_WBOTS_MAX];
     int step_plans;
+    int used; /* plans made in this step, or frame (tn_world_plan_budget_per_frame) */
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
@@ -1112,7 +1113,8 @@ void tn_wbots_step(tn_world *w)
 {
     tn_wbots *s = of(w);
     if (!goto_on(w, s)) return;
-    const int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) : INT_MAX;
+    if (!w->plan_frames) s->used = 0; /* (per frame: tn_wbots_prepare) */
+    const int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) - s->used : INT_MAX;
     /* the turns of this step: the `budget` longest waits */
     bool turn[TN_WBOTS_MAX] = {false};
     int reserved = 0; /* turns given to bots not yet stepped */
@@ -1160,6 +1162,7 @@ void tn_wbots_step(tn_world *w)
         tn_body_step(b, w->map, &w->phys, in);
     }
     s->step_plans = planned;
+    s->used += planned;
 }
 
 tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
@@ -1576,6 +1579,7 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     tn_wbots *s = of(w);
     if (!s) return;
     job_collect(w, s, false); /* a background build shows as soon as it ends */
+    s->used = 0;              /* a new frame's planning budget */
     /* where graphs build in the background (the window), the character's
      * first is started as the map shows, so a first click seldom waits for
      * it (asked once, and only before any graph was made on this map: a
