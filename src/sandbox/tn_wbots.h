@@ -120,7 +120,8 @@ const char *tn_wbots_planner_in_effect(const tn_world *w);
  * the bots that waited longest plan first (then the lowest numbers), so N
  * bots whose plans fall due in one step have all planned ceil(N/K) steps
  * later, each the plan it would have made standing where it waited.  A
- * count, not a time: the same script gives the same run on any machine.
+ * count, not a time: the same script gives the same run on any machine
+ * (a window counts it per drawn frame: tn_world_plan_budget_per_frame).
  * By default max(1, 65,536 / the map's tiles): 18 on the 80x45 demo map
  * (its searches take microseconds), 1 from 256x256 up, where one search can
  * take a frame's time (a goal out of reach searches the whole graph:
