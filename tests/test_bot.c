@@ -796,6 +796,86 @@ static void test_graph_stale(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_bot_hold_plans (an owner's per-step planning budget): a re-plan that
+ * falls due while held (an edit under a moving bot, either planner) waits:
+ * no search, no key pressed, the reason pending, for far longer than the
+ * stuck detection's 20 steps without becoming STUCK; released, the bot
+ * makes the plan it would have made standing there, and arrives. */
+static void hold_then_release(tn_bot *bot, tn_path *pf, tn_surf *g, tn_map *m,
+                              const tn_phys_params *p)
+{
+    tn_body body;
+    tn_body_place(&body, p, 1, 2, 2, 4);
+    tn_input none = {0};
+    tn_body_step(&body, m, p, none);
+    tn_bot_set_graph(bot, g);
+    tn_bot_hold_plans(bot, true);
+    /* a goal's own plan is the caller's: made at once, held or not */
+    assert_true(tn_succeeded(tn_bot_goto(bot, pf, m, &body, p, 15, 4, NULL)));
+    assert_int_equal(tn_bot_get_info(bot).plans, 1);
+    assert_false(tn_bot_plan_held(bot));
+    for (int f = 0; f < 5; f++) tn_body_step(&body, m, p, tn_bot_step(bot, pf, m, &body, p));
+    assert_false(tn_bot_plan_held(bot)); /* nothing due: it walks */
+    assert_true(body.x > 2.0f * 16.0f);
+    /* an edit under the plan (a one-way platform in the air: the way stays) */
+    assert_true(tn_succeeded(tn_map_set_tile(m, 8, 1, TN_TILE_ONEWAY, NULL)));
+    if (g) assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    const float x0 = body.x;
+    for (int f = 0; f < 200; f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &body, p);
+        assert_false(in.left || in.right || in.jump || in.down);
+        tn_body_step(&body, m, p, in);
+        assert_true(tn_bot_plan_held(bot));
+    }
+    tn_bot_info i = tn_bot_get_info(bot);
+    assert_int_equal(i.plans, 1);
+    assert_int_equal(i.state, TN_BOT_MOVING);
+    assert_true(i.active);
+    assert_string_equal(i.pending_reason, "map edited");
+    assert_true(body.x == x0); /* it stood */
+    tn_bot_hold_plans(bot, false);
+    tn_input in = tn_bot_step(bot, pf, m, &body, p);
+    assert_false(tn_bot_plan_held(bot));
+    i = tn_bot_get_info(bot);
+    assert_int_equal(i.plans, 2);
+    assert_int_equal(i.replans, 1);
+    assert_string_equal(i.plan_reason, "map edited");
+    assert_string_equal(i.pending_reason, "");
+    for (int f = 0; f < 600 && tn_bot_active(bot); f++) {
+        tn_body_step(&body, m, p, in);
+        in = tn_bot_step(bot, pf, m, &body, p);
+    }
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tn_bot_get_info(bot).replans, 1);
+}
+
+static void test_hold_plans(void **state)
+{
+    (void)state;
+    tn_phys_params p = tn_phys_default(4.0f);
+    for (int graph = 0; graph < 2; graph++) {
+        tn_map *m = flat_map();
+        tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+        tn_surf *g = NULL;
+        tn_path *pf = NULL;
+        if (graph)
+            assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        else
+            assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+        tn_bot *bot = NULL;
+        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+        hold_then_release(bot, pf, g, m, &p);
+        tn_bot_stop(bot);
+        assert_false(tn_bot_plan_held(bot));
+        tn_bot_destroy(bot);
+        tn_surf_destroy(g);
+        tn_path_destroy(pf);
+        tn_map_destroy(m);
+    }
+    tn_bot_hold_plans(NULL, true); /* no effect, no crash */
+    assert_false(tn_bot_plan_held(NULL));
+}
+
 /* Another graph, or the classic planner, given to a bot on its way: a
  * counted re-plan named after what changed (the sandbox's sliders and G). */
 static void test_graph_switch_reasons(void **state)
@@ -1056,6 +1136,7 @@ int main(void)
         cmocka_unit_test(test_graph_goals_and_reasons),
         cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_graph_stale),
+        cmocka_unit_test(test_hold_plans),
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_tile_size_bot),

@@ -1198,6 +1198,33 @@ static void test_inspect_singular(void **state)
     tn_world_destroy(w);
 }
 
+/* An extra bot whose re-plan waits for the step's planning budget
+ * (tn_wbots_plan_budget) stands: its card says so and why, not the leg of
+ * the plan it dropped; once it has planned, the leg again. */
+static void test_inspect_waiting_bot(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
+    for (int i = 0; i < 400; i++) tn_world_step(w);
+    tn_wbots_set_plan_budget(w, 1);
+    assert_true(tn_succeeded(tn_world_edit(w, 40, 1, TN_EDIT_ONEWAY, NULL)));
+    tn_world_step(w);
+    int k = -1;
+    for (int i = 0; i < tn_wbots_count(w) && k < 0; i++)
+        if (tn_wbots_waiting(w, i)) k = i;
+    assert_true(k >= 0);
+    char buf[1024];
+    assert_true(tn_inspect_text(w, TN_INSPECT_BOT, k, buf, sizeof buf));
+    if (!strstr(buf, "plan       waiting its turn to plan (map edited)\n"))
+        fail_msg("card: %s", buf);
+    for (int i = 0; i < 8 && tn_wbots_waiting(w, k); i++) tn_world_step(w);
+    assert_false(tn_wbots_waiting(w, k));
+    assert_true(tn_inspect_text(w, TN_INSPECT_BOT, k, buf, sizeof buf));
+    if (strstr(buf, "waiting its turn") || !strstr(buf, "(graph)")) fail_msg("card: %s", buf);
+    tn_world_destroy(w);
+}
+
 static void test_inspect(void **state)
 {
     (void)state;
@@ -1348,6 +1375,7 @@ int main(void)
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_inspect_waiting_bot),
         cmocka_unit_test(test_inspect_singular),
         cmocka_unit_test(test_flow8_follows_the_map),
     };

@@ -1735,6 +1735,193 @@ static void test_deterministic(void **state)
     assert_string_equal(a, b);
 }
 
+/* ---- the extra bots' planning budget --------------------------------------- */
+
+typedef struct plan_copy {
+    int n, frames;
+    tn_surf_leg legs[64];
+} plan_copy;
+
+static plan_copy plan_of_bot(const tn_bot *bot)
+{
+    plan_copy c;
+    memset(&c, 0, sizeof c);
+    const tn_surf_leg *l = tn_bot_legs(bot, &c.n, NULL);
+    assert_true(c.n <= 64);
+    memcpy(c.legs, l, (size_t)c.n * sizeof *l);
+    c.frames = tn_bot_get_info(bot).plan_frames;
+    return c;
+}
+
+static int plans_of(const tn_world *w, int i) { return tn_bot_get_info(tn_wbots_bot(w, i)).plans; }
+
+/* N extra bots on their trips and an edit: without a budget every bot on
+ * the ground re-plans in the next step (one frame paid for all of them:
+ * 78-167 ms on a 1024x1024 level).  With a budget of K, two worlds made
+ * alike: at most K plan in a step, the rest stand and wait their turn, all
+ * have planned ceil(P/K) steps later, and each plan is the one the bot
+ * made without the budget (it stood where it waited). */
+static void test_plan_budget_spreads_replans(void **state)
+{
+    (void)state;
+    enum { N = 8, K = 2 };
+    tn_world *a = world("maps/demo.map"), *b = world("maps/demo.map");
+    assert_int_equal(tn_wbots_plan_budget(a), 18); /* 65,536 / (80 x 45) */
+    tn_wbots_set_plan_budget(a, -1);
+    assert_int_equal(tn_wbots_plan_budget(a), 0);
+    tn_wbots_set_plan_budget(b, -1);
+    assert_true(tn_succeeded(tn_world_set(a, "bots", N, NULL)));
+    assert_true(tn_succeeded(tn_world_set(b, "bots", N, NULL)));
+    for (int f = 0; f < 400; f++) {
+        tn_world_step(a);
+        tn_world_step(b);
+    }
+    for (int i = 0; i < N; i++) {
+        assert_true(tn_wbots_body(a, i)->x == tn_wbots_body(b, i)->x);
+        assert_true(tn_wbots_body(a, i)->y == tn_wbots_body(b, i)->y);
+    }
+    tn_wbots_set_plan_budget(b, K);
+    assert_int_equal(tn_wbots_plan_budget(b), K);
+    /* a one-way platform high in the air: every plan is stale, none cut */
+    assert_true(tn_succeeded(tn_world_edit(a, 40, 1, TN_EDIT_ONEWAY, NULL)));
+    assert_true(tn_succeeded(tn_world_edit(b, 40, 1, TN_EDIT_ONEWAY, NULL)));
+    int before[N];
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(plans_of(a, i), plans_of(b, i));
+        before[i] = plans_of(a, i);
+    }
+    tn_world_step(a);
+    bool due[N] = {false};
+    plan_copy want[N];
+    int p = 0;
+    for (int i = 0; i < N; i++)
+        if (plans_of(a, i) > before[i]) {
+            assert_int_equal(plans_of(a, i), before[i] + 1);
+            assert_string_equal(tn_bot_get_info(tn_wbots_bot(a, i)).plan_reason, "map edited");
+            due[i] = true;
+            want[i] = plan_of_bot(tn_wbots_bot(a, i));
+            p++;
+        }
+    assert_int_equal(tn_wbots_step_plans(a), p);
+    if (p <= K) fail_msg("only %d bots re-planned: the budget of %d is not tested", p, K);
+    const int steps = (p + K - 1) / K;
+    int planned = 0;
+    for (int t = 1; t <= steps; t++) {
+        int prev[N];
+        for (int i = 0; i < N; i++) prev[i] = plans_of(b, i);
+        tn_world_step(b);
+        int made = 0, waiting = 0;
+        for (int i = 0; i < N; i++) {
+            made += plans_of(b, i) - prev[i];
+            waiting += tn_wbots_waiting(b, i);
+            if (plans_of(b, i) == prev[i]) continue;
+            assert_true(due[i]); /* (no other bot needed one) */
+            const plan_copy got = plan_of_bot(tn_wbots_bot(b, i));
+            assert_int_equal(got.n, want[i].n);
+            assert_int_equal(got.frames, want[i].frames);
+            assert_memory_equal(got.legs, want[i].legs, (size_t)got.n * sizeof got.legs[0]);
+            assert_string_equal(tn_bot_get_info(tn_wbots_bot(b, i)).plan_reason, "map edited");
+        }
+        assert_int_equal(made, tn_wbots_step_plans(b));
+        assert_int_equal(made, t < steps ? K : p - K * (steps - 1));
+        planned += made;
+        assert_int_equal(waiting, p - planned);
+        if (t == 1) {
+            char hud[512];
+            tn_world_hud(b, hud, sizeof hud);
+            char want_hud[64];
+            snprintf(want_hud, sizeof want_hud, "trips done, %d waiting to plan", p - K);
+            if (!strstr(hud, want_hud)) fail_msg("HUD: %s", hud);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        assert_int_equal(plans_of(b, i), before[i] + due[i]);
+        assert_false(tn_wbots_waiting(b, i));
+    }
+    tn_world_destroy(a);
+    tn_world_destroy(b);
+}
+
+/* A window runs several steps in one frame to catch up after a slow one:
+ * with tn_world_plan_budget_per_frame they share the frame's budget (each
+ * step planning would make the next frame slow too); tn_world_prepare
+ * starts the next frame's.  Off (headless), each step has its own. */
+static void test_plan_budget_per_frame(void **state)
+{
+    (void)state;
+    enum { N = 8, K = 2 };
+    for (int per_frame = 0; per_frame < 2; per_frame++) {
+        tn_world *w = world("maps/demo.map");
+        tn_wbots_set_plan_budget(w, -1);
+        assert_true(tn_succeeded(tn_world_set(w, "bots", N, NULL)));
+        for (int f = 0; f < 400; f++) tn_world_step(w);
+        tn_wbots_set_plan_budget(w, K);
+        tn_world_plan_budget_per_frame(w, per_frame);
+        tn_world_prepare(w, 0);
+        assert_true(tn_succeeded(tn_world_edit(w, 40, 1, TN_EDIT_ONEWAY, NULL)));
+        int before = 0;
+        for (int i = 0; i < N; i++) before += plans_of(w, i);
+        for (int f = 0; f < 5; f++) tn_world_step(w); /* one frame's catch-up */
+        int made = -before, waiting = 0;
+        for (int i = 0; i < N; i++) {
+            made += plans_of(w, i);
+            waiting += tn_wbots_waiting(w, i);
+        }
+        if (per_frame) {
+            assert_int_equal(made, K); /* 4 re-plans due: 2 wait for the next frame */
+            assert_true(waiting > 0);
+            tn_world_prepare(w, 0);
+            tn_world_step(w);
+            made = -before;
+            for (int i = 0; i < N; i++) made += plans_of(w, i);
+            assert_true(made > K);
+        } else {
+            assert_true(made > K);
+        }
+        tn_world_destroy(w);
+    }
+}
+
+/* The default budget follows the map's size: one plan a step from 256x256
+ * up, where one search can take a frame.  Eight bots on a 256x256 level
+ * with edits under way: never two extra bots' plans in one step, some
+ * bots waited, none waited longer than its turn, and the trips go on. */
+static void test_plan_budget_default_big_map(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen256();
+    assert_int_equal(tn_wbots_plan_budget(w), 1);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
+    int waited = 0, longest = 0, run[8] = {0};
+    for (int f = 0; f < 1500; f++) {
+        if (f % 150 == 149) { /* a one-way platform in the air, every 2.5 s */
+            int x = 20 + f / 150 * 20, y = 1;
+            tn_world_edit(
+                w, x, y, tn_map_tile(tn_world_map(w), x, y) ? TN_EDIT_EMPTY : TN_EDIT_ONEWAY, NULL);
+        }
+        int prev[8];
+        for (int i = 0; i < 8; i++) prev[i] = plans_of(w, i);
+        tn_world_step(w);
+        int made = 0;
+        for (int i = 0; i < 8; i++) {
+            made += plans_of(w, i) - prev[i];
+            run[i] = tn_wbots_waiting(w, i) ? run[i] + 1 : 0;
+            waited += run[i] == 1;
+            if (run[i] > longest) longest = run[i];
+        }
+        if (made > 1) fail_msg("step %d: %d plans", f, made);
+    }
+    assert_true(waited > 0);
+    assert_true(longest <= 8); /* ceil(8 / 1) */
+    const char *j = json(w);
+    int trips = 0;
+    const char *t = strstr(j, "\"extra_trips\":");
+    assert_non_null(t);
+    assert_int_equal(sscanf(t, "\"extra_trips\":%d", &trips), 1);
+    assert_true(trips >= 8);
+    tn_world_destroy(w);
+}
+
 /* ---- drawing ---------------------------------------------------------------- */
 
 typedef struct counts {
@@ -2436,6 +2623,9 @@ int main(void)
         cmocka_unit_test(test_click_in_air),
         cmocka_unit_test(test_click_on_oneway),
         cmocka_unit_test(test_extra_bots),
+        cmocka_unit_test(test_plan_budget_spreads_replans),
+        cmocka_unit_test(test_plan_budget_default_big_map),
+        cmocka_unit_test(test_plan_budget_per_frame),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),

@@ -1627,6 +1627,9 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     /* a slow graph build (a big map, a slider let go) must not freeze the
      * window: it is made on another thread while the bots wait */
     tn_world_build_graphs_in_background(w, true);
+    /* the steps run in one frame share the bots' planning budget: catch-up
+     * steps after a slow frame must not each plan (a slower frame again) */
+    tn_world_plan_budget_per_frame(w, true);
     L->w = w;
     L->opts = opts;
     L->host = (tn_script_host){a, host_save, host_screenshot, host_control, NULL};
@@ -1788,6 +1791,7 @@ static int finish(loop_state *L)
     if (autosave(a) != 0 && rc == 0) rc = 1;
     app_end(a);
     tn_world_build_graphs_in_background(w, false);
+    tn_world_plan_budget_per_frame(w, false);
     tn_world_set_clock(w, L->old_clock);
     close_window(a);
     return rc;

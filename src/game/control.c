@@ -878,6 +878,11 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
         snprintf(plan, sizeof plan, "none yet");
         snprintf(last, sizeof last, "none yet");
     }
+    /* an extra bot whose re-plan waits for the step's planning budget
+     * (tn_wbots_plan_budget) stands: say so rather than the old leg */
+    if (tn_bot_plan_held(b))
+        snprintf(plan, sizeof plan, "waiting its turn to plan (%s)",
+                 i.pending_reason[0] ? i.pending_reason : "re-plan");
     char jump[32] = "to the top";
     if (i.jump_left >= 0) snprintf(jump, sizeof jump, "%d frames", i.jump_left);
     return snprintf(buf, cap,

@@ -77,6 +77,9 @@ struct tn_bot {
     bool lastq_valid;
     tn_input last_in;
     int first_raw, first_expanded; /* the goal's first plan */
+    /* tn_bot_hold_plans: no search in tn_bot_step; held: the last step
+     * put a due plan off */
+    bool hold, held;
 };
 
 enum { GP_WALK = 0, GP_REPLAY, GP_LANDING };
@@ -376,6 +379,27 @@ static bool standing(const tn_bot *b, const tn_map *m, const tn_body *body)
     return tn_path_box_ground(m, tx, ty, body->w);
 }
 
+/* A plan falls due in tn_bot_step while the owner holds the bot's searches
+ * (tn_bot_hold_plans): it waits (tn_bot_info.pending_reason: b->why, set
+ * by the caller), and the bot stands without counting the wait as being
+ * stuck.  True when it is held (the step returns no input). */
+static bool hold_plan(tn_bot *b)
+{
+    if (!b->hold) return false;
+    b->want_plan = true;
+    b->held = true;
+    b->still = 0;
+    b->since_node = 0;
+    return true;
+}
+
+void tn_bot_hold_plans(tn_bot *b, bool hold)
+{
+    if (b) b->hold = hold;
+}
+
+bool tn_bot_plan_held(const tn_bot *b) { return b && b->held; }
+
 /* ---- the graph planner's follower ----------------------------------------- */
 
 /* Why a graph of profile `p` (rebuilt, or given in place of the last plan's)
@@ -612,6 +636,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
                                                                 : "graph rebuilt";
     }
     if (b->want_plan || stale) {
+        if (hold_plan(b)) return none;
         gplan(b, m, body);
         if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
     }
@@ -720,6 +745,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                                     : "physics (p)");
     }
     update_physics(b, p);
+    b->held = false; /* (a goal's plan is the caller's: not held) */
     b->replans = 0;
     b->stuck_replans = 0;
     b->steps = 0;
@@ -813,6 +839,7 @@ void tn_bot_stop(tn_bot *b)
     b->gphase = GP_WALK;
     b->state = TN_BOT_IDLE;
     b->want_plan = false;
+    b->held = false;
     set_path_empty(b);
 }
 
@@ -985,6 +1012,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
                      const tn_phys_params *p)
 {
     const tn_input none = {false, false, false, false};
+    b->held = false;
     b->last_in = body_in_map(body, m, p->tile_px) ? bot_step(b, pf, m, body, p) : none;
     return b->last_in;
 }
@@ -1013,6 +1041,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         b->want_plan = true;
     }
     if (b->want_plan && ground) {
+        if (hold_plan(b)) return in;
         replan(b, pf, m, body);
         if (!tn_bot_active(b)) return in;
     }
@@ -1039,6 +1068,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             b->cur = land; /* touched down a little early: walk the rest */
         } else if (!fine) {
             b->why = "landed off the path";
+            if (hold_plan(b)) return in;
             replan(b, pf, m, body);
             if (!tn_bot_active(b) || b->n == 0) return in;
         }
@@ -1064,6 +1094,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         }
         b->why = "stuck";
         if (ground) {
+            if (hold_plan(b)) return in;
             replan(b, pf, m, body);
             if (!tn_bot_active(b) || b->n == 0) return in;
         } else {

@@ -233,6 +233,22 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g);
  * tn_bot_info (pending_reason, then plan_reason), unless one already waits.
  * No effect unless MOVING or PARTIAL. */
 void tn_bot_replan(tn_bot *b, const char *reason);
+/* Hold the bot's searches, for an owner that spreads many bots' plans over
+ * several steps (a per-step planning budget): while `hold` is true,
+ * tn_bot_step makes no search.  A plan that falls due in a step (a re-plan
+ * for an edit, a graph or physics change, a landing off the path, being
+ * stuck; a goal set in the air, on landing) waits instead:
+ * tn_bot_info.pending_reason names it, tn_bot_plan_held is true after that
+ * step, and the bot presses no key (it stands, as a bot waiting to land
+ * lets go), a wait that does not count toward being stuck.  The first step
+ * without the hold makes the plan, from where the body is then: the plan
+ * an unheld bot standing there would make.  Steps that need no plan run as
+ * without the hold.  tn_bot_goto is never held (it plans at once, the
+ * owner's choice).  Off by default; a NULL bot: no effect.  O(1). */
+void tn_bot_hold_plans(tn_bot *b, bool hold);
+/* The last tn_bot_step put a due plan off because of tn_bot_hold_plans
+ * (false after tn_bot_goto, tn_bot_stop, and for a NULL bot).  O(1). */
+bool tn_bot_plan_held(const tn_bot *b);
 /* The graph plan's legs and the leg being followed (count 0 in classic mode).
  * The array is the bot's, valid until its next step, goal or graph; count
  * and leg may be NULL.  These read-outs and tn_bot_graph take a NULL bot

@@ -3,6 +3,7 @@
 #include "tn_world_impl.h"
 #include "tn_wparts.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -18,9 +19,14 @@
 #define T ((float)TN_TILE_PX)
 #define RNG_STREAM 0x626f7473ULL /* "bots" */
 #define SHARED_ABOVE (256 * 256) /* tiles: one finder for everyone above this */
-#define TARGET_TRIES 4           /* searches per step for a new extra-bot target */
+#define TARGET_TRIES 4           /* searches for a new extra-bot target (the budget spreads them) */
 #define WAIT_MIN 30              /* steps an extra bot rests after a trip */
 #define WAIT_SPAN 60
+/* The extra bots' planning budget: plans a step makes, at least one, more
+ * on maps under this many tiles (a search can cost up to a pass over the
+ * map's graph: ~10 ms at 256x256, 115-225 ms at 1024x1024 for a goal out
+ * of reach); the rest of the bots wait their turn (tn_wbots_plan_budget). */
+#define PLAN_TILES (256L * 256L)
 /* States one search may expand: ~5 ms on a 512x512 level, more than any
  * reachable set of the demo-sized maps (a plan cut short is a partial path). */
 #define SEARCH_LIMIT 65536
@@ -48,6 +54,17 @@ typedef struct tn_wbots {
     tn_body ebody[TN_WBOTS_MAX];
     int wait[TN_WBOTS_MAX];
     bool was_active[TN_WBOTS_MAX];
+    /* the planning budget (tn_wbots_set_plan_budget; 0: from the map's
+     * size, < 0: none); turn[i]: the step from which bot i waits its turn
+     * to plan (-1: it does not), the oldest waits planning first; tries[i]:
+     * searches for its next trip so far (new_target, spread over steps when
+     * the budget runs out); step_plans: the extra bots' plans in the last
+     * step */
+    int budget;
+    long turn[TN_WBOTS_MAX];
+    int tries[TN_WBOTS_MAX];
+    int step_plans;
+    int used; /* plans made in this step, or frame (tn_world_plan_budget_per_frame) */
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
@@ -261,6 +278,7 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
     w->bots = (struct tn_wbots *)s;
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
     s->planner = 1;
+    for (int i = 0; i < TN_WBOTS_MAX; i++) s->turn[i] = -1;
     tn_status st = tn_bot_create(NULL, &w->alloc, &s->bot, err);
     for (int i = 0; i < TN_WBOTS_MAX && tn_succeeded(st); i++)
         st = tn_bot_create(NULL, &w->alloc, &s->ebot[i], err);
@@ -1134,38 +1152,114 @@ static void spawn(tn_world *w, tn_wbots *s, int i)
         tn_body_tile(&w->character, &w->phys, &x, &y);
     tn_body_place(&s->ebody[i], &w->phys, cw, ch, x, y);
     tn_bot_stop(s->ebot[i]);
+    tn_bot_hold_plans(s->ebot[i], false);
     s->wait[i] = 10 + 7 * i;
     s->was_active[i] = false;
+    s->turn[i] = -1;
+    s->tries[i] = 0;
 }
 
-/* A new trip to a random standing tile the finder reaches in full. */
-static void new_target(tn_world *w, tn_wbots *s, int i)
+/* The searches bot i made since `before` (its tn_bot_info.plans then). */
+static int plans_since(const tn_wbots *s, int i, int before)
+{
+    return tn_bot_get_info(s->ebot[i]).plans - before;
+}
+
+/* A new trip to a random standing tile the finder reaches in full: up to
+ * TARGET_TRIES searches, at most *left of them now (the step's budget, less
+ * what they use); the tries not made yet are made at a later step (wait[i]
+ * stays 0). */
+static void new_target(tn_world *w, tn_wbots *s, int i, int *left)
 {
     const tn_body *b = &s->ebody[i];
-    for (int t = 0; t < TARGET_TRIES; t++) {
+    for (; s->tries[i] < TARGET_TRIES; s->tries[i]++) {
+        if (*left <= 0) return; /* the budget is spent: the next try waits */
         int x, y;
         if (!random_standing(w->map, &s->rng, b->w, b->h, &x, &y)) break;
-        if (held_back(w, s, use_planner(w, s, s->ebot[i], b, BUILD)))
+        if (held_back(w, s, use_planner(w, s, s->ebot[i], b, BUILD))) {
+            s->tries[i] = 0;
             return; /* waits (wait[i] = 0) */
+        }
+        int before = tn_bot_get_info(s->ebot[i]).plans;
         tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
-        if (tn_failed(st)) continue;
-        if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
+        *left -= plans_since(s, i, before);
+        if (tn_succeeded(st) && tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
             s->trips++;
+            s->tries[i] = 0;
             return;
         }
+        /* (no trip to the closest spot of a goal out of reach while the
+         * next try waits for its step) */
+        tn_bot_stop(s->ebot[i]);
     }
+    s->tries[i] = 0;
     tn_bot_stop(s->ebot[i]);
     s->wait[i] = WAIT_MIN;
 }
 
+int tn_wbots_plan_budget(const tn_world *w)
+{
+    const tn_wbots *s = of(w);
+    if (!s || s->budget < 0) return 0;
+    if (s->budget > 0) return s->budget;
+    long k = PLAN_TILES / ((long)w->map->w * w->map->h);
+    return k < 1 ? 1 : k > INT_MAX ? INT_MAX : (int)k;
+}
+
+void tn_wbots_set_plan_budget(tn_world *w, int plans)
+{
+    if (of(w)) of(w)->budget = plans < 0 ? -1 : plans;
+}
+
+int tn_wbots_step_plans(const tn_world *w) { return of(w) ? of(w)->step_plans : 0; }
+
+bool tn_wbots_waiting(const tn_world *w, int i)
+{
+    const tn_wbots *s = of(w);
+    return s && i >= 0 && i < s->n && s->turn[i] >= 0;
+}
+
+/* The bots waiting their turn to plan (tn_wbots_waiting). */
+static int waiting_count(const tn_wbots *s)
+{
+    int k = 0;
+    for (int i = 0; i < s->n; i++) k += s->turn[i] >= 0;
+    return k;
+}
+
+/* The extra bots plan at most tn_wbots_plan_budget searches a step (a
+ * new trip's, a re-plan): a bot whose plan falls due past it stands and
+ * waits its turn (tn_bot_hold_plans), and the bots that waited longest
+ * (then the lowest numbers) plan first at the next steps, so none waits
+ * for ever; the plan is then the one it would have made standing there.
+ * Counted in searches, not time: the same steps, on any machine. */
 void tn_wbots_step(tn_world *w)
 {
     tn_wbots *s = of(w);
     if (!goto_on(w, s)) return;
+    if (!w->plan_frames) s->used = 0; /* (per frame: tn_wbots_prepare) */
+    const int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) - s->used : INT_MAX;
+    /* the turns of this step: the `budget` longest waits */
+    bool turn[TN_WBOTS_MAX] = {false};
+    int reserved = 0; /* turns given to bots not yet stepped */
+    while (reserved < budget) {
+        int k = -1;
+        for (int i = 0; i < s->n; i++)
+            if (s->turn[i] >= 0 && !turn[i] && (k < 0 || s->turn[i] < s->turn[k])) k = i;
+        if (k < 0) break;
+        turn[k] = true;
+        reserved++;
+    }
+    int planned = 0;
     bool searched = false;
     for (int i = 0; i < s->n; i++) {
         tn_bot *bot = s->ebot[i];
         tn_body *b = &s->ebody[i];
+        if (turn[i]) reserved--;
+        const int before = tn_bot_get_info(bot).plans;
+        /* what this bot may search: the budget less the plans made and the
+         * turns of the bots stepped after it */
+        int left = budget - planned - reserved;
         if (!tn_bot_active(bot)) {
             if (s->was_active[i]) {
                 if (tn_bot_get_info(bot).state == TN_BOT_ARRIVED) s->arrivals++;
@@ -1173,17 +1267,26 @@ void tn_wbots_step(tn_world *w)
             }
             if (s->wait[i] > 0)
                 s->wait[i]--;
-            else if (!searched && b->on_ground) {
-                new_target(w, s, i);
+            else if (!searched && b->on_ground && left > 0) {
+                new_target(w, s, i, &left);
                 searched = true;
             }
         }
         s->was_active[i] = tn_bot_active(bot);
         tn_input in = {0};
-        if (!tn_bot_active(bot) || !held_back(w, s, use_planner(w, s, bot, b, BUILD)))
+        tn_bot_hold_plans(bot, left <= 0);
+        if (!tn_bot_active(bot) || !held_back(w, s, use_planner(w, s, bot, b, BUILD))) {
             in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
+            if (!tn_bot_plan_held(bot))
+                s->turn[i] = -1;
+            else if (s->turn[i] < 0)
+                s->turn[i] = w->frame;
+        }
+        planned += plans_since(s, i, before);
         tn_body_step(b, w->map, &w->phys, in);
     }
+    s->step_plans = planned;
+    s->used += planned;
 }
 
 tn_status tn_wbots_check_edit(tn_world *w, int x, int y, int tile, int mark, tn_error *err)
@@ -1280,7 +1383,10 @@ tn_status tn_wbots_set_bots(tn_world *w, double value, tn_error *err)
                             "1024x1024 tiles",
                             w->map->w, w->map->h);
     for (int i = s->n; i < n; i++) spawn(w, s, i);
-    for (int i = n; i < s->n; i++) tn_bot_stop(s->ebot[i]);
+    for (int i = n; i < s->n; i++) {
+        tn_bot_stop(s->ebot[i]);
+        s->turn[i] = -1;
+    }
     s->n = n;
     return TN_OK;
 }
@@ -1358,8 +1464,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 1024x1024)",
                         GRAPH_MAX_TILES);
     tn_bot_info i = tn_bot_get_info(s->bot);
-    char extra[48] = "";
-    if (s->n)
+    char extra[96] = "";
+    const int waits = waiting_count(s);
+    if (s->n && waits)
+        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done, %d waiting to plan", s->n,
+                 s->arrivals, s->trips, waits);
+    else if (s->n)
         snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
     if (s->defer)
         return snprintf(buf, cap,
@@ -1608,6 +1718,7 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     tn_wbots *s = of(w);
     if (!s) return;
     job_collect(w, s, false); /* a background build shows as soon as it ends */
+    s->used = 0;              /* a new frame's planning budget */
     /* where graphs build in the background (the window), the character's
      * first is started as the map shows, so a first click seldom waits for
      * it (asked once, and only before any graph was made on this map: a

@@ -26,10 +26,15 @@
  *    build failed (WHY), classic planner: ..."), and above 512x512 tiles a
  *    kept goto is dropped ("goto (X,Y) dropped: graph build failed: WHY"),
  *    a goto refused, and the HUD says "graph build failed (WHY)".
+ *  - Planning budget: the extra bots make at most tn_wbots_plan_budget
+ *    searches (plans and re-plans, either planner) a step; a bot whose plan
+ *    falls due past it stands and waits its turn, the longest wait first.
+ *    The character's own plans are never held nor counted.
  *  - HUD: the character's path length, states expanded and search time
  *    (microseconds from w->clock, "n/a" without one); a bot at rest whose
  *    last plan is for a jump height or size the sliders left names the
- *    change instead of that plan's numbers.
+ *    change instead of that plan's numbers; "N waiting to plan" after the
+ *    extra bots' trips while some wait their turn.
  *  - Draw: the extra bots always; TN_OVERLAY_PATH the paths (nodes, lines,
  *    take-offs as triangles, apexes as rings); TN_OVERLAY_EXPLORED the
  *    character's last search: with the classic planner the states it
@@ -45,8 +50,9 @@
  * bytes a tile each on a generated level), 33 bots, and a copy
  * of the character's graph search (12 bytes an expanded node, grown only
  * when a search expands more than any before).  A step
- * costs the extra bots' tn_bot_step + tn_body_step; a new target costs up to
- * 8 searches, for at most one bot per step.
+ * costs the extra bots' tn_bot_step + tn_body_step and at most
+ * tn_wbots_plan_budget searches for them (a new target takes up to 4, for
+ * at most one bot per step), plus the character's own.
  */
 #ifndef TN_WBOTS_H
 #define TN_WBOTS_H
@@ -119,6 +125,30 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays);
  * one: a map above 512x512, where no classic finder is made), "classic",
  * "none" (goto off: a map above 1024x1024 tiles). */
 const char *tn_wbots_planner_in_effect(const tn_world *w);
+/* The extra bots' planning budget: the searches (plans and re-plans, graph
+ * or classic, a new trip's tries included) they make in one tn_world_step,
+ * at most.  A bot whose plan falls due once they are made stands
+ * (tn_bot_hold_plans) and waits its turn (tn_wbots_waiting); at each step
+ * the bots that waited longest plan first (then the lowest numbers), so N
+ * bots whose plans fall due in one step have all planned ceil(N/K) steps
+ * later, each the plan it would have made standing where it waited.  A
+ * count, not a time: the same script gives the same run on any machine
+ * (a window counts it per drawn frame: tn_world_plan_budget_per_frame).
+ * By default max(1, 65,536 / the map's tiles): 18 on the 80x45 demo map
+ * (its searches take microseconds), 1 from 256x256 up, where one search can
+ * take a frame's time (a goal out of reach searches the whole graph:
+ * 115-225 ms at 1024x1024).  The character's own plans (a click, its
+ * re-plans) are neither held nor counted.  Returns 0 for no budget. */
+int tn_wbots_plan_budget(const tn_world *w);
+/* Set it: K >= 1 searches a step, 0 the default from the map's size, < 0
+ * none (every plan made when due, as before the budget).  A new map
+ * (tn_world_replace_map) starts again from the default. */
+void tn_wbots_set_plan_budget(tn_world *w, int plans);
+/* The searches the extra bots made in the last tn_world_step. */
+int tn_wbots_step_plans(const tn_world *w);
+/* Extra bot i stands waiting its turn to plan (its plan fell due after the
+ * step's budget was spent). */
+bool tn_wbots_waiting(const tn_world *w, int i);
 /* The heuristic every bot's next search uses: TN_PATH_OPTIMAL (default) or
  * TN_PATH_FAST (see tn_path.h).  Not part of the JSON. */
 void tn_wbots_set_heuristic(tn_world *w, int heuristic);

@@ -574,6 +574,7 @@ void tn_world_set_clock(tn_world *w, tn_world_clock_fn clock) { w->clock = clock
 tn_world_clock_fn tn_world_clock(const tn_world *w) { return w->clock; }
 void tn_world_hold_graph_builds(tn_world *w, bool hold) { tn_wbots_hold(w, hold); }
 void tn_world_build_graphs_in_background(tn_world *w, bool on) { w->graph_bg = on; }
+void tn_world_plan_budget_per_frame(tn_world *w, bool on) { w->plan_frames = on; }
 
 void tn_world_place_character(tn_world *w, float x, float y)
 {

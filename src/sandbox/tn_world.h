@@ -331,6 +331,14 @@ void tn_world_hold_graph_builds(tn_world *w, bool hold);
  * The world's allocator must then be thread-safe (the default is).  Without
  * C11 threads (the browser build) every build is made at once. */
 void tn_world_build_graphs_in_background(tn_world *w, bool on);
+/* Count the extra bots' planning budget (tn_wbots_plan_budget) per drawn
+ * frame instead of per step: the steps between two tn_world_prepare calls
+ * share it.  For a window, which runs several steps in a frame to catch up
+ * after a slow one (each of them planning would make the next frame slow
+ * too).  Off by default: headless runs count per step, so their output does
+ * not depend on how steps fall into frames; with it on, the front end must
+ * call tn_world_prepare every frame (the bots wait for it to plan). */
+void tn_world_plan_budget_per_frame(tn_world *w, bool on);
 /* Move the character's body to top-left pixel (x, y), velocity kept (tests
  * and tools; no collision check: tn_world_check reports a body in a block). */
 void tn_world_place_character(tn_world *w, float x, float y);

@@ -17,6 +17,7 @@ struct tn_world {
     uint64_t seed;
     int graph_threads; /* tn_world_config.graph_threads */
     bool graph_bg;     /* tn_world_build_graphs_in_background */
+    bool plan_frames;  /* tn_world_plan_budget_per_frame */
     long frame;        /* steps taken */
     tn_tool tool;
     bool dirty; /* edits since the last save */
