@@ -86,8 +86,6 @@ void query_index_free(tn_surf *g)
     tn_free(a, g->sr_to);
     g->sreach = NULL;
     g->squeue = g->sr_first = g->sr_to = NULL;
-    g->sr_cap = 0;
-    g->sr_ok = false;
     g->sa_first = g->sd = g->sheap = g->shpos = NULL;
     g->sa = NULL;
     g->sseen = g->sdone = NULL;
@@ -1152,6 +1150,43 @@ static bool arcs_patch(const tn_surf *g, const lm_delta *d, const qrec *q, const
     return ok;
 }
 
+/* The surface graph of reach_surfaces: per surface s, the surfaces its
+ * kept edges land on, each once, in the order of its first edge there
+ * (sr_to[sr_first[s] .. sr_first[s + 1] - 1]).  A repair (d, with the old
+ * lists osf / ost and old_of: new surface -> old, -1) copies the list of
+ * each surface not in d->redo, its landing surfaces renumbered (its kept
+ * edges are those of before, and land on unchanged surfaces: an edge onto
+ * a changed surface puts its take-off surface in redo); the others' lists
+ * are made from their records.  The result is the list a build makes. */
+static void sr_build(tn_surf *g, const lm_delta *d, const int32_t *old_of, const int32_t *osf,
+                     const int32_t *ost)
+{
+    const int ns = g->nsurf;
+    int32_t *last = g->squeue; /* (scratch: the last source that listed t) */
+    for (int t = 0; t < ns; t++) last[t] = -1;
+    size_t k = 0;
+    for (int s = 0; s < ns; s++) {
+        g->sr_first[s] = (int32_t)k;
+        const int os = d && !d->redo[s] ? old_of[s] : -1;
+        if (os >= 0) {
+            size_t i = (size_t)osf[os];
+            for (; i < (size_t)osf[os + 1]; i++) {
+                const int t = d->surf_of_old[ost[i]];
+                if (t < 0) break; /* (cannot happen: see above) */
+                g->sr_to[k++] = t;
+            }
+            if (i == (size_t)osf[os + 1]) continue;
+            k = (size_t)g->sr_first[s]; /* made from the records, then */
+        }
+        const int e0 = g->qefirst[g->qfirst[s]], e1 = g->qefirst[g->qfirst[s + 1]];
+        for (int e = e0; e < e1; e++) {
+            const int t = g->qedge[e].surf;
+            if (last[t] != s) last[t] = s, g->sr_to[k++] = t; /* (k <= kept edges) */
+        }
+    }
+    g->sr_first[ns] = (int32_t)k;
+}
+
 void query_index_build(tn_surf *g, lm_delta *d)
 {
     const tn_allocator *a = &g->alloc;
@@ -1172,6 +1207,10 @@ void query_index_build(tn_surf *g, lm_delta *d)
     qnode *oqn = had && d ? g->qn : NULL;
     const size_t oqcap = g->qn_cap;
     if (oqn) g->qn = NULL;
+    /* the old surface graph: a repair copies the lists of the surfaces it
+     * did not touch */
+    int32_t *osr_first = g->sr_first, *osr_to = g->sr_to;
+    g->sr_first = g->sr_to = NULL;
     query_index_free(g);
     const int nn = g->nnodes, ns = g->nsurf;
     const bool patch = had && d && d->redo && d->old_surf && o.qe;
@@ -1333,10 +1372,23 @@ void query_index_build(tn_surf *g, lm_delta *d)
         g->sreach = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t)); /* stamps: zeroed */
         g->squeue = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         g->sr_first = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
-        g->sr_cap = (size_t)q.nkept + 1;
-        g->sr_to = alloc_unzeroed(a, g->sr_cap, sizeof(int32_t));
-        g->sr_ok = false;
+        g->sr_to = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(int32_t));
         ok = ok && g->qn && g->qh && g->sreach && g->squeue && g->sr_first && g->sr_to;
+        if (ok) sr_build(g, patch && osr_first ? d : NULL, old_of, osr_first, osr_to);
+#ifdef TN_SURF_DEBUG
+        if (ok && patch && osr_first) { /* the copied lists against lists made afresh */
+            int32_t *f = malloc(((size_t)ns + 1) * 4), *t = malloc(((size_t)q.nkept + 1) * 4);
+            if (f && t) {
+                int32_t *pf = g->sr_first, *pt = g->sr_to;
+                g->sr_first = f, g->sr_to = t;
+                sr_build(g, NULL, NULL, NULL, NULL);
+                g->sr_first = pf, g->sr_to = pt;
+                if (memcmp(f, pf, ((size_t)ns + 1) * 4) || memcmp(t, pt, (size_t)f[ns] * 4))
+                    abort();
+            }
+            free(f), free(t);
+        }
+#endif
     }
     ok = ok && !tn_surfi_cancelled(g);
     if (ok) {
@@ -1360,6 +1412,8 @@ void query_index_build(tn_surf *g, lm_delta *d)
         g->qindex = true;
     }
     tn_free(a, oqn); /* (not kept) */
+    tn_free(a, osr_first);
+    tn_free(a, osr_to);
     tn_free(a, ofirst);
     tn_free(a, old_of);
     tn_free(a, oif);
@@ -1975,22 +2029,6 @@ static int find_events(tn_surf *g, int start, const goal *G, bool whole)
 static int reach_surfaces(tn_surf *g, int s0)
 {
     int32_t *Qs = g->squeue;
-    if (!g->sr_ok) { /* the surface graph: a pass over the kept edges */
-        const int ns = g->nsurf;
-        int32_t *last = Qs; /* (scratch: the last source that listed t) */
-        for (int t = 0; t < ns; t++) last[t] = -1;
-        size_t k = 0;
-        for (int s = 0; s < ns; s++) {
-            g->sr_first[s] = (int32_t)k;
-            const int e0 = g->qefirst[g->qfirst[s]], e1 = g->qefirst[g->qfirst[s + 1]];
-            for (int e = e0; e < e1; e++) {
-                const int t = g->qedge[e].surf;
-                if (last[t] != s) last[t] = s, g->sr_to[k++] = t; /* (k <= kept edges) */
-            }
-        }
-        g->sr_first[ns] = (int32_t)k;
-        g->sr_ok = true;
-    }
     int k = 0;
     g->sreach[s0] = g->gen;
     Qs[k++] = s0;

@@ -121,12 +121,10 @@ struct tn_surf {
      * stamp per surface (g->gen) and the breadth-first queue */
     uint32_t *sreach;
     int32_t *squeue;
-    /* the surface graph for reach_surfaces, made on its first use after a
-     * build or repair (sr_ok): per surface s, the surfaces its kept edges
-     * land on, sr_to[sr_first[s] .. sr_first[s + 1] - 1], each once */
+    /* the surface graph for reach_surfaces (query_index_build, sr_build):
+     * per surface s, the surfaces its kept edges land on, sr_to[sr_first[s]
+     * .. sr_first[s + 1] - 1], each once */
     int32_t *sr_first, *sr_to;
-    size_t sr_cap;
-    bool sr_ok;
     int nlm, lm_want;
     size_t lm_cap;        /* nodes the landmark tables have room for (a repair updates in place) */
     int32_t lmnode[Q_LM]; /* the landmarks' nodes */
