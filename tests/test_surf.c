@@ -2520,6 +2520,23 @@ static void test_find_equals_reference(void **state)
     assert_true(c.found > 0 && c.partial > 0 && c.invalid > 0);
 }
 
+/* tn_surf_find and the reference search for a goal tile the start cannot
+ * reach: both TN_UNREACHABLE, the same plan cost and closeness; the plan
+ * chains.  Their stats into sa and sb. */
+static void unreachable_as_reference(tn_surf *g, int start, int gx, int gy, tn_surf_stats *sa,
+                                     tn_surf_stats *sb)
+{
+    static tn_surf_leg la[1024], lb[1024];
+    int ca = 0, cb = 0;
+    tn_status ra = tn_surf_find(g, start, gx, gy, la, 1024, &ca, sa, NULL);
+    tn_status rb = tn_surf_find_reference(g, start, gx, gy, lb, 1024, &cb, sb, NULL);
+    assert_int_equal(ra, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+    assert_int_equal(ra, rb);
+    assert_int_equal(sa->frames - sa->releases, sb->frames - sb->releases);
+    assert_int_equal(plan_cost(g, start, la, ca, sa->end_node), sa->frames);
+    assert_int_equal(tile_dist(g, sa->end_node, gx, gy), tile_dist(g, sb->end_node, gx, gy));
+}
+
 /* A goal the start cannot reach, in a sealed pocket beside the start, on a
  * wide level the start reaches most of: the answer is the reference
  * search's (status, plan cost, closeness; the plan chains), found without
@@ -2529,7 +2546,6 @@ static void test_find_equals_reference(void **state)
 static void test_unreachable_goal_searches_little(void **state)
 {
     (void)state;
-    static tn_surf_leg la[1024], lb[1024];
     int wide = 0;
     for (int lv = 0; lv < 16 && wide < 6; lv++) {
         tn_rng r;
@@ -2553,15 +2569,8 @@ static void test_unreachable_goal_searches_little(void **state)
         tn_surf_set_landmarks(g, lv % 2 ? 4 : -1);
         const int start = tn_surf_node_of_tile(g, 2, B - 1), gx = 7, gy = B - 1;
         assert_true(start >= 0 && tn_surf_node_of_tile(g, gx, gy) >= 0);
-        int ca = 0, cb = 0;
         tn_surf_stats sa, sb;
-        tn_status ra = tn_surf_find(g, start, gx, gy, la, 1024, &ca, &sa, NULL);
-        tn_status rb = tn_surf_find_reference(g, start, gx, gy, lb, 1024, &cb, &sb, NULL);
-        assert_int_equal(ra, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
-        assert_int_equal(ra, rb);
-        assert_int_equal(sa.frames - sa.releases, sb.frames - sb.releases);
-        assert_int_equal(plan_cost(g, start, la, ca, sa.end_node), sa.frames);
-        assert_int_equal(tile_dist(g, sa.end_node, gx, gy), tile_dist(g, sb.end_node, gx, gy));
+        unreachable_as_reference(g, start, gx, gy, &sa, &sb);
         assert_int_equal(tile_dist(g, sa.end_node, gx, gy), 3); /* beside the pocket, or on it */
         /* the reference's search covers what the start reaches; where
          * that is most of the level, this one searched a few nodes */
@@ -2616,7 +2625,6 @@ static void mark_reachable(const tn_surf *g, int s, unsigned char *mark, int32_t
 static void test_unreachable_goals_as_reference(void **state)
 {
     (void)state;
-    static tn_surf_leg la[1024], lb[1024];
     long queries = 0, fewer = 0;
     for (int lv = 0; lv < 6; lv++) {
         tn_rng r;
@@ -2642,17 +2650,10 @@ static void test_unreachable_goals_as_reference(void **state)
             const int d = (int)tn_rng_below(&r, (uint32_t)nn);
             if (mark[d]) continue;
             q++;
-            int row, j, ca = 0, cb = 0;
+            int row, j;
             tn_surf_node_pos(g, d, &row, &j);
-            const int gx = j / 6, gy = row - 1;
             tn_surf_stats sa, sb;
-            tn_status ra = tn_surf_find(g, s, gx, gy, la, 1024, &ca, &sa, NULL);
-            tn_status rb = tn_surf_find_reference(g, s, gx, gy, lb, 1024, &cb, &sb, NULL);
-            assert_int_equal(ra, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
-            assert_int_equal(ra, rb);
-            assert_int_equal(sa.frames - sa.releases, sb.frames - sb.releases);
-            assert_int_equal(plan_cost(g, s, la, ca, sa.end_node), sa.frames);
-            assert_int_equal(tile_dist(g, sa.end_node, gx, gy), tile_dist(g, sb.end_node, gx, gy));
+            unreachable_as_reference(g, s, j / 6, row - 1, &sa, &sb);
             assert_true(mark[sa.end_node]);
             queries++;
             fewer += sa.expanded < sb.expanded;

@@ -762,6 +762,19 @@ static bool step_until_graph(tn_world *w, int *steps)
     return tn_wbots_character_graph(w) != NULL;
 }
 
+/* An edit: a block on the first empty tile of the map's row 2 under an
+ * empty row 1.  Returns its column. */
+static int edit_top_row(tn_world *w)
+{
+    const tn_map *m = tn_world_map(w);
+    int ex = -1;
+    for (int x = 1; x < m->w - 1 && ex < 0; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    return ex;
+}
+
 /* With background builds on (the window's), a slow build for a new jump
  * height runs on another thread: the step that needs it returns at once
  * with the bot standing by and the HUD saying so, an edit made meanwhile is
@@ -790,12 +803,8 @@ static void test_background_build(void **state)
         fail_msg("HUD: %s", hud);
     assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "in the background"));
     /* an edit while it builds: a block on an empty tile of the top row */
+    edit_top_row(w);
     const tn_map *m = tn_world_map(w);
-    int ex = -1;
-    for (int x = 1; x < m->w - 1 && ex < 0; x++)
-        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
-    assert_true(ex >= 0);
-    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
     int steps;
     assert_true(step_until_graph(w, &steps));
     printf("  the graph came back %d steps later\n", steps);
@@ -1317,12 +1326,7 @@ static void test_background_build_failure_not_restarted(void **state)
     step_ms(w, 20);
     assert_int_equal(tn_wbots_builds_started(w), 1);
     /* an edit (a block on an empty tile of the top row): tried once again */
-    const tn_map *m = tn_world_map(w);
-    int ex = -1;
-    for (int x = 1; x < m->w - 1 && ex < 0; x++)
-        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
-    assert_true(ex >= 0);
-    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    const int ex = edit_top_row(w);
     assert_true(step_until_failed(w, 2));
     step_ms(w, 100);
     assert_int_equal(tn_wbots_builds_started(w), 2);
@@ -1344,7 +1348,7 @@ static void test_background_build_failure_not_restarted(void **state)
     assert_int_equal(tn_wbots_builds_failed(w), 4);
     const tn_surf *g = tn_wbots_character_graph(w);
     assert_true(tn_surf_get_profile(g)->phys.jump_height == 5.0f);
-    assert_fresh_build(g, m);
+    assert_fresh_build(g, tn_world_map(w));
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
@@ -1464,12 +1468,7 @@ static void test_kept_goto_dropped_when_its_build_fails(void **state)
     step_ms(w, 20);
     assert_int_equal(tn_wbots_builds_started(w), 1);
     /* an edit: the build is tried once again (a goto is kept meanwhile) */
-    const tn_map *m = tn_world_map(w);
-    int ex = -1;
-    for (int x = 1; x < m->w - 1 && ex < 0; x++)
-        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
-    assert_true(ex >= 0);
-    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    edit_top_row(w);
     assert_true(tn_succeeded(tn_world_goto(w, cx, cy, NULL)));
     assert_true(step_until_failed(w, 2));
     step_ms(w, 100);
