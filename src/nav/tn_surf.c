@@ -78,26 +78,28 @@ static void thread_join(tn_thread t) { thrd_join(t, NULL); }
  * spin lock, taken only for big blocks.
  * After a build the pool is empty, so the first repair's new arrays were
  * all fresh pages (1024x1024: 239 ms against 40 ms for the next one, most
- * of it page faults in the query index's new arrays).  The pool therefore
- * also lists the big blocks in use (up to POOL_LIVE, their slot in the
- * header), and tn_surf_prepare_repairs makes one block the size of
- * each (largest first, at most POOL_PREP, those the pool already holds
- * counted), touches every page, and leaves them in the pool as if the
- * last repair had freed them: the first repair takes what it needs and
- * returns the rest at its end, as any repair does.  POOL_SLOTS leaves room
- * for POOL_PREP such blocks and everything a repair frees besides. */
+ * of it page faults in the query index's new arrays).  So
+ * tn_surf_prepare_repairs makes one block the size of each big array a
+ * repair makes anew while it holds the old one, and PREP_SCRATCH more the
+ * size of the node arrays for its scratch (repair_sizes; largest first, at
+ * most POOL_PREP, those the pool already holds counted), touches every
+ * page, and leaves them in the pool as if the last repair had freed them:
+ * the first repair takes what it needs and returns the rest at its end, as
+ * any repair does.  (It used to make one block the size of every big block
+ * in use, about three quarters of them arrays a repair keeps: 1024x1024,
+ * 225 MB more instead of 66.)  POOL_SLOTS leaves room for POOL_PREP such
+ * blocks and everything a repair frees besides. */
 #ifndef TN_SURF_POOL_MIN /* (make tsan sets it low: every block through the lock) */
 #define TN_SURF_POOL_MIN (1 << 18)
 #endif
 #define POOL_MIN ((size_t)TN_SURF_POOL_MIN)
 #define POOL_SLOTS 128
-#define POOL_PREP 64  /* blocks tn_surf_prepare_repairs keeps at most */
-#define POOL_LIVE 128 /* big blocks in use listed at most */
+#define POOL_PREP 64   /* blocks tn_surf_prepare_repairs keeps at most */
+#define PREP_SCRATCH 8 /* node-sized scratch blocks it makes (repair_sizes) */
 
 typedef struct pool_hdr {
     size_t size; /* bytes after the header */
-    size_t live; /* a big block in use: its slot in the pool's live list + 1, or 0 (unlisted);
-                    (also keeps the block 16-byte aligned) */
+    size_t pad;  /* (keeps the block 16-byte aligned) */
 } pool_hdr;
 
 struct surf_pool {
@@ -108,8 +110,6 @@ struct surf_pool {
         uint32_t gen;
     } b[POOL_SLOTS];
     int n;
-    pool_hdr *live[POOL_LIVE]; /* big blocks in use (tn_surf_prepare_repairs' sizes) */
-    int nlive;
     size_t bytes;
     atomic_size_t held; /* from the caller's allocator now, headers and kept blocks too */
     uint32_t gen;       /* operations ended */
@@ -123,25 +123,6 @@ static void pool_lock(struct surf_pool *P)
 static void pool_unlock(struct surf_pool *P)
 {
     atomic_flag_clear_explicit(&P->lock, memory_order_release);
-}
-
-/* The live list (under the lock): a big block in use listed or not. */
-static void live_add(struct surf_pool *P, pool_hdr *h)
-{
-    h->live = 0;
-    if (P->nlive < POOL_LIVE) {
-        P->live[P->nlive++] = h;
-        h->live = (size_t)P->nlive;
-    }
-}
-static void live_del(struct surf_pool *P, pool_hdr *h)
-{
-    if (!h->live) return;
-    const size_t i = h->live - 1;
-    pool_hdr *t = P->live[--P->nlive];
-    P->live[i] = t;
-    t->live = i + 1;
-    h->live = 0;
 }
 
 static void *pool_alloc(void *user, size_t size)
@@ -159,7 +140,6 @@ static void *pool_alloc(void *user, size_t size)
             h = P->b[best].h;
             P->bytes -= h->size;
             P->b[best] = P->b[--P->n];
-            live_add(P, h);
         }
         pool_unlock(P);
         if (h) return h + 1;
@@ -173,13 +153,8 @@ static void *pool_alloc(void *user, size_t size)
         P->user.alloc ? P->user.alloc(P->user.user, sizeof *h + size) : malloc(sizeof *h + size);
     if (!h) return NULL;
     h->size = size;
-    h->live = 0;
+    h->pad = 0;
     atomic_fetch_add_explicit(&P->held, sizeof *h + size, memory_order_relaxed);
-    if (size >= POOL_MIN) {
-        pool_lock(P);
-        live_add(P, h);
-        pool_unlock(P);
-    }
     return h + 1;
 }
 
@@ -190,7 +165,6 @@ static void pool_free(void *user, void *ptr)
     pool_hdr *h = (pool_hdr *)ptr - 1;
     if (h->size >= POOL_MIN) {
         pool_lock(P);
-        live_del(P, h);
         const bool keep = P->on && P->n < POOL_SLOTS;
         if (keep) {
             P->b[P->n].h = h;
@@ -254,13 +228,7 @@ static void *pool_resize(const tn_allocator *a, void *p, size_t bytes)
     if (P->user.alloc || h->size < POOL_MIN || bytes < POOL_MIN || bytes > SIZE_MAX - sizeof *h)
         return NULL;
     const size_t old = h->size;
-    pool_lock(P); /* (realloc may move it: listed again below) */
-    live_del(P, h);
-    pool_unlock(P);
     pool_hdr *nh = realloc(h, sizeof *h + bytes);
-    pool_lock(P);
-    live_add(P, nh ? nh : h);
-    pool_unlock(P);
     if (!nh) return NULL;
     nh->size = bytes;
     atomic_fetch_add_explicit(&P->held, bytes, memory_order_relaxed);
@@ -3879,17 +3847,44 @@ static int size_desc(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+/* The blocks a repair makes anew while it still holds the old ones
+ * (repair_local's node arrays, the query index's records and arcs), the
+ * sizes of g's: those of 256 KB or more into want (at most max).  The
+ * arrays a repair keeps or grows in place (edges, runs, footprints, row
+ * masks, terrain, landing records with room, landmark tables, search
+ * states, the searches' scratch) and those the query index frees before
+ * it makes them again (their blocks are taken back at once) are not
+ * listed. */
+static int repair_sizes(const tn_surf *g, size_t *want, int max)
+{
+    const void *arr[] = {
+        g->surf,   g->row_first, g->node_surf, g->sbox,  g->smaxto, g->edge_first, g->gcost,
+        g->parent, g->pedge,     g->heap,      g->hpos,  g->order,  g->tmp,        g->stamp,
+        g->qto,    g->qefirst,   g->qfirst,    g->qedge, g->ifirst, g->ifrom,      g->ifr};
+    int n = 0;
+    for (size_t i = 0; i < sizeof arr / sizeof *arr && n < max; i++) {
+        if (!arr[i]) continue;
+        const size_t size = ((const pool_hdr *)arr[i] - 1)->size;
+        if (size >= POOL_MIN) want[n++] = size;
+    }
+    /* the repair's scratch of about one int32 per node (the query index's
+     * arcs and landmark tables' update, alive with the new node arrays):
+     * blocks the size of a node array.  Measured over 12 repairs at 512x512
+     * and 1024x1024: with 8 the first repair asks the caller for 1-2 big
+     * blocks (0.3-1.7 MB), without them 9 (4.3 MB at 512) */
+    const size_t node = g->node_surf ? ((const pool_hdr *)g->node_surf - 1)->size : 0;
+    for (int k = 0; k < PREP_SCRATCH && n < max && node >= POOL_MIN; k++) want[n++] = node;
+    return n;
+}
+
 tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
 {
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: prepare repairs: no graph");
     struct surf_pool *P = g->pool;
-    size_t want[POOL_LIVE];
-    pool_lock(P);
-    const int nw = P->nlive;
-    for (int i = 0; i < nw; i++) want[i] = P->live[i]->size;
-    pool_unlock(P);
+    size_t want[POOL_PREP];
+    const int nw = repair_sizes(g, want, POOL_PREP);
     qsort(want, (size_t)nw, sizeof *want, size_desc);
     /* each size, largest first: a kept block that fits it (as pool_alloc
      * would take it), else a new one, its pages touched */
@@ -3926,7 +3921,7 @@ tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
                                 "unchanged, the first repair as dear as before)");
         }
         h->size = size;
-        h->live = 0;
+        h->pad = 0;
         memset(h + 1, 0, size); /* the pages faulted in now, not in the repair */
         atomic_fetch_add_explicit(&P->held, sizeof *h + size, memory_order_relaxed);
         pool_lock(P);

@@ -182,9 +182,11 @@
  * scratch of its largest search, kept for repairs (demo map about 0.4 MB);
  * between operations, the big blocks the last repair freed (a pool the next
  * repair reuses); after tn_surf_prepare_repairs until the next repair or
- * build, one block the size of each block of 256 KB or more the graph
- * holds instead (at most 64: about as much again as those blocks, until
- * that repair returns what it did not take).  All through the caller's
+ * build, instead, one block the size of each array of 256 KB or more a
+ * repair makes anew (the node arrays, the query index's edge records and
+ * arcs) and 8 more the size of a node array (at most 64; about what the
+ * pool holds after any repair: 29-30% of the graph on 512x512 and
+ * 1024x1024 levels, until that repair returns what it did not take).  All through the caller's
  * allocator, 16 B more a block; blocks of 256 KB or more rounded up to one
  * of 8 sizes per power of two.
  *
@@ -412,19 +414,23 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
  * frees for the next repair (MEMORY); after a build there are none, so the
  * first repair's new arrays are fresh pages, and their page faults made it
  * several times dearer than the next (512x512 and 1024x1024 generated
- * levels: 4-6x).  This call makes one block the size of each block of
- * 256 KB or more the graph holds (largest first, at most 64; blocks the
- * pool already holds count) and touches every page, so the first repair finds them as
- * later ones find the last repair's.  Call it after a build, on the
+ * levels: 4-6x).  This call makes what a repair takes from the pool: one
+ * block the size of each array of 256 KB or more a repair makes anew while
+ * it holds the old one (node arrays, the query index's edge records and
+ * arcs) and 8 more the size of a node array for its scratch (largest
+ * first, at most 64; blocks the pool already holds count), and touches
+ * every page, so the first repair finds them as later ones find the last
+ * repair's (the arrays a repair keeps, edges, runs, footprints, landmark
+ * tables, get none).  Call it after a build, on the
  * thread that built (a background thread, say; any thread, the graph not
  * in use elsewhere: THREAD SAFETY) before edits come; the graph itself is not changed (plans, ids, tn_surf_save's bytes).  The
  * blocks are counted in tn_surf_memory until the next repair (which
  * returns those it did not take, as any repair does) or build (which
- * returns them all): about as much again as the graph's big blocks, most
- * of them arrays a repair keeps and returned by it (1024x1024: 230 MB
- * -> 459 MB, then 299 MB after the repair as without the call).  Cost:
- * writing those bytes (1024x1024: 0.7-0.8 s of CPU on a loaded machine;
- * the first repair then 54 ms against 185 ms).  INVALID_PARAM for NULL;
+ * returns them all): about what the pool holds after a repair anyway
+ * (1024x1024: 226 MB -> 292 MB, then 294 MB after the repair, 295 MB
+ * without the call).  Cost: writing those bytes (1024x1024: about 0.2 s of CPU on
+ * a loaded machine; the first repair then costs about what later ones do,
+ * see docs/perf.md).  INVALID_PARAM for NULL;
  * OUT_OF_MEMORY when the caller's allocator refuses (g unchanged, nothing
  * kept). */
 tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err);
