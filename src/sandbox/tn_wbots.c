@@ -1902,6 +1902,7 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     tn_wbots *s = of(w);
     if (!s) return;
     job_collect(w, s, false); /* a background build shows as soon as it ends */
+    cmp_collect(w, s, false); /* and a classic comparison (also while paused) */
     s->used = 0;              /* a new frame's planning budget */
     /* where graphs build in the background (the window), the character's
      * first is started as the map shows, so a first click seldom waits for
