@@ -28,11 +28,13 @@
  * of reach); the rest of the bots wait their turn (tn_wbots_plan_budget). */
 #define PLAN_TILES (256L * 256L)
 /* States one search may expand, more than any reachable set of the
- * demo-sized maps (a plan cut short is a partial path).  A search that
- * hits it on a 512x512 generated level (a far or unreachable goto) took
- * 1.8 ms median, 6.6 ms max over 50 far clicks headless (8 ms the first, on
- * fresh memory), and up to 140 ms in a loaded window: the HUD's classic
- * comparison is searched in the background there (classic_compare). */
+ * demo-sized maps (a plan cut short is a partial path).  Not ~5 ms: on a
+ * 512x512 generated level (`tilenav-bench genmap --size 512 --seed 7`) 50
+ * far gotos' searches took 1.8-2.0 ms median, 6.5-9.7 ms max headless by
+ * the world's clock (the first, on fresh memory, 7.6 ms), and one that hit
+ * the limit 55-210 ms in a loaded window under Xvfb (the first 680 ms): the
+ * HUD's classic comparison is searched in the background there
+ * (classic_compare); a classic plan (the classic planner selected) is not. */
 #define SEARCH_LIMIT 65536
 #define SEARCH_LIMIT_TEXT "65,536"
 /* A classic trip whose search hit SEARCH_LIMIT searches again from the end
@@ -902,9 +904,10 @@ static void classic_search_here(tn_world *w, tn_wbots *s)
  * (gx, gy): the search the classic bot makes (its start tile, its
  * heuristic); the path itself is not kept, only its length.  With the
  * graph selected and background builds on (the window) it is searched in
- * the background (cmp: up to 140 ms measured on a 512x512 level in a
- * loaded window, for an answer only the HUD shows); headless runs and the
- * classic planner selected (its search is the bot's plan) search here. */
+ * the background (cmp: up to 210 ms, the first 680 ms, measured on a
+ * 512x512 level in a loaded window, for an answer only the HUD shows);
+ * headless runs and the classic planner selected (its search is the
+ * bot's plan) search here. */
 static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy)
 {
     const tn_body *b = &w->character;
