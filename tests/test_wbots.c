@@ -936,6 +936,92 @@ static tn_world *gated_world_building(double jump)
     return w;
 }
 
+/* Steps (1 ms apart) until the HUD no longer says the classic answer is
+ * "searching ..." (false after 5 s); the HUD line in hud. */
+static bool step_until_compared(tn_world *w, char *hud, size_t cap)
+{
+    for (int ms = 0; ms < 5000; ms++) {
+        tn_world_hud(w, hud, cap);
+        if (!strstr(hud, ": searching ...")) return true;
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    return false;
+}
+
+/* With background builds on (the window's) and the graph selected, a goto
+ * click's classic comparison (only the HUD shows it) runs on another
+ * thread: the click makes no classic search itself (the old code did, up
+ * to 140 ms on a 512x512 level: a frozen window), the HUD says "classic:
+ * searching ..." until it lands, then the answer; one whose map was edited
+ * meanwhile is dropped, never shown beside the new plan.  Headless (no
+ * background builds) it is searched in the click, as before. */
+static void test_classic_compare_in_background(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world();
+    char hud[512];
+    assert_true(step_until_compared(w, hud, sizeof hud)); /* (its click's) */
+    int here0, bg0, dropped0, here, bg, dropped;
+    tn_wbots_compare_counts(w, &here0, &bg0, &dropped0);
+    assert_int_equal(here0, 0);
+    assert_true(bg0 >= 1);
+    int dx, dy;
+    dest_of(w, &dx, &dy);
+    assert_true(dx >= 0);
+    assert_true(tn_succeeded(tn_world_goto(w, dx, dy, NULL)));
+    tn_wbots_compare_counts(w, &here, &bg, &dropped);
+    assert_int_equal(here, here0); /* no classic search on this thread */
+    assert_int_equal(bg, bg0 + 1);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: moving") || !strstr(hud, "| classic: searching ..."))
+        fail_msg("HUD: %s", hud);
+    /* it lands without a step (a paused window draws on: tn_world_prepare) */
+    const long frame = tn_world_frame(w);
+    for (int ms = 0; ms < 5000 && strstr(hud, ": searching ..."); ms++) {
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+        tn_world_prepare(w, 0);
+        tn_world_hud(w, hud, sizeof hud);
+    }
+    assert_int_equal(tn_world_frame(w), frame);
+    if (!strstr(hud, "| classic: found, ") && !strstr(hud, "| classic: limit reached, ") &&
+        !strstr(hud, "| classic: partial, "))
+        fail_msg("HUD: %s", hud);
+    tn_wbots_compare_counts(w, &here, &bg, &dropped);
+    assert_int_equal(here, here0);
+    assert_int_equal(dropped, dropped0);
+    /* a map edit before the answer lands: it is dropped */
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| classic: searching ...")) fail_msg("HUD: %s", hud);
+    const tn_map *m = tn_world_map(w);
+    int ex = -1;
+    for (int x = 1; x < m->w - 1 && ex < 0; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    assert_true(step_until_compared(w, hud, sizeof hud));
+    tn_wbots_compare_counts(w, &here, &bg, &dropped);
+    assert_int_equal(here, here0);
+    assert_true(dropped >= dropped0 + 1);
+    /* what the HUD shows is not the answer for the map before the edit:
+     * it says so, or is a re-plan's own search on the edited map */
+    if (!strstr(hud, "| classic: n/a (the map changed meanwhile)") &&
+        !strstr(hud, "| classic (re-plan): "))
+        fail_msg("HUD: %s", hud);
+    printf("  after the edit: %s\n", strstr(hud, "| classic"));
+    tn_world_destroy(w);
+
+    /* headless (no background builds): the click searches, as before */
+    w = sent_to("maps/demo.map", 10, 12);
+    tn_wbots_compare_counts(w, &here, &bg, NULL);
+    assert_int_equal(here, 1);
+    assert_int_equal(bg, 0);
+    tn_world_hud(w, hud, sizeof hud);
+    if (strstr(hud, "searching") || !strstr(hud, "| classic: ")) fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* A click whose graph is in the cache plans at once, without waiting for a
  * background build of another graph (the old code joined every build under
  * way first: the window froze for up to 1.4 s on a 256x256 map, the very
@@ -2589,6 +2675,7 @@ int main(void)
         cmocka_unit_test(test_background_build),
         cmocka_unit_test(test_background_first_build_note),
         cmocka_unit_test(test_click_does_not_wait_for_another_build),
+        cmocka_unit_test(test_classic_compare_in_background),
         cmocka_unit_test(test_click_kept_while_its_graph_builds),
         cmocka_unit_test(test_click_after_idle_slider_builds_in_background),
         cmocka_unit_test(test_background_message_names_its_jump),

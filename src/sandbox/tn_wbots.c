@@ -27,8 +27,14 @@
  * map's graph: ~10 ms at 256x256, 115-225 ms at 1024x1024 for a goal out
  * of reach); the rest of the bots wait their turn (tn_wbots_plan_budget). */
 #define PLAN_TILES (256L * 256L)
-/* States one search may expand: ~5 ms on a 512x512 level, more than any
- * reachable set of the demo-sized maps (a plan cut short is a partial path). */
+/* States one search may expand, more than any reachable set of the
+ * demo-sized maps (a plan cut short is a partial path).  Not ~5 ms: on a
+ * 512x512 generated level (`tilenav-bench genmap --size 512 --seed 7`) 50
+ * far gotos' searches took 1.8-2.0 ms median, 6.5-9.7 ms max headless by
+ * the world's clock (the first, on fresh memory, 7.6 ms), and one that hit
+ * the limit 55-210 ms in a loaded window under Xvfb (the first 680 ms): the
+ * HUD's classic comparison is searched in the background there
+ * (classic_compare); a classic plan (the classic planner selected) is not. */
 #define SEARCH_LIMIT 65536
 #define SEARCH_LIMIT_TEXT "65,536"
 /* A classic trip whose search hit SEARCH_LIMIT searches again from the end
@@ -152,7 +158,43 @@ typedef struct tn_wbots {
         uint32_t rev;
         bool redone;
         int plans; /* the bot's plan count last looked at */
+        /* the classic search asked for: from (tx, ty) to (gx, gy); with
+         * the graph selected in the window it runs in the background
+         * (cmp) and the HUD says "searching" until it lands; dropped: why
+         * its answer was thrown away (the map, jump or size changed) */
+        int tx, ty, gx, gy;
+        bool searching;
+        const char *dropped;
     } last;
+    /* The classic comparison search in the background
+     * (tn_world_build_graphs_in_background, the graph selected): on a copy
+     * of the map, with its own finder (one per thread, tn_path.h), made by
+     * its first search on its thread and kept (the size of s->pf: 92 MB at
+     * 512x512); one at a time, a newer click's search starts when it ends.
+     * Its answer is kept only for the request it was made for, on the map,
+     * jump height and size it was made under. */
+    struct {
+        bool running;           /* started and not yet joined */
+        atomic_bool done;       /* set by the thread as it ends */
+        tn_path *pf;            /* its finder (NULL: not made yet) */
+        bool pf_failed;         /* making it failed: searches run on this thread */
+        tn_phys_params pf_phys; /* what s->pf was made with */
+        tn_map *map;            /* the copy it searches (owned) */
+        tn_jump_model jm;
+        tn_path_query q;
+        const tn_allocator *alloc;
+        double (*clock)(void);
+        uint32_t rev;
+        float jump;
+        int bw, bh;
+        tn_status cs;
+        int ctiles;
+        double cus;
+        int sync, started, dropped; /* tn_wbots_compare_counts */
+#ifdef BG_THREADS
+        thrd_t thread;
+#endif
+    } cmp;
     /* the planner that made the current goal's first plan (the classic HUD's
      * "goto (x,y): N tiles, M states" are that plan's: none after a graph one) */
     bool first_graph;
@@ -198,6 +240,7 @@ static bool goto_on(const tn_world *w, const tn_wbots *s) { return s && (s->pf |
 
 static void job_collect(tn_world *w, tn_wbots *s, bool wait);
 static void job_stop(tn_wbots *s);
+static void cmp_collect(tn_world *w, tn_wbots *s, bool wait);
 
 /* The planner the character's goto really uses: "none" (goto is off: a
  * map above GRAPH_MAX_TILES), "graph" (selected, or the only one: a map
@@ -263,7 +306,10 @@ void tn_wbots_destroy(tn_world *w)
     tn_path_destroy(s->pf);
     tn_bot_destroy(s->bot);
     for (int i = 0; i < TN_WBOTS_MAX; i++) tn_bot_destroy(s->ebot[i]);
-    job_collect(w, s, true); /* (told to stop: one poll away) */
+    job_collect(w, s, true);   /* (told to stop: one poll away) */
+    s->last.searching = false; /* (nothing starts after it) */
+    cmp_collect(w, s, true);   /* (one classic search: milliseconds) */
+    tn_path_destroy(s->cmp.pf);
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s->ex);
@@ -313,6 +359,7 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
     }
     s->ex_x0 = 0;
     s->ex_x1 = -1;
+    s->cmp.pf_phys = w->phys; /* (the comparison's own finder is made alike) */
     return TN_OK;
 }
 
@@ -545,6 +592,14 @@ int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
 int tn_wbots_builds_started(const tn_world *w) { return w->graph_bg_builds; }
 int tn_wbots_builds_failed(const tn_world *w) { return w->graph_bg_failures; }
 
+void tn_wbots_compare_counts(const tn_world *w, int *here, int *background, int *dropped)
+{
+    const tn_wbots *s = of(w);
+    if (here) *here = s ? s->cmp.sync : 0;
+    if (background) *background = s ? s->cmp.started : 0;
+    if (dropped) *dropped = s ? s->cmp.dropped : 0;
+}
+
 /* Whether the background build under way is for a profile a body has:
  * physics the world has (every body steps under w->phys) and the size of
  * the character or of an extra bot (they keep the size they were made
@@ -723,9 +778,136 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     classic_compare(w, s, gx, gy);
 }
 
+#ifdef BG_THREADS
+static int cmp_run(void *arg)
+{
+    tn_wbots *s = arg;
+    tn_error e;
+    if (!s->cmp.pf && tn_failed(tn_path_create(s->cmp.map->w, s->cmp.map->h, &s->cmp.pf_phys,
+                                               SEARCH_LIMIT, s->cmp.alloc, &s->cmp.pf, &e))) {
+        s->cmp.pf = NULL;
+        s->cmp.pf_failed = true;
+    } else {
+        tn_path_stats st;
+        double t0 = s->cmp.clock ? s->cmp.clock() : 0.0;
+        s->cmp.cs = tn_path_find(s->cmp.pf, s->cmp.map, &s->cmp.q, NULL, 0, NULL, &st, NULL);
+        s->cmp.cus = s->cmp.clock ? (s->cmp.clock() - t0) * 1e6 : -1.0;
+        s->cmp.ctiles = tn_succeeded(s->cmp.cs) ? st.raw_nodes : -1;
+    }
+    atomic_store(&s->cmp.done, true);
+    return 0;
+}
+#endif
+
+/* Start the classic search s->last asks for in the background (false:
+ * not started; the caller searches on its own thread). */
+static bool cmp_start(tn_world *w, tn_wbots *s)
+{
+#ifdef BG_THREADS
+    if (s->cmp.running || s->cmp.pf_failed) return false;
+    if (tn_failed(tn_jump_model_init(&s->cmp.jm, &w->phys, NULL)) ||
+        tn_failed(tn_map_clone(w->map, &s->cmp.map, NULL)))
+        return false;
+    const tn_body *b = &w->character;
+    s->cmp.q =
+        tn_path_query_make(s->last.tx, s->last.ty, s->last.gx, s->last.gy, b->w, b->h, &s->cmp.jm);
+    s->cmp.q.heuristic = s->heuristic;
+    s->cmp.alloc = &w->alloc;
+    s->cmp.clock = w->clock;
+    s->cmp.rev = w->map->revision;
+    s->cmp.jump = w->phys.jump_height;
+    s->cmp.bw = b->w, s->cmp.bh = b->h;
+    s->cmp.cs = TN_FAILURE;
+    s->cmp.ctiles = -1;
+    s->cmp.cus = -1.0;
+    atomic_store(&s->cmp.done, false);
+    if (thrd_create(&s->cmp.thread, cmp_run, s) != thrd_success) {
+        tn_map_destroy(s->cmp.map);
+        s->cmp.map = NULL;
+        return false;
+    }
+    s->cmp.running = true;
+    s->cmp.started++;
+    return true;
+#else
+    (void)w, (void)s;
+    return false;
+#endif
+}
+
+static void classic_search_here(tn_world *w, tn_wbots *s);
+
+/* A background classic search that ended (with `wait`, once it ends): its
+ * answer shown when it is the one the HUD waits for (the same start, goal,
+ * map revision, jump height and size as the request and the world now),
+ * else dropped; a newer request waiting for it is started then. */
+static void cmp_collect(tn_world *w, tn_wbots *s, bool wait)
+{
+#ifdef BG_THREADS
+    if (!s->cmp.running || (!wait && !atomic_load(&s->cmp.done))) return;
+    thrd_join(s->cmp.thread, NULL);
+    s->cmp.running = false;
+    tn_map_destroy(s->cmp.map);
+    s->cmp.map = NULL;
+    if (!s->last.searching) return; /* (nothing waits for it: a new map or planner) */
+    const tn_body *b = &w->character;
+    const bool now = w->map->revision == s->cmp.rev && w->phys.jump_height == s->cmp.jump &&
+                     b->w == s->cmp.bw && b->h == s->cmp.bh;
+    const bool asked = s->last.rev == s->cmp.rev && s->last.jump == s->cmp.jump &&
+                       s->last.bw == s->cmp.bw && s->last.bh == s->cmp.bh &&
+                       s->last.tx == s->cmp.q.start_x && s->last.ty == s->cmp.q.start_y &&
+                       s->last.gx == s->cmp.q.goal_x && s->last.gy == s->cmp.q.goal_y;
+    if (s->cmp.pf_failed) { /* (no second finder: as before, on this thread) */
+        classic_search_here(w, s);
+    } else if (now && asked) {
+        s->last.cs = s->cmp.cs;
+        s->last.ctiles = s->cmp.ctiles;
+        s->last.cus = s->cmp.cus;
+        s->last.searching = false;
+    } else {
+        s->cmp.dropped++;
+        /* a newer click (or re-plan) on the map as it is: its search now */
+        if (!(s->last.rev == w->map->revision && s->last.jump == w->phys.jump_height &&
+              s->last.bw == b->w && s->last.bh == b->h && cmp_start(w, s))) {
+            s->last.searching = false;
+            s->last.dropped = w->map->revision != s->last.rev ? "the map changed meanwhile"
+                              : w->phys.jump_height != s->last.jump
+                                  ? "the jump height changed meanwhile"
+                                  : "the size changed meanwhile";
+        }
+    }
+#else
+    (void)w, (void)s, (void)wait;
+#endif
+}
+
+/* The classic search s->last asks for, on this thread. */
+static void classic_search_here(tn_world *w, tn_wbots *s)
+{
+    const tn_body *b = &w->character;
+    s->last.searching = false;
+    tn_jump_model jm;
+    if (s->pf && tn_succeeded(tn_jump_model_init(&jm, &w->phys, NULL))) {
+        tn_path_query q =
+            tn_path_query_make(s->last.tx, s->last.ty, s->last.gx, s->last.gy, b->w, b->h, &jm);
+        q.heuristic = s->heuristic;
+        tn_path_stats st;
+        double t0 = w->clock ? w->clock() : 0.0;
+        s->cmp.sync++;
+        s->last.cs = tn_path_find(s->pf, w->map, &q, NULL, 0, NULL, &st, NULL);
+        if (w->clock) s->last.cus = (w->clock() - t0) * 1e6;
+        if (tn_succeeded(s->last.cs)) s->last.ctiles = st.raw_nodes;
+    }
+}
+
 /* The classic answer, from where the character is to the snapped goal
  * (gx, gy): the search the classic bot makes (its start tile, its
- * heuristic); the path itself is not kept, only its length. */
+ * heuristic); the path itself is not kept, only its length.  With the
+ * graph selected and background builds on (the window) it is searched in
+ * the background (cmp: up to 210 ms, the first 680 ms, measured on a
+ * 512x512 level in a loaded window, for an answer only the HUD shows);
+ * headless runs and the classic planner selected (its search is the
+ * bot's plan) search here. */
 static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy)
 {
     const tn_body *b = &w->character;
@@ -737,18 +919,16 @@ static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy)
     s->last.bh = b->h;
     s->last.rev = w->map->revision;
     s->last.redone = false;
-    tn_jump_model jm;
-    if (s->pf && tn_succeeded(tn_jump_model_init(&jm, &w->phys, NULL))) {
-        int tx, ty;
-        classic_start(w->map, b, &w->phys, &tx, &ty);
-        tn_path_query q = tn_path_query_make(tx, ty, gx, gy, b->w, b->h, &jm);
-        q.heuristic = s->heuristic;
-        tn_path_stats st;
-        double t0 = w->clock ? w->clock() : 0.0;
-        s->last.cs = tn_path_find(s->pf, w->map, &q, NULL, 0, NULL, &st, NULL);
-        if (w->clock) s->last.cus = (w->clock() - t0) * 1e6;
-        if (tn_succeeded(s->last.cs)) s->last.ctiles = st.raw_nodes;
+    s->last.dropped = NULL;
+    s->last.searching = false;
+    if (!s->pf) return;
+    classic_start(w->map, b, &w->phys, &s->last.tx, &s->last.ty);
+    s->last.gx = gx, s->last.gy = gy;
+    if (w->graph_bg && graph_mode(w, s) && !s->cmp.pf_failed) {
+        s->last.searching = true; /* (after the search under way, when one is) */
+        if (s->cmp.running || cmp_start(w, s)) return;
     }
+    classic_search_here(w, s);
 }
 
 /* After the character's bot may have planned: a graph re-plan made under
@@ -1237,6 +1417,7 @@ void tn_wbots_step(tn_world *w)
 {
     tn_wbots *s = of(w);
     if (!goto_on(w, s)) return;
+    cmp_collect(w, s, false);
     if (!w->plan_frames) s->used = 0; /* (per frame: tn_wbots_prepare) */
     const int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) - s->used : INT_MAX;
     /* the turns of this step: the `budget` longest waits */
@@ -1540,6 +1721,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                                               : "found")
         if (i.planner && !s->pf) /* no classic finder this large */
             snprintf(cmp, sizeof cmp, " | classic off above 512x512");
+        else if (i.planner && s->last.searching) /* in the background (the window) */
+            snprintf(cmp, sizeof cmp, " | classic%s%s: searching ...",
+                     s->heuristic == TN_PATH_FAST ? " fast" : "",
+                     s->last.redone ? " (re-plan)" : "");
+        else if (i.planner && s->last.dropped) /* its answer was for another map */
+            snprintf(cmp, sizeof cmp, " | classic: n/a (%s)", s->last.dropped);
         /* a partial path of the start alone is no path: the classic bot
          * itself stops in "no path" on it, as the graph bot does */
         else if (i.planner && tn_status_detail(s->last.cs, TN_UNREACHABLE) && s->last.ctiles <= 1)
@@ -1718,6 +1905,7 @@ void tn_wbots_prepare(tn_world *w, unsigned overlays)
     tn_wbots *s = of(w);
     if (!s) return;
     job_collect(w, s, false); /* a background build shows as soon as it ends */
+    cmp_collect(w, s, false); /* and a classic comparison (also while paused) */
     s->used = 0;              /* a new frame's planning budget */
     /* where graphs build in the background (the window), the character's
      * first is started as the map shows, so a first click seldom waits for

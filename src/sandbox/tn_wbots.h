@@ -84,6 +84,17 @@ int tn_wbots_builds_cancelled(const tn_world *w);
  * failure but a stop).  Kept across map replacements. */
 int tn_wbots_builds_started(const tn_world *w);
 int tn_wbots_builds_failed(const tn_world *w);
+/* The classic comparison searches behind the HUD's "| classic: ..." (a goto
+ * click's, or a graph re-plan's under another map, jump or size) since the
+ * bots part was made (a map replacement starts again at 0): `here` made on
+ * the caller's thread (headless runs, background builds off, or the
+ * classic planner selected), `background` started on another thread (the
+ * graph selected with tn_world_build_graphs_in_background: the HUD says
+ * "classic: searching ..." until it ends), `dropped` of those whose answer
+ * was thrown away (a newer click's search, or the map, the jump height or
+ * the size changed meanwhile: the HUD then says "classic: n/a (...)").
+ * Any pointer may be NULL. */
+void tn_wbots_compare_counts(const tn_world *w, int *here, int *background, int *dropped);
 /* The character's graph search, exactly as its bot made it: for its last
  * plan (a goal's first or a re-plan) with the graph planner, the nodes
  * tn_surf_find expanded, in order (tn_surf_expanded of the graph the bot

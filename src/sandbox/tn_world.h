@@ -328,6 +328,12 @@ void tn_world_hold_graph_builds(tn_world *w, bool hold);
  * kept for that graph is planned with it, the message says why); above,
  * a kept goto or a trip for that graph is dropped and a goto is refused,
  * naming the failure (see tn_wbots_builds_started, tn_wbots_builds_failed).
+ * With the graph planner selected, a goto click's classic comparison search
+ * (the HUD's "| classic: ...", which no bot follows) is made in the
+ * background too, on a copy of the map with a finder of its own (the size
+ * of the classic one: 92 MB at 512x512, made on first use): the HUD says
+ * "classic: searching ..." until it lands, and drops an answer whose map,
+ * jump height or size changed meanwhile (tn_wbots_compare_counts).
  * The world's allocator must then be thread-safe (the default is).  Without
  * C11 threads (the browser build) every build is made at once. */
 void tn_world_build_graphs_in_background(tn_world *w, bool on);
