@@ -1788,6 +1788,12 @@ static int finish(loop_state *L)
     if (rc == 0 && opts->frames > 0 && tn_world_frame(w) >= opts->frames &&
         tn_script_unrun(opts->script, opts->frames, warn, sizeof warn))
         tn_print_shown(stderr, "tilenav: %s\n", warn);
+#ifndef __EMSCRIPTEN__
+    /* The window goes now: what follows (the autosave and the settings
+     * written and synced, then the world's graphs freed, some 0.1-0.5 s
+     * on a 1024x1024 level) is not the player's wait. */
+    if (a->win) SDL_HideWindow(a->win); /* (X11: waits for the unmap) */
+#endif
     if (autosave(a) != 0 && rc == 0) rc = 1;
     app_end(a);
     tn_world_build_graphs_in_background(w, false);

@@ -3877,6 +3877,30 @@ static int repair_sizes(const tn_surf *g, size_t *want, int max)
     return n;
 }
 
+/* tn_surf_prepare_repairs touches a new block's pages this many bytes at a
+ * time and asks profile.cancel between the pieces (well under a ms
+ * each). */
+#define PREP_PIECE ((size_t)1 << 20)
+
+static bool prep_cancelled(const tn_surf *g)
+{
+    return g->prof.cancel && g->prof.cancel(g->prof.cancel_user);
+}
+
+/* tn_surf_prepare_repairs gave up: the blocks it made (the pool's last nm,
+ * nothing else runs on the graph meanwhile) returned, the pool as it was. */
+static void prep_undo(struct surf_pool *P, pool_hdr *const *made, int nm)
+{
+    for (int k = 0; k < nm; k++) {
+        pool_lock(P);
+        P->n--;
+        P->bytes -= made[k]->size;
+        pool_unlock(P);
+        atomic_fetch_sub_explicit(&P->held, sizeof(pool_hdr) + made[k]->size, memory_order_relaxed);
+        tn_free(&P->user, made[k]);
+    }
+}
+
 tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
 {
     if (!g)
@@ -3905,24 +3929,27 @@ tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
             continue;
         }
         if (P->n >= POOL_SLOTS) break;
+        if (prep_cancelled(g)) goto cancelled;
         pool_hdr *h = P->user.alloc ? P->user.alloc(P->user.user, sizeof *h + size)
                                     : malloc(sizeof *h + size);
         if (!h) {
-            /* the pool as it was */
-            for (int k = 0; k < nm; k++) {
-                P->n--;
-                P->bytes -= made[k]->size;
-                atomic_fetch_sub_explicit(&P->held, sizeof(pool_hdr) + made[k]->size,
-                                          memory_order_relaxed);
-                tn_free(&P->user, made[k]);
-            }
+            prep_undo(P, made, nm);
             return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                                 "surface graph: prepare repairs: out of memory (the graph "
                                 "unchanged, the first repair as dear as before)");
         }
         h->size = size;
         h->pad = 0;
-        memset(h + 1, 0, size); /* the pages faulted in now, not in the repair */
+        /* the pages faulted in now, not in the repair; a stop asked between
+         * two pieces is not kept waiting for the rest (the world's quit) */
+        for (size_t off = 0; off < size; off += PREP_PIECE) {
+            if (off && prep_cancelled(g)) {
+                tn_free(&P->user, h);
+                goto cancelled;
+            }
+            memset((unsigned char *)(h + 1) + off, 0,
+                   size - off < PREP_PIECE ? size - off : PREP_PIECE);
+        }
         atomic_fetch_add_explicit(&P->held, sizeof *h + size, memory_order_relaxed);
         pool_lock(P);
         used[P->n] = true;
@@ -3935,6 +3962,11 @@ tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
     }
     tn_error_clear(err);
     return TN_OK;
+cancelled:
+    prep_undo(P, made, nm);
+    return tn_error_set(err, TN_FAILURE | TN_CANCELLED, 0, 0,
+                        "surface graph: prepare repairs cancelled (the graph unchanged, the "
+                        "first repair as dear as before)");
 }
 
 static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom);

@@ -143,6 +143,11 @@
  * included: a later sync builds that profile and polls that callback, so
  * clear the flag first (with it still set, the sync is cancelled too).  A load and a local repair (one tile, or
  * the few of a sync: EDITS) do not poll; they cost a fraction of a build.
+ * tn_surf_prepare_repairs polls the graph's callback too, before each
+ * block it makes and between each MB of it that it touches: true stops
+ * it with FAILURE | TN_CANCELLED, the graph and its pool as they were
+ * (a world quitting after a background build does not wait for all
+ * of the call's writing).
  * How soon: on a 1024x1024 generated level (tilenav-bench genmap --kind
  * platformer --size 1024 --seed 7; 1x2, jump 4, 8 landmarks; 11,159 polls)
  * the worst gap between two polls was 136 ms of thread CPU time, in the
@@ -431,8 +436,9 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
  * without the call).  Cost: writing those bytes (1024x1024: about 0.2 s of CPU on
  * a loaded machine; the first repair then costs about what later ones do,
  * see docs/perf.md).  INVALID_PARAM for NULL;
- * OUT_OF_MEMORY when the caller's allocator refuses (g unchanged, nothing
- * kept). */
+ * OUT_OF_MEMORY when the caller's allocator refuses, CANCELLED when the
+ * profile's cancel callback says stop (polled before each block and
+ * between each MB touched, see CANCEL): g unchanged, nothing kept. */
 tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);

@@ -396,8 +396,9 @@ static int job_run(void *arg)
                  : tn_surf_create(s->job.map, &s->job.prof, s->job.alloc, &s->job.g, &s->job.err);
     s->job.ms = s->job.clock ? (s->job.clock() - t0) * 1e3 : 0.0;
     /* the first edit's repair as cheap as the next ones (tn_surf.h): its
-     * blocks made here, off the game's thread; out of memory only leaves
-     * that repair dearer */
+     * blocks made here, off the game's thread; out of memory, or a stop
+     * (it polls job_stopped too: a quit does not wait for its writing),
+     * only leaves that repair dearer */
     if (tn_succeeded(s->job.st)) tn_surf_prepare_repairs(s->job.g, NULL);
     atomic_store(&s->job.done, true);
     return 0;
@@ -571,7 +572,8 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
 
 /* A background build under way told to stop (tn_surf.h CANCEL): it ends
  * at its next poll (a few ms while it searches, at most about 100 ms on a
- * 256x256 level) and job_collect then drops it.  For one nobody will use:
+ * 256x256 level; the repairs' preparation after it polls every MB) and
+ * job_collect then drops it.  For one nobody will use:
  * the world is destroyed, its map replaced, or its profile is no body's
  * (job_wanted: a jump or size the slider moved on from). */
 static void job_stop(tn_wbots *s)
