@@ -454,8 +454,9 @@ static void test_graph_replan_after_slider(void **state)
  * out of reach" and the HUD's comparison "classic: partial", though the
  * goal is reachable (the graph planner finds it).  The limit is named, and
  * the trip searches again from where the cut-short path ends. */
-/* A generated level of mw x mh tiles. */
-static tn_world *world_gen_wh(int mw, int mh, uint64_t seed)
+/* A generated level of mw x mh tiles, the world's allocations through a
+ * (NULL: the default one). */
+static tn_world *world_gen_with(int mw, int mh, uint64_t seed, const tn_allocator *a)
 {
     tn_map *m = NULL;
     tn_error e;
@@ -465,8 +466,14 @@ static tn_world *world_gen_wh(int mw, int mh, uint64_t seed)
     assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
     tn_world *w = NULL;
     tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+    if (tn_failed(tn_world_create(m, &c, a, &w, &e))) fail_msg("%s", e.msg);
     return w;
+}
+
+/* A generated level of mw x mh tiles. */
+static tn_world *world_gen_wh(int mw, int mh, uint64_t seed)
+{
+    return world_gen_with(mw, mh, seed, NULL);
 }
 
 static tn_world *world_gen(int size, uint64_t seed) { return world_gen_wh(size, size, seed); }
@@ -1208,15 +1215,7 @@ static tn_world *gated_gen_world_wh(int mw, int mh)
     atomic_store(&gate_held, 0);
     atomic_store(&gate_fail, false);
     atomic_store(&gate_failed, 0);
-    tn_map *m = NULL;
-    tn_error e;
-    assert_true(tn_succeeded(tn_map_create(mw, mh, NULL, &m, &e)));
-    tn_rng rng;
-    tn_rng_seed(&rng, 7, 1);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
-    tn_world *w = NULL;
-    tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(m, &c, &gate_allocator, &w, &e))) fail_msg("%s", e.msg);
+    tn_world *w = world_gen_with(mw, mh, 7, &gate_allocator);
     tn_world_set_clock(w, bg_clock);
     tn_world_build_graphs_in_background(w, true);
     atomic_store(&gate_closed, true);
@@ -1299,15 +1298,7 @@ static void test_destroy_during_prepare_repairs(void **state)
     atomic_store(&gate_fail, false);
     atomic_store(&gate_failed, 0);
     atomic_store(&prep_reads, 0);
-    tn_map *m = NULL;
-    tn_error e;
-    assert_true(tn_succeeded(tn_map_create(512, 512, NULL, &m, &e)));
-    tn_rng rng;
-    tn_rng_seed(&rng, 7, 1);
-    assert_true(tn_succeeded(tn_levelgen_platformer(m, &rng, &e)));
-    tn_world *w = NULL;
-    tn_world_config c = tn_world_default_config();
-    if (tn_failed(tn_world_create(m, &c, &gate_allocator, &w, &e))) fail_msg("%s", e.msg);
+    tn_world *w = world_gen_with(512, 512, 7, &gate_allocator);
     tn_world_set_clock(w, prep_clock);
     tn_world_build_graphs_in_background(w, true);
     tn_world_prepare(w, TN_OVERLAY_SURF); /* starts the build (a map over 128x128) */
