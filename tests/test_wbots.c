@@ -1008,12 +1008,7 @@ static void test_classic_compare_in_background(void **state)
     assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "| classic: searching ...")) fail_msg("HUD: %s", hud);
-    const tn_map *m = tn_world_map(w);
-    int ex = -1;
-    for (int x = 1; x < m->w - 1 && ex < 0; x++)
-        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY && tn_map_tile(m, x, 2) == TN_TILE_EMPTY) ex = x;
-    assert_true(ex >= 0);
-    assert_true(tn_succeeded(tn_world_edit(w, ex, 2, TN_EDIT_BLOCK, NULL)));
+    edit_top_row(w);
     assert_true(step_until_compared(w, hud, sizeof hud));
     tn_wbots_compare_counts(w, &here, &bg, &dropped);
     assert_int_equal(here, here0);
@@ -1530,6 +1525,17 @@ static void test_failed_build_time_not_taken_as_fast(void **state)
     tn_world_destroy(w);
 }
 
+/* The build held at the gate fails (out of memory): the world's first and
+ * only build, 100 ms of steps after it failed. */
+static void fail_held_build(tn_world *w)
+{
+    atomic_store(&gate_fail, true);
+    atomic_store(&gate_closed, false);
+    assert_true(step_until_failed(w, 1));
+    step_ms(w, 100);
+    assert_int_equal(tn_wbots_builds_started(w), 1);
+}
+
 /* A goto kept while its graph builds in the background, whose build then
  * runs out of memory, is not kept waiting for ever (the old code started
  * the build again at every step, the HUD "waiting" for good): on a map with
@@ -1544,11 +1550,7 @@ static void test_kept_goto_when_its_build_fails(void **state)
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "waiting | goto (20,12)")) fail_msg("HUD: %s", hud);
-    atomic_store(&gate_fail, true);
-    atomic_store(&gate_closed, false);
-    assert_true(step_until_failed(w, 1));
-    step_ms(w, 100);
-    assert_int_equal(tn_wbots_builds_started(w), 1);
+    fail_held_build(w);
     tn_world_hud(w, hud, sizeof hud);
     if (strstr(hud, "waiting")) fail_msg("HUD: %s", hud);
     tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
@@ -1579,11 +1581,7 @@ static void test_kept_goto_dropped_when_its_build_fails(void **state)
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "waiting | goto (")) fail_msg("HUD: %s", hud);
-    atomic_store(&gate_fail, true);
-    atomic_store(&gate_closed, false);
-    assert_true(step_until_failed(w, 1));
-    step_ms(w, 100);
-    assert_int_equal(tn_wbots_builds_started(w), 1);
+    fail_held_build(w);
     char want[128];
     snprintf(want, sizeof want, "goto (%d,%d) dropped: graph build failed: ", cx, cy);
     const char *msg = tn_world_message_text(w);
