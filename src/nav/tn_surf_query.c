@@ -2023,9 +2023,10 @@ static int find_events(tn_surf *g, int start, const goal *G, bool whole)
 
 /* The surfaces reachable from surface s0 (every node of a surface reaches
  * every other by walking, so reaching a surface is reaching all of it):
- * breadth-first over the kept edges' landing surfaces (a dominated edge
- * has a kept one between the same surfaces).  Into g->squeue; returns how
- * many; g->sreach[s] == g->gen marks them. */
+ * breadth-first over the surface graph of sr_build (each surface's kept
+ * edges' landing surfaces; a dominated edge has a kept one between the
+ * same surfaces).  Into g->squeue; returns how many; g->sreach[s] ==
+ * g->gen marks them. */
 static int reach_surfaces(tn_surf *g, int s0)
 {
     int32_t *Qs = g->squeue;
