@@ -3262,16 +3262,6 @@ static bool stop_after_n(void *user)
     return c->after >= 0 && k >= c->after;
 }
 
-/* g saves to the bytes `want` (n of them). */
-static void assert_saves(const tn_surf *g, const unsigned char *want, size_t n)
-{
-    size_t n2 = 0;
-    unsigned char *b = save_graph(g, &n2);
-    assert_int_equal(n2, n);
-    assert_memory_equal(b, want, n);
-    free(b);
-}
-
 /* profile.cancel stops a build at any of its polls, on 1 and 2 threads:
  * tn_surf_create returns FAILURE | CANCELLED ("graph build cancelled") and
  * makes nothing, tn_surf_rebuild leaves 0 nodes and the graph out of sync,
@@ -3314,7 +3304,7 @@ static void test_cancel_build(void **state)
         assert_int_equal(tn_surf_rebuild(g, m, &prof, NULL), TN_OK);
         const long polls = atomic_load(&c.polls);
         assert_true(polls > tn_surf_surface_count(g));
-        assert_saves(g, bfresh, nfresh);
+        assert_saves_as(g, bfresh, nfresh);
         const long live0 = atomic_load(&f.live); /* g's blocks */
         const long at[] = {0,         1,         2,         3,         polls / 4,
                            polls / 2, polls - 9, polls - 8, polls - 7, polls - 6,
@@ -3342,7 +3332,7 @@ static void test_cancel_build(void **state)
             assert_true(atomic_load(&f.live) < live); /* the old graph's arrays went */
             c.after = -1;
             assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_OK);
-            assert_saves(g, bfresh, nfresh);
+            assert_saves_as(g, bfresh, nfresh);
         }
         /* told at its very last poll: still stopped */
         c.after = polls - 1;
@@ -3352,7 +3342,7 @@ static void test_cancel_build(void **state)
         atomic_store(&c.polls, 0);
         assert_int_equal(tn_surf_rebuild(g, m, &prof, NULL), TN_OK);
         assert_int_equal(atomic_load(&c.polls), polls);
-        assert_saves(g, bfresh, nfresh);
+        assert_saves_as(g, bfresh, nfresh);
         tn_surf_destroy(g);
         assert_int_equal(atomic_load(&f.live), 0);
     }
@@ -3380,7 +3370,7 @@ static void test_cancel_build(void **state)
     assert_int_equal(tn_surf_create(m2, &prof, NULL, &fresh2, NULL), TN_OK);
     size_t n2 = 0;
     unsigned char *b2 = save_graph(fresh2, &n2);
-    assert_saves(g, b2, n2);
+    assert_saves_as(g, b2, n2);
     free(b2);
     tn_surf_destroy(fresh2);
     tn_surf_destroy(g);
@@ -3450,7 +3440,7 @@ static void test_cancel_prepare_repairs(void **state)
         assert_int_equal(atomic_load(&c.polls), k + 1); /* stopped at that poll */
         assert_int_equal(tn_surf_memory(g), built);     /* nothing kept */
         assert_int_equal(pc.lc.live, built);            /* nothing leaked */
-        assert_saves(g, before, n0);
+        assert_saves_as(g, before, n0);
     }
     printf("  prepare repairs on 256x256: %ld blocks made, %ld polls\n", blocks, polls);
     assert_true(blocks >= 1);
@@ -3458,7 +3448,7 @@ static void test_cancel_prepare_repairs(void **state)
     const size_t prepared = tn_surf_memory(g);
     assert_true(prepared > built);
     assert_int_equal(prepared, pc.lc.live);
-    assert_saves(g, before, n0);
+    assert_saves_as(g, before, n0);
     free(before);
     tn_surf_destroy(g);
     assert_int_equal(pc.lc.live, 0);
