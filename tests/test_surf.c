@@ -2641,6 +2641,23 @@ static void mark_reachable(const tn_surf *g, int s, unsigned char *mark, int32_t
     }
 }
 
+/* Level lv of a series of generated levels of 128..192 x 64 tiles (seed
+ * seed + lv) and its graph (thousands of nodes; profiles cycled, no
+ * coyote jumps: builds faster); r goes on from the level's stream. */
+static tn_surf *mid_level(uint64_t seed, int lv, tn_rng *r, tn_map **m)
+{
+    tn_rng_seed(r, seed + (uint64_t)lv, 9);
+    *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(128 + 32 * (lv % 3), 64, NULL, m, NULL)));
+    assert_true(tn_succeeded(tn_levelgen_platformer(*m, r, NULL)));
+    tn_phys_params p = tn_phys_default((float)(2 + lv % 5));
+    tn_surf_profile prof = tn_surf_profile_make(1 + lv % 2, 2, &p);
+    prof.coyote = TN_SURF_COYOTE_NONE;
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(*m, &prof, NULL, &g, NULL)));
+    return g;
+}
+
 /* Unreachable goals on bigger generated levels (about 8,000 .. 20,000
  * nodes), with one landmark (which seldom proves a goal unreachable, so
  * the search finds it out by its check of the surfaces the start reaches
@@ -2653,16 +2670,8 @@ static void test_unreachable_goals_as_reference(void **state)
     long queries = 0, fewer = 0;
     for (int lv = 0; lv < 6; lv++) {
         tn_rng r;
-        tn_rng_seed(&r, 5100 + (uint64_t)lv, 9);
-        const int W = 128 + 32 * (lv % 3), H = 64;
         tn_map *m = NULL;
-        assert_true(tn_succeeded(tn_map_create(W, H, NULL, &m, NULL)));
-        assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, NULL)));
-        tn_phys_params p = tn_phys_default((float)(2 + lv % 5));
-        tn_surf_profile prof = tn_surf_profile_make(1 + lv % 2, 2, &p);
-        prof.coyote = TN_SURF_COYOTE_NONE; /* builds faster */
-        tn_surf *g = NULL;
-        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        tn_surf *g = mid_level(5100, lv, &r, &m);
         tn_surf_set_landmarks(g, lv == 1 ? 4 : (lv == 4 ? -1 : 1));
         const int nn = tn_surf_node_count(g);
         unsigned char *mark = malloc((size_t)nn);
@@ -2692,6 +2701,52 @@ static void test_unreachable_goals_as_reference(void **state)
            "%ld\n",
            queries, fewer);
     assert_true(queries >= 100);
+}
+
+/* The landmarks cover the graph's one-way parts: a landmark bounds a query
+ * (s, goal) only when it reaches s or the goal reaches it.  On generated
+ * levels (about 5,000 .. 7,600 nodes, 8 landmarks) 97% or more of random
+ * reachable pairs (by brute force over the public edges) have one: 97.7%
+ * now; chosen farthest-first (before 2026-12-05) the landmarks bounded
+ * 94.5% (and 72% on a 512x512 level). */
+static void test_landmarks_cover_one_way_parts(void **state)
+{
+    (void)state;
+    long pairs = 0, bounded = 0;
+    for (int lv = 0; lv < 6; lv++) {
+        tn_rng r;
+        tn_map *m = NULL;
+        tn_surf *g = mid_level(5300, lv, &r, &m);
+        tn_surf_set_landmarks(g, 8);
+        assert_int_equal(tn_surf_landmark_count(g), 8);
+        const int nn = tn_surf_node_count(g);
+        unsigned char *mark = malloc((size_t)nn);
+        int32_t *queue = malloc(sizeof(int32_t) * (size_t)nn);
+        assert_non_null(mark);
+        assert_non_null(queue);
+        long lp = 0, lb = 0;
+        for (int q = 0; q < 200; q++) {
+            const int s = (int)tn_rng_below(&r, (uint32_t)nn);
+            mark_reachable(g, s, mark, queue);
+            int d = (int)tn_rng_below(&r, (uint32_t)nn);
+            while (!mark[d]) d = (d + 1) % nn; /* (s itself is marked) */
+            bool b = false;
+            for (int k = 0; k < 8; k++)
+                b |= tn_surf_landmark_cost(g, k, s, false) >= 0 ||
+                     tn_surf_landmark_cost(g, k, d, true) >= 0;
+            lp++;
+            lb += b;
+        }
+        printf("  level %d (%d nodes): %ld of %ld reachable pairs bounded by a landmark\n", lv, nn,
+               lb, lp);
+        pairs += lp;
+        bounded += lb;
+        free(mark);
+        free(queue);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    assert_true(bounded * 100 >= pairs * 97);
 }
 
 /* The query shortcuts (tn_surf_build_shortcuts) against the reference
@@ -3541,6 +3596,7 @@ int main(void)
         cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_unreachable_goal_searches_little),
         cmocka_unit_test(test_unreachable_goals_as_reference),
+        cmocka_unit_test(test_landmarks_cover_one_way_parts),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
         cmocka_unit_test(test_shortcuts_no_edges),
