@@ -97,9 +97,10 @@
  * a landmark reaches one side and not the other), or past max(1024,
  * surfaces / 2) expanded nodes no goal surface is among those the start
  * reaches, the search stops: a breadth-first pass over the surfaces the
- * start reaches picks the closest tiles and an ordinary search to each
- * costs it (the same plan cost and closeness as searching everything
- * reachable; `tilenav-bench surf` prints what unreachable goals cost).  Zero allocations per
+ * start reaches picks the closest tiles, and one ordinary search with all
+ * of them as its goal finds the cheapest (the same plan cost and closeness
+ * as searching everything reachable; `tilenav-bench surf` prints what
+ * unreachable goals cost).  Zero allocations per
  * query (out of memory for the query index, the reference search answers:
  * see OUT OF MEMORY).
  * Expanded nodes are kept in order (tn_surf_expanded).  For big

@@ -1551,7 +1551,7 @@ static int heur(const tn_surf *g, int node, const goal *G)
     int row, j;
     tn_surf_node_pos(g, node, &row, &j);
     int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
-    float dy = (float)abs(row - G->row) * T;
+    float dy = (float)(row > G->row1 ? row - G->row1 : (row < G->row ? G->row - row : 0)) * T;
     int hv = (int)ceilf(dy / g->vmax);
     return dj > hv ? dj : hv;
 }
@@ -1693,7 +1693,7 @@ const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
 static void goal_of_tile(const tn_surf *g, int gx, int gy, goal *G)
 {
     memset(G, 0, sizeof *G);
-    G->row = gy + 1;
+    G->row = G->row1 = gy + 1;
     G->ja = gx * g->per_tile;
     G->jb = gx * g->per_tile + g->per_tile - 1;
     G->vup = tn_minf(g->vmax, tn_phys_jump_speed(&g->prof.phys) * g->prof.phys.dt + 0.01f);
@@ -1867,8 +1867,8 @@ static int find_reference(tn_surf *g, int start, const goal *G)
 static inline int heur_rj(const tn_surf *g, int row, int j, const goal *G)
 {
     int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
-    int hv = row > G->row ? (int)ceilf((float)(row - G->row) * T / G->vup)
-                          : (int)ceilf((float)(G->row - row) * T / g->vmax);
+    int hv = row > G->row1 ? (int)ceilf((float)(row - G->row1) * T / G->vup)
+                           : (int)ceilf((float)(row < G->row ? G->row - row : 0) * T / g->vmax);
     return dj > hv ? dj : hv;
 }
 
@@ -2007,6 +2007,14 @@ static inline void qrelax(tn_surf *g, int n, int to, int ts, int row, int j, int
 static int reach_surfaces(tn_surf *g, int s0);
 static int find_closest(tn_surf *g, int start, const goal *G, int nr);
 
+/* Whether the node at j on surface s is a goal node. */
+static inline bool goal_node(const goal *G, int s, int j)
+{
+    for (int i = 0; i < G->ngs; i++)
+        if (G->gs[i] == s && j >= G->ga[i] && j <= G->gb[i]) return true;
+    return false;
+}
+
 /* Expanded nodes after which a search not yet proven hopeless checks that
  * its goal is reachable at all: reach_surfaces, a pass over the surfaces
  * the start reaches, costs about what expanding half as many nodes as
@@ -2053,7 +2061,7 @@ static int find_events(tn_surf *g, int start, const goal *G, bool whole)
         int s = g->node_surf[n];
         const tn_surf_surface *S = &g->surf[s];
         int j = S->j0 + (n - S->node0);
-        if (Q[n].f == Q[n].g && S->row == G->row && j >= G->ja && j <= G->jb) {
+        if (Q[n].f == Q[n].g && goal_node(G, s, j)) {
             found = n;
             break;
         }
@@ -2164,82 +2172,72 @@ static int reach_surfaces(tn_surf *g, int s0)
     return k;
 }
 
-#define Q_CLOSEST 8 /* closest tiles costed by a search each; more: one whole search */
-
 /* An unreachable goal (find_events proved it): the plan to the closest
  * place reached, as the whole search over the reachable nodes would give
  * it, without that search.  The surfaces reachable from the start's are
  * found first (reach_surfaces: far fewer than the nodes); on each, the
  * nodes closest to the goal (Manhattan distance in tiles from the box's
  * bottom-left tile) are those of one tile, the one nearest the goal
- * column; the closest of these tiles (all at the least distance D) are
- * each the goal of an ordinary search, which reaches it (it lies on a
- * reachable surface) at its exact least cost (closest_run: on the start's
- * own surface a walk), and the cheapest wins (ties: the first in the
- * order reach_surfaces found them).  The expanded nodes left are that search's.
- * nr: the surfaces reach_surfaces found in this query, or -1 (not yet).
- * Returns -1 - (the plan's last node). */
-/* The cheapest plan from start to the nodes of tile column t on surface
- * s (a tile closest to an unreachable goal): the last node, its parents
- * set as find_events sets them.  On the start's own surface a walk (no
- * search: nothing is faster than walking, one lattice step a frame);
- * else an ordinary search for that tile. */
-static int closest_run(tn_surf *g, int start, int s, int t)
-{
-    gen_next(g);
-    g->nexp_dropped += g->nexpanded;
-    g->nexpanded = 0;
-    if (s == g->node_surf[start]) {
-        const tn_surf_surface *S = &g->surf[s];
-        const int pt = g->per_tile, j = S->j0 + (start - S->node0);
-        const int ra = t * pt > S->j0 ? t * pt : S->j0;
-        const int rb = t * pt + pt - 1 < S->j1 ? t * pt + pt - 1 : S->j1;
-        const int p = j < ra ? ra : (j > rb ? rb : j), end = start + (p - j);
-        g->order[g->nexpanded++] = start;
-        g->parent[start] = g->pedge[start] = -1;
-        g->gcost[start] = 0;
-        if (end != start) g->parent[end] = start, g->pedge[end] = -1, g->gcost[end] = abs(p - j);
-        return end;
-    }
-    goal C;
-    goal_of_tile(g, t, g->surf[s].row - 1, &C);
-    return find_events(g, start, &C, true);
-}
+ * column; the closest of these tiles (all at the least distance D, at most
+ * Q_CLOSEST of them) are together the goal of one ordinary search, which
+ * reaches the cheapest of them (each lies on a reachable surface): its
+ * heuristic is the bound to their hull (columns and rows) and the landmark
+ * terms over all their nodes, both admissible and consistent for the set
+ * (one tile on the start's own surface: a walk, no search).
+ * (Until 2026-12-05 one search a tile, at most 8, and the cheapest's
+ * again: docs/perf.md.)  More tiles at D: the whole search.  The expanded
+ * nodes left are that search's.  nr: the surfaces reach_surfaces found in
+ * this query, or -1 (not yet).  Returns -1 - (the plan's last node). */
+#ifndef Q_CLOSEST /* (a test build can make it smaller) */
+#define Q_CLOSEST Q_GOAL_SURF
+#endif
 
 static int find_closest(tn_surf *g, int start, const goal *G, int nr)
 {
     if (nr < 0) nr = reach_surfaces(g, g->node_surf[start]);
     const int pt = g->per_tile, gx = G->ja / pt;
-    int D = INT32_MAX, nc = 0, ct[Q_CLOSEST], cs[Q_CLOSEST];
+    int D = INT32_MAX;
+    goal C;
+    memset(&C, 0, sizeof C);
+    C.vup = G->vup;
     for (int i = 0; i < nr; i++) {
-        const tn_surf_surface *S = &g->surf[g->squeue[i]];
+        const int s = g->squeue[i];
+        const tn_surf_surface *S = &g->surf[s];
         const int t0 = S->j0 / pt, t1 = S->j1 / pt;
         const int t = gx < t0 ? t0 : (gx > t1 ? t1 : gx);
         const int d = abs(t - gx) + abs(S->row - G->row);
         if (d > D) continue;
-        if (d < D) D = d, nc = 0;
-        if (nc == Q_CLOSEST) nc = Q_CLOSEST + 1; /* too many: the whole search */
-        if (nc >= Q_CLOSEST) continue;
-        ct[nc] = t, cs[nc++] = g->squeue[i];
+        if (d < D) D = d, C.ngs = 0;
+        if (C.ngs == Q_CLOSEST) C.ngs = Q_CLOSEST + 1; /* too many: the whole search */
+        if (C.ngs > Q_CLOSEST) continue;
+        const int a = t * pt > S->j0 ? t * pt : S->j0;
+        const int b = t * pt + pt - 1 < S->j1 ? t * pt + pt - 1 : S->j1;
+        if (C.ngs == 0 || S->row < C.row) C.row = S->row;
+        if (C.ngs == 0 || S->row > C.row1) C.row1 = S->row;
+        if (C.ngs == 0 || a < C.ja) C.ja = a;
+        if (C.ngs == 0 || b > C.jb) C.jb = b;
+        C.gs[C.ngs] = s, C.ga[C.ngs] = a, C.gb[C.ngs++] = b;
     }
-    int best = -1, bestc = 0, bestk = -1, last = -1;
-    for (int k = 0; k < nc && nc <= Q_CLOSEST; k++) {
-        const int r = closest_run(g, start, cs[k], ct[k]);
-        if (r < 0) { /* (cannot happen: the tile is on a reached surface) */
-            best = -1;
-            break;
-        }
-        last = k;
-        if (best < 0 || g->gcost[r] < bestc) best = r, bestc = g->gcost[r], bestk = k;
+    gen_next(g);
+    g->nexp_dropped += g->nexpanded;
+    g->nexpanded = 0;
+    if (C.ngs == 0 || C.ngs > Q_CLOSEST) return find_events(g, start, G, true);
+    if (C.ngs == 1 && C.gs[0] == g->node_surf[start]) { /* a walk: nothing is faster */
+        const int j = g->surf[C.gs[0]].j0 + (start - g->surf[C.gs[0]].node0);
+        const int p = j < C.ga[0] ? C.ga[0] : (j > C.gb[0] ? C.gb[0] : j), end = start + (p - j);
+        g->order[g->nexpanded++] = start;
+        g->parent[start] = g->pedge[start] = -1;
+        g->gcost[start] = 0;
+        if (end != start) g->parent[end] = start, g->pedge[end] = -1, g->gcost[end] = abs(p - j);
+        return -1 - end;
     }
-    if (best < 0) { /* the whole search, as before */
-        gen_next(g);
-        g->nexp_dropped += g->nexpanded;
-        g->nexpanded = 0;
-        return find_events(g, start, G, true);
-    }
-    if (bestk != last) best = closest_run(g, start, cs[bestk], ct[bestk]); /* its parents */
-    return -1 - best;
+    if (g->nlm) goal_landmarks(g, &C);
+    const int r = find_events(g, start, &C, true);
+    if (r >= 0) return -1 - r;
+    gen_next(g); /* (cannot happen: every tile lies on a reached surface) */
+    g->nexp_dropped += g->nexpanded;
+    g->nexpanded = 0;
+    return find_events(g, start, G, true);
 }
 
 static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,

@@ -39,7 +39,10 @@ typedef struct qedge {
 } qedge;
 
 typedef struct goal {
-    int row, ja, jb;
+    /* the goal nodes' rows row .. row1 and lattice columns ja .. jb (one
+     * tile: row1 == row; the closest tiles to an unreachable goal: their
+     * hull, for the heuristic) */
+    int row, row1, ja, jb;
     int ngs; /* surfaces holding goal nodes (at most one per j of the span) */
     int gs[Q_GOAL_SURF], ga[Q_GOAL_SURF], gb[Q_GOAL_SURF]; /* ids, their clipped spans */
     /* per landmark: the smallest d(L, goal node), the largest d(goal node, L) */
