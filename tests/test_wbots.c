@@ -1536,6 +1536,71 @@ static void fail_held_build(tn_world *w)
     assert_int_equal(tn_wbots_builds_started(w), 1);
 }
 
+/* big_fail: once set, every allocation of 64 KB or more fails (counted in
+ * big_failed): a graph build on the demo map runs out of memory, the
+ * world's small ones do not. */
+static bool big_fail;
+static long big_failed;
+static void *big_alloc(void *user, size_t size)
+{
+    (void)user;
+    if (big_fail && size >= 65536) {
+        big_failed++;
+        return NULL;
+    }
+    return malloc(size);
+}
+static void big_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+static const tn_allocator big_allocator = {big_alloc, big_free, NULL};
+
+/* Headless (graphs built on this thread), a graph build that fails is not
+ * built again at every step and plan: as a background build's failure, it
+ * is tried again after a map edit or a slider change, and the classic
+ * planner plans the goto meanwhile.  (The old code built it again, and
+ * said so, for each plan of the bot.) */
+static void test_failed_build_here_not_retried(void **state)
+{
+    (void)state;
+    big_fail = false;
+    big_failed = 0;
+    tn_world *w = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), &c, &big_allocator, &w, &err)))
+        fail_msg("%s", err.msg);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    big_fail = true;
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.0, NULL)));
+    assert_true(tn_succeeded(tn_world_goto(w, 70, 12, NULL)));
+    const long first = big_failed;
+    assert_true(first > 0); /* (the build ran out of memory) */
+    for (int k = 0; k < 300; k++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    for (int k = 0; k < 300; k++) tn_world_step(w);
+    printf("  allocations refused: %ld after the goto, %ld after 600 steps and another goto\n",
+           first, big_failed);
+    assert_int_equal(big_failed, first);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.planner, 0); /* the classic planner planned it */
+    /* a map edit tries again (and fails again, once) */
+    const tn_map *m = tn_world_map(w);
+    int ex = -1;
+    for (int x = 1; x < m->w - 1 && ex < 0; x++)
+        if (tn_map_tile(m, x, 1) == TN_TILE_EMPTY) ex = x;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, 1, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_goto(w, 70, 12, NULL)));
+    for (int k = 0; k < 100; k++) tn_world_step(w);
+    printf("  after an edit: %ld\n", big_failed);
+    assert_true(big_failed > first);
+    big_fail = false;
+    tn_world_destroy(w);
+}
+
 /* A goto kept while its graph builds in the background, whose build then
  * runs out of memory, is not kept waiting for ever (the old code started
  * the build again at every step, the HUD "waiting" for good): on a map with
@@ -2737,6 +2802,7 @@ int main(void)
         cmocka_unit_test(test_background_build_size_moved_on),
         cmocka_unit_test(test_background_build_failure_not_restarted),
         cmocka_unit_test(test_failed_build_time_not_taken_as_fast),
+        cmocka_unit_test(test_failed_build_here_not_retried),
         cmocka_unit_test(test_kept_goto_when_its_build_fails),
         cmocka_unit_test(test_kept_goto_dropped_when_its_build_fails),
 #endif

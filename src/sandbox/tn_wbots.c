@@ -467,8 +467,8 @@ static bool job_outrun(const tn_world *w, const tn_wbots *s)
 }
 #endif
 
-/* Why the background build of `prof` failed on the map as it is now
- * (tn_wbots.failed), NULL when it did not. */
+/* Why the build of `prof` (in the background or on this thread) failed on
+ * the map as it is now (tn_wbots.failed), NULL when it did not. */
 static const char *build_failed(const tn_world *w, const tn_wbots *s, const tn_surf_profile *prof)
 {
     for (int k = 0; k < s->nfailed; k++)
@@ -477,19 +477,17 @@ static const char *build_failed(const tn_world *w, const tn_wbots *s, const tn_s
     return NULL;
 }
 
-/* The same for the character's graph, where the bots plan with the graph
- * and build it in the background. */
+/* The same for the character's graph, where the bots plan with the graph. */
 static const char *char_build_failed(const tn_world *w, const tn_wbots *s)
 {
-    if (!w->graph_bg || !graph_mode(w, s)) return NULL;
+    if (!graph_mode(w, s)) return NULL;
     tn_surf_profile prof = tn_surf_profile_make(w->character.w, w->character.h, &w->phys);
     return build_failed(w, s, &prof);
 }
 
-#ifdef BG_THREADS
-/* A background build of `prof` at map revision `rev` failed with `msg`:
- * remembered (the entries of an older revision are dropped: the map
- * changed since; the oldest goes when FAILED_MAX are kept). */
+/* A build of `prof` at map revision `rev` failed with `msg`: remembered
+ * (the entries of an older revision are dropped: the map changed since;
+ * the oldest goes when FAILED_MAX are kept). */
 static void note_failed(tn_wbots *s, const tn_surf_profile *prof, uint32_t rev, const char *msg)
 {
     int n = 0;
@@ -505,7 +503,19 @@ static void note_failed(tn_wbots *s, const tn_surf_profile *prof, uint32_t rev, 
     snprintf(s->failed[n].msg, sizeof s->failed[n].msg, "%s", msg);
     s->nfailed = n + 1;
 }
-#endif
+
+/* A build on this thread failed (or the sync of a cached graph): said,
+ * remembered (not built again for this map and profile: each plan of each
+ * bot would), and the graph dropped. */
+static void failed_here(tn_world *w, tn_wbots *s, int slot, const tn_surf_profile *prof,
+                        const char *msg)
+{
+    note_failed(s, prof, w->map->revision, msg);
+    tn_world_message(w, "graph planner: %s (tried again after a map edit or a slider change)", msg);
+    if (s->char_graph == s->graph[slot]) s->char_graph = NULL;
+    tn_surf_destroy(s->graph[slot]);
+    s->graph[slot] = NULL;
+}
 
 /* A background build that ended (or with `wait`, one still running, once
  * it ends) put in its cache slot; it is synced with the map (edits made
@@ -649,21 +659,17 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
     tn_error e;
     if (slot >= 0) {
         if (build && tn_failed(tn_surf_sync(s->graph[slot], w->map, &e))) {
-            tn_world_message(w, "graph planner: %s", e.msg);
-            if (s->char_graph == s->graph[slot]) s->char_graph = NULL;
-            tn_surf_destroy(s->graph[slot]);
-            s->graph[slot] = NULL;
+            failed_here(w, s, slot, &prof, e.msg);
             return NULL;
         }
         if (build) s->graph_used[slot] = ++s->tick; /* (a look, as drawing's, is no use) */
         return s->graph[slot];
     }
     if (!build) return NULL;
-    /* its background build failed on the map as it is: not started again
-     * (nor built here for a click: a freeze as long as the build, to fail
-     * as it did; nor waited for: a build under way is another's); NULL, as
-     * after a failed build here */
-    if (w->graph_bg && build_failed(w, s, &prof)) return NULL;
+    /* its build failed on the map as it is: not started again (nor built
+     * here for a click: a freeze as long as the build, to fail as it did;
+     * nor waited for: a build under way is another's) */
+    if (build_failed(w, s, &prof)) return NULL;
     /* a click's plan is made at once: it waits for a build under way only
      * when its graph is not in the cache (that build may be it); a build
      * for another profile (an extra bot's, a value left) goes on */
@@ -699,10 +705,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
     s->last_build_ms = ms;
     if (tn_succeeded(st)) said_built(w, b->w, b->h, w->phys.jump_height, ms, "");
     if (tn_failed(st)) {
-        tn_world_message(w, "graph planner: %s", e.msg);
-        if (s->char_graph == s->graph[lru]) s->char_graph = NULL;
-        tn_surf_destroy(s->graph[lru]);
-        s->graph[lru] = NULL;
+        failed_here(w, s, lru, &prof, e.msg);
         return NULL;
     }
     s->graph_used[lru] = ++s->tick;

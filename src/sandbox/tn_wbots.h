@@ -20,8 +20,9 @@
  *    planner path_nodes counts the plan's legs and plan_frames its frames, 0 and -1
  *    while there is no plan: none yet, or a re-plan waiting for the bot to land).
  *  - A goto refused because goto is off names the map's tiles and the limit.
- *  - A background graph build that failed (tn_world_build_graphs_in_background)
- *    is not started again until a map edit or a jump height or size set: the
+ *  - A graph build that failed (in the background, see
+ *    tn_world_build_graphs_in_background, or on the caller's thread) is not
+ *    started again until a map edit or a jump height or size set: the
  *    classic planner plans meanwhile (a goto kept for it says so: "graph
  *    build failed (WHY), classic planner: ..."), and above 512x512 tiles a
  *    kept goto is dropped ("goto (X,Y) dropped: graph build failed: WHY"),
