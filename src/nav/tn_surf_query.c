@@ -2188,6 +2188,15 @@ static int reach_surfaces(tn_surf *g, int s0)
  * again: docs/perf.md.)  More tiles at D: the whole search.  The expanded
  * nodes left are that search's.  nr: the surfaces reach_surfaces found in
  * this query, or -1 (not yet).  Returns -1 - (the plan's last node). */
+/* Another search in the same query: new stamps; the nodes the last one
+ * expanded count in the stats (nexp_dropped), its order is dropped. */
+static void search_anew(tn_surf *g)
+{
+    gen_next(g);
+    g->nexp_dropped += g->nexpanded;
+    g->nexpanded = 0;
+}
+
 #ifndef Q_CLOSEST /* (a test build can make it smaller) */
 #define Q_CLOSEST Q_GOAL_SURF
 #endif
@@ -2218,9 +2227,7 @@ static int find_closest(tn_surf *g, int start, const goal *G, int nr)
         if (C.ngs == 0 || b > C.jb) C.jb = b;
         C.gs[C.ngs] = s, C.ga[C.ngs] = a, C.gb[C.ngs++] = b;
     }
-    gen_next(g);
-    g->nexp_dropped += g->nexpanded;
-    g->nexpanded = 0;
+    search_anew(g);
     if (C.ngs == 0 || C.ngs > Q_CLOSEST) return find_events(g, start, G, true);
     if (C.ngs == 1 && C.gs[0] == g->node_surf[start]) { /* a walk: nothing is faster */
         const int j = g->surf[C.gs[0]].j0 + (start - g->surf[C.gs[0]].node0);
@@ -2234,9 +2241,7 @@ static int find_closest(tn_surf *g, int start, const goal *G, int nr)
     if (g->nlm) goal_landmarks(g, &C);
     const int r = find_events(g, start, &C, true);
     if (r >= 0) return -1 - r;
-    gen_next(g); /* (cannot happen: every tile lies on a reached surface) */
-    g->nexp_dropped += g->nexpanded;
-    g->nexpanded = 0;
+    search_anew(g); /* (cannot happen: every tile lies on a reached surface) */
     return find_events(g, start, G, true);
 }
 
