@@ -796,6 +796,74 @@ static void test_graph_stale(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_bot_coast (an owner whose graph is away a while, being repaired on
+ * another thread): mid-jump it gives the inputs tn_bot_step would, from
+ * the bot's copy of the edge, so the body flies the same arc; on the
+ * ground, or with no plan, no input; tn_bot_step then goes on from there
+ * and the bot arrives as the one that never coasted. */
+static void test_coast_replays_the_edge(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 8\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n..........####......\n"
+                        "..P.......####......\n####################\n");
+    graph_rig r = grig_make(text, "step");
+    tn_bot *b2 = NULL;
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &b2, NULL)));
+    tn_bot_set_graph(r.bot, r.g);
+    tn_bot_set_graph(b2, r.g);
+    tn_body A, B;
+    tn_body_place(&A, &r.p, 1, 2, 2, 6);
+    tn_body_place(&B, &r.p, 1, 2, 2, 6);
+    const tn_input none = {0};
+    tn_body_step(&A, r.m, &r.p, none); /* (standing) */
+    tn_body_step(&B, r.m, &r.p, none);
+    tn_input c = tn_bot_coast(NULL);
+    assert_memory_equal(&c, &none, sizeof none);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &A, &r.p, 12, 4, NULL)));
+    assert_true(tn_succeeded(tn_bot_goto(b2, r.pf, r.m, &B, &r.p, 12, 4, NULL)));
+    /* on the ground, walking to the take-off: nothing to coast on */
+    c = tn_bot_coast(r.bot);
+    assert_false(c.left || c.right || c.jump || c.down);
+    int f = 0;
+    for (; f < 600 && A.on_ground; f++) {
+        tn_input ia = tn_bot_step(r.bot, r.pf, r.m, &A, &r.p);
+        tn_input ib = tn_bot_step(b2, r.pf, r.m, &B, &r.p);
+        assert_memory_equal(&ia, &ib, sizeof ia);
+        tn_body_step(&A, r.m, &r.p, ia);
+        tn_body_step(&B, r.m, &r.p, ib);
+    }
+    assert_false(A.on_ground); /* it jumped */
+    /* in the air: A coasts, B steps; the same keys, the same arc */
+    int coasted = 0;
+    for (; f < 600 && !B.on_ground; f++, coasted++) {
+        tn_input ia = tn_bot_coast(r.bot);
+        tn_input ib = tn_bot_step(b2, r.pf, r.m, &B, &r.p);
+        assert_memory_equal(&ia, &ib, sizeof ia);
+        tn_body_step(&A, r.m, &r.p, ia);
+        tn_body_step(&B, r.m, &r.p, ib);
+        assert_true(A.x == B.x && A.y == B.y);
+    }
+    printf("  coasted %d frames\n", coasted);
+    assert_true(coasted > 10);
+    assert_true(A.on_ground);
+    /* landed, the edge replayed: no more input from coasting */
+    c = tn_bot_coast(r.bot);
+    assert_false(c.left || c.right || c.jump || c.down);
+    /* stepped again, it arrives where the other does */
+    for (int k = 0; k < 600 && (tn_bot_active(r.bot) || tn_bot_active(b2)); k++) {
+        tn_body_step(&A, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &A, &r.p));
+        tn_body_step(&B, r.m, &r.p, tn_bot_step(b2, r.pf, r.m, &B, &r.p));
+    }
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tn_bot_get_info(b2).state, TN_BOT_ARRIVED);
+    assert_true(A.x == B.x && A.y == B.y);
+    tn_bot_destroy(b2);
+    grig_free(&r);
+}
+
 /* tn_bot_hold_plans (an owner's per-step planning budget): a re-plan that
  * falls due while held (an edit under a moving bot, either planner) waits:
  * no search, no key pressed, the reason pending, for far longer than the
@@ -1137,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_graph_stale),
         cmocka_unit_test(test_hold_plans),
+        cmocka_unit_test(test_coast_replays_the_edge),
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_tile_size_bot),

@@ -565,6 +565,38 @@ static tn_input gstep_replay_first(tn_bot *b)
     return in;
 }
 
+/* The next input of the edge being replayed (true), from the bot's copy
+ * of its runs; false when none is left (the phase is then GP_LANDING) or
+ * no edge is being replayed. */
+static bool replay_next(tn_bot *b, tn_input *in)
+{
+    if (b->gphase != GP_REPLAY) return false;
+    while (b->run_left == 0 && b->run_i < b->nruns) {
+        b->run_left = (b->runs[b->run_i] >> 4) + 1;
+        b->run_i++;
+    }
+    if (b->run_left == 0) {
+        b->gphase = GP_LANDING;
+        return false;
+    }
+    int v = b->runs[b->run_i - 1] & 15;
+    b->run_left--;
+    if (b->run_left == 0 && b->run_i == b->nruns) b->gphase = GP_LANDING;
+    *in = (tn_input){(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
+                     (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
+    return true;
+}
+
+tn_input tn_bot_coast(tn_bot *b)
+{
+    tn_input in = {false, false, false, false};
+    if (!b || !b->graph || (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) ||
+        !replay_next(b, &in))
+        in = (tn_input){false, false, false, false};
+    if (b) b->last_in = in;
+    return in;
+}
+
 static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_input none = {false, false, false, false};
@@ -591,21 +623,8 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     b->last_x = body->x;
     b->last_y = body->y;
-    if (b->gphase == GP_REPLAY) {
-        while (b->run_left == 0 && b->run_i < b->nruns) {
-            b->run_left = (b->runs[b->run_i] >> 4) + 1;
-            b->run_i++;
-        }
-        if (b->run_left > 0) {
-            int v = b->runs[b->run_i - 1] & 15;
-            b->run_left--;
-            if (b->run_left == 0 && b->run_i == b->nruns) b->gphase = GP_LANDING;
-            tn_input in = {(v & TN_SURF_IN_LEFT) != 0, (v & TN_SURF_IN_RIGHT) != 0,
-                           (v & TN_SURF_IN_DOWN) != 0, (v & TN_SURF_IN_JUMP) != 0};
-            return in;
-        }
-        b->gphase = GP_LANDING;
-    }
+    tn_input in;
+    if (replay_next(b, &in)) return in;
     if (!body->on_ground) {
         /* falling where the plan did not say (an edit, a push): plan on landing */
         if (b->gphase == GP_LANDING || b->gphase == GP_WALK) {

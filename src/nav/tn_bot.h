@@ -148,6 +148,15 @@ void tn_bot_stop(tn_bot *b);
 tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                      const tn_phys_params *p);
 
+/* The next input of the graph edge the bot is replaying (a jump or fall
+ * under way), without reading its graph, map or finder: for an owner whose
+ * graph is away for a while (rebuilt or repaired on another thread), so
+ * that the body does not drop out of its arc meanwhile.  No input when the
+ * bot replays nothing (it then waits, as a held plan does: tn_bot_step
+ * takes up from where the replay got to, and plans again if the graph
+ * changed).  The stuck count does not run.  NULL bot: no input.  O(1). */
+tn_input tn_bot_coast(tn_bot *b);
+
 /* Snap a requested tile to a standing tile for a w x h box (see PLANNING). */
 bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy);
 
