@@ -1199,6 +1199,108 @@ static void test_background_build_outrun_by_edits(void **state)
     tn_world_destroy(w);
 }
 
+/* Whether the characters of two worlds are at the same place. */
+static bool same_place(const tn_world *a, const tn_world *b)
+{
+    const tn_body *p = tn_world_character(a), *q = tn_world_character(b);
+    return p->x == q->x && p->y == q->y && p->on_ground == q->on_ground;
+}
+
+/* With background builds on (the window's), an edit's repair that took
+ * over REPAIR_SLOW_MS runs on another thread too (a 1024x1024 level's is a
+ * median 20 ms, up to 160 ms: frames dropped at every edit): the graph is
+ * out of the cache meanwhile, the HUD and the overlay say so, edits made
+ * meanwhile are repaired by the next one when it ends, and the graph comes
+ * back equal to a fresh build.  A jump under way goes on as it would have
+ * (tn_bot_coast: a twin world without background builds, whose repairs are
+ * made in the edit, flies the same arc, frame for frame); a click waits
+ * for the repair and plans at once. */
+static void test_background_repair(void **state)
+{
+    (void)state;
+    tn_world *w = gated_world(); /* the character sent to (10, 12) */
+    tn_world *h = world("maps/demo.map");
+    for (int f = 0; f < 5; f++) tn_world_step(h);
+    assert_true(tn_succeeded(tn_world_goto(h, 10, 12, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(h);
+    assert_true(same_place(w, h));
+    /* the first repair on a small map, none timed yet: in the edit (timed
+     * 60 ms by bg_clock: slow) */
+    int ex = edit_top_row(w);
+    assert_true(tn_succeeded(tn_world_edit(h, ex, 2, TN_EDIT_BLOCK, NULL)));
+    assert_int_equal(tn_wbots_repairs_started(w), 0);
+    assert_non_null(tn_wbots_character_graph(w));
+    /* on to the first jump, both alike */
+    int f = 0;
+    for (; f < 600 && tn_world_character(w)->on_ground; f++) {
+        tn_world_step(w);
+        tn_world_step(h);
+        assert_true(same_place(w, h));
+    }
+    assert_false(tn_world_character(w)->on_ground);
+    /* an edit in the air: its repair runs on another thread, held there */
+    atomic_store(&gate_closed, true);
+    ex = edit_top_row(w);
+    assert_true(tn_succeeded(tn_world_edit(h, ex, 2, TN_EDIT_BLOCK, NULL)));
+    assert_int_equal(tn_wbots_repairs_started(w), 1);
+    assert_null(tn_wbots_character_graph(w));
+    for (int ms = 0; ms < 2000 && atomic_load(&gate_held) == 0; ms++)
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    assert_true(atomic_load(&gate_held) > 0);
+    assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "repairing the graph"));
+    /* the rest of the jump: the same arc as the twin's */
+    int flown = 0;
+    for (; f < 600 && !tn_world_character(h)->on_ground; f++, flown++) {
+        tn_world_step(w);
+        tn_world_step(h);
+        assert_true(same_place(w, h));
+    }
+    printf("  %d frames flown while the graph was away\n", flown);
+    assert_true(flown > 0);
+    assert_null(tn_wbots_character_graph(w)); /* (still held) */
+    /* an edit meanwhile: taken by the next repair, when this one ends */
+    edit_top_row(w);
+    assert_int_equal(tn_wbots_repairs_started(w), 1);
+    atomic_store(&gate_closed, false);
+    int steps;
+    assert_true(step_until_graph(w, &steps));
+    printf("  the graph came back %d steps later\n", steps);
+    assert_int_equal(tn_wbots_repairs_started(w), 2);
+    const tn_map *m = tn_world_map(w);
+    tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_true(tn_surf_in_sync(g, m));
+    assert_fresh_build(g, m);
+    int local, full;
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(full, 0);
+    /* edits in a row, more than a sync repairs tile by tile (3 on this map:
+     * a drag of the block tool): the edit that would outgrow that waits for
+     * the repair under way, and the graph is never rebuilt */
+    for (int k = 0; k < 8; k++) edit_top_row(w);
+    assert_true(step_until_graph(w, &steps));
+    g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_true(tn_surf_in_sync(g, m));
+    assert_fresh_build(g, m);
+    tn_surf_repair_counts(g, &local, &full);
+    assert_int_equal(full, 0);
+    /* the trip goes on: re-planned for the edits, it arrives */
+    for (int k = 0; k < 2000 && tn_bot_active(tn_wbots_character_bot(w)); k++) tn_world_step(w);
+    assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_ARRIVED);
+    /* a click while a repair is under way waits for it: planned at once */
+    const int before = tn_wbots_repairs_started(w);
+    edit_top_row(w);
+    assert_int_equal(tn_wbots_repairs_started(w), before + 1);
+    assert_true(tn_succeeded(tn_world_goto(w, 40, 12, NULL)));
+    assert_true(tn_bot_active(tn_wbots_character_bot(w)));
+    assert_null(strstr(tn_world_message_text(w), "when the graph is built"));
+    g = (tn_surf *)tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_in_sync(g, m));
+    assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(h);
+    tn_world_destroy(w);
+}
+
 /* A generated level of mw x mh tiles through the gate allocator,
  * background builds on, its first graph under way and held at the gate. */
 static tn_world *gated_gen_world_wh(int mw, int mh)
@@ -2796,6 +2898,7 @@ int main(void)
         cmocka_unit_test(test_click_after_idle_slider_builds_in_background),
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),
+        cmocka_unit_test(test_background_repair),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_destroy_during_prepare_repairs),
         cmocka_unit_test(test_background_build_value_moved_on),

@@ -50,7 +50,12 @@
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (1024L * 1024L)
 #define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
-#define FAILED_MAX 4       /* failed background builds remembered (profiles) */
+/* An edit's repair of the graph in use runs in the background (with the
+ * builds') when the last one took over this long by the clock, or on a
+ * map over BG_TILES before any was timed: a median repair is 1-2 ms on the
+ * demo map, 20 ms at 1024x1024 (p90 40 ms: several frames) */
+#define REPAIR_SLOW_MS 4.0
+#define FAILED_MAX 4 /* failed background builds remembered (profiles) */
 
 typedef struct tn_wbots {
     tn_path *pf;       /* the character's finder (NULL: map too large) */
@@ -97,12 +102,16 @@ typedef struct tn_wbots {
      * waiting: a build was put off (said once per hold) */
     bool hold, waiting, hold_said;
     double last_build_ms;
+    double last_repair_ms; /* the last repair of an edit, by the clock (0: none timed) */
+    int bg_repairs;        /* repairs started in the background (tn_wbots_repairs_started) */
     /* A graph built on another thread (tn_world_build_graphs_in_background):
      * on a copy of the map taken when it started (edits made meanwhile are
      * repaired by a sync when it is put in the cache); one at a time. */
     struct {
         bool running;     /* started and not yet joined */
         atomic_bool done; /* set by the thread as it ends */
+        bool repair;      /* the slot's graph synced with the copy (edits), not built */
+        uint32_t most;    /* a repair: the edits a sync repairs tile by tile (sync_most) */
         int slot;         /* the cache slot it fills */
         tn_surf *g;       /* the slot's graph, rebuilt in place (NULL: made) */
         tn_map *map;      /* the copy it builds on (owned) */
@@ -392,14 +401,15 @@ static int job_run(void *arg)
     tn_wbots *s = arg;
     double t0 = s->job.clock ? s->job.clock() : 0.0;
     s->job.st =
-        s->job.g ? tn_surf_rebuild(s->job.g, s->job.map, &s->job.prof, &s->job.err)
-                 : tn_surf_create(s->job.map, &s->job.prof, s->job.alloc, &s->job.g, &s->job.err);
+        s->job.repair ? tn_surf_sync(s->job.g, s->job.map, &s->job.err)
+        : s->job.g    ? tn_surf_rebuild(s->job.g, s->job.map, &s->job.prof, &s->job.err)
+                   : tn_surf_create(s->job.map, &s->job.prof, s->job.alloc, &s->job.g, &s->job.err);
     s->job.ms = s->job.clock ? (s->job.clock() - t0) * 1e3 : 0.0;
     /* the first edit's repair as cheap as the next ones (tn_surf.h): its
      * blocks made here, off the game's thread; out of memory, or a stop
      * (it polls job_stopped too: a quit does not wait for its writing),
      * only leaves that repair dearer */
-    if (tn_succeeded(s->job.st)) tn_surf_prepare_repairs(s->job.g, NULL);
+    if (tn_succeeded(s->job.st) && !s->job.repair) tn_surf_prepare_repairs(s->job.g, NULL);
     atomic_store(&s->job.done, true);
     return 0;
 }
@@ -451,6 +461,59 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
 }
 
 #ifdef BG_THREADS
+/* The changed tiles a sync of g repairs one by one (tn_surf.h EDITS:
+ * max(2, surfaces / 16), at most 32); more, and it rebuilds the graph. */
+static int sync_most(const tn_surf *g)
+{
+    int most = tn_surf_surface_count(g) / 16;
+    return most < 2 ? 2 : most > 32 ? 32 : most;
+}
+#endif
+
+/* Repair the graph in cache slot `slot` for the edits made to the map on
+ * another thread, when repairs are slow (REPAIR_SLOW_MS) and no job runs
+ * (false: not started; the caller repairs it).  Meanwhile the graph is out
+ * of the cache, as during a build: the bots that need it stand by, a jump
+ * under way goes on (tn_bot_coast). */
+static bool repair_start(tn_world *w, tn_wbots *s, int slot)
+{
+#ifdef BG_THREADS
+    if (!w->graph_bg || s->job.running) return false;
+    const bool slow = s->last_repair_ms > REPAIR_SLOW_MS ||
+                      (s->last_repair_ms <= 0.0 && (long)w->map->w * w->map->h > BG_TILES);
+    if (!slow || tn_failed(tn_map_clone(w->map, &s->job.map, NULL))) return false;
+    tn_surf *g = s->graph[slot];
+    if (g == s->char_graph) s->char_graph = NULL;
+    s->job.g = g;
+    s->graph[slot] = NULL;
+    s->job.slot = slot;
+    s->job.rev = w->map->revision;
+    s->job.prof = *tn_surf_get_profile(g); /* (its own stop flag: see job.stop) */
+    s->job.repair = true;
+    s->job.most = (uint32_t)sync_most(g);
+    s->job.clock = w->clock;
+    s->job.alloc = &w->alloc;
+    s->job.bw = s->job.prof.w, s->job.bh = s->job.prof.h;
+    atomic_store(&s->job.stop[slot], false);
+    atomic_store(&s->job.done, false);
+    if (thrd_create(&s->job.thread, job_run, s) != thrd_success) {
+        s->graph[slot] = g;
+        s->job.g = NULL;
+        s->job.repair = false;
+        tn_map_destroy(s->job.map);
+        s->job.map = NULL;
+        return false;
+    }
+    s->job.running = true;
+    s->bg_repairs++;
+    return true;
+#else
+    (void)w, (void)s, (void)slot;
+    return false;
+#endif
+}
+
+#ifdef BG_THREADS
 /* Whether more tiles changed between the job's copy and the map than a
  * sync repairs one by one (tn_surf.h EDITS: max(2, surfaces / 16), at most
  * 32): the sync would then rebuild the graph on this thread. */
@@ -458,8 +521,7 @@ static bool job_outrun(const tn_world *w, const tn_wbots *s)
 {
     const tn_map *c = s->job.map, *m = w->map;
     if (!s->job.g || c->w != m->w || c->h != m->h) return false;
-    int most = tn_surf_surface_count(s->job.g) / 16;
-    most = most < 2 ? 2 : most > 32 ? 32 : most;
+    const int most = sync_most(s->job.g);
     const size_t n = (size_t)m->w * (size_t)m->h;
     int changed = 0;
     for (size_t i = 0; i < n && changed <= most; i++) changed += c->tile[i] != m->tile[i];
@@ -517,6 +579,53 @@ static void failed_here(tn_world *w, tn_wbots *s, int slot, const tn_surf_profil
     s->graph[slot] = NULL;
 }
 
+#ifdef BG_THREADS
+/* The job begun again on a new copy of the map (edits outran it); false
+ * when that failed (no memory or no thread): it is then put in the cache
+ * as it is, and graph_for's sync catches it up. */
+static bool job_again(tn_world *w, tn_wbots *s)
+{
+    tn_map *again = NULL;
+    if (tn_failed(tn_map_clone(w->map, &again, NULL))) return false;
+    tn_map_destroy(s->job.map);
+    s->job.map = again;
+    s->job.rev = w->map->revision;
+    atomic_store(&s->job.done, false);
+    if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return true;
+    atomic_store(&s->job.done, true);
+    return false;
+}
+
+/* A background repair that ended (job_collect): edits made meanwhile are
+ * repaired by another on a new copy (unless `wait`: a click or the end of
+ * the world takes the graph as it is, and graph_for syncs it); else the
+ * graph goes back in its slot.  One that failed or was told to stop
+ * leaves the cache (built again when needed), as after a failed repair on
+ * this thread (tn_wbots_on_edit). */
+static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bool cancelled)
+{
+    if (!wait && !stopped && w->graph_bg && tn_succeeded(s->job.st) &&
+        w->map->revision != s->job.rev && w->map->w == s->job.map->w &&
+        w->map->h == s->job.map->h && job_again(w, s)) {
+        s->bg_repairs++;
+        return;
+    }
+    s->job.running = false;
+    s->job.repair = false;
+    tn_map_destroy(s->job.map);
+    s->job.map = NULL;
+    if (cancelled || tn_failed(s->job.st)) {
+        if (!cancelled) tn_world_message(w, "graph planner: %s", s->job.err.msg);
+        tn_surf_destroy(s->job.g);
+    } else {
+        s->last_repair_ms = s->job.ms;
+        s->graph[s->job.slot] = s->job.g;
+        s->graph_used[s->job.slot] = ++s->tick;
+    }
+    s->job.g = NULL;
+}
+#endif
+
 /* A background build that ended (or with `wait`, one still running, once
  * it ends) put in its cache slot; it is synced with the map (edits made
  * meanwhile) when graph_for next finds it, or built again when they are
@@ -530,22 +639,18 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
      * same, and is kept; its graph must not read the flag set later on) */
     const bool stopped = atomic_exchange(&s->job.stop[s->job.slot], false);
     const bool cancelled = tn_status_detail(s->job.st, TN_CANCELLED);
+    if (s->job.repair) {
+        repair_collect(w, s, wait, stopped, cancelled);
+        return;
+    }
     /* edits made meanwhile too many for a local repair: built again, in
      * the background, on a new copy (the bots wait on), not by the sync on
      * this thread (a freeze as long as the build); a click or the end of
      * the world takes the graph as it is (their wait is one build) */
-    tn_map *again = NULL;
     if (!wait && !stopped && w->graph_bg && tn_succeeded(s->job.st) && job_outrun(w, s) &&
-        tn_succeeded(tn_map_clone(w->map, &again, NULL))) {
-        tn_map_destroy(s->job.map);
-        s->job.map = again;
-        s->job.rev = w->map->revision;
-        atomic_store(&s->job.done, false);
-        if (thrd_create(&s->job.thread, job_run, s) == thrd_success) {
-            w->graph_bg_builds++;
-            return;
-        }
-        atomic_store(&s->job.done, true); /* (put in the cache: the sync rebuilds it) */
+        job_again(w, s)) {
+        w->graph_bg_builds++;
+        return;
     }
     s->job.running = false;
     tn_map_destroy(s->job.map);
@@ -601,6 +706,7 @@ void tn_wbots_stop_build(tn_world *w)
 }
 
 int tn_wbots_builds_cancelled(const tn_world *w) { return w->graph_cancels; }
+int tn_wbots_repairs_started(const tn_world *w) { return of(w) ? of(w)->bg_repairs : 0; }
 int tn_wbots_builds_started(const tn_world *w) { return w->graph_bg_builds; }
 int tn_wbots_builds_failed(const tn_world *w) { return w->graph_bg_failures; }
 
@@ -1192,7 +1298,10 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     }
     if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
     tn_surf *g = use_planner(w, s, s->bot, &w->character, BUILD);
-    if (held_back(w, s, g)) return false;
+    if (held_back(w, s, g)) {
+        *in = tn_bot_coast(s->bot); /* its graph away: a jump under way goes on */
+        return false;
+    }
     /* a trip whose graph failed to build, with no classic planner to take
      * it over (above 512x512 tiles): dropped, saying why (not "no path") */
     const char *why = !g && !s->pf ? char_build_failed(w, s) : NULL;
@@ -1240,8 +1349,10 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
      * built (tn_wbots_drive), rather than the window waiting for it.  A
      * graph not yet asked for (a slider moved while the character stood:
      * nothing re-plans, so nothing builds) starts building there now when
-     * it is a slow one, rather than in this click (8 s at 1024x1024) */
-    job_collect(w, s, false);
+     * it is a slow one, rather than in this click (8 s at 1024x1024).  A
+     * repair under way is waited for (tens of ms at 1024x1024): the click's
+     * plan is made at once */
+    job_collect(w, s, s->job.running && s->job.repair);
     /* (not when its background build failed on the map as it is: it is
      * not built again, so nothing is waited for, see below) */
     char gfail[TN_ERROR_MSG_MAX] = "";
@@ -1467,6 +1578,8 @@ void tn_wbots_step(tn_world *w)
                 s->turn[i] = -1;
             else if (s->turn[i] < 0)
                 s->turn[i] = w->frame;
+        } else {
+            in = tn_bot_coast(bot); /* its graph away: a jump under way goes on */
         }
         planned += plans_since(s, i, before);
         tn_body_step(b, w->map, &w->phys, in);
@@ -1492,17 +1605,29 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
 {
     tn_wbots *s = of(w);
     if (!graph_mode(w, s)) return;
+    /* a repair under way in the background takes this edit too, by another
+     * when it ends (repair_collect); edits piling up behind it (a drag of
+     * the block tool: a frame each) are waited for before they outgrow what
+     * the next sync repairs tile by tile (it would rebuild the graph: 4-8 s
+     * at 1024x1024), then repaired by a new one */
+    if (s->job.running && s->job.repair) {
+        job_collect(w, s, w->map->revision - s->job.rev + 1 >= s->job.most);
+        if (s->job.running) return;
+    }
     /* the graph last used follows each edit at once (a one-tile repair):
      * edits made while no bot plans would otherwise pile up, and the next
      * goto would pay for all of them in one frame (up to a rebuild); the
-     * other cached graphs catch up when used */
+     * other cached graphs catch up when used.  A slow repair (a big map)
+     * runs in the background, as a build does, so the window runs on. */
     int mru = -1;
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (s->graph[i] && (mru < 0 || s->graph_used[i] > s->graph_used[mru])) mru = i;
-    if (mru < 0) return;
+    if (mru < 0 || repair_start(w, s, mru)) return;
     tn_error e;
+    const double t0 = w->clock ? w->clock() : 0.0;
     tn_status st = x < 0 ? tn_surf_sync(s->graph[mru], w->map, &e) /* (the whole map) */
                          : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
+    if (w->clock && tn_succeeded(st)) s->last_repair_ms = (w->clock() - t0) * 1e3;
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
         if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
@@ -1637,7 +1762,8 @@ static const char *hud_state(tn_bot_state st)
 static const char *when_pending(const tn_world *w)
 {
     if (!tn_wbots_character_graph(w)) {
-        if (of(w)->job.running) return "when its graph is built";
+        if (of(w)->job.running)
+            return of(w)->job.repair ? "when its graph is repaired" : "when its graph is built";
         if (of(w)->waiting) return "when the slider is let go";
     }
     return w->character.on_ground ? "at the next step" : "on landing";
@@ -1931,6 +2057,8 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
         return "graph overlay: no graph on a map above 1024x1024 tiles (goto is off)";
     if (!graph_mode(w, s))
         return "graph overlay: the planner is classic, nothing to show (G: graph)";
+    if (s->job.running && s->job.repair && !tn_wbots_character_graph(w))
+        return "graph overlay: repairing the graph for the edit in the background";
     if (s->job.running && !tn_wbots_character_graph(w))
         return s->tick ? "graph overlay: building the graph for the new value in the background"
                        : "graph overlay: building this map's graph in the background";

@@ -71,7 +71,8 @@ extern "C" {
 const tn_bot *tn_wbots_character_bot(const tn_world *w);
 /* The graph of the character's movement profile as the world keeps it
  * (NULL when none is built: the classic planner, or no plan asked for it
- * yet); the graph planner's graph follows every map edit at once. */
+ * yet); the graph planner's graph follows every map edit at once (or, out
+ * of the cache meanwhile, in the background: tn_wbots_repairs_started). */
 const tn_surf *tn_wbots_character_graph(const tn_world *w);
 /* Background graph builds (tn_world_build_graphs_in_background) told to
  * stop and stopped since the world was made: by a map replacement, by
@@ -85,6 +86,11 @@ int tn_wbots_builds_cancelled(const tn_world *w);
  * failure but a stop).  Kept across map replacements. */
 int tn_wbots_builds_started(const tn_world *w);
 int tn_wbots_builds_failed(const tn_world *w);
+/* Edits' graph repairs started in the background since the bots part was
+ * made (tn_world_build_graphs_in_background: repairs that took over 4 ms by
+ * the clock, or on a map over 128x128 tiles before one was timed; one begun
+ * again for the edits made while it ran counts again). */
+int tn_wbots_repairs_started(const tn_world *w);
 /* The classic comparison searches behind the HUD's "| classic: ..." (a goto
  * click's, or a graph re-plan's under another map, jump or size) since the
  * bots part was made (a map replacement starts again at 0): `here` made on
