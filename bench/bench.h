@@ -17,6 +17,7 @@ int bench_soak(int argc, char **argv);    /* bench_soak.c     */
 int bench_tiled(int argc, char **argv);   /* bench_tiled.c    */
 int bench_surf(int argc, char **argv);    /* bench_surf.c     */
 int bench_render(int argc, char **argv);  /* bench_render.c   */
+int bench_edits(int argc, char **argv);   /* bench_edits.c    */
 
 /* Monotonic time in seconds (CLOCK_MONOTONIC). */
 double bench_now(void);

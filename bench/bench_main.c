@@ -81,6 +81,9 @@ static const struct {
      "with random edits, invariants checked"},
     {"tiled", bench_tiled,
      "tiled [--reps N] [--size N] [--keep]: Tiled .tmj/.tmx load times (512x512)"},
+    {"edits", bench_edits,
+     "edits [--size N] [--seed S] [--edits K] [--frame-ms F]: what a map edit costs the game "
+     "on a big level, the graph repaired in the edit and in the background"},
     {"surf", bench_surf,
      "surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q] [--gaps] [--oracle N] "
      "[--optimality N] [--coyote full|last|all|none] [--landmarks K] [--threads T] "

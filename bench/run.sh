@@ -28,6 +28,7 @@ run cdt --points 1000000
 run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map /tmp/tilenav-bench-blocks2000.map
 run agents
 run surf --sizes 64,128 --optimality 6
+run edits
 run soak --steps 100000 --seed 1
 run tiled
 [ -s "$failed" ] && status=1

@@ -1,0 +1,177 @@
+/* tilenav-bench edits: what a map edit costs the game on a big level, with
+ * the graph planner in use: the edit's repair of the character's graph in
+ * the edit (headless runs) and on another thread (the window's
+ * tn_world_build_graphs_in_background).
+ *
+ *   tilenav-bench edits [--size N] [--seed S] [--edits K] [--frame-ms F]
+ *
+ * A generated platformer level of N x N tiles (default 1024, seed 7): the
+ * character's graph is built (and waited for), then K block edits (default
+ * 40) on random tiles within 40 x 30 tiles of the character, one per frame:
+ * a world step and, with background repairs, F ms of sleep (default 8, a
+ * frame of the window at 120 Hz; each frame calls tn_world_prepare, as the
+ * window's do).  Edits the world refuses (a block in the
+ * character) are drawn again.  Printed per mode: the edit call's wall time
+ * (median, p90, max), and with background repairs how many ran, how long
+ * after the last edit the graph was back, and the graph's local repairs and
+ * rebuilds (none expected: edits that pile up wait before they outgrow a
+ * sync's tile-by-tile repairs), and whether the graph was then up to date
+ * (a goto's sync with the world's map finds nothing left to repair).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tn_levelgen.h"
+#include "tn_wbots.h"
+#include "tn_world.h"
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: tilenav-bench edits [--size N] [--seed S] [--edits K] "
+                    "[--frame-ms F]\n");
+    return 2;
+}
+
+static void sleep_ms(double ms)
+{
+    if (ms <= 0.0) return;
+    struct timespec ts = {(time_t)(ms / 1000.0),
+                          (long)((ms - 1000.0 * (double)(long)(ms / 1000.0)) * 1e6)};
+    nanosleep(&ts, NULL);
+}
+
+/* Steps (1 ms apart) until the character's graph is in the cache; its wait
+ * in seconds, or -1 after 120 s. */
+static double wait_graph(tn_world *w)
+{
+    double t0 = bench_now();
+    while (!tn_wbots_character_graph(w)) {
+        if (bench_now() - t0 > 120.0) return -1.0;
+        tn_world_prepare(w, 0); /* (as a window's frame: a job that ended is collected) */
+        tn_world_step(w);
+        sleep_ms(1.0);
+    }
+    return bench_now() - t0;
+}
+
+/* One mode: a fresh world on the level, background repairs on or off. */
+static int run_mode(int size, uint64_t seed, int edits, double frame_ms, bool bg)
+{
+    tn_map *m = NULL;
+    tn_error e;
+    if (tn_failed(tn_map_create(size, size, NULL, &m, &e))) {
+        fprintf(stderr, "edits: %s\n", e.msg);
+        return 1;
+    }
+    tn_rng r;
+    tn_rng_seed(&r, seed, 1);
+    if (tn_failed(tn_levelgen_platformer(m, &r, &e))) {
+        fprintf(stderr, "edits: %s\n", e.msg);
+        tn_map_destroy(m);
+        return 1;
+    }
+    tn_world *w = NULL;
+    tn_world_config cfg = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) {
+        fprintf(stderr, "edits: %s\n", e.msg);
+        return 1;
+    }
+    if (bg) {
+        tn_world_set_clock(w, bench_now);
+        tn_world_build_graphs_in_background(w, true);
+    }
+    tn_world_step(w);
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    const int tx = (int)(cx / (float)TN_TILE_PX), ty = (int)(cy / (float)TN_TILE_PX);
+    /* the character's graph: built in the goto (headless) or in the
+     * background (then waited for) */
+    double t0 = bench_now();
+    tn_world_goto(w, tx, ty, NULL);
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    double built = wait_graph(w);
+    if (built < 0.0) {
+        fprintf(stderr, "edits: the character's graph was not built in 120 s\n");
+        tn_world_destroy(w);
+        return 1;
+    }
+    built = bench_now() - t0;
+    double *t = malloc(sizeof(double) * (size_t)edits);
+    if (!t) {
+        tn_world_destroy(w);
+        return 1;
+    }
+    tn_rng er;
+    tn_rng_seed(&er, seed, 2);
+    int k = 0, tries = 0;
+    while (k < edits && tries++ < 100 * edits) {
+        int x = tx - 40 + (int)tn_rng_below(&er, 80), y = ty - 30 + (int)tn_rng_below(&er, 60);
+        if (x < 1 || y < 1 || x >= size - 1 || y >= size - 1) continue;
+        double a = bench_now();
+        tn_status st = tn_world_edit(w, x, y, TN_EDIT_BLOCK, NULL);
+        double d = (bench_now() - a) * 1e3;
+        if (tn_failed(st)) continue;
+        t[k++] = d;
+        tn_world_prepare(w, 0);
+        tn_world_step(w);
+        if (bg) sleep_ms(frame_ms);
+    }
+    double back = wait_graph(w);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    int local = 0, full = 0, local2 = -1, full2 = -1;
+    if (g) tn_surf_repair_counts(g, &local, &full);
+    /* a goto syncs the graph with the world's map (a background repair's
+     * is the copy it repaired on): nothing left to repair */
+    tn_world_goto(w, tx, ty, NULL);
+    g = tn_wbots_character_graph(w);
+    if (g) tn_surf_repair_counts(g, &local2, &full2);
+    const bool sync = g && tn_surf_in_sync(g, tn_world_map(w)) && local2 == local && full2 == full;
+    printf("  %-22s graph built in %5.2f s; %d edits: median %7.2f ms, p90 %7.2f, max %7.2f",
+           bg ? "background repairs" : "repairs in the edit", built, k, bench_median(t, k),
+           bench_percentile(t, k, 90.0), bench_percentile(t, k, 100.0));
+    if (bg)
+        printf("; %d repairs in the background, the graph back %.0f ms after the last edit",
+               tn_wbots_repairs_started(w), back * 1e3);
+    printf("; %d local repairs, %d rebuilds; up to date: %s\n", local, full, sync ? "yes" : "NO");
+    free(t);
+    tn_world_destroy(w);
+    return sync && full == 0 ? 0 : 1;
+}
+
+int bench_edits(int argc, char **argv)
+{
+    int size = 1024, edits = 40;
+    uint64_t seed = 7;
+    double frame_ms = 8.0;
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc) return usage();
+        const char *v = argv[++i];
+        if (strcmp(argv[i - 1], "--size") == 0)
+            size = atoi(v);
+        else if (strcmp(argv[i - 1], "--seed") == 0)
+            seed = (uint64_t)strtoull(v, NULL, 10);
+        else if (strcmp(argv[i - 1], "--edits") == 0)
+            edits = atoi(v);
+        else if (strcmp(argv[i - 1], "--frame-ms") == 0)
+            frame_ms = atof(v);
+        else
+            return usage();
+    }
+    if (size < 64 || size > 1024 || edits < 1 || edits > 100000 || frame_ms < 0.0 ||
+        frame_ms > 1000.0) {
+        fprintf(stderr, "edits: --size 64..1024, --edits 1..100000, --frame-ms 0..1000\n");
+        return 2;
+    }
+    printf("edits: %dx%d platformer level (seed %llu), 1x2 character, jump 4, graph planner; "
+           "%d block edits near the character, one a frame (%.0f ms apart with background "
+           "repairs); wall time of the edit call\n",
+           size, size, (unsigned long long)seed, edits, frame_ms);
+    int rc = run_mode(size, seed, edits, frame_ms, false);
+    rc |= run_mode(size, seed, edits, frame_ms, true);
+    return rc;
+}
