@@ -51,9 +51,12 @@
 #define GRAPH_MAX_TILES (1024L * 1024L)
 #define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
 /* An edit's repair of the graph in use runs in the background (with the
- * builds') when the last one took over this long by the clock, or on a
- * map over BG_TILES before any was timed: a median repair is 1-2 ms on the
- * demo map, 20 ms at 1024x1024 (p90 40 ms: several frames) */
+ * builds') on a map over BG_TILES tiles, unless the last one took less
+ * than this by the clock: a median repair is 3-5 ms at 256x256, 9 ms at
+ * 512x512, 20 ms at 1024x1024 (p90 40 ms: several frames).  Smaller maps
+ * (the demo's: 1-2 ms) always repair in the edit, whatever the clock says
+ * under load, so that what a window shows after an edit does not depend
+ * on the machine's speed there. */
 #define REPAIR_SLOW_MS 4.0
 #define FAILED_MAX 4 /* failed background builds remembered (profiles) */
 
@@ -478,9 +481,8 @@ static int sync_most(const tn_surf *g)
 static bool repair_start(tn_world *w, tn_wbots *s, int slot)
 {
 #ifdef BG_THREADS
-    if (!w->graph_bg || s->job.running) return false;
-    const bool slow = s->last_repair_ms > REPAIR_SLOW_MS ||
-                      (s->last_repair_ms <= 0.0 && (long)w->map->w * w->map->h > BG_TILES);
+    if (!w->graph_bg || s->job.running || (long)w->map->w * w->map->h <= BG_TILES) return false;
+    const bool slow = s->last_repair_ms <= 0.0 || s->last_repair_ms > REPAIR_SLOW_MS;
     if (!slow || tn_failed(tn_map_clone(w->map, &s->job.map, NULL))) return false;
     tn_surf *g = s->graph[slot];
     if (g == s->char_graph) s->char_graph = NULL;

@@ -87,8 +87,8 @@ int tn_wbots_builds_cancelled(const tn_world *w);
 int tn_wbots_builds_started(const tn_world *w);
 int tn_wbots_builds_failed(const tn_world *w);
 /* Edits' graph repairs started in the background since the bots part was
- * made (tn_world_build_graphs_in_background: repairs that took over 4 ms by
- * the clock, or on a map over 128x128 tiles before one was timed; one begun
+ * made (tn_world_build_graphs_in_background: on maps over 128x128 tiles,
+ * unless the last repair took under 4 ms by the clock; one begun
  * again for the edits made while it ran counts again). */
 int tn_wbots_repairs_started(const tn_world *w);
 /* The classic comparison searches behind the HUD's "| classic: ..." (a goto

@@ -328,8 +328,8 @@ void tn_world_hold_graph_builds(tn_world *w, bool hold);
  * kept for that graph is planned with it, the message says why); above,
  * a kept goto or a trip for that graph is dropped and a goto is refused,
  * naming the failure (see tn_wbots_builds_started, tn_wbots_builds_failed).
- * An edit's repair of the graph in use runs on such a thread too once one
- * took over 4 ms by the clock (on a map over 128x128 before one was timed):
+ * An edit's repair of the graph in use runs on such a thread too on a map
+ * over 128x128 tiles, unless the last one took under 4 ms by the clock:
  * the graph is out of the cache until it ends (the bots that need it stand
  * by; a jump under way goes on, tn_bot_coast), edits made meanwhile are
  * repaired by the next one, and a click waits for it (tn_wbots_repairs_started).
