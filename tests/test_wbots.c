@@ -932,18 +932,26 @@ static void gate_free(void *user, void *p)
 }
 static const tn_allocator gate_allocator = {gate_alloc, gate_free, NULL};
 
-/* The demo map with background builds on, every build "60 ms", through the
- * gate allocator (open): the character sent to (10, 12) with its graph
- * (jump 4) built at once (the first build on a small map). */
-static tn_world *gated_world(void)
+/* The gate open, its counts and flags cleared, this thread the main one. */
+static void gate_reset(void)
 {
     gate_main = thrd_current();
     atomic_store(&gate_closed, false);
     atomic_store(&gate_timed_out, false);
     atomic_store(&gate_open_on_free, false);
+    atomic_store(&gate_freed, false);
     atomic_store(&gate_held, 0);
+    atomic_store(&gate_after_free, 0);
     atomic_store(&gate_fail, false);
     atomic_store(&gate_failed, 0);
+}
+
+/* The demo map with background builds on, every build "60 ms", through the
+ * gate allocator (open): the character sent to (10, 12) with its graph
+ * (jump 4) built at once (the first build on a small map). */
+static tn_world *gated_world(void)
+{
+    gate_reset();
     tn_world *w = NULL;
     tn_error err;
     tn_world_config c = tn_world_default_config();
@@ -1263,12 +1271,7 @@ static bool same_place(const tn_world *a, const tn_world *b)
 static void test_background_repair(void **state)
 {
     (void)state;
-    gate_main = thrd_current();
-    atomic_store(&gate_closed, false);
-    atomic_store(&gate_timed_out, false);
-    atomic_store(&gate_open_on_free, false);
-    atomic_store(&gate_held, 0);
-    atomic_store(&gate_fail, false);
+    gate_reset();
     tn_world *w = world_gen_with(256, 256, 7, &gate_allocator);
     tn_world *h = world_gen_with(256, 256, 7, NULL);
     tn_world_set_clock(w, bg_clock);
@@ -1365,17 +1368,71 @@ static void test_background_repair(void **state)
     tn_world_destroy(w);
 }
 
+/* Background repairs under a random stream of what a window's user does
+ * (a 256x256 level; edits of every kind near the character, gotos, jump
+ * height and bot count changes, an edit a few frames), every frame
+ * prepared as the window's are and checked (tn_world_check: every plan
+ * edge still replays on the map); at the end the character's graph is up
+ * to date and equal to a fresh build edge for edge. */
+static void test_background_repair_soak(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen_with(256, 256, 11, NULL);
+    tn_world_set_clock(w, bg_clock);
+    tn_world_build_graphs_in_background(w, true);
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    tn_error err;
+    int steps;
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    assert_true(frames_until_graph(w, &steps));
+    for (int f = 0; f < 1500; f++) {
+        float cx, cy;
+        tn_world_character_center(w, &cx, &cy);
+        const int tx = (int)(cx / (float)TN_TILE_PX), ty = (int)(cy / (float)TN_TILE_PX);
+        const uint32_t a = tn_rng_below(&r, 100);
+        const int x = tx - 20 + (int)tn_rng_below(&r, 40), y = ty - 15 + (int)tn_rng_below(&r, 30);
+        if (a < 25)
+            tn_world_edit(w, x, y, (tn_edit)tn_rng_below(&r, TN_EDIT_EMPTY + 1), NULL);
+        else if (a < 28)
+            tn_world_goto(w, x, y, NULL);
+        else if (a == 28)
+            tn_world_set(w, "jump_height", 3.0 + (double)tn_rng_below(&r, 3), NULL);
+        else if (a == 29)
+            tn_world_set(w, "bots", (double)tn_rng_below(&r, 4), NULL);
+        tn_world_prepare(w, 0);
+        tn_world_step(w);
+        if (tn_failed(tn_world_check(w, &err))) fail_msg("frame %d: %s", f, err.msg);
+        if (f % 4 == 0) thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    printf("  %d repairs in the background, %d builds\n", tn_wbots_repairs_started(w),
+           tn_wbots_builds_started(w));
+    assert_true(tn_wbots_repairs_started(w) > 10);
+    /* the graph up to date: a goto syncs it with the map (the background's
+     * was synced with a copy), and nothing is left to repair */
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 0.0, NULL)));
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    const int tx = (int)(cx / (float)TN_TILE_PX), ty = (int)(cy / (float)TN_TILE_PX);
+    for (int k = 0; k < 30000 && !tn_wbots_character_graph(w); k++) {
+        tn_world_goto(w, tx, ty, NULL); /* (waits for a repair, then kept for a build) */
+        tn_world_prepare(w, 0);
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    tn_world_goto(w, tx, ty, NULL);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    assert_non_null(g);
+    assert_true(tn_surf_in_sync(g, tn_world_map(w)));
+    assert_fresh_edges(g, tn_world_map(w));
+    tn_world_destroy(w);
+}
+
 /* A generated level of mw x mh tiles through the gate allocator,
  * background builds on, its first graph under way and held at the gate. */
 static tn_world *gated_gen_world_wh(int mw, int mh)
 {
-    gate_main = thrd_current();
-    atomic_store(&gate_closed, false);
-    atomic_store(&gate_timed_out, false);
-    atomic_store(&gate_open_on_free, false);
-    atomic_store(&gate_held, 0);
-    atomic_store(&gate_fail, false);
-    atomic_store(&gate_failed, 0);
+    gate_reset();
     tn_world *w = world_gen_with(mw, mh, 7, &gate_allocator);
     tn_world_set_clock(w, bg_clock);
     tn_world_build_graphs_in_background(w, true);
@@ -1449,15 +1506,7 @@ static double prep_clock(void)
 static void test_destroy_during_prepare_repairs(void **state)
 {
     (void)state;
-    gate_main = thrd_current();
-    atomic_store(&gate_closed, false);
-    atomic_store(&gate_timed_out, false);
-    atomic_store(&gate_open_on_free, false);
-    atomic_store(&gate_freed, false);
-    atomic_store(&gate_held, 0);
-    atomic_store(&gate_after_free, 0);
-    atomic_store(&gate_fail, false);
-    atomic_store(&gate_failed, 0);
+    gate_reset();
     atomic_store(&prep_reads, 0);
     tn_world *w = world_gen_with(512, 512, 7, &gate_allocator);
     tn_world_set_clock(w, prep_clock);
@@ -2963,6 +3012,7 @@ int main(void)
         cmocka_unit_test(test_background_message_names_its_jump),
         cmocka_unit_test(test_background_build_outrun_by_edits),
         cmocka_unit_test(test_background_repair),
+        cmocka_unit_test(test_background_repair_soak),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_destroy_during_prepare_repairs),
         cmocka_unit_test(test_background_build_value_moved_on),
