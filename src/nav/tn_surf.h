@@ -358,7 +358,8 @@ tn_status tn_surf_create(const tn_map *m, const tn_surf_profile *prof, const tn_
 tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *prof, tn_error *err);
 void tn_surf_destroy(tn_surf *g);
 /* SAVE AND LOAD: bake a big level's graph once and load it in a fraction of
- * its build.  tn_surf_save writes g (as of its last build or repair) into
+ * its build.  tn_surf_save writes g (as of its last build or repair; a
+ * repaired graph saves the bytes a fresh build of its map saves) into
  * buf: with buf NULL only *size (the bytes needed) is set; BUFFER_TOO_SMALL
  * when cap < *size.  The bytes (a versioned little-endian format with a
  * checksum, see tn_surf_io.c) hold what the searches made: edges, input

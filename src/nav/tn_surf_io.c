@@ -17,10 +17,12 @@
  *   f32 dt, gravity, max_fall, walk_speed, jump_height, jump_cut_speed;
  *     i32 coyote_frames; f32 tile_px
  *   u32 surfaces, nodes, edges, input runs, footprints; u64 footprint words
- *   per surface: i16 x4 explored box (x0, y0, x1, y1)
+ *   per surface: i16 x4 explored box (x0, y0, x1, y1): the union of its
+ *     footprints' boxes (32000, 32000, -32000, -32000 when it has none)
  *   per edge: i32 from, to; u16 runs, frames; u8 kind   (run0 implied)
  *   per input run: u16
- *   per footprint: i32 surface; i16 x0, y0, x1, y1; u8 search (bits implied)
+ *   per footprint, in (surface, search) order: i32 surface; i16 x0, y0,
+ *     x1, y1; u8 search (bits implied)
  *   per footprint word: u64
  *   i32 landmark setting (tn_surf_set_landmarks: 0 the default, -1 none,
  *     1..16); u32 landmarks K (0: none saved, else as many as the setting
@@ -117,7 +119,37 @@ static float get_f32(const uint8_t *p)
 /* ---- save ------------------------------------------------------------------ */
 
 /* The header and arrays into w (w->p NULL: their size only). */
-static void write_graph(const tn_surf *g, wr *w)
+/* The footprints in (surface, search) order, the order a build makes
+ * them in (a counting sort by surface; a surface has a few searches): a
+ * repair keeps the records of the searches it did not run again and puts
+ * the new ones after them, so storage order would save other bytes for a
+ * repaired graph than for a fresh build of its map.  NULL on out of
+ * memory (then storage order, and the graph's own explored boxes). */
+static int32_t *foot_order_of(const tn_surf *g)
+{
+    const tn_allocator *a = &g->alloc;
+    int32_t *first = tn_alloc_array(a, (size_t)g->nsurf + 1, sizeof *first);
+    int32_t *ord = tn_alloc_array(a, (size_t)g->nfoot + 1, sizeof *ord);
+    if (!first || !ord) {
+        tn_free(a, first);
+        tn_free(a, ord);
+        return NULL;
+    }
+    for (int f = 0; f < g->nfoot; f++) first[g->foot[f].surf + 1]++;
+    for (int s = 0; s < g->nsurf; s++) first[s + 1] += first[s];
+    for (int f = 0; f < g->nfoot; f++) ord[first[g->foot[f].surf]++] = f;
+    /* (first[s] is now where surface s's records end) */
+    for (int s = 0, i0 = 0; s < g->nsurf; i0 = first[s++])
+        for (int i = i0 + 1; i < first[s]; i++)
+            for (int k = i; k > i0 && g->foot[ord[k - 1]].search > g->foot[ord[k]].search; k--) {
+                const int32_t t = ord[k];
+                ord[k] = ord[k - 1], ord[k - 1] = t;
+            }
+    tn_free(a, first);
+    return ord;
+}
+
+static void write_graph(const tn_surf *g, wr *w, const int32_t *ord)
 {
     const tn_surf_profile *pr = &g->prof;
     for (int i = 0; i < 6; i++) put(w, (uint8_t)MAGIC[i], 1);
@@ -150,7 +182,21 @@ static void write_graph(const tn_surf *g, wr *w)
     put(w, nruns, 4);
     put(w, (uint32_t)g->nfoot, 4);
     put(w, nwords, 8);
-    for (int s = 0; s < 4 * g->nsurf; s++) put(w, (uint16_t)g->sbox[s], 2);
+    /* explored boxes: the union of each surface's footprints (ord groups
+     * them), the same for a fresh build and a repaired graph (which keeps
+     * a partly kept surface's old box as a bound) */
+    for (int s = 0, i = 0; s < g->nsurf; s++) {
+        int b[4];
+        for (int k = 0; k < 4; k++) b[k] = ord ? (k < 2 ? 32000 : -32000) : g->sbox[4 * s + k];
+        for (; ord && i < g->nfoot && g->foot[ord[i]].surf == s; i++) {
+            const tn_surf_foot *F = &g->foot[ord[i]];
+            b[0] = F->x0 < b[0] ? F->x0 : b[0];
+            b[1] = F->y0 < b[1] ? F->y0 : b[1];
+            b[2] = F->x1 > b[2] ? F->x1 : b[2];
+            b[3] = F->y1 > b[3] ? F->y1 : b[3];
+        }
+        for (int k = 0; k < 4; k++) put(w, (uint16_t)(int16_t)b[k], 2);
+    }
     for (int e = 0; e < g->nedges; e++) {
         const tn_surf_edge *E = &g->edge[e];
         put(w, (uint32_t)E->from, 4);
@@ -163,8 +209,8 @@ static void write_graph(const tn_surf *g, wr *w)
     for (int e = 0; e < g->nedges; e++)
         for (int k = 0; k < g->edge[e].nruns; k++)
             put(w, g->runs[g->edge[e].run0 + (uint32_t)k], 2);
-    for (int f = 0; f < g->nfoot; f++) {
-        const tn_surf_foot *F = &g->foot[f];
+    for (int i = 0; i < g->nfoot; i++) {
+        const tn_surf_foot *F = &g->foot[ord ? ord[i] : i];
         put(w, (uint32_t)F->surf, 4);
         put(w, (uint16_t)F->x0, 2);
         put(w, (uint16_t)F->y0, 2);
@@ -172,9 +218,10 @@ static void write_graph(const tn_surf *g, wr *w)
         put(w, (uint16_t)F->y1, 2);
         put(w, F->search, 1);
     }
-    for (int f = 0; f < g->nfoot; f++) {
-        size_t nw = tn_surfi_foot_words(&g->foot[f]);
-        for (size_t k = 0; k < nw; k++) put(w, g->fbits[g->foot[f].bits + k], 8);
+    for (int i = 0; i < g->nfoot; i++) {
+        const tn_surf_foot *F = &g->foot[ord ? ord[i] : i];
+        const size_t nw = tn_surfi_foot_words(F);
+        for (size_t k = 0; k < nw; k++) put(w, g->fbits[F->bits + k], 8);
     }
     /* the landmark tables (none when the query index could not be made) */
     const int K = g->qindex && g->lm ? g->nlm : 0, K2 = 2 * K;
@@ -206,16 +253,18 @@ tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn
                             "surface graph save: the graph has no data (its last build or "
                             "repair failed)");
     wr w = {NULL, 0};
-    write_graph(g, &w);
+    write_graph(g, &w, NULL); /* (the size: the same in any order) */
     const size_t need = w.n + 8;
     *size = need;
     if (!buf) return TN_OK;
     if (cap < need)
         return tn_error_set(err, TN_FAILURE | TN_BUFFER_TOO_SMALL, 0, 0,
                             "surface graph save: %zu bytes needed, the buffer has %zu", need, cap);
+    int32_t *ord = foot_order_of(g);
     w = (wr){buf, 0};
-    write_graph(g, &w);
+    write_graph(g, &w, ord);
     put(&w, checksum(buf, w.n), 8);
+    tn_free(&g->alloc, ord);
     return TN_OK;
 }
 
