@@ -757,36 +757,6 @@ static void assert_fresh_build(const tn_surf *g, const tn_map *m)
     tn_surf_destroy(fresh);
 }
 
-/* g is a fresh build of m for its profile edge for edge: the same nodes,
- * edges (take-off, landing, frames, kind, dominance) and input runs.  (A
- * repaired graph saves other bytes than a fresh build on bigger levels:
- * docs/surf.md, "Saved graphs".) */
-static void assert_fresh_edges(const tn_surf *g, const tn_map *m)
-{
-    tn_surf *fresh = NULL;
-    assert_true(tn_succeeded(tn_surf_create(m, tn_surf_get_profile(g), NULL, &fresh, NULL)));
-    assert_int_equal(tn_surf_node_count(g), tn_surf_node_count(fresh));
-    assert_int_equal(tn_surf_edge_count(g), tn_surf_edge_count(fresh));
-    const tn_surf_edge *a = tn_surf_edges(g), *b = tn_surf_edges(fresh);
-    for (int e = 0; e < tn_surf_edge_count(g); e++) {
-        assert_int_equal(a[e].from, b[e].from);
-        assert_int_equal(a[e].to, b[e].to);
-        assert_int_equal(a[e].frames, b[e].frames);
-        assert_int_equal(a[e].kind, b[e].kind);
-        assert_int_equal(a[e].flags, b[e].flags);
-        assert_int_equal(a[e].nruns, b[e].nruns);
-        for (int k = 0; k < a[e].nruns; k++) {
-            tn_input ia, ib;
-            int ca, cb;
-            tn_surf_run(g, a[e].run0 + (uint32_t)k, &ia, &ca);
-            tn_surf_run(fresh, b[e].run0 + (uint32_t)k, &ib, &cb);
-            assert_int_equal(ca, cb);
-            assert_memory_equal(&ia, &ib, sizeof ia);
-        }
-    }
-    tn_surf_destroy(fresh);
-}
-
 /* Steps (1 ms apart) until the character's graph is back; false after 30 s
  * of waiting (a build of the demo map takes about 10 ms). */
 static bool step_until_graph(tn_world *w, int *steps)
@@ -1263,7 +1233,7 @@ static bool same_place(const tn_world *a, const tn_world *b)
  * 20 ms, up to 160 ms: frames dropped at every edit): the graph is out of
  * the cache meanwhile, the overlay says so, edits made meanwhile are
  * repaired by the next one when it ends, and the graph comes back equal to
- * a fresh build edge for edge.  A jump or fall under way goes on as it would have
+ * a fresh build (its saved bytes).  A jump or fall under way goes on as it would have
  * (tn_bot_coast: a twin world without background builds, whose repairs
  * are made in the edit, flies the same arc, frame for frame); a click
  * waits for the repair and plans at once.  On the demo map (up to 128x128)
@@ -1329,7 +1299,7 @@ static void test_background_repair(void **state)
     const tn_map *m = tn_world_map(w);
     tn_surf *g = (tn_surf *)tn_wbots_character_graph(w);
     assert_true(tn_surf_in_sync(g, m));
-    assert_fresh_edges(g, m);
+    assert_fresh_build(g, m);
     int local, full;
     tn_surf_repair_counts(g, &local, &full);
     assert_int_equal(full, 0);
@@ -1343,7 +1313,7 @@ static void test_background_repair(void **state)
     assert_true(frames_until_graph(w, &steps));
     g = (tn_surf *)tn_wbots_character_graph(w);
     assert_true(tn_surf_in_sync(g, m));
-    assert_fresh_edges(g, m);
+    assert_fresh_build(g, m);
     tn_surf_repair_counts(g, &local, &full);
     assert_int_equal(full, 0);
     /* a click while a repair is under way waits for it: planned at once */
@@ -1373,7 +1343,7 @@ static void test_background_repair(void **state)
  * height and bot count changes, an edit a few frames), every frame
  * prepared as the window's are and checked (tn_world_check: every plan
  * edge still replays on the map); at the end the character's graph is up
- * to date and equal to a fresh build edge for edge. */
+ * to date and equal to a fresh build (its saved bytes). */
 static void test_background_repair_soak(void **state)
 {
     (void)state;
@@ -1424,7 +1394,7 @@ static void test_background_repair_soak(void **state)
     const tn_surf *g = tn_wbots_character_graph(w);
     assert_non_null(g);
     assert_true(tn_surf_in_sync(g, tn_world_map(w)));
-    assert_fresh_edges(g, tn_world_map(w));
+    assert_fresh_build(g, tn_world_map(w));
     tn_world_destroy(w);
 }
 
