@@ -590,10 +590,10 @@ static bool replay_next(tn_bot *b, tn_input *in)
 tn_input tn_bot_coast(tn_bot *b)
 {
     tn_input in = {false, false, false, false};
-    if (!b || !b->graph || (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) ||
-        !replay_next(b, &in))
-        in = (tn_input){false, false, false, false};
-    if (b) b->last_in = in;
+    if (!b) return in;
+    if (b->graph && (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL))
+        replay_next(b, &in); /* (writes in only when there is an input) */
+    b->last_in = in;
     return in;
 }
 
