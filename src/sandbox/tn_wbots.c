@@ -436,6 +436,7 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
     s->graph[slot] = NULL;
     s->job.slot = slot;
     s->job.rev = w->map->revision;
+    s->job.repair = false;
     s->job.prof = *prof;
     atomic_store(&s->job.stop[slot], false);
     s->job.prof.cancel = job_stopped;
