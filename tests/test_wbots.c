@@ -1398,6 +1398,85 @@ static void test_background_repair_soak(void **state)
     tn_world_destroy(w);
 }
 
+/* Whether every graph of a body's size has the map's edits: the
+ * character's is cached, and each extra bot holds its graph. */
+static bool graphs_up(const tn_world *w)
+{
+    const uint32_t rev = tn_world_map(w)->revision;
+    const tn_surf *g = tn_wbots_character_graph(w);
+    if (tn_wbots_graphs_behind(w) > 0 || !g || tn_surf_map_revision(g) != rev) return false;
+    for (int i = 0; i < tn_wbots_count(w); i++) {
+        g = tn_bot_graph(tn_wbots_bot(w, i));
+        if (!g || tn_surf_map_revision(g) != rev) return false;
+    }
+    return true;
+}
+
+/* Frames (1 ms apart) until graphs_up; false after 30,000. */
+static bool frames_until_graphs_up(tn_world *w, int *frames)
+{
+    for (*frames = 0; *frames < 30000 && !graphs_up(w); (*frames)++) {
+        tn_world_prepare(w, 0);
+        tn_world_step(w);
+        thrd_sleep(&(struct timespec){.tv_nsec = 1000000}, NULL);
+    }
+    return graphs_up(w);
+}
+
+/* Bots of two sizes (the extra bots made at 1x2, the character then
+ * 2x2) on a map whose repairs run in the background: each edit's repair
+ * reaches both graphs, in turn, with the character standing idle and no
+ * click (until 2026-12-05 only the graph last used was repaired; the
+ * other waited for its next use, then synced on the game's thread: a
+ * rebuild there once more than 32 tiles had changed, 4-8 s at
+ * 1024x1024).  Each then equals a fresh build of the map. */
+static void test_background_repair_two_sizes(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen_with(256, 256, 7, NULL);
+    tn_world_set_clock(w, bg_clock); /* (every repair "takes" 60 ms: slow) */
+    tn_world_build_graphs_in_background(w, true);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 3, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, NULL)));
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    int frames;
+    assert_true(frames_until_graphs_up(w, &frames));
+    const tn_surf *gc = tn_wbots_character_graph(w);
+    const tn_surf *gb = tn_bot_graph(tn_wbots_bot(w, 0));
+    assert_true(gc != gb);
+    assert_int_equal(tn_surf_get_profile(gc)->w, 2);
+    assert_int_equal(tn_surf_get_profile(gb)->w, 1);
+    /* edits near the character, one a frame */
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    const int tx = (int)(cx / (float)TN_TILE_PX), ty = (int)(cy / (float)TN_TILE_PX);
+    const int before = tn_wbots_repairs_started(w);
+    int made = 0;
+    for (int k = 0; k < 24; k++) {
+        made += tn_succeeded(tn_world_edit(w, tx - 12 + k, ty - 3 - k % 3, TN_EDIT_BLOCK, NULL));
+        tn_world_prepare(w, 0);
+        tn_world_step(w);
+    }
+    assert_true(made > 10);
+    assert_true(frames_until_graphs_up(w, &frames));
+    printf("  %d edits, %d repairs in the background, every graph up %d frames later\n", made,
+           tn_wbots_repairs_started(w) - before, frames);
+    assert_true(tn_wbots_repairs_started(w) - before >= 2);
+    const tn_map *m = tn_world_map(w);
+    gc = tn_wbots_character_graph(w);
+    gb = tn_bot_graph(tn_wbots_bot(w, 0));
+    assert_fresh_build(gc, m);
+    assert_fresh_build(gb, m);
+    int local, full;
+    tn_surf_repair_counts(gc, &local, &full);
+    assert_int_equal(full, 0);
+    assert_true(local > 0);
+    tn_surf_repair_counts(gb, &local, &full);
+    assert_int_equal(full, 0);
+    assert_true(local > 0);
+    tn_world_destroy(w);
+}
+
 /* A generated level of mw x mh tiles through the gate allocator,
  * background builds on, its first graph under way and held at the gate. */
 static tn_world *gated_gen_world_wh(int mw, int mh)
@@ -2983,6 +3062,7 @@ int main(void)
         cmocka_unit_test(test_background_build_outrun_by_edits),
         cmocka_unit_test(test_background_repair),
         cmocka_unit_test(test_background_repair_soak),
+        cmocka_unit_test(test_background_repair_two_sizes),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_destroy_during_prepare_repairs),
         cmocka_unit_test(test_background_build_value_moved_on),

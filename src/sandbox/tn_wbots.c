@@ -474,17 +474,67 @@ static int sync_most(const tn_surf *g)
 }
 #endif
 
+/* Whether edits' repairs run in the background: in a window (graph_bg)
+ * on a map over BG_TILES tiles, unless the last repair was fast
+ * (REPAIR_SLOW_MS). */
+static bool repair_bg(const tn_world *w, const tn_wbots *s)
+{
+#ifdef BG_THREADS
+    return w->graph_bg && (long)w->map->w * w->map->h > BG_TILES &&
+           (s->last_repair_ms <= 0.0 || s->last_repair_ms > REPAIR_SLOW_MS);
+#else
+    (void)w, (void)s;
+    return false;
+#endif
+}
+
+/* Whether a body has the profile: the physics the world has (every body
+ * steps under w->phys) and the size of the character or of an extra bot
+ * (they keep the size they were made with). */
+static bool profile_wanted(const tn_world *w, const tn_wbots *s, const tn_surf_profile *prof)
+{
+    if (memcmp(&prof->phys, &w->phys, sizeof w->phys) != 0) return false;
+    if (prof->w == w->character.w && prof->h == w->character.h) return true;
+    for (int i = 0; i < s->n; i++)
+        if (prof->w == s->ebody[i].w && prof->h == s->ebody[i].h) return true;
+    return false;
+}
+
+/* Whether graph g misses edits made to the map since it was built or
+ * repaired (not: repaired on a copy of the map as it is, which a sync
+ * adopts with one pass over the tiles). */
+static bool behind(const tn_world *w, const tn_surf *g)
+{
+    return tn_surf_map_revision(g) != w->map->revision;
+}
+
+/* The cached graph of a body's profile furthest behind the map's edits
+ * (-1: none is behind), the next a background repair takes: each graph
+ * in turn, the one waiting longest first, so a drag of the block tool
+ * with bots of two sizes about keeps up both. */
+static int stale_slot(const tn_world *w, const tn_wbots *s)
+{
+    int k = -1;
+    for (int i = 0; i < GRAPH_CACHE; i++) {
+        const tn_surf *g = s->graph[i];
+        if (!g || !behind(w, g) || !profile_wanted(w, s, tn_surf_get_profile(g))) continue;
+        if (k < 0 || w->map->revision - tn_surf_map_revision(g) >
+                         w->map->revision - tn_surf_map_revision(s->graph[k]))
+            k = i;
+    }
+    return k;
+}
+
 /* Repair the graph in cache slot `slot` for the edits made to the map on
- * another thread, when repairs are slow (REPAIR_SLOW_MS) and no job runs
+ * another thread, when repairs run there (repair_bg) and no job runs
  * (false: not started; the caller repairs it).  Meanwhile the graph is out
  * of the cache, as during a build: the bots that need it stand by, a jump
  * under way goes on (tn_bot_coast). */
 static bool repair_start(tn_world *w, tn_wbots *s, int slot)
 {
 #ifdef BG_THREADS
-    if (!w->graph_bg || s->job.running || (long)w->map->w * w->map->h <= BG_TILES) return false;
-    const bool slow = s->last_repair_ms <= 0.0 || s->last_repair_ms > REPAIR_SLOW_MS;
-    if (!slow || tn_failed(tn_map_clone(w->map, &s->job.map, NULL))) return false;
+    if (s->job.running || !repair_bg(w, s)) return false;
+    if (tn_failed(tn_map_clone(w->map, &s->job.map, NULL))) return false;
     tn_surf *g = s->graph[slot];
     if (g == s->char_graph) s->char_graph = NULL;
     s->job.g = g;
@@ -599,20 +649,15 @@ static bool job_again(tn_world *w, tn_wbots *s)
     return false;
 }
 
-/* A background repair that ended (job_collect): edits made meanwhile are
- * repaired by another on a new copy (unless `wait`: a click or the end of
- * the world takes the graph as it is, and graph_for syncs it); else the
- * graph goes back in its slot.  One that failed or was told to stop
- * leaves the cache (built again when needed), as after a failed repair on
- * this thread (tn_wbots_on_edit). */
+/* A background repair that ended (job_collect): the graph goes back in
+ * its slot, and the next graph behind the map's edits (stale_slot: edits
+ * made meanwhile, or another body size's graph) is repaired by another on
+ * a new copy (unless `wait`: a click or the end of the world takes the
+ * graphs as they are, and graph_for syncs them).  One that failed or was
+ * told to stop leaves the cache (built again when needed), as after a
+ * failed repair on this thread (tn_wbots_on_edit). */
 static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bool cancelled)
 {
-    if (!wait && !stopped && w->graph_bg && tn_succeeded(s->job.st) &&
-        w->map->revision != s->job.rev && w->map->w == s->job.map->w &&
-        w->map->h == s->job.map->h && job_again(w, s)) {
-        s->bg_repairs++;
-        return;
-    }
     s->job.running = false;
     s->job.repair = false;
     tn_map_destroy(s->job.map);
@@ -626,6 +671,10 @@ static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bo
         s->graph_used[s->job.slot] = ++s->tick;
     }
     s->job.g = NULL;
+    if (!wait && !stopped && !cancelled && tn_succeeded(s->job.st)) {
+        const int next = stale_slot(w, s);
+        if (next >= 0) repair_start(w, s, next);
+    }
 }
 #endif
 
@@ -713,6 +762,27 @@ int tn_wbots_repairs_started(const tn_world *w) { return of(w) ? of(w)->bg_repai
 int tn_wbots_builds_started(const tn_world *w) { return w->graph_bg_builds; }
 int tn_wbots_builds_failed(const tn_world *w) { return w->graph_bg_failures; }
 
+/* The character's graph is repaired in the background (away from the
+ * cache), or waits behind the map's edits for a repair under way (another
+ * size's graph's) to end. */
+static bool char_waits_repair(const tn_world *w, const tn_wbots *s)
+{
+    if (!s || !s->job.running || !s->job.repair) return false;
+    const tn_surf *g = tn_wbots_character_graph(w);
+    return !g || behind(w, g);
+}
+
+int tn_wbots_graphs_behind(const tn_world *w)
+{
+    const tn_wbots *s = of(w);
+    if (!s) return 0;
+    int n = s->job.running; /* (a build or repair under way) */
+    for (int i = 0; i < GRAPH_CACHE; i++)
+        n += s->graph[i] && behind(w, s->graph[i]) &&
+             profile_wanted(w, s, tn_surf_get_profile(s->graph[i]));
+    return n;
+}
+
 void tn_wbots_compare_counts(const tn_world *w, int *here, int *background, int *dropped)
 {
     const tn_wbots *s = of(w);
@@ -721,18 +791,12 @@ void tn_wbots_compare_counts(const tn_world *w, int *here, int *background, int 
     if (dropped) *dropped = s ? s->cmp.dropped : 0;
 }
 
-/* Whether the background build under way is for a profile a body has:
- * physics the world has (every body steps under w->phys) and the size of
- * the character or of an extra bot (they keep the size they were made
- * with).  Not, after a jump or size slider moved on from its value. */
+/* Whether the background build under way is for a profile a body has
+ * (profile_wanted): not, after a jump or size slider moved on from its
+ * value. */
 static bool job_wanted(const tn_world *w, const tn_wbots *s)
 {
-    if (memcmp(&s->job.prof.phys, &w->phys, sizeof w->phys) != 0) return false;
-    const int jw = s->job.prof.w, jh = s->job.prof.h;
-    if (jw == w->character.w && jh == w->character.h) return true;
-    for (int i = 0; i < s->n; i++)
-        if (jw == s->ebody[i].w && jh == s->ebody[i].h) return true;
-    return false;
+    return profile_wanted(w, s, &s->job.prof);
 }
 
 /* The cached graph for a body's profile (made or rebuilt when the profile
@@ -766,6 +830,15 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         if (s->graph_used[i] < s->graph_used[lru]) lru = i;
     }
     tn_error e;
+    /* a graph behind the map's edits (another size's, while a background
+     * repair took the last one used) is repaired in the background too,
+     * when repairs run there: the bots wait for it as for a build (the
+     * repair under way first); a click's plan is made at once */
+    if (slot >= 0 && build && mode != BUILD_NOW && behind(w, s->graph[slot]) && repair_bg(w, s) &&
+        (s->job.running || repair_start(w, s, slot))) {
+        s->waiting = true;
+        return NULL;
+    }
     if (slot >= 0) {
         if (build && tn_failed(tn_surf_sync(s->graph[slot], w->map, &e))) {
             failed_here(w, s, slot, &prof, e.msg);
@@ -1611,21 +1684,32 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
     /* a repair under way in the background takes this edit too, by another
      * when it ends (repair_collect); edits piling up behind it (a drag of
      * the block tool: a frame each) are waited for before they outgrow what
-     * the next sync repairs tile by tile (it would rebuild the graph: 4-8 s
-     * at 1024x1024), then repaired by a new one */
+     * the next sync of a graph repairs tile by tile (it would rebuild the
+     * graph: 4-8 s at 1024x1024), then repaired by a new one */
     if (s->job.running && s->job.repair) {
-        job_collect(w, s, w->map->revision - s->job.rev + 1 >= s->job.most);
+        uint32_t oldest = s->job.rev;
+        const int k = stale_slot(w, s);
+        if (k >= 0 &&
+            w->map->revision - tn_surf_map_revision(s->graph[k]) > w->map->revision - oldest)
+            oldest = tn_surf_map_revision(s->graph[k]);
+        job_collect(w, s, w->map->revision - oldest + 1 >= s->job.most);
         if (s->job.running) return;
     }
     /* the graph last used follows each edit at once (a one-tile repair):
      * edits made while no bot plans would otherwise pile up, and the next
      * goto would pay for all of them in one frame (up to a rebuild); the
-     * other cached graphs catch up when used.  A slow repair (a big map)
-     * runs in the background, as a build does, so the window runs on. */
+     * other cached graphs catch up when used.  Slow repairs (a big map)
+     * run in the background, as a build does, so the window runs on: there
+     * every graph of a body's size is repaired, in turn (stale_slot). */
     int mru = -1;
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (s->graph[i] && (mru < 0 || s->graph_used[i] > s->graph_used[mru])) mru = i;
-    if (mru < 0 || repair_start(w, s, mru)) return;
+    if (mru < 0) return;
+    if (repair_bg(w, s)) {
+        const int k = stale_slot(w, s);
+        if (k < 0 || repair_start(w, s, k)) return; /* (k < 0: no body has mru's size) */
+        mru = k;
+    }
     tn_error e;
     const double t0 = w->clock ? w->clock() : 0.0;
     tn_status st = x < 0 ? tn_surf_sync(s->graph[mru], w->map, &e) /* (the whole map) */
@@ -1764,9 +1848,9 @@ static const char *hud_state(tn_bot_state st)
  * a hold put its graph build off. */
 static const char *when_pending(const tn_world *w)
 {
+    if (char_waits_repair(w, of(w))) return "when its graph is repaired";
     if (!tn_wbots_character_graph(w)) {
-        if (of(w)->job.running)
-            return of(w)->job.repair ? "when its graph is repaired" : "when its graph is built";
+        if (of(w)->job.running) return "when its graph is built";
         if (of(w)->waiting) return "when the slider is let go";
     }
     return w->character.on_ground ? "at the next step" : "on landing";
@@ -2060,7 +2144,7 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
         return "graph overlay: no graph on a map above 1024x1024 tiles (goto is off)";
     if (!graph_mode(w, s))
         return "graph overlay: the planner is classic, nothing to show (G: graph)";
-    if (s->job.running && s->job.repair && !tn_wbots_character_graph(w))
+    if (char_waits_repair(w, s))
         return "graph overlay: repairing the graph for the edit in the background";
     if (s->job.running && !tn_wbots_character_graph(w))
         return s->tick ? "graph overlay: building the graph for the new value in the background"

@@ -91,6 +91,11 @@ int tn_wbots_builds_failed(const tn_world *w);
  * unless the last repair took under 4 ms by the clock; one begun
  * again for the edits made while it ran counts again). */
 int tn_wbots_repairs_started(const tn_world *w);
+/* The graphs of a body's size (the character's, an extra bot's) that do
+ * not yet have every edit made to the map: cached ones behind it (they
+ * catch up when used, or in the background) and one being built or
+ * repaired on another thread.  0: every body plans on the map as it is. */
+int tn_wbots_graphs_behind(const tn_world *w);
 /* The classic comparison searches behind the HUD's "| classic: ..." (a goto
  * click's, or a graph re-plan's under another map, jump or size) since the
  * bots part was made (a map replacement starts again at 0): `here` made on
