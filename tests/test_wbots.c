@@ -2391,7 +2391,8 @@ static void test_plan_budget_default_big_map(void **state)
 
 typedef struct counts {
     int lines, rects, filled, circles, tris;
-    int plan; /* lines in the graph plan's yellow (tn_surf_debug_draw) */
+    int plan;      /* lines in the graph plan's yellow (tn_surf_debug_draw) */
+    unsigned amax; /* the lines' highest alpha */
 } counts;
 
 static void c_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
@@ -2399,6 +2400,7 @@ static void c_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
     (void)x0, (void)y0, (void)x1, (void)y1;
     ((counts *)u)->lines++;
     if (c == 0xFFFF40FFu) ((counts *)u)->plan++;
+    if ((c & 0xffu) > ((counts *)u)->amax) ((counts *)u)->amax = c & 0xffu;
 }
 static void c_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
 {
@@ -2456,6 +2458,48 @@ static void test_draw(void **state)
     assert_true(p.lines >= 10); /* a walk and the jump's arc, frame by frame */
     counts g = draw(w, TN_OVERLAY_SURF);
     assert_true(g.lines > p.lines);
+    tn_world_destroy(w);
+}
+
+/* The surface overlay while the character's graph is away for a background
+ * repair (a map over 128x128 tiles in the window): the graph as last drawn,
+ * at half its alpha, beside the note (until 2026-12-05 nothing: the overlay
+ * blinked out at each edit); forgotten once a frame is drawn without the
+ * overlay; the repaired graph drawn in full when it is back. */
+static void test_overlay_during_background_repair(void **state)
+{
+    (void)state;
+    gate_reset();
+    tn_world *w = world_gen_with(256, 256, 7, &gate_allocator);
+    tn_world_set_clock(w, bg_clock);
+    tn_world_build_graphs_in_background(w, true);
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    int steps;
+    assert_true(frames_until_graph(w, &steps));
+    const counts before = draw(w, TN_OVERLAY_SURF);
+    assert_true(before.lines > 100);
+    assert_true(before.amax > 0x80u);
+    atomic_store(&gate_closed, true);
+    edit_top_row(w);
+    assert_int_equal(tn_wbots_repairs_started(w), 1);
+    assert_null(tn_wbots_character_graph(w)); /* (away) */
+    assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "repairing"));
+    assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "faint"));
+    counts c = draw(w, TN_OVERLAY_SURF);
+    assert_int_equal(c.lines, before.lines);
+    assert_int_equal(c.circles, before.circles);
+    assert_int_equal(c.rects, before.rects);
+    assert_int_equal(c.amax, before.amax / 2);
+    c = draw(w, 0); /* a frame without the overlay: forgotten */
+    c = draw(w, TN_OVERLAY_SURF);
+    assert_int_equal(c.lines + c.circles + c.rects, 0);
+    assert_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "faint"));
+    atomic_store(&gate_closed, false);
+    assert_true(frames_until_graph(w, &steps));
+    c = draw(w, TN_OVERLAY_SURF);
+    assert_true(c.lines > 100);
+    assert_int_equal(c.amax, before.amax);
+    assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
 
@@ -3063,6 +3107,7 @@ int main(void)
         cmocka_unit_test(test_background_repair),
         cmocka_unit_test(test_background_repair_soak),
         cmocka_unit_test(test_background_repair_two_sizes),
+        cmocka_unit_test(test_overlay_during_background_repair),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_destroy_during_prepare_repairs),
         cmocka_unit_test(test_background_build_value_moved_on),

@@ -226,7 +226,32 @@ typedef struct tn_wbots {
     const char *sn_reason; /* tn_bot_info.plan_reason of the plan */
     bool sn_reached;
     const char *sn_why; /* why sn_n is 0 */
+    /* The surface overlay as last drawn from the character's graph where
+     * edits are repaired in the background (repair_bg), in world pixels:
+     * drawn fainter while that graph is away for a repair, so the overlay
+     * does not blink out at each edit of a big level.  Made by the first
+     * such draw (SNAP_MAX primitives, a draw cut short there) and kept;
+     * `valid` while the overlay is on (a draw without it forgets it), for
+     * the profile it was drawn for (a slider move leaves it). */
+    struct snap_prim *snap;
+    int snap_n;
+    bool snap_valid;
+    tn_surf_profile snap_prof;
 } tn_wbots;
+
+/* One primitive of the overlay's snapshot (a line: x0 y0 x1 y1; a circle:
+ * cx cy r; a rect: x y w h). */
+typedef struct snap_prim {
+    float a, b, c, d;
+    uint32_t rgba;
+    uint8_t kind; /* SNAP_LINE, _CIRCLE, _RECT */
+    bool filled;
+} snap_prim;
+enum { SNAP_LINE, SNAP_CIRCLE, SNAP_RECT };
+/* primitives kept at most (24 bytes each: 1.5 MB); the overlay of a
+ * 1280x720 view of a 1024x1024 level is about 31,000, of all of it (no
+ * view) about 59,000 */
+#define SNAP_MAX 65536
 
 /* "1 leg", "2 legs": the HUD and messages count in the singular too */
 #define PLURAL(n) ((n) == 1 ? "" : "s")
@@ -325,6 +350,7 @@ void tn_wbots_destroy(tn_world *w)
     for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
     tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s->ex);
+    tn_free(&w->alloc, s->snap);
     tn_free(&w->alloc, s);
     w->bots = NULL;
 }
@@ -2091,6 +2117,65 @@ static void tint_circle(void *u, float cx, float cy, float r, uint32_t c, bool f
     tn_dd_circle(t->dd, cx, cy, r, t->col, filled);
 }
 
+/* The overlay's snapshot: a debug draw that passes each primitive on and
+ * keeps it (snap_prim), up to SNAP_MAX. */
+typedef struct snap_dd {
+    const tn_debug_draw *dd;
+    tn_wbots *s;
+} snap_dd;
+
+static void snap_put(tn_wbots *s, int kind, float a, float b, float c, float d, uint32_t rgba,
+                     bool filled)
+{
+    if (s->snap_n == SNAP_MAX) return;
+    s->snap[s->snap_n++] = (snap_prim){a, b, c, d, rgba, (uint8_t)kind, filled};
+}
+
+static void snap_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
+{
+    const snap_dd *t = u;
+    tn_dd_line(t->dd, x0, y0, x1, y1, c);
+    snap_put(t->s, SNAP_LINE, x0, y0, x1, y1, c, false);
+}
+
+static void snap_circle(void *u, float cx, float cy, float r, uint32_t c, bool filled)
+{
+    const snap_dd *t = u;
+    tn_dd_circle(t->dd, cx, cy, r, c, filled);
+    snap_put(t->s, SNAP_CIRCLE, cx, cy, r, 0.0f, c, filled);
+}
+
+static void snap_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
+{
+    const snap_dd *t = u;
+    tn_dd_rect(t->dd, x, y, w, h, c, filled);
+    snap_put(t->s, SNAP_RECT, x, y, w, h, c, filled);
+}
+
+/* Whether the overlay shows the snapshot: the character's graph is away
+ * for a repair, and the snapshot is of its profile. */
+static bool snap_shown(const tn_world *w, const tn_wbots *s)
+{
+    if (!s->snap_valid || tn_wbots_character_graph(w) || !char_waits_repair(w, s)) return false;
+    tn_surf_profile now = tn_surf_profile_make(w->character.w, w->character.h, &w->phys);
+    return tn_surf_same_profile(&now, &s->snap_prof);
+}
+
+/* The snapshot drawn at half its alpha (the graph before the edit). */
+static void snap_draw(const tn_wbots *s, const tn_debug_draw *dd)
+{
+    for (int k = 0; k < s->snap_n; k++) {
+        const snap_prim *p = &s->snap[k];
+        const uint32_t c = (p->rgba & 0xffffff00u) | ((p->rgba & 0xffu) / 2u);
+        if (p->kind == SNAP_LINE)
+            tn_dd_line(dd, p->a, p->b, p->c, p->d, c);
+        else if (p->kind == SNAP_CIRCLE)
+            tn_dd_circle(dd, p->a, p->b, p->c, c, p->filled);
+        else
+            tn_dd_rect(dd, p->a, p->b, p->c, p->d, c, p->filled);
+    }
+}
+
 /* The bot's plan is one made on g as it is now: its generation alone is
  * not enough (each cached graph counts its own builds from 1). */
 static bool plan_of(const tn_bot *bot, const tn_surf *g)
@@ -2145,7 +2230,10 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
     if (!graph_mode(w, s))
         return "graph overlay: the planner is classic, nothing to show (G: graph)";
     if (char_waits_repair(w, s))
-        return "graph overlay: repairing the graph for the edit in the background";
+        return snap_shown(w, s) ? "graph overlay: repairing the graph for the edit in the "
+                                  "background (faint: the graph before it)"
+                                : "graph overlay: repairing the graph for the edit in the "
+                                  "background";
     if (s->job.running && !tn_wbots_character_graph(w))
         return s->tick ? "graph overlay: building the graph for the new value in the background"
                        : "graph overlay: building this map's graph in the background";
@@ -2170,6 +2258,8 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
 {
     const tn_wbots *s = of(w);
     if (!s) return;
+    if (!(overlays & TN_OVERLAY_SURF) || !graph_mode(w, s))
+        ((tn_wbots *)s)->snap_valid = false; /* (see snap: drawing keeps that cache) */
     bool graph = strcmp(planner_in_effect(w, s), "graph") == 0;
     if ((overlays & TN_OVERLAY_EXPLORED) && graph) {
         /* the graph planner's own search (the replay's nodes), not the
@@ -2214,13 +2304,26 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
             /* the edges that take off in the view or within SURF_MARGIN
              * tiles of it (arcs from there cross it), at most 300 of them:
              * a stride over the whole graph of a 256x256 map left a few in
-             * the view */
+             * the view; kept as the snapshot where repairs run in the
+             * background (drawing keeps that cache: hence the cast) */
             const float M = SURF_MARGIN * T;
             float full[4] = {0, 0, (float)w->map->w * T, (float)w->map->h * T};
             const float *v = view ? view : full;
-            tn_surf_debug_draw_surfaces_in(g, dd, v[0] - M, v[1] - M, v[2] + M, v[3] + M);
-            tn_surf_debug_draw_edges_in(g, w->map, dd, v[0] - M, v[1] - M, v[2] + M, v[3] + M,
-                                        SURF_DRAW_EDGES);
+            tn_wbots *ms = (tn_wbots *)s;
+            snap_dd rec = {dd, ms};
+            tn_debug_draw snap = {&rec, snap_line, snap_rect, snap_circle, NULL, NULL};
+            const bool keep =
+                repair_bg(w, s) &&
+                (s->snap || (ms->snap = tn_alloc(&w->alloc, SNAP_MAX * sizeof *s->snap)));
+            ms->snap_n = 0;
+            ms->snap_valid = keep;
+            ms->snap_prof = *tn_surf_get_profile(g);
+            tn_surf_debug_draw_surfaces_in(g, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
+                                           v[3] + M);
+            tn_surf_debug_draw_edges_in(g, w->map, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
+                                        v[3] + M, SURF_DRAW_EDGES);
+        } else if (!g && (overlays & TN_OVERLAY_SURF) && snap_shown(w, s)) {
+            snap_draw(s, dd); /* (the note says the graph is being repaired) */
         }
         if (g) draw_plan(w, s->bot, &w->character, g, dd, 0); /* the path overlay: the plan */
     }
