@@ -10,13 +10,13 @@
  * Checks, beyond "no crash, no out-of-bounds read, no leak, no UB":
  *  - a refusal: PARSE_ERROR or OUT_OF_MEMORY, a message starting with the
  *    name, no graph, nothing left allocated;
-   *  - an accepted graph saves to the very bytes it was loaded from (but for
+ *  - an accepted graph saves to the very bytes it was loaded from (but for
  *    landmark tables the load made where the data had none, and data whose
  *    footprints or explored boxes were not as a build saves them: that
- *    canonical form must then load and save to itself), answers
- *    queries (with query shortcuts and labels, or without), and repairs a one-tile edit locally (whatever edges, input
- *    runs and footprints the data held, as long as every check passed),
- *    then frees everything.
+ *    canonical form must then load and save to itself), answers queries
+ *    (with query shortcuts and labels, or without), and repairs an edit of
+ *    one or two tiles locally (whatever edges, input runs and footprints
+ *    the data held, as long as every check passed), then frees everything.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -135,6 +135,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      k * 3 % m->h, legs, 64, &cnt_legs, &st, NULL);
     const int x = size ? data[size - 1] % m->w : 0, y = size > 1 ? data[size - 2] % m->h : 0;
     const int old = tn_map_tile(m, x, y);
+    /* one input in two (the checksum's bit 2) changes a second tile too:
+     * both repaired by one local repair */
+    const int x2 = size > 2 ? data[size - 3] % m->w : 0, y2 = size > 3 ? data[size - 4] % m->h : 0;
+    const bool two = (h & 4) && (x2 != x || y2 != y);
+    const int old2 = tn_map_tile(m, x2, y2);
+    if (two)
+        tn_map_set_tile(m, x2, y2, old2 == TN_TILE_EMPTY ? TN_TILE_ONEWAY : TN_TILE_EMPTY, NULL);
     tn_map_set_tile(m, x, y, old == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY, NULL);
     tn_surf_edit(g, m, x, y, NULL);
     for (int k = 0; k < 4 && tn_surf_node_count(g) > 0; k++)
@@ -142,6 +149,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      &st, NULL);
     tn_surf_destroy(g);
     tn_map_set_tile(m, x, y, old, NULL);
+    if (two) tn_map_set_tile(m, x2, y2, old2, NULL);
     CHECK(cnt.live == 0);
     free(buf);
     return 0;

@@ -3969,13 +3969,15 @@ cancelled:
                         "first repair as dear as before)");
 }
 
-static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom);
+static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int n, bool *oom);
 
-static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
+/* The changed tiles at[0..n) (map indices) repaired by one local repair,
+ * or by a rebuild when it cannot be local. */
+static tn_status edit_at(tn_surf *g, const tn_map *m, const size_t *at, int n, tn_error *err)
 {
     bool oom = false;
     g->pool->on = true;
-    const bool local = repair_local(g, m, x, y, &oom);
+    const bool local = repair_local(g, m, at, n, &oom);
     g->pool->on = false;
     if (local) {
         pool_trim(g->pool, false);
@@ -3985,50 +3987,16 @@ static tn_status edit_at(tn_surf *g, const tn_map *m, int x, int y, tn_error *er
     return do_build(g, m, err);
 }
 
-/* How many changed tiles a sync repairs one by one rather than by a
- * rebuild: surfaces / 16, at least 2, at most SYNC_LOCAL_MAX (the header's
- * EDITS).  A one-tile repair runs the searches of the surfaces whose
- * footprint holds the tile, a share of the graph that shrinks as levels
- * grow: measured break-even against a rebuild (1x2, jump 4) about 6 tiles
- * on the demo map (56 surfaces), 14 on a 128x128 level (255), 35 on a
- * 256x256 one (828). */
+/* How many changed tiles a sync repairs locally rather than by a rebuild:
+ * surfaces / 16, at least 2, at most SYNC_LOCAL_MAX (the header's EDITS).
+ * A repair runs the searches of the surfaces whose footprints hold a
+ * changed tile, a share of the graph that shrinks as levels grow:
+ * measured break-even against a rebuild (1x2, jump 4) about 6 tiles on
+ * the demo map (56 surfaces), 14 on a 128x128 level (255), 35 on a 256x256
+ * one (828), when each tile was a repair of its own (until 2026-12-05;
+ * one repair for them all now costs less: docs/perf.md). */
 #define SYNC_LOCAL_MAX 32
 static int sync_local_max(const tn_surf *g) { return tn_clampi(g->nsurf / 16, 2, SYNC_LOCAL_MAX); }
-
-/* Several changed tiles (at most SYNC_LOCAL_MAX, listed in `at`, in map
- * order) repaired one by one, each a one-tile repair: on a copy of the
- * map that holds the graph's terrain with the tiles repaired so far
- * changed, so every repair sees exactly one changed tile, as an edit made
- * and synced at once would.  The graph then equals a fresh build of m (each
- * repair equals a fresh build of its copy, and the last copy's terrain is
- * m's).  False when a repair could not be local (the caller rebuilds). */
-static bool repair_each(tn_surf *g, const tn_map *m, const size_t *at, int n, bool *oom)
-{
-    *oom = false;
-    tn_map *view = NULL;
-    if (tn_failed(tn_map_create(m->w, m->h, &g->alloc, &view, NULL))) {
-        *oom = true;
-        return false;
-    }
-    const size_t cells = (size_t)m->w * (size_t)m->h;
-    memcpy(view->tile, g->tiles, cells);
-    memcpy(view->mark, m->mark, cells); /* (a custom step may read marks) */
-    view->start_x = m->start_x, view->start_y = m->start_y;
-    bool ok = true;
-    for (int i = 0; i < n && ok; i++) {
-        view->tile[at[i]] = m->tile[at[i]];
-        view->revision++;
-        g->map = view;
-        g->pool->on = true;
-        ok = repair_local(g, view, (int)(at[i] % (size_t)m->w), (int)(at[i] / (size_t)m->w), oom);
-        g->pool->on = false;
-        if (ok) pool_trim(g->pool, false);
-    }
-    g->map = m;
-    g->rev = m->revision;
-    tn_map_destroy(view);
-    return ok;
-}
 
 /* Repair g to m's tiles as they are (its revision not consulted).  The
  * graph's own copy of the terrain is compared, so m may be another map
@@ -4038,8 +4006,8 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
 {
     if (g->map && g->mw == m->w && g->mh == m->h && g->tiles) {
         g->map = m; /* (a local repair's check: the copy is what it compares) */
-        /* which tiles changed since the build: one -> a local repair, a
-         * few -> one local repair each (see SYNC_LOCAL_MAX) */
+        /* which tiles changed since the build: a few -> one local repair
+         * (see SYNC_LOCAL_MAX) */
         size_t at[SYNC_LOCAL_MAX + 1];
         int changed = 0;
         const size_t n = (size_t)m->w * (size_t)m->h, chunk = 4096;
@@ -4053,12 +4021,7 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
             g->rev = m->revision; /* content marks only: the graph is unchanged */
             return TN_OK;
         }
-        if (changed == 1)
-            return edit_at(g, m, (int)(at[0] % (size_t)m->w), (int)(at[0] / (size_t)m->w), err);
-        if (changed <= sync_local_max(g)) {
-            bool oom = false;
-            if (repair_each(g, m, at, changed, &oom)) return index_said(g, TN_OK, err);
-        }
+        if (changed <= sync_local_max(g)) return edit_at(g, m, at, changed, err);
     }
     g->repairs_full++;
     return do_build(g, m, err);
@@ -4188,13 +4151,17 @@ static void build_release(build *B)
     tn_free(a, B->best);
 }
 
-/* Local repair of a one-tile edit at (x, y).  The surfaces of the rows whose
- * standing the tile decides (its row to h rows below) are recomputed; the
- * others keep their nodes (renumbered).  Regenerated: new or changed
- * surfaces, those standing next to the tile, and those whose explored box
- * holds it; every other surface keeps its edges and input runs (landing
- * nodes remapped by position).  False (with *oom when memory ran out) when
- * a full rebuild is needed. */
+/* Local repair of the changed tiles at[0..nat) (map indices, distinct).
+ * The surfaces of the rows whose standing a changed tile decides (its row
+ * to h rows below) are recomputed; the others keep their nodes
+ * (renumbered).  Regenerated: the searches of new or changed surfaces and
+ * of those standing next to a changed tile (all of them), and the
+ * searches whose footprints hold a changed tile; every other search keeps
+ * its edges and input runs (landing nodes remapped by position).  The
+ * passes over the graph (renumbering, the edge array, the query index)
+ * are made once for all the tiles, and a search that reads several of
+ * them runs once.  False (with *oom when memory ran out) when a full
+ * rebuild is needed. */
 /* The search (SEARCH_ bit) that made edge e: its kind, and for a walk-off
  * its side (its first input walks off left or right). */
 static int edge_search(const uint16_t *runs, const tn_surf_edge *e)
@@ -4227,18 +4194,36 @@ static size_t edges_renumber(tn_surf_edge *e, size_t n, const renum *rn, int shi
     return c;
 }
 
-static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
+/* Whether the standing of surface row `row` depends on a tile of row y
+ * (the tile's row to h rows below; rows under h hold no surface). */
+static bool row_decided(const tn_surf *g, int row, int y)
+{
+    return row >= tn_maxi(y, g->prof.h) && row <= tn_mini(y + g->prof.h, g->mh);
+}
+
+static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat, bool *oom)
 {
     const tn_allocator *a = &g->alloc;
     *oom = false;
-    if (g->map != m || g->mw != m->w || g->mh != m->h || !g->sbox) return false;
-    int ylo = tn_maxi(y, g->prof.h), yhi = tn_mini(y + g->prof.h, g->mh);
+    if (g->map != m || g->mw != m->w || g->mh != m->h || !g->sbox || nat < 1) return false;
+    /* the changed tiles' rows and bounds: the rows they decide lie in
+     * ylo..yhi (with unchanged rows between them when they are apart) */
+    int ylo = g->mh + 1, yhi = -1, bx0 = m->w, bx1 = -1, by0 = m->h, by1 = -1;
+    for (int i = 0; i < nat; i++) {
+        const int x = (int)(at[i] % (size_t)m->w), y = (int)(at[i] / (size_t)m->w);
+        ylo = tn_mini(ylo, tn_maxi(y, g->prof.h));
+        yhi = tn_maxi(yhi, tn_mini(y + g->prof.h, g->mh));
+        bx0 = tn_mini(bx0, x), bx1 = tn_maxi(bx1, x), by0 = tn_mini(by0, y), by1 = tn_maxi(by1, y);
+    }
     /* 1. the new surface list */
     vec ns = {0};
     ns.elem = sizeof(tn_surf_surface);
     bool ok = true;
     for (int row = 0; row <= g->mh + 1 && ok; row++) {
-        if (row >= ylo && row <= yhi) {
+        bool decided = false;
+        for (int i = 0; i < nat && !decided && row >= ylo && row <= yhi; i++)
+            decided = row_decided(g, row, (int)(at[i] / (size_t)m->w));
+        if (decided) {
             ok = row_surfaces(g, m, row, &ns, a);
         } else if (row <= g->mh) {
             for (int k = g->row_first[row]; k < g->row_first[row + 1] && ok; k++) {
@@ -4289,7 +4274,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         }
         /* aff: the searches (SEARCH_ bits) to run again per new surface:
          * all of them for a new or changed surface or one standing next
-         * to the tile, else those whose footprints hold the tile */
+         * to a changed tile, else those whose footprints hold one */
         for (int i = 0; i < nsurf; i++) {
             aff[i] = SEARCH_ALL; /* new or changed unless matched below */
             sbox[4 * i] = sbox[4 * i + 1] = 32000;
@@ -4304,14 +4289,26 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             int row = nsf[t].row;
             int c0 = (int)floorf(tn_surf_lattice_x(g, nsf[t].j0) / T) - 2;
             int c1 = (int)floorf((tn_surf_lattice_x(g, nsf[t].j1) + (float)g->prof.w * T) / T) + 2;
-            aff[t] = row >= y && row <= y + g->prof.h + 1 && x >= c0 && x <= c1 ? SEARCH_ALL : 0;
+            aff[t] = 0;
+            for (int k = 0; k < nat && !aff[t] && row >= by0 && row <= by1 + g->prof.h + 1; k++) {
+                const int x = (int)(at[k] % (size_t)m->w), y = (int)(at[k] / (size_t)m->w);
+                if (row >= y && row <= y + g->prof.h + 1 && x >= c0 && x <= c1) aff[t] = SEARCH_ALL;
+            }
             /* the explored box: a bound, kept while some search is kept */
             if (aff[t] != SEARCH_ALL) memcpy(&sbox[4 * t], &g->sbox[4 * i], 4 * sizeof(int16_t));
         }
         for (int k = 0; k < g->nfoot; k++) {
             const tn_surf_foot *rc = &g->foot[k];
             int t = old_to_new[rc->surf];
-            if (t >= 0 && foot_has(g->fbits, rc, x, y)) aff[t] |= rc->search;
+            if (t < 0 || (aff[t] & rc->search) == rc->search || rc->x0 > bx1 || rc->x1 < bx0 ||
+                rc->y0 > by1 || rc->y1 < by0)
+                continue;
+            for (int i = 0; i < nat; i++)
+                if (foot_has(g->fbits, rc, (int)(at[i] % (size_t)m->w),
+                             (int)(at[i] / (size_t)m->w))) {
+                    aff[t] |= rc->search;
+                    break;
+                }
         }
     }
     if (!ok) {
@@ -4366,10 +4363,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
     }
     B.edges.elem = sizeof(tn_surf_edge);
     B.runs.elem = sizeof(uint16_t);
-    /* the kept sums follow the tile (the graph's: B borrows them) */
-    const size_t ti = (size_t)y * (size_t)m->w + (size_t)x;
-    const int delta = (m->tile[ti] != TN_TILE_EMPTY) - (g->tiles[ti] != TN_TILE_EMPTY);
-    if (g->colpre && delta) sums_update(g, x, y, delta);
+    /* the kept sums follow the tiles (the graph's: B borrows them) */
+    for (int i = 0; i < nat && g->colpre; i++) {
+        const int delta = (m->tile[at[i]] != TN_TILE_EMPTY) - (g->tiles[at[i]] != TN_TILE_EMPTY);
+        if (delta) sums_update(g, (int)(at[i] % (size_t)m->w), (int)(at[i] / (size_t)m->w), delta);
+    }
     B.colpre = g->colpre;
     B.colbad = B.colpre ? tn_alloc(a, (size_t)m->w + 16) : NULL;
     ok = B.best && (B.colpre ? B.colbad != NULL : colpre_build(&B));
@@ -4379,9 +4377,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         B.fast = ok;
     }
     ok = ok && masks_init(&B) && kranges_init(&B);
-    if (ok && B.masks) { /* the edited row's masks again; the others are kept */
-        B.lm_ready[y + 1] = 0;
-        ensure_row(&B, y);
+    if (ok && B.masks) { /* the edited rows' masks again; the others are kept */
+        for (int i = 0; i < nat; i++) B.lm_ready[at[i] / (size_t)m->w + 1] = 0;
+        for (int i = 0; i < nat; i++) ensure_row(&B, (int)(at[i] / (size_t)m->w));
         B.rows_all = true;
         for (int r = -1; r <= g->mh + 1 && B.rows_all; r++) B.rows_all = B.lm_ready[r + 1] != 0;
     }
@@ -4443,7 +4441,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
             if (aff[i]) which[naff] = aff[i], list[naff++] = i, redo[i] = 1;
         ok = ok && run_searches(&B, list, which, naff);
 #ifdef TN_SURF_DEBUG
-        fprintf(stderr, "repair (%d,%d): %d of %d surfaces searched\n", x, y, naff, nsurf);
+        fprintf(stderr, "repair of %d tiles: %d of %d surfaces searched\n", nat, naff, nsurf);
 #endif
         /* 6. the edge list rewritten in one pass, in place.  Per new surface,
          * in order (so by take-off node): the old surface's edges when its
@@ -4667,8 +4665,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, int x, int y, bool *oom)
         query_index_build(g, &d);
         g->rev = m->revision;
         g->generation++;
-        g->repairs_local++;
-        g->tiles[y * m->w + x] = m->tile[y * m->w + x];
+        g->repairs_local += nat;
+        for (int i = 0; i < nat; i++) g->tiles[at[i]] = m->tile[at[i]];
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);

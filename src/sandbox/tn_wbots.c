@@ -114,7 +114,7 @@ typedef struct tn_wbots {
         bool running;     /* started and not yet joined */
         atomic_bool done; /* set by the thread as it ends */
         bool repair;      /* the slot's graph synced with the copy (edits), not built */
-        uint32_t most;    /* a repair: the edits a sync repairs tile by tile (sync_most) */
+        uint32_t most;    /* a repair: the edits a sync repairs locally (sync_most) */
         int slot;         /* the cache slot it fills */
         tn_surf *g;       /* the slot's graph, rebuilt in place (NULL: made) */
         tn_map *map;      /* the copy it builds on (owned) */
@@ -491,7 +491,7 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
 }
 
 #ifdef BG_THREADS
-/* The changed tiles a sync of g repairs one by one (tn_surf.h EDITS:
+/* The changed tiles a sync of g repairs locally (tn_surf.h EDITS:
  * max(2, surfaces / 16), at most 32); more, and it rebuilds the graph. */
 static int sync_most(const tn_surf *g)
 {
@@ -594,7 +594,7 @@ static bool repair_start(tn_world *w, tn_wbots *s, int slot)
 
 #ifdef BG_THREADS
 /* Whether more tiles changed between the job's copy and the map than a
- * sync repairs one by one (tn_surf.h EDITS: max(2, surfaces / 16), at most
+ * sync repairs locally (tn_surf.h EDITS: max(2, surfaces / 16), at most
  * 32): the sync would then rebuild the graph on this thread. */
 static bool job_outrun(const tn_world *w, const tn_wbots *s)
 {
@@ -1710,7 +1710,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
     /* a repair under way in the background takes this edit too, by another
      * when it ends (repair_collect); edits piling up behind it (a drag of
      * the block tool: a frame each) are waited for before they outgrow what
-     * the next sync of a graph repairs tile by tile (it would rebuild the
+     * the next sync of a graph repairs locally (it would rebuild the
      * graph: 4-8 s at 1024x1024), then repaired by a new one */
     if (s->job.running && s->job.repair) {
         uint32_t oldest = s->job.rev;
