@@ -1009,6 +1009,7 @@ static void toggle_untold(tn_map *m, tn_rng *r, bool oneway, int k)
  * height apart decide the same surfaces). */
 static void toggle_run_untold(tn_map *m, tn_rng *r, int k, bool two)
 {
+    assert_true(k / (two ? 2 : 1) < m->w - 3);
     const int y = 2 + (int)tn_rng_below(r, (uint32_t)m->h - 6);
     const int x0 = 1 + (int)tn_rng_below(r, (uint32_t)(m->w - 2 - k / (two ? 2 : 1)));
     for (int i = 0; i < k; i++) {
@@ -1021,13 +1022,16 @@ static void toggle_run_untold(tn_map *m, tn_rng *r, int k, bool two)
 /* Tiles changed before one sync (edits piled up while nobody planned): up
  * to max(2, surfaces / 16) of them (EDITS) are repaired locally, by one
  * repair (the graph's generation moves once; until 2026-12-05 one repair
- * each), and the graph equals a fresh build; one more is a rebuild. */
+ * each, and one tile more was a rebuild); up to 256, locally too unless
+ * the searches to run again are more than half the graph's (a row of
+ * tiles past the first limit is; with more than 256 it is a rebuild); the
+ * graph equals a fresh build either way. */
 static void test_sync_several_tiles(void **state)
 {
     (void)state;
     static const int combos[6][5] = {{1, 2, 4, 0, 0}, {2, 3, 7, 0, 0}, {1, 1, 1, 0, 0},
                                      {1, 2, 4, 0, 1}, {3, 3, 8, 0, 1}, {2, 1, 2, 0, 1}};
-    int tiles_local = 0, syncs = 0, most = 0;
+    int tiles_local = 0, syncs = 0, most = 0, past_local = 0, past_rebuilt = 0;
     for (int ri = 0; ri < 4 * 6; ri++) {
         const int ci = ri % 6;
         tn_map *m = NULL;
@@ -1035,30 +1039,46 @@ static void test_sync_several_tiles(void **state)
         tn_rng_seed(&r, 77 + (uint64_t)ri, 3);
         tn_surf_profile prof;
         tn_surf *g = edit_level(ri < 12 ? 64 : 160, ri < 12 ? 48 : 96, combos[ci], &r, &m, &prof);
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < 5; round++) {
             int limit = tn_surf_surface_count(g) / 16;
             limit = limit < 2 ? 2 : limit > 32 ? 32 : limit;
-            /* the last round one tile past the limit: a rebuild */
-            const int k = round == 2 ? limit + 1 : 2 + (int)tn_rng_below(&r, (uint32_t)limit - 1);
+            /* rounds 2-3 past the limit (scattered tiles, a longer drag),
+             * round 4 a block of 300 tiles */
+            const int k = round == 2   ? limit + 1 + (int)tn_rng_below(&r, 8)
+                          : round == 3 ? 2 * limit + 2
+                          : round == 4 ? 300
+                                       : 2 + (int)tn_rng_below(&r, (uint32_t)limit - 1);
             int l0, f0, l1, f1;
             tn_surf_repair_counts(g, &l0, &f0);
             const uint32_t gen0 = tn_surf_generation(g);
-            if (round == 1) /* a drag, in one row or two */
+            if (round == 1 || round == 3) /* a drag, in one row or two */
                 toggle_run_untold(m, &r, k, ri % 2 == 1);
+            else if (round == 4)
+                for (int i = 0; i < k; i++) {
+                    const int x = 2 + i % 20, y = 2 + i / 20;
+                    tn_map_set_tile(m, x, y, tn_map_tile(m, x, y) ? TN_TILE_EMPTY : TN_TILE_BLOCK,
+                                    NULL);
+                }
             else
                 toggle_untold(m, &r, combos[ci][4], k);
             assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
             tn_surf_repair_counts(g, &l1, &f1);
+            const bool local = l1 - l0 == k && f1 == f0;
+            if (local) assert_int_equal(tn_surf_generation(g) - gen0, 1); /* one repair */
+            if (!local) {                                                 /* a rebuild */
+                assert_int_equal(l1 - l0, 0);
+                assert_int_equal(f1 - f0, 1);
+            }
             if (k <= limit) {
-                assert_int_equal(l1 - l0, k);
-                assert_int_equal(tn_surf_generation(g) - gen0, 1); /* one repair */
-                assert_int_equal(f1 - f0, 0);
+                assert_true(local);
                 tiles_local += k;
                 syncs++;
                 most = k > most ? k : most;
+            } else if (k > 256) {
+                assert_false(local);
             } else {
-                assert_int_equal(l1 - l0, 0);
-                assert_int_equal(f1 - f0, 1);
+                past_local += local;
+                past_rebuilt += !local;
             }
             tn_surf *fresh = NULL;
             assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &fresh, NULL)));
@@ -1070,9 +1090,10 @@ static void test_sync_several_tiles(void **state)
         tn_surf_destroy(g);
         tn_map_destroy(m);
     }
-    printf("  %d syncs of 2..%d changed tiles: %d tiles repaired, one repair a sync, each graph "
-           "equal to a fresh build\n",
-           syncs, most, tiles_local);
+    printf("  %d syncs of 2..%d changed tiles: %d tiles repaired, one repair a sync; past that, up "
+           "to 256 tiles: %d repaired, %d rebuilt; each graph equal to a fresh build\n",
+           syncs, most, tiles_local, past_local, past_rebuilt);
+    assert_true(past_local > 0);
 }
 
 /* A graph built on a copy of the map (as a game builds one on another
@@ -3436,16 +3457,18 @@ static void test_cancel_build(void **state)
         tn_surf_destroy(g);
         assert_int_equal(atomic_load(&f.live), 0);
     }
-    /* a sync that rebuilds (more tiles changed than it repairs one by
-     * one) polls the graph's callback; cancelled, the next sync builds */
+    /* a sync that rebuilds (more tiles changed than it repairs locally:
+     * over 256) polls the graph's callback; cancelled, the next sync builds */
     prof.threads = 1;
     c.after = -1;
     tn_surf *g = NULL;
     assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
     tn_map *m2 = NULL;
     assert_true(tn_succeeded(tn_map_clone(m, &m2, NULL)));
-    for (int k = 0; k < 40; k++) /* (the top rows: no start, item or goal) */
-        tn_map_set_tile(m2, 2 + k, 1 + (k & 1), TN_TILE_BLOCK, NULL);
+    for (int k = 0; k < 300; k++) { /* (the top rows: no start, item or goal) */
+        const int x = 2 + k % 60, y = 1 + k / 60;
+        tn_map_set_tile(m2, x, y, tn_map_tile(m2, x, y) ? TN_TILE_EMPTY : TN_TILE_BLOCK, NULL);
+    }
     c.after = 5;
     atomic_store(&c.polls, 0);
     tn_error e = {0};

@@ -3969,15 +3969,18 @@ cancelled:
                         "first repair as dear as before)");
 }
 
-static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int n, bool *oom);
+static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int n, int sure, bool *oom);
 
 /* The changed tiles at[0..n) (map indices) repaired by one local repair,
- * or by a rebuild when it cannot be local. */
-static tn_status edit_at(tn_surf *g, const tn_map *m, const size_t *at, int n, tn_error *err)
+ * or by a rebuild when it cannot be local (see sync_local_max: beyond
+ * `sure` tiles, when the repair would run again the searches of more than
+ * half the surfaces). */
+static tn_status edit_at(tn_surf *g, const tn_map *m, const size_t *at, int n, int sure,
+                         tn_error *err)
 {
     bool oom = false;
     g->pool->on = true;
-    const bool local = repair_local(g, m, at, n, &oom);
+    const bool local = repair_local(g, m, at, n, sure, &oom);
     g->pool->on = false;
     if (local) {
         pool_trim(g->pool, false);
@@ -3987,15 +3990,19 @@ static tn_status edit_at(tn_surf *g, const tn_map *m, const size_t *at, int n, t
     return do_build(g, m, err);
 }
 
-/* How many changed tiles a sync repairs locally rather than by a rebuild:
- * surfaces / 16, at least 2, at most SYNC_LOCAL_MAX (the header's EDITS).
- * A repair runs the searches of the surfaces whose footprints hold a
- * changed tile, a share of the graph that shrinks as levels grow:
+/* How many changed tiles a sync surely repairs locally rather than by a
+ * rebuild: surfaces / 16, at least 2, at most SYNC_LOCAL_MAX (the header's
+ * EDITS).  A repair runs the searches of the surfaces whose footprints hold
+ * a changed tile, a share of the graph that shrinks as levels grow:
  * measured break-even against a rebuild (1x2, jump 4) about 6 tiles on
  * the demo map (56 surfaces), 14 on a 128x128 level (255), 35 on a 256x256
- * one (828), when each tile was a repair of its own (until 2026-12-05;
- * one repair for them all now costs less: docs/perf.md). */
+ * one (828), when each tile was a repair of its own (until 2026-12-05).
+ * One repair for them all costs less (docs/perf.md), so up to
+ * SYNC_TILES_MAX changed tiles are repaired locally too when the searches
+ * to run again are those of at most half the surfaces;
+ * more, and a rebuild, which runs them all, costs about as much. */
 #define SYNC_LOCAL_MAX 32
+#define SYNC_TILES_MAX 256
 static int sync_local_max(const tn_surf *g) { return tn_clampi(g->nsurf / 16, 2, SYNC_LOCAL_MAX); }
 
 /* Repair g to m's tiles as they are (its revision not consulted).  The
@@ -4008,20 +4015,20 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
         g->map = m; /* (a local repair's check: the copy is what it compares) */
         /* which tiles changed since the build: a few -> one local repair
          * (see SYNC_LOCAL_MAX) */
-        size_t at[SYNC_LOCAL_MAX + 1];
+        size_t at[SYNC_TILES_MAX + 1];
         int changed = 0;
         const size_t n = (size_t)m->w * (size_t)m->h, chunk = 4096;
-        for (size_t c = 0; c < n && changed <= SYNC_LOCAL_MAX; c += chunk) {
+        for (size_t c = 0; c < n && changed <= SYNC_TILES_MAX; c += chunk) {
             const size_t e = c + chunk < n ? c + chunk : n;
             if (!memcmp(g->tiles + c, m->tile + c, e - c)) continue; /* skips the same */
-            for (size_t i = c; i < e && changed <= SYNC_LOCAL_MAX; i++)
+            for (size_t i = c; i < e && changed <= SYNC_TILES_MAX; i++)
                 if (g->tiles[i] != m->tile[i]) at[changed++] = i;
         }
         if (changed == 0) {
             g->rev = m->revision; /* content marks only: the graph is unchanged */
             return TN_OK;
         }
-        if (changed <= sync_local_max(g)) return edit_at(g, m, at, changed, err);
+        if (changed <= SYNC_TILES_MAX) return edit_at(g, m, at, changed, sync_local_max(g), err);
     }
     g->repairs_full++;
     return do_build(g, m, err);
@@ -4201,7 +4208,8 @@ static bool row_decided(const tn_surf *g, int row, int y)
     return row >= tn_maxi(y, g->prof.h) && row <= tn_mini(y + g->prof.h, g->mh);
 }
 
-static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat, bool *oom)
+static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat, int sure,
+                         bool *oom)
 {
     const tn_allocator *a = &g->alloc;
     *oom = false;
@@ -4297,21 +4305,28 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
             /* the explored box: a bound, kept while some search is kept */
             if (aff[t] != SEARCH_ALL) memcpy(&sbox[4 * t], &g->sbox[4 * i], 4 * sizeof(int16_t));
         }
-        for (int k = 0; k < g->nfoot; k++) {
-            const tn_surf_foot *rc = &g->foot[k];
-            int t = old_to_new[rc->surf];
-            if (t < 0 || (aff[t] & rc->search) == rc->search || rc->x0 > bx1 || rc->x1 < bx0 ||
-                rc->y0 > by1 || rc->y1 < by0)
-                continue;
-            for (int i = 0; i < nat; i++)
-                if (foot_has(g->fbits, rc, (int)(at[i] % (size_t)m->w),
-                             (int)(at[i] / (size_t)m->w))) {
-                    aff[t] |= rc->search;
-                    break;
-                }
-        }
     }
-    if (!ok) {
+    /* past the tiles surely repaired locally: a rebuild when the searches
+     * to run again are those of more than half the surfaces (counted as
+     * they are found: a pile of scattered tiles stops early) */
+    int naff = 0;
+    for (int i = 0; i < nsurf && ok; i++) naff += aff[i] != 0;
+    bool dear = nat > sure && naff > nsurf / 2;
+    for (int k = 0; k < g->nfoot && ok && !dear; k++) {
+        const tn_surf_foot *rc = &g->foot[k];
+        int t = old_to_new[rc->surf];
+        if (t < 0 || (aff[t] & rc->search) == rc->search || rc->x0 > bx1 || rc->x1 < bx0 ||
+            rc->y0 > by1 || rc->y1 < by0)
+            continue;
+        for (int i = 0; i < nat; i++)
+            if (foot_has(g->fbits, rc, (int)(at[i] % (size_t)m->w), (int)(at[i] / (size_t)m->w))) {
+                naff += !aff[t];
+                aff[t] |= rc->search;
+                dear = nat > sure && naff > nsurf / 2;
+                break;
+            }
+    }
+    if (!ok || dear) {
         vec_free(&ns, a);
         tn_free(a, row_first);
         tn_free(a, node_surf);
@@ -4321,7 +4336,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, redo);
         for (int k = 0; k < 8; k++) tn_free(a, q[k]);
         tn_free(a, stamp);
-        *oom = true;
+        *oom = !ok;
         return false;
     }
     /* 3. install the new node arrays, keep the old ones for the edges */

@@ -111,13 +111,14 @@
  * locally: the surfaces of the rows it decides are made again and only the
  * searches whose footprint (a bitmap of the tiles they read) holds the tile
  * run again; the landmark tables are updated, not recomputed.  Several
- * changed tiles found by one sync, up to max(2, surfaces / 16) of them and
- * at most 32: one such repair for them all (a search that reads several
- * runs once, the passes over the graph are made once: edits left to pile
- * up, then synced, cost less than syncing each; 1024x1024, a row of 10
- * tiles: about 7x less); more: a rebuild.  The result equals a fresh build
- * edge for edge; node and edge ids change (tn_surf_generation tells, once
- * a repair).
+ * changed tiles found by one sync: one such repair for them all (a search
+ * that reads several runs once, the passes over the graph are made once:
+ * edits left to pile up, then synced, cost less than syncing each;
+ * 1024x1024, a row of 10 tiles: about 7x less), surely for up to max(2,
+ * surfaces / 16) tiles (at most 32), and for up to 256 unless the searches
+ * to run again are more than half the graph's; else a rebuild.  The result
+ * equals a fresh build edge for edge; node and edge ids change
+ * (tn_surf_generation tells, once a repair).
  *
  * THREAD SAFETY.  One graph is not used from two threads at once (queries
  * write its scratch); different graphs are independent; no global state.

@@ -114,7 +114,7 @@ typedef struct tn_wbots {
         bool running;     /* started and not yet joined */
         atomic_bool done; /* set by the thread as it ends */
         bool repair;      /* the slot's graph synced with the copy (edits), not built */
-        uint32_t most;    /* a repair: the edits a sync repairs locally (sync_most) */
+        uint32_t most;    /* a repair: the edits a sync surely repairs locally (sync_most) */
         int slot;         /* the cache slot it fills */
         tn_surf *g;       /* the slot's graph, rebuilt in place (NULL: made) */
         tn_map *map;      /* the copy it builds on (owned) */
@@ -491,8 +491,9 @@ static bool job_start(tn_world *w, tn_wbots *s, const tn_surf_profile *prof, int
 }
 
 #ifdef BG_THREADS
-/* The changed tiles a sync of g repairs locally (tn_surf.h EDITS:
- * max(2, surfaces / 16), at most 32); more, and it rebuilds the graph. */
+/* The changed tiles a sync of g surely repairs locally (tn_surf.h EDITS:
+ * max(2, surfaces / 16), at most 32); more, and it may rebuild the graph
+ * (when the repair's searches would be more than half the graph's). */
 static int sync_most(const tn_surf *g)
 {
     int most = tn_surf_surface_count(g) / 16;
@@ -594,8 +595,8 @@ static bool repair_start(tn_world *w, tn_wbots *s, int slot)
 
 #ifdef BG_THREADS
 /* Whether more tiles changed between the job's copy and the map than a
- * sync repairs locally (tn_surf.h EDITS: max(2, surfaces / 16), at most
- * 32): the sync would then rebuild the graph on this thread. */
+ * sync surely repairs locally (tn_surf.h EDITS: max(2, surfaces / 16), at
+ * most 32): the sync might then rebuild the graph on this thread. */
 static bool job_outrun(const tn_world *w, const tn_wbots *s)
 {
     const tn_map *c = s->job.map, *m = w->map;
