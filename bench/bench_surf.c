@@ -380,6 +380,29 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         if (upd > upd0 || rec > rec0)
             printf("; landmark tables: %d updated, %d recomputed", upd - upd0, rec - rec0);
         printf("\n");
+        /* a drag of the block tool caught up at once: DRAG tiles in a row
+         * changed, then one sync (one local repair for them all) */
+        enum { DRAG = 10 };
+        const int drags = edits < 10 ? edits : 10;
+        const uint32_t gen0 = tn_surf_generation(g);
+        tn_surf_repair_counts(g, &loc0, &full0);
+        for (int i = 0; i < drags && m->w > DRAG + 4 && m->h > 4; i++) {
+            const int x0 = 2 + (int)tn_rng_below(r, (uint32_t)(m->w - DRAG - 4));
+            const int y = 2 + (int)tn_rng_below(r, (uint32_t)(m->h - 4));
+            for (int x = x0; x < x0 + DRAG; x++)
+                tn_map_set_tile(
+                    m, x, y, tn_map_tile(m, x, y) == TN_TILE_EMPTY ? TN_TILE_BLOCK : TN_TILE_EMPTY,
+                    NULL);
+            double e0 = bench_cpu_now();
+            tn_surf_sync(g, m, NULL);
+            et[i] = (bench_cpu_now() - e0) * 1e3;
+        }
+        tn_surf_repair_counts(g, &loc, &full);
+        if (drags > 0 && m->w > DRAG + 4 && m->h > 4)
+            printf("  %-10s a drag of %d tiles in a row synced at once: median %.1f ms, max %.1f "
+                   "over %d drags (%u repairs, %d tiles local, %d full rebuilds)\n",
+                   name, DRAG, bench_median(et, drags), bench_percentile(et, drags, 100.0), drags,
+                   (unsigned)(tn_surf_generation(g) - gen0), loc - loc0, full - full0);
         free(et);
     }
 }
