@@ -3999,8 +3999,8 @@ static tn_status edit_at(tn_surf *g, const tn_map *m, const size_t *at, int n, i
  * one (828), when each tile was a repair of its own (until 2026-12-05).
  * One repair for them all costs less (docs/perf.md), so up to
  * SYNC_TILES_MAX changed tiles are repaired locally too when the searches
- * to run again are those of at most half the surfaces;
- * more, and a rebuild, which runs them all, costs about as much. */
+ * to run again are those of at most half the surfaces (more, and a
+ * rebuild, which runs them all, costs about as much). */
 #define SYNC_LOCAL_MAX 32
 #define SYNC_TILES_MAX 256
 static int sync_local_max(const tn_surf *g) { return tn_clampi(g->nsurf / 16, 2, SYNC_LOCAL_MAX); }
@@ -4158,17 +4158,6 @@ static void build_release(build *B)
     tn_free(a, B->best);
 }
 
-/* Local repair of the changed tiles at[0..nat) (map indices, distinct).
- * The surfaces of the rows whose standing a changed tile decides (its row
- * to h rows below) are recomputed; the others keep their nodes
- * (renumbered).  Regenerated: the searches of new or changed surfaces and
- * of those standing next to a changed tile (all of them), and the
- * searches whose footprints hold a changed tile; every other search keeps
- * its edges and input runs (landing nodes remapped by position).  The
- * passes over the graph (renumbering, the edge array, the query index)
- * are made once for all the tiles, and a search that reads several of
- * them runs once.  False (with *oom when memory ran out) when a full
- * rebuild is needed. */
 /* The search (SEARCH_ bit) that made edge e: its kind, and for a walk-off
  * its side (its first input walks off left or right). */
 static int edge_search(const uint16_t *runs, const tn_surf_edge *e)
@@ -4208,6 +4197,18 @@ static bool row_decided(const tn_surf *g, int row, int y)
     return row >= tn_maxi(y, g->prof.h) && row <= tn_mini(y + g->prof.h, g->mh);
 }
 
+/* Local repair of the changed tiles at[0..nat) (map indices, distinct).
+ * The surfaces of the rows whose standing a changed tile decides (its row
+ * to h rows below) are recomputed; the others keep their nodes
+ * (renumbered).  Regenerated: the searches of new or changed surfaces and
+ * of those standing next to a changed tile (all of them), and the
+ * searches whose footprints hold a changed tile; every other search keeps
+ * its edges and input runs (landing nodes remapped by position).  The
+ * passes over the graph (renumbering, the edge array, the query index)
+ * are made once for all the tiles, and a search that reads several of
+ * them runs once.  False (with *oom when memory ran out) when a full
+ * rebuild is needed: also, past `sure` tiles, when the searches of more
+ * than half the surfaces would run again. */
 static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat, int sure,
                          bool *oom)
 {
@@ -4309,9 +4310,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
     /* past the tiles surely repaired locally: a rebuild when the searches
      * to run again are those of more than half the surfaces (counted as
      * they are found: a pile of scattered tiles stops early) */
-    int naff = 0;
-    for (int i = 0; i < nsurf && ok; i++) naff += aff[i] != 0;
-    bool dear = nat > sure && naff > nsurf / 2;
+    int nhit = 0; /* surfaces with searches to run again */
+    for (int i = 0; i < nsurf && ok; i++) nhit += aff[i] != 0;
+    bool dear = nat > sure && nhit > nsurf / 2;
     for (int k = 0; k < g->nfoot && ok && !dear; k++) {
         const tn_surf_foot *rc = &g->foot[k];
         int t = old_to_new[rc->surf];
@@ -4320,9 +4321,9 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
             continue;
         for (int i = 0; i < nat; i++)
             if (foot_has(g->fbits, rc, (int)(at[i] % (size_t)m->w), (int)(at[i] / (size_t)m->w))) {
-                naff += !aff[t];
+                nhit += !aff[t];
                 aff[t] |= rc->search;
-                dear = nat > sure && naff > nsurf / 2;
+                dear = nat > sure && nhit > nsurf / 2;
                 break;
             }
     }
