@@ -1096,6 +1096,60 @@ static void test_sync_several_tiles(void **state)
     assert_true(past_local > 0);
 }
 
+/* tn_surf_last_repair: the surfaces a repair searched again, ascending;
+ * a block set in open air makes a surface on its top, which is among them
+ * (a new surface's searches all run), and so is the surface whose ground
+ * a removed block was; none after a rebuild. */
+static void test_last_repair(void **state)
+{
+    (void)state;
+    static const int combo[5] = {1, 2, 4, 0, 0};
+    tn_map *m = NULL;
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    tn_surf_profile prof;
+    tn_surf *g = edit_level(64, 48, combo, &r, &m, &prof);
+    assert_int_equal(tn_surf_last_repair(g, NULL, 0), 0); /* built */
+    /* an empty spot with room for the body over it and air under it */
+    int bx = -1, by = -1;
+    for (int y = 6; y < m->h - 6 && bx < 0; y++)
+        for (int x = 4; x < m->w - 4 && bx < 0; x++) {
+            bool free = true;
+            for (int dy = -4; dy <= 2 && free; dy++)
+                for (int dx = -2; dx <= 2 && free; dx++)
+                    free = tn_map_tile(m, x + dx, y + dy) == TN_TILE_EMPTY;
+            if (free) bx = x, by = y;
+        }
+    assert_true(bx >= 0);
+    tn_map_set_tile(m, bx, by, TN_TILE_BLOCK, NULL);
+    assert_true(tn_succeeded(tn_surf_edit(g, m, bx, by, NULL)));
+    int ids[4096];
+    const int n = tn_surf_last_repair(g, ids, 4096);
+    assert_true(n > 0 && n <= tn_surf_surface_count(g) && n <= 4096);
+    for (int i = 1; i < n; i++) assert_true(ids[i] > ids[i - 1]);
+    const tn_surf_surface *sf = tn_surf_surfaces(g);
+    int top = -1; /* the surface on the new block */
+    for (int i = 0; i < tn_surf_surface_count(g); i++)
+        if (sf[i].row == by && tn_surf_lattice_x(g, sf[i].j0) <= (float)(bx * TN_TILE_PX) &&
+            tn_surf_lattice_x(g, sf[i].j1) >= (float)(bx * TN_TILE_PX))
+            top = i;
+    assert_true(top >= 0);
+    bool listed = false;
+    for (int i = 0; i < n; i++) listed |= ids[i] == top;
+    assert_true(listed);
+    assert_int_equal(tn_surf_last_repair(g, ids, 1), n); /* (the count, whatever cap) */
+    /* removed again: the surface is gone, the repair searched again
+     * those that read the tile */
+    tn_map_set_tile(m, bx, by, TN_TILE_EMPTY, NULL);
+    assert_true(tn_succeeded(tn_surf_edit(g, m, bx, by, NULL)));
+    assert_true(tn_surf_last_repair(g, NULL, 0) > 0);
+    /* a rebuild: none */
+    assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof, NULL)));
+    assert_int_equal(tn_surf_last_repair(g, NULL, 0), 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* A graph built on a copy of the map (as a game builds one on another
  * thread while the player edits) is brought to the map itself by one sync:
  * the changed tiles are repaired locally, as if it had been built there,
@@ -3668,6 +3722,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory_threads),
         cmocka_unit_test(test_edit_repair),
         cmocka_unit_test(test_sync_several_tiles),
+        cmocka_unit_test(test_last_repair),
         cmocka_unit_test(test_sync_from_a_copy),
         cmocka_unit_test(test_save_load),
         cmocka_unit_test(test_load_bad_data),

@@ -2393,6 +2393,7 @@ typedef struct counts {
     int lines, rects, filled, circles, tris;
     int plan;      /* lines in the graph plan's yellow (tn_surf_debug_draw) */
     unsigned amax; /* the lines' highest alpha */
+    int orange;    /* outlines in the last repair's orange */
 } counts;
 
 static void c_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
@@ -2404,9 +2405,10 @@ static void c_line(void *u, float x0, float y0, float x1, float y1, uint32_t c)
 }
 static void c_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
 {
-    (void)x, (void)y, (void)w, (void)h, (void)c;
+    (void)x, (void)y, (void)w, (void)h;
     ((counts *)u)->rects++;
     if (filled) ((counts *)u)->filled++;
+    if (!filled && c == 0xffa03cffu) ((counts *)u)->orange++;
 }
 static void c_circle(void *u, float x, float y, float r, uint32_t c, bool filled)
 {
@@ -2500,6 +2502,54 @@ static void test_overlay_during_background_repair(void **state)
     assert_true(c.lines > 100);
     assert_int_equal(c.amax, before.amax);
     assert_false(atomic_load(&gate_timed_out));
+    tn_world_destroy(w);
+}
+
+/* The surface overlay outlines the surfaces the last edit's repair searched
+ * again (tn_surf_last_repair), as many as it says, and the note says how
+ * many of how many; for 240 steps after it is first drawn (a paused world
+ * keeps them), none after a slider's rebuild. */
+static void test_overlay_shows_last_repair(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    counts c = draw(w, TN_OVERLAY_SURF);
+    assert_true(c.lines > 100);
+    assert_int_equal(c.orange, 0); /* built: no repair yet */
+    /* a block on a surface far from the character (its top changes) */
+    const tn_map *m = tn_world_map(w);
+    const tn_body *ch = tn_world_character(w);
+    int ex = -1, ey = -1;
+    for (int y = 4; y < m->h - 4 && ex < 0; y++)
+        for (int x = 4; x < m->w - 4 && ex < 0; x++)
+            if (tn_map_tile(m, x, y) == TN_TILE_EMPTY &&
+                tn_map_tile(m, x, y - 1) == TN_TILE_EMPTY &&
+                tn_map_tile(m, x, y + 1) == TN_TILE_BLOCK &&
+                (x - (int)(ch->x / TN_TILE_PX) > 8 || (int)(ch->x / TN_TILE_PX) - x > 8))
+                ex = x, ey = y;
+    assert_true(ex >= 0);
+    assert_true(tn_succeeded(tn_world_edit(w, ex, ey, TN_EDIT_BLOCK, NULL)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    const int n = tn_surf_last_repair(g, NULL, 0);
+    assert_true(n > 0 && n < tn_surf_surface_count(g));
+    c = draw(w, TN_OVERLAY_SURF);
+    assert_int_equal(c.orange, n);
+    char want[64];
+    snprintf(want, sizeof want, "searched %d of %d surfaces", n, tn_surf_surface_count(g));
+    assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), want));
+    for (int f = 0; f < 239; f++) tn_world_step(w);
+    assert_int_equal(draw(w, TN_OVERLAY_SURF).orange, n);
+    tn_world_step(w);
+    assert_int_equal(draw(w, TN_OVERLAY_SURF).orange, 0);
+    assert_null(tn_wbots_overlay_note(w, TN_OVERLAY_SURF));
+    /* the block taken away, then a slider: the rebuild's graph has no
+     * repair */
+    assert_true(tn_succeeded(tn_world_edit(w, ex, ey, TN_EDIT_EMPTY, NULL)));
+    assert_true(draw(w, TN_OVERLAY_SURF).orange > 0);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5, NULL)));
+    tn_world_prepare(w, TN_OVERLAY_SURF);
+    assert_int_equal(draw(w, TN_OVERLAY_SURF).orange, 0);
     tn_world_destroy(w);
 }
 
@@ -3108,6 +3158,7 @@ int main(void)
         cmocka_unit_test(test_background_repair_soak),
         cmocka_unit_test(test_background_repair_two_sizes),
         cmocka_unit_test(test_overlay_during_background_repair),
+        cmocka_unit_test(test_overlay_shows_last_repair),
         cmocka_unit_test(test_background_build_cancelled),
         cmocka_unit_test(test_destroy_during_prepare_repairs),
         cmocka_unit_test(test_background_build_value_moved_on),

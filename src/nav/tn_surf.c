@@ -419,6 +419,13 @@ int tn_surf_node_surface(const tn_surf *g, int node)
     return node >= 0 && node < g->nnodes ? g->node_surf[node] : -1;
 }
 
+int tn_surf_last_repair(const tn_surf *g, int *out, int cap)
+{
+    if (!g) return 0;
+    for (int i = 0; out && i < cap && i < g->nrep_surf; i++) out[i] = g->rep_surf[i];
+    return g->nrep_surf;
+}
+
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
 {
     if (local) *local = g->repairs_local;
@@ -3244,6 +3251,9 @@ static void free_graph_arrays(tn_surf *g)
     g->foot_cap = g->fbits_cap = 0;
     tn_free(a, g->tiles);
     g->tiles = NULL;
+    tn_free(a, g->rep_surf);
+    g->rep_surf = NULL;
+    g->nrep_surf = 0;
     tn_free(a, g->colpre);
     tn_free(a, g->sat);
     g->colpre = g->sat = NULL;
@@ -4366,6 +4376,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
     int32_t *mid = NULL;    /* see renum */
     int32_t *smaxto = NULL; /* the new g->smaxto */
     renum rn = {0, 0, 0, NULL};
+    int32_t *rep_surf = NULL; /* the surfaces searched again (the new g->rep_surf) */
+    int nrep = 0;
     bool took = false;             /* B took over the old edge, run and footprint arrays */
     uint32_t dead = old.runs_dead; /* runs of edges gone in the pool */
     size_t fdead = old.fbits_dead; /* footprint words of searches run again */
@@ -4455,6 +4467,11 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         uint8_t *which = (uint8_t *)q[2]; /* scratch too: which searches */
         for (int i = 0; i < nsurf; i++)
             if (aff[i]) which[naff] = aff[i], list[naff++] = i, redo[i] = 1;
+        /* (kept for tn_surf_last_repair: list is scratch) */
+        rep_surf = alloc_unzeroed(a, (size_t)naff + 1, sizeof *rep_surf);
+        ok = ok && rep_surf;
+        if (ok) memcpy(rep_surf, list, (size_t)naff * sizeof *rep_surf);
+        nrep = naff;
         ok = ok && run_searches(&B, list, which, naff);
 #ifdef TN_SURF_DEBUG
         fprintf(stderr, "repair of %d tiles: %d of %d surfaces searched\n", nat, naff, nsurf);
@@ -4683,6 +4700,10 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         g->generation++;
         g->repairs_local += nat;
         for (int i = 0; i < nat; i++) g->tiles[at[i]] = m->tile[at[i]];
+        tn_free(a, g->rep_surf);
+        g->rep_surf = rep_surf;
+        g->nrep_surf = nrep;
+        rep_surf = NULL;
         /* the old arrays go */
         tn_free(a, old.surf);
         tn_free(a, old.row_first);
@@ -4730,6 +4751,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
     tn_free(a, redo);
     tn_free(a, mid);
     tn_free(a, smaxto); /* (unless installed) */
+    tn_free(a, rep_surf);
     vec_free(&rem, a);
     if (B.colpre == g->colpre) B.colpre = NULL; /* the graph's */
     if (B.sat == g->sat) B.sat = NULL;

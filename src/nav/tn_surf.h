@@ -447,6 +447,13 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err);
 /* Edits since creation repaired locally / by a full rebuild. */
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
+/* The surfaces (ids, ascending) whose searches the last local repair ran
+ * again: those whose footprints hold a changed tile, and new or changed
+ * ones and those standing next to one (EDITS); up to cap written to out
+ * (NULL: none), the count returned (0 before any repair and after a build,
+ * rebuild or load).  What an edit cost is about their searches plus one
+ * pass over the graph; a debug view can show them.  O(count). */
+int tn_surf_last_repair(const tn_surf *g, int *out, int cap);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
 /* Whether profiles a and b make the same graph: box, physics (bitwise),
  * step function (step and step_user_fn, by address), coyote setting,

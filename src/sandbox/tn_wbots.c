@@ -237,6 +237,17 @@ typedef struct tn_wbots {
     int snap_n;
     bool snap_valid;
     tn_surf_profile snap_prof;
+    /* The surfaces the character's graph's last repair searched again
+     * (tn_surf_last_repair), outlined in the surface overlay for
+     * REPAIR_SHOW steps after the repair is first drawn (a paused world
+     * keeps them): what an edit cost, seen.  Read when the graph's
+     * generation moves; the ids are that generation's. */
+    int *hl;
+    int hl_n, hl_cap, hl_total;
+    const tn_surf *hl_g;
+    uint32_t hl_gen;
+    long hl_frame;
+    char hl_note[160];
 } tn_wbots;
 
 /* One primitive of the overlay's snapshot (a line: x0 y0 x1 y1; a circle:
@@ -248,6 +259,8 @@ typedef struct snap_prim {
     bool filled;
 } snap_prim;
 enum { SNAP_LINE, SNAP_CIRCLE, SNAP_RECT };
+/* steps the last repair's surfaces stay outlined (2 s at 120 steps/s) */
+#define REPAIR_SHOW 240
 /* primitives kept at most (24 bytes each: 1.5 MB); the overlay of a
  * 1280x720 view of a 1024x1024 level is about 31,000, of all of it (no
  * view) about 59,000 */
@@ -351,6 +364,7 @@ void tn_wbots_destroy(tn_world *w)
     tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s->ex);
     tn_free(&w->alloc, s->snap);
+    tn_free(&w->alloc, s->hl);
     tn_free(&w->alloc, s);
     w->bots = NULL;
 }
@@ -2177,6 +2191,56 @@ static void snap_draw(const tn_wbots *s, const tn_debug_draw *dd)
     }
 }
 
+/* The last repair's surfaces of g read again when its generation moved
+ * (see tn_wbots.hl; drawing keeps that cache). */
+static void hl_refresh(const tn_world *w, tn_wbots *s, const tn_surf *g)
+{
+    if (g == s->hl_g && tn_surf_generation(g) == s->hl_gen &&
+        tn_surf_surface_count(g) == s->hl_total)
+        return;
+    s->hl_g = g;
+    s->hl_gen = tn_surf_generation(g);
+    s->hl_frame = w->frame;
+    s->hl_total = tn_surf_surface_count(g);
+    const int n = tn_surf_last_repair(g, NULL, 0);
+    if (n > s->hl_cap) { /* (only when a repair searched more surfaces than any before) */
+        int *p = tn_alloc_array(&w->alloc, (size_t)n, sizeof *p);
+        if (p) {
+            tn_free(&w->alloc, s->hl);
+            s->hl = p;
+            s->hl_cap = n;
+        }
+    }
+    s->hl_n = tn_surf_last_repair(g, s->hl, s->hl_cap);
+    if (s->hl_n > s->hl_cap) s->hl_n = s->hl_cap;
+    snprintf(s->hl_note, sizeof s->hl_note,
+             "graph overlay: the last edit's repair searched %d of %d surfaces again (outlined "
+             "orange: their searches read the tile, or they stand by it)",
+             n, s->hl_total);
+}
+
+/* Whether the last repair's surfaces are shown now. */
+static bool hl_shown(const tn_world *w, const tn_wbots *s)
+{
+    return s->hl_n > 0 && s->hl_g && w->frame - s->hl_frame < REPAIR_SHOW;
+}
+
+/* The last repair's surfaces outlined: a box over each one's span. */
+static void hl_draw(const tn_wbots *s, const tn_surf *g, const tn_debug_draw *dd)
+{
+    const tn_surf_surface *sf = tn_surf_surfaces(g);
+    const float W = (float)tn_surf_get_profile(g)->w * T;
+    const int ns = tn_surf_surface_count(g);
+    for (int k = 0; k < s->hl_n; k++) {
+        if (s->hl[k] < 0 || s->hl[k] >= ns) continue; /* (see hl_refresh) */
+        const tn_surf_surface *S = &sf[s->hl[k]];
+        const float x0 = tn_surf_lattice_x(g, S->j0) - 2.0f;
+        const float x1 = tn_surf_lattice_x(g, S->j1) + W + 2.0f, y = (float)S->row * T;
+        tn_dd_rect(dd, x0, y - 7.0f, x1 - x0, 9.0f, 0xffa03c50u, true);
+        tn_dd_rect(dd, x0, y - 7.0f, x1 - x0, 9.0f, 0xffa03cffu, false);
+    }
+}
+
 /* The bot's plan is one made on g as it is now: its generation alone is
  * not enough (each cached graph counts its own builds from 1). */
 static bool plan_of(const tn_bot *bot, const tn_surf *g)
@@ -2243,6 +2307,9 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
     if (!tn_wbots_character_graph(w) && char_build_failed(w, s))
         return "graph overlay: the graph's build failed (see the message); a map edit or a "
                "slider change tries again";
+    if (hl_shown(w, s) && s->hl_g == tn_wbots_character_graph(w) &&
+        tn_surf_generation(s->hl_g) == s->hl_gen)
+        return s->hl_note;
     return NULL;
 }
 
@@ -2323,6 +2390,8 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
                                            v[3] + M);
             tn_surf_debug_draw_edges_in(g, w->map, keep ? &snap : dd, v[0] - M, v[1] - M, v[2] + M,
                                         v[3] + M, SURF_DRAW_EDGES);
+            hl_refresh(w, ms, g);
+            if (hl_shown(w, s)) hl_draw(s, g, dd);
         } else if (!g && (overlays & TN_OVERLAY_SURF) && snap_shown(w, s)) {
             snap_draw(s, dd); /* (the note says the graph is being repaired) */
         }
