@@ -1117,7 +1117,7 @@ static void test_last_repair(void **state)
     tn_map *m = NULL;
     tn_surf_profile prof;
     tn_surf *g = plain_level(64, 48, 5, 5, &m, &prof);
-    assert_int_equal(tn_surf_last_repair(g, NULL, 0), 0); /* built */
+    assert_int_equal(tn_surf_last_repair(g, NULL, 0, NULL), 0); /* built */
     /* an empty spot with room for the body over it and air under it */
     int bx = -1, by = -1;
     for (int y = 6; y < m->h - 6 && bx < 0; y++)
@@ -1131,9 +1131,10 @@ static void test_last_repair(void **state)
     assert_true(bx >= 0);
     tn_map_set_tile(m, bx, by, TN_TILE_BLOCK, NULL);
     assert_true(tn_succeeded(tn_surf_edit(g, m, bx, by, NULL)));
-    int ids[4096];
-    const int n = tn_surf_last_repair(g, ids, 4096);
+    int ids[4096], tiles = -1;
+    const int n = tn_surf_last_repair(g, ids, 4096, &tiles);
     assert_true(n > 0 && n <= tn_surf_surface_count(g) && n <= 4096);
+    assert_int_equal(tiles, 1);
     for (int i = 1; i < n; i++) assert_true(ids[i] > ids[i - 1]);
     const tn_surf_surface *sf = tn_surf_surfaces(g);
     int top = -1; /* the surface on the new block */
@@ -1145,15 +1146,22 @@ static void test_last_repair(void **state)
     bool listed = false;
     for (int i = 0; i < n; i++) listed |= ids[i] == top;
     assert_true(listed);
-    assert_int_equal(tn_surf_last_repair(g, ids, 1), n); /* (the count, whatever cap) */
+    assert_int_equal(tn_surf_last_repair(g, ids, 1, NULL), n); /* (the count, whatever cap) */
     /* removed again: the surface is gone, the repair searched again
      * those that read the tile */
     tn_map_set_tile(m, bx, by, TN_TILE_EMPTY, NULL);
     assert_true(tn_succeeded(tn_surf_edit(g, m, bx, by, NULL)));
-    assert_true(tn_surf_last_repair(g, NULL, 0) > 0);
+    assert_true(tn_surf_last_repair(g, NULL, 0, NULL) > 0);
+    /* two tiles synced at once: one repair of both */
+    tn_map_set_tile(m, bx, by, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, bx + 1, by, TN_TILE_BLOCK, NULL);
+    assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    assert_true(tn_surf_last_repair(g, NULL, 0, &tiles) > 0);
+    assert_int_equal(tiles, 2);
     /* a rebuild: none */
     assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof, NULL)));
-    assert_int_equal(tn_surf_last_repair(g, NULL, 0), 0);
+    assert_int_equal(tn_surf_last_repair(g, NULL, 0, &tiles), 0);
+    assert_int_equal(tiles, 0);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

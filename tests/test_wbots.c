@@ -2496,11 +2496,21 @@ static void test_overlay_during_background_repair(void **state)
     c = draw(w, TN_OVERLAY_SURF);
     assert_int_equal(c.lines + c.circles + c.rects, 0);
     assert_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "faint"));
+    /* two edits meanwhile: the next repair takes both, one repair */
+    edit_top_row(w);
+    edit_top_row(w);
     atomic_store(&gate_closed, false);
     assert_true(frames_until_graph(w, &steps));
+    assert_int_equal(tn_wbots_repairs_started(w), 2);
+    int tiles;
+    const int n = tn_surf_last_repair(tn_wbots_character_graph(w), NULL, 0, &tiles);
+    assert_int_equal(tiles, 2);
+    printf("  the repair after the wait took both edits: %d surfaces searched again\n", n);
     c = draw(w, TN_OVERLAY_SURF);
     assert_true(c.lines > 100);
     assert_int_equal(c.amax, before.amax);
+    assert_int_equal(c.orange, n);
+    if (n > 0) assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), "(2 tiles)"));
     assert_false(atomic_load(&gate_timed_out));
     tn_world_destroy(w);
 }
@@ -2531,7 +2541,7 @@ static void test_overlay_shows_last_repair(void **state)
     assert_true(ex >= 0);
     assert_true(tn_succeeded(tn_world_edit(w, ex, ey, TN_EDIT_BLOCK, NULL)));
     const tn_surf *g = tn_wbots_character_graph(w);
-    const int n = tn_surf_last_repair(g, NULL, 0);
+    const int n = tn_surf_last_repair(g, NULL, 0, NULL);
     assert_true(n > 0 && n < tn_surf_surface_count(g));
     c = draw(w, TN_OVERLAY_SURF);
     assert_int_equal(c.orange, n);

@@ -419,8 +419,9 @@ int tn_surf_node_surface(const tn_surf *g, int node)
     return node >= 0 && node < g->nnodes ? g->node_surf[node] : -1;
 }
 
-int tn_surf_last_repair(const tn_surf *g, int *out, int cap)
+int tn_surf_last_repair(const tn_surf *g, int *out, int cap, int *tiles)
 {
+    if (tiles) *tiles = g ? g->nrep_tiles : 0;
     if (!g) return 0;
     for (int i = 0; out && i < cap && i < g->nrep_surf; i++) out[i] = g->rep_surf[i];
     return g->nrep_surf;
@@ -3253,7 +3254,7 @@ static void free_graph_arrays(tn_surf *g)
     g->tiles = NULL;
     tn_free(a, g->rep_surf);
     g->rep_surf = NULL;
-    g->nrep_surf = 0;
+    g->nrep_surf = g->nrep_tiles = 0;
     tn_free(a, g->colpre);
     tn_free(a, g->sat);
     g->colpre = g->sat = NULL;
@@ -4703,6 +4704,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, g->rep_surf);
         g->rep_surf = rep_surf;
         g->nrep_surf = nrep;
+        g->nrep_tiles = nat;
         rep_surf = NULL;
         /* the old arrays go */
         tn_free(a, old.surf);

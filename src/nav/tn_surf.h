@@ -451,9 +451,10 @@ void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
  * again: those whose footprints hold a changed tile, and new or changed
  * ones and those standing next to one (EDITS); up to cap written to out
  * (NULL: none), the count returned (0 before any repair and after a build,
- * rebuild or load).  What an edit cost is about their searches plus one
- * pass over the graph; a debug view can show them.  O(count). */
-int tn_surf_last_repair(const tn_surf *g, int *out, int cap);
+ * rebuild or load), and in *tiles (NULL: not asked) the changed tiles it
+ * repaired (0 likewise).  What an edit cost is about their searches plus
+ * one pass over the graph; a debug view can show them.  O(count). */
+int tn_surf_last_repair(const tn_surf *g, int *out, int cap, int *tiles);
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
 /* Whether profiles a and b make the same graph: box, physics (bitwise),
  * step function (step and step_user_fn, by address), coyote setting,

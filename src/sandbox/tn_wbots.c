@@ -247,7 +247,7 @@ typedef struct tn_wbots {
     const tn_surf *hl_g;
     uint32_t hl_gen;
     long hl_frame;
-    char hl_note[160];
+    char hl_note[256];
 } tn_wbots;
 
 /* One primitive of the overlay's snapshot (a line: x0 y0 x1 y1; a circle:
@@ -2202,7 +2202,8 @@ static void hl_refresh(const tn_world *w, tn_wbots *s, const tn_surf *g)
     s->hl_gen = tn_surf_generation(g);
     s->hl_frame = w->frame;
     s->hl_total = tn_surf_surface_count(g);
-    const int n = tn_surf_last_repair(g, NULL, 0);
+    int tiles; /* (one edit, or those made while a background repair ran) */
+    const int n = tn_surf_last_repair(g, NULL, 0, &tiles);
     if (n > s->hl_cap) { /* (only when a repair searched more surfaces than any before) */
         int *p = tn_alloc_array(&w->alloc, (size_t)n, sizeof *p);
         if (p) {
@@ -2211,12 +2212,14 @@ static void hl_refresh(const tn_world *w, tn_wbots *s, const tn_surf *g)
             s->hl_cap = n;
         }
     }
-    s->hl_n = tn_surf_last_repair(g, s->hl, s->hl_cap);
+    s->hl_n = tn_surf_last_repair(g, s->hl, s->hl_cap, NULL);
     if (s->hl_n > s->hl_cap) s->hl_n = s->hl_cap;
+    char took[32] = "";
+    if (tiles > 1) snprintf(took, sizeof took, " (%d tiles)", tiles);
     snprintf(s->hl_note, sizeof s->hl_note,
-             "graph overlay: the last edit's repair searched %d of %d surfaces again (outlined "
-             "orange: their searches read the tile, or they stand by it)",
-             n, s->hl_total);
+             "graph overlay: the last repair%s searched %d of %d surfaces again (outlined orange: "
+             "their searches read a changed tile, or they stand by one)",
+             took, n, s->hl_total);
 }
 
 /* Whether the last repair's surfaces are shown now. */

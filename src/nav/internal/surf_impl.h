@@ -88,7 +88,7 @@ struct tn_surf {
     int nexp_dropped; /* nodes expanded by the searches of a query not in order[] */
     int repairs_local, repairs_full;
     int32_t *rep_surf; /* the last local repair's surfaces searched again (tn_surf_last_repair) */
-    int nrep_surf;
+    int nrep_surf, nrep_tiles;
     uint32_t generation;
     int16_t *sbox;      /* per surface: tiles its searches explored (x0,y0,x1,y1) */
     int32_t *smaxto;    /* per surface: the largest landing node of its edges, -1 */
