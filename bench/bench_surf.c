@@ -77,6 +77,7 @@ static struct {
     double build[2], repair[2], qmed[2][3], qp99[2][3];
     int qpartial[2][3];
     long qallocs[2][3];
+    bool light[2]; /* measured without the shortcuts and labels (--light-above) */
 } tgt;
 
 static int target_level(int n) { return n == 512 ? 0 : n == 1024 ? 1 : -1; }
@@ -115,6 +116,11 @@ static void targets_print(void)
             printf("  %-44s %12.1f ms  %s\n", "1024x1024 one-tile repair, median < 1 ms",
                    tgt.repair[lv], verdict(tgt.repair[lv], 1.0));
         for (int md = 0; md < 3; md++) {
+            if (isnan(tgt.qmed[lv][md]) && md > 0 && tgt.light[lv]) {
+                snprintf(what, sizeof what, "1024x1024 query (%s)", mode[md]);
+                printf("  %-44s %15s  not run (a light run, --light-above)\n", what, "");
+                continue;
+            }
             if (isnan(tgt.qmed[lv][md])) continue;
             snprintf(what, sizeof what, "1024x1024 query (%s) median < 50 us", mode[md]);
             const bool clean = tgt.qpartial[lv][md] == 0 && tgt.qallocs[lv][md] == 0;
@@ -255,7 +261,7 @@ static void unreachable_queries(const char *name, tn_surf *g, tu_counting *c, tn
  * in the graph), then the same pairs with the query shortcuts, and `edits`
  * random single-tile edits (each repaired). */
 static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, tn_rng *r, int q,
-                      int edits, int lv)
+                      int edits, int lv, bool light)
 {
     int nn = tn_surf_node_count(g);
     if (nn > 0 && q > 0) {
@@ -296,11 +302,14 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                first_p99);
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
         unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
-        /* the same pairs with the query shortcuts */
+        /* the same pairs with the query shortcuts (not in a light run: at
+         * 1024x1024 they and the labels take about two minutes to build) */
         size_t mem0 = tn_surf_memory(g);
         double s0 = bench_cpu_now();
         tn_error e;
-        if (tn_failed(tn_surf_build_shortcuts(g, 0, &e))) {
+        if (light) {
+            printf("  %-10s shortcuts and labels: not built (--light-above)\n", name);
+        } else if (tn_failed(tn_surf_build_shortcuts(g, 0, &e))) {
             printf("  %-10s shortcuts: %s\n", name, e.msg);
         } else {
             double sb = bench_cpu_now() - s0;
@@ -521,7 +530,7 @@ static void save_load_run(const char *name, const tn_map *m, const tn_surf_profi
 }
 
 static void level_run(int n, int edits, int queries, unsigned long long seed, int coyote,
-                      int landmarks, bool huge)
+                      int landmarks, bool huge, bool light)
 {
     tn_map *m = NULL;
     tn_map_create(n, n, NULL, &m, NULL);
@@ -554,10 +563,10 @@ static void level_run(int n, int edits, int queries, unsigned long long seed, in
     printf("  %-10s query index (landmarks: %s) rebuilt in %.1f ms; memory %.2f MB\n", name,
            landmarks < 0 ? "default" : (landmarks == 0 ? "none" : "set"),
            (bench_cpu_now() - i0) * 1e3, (double)tn_surf_memory(g) / 1048576.0);
-    save_load_run(name, m, &prof, g, &a);
+    if (!light) save_load_run(name, m, &prof, g, &a);
     const int lv = target_level(n);
-    if (lv >= 0) tgt.build[lv] = build * 1e3;
-    graph_run(name, m, g, &la.c, &r, queries, edits, lv);
+    if (lv >= 0) tgt.build[lv] = build * 1e3, tgt.light[lv] = light;
+    graph_run(name, m, g, &la.c, &r, queries, edits, lv, light);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }
@@ -847,7 +856,7 @@ int bench_surf(int argc, char **argv)
     }
     bool do_gaps = false;
     int coyote = TN_SURF_COYOTE_FULL;
-    int landmarks = -1, threads = 2;
+    int landmarks = -1, threads = 2, light_above = 1024;
     bool huge = false, custom = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -875,6 +884,8 @@ int bench_surf(int argc, char **argv)
             landmarks = atoi(v), i++;
         else if (strcmp(a, "--threads") == 0 && v && atoi(v) >= 1 && atoi(v) <= 64)
             threads = atoi(v), i++;
+        else if (strcmp(a, "--light-above") == 0 && v)
+            light_above = atoi(v), i++;
         else if (strcmp(a, "--huge-pages") == 0)
             huge = true;
         else if (strcmp(a, "--custom-step") == 0)
@@ -883,7 +894,8 @@ int bench_surf(int argc, char **argv)
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
                             "[--queries Q] [--gaps] [--oracle N] [--optimality N] "
                             "[--coyote full|last|all|none] "
-                            "[--landmarks K] [--threads T] [--huge-pages] [--custom-step]\n");
+                            "[--landmarks K] [--threads T] [--huge-pages] [--custom-step] "
+                            "[--light-above N]\n");
             return 2;
         }
     }
@@ -935,7 +947,7 @@ int bench_surf(int argc, char **argv)
         if (tn_succeeded(tn_surf_create(dm, &prof, &ca, &g, NULL))) {
             tn_rng r;
             tn_rng_seed(&r, 1, 78);
-            graph_run("demo", dm, g, &c, &r, queries, edits, -1);
+            graph_run("demo", dm, g, &c, &r, queries, edits, -1, false);
             tn_surf_destroy(g);
         }
         tn_map_destroy(dm);
@@ -951,7 +963,7 @@ int bench_surf(int argc, char **argv)
             fprintf(stderr, "surf: size %d outside 16..1024\n", n);
             return 2;
         }
-        level_run(n, edits, queries, 1, coyote, landmarks, huge);
+        level_run(n, edits, queries, 1, coyote, landmarks, huge, n > light_above);
     }
     targets_print();
     if (do_gaps) gaps();
