@@ -214,6 +214,53 @@ static int time_queries(tn_surf *g, int n, const int *s, const int *gx, const in
     return found;
 }
 
+/* The same pairs by the sliced query (tn_surf_find_begin, steps of
+ * SLICE_NODES nodes, tn_surf_find_end), as a game spreads a far query over
+ * frames: the time of one step (thread CPU time; begin and end count as
+ * steps), the steps a query takes, and whether every plan costs what
+ * tn_surf_find's did (frames[k]). */
+enum { SLICE_NODES = 1000 };
+static void sliced_queries(const char *name, tn_surf *g, tu_counting *c, int n, const int *s,
+                           const int *gx, const int *gy, const int *frames)
+{
+    static tn_surf_leg legs[1024];
+    size_t cap = 1024, ns = 0;
+    double *st = malloc(sizeof(double) * cap);
+    int most = 0, differ = 0, multi = 0;
+    long allocs0 = c->allocs;
+    for (int k = 0; k < n && st; k++) {
+        int steps = 0, cnt;
+        tn_surf_stats stats;
+        tn_status res = TN_IN_PROGRESS;
+        for (int phase = 0; phase < 2 && st; phase += res != TN_IN_PROGRESS) {
+            double t0 = bench_cpu_now();
+            if (steps == 0)
+                res = tn_surf_find_begin(g, s[k], gx[k], gy[k], NULL);
+            else if (phase == 0)
+                res = tn_surf_find_step(g, SLICE_NODES, NULL, NULL);
+            else
+                res = tn_surf_find_end(g, legs, 1024, &cnt, &stats, NULL);
+            if (ns == cap) st = realloc(st, sizeof(double) * (cap *= 2));
+            if (st) st[ns++] = (bench_cpu_now() - t0) * 1e6;
+            steps++;
+            if (phase == 1) break;
+        }
+        if (tn_failed(res) || stats.frames - stats.releases != frames[k]) differ++;
+        if (steps > most) most = steps;
+        multi += steps > 3;
+    }
+    if (!st) {
+        printf("  %-10s sliced queries: out of memory\n", name);
+        return;
+    }
+    printf("  %-10s sliced (steps of %d nodes; begin and end count as steps): %zu steps, median "
+           "%.1f us, p99 %.1f us, max %.1f us; %d of %d pairs took more than one step of "
+           "search, at most %d steps; plan costs differ in %d; %ld allocations\n",
+           name, SLICE_NODES, ns, bench_median(st, (int)ns), bench_percentile(st, (int)ns, 99.0),
+           bench_percentile(st, (int)ns, 100.0), multi, n, most, differ, c->allocs - allocs0);
+    free(st);
+}
+
 /* Queries whose goal is a standing tile that the start cannot reach: the
  * answer is the plan to the closest place reached (TN_UNREACHABLE).  Over
  * up to `q` random such pairs: the time of each (one pass; thread CPU
@@ -301,6 +348,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                QUERY_PASSES, k ? (double)expanded / k : 0.0, c->allocs - allocs0, first_med,
                first_p99);
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
+        sliced_queries(name, g, c, k, ps, pgx, pgy, fa);
         unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
         /* the same pairs with the query shortcuts (not in a light run: at
          * 1024x1024 they and the labels take about two minutes to build) */

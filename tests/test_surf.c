@@ -503,6 +503,11 @@ static void queries_allocate_nothing(tn_surf *g, const tu_counting *c, tn_rng *r
         int row, j, cnt;
         tn_surf_node_pos(g, goal, &row, &j);
         assert_true(tn_succeeded(tn_surf_find(g, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL)));
+        /* and sliced */
+        tn_status st = tn_surf_find_begin(g, s, j / 6, row - 1, NULL);
+        while (st == TN_IN_PROGRESS) st = tn_surf_find_step(g, 16, NULL, NULL);
+        assert_int_equal(st, TN_OK);
+        assert_true(tn_succeeded(tn_surf_find_end(g, legs, 64, &cnt, NULL, NULL)));
     }
     assert_int_equal(c->allocs, after);
 }
@@ -2829,6 +2834,123 @@ static void test_unreachable_goals_as_reference(void **state)
     assert_true(queries >= 100);
 }
 
+/* One query both ways: tn_surf_find, then the sliced query (begin, steps of
+ * `budget` nodes, end): the same status, legs, stats and message, and the
+ * steps' node counts add up to the stats'. */
+static void sliced_as_find(tn_surf *g, int start, int gx, int gy, int budget, int *steps)
+{
+    static tn_surf_leg la[512], lb[512];
+    int ca = -1, cb = -1;
+    tn_surf_stats sa, sb;
+    tn_error ea, eb;
+    memset(la, 0, sizeof la);
+    memset(lb, 0, sizeof lb);
+    const tn_status ra = tn_surf_find(g, start, gx, gy, la, 512, &ca, &sa, &ea);
+    tn_status rb = tn_surf_find_begin(g, start, gx, gy, &eb);
+    if (tn_failed(ra)) { /* a refused request is refused at the beginning */
+        assert_int_equal(rb, ra);
+        assert_string_equal(eb.msg, ea.msg);
+        assert_true(tn_failed(tn_surf_find_step(g, 10, NULL, NULL)));
+        return;
+    }
+    long nodes = 0;
+    *steps = 0;
+    while (rb == TN_IN_PROGRESS) {
+        int done = -1;
+        rb = tn_surf_find_step(g, budget, &done, NULL);
+        assert_true(done >= 0);
+        /* a step stops at its budget unless the search ended (or an
+         * unreachable goal's closest-place search ran whole in it) */
+        if (rb == TN_IN_PROGRESS) assert_int_equal(done, budget);
+        nodes += done;
+        ++*steps;
+    }
+    assert_int_equal(rb, TN_OK);
+    rb = tn_surf_find_end(g, lb, 512, &cb, &sb, &eb);
+    assert_int_equal(rb, ra);
+    assert_int_equal(cb, ca);
+    assert_memory_equal(lb, la, sizeof la);
+    assert_memory_equal(&sb, &sa, sizeof sa);
+    assert_string_equal(eb.msg, ea.msg);
+    if (!tn_surf_has_shortcuts(g))
+        assert_int_equal(nodes, sa.expanded); /* (shortcuts answer in the beginning) */
+    /* it is over: another end or step is refused */
+    assert_true(tn_failed(tn_surf_find_end(g, lb, 512, &cb, &sb, NULL)));
+}
+
+/* The sliced query (tn_surf_find_begin, _step, _end) answers as
+ * tn_surf_find: on generated levels of 8,000 .. 20,000 nodes, with
+ * landmarks or none and with query shortcuts, random goals (reachable,
+ * unreachable, refused) in steps of 1, 7, 64 and 100,000 nodes; an edit, a
+ * repair or another query between steps ends it with a message
+ * (test_no_allocation_per_query: no allocation either). */
+static void test_sliced_find(void **state)
+{
+    (void)state;
+    long queries = 0, sliced = 0, ended = 0;
+    for (int lv = 0; lv < 4; lv++) {
+        tn_rng r;
+        tn_map *m = NULL;
+        tn_surf *g = mid_level(7300, lv, &r, &m);
+        tn_surf_set_landmarks(g, lv == 0 ? 0 : (lv == 1 ? -1 : 8));
+        if (lv == 3) assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+        const int nn = tn_surf_node_count(g);
+        static const int budgets[4] = {1, 7, 64, 100000};
+        for (int q = 0; q < 60; q++) {
+            const int s = (int)tn_rng_below(&r, (uint32_t)nn);
+            int gx, gy;
+            if (q % 5 == 4) { /* any tile: most are no standing tile (refused) */
+                gx = (int)tn_rng_below(&r, (uint32_t)m->w);
+                gy = (int)tn_rng_below(&r, (uint32_t)m->h);
+            } else {
+                int row, j;
+                tn_surf_node_pos(g, (int)tn_rng_below(&r, (uint32_t)nn), &row, &j);
+                gx = j / 6, gy = row - 1;
+            }
+            int steps = 0;
+            sliced_as_find(g, s, gx, gy, budgets[q % 4], &steps);
+            queries++;
+            sliced += steps > 1;
+        }
+        /* what ends a sliced query under way: another query, an edit */
+        int row, j;
+        tn_surf_node_pos(g, nn - 1, &row, &j);
+        tn_error e;
+        if (tn_surf_find_begin(g, 0, j / 6, row - 1, &e) == TN_IN_PROGRESS) {
+            assert_int_equal(
+                tn_surf_find(g, 0, j / 6, row - 1, NULL, 0, NULL, NULL, NULL) & TN_FAILURE, 0);
+            assert_int_equal(tn_surf_find_step(g, 5, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+            assert_non_null(strstr(e.msg, "another query"));
+            ended++;
+        }
+        if (tn_surf_find_begin(g, 0, j / 6, row - 1, &e) == TN_IN_PROGRESS) {
+            int x = m->w / 2, y = m->h / 2;
+            tn_map_set_tile(m, x, y, tn_map_tile(m, x, y) ? TN_TILE_EMPTY : TN_TILE_BLOCK, NULL);
+            assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+            assert_int_equal(tn_surf_find_end(g, NULL, 0, NULL, NULL, &e),
+                             TN_FAILURE | TN_INVALID_PARAM);
+            assert_non_null(strstr(e.msg, "changed"));
+            ended++;
+        }
+        /* no query under way; bad budgets */
+        assert_int_equal(tn_surf_find_step(g, 5, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+        assert_non_null(strstr(e.msg, "no sliced query"));
+        if (tn_succeeded(tn_surf_find_begin(g, 0, j / 6, row - 1, NULL)))
+            assert_int_equal(tn_surf_find_step(g, 0, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    /* NULL graph */
+    assert_int_equal(tn_surf_find_begin(NULL, 0, 0, 0, NULL), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_find_step(NULL, 1, NULL, NULL), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_find_end(NULL, NULL, 0, NULL, NULL, NULL),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    printf("  %ld queries answered as tn_surf_find, %ld of them in more than one step\n", queries,
+           sliced);
+    assert_true(sliced >= 30);
+    assert_true(ended >= 6); /* (with shortcuts: when they find no way) */
+}
+
 /* The landmarks cover the graph's one-way parts: a landmark bounds a query
  * (s, goal) only when it reaches s or the goal reaches it.  On generated
  * levels (about 5,000 .. 7,600 nodes, 8 landmarks) 97% or more of random
@@ -3724,6 +3846,7 @@ int main(void)
         cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_unreachable_goal_searches_little),
         cmocka_unit_test(test_unreachable_goals_as_reference),
+        cmocka_unit_test(test_sliced_find),
         cmocka_unit_test(test_landmarks_cover_one_way_parts),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),

@@ -854,6 +854,7 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph shortcuts: no graph (NULL)");
+    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (a sliced query ends) */
     if (core_keys < 0 || core_keys > CORE_MAX) /* refused: the shortcuts there are stay */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
@@ -1360,6 +1361,7 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph labels: no graph (NULL)");
+    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (a sliced query ends) */
     struct tn_surf_ch *H = g->ch;
     if (!H)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,

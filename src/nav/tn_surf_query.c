@@ -1311,6 +1311,7 @@ static void sr_build(tn_surf *g, const lm_delta *d, const int32_t *old_of, const
 void query_index_build(tn_surf *g, lm_delta *d)
 {
     const tn_allocator *a = &g->alloc;
+    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (its scratch is made anew) */
     if (d && d->old_lm) g->lm = NULL; /* the old tables: d->old_lm, freed below */
     g->flags_ok = false;              /* until the dominance pass is done */
     /* the old records and arcs into nodes: a repair patches them */
@@ -2033,27 +2034,48 @@ static inline int reach_check_at(const tn_surf *g)
  * among those the start reaches, the goal is unreachable and find_closest
  * answers, unless `whole`: then the search goes on over every reachable
  * node. */
-static int find_events(tn_surf *g, int start, const goal *G, bool whole)
+static int events_finish(tn_surf *g, const goal *G, int found);
+
+/* find_events in parts, so that a sliced query (tn_surf_find_begin) can
+ * stop between nodes: events_init puts the start in the heap (*hs its
+ * size); events_run expands up to `budget` nodes (a negative budget: no
+ * limit) and returns false when it stopped for the budget, else true with
+ * *res what find_events returns. */
+static void events_init(tn_surf *g, int start, const goal *G, int *hs)
+{
+    int row, j;
+    tn_surf_node_pos(g, start, &row, &j);
+    if (!g->nlm) detour_begin(g, G);
+    int h = heur_full(g, start, g->node_surf[start], row, j, G);
+    g->qn[start] = (qnode){g->gen, 0, h, -1, -1, 0};
+    qheap e = {h, 0, start};
+    *hs = 0;
+    qheap_up(g, (*hs)++, e);
+}
+
+static bool events_run(tn_surf *g, int start, const goal *G, bool whole, int *hsp, long budget,
+                       int *res)
 {
     qnode *Q = g->qn;
-    int hs = 0, found = -1;
-    {
-        int row, j;
-        tn_surf_node_pos(g, start, &row, &j);
-        if (!g->nlm) detour_begin(g, G);
-        int h = heur_full(g, start, g->node_surf[start], row, j, G);
-        Q[start] = (qnode){g->gen, 0, h, -1, -1, 0};
-        qheap e = {h, 0, start};
-        qheap_up(g, hs++, e);
-    }
-    while (hs > 0) {
+    int hs = *hsp, found = -1;
+    for (; hs > 0; budget--) {
+        if (budget == 0) {
+            *hsp = hs;
+            return false;
+        }
         int n = g->qh[0].n;
-        if (!whole && g->qh[0].f >= Q_DEAD) return find_closest(g, start, G, -1);
+        if (!whole && g->qh[0].f >= Q_DEAD) {
+            *res = find_closest(g, start, G, -1);
+            return true;
+        }
         if (!whole && g->nexpanded == reach_check_at(g)) {
             const int nr = reach_surfaces(g, g->node_surf[start]);
             bool reached = false;
             for (int i = 0; i < G->ngs; i++) reached |= g->sreach[G->gs[i]] == g->gen;
-            if (!reached) return find_closest(g, start, G, nr);
+            if (!reached) {
+                *res = find_closest(g, start, G, nr);
+                return true;
+            }
         }
         if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
         Q[n].hpos = -1; /* closed */
@@ -2104,6 +2126,24 @@ static int find_events(tn_surf *g, int start, const goal *G, bool whole)
                 if (p != j) qrelax(g, n, n + (p - j), s, S->row, p, abs(p - j), -1, &hs, G);
             }
     }
+    *hsp = hs;
+    *res = events_finish(g, G, found);
+    return true;
+}
+
+static int find_events(tn_surf *g, int start, const goal *G, bool whole)
+{
+    int hs, res;
+    events_init(g, start, G, &hs);
+    events_run(g, start, G, whole, &hs, -1, &res);
+    return res;
+}
+
+/* The end of find_events: the goal node `found`, or (-1) the closest
+ * place reached; the plan's nodes into parent / pedge / gcost. */
+static int events_finish(tn_surf *g, const goal *G, int found)
+{
+    const qnode *Q = g->qn;
     int end = found, bk = found, bestg = 0;
     if (found < 0) {
         /* unreachable: every reachable surface was reached at its landing
@@ -2245,6 +2285,9 @@ static int find_closest(tn_surf *g, int start, const goal *G, int nr)
     return find_events(g, start, G, true);
 }
 
+static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_surf_leg *out,
+                             int cap, int *count, tn_surf_stats *stats, tn_error *err);
+
 static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
                              int *count, tn_surf_stats *stats, tn_error *err, bool reference)
 {
@@ -2270,9 +2313,17 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
     if (r < 0)
         r = reference || !g->qindex ? find_reference(g, start, &G)
                                     : find_events(g, start, &G, false);
+    return plan_answer(g, start, gx, gy, r, out, cap, count, stats, err);
+}
+
+/* A query's answer from its search's result r (as find_events returns):
+ * the legs, the stats, and the message of a partial plan. */
+static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_surf_leg *out,
+                             int cap, int *count, tn_surf_stats *stats, tn_error *err)
+{
     const int end = r >= 0 ? r : -1 - r;
     int legs = 0;
-    st = write_plan(g, start, end, r >= 0, out, cap, count, stats, &legs);
+    tn_status st = write_plan(g, start, end, r >= 0, out, cap, count, stats, &legs);
     if (st != TN_OK && err) {
         /* a partial answer says what it left out (the status stays a success) */
         int row, j;
@@ -2296,6 +2347,110 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
                        tn_surf_stats *stats, tn_error *err)
 {
     return find_common(g, start, gx, gy, out, cap, count, stats, err, false);
+}
+
+/* ---- the sliced query ---------------------------------------------------- */
+
+tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *err)
+{
+    tn_error_clear(err);
+    if (!g)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph find_begin: no graph (NULL)");
+    g->sl_state = SLICE_NONE;
+    tn_status st = query_begin(g, start, gx, gy, NULL, NULL, &g->sl_goal, err);
+    if (st != TN_OK) return st;
+    g->sl_start = start, g->sl_gx = gx, g->sl_gy = gy;
+    g->sl_generation = g->generation;
+    int r = -1;
+    if (g->ch) {
+        r = ch_find(g, start, &g->sl_goal);
+        if (r < 0) g->nexpanded = 0; /* unreachable: the search finds the closest point */
+    }
+    if (r < 0 && !g->qindex) r = find_reference(g, start, &g->sl_goal);
+    if (r >= 0 || !g->qindex) {
+        g->sl_res = r;
+        g->sl_state = SLICE_SEARCHED;
+        g->sl_gen = g->gen;
+        return TN_OK;
+    }
+    events_init(g, start, &g->sl_goal, &g->sl_hs);
+    g->sl_state = SLICE_SEARCHING;
+    g->sl_gen = g->gen;
+    return TN_IN_PROGRESS;
+}
+
+/* Whether the sliced query can go on (else an error, and it is over). */
+static tn_status slice_check(tn_surf *g, const char *what, tn_error *err)
+{
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    if (!g) return tn_error_set(err, bad, 0, 0, "surface graph %s: no graph (NULL)", what);
+    if (g->sl_state == SLICE_NONE)
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph %s: no sliced query under way (tn_surf_find_begin)",
+                            what);
+    if (g->sl_generation != g->generation || g->sl_state == SLICE_LOST) {
+        g->sl_state = SLICE_NONE;
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph %s: the graph or its query index changed (an edit, "
+                            "repair, rebuild, landmarks or shortcuts) since tn_surf_find_begin; "
+                            "begin again",
+                            what);
+    }
+    if (g->sl_gen != g->gen) {
+        g->sl_state = SLICE_NONE;
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph %s: another query used the graph since "
+                            "tn_surf_find_begin; begin again",
+                            what);
+    }
+    return TN_OK;
+}
+
+tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error *err)
+{
+    tn_error_clear(err);
+    if (done_nodes) *done_nodes = 0;
+    tn_status st = slice_check(g, "find_step", err);
+    if (st != TN_OK) return st;
+    if (max_nodes < 1)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph find_step: max_nodes %d < 1", max_nodes);
+    if (g->sl_state == SLICE_SEARCHED) return TN_OK;
+    const int n0 = g->nexpanded + g->nexp_dropped;
+    const bool over =
+        events_run(g, g->sl_start, &g->sl_goal, false, &g->sl_hs, max_nodes, &g->sl_res);
+    if (done_nodes) *done_nodes = g->nexpanded + g->nexp_dropped - n0;
+    g->sl_gen = g->gen; /* (an unreachable goal's closest-point search took new stamps) */
+    if (!over) return TN_IN_PROGRESS;
+    g->sl_state = SLICE_SEARCHED;
+    return TN_OK;
+}
+
+tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
+                           tn_error *err)
+{
+    tn_error_clear(err);
+    if (count) *count = 0;
+    if (stats) {
+        stats->expanded = 0;
+        stats->frames = -1;
+        stats->end_node = -1;
+        stats->legs = 0;
+        stats->releases = 0;
+    }
+    tn_status st = slice_check(g, "find_end", err);
+    if (st != TN_OK) return st;
+    if (out && cap < 0) {
+        g->sl_state = SLICE_NONE;
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface graph find_end: a leg buffer with a negative capacity (%d)",
+                            cap);
+    }
+    if (g->sl_state == SLICE_SEARCHING)
+        events_run(g, g->sl_start, &g->sl_goal, false, &g->sl_hs, -1, &g->sl_res);
+    g->sl_state = SLICE_NONE;
+    return plan_answer(g, g->sl_start, g->sl_gx, g->sl_gy, g->sl_res, out, cap, count, stats, err);
 }
 
 void tn_surf_set_landmarks(tn_surf *g, int k)

@@ -50,6 +50,11 @@ typedef struct goal {
     float vup; /* fastest rise, px per frame: the jump speed */
 } goal;
 
+/* Where a sliced query (tn_surf_find_begin) is: none; searching; searched
+ * (its result kept); lost: the query index or shortcuts were made again
+ * under it (its next step or end fails). */
+enum { SLICE_NONE = 0, SLICE_SEARCHING, SLICE_SEARCHED, SLICE_LOST };
+
 struct tn_surf_ch; /* the query shortcuts (tn_surf_ch.c) */
 
 struct surf_pool; /* big blocks kept between repairs (tn_surf.c) */
@@ -142,6 +147,13 @@ struct tn_surf {
     /* tn_surf_load: the saved graph the build decodes instead of searching
      * (NULL otherwise) */
     const struct surf_blob *blob;
+    /* a sliced query (tn_surf_find_begin .. _end): its goal, start and goal
+     * tile, the heap's size, where it is (SLICE_*), its result once
+     * searched (as find_events returns), and the graph generation and the
+     * search stamp it went on under (another query or an edit ends it) */
+    goal sl_goal;
+    int sl_start, sl_gx, sl_gy, sl_hs, sl_state, sl_res;
+    uint32_t sl_generation, sl_gen;
     /* the searches' scratch kept between builds and repairs (tn_surf.c
      * surf_keep): slot 0 the caller's thread, 1 .. nkeep - 1 the workers' */
     struct surf_keep *keep;
