@@ -63,6 +63,28 @@ static uint64_t checksum(const uint8_t *p, size_t n)
     return h;
 }
 
+/* The query from node s to tile (gx, gy) in slices of `budget` nodes
+ * answers as tn_surf_find: status, legs, stats. */
+static bool sliced_as_find(tn_surf *g, int s, int gx, int gy, int budget)
+{
+    tn_surf_leg la[64], lb[64];
+    memset(la, 0, sizeof la);
+    memset(lb, 0, sizeof lb);
+    int ca = 0, cb = 0;
+    tn_surf_stats sa, sb;
+    const tn_status ra = tn_surf_find(g, s, gx, gy, la, 64, &ca, &sa, NULL);
+    tn_status rb = tn_surf_find_begin(g, s, gx, gy, NULL);
+    if (tn_failed(ra)) return rb == ra;
+    for (int steps = 0; rb == TN_IN_PROGRESS; steps++) {
+        if (steps > 10000000) return false; /* (a step that expands nothing) */
+        rb = tn_surf_find_step(g, budget, NULL, NULL);
+    }
+    if (rb != TN_OK) return false;
+    rb = tn_surf_find_end(g, lb, 64, &cb, &sb, NULL);
+    return rb == ra && cb == ca && memcmp(la, lb, sizeof la) == 0 &&
+           memcmp(&sa, &sb, sizeof sa) == 0;
+}
+
 /* Saved bytes b (n of them) load on m and save to the same bytes. */
 static bool saves_to_itself(const tn_map *m, const tn_surf_profile *prof, const uint8_t *b,
                             size_t n)
@@ -147,6 +169,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int k = 0; k < 4 && tn_surf_node_count(g) > 0; k++)
         tn_surf_find(g, k % tn_surf_node_count(g), k * 7 % m->w, k * 2 % m->h, legs, 64, &cnt_legs,
                      &st, NULL);
+    /* and sliced, in steps of 1 .. 8 nodes */
+    for (int k = 0; k < 2 && tn_surf_node_count(g) > 0; k++)
+        CHECK(sliced_as_find(g, (int)((h >> (8 * k + 8)) % (unsigned)tn_surf_node_count(g)),
+                             k * 11 % m->w, k * 5 % m->h, 1 + (int)((h >> (8 * k + 3)) % 8)));
     tn_surf_destroy(g);
     tn_map_set_tile(m, x, y, old, NULL);
     if (two) tn_map_set_tile(m, x2, y2, old2, NULL);
