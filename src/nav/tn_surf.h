@@ -103,6 +103,8 @@
  * unreachable goals cost).  Zero allocations per
  * query (out of memory for the query index, the reference search answers:
  * see OUT OF MEMORY).
+ * tn_surf_find_begin / _step / _end run the same search in slices of a
+ * budget of nodes (a far query spread over frames).
  * Expanded nodes are kept in order (tn_surf_expanded).  For big
  * levels edited rarely, tn_surf_build_shortcuts and tn_surf_build_labels
  * (below) answer the same plans without searching.
