@@ -1721,10 +1721,9 @@ static void gen_next(tn_surf *g)
     }
 }
 
-static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
-                             tn_surf_stats *stats, goal *G, tn_error *err)
+/* A query's outputs before it answers: no legs, no plan. */
+static void answer_clear(int *count, tn_surf_stats *stats)
 {
-    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (count) *count = 0;
     if (stats) {
         stats->expanded = 0;
@@ -1733,6 +1732,13 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
         stats->legs = 0;
         stats->releases = 0;
     }
+}
+
+static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
+                             tn_surf_stats *stats, goal *G, tn_error *err)
+{
+    const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
+    answer_clear(count, stats);
     g->nexpanded = 0;
     g->nexp_dropped = 0;
     if (g->nnodes == 0)
@@ -2431,14 +2437,7 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
                            tn_error *err)
 {
     tn_error_clear(err);
-    if (count) *count = 0;
-    if (stats) {
-        stats->expanded = 0;
-        stats->frames = -1;
-        stats->end_node = -1;
-        stats->legs = 0;
-        stats->releases = 0;
-    }
+    answer_clear(count, stats);
     tn_status st = slice_check(g, "find_end", err);
     if (st != TN_OK) return st;
     if (out && cap < 0) {
