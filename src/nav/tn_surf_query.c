@@ -62,6 +62,7 @@ typedef struct qheap {
 void query_index_free(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
+    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (its scratch goes) */
     ch_free(g);
     tn_free(a, g->qto);
     tn_free(a, g->qfirst);
