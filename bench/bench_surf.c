@@ -220,8 +220,8 @@ static int time_queries(tn_surf *g, int n, const int *s, const int *gx, const in
  * steps), the steps a query takes, and whether every plan costs what
  * tn_surf_find's did (frames[k]). */
 enum { SLICE_NODES = 1000 };
-static void sliced_queries(const char *name, tn_surf *g, tu_counting *c, int n, const int *s,
-                           const int *gx, const int *gy, const int *frames)
+static void sliced_queries(const char *name, const char *what, tn_surf *g, tu_counting *c, int n,
+                           const int *s, const int *gx, const int *gy, const int *frames)
 {
     static tn_surf_leg legs[1024];
     size_t cap = 1024, ns = 0;
@@ -250,14 +250,15 @@ static void sliced_queries(const char *name, tn_surf *g, tu_counting *c, int n, 
         multi += steps > 3;
     }
     if (!st) {
-        printf("  %-10s sliced queries: out of memory\n", name);
+        printf("  %-10s %s sliced: out of memory\n", name, what);
         return;
     }
-    printf("  %-10s sliced (steps of %d nodes; begin and end count as steps): %zu steps, median "
-           "%.1f us, p99 %.1f us, max %.1f us; %d of %d pairs took more than one step of "
+    printf("  %-10s %s sliced (steps of %d nodes; begin and end count as steps): %zu steps, "
+           "median %.1f us, p99 %.1f us, max %.1f us; %d of %d pairs took more than one step of "
            "search, at most %d steps; plan costs differ in %d; %ld allocations\n",
-           name, SLICE_NODES, ns, bench_median(st, (int)ns), bench_percentile(st, (int)ns, 99.0),
-           bench_percentile(st, (int)ns, 100.0), multi, n, most, differ, c->allocs - allocs0);
+           name, what, SLICE_NODES, ns, bench_median(st, (int)ns),
+           bench_percentile(st, (int)ns, 99.0), bench_percentile(st, (int)ns, 100.0), multi, n,
+           most, differ, c->allocs - allocs0);
     free(st);
 }
 
@@ -272,6 +273,8 @@ static void unreachable_queries(const char *name, tn_surf *g, tu_counting *c, tn
     static tn_surf_leg legs[1024];
     int nn = tn_surf_node_count(g), k = 0, tries = 0, bad = 0;
     long expanded = 0, allocs0 = c->allocs;
+    int *ps = malloc(sizeof(int) * (size_t)(q > 0 ? q : 1) * 4); /* start, goal, frames */
+    if (!ps) return;
     while (k < q && tries < 20 * q) {
         tries++;
         int s = (int)tn_rng_below(r, (uint32_t)nn);
@@ -287,12 +290,15 @@ static void unreachable_queries(const char *name, tn_surf *g, tu_counting *c, tn
         tn_surf_stats st;
         double q0 = bench_cpu_now();
         tn_status res = tn_surf_find(g, s, j / 6, row - 1, legs, 1024, &cnt, &st, NULL);
+        ps[k] = s, ps[q + k] = j / 6, ps[2 * q + k] = row - 1,
+        ps[3 * q + k] = st.frames - st.releases;
         t[k++] = (bench_cpu_now() - q0) * 1e6;
         expanded += st.expanded;
         if (!tn_succeeded(res) || !tn_status_detail(res, TN_UNREACHABLE)) bad++;
     }
     if (!k) {
         printf("  %-10s unreachable goals: none found in %d tries\n", name, tries);
+        free(ps);
         return;
     }
     double mx = 0.0;
@@ -302,6 +308,8 @@ static void unreachable_queries(const char *name, tn_surf *g, tu_counting *c, tn
            "%ld allocations\n",
            name, k, bad, bench_median(t, k), bench_percentile(t, k, 99.0), mx, (double)expanded / k,
            c->allocs - allocs0);
+    sliced_queries(name, "unreachable goals", g, c, k, ps, ps + q, ps + 2 * q, ps + 3 * q);
+    free(ps);
 }
 
 /* Queries over `q` random pairs (start node, a goal tile reachable from it
@@ -348,7 +356,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                QUERY_PASSES, k ? (double)expanded / k : 0.0, c->allocs - allocs0, first_med,
                first_p99);
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
-        sliced_queries(name, g, c, k, ps, pgx, pgy, fa);
+        sliced_queries(name, "queries", g, c, k, ps, pgx, pgy, fa);
         unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
         /* the same pairs with the query shortcuts (not in a light run: at
          * 1024x1024 they and the labels take about two minutes to build) */

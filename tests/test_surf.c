@@ -2859,8 +2859,8 @@ static void sliced_as_find(tn_surf *g, int start, int gx, int gy, int budget, in
         int done = -1;
         rb = tn_surf_find_step(g, budget, &done, NULL);
         assert_true(done >= 0);
-        /* a step stops at its budget unless the search ended (or an
-         * unreachable goal's closest-place search ran whole in it) */
+        /* a step stops at its budget unless the search ended (an
+         * unreachable goal's closest-place search included) */
         if (rb == TN_IN_PROGRESS) assert_int_equal(done, budget);
         nodes += done;
         ++*steps;
@@ -2947,7 +2947,7 @@ static void test_sliced_find(void **state)
                      TN_FAILURE | TN_INVALID_PARAM);
     printf("  %ld queries answered as tn_surf_find, %ld of them in more than one step\n", queries,
            sliced);
-    assert_true(sliced >= 30);
+    assert_true(sliced >= 80);
     assert_true(ended >= 6); /* (with shortcuts: when they find no way) */
 }
 

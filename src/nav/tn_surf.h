@@ -528,14 +528,14 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
  * TN_IN_PROGRESS until the search is over, then TN_SUCCESS;
  * tn_surf_find_end searches what is left, if anything, and gives the
  * legs, count, stats, status and message tn_surf_find gives for the same
- * start and goal (the same plan: tested).  An unreachable goal's
- * closest-place search runs whole in the step that proves the goal
- * unreachable.  One sliced query per graph at a time; the search state is
- * the graph's query scratch, so any other query on the graph, or an edit,
- * repair or rebuild, ends it: the next step or end fails with
- * FAILURE | INVALID_PARAM and a message (begin again), as do a step or end
- * with none under way.  Zero allocations.  Cost: a step of k nodes about
- * k x 0.1-0.2 us on a 1024x1024 level (the search's cost per node). */
+ * start and goal (the same plan: tested; an unreachable goal's
+ * closest-place search is sliced too).  One sliced query per graph at a
+ * time; the search state is the graph's query scratch, so any other
+ * query on the graph, or an edit, repair or rebuild, ends it: the next
+ * step or end fails with FAILURE | INVALID_PARAM and a message (begin
+ * again), as do a step or end with none under way.  Zero allocations.
+ * Cost: a step of k nodes about k x 0.1-0.2 us on a 1024x1024 level (the
+ * search's cost per node). */
 tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *err);
 tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error *err);
 tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,

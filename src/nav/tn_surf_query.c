@@ -2061,7 +2061,7 @@ static void events_init(tn_surf *g, int start, const goal *G, int *hs)
 }
 
 static bool events_run(tn_surf *g, int start, const goal *G, bool whole, int *hsp, long budget,
-                       int *res)
+                       int *res, int *defer)
 {
     qnode *Q = g->qn;
     int hs = *hsp, found = -1;
@@ -2071,18 +2071,20 @@ static bool events_run(tn_surf *g, int start, const goal *G, bool whole, int *hs
             return false;
         }
         int n = g->qh[0].n;
-        if (!whole && g->qh[0].f >= Q_DEAD) {
-            *res = find_closest(g, start, G, -1);
-            return true;
-        }
-        if (!whole && g->nexpanded == reach_check_at(g)) {
-            const int nr = reach_surfaces(g, g->node_surf[start]);
+        int nr = -2; /* (-2: the goal not proved unreachable) */
+        if (!whole && g->qh[0].f >= Q_DEAD) nr = -1;
+        if (nr == -2 && !whole && g->nexpanded == reach_check_at(g)) {
+            const int r = reach_surfaces(g, g->node_surf[start]);
             bool reached = false;
             for (int i = 0; i < G->ngs; i++) reached |= g->sreach[G->gs[i]] == g->gen;
-            if (!reached) {
+            if (!reached) nr = r;
+        }
+        if (nr != -2) { /* unreachable: the closest place, now or by the caller */
+            if (defer)
+                *defer = nr;
+            else
                 *res = find_closest(g, start, G, nr);
-                return true;
-            }
+            return true;
         }
         if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
         Q[n].hpos = -1; /* closed */
@@ -2142,7 +2144,7 @@ static int find_events(tn_surf *g, int start, const goal *G, bool whole)
 {
     int hs, res;
     events_init(g, start, G, &hs);
-    events_run(g, start, G, whole, &hs, -1, &res);
+    events_run(g, start, G, whole, &hs, -1, &res, NULL);
     return res;
 }
 
@@ -2248,7 +2250,29 @@ static void search_anew(tn_surf *g)
 #define Q_CLOSEST Q_GOAL_SURF
 #endif
 
+/* What find_closest searches (after search_anew): CL_DONE, the answer in
+ * *res (a walk on the start's surface); CL_WHOLE, the whole search for
+ * G; CL_GOAL, the search for *C (the closest tiles), whose node r gives
+ * -1 - r. */
+enum { CL_DONE, CL_WHOLE, CL_GOAL };
+static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, int *res);
+
 static int find_closest(tn_surf *g, int start, const goal *G, int nr)
+{
+    goal C;
+    int res = -1;
+    switch (closest_plan(g, start, G, nr, &C, &res)) {
+    case CL_DONE: return res;
+    case CL_WHOLE: return find_events(g, start, G, true);
+    default:
+        res = find_events(g, start, &C, true);
+        if (res >= 0) return -1 - res;
+        search_anew(g); /* (cannot happen: every tile lies on a reached surface) */
+        return find_events(g, start, G, true);
+    }
+}
+
+static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, int *res)
 {
     if (nr < 0) nr = reach_surfaces(g, g->node_surf[start]);
     const int pt = g->per_tile, gx = G->ja / pt;
@@ -2275,7 +2299,7 @@ static int find_closest(tn_surf *g, int start, const goal *G, int nr)
         C.gs[C.ngs] = s, C.ga[C.ngs] = a, C.gb[C.ngs++] = b;
     }
     search_anew(g);
-    if (C.ngs == 0 || C.ngs > Q_CLOSEST) return find_events(g, start, G, true);
+    if (C.ngs == 0 || C.ngs > Q_CLOSEST) return CL_WHOLE;
     if (C.ngs == 1 && C.gs[0] == g->node_surf[start]) { /* a walk: nothing is faster */
         const int j = g->surf[C.gs[0]].j0 + (start - g->surf[C.gs[0]].node0);
         const int p = j < C.ga[0] ? C.ga[0] : (j > C.gb[0] ? C.gb[0] : j), end = start + (p - j);
@@ -2283,13 +2307,12 @@ static int find_closest(tn_surf *g, int start, const goal *G, int nr)
         g->parent[start] = g->pedge[start] = -1;
         g->gcost[start] = 0;
         if (end != start) g->parent[end] = start, g->pedge[end] = -1, g->gcost[end] = abs(p - j);
-        return -1 - end;
+        *res = -1 - end;
+        return CL_DONE;
     }
     if (g->nlm) goal_landmarks(g, &C);
-    const int r = find_events(g, start, &C, true);
-    if (r >= 0) return -1 - r;
-    search_anew(g); /* (cannot happen: every tile lies on a reached surface) */
-    return find_events(g, start, G, true);
+    *Cp = C;
+    return CL_GOAL;
 }
 
 static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_surf_leg *out,
@@ -2383,8 +2406,48 @@ tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *er
     }
     events_init(g, start, &g->sl_goal, &g->sl_hs);
     g->sl_state = SLICE_SEARCHING;
+    g->sl_cl = 0;
     g->sl_gen = g->gen;
     return TN_IN_PROGRESS;
+}
+
+/* The sliced query's search for up to `budget` nodes (< 0: to its end);
+ * true when it is over (its result in g->sl_res, as find_events gives
+ * it).  An unreachable goal's closest-place search (find_closest) is
+ * sliced as well: its goal is planned when the goal is proved unreachable
+ * and the budget left goes on to it. */
+static bool slice_run(tn_surf *g, long budget)
+{
+    const int start = g->sl_start;
+    for (;;) {
+        const long n0 = (long)g->nexpanded + g->nexp_dropped;
+        if (g->sl_cl == 0) {
+            int defer = -2;
+            if (!events_run(g, start, &g->sl_goal, false, &g->sl_hs, budget, &g->sl_res, &defer))
+                return false;
+            if (defer == -2) return true; /* found, or the heap empty */
+            const int cl = closest_plan(g, start, &g->sl_goal, defer, &g->sl_close, &g->sl_res);
+            if (cl == CL_DONE) return true;
+            g->sl_cl = cl;
+            events_init(g, start, cl == CL_WHOLE ? &g->sl_goal : &g->sl_close, &g->sl_hs);
+        } else {
+            const goal *G = g->sl_cl == CL_WHOLE ? &g->sl_goal : &g->sl_close;
+            if (!events_run(g, start, G, true, &g->sl_hs, budget, &g->sl_res, NULL)) return false;
+            if (g->sl_cl == CL_GOAL) {
+                if (g->sl_res >= 0) {
+                    g->sl_res = -1 - g->sl_res;
+                } else { /* (cannot happen: as find_closest) */
+                    search_anew(g);
+                    g->sl_res = find_events(g, start, &g->sl_goal, true);
+                }
+            }
+            return true;
+        }
+        if (budget >= 0) { /* what the main search left of the budget */
+            budget -= (long)g->nexpanded + g->nexp_dropped - n0;
+            if (budget <= 0) return false;
+        }
+    }
 }
 
 /* Whether the sliced query can go on (else an error, and it is over). */
@@ -2425,10 +2488,9 @@ tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error
                             "surface graph find_step: max_nodes %d < 1", max_nodes);
     if (g->sl_state == SLICE_SEARCHED) return TN_OK;
     const int n0 = g->nexpanded + g->nexp_dropped;
-    const bool over =
-        events_run(g, g->sl_start, &g->sl_goal, false, &g->sl_hs, max_nodes, &g->sl_res);
+    const bool over = slice_run(g, max_nodes);
     if (done_nodes) *done_nodes = g->nexpanded + g->nexp_dropped - n0;
-    g->sl_gen = g->gen; /* (an unreachable goal's closest-point search took new stamps) */
+    g->sl_gen = g->gen; /* (an unreachable goal's closest-place search takes new stamps) */
     if (!over) return TN_IN_PROGRESS;
     g->sl_state = SLICE_SEARCHED;
     return TN_OK;
@@ -2447,8 +2509,7 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
                             "surface graph find_end: a leg buffer with a negative capacity (%d)",
                             cap);
     }
-    if (g->sl_state == SLICE_SEARCHING)
-        events_run(g, g->sl_start, &g->sl_goal, false, &g->sl_hs, -1, &g->sl_res);
+    if (g->sl_state == SLICE_SEARCHING) slice_run(g, -1);
     g->sl_state = SLICE_NONE;
     return plan_answer(g, g->sl_start, g->sl_gx, g->sl_gy, g->sl_res, out, cap, count, stats, err);
 }

@@ -153,6 +153,11 @@ struct tn_surf {
      * search stamp it went on under (another query or an edit ends it) */
     goal sl_goal;
     int sl_start, sl_gx, sl_gy, sl_hs, sl_state, sl_res;
+    /* its goal proved unreachable: the closest place's search under way
+     * (tn_surf_query.c CL_WHOLE: for sl_goal, CL_GOAL: for sl_close; 0:
+     * not yet) */
+    int sl_cl;
+    goal sl_close;
     uint32_t sl_generation, sl_gen;
     /* the searches' scratch kept between builds and repairs (tn_surf.c
      * surf_keep): slot 0 the caller's thread, 1 .. nkeep - 1 the workers' */
