@@ -626,7 +626,13 @@ static int lm_pop(lmscratch *s, int *hn)
 }
 
 /* One table (c->col) updated; false when over a quarter of the nodes are
- * affected (the caller recomputes it). */
+ * affected, on graphs of Q_LM_NODES+ nodes over a sixteenth (the caller
+ * recomputes it).  Per affected node the update costs a few times a
+ * Dijkstra's step, and it finds out only as it goes: at 1024x1024 an edit
+ * next to a landmark, whose tables change nearly everywhere, cost 63-68
+ * ms with the quarter, 49-50 with a sixteenth (random edits: the same;
+ * docs/perf.md).  Small graphs keep the quarter: both are cheap there,
+ * and their tests exercise the update. */
 static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int src, bool back,
                             const int32_t *fresh, int nfresh)
 {
@@ -635,6 +641,7 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
     /* search direction: a forward table's arcs are the graph's, a backward
      * table's are reversed */
     const bool outs = !back, ins = back;
+    const int most = g->nnodes >= Q_LM_NODES ? g->nnodes / 16 : g->nnodes / 4;
     int hn = 0, naff = 0;
     const uint32_t e1 = ++s->epoch;
     for (int i = 0; i < nfresh; i++) {
@@ -693,7 +700,7 @@ static bool lm_update_table(const lmctx *c, lmscratch *s, const lm_delta *d, int
         }
         s->st[n] = LM_AFF;
         s->affl[naff++] = n;
-        if (naff > g->nnodes / 4) return false;
+        if (naff > most) return false;
         for (int i = -2, k = lm_narcs(c, n, outs); i < k; i++) {
             if (!lm_arc(c, n, outs, i, &m, &w) || s->ep[m] == e1) continue;
             if (*lm_cost(c, m) != dn + w) continue;
