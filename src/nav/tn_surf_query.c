@@ -2263,6 +2263,7 @@ static void search_anew(tn_surf *g)
  * -1 - r. */
 enum { CL_DONE, CL_WHOLE, CL_GOAL };
 static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, int *res);
+static int closest_end(tn_surf *g, int start, const goal *G, int r);
 
 static int find_closest(tn_surf *g, int start, const goal *G, int nr)
 {
@@ -2271,12 +2272,17 @@ static int find_closest(tn_surf *g, int start, const goal *G, int nr)
     switch (closest_plan(g, start, G, nr, &C, &res)) {
     case CL_DONE: return res;
     case CL_WHOLE: return find_events(g, start, G, true);
-    default:
-        res = find_events(g, start, &C, true);
-        if (res >= 0) return -1 - res;
-        search_anew(g); /* (cannot happen: every tile lies on a reached surface) */
-        return find_events(g, start, G, true);
+    default: return closest_end(g, start, G, find_events(g, start, &C, true));
     }
+}
+
+/* The end of find_closest's search for the closest tiles (its result r):
+ * the plan to them, -1 - its last node. */
+static int closest_end(tn_surf *g, int start, const goal *G, int r)
+{
+    if (r >= 0) return -1 - r;
+    search_anew(g); /* (cannot happen: every tile lies on a reached surface) */
+    return find_events(g, start, G, true);
 }
 
 static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, int *res)
@@ -2324,6 +2330,7 @@ static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, 
 
 static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_surf_leg *out,
                              int cap, int *count, tn_surf_stats *stats, tn_error *err);
+static bool answer_first(tn_surf *g, int start, const goal *G, bool reference, int *r);
 
 static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
                              int *count, tn_surf_stats *stats, tn_error *err, bool reference)
@@ -2342,15 +2349,24 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
     }
     tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
-    int r = -1;
-    if (!reference && g->ch) {
-        r = ch_find(g, start, &G);
-        if (r < 0) g->nexpanded = 0; /* unreachable: the full search finds the closest point */
-    }
-    if (r < 0)
-        r = reference || !g->qindex ? find_reference(g, start, &G)
-                                    : find_events(g, start, &G, false);
+    int r;
+    if (!answer_first(g, start, &G, reference, &r)) r = find_events(g, start, &G, false);
     return plan_answer(g, start, gx, gy, r, out, cap, count, stats, err);
+}
+
+/* The answer of a query that needs no event search (true, *r as
+ * find_events gives it): the shortcuts' when they find the goal, the
+ * reference search's (tests, or no query index).  False: find_events. */
+static bool answer_first(tn_surf *g, int start, const goal *G, bool reference, int *r)
+{
+    if (!reference && g->ch) {
+        *r = ch_find(g, start, G);
+        if (*r >= 0) return true;
+        g->nexpanded = 0; /* unreachable: the full search finds the closest point */
+    }
+    if (!reference && g->qindex) return false;
+    *r = find_reference(g, start, G);
+    return true;
 }
 
 /* A query's answer from its search's result r (as find_events returns):
@@ -2399,13 +2415,8 @@ tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *er
     if (st != TN_OK) return st;
     g->sl_start = start, g->sl_gx = gx, g->sl_gy = gy;
     g->sl_generation = g->generation;
-    int r = -1;
-    if (g->ch) {
-        r = ch_find(g, start, &g->sl_goal);
-        if (r < 0) g->nexpanded = 0; /* unreachable: the search finds the closest point */
-    }
-    if (r < 0 && !g->qindex) r = find_reference(g, start, &g->sl_goal);
-    if (r >= 0 || !g->qindex) {
+    int r;
+    if (answer_first(g, start, &g->sl_goal, false, &r)) {
         g->sl_res = r;
         g->sl_state = SLICE_SEARCHED;
         g->sl_gen = g->gen;
@@ -2440,14 +2451,7 @@ static bool slice_run(tn_surf *g, long budget)
         } else {
             const goal *G = g->sl_cl == CL_WHOLE ? &g->sl_goal : &g->sl_close;
             if (!events_run(g, start, G, true, &g->sl_hs, budget, &g->sl_res, NULL)) return false;
-            if (g->sl_cl == CL_GOAL) {
-                if (g->sl_res >= 0) {
-                    g->sl_res = -1 - g->sl_res;
-                } else { /* (cannot happen: as find_closest) */
-                    search_anew(g);
-                    g->sl_res = find_events(g, start, &g->sl_goal, true);
-                }
-            }
+            if (g->sl_cl == CL_GOAL) g->sl_res = closest_end(g, start, &g->sl_goal, g->sl_res);
             return true;
         }
         if (budget >= 0) { /* what the main search left of the budget */
