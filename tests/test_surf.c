@@ -201,16 +201,23 @@ static int answers_as_reference(tn_surf *g, tn_rng *r, int q)
 {
     int nn = tn_surf_node_count(g);
     if (nn == 0) return 0;
+    /* and a query object answers as tn_surf_find (also on a graph left
+     * without its query index: the reference search's state, made then) */
+    tn_surf_query *qo = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &qo, NULL)));
     for (int k = 0; k < q; k++) {
         int s0 = (int)tn_rng_below(r, (uint32_t)nn), d = (int)tn_rng_below(r, (uint32_t)nn);
         int row, j;
         tn_surf_node_pos(g, d, &row, &j);
-        tn_surf_stats sa, sb;
+        tn_surf_stats sa, sb, sc;
         tn_status x = tn_surf_find(g, s0, j / 6, row - 1, NULL, 0, NULL, &sa, NULL);
         tn_status y = tn_surf_find_reference(g, s0, j / 6, row - 1, NULL, 0, NULL, &sb, NULL);
         assert_int_equal(x, y);
         assert_int_equal(sa.frames - sa.releases, sb.frames - sb.releases); /* the cost */
+        assert_int_equal(tn_surf_query_find(qo, s0, j / 6, row - 1, NULL, 0, NULL, &sc, NULL), x);
+        assert_memory_equal(&sc, &sa, sizeof sa);
     }
+    tn_surf_query_destroy(qo);
     return q;
 }
 
@@ -493,10 +500,13 @@ static void test_demo_map_has_no_traps(void **state)
 }
 
 /* 300 random queries on g (a demo-map graph: all found) allocate nothing. */
-static void queries_allocate_nothing(tn_surf *g, const tu_counting *c, tn_rng *r)
+static void queries_allocate_nothing(tn_surf *g, const tu_counting *c, tn_rng *r, tn_surf_query *qo)
 {
-    long after = c->allocs;
     tn_surf_leg legs[64];
+    /* a query object grows once for new shortcuts or labels (whatever
+     * the answer to this request) */
+    (void)tn_surf_query_find(qo, 0, 0, 0, NULL, 0, NULL, NULL, NULL);
+    long after = c->allocs;
     int n = tn_surf_node_count(g);
     for (int i = 0; i < 300; i++) {
         int s = (int)tn_rng_below(r, (uint32_t)n), goal = (int)tn_rng_below(r, (uint32_t)n);
@@ -508,6 +518,13 @@ static void queries_allocate_nothing(tn_surf *g, const tu_counting *c, tn_rng *r
         while (st == TN_IN_PROGRESS) st = tn_surf_find_step(g, 16, NULL, NULL);
         assert_int_equal(st, TN_OK);
         assert_true(tn_succeeded(tn_surf_find_end(g, legs, 64, &cnt, NULL, NULL)));
+        /* and by a query object, whole and sliced */
+        assert_true(
+            tn_succeeded(tn_surf_query_find(qo, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL)));
+        st = tn_surf_query_begin(qo, s, j / 6, row - 1, NULL);
+        while (st == TN_IN_PROGRESS) st = tn_surf_query_step(qo, 16, NULL, NULL);
+        assert_int_equal(st, TN_OK);
+        assert_true(tn_succeeded(tn_surf_query_end(qo, legs, 64, &cnt, NULL, NULL)));
     }
     assert_int_equal(c->allocs, after);
 }
@@ -523,14 +540,17 @@ static void test_no_allocation_per_query(void **state)
     tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
     tn_surf *g = NULL;
     assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+    tn_surf_query *qo = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qo, NULL)));
     tn_rng r;
     tn_rng_seed(&r, 3, 3);
-    queries_allocate_nothing(g, &c, &r);
+    queries_allocate_nothing(g, &c, &r, qo);
     /* the same with the query shortcuts, then with their labels */
     assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
-    queries_allocate_nothing(g, &c, &r);
+    queries_allocate_nothing(g, &c, &r, qo);
     assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
-    queries_allocate_nothing(g, &c, &r);
+    queries_allocate_nothing(g, &c, &r, qo);
+    tn_surf_query_destroy(qo);
     tn_surf_destroy(g);
     assert_int_equal(c.frees, c.allocs);
     tn_map_destroy(m);
@@ -2837,6 +2857,22 @@ static void test_unreachable_goals_as_reference(void **state)
 /* One query both ways: tn_surf_find, then the sliced query (begin, steps of
  * `budget` nodes, end): the same status, legs, stats and message, and the
  * steps' node counts add up to the stats'. */
+/* A random request on g: a goal node's tile, or (every fifth) any tile
+ * (most are no standing tile: refused). */
+static void random_request(tn_surf *g, const tn_map *m, tn_rng *r, int i, int *s, int *gx, int *gy)
+{
+    const int nn = tn_surf_node_count(g);
+    *s = (int)tn_rng_below(r, (uint32_t)nn);
+    if (i % 5 == 4) {
+        *gx = (int)tn_rng_below(r, (uint32_t)m->w);
+        *gy = (int)tn_rng_below(r, (uint32_t)m->h);
+        return;
+    }
+    int row, j;
+    tn_surf_node_pos(g, (int)tn_rng_below(r, (uint32_t)nn), &row, &j);
+    *gx = j / 6, *gy = row - 1;
+}
+
 static void sliced_as_find(tn_surf *g, int start, int gx, int gy, int budget, int *steps)
 {
     static tn_surf_leg la[512], lb[512];
@@ -2897,16 +2933,8 @@ static void test_sliced_find(void **state)
         const int nn = tn_surf_node_count(g);
         static const int budgets[4] = {1, 7, 64, 100000};
         for (int q = 0; q < 60; q++) {
-            const int s = (int)tn_rng_below(&r, (uint32_t)nn);
-            int gx, gy;
-            if (q % 5 == 4) { /* any tile: most are no standing tile (refused) */
-                gx = (int)tn_rng_below(&r, (uint32_t)m->w);
-                gy = (int)tn_rng_below(&r, (uint32_t)m->h);
-            } else {
-                int row, j;
-                tn_surf_node_pos(g, (int)tn_rng_below(&r, (uint32_t)nn), &row, &j);
-                gx = j / 6, gy = row - 1;
-            }
+            int s, gx, gy;
+            random_request(g, m, &r, q, &s, &gx, &gy);
             int steps = 0;
             sliced_as_find(g, s, gx, gy, budgets[q % 4], &steps);
             queries++;
@@ -2949,6 +2977,151 @@ static void test_sliced_find(void **state)
            sliced);
     assert_true(sliced >= 80);
     assert_true(ended >= 6); /* (with shortcuts: when they find no way) */
+}
+
+/* tn_surf_query_find on object q answers as tn_surf_find (status, legs,
+ * stats, message, the nodes expanded). */
+static void object_as_find(tn_surf *g, tn_surf_query *q, int start, int gx, int gy)
+{
+    static tn_surf_leg la[512], lb[512];
+    int ca = -1, cb = -1, na, nb;
+    tn_surf_stats sa, sb;
+    tn_error ea, eb;
+    memset(la, 0, sizeof la);
+    memset(lb, 0, sizeof lb);
+    const tn_status ra = tn_surf_find(g, start, gx, gy, la, 512, &ca, &sa, &ea);
+    const tn_status rb = tn_surf_query_find(q, start, gx, gy, lb, 512, &cb, &sb, &eb);
+    assert_int_equal(rb, ra);
+    assert_int_equal(cb, ca);
+    assert_memory_equal(lb, la, sizeof la);
+    assert_string_equal(eb.msg, ea.msg);
+    if (tn_failed(ra)) return;
+    assert_memory_equal(&sb, &sa, sizeof sa);
+    const int32_t *xa = tn_surf_expanded(g, &na), *xb = tn_surf_query_expanded(q, &nb);
+    assert_int_equal(nb, na);
+    if (na) assert_memory_equal(xb, xa, sizeof *xa * (size_t)na);
+}
+
+/* Query objects (tn_surf_query_*) answer as the graph's own queries, with
+ * landmarks or none, shortcuts and labels, whole and sliced; two objects'
+ * sliced queries and the graph's own go on at once without ending each
+ * other; an edit ends them; an object grows with the graph (edits that add
+ * nodes); its memory is the bytes its allocator gave it. */
+static void test_query_objects(void **state)
+{
+    (void)state;
+    long whole = 0, interleaved = 0, grown = 0;
+    for (int lv = 0; lv < 5; lv++) {
+        tn_rng r;
+        tn_map *m = NULL;
+        tn_surf *g = mid_level(7500, lv, &r, &m);
+        tn_surf_set_landmarks(g, lv == 0 ? 0 : (lv == 1 ? -1 : 8));
+        if (lv >= 3) assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+        if (lv == 4) assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+        tu_counting c = {0};
+        tn_allocator a = tu_counting_allocator(&c);
+        tn_surf_query *qa = NULL, *qb = NULL;
+        assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qa, NULL)));
+        assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &qb, NULL)));
+        assert_ptr_equal(tn_surf_query_graph(qa), g);
+        assert_int_equal(tn_surf_query_memory(qa), c.bytes);
+        for (int i = 0; i < 60; i++) {
+            int s, gx, gy;
+            random_request(g, m, &r, i, &s, &gx, &gy);
+            object_as_find(g, i % 2 ? qa : qb, s, gx, gy);
+            whole++;
+        }
+        /* three sliced queries at once: qa's, qb's and the graph's own,
+         * stepped in turn; each answers as tn_surf_find */
+        for (int i = 0; i < 20; i++) {
+            int s[3], gx[3], gy[3];
+            tn_status st[3];
+            for (int k = 0; k < 3; k++) random_request(g, m, &r, 1 + k, &s[k], &gx[k], &gy[k]);
+            st[0] = tn_surf_query_begin(qa, s[0], gx[0], gy[0], NULL);
+            st[1] = tn_surf_query_begin(qb, s[1], gx[1], gy[1], NULL);
+            st[2] = tn_surf_find_begin(g, s[2], gx[2], gy[2], NULL);
+            int steps = 0;
+            while (st[0] == TN_IN_PROGRESS || st[1] == TN_IN_PROGRESS || st[2] == TN_IN_PROGRESS) {
+                if (st[0] == TN_IN_PROGRESS) st[0] = tn_surf_query_step(qa, 5, NULL, NULL);
+                if (st[1] == TN_IN_PROGRESS) st[1] = tn_surf_query_step(qb, 3, NULL, NULL);
+                if (st[2] == TN_IN_PROGRESS) st[2] = tn_surf_find_step(g, 4, NULL, NULL);
+                steps++;
+            }
+            for (int k = 0; k < 3; k++) assert_int_equal(st[k], TN_OK);
+            interleaved += steps > 1;
+            /* (all three ended before the graph's own tn_surf_find runs) */
+            static tn_surf_leg la[512], lb[3][512];
+            int ca, cb[3];
+            tn_surf_stats sa, sb[3];
+            tn_error ea, eb[3];
+            tn_status rb[3];
+            rb[0] = tn_surf_query_end(qa, lb[0], 512, &cb[0], &sb[0], &eb[0]);
+            rb[1] = tn_surf_query_end(qb, lb[1], 512, &cb[1], &sb[1], &eb[1]);
+            rb[2] = tn_surf_find_end(g, lb[2], 512, &cb[2], &sb[2], &eb[2]);
+            for (int k = 0; k < 3; k++) {
+                const tn_status ra = tn_surf_find(g, s[k], gx[k], gy[k], la, 512, &ca, &sa, &ea);
+                assert_int_equal(rb[k], ra);
+                assert_int_equal(cb[k], ca);
+                assert_memory_equal(lb[k], la, sizeof *la * (size_t)(ca > 0 ? ca : 0));
+                assert_memory_equal(&sb[k], &sa, sizeof sa);
+                assert_string_equal(eb[k].msg, ea.msg);
+            }
+        }
+        /* what ends an object's sliced query: another query on it, an edit */
+        int row, j;
+        tn_error e;
+        tn_surf_node_pos(g, tn_surf_node_count(g) - 1, &row, &j);
+        if (tn_surf_query_begin(qa, 0, j / 6, row - 1, &e) == TN_IN_PROGRESS) {
+            object_as_find(g, qa, 0, j / 6, row - 1);
+            assert_int_equal(tn_surf_query_step(qa, 5, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+            assert_non_null(strstr(e.msg, "another query used this query object"));
+        }
+        tn_status sb = tn_surf_query_begin(qb, 0, j / 6, row - 1, &e);
+        /* edits where a block on an empty row adds standing places: the
+         * objects grow with the graph and still answer as tn_surf_find */
+        const size_t mem0 = tn_surf_query_memory(qa);
+        const int n0 = tn_surf_node_count(g);
+        for (int k = 0; k < 40 && tn_surf_node_count(g) <= n0 + n0 / 12; k++) {
+            int x = 1 + (int)tn_rng_below(&r, (uint32_t)m->w - 2);
+            int y = 3 + (int)tn_rng_below(&r, (uint32_t)m->h - 4);
+            if (tn_map_tile(m, x, y) != TN_TILE_EMPTY) continue;
+            tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+            assert_true(tn_succeeded(tn_surf_edit(g, m, x, y, NULL)));
+        }
+        if (sb == TN_IN_PROGRESS) {
+            assert_int_equal(tn_surf_query_end(qb, NULL, 0, NULL, NULL, &e),
+                             TN_FAILURE | TN_INVALID_PARAM);
+            assert_non_null(strstr(e.msg, "changed"));
+        }
+        for (int i = 0; i < 30; i++) {
+            int s, gx, gy;
+            random_request(g, m, &r, i, &s, &gx, &gy);
+            object_as_find(g, i % 2 ? qa : qb, s, gx, gy);
+        }
+        grown += tn_surf_query_memory(qa) > mem0;
+        tn_surf_query_destroy(qa);
+        tn_surf_query_destroy(qb);
+        assert_int_equal(c.frees, c.allocs);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    /* bad requests */
+    tn_surf_query *q = (tn_surf_query *)1;
+    tn_error e;
+    assert_int_equal(tn_surf_query_create(NULL, NULL, &q, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_null(q);
+    assert_int_equal(tn_surf_query_find(NULL, 0, 0, 0, NULL, 0, NULL, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_query_begin(NULL, 0, 0, 0, NULL), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_query_step(NULL, 1, NULL, NULL), TN_FAILURE | TN_INVALID_PARAM);
+    assert_int_equal(tn_surf_query_end(NULL, NULL, 0, NULL, NULL, NULL),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    tn_surf_query_destroy(NULL);
+    printf("  %ld queries by objects as tn_surf_find; %ld of 100 three sliced queries at once "
+           "took several steps; %d of 5 objects grew with their graph\n",
+           whole, interleaved, (int)grown);
+    assert_true(interleaved >= 40);
+    assert_true(grown >= 2);
 }
 
 /* The landmarks cover the graph's one-way parts: a landmark bounds a query
@@ -3847,6 +4020,7 @@ int main(void)
         cmocka_unit_test(test_unreachable_goal_searches_little),
         cmocka_unit_test(test_unreachable_goals_as_reference),
         cmocka_unit_test(test_sliced_find),
+        cmocka_unit_test(test_query_objects),
         cmocka_unit_test(test_landmarks_cover_one_way_parts),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),

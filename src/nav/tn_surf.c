@@ -3230,14 +3230,14 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->edge_first);
     tn_free(a, g->edge);
     tn_free(a, g->runs);
-    tn_free(a, g->gcost);
-    tn_free(a, g->parent);
-    tn_free(a, g->pedge);
-    tn_free(a, g->heap);
-    tn_free(a, g->hpos);
-    tn_free(a, g->order);
-    tn_free(a, g->tmp);
-    tn_free(a, g->stamp);
+    tn_free(a, g->qs.gcost);
+    tn_free(a, g->qs.parent);
+    tn_free(a, g->qs.pedge);
+    tn_free(a, g->qs.heap);
+    tn_free(a, g->qs.hpos);
+    tn_free(a, g->qs.order);
+    tn_free(a, g->qs.tmp);
+    tn_free(a, g->qs.stamp);
     tn_free(a, g->lx);
     tn_free(a, g->scol);
     tn_free(a, g->sbox);
@@ -3273,8 +3273,9 @@ static void free_graph_arrays(tn_surf *g)
     g->row_first = g->node_surf = g->edge_first = NULL;
     g->edge = NULL;
     g->runs = NULL;
-    g->gcost = g->parent = g->pedge = g->heap = g->hpos = g->order = g->tmp = NULL;
-    g->stamp = NULL;
+    g->qs.gcost = g->qs.parent = g->qs.pedge = g->qs.heap = g->qs.hpos = g->qs.order = g->qs.tmp =
+        NULL;
+    g->qs.stamp = NULL;
     g->nsurf = g->nnodes = g->nedges = 0;
     g->nruns = g->runs_dead = 0;
     g->edge_cap = g->runs_cap = 0;
@@ -3530,22 +3531,22 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     g->fbits = B.fbits.p;
     g->fbits_cap = B.fbits.cap;
     B.foots.p = B.fbits.p = NULL;
-    /* (filled below, or query scratch read only where g->stamp says it
+    /* (filled below, or query scratch read only where g->qs.stamp says it
      * was written: no need to clear them, as a repair does not) */
     g->edge_first = alloc_unzeroed(a, (size_t)g->nnodes + 1, sizeof(int32_t));
     {
         size_t nn = (size_t)g->nnodes + 1;
-        g->gcost = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->parent = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->pedge = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->heap = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->hpos = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->order = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->tmp = alloc_unzeroed(a, nn, sizeof(int32_t));
-        g->stamp = tn_alloc_array(a, nn, sizeof(uint32_t));
+        g->qs.gcost = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.parent = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.pedge = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.heap = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.hpos = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.order = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.tmp = alloc_unzeroed(a, nn, sizeof(int32_t));
+        g->qs.stamp = tn_alloc_array(a, nn, sizeof(uint32_t));
     }
-    if (!g->edge_first || !g->gcost || !g->parent || !g->pedge || !g->heap || !g->hpos ||
-        !g->order || !g->tmp || !g->stamp)
+    if (!g->edge_first || !g->qs.gcost || !g->qs.parent || !g->qs.pedge || !g->qs.heap ||
+        !g->qs.hpos || !g->qs.order || !g->qs.tmp || !g->qs.stamp)
         goto oom;
     if (tn_surfi_cancelled(g)) goto cancelled;
     {
@@ -3579,7 +3580,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
                               g->lm_bad_node);
         goto fail;
     }
-    g->gen = 0;
+    g->qs.gen = 0;
     g->tiles = tn_alloc(a, (size_t)m->w * (size_t)m->h);
     if (!g->tiles) goto oom;
     memcpy(g->tiles, m->tile, (size_t)m->w * (size_t)m->h);
@@ -3868,10 +3869,11 @@ static int size_desc(const void *a, const void *b)
  * listed. */
 static int repair_sizes(const tn_surf *g, size_t *want, int max)
 {
-    const void *arr[] = {
-        g->surf,   g->row_first, g->node_surf, g->sbox,  g->smaxto, g->edge_first, g->gcost,
-        g->parent, g->pedge,     g->heap,      g->hpos,  g->order,  g->tmp,        g->stamp,
-        g->qto,    g->qefirst,   g->qfirst,    g->qedge, g->ifirst, g->ifrom,      g->ifr};
+    const void *arr[] = {g->surf,       g->row_first, g->node_surf, g->sbox,     g->smaxto,
+                         g->edge_first, g->qs.gcost,  g->qs.parent, g->qs.pedge, g->qs.heap,
+                         g->qs.hpos,    g->qs.order,  g->qs.tmp,    g->qs.stamp, g->qto,
+                         g->qefirst,    g->qfirst,    g->qedge,     g->ifirst,   g->ifrom,
+                         g->ifr};
     int n = 0;
     for (size_t i = 0; i < sizeof arr / sizeof *arr && n < max; i++) {
         if (!arr[i]) continue;
@@ -4361,15 +4363,15 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
     g->node_surf = node_surf;
     g->sbox = sbox;
     g->edge_first = q[0];
-    g->gcost = q[1];
-    g->parent = q[2];
-    g->pedge = q[3];
-    g->heap = q[4];
-    g->hpos = q[5];
-    g->order = q[6];
-    g->tmp = q[7];
-    g->stamp = stamp; /* (g->gen goes on: the kept search states' stamps stay old) */
-    g->nexpanded = 0;
+    g->qs.gcost = q[1];
+    g->qs.parent = q[2];
+    g->qs.pedge = q[3];
+    g->qs.heap = q[4];
+    g->qs.hpos = q[5];
+    g->qs.order = q[6];
+    g->qs.tmp = q[7];
+    g->qs.stamp = stamp; /* (g->qs.gen goes on: the kept search states' stamps stay old) */
+    g->qs.nexpanded = 0;
     build B;
     build_setup(&B, g, m, 0);
     vec rem = {0}; /* kept edges gone, as (from, to, frames) */
@@ -4713,14 +4715,14 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, old.sbox);
         tn_free(a, old.smaxto);
         tn_free(a, old.edge_first);
-        tn_free(a, old.gcost);
-        tn_free(a, old.parent);
-        tn_free(a, old.pedge);
-        tn_free(a, old.heap);
-        tn_free(a, old.hpos);
-        tn_free(a, old.order);
-        tn_free(a, old.tmp);
-        tn_free(a, old.stamp); /* (old.edge, runs, foot and fbits were reused) */
+        tn_free(a, old.qs.gcost);
+        tn_free(a, old.qs.parent);
+        tn_free(a, old.qs.pedge);
+        tn_free(a, old.qs.heap);
+        tn_free(a, old.qs.hpos);
+        tn_free(a, old.qs.order);
+        tn_free(a, old.qs.tmp);
+        tn_free(a, old.qs.stamp); /* (old.edge, runs, foot and fbits were reused) */
     } else {
         /* put the old graph back whole; the caller rebuilds */
         tn_free(a, g->surf);
@@ -4728,17 +4730,19 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, g->node_surf);
         tn_free(a, g->sbox);
         tn_free(a, g->edge_first);
-        tn_free(a, g->gcost);
-        tn_free(a, g->parent);
-        tn_free(a, g->pedge);
-        tn_free(a, g->heap);
-        tn_free(a, g->hpos);
-        tn_free(a, g->order);
-        tn_free(a, g->tmp);
-        tn_free(a, g->stamp);
+        tn_free(a, g->qs.gcost);
+        tn_free(a, g->qs.parent);
+        tn_free(a, g->qs.pedge);
+        tn_free(a, g->qs.heap);
+        tn_free(a, g->qs.hpos);
+        tn_free(a, g->qs.order);
+        tn_free(a, g->qs.tmp);
+        tn_free(a, g->qs.stamp);
         uint64_t *masks = g->masks; /* the graph's, whichever made them */
         uint8_t *masks_ready = g->masks_ready;
+        const uint32_t index_rev = g->index_rev;
         *g = old;
+        g->index_rev = index_rev + 1; /* (a sliced query under way ends) */
         g->masks = masks, g->masks_ready = masks_ready;
         if (took) { /* compacted in place: B frees them */
             g->edge = NULL, g->runs = NULL, g->foot = NULL, g->fbits = NULL;

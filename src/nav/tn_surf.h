@@ -104,7 +104,9 @@
  * query (out of memory for the query index, the reference search answers:
  * see OUT OF MEMORY).
  * tn_surf_find_begin / _step / _end run the same search in slices of a
- * budget of nodes (a far query spread over frames).
+ * budget of nodes (a far query spread over frames); query objects
+ * (tn_surf_query_*, QUERY OBJECTS) run any of them with a search state of
+ * their own, for threads and for several sliced queries at once.
  * Expanded nodes are kept in order (tn_surf_expanded).  For big
  * levels edited rarely, tn_surf_build_shortcuts and tn_surf_build_labels
  * (below) answer the same plans without searching.
@@ -122,8 +124,14 @@
  * equals a fresh build edge for edge; node and edge ids change
  * (tn_surf_generation tells, once a repair).
  *
- * THREAD SAFETY.  One graph is not used from two threads at once (queries
- * write its scratch); different graphs are independent; no global state.
+ * THREAD SAFETY.  tn_surf_find, tn_surf_find_reference and the sliced
+ * tn_surf_find_* write the graph's own query state, and edits, repairs,
+ * rebuilds and loads write the graph: one thread at a time.  Query objects
+ * (tn_surf_query, see QUERY OBJECTS) only read the graph: several threads
+ * may query one graph at once, each with its own object, while nothing
+ * writes it (`make tsan`: four threads, whole and sliced queries, with
+ * landmarks, shortcuts and labels).  Different graphs are independent; no
+ * global state.
  * profile.threads > 1 runs a build's or repair's searches on that many C11
  * threads, joined before return (the step function and allocator must then
  * be thread-safe; the step function gets its context through step_user,
@@ -341,6 +349,7 @@ typedef struct tn_surf_stats {
 } tn_surf_stats;
 
 typedef struct tn_surf tn_surf;
+typedef struct tn_surf_query tn_surf_query; /* a query object (QUERY OBJECTS) */
 
 /* Build the graph of `prof` on map `m`.  INVALID_PARAM (with a message) for
  * an out-of-range profile; OUT_OF_MEMORY, or a partial success when only
@@ -530,7 +539,8 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
  * legs, count, stats, status and message tn_surf_find gives for the same
  * start and goal (the same plan: tested; an unreachable goal's
  * closest-place search is sliced too).  One sliced query per graph at a
- * time; the search state is the graph's query scratch, so any other
+ * time (one per query object with tn_surf_query_begin .. _end); the
+ * search state is the graph's query scratch, so any other
  * query on the graph, or an edit, repair or rebuild, ends it: the next
  * step or end fails with FAILURE | INVALID_PARAM and a message (begin
  * again), as do a step or end with none under way.  Zero allocations.
@@ -540,6 +550,50 @@ tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *er
 tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error *err);
 tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
                            tn_error *err);
+/* QUERY OBJECTS (as Detour's dtNavMeshQuery): a query's search state apart
+ * from the graph.  tn_surf_find and tn_surf_find_begin .. _end use the
+ * graph's own and so write the graph; a tn_surf_query made for graph g
+ * holds its own search state and only reads g, so several threads may
+ * query one graph at once, each with its own object (an object is not
+ * shared between threads), and each object can have a sliced query
+ * under way while others run.  The answers are tn_surf_find's (the same
+ * status, legs, stats and messages, shortcuts and labels included:
+ * tested).  Edits, repairs, rebuilds, loads, tn_surf_set_landmarks and
+ * building shortcuts or labels write g: no query on it may run meanwhile.
+ *  - tn_surf_query_create: an object for g, with allocator a (NULL:
+ *    malloc); g must outlive it.  INVALID_PARAM for NULL g or out;
+ *    OUT_OF_MEMORY.
+ *  - tn_surf_query_find: as tn_surf_find.  Zero allocations while the
+ *    graph is no bigger than when the object last grew: after an edit
+ *    leaves the graph with more nodes or surfaces than the object holds
+ *    (it keeps 1/16 more), or after shortcuts or labels are built, the
+ *    next query grows it once (FAILURE | OUT_OF_MEMORY when it cannot).
+ *  - tn_surf_query_begin / _step / _end: the sliced query, as
+ *    tn_surf_find_begin / _step / _end, one per object; an edit, repair,
+ *    rebuild, landmarks or shortcuts since begin end it with a message,
+ *    as does another query on the same object (not one on another
+ *    object or on the graph's own state).
+ *  - tn_surf_query_expanded: the nodes its last query expanded, as
+ *    tn_surf_expanded.
+ * MEMORY (tn_surf_query_memory: the bytes it holds, itself included):
+ * 52 B x (nodes + 1) + 28 B x (surfaces + 1), both with 1/16 more, + 16 B
+ * x nodes more when the graph has no query index (the reference search's
+ * state); with shortcuts 56 B x keys + 8 B x core keys (labels:
+ * 12 B x keys + 16 B x core keys more).  1024x1024 generated level: about
+ * 21 MB (`tilenav-bench surf` prints it).  Cost: a query costs what
+ * tn_surf_find costs. */
+tn_status tn_surf_query_create(const tn_surf *g, const tn_allocator *a, tn_surf_query **out,
+                               tn_error *err);
+void tn_surf_query_destroy(tn_surf_query *q);
+size_t tn_surf_query_memory(const tn_surf_query *q);
+const tn_surf *tn_surf_query_graph(const tn_surf_query *q);
+tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                             int *count, tn_surf_stats *stats, tn_error *err);
+tn_status tn_surf_query_begin(tn_surf_query *q, int start, int gx, int gy, tn_error *err);
+tn_status tn_surf_query_step(tn_surf_query *q, int max_nodes, int *done_nodes, tn_error *err);
+tn_status tn_surf_query_end(tn_surf_query *q, tn_surf_leg *out, int cap, int *count,
+                            tn_surf_stats *stats, tn_error *err);
+const int32_t *tn_surf_query_expanded(const tn_surf_query *q, int *count);
 /* Landmarks of the query heuristic (see QUERY): k = 1..16, 0 none, -1 the
  * default (8 on graphs of 65536+ nodes, else none); the next builds keep
  * the choice.  Costs k Dijkstra searches each way now and on every

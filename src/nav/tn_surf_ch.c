@@ -112,6 +112,25 @@ struct hl_bwd {
     int32_t d, src, seed;
 };
 
+/* A query's scratch over the shortcuts and labels: the shortcuts' own
+ * (tn_surf_ch.qs, for the graph's queries; the build's searches use it
+ * too) or a query object's (ch_scratch_fit).  st: per key its state
+ * forward (st[2k]) and backward (st[2k + 1]), side by side; per direction
+ * (0 forward, 1 backward) the queue and the core keys the search reached;
+ * the labels' records: per rank the forward cost and its source, per core
+ * key the backward's (each key's fields side by side, one cache miss where
+ * they were three). */
+struct ch_scratch {
+    kst *st;
+    hent *hq[2];
+    int32_t *acc[2];
+    int32_t *stack;
+    uint32_t gen;
+    struct hl_fwd *lf; /* NULL without labels */
+    struct hl_bwd *lb;
+    uint32_t lgen;
+};
+
 struct tn_surf_ch {
     int nk;
     int32_t *node;   /* key -> graph node, in node order */
@@ -133,14 +152,7 @@ struct tn_surf_ch {
     int nc;
     int32_t *dist, *cfirst, *carc;
     uint16_t *hop;
-    int32_t *acc[2]; /* query: the core keys each search reached */
-    /* query scratch: per key its state forward (st[2k]) and backward
-     * (st[2k + 1]), side by side; per direction (0 forward, 1 backward) the
-     * queue */
-    struct kst *st;
-    struct hent *hq[2];
-    int32_t *stack;
-    uint32_t gen;
+    struct ch_scratch qs; /* the graph's queries' scratch (lf, lb: with labels) */
     size_t narc, norig, mem;
     /* hub labels (tn_surf_build_labels; NULL without): per direction d and
      * rank r, the hubs lab[d][lo[d][2r] ..] (r's upward search space in
@@ -148,12 +160,6 @@ struct tn_surf_ch {
      * lo[d][2r + 2]] (the core keys it reaches, thinned, by cost) */
     struct hlab *lab[2];
     uint32_t *lo[2];
-    /* label query scratch: per rank the forward cost and its source, per
-     * core key the backward's; each key's fields side by side, one cache
-     * miss where they were three */
-    struct hl_fwd *lf;
-    struct hl_bwd *lb;
-    uint32_t lgen;
     size_t lmem;
 };
 
@@ -482,15 +488,15 @@ void ch_free(tn_surf *g)
     tn_free(a, H->cfirst);
     tn_free(a, H->carc);
     tn_free(a, H->hop);
-    tn_free(a, H->acc[0]);
-    tn_free(a, H->acc[1]);
+    tn_free(a, H->qs.acc[0]);
+    tn_free(a, H->qs.acc[1]);
     tn_free(a, H->upf);
     tn_free(a, H->up);
     tn_free(a, H->dnf);
     tn_free(a, H->dn);
-    tn_free(a, H->st);
-    for (int k = 0; k < 2; k++) tn_free(a, H->hq[k]);
-    tn_free(a, H->stack);
+    tn_free(a, H->qs.st);
+    for (int k = 0; k < 2; k++) tn_free(a, H->qs.hq[k]);
+    tn_free(a, H->qs.stack);
     tn_free(a, H);
     g->ch = NULL;
 }
@@ -607,11 +613,11 @@ static bool core_table(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     H->carc = tn_alloc_array(a, ncarc + 1, sizeof(int32_t));
     H->dist = tn_alloc_array(a, (size_t)nc * (size_t)nc + 1, sizeof(int32_t));
     H->hop = tn_alloc_array(a, (size_t)nc * (size_t)nc + 1, sizeof(uint16_t));
-    H->acc[0] = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
-    H->acc[1] = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    H->qs.acc[0] = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
+    H->qs.acc[1] = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
     int32_t *hh = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
     int32_t *hp = tn_alloc_array(a, (size_t)nc + 1, sizeof(int32_t));
-    bool ok = H->cfirst && H->carc && H->dist && H->hop && H->acc[0] && H->acc[1] && hh && hp;
+    bool ok = H->cfirst && H->carc && H->dist && H->hop && H->qs.acc[0] && H->qs.acc[1] && hh && hp;
     if (ok) {
         size_t k = 0;
         for (int c = 0; c < nc; c++) {
@@ -797,13 +803,14 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     H->dn = tn_alloc_array(a, ndn + 1, sizeof(ch_link));
     H->byrank = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
     H->rnode = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
-    H->stack = tn_alloc_array(a, 2 * (size_t)nk + 64, sizeof(int32_t));
-    H->st = tn_alloc_array(a, 2 * ((size_t)nk + 1), sizeof(kst));
-    bool ok = H->upf && H->dnf && H->up && H->dn && H->stack && H->byrank && H->rnode && H->st;
-    if (ok) memset(H->st, 0, 2 * ((size_t)nk + 1) * sizeof(kst));
+    H->qs.stack = tn_alloc_array(a, 2 * (size_t)nk + 64, sizeof(int32_t));
+    H->qs.st = tn_alloc_array(a, 2 * ((size_t)nk + 1), sizeof(kst));
+    bool ok =
+        H->upf && H->dnf && H->up && H->dn && H->qs.stack && H->byrank && H->rnode && H->qs.st;
+    if (ok) memset(H->qs.st, 0, 2 * ((size_t)nk + 1) * sizeof(kst));
     for (int k = 0; k < 2 && ok; k++) {
-        H->hq[k] = tn_alloc_array(a, (size_t)nk + 1, sizeof(hent));
-        ok = H->hq[k];
+        H->qs.hq[k] = tn_alloc_array(a, (size_t)nk + 1, sizeof(hent));
+        ok = H->qs.hq[k];
     }
     if (!ok) return false;
     H->rank = C->rank; /* taken over */
@@ -839,7 +846,7 @@ static bool ch_finish(const tn_surf *g, struct tn_surf_ch *H, cctx *C)
     H->norig = C->norig;
     C->arc = NULL;
     if (!arcs_in_unpack_order(a, H)) return false;
-    H->gen = 0;
+    H->qs.gen = 0;
     H->mem = sizeof *H + ((size_t)nk + 1) * 4 * 6 + ((size_t)g->nsurf + 1) * 4 +
              H->narc * sizeof(ch_arc) + (nup + ndn) * sizeof(ch_link) + (2 * (size_t)nk + 64) * 4 +
              2 * ((size_t)nk + 1) * (sizeof(kst) + sizeof(hent)) +
@@ -854,7 +861,7 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph shortcuts: no graph (NULL)");
-    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (a sliced query ends) */
+    g->index_rev++;                            /* (a sliced query under way ends) */
     if (core_keys < 0 || core_keys > CORE_MAX) /* refused: the shortcuts there are stay */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
@@ -1026,19 +1033,19 @@ typedef struct planw {
     int cost; /* frames to cur */
 } planw;
 
-static void plan_node(tn_surf *g, int n, int parent, int edge, int cost)
+static void plan_node(tn_surf_query *q, int n, int parent, int edge, int cost)
 {
-    g->parent[n] = parent;
-    g->pedge[n] = edge;
-    g->gcost[n] = cost;
+    q->parent[n] = parent;
+    q->pedge[n] = edge;
+    q->gcost[n] = cost;
 }
 
-static void plan_arc(tn_surf *g, const struct tn_surf_ch *H, const ch_arc *A, planw *P)
+static void plan_arc(tn_surf_query *q, const struct tn_surf_ch *H, const ch_arc *A, planw *P)
 {
     int to = H->node[A->to];
     if (A->b >= 0) { /* an edge: the walk to its take-off, then the edge */
-        if (P->cur != P->last) plan_node(g, P->cur, P->last, -1, P->cost);
-        plan_node(g, to, P->cur, A->b, P->cost + A->cost);
+        if (P->cur != P->last) plan_node(q, P->cur, P->last, -1, P->cost);
+        plan_node(q, to, P->cur, A->b, P->cost + A->cost);
         P->last = to;
     }
     P->cur = to;
@@ -1046,15 +1053,16 @@ static void plan_arc(tn_surf *g, const struct tn_surf_ch *H, const ch_arc *A, pl
 }
 
 /* Arc id, unpacked into its original arcs in order. */
-static void unpack(tn_surf *g, struct tn_surf_ch *H, int32_t id, planw *P)
+static void unpack(tn_surf_query *q, const struct tn_surf_ch *H, struct ch_scratch *S, int32_t id,
+                   planw *P)
 {
-    int32_t *st = H->stack;
+    int32_t *st = S->stack;
     int n = 0;
     st[n++] = id;
     while (n > 0) {
         const ch_arc *A = &H->arc[st[--n]];
         if (A->a < 0) {
-            plan_arc(g, H, A, P);
+            plan_arc(q, H, A, P);
         } else {
             st[n++] = A->b; /* second half after the first */
             st[n++] = A->a;
@@ -1064,12 +1072,13 @@ static void unpack(tn_surf *g, struct tn_surf_ch *H, int32_t id, planw *P)
 
 /* The core's plan from core key ca to cb (ranks), arc by arc by the
  * table's first arcs, each unpacked. */
-static void unpack_core(tn_surf *g, struct tn_surf_ch *H, int ca, int cb, planw *P)
+static void unpack_core(tn_surf_query *q, const struct tn_surf_ch *H, struct ch_scratch *S, int ca,
+                        int cb, planw *P)
 {
     const int base = H->nk - H->nc;
     for (int x = ca - base, y = cb - base; x != y;) {
         int32_t id = H->carc[H->cfirst[x] + H->hop[(size_t)x * H->nc + y]];
-        unpack(g, H, id, P);
+        unpack(q, H, S, id, P);
         x = H->rank[H->arc[id].to] - base;
     }
 }
@@ -1112,22 +1121,22 @@ static int query_seeds(const struct tn_surf_ch *H, const tn_surf *g, int start, 
 
 /* The plan's start; when the best is the walk on the start's surface
  * (neither a meeting nor a core pair) that walk too, and true. */
-static bool plan_begin(tn_surf *g, int start, bool walk, int direct, int mu)
+static bool plan_begin(tn_surf_query *q, int start, bool walk, int direct, int mu)
 {
-    g->parent[start] = -1;
-    g->pedge[start] = -1;
-    g->gcost[start] = 0;
+    q->parent[start] = -1;
+    q->pedge[start] = -1;
+    q->gcost[start] = 0;
     if (walk && direct != start) {
-        g->parent[direct] = start;
-        g->pedge[direct] = -1;
-        g->gcost[direct] = mu;
+        q->parent[direct] = start;
+        q->pedge[direct] = -1;
+        q->gcost[direct] = mu;
     }
     return walk;
 }
 
 /* P.cur is a goal seed's node: the walk into the span ends the plan.
  * Returns the goal node. */
-static int plan_end(tn_surf *g, const goal *G, planw *P)
+static int plan_end(const tn_surf *g, tn_surf_query *q, const goal *G, planw *P)
 {
     int end = P->cur;
     for (int i = 0; i < G->ngs; i++)
@@ -1139,42 +1148,44 @@ static int plan_end(tn_surf *g, const goal *G, planw *P)
             end += p - j;
             break;
         }
-    if (end != P->last) plan_node(g, end, P->last, -1, P->cost);
+    if (end != P->last) plan_node(q, end, P->last, -1, P->cost);
     return end;
 }
 
-static int hl_find(tn_surf *g, int start, const goal *G);
+static int hl_find(const tn_surf *g, tn_surf_query *q, struct ch_scratch *Z, int start,
+                   const goal *G);
 
-int ch_find(tn_surf *g, int start, const goal *G)
+int ch_find(const tn_surf *g, tn_surf_query *q, int start, const goal *G)
 {
-    struct tn_surf_ch *H = g->ch;
+    const struct tn_surf_ch *H = g->ch;
+    struct ch_scratch *Z = q->chs ? q->chs : &g->ch->qs;
     if (H->lab[0]) {
-        int r = hl_find(g, start, G);
+        int r = hl_find(g, q, Z, start, G);
         if (r != HL_FALLBACK) return r;
     }
-    if (++H->gen == 0) {
-        memset(H->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
-        H->gen = 1;
+    if (++Z->gen == 0) {
+        memset(Z->st, 0, 2 * ((size_t)H->nk + 1) * sizeof(kst));
+        Z->gen = 1;
     }
     const int32_t *rk = H->rank;
-    const uint32_t gen = H->gen;
-    qq Q[2] = {{H->hq[0], H->st, 0, H->gen}, {H->hq[1], H->st + 1, 0, H->gen}};
-    kst *F = H->st, *B = H->st + 1;
+    const uint32_t gen = Z->gen;
+    qq Q[2] = {{Z->hq[0], Z->st, 0, Z->gen}, {Z->hq[1], Z->st + 1, 0, Z->gen}};
+    kst *F = Z->st, *B = Z->st + 1;
     int fs[2], fc[2], nfs, bs[GOAL_SEEDS], bc[GOAL_SEEDS], mu, direct, meet = -1;
     int nbs = query_seeds(H, g, start, G, fs, fc, &nfs, bs, bc, &mu, &direct);
     int nacc[2] = {0, 0};
-    for (int i = 0; i < nfs; i++) reach(H, &Q[0], H->acc[0], &nacc[0], fs[i], fc[i], -1);
-    for (int i = 0; i < nbs; i++) reach(H, &Q[1], H->acc[1], &nacc[1], bs[i], bc[i], -1);
+    for (int i = 0; i < nfs; i++) reach(H, &Q[0], Z->acc[0], &nacc[0], fs[i], fc[i], -1);
+    for (int i = 0; i < nbs; i++) reach(H, &Q[1], Z->acc[1], &nacc[1], bs[i], bc[i], -1);
     /* both searches (over ranks), the cheaper queue first, while one can
      * still beat mu */
     for (;;) {
         int t0 = Q[0].n ? Q[0].h[0].d : CH_INF, t1 = Q[1].n ? Q[1].h[0].d : CH_INF;
         if (t0 >= mu && t1 >= mu) break;
         int dir = t0 <= t1 ? 0 : 1;
-        kst *S = H->st + dir, *O = H->st + 1 - dir;
+        kst *S = Z->st + dir, *O = Z->st + 1 - dir;
         int v = qq_pop(&Q[dir]);
         int dv = KS(S, v).d;
-        if (g->nexpanded < g->nnodes) g->order[g->nexpanded++] = H->rnode[v];
+        if (q->nexpanded < g->nnodes) q->order[q->nexpanded++] = H->rnode[v];
         if (KS(O, v).seen == gen && dv + KS(O, v).d < mu) {
             mu = dv + KS(O, v).d;
             meet = v;
@@ -1191,7 +1202,7 @@ int ch_find(tn_surf *g, int start, const goal *G)
         for (int i = rf[v]; i < rf[v + 1]; i++) {
             int w = rl[i].k, nd = dv + rl[i].cost;
             if (KS(S, w).seen == gen && nd >= KS(S, w).d) continue;
-            reach(H, &Q[dir], H->acc[dir], &nacc[dir], w, nd, rl[i].id);
+            reach(H, &Q[dir], Z->acc[dir], &nacc[dir], w, nd, rl[i].id);
             if (KS(O, w).seen == gen && nd + KS(O, w).d < mu) {
                 mu = nd + KS(O, w).d;
                 meet = w;
@@ -1202,35 +1213,35 @@ int ch_find(tn_surf *g, int start, const goal *G)
      * less those another one reaches as cheaply through the core (the
      * triangle inequality keeps their plans); then every pair by the table */
     int ca = -1, cb = -1, base = H->nk - H->nc, nc = H->nc;
-    int na = access_keep(H, F, H->acc[0], nacc[0], mu, false);
-    int nb = access_keep(H, B, H->acc[1], nacc[1], mu, true);
+    int na = access_keep(H, F, Z->acc[0], nacc[0], mu, false);
+    int nb = access_keep(H, B, Z->acc[1], nacc[1], mu, true);
     for (int i = 0; i < na; i++) {
-        int x = H->acc[0][i], dx = KS(F, x).d;
+        int x = Z->acc[0][i], dx = KS(F, x).d;
         const int32_t *row = H->dist + (size_t)(x - base) * nc - base;
         for (int k = 0; k < nb; k++) {
-            int y = H->acc[1][k];
+            int y = Z->acc[1][k];
             if (row[y] >= CH_INF) continue;
             int c = dx + row[y] + KS(B, y).d;
             if (c < mu) mu = c, ca = x, cb = y, meet = -1;
         }
     }
     if (mu >= CH_INF) return -1;
-    if (plan_begin(g, start, meet < 0 && ca < 0, direct, mu)) return direct;
+    if (plan_begin(q, start, meet < 0 && ca < 0, direct, mu)) return direct;
     /* forward arcs, from the start's key to meet, on the stack's top end */
     int nf = 0, cap = 2 * H->nk + 64;
     int v = ca >= 0 ? ca : meet;
     for (; KS(F, v).par >= 0; v = rk[H->arc[KS(F, v).par].from])
-        H->stack[cap - 1 - nf++] = KS(F, v).par;
+        Z->stack[cap - 1 - nf++] = KS(F, v).par;
     planw P = {start, H->rnode[v], KS(F, v).d}; /* walked to the first key */
     /* unpack uses the stack's bottom; the forward ids sit at the top */
-    for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
+    for (int i = cap - nf; i < cap; i++) unpack(q, H, Z, Z->stack[i], &P);
     if (ca >= 0) {
-        unpack_core(g, H, ca, cb, &P);
+        unpack_core(q, H, Z, ca, cb, &P);
         meet = cb;
     }
     for (v = meet; KS(B, v).par >= 0; v = rk[H->arc[KS(B, v).par].to])
-        unpack(g, H, KS(B, v).par, &P);
-    return plan_end(g, G, &P);
+        unpack(q, H, Z, KS(B, v).par, &P);
+    return plan_end(g, q, G, &P);
 }
 
 /* ---- hub labels ------------------------------------------------------------
@@ -1251,10 +1262,10 @@ static void hl_free(const tn_allocator *a, struct tn_surf_ch *H)
         H->lab[d] = NULL;
         H->lo[d] = NULL;
     }
-    tn_free(a, H->lf);
-    tn_free(a, H->lb);
-    H->lf = NULL;
-    H->lb = NULL;
+    tn_free(a, H->qs.lf);
+    tn_free(a, H->qs.lb);
+    H->qs.lf = NULL;
+    H->qs.lb = NULL;
     H->lmem = 0;
 }
 
@@ -1266,7 +1277,7 @@ typedef struct hl_dir {
     const tn_allocator *a;
     struct tn_surf_ch *H;
     int dir;
-    kst *st;       /* interleaved like H->st: this direction's slot is used */
+    kst *st;       /* interleaved like H->qs.st: this direction's slot is used */
     uint32_t *gen; /* the generation of st's seen stamps */
     int32_t *lix;  /* per rank its index among the hubs of the label being made */
     hlab *lab;     /* the labels, exact size */
@@ -1287,9 +1298,9 @@ static int hl_one(hl_dir *D, int r, hlab **lab, size_t *n, size_t *cap)
     }
     const uint32_t gen = *D->gen;
     kst *S = D->st + dir;
-    qq Q = {H->hq[dir], S, 0, gen};
+    qq Q = {H->qs.hq[dir], S, 0, gen};
     int nacc = 0, nh = 0;
-    int32_t *lix = D->lix, *acc = H->acc[dir];
+    int32_t *lix = D->lix, *acc = H->qs.acc[dir];
     uint32_t *lo = D->lo;
     reach(H, &Q, acc, &nacc, r, 0, -1);
     lo[2 * (size_t)r] = (uint32_t)*n;
@@ -1361,7 +1372,7 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph labels: no graph (NULL)");
-    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (a sliced query ends) */
+    g->index_rev++; /* (a sliced query under way ends) */
     struct tn_surf_ch *H = g->ch;
     if (!H)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -1375,7 +1386,7 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
     memset(D, 0, sizeof D);
     for (int d = 0; d < 2; d++) {
         D[d].a = a, D[d].H = H, D[d].dir = d;
-        D[d].st = H->st, D[d].gen = &H->gen;
+        D[d].st = H->qs.st, D[d].gen = &H->qs.gen;
         D[d].lix = tn_alloc_array(a, (size_t)nk + 1, sizeof(int32_t));
         D[d].lo = tn_alloc_array(a, 2 * (size_t)nk + 1, sizeof(uint32_t));
         if (!D[d].lix || !D[d].lo) D[0].rc = HL_OOM;
@@ -1393,11 +1404,11 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
         H->lmem += (D[d].n + 1) * sizeof(hlab) + (2 * (size_t)nk + 1) * sizeof(uint32_t);
         tn_free(a, D[d].lix);
     }
-    if (D[1].st != H->st) tn_free(a, D[1].st);
+    if (D[1].st != H->qs.st) tn_free(a, D[1].st);
     if (!rc) {
-        H->lf = tn_alloc_array(a, (size_t)nk + 1, sizeof *H->lf);
-        H->lb = tn_alloc_array(a, (size_t)nc + 1, sizeof *H->lb);
-        rc = H->lf && H->lb ? 0 : HL_OOM;
+        H->qs.lf = tn_alloc_array(a, (size_t)nk + 1, sizeof *H->qs.lf);
+        H->qs.lb = tn_alloc_array(a, (size_t)nc + 1, sizeof *H->qs.lb);
+        rc = H->qs.lf && H->qs.lb ? 0 : HL_OOM;
         H->lmem += ((size_t)nk + 1) * 12 + ((size_t)nc + 1) * 16;
     }
     if (rc) {
@@ -1410,7 +1421,7 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                             "surface graph: out of memory building the shortcuts' labels");
     }
-    H->lgen = 0;
+    H->qs.lgen = 0;
     return TN_OK;
 }
 
@@ -1427,27 +1438,28 @@ static int32_t hl_arc(const int32_t *f, const ch_link *l, int v, int w, int cost
 
 /* ch_find with the labels: the seeds' labels in place of the searches.
  * Returns as ch_find, or HL_FALLBACK. */
-static int hl_find(tn_surf *g, int start, const goal *G)
+static int hl_find(const tn_surf *g, tn_surf_query *q, struct ch_scratch *Z, int start,
+                   const goal *G)
 {
-    struct tn_surf_ch *H = g->ch;
+    const struct tn_surf_ch *H = g->ch;
     const int base = H->nk - H->nc, nc = H->nc;
-    if (++H->lgen == 0) {
-        for (int k = 0; k <= H->nk; k++) H->lf[k].seen = 0;
-        for (int k = 0; k <= nc; k++) H->lb[k].seen = 0;
-        H->lgen = 1;
+    if (++Z->lgen == 0) {
+        for (int k = 0; k <= H->nk; k++) Z->lf[k].seen = 0;
+        for (int k = 0; k <= nc; k++) Z->lb[k].seen = 0;
+        Z->lgen = 1;
     }
-    const uint32_t gen = H->lgen;
+    const uint32_t gen = Z->lgen;
     int fs[2], fc[2], nfs, bs[GOAL_SEEDS], bc[GOAL_SEEDS], mu, direct;
     int nbs = query_seeds(H, g, start, G, fs, fc, &nfs, bs, bc, &mu, &direct);
     /* forward: the seeds' hubs and access keys, the cheapest per key */
     const hlab *LF = H->lab[0], *LB = H->lab[1];
     int naf = 0, nab = 0;
-    int32_t *af = H->acc[0], *ab = H->acc[1];
+    int32_t *af = Z->acc[0], *ab = Z->acc[1];
     for (int i = 0; i < nfs; i++) {
         const uint32_t *o = H->lo[0] + 2 * (size_t)fs[i];
         for (uint32_t e = o[0]; e < o[2]; e++) {
             int k = LF[e].k, c = fc[i] + HL_COST(LF[e]);
-            struct hl_fwd *F = &H->lf[k];
+            struct hl_fwd *F = &Z->lf[k];
             if (F->seen != gen) {
                 F->seen = gen;
                 if (e >= o[1]) af[naf++] = k;
@@ -1465,12 +1477,12 @@ static int hl_find(tn_surf *g, int start, const goal *G)
         const uint32_t *o = H->lo[1] + 2 * (size_t)bs[j];
         for (uint32_t e = o[0]; e < o[1]; e++) {
             int k = LB[e].k, c = bc[j] + HL_COST(LB[e]);
-            if (H->lf[k].seen == gen && H->lf[k].d + c < mu)
-                mu = H->lf[k].d + c, meet = k, mj = j, me = e;
+            if (Z->lf[k].seen == gen && Z->lf[k].d + c < mu)
+                mu = Z->lf[k].d + c, meet = k, mj = j, me = e;
         }
         for (uint32_t e = o[1]; e < o[2]; e++) {
             int k = LB[e].k - base, c = bc[j] + HL_COST(LB[e]);
-            struct hl_bwd *B = &H->lb[k];
+            struct hl_bwd *B = &Z->lb[k];
             if (B->seen != gen) {
                 B->seen = gen;
                 ab[nab++] = k + base;
@@ -1487,22 +1499,22 @@ static int hl_find(tn_surf *g, int start, const goal *G)
     for (int i = 1; i < naf; i++) {
         int32_t k = af[i];
         int j = i;
-        for (; j > 0 && H->lf[af[j - 1]].d > H->lf[k].d; j--) af[j] = af[j - 1];
+        for (; j > 0 && Z->lf[af[j - 1]].d > Z->lf[k].d; j--) af[j] = af[j - 1];
         af[j] = k;
     }
     for (int i = 1; i < nab; i++) {
         int32_t k = ab[i];
         int j = i;
-        for (; j > 0 && H->lb[ab[j - 1] - base].d > H->lb[k - base].d; j--) ab[j] = ab[j - 1];
+        for (; j > 0 && Z->lb[ab[j - 1] - base].d > Z->lb[k - base].d; j--) ab[j] = ab[j - 1];
         ab[j] = k;
     }
     int ca = -1, cb = -1;
     for (int i = 0; i < naf && nab > 0; i++) {
-        int x = af[i], dx = H->lf[x].d;
-        if (dx + H->lb[ab[0] - base].d >= mu) break;
+        int x = af[i], dx = Z->lf[x].d;
+        if (dx + Z->lb[ab[0] - base].d >= mu) break;
         const int32_t *row = H->dist + (size_t)(x - base) * nc - base;
         for (int k = 0; k < nab; k++) {
-            int y = ab[k], dy = H->lb[y - base].d;
+            int y = ab[k], dy = Z->lb[y - base].d;
             if (dx + dy >= mu) break;
             if (row[y] >= CH_INF) continue;
             int c = dx + row[y] + dy;
@@ -1510,25 +1522,25 @@ static int hl_find(tn_surf *g, int start, const goal *G)
         }
     }
     if (mu >= CH_INF) return -1;
-    if (plan_begin(g, start, meet < 0 && ca < 0, direct, mu)) return direct;
+    if (plan_begin(q, start, meet < 0 && ca < 0, direct, mu)) return direct;
     /* forward: from the label entry of meet (or ca) back to its seed, the
      * arcs onto the stack's top end */
     int x = ca >= 0 ? ca : meet, nf = 0, cap = 2 * H->nk + 64;
-    int fi = H->lf[x].src & 1;
-    uint32_t fe = (uint32_t)H->lf[x].src >> 1, f0 = H->lo[0][2 * (size_t)fs[fi]];
+    int fi = Z->lf[x].src & 1;
+    uint32_t fe = (uint32_t)Z->lf[x].src >> 1, f0 = H->lo[0][2 * (size_t)fs[fi]];
     for (uint32_t e = fe; HL_PAR(LF[e]);) {
         uint32_t p = f0 + (uint32_t)HL_PAR(LF[e]) - 1;
         int32_t id = hl_arc(H->upf, H->up, LF[p].k, LF[e].k, HL_COST(LF[e]) - HL_COST(LF[p]));
         if (id < 0) return HL_FALLBACK;
-        H->stack[cap - 1 - nf++] = id;
+        Z->stack[cap - 1 - nf++] = id;
         e = p;
     }
     planw P = {start, H->rnode[fs[fi]], fc[fi]}; /* walked to the seed */
-    for (int i = cap - nf; i < cap; i++) unpack(g, H, H->stack[i], &P);
+    for (int i = cap - nf; i < cap; i++) unpack(q, H, Z, Z->stack[i], &P);
     if (ca >= 0) { /* the core's plan, then cb's entry */
-        unpack_core(g, H, ca, cb, &P);
-        mj = H->lb[cb - base].seed;
-        me = (uint32_t)H->lb[cb - base].src;
+        unpack_core(q, H, Z, ca, cb, &P);
+        mj = Z->lb[cb - base].seed;
+        me = (uint32_t)Z->lb[cb - base].src;
     }
     /* backward: from that entry (meet's or cb's) in goal seed mj's label to
      * the seed */
@@ -1537,8 +1549,63 @@ static int hl_find(tn_surf *g, int start, const goal *G)
         uint32_t p = b0 + (uint32_t)HL_PAR(LB[e]) - 1;
         int32_t id = hl_arc(H->dnf, H->dn, LB[p].k, LB[e].k, HL_COST(LB[e]) - HL_COST(LB[p]));
         if (id < 0) return HL_FALLBACK;
-        unpack(g, H, id, &P);
+        unpack(q, H, Z, id, &P);
         e = p;
     }
-    return plan_end(g, G, &P);
+    return plan_end(g, q, G, &P);
+}
+
+/* ---- a query object's scratch --------------------------------------------- */
+
+void ch_scratch_free(tn_surf_query *q)
+{
+    struct ch_scratch *S = q->chs;
+    if (!S) return;
+    const tn_allocator *a = &q->alloc;
+    tn_free(a, S->st);
+    for (int d = 0; d < 2; d++) {
+        tn_free(a, S->hq[d]);
+        tn_free(a, S->acc[d]);
+    }
+    tn_free(a, S->stack);
+    tn_free(a, S->lf);
+    tn_free(a, S->lb);
+    tn_free(a, S);
+    q->chs = NULL;
+    q->chs_mem = 0;
+}
+
+bool ch_scratch_fit(tn_surf_query *q, const tn_surf *g)
+{
+    ch_scratch_free(q);
+    const struct tn_surf_ch *H = g->ch;
+    if (!H) return true;
+    const tn_allocator *a = &q->alloc;
+    const size_t nk = (size_t)H->nk, nc = (size_t)H->nc;
+    struct ch_scratch *S = tn_alloc(a, sizeof *S); /* (zeroed: gen 0, no arrays) */
+    if (!S) return false;
+    q->chs = S;
+    S->st = tn_alloc_array(a, 2 * (nk + 1), sizeof(kst)); /* stamps: zeroed */
+    bool ok = S->st;
+    for (int d = 0; d < 2; d++) {
+        S->hq[d] = alloc_unzeroed(a, nk + 1, sizeof(hent));
+        S->acc[d] = alloc_unzeroed(a, nc + 1, sizeof(int32_t));
+        ok = ok && S->hq[d] && S->acc[d];
+    }
+    S->stack = alloc_unzeroed(a, 2 * nk + 64, sizeof(int32_t));
+    ok = ok && S->stack;
+    size_t mem = sizeof *S + 2 * (nk + 1) * sizeof(kst) + 2 * (nk + 1) * sizeof(hent) +
+                 2 * (nc + 1) * 4 + (2 * nk + 64) * 4;
+    if (H->lab[0]) {
+        S->lf = tn_alloc_array(a, nk + 1, sizeof *S->lf);
+        S->lb = tn_alloc_array(a, nc + 1, sizeof *S->lb);
+        ok = ok && S->lf && S->lb;
+        mem += (nk + 1) * sizeof *S->lf + (nc + 1) * sizeof *S->lb;
+    }
+    if (!ok) {
+        ch_scratch_free(q);
+        return false;
+    }
+    q->chs_mem = mem;
+    return true;
 }

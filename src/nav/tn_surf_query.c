@@ -62,39 +62,39 @@ typedef struct qheap {
 void query_index_free(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
-    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (its scratch goes) */
+    g->index_rev++; /* (a sliced query under way ends) */
     ch_free(g);
     tn_free(a, g->qto);
     tn_free(a, g->qfirst);
     tn_free(a, g->qefirst);
     tn_free(a, g->qedge);
     tn_free(a, g->lm);
-    tn_free(a, g->qn);
-    tn_free(a, g->qh);
+    tn_free(a, g->qs.qn);
+    tn_free(a, g->qs.qh);
     tn_free(a, g->ifirst);
     tn_free(a, g->ifrom);
     tn_free(a, g->ifr);
     tn_free(a, g->sa_first);
     tn_free(a, g->sa);
-    tn_free(a, g->sd);
-    tn_free(a, g->sheap);
-    tn_free(a, g->shpos);
-    tn_free(a, g->sseen);
-    tn_free(a, g->sdone);
-    tn_free(a, g->sreach);
-    tn_free(a, g->squeue);
+    tn_free(a, g->qs.sd);
+    tn_free(a, g->qs.sheap);
+    tn_free(a, g->qs.shpos);
+    tn_free(a, g->qs.sseen);
+    tn_free(a, g->qs.sdone);
+    tn_free(a, g->qs.sreach);
+    tn_free(a, g->qs.squeue);
     tn_free(a, g->sr_first);
     tn_free(a, g->sr_to);
-    g->sreach = NULL;
-    g->squeue = g->sr_first = g->sr_to = NULL;
-    g->sa_first = g->sd = g->sheap = g->shpos = NULL;
+    g->qs.sreach = NULL;
+    g->qs.squeue = g->sr_first = g->sr_to = NULL;
+    g->sa_first = g->qs.sd = g->qs.sheap = g->qs.shpos = NULL;
     g->sa = NULL;
-    g->sseen = g->sdone = NULL;
+    g->qs.sseen = g->qs.sdone = NULL;
     g->qto = g->qfirst = g->qefirst = g->lm = NULL;
     g->qedge = NULL;
-    g->qn = NULL;
-    g->qn_cap = 0;
-    g->qh = NULL;
+    g->qs.qn = NULL;
+    g->qs.qn_cap = 0;
+    g->qs.qh = NULL;
     g->ifirst = g->ifrom = NULL;
     g->ifr = NULL;
     g->nlm = 0;
@@ -944,12 +944,13 @@ static bool sarcs_build(tn_surf *g, int nkept, int32_t *mark, int32_t *cnt)
             }
     g->sa_first = tn_alloc_array(a, (size_t)ns + 2, sizeof(int32_t));
     g->sa = tn_alloc_array(a, np + 1, sizeof(sarc));
-    g->sd = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
-    g->sheap = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
-    g->shpos = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
-    g->sseen = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
-    g->sdone = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
-    if (!g->sa_first || !g->sa || !g->sd || !g->sheap || !g->shpos || !g->sseen || !g->sdone)
+    g->qs.sd = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->qs.sheap = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->qs.shpos = tn_alloc_array(a, (size_t)ns + 1, sizeof(int32_t));
+    g->qs.sseen = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    g->qs.sdone = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t));
+    if (!g->sa_first || !g->sa || !g->qs.sd || !g->qs.sheap || !g->qs.shpos || !g->qs.sseen ||
+        !g->qs.sdone)
         return false;
     g->nsa = np;
     g->sa_first[0] = 0;
@@ -1291,7 +1292,7 @@ static void sr_build(tn_surf *g, const lm_delta *d, const int32_t *old_of, const
                      const int32_t *ost)
 {
     const int ns = g->nsurf;
-    int32_t *last = g->squeue; /* (scratch: the last source that listed t) */
+    int32_t *last = g->qs.squeue; /* (scratch: the last source that listed t) */
     for (int t = 0; t < ns; t++) last[t] = -1;
     size_t k = 0;
     for (int s = 0; s < ns; s++) {
@@ -1319,7 +1320,7 @@ static void sr_build(tn_surf *g, const lm_delta *d, const int32_t *old_of, const
 void query_index_build(tn_surf *g, lm_delta *d)
 {
     const tn_allocator *a = &g->alloc;
-    if (g->sl_state != SLICE_NONE) g->sl_state = SLICE_LOST; /* (its scratch is made anew) */
+    g->index_rev++;                   /* (a sliced query under way ends) */
     if (d && d->old_lm) g->lm = NULL; /* the old tables: d->old_lm, freed below */
     g->flags_ok = false;              /* until the dominance pass is done */
     /* the old records and arcs into nodes: a repair patches them */
@@ -1332,11 +1333,11 @@ void query_index_build(tn_surf *g, lm_delta *d)
     g->ifirst = g->ifrom = NULL;
     g->ifr = NULL;
     /* a repair keeps the search states when they have room: their stamps
-     * are older than any query's to come (g->gen goes on), so they need
+     * are older than any query's to come (g->qs.gen goes on), so they need
      * no clearing */
-    qnode *oqn = had && d ? g->qn : NULL;
-    const size_t oqcap = g->qn_cap;
-    if (oqn) g->qn = NULL;
+    qnode *oqn = had && d ? g->qs.qn : NULL;
+    const size_t oqcap = g->qs.qn_cap;
+    if (oqn) g->qs.qn = NULL;
     /* the old surface graph: a repair copies the lists of the surfaces it
      * did not touch */
     int32_t *osr_first = g->sr_first, *osr_to = g->sr_to;
@@ -1492,18 +1493,18 @@ void query_index_build(tn_surf *g, lm_delta *d)
 #endif
         }
         if (oqn && oqcap >= (size_t)nn + 1) {
-            g->qn = oqn, g->qn_cap = oqcap;
+            g->qs.qn = oqn, g->qs.qn_cap = oqcap;
             oqn = NULL;
         } else {
-            g->qn_cap = (size_t)nn + 1 + ((size_t)nn + 1) / 16;
-            g->qn = tn_alloc_array(a, g->qn_cap, sizeof(qnode));
+            g->qs.qn_cap = (size_t)nn + 1 + ((size_t)nn + 1) / 16;
+            g->qs.qn = tn_alloc_array(a, g->qs.qn_cap, sizeof(qnode));
         }
-        g->qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap));        /* (written when pushed) */
-        g->sreach = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t)); /* stamps: zeroed */
-        g->squeue = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
+        g->qs.qh = alloc_unzeroed(a, (size_t)nn + 1, sizeof(qheap)); /* (written when pushed) */
+        g->qs.sreach = tn_alloc_array(a, (size_t)ns + 1, sizeof(uint32_t)); /* stamps: zeroed */
+        g->qs.squeue = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         g->sr_first = alloc_unzeroed(a, (size_t)ns + 1, sizeof(int32_t));
         g->sr_to = alloc_unzeroed(a, (size_t)q.nkept + 1, sizeof(int32_t));
-        ok = ok && g->qn && g->qh && g->sreach && g->squeue && g->sr_first && g->sr_to;
+        ok = ok && g->qs.qn && g->qs.qh && g->qs.sreach && g->qs.squeue && g->sr_first && g->sr_to;
         if (ok) sr_build(g, patch && osr_first ? d : NULL, old_of, osr_first, osr_to);
 #ifdef TN_SURF_DEBUG
         if (ok && patch && osr_first) { /* the copied lists against lists made afresh */
@@ -1617,83 +1618,83 @@ static int closeness(const tn_surf *g, int node, const goal *G)
     return abs(tx - gx) + abs(row - G->row);
 }
 
-static bool key_less(const tn_surf *g, int a, int b, const int32_t *f)
+static bool key_less(tn_surf_query *q, int a, int b, const int32_t *f)
 {
     if (f[a] != f[b]) return f[a] < f[b];
-    return g->gcost[a] > g->gcost[b];
+    return q->gcost[a] > q->gcost[b];
 }
 
-static void heap_up(tn_surf *g, int i, const int32_t *f)
+static void heap_up(tn_surf_query *q, int i, const int32_t *f)
 {
-    int32_t *H = g->heap;
+    int32_t *H = q->heap;
     int n = H[i];
     while (i > 0) {
         int p = (i - 1) / 2;
-        if (!key_less(g, n, H[p], f)) break;
+        if (!key_less(q, n, H[p], f)) break;
         H[i] = H[p];
-        g->hpos[H[i]] = i;
+        q->hpos[H[i]] = i;
         i = p;
     }
     H[i] = n;
-    g->hpos[n] = i;
+    q->hpos[n] = i;
 }
 
-static void heap_down(tn_surf *g, int i, int size, const int32_t *f)
+static void heap_down(tn_surf_query *q, int i, int size, const int32_t *f)
 {
-    int32_t *H = g->heap;
+    int32_t *H = q->heap;
     int n = H[i];
     for (;;) {
         int c = 2 * i + 1;
         if (c >= size) break;
-        if (c + 1 < size && key_less(g, H[c + 1], H[c], f)) c++;
-        if (!key_less(g, H[c], n, f)) break;
+        if (c + 1 < size && key_less(q, H[c + 1], H[c], f)) c++;
+        if (!key_less(q, H[c], n, f)) break;
         H[i] = H[c];
-        g->hpos[H[i]] = i;
+        q->hpos[H[i]] = i;
         i = c;
     }
     H[i] = n;
-    g->hpos[n] = i;
+    q->hpos[n] = i;
 }
 
-static int heap_pop(tn_surf *g, int *hsize, const int32_t *f)
+static int heap_pop(tn_surf_query *q, int *hsize, const int32_t *f)
 {
-    int n = g->heap[0];
-    g->heap[0] = g->heap[--*hsize];
-    g->hpos[g->heap[0]] = 0;
-    if (*hsize > 0) heap_down(g, 0, *hsize, f);
-    g->hpos[n] = -1; /* closed */
+    int n = q->heap[0];
+    q->heap[0] = q->heap[--*hsize];
+    q->hpos[q->heap[0]] = 0;
+    if (*hsize > 0) heap_down(q, 0, *hsize, f);
+    q->hpos[n] = -1; /* closed */
     return n;
 }
 
 /* Reach `to` from `n` at cost c by edge eid (-1: a walk); h(to) is computed
  * by the caller's heuristic only when `to` is new (hto). */
-static inline void relax(tn_surf *g, int n, int to, int c, int eid, int hto, int *hsize)
+static inline void relax(tn_surf_query *q, int n, int to, int c, int eid, int hto, int *hsize)
 {
-    int32_t *f = g->tmp;
-    int ng = g->gcost[n] + c;
-    if (g->stamp[to] == g->gen) {
-        if (g->hpos[to] < 0 || ng >= g->gcost[to]) return;
-        f[to] += ng - g->gcost[to];
-        g->gcost[to] = ng;
-        g->parent[to] = n;
-        g->pedge[to] = eid;
-        heap_up(g, g->hpos[to], f);
+    int32_t *f = q->tmp;
+    int ng = q->gcost[n] + c;
+    if (q->stamp[to] == q->gen) {
+        if (q->hpos[to] < 0 || ng >= q->gcost[to]) return;
+        f[to] += ng - q->gcost[to];
+        q->gcost[to] = ng;
+        q->parent[to] = n;
+        q->pedge[to] = eid;
+        heap_up(q, q->hpos[to], f);
     } else {
-        g->stamp[to] = g->gen;
-        g->gcost[to] = ng;
-        g->parent[to] = n;
-        g->pedge[to] = eid;
+        q->stamp[to] = q->gen;
+        q->gcost[to] = ng;
+        q->parent[to] = n;
+        q->pedge[to] = eid;
         f[to] = ng + hto;
-        g->heap[*hsize] = to;
-        heap_up(g, *hsize, f);
+        q->heap[*hsize] = to;
+        heap_up(q, *hsize, f);
         ++*hsize;
     }
 }
 
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
 {
-    *count = g->nexpanded;
-    return g->order;
+    *count = g->qs.nexpanded;
+    return g->qs.order;
 }
 
 /* Checks shared by both searches; 0 when the query may run.  Fills G. */
@@ -1718,14 +1719,18 @@ static void goal_of_tile(const tn_surf *g, int gx, int gy, goal *G)
 }
 
 /* A new search: its stamp (every stamp cleared when the counter wraps). */
-static void gen_next(tn_surf *g)
+static void gen_next(const tn_surf *g, tn_surf_query *q)
 {
-    if (++g->gen == 0) {
-        memset(g->stamp, 0, ((size_t)g->nnodes + 1) * sizeof *g->stamp);
-        for (size_t n = 0; g->qn && n < g->qn_cap; n++) g->qn[n].stamp = 0;
-        for (int t = 0; g->sseen && t <= g->nsurf; t++) g->sseen[t] = g->sdone[t] = 0;
-        for (int t = 0; g->sreach && t <= g->nsurf; t++) g->sreach[t] = 0;
-        g->gen = 1;
+    if (++q->gen == 0) {
+        /* (a query object's arrays hold ncap and scap entries, the graph's
+         * its node and surface counts + 1) */
+        const size_t nn = q->g ? q->ncap : (size_t)g->nnodes + 1;
+        const size_t ns = q->g ? q->scap : (size_t)g->nsurf + 1;
+        if (q->stamp) memset(q->stamp, 0, nn * sizeof *q->stamp);
+        for (size_t n = 0; q->qn && n < q->qn_cap; n++) q->qn[n].stamp = 0;
+        for (size_t t = 0; q->sseen && t < ns; t++) q->sseen[t] = q->sdone[t] = 0;
+        for (size_t t = 0; q->sreach && t < ns; t++) q->sreach[t] = 0;
+        q->gen = 1;
     }
 }
 
@@ -1742,13 +1747,13 @@ static void answer_clear(int *count, tn_surf_stats *stats)
     }
 }
 
-static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
-                             tn_surf_stats *stats, goal *G, tn_error *err)
+static tn_status query_begin(const tn_surf *g, tn_surf_query *q, int start, int gx, int gy,
+                             int *count, tn_surf_stats *stats, goal *G, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     answer_clear(count, stats);
-    g->nexpanded = 0;
-    g->nexp_dropped = 0;
+    q->nexpanded = 0;
+    q->nexp_dropped = 0;
     if (g->nnodes == 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: no place on this map where a %dx%d "
@@ -1764,13 +1769,13 @@ static tn_status query_begin(tn_surf *g, int start, int gx, int gy, int *count,
                             "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
                             g->prof.h, gx, gy);
     goal_of_tile(g, gx, gy, G);
-    gen_next(g);
+    gen_next(g, q);
     return TN_OK;
 }
 
 /* The legs from start to end (parents and edges of the search). */
-static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_leg *out, int cap,
-                            int *count, tn_surf_stats *stats, int *nlegs)
+static tn_status write_plan(const tn_surf *g, tn_surf_query *q, int start, int end, bool found,
+                            tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats, int *nlegs)
 {
     /* the edges, and the frames of jump released between two of them: an
      * edge can land with jump held (a full-hold jump onto a ledge lands
@@ -1779,8 +1784,8 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
      * not price that frame (it would need the edge a node was reached by
      * in its state); the plan's frames count it. */
     int nedge = 0, releases = 0, later = -1;
-    for (int n = end; n != start; n = g->parent[n]) {
-        const int e = g->pedge[n];
+    for (int n = end; n != start; n = q->parent[n]) {
+        const int e = q->pedge[n];
         if (e < 0) continue;
         nedge++;
         if (later >= 0 && g->edge[later].from == g->edge[e].to &&
@@ -1794,7 +1799,7 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
     if (out && cap > 0) {
         int k = nedge;
         /* write from the back: index k is the final walk */
-        for (int n = end;; n = g->parent[n]) {
+        for (int n = end;; n = q->parent[n]) {
             if (n == end) {
                 if (k < cap) {
                     int row, j;
@@ -1806,7 +1811,7 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
                 k--;
             }
             if (n == start) break;
-            int e = g->pedge[n];
+            int e = q->pedge[n];
             if (e >= 0) {
                 if (k < cap) {
                     int row, j;
@@ -1822,8 +1827,8 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
     }
     if (count) *count = written;
     if (stats) {
-        stats->expanded = g->nexp_dropped + g->nexpanded;
-        stats->frames = g->gcost[end] + releases;
+        stats->expanded = q->nexp_dropped + q->nexpanded;
+        stats->frames = q->gcost[end] + releases;
         stats->releases = releases;
         stats->end_node = end;
         stats->legs = legs;
@@ -1838,40 +1843,40 @@ static tn_status write_plan(tn_surf *g, int start, int end, bool found, tn_surf_
 /* The reference: A* node by node (every walk step an arc), the geometric
  * heuristic only.  tn_surf_find_reference (tests) and the fallback when the
  * query index is missing. */
-static int find_reference(tn_surf *g, int start, const goal *G)
+static int find_reference(const tn_surf *g, tn_surf_query *q, int start, const goal *G)
 {
-    int32_t *f = g->tmp;
+    int32_t *f = q->tmp;
     int hsize = 0;
-    g->stamp[start] = g->gen;
-    g->gcost[start] = 0;
-    g->parent[start] = -1;
-    g->pedge[start] = -1;
+    q->stamp[start] = q->gen;
+    q->gcost[start] = 0;
+    q->parent[start] = -1;
+    q->pedge[start] = -1;
     f[start] = heur(g, start, G);
-    g->heap[hsize++] = start;
-    g->hpos[start] = 0;
+    q->heap[hsize++] = start;
+    q->hpos[start] = 0;
     int best = start, besth = closeness(g, start, G), bestg = 0;
     while (hsize > 0) {
-        int n = heap_pop(g, &hsize, f);
-        g->order[g->nexpanded++] = n;
-        int hn = f[n] - g->gcost[n];
+        int n = heap_pop(q, &hsize, f);
+        q->order[q->nexpanded++] = n;
+        int hn = f[n] - q->gcost[n];
         if (hn == 0) {
             int row, j;
             tn_surf_node_pos(g, n, &row, &j);
             if (row == G->row && j >= G->ja && j <= G->jb) return n;
         }
         int dn = closeness(g, n, G);
-        if (dn < besth || (dn == besth && g->gcost[n] < bestg)) {
+        if (dn < besth || (dn == besth && q->gcost[n] < bestg)) {
             best = n;
             besth = dn;
-            bestg = g->gcost[n];
+            bestg = q->gcost[n];
         }
         const tn_surf_surface *S = &g->surf[g->node_surf[n]];
         int last = S->node0 + (S->j1 - S->j0);
-        if (n > S->node0) relax(g, n, n - 1, 1, -1, heur(g, n - 1, G), &hsize);
-        if (n < last) relax(g, n, n + 1, 1, -1, heur(g, n + 1, G), &hsize);
+        if (n > S->node0) relax(q, n, n - 1, 1, -1, heur(g, n - 1, G), &hsize);
+        if (n < last) relax(q, n, n + 1, 1, -1, heur(g, n + 1, G), &hsize);
         for (int e = g->edge_first[n]; e < g->edge_first[n + 1]; e++) {
             int to = g->edge[e].to;
-            relax(g, n, to, g->edge[e].frames, e, g->stamp[to] == g->gen ? 0 : heur(g, to, G),
+            relax(q, n, to, g->edge[e].frames, e, q->stamp[to] == q->gen ? 0 : heur(g, to, G),
                   &hsize);
         }
     }
@@ -1896,26 +1901,26 @@ static inline int heur_rj(const tn_surf *g, int row, int j, const goal *G)
  * (lattice distance to the goal span) + bound(s) frames: admissible, and
  * consistent (an edge's reduced frames are at least its arc's, a walk's
  * at least 0).  Q_DEAD when no goal surface is reachable from s. */
-static int heur_detour(tn_surf *g, int s, const goal *G)
+static int heur_detour(const tn_surf *g, tn_surf_query *q, int s, const goal *G)
 {
-    if (g->sdone[s] == g->gen) return g->sd[s];
-    int32_t *H = g->sheap, *P = g->shpos, *D = g->sd;
-    while (g->sh_n > 0) {
-        int u = H[0], last = H[--g->sh_n];
-        g->sdone[u] = g->gen;
-        if (g->sh_n > 0) iheap_root(H, P, D, g->sh_n, last);
+    if (q->sdone[s] == q->gen) return q->sd[s];
+    int32_t *H = q->sheap, *P = q->shpos, *D = q->sd;
+    while (q->sh_n > 0) {
+        int u = H[0], last = H[--q->sh_n];
+        q->sdone[u] = q->gen;
+        if (q->sh_n > 0) iheap_root(H, P, D, q->sh_n, last);
         const tn_surf_surface *U = &g->surf[u];
         bool ul = U->j1<G->ja, ur = U->j0> G->jb;
         for (int k = g->sa_first[u]; k < g->sa_first[u + 1]; k++) {
             const sarc *A = &g->sa[k];
             int v = A->from;
-            if (g->sdone[v] == g->gen) continue;
+            if (q->sdone[v] == q->gen) continue;
             const tn_surf_surface *V = &g->surf[v];
             int w = ul && V->j1 < G->ja ? A->wr : (ur && V->j0 > G->jb ? A->wl : A->w0);
             int nd = D[u] + w, i;
-            if (g->sseen[v] != g->gen) {
-                g->sseen[v] = g->gen;
-                i = g->sh_n++;
+            if (q->sseen[v] != q->gen) {
+                q->sseen[v] = q->gen;
+                i = q->sh_n++;
             } else {
                 if (nd >= D[v]) continue;
                 i = P[v];
@@ -1929,21 +1934,22 @@ static int heur_detour(tn_surf *g, int s, const goal *G)
 }
 
 /* The backward search of heur_detour starts at the goal surfaces. */
-static void detour_begin(tn_surf *g, const goal *G)
+static void detour_begin(tn_surf_query *q, const goal *G)
 {
-    g->sh_n = 0;
+    q->sh_n = 0;
     for (int i = 0; i < G->ngs; i++) {
         int t = G->gs[i];
-        if (g->sseen[t] == g->gen) continue;
-        g->sseen[t] = g->gen;
-        g->sd[t] = 0;
-        g->sheap[g->sh_n] = t;
-        g->shpos[t] = g->sh_n++;
+        if (q->sseen[t] == q->gen) continue;
+        q->sseen[t] = q->gen;
+        q->sd[t] = 0;
+        q->sheap[q->sh_n] = t;
+        q->shpos[t] = q->sh_n++;
     }
 }
 
 /* The fast search's heuristic at node n (surface s, row, j). */
-static inline int heur_full(tn_surf *g, int n, int s, int row, int j, const goal *G)
+static inline int heur_full(const tn_surf *g, tn_surf_query *q, int n, int s, int row, int j,
+                            const goal *G)
 {
     int h = heur_rj(g, row, j, G);
     if (g->nlm) { /* landmarks: sharper than the detour bound, which they replace */
@@ -1951,7 +1957,7 @@ static inline int heur_full(tn_surf *g, int n, int s, int row, int j, const goal
         return ha > h ? ha : h;
     }
     int dj = j < G->ja ? G->ja - j : (j > G->jb ? j - G->jb : 0);
-    int hd = heur_detour(g, s, G);
+    int hd = heur_detour(g, q, s, G);
     if (hd >= Q_DEAD) return Q_DEAD;
     return dj + hd > h ? dj + hd : h;
 }
@@ -1963,64 +1969,64 @@ static inline bool qkey_less(const qheap *a, const qheap *b)
     return a->f != b->f ? a->f < b->f : a->g > b->g;
 }
 
-static void qheap_up(tn_surf *g, int i, qheap e)
+static void qheap_up(tn_surf_query *q, int i, qheap e)
 {
-    qheap *H = g->qh;
+    qheap *H = q->qh;
     while (i > 0) {
         int p = (i - 1) / 2;
         if (!qkey_less(&e, &H[p])) break;
         H[i] = H[p];
-        g->qn[H[i].n].hpos = i;
+        q->qn[H[i].n].hpos = i;
         i = p;
     }
     H[i] = e;
-    g->qn[e.n].hpos = i;
+    q->qn[e.n].hpos = i;
 }
 
-static void qheap_down(tn_surf *g, int i, int size, qheap e)
+static void qheap_down(tn_surf_query *q, int i, int size, qheap e)
 {
-    qheap *H = g->qh;
+    qheap *H = q->qh;
     for (;;) {
         int c = 2 * i + 1;
         if (c >= size) break;
         if (c + 1 < size && qkey_less(&H[c + 1], &H[c])) c++;
         if (!qkey_less(&H[c], &e)) break;
         H[i] = H[c];
-        g->qn[H[i].n].hpos = i;
+        q->qn[H[i].n].hpos = i;
         i = c;
     }
     H[i] = e;
-    g->qn[e.n].hpos = i;
+    q->qn[e.n].hpos = i;
 }
 
 /* Reach node `to` (at row, j) from n at cost c by edge eid (-1: a walk). */
-static inline void qrelax(tn_surf *g, int n, int to, int ts, int row, int j, int c, int eid,
-                          int *hs, const goal *G)
+static inline void qrelax(const tn_surf *g, tn_surf_query *q, int n, int to, int ts, int row, int j,
+                          int c, int eid, int *hs, const goal *G)
 {
-    qnode *T0 = &g->qn[to];
-    int ng = g->qn[n].g + c;
-    if (T0->stamp == g->gen) {
+    qnode *T0 = &q->qn[to];
+    int ng = q->qn[n].g + c;
+    if (T0->stamp == q->gen) {
         if (T0->hpos < 0 || ng >= T0->g) return;
         T0->f += ng - T0->g;
         T0->g = ng;
         T0->parent = n;
         T0->pedge = eid;
         qheap e = {T0->f, ng, to};
-        qheap_up(g, T0->hpos, e);
+        qheap_up(q, T0->hpos, e);
         return;
     }
-    int h = heur_full(g, to, ts, row, j, G);
-    T0->stamp = g->gen;
+    int h = heur_full(g, q, to, ts, row, j, G);
+    T0->stamp = q->gen;
     T0->g = ng;
     T0->f = ng + h;
     T0->parent = n;
     T0->pedge = eid;
     qheap e = {T0->f, ng, to};
-    qheap_up(g, (*hs)++, e);
+    qheap_up(q, (*hs)++, e);
 }
 
-static int reach_surfaces(tn_surf *g, int s0);
-static int find_closest(tn_surf *g, int start, const goal *G, int nr);
+static int reach_surfaces(const tn_surf *g, tn_surf_query *q, int s0);
+static int find_closest(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int nr);
 
 /* Whether the node at j on surface s is a goal node. */
 static inline bool goal_node(const goal *G, int s, int j)
@@ -2048,54 +2054,54 @@ static inline int reach_check_at(const tn_surf *g)
  * among those the start reaches, the goal is unreachable and find_closest
  * answers, unless `whole`: then the search goes on over every reachable
  * node. */
-static int events_finish(tn_surf *g, const goal *G, int found);
+static int events_finish(const tn_surf *g, tn_surf_query *q, const goal *G, int found);
 
 /* find_events in parts, so that a sliced query (tn_surf_find_begin) can
  * stop between nodes: events_init puts the start in the heap (*hs its
  * size); events_run expands up to `budget` nodes (a negative budget: no
  * limit) and returns false when it stopped for the budget, else true with
  * *res what find_events returns. */
-static void events_init(tn_surf *g, int start, const goal *G, int *hs)
+static void events_init(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int *hs)
 {
     int row, j;
     tn_surf_node_pos(g, start, &row, &j);
-    if (!g->nlm) detour_begin(g, G);
-    int h = heur_full(g, start, g->node_surf[start], row, j, G);
-    g->qn[start] = (qnode){g->gen, 0, h, -1, -1, 0};
+    if (!g->nlm) detour_begin(q, G);
+    int h = heur_full(g, q, start, g->node_surf[start], row, j, G);
+    q->qn[start] = (qnode){q->gen, 0, h, -1, -1, 0};
     qheap e = {h, 0, start};
     *hs = 0;
-    qheap_up(g, (*hs)++, e);
+    qheap_up(q, (*hs)++, e);
 }
 
-static bool events_run(tn_surf *g, int start, const goal *G, bool whole, int *hsp, long budget,
-                       int *res, int *defer)
+static bool events_run(const tn_surf *g, tn_surf_query *q, int start, const goal *G, bool whole,
+                       int *hsp, long budget, int *res, int *defer)
 {
-    qnode *Q = g->qn;
+    qnode *Q = q->qn;
     int hs = *hsp, found = -1;
     for (; hs > 0; budget--) {
         if (budget == 0) {
             *hsp = hs;
             return false;
         }
-        int n = g->qh[0].n;
+        int n = q->qh[0].n;
         int nr = -2; /* (-2: the goal not proved unreachable) */
-        if (!whole && g->qh[0].f >= Q_DEAD) nr = -1;
-        if (nr == -2 && !whole && g->nexpanded == reach_check_at(g)) {
-            const int r = reach_surfaces(g, g->node_surf[start]);
+        if (!whole && q->qh[0].f >= Q_DEAD) nr = -1;
+        if (nr == -2 && !whole && q->nexpanded == reach_check_at(g)) {
+            const int r = reach_surfaces(g, q, g->node_surf[start]);
             bool reached = false;
-            for (int i = 0; i < G->ngs; i++) reached |= g->sreach[G->gs[i]] == g->gen;
+            for (int i = 0; i < G->ngs; i++) reached |= q->sreach[G->gs[i]] == q->gen;
             if (!reached) nr = r;
         }
         if (nr != -2) { /* unreachable: the closest place, now or by the caller */
             if (defer)
                 *defer = nr;
             else
-                *res = find_closest(g, start, G, nr);
+                *res = find_closest(g, q, start, G, nr);
             return true;
         }
-        if (--hs > 0) qheap_down(g, 0, hs, g->qh[hs]);
+        if (--hs > 0) qheap_down(q, 0, hs, q->qh[hs]);
         Q[n].hpos = -1; /* closed */
-        g->order[g->nexpanded++] = n;
+        q->order[q->nexpanded++] = n;
         int s = g->node_surf[n];
         const tn_surf_surface *S = &g->surf[s];
         int j = S->j0 + (n - S->node0);
@@ -2120,46 +2126,46 @@ static bool events_run(tn_surf *g, int start, const goal *G, bool whole, int *hs
              * read, so that their cache misses overlap */
             for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
                 const int to = g->qedge[i].to;
-                TN_PREFETCH(&g->qn[to]);
+                TN_PREFETCH(&q->qn[to]);
                 if (g->nlm) TN_PREFETCH(g->lm + (size_t)to * 2 * (size_t)g->nlm);
             }
             for (int i = g->qefirst[lo]; i < g->qefirst[lo + 1]; i++) {
                 const qedge *E = &g->qedge[i];
-                qrelax(g, n, E->to, E->surf, E->row, E->j, E->frames, E->eid, &hs, G);
+                qrelax(g, q, n, E->to, E->surf, E->row, E->j, E->frames, E->eid, &hs, G);
             }
         }
         if (left >= g->qfirst[s]) {
             int to = g->qto[left];
-            qrelax(g, n, to, s, S->row, j - (n - to), n - to, -1, &hs, G);
+            qrelax(g, q, n, to, s, S->row, j - (n - to), n - to, -1, &hs, G);
         }
         if (right < g->qfirst[s + 1]) {
             int to = g->qto[right];
-            qrelax(g, n, to, s, S->row, j + (to - n), to - n, -1, &hs, G);
+            qrelax(g, q, n, to, s, S->row, j + (to - n), to - n, -1, &hs, G);
         }
         for (int i = 0; i < G->ngs; i++) /* the goal span, if on this surface */
             if (G->gs[i] == s) {
                 int p = j < G->ga[i] ? G->ga[i] : (j > G->gb[i] ? G->gb[i] : j);
-                if (p != j) qrelax(g, n, n + (p - j), s, S->row, p, abs(p - j), -1, &hs, G);
+                if (p != j) qrelax(g, q, n, n + (p - j), s, S->row, p, abs(p - j), -1, &hs, G);
             }
     }
     *hsp = hs;
-    *res = events_finish(g, G, found);
+    *res = events_finish(g, q, G, found);
     return true;
 }
 
-static int find_events(tn_surf *g, int start, const goal *G, bool whole)
+static int find_events(const tn_surf *g, tn_surf_query *q, int start, const goal *G, bool whole)
 {
     int hs, res;
-    events_init(g, start, G, &hs);
-    events_run(g, start, G, whole, &hs, -1, &res, NULL);
+    events_init(g, q, start, G, &hs);
+    events_run(g, q, start, G, whole, &hs, -1, &res, NULL);
     return res;
 }
 
 /* The end of find_events: the goal node `found`, or (-1) the closest
  * place reached; the plan's nodes into parent / pedge / gcost. */
-static int events_finish(tn_surf *g, const goal *G, int found)
+static int events_finish(const tn_surf *g, tn_surf_query *q, const goal *G, int found)
 {
-    const qnode *Q = g->qn;
+    const qnode *Q = q->qn;
     int end = found, bk = found, bestg = 0;
     if (found < 0) {
         /* unreachable: every reachable surface was reached at its landing
@@ -2169,8 +2175,8 @@ static int events_finish(tn_surf *g, const goal *G, int found)
          * R from an expanded node k is k's j clamped to R. */
         int gx = G->ja / g->per_tile, pt = g->per_tile, besth = Q_INF;
         bestg = Q_INF;
-        for (int i = 0; i < g->nexpanded; i++) {
-            int k = g->order[i], s = g->node_surf[k];
+        for (int i = 0; i < q->nexpanded; i++) {
+            int k = q->order[i], s = g->node_surf[k];
             const tn_surf_surface *S = &g->surf[s];
             int t0 = S->j0 / pt, t1 = S->j1 / pt, ra, rb;
             if (gx < t0)
@@ -2194,14 +2200,14 @@ static int events_finish(tn_surf *g, const goal *G, int found)
     }
     /* the plan's nodes into parent / pedge / gcost */
     for (int x = bk; x >= 0; x = Q[x].parent) {
-        g->parent[x] = Q[x].parent;
-        g->pedge[x] = Q[x].pedge;
-        g->gcost[x] = Q[x].g;
+        q->parent[x] = Q[x].parent;
+        q->pedge[x] = Q[x].pedge;
+        q->gcost[x] = Q[x].g;
     }
     if (end != bk) { /* the last walk, from bk (never one of its ancestors) */
-        g->parent[end] = bk;
-        g->pedge[end] = -1;
-        g->gcost[end] = bestg;
+        q->parent[end] = bk;
+        q->pedge[end] = -1;
+        q->gcost[end] = bestg;
     }
     return found >= 0 ? found : -1 - end;
 }
@@ -2210,19 +2216,19 @@ static int events_finish(tn_surf *g, const goal *G, int found)
  * every other by walking, so reaching a surface is reaching all of it):
  * breadth-first over the surface graph of sr_build (each surface's kept
  * edges' landing surfaces; a dominated edge has a kept one between the
- * same surfaces).  Into g->squeue; returns how many; g->sreach[s] ==
- * g->gen marks them. */
-static int reach_surfaces(tn_surf *g, int s0)
+ * same surfaces).  Into q->squeue; returns how many; q->sreach[s] ==
+ * q->gen marks them. */
+static int reach_surfaces(const tn_surf *g, tn_surf_query *q, int s0)
 {
-    int32_t *Qs = g->squeue;
+    int32_t *Qs = q->squeue;
     int k = 0;
-    g->sreach[s0] = g->gen;
+    q->sreach[s0] = q->gen;
     Qs[k++] = s0;
     for (int head = 0; head < k; head++) {
         const int s = Qs[head];
         for (int i = g->sr_first[s]; i < g->sr_first[s + 1]; i++) {
             const int t = g->sr_to[i];
-            if (g->sreach[t] != g->gen) g->sreach[t] = g->gen, Qs[k++] = t;
+            if (q->sreach[t] != q->gen) q->sreach[t] = q->gen, Qs[k++] = t;
         }
     }
     return k;
@@ -2246,11 +2252,11 @@ static int reach_surfaces(tn_surf *g, int s0)
  * this query, or -1 (not yet).  Returns -1 - (the plan's last node). */
 /* Another search in the same query: new stamps; the nodes the last one
  * expanded count in the stats (nexp_dropped), its order is dropped. */
-static void search_anew(tn_surf *g)
+static void search_anew(const tn_surf *g, tn_surf_query *q)
 {
-    gen_next(g);
-    g->nexp_dropped += g->nexpanded;
-    g->nexpanded = 0;
+    gen_next(g, q);
+    q->nexp_dropped += q->nexpanded;
+    q->nexpanded = 0;
 }
 
 #ifndef Q_CLOSEST /* (a test build can make it smaller) */
@@ -2262,39 +2268,41 @@ static void search_anew(tn_surf *g)
  * G; CL_GOAL, the search for *C (the closest tiles), whose node r gives
  * -1 - r. */
 enum { CL_DONE, CL_WHOLE, CL_GOAL };
-static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, int *res);
-static int closest_end(tn_surf *g, int start, const goal *G, int r);
+static int closest_plan(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int nr,
+                        goal *Cp, int *res);
+static int closest_end(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int r);
 
-static int find_closest(tn_surf *g, int start, const goal *G, int nr)
+static int find_closest(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int nr)
 {
     goal C;
     int res = -1;
-    switch (closest_plan(g, start, G, nr, &C, &res)) {
+    switch (closest_plan(g, q, start, G, nr, &C, &res)) {
     case CL_DONE: return res;
-    case CL_WHOLE: return find_events(g, start, G, true);
-    default: return closest_end(g, start, G, find_events(g, start, &C, true));
+    case CL_WHOLE: return find_events(g, q, start, G, true);
+    default: return closest_end(g, q, start, G, find_events(g, q, start, &C, true));
     }
 }
 
 /* The end of find_closest's search for the closest tiles (its result r):
  * the plan to them, -1 - its last node. */
-static int closest_end(tn_surf *g, int start, const goal *G, int r)
+static int closest_end(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int r)
 {
     if (r >= 0) return -1 - r;
-    search_anew(g); /* (cannot happen: every tile lies on a reached surface) */
-    return find_events(g, start, G, true);
+    search_anew(g, q); /* (cannot happen: every tile lies on a reached surface) */
+    return find_events(g, q, start, G, true);
 }
 
-static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, int *res)
+static int closest_plan(const tn_surf *g, tn_surf_query *q, int start, const goal *G, int nr,
+                        goal *Cp, int *res)
 {
-    if (nr < 0) nr = reach_surfaces(g, g->node_surf[start]);
+    if (nr < 0) nr = reach_surfaces(g, q, g->node_surf[start]);
     const int pt = g->per_tile, gx = G->ja / pt;
     int D = INT32_MAX;
     goal C;
     memset(&C, 0, sizeof C);
     C.vup = G->vup;
     for (int i = 0; i < nr; i++) {
-        const int s = g->squeue[i];
+        const int s = q->squeue[i];
         const tn_surf_surface *S = &g->surf[s];
         const int t0 = S->j0 / pt, t1 = S->j1 / pt;
         const int t = gx < t0 ? t0 : (gx > t1 ? t1 : gx);
@@ -2311,15 +2319,15 @@ static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, 
         if (C.ngs == 0 || b > C.jb) C.jb = b;
         C.gs[C.ngs] = s, C.ga[C.ngs] = a, C.gb[C.ngs++] = b;
     }
-    search_anew(g);
+    search_anew(g, q);
     if (C.ngs == 0 || C.ngs > Q_CLOSEST) return CL_WHOLE;
     if (C.ngs == 1 && C.gs[0] == g->node_surf[start]) { /* a walk: nothing is faster */
         const int j = g->surf[C.gs[0]].j0 + (start - g->surf[C.gs[0]].node0);
         const int p = j < C.ga[0] ? C.ga[0] : (j > C.gb[0] ? C.gb[0] : j), end = start + (p - j);
-        g->order[g->nexpanded++] = start;
-        g->parent[start] = g->pedge[start] = -1;
-        g->gcost[start] = 0;
-        if (end != start) g->parent[end] = start, g->pedge[end] = -1, g->gcost[end] = abs(p - j);
+        q->order[q->nexpanded++] = start;
+        q->parent[start] = q->pedge[start] = -1;
+        q->gcost[start] = 0;
+        if (end != start) q->parent[end] = start, q->pedge[end] = -1, q->gcost[end] = abs(p - j);
         *res = -1 - end;
         return CL_DONE;
     }
@@ -2328,12 +2336,15 @@ static int closest_plan(tn_surf *g, int start, const goal *G, int nr, goal *Cp, 
     return CL_GOAL;
 }
 
-static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_surf_leg *out,
-                             int cap, int *count, tn_surf_stats *stats, tn_error *err);
-static bool answer_first(tn_surf *g, int start, const goal *G, bool reference, int *r);
+static tn_status plan_answer(const tn_surf *g, tn_surf_query *q, int start, int gx, int gy, int r,
+                             tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
+                             tn_error *err);
+static bool answer_first(const tn_surf *g, tn_surf_query *q, int start, const goal *G,
+                         bool reference, int *r);
 
-static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
-                             int *count, tn_surf_stats *stats, tn_error *err, bool reference)
+static tn_status find_common(const tn_surf *g, tn_surf_query *q, int start, int gx, int gy,
+                             tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
+                             tn_error *err, bool reference)
 {
     goal G;
     tn_error_clear(err);
@@ -2347,36 +2358,38 @@ static tn_status find_common(tn_surf *g, int start, int gx, int gy, tn_surf_leg 
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph find: a leg buffer with a negative capacity (%d)", cap);
     }
-    tn_status st = query_begin(g, start, gx, gy, count, stats, &G, err);
+    tn_status st = query_begin(g, q, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
     int r;
-    if (!answer_first(g, start, &G, reference, &r)) r = find_events(g, start, &G, false);
-    return plan_answer(g, start, gx, gy, r, out, cap, count, stats, err);
+    if (!answer_first(g, q, start, &G, reference, &r)) r = find_events(g, q, start, &G, false);
+    return plan_answer(g, q, start, gx, gy, r, out, cap, count, stats, err);
 }
 
 /* The answer of a query that needs no event search (true, *r as
  * find_events gives it): the shortcuts' when they find the goal, the
  * reference search's (tests, or no query index).  False: find_events. */
-static bool answer_first(tn_surf *g, int start, const goal *G, bool reference, int *r)
+static bool answer_first(const tn_surf *g, tn_surf_query *q, int start, const goal *G,
+                         bool reference, int *r)
 {
     if (!reference && g->ch) {
-        *r = ch_find(g, start, G);
+        *r = ch_find(g, q, start, G);
         if (*r >= 0) return true;
-        g->nexpanded = 0; /* unreachable: the full search finds the closest point */
+        q->nexpanded = 0; /* unreachable: the full search finds the closest point */
     }
     if (!reference && g->qindex) return false;
-    *r = find_reference(g, start, G);
+    *r = find_reference(g, q, start, G);
     return true;
 }
 
 /* A query's answer from its search's result r (as find_events returns):
  * the legs, the stats, and the message of a partial plan. */
-static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_surf_leg *out,
-                             int cap, int *count, tn_surf_stats *stats, tn_error *err)
+static tn_status plan_answer(const tn_surf *g, tn_surf_query *q, int start, int gx, int gy, int r,
+                             tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
+                             tn_error *err)
 {
     const int end = r >= 0 ? r : -1 - r;
     int legs = 0;
-    tn_status st = write_plan(g, start, end, r >= 0, out, cap, count, stats, &legs);
+    tn_status st = write_plan(g, q, start, end, r >= 0, out, cap, count, stats, &legs);
     if (st != TN_OK && err) {
         /* a partial answer says what it left out (the status stays a success) */
         int row, j;
@@ -2399,10 +2412,44 @@ static tn_status plan_answer(tn_surf *g, int start, int gx, int gy, int r, tn_su
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
                        tn_surf_stats *stats, tn_error *err)
 {
-    return find_common(g, start, gx, gy, out, cap, count, stats, err, false);
+    if (!g) return find_common(NULL, NULL, start, gx, gy, out, cap, count, stats, err, false);
+    return find_common(g, &g->qs, start, gx, gy, out, cap, count, stats, err, false);
 }
 
 /* ---- the sliced query ---------------------------------------------------- */
+
+/* The names a sliced query's messages use: the graph's (tn_surf_find_*) or
+ * a query object's (tn_surf_query_*). */
+typedef struct slice_names {
+    const char *who, *begin, *step, *end, *other;
+} slice_names;
+static const slice_names SL_GRAPH = {"surface graph", "find_begin", "find_step", "find_end",
+                                     "another query used the graph"};
+static const slice_names SL_QUERY = {"surface query", "query_begin", "query_step", "query_end",
+                                     "another query used this query object"};
+
+static tn_status slice_begin(const tn_surf *g, tn_surf_query *q, int start, int gx, int gy,
+                             tn_error *err)
+{
+    q->sl_state = SLICE_NONE;
+    tn_status st = query_begin(g, q, start, gx, gy, NULL, NULL, &q->sl_goal, err);
+    if (st != TN_OK) return st;
+    q->sl_start = start, q->sl_gx = gx, q->sl_gy = gy;
+    q->sl_generation = g->generation;
+    q->sl_index = g->index_rev;
+    int r;
+    if (answer_first(g, q, start, &q->sl_goal, false, &r)) {
+        q->sl_res = r;
+        q->sl_state = SLICE_SEARCHED;
+        q->sl_gen = q->gen;
+        return TN_OK;
+    }
+    events_init(g, q, start, &q->sl_goal, &q->sl_hs);
+    q->sl_state = SLICE_SEARCHING;
+    q->sl_cl = 0;
+    q->sl_gen = q->gen;
+    return TN_IN_PROGRESS;
+}
 
 tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *err)
 {
@@ -2410,101 +2457,109 @@ tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *er
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph find_begin: no graph (NULL)");
-    g->sl_state = SLICE_NONE;
-    tn_status st = query_begin(g, start, gx, gy, NULL, NULL, &g->sl_goal, err);
-    if (st != TN_OK) return st;
-    g->sl_start = start, g->sl_gx = gx, g->sl_gy = gy;
-    g->sl_generation = g->generation;
-    int r;
-    if (answer_first(g, start, &g->sl_goal, false, &r)) {
-        g->sl_res = r;
-        g->sl_state = SLICE_SEARCHED;
-        g->sl_gen = g->gen;
-        return TN_OK;
-    }
-    events_init(g, start, &g->sl_goal, &g->sl_hs);
-    g->sl_state = SLICE_SEARCHING;
-    g->sl_cl = 0;
-    g->sl_gen = g->gen;
-    return TN_IN_PROGRESS;
+    return slice_begin(g, &g->qs, start, gx, gy, err);
 }
 
 /* The sliced query's search for up to `budget` nodes (< 0: to its end);
- * true when it is over (its result in g->sl_res, as find_events gives
+ * true when it is over (its result in q->sl_res, as find_events gives
  * it).  An unreachable goal's closest-place search (find_closest) is
  * sliced as well: its goal is planned when the goal is proved unreachable
  * and the budget left goes on to it. */
-static bool slice_run(tn_surf *g, long budget)
+static bool slice_run(const tn_surf *g, tn_surf_query *q, long budget)
 {
-    const int start = g->sl_start;
+    const int start = q->sl_start;
     for (;;) {
-        const long n0 = (long)g->nexpanded + g->nexp_dropped;
-        if (g->sl_cl == 0) {
+        const long n0 = (long)q->nexpanded + q->nexp_dropped;
+        if (q->sl_cl == 0) {
             int defer = -2;
-            if (!events_run(g, start, &g->sl_goal, false, &g->sl_hs, budget, &g->sl_res, &defer))
+            if (!events_run(g, q, start, &q->sl_goal, false, &q->sl_hs, budget, &q->sl_res, &defer))
                 return false;
             if (defer == -2) return true; /* found, or the heap empty */
-            const int cl = closest_plan(g, start, &g->sl_goal, defer, &g->sl_close, &g->sl_res);
+            const int cl = closest_plan(g, q, start, &q->sl_goal, defer, &q->sl_close, &q->sl_res);
             if (cl == CL_DONE) return true;
-            g->sl_cl = cl;
-            events_init(g, start, cl == CL_WHOLE ? &g->sl_goal : &g->sl_close, &g->sl_hs);
+            q->sl_cl = cl;
+            events_init(g, q, start, cl == CL_WHOLE ? &q->sl_goal : &q->sl_close, &q->sl_hs);
         } else {
-            const goal *G = g->sl_cl == CL_WHOLE ? &g->sl_goal : &g->sl_close;
-            if (!events_run(g, start, G, true, &g->sl_hs, budget, &g->sl_res, NULL)) return false;
-            if (g->sl_cl == CL_GOAL) g->sl_res = closest_end(g, start, &g->sl_goal, g->sl_res);
+            const goal *G = q->sl_cl == CL_WHOLE ? &q->sl_goal : &q->sl_close;
+            if (!events_run(g, q, start, G, true, &q->sl_hs, budget, &q->sl_res, NULL))
+                return false;
+            if (q->sl_cl == CL_GOAL) q->sl_res = closest_end(g, q, start, &q->sl_goal, q->sl_res);
             return true;
         }
         if (budget >= 0) { /* what the main search left of the budget */
-            budget -= (long)g->nexpanded + g->nexp_dropped - n0;
+            budget -= (long)q->nexpanded + q->nexp_dropped - n0;
             if (budget <= 0) return false;
         }
     }
 }
 
 /* Whether the sliced query can go on (else an error, and it is over). */
-static tn_status slice_check(tn_surf *g, const char *what, tn_error *err)
+static tn_status slice_check(const tn_surf *g, tn_surf_query *q, const slice_names *N,
+                             const char *what, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (!g) return tn_error_set(err, bad, 0, 0, "surface graph %s: no graph (NULL)", what);
-    if (g->sl_state == SLICE_NONE)
+    if (q->sl_state == SLICE_NONE)
+        return tn_error_set(err, bad, 0, 0, "%s %s: no sliced query under way (tn_surf_%s)", N->who,
+                            what, N->begin);
+    if (q->sl_generation != g->generation || q->sl_index != g->index_rev) {
+        q->sl_state = SLICE_NONE;
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph %s: no sliced query under way (tn_surf_find_begin)",
-                            what);
-    if (g->sl_generation != g->generation || g->sl_state == SLICE_LOST) {
-        g->sl_state = SLICE_NONE;
-        return tn_error_set(err, bad, 0, 0,
-                            "surface graph %s: the graph or its query index changed (an edit, "
-                            "repair, rebuild, landmarks or shortcuts) since tn_surf_find_begin; "
-                            "begin again",
-                            what);
+                            "%s %s: the graph or its query index changed (an edit, repair, "
+                            "rebuild, landmarks or shortcuts) since tn_surf_%s; begin again",
+                            N->who, what, N->begin);
     }
-    if (g->sl_gen != g->gen) {
-        g->sl_state = SLICE_NONE;
-        return tn_error_set(err, bad, 0, 0,
-                            "surface graph %s: another query used the graph since "
-                            "tn_surf_find_begin; begin again",
-                            what);
+    if (q->sl_gen != q->gen) {
+        q->sl_state = SLICE_NONE;
+        return tn_error_set(err, bad, 0, 0, "%s %s: %s since tn_surf_%s; begin again", N->who, what,
+                            N->other, N->begin);
     }
     return TN_OK;
+}
+
+static tn_status slice_step(const tn_surf *g, tn_surf_query *q, const slice_names *N, int max_nodes,
+                            int *done_nodes, tn_error *err)
+{
+    tn_status st = slice_check(g, q, N, N->step, err);
+    if (st != TN_OK) return st;
+    if (max_nodes < 1)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s %s: max_nodes %d < 1",
+                            N->who, N->step, max_nodes);
+    if (q->sl_state == SLICE_SEARCHED) return TN_OK;
+    const int n0 = q->nexpanded + q->nexp_dropped;
+    const bool over = slice_run(g, q, max_nodes);
+    if (done_nodes) *done_nodes = q->nexpanded + q->nexp_dropped - n0;
+    q->sl_gen = q->gen; /* (an unreachable goal's closest-place search takes new stamps) */
+    if (!over) return TN_IN_PROGRESS;
+    q->sl_state = SLICE_SEARCHED;
+    return TN_OK;
+}
+
+static tn_status slice_end(const tn_surf *g, tn_surf_query *q, const slice_names *N,
+                           tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
+                           tn_error *err)
+{
+    tn_status st = slice_check(g, q, N, N->end, err);
+    if (st != TN_OK) return st;
+    if (out && cap < 0) {
+        q->sl_state = SLICE_NONE;
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "%s %s: a leg buffer with a negative capacity (%d)", N->who, N->end,
+                            cap);
+    }
+    if (q->sl_state == SLICE_SEARCHING) slice_run(g, q, -1);
+    q->sl_state = SLICE_NONE;
+    return plan_answer(g, q, q->sl_start, q->sl_gx, q->sl_gy, q->sl_res, out, cap, count, stats,
+                       err);
 }
 
 tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error *err)
 {
     tn_error_clear(err);
     if (done_nodes) *done_nodes = 0;
-    tn_status st = slice_check(g, "find_step", err);
-    if (st != TN_OK) return st;
-    if (max_nodes < 1)
+    if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find_step: max_nodes %d < 1", max_nodes);
-    if (g->sl_state == SLICE_SEARCHED) return TN_OK;
-    const int n0 = g->nexpanded + g->nexp_dropped;
-    const bool over = slice_run(g, max_nodes);
-    if (done_nodes) *done_nodes = g->nexpanded + g->nexp_dropped - n0;
-    g->sl_gen = g->gen; /* (an unreachable goal's closest-place search takes new stamps) */
-    if (!over) return TN_IN_PROGRESS;
-    g->sl_state = SLICE_SEARCHED;
-    return TN_OK;
+                            "surface graph find_step: no graph (NULL)");
+    return slice_step(g, &g->qs, &SL_GRAPH, max_nodes, done_nodes, err);
 }
 
 tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
@@ -2512,17 +2567,210 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
 {
     tn_error_clear(err);
     answer_clear(count, stats);
-    tn_status st = slice_check(g, "find_end", err);
-    if (st != TN_OK) return st;
-    if (out && cap < 0) {
-        g->sl_state = SLICE_NONE;
+    if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find_end: a leg buffer with a negative capacity (%d)",
-                            cap);
+                            "surface graph find_end: no graph (NULL)");
+    return slice_end(g, &g->qs, &SL_GRAPH, out, cap, count, stats, err);
+}
+
+/* ---- query objects --------------------------------------------------------- */
+
+static void qobj_free_nodes(tn_surf_query *q)
+{
+    const tn_allocator *a = &q->alloc;
+    int32_t *arr[] = {q->gcost, q->parent, q->pedge, q->order, q->heap, q->hpos, q->tmp};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
+    tn_free(a, q->stamp);
+    tn_free(a, q->qn);
+    tn_free(a, q->qh);
+    q->gcost = q->parent = q->pedge = q->order = q->heap = q->hpos = q->tmp = NULL;
+    q->stamp = NULL;
+    q->qn = NULL;
+    q->qh = NULL;
+    q->ncap = q->qn_cap = 0;
+    q->ref = false;
+}
+
+static void qobj_free_surfs(tn_surf_query *q)
+{
+    const tn_allocator *a = &q->alloc;
+    int32_t *arr[] = {q->sd, q->sheap, q->shpos, q->squeue};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
+    tn_free(a, q->sseen);
+    tn_free(a, q->sdone);
+    tn_free(a, q->sreach);
+    q->sd = q->sheap = q->shpos = q->squeue = NULL;
+    q->sseen = q->sdone = q->sreach = NULL;
+    q->scap = 0;
+}
+
+/* Query object q's arrays made for its graph as it is now (the reference
+ * search's too when `ref`): they grow only when the graph has more nodes
+ * or surfaces than they hold (with room for 1/16 more), and the shortcut
+ * scratch follows the query index's revision.  Nothing is allocated when
+ * they fit. */
+static tn_status query_fit(tn_surf_query *q, bool ref, const char *what, tn_error *err)
+{
+    const tn_surf *g = q->g;
+    const tn_allocator *a = &q->alloc;
+    const size_t nn = (size_t)g->nnodes + 1, ns = (size_t)g->nsurf + 1;
+    bool ok = true;
+    if (nn > q->ncap || (ref && !q->ref)) {
+        const bool r = ref || q->ref;
+        const size_t cap = nn > q->ncap ? nn + nn / 16 : q->ncap;
+        qobj_free_nodes(q);
+        q->gcost = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->parent = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->pedge = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->order = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->qn = tn_alloc_array(a, cap, sizeof(qnode)); /* stamps: zeroed */
+        q->qh = alloc_unzeroed(a, cap, sizeof(qheap));
+        ok = q->gcost && q->parent && q->pedge && q->order && q->qn && q->qh;
+        if (r) {
+            q->heap = alloc_unzeroed(a, cap, sizeof(int32_t));
+            q->hpos = alloc_unzeroed(a, cap, sizeof(int32_t));
+            q->tmp = alloc_unzeroed(a, cap, sizeof(int32_t));
+            q->stamp = tn_alloc_array(a, cap, sizeof(uint32_t));
+            ok = ok && q->heap && q->hpos && q->tmp && q->stamp;
+        }
+        if (ok)
+            q->ncap = q->qn_cap = cap, q->ref = r;
+        else
+            qobj_free_nodes(q);
     }
-    if (g->sl_state == SLICE_SEARCHING) slice_run(g, -1);
-    g->sl_state = SLICE_NONE;
-    return plan_answer(g, g->sl_start, g->sl_gx, g->sl_gy, g->sl_res, out, cap, count, stats, err);
+    if (ok && ns > q->scap) {
+        const size_t cap = ns + ns / 16;
+        qobj_free_surfs(q);
+        q->sd = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->sheap = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->shpos = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->squeue = alloc_unzeroed(a, cap, sizeof(int32_t));
+        q->sseen = tn_alloc_array(a, cap, sizeof(uint32_t)); /* stamps: zeroed */
+        q->sdone = tn_alloc_array(a, cap, sizeof(uint32_t));
+        q->sreach = tn_alloc_array(a, cap, sizeof(uint32_t));
+        ok = q->sd && q->sheap && q->shpos && q->squeue && q->sseen && q->sdone && q->sreach;
+        if (ok)
+            q->scap = cap;
+        else
+            qobj_free_surfs(q);
+    }
+    if (ok && (!q->chs_made || q->chs_rev != g->index_rev)) {
+        ok = ch_scratch_fit(q, g);
+        q->chs_made = ok;
+        q->chs_rev = g->index_rev;
+    }
+    q->mem = sizeof *q + q->chs_mem +
+             q->ncap * (4 * sizeof(int32_t) + sizeof(qnode) + sizeof(qheap) +
+                        (q->ref ? 3 * sizeof(int32_t) + sizeof(uint32_t) : 0)) +
+             q->scap * (4 * sizeof(int32_t) + 3 * sizeof(uint32_t));
+    if (!ok)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface query %s: out of memory for its search state (a graph of "
+                            "%d nodes, %d surfaces)",
+                            what, g->nnodes, g->nsurf);
+    return TN_OK;
+}
+
+tn_status tn_surf_query_create(const tn_surf *g, const tn_allocator *a, tn_surf_query **out,
+                               tn_error *err)
+{
+    tn_error_clear(err);
+    if (!out)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query create: no output pointer (NULL)");
+    *out = NULL;
+    if (!g)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query create: no graph (NULL)");
+    tn_allocator al = {0};
+    if (a) al = *a;
+    tn_surf_query *q = tn_alloc(&al, sizeof *q);
+    if (!q)
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "surface query create: out of memory");
+    q->g = g;
+    q->alloc = al;
+    tn_status st = query_fit(q, !g->qindex, "create", err);
+    if (st != TN_OK) {
+        tn_surf_query_destroy(q);
+        return st;
+    }
+    *out = q;
+    return TN_OK;
+}
+
+void tn_surf_query_destroy(tn_surf_query *q)
+{
+    if (!q) return;
+    qobj_free_nodes(q);
+    qobj_free_surfs(q);
+    ch_scratch_free(q);
+    tn_allocator a = q->alloc;
+    tn_free(&a, q);
+}
+
+size_t tn_surf_query_memory(const tn_surf_query *q) { return q ? q->mem : 0; }
+
+const tn_surf *tn_surf_query_graph(const tn_surf_query *q) { return q ? q->g : NULL; }
+
+tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_surf_leg *out, int cap,
+                             int *count, tn_surf_stats *stats, tn_error *err)
+{
+    tn_error_clear(err);
+    if (!q) {
+        if (count) *count = 0;
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query find: no query object (NULL)");
+    }
+    tn_status st = query_fit(q, !q->g->qindex, "find", err);
+    if (st != TN_OK) {
+        answer_clear(count, stats);
+        q->nexpanded = q->nexp_dropped = 0;
+        return st;
+    }
+    return find_common(q->g, q, start, gx, gy, out, cap, count, stats, err, false);
+}
+
+tn_status tn_surf_query_begin(tn_surf_query *q, int start, int gx, int gy, tn_error *err)
+{
+    tn_error_clear(err);
+    if (!q)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query query_begin: no query object (NULL)");
+    q->sl_state = SLICE_NONE;
+    tn_status st = query_fit(q, !q->g->qindex, "query_begin", err);
+    if (st != TN_OK) {
+        q->nexpanded = q->nexp_dropped = 0;
+        return st;
+    }
+    return slice_begin(q->g, q, start, gx, gy, err);
+}
+
+tn_status tn_surf_query_step(tn_surf_query *q, int max_nodes, int *done_nodes, tn_error *err)
+{
+    tn_error_clear(err);
+    if (done_nodes) *done_nodes = 0;
+    if (!q)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query query_step: no query object (NULL)");
+    return slice_step(q->g, q, &SL_QUERY, max_nodes, done_nodes, err);
+}
+
+tn_status tn_surf_query_end(tn_surf_query *q, tn_surf_leg *out, int cap, int *count,
+                            tn_surf_stats *stats, tn_error *err)
+{
+    tn_error_clear(err);
+    answer_clear(count, stats);
+    if (!q)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query query_end: no query object (NULL)");
+    return slice_end(q->g, q, &SL_QUERY, out, cap, count, stats, err);
+}
+
+const int32_t *tn_surf_query_expanded(const tn_surf_query *q, int *count)
+{
+    *count = q ? q->nexpanded : 0;
+    return q ? q->order : NULL;
 }
 
 void tn_surf_set_landmarks(tn_surf *g, int k)
@@ -2554,5 +2802,6 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed)
 tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
                                  int *count, tn_surf_stats *stats, tn_error *err)
 {
-    return find_common(g, start, gx, gy, out, cap, count, stats, err, true);
+    if (!g) return find_common(NULL, NULL, start, gx, gy, out, cap, count, stats, err, true);
+    return find_common(g, &g->qs, start, gx, gy, out, cap, count, stats, err, true);
 }

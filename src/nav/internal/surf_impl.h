@@ -51,11 +51,68 @@ typedef struct goal {
 } goal;
 
 /* Where a sliced query (tn_surf_find_begin) is: none; searching; searched
- * (its result kept); lost: the query index or shortcuts were made again
- * under it (its next step or end fails). */
-enum { SLICE_NONE = 0, SLICE_SEARCHING, SLICE_SEARCHED, SLICE_LOST };
+ * (its result kept).  The graph's generation and index_rev tell whether
+ * the graph or its query index changed under it (its next step or end
+ * fails). */
+enum { SLICE_NONE = 0, SLICE_SEARCHING, SLICE_SEARCHED };
 
 struct tn_surf_ch; /* the query shortcuts (tn_surf_ch.c) */
+struct ch_scratch; /* a query's scratch for the shortcuts and labels (tn_surf_ch.c) */
+
+/* A query's scratch (tn_surf_query.c): the graph's own (tn_surf.qs, which
+ * tn_surf_find uses; its arrays made with the graph's and its query
+ * index) or a query object's (tn_surf_query_create: its own arrays, sized
+ * for its graph by query_fit).  The queries only read the graph and write
+ * this. */
+struct tn_surf_query {
+    /* the reference search's per node (gcost, parent and pedge hold the
+     * plan of every search; heap, hpos, tmp and stamp only the
+     * reference's), the nodes expanded in order */
+    int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
+    uint32_t *stamp;
+    uint32_t gen;
+    int nexpanded;
+    int nexp_dropped; /* nodes expanded by the searches of a query not in order[] */
+    struct qnode *qn; /* the fast search's states: qn_cap of them (the graph's
+                       * own: a repair keeps them when they have room) */
+    size_t qn_cap;
+    struct qheap *qh;
+    /* the detour bound's backward search over the surfaces (heur_detour) */
+    int32_t *sd, *sheap, *shpos;
+    uint32_t *sseen, *sdone;
+    int sh_n;
+    /* the surfaces a query reached (reach_surfaces): a stamp per surface
+     * (gen) and the breadth-first queue */
+    uint32_t *sreach;
+    int32_t *squeue;
+    /* a sliced query (tn_surf_find_begin .. _end): its goal, start and goal
+     * tile, the heap's size, where it is (SLICE_*), its result once
+     * searched (as find_events returns), and the graph's generation and
+     * query index revision and the search stamp it went on under (another
+     * query or an edit ends it) */
+    goal sl_goal;
+    int sl_start, sl_gx, sl_gy, sl_hs, sl_state, sl_res;
+    /* its goal proved unreachable: the closest place's search under way
+     * (tn_surf_query.c CL_WHOLE: for sl_goal, CL_GOAL: for sl_close; 0:
+     * not yet) */
+    int sl_cl;
+    goal sl_close;
+    uint32_t sl_generation, sl_index, sl_gen;
+    /* a query object's own (NULL in the graph's, whose shortcut scratch
+     * is the shortcuts'): its graph, allocator, the counts its arrays
+     * hold (nodes + 1, surfaces + 1; whether the reference search's are
+     * made), the bytes they take, its shortcut scratch (made for the
+     * graph's query index revision chs_rev) and its bytes */
+    const struct tn_surf *g;
+    tn_allocator alloc;
+    size_t ncap, scap;
+    bool ref;
+    size_t mem;
+    struct ch_scratch *chs;
+    size_t chs_mem;
+    uint32_t chs_rev;
+    bool chs_made;
+};
 
 struct surf_pool; /* big blocks kept between repairs (tn_surf.c) */
 
@@ -85,12 +142,8 @@ struct tn_surf {
      * kept: a repair makes the edited row's again */
     uint64_t *masks;
     uint8_t *masks_ready;
-    /* query scratch */
-    int32_t *gcost, *parent, *pedge, *heap, *hpos, *order, *tmp;
-    uint32_t *stamp;
-    uint32_t gen;
-    int nexpanded;
-    int nexp_dropped; /* nodes expanded by the searches of a query not in order[] */
+    /* the graph's own query scratch (tn_surf_find) */
+    struct tn_surf_query qs;
     int repairs_local, repairs_full;
     int32_t *rep_surf; /* the last local repair's surfaces searched again (tn_surf_last_repair) */
     int nrep_surf, nrep_tiles;
@@ -115,22 +168,13 @@ struct tn_surf {
     /* query index (tn_surf_query.c) */
     int32_t *qto, *qfirst, *qefirst, *lm;
     struct qedge *qedge;
-    struct qnode *qn; /* qn_cap of them: a repair keeps them when they have room */
-    size_t qn_cap;
-    struct qheap *qh;
     /* with landmark tables: the kept edges into each node n, ifirst[n] ..
      * ifirst[n + 1] - 1, each from node ifrom[k] in ifr[k] frames (tails
      * in increasing order); a repair patches them with the records */
     int32_t *ifirst, *ifrom;
     uint16_t *ifr;
-    int32_t *sa_first, *sd, *sheap, *shpos;
+    int32_t *sa_first; /* the detour bound's surface graph (tn_surf_query.c sarcs_build) */
     struct sarc *sa;
-    uint32_t *sseen, *sdone;
-    int sh_n;
-    /* the surfaces a query reached (tn_surf_query.c reach_surfaces): a
-     * stamp per surface (g->gen) and the breadth-first queue */
-    uint32_t *sreach;
-    int32_t *squeue;
     /* the surface graph for reach_surfaces (query_index_build, sr_build):
      * per surface s, the surfaces its kept edges land on, sr_to[sr_first[s]
      * .. sr_first[s + 1] - 1], each once */
@@ -147,18 +191,9 @@ struct tn_surf {
     /* tn_surf_load: the saved graph the build decodes instead of searching
      * (NULL otherwise) */
     const struct surf_blob *blob;
-    /* a sliced query (tn_surf_find_begin .. _end): its goal, start and goal
-     * tile, the heap's size, where it is (SLICE_*), its result once
-     * searched (as find_events returns), and the graph generation and the
-     * search stamp it went on under (another query or an edit ends it) */
-    goal sl_goal;
-    int sl_start, sl_gx, sl_gy, sl_hs, sl_state, sl_res;
-    /* its goal proved unreachable: the closest place's search under way
-     * (tn_surf_query.c CL_WHOLE: for sl_goal, CL_GOAL: for sl_close; 0:
-     * not yet) */
-    int sl_cl;
-    goal sl_close;
-    uint32_t sl_generation, sl_gen;
+    /* bumped whenever the query index or the shortcuts are made or freed
+     * (a sliced query under way then ends) */
+    uint32_t index_rev;
     /* the searches' scratch kept between builds and repairs (tn_surf.c
      * surf_keep): slot 0 the caller's thread, 1 .. nkeep - 1 the workers' */
     struct surf_keep *keep;
@@ -284,12 +319,19 @@ int lm_count(const tn_surf *g);
 /* Library-internal (tn_surf_ch.c) */
 #define ch_free tn_surfi_ch_free
 #define ch_find tn_surfi_ch_find
+#define ch_scratch_fit tn_surfi_ch_scratch_fit
+#define ch_scratch_free tn_surfi_ch_scratch_free
 void ch_free(tn_surf *g);
-/* The shortcut search of a query (g->ch current): the plan's nodes get
+/* The shortcut search of a query (g->ch current) in q's scratch (its own
+ * shortcut scratch, else the shortcuts'): the plan's nodes get q's
  * parent, pedge and gcost; returns the goal node reached, or -1 when the
  * goal is unreachable (the caller then runs the full search for the
- * closest point). */
-int ch_find(tn_surf *g, int start, const goal *G);
+ * closest point).  Reads g only. */
+int ch_find(const tn_surf *g, tn_surf_query *q, int start, const goal *G);
+/* Query object q's shortcut scratch made for g's shortcuts (none without:
+ * true), its old one freed; false when out of memory (none then). */
+bool ch_scratch_fit(tn_surf_query *q, const tn_surf *g);
+void ch_scratch_free(tn_surf_query *q);
 /* Library-internal (tn_surf.c): fa(a) and fb(b), on two threads when `two`
  * and threads exist, else one after the other. */
 #define surf_both tn_surfi_both
