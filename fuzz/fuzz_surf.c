@@ -63,9 +63,33 @@ static uint64_t checksum(const uint8_t *p, size_t n)
     return h;
 }
 
-/* The query from node s to tile (gx, gy) in slices of `budget` nodes
- * answers as tn_surf_find: status, legs, stats. */
-static bool sliced_as_find(tn_surf *g, int s, int gx, int gy, int budget)
+/* The query from node s to tile (gx, gy) in slices of `budget` nodes, on
+ * the graph and on query object q, and whole on q, answers as
+ * tn_surf_find: status, legs, stats. */
+static bool object_as_find(tn_surf_query *q, int s, int gx, int gy, int budget,
+                           const tn_surf_leg *la, int ca, const tn_surf_stats *sa, tn_status ra)
+{
+    tn_surf_leg lb[64];
+    memset(lb, 0, sizeof lb);
+    int cb = 0;
+    tn_surf_stats sb;
+    tn_status rb = tn_surf_query_find(q, s, gx, gy, lb, 64, &cb, &sb, NULL);
+    if (rb != ra) return false;
+    if (tn_failed(ra)) return tn_surf_query_begin(q, s, gx, gy, NULL) == ra;
+    if (cb != ca || memcmp(la, lb, sizeof lb) != 0 || memcmp(sa, &sb, sizeof sb) != 0) return false;
+    memset(lb, 0, sizeof lb);
+    rb = tn_surf_query_begin(q, s, gx, gy, NULL);
+    for (int steps = 0; rb == TN_IN_PROGRESS; steps++) {
+        if (steps > 10000000) return false;
+        rb = tn_surf_query_step(q, budget, NULL, NULL);
+    }
+    if (rb != TN_OK) return false;
+    rb = tn_surf_query_end(q, lb, 64, &cb, &sb, NULL);
+    return rb == ra && cb == ca && memcmp(la, lb, sizeof lb) == 0 &&
+           memcmp(sa, &sb, sizeof sb) == 0;
+}
+
+static bool sliced_as_find(tn_surf *g, tn_surf_query *q, int s, int gx, int gy, int budget)
 {
     tn_surf_leg la[64], lb[64];
     memset(la, 0, sizeof la);
@@ -73,6 +97,7 @@ static bool sliced_as_find(tn_surf *g, int s, int gx, int gy, int budget)
     int ca = 0, cb = 0;
     tn_surf_stats sa, sb;
     const tn_status ra = tn_surf_find(g, s, gx, gy, la, 64, &ca, &sa, NULL);
+    if (q && !object_as_find(q, s, gx, gy, budget, la, ca, &sa, ra)) return false;
     tn_status rb = tn_surf_find_begin(g, s, gx, gy, NULL);
     if (tn_failed(ra)) return rb == ra;
     for (int steps = 0; rb == TN_IN_PROGRESS; steps++) {
@@ -148,6 +173,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int cnt_legs;
     tn_surf_stats st;
     const int nn = tn_surf_node_count(g);
+    /* a query object made now grows with the shortcuts and the edit below */
+    tn_surf_query *q = NULL;
+    if (tn_failed(tn_surf_query_create(g, &a, &q, NULL))) q = NULL; /* (out of memory) */
     /* three inputs in four (by the checksum's low bits) query with the
      * shortcuts, half of those with their labels too */
     if (h & 3) CHECK(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
@@ -171,8 +199,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                      &st, NULL);
     /* and sliced, in steps of 1 .. 8 nodes */
     for (int k = 0; k < 2 && tn_surf_node_count(g) > 0; k++)
-        CHECK(sliced_as_find(g, (int)((h >> (8 * k + 8)) % (unsigned)tn_surf_node_count(g)),
+        CHECK(sliced_as_find(g, q, (int)((h >> (8 * k + 8)) % (unsigned)tn_surf_node_count(g)),
                              k * 11 % m->w, k * 5 % m->h, 1 + (int)((h >> (8 * k + 3)) % 8)));
+    tn_surf_query_destroy(q);
     tn_surf_destroy(g);
     tn_map_set_tile(m, x, y, old, NULL);
     if (two) tn_map_set_tile(m, x2, y2, old2, NULL);

@@ -77,9 +77,28 @@ int main()
               n >= 2,
           "navmesh path");
 
+    // The surface graph of a 1x1 body, and a plan by a query object over the
+    // wall to the ledge's right side.
+    tn_surf_profile prof = tn_surf_profile_make(1, 1, &phys);
+    tn_surf *graph = nullptr;
+    tn_surf_query *sq = nullptr;
+    tn_surf_stats sst;
+    sst.frames = -1;
+    check(tn_succeeded(tn_surf_create(map, &prof, nullptr, &graph, &err)) &&
+              tn_succeeded(tn_surf_query_create(graph, nullptr, &sq, &err)),
+          "surface graph and query object");
+    if (sq) {
+        s = tn_surf_query_find(sq, tn_surf_node_of_tile(graph, 1, 4), 9, 4, nullptr, 0, nullptr,
+                               &sst, &err);
+        check(tn_succeeded(s) && !tn_status_detail(s, TN_PARTIAL_RESULT) && sst.frames > 0,
+              "graph plan over the wall");
+    }
+
     std::printf("consumer: tilenav %s from C++: path %d nodes, flow distance %.0f, navmesh path %d "
-                "points\n",
-                tn_version_string(), count, tn_flow_dist(flow, 1, 4), n);
+                "points, graph plan %d frames\n",
+                tn_version_string(), count, tn_flow_dist(flow, 1, 4), n, sst.frames);
+    tn_surf_query_destroy(sq);
+    tn_surf_destroy(graph);
     tn_navquery_destroy(nq);
     tn_navmesh_destroy(nav);
     tn_flow_destroy(flow);

@@ -9,7 +9,10 @@
  * threaded one searches each landmark's two directions at once): the
  * same landmarks and costs, after the edits too.  Last a 224x224 level,
  * big enough (16384+ nodes) that the threads' edges are gathered surface
- * by surface.  ThreadSanitizer reports any data race
+ * by surface.  Query objects: four threads query one graph at once, each
+ * with its own tn_surf_query (whole and sliced queries, with landmarks,
+ * then with shortcuts and labels), and must get the answers tn_surf_find
+ * gave on one thread.  ThreadSanitizer reports any data race
  * (the run fails: halt_on_error=1).  The contract checked is the one
  * tn_surf.h states under THREAD SAFETY. */
 #include "tn_levelgen.h"
@@ -17,6 +20,7 @@
 #include "tn_rng.h"
 #include "tn_surf.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +104,75 @@ static void same_answers(tn_surf *a, tn_surf *b, tn_rng *r, int level)
     }
 }
 
+/* Queries on one graph from NT threads at once, one query object each. */
+#define NQ 120
+#define NT 4
+typedef struct answer {
+    tn_status st;
+    int frames, legs, end, expanded;
+} answer;
+typedef struct qjob {
+    const tn_surf *g;
+    const int (*req)[3];
+    const answer *want;
+    int wrong;
+} qjob;
+
+static void *query_worker(void *arg)
+{
+    qjob *J = arg;
+    tn_surf_query *q = NULL;
+    if (tn_failed(tn_surf_query_create(J->g, NULL, &q, NULL))) {
+        J->wrong = -1;
+        return NULL;
+    }
+    for (int i = 0; i < NQ; i++) {
+        const int *r = J->req[i];
+        tn_surf_stats st;
+        tn_status s;
+        if (i % 2) { /* sliced, 50 nodes a step */
+            s = tn_surf_query_begin(q, r[0], r[1], r[2], NULL);
+            while (s == TN_IN_PROGRESS) s = tn_surf_query_step(q, 50, NULL, NULL);
+            if (tn_succeeded(s)) s = tn_surf_query_end(q, NULL, 0, NULL, &st, NULL);
+        } else {
+            s = tn_surf_query_find(q, r[0], r[1], r[2], NULL, 0, NULL, &st, NULL);
+        }
+        const answer *w = &J->want[i];
+        if (s != w->st ||
+            (tn_succeeded(s) && (st.frames != w->frames || st.legs != w->legs ||
+                                 st.end_node != w->end || st.expanded != w->expanded)))
+            J->wrong++;
+    }
+    tn_surf_query_destroy(q);
+    return NULL;
+}
+
+static void shared_queries(tn_surf *g, tn_rng *r, int level)
+{
+    static int req[NQ][3];
+    static answer want[NQ];
+    const int n = tn_surf_node_count(g);
+    for (int i = 0; i < NQ && n > 0; i++) {
+        int row, j;
+        tn_surf_node_pos(g, (int)tn_rng_below(r, (uint32_t)n), &row, &j);
+        req[i][0] = (int)tn_rng_below(r, (uint32_t)n), req[i][1] = j / 6, req[i][2] = row - 1;
+        tn_surf_stats st;
+        want[i].st = tn_surf_find(g, req[i][0], req[i][1], req[i][2], NULL, 0, NULL, &st, NULL);
+        want[i].frames = st.frames, want[i].legs = st.legs, want[i].end = st.end_node;
+        want[i].expanded = st.expanded;
+    }
+    pthread_t t[NT];
+    qjob J[NT];
+    for (int k = 0; k < NT; k++) {
+        J[k] = (qjob){g, (const int(*)[3])req, want, 0};
+        if (pthread_create(&t[k], NULL, query_worker, &J[k])) J[k].wrong = -2;
+    }
+    for (int k = 0; k < NT; k++) {
+        if (J[k].wrong != -2) pthread_join(t[k], NULL);
+        check(J[k].wrong == 0, "a query object's answer differs from tn_surf_find's", level);
+    }
+}
+
 int main(void)
 {
     for (int level = 0; level < 6; level++) {
@@ -143,7 +216,9 @@ int main(void)
         tn_surf_repair_counts(b, &loc, NULL);
         check(loc > 0, "no repair was local", level);
         same_landmarks(a, b, level);
+        shared_queries(a, &r, level);
         same_answers(a, b, &r, level);
+        shared_queries(a, &r, level); /* with shortcuts and labels */
         tn_surf_destroy(a);
         tn_surf_destroy(b);
         tn_map_destroy(m);
@@ -170,6 +245,9 @@ int main(void)
     if (fails) return 1;
     printf("surf_threads: 6 levels built and repaired and a 224x224 one built on 4 and on 1 "
            "thread: the same graphs; "
-           "landmark tables and labels built on 2 threads and on 1 alike, 1,200 queries\n");
+           "landmark tables and labels built on 2 threads and on 1 alike, 1,200 queries; "
+           "%d threads x %d queries by their own query objects on one graph, 12 times, "
+           "as tn_surf_find\n",
+           NT, NQ);
     return 0;
 }
