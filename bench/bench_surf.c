@@ -54,6 +54,9 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#if !defined(__STDC_NO_THREADS__) && !defined(__EMSCRIPTEN__)
+#include <threads.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -262,6 +265,72 @@ static void sliced_queries(const char *name, const char *what, tn_surf *g, tu_co
     free(st);
 }
 
+/* The same pairs by query objects (tn_surf_query_find): one object's
+ * memory; then the pairs on 1 thread and split over 2 threads with an
+ * object each (wall time of all the pairs, each run the median of 3): the
+ * ratio is what a job system gains on this machine; every plan must cost
+ * what tn_surf_find's did (frames[k]). */
+typedef struct objjob {
+    const tn_surf *g;
+    const int *s, *gx, *gy, *frames;
+    int n, differ;
+} objjob;
+
+static int objjob_run(void *arg)
+{
+    objjob *J = arg;
+    tn_surf_query *q = NULL;
+    J->differ = 0;
+    if (tn_failed(tn_surf_query_create(J->g, NULL, &q, NULL))) return J->differ = -1;
+    for (int k = 0; k < J->n; k++) {
+        tn_surf_stats st;
+        tn_status res =
+            tn_surf_query_find(q, J->s[k], J->gx[k], J->gy[k], NULL, 0, NULL, &st, NULL);
+        J->differ += tn_failed(res) || st.frames - st.releases != J->frames[k];
+    }
+    tn_surf_query_destroy(q);
+    return 0;
+}
+
+static void object_queries(const char *name, const tn_surf *g, int n, const int *s, const int *gx,
+                           const int *gy, const int *frames)
+{
+    tn_surf_query *q = NULL;
+    if (n < 2 || tn_failed(tn_surf_query_create(g, NULL, &q, NULL))) return;
+    const size_t mem = tn_surf_query_memory(q);
+    tn_surf_query_destroy(q);
+    double t1[3], t2[3];
+    int differ = 0, h = n / 2;
+    for (int round = 0; round < 3; round++) {
+        objjob one = {g, s, gx, gy, frames, n, 0};
+        double w0 = bench_now();
+        objjob_run(&one);
+        t1[round] = bench_now() - w0;
+        objjob J[2] = {{g, s, gx, gy, frames, h, 0},
+                       {g, s + h, gx + h, gy + h, frames + h, n - h, 0}};
+        w0 = bench_now();
+#if !defined(__STDC_NO_THREADS__) && !defined(__EMSCRIPTEN__)
+        thrd_t th;
+        bool two = thrd_create(&th, objjob_run, &J[1]) == thrd_success;
+        objjob_run(&J[0]);
+        if (two)
+            thrd_join(th, NULL);
+        else
+            objjob_run(&J[1]);
+#else
+        objjob_run(&J[0]);
+        objjob_run(&J[1]);
+#endif
+        t2[round] = bench_now() - w0;
+        differ += one.differ + J[0].differ + J[1].differ;
+    }
+    const double a = bench_median(t1, 3), b = bench_median(t2, 3);
+    printf("  %-10s query objects: %.2f MB each; the %d pairs on 1 thread %.1f ms, on 2 threads "
+           "with an object each %.1f ms (wall, medians of 3 runs; x%.2f); plan costs differ in "
+           "%d\n",
+           name, (double)mem / 1048576.0, n, a * 1e3, b * 1e3, b > 0 ? a / b : 0.0, differ);
+}
+
 /* Queries whose goal is a standing tile that the start cannot reach: the
  * answer is the plan to the closest place reached (TN_UNREACHABLE).  Over
  * up to `q` random such pairs: the time of each (one pass; thread CPU
@@ -357,6 +426,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                first_p99);
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
         sliced_queries(name, "queries", g, c, k, ps, pgx, pgy, fa);
+        object_queries(name, g, k, ps, pgx, pgy, fa);
         unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
         /* the same pairs with the query shortcuts (not in a light run: at
          * 1024x1024 they and the labels take about two minutes to build) */
