@@ -293,11 +293,28 @@ static int objjob_run(void *arg)
 }
 
 static void object_queries(const char *name, const tn_surf *g, int n, const int *s, const int *gx,
-                           const int *gy, const int *frames)
+                           const int *gy, const int *frames, double find_med)
 {
     tn_surf_query *q = NULL;
-    if (n < 2 || tn_failed(tn_surf_query_create(g, NULL, &q, NULL))) return;
+    double *pt = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1) * (QUERY_PASSES + 1));
+    if (n < 2 || !pt || tn_failed(tn_surf_query_create(g, NULL, &q, NULL))) {
+        free(pt);
+        tn_surf_query_destroy(q);
+        return;
+    }
     const size_t mem = tn_surf_query_memory(q);
+    /* one object on this thread: each pair's median of QUERY_PASSES passes
+     * (thread CPU time), against tn_surf_find's (find_med) */
+    double *t = pt + (size_t)n * QUERY_PASSES;
+    for (int pass = 0; pass < QUERY_PASSES; pass++)
+        for (int k = 0; k < n; k++) {
+            double q0 = bench_cpu_now();
+            tn_surf_query_find(q, s[k], gx[k], gy[k], NULL, 0, NULL, NULL, NULL);
+            pt[(size_t)k * QUERY_PASSES + (size_t)pass] = (bench_cpu_now() - q0) * 1e6;
+        }
+    for (int k = 0; k < n; k++) t[k] = bench_median(pt + (size_t)k * QUERY_PASSES, QUERY_PASSES);
+    const double omed = bench_median(t, n);
+    free(pt);
     tn_surf_query_destroy(q);
     double t1[3], t2[3];
     int differ = 0, h = n / 2;
@@ -325,10 +342,11 @@ static void object_queries(const char *name, const tn_surf *g, int n, const int 
         differ += one.differ + J[0].differ + J[1].differ;
     }
     const double a = bench_median(t1, 3), b = bench_median(t2, 3);
-    printf("  %-10s query objects: %.2f MB each; the %d pairs on 1 thread %.1f ms, on 2 threads "
-           "with an object each %.1f ms (wall, medians of 3 runs; x%.2f); plan costs differ in "
-           "%d\n",
-           name, (double)mem / 1048576.0, n, a * 1e3, b * 1e3, b > 0 ? a / b : 0.0, differ);
+    printf("  %-10s query objects: %.2f MB each; a query by an object median %.1f us "
+           "(tn_surf_find's above %.1f us); the %d pairs on 1 thread %.1f ms, on 2 threads with an "
+           "object each %.1f ms (wall, medians of 3 runs; x%.2f); plan costs differ in %d\n",
+           name, (double)mem / 1048576.0, omed, find_med, n, a * 1e3, b * 1e3, b > 0 ? a / b : 0.0,
+           differ);
 }
 
 /* Queries whose goal is a standing tile that the start cannot reach: the
@@ -426,7 +444,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
                first_p99);
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
         sliced_queries(name, "queries", g, c, k, ps, pgx, pgy, fa);
-        object_queries(name, g, k, ps, pgx, pgy, fa);
+        object_queries(name, g, k, ps, pgx, pgy, fa, med0);
         unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
         /* the same pairs with the query shortcuts (not in a light run: at
          * 1024x1024 they and the labels take about two minutes to build) */

@@ -561,13 +561,16 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  * tested).  Edits, repairs, rebuilds, loads, tn_surf_set_landmarks and
  * building shortcuts or labels write g: no query on it may run meanwhile.
  *  - tn_surf_query_create: an object for g, with allocator a (NULL:
- *    malloc); g must outlive it.  INVALID_PARAM for NULL g or out;
- *    OUT_OF_MEMORY.
+ *    malloc); queries on it need g alive (tn_surf_query_destroy does not
+ *    read g: it may come after tn_surf_destroy).  INVALID_PARAM for NULL
+ *    g or out; OUT_OF_MEMORY.
  *  - tn_surf_query_find: as tn_surf_find.  Zero allocations while the
  *    graph is no bigger than when the object last grew: after an edit
  *    leaves the graph with more nodes or surfaces than the object holds
- *    (it keeps 1/16 more), or after shortcuts or labels are built, the
- *    next query grows it once (FAILURE | OUT_OF_MEMORY when it cannot).
+ *    (it keeps 1/16 more), after shortcuts or labels are built, or once
+ *    the graph is left without its query index (OUT OF MEMORY: the
+ *    reference search's state), the next query grows it once (FAILURE |
+ *    OUT_OF_MEMORY with a message when it cannot; nothing else changes).
  *  - tn_surf_query_begin / _step / _end: the sliced query, as
  *    tn_surf_find_begin / _step / _end, one per object; an edit, repair,
  *    rebuild, landmarks or shortcuts since begin end it with a message,
