@@ -3221,6 +3221,16 @@ static bool runs_append_in_edge_order(tn_surf_edge *e, const size_t *pos, size_t
     return true;
 }
 
+/* The per-node arrays of the graph's own query state that a build makes
+ * with the node arrays (and a repair anew): the reference search's and
+ * the plan's (the fast search's states go with the query index). */
+static void free_node_scratch(const tn_allocator *a, struct tn_surf_query *q)
+{
+    int32_t *arr[] = {q->gcost, q->parent, q->pedge, q->heap, q->hpos, q->order, q->tmp};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
+    tn_free(a, q->stamp);
+}
+
 static void free_graph_arrays(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
@@ -3230,14 +3240,7 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->edge_first);
     tn_free(a, g->edge);
     tn_free(a, g->runs);
-    tn_free(a, g->qs.gcost);
-    tn_free(a, g->qs.parent);
-    tn_free(a, g->qs.pedge);
-    tn_free(a, g->qs.heap);
-    tn_free(a, g->qs.hpos);
-    tn_free(a, g->qs.order);
-    tn_free(a, g->qs.tmp);
-    tn_free(a, g->qs.stamp);
+    free_node_scratch(a, &g->qs);
     tn_free(a, g->lx);
     tn_free(a, g->scol);
     tn_free(a, g->sbox);
@@ -4715,14 +4718,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, old.sbox);
         tn_free(a, old.smaxto);
         tn_free(a, old.edge_first);
-        tn_free(a, old.qs.gcost);
-        tn_free(a, old.qs.parent);
-        tn_free(a, old.qs.pedge);
-        tn_free(a, old.qs.heap);
-        tn_free(a, old.qs.hpos);
-        tn_free(a, old.qs.order);
-        tn_free(a, old.qs.tmp);
-        tn_free(a, old.qs.stamp); /* (old.edge, runs, foot and fbits were reused) */
+        free_node_scratch(a, &old.qs); /* (old.edge, runs, foot and fbits were reused) */
     } else {
         /* put the old graph back whole; the caller rebuilds */
         tn_free(a, g->surf);
@@ -4730,14 +4726,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, g->node_surf);
         tn_free(a, g->sbox);
         tn_free(a, g->edge_first);
-        tn_free(a, g->qs.gcost);
-        tn_free(a, g->qs.parent);
-        tn_free(a, g->qs.pedge);
-        tn_free(a, g->qs.heap);
-        tn_free(a, g->qs.hpos);
-        tn_free(a, g->qs.order);
-        tn_free(a, g->qs.tmp);
-        tn_free(a, g->qs.stamp);
+        free_node_scratch(a, &g->qs);
         uint64_t *masks = g->masks; /* the graph's, whichever made them */
         uint8_t *masks_ready = g->masks_ready;
         const uint32_t index_rev = g->index_rev;
