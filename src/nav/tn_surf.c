@@ -3221,16 +3221,6 @@ static bool runs_append_in_edge_order(tn_surf_edge *e, const size_t *pos, size_t
     return true;
 }
 
-/* The per-node arrays of the graph's own query state that a build makes
- * with the node arrays (and a repair anew): the reference search's and
- * the plan's (the fast search's states go with the query index). */
-static void free_node_scratch(const tn_allocator *a, struct tn_surf_query *q)
-{
-    int32_t *arr[] = {q->gcost, q->parent, q->pedge, q->heap, q->hpos, q->order, q->tmp};
-    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
-    tn_free(a, q->stamp);
-}
-
 static void free_graph_arrays(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
@@ -3240,7 +3230,7 @@ static void free_graph_arrays(tn_surf *g)
     tn_free(a, g->edge_first);
     tn_free(a, g->edge);
     tn_free(a, g->runs);
-    free_node_scratch(a, &g->qs);
+    query_state_free_nodes(a, &g->qs);
     tn_free(a, g->lx);
     tn_free(a, g->scol);
     tn_free(a, g->sbox);
@@ -4718,7 +4708,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, old.sbox);
         tn_free(a, old.smaxto);
         tn_free(a, old.edge_first);
-        free_node_scratch(a, &old.qs); /* (old.edge, runs, foot and fbits were reused) */
+        query_state_free_nodes(a, &old.qs); /* (old.edge, runs, foot and fbits were reused) */
     } else {
         /* put the old graph back whole; the caller rebuilds */
         tn_free(a, g->surf);
@@ -4726,7 +4716,7 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
         tn_free(a, g->node_surf);
         tn_free(a, g->sbox);
         tn_free(a, g->edge_first);
-        free_node_scratch(a, &g->qs);
+        query_state_free_nodes(a, &g->qs);
         uint64_t *masks = g->masks; /* the graph's, whichever made them */
         uint8_t *masks_ready = g->masks_ready;
         const uint32_t index_rev = g->index_rev;

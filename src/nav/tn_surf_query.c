@@ -59,6 +59,26 @@ typedef struct qheap {
     int32_t f, g, n;
 } qheap;
 
+void query_state_free_nodes(const tn_allocator *a, struct tn_surf_query *q)
+{
+    int32_t *arr[] = {q->gcost, q->parent, q->pedge, q->order, q->heap, q->hpos, q->tmp};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
+    tn_free(a, q->stamp);
+    q->gcost = q->parent = q->pedge = q->order = q->heap = q->hpos = q->tmp = NULL;
+    q->stamp = NULL;
+}
+
+void query_state_free_surfs(const tn_allocator *a, struct tn_surf_query *q)
+{
+    int32_t *arr[] = {q->sd, q->sheap, q->shpos, q->squeue};
+    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
+    tn_free(a, q->sseen);
+    tn_free(a, q->sdone);
+    tn_free(a, q->sreach);
+    q->sd = q->sheap = q->shpos = q->squeue = NULL;
+    q->sseen = q->sdone = q->sreach = NULL;
+}
+
 void query_index_free(tn_surf *g)
 {
     const tn_allocator *a = &g->alloc;
@@ -76,20 +96,12 @@ void query_index_free(tn_surf *g)
     tn_free(a, g->ifr);
     tn_free(a, g->sa_first);
     tn_free(a, g->sa);
-    tn_free(a, g->qs.sd);
-    tn_free(a, g->qs.sheap);
-    tn_free(a, g->qs.shpos);
-    tn_free(a, g->qs.sseen);
-    tn_free(a, g->qs.sdone);
-    tn_free(a, g->qs.sreach);
-    tn_free(a, g->qs.squeue);
+    query_state_free_surfs(a, &g->qs);
     tn_free(a, g->sr_first);
     tn_free(a, g->sr_to);
-    g->qs.sreach = NULL;
-    g->qs.squeue = g->sr_first = g->sr_to = NULL;
-    g->sa_first = g->qs.sd = g->qs.sheap = g->qs.shpos = NULL;
+    g->sr_first = g->sr_to = NULL;
+    g->sa_first = NULL;
     g->sa = NULL;
-    g->qs.sseen = g->qs.sdone = NULL;
     g->qto = g->qfirst = g->qefirst = g->lm = NULL;
     g->qedge = NULL;
     g->qs.qn = NULL;
@@ -2578,13 +2590,9 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
 static void qobj_free_nodes(tn_surf_query *q)
 {
     const tn_allocator *a = &q->alloc;
-    int32_t *arr[] = {q->gcost, q->parent, q->pedge, q->order, q->heap, q->hpos, q->tmp};
-    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
-    tn_free(a, q->stamp);
+    query_state_free_nodes(a, q);
     tn_free(a, q->qn);
     tn_free(a, q->qh);
-    q->gcost = q->parent = q->pedge = q->order = q->heap = q->hpos = q->tmp = NULL;
-    q->stamp = NULL;
     q->qn = NULL;
     q->qh = NULL;
     q->ncap = q->qn_cap = 0;
@@ -2593,14 +2601,7 @@ static void qobj_free_nodes(tn_surf_query *q)
 
 static void qobj_free_surfs(tn_surf_query *q)
 {
-    const tn_allocator *a = &q->alloc;
-    int32_t *arr[] = {q->sd, q->sheap, q->shpos, q->squeue};
-    for (size_t i = 0; i < sizeof arr / sizeof *arr; i++) tn_free(a, arr[i]);
-    tn_free(a, q->sseen);
-    tn_free(a, q->sdone);
-    tn_free(a, q->sreach);
-    q->sd = q->sheap = q->shpos = q->squeue = NULL;
-    q->sseen = q->sdone = q->sreach = NULL;
+    query_state_free_surfs(&q->alloc, q);
     q->scap = 0;
 }
 

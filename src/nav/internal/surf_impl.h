@@ -305,6 +305,15 @@ uint64_t tn_surfi_terrain_hash(const uint8_t *tiles, size_t n);
 bool tn_surfi_blob_landmarks(const surf_blob *L, const struct tn_surf *g, int32_t *lmnode,
                              int32_t *lm);
 
+#define query_state_free_nodes tn_surfi_query_state_free_nodes
+#define query_state_free_surfs tn_surfi_query_state_free_surfs
+/* Query state q's arrays freed through a and set NULL: per node, the
+ * reference search's and the plan's (the graph's own are made with its
+ * node arrays; its fast-search states qn, qh go with the query index);
+ * per surface, the detour bound's and the reachability pass's. */
+void query_state_free_nodes(const tn_allocator *a, struct tn_surf_query *q);
+void query_state_free_surfs(const tn_allocator *a, struct tn_surf_query *q);
+
 #define query_index_build tn_surfi_query_index_build
 #define query_index_free tn_surfi_query_index_free
 /* The query index (tn_surf_query.c): made after every build and repair
