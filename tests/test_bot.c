@@ -944,6 +944,291 @@ static void test_hold_plans(void **state)
     assert_false(tn_bot_plan_held(NULL));
 }
 
+/* Whether a bot holds legs la[0..na). */
+static bool has_legs(const tn_bot *b, const tn_surf_leg *la, int na)
+{
+    int nb;
+    const tn_surf_leg *lb = tn_bot_legs(b, &nb, NULL);
+    if (na != nb) return false;
+    for (int i = 0; i < na; i++)
+        if (la[i].edge != lb[i].edge || la[i].walk_to_j != lb[i].walk_to_j ||
+            la[i].node != lb[i].node)
+            return false;
+    return true;
+}
+
+/* Plans on a query object, whole and in slices (tn_bot_set_query), against
+ * the graph's own (tn_surf_find), on generated 64x40 levels, one character
+ * size and jump height a level, random trips; three bots each:
+ *  - whole on an object: the same keys as the graph's bot, step for step;
+ *  - in slices of 1..40 nodes: while planning it stands (no key, not stuck,
+ *    tn_bot_planning), every step expands one slice (plan_slices), and the
+ *    plan it ends with has the graph bot's legs; from then on it presses the
+ *    graph bot's keys, as many steps later as it planned (its body at rest
+ *    meanwhile), and ends in the same state.
+ * Then the same on levels with shortcuts and labels: a reachable goal's
+ * plan is answered at begin and takes no slice (an unreachable one's
+ * closest-place search is sliced). */
+static void sliced_trips(bool labels, int *trips_out, int *sliced_out)
+{
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(64, 40, NULL, &m, NULL)));
+    int trips = 0, sliced = 0, arrived = 0;
+    for (int L = 0; L < (labels ? 6 : 18); L++) {
+        tn_rng r;
+        tn_rng_seed(&r, 4242, (uint64_t)L);
+        tn_levelgen_platformer(m, &r, NULL);
+        const int w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L % 8 + 1;
+        tn_phys_params p = tn_phys_default((float)jump);
+        tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+        tn_surf *g = NULL;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+        if (labels) {
+            assert_true(tn_succeeded(tn_surf_build_shortcuts(g, 0, NULL)));
+            assert_true(tn_succeeded(tn_surf_build_labels(g, NULL)));
+        }
+        tn_surf_query *q = NULL;
+        assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &q, NULL)));
+        tn_surf_query *q2 = NULL;
+        assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &q2, NULL)));
+        tn_bot *bot[3];
+        for (int i = 0; i < 3; i++) {
+            assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot[i], NULL)));
+            tn_bot_set_graph(bot[i], g);
+        }
+        const int budget = 1 + L * 7 % 40;
+        tn_bot_set_query(bot[1], q2, 0);
+        tn_bot_set_query(bot[2], q, budget);
+        for (int t = 0; t < 6; t++) {
+            int sx, sy, gx, gy;
+            if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))
+                continue;
+            tn_body b[3];
+            const tn_input none = {0};
+            for (int i = 0; i < 3; i++) {
+                tn_body_place(&b[i], &p, w, h, sx, sy);
+                tn_body_step(&b[i], m, &p, none);
+                assert_true(tn_succeeded(tn_bot_goto(bot[i], NULL, m, &b[i], &p, gx, gy, NULL)));
+            }
+            trips++;
+            int nl;
+            static tn_surf_leg legs[TN_BOT_PATH_CAP];
+            memcpy(legs, tn_bot_legs(bot[0], &nl, NULL), sizeof legs);
+            assert_true(has_legs(bot[1], legs, nl));
+            /* the sliced bot plans while it stands */
+            int waited = 0;
+            tn_input ins[1600];
+            bool planned = !tn_bot_planning(bot[2]);
+            if (planned) assert_true(has_legs(bot[2], legs, nl));
+            if (!planned) sliced++;
+            int f = 0, f2 = 0;
+            for (; f < 1500; f++) {
+                tn_input in0 = tn_bot_step(bot[0], NULL, m, &b[0], &p);
+                tn_input in1 = tn_bot_step(bot[1], NULL, m, &b[1], &p);
+                assert_true(in0.left == in1.left && in0.right == in1.right &&
+                            in0.down == in1.down && in0.jump == in1.jump);
+                ins[f] = in0;
+                tn_body_step(&b[0], m, &p, in0);
+                tn_body_step(&b[1], m, &p, in1);
+                assert_true(b[0].x == b[1].x && b[0].y == b[1].y);
+                if (!tn_bot_active(bot[0])) {
+                    f++;
+                    break;
+                }
+            }
+            /* the sliced bot: its slices, then the keys of the graph bot */
+            for (; f2 < f + 400; f2++) {
+                const bool was = tn_bot_planning(bot[2]);
+                const int slices = tn_bot_get_info(bot[2]).plan_slices;
+                tn_input in2 = tn_bot_step(bot[2], NULL, m, &b[2], &p);
+                if (was) {
+                    assert_int_equal(tn_bot_get_info(bot[2]).plan_slices, slices + 1);
+                    if (tn_bot_planning(bot[2])) {
+                        assert_false(in2.left || in2.right || in2.down || in2.jump);
+                        assert_int_equal(tn_bot_get_info(bot[2]).state, TN_BOT_MOVING);
+                        assert_true(tn_bot_active(bot[2]));
+                        waited++;
+                    } else if (!planned) { /* its first plan: the graph bot's */
+                        planned = true;
+                        assert_true(has_legs(bot[2], legs, nl));
+                    }
+                }
+                if (!was || !tn_bot_planning(bot[2])) {
+                    const int k = f2 - waited;
+                    if (k < f) {
+                        tn_input e = ins[k];
+                        assert_true(in2.left == e.left && in2.right == e.right &&
+                                    in2.down == e.down && in2.jump == e.jump);
+                    }
+                }
+                tn_body_step(&b[2], m, &p, in2);
+                if (!tn_bot_active(bot[2])) break;
+            }
+            assert_true(planned);
+            assert_int_equal(f2 - waited + 1, f);
+            tn_bot_info i0 = tn_bot_get_info(bot[0]), i2 = tn_bot_get_info(bot[2]);
+            assert_int_equal(i0.state, i2.state);
+            assert_int_equal(i0.plans, i2.plans);
+            assert_true(b[0].x == b[2].x && b[0].y == b[2].y);
+            if (labels && i0.state == TN_BOT_ARRIVED) assert_int_equal(waited, 0);
+            arrived += i0.state == TN_BOT_ARRIVED;
+        }
+        for (int i = 0; i < 3; i++) tn_bot_destroy(bot[i]);
+        tn_surf_query_destroy(q);
+        tn_surf_query_destroy(q2);
+        tn_surf_destroy(g);
+    }
+    tn_map_destroy(m);
+    assert_true(arrived >= trips / 3);
+    *trips_out = trips;
+    *sliced_out = sliced;
+}
+
+static void test_sliced_plans(void **state)
+{
+    (void)state;
+    int trips, sliced, ltrips, lsliced;
+    sliced_trips(false, &trips, &sliced);
+    sliced_trips(true, &ltrips, &lsliced);
+    print_message("sliced plans: %d trips (%d in slices); with labels %d trips (%d in slices)\n",
+                  trips, sliced, ltrips, lsliced);
+    assert_true(trips >= 80 && sliced >= trips / 2);
+    assert_true(ltrips >= 25 && lsliced < ltrips / 2); /* slices: unreachable goals' search */
+}
+
+/* A sliced plan and what happens around it, up a stair of one-way
+ * platforms (the search expands 37 nodes; 1-node slices, a step each):
+ *  - an edit synced mid-plan drops its slices: the next step begins the
+ *    plan again on the repaired graph ("map edited", a counted re-plan);
+ *  - tn_bot_hold_plans pauses it (no slice, tn_bot_plan_held), releasing
+ *    goes on;
+ *  - two bots sharing one object, planning at once: each loses its slice
+ *    to the other and finishes its plan whole in that step; both arrive;
+ *  - another object or budget mid-plan begins it again; tn_bot_stop ends
+ *    it; an object of another graph: NO_PATH, said by tn_bot_plan_error. */
+static void test_sliced_plan_events(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 40 16\ntiles\n"
+                        "........................................\n"
+                        "........................................\n"
+                        "........................................\n"
+                        "..................................====..\n"
+                        "........................................\n"
+                        "........................................\n"
+                        "..........................====..........\n"
+                        "........................................\n"
+                        "........................................\n"
+                        "..................====..................\n"
+                        "........................................\n"
+                        "........................................\n"
+                        "..........====..........................\n"
+                        "........................................\n"
+                        "..P.....................................\n"
+                        "########################################\n");
+    graph_rig r = grig_make(text, "stairs");
+    tn_surf_query *q = NULL, *q2 = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(r.g, NULL, &q, NULL)));
+    assert_true(tn_succeeded(tn_surf_query_create(r.g, NULL, &q2, NULL)));
+    tn_bot *b2 = NULL;
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &b2, NULL)));
+    tn_bot *bots[2] = {r.bot, b2};
+    tn_body body[2];
+    const tn_input none = {0};
+    for (int i = 0; i < 2; i++) {
+        tn_bot_set_graph(bots[i], r.g);
+        tn_bot_set_query(bots[i], q, 1);
+        tn_body_place(&body[i], &r.p, 1, 2, 2, 14);
+        tn_body_step(&body[i], r.m, &r.p, none);
+    }
+    /* an edit mid-plan */
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, NULL, r.m, &body[0], &r.p, 36, 2, NULL)));
+    assert_true(tn_bot_planning(r.bot));
+    for (int f = 0; f < 3; f++) tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+    assert_true(tn_bot_planning(r.bot));
+    assert_int_equal(tn_bot_get_info(r.bot).plan_slices, 3);
+    assert_true(tn_succeeded(tn_map_set_tile(r.m, 30, 12, TN_TILE_ONEWAY, NULL)));
+    assert_true(tn_succeeded(tn_surf_sync(r.g, r.m, NULL)));
+    tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    assert_true(i.planning);
+    assert_int_equal(i.plans, 2);
+    assert_int_equal(i.replans, 1);
+    assert_string_equal(i.plan_reason, "map edited");
+    assert_int_equal(i.plan_slices, 1); /* the new plan's first slice */
+    /* held: paused */
+    tn_bot_hold_plans(r.bot, true);
+    for (int f = 0; f < 40; f++) {
+        tn_input in = tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+        assert_false(in.left || in.right || in.jump || in.down);
+        assert_true(tn_bot_plan_held(r.bot));
+        tn_body_step(&body[0], r.m, &r.p, in);
+    }
+    assert_int_equal(tn_bot_get_info(r.bot).plan_slices, 1);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_MOVING);
+    tn_bot_hold_plans(r.bot, false);
+    tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+    assert_false(tn_bot_plan_held(r.bot));
+    assert_int_equal(tn_bot_get_info(r.bot).plan_slices, 2);
+    /* another budget mid-plan: begun again, whole now */
+    tn_bot_set_query(r.bot, q, 0);
+    assert_false(tn_bot_planning(r.bot));
+    tn_input in = tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+    i = tn_bot_get_info(r.bot);
+    assert_false(i.planning);
+    assert_int_equal(i.plans, 3);
+    assert_string_equal(i.plan_reason, "query object changed");
+    assert_true(in.right);
+    tn_bot_stop(r.bot);
+    /* two bots on one object at once: no endless loss of slices */
+    tn_bot_set_query(r.bot, q, 2);
+    for (int k = 0; k < 2; k++)
+        assert_true(
+            tn_succeeded(tn_bot_goto(bots[k], NULL, r.m, &body[k], &r.p, 36 - 2 * k, 2, NULL)));
+    assert_true(tn_bot_planning(r.bot) && tn_bot_planning(b2));
+    int f = 0;
+    for (; f < 600 && (tn_bot_active(r.bot) || tn_bot_active(b2)); f++)
+        for (int k = 0; k < 2; k++)
+            tn_body_step(&body[k], r.m, &r.p, tn_bot_step(bots[k], NULL, r.m, &body[k], &r.p));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tn_bot_get_info(b2).state, TN_BOT_ARRIVED);
+    assert_int_equal(tn_bot_get_info(r.bot).replans, 0);
+    assert_true(tn_bot_get_info(r.bot).plan_slices <= 2);
+    for (int k = 0; k < 2; k++) /* each at its own goal */
+        assert_true(body[k].x == (float)(36 - 2 * k) * 16.0f && body[k].y == 1.0f * 16.0f);
+    /* stop mid-plan */
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, NULL, r.m, &body[0], &r.p, 3, 14, NULL)));
+    assert_true(tn_bot_planning(r.bot));
+    tn_bot_stop(r.bot);
+    assert_false(tn_bot_planning(r.bot));
+    assert_false(tn_bot_active(r.bot));
+    in = tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+    assert_false(in.left || in.right || in.jump || in.down);
+    /* an object of another graph */
+    tn_surf *g2 = NULL;
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &r.p);
+    assert_true(tn_succeeded(tn_surf_create(r.m, &prof, NULL, &g2, NULL)));
+    tn_surf_query *q3 = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g2, NULL, &q3, NULL)));
+    tn_bot_set_query(r.bot, q3, 8);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, NULL, r.m, &body[0], &r.p, 3, 14, NULL)));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    assert_true(tn_failed(tn_bot_plan_error(r.bot)->status));
+    assert_non_null(strstr(tn_bot_plan_error(r.bot)->msg, "for another graph"));
+    tn_bot_set_query(r.bot, NULL, 8); /* back to the graph's own state */
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, NULL, r.m, &body[0], &r.p, 3, 14, NULL)));
+    assert_false(tn_bot_planning(r.bot));
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_MOVING);
+    tn_bot_set_query(NULL, q, 1); /* no effect, no crash */
+    assert_false(tn_bot_planning(NULL));
+    tn_bot_destroy(b2);
+    tn_surf_query_destroy(q);
+    tn_surf_query_destroy(q2);
+    tn_surf_query_destroy(q3);
+    tn_surf_destroy(g2);
+    grig_free(&r);
+}
+
 /* Another graph, or the classic planner, given to a bot on its way: a
  * counted re-plan named after what changed (the sandbox's sliders and G). */
 static void test_graph_switch_reasons(void **state)
@@ -1205,6 +1490,8 @@ int main(void)
         cmocka_unit_test(test_graph_switch_reasons),
         cmocka_unit_test(test_graph_stale),
         cmocka_unit_test(test_hold_plans),
+        cmocka_unit_test(test_sliced_plans),
+        cmocka_unit_test(test_sliced_plan_events),
         cmocka_unit_test(test_coast_replays_the_edge),
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),

@@ -3024,6 +3024,7 @@ static void test_query_objects(void **state)
         assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qa, NULL)));
         assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &qb, NULL)));
         assert_ptr_equal(tn_surf_query_graph(qa), g);
+        assert_int_equal(tn_surf_query_serial(NULL), 0);
         assert_int_equal(tn_surf_query_memory(qa), c.bytes);
         for (int i = 0; i < 60; i++) {
             int s, gx, gy;
@@ -3037,9 +3038,12 @@ static void test_query_objects(void **state)
             int s[3], gx[3], gy[3];
             tn_status st[3];
             for (int k = 0; k < 3; k++) random_request(g, m, &r, 1 + k, &s[k], &gx[k], &gy[k]);
+            const uint32_t serial = tn_surf_query_serial(qa);
             st[0] = tn_surf_query_begin(qa, s[0], gx[0], gy[0], NULL);
             st[1] = tn_surf_query_begin(qb, s[1], gx[1], gy[1], NULL);
             st[2] = tn_surf_find_begin(g, s[2], gx[2], gy[2], NULL);
+            /* a begin on an object changes its serial, nothing else does */
+            assert_true(tn_surf_query_serial(qa) == serial + 1);
             int steps = 0;
             while (st[0] == TN_IN_PROGRESS || st[1] == TN_IN_PROGRESS || st[2] == TN_IN_PROGRESS) {
                 if (st[0] == TN_IN_PROGRESS) st[0] = tn_surf_query_step(qa, 5, NULL, NULL);
@@ -3048,6 +3052,7 @@ static void test_query_objects(void **state)
                 steps++;
             }
             for (int k = 0; k < 3; k++) assert_int_equal(st[k], TN_OK);
+            assert_true(tn_surf_query_serial(qa) == serial + 1); /* (steps: the same) */
             interleaved += steps > 1;
             /* (all three ended before the graph's own tn_surf_find runs) */
             static tn_surf_leg la[512], lb[3][512];

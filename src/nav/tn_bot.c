@@ -80,6 +80,14 @@ struct tn_bot {
     /* tn_bot_hold_plans: no search in tn_bot_step; held: the last step
      * put a due plan off */
     bool hold, held;
+    /* tn_bot_set_query: graph plans on a query object, in slices of
+     * slice_nodes nodes a step when > 0; planning: a sliced plan under way
+     * from node gstart (its slices and steps so far in plan_slices) */
+    tn_surf_query *query;
+    int slice_nodes;
+    bool planning;
+    int gstart, plan_slices;
+    uint32_t serial; /* tn_surf_query_serial after the bot's begin */
 };
 
 enum { GP_WALK = 0, GP_REPLAY, GP_LANDING };
@@ -256,6 +264,7 @@ static void refuse_goal(tn_bot *b)
     set_path_empty(b);
     b->nlegs = b->leg = 0;
     b->want_plan = false;
+    b->planning = false;
     memset(&b->stats, 0, sizeof b->stats);
     b->stats.cost = -1;
     memset(&b->gstats, 0, sizeof b->gstats);
@@ -400,6 +409,20 @@ void tn_bot_hold_plans(tn_bot *b, bool hold)
 
 bool tn_bot_plan_held(const tn_bot *b) { return b && b->held; }
 
+void tn_bot_set_query(tn_bot *b, tn_surf_query *q, int max_nodes)
+{
+    if (!b) return;
+    if (b->planning) { /* the slices under way were the old object's or budget's */
+        b->planning = false;
+        b->want_plan = true;
+        if (!b->why) b->why = "query object changed";
+    }
+    b->query = q;
+    b->slice_nodes = q && max_nodes > 0 ? max_nodes : 0;
+}
+
+bool tn_bot_planning(const tn_bot *b) { return b && b->planning; }
+
 /* ---- the graph planner's follower ----------------------------------------- */
 
 /* Why a graph of profile `p` (rebuilt, or given in place of the last plan's)
@@ -416,6 +439,7 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g)
     if (!b || b->graph == g) return;
     bool had = b->graph != NULL;
     b->graph = g;
+    b->planning = false;
     b->nlegs = b->leg = 0;
     b->n = b->cur = 0; /* either planner's path is no plan for the other */
     b->gphase = GP_WALK;
@@ -433,6 +457,7 @@ void tn_bot_set_graph(tn_bot *b, tn_surf *g)
 void tn_bot_replan(tn_bot *b, const char *reason)
 {
     if (!b || (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL)) return;
+    b->planning = false;
     b->nlegs = b->leg = 0;
     b->n = b->cur = 0;
     b->gphase = GP_WALK;
@@ -475,10 +500,13 @@ static bool graph_stale(const tn_surf *g, const tn_map *m, tn_error *e)
     return true;
 }
 
+static void gplan_done(tn_bot *b, tn_status s, int n);
+
 /* Every plan for a goal after its first is a re-plan, capped (as replan()). */
 static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     tn_surf *g = b->graph;
+    b->planning = false;               /* (a sliced plan under way is dropped) */
     b->lastq_valid = false;            /* no classic search behind this plan */
     if (graph_stale(g, m, &b->perr)) { /* no plan on a stale graph: say why */
         b->state = TN_BOT_NO_PATH;
@@ -522,14 +550,52 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
         b->state = TN_BOT_NO_PATH;
         return;
     }
+    tn_surf_query *q = b->query;
+    if (q && tn_surf_query_graph(q) != g) { /* (not a plan on another graph's object) */
+        tn_error_set(&b->perr, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "bot: the query object (tn_bot_set_query) is for another graph than the "
+                     "bot's (tn_bot_set_graph): make one for this graph");
+        b->state = TN_BOT_NO_PATH;
+        return;
+    }
     double t0 = b->clock ? b->clock() : 0.0;
     int n = 0;
-    tn_status s = tn_surf_find(g, start, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n,
+    tn_status s;
+    b->gstart = start;
+    b->plan_slices = 0;
+    if (q && b->slice_nodes > 0) {
+        s = tn_surf_query_begin(q, start, b->goal_x, b->goal_y, NULL);
+        b->serial = tn_surf_query_serial(q);
+        b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
+        if (s == TN_IN_PROGRESS) { /* the slices run in the next steps (gslice) */
+            b->planning = true;
+            b->state = TN_BOT_MOVING;
+            return;
+        }
+        if (tn_succeeded(s)) /* answered at once (labels), or begin refused it */
+            s = tn_surf_query_end(q, b->legs, b->cfg.path_cap, &n, &b->gstats, NULL);
+    } else if (q) {
+        s = tn_surf_query_find(q, start, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n,
                                &b->gstats, NULL);
+    } else {
+        s = tn_surf_find(g, start, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n, &b->gstats,
+                         NULL);
+    }
     b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
+    gplan_done(b, s, n);
+}
+
+/* A graph plan's answer (s, n legs in b->legs, stats in b->gstats) made
+ * the bot's plan from node b->gstart. */
+static void gplan_done(tn_bot *b, tn_status s, int n)
+{
+    tn_surf *g = b->graph;
+    const int start = b->gstart;
+    b->planning = false;
     b->stats.expanded = b->gstats.expanded;
     if (tn_failed(s) || n == 0) {
         b->state = TN_BOT_NO_PATH;
+        b->nlegs = b->n = 0;
         return;
     }
     b->nlegs = n;
@@ -544,6 +610,35 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
         return;
     }
     b->state = b->gpartial ? TN_BOT_PARTIAL : TN_BOT_MOVING;
+}
+
+/* The next slice of a sliced plan (b->planning): true while it goes on
+ * (the bot stands).  A slice lost to another query on the same object
+ * (bots sharing one that plan at once: another's query ended it, or its
+ * begin replaced it, which the object's serial tells) finishes the plan
+ * whole here, so that two bots cannot keep ending each other's slices. */
+static bool gslice(tn_bot *b)
+{
+    tn_surf_query *q = b->query;
+    double t0 = b->clock ? b->clock() : 0.0;
+    int n = 0;
+    const tn_status lost = TN_FAILURE | TN_INVALID_PARAM;
+    tn_status s = tn_surf_query_serial(q) != b->serial
+                      ? lost
+                      : tn_surf_query_step(q, b->slice_nodes, NULL, NULL);
+    b->plan_slices++;
+    if (s == TN_IN_PROGRESS) {
+        if (b->clock) b->search_us += (b->clock() - t0) * 1e6;
+        return true;
+    }
+    if (tn_failed(s))
+        s = tn_surf_query_find(q, b->gstart, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n,
+                               &b->gstats, NULL);
+    else
+        s = tn_surf_query_end(q, b->legs, b->cfg.path_cap, &n, &b->gstats, NULL);
+    if (b->clock) b->search_us += (b->clock() - t0) * 1e6;
+    gplan_done(b, s, n);
+    return false;
 }
 
 static void gfinish(tn_bot *b)
@@ -603,10 +698,14 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     tn_surf *g = b->graph;
     b->steps++;
     if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
-    if (!b->want_plan && b->leg >= b->nlegs) return none;
-    /* stuck: no movement for stuck_steps steps re-plans; repeated -> STUCK */
+    if (!b->want_plan && !b->planning && b->leg >= b->nlegs) return none;
+    /* stuck: no movement for stuck_steps steps re-plans; repeated -> STUCK
+     * (standing while a plan is made in slices is no sign of it) */
     const float T = b->phys.tile_px;
-    if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) && fabsf(body->y - b->last_y) < STUCK_MOVE(T)) {
+    if (b->planning) {
+        b->still = 0;
+    } else if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) &&
+               fabsf(body->y - b->last_y) < STUCK_MOVE(T)) {
         if (++b->still > b->cfg.stuck_steps) {
             b->still = 0;
             if (++b->stuck_replans > STUCK_REPLANS) {
@@ -627,6 +726,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (replay_next(b, &in)) return in;
     if (!body->on_ground) {
         /* falling where the plan did not say (an edit, a push): plan on landing */
+        if (b->planning) b->planning = false, b->why = NULL;
         if (b->gphase == GP_LANDING || b->gphase == GP_WALK) {
             if (!b->want_plan) b->why = "left the path";
             b->want_plan = true;
@@ -658,7 +758,12 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         if (hold_plan(b)) return none;
         gplan(b, m, body);
         if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
+    } else if (b->planning && b->hold) { /* a sliced plan waits its turn too */
+        b->held = true;
+        return none;
     }
+    if (b->planning && gslice(b)) return none;
+    if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
     if (b->leg >= b->nlegs) return none;
     const tn_surf_leg *L = &b->legs[b->leg];
     /* still on the leg's surface? */
@@ -845,6 +950,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
          * a graph bot finishes the edge it is replaying (its inputs are
          * copied) but drops the old goal's legs, so nothing reports them */
         b->want_plan = true;
+        b->planning = false;
         if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) set_path_empty(b);
         if (b->graph) b->nlegs = b->leg = b->n = b->cur = 0;
         b->state = TN_BOT_MOVING;
@@ -854,6 +960,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
 
 void tn_bot_stop(tn_bot *b)
 {
+    b->planning = false;
     b->nlegs = b->leg = 0;
     b->gphase = GP_WALK;
     b->state = TN_BOT_IDLE;
@@ -1019,7 +1126,7 @@ bool tn_bot_active(const tn_bot *b)
 {
     if (b->graph)
         return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
-               (b->want_plan || b->leg < b->nlegs);
+               (b->want_plan || b->planning || b->leg < b->nlegs);
     return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
            (b->want_plan || b->cur < b->n);
 }
@@ -1262,6 +1369,8 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
                                                          : b->jump_left;
     i.first_raw_nodes = b->first_raw;
     i.first_expanded = b->first_expanded;
+    i.planning = b->planning;
+    i.plan_slices = b->graph ? b->plan_slices : 0;
     return i;
 }
 

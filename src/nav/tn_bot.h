@@ -190,6 +190,8 @@ typedef struct tn_bot_info {
                                    holding, -1 when holding to the top of the jump) */
     int first_raw_nodes, first_expanded; /* the current goal's first plan (the
                                             goal's numbers) */
+    bool planning;   /* a graph plan is being made in slices (tn_bot_set_query) */
+    int plan_slices; /* slices (steps) the last or current sliced plan took; 0 whole */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);
@@ -255,6 +257,35 @@ void tn_bot_replan(tn_bot *b, const char *reason);
  * without the hold.  tn_bot_goto is never held (it plans at once, the
  * owner's choice).  Off by default; a NULL bot: no effect.  O(1). */
 void tn_bot_hold_plans(tn_bot *b, bool hold);
+/* PLANS ON A QUERY OBJECT, IN SLICES (graph planner; as Detour's sliced
+ * path finding).  With a query object q made for the bot's graph
+ * (tn_surf_query_create), the bot's plans are q's (tn_surf_query_find):
+ * they read the graph and write nothing of it, so bots on several threads
+ * can share a graph (an object each).  With max_nodes > 0 they are made in
+ * slices: where a plan falls due (tn_bot_goto, or a re-plan in
+ * tn_bot_step) the bot begins it (tn_surf_query_begin), and each
+ * tn_bot_step expands at most max_nodes nodes of it (tn_surf_query_step),
+ * the step that finishes it also starting to follow it.  Meanwhile
+ * tn_bot_planning is true, the bot stands (no key), the wait does not
+ * count toward being stuck, and tn_bot_hold_plans pauses the slices.  The
+ * plan is the one made whole (the same legs: tests/test_bot).  An edit or
+ * rebuild of the graph, a push off the ground, a new goal or graph, or
+ * tn_bot_stop drops the slices under way (a new plan begins as it would
+ * have); a slice lost to another query on the same object finishes the
+ * plan whole in that step.  Bots that share an object should therefore
+ * plan one at a time (hold the others while one is planning), as an owner
+ * with a per-step budget does (examples/graph_sliced_bots.c).  q NULL (the
+ * default): plans with tn_surf_find on the graph's own query state, whole;
+ * max_nodes <= 0: whole plans on q.  A q made for another graph than the
+ * bot's: its plans fail (NO_PATH; tn_bot_plan_error says so).  The bot does
+ * not own q (destroy it after the bot, or set NULL first).  Setting another
+ * object or budget while a plan is being made begins it again.  A NULL bot:
+ * no effect.  O(1); a slice costs about max_nodes x 0.3-1 us on a
+ * 1024x1024 level (tn_surf_query_step; `tilenav-bench surf` prints a
+ * crowd's steps whole and in slices). */
+void tn_bot_set_query(tn_bot *b, tn_surf_query *q, int max_nodes);
+/* A graph plan is under way in slices (false for a NULL bot).  O(1). */
+bool tn_bot_planning(const tn_bot *b);
 /* The last tn_bot_step put a due plan off because of tn_bot_hold_plans
  * (false after tn_bot_goto, tn_bot_stop, and for a NULL bot).  O(1). */
 bool tn_bot_plan_held(const tn_bot *b);

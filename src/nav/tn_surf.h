@@ -544,8 +544,8 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
  * query on the graph, or an edit, repair or rebuild, ends it: the next
  * step or end fails with FAILURE | INVALID_PARAM and a message (begin
  * again), as do a step or end with none under way.  Zero allocations.
- * Cost: a step of k nodes about k x 0.1-0.2 us on a 1024x1024 level (the
- * search's cost per node). */
+ * Cost: a step of k nodes about k x 0.3-1 us on a 1024x1024 level (the
+ * search's cost per node; `tilenav-bench surf` prints the steps' times). */
 tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *err);
 tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error *err);
 tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn_surf_stats *stats,
@@ -578,6 +578,11 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *    object or on the graph's own state).
  *  - tn_surf_query_expanded: the nodes its last query expanded, as
  *    tn_surf_expanded.
+ *  - tn_surf_query_serial: a number that changes with every
+ *    tn_surf_query_find and _begin on q (0 for NULL): callers that share
+ *    an object tell by it whether the sliced query under way is still the
+ *    one they began (a begin by another caller replaces it, and its steps
+ *    would go on with the other's search).
  * MEMORY (tn_surf_query_memory: the bytes it holds, itself included):
  * 52 B x (nodes + 1) + 28 B x (surfaces + 1), both with 1/16 more, + 16 B
  * x nodes more when the graph has no query index (the reference search's
@@ -597,6 +602,7 @@ tn_status tn_surf_query_step(tn_surf_query *q, int max_nodes, int *done_nodes, t
 tn_status tn_surf_query_end(tn_surf_query *q, tn_surf_leg *out, int cap, int *count,
                             tn_surf_stats *stats, tn_error *err);
 const int32_t *tn_surf_query_expanded(const tn_surf_query *q, int *count);
+uint32_t tn_surf_query_serial(const tn_surf_query *q);
 /* Landmarks of the query heuristic (see QUERY): k = 1..16, 0 none, -1 the
  * default (8 on graphs of 65536+ nodes, else none); the next builds keep
  * the choice.  Costs k Dijkstra searches each way now and on every

@@ -2723,6 +2723,7 @@ tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_sur
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface query find: no query object (NULL)");
     }
+    q->serial++;
     tn_status st = query_fit(q, !q->g->qindex, "find", err);
     if (st != TN_OK) {
         answer_clear(count, stats);
@@ -2738,6 +2739,7 @@ tn_status tn_surf_query_begin(tn_surf_query *q, int start, int gx, int gy, tn_er
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface query query_begin: no query object (NULL)");
+    q->serial++;
     q->sl_state = SLICE_NONE;
     tn_status st = query_fit(q, !q->g->qindex, "query_begin", err);
     if (st != TN_OK) {
@@ -2767,6 +2769,8 @@ tn_status tn_surf_query_end(tn_surf_query *q, tn_surf_leg *out, int cap, int *co
                             "surface query query_end: no query object (NULL)");
     return slice_end(q->g, q, &SL_QUERY, out, cap, count, stats, err);
 }
+
+uint32_t tn_surf_query_serial(const tn_surf_query *q) { return q ? q->serial : 0; }
 
 const int32_t *tn_surf_query_expanded(const tn_surf_query *q, int *count)
 {

@@ -98,6 +98,7 @@ struct tn_surf_query {
     int sl_cl;
     goal sl_close;
     uint32_t sl_generation, sl_index, sl_gen;
+    uint32_t serial; /* queries made or begun on an object (tn_surf_query_serial) */
     /* a query object's own (NULL in the graph's, whose shortcut scratch
      * is the shortcuts'): its graph, allocator, the counts its arrays
      * hold (nodes + 1, surfaces + 1; whether the reference search's are
