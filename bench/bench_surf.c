@@ -64,6 +64,7 @@
 #include "../tests/surf_oracle.h"
 #include "../tests/tu_nav.h"
 #include "fileio.h"
+#include "tn_bot.h"
 #include "tn_levelgen.h"
 #include "tn_path.h"
 #include "tn_surf.h"
@@ -349,6 +350,94 @@ static void object_queries(const char *name, const tn_surf *g, int n, const int 
            differ);
 }
 
+/* A crowd of CROWD_BOTS bots on random trips (goals: random nodes' tiles,
+ * some out of reach) for CROWD_STEPS steps, sharing one query object and
+ * planning one at a time (the others held; examples/graph_sliced_bots.c),
+ * with whole plans and with plans in slices of SLICE_NODES nodes: each
+ * step's time for all the bots (thread CPU time), the plans made, the
+ * trips that arrived, the most slices a plan took. */
+enum { CROWD_BOTS = 16, CROWD_STEPS = 2000 };
+
+static void crowd_mode(const tn_map *m, tn_surf *g, tn_surf_query *q, int budget, double *t,
+                       int *plans, int *arrived, int *most)
+{
+    const tn_phys_params phys = tn_surf_get_profile(g)->phys;
+    const int w = tn_surf_get_profile(g)->w, h = tn_surf_get_profile(g)->h;
+    const int nn = tn_surf_node_count(g);
+    tn_rng rng;
+    tn_rng_seed(&rng, 99, 2);
+    tn_bot *bots[CROWD_BOTS];
+    tn_body bodies[CROWD_BOTS];
+    int nb = 0;
+    *plans = *arrived = *most = 0;
+    for (int i = 0; i < CROWD_BOTS; i++) {
+        if (tn_failed(tn_bot_create(NULL, NULL, &bots[nb], NULL))) break;
+        tn_bot_set_graph(bots[nb], g);
+        tn_bot_set_query(bots[nb], q, budget);
+        int row, j;
+        tn_surf_node_pos(g, (int)tn_rng_below(&rng, (uint32_t)nn), &row, &j);
+        tn_body_place(&bodies[nb], &phys, w, h, (int)(tn_surf_lattice_x(g, j) / TN_TILE_PX),
+                      row - h);
+        nb++;
+    }
+    int turn = -1;
+    for (int f = 0; f < CROWD_STEPS; f++) {
+        double t0 = bench_cpu_now();
+        for (int i = 0; i < nb; i++) {
+            tn_bot *bot = bots[i];
+            if (!tn_bot_active(bot) && bodies[i].on_ground && turn < 0) {
+                int row, j;
+                tn_surf_node_pos(g, (int)tn_rng_below(&rng, (uint32_t)nn), &row, &j);
+                tn_bot_goto(bot, NULL, m, &bodies[i], &phys,
+                            (int)(tn_surf_lattice_x(g, j) / TN_TILE_PX), row - 1, NULL);
+                turn = tn_bot_planning(bot) ? i : -1;
+            }
+            tn_bot_hold_plans(bot, turn >= 0 && turn != i);
+            const tn_bot_state before = tn_bot_get_info(bot).state;
+            tn_input in = tn_bot_step(bot, NULL, m, &bodies[i], &phys);
+            const tn_bot_info info = tn_bot_get_info(bot);
+            if (turn == i && !info.planning) turn = -1;
+            if (turn < 0 && (tn_bot_plan_held(bot) || info.planning)) turn = i;
+            if (info.plan_slices > *most) *most = info.plan_slices;
+            *arrived += before == TN_BOT_MOVING && info.state == TN_BOT_ARRIVED;
+            tn_body_step(&bodies[i], m, &phys, in);
+        }
+        t[f] = (bench_cpu_now() - t0) * 1e6;
+    }
+    for (int i = 0; i < nb; i++) {
+        *plans += tn_bot_get_info(bots[i]).plans;
+        tn_bot_destroy(bots[i]);
+    }
+}
+
+static void crowd_run(const char *name, const tn_map *m, tn_surf *g)
+{
+    tn_surf_query *q = NULL;
+    double *t = malloc(sizeof(double) * CROWD_STEPS);
+    if (!t || tn_surf_node_count(g) < 2 || tn_failed(tn_surf_query_create(g, NULL, &q, NULL))) {
+        free(t);
+        return;
+    }
+    printf("  %-10s %d bots on random trips, %d steps, one query object, one bot planning at a "
+           "time; a step's time for all of them (thread CPU):",
+           name, CROWD_BOTS, CROWD_STEPS);
+    for (int k = 0; k < 2; k++) {
+        int plans, arrived, most;
+        crowd_mode(m, g, q, k ? SLICE_NODES : 0, t, &plans, &arrived, &most);
+        int over = 0;
+        for (int f = 0; f < CROWD_STEPS; f++) over += t[f] > 1000.0;
+        printf("%s %s%.0d%s median %.1f us, p99 %.1f us, max %.1f us, %d steps over 1 ms (%d "
+               "plans, %d trips arrived%s",
+               k ? ";" : "", k ? "slices of " : "whole plans", k ? SLICE_NODES : 0,
+               k ? " nodes" : "", bench_median(t, CROWD_STEPS),
+               bench_percentile(t, CROWD_STEPS, 99.0), bench_percentile(t, CROWD_STEPS, 100.0),
+               over, plans, arrived, k ? "" : ")");
+        if (k) printf(", at most %d slices a plan)\n", most);
+    }
+    tn_surf_query_destroy(q);
+    free(t);
+}
+
 /* Queries whose goal is a standing tile that the start cannot reach: the
  * answer is the plan to the closest place reached (TN_UNREACHABLE).  Over
  * up to `q` random such pairs: the time of each (one pass; thread CPU
@@ -445,6 +534,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         double med0 = bench_median(t, k), p990 = bench_percentile(t, k, 99.0);
         sliced_queries(name, "queries", g, c, k, ps, pgx, pgy, fa);
         object_queries(name, g, k, ps, pgx, pgy, fa, med0);
+        crowd_run(name, m, g);
         unreachable_queries(name, g, c, r, q < 100 ? q : 100, rs, mark, t);
         /* the same pairs with the query shortcuts (not in a light run: at
          * 1024x1024 they and the labels take about two minutes to build) */
