@@ -1170,6 +1170,10 @@ static void test_sliced_plan_events(void **state)
     tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
     assert_false(tn_bot_plan_held(r.bot));
     assert_int_equal(tn_bot_get_info(r.bot).plan_slices, 2);
+    tn_bot_set_query(r.bot, q, 1); /* the same object and budget: it goes on */
+    tn_bot_step(r.bot, NULL, r.m, &body[0], &r.p);
+    assert_true(tn_bot_planning(r.bot));
+    assert_int_equal(tn_bot_get_info(r.bot).plan_slices, 3);
     /* another budget mid-plan: begun again, whole now */
     tn_bot_set_query(r.bot, q, 0);
     assert_false(tn_bot_planning(r.bot));

@@ -2403,6 +2403,80 @@ static void test_plan_budget_default_big_map(void **state)
     tn_world_destroy(w);
 }
 
+/* Sliced plans (tn_wbots_plan_slice): whole on the demo map, 1,000 nodes
+ * from 256x256 up.  Eight bots on a 256x256 level with edits under way,
+ * slices of 40 nodes (so that plans take several steps): never two bots
+ * planning at once, nor more than one plan or slice in a step; a bot
+ * planning stands (no key) and plans for several steps at times; the HUD
+ * names it; trips go on and arrive.  Then whole plans again (< 0). */
+static void test_sliced_plans_big_map(void **state)
+{
+    (void)state;
+    tn_world *d = world("maps/demo.map");
+    assert_int_equal(tn_wbots_plan_slice(d), 0);
+    tn_world_destroy(d);
+    tn_world *w = world_gen256();
+    assert_int_equal(tn_wbots_plan_slice(w), 1000);
+    tn_wbots_set_plan_slice(w, 40);
+    assert_int_equal(tn_wbots_plan_slice(w), 40);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
+    int longest = 0, run[8] = {0}, sliced_steps = 0, hud_said = 0;
+    for (int f = 0; f < 1500; f++) {
+        if (f % 150 == 149) { /* a one-way platform in the air, every 2.5 s */
+            int x = 20 + f / 150 * 20, y = 1;
+            tn_world_edit(
+                w, x, y, tn_map_tile(tn_world_map(w), x, y) ? TN_EDIT_EMPTY : TN_EDIT_ONEWAY, NULL);
+        }
+        bool was[8];
+        float x0[8];
+        for (int i = 0; i < 8; i++) {
+            was[i] = tn_wbots_planning(w, i);
+            x0[i] = tn_wbots_body(w, i)->x;
+        }
+        tn_world_step(w);
+        int planning = 0;
+        for (int i = 0; i < 8; i++) {
+            const bool now = tn_wbots_planning(w, i);
+            planning += now;
+            if (now) {
+                const tn_input in = tn_bot_get_info(tn_wbots_bot(w, i)).input;
+                assert_false(in.left || in.right || in.jump || in.down);
+                if (tn_wbots_body(w, i)->on_ground) assert_true(tn_wbots_body(w, i)->x == x0[i]);
+            }
+            if (now && was[i]) run[i]++;
+            if (!now) run[i] = 0;
+            if (run[i] > longest) longest = run[i];
+        }
+        if (planning > 1) fail_msg("step %d: %d bots planning at once", f, planning);
+        if (tn_wbots_step_plans(w) > 1)
+            fail_msg("step %d: %d plans or slices", f, tn_wbots_step_plans(w));
+        sliced_steps += planning;
+        if (planning) {
+            char hud[512];
+            tn_world_hud(w, hud, sizeof hud);
+            hud_said += strstr(hud, " planning (") != NULL && strstr(hud, " so far)") != NULL;
+        }
+    }
+    print_message("sliced plans: %d steps with a bot planning, the longest plan %d steps\n",
+                  sliced_steps, longest + 1);
+    assert_true(longest >= 2);
+    assert_true(hud_said == sliced_steps && sliced_steps > 0);
+    const char *j = json(w);
+    int trips = 0, arrivals = 0;
+    const char *t = strstr(j, "\"extra_trips\":");
+    assert_non_null(t);
+    assert_int_equal(sscanf(t, "\"extra_trips\":%d,\"extra_arrivals\":%d", &trips, &arrivals), 2);
+    assert_true(trips >= 8 && arrivals > 0);
+    /* whole plans again: nobody plans across steps */
+    tn_wbots_set_plan_slice(w, -1);
+    assert_int_equal(tn_wbots_plan_slice(w), 0);
+    for (int f = 0; f < 300; f++) {
+        tn_world_step(w);
+        for (int i = 0; i < 8; i++) assert_false(tn_wbots_planning(w, i));
+    }
+    tn_world_destroy(w);
+}
+
 /* ---- drawing ---------------------------------------------------------------- */
 
 typedef struct counts {
@@ -3219,6 +3293,7 @@ int main(void)
         cmocka_unit_test(test_plan_budget_spreads_replans),
         cmocka_unit_test(test_plan_budget_default_big_map),
         cmocka_unit_test(test_plan_budget_per_frame),
+        cmocka_unit_test(test_sliced_plans_big_map),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),

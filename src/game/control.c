@@ -883,6 +883,9 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
     if (tn_bot_plan_held(b))
         snprintf(plan, sizeof plan, "waiting its turn to plan (%s)",
                  i.pending_reason[0] ? i.pending_reason : "re-plan");
+    else if (i.planning) /* (tn_wbots_plan_slice: big maps) */
+        snprintf(plan, sizeof plan, "planning in slices: %d so far (%s)", i.plan_slices,
+                 i.plan_reason[0] ? i.plan_reason : "new goal");
     char jump[32] = "to the top";
     if (i.jump_left >= 0) snprintf(jump, sizeof jump, "%d frames", i.jump_left);
     return snprintf(buf, cap,

@@ -412,6 +412,8 @@ bool tn_bot_plan_held(const tn_bot *b) { return b && b->held; }
 void tn_bot_set_query(tn_bot *b, tn_surf_query *q, int max_nodes)
 {
     if (!b) return;
+    if (max_nodes < 0 || !q) max_nodes = 0;
+    if (q == b->query && max_nodes == b->slice_nodes) return; /* (no change: the plan goes on) */
     if (b->planning) { /* the slices under way were the old object's or budget's */
         b->planning = false;
         b->want_plan = true;

@@ -279,7 +279,8 @@ void tn_bot_hold_plans(tn_bot *b, bool hold);
  * max_nodes <= 0: whole plans on q.  A q made for another graph than the
  * bot's: its plans fail (NO_PATH; tn_bot_plan_error says so).  The bot does
  * not own q (destroy it after the bot, or set NULL first).  Setting another
- * object or budget while a plan is being made begins it again.  A NULL bot:
+ * object or budget while a plan is being made begins it again (the same
+ * ones again change nothing: an owner may set them every step).  A NULL bot:
  * no effect.  O(1); a slice costs about max_nodes x 0.3-1 us on a
  * 1024x1024 level (tn_surf_query_step; `tilenav-bench surf` prints a
  * crowd's steps whole and in slices). */

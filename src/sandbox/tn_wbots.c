@@ -27,6 +27,11 @@
  * map's graph: ~10 ms at 256x256, 115-225 ms at 1024x1024 for a goal out
  * of reach); the rest of the bots wait their turn (tn_wbots_plan_budget). */
 #define PLAN_TILES (256L * 256L)
+/* On such maps (one plan a step) the extra bots plan in slices of this
+ * many nodes (tn_bot_set_query), one bot at a time on a query object per
+ * graph: a step's planning is one slice (1,000 nodes: 0.3-1 ms at
+ * 1024x1024, `tilenav-bench surf`) where a whole plan took up to 15 ms. */
+#define SLICE_NODES 1000
 /* States one search may expand, more than any reachable set of the
  * demo-sized maps (a plan cut short is a partial path).  Not ~5 ms: on a
  * 512x512 generated level (`tilenav-bench genmap --size 512 --seed 7`) 50
@@ -79,6 +84,15 @@ typedef struct tn_wbots {
     int tries[TN_WBOTS_MAX];
     int step_plans;
     int used; /* plans made in this step, or frame (tn_world_plan_budget_per_frame) */
+    /* sliced plans (tn_wbots_set_plan_slice: 0 by the map's size, < 0
+     * whole, > 0 nodes); the query objects the extra bots plan on, one per
+     * graph (qg[k]'s is qq[k]; made when a bot first needs it, destroyed
+     * with its graph: surf_destroy); pending[i]: bot i's new trip is being
+     * planned in slices (counted once its plan reaches the goal) */
+    int slice;
+    tn_surf *qg[GRAPH_CACHE + 1];
+    tn_surf_query *qq[GRAPH_CACHE + 1];
+    bool pending[TN_WBOTS_MAX];
     int n;
     int trips, arrivals;
     tn_bot_state last_state;
@@ -347,6 +361,18 @@ void tn_wbots_set_heuristic(tn_world *w, int heuristic)
 
 /* ---- create / destroy --------------------------------------------------- */
 
+/* Destroy graph g and the extra bots' query object for it. */
+static void surf_destroy(tn_wbots *s, tn_surf *g)
+{
+    for (int k = 0; g && k <= GRAPH_CACHE; k++)
+        if (s->qg[k] == g) {
+            tn_surf_query_destroy(s->qq[k]);
+            s->qg[k] = NULL;
+            s->qq[k] = NULL;
+        }
+    tn_surf_destroy(g);
+}
+
 void tn_wbots_destroy(tn_world *w)
 {
     tn_wbots *s = of(w);
@@ -360,7 +386,8 @@ void tn_wbots_destroy(tn_world *w)
     s->last.searching = false; /* (nothing starts after it) */
     cmp_collect(w, s, true);   /* (one classic search: milliseconds) */
     tn_path_destroy(s->cmp.pf);
-    for (int i = 0; i < GRAPH_CACHE; i++) tn_surf_destroy(s->graph[i]);
+    for (int i = 0; i < GRAPH_CACHE; i++) surf_destroy(s, s->graph[i]);
+    for (int k = 0; k <= GRAPH_CACHE; k++) tn_surf_query_destroy(s->qq[k]); /* (none left) */
     tn_free(&w->alloc, s->sn);
     tn_free(&w->alloc, s->ex);
     tn_free(&w->alloc, s->snap);
@@ -669,7 +696,7 @@ static void failed_here(tn_world *w, tn_wbots *s, int slot, const tn_surf_profil
     note_failed(s, prof, w->map->revision, msg);
     tn_world_message(w, "graph planner: %s (tried again after a map edit or a slider change)", msg);
     if (s->char_graph == s->graph[slot]) s->char_graph = NULL;
-    tn_surf_destroy(s->graph[slot]);
+    surf_destroy(s, s->graph[slot]);
     s->graph[slot] = NULL;
 }
 
@@ -705,7 +732,7 @@ static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bo
     s->job.map = NULL;
     if (cancelled || tn_failed(s->job.st)) {
         if (!cancelled) tn_world_message(w, "graph planner: %s", s->job.err.msg);
-        tn_surf_destroy(s->job.g);
+        surf_destroy(s, s->job.g);
     } else {
         s->last_repair_ms = s->job.ms;
         s->graph[s->job.slot] = s->job.g;
@@ -750,7 +777,7 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
     s->job.map = NULL;
     if (cancelled) { /* (no message: it was told to stop; its time says nothing) */
         w->graph_cancels++;
-        tn_surf_destroy(s->job.g); /* (0 nodes) */
+        surf_destroy(s, s->job.g); /* (0 nodes) */
     } else if (tn_failed(s->job.st)) {
         /* not started again for this map and profile (build_failed) */
         w->graph_bg_failures++;
@@ -763,7 +790,7 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
                          "after a map edit or a slider change)",
                          s->job.err.msg, s->job.bw, s->job.bh,
                          (double)s->job.prof.phys.jump_height);
-        tn_surf_destroy(s->job.g); /* (a failed rebuild leaves 0 nodes) */
+        surf_destroy(s, s->job.g); /* (a failed rebuild leaves 0 nodes) */
     } else {
         s->last_build_ms = s->job.ms;
         s->graph[s->job.slot] = s->job.g;
@@ -942,12 +969,31 @@ static bool held_back(const tn_world *w, const tn_wbots *s, const tn_surf *g)
     return !g && graph_mode(w, s) && s->waiting;
 }
 
+/* The extra bots' query object for graph g (made now if none; NULL when
+ * that fails: they then plan whole on the graph's own state). */
+static tn_surf_query *query_for(tn_world *w, tn_wbots *s, tn_surf *g)
+{
+    int k = -1;
+    for (int i = 0; i <= GRAPH_CACHE; i++) {
+        if (s->qg[i] == g) return s->qq[i];
+        if (!s->qg[i] && k < 0) k = i;
+    }
+    if (k < 0 || tn_failed(tn_surf_query_create(g, &w->alloc, &s->qq[k], NULL))) return NULL;
+    s->qg[k] = g;
+    return s->qq[k];
+}
+
 static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b, int mode)
 {
     tn_surf *g = graph_mode(w, s) ? graph_for(w, s, b, mode) : NULL;
     if (held_back(w, s, g)) return NULL;
     tn_bot_set_graph(bot, g);
-    if (bot == s->bot) s->char_graph = g;
+    if (bot == s->bot) {
+        s->char_graph = g;
+    } else { /* an extra bot: in slices on the graph's shared object (or whole) */
+        const int n = tn_wbots_plan_slice(w);
+        tn_bot_set_query(bot, g && n > 0 ? query_for(w, s, g) : NULL, n);
+    }
     return g;
 }
 
@@ -1594,8 +1640,13 @@ static void new_target(tn_world *w, tn_wbots *s, int i, int *left)
             return; /* waits (wait[i] = 0) */
         }
         int before = tn_bot_get_info(s->ebot[i]).plans;
+        s->pending[i] = false;
         tn_status st = tn_bot_goto(s->ebot[i], s->pf_extra, w->map, b, &w->phys, x, y, NULL);
         *left -= plans_since(s, i, before);
+        if (tn_succeeded(st) && tn_bot_planning(s->ebot[i])) {
+            s->pending[i] = true; /* (a trip once the slices reach the goal: trip_planned) */
+            return;
+        }
         if (tn_succeeded(st) && tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING) {
             s->trips++;
             s->tries[i] = 0;
@@ -1608,6 +1659,38 @@ static void new_target(tn_world *w, tn_wbots *s, int i, int *left)
     s->tries[i] = 0;
     tn_bot_stop(s->ebot[i]);
     s->wait[i] = WAIT_MIN;
+}
+
+/* Bot i's new trip planned in slices is ready (tn_bot_planning ended): a
+ * trip when the plan reaches the goal; else (the goal out of reach) no trip
+ * to its closest spot, as new_target's whole plans: the bot stops, and
+ * tries another target after its rest. */
+static void trip_planned(tn_wbots *s, int i)
+{
+    s->pending[i] = false;
+    if (tn_bot_get_info(s->ebot[i]).state == TN_BOT_MOVING)
+        s->trips++;
+    else
+        tn_bot_stop(s->ebot[i]);
+}
+
+int tn_wbots_plan_slice(const tn_world *w)
+{
+    const tn_wbots *s = of(w);
+    if (!s || s->slice < 0) return 0;
+    if (s->slice > 0) return s->slice;
+    return (long)w->map->w * w->map->h >= PLAN_TILES ? SLICE_NODES : 0;
+}
+
+void tn_wbots_set_plan_slice(tn_world *w, int nodes)
+{
+    if (of(w)) of(w)->slice = nodes < 0 ? -1 : nodes;
+}
+
+bool tn_wbots_planning(const tn_world *w, int i)
+{
+    const tn_wbots *s = of(w);
+    return s && i >= 0 && i < s->n && tn_bot_planning(s->ebot[i]);
 }
 
 int tn_wbots_plan_budget(const tn_world *w)
@@ -1652,10 +1735,18 @@ void tn_wbots_step(tn_world *w)
     if (!goto_on(w, s)) return;
     cmp_collect(w, s, false);
     if (!w->plan_frames) s->used = 0; /* (per frame: tn_wbots_prepare) */
-    const int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) - s->used : INT_MAX;
+    int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) - s->used : INT_MAX;
+    /* sliced plans: one bot at a time (its slices share the graph's query
+     * object), a slice or a plan a step; the bot planning goes first */
+    int slicer = -1;
+    if (tn_wbots_plan_slice(w) > 0) {
+        if (budget > 1) budget = 1;
+        for (int i = 0; i < s->n; i++)
+            if (tn_bot_planning(s->ebot[i])) slicer = i;
+    }
     /* the turns of this step: the `budget` longest waits */
     bool turn[TN_WBOTS_MAX] = {false};
-    int reserved = 0; /* turns given to bots not yet stepped */
+    int reserved = slicer >= 0; /* turns given to bots not yet stepped */
     while (reserved < budget) {
         int k = -1;
         for (int i = 0; i < s->n; i++)
@@ -1669,8 +1760,9 @@ void tn_wbots_step(tn_world *w)
     for (int i = 0; i < s->n; i++) {
         tn_bot *bot = s->ebot[i];
         tn_body *b = &s->ebody[i];
-        if (turn[i]) reserved--;
+        if (turn[i] || i == slicer) reserved--;
         const int before = tn_bot_get_info(bot).plans;
+        const bool slicing = tn_bot_planning(bot);
         /* what this bot may search: the budget less the plans made and the
          * turns of the bots stepped after it */
         int left = budget - planned - reserved;
@@ -1688,7 +1780,8 @@ void tn_wbots_step(tn_world *w)
         }
         s->was_active[i] = tn_bot_active(bot);
         tn_input in = {0};
-        tn_bot_hold_plans(bot, left <= 0);
+        /* (a sliced plan new_target began now takes its first slice now) */
+        tn_bot_hold_plans(bot, left <= 0 && !(s->pending[i] && plans_since(s, i, before) > 0));
         if (!tn_bot_active(bot) || !held_back(w, s, use_planner(w, s, bot, b, BUILD))) {
             in = tn_bot_step(bot, s->pf_extra, w->map, b, &w->phys);
             if (!tn_bot_plan_held(bot))
@@ -1698,7 +1791,10 @@ void tn_wbots_step(tn_world *w)
         } else {
             in = tn_bot_coast(bot); /* its graph away: a jump under way goes on */
         }
-        planned += plans_since(s, i, before);
+        /* a slice counts as a plan (a re-plan begun in it already does) */
+        const int made = plans_since(s, i, before);
+        planned += made > 0 ? made : slicing && !tn_bot_plan_held(bot);
+        if (s->pending[i] && !tn_bot_planning(bot)) trip_planned(s, i);
         tn_body_step(b, w->map, &w->phys, in);
     }
     s->step_plans = planned;
@@ -1759,7 +1855,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
         if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
-        tn_surf_destroy(s->graph[mru]);
+        surf_destroy(s, s->graph[mru]);
         s->graph[mru] = NULL;
     }
 }
@@ -1904,13 +2000,23 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 1024x1024)",
                         GRAPH_MAX_TILES);
     tn_bot_info i = tn_bot_get_info(s->bot);
-    char extra[96] = "";
+    char extra[160] = "";
     const int waits = waiting_count(s);
+    int slicing = -1;
+    for (int k = 0; k < s->n; k++)
+        if (tn_bot_planning(s->ebot[k])) slicing = k;
+    char planning[48] = "";
+    if (slicing >= 0) {
+        const int k = tn_bot_get_info(s->ebot[slicing]).plan_slices;
+        snprintf(planning, sizeof planning, ", bot %d planning (%d slice%s so far)", slicing + 1, k,
+                 k == 1 ? "" : "s");
+    }
     if (s->n && waits)
-        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done, %d waiting to plan", s->n,
-                 s->arrivals, s->trips, waits);
+        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done%s, %d waiting to plan", s->n,
+                 s->arrivals, s->trips, planning, waits);
     else if (s->n)
-        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done", s->n, s->arrivals, s->trips);
+        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done%s", s->n, s->arrivals, s->trips,
+                 planning);
     if (s->defer)
         return snprintf(buf, cap,
                         "bot [graph]: waiting | goto (%d,%d): planned when its graph is "

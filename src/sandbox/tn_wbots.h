@@ -30,7 +30,9 @@
  *  - Planning budget: the extra bots make at most tn_wbots_plan_budget
  *    searches (plans and re-plans, either planner) a step; a bot whose plan
  *    falls due past it stands and waits its turn, the longest wait first.
- *    The character's own plans are never held nor counted.
+ *    The character's own plans are never held nor counted.  From 256x256
+ *    up their graph plans are made in slices, one bot at a time
+ *    (tn_wbots_plan_slice).
  *  - HUD: the character's path length, states expanded and search time
  *    (microseconds from w->clock, "n/a" without one); a bot at rest whose
  *    last plan is for a jump height or size the sliders left names the
@@ -167,7 +169,26 @@ int tn_wbots_plan_budget(const tn_world *w);
  * none (every plan made when due, as before the budget).  A new map
  * (tn_world_replace_map) starts again from the default. */
 void tn_wbots_set_plan_budget(tn_world *w, int plans);
-/* The searches the extra bots made in the last tn_world_step. */
+/* The extra bots' sliced plans: from 256x256 up (where the budget is one
+ * plan a step) each extra bot's graph plan is made in slices of
+ * tn_wbots_plan_slice nodes (tn_bot_set_query; 1,000 by default), on a
+ * query object per graph the extra bots share, one bot at a time: while
+ * one plans (tn_wbots_planning; it stands) the others whose plans fall due
+ * wait their turn, and a step makes one slice or one plan (the budget is
+ * then at most 1).  The plans are those made whole (tests/test_bot); a new
+ * trip counts once its plan reaches the goal (a goal out of reach: the bot
+ * rests and tries another).  0: whole plans (smaller maps, and the classic
+ * planner).  Memory: an object per graph in use, 52 B a node (21 MB at
+ * 1024x1024). */
+int tn_wbots_plan_slice(const tn_world *w);
+/* Set it: nodes >= 1 a slice, 0 the default from the map's size, < 0
+ * whole plans.  A plan under way goes on with the new size at the next
+ * step (begun again). */
+void tn_wbots_set_plan_slice(tn_world *w, int nodes);
+/* Extra bot i is making a plan in slices (it stands meanwhile). */
+bool tn_wbots_planning(const tn_world *w, int i);
+/* The searches the extra bots made in the last tn_world_step (slices of a
+ * sliced plan count one a step). */
 int tn_wbots_step_plans(const tn_world *w);
 /* Extra bot i stands waiting its turn to plan (its plan fell due after the
  * step's budget was spent). */
