@@ -22,6 +22,8 @@
 #include "tn_rng.h"
 #include "tn_surf.h"
 #include "tu_nav.h"
+/* (test_query_gen_wrap sets the search stamps' counter near its wrap) */
+#include "internal/surf_impl.h"
 
 typedef struct tally {
     long pairs, reach, found, classic, false_claims, missing_nodes;
@@ -3002,6 +3004,47 @@ static void object_as_find(tn_surf *g, tn_surf_query *q, int start, int gx, int 
     if (na) assert_memory_equal(xb, xa, sizeof *xa * (size_t)na);
 }
 
+/* The search stamps' counter (gen) wraps after 2^32 searches: every stamp
+ * is cleared then (gen_next).  After queries that leave stamps of the
+ * first counts, with the counter of an object and of the graph's own
+ * state set a few searches short of the wrap, queries on three
+ * levels (no landmarks: the detour bound's surface stamps; landmarks; 8),
+ * whole, sliced and for goals out of reach, answer as a fresh object's
+ * across the wrap. */
+static void test_query_gen_wrap(void **state)
+{
+    (void)state;
+    int wrapped = 0;
+    for (int lv = 0; lv < 3; lv++) {
+        tn_rng r;
+        tn_map *m = NULL;
+        tn_surf *g = mid_level(7500, lv, &r, &m);
+        tn_surf_set_landmarks(g, lv == 0 ? 0 : (lv == 1 ? -1 : 8));
+        tn_surf_query *qw = NULL, *qf = NULL;
+        assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &qw, NULL)));
+        assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &qf, NULL)));
+        for (int round = 0; round < 3; round++) {
+            /* round 0 leaves stamps of the first counts, which the counter
+             * meets again after its wrap in rounds 1 and 2 */
+            if (round) qw->gen = UINT32_MAX - 3 - (uint32_t)round;
+            if (round) g->qs.gen = UINT32_MAX - 2 - (uint32_t)round;
+            for (int i = 0; i < 15; i++) {
+                int s, gx, gy, steps;
+                random_request(g, m, &r, i, &s, &gx, &gy);
+                object_as_find(g, qw, s, gx, gy);
+                object_as_find(g, qf, s, gx, gy);
+                sliced_as_find(g, s, gx, gy, 3, &steps);
+            }
+            wrapped += round && qw->gen < 1000 && g->qs.gen < 1000;
+        }
+        tn_surf_query_destroy(qw);
+        tn_surf_query_destroy(qf);
+        tn_surf_destroy(g);
+        tn_map_destroy(m);
+    }
+    assert_int_equal(wrapped, 6);
+}
+
 /* Query objects (tn_surf_query_*) answer as the graph's own queries, with
  * landmarks or none, shortcuts and labels, whole and sliced; two objects'
  * sliced queries and the graph's own go on at once without ending each
@@ -4026,6 +4069,7 @@ int main(void)
         cmocka_unit_test(test_unreachable_goals_as_reference),
         cmocka_unit_test(test_sliced_find),
         cmocka_unit_test(test_query_objects),
+        cmocka_unit_test(test_query_gen_wrap),
         cmocka_unit_test(test_landmarks_cover_one_way_parts),
         cmocka_unit_test(test_shortcuts_equal_reference),
         cmocka_unit_test(test_shortcuts_out_of_memory),
