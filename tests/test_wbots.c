@@ -2363,6 +2363,17 @@ static void test_plan_budget_per_frame(void **state)
     }
 }
 
+/* At step f of a run on a generated level: every 150 steps (2.5 s) a
+ * one-way platform toggled in the air, further right each time (every
+ * plan under way is stale, none cut). */
+static void air_platform_edit(tn_world *w, int f)
+{
+    if (f % 150 != 149) return;
+    const int x = 20 + f / 150 * 20, y = 1;
+    tn_world_edit(w, x, y, tn_map_tile(tn_world_map(w), x, y) ? TN_EDIT_EMPTY : TN_EDIT_ONEWAY,
+                  NULL);
+}
+
 /* The default budget follows the map's size: one plan a step from 256x256
  * up, where one search can take a frame.  Eight bots on a 256x256 level
  * with edits under way: never two extra bots' plans in one step, some
@@ -2375,11 +2386,7 @@ static void test_plan_budget_default_big_map(void **state)
     assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
     int waited = 0, longest = 0, run[8] = {0};
     for (int f = 0; f < 1500; f++) {
-        if (f % 150 == 149) { /* a one-way platform in the air, every 2.5 s */
-            int x = 20 + f / 150 * 20, y = 1;
-            tn_world_edit(
-                w, x, y, tn_map_tile(tn_world_map(w), x, y) ? TN_EDIT_EMPTY : TN_EDIT_ONEWAY, NULL);
-        }
+        air_platform_edit(w, f);
         int prev[8];
         for (int i = 0; i < 8; i++) prev[i] = plans_of(w, i);
         tn_world_step(w);
@@ -2422,11 +2429,7 @@ static void test_sliced_plans_big_map(void **state)
     assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
     int longest = 0, run[8] = {0}, sliced_steps = 0, hud_said = 0;
     for (int f = 0; f < 1500; f++) {
-        if (f % 150 == 149) { /* a one-way platform in the air, every 2.5 s */
-            int x = 20 + f / 150 * 20, y = 1;
-            tn_world_edit(
-                w, x, y, tn_map_tile(tn_world_map(w), x, y) ? TN_EDIT_EMPTY : TN_EDIT_ONEWAY, NULL);
-        }
+        air_platform_edit(w, f);
         bool was[8];
         float x0[8];
         for (int i = 0; i < 8; i++) {
