@@ -2522,6 +2522,29 @@ static counts draw(const tn_world *w, unsigned overlays)
     return c;
 }
 
+/* An extra bot that makes its plan in slices is drawn with three dots
+ * over it (8 bots on a 256x256 level, slices of 40 nodes): a body is two
+ * rectangles and a circle, a planning one three circles more. */
+static void test_planning_bot_drawn(void **state)
+{
+    (void)state;
+    tn_world *w = world_gen(256, 7);
+    tn_wbots_set_plan_slice(w, 40);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
+    int seen = 0;
+    for (int f = 0; f < 600; f++) {
+        tn_world_step(w);
+        int planning = 0;
+        for (int i = 0; i < 8; i++) planning += tn_wbots_planning(w, i);
+        const counts c = draw(w, 0);
+        assert_int_equal(c.rects, 16);
+        assert_int_equal(c.circles, 8 + 3 * planning);
+        seen += planning;
+    }
+    assert_true(seen > 10);
+    tn_world_destroy(w);
+}
+
 static void test_draw(void **state)
 {
     (void)state;
@@ -3297,6 +3320,7 @@ int main(void)
         cmocka_unit_test(test_plan_budget_default_big_map),
         cmocka_unit_test(test_plan_budget_per_frame),
         cmocka_unit_test(test_sliced_plans_big_map),
+        cmocka_unit_test(test_planning_bot_drawn),
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),

@@ -2468,6 +2468,10 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         tn_dd_rect(dd, b->x + 1, b->y + 1, bw - 2, bh - 2, (c & 0xffffff00u) | 0xc0u, true);
         tn_dd_rect(dd, b->x, b->y, bw, bh, 0x101018ffu, false);
         tn_dd_circle(dd, b->x + 0.5f * bw, b->y + 5, 2.0f, 0x101018ffu, true); /* an eye line */
+        if (tn_bot_planning(s->ebot[i])) /* making its plan in slices: three dots over it */
+            for (int k = -1; k <= 1; k++)
+                tn_dd_circle(dd, b->x + 0.5f * bw + (float)k * 5.0f, b->y - 6.0f, 1.5f, 0xf0f0f0ffu,
+                             true);
         if (!(overlays & TN_OVERLAY_PATH)) continue;
         draw_path(dd, s->ebot[i], b->w, b->h, c, false); /* classic: the path */
         tn_surf *g = graph_mode(w, s) ? graph_for((tn_world *)w, (tn_wbots *)s, b, LOOK) : NULL;
