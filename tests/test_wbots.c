@@ -2524,14 +2524,16 @@ static counts draw(const tn_world *w, unsigned overlays)
 
 /* An extra bot that makes its plan in slices is drawn with three dots
  * over it (8 bots on a 256x256 level, slices of 40 nodes): a body is two
- * rectangles and a circle, a planning one three circles more. */
+ * rectangles and a circle, a planning one three circles more; with the
+ * explored overlay its search so far shades a tile a node, more with each
+ * slice (the character stands idle: no search of its own is drawn). */
 static void test_planning_bot_drawn(void **state)
 {
     (void)state;
     tn_world *w = world_gen(256, 7);
     tn_wbots_set_plan_slice(w, 40);
     assert_true(tn_succeeded(tn_world_set(w, "bots", 8, NULL)));
-    int seen = 0;
+    int seen = 0, grew = 0, shaded = 0;
     for (int f = 0; f < 600; f++) {
         tn_world_step(w);
         int planning = 0;
@@ -2539,9 +2541,15 @@ static void test_planning_bot_drawn(void **state)
         const counts c = draw(w, 0);
         assert_int_equal(c.rects, 16);
         assert_int_equal(c.circles, 8 + 3 * planning);
+        const counts x = draw(w, TN_OVERLAY_EXPLORED);
+        const int nodes = x.filled - 8; /* (a body: one filled rectangle) */
+        if (!planning) assert_int_equal(nodes, 0);
+        if (planning && nodes > shaded) grew++;
+        shaded = planning ? nodes : 0;
         seen += planning;
     }
     assert_true(seen > 10);
+    assert_true(grew > 10);
     tn_world_destroy(w);
 }
 

@@ -2431,6 +2431,41 @@ static bool classic_pending(const tn_wbots *s)
     return (i.active && i.pending_reason[0]) || goal_refused(&i);
 }
 
+/* The search of the extra bot making its plan in slices, as far as it has
+ * gone (its query object's expanded nodes): each node a tile shaded in the
+ * bot's colour, those in the view (NULL: all), at most SLICE_DRAW. */
+#define SLICE_DRAW 20000
+static void draw_slicing(const tn_wbots *s, const tn_debug_draw *dd, const float *view)
+{
+    for (int i = 0; i < s->n; i++) {
+        if (!tn_bot_planning(s->ebot[i])) continue;
+        const tn_surf *g = tn_bot_graph(s->ebot[i]);
+        /* only a graph in the cache (one away is being built or repaired
+         * on another thread), and only when not repaired since the plan
+         * began (its node ids moved; the bot begins again at its next step) */
+        bool cached = false;
+        for (int k = 0; k < GRAPH_CACHE; k++) cached |= g && s->graph[k] == g;
+        if (!cached || tn_surf_generation(g) != tn_bot_plan_generation(s->ebot[i])) continue;
+        const tn_surf_query *q = NULL;
+        for (int k = 0; k <= GRAPH_CACHE; k++)
+            if (s->qg[k] == g) q = s->qq[k];
+        const int nn = tn_surf_node_count(g);
+        int n = 0, drawn = 0;
+        const int32_t *nodes = q ? tn_surf_query_expanded(q, &n) : NULL;
+        const uint32_t c = (PALETTE[i % 8] & 0xffffff00u) | 0x60u;
+        for (int k = 0; k < n && drawn < SLICE_DRAW; k++) {
+            int row, j;
+            if (nodes[k] < 0 || nodes[k] >= nn) continue;
+            tn_surf_node_pos(g, nodes[k], &row, &j);
+            const float x = floorf(tn_surf_lattice_x(g, j) / T) * T, y = (float)(row - 1) * T;
+            if (view && (x + T < view[0] || y + T < view[1] || x > view[2] || y > view[3]))
+                continue;
+            tn_dd_rect(dd, x, y, T, T, c, true);
+            drawn++;
+        }
+    }
+}
+
 void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays, const float *view)
 {
     const tn_wbots *s = of(w);
@@ -2461,6 +2496,7 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
                 }
         }
     }
+    if ((overlays & TN_OVERLAY_EXPLORED) && graph) draw_slicing(s, dd, view);
     for (int i = 0; i < s->n; i++) {
         const tn_body *b = &s->ebody[i];
         uint32_t c = PALETTE[i % 8];
