@@ -67,13 +67,16 @@
  * 32 extra bots on random trips: 100% arrive.
  *
  * Cost: a step is O(1) plus the column test (a few tile reads); planning is
- * one tn_path_find.  Memory: sizeof(tn_bot) + 18 * path_cap bytes (6 for
+ * one tn_path_find (classic), one tn_surf_find (graph), or in slices one
+ * tn_surf_query_step of the bot's budget a step (tn_bot_set_query).  Memory: sizeof(tn_bot) + 18 * path_cap bytes (6 for
  * the path's nodes, 12 for the graph planner's legs; path_cap =
  * TN_BOT_PATH_CAP by default, at most TN_BOT_PATH_CAP_MAX).  No allocation
  * after tn_bot_create.
  *
- * Thread safety: a bot and its tn_path belong to one thread at a time; the
- * map and the physics parameters are only read and may be shared.
+ * Thread safety: a bot and its tn_path (or query object) belong to one
+ * thread at a time; the map and the physics parameters are only read and
+ * may be shared, and so is a graph the bots plan on with query objects of
+ * their own (tn_bot_set_query), while nothing writes it.
  */
 #ifndef TN_BOT_H
 #define TN_BOT_H
