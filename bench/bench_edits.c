@@ -21,6 +21,12 @@
  * rebuilds (none expected: edits that pile up wait before they outgrow a
  * sync's tile-by-tile repairs), and whether the graph was then up to date
  * (a goto's sync with the world's map finds nothing left to repair).
+ * Last, the extra bots' planning: 8 extra bots roam the level (headless,
+ * repairs in the edit) for 1,800 steps after the graph is built, a
+ * one-way tile toggled every 60 steps somewhere on the map, with whole
+ * plans and in slices (tn_wbots_plan_slice): each step's thread CPU time
+ * (median, p99, max, steps over 2 ms; the edits' own time is not in it)
+ * and the trips made and arrived.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -198,6 +204,61 @@ static int run_mode(int size, uint64_t seed, int edits, double frame_ms, bool bg
     return sync && full == 0 ? 0 : 1;
 }
 
+/* The extra bots' steps with whole plans (slice < 0) or sliced (0: the
+ * world's default for the map's size). */
+static int run_bots(int size, uint64_t seed, int slice)
+{
+    enum { BOTS = 8, STEPS = 1800, WARM = 150 };
+    tn_map *m = NULL;
+    tn_error e;
+    tn_rng r;
+    tn_rng_seed(&r, seed, 1);
+    if (tn_failed(tn_map_create(size, size, NULL, &m, &e)) ||
+        tn_failed(tn_levelgen_platformer(m, &r, &e))) {
+        fprintf(stderr, "edits: %s\n", e.msg);
+        tn_map_destroy(m);
+        return 1;
+    }
+    tn_world *w = NULL;
+    tn_world_config cfg = tn_world_default_config();
+    double *t = malloc(sizeof(double) * STEPS);
+    if (!t || tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) {
+        fprintf(stderr, "edits: %s\n", t ? e.msg : "out of memory");
+        free(t);
+        return 1;
+    }
+    tn_wbots_set_plan_slice(w, slice);
+    tn_world_step(w);
+    tn_world_set(w, "bots", (double)BOTS, NULL);
+    for (int f = 0; f < WARM; f++) tn_world_step(w); /* (their graph built in one of them) */
+    int over = 0;
+    for (int f = 0; f < STEPS; f++) {
+        if (f % 60 == 59) {
+            const int x = 100 + (f / 60) * 13 % (size - 200), y = 100 + (f / 60) * 7 % (size - 200);
+            const int tile = tn_map_tile(tn_world_map(w), x, y);
+            if (tile != TN_TILE_BLOCK)
+                tn_world_edit(w, x, y, tile ? TN_EDIT_EMPTY : TN_EDIT_ONEWAY, NULL);
+        }
+        const double a = bench_cpu_now();
+        tn_world_step(w);
+        t[f] = (bench_cpu_now() - a) * 1e3;
+        over += t[f] > 2.0;
+    }
+    static char json[1 << 16];
+    tn_world_json(w, json, sizeof json);
+    int trips = -1, arrived = -1;
+    const char *j = strstr(json, "\"extra_trips\":");
+    if (j) sscanf(j, "\"extra_trips\":%d,\"extra_arrivals\":%d", &trips, &arrived);
+    printf("  %-22s step median %.3f ms, p99 %.2f, max %.2f; %d steps over 2 ms; %d trips, %d "
+           "arrived\n",
+           slice < 0 ? "bots, whole plans" : "bots, sliced plans", bench_median(t, STEPS),
+           bench_percentile(t, STEPS, 99.0), bench_percentile(t, STEPS, 100.0), over, trips,
+           arrived);
+    free(t);
+    tn_world_destroy(w);
+    return 0;
+}
+
 int bench_edits(int argc, char **argv)
 {
     int size = 1024, edits = 40;
@@ -229,5 +290,9 @@ int bench_edits(int argc, char **argv)
     int rc = run_mode(size, seed, edits, frame_ms, false, 0);
     rc |= run_mode(size, seed, edits, frame_ms, true, 0);
     rc |= run_mode(size, seed, edits, frame_ms, true, 4);
+    printf("extra bots: the same level, 8 extra bots for 1,800 steps (a one-way tile toggled every "
+           "60 steps), repairs in the edit; thread CPU time of a step, the edits not in it\n");
+    rc |= run_bots(size, seed, -1);
+    rc |= run_bots(size, seed, 0);
     return rc;
 }
