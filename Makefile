@@ -127,7 +127,8 @@ fuzz-brief:
 # (one navmesh shared by four threads, one query object each) and
 # tests/tsan/surf_threads.c (the graph planner built and repaired on four
 # threads: the same graph as on one; its query labels built on two: the same
-# answers; on POSIX threads, TN_SURF_PTHREADS:
+# answers; bots planning on one graph from four threads, a query object each;
+# on POSIX threads, TN_SURF_PTHREADS:
 # ThreadSanitizer does not follow C11 thrd_create; the graph's block pool
 # keeps blocks of 64 B and more there, TN_SURF_POOL_MIN, so that the workers'
 # allocations go through its lock).
@@ -143,7 +144,7 @@ build-tsan/navmesh_threads: tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) $(wild
 	$(CC) $(CFLAGS_WARN) $(FP_FLAGS) -O1 -g -fsanitize=thread -Isrc/nav -o $@ \
 	  tests/tsan/navmesh_threads.c $(TSAN_MESH_SRC) -lm -pthread
 TSAN_SURF_SRC = $(addprefix src/nav/,tn_surf.c tn_surf_query.c tn_surf_io.c tn_surf_ch.c tn_common.c tn_map.c tn_phys.c tn_rng.c tn_levelgen.c \
-                tn_path.c)
+                tn_path.c tn_bot.c)
 build-tsan/surf_threads: tests/tsan/surf_threads.c $(TSAN_SURF_SRC) $(wildcard src/nav/*.h src/nav/internal/*.h)
 	@mkdir -p build-tsan
 	$(CC) $(CFLAGS_WARN) $(FP_FLAGS) -O1 -g -fsanitize=thread -DTN_SURF_PTHREADS -DTN_SURF_POOL_MIN=64 \

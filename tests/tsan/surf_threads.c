@@ -12,9 +12,14 @@
  * by surface.  Query objects: four threads query one graph at once, each
  * with its own tn_surf_query (whole and sliced queries, with landmarks,
  * then with shortcuts and labels), and must get the answers tn_surf_find
- * gave on one thread.  ThreadSanitizer reports any data race
+ * gave on one thread.  Bots on threads: four threads each run a bot
+ * (tn_bot) with a query object of its own on one graph, whole or sliced
+ * plans (tn_bot_set_query), a few trips each, and must end every trip
+ * where the same bot run on the main thread ends it.  ThreadSanitizer
+ * reports any data race
  * (the run fails: halt_on_error=1).  The contract checked is the one
  * tn_surf.h states under THREAD SAFETY. */
+#include "tn_bot.h"
 #include "tn_levelgen.h"
 #include "tn_map.h"
 #include "tn_rng.h"
@@ -173,8 +178,94 @@ static void shared_queries(tn_surf *g, tn_rng *r, int level)
     }
 }
 
+/* A bot's trips on graph g, planning on a query object of its own (budget
+ * 0: whole plans): where each of TRIPS trips ends (x, y, state, plans). */
+enum { TRIPS = 4 };
+typedef struct botjob {
+    const tn_surf *g;
+    const tn_map *m;
+    int seed, budget;
+    float out[TRIPS][4];
+    int bad;
+} botjob;
+
+/* A random node's tile whose lattice x is on a tile edge (a body placed
+ * there stands on it). */
+static void node_tile(const tn_surf *g, tn_rng *r, int *x, int *y)
+{
+    const int n = tn_surf_node_count(g);
+    for (int k = 0; k < 1000; k++) {
+        int row, j;
+        tn_surf_node_pos(g, (int)tn_rng_below(r, (uint32_t)n), &row, &j);
+        *x = j / 6, *y = row - 1;
+        if (j % 6 == 0) return;
+    }
+}
+
+static void *bot_worker(void *arg)
+{
+    botjob *J = arg;
+    tn_bot *bot = NULL;
+    tn_surf_query *q = NULL;
+    if (tn_failed(tn_bot_create(NULL, NULL, &bot, NULL)) ||
+        tn_failed(tn_surf_query_create(J->g, NULL, &q, NULL))) {
+        J->bad = 1;
+        tn_bot_destroy(bot);
+        return NULL;
+    }
+    const tn_surf_profile *pr = tn_surf_get_profile(J->g);
+    /* (tn_bot_set_graph takes the graph writable: a bot with a query
+     * object only reads it, which this test checks) */
+    tn_bot_set_graph(bot, (tn_surf *)J->g);
+    tn_bot_set_query(bot, q, J->budget);
+    tn_rng r;
+    tn_rng_seed(&r, (uint64_t)J->seed, 9);
+    for (int t = 0; t < TRIPS; t++) {
+        int sx, sy, gx, gy;
+        node_tile(J->g, &r, &sx, &sy);
+        node_tile(J->g, &r, &gx, &gy);
+        tn_body b;
+        tn_body_place(&b, &pr->phys, pr->w, pr->h, sx, sy);
+        const tn_input none = {0};
+        tn_body_step(&b, J->m, &pr->phys, none);
+        tn_bot_goto(bot, NULL, J->m, &b, &pr->phys, gx, gy, NULL);
+        for (int f = 0; f < 1200 && tn_bot_active(bot); f++)
+            tn_body_step(&b, J->m, &pr->phys, tn_bot_step(bot, NULL, J->m, &b, &pr->phys));
+        const tn_bot_info i = tn_bot_get_info(bot);
+        J->out[t][0] = b.x, J->out[t][1] = b.y, J->out[t][2] = (float)i.state;
+        J->out[t][3] = (float)i.plans;
+    }
+    tn_bot_destroy(bot);
+    tn_surf_query_destroy(q);
+    return NULL;
+}
+
+/* NT bots on threads, then the same on this thread: the same ends. */
+static int shared_bots(const tn_surf *g, const tn_map *m, int level)
+{
+    pthread_t t[NT];
+    botjob J[NT], K[NT];
+    int arrived = 0;
+    for (int k = 0; k < NT; k++) {
+        J[k] = (botjob){g, m, 1000 * level + k, k % 2 ? 30 : 0, {{0}}, 0};
+        K[k] = J[k];
+        if (pthread_create(&t[k], NULL, bot_worker, &J[k])) J[k].bad = 2;
+    }
+    for (int k = 0; k < NT; k++)
+        if (J[k].bad != 2) pthread_join(t[k], NULL);
+    for (int k = 0; k < NT; k++) {
+        bot_worker(&K[k]);
+        check(!J[k].bad && !K[k].bad, "a bot could not be made", level);
+        check(memcmp(J[k].out, K[k].out, sizeof J[k].out) == 0,
+              "a bot on a thread ended a trip elsewhere than on the main thread", level);
+        for (int i = 0; i < TRIPS; i++) arrived += K[k].out[i][2] == (float)TN_BOT_ARRIVED;
+    }
+    return arrived;
+}
+
 int main(void)
 {
+    int bot_arrivals = 0;
     for (int level = 0; level < 6; level++) {
         tn_rng r;
         tn_rng_seed(&r, 300 + (uint64_t)level, 3);
@@ -217,6 +308,7 @@ int main(void)
         check(loc > 0, "no repair was local", level);
         same_landmarks(a, b, level);
         shared_queries(a, &r, level);
+        bot_arrivals += shared_bots(a, m, level);
         same_answers(a, b, &r, level);
         shared_queries(a, &r, level); /* with shortcuts and labels */
         tn_surf_destroy(a);
@@ -242,12 +334,14 @@ int main(void)
         tn_surf_destroy(b);
         tn_map_destroy(m);
     }
+    check(bot_arrivals > 0, "no bot trip arrived", 0);
     if (fails) return 1;
     printf("surf_threads: 6 levels built and repaired and a 224x224 one built on 4 and on 1 "
            "thread: the same graphs; "
            "landmark tables and labels built on 2 threads and on 1 alike, 1,200 queries; "
            "%d threads x %d queries by their own query objects on one graph, 12 times, "
-           "as tn_surf_find\n",
-           NT, NQ);
+           "as tn_surf_find; %d bots on threads, whole and sliced plans, %d trips each, 6 "
+           "times, as on one thread (%d arrived)\n",
+           NT, NQ, NT, TRIPS, bot_arrivals);
     return 0;
 }
