@@ -29,7 +29,7 @@
 #define PLAN_TILES (256L * 256L)
 /* On such maps (one plan a step) the extra bots plan in slices of this
  * many nodes (tn_bot_set_query), one bot at a time on a query object per
- * graph: a step's planning is one slice (1,000 nodes: 0.3-1 ms at
+ * graph: a step's planning is one slice (1,000 nodes: 0.3-1.8 ms at
  * 1024x1024, `tilenav-bench surf`) where a whole plan took up to 15 ms. */
 #define SLICE_NODES 1000
 /* States one search may expand, more than any reachable set of the
@@ -969,18 +969,35 @@ static bool held_back(const tn_world *w, const tn_wbots *s, const tn_surf *g)
     return !g && graph_mode(w, s) && s->waiting;
 }
 
+/* The extra bots' query object for graph g, NULL when there is none. */
+static tn_surf_query *query_of(const tn_wbots *s, const tn_surf *g)
+{
+    for (int k = 0; g && k <= GRAPH_CACHE; k++)
+        if (s->qg[k] == g) return s->qq[k];
+    return NULL;
+}
+
 /* The extra bots' query object for graph g (made now if none; NULL when
  * that fails: they then plan whole on the graph's own state). */
 static tn_surf_query *query_for(tn_world *w, tn_wbots *s, tn_surf *g)
 {
-    int k = -1;
-    for (int i = 0; i <= GRAPH_CACHE; i++) {
-        if (s->qg[i] == g) return s->qq[i];
-        if (!s->qg[i] && k < 0) k = i;
-    }
-    if (k < 0 || tn_failed(tn_surf_query_create(g, &w->alloc, &s->qq[k], NULL))) return NULL;
-    s->qg[k] = g;
-    return s->qq[k];
+    tn_surf_query *q = query_of(s, g);
+    if (q) return q;
+    for (int k = 0; k <= GRAPH_CACHE; k++)
+        if (!s->qg[k]) {
+            if (tn_failed(tn_surf_query_create(g, &w->alloc, &s->qq[k], NULL))) return NULL;
+            s->qg[k] = g;
+            return s->qq[k];
+        }
+    return NULL;
+}
+
+/* The extra bot making its plan in slices (one at a time), -1 none. */
+static int planning_bot(const tn_wbots *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (tn_bot_planning(s->ebot[i])) return i;
+    return -1;
 }
 
 static tn_surf *use_planner(tn_world *w, tn_wbots *s, tn_bot *bot, const tn_body *b, int mode)
@@ -1741,8 +1758,7 @@ void tn_wbots_step(tn_world *w)
     int slicer = -1;
     if (tn_wbots_plan_slice(w) > 0) {
         if (budget > 1) budget = 1;
-        for (int i = 0; i < s->n; i++)
-            if (tn_bot_planning(s->ebot[i])) slicer = i;
+        slicer = planning_bot(s);
     }
     /* the turns of this step: the `budget` longest waits */
     bool turn[TN_WBOTS_MAX] = {false};
@@ -2002,9 +2018,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     tn_bot_info i = tn_bot_get_info(s->bot);
     char extra[160] = "";
     const int waits = waiting_count(s);
-    int slicing = -1;
-    for (int k = 0; k < s->n; k++)
-        if (tn_bot_planning(s->ebot[k])) slicing = k;
+    const int slicing = planning_bot(s);
     char planning[48] = "";
     if (slicing >= 0) {
         const int k = tn_bot_get_info(s->ebot[slicing]).plan_slices;
@@ -2431,38 +2445,34 @@ static bool classic_pending(const tn_wbots *s)
     return (i.active && i.pending_reason[0]) || goal_refused(&i);
 }
 
-/* The search of the extra bot making its plan in slices, as far as it has
- * gone (its query object's expanded nodes): each node a tile shaded in the
+/* The search of the extra bot making its plan in slices (one at a time),
+ * as far as it has gone (its query object's expanded nodes): each node a tile shaded in the
  * bot's colour, those in the view (NULL: all), at most SLICE_DRAW. */
 #define SLICE_DRAW 20000
 static void draw_slicing(const tn_wbots *s, const tn_debug_draw *dd, const float *view)
 {
-    for (int i = 0; i < s->n; i++) {
-        if (!tn_bot_planning(s->ebot[i])) continue;
-        const tn_surf *g = tn_bot_graph(s->ebot[i]);
-        /* only a graph in the cache (one away is being built or repaired
-         * on another thread), and only when not repaired since the plan
-         * began (its node ids moved; the bot begins again at its next step) */
-        bool cached = false;
-        for (int k = 0; k < GRAPH_CACHE; k++) cached |= g && s->graph[k] == g;
-        if (!cached || tn_surf_generation(g) != tn_bot_plan_generation(s->ebot[i])) continue;
-        const tn_surf_query *q = NULL;
-        for (int k = 0; k <= GRAPH_CACHE; k++)
-            if (s->qg[k] == g) q = s->qq[k];
-        const int nn = tn_surf_node_count(g);
-        int n = 0, drawn = 0;
-        const int32_t *nodes = q ? tn_surf_query_expanded(q, &n) : NULL;
-        const uint32_t c = (PALETTE[i % 8] & 0xffffff00u) | 0x60u;
-        for (int k = 0; k < n && drawn < SLICE_DRAW; k++) {
-            int row, j;
-            if (nodes[k] < 0 || nodes[k] >= nn) continue;
-            tn_surf_node_pos(g, nodes[k], &row, &j);
-            const float x = floorf(tn_surf_lattice_x(g, j) / T) * T, y = (float)(row - 1) * T;
-            if (view && (x + T < view[0] || y + T < view[1] || x > view[2] || y > view[3]))
-                continue;
-            tn_dd_rect(dd, x, y, T, T, c, true);
-            drawn++;
-        }
+    const int i = planning_bot(s);
+    if (i < 0) return;
+    const tn_surf *g = tn_bot_graph(s->ebot[i]);
+    /* only a graph in the cache (one away is being built or repaired on
+     * another thread), and only when not repaired since the plan began (its
+     * node ids moved; the bot begins again at its next step) */
+    bool cached = false;
+    for (int k = 0; k < GRAPH_CACHE; k++) cached |= g && s->graph[k] == g;
+    if (!cached || tn_surf_generation(g) != tn_bot_plan_generation(s->ebot[i])) return;
+    const tn_surf_query *q = query_of(s, g);
+    const int nn = tn_surf_node_count(g);
+    int n = 0, drawn = 0;
+    const int32_t *nodes = q ? tn_surf_query_expanded(q, &n) : NULL;
+    const uint32_t c = (PALETTE[i % 8] & 0xffffff00u) | 0x60u;
+    for (int k = 0; k < n && drawn < SLICE_DRAW; k++) {
+        int row, j;
+        if (nodes[k] < 0 || nodes[k] >= nn) continue;
+        tn_surf_node_pos(g, nodes[k], &row, &j);
+        const float x = floorf(tn_surf_lattice_x(g, j) / T) * T, y = (float)(row - 1) * T;
+        if (view && (x + T < view[0] || y + T < view[1] || x > view[2] || y > view[3])) continue;
+        tn_dd_rect(dd, x, y, T, T, c, true);
+        drawn++;
     }
 }
 
