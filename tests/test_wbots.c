@@ -2062,6 +2062,9 @@ static void test_hud_follows_planner_switch(void **state)
     /* mid-trip: the bot switches now and re-plans with the classic planner */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 1, NULL)));
     tn_world_click(w, 20, 6, TN_CLICK_LEFT, false, NULL);
+    /* the graph's answer for the click is the bot's own plan (one search) */
+    const int frames = tn_bot_get_info(tn_wbots_character_bot(w)).plan_frames;
+    assert_true(frames > 0);
     for (int f = 0; f < 5; f++) tn_world_step(w);
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     tn_world_hud(w, hud, sizeof hud);
@@ -2074,11 +2077,12 @@ static void test_hud_follows_planner_switch(void **state)
     tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
     assert_int_equal(i.replans, 1);
     tn_world_hud(w, hud, sizeof hud);
-    char want[64];
+    char want[64], answer[48];
     snprintf(want, sizeof want, "goto (%d,%d): first plan by graph | re-plan 1 (planner switched)",
              i.goal_x, i.goal_y);
+    snprintf(answer, sizeof answer, " | graph: found, %d frames, ", frames);
     if (!strstr(hud, want) || strstr(hud, " 0 tiles, 0 states") || strstr(hud, "graph off") ||
-        !strstr(hud, " | graph: "))
+        !strstr(hud, answer))
         fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
 }

@@ -171,9 +171,10 @@ typedef struct tn_wbots {
     bool prebuilt; /* the character's first graph was asked for ahead of a click */
     struct {
         bool valid;
-        tn_status gs, cs; /* graph / classic answers for the last click */
+        tn_status gs, cs; /* graph / classic answers for the last click (the
+                           * graph's: the bot's own plan, graph_answer) */
         int gframes;      /* the graph's plan: frames */
-        bool gnostart;    /* the graph was asked, but the character stood on no surface */
+        bool gnostart;    /* clicked in the air: the graph bot plans on landing */
         int ctiles;       /* the classic path: tiles (before filtering) */
         bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
@@ -1057,16 +1058,29 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     s->last.gframes = -1;
     s->last.gnostart = false;
     s->last.gus = -1.0;
-    if (g) {
-        int start = tn_surf_node_of_body(g, b);
-        double t0 = w->clock ? w->clock() : 0.0;
-        tn_surf_stats st;
-        if (start >= 0) s->last.gs = tn_surf_find(g, start, gx, gy, NULL, 0, NULL, &st, NULL);
-        s->last.gnostart = start < 0; /* in the air: the bot plans on landing */
-        if (w->clock) s->last.gus = (w->clock() - t0) * 1e6;
-        if (start >= 0 && tn_succeeded(s->last.gs)) s->last.gframes = st.frames;
-    }
+    /* the graph's answer is the bot's own plan, read once tn_bot_goto made
+     * it (graph_answer): one search of the graph per click, not two */
     classic_compare(w, s, gx, gy);
+}
+
+/* The graph's answer for the click: the plan tn_bot_goto just made with
+ * it (plans_before: the bot's count before).  A click in the air plans on
+ * landing: not searched.  A plan of no move (the closest spot is where the
+ * character stands) is no path, as the bot reads it. */
+static void graph_answer(tn_wbots *s, int plans_before)
+{
+    const tn_bot_info i = tn_bot_get_info(s->bot);
+    if (!s->last.valid || s->last.goff || i.planner != 1) return;
+    if (i.pending_reason[0]) {
+        s->last.gnostart = true;
+        return;
+    }
+    if (i.plans == plans_before) return; /* refused before any search: none */
+    s->last.gus = i.search_us;
+    if (i.state == TN_BOT_NO_PATH || i.plan_frames < 0) return;
+    s->last.gs =
+        i.state == TN_BOT_PARTIAL ? TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE : TN_SUCCESS;
+    s->last.gframes = i.plan_frames;
 }
 
 #ifdef BG_THREADS
@@ -1562,7 +1576,9 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
     const bool instead = !use_planner(w, s, s->bot, &w->character, BUILD_NOW) && gfail[0];
+    const int plans_before = tn_bot_get_info(s->bot).plans;
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
+    if (tool == TN_TOOL_GOTO) graph_answer(s, plans_before);
     note_search(w, s);
     note_explored(w, s);
     note_first(s);
