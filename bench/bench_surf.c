@@ -26,6 +26,7 @@
  *                           [--gaps] [--oracle N] [--optimality N]
  *                           [--coyote full|last|all|none] [--landmarks K]
  *                           [--threads T] [--huge-pages] [--custom-step]
+ *                           [--light-above N] [--full N]
  * --coyote: the generated levels' profile.coyote (full: TN_SURF_COYOTE_FULL,
  *     the default, a coyote jump on the last coyote frame held to the top;
  *     last: every hold on that frame; all: every coyote frame and hold;
@@ -41,6 +42,10 @@
  *     for transparent huge pages (madvise MADV_HUGEPAGE; Linux only, else
  *     the flag changes nothing): big graphs are read at random, and with
  *     4 KB pages most of those reads also miss the TLB.
+ * --light-above N: levels above N x N skip save/load, the query shortcuts
+ *     and labels (default 1024: none does); --full N: the level of N x N
+ *     runs them all the same (make bench: the 1024x1024 level, whose label
+ *     queries are the issue's query target on a level not edited).
  * --custom-step: the demo map's build with tn_body_step passed as a custom
  *     step function (profile.step) against the built-in one (its bitset
  *     path), CPU medians of 5 interleaved runs (tn_surf.h, COST).
@@ -1090,7 +1095,7 @@ int bench_surf(int argc, char **argv)
     }
     bool do_gaps = false;
     int coyote = TN_SURF_COYOTE_FULL;
-    int landmarks = -1, threads = 2, light_above = 1024;
+    int landmarks = -1, threads = 2, light_above = 1024, full = 0;
     bool huge = false, custom = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -1120,6 +1125,8 @@ int bench_surf(int argc, char **argv)
             threads = atoi(v), i++;
         else if (strcmp(a, "--light-above") == 0 && v)
             light_above = atoi(v), i++;
+        else if (strcmp(a, "--full") == 0 && v)
+            full = atoi(v), i++;
         else if (strcmp(a, "--huge-pages") == 0)
             huge = true;
         else if (strcmp(a, "--custom-step") == 0)
@@ -1129,7 +1136,7 @@ int bench_surf(int argc, char **argv)
                             "[--queries Q] [--gaps] [--oracle N] [--optimality N] "
                             "[--coyote full|last|all|none] "
                             "[--landmarks K] [--threads T] [--huge-pages] [--custom-step] "
-                            "[--light-above N]\n");
+                            "[--light-above N] [--full N]\n");
             return 2;
         }
     }
@@ -1197,7 +1204,7 @@ int bench_surf(int argc, char **argv)
             fprintf(stderr, "surf: size %d outside 16..1024\n", n);
             return 2;
         }
-        level_run(n, edits, queries, 1, coyote, landmarks, huge, n > light_above);
+        level_run(n, edits, queries, 1, coyote, landmarks, huge, n > light_above && n != full);
     }
     targets_print();
     if (do_gaps) gaps();
