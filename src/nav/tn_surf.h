@@ -642,7 +642,7 @@ void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed);
  * far more than the repair).  Memory: some dozens of bytes per key and
  * arc, plus core^2 x 6 bytes for the table (tn_surf_shortcuts_memory;
  * counted in tn_surf_memory).  Cost: the contraction is far dearer than
- * a build (tens of seconds at 1024x1024); `tilenav-bench surf` prints it,
+ * a build (one to two minutes at 1024x1024); `tilenav-bench surf` prints it,
  * the memory and the same queries with and without.  Not thread-safe with
  * queries on the same graph; zero allocations per query.
  * INVALID_PARAM for core_keys outside 0..16384 (nothing changes);
@@ -663,7 +663,7 @@ int tn_surf_shortcut_count(const tn_surf *g); /* arcs added by the contraction *
  * reached expands nothing (tn_surf_expanded is empty, stats.expanded 0),
  * an unreachable one falls back to the search for the closest point, as
  * with the shortcuts alone.  Memory: 8 B a
- * label entry (about 130 entries a key on a 1024x1024 level) + 28 B a key,
+ * label entry (about 250 entries a key on a 1024x1024 level) + 28 B a key,
  * in tn_surf_shortcuts_memory.  Build: one search per key each way,
  * a small part of the contraction's time; with profile.threads > 1 the two
  * directions are built at once on two threads (the second with search
