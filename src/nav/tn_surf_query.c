@@ -17,13 +17,6 @@
 
 #define T ((float)TN_TILE_PX)
 
-/* A hint that *p is read soon (GCC and Clang; elsewhere nothing). */
-#if defined(__GNUC__) || defined(__clang__)
-#define TN_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define TN_PREFETCH(p) ((void)(p))
-#endif
-
 /* ---- query --------------------------------------------------------------- */
 
 /* The query index, made by query_index_build() after every build and

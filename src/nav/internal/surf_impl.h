@@ -24,6 +24,13 @@ typedef struct tn_surf_foot {
     uint8_t search;         /* which of the surface's searches (SEARCH_*) */
 } tn_surf_foot;
 
+/* A hint that *p is read soon (GCC and Clang; elsewhere nothing). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TN_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TN_PREFETCH(p) ((void)(p))
+#endif
+
 #define Q_INF 0x3fffffff  /* "no path" in the landmark tables */
 #define Q_DEAD 0x10000000 /* heuristic of a node proven not to reach the goal */
 #define Q_LM 16           /* landmarks at most (tn_surf_set_landmarks) */
