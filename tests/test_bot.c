@@ -731,6 +731,51 @@ static tn_map *flat_map(void)
     return m;
 }
 
+/* An unreachable goal: tn_bot_goto returns the plan's own partial status
+ * and says where the plan ends (found by a review: the graph planner's
+ * goto returned TN_OK with no message, the classic one said nothing in
+ * err either); asked again from the closest place, NO_PATH, still said. */
+static void test_goto_says_unreachable(void **state)
+{
+    (void)state;
+    graph_rig r = {0};
+    r.m = tu_load_map("tests/data/path_partial.map");
+    r.p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &r.p);
+    assert_true(tn_succeeded(tn_surf_create(r.m, &prof, NULL, &r.g, NULL)));
+    assert_true(tn_succeeded(tn_path_create(r.m->w, r.m->h, NULL, 0, NULL, &r.pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r.bot, NULL)));
+    for (int graph = 0; graph < 2; graph++) {
+        tn_bot_set_graph(r.bot, graph ? r.g : NULL);
+        tn_body body;
+        tn_body_place(&body, &r.p, 1, 2, 3, 8);
+        tn_input none = {0};
+        tn_body_step(&body, r.m, &r.p, none);
+        tn_error e;
+        tn_status s = tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 13, 8, &e);
+        assert_true(tn_succeeded(s));
+        assert_true(tn_status_detail(s, TN_PARTIAL_RESULT));
+        assert_true(tn_status_detail(s, TN_UNREACHABLE));
+        assert_int_equal(e.status, s);
+        assert_non_null(strstr(e.msg, "unreachable"));
+        assert_string_equal(tn_bot_plan_error(r.bot)->msg, e.msg);
+        assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_PARTIAL);
+        for (int f = 0; f < 600 && tn_bot_active(r.bot); f++)
+            tn_body_step(&body, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &body, &r.p));
+        assert_false(tn_bot_active(r.bot));
+        s = tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 13, 8, &e);
+        assert_true(tn_status_detail(s, TN_UNREACHABLE));
+        assert_non_null(strstr(e.msg, "unreachable"));
+        assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+        /* a reachable goal: TN_OK, nothing said */
+        s = tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 1, 8, &e);
+        assert_int_equal(s, TN_OK);
+        assert_int_equal(e.status, TN_OK);
+        assert_string_equal(e.msg, "");
+    }
+    grig_free(&r);
+}
+
 /* A graph not synced after a map edit failed silently: tn_bot_goto said
  * TN_OK, the bot re-planned on the stale graph 4 times and ended STUCK
  * with an empty tn_bot_plan_error.  Now goto refuses it (INVALID_PARAM,
@@ -1215,7 +1260,9 @@ static void test_sliced_plan_events(void **state)
     tn_surf_query *q3 = NULL;
     assert_true(tn_succeeded(tn_surf_query_create(g2, NULL, &q3, NULL)));
     tn_bot_set_query(r.bot, q3, 8);
-    assert_true(tn_succeeded(tn_bot_goto(r.bot, NULL, r.m, &body[0], &r.p, 3, 14, NULL)));
+    tn_error ge;
+    assert_true(tn_failed(tn_bot_goto(r.bot, NULL, r.m, &body[0], &r.p, 3, 14, &ge)));
+    assert_non_null(strstr(ge.msg, "for another graph")); /* goto says it too */
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
     assert_true(tn_failed(tn_bot_plan_error(r.bot)->status));
     assert_non_null(strstr(tn_bot_plan_error(r.bot)->msg, "for another graph"));
@@ -1484,6 +1531,7 @@ int main(void)
         cmocka_unit_test(test_arrive_hand_made),
         cmocka_unit_test(test_partial_then_stop),
         cmocka_unit_test(test_edit_makes_goal_unreachable),
+        cmocka_unit_test(test_goto_says_unreachable),
         cmocka_unit_test(test_stuck_detection),
         cmocka_unit_test(test_new_goal_mid_jump),
         cmocka_unit_test(test_bots_share_a_finder),

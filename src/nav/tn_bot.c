@@ -72,7 +72,7 @@ struct tn_bot {
     bool gpartial;
     /* for inspection: why the next / the last plan, the input of the last step */
     const char *why, *last_why;
-    tn_error perr;       /* the last classic search's refusal (a finder that does not fit) */
+    tn_error perr;       /* the last plan's status and message (tn_bot_plan_error) */
     tn_path_query lastq; /* the last classic search's query (tn_bot_last_query) */
     bool lastq_valid;
     tn_input last_in;
@@ -566,7 +566,7 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->gstart = start;
     b->plan_slices = 0;
     if (q && b->slice_nodes > 0) {
-        s = tn_surf_query_begin(q, start, b->goal_x, b->goal_y, NULL);
+        s = tn_surf_query_begin(q, start, b->goal_x, b->goal_y, &b->perr);
         b->serial = tn_surf_query_serial(q);
         b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
         if (s == TN_IN_PROGRESS) { /* the slices run in the next steps (gslice) */
@@ -575,13 +575,13 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
             return;
         }
         if (tn_succeeded(s)) /* answered at once (labels), or begin refused it */
-            s = tn_surf_query_end(q, b->legs, b->cfg.path_cap, &n, &b->gstats, NULL);
+            s = tn_surf_query_end(q, b->legs, b->cfg.path_cap, &n, &b->gstats, &b->perr);
     } else if (q) {
         s = tn_surf_query_find(q, start, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n,
-                               &b->gstats, NULL);
+                               &b->gstats, &b->perr);
     } else {
         s = tn_surf_find(g, start, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n, &b->gstats,
-                         NULL);
+                         &b->perr);
     }
     b->search_us = b->clock ? (b->clock() - t0) * 1e6 : -1.0;
     gplan_done(b, s, n);
@@ -635,9 +635,9 @@ static bool gslice(tn_bot *b)
     }
     if (tn_failed(s))
         s = tn_surf_query_find(q, b->gstart, b->goal_x, b->goal_y, b->legs, b->cfg.path_cap, &n,
-                               &b->gstats, NULL);
+                               &b->gstats, &b->perr);
     else
-        s = tn_surf_query_end(q, b->legs, b->cfg.path_cap, &n, &b->gstats, NULL);
+        s = tn_surf_query_end(q, b->legs, b->cfg.path_cap, &n, &b->gstats, &b->perr);
     if (b->clock) b->search_us += (b->clock() - t0) * 1e6;
     gplan_done(b, s, n);
     return false;
@@ -938,8 +938,10 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->why = "new goal";
     b->last_x = body->x;
     b->last_y = body->y;
+    bool planned = true; /* (a plan made here, answered now) */
     if (b->graph && body->on_ground) {
         gplan(b, m, body);
+        planned = !b->planning; /* a sliced plan answers in the steps to come */
     } else if (!b->graph && standing(b, m, body)) {
         replan(b, pf, m, body);
         /* a finder that does not fit the map or the physics: say so, not NO_PATH alone */
@@ -956,6 +958,14 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) set_path_empty(b);
         if (b->graph) b->nlegs = b->leg = b->n = b->cur = 0;
         b->state = TN_BOT_MOVING;
+        planned = false;
+    }
+    /* the plan's own answer, as tn_path_find or tn_surf_find gave it: an
+     * unreachable goal's closest place, a plan cut short by path_cap, or a
+     * search that failed (the bot is then NO_PATH) */
+    if (planned && b->perr.status != TN_OK) {
+        if (err) *err = b->perr;
+        return b->perr.status;
     }
     return TN_OK;
 }

@@ -138,7 +138,17 @@ void tn_bot_destroy(tn_bot *b);
  * later, on landing, leaves the bot NO_PATH).  `pf` may be NULL only with
  * a graph set (the graph planner needs no finder); in classic mode a NULL
  * `pf` fails (INVALID_PARAM, a message naming pf).  Use the same `p`
- * for the body's tn_body_place / tn_body_step and the bot. */
+ * for the body's tn_body_place / tn_body_step and the bot.
+ * A goal accepted on the ground is planned here, and the plan's own status
+ * is returned, with its message in err (and tn_bot_plan_error): TN_OK for
+ * a whole plan; an unreachable goal gives TN_SUCCESS | TN_PARTIAL_RESULT |
+ * TN_UNREACHABLE and says where the plan ends (the bot goes there: PARTIAL,
+ * or NO_PATH when that is where it stands); a plan cut at the bot's
+ * path_cap, or the classic search's limit, is a partial result too; a
+ * search that fails is a failure (NO_PATH).  A goal given in the air, or
+ * planned in slices (tn_bot_set_query with a slice size), returns TN_OK:
+ * its answer comes with the steps that plan it (tn_bot_get_info,
+ * tn_bot_plan_error). */
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err);
 /* Forget the goal (IDLE). */
@@ -219,8 +229,10 @@ bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
  * the map or physics, or none (pf NULL); otherwise the search's own (TN_OK
  * and empty, or a partial result's message).  Graph: INVALID_PARAM when
  * the graph is out of sync with the map (tn_surf_in_sync: edited and not
- * synced; the bot is then NO_PATH, not re-planning into STUCK), else TN_OK
- * and empty.  TN_OK and empty before any plan.  Valid until the next plan. */
+ * synced; the bot is then NO_PATH, not re-planning into STUCK), else the
+ * search's own as tn_surf_find gives it (TN_OK and empty, or a partial
+ * result's message: an unreachable goal's closest place).  TN_OK and empty
+ * before any plan.  Valid until the next plan. */
 const tn_error *tn_bot_plan_error(const tn_bot *b);
 /* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
  * tn_path planner) the bot plans with tn_surf_find from the node it stands

@@ -1589,6 +1589,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
         s->sn_why = "the goal was refused: no search";
         return st;
     }
+    tn_error_clear(err); /* a partial plan is said below, as the bot's state */
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (instead) w->message[0] = '\0';                     /* (what this click says, below) */
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
