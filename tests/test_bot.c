@@ -1497,6 +1497,34 @@ static void test_null_arguments(void **state)
     assert_non_null(strstr(e.msg, "physics"));
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
     assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &e), TN_OK);
+    /* every other function takes a NULL bot (found by a review: most of
+     * them crashed): read-outs of an idle bot, commands with no effect */
+    tn_bot_stop(NULL);
+    tn_bot_set_clock(NULL, NULL);
+    tn_bot_replan(NULL, "test");
+    tn_bot_set_graph(NULL, NULL);
+    tn_input in = tn_bot_step(NULL, r.pf, r.m, &r.body, &r.p);
+    assert_false(in.left || in.right || in.jump || in.down);
+    in = tn_bot_step(r.bot, r.pf, NULL, &r.body, &r.p); /* and a NULL map, body, p */
+    assert_false(in.left || in.right || in.jump || in.down);
+    in = tn_bot_step(r.bot, r.pf, r.m, NULL, &r.p);
+    in = tn_bot_step(r.bot, r.pf, r.m, &r.body, NULL);
+    assert_true(tn_bot_active(r.bot)); /* (unchanged by those) */
+    tn_bot_info i = tn_bot_get_info(NULL);
+    assert_int_equal(i.state, TN_BOT_IDLE);
+    assert_false(i.active);
+    assert_int_equal(i.goal_x, -1);
+    assert_int_equal(i.plan_frames, -1);
+    assert_string_equal(i.plan_reason, "");
+    assert_string_equal(i.pending_reason, "");
+    assert_false(tn_bot_active(NULL));
+    int n = 5;
+    assert_null(tn_bot_path(NULL, &n));
+    assert_int_equal(n, 0);
+    assert_false(tn_bot_last_query(NULL, NULL));
+    assert_int_equal(tn_bot_jump_frames(NULL, 2), 0);
+    assert_int_equal(tn_bot_plan_error(NULL)->status, TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(tn_bot_plan_error(NULL)->msg, "no bot"));
     rig_free(&r);
 }
 

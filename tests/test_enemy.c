@@ -201,6 +201,7 @@ static void test_inside_tiles_random(void **state)
     assert_int_equal(p->spawned, 80); /* 8/s for 10 s, exactly */
     assert_int_equal(p->count, 0);    /* all arrived (40 tiles at 0.2/s: 200 s) */
     assert_int_equal(p->reached, 80);
+    tn_enemies_clear(NULL); /* nothing, no crash */
     tn_enemies_destroy(p);
     tn_flow_destroy(f);
     tn_map_destroy(m);

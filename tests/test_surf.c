@@ -3523,6 +3523,16 @@ static void test_null_arguments(void **state)
     assert_int_equal(tn_surf_sync(g, NULL, &e), bad);
     assert_int_equal(tn_surf_edit(g, NULL, 1, 1, &e), bad);
     assert_int_equal(tn_surf_sync(g, m, &e), TN_OK);
+    /* the counts, memory and in_sync take NULL as an empty graph */
+    assert_int_equal(tn_surf_node_count(NULL), 0);
+    assert_int_equal(tn_surf_surface_count(NULL), 0);
+    assert_int_equal(tn_surf_edge_count(NULL), 0);
+    assert_int_equal(tn_surf_generation(NULL), 0);
+    assert_int_equal(tn_surf_memory(NULL), 0);
+    assert_false(tn_surf_in_sync(NULL, m));
+    assert_false(tn_surf_in_sync(g, NULL));
+    assert_true(tn_surf_in_sync(g, m));
+    tn_surf_set_landmarks(NULL, 2); /* nothing */
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

@@ -165,7 +165,10 @@ void tn_bot_destroy(tn_bot *b)
     tn_free(&a, b);
 }
 
-void tn_bot_set_clock(tn_bot *b, double (*clock)(void)) { b->clock = clock; }
+void tn_bot_set_clock(tn_bot *b, double (*clock)(void))
+{
+    if (b) b->clock = clock;
+}
 
 /* ---- physics tables --------------------------------------------------- */
 
@@ -227,7 +230,7 @@ static bool update_physics(tn_bot *b, const tn_phys_params *p)
 
 int tn_bot_jump_frames(const tn_bot *b, int tiles)
 {
-    if (!b->phys_valid || tiles < 1) return 0;
+    if (!b || !b->phys_valid || tiles < 1) return 0;
     if (tiles > b->jm.max_jump) tiles = b->jm.max_jump;
     return b->jump_frames[tiles];
 }
@@ -972,6 +975,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
 
 void tn_bot_stop(tn_bot *b)
 {
+    if (!b) return;
     b->planning = false;
     b->nlegs = b->leg = 0;
     b->gphase = GP_WALK;
@@ -1136,6 +1140,7 @@ static void finish(tn_bot *b)
 
 bool tn_bot_active(const tn_bot *b)
 {
+    if (!b) return false;
     if (b->graph)
         return (b->state == TN_BOT_MOVING || b->state == TN_BOT_PARTIAL) &&
                (b->want_plan || b->planning || b->leg < b->nlegs);
@@ -1150,6 +1155,7 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
                      const tn_phys_params *p)
 {
     const tn_input none = {false, false, false, false};
+    if (!b || !m || !body || !p) return none;
     b->held = false;
     b->last_in = body_in_map(body, m, p->tile_px) ? bot_step(b, pf, m, body, p) : none;
     return b->last_in;
@@ -1346,7 +1352,11 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
 
 /* ---- read-outs --------------------------------------------------------- */
 
-const tn_error *tn_bot_plan_error(const tn_bot *b) { return &b->perr; }
+const tn_error *tn_bot_plan_error(const tn_bot *b)
+{
+    static const tn_error no_bot = {TN_FAILURE | TN_INVALID_PARAM, 0, 0, "bot: no bot (NULL)"};
+    return b ? &b->perr : &no_bot;
+}
 
 void tn_bot_set_heuristic(tn_bot *b, int heuristic)
 {
@@ -1358,6 +1368,13 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
 {
     tn_bot_info i;
     memset(&i, 0, sizeof i);
+    if (!b) { /* as a bot with no goal and no plan */
+        i.goal_x = i.goal_y = -1;
+        i.search_us = -1.0;
+        i.plan_frames = -1;
+        i.plan_reason = i.pending_reason = "";
+        return i;
+    }
     i.state = b->state;
     i.active = tn_bot_active(b);
     i.goal_x = b->goal_x;
@@ -1388,13 +1405,13 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
 
 const tn_path_node *tn_bot_path(const tn_bot *b, int *count)
 {
-    if (count) *count = b->graph ? 0 : b->n;
-    return b->path;
+    if (count) *count = b && !b->graph ? b->n : 0;
+    return b ? b->path : NULL;
 }
 
 bool tn_bot_last_query(const tn_bot *b, tn_path_query *q)
 {
-    if (!b->lastq_valid) return false;
+    if (!b || !b->lastq_valid) return false;
     if (q) *q = b->lastq;
     return true;
 }

@@ -115,6 +115,11 @@ typedef struct tn_bot_config {
 } tn_bot_config;
 
 typedef struct tn_bot tn_bot;
+/* A NULL bot is taken by every function below: the read-outs answer as
+ * for a bot with no goal and no plan (IDLE, goal -1, NULL paths, count 0,
+ * false; tn_bot_plan_error: INVALID_PARAM, "bot: no bot (NULL)"), the
+ * setters and tn_bot_stop do nothing, tn_bot_step gives no input (so does
+ * a NULL map, body or p), tn_bot_goto fails with a message. */
 
 /* cfg may be NULL (defaults); out NULL: INVALID_PARAM with a message. */
 tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,

@@ -112,6 +112,7 @@ tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_e
 
 void tn_enemies_clear(tn_enemies *s)
 {
+    if (!s) return;
     s->count = 0;
     s->accum = 0.0;
     s->spawned = s->reached = s->skipped = s->crushed = 0;

@@ -125,7 +125,8 @@ void tn_enemies_destroy(tn_enemies *s);
 /* New ranges / rate.  The capacity is fixed at creation: cfg->capacity must
  * be the pool's or 0 (keep), else INVALID_PARAM with a message. */
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err);
-/* Remove every enemy and zero the counters and the accumulator. */
+/* Remove every enemy and zero the counters and the accumulator (NULL:
+ * nothing). */
 void tn_enemies_clear(tn_enemies *s);
 
 /* One step of dt seconds: move every enemy, reclaim those that arrived,

@@ -322,7 +322,10 @@ trace_event(tn_trace *t, tn_trace_kind k, int x, int y, int j, uint32_t g, uint3
     tn_trace_record(t, k, (float)x, (float)y, j, (float)g, (float)f);
 }
 
-void tn_path_invalidate(tn_path *pf) { pf->cvalid = false; }
+void tn_path_invalidate(tn_path *pf)
+{
+    if (pf) pf->cvalid = false;
+}
 
 tn_path_query tn_path_query_make(int sx, int sy, int gx, int gy, int w, int h,
                                  const tn_jump_model *jm)

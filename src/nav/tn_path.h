@@ -230,7 +230,8 @@ size_t tn_path_memory(int map_w, int map_h, const tn_phys_params *phys, int max_
 void tn_path_destroy(tn_path *pf);
 int tn_path_max_expand(const tn_path *pf);
 /* Forget the cached per-tile bits (call when a map's tiles were changed
- * without tn_map_set_tile, or a map was replaced at the same address). */
+ * without tn_map_set_tile, or a map was replaced at the same address).
+ * NULL: nothing. */
 void tn_path_invalidate(tn_path *pf);
 
 /* Find a path.  Writes up to `cap` nodes into `out` (may be NULL when cap is

@@ -407,10 +407,10 @@ int tn_surf_lattice_j(const tn_surf *g, float x)
 
 bool tn_surf_has_query_index(const tn_surf *g) { return g->qindex; }
 
-int tn_surf_node_count(const tn_surf *g) { return g->nnodes; }
-uint32_t tn_surf_generation(const tn_surf *g) { return g->generation; }
-int tn_surf_surface_count(const tn_surf *g) { return g->nsurf; }
-int tn_surf_edge_count(const tn_surf *g) { return g->nedges; }
+int tn_surf_node_count(const tn_surf *g) { return g ? g->nnodes : 0; }
+uint32_t tn_surf_generation(const tn_surf *g) { return g ? g->generation : 0; }
+int tn_surf_surface_count(const tn_surf *g) { return g ? g->nsurf : 0; }
+int tn_surf_edge_count(const tn_surf *g) { return g ? g->nedges : 0; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
@@ -2433,6 +2433,7 @@ static bool memo_clear(build *B)
  * what it asks and gives back), g itself and its pool too. */
 size_t tn_surf_memory(const tn_surf *g)
 {
+    if (!g) return 0;
     return sizeof *g + sizeof *g->pool + atomic_load_explicit(&g->pool->held, memory_order_relaxed);
 }
 
@@ -4044,7 +4045,7 @@ uint32_t tn_surf_map_revision(const tn_surf *g) { return g->rev; }
 
 bool tn_surf_in_sync(const tn_surf *g, const tn_map *m)
 {
-    return g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h;
+    return g && m && g->map == m && g->rev == m->revision && g->mw == m->w && g->mh == m->h;
 }
 
 tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)

@@ -13,8 +13,10 @@
  * with its own deterministic physics gets exact edges too; see STEP
  * FUNCTION) and a coyote setting.  Tiles are TN_TILE_PX (16) px.  Anything
  * else: INVALID_PARAM with a message.  So is a NULL graph, map, profile or
- * output pointer given to a call that returns a tn_status; the accessors
- * (counts, lookups, tn_surf_set_landmarks) take a valid graph.
+ * output pointer given to a call that returns a tn_status.  The counts,
+ * tn_surf_generation, tn_surf_memory and tn_surf_in_sync take a NULL graph
+ * as an empty one (0, false), tn_surf_set_landmarks does nothing with it;
+ * the lookups (node, lattice and landmark read-outs) take a valid graph.
  *
  * STEP FUNCTION (profile.step, or profile.step_user_fn with
  * profile.step_user; not both).  It must move x like tn_body_step does, so

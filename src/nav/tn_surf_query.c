@@ -2773,6 +2773,7 @@ const int32_t *tn_surf_query_expanded(const tn_surf_query *q, int *count)
 
 void tn_surf_set_landmarks(tn_surf *g, int k)
 {
+    if (!g) return;
     g->lm_want = k < 0 ? 0 : (k == 0 ? -1 : (k < Q_LM ? k : Q_LM));
     query_index_build(g, NULL);
 }
