@@ -388,6 +388,66 @@ static void test_autosave_path_fits(void **state)
     assert_int_equal(tn_autosave_path(map, out, sizeof out, err, sizeof err), -1);
 }
 
+/* A map whose directory cannot be written (a system directory; here one
+ * that does not exist, which access() refuses even to root) keeps its
+ * autosave in DATA/tilenav/autosave, one per map path: before, the edits of
+ * such a map could not be autosaved, and the window (which has no "save
+ * as") could only quit and lose them.  tests/e2e/window_readonly_dir.sh
+ * runs the game so. */
+static void test_autosave_path_for(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_asfor_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char map[600], out[1024], out2[1024], err[512], want[1100];
+    /* a writable directory: beside the map, as tn_autosave_path */
+    snprintf(map, sizeof map, "%s/room.map", dir);
+    assert_int_equal(tn_autosave_path_for(map, false, out, sizeof out, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s.autosave", map);
+    assert_string_equal(out, want);
+    /* one that is not: under XDG_DATA_HOME, made on demand */
+    const char *oldx = getenv("XDG_DATA_HOME"), *oldh = getenv("HOME");
+    char *sx = oldx ? strdup(oldx) : NULL, *sh = oldh ? strdup(oldh) : NULL;
+    char data[600];
+    snprintf(data, sizeof data, "%s/data", dir);
+    setenv("XDG_DATA_HOME", data, 1);
+    const char *ro = "/nonexistent-tilenav-dir/a/room.map";
+    assert_int_equal(tn_autosave_path_for(ro, true, out, sizeof out, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/tilenav/autosave/room.map~", data);
+    assert_memory_equal(out, want, strlen(want));
+    assert_string_equal(out + strlen(want) + 16, ".autosave");
+    snprintf(want, sizeof want, "%s/tilenav/autosave", data);
+    struct stat st;
+    assert_int_equal(stat(want, &st), 0); /* made */
+    /* the same path again: the same file; another directory: another file */
+    assert_int_equal(tn_autosave_path_for(ro, false, out2, sizeof out2, err, sizeof err), 0);
+    assert_string_equal(out, out2);
+    assert_int_equal(tn_autosave_path_for("/nonexistent-tilenav-dir/b/room.map", false, out2,
+                                          sizeof out2, err, sizeof err),
+                     0);
+    assert_string_not_equal(out, out2);
+    /* no XDG_DATA_HOME: HOME/.local/share, .local made too */
+    unsetenv("XDG_DATA_HOME");
+    setenv("HOME", dir, 1);
+    assert_int_equal(tn_autosave_path_for(ro, true, out, sizeof out, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/.local/share/tilenav/autosave/room.map~", dir);
+    assert_memory_equal(out, want, strlen(want));
+    snprintf(want, sizeof want, "%s/.local/share/tilenav/autosave", dir);
+    assert_int_equal(stat(want, &st), 0);
+    /* neither: refused, saying why */
+    unsetenv("HOME");
+    assert_int_equal(tn_autosave_path_for(ro, false, out, sizeof out, err, sizeof err), -1);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err, "HOME"));
+    if (sx) setenv("XDG_DATA_HOME", sx, 1);
+    if (sh) setenv("HOME", sh, 1);
+    free(sx);
+    free(sh);
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A map whose file name is too long for NAME.autosave (and NAME.autosave.N
  * beside it) in its directory gets a shortened autosave name: its first
  * bytes, "~" and its name's hash, so two long names with the same first
@@ -737,6 +797,7 @@ int main(void)
         cmocka_unit_test(test_merge_edits),
         cmocka_unit_test(test_autosave_path_fits),
         cmocka_unit_test(test_autosave_long_name),
+        cmocka_unit_test(test_autosave_path_for),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

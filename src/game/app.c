@@ -191,8 +191,24 @@ static int save_map(app *a, const char *path)
         return -1;
     }
     if (rc != 0) {
-        tn_world_message(a->w, "save failed: %s", err);
-        tn_print_shown(stderr, "tilenav: %s\n", err);
+        /* The window has no "save as": unsaved edits go to the autosave
+         * (beside the map, or in the user's data directory when the map's
+         * cannot be written), and the message says where they are. */
+        char ap[1024], aerr[512];
+        if (tn_world_dirty(a->w) && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
+            /* "...; save under another name (script: save OTHER)": a script's */
+            char *hint = strstr(err, "; save under another name");
+            if (hint) *hint = '\0';
+            tn_world_message(a->w, "save failed: %s; your edits are safe in %s", err, ap);
+            tn_world_set_message_ttl(a->w, 60 * 10);
+            tn_print_shown(stderr, "tilenav: %s; the edits are in %s\n", err, ap);
+        } else if (tn_world_dirty(a->w)) {
+            tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
+            tn_print_shown(stderr, "tilenav: %s (and no autosave: %s)\n", err, aerr);
+        } else {
+            tn_world_message(a->w, "save failed: %s", err);
+            tn_print_shown(stderr, "tilenav: %s\n", err);
+        }
         return -1;
     }
     tn_world_message(a->w, "saved %s", path);
@@ -203,8 +219,8 @@ static int save_map(app *a, const char *path)
         tn_undo_set_clean(&a->undo, a->w); /* undoing back to here: saved again */
         char autosave_path[1024], aerr[512];
         /* no autosave name (the path is too long): none was written */
-        bool named =
-            tn_autosave_path(path, autosave_path, sizeof autosave_path, aerr, sizeof aerr) == 0;
+        bool named = tn_autosave_path_for(path, false, autosave_path, sizeof autosave_path, aerr,
+                                          sizeof aerr) == 0;
         if (named && a->autosave_ours) {
             /* The map file now holds these edits: this session's autosave is stale. */
             remove(autosave_path);
@@ -240,8 +256,8 @@ static void append_text(char *dst, size_t cap, const char *s1, const char *s2, c
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap)
 {
     a->autosave_kept[0] = '\0';
-    if (tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, cap, err,
-                         errcap) != 0)
+    if (tn_autosave_path_for(a->opts->map_path ? a->opts->map_path : "tilenav.map", true, path, cap,
+                             err, errcap) != 0)
         return -1; /* never a cut name: it could be the map itself */
     if (!a->autosave_ours &&
         tn_autosave_set_aside(path, a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
@@ -295,7 +311,7 @@ static void offer_restore(app *a)
     if (!a->opts->map_path) return;
     char path[1024], err[512];
     a->autosave_ours = false; /* whatever is there, this session did not write it */
-    if (tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) != 0 ||
+    if (tn_autosave_path_for(a->opts->map_path, false, path, sizeof path, err, sizeof err) != 0 ||
         !tn_is_regular_file(path))
         return;
     a->restore_offered = true;
@@ -308,7 +324,7 @@ static void reapply_view(app *a);
 static void restore(app *a)
 {
     char path[1024], err[512];
-    if (tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) {
+    if (tn_autosave_path_for(a->opts->map_path, false, path, sizeof path, err, sizeof err) != 0) {
         tn_world_message(a->w, "cannot restore: %s", err);
         return;
     }
@@ -1363,8 +1379,8 @@ static int autosave(app *a)
     if (!tn_world_dirty(a->w)) return 0;
     char path[1024], err[512];
     if (a->autosaved) /* written: its name fits */
-        tn_autosave_path(a->opts->map_path ? a->opts->map_path : "tilenav.map", path, sizeof path,
-                         err, sizeof err);
+        tn_autosave_path_for(a->opts->map_path ? a->opts->map_path : "tilenav.map", false, path,
+                             sizeof path, err, sizeof err);
     else if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
         tn_print_shown(
             stderr, "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",
@@ -1444,7 +1460,7 @@ static bool keep_edits(app *a)
         return true;
     }
     if (a->autosave_ours && !a->restore_offered &&
-        tn_autosave_path(a->opts->map_path, path, sizeof path, err, sizeof err) == 0 &&
+        tn_autosave_path_for(a->opts->map_path, false, path, sizeof path, err, sizeof err) == 0 &&
         tn_is_regular_file(path)) {
         remove(path); /* no unsaved edits left: it would offer them again */
         a->autosave_ours = false;

@@ -426,8 +426,14 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
                  : S_ISSOCK(st->st_mode)                      ? "a socket"
                                                               : "not a plain file");
     } else if (*exists && (!(st->st_mode & S_IWUSR) || access(*real, W_OK) != 0)) {
-        snprintf(err, cap, "%s: is read-only (mode %04o): not replaced; save under another name",
-                 path, (unsigned)(st->st_mode & 07777));
+        char whose[64] = ""; /* a mode like 0644 is read-only for all but its owner */
+        if (st->st_uid != geteuid())
+            snprintf(whose, sizeof whose, ", owner uid %u, you %u", (unsigned)st->st_uid,
+                     (unsigned)geteuid());
+        snprintf(err, cap,
+                 "%s: is read-only (mode %04o%s): not replaced; save under another name (script: "
+                 "save OTHER)",
+                 path, (unsigned)(st->st_mode & 07777), whose);
     } else {
         return 0;
     }
@@ -957,6 +963,64 @@ int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, siz
                  (unsigned long long)fnv1a(base, base_len));
     else
         snprintf(out, cap, "%s.autosave", map_path);
+    return 0;
+}
+
+int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
+                         size_t errcap)
+{
+    const char *slash = strrchr(map_path, '/');
+    char dir[1024];
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == map_path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - map_path), map_path);
+    if (access(dir, W_OK) == 0) return tn_autosave_path(map_path, out, cap, err, errcap);
+    const char *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
+    char data[1024];
+    if (x && x[0] == '/')
+        snprintf(data, sizeof data, "%s", x);
+    else if (h && h[0])
+        snprintf(data, sizeof data, "%s/.local/share", h);
+    else {
+        if (cap) out[0] = '\0';
+        snprintf(err, errcap,
+                 "%s: its directory cannot be written, and neither XDG_DATA_HOME nor HOME names "
+                 "a place for the autosave",
+                 map_path);
+        return -1;
+    }
+    char *real = realpath(map_path, NULL);
+    const char *full = real ? real : map_path;
+    const uint64_t hash = fnv1a(full, strlen(full));
+    free(real);
+    const char *base = slash ? slash + 1 : map_path;
+    size_t keep = strlen(base);
+    if (keep > 100) {
+        keep = 100;
+        while (keep > 1 && ((unsigned char)base[keep] & 0xc0) == 0x80) keep--;
+    }
+    int n = snprintf(out, cap, "%s/tilenav/autosave/%.*s~%016llx.autosave", data, (int)keep, base,
+                     (unsigned long long)hash);
+    if (n < 0 || (size_t)n >= cap) {
+        if (cap) out[0] = '\0';
+        snprintf(err, errcap, "the autosave's path under %s is too long", data);
+        return -1;
+    }
+    if (make_dirs) { /* DATA (~/.local/share may not exist), then tilenav, then autosave */
+        char d[1100];
+        if (!x || x[0] != '/') {
+            snprintf(d, sizeof d, "%s/.local", h);
+            mkdir(d, 0755);
+        }
+        mkdir(data, 0755);
+        snprintf(d, sizeof d, "%s/tilenav", data);
+        mkdir(d, 0755);
+        snprintf(d, sizeof d, "%s/tilenav/autosave", data);
+        mkdir(d, 0755);
+    }
     return 0;
 }
 

@@ -158,6 +158,17 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
  * longer name.  Such names got no autosave at all ("File name too
  * long"). */
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
+/* Where the game keeps a map's autosave: tn_autosave_path beside the map
+ * when the map's directory can be written by this user, else (a map in a
+ * system or read-only directory, so that unsaved edits are never lost for
+ * want of a place) DATA/tilenav/autosave/NAME~HHHHHHHHHHHHHHHH.autosave,
+ * DATA being $XDG_DATA_HOME or ~/.local/share, NAME the map's file name
+ * (its first 100 bytes, cut at a UTF-8 boundary) and H the FNV-1a hash of
+ * its absolute path, so two maps of one name in two directories get two.
+ * The directories are made (0755) when `make_dirs`.  0, or -1 with the
+ * reason in err (no DATA: neither variable is set). */
+int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
+                         size_t errcap);
 
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
