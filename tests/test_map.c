@@ -70,9 +70,18 @@ static void test_errors(void **state)
     EXPECT("tilenav-map 1\nsize 2 2\nsize 2 2\n", "t.map:3:1: repeated header line 'size'");
     EXPECT("tilenav-map 1\ntiles\n", "t.map:2:1: missing 'size' line before 'tiles'");
     EXPECT("tilenav-map 1\nsize 2\ntiles\n",
-           "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
+           "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT (only one given)");
+    /* the column of the word at fault (a review: 'size 80 4x' pointed at 80) */
     EXPECT("tilenav-map 1\nsize 2 x\ntiles\n",
-           "t.map:2:6: 'size' needs two whole numbers: size WIDTH HEIGHT");
+           "t.map:2:8: 'size' needs two whole numbers: size WIDTH HEIGHT ('x' is not a whole "
+           "number)");
+    EXPECT("tilenav-map 1\nsize 80 4x\ntiles\n",
+           "t.map:2:9: 'size' needs two whole numbers: size WIDTH HEIGHT ('4x' is not a whole "
+           "number)");
+    EXPECT("tilenav-map 1\nsize 80 45 9\ntiles\n",
+           "t.map:2:12: 'size' needs two whole numbers: size WIDTH HEIGHT ('9' is one too many)");
+    EXPECT("tilenav-map 1\nsize \ntiles\n",
+           "t.map:2:5: 'size' needs two whole numbers: size WIDTH HEIGHT (none given)");
     EXPECT("tilenav-map 1\nsize 0 5\ntiles\n", "t.map:2:6: map size 0x5 is outside 1..4096");
     EXPECT("tilenav-map 1\nsize 100000 100000\ntiles\n",
            "t.map:2:6: map size 100000x100000 is outside 1..4096");
@@ -216,7 +225,7 @@ static void test_start_under_block(void **state)
     EXPECT("tilenav-map 1\nsize 2 1\nstart 2 0\ntiles\n..\n",
            "t.map:3:7: start 2 0 is outside the 2x1 map");
     EXPECT("tilenav-map 1\nsize 2 1\nstart 1\ntiles\n..\n",
-           "t.map:3:7: 'start' needs two whole numbers: start X Y");
+           "t.map:3:7: 'start' needs two whole numbers: start X Y (only one given)");
     EXPECT("tilenav-map 1\nsize 2 1\nstart 1 0\nstart 1 0\ntiles\n..\n",
            "t.map:4:1: repeated header line 'start'");
     EXPECT("tilenav-map 1\nsize 2 1\nstart 1 0\ntiles\nP#\n",

@@ -62,7 +62,10 @@ static void test_errors(void **state)
     expect_error("1 g\x83o\x1b 5 5\n",
                  "t.txt:1: unknown command 'g\\x83o\\x1b' (expected key, click, toggle, set, "
                  "goto, tool, save, screenshot, wanderers, reset, pause or playback)");
-    expect_error("1 set \xc3\xa9 1\n", "t.txt:1: unknown parameter '\\xc3\\xa9'");
+    expect_error("1 set \xc3\xa9 1\n",
+                 "t.txt:1: unknown parameter '\\xc3\\xa9' (parameters: jump_height, char_width, "
+                 "char_height, spawn_rate, bots, companion_speed, follow_distance, wanderers, "
+                 "bias, smoothness, agent_radius, planner)");
     expect_error("1 key \x7f press\n",
                  "t.txt:1: unknown key byte 0x7f (expected left, right, down or jump)");
     expect_error("5\n", "t.txt:1: missing command after the frame number");
@@ -78,7 +81,13 @@ static void test_errors(void **state)
     expect_error(
         "5 toggle 1 2 lava\n",
         "t.txt:1: unknown tile kind 'lava' (expected block, oneway, empty, spawn, dest or item)");
-    expect_error("5 set gravity 3\n", "t.txt:1: unknown parameter 'gravity'");
+    expect_error("5 set gravity 3\n",
+                 "t.txt:1: unknown parameter 'gravity' (parameters: jump_height, char_width, "
+                 "char_height, spawn_rate, bots, companion_speed, follow_distance, wanderers, "
+                 "bias, smoothness, agent_radius, planner)");
+    /* a typo: the name meant */
+    expect_error("5 set jump_hight 3\n",
+                 "t.txt:1: unknown parameter 'jump_hight' (did you mean jump_height?)");
     expect_error("5 set jump_height 12\n", "t.txt:1: jump_height 12 is outside 1..8");
     expect_error("5 set jump_height nan\n", "t.txt:1: 'nan' is not a plain decimal number");
     /* numbers are plain decimals, as on the command line (tn_parse_number) */

@@ -1227,7 +1227,9 @@ static void test_errors(void **state)
       TN_TILED_TMX, "orientation 'isometric' is not supported (only orthogonal maps)");
     E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
       "<tileset firstgid=\"1\" source=\"nope.tsx\"/></map>",
-      TN_TILED_TMX, "tileset nope.tsx: cannot open tests/data/tiled/nope.tsx");
+      TN_TILED_TMX,
+      "tileset nope.tsx: cannot open tests/data/tiled/nope.tsx: No such file or directory (a "
+      "source is relative to the map's directory)");
     E(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
                "encoding=\"base64\">AAA*AAAA</data></layer></map>",
       TN_TILED_TMX, "layer 't': bad base64 (character '*')");

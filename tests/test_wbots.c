@@ -217,9 +217,19 @@ static void test_hud_compares_planners(void **state)
     assert_non_null(strstr(hud, " | classic: partial, "));
     /* the plan is named by the bot's state (it said "found:" for partial plans) */
     assert_non_null(strstr(hud, "bot [graph]: partial | to the closest spot: "));
-    /* the classic planner: its own numbers, the graph not asked */
+    /* the classic planner: its own numbers, and the graph's answer while its
+     * graph (built for the graph planner) has every edit: a review saw only
+     * "graph (not selected)" on the classic side of the comparison */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     assert_true(tn_succeeded(tn_world_click(w, 3, 10, TN_CLICK_LEFT, false, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [classic]: moving | goto (3,10): 3 tiles, 3 states | search 25 us | "
+                     "graph: found, 7 frames, 25 us"))
+        fail_msg("HUD: %s", hud);
+    /* an edit made with the classic planner leaves that graph behind: not
+     * asked (no repair for it on a classic click) */
+    assert_true(tn_succeeded(tn_world_edit(w, 10, 3, TN_EDIT_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_world_click(w, 5, 10, TN_CLICK_LEFT, false, NULL)));
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot [classic]"));
     assert_non_null(strstr(hud, " | graph (not selected)"));

@@ -65,16 +65,28 @@ static int usage_error(const char *fmt, const char *arg)
 
 /* The default map: maps/demo.map here, else the installed copy (TN_DATADIR,
  * then /usr/local and /usr). */
-static const char *default_map(void)
+static const char *default_map(char *where, size_t cap)
 {
     static const char *const paths[] = {"maps/demo.map", TN_DATADIR "/maps/demo.map",
                                         "/usr/local/share/tilenav/maps/demo.map",
                                         "/usr/share/tilenav/maps/demo.map"};
+    enum { N = sizeof paths / sizeof paths[0] };
     /* access(), never a probe with fopen: that waits forever on a FIFO,
      * which the loader then refuses with its name */
-    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+    for (size_t i = 0; i < N; i++)
         if (access(paths[i], R_OK) == 0) return paths[i];
-    return paths[0]; /* its "cannot open" message names the usual place */
+    /* none: where it looked (each directory once: TN_DATADIR may be one of
+     * the others), for parse_args' message */
+    size_t n = 0;
+    where[0] = '\0';
+    for (size_t i = 0; i < N && n < cap; i++) {
+        bool seen = false;
+        for (size_t j = 0; j < i; j++) seen |= strcmp(paths[i], paths[j]) == 0;
+        if (!seen)
+            n += (size_t)snprintf(where + n, cap - n, "%s%.*s", n ? ", " : "",
+                                  (int)(strlen(paths[i]) - strlen("/demo.map")), paths[i]);
+    }
+    return NULL;
 }
 
 /* The value(s) of the option at argv[i] for a message: 'A', or 'W H' for
@@ -198,9 +210,19 @@ static int parse_args(int argc, char **argv, options *o)
                 return usage_error(fmt, next);
             }
             if (!tn_overlays_parse(next, &o->overlays)) {
-                char fmt[320];
-                snprintf(fmt, sizeof fmt, "--overlays: unknown overlay in '%%s' (%s)", ids);
-                return usage_error(fmt, next);
+                /* name the one that is not known (the first) */
+                char word[64] = "";
+                for (const char *p = next; *p;) {
+                    size_t n = strcspn(p, ",");
+                    snprintf(word, sizeof word, "%.*s", (int)(n < 63 ? n : 63), p);
+                    unsigned one = 0;
+                    if (!tn_overlays_parse(word, &one)) break;
+                    p += n + (p[n] == ',');
+                }
+                char msg[2048]; /* (not a format: the words are the user's) */
+                snprintf(msg, sizeof msg, "--overlays: unknown overlay '%s' in '%s' (names: %s)",
+                         word, next, ids);
+                return usage_error("%s", msg);
             }
         } else if (a[0] != '-' && o->nextra == 64) {
             return usage_error("more than 64 MAP arguments: '%s' is the 65th (the map picker "
@@ -215,7 +237,16 @@ static int parse_args(int argc, char **argv, options *o)
         }
 #undef NEED_ARG
     }
-    if (!o->map) o->map = o->nextra > 0 ? o->extra[0] : default_map();
+    char where[512];
+    if (!o->map) o->map = o->nextra > 0 ? o->extra[0] : default_map(where, sizeof where);
+    if (!o->map) {
+        char msg[700];
+        snprintf(msg, sizeof msg,
+                 "no map given, and no demo.map in %s: give one (tilenav MAP), or start it from "
+                 "the tilenav directory",
+                 where);
+        return usage_error("%s", msg);
+    }
     if (o->headless && o->screenshot)
         return usage_error("%s", "--headless and --screenshot do not go together");
     if (o->headless && o->frames <= 0)

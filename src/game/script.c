@@ -306,7 +306,11 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (strcmp(cmd, "set") == 0 && nargs != 2) FAIL("usage: FRAME set NAME VALUE");
             if (strcmp(cmd, "wanderers") == 0 && nargs != 1) FAIL("usage: FRAME wanderers N");
             const tn_param_info *p = tn_world_param_find(pname);
-            if (!p) FAIL("unknown parameter %s", Q(pname));
+            if (!p) {
+                char hint[200];
+                tn_world_param_hint(pname, hint, sizeof hint);
+                FAIL("unknown parameter %s (%s)", Q(pname), hint);
+            }
             c.op = TN_SC_SET;
             c.name = p->name;
             if (strcmp(p->name, "planner") == 0 &&

@@ -709,7 +709,9 @@ static int external_tileset(doc *d, const char *source, uint32_t firstgid)
         return fail(d, "tileset path too long");
     snprintf(what, sizeof what, "tileset %.200s", source);
     struct stat st;
-    if (stat(path, &st) != 0) return fail(d, "%s: cannot open %.300s", what, path);
+    if (stat(path, &st) != 0)
+        return fail(d, "%s: cannot open %.300s: %s%s", what, path, strerror(errno),
+                    source[0] == '/' ? "" : " (a source is relative to the map's directory)");
     if (!S_ISREG(st.st_mode)) return fail(d, "%s: not a regular file", what);
     char *buf, rerr[PATH_CAP + 200];
     size_t len;

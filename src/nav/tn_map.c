@@ -220,6 +220,24 @@ static bool parse_uint(const char *s, size_t n, size_t *i, long *out)
     return true;
 }
 
+/* A header line's two whole numbers gone wrong at s[i] (after `got` of
+ * them): what is wrong in `what`, and the column of the word at fault (0
+ * when none is there: a number is missing). */
+static int bad_numbers(const char *s, size_t n, size_t i, int got, char *what, size_t cap)
+{
+    while (i < n && (s[i] == ' ' || s[i] == '\t')) i++;
+    if (i >= n) {
+        snprintf(what, cap, "%s", got == 0 ? "none given" : "only one given");
+        return 0;
+    }
+    size_t e = i;
+    while (e < n && s[e] != ' ' && s[e] != '\t') e++;
+    int len = e - i > 24 ? 24 : (int)(e - i);
+    snprintf(what, cap, got == 2 ? "'%.*s%s' is one too many" : "'%.*s%s' is not a whole number",
+             len, s + i, e - i > 24 ? "..." : "");
+    return (int)i + 1;
+}
+
 #define PERR(line, col, ...)                                                                       \
     do {                                                                                           \
         char detail_[192];                                                                         \
@@ -414,9 +432,13 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
         if ((arg = match_keyword(r.s, r.n, "size", &argn))) {
             if (w >= 0) PERR(r.lineno, 1, "repeated header line 'size'");
             size_t i = (size_t)(arg - r.s);
-            if (!parse_uint(r.s, r.n, &i, &w) || !parse_uint(r.s, r.n, &i, &h) || i != r.n)
-                PERR(r.lineno, (int)(arg - r.s) + 1,
-                     "'size' needs two whole numbers: size WIDTH HEIGHT");
+            int got = !parse_uint(r.s, r.n, &i, &w) ? 0 : !parse_uint(r.s, r.n, &i, &h) ? 1 : 2;
+            if (got < 2 || i != r.n) {
+                char what[64];
+                int col = bad_numbers(r.s, r.n, i, got, what, sizeof what);
+                PERR(r.lineno, col ? col : (int)(arg - r.s) + 1,
+                     "'size' needs two whole numbers: size WIDTH HEIGHT (%s)", what);
+            }
             if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
                 PERR(r.lineno, (int)(arg - r.s) + 1, "map size %sx%s is outside 1..%d",
                      size_text(w, wb), size_text(h, hb), TN_MAP_MAX_SIZE);
@@ -425,8 +447,13 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
         if ((arg = match_keyword(r.s, r.n, "start", &argn))) { /* a start under a block */
             if (sx >= 0) PERR(r.lineno, 1, "repeated header line 'start'");
             size_t i = (size_t)(arg - r.s);
-            if (!parse_uint(r.s, r.n, &i, &sx) || !parse_uint(r.s, r.n, &i, &sy) || i != r.n)
-                PERR(r.lineno, (int)(arg - r.s) + 1, "'start' needs two whole numbers: start X Y");
+            int got = !parse_uint(r.s, r.n, &i, &sx) ? 0 : !parse_uint(r.s, r.n, &i, &sy) ? 1 : 2;
+            if (got < 2 || i != r.n) {
+                char what[64];
+                int col = bad_numbers(r.s, r.n, i, got, what, sizeof what);
+                PERR(r.lineno, col ? col : (int)(arg - r.s) + 1,
+                     "'start' needs two whole numbers: start X Y (%s)", what);
+            }
             start_line = r.lineno;
             start_col = (int)(arg - r.s) + 1;
             continue;

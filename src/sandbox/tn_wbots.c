@@ -1036,6 +1036,35 @@ static void classic_start(const tn_map *m, const tn_body *b, const tn_phys_param
 static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy);
 
 /* Both planners' answers for a click (the HUD compares them). */
+/* With the classic planner selected, the graph's answer for the click's
+ * goal, searched the way the graph bot would plan it, when the character's
+ * graph is in the cache and has every edit of the map (built while the
+ * graph planner was selected: a build for a classic click would cost far
+ * more than the answer; the HUD then says "graph (not selected)"). */
+static void graph_compare(tn_world *w, tn_wbots *s, tn_surf *g, int gx, int gy)
+{
+    const tn_body *b = &w->character;
+    if (!g || !tn_surf_in_sync(g, w->map) || !b->on_ground) return;
+    int start = tn_surf_node_of_body(g, b);
+    if (start < 0) { /* over a ledge's edge: the node beside it, as tn_bot plans */
+        int row = (int)lroundf((b->y + (float)b->h * T) / T), j = tn_surf_lattice_j(g, b->x);
+        start = tn_surf_node_at(g, row, j + 1);
+        if (start < 0) start = tn_surf_node_at(g, row, j - 1);
+    }
+    if (start < 0) return;
+    s->last.goff = false;
+    tn_surf_stats st;
+    int n;
+    double t0 = w->clock ? w->clock() : 0.0;
+    tn_status r = tn_surf_find(g, start, gx, gy, NULL, 0, &n, &st, NULL);
+    s->last.gus = w->clock ? (w->clock() - t0) * 1e6 : -1.0;
+    /* a plan of no move (the closest place is where it stands) is no path,
+     * as the bot reads it */
+    if (tn_failed(r) || (tn_status_detail(r, TN_UNREACHABLE) && st.frames == 0)) return;
+    s->last.gs = r;
+    s->last.gframes = st.frames;
+}
+
 static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
 {
     s->last.valid = false;
@@ -1061,6 +1090,7 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     /* the graph's answer is the bot's own plan, read once tn_bot_goto made
      * it (graph_answer): one search of the graph per click, not two */
     classic_compare(w, s, gx, gy);
+    if (!graph_mode(w, s)) graph_compare(w, s, graph_for(w, s, b, LOOK), gx, gy);
 }
 
 /* The graph's answer for the click: the plan tn_bot_goto just made with
@@ -2043,11 +2073,11 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                  k == 1 ? "" : "s");
     }
     if (s->n && waits)
-        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done%s, %d waiting to plan", s->n,
-                 s->arrivals, s->trips, planning, waits);
+        snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s, %d waiting to plan", s->n,
+                 PLURAL(s->n), s->arrivals, s->trips, planning, waits);
     else if (s->n)
-        snprintf(extra, sizeof extra, " | %d bots: %d/%d trips done%s", s->n, s->arrivals, s->trips,
-                 planning);
+        snprintf(extra, sizeof extra, " | %d bot%s: %d/%d trips done%s", s->n, PLURAL(s->n),
+                 s->arrivals, s->trips, planning);
     if (s->defer)
         return snprintf(buf, cap,
                         "bot [graph]: waiting | goto (%d,%d): planned when its graph is "

@@ -68,6 +68,8 @@ void tn_world_message(tn_world *w, const char *fmt, ...)
     va_end(ap);
     tn_text_shown(w->message, sizeof w->message, raw);
     w->message_ttl = MESSAGE_STEPS;
+    w->message_serial++;
+    w->message_refusal = false;
 }
 
 bool tn_world_body_overlaps_tile(const tn_body *b, int x, int y)
@@ -527,15 +529,32 @@ static tn_status use_tool(tn_world *w, int x, int y, tn_tool tool, tn_error *err
     return s;
 }
 
-tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+static tn_status click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
 {
-    tn_error local;
-    if (!err) err = &local;
     if (!tn_map_inside(w->map, x, y)) return outside(w, x, y, err);
     if (b == TN_CLICK_MIDDLE || (b == TN_CLICK_RIGHT && shift))
         return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
     if (b == TN_CLICK_RIGHT) return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
     return use_tool(w, x, y, w->tool, err);
+}
+
+tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    const unsigned serial = w->message_serial;
+    tn_status s = click(w, x, y, b, shift, err);
+    /* A refusal's message goes when a later click succeeds without one of
+     * its own (a review saw "the last destination cannot be removed" stay
+     * under two spawn points placed after it, read as their result). */
+    if (tn_failed(s) && w->message_serial != serial)
+        w->message_refusal = true;
+    else if (tn_succeeded(s) && w->message_serial == serial && w->message_refusal) {
+        w->message[0] = '\0';
+        w->message_ttl = 0;
+        w->message_refusal = false;
+    }
+    return s;
 }
 
 tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
@@ -654,14 +673,60 @@ static bool get_char_height(const tn_world *w, double *v)
     return true;
 }
 
+/* Edit distance between a and b (Levenshtein; names of up to 31 bytes,
+ * longer ones are far from every name). */
+static int name_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b), d[32];
+    if (la > 31 || lb > 31) return 99;
+    for (int j = 0; j <= lb; j++) d[j] = j;
+    for (int i = 1; i <= la; i++) {
+        int diag = d[0];
+        d[0] = i;
+        for (int j = 1; j <= lb; j++) {
+            int up = d[j], c = diag + (a[i - 1] != b[j - 1]);
+            if (d[j] + 1 < c) c = d[j] + 1;
+            if (d[j - 1] + 1 < c) c = d[j - 1] + 1;
+            d[j] = c;
+            diag = up;
+        }
+    }
+    return d[lb];
+}
+
+void tn_world_param_hint(const char *name, char *out, size_t cap)
+{
+    int best = -1, bd = 3;
+    for (int i = 0; name && i < NPARAMS; i++) {
+        int d = name_distance(name, PARAMS[i].name);
+        if (d < bd) bd = d, best = i;
+    }
+    if (!cap) return;
+    if (best >= 0) {
+        snprintf(out, cap, "did you mean %s?", PARAMS[best].name);
+        return;
+    }
+    size_t n = (size_t)snprintf(out, cap, "parameters:");
+    for (int i = 0; i < NPARAMS && n < cap; i++)
+        n += (size_t)snprintf(out + n, cap - n, "%s %s", i ? "," : "", PARAMS[i].name);
+}
+
+/* "unknown parameter 'X' (HINT)" */
+static void unknown_param(const char *name, tn_error *err)
+{
+    char hint[200];
+    tn_world_param_hint(name, hint, sizeof hint);
+    tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s' (%s)",
+                 name ? name : "(null)", hint);
+}
+
 tn_status tn_world_set(tn_world *w, const char *name, double value, tn_error *err)
 {
     tn_error local;
     if (!err) err = &local;
     int i = name ? param_index(name) : -1;
     if (i < 0) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "unknown parameter '%s'",
-                     name ? name : "(null)");
+        unknown_param(name, err);
         tn_world_message(w, "%s", err->msg);
         return err->status;
     }

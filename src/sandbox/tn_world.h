@@ -163,7 +163,10 @@ tn_status tn_world_edit_to(tn_world *w, int x, int y, int tile, int mark, tn_err
 /* Exactly what a mouse click on tile (x, y) does: left uses the current tool,
  * right toggles a block, middle (or shift+right) a one-way platform.
  * SUCCESS | PARTIAL_RESULT, what changed in err, when the tool did it
- * elsewhere than clicked (the navpath tool's goal moved for the radius). */
+ * elsewhere than clicked (the navpath tool's goal moved for the radius).
+ * A refused click says why in the message (tn_world_message_text); a later
+ * click that succeeds without a message of its own clears it, so the
+ * status line never shows a refusal as a later click's result. */
 tn_status tn_world_click(tn_world *w, int x, int y, tn_button b, bool shift, tn_error *err);
 tn_status tn_world_set_tool(tn_world *w, tn_tool tool);
 const char *tn_tool_name(tn_tool tool);
@@ -171,6 +174,9 @@ const char *tn_tool_name(tn_tool tool);
 /* The parameter table (all parts). */
 const tn_param_info *tn_world_params(int *count);
 const tn_param_info *tn_world_param_find(const char *name);
+/* For a name that is no parameter: "did you mean NAME?" when one is at most
+ * two edits away (a typo), else "parameters: a, b, ..." (cut to cap). */
+void tn_world_param_hint(const char *name, char *out, size_t cap);
 /* Set a parameter.  INVALID_PARAM for an unknown name or a value outside
  * its range; REFUSED (and counted in tn_world_refused_edits) when a rule
  * says no, e.g. no room for a taller character where it stands. */

@@ -28,6 +28,8 @@ struct tn_world {
     int covered_start_x, covered_start_y;
     char message[TN_ERROR_MSG_MAX]; /* last HUD message */
     int message_ttl;                /* steps left to show it */
+    unsigned message_serial;        /* messages set so far (tn_world_message) */
+    bool message_refusal;           /* the message says why a click was refused */
     /* Monotonic clock in seconds, set by an interactive front end so
      * parts can time their queries for the HUD.  NULL (the default, and
      * in headless runs) keeps every output deterministic: timings are then
