@@ -501,6 +501,22 @@ static void test_long_steps(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_enemies_memory is what the create allocated (a counting allocator). */
+static void test_memory_counted(void **state)
+{
+    (void)state;
+    tu_counting c = {0};
+    tn_allocator a = tu_counting_allocator(&c);
+    tn_enemies_config cfg = tn_enemies_default_config();
+    cfg.capacity = 777;
+    tn_enemies *p = NULL;
+    assert_true(tn_succeeded(tn_enemies_create(&cfg, &a, &p, NULL)));
+    assert_int_equal(tn_enemies_memory(p), c.bytes);
+    tn_enemies_destroy(p);
+    assert_int_equal(c.allocs, c.frees);
+    assert_int_equal(tn_enemies_memory(NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -512,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_errors_have_messages),
         cmocka_unit_test(test_edits_under_enemies),
         cmocka_unit_test(test_long_steps),
+        cmocka_unit_test(test_memory_counted),
     };
     return cmocka_run_group_tests_name("enemy", tests, NULL, NULL);
 }

@@ -701,6 +701,25 @@ static void test_movingai(void **state)
     }
 }
 
+/* tn_flow_memory is what the create allocated (a counting allocator), for
+ * both connectivities and thin, odd and square boards. */
+static void test_memory_counted(void **state)
+{
+    (void)state;
+    const int sz[4][2] = {{16, 8}, {4096, 1}, {100, 37}, {256, 256}};
+    for (int k = 0; k < 4; k++)
+        for (int conn = 4; conn <= 8; conn += 4) {
+            tu_counting c = {0};
+            tn_allocator a = tu_counting_allocator(&c);
+            tn_flow *f = NULL;
+            assert_true(tn_succeeded(tn_flow_create(sz[k][0], sz[k][1], conn, &a, &f, NULL)));
+            assert_int_equal(tn_flow_memory(f), c.bytes);
+            tn_flow_destroy(f);
+            assert_int_equal(c.allocs, c.frees);
+        }
+    assert_int_equal(tn_flow_memory(NULL), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -714,6 +733,7 @@ int main(void)
         cmocka_unit_test(test_point_distance),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_movingai),
+        cmocka_unit_test(test_memory_counted),
     };
     return cmocka_run_group_tests_name("flow", tests, NULL, NULL);
 }

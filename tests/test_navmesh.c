@@ -1476,7 +1476,7 @@ static void test_funnel(void **state)
 }
 
 /* ---------------------------------------------------------------------- */
-/* tn_navmesh.h MEMORY: a tn_navquery takes exactly 690 * P + 95,638 bytes
+/* tn_navmesh.h MEMORY: a tn_navquery takes exactly 690 * P + 95,646 bytes
  * for a mesh of point capacity P (the header said ~665 * P, 4-9% short of
  * what the counting allocator measures). */
 
@@ -1496,7 +1496,7 @@ static void test_query_memory_formula(void **state)
         tn_allocator a = tu_counting_allocator(&cnt);
         tn_navquery *q = NULL;
         assert_true(tn_succeeded(tn_navquery_create(nm, &a, &q, NULL)));
-        assert_int_equal(cnt.bytes, 690 * p + 95638);
+        assert_int_equal(cnt.bytes, 690 * p + 95646);
         tn_navquery_destroy(q);
         assert_int_equal(cnt.frees, cnt.allocs);
         tn_navmesh_destroy(nm);
@@ -1699,6 +1699,41 @@ static void test_movingai_random512(void **state)
     assert_int_equal(st.failures, 0);
 }
 
+/* tn_navmesh_memory (its CDTs included) and tn_navquery_memory are what
+ * their creates allocated (a counting allocator), the worst-case capacity
+ * and one sized to a map; navquery's is the header's 690 * P + 95,646
+ * (test_query_memory_formula checks it further). */
+static void test_memory_counted(void **state)
+{
+    (void)state;
+    tn_map *map = tu_map_text("tilenav-map 1\nsize 12 6\ntiles\n"
+                              "............\n.P..##......\n....##...#..\n"
+                              "............\n......#.....\n############\n");
+    for (int k = 0; k < 2; k++) {
+        tn_navmesh_config cfg =
+            k ? tn_navmesh_config_for_map(map, 0.25f) : tn_navmesh_default_config();
+        tu_counting c = {0};
+        tn_allocator a = tu_counting_allocator(&c);
+        tn_navmesh *m = NULL;
+        assert_true(tn_succeeded(tn_navmesh_create(map->w, map->h, &cfg, &a, &m, NULL)));
+        assert_int_equal(tn_navmesh_memory(m), c.bytes);
+        tu_counting cq = {0};
+        tn_allocator aq = tu_counting_allocator(&cq);
+        tn_navquery *q = NULL;
+        assert_true(tn_succeeded(tn_navquery_create(m, &aq, &q, NULL)));
+        assert_int_equal(tn_navquery_memory(q), cq.bytes);
+        const size_t P = (size_t)(map->w + 1) * (size_t)(map->h + 1); /* the worst case's */
+        if (!k && sizeof(void *) == 8) assert_int_equal(tn_navquery_memory(q), 690 * P + 95646);
+        tn_navquery_destroy(q);
+        tn_navmesh_destroy(m);
+        assert_int_equal(c.allocs, c.frees);
+        assert_int_equal(cq.allocs, cq.frees);
+    }
+    assert_int_equal(tn_navmesh_memory(NULL), 0);
+    assert_int_equal(tn_navquery_memory(NULL), 0);
+    tn_map_destroy(map);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1723,6 +1758,7 @@ int main(void)
         cmocka_unit_test(test_draw),
         cmocka_unit_test(test_movingai_small),
         cmocka_unit_test(test_movingai_random512),
+        cmocka_unit_test(test_memory_counted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

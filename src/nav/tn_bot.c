@@ -3,6 +3,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "tn_bot.h"
+#include "internal/memcount.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ enum { JUMP_NONE = 0, JUMP_WANT, JUMP_HOLD };
 
 struct tn_bot {
     tn_allocator alloc;
+    size_t mem; /* bytes its create allocated (tn_bot_memory) */
     tn_bot_config cfg;
     tn_path_node *path;
     int n, cur;
@@ -139,22 +141,28 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
                             TN_BOT_PATH_CAP_MAX);
     if (!c.stuck_steps) c.stuck_steps = TN_BOT_STUCK_STEPS;
     if (!c.max_replans) c.max_replans = 48;
-    tn_bot *b = tn_alloc(a, sizeof *b);
+    tn_memcount mc; /* (the bot's memory: what its create allocated) */
+    tn_allocator ca = tn_memcount_wrap(&mc, a);
+    tn_bot *b = tn_alloc(&ca, sizeof *b);
     if (!b) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "bot: out of memory");
     if (a) b->alloc = *a;
     b->cfg = c;
-    b->path = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->path);
-    b->legs = tn_alloc_array(a, (size_t)c.path_cap, sizeof *b->legs);
+    b->path = tn_alloc_array(&ca, (size_t)c.path_cap, sizeof *b->path);
+    b->legs = tn_alloc_array(&ca, (size_t)c.path_cap, sizeof *b->legs);
     if (!b->path || !b->legs) {
         tn_bot_destroy(b);
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "bot: out of memory");
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                            "bot: out of memory for its path of %d nodes", c.path_cap);
     }
+    b->mem = mc.bytes;
     b->goal_x = b->goal_y = -1;
     b->search_us = -1.0;
     tn_error_clear(&b->perr);
     *out = b;
     return TN_OK;
 }
+
+size_t tn_bot_memory(const tn_bot *b) { return b ? b->mem : 0; }
 
 void tn_bot_destroy(tn_bot *b)
 {

@@ -125,6 +125,9 @@ typedef struct tn_bot tn_bot;
 tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot **out,
                         tn_error *err);
 void tn_bot_destroy(tn_bot *b);
+/* The bytes tn_bot_create allocated for b (all it ever will: the
+ * formula under the header's first comment); 0 for NULL. */
+size_t tn_bot_memory(const tn_bot *b);
 
 /* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
  * the map, where no w x h box can stand near the tile, or for physics the

@@ -8,6 +8,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "internal/cdt_impl.h"
+#include "internal/memcount.h"
 
 /* ------------------------------------------------------------------------ */
 /* Create / destroy                                                           */
@@ -53,7 +54,9 @@ static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, 
                      max_points, TN_CDT_MAX_POINTS, max_segments);
         return NULL;
     }
-    tn_cdt *c = tn_alloc(a, sizeof *c);
+    tn_memcount mc; /* (the object's memory: what its create allocated) */
+    tn_allocator ca = tn_memcount_wrap(&mc, a);
+    tn_cdt *c = tn_alloc(&ca, sizeof *c);
     if (!c) goto oom;
     if (a) {
         c->alloc = *a;
@@ -75,28 +78,28 @@ static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, 
      * in 2*nt ints each; the removal's two BFS layers need nt each */
     c->tmp_cap = (int)(2 * nt + 16);
     c->chain_off = (int)np + 8; /* a chain holds distinct points: < np + 8 entries */
-    c->xy = tn_alloc_array(c->ap, 2 * np, sizeof *c->xy);
-    c->sxy = tn_alloc_array(c->ap, 2 * np, sizeof *c->sxy);
-    c->loc = tn_alloc_array(c->ap, np, sizeof *c->loc);
-    c->remap = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->vert_tri = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->vert_edge = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->dedup = tn_alloc_array(c->ap, dsz, sizeof(int32_t));
-    c->hull_next = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->hull_prev = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->hull_tri = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->hull_hash = tn_alloc_array(c->ap, (size_t)hs, sizeof(int32_t));
-    c->keys = tn_alloc_array(c->ap, np, sizeof(uint32_t));
-    c->keys2 = tn_alloc_array(c->ap, np, sizeof(uint32_t));
-    c->ids = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->ids2 = tn_alloc_array(c->ap, np, sizeof(int32_t));
-    c->tris = tn_alloc_array(c->ap, 3 * nt, sizeof(int32_t));
-    c->he = tn_alloc_array(c->ap, 3 * nt, sizeof(int32_t));
-    c->fixed = tn_alloc_array(c->ap, 3 * nt, sizeof(uint8_t));
-    c->stack = tn_alloc_array(c->ap, np + 16, sizeof(int32_t));
-    c->tmp_a = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
-    c->tmp_b = tn_alloc_array(c->ap, (size_t)c->tmp_cap, sizeof(int32_t));
-    c->tscratch = tn_alloc_array(c->ap, nt, sizeof(int32_t));
+    c->xy = tn_alloc_array(&ca, 2 * np, sizeof *c->xy);
+    c->sxy = tn_alloc_array(&ca, 2 * np, sizeof *c->sxy);
+    c->loc = tn_alloc_array(&ca, np, sizeof *c->loc);
+    c->remap = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->vert_tri = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->vert_edge = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->dedup = tn_alloc_array(&ca, dsz, sizeof(int32_t));
+    c->hull_next = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->hull_prev = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->hull_tri = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->hull_hash = tn_alloc_array(&ca, (size_t)hs, sizeof(int32_t));
+    c->keys = tn_alloc_array(&ca, np, sizeof(uint32_t));
+    c->keys2 = tn_alloc_array(&ca, np, sizeof(uint32_t));
+    c->ids = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->ids2 = tn_alloc_array(&ca, np, sizeof(int32_t));
+    c->tris = tn_alloc_array(&ca, 3 * nt, sizeof(int32_t));
+    c->he = tn_alloc_array(&ca, 3 * nt, sizeof(int32_t));
+    c->fixed = tn_alloc_array(&ca, 3 * nt, sizeof(uint8_t));
+    c->stack = tn_alloc_array(&ca, np + 16, sizeof(int32_t));
+    c->tmp_a = tn_alloc_array(&ca, (size_t)c->tmp_cap, sizeof(int32_t));
+    c->tmp_b = tn_alloc_array(&ca, (size_t)c->tmp_cap, sizeof(int32_t));
+    c->tscratch = tn_alloc_array(&ca, nt, sizeof(int32_t));
     /* sweep columns (x span + 2 of them): at least 4160, more when there
      * are points for them (a w-wide tile map has more than w corners), up
      * to the exact range: 16.6-66 KB */
@@ -104,15 +107,16 @@ static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, 
     if (cols < 4096 + 64) cols = 4096 + 64;
     if (cols > RECT_MAX_SPAN + 64) cols = RECT_MAX_SPAN + 64;
     c->col_cap = (int)((cols + 63) / 64 * 64);
-    c->pflag = tn_alloc_array(c->ap, np, 1);
-    c->colv = tn_alloc_array(c->ap, (size_t)c->col_cap, sizeof(int32_t));
-    c->colbits = tn_alloc_array(c->ap, (size_t)c->col_cap / 64, sizeof(uint64_t));
+    c->pflag = tn_alloc_array(&ca, np, 1);
+    c->colv = tn_alloc_array(&ca, (size_t)c->col_cap, sizeof(int32_t));
+    c->colbits = tn_alloc_array(&ca, (size_t)c->col_cap / 64, sizeof(uint64_t));
     if (!c->pflag || !c->colv || !c->colbits) goto oom;
     if (!c->xy || !c->sxy || !c->loc || !c->remap || !c->vert_tri || !c->vert_edge || !c->dedup ||
         !c->hull_next || !c->hull_prev || !c->hull_tri || !c->hull_hash || !c->keys || !c->keys2 ||
         !c->ids || !c->ids2 || !c->tris || !c->he || !c->fixed || !c->stack || !c->tmp_a ||
         !c->tmp_b || !c->tscratch)
         goto oom;
+    c->mem = mc.bytes;
     return c;
 oom:
     tn_cdt_destroy(c);
@@ -120,6 +124,8 @@ oom:
                  "tn_cdt_create: out of memory for %d points", max_points);
     return NULL;
 }
+
+size_t tn_cdt_memory(const tn_cdt *c) { return c ? c->mem : 0; }
 
 tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_cdt **out,
                         tn_error *err)

@@ -200,6 +200,8 @@ typedef struct tn_cdt_mesh {
 tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a, tn_cdt **out,
                         tn_error *err);
 void tn_cdt_destroy(tn_cdt *c);
+/* The bytes tn_cdt_create allocated for c (all it ever will); 0 for NULL. */
+size_t tn_cdt_memory(const tn_cdt *c);
 
 /* Integer coordinates (exact predicates).  xy: 2*npoints values in
  * [-TN_CDT_MAX_COORD, TN_CDT_MAX_COORD].  segs: 2*nsegs point indices.

@@ -84,6 +84,11 @@ tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
     return TN_OK;
 }
 
+size_t tn_enemies_memory(const tn_enemies *s)
+{
+    return s ? sizeof *s + (size_t)s->cfg.capacity * sizeof *s->e : 0;
+}
+
 void tn_enemies_destroy(tn_enemies *s)
 {
     if (!s) return;

@@ -122,6 +122,9 @@ tn_status tn_enemies_validate(const tn_enemies_config *cfg, tn_error *err);
 tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a, tn_enemies **out,
                             tn_error *err);
 void tn_enemies_destroy(tn_enemies *s);
+/* sizeof(tn_enemies) + capacity * sizeof(tn_enemy): the bytes its create
+ * allocated; 0 for NULL. */
+size_t tn_enemies_memory(const tn_enemies *s);
 /* New ranges / rate.  The capacity is fixed at creation: cfg->capacity must
  * be the pool's or 0 (keep), else INVALID_PARAM with a message. */
 tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_error *err);

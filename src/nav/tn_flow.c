@@ -3,6 +3,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "tn_flow.h"
+#include "internal/memcount.h"
 
 #include <math.h>
 #include <string.h>
@@ -187,6 +188,8 @@ static int compute_dir(const tn_flow *f, int i)
 
 /* ---- creation ---- */
 
+size_t tn_flow_memory(const tn_flow *f) { return f ? f->mem : 0; }
+
 tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, tn_flow **out,
                          tn_error *err)
 {
@@ -200,7 +203,9 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, 
     if (connectivity != 4 && connectivity != 8)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "flow: connectivity %d is neither 4 nor 8", connectivity);
-    tn_flow *f = tn_alloc(a, sizeof *f);
+    tn_memcount mc; /* (the field's memory: what its create allocated) */
+    tn_allocator ca = tn_memcount_wrap(&mc, a);
+    tn_flow *f = tn_alloc(&ca, sizeof *f);
     if (!f) goto oom;
     if (a) f->alloc = *a;
     f->w = w;
@@ -211,20 +216,20 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, 
     size_t n = (size_t)f->npad;
     /* The largest key: every open cell on a path, each step <= sqrt(2). */
     f->kcap = (int)((double)n * (connectivity == 8 ? SQRT2 : 1.0)) + 2;
-    f->kind = tn_alloc(a, n);
-    f->dir = tn_alloc(a, n);
-    f->d = tn_alloc_array(a, n, sizeof(int32_t));
+    f->kind = tn_alloc(&ca, n);
+    f->dir = tn_alloc(&ca, n);
+    f->d = tn_alloc_array(&ca, n, sizeof(int32_t));
     if (connectivity == 8) {
-        f->dd = tn_alloc_array(a, n, sizeof(int32_t));
-        f->dv = tn_alloc_array(a, n, sizeof(double));
+        f->dd = tn_alloc_array(&ca, n, sizeof(int32_t));
+        f->dv = tn_alloc_array(&ca, n, sizeof(double));
     }
     for (int j = 0; j < 8; j++) f->off[j] = tn_dir_dy[j] * f->stride + tn_dir_dx[j];
-    f->q = tn_alloc_array(a, n, sizeof(int32_t));
-    f->list = tn_alloc_array(a, n, sizeof(int32_t));
-    f->bnext = tn_alloc_array(a, n, sizeof(int32_t));
-    f->bprev = tn_alloc_array(a, n, sizeof(int32_t));
-    f->bhead = tn_alloc_array(a, (size_t)f->kcap, sizeof(int32_t));
-    f->stamp = tn_alloc_array(a, n, sizeof(uint32_t));
+    f->q = tn_alloc_array(&ca, n, sizeof(int32_t));
+    f->list = tn_alloc_array(&ca, n, sizeof(int32_t));
+    f->bnext = tn_alloc_array(&ca, n, sizeof(int32_t));
+    f->bprev = tn_alloc_array(&ca, n, sizeof(int32_t));
+    f->bhead = tn_alloc_array(&ca, (size_t)f->kcap, sizeof(int32_t));
+    f->stamp = tn_alloc_array(&ca, n, sizeof(uint32_t));
     bool blocks_ok = true;
     if (connectivity == 4) {
         f->bstride = (w + 15) / 16 + 2;
@@ -234,14 +239,14 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, 
          * search state is one line, its settled bits two. */
         const size_t per =
             sizeof(struct tn_flow_bfs) + sizeof(struct tn_flow_block) + sizeof(struct tn_flow_bmap);
-        f->bmem = nb <= (SIZE_MAX - 64) / per ? tn_alloc(a, nb * per + 64) : NULL;
+        f->bmem = nb <= (SIZE_MAX - 64) / per ? tn_alloc(&ca, nb * per + 64) : NULL;
         if (f->bmem) {
             uintptr_t p = ((uintptr_t)f->bmem + 63) & ~(uintptr_t)63;
             f->bfs = (struct tn_flow_bfs *)p;
             f->blk = (struct tn_flow_block *)(p + nb * sizeof(struct tn_flow_bfs));
             f->bmap = (struct tn_flow_bmap *)((uintptr_t)(f->blk + nb));
         }
-        f->blist = tn_alloc_array(a, 4 * nb, sizeof(int32_t));
+        f->blist = tn_alloc_array(&ca, 4 * nb, sizeof(int32_t));
         /* tn_alloc zeroes: padding blocks stay empty for good. */
         blocks_ok = f->bmem && f->blist;
     }
@@ -258,6 +263,7 @@ tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, 
     }
     for (int k = 0; k < f->kcap; k++) f->bhead[k] = -1;
     b_reset_range(f);
+    f->mem = mc.bytes;
     *out = f;
     return TN_OK;
 oom:

@@ -132,6 +132,7 @@ typedef struct tn_flow {
     struct tn_flow_bmap *bmap; /* [nblk] the map, as bits */
     int32_t *blist; /* [4 * nblk] candidates of this level, of the next; settled; stale */
     tn_allocator alloc;
+    size_t mem; /* bytes its create allocated (tn_flow_memory) */
 } tn_flow;
 
 #define TN_FLOW_FAR INT32_MAX
@@ -141,6 +142,9 @@ typedef struct tn_flow {
 tn_status tn_flow_create(int w, int h, int connectivity, const tn_allocator *a, tn_flow **out,
                          tn_error *err);
 void tn_flow_destroy(tn_flow *f);
+/* The bytes tn_flow_create allocated for f (all it ever will: see Memory
+ * above); 0 for NULL. */
+size_t tn_flow_memory(const tn_flow *f);
 
 /* The kind of map tile (x, y): WALL for a block (and outside), DEST for an
  * empty tile marked D, else OPEN. */

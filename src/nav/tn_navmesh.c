@@ -8,6 +8,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "internal/navmesh_impl.h"
+#include "internal/memcount.h"
 
 /* ------------------------------------------------------------------------ */
 /* Create / destroy */
@@ -120,7 +121,9 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
                      map_w, map_h);
         return NULL;
     }
-    tn_navmesh *m = tn_alloc(a, sizeof *m);
+    tn_memcount mc; /* (its own arrays' memory; the CDTs count theirs) */
+    tn_allocator ca = tn_memcount_wrap(&mc, a);
+    tn_navmesh *m = tn_alloc(&ca, sizeof *m);
     if (!m) {
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                      "navmesh: out of memory for the navmesh");
@@ -136,7 +139,7 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
     m->max_tris = tn_maxi(2 * m->max_points, 4);
     m->bw = (map_w + TN_NAVMESH_BUCKET - 1) / TN_NAVMESH_BUCKET;
     m->bh = (map_h + TN_NAVMESH_BUCKET - 1) / TN_NAVMESH_BUCKET;
-    const tn_allocator *al = &m->alloc;
+    const tn_allocator *al = &ca;
     m->free = tn_alloc_array(al, (size_t)map_w * (size_t)map_h, 1);
     m->stride = (map_w + 1 + 63) / 64;
     m->bits = tn_alloc_array(al, (size_t)(map_h + 2) * (size_t)m->stride, sizeof(uint64_t));
@@ -187,10 +190,16 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
                      "navmesh: out of memory for a %dx%d navmesh", map_w, map_h);
         return NULL;
     }
-    if (tn_succeeded(tn_cdt_create(m->max_points, m->max_segs, al, &m->cdt, err)))
-        tn_cdt_create(LOCAL_PTS, LOCAL_SEGS, al, &m->sub, err);
+    m->mem = mc.bytes;
+    if (tn_succeeded(tn_cdt_create(m->max_points, m->max_segs, &m->alloc, &m->cdt, err)))
+        tn_cdt_create(LOCAL_PTS, LOCAL_SEGS, &m->alloc, &m->sub, err);
     if (!m->cdt || !m->sub) {
+        const int points = m->max_points;
         tn_navmesh_destroy(m);
+        /* (tn_cdt_create's message named tn_cdt_create: the caller made a navmesh) */
+        tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                     "navmesh: out of memory for the triangulation of a %dx%d navmesh (%d points)",
+                     map_w, map_h, points);
         return NULL;
     }
     return m;
@@ -205,6 +214,11 @@ tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
     tn_error *e = err ? err : &local;
     *out = navmesh_new(map_w, map_h, cfg, a, e);
     return *out ? nm_ok(err) : e->status;
+}
+
+size_t tn_navmesh_memory(const tn_navmesh *m)
+{
+    return m ? m->mem + tn_cdt_memory(m->cdt) + tn_cdt_memory(m->sub) : 0;
 }
 
 void tn_navmesh_set_clock(tn_navmesh *m, double (*clock)(void))

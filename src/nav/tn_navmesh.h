@@ -136,7 +136,7 @@
  * MEMORY (bytes; counting allocator, 64-bit): mesh ~ 300 * P + 16 * S +
  * W * H + 1.2 MB (106 * P of its own arrays, 2 triangles of 36 bytes per
  * point, tn_cdt's 183-192 * P, fixed scratch of the local update and its
- * 2048-point CDT); a tn_navquery exactly 690 * P + 95,638 bytes (94 KB
+ * 2048-point CDT); a tn_navquery exactly 690 * P + 95,646 bytes (94 KB
  * of fixed pools: 1 KB per point at 16x16, 718 B for P = 3,467):
  * the triangle A* and interval search, per triangle of capacity (2 per
  * point), and the radius search: per point 2 heap offers and 1/2 label of
@@ -214,6 +214,9 @@ tn_navmesh_config tn_navmesh_config_for_map(const tn_map *map, float headroom);
 tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
                             const tn_allocator *a, tn_navmesh **out, tn_error *err);
 void tn_navmesh_destroy(tn_navmesh *m);
+/* The bytes tn_navmesh_create allocated for m, its two CDTs' included (all
+ * it ever will: see MEMORY); 0 for NULL. */
+size_t tn_navmesh_memory(const tn_navmesh *m);
 
 /* (Re)build from `map` (at most the created size).  Fails with CAPACITY when
  * the outlines exceed configured capacities; the mesh is then empty (every
@@ -295,6 +298,9 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
 tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navquery **out,
                              tn_error *err);
 void tn_navquery_destroy(tn_navquery *q);
+/* The bytes tn_navquery_create allocated for q (690 * P + 95,646: see
+ * MEMORY); 0 for NULL. */
+size_t tn_navquery_memory(const tn_navquery *q);
 
 /* A path from s to g for an agent of `radius` (query units, >= 0): with
  * radius 0 the exact any-angle shortest one, with radius > 0 the shortest

@@ -7,6 +7,7 @@
 #pragma STDC FP_CONTRACT OFF
 #endif
 #include "internal/navmesh_impl.h"
+#include "internal/memcount.h"
 
 #include "tn_trace.h"
 
@@ -238,6 +239,7 @@ typedef struct vitem {
 
 struct tn_navquery {
     tn_allocator alloc;
+    size_t mem; /* bytes its create allocated (tn_navquery_memory) */
     const tn_navmesh *m;
     int cap; /* triangles */
     uint32_t gen;
@@ -372,9 +374,20 @@ tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navq
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navquery create: NULL out");
     tn_error local;
     tn_error *e = err ? err : &local;
-    *out = navquery_new(m, a, e);
-    return *out ? nm_ok(err) : e->status;
+    tn_memcount mc; /* (its memory: what this create allocates) */
+    tn_allocator ca = tn_memcount_wrap(&mc, a);
+    *out = navquery_new(m, &ca, e);
+    if (!*out) return e->status;
+    /* it keeps the caller's allocator, not this create's counter */
+    if (a)
+        (*out)->alloc = *a;
+    else
+        memset(&(*out)->alloc, 0, sizeof(*out)->alloc);
+    (*out)->mem = mc.bytes;
+    return nm_ok(err);
 }
+
+size_t tn_navquery_memory(const tn_navquery *q) { return q ? q->mem : 0; }
 
 void tn_navquery_destroy(tn_navquery *q)
 {

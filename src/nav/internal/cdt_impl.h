@@ -33,6 +33,7 @@
 struct tn_cdt {
     tn_allocator alloc;
     const tn_allocator *ap; /* &alloc, or NULL for malloc */
+    size_t mem;             /* bytes its create allocated (tn_cdt_memory) */
     int max_points, max_segments, max_tris;
 
     unsigned flags;

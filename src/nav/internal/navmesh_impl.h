@@ -33,6 +33,7 @@
 
 struct tn_navmesh {
     tn_allocator alloc;
+    size_t mem;       /* bytes its create allocated, its CDTs' apart (tn_navmesh_memory) */
     int cap_w, cap_h; /* created size */
     int w, h;         /* size of the last built map */
     float tile_size;
