@@ -1044,7 +1044,12 @@ static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy);
 static void graph_compare(tn_world *w, tn_wbots *s, tn_surf *g, int gx, int gy)
 {
     const tn_body *b = &w->character;
-    if (!g || !tn_surf_in_sync(g, w->map) || !b->on_ground) return;
+    if (!g || !tn_surf_in_sync(g, w->map)) return;
+    s->last.goff = false;
+    if (!b->on_ground) { /* the graph bot plans on landing: not searched */
+        s->last.gnostart = true;
+        return;
+    }
     int start = tn_surf_node_of_body(g, b);
     if (start < 0) { /* over a ledge's edge: the node beside it, as tn_bot plans */
         int row = (int)lroundf((b->y + (float)b->h * T) / T), j = tn_surf_lattice_j(g, b->x);
@@ -1052,7 +1057,6 @@ static void graph_compare(tn_world *w, tn_wbots *s, tn_surf *g, int gx, int gy)
         if (start < 0) start = tn_surf_node_at(g, row, j - 1);
     }
     if (start < 0) return;
-    s->last.goff = false;
     tn_surf_stats st;
     int n;
     double t0 = w->clock ? w->clock() : 0.0;
