@@ -7,6 +7,18 @@
  * full (why each shortcut is exact, how it is tested); docs/perf.md what
  * each part costs and what was tried.
  *
+ * AT A GLANCE (each in full below):
+ *  - limits: tiles of TN_TILE_PX (16) px only; a box of 1..3 x 1..9 tiles;
+ *    jump height 1..8; a walk step that divides a tile into 1..64 equal
+ *    lattice steps; edges of at most TN_SURF_MAX_AIR frames (PROFILE, UNITS);
+ *  - memory: all in the create, tn_surf_memory (the graph), and
+ *    tn_surf_query_memory per query object; queries never allocate; a
+ *    repair reuses the graph's block pool (OUT OF MEMORY);
+ *  - threads: one writer; query objects read a graph from many threads at
+ *    once (THREAD SAFETY);
+ *  - cost: a demo-map build is about 10 ms of CPU; every other number,
+ *    demo and big levels, is in docs/bench.md (COST).
+ *
  * PROFILE.  A graph belongs to one movement profile: box w x h tiles
  * (1..3 x 1..9), physics parameters (tn_phys_validate; jump height 1..8),
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
