@@ -11,9 +11,9 @@
  *  - limits: tiles of TN_TILE_PX (16) px only; a box of 1..3 x 1..9 tiles;
  *    jump height 1..8; a walk step that divides a tile into 1..64 equal
  *    lattice steps; edges of at most TN_SURF_MAX_AIR frames (PROFILE, UNITS);
- *  - memory: all in the create, tn_surf_memory (the graph), and
- *    tn_surf_query_memory per query object; queries never allocate; a
- *    repair reuses the graph's block pool (OUT OF MEMORY);
+ *  - memory: tn_surf_memory (the graph, as builds and repairs grow it)
+ *    and tn_surf_query_memory per query object; queries never allocate;
+ *    running out is said and never leaves a broken graph (OUT OF MEMORY);
  *  - threads: one writer; query objects read a graph from many threads at
  *    once (THREAD SAFETY);
  *  - cost: a demo-map build is about 10 ms of CPU; every other number,
