@@ -320,6 +320,14 @@ static void test_partial_path(void **state)
     assert_int_equal(tn_path_find(pf, m, &q, out, 64, &n, &st, &e), TN_SUCCESS);
     assert_int_equal(e.msg[0], '\0');
     assert_true(st.raw_nodes > 3);
+    /* no buffer asks for the search alone: a success, not BUFFER_TOO_SMALL
+     * (as tn_surf_find; a review found the two disagreeing) */
+    n = 9;
+    assert_int_equal(tn_path_find(pf, m, &q, NULL, 0, &n, &st, &e), TN_SUCCESS);
+    assert_int_equal(n, 0);
+    assert_true(st.raw_nodes > 3);
+    s = tn_path_find(pf, m, &u, NULL, 0, &n, &st, &e); /* and a partial one stays partial */
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
     tn_path_destroy(pf);
     tn_map_destroy(m);
 }

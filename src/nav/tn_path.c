@@ -789,7 +789,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     if (count) *count = got;
     tn_status s = TN_SUCCESS;
     if (r.detail) s |= TN_PARTIAL_RESULT | r.detail;
-    if (got < wanted) s |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
+    if (out && got < wanted) s |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
     if (s != TN_SUCCESS)
         partial_message(err, s, q, q->max_expand ? q->max_expand : pf->limit, r.end, got, wanted);
     return s;

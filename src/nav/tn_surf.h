@@ -531,7 +531,7 @@ bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0
  * standing tile).  Legs go to `out` (cap entries; PARTIAL_RESULT |
  * BUFFER_TOO_SMALL when more were needed, with a message).  out NULL asks
  * for the stats only: no legs, *count 0 and no BUFFER_TOO_SMALL whatever
- * cap is (unlike tn_path_find, whose NULL out with cap 0 reports it);
+ * cap is (as tn_path_find);
  * count and stats may be NULL.  Status as in the header comment; FAILURE|INVALID_PARAM
  * with a message for a bad start, a goal outside the map or where no node
  * of this profile stands, or cap < 0 with out non-NULL. */

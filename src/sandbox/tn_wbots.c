@@ -2141,9 +2141,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(ct, sizeof ct, "n/a");
 /* found / partial as the bots read a search: partial when the goal was
  * unreachable, "limit reached" when the search stopped at its state limit
- * (the goal may be reachable: it was not looked for further) (a search
- * asked for no path buffer also says BUFFER_TOO_SMALL | PARTIAL_RESULT:
- * that is not an answer) */
+ * (the goal may be reachable: it was not looked for further) */
 #define ANSWER(st)                                              \
     (tn_failed(st)                            ? "none"          \
      : tn_status_detail(st, TN_UNREACHABLE)   ? "partial"       \
