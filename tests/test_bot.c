@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "testutil.h"
+#include "tu_nav.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -1553,32 +1554,20 @@ static void test_create_names_field(void **state)
 /* tn_bot_memory is what tn_bot_create allocated, counted by the caller's
  * allocator (a review could not compute the header's formula: the bot is
  * opaque); with no allocator the same. */
-static size_t mem_counted;
-static void *mem_alloc(void *u, size_t n)
-{
-    (void)u;
-    mem_counted += n;
-    return malloc(n);
-}
-static void mem_free(void *u, void *p)
-{
-    (void)u;
-    free(p);
-}
 static void test_memory_counted(void **state)
 {
     (void)state;
-    tn_allocator a = {mem_alloc, mem_free, NULL};
     for (int cap = 0; cap <= 300; cap += 150) {
+        tu_counting cnt = {0};
+        tn_allocator a = tu_counting_allocator(&cnt);
         tn_bot_config c = {0};
         c.path_cap = cap;
         tn_bot *b = NULL, *b2 = NULL;
-        mem_counted = 0;
         assert_true(tn_succeeded(tn_bot_create(&c, &a, &b, NULL)));
-        assert_true(mem_counted > 0);
-        assert_int_equal(tn_bot_memory(b), mem_counted);
+        assert_true(cnt.bytes > 0);
+        assert_int_equal(tn_bot_memory(b), cnt.bytes);
         assert_true(tn_succeeded(tn_bot_create(&c, NULL, &b2, NULL)));
-        assert_int_equal(tn_bot_memory(b2), mem_counted);
+        assert_int_equal(tn_bot_memory(b2), cnt.bytes);
         tn_bot_destroy(b);
         tn_bot_destroy(b2);
     }

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "tn_cdt.h"
+#include "tu_nav.h"
 #include "tn_rng.h"
 
 /* ------------------------------------------------------------------------ */
@@ -1885,28 +1886,16 @@ static void test_no_alloc_in_build(void **state)
 }
 
 /* tn_cdt_memory is what tn_cdt_create allocated (a counting allocator). */
-static size_t cdt_counted;
-static void *cdt_count_alloc(void *u, size_t n)
-{
-    (void)u;
-    cdt_counted += n;
-    return malloc(n);
-}
-static void cdt_count_free(void *u, void *p)
-{
-    (void)u;
-    free(p);
-}
 static void test_memory_counted(void **state)
 {
     (void)state;
-    tn_allocator a = {cdt_count_alloc, cdt_count_free, NULL};
     const int pts[3] = {0, 100, 5000};
     for (int k = 0; k < 3; k++) {
+        tu_counting cnt = {0};
+        tn_allocator a = tu_counting_allocator(&cnt);
         tn_cdt *c = NULL;
-        cdt_counted = 0;
         assert_true(tn_succeeded(tn_cdt_create(pts[k], 2 * pts[k], &a, &c, NULL)));
-        assert_int_equal(tn_cdt_memory(c), cdt_counted);
+        assert_int_equal(tn_cdt_memory(c), cnt.bytes);
         tn_cdt_destroy(c);
     }
     assert_int_equal(tn_cdt_memory(NULL), 0);

@@ -916,18 +916,24 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
     return n;
 }
 
+/* The directory of `path` ("." for a bare name, "/" at the root). */
+static void dir_of(const char *path, char *dir, size_t cap)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, cap, ".");
+    else if (slash == path)
+        snprintf(dir, cap, "/");
+    else
+        snprintf(dir, cap, "%.*s", (int)(slash - path), path);
+}
+
 /* The longest file name in the directory of `path` (pathconf; 255, Linux's
  * NAME_MAX, when it cannot say or says more). */
 static size_t name_max_for(const char *path)
 {
-    const char *slash = strrchr(path, '/');
     char dir[1024];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    dir_of(path, dir, sizeof dir);
     long n = pathconf(dir, _PC_NAME_MAX);
     return n > 0 && n < 255 ? (size_t)n : 255;
 }
@@ -971,12 +977,7 @@ int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t
 {
     const char *slash = strrchr(map_path, '/');
     char dir[1024];
-    if (!slash)
-        snprintf(dir, sizeof dir, ".");
-    else if (slash == map_path)
-        snprintf(dir, sizeof dir, "/");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash - map_path), map_path);
+    dir_of(map_path, dir, sizeof dir);
     if (access(dir, W_OK) == 0) return tn_autosave_path(map_path, out, cap, err, errcap);
     const char *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
     char data[1024];

@@ -238,6 +238,18 @@ static int bad_numbers(const char *s, size_t n, size_t i, int got, char *what, s
     return (int)i + 1;
 }
 
+/* A header line's two whole numbers after its keyword (arg): 0, or the
+ * column to name with what is wrong in `what`. */
+static int two_numbers(const char *s, size_t n, const char *arg, long *a, long *b, char *what,
+                       size_t cap)
+{
+    size_t i = (size_t)(arg - s);
+    int got = !parse_uint(s, n, &i, a) ? 0 : !parse_uint(s, n, &i, b) ? 1 : 2;
+    if (got == 2 && i == n) return 0;
+    int col = bad_numbers(s, n, i, got, what, cap);
+    return col ? col : (int)(arg - s) + 1;
+}
+
 #define PERR(line, col, ...)                                                                       \
     do {                                                                                           \
         char detail_[192];                                                                         \
@@ -431,14 +443,10 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
             PERR(r.lineno, 1, "repeated header line 'tilenav-map'");
         if ((arg = match_keyword(r.s, r.n, "size", &argn))) {
             if (w >= 0) PERR(r.lineno, 1, "repeated header line 'size'");
-            size_t i = (size_t)(arg - r.s);
-            int got = !parse_uint(r.s, r.n, &i, &w) ? 0 : !parse_uint(r.s, r.n, &i, &h) ? 1 : 2;
-            if (got < 2 || i != r.n) {
-                char what[64];
-                int col = bad_numbers(r.s, r.n, i, got, what, sizeof what);
-                PERR(r.lineno, col ? col : (int)(arg - r.s) + 1,
-                     "'size' needs two whole numbers: size WIDTH HEIGHT (%s)", what);
-            }
+            char what[64];
+            int col = two_numbers(r.s, r.n, arg, &w, &h, what, sizeof what);
+            if (col)
+                PERR(r.lineno, col, "'size' needs two whole numbers: size WIDTH HEIGHT (%s)", what);
             if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
                 PERR(r.lineno, (int)(arg - r.s) + 1, "map size %sx%s is outside 1..%d",
                      size_text(w, wb), size_text(h, hb), TN_MAP_MAX_SIZE);
@@ -446,14 +454,9 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
         }
         if ((arg = match_keyword(r.s, r.n, "start", &argn))) { /* a start under a block */
             if (sx >= 0) PERR(r.lineno, 1, "repeated header line 'start'");
-            size_t i = (size_t)(arg - r.s);
-            int got = !parse_uint(r.s, r.n, &i, &sx) ? 0 : !parse_uint(r.s, r.n, &i, &sy) ? 1 : 2;
-            if (got < 2 || i != r.n) {
-                char what[64];
-                int col = bad_numbers(r.s, r.n, i, got, what, sizeof what);
-                PERR(r.lineno, col ? col : (int)(arg - r.s) + 1,
-                     "'start' needs two whole numbers: start X Y (%s)", what);
-            }
+            char what[64];
+            int col = two_numbers(r.s, r.n, arg, &sx, &sy, what, sizeof what);
+            if (col) PERR(r.lineno, col, "'start' needs two whole numbers: start X Y (%s)", what);
             start_line = r.lineno;
             start_col = (int)(arg - r.s) + 1;
             continue;
