@@ -43,7 +43,8 @@ int main(void)
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    /* 16-px tiles (TN_TILE_PX, which the graph assumes), jump 4 tiles high */
+    /* 16-px tiles (TN_TILE_PX; 32 px and other powers of two: graph_tiles32.c),
+     * jump 4 tiles high */
     tn_phys_params phys = tn_phys_default(4.0f);
     tn_body body;
     tn_body_place(&body, &phys, 1, 2, map->start_x, map->start_y);

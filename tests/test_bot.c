@@ -520,6 +520,31 @@ static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, in
     return false;
 }
 
+/* Bots 0 (16 px) and 1 (k x 16 px) on their trips, step by step for up to
+ * `max` steps: the same keys every step, body 1 exactly k times body 0, both
+ * active or both done; at the end the same state, plans and re-plans.
+ * Returns bot 0's info; *steps counts the steps. */
+static tn_bot_info lockstep(tn_bot *bot[2], tn_path *pf[2], const tn_map *m, tn_body b[2],
+                            const tn_phys_params p[2], float k, int max, long *steps)
+{
+    for (int f = 0; f < max; f++, (*steps)++) {
+        tn_input in0 = tn_bot_step(bot[0], pf[0], m, &b[0], &p[0]);
+        tn_input in1 = tn_bot_step(bot[1], pf[1], m, &b[1], &p[1]);
+        assert_true(in0.left == in1.left && in0.right == in1.right && in0.down == in1.down &&
+                    in0.jump == in1.jump);
+        assert_int_equal(tn_bot_active(bot[0]), tn_bot_active(bot[1]));
+        if (!tn_bot_active(bot[0])) break;
+        tn_body_step(&b[0], m, &p[0], in0);
+        tn_body_step(&b[1], m, &p[1], in1);
+        assert_true(b[1].x == k * b[0].x && b[1].y == k * b[0].y);
+    }
+    tn_bot_info i0 = tn_bot_get_info(bot[0]), i1 = tn_bot_get_info(bot[1]);
+    assert_int_equal(i0.state, i1.state);
+    assert_int_equal(i0.plans, i1.plans);
+    assert_int_equal(i0.replans, i1.replans);
+    return i0;
+}
+
 /* Generated levels, every size and jump height, random trips: at 8 and 32
  * px per tile the bot presses the same keys as at 16 and the body stays
  * exactly k times the 16-px one (whether or not the trip arrives). */
@@ -557,26 +582,83 @@ static void test_tile_size_bot_generated(void **state)
                 tn_bot_goto(bot[i], pf[i], m, &b[i], &p[i], gx, gy, NULL);
             }
             trips++;
-            for (int f = 0; f < 1500; f++, steps++) {
-                tn_input in0 = tn_bot_step(bot[0], pf[0], m, &b[0], &p[0]);
-                tn_input in1 = tn_bot_step(bot[1], pf[1], m, &b[1], &p[1]);
-                assert_true(in0.left == in1.left && in0.right == in1.right &&
-                            in0.down == in1.down && in0.jump == in1.jump);
-                assert_int_equal(tn_bot_active(bot[0]), tn_bot_active(bot[1]));
-                if (!tn_bot_active(bot[0])) break;
-                tn_body_step(&b[0], m, &p[0], in0);
-                tn_body_step(&b[1], m, &p[1], in1);
-                assert_true(b[1].x == k * b[0].x && b[1].y == k * b[0].y);
-            }
-            tn_bot_info i0 = tn_bot_get_info(bot[0]), i1 = tn_bot_get_info(bot[1]);
-            assert_int_equal(i0.state, i1.state);
-            assert_int_equal(i0.plans, i1.plans);
+            tn_bot_info i0 = lockstep(bot, pf, m, b, p, k, 1500, &steps);
             arrived += i0.state == TN_BOT_ARRIVED;
         }
     }
     print_message("tile size: %d trips (%d arrive), %ld steps in lockstep\n", trips, arrived,
                   steps);
     assert_true(trips >= 150 && arrived >= trips / 3);
+    for (int i = 0; i < 2; i++) {
+        tn_bot_destroy(bot[i]);
+        tn_path_destroy(pf[i]);
+    }
+    tn_map_destroy(m);
+}
+
+/* The graph planner at 4, 8, 32 and 64 px per tile (tn_surf takes 16 x a
+ * power of two): each bot follows its own graph, built with its own
+ * physics, and presses the same keys at every step as the 16-px bot with
+ * the 16-px graph; the body stays exactly k times the 16-px one; the goto
+ * statuses and plans agree, and the trips arrive. */
+static void test_tile_size_graph_bot(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 24, NULL, &m, NULL)));
+    tn_path *pf[2];
+    tn_bot *bot[2];
+    for (int i = 0; i < 2; i++) {
+        assert_true(tn_succeeded(tn_path_create(40, 24, NULL, 0, NULL, &pf[i], NULL)));
+        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot[i], NULL)));
+    }
+    const float ks[] = {0.25f, 0.5f, 2.0f, 4.0f};
+    int trips = 0, arrived = 0, found = 0;
+    long steps = 0;
+    for (int L = 0; L < 48; L++) {
+        tn_rng r;
+        tn_rng_seed(&r, 1717, (uint64_t)L);
+        tn_levelgen_platformer(m, &r, NULL);
+        const int w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L % 8 + 1;
+        const float k = ks[L % 4];
+        tn_phys_params p[2];
+        p[0] = tn_phys_default((float)jump);
+        p[1] = tn_phys_scaled(&p[0], k);
+        tn_surf *g[2];
+        for (int i = 0; i < 2; i++) {
+            tn_surf_profile prof = tn_surf_profile_make(w, h, &p[i]);
+            tn_error e;
+            g[i] = NULL;
+            assert_int_equal(tn_surf_create(m, &prof, NULL, &g[i], &e), TN_OK);
+            tn_bot_set_graph(bot[i], g[i]);
+        }
+        for (int t = 0; t < 4; t++) {
+            int sx, sy, gx, gy;
+            if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))
+                continue;
+            tn_body b[2];
+            const tn_input none = {0};
+            tn_status st[2];
+            for (int i = 0; i < 2; i++) {
+                tn_body_place(&b[i], &p[i], w, h, sx, sy);
+                tn_body_step(&b[i], m, &p[i], none);
+                st[i] = tn_bot_goto(bot[i], pf[i], m, &b[i], &p[i], gx, gy, NULL);
+            }
+            assert_int_equal(st[0], st[1]);
+            trips++;
+            found += st[0] == TN_OK;
+            tn_bot_info i0 = lockstep(bot, pf, m, b, p, k, 3000, &steps);
+            arrived += i0.state == TN_BOT_ARRIVED;
+        }
+        for (int i = 0; i < 2; i++) {
+            tn_bot_set_graph(bot[i], NULL);
+            tn_surf_destroy(g[i]);
+        }
+    }
+    print_message("graph planner, tile sizes: %d trips (%d found, %d arrive), %ld steps in "
+                  "lockstep\n",
+                  trips, found, arrived, steps);
+    assert_true(trips >= 150 && arrived >= found && found >= trips / 3);
     for (int i = 0; i < 2; i++) {
         tn_bot_destroy(bot[i]);
         tn_path_destroy(pf[i]);
@@ -1600,6 +1682,7 @@ int main(void)
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_tile_size_bot),
+        cmocka_unit_test(test_tile_size_graph_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_classic_without_finder),

@@ -189,6 +189,7 @@ static void *fail_from(void *user, size_t size)
 }
 
 static void assert_same_graph(const tn_surf *a, const tn_surf *b);
+static unsigned char *save_graph(const tn_surf *g, size_t *n);
 
 static void fail_free(void *user, void *p)
 {
@@ -701,11 +702,12 @@ static void test_bad_input(void **state)
     assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
     assert_true(g == NULL);
     assert_non_null(strstr(e.msg, "coyote setting 7"));
-    tn_phys_params p32 = tn_phys_scaled(&p, 2.0f); /* 32-px tiles */
-    prof = tn_surf_profile_make(1, 2, &p32);
+    tn_phys_params p24 = tn_phys_scaled(&p, 1.5f); /* 24-px tiles (32: test_tile_sizes) */
+    prof = tn_surf_profile_make(1, 2, &p24);
     assert_true(tn_failed(tn_surf_create(m, &prof, NULL, &g, &e)));
     assert_true(g == NULL);
-    assert_non_null(strstr(e.msg, "32 px"));
+    assert_non_null(strstr(e.msg, "tiles of 24 px are not supported"));
+    assert_non_null(strstr(e.msg, "power of two"));
     /* an empty map: the bottom edge is ground; fill it to get no surface */
     for (int y = 0; y < 12; y++)
         for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
@@ -738,6 +740,144 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(e.msg, "core keys"));
     assert_true(tn_surf_has_shortcuts(g)); /* a refused call changes nothing */
     tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* ---- tile sizes ----------------------------------------------------------- */
+
+typedef struct rec_lines {
+    int n;
+    double sum; /* of every coordinate */
+    float first[4];
+} rec_lines;
+
+static void rec_line(void *user, float x0, float y0, float x1, float y1, uint32_t rgba)
+{
+    (void)rgba;
+    rec_lines *r = user;
+    if (r->n++ == 0) r->first[0] = x0, r->first[1] = y0, r->first[2] = x1, r->first[3] = y1;
+    r->sum += (double)x0 + (double)y0 + (double)x1 + (double)y1;
+}
+
+/* Tiles of 16 x 2^n px (4..256) with the physics scaled to them
+ * (tn_phys_scaled: the same motion, exactly k times as far): the graph is
+ * the 16-px one edge for edge and run for run; every pixel the API takes or
+ * gives is in the caller's px (lattice x, a body's node, the debug draw's
+ * coordinates and rectangles); every edge replays under the caller's
+ * physics from its take-off to its landing in its frames; the profile read
+ * back and saved is the caller's.  24 px is refused (test_bad_input). */
+static void test_tile_sizes(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    const tn_phys_params p16 = tn_phys_default(4.0f);
+    tn_surf_profile prof16 = tn_surf_profile_make(1, 2, &p16);
+    tn_surf *g16 = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof16, NULL, &g16, NULL)));
+    rec_lines r16 = {0};
+    tn_debug_draw dd16 = {.user = &r16, .line = rec_line};
+    tn_surf_debug_draw(g16, m, &dd16, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, 7, -1, NULL, 0);
+    rec_lines w16 = {0};
+    tn_debug_draw ddw16 = {.user = &w16, .line = rec_line};
+    const int in16 = tn_surf_debug_draw_edges_in(g16, m, &ddw16, 200, 100, 700, 500, 50);
+    const float ks[] = {0.25f, 0.5f, 2.0f, 4.0f, 16.0f};
+    for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++) {
+        const float k = ks[i];
+        const tn_phys_params p = tn_phys_scaled(&p16, k);
+        tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+        tn_surf *g = NULL;
+        tn_error e;
+        assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, &e)));
+        assert_same_graph(g, g16);
+        assert_true(tn_surf_get_profile(g)->phys.tile_px == 16.0f * k);
+        assert_true(tn_surf_same_profile(tn_surf_get_profile(g), &prof));
+        for (int j = -2; j < 300; j += 7) {
+            assert_true(tn_surf_lattice_x(g, j) == k * tn_surf_lattice_x(g16, j));
+            assert_int_equal(tn_surf_lattice_j(g, k * tn_surf_lattice_x(g16, j) + 0.1f * k),
+                             tn_surf_lattice_j(g16, tn_surf_lattice_x(g16, j) + 0.1f));
+        }
+        /* every edge under the caller's physics: stand at the take-off,
+         * press the runs, land on the landing node after its frames */
+        const tn_surf_edge *E = tn_surf_edges(g);
+        for (int ei = 0; ei < tn_surf_edge_count(g); ei++) {
+            int row, j;
+            tn_surf_node_pos(g, E[ei].from, &row, &j);
+            tn_body b;
+            memset(&b, 0, sizeof b);
+            b.w = 1, b.h = 2, b.on_ground = true;
+            b.x = tn_surf_lattice_x(g, j);
+            b.y = (float)(row - 2) * p.tile_px;
+            tn_input none = {false, false, false, false};
+            tn_body_step(&b, m, &p, none);
+            assert_int_equal(tn_surf_node_of_body(g, &b), E[ei].from);
+            int frames = 0;
+            for (int q = 0; q < E[ei].nruns; q++) {
+                tn_input in;
+                int cnt;
+                tn_surf_run(g, E[ei].run0 + (uint32_t)q, &in, &cnt);
+                for (int c = 0; c < cnt; c++, frames++) tn_body_step(&b, m, &p, in);
+            }
+            assert_int_equal(frames, E[ei].frames);
+            assert_int_equal(tn_surf_node_of_body(g, &b), E[ei].to);
+        }
+        /* a plan is the same legs */
+        tn_body sb16, sbk;
+        tn_body_place(&sb16, &p16, 1, 2, m->start_x, m->start_y);
+        tn_body_place(&sbk, &p, 1, 2, m->start_x, m->start_y);
+        tn_input none = {false, false, false, false};
+        tn_body_step(&sb16, m, &p16, none);
+        tn_body_step(&sbk, m, &p, none);
+        const int start = tn_surf_node_of_body(g, &sbk);
+        assert_true(start >= 0);
+        assert_int_equal(start, tn_surf_node_of_body(g16, &sb16));
+        int grow, gj; /* the goal: the last node's tile, across the map */
+        tn_surf_node_pos(g16, tn_surf_node_count(g16) - 1, &grow, &gj);
+        const int gx = (int)(tn_surf_lattice_x(g16, gj) / 16.0f), gy = grow - 1;
+        tn_surf_leg la[64], lb[64];
+        int na = 0, nb = 0;
+        tn_status sa = tn_surf_find(g, start, gx, gy, la, 64, &na, NULL, NULL);
+        tn_status sb = tn_surf_find(g16, start, gx, gy, lb, 64, &nb, NULL, NULL);
+        assert_int_equal(sa, TN_OK);
+        assert_int_equal(sa, sb);
+        assert_true(na > 1);
+        assert_int_equal(na, nb);
+        assert_memory_equal(la, lb, (size_t)na * sizeof la[0]);
+        /* the debug draw: the same lines, k times the coordinates (sums of
+         * power-of-two multiples: exact up to the sum's rounding) */
+        rec_lines r = {0};
+        tn_debug_draw dd = {.user = &r, .line = rec_line};
+        tn_surf_debug_draw(g, m, &dd, TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES, 7, -1, NULL, 0);
+        assert_int_equal(r.n, r16.n);
+        assert_true(fabs(r.sum - k * r16.sum) <= 1e-9 * fabs(k * r16.sum) + 1e-6);
+        for (int c = 0; c < 4; c++) assert_true(r.first[c] == k * r16.first[c]);
+        rec_lines w = {0};
+        tn_debug_draw ddw = {.user = &w, .line = rec_line};
+        assert_int_equal(
+            tn_surf_debug_draw_edges_in(g, m, &ddw, 200 * k, 100 * k, 700 * k, 500 * k, 50), in16);
+        assert_int_equal(w.n, w16.n);
+        assert_int_equal(
+            tn_surf_debug_draw_surfaces_in(g, NULL, 200 * k, 100 * k, 700 * k, 500 * k),
+            tn_surf_debug_draw_surfaces_in(g16, NULL, 200, 100, 700, 500));
+        /* saved with the caller's profile: loads with it, not with 16 px */
+        size_t n = 0;
+        unsigned char *buf = save_graph(g, &n);
+        tn_surf *l = NULL;
+        assert_true(tn_succeeded(tn_surf_load(m, &prof, buf, n, NULL, NULL, &l, &e)));
+        assert_same_graph(l, g);
+        assert_true(tn_surf_get_profile(l)->phys.tile_px == 16.0f * k);
+        tn_surf_destroy(l);
+        l = NULL;
+        assert_true(tn_failed(tn_surf_load(m, &prof16, buf, n, NULL, NULL, &l, &e)));
+        assert_null(l);
+        free(buf);
+        /* a rebuild in place with another tile size follows it */
+        assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof16, NULL)));
+        assert_true(tn_surf_lattice_x(g, 40) == tn_surf_lattice_x(g16, 40));
+        assert_true(tn_succeeded(tn_surf_rebuild(g, m, &prof, NULL)));
+        assert_true(tn_surf_lattice_x(g, 40) == k * tn_surf_lattice_x(g16, 40));
+        tn_surf_destroy(g);
+    }
+    tn_surf_destroy(g16);
     tn_map_destroy(m);
 }
 
@@ -4074,6 +4214,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_partial),
+        cmocka_unit_test(test_tile_sizes),
         cmocka_unit_test(test_find_equals_reference),
         cmocka_unit_test(test_unreachable_goal_searches_little),
         cmocka_unit_test(test_unreachable_goals_as_reference),

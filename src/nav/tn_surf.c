@@ -385,18 +385,7 @@ bool tn_surfi_cancelled(tn_surf *g)
     return g->cancelled;
 }
 
-static float lattice_x_exact(const tn_surf *g, int j)
-{
-    return (float)((double)j * (double)TN_TILE_PX / (double)g->per_tile);
-}
-
-float tn_surf_lattice_x(const tn_surf *g, int j)
-{
-    if (g->lx && j >= -2 && j <= g->jmax + 2) return g->lx[j + 2];
-    return lattice_x_exact(g, j);
-}
-
-int tn_surf_lattice_j(const tn_surf *g, float x)
+int lat_j(const tn_surf *g, float x)
 {
     /* clamped before the cast (NaN as the low end), as tn_steer's boxes are:
      * far outside any lattice, no undefined conversion */
@@ -404,6 +393,10 @@ int tn_surf_lattice_j(const tn_surf *g, float x)
     if (!(v > -big)) return -(int)big;
     return v < big ? (int)v : (int)big;
 }
+
+/* The caller's px are graph px times pxk, a power of two: both ways exact. */
+float tn_surf_lattice_x(const tn_surf *g, int j) { return lat_x(g, j) * g->pxk; }
+int tn_surf_lattice_j(const tn_surf *g, float x) { return lat_j(g, x / g->pxk); }
 
 bool tn_surf_has_query_index(const tn_surf *g) { return g->qindex; }
 
@@ -413,7 +406,7 @@ int tn_surf_surface_count(const tn_surf *g) { return g ? g->nsurf : 0; }
 int tn_surf_edge_count(const tn_surf *g) { return g ? g->nedges : 0; }
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
 const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
-const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->prof; }
+const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->uprof; }
 int tn_surf_node_surface(const tn_surf *g, int node)
 {
     return node >= 0 && node < g->nnodes ? g->node_surf[node] : -1;
@@ -464,9 +457,10 @@ int tn_surf_node_at(const tn_surf *g, int row, int j)
 int tn_surf_node_of_body(const tn_surf *g, const tn_body *b)
 {
     if (!b->on_ground) return -1;
-    const float feet = (b->y + (float)b->h * T) / T;
+    const float k = g->pxk, x = b->x / k, y = b->y / k; /* graph px (exact) */
+    const float feet = (y + (float)b->h * T) / T;
     if (!(feet > -1.0f && feet < (float)g->mh + 1.0f)) return -1; /* also NaN */
-    return tn_surf_node_at(g, (int)lroundf(feet), tn_surf_lattice_j(g, b->x));
+    return tn_surf_node_at(g, (int)lroundf(feet), lat_j(g, x));
 }
 
 int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty)
@@ -511,7 +505,7 @@ static tn_body stand_body(const tn_surf *g, int row, int j)
     memset(&b, 0, sizeof b);
     b.w = g->prof.w;
     b.h = g->prof.h;
-    b.x = tn_surf_lattice_x(g, j);
+    b.x = lat_x(g, j);
     b.y = (float)row * T - (float)g->prof.h * T;
     b.on_ground = true;
     return b;
@@ -750,7 +744,7 @@ static bool stands_by_tiles(const tn_surf *g)
 static bool stands(const tn_surf *g, const tn_map *m, int row, int j, bool *oneway_only)
 {
     const int w = g->prof.w, h = g->prof.h;
-    float x = tn_surf_lattice_x(g, j);
+    float x = lat_x(g, j);
     float W = (float)w * T;
     int c0 = (int)floorf((x + EPS) / T), c1 = (int)ceilf((x + W - EPS) / T) - 1;
     bool sup = false, blk = false;
@@ -790,8 +784,8 @@ static bool walks(const tn_surf *g, const tn_map *m, int row, int j, int dir)
     tn_body b = stand_body(g, row, j);
     tn_input in = {dir<0, dir> 0, false, false};
     run_step(&g->prof, &b, m, in);
-    return b.on_ground && body_row(&b) == row && tn_surf_lattice_j(g, b.x) == j + dir &&
-           fabsf(b.x - tn_surf_lattice_x(g, j + dir)) <= SNAP_MAX_PX;
+    return b.on_ground && body_row(&b) == row && lat_j(g, b.x) == j + dir &&
+           fabsf(b.x - lat_x(g, j + dir)) <= SNAP_MAX_PX;
 }
 
 /* The surfaces of one row, appended to `out`. */
@@ -1001,7 +995,7 @@ static void landed_at(build *B, int surf_id, int32_t e, int j, int in, int row, 
 
 static void landed(build *B, int surf_id, int32_t e, int j, int in, const tn_body *b, int frames)
 {
-    landed_at(B, surf_id, e, j, in, body_row(b), tn_surf_lattice_j(B->g, b->x), frames);
+    landed_at(B, surf_id, e, j, in, body_row(b), lat_j(B->g, b->x), frames);
 }
 
 /* A landing on (row, jn) from position j of entry e with input `in`. */
@@ -1095,7 +1089,7 @@ static void mark_columns(build *B, const tn_body *v, int cbase, int k0, int k1)
 static tn_body at_x(const tn_surf *g, const tn_body *v, int j)
 {
     tn_body b = *v;
-    b.x = tn_surf_lattice_x(g, j);
+    b.x = lat_x(g, j);
     return b;
 }
 
@@ -1107,8 +1101,8 @@ static bool step_at(build *B, const tn_body *v, int j, int in, tn_body *out, int
     *out = at_x(g, v, j);
     B->nsteps++;
     run_step(&g->prof, out, B->m, input_of(in));
-    *jn = tn_surf_lattice_j(g, out->x);
-    if (fabsf(tn_surf_lattice_x(g, *jn) - out->x) > SNAP_MAX_PX) return false;
+    *jn = lat_j(g, out->x);
+    if (fabsf(lat_x(g, *jn) - out->x) > SNAP_MAX_PX) return false;
     canon(g, out);
     return true;
 }
@@ -1242,8 +1236,8 @@ static void virtual_step(build *B, const tn_body *v, int in, vstep *o)
     tn_body b = at_x(g, v, jv);
     B->nsteps++;
     tn_body_step(&b, B->vmap, &g->prof.phys, input_of(in));
-    int jn = tn_surf_lattice_j(g, b.x);
-    if (fabsf(tn_surf_lattice_x(g, jn) - b.x) > SNAP_MAX_PX) return;
+    int jn = lat_j(g, b.x);
+    if (fabsf(lat_x(g, jn) - b.x) > SNAP_MAX_PX) return;
     if (b.on_ground || b.hit_wall || b.hit_ceiling) return;
     const float H = (float)g->prof.h * T;
     /* a vertical stop by the map's bottom without landing cannot happen
@@ -1703,12 +1697,12 @@ static bool foot_rect(build *B, int surf_id, int cx0, int ry0, int cx1, int ry1)
  * and the free test share them (see plan_free). */
 static int step_col0(const tn_surf *g, int j)
 {
-    return ifloor((tn_surf_lattice_x(g, j) - g->step_px - 2.0f) / T);
+    return ifloor((lat_x(g, j) - g->step_px - 2.0f) / T);
 }
 
 static int step_col1(const tn_surf *g, int j)
 {
-    return ifloor((tn_surf_lattice_x(g, j) + (float)g->prof.w * T + g->step_px + 2.0f) / T);
+    return ifloor((lat_x(g, j) + (float)g->prof.w * T + g->step_px + 2.0f) / T);
 }
 
 /* (g->scol: both for j = -2 .. jmax + 2, made with lx) */
@@ -2129,8 +2123,8 @@ static bool run_dp(build *B, int surf_id, int kind, int n0, int n1, int dir)
         if (!hash_init(B, 256)) return false;
         size_t next0 = B->ent.n;
         if (!ff_arrive(B, t + 1, nlo, nhi, nwords, next0)) return false;
-        int cbase = ifloor((tn_surf_lattice_x(g, lo) - g->step_px - 2.0f) / T);
-        int ncols = ifloor((tn_surf_lattice_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
+        int cbase = ifloor((lat_x(g, lo) - g->step_px - 2.0f) / T);
+        int ncols = ifloor((lat_x(g, hi) + W + g->step_px + 2.0f) / T) - cbase + 1;
         for (size_t ei = layer_lo; ei < layer_hi; ei++) {
             /* the tiles its step can read, for the repair index: the
              * columns around its positions, the rows its state reaches in a
@@ -2601,7 +2595,7 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
     tn_body b = stand_body(g, row, j);
     tn_input none = {false, false, false, false};
     run_step(&g->prof, &b, m, none);
-    b.x = tn_surf_lattice_x(g, j);
+    b.x = lat_x(g, j);
     int x0 = (int)floorf(b.x / T), x1 = (int)floorf((b.x + (float)b.w * T) / T);
     int y0 = (int)floorf(b.y / T), y1 = (int)floorf((b.y + (float)b.h * T) / T);
     int f = 0;
@@ -2622,7 +2616,7 @@ static int replay(const tn_surf *g, const tn_map *m, int from, const uint16_t *r
     }
     if (bb) bb[0] = x0, bb[1] = y0, bb[2] = x1, bb[3] = y1;
     if (f != frames || !b.on_ground) return -1;
-    return tn_surf_node_at(g, body_row(&b), tn_surf_lattice_j(g, b.x));
+    return tn_surf_node_at(g, body_row(&b), lat_j(g, b.x));
 }
 
 /* Landings kept as edges: a thinning decided by the landing nodes and
@@ -3377,7 +3371,7 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     if (!g->lx)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                             "surface graph: out of memory");
-    for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lattice_x_exact(g, j);
+    for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lat_x_exact(g, j);
     g->scol = tn_alloc_array(a, 2 * ((size_t)g->jmax + 5), sizeof(int32_t));
     if (!g->scol)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
@@ -3626,7 +3620,7 @@ done:
 enum { PROBE_AIR_FRAMES = 24 };
 
 static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body *b, int dir,
-                           bool jump, float step_px, const char *what, tn_error *err)
+                           bool jump, float step_px, float k, const char *what, tn_error *err)
 {
     const float tol = 1e-3f;
     const tn_input hold = {dir<0, dir> 0, false, jump};
@@ -3640,8 +3634,8 @@ static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body
                                 "in frame %d of %s with %s held; the graph needs exactly one "
                                 "walk step (walk_speed * dt = %g px) per frame in the air too "
                                 "(no other air speed or air control)",
-                                (double)moved, f, what, dir > 0 ? "right" : "left",
-                                (double)((float)dir * step_px));
+                                (double)(k * moved), f, what, dir > 0 ? "right" : "left",
+                                (double)(k * (float)dir * step_px));
         if (b->on_ground) return TN_OK;  /* landed */
         if (f == PROBE_AIR_FRAMES / 2) { /* let go for a frame: no drift */
             const tn_input none = {false, false, false, jump};
@@ -3653,14 +3647,14 @@ static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body
                     "surface graph: the step function moved an airborne body %g px in a frame "
                     "without left or right, after %d frames of %s with %s held; the graph "
                     "needs no horizontal motion in the air without input (no momentum)",
-                    (double)(b->x - x1), f, what, dir > 0 ? "right" : "left");
+                    (double)(k * (b->x - x1)), f, what, dir > 0 ? "right" : "left");
             if (b->on_ground) return TN_OK;
         }
     }
     return TN_OK;
 }
 
-static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error *err)
+static tn_status probe_step(const tn_surf_profile *prof, float step_px, float k, tn_error *err)
 {
     /* wide enough for 2 x 26 frames one way at up to a tile a frame, tall
      * enough for a 9-tile box jumping 8 tiles */
@@ -3690,8 +3684,8 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error
                                 "in its first frame walking %s from rest; the graph needs "
                                 "exactly one walk step (walk_speed * dt = %g px) per frame "
                                 "from rest and an instant stop (no acceleration)",
-                                (double)moved, dir > 0 ? "right" : "left",
-                                (double)((float)dir * step_px));
+                                (double)(k * moved), dir > 0 ? "right" : "left",
+                                (double)(k * (float)dir * step_px));
         const float x1 = b.x;
         run_step(prof, &b, &m, none);
         if (!(fabsf(b.x - x1) <= tol))
@@ -3699,20 +3693,21 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, tn_error
                                 "surface graph: the step function moved a standing body %g px "
                                 "on the frame after walking %s stopped; the graph needs an "
                                 "instant stop (no sliding) and one walk step (%g px) per frame",
-                                (double)(b.x - x1), dir > 0 ? "right" : "left", (double)step_px);
+                                (double)(k * (b.x - x1)), dir > 0 ? "right" : "left",
+                                (double)(k * step_px));
         /* a jump with the direction held (from rest: the frame after the stop) */
-        tn_status st = probe_air(prof, &m, &b, dir, true, step_px, "a jump", err);
+        tn_status st = probe_air(prof, &m, &b, dir, true, step_px, k, "a jump", err);
         if (tn_failed(st)) return st;
         /* a fall from rest (placed in the air) with the direction held */
         tn_body_place(&b, p, prof->w, prof->h, mid, prof->h); /* top row 1 */
-        st = probe_air(prof, &m, &b, dir, false, step_px, "a fall", err);
+        st = probe_air(prof, &m, &b, dir, false, step_px, k, "a fall", err);
         if (tn_failed(st)) return st;
     }
     return TN_OK;
 }
 
-static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, float *step_out,
-                               tn_error *err)
+static tn_status profile_check(const tn_surf_profile *prof, tn_surf_profile *norm,
+                               int *per_tile_out, float *step_out, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (prof->w < 1 || prof->w > TN_MAX_BODY_W || prof->h < 1 || prof->h > TN_MAX_BODY_H)
@@ -3732,29 +3727,48 @@ static tn_status profile_check(const tn_surf_profile *prof, int *per_tile_out, f
                             "(set one: step_user_fn takes step_user)");
     tn_status st = tn_phys_validate(&prof->phys, err);
     if (tn_failed(st)) return st;
-    if (prof->phys.tile_px != (float)TN_TILE_PX)
+    /* The graph is built in pixels of 16-px tiles: a tile of 16 x 2^n px
+     * (4 .. 256) is the same physics scaled exactly (tn_phys.h: float
+     * rounding commutes with power-of-two scaling), so its edges, frames and
+     * inputs are those of the profile scaled to 16 px, bit for bit.  Other
+     * sizes would agree only up to rounding, and an edge must replay
+     * exactly. */
+    const float tile = prof->phys.tile_px;
+    int e2;
+    if (frexpf(tile, &e2) != 0.5f)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: tiles of %g px are not supported (the graph's "
-                            "lattice assumes %d px; the classic planner takes any tile_px)",
-                            (double)prof->phys.tile_px, TN_TILE_PX);
-    float step_px = prof->phys.walk_speed * prof->phys.dt;
+                            "surface graph: tiles of %g px are not supported (the graph takes "
+                            "16 px times a power of two: 4, 8, 16, 32, 64, 128 or 256, where "
+                            "the physics scales exactly; the classic planner takes any "
+                            "tile_px)",
+                            (double)tile);
+    const float k = tile / (float)TN_TILE_PX;
+    *norm = *prof;
+    norm->phys = tn_phys_scaled(&prof->phys, (float)TN_TILE_PX / tile);
+    float step_px = norm->phys.walk_speed * norm->phys.dt;
     double per = (double)TN_TILE_PX / (double)step_px;
     int per_tile = (int)lround(per);
     if (per_tile < 1 || per_tile > 64 || fabs(per - per_tile) > 1e-3)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: a walk step of %g px does not divide a %d px tile "
+                            "surface graph: a walk step of %g px does not divide a %g px tile "
                             "into 1..64 equal steps",
-                            (double)step_px, TN_TILE_PX);
-    st = probe_step(prof, step_px, err);
+                            (double)(k * step_px), (double)tile);
+    st = probe_step(norm, step_px, k, err);
     if (tn_failed(st)) return st;
     *per_tile_out = per_tile;
     *step_out = step_px;
     return TN_OK;
 }
 
-static void set_profile(tn_surf *g, const tn_surf_profile *prof, int per_tile, float step_px)
+/* g's profile: the caller's (user) and the same at 16 px (norm, from
+ * profile_check), which the graph is built with. */
+static void set_profile(tn_surf *g, const tn_surf_profile *user, const tn_surf_profile *norm,
+                        int per_tile, float step_px)
 {
-    g->prof = *prof;
+    const tn_surf_profile *prof = norm;
+    g->prof = *norm;
+    g->uprof = *user;
+    g->pxk = user->phys.tile_px / (float)TN_TILE_PX;
     g->per_tile = per_tile;
     g->step_px = step_px;
     g->vmax = tn_maxf(prof->phys.max_fall, tn_phys_jump_speed(&prof->phys)) * prof->phys.dt + 0.01f;
@@ -3771,7 +3785,8 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
                             "surface graph: no map, profile or output pointer");
     int per_tile;
     float step_px;
-    tn_status st = profile_check(prof, &per_tile, &step_px, err);
+    tn_surf_profile norm;
+    tn_status st = profile_check(prof, &norm, &per_tile, &step_px, err);
     if (tn_failed(st)) return st;
     tn_surf *g = tn_alloc(a, sizeof *g);
     struct surf_pool *P = tn_alloc(a, sizeof *P);
@@ -3786,7 +3801,7 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     atomic_init(&P->held, 0);
     g->pool = P;
     g->alloc = (tn_allocator){pool_alloc, pool_free, P};
-    set_profile(g, prof, per_tile, step_px);
+    set_profile(g, prof, &norm, per_tile, step_px);
     g->blob = L;
     if (L) g->lm_want = L->lm_want; /* the saved graph's setting */
     st = do_build(g, m, err);
@@ -3814,7 +3829,8 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
                             "surface graph load: no map, profile, data or output");
     int per_tile;
     float step_px;
-    tn_status st = profile_check(prof, &per_tile, &step_px, err);
+    tn_surf_profile norm;
+    tn_status st = profile_check(prof, &norm, &per_tile, &step_px, err);
     if (tn_failed(st)) return st;
     surf_blob L;
     st = tn_surfi_blob_open(&L, data, size, name, m, prof, err);
@@ -3829,9 +3845,10 @@ tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *pr
                             "surface graph: no graph, map or profile");
     int per_tile;
     float step_px;
-    tn_status st = profile_check(prof, &per_tile, &step_px, err);
+    tn_surf_profile norm;
+    tn_status st = profile_check(prof, &norm, &per_tile, &step_px, err);
     if (tn_failed(st)) return st;
-    set_profile(g, prof, per_tile, step_px);
+    set_profile(g, prof, &norm, per_tile, step_px);
     return do_build(g, m, err);
 }
 
@@ -4303,8 +4320,8 @@ static bool repair_local(tn_surf *g, const tn_map *m, const size_t *at, int nat,
              * in it or just over it (which nodes are one-way-only, so the
              * drops, can change with the surface's extent kept) */
             int row = nsf[t].row;
-            int c0 = (int)floorf(tn_surf_lattice_x(g, nsf[t].j0) / T) - 2;
-            int c1 = (int)floorf((tn_surf_lattice_x(g, nsf[t].j1) + (float)g->prof.w * T) / T) + 2;
+            int c0 = (int)floorf(lat_x(g, nsf[t].j0) / T) - 2;
+            int c1 = (int)floorf((lat_x(g, nsf[t].j1) + (float)g->prof.w * T) / T) + 2;
             aff[t] = 0;
             for (int k = 0; k < nat && !aff[t] && row >= by0 && row <= by1 + g->prof.h + 1; k++) {
                 const int x = (int)(at[k] % (size_t)m->w), y = (int)(at[k] / (size_t)m->w);
@@ -4788,6 +4805,40 @@ bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0
 
 /* ---- debug draw ---------------------------------------------------------- */
 
+/* The drawing below is in graph px (16-px tiles); a graph of another tile
+ * size draws through this adapter, which scales every coordinate (and
+ * radius) by pxk into the caller's px.  Only line and circle are used. */
+typedef struct dd_scaled {
+    const tn_debug_draw *dd;
+    float k;
+} dd_scaled;
+
+static void dds_line(void *user, float x0, float y0, float x1, float y1, uint32_t rgba)
+{
+    const dd_scaled *s = user;
+    s->dd->line(s->dd->user, x0 * s->k, y0 * s->k, x1 * s->k, y1 * s->k, rgba);
+}
+
+static void dds_circle(void *user, float cx, float cy, float r, uint32_t rgba, bool filled)
+{
+    const dd_scaled *s = user;
+    s->dd->circle(s->dd->user, cx * s->k, cy * s->k, r * s->k, rgba, filled);
+}
+
+/* dd itself at 16-px tiles (or NULL), else *out scaling into it. */
+static const tn_debug_draw *dd_for(const tn_surf *g, const tn_debug_draw *dd, dd_scaled *sc,
+                                   tn_debug_draw *out)
+{
+    if (!dd || g->pxk == 1.0f) return dd;
+    sc->dd = dd;
+    sc->k = g->pxk;
+    memset(out, 0, sizeof *out);
+    out->user = sc;
+    out->line = dd->line ? dds_line : NULL;
+    out->circle = dd->circle ? dds_circle : NULL;
+    return out;
+}
+
 static void draw_edge(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int e,
                       uint32_t rgba)
 {
@@ -4820,7 +4871,7 @@ static uint32_t edge_rgba(const tn_surf_edge *E)
 
 /* Does edge e take off inside x0..x1, y0..y1 (the body's feet, px)? */
 /* The nodes of surface `s` (on a row inside the rectangle) whose take-off
- * point, the feet centred at tn_surf_lattice_x(j) + box width / 2, lies
+ * point, the feet centred at lat_x(j) + box width / 2, lies
  * in x0..x1: [*a, *b] (node ids); false when none.  The point's x grows
  * with j, so both ends are binary searches over the surface's run. */
 static bool surf_nodes_in(const tn_surf *g, const tn_surf_surface *s, float x0, float x1, int *a,
@@ -4830,7 +4881,7 @@ static bool surf_nodes_in(const tn_surf *g, const tn_surf_surface *s, float x0, 
     int lo = s->j0, hi = s->j1 + 1; /* first j with x >= x0 */
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (tn_surf_lattice_x(g, mid) + half >= x0)
+        if (lat_x(g, mid) + half >= x0)
             hi = mid;
         else
             lo = mid + 1;
@@ -4839,7 +4890,7 @@ static bool surf_nodes_in(const tn_surf *g, const tn_surf_surface *s, float x0, 
     lo = s->j0 - 1, hi = s->j1; /* last j with x <= x1 */
     while (lo < hi) {
         int mid = hi - (hi - lo) / 2;
-        if (tn_surf_lattice_x(g, mid) + half <= x1)
+        if (lat_x(g, mid) + half <= x1)
             lo = mid;
         else
             hi = mid - 1;
@@ -4873,6 +4924,10 @@ int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debu
                                 float x0, float y0, float x1, float y1, int max_edges)
 {
     if (!g || !m || !g->row_first) return 0;
+    x0 /= g->pxk, y0 /= g->pxk, x1 /= g->pxk, y1 /= g->pxk; /* to graph px (exact) */
+    dd_scaled sc;
+    tn_debug_draw sdd;
+    dd = dd_for(g, dd, &sc, &sdd);
     int r0, r1;
     if (!(x0 <= x1) || !rows_in(g, y0, y1, &r0, &r1)) return 0;
     long long n = 0;
@@ -4905,7 +4960,7 @@ int tn_surf_debug_draw_edges_in(const tn_surf *g, const tn_map *m, const tn_debu
 static void draw_surface(const tn_surf *g, const tn_debug_draw *dd, const tn_surf_surface *s)
 {
     const float W = (float)g->prof.w * T, y = (float)s->row * T - 1.0f;
-    const float x0 = tn_surf_lattice_x(g, s->j0), x1 = tn_surf_lattice_x(g, s->j1) + W;
+    const float x0 = lat_x(g, s->j0), x1 = lat_x(g, s->j1) + W;
     tn_dd_line(dd, x0, y, x1, y, 0x40E0FFFFu);
     tn_dd_line(dd, x0, y - 3.0f, x0, y + 1.0f, 0x40E0FFFFu);
     tn_dd_line(dd, x1, y - 3.0f, x1, y + 1.0f, 0x40E0FFFFu);
@@ -4915,13 +4970,17 @@ int tn_surf_debug_draw_surfaces_in(const tn_surf *g, const tn_debug_draw *dd, fl
                                    float x1, float y1)
 {
     if (!g || !g->row_first) return 0;
+    x0 /= g->pxk, y0 /= g->pxk, x1 /= g->pxk, y1 /= g->pxk; /* to graph px (exact) */
+    dd_scaled sc;
+    tn_debug_draw sdd;
+    dd = dd_for(g, dd, &sc, &sdd);
     int r0, r1, n = 0;
     if (!(x0 <= x1) || !rows_in(g, y0, y1, &r0, &r1)) return 0;
     const float W = (float)g->prof.w * T;
     for (int r = r0; r <= r1; r++)
         for (int si = g->row_first[r]; si < g->row_first[r + 1]; si++) {
             const tn_surf_surface *s = &g->surf[si];
-            if (tn_surf_lattice_x(g, s->j1) + W < x0 || tn_surf_lattice_x(g, s->j0) > x1) continue;
+            if (lat_x(g, s->j1) + W < x0 || lat_x(g, s->j0) > x1) continue;
             n++;
             if (dd) draw_surface(g, dd, s);
         }
@@ -4932,6 +4991,9 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
                         int edge_stride, int start, const tn_surf_leg *legs, int nlegs)
 {
     if (!g || !dd) return;
+    dd_scaled sc;
+    tn_debug_draw sdd;
+    dd = dd_for(g, dd, &sc, &sdd);
     float W = (float)g->prof.w * T;
     if (what & TN_SURF_DRAW_SURFACES)
         for (int i = 0; i < g->nsurf; i++) draw_surface(g, dd, &g->surf[i]);
@@ -4942,15 +5004,15 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
     if ((what & TN_SURF_DRAW_PLAN) && legs && start >= 0 && start < g->nnodes) {
         int row, j;
         tn_surf_node_pos(g, start, &row, &j);
-        float px = tn_surf_lattice_x(g, j) + W * 0.5f, py = (float)row * T;
+        float px = lat_x(g, j) + W * 0.5f, py = (float)row * T;
         for (int i = 0; i < nlegs; i++) {
-            float tx = tn_surf_lattice_x(g, legs[i].walk_to_j) + W * 0.5f;
+            float tx = lat_x(g, legs[i].walk_to_j) + W * 0.5f;
             tn_dd_line(dd, px, py - 2.0f, tx, py - 2.0f, 0xFFFF40FFu);
             px = tx;
             if (legs[i].edge >= 0 && legs[i].edge < g->nedges) {
                 draw_edge(g, m, dd, legs[i].edge, 0xFFFF40FFu);
                 tn_surf_node_pos(g, g->edge[legs[i].edge].to, &row, &j);
-                px = tn_surf_lattice_x(g, j) + W * 0.5f;
+                px = lat_x(g, j) + W * 0.5f;
                 py = (float)row * T;
             } else {
                 tn_dd_circle(dd, px, py - 4.0f, 4.0f, 0xFFFF40FFu, false);

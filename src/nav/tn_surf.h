@@ -8,7 +8,8 @@
  * each part costs and what was tried.
  *
  * AT A GLANCE (each in full below):
- *  - limits: tiles of TN_TILE_PX (16) px only; a box of 1..3 x 1..9 tiles;
+ *  - limits: tiles of 16 px times a power of two (4, 8, 16, 32, 64, 128 or
+ *    256 px: UNITS); a box of 1..3 x 1..9 tiles;
  *    jump height 1..8; a walk step that divides a tile into 1..64 equal
  *    lattice steps; edges of at most TN_SURF_MAX_AIR frames (PROFILE, UNITS);
  *  - memory: tn_surf_memory (the graph, as builds and repairs grow it)
@@ -23,7 +24,8 @@
  * (1..3 x 1..9), physics parameters (tn_phys_validate; jump height 1..8),
  * a step function (shape of tn_body_step; NULL = tn_body_step, so a game
  * with its own deterministic physics gets exact edges too; see STEP
- * FUNCTION) and a coyote setting.  Tiles are TN_TILE_PX (16) px.  Anything
+ * FUNCTION) and a coyote setting.  Tiles are phys.tile_px px, 16 times a
+ * power of two (see UNITS).  Anything
  * else: INVALID_PARAM with a message.  So is a NULL graph, map, profile or
  * output pointer given to a call that returns a tn_status.  The counts,
  * tn_surf_generation, tn_surf_memory and tn_surf_in_sync take a NULL graph
@@ -65,7 +67,19 @@
  * the map it is given or step_user's shared state without its own locking.
  * It is called about once per search state (see COST).
  *
- * UNITS.  Pixels, y down, frames of phys.dt.  Every x a body can have is on
+ * UNITS.  Pixels, y down, frames of phys.dt.  Tiles of phys.tile_px = 16 x
+ * 2^n px (4..256): the graph is built with the profile's physics scaled to
+ * 16-px tiles (tn_phys_scaled by 16 / tile_px), which moves a body exactly
+ * 16 / tile_px times as far every frame (tn_phys.h), so its nodes, edges,
+ * frames and inputs are those of the 16-px profile bit for bit and the bot
+ * replays them under the caller's physics exactly (tests: test_tile_sizes,
+ * test_tile_size_graph_bot).  Other tile sizes agree with 16 px only up to
+ * float rounding, where an edge need not replay: INVALID_PARAM.  Every
+ * pixel the API takes or gives (tn_surf_lattice_x and _j, a body's node,
+ * the debug draw's coordinates and rectangles) is the caller's; a custom
+ * step function is called with the scaled physics and bodies (it must read
+ * its lengths from its params, as tn_body_step does, to be exact).  Every
+ * x a body can have is on
  * the lattice x_j = j * walk_speed * dt (8/3 px by default: instant start
  * and stop, placement and wall contact on tile edges); a walk step that does
  * not divide a tile into whole steps is refused.  A node is a standing
@@ -324,7 +338,7 @@ enum { TN_SURF_JUMP = 0, TN_SURF_DROP = 1, TN_SURF_WALKOFF = 2 };
 enum { TN_SURF_IN_LEFT = 1, TN_SURF_IN_RIGHT = 2, TN_SURF_IN_DOWN = 4, TN_SURF_IN_JUMP = 8 };
 
 typedef struct tn_surf_surface {
-    int32_t row;    /* tile row under the feet (feet at y = row*16) */
+    int32_t row;    /* tile row under the feet (feet at y = row * tile_px) */
     int32_t j0, j1; /* lattice range, inclusive */
     int32_t node0;  /* node id of j0 */
 } tn_surf_surface;
@@ -480,6 +494,7 @@ void tn_surf_repair_counts(const tn_surf *g, int *local, int *full);
  * repaired (0 likewise).  What an edit cost is about their searches plus
  * one pass over the graph; a debug view can show them.  O(count). */
 int tn_surf_last_repair(const tn_surf *g, int *out, int cap, int *tiles);
+/* The profile as the caller gave it (its tile_px, not the 16-px one built). */
 const tn_surf_profile *tn_surf_get_profile(const tn_surf *g);
 /* Whether profiles a and b make the same graph: box, physics (bitwise),
  * step function (step and step_user_fn, by address), coyote setting,
@@ -709,7 +724,7 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
  * floor(k count / min(count, max_edges)), k = 0, 1, ...): a view on a
  * large graph shows its own edges, where a stride over the whole graph
  * leaves a few there.  An edge takes off where the feet of its standing
- * box are centred: (tn_surf_lattice_x(j) + box width / 2, row x 16).
+ * box are centred: (tn_surf_lattice_x(j) + box width / 2, row x tile_px).
  * Returns how many edges take off inside (count), also when nothing is
  * drawn: dd NULL or max_edges <= 0.  An inverted (x0 > x1 or y0 > y1) or
  * NaN rectangle holds none; g or m NULL: 0, nothing drawn.  m is the map

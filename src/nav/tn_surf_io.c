@@ -151,7 +151,7 @@ static int32_t *foot_order_of(const tn_surf *g)
 
 static void write_graph(const tn_surf *g, wr *w, const int32_t *ord)
 {
-    const tn_surf_profile *pr = &g->prof;
+    const tn_surf_profile *pr = &g->uprof; /* the caller's, as loads compare */
     for (int i = 0; i < 6; i++) put(w, (uint8_t)MAGIC[i], 1);
     put(w, FORMAT, 2);
     put(w, (uint32_t)g->mw, 4);

@@ -2407,7 +2407,7 @@ static tn_status plan_answer(const tn_surf *g, tn_surf_query *q, int start, int 
             tn_error_set(err, st, 0, 0,
                          "surface graph: goal (%d,%d) is unreachable; the plan ends at (%d,%d) "
                          "(node %d), the closest place reached%s",
-                         gx, gy, (int)(tn_surf_lattice_x(g, j) / TN_TILE_PX), row - 1, end, buf);
+                         gx, gy, (int)(lat_x(g, j) / TN_TILE_PX), row - 1, end, buf);
         else
             tn_error_set(err, st, 0, 0, "surface graph: %s", buf);
     }

@@ -127,7 +127,7 @@ struct surf_pool; /* big blocks kept between repairs (tn_surf.c) */
 struct tn_surf {
     tn_allocator alloc;     /* the graph's allocations: through its pool */
     struct surf_pool *pool; /* with the caller's allocator */
-    tn_surf_profile prof;
+    tn_surf_profile prof;   /* in 16-px units: the caller's (uprof) scaled by 16 / tile_px */
     const tn_map *map;
     uint32_t rev;
     int mw, mh;
@@ -209,6 +209,9 @@ struct tn_surf {
     /* a full build under way polls prof.cancel (tn_surf.c tn_surfi_cancelled);
      * cancelled: it said so once in this build (every later poll stops) */
     bool polling, cancelled;
+    /* (after the fields a build reads often: uprof is 100-odd bytes) */
+    tn_surf_profile uprof; /* the caller's (tn_surf_get_profile, saved graphs) */
+    float pxk;             /* the caller's px per graph px: tile_px / 16, a power of two */
 };
 
 /* ---- shared by tn_surf.c (the graph, its build and repairs) and
@@ -283,6 +286,20 @@ typedef struct lm_delta {
 
 /* Bits of a footprint's bitmap, in 64-bit words. */
 #define foot_words tn_surfi_foot_words
+
+/* x (graph px: 16-px tiles) of lattice j, and the lattice j nearest a graph
+ * px x; tn_surf_lattice_x and _j are these in the caller's px (pxk). */
+static inline float lat_x_exact(const tn_surf *g, int j)
+{
+    return (float)((double)j * (double)TN_TILE_PX / (double)g->per_tile);
+}
+static inline float lat_x(const tn_surf *g, int j)
+{
+    if (g->lx && j >= -2 && j <= g->jmax + 2) return g->lx[j + 2];
+    return lat_x_exact(g, j);
+}
+#define lat_j tn_surfi_lat_j
+int lat_j(const tn_surf *g, float x);
 size_t foot_words(const tn_surf_foot *f);
 
 /* A saved graph being loaded (tn_surf_io.c): its counts and where each
