@@ -326,6 +326,11 @@ static void test_partial_path(void **state)
     assert_int_equal(tn_path_find(pf, m, &q, NULL, 0, &n, &st, &e), TN_SUCCESS);
     assert_int_equal(n, 0);
     assert_true(st.raw_nodes > 3);
+    n = 9; /* whatever the capacity (a second review: cap 64 was refused) */
+    assert_int_equal(tn_path_find(pf, m, &q, NULL, 64, &n, &st, &e), TN_SUCCESS);
+    assert_int_equal(n, 0);
+    assert_int_equal(tn_path_find(pf, m, &q, out, -1, &n, &st, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "path: buffer capacity -1 is negative");
     s = tn_path_find(pf, m, &u, NULL, 0, &n, &st, &e); /* and a partial one stays partial */
     assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
     tn_path_destroy(pf);

@@ -708,6 +708,24 @@ static void test_bad_input(void **state)
     assert_true(g == NULL);
     assert_non_null(strstr(e.msg, "tiles of 24 px are not supported"));
     assert_non_null(strstr(e.msg, "power of two"));
+    /* a box wider than the map stands nowhere: 0 nodes, as a taller one (a
+     * review found "out of memory": the lattice's size went negative) */
+    {
+        tn_map *narrow = NULL;
+        assert_true(tn_succeeded(tn_map_create(2, 8, NULL, &narrow, NULL)));
+        prof = tn_surf_profile_make(3, 2, &p);
+        assert_int_equal(tn_surf_create(narrow, &prof, NULL, &g, &e), TN_OK);
+        assert_int_equal(tn_surf_node_count(g), 0);
+        assert_true(tn_failed(tn_surf_find(g, 0, 0, 6, NULL, 0, NULL, NULL, &e)));
+        assert_non_null(strstr(e.msg, "no place on this map where a 3x2 box can stand"));
+        assert_int_equal(tn_surf_sync(g, m, &e), TN_OK); /* the wide map: nodes again */
+        assert_true(tn_surf_node_count(g) > 0);
+        assert_int_equal(tn_surf_sync(g, narrow, &e), TN_OK); /* and back */
+        assert_int_equal(tn_surf_node_count(g), 0);
+        tn_surf_destroy(g);
+        g = NULL;
+        tn_map_destroy(narrow);
+    }
     /* an empty map: the bottom edge is ground; fill it to get no surface */
     for (int y = 0; y < 12; y++)
         for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
@@ -3669,6 +3687,24 @@ static void test_null_arguments(void **state)
     assert_int_equal(tn_surf_edge_count(NULL), 0);
     assert_int_equal(tn_surf_generation(NULL), 0);
     assert_int_equal(tn_surf_memory(NULL), 0);
+    /* and the other read-outs a review found crashing on NULL */
+    int a = 7, b = 7;
+    tn_surf_repair_counts(NULL, &a, &b);
+    assert_true(a == 0 && b == 0);
+    a = b = 7;
+    tn_surf_landmark_counts(NULL, &a, &b);
+    assert_true(a == 0 && b == 0);
+    assert_int_equal(tn_surf_shortcut_count(NULL), 0);
+    assert_int_equal(tn_surf_shortcuts_memory(NULL), 0);
+    assert_int_equal(tn_surf_landmark_count(NULL), 0);
+    assert_int_equal(tn_surf_map_revision(NULL), 0);
+    assert_false(tn_surf_has_query_index(NULL));
+    assert_false(tn_surf_has_shortcuts(NULL));
+    assert_false(tn_surf_has_labels(NULL));
+    a = 7;
+    assert_null(tn_surf_expanded(NULL, &a));
+    assert_int_equal(a, 0);
+    (void)tn_surf_expanded(g, NULL); /* count optional: no crash */
     assert_false(tn_surf_in_sync(NULL, m));
     assert_false(tn_surf_in_sync(g, NULL));
     assert_true(tn_surf_in_sync(g, m));
@@ -4004,6 +4040,10 @@ static void test_cancel_build(void **state)
             assert_int_equal(tn_surf_edge_count(g), 0);
             assert_false(tn_surf_in_sync(g, m));
             assert_true(atomic_load(&f.live) < live); /* the old graph's arrays went */
+            /* a query says why it is empty (it said no box could stand) */
+            assert_true(tn_failed(tn_surf_find(g, 0, 1, 1, NULL, 0, NULL, NULL, &e)));
+            assert_string_equal(e.msg, "surface graph: the graph is empty: its last build was "
+                                       "cancelled (rebuild or sync it)");
             c.after = -1;
             assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_OK);
             assert_saves_as(g, bfresh, nfresh);

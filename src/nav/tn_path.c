@@ -488,8 +488,8 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
     if (q->max_expand < 0 || q->max_expand > pf->limit)
         return tn_error_set(err, bad, 0, 0, "path: max_expand %d is outside 0..%d", q->max_expand,
                             pf->limit);
-    if (cap < 0 || (cap > 0 && !out))
-        return tn_error_set(err, bad, 0, 0, "path: bad output buffer");
+    (void)out; /* NULL asks for the search alone, whatever cap is (as tn_surf_find) */
+    if (cap < 0) return tn_error_set(err, bad, 0, 0, "path: buffer capacity %d is negative", cap);
     if (q->heuristic != TN_PATH_OPTIMAL && q->heuristic != TN_PATH_FAST)
         return tn_error_set(
             err, bad, 0, 0,
@@ -767,6 +767,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     }
     tn_status st = check_query(pf, m, q, out, cap, err);
     if (tn_failed(st)) return st;
+    if (!out) cap = 0;
     tn_error_clear(err);
     const search_result r = search(pf, q);
     if (stats) stats->expanded = pf->expanded;

@@ -398,7 +398,7 @@ int lat_j(const tn_surf *g, float x)
 float tn_surf_lattice_x(const tn_surf *g, int j) { return lat_x(g, j) * g->pxk; }
 int tn_surf_lattice_j(const tn_surf *g, float x) { return lat_j(g, x / g->pxk); }
 
-bool tn_surf_has_query_index(const tn_surf *g) { return g->qindex; }
+bool tn_surf_has_query_index(const tn_surf *g) { return g && g->qindex; }
 
 int tn_surf_node_count(const tn_surf *g) { return g ? g->nnodes : 0; }
 uint32_t tn_surf_generation(const tn_surf *g) { return g ? g->generation : 0; }
@@ -422,8 +422,8 @@ int tn_surf_last_repair(const tn_surf *g, int *out, int cap, int *tiles)
 
 void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
 {
-    if (local) *local = g->repairs_local;
-    if (full) *full = g->repairs_full;
+    if (local) *local = g ? g->repairs_local : 0;
+    if (full) *full = g ? g->repairs_full : 0;
 }
 
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j)
@@ -3365,7 +3365,9 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     g->generation++;
     g->mw = m->w;
     g->mh = m->h;
-    g->jmax = (m->w - g->prof.w) * g->per_tile;
+    /* a box wider than the map stands nowhere: jmax -1, no lattice j (as a
+     * box taller than the map finds no row); the arrays stay 4 wide */
+    g->jmax = tn_maxi(-1, (m->w - g->prof.w) * g->per_tile);
     g->inv_step = (float)g->per_tile / T;
     g->lx = tn_alloc_array(a, (size_t)g->jmax + 5, sizeof(float));
     if (!g->lx)
@@ -4058,7 +4060,7 @@ static tn_status sync_tiles(tn_surf *g, const tn_map *m, tn_error *err)
     return do_build(g, m, err);
 }
 
-uint32_t tn_surf_map_revision(const tn_surf *g) { return g->rev; }
+uint32_t tn_surf_map_revision(const tn_surf *g) { return g ? g->rev : 0; }
 
 bool tn_surf_in_sync(const tn_surf *g, const tn_map *m)
 {

@@ -27,10 +27,13 @@
  * FUNCTION) and a coyote setting.  Tiles are phys.tile_px px, 16 times a
  * power of two (see UNITS).  Anything
  * else: INVALID_PARAM with a message.  So is a NULL graph, map, profile or
- * output pointer given to a call that returns a tn_status.  The counts,
- * tn_surf_generation, tn_surf_memory and tn_surf_in_sync take a NULL graph
- * as an empty one (0, false), tn_surf_set_landmarks does nothing with it;
- * the lookups (node, lattice and landmark read-outs) take a valid graph.
+ * output pointer given to a call that returns a tn_status.  The counts
+ * (nodes, surfaces, edges, repairs, shortcuts, landmarks and their
+ * updates), tn_surf_generation, _map_revision, _memory,
+ * _shortcuts_memory, _in_sync, _has_query_index, _has_shortcuts,
+ * _has_labels and _expanded take a NULL graph as an empty one (0, false,
+ * NULL), tn_surf_set_landmarks does nothing with it; the lookups (node,
+ * lattice, edge and landmark read-outs by id) take a valid graph.
  *
  * STEP FUNCTION (profile.step, or profile.step_user_fn with
  * profile.step_user; not both).  It must move x like tn_body_step does, so

@@ -897,13 +897,16 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
     return TN_OK;
 }
 
-bool tn_surf_has_shortcuts(const tn_surf *g) { return g->ch != NULL; }
+bool tn_surf_has_shortcuts(const tn_surf *g) { return g && g->ch != NULL; }
 
-size_t tn_surf_shortcuts_memory(const tn_surf *g) { return g->ch ? g->ch->mem + g->ch->lmem : 0; }
+size_t tn_surf_shortcuts_memory(const tn_surf *g)
+{
+    return g && g->ch ? g->ch->mem + g->ch->lmem : 0;
+}
 
 int tn_surf_shortcut_count(const tn_surf *g)
 {
-    if (!g->ch) return 0;
+    if (!g || !g->ch) return 0;
     return (int)(g->ch->narc - g->ch->norig);
 }
 
@@ -1428,7 +1431,7 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
     return TN_OK;
 }
 
-bool tn_surf_has_labels(const tn_surf *g) { return g->ch && g->ch->lab[0]; }
+bool tn_surf_has_labels(const tn_surf *g) { return g && g->ch && g->ch->lab[0]; }
 
 /* The arc v -> w (upward arcs of v) or w -> v (downward arcs into v) of
  * that cost: the one a label's search relaxed.  -1: none (cannot happen). */

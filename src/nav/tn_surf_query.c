@@ -1698,8 +1698,8 @@ static inline void relax(tn_surf_query *q, int n, int to, int c, int eid, int ht
 
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count)
 {
-    *count = g->qs.nexpanded;
-    return g->qs.order;
+    if (count) *count = g ? g->qs.nexpanded : 0;
+    return g ? g->qs.order : NULL;
 }
 
 /* Checks shared by both searches; 0 when the query may run.  Fills G. */
@@ -1759,6 +1759,11 @@ static tn_status query_begin(const tn_surf *g, tn_surf_query *q, int start, int 
     answer_clear(count, stats);
     q->nexpanded = 0;
     q->nexp_dropped = 0;
+    if (g->nnodes == 0 && !g->map) /* do_build: a failed or cancelled build */
+        return tn_error_set(err, bad, 0, 0,
+                            "surface graph: the graph is empty: its last build %s (rebuild or "
+                            "sync it)",
+                            g->cancelled ? "was cancelled" : "failed");
     if (g->nnodes == 0)
         return tn_error_set(err, bad, 0, 0,
                             "surface graph: no place on this map where a %dx%d "
@@ -2778,7 +2783,7 @@ void tn_surf_set_landmarks(tn_surf *g, int k)
     query_index_build(g, NULL);
 }
 
-int tn_surf_landmark_count(const tn_surf *g) { return g->lm ? g->nlm : 0; }
+int tn_surf_landmark_count(const tn_surf *g) { return g && g->lm ? g->nlm : 0; }
 
 int tn_surf_landmark_node(const tn_surf *g, int k)
 {
@@ -2794,8 +2799,8 @@ int tn_surf_landmark_cost(const tn_surf *g, int k, int node, bool back)
 
 void tn_surf_landmark_counts(const tn_surf *g, int *updated, int *recomputed)
 {
-    if (updated) *updated = g->lm_updates;
-    if (recomputed) *recomputed = g->lm_recomputes;
+    if (updated) *updated = g ? g->lm_updates : 0;
+    if (recomputed) *recomputed = g ? g->lm_recomputes : 0;
 }
 
 tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap,
