@@ -387,7 +387,8 @@ static void test_bad_arguments(void **state)
     rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
     assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 99, 3, &err)));
     assert_non_null(strstr(err.msg, "outside"));
-    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
+    assert_int_equal(tn_bot_get_info(r.bot).state,
+                     TN_BOT_IDLE); /* a refused goal changes nothing */
     tn_bot_stop(r.bot);
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_IDLE);
     assert_string_equal(tn_bot_state_name(TN_BOT_PARTIAL), "partial");
@@ -447,6 +448,10 @@ static void test_body_outside_map(void **state)
             assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_MOVING);
         }
     }
+    tn_body big = good; /* a size no box has: said as the size (it read "outside the map") */
+    big.w = 5, big.h = 12;
+    assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &big, &r.p, 15, 3, &err)));
+    assert_string_equal(err.msg, "bot: a 5x12 body is outside the sizes 1..3 x 1..9");
     tn_body body = good;
     body.x = NAN;
     assert_true(tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 15, 3, &err)));
@@ -454,6 +459,44 @@ static void test_body_outside_map(void **state)
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
     /* back on the map, it goes */
     assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &err)));
+    rig_free(&r);
+}
+
+/* A goal refused where it is (outside the map, nowhere to stand) fails and
+ * changes nothing: the trip under way goes on to its goal (a review: a
+ * misclick stopped the bot and threw its goal away).  tn_bot_check_goal
+ * says the same without a bot. */
+static void test_refused_goal_keeps_the_trip(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    tn_error err;
+    int gx, gy;
+    for (int ty = 0; ty < r.m->h; ty++) tn_map_set_tile(r.m, 19, ty, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_bot_check_goal(NULL, r.m, &r.body, 15, 3, &gx, &gy, &err), TN_OK);
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 15, 3, &err)));
+    for (int f = 0; f < 10; f++)
+        tn_body_step(&r.body, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &r.body, &r.p));
+    const tn_bot_info i0 = tn_bot_get_info(r.bot);
+    assert_int_equal(i0.state, TN_BOT_MOVING);
+    const int bad[2][2] = {{99, 3}, {19, 0}}; /* outside; the top of a solid column */
+    for (int k = 0; k < 2; k++) {
+        tn_status s = tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, bad[k][0], bad[k][1], &err);
+        assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
+        tn_error e2;
+        assert_int_equal(
+            tn_bot_check_goal(r.bot, r.m, &r.body, bad[k][0], bad[k][1], NULL, NULL, &e2), s);
+        assert_string_equal(e2.msg, err.msg);
+        const tn_bot_info i = tn_bot_get_info(r.bot);
+        assert_int_equal(i.state, TN_BOT_MOVING);
+        assert_int_equal(i.goal_x, i0.goal_x);
+        assert_int_equal(i.goal_y, i0.goal_y);
+        assert_int_equal(i.plans, i0.plans);
+    }
+    run(&r, 600);
+    assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_ARRIVED);
+    assert_at(&r, i0.goal_x, i0.goal_y);
     rig_free(&r);
 }
 
@@ -713,6 +756,49 @@ static void grig_free(graph_rig *r)
     tn_path_destroy(r->pf);
     tn_surf_destroy(r->g);
     tn_map_destroy(r->m);
+}
+
+/* An edit while a graph bot is in the air (a review): it flies the edge it
+ * copied, then re-plans on landing "map edited" (it said "left the path"),
+ * and meanwhile reports no legs of the old plan but the re-plan pending. */
+static void test_graph_edit_in_the_air(void **state)
+{
+    (void)state;
+    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "....................\n....................\n"
+                        "..........#.........\n..........#.........\n"
+                        "..P.......#.........\n####################\n");
+    graph_rig r = grig_make(text, "wall");
+    tn_bot_set_graph(r.bot, r.g);
+    tn_body body;
+    tn_body_place(&body, &r.p, 1, 2, 2, 10);
+    tn_input none = {0};
+    tn_body_step(&body, r.m, &r.p, none);
+    assert_int_equal(tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 16, 10, NULL), TN_OK);
+    int f = 0;
+    while (f++ < 300 && body.on_ground)
+        tn_body_step(&body, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &body, &r.p));
+    assert_false(body.on_ground); /* jumping the wall */
+    assert_true(tn_succeeded(tn_map_set_tile(r.m, 18, 3, TN_TILE_BLOCK, NULL)));
+    assert_true(tn_succeeded(tn_surf_sync(r.g, r.m, NULL)));
+    tn_body_step(&body, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &body, &r.p));
+    assert_false(body.on_ground);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    assert_int_equal(i.state, TN_BOT_MOVING);
+    assert_string_equal(i.pending_reason, "map edited");
+    int nl = -1;
+    tn_bot_legs(r.bot, &nl, NULL);
+    assert_int_equal(nl, 0);
+    while (f++ < 900 && tn_bot_active(r.bot))
+        tn_body_step(&body, r.m, &r.p, tn_bot_step(r.bot, r.pf, r.m, &body, &r.p));
+    i = tn_bot_get_info(r.bot);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    assert_int_equal(i.replans, 1);
+    assert_string_equal(i.plan_reason, "map edited");
+    grig_free(&r);
 }
 
 /* With a graph (tn_bot_set_graph), found broken by a review:
@@ -1681,6 +1767,8 @@ int main(void)
         cmocka_unit_test(test_coast_replays_the_edge),
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
+        cmocka_unit_test(test_refused_goal_keeps_the_trip),
+        cmocka_unit_test(test_graph_edit_in_the_air),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_graph_bot),
         cmocka_unit_test(test_tile_size_bot_generated),

@@ -735,6 +735,18 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     b->last_x = body->x;
     b->last_y = body->y;
+    /* the map or graph changed under a bot in the air: it flies the edge it
+     * copied to its end and plans on landing, for that reason (it said
+     * "left the path" on landing, and its old legs were reported meanwhile) */
+    if (!body->on_ground && !b->want_plan && b->nlegs > 0 &&
+        (tn_surf_generation(g) != b->graph_gen || m != b->plan_map || m->revision != b->plan_rev)) {
+        const char *r = profile_reason(b, tn_surf_get_profile(g));
+        b->why = m != b->plan_map || m->revision != b->plan_rev ? "map edited"
+                 : r                                            ? r
+                                                                : "graph rebuilt";
+        b->want_plan = true;
+        b->nlegs = b->leg = b->n = b->cur = 0;
+    }
     tn_input in;
     if (replay_next(b, &in)) return in;
     if (!body->on_ground) {
@@ -866,6 +878,34 @@ static bool profile_diff(const tn_surf_profile *pr, const tn_body *body, const t
     return n > 0;
 }
 
+tn_status tn_bot_check_goal(const tn_bot *b, const tn_map *m, const tn_body *body, int x, int y,
+                            int *gx, int *gy, tn_error *err)
+{
+    int sx = x, sy = y;
+    if (!m || !body)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot: goal check without %s (NULL)", !m ? "a map" : "a body");
+    if (!tn_map_inside(m, x, y))
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+    if (b && b->graph && tn_surf_node_of_tile(b->graph, x, y) >= 0) {
+        /* the graph stands there: a box over a ledge's edge too */
+    } else if (!tn_bot_snap_goal(m, body->w, body->h, x, y, &sx, &sy)) {
+        if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) /* a click on a block means its top */
+            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                "bot: no room for a %dx%d character on top of the block at "
+                                "(%d,%d)",
+                                body->w, body->h, x, y);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot: a %dx%d character cannot stand at or below tile (%d,%d)", body->w,
+                            body->h, x, y);
+    }
+    if (gx) *gx = sx;
+    if (gy) *gy = sy;
+    tn_error_clear(err);
+    return TN_OK;
+}
+
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err)
 {
@@ -882,21 +922,17 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                                     : "physics (p)");
     }
     update_physics(b, p);
-    b->held = false; /* (a goal's plan is the caller's: not held) */
-    b->replans = 0;
-    b->stuck_replans = 0;
-    b->steps = 0;
-    b->still = 0;
     int gx, gy;
     if (!b->graph && !pf) {
         no_finder(b);
         if (err) *err = b->perr;
         return b->perr.status;
     }
-    if (!tn_map_inside(m, x, y)) {
-        refuse_goal(b);
+    if (body->w < 1 || body->w > TN_MAX_BODY_W || body->h < 1 || body->h > TN_MAX_BODY_H) {
+        refuse_goal(b); /* (it read as "outside the map": placed with such a size) */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
+                            "bot: a %dx%d body is outside the sizes 1..%d x 1..%d", body->w,
+                            body->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
     }
     if (!body_in_map(body, m, p->tile_px)) {
         refuse_goal(b);
@@ -920,21 +956,17 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         graph_stale(b->graph, m, &b->perr);
         return b->perr.status;
     }
-    if (b->graph && tn_surf_node_of_tile(b->graph, x, y) >= 0) {
-        gx = x, gy = y; /* the graph stands there: a box over a ledge's edge too */
-    } else if (!tn_bot_snap_goal(m, body->w, body->h, x, y, &gx, &gy)) {
-        refuse_goal(b);
-        b->goal_x = x;
-        b->goal_y = y;
-        if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) /* a click on a block means its top */
-            return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "bot: no room for a %dx%d character on top of the block at "
-                                "(%d,%d)",
-                                body->w, body->h, x, y);
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot: a %dx%d character cannot stand at or below tile (%d,%d)", body->w,
-                            body->h, x, y);
-    }
+    /* A goal refused by where it is (outside the map, nowhere to stand)
+     * leaves the trip under way as it was: a misclick does not stop the
+     * bot, as a unit told to go where it cannot keeps its last order.
+     * (The refusals above are of the bot's own setup: it stops.) */
+    tn_status gst = tn_bot_check_goal(b, m, body, x, y, &gx, &gy, err);
+    if (tn_failed(gst)) return gst;
+    b->held = false; /* (a goal's plan is the caller's: not held) */
+    b->replans = 0;
+    b->stuck_replans = 0;
+    b->steps = 0;
+    b->still = 0;
     b->goal_x = gx;
     b->goal_y = gy;
     if (!b->phys_valid) {

@@ -129,11 +129,13 @@ void tn_bot_destroy(tn_bot *b);
  * formula under the header's first comment); 0 for NULL. */
 size_t tn_bot_memory(const tn_bot *b);
 
-/* Send the bot to tile (x, y) (see PLANNING).  Fails (INVALID_PARAM) outside
- * the map, where no w x h box can stand near the tile, or for physics the
- * jump model refuses (e.g. tile_px outside 4..256, with that message); the
- * bot is then NO_PATH; so does a NULL bot, map, body or `p` (a message
- * naming it).  With a graph (tn_bot_set_graph) a tile the graph
+/* Send the bot to tile (x, y) (see PLANNING).  A goal outside the map, or
+ * where no w x h box can stand at or below the tile, fails
+ * (INVALID_PARAM, a message) and changes nothing: the trip under way goes
+ * on (a misclick does not stop the bot).  Physics the jump model refuses
+ * (e.g. tile_px outside 4..256, with that message) fails and leaves the
+ * bot NO_PATH; so does a NULL bot, map, body or `p` (a message naming it)
+ * and a body outside the map.  With a graph (tn_bot_set_graph) a tile the graph
  * stands on (tn_surf_node_of_tile: also a box over a ledge's edge, whose
  * bottom-left tile has no ground under it) is the goal as it is, the rest
  * are snapped; a graph of another profile than the body's size and `p`
@@ -159,6 +161,13 @@ size_t tn_bot_memory(const tn_bot *b);
  * tn_bot_plan_error). */
 tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body,
                       const tn_phys_params *p, int x, int y, tn_error *err);
+/* The goal rule of tn_bot_goto alone, changing nothing: TN_OK and the
+ * tile the bot would go to in *gx, *gy (either may be NULL: the clicked
+ * tile where b's graph stands there, else tn_bot_snap_goal's), or
+ * INVALID_PARAM with goto's message (outside the map, no room on top of a
+ * block, nowhere to stand at or below).  b may be NULL (no graph). */
+tn_status tn_bot_check_goal(const tn_bot *b, const tn_map *m, const tn_body *body, int x, int y,
+                            int *gx, int *gy, tn_error *err);
 /* Forget the goal (IDLE). */
 void tn_bot_stop(tn_bot *b);
 /* The input for this step.  A body outside the map (NaN, or more than a

@@ -1605,11 +1605,16 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             "goto (%d,%d) refused: graph build failed: %s (tried again after a "
                             "map edit or a slider change)",
                             x, y, gfail);
+    if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
+    const bool instead = !use_planner(w, s, s->bot, &w->character, BUILD_NOW) && gfail[0];
+    /* a goal refused where it is (no room on a block's top, say) changes
+     * nothing: the trip under way, its plan, overlays and the last click's
+     * comparison stay (a misclick stopped the character half way) */
+    tn_status gst = tn_bot_check_goal(s->bot, w->map, &w->character, x, y, NULL, NULL, err);
+    if (tn_failed(gst)) return gst;
     s->cont = 0;
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
-    if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
-    const bool instead = !use_planner(w, s, s->bot, &w->character, BUILD_NOW) && gfail[0];
     const int plans_before = tn_bot_get_info(s->bot).plans;
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
     if (tool == TN_TOOL_GOTO) graph_answer(s, plans_before);
