@@ -100,6 +100,8 @@ static void test_errors(void **state)
     expect_error("+7 goto 5 5\n", "t.txt:1: '+7' is not a frame number (a whole number "
                                   "0..1000000000; expected FRAME COMMAND ARGS)");
     expect_error("5 goto 1e1 5\n", "t.txt:1: goto needs whole-number tile coordinates");
+    expect_error("5 goto -1 5\n",
+                 "t.txt:1: goto: tile coordinate -1 is negative (tiles count from 0)");
     /* too large: out of range, not "not a whole number" */
     expect_error("5 click 1000001 5 left\n",
                  "t.txt:1: click: tile coordinate 1000001 is out of range 0..1000000");
@@ -337,7 +339,7 @@ static void test_set_refused(void **state)
     if (tn_script_run(s, w, 3, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(log.n, 1);
     assert_string_equal(log.last, "t.txt:2: set char_height 9 refused (frame 2): no room for a "
-                                  "1x9 character here: move to open space first");
+                                  "1x9 character here (it stays 1x3): move to open space first");
     assert_int_equal(tn_world_character(w)->h, 3);
     assert_int_equal(tn_world_refused_edits(w), 1);
     assert_int_equal(tn_world_edits(w), 0);

@@ -148,7 +148,8 @@ static void test_params(void **state)
     assert_true(tn_succeeded(tn_world_set(w, "char_height", 3, &e)));
     assert_float_equal(tn_world_character(w)->y + 3 * 16.0f, bottom, 1e-4);
     assert_true(tn_failed(tn_world_set(w, "char_height", 9, &e)));
-    assert_string_equal(e.msg, "no room for a 1x9 character here: move to open space first");
+    assert_string_equal(
+        e.msg, "no room for a 1x9 character here (it stays 1x3): move to open space first");
     assert_int_equal(tn_world_character(w)->h, 3);
     /* a rule's refusal counts like a refused edit; a bad value or name does not */
     assert_int_equal(tn_world_refused_edits(w), 1);

@@ -691,9 +691,12 @@ static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
     p->active = on_screen && n > 0;
     p->paused = on_screen && held;
     p->shown = 0;
+    char ev[64] = "";
+    if (on_screen && p->trace.count != p->expanded)
+        snprintf(ev, sizeof ev, " (%d events: pushes and expansions)", p->trace.count);
     if (on_screen)
-        tn_world_message(w, "replay: now the re-planned navmesh path's search (%s): %d node%s%s",
-                         why, p->expanded, PLURAL(p->expanded),
+        tn_world_message(w, "replay: now the re-planned navmesh path's search (%s): %d node%s%s%s",
+                         why, p->expanded, PLURAL(p->expanded), ev,
                          held ? ", held at its start (Shift+E plays)" : "");
     return 1;
 }
@@ -725,9 +728,14 @@ int tn_playback_watch(tn_playback *p, struct tn_path **finder, tn_world *w, unsi
     }
     p->active = on_screen && n > 0;
     p->paused = on_screen && held;
+    /* the bar counts events: the classic search's pushes too (a reviewer
+     * saw "771 states" beside "0/1723") */
+    char ev[64] = "";
+    if (on_screen && n > 0 && p->trace.count != p->expanded)
+        snprintf(ev, sizeof ev, " (%d events: pushes and expansions)", p->trace.count);
     if (on_screen && n > 0)
-        tn_world_message(w, "replay: now re-plan %d (%s): %d %s%s%s", i.replans, i.plan_reason,
-                         p->expanded, i.planner ? "node" : "state", PLURAL(p->expanded),
+        tn_world_message(w, "replay: now re-plan %d (%s): %d %s%s%s%s", i.replans, i.plan_reason,
+                         p->expanded, i.planner ? "node" : "state", PLURAL(p->expanded), ev,
                          held ? ", held at its start (Shift+E plays)" : "");
     else if (on_screen)
         tn_world_message(w, "replay: re-plan %d (%s) made no search to replay", i.replans,

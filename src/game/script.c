@@ -141,6 +141,13 @@ static void tile_problem(const token *tok, int i, const char *cmd, char *buf, si
             snprintf(buf, cap, "%s: tile coordinate %.40s is out of range 0..1000000", cmd, t);
             return;
         }
+        /* "-1": a whole number, but tiles count from 0 with no sign (a
+         * reviewer read "needs whole numbers" as wrong for it) */
+        if (t[0] == '-' && t[1] && strspn(t + 1, "0123456789") == strlen(t + 1)) {
+            snprintf(buf, cap, "%s: tile coordinate %.40s is negative (tiles count from 0)", cmd,
+                     t);
+            return;
+        }
     }
     snprintf(buf, cap, "%s needs whole-number tile coordinates", cmd);
 }

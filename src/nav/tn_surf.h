@@ -376,7 +376,9 @@ typedef struct tn_surf_stats {
     int releases; /* frames of jump let go between an edge that lands with
                    * jump held and a jump from its landing node (with no
                    * walk between); the search does not price them, so of
-                   * two plans of equal cost either can have more */
+                   * two plans of equal cost either can have more: compare
+                   * plans (search, shortcuts, labels) by frames - releases,
+                   * which is equal; frames can differ by these */
 } tn_surf_stats;
 
 typedef struct tn_surf tn_surf;

@@ -637,7 +637,9 @@ static tn_status resize_character(tn_world *w, int nw, int nh, tn_error *err)
     float ny = bottom - (float)nh * w->phys.tile_px;
     if (tn_body_box_blocked(w->map, &w->phys, b->x, ny, nw, nh))
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "no room for a %dx%d character here: move to open space first", nw, nh);
+                            "no room for a %dx%d character here (it stays %dx%d): move to "
+                            "open space first",
+                            nw, nh, b->w, b->h);
     b->w = nw;
     b->h = nh;
     b->y = ny;

@@ -32,7 +32,7 @@ echo "$pos" | grep -q '"map":{"width":80,"height":45}' || fail "--map did not wi
 printf '0 set char_height 3\n5 set char_height 9\n' > "$T/grow.script"
 grow=$("$B/tilenav" --headless --map tests/data/small.map --frames 10 --script "$T/grow.script" 2>"$T/grow.err") \
     || fail "refused set: the run failed: $(cat "$T/grow.err")"
-want="tilenav: warning: $T/grow.script:2: set char_height 9 refused (frame 5): no room for a 1x9 character here: move to open space first"
+want="tilenav: warning: $T/grow.script:2: set char_height 9 refused (frame 5): no room for a 1x9 character here (it stays 1x3): move to open space first"
 [ "$(cat "$T/grow.err")" = "$want" ] || fail "refused set: stderr '$(cat "$T/grow.err")', want '$want'"
 echo "$grow" | grep -q '"height":3},"jump_height":4.00,"edits":0,"refused_edits":1,' || fail "refused set not counted: $grow"
 # a map above the graph planner's 1024x1024 tiles: goto is off, and says so (stderr, JSON)
