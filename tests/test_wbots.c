@@ -2686,7 +2686,7 @@ static void test_overlay_shows_last_repair(void **state)
     char want[64];
     snprintf(want, sizeof want, "searched %d of %d surfaces", n, tn_surf_surface_count(g));
     assert_non_null(strstr(tn_wbots_overlay_note(w, TN_OVERLAY_SURF), want));
-    for (int f = 0; f < 239; f++) tn_world_step(w);
+    for (int f = 0; f < 119; f++) tn_world_step(w); /* 2 s of 60 steps */
     assert_int_equal(draw(w, TN_OVERLAY_SURF).orange, n);
     tn_world_step(w);
     assert_int_equal(draw(w, TN_OVERLAY_SURF).orange, 0);
