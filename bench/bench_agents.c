@@ -62,9 +62,8 @@ static int mn_path(void *user, float ax, float ay, float bx, float by, float rad
     meshnav *m = user;
     m->paths++;
     int n = 0, want = cap + 1 < 129 ? cap + 1 : 129;
-    if (tn_failed(tn_navquery_find_path(m->q, ax, ay, bx, by, radius, m->buf, want, &n, NULL)) ||
-        n < 2)
-        return 0;
+    tn_status st = tn_navquery_find_path(m->q, ax, ay, bx, by, radius, m->buf, want, &n, NULL);
+    if (tn_failed(st) || tn_status_detail(st, TN_UNREACHABLE) || n < 2) return 0; /* none */
     if (n > want) n = want;
     memcpy(xy, m->buf + 2, sizeof(float) * 2 * (size_t)(n - 1));
     return n - 1;

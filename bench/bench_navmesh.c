@@ -209,7 +209,7 @@ static int bench_file(const char *path, int reps, int nqueries)
             double t0 = bench_now();
             tn_status st = tn_navquery_find_path(q, ax, ay, bx, by, 0, xy, cap, &n, NULL);
             tp[i] = bench_now() - t0;
-            if (tn_succeeded(st)) {
+            if (tn_succeeded(st) && !tn_status_detail(st, TN_UNREACHABLE)) {
                 found++;
                 exact += tn_navquery_exact(q);
                 expanded += tn_navquery_expanded(q);

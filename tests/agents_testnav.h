@@ -140,7 +140,8 @@ static inline int tnav_mesh_path(void *user, float ax, float ay, float bx, float
     int count = 0;
     int want = cap + 1 < 65 ? cap + 1 : 65;
     tn_status s = tn_navquery_find_path(t->q, ax, ay, bx, by, radius, buf, want, &count, NULL);
-    if (tn_failed(s) || count < 1) return 0;
+    /* to the target or none: a partial path (unreachable) is none here */
+    if (tn_failed(s) || tn_status_detail(s, TN_UNREACHABLE) || count < 1) return 0;
     if (count > want) count = want;
     /* Drop the start point. */
     int n = count - 1;

@@ -1084,17 +1084,23 @@ static void test_playback_navmesh_follows_edits(void **state)
     assert_non_null(strstr(p.label, "re-planned: agent radius 0.50"));
     assert_true(tn_playback_record_navpath(&fresh, w, 70, 10) > 0);
     assert_int_equal(p.trace.count, fresh.trace.count);
-    /* an edit that cuts the path (a wall around the goal): dropped */
+    /* an edit that cuts the path (a wall around the goal): the path goes
+     * to the closest place (the navmesh's partial answer), and the replay
+     * follows that search (it was dropped when the path was) */
     p.paused = false;
     for (int y = 8; y <= 12; y++)
         for (int x = 68; x <= 72; x++)
             if ((x == 68 || x == 72 || y == 8 || y == 12) &&
                 tn_map_tile(tn_world_map(w), x, y) != TN_TILE_BLOCK)
                 tn_world_edit(w, x, y, TN_EDIT_BLOCK, &e);
+    char hud[1024];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "(partial: goal unreachable)"));
     tn_playback_watch(&p, &finder, w, X);
-    assert_int_equal(p.trace.count, 0);
-    assert_false(p.active);
-    assert_non_null(strstr(tn_world_message_text(w), "replay: dropped"));
+    assert_true(p.trace.count > 0 && p.active);
+    assert_non_null(strstr(tn_world_message_text(w), "replay: now the re-planned navmesh path's"));
+    assert_true(tn_playback_record_navpath(&fresh, w, 70, 10) > 0);
+    assert_int_equal(p.trace.count, fresh.trace.count);
     /* a navmesh search that is not the tool path's is dropped by a rebuild */
     assert_true(tn_playback_record_navpath(&p, w, 10, 40) > 0);
     assert_true(tn_succeeded(tn_world_edit(w, 33, 22, TN_EDIT_BLOCK, &e)));

@@ -472,6 +472,57 @@ static hent hpop(hent *h, int *n)
     return top;
 }
 
+/* The oracle of an unreachable goal's partial answer (radius 0): the
+ * distance from (gx, gy) (tile units) to the free space reachable from
+ * tile (sx, sy), i.e. to the nearest tile square of its 4-connected free
+ * component (free space is the union of free tiles; the navmesh's regions
+ * are these components). */
+static double region_gap(const tn_map *m, int sx, int sy, double gx, double gy)
+{
+    int W = m->w, H = m->h;
+    int *stack = malloc(sizeof(int) * (size_t)W * (size_t)H);
+    char *seen = calloc((size_t)W * (size_t)H, 1);
+    int n = 0;
+    stack[n++] = sy * W + sx;
+    seen[sy * W + sx] = 1;
+    double best = INFINITY;
+    while (n > 0) {
+        int u = stack[--n], x = u % W, y = u / W;
+        double dx = gx < x ? x - gx : gx > x + 1 ? gx - (x + 1) : 0;
+        double dy = gy < y ? y - gy : gy > y + 1 ? gy - (y + 1) : 0;
+        best = fmin(best, hypot(dx, dy));
+        const int DX[4] = {1, -1, 0, 0}, DY[4] = {0, 0, 1, -1};
+        for (int k = 0; k < 4; k++) {
+            int nx = x + DX[k], ny = y + DY[k];
+            if (nx < 0 || ny < 0 || nx >= W || ny >= H || seen[ny * W + nx] || !is_free(m, nx, ny))
+                continue;
+            seen[ny * W + nx] = 1;
+            stack[n++] = ny * W + nx;
+        }
+    }
+    free(stack);
+    free(seen);
+    return best;
+}
+
+/* An unreachable goal's partial path (radius 0, tile units): the status
+ * says so, the path is valid and starts at the start, and it ends at the
+ * free space's closest point to the goal (region_gap). */
+static void check_partial(const tn_map *m, tn_status s, const float *xy, int n, double sx,
+                          double sy, double gx, double gy)
+{
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+    assert_true(n >= 2);
+    assert_true(xy[0] == (float)sx && xy[1] == (float)sy);
+    check_path(m, xy, n, "partial");
+    double gap = hypot(xy[2 * n - 2] - gx, xy[2 * n - 1] - gy);
+    double want = region_gap(m, (int)floor(sx), (int)floor(sy), gx, gy);
+    if (fabs(gap - want) > 1e-5)
+        fail_msg("(%g,%g)-(%g,%g): the path ends %.6f from the goal, the closest free place is "
+                 "%.6f from it",
+                 sx, sy, gx, gy, gap, want);
+}
+
 static double octile_dijkstra(const tn_map *m, int sx, int sy, int gx, int gy)
 {
     int W = m->w, H = m->h, N = W * H;
@@ -1034,8 +1085,27 @@ static void test_path_simple(void **state)
     tn_navquery_create(nm, NULL, &q, NULL);
     tn_error e2;
     s = tn_navquery_find_path(q, 0.5f, 0.5f, 14.5f, 5.5f, 0, xy, 128, &n, &e2);
-    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    check_partial(m, s, xy, n, 0.5, 0.5, 14.5, 5.5); /* to the closest place, as tn_surf_find */
     assert_non_null(strstr(e2.msg, "another region"));
+    assert_non_null(strstr(e2.msg, "the path ends at the closest place reached"));
+    assert_int_equal(e2.status, s);
+    /* with a radius: the disc's search, then its nearest place with room
+     * near the region's nearest point (a corner touch was a tile farther) */
+    s = tn_navquery_find_path(q, 1.5f, 1.5f, 14.5f, 5.5f, 0.3f, xy, 128, &n, &e2);
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+    assert_non_null(strstr(e2.msg, "another region"));
+    {
+        const double gap = hypot(xy[2 * n - 2] - 14.5, xy[2 * n - 1] - 5.5);
+        const double want = region_gap(m, 1, 1, 14.5, 5.5) + 0.3;
+        if (!(gap <= want + 0.05))
+            fail_msg("radius 0.3: ends %.4f from the goal, %.4f has room", gap, want);
+    }
+    /* a buffer too small for the partial path says both */
+    if (n > 2) {
+        s = tn_navquery_find_path(q, 0.5f, 0.5f, 14.5f, 5.5f, 0, xy, 2, &n, &e2);
+        assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE | TN_BUFFER_TOO_SMALL);
+        assert_int_equal(n, 2);
+    }
     /* the door and the one-way platform: flyers pass through both */
     assert_int_equal(tn_navquery_find_path(q, 0.5f, 0.5f, 19.5f, 0.5f, 0, xy, 128, &n, NULL),
                      TN_OK);
@@ -1097,7 +1167,7 @@ static void test_paths_random_vs_references(void **state)
             tn_status s = tn_navquery_find_path(q, sx + 0.5f, sy + 0.5f, gx + 0.5f, gy + 0.5f, 0,
                                                 xy, 1024, &n, NULL);
             if (oct < 0) {
-                assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+                check_partial(m, s, xy, n, sx + 0.5, sy + 0.5, gx + 0.5, gy + 0.5);
                 continue;
             }
             assert_int_equal(s, TN_OK);
@@ -1203,7 +1273,11 @@ static void test_paths_halfgrid_exact(void **state)
             }
             double best = vgraph_query2(&g, m, SX, SY, GX, GY);
             if (rs[0] != rg[0] && rs[0] != rg[1] && rs[1] != rg[0] && rs[1] != rg[1]) {
-                assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+                /* partial: to the closest place (checked on a tile's
+                 * component in check_partial; a start on a pinch corner has
+                 * two) */
+                assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+                check_path(m, xy, n, "partial, half grid");
                 assert_true(best == INFINITY);
                 continue;
             }
@@ -1357,9 +1431,20 @@ static void test_radius(void **state)
     bool low = false;
     for (int i = 0; i < n; i++) low |= xy[2 * i + 1] >= 7.0f;
     assert_true(low);
-    /* radius 1.1: no corridor is wide enough */
-    tn_status s = tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 1.1f, xy, 128, &n, NULL);
-    assert_true(tn_failed(s) && tn_status_detail(s, TN_UNREACHABLE));
+    /* radius 1.1: no corridor is wide enough: a partial path, as tn_surf's,
+     * to the place reached closest to the goal, with room for the disc,
+     * nearer the goal than the start */
+    tn_error pe;
+    tn_status s = tn_navquery_find_path(q, 1.5f, 1.5f, 12.5f, 1.5f, 1.1f, xy, 128, &n, &pe);
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE);
+    assert_non_null(strstr(pe.msg, "no way to it is wide enough for radius 1.1"));
+    assert_true(n >= 2 && xy[0] == 1.5f && xy[1] == 1.5f);
+    {
+        const float ex = xy[2 * n - 2], ey = xy[2 * n - 1];
+        assert_true(tn_navmesh_clearance(nm, ex, ey, 2.0f) >= 1.1f - 1e-3f);
+        printf("  radius 1.1, partial: ends at (%g, %g)\n", (double)ex, (double)ey);
+        assert_true(hypot(ex - 12.5, ey - 1.5) < 11.0 - 0.1);
+    }
     /* inside the left area it is still fine */
     assert_int_equal(tn_navquery_find_path(q, 1.5f, 1.5f, 1.5f, 9.5f, 1.1f, xy, 128, &n, NULL),
                      TN_OK);
@@ -1412,8 +1497,10 @@ static void test_radius_corridor_connected(void **state)
                 !tn_navmesh_nearest_clear(nm, gx, gy, rad, &gx, &gy))
                 continue;
             int n = 0;
-            if (tn_failed(tn_navquery_find_path(q, sx, sy, gx, gy, rad, xy, 4096, &n, NULL)))
-                continue;
+            tn_status ps = tn_navquery_find_path(q, sx, sy, gx, gy, rad, xy, 4096, &n, NULL);
+            if (tn_failed(ps)) continue;
+            if (tn_status_detail(ps, TN_UNREACHABLE)) /* partial: the corridor ends at its end */
+                gx = xy[2 * n - 2], gy = xy[2 * n - 1];
             int nc = 0;
             const int32_t *c = tn_navquery_corridor(q, &nc);
             assert_true(nc >= 1);

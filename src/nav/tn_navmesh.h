@@ -310,10 +310,19 @@ size_t tn_navquery_memory(const tn_navquery *q);
  * number into *count.
  *  TN_OK; FAILURE|INVALID_PARAM (bad arguments, start or goal not free, or
  *  closer than radius to a wall, or a mesh never built or whose last build
- *  or update failed: the message says which); FAILURE|UNREACHABLE (no way,
- *  or none wide enough);
- *  SUCCESS|PARTIAL_RESULT|BUFFER_TOO_SMALL when the path has more than cap
- *  points (the first cap are written). */
+ *  or update failed: the message says which);
+ *  SUCCESS|PARTIAL_RESULT|UNREACHABLE for a goal it cannot reach (another
+ *  region, or no way wide enough), as tn_surf_find and tn_path_find answer
+ *  one: the path to the closest place, with a message saying why, where it
+ *  ends and how far from the goal.  Radius 0: the exact shortest path to
+ *  the point of the start's region nearest the goal (ties: the least y,
+ *  then x; O(triangles) to find it).  Radius > 0: to the place the
+ *  search reached nearest the goal (the start, or a point where the disc
+ *  touches a corner: not always the nearest point of all the disc can
+ *  reach);
+ *  | BUFFER_TOO_SMALL added when the path has more than cap points (the
+ *  first cap are written).  A caller that wants the goal or nothing tests
+ *  tn_status_detail(s, TN_UNREACHABLE). */
 tn_status tn_navquery_find_path(tn_navquery *q, float sx, float sy, float gx, float gy,
                                 float radius, float *xy, int cap, int *count, tn_error *err);
 /* The corridor of the last successful find_path: triangles from start to

@@ -11,6 +11,8 @@
 
 #include "tn_trace.h"
 
+#include <stdio.h>
+
 /* ------------------------------------------------------------------------ */
 /* Line of sight */
 
@@ -1490,10 +1492,14 @@ static bool label_arc_clear(const tn_navmesh *m, const clabel *L, double ox, dou
 }
 
 /* The search (see CLEARANCE in the header).  Returns the goal label, -1
- * when the goal cannot be reached. */
+ * when the goal cannot be reached; *near is then the closed label nearest
+ * the goal (the start's, 0, when none is nearer): every closed label is a
+ * place the disc reaches, the end of an unreachable goal's partial path. */
 static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, double gx, double gy,
-                        double r)
+                        double r, int *near)
 {
+    double near_d2 = INFINITY;
+    *near = 0;
     const tn_navmesh *m = q->m;
     q->ncheap = 0;
     q->nlab = 0;
@@ -1557,6 +1563,8 @@ static int clear_search(tn_navquery *q, int ts, int tg, double sx, double sy, do
         }
         int li = q->nlab++;
         q->lab[li] = e;
+        const double d2 = (e.tx - gx) * (e.tx - gx) + (e.ty - gy) * (e.ty - gy);
+        if (d2 < near_d2) near_d2 = d2, *near = li;
         if (e.state >= 0) {
             q->lab[li].next = q->state_head[e.state];
             q->state_head[e.state] = li;
@@ -1736,9 +1744,125 @@ static void clear_corridor(tn_navquery *q, int ts)
                          q->out[2 * i + 3]);
 }
 
+/* The last point again: a partial path of no length (start = end). */
+static void emit_twice(tn_navquery *q)
+{
+    if (q->nout > 0 && q->nout < q->outcap) {
+        q->out[2 * q->nout] = q->out[0];
+        q->out[2 * q->nout + 1] = q->out[1];
+    }
+    q->nout++;
+}
+
+/* An unreachable goal's partial answer (as tn_surf_find and tn_path_find
+ * give one): SUCCESS | PARTIAL_RESULT | UNREACHABLE (| BUFFER_TOO_SMALL),
+ * saying why, where the path ends and how far from the goal (query
+ * units). */
+static tn_status partial_said(tn_error *err, bool cut, int np, int w, double gx, double gy,
+                              double ex, double ey, const char *why, double r)
+{
+    tn_status st = TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE;
+    if (cut) st |= TN_BUFFER_TOO_SMALL;
+    char rs[48] = "";
+    if (r >= 0) snprintf(rs, sizeof rs, " %g", r);
+    char cs[96] = "";
+    if (cut)
+        snprintf(cs, sizeof cs, "; the path has %d points, the buffer holds the first %d", np, w);
+    return tn_error_set(err, st, 0, 0,
+                        "navquery: the goal (%g, %g) is unreachable (%s%s); the path ends at the "
+                        "closest place reached, (%g, %g), %g from it%s",
+                        gx, gy, why, rs, ex, ey, hypot(ex - gx, ey - gy), cs);
+}
+
+static int zero_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx, double gy);
+
+/* The point of free triangle t closest to (x, y) (on its boundary unless
+ * inside it: the path is searched to it in t itself, never located), and
+ * the squared distance. */
+static double tri_closest(const tn_navmesh *m, int t, double x, double y, double *cx, double *cy)
+{
+    const int *v = &m->tri[3 * t];
+    const double ax = px_(m, v[0]), ay = py_(m, v[0]), bx = px_(m, v[1]), by = py_(m, v[1]);
+    const double qx = px_(m, v[2]), qy = py_(m, v[2]);
+    double ex, ey;
+    if (tri_contains(m, t, x, y)) {
+        ex = x, ey = y;
+    } else { /* the nearest of the three edges' nearest points */
+        const double P[3][2] = {{ax, ay}, {bx, by}, {qx, qy}};
+        double best = INFINITY;
+        ex = ax, ey = ay;
+        for (int i = 0; i < 3; i++) {
+            const double *a = P[i], *b = P[(i + 1) % 3];
+            const double dx = b[0] - a[0], dy = b[1] - a[1], l2 = dx * dx + dy * dy;
+            double k = l2 > 0 ? ((x - a[0]) * dx + (y - a[1]) * dy) / l2 : 0;
+            k = k < 0 ? 0 : k > 1 ? 1 : k;
+            const double px = a[0] + k * dx, py = a[1] + k * dy;
+            const double d = (px - x) * (px - x) + (py - y) * (py - y);
+            if (d < best) best = d, ex = px, ey = py;
+        }
+    }
+    *cx = ex;
+    *cy = ey;
+    return (ex - x) * (ex - x) + (ey - y) * (ey - y);
+}
+
+/* find_path with radius 0 to a goal in another region than every start
+ * triangle (cs, ns of them): the exact shortest path to the point of the
+ * start's region closest to the goal, a partial answer.  O(triangles). */
+/* The point of the regions of start triangles cs (ns of them) nearest
+ * (gx, gy): its triangle (-1: none), the start triangle of its region in
+ * *bs, the point in *ex, *ey.  O(triangles). */
+static int region_nearest(const tn_navmesh *m, int ns, const int *cs, double gx, double gy,
+                          int *bs_out, double *ex_out, double *ey_out)
+{
+    double best = INFINITY, ex = 0, ey = 0;
+    int bt = -1, bs = cs[0];
+    for (int t = 0; t < m->ntris; t++) {
+        if (!tri_free(m, t)) continue;
+        int k = 0;
+        while (k < ns && m->region[cs[k]] != m->region[t]) k++;
+        if (k == ns) continue;
+        double cx, cy;
+        const double d2 = tri_closest(m, t, gx, gy, &cx, &cy);
+        /* ties (a goal as far from two places) go to the least (y, x): the
+         * same point whatever the triangulation (a local update's mesh and
+         * a fresh build's give the same answer) */
+        const double tol = bt < 0 ? 0 : 1e-9 * (1 + best);
+        if (bt < 0 || d2 < best - tol ||
+            (d2 <= best + tol && (cy < ey - 1e-12 || (fabs(cy - ey) <= 1e-12 && cx < ex))))
+            best = fmin(best, d2), bt = t, bs = cs[k], ex = cx, ey = cy;
+    }
+    *bs_out = bs, *ex_out = ex, *ey_out = ey;
+    return bt;
+}
+
+static tn_status other_region(tn_navquery *q, int ns, const int *cs, double sx, double sy,
+                              double gx, double gy, float *xy, int cap, int *count, tn_error *err)
+{
+    const tn_navmesh *m = q->m;
+    const double u = m->tile_size;
+    int bs;
+    double ex, ey;
+    const int bt = region_nearest(m, ns, cs, gx, gy, &bs, &ex, &ey);
+    int np = bt >= 0 ? zero_path(q, bs, bt, sx, sy, ex, ey) : 0;
+    if (!np)
+        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
+                            "navquery: no path from (%g, %g) toward (%g, %g)", sx * u, sy * u,
+                            gx * u, gy * u);
+    int w = np < cap ? np : cap;
+    for (int k = 0; k < w; k++) {
+        xy[2 * k] = (float)(q->pts[2 * k] * u);
+        xy[2 * k + 1] = (float)(q->pts[2 * k + 1] * u);
+    }
+    *count = w;
+    return partial_said(err, np > cap, np, w, gx * u, gy * u, ex * u, ey * u,
+                        "it is in another region than the start", -1);
+}
+
 /* find_path for radius r > 0 (tile units). */
 static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy, double gx,
-                            double gy, double r, float *xy, int cap, int *count, tn_error *err)
+                            double gy, double r, bool other, float *xy, int cap, int *count,
+                            tn_error *err)
 {
     const tn_navmesh *m = q->m;
     const double u = m->tile_size;
@@ -1759,16 +1883,51 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
         *count = 2;
         return nm_ok(err);
     }
-    int gi = clear_search(q, ts, tg, sx, sy, gx, gy, r);
-    if (gi < 0)
+    int near;
+    int gi = clear_search(q, ts, tg, sx, sy, gx, gy, r, &near);
+    const bool partial = gi < 0;
+    double ex = 0, ey = 0; /* a partial path's end */
+    if (partial && q->nlab > 0) ex = q->lab[near].tx, ey = q->lab[near].ty;
+    if (partial && other && q->nlab > 0) {
+        /* in another region the place nearest the goal with room for the
+         * disc is near the region's point nearest it: try a search there
+         * (a corner touch can be farther: a box around the goal was left
+         * 3.8 tiles away where 2.8 had room); the first search again when
+         * that fails */
+        int bs;
+        double px, py;
+        float fx, fy;
+        if (region_nearest(m, 1, &ts, gx, gy, &bs, &px, &py) >= 0 &&
+            tn_navmesh_nearest_clear(m, (float)(px * u), (float)(py * u), (float)(r * u), &fx,
+                                     &fy)) {
+            const double cx = fx / u, cy = fy / u;
+            const int tc = locate_free(m, cx, cy, -1);
+            if (tc >= 0 && m->region[tc] == m->region[ts] &&
+                hypot(cx - gx, cy - gy) < hypot(ex - gx, ey - gy) - 1e-9) {
+                int near2;
+                const int gi2 = clear_search(q, ts, tc, sx, sy, cx, cy, r, &near2);
+                if (gi2 >= 0)
+                    gi = gi2, ex = cx, ey = cy;
+                else
+                    clear_search(q, ts, tg, sx, sy, gx, gy, r, &near);
+            }
+        }
+    }
+    if (partial && q->nlab == 0) /* (no label at all: a capacity of 0, cannot happen) */
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
                             "navquery: no way from (%g, %g) to (%g, %g) is wide enough for "
                             "radius %g",
                             sx * u, sy * u, gx * u, gy * u, r * u);
-    clear_output(q, gi, r);
+    const bool to_label = partial && gi < 0; /* (else gi: the goal or the disc's nearest place) */
+    clear_output(q, to_label ? near : gi, r);
     q->exact = !q->cinexact;
     clear_corridor(q, ts);
-    if (q->nout == 1) emit(q, gx, gy);
+    if (q->nout == 1) {
+        if (partial) /* the closest place is the start: a path of no length */
+            emit_twice(q);
+        else
+            emit(q, gx, gy);
+    }
     int w = q->nout < cap ? q->nout : cap;
     if (w > q->outcap) w = q->outcap;
     for (int k = 0; k < w; k++) {
@@ -1776,6 +1935,12 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
         xy[2 * k + 1] = (float)(q->out[2 * k + 1] * m->tile_size);
     }
     *count = w;
+    if (partial) {
+        return partial_said(err, q->nout > w, q->nout, w, gx * u, gy * u, ex * u, ey * u,
+                            other ? "it is in another region than the start, radius"
+                                  : "no way to it is wide enough for radius",
+                            r * u);
+    }
     if (q->nout > w)
         return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
                             "navquery: the path has %d points, the buffer holds the first %d",
@@ -1979,12 +2144,12 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     for (int i = 0; i < ns && bs < 0; i++)
         for (int j = 0; j < ng && bs < 0; j++)
             if (m->region[cs[i]] == m->region[cg[j]]) bs = cs[i], bg = cg[j];
-    if (bs < 0)
-        return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: the goal (%g, %g) is in another region than the start "
-                            "(%g, %g)",
-                            (double)fgx, (double)fgy, (double)fsx, (double)fsy);
-    if (r > 0) return clear_path(q, bs, bg, sx, sy, gx, gy, r, xy, cap, count, err);
+    /* a disc's search finds out itself that it cannot reach another region
+     * (its closest place then ends the path) */
+    if (r > 0)
+        return clear_path(q, bs >= 0 ? bs : ts, bs >= 0 ? bg : tg, sx, sy, gx, gy, r, bs < 0, xy,
+                          cap, count, err);
+    if (bs < 0) return other_region(q, ns, cs, sx, sy, gx, gy, xy, cap, count, err);
     int np = 0;
     if (ns * ng > 1) {
         double best = INFINITY;

@@ -26,6 +26,8 @@ struct tn_wnav {
     float *path;          /* 2*cap */
     int npath;
     double path_len; /* pixels */
+    bool partial;    /* the goal is unreachable: the path ends at the closest place */
+    double gap;      /* then its distance from the goal, pixels */
     int32_t *corr;   /* cap */
     int ncorr;
     float agent_radius; /* px: parameter agent_radius */
@@ -108,7 +110,10 @@ int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radi
     struct tn_wnav *s = w ? nav_of(w) : NULL;
     if (!s || !xy || cap <= 0 || !(radius >= 0.0f)) return 0;
     int n;
-    if (tn_failed(plan(s, ax, ay, bx, by, radius, &n)) || n < 2) return 0;
+    /* the companion's path goes to the character or nowhere: a partial
+     * answer (the closest place to an unreachable goal) is none here */
+    tn_status st = plan(s, ax, ay, bx, by, radius, &n);
+    if (tn_failed(st) || tn_status_detail(st, TN_UNREACHABLE) || n < 2) return 0;
     int k = n - 1 < cap ? n - 1 : cap;
     memcpy(xy, s->scratch + 2, sizeof(float) * 2 * (size_t)k);
     return k;
@@ -139,11 +144,16 @@ static tn_status replan_tool_path(struct tn_wnav *s)
     int n;
     tn_status st = plan(s, s->sx, s->sy, s->gx, s->gy, s->agent_radius, &n);
     if (tn_failed(st)) {
-        s->has_path = false;
+        s->has_path = s->partial = false;
         s->npath = s->ncorr = 0;
         return st;
     }
     s->has_path = true;
+    /* unreachable: the library's partial path to the closest place */
+    s->partial = tn_status_detail(st, TN_UNREACHABLE);
+    s->gap = s->partial && n > 0 ? hypot((double)s->scratch[2 * n - 2] - s->gx,
+                                         (double)s->scratch[2 * n - 1] - s->gy)
+                                 : 0;
     s->npath = n;
     memcpy(s->path, s->scratch, sizeof(float) * 2 * (size_t)n);
     s->path_len = 0;
@@ -155,7 +165,18 @@ static tn_status replan_tool_path(struct tn_wnav *s)
     if (nc > s->cap) nc = s->cap;
     memcpy(s->corr, c, sizeof *c * (size_t)nc);
     s->ncorr = nc;
-    return TN_OK;
+    return s->partial ? TN_SUCCESS | TN_PARTIAL_RESULT | TN_UNREACHABLE : TN_OK;
+}
+
+/* Why the tool's goal is unreachable, for its messages. */
+static const char *unreachable_why(const struct tn_wnav *s)
+{
+    tn_navmesh_view v;
+    tn_navmesh_get_view(s->mesh, &v);
+    int a = tn_navmesh_locate(s->mesh, s->sx, s->sy, -1);
+    int b = tn_navmesh_locate(s->mesh, s->gx, s->gy, -1);
+    if (a >= 0 && b >= 0 && v.region[a] != v.region[b]) return "it is in another region";
+    return "no way is wide enough for the agent";
 }
 
 bool tn_wnav_tool_goal(const tn_world *w, int *tx, int *ty)
@@ -248,8 +269,17 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
     s->revision = ++w->nav_revisions; /* on from the last map's: never seen before */
     s->build_failed = tn_failed(st);
     if (s->build_failed) tn_world_message(w, "navmesh: %s", err.msg);
-    if (s->has_path && tn_failed(replan_tool_path(s)))
-        tn_world_message(w, "navmesh: the shown path is cut by the edit");
+    const bool was_partial = s->partial;
+    if (s->has_path) {
+        tn_status st2 = replan_tool_path(s);
+        if (tn_failed(st2))
+            tn_world_message(w, "navmesh: the shown path is cut by the edit");
+        else if (s->partial && !was_partial)
+            tn_world_message(w,
+                             "navmesh: the edit cut the shown path (%s): it now ends at the "
+                             "closest place reached, %.1f tiles from the goal",
+                             unreachable_why(s), s->gap / TN_TILE_PX);
+    }
 }
 
 /* ---- hooks ---- */
@@ -311,8 +341,15 @@ tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
                             "radius to set",
                             w->map->w, w->map->h, MAX_NAV_TILES);
     s->agent_radius = (float)value * TN_TILE_PX;
-    if (s->has_path && tn_failed(replan_tool_path(s)))
+    if (!s->has_path) return TN_OK;
+    tn_status st = replan_tool_path(s);
+    if (tn_failed(st))
         tn_world_message(w, "navmesh: no path for an agent of radius %.2f tiles", value);
+    else if (s->partial)
+        tn_world_message(w,
+                         "navmesh: no way is wide enough for an agent of radius %.2f tiles: the "
+                         "path ends at the closest place reached, %.1f tiles from the goal",
+                         value, s->gap / TN_TILE_PX);
     return TN_OK;
 }
 
@@ -358,6 +395,14 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             x, y,
                             tn_status_detail(st, TN_UNREACHABLE) ? "it is in another region"
                                                                  : "no free space here");
+    if (s->partial) { /* as the planners do: as close as it goes, said */
+        tn_world_message(w,
+                         "navmesh path toward tile (%d,%d): unreachable (%s): it ends at the "
+                         "closest place reached, %.1f tiles from it; %d points, %.1f tiles",
+                         x, y, unreachable_why(s), s->gap / TN_TILE_PX, s->npath,
+                         s->path_len / TN_TILE_PX);
+        return tn_error_set(err, st, 0, 0, "%s", tn_world_message_text(w));
+    }
     /* plan() moved an end closer than the radius to a wall to the nearest
      * point with room for the disc: say how far (the path ended somewhere
      * else than clicked without a word) */
@@ -416,10 +461,10 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
     char ms[48] = "";
     if (s->build_ms >= 0)
         snprintf(ms, sizeof ms, ", %s in %.2f ms", v.last_local ? "updated" : "built", s->build_ms);
-    char path[64] = "";
+    char path[112] = "";
     if (s->has_path)
-        snprintf(path, sizeof path, " | path %d points, %.1f tiles", s->npath,
-                 s->path_len / TN_TILE_PX);
+        snprintf(path, sizeof path, " | path %d points, %.1f tiles%s", s->npath,
+                 s->path_len / TN_TILE_PX, s->partial ? " (partial: goal unreachable)" : "");
     return snprintf(buf, cap, "navmesh: %d triangle%s, %d region%s%s%s", v.nfree,
                     v.nfree == 1 ? "" : "s", v.nregions, v.nregions == 1 ? "" : "s", ms, path);
 }
