@@ -588,55 +588,90 @@ static tn_bot_info lockstep(tn_bot *bot[2], tn_path *pf[2], const tn_map *m, tn_
     return i0;
 }
 
+/* Two bots on one 40x24 level, bot 0 with 16-px physics and bot 1 with
+ * the same at k x 16 px, for the tile-size tests below. */
+typedef struct pair_rig {
+    tn_map *m;
+    tn_path *pf[2];
+    tn_bot *bot[2];
+    tn_phys_params p[2];
+    int w, h;
+    float k;
+} pair_rig;
+
+static void pair_make(pair_rig *pr)
+{
+    memset(pr, 0, sizeof *pr);
+    assert_true(tn_succeeded(tn_map_create(40, 24, NULL, &pr->m, NULL)));
+    for (int i = 0; i < 2; i++) {
+        assert_true(tn_succeeded(tn_path_create(40, 24, NULL, 0, NULL, &pr->pf[i], NULL)));
+        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &pr->bot[i], NULL)));
+    }
+}
+
+/* Level L of the generator (seed, L): its box, jump height and physics. */
+static void pair_level(pair_rig *pr, tn_rng *r, uint64_t seed, int L, float k)
+{
+    tn_rng_seed(r, seed, (uint64_t)L);
+    tn_levelgen_platformer(pr->m, r, NULL);
+    pr->w = L % 3 + 1, pr->h = (L / 3) % 3 + 1;
+    pr->k = k;
+    pr->p[0] = tn_phys_default((float)(L % 8 + 1));
+    pr->p[1] = tn_phys_scaled(&pr->p[0], k);
+}
+
+/* A random trip for both bots (false: no standing tiles found); the goto
+ * statuses in st. */
+static bool pair_trip(pair_rig *pr, tn_rng *r, tn_body b[2], tn_status st[2])
+{
+    int sx, sy, gx, gy;
+    if (!random_standing(pr->m, r, pr->w, pr->h, &sx, &sy) ||
+        !random_standing(pr->m, r, pr->w, pr->h, &gx, &gy))
+        return false;
+    const tn_input none = {0};
+    for (int i = 0; i < 2; i++) {
+        tn_body_place(&b[i], &pr->p[i], pr->w, pr->h, sx, sy);
+        tn_body_step(&b[i], pr->m, &pr->p[i], none);
+        st[i] = tn_bot_goto(pr->bot[i], pr->pf[i], pr->m, &b[i], &pr->p[i], gx, gy, NULL);
+    }
+    return true;
+}
+
+static void pair_free(pair_rig *pr)
+{
+    for (int i = 0; i < 2; i++) {
+        tn_bot_destroy(pr->bot[i]);
+        tn_path_destroy(pr->pf[i]);
+    }
+    tn_map_destroy(pr->m);
+}
+
 /* Generated levels, every size and jump height, random trips: at 8 and 32
  * px per tile the bot presses the same keys as at 16 and the body stays
  * exactly k times the 16-px one (whether or not the trip arrives). */
 static void test_tile_size_bot_generated(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_create(40, 24, NULL, &m, NULL)));
-    tn_path *pf[2];
-    tn_bot *bot[2];
-    for (int i = 0; i < 2; i++) {
-        assert_true(tn_succeeded(tn_path_create(40, 24, NULL, 0, NULL, &pf[i], NULL)));
-        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot[i], NULL)));
-    }
+    pair_rig pr;
+    pair_make(&pr);
     int trips = 0, arrived = 0;
     long steps = 0;
     for (int L = 0; L < 144; L++) {
         tn_rng r;
-        tn_rng_seed(&r, 1313, (uint64_t)L);
-        tn_levelgen_platformer(m, &r, NULL);
-        const int w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L % 8 + 1;
-        const float k = L & 1 ? 2.0f : 0.5f;
-        tn_phys_params p[2];
-        p[0] = tn_phys_default((float)jump);
-        p[1] = tn_phys_scaled(&p[0], k);
+        pair_level(&pr, &r, 1313, L, L & 1 ? 2.0f : 0.5f);
         for (int t = 0; t < 8; t++) {
-            int sx, sy, gx, gy;
-            if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))
-                continue;
             tn_body b[2];
-            const tn_input none = {0};
-            for (int i = 0; i < 2; i++) {
-                tn_body_place(&b[i], &p[i], w, h, sx, sy);
-                tn_body_step(&b[i], m, &p[i], none);
-                tn_bot_goto(bot[i], pf[i], m, &b[i], &p[i], gx, gy, NULL);
-            }
+            tn_status st[2];
+            if (!pair_trip(&pr, &r, b, st)) continue;
             trips++;
-            tn_bot_info i0 = lockstep(bot, pf, m, b, p, k, 1500, &steps);
+            tn_bot_info i0 = lockstep(pr.bot, pr.pf, pr.m, b, pr.p, pr.k, 1500, &steps);
             arrived += i0.state == TN_BOT_ARRIVED;
         }
     }
     print_message("tile size: %d trips (%d arrive), %ld steps in lockstep\n", trips, arrived,
                   steps);
     assert_true(trips >= 150 && arrived >= trips / 3);
-    for (int i = 0; i < 2; i++) {
-        tn_bot_destroy(bot[i]);
-        tn_path_destroy(pf[i]);
-    }
-    tn_map_destroy(m);
+    pair_free(&pr);
 }
 
 /* The graph planner at 4, 8, 32 and 64 px per tile (tn_surf takes 16 x a
@@ -647,54 +682,33 @@ static void test_tile_size_bot_generated(void **state)
 static void test_tile_size_graph_bot(void **state)
 {
     (void)state;
-    tn_map *m = NULL;
-    assert_true(tn_succeeded(tn_map_create(40, 24, NULL, &m, NULL)));
-    tn_path *pf[2];
-    tn_bot *bot[2];
-    for (int i = 0; i < 2; i++) {
-        assert_true(tn_succeeded(tn_path_create(40, 24, NULL, 0, NULL, &pf[i], NULL)));
-        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot[i], NULL)));
-    }
+    pair_rig pr;
+    pair_make(&pr);
     const float ks[] = {0.25f, 0.5f, 2.0f, 4.0f};
     int trips = 0, arrived = 0, found = 0;
     long steps = 0;
     for (int L = 0; L < 48; L++) {
         tn_rng r;
-        tn_rng_seed(&r, 1717, (uint64_t)L);
-        tn_levelgen_platformer(m, &r, NULL);
-        const int w = L % 3 + 1, h = (L / 3) % 3 + 1, jump = L % 8 + 1;
-        const float k = ks[L % 4];
-        tn_phys_params p[2];
-        p[0] = tn_phys_default((float)jump);
-        p[1] = tn_phys_scaled(&p[0], k);
+        pair_level(&pr, &r, 1717, L, ks[L % 4]);
         tn_surf *g[2];
         for (int i = 0; i < 2; i++) {
-            tn_surf_profile prof = tn_surf_profile_make(w, h, &p[i]);
-            tn_error e;
+            tn_surf_profile prof = tn_surf_profile_make(pr.w, pr.h, &pr.p[i]);
             g[i] = NULL;
-            assert_int_equal(tn_surf_create(m, &prof, NULL, &g[i], &e), TN_OK);
-            tn_bot_set_graph(bot[i], g[i]);
+            assert_int_equal(tn_surf_create(pr.m, &prof, NULL, &g[i], NULL), TN_OK);
+            tn_bot_set_graph(pr.bot[i], g[i]);
         }
         for (int t = 0; t < 4; t++) {
-            int sx, sy, gx, gy;
-            if (!random_standing(m, &r, w, h, &sx, &sy) || !random_standing(m, &r, w, h, &gx, &gy))
-                continue;
             tn_body b[2];
-            const tn_input none = {0};
             tn_status st[2];
-            for (int i = 0; i < 2; i++) {
-                tn_body_place(&b[i], &p[i], w, h, sx, sy);
-                tn_body_step(&b[i], m, &p[i], none);
-                st[i] = tn_bot_goto(bot[i], pf[i], m, &b[i], &p[i], gx, gy, NULL);
-            }
+            if (!pair_trip(&pr, &r, b, st)) continue;
             assert_int_equal(st[0], st[1]);
             trips++;
             found += st[0] == TN_OK;
-            tn_bot_info i0 = lockstep(bot, pf, m, b, p, k, 3000, &steps);
+            tn_bot_info i0 = lockstep(pr.bot, pr.pf, pr.m, b, pr.p, pr.k, 3000, &steps);
             arrived += i0.state == TN_BOT_ARRIVED;
         }
         for (int i = 0; i < 2; i++) {
-            tn_bot_set_graph(bot[i], NULL);
+            tn_bot_set_graph(pr.bot[i], NULL);
             tn_surf_destroy(g[i]);
         }
     }
@@ -702,11 +716,7 @@ static void test_tile_size_graph_bot(void **state)
                   "lockstep\n",
                   trips, found, arrived, steps);
     assert_true(trips >= 150 && arrived >= found && found >= trips / 3);
-    for (int i = 0; i < 2; i++) {
-        tn_bot_destroy(bot[i]);
-        tn_path_destroy(pf[i]);
-    }
-    tn_map_destroy(m);
+    pair_free(&pr);
 }
 
 /* A tile size the physics refuses: the goal fails with the physics' reason. */
@@ -758,20 +768,22 @@ static void grig_free(graph_rig *r)
     tn_map_destroy(r->m);
 }
 
+/* A floor, the character at (2,10) and a wall 3 tiles high at x = 10. */
+static const char WALL_LEVEL[] = "tilenav-map 1\nsize 20 12\ntiles\n"
+                                 "....................\n....................\n"
+                                 "....................\n....................\n"
+                                 "....................\n....................\n"
+                                 "....................\n....................\n"
+                                 "..........#.........\n..........#.........\n"
+                                 "..P.......#.........\n####################\n";
+
 /* An edit while a graph bot is in the air (a review): it flies the edge it
  * copied, then re-plans on landing "map edited" (it said "left the path"),
  * and meanwhile reports no legs of the old plan but the re-plan pending. */
 static void test_graph_edit_in_the_air(void **state)
 {
     (void)state;
-    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "..........#.........\n..........#.........\n"
-                        "..P.......#.........\n####################\n");
-    graph_rig r = grig_make(text, "wall");
+    graph_rig r = grig_make(WALL_LEVEL, "wall");
     tn_bot_set_graph(r.bot, r.g);
     tn_body body;
     tn_body_place(&body, &r.p, 1, 2, 2, 10);
@@ -811,14 +823,7 @@ static void test_graph_edit_in_the_air(void **state)
 static void test_graph_goals_and_reasons(void **state)
 {
     (void)state;
-    const char *text = ("tilenav-map 1\nsize 20 12\ntiles\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "....................\n....................\n"
-                        "..........#.........\n..........#.........\n"
-                        "..P.......#.........\n####################\n");
-    graph_rig r = grig_make(text, "ledge");
+    graph_rig r = grig_make(WALL_LEVEL, "ledge");
     tn_map *m = r.m;
     tn_phys_params p = r.p;
     tn_surf *g = r.g;

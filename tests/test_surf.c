@@ -408,6 +408,22 @@ static void test_out_of_memory_threads(void **state)
 
 /* Every edge replays from its take-off to its landing under tn_body_step,
  * and tn_surf_edge_box gives the tiles that replay touches. */
+/* A 1x2 body standing at node `node` of g (its take-off), stepped once
+ * with no input under physics p (the graph's pixels: p's tile_px). */
+static tn_body standing_at(const tn_surf *g, const tn_map *m, const tn_phys_params *p, int node)
+{
+    int row, j;
+    tn_surf_node_pos(g, node, &row, &j);
+    tn_body b;
+    memset(&b, 0, sizeof b);
+    b.w = 1, b.h = 2, b.on_ground = true;
+    b.x = tn_surf_lattice_x(g, j);
+    b.y = (float)(row - 2) * p->tile_px;
+    tn_input none = {false, false, false, false};
+    tn_body_step(&b, m, p, none);
+    return b;
+}
+
 static void test_edges_replay(void **state)
 {
     (void)state;
@@ -422,15 +438,8 @@ static void test_edges_replay(void **state)
      * touches from the standing take-off to the landing */
     const tn_surf_edge *E = tn_surf_edges(g);
     for (int e = 0; e < tn_surf_edge_count(g); e++) {
-        int row, j;
-        tn_surf_node_pos(g, E[e].from, &row, &j);
-        tn_body b;
-        memset(&b, 0, sizeof b);
-        b.w = 1, b.h = 2, b.on_ground = true;
-        b.x = tn_surf_lattice_x(g, j);
-        b.y = (float)row * 16.0f - 32.0f;
+        tn_body b = standing_at(g, m, &p, E[e].from);
         tn_input none = {false, false, false, false};
-        tn_body_step(&b, m, &p, none);
         int x0 = 1 << 30, y0 = 1 << 30, x1 = -(1 << 30), y1 = -(1 << 30);
         for (int q = -1; q < E[e].nruns; q++) {
             tn_input in = none;
@@ -818,15 +827,7 @@ static void test_tile_sizes(void **state)
          * press the runs, land on the landing node after its frames */
         const tn_surf_edge *E = tn_surf_edges(g);
         for (int ei = 0; ei < tn_surf_edge_count(g); ei++) {
-            int row, j;
-            tn_surf_node_pos(g, E[ei].from, &row, &j);
-            tn_body b;
-            memset(&b, 0, sizeof b);
-            b.w = 1, b.h = 2, b.on_ground = true;
-            b.x = tn_surf_lattice_x(g, j);
-            b.y = (float)(row - 2) * p.tile_px;
-            tn_input none = {false, false, false, false};
-            tn_body_step(&b, m, &p, none);
+            tn_body b = standing_at(g, m, &p, E[ei].from);
             assert_int_equal(tn_surf_node_of_body(g, &b), E[ei].from);
             int frames = 0;
             for (int q = 0; q < E[ei].nruns; q++) {
