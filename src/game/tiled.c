@@ -110,6 +110,8 @@ typedef struct doc {
     long long ox, oy; /* Tiled coordinates of map cell 0,0 */
     tkind *kinds;
     size_t nkinds, capkinds;
+    long long *tids; /* the tile ids the tileset being read lists (tile_ids_once) */
+    int ntids, captids;
     int ntilesets;
     tsrange *ranges; /* one per tileset, sorted by first after the scan */
     int nranges, capranges;
@@ -362,6 +364,35 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Note tile id `id` of the tileset being read (ids: reset per tileset). */
+static int tile_id_seen(doc *d, long long id)
+{
+    if (!grow((void **)&d->tids, &d->captids, d->ntids + 1, sizeof *d->tids))
+        return fail(d, "out of memory");
+    d->tids[d->ntids++] = id;
+    return 0;
+}
+
+/* Each tile id once: Tiled lists a tile once, and a second entry would
+ * give one gid two meanings (a fuzzer's tileset listed tile 0 without a
+ * kind, then as oneway: a save wrote a block as that tile, which then read
+ * back as a one-way platform, and the save was refused for it). */
+static int tile_ids_once(doc *d, const char *what)
+{
+    if (d->ntids > 1) qsort(d->tids, (size_t)d->ntids, sizeof *d->tids, cmp_ll);
+    for (int i = 1; i < d->ntids; i++)
+        if (d->tids[i] == d->tids[i - 1])
+            return fail(d, "%s: tile %lld is listed twice (Tiled lists each tile once)", what,
+                        d->tids[i]);
+    return 0;
+}
+
 /* Called once per tileset after its tiles: the smallest id without a kind
  * is the "plain" tile (a block outside the oneway layer). */
 /* Tiled's objectalignment (NULL, "" or "unspecified": bottomleft, the
@@ -610,6 +641,7 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
     bool collection = true; /* no <image> of its own: each tile has one */
     for (xmlNodePtr t = ts->children; t; t = t->next)
         if (xis(t, "image")) collection = false;
+    d->ntids = 0;
     for (xmlNodePtr t = ts->children; t; t = t->next) {
         if (!xis(t, "tile")) continue;
         if (ext)
@@ -618,6 +650,7 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
             d->at = t;
         long long id;
         if (xint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
+        if (tile_id_seen(d, id)) return -1;
         if (id > maxid) maxid = id;
         int kind = K_UNSET, mark = 0;
         char *cls = xattr(t, "class");
@@ -646,6 +679,7 @@ static int tsx_tiles(doc *d, xmlNodePtr ts, uint32_t firstgid, const char *what_
         if (kind == K_UNSET && !mark && (plain_id < 0 || id < plain_id)) plain_id = id;
     }
     if (!ext) d->at = ts;
+    if (tile_ids_once(d, what_ts)) return -1;
     char *align = xattr(ts, "objectalignment");
     int rc = tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id, align);
     xmlFree(align);
@@ -664,6 +698,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
     bool collection = !jget(ts, "image"); /* each tile has its own image */
     cJSON *tiles = jget(ts, "tiles"), *t;
     if (tiles && !cJSON_IsArray(tiles)) return fail(d, "%s: \"tiles\" is not an array", what);
+    d->ntids = 0;
     cJSON_ArrayForEach(t, tiles)
     {
         /* the tile's JSON path: in the map's, or after an external file's name */
@@ -673,6 +708,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
             snprintf(d->at_path, sizeof d->at_path, "%.150s.tiles[%d]", base, k++);
         long long id;
         if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
+        if (tile_id_seen(d, id)) return -1;
         if (id > maxid) maxid = id;
         int kind = K_UNSET;
         const char *cls = jstr(t, "class");
@@ -693,6 +729,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         if (kind == K_UNSET && !mark && (plain_id < 0 || id < plain_id)) plain_id = id;
     }
     snprintf(d->at_path, sizeof d->at_path, "%s", base);
+    if (tile_ids_once(d, what_ts)) return -1;
     return tileset_done(d, firstgid, tilecount, maxid, first, collection, plain_id,
                         jstr(ts, "objectalignment"));
 }
@@ -1909,6 +1946,7 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
 
 static void doc_free(doc *d)
 {
+    free(d->tids);
     for (int i = 0; i < d->nlayers; i++) {
         free(d->layers[i].chunks);
         free(d->layers[i].grid);
