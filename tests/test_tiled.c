@@ -1310,6 +1310,20 @@ static void test_errors(void **state)
       "value=\"block\"/></properties></tile>"
       "<tile id=\"0\"><properties><property name=\"kind\" "
       "value=\"oneway\"/></properties></tile></tileset></map>",
+      TN_TILED_TMX, "tileset (embedded): tile 0 is listed twice (Tiled lists each tile once)");
+    /* also when the first listing has no kind (a fuzzer's: a save wrote a
+     * block as that tile, which read back as one-way) */
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<tileset firstgid=\"1\"><tile id=\"0\"/>"
+      "<tile id=\"0\"><properties><property name=\"kind\" "
+      "value=\"oneway\"/></properties></tile></tileset></map>",
+      TN_TILED_TMX, "tileset (embedded): tile 0 is listed twice (Tiled lists each tile once)");
+    /* two tilesets whose gids overlap, each tile listed once */
+    E("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" tileheight=\"16\">"
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
+      "value=\"block\"/></properties></tile></tileset>"
+      "<tileset firstgid=\"1\"><tile id=\"0\"><properties><property name=\"kind\" "
+      "value=\"oneway\"/></properties></tile></tileset></map>",
       TN_TILED_TMX, "tile 1 is described twice (two tilesets overlap, or a tile id repeats)");
     E("<map orientation=\"orthogonal\" infinite=\"1\" width=\"4\" height=\"2\" tilewidth=\"16\" "
       "tileheight=\"16\">"
