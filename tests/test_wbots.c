@@ -600,6 +600,121 @@ static void test_hud_slider_without_a_step(void **state)
     tn_world_destroy(w);
 }
 
+/* A trip left out of reach is tried again when a slider or an edit puts
+ * its goal in reach (it stood at the closest spot until the next goto):
+ * once per change, not while the slider is held, not after the player
+ * took the controls.  The goal: the top of a wall 3 tiles high, out of
+ * reach of a jump of 2 tiles, in reach of 4 or of a step built below. */
+static const char RETRY_MAP[] = "tilenav-map 1\n"
+                                "size 18 10\n"
+                                "tiles\n"
+                                "##################\n"
+                                "#................#\n"
+                                "#................#\n"
+                                "#................#\n"
+                                "#................#\n"
+                                "#................#\n"
+                                "#..........#######\n"
+                                "#..P.......#######\n"
+                                "#..........#######\n"
+                                "##################\n";
+
+static tn_world *retry_world(int planner, float jump)
+{
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(RETRY_MAP, strlen(RETRY_MAP), "retry", NULL, &m, NULL)));
+    tn_world *w = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(m, &c, NULL, &w, &err))) fail_msg("%s", err.msg);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", jump, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 14, 5, NULL)));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    for (int f = 0; f < 600 && tn_bot_active(bot); f++) tn_world_step(w);
+    const tn_bot_state st = tn_bot_get_info(bot).state;
+    if (st != TN_BOT_PARTIAL && st != TN_BOT_NO_PATH) fail_msg("%s", tn_bot_state_name(st));
+    return w;
+}
+
+static tn_bot_state run_trip(tn_world *w, int steps)
+{
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    tn_world_step(w); /* (the step that tries again) */
+    for (int f = 0; f < steps && tn_bot_active(bot); f++) tn_world_step(w);
+    return tn_bot_get_info(bot).state;
+}
+
+static void test_out_of_reach_retried_on_change(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner <= 1; planner++) {
+        /* a slider: tried again once it is let go, then arrives */
+        tn_world *w = retry_world(planner, 2.0f);
+        const tn_bot *bot = tn_wbots_character_bot(w);
+        const int plans = tn_bot_get_info(bot).plans;
+        tn_world_hold_graph_builds(w, true);
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+        for (int f = 0; f < 5; f++) tn_world_step(w);
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud);
+        if (!strstr(hud, "jump height changed since its last plan: the goal is tried again when "
+                         "the slider is let go"))
+            fail_msg("HUD: %s", hud);
+        assert_int_equal(tn_bot_get_info(bot).plans, plans);
+        tn_world_hold_graph_builds(w, false);
+        tn_world_step(w);
+        if (!strstr(tn_world_message_text(w), "(14,5) is in reach now (jump height changed)"))
+            fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        assert_int_equal(run_trip(w, 900), TN_BOT_ARRIVED);
+        /* nothing changed since: no search again */
+        const int after = tn_bot_get_info(bot).plans;
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        assert_int_equal(tn_bot_get_info(bot).plans, after);
+        tn_world_destroy(w);
+
+        /* edits: stairs up to the wall, in reach */
+        w = retry_world(planner, 2.0f);
+        bot = tn_wbots_character_bot(w);
+        int cx, cy;
+        tn_body_tile(tn_world_character(w), tn_world_phys(w), &cx, &cy);
+        assert_true(cx >= 10);
+        tn_error err;
+        if (tn_failed(tn_world_edit(w, 8, 8, TN_EDIT_BLOCK, &err))) fail_msg("%s", err.msg);
+        tn_world_step(w);
+        if (tn_failed(tn_world_edit(w, 9, 8, TN_EDIT_BLOCK, &err))) fail_msg("%s", err.msg);
+        if (tn_failed(tn_world_edit(w, 9, 7, TN_EDIT_BLOCK, &err))) fail_msg("%s", err.msg);
+        assert_int_equal(run_trip(w, 900), TN_BOT_ARRIVED);
+        tn_world_destroy(w);
+
+        /* the player took the controls: the change does not take them back */
+        w = retry_world(planner, 2.0f);
+        bot = tn_wbots_character_bot(w);
+        tn_world_set_input(w, (tn_input){.left = true});
+        for (int f = 0; f < 10; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){0});
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        const int p0 = tn_bot_get_info(bot).plans;
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        assert_int_equal(tn_bot_get_info(bot).plans, p0);
+        assert_false(tn_bot_active(bot));
+        tn_world_destroy(w);
+
+        /* still out of reach after the change: tried once, not every step */
+        w = retry_world(planner, 2.0f);
+        bot = tn_wbots_character_bot(w);
+        const int q0 = tn_bot_get_info(bot).plans;
+        assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2.5, NULL)));
+        for (int f = 0; f < 60; f++) tn_world_step(w);
+        const tn_bot_info q = tn_bot_get_info(bot);
+        assert_true(q.plans == q0 + 1);
+        assert_true(q.state == TN_BOT_PARTIAL || q.state == TN_BOT_NO_PATH);
+        tn_world_destroy(w);
+    }
+}
+
 /* A bot at rest keeps its last plan; a slider moved since (nothing
  * re-plans a bot at rest) makes that plan another value's: the HUD says so
  * rather than showing its frames, legs and nodes as the new value's (the
@@ -3339,6 +3454,7 @@ int main(void)
         cmocka_unit_test(test_refused_goto_keeps_the_trip),
         cmocka_unit_test(test_hud_slider_without_a_step),
         cmocka_unit_test(test_hud_idle_plan_for_another_value),
+        cmocka_unit_test(test_out_of_reach_retried_on_change),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),
         cmocka_unit_test(test_key_cancels),

@@ -235,6 +235,17 @@ typedef struct tn_wbots {
      * last plan is for another jump height or size says so on the HUD */
     float plan_jump;
     int plan_bw, plan_bh;
+    uint32_t plan_rev;
+    /* A trip left out of reach (partial, or no path with no closer spot)
+     * is tried again when the map, the jump height or the size changes
+     * (retry_out_of_reach), while the character stays where it left it:
+     * `may_retry` is set by a goto and cleared when the player takes the
+     * controls; the world as last tried, so a goal tried once under it
+     * (a search that did not run: no new plan noted) is not tried again */
+    bool may_retry;
+    uint32_t retry_rev;
+    float retry_jump;
+    int retry_bw, retry_bh;
     int sn_seen; /* the bot's plan count last looked at */
     int sn_gx, sn_gy, sn_frames;
     int sn_replans;        /* the plan's re-plan number (0: the goal's first) */
@@ -1314,6 +1325,7 @@ static void note_search(tn_world *w, tn_wbots *s)
     s->sn_seen = i.plans;
     s->plan_jump = w->phys.jump_height;
     s->plan_bw = w->character.w, s->plan_bh = w->character.h;
+    s->plan_rev = w->map->revision;
     s->sn_plans = i.plans;
     s->sn_replans = i.replans;
     s->sn_reason = i.plan_reason;
@@ -1448,6 +1460,67 @@ static void say_state(tn_world *w, tn_wbots *s)
     }
 }
 
+/* What changed since the character's last plan ("" when nothing did). */
+static const char *changed_since_plan(const tn_world *w, const tn_wbots *s)
+{
+    if (s->plan_bw != w->character.w || s->plan_bh != w->character.h) return "size changed";
+    if (s->plan_jump != w->phys.jump_height) return "jump height changed";
+    if (s->plan_rev != w->map->revision) return "map edited";
+    return "";
+}
+
+/* A trip at rest that retry_out_of_reach tries again. */
+static bool retries(const tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    return s->may_retry && !i.active && !limit_hit(s) &&
+           (i.state == TN_BOT_PARTIAL || i.state == TN_BOT_NO_PATH);
+}
+
+/* A trip that stopped out of reach (partial at the closest spot, or no
+ * path with no closer spot; not a classic search cut short by its limit,
+ * which continue_search takes) is tried again, toward the same goal, when
+ * an edit or a slider may have put the goal in reach: once per change,
+ * not while a slider is held (each value would plan), on the ground, and
+ * only while the character stands where the trip left it (the player did
+ * not take the controls since).  True when it goes on. */
+static bool retry_out_of_reach(tn_world *w, tn_wbots *s)
+{
+    if (!retries(s) || s->hold || !w->character.on_ground) return false;
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    const char *why = changed_since_plan(w, s);
+    if (!why[0] || (s->retry_rev == w->map->revision && s->retry_jump == w->phys.jump_height &&
+                    s->retry_bw == w->character.w && s->retry_bh == w->character.h))
+        return false;
+    s->retry_rev = w->map->revision;
+    s->retry_jump = w->phys.jump_height;
+    s->retry_bw = w->character.w, s->retry_bh = w->character.h;
+    /* the graph for the profile as it is now: built in the background on a
+     * big map (tried again at a later step, when it is there) */
+    if (graph_mode(w, s) && !use_planner(w, s, s->bot, &w->character, BUILD)) {
+        s->retry_rev = 0, s->retry_jump = -1.0f; /* (not tried: again when built) */
+        return false;
+    }
+    const tn_bot_state before = i.state;
+    tn_status st =
+        tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
+    note_search(w, s);
+    note_explored(w, s);
+    note_first(s);
+    i = tn_bot_get_info(s->bot);
+    if (tn_failed(st)) return false;
+    if (i.state == TN_BOT_MOVING) {
+        s->last_state = TN_BOT_MOVING;
+        tn_world_message(w, "(%d,%d) is in reach now (%s): going there", i.goal_x, i.goal_y, why);
+    } else if (i.state == before && i.active) {
+        tn_world_message(w, "(%d,%d) is still out of reach (%s): going to a closer spot", i.goal_x,
+                         i.goal_y, why);
+    } else if (i.state != before) {
+        say_state(w, s);
+    }
+    return i.active;
+}
+
 /* A classic trip that stopped at the end of a path its search cut short
  * (limit_hit) searches again from there, toward the same goal, while each
  * search gets it somewhere new (CONTINUE_MAX at most); true when it goes on. */
@@ -1518,6 +1591,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     }
     if (player_active) {
         s->cont = -1; /* no search again for a trip the player took over */
+        s->may_retry = false;
         if (tn_bot_active(s->bot)) {
             tn_bot_stop(s->bot);
             s->last_state = TN_BOT_IDLE;
@@ -1525,7 +1599,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
         }
         return false;
     }
-    if (!tn_bot_active(s->bot) && !continue_search(w, s)) return false;
+    if (!tn_bot_active(s->bot) && !continue_search(w, s) && !retry_out_of_reach(w, s)) return false;
     tn_surf *g = use_planner(w, s, s->bot, &w->character, BUILD);
     if (held_back(w, s, g)) {
         *in = tn_bot_coast(s->bot); /* its graph away: a jump under way goes on */
@@ -1614,6 +1688,9 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     tn_status gst = tn_bot_check_goal(s->bot, w->map, &w->character, x, y, NULL, NULL, err);
     if (tn_failed(gst)) return gst;
     s->cont = 0;
+    s->may_retry = true;
+    s->retry_rev = w->map->revision, s->retry_jump = w->phys.jump_height;
+    s->retry_bw = w->character.w, s->retry_bh = w->character.h;
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
     if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
     const int plans_before = tn_bot_get_info(s->bot).plans;
@@ -2121,11 +2198,13 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (!i.active && s->sn_seen == i.plans &&
         (s->plan_jump != w->phys.jump_height || s->plan_bw != w->character.w ||
          s->plan_bh != w->character.h))
-        return snprintf(buf, cap,
-                        "bot [%s]: %s | %s changed since its last plan: the next goto "
-                        "plans for it%s",
-                        sel, hud_state(i.state),
-                        s->plan_jump != w->phys.jump_height ? "jump height" : "size", extra);
+        return snprintf(buf, cap, "bot [%s]: %s | %s changed since its last plan: %s%s", sel,
+                        hud_state(i.state),
+                        s->plan_jump != w->phys.jump_height ? "jump height" : "size",
+                        !retries(s) ? "the next goto plans for it"
+                        : s->hold   ? "the goal is tried again when the slider is let go"
+                                    : "the goal is tried again at the next step",
+                        extra);
     char t[32];
     if (i.search_us >= 0.0)
         snprintf(t, sizeof t, "%.0f us", i.search_us);
