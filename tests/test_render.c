@@ -1271,9 +1271,10 @@ static void test_tooltip_off_inspect_card(void **state)
     tn_view_init(&v, w, 0);
     v.inspect_kind = TN_INSPECT_CHARACTER;
     v.inspect_index = 0;
-    SDL_FRect card;
-    assert_true(tn_ui_inspect_rect(&k.g, w, &v, &card));
+    SDL_FRect card, av[3];
     tn_camera c = tn_camera_make(w, &v);
+    const int na = tn_render_card_avoid(&k.g, w, &v, &c, av);
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, av, na, &card));
     const int hw = tn_gfx_text_width(&k.g, TN_FONT_MONO, "tile 79,44  block  start") + 12;
     const int hh = tn_gfx_line_height(&k.g, TN_FONT_MONO) + 6;
     int old_covered = 0, n = 0;
@@ -1307,6 +1308,68 @@ static void test_tooltip_off_inspect_card(void **state)
     rig_close(&k);
 }
 
+/* The pinned card keeps off what it describes and off the captions: for
+ * the character placed all over the map view (every 2 tiles), with the
+ * graph overlay's caption showing, the card covers neither the character
+ * nor the caption, and sits in a corner of the view; where the top-right
+ * corner is clear it stays there.  (It was always top right: over the
+ * character standing there, and over a long caption.) */
+static void test_inspect_card_off_its_agent(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* a caption: "classic" */
+    tn_view v;
+    tn_view_init(&v, w, TN_OVERLAY_SURF);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    v.inspect_index = 0;
+    const tn_map *m = tn_world_map(w);
+    const float T = (float)TN_TILE_PX;
+    int moved = 0, n = 0, top_right = 0;
+    float tr_x = -1, tr_y = -1;
+    for (int ty = 1; ty + 2 < m->h; ty += 2)
+        for (int tx = 1; tx + 1 < m->w; tx += 2) {
+            tn_world_place_character(w, (float)tx * T, (float)ty * T);
+            v.char_x = (float)tx * T, v.char_y = (float)ty * T;
+            tn_camera c = tn_camera_make(w, &v);
+            SDL_FRect av[3], card;
+            const int na = tn_render_card_avoid(&k.g, w, &v, &c, av);
+            assert_int_equal(na, 2); /* the caption, the character */
+            assert_true(tn_ui_inspect_rect(&k.g, w, &v, av, na, &card));
+            n++;
+            for (int i = 0; i < na; i++)
+                if (card.x < av[i].x + av[i].w && av[i].x < card.x + card.w &&
+                    card.y < av[i].y + av[i].h && av[i].y < card.y + card.h)
+                    fail_msg("character at tile (%d,%d): the card (%.0f,%.0f %.0fx%.0f) covers "
+                             "%s (%.0f,%.0f %.0fx%.0f)",
+                             tx, ty, (double)card.x, (double)card.y, (double)card.w, (double)card.h,
+                             i ? "the character" : "the caption", (double)av[i].x, (double)av[i].y,
+                             (double)av[i].w, (double)av[i].h);
+            const bool right = card.x + card.w + 8 == (float)TN_VIEW_W;
+            const bool top = card.y == (float)(c.view.y + 8);
+            assert_true(right || card.x == 8.0f);
+            assert_true(top || card.y + card.h + 8 == (float)(c.view.y + c.view.h));
+            if (right && top) {
+                top_right++;
+                tr_x = card.x, tr_y = card.y;
+            } else {
+                moved++;
+            }
+        }
+    printf("  %d places of the character: the card moved off it at %d\n", n, moved);
+    assert_true(moved > 0 && top_right > moved);
+    /* no avoid list: top right, as before */
+    tn_view_init(&v, w, 0);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    SDL_FRect card;
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, NULL, 0, &card));
+    assert_true(card.x == tr_x && card.y == tr_y);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The inspect card is opaque: its pixels are the same over a bare map
  * and over the busiest overlays (flow arrows, navmesh, surface graph),
  * so nothing of the map runs through its text.  (It was drawn at alpha
@@ -1321,8 +1384,10 @@ static void test_inspect_card_opaque(void **state)
     tn_view_init(&v, w, 0);
     v.inspect_kind = TN_INSPECT_CHARACTER;
     v.inspect_index = 0;
-    SDL_FRect card;
-    assert_true(tn_ui_inspect_rect(&k.g, w, &v, &card));
+    SDL_FRect card, av[3];
+    tn_camera c = tn_camera_make(w, &v);
+    const int na = tn_render_card_avoid(&k.g, w, &v, &c, av);
+    assert_true(tn_ui_inspect_rect(&k.g, w, &v, av, na, &card));
     rig_close(&k);
     SDL_Surface *bare = shoot_view(w, &v);
     tn_view_init(&v, w, TN_OVERLAY_FLOW | TN_OVERLAY_NAVMESH | TN_OVERLAY_SURF);
@@ -1434,6 +1499,7 @@ int main(void)
         cmocka_unit_test(test_legend_has_start_tile),
         cmocka_unit_test(test_panel_footer_fits),
         cmocka_unit_test(test_tooltip_off_inspect_card),
+        cmocka_unit_test(test_inspect_card_off_its_agent),
         cmocka_unit_test(test_inspect_card_opaque),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

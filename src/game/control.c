@@ -907,6 +907,40 @@ static int bot_lines(const tn_bot *b, char *buf, size_t cap)
                     jump, i.replans, i.plan_reason[0] ? i.plan_reason : "-", last);
 }
 
+bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
+{
+    const float T = (float)TN_TILE_PX;
+    const tn_body *b = kind == TN_INSPECT_CHARACTER ? tn_world_character(w)
+                       : kind == TN_INSPECT_BOT     ? tn_wbots_body(w, index)
+                                                    : NULL;
+    float cx = 0, cy = 0, r = 0.5f * T;
+    if (b) {
+        box[0] = b->x, box[1] = b->y;
+        box[2] = b->x + (float)b->w * T, box[3] = b->y + (float)b->h * T;
+        return true;
+    }
+    const tn_wenemies *we = tn_wenemies_of(w);
+    const tn_wagents *ag = tn_wagents_of(w);
+    bool found = false;
+    if (kind == TN_INSPECT_ENEMY)
+        for (int i = 0; we && we->pool && i < we->pool->count; i++)
+            if ((int)we->pool->e[i].id == index) {
+                cx = we->pool->e[i].x * T, cy = we->pool->e[i].y * T;
+                found = true;
+            }
+    if (kind == TN_INSPECT_COMPANION && ag && ag->has_companion) {
+        cx = ag->companion.x, cy = ag->companion.y;
+        found = true;
+    }
+    if (kind == TN_INSPECT_WANDERER && ag && index >= 0 && index < ag->nwanderers) {
+        cx = ag->wanderers[index].x, cy = ag->wanderers[index].y;
+        found = true;
+    }
+    if (!found) return false;
+    box[0] = cx - r, box[1] = cy - r, box[2] = cx + r, box[3] = cy + r;
+    return true;
+}
+
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)
 {
     const float T = (float)TN_TILE_PX;

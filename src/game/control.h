@@ -276,6 +276,10 @@ int tn_map_list(const char *current, const char *const *extra, int nextra, char 
  * companion, 5 wanderer); index: the bot / wanderer index, the enemy's id. */
 /* The agent nearest world pixel (x, y) within r px. */
 bool tn_inspect_pick(const tn_world *w, float x, float y, float r, int *kind, int *index);
+/* Its box in world pixels (x0, y0, x1, y1: the body, or a tile around an
+ * enemy's, the companion's or a wanderer's centre), so that its card can
+ * be put off it.  false: no such agent (removed, gone). */
+bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4]);
 /* Its card: a title line, then "field value" lines.  false: no such agent. */
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap);
 /* A Ctrl+click at world pixel (x, y): pins the card of the agent within r

@@ -262,14 +262,54 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
 }
 
 /* A caption in the map view's top-left corner (row k of them): why an
- * overlay shows what it shows, or nothing. */
-static void draw_note(tn_gfx *g, const tn_camera *c, int k, const char *note)
+ * overlay shows what it shows, or nothing.  note_rect: its box. */
+static SDL_FRect note_rect(const tn_gfx *g, const tn_camera *c, int k, const char *note)
 {
     int lh = tn_gfx_line_height(g, TN_FONT_SMALL) + 6;
     int nw = tn_gfx_text_width(g, TN_FONT_SMALL, note) + 12;
-    float nx = (float)c->view.x + 8, ny = (float)c->view.y + 8 + (float)(k * (lh + 4));
-    tn_gfx_rect(g, nx, ny, (float)nw, (float)lh, TN_COL_HUD_BG);
-    tn_gfx_text(g, TN_FONT_SMALL, nx + 6, ny + 3, note, TN_COL_TEXT);
+    SDL_FRect r = {(float)c->view.x + 8, (float)c->view.y + 8 + (float)(k * (lh + 4)), (float)nw,
+                   (float)lh};
+    return r;
+}
+
+static void draw_note(tn_gfx *g, const tn_camera *c, int k, const char *note)
+{
+    SDL_FRect r = note_rect(g, c, k, note);
+    tn_gfx_rect(g, r.x, r.y, r.w, r.h, TN_COL_HUD_BG);
+    tn_gfx_text(g, TN_FONT_SMALL, r.x + 6, r.y + 3, note, TN_COL_TEXT);
+}
+
+#define FLOW8_NOTE \
+    "8-connected field: display only (enemies fly the 4-connected one; Y switches back)"
+
+/* The map view's captions, top down (at most 2). */
+static int view_notes(const tn_world *w, const tn_view *v, const char *note[2])
+{
+    int n = 0;
+    unsigned overlays = v->overlays;
+    if (v->flow8_field && (overlays & TN_OVERLAY_FLOW)) note[n++] = FLOW8_NOTE;
+    const char *surf = tn_wbots_overlay_note(w, overlays);
+    if (surf) note[n++] = surf;
+    return n;
+}
+
+int tn_render_card_avoid(const tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c,
+                         SDL_FRect out[3])
+{
+    const char *note[2];
+    int n = view_notes(w, v, note);
+    for (int k = 0; k < n; k++) out[k] = note_rect(g, c, k, note[k]);
+    float b[4];
+    if (v->inspect_kind && tn_inspect_box(w, v->inspect_kind, v->inspect_index, b)) {
+        if (v->inspect_kind == TN_INSPECT_CHARACTER) { /* where it is drawn (interpolated) */
+            b[2] += v->char_x - b[0], b[3] += v->char_y - b[1];
+            b[0] = v->char_x, b[1] = v->char_y;
+        }
+        const float m = 6.0f; /* room around it */
+        out[n++] = (SDL_FRect){tn_camera_sx(c, b[0]) - m, tn_camera_sy(c, b[1]) - m,
+                               (b[2] - b[0]) * c->scale + 2 * m, (b[3] - b[1]) * c->scale + 2 * m};
+    }
+    return n;
 }
 
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
@@ -817,13 +857,11 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     if (tn_playback_visible(v->pb, v->overlays)) draw_playback_marks(g, w, v->pb, &c);
     draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
-    int notes = 0;
-    if (flow8) /* tn_enemy flies tile edge to tile edge: 4-connected steps only */
-        draw_note(g, &c, notes++,
-                  "8-connected field: display only (enemies fly the 4-connected one; Y switches "
-                  "back)");
-    const char *surf_note = tn_wbots_overlay_note(w, overlays);
-    if (surf_note) draw_note(g, &c, notes++, surf_note);
+    /* (the 8-connected note: tn_enemy flies tile edge to tile edge, so
+     * 4-connected steps only) */
+    const char *note[2];
+    const int notes = view_notes(w, v, note);
+    for (int k = 0; k < notes; k++) draw_note(g, &c, k, note[k]);
 
     char hover[96] = "";
     int tx, ty;
@@ -835,12 +873,14 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         snprintf(hover, sizeof hover, "tile %d,%d  %s%s%s", tx, ty, TILE_NAMES[t % 3],
                  MARK_NAMES[mk & 3], tx == m->start_x && ty == m->start_y ? "  start" : "");
     }
-    if (v->inspect_kind) tn_ui_inspect_draw(g, w, v);
+    SDL_FRect avoid[3];
+    const int navoid = v->inspect_kind ? tn_render_card_avoid(g, w, v, &c, avoid) : 0;
+    if (v->inspect_kind) tn_ui_inspect_draw(g, w, v, avoid, navoid);
     if (hover[0]) { /* the readout follows the mouse, off the pinned card */
         int hw = tn_gfx_text_width(g, TN_FONT_MONO, hover) + 12;
         int hh = tn_gfx_line_height(g, TN_FONT_MONO) + 6;
         SDL_FRect card;
-        bool has_card = tn_ui_inspect_rect(g, w, v, &card);
+        bool has_card = tn_ui_inspect_rect(g, w, v, avoid, navoid, &card);
         SDL_FRect r =
             tn_ui_tooltip_place(v->mouse_x, v->mouse_y, hw, hh, c.view, has_card ? &card : NULL);
         tn_gfx_rect(g, r.x, r.y, r.w, r.h, TN_COL_HUD_BG);

@@ -67,6 +67,12 @@ bool tn_camera_tile_at(const tn_camera *c, const tn_map *m, int sx, int sy, int 
 int tn_clip_poly_rect(float *x, float *y, int n, float *ox, float *oy, float x0, float y0, float x1,
                       float y1);
 
+/* What the pinned inspect card keeps off (tn_ui_inspect_rect): the map
+ * view's captions and the inspected agent's box on screen, with 6 px of
+ * room; returns how many of out's 3 it filled. */
+int tn_render_card_avoid(const tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c,
+                         SDL_FRect out[3]);
+
 /* Draw one whole frame. */
 void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v);
 

@@ -1277,8 +1277,11 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
 /* --------------------------------------------------------- inspect card */
 
 /* The card's lines and box; false when there is no card. */
+static bool frect_overlap(const SDL_FRect *a, const SDL_FRect *b);
+
 static bool inspect_layout(const tn_gfx *g, const tn_world *w, const tn_view *v,
-                           char lines[16][128], int *nlines, SDL_FRect *box)
+                           const SDL_FRect *avoid, int navoid, char lines[16][128], int *nlines,
+                           SDL_FRect *box)
 {
     char text[1024];
     if (!v->inspect_kind ||
@@ -1296,17 +1299,30 @@ static bool inspect_layout(const tn_gfx *g, const tn_world *w, const tn_view *v,
     int lh = tn_gfx_line_height(g, TN_FONT_MONO);
     box->w = (float)wmax + 20;
     box->h = (float)(nl * lh + 14);
-    box->x = (float)TN_VIEW_W - box->w - 8;
-    box->y = (float)tn_view_y(v) + 8;
+    /* top right, bottom right, top left, bottom left: the first off the
+     * agent and the captions (a card over the character it inspects hid
+     * what it describes) */
+    const float xs[2] = {(float)TN_VIEW_W - box->w - 8, 8.0f};
+    const float ys[2] = {(float)tn_view_y(v) + 8,
+                         (float)(tn_view_y(v) + tn_view_h(v)) - box->h - 8};
+    for (int k = 0; k < 4; k++) {
+        box->x = xs[k >> 1];
+        box->y = ys[k & 1];
+        bool clear = true;
+        for (int i = 0; i < navoid && clear; i++) clear = !frect_overlap(box, &avoid[i]);
+        if (clear) break;
+        if (k == 3) box->x = xs[0], box->y = ys[0];
+    }
     *nlines = nl;
     return true;
 }
 
-bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v, SDL_FRect *box)
+bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v,
+                        const SDL_FRect *avoid, int navoid, SDL_FRect *box)
 {
     char lines[16][128];
     int nl;
-    return inspect_layout(g, w, v, lines, &nl, box);
+    return inspect_layout(g, w, v, avoid, navoid, lines, &nl, box);
 }
 
 static bool frect_overlap(const SDL_FRect *a, const SDL_FRect *b)
@@ -1350,12 +1366,13 @@ SDL_FRect tn_ui_tooltip_place(int mx, int my, int w, int h, SDL_Rect view, const
     return r;
 }
 
-void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const SDL_FRect *avoid,
+                        int navoid)
 {
     char lines[16][128];
     int nl;
     SDL_FRect box;
-    if (!inspect_layout(g, w, v, lines, &nl, &box)) return;
+    if (!inspect_layout(g, w, v, avoid, navoid, lines, &nl, &box)) return;
     int lh = tn_gfx_line_height(g, TN_FONT_MONO);
     float bw = box.w, bh = box.h, x = box.x, y = box.y;
     tn_gfx_rect(g, x, y, bw, bh, TN_COL_CARD); /* opaque: no map through its text */

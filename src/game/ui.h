@@ -326,8 +326,13 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out);
 #define TN_UI_FOOT_MAX 160
 int tn_ui_panel_footer(const tn_gfx *g, const tn_view *v, char out[2][TN_UI_FOOT_MAX]);
 
-/* The pinned inspect card's box (false: no card). */
-bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v, SDL_FRect *box);
+/* The pinned inspect card's box (false: no card): in the map view's
+ * top-right corner, else the first of its bottom-right, top-left and
+ * bottom-left corners that is off every one of the `navoid` rectangles
+ * `avoid` (the agent it inspects, the captions: tn_render_card_avoid),
+ * else top right. */
+bool tn_ui_inspect_rect(const tn_gfx *g, const tn_world *w, const tn_view *v,
+                        const SDL_FRect *avoid, int navoid, SDL_FRect *box);
 /* Where the w x h mouse-tile readout goes for the mouse at (mx, my):
  * beside the mouse inside `view` (below right first, as before), never
  * over `avoid` (the inspect card; NULL: none) - left of it, else under
@@ -386,7 +391,8 @@ int tn_ui_help_scroll_max(void);
 void tn_ui_picker_draw(tn_gfx *g, const tn_view *v);
 int tn_ui_picker_hit(const tn_view *v, int x, int y);
 /* The pinned inspect card (v->inspect_kind, v->inspect_index). */
-void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
+void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const SDL_FRect *avoid,
+                        int navoid);
 
 /* "jump_height" -> "Jump height". */
 void tn_ui_param_label(const char *name, char *out, size_t cap);
