@@ -722,6 +722,101 @@ static void test_save_as_keeps_comments(void **state)
     tn_map_destroy(m);
 }
 
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    static char buf[4096];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return buf;
+}
+
+/* A save keeps every comment of the file it replaces: the leading ones,
+ * those among the header lines (in place, a CRLF one as it was), and those
+ * after the last row; a start line that comes or goes leaves them.  (It
+ * kept the leading ones only: Ctrl+S dropped the rest.)  Saved under
+ * another name, the source's go with it; a tile's line in a refusal counts
+ * the header's comments. */
+static void test_save_keeps_every_comment(void **state)
+{
+    (void)state;
+    char err[512];
+    const char *text = "# lead\n"
+                       "tilenav-map 1\n"
+                       "# after the magic\r\n"
+                       "size 4 3\n"
+                       "\n"
+                       "# before tiles\n"
+                       "tiles\n"
+                       "....\n"
+                       "P...\n"
+                       "####\n"
+                       "# trailing\n"
+                       "\n"
+                       "# last, no newline";
+    char path[] = "/tmp/tn_test_comments_XXXXXX";
+    write_temp(path, text);
+    tn_map *m;
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    assert_string_equal(read_text(path), "# lead\n"
+                                         "tilenav-map 1\n"
+                                         "# after the magic\r\n"
+                                         "size 4 3\n"
+                                         "\n"
+                                         "# before tiles\n"
+                                         "tiles\n"
+                                         "...#\n"
+                                         "P...\n"
+                                         "####\n"
+                                         "# trailing\n"
+                                         "\n"
+                                         "# last, no newline");
+    /* the start under a block (as the game keeps it): a start line, before
+     * `tiles`, comments kept */
+    tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK, NULL);
+    m->start_x = 0, m->start_y = 1;
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    assert_string_equal(read_text(path), "# lead\n"
+                                         "tilenav-map 1\n"
+                                         "# after the magic\r\n"
+                                         "size 4 3\n"
+                                         "\n"
+                                         "# before tiles\n"
+                                         "start 0 1\n"
+                                         "tiles\n"
+                                         "...#\n"
+                                         "#...\n"
+                                         "####\n"
+                                         "# trailing\n"
+                                         "\n"
+                                         "# last, no newline");
+    tn_map *back;
+    assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(m, back));
+    tn_map_destroy(back);
+    /* and gone again: its line goes, the comments stay */
+    tn_map_set_tile(m, 0, 1, TN_TILE_EMPTY, NULL);
+    m->start_x = 0, m->start_y = 1;
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
+    assert_non_null(strstr(read_text(path), "# before tiles\ntiles\n...#\nP...\n"));
+    /* under another name: the source's comments, the target's dropped */
+    char other[] = "/tmp/tn_test_comments_XXXXXX";
+    write_temp(other, "# mine\ntilenav-map 1\n# mine too\nsize 2 1\ntiles\n..\n# my tail\n");
+    assert_int_equal(tn_save_map_as(m, other, path, err, sizeof err), 0);
+    assert_string_equal(read_text(other), read_text(path));
+    /* a refusal names the tile's line in the file as it would be */
+    m->mark[3] = TN_MARK_ITEM; /* on the block at (3,0) */
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, ":8:4: tile (3,0) has content on a block"));
+    remove(other);
+    remove(path);
+    tn_map_destroy(m);
+}
+
 /* A map the text cannot hold as it is (a field set by hand: content on a
  * block) is not saved: the message names the file, the line and column of
  * the tile in it (after the kept comment lines) and the problem, and the
@@ -784,6 +879,7 @@ int main(void)
         cmocka_unit_test(test_load_extra_rows),
         cmocka_unit_test(test_autosave_set_aside),
         cmocka_unit_test(test_save_as_keeps_comments),
+        cmocka_unit_test(test_save_keeps_every_comment),
         cmocka_unit_test(test_save_refuses_unwritable_map),
         cmocka_unit_test(test_print_shown),
         cmocka_unit_test(test_save_movingai_other_size),

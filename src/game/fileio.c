@@ -618,13 +618,22 @@ out:
 }
 
 /* What a save keeps of the file it replaces: tilenav maps keep their
- * leading comment (and blank) lines; a Moving AI map stays a Moving AI map
- * with its own header and, where a tile did not change between passable
- * and blocked, its own letter (G S T W ...). */
+ * comment (and blank) lines: the leading ones, those among the header
+ * lines (each after the header line it followed) and those after the last
+ * row; a Moving AI map stays a Moving AI map with its own header and,
+ * where a tile did not change between passable and blocked, its own
+ * letter (G S T W ...). */
 typedef struct save_template {
     bool movingai;
     const char *head; /* kept verbatim: tilenav comments, or the MAI header */
     size_t head_len;
+    /* tilenav, when the old file still parses: its header lines from the
+     * first through `tiles` (the comments among them are kept, the header
+     * lines themselves written anew), the comment lines in them, and what
+     * followed its last row */
+    const char *hdr, *tail;
+    size_t hdr_len, tail_len;
+    int hdr_comments;
     const char *rows; /* Moving AI only: the first row, W chars + newline each */
     char *own;        /* malloc()ed head (a Moving AI header for another size), or NULL */
     char small[80];   /* that header when out of memory */
@@ -691,6 +700,27 @@ static void read_template(const char *path, const tn_map *m, char **buf, save_te
     if (!mai) {
         t->head = b + off;
         t->head_len = head_end - off;
+        /* the header's comments and the trailing ones: only from a file
+         * that still parses (its rows are where its size says) */
+        if (tn_failed(tn_map_parse(b, len, path, NULL, &old, &e))) return;
+        const int rows = old->h;
+        tn_map_destroy(old);
+        pos = head_end;
+        int comments = 0;
+        bool tiles = false;
+        while (!tiles && take_line(b, len, &pos, &l, &n)) {
+            size_t k = n;
+            while (k > 0 && (l[k - 1] == ' ' || l[k - 1] == '\t')) k--;
+            tiles = k == 5 && memcmp(l, "tiles", 5) == 0;
+            comments += is_blank(l, n) || l[0] == '#';
+        }
+        if (!tiles) return;
+        t->hdr = b + head_end;
+        t->hdr_len = pos - head_end;
+        t->hdr_comments = comments;
+        for (int r = 0; r < rows && take_line(b, len, &pos, &l, &n);) r++;
+        t->tail = b + pos;
+        t->tail_len = len - pos;
         return;
     }
     /* Moving AI: the old file must parse, at the same size */
@@ -770,6 +800,46 @@ static int format_movingai(const tn_map *m, const save_template *t, const char *
     return 0;
 }
 
+/* The first word of line l[0..n). */
+static size_t first_word(const char *l, size_t n)
+{
+    size_t k = 0;
+    while (k < n && l[k] != ' ' && l[k] != '\t') k++;
+    return k;
+}
+
+/* The header lines `fresh` (tn_map_save's, through `tiles`) written with
+ * the comment lines of the old header `hdr` where they were: each old
+ * header line is replaced by the fresh lines up to the one of its keyword
+ * (none when the fresh header has no such line, an old `start`); fresh
+ * lines left (a new `start`) go before `tiles`.  Returns the bytes written
+ * to out (at most hdr_len + fresh_len). */
+static size_t merge_header(const char *hdr, size_t hdr_len, const char *fresh, size_t fresh_len,
+                           char *out)
+{
+    size_t o = 0, fp = 0, pos = 0, n;
+    const char *l;
+    while (take_line(hdr, hdr_len, &pos, &l, &n)) {
+        if (is_blank(l, n) || l[0] == '#') {
+            memcpy(out + o, l, (size_t)(hdr + pos - l));
+            o += (size_t)(hdr + pos - l);
+            continue;
+        }
+        const size_t kw = first_word(l, n);
+        size_t q = fp, fn;
+        const char *f;
+        while (take_line(fresh, fresh_len, &q, &f, &fn))
+            if (first_word(f, fn) == kw && memcmp(f, l, kw) == 0) {
+                memcpy(out + o, fresh + fp, q - fp); /* through that line */
+                o += q - fp;
+                fp = q;
+                break;
+            }
+    }
+    memcpy(out + o, fresh + fp, fresh_len - fp);
+    return o + fresh_len - fp;
+}
+
 int tn_save_map(const tn_map *m, const char *path, char *err, size_t cap)
 {
     return tn_save_map_as(m, path, path, err, cap);
@@ -797,6 +867,8 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
         if (st.head && !st.movingai) {
             t.head = st.head;
             t.head_len = st.head_len;
+            t.hdr = st.hdr, t.hdr_len = st.hdr_len, t.hdr_comments = st.hdr_comments;
+            t.tail = st.tail, t.tail_len = st.tail_len;
         }
         free(st.own); /* NULL unless a Moving AI source, not used */
     }
@@ -808,7 +880,8 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
         src = NULL;
         if (rc != 0) return rc; /* -1, or TN_SAVE_UNFIT */
     } else {
-        size_t need = t.head_len + tn_map_format_size(m);
+        const size_t plain = tn_map_format_size(m);
+        size_t need = t.head_len + t.hdr_len + 2 * plain + t.tail_len + 1;
         buf = malloc(need);
         if (!buf) {
             free(old);
@@ -817,12 +890,13 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
             return -1;
         }
         if (t.head_len) memcpy(buf, t.head, t.head_len);
+        /* the fresh text after the room for the merged one */
+        char *fresh = buf + need - plain - 1;
         tn_error e;
-        tn_status st = tn_map_save(m, path, buf + t.head_len, need - t.head_len, &len, &e);
-        free(old);
+        tn_status st = tn_map_save(m, path, fresh, plain + 1, &len, &e);
         if (tn_failed(st)) { /* a map the text cannot hold as it is */
             /* a tile's line in the file: after the kept comment lines */
-            int head_lines = 0;
+            int head_lines = t.hdr_comments;
             for (size_t i = 0; i < t.head_len; i++) head_lines += buf[i] == '\n';
             char where[64];
             int wl = snprintf(where, sizeof where, ":%d:%d: ", e.line, e.col);
@@ -834,11 +908,28 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
                          e.line + head_lines, e.col, why + pl + wl);
             else
                 snprintf(err, cap, "%s (the old file is untouched)", why);
+            free(old);
             free(src);
             free(buf);
             return -1;
         }
-        len += t.head_len;
+        char *o = buf + t.head_len;
+        if (t.hdr) {       /* the header with the old one's comments, the rows, the tail */
+            size_t fh = 0; /* the fresh header's length, through "tiles\n" */
+            for (size_t i = 0; i + 7 <= len && !fh; i++)
+                if (memcmp(fresh + i, "\ntiles\n", 7) == 0) fh = i + 7;
+            o += merge_header(t.hdr, t.hdr_len, fresh, fh, o);
+            memmove(o, fresh + fh, len - fh);
+            o += len - fh;
+            if (t.tail_len && o[-1] != '\n') *o++ = '\n';
+            memcpy(o, t.tail, t.tail_len);
+            o += t.tail_len;
+        } else {
+            memmove(o, fresh, len);
+            o += len;
+        }
+        free(old);
+        len = (size_t)(o - buf);
     }
     free(src);
     int rc = tn_write_file_atomic(path, buf, len, err, cap);

@@ -110,7 +110,9 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
  * format: a Moving AI map stays one (its header kept, and its letter on
  * every tile whose passable/blocked class did not change; one-way tiles,
  * marks or a start are refused, TN_SAVE_UNFIT); a
- * tilenav map keeps its leading comment and blank lines.  A new file is
+ * tilenav map keeps its comment and blank lines (leading, among the header
+ * lines in place, after the last row; the rest when it no longer parses:
+ * the leading ones).  A new file is
  * written in the tilenav format.  Tiled maps (.tmx .tmj .json) go to
  * tn_tiled_save (see tiled.h), with `path` as the file the map came from
  * (a save over its own file).  A save over the file the map came from
