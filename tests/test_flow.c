@@ -720,10 +720,24 @@ static void test_memory_counted(void **state)
     assert_int_equal(tn_flow_memory(NULL), 0);
 }
 
+/* The accessors take a NULL field as an empty one (tn_flow_dist crashed). */
+static void test_null_field(void **state)
+{
+    (void)state;
+    assert_true(tn_flow_dist(NULL, 0, 0) == -1.0);
+    assert_int_equal(tn_flow_dir(NULL, 0, 0), TN_DIR_NONE);
+    int a = 7, b = 7;
+    assert_false(tn_flow_steps(NULL, 0, 0, &a, &b));
+    assert_true(a == 7 && b == 7);
+    float x, y;
+    assert_false(tn_flow_exit(NULL, 0, 0, &x, &y));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_board),
+        cmocka_unit_test(test_null_field),
         cmocka_unit_test(test_no_destination_and_cutoff),
         cmocka_unit_test(test_staircase),
         cmocka_unit_test(test_rebuild_blocks),

@@ -120,6 +120,21 @@ static void test_errors(void **state)
                  "t.map:4:2: unknown tile character byte 0x01 (expected one of . # = P S D *)");
 }
 
+/* The read-outs that are not inner loops take a NULL map (a review found
+ * tn_map_equal and tn_map_count_marks crashing on one). */
+static void test_null_maps(void **state)
+{
+    (void)state;
+    assert_true(tn_map_equal(NULL, NULL));
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 2, NULL, &m, NULL)));
+    assert_false(tn_map_equal(m, NULL));
+    assert_false(tn_map_equal(NULL, m));
+    assert_true(tn_map_equal(m, m));
+    assert_int_equal(tn_map_count_marks(NULL, TN_MARK_ITEM), 0);
+    tn_map_destroy(m);
+}
+
 static void test_random_junk_never_crashes(void **state)
 {
     (void)state;
@@ -421,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_basic),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_null_maps),
         cmocka_unit_test(test_random_junk_never_crashes),
         cmocka_unit_test(test_round_trip),
         cmocka_unit_test(test_start_under_block),

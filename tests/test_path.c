@@ -10,6 +10,7 @@
 #include "testutil.h"
 #include "tu_nav.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,39 @@ static void check_raw_path(const tn_map *m, const result *r, int w, int h)
             assert_int_equal(d, 1);
         }
     }
+}
+
+/* An exploration (goal_x < 0) the limit cuts short says so: SUCCESS |
+ * PARTIAL_RESULT | LIMIT_REACHED and a message (it said TN_OK, an
+ * incomplete explored set looking whole); without the limit, TN_OK, and
+ * it reaches more.  The demo map's reachable set at jump 8 is more than
+ * the default limit of 4 states per tile (tn_path.h). */
+static void test_explore_limit_said(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    tn_phys_params p = tn_phys_default(8.0f);
+    tn_jump_model jm;
+    assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, NULL)));
+    tn_path *cut = NULL, *whole = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &cut, NULL)));
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, INT_MAX, NULL, &whole, NULL)));
+    tn_path_query q = tn_path_query_make(m->start_x, m->start_y, -1, -1, 1, 2, &jm);
+    tn_path_stats a, b;
+    tn_error e;
+    tn_status s = tn_path_find(cut, m, &q, NULL, 0, NULL, &a, &e);
+    assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
+    assert_int_equal(e.status, s);
+    assert_non_null(strstr(e.msg, "exploration stopped at its limit of 14400 states"));
+    assert_int_equal(tn_path_find(whole, m, &q, NULL, 0, NULL, &b, &e), TN_OK);
+    assert_string_equal(e.msg, "");
+    print_message("demo map, 1x2, jump 8: %d states reachable (%.2f a tile), the default limit "
+                  "%d\n",
+                  b.expanded, (double)b.expanded / (m->w * m->h), a.expanded);
+    assert_true(b.expanded > a.expanded && a.expanded == 14400);
+    tn_path_destroy(cut);
+    tn_path_destroy(whole);
+    tn_map_destroy(m);
 }
 
 /* ---- the jump model ------------------------------------------------------ */
@@ -916,6 +950,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_levelgen_null),
         cmocka_unit_test(test_model_tables),
+        cmocka_unit_test(test_explore_limit_said),
         cmocka_unit_test(test_model_is_conservative),
         cmocka_unit_test(test_ledge_exactly_m),
         cmocka_unit_test(test_gap_width),

@@ -3044,7 +3044,8 @@ static void sliced_as_find(tn_surf *g, int start, int gx, int gy, int budget, in
     memset(lb, 0, sizeof lb);
     const tn_status ra = tn_surf_find(g, start, gx, gy, la, 512, &ca, &sa, &ea);
     tn_status rb = tn_surf_find_begin(g, start, gx, gy, &eb);
-    if (tn_failed(ra)) { /* a refused request is refused at the beginning */
+    assert_int_equal(eb.status, rb); /* (IN_PROGRESS left err->status TN_OK) */
+    if (tn_failed(ra)) {             /* a refused request is refused at the beginning */
         assert_int_equal(rb, ra);
         assert_string_equal(eb.msg, ea.msg);
         assert_true(tn_failed(tn_surf_find_step(g, 10, NULL, NULL)));
@@ -3054,7 +3055,10 @@ static void sliced_as_find(tn_surf *g, int start, int gx, int gy, int budget, in
     *steps = 0;
     while (rb == TN_IN_PROGRESS) {
         int done = -1;
-        rb = tn_surf_find_step(g, budget, &done, NULL);
+        tn_error es = {.status = TN_FAILURE, .msg = "stale"};
+        rb = tn_surf_find_step(g, budget, &done, &es);
+        assert_int_equal(es.status, rb);
+        if (rb == TN_IN_PROGRESS || rb == TN_OK) assert_string_equal(es.msg, "");
         assert_true(done >= 0);
         /* a step stops at its budget unless the search ended (an
          * unreachable goal's closest-place search included) */
@@ -3710,6 +3714,27 @@ static void test_null_arguments(void **state)
     assert_false(tn_surf_in_sync(g, NULL));
     assert_true(tn_surf_in_sync(g, m));
     tn_surf_set_landmarks(NULL, 2); /* nothing */
+    /* the lookups too (tn_surf_get_profile(NULL) gave the field's offset) */
+    assert_null(tn_surf_get_profile(NULL));
+    assert_null(tn_surf_surfaces(NULL));
+    assert_null(tn_surf_edges(NULL));
+    assert_int_equal(tn_surf_node_surface(NULL, 0), -1);
+    assert_int_equal(tn_surf_node_at(NULL, 1, 1), -1);
+    assert_int_equal(tn_surf_node_of_tile(NULL, 1, 1), -1);
+    assert_int_equal(tn_surf_node_of_body(NULL, NULL), -1);
+    assert_int_equal(tn_surf_node_of_body(g, NULL), -1);
+    a = b = 7;
+    tn_surf_node_pos(NULL, 0, &a, &b);
+    assert_true(a == -1 && b == -1);
+    assert_true(tn_surf_lattice_x(NULL, 3) == 0.0f);
+    assert_int_equal(tn_surf_lattice_j(NULL, 3.0f), 0);
+    tn_input in = {true, true, true, true};
+    tn_surf_run(NULL, 0, &in, &a);
+    assert_true(a == 0 && !in.left && !in.jump);
+    assert_false(tn_surf_edge_valid(NULL, m, 0));
+    assert_false(tn_surf_edge_valid(g, NULL, 0));
+    assert_int_equal(tn_surf_landmark_node(NULL, 0), -1);
+    assert_int_equal(tn_surf_landmark_cost(NULL, 0, 0, false), -1);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

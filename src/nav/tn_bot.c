@@ -247,7 +247,7 @@ int tn_bot_jump_frames(const tn_bot *b, int tiles)
 
 bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy)
 {
-    if (!tn_map_inside(m, x, y)) return false;
+    if (!m || !tn_map_inside(m, x, y)) return false;
     while (y > 0 && tn_map_tile(m, x, y) == TN_TILE_BLOCK) y--;
     int bx = -1, by = y;
     for (int dy = 0; dy < h && bx < 0; dy++)
@@ -255,8 +255,8 @@ bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int 
             if (x - dx >= 0 && tn_path_box_fits(m, x - dx, y + dy, w, h)) bx = x - dx, by = y + dy;
     if (bx < 0) return false;
     while (!tn_path_box_ground(m, bx, by, w) && tn_path_box_fits(m, bx, by + 1, w, h)) by++;
-    *gx = bx;
-    *gy = by;
+    if (gx) *gx = bx;
+    if (gy) *gy = by;
     return true;
 }
 
@@ -934,6 +934,14 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                             "bot: a %dx%d body is outside the sizes 1..%d x 1..%d", body->w,
                             body->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
     }
+    if (!b->phys_valid) { /* (before the body's place, which reads tile_px) */
+        refuse_goal(b);
+        tn_jump_model jm; /* for the reason */
+        tn_status st = tn_jump_model_init(&jm, p, err);
+        return tn_failed(st) ? st
+                             : tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                                            "bot: invalid physics parameters");
+    }
     if (!body_in_map(body, m, p->tile_px)) {
         refuse_goal(b);
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -969,14 +977,6 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->still = 0;
     b->goal_x = gx;
     b->goal_y = gy;
-    if (!b->phys_valid) {
-        refuse_goal(b);
-        tn_jump_model jm; /* for the reason */
-        tn_status st = tn_jump_model_init(&jm, p, err);
-        return tn_failed(st) ? st
-                             : tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                            "bot: invalid physics parameters");
-    }
     b->first_plan = true;
     b->why = "new goal";
     b->last_x = body->x;

@@ -188,7 +188,9 @@ tn_input tn_bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bod
  * changed).  The stuck count does not run.  NULL bot: no input.  O(1). */
 tn_input tn_bot_coast(tn_bot *b);
 
-/* Snap a requested tile to a standing tile for a w x h box (see PLANNING). */
+/* Snap a requested tile to a standing tile for a w x h box (see PLANNING):
+ * true and it in *gx, *gy (either may be NULL); false for a NULL map, a
+ * tile outside it or nowhere to stand. */
 bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy);
 
 /* Optional monotonic clock (seconds) to time the searches. */

@@ -13,7 +13,8 @@
  * ("maps/a.map:3:7: unknown tile character 'x'"); on a full success it
  * clears it (status TN_OK, empty msg), so a stale message never survives a
  * later success; a partial success (TN_SUCCESS | TN_PARTIAL_RESULT | why)
- * fills it with what was left out, err->status the same partial status.
+ * fills it with what was left out, err->status the same partial status; a
+ * sliced query under way (TN_IN_PROGRESS) leaves it empty with that status.
  * A blocked or out-of-map goal is always a failure with a message.
  * Nothing in the library prints, exits or aborts.
  *

@@ -1366,7 +1366,7 @@ tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *d
 
 double tn_flow_dist(const tn_flow *f, int x, int y)
 {
-    if (x < 0 || y < 0 || x >= f->w || y >= f->h) return -1.0;
+    if (!f || x < 0 || y < 0 || x >= f->w || y >= f->h) return -1.0;
     int i = tn_flow_index(f, x, y);
     if (f->kind[i] == TN_FLOW_WALL || f->d[i] == TN_FLOW_FAR) return -1.0;
     return val(f, i);
@@ -1374,7 +1374,7 @@ double tn_flow_dist(const tn_flow *f, int x, int y)
 
 bool tn_flow_steps(const tn_flow *f, int x, int y, int *straight, int *diagonal)
 {
-    if (x < 0 || y < 0 || x >= f->w || y >= f->h) return false;
+    if (!f || x < 0 || y < 0 || x >= f->w || y >= f->h) return false;
     int i = tn_flow_index(f, x, y);
     if (f->kind[i] == TN_FLOW_WALL || f->d[i] == TN_FLOW_FAR) return false;
     if (straight) *straight = f->d[i];

@@ -66,7 +66,8 @@
  * instructions a tile), a single-tile edit a few microseconds; numbers in
  * docs/bench.md (`make bench`), history and dropped ideas in docs/perf.md.
  *
- * Thread safety: the accessors (tn_flow_dist, _dir, _steps, _exit) only read:
+ * Thread safety: the accessors (tn_flow_dist, _dir, _steps, _exit; each
+ * takes a NULL field as an empty one: -1, NONE, false) only read:
  *   any number of threads may call them on one field while none updates it
  *   (tests/test_threads.c, under ThreadSanitizer).  rebuild, update,
  *   set_kind, whatif and distance use the field's scratch: one thread at a
@@ -186,7 +187,7 @@ static inline int tn_flow_index(const tn_flow *f, int x, int y)
 /* Next step from tile (x, y): TN_DIR_*; NONE outside the board. */
 static inline int tn_flow_dir(const tn_flow *f, int x, int y)
 {
-    if (x < 0 || y < 0 || x >= f->w || y >= f->h) return TN_DIR_NONE;
+    if (!f || x < 0 || y < 0 || x >= f->w || y >= f->h) return TN_DIR_NONE;
     return f->dir[tn_flow_index(f, x, y)];
 }
 /* Distance to the nearest destination in tiles; -1 for walls, tiles with no

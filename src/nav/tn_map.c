@@ -60,6 +60,7 @@ tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err)
 
 bool tn_map_equal(const tn_map *a, const tn_map *b)
 {
+    if (!a || !b) return a == b; /* (two NULLs: the same nothing) */
     return a->w == b->w && a->h == b->h && a->start_x == b->start_x && a->start_y == b->start_y &&
            memcmp(a->tile, b->tile, (size_t)a->w * (size_t)a->h * 2) == 0;
 }
@@ -118,6 +119,7 @@ tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err)
 
 int tn_map_count_marks(const tn_map *m, int mark)
 {
+    if (!m) return 0;
     int n = 0;
     size_t cells = (size_t)m->w * (size_t)m->h;
     for (size_t i = 0; i < cells; i++) n += m->mark[i] == mark;

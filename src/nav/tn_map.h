@@ -81,7 +81,8 @@ tn_status tn_map_create(int w, int h, const tn_allocator *a, tn_map **out, tn_er
 void tn_map_destroy(tn_map *m);
 /* A deep copy (same allocator) in *out. */
 tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err);
-/* True when both maps hold the same size, terrain, content and start. */
+/* True when both maps hold the same size, terrain, content and start (two
+ * NULLs: true; one: false). */
 bool tn_map_equal(const tn_map *a, const tn_map *b);
 
 static inline bool tn_map_inside(const tn_map *m, int x, int y)
@@ -106,7 +107,9 @@ tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err);
 /* Set content; only on EMPTY tiles other than the start (else REFUSED with
  * a message naming the tile), INVALID_PARAM outside the map. */
 tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err);
-/* Count tiles carrying `mark`. */
+/* Count tiles carrying `mark` (0 for a NULL map).  The inline accessors
+ * above (tn_map_inside, _tile, _mark) take a valid map: they are the
+ * planners' inner loops. */
 int tn_map_count_marks(const tn_map *m, int mark);
 
 /* Parse `len` bytes.  `name` is used in messages only ("FILE:LINE:COL: ...").

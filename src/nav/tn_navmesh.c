@@ -450,15 +450,17 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     if (!m || !map)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh build: no %s",
                             m ? "map" : "navmesh");
+    /* refused before anything is touched: the mesh stays as it was */
+    if (map->w > m->cap_w || map->h > m->cap_h)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: map %dx%d is larger than the navmesh's %dx%d (the mesh is "
+                            "unchanged)",
+                            map->w, map->h, m->cap_w, m->cap_h);
     m->ntris = 0;
     m->nfree = m->nregions = 0;
     m->npts = m->nsegs = 0;
     m->cdt_seconds = 0.0;
     m->last_local = false;
-    if (map->w > m->cap_w || map->h > m->cap_h)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navmesh: map %dx%d is larger than the navmesh's %dx%d", map->w, map->h,
-                            m->cap_w, m->cap_h);
     m->w = map->w;
     m->h = map->h;
     copy_free(m, map);

@@ -136,7 +136,8 @@
  * MEMORY (bytes; counting allocator, 64-bit): mesh ~ 300 * P + 16 * S +
  * W * H + 1.2 MB (106 * P of its own arrays, 2 triangles of 36 bytes per
  * point, tn_cdt's 183-192 * P, fixed scratch of the local update and its
- * 2048-point CDT); a tn_navquery exactly 690 * P + 95,646 bytes (94 KB
+ * 2048-point CDT); a tn_navquery exactly 690 * P + 95,646 bytes for an
+ * odd P, 34 more for an even one (arrays of P / 2 round down) (94 KB
  * of fixed pools: 1 KB per point at 16x16, 718 B for P = 3,467):
  * the triangle A* and interval search, per triangle of capacity (2 per
  * point), and the radius search: per point 2 heap offers and 1/2 label of
@@ -218,8 +219,9 @@ void tn_navmesh_destroy(tn_navmesh *m);
  * it ever will: see MEMORY); 0 for NULL. */
 size_t tn_navmesh_memory(const tn_navmesh *m);
 
-/* (Re)build from `map` (at most the created size).  Fails with CAPACITY when
- * the outlines exceed configured capacities; the mesh is then empty (every
+/* (Re)build from `map` (at most the created size: a larger one is refused,
+ * INVALID_PARAM, with the mesh unchanged).  Fails with CAPACITY when the
+ * outlines exceed configured capacities; the mesh is then empty (every
  * query answers "not free") until the next successful build. */
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err);
 
@@ -298,8 +300,8 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
 tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navquery **out,
                              tn_error *err);
 void tn_navquery_destroy(tn_navquery *q);
-/* The bytes tn_navquery_create allocated for q (690 * P + 95,646: see
- * MEMORY); 0 for NULL. */
+/* The bytes tn_navquery_create allocated for q (690 * P + 95,646, + 34
+ * for an even P: see MEMORY); 0 for NULL. */
 size_t tn_navquery_memory(const tn_navquery *q);
 
 /* A path from s to g for an agent of `radius` (query units, >= 0): with

@@ -771,7 +771,14 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     tn_error_clear(err);
     const search_result r = search(pf, q);
     if (stats) stats->expanded = pf->expanded;
-    if (q->goal_x < 0) return TN_OK; /* exploration: no path */
+    if (q->goal_x < 0) { /* exploration: no path; cut short by the limit, it says so */
+        if (!r.detail) return TN_OK;
+        const tn_status s = TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED;
+        return tn_error_set(err, s, 0, 0,
+                            "path: the exploration stopped at its limit of %d states: the "
+                            "explored set is incomplete (raise max_expand)",
+                            q->max_expand ? q->max_expand : pf->limit);
+    }
 
     const int n = reconstruct(pf, r.end);
     if (stats) {

@@ -183,7 +183,10 @@ typedef struct tn_path_query {
     int start_jump;       /* -1: 0 when standing, F (apex, about to fall) in the air */
     int goal_x, goal_y;   /* goal tile (any J); goal_x < 0: explore everything
                              reachable (TN_OK, no path: count 0; read the
-                             search with tn_path_explored_at / _state_cost) */
+                             search with tn_path_explored_at / _state_cost;
+                             stopped by the limit: TN_SUCCESS |
+                             TN_PARTIAL_RESULT | TN_LIMIT_REACHED, the
+                             explored set incomplete) */
     int char_w, char_h;   /* 1..3 x 1..9 */
     const tn_jump_model *jump;
     int heuristic;  /* TN_PATH_OPTIMAL or TN_PATH_FAST */
@@ -212,9 +215,12 @@ typedef struct tn_path tn_path;
  * that gravity, walk speed and terminal speed: NJ = 46 by default).
  * `max_expand` is the largest search limit a query may use; 0 = sized to
  * the map: 4 states per tile (TN_PATH_DEFAULT_PER_TILE; at least 4096, at
- * most 1<<20, at most W*H*NJ), which exhausts the reachable set of typical
- * levels (the demo map's largest is 3.3 states per tile); a search that
- * hits it returns a partial path (TN_LIMIT_REACHED).  A larger max_expand
+ * most 1<<20, at most W*H*NJ).  That is less than a whole reachable set:
+ * a 1x2 body's on the shipped maps is up to 5.0 states per tile at jump 4
+ * and 7.1 (demo) to 9.1 (arena) at jump 8, so a search that must exhaust
+ * it (an unreachable goal, an exploration) can stop at the default limit:
+ * it then returns a partial path (TN_LIMIT_REACHED, not TN_UNREACHABLE).
+ * Pass INT_MAX for answers that are always complete.  A larger max_expand
  * than W*H*NJ or 2^29 - 2 (so that the queue's 4L + 4 entries fit an int)
  * is lowered to that: INT_MAX is "no limit".
  * Memory, exactly (tn_path_memory returns it), with L the limit:

@@ -395,8 +395,8 @@ int lat_j(const tn_surf *g, float x)
 }
 
 /* The caller's px are graph px times pxk, a power of two: both ways exact. */
-float tn_surf_lattice_x(const tn_surf *g, int j) { return lat_x(g, j) * g->pxk; }
-int tn_surf_lattice_j(const tn_surf *g, float x) { return lat_j(g, x / g->pxk); }
+float tn_surf_lattice_x(const tn_surf *g, int j) { return g ? lat_x(g, j) * g->pxk : 0.0f; }
+int tn_surf_lattice_j(const tn_surf *g, float x) { return g ? lat_j(g, x / g->pxk) : 0; }
 
 bool tn_surf_has_query_index(const tn_surf *g) { return g && g->qindex; }
 
@@ -404,12 +404,12 @@ int tn_surf_node_count(const tn_surf *g) { return g ? g->nnodes : 0; }
 uint32_t tn_surf_generation(const tn_surf *g) { return g ? g->generation : 0; }
 int tn_surf_surface_count(const tn_surf *g) { return g ? g->nsurf : 0; }
 int tn_surf_edge_count(const tn_surf *g) { return g ? g->nedges : 0; }
-const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g->surf; }
-const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g->edge; }
-const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return &g->uprof; }
+const tn_surf_surface *tn_surf_surfaces(const tn_surf *g) { return g ? g->surf : NULL; }
+const tn_surf_edge *tn_surf_edges(const tn_surf *g) { return g ? g->edge : NULL; }
+const tn_surf_profile *tn_surf_get_profile(const tn_surf *g) { return g ? &g->uprof : NULL; }
 int tn_surf_node_surface(const tn_surf *g, int node)
 {
-    return node >= 0 && node < g->nnodes ? g->node_surf[node] : -1;
+    return g && node >= 0 && node < g->nnodes ? g->node_surf[node] : -1;
 }
 
 int tn_surf_last_repair(const tn_surf *g, int *out, int cap, int *tiles)
@@ -428,7 +428,7 @@ void tn_surf_repair_counts(const tn_surf *g, int *local, int *full)
 
 void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j)
 {
-    if (node < 0 || node >= g->nnodes) {
+    if (!g || node < 0 || node >= g->nnodes) {
         *row = *j = -1;
         return;
     }
@@ -439,7 +439,7 @@ void tn_surf_node_pos(const tn_surf *g, int node, int *row, int *j)
 
 int tn_surf_node_at(const tn_surf *g, int row, int j)
 {
-    if (row < 0 || row > g->mh || !g->row_first) return -1;
+    if (!g || row < 0 || row > g->mh || !g->row_first) return -1;
     int lo = g->row_first[row], hi = g->row_first[row + 1] - 1;
     while (lo <= hi) {
         int mid = (lo + hi) / 2;
@@ -456,7 +456,7 @@ int tn_surf_node_at(const tn_surf *g, int row, int j)
 
 int tn_surf_node_of_body(const tn_surf *g, const tn_body *b)
 {
-    if (!b->on_ground) return -1;
+    if (!g || !b || !b->on_ground) return -1;
     const float k = g->pxk, x = b->x / k, y = b->y / k; /* graph px (exact) */
     const float feet = (y + (float)b->h * T) / T;
     if (!(feet > -1.0f && feet < (float)g->mh + 1.0f)) return -1; /* also NaN */
@@ -465,7 +465,7 @@ int tn_surf_node_of_body(const tn_surf *g, const tn_body *b)
 
 int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty)
 {
-    if (tx < 0 || ty < 0 || tx >= g->mw || ty >= g->mh) return -1;
+    if (!g || tx < 0 || ty < 0 || tx >= g->mw || ty >= g->mh) return -1;
     for (int k = 0; k < g->per_tile; k++) {
         int n = tn_surf_node_at(g, ty + 1, tx * g->per_tile + k);
         if (n >= 0) return n;
@@ -475,7 +475,8 @@ int tn_surf_node_of_tile(const tn_surf *g, int tx, int ty)
 
 void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count)
 {
-    if (r >= g->nruns) {
+    if (!in || !count) return;
+    if (!g || r >= g->nruns) {
         in->left = in->right = in->down = in->jump = false;
         *count = 0;
         return;
@@ -4783,7 +4784,7 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
 
 bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
 {
-    if (e < 0 || e >= g->nedges) return false;
+    if (!g || !m || e < 0 || e >= g->nedges) return false;
     const tn_surf_edge *E = &g->edge[e];
     int row, j;
     tn_surf_node_pos(g, E->from, &row, &j);

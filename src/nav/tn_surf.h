@@ -31,9 +31,10 @@
  * (nodes, surfaces, edges, repairs, shortcuts, landmarks and their
  * updates), tn_surf_generation, _map_revision, _memory,
  * _shortcuts_memory, _in_sync, _has_query_index, _has_shortcuts,
- * _has_labels and _expanded take a NULL graph as an empty one (0, false,
- * NULL), tn_surf_set_landmarks does nothing with it; the lookups (node,
- * lattice, edge and landmark read-outs by id) take a valid graph.
+ * _has_labels, _expanded and every lookup (surfaces, edges, profile,
+ * node, lattice, edge, run and landmark read-outs) take a NULL graph as an
+ * empty one (0, false, NULL, -1: none), tn_surf_set_landmarks does nothing
+ * with it.
  *
  * STEP FUNCTION (profile.step, or profile.step_user_fn with
  * profile.step_user; not both).  It must move x like tn_body_step does, so

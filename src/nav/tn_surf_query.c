@@ -2458,6 +2458,7 @@ static tn_status slice_begin(const tn_surf *g, tn_surf_query *q, int start, int 
     q->sl_state = SLICE_SEARCHING;
     q->sl_cl = 0;
     q->sl_gen = q->gen;
+    if (err) err->status = TN_IN_PROGRESS; /* (cleared above: no message) */
     return TN_IN_PROGRESS;
 }
 
@@ -2534,12 +2535,16 @@ static tn_status slice_step(const tn_surf *g, tn_surf_query *q, const slice_name
     if (max_nodes < 1)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s %s: max_nodes %d < 1",
                             N->who, N->step, max_nodes);
+    tn_error_clear(err);
     if (q->sl_state == SLICE_SEARCHED) return TN_OK;
     const int n0 = q->nexpanded + q->nexp_dropped;
     const bool over = slice_run(g, q, max_nodes);
     if (done_nodes) *done_nodes = q->nexpanded + q->nexp_dropped - n0;
     q->sl_gen = q->gen; /* (an unreachable goal's closest-place search takes new stamps) */
-    if (!over) return TN_IN_PROGRESS;
+    if (!over) {
+        if (err) err->status = TN_IN_PROGRESS; /* (no message) */
+        return TN_IN_PROGRESS;
+    }
     q->sl_state = SLICE_SEARCHED;
     return TN_OK;
 }
@@ -2787,12 +2792,12 @@ int tn_surf_landmark_count(const tn_surf *g) { return g && g->lm ? g->nlm : 0; }
 
 int tn_surf_landmark_node(const tn_surf *g, int k)
 {
-    return g->lm && k >= 0 && k < g->nlm ? g->lmnode[k] : -1;
+    return g && g->lm && k >= 0 && k < g->nlm ? g->lmnode[k] : -1;
 }
 
 int tn_surf_landmark_cost(const tn_surf *g, int k, int node, bool back)
 {
-    if (!g->lm || k < 0 || k >= g->nlm || node < 0 || node >= g->nnodes) return -1;
+    if (!g || !g->lm || k < 0 || k >= g->nlm || node < 0 || node >= g->nnodes) return -1;
     int32_t c = g->lm[(size_t)node * 2 * g->nlm + (back ? g->nlm : 0) + k];
     return c >= Q_INF ? -1 : c;
 }
