@@ -1428,6 +1428,18 @@ static bool limit_hit(const tn_wbots *s)
            !tn_status_detail(tn_bot_plan_error(s->bot)->status, TN_UNREACHABLE);
 }
 
+/* Whose reach a goal is out of: the graph planner's is the physics'
+ * (the player's); the classic planner's is its model's, which crosses
+ * less (the graph may reach the goal, and says so when it was asked). */
+static const char *reach_of(const tn_wbots *s, const tn_bot_info *i)
+{
+    if (i->planner) return "reach";
+    if (s->last.valid && !s->last.goff && tn_succeeded(s->last.gs) &&
+        !tn_status_detail(s->last.gs, TN_UNREACHABLE) && s->last.gframes > 0)
+        return "the classic planner's reach (the graph planner finds a way: G)";
+    return "the classic planner's reach";
+}
+
 static void say_state(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
@@ -1446,12 +1458,11 @@ static void say_state(tn_world *w, tn_wbots *s)
                              "goto (%d,%d): search limit (%s states) reached: going as close as "
                              "found, re-planning on the way",
                              i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
-        else if (!i.active)
-            tn_world_message(w, "(%d,%d) is out of reach: stopped at the closest spot", i.goal_x,
-                             i.goal_y);
         else
-            tn_world_message(w, "(%d,%d) is out of reach: going as close as possible", i.goal_x,
-                             i.goal_y);
+            tn_world_message(w, "(%d,%d) is out of %s: %s", i.goal_x, i.goal_y,
+                             reach_of(s, &i),
+                             i.active ? "going as close as possible"
+                                      : "stopped at the closest spot");
         break;
     case TN_BOT_STUCK:
         tn_world_message(w, "stuck on the way to (%d,%d): gave up", i.goal_x, i.goal_y);
