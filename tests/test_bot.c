@@ -719,6 +719,26 @@ static void test_tile_size_graph_bot(void **state)
     pair_free(&pr);
 }
 
+/* The classic follower moves toward a node while rising when the column
+ * is clear up to a row above the node's top: it kept off a column whose
+ * block was two rows above the node (the apex's overshoot was taken off
+ * the body's top as well as the node's) and fell back onto the one-way
+ * platform it had jumped through, re-planning the same path until stuck. */
+static void test_classic_jump_under_a_high_block(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/bot_oneway_ceiling.map", 1, 2, 4.0f);
+    for (int f = 0; f < 30; f++) tn_body_step(&r.body, r.m, &r.p, (tn_input){0});
+    assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, 10, 6, NULL)));
+    run(&r, 600);
+    tn_bot_info i = tn_bot_get_info(r.bot);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    assert_int_equal(i.replans, 0);
+    assert_at(&r, 10, 7);
+    rig_free(&r);
+}
+
 /* A tile size the physics refuses: the goal fails with the physics' reason. */
 static void test_tile_size_refused(void **state)
 {
@@ -1784,6 +1804,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_graph_bot),
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),
+        cmocka_unit_test(test_classic_jump_under_a_high_block),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),

@@ -1082,10 +1082,14 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     const int col = dir > 0 ? L + body->w : (aligned ? L - 1 : L);
     int r0 = (int)floorf((body->y + e) / T);
     int r0b = to->y - body->h + 1;
+    /* rising: the apex overshoots the node a little (a row above its top),
+     * unless a ceiling right above `to` stops it there (the path expects
+     * that bump).  (The overshoot is the node's: taken off the body's top
+     * as well, it kept the body out of a column whose block was two rows
+     * above the node, and the body fell back onto the one-way platform it
+     * had jumped through, again and again.) */
+    if (body->vy < 0.0f && tn_path_box_fits(m, to->x, to->y - 1, body->w, body->h)) r0b--;
     if (r0b < r0) r0 = r0b;
-    /* rising: the apex overshoots the node a little, unless a ceiling right
-     * above `to` stops it there (the path expects that bump) */
-    if (body->vy < 0.0f && tn_path_box_fits(m, to->x, to->y - 1, body->w, body->h)) r0--;
     int r1 = (int)ceilf((body->y + H - e) / T) - 1;
     if (to->y > r1) r1 = to->y;
     for (int r = r0; r <= r1; r++)

@@ -1459,8 +1459,7 @@ static void say_state(tn_world *w, tn_wbots *s)
                              "found, re-planning on the way",
                              i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
         else
-            tn_world_message(w, "(%d,%d) is out of %s: %s", i.goal_x, i.goal_y,
-                             reach_of(s, &i),
+            tn_world_message(w, "(%d,%d) is out of %s: %s", i.goal_x, i.goal_y, reach_of(s, &i),
                              i.active ? "going as close as possible"
                                       : "stopped at the closest spot");
         break;
