@@ -598,6 +598,29 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     gplan_done(b, s, n);
 }
 
+/* A whole graph plan ends at the goal tile's node the search reached
+ * first, anywhere in the tile: coming from the right, its last lattice
+ * step, the body then mostly over the next tile (5/6 of a tile at 16 px).
+ * The final walk goes on to the node where the body's left edge is the
+ * tile's, as the classic bot stops and as the goal tile reads, when that
+ * node is on the same surface (a few frames more, counted in the plan). */
+static void settle_on_goal(tn_bot *b)
+{
+    tn_surf *g = b->graph;
+    tn_surf_leg *L = &b->legs[b->nlegs - 1];
+    if (L->edge >= 0) return;
+    int row, j;
+    tn_surf_node_pos(g, L->node, &row, &j);
+    const int aj = tn_surf_lattice_j(g, (float)b->goal_x * b->phys.tile_px);
+    const int an = tn_surf_node_at(g, row, aj);
+    if (an < 0 || an == L->node || tn_surf_node_surface(g, an) != tn_surf_node_surface(g, L->node))
+        return;
+    b->gstats.frames += abs(j - aj); /* (a lattice step a frame) */
+    b->gstats.end_node = an;
+    L->walk_to_j = aj;
+    L->node = an;
+}
+
 /* A graph plan's answer (s, n legs in b->legs, stats in b->gstats) made
  * the bot's plan from node b->gstart. */
 static void gplan_done(tn_bot *b, tn_status s, int n)
@@ -623,6 +646,7 @@ static void gplan_done(tn_bot *b, tn_status s, int n)
         return;
     }
     b->state = b->gpartial ? TN_BOT_PARTIAL : TN_BOT_MOVING;
+    if (s == TN_OK) settle_on_goal(b);
 }
 
 /* The next slice of a sliced plan (b->planning): true while it goes on

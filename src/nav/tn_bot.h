@@ -259,7 +259,11 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * step of 8/3 px per frame, instant stop, so it reaches it exactly), then
  * replays the edge's recorded inputs frame by frame (copied into the bot,
  * releasing jump for one frame first when it is still held), and checks it
- * stands at the edge's landing position.  It re-plans (on the ground) when
+ * stands at the edge's landing position.  A whole plan's final walk goes
+ * on, along the goal's surface, to where the body's left edge is the goal
+ * tile's (as the classic bot stops; tn_surf_find ends at the first node of
+ * the tile it reaches, up to 5/6 of a tile further right), its frames in
+ * plan_frames and tn_bot_legs.  It re-plans (on the ground) when
  * it lands elsewhere, leaves the leg's surface, the map was edited or the
  * graph rebuilt (tn_surf_generation); stuck detection is the same as the
  * classic follower's.  Setting another graph (or NULL) while the bot has a
