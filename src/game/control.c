@@ -694,10 +694,17 @@ static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
     char ev[64] = "";
     if (on_screen && p->trace.count != p->expanded)
         snprintf(ev, sizeof ev, " (%d events: pushes and expansions)", p->trace.count);
-    if (on_screen)
-        tn_world_message(w, "replay: now the re-planned navmesh path's search (%s): %d node%s%s%s",
-                         why, p->expanded, PLURAL(p->expanded), ev,
+    if (on_screen) {
+        /* after what the re-plan said of the path (an end the new radius
+         * moved off a wall), not instead of it */
+        char said[TN_ERROR_MSG_MAX] = "";
+        if (!mesh && strncmp(tn_world_message_text(w), "navmesh path re-planned", 23) == 0)
+            snprintf(said, sizeof said, "%s | ", tn_world_message_text(w));
+        tn_world_message(w,
+                         "%sreplay: now the re-planned navmesh path's search (%s): %d node%s%s%s",
+                         said, why, p->expanded, PLURAL(p->expanded), ev,
                          held ? ", held at its start (Shift+E plays)" : "");
+    }
     return 1;
 }
 

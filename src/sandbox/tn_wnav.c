@@ -330,6 +330,8 @@ tn_status tn_wnav_create(tn_world *w, tn_error *err)
     return TN_OK;
 }
 
+static void moved_note(const struct tn_wnav *s, char *moved, size_t cap);
+
 tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
 {
     struct tn_wnav *s = nav_of(w);
@@ -350,6 +352,13 @@ tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
                          "navmesh: no way is wide enough for an agent of radius %.2f tiles: the "
                          "path ends at the closest place reached, %.1f tiles from the goal",
                          value, s->gap / TN_TILE_PX);
+    else { /* an end the new radius moved off a wall: said, as a click says it */
+        char moved[160];
+        moved_note(s, moved, sizeof moved);
+        if (moved[0])
+            tn_world_message(w, "navmesh path re-planned for radius %.2f: %d points, %.1f tiles; %s",
+                             value, s->npath, s->path_len / TN_TILE_PX, moved);
+    }
     return TN_OK;
 }
 
@@ -403,10 +412,23 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                          s->path_len / TN_TILE_PX);
         return tn_error_set(err, st, 0, 0, "%s", tn_world_message_text(w));
     }
-    /* plan() moved an end closer than the radius to a wall to the nearest
-     * point with room for the disc: say how far (the path ended somewhere
-     * else than clicked without a word) */
-    char moved[160] = "";
+    char moved[160];
+    moved_note(s, moved, sizeof moved);
+    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f%s%s",
+                     block ? " to the block's nearest free point" : "", s->npath,
+                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX, moved[0] ? "; " : "",
+                     moved);
+    if (moved[0]) return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT, 0, 0, "%s", moved);
+    return TN_OK;
+}
+
+/* plan() moves an end closer than the radius to a wall to the nearest
+ * point with room for the disc: how far, said ("" when neither end moved
+ * MOVE_REPORTED or more; the path ended somewhere else than clicked
+ * without a word). */
+static void moved_note(const struct tn_wnav *s, char *moved, size_t cap)
+{
+    moved[0] = '\0';
     const float r = s->agent_radius;
     if (r > 0.0f) {
         const float T = (float)TN_TILE_PX;
@@ -417,21 +439,15 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
             double d = hypot((double)cx - ex[k], (double)cy - ey[k]) / T;
             if (d < MOVE_REPORTED) continue;
             size_t len = strlen(moved);
-            snprintf(moved + len, sizeof moved - len, "%s%s moved %.1f tiles", len ? ", " : "",
+            snprintf(moved + len, cap - len, "%s%s moved %.1f tiles", len ? ", " : "",
                      k ? "goal" : "start", d);
         }
         if (moved[0]) {
             size_t len = strlen(moved);
-            snprintf(moved + len, sizeof moved - len,
-                     " to the nearest point with room for radius %.2f", (double)(r / T));
+            snprintf(moved + len, cap - len, " to the nearest point with room for radius %.2f",
+                     (double)(r / T));
         }
     }
-    tn_world_message(w, "navmesh path%s: %d points, %.1f tiles, agent radius %.2f%s%s",
-                     block ? " to the block's nearest free point" : "", s->npath,
-                     s->path_len / TN_TILE_PX, s->agent_radius / TN_TILE_PX, moved[0] ? "; " : "",
-                     moved);
-    if (moved[0]) return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT, 0, 0, "%s", moved);
-    return TN_OK;
 }
 
 int tn_wnav_json(const tn_world *w, char *buf, size_t cap)
