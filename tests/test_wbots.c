@@ -779,6 +779,12 @@ static void test_hud_idle_plan_for_another_value(void **state)
     assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, NULL)));
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "| size changed since its last plan")) fail_msg("HUD: %s", hud);
+    /* both: both named (it named the jump height alone) */
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 3.0, NULL)));
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| jump height and size changed since its last plan"))
+        fail_msg("HUD: %s", hud);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
     /* the classic planner the same */
     assert_true(tn_succeeded(tn_world_set(w, "char_width", 1, NULL)));
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));

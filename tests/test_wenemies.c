@@ -92,17 +92,22 @@ static void test_world_refusal_rules(void **state)
     int before = tn_world_refused_edits(w);
     assert_true(tn_failed(tn_world_click(w, 6, 0, TN_CLICK_RIGHT, false, NULL)));
     assert_int_equal(tn_world_refused_edits(w), before + 1);
-    /* the refusal is said until a later click succeeds without a message of
-     * its own (a review read it as the result of the clicks after it) */
+    /* the refusal is said until a later click succeeds (a review read it as
+     * the result of the clicks after it): a block's click says nothing, a
+     * mark's click says what it did */
     assert_non_null(strstr(tn_world_message_text(w), "would cut spawn point"));
+    assert_true(tn_succeeded(tn_world_click(w, 11, 6, TN_CLICK_RIGHT, false, NULL)));
+    assert_string_equal(tn_world_message_text(w), "");
+    assert_true(tn_succeeded(tn_world_click(w, 11, 6, TN_CLICK_RIGHT, false, NULL))); /* off */
     tn_world_set_tool(w, TN_TOOL_SPAWN);
     assert_true(tn_succeeded(tn_world_click(w, 10, 6, TN_CLICK_LEFT, false, NULL)));
-    assert_string_equal(tn_world_message_text(w), "");
+    assert_string_equal(tn_world_message_text(w), "spawn point placed at (10,6): 2 on the map");
     assert_true(tn_succeeded(tn_world_click(w, 10, 6, TN_CLICK_LEFT, false, NULL))); /* off */
+    assert_string_equal(tn_world_message_text(w), "spawn point removed at (10,6): 1 on the map");
     tn_world_message(w, "saved x.map"); /* a message not of a refusal stays */
-    assert_true(tn_succeeded(tn_world_click(w, 10, 6, TN_CLICK_LEFT, false, NULL)));
+    assert_true(tn_succeeded(tn_world_click(w, 11, 6, TN_CLICK_RIGHT, false, NULL)));
     assert_string_equal(tn_world_message_text(w), "saved x.map");
-    assert_true(tn_succeeded(tn_world_click(w, 10, 6, TN_CLICK_LEFT, false, NULL)));
+    assert_true(tn_succeeded(tn_world_click(w, 11, 6, TN_CLICK_RIGHT, false, NULL)));
     /* A second destination in S's pocket: now the gap may close. */
     expect_ok(w, 4, 4, TN_EDIT_DEST);
     assert_int_equal(s->ndests, 2);

@@ -870,8 +870,11 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         tn_gfx_frame(g, (float)(c.ox + tx * c.ts), (float)(c.oy + ty * c.ts), (float)c.ts,
                      (float)c.ts, c.ts >= 16 ? 2.0f : 1.0f, 0xffffffa0u);
         int t = m->tile[ty * m->w + tx], mk = m->mark[ty * m->w + tx];
-        snprintf(hover, sizeof hover, "tile %d,%d  %s%s%s", tx, ty, TILE_NAMES[t % 3],
-                 MARK_NAMES[mk & 3], tx == m->start_x && ty == m->start_y ? "  start" : "");
+        /* an item the companion picked up stays in the map (saved), hidden */
+        const bool picked = (mk & 3) == TN_MARK_ITEM && !tn_world_item_here(w, tx, ty);
+        snprintf(hover, sizeof hover, "tile %d,%d  %s%s%s%s", tx, ty, TILE_NAMES[t % 3],
+                 MARK_NAMES[mk & 3], picked ? " (picked up)" : "",
+                 tx == m->start_x && ty == m->start_y ? "  start" : "");
     }
     SDL_FRect avoid[3];
     const int navoid = v->inspect_kind ? tn_render_card_avoid(g, w, v, &c, avoid) : 0;

@@ -2210,7 +2210,10 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
          s->plan_bh != w->character.h))
         return snprintf(buf, cap, "bot [%s]: %s | %s changed since its last plan: %s%s", sel,
                         hud_state(i.state),
-                        s->plan_jump != w->phys.jump_height ? "jump height" : "size",
+                        s->plan_jump == w->phys.jump_height ? "size"
+                        : s->plan_bw != w->character.w || s->plan_bh != w->character.h
+                            ? "jump height and size"
+                            : "jump height",
                         !retries(s) ? "the next goto plans for it"
                         : s->hold   ? "the goal is tried again when the slider is let go"
                                     : "the goal is tried again at the next step",

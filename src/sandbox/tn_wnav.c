@@ -356,7 +356,8 @@ tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
         char moved[160];
         moved_note(s, moved, sizeof moved);
         if (moved[0])
-            tn_world_message(w, "navmesh path re-planned for radius %.2f: %d points, %.1f tiles; %s",
+            tn_world_message(w,
+                             "navmesh path re-planned for radius %.2f: %d points, %.1f tiles; %s",
                              value, s->npath, s->path_len / TN_TILE_PX, moved);
     }
     return TN_OK;

@@ -504,15 +504,33 @@ static tn_status outside(tn_world *w, int x, int y, tn_error *err)
     return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
 }
 
+/* A click of a mark's tool: the edit, and what it did said (a removed
+ * spawn point changed nothing on the status line), unless the edit said
+ * something itself. */
+static tn_status mark_tool(tn_world *w, int x, int y, tn_edit edit, int mark, const char *name,
+                           tn_error *err)
+{
+    const bool had = tn_map_mark(w->map, x, y) == mark;
+    const unsigned serial = w->message_serial;
+    tn_status s = tn_world_edit(w, x, y, edit, err);
+    if (tn_succeeded(s) && w->message_serial == serial &&
+        had != (tn_map_mark(w->map, x, y) == mark)) {
+        const int n = tn_map_count_marks(w->map, mark);
+        tn_world_message(w, "%s %s (%d,%d): %d on the map", name, had ? "removed at" : "placed at",
+                         x, y, n);
+    }
+    return s;
+}
+
 /* What a left click with `tool` does on tile (x, y), inside the map. */
 static tn_status use_tool(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     switch (tool) {
     case TN_TOOL_BLOCK: return tn_world_edit(w, x, y, TN_EDIT_BLOCK, err);
     case TN_TOOL_ONEWAY: return tn_world_edit(w, x, y, TN_EDIT_ONEWAY, err);
-    case TN_TOOL_SPAWN: return tn_world_edit(w, x, y, TN_EDIT_SPAWN, err);
-    case TN_TOOL_DEST: return tn_world_edit(w, x, y, TN_EDIT_DEST, err);
-    case TN_TOOL_ITEM: return tn_world_edit(w, x, y, TN_EDIT_ITEM, err);
+    case TN_TOOL_SPAWN: return mark_tool(w, x, y, TN_EDIT_SPAWN, TN_MARK_SPAWN, "spawn point", err);
+    case TN_TOOL_DEST: return mark_tool(w, x, y, TN_EDIT_DEST, TN_MARK_DEST, "destination", err);
+    case TN_TOOL_ITEM: return mark_tool(w, x, y, TN_EDIT_ITEM, TN_MARK_ITEM, "item", err);
     default: break;
     }
     tn_status s;
