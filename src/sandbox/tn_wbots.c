@@ -1512,12 +1512,17 @@ static bool retry_out_of_reach(tn_world *w, tn_wbots *s)
         return false;
     }
     const tn_bot_state before = i.state;
+    /* as a click: both planners' answers for the goal, under the change */
+    compare_planners(w, s, i.goal_x, i.goal_y);
+    const int plans_before = i.plans;
     tn_status st =
         tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
+    graph_answer(s, plans_before);
     note_search(w, s);
     note_explored(w, s);
     note_first(s);
     i = tn_bot_get_info(s->bot);
+    s->last.plans = i.plans;
     if (tn_failed(st)) return false;
     if (i.state == TN_BOT_MOVING) {
         s->last_state = TN_BOT_MOVING;
