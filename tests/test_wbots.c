@@ -751,6 +751,37 @@ static void test_graph_bot_stops_on_the_tile(void **state)
     }
 }
 
+/* An edit while the trip is under way (a paused window) re-plans it at
+ * the next step: the HUD says so at once rather than the stale plan's
+ * numbers (the path overlay already hid that plan), for both planners. */
+static void test_hud_edit_pending(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner <= 1; planner++) {
+        tn_world *w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+        const tn_bot *bot = tn_wbots_character_bot(w);
+        int f = 0;
+        do tn_world_step(w), f++;
+        while (f < 200 && !tn_world_character(w)->on_ground);
+        assert_true(tn_world_character(w)->on_ground && tn_bot_active(bot));
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud);
+        if (strstr(hud, "re-planning")) fail_msg("HUD: %s", hud);
+        assert_true(tn_succeeded(tn_world_edit(w, 70, 30, TN_EDIT_BLOCK, NULL)));
+        tn_world_hud(w, hud, sizeof hud);
+        if (!strstr(hud, "re-planning (map edited) at the next step") || strstr(hud, "found: "))
+            fail_msg("planner %d: HUD: %s", planner, hud);
+        tn_world_step(w);
+        tn_world_hud(w, hud, sizeof hud);
+        if (strstr(hud, "re-planning") || !strstr(hud, "| re-plan 1 ("))
+            fail_msg("planner %d: HUD: %s", planner, hud);
+        tn_world_destroy(w);
+    }
+}
+
 /* A bot at rest keeps its last plan; a slider moved since (nothing
  * re-plans a bot at rest) makes that plan another value's: the HUD says so
  * rather than showing its frames, legs and nodes as the new value's (the
@@ -3509,6 +3540,7 @@ int main(void)
         cmocka_unit_test(test_hud_slider_without_a_step),
         cmocka_unit_test(test_hud_idle_plan_for_another_value),
         cmocka_unit_test(test_out_of_reach_retried_on_change),
+        cmocka_unit_test(test_hud_edit_pending),
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),
         cmocka_unit_test(test_classic_limit_is_not_out_of_reach),

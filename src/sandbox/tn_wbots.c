@@ -2165,6 +2165,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap, "bot: goto off (map above %ld tiles, 1024x1024)",
                         GRAPH_MAX_TILES);
     tn_bot_info i = tn_bot_get_info(s->bot);
+    /* a trip whose plan was made before the map's last edit re-plans at
+     * its next step (or landing): said now, not that plan's numbers (an
+     * edit while paused hid the plan's path while the HUD kept showing it) */
+    const bool edited = i.active && !i.pending_reason[0] && s->sn_seen == i.plans &&
+                        s->plan_rev != w->map->revision;
+    if (edited) i.pending_reason = "map edited";
     char extra[160] = "";
     const int waits = waiting_count(s);
     const int slicing = planning_bot(s);
@@ -2285,7 +2291,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     if (i.planner) {
         /* the plan being followed, named by the bot's own state; none while
          * a re-plan waits for the body to land (a slider moved mid-jump) */
-        int nl = legs_of(s->bot);
+        int nl = edited ? 0 : legs_of(s->bot);
         char plan[96], re[64] = "";
         if (nl > 0)
             snprintf(plan, sizeof plan, "%s %d frames, %d leg%s",
