@@ -132,6 +132,9 @@ static void test_null_maps(void **state)
     assert_false(tn_map_equal(NULL, m));
     assert_true(tn_map_equal(m, m));
     assert_int_equal(tn_map_count_marks(NULL, TN_MARK_ITEM), 0);
+    tn_error e;
+    assert_int_equal(tn_map_parse("x", 1, "a.map", NULL, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "a.map: no output pointer (out NULL)");
     tn_map_destroy(m);
 }
 

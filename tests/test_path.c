@@ -100,6 +100,15 @@ static void test_explore_limit_said(void **state)
     assert_non_null(strstr(e.msg, "exploration stopped at its limit of 14400 states"));
     assert_int_equal(tn_path_find(whole, m, &q, NULL, 0, NULL, &b, &e), TN_OK);
     assert_string_equal(e.msg, "");
+    /* a missing argument is named (it said "path: missing argument") */
+    assert_int_equal(tn_path_find(NULL, m, &q, NULL, 0, NULL, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "path: no finder (pf) (NULL)");
+    tn_path_query nj = q;
+    nj.jump = NULL;
+    assert_int_equal(tn_path_find(whole, m, &nj, NULL, 0, NULL, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_string_equal(e.msg, "path: no jump model (q->jump) (NULL)");
     print_message("demo map, 1x2, jump 8: %d states reachable (%.2f a tile), the default limit "
                   "%d\n",
                   b.expanded, (double)b.expanded / (m->w * m->h), a.expanded);

@@ -411,8 +411,9 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
     if (!name) name = "<map>";
     if (out) *out = NULL;
     if (!out || (!buf && len))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: invalid arguments",
-                            name);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: %s", name,
+                            !out ? "no output pointer (out NULL)"
+                                 : "no text (buf NULL with a length)");
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
         buf += 3;
         len -= 3;

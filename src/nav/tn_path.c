@@ -461,7 +461,12 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
                              const tn_path_node *out, int cap, tn_error *err)
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (!pf || !m || !q || !q->jump) return tn_error_set(err, bad, 0, 0, "path: missing argument");
+    if (!pf || !m || !q || !q->jump)
+        return tn_error_set(err, bad, 0, 0, "path: no %s (NULL)",
+                            !pf  ? "finder (pf)"
+                            : !m ? "map"
+                            : !q ? "query"
+                                 : "jump model (q->jump)");
     if (m->w != pf->w || m->h != pf->h)
         return tn_error_set(err, bad, 0, 0, "path: map is %dx%d but the finder was made for %dx%d",
                             m->w, m->h, pf->w, pf->h);

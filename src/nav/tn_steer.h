@@ -130,7 +130,9 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
 
 /* True when the square of half-size `half` centred on (x, y) overlaps no
  * BLOCK tile (the outside of the map counts as block); as
- * tn_steer_rect_free (a negative half is an inverted rectangle: false). */
+ * tn_steer_rect_free (a negative half is an inverted rectangle: false).
+ * Mind the order: the centre, then half (tn_steer_move, _corner_shift and
+ * _unstick take half first; a swap compiles and answers wrongly). */
 bool tn_steer_box_free(const tn_map *m, float x, float y, float half);
 /* True when the open rectangle (x0, x1) x (y0, y1) (px) overlaps no BLOCK
  * tile (the outside of the map counts as block): the box of
