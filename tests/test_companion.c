@@ -681,6 +681,68 @@ static void test_path_count_beyond_cap(void **state)
     tn_map_destroy(m);
 }
 
+/* ---- a character out of reach ------------------------------------------------ */
+
+/* The place closest to any goal: (200, 100), as a path query's partial
+ * answer (tn_agent_nav: its count negated); items are out of reach too. */
+static int closest_only(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
+                        int cap)
+{
+    int *calls = user;
+    (void)ax, (void)ay, (void)bx, (void)by, (void)radius, (void)cap;
+    ++*calls;
+    xy[0] = 200.0f;
+    xy[1] = 100.0f;
+    return -1;
+}
+
+/* A character the companion cannot reach (walled in): it flies to the
+ * closest place the path query gives and waits there, asking again every
+ * retry_steps (it hovered where it lost sight); a partial path to an item
+ * is no fetch. */
+static void test_goes_as_close_as_it_can(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &m, NULL)));
+    tn_companion_params p = tn_companion_default_params();
+    int calls = 0;
+    tn_agent_nav nav = {&calls, never_sees, closest_only};
+    tn_companion_env e = {0};
+    e.map = m;
+    e.nav = &nav;
+    e.char_x = 400.0f;
+    e.char_y = 100.0f;
+    e.char_hw = 8.0f;
+    e.char_hh = 16.0f;
+    e.self_id = -1;
+    e.dt = DT;
+    tn_companion c;
+    tn_companion_init(&c, 100.0f, 100.0f, 0);
+    for (int k = 0; k < 300; k++) tn_companion_step(&c, &p, &e);
+    assert_int_equal(c.state, TN_COMPANION_SEARCH);
+    if (tn_len(c.x - 200.0f, c.y - 100.0f) > 8.0f)
+        fail_msg("the companion is at (%.1f, %.1f), not at the closest place (200, 100)",
+                 (double)c.x, (double)c.y);
+    /* waiting there: a path query every retry_steps, not every step */
+    const int before = calls;
+    for (int k = 0; k < 300; k++) tn_companion_step(&c, &p, &e);
+    assert_true(calls - before <= 300 / p.retry_steps + 1);
+    assert_true(tn_len(c.x - 200.0f, c.y - 100.0f) <= 8.0f);
+    /* in sight and idle beside an item the query cannot reach: no fetch */
+    tn_agent_nav seen = {&calls, always_sees, closest_only};
+    e.nav = &seen;
+    e.char_x = 230.0f;
+    const float item[2] = {260.0f, 100.0f};
+    e.items = item;
+    e.nitems = 1;
+    for (int k = 0; k < 600; k++) {
+        tn_companion_step(&c, &p, &e);
+        assert_true(c.state != TN_COMPANION_FETCH);
+    }
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -696,6 +758,7 @@ int main(void)
         cmocka_unit_test(test_gives_up_item_past_blocking_character),
         cmocka_unit_test(test_deterministic_and_params),
         cmocka_unit_test(test_path_count_beyond_cap),
+        cmocka_unit_test(test_goes_as_close_as_it_can),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -137,9 +137,12 @@ static float path_radius(const tn_companion_params *p)
     return p->path_radius > 0.0f ? p->path_radius : p->half;
 }
 
-/* Plan to (gx, gy); false when unreachable (or no path query). */
+/* Plan to (gx, gy); false when unreachable (or no path query).  With
+ * `closest`, a goal out of reach gives the path to the closest place the
+ * callback offers (a negative count, tn_agent_nav), unless the companion is
+ * already within a tile of that place (then false: it waits there). */
 static bool plan(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e, float gx,
-                 float gy)
+                 float gy, bool closest)
 {
     c->path_n = c->path_i = 0;
     c->stall = 0;
@@ -147,6 +150,11 @@ static bool plan(tn_companion *c, const tn_companion_params *p, const tn_compani
     c->paths_planned++;
     int n = e->nav->path(e->nav->user, c->x, c->y, gx, gy, path_radius(p), c->path,
                          TN_COMPANION_PATH_MAX);
+    if (n < 0 && closest) {
+        n = -n < TN_COMPANION_PATH_MAX ? -n : TN_COMPANION_PATH_MAX;
+        const float ex = c->path[2 * n - 2] - c->x, ey = c->path[2 * n - 1] - c->y;
+        if (tn_len2(ex, ey) < (float)(TN_TILE_PX * TN_TILE_PX)) n = 0; /* there already */
+    }
     if (n <= 0) return false;
     /* a callback that reports the whole path's length keeps its first cap */
     c->path_n = n < TN_COMPANION_PATH_MAX ? n : TN_COMPANION_PATH_MAX;
@@ -360,7 +368,7 @@ static void give_up_fetch(tn_companion *c, const tn_companion_params *p)
  * the item is out of reach. */
 static void replan_fetch(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
 {
-    if (++c->replans > FETCH_REPLANS || !plan(c, p, e, c->item_x, c->item_y)) {
+    if (++c->replans > FETCH_REPLANS || !plan(c, p, e, c->item_x, c->item_y, false)) {
         c->gave_up++;
         c->skip = true;
         c->skip_x = c->item_x;
@@ -535,7 +543,7 @@ static void enter_search(tn_companion *c, const tn_companion_params *p, const tn
 {
     c->state = TN_COMPANION_SEARCH;
     c->item = -1;
-    if (!plan(c, p, e, c->seen_x, c->seen_y) && !plan(c, p, e, e->char_x, e->char_y))
+    if (!plan(c, p, e, c->seen_x, c->seen_y, false) && !plan(c, p, e, e->char_x, e->char_y, true))
         c->cooldown = p->retry_steps;
 }
 
@@ -561,7 +569,7 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
             c->path_n = c->path_i = 0;
         } else if (c->path_i >= c->path_n && c->cooldown == 0) {
             /* Path done (or none) and still hidden: go where it is now. */
-            if (!plan(c, p, e, e->char_x, e->char_y)) c->cooldown = p->retry_steps;
+            if (!plan(c, p, e, e->char_x, e->char_y, true)) c->cooldown = p->retry_steps;
         }
         break;
     case TN_COMPANION_FETCH: {
@@ -613,7 +621,7 @@ int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_co
             if (c->state == TN_COMPANION_FETCH)
                 replan_fetch(c, p, e);
             else
-                plan(c, p, e, c->goal_x, c->goal_y);
+                plan(c, p, e, c->goal_x, c->goal_y, true);
         }
     }
 

@@ -44,8 +44,11 @@
  * follows it corner by corner, testing line of sight as it goes; the moment
  * it sees the character again it is back to FOLLOW.  When the path ends and
  * the character is still hidden it plans to the character's current centre
- * (no dead stop); when nothing is reachable it hovers and retries every
- * retry_steps; after 30 steps without progress along a path it plans again.
+ * (no dead stop).  A character out of reach (walled in, or in a gap too
+ * narrow for it): it follows the path to the closest place the query
+ * offers (a negative count, tn_agent_nav) and waits there, within a tile
+ * of it, retrying every retry_steps; with no path at all it hovers and
+ * retries so.  After 30 steps without progress along a path it plans again.
  * (test_companion: on hand-made maps where the character hides behind a
  * wall or round a U-bend it sees it again within 87-147 steps.)
  *

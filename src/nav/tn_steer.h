@@ -59,8 +59,13 @@ typedef struct tn_agent_nav {
      * a (its corners, then b itself) into xy (x, y pairs, at most cap points)
      * and returns how many it wrote; 0 when b cannot be reached.  A path
      * longer than cap points may be cut to its first cap points (the agent
-     * plans again from there; a count above cap is taken as cap).  May be
-     * NULL: agents then never plan paths. */
+     * plans again from there; a count above cap is taken as cap).  When b
+     * cannot be reached, a callback may instead give the path to the place
+     * closest to b that can (tn_navquery_find_path's partial answer): its
+     * points written the same way, the last that place, and their count
+     * negated (-n).  The companion's search follows such a path (it goes as
+     * close to a character out of reach as it can); everything else takes
+     * a negative count as 0.  May be NULL: agents then never plan paths. */
     int (*path)(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
                 int cap);
 } tn_agent_nav;

@@ -110,13 +110,13 @@ int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radi
     struct tn_wnav *s = w ? nav_of(w) : NULL;
     if (!s || !xy || cap <= 0 || !(radius >= 0.0f)) return 0;
     int n;
-    /* the companion's path goes to the character or nowhere: a partial
-     * answer (the closest place to an unreachable goal) is none here */
+    /* a partial answer (the closest place to an unreachable goal) is given
+     * as tn_agent_nav says: its count negated */
     tn_status st = plan(s, ax, ay, bx, by, radius, &n);
-    if (tn_failed(st) || tn_status_detail(st, TN_UNREACHABLE) || n < 2) return 0;
+    if (tn_failed(st) || n < 2) return 0;
     int k = n - 1 < cap ? n - 1 : cap;
     memcpy(xy, s->scratch + 2, sizeof(float) * 2 * (size_t)k);
-    return k;
+    return tn_status_detail(st, TN_UNREACHABLE) ? -k : k;
 }
 
 static bool agent_los(void *user, float ax, float ay, float bx, float by)

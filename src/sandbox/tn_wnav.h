@@ -76,9 +76,10 @@ int tn_wnav_refits(const tn_world *w);
  * the tiles the segment passes through (one-way platforms do not block). */
 bool tn_wnav_los(const tn_world *w, float ax, float ay, float bx, float by);
 /* tn_agent_nav.path semantics: the points after a (corners, then b) into xy,
- * at most cap; returns how many, 0 when b cannot be reached (a start inside
- * a block starts from its nearest free point; a goal inside a block is
- * replaced by its nearest free point). */
+ * at most cap; returns how many; when b cannot be reached, the path to the
+ * closest place that can, its count negated (0: no path at all, a start
+ * with no room).  A start inside a block starts from its nearest free
+ * point; a goal inside a block is replaced by its nearest free point. */
 int tn_wnav_path(tn_world *w, float ax, float ay, float bx, float by, float radius, float *xy,
                  int cap);
 /* The agent radius (px; parameter agent_radius, tiles): the radius of the
