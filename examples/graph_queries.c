@@ -9,7 +9,7 @@
  * once (while no thread edits it), each answer the one tn_surf_find
  * gives.  Objects also let several sliced queries be under way on one
  * graph (tn_surf_query_begin / _step / _end, one per object).  An object
- * holds about 52 bytes per node (tn_surf_query_memory).
+ * holds about 56 bytes per node (tn_surf_query_memory).
  *
  * Build:  cc graph_queries.c $(pkg-config --cflags --libs tilenav) -o graph_queries
  */

@@ -3,7 +3,7 @@
  *
  * One idea: a crowd of bots on a big level must not make a frame slow
  * when several want a far plan at once.  They share one query object
- * (tn_surf_query_create: 52 B a graph node, so one per crowd, not one per
+ * (tn_surf_query_create: about 56 B a graph node, so one per crowd, not one per
  * bot) and plan in slices (tn_bot_set_query with a node budget): a bot
  * whose plan is under way expands at most that many nodes a frame and
  * stands meanwhile.  The owner lets one bot plan at a time and holds the

@@ -24,7 +24,9 @@
  *
  * JUMPS.  For every height 1..M the bot simulates tn_body_step on a private
  * one-column map: the fewest steps of holding jump whose apex clears the
- * height by JUMP_MARGIN (4 px), or the full jump for M.  The table is
+ * height by the bot's own hold margin (4 px at 16-px tiles; not the
+ * physics' TN_JUMP_MARGIN of T/32, by which a full jump's apex clears
+ * jump_height), or the full jump for M.  The table is
  * rebuilt whenever the physics parameters change (the jump-height slider).
  * At a take-off the height is the path's highest node before the next
  * standing node.

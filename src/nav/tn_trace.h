@@ -10,9 +10,9 @@
  *                    expanded; the most recent CLOSE is the search's
  *                    "current" node, so the CLOSE events in order are the
  *                    expansion order;
- *   - TN_TRACE_GOAL  once, when the goal is popped (the search stops).
- * Each search's header says how these counts relate to its own statistics.
- * in the order the search does them.  Stale heap entries a search skips
+ *   - TN_TRACE_GOAL  once, when the goal is popped (the search stops);
+ * in the order the search does them.  Each search's header says how these
+ * counts relate to its own statistics.  Stale heap entries a search skips
  * record nothing.  Positions are in the search's own units: tiles (the
  * node's bottom-left tile, `id` = its jump value) for tn_path; query units
  * (a triangle's centroid, `id` = the triangle) for tn_navquery at radius 0;
