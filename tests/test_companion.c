@@ -617,6 +617,21 @@ static bool always_sees(void *user, float ax, float ay, float bx, float by)
     (void)user, (void)ax, (void)ay, (void)bx, (void)by;
     return true;
 }
+/* An environment with a 1x2 character centred on (x, y) and `nav`. */
+static tn_companion_env char_env(const tn_map *m, const tn_agent_nav *nav, float x, float y)
+{
+    tn_companion_env e = {0};
+    e.map = m;
+    e.nav = nav;
+    e.char_x = x;
+    e.char_y = y;
+    e.char_hw = 8.0f;
+    e.char_hh = 16.0f;
+    e.self_id = -1;
+    e.dt = DT;
+    return e;
+}
+
 static int long_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
                      int cap)
 {
@@ -648,15 +663,7 @@ static void test_path_count_beyond_cap(void **state)
     memset(&box, 0, sizeof box);
     /* hidden character: a search path */
     tn_agent_nav hidden = {NULL, never_sees, long_path};
-    tn_companion_env e = {0};
-    e.map = m;
-    e.nav = &hidden;
-    e.char_x = 300.0f;
-    e.char_y = 160.0f;
-    e.char_hw = 8.0f;
-    e.char_hh = 16.0f;
-    e.self_id = -1;
-    e.dt = DT;
+    tn_companion_env e = char_env(m, &hidden, 300.0f, 160.0f);
     tn_companion_init(&box.c, 100.0f, 100.0f, 0);
     tn_companion_step(&box.c, &p, &e);
     assert_int_equal(box.c.state, TN_COMPANION_SEARCH);
@@ -708,15 +715,7 @@ static void test_goes_as_close_as_it_can(void **state)
     tn_companion_params p = tn_companion_default_params();
     int calls = 0;
     tn_agent_nav nav = {&calls, never_sees, closest_only};
-    tn_companion_env e = {0};
-    e.map = m;
-    e.nav = &nav;
-    e.char_x = 400.0f;
-    e.char_y = 100.0f;
-    e.char_hw = 8.0f;
-    e.char_hh = 16.0f;
-    e.self_id = -1;
-    e.dt = DT;
+    tn_companion_env e = char_env(m, &nav, 400.0f, 100.0f);
     tn_companion c;
     tn_companion_init(&c, 100.0f, 100.0f, 0);
     for (int k = 0; k < 300; k++) tn_companion_step(&c, &p, &e);

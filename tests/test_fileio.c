@@ -743,57 +743,23 @@ static void test_save_keeps_every_comment(void **state)
 {
     (void)state;
     char err[512];
-    const char *text = "# lead\n"
-                       "tilenav-map 1\n"
-                       "# after the magic\r\n"
-                       "size 4 3\n"
-                       "\n"
-                       "# before tiles\n"
-                       "tiles\n"
-                       "....\n"
-                       "P...\n"
-                       "####\n"
-                       "# trailing\n"
-                       "\n"
-                       "# last, no newline";
+    /* the header through its last comment, and what follows the rows */
+#define HEAD "# lead\ntilenav-map 1\n# after the magic\r\nsize 4 3\n\n# before tiles\n"
+#define TAIL "# trailing\n\n# last, no newline"
+    const char *text = HEAD "tiles\n....\nP...\n####\n" TAIL;
     char path[] = "/tmp/tn_test_comments_XXXXXX";
     write_temp(path, text);
     tn_map *m;
     assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
     tn_map_set_tile(m, 3, 0, TN_TILE_BLOCK, NULL);
     assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
-    assert_string_equal(read_text(path), "# lead\n"
-                                         "tilenav-map 1\n"
-                                         "# after the magic\r\n"
-                                         "size 4 3\n"
-                                         "\n"
-                                         "# before tiles\n"
-                                         "tiles\n"
-                                         "...#\n"
-                                         "P...\n"
-                                         "####\n"
-                                         "# trailing\n"
-                                         "\n"
-                                         "# last, no newline");
+    assert_string_equal(read_text(path), HEAD "tiles\n...#\nP...\n####\n" TAIL);
     /* the start under a block (as the game keeps it): a start line, before
      * `tiles`, comments kept */
     tn_map_set_tile(m, 0, 1, TN_TILE_BLOCK, NULL);
     m->start_x = 0, m->start_y = 1;
     assert_int_equal(tn_save_map(m, path, err, sizeof err), 0);
-    assert_string_equal(read_text(path), "# lead\n"
-                                         "tilenav-map 1\n"
-                                         "# after the magic\r\n"
-                                         "size 4 3\n"
-                                         "\n"
-                                         "# before tiles\n"
-                                         "start 0 1\n"
-                                         "tiles\n"
-                                         "...#\n"
-                                         "#...\n"
-                                         "####\n"
-                                         "# trailing\n"
-                                         "\n"
-                                         "# last, no newline");
+    assert_string_equal(read_text(path), HEAD "start 0 1\ntiles\n...#\n#...\n####\n" TAIL);
     tn_map *back;
     assert_int_equal(tn_load_map(path, &back, err, sizeof err), 0);
     assert_true(tn_map_equal(m, back));
@@ -815,6 +781,8 @@ static void test_save_keeps_every_comment(void **state)
     remove(other);
     remove(path);
     tn_map_destroy(m);
+#undef HEAD
+#undef TAIL
 }
 
 /* A map the text cannot hold as it is (a field set by hand: content on a
