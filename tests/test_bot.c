@@ -739,6 +739,45 @@ static void test_classic_jump_under_a_high_block(void **state)
     rig_free(&r);
 }
 
+/* Cases a fuzzer of the classic bot found on edited maps (minimized), each
+ * a plan the bot followed into "landed off the path" and re-planned the
+ * same until stuck: moving sideways, in the air, into a column where a
+ * one-way platform lies between the feet and the next node (landing on it,
+ * falling or after the apex), and steering on toward the node after the
+ * next one past its column (to a wall).  Now each arrives, re-planning
+ * nowhere. */
+static void test_classic_fuzzed_landings(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *map;
+        int w, h, jump, sx, sy, gx, gy;
+    } cases[] = {
+        {"tests/data/bot_classic_oneway_below.map", 1, 2, 5, 2, 1, 0, 6},
+        {"tests/data/bot_classic_overshoot.map", 1, 1, 7, 2, 8, 2, 0},
+        {"tests/data/bot_classic_oneway_rising.map", 1, 3, 8, 7, 7, 0, 12},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        rig r;
+        r.m = tu_load_map(cases[k].map);
+        r.p = tn_phys_default((float)cases[k].jump);
+        assert_true(tn_succeeded(tn_path_create(r.m->w, r.m->h, &r.p, 0, NULL, &r.pf, NULL)));
+        assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &r.bot, NULL)));
+        tn_body_place(&r.body, &r.p, cases[k].w, cases[k].h, cases[k].sx, cases[k].sy);
+        tn_body_step(&r.body, r.m, &r.p, (tn_input){0});
+        tn_error e;
+        if (tn_failed(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, cases[k].gx, cases[k].gy, &e)))
+            fail_msg("%s: %s", cases[k].map, e.msg);
+        run(&r, 2000);
+        tn_bot_info i = tn_bot_get_info(r.bot);
+        if (i.state != TN_BOT_ARRIVED || i.replans != 0)
+            fail_msg("%s: %s after %d re-plans", cases[k].map, tn_bot_state_name(i.state),
+                     i.replans);
+        assert_at(&r, cases[k].gx, cases[k].gy);
+        rig_free(&r);
+    }
+}
+
 /* A tile size the physics refuses: the goal fails with the physics' reason. */
 static void test_tile_size_refused(void **state)
 {
@@ -1805,6 +1844,7 @@ int main(void)
         cmocka_unit_test(test_tile_size_bot_generated),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_classic_jump_under_a_high_block),
+        cmocka_unit_test(test_classic_fuzzed_landings),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),

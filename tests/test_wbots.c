@@ -557,7 +557,7 @@ static void test_classic_continuation_not_after_takeover(void **state)
             tn_input none = {0};
             tn_world_set_input(w, none);
         }
-        for (int f = 0; f < 600; f++) tn_world_step(w);
+        for (int f = 0; f < 1500; f++) tn_world_step(w); /* (the path's end: ~850) */
         tn_bot_info i = tn_bot_get_info(bot);
         printf("  %s: %s, %d plans | %s\n", press ? "key pressed" : "no key",
                tn_bot_state_name(i.state), i.plans, tn_world_message_text(w));

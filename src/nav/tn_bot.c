@@ -1118,6 +1118,15 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     if (to->y > r1) r1 = to->y;
     for (int r = r0; r <= r1; r++)
         if (tn_map_tile(m, col, r) == TN_TILE_BLOCK) return false;
+    /* in the air: a one-way platform in that column between the feet and
+     * `to`'s bottom row would be landed on, now or after the apex (one the
+     * body rises through from below is above its feet's row; one the path
+     * stands on, below `to`, is not in that range) */
+    if (!body->on_ground) {
+        const float feet = body->y + H;
+        for (int r = (int)ceilf((feet - e) / T); r <= to->y; r++)
+            if (tn_map_tile(m, col, r) == TN_TILE_ONEWAY) return false;
+    }
     return true;
 }
 
@@ -1348,8 +1357,11 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         if (!air || stripe_clear(b, m, body, c, d)) dir = d;
     } else if (air && !(c->flags & TN_NODE_GROUND) && !reached_y(b, body, prev, c) && next &&
                next->x != c->x) {
+        /* on toward the next node's column, not past it (it flew on to a
+         * wall and missed the landing) */
         int d = next->x > c->x ? 1 : -1;
-        if (stripe_clear(b, m, body, next, d)) dir = d;
+        const float nx = node_px(b, next->x);
+        if ((d > 0 ? body->x < nx : body->x > nx) && stripe_clear(b, m, body, next, d)) dir = d;
     }
     in.right = dir > 0;
     in.left = dir < 0;
