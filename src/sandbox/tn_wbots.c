@@ -1470,6 +1470,22 @@ static void say_state(tn_world *w, tn_wbots *s)
     }
 }
 
+/* The character's goto to (x, y) and what the HUD, the replay and the
+ * explored overlay keep of it; with `compare`, both planners' answers for
+ * the goal too (the goto tool's click, a retried trip). */
+static tn_status goto_noted(tn_world *w, tn_wbots *s, int x, int y, bool compare, tn_error *err)
+{
+    if (compare) compare_planners(w, s, x, y);
+    const int plans_before = tn_bot_get_info(s->bot).plans;
+    tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
+    if (compare) graph_answer(s, plans_before);
+    note_search(w, s);
+    note_explored(w, s);
+    note_first(s);
+    s->last.plans = tn_bot_get_info(s->bot).plans; /* the answer is for this plan */
+    return st;
+}
+
 /* What changed since the character's last plan ("" when nothing did). */
 static const char *changed_since_plan(const tn_world *w, const tn_wbots *s)
 {
@@ -1513,16 +1529,8 @@ static bool retry_out_of_reach(tn_world *w, tn_wbots *s)
     }
     const tn_bot_state before = i.state;
     /* as a click: both planners' answers for the goal, under the change */
-    compare_planners(w, s, i.goal_x, i.goal_y);
-    const int plans_before = i.plans;
-    tn_status st =
-        tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
-    graph_answer(s, plans_before);
-    note_search(w, s);
-    note_explored(w, s);
-    note_first(s);
+    tn_status st = goto_noted(w, s, i.goal_x, i.goal_y, true, NULL);
     i = tn_bot_get_info(s->bot);
-    s->last.plans = i.plans;
     if (tn_failed(st)) return false;
     if (i.state == TN_BOT_MOVING) {
         s->last_state = TN_BOT_MOVING;
@@ -1707,14 +1715,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     s->retry_rev = w->map->revision, s->retry_jump = w->phys.jump_height;
     s->retry_bw = w->character.w, s->retry_bh = w->character.h;
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
-    if (tool == TN_TOOL_GOTO) compare_planners(w, s, x, y);
-    const int plans_before = tn_bot_get_info(s->bot).plans;
-    tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
-    if (tool == TN_TOOL_GOTO) graph_answer(s, plans_before);
-    note_search(w, s);
-    note_explored(w, s);
-    note_first(s);
-    s->last.plans = tn_bot_get_info(s->bot).plans; /* the click's answer is for this plan */
+    tn_status st = goto_noted(w, s, x, y, tool == TN_TOOL_GOTO, err);
     if (tn_failed(st)) {
         /* no search for this goal: the explored overlay drops the last one */
         s->sn_n = 0;
