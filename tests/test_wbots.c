@@ -681,6 +681,37 @@ static void test_out_of_reach_retried_on_change(void **state)
         assert_int_equal(tn_bot_get_info(bot).plans, after);
         tn_world_destroy(w);
 
+        /* a slider moved mid-trip and put back: the re-plan under the moved
+         * value left the goal out of reach; the value put back is a change
+         * from that plan, though it is the goto's (a review found the trip
+         * left at rest for good, the HUD promising a try) */
+        {
+            tn_map *m = NULL;
+            assert_true(
+                tn_succeeded(tn_map_parse(RETRY_MAP, strlen(RETRY_MAP), "retry", NULL, &m, NULL)));
+            tn_world_config c = tn_world_default_config();
+            tn_error e;
+            if (tn_failed(tn_world_create(m, &c, NULL, &w, &e))) fail_msg("%s", e.msg);
+            assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+            for (int f = 0; f < 60; f++) tn_world_step(w);
+            assert_true(tn_succeeded(tn_world_goto(w, 14, 5, NULL)));
+            bot = tn_wbots_character_bot(w);
+            assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+            for (int f = 0; f < 4; f++) tn_world_step(w);
+            assert_true(tn_succeeded(tn_world_set(w, "jump_height", 2.0, NULL)));
+            for (int f = 0; f < 600 && tn_bot_active(bot); f++) tn_world_step(w);
+            tn_bot_info i = tn_bot_get_info(bot);
+            if (i.state != TN_BOT_PARTIAL && i.state != TN_BOT_NO_PATH)
+                fail_msg("planner %d: %s at jump 2", planner, tn_bot_state_name(i.state));
+            assert_true(i.replans >= 1);
+            assert_true(tn_succeeded(tn_world_set(w, "jump_height", 4.0, NULL)));
+            tn_world_step(w);
+            if (!strstr(tn_world_message_text(w), "(14,5) is in reach now (jump height changed)"))
+                fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+            assert_int_equal(run_trip(w, 900), TN_BOT_ARRIVED);
+            tn_world_destroy(w);
+        }
+
         /* edits: stairs up to the wall, in reach */
         w = retry_world(planner, 2.0f);
         bot = tn_wbots_character_bot(w);

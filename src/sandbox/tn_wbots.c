@@ -1326,6 +1326,10 @@ static void note_search(tn_world *w, tn_wbots *s)
     s->plan_jump = w->phys.jump_height;
     s->plan_bw = w->character.w, s->plan_bh = w->character.h;
     s->plan_rev = w->map->revision;
+    /* a plan (a re-plan mid-trip too) tried the goal under this world: a
+     * slider put back to the goto's value is a change from it */
+    s->retry_rev = s->plan_rev, s->retry_jump = s->plan_jump;
+    s->retry_bw = s->plan_bw, s->retry_bh = s->plan_bh;
     s->sn_plans = i.plans;
     s->sn_replans = i.replans;
     s->sn_reason = i.plan_reason;
