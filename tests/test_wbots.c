@@ -753,6 +753,37 @@ static void test_out_of_reach_retried_on_change(void **state)
     }
 }
 
+/* The classic bot re-planned under a moved slider: the graph's answer of
+ * the click was for the old jump height, so neither the message nor the
+ * HUD sets it beside the new plan (a review saw "the graph planner finds a
+ * way" where, at jump 1, it does not). */
+static void test_classic_replan_drops_the_clicks_graph_answer(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL))); /* (the graph is built) */
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    assert_true(tn_succeeded(tn_world_goto(w, 10, 12, NULL)));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| graph: found, ")) fail_msg("HUD: %s", hud);
+    for (int f = 0; f < 4; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 1.0, NULL)));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    bool said = false;
+    for (int f = 0; f < 600 && !said; f++) {
+        tn_world_step(w);
+        said = strstr(tn_world_message_text(w), "out of the classic planner's reach") != NULL;
+    }
+    if (!said) fail_msg("%s", tn_world_message_text(w));
+    if (strstr(tn_world_message_text(w), "finds a way")) fail_msg("%s", tn_world_message_text(w));
+    assert_true(tn_bot_get_info(bot).replans >= 1);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "| graph: n/a (asked before the change)")) fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* The graph bot stops with the body on its goal tile, its left edge the
  * tile's, as the classic bot does: it stopped at the first node of the
  * tile its plan reached, from the right the tile's last lattice step, the
@@ -3571,6 +3602,7 @@ int main(void)
         cmocka_unit_test(test_hud_slider_without_a_step),
         cmocka_unit_test(test_hud_idle_plan_for_another_value),
         cmocka_unit_test(test_out_of_reach_retried_on_change),
+        cmocka_unit_test(test_classic_replan_drops_the_clicks_graph_answer),
         cmocka_unit_test(test_hud_edit_pending),
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),
         cmocka_unit_test(test_slider_drag_builds_at_the_step),

@@ -1435,10 +1435,14 @@ static bool limit_hit(const tn_wbots *s)
 /* Whose reach a goal is out of: the graph planner's is the physics'
  * (the player's); the classic planner's is its model's, which crosses
  * less (the graph may reach the goal, and says so when it was asked). */
-static const char *reach_of(const tn_wbots *s, const tn_bot_info *i)
+static const char *reach_of(const tn_world *w, const tn_wbots *s, const tn_bot_info *i)
 {
     if (i->planner) return "reach";
-    if (s->last.valid && !s->last.goff && tn_succeeded(s->last.gs) &&
+    /* the graph's answer is the click's: not for a re-plan under another
+     * jump height, size or map (a review saw "finds a way" at jump 1) */
+    const bool same = s->last.jump == w->phys.jump_height && s->last.bw == w->character.w &&
+                      s->last.bh == w->character.h && s->last.rev == w->map->revision;
+    if (s->last.valid && same && !s->last.goff && tn_succeeded(s->last.gs) &&
         !tn_status_detail(s->last.gs, TN_UNREACHABLE) && s->last.gframes > 0)
         return "the classic planner's reach (the graph planner finds a way: G)";
     return "the classic planner's reach";
@@ -1463,7 +1467,7 @@ static void say_state(tn_world *w, tn_wbots *s)
                              "found, re-planning on the way",
                              i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
         else
-            tn_world_message(w, "(%d,%d) is out of %s: %s", i.goal_x, i.goal_y, reach_of(s, &i),
+            tn_world_message(w, "(%d,%d) is out of %s: %s", i.goal_x, i.goal_y, reach_of(w, s, &i),
                              i.active ? "going as close as possible"
                                       : "stopped at the closest spot");
         break;
@@ -2282,6 +2286,12 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      PLURAL(s->last.ctiles), ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
+        else if (s->last.jump != w->phys.jump_height || s->last.bw != w->character.w ||
+                 s->last.bh != w->character.h || s->last.rev != w->map->revision)
+            /* the classic bot re-planned under a change: the click's graph
+             * answer is not this world's (not searched again: the graph of
+             * the new profile is built only for the graph planner) */
+            snprintf(cmp, sizeof cmp, " | graph: n/a (asked before the change)");
         else if (!graph_fits(w)) /* no graph this large (nor goto: not reached) */
             snprintf(cmp, sizeof cmp, " | graph off above 1024x1024");
         else if (s->last.gnostart) /* not searched: no "none, -1 frames" */
