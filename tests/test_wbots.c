@@ -784,6 +784,53 @@ static void test_classic_replan_drops_the_clicks_graph_answer(void **state)
     tn_world_destroy(w);
 }
 
+/* A re-plan whose goal the character can no longer stand on (the height
+ * slider at 9 under a one-way) says why, on the message line and the HUD,
+ * and the classic answer shows no "none, -1 tiles" (a review's finding);
+ * a trip at rest the player walked away from says so beside "arrived". */
+static void test_hud_says_why_and_since(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+    for (int f = 0; f < 60; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 9, NULL)));
+    for (int f = 0; f < 80; f++) tn_world_step(w);
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_NO_PATH);
+    if (!strstr(tn_world_message_text(w),
+                "no path to (60,8): a 1x9 box cannot stand at tile (60,8)"))
+        fail_msg("%s", tn_world_message_text(w));
+    char hud[512];
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "goal refused: a 1x9 box cannot stand at tile (60,8)") ||
+        !strstr(hud, "classic (re-plan): refused, no search") || strstr(hud, "-1"))
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+
+    w = world("maps/demo.map");
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+    bot = tn_wbots_character_bot(w);
+    for (int f = 0; f < 900 && tn_bot_active(bot); f++) tn_world_step(w);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived |")) fail_msg("HUD: %s", hud);
+    tn_world_set_input(w, (tn_input){.left = true});
+    for (int f = 0; f < 20; f++) tn_world_step(w);
+    tn_world_set_input(w, (tn_input){0});
+    tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived (you took over since) |")) fail_msg("HUD: %s", hud);
+    /* the next goto is a trip of its own again */
+    assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+    for (int f = 0; f < 900 && tn_bot_active(bot); f++) tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "bot [graph]: arrived |")) fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
+}
+
 /* The graph bot stops with the body on its goal tile, its left edge the
  * tile's, as the classic bot does: it stopped at the first node of the
  * tile its plan reached, from the right the tile's last lattice step, the
@@ -3602,6 +3649,7 @@ int main(void)
         cmocka_unit_test(test_hud_slider_without_a_step),
         cmocka_unit_test(test_hud_idle_plan_for_another_value),
         cmocka_unit_test(test_out_of_reach_retried_on_change),
+        cmocka_unit_test(test_hud_says_why_and_since),
         cmocka_unit_test(test_classic_replan_drops_the_clicks_graph_answer),
         cmocka_unit_test(test_hud_edit_pending),
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),

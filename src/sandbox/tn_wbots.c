@@ -243,6 +243,9 @@ typedef struct tn_wbots {
      * controls; the world as last tried, so a goal tried once under it
      * (a search that did not run: no new plan noted) is not tried again */
     bool may_retry;
+    /* the player took the controls since the last goto: a trip at rest is
+     * history (the HUD says so beside "arrived") */
+    bool taken_over;
     uint32_t retry_rev;
     float retry_jump;
     int retry_bw, retry_bh;
@@ -1448,6 +1451,20 @@ static const char *reach_of(const tn_world *w, const tn_wbots *s, const tn_bot_i
     return "the classic planner's reach";
 }
 
+/* Why the character's last plan was refused before any search (a goal it
+ * cannot stand on at its size now, say), without the module's prefix; NULL
+ * when it was not refused or says nothing. */
+static const char *refusal(const tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (i.active || i.state != TN_BOT_NO_PATH || i.expanded != 0 || i.path_nodes != 0) return NULL;
+    const char *m = tn_bot_plan_error(s->bot)->msg;
+    static const char *const prefix[] = {"surface graph: ", "bot: "};
+    for (int k = 0; k < 2; k++)
+        if (!strncmp(m, prefix[k], strlen(prefix[k]))) m += strlen(prefix[k]);
+    return m[0] ? m : NULL;
+}
+
 static void say_state(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
@@ -1456,9 +1473,12 @@ static void say_state(tn_world *w, tn_wbots *s)
     switch (i.state) {
     case TN_BOT_ARRIVED: tn_world_message(w, "arrived at (%d,%d)", i.goal_x, i.goal_y); break;
     case TN_BOT_NO_PATH:
-        tn_world_message(w, "no path to (%d,%d) for a %dx%d character with jump height %g",
-                         i.goal_x, i.goal_y, w->character.w, w->character.h,
-                         (double)w->phys.jump_height);
+        if (refusal(s))
+            tn_world_message(w, "no path to (%d,%d): %s", i.goal_x, i.goal_y, refusal(s));
+        else
+            tn_world_message(w, "no path to (%d,%d) for a %dx%d character with jump height %g",
+                             i.goal_x, i.goal_y, w->character.w, w->character.h,
+                             (double)w->phys.jump_height);
         break;
     case TN_BOT_PARTIAL:
         if (limit_hit(s))
@@ -1623,6 +1643,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     if (player_active) {
         s->cont = -1; /* no search again for a trip the player took over */
         s->may_retry = false;
+        s->taken_over = tn_bot_get_info(s->bot).plans > 0;
         if (tn_bot_active(s->bot)) {
             tn_bot_stop(s->bot);
             s->last_state = TN_BOT_IDLE;
@@ -1720,6 +1741,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     if (tn_failed(gst)) return gst;
     s->cont = 0;
     s->may_retry = true;
+    s->taken_over = false;
     s->retry_rev = w->map->revision, s->retry_jump = w->phys.jump_height;
     s->retry_bw = w->character.w, s->retry_bh = w->character.h;
     tn_body_tile(&w->character, &w->phys, &s->cont_x, &s->cont_y);
@@ -2154,6 +2176,20 @@ static const char *hud_state(tn_bot_state st)
     return st == TN_BOT_NO_PATH ? "no path" : tn_bot_state_name(st);
 }
 
+/* The character's trip in words: one at rest that the player walked away
+ * from says so ("arrived" alone read as where it stands now). */
+static const char *trip_state(const tn_wbots *s, const tn_bot_info *i)
+{
+    if (!s->taken_over || i->active) return hud_state(i->state);
+    switch (i->state) {
+    case TN_BOT_ARRIVED: return "arrived (you took over since)";
+    case TN_BOT_PARTIAL: return "partial (you took over since)";
+    case TN_BOT_NO_PATH: return "no path (you took over since)";
+    case TN_BOT_STUCK: return "stuck (you took over since)";
+    default: return hud_state(i->state);
+    }
+}
+
 /* When a waiting plan is made: in the air on landing; on the ground at the
  * next step (a slider moved while paused); after a slider's release when
  * a hold put its graph build off. */
@@ -2208,7 +2244,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap,
                         "bot [graph]: %s | graph build failed (%s): goto off until a map edit "
                         "or a slider change%s",
-                        i.plans ? hud_state(i.state) : "idle", gfail, extra);
+                        i.plans ? trip_state(s, &i) : "idle", gfail, extra);
     if (i.plans == 0)
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     /* the selected planner names the line at once (G); a bot at rest keeps
@@ -2217,27 +2253,26 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     int want = sel[0] == 'g';
     if (i.planner != want && gfail)
         return snprintf(
-            buf, cap, "bot [graph]: %s | graph build failed (%s): %s%s", hud_state(i.state), gfail,
+            buf, cap, "bot [graph]: %s | graph build failed (%s): %s%s", trip_state(s, &i), gfail,
             i.active ? "the classic planner's plan" : "the classic planner plans", extra);
     if (i.planner != want)
         return snprintf(buf, cap, "bot [%s]: %s | planner switched: the next goto plans with it%s",
-                        sel, hud_state(i.state), extra);
+                        sel, trip_state(s, &i), extra);
     /* a bot at rest keeps its last plan, made for a jump height or size the
      * sliders have left since (nothing re-plans it): its frames, legs and
      * nodes are not the new value's */
     if (!i.active && s->sn_seen == i.plans &&
         (s->plan_jump != w->phys.jump_height || s->plan_bw != w->character.w ||
          s->plan_bh != w->character.h))
-        return snprintf(buf, cap, "bot [%s]: %s | %s changed since its last plan: %s%s", sel,
-                        hud_state(i.state),
-                        s->plan_jump == w->phys.jump_height ? "size"
-                        : s->plan_bw != w->character.w || s->plan_bh != w->character.h
-                            ? "jump height and size"
-                            : "jump height",
-                        !retries(s) ? "the next goto plans for it"
-                        : s->hold   ? "the goal is tried again when the slider is let go"
-                                    : "the goal is tried again at the next step",
-                        extra);
+        return snprintf(
+            buf, cap, "bot [%s]: %s | %s changed since its last plan: %s%s", sel, trip_state(s, &i),
+            s->plan_jump == w->phys.jump_height                            ? "size"
+            : s->plan_bw != w->character.w || s->plan_bh != w->character.h ? "jump height and size"
+                                                                           : "jump height",
+            !retries(s) ? "the next goto plans for it"
+            : s->hold   ? "the goal is tried again when the slider is let go"
+                        : "the goal is tried again at the next step",
+            extra);
     char t[32];
     if (i.search_us >= 0.0)
         snprintf(t, sizeof t, "%.0f us", i.search_us);
@@ -2275,6 +2310,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(cmp, sizeof cmp, " | classic: n/a (%s)", s->last.dropped);
         /* a partial path of the start alone is no path: the classic bot
          * itself stops in "no path" on it, as the graph bot does */
+        else if (i.planner && tn_failed(s->last.cs)) /* not searched: no "none, -1 tiles" */
+            snprintf(cmp, sizeof cmp, " | classic%s: refused, no search",
+                     s->last.redone ? " (re-plan)" : "");
         else if (i.planner && tn_status_detail(s->last.cs, TN_UNREACHABLE) && s->last.ctiles <= 1)
             snprintf(cmp, sizeof cmp, " | classic%s%s: no path (no closer tile), %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
@@ -2321,18 +2359,21 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         if (i.replans > 0) snprintf(re, sizeof re, " | re-plan %d (%s)", i.replans, i.plan_reason);
         /* while a plan waits, the bot's last search (nodes, time) is another
          * goal's or another planner's: none is shown */
-        if ((nl == 0 && i.active) || goal_refused(&i))
-            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", hud_state(i.state),
-                            goal_refused(&i) ? "goal refused: no plan" : plan, re, cmp, extra);
+        if ((nl == 0 && i.active) || goal_refused(&i)) {
+            char why[96];
+            if (goal_refused(&i))
+                snprintf(why, sizeof why, "goal refused: %s", refusal(s) ? refusal(s) : "no plan");
+            return snprintf(buf, cap, "bot [graph]: %s | %s%s%s%s", trip_state(s, &i),
+                            goal_refused(&i) ? why : plan, re, cmp, extra);
+        }
         return snprintf(buf, cap, "bot [graph]: %s | %s%s | %d node%s | search %s%s%s",
-                        hud_state(i.state), plan, re, i.expanded, PLURAL(i.expanded), t, cmp,
-                        extra);
+                        trip_state(s, &i), plan, re, i.expanded, PLURAL(i.expanded), t, cmp, extra);
     }
     /* Shift+G's weighted search is named: its paths are not the shortest */
     const char *cl = s->heuristic == TN_PATH_FAST ? "classic, fast A*" : "classic";
     /* a plan cut short by the search limit is no "out of reach" */
     const char *cst =
-        i.state == TN_BOT_PARTIAL && limit_hit(s) ? "partial (search limit)" : hud_state(i.state);
+        i.state == TN_BOT_PARTIAL && limit_hit(s) ? "partial (search limit)" : trip_state(s, &i);
     /* the goal's first plan (what the click said), then the latest re-plan
      * with its count and reason, so the two never seem to disagree */
     char re[96] = "";
