@@ -564,9 +564,16 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
             if (a->mode == TN_WANDER_STOPPED || a->mode == TN_WANDER_WAIT) continue;
             /* D is only a shaping point (never reached) when the walk stops at C. */
             bool real_d = !a->c_is_target && !a->stop_at_c;
-            for (int k = 0; k < (real_d ? 4 : 3); k++)
+            const float mw = (float)(w->map->w * TN_TILE_PX), mh = (float)(w->map->h * TN_TILE_PX);
+            for (int k = 0; k < (real_d ? 4 : 3); k++) {
+                /* A is the walk's mirror of C when it (re)starts, a shaping
+                 * point that may lie outside the map: not drawn there */
+                if (k == 0 &&
+                    (a->wp[0] < 0.0f || a->wp[1] < 0.0f || a->wp[0] > mw || a->wp[1] > mh))
+                    continue;
                 tn_dd_circle(dd, a->wp[2 * k], a->wp[2 * k + 1], k == 1 || k == 2 ? 2.5f : 1.5f,
                              0xc8ff90c0u, true);
+            }
             draw_spline(dd, &a->seg, COL_WANDERER);
             if (real_d) {
                 /* The next segment as it stands (its end may still change). */

@@ -2402,8 +2402,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                     i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
+/* Extra bots' colours: none yellow, the character's path (0xfff26b) */
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
-                                    0xffd23fffu, 0x5cc8ffffu, 0xc2f970ffu, 0xf28fe0ffu};
+                                    0xc98b5effu, 0x5cc8ffffu, 0xc2f970ffu, 0xf28fe0ffu};
 
 static void node_center(const tn_path_node *n, int bw, int bh, float *x, float *y)
 {
