@@ -1283,6 +1283,18 @@ static void ui_resize(app *a)
     if (lw != tn_ui_w || lh != tn_ui_h) {
         SDL_RenderSetLogicalSize(a->ren, lw, lh);
         tn_ui_set_size(lw, lh);
+        /* the pointer's logical place moved with the size: a motion where
+         * it rests, so hover and the footer's help are of what is under it
+         * now (a review saw a slider's help stay after a resize) */
+        int mx, my;
+        if (SDL_GetMouseFocus() == a->win) {
+            SDL_GetMouseState(&mx, &my);
+            SDL_Event m = {0};
+            m.type = SDL_MOUSEMOTION;
+            m.motion.windowID = SDL_GetWindowID(a->win);
+            m.motion.x = mx, m.motion.y = my;
+            SDL_PushEvent(&m);
+        }
     }
 }
 
