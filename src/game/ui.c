@@ -224,7 +224,12 @@ bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int 
         for (int i = 0; i < n; i++) {
             SDL_Rect r = slider_rect(i, n);
             double dummy;
-            if (in_rect(&r, x, y) && tn_world_get(w, params[i].name, &dummy)) {
+            /* the track's band only: a click on the label line above it set
+             * the value to where the label was clicked (a review's finding) */
+            int x0, x1, ty;
+            slider_track(i, n, &x0, &x1, &ty);
+            const int band = r.h < 30 ? 5 : 9;
+            if (in_rect(&r, x, y) && y >= ty - band && tn_world_get(w, params[i].name, &dummy)) {
                 v->drag_slider = i;
                 /* one graph build for the value the drag stops at, not one
                  * a frame (on maps where a build is slow) */

@@ -36,8 +36,8 @@ slider_end() { # x y: press at the track's right end
 }
 # The packed panel (ui.c, frames under 700 px high): sliders from y 160,
 # pitch = (frame height - 270) / NSLIDERS, each row pitch - 2 high (a press
-# anywhere in the row drags its slider: here 5 px above the row's bottom,
-# just under the track's centre); the track ends 6 px inside the panel's
+# on the row's track band drags its slider, not on its label line: here 5
+# px above the row's bottom, just under the track's centre); the track ends 6 px inside the panel's
 # 232 px content (panel x = window width - 260, content from x + 14).
 NSLIDERS=12 # tn_world_params: jump .. planner
 slider_y() { # frame_h index
