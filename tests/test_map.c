@@ -434,6 +434,34 @@ static void test_parse_failure_clears_out(void **state)
     tn_map_destroy(m);
 }
 
+/* A set to what is there already is no change: the revision, which caches
+ * compare (tn_path's tile bits, bots re-planning for "map edited"), stays;
+ * every real change moves it (an adopter saw EMPTY -> EMPTY bump it). */
+static void test_no_op_set_keeps_revision(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 3, NULL, &m, NULL)));
+    uint32_t r = m->revision;
+    assert_true(tn_succeeded(tn_map_set_tile(m, 1, 1, TN_TILE_EMPTY, NULL)));
+    assert_int_equal(m->revision, r);
+    assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_NONE, NULL)));
+    assert_int_equal(m->revision, r);
+    assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_ITEM, NULL)));
+    assert_int_equal(m->revision, r + 1);
+    assert_true(tn_succeeded(tn_map_set_mark(m, 1, 1, TN_MARK_ITEM, NULL)));
+    assert_int_equal(m->revision, r + 1);
+    /* a block over the item clears it: a change though the mark went */
+    assert_true(tn_succeeded(tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK, NULL)));
+    assert_int_equal(m->revision, r + 2);
+    assert_int_equal(m->mark[1 * 4 + 1], TN_MARK_NONE);
+    assert_true(tn_succeeded(tn_map_set_tile(m, 1, 1, TN_TILE_BLOCK, NULL)));
+    assert_int_equal(m->revision, r + 2);
+    assert_true(tn_succeeded(tn_map_set_tile(m, 1, 1, TN_TILE_ONEWAY, NULL)));
+    assert_int_equal(m->revision, r + 3);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -449,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_format_null_map),
         cmocka_unit_test(test_save_messages),
         cmocka_unit_test(test_parse_failure_clears_out),
+        cmocka_unit_test(test_no_op_set_keeps_revision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

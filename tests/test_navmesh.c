@@ -833,6 +833,14 @@ static void test_create_errors(void **state)
     tn_map *m = map_rows(5, 5, "............#............");
     tn_status s = tn_navmesh_build(nm, m, &err);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_CAPACITY));
+    /* the message says what this map needs (an adopter could not tell) */
+    {
+        tn_navmesh_config need = tn_navmesh_config_for_map(m, 0.0f);
+        char want[96];
+        snprintf(want, sizeof want, "no headroom: %d points, %d segments)", need.max_points,
+                 need.max_segments);
+        if (!strstr(err.msg, want)) fail_msg("%s", err.msg);
+    }
     assert_false(tn_navmesh_los(nm, 0.5f, 0.5f, 1.5f, 0.5f));
     /* a path on the emptied mesh says so (it said the start was "not in
      * free space (a block, or outside the map)" for any start) */

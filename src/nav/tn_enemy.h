@@ -97,8 +97,8 @@ typedef struct tn_enemy {
 typedef struct tn_enemies_config {
     int capacity;                 /* pool size, 1..1<<20 */
     float spawn_rate;             /* enemies per second, 0..1000 */
-    float scale_min, scale_max;   /* > 0; default 0.5..2 */
-    float speed_min, speed_max;   /* tiles/s, > 0 and <= 100; default 0.2..5 */
+    float scale_min, scale_max;   /* 0.001..100, min <= max; default 0.5..2 */
+    float speed_min, speed_max;   /* tiles/s, 0.001..100, min <= max; default 0.2..5 */
     float offset_min, offset_max; /* tiles, within -0.45..0.45; default -0.4..0.4 */
     float spacing;                /* tiles, 0..2; default 0 (off): a spawn waits while
                                        an enemy is closer than this to the spawn tile's

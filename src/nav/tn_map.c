@@ -85,12 +85,17 @@ tn_status tn_map_set_tile(tn_map *m, int x, int y, int tile, tn_error *err)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: unknown tile kind %d",
                             tile);
     size_t i = (size_t)y * (size_t)m->w + (size_t)x;
+    /* a set that changes nothing is no change: caches keyed on the
+     * revision (tn_path's tile bits, bots' "map edited") stay valid */
+    const bool same = m->tile[i] == (uint8_t)tile &&
+                      (tile == TN_TILE_EMPTY ||
+                       (m->mark[i] == TN_MARK_NONE && !(m->start_x == x && m->start_y == y)));
     m->tile[i] = (uint8_t)tile;
     if (tile != TN_TILE_EMPTY) {
         m->mark[i] = TN_MARK_NONE;
         if (m->start_x == x && m->start_y == y) m->start_x = m->start_y = -1;
     }
-    m->revision++;
+    if (!same) m->revision++;
     tn_error_clear(err);
     return TN_OK;
 }
@@ -111,8 +116,8 @@ tn_status tn_map_set_mark(tn_map *m, int x, int y, int mark, tn_error *err)
     if (mark != TN_MARK_NONE && x == m->start_x && y == m->start_y)
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
                             "map: tile (%d,%d) is the character's start", x, y);
+    if (m->mark[i] != (uint8_t)mark) m->revision++;
     m->mark[i] = (uint8_t)mark;
-    m->revision++;
     tn_error_clear(err);
     return TN_OK;
 }

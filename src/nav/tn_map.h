@@ -70,7 +70,8 @@ typedef struct tn_map {
     int start_x, start_y; /* the 'P' tile, or -1,-1 when the map has none; a
                              parsed 'start X Y' may be under a block or
                              one-way (tn_map_format writes it back so) */
-    uint32_t revision;    /* incremented by every change; caches compare it */
+    uint32_t revision;    /* incremented by every change (a set to what is
+                             there already is none); caches compare it */
     tn_allocator alloc;   /* how this map was allocated */
 } tn_map;
 

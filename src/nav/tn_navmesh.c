@@ -466,9 +466,13 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     copy_free(m, map);
     if (!extract_outlines(m)) {
         m->npts = m->nsegs = 0;
+        /* what this map needs, so a caller can size a new mesh (a count
+         * over the tiles, on this failure only) */
+        tn_navmesh_config need = tn_navmesh_config_for_map(map, 0.0f);
         return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
-                            "navmesh capacity (%d points, %d segments) is too small for this map",
-                            m->max_points, m->max_segs);
+                            "navmesh capacity (%d points, %d segments) is too small for this map "
+                            "(tn_navmesh_config_for_map with no headroom: %d points, %d segments)",
+                            m->max_points, m->max_segs, need.max_points, need.max_segments);
     }
     if (m->nsegs == 0) { /* no free tile: an empty mesh */
         m->npts = 0;

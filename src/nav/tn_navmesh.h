@@ -255,7 +255,9 @@ typedef struct tn_navmesh_view {
 void tn_navmesh_get_view(const tn_navmesh *m, tn_navmesh_view *v);
 
 /* Whether tile (x, y) was free in the last build (false outside the map):
- * lets a caller skip rebuilds after edits that leave free space as it is. */
+ * lets a caller skip rebuilds after edits that leave free space as it is.
+ * After a build or update that failed (CAPACITY: the mesh is empty) it is
+ * the map that build read, whose free space fails the same way again. */
 bool tn_navmesh_tile_free(const tn_navmesh *m, int x, int y);
 
 /* Optional monotonic clock (seconds) used to split the build time for the

@@ -32,7 +32,8 @@ uint32_t tn_rng_u32(tn_rng *r);
 uint32_t tn_rng_below(tn_rng *r, uint32_t n);
 /* Uniform float in [0, 1). */
 float tn_rng_float(tn_rng *r);
-/* Uniform float in [lo, hi). */
+/* Uniform float in [lo, hi) for lo <= hi (lo > hi: in (hi, lo], the same
+ * formula lo + (hi - lo) * u; nothing is checked). */
 float tn_rng_range(tn_rng *r, float lo, float hi);
 
 #ifdef __cplusplus
