@@ -1535,6 +1535,73 @@ static void test_json_tile_arrays_strict(void **state)
     }
 }
 
+/* Tiled files have their own size limit, TN_TILED_FILE_MAX, for 4096x4096
+ * tiles in CSV with the longest gids: a CSV map past tilenav's own
+ * TN_MAP_FILE_MAX (1500x1500 cells of 10-digit gids, 25 MB) loads, saves
+ * and loads again; a file past the limit is refused before it is read,
+ * naming the limit and base64+zlib; so is a save that would write one. */
+static void test_file_limit(void **state)
+{
+    (void)state;
+    char dir[64], p[512], q[512], err[1024], want[1024];
+    scratch(dir);
+    enum { N = 1500 };
+    size_t cap = (size_t)N * N * 11 + 4096, n = 0;
+    char *doc = malloc(cap);
+    assert_non_null(doc);
+    n += (size_t)sprintf(doc + n,
+                         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<map version=\"1.10\" "
+                         "orientation=\"orthogonal\" width=\"%d\" height=\"%d\" tilewidth=\"16\" "
+                         "tileheight=\"16\" infinite=\"0\">\n <tileset firstgid=\"1\" "
+                         "source=\"fixture.tsx\"/>\n <layer id=\"1\" name=\"t\" width=\"%d\" "
+                         "height=\"%d\">\n  <data encoding=\"csv\">\n",
+                         N, N, N, N);
+    for (size_t i = 0; i < (size_t)N * N; i++) /* flipped empty cells; a flipped block at 3,2 */
+        n += (size_t)sprintf(doc + n, "%u%s", i == 2 * N + 3 ? 0x80000001u : 0x80000000u,
+                             i + 1 == (size_t)N * N ? "\n"
+                             : (i + 1) % N          ? ","
+                                                    : ",\n");
+    n += (size_t)sprintf(doc + n, "</data>\n </layer>\n</map>\n");
+    assert_true(n > TN_MAP_FILE_MAX && n < cap);
+    in_dir(p, sizeof p, dir, "big.tmx");
+    write_bytes(p, doc, n);
+    free(doc);
+    tn_map *m = NULL;
+    if (tn_tiled_load(p, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(tn_map_tile(m, 3, 2), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_set_tile(m, 5, 5, TN_TILE_BLOCK, NULL), TN_OK);
+    in_dir(q, sizeof q, dir, "big2.tmx");
+    if (tn_tiled_save(m, q, p, err, sizeof err) != 0) fail_msg("%s", err);
+    tn_map *back = NULL;
+    if (tn_tiled_load(q, &back, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_true(tn_map_equal(back, m));
+    tn_map_destroy(back);
+    tn_map_destroy(m);
+    /* past the limit: refused before it is read (a sparse file) */
+    in_dir(p, sizeof p, dir, "huge.tmj");
+    FILE *f = fopen(p, "wb");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(truncate(p, (off_t)TN_TILED_FILE_MAX + 1), 0);
+    assert_int_equal(tn_tiled_load(p, &m, err, sizeof err), -1);
+    assert_null(m);
+    snprintf(want, sizeof want,
+             "%s: the file is %zu bytes, more than the 202383360 bytes (193 MiB: 4096x4096 tiles "
+             "as CSV) the game reads from a Tiled map; in Tiled, set the tile layer format to "
+             "Base64 (zlib compressed), which is much smaller",
+             p, TN_TILED_FILE_MAX + 1);
+    assert_string_equal(err, want);
+    /* the limit a save keeps to (tn_tiled_format checks the document) */
+    assert_int_equal(tn_tiled_too_big("x.tmx", TN_TILED_FILE_MAX, true, err, sizeof err), 0);
+    assert_int_equal(tn_tiled_too_big("x.tmx", TN_TILED_FILE_MAX + 1, true, err, sizeof err), -1);
+    assert_string_equal(err, "x.tmx: not saved: the document would be 202383361 bytes, more than "
+                             "the 202383360 bytes (193 MiB: 4096x4096 tiles as CSV) the game "
+                             "reads from a Tiled map (a larger file would not load again); in "
+                             "Tiled, set the tile layer format to Base64 (zlib compressed), "
+                             "which is much smaller");
+    rm_scratch(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1559,6 +1626,7 @@ int main(void)
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),
         cmocka_unit_test(test_json_tile_arrays_strict),
+        cmocka_unit_test(test_file_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

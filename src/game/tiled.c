@@ -2265,6 +2265,30 @@ int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap)
     return rc;
 }
 
+int tn_tiled_too_big(const char *path, unsigned long long size, bool saving, char *err, size_t cap)
+{
+    if (size <= TN_TILED_FILE_MAX) return 0;
+    snprintf(err, cap,
+             "%s: %s %llu bytes, more than the %llu bytes (%llu MiB: 4096x4096 tiles as CSV) the "
+             "game reads from a Tiled map%s; in Tiled, set the tile layer format to Base64 (zlib "
+             "compressed), which is much smaller",
+             path, saving ? "not saved: the document would be" : "the file is", size,
+             (unsigned long long)TN_TILED_FILE_MAX, (unsigned long long)(TN_TILED_FILE_MAX >> 20),
+             saving ? " (a larger file would not load again)" : "");
+    return -1;
+}
+
+/* A Tiled map file, up to TN_TILED_FILE_MAX bytes (a larger one is refused
+ * before it is read, naming the limit). */
+static int read_map_file(const char *path, char **buf, size_t *len, char *err, size_t cap)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+        tn_tiled_too_big(path, (unsigned long long)st.st_size, false, err, cap))
+        return -1;
+    return tn_read_file(path, TN_TILED_FILE_MAX, buf, len, err, cap);
+}
+
 int tn_tiled_load_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
 {
     char *buf;
@@ -2276,7 +2300,7 @@ int tn_tiled_load_held(const char *path, tn_map **out, tn_origin *held, char *er
         snprintf(err, cap, "%s: not a Tiled map name (.tmx, .tmj or .json)", path);
         return -1;
     }
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
+    if (read_map_file(path, &buf, &len, err, cap) != 0) return -1;
     int rc = tn_tiled_load_buffer(buf, len, path, fmt, out, err, cap);
     if (rc == 0) tn_origin_make(held, path, buf, len);
     free(buf);
@@ -3153,10 +3177,14 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
         }
         if (!text) rc = fail(&d, "out of memory");
     }
+    if (rc == 0 && tn_tiled_too_big(out_path, len, true, err, cap)) rc = -1;
     tn_map_destroy(old);
     doc_free(&d);
     free(fresh.p);
-    if (rc) return -1;
+    if (rc) {
+        free(text);
+        return -1;
+    }
     /* Read it back: it must load as exactly this map. */
     tn_map *back = NULL;
     char berr[512];
@@ -3211,7 +3239,7 @@ int tn_tiled_save(const tn_map *m, const char *path, const char *source, char *e
     struct stat st;
     if (origin && own && stat(origin, &st) != 0 && errno == ENOENT) origin = NULL;
     if (origin) {
-        if (tn_read_file(origin, TN_MAP_FILE_MAX, &tmpl, &tlen, err, cap) != 0) return -1;
+        if (read_map_file(origin, &tmpl, &tlen, err, cap) != 0) return -1;
         tn_map *o = NULL;
         char oerr[512];
         if (tn_tiled_load_buffer(tmpl, tlen, origin, fmt, &o, oerr, sizeof oerr) != 0) {

@@ -97,7 +97,9 @@
  * name), .tmj "FILE: $.JSON.PATH: problem" (cJSON keeps no positions;
  * "FILE: problem" for the map as a whole); syntax errors "FILE:LINE: XML
  * error: ..." and "FILE:LINE:COL: not valid JSON".  Limits, all checked before anything is
- * decoded or inflated: files up to TN_MAP_FILE_MAX bytes (tilesets too); a
+ * decoded or inflated: map files up to TN_TILED_FILE_MAX bytes (a larger
+ * one is refused naming the limit, suggesting base64+zlib; a save that
+ * would write a larger one is refused too), tilesets up to TN_MAP_FILE_MAX; a
  * layer or the chunks' bounding box up to TN_MAP_MAX_SIZE each way; at most
  * 2^28 tiles in all layers and chunks together; inflated data is bounded by
  * its layer's own size (a longer stream is an error, so a decompression
@@ -129,8 +131,22 @@
 
 enum { TN_TILED_TMX = 1, TN_TILED_TMJ = 2 };
 
+/* The largest Tiled map file read (and written: a save that would pass it
+ * is refused, so a saved file always loads again).  Sized for the largest
+ * map, 4096x4096, in CSV with the longest tile numbers Tiled writes (10
+ * digits: a gid with flip flags) and a separator each (TMJ ", ", 12 bytes
+ * a cell; TMX "," and a line break a row), plus 1 MiB for the XML or JSON
+ * around the tiles (tilesets, objects, properties): 193 MiB.  Tilenav's
+ * own .map format, one byte a tile, has the smaller TN_MAP_FILE_MAX. */
+#define TN_TILED_FILE_MAX ((size_t)4096 * 4096 * 12 + (size_t)4096 * 2 + ((size_t)1 << 20))
+
 /* TN_TILED_TMX for *.tmx, TN_TILED_TMJ for *.tmj and *.json, else 0. */
 int tn_tiled_kind(const char *path);
+
+/* A Tiled map file of `size` bytes: 0 when within TN_TILED_FILE_MAX, else
+ * -1 with a message naming path, the size, the limit and the remedy
+ * (base64+zlib in Tiled); `saving`: a document a save would write. */
+int tn_tiled_too_big(const char *path, unsigned long long size, bool saving, char *err, size_t cap);
 
 /* Load a Tiled map file. */
 int tn_tiled_load(const char *path, tn_map **out, char *err, size_t cap);
