@@ -1535,6 +1535,163 @@ static void test_json_tile_arrays_strict(void **state)
     }
 }
 
+/* expect_error for a text of len bytes (NUL bytes in it), as `name`. */
+static void expect_error_n(const char *text, size_t len, const char *name, int fmt,
+                           const char *want)
+{
+    tn_map *m = (tn_map *)0x1;
+    char err[1024];
+    int rc = tn_tiled_load_buffer(text, len, name, fmt, &m, err, sizeof err);
+    if (rc != -1) fail_msg("accepted: %s", text);
+    assert_null(m);
+    if (strcmp(err, want) != 0) fail_msg("message\n  got:  %s\n  want: %s", err, want);
+}
+
+#define TMJ_HEAD                                                                                  \
+    "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,\"tilewidth\":16," \
+    "\"tileheight\":16,\"tilesets\":[{\"firstgid\":1,\"source\":\"fixture.tsx\"}],"
+#define TMJ_LAYER \
+    "{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":2,\"height\":2,\"data\":[0,1,0,0]}"
+
+/* JSON and XML that cJSON or libxml2 would take silently, losing or
+ * guessing something, are refused with where they are: a NUL byte (XML in
+ * UTF-16 has them in every character and still loads), text after the
+ * document, a raw control character in a string, a key twice in one
+ * object (the first would be used; Tiled uses the last). */
+static void test_strict_input(void **state)
+{
+    (void)state;
+    const char *J = "tests/data/tiled/bad.tmj", *X = "tests/data/tiled/bad.tmx";
+    char doc[2048], want[1024];
+    /* a NUL inside a string, and a NUL then garbage after the document */
+    int n = snprintf(doc, sizeof doc, "%s\n\"layers\":[%s],\"note\":\"a", TMJ_HEAD, TMJ_LAYER);
+    memcpy(doc + n, "\0b\"}", 4);
+    snprintf(want, sizeof want, "%s:2:%d: binary data (a NUL byte)", J,
+             (int)(n - (strchr(doc, '\n') - doc)));
+    expect_error_n(doc, (size_t)n + 4, J, TN_TILED_TMJ, want);
+    n = snprintf(doc, sizeof doc, "%s\"layers\":[%s]}\n", TMJ_HEAD, TMJ_LAYER);
+    memcpy(doc + n, "\0garbage", 8);
+    snprintf(want, sizeof want, "%s:2:1: binary data (a NUL byte)", J);
+    expect_error_n(doc, (size_t)n + 8, J, TN_TILED_TMJ, want);
+    n = snprintf(doc, sizeof doc,
+                 TMX_HEAD "\n<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                          "encoding=\"csv\">0,1,0,0</data></layer></map>\n");
+    memcpy(doc + n, "\0garbage", 8);
+    snprintf(want, sizeof want, "%s:3:1: binary data (a NUL byte)", X);
+    expect_error_n(doc, (size_t)n + 8, X, TN_TILED_TMX, want);
+    /* ... while the same TMX in UTF-16 (NUL bytes everywhere) loads */
+    char u16[4096];
+    u16[0] = (char)0xFF;
+    u16[1] = (char)0xFE;
+    for (int i = 0; i < n; i++) {
+        u16[2 + 2 * i] = doc[i];
+        u16[3 + 2 * i] = 0;
+    }
+    tn_map *m = NULL;
+    char err[512];
+    if (tn_tiled_load_buffer(u16, 2 + 2 * (size_t)n, X, TN_TILED_TMX, &m, err, sizeof err) != 0)
+        fail_msg("UTF-16: %s", err);
+    assert_int_equal(tn_map_tile(m, 1, 0), TN_TILE_BLOCK);
+    tn_map_destroy(m);
+    /* text after the document */
+    snprintf(doc, sizeof doc, "%s\"layers\":[%s]} {}", TMJ_HEAD, TMJ_LAYER);
+    snprintf(want, sizeof want, "%s:1:%d: not valid JSON (more text after the end of the document)",
+             J, (int)strlen(doc) - 1);
+    expect_error_n(doc, strlen(doc), J, TN_TILED_TMJ, want);
+    /* a raw tab in a string */
+    snprintf(doc, sizeof doc, "%s\"layers\":[%s],\"note\":\"a\tb\"}", TMJ_HEAD, TMJ_LAYER);
+    snprintf(want, sizeof want,
+             "%s:1:%d: not valid JSON (a raw control character, byte 0x09, in a string; JSON "
+             "writes it as an escape such as \\t or \\n)",
+             J, (int)(strchr(doc, '\t') - doc) + 1);
+    expect_error_n(doc, strlen(doc), J, TN_TILED_TMJ, want);
+    /* ... written as an escape, it loads */
+    snprintf(doc, sizeof doc, "%s\"layers\":[%s],\"note\":\"a\\tb\\\"\"}", TMJ_HEAD, TMJ_LAYER);
+    if (tn_tiled_load_buffer(doc, strlen(doc), J, TN_TILED_TMJ, &m, err, sizeof err) != 0)
+        fail_msg("escaped tab: %s", err);
+    tn_map_destroy(m);
+    /* a key twice: in the map (the first, 2, would be used), deeper */
+    snprintf(doc, sizeof doc, "%s\"width\":600,\"layers\":[%s]}", TMJ_HEAD, TMJ_LAYER);
+    snprintf(want, sizeof want,
+             "%s: $: the key \"width\" is given twice in one object (JSON keys must differ)", J);
+    expect_error_n(doc, strlen(doc), J, TN_TILED_TMJ, want);
+    snprintf(doc, sizeof doc,
+             "%s\"layers\":[%s,{\"type\":\"objectgroup\",\"objects\":[{\"id\":1,\"x\":0,\"y\":0,"
+             "\"properties\":[{\"name\":\"a\",\"a b\":{\"q\":1,\"q\":2}}]}]}]}",
+             TMJ_HEAD, TMJ_LAYER);
+    snprintf(want, sizeof want,
+             "%s: $.layers[1].objects[0].properties[0][\"a b\"]: the key \"q\" is given twice "
+             "in one object (JSON keys must differ)",
+             J);
+    expect_error_n(doc, strlen(doc), J, TN_TILED_TMJ, want);
+}
+
+/* Numbers of a .tmj the save does not change are written as they were
+ * (cJSON would print 15 significant digits and take "about equal" for
+ * equal: 1.7976931348623157e+308 would read back as infinity, 40.300000000000004
+ * as 40.3, an integer above 2^53 would change, -0.0 lose its sign, 1e400
+ * become null); those it changes or adds are its own. */
+static void test_save_keeps_numbers(void **state)
+{
+    (void)state;
+    static const char *const nums[] = {"1.7976931348623157e+308",
+                                       "40.300000000000004",
+                                       "9007199254740993",
+                                       "-0.0",
+                                       "-0",
+                                       "1e400",
+                                       "0.1",
+                                       "1E+2",
+                                       "123456789012345678901234567890"};
+    char props[1024] = "", doc[4096];
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        char one[128];
+        snprintf(one, sizeof one, "%s{\"name\":\"p%zu\",\"type\":\"float\",\"value\":%s}",
+                 i ? "," : "", i, nums[i]);
+        strcat(props, one);
+    }
+    snprintf(doc, sizeof doc,
+             "{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":4,\"height\":2,"
+             "\"tilewidth\":16,\"tileheight\":16,\"nextobjectid\":3,\"tilesets\":[{\"firstgid\":1,"
+             "\"source\":\"fixture.tsj\"}],\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\","
+             "\"width\":4,\"height\":2,\"opacity\":0.7000000000000001,\"data\":[0,0,0,0,1,1,1,1]},"
+             "{\"type\":\"objectgroup\",\"name\":\"o\",\"objects\":[{\"id\":1,\"type\":\"tree\","
+             "\"x\":40.300000000000004,\"y\":-0.0,\"rotation\":1e-320}]}],"
+             "\"properties\":[%s]}",
+             props);
+    tn_map *m = NULL;
+    char err[512];
+    if (tn_tiled_load_buffer(doc, strlen(doc), "tests/data/tiled/n.tmj", TN_TILED_TMJ, &m, err,
+                             sizeof err) != 0)
+        fail_msg("%s", err);
+    tn_map_set_tile(m, 1, 0, TN_TILE_BLOCK, NULL); /* an edit: the layer's data is written anew */
+    tn_map_set_mark(m, 2, 0, TN_MARK_SPAWN, NULL); /* and a new object */
+    char *out;
+    size_t len;
+    if (tn_tiled_format(m, doc, strlen(doc), "tests/data/tiled/n.tmj", "tests/data/tiled/n.tmj",
+                        TN_TILED_TMJ, &out, &len, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        char want[128];
+        snprintf(want, sizeof want, "\"value\":\t%s\n", nums[i]);
+        if (!strstr(out, want)) fail_msg("%s is not kept:\n%s", nums[i], out);
+    }
+    assert_non_null(strstr(out, "\"opacity\":\t0.7000000000000001,"));
+    assert_non_null(strstr(out, "\"x\":\t40.300000000000004,"));
+    assert_non_null(strstr(out, "\"y\":\t-0.0,"));
+    assert_non_null(strstr(out, "\"rotation\":\t1e-320\n"));
+    assert_non_null(strstr(out, "\"nextobjectid\":\t4,")); /* the save's own */
+    assert_non_null(strstr(out, "\"x\":\t40,"));           /* the new spawn at 2,0 */
+    tn_map *back = NULL;
+    if (tn_tiled_load_buffer(out, len, "tests/data/tiled/n.tmj", TN_TILED_TMJ, &back, err,
+                             sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_true(tn_map_equal(back, m));
+    tn_map_destroy(back);
+    free(out);
+    tn_map_destroy(m);
+}
+
 /* Tiled files have their own size limit, TN_TILED_FILE_MAX, for 4096x4096
  * tiles in CSV with the longest gids: a CSV map past tilenav's own
  * TN_MAP_FILE_MAX (1500x1500 cells of 10-digit gids, 25 MB) loads, saves
@@ -1626,6 +1783,8 @@ int main(void)
         cmocka_unit_test(test_flip_flags),
         cmocka_unit_test(test_json_tile_arrays),
         cmocka_unit_test(test_json_tile_arrays_strict),
+        cmocka_unit_test(test_strict_input),
+        cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

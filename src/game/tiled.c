@@ -525,12 +525,15 @@ static int xml_error(doc *d, xmlParserCtxtPtr ctx, const char *what)
     return what ? fail(d, "%s: not an XML document", what) : fail(d, "not an XML document");
 }
 
+static int no_nul(doc *d, const char *buf, size_t len, const char *what, bool xml);
+
 static xmlDocPtr xml_parse(doc *d, const char *buf, size_t len, const char *what)
 {
     if (len > INT_MAX) {
         fail(d, "too large");
         return NULL;
     }
+    if (no_nul(d, buf, len, what, true)) return NULL;
     xmlParserCtxtPtr ctx = xmlNewParserCtxt();
     if (!ctx) {
         fail(d, "out of memory");
@@ -585,26 +588,286 @@ static int jnum(doc *d, const cJSON *o, const char *k, const char *what, double 
     return 0;
 }
 
-static int json_error(doc *d, const char *buf, size_t len, const char *end, const char *what)
+/* The line and column (1-based, in bytes) of buf[pos]. */
+static void line_col(const char *buf, size_t pos, int *line, int *col)
 {
-    int line = 1, col = 1;
-    if (end && end >= buf && end <= buf + len) {
-        for (const char *p = buf; p < end; p++) {
-            if (*p == '\n') {
-                line++;
-                col = 1;
-            } else {
-                col++;
-            }
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < pos; i++) {
+        if (buf[i] == '\n') {
+            (*line)++;
+            *col = 1;
+        } else {
+            (*col)++;
         }
     }
-    if (what) return fail(d, "%s: %d:%d: not valid JSON", what, line, col);
-    snprintf(d->err, d->cap, "%s:%d:%d: not valid JSON", d->name, line, col);
+}
+
+/* "FILE:LINE:COL: problem" (a tileset's or template's: "... what: LINE:COL:
+ * problem", at the map's element or path). */
+static int text_error(doc *d, const char *buf, size_t pos, const char *what, const char *problem)
+{
+    int line, col;
+    line_col(buf, pos, &line, &col);
+    if (what) return fail(d, "%s: %d:%d: %s", what, line, col, problem);
+    snprintf(d->err, d->cap, "%s:%d:%d: %s", d->name, line, col, problem);
     return -1;
 }
 
-static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what)
+/* A NUL byte is binary data, refused with where it is (as .map files and
+ * scripts refuse it): cJSON would end a string there and libxml2 the
+ * document, silently dropping what follows.  An XML file in UTF-16 or
+ * UTF-32 (a byte-order mark, or a NUL in its first two bytes: "<\0" or
+ * "\0<") has NUL bytes in every ASCII character; libxml2 decodes it and
+ * refuses a NUL character itself. */
+static int no_nul(doc *d, const char *buf, size_t len, const char *what, bool xml)
 {
+    const unsigned char *u = (const unsigned char *)buf;
+    if (xml && len >= 2 &&
+        (u[0] == 0 || u[1] == 0 || (u[0] == 0xFF && u[1] == 0xFE) ||
+         (u[0] == 0xFE && u[1] == 0xFF)))
+        return 0;
+    const char *z = memchr(buf, '\0', len);
+    if (!z) return 0;
+    return text_error(d, buf, (size_t)(z - buf), what, "binary data (a NUL byte)");
+}
+
+static int json_error(doc *d, const char *buf, size_t len, const char *end, const char *what)
+{
+    size_t pos = end && end >= buf && end <= buf + len ? (size_t)(end - buf) : 0;
+    return text_error(d, buf, pos, what, "not valid JSON");
+}
+
+/* A number's source text, kept for a save (json_keep_numbers). */
+typedef struct numtext {
+    size_t nth; /* its place among the document's numbers (0 = the first) */
+    size_t at, len;
+} numtext;
+
+/* Checks cJSON leaves out, on a document it parsed: a raw control
+ * character in a string (JSON forbids it; Tiled writes it escaped) is
+ * refused with its line and column.  With `keep`, the source text of
+ * every number cJSON would not print back as it was (a fraction, an
+ * exponent, more than 15 digits, -0) is listed in *nums (its order among
+ * the numbers, as cJSON's pre-order of number nodes). */
+static int json_lex(doc *d, const char *buf, size_t len, const char *what, bool keep,
+                    numtext **nums, int *nnums)
+{
+    int cap = 0;
+    size_t nth = 0;
+    for (size_t i = 0; i < len;) {
+        char c = buf[i];
+        if (c == '"') {
+            for (i++; i < len && buf[i] != '"'; i++) {
+                if ((unsigned char)buf[i] < 0x20) {
+                    char why[160];
+                    snprintf(why, sizeof why,
+                             "not valid JSON (a raw control character, byte 0x%02x, in a string; "
+                             "JSON writes it as an escape such as \\t or \\n)",
+                             (unsigned)(unsigned char)buf[i]);
+                    return text_error(d, buf, i, what, why);
+                }
+                if (buf[i] == '\\') i++;
+            }
+            i++;
+        } else if (c == '-' || (c >= '0' && c <= '9')) {
+            size_t j = i, digits = 0;
+            bool plain = true; /* -?[0-9]+: printed back as it is (up to 15 digits) */
+            for (; j < len && strchr("0123456789+-.eE", buf[j]) && buf[j]; j++) {
+                if (buf[j] >= '0' && buf[j] <= '9')
+                    digits++;
+                else if (j > i || buf[j] != '-')
+                    plain = false;
+            }
+            bool negzero = j - i == 2 && buf[i] == '-' && buf[i + 1] == '0';
+            if (keep && (!plain || digits > 15 || negzero)) {
+                if (!grow((void **)nums, &cap, *nnums + 1, sizeof **nums))
+                    return fail(d, "out of memory");
+                (*nums)[(*nnums)++] = (numtext){nth, i, j - i};
+            }
+            nth++;
+            i = j;
+        } else {
+            i++;
+        }
+    }
+    return 0;
+}
+
+/* Number node `n` (the nth of the document) gets its source text in
+ * valuestring when nums lists it (cJSON_Delete frees it; printing a
+ * number ignores it, json_restore_numbers uses it). */
+static void json_keep_numbers(cJSON *n, const char *buf, const numtext *nums, int nnums,
+                              size_t *nth, int *k)
+{
+    for (; n; n = n->next) {
+        if (cJSON_IsNumber(n)) {
+            if (*k < nnums && nums[*k].nth == *nth) {
+                const numtext *t = &nums[(*k)++];
+                char *v = n->valuestring ? NULL : cJSON_malloc(t->len + 1);
+                if (v) {
+                    memcpy(v, buf + t->at, t->len);
+                    v[t->len] = '\0';
+                    n->valuestring = v;
+                }
+            }
+            (*nth)++;
+        }
+        if (n->child) json_keep_numbers(n->child, buf, nums, nnums, nth, k);
+    }
+}
+
+/* Before printing: every number still holding the value of its source
+ * text (exactly, the sign of zero too) prints that text (a cJSON_Raw
+ * node), not cJSON's 15-17 digits (which may round 40.300000000000004 to
+ * 40.3, 1.7976931348623157e+308 past the largest double, or print 1e400
+ * as null).  Numbers the save made print as cJSON prints them. */
+static void json_restore_numbers(cJSON *n)
+{
+    for (; n; n = n->next) {
+        if (cJSON_IsNumber(n) && n->valuestring) {
+            char *e;
+            double v = strtod(n->valuestring, &e);
+            if (*e == '\0' && v == n->valuedouble && !signbit(v) == !signbit(n->valuedouble))
+                n->type = cJSON_Raw | (n->type & ~0xFF);
+        }
+        if (n->child) json_restore_numbers(n->child);
+    }
+}
+
+/* Where a JSON path may be cut: before a ".key", or before a "[" that
+ * follows another (never between a key and its index). */
+static bool path_boundary(const char *p, size_t i)
+{
+    return i > 0 && (p[i] == '.' || (p[i] == '[' && p[i - 1] == ']'));
+}
+
+/* A JSON path element appended to base (out may be base): when the whole
+ * would not fit in cap bytes, it is cut between path elements, never
+ * inside one: its head (up to an earlier cut, or its first elements), "...",
+ * and as many of its last elements as fit. */
+static void jpath(char *out, size_t cap, const char *base, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+static void jpath(char *out, size_t cap, const char *base, const char *fmt, ...)
+{
+    char full[1024];
+    size_t n = (size_t)snprintf(full, sizeof full, "%.600s", base);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(full + n, sizeof full - n, fmt, ap);
+    va_end(ap);
+    n = strlen(full);
+    if (n < cap) {
+        memcpy(out, full, n + 1);
+        return;
+    }
+    const char *cut = strstr(full, "...");
+    size_t head = 1; /* "$" */
+    if (cut) {
+        head = (size_t)(cut - full);
+    } else {
+        for (size_t i = 1; i < cap / 3; i++)
+            if (path_boundary(full, i)) head = i;
+    }
+    size_t rest = cut ? head + 3 : head, room = cap - 1 - head - 3, t = n;
+    for (size_t i = rest; i < n; i++) /* the first element boundary whose tail fits */
+        if (path_boundary(full, i) && n - i - (full[i] == '.') <= room) {
+            t = i + (full[i] == '.');
+            break;
+        }
+    snprintf(out, cap, "%.*s...%s", (int)head, full, full + t);
+}
+
+/* Key k as messages show it: control characters and '"' as '?', cut
+ * after 40 bytes ("..."). */
+static void key_shown(char *out, const char *k)
+{
+    size_t i = 0;
+    for (; k[i] && i < 40; i++)
+        out[i] = ((unsigned char)k[i] < 32 || k[i] == '"' || k[i] == 127) ? '?' : k[i];
+    snprintf(out + i, 4, "%s", k[i] ? "..." : "");
+}
+
+/* A path element naming key k: .k, or ["k"] for a key that is not a
+ * plain name. */
+static void jpath_key(char *out, size_t cap, const char *base, const char *k)
+{
+    bool plain = *k != '\0';
+    for (const char *p = k; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+              *p == '_'))
+            plain = false;
+    char shown[48];
+    key_shown(shown, k);
+    if (plain)
+        jpath(out, cap, base, ".%s", shown);
+    else
+        jpath(out, cap, base, "[\"%s\"]", shown);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    return strcmp((*(const cJSON *const *)a)->string, (*(const cJSON *const *)b)->string);
+}
+
+/* A key given twice in one object is refused (cJSON would use the first,
+ * Tiled and other readers the last): the object's path and the key. */
+static int json_dups(doc *d, const cJSON *o, const char *path, const char *what)
+{
+    char sub[sizeof d->at_path];
+    if (cJSON_IsObject(o) && o->child && o->child->next) {
+        int n = 0, cap = 0;
+        const cJSON **keys = NULL, *c;
+        for (c = o->child; c; c = c->next) {
+            if (!grow((void **)&keys, &cap, n + 1, sizeof *keys)) {
+                free(keys);
+                return fail(d, "out of memory");
+            }
+            keys[n++] = c;
+        }
+        qsort(keys, (size_t)n, sizeof *keys, cmp_key);
+        const char *dup = NULL;
+        for (int i = 1; i < n && !dup; i++)
+            if (strcmp(keys[i - 1]->string, keys[i]->string) == 0) dup = keys[i]->string;
+        int rc = 0;
+        if (dup) {
+            char k[48];
+            key_shown(k, dup);
+            if (what)
+                rc = fail(d,
+                          "%s: %s: the key \"%s\" is given twice in one object (JSON keys "
+                          "must differ)",
+                          what, path, k);
+            else if ((snprintf(d->at_path, sizeof d->at_path, "%s", path), true))
+                rc = fail(d, "the key \"%s\" is given twice in one object (JSON keys must differ)",
+                          k);
+        }
+        free(keys);
+        if (rc) return -1;
+    }
+    int i = 0;
+    for (const cJSON *c = o->child; c; c = c->next, i++) {
+        if (!cJSON_IsObject(c) && !cJSON_IsArray(c)) continue;
+        if (cJSON_IsObject(o))
+            jpath_key(sub, sizeof sub, path, c->string ? c->string : "");
+        else
+            jpath(sub, sizeof sub, path, "[%d]", i);
+        if (json_dups(d, c, sub, what)) return -1;
+    }
+    return 0;
+}
+
+/* Parse a JSON document (`what`: a tileset or template, else the map).
+ * Refused beyond what cJSON refuses: a NUL byte, anything but white space
+ * after the document, a raw control character in a string, a key twice
+ * in one object.  keep_numbers: each number keeps its source text for a
+ * save (json_restore_numbers). */
+static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what, bool keep_numbers)
+{
+    if (no_nul(d, buf, len, what, false)) return NULL;
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
     if (!j) {
@@ -612,10 +875,24 @@ static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what)
         return NULL;
     }
     /* Only white space may follow the document. */
-    while (end && end < buf + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
-        end++;
-    if (end && end < buf + len && *end != '\0') {
-        json_error(d, buf, len, end, what);
+    while (end && end < buf + len && is_space(*end)) end++;
+    if (end && end < buf + len) {
+        text_error(d, buf, (size_t)(end - buf), what,
+                   "not valid JSON (more text after the end of the document)");
+        cJSON_Delete(j);
+        return NULL;
+    }
+    numtext *nums = NULL;
+    int nnums = 0;
+    int rc = json_lex(d, buf, len, what, keep_numbers, &nums, &nnums);
+    if (rc == 0) rc = json_dups(d, j, "$", what);
+    if (rc == 0 && nnums) {
+        size_t nth = 0;
+        int k = 0;
+        json_keep_numbers(j, buf, nums, nnums, &nth, &k);
+    }
+    free(nums);
+    if (rc) {
         cJSON_Delete(j);
         return NULL;
     }
@@ -770,7 +1047,7 @@ static int external_tileset(doc *d, const char *source, uint32_t firstgid)
             xmlFreeDoc(x);
         }
     } else if (ends_with(path, ".tsj") || ends_with(path, ".json")) {
-        cJSON *j = json_parse(d, buf, len, what);
+        cJSON *j = json_parse(d, buf, len, what, false);
         if (j) {
             if (!cJSON_IsObject(j))
                 fail(d, "%s: not a JSON object", what);
@@ -1104,7 +1381,7 @@ static int tpl_read_tx(doc *d, tpl *t, const char *buf, size_t len, const char *
 
 static int tpl_read_tj(doc *d, tpl *t, const char *buf, size_t len, const char *what)
 {
-    t->json = json_parse(d, buf, len, what);
+    t->json = json_parse(d, buf, len, what, false);
     if (!t->json) return -1;
     const char *type = jstr(t->json, "type");
     if (!cJSON_IsObject(t->json) || (type && strcmp(type, "template") != 0) ||
@@ -2072,7 +2349,7 @@ static int doc_read(doc *d, const char *buf, size_t len, const char *path, int f
         return tmx_scan(d);
     }
     char *copy = fast ? blank_arrays(d, buf, len) : NULL;
-    d->json = json_parse(d, copy ? copy : buf, len, NULL);
+    d->json = json_parse(d, copy ? copy : buf, len, NULL, !fast);
     free(copy);
     if (!d->json) return -1;
     return tmj_scan(d);
@@ -3163,6 +3440,7 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
             }
             xmlFree(mem);
         } else {
+            json_restore_numbers(d.json); /* the numbers the save did not change */
             char *j = cJSON_Print(d.json);
             if (j) {
                 len = strlen(j);
