@@ -1759,6 +1759,27 @@ static void test_file_limit(void **state)
     rm_scratch(dir);
 }
 
+/* A JSON path too long for a message is cut between path elements (never
+ * inside one), its head and its last elements kept, "..." between. */
+static void test_json_path_cut(void **state)
+{
+    (void)state;
+    const char *B = "tests/data/tiled/bad.tmx";
+    char want[1024], doc[8192];
+    /* 70 nested groups: the path is cut between elements */
+    size_t n = (size_t)snprintf(doc, sizeof doc, "%s\"layers\":[", TMJ_HEAD);
+    for (int i = 0; i < 70; i++)
+        n += (size_t)snprintf(doc + n, sizeof doc - n, "{\"type\":\"group\",\"layers\":[");
+    for (int i = 0; i < 70; i++) n += (size_t)snprintf(doc + n, sizeof doc - n, "]}");
+    snprintf(doc + n, sizeof doc - n, "]}");
+    snprintf(want, sizeof want,
+             "%s: $.layers[0].layers[0].layers[0].layers[0].layers[0].layers[0]...layers[0]."
+             "layers[0].layers[0].layers[0].layers[0].layers[0].layers[0].layers[0].layers[0]."
+             "layers[0].layers[0].layers[0]: group layers nested more than 64 deep",
+             B);
+    expect_error(doc, TN_TILED_TMJ, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1786,6 +1807,7 @@ int main(void)
         cmocka_unit_test(test_strict_input),
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
+        cmocka_unit_test(test_json_path_cut),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -982,7 +982,7 @@ static int tsj_tiles(doc *d, const cJSON *ts, uint32_t firstgid, const char *wha
         if (ext)
             snprintf(what, sizeof what, "%s $.tiles[%d]", what_ts, k++);
         else
-            snprintf(d->at_path, sizeof d->at_path, "%.150s.tiles[%d]", base, k++);
+            jpath(d->at_path, sizeof d->at_path, base, ".tiles[%d]", k++);
         long long id;
         if (jint(d, t, "id", 0, (long long)(GID_MASK - firstgid), true, 0, what, &id)) return -1;
         if (tile_id_seen(d, id)) return -1;
@@ -1722,7 +1722,7 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
     cJSON_ArrayForEach(n, arr)
     {
         char here[sizeof d->at_path];
-        snprintf(here, sizeof here, "%.150s[%d]", at, i++);
+        jpath(here, sizeof here, at, "[%d]", i++);
         snprintf(d->at_path, sizeof d->at_path, "%s", here);
         const char *type = jstr(n, "type");
         if (!type) return fail(d, "a layer has no \"type\"");
@@ -1731,7 +1731,7 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
             return -1;
         if (strcmp(type, "group") == 0) {
             char sub[sizeof d->at_path];
-            snprintf(sub, sizeof sub, "%.150s.layers", here);
+            jpath(sub, sizeof sub, here, ".layers");
             d->offx = gx + ox;
             d->offy = gy + oy;
             int rc = tmj_layers(d, jget(n, "layers"), sub, depth + 1);
@@ -1751,7 +1751,7 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
             int k = 0;
             cJSON_ArrayForEach(o, objs)
             {
-                snprintf(d->at_path, sizeof d->at_path, "%.150s.objects[%d]", here, k++);
+                jpath(d->at_path, sizeof d->at_path, here, ".objects[%d]", k++);
                 if (tmj_object(d, o, n)) return -1;
             }
             d->offx = gx;
@@ -1759,7 +1759,7 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
         } else if (strcmp(type, "tilelayer") == 0) {
             layer *L = new_layer(d, (void *)n, (void *)n, jstr(n, "name"));
             if (!L) return -1;
-            snprintf(L->path, sizeof L->path, "%.90s", here);
+            jpath(L->path, sizeof L->path, here, "%s", "");
             L->offx = gx + ox;
             L->offy = gy + oy;
             cJSON *enc = jget(n, "encoding"), *comp = jget(n, "compression");
@@ -1788,7 +1788,7 @@ static int tmj_layers(doc *d, const cJSON *arr, const char *at, int depth)
                 int k = 0;
                 cJSON_ArrayForEach(c, chunks)
                 {
-                    snprintf(d->at_path, sizeof d->at_path, "%.150s.chunks[%d]", here, k++);
+                    jpath(d->at_path, sizeof d->at_path, here, ".chunks[%d]", k++);
                     long long x, y, w, h;
                     if (jint(d, c, "x", -1000000000, 1000000000, true, 0, what, &x) ||
                         jint(d, c, "y", -1000000000, 1000000000, true, 0, what, &y) ||
@@ -1870,7 +1870,7 @@ static void at_cell(sink *s)
     if (s->d->fmt == TN_TILED_TMX)
         s->d->at_line = s->line;
     else
-        snprintf(s->d->at_path, sizeof s->d->at_path, "%s[%zu]", s->base, s->i);
+        jpath(s->d->at_path, sizeof s->d->at_path, s->base, "[%zu]", s->i);
 }
 
 static int sink_put(sink *s, uint32_t gid)
@@ -2205,9 +2205,9 @@ static int decode_chunk(doc *d, layer *L, chunk *c, tn_map *m, uint32_t *grid, u
         s.line = L->enc == ENC_CSV ? xmlGetLineNo(d->at) : 0;
         if (s.line < 0) s.line = 0;
     } else if (d->infinite) {
-        snprintf(s.base, sizeof s.base, "%.90s.chunks[%d].data", L->path, (int)(c - L->chunks));
+        jpath(s.base, sizeof s.base, L->path, ".chunks[%d].data", (int)(c - L->chunks));
     } else {
-        snprintf(s.base, sizeof s.base, "%.90s.data", L->path);
+        jpath(s.base, sizeof s.base, L->path, ".data");
     }
     snprintf(d->at_path, sizeof d->at_path, "%s", s.base);
     int rc = decode_cells(&s, d, L, c);
