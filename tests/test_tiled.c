@@ -973,7 +973,7 @@ static void test_template_bad(void **state)
         {"huge.tj",
          "{\"type\":\"template\",\"object\":{\"class\":\"spawn\",\"width\":1e300,"
          "\"height\":16}}",
-         "object 3 (spawn) at 16,0 is outside the map"},
+         "object 3 (spawn) at 16,0, placed at 5e+299,8 (its middle), is outside the map"},
         {"gid.tx", "<template>\n<object gid=\"5\" width=\"16\" height=\"16\"/>\n</template>",
          "template gid.tx:2: its object has gid 5 but the template names no tileset"},
         {"other.tx",
@@ -1780,6 +1780,75 @@ static void test_json_path_cut(void **state)
     expect_error(doc, TN_TILED_TMJ, want);
 }
 
+/* Messages say what the input is and where: a .tmj tile array is no CSV;
+ * an object placed elsewhere than its x,y says where and why; an empty
+ * tileset source or template path is said to be empty. */
+static void test_messages(void **state)
+{
+    (void)state;
+    const char *B = "tests/data/tiled/bad.tmx";
+    char want[1024], doc[8192];
+    /* a gid past 32 bits: a short array (cJSON's nodes), a long one (read
+     * from the text), and TMX CSV */
+    snprintf(doc, sizeof doc,
+             TMJ_HEAD "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":2,"
+                      "\"height\":2,\"data\":[4294967296,0,0,0]}]}");
+    snprintf(want, sizeof want,
+             "%s: $.layers[0].data[0]: layer 't': tile number 4294967296 is larger than "
+             "4294967295, the largest gid (flip flags included)",
+             B);
+    expect_error(doc, TN_TILED_TMJ, want);
+    snprintf(doc, sizeof doc,
+             TMJ_HEAD "\"layers\":[{\"type\":\"tilelayer\",\"name\":\"t\",\"width\":2,"
+                      "\"height\":2,\"data\":[0,                                              "
+                      "        0,0,12345678901234567890123456789]}]}");
+    snprintf(want, sizeof want,
+             "%s: $.layers[0].data[3]: layer 't': tile number 123456789012345678901234... is "
+             "larger than 4294967295, the largest gid (flip flags included)",
+             B);
+    expect_error(doc, TN_TILED_TMJ, want);
+    snprintf(doc, sizeof doc,
+             TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                      "encoding=\"csv\">0,0,0,4294967296</data></layer></map>");
+    snprintf(want, sizeof want,
+             "%s:1: layer 't': CSV: tile number 4294967296 is larger than 4294967295, the "
+             "largest gid (flip flags included)",
+             B);
+    expect_error(doc, TN_TILED_TMX, want);
+    /* a polyline placed at its points' middle, far away */
+    snprintf(doc, sizeof doc,
+             TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                      "encoding=\"csv\">0,0,0,0</data></layer>\n<objectgroup><object id=\"1\" "
+                      "type=\"spawn\" x=\"8\" y=\"8\"><polyline points=\"0,0 1e308,1e308\"/>"
+                      "</object></objectgroup></map>");
+    snprintf(want, sizeof want,
+             "%s:2: object 1 (spawn) at 8,8, placed at 5e+307,5e+307 (the middle of its points' "
+             "bounding box), is outside the map",
+             B);
+    expect_error(doc, TN_TILED_TMX, want);
+    /* empty paths */
+    snprintf(want, sizeof want,
+             "%s:1: the <tileset>'s source attribute is empty: it names no tileset file (an "
+             "external tileset is a .tsx, .tsj or .json file; an embedded one has no source)",
+             B);
+    expect_error("<map orientation=\"orthogonal\" width=\"2\" height=\"2\" tilewidth=\"16\" "
+                 "tileheight=\"16\"><tileset firstgid=\"1\" source=\"\"/></map>",
+                 TN_TILED_TMX, want);
+    snprintf(want, sizeof want,
+             "%s: $.tilesets[0]: the tileset's \"source\" is empty: it names no tileset file (an "
+             "external tileset is a .tsx, .tsj or .json file; an embedded one has no source)",
+             B);
+    expect_error("{\"type\":\"map\",\"orientation\":\"orthogonal\",\"width\":2,\"height\":2,"
+                 "\"tilewidth\":16,\"tileheight\":16,\"tilesets\":[{\"firstgid\":1,\"source\":"
+                 "\"\"}]}",
+                 TN_TILED_TMJ, want);
+    snprintf(want, sizeof want, "%s:1: object 1: template: the template path is empty", B);
+    expect_error(TMX_HEAD "<layer name=\"t\" width=\"2\" height=\"2\"><data "
+                          "encoding=\"csv\">0,0,0,0</data></layer><objectgroup><object id=\"1\" "
+                          "template=\"\" x=\"8\" y=\"8\"/></objectgroup></map>",
+                 TN_TILED_TMX, want);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1808,6 +1877,7 @@ int main(void)
         cmocka_unit_test(test_save_keeps_numbers),
         cmocka_unit_test(test_file_limit),
         cmocka_unit_test(test_json_path_cut),
+        cmocka_unit_test(test_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

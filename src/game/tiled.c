@@ -1017,6 +1017,12 @@ static int add_tsref(doc *d, const char *path, uint32_t firstgid);
 static int external_tileset(doc *d, const char *source, uint32_t firstgid)
 {
     char path[PATH_CAP], what[PATH_CAP + 16];
+    if (!source[0]) /* (it would name the map's directory) */
+        return fail(d,
+                    "%s is empty: it names no tileset file (an external tileset is a .tsx, "
+                    ".tsj or .json file; an embedded one has no source)",
+                    d->fmt == TN_TILED_TMX ? "the <tileset>'s source attribute"
+                                           : "the tileset's \"source\"");
     if (source[0] == '/')
         snprintf(path, sizeof path, "%s", source);
     else if (snprintf(path, sizeof path, "%s%s", d->dir, source) >= (int)sizeof path)
@@ -1503,7 +1509,7 @@ static int read_object(doc *d, xmlNodePtr xn, const cJSON *jn, void *group)
     if (ref && f.cls[0] && !class_mark(f.cls)) ref = NULL;
     if (ref) {
         char what[PATH_CAP + 64];
-        snprintf(what, sizeof what, "object %lld: template %.300s", id, ref);
+        snprintf(what, sizeof what, "object %lld: template%s%.300s", id, *ref ? " " : "", ref);
         rc = tpl_get(d, ref, what, &t);
         if (t) snprintf(twhat, sizeof twhat, "template %.300s%s", ref, t->where);
     }
@@ -1958,22 +1964,39 @@ static const char *skip_space(sink *s, const char *p, const char *end)
     return p;
 }
 
+/* A tile number above 32 bits (the largest gid, flip flags included),
+ * shown as written (its first 24 digits). */
+static int gid_too_large(sink *s, const char *kind, const char *num, size_t n)
+{
+    at_cell(s);
+    return fail(s->d,
+                "%s: %stile number %.*s%s is larger than %u, the largest gid (flip flags "
+                "included)",
+                s->what, kind, (int)(n < 24 ? n : 24), num, n > 24 ? "..." : "",
+                (unsigned)UINT32_MAX);
+}
+
+/* CSV tile numbers: a TMX <data encoding="csv">, or the text of a .tmj
+ * "data" array of plain numbers (blank_arrays; messages then say nothing
+ * of CSV). */
 static int decode_csv_text(sink *s, const char *p, const char *end)
 {
+    const char *kind = s->d->fmt == TN_TILED_TMX ? "CSV: " : "";
     for (;;) {
         p = skip_space(s, p, end);
         if (p == end) break;
         if (*p < '0' || *p > '9') {
             at_cell(s);
-            return fail(s->d, "%s: CSV: '%c' where a tile number belongs", s->what,
+            return fail(s->d, "%s: %s'%c' where a tile number belongs", s->what, kind,
                         (*p >= 32 && *p < 127) ? *p : '?');
         }
         unsigned long long v = 0;
+        const char *num = p;
         while (p < end && *p >= '0' && *p <= '9') {
             v = v * 10 + (unsigned)(*p++ - '0');
             if (v > UINT32_MAX) {
-                at_cell(s);
-                return fail(s->d, "%s: CSV: tile number too large", s->what);
+                while (p < end && *p >= '0' && *p <= '9') p++;
+                return gid_too_large(s, kind, num, (size_t)(p - num));
             }
         }
         if (sink_put(s, (uint32_t)v)) return -1;
@@ -1981,7 +2004,7 @@ static int decode_csv_text(sink *s, const char *p, const char *end)
         if (p == end) break;
         if (*p != ',') {
             at_cell(s);
-            return fail(s->d, "%s: CSV: '%c' after a tile number (expected a comma)", s->what,
+            return fail(s->d, "%s: %s'%c' after a tile number (expected a comma)", s->what, kind,
                         (*p >= 32 && *p < 127) ? *p : '?');
         }
         p++;
@@ -2168,6 +2191,12 @@ static int decode_cells(sink *s, doc *d, layer *L, chunk *c)
             cJSON_ArrayForEach(v, data)
             {
                 double x = cJSON_IsNumber(v) ? v->valuedouble : -1;
+                if (x > (double)UINT32_MAX && x < 1e300 && x == floor(x)) {
+                    char num[32];
+                    int n = snprintf(num, sizeof num, "%.0f", x);
+                    rc = gid_too_large(s, "", num, (size_t)n);
+                    break;
+                }
                 if (!(x >= 0 && x <= (double)UINT32_MAX) || x != floor(x)) {
                     at_cell(s);
                     rc = fail(d, "%s: \"data\" holds something other than a tile number", s->what);
@@ -2420,7 +2449,8 @@ static int snap_objects(doc *d)
     for (int i = 0; i < d->nobjs; i++) {
         object *o = &d->objs[i];
         double cx = o->x, cy = o->y;
-        if (o->has_gid) { /* x,y is where its tileset's objectalignment says */
+        const char *placed = NULL; /* where it is placed, when not at its x,y */
+        if (o->has_gid) {          /* x,y is where its tileset's objectalignment says */
             int8_t ax = 0, ay = 2;
             if (gid_known(d, o->gid & GID_MASK)) {
                 ax = d->ranges[d->rlast].ax;
@@ -2428,25 +2458,33 @@ static int snap_objects(doc *d)
             }
             cx = o->x + o->w * (1 - ax) / 2;
             cy = o->y + o->h * (1 - ay) / 2;
+            placed = "the middle of its tile";
         } else if (o->poly) { /* the middle of its points' bounding box */
             cx = o->x + (o->px0 + o->px1) / 2;
             cy = o->y + (o->py0 + o->py1) / 2;
+            placed = "the middle of its points' bounding box";
         } else if (!o->point) {
             cx = o->x + o->w / 2;
             cy = o->y + o->h / 2;
+            placed = "its middle";
         }
-        cx += o->gx; /* drawn shifted by its layer's (and groups') offset */
+        double ux = cx, uy = cy; /* where it is placed, before its layer's offset */
+        cx += o->gx;             /* drawn shifted by its layer's (and groups') offset */
         cy += o->gy;
         double fx = floor(cx / (double)d->tw) - (double)d->ox,
                fy = floor(cy / (double)d->th) - (double)d->oy;
         if (!(fx >= 0 && fy >= 0 && fx < (double)d->w && fy < (double)d->h) && at_object(d, o)) {
+            /* say where it was placed and why, when that is not its x,y */
+            char why[160] = "";
+            if (placed && (ux != o->x || uy != o->y))
+                snprintf(why, sizeof why, ", placed at %g,%g (%s),", ux, uy, placed);
             if (o->gx != 0 || o->gy != 0)
                 return fail(d,
-                            "object %lld (%s) at %g,%g is outside the map (drawn %g,%g further "
+                            "object %lld (%s) at %g,%g%s is outside the map (drawn %g,%g further "
                             "by its layer's offsetx/offsety)",
-                            o->id, CLASS_NAME[o->mark], o->x, o->y, o->gx, o->gy);
-            return fail(d, "object %lld (%s) at %g,%g is outside the map", o->id,
-                        CLASS_NAME[o->mark], o->x, o->y);
+                            o->id, CLASS_NAME[o->mark], o->x, o->y, why, o->gx, o->gy);
+            return fail(d, "object %lld (%s) at %g,%g%s is outside the map", o->id,
+                        CLASS_NAME[o->mark], o->x, o->y, why);
         }
         o->tx = (int)fx;
         o->ty = (int)fy;
