@@ -80,7 +80,8 @@
  * the same format, atomically (tn_write_file_atomic).  Everything else
  * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
  * prints it (for files laid out like Tiled's, byte for byte outside the
- * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout).  When the document is saved
+ * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout; a
+ * number the save does not change keeps its text).  When the document is saved
  * into another directory (the directory of the file written: a symbolic
  * link's target), relative tileset, image and object template paths are
  * rewritten.
@@ -96,7 +97,11 @@
  * an external .tsx the map's <tileset> line, and the .tsx line after its
  * name), .tmj "FILE: $.JSON.PATH: problem" (cJSON keeps no positions;
  * "FILE: problem" for the map as a whole); syntax errors "FILE:LINE: XML
- * error: ..." and "FILE:LINE:COL: not valid JSON".  Limits, all checked before anything is
+ * error: ..." and "FILE:LINE:COL: not valid JSON" (also for text after the
+ * document and a raw control character in a string); a NUL byte is
+ * "FILE:LINE:COL: binary data (a NUL byte)" (not in UTF-16/32 XML); a key
+ * twice in one JSON object is "FILE: PATH: the key ... is given twice".
+ * Limits, all checked before anything is
  * decoded or inflated: map files up to TN_TILED_FILE_MAX bytes (a larger
  * one is refused naming the limit, suggesting base64+zlib; a save that
  * would write a larger one is refused too), tilesets up to TN_MAP_FILE_MAX; a
