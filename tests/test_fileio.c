@@ -840,6 +840,25 @@ static void test_print_shown(void **state)
     assert_string_equal(got, "tilenav: bad\\x1b]0;pwned\\x07.map: line\\x0abreak\nno newline 7");
 }
 
+/* A save to a path ending in '/' names no file: said so, nothing made. */
+static void test_save_trailing_slash(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_slash_XXXXXX", p[128], err[512], want[600];
+    assert_non_null(mkdtemp(dir));
+    tn_map *m;
+    assert_int_equal(tn_load_map("tests/data/small.map", &m, err, sizeof err), 0);
+    snprintf(p, sizeof p, "%s/new.map/", dir);
+    assert_int_equal(tn_save_map(m, p, err, sizeof err), -1);
+    snprintf(want, sizeof want,
+             "%s: the path ends with '/': a file name is needed after it: not saved", p);
+    assert_string_equal(err, want);
+    snprintf(p, sizeof p, "%s/new.map", dir);
+    assert_int_equal(access(p, F_OK), -1);
+    tn_map_destroy(m);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -862,6 +881,7 @@ int main(void)
         cmocka_unit_test(test_autosave_path_fits),
         cmocka_unit_test(test_autosave_long_name),
         cmocka_unit_test(test_autosave_path_for),
+        cmocka_unit_test(test_save_trailing_slash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -388,6 +388,13 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
     struct stat lst;
     *exists = false;
     *real = NULL;
+    size_t pl = strlen(path);
+    if (pl == 0 || path[pl - 1] == '/') { /* "new.map/": a directory's name, no file's */
+        snprintf(err, cap, "%s: %s: not saved", path,
+                 pl ? "the path ends with '/': a file name is needed after it"
+                    : "the file name is empty");
+        return -1;
+    }
     if (lstat(path, &lst) != 0) {
         if (errno != ENOENT) {
             snprintf(err, cap, "%s: cannot stat: %s (not saved)", path, strerror(errno));
@@ -398,6 +405,21 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
         if (S_ISLNK(lst.st_mode) && stat(path, st) != 0) {
             snprintf(err, cap, "%s: is a symbolic link to a missing file: not saved", path);
             return -1;
+        }
+        /* /dev/stdin, /dev/fd/N: a link to a pipe that has no path of its
+         * own (realpath cannot resolve "pipe:[123]"): said as what it is */
+        if (S_ISLNK(lst.st_mode) && !S_ISREG(st->st_mode) && !S_ISDIR(st->st_mode)) {
+            char *r = realpath(path, NULL);
+            bool named = r != NULL;
+            free(r);
+            if (!named) {
+                snprintf(err, cap, "%s: is not a regular file (%s): not saved", path,
+                         S_ISFIFO(st->st_mode)                          ? "a pipe"
+                         : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device"
+                         : S_ISSOCK(st->st_mode)                        ? "a socket"
+                                                                        : "not a plain file");
+                return -1;
+            }
         }
         *real = realpath(path, NULL);
         if (!*real) {
@@ -849,6 +871,15 @@ int tn_save_map_as(const tn_map *m, const char *path, const char *source, char *
 {
     if (tn_tiled_kind(path)) /* .tmx .tmj .json */
         return tn_tiled_save(m, path, source ? source : path, err, cap);
+    struct stat pst; /* a pipe, a device, a directory: refused by name, never read */
+    if (stat(path, &pst) == 0 && !S_ISREG(pst.st_mode)) {
+        char *real;
+        bool exists;
+        if (save_target(path, &real, &pst, &exists, err, cap) != 0) return -1;
+        free(real); /* (not reached: save_target refuses every non-regular file) */
+        snprintf(err, cap, "%s: is not a regular file: not saved", path);
+        return -1;
+    }
     /* over the file it came from: only when that is still what was loaded */
     bool own = source && tn_same_file(source, path);
     if (own) { /* by the name the map was loaded by: the one it has a record of */
