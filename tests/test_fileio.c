@@ -840,6 +840,53 @@ static void test_print_shown(void **state)
     assert_string_equal(got, "tilenav: bad\\x1b]0;pwned\\x07.map: line\\x0abreak\nno newline 7");
 }
 
+/* A screenshot replaces nothing but an older BMP: not a map (also through
+ * a symbolic link: the map behind it stays a map), not a directory; a new
+ * name, an empty file and a file starting with "BM" are fine. */
+static void test_screenshot_target(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_shot_XXXXXX", p[128], q[128], err[1024], want[1200];
+    assert_non_null(mkdtemp(dir));
+    snprintf(p, sizeof p, "%s/new.bmp", dir);
+    assert_int_equal(tn_screenshot_target_check(p, err, sizeof err), 0);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fclose(f); /* empty */
+    assert_int_equal(tn_screenshot_target_check(p, err, sizeof err), 0);
+    f = fopen(p, "w");
+    fputs("BM\x36\x00", f);
+    fclose(f);
+    assert_int_equal(tn_screenshot_target_check(p, err, sizeof err), 0);
+    snprintf(q, sizeof q, "%s/normal.map", dir);
+    f = fopen(q, "w");
+    fputs("tilenav-map 1\nsize 3 3\ntiles\n...\n.P.\n###\n", f);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/link.bmp", dir);
+    assert_int_equal(symlink("normal.map", p), 0);
+    assert_int_equal(tn_screenshot_target_check(p, err, sizeof err), -1);
+    snprintf(want, sizeof want,
+             "%s: not replaced: it is not a BMP image (it does not start with 'BM'), and it is "
+             "a symbolic link to %s; a screenshot replaces only an older screenshot: write it "
+             "under another name, or remove that file first",
+             p, q);
+    assert_string_equal(err, want);
+    assert_int_equal(tn_screenshot_target_check(q, err, sizeof err), -1);
+    assert_non_null(strstr(err, "it is not a BMP image (it does not start with 'BM'); a"));
+    snprintf(p, sizeof p, "%s/d.bmp", dir);
+    assert_int_equal(mkdir(p, 0700), 0);
+    assert_int_equal(tn_screenshot_target_check(p, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: is a directory: not saved", p);
+    assert_string_equal(err, want);
+    rmdir(p);
+    snprintf(p, sizeof p, "%s/link.bmp", dir);
+    remove(p);
+    snprintf(p, sizeof p, "%s/new.bmp", dir);
+    remove(p);
+    remove(q);
+    rmdir(dir);
+}
+
 /* A save to a path ending in '/' names no file: said so, nothing made. */
 static void test_save_trailing_slash(void **state)
 {
@@ -881,6 +928,7 @@ int main(void)
         cmocka_unit_test(test_autosave_path_fits),
         cmocka_unit_test(test_autosave_long_name),
         cmocka_unit_test(test_autosave_path_for),
+        cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_save_trailing_slash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

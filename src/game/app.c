@@ -443,6 +443,7 @@ static int host_save(void *user, tn_world *w, const char *path, char *err, size_
 static int host_screenshot(void *user, tn_world *w, const char *path, char *err, size_t cap)
 {
     app *a = user;
+    if (tn_screenshot_target_check(path, err, cap) != 0) return -1; /* a map stays a map */
     tn_view v = a->view;
     v.mouse_in = false;
     return tn_render_offscreen(w, &a->fonts, &v, path, err, cap);

@@ -1213,3 +1213,47 @@ int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *er
              path);
     return -1;
 }
+
+int tn_screenshot_target_check(const char *path, char *err, size_t cap)
+{
+    struct stat st, lst;
+    if (stat(path, &st) != 0) return 0; /* nothing there (a link to nothing: the write says) */
+    if (!S_ISREG(st.st_mode)) {         /* a directory, a FIFO, a pipe: said as a save says */
+        char *real;
+        bool exists;
+        if (save_target(path, &real, &st, &exists, err, cap) != 0) return -1;
+        free(real);
+        snprintf(err, cap, "%s: is not a regular file: not replaced", path);
+        return -1;
+    }
+    if (st.st_size == 0) return 0; /* an empty file: nothing to lose */
+    char head[2] = {0, 0};
+    ssize_t n = -1;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd >= 0) {
+        do n = read(fd, head, 2);
+        while (n < 0 && errno == EINTR);
+        close(fd);
+    }
+    if (n < 0) {
+        snprintf(err, cap,
+                 "%s: not replaced: it cannot be read to check that it is an older screenshot "
+                 "(%s); write the screenshot under another name",
+                 path, strerror(errno));
+        return -1;
+    }
+    if (n == 2 && head[0] == 'B' && head[1] == 'M') return 0; /* an older BMP: replaced */
+    char link[PATH_MAX + 64] = "";
+    if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        char *real = realpath(path, NULL);
+        snprintf(link, sizeof link, ", and it is a symbolic link to %s",
+                 real ? real : "another file");
+        free(real);
+    }
+    snprintf(err, cap,
+             "%s: not replaced: it is not a BMP image (it does not start with 'BM')%s; a "
+             "screenshot replaces only an older screenshot: write it under another name, or "
+             "remove that file first",
+             path, link);
+    return -1;
+}

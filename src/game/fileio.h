@@ -188,6 +188,14 @@ void tn_print_shown(FILE *f, const char *fmt, ...)
 #endif
     ;
 
+/* 0 when a screenshot may be written to `path`: nothing is there, an
+ * empty file, or a BMP image (a regular file starting with "BM": an older
+ * screenshot).  Else -1 with "PATH: not replaced: it is not a BMP image
+ * ..." (naming the file a symbolic link points to) or, for a directory, a
+ * pipe or a device, the save's message in err: a screenshot never turns a
+ * map (through a link, or a typo) into a picture. */
+int tn_screenshot_target_check(const char *path, char *err, size_t cap);
+
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);
 

@@ -283,6 +283,7 @@ static int host_save(void *user, tn_world *w, const char *path, char *err, size_
 static int host_screenshot(void *user, tn_world *w, const char *path, char *err, size_t cap)
 {
     host_ctx *h = user;
+    if (tn_screenshot_target_check(path, err, cap) != 0) return -1; /* a map stays a map */
     return tn_game_screenshot(w, h->assets, path, h->overlays, err, cap);
 }
 
@@ -344,6 +345,14 @@ int main(int argc, char **argv)
         }
     }
 
+    /* before the run: a screenshot that would replace a map is said at once */
+    if (o.screenshot && tn_screenshot_target_check(o.screenshot, err, sizeof err) != 0) {
+        tn_print_shown(stderr, "tilenav: %s\n", err);
+        tn_map_destroy(map);
+        tn_script_destroy(script);
+        return 1;
+    }
+
     tn_world_config cfg = tn_world_default_config();
     cfg.seed = o.seed;
     cfg.jump_height = (float)o.jump_height;
@@ -371,7 +380,7 @@ int main(int argc, char **argv)
             rc = 1;
         }
         if (rc == 0 && o.screenshot &&
-            tn_game_screenshot(w, assets, o.screenshot, o.overlays, err, sizeof err) != 0) {
+            host_screenshot(&hc, w, o.screenshot, err, sizeof err) != 0) {
             tn_print_shown(stderr, "tilenav: %s\n", err);
             rc = 1;
         }

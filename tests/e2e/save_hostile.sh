@@ -19,6 +19,8 @@
 #                start under it; taken away after a reload, P is back
 #   shot         a screenshot that cannot be written (file size limit)
 #                keeps the old picture and names the cause
+#   shot-link    a screenshot named through a link to a map (and the script's
+#                `screenshot` to a map): refused, the map left byte for byte
 #   write-error  the same for a map save
 #   spelling     a map saved as ./x.map, then as x.map: both pass (one file,
 #                one record of what it holds)
@@ -257,16 +259,36 @@ for f in sc.map sc.tmx; do
 done
 if [ -n "$cov" ]; then bad "start-covered: $cov"; else ok; fi
 
+# --- a screenshot never replaces a map: through a link, or by a script
+mkdir "$T/sl"
+cp "$SMALL" "$T/sl/m.map"
+ln -s m.map "$T/sl/link.bmp"
+cp "$SMALL" "$T/sl/typo.bmp"
+printf '0 screenshot %s\n' "$T/sl/typo.bmp" >"$T/sl/s.script"
+"$BIN" --map "$SMALL" --frames 1 --screenshot "$T/sl/link.bmp" >/dev/null 2>"$T/sl/err1"
+r1=$?
+"$BIN" --map "$SMALL" --frames 1 --screenshot "$T/sl/new.bmp" --script "$T/sl/s.script" \
+    >/dev/null 2>"$T/sl/err2"
+r2=$?
+if [ "$r1" -ne 1 ] || [ "$r2" -ne 1 ]; then bad "shot-link: exit $r1 and $r2, expected 1 and 1"
+elif ! cmp -s "$SMALL" "$T/sl/m.map" || ! cmp -s "$SMALL" "$T/sl/typo.bmp"; then
+    bad "shot-link: a map was replaced by a screenshot"
+elif ! grep -q "link.bmp: not replaced: it is not a BMP image" "$T/sl/err1" ||
+    ! grep -q "typo.bmp: not replaced: it is not a BMP image" "$T/sl/err2"; then
+    bad "shot-link: messages: $(cat "$T/sl/err1" "$T/sl/err2")"
+else ok
+fi
+
 # --- a failed screenshot and a failed save (the file size limit: EFBIG)
 mkdir "$T/f"
-printf 'old picture' >"$T/f/shot.bmp"
+printf 'BM old picture' >"$T/f/shot.bmp" # an older screenshot (a BMP starts with BM)
 (
     trap '' XFSZ
     ulimit -f 20 # 512-byte blocks: far below a 1280x720 BMP, above a small map
     "$BIN" --map "$SMALL" --frames 1 --screenshot "$T/f/shot.bmp" >/dev/null 2>"$T/f/err"
 )
 frc=$?
-if [ "$frc" -eq 0 ] || [ "$(cat "$T/f/shot.bmp")" != "old picture" ]; then
+if [ "$frc" -eq 0 ] || [ "$(cat "$T/f/shot.bmp")" != "BM old picture" ]; then
     bad "shot: a failed screenshot destroyed the old file (exit $frc)"
 elif ! grep -q "$T/f/shot.bmp: write error: File too large (the old file is untouched)" "$T/f/err"; then
     bad "shot: message: $(cat "$T/f/err")"
