@@ -906,6 +906,67 @@ static void test_save_trailing_slash(void **state)
     rmdir(dir);
 }
 
+static void load_text(const char *text, size_t len, char *path, char *err, size_t cap)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, len), (ssize_t)len);
+    close(fd);
+    tn_map *m = NULL;
+    assert_int_equal(tn_load_map(path, &m, err, cap), -1);
+    assert_null(m);
+    remove(path);
+}
+
+/* Map text in a form the loader does not read says what it is: UTF-16
+ * (either byte order), old Mac CR-only line ends, a Tiled map (XML or
+ * JSON) under a name that is not .tmx/.tmj/.json. */
+static void test_load_hints(void **state)
+{
+    (void)state;
+    char p[64], err[1024], want[1200];
+    snprintf(p, sizeof p, "/tmp/tn_test_hint_XXXXXX");
+    load_text("\xff\xfet\0i\0", 6, p, err, sizeof err);
+    snprintf(want, sizeof want,
+             "%s:1:1: looks like UTF-16 text (it starts with the bytes 0xff 0xfe, a UTF-16 "
+             "byte-order mark): save it as UTF-8",
+             p);
+    assert_string_equal(err, want);
+    snprintf(p, sizeof p, "/tmp/tn_test_hint_XXXXXX");
+    load_text("\xfe\xff\0t\0i", 6, p, err, sizeof err);
+    assert_non_null(
+        strstr(err, ":1:1: looks like UTF-16 text (it starts with the bytes 0xfe 0xff"));
+    snprintf(p, sizeof p, "/tmp/tn_test_hint_XXXXXX");
+    const char *cr = "tilenav-map 1\rsize 3 3\rtiles\r...\r.P.\r###\r";
+    load_text(cr, strlen(cr), p, err, sizeof err);
+    snprintf(want, sizeof want,
+             "%s:1:14: a carriage return (CR) with no line feed after it ends the line: the "
+             "file uses old Mac (CR-only) line endings; save it with LF (or CRLF) line endings",
+             p);
+    assert_string_equal(err, want);
+    snprintf(p, sizeof p, "/tmp/tn_test_hint_XXXXXX");
+    const char *xml = "<?xml version=\"1.0\"?>\n<map version=\"1.10\">\n</map>\n";
+    load_text(xml, strlen(xml), p, err, sizeof err);
+    snprintf(want, sizeof want,
+             "%s:1:1: missing header line 'tilenav-map 1' (or 'type octile'); it looks like a "
+             "Tiled map (XML: a .tmx file): Tiled maps are read by their file name's extension, "
+             "so give it as NAME.tmx, NAME.tmj or NAME.json",
+             p);
+    assert_string_equal(err, want);
+    snprintf(p, sizeof p, "/tmp/tn_test_hint_XXXXXX");
+    const char *json = "  {\"type\":\"map\"}\n";
+    load_text(json, strlen(json), p, err, sizeof err);
+    assert_non_null(strstr(err, "; it looks like a Tiled map (JSON: a .tmj or .json file)"));
+    /* CRLF and a final lone CR are fine: no hint in an ordinary message */
+    int line, col;
+    char what[256];
+    assert_int_equal(tn_text_check("a\r\nb\r", 5, &line, &col, what, sizeof what), 0);
+    assert_int_equal(tn_text_check("a\r\r\nb", 5, &line, &col, what, sizeof what), 0);
+    assert_int_equal(tn_text_check("a\nbc\rd", 6, &line, &col, what, sizeof what), 1);
+    assert_int_equal(line, 2);
+    assert_int_equal(col, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -930,6 +991,7 @@ int main(void)
         cmocka_unit_test(test_autosave_path_for),
         cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_save_trailing_slash),
+        cmocka_unit_test(test_load_hints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

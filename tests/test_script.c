@@ -23,6 +23,38 @@ static void expect_error(const char *text, const char *want)
     if (strcmp(err, want) != 0) fail_msg("message\n  got:  %s\n  want: %s", err, want);
 }
 
+/* Line ends as in map files: LF or CRLF (and a CR before CRLF); a script
+ * whose lines end in CR alone (old Mac) is refused as such, not as "more
+ * than 8 words"; UTF-16 (either byte order) is named, not "a NUL byte". */
+static void test_text_forms(void **state)
+{
+    (void)state;
+    expect_error("0 key right press\r5 toggle 5 1 block\r",
+                 "t.txt:1: a carriage return (CR) with no line feed after it ends the line: the "
+                 "file uses old Mac (CR-only) line endings; save it with LF (or CRLF) line "
+                 "endings");
+    expect_error("# ok\n0 key right press\r\n1 goto 2 2\r3 goto 4 4\n",
+                 "t.txt:3: a carriage return (CR) with no line feed after it ends the line: the "
+                 "file uses old Mac (CR-only) line endings; save it with LF (or CRLF) line "
+                 "endings");
+    char err[512] = "";
+    static const char le[] = "\xff\xfe"
+                             "0\0 \0r\0e\0s\0e\0t\0\n\0";
+    assert_null(tn_script_parse(le, sizeof le - 1, "t.txt", err, sizeof err));
+    assert_string_equal(err, "t.txt:1: looks like UTF-16 text (it starts with the bytes 0xff "
+                             "0xfe, a UTF-16 byte-order mark): save it as UTF-8");
+    static const char be[] = "\xfe\xff\0"
+                             "0\0 \0r\0e\0s\0e\0t\0\n";
+    assert_null(tn_script_parse(be, sizeof be - 1, "t.txt", err, sizeof err));
+    assert_string_equal(err, "t.txt:1: looks like UTF-16 text (it starts with the bytes 0xfe "
+                             "0xff, a UTF-16 byte-order mark): save it as UTF-8");
+    const char *ok = "0 key right press\r\n5 toggle 5 1 block\r\r\n6 reset\r";
+    tn_script *sc = tn_script_parse(ok, strlen(ok), "t.txt", err, sizeof err);
+    assert_non_null(sc);
+    assert_int_equal(sc->count, 3);
+    tn_script_destroy(sc);
+}
+
 static void test_parse_ok(void **state)
 {
     (void)state;
@@ -465,6 +497,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_ok),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_text_forms),
         cmocka_unit_test(test_apply),
         cmocka_unit_test(test_save_needs_host),
         cmocka_unit_test(test_set_speed),

@@ -347,6 +347,67 @@ int tn_origin_check(const char *path, char *err, size_t cap)
     return TN_SAVE_CHANGED;
 }
 
+int tn_text_check(const char *buf, size_t len, int *line, int *col, char *what, size_t cap)
+{
+    *line = *col = 1;
+    if (len >= 2 && ((unsigned char)buf[0] == 0xff && (unsigned char)buf[1] == 0xfe)) {
+        snprintf(what, cap,
+                 "looks like UTF-16 text (it starts with the bytes 0xff 0xfe, a "
+                 "UTF-16 byte-order mark): save it as UTF-8");
+        return 1;
+    }
+    if (len >= 2 && ((unsigned char)buf[0] == 0xfe && (unsigned char)buf[1] == 0xff)) {
+        snprintf(what, cap,
+                 "looks like UTF-16 text (it starts with the bytes 0xfe 0xff, a "
+                 "UTF-16 byte-order mark): save it as UTF-8");
+        return 1;
+    }
+    size_t bol = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] == '\n') {
+            ++*line;
+            bol = i + 1;
+        } else if (buf[i] == '\r' && i + 1 < len && buf[i + 1] != '\n' && buf[i + 1] != '\r') {
+            *col = (int)(i - bol) + 1;
+            snprintf(what, cap,
+                     "a carriage return (CR) with no line feed after it ends the line: the file "
+                     "uses old Mac (CR-only) line endings; save it with LF (or CRLF) line "
+                     "endings");
+            return 1;
+        }
+    }
+    *line = *col = 0;
+    return 0;
+}
+
+/* A map text that failed to parse with `msg`: a clearer message into err
+ * when the text is UTF-16 or has CR-only line ends, a hint appended when
+ * it looks like a Tiled map (read by its extension); else msg. */
+static void map_parse_message(const char *path, const char *buf, size_t len, const char *msg,
+                              char *err, size_t cap)
+{
+    int line, col;
+    char what[256];
+    if (tn_text_check(buf, len, &line, &col, what, sizeof what)) {
+        snprintf(err, cap, "%s:%d:%d: %s", path, line, col, what);
+        return;
+    }
+    size_t i = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    while (i < len && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
+    const char *kind = NULL;
+    if (len - i >= 5 && (memcmp(buf + i, "<?xml", 5) == 0 || memcmp(buf + i, "<map ", 5) == 0))
+        kind = "XML: a .tmx file";
+    else if (i < len && buf[i] == '{')
+        kind = "JSON: a .tmj or .json file";
+    if (kind && strstr(msg, "missing header line"))
+        snprintf(err, cap,
+                 "%s; it looks like a Tiled map (%s): Tiled maps are read by their file name's "
+                 "extension, so give it as NAME.tmx, NAME.tmj or NAME.json",
+                 msg, kind);
+    else
+        snprintf(err, cap, "%s", msg);
+}
+
 int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
 {
     held->key = held->name = NULL;
@@ -359,8 +420,8 @@ int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err,
     tn_error e;
     tn_status s = tn_map_parse(buf, len, path, NULL, out, &e);
     if (tn_failed(s)) {
+        map_parse_message(path, buf, len, e.msg, err, cap);
         free(buf);
-        snprintf(err, cap, "%s", e.msg);
         return -1;
     }
     tn_origin_make(held, path, buf, len);

@@ -196,6 +196,13 @@ void tn_print_shown(FILE *f, const char *fmt, ...)
  * map (through a link, or a typo) into a picture. */
 int tn_screenshot_target_check(const char *path, char *err, size_t cap);
 
+/* Text the game reads by lines (maps, scripts) in a form it does not
+ * read: UTF-16 (a byte-order mark 0xff 0xfe or 0xfe 0xff) or old Mac
+ * line ends (a carriage return followed by neither a line feed nor another
+ * CR).  1 with the line and column (from 1) and what to do in `what`, else
+ * 0.  Both the map loader and the script parser refuse such text. */
+int tn_text_check(const char *buf, size_t len, int *line, int *col, char *what, size_t cap);
+
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);
 

@@ -171,6 +171,12 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
         return NULL;
     }
     snprintf(s->file, sizeof s->file, "%s", name);
+    int tl, tc;
+    char tw[256];
+    if (tn_text_check(buf, len, &tl, &tc, tw, sizeof tw)) { /* UTF-16, CR-only line ends */
+        int lineno = tl;
+        FAIL("%s", tw);
+    }
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
         buf += 3;
         len -= 3;
