@@ -567,6 +567,40 @@ static void test_reset(void **state)
     tn_world_destroy(fresh);
 }
 
+/* `reset` of a map read from a pipe (cat x.map | tilenav --map
+ * /dev/stdin): the pipe has nothing left, the map goes back to what was
+ * read, and the status line says so. */
+static void test_reset_from_pipe(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    const char *text = "tilenav-map 1\nsize 6 4\ntiles\n......\n......\n.P....\n######\n";
+    assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+    close(fds[1]);
+    char path[64], err[512], want[700];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    tn_map *m = NULL;
+    alarm(10);
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    tn_world_config cfg = tn_world_default_config();
+    tn_world *w = NULL;
+    tn_error e;
+    assert_false(tn_failed(tn_world_create(m, &cfg, NULL, &w, &e)));
+    assert_false(tn_failed(tn_world_edit(w, 4, 1, TN_EDIT_BLOCK, &e)));
+    assert_int_equal(tn_map_tile(tn_world_map(w), 4, 1), TN_TILE_BLOCK);
+    assert_int_equal(tn_control_reset(w, path, err, sizeof err), 0);
+    alarm(0);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 4, 1), TN_TILE_EMPTY);
+    assert_int_equal(tn_world_edits(w), 0);
+    snprintf(want, sizeof want,
+             "reset: %s (a pipe, read once) restored as it was read, agents and counters cleared",
+             path);
+    assert_string_equal(tn_world_message_text(w), want);
+    tn_world_destroy(w);
+    close(fds[0]);
+}
+
 static void test_speed_table(void **state)
 {
     (void)state;
@@ -1371,6 +1405,7 @@ int main(void)
         cmocka_unit_test(test_planner_switch_says_which),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_settings_unreadable),
+        cmocka_unit_test(test_reset_from_pipe),
         cmocka_unit_test(test_playback_large_map_says_why),
         cmocka_unit_test(test_map_list_has_current),
         cmocka_unit_test(test_reset),

@@ -887,6 +887,37 @@ static void test_screenshot_target(void **state)
     rmdir(dir);
 }
 
+/* A map read from a pipe (cat x.map | tilenav --map /dev/stdin): the pipe
+ * gives its bytes once, so a second load (a reset) reads the copy kept at
+ * the first; a save to the pipe is refused as "a pipe", not as a path that
+ * cannot be resolved. */
+static void test_map_from_pipe(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    const char *text = "tilenav-map 1\nsize 3 3\ntiles\n...\n.P.\n###\n";
+    assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+    close(fds[1]);
+    char path[64], err[512], want[600];
+    snprintf(path, sizeof path, "/dev/fd/%d", fds[0]);
+    alarm(10);
+    tn_map *a = NULL, *b = NULL;
+    assert_int_equal(tn_load_map(path, &a, err, sizeof err), 0);
+    assert_true(tn_map_read_once(path));
+    assert_int_equal(tn_load_map(path, &b, err, sizeof err), 0); /* the pipe is empty now */
+    alarm(0);
+    assert_true(tn_map_equal(a, b));
+    assert_int_equal(b->start_x, 1);
+    assert_false(tn_map_read_once("tests/data/small.map"));
+    assert_int_equal(tn_save_map(a, path, err, sizeof err), -1);
+    snprintf(want, sizeof want, "%s: is not a regular file (a pipe): not saved", path);
+    assert_string_equal(err, want);
+    tn_map_destroy(a);
+    tn_map_destroy(b);
+    close(fds[0]);
+}
+
 /* A save to a path ending in '/' names no file: said so, nothing made. */
 static void test_save_trailing_slash(void **state)
 {
@@ -990,6 +1021,7 @@ int main(void)
         cmocka_unit_test(test_autosave_long_name),
         cmocka_unit_test(test_autosave_path_for),
         cmocka_unit_test(test_screenshot_target),
+        cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),
         cmocka_unit_test(test_load_hints),
     };

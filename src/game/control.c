@@ -122,7 +122,13 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     tn_origin_keep(&held);
     tn_world_reset_edit_counts(w);
     tn_world_set_dirty(w, false);
-    tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);
+    if (tn_map_read_once(map_path))
+        tn_world_message(w,
+                         "reset: %s (a pipe, read once) restored as it was read, agents and "
+                         "counters cleared",
+                         map_path);
+    else
+        tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);
     return 0;
 }
 

@@ -347,6 +347,66 @@ int tn_origin_check(const char *path, char *err, size_t cap)
     return TN_SAVE_CHANGED;
 }
 
+/* What maps read from a pipe held (a pipe gives its bytes once: a reset
+ * or a second load of /dev/stdin would read nothing), by the name given. */
+typedef struct pipe_copy {
+    char *path, *buf;
+    size_t len;
+} pipe_copy;
+static pipe_copy pipe_copies[8];
+
+static pipe_copy *find_pipe_copy(const char *path)
+{
+    for (size_t i = 0; i < sizeof pipe_copies / sizeof pipe_copies[0]; i++)
+        if (pipe_copies[i].path && strcmp(pipe_copies[i].path, path) == 0) return &pipe_copies[i];
+    return NULL;
+}
+
+/* True when `path` names no regular file or directory: a pipe, a device. */
+static bool is_special(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode);
+}
+
+static void keep_pipe_copy(const char *path, const char *buf, size_t len)
+{
+    pipe_copy *pc = find_pipe_copy(path);
+    if (!pc)
+        for (size_t i = 0; i < sizeof pipe_copies / sizeof pipe_copies[0] && !pc; i++)
+            if (!pipe_copies[i].path) pc = &pipe_copies[i];
+    if (!pc) return; /* (eight pipes: the ninth is read again, as before) */
+    char *p = strdup(path), *b = malloc(len + 1);
+    if (!p || !b) {
+        free(p);
+        free(b);
+        return;
+    }
+    memcpy(b, buf, len);
+    b[len] = '\0';
+    free(pc->path);
+    free(pc->buf);
+    *pc = (pipe_copy){p, b, len};
+}
+
+bool tn_map_read_once(const char *path) { return is_special(path) && find_pipe_copy(path); }
+
+/* The text of map `path` as the game reads it: the copy kept of a pipe,
+ * else the file (tn_read_file). */
+static int read_map_text(const char *path, char **buf, size_t *len, char *err, size_t cap)
+{
+    const pipe_copy *pc = is_special(path) ? find_pipe_copy(path) : NULL;
+    if (!pc) return tn_read_file(path, TN_MAP_FILE_MAX, buf, len, err, cap);
+    *buf = malloc(pc->len + 1);
+    if (!*buf) {
+        snprintf(err, cap, "%s: out of memory", path);
+        return -1;
+    }
+    memcpy(*buf, pc->buf, pc->len + 1);
+    *len = pc->len;
+    return 0;
+}
+
 int tn_text_check(const char *buf, size_t len, int *line, int *col, char *what, size_t cap)
 {
     *line = *col = 1;
@@ -416,7 +476,7 @@ int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err,
     char *buf;
     size_t len;
     *out = NULL;
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, err, cap) != 0) return -1;
+    if (read_map_text(path, &buf, &len, err, cap) != 0) return -1;
     tn_error e;
     tn_status s = tn_map_parse(buf, len, path, NULL, out, &e);
     if (tn_failed(s)) {
@@ -424,6 +484,7 @@ int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err,
         free(buf);
         return -1;
     }
+    if (is_special(path)) keep_pipe_copy(path, buf, len); /* for a reset: read once */
     tn_origin_make(held, path, buf, len);
     free(buf);
     return 0;

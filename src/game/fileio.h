@@ -203,6 +203,11 @@ int tn_screenshot_target_check(const char *path, char *err, size_t cap);
  * 0.  Both the map loader and the script parser refuse such text. */
 int tn_text_check(const char *buf, size_t len, int *line, int *col, char *what, size_t cap);
 
+/* True when map `path` is a pipe (or device) the game read once and keeps
+ * a copy of: tn_load_map and a reset of it read that copy, since the pipe
+ * itself has nothing left to read (cat x.map | tilenav --map /dev/stdin). */
+bool tn_map_read_once(const char *path);
+
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);
 

@@ -13,6 +13,7 @@
 #   a malformed settings file (a window run, SDL's offscreen driver): ignored
 #   with FILE:LINE, and on exit kept as settings.bad byte for byte before a
 #   fresh one is written (a hand edit with one typo is not lost)
+#   `reset` of a map read from a pipe (--map /dev/stdin): back to what was read
 #   sh tests/e2e/lenient_inputs.sh BUILD_DIR     (from the repository root)
 BUILD=${1:-build}
 BIN="$BUILD/tilenav"
@@ -84,5 +85,15 @@ elif ! cmp -s "$S.bad" "$T/settings.orig"; then bad "malformed settings: not kep
 elif ! grep -q "kept as $S.bad" "$T/err"; then bad "malformed settings: the move is not said: $(cat "$T/err")"
 elif ! grep -q '^speed ' "$S"; then bad "malformed settings: no fresh settings file written"
 fi
-[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template (refused), malformed settings kept)"
+# a map read from a pipe: `reset` goes back to what was read (the pipe has
+# nothing left to read a second time)
+printf '0 toggle 5 1 block\n5 reset\n' >"$T/reset.script"
+out=$(cat tests/data/small.map | "$BIN" --headless --map /dev/stdin --frames 10 --script "$T/reset.script" 2>"$T/err")
+rc=$?
+if [ "$rc" -ne 0 ] || [ -s "$T/err" ]; then bad "reset of a piped map: exit $rc: $(cat "$T/err")"
+else
+    case "$out" in *'"map":{"width":12,"height":8}'*'"edits":0,'*) ;; *) bad "reset of a piped map: $out" ;; esac
+fi
+
+[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template (refused), malformed settings kept, reset of a piped map)"
 [ "$fails" -eq 0 ]
