@@ -567,6 +567,41 @@ static void test_reset(void **state)
     tn_world_destroy(fresh);
 }
 
+/* A start with no room for the character (a block above the 'P') is not
+ * moved in silence: tn_control_start_moved names the file, the line and
+ * column of the 'P', the start and where the character stands instead;
+ * a start it fits at, or none, says nothing. */
+static void test_start_moved(void **state)
+{
+    (void)state;
+    char p[] = "/tmp/tn_test_nofit_XXXXXX";
+    int fd = mkstemp(p);
+    assert_true(fd >= 0);
+    const char *text = "tilenav-map 1\nsize 5 4\ntiles\n.....\n.#...\n.P...\n#####\n";
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    tn_world *w = tu_load_world(p, 1);
+    char msg[600], want[700];
+    assert_true(tn_control_start_moved(w, p, msg, sizeof msg));
+    snprintf(want, sizeof want,
+             "%s:6:2: the 1x2-tile character does not fit at its start, tile (1,2) (a block or "
+             "the map's edge is in the way): it starts at tile (0,1) instead, the nearest place "
+             "it fits",
+             p);
+    assert_string_equal(msg, want);
+    /* a reset says it again (stderr and the status line) */
+    char err[512];
+    assert_int_equal(tn_control_reset(w, p, err, sizeof err), 0);
+    assert_non_null(strstr(tn_world_message_text(w), "reset: warning: "));
+    assert_non_null(strstr(tn_world_message_text(w), "it starts at tile (0,1) instead"));
+    tn_world_destroy(w);
+    w = tu_load_world("tests/data/small.map", 1); /* P with room above it */
+    assert_false(tn_control_start_moved(w, "tests/data/small.map", msg, sizeof msg));
+    assert_string_equal(msg, "");
+    tn_world_destroy(w);
+    remove(p);
+}
+
 /* `reset` of a map read from a pipe (cat x.map | tilenav --map
  * /dev/stdin): the pipe has nothing left, the map goes back to what was
  * read, and the status line says so. */
@@ -1405,6 +1440,7 @@ int main(void)
         cmocka_unit_test(test_planner_switch_says_which),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_settings_unreadable),
+        cmocka_unit_test(test_start_moved),
         cmocka_unit_test(test_reset_from_pipe),
         cmocka_unit_test(test_playback_large_map_says_why),
         cmocka_unit_test(test_map_list_has_current),

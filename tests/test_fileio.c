@@ -998,6 +998,24 @@ static void test_load_hints(void **state)
     assert_int_equal(col, 3);
 }
 
+/* Where a map's start is written: the 'P' of its row, or its `start` line. */
+static void test_start_where(void **state)
+{
+    (void)state;
+    char p[] = "/tmp/tn_test_where_XXXXXX";
+    write_temp(p, "# c\ntilenav-map 1\nsize 5 4\ntiles\n.....\n.#...\n.P...\n#####\n");
+    int line, col;
+    assert_int_equal(tn_map_start_where(p, 1, 2, &line, &col), 0);
+    assert_int_equal(line, 7);
+    assert_int_equal(col, 2);
+    assert_int_equal(tn_map_start_where(p, 2, 2, &line, &col), -1); /* no 'P' there */
+    rewrite(p, "tilenav-map 1\nsize 5 4\nstart  1 0\ntiles\n.....\n.#...\n.....\n#####\n");
+    assert_int_equal(tn_map_start_where(p, 1, 0, &line, &col), 0);
+    assert_int_equal(line, 3);
+    assert_int_equal(col, 8);
+    remove(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1024,6 +1042,7 @@ int main(void)
         cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),
         cmocka_unit_test(test_load_hints),
+        cmocka_unit_test(test_start_where),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

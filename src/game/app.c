@@ -742,12 +742,18 @@ static void picker_choose(app *a, int i)
     tn_undo_clear(&a->undo);
     tn_undo_set_clean(&a->undo, a->w); /* the file's map */
     a->restore_offered = false;
+    char moved[600] = "", mv[620] = ""; /* a start with no room for the character */
+    if (tn_control_start_moved(a->w, path, moved, sizeof moved)) {
+        tn_print_shown(stderr, "tilenav: warning: %s\n", moved);
+        snprintf(mv, sizeof mv, "; warning: %s", moved);
+    }
     if (ap[0])
-        tn_world_message(a->w, "playing %s (%dx%d); the unsaved edits are in %s%s%s%s", path, m->w,
-                         m->h, ap, a->autosave_kept[0] ? "; the older autosave is now " : "",
-                         a->autosave_kept, note);
+        tn_world_message(a->w, "playing %s (%dx%d); the unsaved edits are in %s%s%s%s%s", path,
+                         m->w, m->h, ap, a->autosave_kept[0] ? "; the older autosave is now " : "",
+                         a->autosave_kept, note, mv);
     else
-        tn_world_message(a->w, "playing %s (%dx%d)%s", path, m->w, m->h, note);
+        tn_world_message(a->w, "playing %s (%dx%d)%s%s", path, m->w, m->h, note, mv);
+    if (mv[0]) tn_world_set_message_ttl(a->w, 60 * 10);
     offer_restore(a);
 }
 

@@ -122,14 +122,46 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     tn_origin_keep(&held);
     tn_world_reset_edit_counts(w);
     tn_world_set_dirty(w, false);
-    if (tn_map_read_once(map_path))
+    char moved[600];
+    if (tn_control_start_moved(w, map_path, moved, sizeof moved)) {
+        tn_print_shown(stderr, "tilenav: warning: %s\n", moved);
+        tn_world_message(w, "reset: warning: %s", moved);
+        tn_world_set_message_ttl(w, 60 * 10);
+    } else if (tn_map_read_once(map_path)) {
         tn_world_message(w,
                          "reset: %s (a pipe, read once) restored as it was read, agents and "
                          "counters cleared",
                          map_path);
-    else
+    } else {
         tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);
+    }
     return 0;
+}
+
+bool tn_control_start_moved(const tn_world *w, const char *map_path, char *msg, size_t cap)
+{
+    const tn_map *m = tn_world_map(w);
+    if (cap) msg[0] = '\0';
+    if (m->start_x < 0) return false; /* no start, or one under a block (kept as covered) */
+    const tn_body *b = tn_world_character(w);
+    const float T = tn_world_phys(w)->tile_px;
+    /* tn_body_place: x at the tile's left, the body's bottom on the tile */
+    int tx = (int)floorf(b->x / T + 0.5f), ty = (int)floorf(b->y / T + 0.5f) + b->h - 1;
+    if (tx == m->start_x && ty == m->start_y) return false;
+    int line = 0, col = 0;
+    char where[600];
+    if (map_path && tn_map_start_where(map_path, m->start_x, m->start_y, &line, &col) == 0)
+        snprintf(where, sizeof where, "%s:%d:%d: ", map_path, line, col);
+    else if (map_path)
+        snprintf(where, sizeof where, "%s: ", map_path);
+    else
+        where[0] = '\0';
+    snprintf(msg, cap,
+             "%sthe %dx%d-tile character does not fit at its start, tile (%d,%d) (a block or "
+             "the map's edge is in the way): it starts at tile (%d,%d) instead, the nearest "
+             "place it fits",
+             where, b->w, b->h, m->start_x, m->start_y, tx, ty);
+    return true;
 }
 
 /* ------------------------------------------------------------- planner */

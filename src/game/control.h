@@ -66,6 +66,17 @@ int tn_sim_frame(double *acc, double dt, int speed, bool paused, int *step_reque
  * a message; on failure the world is unchanged. */
 int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap);
 
+/* A map whose start has no room for the character (a block above it, or
+ * the map's edge, for its size): the world puts the character at the
+ * nearest place it fits.  True, with "PATH:LINE:COL: the WxH-tile
+ * character does not fit at its start, tile (X,Y) ...: it starts at tile
+ * (X2,Y2) instead ..." in msg (LINE:COL of the 'P' or the `start` line;
+ * only PATH when unknown), when the character does not stand on the map's
+ * start now; false when it does or the map has none.  Called right after a
+ * map is played (load, reset, the picker), before any step.  A reset
+ * prints it on stderr and shows it in the status line itself. */
+bool tn_control_start_moved(const tn_world *w, const char *map_path, char *msg, size_t cap);
+
 /* ---- G, and the panel's Planner switch ----------------------------------
  * Set the planner (1 graph, 0 classic) and say in the status line which
  * one plans now (graph selected on a map too large for a graph: the

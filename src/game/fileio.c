@@ -1379,3 +1379,38 @@ int tn_screenshot_target_check(const char *path, char *err, size_t cap)
              path, link);
     return -1;
 }
+
+int tn_map_start_where(const char *path, int sx, int sy, int *line, int *col)
+{
+    *line = *col = 0;
+    if (tn_tiled_kind(path)) return -1;
+    char *buf, err[256];
+    size_t len;
+    if (read_map_text(path, &buf, &len, err, sizeof err) != 0) return -1;
+    size_t pos = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0, n;
+    const char *l;
+    int ln = 0, tiles = 0;
+    while (take_line(buf, len, &pos, &l, &n)) {
+        ln++;
+        if (!tiles) {
+            if (n >= 6 && memcmp(l, "start", 5) == 0 && (l[5] == ' ' || l[5] == '\t')) {
+                size_t k = 5;
+                while (k < n && (l[k] == ' ' || l[k] == '\t')) k++;
+                *line = ln;
+                *col = (int)k + 1;
+                break;
+            }
+            size_t k = n;
+            while (k > 0 && (l[k - 1] == ' ' || l[k - 1] == '\t')) k--;
+            if (k == 5 && memcmp(l, "tiles", 5) == 0) tiles = ln;
+        } else if (ln - tiles - 1 == sy) {
+            if ((size_t)sx < n && l[sx] == 'P') {
+                *line = ln;
+                *col = sx + 1;
+            }
+            break;
+        }
+    }
+    free(buf);
+    return *line ? 0 : -1;
+}

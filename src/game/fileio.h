@@ -208,6 +208,12 @@ int tn_text_check(const char *buf, size_t len, int *line, int *col, char *what, 
  * itself has nothing left to read (cat x.map | tilenav --map /dev/stdin). */
 bool tn_map_read_once(const char *path);
 
+/* Where the start (sx, sy) of the tilenav map `path` is written: its
+ * `start X Y` line (the column of X) or the 'P' in its tile rows.  0 with
+ * *line and *col (from 1), else -1 (a Tiled or Moving AI map, a file that
+ * changed). */
+int tn_map_start_where(const char *path, int sx, int sy, int *line, int *col);
+
 /* True when `path` is a regular file (through symbolic links). */
 bool tn_is_regular_file(const char *path);
 

@@ -369,6 +369,13 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    char moved[600]; /* a start with no room for the character: said, not silent */
+    if (tn_control_start_moved(w, o.map, moved, sizeof moved)) {
+        tn_print_shown(stderr, "tilenav: warning: %s\n", moved);
+        tn_world_message(w, "warning: %s", moved);
+        tn_world_set_message_ttl(w, 60 * 10);
+    }
+
     const char *assets = find_assets(o.assets);
     host_ctx hc = {assets, o.overlays, o.map};
     tn_script_host host = {&hc, host_save, host_screenshot, host_control,

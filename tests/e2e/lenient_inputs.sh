@@ -14,6 +14,7 @@
 #   with FILE:LINE, and on exit kept as settings.bad byte for byte before a
 #   fresh one is written (a hand edit with one typo is not lost)
 #   `reset` of a map read from a pipe (--map /dev/stdin): back to what was read
+#   a start with no room for the character: played, with a warning naming it
 #   sh tests/e2e/lenient_inputs.sh BUILD_DIR     (from the repository root)
 BUILD=${1:-build}
 BIN="$BUILD/tilenav"
@@ -95,5 +96,17 @@ else
     case "$out" in *'"map":{"width":12,"height":8}'*'"edits":0,'*) ;; *) bad "reset of a piped map: $out" ;; esac
 fi
 
-[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template (refused), malformed settings kept, reset of a piped map)"
+# a start with no room for the character: played from the nearest place
+# it fits, with a warning naming the 'P' (file, line, column) and that place
+printf 'tilenav-map 1\nsize 5 4\ntiles\n.....\n.#...\n.P...\n#####\n' >"$T/nofit.map"
+out=$("$BIN" --headless --map "$T/nofit.map" --frames 1 2>"$T/err")
+rc=$?
+want="tilenav: warning: $T/nofit.map:6:2: the 1x2-tile character does not fit at its start, tile (1,2) (a block or the map's edge is in the way): it starts at tile (0,1) instead, the nearest place it fits"
+if [ "$rc" -ne 0 ]; then bad "start with no room: exit $rc: $(cat "$T/err")"
+elif [ "$(cat "$T/err")" != "$want" ]; then bad "start with no room: stderr: $(cat "$T/err")"
+else
+    case "$out" in *'"character":{"x":0.00,'*) ;; *) bad "start with no room: JSON: $out" ;; esac
+fi
+
+[ "$fails" -eq 0 ] && echo "lenient_inputs: ok (BOM map and script, trailing blanks, comments after the rows, ${#long}-character overlay list, unrun commands counted, no read of stdin for a template (refused), malformed settings kept, reset of a piped map, a start with no room warned)"
 [ "$fails" -eq 0 ]
