@@ -154,6 +154,7 @@ static int parse_args(int argc, char **argv, options *o)
             o->map = next;
         } else if (strcmp(a, "--script") == 0) {
             NEED_ARG();
+            if (!*next) return usage_error("%s", "--script needs a file name, got an empty one");
             o->script = next;
         } else if (strcmp(a, "--screenshot") == 0) {
             NEED_ARG();
@@ -164,6 +165,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->screenshot = next;
         } else if (strcmp(a, "--assets") == 0) {
             NEED_ARG();
+            if (!*next)
+                return usage_error("%s", "--assets needs a directory (the one holding "
+                                         "DejaVuSans.ttf), got an empty name");
             o->assets = next;
         } else if (strcmp(a, "--frames") == 0) {
             NEED_ARG();
