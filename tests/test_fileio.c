@@ -55,6 +55,65 @@ static void write_temp(char *path, const char *text)
     close(fd);
 }
 
+/* A Tiled map larger than the .map format's limit (16.8 MB; Tiled's CSV
+ * may be up to TN_TILED_FILE_MAX) changed on disk since it was loaded is
+ * not overwritten either: the check read it with the .map limit, failed,
+ * and let the save through. */
+static void test_big_tiled_changed_on_disk(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_bigtmx_XXXXXX", path[128], err[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/big.tmx", dir);
+    const size_t pad = TN_MAP_FILE_MAX + 1000;
+    const char *head =
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        "<map version=\"1.10\" orientation=\"orthogonal\" width=\"4\" height=\"3\" "
+        "tilewidth=\"16\" tileheight=\"16\" infinite=\"0\" nextlayerid=\"2\" "
+        "nextobjectid=\"1\">\n"
+        " <tileset firstgid=\"1\" name=\"t\" tilewidth=\"16\" tileheight=\"16\" "
+        "tilecount=\"1\" columns=\"1\">\n"
+        "  <image source=\"t.png\" width=\"16\" height=\"16\"/>\n"
+        "  <tile id=\"0\"><properties><property name=\"kind\" value=\"block\"/>"
+        "</properties></tile>\n"
+        " </tileset>\n"
+        " <layer id=\"1\" name=\"terrain\" width=\"4\" height=\"3\">\n"
+        "  <data encoding=\"csv\">\n0,0,0,0,\n0,0,0,0,\n1,1,1,1\n</data>\n </layer>\n<!-- ";
+    const char *tail = " -->\n</map>\n";
+    size_t nh = strlen(head), nt = strlen(tail), n = nh + pad + nt;
+    char *doc = malloc(n);
+    assert_non_null(doc);
+    memcpy(doc, head, nh);
+    memset(doc + nh, 'a', pad);
+    for (size_t k = 1 << 20; k + 8 < pad; k += 1 << 20) /* comments of 1 MB (libxml2's limit: 10) */
+        memcpy(doc + nh + k, " -->\n<!-- ", 10);
+    memcpy(doc + nh + pad, tail, nt);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(doc, 1, n, f), n);
+    fclose(f);
+    tn_map *m;
+    if (tn_load_map(path, &m, err, sizeof err) != 0) fail_msg("%s", err);
+    doc[nh] = 'b'; /* another editor's change, of the same size */
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(doc, 1, n, f), n);
+    fclose(f);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), TN_SAVE_CHANGED);
+    if (!strstr(err, "changed on disk since it was loaded")) fail_msg("%s", err);
+    char *b;
+    size_t len;
+    assert_int_equal(tn_read_file(path, n + 1, &b, &len, err, sizeof err), 0);
+    assert_true(len == n && memcmp(b, doc, n) == 0);
+    free(b);
+    free(doc);
+    tn_map_destroy(m);
+    char cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A tilenav map changed on disk since it was loaded (another editor) is not
  * overwritten by a save over it; loaded again, it is. */
 static void test_save_changed_on_disk(void **state)
@@ -1031,6 +1090,7 @@ int main(void)
         cmocka_unit_test(test_read_unknown_size),
         cmocka_unit_test(test_read_exactly_the_limit),
         cmocka_unit_test(test_save_changed_on_disk),
+        cmocka_unit_test(test_big_tiled_changed_on_disk),
         cmocka_unit_test(test_origin_by_identity),
         cmocka_unit_test(test_origin_link_repointed),
         cmocka_unit_test(test_reset_refused_keeps_record),

@@ -33,6 +33,13 @@ static bool own_descriptor(const struct stat *st, int fd)
     return false;
 }
 
+/* The most a map file may hold: Tiled's text (CSV) is larger than the
+ * .map format's byte a tile (tiled.h, TN_TILED_FILE_MAX). */
+static size_t map_file_max(const char *path)
+{
+    return tn_tiled_kind(path) ? TN_TILED_FILE_MAX : TN_MAP_FILE_MAX;
+}
+
 int tn_read_file(const char *path, size_t max, char **out, size_t *len, char *err, size_t cap)
 {
     *out = NULL;
@@ -321,7 +328,7 @@ int tn_origin_check(const char *path, char *err, size_t cap)
     }
     char *buf, rerr[512];
     size_t len;
-    if (tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, rerr, sizeof rerr) != 0) {
+    if (tn_read_file(path, map_file_max(path), &buf, &len, rerr, sizeof rerr) != 0) {
         free(key);
         return 0;
     }
@@ -396,7 +403,7 @@ bool tn_map_read_once(const char *path) { return is_special(path) && find_pipe_c
 static int read_map_text(const char *path, char **buf, size_t *len, char *err, size_t cap)
 {
     const pipe_copy *pc = is_special(path) ? find_pipe_copy(path) : NULL;
-    if (!pc) return tn_read_file(path, TN_MAP_FILE_MAX, buf, len, err, cap);
+    if (!pc) return tn_read_file(path, map_file_max(path), buf, len, err, cap);
     *buf = malloc(pc->len + 1);
     if (!*buf) {
         snprintf(err, cap, "%s: out of memory", path);
@@ -1100,7 +1107,7 @@ int tn_save_target_check(const char *path, char *err, size_t cap)
     char *buf, why[512];
     size_t len;
     tn_map *m = NULL;
-    int rc = tn_read_file(path, TN_MAP_FILE_MAX, &buf, &len, why, sizeof why);
+    int rc = tn_read_file(path, map_file_max(path), &buf, &len, why, sizeof why);
     if (rc == 0) {
         int kind = tn_tiled_kind(path);
         if (kind) {
