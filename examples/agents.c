@@ -4,12 +4,13 @@
  * One idea: the steering agents (tn_companion, tn_wander) never look at a
  * navigation representation; they ask a small table of callbacks
  * (tn_agent_nav) for line of sight and paths, in pixels.  Here the table is
- * plugged into a navigation mesh built with tile_size = TN_TILE_PX, so the
- * mesh answers in the same pixels.  Two details the adapter takes care of:
- * the agents want the points AFTER the start (tn_navquery_find_path returns
- * the start too), and a radius path needs start and goal to keep the radius
- * from every wall (tn_navmesh_nearest_clear moves them out when they do
- * not).
+ * tn_navquery_agent_nav's: a navigation mesh built with tile_size =
+ * TN_TILE_PX (so it answers in the same pixels) and one of its query
+ * objects.  It gives the agents the points AFTER the start (find_path
+ * returns the start too), moves a start or goal that does not keep the
+ * radius from a wall out first, and gives the way to the closest place of
+ * an unreachable goal as a negated count.  A game with another navigation
+ * (a grid, waypoints) writes the two callbacks itself: see tn_steer.h.
  *
  * Build:  cc agents.c $(pkg-config --cflags --libs tilenav) -o agents
  */
@@ -35,38 +36,6 @@ static const char LEVEL[] = "tilenav-map 1\n"
                             "#..........#...........#\n"
                             "########################\n";
 
-typedef struct nav {
-    tn_navmesh *mesh;
-    tn_navquery *query;
-} nav;
-
-static bool nav_los(void *user, float ax, float ay, float bx, float by)
-{
-    return tn_navmesh_los(((nav *)user)->mesh, ax, ay, bx, by);
-}
-
-/* tn_agent_nav.path: the corners after a, then b, at most cap points; 0 when
- * b cannot be reached. */
-static int nav_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
-                    int cap)
-{
-    nav *n = user;
-    if (radius > 0.0f) { /* start and goal must keep the radius from walls */
-        if (!tn_navmesh_nearest_clear(n->mesh, ax, ay, radius, &ax, &ay)) return 0;
-        if (!tn_navmesh_nearest_clear(n->mesh, bx, by, radius, &bx, &by)) return 0;
-    }
-    float pts[2 * 65];
-    int count = 0;
-    tn_status s = tn_navquery_find_path(n->query, ax, ay, bx, by, radius, pts, 65, &count, NULL);
-    if (tn_failed(s)) return 0;
-    int k = 0; /* a path cut short (BUFFER_TOO_SMALL) is fine: the agent plans again */
-    for (int i = 1; i < count && k < cap; i++, k++) {
-        xy[2 * k] = pts[2 * i];
-        xy[2 * k + 1] = pts[2 * i + 1];
-    }
-    return k;
-}
-
 int main(void)
 {
     tn_error err;
@@ -77,16 +46,19 @@ int main(void)
     }
 
     /* 1. A navmesh in pixels, and one query object (its scratch memory). */
-    nav n = {NULL, NULL};
+    tn_navmesh *mesh = NULL;
+    tn_navquery *query = NULL;
     tn_navmesh_config cfg = tn_navmesh_default_config();
     cfg.tile_size = TN_TILE_PX;
-    if (tn_failed(tn_navmesh_create(map->w, map->h, &cfg, NULL, &n.mesh, &err)) ||
-        tn_failed(tn_navmesh_build(n.mesh, map, &err)) ||
-        tn_failed(tn_navquery_create(n.mesh, NULL, &n.query, &err))) {
+    if (tn_failed(tn_navmesh_create(map->w, map->h, &cfg, NULL, &mesh, &err)) ||
+        tn_failed(tn_navmesh_build(mesh, map, &err)) ||
+        tn_failed(tn_navquery_create(mesh, NULL, &query, &err))) {
         fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
-    tn_agent_nav agent_nav = {&n, nav_los, nav_path};
+    float scratch[2 * 64]; /* find_path's points, the start included */
+    tn_navquery_agent adapter = {query, scratch, 64};
+    tn_agent_nav agent_nav = tn_navquery_agent_nav(&adapter);
 
     /* 2. The items (tile centres of the '*' marks, in pixels). */
     float items[2 * 8];
@@ -163,8 +135,8 @@ int main(void)
                (int)(flock[i].x / px), (int)(flock[i].y / px), flock[i].waypoints, flock[i].paths);
     }
     printf("%d of 6 wanderers in the far room\n", through);
-    tn_navquery_destroy(n.query);
-    tn_navmesh_destroy(n.mesh);
+    tn_navquery_destroy(query);
+    tn_navmesh_destroy(mesh);
     tn_map_destroy(map);
     return bad == 0 ? 0 : 1;
 }

@@ -1861,6 +1861,72 @@ static void test_memory_counted(void **state)
     tn_map_destroy(map);
 }
 
+/* tn_navquery_agent_nav: the agents' queries over a mesh in pixels, the
+ * glue every game wrote (an adopter's review): the points after the start
+ * as find_path gives them, a partial answer negated, start and goal moved
+ * off walls first, a path longer than cap cut, NULL safe. */
+static void test_agent_nav(void **state)
+{
+    (void)state;
+    tn_map *m = map_rows(10, 6,
+                         ".........."
+                         "..###....."
+                         "..#......."
+                         "..#..#####"
+                         ".....#...."
+                         ".....#....");
+    tn_navmesh_config c = tn_navmesh_default_config();
+    c.tile_size = 16;
+    tn_navmesh *nm = NULL;
+    tn_error err;
+    assert_int_equal(tn_navmesh_create(10, 6, &c, NULL, &nm, &err), TN_OK);
+    assert_int_equal(tn_navmesh_build(nm, m, &err), TN_OK);
+    tn_navquery *q = NULL;
+    assert_int_equal(tn_navquery_create(nm, NULL, &q, &err), TN_OK);
+    float scratch[2 * 32], xy[2 * 32], ref[2 * 32];
+    tn_navquery_agent ctx = {q, scratch, 32};
+    tn_agent_nav nav = tn_navquery_agent_nav(&ctx);
+    /* line of sight: the mesh's */
+    assert_true(nav.los(nav.user, 8, 8, 150, 8));
+    assert_false(nav.los(nav.user, 8, 40, 70, 40));
+    assert_int_equal(nav.los(nav.user, 20, 70, 70, 20), tn_navmesh_los(nm, 20, 70, 70, 20));
+    /* a path: find_path's points after the start */
+    for (int r = 0; r < 2; r++) {
+        const float rad = 4.0f * (float)r;
+        int n = 0;
+        assert_true(tn_succeeded(tn_navquery_find_path(q, 8, 88, 72, 40, rad, ref, 32, &n, &err)));
+        assert_true(n >= 3);
+        int k = nav.path(nav.user, 8, 88, 72, 40, rad, xy, 32);
+        assert_int_equal(k, n - 1);
+        for (int i = 0; i < 2 * k; i++) assert_true(xy[i] == ref[i + 2]);
+        /* cut to cap: the first points */
+        assert_int_equal(nav.path(nav.user, 8, 88, 72, 40, rad, xy, 1), 1);
+        assert_true(xy[0] == ref[2] && xy[1] == ref[3]);
+    }
+    /* unreachable (the closed room right of the wall): the way to the
+     * closest place, its count negated */
+    int k = nav.path(nav.user, 8, 88, 120, 80, 0.0f, xy, 32);
+    assert_true(k < 0);
+    float lx = xy[2 * (-k - 1)], ly = xy[2 * (-k - 1) + 1];
+    /* (the start's region nearest (120, 80): the top of the room's ceiling) */
+    if (fabsf(lx - 120.0f) > 1e-3f || fabsf(ly - 48.0f) > 1e-3f)
+        fail_msg("ends at (%g, %g)", (double)lx, (double)ly);
+    /* a start just inside a block's corner, or too near a wall for the
+     * radius: moved off first, so there is a path */
+    assert_true(nav.path(nav.user, 33, 17, 8, 88, 0.0f, xy, 32) > 0);
+    assert_true(nav.path(nav.user, 28, 40, 8, 88, 6.0f, xy, 32) > 0);
+    /* NULL safe */
+    tn_agent_nav none = tn_navquery_agent_nav(NULL);
+    assert_false(none.los(none.user, 8, 8, 150, 8));
+    assert_int_equal(none.path(none.user, 8, 88, 72, 40, 0.0f, xy, 32), 0);
+    tn_navquery_agent bad = {q, scratch, 1};
+    tn_agent_nav badnav = tn_navquery_agent_nav(&bad);
+    assert_int_equal(badnav.path(badnav.user, 8, 88, 72, 40, 0.0f, xy, 32), 0);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1887,6 +1953,7 @@ int main(void)
         cmocka_unit_test(test_movingai_small),
         cmocka_unit_test(test_movingai_random512),
         cmocka_unit_test(test_memory_counted),
+        cmocka_unit_test(test_agent_nav),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -175,6 +175,7 @@
 #include "tn_common.h"
 #include "tn_debug.h"
 #include "tn_map.h"
+#include "tn_steer.h" /* tn_agent_nav */
 
 #ifdef __cplusplus
 extern "C" {
@@ -353,6 +354,33 @@ bool tn_navquery_exact(const tn_navquery *q);
  * segments plus true arc lengths (the returned polyline is a little longer,
  * see TN_NAVQUERY_ARC_EPS); 0 after a radius-0 query. */
 double tn_navquery_length(const tn_navquery *q);
+
+/* ---- the agents' navigation queries ---------------------------------- */
+
+/* The companion's and the wanderers' tn_agent_nav (tn_steer.h) over a mesh
+ * and one of its query objects, so a game need not write the glue:
+ *  - los: tn_navmesh_los of the query's mesh;
+ *  - path: tn_navquery_find_path from a to b, the points after a written
+ *    (its corners, then b), a path of more than cap points cut to its first
+ *    (the agent plans again from its end); a goal it cannot reach gives the
+ *    path to the closest place as a negated count (-n), as tn_agent_nav
+ *    says; 0 when there is no way at all.  A start or goal closer than the
+ *    radius to a wall (radius 0: not in free space, e.g. a body's centre
+ *    just inside a block's corner) is moved first to the nearest point that
+ *    is not (tn_navmesh_nearest_clear / _nearest_free), as the demo does.
+ * Units: the mesh's query units are the agents' pixels, so build it with
+ * tn_navmesh_config.tile_size = the tile's width in pixels.  `scratch`
+ * holds find_path's points, the start included: 2 * cap floats, cap >= 2
+ * (paths of up to cap - 1 points after the start are whole).  ctx, its
+ * query and scratch are the caller's and must outlive the returned struct,
+ * which points at ctx; nothing is allocated; one thread at a time (the
+ * query object's rule).  A NULL ctx or query: los false, path 0. */
+typedef struct tn_navquery_agent {
+    tn_navquery *query;
+    float *scratch; /* 2 * cap floats */
+    int cap;        /* >= 2 */
+} tn_navquery_agent;
+tn_agent_nav tn_navquery_agent_nav(tn_navquery_agent *ctx);
 
 /* The funnel algorithm on its own: portals[4*i..4*i+3] = left x, y, right x,
  * y of portal i as seen walking from portal 0 to portal n-1 ("left" is the

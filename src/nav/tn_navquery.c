@@ -2181,3 +2181,43 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
                             w);
     return nm_ok(err);
 }
+
+/* ---- the agents' navigation queries (tn_navquery_agent_nav) ----------- */
+
+static bool agent_los(void *user, float ax, float ay, float bx, float by)
+{
+    const tn_navquery_agent *c = user;
+    return c && c->query && tn_navmesh_los(c->query->m, ax, ay, bx, by);
+}
+
+/* A point off the free space, or closer than radius to a wall, moved to the
+ * nearest one that is not (false when there is none). */
+static bool agent_snap(const tn_navmesh *m, float *x, float *y, float radius)
+{
+    if (radius > 0.0f) return tn_navmesh_nearest_clear(m, *x, *y, radius, x, y);
+    if (tn_navmesh_locate(m, *x, *y, -1) >= 0) return true;
+    return tn_navmesh_nearest_free(m, *x, *y, 0.0f, x, y);
+}
+
+static int agent_path(void *user, float ax, float ay, float bx, float by, float radius, float *xy,
+                      int cap)
+{
+    const tn_navquery_agent *c = user;
+    if (!c || !c->query || !c->scratch || c->cap < 2 || !xy || cap <= 0 || !(radius >= 0.0f))
+        return 0;
+    const tn_navmesh *m = c->query->m;
+    if (!agent_snap(m, &ax, &ay, radius) || !agent_snap(m, &bx, &by, radius)) return 0;
+    int n = 0;
+    tn_status st =
+        tn_navquery_find_path(c->query, ax, ay, bx, by, radius, c->scratch, c->cap, &n, NULL);
+    if (tn_failed(st) || n < 2) return 0;
+    int k = n - 1 < cap ? n - 1 : cap;
+    memcpy(xy, c->scratch + 2, sizeof(float) * 2 * (size_t)k);
+    return tn_status_detail(st, TN_UNREACHABLE) ? -k : k;
+}
+
+tn_agent_nav tn_navquery_agent_nav(tn_navquery_agent *ctx)
+{
+    tn_agent_nav nav = {ctx, agent_los, agent_path};
+    return nav;
+}
