@@ -628,9 +628,10 @@ static void test_reset_from_pipe(void **state)
     alarm(0);
     assert_int_equal(tn_map_tile(tn_world_map(w), 4, 1), TN_TILE_EMPTY);
     assert_int_equal(tn_world_edits(w), 0);
-    snprintf(want, sizeof want,
-             "reset: %s (a pipe, read once) restored as it was read, agents and counters cleared",
-             path);
+    snprintf(
+        want, sizeof want,
+        "reset: %s (a pipe, read once) restored as it was read, agents and edit counts cleared",
+        path);
     assert_string_equal(tn_world_message_text(w), want);
     tn_world_destroy(w);
     close(fds[0]);

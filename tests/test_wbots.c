@@ -831,6 +831,47 @@ static void test_hud_says_why_and_since(void **state)
     tn_world_destroy(w);
 }
 
+/* A goto clicked mid-air says it plans on landing, then says the plan
+ * when it is made (the status line went on promising it); a trip the
+ * player takes over mid-way reads "cancelled (you took over)", not "idle
+ * | no plan" beside that plan's numbers (review findings). */
+static void test_hud_landing_and_cancel(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner <= 1; planner++) {
+        tn_world *w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){.jump = true});
+        for (int f = 0; f < 4; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){0});
+        assert_false(tn_world_character(w)->on_ground);
+        assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+        if (!strstr(tn_world_message_text(w), "goto (60,8): planning when the character lands"))
+            fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        const tn_bot *bot = tn_wbots_character_bot(w);
+        for (int f = 0; f < 120 && !strstr(tn_world_message_text(w), "planned on landing"); f++)
+            tn_world_step(w);
+        if (!strstr(tn_world_message_text(w),
+                    planner ? "goto (60,8): planned on landing, a graph plan of "
+                            : "goto (60,8): planned on landing, "))
+            fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+        for (int f = 0; f < 20; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){.left = true});
+        tn_world_step(w);
+        tn_world_set_input(w, (tn_input){0});
+        tn_world_step(w);
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud);
+        if (!strstr(hud, planner ? "bot [graph]: cancelled (you took over) | goto (60,8): its "
+                                   "plan dropped"
+                                 : "bot [classic]: cancelled (you took over) | goto (60,8): "))
+            fail_msg("planner %d: HUD: %s", planner, hud);
+        tn_world_destroy(w);
+    }
+}
+
 /* The graph bot stops with the body on its goal tile, its left edge the
  * tile's, as the classic bot does: it stopped at the first node of the
  * tile its plan reached, from the right the tile's last lattice step, the
@@ -3650,6 +3691,7 @@ int main(void)
         cmocka_unit_test(test_hud_idle_plan_for_another_value),
         cmocka_unit_test(test_out_of_reach_retried_on_change),
         cmocka_unit_test(test_hud_says_why_and_since),
+        cmocka_unit_test(test_hud_landing_and_cancel),
         cmocka_unit_test(test_classic_replan_drops_the_clicks_graph_answer),
         cmocka_unit_test(test_hud_edit_pending),
         cmocka_unit_test(test_graph_bot_stops_on_the_tile),

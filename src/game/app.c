@@ -829,8 +829,11 @@ static void bar_action(app *a, tn_ui_action act, int arg)
 {
     switch (act) {
     case TN_ACT_PAUSE: set_paused(a, !a->view.paused); break;
-    case TN_ACT_STEP:
-        if (a->view.paused) a->step_requests++;
+    case TN_ACT_STEP: /* as '.': running, it pauses; paused, it steps */
+        if (!a->view.paused)
+            set_paused(a, true);
+        else
+            a->step_requests++;
         break;
     case TN_ACT_RESET: reset_world(a); break;
     case TN_ACT_HUD: a->view.hud_hidden = !a->view.hud_hidden; break;

@@ -130,10 +130,10 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap)
     } else if (tn_map_read_once(map_path)) {
         tn_world_message(w,
                          "reset: %s (a pipe, read once) restored as it was read, agents and "
-                         "counters cleared",
+                         "edit counts cleared",
                          map_path);
     } else {
-        tn_world_message(w, "reset: %s reloaded, agents and counters cleared", map_path);
+        tn_world_message(w, "reset: %s reloaded, agents and edit counts cleared", map_path);
     }
     return 0;
 }

@@ -602,6 +602,7 @@ enum {
     LG_APEX,
     LG_OWMARK,
     LG_GOAL,
+    LG_FARGOAL,
     LG_SURFACE,
     LG_ARC_JUMP,
     LG_ARC_WALKOFF,
@@ -647,9 +648,10 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "apex of a jump",
     "crosses a one-way platform",
     "path goal",
+    "goal out of reach: path to closest spot",
     "graph (Shift+P): standing surface",
     "graph edge: jump",
-    "graph edge: walk off a ledge",
+    "graph edge: walk off a ledge, coyote jump",
     "graph edge: drop through a one-way",
     "graph: the chosen plan (yellow)",
     "explored A* states, closed set of a replay",
@@ -760,6 +762,10 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
     case LG_GOAL:
         tn_gfx_line(g, cx - 6, cy - 6, cx + 6, cy + 6, 2, 0xfff26bffu);
         tn_gfx_line(g, cx + 6, cy - 6, cx - 6, cy + 6, 2, 0xfff26bffu);
+        break;
+    case LG_FARGOAL:
+        tn_gfx_frame(g, x + 1, y + 1, s - 2, s - 2, 1.5f, 0xff4050ffu);
+        tn_gfx_frame(g, x + 3, y + 3, s - 6, s - 6, 1, 0xff405090u);
         break;
     case LG_EXPLORED: tn_gfx_rect(g, x, y, s, s, 0xff9a3cb0u); break;
     case LG_OPEN: tn_gfx_frame(g, x + 1, y + 1, s - 2, s - 2, 2, 0x58d0ffffu); break;
@@ -1137,7 +1143,7 @@ void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     tn_gfx_rect(g, 0, TN_BAR_H - 1, TN_VIEW_W, 1, TN_COL_PANEL_EDGE);
     bool live = v->live;
     bar_button(g, v, BAR_PAUSE, v->paused ? "Run" : "Pause", "T", v->paused, live);
-    bar_button(g, v, BAR_STEP, "Step", ".", false, live && v->paused);
+    bar_button(g, v, BAR_STEP, "Step", ".", false, live); /* running: pauses, as '.' */
     bar_button(g, v, BAR_RESET, "Reset", "Ctrl+R", false, live);
     bar_slider(g, v, BAR_SPEED, TN_SPEED_COUNT, v->speed, tn_speed_names[v->speed], live);
     tn_gfx_rect(g, (float)(bar_rect(BAR_REPLAY).x - 6), 6, 1, TN_BAR_H - 12, TN_COL_PANEL_EDGE);

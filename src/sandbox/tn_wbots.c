@@ -246,6 +246,10 @@ typedef struct tn_wbots {
     /* the player took the controls since the last goto: a trip at rest is
      * history (the HUD says so beside "arrived") */
     bool taken_over;
+    /* the status line said "planning when the character lands" for the
+     * plan after plan count pend_plans: it says the plan when it is made */
+    bool pend_said;
+    int pend_plans;
     uint32_t retry_rev;
     float retry_jump;
     int retry_bw, retry_bh;
@@ -1572,6 +1576,23 @@ static bool retry_out_of_reach(tn_world *w, tn_wbots *s)
     return i.active;
 }
 
+/* The plan the status line said would be made on landing, made: said too,
+ * so the line does not go on promising it (a moving plan; an out-of-reach
+ * one is said by say_state as its state). */
+static void say_landed_plan(tn_world *w, tn_wbots *s)
+{
+    tn_bot_info i = tn_bot_get_info(s->bot);
+    if (!s->pend_said || i.plans <= s->pend_plans || i.pending_reason[0]) return;
+    s->pend_said = false;
+    if (i.state != TN_BOT_MOVING || i.path_nodes == 0) return;
+    if (i.planner)
+        tn_world_message(w, "goto (%d,%d): planned on landing, a graph plan of %d frames", i.goal_x,
+                         i.goal_y, i.plan_frames);
+    else
+        tn_world_message(w, "goto (%d,%d): planned on landing, %d tile%s", i.goal_x, i.goal_y,
+                         i.raw_nodes, PLURAL(i.raw_nodes));
+}
+
 /* A classic trip that stopped at the end of a path its search cut short
  * (limit_hit) searches again from there, toward the same goal, while each
  * search gets it somewhere new (CONTINUE_MAX at most); true when it goes on. */
@@ -1674,6 +1695,7 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     note_first(s);
     refresh_compare(w, s);
     say_state(w, s);
+    say_landed_plan(w, s);
     return true;
 }
 
@@ -1754,10 +1776,12 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     }
     tn_error_clear(err); /* a partial plan is said below, as the bot's state */
     tn_bot_info i = tn_bot_get_info(s->bot);
+    s->pend_said = false;
     if (instead) w->message[0] = '\0';                     /* (what this click says, below) */
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
         s->last_state = TN_BOT_MOVING;
         tn_world_message(w, "goto (%d,%d): planning when the character lands", i.goal_x, i.goal_y);
+        s->pend_said = true, s->pend_plans = i.plans;
     } else if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
         s->last_state = TN_BOT_MOVING;
         if (i.planner)
@@ -2186,6 +2210,7 @@ static const char *trip_state(const tn_wbots *s, const tn_bot_info *i)
     case TN_BOT_PARTIAL: return "partial (you took over since)";
     case TN_BOT_NO_PATH: return "no path (you took over since)";
     case TN_BOT_STUCK: return "stuck (you took over since)";
+    case TN_BOT_IDLE: return i->plans > 0 ? "cancelled (you took over)" : "idle";
     default: return hud_state(i->state);
     }
 }
@@ -2354,6 +2379,8 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             snprintf(plan, sizeof plan, "%s (%s) %s",
                      i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
                      i.pending_reason[0] ? i.pending_reason : "re-plan", when_pending(w));
+        else if (s->taken_over && i.state == TN_BOT_IDLE)
+            snprintf(plan, sizeof plan, "goto (%d,%d): its plan dropped", i.goal_x, i.goal_y);
         else
             snprintf(plan, sizeof plan, "no plan");
         if (i.replans > 0) snprintf(re, sizeof re, " | re-plan %d (%s)", i.replans, i.plan_reason);
@@ -2402,9 +2429,10 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                     i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
-/* Extra bots' colours: none yellow, the character's path (0xfff26b) */
+/* Extra bots' colours: none yellow (the character's path, 0xfff26b) or
+ * light blue (the character and the companion) */
 static const uint32_t PALETTE[8] = {0xff8c42ffu, 0x9d7bffffu, 0x3ddc97ffu, 0xff5c8affu,
-                                    0xc98b5effu, 0x5cc8ffffu, 0xc2f970ffu, 0xf28fe0ffu};
+                                    0xc98b5effu, 0xc0c0c8ffu, 0xc2f970ffu, 0xf28fe0ffu};
 
 static void node_center(const tn_path_node *n, int bw, int bh, float *x, float *y)
 {
@@ -2738,8 +2766,19 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         tn_surf *g = graph_mode(w, s) ? graph_for((tn_world *)w, (tn_wbots *)s, b, LOOK) : NULL;
         if (g) draw_plan(w, s->ebot[i], b, g, dd, c); /* graph: the plan */
     }
-    if ((overlays & TN_OVERLAY_PATH) && goto_on(w, s))
+    if ((overlays & TN_OVERLAY_PATH) && goto_on(w, s)) {
         draw_path(dd, s->bot, w->character.w, w->character.h, 0xfff26bffu, true);
+        /* a goal out of reach: the plan's end is the closest spot, so the
+         * tile the trip wanted is framed in red (a review: nothing showed
+         * where the goal had been) */
+        tn_bot_info i = tn_bot_get_info(s->bot);
+        if (i.goal_x >= 0 &&
+            (i.state == TN_BOT_PARTIAL || (i.state == TN_BOT_NO_PATH && i.expanded > 0))) {
+            const float gx = (float)i.goal_x * T, gy = (float)i.goal_y * T;
+            tn_dd_rect(dd, gx + 1, gy + 1, T - 2, T - 2, 0xff4050ffu, false);
+            tn_dd_rect(dd, gx + 3, gy + 3, T - 6, T - 6, 0xff405090u, false);
+        }
+    }
     if ((overlays & (TN_OVERLAY_SURF | TN_OVERLAY_PATH)) && graph_mode(w, s)) {
         tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
         if (g && (overlays & TN_OVERLAY_SURF)) {
