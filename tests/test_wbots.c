@@ -813,10 +813,16 @@ static void test_hud_says_why_and_since(void **state)
     for (int f = 0; f < 10; f++) tn_world_step(w);
     assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
     bot = tn_wbots_character_bot(w);
-    for (int f = 0; f < 900 && tn_bot_active(bot); f++) tn_world_step(w);
+    int frames = 0;
+    while (frames < 900 && tn_bot_active(bot)) tn_world_step(w), frames++;
     assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
     tn_world_hud(w, hud, sizeof hud);
     if (!strstr(hud, "bot [graph]: arrived |")) fail_msg("HUD: %s", hud);
+    /* the trip's frames, what the two planners compare by */
+    int said = -1;
+    if (sscanf(tn_world_message_text(w), "arrived at (60,8) in %d frames", &said) != 1 ||
+        abs(said - frames) > 2)
+        fail_msg("%d frames stepped: %s", frames, tn_world_message_text(w));
     tn_world_set_input(w, (tn_input){.left = true});
     for (int f = 0; f < 20; f++) tn_world_step(w);
     tn_world_set_input(w, (tn_input){0});

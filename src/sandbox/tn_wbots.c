@@ -1475,7 +1475,10 @@ static void say_state(tn_world *w, tn_wbots *s)
     if (i.state == s->last_state) return;
     s->last_state = i.state;
     switch (i.state) {
-    case TN_BOT_ARRIVED: tn_world_message(w, "arrived at (%d,%d)", i.goal_x, i.goal_y); break;
+    case TN_BOT_ARRIVED: /* in frames: what the two planners' trips compare by */
+        tn_world_message(w, "arrived at (%d,%d) in %d frames (%.1f s)", i.goal_x, i.goal_y, i.steps,
+                         (double)i.steps * (double)w->phys.dt);
+        break;
     case TN_BOT_NO_PATH:
         if (refusal(s))
             tn_world_message(w, "no path to (%d,%d): %s", i.goal_x, i.goal_y, refusal(s));
