@@ -74,6 +74,7 @@ typedef struct app {
     /* Quitting (request_quit): the autosave failed and the next Esc or close
      * quits anyway (quit_armed); it did (quit_lost); the autosave is written. */
     bool quit_armed, quit_lost, autosaved;
+    bool help_paused; /* the help paused the game: its close resumes it */
     /* The settings file was ignored (malformed): the first save moves it
      * to SETTINGS.bad rather than replacing the user's hand edits. */
     bool settings_ignored;
@@ -458,6 +459,23 @@ static void set_paused(app *a, bool paused)
     tn_world_message(a->w, paused ? "paused: '.' steps once, T resumes" : "running at %s",
                      tn_speed_names[a->view.speed]);
     tn_world_set_message_ttl(a->w, 60 * 4);
+}
+
+/* The help over the map pauses the game while it is read (a review: 700
+ * frames went by behind it) and resumes it when it closes, unless it was
+ * paused already; quietly, the status line keeps what it said. */
+static void show_help(app *a, bool on)
+{
+    if (on == a->view.show_help) return;
+    a->view.show_help = on;
+    if (on) {
+        a->help_paused = !a->view.paused;
+        a->view.paused = true;
+    } else if (a->help_paused) {
+        a->help_paused = false;
+        a->view.paused = false;
+    }
+    a->step_requests = 0;
 }
 
 static void set_speed(app *a, int i)
@@ -870,7 +888,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
     if (sym == SDLK_ESCAPE) {
         if (k->repeat) return; /* a held Esc is one request (never its confirmation) */
         if (a->view.show_help)
-            a->view.show_help = false;
+            show_help(a, false);
         else
             request_quit(a);
         return;
@@ -888,7 +906,7 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         return;
     }
     if (sym == SDLK_F1) {
-        a->view.show_help = !a->view.show_help;
+        show_help(a, !a->view.show_help);
         return;
     }
     if (sym == SDLK_F12) {
@@ -1080,7 +1098,7 @@ static void handle_event(app *a, const SDL_Event *ev)
         a->view.mouse_x = ev->button.x;
         a->view.mouse_y = ev->button.y;
         if (a->view.show_help) { /* a click closes the help */
-            a->view.show_help = false;
+            show_help(a, false);
             break;
         }
         if (a->view.picker_count > 0) { /* a click picks a map or closes the list */

@@ -862,9 +862,10 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     tn_gfx_text(g, TN_FONT_TITLE, bx + 20, by + 12, "tilenav: keys, mouse and legend", TN_COL_TEXT);
     /* a narrow frame: the hint under the title, the mouse under the keys,
      * the legend in the right column (they ran past the frame's edge) */
-    tn_gfx_text(g, TN_FONT_UI, narrow ? bx + 20 : bx + 380, by + (narrow ? 42 : 16),
-                "F1, Esc or a click closes this help.  Scripts and --headless runs: see README.",
-                TN_COL_TEXT_DIM);
+    tn_gfx_text(
+        g, TN_FONT_UI, narrow ? bx + 20 : bx + 380, by + (narrow ? 42 : 16),
+        "F1, Esc or a click closes this help (the game waits).  Scripts, --headless: see README.",
+        TN_COL_TEXT_DIM);
     const float top = by + (narrow ? 72 : 46);
     /* keys */
     float x = bx + 20, y = top;
