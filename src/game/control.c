@@ -1056,7 +1056,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         snprintf(buf, cap,
                  "wanderer %d\nat         %.1f,%.1f tiles\nheading    %.0f deg\n"
                  "waypoint   %.1f,%.1f tiles\ntarget     %.1f,%.1f (%.1f tiles away)\n"
-                 "bias       %.2f\nsmoothness %.2f\nwaypoints  %ld drawn",
+                 "bias       %.2f\nsmoothness %.2f\nwaypoints  %ld picked",
                  index + 1, (double)(v->x / T), (double)(v->y / T),
                  (double)(v->heading * 57.29578f), (double)(v->wp[4] / T), (double)(v->wp[5] / T),
                  (double)(v->tx / T), (double)(v->ty / T), (double)dist, (double)ag->wparams.bias,
