@@ -799,6 +799,27 @@ static void test_playback(void **state)
     p.paused = false;
     tn_playback_advance(&p, 1e6);
     assert_int_equal((int)p.shown, n);
+    /* a short search is slowed to last TN_PB_MIN_SECONDS (80 events at
+     * 300/s were over in a quarter second), never below 10/s, never faster
+     * than the slider; the bar shows the rate it plays at */
+    {
+        const int full = p.trace.count;
+        assert_true(full > 2000);
+        p.trace.count = 80;
+        p.speed = 3; /* 300/s */
+        tn_playback_start(&p);
+        assert_true(tn_playback_rate(&p) == 40.0);
+        tn_playback_advance(&p, 1.0);
+        assert_int_equal((int)p.shown, 40);
+        p.speed = 1; /* 30/s: slower than the floor of 2 s, kept */
+        assert_true(tn_playback_rate(&p) == 30.0);
+        p.trace.count = 12;
+        assert_true(tn_playback_rate(&p) == 10.0);
+        p.trace.count = full;
+        p.speed = 3;
+        assert_true(tn_playback_rate(&p) == 300.0);
+        tn_playback_start(&p);
+    }
     /* the graph planner's search: the bot's own (the HUD's "N nodes"):
      * one CLOSE per expanded node, each node once, from the character's
      * tile to a GOAL on the goal tile, every event a place a body stands

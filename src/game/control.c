@@ -528,10 +528,19 @@ void tn_playback_start(tn_playback *p)
     p->shown = 0;
 }
 
+double tn_playback_rate(const tn_playback *p)
+{
+    if (!p) return tn_playback_rates[3];
+    const double set = tn_playback_rates[p->speed];
+    double slow = (double)p->trace.count / TN_PB_MIN_SECONDS;
+    if (slow < tn_playback_rates[0]) slow = tn_playback_rates[0];
+    return slow < set ? slow : set;
+}
+
 void tn_playback_advance(tn_playback *p, double dt)
 {
     if (!p->active || p->paused) return;
-    p->shown += dt * tn_playback_rates[p->speed];
+    p->shown += dt * tn_playback_rate(p);
     if (p->shown > p->trace.count) p->shown = p->trace.count;
 }
 

@@ -196,7 +196,15 @@ int tn_playback_init(tn_playback *p);
 void tn_playback_free(tn_playback *p);
 /* Start (or restart) playing the recorded trace from its first event. */
 void tn_playback_start(tn_playback *p);
-/* Advance by dt seconds of real time (nothing while paused). */
+/* The events per second a replay plays at: the speed slider's
+ * (tn_playback_rates[speed]), slowed so that a short search lasts at
+ * least TN_PB_MIN_SECONDS (79 nodes at 300/s were over in a quarter of a
+ * second, before the eye saw them), never below the slider's lowest rate;
+ * the bar shows this rate. */
+#define TN_PB_MIN_SECONDS 2.0
+double tn_playback_rate(const tn_playback *p);
+/* Advance by dt seconds of real time (nothing while paused), at
+ * tn_playback_rate. */
 void tn_playback_advance(tn_playback *p, double dt);
 /* One frame of the window's loop: advance by dt only while the replay is
  * drawn (tn_playback_visible with these overlays), so a replay that X hides

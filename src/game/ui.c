@@ -1078,13 +1078,15 @@ void tn_ui_bar_labels(const tn_gfx *g, const tn_view *v, tn_bar_labels *out)
 {
     const tn_playback *pb = v->pb;
     bool have = pb && pb->trace.count > 0;
-    int ri = pb ? pb->speed : 3;
-    snprintf(out->rate, sizeof out->rate, "%d/s", tn_playback_rates[ri]);
+    /* the rate it plays at: a short search's is slowed (tn_playback_rate) */
+    const int rate =
+        have ? (int)lround(tn_playback_rate(pb)) : tn_playback_rates[pb ? pb->speed : 3];
+    snprintf(out->rate, sizeof out->rate, "%d/s", rate);
     out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
     out->hud_box = bar_rect(BAR_HUD);
-    if (out->rate_box.x + out->rate_box.w > out->hud_box.x - 2 && tn_playback_rates[ri] >= 1000) {
+    if (out->rate_box.x + out->rate_box.w > out->hud_box.x - 2 && rate >= 1000) {
         /* a compact bar: "10k/s" (10000/s ran under the HUD button) */
-        snprintf(out->rate, sizeof out->rate, "%dk/s", tn_playback_rates[ri] / 1000);
+        snprintf(out->rate, sizeof out->rate, "%dk/s", rate / 1000);
         out->rate_box = bar_value_box(g, BAR_PB_SPEED, out->rate);
     }
     /* the hold button: what Shift+E does; a replay that X hides waits
