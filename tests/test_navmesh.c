@@ -1915,6 +1915,32 @@ static void test_agent_nav(void **state)
      * radius: moved off first, so there is a path */
     assert_true(nav.path(nav.user, 33, 17, 8, 88, 0.0f, xy, 32) > 0);
     assert_true(nav.path(nav.user, 28, 40, 8, 88, 6.0f, xy, 32) > 0);
+    /* a goal the disc cannot come near, moved to where it can, is no
+     * arrival (a review: +1, as if reached, 104 px from the goal): a pocket
+     * one tile wide under the room for a radius over half a tile, and a
+     * point deep in a block for radius 0 */
+    {
+        tn_map *pm = map_rows(6, 6,
+                              "......"
+                              "......"
+                              "......"
+                              "####.#"
+                              "####.#"
+                              "######");
+        tn_navmesh *pn = NULL;
+        assert_int_equal(tn_navmesh_create(6, 6, &c, NULL, &pn, &err), TN_OK);
+        assert_int_equal(tn_navmesh_build(pn, pm, &err), TN_OK);
+        tn_navquery *pq = NULL;
+        assert_int_equal(tn_navquery_create(pn, NULL, &pq, &err), TN_OK);
+        tn_navquery_agent pc = {pq, scratch, 32};
+        tn_agent_nav pnav = tn_navquery_agent_nav(&pc);
+        assert_true(pnav.path(pnav.user, 16, 16, 72, 72, 10.0f, xy, 32) < 0);
+        assert_true(pnav.path(pnav.user, 16, 16, 72, 72, 6.0f, xy, 32) > 0); /* it fits */
+        assert_true(pnav.path(pnav.user, 16, 16, 24, 72, 0.0f, xy, 32) < 0);
+        tn_navquery_destroy(pq);
+        tn_navmesh_destroy(pn);
+        tn_map_destroy(pm);
+    }
     /* NULL safe */
     tn_agent_nav none = tn_navquery_agent_nav(NULL);
     assert_false(none.los(none.user, 8, 8, 150, 8));

@@ -808,6 +808,19 @@ static void test_hud_says_why_and_since(void **state)
         !strstr(hud, "classic (re-plan): refused, no search") || strstr(hud, "-1"))
         fail_msg("HUD: %s", hud);
     tn_world_destroy(w);
+    /* the classic planner says its reason on the HUD too */
+    w = world("maps/demo.map");
+    assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
+    for (int f = 0; f < 10; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+    for (int f = 0; f < 60; f++) tn_world_step(w);
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 9, NULL)));
+    for (int f = 0; f < 80; f++) tn_world_step(w);
+    tn_world_hud(w, hud, sizeof hud);
+    if (!strstr(hud, "goto (60,8): goal refused: goal (60,8) is blocked: a 1x9 character does "
+                     "not fit there"))
+        fail_msg("HUD: %s", hud);
+    tn_world_destroy(w);
 
     w = world("maps/demo.map");
     for (int f = 0; f < 10; f++) tn_world_step(w);
@@ -855,6 +868,10 @@ static void test_hud_landing_and_cancel(void **state)
         assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
         if (!strstr(tn_world_message_text(w), "goto (60,8): planning when the character lands"))
             fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud); /* (the first goal: it said "idle") */
+        if (!strstr(hud, "moving | ") || !strstr(hud, "planning (new goal) on landing"))
+            fail_msg("planner %d: HUD: %s", planner, hud);
         const tn_bot *bot = tn_wbots_character_bot(w);
         for (int f = 0; f < 120 && !strstr(tn_world_message_text(w), "planned on landing"); f++)
             tn_world_step(w);
@@ -868,7 +885,6 @@ static void test_hud_landing_and_cancel(void **state)
         tn_world_step(w);
         tn_world_set_input(w, (tn_input){0});
         tn_world_step(w);
-        char hud[512];
         tn_world_hud(w, hud, sizeof hud);
         if (!strstr(hud, planner ? "bot [graph]: cancelled (you took over) | goto (60,8): its "
                                    "plan dropped"

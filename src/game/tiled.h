@@ -81,7 +81,8 @@
  * (layers, tilesets, properties, other objects) is kept: TMX as libxml2
  * prints it (for files laid out like Tiled's, byte for byte outside the
  * edited nodes; always declared UTF-8), TMJ equal as JSON (cJSON's layout; a
- * number the save does not change keeps its text).  When the document is saved
+ * number the save does not change keeps its text, but an edited tile layer's
+ * data array is written anew: its cells as plain integers).  When the document is saved
  * into another directory (the directory of the file written: a symbolic
  * link's target), relative tileset, image and object template paths are
  * rewritten.

@@ -367,7 +367,10 @@ double tn_navquery_length(const tn_navquery *q);
  *    says; 0 when there is no way at all.  A start or goal closer than the
  *    radius to a wall (radius 0: not in free space, e.g. a body's centre
  *    just inside a block's corner) is moved first to the nearest point that
- *    is not (tn_navmesh_nearest_clear / _nearest_free), as the demo does.
+ *    is not (tn_navmesh_nearest_clear / _nearest_free), as the demo does;
+ *    a goal moved farther than the radius (the disc at the new place does
+ *    not cover b: a room too small for it, a point deep in a block) is
+ *    answered as partial (negated), the path to where it was moved.
  * Units: the mesh's query units are the agents' pixels, so build it with
  * tn_navmesh_config.tile_size = the tile's width in pixels.  `scratch`
  * holds find_path's points, the start included: 2 * cap floats, cap >= 2

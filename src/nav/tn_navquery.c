@@ -2206,14 +2206,20 @@ static int agent_path(void *user, float ax, float ay, float bx, float by, float 
     if (!c || !c->query || !c->scratch || c->cap < 2 || !xy || cap <= 0 || !(radius >= 0.0f))
         return 0;
     const tn_navmesh *m = c->query->m;
+    const float gx = bx, gy = by;
     if (!agent_snap(m, &ax, &ay, radius) || !agent_snap(m, &bx, &by, radius)) return 0;
+    /* a goal moved farther than the radius (the disc no longer covers it:
+     * a far side too narrow for it, a point deep in a block) is not
+     * reached by a path to where it was moved: partial */
+    const float dx = bx - gx, dy = by - gy;
+    const bool moved = dx * dx + dy * dy > radius * radius + 1e-6f;
     int n = 0;
     tn_status st =
         tn_navquery_find_path(c->query, ax, ay, bx, by, radius, c->scratch, c->cap, &n, NULL);
     if (tn_failed(st) || n < 2) return 0;
     int k = n - 1 < cap ? n - 1 : cap;
     memcpy(xy, c->scratch + 2, sizeof(float) * 2 * (size_t)k);
-    return tn_status_detail(st, TN_UNREACHABLE) ? -k : k;
+    return tn_status_detail(st, TN_UNREACHABLE) || moved ? -k : k;
 }
 
 tn_agent_nav tn_navquery_agent_nav(tn_navquery_agent *ctx)

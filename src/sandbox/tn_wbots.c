@@ -1463,8 +1463,8 @@ static const char *refusal(const tn_wbots *s)
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.active || i.state != TN_BOT_NO_PATH || i.expanded != 0 || i.path_nodes != 0) return NULL;
     const char *m = tn_bot_plan_error(s->bot)->msg;
-    static const char *const prefix[] = {"surface graph: ", "bot: "};
-    for (int k = 0; k < 2; k++)
+    static const char *const prefix[] = {"surface graph: ", "bot: ", "path: "};
+    for (int k = 0; k < 3; k++)
         if (!strncmp(m, prefix[k], strlen(prefix[k]))) m += strlen(prefix[k]);
     return m[0] ? m : NULL;
 }
@@ -2273,7 +2273,7 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                         "bot [graph]: %s | graph build failed (%s): goto off until a map edit "
                         "or a slider change%s",
                         i.plans ? trip_state(s, &i) : "idle", gfail, extra);
-    if (i.plans == 0)
+    if (i.plans == 0 && !i.active) /* (a first goto clicked mid-air waits: said below) */
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     /* the selected planner names the line at once (G); a bot at rest keeps
      * the other planner's last plan until the next click */
@@ -2418,8 +2418,8 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
             i.replans || strcmp(i.pending_reason, "new goal") ? "re-planning" : "planning",
             i.pending_reason, when_pending(w), cmp, extra);
     if (goal_refused(&i))
-        return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): goal refused, no search%s%s", cl,
-                        cst, i.goal_x, i.goal_y, cmp, extra);
+        return snprintf(buf, cap, "bot [%s]: %s | goto (%d,%d): goal refused: %s%s%s", cl, cst,
+                        i.goal_x, i.goal_y, refusal(s) ? refusal(s) : "no search", cmp, extra);
     /* a goal first planned by the graph (G pressed mid-trip) has no classic
      * numbers of its own: say so rather than "0 tiles, 0 states" */
     if (s->first_graph && i.replans > 0)
