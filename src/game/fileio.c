@@ -417,16 +417,13 @@ static int read_map_text(const char *path, char **buf, size_t *len, char *err, s
 int tn_text_check(const char *buf, size_t len, int *line, int *col, char *what, size_t cap)
 {
     *line = *col = 1;
-    if (len >= 2 && ((unsigned char)buf[0] == 0xff && (unsigned char)buf[1] == 0xfe)) {
+    const unsigned char b0 = len >= 2 ? (unsigned char)buf[0] : 0,
+                        b1 = len >= 2 ? (unsigned char)buf[1] : 0;
+    if ((b0 == 0xff && b1 == 0xfe) || (b0 == 0xfe && b1 == 0xff)) { /* either byte order */
         snprintf(what, cap,
-                 "looks like UTF-16 text (it starts with the bytes 0xff 0xfe, a "
-                 "UTF-16 byte-order mark): save it as UTF-8");
-        return 1;
-    }
-    if (len >= 2 && ((unsigned char)buf[0] == 0xfe && (unsigned char)buf[1] == 0xff)) {
-        snprintf(what, cap,
-                 "looks like UTF-16 text (it starts with the bytes 0xfe 0xff, a "
-                 "UTF-16 byte-order mark): save it as UTF-8");
+                 "looks like UTF-16 text (it starts with the bytes 0x%02x 0x%02x, a "
+                 "UTF-16 byte-order mark): save it as UTF-8",
+                 b0, b1);
         return 1;
     }
     size_t bol = 0;
