@@ -314,6 +314,80 @@ static void test_nearest_clear_after_rounding(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_navmesh_nearest_clear against a brute force over its documented
+ * candidates (per free tile the point clamped into the tile shrunk by
+ * min(r, 1/2)), with clearance by clear_oracle.h: the answer is clear and
+ * no farther than the nearest clear candidate.  A candidate with exactly
+ * the radius counts (r = 1/2 beside a wall): the reviewer's point in a
+ * walled 2x2 room was sent 6 tiles away into another region. */
+static void check_nearest_clear(const tn_map *m, const tn_navmesh *nm, double px, double py,
+                                double r, double u)
+{
+    const double mg = r < 0.5 ? r : 0.5;
+    double best = INFINITY;
+    for (int ty = 0; ty < m->h; ty++)
+        for (int tx = 0; tx < m->w; tx++) {
+            if (or_blocked(m, tx, ty)) continue;
+            double cx = fmin(fmax(px, tx + mg), tx + 1 - mg);
+            double cy = fmin(fmax(py, ty + mg), ty + 1 - mg);
+            if (or_seg_clearance(m, cx, cy, cx, cy, r) < r - 1e-9) continue;
+            best = fmin(best, hypot(cx - px, cy - py));
+        }
+    float ox, oy;
+    bool ok =
+        tn_navmesh_nearest_clear(nm, (float)(px * u), (float)(py * u), (float)(r * u), &ox, &oy);
+    if (!ok) {
+        if (best < INFINITY) fail_msg("(%g,%g) r %g: none, a candidate %g away", px, py, r, best);
+        return;
+    }
+    const double x = ox / u, y = oy / u;
+    if (or_seg_clearance(m, x, y, x, y, r) < r - 1e-6)
+        fail_msg("(%g,%g) r %g: (%g,%g) is not clear", px, py, r, x, y);
+    if (hypot(x - px, y - py) > best + 1e-4)
+        fail_msg("(%g,%g) r %g: (%g,%g) is %g away, a clear candidate %g", px, py, r, x, y,
+                 hypot(x - px, y - py), best);
+}
+
+static void test_nearest_clear_is_nearest(void **state)
+{
+    (void)state;
+    tn_map *room = map_rows(10, 6,
+                            ".........."
+                            ".####....."
+                            ".#..#....."
+                            ".#..#..##."
+                            ".####..##."
+                            "..........");
+    const double units[2] = {1.0, 16.0};
+    for (int k = 0; k < 2; k++) {
+        tn_error err;
+        tn_navmesh *nm = NULL;
+        tn_navmesh_config cfg = tn_navmesh_default_config();
+        cfg.tile_size = (float)units[k];
+        assert_true(tn_succeeded(tn_navmesh_create(room->w, room->h, &cfg, NULL, &nm, &err)));
+        assert_true(tn_succeeded(tn_navmesh_build(nm, room, &err)));
+        check_nearest_clear(room, nm, 0.1, 0.1, 0.5, units[k]);
+        check_nearest_clear(room, nm, 0.2, 3.0, 0.5, units[k]);
+        check_nearest_clear(room, nm, 2.125, 2.125, 0.5, units[k]);
+        tn_navmesh_destroy(nm);
+    }
+    tn_map_destroy(room);
+
+    tn_rng rng;
+    tn_rng_seed(&rng, 45, 3);
+    const double radii[5] = {0.25, 0.45, 0.5, 0.75, 1.0};
+    for (int i = 0; i < 12; i++) {
+        tn_map *m = random_blocks(16, 12, 14, 3, 4500 + (uint64_t)i);
+        tn_navmesh *nm = build(m);
+        for (int q = 0; q < 60; q++) {
+            double px = tn_rng_below(&rng, 8 * 16) / 8.0, py = tn_rng_below(&rng, 8 * 12) / 8.0;
+            check_nearest_clear(m, nm, px, py, radii[q % 5], 1.0);
+        }
+        tn_navmesh_destroy(nm);
+        tn_map_destroy(m);
+    }
+}
+
 /* A radius far beyond the map (1e10 tiles) is refused like any radius the
  * start cannot keep: it overflowed the int tile range of the clearance
  * check, which then visited no tile, so the path went through the walls. */
@@ -380,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_random_maps),
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_nearest_clear_after_rounding),
+        cmocka_unit_test(test_nearest_clear_is_nearest),
         cmocka_unit_test(test_huge_radius_refused),
         cmocka_unit_test(test_length_zero_after_point_query),
     };

@@ -146,14 +146,18 @@ bool tn_navmesh_los(const tn_navmesh *m, float fax, float fay, float fbx, float 
 static bool pt_clear(const tn_navmesh *m, double px, double py, double r);
 
 /* The nearest point to (px, py) (tile units) in a free tile, at least mg
- * inside the tile's sides and, when r >= 0, with clearance r (pt_clear):
- * square rings of tiles around (tx, ty), nearest first; a ring k+1 tile is
- * at least k away, so the search stops once the best is that close. */
+ * inside the tile's sides and, when r >= 0, with clearance r (pt_clear) as
+ * the caller will see it: after rounding to float query units and back, the
+ * way tn_navquery_find_path reads it.  Square rings of tiles around (tx, ty),
+ * nearest first; a ring k+1 tile is at least k away, so the search stops
+ * once the best is that close. */
 static bool ring_nearest(const tn_navmesh *m, double px, double py, int tx, int ty, double mg,
                          double r, float *ox, float *oy)
 {
     int rmax = tn_maxi(tn_maxi(tx + 1, m->w - tx), tn_maxi(ty + 1, m->h - ty));
-    double best = INFINITY, bx = 0, by = 0;
+    const double u = m->tile_size, inv = 1.0 / u;
+    double best = INFINITY;
+    float bx = 0, by = 0;
     for (int k = 0; k <= rmax; k++) {
         for (int yy = ty - k; yy <= ty + k; yy++) {
             if (yy < 0 || yy >= m->h) continue;
@@ -163,18 +167,19 @@ static bool ring_nearest(const tn_navmesh *m, double px, double py, int tx, int 
                 double qx = fmin(fmax(px, xx + mg), xx + 1 - mg);
                 double qy = fmin(fmax(py, yy + mg), yy + 1 - mg);
                 double d = (qx - px) * (qx - px) + (qy - py) * (qy - py);
-                if (d < best && (r < 0 || pt_clear(m, qx, qy, r))) {
-                    best = d;
-                    bx = qx;
-                    by = qy;
-                }
+                if (d >= best) continue;
+                const float fx = (float)(qx * u), fy = (float)(qy * u);
+                if (r >= 0 && !pt_clear(m, fx * inv, fy * inv, r)) continue;
+                best = d;
+                bx = fx;
+                by = fy;
             }
         }
         if (best <= (double)k * k) break;
     }
     if (best == INFINITY) return false;
-    *ox = (float)(bx * m->tile_size);
-    *oy = (float)(by * m->tile_size);
+    *ox = bx;
+    *oy = by;
     return true;
 }
 
@@ -1979,15 +1984,16 @@ bool tn_navmesh_nearest_clear(const tn_navmesh *m, float x, float y, float radiu
         *oy = y;
         return true;
     }
-    /* The answer is rounded to float: ask for eps more clearance (about two
-     * float steps at the map's far edge) so the rounded point still has r,
-     * as tn_navquery_find_path checks it; r itself only where r + eps fits
-     * nowhere (r = 0.5 in a one-tile corridor: its centre is exact). */
+    /* Candidates lie eps (about two float steps at the map's far edge)
+     * inside the tile shrunk by r, so rounding to float keeps r from the
+     * tile's sides; ring_nearest tests the rounded point.  A tile centre
+     * (r >= 1/2 - eps) is exact: a centre with clearance exactly r = 1/2,
+     * beside a wall, is an answer (it was passed over for a farther tile
+     * with r + eps, in another region). */
     const double eps = 1e-6 + (double)tn_maxi(m->w, m->h) * 0x1p-22;
     int tx = (int)floor(fmin(fmax(px, 0), m->w - 1)), ty = (int)floor(fmin(fmax(py, 0), m->h - 1));
-    const double re = r + eps;
-    if (ring_nearest(m, px, py, tx, ty, re < 0.5 ? re : 0.5, re, ox, oy)) return true;
-    return ring_nearest(m, px, py, tx, ty, r < 0.5 ? r + 1e-6 : 0.5, r, ox, oy);
+    const double mg = r + eps < 0.5 ? r + eps : 0.5;
+    return ring_nearest(m, px, py, tx, ty, mg, r, ox, oy);
 }
 
 void tn_navmesh_draw_clearance(const tn_navmesh *m, const tn_debug_draw *dd, float px_per_unit,
