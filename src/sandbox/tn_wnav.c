@@ -209,9 +209,31 @@ int tn_wnav_trace_tool_path(tn_world *w, struct tn_trace *trace, int *tx, int *t
  * navpath tool's path. */
 #define NAV_HEADROOM 0.5f
 
+/* Which maps get a navmesh: at most MAX_NAV_TILES tiles (the goto limit:
+ * its layer is drawn whole, its outlines traced whole at every build) and
+ * at most NAV_MEM_MAX bytes for the mesh, its query object and the path
+ * buffers sized to the map's content (about 1,150 bytes per outline point,
+ * tn_navmesh.h MEMORY, plus W*H bytes of tiles).  A 1024x1024 generated
+ * platformer level has 33,220 points: about 35 MB, built in under 15 ms; a
+ * checkerboard of that size would need over a GB.  Without a mesh every
+ * query answers "no": the companion then searches by sight only. */
+#define MAX_NAV_TILES (1024L * 1024L)
+#define NAV_MEM_MAX (160L << 20)
+
+static long nav_bytes(const tn_map *m, const tn_navmesh_config *cfg)
+{
+    return 1150L * cfg->max_points + 16L * cfg->max_segments + (long)m->w * m->h + (2L << 20);
+}
+
 static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
 {
     tn_navmesh_config cfg = tn_navmesh_config_for_map(w->map, NAV_HEADROOM);
+    const long need = nav_bytes(w->map, &cfg);
+    if (need > NAV_MEM_MAX) /* an edit made outlines beyond the limit */
+        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
+                            "the map's outlines now need about %ld MB (limit %ld MB): no mesh "
+                            "until edits take some away",
+                            need >> 20, NAV_MEM_MAX >> 20);
     cfg.tile_size = (float)TN_TILE_PX;
     tn_navmesh *mesh = NULL;
     tn_navquery *query = NULL;
@@ -297,20 +319,33 @@ void tn_wnav_destroy(tn_world *w)
     w->nav = NULL;
 }
 
-/* Larger maps get no navmesh: the mesh keeps W*H bytes of tile grid plus
- * ~1,000 bytes per outline point (mesh + query), up to ~720 bytes per tile
- * on a checkerboard (180 MB at this size). */
-#define MAX_NAV_TILES (512L * 512L)
+/* Why the navmesh is off (w->nav is NULL), for messages. */
+static void off_why(const tn_world *w, char *buf, size_t cap)
+{
+    if ((long)w->map->w * w->map->h > MAX_NAV_TILES)
+        snprintf(buf, cap, "this %dx%d map is larger than %ld tiles", w->map->w, w->map->h,
+                 MAX_NAV_TILES);
+    else
+        snprintf(buf, cap, "this %dx%d map's outlines would need about %ld MB (limit %ld MB)",
+                 w->map->w, w->map->h, w->nav_off_mb, NAV_MEM_MAX >> 20);
+}
 
 tn_status tn_wnav_create(tn_world *w, tn_error *err)
 {
+    w->nav_off_mb = 0;
     if ((long)w->map->w * w->map->h > MAX_NAV_TILES) {
-        tn_world_message(w,
-                         "the navmesh is off: a %dx%d map needs about %ld MB for it "
-                         "(limit %ld tiles)",
-                         w->map->w, w->map->h, (long)w->map->w * w->map->h * 720 >> 20,
-                         MAX_NAV_TILES);
+        tn_world_message(w, "the navmesh is off: this %dx%d map is larger than %ld tiles",
+                         w->map->w, w->map->h, MAX_NAV_TILES);
         return TN_OK; /* w->nav stays NULL: every query answers "no" */
+    }
+    const tn_navmesh_config cfg = tn_navmesh_config_for_map(w->map, NAV_HEADROOM);
+    const long need = nav_bytes(w->map, &cfg);
+    if (need > NAV_MEM_MAX) {
+        w->nav_off_mb = need >> 20;
+        char why[160];
+        off_why(w, why, sizeof why);
+        tn_world_message(w, "the navmesh is off: %s", why);
+        return TN_OK;
     }
     struct tn_wnav *s = tn_alloc(&w->alloc, sizeof *s);
     if (!s) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "out of memory");
@@ -337,11 +372,12 @@ tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
     struct tn_wnav *s = nav_of(w);
     /* refused by a rule (no navmesh on a map this large), as `set bots`
      * is: a script's run goes on, the refusal is counted and said */
-    if (!s)
+    if (!s) {
+        char why[160];
+        off_why(w, why, sizeof why);
         return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "the navmesh is off on this %dx%d map (more than %ld tiles): no agent "
-                            "radius to set",
-                            w->map->w, w->map->h, MAX_NAV_TILES);
+                            "the navmesh is off: %s; no agent radius to set", why);
+    }
     s->agent_radius = (float)value * TN_TILE_PX;
     if (!s->has_path) return TN_OK;
     tn_status st = replan_tool_path(s);
@@ -389,9 +425,11 @@ tn_status tn_wnav_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
 {
     (void)tool;
     struct tn_wnav *s = nav_of(w);
-    if (!s)
-        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
-                            "the navmesh is off on maps larger than %ld tiles", MAX_NAV_TILES);
+    if (!s) {
+        char why[160];
+        off_why(w, why, sizeof why);
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0, "the navmesh is off: %s", why);
+    }
     tn_world_character_center(w, &s->sx, &s->sy);
     s->click_x = x;
     s->click_y = y;
@@ -472,6 +510,8 @@ int tn_wnav_json(const tn_world *w, char *buf, size_t cap)
 int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
 {
     const struct tn_wnav *s = nav_of(w);
+    if (!s && w->nav_off_mb > 0)
+        return snprintf(buf, cap, "navmesh: off (would need about %ld MB)", w->nav_off_mb);
     if (!s) return snprintf(buf, cap, "navmesh: off (map larger than %ld tiles)", MAX_NAV_TILES);
     tn_navmesh_view v;
     tn_navmesh_get_view(s->mesh, &v);

@@ -90,7 +90,8 @@ tn_agent_nav tn_wnav_agent_nav(tn_world *w);
 
 /* ---- this part's parameters (see tn_param_info) ---- */
 /* agent_radius is refused (FAILURE | REFUSED, the map's size in the
- * message) on a map above 512x512 tiles, which has no navmesh. */
+ * message) on a map with no navmesh: above 1024x1024 tiles, or outlines
+ * that would need more than 160 MB (tn_wnav.c, NAV_MEM_MAX). */
 tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err);
 bool tn_wnav_get_agent_radius(const tn_world *w, double *value);
 #define TN_WNAV_PARAM_AGENT_RADIUS                                            \

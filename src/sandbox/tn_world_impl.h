@@ -41,6 +41,7 @@ struct tn_world {
     uint8_t *taken;
     uint32_t map_serial;    /* maps replaced (tn_world_map_serial) */
     uint32_t nav_revisions; /* navmesh builds on every map (tn_wnav_revision) */
+    long nav_off_mb;        /* the navmesh is off for memory: about this many MB */
     int graph_cancels;      /* background graph builds told to stop and stopped
                              * (tn_wbots.c; kept across map replacements) */
     int graph_bg_builds;    /* background graph builds started (tn_wbots.c; */
