@@ -3299,7 +3299,7 @@ static void test_surf_overlay_draws_the_views_edges(void **state)
     }
     chains k = {view[0], view[1], view[2], view[3], -1e9f, -1e9f, 0};
     tn_debug_draw dd = {&k, ch_line, NULL, NULL, NULL, NULL};
-    tn_world_draw_view(w, &dd, TN_OVERLAY_SURF, view);
+    tn_world_draw_view(w, &dd, TN_OVERLAY_SURF, view, 1.0f);
     printf("  %d edges in the graph, %d take off in the view: %d drawn there\n", n, in, k.edges);
     assert_true(in > 300); /* a view with more than the overlay's 300 */
     if (k.edges < 250)

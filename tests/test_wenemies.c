@@ -373,6 +373,121 @@ static void test_world_random_edits(void **state)
     tn_world_destroy(w);
 }
 
+/* ---- drawing ---- */
+
+typedef struct rec_dd {
+    long prims;           /* lines, rects, circles, triangles */
+    float x0, y0, x1, y1; /* their extent (world px) */
+    float tri_span;       /* the largest triangle's width or height */
+} rec_dd;
+
+static void rec_pt(rec_dd *r, float x, float y)
+{
+    r->x0 = fminf(r->x0, x), r->y0 = fminf(r->y0, y);
+    r->x1 = fmaxf(r->x1, x), r->y1 = fmaxf(r->y1, y);
+}
+static void rec_line(void *u, float ax, float ay, float bx, float by, uint32_t c)
+{
+    (void)c;
+    rec_dd *r = u;
+    r->prims++;
+    rec_pt(r, ax, ay), rec_pt(r, bx, by);
+}
+static void rec_rect(void *u, float x, float y, float w, float h, uint32_t c, bool fill)
+{
+    (void)c, (void)fill;
+    rec_dd *r = u;
+    r->prims++;
+    rec_pt(r, x, y), rec_pt(r, x + w, y + h);
+}
+static void rec_circle(void *u, float x, float y, float rad, uint32_t c, bool fill)
+{
+    (void)c, (void)fill;
+    rec_dd *r = u;
+    r->prims++;
+    rec_pt(r, x - rad, y - rad), rec_pt(r, x + rad, y + rad);
+}
+static void rec_tri(void *u, float ax, float ay, float bx, float by, float cx, float cy, uint32_t c)
+{
+    (void)c;
+    rec_dd *r = u;
+    r->prims++;
+    rec_pt(r, ax, ay), rec_pt(r, bx, by), rec_pt(r, cx, cy);
+    float w = fmaxf(fmaxf(ax, bx), cx) - fminf(fminf(ax, bx), cx);
+    float h = fmaxf(fmaxf(ay, by), cy) - fminf(fminf(ay, by), cy);
+    r->tri_span = fmaxf(r->tri_span, fmaxf(w, h));
+}
+
+static rec_dd rec_draw_flow(const tn_flow *f, const float *view)
+{
+    rec_dd r = {0, INFINITY, INFINITY, -INFINITY, -INFINITY, 0};
+    tn_debug_draw dd = {&r, rec_line, rec_rect, rec_circle, rec_tri, NULL};
+    tn_world_draw_flow_field(f, &dd, view);
+    return r;
+}
+
+/* The flow overlay draws the tiles in the view, however big the map (a
+ * reviewer saw no arrows at all above 256x256 and no word why), and
+ * nothing when more than TN_WORLD_FLOW_ARROWS_MAX tiles are in view
+ * (tn_world_flow_tiles says so, for the window's caption). */
+static void test_flow_drawn_in_view(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(300, 300, NULL, &m, NULL)));
+    tn_flow *f = NULL;
+    assert_true(tn_succeeded(tn_flow_create(300, 300, 4, NULL, &f, NULL)));
+    m->mark[150 * 300 + 150] = TN_MARK_DEST;
+    tn_flow_rebuild(f, m, NULL);
+    int r[4];
+    assert_false(tn_world_flow_tiles(f, NULL, r)); /* 90,000 tiles */
+    assert_int_equal(rec_draw_flow(f, NULL).prims, 0);
+    const float T = (float)TN_TILE_PX;
+    const float view[4] = {100 * T + 3, 40 * T, 120 * T, 50 * T - 1}; /* tiles 100..120 x 40..49 */
+    assert_true(tn_world_flow_tiles(f, view, r));
+    assert_int_equal(r[0], 100), assert_int_equal(r[1], 40);
+    assert_int_equal(r[2], 120), assert_int_equal(r[3], 49);
+    rec_dd d = rec_draw_flow(f, view);
+    assert_int_equal(d.prims, 2 * 21 * 10); /* a shaft and a head a tile */
+    assert_true(d.x0 >= 100 * T && d.x1 <= 121 * T && d.y0 >= 40 * T && d.y1 <= 50 * T);
+    /* a view of exactly the limit is drawn, one tile more is not */
+    const float big[4] = {0, 0, 256 * T - 1, 256 * T - 1},
+                more[4] = {0, 0, 257 * T - 1, 256 * T - 1};
+    assert_true(tn_world_flow_tiles(f, big, r));
+    assert_false(tn_world_flow_tiles(f, more, r));
+    tn_flow_destroy(f);
+    tn_map_destroy(m);
+}
+
+/* Zoomed out, enemies stay at least 6 screen pixels from centre to tip
+ * (the reviewer saw 1-2 px dots at 0.125x); at 1x the size is the
+ * enemy's own. */
+static void test_enemies_visible_zoomed_out(void **state)
+{
+    (void)state;
+    tn_world *w = world_from("tilenav-map 1\nsize 12 6\ntiles\n"
+                             "............\n"
+                             ".S........D.\n"
+                             "............\n"
+                             "............\n"
+                             "............\n"
+                             "############\n",
+                             3);
+    for (int i = 0; i < 90; i++) tn_world_step(w);
+    const float scales[3] = {1.0f, 0.125f, 0.0f};
+    float span[3];
+    for (int k = 0; k < 3; k++) {
+        rec_dd r = {0, INFINITY, INFINITY, -INFINITY, -INFINITY, 0};
+        tn_debug_draw dd = {&r, rec_line, rec_rect, rec_circle, rec_tri, NULL};
+        tn_world_draw_view(w, &dd, 0, NULL, scales[k]);
+        span[k] = r.tri_span;
+    }
+    printf("  largest enemy triangle: %.1f world px at 1x, %.1f at 0.125x\n", span[0], span[1]);
+    assert_true(span[0] > 0 && span[0] == span[2]); /* its own size, as with no scale */
+    assert_true(span[1] * 0.125f >= 6.0f);          /* on screen at 0.125x */
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -381,6 +496,8 @@ int main(void)
         cmocka_unit_test(test_world_idle_and_cutoff),
         cmocka_unit_test(test_world_json_and_determinism),
         cmocka_unit_test(test_world_random_edits),
+        cmocka_unit_test(test_flow_drawn_in_view),
+        cmocka_unit_test(test_enemies_visible_zoomed_out),
     };
     return cmocka_run_group_tests_name("wenemies", tests, NULL, NULL);
 }

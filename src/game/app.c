@@ -660,10 +660,13 @@ static void toggle_heuristic(app *a)
 static void toggle_flow8(app *a)
 {
     a->view.flow8 = !a->view.flow8;
+    const tn_map *m = tn_world_map(a->w);
+    const bool none = (long)m->w * m->h > TN_FLOW8_MAX_TILES;
     tn_world_message(a->w, "flow field overlay: %s-connected%s", a->view.flow8 ? "8" : "4",
-                     a->view.flow8 ? " - display only: enemies keep the 4-connected field "
-                                     "(tn_enemy flies edge to edge, no diagonal steps)"
-                                   : "");
+                     !a->view.flow8 ? ""
+                     : none         ? ": none above 512x512 tiles, the 4-connected one is shown"
+                                    : " - display only: enemies keep the 4-connected field "
+                                      "(tn_enemy flies edge to edge, no diagonal steps)");
     if (a->view.flow8 && !(a->view.overlays & TN_OVERLAY_FLOW)) a->view.overlays |= TN_OVERLAY_FLOW;
 }
 
@@ -921,8 +924,12 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         const tn_overlay_info *o = &tn_overlays[i];
         if (sym != (SDL_Keycode)o->key || shift != o->shift) continue;
         a->view.overlays ^= o->bit;
-        tn_world_message(a->w, "overlay %s: %s", o->label,
-                         a->view.overlays & o->bit ? "on" : "off");
+        const bool on = a->view.overlays & o->bit;
+        /* (the HUD's navmesh line says why there is none) */
+        const bool none =
+            on && o->bit == TN_OVERLAY_NAVMESH && tn_world_navmesh_layer_key(a->w) == 0;
+        tn_world_message(a->w, "overlay %s: %s%s", o->label, on ? "on" : "off",
+                         none ? " (this map has no navmesh: see the HUD's navmesh line)" : "");
         return;
     }
     if (sym == SDLK_r && a->restore_offered)

@@ -1186,7 +1186,7 @@ const tn_flow *tn_flow8_get(tn_flow8_cache *c, const tn_world *w)
     if (c->field && (c->field->w != m->w || c->field->h != m->h)) tn_flow8_free(c);
     if (!c->field) {
         tn_error e;
-        if ((long)m->w * m->h > 512L * 512L ||
+        if ((long)m->w * m->h > TN_FLOW8_MAX_TILES ||
             tn_failed(tn_flow_create(m->w, m->h, 8, NULL, &c->field, &e))) {
             c->field = NULL;
             return NULL;

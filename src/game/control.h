@@ -313,6 +313,8 @@ bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *in
  * revision) or replaced (tn_world_map_serial: a map loaded after another
  * was freed may sit at its address with the same revision, and was shown
  * the old map's arrows).  NULL above 512x512 tiles or out of memory. */
+/* Above this many tiles there is no 8-connected field (NULL). */
+#define TN_FLOW8_MAX_TILES (512L * 512L)
 typedef struct tn_flow8_cache {
     struct tn_flow *field; /* owned */
     const tn_world *world; /* what it was made for: the world, */

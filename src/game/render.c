@@ -202,22 +202,23 @@ static tile_range view_tiles(const tn_map *m, const tn_camera *c)
 }
 
 /* Content: spawn points (squares), destinations (discs), items (diamonds)
- * in the tiles r. */
+ * in the tiles r, centred on their tile and at least MARK_MIN_PX wide
+ * (zoomed out, tiles of 1-2 px made them dots). */
+#define MARK_MIN_PX 8
 static void draw_marks(tn_gfx *g, const tn_world *w, const tn_camera *c, const tile_range *rr)
 {
     const tn_map *m = tn_world_map(w);
-    const int ts = c->ts;
-    const float fts = (float)ts;
+    const int ts = c->ts, ms = tn_maxi(ts, MARK_MIN_PX); /* the symbol's size */
+    const float fts = (float)ms;
     tile_range r = *rr;
-    const float in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
+    const float in = (float)tn_maxi(1, ms / 6), b = (float)tn_maxi(1, ms / 12);
     for (int y = r.y0; y <= r.y1; y++) {
-        float sy = (float)(c->oy + y * ts);
+        float cy = (float)(c->oy + y * ts) + (float)ts * 0.5f, sy = cy - fts * 0.5f;
         for (int x = r.x0; x <= r.x1; x++) {
             int mk = m->mark[y * m->w + x];
             if (mk == TN_MARK_NONE || m->tile[y * m->w + x] != TN_TILE_EMPTY) continue;
             if (mk == TN_MARK_ITEM && !tn_world_item_here(w, x, y)) continue; /* picked up */
-            float sx = (float)(c->ox + x * ts);
-            float cx = sx + fts * 0.5f, cy = sy + fts * 0.5f;
+            float cx = (float)(c->ox + x * ts) + (float)ts * 0.5f, sx = cx - fts * 0.5f;
             if (mk == TN_MARK_SPAWN) {
                 tn_gfx_rect(g, sx + in, sy + in, fts - 2 * in, fts - 2 * in, TN_COL_SPAWN_EDGE);
                 tn_gfx_rect(g, sx + in + b, sy + in + b, fts - 2 * (in + b), fts - 2 * (in + b),
@@ -247,13 +248,14 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
         y0 = tn_maxi(0, floordiv(c->view.y - c->oy, ts));
     int x1 = tn_mini(m->w - 1, floordiv(c->view.x + c->view.w - 1 - c->ox, ts));
     int y1 = tn_mini(m->h - 1, floordiv(c->view.y + c->view.h - 1 - c->oy, ts));
-    const float fts = (float)ts, in = (float)tn_maxi(1, ts / 6), b = (float)tn_maxi(1, ts / 12);
+    const int ms = tn_maxi(ts, MARK_MIN_PX);
+    const float fts = (float)ms, in = (float)tn_maxi(1, ms / 6), b = (float)tn_maxi(1, ms / 12);
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
             if (m->mark[y * m->w + x] != TN_MARK_DEST || m->tile[y * m->w + x] != TN_TILE_EMPTY)
                 continue;
-            float cx = (float)(c->ox + x * ts) + fts * 0.5f,
-                  cy = (float)(c->oy + y * ts) + fts * 0.5f;
+            float cx = (float)(c->ox + x * ts) + (float)ts * 0.5f,
+                  cy = (float)(c->oy + y * ts) + (float)ts * 0.5f;
             float rad = fts * 0.5f - in * 0.5f;
             tn_gfx_ring(g, cx, cy, rad + b, 2.0f * b + 1.0f, 0x0b1a12ffu);
             tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
@@ -281,13 +283,31 @@ static void draw_note(tn_gfx *g, const tn_camera *c, int k, const char *note)
 
 #define FLOW8_NOTE \
     "8-connected field: display only (enemies fly the 4-connected one; Y switches back)"
+#define FLOW8_OFF_NOTE "8-connected field: none above 512x512 tiles (the 4-connected one shown)"
 
-/* The map view's captions, top down (at most 2). */
-static int view_notes(const tn_world *w, const tn_view *v, const char *note[2])
+/* The map view's captions, top down (at most 2); buf holds a made one. */
+static int view_notes(const tn_world *w, const tn_view *v, const tn_camera *c, const char *note[2],
+                      char *buf, size_t cap)
 {
     int n = 0;
     unsigned overlays = v->overlays;
-    if (v->flow8_field && (overlays & TN_OVERLAY_FLOW)) note[n++] = FLOW8_NOTE;
+    const tn_flow *f = v->flow8_field ? v->flow8_field : tn_world_flow(w);
+    int r[4];
+    if ((overlays & TN_OVERLAY_FLOW) && f) {
+        const float view[4] = {((float)c->view.x - (float)c->ox) / c->scale,
+                               ((float)c->view.y - (float)c->oy) / c->scale,
+                               ((float)(c->view.x + c->view.w) - (float)c->ox) / c->scale,
+                               ((float)(c->view.y + c->view.h) - (float)c->oy) / c->scale};
+        if (!tn_world_flow_tiles(f, view, r)) {
+            snprintf(buf, cap, "flow arrows hidden: %dx%d tiles in view, drawn up to %ld: zoom in",
+                     r[2] - r[0] + 1, r[3] - r[1] + 1, TN_WORLD_FLOW_ARROWS_MAX);
+            note[n++] = buf;
+        } else if (v->flow8_field) {
+            note[n++] = FLOW8_NOTE;
+        } else if (v->flow8) {
+            note[n++] = FLOW8_OFF_NOTE;
+        }
+    }
     const char *surf = tn_wbots_overlay_note(w, overlays);
     if (surf) note[n++] = surf;
     return n;
@@ -297,7 +317,8 @@ int tn_render_card_avoid(const tn_gfx *g, const tn_world *w, const tn_view *v, c
                          SDL_FRect out[3])
 {
     const char *note[2];
-    int n = view_notes(w, v, note);
+    char made[128];
+    int n = view_notes(w, v, c, note, made, sizeof made);
     for (int k = 0; k < n; k++) out[k] = note_rect(g, c, k, note[k]);
     float b[4];
     if (v->inspect_kind && tn_inspect_box(w, v->inspect_kind, v->inspect_index, b)) {
@@ -487,7 +508,13 @@ static void layer_paint(tn_gfx *g, const tn_world *w, const tn_camera *c, unsign
     draw_tiles(g, w, &cc, false);
     dd_ctx ctx = {g, &cc, dd_width(c)};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
-    if (what & LAYER_FLOW) tn_world_draw_flow_layer(w, &dd); /* under the mesh, as drawn */
+    if (what & LAYER_FLOW) { /* under the mesh, as drawn; the strip's world pixels */
+        const float sv[4] = {((float)strip.x - (float)cc.ox) / cc.scale,
+                             ((float)strip.y - (float)cc.oy) / cc.scale,
+                             ((float)(strip.x + strip.w) - (float)cc.ox) / cc.scale,
+                             ((float)(strip.y + strip.h) - (float)cc.oy) / cc.scale};
+        tn_world_draw_flow_layer(w, &dd, sv);
+    }
     if (what & LAYER_NAVMESH) tn_world_draw_navmesh_layer(w, &dd);
     tn_gfx_flush(g);
 }
@@ -775,35 +802,6 @@ static void draw_playback(tn_gfx *g, const tn_world *w, tn_playback *pb, const t
     }
 }
 
-/* The flow overlay from an 8-connected field (the Y toggle): arrows to the
- * next tile, diagonals included; red tiles have no path. */
-static void draw_flow8(const tn_debug_draw *dd, const tn_flow *f)
-{
-    const float T = (float)TN_TILE_PX;
-    for (int y = 0; y < f->h; y++)
-        for (int x = 0; x < f->w; x++) {
-            int i = tn_flow_index(f, x, y), d = f->dir[i];
-            if (f->kind[i] == TN_FLOW_WALL) continue;
-            float cx = ((float)x + 0.5f) * T, cy = ((float)y + 0.5f) * T;
-            if (d == TN_DIR_NONE) {
-                tn_dd_rect(dd, (float)x * T, (float)y * T, T, T, 0xd0303050u, true);
-                continue;
-            }
-            if (d == TN_DIR_HERE) {
-                tn_dd_circle(dd, cx, cy, 0.3f * T, 0xffffffa0u, false);
-                continue;
-            }
-            float ux = (float)tn_dir_dx[d], uy = (float)tn_dir_dy[d];
-            float k = (ux != 0 && uy != 0) ? 0.7071f : 1.0f;
-            ux *= k;
-            uy *= k;
-            float bx = cx + 0.05f * T * ux, by = cy + 0.05f * T * uy;
-            tn_dd_line(dd, cx - 0.32f * T * ux, cy - 0.32f * T * uy, bx, by, 0xa0e0ffa0u);
-            tn_dd_tri(dd, cx + 0.4f * T * ux, cy + 0.4f * T * uy, bx - 0.2f * T * uy,
-                      by + 0.2f * T * ux, bx + 0.2f * T * uy, by - 0.2f * T * ux, 0xa0e0ffc0u);
-        }
-}
-
 /* ---------------------------------------------------------------- frame */
 
 static const char *const TILE_NAMES[] = {"empty", "block", "one-way"};
@@ -823,7 +821,14 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     unsigned what = 0;
     if ((overlays & TN_OVERLAY_NAVMESH) && tn_world_navmesh_layer_key(w) != 0)
         what |= LAYER_NAVMESH;
-    if ((overlays & TN_OVERLAY_FLOW) && !v->flow8_field) what |= LAYER_FLOW;
+    const float view[4] = {((float)c.view.x - (float)c.ox) / c.scale,
+                           ((float)c.view.y - (float)c.oy) / c.scale,
+                           ((float)(c.view.x + c.view.w) - (float)c.ox) / c.scale,
+                           ((float)(c.view.y + c.view.h) - (float)c.oy) / c.scale};
+    int fr[4];
+    if ((overlays & TN_OVERLAY_FLOW) && !v->flow8_field && tn_world_flow(w) &&
+        tn_world_flow_tiles(tn_world_flow(w), view, fr))
+        what |= LAYER_FLOW;
     bool cached = what && layer_draw(g, w, &c, what);
     tn_gfx_clip(g, &c.view);
     if (cached) {
@@ -845,22 +850,19 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
         overlays &= ~(unsigned)TN_OVERLAY_EXPLORED;
     }
     bool flow8 = v->flow8_field && (overlays & TN_OVERLAY_FLOW);
-    if (flow8) { /* the 8-connected field instead */
-        draw_flow8(&dd, v->flow8_field);
+    if (flow8) { /* the 8-connected field instead (light blue arrows to the next tile) */
+        tn_world_draw_flow_field(v->flow8_field, &dd, view);
         overlays &= ~(unsigned)TN_OVERLAY_FLOW;
     }
-    float view[4] = {((float)c.view.x - (float)c.ox) / c.scale,
-                     ((float)c.view.y - (float)c.oy) / c.scale,
-                     ((float)(c.view.x + c.view.w) - (float)c.ox) / c.scale,
-                     ((float)(c.view.y + c.view.h) - (float)c.oy) / c.scale};
-    tn_world_draw_view(w, &dd, overlays, view); /* the world pixels in the map view */
+    tn_world_draw_view(w, &dd, overlays, view, c.scale); /* the world pixels in the map view */
     if (tn_playback_visible(v->pb, v->overlays)) draw_playback_marks(g, w, v->pb, &c);
     draw_dests_on_top(g, w, &c);
     draw_character(g, w, v, &c);
     /* (the 8-connected note: tn_enemy flies tile edge to tile edge, so
      * 4-connected steps only) */
     const char *note[2];
-    const int notes = view_notes(w, v, note);
+    char made[128];
+    const int notes = view_notes(w, v, &c, note, made, sizeof made);
     for (int k = 0; k < notes; k++) draw_note(g, &c, k, note[k]);
 
     char hover[96] = "";

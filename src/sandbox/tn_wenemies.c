@@ -8,7 +8,6 @@
 #include <string.h>
 
 #define RNG_STREAM 0x656e656d696573ULL /* "enemies" */
-#define FLOW_OVERLAY_MAX_TILES (256 * 256)
 
 /* ---- spawn list ---- */
 
@@ -271,13 +270,29 @@ int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap)
 
 /* ---- drawing ---- */
 
-static void draw_flow(const tn_wenemies *s, const tn_debug_draw *dd)
+bool tn_world_flow_tiles(const tn_flow *f, const float *view, int r[4])
 {
-    const tn_flow *f = s->flow;
-    if ((long)f->w * f->h > FLOW_OVERLAY_MAX_TILES) return;
     const float T = (float)TN_TILE_PX;
-    for (int y = 0; y < f->h; y++)
-        for (int x = 0; x < f->w; x++) {
+    r[0] = 0, r[1] = 0, r[2] = f->w - 1, r[3] = f->h - 1;
+    if (view) {
+        r[0] = tn_maxi(r[0], (int)floorf(view[0] / T));
+        r[1] = tn_maxi(r[1], (int)floorf(view[1] / T));
+        r[2] = tn_mini(r[2], (int)floorf(view[2] / T));
+        r[3] = tn_mini(r[3], (int)floorf(view[3] / T));
+    }
+    if (r[0] > r[2] || r[1] > r[3]) return true; /* nothing in view: nothing to hide */
+    return (long)(r[2] - r[0] + 1) * (r[3] - r[1] + 1) <= TN_WORLD_FLOW_ARROWS_MAX;
+}
+
+/* The arrows of the tiles r = {x0, y0, x1, y1}. */
+static void draw_arrows(const tn_flow *f, const tn_debug_draw *dd, const int r[4])
+{
+    const float T = (float)TN_TILE_PX;
+    const bool eight = f->connectivity == 8; /* light blue: display only (the Y toggle) */
+    const uint32_t shaft = eight ? 0xa0e0ffa0u : 0xffffff90u,
+                   head = eight ? 0xa0e0ffc0u : 0xffffffb0u;
+    for (int y = r[1]; y <= r[3]; y++)
+        for (int x = r[0]; x <= r[2]; x++) {
             int i = tn_flow_index(f, x, y), d = f->dir[i];
             float cx = ((float)x + 0.5f) * T, cy = ((float)y + 0.5f) * T;
             if (f->kind[i] == TN_FLOW_WALL) continue;
@@ -289,42 +304,70 @@ static void draw_flow(const tn_wenemies *s, const tn_debug_draw *dd)
                 tn_dd_circle(dd, cx, cy, 0.3f * T, 0xffffffa0u, false);
                 continue;
             }
-            /* An arrow through the centre toward the exit edge. */
+            /* An arrow through the centre toward the next tile (diagonals
+             * as long as the others). */
             float ux = (float)tn_dir_dx[d], uy = (float)tn_dir_dy[d];
+            const float k = (ux != 0 && uy != 0) ? 0.7071f : 1.0f;
+            ux *= k;
+            uy *= k;
             float bx = cx + 0.05f * T * ux, by = cy + 0.05f * T * uy; /* head base */
-            tn_dd_line(dd, cx - 0.32f * T * ux, cy - 0.32f * T * uy, bx, by, 0xffffff90u);
+            tn_dd_line(dd, cx - 0.32f * T * ux, cy - 0.32f * T * uy, bx, by, shaft);
             tn_dd_tri(dd, cx + 0.4f * T * ux, cy + 0.4f * T * uy, bx - 0.2f * T * uy,
-                      by + 0.2f * T * ux, bx + 0.2f * T * uy, by - 0.2f * T * ux, 0xffffffb0u);
+                      by + 0.2f * T * ux, bx + 0.2f * T * uy, by - 0.2f * T * ux, head);
         }
 }
 
-void tn_wenemies_draw_flow(const tn_world *w, const tn_debug_draw *dd)
+void tn_world_draw_flow_field(const tn_flow *f, const tn_debug_draw *dd, const float *view)
 {
-    const tn_wenemies *s = tn_wenemies_of(w);
-    if (s) draw_flow(s, dd);
+    int r[4];
+    if (f && tn_world_flow_tiles(f, view, r)) draw_arrows(f, dd, r);
 }
 
-void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wenemies_draw_flow(const tn_world *w, const tn_debug_draw *dd, const float *view)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    int r[4];
+    if (!s) return;
+    tn_world_flow_tiles(s->flow, view, r); /* (the caller decided by its view) */
+    if (r[0] <= r[2] && r[1] <= r[3]) draw_arrows(s->flow, dd, r);
+}
+
+const tn_flow *tn_world_flow(const tn_world *w)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    return s ? s->flow : NULL;
+}
+
+/* Enemies are drawn at least this large on screen (centre to tip, px) */
+#define ENEMY_MIN_PX 6.0f
+
+void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
+                      const float *view, float scale)
 {
     const tn_wenemies *s = tn_wenemies_of(w);
     if (!s) return;
-    if ((overlays & TN_OVERLAY_FLOW) && !(overlays & TN_DRAW_FLOW_LAYER_CACHED)) draw_flow(s, dd);
+    if ((overlays & TN_OVERLAY_FLOW) && !(overlays & TN_DRAW_FLOW_LAYER_CACHED))
+        tn_world_draw_flow_field(s->flow, dd, view);
     const float T = (float)TN_TILE_PX;
+    /* at least ENEMY_MIN_PX screen pixels from centre to tip, zoomed out */
+    const float rmin = scale > 0.0f ? ENEMY_MIN_PX / 1.5f / scale : 0.0f;
     const tn_enemies *p = s->pool;
     for (int i = 0; i < p->count; i++) {
         const tn_enemy *e = &p->e[i];
-        /* A triangle pointing along the heading, size from the scale
-         * (0.3..0.5 tile), on a dark outline so it reads on any tile. */
-        float r = (0.23f + 0.135f * e->scale) * T;
+        /* A dart pointing along the heading (tip 1.5 r ahead, base 0.8 r
+         * behind, 0.65 r to each side: the heading reads at a glance),
+         * size from the scale (0.3..0.5 tile), on a dark outline so it
+         * reads on any tile. */
+        float r = fmaxf((0.23f + 0.135f * e->scale) * T, rmin);
         float fx = cosf(e->heading), fy = sinf(e->heading);
         float cx = e->x * T, cy = e->y * T;
         uint32_t col = e->state == TN_ENEMY_WAIT ? 0x9a9a9affu : 0xe8553affu;
         for (int pass = 0; pass < 2; pass++) {
-            float k = pass == 0 ? r + 0.09f * T : r;
-            float tipx = cx + fx * k * 1.3f, tipy = cy + fy * k * 1.3f;
+            float k = pass == 0 ? r + fmaxf(0.09f * T, rmin * 0.3f) : r;
+            float tipx = cx + fx * k * 1.5f, tipy = cy + fy * k * 1.5f;
             float bx = cx - fx * k * 0.8f, by = cy - fy * k * 0.8f;
-            tn_dd_tri(dd, tipx, tipy, bx - fy * k * 0.8f, by + fx * k * 0.8f, bx + fy * k * 0.8f,
-                      by - fx * k * 0.8f, pass == 0 ? 0x1a0a08ffu : col);
+            tn_dd_tri(dd, tipx, tipy, bx - fy * k * 0.65f, by + fx * k * 0.65f, bx + fy * k * 0.65f,
+                      by - fx * k * 0.65f, pass == 0 ? 0x1a0a08ffu : col);
         }
     }
 }

@@ -872,7 +872,7 @@ void tn_world_prepare(tn_world *w, unsigned overlays) { tn_wbots_prepare(w, over
 
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
 {
-    tn_world_draw_view(w, dd, overlays, NULL);
+    tn_world_draw_view(w, dd, overlays, NULL, 0.0f);
 }
 
 void tn_world_draw_navmesh_layer(const tn_world *w, const tn_debug_draw *dd)
@@ -882,16 +882,16 @@ void tn_world_draw_navmesh_layer(const tn_world *w, const tn_debug_draw *dd)
 
 uint64_t tn_world_navmesh_layer_key(const tn_world *w) { return tn_wnav_mesh_key(w); }
 
-void tn_world_draw_flow_layer(const tn_world *w, const tn_debug_draw *dd)
+void tn_world_draw_flow_layer(const tn_world *w, const tn_debug_draw *dd, const float *view)
 {
-    tn_wenemies_draw_flow(w, dd);
+    tn_wenemies_draw_flow(w, dd, view);
 }
 
 void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
-                        const float *view)
+                        const float *view, float scale)
 {
     tn_wbots_draw(w, dd, overlays, view);
-    tn_wenemies_draw(w, dd, overlays);
+    tn_wenemies_draw(w, dd, overlays, view, scale);
     tn_wnav_draw(w, dd, overlays);
     tn_wagents_draw(w, dd, overlays);
 }

@@ -34,6 +34,7 @@
 
 #include "tn_common.h"
 #include "tn_debug.h"
+#include "tn_flow.h"
 #include "tn_map.h"
 #include "tn_phys.h"
 #include "tn_rng.h"
@@ -204,21 +205,35 @@ void tn_world_prepare(tn_world *w, unsigned overlays);
 /* Draw every part's agents and the selected overlays. */
 void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
 /* The same for a view of the map: view = {x0, y0, x1, y1} in world pixels
- * (NULL: the whole map).  The surface-graph overlay draws the edges that
- * take off in (and near) the view, up to 300, rather than 300 spread over
- * the whole graph, most of them off screen on a large map. */
+ * (NULL: the whole map), drawn at `scale` screen pixels per world pixel (0:
+ * unknown).  The surface-graph overlay draws the edges that take off in
+ * (and near) the view, up to 300, rather than 300 spread over the whole
+ * graph, most of them off screen on a large map; enemies are drawn at least
+ * 6 screen pixels from centre to tip (zoomed out they were dots). */
 void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
-                        const float *view);
+                        const float *view, float scale);
 /* The navmesh overlay's mesh layer alone: free triangles by region, their
  * edges, the outlines and the clearance circles of the agent radius.  It
  * changes only when tn_world_navmesh_layer_key does (a rebuild or a new
  * agent radius), so a renderer may keep it between frames.  Nothing
  * without a mesh (maps over the navmesh's size limit). */
 void tn_world_draw_navmesh_layer(const tn_world *w, const tn_debug_draw *dd);
-/* The flow overlay's field alone (arrows, unreachable tiles, destinations;
- * nothing on a map over the overlay's limit).  It changes only with the
- * map (its revision). */
-void tn_world_draw_flow_layer(const tn_world *w, const tn_debug_draw *dd);
+/* The flow overlay's field alone (arrows, unreachable tiles, destinations)
+ * in view = {x0, y0, x1, y1} (world pixels; NULL: the whole map), however
+ * many tiles that is: a renderer that caches it decides by its own view
+ * (tn_world_flow_tiles).  It changes only with the map (its revision). */
+void tn_world_draw_flow_layer(const tn_world *w, const tn_debug_draw *dd, const float *view);
+/* A flow field's arrows drawn so (tn_world_draw_flow_layer's drawing, for
+ * any field: the window's 8-connected one in light blue).  Nothing when
+ * more than TN_WORLD_FLOW_ARROWS_MAX tiles are in the view: arrows a pixel
+ * or two wide say nothing, and a pass over a 1024x1024 field costs tens of
+ * ms; tn_world_flow_tiles says so (false) and gives the tiles in view as
+ * {x0, y0, x1, y1}. */
+#define TN_WORLD_FLOW_ARROWS_MAX (256L * 256L)
+void tn_world_draw_flow_field(const tn_flow *f, const tn_debug_draw *dd, const float *view);
+bool tn_world_flow_tiles(const tn_flow *f, const float *view, int r[4]);
+/* The enemies' (4-connected) flow field; NULL without one. */
+const tn_flow *tn_world_flow(const tn_world *w);
 /* Changes whenever tn_world_draw_navmesh_layer would draw differently
  * (mesh revision and agent radius), and differs between any two meshes the
  * process made (a new world in a freed one's memory, with the same map

@@ -69,8 +69,9 @@ tn_status tn_wenemies_check_edit(tn_world *w, int x, int y, int tile, int mark, 
 void tn_wenemies_on_edit(tn_world *w, int x, int y);
 int tn_wenemies_json(const tn_world *w, char *buf, size_t cap);
 int tn_wenemies_hud(const tn_world *w, char *buf, size_t cap);
-void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
-void tn_wenemies_draw_flow(const tn_world *w, const tn_debug_draw *dd);
+void tn_wenemies_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
+                      const float *view, float scale);
+void tn_wenemies_draw_flow(const tn_world *w, const tn_debug_draw *dd, const float *view);
 tn_status tn_wenemies_check(const tn_world *w, tn_error *err);
 
 tn_status tn_wnav_create(tn_world *w, tn_error *err);
