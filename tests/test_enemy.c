@@ -78,6 +78,17 @@ static const char LEFT_BOARD[] = "tilenav-map 1\nsize 6 5\ntiles\n"
 
 /* Intro, 2 forward, turn, forward, turn, 2 forward, outro: the flight time
  * is the path length over the speed, turns included (constant speed). */
+static void s_edit_outside(tn_enemies *p, const tn_flow *f)
+{
+    tn_error e = {0};
+    const int xy[4][2] = {{99, 0}, {-1, 0}, {0, -1}, {0, 99}};
+    for (int k = 0; k < 4; k++) {
+        tn_status s = tn_enemies_on_edit(p, f, xy[k][0], xy[k][1], &e);
+        assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
+        assert_non_null(strstr(e.msg, "is outside the 5x3 board"));
+    }
+}
+
 static void test_constant_speed_through_turns(void **state)
 {
     (void)state;
@@ -370,6 +381,9 @@ static void test_errors_have_messages(void **state)
     assert_string_equal(e.msg, "enemies: spawn tile (2,1) is a wall");
     assert_true(tn_failed(tn_enemies_spawn_at(p, f, 7, 1, &r, &e)));
     assert_non_null(strstr(e.msg, "outside"));
+    /* an edit outside the board is refused as a spawn there is (it was
+       answered OK) */
+    s_edit_outside(p, f);
     assert_true(tn_succeeded(tn_enemies_spawn_at(p, f, 0, 0, &r, &e)));
     assert_string_equal(e.msg, "");
     tn_status s = tn_enemies_spawn_at(p, f, 0, 0, &r, &e);

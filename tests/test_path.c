@@ -109,6 +109,11 @@ static void test_explore_limit_said(void **state)
     assert_int_equal(tn_path_find(whole, m, &nj, NULL, 0, NULL, NULL, &e),
                      TN_FAILURE | TN_INVALID_PARAM);
     assert_string_equal(e.msg, "path: no jump model (q->jump) (NULL)");
+    /* nodes written with no count to say how many: refused */
+    tn_path_node nodes[8];
+    assert_int_equal(tn_path_find(whole, m, &q, nodes, 8, NULL, NULL, &e),
+                     TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "count is NULL but out is not"));
     print_message("demo map, 1x2, jump 8: %d states reachable (%.2f a tile), the default limit "
                   "%d\n",
                   b.expanded, (double)b.expanded / (m->w * m->h), a.expanded);

@@ -451,6 +451,10 @@ tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_e
 {
     tn_status st = check_field(s, f, err);
     if (tn_failed(st)) return st;
+    if (x < 0 || y < 0 || x >= f->w || y >= f->h) /* as spawn_at and tn_flow_update */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "enemies: edited tile (%d,%d) is outside the %dx%d board", x, y, f->w,
+                            f->h);
     tn_error_clear(err);
     for (int i = 0; i < s->count;) {
         tn_enemy *e = &s->e[i];

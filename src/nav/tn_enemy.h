@@ -152,7 +152,7 @@ tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_
                               tn_error *err);
 /* Tile (x, y) changed and the field was already updated: re-plan, push out
  * or remove the enemies concerned (see the header).  INVALID_PARAM on an
- * 8-connected field. */
+ * 8-connected field or a tile outside the board. */
 tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_error *err);
 
 #ifdef __cplusplus

@@ -772,6 +772,9 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     }
     tn_status st = check_query(pf, m, q, out, cap, err);
     if (tn_failed(st)) return st;
+    if (out && cap > 0 && !count) /* the nodes written would not be told */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "path: count is NULL but out is not (NULL for both: search alone)");
     if (!out) cap = 0;
     tn_error_clear(err);
     const search_result r = search(pf, q);

@@ -247,9 +247,10 @@ void tn_path_invalidate(tn_path *pf);
  * TN_SUCCESS|TN_PARTIAL_RESULT|TN_UNREACHABLE or |TN_LIMIT_REACHED (path to
  * the closest state); |TN_BUFFER_TOO_SMALL added when `out` got only the
  * first cap nodes (out NULL asks for the search and stats alone: no nodes,
- * *count 0 and no BUFFER_TOO_SMALL, as tn_surf_find); TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal
+ * *count 0 and no BUFFER_TOO_SMALL, as tn_surf_find; count may then be
+ * NULL too); TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal
  * outside the map or blocked, i.e. the character does not fit there, map
- * size differs from the finder's) with a message.  err is cleared on a
+ * size differs from the finder's, out without count) with a message.  err is cleared on a
  * full success; a partial one fills it with what was left out ("path: goal
  * (40,3) is unreachable; the path ends at (38,9), ...", err->status the
  * same partial status).  Cost: O(states expanded) <= the limit. */
