@@ -285,6 +285,15 @@ static void draw_note(tn_gfx *g, const tn_camera *c, int k, const char *note)
     "8-connected field: display only (enemies fly the 4-connected one; Y switches back)"
 #define FLOW8_OFF_NOTE "8-connected field: none above 512x512 tiles (the 4-connected one shown)"
 
+/* Screen rectangle r as world pixels {x0, y0, x1, y1} under camera c. */
+static void world_rect(const tn_camera *c, SDL_Rect r, float out[4])
+{
+    out[0] = ((float)r.x - (float)c->ox) / c->scale;
+    out[1] = ((float)r.y - (float)c->oy) / c->scale;
+    out[2] = ((float)(r.x + r.w) - (float)c->ox) / c->scale;
+    out[3] = ((float)(r.y + r.h) - (float)c->oy) / c->scale;
+}
+
 /* The map view's captions, top down (at most 2); buf holds a made one. */
 static int view_notes(const tn_world *w, const tn_view *v, const tn_camera *c, const char *note[2],
                       char *buf, size_t cap)
@@ -294,10 +303,8 @@ static int view_notes(const tn_world *w, const tn_view *v, const tn_camera *c, c
     const tn_flow *f = v->flow8_field ? v->flow8_field : tn_world_flow(w);
     int r[4];
     if ((overlays & TN_OVERLAY_FLOW) && f) {
-        const float view[4] = {((float)c->view.x - (float)c->ox) / c->scale,
-                               ((float)c->view.y - (float)c->oy) / c->scale,
-                               ((float)(c->view.x + c->view.w) - (float)c->ox) / c->scale,
-                               ((float)(c->view.y + c->view.h) - (float)c->oy) / c->scale};
+        float view[4];
+        world_rect(c, c->view, view);
         if (!tn_world_flow_tiles(f, view, r)) {
             snprintf(buf, cap, "flow arrows hidden: %dx%d tiles in view, drawn up to %ld: zoom in",
                      r[2] - r[0] + 1, r[3] - r[1] + 1, TN_WORLD_FLOW_ARROWS_MAX);
@@ -509,10 +516,8 @@ static void layer_paint(tn_gfx *g, const tn_world *w, const tn_camera *c, unsign
     dd_ctx ctx = {g, &cc, dd_width(c)};
     tn_debug_draw dd = {&ctx, dd_line, dd_rect, dd_circle, dd_tri, dd_text};
     if (what & LAYER_FLOW) { /* under the mesh, as drawn; the strip's world pixels */
-        const float sv[4] = {((float)strip.x - (float)cc.ox) / cc.scale,
-                             ((float)strip.y - (float)cc.oy) / cc.scale,
-                             ((float)(strip.x + strip.w) - (float)cc.ox) / cc.scale,
-                             ((float)(strip.y + strip.h) - (float)cc.oy) / cc.scale};
+        float sv[4];
+        world_rect(&cc, strip, sv);
         tn_world_draw_flow_layer(w, &dd, sv);
     }
     if (what & LAYER_NAVMESH) tn_world_draw_navmesh_layer(w, &dd);
@@ -821,10 +826,8 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     unsigned what = 0;
     if ((overlays & TN_OVERLAY_NAVMESH) && tn_world_navmesh_layer_key(w) != 0)
         what |= LAYER_NAVMESH;
-    const float view[4] = {((float)c.view.x - (float)c.ox) / c.scale,
-                           ((float)c.view.y - (float)c.oy) / c.scale,
-                           ((float)(c.view.x + c.view.w) - (float)c.ox) / c.scale,
-                           ((float)(c.view.y + c.view.h) - (float)c.oy) / c.scale};
+    float view[4]; /* the world pixels in the map view */
+    world_rect(&c, c.view, view);
     int fr[4];
     if ((overlays & TN_OVERLAY_FLOW) && !v->flow8_field && tn_world_flow(w) &&
         tn_world_flow_tiles(tn_world_flow(w), view, fr))
