@@ -213,10 +213,10 @@ int tn_wnav_trace_tool_path(tn_world *w, struct tn_trace *trace, int *tx, int *t
  * its layer is drawn whole, its outlines traced whole at every build) and
  * at most NAV_MEM_MAX bytes for the mesh, its query object and the path
  * buffers sized to the map's content (about 1,150 bytes per outline point,
- * tn_navmesh.h MEMORY, plus W*H bytes of tiles).  A 1024x1024 generated
- * platformer level has 33,220 points: about 35 MB, built in under 15 ms; a
- * checkerboard of that size would need over a GB.  Without a mesh every
- * query answers "no": the companion then searches by sight only. */
+ * tn_navmesh.h MEMORY, plus W*H bytes of tiles): a generated 1024x1024
+ * level fits well within it, a checkerboard of that size would need over a
+ * GB (docs/perf.md, "The world's navmesh on big maps").  Without a mesh
+ * every query answers "no": the companion then searches by sight only. */
 #define MAX_NAV_TILES (1024L * 1024L)
 #define NAV_MEM_MAX (160L << 20)
 
