@@ -15,6 +15,7 @@
 #include <libxml/tree.h>
 #include <zlib.h>
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1191,6 +1192,52 @@ static void test_new_documents(void **state)
     rm_scratch(dir);
 }
 
+/* A new document names the game's tileset image relative to itself, so
+ * Tiled finds it (a reviewer's saved map named "tilenav.png" beside it,
+ * where there is none): in a subdirectory of a scratch directory, in the
+ * assets directory itself, and "tilenav.png" again with no assets. */
+static void test_new_document_finds_the_image(void **state)
+{
+    (void)state;
+    char dir[64], err[512], want[PATH_MAX], got[PATH_MAX];
+    strcpy(dir, "/tmp/tn_test_tiled_XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    char sub[128];
+    snprintf(sub, sizeof sub, "%s/a", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    assert_non_null(realpath("assets/tilenav.png", want));
+    tn_map *demo = tu_load_map("maps/demo.map");
+    const char *names[] = {"a/x.tmx", "a/x.tmj", "y.tmx"};
+    tn_tiled_set_assets("assets");
+    for (int i = 0; i < 3; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", dir, names[i]);
+        if (tn_save_map(demo, p, err, sizeof err) != 0) fail_msg("%s", err);
+        size_t len;
+        char *text = slurp(p, &len);
+        const char *key = i == 1 ? "\"image\":\t\"" : "<image source=\"";
+        const char *at = strstr(text, key);
+        if (!at) fail_msg("%s: no %s in\n%s", names[i], key, text);
+        at += strlen(key);
+        char img[PATH_MAX + 300];
+        snprintf(img, sizeof img, "%.*s/%.*s", (int)(strrchr(p, '/') - p), p,
+                 (int)strcspn(at, "\""), at);
+        if (!realpath(img, got) || strcmp(got, want) != 0)
+            fail_msg("%s names %s, not %s", names[i], img, want);
+        free(text);
+    }
+    tn_tiled_set_assets(NULL);
+    char p[256];
+    snprintf(p, sizeof p, "%s/z.tmx", dir);
+    if (tn_save_map(demo, p, err, sizeof err) != 0) fail_msg("%s", err);
+    size_t len;
+    char *text = slurp(p, &len);
+    assert_non_null(strstr(text, "<image source=\"tilenav.png\""));
+    free(text);
+    tn_map_destroy(demo);
+    rm_scratch(dir);
+}
+
 /* ----------------------------------------------------------- bad input */
 
 static void expect_error(const char *text, int fmt, const char *want)
@@ -1860,6 +1907,7 @@ int main(void)
         cmocka_unit_test(test_save_own_document),
         cmocka_unit_test(test_save_through_link),
         cmocka_unit_test(test_new_documents),
+        cmocka_unit_test(test_new_document_finds_the_image),
         cmocka_unit_test(test_changed_on_disk),
         cmocka_unit_test(test_save_terrain_layer),
         cmocka_unit_test(test_save_collection_tile),

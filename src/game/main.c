@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "game.h"
 #include "script.h"
+#include "tiled.h"
 #include "tn_version.h"
 #include "tn_world.h"
 
@@ -381,6 +382,7 @@ int main(int argc, char **argv)
     }
 
     const char *assets = find_assets(o.assets);
+    tn_tiled_set_assets(assets); /* a new Tiled document names its tileset image there */
     host_ctx hc = {assets, o.overlays, o.map};
     tn_script_host host = {&hc, host_save, host_screenshot, host_control,
                            NULL}; /* warnings: stderr */

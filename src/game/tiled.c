@@ -3348,8 +3348,57 @@ static int rewrite_paths(doc *d, const char *out_path)
 
 /* A new document: the embedded tileset "tilenav" (as assets/tilenav.tsx),
  * one empty terrain layer, one empty object layer. */
+/* The game's assets directory (tn_tiled_set_assets); "" unknown. */
+static char assets_dir[PATH_MAX];
+
+void tn_tiled_set_assets(const char *dir)
+{
+    snprintf(assets_dir, sizeof assets_dir, "%s", dir ? dir : "");
+}
+
+/* The tileset image a new document names: assets/tilenav.png relative to
+ * the directory of out_path ("../../assets/tilenav.png"), so Tiled shows the
+ * tiles; "tilenav.png" when either cannot be resolved or the path would
+ * need escaping in XML or JSON.  (The game reads only the tiles'
+ * properties, embedded.) */
+static void tileset_image(const char *out_path, char *img, size_t cap)
+{
+    snprintf(img, cap, "tilenav.png");
+    char png[PATH_MAX + 16], a[PATH_MAX], dir[PATH_MAX], dreal[PATH_MAX];
+    if (!assets_dir[0] ||
+        snprintf(png, sizeof png, "%s/tilenav.png", assets_dir) >= (int)sizeof png)
+        return;
+    const char *slash = strrchr(out_path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else if (slash == out_path)
+        snprintf(dir, sizeof dir, "/");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - out_path), out_path);
+    if (!realpath(png, a) || !realpath(dir, dreal)) return;
+    /* drop the directories both start with, then a "../" per directory
+       of dreal's left and the rest of a (whose last name is the file) */
+    const char *pa = a + 1, *pd = dreal + 1;
+    while (*pd) {
+        size_t la = strcspn(pa, "/"), ld = strcspn(pd, "/");
+        if (la != ld || strncmp(pa, pd, la) != 0 || pa[la] != '/') break;
+        pa += la + 1;
+        pd += ld + (pd[ld] == '/');
+    }
+    char rel[PATH_MAX * 2] = "";
+    size_t n = 0;
+    for (const char *p = pd; *p; p += strcspn(p, "/"), p += (*p == '/'))
+        if (n + 4 < sizeof rel) n += (size_t)snprintf(rel + n, sizeof rel - n, "../");
+    snprintf(rel + n, sizeof rel - n, "%s", pa);
+    for (const char *p = rel; *p; p++)
+        if (strchr("\"&<>'\\", *p) || (unsigned char)*p < 0x20) return;
+    snprintf(img, cap, "%s", rel);
+}
+
 static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
 {
+    char img[PATH_MAX * 2];
+    tileset_image(d->name, img, sizeof img);
     size_t n = (size_t)w * (size_t)h;
     bool small = n <= 65536;
     uint32_t *zero = calloc(n, sizeof *zero);
@@ -3370,9 +3419,11 @@ static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
                "nextlayerid=\"3\" "
                "nextobjectid=\"1\">\n",
                w, h, TN_TILE_PX, TN_TILE_PX);
-        sb_str(b, " <tileset firstgid=\"1\" name=\"tilenav\" tilewidth=\"16\" tileheight=\"16\" "
-                  "tilecount=\"6\" columns=\"6\">\n"
-                  "  <image source=\"tilenav.png\" width=\"96\" height=\"16\"/>\n");
+        sb_fmt(b,
+               " <tileset firstgid=\"1\" name=\"tilenav\" tilewidth=\"16\" tileheight=\"16\" "
+               "tilecount=\"6\" columns=\"6\">\n"
+               "  <image source=\"%s\" width=\"96\" height=\"16\"/>\n",
+               img);
         for (int i = 0; i < 6; i++) {
             sb_fmt(b,
                    "  <tile id=\"%d\"%s%s%s>\n   <properties>\n    <property name=\"kind\" "
@@ -3410,12 +3461,14 @@ static int fresh_template(doc *d, int w, int h, int fmt, sbuf *b)
         sb_str(b, "  { \"draworder\":\"topdown\", \"id\":2, \"name\":\"tilenav\", \"objects\":[], "
                   "\"opacity\":1, "
                   "\"type\":\"objectgroup\", \"visible\":true, \"x\":0, \"y\":0 }],\n");
-        sb_str(b, " \"nextlayerid\":3, \"nextobjectid\":1, \"orientation\":\"orthogonal\", "
-                  "\"renderorder\":\"right-down\",\n"
-                  " \"tiledversion\":\"1.10.2\", \"tileheight\":16,\n"
-                  " \"tilesets\":[{ \"columns\":6, \"firstgid\":1, \"image\":\"tilenav.png\", "
-                  "\"imageheight\":16, "
-                  "\"imagewidth\":96, \"margin\":0, \"name\":\"tilenav\", \"spacing\":0, "
+        sb_fmt(b,
+               " \"nextlayerid\":3, \"nextobjectid\":1, \"orientation\":\"orthogonal\", "
+               "\"renderorder\":\"right-down\",\n"
+               " \"tiledversion\":\"1.10.2\", \"tileheight\":16,\n"
+               " \"tilesets\":[{ \"columns\":6, \"firstgid\":1, \"image\":\"%s\", "
+               "\"imageheight\":16, ",
+               img);
+        sb_str(b, "\"imagewidth\":96, \"margin\":0, \"name\":\"tilenav\", \"spacing\":0, "
                   "\"tilecount\":6, "
                   "\"tileheight\":16, \"tilewidth\":16,\n   \"tiles\":[");
         for (int i = 0; i < 6; i++)

@@ -174,6 +174,10 @@ int tn_tiled_format(const tn_map *m, const char *tmpl, size_t tmpl_len, const ch
                     const char *out_path, int fmt, char **out, size_t *out_len, char *err,
                     size_t cap);
 
+/* The game's assets directory, for the tileset image a new document names
+ * (relative to the saved file; "tilenav.png" until this is called). */
+void tn_tiled_set_assets(const char *dir);
+
 /* Save `m` as a Tiled map (format from the extension of path), loaded
  * from `source` (NULL: from `path` itself, a save over its own file).  The
  * template is `source` when it is a Tiled file of the same format (and
