@@ -23,6 +23,7 @@
 #include "tn_wenemies.h"
 #include "tn_navmesh.h"
 #include "tn_wnav.h"
+#include "tu_nav.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
 #define SHOT SHOT_PATH
@@ -1257,6 +1258,69 @@ static void test_panel_footer_fits(void **state)
     rig_close(&k);
 }
 
+/* The map view's world pixels {x0, y0, x1, y1}, as render.c reads them. */
+static void world_view(const tn_camera *c, float out[4])
+{
+    out[0] = ((float)c->view.x - (float)c->ox) / c->scale;
+    out[1] = ((float)c->view.y - (float)c->oy) / c->scale;
+    out[2] = ((float)(c->view.x + c->view.w) - (float)c->ox) / c->scale;
+    out[3] = ((float)(c->view.y + c->view.h) - (float)c->oy) / c->scale;
+}
+
+/* The flow overlay says why it is all red when the map has no destination
+ * (a playtest saw a red view and no word), and says nothing once there is
+ * one; zoomed out on a big map the caption says the arrows are hidden. */
+static void test_flow_captions(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_world *w = NULL;
+    tn_error e;
+    if (tn_failed(tn_world_create(tu_map_text("tilenav-map 1\nsize 8 4\ntiles\n"
+                                              "........\n"
+                                              ".S......\n"
+                                              "........\n"
+                                              "########\n"),
+                                  NULL, NULL, &w, &e)))
+        fail_msg("%s", e.msg);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.overlays = TN_OVERLAY_FLOW;
+    SDL_FRect av[3];
+    tn_camera c = tn_camera_make(w, &v);
+    assert_int_equal(tn_render_card_avoid(&k.g, w, &v, &c, av), 1);
+    assert_true(tn_succeeded(tn_world_edit(w, 6, 1, TN_EDIT_DEST, &e)));
+    assert_int_equal(tn_render_card_avoid(&k.g, w, &v, &c, av), 0);
+    v.overlays = 0;
+    tn_world_destroy(w);
+
+    tn_map *big = NULL; /* 600x300 tiles at the fit zoom: more than 65,536 in view */
+    assert_true(tn_succeeded(tn_map_create(600, 300, NULL, &big, NULL)));
+    for (int x = 0; x < 600; x++) tn_map_set_tile(big, x, 299, TN_TILE_BLOCK, NULL);
+    big->mark[10 * 600 + 10] = TN_MARK_DEST;
+    if (tn_failed(tn_world_create(big, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    tn_view_init(&v, w, 0);
+    v.overlays = TN_OVERLAY_FLOW;
+    v.zoom = tn_zoom_fit_all(tn_world_map(w)); /* O */
+    c = tn_camera_make(w, &v);
+    int r[4];
+    float view[4];
+    world_view(&c, view);
+    const bool shown = tn_world_flow_tiles(tn_world_flow(w), view, r);
+    printf("  600x300 map at zoom %.3f: %dx%d tiles in view, arrows %s\n", (double)c.scale,
+           r[2] - r[0] + 1, r[3] - r[1] + 1, shown ? "drawn" : "hidden");
+    assert_false(shown);
+    assert_int_equal(tn_render_card_avoid(&k.g, w, &v, &c, av), 1);
+    v.zoom = tn_zoom_fit(tn_world_map(w)); /* the default zoom: drawn, nothing to say */
+    c = tn_camera_make(w, &v);
+    world_view(&c, view);
+    assert_true(tn_world_flow_tiles(tn_world_flow(w), view, r));
+    assert_int_equal(tn_render_card_avoid(&k.g, w, &v, &c, av), 0);
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The mouse-tile readout never covers a pinned inspect card: for the
  * mouse anywhere in the map view (every 4 px), the readout stays inside
  * the view and off the card.  (The old rule, below right of the mouse
@@ -1485,6 +1549,7 @@ int main(void)
         cmocka_unit_test(test_small_shapes_as_rects),
         cmocka_unit_test(test_navmesh_layer_cached),
         cmocka_unit_test(test_help_fits_small_frames),
+        cmocka_unit_test(test_flow_captions),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),

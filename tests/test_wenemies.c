@@ -379,6 +379,7 @@ typedef struct rec_dd {
     long prims;           /* lines, rects, circles, triangles */
     float x0, y0, x1, y1; /* their extent (world px) */
     float tri_span;       /* the largest triangle's width or height */
+    float disc;           /* the largest filled circle's radius */
 } rec_dd;
 
 static void rec_pt(rec_dd *r, float x, float y)
@@ -402,10 +403,11 @@ static void rec_rect(void *u, float x, float y, float w, float h, uint32_t c, bo
 }
 static void rec_circle(void *u, float x, float y, float rad, uint32_t c, bool fill)
 {
-    (void)c, (void)fill;
+    (void)c;
     rec_dd *r = u;
     r->prims++;
     rec_pt(r, x - rad, y - rad), rec_pt(r, x + rad, y + rad);
+    if (fill) r->disc = fmaxf(r->disc, rad);
 }
 static void rec_tri(void *u, float ax, float ay, float bx, float by, float cx, float cy, uint32_t c)
 {
@@ -420,7 +422,7 @@ static void rec_tri(void *u, float ax, float ay, float bx, float by, float cx, f
 
 static rec_dd rec_draw_flow(const tn_flow *f, const float *view)
 {
-    rec_dd r = {0, INFINITY, INFINITY, -INFINITY, -INFINITY, 0};
+    rec_dd r = {0, INFINITY, INFINITY, -INFINITY, -INFINITY, 0, 0};
     tn_debug_draw dd = {&r, rec_line, rec_rect, rec_circle, rec_tri, NULL};
     tn_world_draw_flow_field(f, &dd, view);
     return r;
@@ -460,8 +462,8 @@ static void test_flow_drawn_in_view(void **state)
 }
 
 /* Zoomed out, enemies stay at least 6 screen pixels from centre to tip
- * (the reviewer saw 1-2 px dots at 0.125x); at 1x the size is the
- * enemy's own. */
+ * and the companion 3 in radius (the reviewers saw 1-2 px dots at
+ * 0.125x); at 1x the sizes are their own. */
 static void test_enemies_visible_zoomed_out(void **state)
 {
     (void)state;
@@ -475,13 +477,15 @@ static void test_enemies_visible_zoomed_out(void **state)
                              3);
     for (int i = 0; i < 90; i++) tn_world_step(w);
     const float scales[3] = {1.0f, 0.125f, 0.0f};
-    float span[3];
+    float span[3], disc[3];
     for (int k = 0; k < 3; k++) {
-        rec_dd r = {0, INFINITY, INFINITY, -INFINITY, -INFINITY, 0};
+        rec_dd r = {0, INFINITY, INFINITY, -INFINITY, -INFINITY, 0, 0};
         tn_debug_draw dd = {&r, rec_line, rec_rect, rec_circle, rec_tri, NULL};
         tn_world_draw_view(w, &dd, 0, NULL, scales[k]);
         span[k] = r.tri_span;
+        disc[k] = r.disc; /* the companion's */
     }
+    assert_true(disc[0] > 0 && disc[0] == disc[2] && disc[1] * 0.125f >= 3.0f);
     printf("  largest enemy triangle: %.1f world px at 1x, %.1f at 0.125x\n", span[0], span[1]);
     assert_true(span[0] > 0 && span[0] == span[2]); /* its own size, as with no scale */
     assert_true(span[1] * 0.125f >= 6.0f);          /* on screen at 0.125x */

@@ -158,7 +158,8 @@ static int save_map(app *a, const char *path)
             tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
         }
         tn_world_set_message_ttl(a->w, 60 * 10);
-        tn_print_shown(stderr, "tilenav: %s\n", err);
+        /* stderr gets the status line: the reason and where the edits went */
+        tn_print_shown(stderr, "tilenav: %s\n", tn_world_message_text(a->w));
         return -1;
     }
     if (rc == TN_SAVE_UNFIT && tn_world_dirty(a->w)) {

@@ -238,9 +238,10 @@ static void draw_marks(tn_gfx *g, const tn_world *w, const tn_camera *c, const t
     }
 }
 
-/* Destinations again, over the enemies that gather on them (the tile pass
- * drew them first; a ring makes them read on top of a crowd). */
-static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
+/* Spawn points and destinations again, over the enemies that gather on
+ * them (the tile pass drew them first; a dark edge makes them read on top
+ * of a crowd). */
+static void draw_marks_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
 {
     const tn_map *m = tn_world_map(w);
     const int ts = c->ts;
@@ -252,10 +253,19 @@ static void draw_dests_on_top(tn_gfx *g, const tn_world *w, const tn_camera *c)
     const float fts = (float)ms, in = (float)tn_maxi(1, ms / 6), b = (float)tn_maxi(1, ms / 12);
     for (int y = y0; y <= y1; y++)
         for (int x = x0; x <= x1; x++) {
-            if (m->mark[y * m->w + x] != TN_MARK_DEST || m->tile[y * m->w + x] != TN_TILE_EMPTY)
+            const int mk = m->mark[y * m->w + x];
+            if ((mk != TN_MARK_DEST && mk != TN_MARK_SPAWN) ||
+                m->tile[y * m->w + x] != TN_TILE_EMPTY)
                 continue;
             float cx = (float)(c->ox + x * ts) + (float)ts * 0.5f,
                   cy = (float)(c->oy + y * ts) + (float)ts * 0.5f;
+            if (mk == TN_MARK_SPAWN) {
+                const float h = fts * 0.5f - in;
+                tn_gfx_rect(g, cx - h - b, cy - h - b, 2 * (h + b), 2 * (h + b), 0x1a0a08ffu);
+                tn_gfx_rect(g, cx - h, cy - h, 2 * h, 2 * h, TN_COL_SPAWN_EDGE);
+                tn_gfx_rect(g, cx - h + b, cy - h + b, 2 * (h - b), 2 * (h - b), TN_COL_SPAWN);
+                continue;
+            }
             float rad = fts * 0.5f - in * 0.5f;
             tn_gfx_ring(g, cx, cy, rad + b, 2.0f * b + 1.0f, 0x0b1a12ffu);
             tn_gfx_circle(g, cx, cy, rad, TN_COL_DEST);
@@ -283,6 +293,7 @@ static void draw_note(tn_gfx *g, const tn_camera *c, int k, const char *note)
 
 #define FLOW8_NOTE \
     "8-connected field: display only (enemies fly the 4-connected one; Y switches back)"
+#define NO_DEST_NOTE "flow field: no destination yet, so no tile has a path (tool 5 places one)"
 #define FLOW8_OFF_NOTE "8-connected field: none above 512x512 tiles (the 4-connected one shown)"
 
 /* Screen rectangle r as world pixels {x0, y0, x1, y1} under camera c. */
@@ -305,7 +316,9 @@ static int view_notes(const tn_world *w, const tn_view *v, const tn_camera *c, c
     if ((overlays & TN_OVERLAY_FLOW) && f) {
         float view[4];
         world_rect(c, c->view, view);
-        if (!tn_world_flow_tiles(f, view, r)) {
+        if (tn_world_destinations(w) == 0) {
+            note[n++] = NO_DEST_NOTE;
+        } else if (!tn_world_flow_tiles(f, view, r)) {
             snprintf(buf, cap, "flow arrows hidden: %dx%d tiles in view, drawn up to %ld: zoom in",
                      r[2] - r[0] + 1, r[3] - r[1] + 1, TN_WORLD_FLOW_ARROWS_MAX);
             note[n++] = buf;
@@ -345,6 +358,11 @@ static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const
     float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
     float bw = (float)tn_world_character(w)->w * (float)c->ts,
           bh = (float)tn_world_character(w)->h * (float)c->ts;
+    if (fminf(bw, bh) < 6.0f) { /* zoomed out: at least 6 px across, about its centre */
+        const float k = 6.0f / fminf(bw, bh);
+        x -= bw * (k - 1.0f) * 0.5f, y -= bh * (k - 1.0f) * 0.5f;
+        bw *= k, bh *= k;
+    }
     x = floorf(x + 0.5f);
     y = floorf(y + 0.5f);
     float e = (float)tn_maxi(1, c->ts / 10);
@@ -859,7 +877,7 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
     tn_world_draw_view(w, &dd, overlays, view, c.scale); /* the world pixels in the map view */
     if (tn_playback_visible(v->pb, v->overlays)) draw_playback_marks(g, w, v->pb, &c);
-    draw_dests_on_top(g, w, &c);
+    draw_marks_on_top(g, w, &c);
     draw_character(g, w, v, &c);
     /* (the 8-connected note: tn_enemy flies tile edge to tile edge, so
      * 4-connected steps only) */

@@ -5,6 +5,7 @@
 #include "ui.h"
 
 #include "control.h"
+#include "tn_wbots.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -292,9 +293,11 @@ void tn_ui_panel_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
         bool hot = v->hot_slider == i || v->drag_slider == i;
         char label[64], value[48];
         tn_ui_param_label(p->name, label, sizeof label);
-        if (on)
-            format_value(p, val, value, sizeof value);
-        else
+        if (on) format_value(p, val, value, sizeof value);
+        if (on && strcmp(p->name, "planner") == 0 && val <= 0.5 &&
+            strcmp(tn_wbots_planner_in_effect(w), "graph") == 0)
+            snprintf(value, sizeof value, "classic (off here: graph)"); /* map over 512x512 */
+        else if (!on)
             snprintf(value, sizeof value, "not available");
         uint32_t tc = on ? (hot ? 0xffffffffu : TN_COL_TEXT) : TN_COL_TEXT_OFF;
         bool tight = r.h < 30; /* a short frame: 12 px labels over the track */
@@ -626,6 +629,7 @@ enum {
     LG_SIGHT,
     LG_LOST,
     LG_SEEN,
+    LG_ROUTE,
     LG_WANDERER,
     LG_SPLINE,
     LG_TARGET,
@@ -672,6 +676,7 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "line of sight: sees you",
     "line of sight: lost you",
     "where it last saw you",
+    "its route: searching (gold) / fetching",
     "wanderer",
     "waypoints and spline",
     "wanderers' target",
@@ -809,6 +814,12 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
     case LG_SEEN:
         tn_gfx_line(g, cx - 4, cy - 4, cx + 4, cy + 4, 1.5f, 0xffd040ffu);
         tn_gfx_line(g, cx - 4, cy + 4, cx + 4, cy - 4, 1.5f, 0xffd040ffu);
+        break;
+    case LG_ROUTE: /* the companion's path corners, as tn_wagents.c draws them */
+        tn_gfx_line(g, x, cy - 3, cx, cy - 3, 1.5f, 0xffd040ffu);
+        tn_gfx_circle(g, cx, cy - 3, 2, 0xffd040ffu);
+        tn_gfx_line(g, cx, cy + 3, x + s, cy + 3, 1.5f, 0xc090ffffu);
+        tn_gfx_circle(g, x + s, cy + 3, 2, 0xc090ffffu);
         break;
     case LG_WANDERER:
         tn_gfx_circle(g, cx, cy, 5.5f, 0x1c3212ffu);

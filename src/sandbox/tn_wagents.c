@@ -514,7 +514,7 @@ static void draw_spline(const tn_debug_draw *dd, const tn_wander_seg *seg, uint3
 }
 
 static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debug_draw *dd,
-                           unsigned overlays)
+                           float rmin, unsigned overlays)
 {
     const tn_companion *c = &s->companion;
     const tn_companion_params *p = &s->cparams;
@@ -550,12 +550,13 @@ static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debu
     uint32_t rim = c->state == TN_COMPANION_SEARCH  ? COL_SEARCH
                    : c->state == TN_COMPANION_FETCH ? COL_FETCH
                                                     : COL_COMPANION_EDGE;
-    tn_dd_circle(dd, c->x, c->y, p->half + 1.5f, rim, true);
-    tn_dd_circle(dd, c->x, c->y, p->half, COL_COMPANION, true);
+    const float r = fmaxf(p->half, rmin);
+    tn_dd_circle(dd, c->x, c->y, r + fmaxf(1.5f, r * 0.3f), rim, true);
+    tn_dd_circle(dd, c->x, c->y, r, COL_COMPANION, true);
 }
 
 static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debug_draw *dd,
-                           unsigned overlays)
+                           float rmin, unsigned overlays)
 {
     const float half = s->wparams.half;
     if (overlays & TN_OVERLAY_WANDERERS && s->nwanderers > 0) {
@@ -602,8 +603,9 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
     }
     for (int i = 0; i < s->nwanderers; i++) {
         const tn_wanderer *a = &s->wanderers[i];
-        tn_dd_circle(dd, a->x, a->y, half + 1.0f, COL_WANDERER_EDGE, true);
-        tn_dd_circle(dd, a->x, a->y, half, COL_WANDERER, true);
+        const float r = fmaxf(half, rmin);
+        tn_dd_circle(dd, a->x, a->y, r + fmaxf(1.0f, r * 0.25f), COL_WANDERER_EDGE, true);
+        tn_dd_circle(dd, a->x, a->y, r, COL_WANDERER, true);
         /* The heading: a short tick. */
         float hx = cosf(a->heading), hy = sinf(a->heading);
         tn_dd_line(dd, a->x, a->y, a->x + hx * (half + 3.0f), a->y + hy * (half + 3.0f),
@@ -611,12 +613,15 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
     }
 }
 
-void tn_wagents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays)
+void tn_wagents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays, float scale)
 {
     const tn_wagents *s = tn_wagents_of(w);
     if (!s) return;
-    draw_wanderers(w, s, dd, overlays);
-    if (s->has_companion) draw_companion(w, s, dd, overlays);
+    /* zoomed out, discs at least 3 screen pixels in radius (they were
+       single pixels at 1/8x) */
+    const float rmin = scale > 0.0f ? 3.0f / scale : 0.0f;
+    draw_wanderers(w, s, dd, rmin, overlays);
+    if (s->has_companion) draw_companion(w, s, dd, rmin, overlays);
 }
 
 /* ---- invariants ------------------------------------------------------------------- */

@@ -338,6 +338,12 @@ const tn_flow *tn_world_flow(const tn_world *w)
     return s ? s->flow : NULL;
 }
 
+int tn_world_destinations(const tn_world *w)
+{
+    const tn_wenemies *s = tn_wenemies_of(w);
+    return s ? s->ndests : 0;
+}
+
 /* Enemies are drawn at least this large on screen (centre to tip, px) */
 #define ENEMY_MIN_PX 6.0f
 

@@ -520,7 +520,8 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
         snprintf(ms, sizeof ms, ", %s in %.2f ms", v.last_local ? "updated" : "built", s->build_ms);
     char path[112] = "";
     if (s->has_path)
-        snprintf(path, sizeof path, " | path %d points, %.1f tiles%s", s->npath,
+        snprintf(path, sizeof path, " | path %d points%s, %.1f tiles%s", s->npath,
+                 s->agent_radius > 0.0f && s->npath > 2 ? " (arcs included)" : "",
                  s->path_len / TN_TILE_PX, s->partial ? " (partial: goal unreachable)" : "");
     return snprintf(buf, cap, "navmesh: %d triangle%s, %d region%s%s%s", v.nfree,
                     v.nfree == 1 ? "" : "s", v.nregions, v.nregions == 1 ? "" : "s", ms, path);

@@ -893,7 +893,7 @@ void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned ove
     tn_wbots_draw(w, dd, overlays, view);
     tn_wenemies_draw(w, dd, overlays, view, scale);
     tn_wnav_draw(w, dd, overlays);
-    tn_wagents_draw(w, dd, overlays);
+    tn_wagents_draw(w, dd, overlays, scale);
 }
 
 tn_status tn_world_check(const tn_world *w, tn_error *err)

@@ -209,7 +209,8 @@ void tn_world_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
  * unknown).  The surface-graph overlay draws the edges that take off in
  * (and near) the view, up to 300, rather than 300 spread over the whole
  * graph, most of them off screen on a large map; enemies are drawn at least
- * 6 screen pixels from centre to tip (zoomed out they were dots). */
+ * 6 screen pixels from centre to tip, the companion and wanderers at least 3
+ * in radius (zoomed out they were dots). */
 void tn_world_draw_view(const tn_world *w, const tn_debug_draw *dd, unsigned overlays,
                         const float *view, float scale);
 /* The navmesh overlay's mesh layer alone: free triangles by region, their
@@ -234,6 +235,8 @@ void tn_world_draw_flow_field(const tn_flow *f, const tn_debug_draw *dd, const f
 bool tn_world_flow_tiles(const tn_flow *f, const float *view, int r[4]);
 /* The enemies' (4-connected) flow field; NULL without one. */
 const tn_flow *tn_world_flow(const tn_world *w);
+/* The destinations on the map (0: the field leads nowhere, all red). */
+int tn_world_destinations(const tn_world *w);
 /* Changes whenever tn_world_draw_navmesh_layer would draw differently
  * (mesh revision and agent radius), and differs between any two meshes the
  * process made (a new world in a freed one's memory, with the same map

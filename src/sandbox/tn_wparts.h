@@ -92,7 +92,7 @@ void tn_wagents_on_edit(tn_world *w, int x, int y);
 tn_status tn_wagents_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err);
 int tn_wagents_json(const tn_world *w, char *buf, size_t cap);
 int tn_wagents_hud(const tn_world *w, char *buf, size_t cap);
-void tn_wagents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays);
+void tn_wagents_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays, float scale);
 tn_status tn_wagents_check(const tn_world *w, tn_error *err);
 
 #endif
