@@ -457,6 +457,14 @@ static void test_flow_drawn_in_view(void **state)
                 more[4] = {0, 0, 257 * T - 1, 256 * T - 1};
     assert_true(tn_world_flow_tiles(f, big, r));
     assert_false(tn_world_flow_tiles(f, more, r));
+    /* views no int holds (a robustness review: the cast overflowed and said
+       "nothing in view"): clamped to the field */
+    const float huge[4] = {-1e30f, -INFINITY, 1e30f, INFINITY};
+    assert_false(tn_world_flow_tiles(f, huge, r));
+    assert_int_equal(r[0], 0), assert_int_equal(r[2], 299), assert_int_equal(r[3], 299);
+    const float nan4[4] = {NAN, NAN, NAN, NAN};
+    assert_true(tn_world_flow_tiles(f, nan4, r)); /* nothing in it */
+    assert_int_equal(rec_draw_flow(f, nan4).prims, 0);
     tn_flow_destroy(f);
     tn_map_destroy(m);
 }

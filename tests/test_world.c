@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tn_wnav.h"
+#include "tn_wparts.h"
 #include "tn_world.h"
 
 /* Names (a map's, a save's, a Tiled object's) go into messages as the
@@ -552,6 +553,60 @@ static void test_big_sparse_map_has_navmesh(void **state)
     tn_world_destroy(w);
 }
 
+/* An edit whose outlines outgrow the navmesh's memory limit turns it off
+ * like a map over the limit (a robustness review found an empty mesh left
+ * in place: the companion beside the character lost sight of it, the HUD
+ * said "0 triangles"); edits that take the outlines away turn it on again.
+ * The map is written straight into the world's map, then one edit tells it
+ * (70,000 clicks would take a minute). */
+static void test_navmesh_off_and_on_by_edits(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(600, 480, NULL, &m, NULL)));
+    for (int x = 0; x < 600; x++) tn_map_set_tile(m, x, 479, TN_TILE_BLOCK, NULL);
+    for (int y = 0; y < 200; y++) /* ~60,000 outline points: on */
+        for (int x = (y & 1); x < 600; x += 2) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+    m->start_x = 10;
+    m->start_y = 478;
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    char hud[1024], json[4096];
+    tn_world_hud(w, hud, sizeof hud);
+    assert_null(strstr(hud, "navmesh: off"));
+    for (int y = 200; y < 420; y++) /* to ~130,000 points: past 160 MB */
+        for (int x = (y & 1); x < 600; x += 2) tn_map_set_tile(m, x, y, TN_TILE_BLOCK, NULL);
+    tn_map_set_tile(m, 0, 200, TN_TILE_EMPTY, NULL);
+    assert_true(tn_succeeded(tn_world_edit(w, 0, 200, TN_EDIT_BLOCK, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "navmesh: the map's outlines now need about"));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_non_null(strstr(hud, "navmesh: off (would need about "));
+    for (int i = 0; i < 3; i++) tn_world_step(w);
+    tn_world_json(w, json, sizeof json);
+    assert_non_null(strstr(json, "\"off\":true}"));
+    assert_non_null(strstr(json, "\"sees_character\":true"));   /* by the tiles */
+    if (tn_failed(tn_wnav_check(w, &e))) fail_msg("%s", e.msg); /* (the map was written) */
+    tn_world_message(w, "-");
+    assert_true(tn_succeeded(tn_world_edit(w, 0, 200, TN_EDIT_BLOCK, &e))); /* still off */
+    assert_string_equal(tn_world_message_text(w), "-");                     /* (said once) */
+    for (int y = 100; y < 420; y++) /* most of it away: on again */
+        for (int x = 0; x < 600; x++) tn_map_set_tile(m, x, y, TN_TILE_EMPTY, NULL);
+    tn_map_set_tile(m, 5, 100, TN_TILE_BLOCK, NULL);
+    assert_true(tn_succeeded(tn_world_edit(w, 5, 100, TN_EDIT_BLOCK, &e)));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "navmesh: on again"));
+    tn_world_hud(w, hud, sizeof hud);
+    assert_null(strstr(hud, "navmesh: off"));
+    tn_world_json(w, json, sizeof json);
+    assert_null(strstr(json, "\"off\":true}"));
+    tn_world_set_tool(w, TN_TOOL_NAVPATH);
+    if (tn_failed(tn_world_click(w, 300, 470, TN_CLICK_LEFT, false, &e))) fail_msg("%s", e.msg);
+    if (tn_failed(tn_wnav_check(w, &e))) fail_msg("%s", e.msg); /* (the map was written) */
+    tn_world_destroy(w);
+}
+
 /* The reference: the ring-by-ring scan the world used before (cubic on a
  * map where nothing fits), kept here to check the one-pass search. */
 static bool ref_box_fits(const tn_map *m, int tx, int ty, int w, int h)
@@ -729,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_replace_map_says_what_is_off),
         cmocka_unit_test(test_large_map_degrades),
         cmocka_unit_test(test_big_sparse_map_has_navmesh),
+        cmocka_unit_test(test_navmesh_off_and_on_by_edits),
         cmocka_unit_test(test_placement_matches_ring_scan),
         cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),

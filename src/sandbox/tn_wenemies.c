@@ -274,11 +274,15 @@ bool tn_world_flow_tiles(const tn_flow *f, const float *view, int r[4])
 {
     const float T = (float)TN_TILE_PX;
     r[0] = 0, r[1] = 0, r[2] = f->w - 1, r[3] = f->h - 1;
-    if (view) {
-        r[0] = tn_maxi(r[0], (int)floorf(view[0] / T));
-        r[1] = tn_maxi(r[1], (int)floorf(view[1] / T));
-        r[2] = tn_mini(r[2], (int)floorf(view[2] / T));
-        r[3] = tn_mini(r[3], (int)floorf(view[3] / T));
+    if (view) { /* clamped as floats first: a huge, infinite or NaN view has no int */
+        const float lo[2] = {-1.0f, -1.0f}, hi[2] = {(float)f->w, (float)f->h};
+        int t[4];
+        for (int k = 0; k < 4; k++) {
+            const float v = fminf(fmaxf(floorf(view[k] / T), lo[k & 1]), hi[k & 1]);
+            t[k] = (int)v; /* (fmaxf of NaN is the other: -1) */
+        }
+        r[0] = tn_maxi(r[0], t[0]), r[1] = tn_maxi(r[1], t[1]);
+        r[2] = tn_mini(r[2], t[2]), r[3] = tn_mini(r[3], t[3]);
     }
     if (r[0] > r[2] || r[1] > r[3]) return true; /* nothing in view: nothing to hide */
     return (long)(r[2] - r[0] + 1) * (r[3] - r[1] + 1) <= TN_WORLD_FLOW_ARROWS_MAX;

@@ -34,7 +34,10 @@ struct tn_wnav {
     int refits;         /* times the mesh was sized to the map (mesh_fit) */
 };
 
-static struct tn_wnav *nav_of(const tn_world *w) { return w->nav; }
+/* The navmesh part when it has a mesh; NULL when it is off (a map over the
+ * limits, or an edit made its outlines outgrow them: then w->nav stays, with
+ * its agent radius, and no mesh until edits take outlines away). */
+static struct tn_wnav *nav_of(const tn_world *w) { return w->nav && w->nav->mesh ? w->nav : NULL; }
 
 const tn_navmesh *tn_wnav_mesh(const tn_world *w) { return w && w->nav ? w->nav->mesh : NULL; }
 tn_navquery *tn_wnav_query(tn_world *w) { return w && w->nav ? w->nav->query : NULL; }
@@ -225,56 +228,91 @@ static long nav_bytes(const tn_map *m, const tn_navmesh_config *cfg)
     return 1150L * cfg->max_points + 16L * cfg->max_segments + (long)m->w * m->h + (2L << 20);
 }
 
-static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
+/* The mesh config for the map: NAV_HEADROOM over its outlines, none when
+ * that would pass the limit (a refit then comes sooner); *need its bytes. */
+static tn_navmesh_config fit_config(const tn_map *m, long *need)
 {
-    tn_navmesh_config cfg = tn_navmesh_config_for_map(w->map, NAV_HEADROOM);
-    const long need = nav_bytes(w->map, &cfg);
-    if (need > NAV_MEM_MAX) /* an edit made outlines beyond the limit */
-        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
-                            "the map's outlines now need about %ld MB (limit %ld MB): no mesh "
-                            "until edits take some away",
-                            need >> 20, NAV_MEM_MAX >> 20);
-    cfg.tile_size = (float)TN_TILE_PX;
-    tn_navmesh *mesh = NULL;
-    tn_navquery *query = NULL;
-    tn_status st = tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, &mesh, err);
-    if (tn_succeeded(st)) st = tn_navquery_create(mesh, &w->alloc, &query, err);
-    /* A corridor has at most one triangle per triangle (2 per point); a
-     * radius path adds a few arc points per corner it turns around. */
-    int cap = 8 * cfg.max_points + 16;
-    float *scratch = tn_alloc_array(&w->alloc, (size_t)cap, 2 * sizeof(float));
-    float *path = tn_alloc_array(&w->alloc, (size_t)cap, 2 * sizeof(float));
-    int32_t *corr = tn_alloc_array(&w->alloc, (size_t)cap, sizeof(int32_t));
-    if (tn_failed(st) || !scratch || !path || !corr) {
-        tn_navquery_destroy(query);
-        tn_navmesh_destroy(mesh);
-        tn_free(&w->alloc, scratch);
-        tn_free(&w->alloc, path);
-        tn_free(&w->alloc, corr);
-        if (tn_failed(st)) return st;
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "out of memory for the navmesh of a %dx%d map", w->map->w, w->map->h);
+    tn_navmesh_config cfg = tn_navmesh_config_for_map(m, NAV_HEADROOM);
+    *need = nav_bytes(m, &cfg);
+    if (*need > NAV_MEM_MAX) {
+        cfg = tn_navmesh_config_for_map(m, 0.0f);
+        *need = nav_bytes(m, &cfg);
     }
-    if (s->has_path && s->npath <= cap && s->ncorr <= cap) {
-        memcpy(path, s->path, sizeof(float) * 2 * (size_t)s->npath);
-        memcpy(corr, s->corr, sizeof(int32_t) * (size_t)s->ncorr);
-    } else {
-        s->has_path = false;
-        s->npath = s->ncorr = 0;
-    }
+    return cfg;
+}
+
+static void free_mesh(tn_world *w, struct tn_wnav *s)
+{
     tn_navquery_destroy(s->query);
     tn_navmesh_destroy(s->mesh);
     tn_free(&w->alloc, s->scratch);
     tn_free(&w->alloc, s->path);
     tn_free(&w->alloc, s->corr);
-    s->mesh = mesh;
-    s->query = query;
-    s->cap = cap;
-    s->scratch = scratch;
-    s->path = path;
-    s->corr = corr;
-    s->refits++;
-    return TN_OK;
+    s->query = NULL;
+    s->mesh = NULL;
+    s->scratch = s->path = NULL;
+    s->corr = NULL;
+}
+
+/* (Re)makes the mesh, its query object and the path buffers for the map,
+ * the old ones freed first (memory never holds both: a refit at the limit
+ * would need 160 MB more); the navpath tool's path is kept through a copy.
+ * Fails over the limit (w->nav_off_mb says by how much) or out of memory,
+ * leaving no mesh: the navmesh is then off (nav_of is NULL). */
+static tn_status mesh_fit(tn_world *w, struct tn_wnav *s, tn_error *err)
+{
+    long need;
+    tn_navmesh_config cfg = fit_config(w->map, &need);
+    float *kp = NULL;
+    int32_t *kc = NULL;
+    if (s->has_path && need <= NAV_MEM_MAX) {
+        kp = tn_alloc_array(&w->alloc, (size_t)s->npath + 1, 2 * sizeof(float));
+        kc = tn_alloc_array(&w->alloc, (size_t)s->ncorr + 1, sizeof(int32_t));
+        if (kp && kc) {
+            memcpy(kp, s->path, sizeof(float) * 2 * (size_t)s->npath);
+            memcpy(kc, s->corr, sizeof(int32_t) * (size_t)s->ncorr);
+        }
+    }
+    const bool kept = kp && kc;
+    free_mesh(w, s);
+    if (!kept) {
+        s->has_path = false;
+        s->npath = s->ncorr = 0;
+    }
+    tn_status st = TN_OK;
+    if (need > NAV_MEM_MAX) { /* an edit made outlines beyond the limit */
+        w->nav_off_mb = need >> 20;
+        st = tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
+                          "the map's outlines now need about %ld MB (limit %ld MB): off until "
+                          "edits take some away",
+                          need >> 20, NAV_MEM_MAX >> 20);
+    } else {
+        w->nav_off_mb = 0;
+        cfg.tile_size = (float)TN_TILE_PX;
+        st = tn_navmesh_create(w->map->w, w->map->h, &cfg, &w->alloc, &s->mesh, err);
+        if (tn_succeeded(st)) st = tn_navquery_create(s->mesh, &w->alloc, &s->query, err);
+        /* A corridor has at most one triangle per triangle (2 per point); a
+         * radius path adds a few arc points per corner it turns around. */
+        s->cap = 8 * cfg.max_points + 16;
+        s->scratch = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
+        s->path = tn_alloc_array(&w->alloc, (size_t)s->cap, 2 * sizeof(float));
+        s->corr = tn_alloc_array(&w->alloc, (size_t)s->cap, sizeof(int32_t));
+        if (tn_succeeded(st) && (!s->scratch || !s->path || !s->corr))
+            st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                              "out of memory for the navmesh of a %dx%d map", w->map->w, w->map->h);
+        if (tn_failed(st)) free_mesh(w, s);
+    }
+    if (tn_succeeded(st) && kept && s->npath <= s->cap && s->ncorr <= s->cap) {
+        memcpy(s->path, kp, sizeof(float) * 2 * (size_t)s->npath);
+        memcpy(s->corr, kc, sizeof(int32_t) * (size_t)s->ncorr);
+    } else {
+        s->has_path = false;
+        s->npath = s->ncorr = 0;
+    }
+    tn_free(&w->alloc, kp);
+    tn_free(&w->alloc, kc);
+    if (tn_succeeded(st)) s->refits++;
+    return st;
 }
 
 /* Full build (x < 0) or the local update around tile (x, y); an edit that
@@ -283,14 +321,24 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 {
     tn_error err;
     double t0 = w->clock ? w->clock() : 0.0;
-    tn_status st = x < 0 || s->build_failed ? tn_navmesh_build(s->mesh, w->map, &err)
-                                            : tn_navmesh_update_tile(s->mesh, w->map, x, y, &err);
-    if (tn_failed(st) && tn_status_detail(st, TN_CAPACITY) && tn_succeeded(mesh_fit(w, s, &err)))
-        st = tn_navmesh_build(s->mesh, w->map, &err);
+    const bool was_off = !s->mesh;
+    bool fresh = was_off; /* a mesh made now is built whole */
+    tn_status st = was_off                    ? mesh_fit(w, s, &err) /* back when it fits */
+                   : x < 0 || s->build_failed ? tn_navmesh_build(s->mesh, w->map, &err)
+                                              : tn_navmesh_update_tile(s->mesh, w->map, x, y, &err);
+    if (!fresh && tn_failed(st) && tn_status_detail(st, TN_CAPACITY)) {
+        st = mesh_fit(w, s, &err); /* outgrew it: sized to the map again */
+        fresh = true;
+    }
+    if (fresh && tn_succeeded(st)) st = tn_navmesh_build(s->mesh, w->map, &err);
     s->build_ms = w->clock ? (w->clock() - t0) * 1e3 : -1.0;
     s->revision = ++w->nav_revisions; /* on from the last map's: never seen before */
     s->build_failed = tn_failed(st);
-    if (s->build_failed) tn_world_message(w, "navmesh: %s", err.msg);
+    if (s->build_failed && !(was_off && !s->mesh)) /* (said once while it stays off) */
+        tn_world_message(w, "navmesh: %s", err.msg);
+    if (was_off && s->mesh && !s->build_failed)
+        tn_world_message(w, "navmesh: on again, the map's outlines fit");
+    if (!s->mesh) return; /* off: nothing to re-plan */
     const bool was_partial = s->partial;
     if (s->has_path) {
         tn_status st2 = replan_tool_path(s);
@@ -308,13 +356,9 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
 
 void tn_wnav_destroy(tn_world *w)
 {
-    struct tn_wnav *s = nav_of(w);
+    struct tn_wnav *s = w->nav; /* (with a mesh or not) */
     if (!s) return;
-    tn_navquery_destroy(s->query);
-    tn_navmesh_destroy(s->mesh);
-    tn_free(&w->alloc, s->scratch);
-    tn_free(&w->alloc, s->path);
-    tn_free(&w->alloc, s->corr);
+    free_mesh(w, s);
     tn_free(&w->alloc, s);
     w->nav = NULL;
 }
@@ -322,7 +366,9 @@ void tn_wnav_destroy(tn_world *w)
 /* Why the navmesh is off (w->nav is NULL), for messages. */
 static void off_why(const tn_world *w, char *buf, size_t cap)
 {
-    if ((long)w->map->w * w->map->h > MAX_NAV_TILES)
+    if (w->nav && w->nav_off_mb == 0) /* its refit found no memory */
+        snprintf(buf, cap, "out of memory for this %dx%d map's mesh", w->map->w, w->map->h);
+    else if ((long)w->map->w * w->map->h > MAX_NAV_TILES)
         snprintf(buf, cap, "this %dx%d map is larger than %ld tiles", w->map->w, w->map->h,
                  MAX_NAV_TILES);
     else
@@ -338,8 +384,8 @@ tn_status tn_wnav_create(tn_world *w, tn_error *err)
                          w->map->w, w->map->h, MAX_NAV_TILES);
         return TN_OK; /* w->nav stays NULL: every query answers "no" */
     }
-    const tn_navmesh_config cfg = tn_navmesh_config_for_map(w->map, NAV_HEADROOM);
-    const long need = nav_bytes(w->map, &cfg);
+    long need;
+    fit_config(w->map, &need);
     if (need > NAV_MEM_MAX) {
         w->nav_off_mb = need >> 20;
         char why[160];
@@ -409,9 +455,9 @@ bool tn_wnav_get_agent_radius(const tn_world *w, double *value)
 
 void tn_wnav_on_edit(tn_world *w, int x, int y)
 {
-    struct tn_wnav *s = nav_of(w);
+    struct tn_wnav *s = w->nav; /* off since an edit outgrew the limit: tried again */
     if (!s) return;
-    if (x >= 0 && !s->build_failed &&
+    if (x >= 0 && s->mesh && !s->build_failed &&
         tn_navmesh_tile_free(s->mesh, x, y) == (tn_map_tile(w->map, x, y) != TN_TILE_BLOCK))
         return; /* free space unchanged (a mark or a one-way platform) */
     rebuild(w, s, x, y);
@@ -512,6 +558,7 @@ int tn_wnav_hud(const tn_world *w, char *buf, size_t cap)
     const struct tn_wnav *s = nav_of(w);
     if (!s && w->nav_off_mb > 0)
         return snprintf(buf, cap, "navmesh: off (would need about %ld MB)", w->nav_off_mb);
+    if (!s && w->nav) return snprintf(buf, cap, "navmesh: off (out of memory)");
     if (!s) return snprintf(buf, cap, "navmesh: off (map larger than %ld tiles)", MAX_NAV_TILES);
     tn_navmesh_view v;
     tn_navmesh_get_view(s->mesh, &v);
