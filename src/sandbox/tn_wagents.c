@@ -551,7 +551,7 @@ static void draw_companion(const tn_world *w, const tn_wagents *s, const tn_debu
                    : c->state == TN_COMPANION_FETCH ? COL_FETCH
                                                     : COL_COMPANION_EDGE;
     const float r = fmaxf(p->half, rmin);
-    tn_dd_circle(dd, c->x, c->y, r + fmaxf(1.5f, r * 0.3f), rim, true);
+    tn_dd_circle(dd, c->x, c->y, r + 1.5f + (r - p->half) * 0.3f, rim, true);
     tn_dd_circle(dd, c->x, c->y, r, COL_COMPANION, true);
 }
 
@@ -604,7 +604,7 @@ static void draw_wanderers(const tn_world *w, const tn_wagents *s, const tn_debu
     for (int i = 0; i < s->nwanderers; i++) {
         const tn_wanderer *a = &s->wanderers[i];
         const float r = fmaxf(half, rmin);
-        tn_dd_circle(dd, a->x, a->y, r + fmaxf(1.0f, r * 0.25f), COL_WANDERER_EDGE, true);
+        tn_dd_circle(dd, a->x, a->y, r + 1.0f + (r - half) * 0.25f, COL_WANDERER_EDGE, true);
         tn_dd_circle(dd, a->x, a->y, r, COL_WANDERER, true);
         /* The heading: a short tick. */
         float hx = cosf(a->heading), hy = sinf(a->heading);

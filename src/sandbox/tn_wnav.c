@@ -363,7 +363,7 @@ void tn_wnav_destroy(tn_world *w)
     w->nav = NULL;
 }
 
-/* Why the navmesh is off (w->nav is NULL), for messages. */
+/* Why the navmesh is off (nav_of is NULL), for messages. */
 static void off_why(const tn_world *w, char *buf, size_t cap)
 {
     if (w->nav && w->nav_off_mb == 0) /* its refit found no memory */
