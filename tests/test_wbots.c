@@ -141,8 +141,10 @@ static void test_idle_json_and_hud(void **state)
     tn_bot_info first = go(w, 5);
     tn_world_hud(w, hud, sizeof hud);
     char want[96];
-    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, %d states | search n/a", first.goal_x,
-             first.goal_y, first.raw_nodes, first.expanded);
+    snprintf(want, sizeof want, "goto (%d,%d): %d tiles, ", first.goal_x, first.goal_y,
+             first.raw_nodes);
+    assert_non_null(strstr(hud, want));
+    snprintf(want, sizeof want, " frames, %d states | search n/a", first.expanded);
     assert_non_null(strstr(hud, want));
     /* an edit under the plan: the HUD labels the re-plan with its count and
      * reason and keeps the click's own numbers */
@@ -153,11 +155,45 @@ static void test_idle_json_and_hud(void **state)
     assert_int_equal(again.replans, 1);
     assert_string_equal(again.plan_reason, "map edited");
     tn_world_hud(w, hud, sizeof hud);
-    snprintf(want, sizeof want,
-             "goto (%d,%d): %d tiles, %d states | re-plan 1 (map edited): ", first.goal_x,
-             first.goal_y, first.raw_nodes, first.expanded);
+    snprintf(want, sizeof want, " frames, %d states | re-plan 1 (map edited): ", first.expanded);
     assert_non_null(strstr(hud, want));
     tn_world_destroy(w);
+}
+
+/* The frames of the HUD's classic answer (a classic bot's run of the plan
+ * under the physics, beside the graph's simulated plan frames) are the
+ * frames the character's own classic trip then takes, step for step. */
+static void test_classic_answer_frames_are_the_trip(void **state)
+{
+    (void)state;
+    const char *maps[] = {"tests/data/path_gap.map", "tests/data/path_ledge4.map", "maps/demo.map"};
+    for (int k = 0; k < 3; k++) {
+        tn_world *w = world(maps[k]);
+        assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL))); /* classic */
+        tn_world_step(w);
+        int dx, dy;
+        dest_of(w, &dx, &dy);
+        if (k == 2) dx = 70, dy = 10; /* demo: a far ledge up right */
+        assert_true(tn_succeeded(tn_world_set_tool(w, TN_TOOL_GOTO)));
+        assert_true(tn_succeeded(tn_world_click(w, dx, dy, TN_CLICK_LEFT, false, NULL)));
+        char hud[512];
+        tn_world_hud(w, hud, sizeof hud);
+        const char *g = strstr(hud, "goto (");
+        assert_non_null(g);
+        int gx, gy, tiles, frames = -1;
+        if (sscanf(g, "goto (%d,%d): %d tiles, %d frames", &gx, &gy, &tiles, &frames) != 4)
+            fail_msg("%s: HUD: %s", maps[k], hud);
+        const tn_bot *bot = tn_wbots_character_bot(w);
+        int steps = 0;
+        while (tn_bot_active(bot) && steps < 100000) {
+            tn_world_step(w);
+            steps++;
+        }
+        if (tn_bot_get_info(bot).state != TN_BOT_ARRIVED || steps != frames)
+            fail_msg("%s: goto (%d,%d): the HUD said %d frames, the trip took %d (%s)", maps[k], gx,
+                     gy, frames, steps, tn_bot_state_name(tn_bot_get_info(bot).state));
+        tn_world_destroy(w);
+    }
 }
 
 static double fake_now;
@@ -200,7 +236,9 @@ static void test_hud_compares_planners(void **state)
     char hud[512];
     tn_world_hud(w, hud, sizeof hud);
     assert_non_null(strstr(hud, "bot [graph]"));
-    assert_non_null(strstr(hud, " | classic: found, 3 tiles, 25 us"));
+    /* its frames: a classic bot's run of the plan (test_classic_answer_frames_are_the_trip) */
+    if (!strstr(hud, " | classic: found, 3 tiles, ") || !strstr(hud, " frames, 25 us"))
+        fail_msg("HUD: %s", hud);
     assert_null(strstr(hud, "partial"));
     /* a walk on the floor: one leg, in the singular */
     if (!strstr(hud, " frames, 1 leg | 2 nodes | search ")) fail_msg("HUD: %s", hud);
@@ -224,8 +262,8 @@ static void test_hud_compares_planners(void **state)
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     assert_true(tn_succeeded(tn_world_click(w, 3, 10, TN_CLICK_LEFT, false, NULL)));
     tn_world_hud(w, hud, sizeof hud);
-    if (!strstr(hud, "bot [classic]: moving | goto (3,10): 3 tiles, 3 states | search 25 us | "
-                     "graph: found, 7 frames, 25 us"))
+    if (!strstr(hud, "bot [classic]: moving | goto (3,10): 3 tiles, ") ||
+        !strstr(hud, " frames, 3 states | search 25 us | graph: found, 7 frames, 25 us"))
         fail_msg("HUD: %s", hud);
     /* an edit made with the classic planner leaves that graph behind: not
      * asked (no repair for it on a classic click) */
@@ -3670,6 +3708,7 @@ int main(void)
         cmocka_unit_test(test_goto_arrives_on_hand_made_maps),
         cmocka_unit_test(test_partial_json),
         cmocka_unit_test(test_idle_json_and_hud),
+        cmocka_unit_test(test_classic_answer_frames_are_the_trip),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_held_slider_builds_once_on_release),
 #if !defined(__STDC_NO_THREADS__)

@@ -70,6 +70,7 @@ typedef struct tn_wbots {
     tn_path *pf_extra; /* the extra bots' finder (== pf when shared) */
     tn_bot *bot;
     tn_bot *ebot[TN_WBOTS_MAX];
+    tn_bot *run_bot; /* runs the HUD's classic answer (classic_run; made by its first) */
     tn_body ebody[TN_WBOTS_MAX];
     int wait[TN_WBOTS_MAX];
     bool was_active[TN_WBOTS_MAX];
@@ -176,6 +177,7 @@ typedef struct tn_wbots {
         int gframes;      /* the graph's plan: frames */
         bool gnostart;    /* clicked in the air: the graph bot plans on landing */
         int ctiles;       /* the classic path: tiles (before filtering) */
+        int cframes;      /* its run by a classic bot: frames, or a CRUN_ code */
         bool goff;        /* classic selected: the graph was not asked */
         double gus, cus;
         /* what the classic answer was searched under: a re-plan under
@@ -217,6 +219,10 @@ typedef struct tn_wbots {
         tn_status cs;
         int ctiles;
         double cus;
+        int cframes;
+        tn_bot *bot;                /* the run's bot (made by its first run, kept) */
+        tn_body body;               /* the character when the request was made */
+        tn_phys_params phys;        /* and the physics */
         int sync, started, dropped; /* tn_wbots_compare_counts */
 #ifdef BG_THREADS
         thrd_t thread;
@@ -406,6 +412,8 @@ void tn_wbots_destroy(tn_world *w)
     s->last.searching = false; /* (nothing starts after it) */
     cmp_collect(w, s, true);   /* (one classic search: milliseconds) */
     tn_path_destroy(s->cmp.pf);
+    tn_bot_destroy(s->cmp.bot);
+    tn_bot_destroy(s->run_bot);
     for (int i = 0; i < GRAPH_CACHE; i++) surf_destroy(s, s->graph[i]);
     for (int k = 0; k <= GRAPH_CACHE; k++) tn_surf_query_destroy(s->qq[k]); /* (none left) */
     tn_free(&w->alloc, s->sn);
@@ -1136,6 +1144,51 @@ static void graph_answer(tn_wbots *s, int plans_before)
     s->last.gframes = i.plan_frames;
 }
 
+/* The classic answer in frames, as the graph's is its plan's simulated
+ * frames: a classic bot of its own follows the classic plan from the
+ * character's body under the real physics (tn_body_step); the frames until
+ * it arrives (or stands at the end of a partial plan), else one of: */
+#define CRUN_NONE (-1)  /* not run (no bot: out of memory) */
+#define CRUN_STUCK (-2) /* it stopped without getting there (stuck, no path) */
+#define CRUN_LONG (-3)  /* still under way after CRUN_MAX frames */
+#define CRUN_MAX 30000  /* (8 minutes at 60 steps a second) */
+
+static int classic_run(tn_bot **bot, const tn_allocator *a, tn_path *pf, const tn_map *m,
+                       tn_body body, const tn_phys_params *p, int heuristic, int gx, int gy)
+{
+    if (!*bot && tn_failed(tn_bot_create(NULL, a, bot, NULL))) {
+        *bot = NULL;
+        return CRUN_NONE;
+    }
+    tn_bot_set_heuristic(*bot, heuristic);
+    int f = CRUN_STUCK;
+    if (tn_succeeded(tn_bot_goto(*bot, pf, m, &body, p, gx, gy, NULL))) {
+        for (f = 0; f < CRUN_MAX && tn_bot_active(*bot); f++)
+            tn_body_step(&body, m, p, tn_bot_step(*bot, pf, m, &body, p));
+        const tn_bot_state st = tn_bot_get_info(*bot).state;
+        if (tn_bot_active(*bot))
+            f = CRUN_LONG;
+        else if (st != TN_BOT_ARRIVED && st != TN_BOT_PARTIAL)
+            f = CRUN_STUCK;
+    }
+    tn_bot_stop(*bot);
+    return f;
+}
+
+/* A classic run's frames for the HUD, after a comma ("" when not run). */
+static const char *run_text(int frames, char *buf, size_t cap)
+{
+    if (frames >= 0)
+        snprintf(buf, cap, ", %d frame%s", frames, PLURAL(frames));
+    else if (frames == CRUN_STUCK)
+        snprintf(buf, cap, ", its run stuck");
+    else if (frames == CRUN_LONG)
+        snprintf(buf, cap, ", run > %d frames", CRUN_MAX);
+    else
+        snprintf(buf, cap, "%s", "");
+    return buf;
+}
+
 #ifdef BG_THREADS
 static int cmp_run(void *arg)
 {
@@ -1151,6 +1204,10 @@ static int cmp_run(void *arg)
         s->cmp.cs = tn_path_find(s->cmp.pf, s->cmp.map, &s->cmp.q, NULL, 0, NULL, &st, NULL);
         s->cmp.cus = s->cmp.clock ? (s->cmp.clock() - t0) * 1e6 : -1.0;
         s->cmp.ctiles = tn_succeeded(s->cmp.cs) ? st.raw_nodes : -1;
+        if (tn_succeeded(s->cmp.cs))
+            s->cmp.cframes =
+                classic_run(&s->cmp.bot, s->cmp.alloc, s->cmp.pf, s->cmp.map, s->cmp.body,
+                            &s->cmp.phys, s->cmp.q.heuristic, s->cmp.q.goal_x, s->cmp.q.goal_y);
     }
     atomic_store(&s->cmp.done, true);
     return 0;
@@ -1178,6 +1235,9 @@ static bool cmp_start(tn_world *w, tn_wbots *s)
     s->cmp.cs = TN_FAILURE;
     s->cmp.ctiles = -1;
     s->cmp.cus = -1.0;
+    s->cmp.cframes = CRUN_NONE;
+    s->cmp.body = *b;
+    s->cmp.phys = w->phys;
     atomic_store(&s->cmp.done, false);
     if (thrd_create(&s->cmp.thread, cmp_run, s) != thrd_success) {
         tn_map_destroy(s->cmp.map);
@@ -1220,6 +1280,7 @@ static void cmp_collect(tn_world *w, tn_wbots *s, bool wait)
     } else if (now && asked) {
         s->last.cs = s->cmp.cs;
         s->last.ctiles = s->cmp.ctiles;
+        s->last.cframes = s->cmp.cframes;
         s->last.cus = s->cmp.cus;
         s->last.searching = false;
     } else {
@@ -1254,7 +1315,11 @@ static void classic_search_here(tn_world *w, tn_wbots *s)
         s->cmp.sync++;
         s->last.cs = tn_path_find(s->pf, w->map, &q, NULL, 0, NULL, &st, NULL);
         if (w->clock) s->last.cus = (w->clock() - t0) * 1e6;
-        if (tn_succeeded(s->last.cs)) s->last.ctiles = st.raw_nodes;
+        if (tn_succeeded(s->last.cs)) {
+            s->last.ctiles = st.raw_nodes;
+            s->last.cframes = classic_run(&s->run_bot, &w->alloc, s->pf, w->map, *b, &w->phys,
+                                          s->heuristic, s->last.gx, s->last.gy);
+        }
     }
 }
 
@@ -1271,6 +1336,7 @@ static void classic_compare(tn_world *w, tn_wbots *s, int gx, int gy)
     const tn_body *b = &w->character;
     s->last.cs = TN_FAILURE;
     s->last.ctiles = -1;
+    s->last.cframes = CRUN_NONE;
     s->last.cus = -1.0;
     s->last.jump = w->phys.jump_height;
     s->last.bw = b->w;
@@ -2309,9 +2375,9 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
     /* the other planner's answer for the last click, short enough that the
      * line fits the HUD strip (about 120 characters): with the graph
      * planner the plan is its own answer */
-    char cmp[96] = "";
+    char cmp[112] = "";
     if (s->last.valid) {
-        char gt[24], ct[24];
+        char gt[24], ct[24], cf[32];
         if (s->last.gus >= 0.0)
             snprintf(gt, sizeof gt, "%.0f us", s->last.gus);
         else
@@ -2346,10 +2412,10 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
                      s->last.redone ? " (re-plan)" : "", ct);
         else if (i.planner)
-            snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s, %s",
+            snprintf(cmp, sizeof cmp, " | classic%s%s: %s, %d tile%s%s, %s",
                      s->heuristic == TN_PATH_FAST ? " fast" : "",
                      s->last.redone ? " (re-plan)" : "", ANSWER(s->last.cs), s->last.ctiles,
-                     PLURAL(s->last.ctiles), ct);
+                     PLURAL(s->last.ctiles), run_text(s->last.cframes, cf, sizeof cf), ct);
         else if (s->last.goff)
             snprintf(cmp, sizeof cmp, " | graph (not selected)");
         else if (s->last.jump != w->phys.jump_height || s->last.bw != w->character.w ||
@@ -2426,9 +2492,15 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
         return snprintf(buf, cap,
                         "bot [%s]: %s | goto (%d,%d): first plan by graph%s | search %s%s%s", cl,
                         cst, i.goal_x, i.goal_y, re, t, cmp, extra);
+    /* the goal's first plan run in frames: the click's classic answer is
+     * that same search (classic_compare), and its run the bot's trip */
+    char cf[32] = "";
+    if (s->last.valid && s->last.gx == i.goal_x && s->last.gy == i.goal_y &&
+        s->last.ctiles == i.first_raw_nodes)
+        run_text(s->last.cframes, cf, sizeof cf);
     return snprintf(buf, cap,
-                    "bot [%s]: %s | goto (%d,%d): %d tile%s, %d state%s%s | search %s%s%s", cl, cst,
-                    i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes),
+                    "bot [%s]: %s | goto (%d,%d): %d tile%s%s, %d state%s%s | search %s%s%s", cl,
+                    cst, i.goal_x, i.goal_y, i.first_raw_nodes, PLURAL(i.first_raw_nodes), cf,
                     i.first_expanded, PLURAL(i.first_expanded), re, t, cmp, extra);
 }
 
