@@ -659,7 +659,7 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "graph edge: drop through a one-way",
     "graph: the chosen plan (yellow)",
     "explored A* states, closed set of a replay",
-    "replay: open set (frontier)",
+    "replay: open set (tile or triangle edges)",
     "replay: current node",
     "replay, radius > 0: tangent point offered",
     "replay, radius > 0: tangent point expanded",
