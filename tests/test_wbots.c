@@ -421,6 +421,71 @@ static void test_graph_follows_each_edit(void **state)
     tn_world_destroy(w);
 }
 
+/* A click on a one-way platform means its top, as one on a block does: a
+ * 1x9 character with no room over the platform at (60,9) of the demo map
+ * is refused with the reason (a playtest was sent to (60,12), under the
+ * platform, with "(60,12) is out of reach" as the only word); a 1x2 one
+ * stands on it. */
+static void test_oneway_click_means_its_top(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_step(w);
+    assert_int_equal(tn_map_tile(tn_world_map(w), 60, 9), TN_TILE_ONEWAY);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 60, 9, TN_CLICK_LEFT, false, NULL)));
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.goal_x, 60);
+    assert_int_equal(i.goal_y, 8);
+    tn_bot_stop((tn_bot *)tn_wbots_character_bot(w));
+    assert_true(tn_succeeded(tn_world_set(w, "char_height", 9, NULL)));
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    tn_error err;
+    tn_status st = tn_world_click(w, 60, 9, TN_CLICK_LEFT, false, &err);
+    assert_true(tn_failed(st));
+    if (!strstr(err.msg, "no room for a 1x9 character on top of the one-way platform at (60,9)"))
+        fail_msg("%s", err.msg);
+    assert_int_not_equal(tn_bot_get_info(tn_wbots_character_bot(w)).goal_y, 12);
+    tn_world_destroy(w);
+}
+
+/* A goal away from the tile clicked (the ground below a click in the air)
+ * is named with the click, so the status line's tile is no mystery; a
+ * click in the character's box or on the ground under it is not. */
+static void test_goal_message_names_the_click(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    const tn_map *m = tn_world_map(w);
+    /* a free tile with at least 4 free tiles under it, then ground */
+    int ax = -1, ay = -1, fy = -1;
+    for (int x = 2; x < m->w - 2 && ax < 0; x++)
+        for (int y = 2; y + 6 < m->h && ax < 0; y++) {
+            int k = 0;
+            while (y + k < m->h && tn_map_tile(m, x, y + k) == TN_TILE_EMPTY) k++;
+            if (k >= 5 && y + k < m->h && tn_map_tile(m, x, y + k) == TN_TILE_BLOCK &&
+                tn_map_tile(m, x + 1, y + k) == TN_TILE_BLOCK)
+                ax = x, ay = y, fy = y + k - 1;
+        }
+    assert_true(ax >= 0);
+    assert_true(tn_succeeded(tn_world_click(w, ax, ay, TN_CLICK_LEFT, false, NULL)));
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    assert_int_equal(i.goal_y, fy);
+    char want[64];
+    snprintf(want, sizeof want, "goto (%d,%d) (clicked (%d,%d)): ", i.goal_x, i.goal_y, ax, ay);
+    if (!strstr(tn_world_message_text(w), want)) fail_msg("%s", tn_world_message_text(w));
+    /* the goal's own tile, its head's and the ground under it: no note */
+    const int rows[3] = {fy, fy - 1, fy + 1};
+    for (int k = 0; k < 3; k++) {
+        assert_true(tn_succeeded(tn_world_click(w, ax, rows[k], TN_CLICK_LEFT, false, NULL)));
+        if (strstr(tn_world_message_text(w), "clicked"))
+            fail_msg("row %d: %s", rows[k], tn_world_message_text(w));
+    }
+    tn_world_destroy(w);
+}
+
 /* A goto clicked while the bot is in the air: the old goal's plan is not
  * reported as the new goal's (no legs, -1 frames; the reviewer saw "found:
  * 249 frames" of the old goal); the goal's first plan is made on landing
@@ -3617,7 +3682,7 @@ static void test_graph_only_above_512x512(void **state)
     }
     printf("  from (%d,%d) to (%d,%d)\n", cx, cy, gx, gy);
     assert_true(abs(gx - cx) > 200);
-    assert_true(tn_succeeded(tn_world_click(w, gx, gy, TN_CLICK_LEFT, false, &err)));
+    if (tn_failed(tn_world_click(w, gx, gy, TN_CLICK_LEFT, false, &err))) fail_msg("%s", err.msg);
     const tn_bot *bot = tn_wbots_character_bot(w);
     tn_bot_info i = tn_bot_get_info(bot);
     assert_int_equal(i.planner, 1);
@@ -3708,6 +3773,8 @@ int main(void)
         cmocka_unit_test(test_goto_arrives_on_hand_made_maps),
         cmocka_unit_test(test_partial_json),
         cmocka_unit_test(test_idle_json_and_hud),
+        cmocka_unit_test(test_oneway_click_means_its_top),
+        cmocka_unit_test(test_goal_message_names_the_click),
         cmocka_unit_test(test_classic_answer_frames_are_the_trip),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_held_slider_builds_once_on_release),

@@ -168,6 +168,7 @@ typedef struct tn_wbots {
      * background, made when it is built (the window does not wait) */
     bool defer;
     int defer_x, defer_y;
+    int click_x, click_y; /* the tile of the character's last goto click (-1: none) */
     tn_tool defer_tool;
     bool prebuilt; /* the character's first graph was asked for ahead of a click */
     struct {
@@ -431,6 +432,7 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
     w->bots = (struct tn_wbots *)s;
     tn_rng_seed(&s->rng, w->seed, RNG_STREAM);
     s->planner = 1;
+    s->click_x = s->click_y = -1;
     for (int i = 0; i < TN_WBOTS_MAX; i++) s->turn[i] = -1;
     tn_status st = tn_bot_create(NULL, &w->alloc, &s->bot, err);
     for (int i = 0; i < TN_WBOTS_MAX && tn_succeeded(st); i++)
@@ -1535,23 +1537,40 @@ static const char *refusal(const tn_wbots *s)
     return m[0] ? m : NULL;
 }
 
+/* The goal as messages name it: "(gx,gy)", and the tile clicked for it
+ * when that is neither in the goal's box nor the ground under it (the
+ * click snapped: to the ground below a click in the air, a tall box
+ * lowered until it fits), so a goal far from the click is not a mystery. */
+static const char *goal_name(const tn_world *w, const tn_wbots *s, int gx, int gy, char *buf,
+                             size_t cap)
+{
+    const int bw = w->character.w, bh = w->character.h;
+    const int cx = s->click_x, cy = s->click_y;
+    if (cx < 0 || (cx >= gx && cx < gx + bw && cy >= gy - bh + 1 && cy <= gy + 1))
+        snprintf(buf, cap, "(%d,%d)", gx, gy);
+    else
+        snprintf(buf, cap, "(%d,%d) (clicked (%d,%d))", gx, gy, cx, cy);
+    return buf;
+}
+
 static void say_state(tn_world *w, tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.state == s->last_state) return;
     s->last_state = i.state;
+    char g[64];
+    goal_name(w, s, i.goal_x, i.goal_y, g, sizeof g);
     switch (i.state) {
     case TN_BOT_ARRIVED: /* in frames: what the two planners' trips compare by */
-        tn_world_message(w, "arrived at (%d,%d) in %d frames (%.1f s)", i.goal_x, i.goal_y, i.steps,
+        tn_world_message(w, "arrived at %s in %d frames (%.1f s)", g, i.steps,
                          (double)i.steps * (double)w->phys.dt);
         break;
     case TN_BOT_NO_PATH:
         if (refusal(s))
-            tn_world_message(w, "no path to (%d,%d): %s", i.goal_x, i.goal_y, refusal(s));
+            tn_world_message(w, "no path to %s: %s", g, refusal(s));
         else
-            tn_world_message(w, "no path to (%d,%d) for a %dx%d character with jump height %g",
-                             i.goal_x, i.goal_y, w->character.w, w->character.h,
-                             (double)w->phys.jump_height);
+            tn_world_message(w, "no path to %s for a %dx%d character with jump height %g", g,
+                             w->character.w, w->character.h, (double)w->phys.jump_height);
         break;
     case TN_BOT_PARTIAL:
         if (limit_hit(s))
@@ -1560,7 +1579,7 @@ static void say_state(tn_world *w, tn_wbots *s)
                              "found, re-planning on the way",
                              i.goal_x, i.goal_y, SEARCH_LIMIT_TEXT);
         else
-            tn_world_message(w, "(%d,%d) is out of %s: %s", i.goal_x, i.goal_y, reach_of(w, s, &i),
+            tn_world_message(w, "%s is out of %s: %s", g, reach_of(w, s, &i),
                              i.active ? "going as close as possible"
                                       : "stopped at the closest spot");
         break;
@@ -1823,13 +1842,27 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
                             "goto (%d,%d) refused: graph build failed: %s (tried again after a "
                             "map edit or a slider change)",
                             x, y, gfail);
+    const int cx = x, cy = y; /* the tile clicked */
     if (tool == TN_TOOL_GOTO) y = click_row(w->map, x, y);
     const bool instead = !use_planner(w, s, s->bot, &w->character, BUILD_NOW) && gfail[0];
     /* a goal refused where it is (no room on a block's top, say) changes
      * nothing: the trip under way, its plan, overlays and the last click's
      * comparison stay (a misclick stopped the character half way) */
-    tn_status gst = tn_bot_check_goal(s->bot, w->map, &w->character, x, y, NULL, NULL, err);
+    int gx, gy;
+    tn_status gst = tn_bot_check_goal(s->bot, w->map, &w->character, x, y, &gx, &gy, err);
     if (tn_failed(gst)) return gst;
+    /* a click on a one-way platform means its top, as one on a block: no
+     * room there is a refusal, not a goal under the platform (a playtest
+     * clicked one with a 1x9 character and was sent 3 rows down); a box
+     * standing in the platform's own tile (on ground right under it) is
+     * the tile clicked */
+    if (y != cy && gy > cy)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "bot: no room for a %dx%d character on top of the one-way platform at "
+                            "(%d,%d)",
+                            w->character.w, w->character.h, cx, cy);
+    s->click_x = tool == TN_TOOL_GOTO ? cx : -1;
+    s->click_y = cy;
     s->cont = 0;
     s->may_retry = true;
     s->taken_over = false;
@@ -1845,20 +1878,22 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     }
     tn_error_clear(err); /* a partial plan is said below, as the bot's state */
     tn_bot_info i = tn_bot_get_info(s->bot);
+    char g[64];
+    goal_name(w, s, i.goal_x, i.goal_y, g, sizeof g);
     s->pend_said = false;
     if (instead) w->message[0] = '\0';                     /* (what this click says, below) */
     if (i.state == TN_BOT_MOVING && i.pending_reason[0]) { /* clicked mid-air */
         s->last_state = TN_BOT_MOVING;
-        tn_world_message(w, "goto (%d,%d): planning when the character lands", i.goal_x, i.goal_y);
+        tn_world_message(w, "goto %s: planning when the character lands", g);
         s->pend_said = true, s->pend_plans = i.plans;
     } else if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
         s->last_state = TN_BOT_MOVING;
         if (i.planner)
-            tn_world_message(w, "goto (%d,%d): graph plan of %d frames, %d node%s searched",
-                             i.goal_x, i.goal_y, i.plan_frames, i.expanded, PLURAL(i.expanded));
+            tn_world_message(w, "goto %s: graph plan of %d frames, %d node%s searched", g,
+                             i.plan_frames, i.expanded, PLURAL(i.expanded));
         else
-            tn_world_message(w, "goto (%d,%d): %d tile%s, %d state%s searched", i.goal_x, i.goal_y,
-                             i.raw_nodes, PLURAL(i.raw_nodes), i.expanded, PLURAL(i.expanded));
+            tn_world_message(w, "goto %s: %d tile%s, %d state%s searched", g, i.raw_nodes,
+                             PLURAL(i.raw_nodes), i.expanded, PLURAL(i.expanded));
     } else {
         say_state(w, s);
     }
