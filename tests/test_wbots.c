@@ -994,6 +994,23 @@ static void test_hud_landing_and_cancel(void **state)
                                  : "bot [classic]: cancelled (you took over) | goto (60,8): "))
             fail_msg("planner %d: HUD: %s", planner, hud);
         tn_world_destroy(w);
+        /* a first goal clicked mid-air, taken over before the landing
+         * planned it: cancelled too (the HUD said "idle (goto tool: ...)"
+         * beside "goto cancelled" on the status line, a playtest found) */
+        w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        for (int f = 0; f < 30; f++) tn_world_step(w);
+        tn_world_set_input(w, (tn_input){.jump = true});
+        for (int f = 0; f < 4; f++) tn_world_step(w);
+        assert_true(tn_succeeded(tn_world_goto(w, 60, 8, NULL)));
+        tn_world_step(w); /* (the jump still held) */
+        tn_world_set_input(w, (tn_input){0});
+        tn_world_step(w);
+        assert_string_equal(tn_world_message_text(w), "goto cancelled: you took the controls");
+        tn_world_hud(w, hud, sizeof hud);
+        if (!strstr(hud, "cancelled (you took over) | goto (60,8): "))
+            fail_msg("planner %d: HUD: %s", planner, hud);
+        tn_world_destroy(w);
     }
 }
 
@@ -3359,6 +3376,41 @@ static void test_explored_is_the_planners_search(void **state)
     tn_world_destroy(w);
 }
 
+/* While a re-plan waits for the landing (an edit mid-jump), the explored
+ * overlay draws no search: the last one is the dropped plan's, its nodes
+ * under the new blocks (a playtest paused there to study it), as the
+ * classic planner's already did; the re-plan's is drawn once made. */
+static void test_explored_hidden_while_a_replan_waits(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("maps/demo.map", 70, 40);
+    const tn_map *m = tn_world_map(w);
+    shade s = {m->w, m->h, 0, calloc((size_t)m->w * m->h, 1)};
+    tn_debug_draw dd = {&s, s_line, s_rect, s_circle, s_tri, NULL};
+    int f = 0;
+    while (f++ < 600 && tn_world_character(w)->on_ground) tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
+    assert_true(s.rects > 0); /* the plan being followed: its search */
+    int ex = -1, ey = -1;     /* an empty tile away from the character */
+    for (int y = 1; y < m->h - 1 && ex < 0; y++)
+        for (int x = 1; x < 20 && ex < 0; x++)
+            if (tn_map_tile(m, x, y) == TN_TILE_EMPTY) ex = x, ey = y;
+    assert_true(tn_succeeded(tn_world_edit(w, ex, ey, TN_EDIT_BLOCK, NULL)));
+    tn_world_step(w);
+    tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
+    if (!i.pending_reason[0]) fail_msg("no re-plan waits (%s)", tn_bot_state_name(i.state));
+    s.rects = 0;
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
+    assert_int_equal(s.rects, 0);
+    while (f++ < 600 && tn_bot_get_info(tn_wbots_character_bot(w)).pending_reason[0])
+        tn_world_step(w);
+    tn_wbots_draw(w, &dd, TN_OVERLAY_EXPLORED, NULL);
+    assert_true(s.rects > 0);
+    free(s.tile);
+    tn_world_destroy(w);
+}
+
 /* The surface-graph overlay (Shift+P) in a view of a large map draws the
  * edges that take off there.  It drew every k-th edge of the whole graph,
  * 300 in all: on a 256x256 level a 64x36-tile view showed a handful of
@@ -3839,6 +3891,7 @@ int main(void)
         cmocka_unit_test(test_extra_bots_graph_plans_drawn),
         cmocka_unit_test(test_extra_bot_plan_not_drawn_on_another_graph),
         cmocka_unit_test(test_explored_is_the_planners_search),
+        cmocka_unit_test(test_explored_hidden_while_a_replan_waits),
         cmocka_unit_test(test_explored_shared_finder_is_the_characters),
         cmocka_unit_test(test_plan_drawn_in_air),
         cmocka_unit_test(test_prepare_surface_overlay),

@@ -1562,7 +1562,7 @@ static void say_state(tn_world *w, tn_wbots *s)
     goal_name(w, s, i.goal_x, i.goal_y, g, sizeof g);
     switch (i.state) {
     case TN_BOT_ARRIVED: /* in frames: what the two planners' trips compare by */
-        tn_world_message(w, "arrived at %s in %d frames (%.1f s)", g, i.steps,
+        tn_world_message(w, "arrived at %s in %d frame%s (%.1f s)", g, i.steps, PLURAL(i.steps),
                          (double)i.steps * (double)w->phys.dt);
         break;
     case TN_BOT_NO_PATH:
@@ -1752,7 +1752,9 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
     if (player_active) {
         s->cont = -1; /* no search again for a trip the player took over */
         s->may_retry = false;
-        s->taken_over = tn_bot_get_info(s->bot).plans > 0;
+        /* (a first goal clicked in the air, its plan waiting for the
+         * landing, is a trip taken over too: the HUD says so, not idle) */
+        s->taken_over = tn_bot_get_info(s->bot).plans > 0 || tn_bot_active(s->bot);
         if (tn_bot_active(s->bot)) {
             tn_bot_stop(s->bot);
             s->last_state = TN_BOT_IDLE;
@@ -2374,6 +2376,11 @@ int tn_wbots_hud(const tn_world *w, char *buf, size_t cap)
                         "bot [graph]: %s | graph build failed (%s): goto off until a map edit "
                         "or a slider change%s",
                         i.plans ? trip_state(s, &i) : "idle", gfail, extra);
+    if (i.plans == 0 && !i.active && s->taken_over) /* a first goal clicked mid-air */
+        return snprintf(buf, cap,
+                        "bot [%s]: cancelled (you took over) | goto (%d,%d): dropped before "
+                        "its plan (on landing) was made%s",
+                        planner_in_effect(w, s), i.goal_x, i.goal_y, extra);
     if (i.plans == 0 && !i.active) /* (a first goto clicked mid-air waits: said below) */
         return snprintf(buf, cap, "bot: idle (goto tool: left-click a tile)%s", extra);
     /* the selected planner names the line at once (G); a bot at rest keeps
@@ -2789,10 +2796,11 @@ const char *tn_wbots_overlay_note(const tn_world *w, unsigned overlays)
     return NULL;
 }
 
-/* The bot waits to plan (a new goal, G or a slider mid-jump), or its goal
- * was refused before any search: the classic finder's last search was
- * another plan's (or the HUD's comparison). */
-static bool classic_pending(const tn_wbots *s)
+/* The bot waits to plan (a new goal, an edit, G or a slider mid-jump), or
+ * its goal was refused before any search: its last search (the classic
+ * finder's, or the graph's nodes) is another plan's, drawn on a map that
+ * may have changed since (an edit put blocks on the old nodes). */
+static bool plan_pending(const tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
     return (i.active && i.pending_reason[0]) || goal_refused(&i);
@@ -2836,14 +2844,14 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     if (!(overlays & TN_OVERLAY_SURF) || !graph_mode(w, s))
         ((tn_wbots *)s)->snap_valid = false; /* (see snap: drawing keeps that cache) */
     bool graph = strcmp(planner_in_effect(w, s), "graph") == 0;
-    if ((overlays & TN_OVERLAY_EXPLORED) && graph) {
+    if ((overlays & TN_OVERLAY_EXPLORED) && graph && !plan_pending(s)) {
         /* the graph planner's own search (the replay's nodes), not the
          * classic comparison search the HUD made on s->pf: each expanded
          * node shades the tile it stands on (several nodes on a tile: deeper) */
         for (int k = 0; k < s->sn_n; k++)
             tn_dd_rect(dd, (float)s->sn[k].x * T, (float)s->sn[k].y * T, T, T, 0xff9a3c00u | 0x50u,
                        true);
-    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !classic_pending(s)) {
+    } else if ((overlays & TN_OVERLAY_EXPLORED) && s->pf && !plan_pending(s)) {
         /* a shared finder (above 256x256) holds whichever search ran last,
          * often an extra bot's: the character's copy is drawn instead */
         int x0 = s->ex_x0, y0 = s->ex_y0, x1 = s->ex_x1, y1 = s->ex_y1;
