@@ -1477,6 +1477,48 @@ static void test_inspect_card_opaque(void **state)
     tn_world_destroy(w);
 }
 
+/* The pinned card's agent is framed on the map (among dozens of like
+ * enemies the card alone did not say which one it reads): a bright frame
+ * 4 px around the character's box, there only with the card pinned. */
+static void test_pinned_agent_framed(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    SDL_Surface *plain = shoot_view(w, &v);
+    v.inspect_kind = TN_INSPECT_CHARACTER;
+    v.inspect_index = 0;
+    SDL_Surface *pinned = shoot_view(w, &v);
+    tn_camera c = tn_camera_make(w, &v);
+    float b[4];
+    assert_true(tn_inspect_box(w, TN_INSPECT_CHARACTER, 0, b));
+    b[2] += v.char_x - b[0], b[3] += v.char_y - b[1];
+    b[0] = v.char_x, b[1] = v.char_y;
+    /* the frame's left and right edges, 4 px out from the box, over its height */
+    const int x0 = (int)floorf(tn_camera_sx(&c, b[0])) - 5,
+              x1 = (int)ceilf(tn_camera_sx(&c, b[2])) + 4;
+    const int y0 = (int)tn_camera_sy(&c, b[1]), y1 = (int)tn_camera_sy(&c, b[3]);
+    int bright = 0, before = 0, n = 0;
+    for (int y = y0 + 2; y < y1 - 2; y++)
+        for (int k = 0; k < 2; k++) {
+            const int x = k ? x1 : x0;
+            for (int d = 0; d <= 1; d++, n++) {
+                const uint32_t p = pixel(pinned, x + (k ? -d : d), y),
+                               q = pixel(plain, x + (k ? -d : d), y);
+                bright += (p >> 16 & 255) > 200 && (p >> 8 & 255) > 200 && (p & 255) > 200;
+                before += (q >> 16 & 255) > 200 && (q >> 8 & 255) > 200 && (q & 255) > 200;
+            }
+        }
+    printf("  frame columns: %d of %d pixels bright pinned, %d without the card\n", bright, n,
+           before);
+    assert_true(bright >= n / 3);
+    assert_int_equal(before, 0);
+    SDL_FreeSurface(plain);
+    SDL_FreeSurface(pinned);
+    tn_world_destroy(w);
+}
+
 /* Agents read at a glance: an enemy on a destination tile is drawn under
  * the destination (its centre shows the destination's colour), while the
  * same enemy on an empty tile shows its fill there, inside a dark outline
@@ -1567,6 +1609,7 @@ int main(void)
         cmocka_unit_test(test_tooltip_off_inspect_card),
         cmocka_unit_test(test_inspect_card_off_its_agent),
         cmocka_unit_test(test_inspect_card_opaque),
+        cmocka_unit_test(test_pinned_agent_framed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

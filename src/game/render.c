@@ -353,6 +353,33 @@ int tn_render_card_avoid(const tn_gfx *g, const tn_world *w, const tn_view *v, c
     return n;
 }
 
+/* The agent of the pinned inspect card, framed, with a thin line to the
+ * card: among dozens of like enemies the card alone did not say which one
+ * it reads (a playtest's finding). */
+static void draw_pinned(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c,
+                        const SDL_FRect *card)
+{
+    float b[4];
+    if (!v->inspect_kind || !tn_inspect_box(w, v->inspect_kind, v->inspect_index, b)) return;
+    if (v->inspect_kind == TN_INSPECT_CHARACTER) { /* where it is drawn (interpolated) */
+        b[2] += v->char_x - b[0], b[3] += v->char_y - b[1];
+        b[0] = v->char_x, b[1] = v->char_y;
+    }
+    const float cx = tn_camera_sx(c, (b[0] + b[2]) * 0.5f),
+                cy = tn_camera_sy(c, (b[1] + b[3]) * 0.5f);
+    const float hw = fmaxf((b[2] - b[0]) * c->scale * 0.5f + 4.0f, 8.0f);
+    const float hh = fmaxf((b[3] - b[1]) * c->scale * 0.5f + 4.0f, 8.0f);
+    if (card) { /* from the card's nearest point to the frame's */
+        const float px = fminf(fmaxf(cx, card->x), card->x + card->w);
+        const float py = fminf(fmaxf(cy, card->y), card->y + card->h);
+        const float ex = fminf(fmaxf(px, cx - hw), cx + hw),
+                    ey = fminf(fmaxf(py, cy - hh), cy + hh);
+        tn_gfx_line(g, px, py, ex, ey, 1.5f, 0x8fd8ffd0u); /* the card's edge colour */
+    }
+    tn_gfx_frame(g, cx - hw - 1, cy - hh - 1, 2 * hw + 2, 2 * hh + 2, 1.0f, 0x000000c0u);
+    tn_gfx_frame(g, cx - hw, cy - hh, 2 * hw, 2 * hh, 2.0f, 0xffffffe0u);
+}
+
 static void draw_character(tn_gfx *g, const tn_world *w, const tn_view *v, const tn_camera *c)
 {
     float x = tn_camera_sx(c, v->char_x), y = tn_camera_sy(c, v->char_y);
@@ -901,7 +928,12 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     }
     SDL_FRect avoid[3];
     const int navoid = v->inspect_kind ? tn_render_card_avoid(g, w, v, &c, avoid) : 0;
-    if (v->inspect_kind) tn_ui_inspect_draw(g, w, v, avoid, navoid);
+    if (v->inspect_kind) {
+        SDL_FRect card;
+        const bool has = tn_ui_inspect_rect(g, w, v, avoid, navoid, &card);
+        draw_pinned(g, w, v, &c, has ? &card : NULL);
+        tn_ui_inspect_draw(g, w, v, avoid, navoid);
+    }
     if (hover[0]) { /* the readout follows the mouse, off the pinned card */
         int hw = tn_gfx_text_width(g, TN_FONT_MONO, hover) + 12;
         int hh = tn_gfx_line_height(g, TN_FONT_MONO) + 6;
