@@ -63,6 +63,48 @@ static void test_fall_lands_flush(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_body_settle finds the ground under a placed body as a step would,
+ * without moving it: a jump or a Down on the very first step acts (a
+ * script's jump pressed at frame 0 was a held key that never jumped); a
+ * body placed in the air is left in the air. */
+static void test_settle_after_place(void **state)
+{
+    (void)state;
+    static const char *const rows[] = {
+        "..........", "..........", "..........", "..........", "..........",
+        "...====...", "..........", "..........", "..........", "##########",
+    };
+    tn_map *m = mk(rows, 10);
+    tn_phys_params p = tn_phys_default(4);
+    const tn_input jump = {false, false, false, true}, down = {false, false, true, false};
+    tn_body b;
+    tn_body_place(&b, &p, 1, 2, 1, 8); /* on the floor */
+    tn_body placed = b;
+    tn_body_settle(&b, m, &p);
+    assert_true(b.on_ground);
+    assert_false(b.on_oneway_only);
+    assert_float_equal(b.x, placed.x, 0.0);
+    assert_float_equal(b.y, placed.y, 0.0);
+    tn_body_step(&b, m, &p, jump);
+    assert_true(b.jumped);
+    assert_true(b.y < placed.y);
+    tn_body_place(&b, &p, 1, 2, 4, 4); /* on the one-way platform */
+    tn_body_settle(&b, m, &p);
+    assert_true(b.on_ground && b.on_oneway_only);
+    tn_body_step(&b, m, &p, down);
+    run(&b, m, &p, NONE, 120);
+    assert_float_equal(b.y + 2 * T, 9 * T, 1e-4); /* dropped through, on the floor */
+    tn_body_place(&b, &p, 1, 2, 1, 3);            /* in the air */
+    placed = b;
+    tn_body_settle(&b, m, &p);
+    assert_false(b.on_ground);
+    assert_memory_equal(&b, &placed, sizeof b);
+    tn_body_settle(NULL, m, &p); /* NULLs: nothing */
+    tn_body_settle(&b, NULL, &p);
+    tn_body_settle(&b, m, NULL);
+    tn_map_destroy(m);
+}
+
 /* Highest point of the feet above the ground over a full jump, in pixels. */
 static float apex(const tn_map *m, const tn_phys_params *p, int hold_frames, int *frames_up)
 {
@@ -760,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_jump_cut),
         cmocka_unit_test(test_late_jump),
         cmocka_unit_test(test_oneway),
+        cmocka_unit_test(test_settle_after_place),
         cmocka_unit_test(test_walls),
         cmocka_unit_test(test_no_tunnelling),
         cmocka_unit_test(test_validate),

@@ -2609,12 +2609,16 @@ static void test_click_in_air(void **state)
     (void)state;
     tn_world *w = world("tests/data/path_ledge4.map");
     tn_world_set_tool(w, TN_TOOL_GOTO);
+    tn_world_set_input(w, (tn_input){.jump = true}); /* (clicked in a jump) */
+    for (int f = 0; f < 3; f++) tn_world_step(w);
+    tn_world_set_input(w, (tn_input){0});
+    assert_false(tn_world_character(w)->on_ground);
     assert_true(tn_succeeded(tn_world_click(w, 19, 1, TN_CLICK_LEFT, false, NULL)));
     tn_bot_info i = tn_bot_get_info(tn_wbots_character_bot(w));
     assert_int_equal(i.goal_x, 19);
     assert_int_equal(i.goal_y, 6);
     /* G to classic on the way: the graph was not searched for this click
-     * (the character was not standing yet): no "none, -1 frames" */
+     * (the character was not standing): no "none, -1 frames" */
     assert_true(tn_succeeded(tn_world_set(w, "planner", 0, NULL)));
     for (int f = 0; f < 120 && tn_bot_get_info(tn_wbots_character_bot(w)).plans == 0; f++)
         tn_world_step(w);

@@ -282,6 +282,13 @@ static void detect_ground(tn_body *b, const tn_map *m, float T)
     b->y = row_f * T - H;
 }
 
+void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p)
+{
+    if (!b || !m || !p || b->vy < 0.0f) return;
+    detect_ground(b, m, p->tile_px); /* (moves nothing unless the feet are on a top) */
+    if (b->on_ground) b->air_frames = 0;
+}
+
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
 {
     const float T = p->tile_px;

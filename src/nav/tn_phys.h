@@ -147,10 +147,16 @@ float tn_phys_jump_speed(const tn_phys_params *p);
 
 /* Place a w x h body at rest with its bottom-left tile at (tx, ty), its
  * feet on that tile's bottom edge.  The body does not see the map here, so
- * on_ground is false until the first tn_body_step sets it: step once with
- * no input before reading on_ground (or tn_surf_node_of_body), or before a
- * Down that should drop through a one-way platform. */
+ * on_ground is false until the first tn_body_step sets it: call
+ * tn_body_settle (or step once with no input) before reading on_ground (or
+ * tn_surf_node_of_body), or before a jump or a Down on the first step. */
 void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty);
+/* The ground under a body at rest where it is, as tn_body_step finds it
+ * (on_ground, on_oneway_only; air_frames 0 when standing), without moving
+ * it: after tn_body_place, so that a jump or a Down on the very first step
+ * acts as on any later one.  A body in the air, or moving up, is left as
+ * it is.  NULL b, m or p: nothing.  O(its width). */
+void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p);
 /* Advance one step. */
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
 

@@ -162,6 +162,7 @@ static bool place_character(tn_world *w, int cw, int ch)
     int fx = sx, fy = sy;
     if (!find_fit(m, cw, ch, sx, sy, &fx, &fy)) return false;
     tn_body_place(&w->character, &w->phys, cw, ch, fx, fy);
+    tn_body_settle(&w->character, m, &w->phys); /* (a jump on frame 0 jumps) */
     return true;
 }
 
