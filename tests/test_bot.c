@@ -1714,6 +1714,52 @@ static void test_classic_without_finder(void **state)
 
 /* NULL out, bot, map, body or physics: INVALID_PARAM with a message (each
  * was dereferenced). */
+/* The graph planner takes any physics tn_phys_validate does; the classic
+ * jump model is not asked for it.  A walk of 30 px/s (falls 30x faster,
+ * which the jump model refuses) was planned by tn_surf_find but refused by
+ * tn_bot_goto with the classic model's message (a library review). */
+static void test_graph_bot_slow_walker(void **state)
+{
+    (void)state;
+    static const char L[] = "tilenav-map 1\nsize 20 6\ntiles\n"
+                            "....................\n....................\n....................\n"
+                            "....................\n#######...##########\n####################\n";
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_parse(L, strlen(L), "slow", NULL, &m, NULL)));
+    tn_phys_params p = tn_phys_default(2);
+    p.walk_speed = 30;
+    assert_true(tn_succeeded(tn_phys_validate(&p, NULL)));
+    tn_jump_model jm;
+    assert_true(tn_failed(tn_jump_model_init(&jm, &p, NULL))); /* (the classic one refuses) */
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    tn_error err;
+    if (tn_failed(tn_surf_create(m, &prof, NULL, &g, &err))) fail_msg("%s", err.msg);
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_bot_set_graph(bot, g);
+    tn_body b;
+    tn_body_place(&b, &p, 1, 2, 2, 3);
+    tn_body_settle(&b, m, &p);
+    if (tn_failed(tn_bot_goto(bot, NULL, m, &b, &p, 15, 3, &err))) fail_msg("%s", err.msg);
+    int f = 0;
+    for (; f < 5000 && tn_bot_active(bot); f++)
+        tn_body_step(&b, m, &p, tn_bot_step(bot, NULL, m, &b, &p));
+    tn_bot_info i = tn_bot_get_info(bot);
+    assert_int_equal(i.state, TN_BOT_ARRIVED);
+    int tx, ty;
+    tn_body_tile(&b, &p, &tx, &ty);
+    assert_int_equal(tx, 15);
+    assert_int_equal(ty, 3);
+    /* the classic planner still refuses it, with the model's reason */
+    tn_bot_set_graph(bot, NULL);
+    tn_path *pf = NULL;
+    assert_true(tn_failed(tn_bot_goto(bot, pf, m, &b, &p, 2, 3, &err)));
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 static void test_null_arguments(void **state)
 {
     (void)state;
@@ -1846,6 +1892,7 @@ int main(void)
         cmocka_unit_test(test_classic_jump_under_a_high_block),
         cmocka_unit_test(test_classic_fuzzed_landings),
         cmocka_unit_test(test_classic_without_finder),
+        cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),
         cmocka_unit_test(test_memory_counted),

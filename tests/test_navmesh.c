@@ -771,6 +771,38 @@ static void test_files_regions(void **state)
     tn_map_destroy(m);
 }
 
+/* A map with no free tile builds an empty mesh, and a query says that
+ * the map has no free tile (it said "never built, or its last build
+ * failed", a library review found); an update that opens a tile makes a
+ * mesh again. */
+static void test_all_blocked_map(void **state)
+{
+    (void)state;
+    tn_map *map = tu_map_text("tilenav-map 1\nsize 3 3\ntiles\n###\n###\n###\n");
+    tn_navmesh *nm = NULL;
+    assert_true(tn_succeeded(tn_navmesh_create(3, 3, NULL, NULL, &nm, NULL)));
+    tn_error e;
+    assert_true(tn_succeeded(tn_navmesh_build(nm, map, &e)));
+    tn_navmesh_view v;
+    tn_navmesh_get_view(nm, &v);
+    assert_int_equal(v.ntris, 0);
+    tn_navquery *q = NULL;
+    assert_true(tn_succeeded(tn_navquery_create(nm, NULL, &q, NULL)));
+    float xy[16];
+    int n = 0;
+    assert_true(tn_failed(tn_navquery_find_path(q, 1.5f, 1.5f, 2.5f, 2.5f, 0.0f, xy, 8, &n, &e)));
+    if (!strstr(e.msg, "the 3x3 map has no free tile")) fail_msg("%s", e.msg);
+    tn_map_set_tile(map, 1, 1, TN_TILE_EMPTY, NULL);
+    assert_true(tn_succeeded(tn_navmesh_update_tile(nm, map, 1, 1, NULL)));
+    tn_navmesh_get_view(nm, &v);
+    assert_true(v.ntris > 0);
+    assert_true(tn_failed(tn_navquery_find_path(q, 0.5f, 0.5f, 1.5f, 1.5f, 0.0f, xy, 8, &n, &e)));
+    if (!strstr(e.msg, "start (0.5, 0.5) is not in free space (a block")) fail_msg("%s", e.msg);
+    tn_navquery_destroy(q);
+    tn_navmesh_destroy(nm);
+    tn_map_destroy(map);
+}
+
 /* A build refused for a map larger than the mesh leaves the mesh as it
  * was (it emptied it: every query then said "the navmesh is empty"). */
 static void test_refused_build_keeps_mesh(void **state)
@@ -1961,6 +1993,7 @@ int main(void)
         cmocka_unit_test(test_files_regions),
         cmocka_unit_test(test_create_errors),
         cmocka_unit_test(test_refused_build_keeps_mesh),
+        cmocka_unit_test(test_all_blocked_map),
         cmocka_unit_test(test_local_update),
         cmocka_unit_test(test_config_for_map),
         cmocka_unit_test(test_locate),

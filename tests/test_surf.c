@@ -568,6 +568,55 @@ static void test_no_allocation_per_query(void **state)
     tn_map_destroy(m);
 }
 
+/* A query object outgrown by an edit (many new surfaces: one-way
+ * platforms added over an open floor) grows in tn_surf_query_fit, and the
+ * queries after it allocate nothing: a bot on it allocated in tn_bot_step,
+ * the first plan after the edit (a library review). */
+static void test_query_fit_after_growth(void **state)
+{
+    (void)state;
+    tu_counting c = {0};
+    tn_allocator a = tu_counting_allocator(&c);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(40, 20, NULL, &m, NULL)));
+    for (int x = 0; x < 40; x++) tn_map_set_tile(m, x, 19, TN_TILE_BLOCK, NULL);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 1, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, &a, &g, NULL)));
+    tn_surf_query *qo = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g, &a, &qo, NULL)));
+    const int before = tn_surf_node_count(g);
+    for (int y = 4; y < 18; y += 3)
+        for (int x = 2; x < 38; x += 4) tn_map_set_tile(m, x, y, TN_TILE_ONEWAY, NULL);
+    assert_true(tn_succeeded(tn_surf_sync(g, m, NULL)));
+    assert_true(tn_surf_node_count(g) > before + before / 8);
+    long allocs = c.allocs;
+    assert_int_equal(tn_surf_query_fit(qo, NULL), TN_OK);
+    assert_true(c.allocs > allocs); /* it grew here */
+    allocs = c.allocs;
+    assert_int_equal(tn_surf_query_fit(qo, NULL), TN_OK); /* fits now: nothing */
+    tn_rng r;
+    tn_rng_seed(&r, 5, 5);
+    const int n = tn_surf_node_count(g);
+    tn_surf_leg legs[64];
+    for (int i = 0; i < 200; i++) {
+        int s = (int)tn_rng_below(&r, (uint32_t)n), goal = (int)tn_rng_below(&r, (uint32_t)n);
+        int row, j, cnt;
+        tn_surf_node_pos(g, goal, &row, &j);
+        assert_true(
+            tn_succeeded(tn_surf_query_find(qo, s, j / 6, row - 1, legs, 64, &cnt, NULL, NULL)));
+    }
+    assert_int_equal(c.allocs, allocs);
+    tn_error e;
+    assert_true(tn_failed(tn_surf_query_fit(NULL, &e)));
+    assert_non_null(strstr(e.msg, "no query object"));
+    tn_surf_query_destroy(qo);
+    tn_surf_destroy(g);
+    assert_int_equal(c.frees, c.allocs);
+    tn_map_destroy(m);
+}
+
 /* Goals the query refuses on test_bad_input's map: in a block, outside
  * the map, and a start that is no node. */
 static void find_refusals(tn_surf *g, int start)
@@ -4295,6 +4344,7 @@ int main(void)
         cmocka_unit_test(test_lookups_any_input),
         cmocka_unit_test(test_api_small_print),
         cmocka_unit_test(test_no_allocation_per_query),
+        cmocka_unit_test(test_query_fit_after_growth),
         cmocka_unit_test(test_edges_replay),
         cmocka_unit_test(test_demo_map_has_no_traps),
         cmocka_unit_test(test_out_of_memory),

@@ -958,7 +958,10 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
                             "bot: a %dx%d body is outside the sizes 1..%d x 1..%d", body->w,
                             body->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
     }
-    if (!b->phys_valid) { /* (before the body's place, which reads tile_px) */
+    /* (before the body's place, which reads tile_px).  The jump model is
+     * the classic planner's: the graph planner takes any physics
+     * tn_phys_validate does (a walk of 30 px/s, 30x slower than falls) */
+    if (!b->phys_valid && !(b->graph && tn_succeeded(tn_phys_validate(p, NULL)))) {
         refuse_goal(b);
         tn_jump_model jm; /* for the reason */
         tn_status st = tn_jump_model_init(&jm, p, err);

@@ -20,7 +20,8 @@
  * quoted at 16 px per tile and are fractions of a tile (TN_PX16), so with
  * tile_px and every pixel parameter multiplied by a power of two the bot
  * presses exactly the same keys (tested at 8, 16 and 32 px).  The graph
- * planner (tn_bot_set_graph) follows tn_surf, which assumes TN_TILE_PX.
+ * planner (tn_bot_set_graph) follows tn_surf, whose tiles are 16 x 2^n px
+ * (tn_surf.h UNITS): its bot replays edges exactly at those sizes.
  *
  * JUMPS.  For every height 1..M the bot simulates tn_body_step on a private
  * one-column map: the fewest steps of holding jump whose apex clears the
@@ -77,7 +78,10 @@
  * tn_surf_query_step of the bot's budget a step (tn_bot_set_query).  Memory: sizeof(tn_bot) + 18 * path_cap bytes (6 for
  * the path's nodes, 12 for the graph planner's legs; path_cap =
  * TN_BOT_PATH_CAP by default, at most TN_BOT_PATH_CAP_MAX).  No allocation
- * after tn_bot_create.
+ * after tn_bot_create by the bot itself; a query object it plans with
+ * (tn_bot_set_query) grows once on the first plan after its graph grew
+ * (tn_surf.h QUERY OBJECTS): call tn_surf_query_fit after editing or
+ * syncing the graph to keep tn_bot_step free of allocations.
  *
  * Thread safety: a bot and its tn_path (or query object) belong to one
  * thread at a time; the map and the physics parameters are only read and

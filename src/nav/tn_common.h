@@ -46,8 +46,9 @@
  *    exactly like 16 px scaled).  TN_TILE_PX stays the default and the
  *    demo's tile size, and the pixel unit of the modules that have no tile
  *    size parameter: steering, wander and companion (pixels = tile units x
- *    TN_TILE_PX, so a game with other tiles scales at their boundary), and
- *    the graph planner tn_surf, whose lattice assumes TN_TILE_PX.  Flow
+ *    TN_TILE_PX, so a game with other tiles scales at their boundary).  The
+ *    graph planner tn_surf takes tiles of 16 x 2^n px (4..256), exact (it
+ *    builds with the physics scaled to 16 px; tn_surf.h UNITS).  Flow
  *    fields and the navmesh work in tiles or tile units (navmesh: times its
  *    own config.tile_size).
  *  - padded indices: tn_flow stores a one-tile wall ring around the board,

@@ -459,6 +459,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     m->ntris = 0;
     m->nfree = m->nregions = 0;
     m->npts = m->nsegs = 0;
+    m->no_free = false;
     m->cdt_seconds = 0.0;
     m->last_local = false;
     m->w = map->w;
@@ -476,6 +477,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
     }
     if (m->nsegs == 0) { /* no free tile: an empty mesh */
         m->npts = 0;
+        m->no_free = true;
         return nm_ok(err);
     }
     double t0 = m->clock ? m->clock() : 0.0;

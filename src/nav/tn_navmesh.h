@@ -20,7 +20,9 @@
  *  1. Outlines.  Free tiles are kept as bytes and as bit rows.  A tile corner
  *     is a vertex unless its four tiles all agree or form a straight wall;
  *     the test runs on 64 corners per word.  The map's four corners are
- *     always vertices (the mesh covers the whole map rectangle).  Unit edges between a free and a
+ *     always vertices (the mesh covers the whole map rectangle), except on
+ *     a map with no free tile, whose mesh is empty (no points, no
+ *     triangles; a query then says the map has no free tile).  Unit edges between a free and a
  *     blocked tile are merged along each grid line into maximal runs and each
  *     run is split at every vertex on it, so an outline touching another one
  *     ends there (no T-junctions).  The map border is an outline like any

@@ -2130,6 +2130,11 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     const double inv = 1.0 / m->tile_size;
     const double sx = fsx * inv, sy = fsy * inv, gx = fgx * inv, gy = fgy * inv;
     const double r = radius * inv;
+    if (m->ntris == 0 && m->no_free) /* built: the map is all blocks */
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navquery: the %s (%g, %g) is not in free space: the %dx%d map has "
+                            "no free tile",
+                            "start", (double)fsx, (double)fsy, m->w, m->h);
     if (m->ntris == 0) /* else every point reads as "not in free space" */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "navquery: the navmesh is empty: it was never built, or its last "

@@ -53,7 +53,20 @@
  *    the lattice need not replay);
  *  - deterministic: the same body, map and input give the same result.
  * Vertical motion is free (its own gravity, jump, one-way platforms, within
- * tn_body's fields).  The build probes the first two on a private floor
+ * tn_body's fields), with two limits the probe cannot see:
+ *  - it must not depend on the body's x (a low-gravity zone, a jump pad
+ *    read from the map at the body's column): the search keeps one state
+ *    per vertical state and every x of a surface at once, and a step whose
+ *    vertical motion varies with x splits those states; a 16x8 map with a
+ *    low-gravity half took 3.5 s and 129 MB, a 24x12 one minutes and GBs
+ *    (found by a library review), where tn_body_step takes 10 ms;
+ *  - it must not depend on what the body did before the edge's first frame
+ *    other than through its vertical state (a running jump that reads the
+ *    previous frame's b->vx): every edge is simulated from a body at rest
+ *    on the take-off x, while a plan walks into it, so such a step makes
+ *    edges tn_surf_edge_valid confirms and a bot misses (152 of 276 trips
+ *    re-planned in that review's test).
+ * The build probes the first two on a private floor
  * (one frame walking each way, one of no input; a jump with right, then
  * left, held for up to 24 frames, one frame let go in the middle; a fall
  * from rest likewise) and refuses a step function that fails any of it
@@ -606,6 +619,11 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *    the graph is left without its query index (OUT OF MEMORY: the
  *    reference search's state), the next query grows it once (FAILURE |
  *    OUT_OF_MEMORY with a message when it cannot; nothing else changes).
+ *  - tn_surf_query_fit: that growth now, for the graph as it is (TN_OK
+ *    and no allocation when the object fits): a caller that edits, syncs
+ *    or rebuilds the graph off the frame calls it there, so that queries
+ *    in the frame (a bot's plan, tn_bot_set_query) never allocate.  Ends
+ *    nothing a graph change did not end already.
  *  - tn_surf_query_begin / _step / _end: the sliced query, as
  *    tn_surf_find_begin / _step / _end, one per object; an edit, repair,
  *    rebuild, landmarks or shortcuts since begin end it with a message,
@@ -629,6 +647,7 @@ tn_status tn_surf_query_create(const tn_surf *g, const tn_allocator *a, tn_surf_
                                tn_error *err);
 void tn_surf_query_destroy(tn_surf_query *q);
 size_t tn_surf_query_memory(const tn_surf_query *q);
+tn_status tn_surf_query_fit(tn_surf_query *q, tn_error *err);
 const tn_surf *tn_surf_query_graph(const tn_surf_query *q);
 tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_surf_leg *out, int cap,
                              int *count, tn_surf_stats *stats, tn_error *err);

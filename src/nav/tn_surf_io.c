@@ -247,7 +247,7 @@ tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn
     if (size) *size = 0;
     if (!g || !size)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph save: no graph or no size");
+                            "surface graph save: %s is NULL", !g ? "the graph" : "size");
     if (!g->row_first || !g->tiles)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph save: the graph has no data (its last build or "

@@ -2717,6 +2717,15 @@ size_t tn_surf_query_memory(const tn_surf_query *q) { return q ? q->mem : 0; }
 
 const tn_surf *tn_surf_query_graph(const tn_surf_query *q) { return q ? q->g : NULL; }
 
+tn_status tn_surf_query_fit(tn_surf_query *q, tn_error *err)
+{
+    tn_error_clear(err);
+    if (!q)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surface query fit: no query object (NULL)");
+    return query_fit(q, !q->g->qindex, "fit", err);
+}
+
 tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_surf_leg *out, int cap,
                              int *count, tn_surf_stats *stats, tn_error *err)
 {

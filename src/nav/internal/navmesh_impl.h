@@ -83,6 +83,7 @@ struct tn_navmesh {
     int32_t *region; /* max_tris */
     int32_t *vtri;   /* max_points: a triangle using each vertex */
     bool swept;      /* the last full build used the row sweep */
+    bool no_free;    /* the last full build found no free tile (an empty mesh) */
     int32_t *stack;  /* max_tris */
     int nfree, nregions;
     int32_t *bucket; /* bw*bh: a triangle whose centroid lies in each bucket */
