@@ -150,6 +150,40 @@ static void test_save_changed_on_disk(void **state)
     remove(path);
 }
 
+/* A map replaced on disk since it was loaded by a file that cannot be read
+ * (larger than the read limit, here a 17,000,000-byte one) counts as
+ * changed: the save is refused, saying why, and the file is left as it is.
+ * The check read it, failed, and let the save replace it. */
+static void test_save_unreadable_origin(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/tn_test_unread_XXXXXX", err[512];
+    write_temp(path, "tilenav-map 1\nsize 3 2\ntiles\n...\n###\n");
+    tn_map *m;
+    assert_int_equal(tn_load_map(path, &m, err, sizeof err), 0);
+    const off_t big = 17000000; /* > TN_MAP_FILE_MAX; sparse: no 17 MB written */
+    assert_true((off_t)TN_MAP_FILE_MAX < big);
+    assert_int_equal(truncate(path, big), 0);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_save_map(m, path, err, sizeof err), TN_SAVE_CHANGED);
+    char want[256];
+    snprintf(want, sizeof want,
+             "%s: not overwritten: it cannot be read to check that it still holds what was "
+             "loaded (file is 17000000 bytes, larger than the %zu-byte limit)",
+             path, TN_MAP_FILE_MAX);
+    if (strncmp(err, want, strlen(want)) != 0) fail_msg("%s", err);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, big);
+    /* a save under another name is not checked against it */
+    char other[] = "/tmp/tn_test_unread_other_XXXXXX";
+    write_temp(other, "");
+    assert_int_equal(tn_save_map_as(m, other, path, err, sizeof err), 0);
+    remove(other);
+    tn_map_destroy(m);
+    remove(path);
+}
+
 /* Replace the whole of `path` with `text` (an outside editor). */
 static void rewrite(const char *path, const char *text)
 {
@@ -1090,6 +1124,7 @@ int main(void)
         cmocka_unit_test(test_read_unknown_size),
         cmocka_unit_test(test_read_exactly_the_limit),
         cmocka_unit_test(test_save_changed_on_disk),
+        cmocka_unit_test(test_save_unreadable_origin),
         cmocka_unit_test(test_big_tiled_changed_on_disk),
         cmocka_unit_test(test_origin_by_identity),
         cmocka_unit_test(test_origin_link_repointed),

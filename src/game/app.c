@@ -136,7 +136,16 @@ static int save_map(app *a, const char *path)
         /* The file was edited elsewhere (Tiled): it stays as it is, and the
          * edits go to the autosave, where Ctrl+R then R finds them. */
         char ap[1024], aerr[512];
-        if (write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
+        /* "PATH: not overwritten: it cannot be read to check ..." (too
+         * large, EACCES): no reload can merge onto it; said as it is */
+        bool unread = !strstr(err, " changed on disk since it was loaded") &&
+                      !strstr(err, " now names another file");
+        if (unread && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
+            a->restore_offered = true;
+            char *hint = strstr(err, "; save under another name");
+            if (hint) *hint = '\0';
+            tn_world_message(a->w, "not saved: %s; your edits are safe in %s", err, ap);
+        } else if (!unread && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             a->restore_offered = true;
             if (a->base && !a->merge_base) { /* what the edits were made on */
                 a->merge_base = a->base;

@@ -329,8 +329,20 @@ int tn_origin_check(const char *path, char *err, size_t cap)
     char *buf, rerr[512];
     size_t len;
     if (tn_read_file(path, map_file_max(path), &buf, &len, rerr, sizeof rerr) != 0) {
+        /* A file that is there but cannot be read (too large, EACCES, EIO)
+         * may hold anything now: it counts as changed, never replaced
+         * unseen.  (A file that is gone has no key: passed above.) */
+        const char *why = rerr;
+        size_t pl = strlen(path);
+        if (strncmp(why, path, pl) == 0 && why[pl] == ':') why += pl + 1;
+        while (*why == ' ') why++;
+        snprintf(err, cap,
+                 "%s: not overwritten: it cannot be read to check that it still holds what was "
+                 "loaded (%s), so another program may have replaced it; save under another "
+                 "name (script: save OTHER), or see what the file is now",
+                 path, why);
         free(key);
-        return 0;
+        return TN_SAVE_CHANGED;
     }
     bool same = o && len == o->len && fnv1a(buf, len) == o->hash;
     free(buf);

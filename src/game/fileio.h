@@ -75,9 +75,12 @@ bool tn_same_file(const char *a, const char *b);
 #define TN_SAVE_UNFIT_HINT "; use `save FILE` in a script to write a tilenav map under another name"
 
 /* 0 when a save may replace `path`: it was never loaded (no record), it is
- * gone or unreadable (the save itself then decides), or it holds exactly
- * what was loaded or last saved there.  Else TN_SAVE_CHANGED with "PATH
- * changed on disk since it was loaded (...): not overwritten; ..." in err.
+ * gone (the save itself then decides), or it holds exactly what was loaded
+ * or last saved there.  Else TN_SAVE_CHANGED with "PATH changed on disk
+ * since it was loaded (...): not overwritten; ..." in err, or, when it
+ * is there but cannot be read (larger than the read limit, EACCES, EIO:
+ * it may hold anything), "PATH: not overwritten: it cannot be read to
+ * check that it still holds what was loaded (WHY), ...".
  * The name `path` is checked too: one that now names another file than
  * when it was loaded or saved by it (a symbolic link pointed elsewhere)
  * with other bytes than it had is refused the same way ("PATH now names
