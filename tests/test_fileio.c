@@ -541,6 +541,103 @@ static void test_autosave_path_for(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+static int save_map_writer(void *ctx, const char *path, char *err, size_t cap)
+{
+    return tn_save_map(ctx, path, err, cap);
+}
+
+/* The autosave falls back to the data folder when writing beside the map
+ * fails (here MAP.autosave is a directory; a full disk does the same), and
+ * goes there directly for a map that is a pipe or a device (it tried
+ * /dev/fd/63.autosave) or whose autosave path would be too long: the
+ * edits were lost, and the window said Ctrl+S saves them to /dev/fd/63. */
+static void test_autosave_fallback(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_asfall_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    const char *oldx = getenv("XDG_DATA_HOME");
+    char *sx = oldx ? strdup(oldx) : NULL;
+    char map[1200], data[600], out[1024], out2[1024], kept[1100], err[1024], want[1300];
+    snprintf(data, sizeof data, "%s/data", dir);
+    setenv("XDG_DATA_HOME", data, 1);
+    snprintf(map, sizeof map, "%s/room.map", dir);
+    FILE *f = fopen(map, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 3 2\ntiles\n...\n###\n", f);
+    fclose(f);
+    tn_map *m, *back;
+    assert_int_equal(tn_load_map(map, &m, err, sizeof err), 0);
+    tn_map_set_tile(m, 0, 0, TN_TILE_BLOCK, NULL);
+    /* beside the map when it can be written there */
+    assert_int_equal(tn_autosave_write(map, NULL, save_map_writer, m, out, sizeof out, kept,
+                                       sizeof kept, err, sizeof err),
+                     0);
+    snprintf(want, sizeof want, "%s.autosave", map);
+    assert_string_equal(out, want);
+    assert_string_equal(err, "");
+    assert_int_equal(remove(out), 0);
+    /* MAP.autosave cannot be written: the data folder, saying why */
+    assert_int_equal(mkdir(want, 0700), 0);
+    assert_int_equal(tn_autosave_write(map, NULL, save_map_writer, m, out, sizeof out, kept,
+                                       sizeof kept, err, sizeof err),
+                     0);
+    snprintf(want, sizeof want, "%s/tilenav/autosave/room.map~", data);
+    if (strncmp(out, want, strlen(want)) != 0) fail_msg("%s", out);
+    snprintf(want, sizeof want, "%s.autosave: is a directory: not saved", map);
+    assert_string_equal(err, want);
+    assert_int_equal(tn_load_map(out, &back, err, sizeof err), 0);
+    assert_true(tn_map_equal(m, back));
+    tn_map_destroy(back);
+    /* found there by the next start (R), and written there again as ours */
+    assert_int_equal(tn_autosave_find(map, out2, sizeof out2, err, sizeof err), 0);
+    assert_string_equal(out2, out);
+    assert_int_equal(tn_autosave_write(map, out, save_map_writer, m, out2, sizeof out2, kept,
+                                       sizeof kept, err, sizeof err),
+                     0);
+    assert_string_equal(out2, out);
+    assert_string_equal(kept, "");
+    /* nowhere to write: both reasons */
+    unlink(out);
+    snprintf(want, sizeof want, "%s/tilenav", data);
+    char cmd[2700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && touch '%s'", want, want); /* a file, no folder */
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tn_autosave_write(map, NULL, save_map_writer, m, out, sizeof out, kept,
+                                       sizeof kept, err, sizeof err),
+                     -1);
+    if (!strstr(err, "room.map.autosave: is a directory") || !strstr(err, "; and in the data "
+                                                                          "folder: "))
+        fail_msg("%s", err);
+    assert_int_equal(remove(want), 0);
+    /* a pipe: straight to the data folder */
+    snprintf(map, sizeof map, "%s/pipe.map", dir);
+    assert_int_equal(mkfifo(map, 0600), 0);
+    assert_int_equal(tn_autosave_path_for(map, false, out, sizeof out, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/tilenav/autosave/pipe.map~", data);
+    if (strncmp(out, want, strlen(want)) != 0) fail_msg("%s", out);
+    /* an autosave path longer than 1023 bytes: the data folder too */
+    size_t n = (size_t)snprintf(map, sizeof map, "%s", dir);
+    while (n < 1000) {
+        n += (size_t)snprintf(map + n, sizeof map - n, "/%.99s",
+                              "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd"
+                              "ddddddddddddddddddddddddddddddd");
+        assert_int_equal(mkdir(map, 0700), 0);
+    }
+    snprintf(map + n, sizeof map - n, "/long.map");
+    assert_int_equal(tn_autosave_path_for(map, false, out, sizeof out, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/tilenav/autosave/long.map~", data);
+    if (strncmp(out, want, strlen(want)) != 0) fail_msg("%s", out);
+    tn_map_destroy(m);
+    if (sx)
+        setenv("XDG_DATA_HOME", sx, 1);
+    else
+        unsetenv("XDG_DATA_HOME");
+    free(sx);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A map whose file name is too long for NAME.autosave (and NAME.autosave.N
  * beside it) in its directory gets a shortened autosave name: its first
  * bytes, "~" and its name's hash, so two long names with the same first
@@ -1133,6 +1230,7 @@ int main(void)
         cmocka_unit_test(test_autosave_path_fits),
         cmocka_unit_test(test_autosave_long_name),
         cmocka_unit_test(test_autosave_path_for),
+        cmocka_unit_test(test_autosave_fallback),
         cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),

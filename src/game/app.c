@@ -82,6 +82,7 @@ typedef struct app {
      * only then may a save remove it or an autosave replace it; an older one
      * is moved to MAP.autosave.N first (autosave_kept names it) */
     bool autosave_ours;
+    char autosave_at[1024]; /* where (beside the map or in the data folder) */
     char autosave_kept[1100];
     /* The map as loaded from (or last saved to) the map file, and, after a
      * save refused because the file changed on disk, that map as it was
@@ -229,14 +230,12 @@ static int save_map(app *a, const char *path)
         tn_world_set_dirty(a->w, false);
         tn_undo_set_clean(&a->undo, a->w); /* undoing back to here: saved again */
         char autosave_path[1024], aerr[512];
-        /* no autosave name (the path is too long): none was written */
-        bool named = tn_autosave_path_for(path, false, autosave_path, sizeof autosave_path, aerr,
-                                          sizeof aerr) == 0;
-        if (named && a->autosave_ours) {
+        if (a->autosave_ours) {
             /* The map file now holds these edits: this session's autosave is stale. */
-            remove(autosave_path);
+            remove(a->autosave_at);
             a->restore_offered = a->autosave_ours = false;
-        } else if (named && a->restore_offered) {
+        } else if (a->restore_offered && tn_autosave_find(path, autosave_path, sizeof autosave_path,
+                                                          aerr, sizeof aerr) == 0) {
             /* Older edits the user never restored are not in the map file. */
             tn_world_message(a->w,
                              "saved %s; %s (older edits, never restored) is kept: R restores it",
@@ -250,34 +249,32 @@ static int save_map(app *a, const char *path)
     return 0;
 }
 
-/* Append the three strings to the message in dst (cut to fit cap). */
-static void append_text(char *dst, size_t cap, const char *s1, const char *s2, const char *s3)
+static int autosave_writer(void *ctx, const char *path, char *err, size_t cap)
 {
-    size_t n = strlen(dst);
-    for (const char *p = s1; *p && n + 1 < cap; p++) dst[n++] = *p;
-    for (const char *p = s2; *p && n + 1 < cap; p++) dst[n++] = *p;
-    for (const char *p = s3; *p && n + 1 < cap; p++) dst[n++] = *p;
-    dst[n] = '\0';
+    app *a = ctx;
+    return tn_save_world_map(a->w, path, a->opts->map_path, err, cap);
 }
 
 /* The unsaved edits into MAP.autosave ("tilenav.map.autosave" without a map
- * file): 0, or -1 with the reason in err; its name in path either way.  An
- * autosave this session did not write or restore is never overwritten: it
- * is moved to MAP.autosave.N first, named in a->autosave_kept (else ""). */
+ * file), or, when that cannot be written (a full disk, a map from a pipe),
+ * into the data folder (tn_autosave_write): 0 with its name in path (and
+ * in a->autosave_at), or -1 with the reason in err.  An autosave this
+ * session did not write or restore is never overwritten: it is moved to
+ * NAME.N first, named in a->autosave_kept (else ""). */
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap)
 {
-    a->autosave_kept[0] = '\0';
-    if (tn_autosave_path_for(a->opts->map_path ? a->opts->map_path : "tilenav.map", true, path, cap,
-                             err, errcap) != 0)
-        return -1; /* never a cut name: it could be the map itself */
-    if (!a->autosave_ours &&
-        tn_autosave_set_aside(path, a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
+    /* beside the map, else (it could not be written there) the data folder */
+    if (tn_autosave_write(a->opts->map_path ? a->opts->map_path : "tilenav.map",
+                          a->autosave_ours ? a->autosave_at : NULL, autosave_writer, a, path, cap,
+                          a->autosave_kept, sizeof a->autosave_kept, err, errcap) != 0)
         return -1;
-    if (tn_save_world_map(a->w, path, a->opts->map_path, err, errcap) != 0) {
-        if (a->autosave_kept[0])
-            append_text(err, errcap, " (the older autosave is now ", a->autosave_kept, ")");
-        return -1;
-    }
+    if (err[0])
+        tn_print_shown(stderr,
+                       "tilenav: the autosave could not be written beside the map (%s): it is %s\n",
+                       err, path);
+    /* this session's older autosave elsewhere is stale now */
+    if (a->autosave_ours && strcmp(a->autosave_at, path) != 0) remove(a->autosave_at);
+    snprintf(a->autosave_at, sizeof a->autosave_at, "%s", path);
     a->autosave_ours = true;
     return 0;
 }
@@ -309,11 +306,15 @@ static void request_quit(app *a)
                      "them (no autosave: %s)",
                      err);
     tn_world_set_message_ttl(a->w, 60 * 60);
-    tn_print_shown(
-        stderr,
-        "tilenav: not quitting: the unsaved edits cannot be autosaved (%s); Ctrl+S saves "
-        "them to %s, Esc (or closing the window) again quits and loses them\n",
-        err, a->opts->map_path ? a->opts->map_path : "(no map file)");
+    /* a map read from a pipe or a device (/dev/fd/63) cannot be saved to */
+    struct stat st;
+    const char *map = a->opts->map_path;
+    bool saveable = map && (stat(map, &st) != 0 || S_ISREG(st.st_mode));
+    tn_print_shown(stderr,
+                   "tilenav: not quitting: the unsaved edits cannot be autosaved (%s); %s%s%s, "
+                   "Esc (or closing the window) again quits and loses them\n",
+                   err, saveable ? "Ctrl+S saves them to " : "Ctrl+S cannot save them (",
+                   map ? map : "there is no map file", saveable ? "" : " is not a regular file)");
 }
 
 /* Starting a map whose autosave exists offers to restore it (R). */
@@ -322,9 +323,7 @@ static void offer_restore(app *a)
     if (!a->opts->map_path) return;
     char path[1024], err[512];
     a->autosave_ours = false; /* whatever is there, this session did not write it */
-    if (tn_autosave_path_for(a->opts->map_path, false, path, sizeof path, err, sizeof err) != 0 ||
-        !tn_is_regular_file(path))
-        return;
+    if (tn_autosave_find(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) return;
     a->restore_offered = true;
     tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
     tn_world_set_message_ttl(a->w, 60 * 20);
@@ -335,7 +334,7 @@ static void reapply_view(app *a);
 static void restore(app *a)
 {
     char path[1024], err[512];
-    if (tn_autosave_path_for(a->opts->map_path, false, path, sizeof path, err, sizeof err) != 0) {
+    if (tn_autosave_find(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) {
         tn_world_message(a->w, "cannot restore: %s", err);
         return;
     }
@@ -388,6 +387,7 @@ static void restore(app *a)
     tn_world_set_dirty(a->w, true); /* restored edits are not in the map file until Ctrl+S */
     a->restore_offered = false;
     a->autosave_ours = true; /* they are this session's edits now */
+    snprintf(a->autosave_at, sizeof a->autosave_at, "%s", path);
     a->prev_x = tn_world_character(a->w)->x;
     a->prev_y = tn_world_character(a->w)->y;
     /* the history's tiles were the replaced map's: Ctrl+Z must not replay them here */
@@ -1435,9 +1435,8 @@ static int autosave(app *a)
 {
     if (!tn_world_dirty(a->w)) return 0;
     char path[1024], err[512];
-    if (a->autosaved) /* written: its name fits */
-        tn_autosave_path_for(a->opts->map_path ? a->opts->map_path : "tilenav.map", false, path,
-                             sizeof path, err, sizeof err);
+    if (a->autosaved) /* written there */
+        snprintf(path, sizeof path, "%s", a->autosave_at);
     else if (write_autosave(a, path, sizeof path, err, sizeof err) != 0) {
         tn_print_shown(
             stderr, "tilenav: unsaved edits lost: %s, and the autosave could not be written: %s\n",
@@ -1516,10 +1515,8 @@ static bool keep_edits(app *a)
         }
         return true;
     }
-    if (a->autosave_ours && !a->restore_offered &&
-        tn_autosave_path_for(a->opts->map_path, false, path, sizeof path, err, sizeof err) == 0 &&
-        tn_is_regular_file(path)) {
-        remove(path); /* no unsaved edits left: it would offer them again */
+    if (a->autosave_ours && !a->restore_offered && tn_is_regular_file(a->autosave_at)) {
+        remove(a->autosave_at); /* no unsaved edits left: it would offer them again */
         a->autosave_ours = false;
         return true;
     }

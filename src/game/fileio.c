@@ -1232,13 +1232,10 @@ int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, siz
     return 0;
 }
 
-int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
-                         size_t errcap)
+int tn_autosave_data_path(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
+                          size_t errcap)
 {
     const char *slash = strrchr(map_path, '/');
-    char dir[1024];
-    dir_of(map_path, dir, sizeof dir);
-    if (access(dir, W_OK) == 0) return tn_autosave_path(map_path, out, cap, err, errcap);
     const char *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
     char data[1024];
     if (x && x[0] == '/')
@@ -1248,8 +1245,8 @@ int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t
     else {
         if (cap) out[0] = '\0';
         snprintf(err, errcap,
-                 "%s: its directory cannot be written, and neither XDG_DATA_HOME nor HOME names "
-                 "a place for the autosave",
+                 "%s: no place for the autosave in the data folder: neither XDG_DATA_HOME nor "
+                 "HOME is set",
                  map_path);
         return -1;
     }
@@ -1282,6 +1279,88 @@ int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t
         snprintf(d, sizeof d, "%s/tilenav/autosave", data);
         mkdir(d, 0755);
     }
+    return 0;
+}
+
+int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
+                         size_t errcap)
+{
+    char dir[1024];
+    dir_of(map_path, dir, sizeof dir);
+    struct stat st; /* a pipe or a device (/dev/fd/63): nothing beside it is the user's */
+    bool special = stat(map_path, &st) == 0 && !S_ISREG(st.st_mode);
+    if (!special && access(dir, W_OK) == 0 &&
+        tn_autosave_path(map_path, out, cap, err, errcap) == 0)
+        return 0;
+    return tn_autosave_data_path(map_path, make_dirs, out, cap, err, errcap);
+}
+
+int tn_autosave_find(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
+{
+    char data[1024], derr[512];
+    struct stat a, b;
+    int rc = tn_autosave_path_for(map_path, false, out, cap, err, errcap);
+    bool here = rc == 0 && stat(out, &a) == 0 && S_ISREG(a.st_mode);
+    bool there =
+        tn_autosave_data_path(map_path, false, data, sizeof data, derr, sizeof derr) == 0 &&
+        (rc != 0 || strcmp(data, out) != 0) && stat(data, &b) == 0 && S_ISREG(b.st_mode);
+    /* both: the newer (the data folder's was written when beside failed) */
+    if (there &&
+        (!here || b.st_mtim.tv_sec > a.st_mtim.tv_sec ||
+         (b.st_mtim.tv_sec == a.st_mtim.tv_sec && b.st_mtim.tv_nsec > a.st_mtim.tv_nsec))) {
+        snprintf(out, cap, "%s", data);
+        return 0;
+    }
+    if (here) return 0;
+    if (rc == 0) snprintf(err, errcap, "%s: no autosave there", out);
+    return -1;
+}
+
+/* One place for the autosave: an autosave there that is not `ours` is set
+ * aside first (its new name in kept), then `write` writes it. */
+static int autosave_try(const char *path, const char *ours, tn_autosave_writer write, void *ctx,
+                        char *kept, size_t keptcap, char *err, size_t errcap)
+{
+    char k[PATH_MAX + 16] = "";
+    if (!(ours && strcmp(ours, path) == 0) &&
+        tn_autosave_set_aside(path, k, sizeof k, err, errcap) != 0)
+        return -1;
+    if (k[0]) snprintf(kept, keptcap, "%s", k);
+    if (write(ctx, path, err, errcap) != 0) {
+        if (k[0]) {
+            size_t n = strlen(err);
+            snprintf(err + n, errcap - n, " (the older autosave is now %s)", k);
+        }
+        return -1;
+    }
+    return 0;
+}
+
+int tn_autosave_write(const char *map_path, const char *ours, tn_autosave_writer write, void *ctx,
+                      char *out, size_t cap, char *kept, size_t keptcap, char *err, size_t errcap)
+{
+    if (keptcap) kept[0] = '\0';
+    if (tn_autosave_path_for(map_path, true, out, cap, err, errcap) != 0) return -1;
+    if (autosave_try(out, ours, write, ctx, kept, keptcap, err, errcap) == 0) {
+        if (errcap) err[0] = '\0';
+        return 0;
+    }
+    /* beside the map failed (a full disk, MAP.autosave a directory): the
+     * data folder, unless that is where it was */
+    char first[1024], ferr[1024], data[1024], derr[1024];
+    snprintf(first, sizeof first, "%s", out);
+    snprintf(ferr, sizeof ferr, "%s", err);
+    if (tn_autosave_data_path(map_path, true, data, sizeof data, derr, sizeof derr) != 0) {
+        snprintf(err, errcap, "%s; and none in the data folder: %s", ferr, derr);
+        return -1;
+    }
+    if (strcmp(data, first) == 0) return -1;
+    if (autosave_try(data, ours, write, ctx, kept, keptcap, derr, sizeof derr) != 0) {
+        snprintf(err, errcap, "%s; and in the data folder: %s", ferr, derr);
+        return -1;
+    }
+    snprintf(out, cap, "%s", data);
+    snprintf(err, errcap, "%s", ferr); /* why not beside the map */
     return 0;
 }
 

@@ -164,16 +164,38 @@ int tn_map_merge_edits(tn_map *dst, const tn_map *base, const tn_map *edited, in
  * long"). */
 int tn_autosave_path(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
 /* Where the game keeps a map's autosave: tn_autosave_path beside the map
- * when the map's directory can be written by this user, else (a map in a
- * system or read-only directory, so that unsaved edits are never lost for
- * want of a place) DATA/tilenav/autosave/NAME~HHHHHHHHHHHHHHHH.autosave,
- * DATA being $XDG_DATA_HOME or ~/.local/share, NAME the map's file name
- * (its first 100 bytes, cut at a UTF-8 boundary) and H the FNV-1a hash of
- * its absolute path, so two maps of one name in two directories get two.
- * The directories are made (0755) when `make_dirs`.  0, or -1 with the
- * reason in err (no DATA: neither variable is set). */
+ * when the map is a regular file (or none yet) whose directory can be
+ * written by this user and the name fits, else (a map in a system or
+ * read-only directory, a pipe or a device such as /dev/fd/63, a path too
+ * long: so that unsaved edits are never lost for want of a place)
+ * tn_autosave_data_path.  0, or -1 with the reason in err. */
 int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
                          size_t errcap);
+/* The autosave in the user's data folder:
+ * DATA/tilenav/autosave/NAME~HHHHHHHHHHHHHHHH.autosave, DATA being
+ * $XDG_DATA_HOME or ~/.local/share, NAME the map's file name (its first
+ * 100 bytes, cut at a UTF-8 boundary) and H the FNV-1a hash of its
+ * absolute path, so two maps of one name in two directories get two.
+ * The directories are made (0755) when `make_dirs`.  0, or -1 with the
+ * reason in err (no DATA: neither variable is set). */
+int tn_autosave_data_path(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
+                          size_t errcap);
+/* The autosave of `map_path` that is there: tn_autosave_path_for's, or the
+ * data folder's (written when the write beside the map failed); both
+ * there: the newer.  0 with its path in out, else -1 (err says why). */
+int tn_autosave_find(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
+/* Writes the autosave to `path`: 0, or -1 with "PATH: problem" in err. */
+typedef int (*tn_autosave_writer)(void *ctx, const char *path, char *err, size_t cap);
+/* Write the autosave of `map_path` with `write`: at tn_autosave_path_for,
+ * and when that write fails (a full disk beside the map, a name there
+ * that is no file), in the data folder (tn_autosave_data_path) before
+ * giving up.  An autosave already at the place written that is not `ours`
+ * (the one this session wrote; NULL: none) is set aside first
+ * (tn_autosave_set_aside), its new name in kept (else "").  0 with the
+ * path written in out and in err "" or, when it went to the data folder
+ * after all, why not beside the map; -1 with the reasons in err. */
+int tn_autosave_write(const char *map_path, const char *ours, tn_autosave_writer write, void *ctx,
+                      char *out, size_t cap, char *kept, size_t keptcap, char *err, size_t errcap);
 
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
