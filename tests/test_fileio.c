@@ -638,6 +638,49 @@ static void test_autosave_fallback(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The window has no "save as": its messages say what it can do.  A save's
+ * script advice ("save under another name (script: save OTHER)") is cut
+ * for it, and keeping a file it would replace is advised as a copy to a
+ * name that is free (the restore of a map that changed size on disk said
+ * "save under another name to keep both"). */
+static void test_window_save_advice(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_advice_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char map[128], aside[160], hint[400], want[400], err[512];
+    snprintf(map, sizeof map, "%s/x.map", dir);
+    FILE *f = fopen(map, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 3 2\ntiles\n...\n###\n", f);
+    fclose(f);
+    tn_copy_aside_hint(map, hint, sizeof hint);
+    snprintf(want, sizeof want, "first copy %s to %s.outside", map, map);
+    assert_string_equal(hint, want);
+    snprintf(aside, sizeof aside, "%s.outside", map); /* taken: the next free name */
+    f = fopen(aside, "w");
+    assert_non_null(f);
+    fclose(f);
+    tn_copy_aside_hint(map, hint, sizeof hint);
+    snprintf(want, sizeof want, "first copy %s to %s.outside-2", map, map);
+    assert_string_equal(hint, want);
+    /* a read-only map: the script's advice is cut, the reason kept */
+    tn_map *m;
+    assert_int_equal(tn_load_map(map, &m, err, sizeof err), 0);
+    assert_int_equal(chmod(map, 0444), 0);
+    assert_int_equal(tn_save_map(m, map, err, sizeof err), -1);
+    assert_non_null(strstr(err, "save under another name"));
+    tn_drop_script_hint(err);
+    snprintf(want, sizeof want, "%s: is read-only (mode 0444", map);
+    assert_memory_equal(err, want, strlen(want));
+    assert_null(strstr(err, "another name"));
+    assert_string_equal(err + strlen(err) - strlen(": not replaced"), ": not replaced");
+    tn_map_destroy(m);
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A map whose file name is too long for NAME.autosave (and NAME.autosave.N
  * beside it) in its directory gets a shortened autosave name: its first
  * bytes, "~" and its name's hash, so two long names with the same first
@@ -1231,6 +1274,7 @@ int main(void)
         cmocka_unit_test(test_autosave_long_name),
         cmocka_unit_test(test_autosave_path_for),
         cmocka_unit_test(test_autosave_fallback),
+        cmocka_unit_test(test_window_save_advice),
         cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),

@@ -133,6 +133,7 @@ static int save_map(app *a, const char *path)
     /* the map came from a->opts->map_path (a Tiled save patches that
      * document, whatever other maps were loaded since) */
     int rc = tn_save_world_map(a->w, path, a->opts->map_path, err, sizeof err);
+    tn_drop_script_hint(err); /* "save under another name": the window has no save-as */
     if (rc == TN_SAVE_CHANGED && tn_world_dirty(a->w)) {
         /* The file was edited elsewhere (Tiled): it stays as it is, and the
          * edits go to the autosave, where Ctrl+R then R finds them. */
@@ -143,8 +144,6 @@ static int save_map(app *a, const char *path)
                       !strstr(err, " now names another file");
         if (unread && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             a->restore_offered = true;
-            char *hint = strstr(err, "; save under another name");
-            if (hint) *hint = '\0';
             tn_world_message(a->w, "not saved: %s; your edits are safe in %s", err, ap);
         } else if (!unread && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             a->restore_offered = true;
@@ -158,12 +157,15 @@ static int save_map(app *a, const char *path)
                                  "Tiled?); your edits are in %s: Ctrl+R reloads the file, R "
                                  "then puts the tiles you changed onto it",
                                  path, ap);
-            else
+            else {
+                char keep[2200];
+                tn_copy_aside_hint(path, keep, sizeof keep);
                 tn_world_message(a->w,
                                  "not saved: %s changed on disk since it was loaded (edited in "
-                                 "Tiled?); your edits are in %s: save under another name, or "
-                                 "Ctrl+R then R brings back your map over the outside edits",
-                                 path, ap);
+                                 "Tiled?); your edits are in %s: Ctrl+R then R brings back your "
+                                 "map over the outside edits (to keep those, %s)",
+                                 path, ap, keep);
+            }
         } else {
             tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
         }
@@ -208,9 +210,6 @@ static int save_map(app *a, const char *path)
          * cannot be written), and the message says where they are. */
         char ap[1024], aerr[512];
         if (tn_world_dirty(a->w) && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
-            /* "...; save under another name (script: save OTHER)": a script's */
-            char *hint = strstr(err, "; save under another name");
-            if (hint) *hint = '\0';
             tn_world_message(a->w, "save failed: %s; your edits are safe in %s", err, ap);
             tn_world_set_message_ttl(a->w, 60 * 10);
             tn_print_shown(stderr, "tilenav: %s; the edits are in %s\n", err, ap);
@@ -406,11 +405,12 @@ static void restore(app *a)
                          merged, merged == 1 ? "" : "s", path, a->opts->map_path, both_s, note);
     } else if (sized) {
         forget_merge(a);
+        char keep[2200];
+        tn_copy_aside_hint(a->opts->map_path, keep, sizeof keep);
         tn_world_message(a->w,
                          "restored %s whole: %s changed size on disk, so its outside edits "
-                         "are NOT in it (Ctrl+S would replace them; save under another name to "
-                         "keep both)%s",
-                         path, a->opts->map_path, note);
+                         "are NOT in it (Ctrl+S would replace them; to keep both, %s)%s",
+                         path, a->opts->map_path, keep, note);
     } else {
         tn_world_message(a->w, "restored %s (undo starts afresh): Ctrl+S writes it to %s%s", path,
                          a->opts->map_path, note);

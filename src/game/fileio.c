@@ -1364,6 +1364,22 @@ int tn_autosave_write(const char *map_path, const char *ours, tn_autosave_writer
     return 0;
 }
 
+void tn_copy_aside_hint(const char *path, char *out, size_t cap)
+{
+    char cand[PATH_MAX + 32];
+    struct stat st;
+    snprintf(cand, sizeof cand, "%s.outside", path);
+    for (int n = 2; lstat(cand, &st) == 0 && n < 1000; n++)
+        snprintf(cand, sizeof cand, "%s.outside-%d", path, n);
+    snprintf(out, cap, "first copy %s to %s", path, cand);
+}
+
+void tn_drop_script_hint(char *err)
+{
+    char *hint = strstr(err, "; save under another name");
+    if (hint) *hint = '\0';
+}
+
 bool tn_is_bmp_name(const char *path)
 {
     size_t n = strlen(path);

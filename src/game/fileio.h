@@ -197,6 +197,16 @@ typedef int (*tn_autosave_writer)(void *ctx, const char *path, char *err, size_t
 int tn_autosave_write(const char *map_path, const char *ours, tn_autosave_writer write, void *ctx,
                       char *out, size_t cap, char *kept, size_t keptcap, char *err, size_t errcap);
 
+/* Advice the window can give to keep a file it would replace (it has no
+ * "save as"): "first copy PATH to PATH.outside", naming a free name
+ * (PATH.outside-2, -3, ... when that is taken). */
+void tn_copy_aside_hint(const char *path, char *out, size_t cap);
+
+/* Cut a save's message for the window: "; save under another name
+ * (script: save OTHER) ..." is a script's advice, which the window (no
+ * "save as") cannot follow. */
+void tn_drop_script_hint(char *err);
+
 /* True when `path` ends in ".bmp" (any case): screenshots are BMP images
  * (SDL_SaveBMP; the game has no PNG writer), and a file named .png holding a
  * BMP would mislead every program that opens it. */
