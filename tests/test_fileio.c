@@ -681,6 +681,30 @@ static void test_window_save_advice(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* A save into a folder that is gone names it, absolute, and says so: the
+ * working folder removed while the game ran said "cannot create a
+ * temporary file in .: No such file or directory". */
+static void test_save_folder_gone(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_gone_XXXXXX", old[4096], err[512], want[600];
+    assert_non_null(mkdtemp(dir));
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(dir), 0);
+    assert_int_equal(rmdir(dir), 0);
+    int rc = tn_write_file_atomic("x.map", "abc\n", 4, err, sizeof err);
+    assert_int_equal(chdir(old), 0);
+    assert_int_equal(rc, -1);
+    snprintf(want, sizeof want, "x.map: not saved: the folder %s no longer exists", dir);
+    assert_string_equal(err, want);
+    /* a folder that is not there at all */
+    snprintf(want, sizeof want, "%s/sub/x.map", dir);
+    assert_int_equal(tn_write_file_atomic(want, "abc\n", 4, err, sizeof err), -1);
+    snprintf(want + strlen(want), sizeof want - strlen(want),
+             ": not saved: the folder %s/sub does not exist", dir);
+    assert_string_equal(err, want);
+}
+
 /* A map whose file name is too long for NAME.autosave (and NAME.autosave.N
  * beside it) in its directory gets a shortened autosave name: its first
  * bytes, "~" and its name's hash, so two long names with the same first
@@ -1275,6 +1299,7 @@ int main(void)
         cmocka_unit_test(test_autosave_path_for),
         cmocka_unit_test(test_autosave_fallback),
         cmocka_unit_test(test_window_save_advice),
+        cmocka_unit_test(test_save_folder_gone),
         cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),

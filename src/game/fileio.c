@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -516,6 +517,60 @@ int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)
 
 /* ---- saving ------------------------------------------------------------ */
 
+/* The folder `dir` as the user knows it: absolute when it can be told,
+ * also when the working folder was removed while the game ran (getcwd
+ * fails then; /proc/self/cwd still names it, " (deleted)" after). */
+static void dir_shown(const char *dir, char *out, size_t cap)
+{
+    char cwd[PATH_MAX];
+    if (dir[0] == '/') {
+        snprintf(out, cap, "%s", dir);
+        return;
+    }
+    if (!getcwd(cwd, sizeof cwd)) {
+        ssize_t n = readlink("/proc/self/cwd", cwd, sizeof cwd - 1);
+        if (n <= 0 || cwd[0] != '/') {
+            snprintf(out, cap, "%s", dir);
+            return;
+        }
+        cwd[n] = '\0';
+        const char *del = " (deleted)";
+        size_t dl = strlen(del);
+        if ((size_t)n > dl && strcmp(cwd + n - dl, del) == 0) cwd[n - dl] = '\0';
+    }
+    int n = strcmp(dir, ".") == 0
+                ? snprintf(out, cap, "%s", cwd)
+                : snprintf(out, cap, "%s%s%s", cwd, strcmp(cwd, "/") == 0 ? "" : "/",
+                           strncmp(dir, "./", 2) == 0 ? dir + 2 : dir);
+    if (n < 0 || (size_t)n >= cap) snprintf(out, cap, "%s", dir); /* too long: as given */
+}
+
+/* True when the file system holding `path` is mounted read-only. */
+static bool on_readonly_fs(const char *path)
+{
+    struct statvfs v;
+    return statvfs(path, &v) == 0 && (v.f_flag & ST_RDONLY);
+}
+
+/* Where the read-only file system holding `real` (an absolute path) is
+ * mounted: the highest folder above it on the same device that is still
+ * read-only (a read-only bind mount of one folder stops there). */
+static void readonly_top(const char *real, char *out, size_t cap)
+{
+    struct stat st, up;
+    char cur[PATH_MAX], parent[PATH_MAX];
+    snprintf(out, cap, "%s", real);
+    if (real[0] != '/' || stat(real, &st) != 0 || strlen(real) >= sizeof cur) return;
+    snprintf(cur, sizeof cur, "%s", real);
+    while (strcmp(cur, "/") != 0) {
+        const char *slash = strrchr(cur, '/');
+        snprintf(parent, sizeof parent, "%.*s", slash == cur ? 1 : (int)(slash - cur), cur);
+        if (stat(parent, &up) != 0 || up.st_dev != st.st_dev || !on_readonly_fs(parent)) break;
+        snprintf(cur, sizeof cur, "%s", parent);
+    }
+    snprintf(out, cap, "%s", cur);
+}
+
 /* Where a save of `path` really goes: `path` itself when it does not exist,
  * else the file it names with every symbolic link resolved (a map opened
  * through a link is saved into the file the link points to, and the link
@@ -585,6 +640,11 @@ static int save_target(const char *path, char **real, struct stat *st, bool *exi
                  : S_ISFIFO(st->st_mode)                      ? "a FIFO"
                  : S_ISSOCK(st->st_mode)                      ? "a socket"
                                                               : "not a plain file");
+    } else if (*exists && on_readonly_fs(*real)) { /* mode 0644 is no help there */
+        char top[PATH_MAX];
+        readonly_top(*real, top, sizeof top);
+        snprintf(err, cap, "%s: is on a read-only file system (mounted at %s): not replaced", path,
+                 top);
     } else if (*exists && (!(st->st_mode & S_IWUSR) || access(*real, W_OK) != 0)) {
         char whose[64] = ""; /* a mode like 0644 is read-only for all but its owner */
         if (st->st_uid != geteuid())
@@ -684,15 +744,20 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
     }
     const char *untouched = exists ? " (the old file is untouched)" : "";
     int rc = -1, fd = -1;
-    char tmp[512] = "";
+    char tmp[512] = "", shown[PATH_MAX]; /* the folder, absolute: one name in every message */
+    dir_shown(dir, shown, sizeof shown);
     int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (dirfd < 0) {
-        snprintf(err, cap, "%s: cannot open the directory %s: %s", path, dir, strerror(errno));
+        if (errno == ENOENT)
+            snprintf(err, cap, "%s: not saved: the folder %s does not exist", path, shown);
+        else
+            snprintf(err, cap, "%s: cannot open the directory %s: %s", path, shown,
+                     strerror(errno));
         free(real);
         return -1;
     }
     if (lock_dir(dirfd) != 0) {
-        snprintf(err, cap, "%s: cannot lock the directory %s: %s%s", path, dir,
+        snprintf(err, cap, "%s: cannot lock the directory %s: %s%s", path, shown,
                  errno == EWOULDBLOCK ? "another save there did not finish within 10 s"
                                       : strerror(errno),
                  untouched);
@@ -714,8 +779,13 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0) {
-        snprintf(err, cap, "%s: cannot create a temporary file in %s: %s%s", path, dir,
-                 strerror(errno), untouched);
+        struct stat ds; /* removed while the game ran (a working folder that is gone) */
+        if (errno == ENOENT && (fstat(dirfd, &ds) != 0 || ds.st_nlink == 0))
+            snprintf(err, cap, "%s: not saved: the folder %s no longer exists%s", path, shown,
+                     untouched);
+        else
+            snprintf(err, cap, "%s: cannot create a temporary file in %s: %s%s", path, shown,
+                     strerror(errno), untouched);
         goto out;
     }
     if (exists) { /* the map keeps its mode (and, where allowed, its owner) */
@@ -752,7 +822,7 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
             snprintf(err, cap,
                      "%s: the temporary file %s/%s vanished before it replaced the map "
                      "(another program removed it): not saved",
-                     path, dir, tmp);
+                     path, shown, tmp);
         else
             snprintf(err, cap, "%s: cannot replace: %s%s", path, strerror(errno), untouched);
         goto out_unlink;
@@ -761,7 +831,7 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
         snprintf(err, cap,
                  "%s: written, but the directory %s could not be flushed: %s "
                  "(a crash now could lose the new file)",
-                 path, dir, strerror(errno));
+                 path, shown, strerror(errno));
         goto out;
     }
     rc = 0;

@@ -11,7 +11,8 @@
 #   1. the command line, run by sh; {BUILD} is the build directory and
 #      {TMP} a scratch directory holding the generated oversized inputs
 #      (1g.script: a sparse 1 GiB script; 20m.map: a sparse 20 MiB map);
-#   2. the exact stderr expected ({BUILD} and {TMP} substituted too; {PID}
+#   2. the exact stderr expected ({BUILD} and {TMP} substituted too, {ROOT}
+#      the repository root, where it runs; {PID}
 #      stands for the one process id a message may contain);
 #   3. the exit code expected (never 0).
 # plus, usually, the input it names (tests/bad/NAME.map or NAME.script).
@@ -56,7 +57,12 @@ replace_all() {
         esac
     done
 }
-subst() { replace_all "$1" "{BUILD}" "$BUILD"; replace_all "$REPLY" "{TMP}" "$T"; }
+subst() {
+    replace_all "$1" "{BUILD}" "$BUILD"
+    replace_all "$REPLY" "{TMP}" "$T"
+    replace_all "$REPLY" "{ROOT}" "$ROOT"
+}
+ROOT=$(pwd)
 
 # matches GOT WANT: equal, where a {PID} in WANT matches one run of digits.
 matches() {
