@@ -10,7 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "control.h"
@@ -705,6 +708,81 @@ static void test_save_folder_gone(void **state)
     assert_string_equal(err, want);
 }
 
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A folder another program holds locked (flock -x DIR sleep 40): the save
+ * waits as long as it is set to (the window: 1.5 s, not 10), and the
+ * autosave into that folder right after does not wait a second time: it
+ * goes to the data folder at once.  Both messages name the folder one way
+ * (it was /tmp/x in one and "." in the other). */
+static void test_save_locked_folder(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_locked_XXXXXX", old[4096], map[128], err[1024], want[512];
+    char out[1024], kept[1100], data[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(map, sizeof map, "%s/x.map", dir);
+    FILE *f = fopen(map, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 3 2\ntiles\n...\n###\n", f);
+    fclose(f);
+    tn_map *m;
+    assert_int_equal(tn_load_map(map, &m, err, sizeof err), 0);
+    int lk = open(dir, O_RDONLY | O_DIRECTORY); /* its own lock: as another process's */
+    assert_true(lk >= 0);
+    assert_int_equal(flock(lk, LOCK_EX), 0);
+    tn_save_set_lock_wait(300);
+    double t0 = now_s();
+    assert_int_equal(tn_save_map(m, map, err, sizeof err), -1);
+    double t1 = now_s();
+    assert_true(t1 - t0 >= 0.25 && t1 - t0 < 2.0);
+    snprintf(want, sizeof want,
+             "%s: cannot lock the directory %s: another program holds it (a save there did not "
+             "finish within 0.3 s) (the old file is untouched)",
+             map, dir);
+    assert_string_equal(err, want);
+    /* the autosave, by a relative name as the window gives it: no second
+     * wait, the data folder, the folder named as before */
+    const char *oldx = getenv("XDG_DATA_HOME");
+    char *sx = oldx ? strdup(oldx) : NULL;
+    snprintf(data, sizeof data, "%s-data", dir);
+    setenv("XDG_DATA_HOME", data, 1);
+    assert_non_null(getcwd(old, sizeof old));
+    assert_int_equal(chdir(dir), 0);
+    t0 = now_s();
+    int rc = tn_autosave_write("x.map", NULL, save_map_writer, m, out, sizeof out, kept,
+                               sizeof kept, err, sizeof err);
+    t1 = now_s();
+    assert_int_equal(chdir(old), 0);
+    assert_int_equal(rc, 0);
+    assert_true(t1 - t0 < 0.2);
+    snprintf(want, sizeof want, "%s/tilenav/autosave/x.map~", data);
+    if (strncmp(out, want, strlen(want)) != 0) fail_msg("%s", out);
+    snprintf(want, sizeof want,
+             "x.map.autosave: cannot lock the directory %s: another program still holds it (not "
+             "waited for again)",
+             dir);
+    assert_string_equal(err, want);
+    /* released: saves pass again */
+    close(lk);
+    assert_int_equal(tn_save_map(m, map, err, sizeof err), 0);
+    tn_save_set_lock_wait(10000);
+    tn_map_destroy(m);
+    if (sx)
+        setenv("XDG_DATA_HOME", sx, 1);
+    else
+        unsetenv("XDG_DATA_HOME");
+    free(sx);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, data);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A map whose file name is too long for NAME.autosave (and NAME.autosave.N
  * beside it) in its directory gets a shortened autosave name: its first
  * bytes, "~" and its name's hash, so two long names with the same first
@@ -1300,6 +1378,7 @@ int main(void)
         cmocka_unit_test(test_autosave_fallback),
         cmocka_unit_test(test_window_save_advice),
         cmocka_unit_test(test_save_folder_gone),
+        cmocka_unit_test(test_save_locked_folder),
         cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),

@@ -1655,6 +1655,8 @@ EMSCRIPTEN_KEEPALIVE const char *tn_web_tile_xy(int tx, int ty)
 
 int tn_game_run(tn_world *w, const tn_game_opts *opts)
 {
+    /* the window freezes while a save waits for another one's lock */
+    tn_save_set_lock_wait(1500);
 #ifdef __EMSCRIPTEN__
     static loop_state state; /* the browser calls web_frame() long after this returns */
 #else

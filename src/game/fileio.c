@@ -710,15 +710,54 @@ static void remove_stale_tmps(int dirfd, const char *base)
     closedir(d);
 }
 
-/* flock the directory, trying for up to 10 s: never hangs on a stuck
- * saver. */
-static int lock_dir(int dirfd)
+/* How long a save waits for another save into the same folder (ms). */
+static int lock_wait_ms = 10000;
+
+void tn_save_set_lock_wait(int ms) { lock_wait_ms = ms < 0 ? 0 : ms; }
+
+/* The folder whose lock a save last waited for in vain, and when: a save
+ * into it within that wait again (the autosave after a refused save) tries
+ * once and does not wait a second time. */
+static struct {
+    bool set;
+    dev_t dev;
+    ino_t ino;
+    struct timespec at;
+} busy_dir;
+
+static double since_s(const struct timespec *t)
 {
-    for (int i = 0; i < 1000; i++) {
-        if (flock(dirfd, LOCK_EX | LOCK_NB) == 0) return 0;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - t->tv_sec) + (double)(now.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+/* flock the directory, trying for up to lock_wait_ms: never hangs on a
+ * stuck saver.  *waited: the ms waited (0: it was just found busy). */
+static int lock_dir(int dirfd, int *waited)
+{
+    struct stat ds;
+    bool known = fstat(dirfd, &ds) == 0;
+    bool again = known && busy_dir.set && busy_dir.dev == ds.st_dev && busy_dir.ino == ds.st_ino &&
+                 since_s(&busy_dir.at) < (double)lock_wait_ms / 1000.0 + 1.0;
+    int tries = again ? 1 : lock_wait_ms / 10 + 1;
+    *waited = 0;
+    for (int i = 0; i < tries; i++) {
+        if (flock(dirfd, LOCK_EX | LOCK_NB) == 0) {
+            if (again) busy_dir.set = false;
+            return 0;
+        }
         if (errno != EWOULDBLOCK && errno != EINTR) return -1;
+        if (i + 1 == tries) break;
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
+        *waited += 10;
+    }
+    if (known && !again) {
+        busy_dir.set = true;
+        busy_dir.dev = ds.st_dev;
+        busy_dir.ino = ds.st_ino;
+        clock_gettime(CLOCK_MONOTONIC, &busy_dir.at);
     }
     errno = EWOULDBLOCK;
     return -1;
@@ -756,11 +795,19 @@ int tn_write_file_atomic(const char *path, const char *data, size_t len, char *e
         free(real);
         return -1;
     }
-    if (lock_dir(dirfd) != 0) {
-        snprintf(err, cap, "%s: cannot lock the directory %s: %s%s", path, shown,
-                 errno == EWOULDBLOCK ? "another save there did not finish within 10 s"
-                                      : strerror(errno),
-                 untouched);
+    int waited;
+    if (lock_dir(dirfd, &waited) != 0) {
+        char why[96];
+        if (errno != EWOULDBLOCK)
+            snprintf(why, sizeof why, "%s", strerror(errno));
+        else if (waited)
+            snprintf(why, sizeof why,
+                     "another program holds it (a save there did not finish "
+                     "within %.1f s)",
+                     waited / 1000.0);
+        else
+            snprintf(why, sizeof why, "another program still holds it (not waited for again)");
+        snprintf(err, cap, "%s: cannot lock the directory %s: %s%s", path, shown, why, untouched);
         goto out;
     }
     remove_stale_tmps(dirfd, base);

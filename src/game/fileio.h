@@ -96,7 +96,8 @@ int tn_origin_check(const char *path, char *err, size_t cap);
  *  - refused (-1, the old file untouched): a target that exists and is not
  *    a regular file (device, FIFO, socket, directory), a read-only file;
  *  - saves in one directory take turns: flock on the directory, at most
- *    10 s of waiting; temporaries of killed saves (exactly
+ *    10 s of waiting (tn_save_set_lock_wait), and none when the last wait
+ *    for that directory, just before, was in vain; temporaries of killed saves (exactly
  *    BASE.tmp-PID-XXXXXXXX, 8 lowercase hex digits, whose process is gone)
  *    are removed;
  *  - the temporary BASE.tmp-PID-N (BASE: the file's name, cut to 200 bytes
@@ -108,6 +109,10 @@ int tn_origin_check(const char *path, char *err, size_t cap);
  * 0, or -1 with "PATH: problem" in err ("the old file is untouched" only
  * when that is so).  Not thread-safe with itself (one counter). */
 int tn_write_file_atomic(const char *path, const char *data, size_t len, char *err, size_t cap);
+
+/* How long a save waits for another save into its directory, in ms
+ * (10000 by default; the window, which freezes while it waits, 1500). */
+void tn_save_set_lock_wait(int ms);
 
 /* Format and atomically save a map.  The file it replaces decides the
  * format: a Moving AI map stays one (its header kept, and its letter on
