@@ -482,6 +482,48 @@ static void test_settings(void **state)
     unsetenv("XDG_CONFIG_HOME");
 }
 
+/* A malformed settings file is moved aside, never over an earlier one:
+ * SETTINGS.bad, then SETTINGS.bad.1, .2 (it was renamed onto
+ * SETTINGS.bad, which lost the earlier hand edits kept there). */
+static void test_settings_set_aside(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-settings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600], bad[700], want[700], err[512];
+    snprintf(path, sizeof path, "%s/settings", dir);
+    assert_int_equal(tn_settings_set_aside(path, bad, sizeof bad, err, sizeof err), 0);
+    assert_string_equal(bad, ""); /* nothing there */
+    const char *texts[] = {"speed fast\n", "bias\n", "x y z\n"};
+    for (int i = 0; i < 3; i++) {
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(texts[i], f);
+        fclose(f);
+        assert_int_equal(tn_settings_set_aside(path, bad, sizeof bad, err, sizeof err), 0);
+        if (i)
+            snprintf(want, sizeof want, "%s.bad.%d", path, i);
+        else
+            snprintf(want, sizeof want, "%s.bad", path);
+        assert_string_equal(bad, want);
+        assert_int_equal(access(path, F_OK), -1);
+    }
+    for (int i = 0; i < 3; i++) { /* each kept, as it was */
+        if (i)
+            snprintf(want, sizeof want, "%s.bad.%d", path, i);
+        else
+            snprintf(want, sizeof want, "%s.bad", path);
+        FILE *f = fopen(want, "r");
+        assert_non_null(f);
+        char line[64] = "";
+        assert_non_null(fgets(line, sizeof line, f));
+        fclose(f);
+        assert_string_equal(line, texts[i]);
+        remove(want);
+    }
+    rmdir(dir);
+}
+
 /* A settings file that cannot be read as text: refused at once with its
  * name (a FIFO was opened with fopen, which waits for a writer forever:
  * the window hung before its first frame), the defaults kept. */
@@ -1461,6 +1503,7 @@ int main(void)
         cmocka_unit_test(test_count_keys),
         cmocka_unit_test(test_planner_switch_says_which),
         cmocka_unit_test(test_settings),
+        cmocka_unit_test(test_settings_set_aside),
         cmocka_unit_test(test_settings_unreadable),
         cmocka_unit_test(test_start_moved),
         cmocka_unit_test(test_reset_from_pipe),

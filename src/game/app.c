@@ -1244,19 +1244,13 @@ static int save_settings(app *a)
     tn_settings st;
     current_settings(a, &st);
     if (a->settings_ignored) { /* the user's file, maybe hand-edited: kept aside, not replaced */
-        char bad[1100];
-        struct stat ls;
-        snprintf(bad, sizeof bad, "%s.bad", path);
-        if (lstat(path, &ls) == 0 && rename(path, bad) != 0) {
-            tn_print_shown(
-                stderr,
-                "tilenav: settings not saved: %s was ignored and cannot be moved aside to "
-                "%s: %s\n",
-                path, bad, strerror(errno));
+        char bad[1100];        /* SETTINGS.bad, or SETTINGS.bad.N: an earlier one is kept */
+        if (tn_settings_set_aside(path, bad, sizeof bad, err, sizeof err) != 0) {
+            tn_print_shown(stderr, "tilenav: settings not saved: it was ignored, and %s\n", err);
             return -1;
         }
         a->settings_ignored = false;
-        if (lstat(bad, &ls) == 0)
+        if (bad[0])
             tn_print_shown(stderr, "tilenav: the ignored settings file is kept as %s\n", bad);
     }
     if (tn_settings_save(&st, path, err, sizeof err) != 0) {

@@ -154,6 +154,12 @@ bool tn_settings_path(char *out, size_t cap);
  * byte; message "PATH[:LINE]: problem" in err, s left empty). */
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
+/* Move an ignored (malformed) settings file aside rather than replace the
+ * user's hand edits: to SETTINGS.bad, or, when that is taken (an earlier
+ * one, kept), the first free SETTINGS.bad.N (N = 1..999).  0 with the new
+ * name in bad ("" when nothing was there), or -1 with "PATH: problem" in
+ * err (nothing moved). */
+int tn_settings_set_aside(const char *path, char *bad, size_t badcap, char *err, size_t cap);
 void tn_settings_put(tn_settings *s, const char *name, double value);
 bool tn_settings_get(const tn_settings *s, const char *name, double *value);
 /* A whole-number setting lo..hi; false (value untouched) when missing or
