@@ -482,6 +482,48 @@ static void test_settings(void **state)
     unsetenv("XDG_CONFIG_HOME");
 }
 
+/* Settings the game does not use are said, once each, as FILE:LINE:
+ * problem: an unknown key (a typo), a value out of its range (they were
+ * ignored silently); the rest are used as before. */
+static void test_settings_check(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-settings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600], out[2048], want[4096], err[512];
+    snprintf(path, sizeof path, "%s/settings", dir);
+    int np;
+    const tn_param_info *pi = tn_world_params(&np);
+    assert_true(np > 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "# mine\n%s %.17g\nspede 2\nspeed 9\nsearch_speed 1.5\nwindow_w 100\n", pi[0].name,
+            pi[0].max + 1);
+    fprintf(f, "speed 3\noverlays 5\nwindow_h 400\nflow8 1\n");
+    fclose(f);
+    tn_settings s;
+    assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 1);
+    /* speed 9 (line 4) and then speed 3 (line 7): the last one counts */
+    assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 4);
+    snprintf(want, sizeof want,
+             "%s:2: %s %g is out of range %g..%g (ignored)\n"
+             "%s:3: unknown setting 'spede' (ignored)\n"
+             "%s:5: search_speed 1.5 is not a whole number (ignored)\n"
+             "%s:6: window_w 100 is out of range 640..8192 (ignored)",
+             path, pi[0].name, pi[0].max + 1, pi[0].min, pi[0].max, path, path, path);
+    assert_string_equal(out, want);
+    remove(path); /* all used: nothing to say */
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("speed 3\noverlays 5\n", f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&s, path, err, sizeof err), 1);
+    assert_int_equal(tn_settings_check(&s, path, out, sizeof out), 0);
+    assert_string_equal(out, "");
+    remove(path);
+    rmdir(dir);
+}
+
 /* A malformed settings file is moved aside, never over an earlier one:
  * SETTINGS.bad, then SETTINGS.bad.1, .2 (it was renamed onto
  * SETTINGS.bad, which lost the earlier hand edits kept there). */
@@ -1504,6 +1546,7 @@ int main(void)
         cmocka_unit_test(test_planner_switch_says_which),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_settings_set_aside),
+        cmocka_unit_test(test_settings_check),
         cmocka_unit_test(test_settings_unreadable),
         cmocka_unit_test(test_start_moved),
         cmocka_unit_test(test_reset_from_pipe),

@@ -1180,6 +1180,13 @@ static void load_settings(app *a)
         return;
     }
     if (r == 0) return;
+    char unused[2048]; /* unknown keys, values out of range: said once, here */
+    if (tn_settings_check(&st, path, unused, sizeof unused) > 0)
+        for (char *l = unused, *nl; l && *l; l = nl ? nl + 1 : NULL) {
+            nl = strchr(l, '\n');
+            if (nl) *nl = '\0';
+            tn_print_shown(stderr, "tilenav: warning: %s\n", l);
+        }
     double v;
     int n;
     const tn_param_info *pi = tn_world_params(&n);

@@ -4,6 +4,7 @@
 #include "control.h"
 
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -393,6 +394,7 @@ void tn_settings_put(tn_settings *s, const char *name, double value)
         }
     if (s->count == TN_SETTINGS_MAX) return;
     snprintf(s->name[s->count], sizeof s->name[0], "%s", name);
+    s->line[s->count] = 0;
     s->value[s->count++] = value;
 }
 
@@ -451,6 +453,8 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
                 break;
             }
             tn_settings_put(s, name, v);
+            for (int i = 0; i < s->count; i++)
+                if (strcmp(s->name[i], name) == 0) s->line[i] = lineno;
         } else if (sscanf(p, "%7s", word) == 1) {
             snprintf(err, cap, "%s:%d: expected 'NAME NUMBER'", path, lineno);
             rc = -1;
@@ -462,6 +466,64 @@ int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap)
     free(buf);
     if (rc < 0) memset(s, 0, sizeof *s);
     return rc;
+}
+
+int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t cap)
+{
+    /* the window's own keys (app.c, current_settings) and what it takes */
+    static const struct {
+        const char *name;
+        double lo, hi;
+        bool whole;
+    } own[] = {
+        {"overlays", 0, (double)((1u << TN_OVERLAY_COUNT) - 1), true},
+        {"speed", 0, TN_SPEED_COUNT - 1, true},
+        {"search_speed", 0, TN_PB_RATES - 1, true},
+        {"hud_hidden", -DBL_MAX, DBL_MAX, false}, /* any number: 0 is off */
+        {"fast_heuristic", -DBL_MAX, DBL_MAX, false},
+        {"flow8", -DBL_MAX, DBL_MAX, false},
+        {"window_w", 640, 8192, false},
+        {"window_h", 360, 8192, false},
+    };
+    int np, bad = 0;
+    const tn_param_info *pi = tn_world_params(&np);
+    size_t used = 0;
+    if (cap) out[0] = '\0';
+    for (int i = 0; i < s->count; i++) {
+        const char *name = s->name[i];
+        double v = s->value[i], lo = 0, hi = 0;
+        bool known = false, whole = false;
+        for (int k = 0; k < np && !known; k++)
+            if (strcmp(pi[k].name, name) == 0) { /* an integer one is rounded down: any */
+                known = true;
+                lo = pi[k].min;
+                hi = pi[k].max;
+            }
+        for (size_t k = 0; k < sizeof own / sizeof own[0] && !known; k++)
+            if (strcmp(own[k].name, name) == 0) {
+                known = true;
+                lo = own[k].lo;
+                hi = own[k].hi;
+                whole = own[k].whole;
+            }
+        char why[160];
+        if (!known)
+            snprintf(why, sizeof why, "unknown setting '%s' (ignored)", name);
+        else if (!(v >= lo && v <= hi))
+            snprintf(why, sizeof why, "%s %g is out of range %g..%g (ignored)", name, v, lo, hi);
+        else if (whole && v != floor(v))
+            snprintf(why, sizeof why, "%s %g is not a whole number (ignored)", name, v);
+        else
+            continue;
+        bad++;
+        int n = snprintf(out + used, cap > used ? cap - used : 0, "%s%s:%d: %s", used ? "\n" : "",
+                         path, s->line[i], why);
+        if (n > 0 && used + (size_t)n < cap)
+            used += (size_t)n;
+        else if (cap > used)
+            out[used] = '\0'; /* no room for the whole line: none of it */
+    }
+    return bad;
 }
 
 int tn_settings_set_aside(const char *path, char *bad, size_t badcap, char *err, size_t cap)

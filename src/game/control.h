@@ -145,6 +145,7 @@ typedef struct tn_settings {
     int count;
     char name[TN_SETTINGS_MAX][32];
     double value[TN_SETTINGS_MAX];
+    int line[TN_SETTINGS_MAX]; /* where tn_settings_load read it (0: put) */
 } tn_settings;
 /* The settings path into out; false when neither XDG_CONFIG_HOME nor HOME
  * is set, or when the path would not fit in cap bytes (never a cut name). */
@@ -154,6 +155,13 @@ bool tn_settings_path(char *out, size_t cap);
  * byte; message "PATH[:LINE]: problem" in err, s left empty). */
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
+/* The settings the game does not use, read from `path`: an unknown name,
+ * or a value outside what its key takes (a world parameter's range, the
+ * window's own keys': speed 0..5, window_w 640..8192, ...), each ignored.
+ * One line "PATH:LINE: problem (ignored)" for each, "\n" between, into
+ * out (cut to cap); returns how many. */
+int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t cap);
+
 /* Move an ignored (malformed) settings file aside rather than replace the
  * user's hand edits: to SETTINGS.bad, or, when that is taken (an earlier
  * one, kept), the first free SETTINGS.bad.N (N = 1..999).  0 with the new
