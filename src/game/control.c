@@ -1136,7 +1136,7 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         }
         snprintf(buf, cap,
                  "enemy #%d\nstate      %s\ntile       %d,%d -> %d,%d\nspeed      %.2f tiles/s\n"
-                 "lane       %+.2f tiles\nsize       %.2f",
+                 "lane       %+.2f tiles\nscale      %.2fx (its drawn size)",
                  index, enemy_state(e->state), e->tx, e->ty, e->nx, e->ny, (double)e->speed,
                  (double)e->offset, (double)e->scale);
         return true;

@@ -46,7 +46,7 @@ bool tn_zoom_fit_say(const tn_map *m, int *level, char *msg, size_t cap)
     *level = tn_zoom_fit_all(m);
     bool all = zoom_shows_all(m, *level);
     if (all)
-        snprintf(msg, cap, "whole map at %gx (U follows the character again)",
+        snprintf(msg, cap, "whole map at %gx (press U to follow the character again)",
                  (double)tn_zoom_levels[*level]);
     else
         snprintf(msg, cap,
@@ -84,11 +84,13 @@ tn_camera tn_camera_make(const tn_world *w, const tn_view *v)
         fy = v->cam_y * c.scale;
     }
     /* A map that fits is centred across and sits at the bottom with the
-     * same margin as at its sides, which leaves the HUD room above it. */
+     * same margin as at its sides, which leaves the HUD room above it;
+     * with the HUD collapsed (H) it is centred up and down too. */
     int mw = tn_world_map(w)->w * c.ts, mh = tn_world_map(w)->h * c.ts;
     int side = mw <= c.view.w ? (c.view.w - mw) / 2 : 0, spare = c.view.h - mh;
     c.ox = camera_axis(c.view.x, c.view.w, mw, fx, side);
-    c.oy = camera_axis(c.view.y, c.view.h, mh, fy, spare - tn_mini(side, spare / 2));
+    c.oy = camera_axis(c.view.y, c.view.h, mh, fy,
+                       v->hud_hidden ? spare / 2 : spare - tn_mini(side, spare / 2));
     return c;
 }
 
