@@ -10,7 +10,8 @@
  * tn_rng seeded with (S, stream 1), drawn in the order s, x, y per block, so
  * a (size, blocks, seed) triple is the same map on every platform.  No start
  * tile and no content.  The map is written in the tilenav-map format to FILE
- * (or standard output); a summary line goes to standard error with the
+ * (or standard output): atomically, FILE must end in .map, and an existing
+ * FILE is replaced only with --force; a summary line goes to standard error with the
  * outline's vertex and constraint-segment counts (see below).  With size 256,
  * 700 blocks give about 17,000 constraint segments (bench/run.sh uses seed 1).
  *
@@ -34,15 +35,21 @@
  * on the outline is a point and every unit edge a segment - the heaviest CDT
  * input a tile map can give (what "constraint edges" counts in the issue).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include "fileio.h"
 #include "tn_levelgen.h"
 #include "tn_map.h"
 #include "tn_rng.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* Shared with bench_cdt.c (bench.h belongs to the lead; declared there too). */
 int bench_outline(const tn_map *m, int unit, int32_t **xy, int *npoints, int32_t **segs,
@@ -138,18 +145,84 @@ tn_map *bench_blocks_map(int size, int blocks, uint64_t seed)
     return m;
 }
 
+/* True when `name` ends in `ext` (any case). */
+static int ends_with(const char *name, const char *ext)
+{
+    size_t n = strlen(name), e = strlen(ext);
+    return n >= e && strncasecmp(name + n - e, ext, e) == 0;
+}
+
+/* 0 when genmap may write the map to `out`: a name ending in .map (genmap
+ * writes the tilenav format only: a .tmx or .tmj of tilenav text would
+ * mislead Tiled and the game) where nothing is, or anything at all with
+ * `force`.  Else a message naming the file and 2 (a usage error).  The
+ * check is made before the map is generated; the write itself is atomic
+ * (tn_write_file_atomic), so a full disk or a kill never leaves a
+ * fragment, and a symbolic link that --force replaces through stays a
+ * link to the new map. */
+static int check_out(const char *out, int force)
+{
+    if (!out) return 0;
+    if (!*out) {
+        fprintf(stderr, "genmap: -o needs a file name (it was empty)\n");
+        return 2;
+    }
+    static const char *const tiled[] = {".tmx", ".tmj", ".json"};
+    for (size_t i = 0; i < sizeof tiled / sizeof tiled[0]; i++)
+        if (ends_with(out, tiled[i])) {
+            tn_print_shown(stderr,
+                           "genmap: -o %s: genmap writes the tilenav .map format, not Tiled "
+                           "(%s); name the file NAME.map (the game loads it, and saves it as "
+                           "%s with `save FILE` in a script)\n",
+                           out, tiled[i], tiled[i]);
+            return 2;
+        }
+    if (!ends_with(out, ".map")) {
+        tn_print_shown(stderr,
+                       "genmap: -o %s: the file name must end in .map (genmap writes the "
+                       "tilenav .map format)\n",
+                       out);
+        return 2;
+    }
+    struct stat st;
+    if (!force && lstat(out, &st) == 0) {
+        char to[1024] = "";
+        ssize_t n = S_ISLNK(st.st_mode) ? readlink(out, to, sizeof to - 1) : -1;
+        if (n >= 0) to[n] = '\0';
+        if (S_ISLNK(st.st_mode))
+            tn_print_shown(stderr,
+                           "genmap: %s: already exists (a symbolic link to %s): not replaced "
+                           "(add --force to replace the file it points to)\n",
+                           out, n >= 0 ? to : "?");
+        else
+            tn_print_shown(stderr,
+                           "genmap: %s: already exists: not replaced (add --force to replace "
+                           "it)\n",
+                           out);
+        return 2;
+    }
+    return 0;
+}
+
 static int write_map(const tn_map *m, const char *out)
 {
     size_t cap = tn_map_format_size(m), len = 0;
     char *buf = malloc(cap);
     int rc = 0;
     if (!buf || tn_failed(tn_map_format(m, buf, cap, &len))) {
-        fprintf(stderr, "genmap: cannot format the map\n");
+        fprintf(stderr, "genmap: cannot format the map%s\n", buf ? "" : ": out of memory");
         rc = 1;
+    } else if (out) {
+        char err[1024];
+        if (tn_write_file_atomic(out, buf, len, err, sizeof err) != 0) {
+            tn_print_shown(stderr, "genmap: %s\n", err);
+            rc = 1;
+        }
     } else {
-        FILE *f = out ? fopen(out, "wb") : stdout;
-        if (!f || fwrite(buf, 1, len, f) != len || (out && fclose(f) != 0)) {
-            fprintf(stderr, "genmap: cannot write %s\n", out ? out : "standard output");
+        errno = 0;
+        if (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0) {
+            fprintf(stderr, "genmap: cannot write the map to standard output: %s\n",
+                    errno ? strerror(errno) : "write error");
             rc = 1;
         }
     }
@@ -181,19 +254,25 @@ static int write_platformer(int w, int h, unsigned long long seed, const char *o
 
 static void usage(FILE *f)
 {
-    fprintf(
-        f,
-        "usage: tilenav-bench genmap --kind blocks --size N [--blocks B] [--seed S] [-o FILE]\n"
-        "  blocks: N x N empty map (1..4096) with B (default 700) square blocks, side uniform\n"
-        "          in 1..8, top-left uniform over the map, clipped at the edge, overlapping\n"
-        "          freely; tn_rng(S, stream 1) draws side, x, y per block.  Writes the\n"
-        "          tilenav-map to FILE (default: standard output) and prints the outline's\n"
-        "          vertex and constraint-segment counts (bench/bench_gen.c documents the\n"
-        "          extraction) to standard error.\n"
-        "       tilenav-bench genmap --kind platformer --size W [--height H] [--seed S] [-o FILE]\n"
-        "  platformer: a W x H (default H = W, at least 16 x 12) random side-view level from\n"
-        "          tn_levelgen (floors, pits, platforms, one-way platforms, walls; see\n"
-        "          src/nav/tn_levelgen.h) with a start tile, seeded with tn_rng(S, stream 1).\n");
+    fprintf(f,
+            "usage: tilenav-bench genmap --kind blocks --size N [--blocks B] [--seed S]\n"
+            "                            [-o FILE.map [--force]]\n"
+            "  blocks: N x N empty map (1..4096) with B (default 700) square blocks, side uniform\n"
+            "          in 1..8, top-left uniform over the map, clipped at the edge, overlapping\n"
+            "          freely; tn_rng(S, stream 1) draws side, x, y per block.  Writes the\n"
+            "          tilenav-map to FILE (default: standard output) and prints the outline's\n"
+            "          vertex and constraint-segment counts (bench/bench_gen.c documents the\n"
+            "          extraction) to standard error.\n"
+            "       tilenav-bench genmap --kind platformer --size W [--height H] [--seed S]\n"
+            "                            [-o FILE.map [--force]]\n"
+            "  platformer: a W x H (default H = W, at least 16 x 12) random side-view level from\n"
+            "          tn_levelgen (floors, pits, platforms, one-way platforms, walls; see\n"
+            "          src/nav/tn_levelgen.h) with a start tile, seeded with tn_rng(S, stream 1).\n"
+            "  -o FILE.map: the map is written in the tilenav .map format (a name ending in\n"
+            "          .tmx, .tmj or anything but .map is refused), atomically (a full disk or\n"
+            "          a kill leaves the old file whole).  An existing FILE (or a symbolic link)\n"
+            "          is not replaced unless --force is given; through a link, --force replaces\n"
+            "          the file it points to.\n");
 }
 
 int bench_genmap(int argc, char **argv)
@@ -201,12 +280,17 @@ int bench_genmap(int argc, char **argv)
     const char *kind = NULL, *out = NULL;
     int size = 0, blocks = 700, height = 0;
     unsigned long long seed = 1;
+    int force = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        }
+        if (!strcmp(a, "--force")) {
+            force = 1;
+            continue;
         }
         if (!v) {
             fprintf(stderr, "genmap: %s needs a value\n", a);
@@ -242,6 +326,8 @@ int bench_genmap(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    int rc = check_out(out, force);
+    if (rc != 0) return rc;
     if (!strcmp(kind, "platformer"))
         return write_platformer(size, height ? height : size, seed, out);
     if (strcmp(kind, "blocks") != 0) {

@@ -51,8 +51,8 @@ static const struct {
     const char *help;
 } COMMANDS[] = {
     {"genmap", bench_genmap,
-     "genmap --kind blocks|platformer --size N [--blocks N] --seed S [-o FILE]: write a random "
-     "map"},
+     "genmap --kind blocks|platformer --size N [--blocks N] --seed S [-o FILE.map [--force]]: "
+     "write a random map (an existing FILE is replaced only with --force)"},
     {"astar", bench_astar,
      "astar [--queries N] [--reps R] [--seed S] [--limit L]: platformer A* query times (demo "
      "map, with and without a search trace; 512x512 level)"},

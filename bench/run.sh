@@ -23,8 +23,8 @@ run arrival --levels 500 --goals 10 --seed 1 --planner graph
 run flow
 run enemies
 run cdt --points 1000000
-"$B" genmap --kind blocks --size 256 --blocks 700 --seed 1 -o /tmp/tilenav-bench-blocks256.map >/dev/null 2>&1
-"$B" genmap --kind blocks --size 256 --blocks 2000 --seed 1 -o /tmp/tilenav-bench-blocks2000.map >/dev/null 2>&1
+"$B" genmap --kind blocks --size 256 --blocks 700 --seed 1 --force -o /tmp/tilenav-bench-blocks256.map >/dev/null 2>&1
+"$B" genmap --kind blocks --size 256 --blocks 2000 --seed 1 --force -o /tmp/tilenav-bench-blocks2000.map >/dev/null 2>&1
 run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map /tmp/tilenav-bench-blocks2000.map
 run agents
 # 512x512 light (no shortcuts, labels or save/load); 1024x1024 in full: its
