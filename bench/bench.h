@@ -29,4 +29,24 @@ double bench_median(double *v, int n);
 /* The p-th percentile (0..100) of n doubles (sorts in place). */
 double bench_percentile(double *v, int n, double p);
 
+/* Command-line values, the whole text checked (strtoll/strtoull/strtod: no
+ * trailing text, no overflow, within lo..hi).  0 with *out set, or -1
+ * after "CMD: FLAG: 'TEXT' is not a whole number (LO..HI)", "CMD: FLAG:
+ * TEXT is outside LO..HI" or, for v == NULL, "CMD: FLAG needs a value
+ * (LO..HI)" on standard error: the caller returns 2 (a usage error). */
+int bench_arg_int(const char *cmd, const char *flag, const char *v, int lo, int hi, int *out);
+int bench_arg_long(const char *cmd, const char *flag, const char *v, long long lo, long long hi,
+                   long long *out);
+int bench_arg_seed(const char *cmd, const char *flag, const char *v, unsigned long long *out);
+int bench_arg_double(const char *cmd, const char *flag, const char *v, double lo, double hi,
+                     double *out);
+/* A comma-separated list of whole numbers in lo..hi (at most cap): their
+ * count, or -1 after a message as above naming the bad item. */
+int bench_arg_list(const char *cmd, const char *flag, const char *v, int lo, int hi, int *out,
+                   int cap);
+/* "CMD: FLAG needs a value" / "CMD: unknown option 'ARG'" ("unexpected
+ * argument" when it does not start with '-'): printed; returns 2. */
+int bench_arg_missing(const char *cmd, const char *flag);
+int bench_arg_unknown(const char *cmd, const char *arg);
+
 #endif

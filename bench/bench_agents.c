@@ -300,30 +300,31 @@ int bench_agents(int argc, char **argv)
     int n = 1000, ne = 1000, steps = 600, runs = 5, size = 128;
     uint64_t seed = 1;
     const char *only = "";
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        if (i + 1 >= argc) {
-            if (strcmp(a, "agents") == 0) continue;
-            return usage();
-        }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        unsigned long long s64;
         if (strcmp(a, "--agents") == 0)
-            n = atoi(argv[++i]);
+            bad = bench_arg_int("agents", a, v, 1, 1000000, &n);
         else if (strcmp(a, "--enemies") == 0)
-            ne = atoi(argv[++i]);
+            bad = bench_arg_int("agents", a, v, 0, 1000000, &ne);
         else if (strcmp(a, "--steps") == 0)
-            steps = atoi(argv[++i]);
+            bad = bench_arg_int("agents", a, v, 1, 100000000, &steps);
         else if (strcmp(a, "--runs") == 0)
-            runs = atoi(argv[++i]);
+            bad = bench_arg_int("agents", a, v, 1, 100000, &runs);
         else if (strcmp(a, "--size") == 0)
-            size = atoi(argv[++i]);
-        else if (strcmp(a, "--seed") == 0)
-            seed = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(a, "--only") == 0)
-            only = argv[++i];
-        else if (strcmp(a, "agents") != 0)
-            return usage();
+            bad = bench_arg_int("agents", a, v, 16, 1024, &size);
+        else if (strcmp(a, "--seed") == 0) {
+            bad = bench_arg_seed("agents", a, v, &s64);
+            if (!bad) seed = s64;
+        } else if (strcmp(a, "--only") == 0) {
+            if (!v) return bench_arg_missing("agents", a), usage();
+            only = v;
+        } else
+            return bench_arg_unknown("agents", a), usage();
+        if (bad) return 2;
+        i++;
     }
-    if (n < 1 || ne < 0 || steps < 1 || runs < 1 || size < 16 || size > 1024) return usage();
     tn_map *m = make_map(size, seed);
     tn_error err;
     tn_navmesh_config cfg = tn_navmesh_default_config();

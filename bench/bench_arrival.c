@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fileio.h"
 #include "tn_bot.h"
 #include "tn_levelgen.h"
 #include "tn_path.h"
@@ -138,31 +139,51 @@ int bench_arrival(int argc, char **argv)
     bool quiet = false, graph = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--levels") == 0 && v)
-            levels = atoi(v), i++;
-        else if (strcmp(a, "--goals") == 0 && v)
-            goals = atoi(v), i++;
-        else if (strcmp(a, "--seed") == 0 && v)
-            seed = strtoull(v, NULL, 10), i++;
-        else if (strcmp(a, "--out") == 0 && v)
-            out = v, i++;
-        else if (strcmp(a, "--size") == 0 && v) {
-            if (sscanf(v, "%dx%d", &W, &H) != 2) W = -1;
-            i++;
-        } else if (strcmp(a, "--quiet") == 0)
+        int bad = 0;
+        if (strcmp(a, "--quiet") == 0) {
             quiet = true;
-        else if (strcmp(a, "--planner") == 0 && v && (!strcmp(v, "graph") || !strcmp(v, "classic")))
-            graph = !strcmp(v, "graph"), i++;
+            continue;
+        }
+        if (strcmp(a, "--levels") == 0)
+            bad = bench_arg_int("arrival", a, v, 1, 10000000, &levels);
+        else if (strcmp(a, "--goals") == 0)
+            bad = bench_arg_int("arrival", a, v, 1, 100000, &goals);
+        else if (strcmp(a, "--seed") == 0)
+            bad = bench_arg_seed("arrival", a, v, &seed);
+        else if (strcmp(a, "--out") == 0 && v && *v)
+            out = v;
+        else if (strcmp(a, "--size") == 0 && v) {
+            /* WxH: each a whole number, W in 16..1024, H in 12..1024 */
+            const char *x = strchr(v, 'x');
+            char w[32];
+            size_t wl = x ? (size_t)(x - v) : 0;
+            if (!x || wl >= sizeof w) {
+                tn_print_shown(
+                    stderr, "arrival: --size: '%s' is not WxH (like 48x28; 16x12..1024x1024)\n", v);
+                return 2;
+            }
+            memcpy(w, v, wl);
+            w[wl] = '\0';
+            bad = bench_arg_int("arrival", "--size (width)", w, 16, 1024, &W) ||
+                  bench_arg_int("arrival", "--size (height)", x + 1, 12, 1024, &H);
+        } else if (strcmp(a, "--planner") == 0 && v &&
+                   (!strcmp(v, "graph") || !strcmp(v, "classic")))
+            graph = !strcmp(v, "graph");
         else {
+            if (!v && (!strcmp(a, "--out") || !strcmp(a, "--size") || !strcmp(a, "--planner")))
+                bench_arg_missing("arrival", a);
+            else if (!strcmp(a, "--planner"))
+                tn_print_shown(stderr, "arrival: --planner: '%s' is not classic or graph\n", v);
+            else if (!strcmp(a, "--out"))
+                fprintf(stderr, "arrival: --out needs a directory name (it was empty)\n");
+            else
+                bench_arg_unknown("arrival", a);
             fprintf(stderr, "usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] "
                             "[--out DIR] [--size WxH] [--quiet] [--planner classic|graph]\n");
             return 2;
         }
-    }
-    if (levels < 1 || goals < 1 || W < 16 || H < 12 || W > 1024 || H > 1024) {
-        fprintf(stderr,
-                "arrival: need levels >= 1, goals >= 1 and a size from 16x12 to 1024x1024\n");
-        return 2;
+        if (bad) return 2;
+        i++;
     }
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "arrival: cannot create %s: %s\n", out, strerror(errno));

@@ -20,6 +20,7 @@
  */
 #include "bench.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,23 +195,23 @@ int bench_astar(int argc, char **argv)
     unsigned long long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--queries") == 0 && v)
-            nq = atoi(v), i++;
-        else if (strcmp(a, "--reps") == 0 && v)
-            reps = atoi(v), i++;
-        else if (strcmp(a, "--seed") == 0 && v)
-            seed = strtoull(v, NULL, 10), i++;
-        else if (strcmp(a, "--limit") == 0 && v)
-            limit = atoi(v), i++;
+        int bad;
+        if (strcmp(a, "--queries") == 0)
+            bad = bench_arg_int("astar", a, v, 1, 10000000, &nq);
+        else if (strcmp(a, "--reps") == 0)
+            bad = bench_arg_int("astar", a, v, 1, 100000, &reps);
+        else if (strcmp(a, "--seed") == 0)
+            bad = bench_arg_seed("astar", a, v, &seed);
+        else if (strcmp(a, "--limit") == 0) /* 4 * limit is run too */
+            bad = bench_arg_int("astar", a, v, 1, INT_MAX / 4, &limit);
         else {
+            bench_arg_unknown("astar", a);
             fprintf(stderr, "usage: tilenav-bench astar [--queries N] [--reps R] [--seed S] "
                             "[--limit L]\n");
             return 2;
         }
-    }
-    if (nq < 1 || reps < 1 || limit < 1) {
-        fprintf(stderr, "astar: --queries, --reps and --limit must be >= 1\n");
-        return 2;
+        if (bad) return 2;
+        i++;
     }
     printf("astar: platformer A*, 1x2 character, jump height 4, -O2 build\n");
     int rc = 0;

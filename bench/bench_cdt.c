@@ -280,35 +280,32 @@ int bench_cdt(int argc, char **argv)
             while (i + 1 < argc && argv[i + 1][0] != '-' && nmaps < 64) maps[nmaps++] = argv[++i];
             continue;
         }
-        if (!v) {
-            fprintf(stderr, "cdt: %s needs a value\n", a);
+        int bad = 0;
+        if (!strcmp(a, "--points"))
+            bad = bench_arg_int("cdt", a, v, 1, 50000000, &npoints);
+        else if (!strcmp(a, "--dump-points"))
+            bad = bench_arg_int("cdt", a, v, 0, 50000000, &dump_points);
+        else if (!strcmp(a, "--seed"))
+            bad = bench_arg_seed("cdt", a, v, &seed);
+        else if (!strcmp(a, "--runs"))
+            bad = bench_arg_int("cdt", a, v, 1, 1000000, &runs);
+        else if (!v &&
+                 (!strcmp(a, "--dump-input") || !strcmp(a, "--alternate") || !strcmp(a, "-o"))) {
+            bench_arg_missing("cdt", a);
             usage(stderr);
             return 2;
-        }
-        char *end = NULL;
-        if (!strcmp(a, "--points"))
-            npoints = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--dump-points"))
-            dump_points = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--seed"))
-            seed = strtoull(v, &end, 10);
-        else if (!strcmp(a, "--runs"))
-            runs = (int)strtol(v, &end, 10);
-        else if (!strcmp(a, "--dump-input"))
+        } else if (!strcmp(a, "--dump-input"))
             dump_input = v;
         else if (!strcmp(a, "--alternate"))
             alternate = v;
         else if (!strcmp(a, "-o"))
             out = v;
         else {
-            fprintf(stderr, "cdt: unknown option '%s'\n", a);
+            bench_arg_unknown("cdt", a);
             usage(stderr);
             return 2;
         }
-        if (end && *end) {
-            fprintf(stderr, "cdt: %s: '%s' is not a number\n", a, v);
-            return 2;
-        }
+        if (bad) return 2;
         i++;
     }
     tn_error err;

@@ -265,23 +265,22 @@ int bench_edits(int argc, char **argv)
     uint64_t seed = 7;
     double frame_ms = 8.0;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) return usage();
-        const char *v = argv[++i];
-        if (strcmp(argv[i - 1], "--size") == 0)
-            size = atoi(v);
-        else if (strcmp(argv[i - 1], "--seed") == 0)
-            seed = (uint64_t)strtoull(v, NULL, 10);
-        else if (strcmp(argv[i - 1], "--edits") == 0)
-            edits = atoi(v);
-        else if (strcmp(argv[i - 1], "--frame-ms") == 0)
-            frame_ms = atof(v);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        unsigned long long s64;
+        int bad = 0;
+        if (strcmp(a, "--size") == 0)
+            bad = bench_arg_int("edits", a, v, 64, 1024, &size);
+        else if (strcmp(a, "--seed") == 0) {
+            bad = bench_arg_seed("edits", a, v, &s64);
+            if (!bad) seed = s64;
+        } else if (strcmp(a, "--edits") == 0)
+            bad = bench_arg_int("edits", a, v, 1, 100000, &edits);
+        else if (strcmp(a, "--frame-ms") == 0)
+            bad = bench_arg_double("edits", a, v, 0.0, 1000.0, &frame_ms);
         else
-            return usage();
-    }
-    if (size < 64 || size > 1024 || edits < 1 || edits > 100000 || frame_ms < 0.0 ||
-        frame_ms > 1000.0) {
-        fprintf(stderr, "edits: --size 64..1024, --edits 1..100000, --frame-ms 0..1000\n");
-        return 2;
+            return bench_arg_unknown("edits", a), usage();
+        if (bad) return 2;
+        i++;
     }
     printf("edits: %dx%d platformer level (seed %llu), 1x2 character, jump 4, graph planner; "
            "%d block edits near the character, one a frame (%.0f ms apart with background "

@@ -185,19 +185,25 @@ int bench_enemies(int argc, char **argv)
     const char *path = "maps/demo.map";
     int steps = 300, frames = 30;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--map") == 0)
-            path = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--steps") == 0)
-            steps = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0)
-            frames = atoi(argv[++i]);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (v && strcmp(a, "--map") == 0)
+            path = v;
+        else if (strcmp(a, "--steps") == 0)
+            bad = bench_arg_int("enemies", a, v, 1, 10000000, &steps);
+        else if (strcmp(a, "--frames") == 0)
+            bad = bench_arg_int("enemies", a, v, 1, 10000000, &frames);
         else {
+            if (!v && strcmp(a, "--map") == 0)
+                bench_arg_missing("enemies", a);
+            else
+                bench_arg_unknown("enemies", a);
             fprintf(stderr, "usage: tilenav-bench enemies [--map FILE] [--steps N] [--frames N]\n");
             return 2;
         }
+        if (bad) return 2;
+        i++;
     }
-    if (steps < 1) steps = 1;
-    if (frames < 1) frames = 1;
     printf("enemies on %s: %d timed steps of 1/60 s each, population topped up between steps\n",
            path, steps);
     if (run_steps(path, 1000, steps) || run_steps(path, 10000, steps)) return 1;

@@ -151,19 +151,22 @@ int bench_flow(int argc, char **argv)
 {
     int reps = 31, edits = 200, only = 0;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--reps") == 0)
-            reps = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--edits") == 0)
-            edits = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--size") == 0)
-            only = atoi(argv[++i]);
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad;
+        if (strcmp(a, "--reps") == 0)
+            bad = bench_arg_int("flow", a, v, 1, 100000, &reps);
+        else if (strcmp(a, "--edits") == 0)
+            bad = bench_arg_int("flow", a, v, 1, 10000000, &edits);
+        else if (strcmp(a, "--size") == 0) /* 4 destinations on a board of 15% blocks */
+            bad = bench_arg_int("flow", a, v, 4, TN_MAP_MAX_SIZE, &only);
         else {
+            bench_arg_unknown("flow", a);
             fprintf(stderr, "usage: tilenav-bench flow [--reps N] [--edits N] [--size N]\n");
             return 2;
         }
+        if (bad) return 2;
+        i++;
     }
-    if (reps < 1) reps = 1;
-    if (edits < 1) edits = 1;
     printf("flow field: boards with 15%% blocks, 5%% one-way, 4 destinations; medians of %d "
            "rebuilds and %d edits (block placed + removed)\n",
            reps, 2 * edits);

@@ -292,33 +292,29 @@ int bench_genmap(int argc, char **argv)
             force = 1;
             continue;
         }
-        if (!v) {
-            fprintf(stderr, "genmap: %s needs a value\n", a);
-            usage(stderr);
-            return 2;
-        }
-        char *end = NULL;
-        if (!strcmp(a, "--kind"))
-            kind = v;
-        else if (!strcmp(a, "-o"))
-            out = v;
-        else if (!strcmp(a, "--size"))
-            size = (int)strtol(v, &end, 10);
+        int bad = 0;
+        /* sizes: the map's limit here; each kind checks its own below */
+        if (!strcmp(a, "--size"))
+            bad = bench_arg_int("genmap", a, v, 1, TN_MAP_MAX_SIZE, &size);
         else if (!strcmp(a, "--height"))
-            height = (int)strtol(v, &end, 10);
+            bad = bench_arg_int("genmap", a, v, 1, TN_MAP_MAX_SIZE, &height);
         else if (!strcmp(a, "--blocks"))
-            blocks = (int)strtol(v, &end, 10);
+            bad = bench_arg_int("genmap", a, v, 0, 100000000, &blocks);
         else if (!strcmp(a, "--seed"))
-            seed = strtoull(v, &end, 10);
-        else {
-            fprintf(stderr, "genmap: unknown option '%s'\n", a);
+            bad = bench_arg_seed("genmap", a, v, &seed);
+        else if (strcmp(a, "--kind") != 0 && strcmp(a, "-o") != 0) {
+            bench_arg_unknown("genmap", a);
             usage(stderr);
             return 2;
-        }
-        if (end && *end) {
-            fprintf(stderr, "genmap: %s: '%s' is not a number\n", a, v);
+        } else if (!v) {
+            bench_arg_missing("genmap", a);
+            usage(stderr);
             return 2;
-        }
+        } else if (!strcmp(a, "--kind"))
+            kind = v;
+        else
+            out = v;
+        if (bad) return 2;
         i++;
     }
     if (!kind) {
@@ -326,18 +322,32 @@ int bench_genmap(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    int plat = !strcmp(kind, "platformer");
+    if (!plat && strcmp(kind, "blocks") != 0) {
+        tn_print_shown(stderr, "genmap: unknown kind '%s' (blocks, platformer)\n", kind);
+        return 2;
+    }
+    if (!size) {
+        fprintf(stderr, "genmap: --size is required (%d..%d)\n", plat ? 16 : 1, TN_MAP_MAX_SIZE);
+        return 2;
+    }
+    if (plat && size < 16) { /* tn_levelgen_platformer: at least 16 x 12 */
+        fprintf(stderr, "genmap: --size: %d is outside 16..%d (a platformer level)\n", size,
+                TN_MAP_MAX_SIZE);
+        return 2;
+    }
+    if (plat && height && height < 12) {
+        fprintf(stderr, "genmap: --height: %d is outside 12..%d (a platformer level)\n", height,
+                TN_MAP_MAX_SIZE);
+        return 2;
+    }
+    if (!plat && height) {
+        fprintf(stderr, "genmap: --height is for --kind platformer (blocks maps are N x N)\n");
+        return 2;
+    }
     int rc = check_out(out, force);
     if (rc != 0) return rc;
-    if (!strcmp(kind, "platformer"))
-        return write_platformer(size, height ? height : size, seed, out);
-    if (strcmp(kind, "blocks") != 0) {
-        fprintf(stderr, "genmap: unknown kind '%s' (blocks, platformer)\n", kind);
-        return 2;
-    }
-    if (size < 1 || size > TN_MAP_MAX_SIZE || blocks < 0) {
-        fprintf(stderr, "genmap: --size must be in 1..%d and --blocks >= 0\n", TN_MAP_MAX_SIZE);
-        return 2;
-    }
+    if (plat) return write_platformer(size, height ? height : size, seed, out);
     tn_map *m = bench_blocks_map(size, blocks, seed);
     if (!m) {
         fprintf(stderr, "genmap: out of memory\n");

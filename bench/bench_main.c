@@ -3,6 +3,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
 
+#include "fileio.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +48,131 @@ double bench_median(double *v, int n)
     if (n <= 0) return 0.0;
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+int bench_arg_missing(const char *cmd, const char *flag)
+{
+    tn_print_shown(stderr, "%s: %s needs a value\n", cmd, flag);
+    return 2;
+}
+
+int bench_arg_unknown(const char *cmd, const char *arg)
+{
+    if (arg[0] == '-')
+        tn_print_shown(stderr, "%s: unknown option '%s'\n", cmd, arg);
+    else
+        tn_print_shown(stderr, "%s: unexpected argument '%s'\n", cmd, arg);
+    return 2;
+}
+
+int bench_arg_long(const char *cmd, const char *flag, const char *v, long long lo, long long hi,
+                   long long *out)
+{
+    if (!v) {
+        tn_print_shown(stderr, "%s: %s needs a value (%lld..%lld)\n", cmd, flag, lo, hi);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long long n = strtoll(v, &end, 10);
+    /* strtoll skips leading blanks and takes "+5": neither is a number here */
+    if (end == v || *end || *v == ' ' || *v == '\t' || *v == '+' || errno == EINVAL) {
+        tn_print_shown(stderr, "%s: %s: '%s' is not a whole number (%lld..%lld)\n", cmd, flag, v,
+                       lo, hi);
+        return -1;
+    }
+    if (errno == ERANGE || n < lo || n > hi) {
+        tn_print_shown(stderr, "%s: %s: %s is outside %lld..%lld\n", cmd, flag, v, lo, hi);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int bench_arg_int(const char *cmd, const char *flag, const char *v, int lo, int hi, int *out)
+{
+    long long n;
+    if (bench_arg_long(cmd, flag, v, lo, hi, &n) != 0) return -1;
+    *out = (int)n;
+    return 0;
+}
+
+int bench_arg_seed(const char *cmd, const char *flag, const char *v, unsigned long long *out)
+{
+    const char *range = "0..18446744073709551615";
+    if (!v) {
+        tn_print_shown(stderr, "%s: %s needs a value (%s)\n", cmd, flag, range);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    /* strtoull takes "-1" as 2^64 - 1 */
+    if (end == v || *end || *v < '0' || *v > '9') {
+        tn_print_shown(stderr, "%s: %s: '%s' is not a whole number (%s)\n", cmd, flag, v, range);
+        return -1;
+    }
+    if (errno == ERANGE) {
+        tn_print_shown(stderr, "%s: %s: %s is outside %s\n", cmd, flag, v, range);
+        return -1;
+    }
+    *out = n;
+    return 0;
+}
+
+int bench_arg_double(const char *cmd, const char *flag, const char *v, double lo, double hi,
+                     double *out)
+{
+    if (!v) {
+        tn_print_shown(stderr, "%s: %s needs a value (%g..%g)\n", cmd, flag, lo, hi);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (end == v || *end || *v == ' ' || *v == '\t' || !isfinite(d)) {
+        tn_print_shown(stderr, "%s: %s: '%s' is not a number (%g..%g)\n", cmd, flag, v, lo, hi);
+        return -1;
+    }
+    if (d < lo || d > hi) {
+        tn_print_shown(stderr, "%s: %s: %s is outside %g..%g\n", cmd, flag, v, lo, hi);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+int bench_arg_list(const char *cmd, const char *flag, const char *v, int lo, int hi, int *out,
+                   int cap)
+{
+    if (!v) {
+        tn_print_shown(stderr, "%s: %s needs a value (a list like %d,%d)\n", cmd, flag, lo, hi);
+        return -1;
+    }
+    int n = 0;
+    const char *s = v;
+    for (;;) {
+        size_t len = strcspn(s, ",");
+        char item[64];
+        if (len >= sizeof item) len = sizeof item - 1; /* still not a number: said so */
+        memcpy(item, s, len);
+        item[len] = '\0';
+        if (n == cap) {
+            tn_print_shown(stderr, "%s: %s: '%s' has more than %d items\n", cmd, flag, v, cap);
+            return -1;
+        }
+        if (!*item) {
+            tn_print_shown(stderr, "%s: %s: '%s' has an empty item (a list like %d,%d)\n", cmd,
+                           flag, v, lo, hi);
+            return -1;
+        }
+        if (bench_arg_int(cmd, flag, item, lo, hi, &out[n]) != 0) return -1;
+        n++;
+        s += strcspn(s, ",");
+        if (!*s) break;
+        s++;
+    }
+    return n;
 }
 
 static const struct {

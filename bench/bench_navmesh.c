@@ -299,12 +299,19 @@ int bench_navmesh(int argc, char **argv)
 {
     int reps = 51, nq = 200, rc = 0, files = 0;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc) {
-            reps = atoi(argv[++i]);
-            if (reps < 1) reps = 1;
-        } else if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc) {
-            nq = atoi(argv[++i]);
-            if (nq < 0) nq = 0;
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad = 0;
+        if (strcmp(a, "--reps") == 0)
+            bad = bench_arg_int("navmesh", a, v, 1, 1000000, &reps), i++;
+        else if (strcmp(a, "--queries") == 0)
+            bad = bench_arg_int("navmesh", a, v, 0, 10000000, &nq), i++;
+        else if (a[0] == '-' && a[1]) {
+            bench_arg_unknown("navmesh", a);
+            bad = 1;
+        }
+        if (bad) {
+            fprintf(stderr, "usage: tilenav-bench navmesh [--reps N] [--queries N] FILE...\n");
+            return 2;
         }
     }
     printf("%-22s %9s %7s %7s %7s %7s %5s %9s %9s %9s %6s\n", "map", "size", "points", "constr",

@@ -45,19 +45,6 @@
 #endif
 
 #ifdef BENCH_RENDER
-static int parse_list(const char *s, int *out, int cap)
-{
-    int n = 0;
-    while (*s && n < cap) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (end == s) return -1;
-        out[n++] = (int)v;
-        s = *end == ',' ? end + 1 : end;
-    }
-    return n;
-}
-
 static int run(const char *path, int frames, int steps, float pan, bool populate, bool edit,
                const unsigned *ovl, const char **names, int novl, const int *zooms, int nzoom)
 {
@@ -192,26 +179,34 @@ int bench_render(int argc, char **argv)
     int frames = 15, steps = 120;
     float pan = 0;
     bool populate = true, edit = false;
-    for (int i = 1; i < argc; i++) {
-        if (i + 1 < argc && strcmp(argv[i], "--map") == 0)
-            path = argv[++i];
-        else if (i + 1 < argc && strcmp(argv[i], "--frames") == 0)
-            frames = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--steps") == 0)
-            steps = atoi(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--overlays") == 0)
-            olist = argv[++i];
-        else if (strcmp(argv[i], "--edit") == 0)
+    int bad = 0;
+    for (int i = 1; i < argc && !bad; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d;
+        if (strcmp(a, "--edit") == 0)
             edit = true;
-        else if (strcmp(argv[i], "--bare") == 0)
+        else if (strcmp(a, "--bare") == 0)
             populate = false;
-        else if (i + 1 < argc && strcmp(argv[i], "--pan") == 0)
-            pan = (float)atof(argv[++i]);
-        else if (i + 1 < argc && strcmp(argv[i], "--zooms") == 0)
-            zlist = argv[++i];
+        else if (strcmp(a, "--frames") == 0)
+            bad = bench_arg_int("render", a, v, 1, 1000000, &frames), i++;
+        else if (strcmp(a, "--steps") == 0)
+            bad = bench_arg_int("render", a, v, 0, 100000000, &steps), i++;
+        else if (strcmp(a, "--pan") == 0) {
+            bad = bench_arg_double("render", a, v, -1e6, 1e6, &d), i++;
+            pan = (float)d;
+        } else if (!v && (strcmp(a, "--map") == 0 || strcmp(a, "--overlays") == 0 ||
+                          strcmp(a, "--zooms") == 0))
+            bad = bench_arg_missing("render", a);
+        else if (strcmp(a, "--map") == 0)
+            path = v, i++;
+        else if (strcmp(a, "--overlays") == 0)
+            olist = v, i++;
+        else if (strcmp(a, "--zooms") == 0)
+            zlist = v, i++;
         else
-            path = NULL, i = argc;
+            bad = bench_arg_unknown("render", a);
     }
+    if (bad) return 2;
     if (!path) {
         fprintf(stderr,
                 "usage: tilenav-bench render --map FILE [--frames N] [--steps N] "
@@ -246,13 +241,9 @@ int bench_render(int argc, char **argv)
     int zooms[TN_ZOOM_LEVELS], nzoom = TN_ZOOM_LEVELS;
     for (int i = 0; i < TN_ZOOM_LEVELS; i++) zooms[i] = i;
     if (zlist) {
-        nzoom = parse_list(zlist, zooms, TN_ZOOM_LEVELS);
-        for (int i = 0; i < nzoom; i++)
-            if (zooms[i] < 0 || zooms[i] >= TN_ZOOM_LEVELS) nzoom = -1;
-        if (nzoom < 1) {
-            fprintf(stderr, "tilenav-bench render: --zooms: levels 0..%d\n", TN_ZOOM_LEVELS - 1);
-            return 2;
-        }
+        nzoom = bench_arg_list("render", "--zooms", zlist, 0, TN_ZOOM_LEVELS - 1, zooms,
+                               TN_ZOOM_LEVELS);
+        if (nzoom < 1) return 2;
     }
     return run(path, frames, steps, pan, populate, edit, ovl, names, novl, zooms, nzoom);
 #else

@@ -17,6 +17,7 @@
  */
 #include "bench.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,27 +80,37 @@ int bench_soak(int argc, char **argv)
     const char *map_path = "maps/demo.map";
     int planner = 0;
     for (int i = 1; i < argc; i++) {
-        if (i + 1 >= argc) return usage();
-        char *end;
-        if (strcmp(argv[i], "--steps") == 0)
-            steps = strtol(argv[++i], &end, 10);
-        else if (strcmp(argv[i], "--seed") == 0)
-            seed = strtoull(argv[++i], &end, 10), have_seed = true;
-        else if (strcmp(argv[i], "--every") == 0)
-            every = strtol(argv[++i], &end, 10);
-        else if (strcmp(argv[i], "--map") == 0) {
-            map_path = argv[++i];
-            continue;
-        } else if (strcmp(argv[i], "--planner") == 0) {
-            const char *v = argv[++i];
-            if (strcmp(v, "classic") != 0 && strcmp(v, "graph") != 0) return usage();
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        long long n;
+        int bad = 0;
+        if (strcmp(a, "--steps") == 0) {
+            bad = bench_arg_long("soak", a, v, 1, LONG_MAX, &n);
+            if (!bad) steps = (long)n;
+        } else if (strcmp(a, "--seed") == 0) {
+            bad = bench_arg_seed("soak", a, v, &seed);
+            have_seed = true;
+        } else if (strcmp(a, "--every") == 0) {
+            bad = bench_arg_long("soak", a, v, 1, LONG_MAX, &n);
+            if (!bad) every = (long)n;
+        } else if (!v && (strcmp(a, "--map") == 0 || strcmp(a, "--planner") == 0))
+            return bench_arg_missing("soak", a), usage();
+        else if (strcmp(a, "--map") == 0)
+            map_path = v;
+        else if (strcmp(a, "--planner") == 0) {
+            if (strcmp(v, "classic") != 0 && strcmp(v, "graph") != 0) {
+                tn_print_shown(stderr, "soak: --planner: '%s' is not classic or graph\n", v);
+                return usage();
+            }
             planner = strcmp(v, "graph") == 0;
-            continue;
         } else
-            return usage();
-        if (*end) return usage();
+            return bench_arg_unknown("soak", a), usage();
+        if (bad) return 2;
+        i++;
     }
-    if (steps < 1 || !have_seed || every < 1) return usage();
+    if (steps < 1 || !have_seed) {
+        fprintf(stderr, "soak: %s is required\n", steps < 1 ? "--steps" : "--seed");
+        return usage();
+    }
 
     char err[512];
     tn_map *map;

@@ -1086,7 +1086,6 @@ static void custom_step_run(const tn_map *m, const tn_surf_profile *prof)
 
 int bench_surf(int argc, char **argv)
 {
-    char sizes[128] = "64,128";
     int edits = 20, oracle = 0, queries = 1000, optimality = 0;
     tgt.demo_build = NAN;
     for (int lv = 0; lv < 2; lv++) {
@@ -1097,18 +1096,32 @@ int bench_surf(int argc, char **argv)
     int coyote = TN_SURF_COYOTE_FULL;
     int landmarks = -1, threads = 2, light_above = 1024, full = 0;
     bool huge = false, custom = false;
+    int size_list[32] = {64, 128}, nsizes = 2; /* --sizes: default 64,128 */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (strcmp(a, "--sizes") == 0 && v)
-            snprintf(sizes, sizeof sizes, "%s", v), i++;
-        else if (strcmp(a, "--edits") == 0 && v)
-            edits = atoi(v), i++;
-        else if (strcmp(a, "--queries") == 0 && v)
-            queries = atoi(v), i++;
-        else if (strcmp(a, "--oracle") == 0 && v)
-            oracle = atoi(v), i++;
-        else if (strcmp(a, "--optimality") == 0 && v)
-            optimality = atoi(v), i++;
+        int bad = 0;
+        if (strcmp(a, "--sizes") == 0 && v && strcmp(v, "none") == 0)
+            nsizes = 0, i++;
+        else if (strcmp(a, "--sizes") == 0)
+            bad = (nsizes = bench_arg_list("surf", a, v, 16, 1024, size_list, 32)) < 0, i++;
+        else if (strcmp(a, "--edits") == 0)
+            bad = bench_arg_int("surf", a, v, 0, 1000000, &edits), i++;
+        else if (strcmp(a, "--queries") == 0)
+            bad = bench_arg_int("surf", a, v, 1, 10000000, &queries), i++;
+        else if (strcmp(a, "--oracle") == 0)
+            bad = bench_arg_int("surf", a, v, 0, 1000000, &oracle), i++;
+        else if (strcmp(a, "--optimality") == 0)
+            bad = bench_arg_int("surf", a, v, 0, 1000000, &optimality), i++;
+        else if (strcmp(a, "--landmarks") == 0) /* -1: the default (tn_surf_set_landmarks) */
+            bad = bench_arg_int("surf", a, v, -1, 16, &landmarks), i++;
+        else if (strcmp(a, "--threads") == 0)
+            bad = bench_arg_int("surf", a, v, 1, 64, &threads), i++;
+        else if (strcmp(a, "--light-above") == 0)
+            bad = bench_arg_int("surf", a, v, 0, 1024, &light_above), i++;
+        else if (strcmp(a, "--full") == 0)
+            bad = bench_arg_int("surf", a, v, 0, 1024, &full), i++;
+        else if (strcmp(a, "--coyote") == 0 && !v)
+            bad = bench_arg_missing("surf", a);
         else if (strcmp(a, "--gaps") == 0)
             do_gaps = true;
         else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "last") == 0)
@@ -1119,19 +1132,15 @@ int bench_surf(int argc, char **argv)
             coyote = TN_SURF_COYOTE_NONE, i++;
         else if (strcmp(a, "--coyote") == 0 && v && strcmp(v, "full") == 0)
             coyote = TN_SURF_COYOTE_FULL, i++;
-        else if (strcmp(a, "--landmarks") == 0 && v)
-            landmarks = atoi(v), i++;
-        else if (strcmp(a, "--threads") == 0 && v && atoi(v) >= 1 && atoi(v) <= 64)
-            threads = atoi(v), i++;
-        else if (strcmp(a, "--light-above") == 0 && v)
-            light_above = atoi(v), i++;
-        else if (strcmp(a, "--full") == 0 && v)
-            full = atoi(v), i++;
         else if (strcmp(a, "--huge-pages") == 0)
             huge = true;
         else if (strcmp(a, "--custom-step") == 0)
             custom = true;
         else {
+            if (strcmp(a, "--coyote") == 0)
+                tn_print_shown(stderr, "surf: --coyote: '%s' is not full, last, all or none\n", v);
+            else
+                bench_arg_unknown("surf", a);
             fprintf(stderr, "usage: tilenav-bench surf [--sizes 64,128,512,1024|none] [--edits K] "
                             "[--queries Q] [--gaps] [--oracle N] [--optimality N] "
                             "[--coyote full|last|all|none] "
@@ -1139,6 +1148,7 @@ int bench_surf(int argc, char **argv)
                             "[--light-above N] [--full N]\n");
             return 2;
         }
+        if (bad) return 2;
     }
     /* demo map */
     char err[256];
@@ -1197,13 +1207,8 @@ int bench_surf(int argc, char **argv)
     }
     printf("generated platformer levels (1x2, jump 4); every time is thread CPU time%s:\n",
            huge ? "; blocks of 2 MB+ on huge pages (--huge-pages)" : "");
-    for (char *tok = strtok(sizes, ","); tok && strcmp(sizes, "none") != 0;
-         tok = strtok(NULL, ",")) {
-        int n = atoi(tok);
-        if (n < 16 || n > 1024) {
-            fprintf(stderr, "surf: size %d outside 16..1024\n", n);
-            return 2;
-        }
+    for (int k = 0; k < nsizes; k++) {
+        int n = size_list[k];
         level_run(n, edits, queries, 1, coyote, landmarks, huge, n > light_above && n != full);
     }
     targets_print();

@@ -110,21 +110,23 @@ int bench_tiled(int argc, char **argv)
     int reps = 21, size = 512;
     bool keep = false;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--reps") == 0 && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc)
-            size = atoi(argv[++i]);
-        else if (strcmp(argv[i], "--keep") == 0)
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int bad;
+        if (strcmp(a, "--keep") == 0) {
             keep = true;
+            continue;
+        }
+        if (strcmp(a, "--reps") == 0)
+            bad = bench_arg_int("tiled", a, v, 1, 10000, &reps);
+        else if (strcmp(a, "--size") == 0) /* new documents use zlib from 65537 cells on */
+            bad = bench_arg_int("tiled", a, v, 257, 4096, &size);
         else {
+            bench_arg_unknown("tiled", a);
             fprintf(stderr, "usage: tilenav-bench tiled [--reps N] [--size N] [--keep]\n");
             return 2;
         }
-    }
-    if (reps < 1 || reps > 10000 || size < 257 || size > 4096) {
-        /* (new documents use zlib from 65537 cells on: the zlib files) */
-        fprintf(stderr, "tiled: --reps 1..10000, --size 257..4096\n");
-        return 2;
+        if (bad) return 2;
+        i++;
     }
     tn_map *m = NULL;
     tn_map_create(size, size, NULL, &m, NULL);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # bench_cli.sh - tilenav-bench's command line: `genmap -o` never loses a
 # map (an existing file or link is replaced only with --force, the write is
-# atomic, a name that is not .map is refused) and says why it failed.
+# atomic, a name that is not .map is refused) and says why it failed; a
+# numeric flag's value is checked whole and a bad one named with its range.
 # Usage: sh tests/e2e/bench_cli.sh BUILD_DIR   (from the repository root)
 set -u
 BUILD=${1:-build}
@@ -63,6 +64,33 @@ cmp -s maps/demo.map "$T/mine.map" || bad "a failed write changed mine.map"
 ls "$T" | grep -q 'tmp-' && bad "a failed write left a temporary: $(ls "$T")"
 expect 1 'nodir/x.map: cannot open the directory .*nodir: No such file or directory' \
     $gen -o "$T/nodir/x.map"
+
+# numbers: the whole text is checked, and a bad one is a usage error (2)
+# that names the flag, the text and the allowed range
+expect 2 "^astar: --limit: 'abc' is not a whole number \(1\.\.[0-9]+\)$" $B astar --limit abc
+expect 2 "^surf: --sizes: 'abc' is not a whole number \(16\.\.1024\)$" $B surf --sizes abc
+expect 2 "^surf: --sizes: 2000 is outside 16\.\.1024$" $B surf --sizes 64,2000
+expect 2 "^flow: --size: 0 is outside 4\.\.4096$" $B flow --size 0
+expect 2 "^flow: --size: -7 is outside 4\.\.4096$" $B flow --size -7
+expect 2 "^flow: --reps needs a value \(1\.\.100000\)$" $B flow --reps
+expect 2 "^genmap: unexpected argument 'extra'$" $gen extra
+expect 2 "^genmap: --size: '12x' is not a whole number \(1\.\.4096\)$" \
+    $B genmap --kind blocks --size 12x
+expect 2 "^genmap: --seed: '-1' is not a whole number" $B genmap --kind blocks --size 3 --seed -1
+expect 2 "^genmap: --blocks: 99999999999999999999 is outside 0\.\.[0-9]+$" \
+    $B genmap --kind blocks --size 3 --blocks 99999999999999999999
+expect 2 "^agents: --agents: '1e3' is not a whole number \(1\.\.[0-9]+\)$" $B agents --agents 1e3
+expect 2 "^arrival: --size \(height\): 2 is outside 12\.\.1024$" $B arrival --size 48x2
+expect 2 "^edits: --frame-ms: 'abc' is not a number \(0\.\.1000\)$" $B edits --frame-ms abc
+expect 2 "^enemies: --steps: 0 is outside 1\.\.[0-9]+$" $B enemies --steps 0
+expect 2 "^navmesh: --reps: 'x' is not a whole number" $B navmesh --reps x maps/demo.map
+expect 2 "^soak: --steps: '\+5' is not a whole number" $B soak --seed 1 --steps +5
+expect 2 "^tiled: --size: 100 is outside 257\.\.4096$" $B tiled --size 100
+expect 2 "^cdt: --points: 'abc' is not a whole number" $B cdt --points abc
+expect 2 "^render: --frames: '2x' is not a whole number" $B render --map maps/demo.map --frames 2x
+# and good numbers still run
+$B flow --size 16 --reps 1 --edits 1 >"$T/out" 2>&1 || bad "flow --size 16 failed: $(cat "$T/out")"
+grep -q "16x16 .*maze rebuild" "$T/out" || bad "flow --size 16 did not run the 16x16 maze: $(cat "$T/out")"
 
 [ "$fail" -eq 0 ] && echo "bench_cli: ok"
 exit "$fail"
