@@ -1287,6 +1287,63 @@ static void load_text(const char *text, size_t len, char *path, char *err, size_
 /* Map text in a form the loader does not read says what it is: UTF-16
  * (either byte order), old Mac CR-only line ends, a Tiled map (XML or
  * JSON) under a name that is not .tmx/.tmj/.json. */
+/* A load message never loses its line, column and problem to a long
+ * path: the path is shortened to its last components after "...". */
+static void test_load_long_path(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_longpath_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char sub[300];
+    snprintf(sub, sizeof sub, "%s/m", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    char file[320];
+    snprintf(file, sizeof file, "%s/short3.map", sub);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 3 3\ntiles\n...\n.P.\n##\n", f);
+    fclose(f);
+    /* DIR/./././.../m/short3.map: 100 to 500 "./" before m/ */
+    for (int dots = 100; dots <= 500; dots += 400) {
+        size_t cap = (size_t)dots * 2 + 400;
+        char *p = malloc(cap);
+        assert_non_null(p);
+        size_t n = (size_t)snprintf(p, cap, "%s/", dir);
+        for (int i = 0; i < dots; i++) n += (size_t)snprintf(p + n, cap - n, "./");
+        snprintf(p + n, cap - n, "m/short3.map");
+        const char *want = ":6:3: row 3 has 2 characters, expected 3";
+        size_t caps[] = {256, 1024};
+        for (int c = 0; c < 2; c++) {
+            char err[1024];
+            tn_map *m = NULL;
+            assert_int_equal(tn_load_map(p, &m, err, caps[c]), -1);
+            assert_null(m);
+            size_t el = strlen(err), wl = strlen(want);
+            assert_true(el < caps[c]);
+            assert_true(el > wl);
+            assert_string_equal(err + el - wl, want);
+            if (strlen(p) + wl < caps[c]) { /* fits: the path in full */
+                assert_memory_equal(err, p, strlen(p));
+            } else { /* "...", then whole components: the file's own name among them */
+                assert_memory_equal(err, ".../", 4);
+                assert_non_null(strstr(err, "/m/short3.map:6:3: "));
+            }
+        }
+        /* a missing file: the reason survives too */
+        snprintf(p + n, cap - n, "m/missing.map");
+        char err[256];
+        tn_map *m = NULL;
+        assert_int_equal(tn_load_map(p, &m, err, sizeof err), -1);
+        const char *gone = "/m/missing.map: cannot open: No such file or directory";
+        assert_true(strlen(err) > strlen(gone));
+        assert_string_equal(err + strlen(err) - strlen(gone), gone);
+        free(p);
+    }
+    unlink(file);
+    rmdir(sub);
+    rmdir(dir);
+}
+
 static void test_load_hints(void **state)
 {
     (void)state;
@@ -1383,6 +1440,7 @@ int main(void)
         cmocka_unit_test(test_map_from_pipe),
         cmocka_unit_test(test_save_trailing_slash),
         cmocka_unit_test(test_load_hints),
+        cmocka_unit_test(test_load_long_path),
         cmocka_unit_test(test_start_where),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

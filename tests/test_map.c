@@ -420,6 +420,39 @@ static void test_save_messages(void **state)
 /* A failed parse leaves *out NULL (tn_common.h: "*out is NULL on failure"),
  * also when the arguments themselves are refused: a caller that destroys
  * *out after any failure must not free a stale pointer. */
+/* A long name is shortened in a parse message (its last components after
+ * "..."), never the line, column and problem after it. */
+static void test_parse_long_name(void **state)
+{
+    (void)state;
+    char name[400];
+    size_t n = (size_t)snprintf(name, sizeof name, "/maps");
+    while (n + 20 < sizeof name) n += (size_t)snprintf(name + n, sizeof name - n, "/level");
+    snprintf(name + n, sizeof name - n, "/x.map");
+    const char *text = "tilenav-map 1\nsize 3 3\ntiles\n...\n.P.\n##\n";
+    tn_map *m = NULL;
+    tn_error e;
+    assert_true(tn_failed(tn_map_parse(text, strlen(text), name, NULL, &m, &e)));
+    const char *want = "/level/x.map:6:3: row 3 has 2 characters, expected 3";
+    size_t el = strlen(e.msg), wl = strlen(want);
+    assert_true(el > wl);
+    assert_string_equal(e.msg + el - wl, want);
+    assert_memory_equal(e.msg, ".../level/", 10);
+    assert_int_equal(e.line, 6);
+    assert_int_equal(e.col, 3);
+    /* a short name is kept whole */
+    assert_true(tn_failed(tn_map_parse(text, strlen(text), "a/b.map", NULL, &m, &e)));
+    assert_string_equal(e.msg, "a/b.map:6:3: row 3 has 2 characters, expected 3");
+    /* tn_name_fit itself: one long component is cut at a UTF-8 boundary */
+    char out[16];
+    assert_int_equal(
+        tn_name_fit(out, sizeof out, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9", ":1:2: x"),
+        strlen("...\xc3\xa9\xc3\xa9:1:2: x")); /* 5 bytes of room: 2 whole */
+    assert_string_equal(out, "...\xc3\xa9\xc3\xa9:1:2: x");
+    assert_int_equal(tn_name_fit(out, 8, "name", ":1:2: too long"), 7);
+    assert_string_equal(out, "...:1:2");
+}
+
 static void test_parse_failure_clears_out(void **state)
 {
     (void)state;
@@ -477,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_format_null_map),
         cmocka_unit_test(test_save_messages),
         cmocka_unit_test(test_parse_failure_clears_out),
+        cmocka_unit_test(test_parse_long_name),
         cmocka_unit_test(test_no_op_set_keeps_revision),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -485,7 +485,7 @@ static void map_parse_message(const char *path, const char *buf, size_t len, con
         snprintf(err, cap, "%s", msg);
 }
 
-int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
+static int load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
 {
     held->key = held->name = NULL;
     if (tn_tiled_kind(path)) /* .tmx .tmj .json */
@@ -495,9 +495,15 @@ int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err,
     *out = NULL;
     if (read_map_text(path, &buf, &len, err, cap) != 0) return -1;
     tn_error e;
-    tn_status s = tn_map_parse(buf, len, path, NULL, out, &e);
+    /* parsed without a name, which is put before the message here: the
+     * library's message (TN_ERROR_MSG_MAX bytes) then always has room for
+     * the line, column and problem */
+    tn_status s = tn_map_parse(buf, len, "", NULL, out, &e);
     if (tn_failed(s)) {
-        map_parse_message(path, buf, len, e.msg, err, cap);
+        char *msg = malloc(strlen(path) + sizeof e.msg + 2);
+        if (msg) sprintf(msg, "%s%s%s", path, e.msg[0] == ':' ? "" : ": ", e.msg);
+        map_parse_message(path, buf, len, msg ? msg : e.msg, err, cap);
+        free(msg);
         free(buf);
         return -1;
     }
@@ -505,6 +511,27 @@ int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err,
     tn_origin_make(held, path, buf, len);
     free(buf);
     return 0;
+}
+
+/* Every message of a failed load is made whole (the path in full) and
+ * then fitted into cap bytes: a path too long for it is shortened to its
+ * last components after "..." (tn_name_fit), so that the line, column
+ * and problem after it are never cut. */
+int tn_load_map_held(const char *path, tn_map **out, tn_origin *held, char *err, size_t cap)
+{
+    size_t pl = strlen(path), bigcap = 2 * pl + 4096;
+    char *big = malloc(bigcap);
+    if (!big) return load_map_held(path, out, held, err, cap);
+    big[0] = '\0';
+    int rc = load_map_held(path, out, held, big, bigcap);
+    if (rc != 0 && cap > 0) {
+        if (strncmp(big, path, pl) == 0)
+            tn_name_fit(err, cap, path, big + pl);
+        else
+            snprintf(err, cap, "%s", big);
+    }
+    free(big);
+    return rc;
 }
 
 int tn_load_map(const char *path, tn_map **out, char *err, size_t cap)

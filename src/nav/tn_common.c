@@ -51,6 +51,32 @@ tn_status tn_error_set(tn_error *err, tn_status status, int line, int col, const
     return status;
 }
 
+size_t tn_name_fit(char *out, size_t cap, const char *name, const char *rest)
+{
+    if (!out || cap == 0) return 0;
+    if (!name) name = "";
+    if (!rest) rest = "";
+    size_t nl = strlen(name), rl = strlen(rest);
+    if (nl + rl < cap) {
+        memcpy(out, name, nl);
+        memcpy(out + nl, rest, rl + 1);
+        return nl + rl;
+    }
+    if (rl + 3 >= cap) { /* not even REST fits: its start is the most telling */
+        snprintf(out, cap, "...%s", rest);
+        return strlen(out);
+    }
+    size_t room = cap - 1 - rl - 3; /* bytes of NAME kept after "..." */
+    const char *t = name + nl - room;
+    const char *slash = memchr(t, '/', room);
+    if (slash)
+        t = slash;
+    else
+        while ((*t & 0xC0) == 0x80) t++; /* a UTF-8 continuation byte */
+    snprintf(out, cap, "...%s%s", t, rest);
+    return strlen(out);
+}
+
 void tn_error_clear(tn_error *err)
 {
     if (!err) return;

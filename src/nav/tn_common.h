@@ -126,6 +126,14 @@ tn_status tn_error_set(tn_error *err, tn_status status, int line, int col, const
 /* Reset `err` (may be NULL) to success with an empty message. */
 void tn_error_clear(tn_error *err);
 
+/* NAME followed by REST (such as ":6:3: row 3 has 2 characters") into out
+ * (cap bytes, always NUL-terminated).  When the whole does not fit, NAME
+ * is shortened to "..." and its last bytes, from a '/' when one is among
+ * them (its last components), never cutting a UTF-8 character, so that
+ * REST (the line, column and problem) survives whole; REST itself is cut
+ * only when even "..." and REST do not fit.  Returns strlen(out). */
+size_t tn_name_fit(char *out, size_t cap, const char *name, const char *rest);
+
 /* Caller-owned memory.  All functions receive `user`. */
 typedef struct tn_allocator {
     void *(*alloc)(void *user, size_t size); /* like malloc; may return NULL */

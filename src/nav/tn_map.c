@@ -257,12 +257,16 @@ static int two_numbers(const char *s, size_t n, const char *arg, long *a, long *
     return col ? col : (int)(arg - s) + 1;
 }
 
-#define PERR(line, col, ...)                                                                       \
-    do {                                                                                           \
-        char detail_[192];                                                                         \
-        snprintf(detail_, sizeof detail_, __VA_ARGS__);                                            \
-        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, (line), (col), "%s:%d:%d: %s", name, \
-                            (line), (col), detail_);                                               \
+/* "NAME:LINE:COL: problem", the name shortened (tn_name_fit) when a long
+ * path would leave no room in the message for the line, column and
+ * problem. */
+#define PERR(line, col, ...)                                                              \
+    do {                                                                                  \
+        char detail_[192], rest_[224], msg_[TN_ERROR_MSG_MAX];                            \
+        snprintf(detail_, sizeof detail_, __VA_ARGS__);                                   \
+        snprintf(rest_, sizeof rest_, ":%d:%d: %s", (line), (col), detail_);              \
+        tn_name_fit(msg_, sizeof msg_, name, rest_);                                      \
+        return tn_error_set(err, TN_FAILURE | TN_PARSE_ERROR, (line), (col), "%s", msg_); \
     } while (0)
 
 static tn_status check_header_line(line_reader *r, const char *name, tn_error *err)
