@@ -679,6 +679,36 @@ static void test_start_moved(void **state)
     assert_non_null(strstr(tn_world_message_text(w), "reset: warning: "));
     assert_non_null(strstr(tn_world_message_text(w), "it starts at tile (0,1) instead"));
     tn_world_destroy(w);
+    /* a `start X Y` line on a block (a start a save kept under a block):
+     * the character stands elsewhere, and the `start` line is named */
+    const char *cov = "tilenav-map 1\nsize 5 4\nstart 2 2\ntiles\n.....\n.....\n..#..\n#####\n";
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    fputs(cov, f);
+    fclose(f);
+    w = tu_load_world(p, 1);
+    int cx, cy;
+    assert_true(tn_world_covered_start(w, &cx, &cy));
+    assert_true(tn_control_start_moved(w, p, msg, sizeof msg));
+    const tn_body *b = tn_world_character(w);
+    const float T = tn_world_phys(w)->tile_px;
+    int tx = (int)floorf(b->x / T + 0.5f), ty = (int)floorf(b->y / T + 0.5f) + b->h - 1;
+    assert_false(tx == 2 && ty == 2);
+    snprintf(want, sizeof want,
+             "%s:3:7: the start, tile (2,2), is inside a block: the 1x2-tile character starts at "
+             "tile (%d,%d) instead, the nearest place it fits (taking the block away brings the "
+             "start back)",
+             p, tx, ty);
+    assert_string_equal(msg, want);
+    tn_world_destroy(w);
+    /* under a one-way platform the character stands at the start: nothing */
+    f = fopen(p, "w");
+    assert_non_null(f);
+    fputs("tilenav-map 1\nsize 5 4\nstart 2 2\ntiles\n.....\n.....\n..=..\n#####\n", f);
+    fclose(f);
+    w = tu_load_world(p, 1);
+    assert_false(tn_control_start_moved(w, p, msg, sizeof msg));
+    tn_world_destroy(w);
     w = tu_load_world("tests/data/small.map", 1); /* P with room above it */
     assert_false(tn_control_start_moved(w, "tests/data/small.map", msg, sizeof msg));
     assert_string_equal(msg, "");

@@ -144,20 +144,33 @@ bool tn_control_start_moved(const tn_world *w, const char *map_path, char *msg, 
 {
     const tn_map *m = tn_world_map(w);
     if (cap) msg[0] = '\0';
-    if (m->start_x < 0) return false; /* no start, or one under a block (kept as covered) */
+    /* a start under a block or one-way platform (a `start X Y` line on
+     * one, kept as covered): the character cannot stand in a block */
+    int sx = m->start_x, sy = m->start_y;
+    bool covered =
+        sx < 0 && tn_world_covered_start(w, &sx, &sy) && tn_map_tile(m, sx, sy) == TN_TILE_BLOCK;
+    if (sx < 0) return false; /* no start */
     const tn_body *b = tn_world_character(w);
     const float T = tn_world_phys(w)->tile_px;
     /* tn_body_place: x at the tile's left, the body's bottom on the tile */
     int tx = (int)floorf(b->x / T + 0.5f), ty = (int)floorf(b->y / T + 0.5f) + b->h - 1;
-    if (tx == m->start_x && ty == m->start_y) return false;
+    if (!covered && tx == sx && ty == sy) return false;
     int line = 0, col = 0;
     char where[600];
-    if (map_path && tn_map_start_where(map_path, m->start_x, m->start_y, &line, &col) == 0)
+    if (map_path && tn_map_start_where(map_path, sx, sy, &line, &col) == 0)
         snprintf(where, sizeof where, "%s:%d:%d: ", map_path, line, col);
     else if (map_path)
         snprintf(where, sizeof where, "%s: ", map_path);
     else
         where[0] = '\0';
+    if (covered) {
+        snprintf(msg, cap,
+                 "%sthe start, tile (%d,%d), is inside a block: the %dx%d-tile character starts "
+                 "at tile (%d,%d) instead, the nearest place it fits (taking the block away "
+                 "brings the start back)",
+                 where, sx, sy, b->w, b->h, tx, ty);
+        return true;
+    }
     snprintf(msg, cap,
              "%sthe %dx%d-tile character does not fit at its start, tile (%d,%d) (a block or "
              "the map's edge is in the way): it starts at tile (%d,%d) instead, the nearest "

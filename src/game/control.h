@@ -72,7 +72,10 @@ int tn_control_reset(tn_world *w, const char *map_path, char *err, size_t cap);
  * character does not fit at its start, tile (X,Y) ...: it starts at tile
  * (X2,Y2) instead ..." in msg (LINE:COL of the 'P' or the `start` line;
  * only PATH when unknown), when the character does not stand on the map's
- * start now; false when it does or the map has none.  Called right after a
+ * start now; false when it does or the map has none.  A `start X Y` line
+ * on a block (a start kept under a block a save left there) says "PATH:
+ * LINE:COL: the start, tile (X,Y), is inside a block: the WxH-tile
+ * character starts at tile (X2,Y2) instead ...".  Called right after a
  * map is played (load, reset, the picker), before any step.  A reset
  * prints it on stderr and shows it in the status line itself. */
 bool tn_control_start_moved(const tn_world *w, const char *map_path, char *msg, size_t cap);
