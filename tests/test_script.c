@@ -14,6 +14,7 @@
 #include "control.h"
 #include "fileio.h"
 #include "script.h"
+#include "tn_wbots.h"
 #include "worldutil.h"
 
 static void expect_error(const char *text, const char *want)
@@ -414,6 +415,41 @@ static void test_set_refused_large_map(void **state)
     tn_world_destroy(w);
 }
 
+/* `set planner classic` on a map above 512x512 tiles (no classic path
+ * finder there: goto plans with the graph) is said like other refused
+ * sets; on a small map, and `set planner graph`, nothing is said. */
+static void test_set_planner_classic_large_map(void **state)
+{
+    (void)state;
+    tn_map *m = tu_no_navmesh_map();
+    tn_world *w;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    const char *text = "0 set planner classic\n1 set planner graph\n";
+    char err[512] = "";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    warn_log log = {0, ""};
+    tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
+    if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    assert_string_equal(log.last, "t.txt:1: set planner classic refused (frame 0): there is no "
+                                  "classic path finder on this 600x480 map (above 512x512): "
+                                  "goto plans with the graph");
+    assert_string_equal(tn_wbots_planner_in_effect(w), "graph");
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+    w = small_world();
+    s = tn_script_parse(text, 22, "t.txt", err, sizeof err); /* the classic line alone */
+    assert_non_null(s);
+    log.n = 0;
+    if (tn_script_run(s, w, 1, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 0);
+    assert_string_equal(tn_wbots_planner_in_effect(w), "classic");
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
 /* Refused clicks and toggles are not fatal either: each one reaches the
  * host's warn with FILE:LINE, the command and the world's reason. */
 static void test_edit_refused(void **state)
@@ -505,6 +541,7 @@ int main(void)
         cmocka_unit_test(test_bom_and_unrun),
         cmocka_unit_test(test_set_refused),
         cmocka_unit_test(test_set_refused_large_map),
+        cmocka_unit_test(test_set_planner_classic_large_map),
         cmocka_unit_test(test_edit_refused),
         cmocka_unit_test(test_click_adjusted),
         cmocka_unit_test(test_save_keeps_comments),

@@ -2,6 +2,7 @@
 #include "tiled.h"
 
 #include "fileio.h"
+#include "tn_wbots.h"
 
 #include <errno.h>
 #include <float.h>
@@ -452,6 +453,18 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                 char what[96];
                 snprintf(what, sizeof what, "set %s %g", c->name, c->value);
                 warn_refused(s, c, host, what, e.msg);
+            } else if (strcmp(c->name, "planner") == 0 && c->value < 0.5 &&
+                       strcmp(tn_wbots_planner_in_effect(w), "graph") == 0) {
+                /* classic selected, but a map this large has no classic
+                 * finder (the world keeps the choice, goto plans with the
+                 * graph): said like any other refused set */
+                const tn_map *m = tn_world_map(w);
+                char why[160];
+                snprintf(why, sizeof why,
+                         "there is no classic path finder on this %dx%d map (above 512x512): "
+                         "goto plans with the graph",
+                         m->w, m->h);
+                warn_refused(s, c, host, "set planner classic", why);
             }
             break;
         case TN_SC_SPEED:
