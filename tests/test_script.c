@@ -109,7 +109,8 @@ static void test_errors(void **state)
                  "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
     expect_error("5 key left hold\n", "t.txt:1: expected press or release, got 'hold'");
     expect_error("5 key left\n", "t.txt:1: usage: FRAME key left|right|down|jump press|release");
-    expect_error("\n\n5 click 1 x left\n", "t.txt:3: click needs whole-number tile coordinates");
+    expect_error("\n\n5 click 1 x left\n",
+                 "t.txt:3: click needs whole-number tile coordinates: 'x' is not one");
     expect_error("5 click 1 2 side\n",
                  "t.txt:1: unknown button 'side' (expected left, right or middle)");
     expect_error(
@@ -133,7 +134,12 @@ static void test_errors(void **state)
                                    "0..1000000000; expected FRAME COMMAND ARGS)");
     expect_error("+7 goto 5 5\n", "t.txt:1: '+7' is not a frame number (a whole number "
                                   "0..1000000000; expected FRAME COMMAND ARGS)");
-    expect_error("5 goto 1e1 5\n", "t.txt:1: goto needs whole-number tile coordinates");
+    expect_error("5 goto 1e1 5\n",
+                 "t.txt:1: goto needs whole-number tile coordinates: '1e1' is not one");
+    /* a '#' with no blank before it is part of the word, not a comment */
+    expect_error("0 goto 1 1#c\n", "t.txt:1: goto needs whole-number tile coordinates: '1#c' is "
+                                   "not one (a comment starts at a '#' after a space or tab: "
+                                   "write '1 #c')");
     expect_error("5 goto -1 5\n",
                  "t.txt:1: goto: tile coordinate -1 is negative (tiles count from 0)");
     /* too large: out of range, not "not a whole number" */
@@ -142,7 +148,8 @@ static void test_errors(void **state)
     expect_error("5 toggle 3 99999999999999999999 block\n",
                  "t.txt:1: toggle: tile coordinate 99999999999999999999 is out of range "
                  "0..1000000");
-    expect_error("5 goto 1000000 1.5\n", "t.txt:1: goto needs whole-number tile coordinates");
+    expect_error("5 goto 1000000 1.5\n",
+                 "t.txt:1: goto needs whole-number tile coordinates: '1.5' is not one");
     expect_error("5 playback 1e3\n",
                  "t.txt:1: playback needs a number of events or 'all', got '1e3'");
     expect_error("5 set char_width 1.5\n", "t.txt:1: char_width takes whole numbers");

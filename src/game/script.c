@@ -150,6 +150,21 @@ static void tile_problem(const token *tok, int i, const char *cmd, char *buf, si
             return;
         }
     }
+    for (int k = i; k < i + 2; k++) { /* say which word is wrong, and how */
+        const char *t = tok[k].s;
+        long v;
+        if (parse_long(t, 0, 1000000, &v)) continue;
+        const char *hash = strchr(t, '#');
+        if (hash && hash > t) { /* "1#c": a comment needs a blank before its '#' */
+            snprintf(buf, cap,
+                     "%s needs whole-number tile coordinates: '%.40s' is not one (a comment "
+                     "starts at a '#' after a space or tab: write '%.*s #%.30s')",
+                     cmd, t, (int)(hash - t) > 20 ? 20 : (int)(hash - t), t, hash + 1);
+            return;
+        }
+        snprintf(buf, cap, "%s needs whole-number tile coordinates: '%.40s' is not one", cmd, t);
+        return;
+    }
     snprintf(buf, cap, "%s needs whole-number tile coordinates", cmd);
 }
 
@@ -262,7 +277,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
                 FAIL("usage: FRAME click TX TY left|right|middle [shift]");
             c.op = TN_SC_CLICK;
             if (!parse_tile(tok, 2, &c.x, &c.y)) {
-                char tp[128];
+                char tp[256];
                 tile_problem(tok, 2, "click", tp, sizeof tp);
                 FAIL("%s", tp);
             }
@@ -277,7 +292,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (nargs != 3) FAIL("usage: FRAME toggle TX TY block|oneway|empty|spawn|dest|item");
             c.op = TN_SC_TOGGLE;
             if (!parse_tile(tok, 2, &c.x, &c.y)) {
-                char tp[128];
+                char tp[256];
                 tile_problem(tok, 2, "toggle", tp, sizeof tp);
                 FAIL("%s", tp);
             }
@@ -341,7 +356,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (nargs != 2) FAIL("usage: FRAME goto TX TY");
             c.op = TN_SC_GOTO;
             if (!parse_tile(tok, 2, &c.x, &c.y)) {
-                char tp[128];
+                char tp[256];
                 tile_problem(tok, 2, "goto", tp, sizeof tp);
                 FAIL("%s", tp);
             }
