@@ -101,6 +101,17 @@ static void test_errors(void **state)
            "t.map:5:2: second character start 'P' (the first is at tile 0,0)");
     EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\nab\n",
            "t.map:5:1: unexpected text after the last of the 1 tile rows");
+    /* a NUL (or other control) byte there is named, at its column */
+    static const char nul1[] = "tilenav-map 1\nsize 2 1\ntiles\n..\nab\0c\n";
+    static const char nul2[] = "tilenav-map 1\nsize 2 1\ntiles\n..\n\0\n";
+    expect_error(nul1, sizeof nul1 - 1,
+                 "t.map:5:3: unexpected NUL byte (0x00) after the last of the 1 tile rows");
+    expect_error(nul2, sizeof nul2 - 1,
+                 "t.map:5:1: unexpected NUL byte (0x00) after the last of the 1 tile rows");
+    EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\nx\x01\n",
+           "t.map:5:2: unexpected byte 0x01 after the last of the 1 tile rows");
+    EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\ncaf\xc3\xa9\n", /* UTF-8 is text */
+           "t.map:5:1: unexpected text after the last of the 1 tile rows");
     /* rows past the height: counted, even those that start with '#' */
     EXPECT("tilenav-map 1\nsize 2 1\ntiles\n..\n..\n",
            "t.map:5:1: 2 tile rows but size says 1 (this row is extra: fix the 'size' line or "

@@ -347,6 +347,20 @@ static tn_status read_rows(line_reader *r, tn_map *m, bool movingai, const char 
             continue;
         }
         if (is_blank(r->s, r->n) || (!movingai && r->s[0] == '#')) continue;
+        long junk = -1; /* a NUL or control byte: named where it is (UTF-8 is text) */
+        for (size_t i = 0; i < r->n && junk < 0; i++)
+            if (((unsigned char)r->s[i] < 0x20 && r->s[i] != '\t' && r->s[i] != '\r') ||
+                r->s[i] == 0x7f)
+                junk = (long)i;
+        if (junk >= 0) {
+            char d[32];
+            if (r->s[junk] == '\0')
+                snprintf(d, sizeof d, "NUL byte (0x00)");
+            else
+                describe_byte(d, sizeof d, (unsigned char)r->s[junk]);
+            PERR(r->lineno, (int)junk + 1, "unexpected %s after the last of the %d tile rows", d,
+                 m->h);
+        }
         PERR(r->lineno, 1, "unexpected text after the last of the %d tile rows", m->h);
     }
     if (extra == 1)
