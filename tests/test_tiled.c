@@ -956,6 +956,9 @@ static void test_template_bad(void **state)
          "template syntax.tx: line 1: XML error: "},
         {"syntax.tj", "{\"type\":\"template\",\n\"object\":{,}}",
          "template syntax.tj: 2:12: not valid JSON"},
+        {"blank.tj", "\n", /* (an empty one is written as no file: NULL text) */
+         "template blank.tj: 2:1: the file holds only white space: no JSON document (a Tiled "
+         "JSON file is a JSON object, {...})"},
         {"map.tx", "<map orientation=\"orthogonal\"/>",
          "template map.tx: not a template (the root element is <map>, not <template>)"},
         {"map.tj", "{\"type\":\"map\",\"object\":{}}",
@@ -1426,6 +1429,16 @@ static void test_errors(void **state)
         "<map", TN_TILED_TMX,
         "tests/data/tiled/bad.tmx:1: XML error: Couldn't find end of Start Tag map line 1");
     expect_error("{\"a\":\n [1,]}", TN_TILED_TMJ, "tests/data/tiled/bad.tmx:2:5: not valid JSON");
+    /* an empty (or blank) document is said to be one, not "not valid JSON" */
+    expect_error("", TN_TILED_TMJ,
+                 "tests/data/tiled/bad.tmx:1:1: the file is empty: no JSON document (a Tiled "
+                 "JSON map is a JSON object, {...})");
+    expect_error(" \n\t", TN_TILED_TMJ,
+                 "tests/data/tiled/bad.tmx:2:2: the file holds only white space: no JSON "
+                 "document (a Tiled JSON map is a JSON object, {...})");
+    expect_error("\xEF\xBB\xBF", TN_TILED_TMJ,
+                 "tests/data/tiled/bad.tmx:1:4: the file holds only a UTF-8 byte-order mark: no "
+                 "JSON document (a Tiled JSON map is a JSON object, {...})");
 
     /* A decompression bomb: 2x2 tiles, 8 MiB of zeros.  Refused after
      * inflating 16 bytes and at most one 64 KiB piece. */

@@ -868,6 +868,20 @@ static int json_dups(doc *d, const cJSON *o, const char *path, const char *what)
 static cJSON *json_parse(doc *d, const char *buf, size_t len, const char *what, bool keep_numbers)
 {
     if (no_nul(d, buf, len, what, false)) return NULL;
+    size_t lead = len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* a UTF-8 BOM */
+    size_t sp = lead;
+    while (sp < len && is_space(buf[sp])) sp++;
+    if (sp == len) { /* cJSON says only "not valid JSON" at 1:1 */
+        char problem[160];
+        snprintf(problem, sizeof problem,
+                 "the file %s: no JSON document (a %s is a JSON object, {...})",
+                 len == 0     ? "is empty"
+                 : sp == lead ? "holds only a UTF-8 byte-order mark"
+                              : "holds only white space",
+                 what ? "Tiled JSON file" : "Tiled JSON map");
+        text_error(d, buf, len, what, problem);
+        return NULL;
+    }
     const char *end = NULL;
     cJSON *j = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
     if (!j) {
