@@ -455,6 +455,21 @@ static void test_set_planner_classic_large_map(void **state)
     assert_string_equal(tn_wbots_planner_in_effect(w), "classic");
     tn_script_destroy(s);
     tn_world_destroy(w);
+    /* above 1024x1024 tiles goto is off: either choice is said to do nothing */
+    assert_true(tn_succeeded(tn_map_create(1100, 1000, NULL, &m, NULL)));
+    for (int x = 0; x < 1100; x++) tn_map_set_tile(m, x, 999, TN_TILE_BLOCK, NULL);
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    assert_string_equal(tn_wbots_planner_in_effect(w), "none");
+    s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    assert_non_null(s);
+    log.n = 0;
+    if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 2);
+    assert_string_equal(log.last, "t.txt:2: set planner graph refused (frame 1): goto is off on "
+                                  "this 1100x1000 map (above the graph planner's 1024x1024 "
+                                  "tiles): neither planner plans");
+    tn_script_destroy(s);
+    tn_world_destroy(w);
 }
 
 /* Refused clicks and toggles are not fatal either: each one reaches the
