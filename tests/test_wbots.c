@@ -449,6 +449,31 @@ static void test_oneway_click_means_its_top(void **state)
     tn_world_destroy(w);
 }
 
+/* A click on the tile the character stands on says so; the arrival a
+ * step later does not replace it with "arrived ... in 1 frame" (a
+ * playtest's finding), with either planner. */
+static void test_goto_where_it_stands(void **state)
+{
+    (void)state;
+    for (int planner = 0; planner <= 1; planner++) {
+        tn_world *w = world("maps/demo.map");
+        assert_true(tn_succeeded(tn_world_set(w, "planner", planner, NULL)));
+        tn_world_step(w);
+        int tx, ty;
+        tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
+        tn_world_set_tool(w, TN_TOOL_GOTO);
+        assert_true(tn_succeeded(tn_world_click(w, tx, ty, TN_CLICK_LEFT, false, NULL)));
+        char want[80];
+        snprintf(want, sizeof want, "goto (%d,%d): the character stands there already", tx, ty);
+        if (strcmp(tn_world_message_text(w), want))
+            fail_msg("planner %d: %s", planner, tn_world_message_text(w));
+        for (int f = 0; f < 5; f++) tn_world_step(w);
+        assert_int_equal(tn_bot_get_info(tn_wbots_character_bot(w)).state, TN_BOT_ARRIVED);
+        assert_string_equal(tn_world_message_text(w), want);
+        tn_world_destroy(w);
+    }
+}
+
 /* A goal away from the tile clicked (the ground below a click in the air)
  * is named with the click, so the status line's tile is no mystery; a
  * click in the character's box or on the ground under it is not. */
@@ -3831,6 +3856,7 @@ int main(void)
         cmocka_unit_test(test_idle_json_and_hud),
         cmocka_unit_test(test_oneway_click_means_its_top),
         cmocka_unit_test(test_goal_message_names_the_click),
+        cmocka_unit_test(test_goto_where_it_stands),
         cmocka_unit_test(test_classic_answer_frames_are_the_trip),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_held_slider_builds_once_on_release),

@@ -1890,7 +1890,10 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
         s->pend_said = true, s->pend_plans = i.plans;
     } else if (i.state == TN_BOT_MOVING && i.path_nodes > 0) {
         s->last_state = TN_BOT_MOVING;
-        if (i.planner)
+        if (i.planner ? i.plan_frames == 0 : i.raw_nodes <= 1) { /* a plan of no move */
+            s->last_state = TN_BOT_ARRIVED; /* (not "arrived ... in 1 frame" next) */
+            tn_world_message(w, "goto %s: the character stands there already", g);
+        } else if (i.planner)
             tn_world_message(w, "goto %s: graph plan of %d frames, %d node%s searched", g,
                              i.plan_frames, i.expanded, PLURAL(i.expanded));
         else
