@@ -541,42 +541,8 @@ int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t 
 
 int tn_settings_set_aside(const char *path, char *bad, size_t badcap, char *err, size_t cap)
 {
-    if (badcap) bad[0] = '\0';
-    struct stat st;
-    if (lstat(path, &st) != 0) return 0;
-    char cand[1100];
-    for (int n = 0; n <= 999; n++) {
-        if (n)
-            snprintf(cand, sizeof cand, "%s.bad.%d", path, n);
-        else
-            snprintf(cand, sizeof cand, "%s.bad", path);
-        /* link() never replaces a file (an earlier SETTINGS.bad is kept);
-         * where hard links are not possible, rename() to a name that was
-         * free a moment ago */
-        if (link(path, cand) == 0) {
-            if (unlink(path) != 0) {
-                int e = errno;
-                unlink(cand);
-                snprintf(err, cap, "%s: cannot move it aside to %s: %s", path, cand, strerror(e));
-                return -1;
-            }
-        } else if (errno == EEXIST) {
-            continue;
-        } else {
-            struct stat cs;
-            if (lstat(cand, &cs) == 0) continue;
-            if (rename(path, cand) != 0) {
-                snprintf(err, cap, "%s: cannot move it aside to %s: %s", path, cand,
-                         strerror(errno));
-                return -1;
-            }
-        }
-        snprintf(bad, badcap, "%s", cand);
-        return 0;
-    }
-    snprintf(err, cap, "%s: cannot move it aside: %s.bad and .bad.1 to .bad.999 all exist", path,
-             path);
-    return -1;
+    /* an earlier SETTINGS.bad is kept: the next is SETTINGS.bad.1, ... */
+    return tn_move_aside(path, ".bad", 0, "it", bad, badcap, err, cap);
 }
 
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap)

@@ -1554,21 +1554,25 @@ bool tn_is_regular_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *err, size_t cap)
+int tn_move_aside(const char *path, const char *suffix, int first, const char *what, char *kept,
+                  size_t keptcap, char *err, size_t cap)
 {
     if (keptcap) kept[0] = '\0';
     struct stat st;
     if (lstat(path, &st) != 0 || !(S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))) return 0;
-    char cand[PATH_MAX + 16];
-    for (int n = 1; n <= 999; n++) {
-        snprintf(cand, sizeof cand, "%s.%d", path, n);
+    char cand[PATH_MAX + 32];
+    for (int n = first; n <= 999; n++) {
+        if (n)
+            snprintf(cand, sizeof cand, "%s%s.%d", path, suffix, n);
+        else
+            snprintf(cand, sizeof cand, "%s%s", path, suffix);
         /* link() never replaces a file; where hard links are not possible,
          * rename() to a name that was free a moment ago */
         if (link(path, cand) == 0) {
             if (unlink(path) != 0) {
                 int e = errno;
                 unlink(cand);
-                snprintf(err, cap, "%s: cannot move the older autosave aside: %s", path,
+                snprintf(err, cap, "%s: cannot move %s aside to %s: %s", path, what, cand,
                          strerror(e));
                 return -1;
             }
@@ -1578,7 +1582,7 @@ int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *er
             struct stat cs;
             if (lstat(cand, &cs) == 0) continue;
             if (rename(path, cand) != 0) {
-                snprintf(err, cap, "%s: cannot move the older autosave aside: %s", path,
+                snprintf(err, cap, "%s: cannot move %s aside to %s: %s", path, what, cand,
                          strerror(errno));
                 return -1;
             }
@@ -1586,9 +1590,18 @@ int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *er
         snprintf(kept, keptcap, "%s", cand);
         return 0;
     }
-    snprintf(err, cap, "%s: cannot move the older autosave aside: %s.1 to .999 all exist", path,
-             path);
+    if (first == 0)
+        snprintf(err, cap, "%s: cannot move %s aside: %s%s and %s%s.1 to .999 all exist", path,
+                 what, path, suffix, path, suffix);
+    else
+        snprintf(err, cap, "%s: cannot move %s aside: %s%s.1 to .999 all exist", path, what, path,
+                 suffix);
     return -1;
+}
+
+int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *err, size_t cap)
+{
+    return tn_move_aside(path, "", 1, "the older autosave", kept, keptcap, err, cap);
 }
 
 int tn_screenshot_target_check(const char *path, char *err, size_t cap)

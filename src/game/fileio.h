@@ -264,5 +264,13 @@ bool tn_is_regular_file(const char *path);
  * nothing was there or it is not a file: the write then fails with its own
  * message), or -1 with "PATH: problem" in err (nothing moved). */
 int tn_autosave_set_aside(const char *path, char *kept, size_t keptcap, char *err, size_t cap);
+/* Rename the file (or link) `path` to the first free name of PATH SUFFIX
+ * (when first is 0), PATH SUFFIX.1 .. .999, never replacing a file there;
+ * its new name in kept.  0 also when there is no such file (kept "");
+ * -1 with a message naming `what` ("the older autosave").  Both
+ * tn_autosave_set_aside (SUFFIX "", from .1) and the settings'
+ * SETTINGS.bad use it. */
+int tn_move_aside(const char *path, const char *suffix, int first, const char *what, char *kept,
+                  size_t keptcap, char *err, size_t cap);
 
 #endif
