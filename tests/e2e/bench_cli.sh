@@ -62,7 +62,7 @@ expect 1 'mine.map: write error: File too large \(the old file is untouched\)' \
     sh -c "trap '' XFSZ; ulimit -f 8; exec $B genmap --kind blocks --size 200 --force -o '$T/mine.map'"
 cmp -s maps/demo.map "$T/mine.map" || bad "a failed write changed mine.map"
 ls "$T" | grep -q 'tmp-' && bad "a failed write left a temporary: $(ls "$T")"
-expect 1 'nodir/x.map: cannot open the directory .*nodir: No such file or directory' \
+expect 1 'nodir/x.map: not saved: the folder .*nodir does not exist' \
     $gen -o "$T/nodir/x.map"
 
 # numbers: the whole text is checked, and a bad one is a usage error (2)
