@@ -78,6 +78,9 @@ wait_end() { # tenths what
 }
 rows "$MAP" >"$tmp/orig.rows"
 mkdir "$MAP.autosave"
+# nor in the data folder, where an autosave that fails beside the map goes:
+# a file where its folder would be
+: >"$XDG_DATA_HOME"
 
 # --- Esc with unsaved edits that cannot be autosaved: refused
 start_game

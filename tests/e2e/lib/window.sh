@@ -86,8 +86,11 @@ window_begin() { # name build-dir
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/tilenav-e2e.XXXXXX")
     trap cleanup EXIT
     trap 'exit 1' INT TERM HUP
-    # The game keeps settings between runs: each test starts from none.
+    # The game keeps settings between runs: each test starts from none; an
+    # autosave that cannot go beside the map goes to the data folder, never
+    # the real home's.
     export XDG_CONFIG_HOME="$tmp/config"
+    export XDG_DATA_HOME="$tmp/data"
     printf 'leak:libdbus-1.so\nleak:libX11.so\nleak:libxcb.so\n' >"$tmp/lsan.supp"
     GAME_ENV_LSAN="suppressions=$tmp/lsan.supp:print_suppressions=0:exitcode=0"
     start_xvfb
