@@ -534,7 +534,10 @@ static void reset_world(app *a)
     a->view.inspect_kind = TN_INSPECT_NONE;
     a->step_requests = 0;
     if (kept) {
+        /* the autosave now holds edits the world does not: a Ctrl+S of
+         * later edits keeps it (it removed it, the reset's edits lost) */
         a->restore_offered = true;
+        a->autosave_ours = false;
         tn_world_message(
             a->w, "reset: %s reloaded; your unsaved edits are in %s (R restores them)%s%s",
             a->opts->map_path, path, a->autosave_kept[0] ? "; the older autosave is now " : "",

@@ -187,5 +187,32 @@ xdotool key r
 xdotool key ctrl+s
 wait_saved "$MAP" "$tmp/old.rows" "R twice did not restore the autosave"
 quit_game "after R twice"
-echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so; an older autosave survives Ctrl+S and is moved aside; R over unsaved edits asks first, a restore starts undo afresh)"
+
+# --- a reset's autosave survives a Ctrl+S of later edits (a playtest lost
+# the reset's edits so: Ctrl+R, an edit, R asks "Ctrl+S first keeps them",
+# Ctrl+S removed the autosave as this session's), and R then restores it
+MAP=$tmp/room4.map
+cp tests/data/render_window.map "$MAP"
+start_game
+wait_window
+click_tile 12 4 3
+xdotool key ctrl+r
+i=0
+until [ -f "$MAP.autosave" ]; do
+    i=$((i + 1))
+    [ $i -gt 100 ] && fail "Ctrl+R wrote no autosave"
+    sleep 0.1
+done
+click_tile 30 15 3
+xdotool key r
+xdotool key ctrl+s
+wait_saved "$MAP" "$tmp/saved2.rows" "Ctrl+S after a reset did not save the new edit"
+sleep 0.3
+rows "$MAP.autosave" 2>/dev/null | cmp -s - "$tmp/old.rows" ||
+    fail "Ctrl+S after a reset removed (or changed) the autosave of the reset's edits"
+xdotool key r
+xdotool key ctrl+s
+wait_saved "$MAP" "$tmp/old.rows" "R after that Ctrl+S did not restore the reset's edits"
+quit_game "after a reset"
+echo "$NAME: ok (Esc and SDL_QUIT refused while the autosave fails; Ctrl+S, then Esc; Esc twice loses the edits, saying so; an older autosave survives Ctrl+S and is moved aside; R over unsaved edits asks first, a restore starts undo afresh; a reset's autosave survives a later Ctrl+S)"
 exit 0
