@@ -1148,8 +1148,11 @@ static void graph_answer(tn_wbots *s, int plans_before)
 
 /* The classic answer in frames, as the graph's is its plan's simulated
  * frames: a classic bot of its own follows the classic plan from the
- * character's body under the real physics (tn_body_step); the frames until
- * it arrives (or stands at the end of a partial plan), else one of: */
+ * character's body under the real physics (tn_body_step); the frames it
+ * moves until it arrives (or stands at the end of a partial plan), counted
+ * as a graph plan's are: from the landing when the click was in the air
+ * (both plan on landing), and without the last step, in which a bot only
+ * sees that it is there.  Else one of: */
 #define CRUN_NONE (-1)  /* not run (no bot: out of memory) */
 #define CRUN_STUCK (-2) /* it stopped without getting there (stuck, no path) */
 #define CRUN_LONG (-3)  /* still under way after CRUN_MAX frames */
@@ -1165,13 +1168,20 @@ static int classic_run(tn_bot **bot, const tn_allocator *a, tn_path *pf, const t
     tn_bot_set_heuristic(*bot, heuristic);
     int f = CRUN_STUCK;
     if (tn_succeeded(tn_bot_goto(*bot, pf, m, &body, p, gx, gy, NULL))) {
-        for (f = 0; f < CRUN_MAX && tn_bot_active(*bot); f++)
+        int steps = 0;
+        bool landed = body.on_ground;
+        for (f = 0; steps < CRUN_MAX && tn_bot_active(*bot); steps++) {
             tn_body_step(&body, m, p, tn_bot_step(*bot, pf, m, &body, p));
+            f += landed;
+            landed = landed || body.on_ground;
+        }
         const tn_bot_state st = tn_bot_get_info(*bot).state;
         if (tn_bot_active(*bot))
             f = CRUN_LONG;
         else if (st != TN_BOT_ARRIVED && st != TN_BOT_PARTIAL)
             f = CRUN_STUCK;
+        else if (f > 0)
+            f--; /* (the step that only saw it there) */
     }
     tn_bot_stop(*bot);
     return f;
@@ -1561,10 +1571,14 @@ static void say_state(tn_world *w, tn_wbots *s)
     char g[64];
     goal_name(w, s, i.goal_x, i.goal_y, g, sizeof g);
     switch (i.state) {
-    case TN_BOT_ARRIVED: /* in frames: what the two planners' trips compare by */
-        tn_world_message(w, "arrived at %s in %d frame%s (%.1f s)", g, i.steps, PLURAL(i.steps),
-                         (double)i.steps * (double)w->phys.dt);
+    case TN_BOT_ARRIVED: { /* in frames: what the two planners' trips compare by,
+                              * the steps it moved (not the last, which only saw
+                              * it there), as plans count them */
+        const int f = i.steps > 0 ? i.steps - 1 : 0;
+        tn_world_message(w, "arrived at %s in %d frame%s (%.1f s)", g, f, PLURAL(f),
+                         (double)f * (double)w->phys.dt);
         break;
+    }
     case TN_BOT_NO_PATH:
         if (refusal(s))
             tn_world_message(w, "no path to %s: %s", g, refusal(s));
