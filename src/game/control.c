@@ -1125,15 +1125,15 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         if (!ag || !ag->has_companion) return false;
         const tn_companion *c = &ag->companion;
         const tn_companion_params *p = &ag->cparams;
-        snprintf(buf, cap,
-                 "companion\nstate      %s\nsight      %s\nat         %.1f,%.1f tiles\n"
-                 "speed      %.0f px/s (max %.0f)\nfollow     %.1f..%.1f tiles\n"
-                 "separation %.1f tiles\npath       %d corners\nitems      %d",
-                 tn_companion_state_name(c->state), c->sees ? "sees you" : "lost you",
-                 (double)(c->x / T), (double)(c->y / T),
-                 (double)sqrtf(c->vx * c->vx + c->vy * c->vy), (double)p->max_speed,
-                 (double)(p->follow_inner / T), (double)(p->follow_outer / T),
-                 (double)(p->separation_radius / T), c->path_n, c->items);
+        snprintf(
+            buf, cap,
+            "companion\nstate      %s\nsight      %s\nat         %.1f,%.1f tiles\n"
+            "speed      %.0f px/s (max %.0f)\nfollow     %.1f..%.1f tiles\n"
+            "separation %.1f tiles\npath       %d corner%s\nitems      %d",
+            tn_companion_state_name(c->state), c->sees ? "sees you" : "lost you",
+            (double)(c->x / T), (double)(c->y / T), (double)sqrtf(c->vx * c->vx + c->vy * c->vy),
+            (double)p->max_speed, (double)(p->follow_inner / T), (double)(p->follow_outer / T),
+            (double)(p->separation_radius / T), c->path_n, c->path_n == 1 ? "" : "s", c->items);
         return true;
     }
     case TN_INSPECT_WANDERER: {
@@ -1254,7 +1254,8 @@ bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *in
     *kind = TN_INSPECT_NONE;
     *index = 0;
     tn_world_message(
-        w, "inspect: no agent there (Ctrl+click a bot, an enemy, the companion or a wanderer)");
+        w, "inspect: no agent there, no card pinned (Ctrl+click a bot, an enemy, the companion or "
+           "a wanderer)");
     return false;
 }
 
