@@ -1412,6 +1412,24 @@ static void test_inspect_singular(void **state)
     tn_world_destroy(w);
 }
 
+/* The character's card says the keys pressed now, the player's while the
+ * player drives (its bot's lines said "arrived, input none" while the
+ * player walked it off a ledge, a playtest found). */
+static void test_inspect_character_keys(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_world_step(w);
+    char buf[1024];
+    assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+    if (!strstr(buf, "\nkeys now   none\n")) fail_msg("card: %s", buf);
+    tn_world_set_input(w, (tn_input){.right = true, .jump = true});
+    tn_world_step(w);
+    assert_true(tn_inspect_text(w, TN_INSPECT_CHARACTER, 0, buf, sizeof buf));
+    if (!strstr(buf, "\nkeys now   right jump \n")) fail_msg("card: %s", buf);
+    tn_world_destroy(w);
+}
+
 /* An extra bot whose re-plan waits for the step's planning budget
  * (tn_wbots_plan_budget) stands: its card says so and why, not the leg of
  * the plan it dropped; once it has planned, the leg again. */
@@ -1595,6 +1613,7 @@ int main(void)
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_waiting_bot),
         cmocka_unit_test(test_inspect_singular),
+        cmocka_unit_test(test_inspect_character_keys),
         cmocka_unit_test(test_flow8_follows_the_map),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1085,8 +1085,14 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
     case TN_INSPECT_CHARACTER: {
         int tx, ty;
         tn_body_tile(tn_world_character(w), tn_world_phys(w), &tx, &ty);
-        n = snprintf(buf, cap, "character (its goto bot)\ntile       %d,%d  %s\n", tx, ty,
-                     tn_world_character(w)->on_ground ? "on the ground" : "in the air");
+        /* the keys the character presses now, yours or its bot's (the
+         * bot's lines below are its own: idle or done while you drive) */
+        const tn_input k = tn_world_input(w);
+        n = snprintf(buf, cap,
+                     "character (its goto bot)\ntile       %d,%d  %s\nkeys now   %s%s%s%s%s\n", tx,
+                     ty, tn_world_character(w)->on_ground ? "on the ground" : "in the air",
+                     k.left ? "left " : "", k.right ? "right " : "", k.jump ? "jump " : "",
+                     k.down ? "down " : "", !(k.left || k.right || k.jump || k.down) ? "none" : "");
         const tn_bot *b = tn_wbots_character_bot(w);
         if (b && (size_t)n < cap) bot_lines(b, buf + n, cap - (size_t)n);
         return true;
