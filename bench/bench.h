@@ -3,6 +3,7 @@
 #ifndef TN_BENCH_H
 #define TN_BENCH_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 int bench_genmap(int argc, char **argv);  /* bench_gen.c      */
@@ -26,6 +27,11 @@ double bench_now(void);
 double bench_cpu_now(void);
 /* Median of n doubles (sorts the array in place). */
 double bench_median(double *v, int n);
+/* malloc / calloc that end the program with "out of memory (N bytes)"
+ * (exit 1) instead of returning NULL: a bench's sizes come from its flags,
+ * and a range a flag accepts may still be more than the machine has. */
+void *bench_alloc(size_t n);
+void *bench_zalloc(size_t count, size_t size);
 /* The p-th percentile (0..100) of n doubles (sorts in place). */
 double bench_percentile(double *v, int n, double p);
 

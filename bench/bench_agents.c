@@ -143,11 +143,12 @@ static result run_companions(const tn_map *m, meshnav *nav, int n, int ne, int s
     tn_rng_seed(&r, seed, 21);
     tn_agent_nav an = {nav, mn_los, mn_path};
     tn_companion_params p = tn_companion_default_params();
-    mover *chars = malloc(sizeof *chars * (size_t)n), *en = malloc(sizeof *en * (size_t)ne);
-    tn_companion *c = malloc(sizeof *c * (size_t)n);
-    float *xy = malloc(sizeof(float) * 2 * (size_t)(n + ne));
-    double *t = malloc(sizeof(double) * (size_t)steps),
-           *tc = malloc(sizeof(double) * (size_t)steps);
+    mover *chars = bench_alloc(sizeof *chars * (size_t)n),
+          *en = bench_alloc(sizeof *en * (size_t)ne);
+    tn_companion *c = bench_alloc(sizeof *c * (size_t)n);
+    float *xy = bench_alloc(sizeof(float) * 2 * (size_t)(n + ne));
+    double *t = bench_alloc(sizeof(double) * (size_t)steps),
+           *tc = bench_alloc(sizeof(double) * (size_t)steps);
     tn_grid *g = NULL;
     tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, p.separation_radius, n + ne, NULL, &g,
                    NULL);
@@ -217,9 +218,9 @@ static result run_wanderers(const tn_map *m, meshnav *nav, int n, int steps, uin
     tn_wander_params p = tn_wander_default_params();
     p.guide = guide;
     tn_wander_env env = {m, &an, DT};
-    tn_wanderer *a = malloc(sizeof *a * (size_t)n);
-    double *t = malloc(sizeof(double) * (size_t)steps),
-           *tc = malloc(sizeof(double) * (size_t)steps);
+    tn_wanderer *a = bench_alloc(sizeof *a * (size_t)n);
+    double *t = bench_alloc(sizeof(double) * (size_t)steps),
+           *tc = bench_alloc(sizeof(double) * (size_t)steps);
     float tx, ty;
     free_spot(m, &r, 8, &tx, &ty);
     for (int i = 0; i < n; i++) {
@@ -263,7 +264,7 @@ static void run_grid(const tn_map *m, int n, uint64_t seed, double *build_us, do
 {
     tn_rng r;
     tn_rng_seed(&r, seed, 41);
-    float *xy = malloc(sizeof(float) * 2 * (size_t)n);
+    float *xy = bench_alloc(sizeof(float) * 2 * (size_t)n);
     for (int i = 0; i < n; i++) free_spot(m, &r, 4, &xy[2 * i], &xy[2 * i + 1]);
     tn_grid *g = NULL;
     tn_grid_create(0, 0, (float)m->w * T, (float)m->h * T, 40.0f, n, NULL, &g, NULL);
@@ -343,7 +344,7 @@ int bench_agents(int argc, char **argv)
            size, size, view.nfree, view.nregions, steps, WARMUP, runs);
     printf("%-34s %10s %10s %10s %10s %10s %10s %10s\n", "", "median ms", "p90 ms", "cpu med",
            "cpu p90", "los/step", "paths/step", "searching");
-    double *meds = malloc(sizeof(double) * (size_t)runs), cm = -1, wm = -1;
+    double *meds = bench_alloc(sizeof(double) * (size_t)runs), cm = -1, wm = -1;
     result last = {0};
     if (strcmp(only, "wanderers") != 0) {
         for (int k = 0; k < runs; k++) {

@@ -104,7 +104,7 @@ static int write_failure(const char *dir, int level, int k, tn_map *m, int sx, i
     m->start_x = sx;
     m->start_y = sy;
     size_t cap = tn_map_format_size(m);
-    char *buf = malloc(cap);
+    char *buf = bench_alloc(cap);
     size_t len = 0;
     int rc = -1;
     if (buf && tn_succeeded(tn_map_format(m, buf, cap, &len))) {
@@ -199,8 +199,13 @@ int bench_arrival(int argc, char **argv)
         fprintf(stderr, "arrival: %s\n", err.msg);
         return 1;
     }
-    int *frames = malloc(sizeof(int) * (size_t)levels * (size_t)goals);
-    double *fr = malloc(sizeof(double) * (size_t)levels * (size_t)goals);
+    if ((long long)levels * goals > 10000000LL) { /* (the run and arrival counts are ints) */
+        fprintf(stderr, "arrival: --levels x --goals is %lld runs, more than 10,000,000\n",
+                (long long)levels * goals);
+        return 2;
+    }
+    int *frames = bench_alloc(sizeof(int) * (size_t)levels * (size_t)goals);
+    double *fr = bench_alloc(sizeof(double) * (size_t)levels * (size_t)goals);
     int runs = 0, arrived = 0, skipped = 0, replans = 0;
     int fail_tab[9][9] = {{0}}, run_tab[9][9] = {{0}};
     double t0 = bench_now();

@@ -80,7 +80,8 @@ static row measure(tn_path *pf, tu_counting *cnt, const tn_map *m, const int *q,
 {
     row r;
     memset(&r, 0, sizeof r);
-    double *t = malloc(sizeof(double) * (size_t)nq), *rep = malloc(sizeof(double) * (size_t)reps);
+    double *t = bench_alloc(sizeof(double) * (size_t)nq),
+           *rep = bench_alloc(sizeof(double) * (size_t)reps);
     double tsum = 0, esum = 0, evsum = 0;
     tn_path_node out[512];
     tn_path_set_trace(pf, trace);
@@ -144,7 +145,7 @@ static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t see
     tn_jump_model_init(&jm, &p, NULL);
     tn_rng r;
     tn_rng_seed(&r, seed, 7);
-    int *q = malloc(sizeof(int) * 4 * (size_t)nq);
+    int *q = bench_alloc(sizeof(int) * 4 * (size_t)nq);
     for (int i = 0; i < nq; i++)
         if (!pick(m, &r, &q[4 * i], &q[4 * i + 1]) || !pick(m, &r, &q[4 * i + 2], &q[4 * i + 3])) {
             fprintf(stderr, "astar: no standing tiles on %s\n", name);
@@ -160,7 +161,8 @@ static int bench_map(const char *name, tn_map *m, int nq, int reps, uint64_t see
     tn_trace_event *ev = NULL;
     if (traced) {
         enum { TRACE_CAP = 1 << 16 };
-        ev = malloc(sizeof *ev * TRACE_CAP); /* the caller's buffer: not the finder's allocator */
+        ev = bench_alloc(sizeof *ev *
+                         TRACE_CAP); /* the caller's buffer: not the finder's allocator */
         tn_trace_init(&trace, ev, ev ? TRACE_CAP : 0);
         tr = measure(pf, &cnt, m, q, nq, reps, TN_PATH_OPTIMAL, 0, &jm, &trace);
     }

@@ -50,7 +50,7 @@ static char *read_file(const char *path, size_t *len)
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
+    char *buf = bench_alloc(cap);
     for (;;) {
         if (!buf) break;
         n += fread(buf + n, 1, cap - n, f);
@@ -130,7 +130,8 @@ typedef struct bench_between {
 static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int runs, double *mn,
                           double *mx, double *cpu, const bench_between *between)
 {
-    double *t = malloc(sizeof(double) * (size_t)runs), *u = malloc(sizeof(double) * (size_t)runs);
+    double *t = bench_alloc(sizeof(double) * (size_t)runs),
+           *u = bench_alloc(sizeof(double) * (size_t)runs);
     tn_error err;
     for (int k = 0; k < runs; k++) {
         if (between && tn_failed(build_once(between->c, between->in, between->flags, &err))) {
@@ -220,7 +221,8 @@ static int time_navmesh(const char *path, int runs, double *wall, double *cpu)
         tn_map_destroy(m);
         return 1;
     }
-    double *t = malloc(sizeof(double) * (size_t)runs), *u = malloc(sizeof(double) * (size_t)runs);
+    double *t = bench_alloc(sizeof(double) * (size_t)runs),
+           *u = bench_alloc(sizeof(double) * (size_t)runs);
     for (int k = 0; k < runs; k++) {
         double t0 = bench_now(), u0 = bench_cpu_now();
         tn_navmesh_build(nm, m, NULL);
@@ -319,8 +321,8 @@ int bench_cdt(int argc, char **argv)
         } else {
             in.n = dump_points;
             in.use_float = use_float;
-            in.xi = malloc(sizeof(int32_t) * (size_t)(2 * in.n + 1));
-            in.xd = malloc(sizeof(double) * (size_t)(2 * in.n + 1));
+            in.xi = bench_alloc(sizeof(int32_t) * (size_t)(2 * in.n + 1));
+            in.xd = bench_alloc(sizeof(double) * (size_t)(2 * in.n + 1));
             random_points(in.n, seed, use_float, in.xi, in.xd);
         }
         bench_in other;
@@ -369,8 +371,8 @@ int bench_cdt(int argc, char **argv)
     }
     if (nmaps > 0) {
         if (runs < 1) runs = 101;
-        bench_in *ins = calloc((size_t)nmaps, sizeof *ins);
-        tn_cdt **cs = calloc((size_t)nmaps, sizeof *cs);
+        bench_in *ins = bench_zalloc((size_t)nmaps, sizeof *ins);
+        tn_cdt **cs = bench_zalloc((size_t)nmaps, sizeof *cs);
         for (int k = 0; k < nmaps; k++) {
             if (load_map_input(maps[k], &ins[k])) return 1;
             tn_cdt_create(ins[k].n, ins[k].nsegs, NULL, &cs[k], &err);
@@ -433,8 +435,8 @@ int bench_cdt(int argc, char **argv)
     memset(&in, 0, sizeof in);
     in.n = npoints;
     in.use_float = use_float;
-    in.xi = malloc(sizeof(int32_t) * (size_t)(2 * npoints + 1));
-    in.xd = malloc(sizeof(double) * (size_t)(2 * npoints + 1));
+    in.xi = bench_alloc(sizeof(int32_t) * (size_t)(2 * npoints + 1));
+    in.xd = bench_alloc(sizeof(double) * (size_t)(2 * npoints + 1));
     if (!in.xi || !in.xd) {
         fprintf(stderr, "cdt: out of memory\n");
         return 1;

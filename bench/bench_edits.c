@@ -141,7 +141,7 @@ static int run_mode(int size, uint64_t seed, int edits, double frame_ms, bool bg
         sleep_ms(1.0);
     }
     built = bench_now() - t0;
-    double *t = malloc(sizeof(double) * 2 * (size_t)edits), *fr = t + edits, fmax = 0.0;
+    double *t = bench_alloc(sizeof(double) * 2 * (size_t)edits), *fr = t + edits, fmax = 0.0;
     if (!t) {
         tn_world_destroy(w);
         return 1;
@@ -221,7 +221,7 @@ static int run_bots(int size, uint64_t seed, int slice)
     }
     tn_world *w = NULL;
     tn_world_config cfg = tn_world_default_config();
-    double *t = malloc(sizeof(double) * STEPS);
+    double *t = bench_alloc(sizeof(double) * STEPS);
     if (!t || tn_failed(tn_world_create(m, &cfg, NULL, &w, &e))) {
         fprintf(stderr, "edits: %s\n", t ? e.msg : "out of memory");
         free(t);

@@ -78,8 +78,8 @@ static int run_steps(const char *path, int n, int steps)
         return 1;
     }
     tn_wenemies *s = tn_wenemies_of(w);
-    double *tw = malloc(sizeof(double) * (size_t)steps),
-           *te = malloc(sizeof(double) * (size_t)steps);
+    double *tw = bench_alloc(sizeof(double) * (size_t)steps),
+           *te = bench_alloc(sizeof(double) * (size_t)steps);
     for (int k = 0; k < 30; k++) { /* warm up */
         tn_world_step(w);
         fill(w, n, &r);
@@ -147,7 +147,7 @@ static int run_render(const char *path, int frames)
     } CASES[] = {{0, 0, "no enemies"},
                  {10000, 0, "10,000 enemies"},
                  {10000, TN_OVERLAY_FLOW, "10,000 enemies + flow overlay"}};
-    double *t = malloc(sizeof(double) * (size_t)frames);
+    double *t = bench_alloc(sizeof(double) * (size_t)frames);
     for (size_t c = 0; c < sizeof CASES / sizeof CASES[0]; c++) {
         tn_world *w;
         if (load(path, 1, &w)) break;

@@ -53,9 +53,9 @@ static int run(int n, int conn, int reps, int edits)
         tn_map_destroy(m);
         return 1;
     }
-    double *t = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
-    double *c = malloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
-    long *touched = malloc(sizeof(long) * (size_t)(2 * edits));
+    double *t = bench_alloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
+    double *c = bench_alloc(sizeof(double) * (size_t)(reps > 2 * edits ? reps : 2 * edits));
+    long *touched = bench_alloc(sizeof(long) * (size_t)(2 * edits));
     tn_flow_rebuild(f, m, NULL); /* warm up */
     for (int k = 0; k < reps; k++) {
         double c0 = bench_cpu_now(), t0 = bench_now();
@@ -130,7 +130,8 @@ static int run_maze(int n, int reps)
         for (int x = 0; x < n; x++)
             if (x != ((y / 2) % 2 ? 0 : n - 1)) m->tile[y * n + x] = TN_TILE_BLOCK;
     m->mark[0] = TN_MARK_DEST;
-    double *t = malloc(sizeof(double) * (size_t)reps), *c = malloc(sizeof(double) * (size_t)reps);
+    double *t = bench_alloc(sizeof(double) * (size_t)reps),
+           *c = bench_alloc(sizeof(double) * (size_t)reps);
     tn_flow_rebuild(f, m, NULL); /* warm up */
     for (int k = 0; k < reps; k++) {
         double c0 = bench_cpu_now(), t0 = bench_now();

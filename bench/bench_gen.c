@@ -81,9 +81,9 @@ int bench_outline(const tn_map *m, int unit, int32_t **xy_out, int *npoints, int
 {
     int W = m->w, H = m->h;
     size_t nc = (size_t)(W + 1) * (size_t)(H + 1);
-    int32_t *id = malloc(nc * sizeof *id);
-    int32_t *xy = malloc(2 * nc * sizeof *xy);
-    int32_t *segs = malloc(4 * nc * sizeof *segs); /* each corner starts <= 2 segments */
+    int32_t *id = bench_alloc(nc * sizeof *id);
+    int32_t *xy = bench_alloc(2 * nc * sizeof *xy);
+    int32_t *segs = bench_alloc(4 * nc * sizeof *segs); /* each corner starts <= 2 segments */
     if (!id || !xy || !segs) {
         free(id);
         free(xy);
@@ -207,7 +207,7 @@ static int check_out(const char *out, int force)
 static int write_map(const tn_map *m, const char *out)
 {
     size_t cap = tn_map_format_size(m), len = 0;
-    char *buf = malloc(cap);
+    char *buf = bench_alloc(cap);
     int rc = 0;
     if (!buf || tn_failed(tn_map_format(m, buf, cap, &len))) {
         fprintf(stderr, "genmap: cannot format the map%s\n", buf ? "" : ": out of memory");

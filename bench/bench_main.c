@@ -50,6 +50,26 @@ double bench_median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+void *bench_alloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "tilenav-bench: out of memory (%zu bytes)\n", n);
+        exit(1);
+    }
+    return p;
+}
+
+void *bench_zalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p) {
+        fprintf(stderr, "tilenav-bench: out of memory (%zu x %zu bytes)\n", count, size);
+        exit(1);
+    }
+    return p;
+}
+
 int bench_arg_missing(const char *cmd, const char *flag)
 {
     tn_print_shown(stderr, "%s: %s needs a value\n", cmd, flag);

@@ -42,8 +42,8 @@ static void radius_table(const tn_map *map, tn_navquery *q, int nq, int max_corn
         }
     bool oracle = corners <= max_corners;
     int cap = 1 << 16;
-    float *xy = malloc(sizeof(float) * 2 * (size_t)cap);
-    double *tq = malloc(sizeof(double) * (size_t)(nq > 0 ? nq : 1));
+    float *xy = bench_alloc(sizeof(float) * 2 * (size_t)cap);
+    double *tq = bench_alloc(sizeof(double) * (size_t)(nq > 0 ? nq : 1));
     for (int ri = 0; ri < 3; ri++) {
         double r = RADII[ri];
         or_graph g;
@@ -139,9 +139,9 @@ static int bench_file(const char *path, int reps, int nqueries)
         return 1;
     }
     tn_navmesh_set_clock(nm, bench_now);
-    double *total = malloc(sizeof(double) * (size_t)reps);
-    double *cdt = malloc(sizeof(double) * (size_t)reps);
-    double *cpu = malloc(sizeof(double) * (size_t)reps);
+    double *total = bench_alloc(sizeof(double) * (size_t)reps);
+    double *cdt = bench_alloc(sizeof(double) * (size_t)reps);
+    double *cpu = bench_alloc(sizeof(double) * (size_t)reps);
     int rc = 0;
     if (tn_failed(tn_navmesh_build(nm, map, &err))) { /* warm-up */
         fprintf(stderr, "%s: %s\n", path, err.msg);
@@ -187,17 +187,17 @@ static int bench_file(const char *path, int reps, int nqueries)
     int nfree = 0;
     for (int i = 0; i < map->w * map->h; i++) nfree += map->tile[i] != TN_TILE_BLOCK;
     if (nfree > 0 && nqueries > 0) {
-        int32_t *freel = malloc(sizeof(int32_t) * (size_t)nfree);
+        int32_t *freel = bench_alloc(sizeof(int32_t) * (size_t)nfree);
         int k = 0;
         for (int i = 0; i < map->w * map->h; i++)
             if (map->tile[i] != TN_TILE_BLOCK) freel[k++] = i;
         tn_rng rng;
         tn_rng_seed(&rng, 42, 5);
         int cap = 1 << 16;
-        float *xy = malloc(sizeof(float) * 2 * (size_t)cap);
-        double *tp = malloc(sizeof(double) * (size_t)nqueries);
-        double *tl = malloc(sizeof(double) * (size_t)nqueries);
-        double *tr = malloc(sizeof(double) * (size_t)nqueries);
+        float *xy = bench_alloc(sizeof(float) * 2 * (size_t)cap);
+        double *tp = bench_alloc(sizeof(double) * (size_t)nqueries);
+        double *tl = bench_alloc(sizeof(double) * (size_t)nqueries);
+        double *tr = bench_alloc(sizeof(double) * (size_t)nqueries);
         long expanded = 0;
         int found = 0, exact = 0, visible = 0;
         for (int i = 0; i < nqueries; i++) {
@@ -245,8 +245,8 @@ static int bench_file(const char *path, int reps, int nqueries)
         tn_rng rng;
         tn_rng_seed(&rng, 7, 9);
         int n = 2 * reps;
-        double *te = malloc(sizeof(double) * (size_t)n);
-        double *tf = malloc(sizeof(double) * (size_t)n);
+        double *te = bench_alloc(sizeof(double) * (size_t)n);
+        double *tf = bench_alloc(sizeof(double) * (size_t)n);
         int local = 0;
         for (int i = 0; i < n; i += 2) {
             int x = (int)tn_rng_below(&rng, (uint32_t)map->w);

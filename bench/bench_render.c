@@ -110,7 +110,7 @@ static int run(const char *path, int frames, int steps, float pan, bool populate
                 ren ? err : SDL_GetError());
         return 1;
     }
-    double *t = malloc(sizeof(double) * (size_t)frames);
+    double *t = bench_alloc(sizeof(double) * (size_t)frames);
     const tn_map *m = tn_world_map(w);
     for (int o = 0; o < novl; o++)
         for (int z = 0; z < nzoom; z++) {

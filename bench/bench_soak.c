@@ -157,7 +157,7 @@ int bench_soak(int argc, char **argv)
     }
     double total = bench_now() - t0;
     int need = tn_world_json(w, NULL, 0);
-    char *json = malloc((size_t)need + 1);
+    char *json = bench_alloc((size_t)need + 1);
     if (json) {
         tn_world_json(w, json, (size_t)need + 1);
         printf("final state: %s\n", json);

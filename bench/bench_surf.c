@@ -152,7 +152,7 @@ static int reachable(const tn_surf *g, int s, int32_t *out, unsigned char *mark)
     static int cap;
     if (cap < nn + 1) {
         free(first);
-        first = malloc(sizeof(int32_t) * (size_t)(nn + 1));
+        first = bench_alloc(sizeof(int32_t) * (size_t)(nn + 1));
         cap = nn + 1;
     }
     for (int n = 0, e = 0; n <= nn; n++) {
@@ -194,7 +194,7 @@ static int time_queries(tn_surf *g, int n, const int *s, const int *gx, const in
                         int *frames, long *expanded, int *partial)
 {
     static tn_surf_leg legs[1024];
-    double *pt = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1) * QUERY_PASSES);
+    double *pt = bench_alloc(sizeof(double) * (size_t)(n > 0 ? n : 1) * QUERY_PASSES);
     int found = 0;
     *expanded = 0;
     *partial = 0;
@@ -234,7 +234,7 @@ static void sliced_queries(const char *name, const char *what, tn_surf *g, tu_co
 {
     static tn_surf_leg legs[1024];
     size_t cap = 1024, ns = 0;
-    double *st = malloc(sizeof(double) * cap);
+    double *st = bench_alloc(sizeof(double) * cap);
     int most = 0, differ = 0, multi = 0;
     long allocs0 = c->allocs;
     for (int k = 0; k < n && st; k++) {
@@ -302,7 +302,7 @@ static void object_queries(const char *name, const tn_surf *g, int n, const int 
                            const int *gy, const int *frames, double find_med)
 {
     tn_surf_query *q = NULL;
-    double *pt = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1) * (QUERY_PASSES + 1));
+    double *pt = bench_alloc(sizeof(double) * (size_t)(n > 0 ? n : 1) * (QUERY_PASSES + 1));
     if (n < 2 || !pt || tn_failed(tn_surf_query_create(g, NULL, &q, NULL))) {
         free(pt);
         tn_surf_query_destroy(q);
@@ -418,7 +418,7 @@ static void crowd_mode(const tn_map *m, tn_surf *g, tn_surf_query *q, int budget
 static void crowd_run(const char *name, const tn_map *m, tn_surf *g)
 {
     tn_surf_query *q = NULL;
-    double *t = malloc(sizeof(double) * CROWD_STEPS);
+    double *t = bench_alloc(sizeof(double) * CROWD_STEPS);
     if (!t || tn_surf_node_count(g) < 2 || tn_failed(tn_surf_query_create(g, NULL, &q, NULL))) {
         free(t);
         return;
@@ -454,7 +454,7 @@ static void unreachable_queries(const char *name, tn_surf *g, tu_counting *c, tn
     static tn_surf_leg legs[1024];
     int nn = tn_surf_node_count(g), k = 0, tries = 0, bad = 0;
     long expanded = 0, allocs0 = c->allocs;
-    int *ps = malloc(sizeof(int) * (size_t)(q > 0 ? q : 1) * 4); /* start, goal, frames */
+    int *ps = bench_alloc(sizeof(int) * (size_t)(q > 0 ? q : 1) * 4); /* start, goal, frames */
     if (!ps) return;
     while (k < q && tries < 20 * q) {
         tries++;
@@ -501,10 +501,10 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
 {
     int nn = tn_surf_node_count(g);
     if (nn > 0 && q > 0) {
-        double *t = malloc(sizeof(double) * (size_t)q);
-        int *ps = calloc((size_t)q * 5, sizeof(int));
-        int32_t *rs = malloc(sizeof(int32_t) * (size_t)nn);
-        unsigned char *mark = malloc((size_t)nn);
+        double *t = bench_alloc(sizeof(double) * (size_t)q);
+        int *ps = bench_zalloc((size_t)q * 5, sizeof(int));
+        int32_t *rs = bench_alloc(sizeof(int32_t) * (size_t)nn);
+        unsigned char *mark = bench_alloc((size_t)nn);
         if (!t || !ps || !rs || !mark) {
             printf("  %-10s queries: out of memory\n", name);
             free(t);
@@ -601,7 +601,7 @@ static void graph_run(const char *name, tn_map *m, tn_surf *g, tu_counting *c, t
         free(mark);
     }
     if (edits > 0) {
-        double *et = malloc(sizeof(double) * (size_t)edits);
+        double *et = bench_alloc(sizeof(double) * (size_t)edits);
         int loc0, full0;
         tn_surf_repair_counts(g, &loc0, &full0);
         int upd0, rec0, upd, rec;
@@ -719,7 +719,7 @@ static void *level_alloc_fn(void *user, size_t n)
         return q;
     }
 #endif
-    return malloc(n);
+    return bench_alloc(n);
 }
 
 static void level_free_fn(void *user, void *q)
@@ -741,7 +741,7 @@ static void save_load_run(const char *name, const tn_map *m, const tn_surf_profi
         printf("  %-10s save: %s\n", name, e.msg);
         return;
     }
-    unsigned char *buf = malloc(n), *again = malloc(n);
+    unsigned char *buf = bench_alloc(n), *again = bench_alloc(n);
     double ts[RUNS], tl[RUNS];
     bool same = buf && again;
     for (int k = 0; k < RUNS && same; k++) {
@@ -928,7 +928,7 @@ static void optimality_sweep(int levels)
     static const char *const bins[7] = {"0", "1-2", "3-5", "6-10", "11-20", "21-40", ">40"};
     tn_map *m = NULL;
     tn_map_create(24, 16, NULL, &m, NULL);
-    int *fr = malloc(sizeof(int) * 24 * 16);
+    int *fr = bench_alloc(sizeof(int) * 24 * 16);
     double t0 = bench_now();
     for (int lv = 0; lv < levels; lv++) {
         tn_rng r;

@@ -84,7 +84,7 @@ static int tmx_csv(const tn_map *m, const char *zlib_path, const char *out)
         return -1;
     }
     size_t cells = (size_t)m->w * (size_t)m->h, cap = len + cells * 2 + 64, k;
-    char *t = malloc(cap);
+    char *t = bench_alloc(cap);
     if (!t) {
         free(buf);
         return -1;
@@ -166,8 +166,8 @@ int bench_tiled(int argc, char **argv)
            reps);
     printf("%-10s %10s %10s %10s %10s  %s\n", "file", "bytes", "median ms", "p90 ms", "cpu ms",
            "loads equal");
-    double *t = malloc(sizeof(double) * (size_t)reps), *ct = malloc(sizeof(double) * (size_t)reps),
-           tmj_worst = 0;
+    double *t = bench_alloc(sizeof(double) * (size_t)reps),
+           *ct = bench_alloc(sizeof(double) * (size_t)reps), tmj_worst = 0;
     for (int i = 0; !rc && names[i]; i++) {
         bool same = true;
         for (int r = 0; r < reps; r++) {

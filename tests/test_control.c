@@ -700,6 +700,15 @@ static void test_start_moved(void **state)
              "start back)",
              p, tx, ty);
     assert_string_equal(msg, want);
+    /* a long path is shortened, never the line, column and problem (a
+     * 668-character folder left only a piece of the path) */
+    char longp[1200] = "/tmp/";
+    for (int k = 0; k < 300; k++) strcat(longp, "./");
+    strcat(longp, p + 5);
+    assert_true(tn_control_start_moved(w, longp, msg, sizeof msg));
+    if (strncmp(msg, "...", 3) || !strstr(msg, ":3:7: the start, tile (2,2), is inside a block") ||
+        !strstr(msg, "(taking the block away brings the start back)"))
+        fail_msg("%s", msg);
     tn_world_destroy(w);
     /* under a one-way platform the character stands at the start: nothing */
     f = fopen(p, "w");

@@ -440,9 +440,10 @@ static void test_set_planner_classic_large_map(void **state)
     tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
     if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(log.n, 1);
-    assert_string_equal(log.last, "t.txt:1: set planner classic refused (frame 0): there is no "
-                                  "classic path finder on this 600x480 map (above 512x512): "
-                                  "goto plans with the graph");
+    assert_string_equal(log.last,
+                        "t.txt:1: set planner classic has no effect (frame 0): there is no "
+                        "classic path finder on this 600x480 map (above 512x512): "
+                        "goto plans with the graph");
     assert_string_equal(tn_wbots_planner_in_effect(w), "graph");
     tn_script_destroy(s);
     tn_world_destroy(w);
@@ -465,9 +466,10 @@ static void test_set_planner_classic_large_map(void **state)
     log.n = 0;
     if (tn_script_run(s, w, 2, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(log.n, 2);
-    assert_string_equal(log.last, "t.txt:2: set planner graph refused (frame 1): goto is off on "
-                                  "this 1100x1000 map (above the graph planner's 1024x1024 "
-                                  "tiles): neither planner plans");
+    assert_string_equal(log.last,
+                        "t.txt:2: set planner graph has no effect (frame 1): goto is off on "
+                        "this 1100x1000 map (above the graph planner's 1024x1024 "
+                        "tiles): neither planner plans");
     tn_script_destroy(s);
     tn_world_destroy(w);
 }

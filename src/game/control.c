@@ -156,26 +156,27 @@ bool tn_control_start_moved(const tn_world *w, const char *map_path, char *msg, 
     int tx = (int)floorf(b->x / T + 0.5f), ty = (int)floorf(b->y / T + 0.5f) + b->h - 1;
     if (!covered && tx == sx && ty == sy) return false;
     int line = 0, col = 0;
-    char where[600];
+    char rest[640]; /* after the map's name, which may be shortened (tn_name_fit): never this */
+    int n = 0;
     if (map_path && tn_map_start_where(map_path, sx, sy, &line, &col) == 0)
-        snprintf(where, sizeof where, "%s:%d:%d: ", map_path, line, col);
+        n = snprintf(rest, sizeof rest, ":%d:%d: ", line, col);
     else if (map_path)
-        snprintf(where, sizeof where, "%s: ", map_path);
+        n = snprintf(rest, sizeof rest, ": ");
     else
-        where[0] = '\0';
-    if (covered) {
-        snprintf(msg, cap,
-                 "%sthe start, tile (%d,%d), is inside a block: the %dx%d-tile character starts "
+        rest[0] = '\0';
+    if (covered)
+        snprintf(rest + n, sizeof rest - (size_t)n,
+                 "the start, tile (%d,%d), is inside a block: the %dx%d-tile character starts "
                  "at tile (%d,%d) instead, the nearest place it fits (taking the block away "
                  "brings the start back)",
-                 where, sx, sy, b->w, b->h, tx, ty);
-        return true;
-    }
-    snprintf(msg, cap,
-             "%sthe %dx%d-tile character does not fit at its start, tile (%d,%d) (a block or "
-             "the map's edge is in the way): it starts at tile (%d,%d) instead, the nearest "
-             "place it fits",
-             where, b->w, b->h, m->start_x, m->start_y, tx, ty);
+                 sx, sy, b->w, b->h, tx, ty);
+    else
+        snprintf(rest + n, sizeof rest - (size_t)n,
+                 "the %dx%d-tile character does not fit at its start, tile (%d,%d) (a block or "
+                 "the map's edge is in the way): it starts at tile (%d,%d) instead, the nearest "
+                 "place it fits",
+                 b->w, b->h, m->start_x, m->start_y, tx, ty);
+    tn_name_fit(msg, cap, map_path ? map_path : "", rest);
     return true;
 }
 

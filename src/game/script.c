@@ -471,8 +471,8 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
             } else if (strcmp(c->name, "planner") == 0) {
                 /* classic selected, but a map this large has no classic
                  * finder (the world keeps the choice, goto plans with the
-                 * graph), or goto is off altogether: said like any other
-                 * refused set */
+                 * graph), or goto is off altogether: said as a refused set
+                 * is, but not counted as one (the world keeps the choice) */
                 const tn_map *m = tn_world_map(w);
                 const char *eff = tn_wbots_planner_in_effect(w);
                 const char *what = c->value < 0.5 ? "set planner classic" : "set planner graph";
@@ -482,13 +482,13 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
                              "goto is off on this %dx%d map (above the graph planner's 1024x1024 "
                              "tiles): neither planner plans",
                              m->w, m->h);
-                    warn_refused(s, c, host, what, why);
+                    warn_host(s, c, host, what, "has no effect", why); /* (kept: not refused) */
                 } else if (c->value < 0.5 && strcmp(eff, "graph") == 0) {
                     snprintf(why, sizeof why,
                              "there is no classic path finder on this %dx%d map (above "
                              "512x512): goto plans with the graph",
                              m->w, m->h);
-                    warn_refused(s, c, host, what, why);
+                    warn_host(s, c, host, what, "has no effect", why);
                 }
             }
             break;
