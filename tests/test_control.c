@@ -1536,6 +1536,34 @@ static void test_inspect(void **state)
     tn_world_destroy(w);
 }
 
+/* A pinned bot's or wanderer's card closes when its agent is removed: raising
+ * the count again must not re-attach it to the new agent of that index. */
+static void test_inspect_removed_unpins(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_error e;
+    tn_world_set(w, "bots", 2, &e);
+    tn_world_set(w, "wanderers", 3, &e);
+    for (int i = 0; i < 30; i++) tn_world_step(w);
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, 1));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 2));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_CHARACTER, 0));
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_COMPANION, 0));
+    tn_world_set(w, "bots", 1, &e);
+    tn_world_step(w);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, 1));
+    assert_string_equal(tn_world_message_text(w), "inspect: bot 2 was removed: its card is closed");
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_BOT, 0));
+    tn_world_set(w, "wanderers", 2, &e);
+    tn_world_step(w);
+    assert_true(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 2));
+    assert_string_equal(tn_world_message_text(w),
+                        "inspect: wanderer 3 was removed: its card is closed");
+    assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 1));
+    tn_world_destroy(w);
+}
+
 /* The flow overlay's 8-connected field follows the map: an edit, and a
  * map switch even when the new map sits where a freed one was with the
  * same revision (two resets in a row alternate between two addresses with
@@ -1620,6 +1648,7 @@ int main(void)
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
         cmocka_unit_test(test_inspect),
+        cmocka_unit_test(test_inspect_removed_unpins),
         cmocka_unit_test(test_inspect_waiting_bot),
         cmocka_unit_test(test_inspect_singular),
         cmocka_unit_test(test_inspect_character_keys),

@@ -1160,9 +1160,17 @@ static void handle_event(app *a, const SDL_Event *ev)
     }
 }
 
+/* A pinned bot's or wanderer's card closes when its agent is removed. */
+static void unpin_removed(app *a)
+{
+    if (tn_inspect_unpin_removed(a->w, a->view.inspect_kind, a->view.inspect_index))
+        a->view.inspect_kind = TN_INSPECT_NONE;
+}
+
 /* Per frame, after the steps: what issue 14 adds to the loop. */
 static void frame_extra(app *a, double dt)
 {
+    unpin_removed(a);
     watch_goto(a);
     tn_playback_frame(&a->pb, dt, a->view.overlays);
     camera_keys(a, dt > 0.1 ? 0.1 : dt);

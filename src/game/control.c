@@ -1078,6 +1078,18 @@ bool tn_inspect_box(const tn_world *w, int kind, int index, float box[4])
     return true;
 }
 
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int index)
+{
+    const tn_wagents *ag = tn_wagents_of(w);
+    bool gone = false;
+    if (kind == TN_INSPECT_BOT) gone = !tn_wbots_body(w, index);
+    if (kind == TN_INSPECT_WANDERER) gone = !ag || index >= ag->nwanderers;
+    if (gone)
+        tn_world_message(w, "inspect: %s %d was removed: its card is closed",
+                         kind == TN_INSPECT_BOT ? "bot" : "wanderer", index + 1);
+    return gone;
+}
+
 bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t cap)
 {
     const float T = (float)TN_TILE_PX;

@@ -323,6 +323,10 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
  * Either way the world's message says which, so an older one (a failed
  * click's "no agent there") never stays beside a pinned card. */
 bool tn_inspect_click(tn_world *w, float x, float y, float r, int *kind, int *index);
+/* Per frame: true when a pinned bot's or wanderer's agent was removed (the
+ * world's message says its card is closed; the caller unpins).  Its index
+ * would otherwise name the next one made, a different agent. */
+bool tn_inspect_unpin_removed(tn_world *w, int kind, int index);
 
 /* ---- the flow overlay's 8-connected field -----------------------------------
  * Display only (the enemies keep the world's 4-connected field): made for
