@@ -106,6 +106,10 @@ typedef struct app {
     tn_game_opts opts_copy; /* opts with a map path the picker can change */
     char map_path[1024];
     char *pick[256]; /* the picker's paths (owned) */
+    /* the view O fitted (zoom level, camera): a resize fits it again while
+     * the view is still that one (no zoom, pan or follow since) */
+    int fit_zoom;
+    float fit_x, fit_y;
 } app;
 
 /* -------------------------------------------------------------- saving */
@@ -617,7 +621,7 @@ static void zoom_at(app *a, int sx, int sy, int dz)
     camera_move(a, 0, 0);
 }
 
-static void camera_fit(app *a)
+static void camera_fit(app *a, bool say)
 {
     const tn_map *m = tn_world_map(a->w);
     char msg[192];
@@ -631,7 +635,17 @@ static void camera_fit(app *a)
         a->view.cam_x = b->x + 0.5f * (float)b->w * TN_TILE_PX;
         a->view.cam_y = b->y + 0.5f * (float)b->h * TN_TILE_PX;
     }
-    tn_world_message(a->w, "%s", msg);
+    a->fit_zoom = a->view.zoom;
+    a->fit_x = a->view.cam_x;
+    a->fit_y = a->view.cam_y;
+    if (say) tn_world_message(a->w, "%s", msg);
+}
+
+/* The view is still the one O fitted. */
+static bool view_fitted(const app *a)
+{
+    return a->fit_zoom >= 0 && !a->view.follow && a->view.zoom == a->fit_zoom &&
+           a->view.cam_x == a->fit_x && a->view.cam_y == a->fit_y;
 }
 
 /* Held I J K L pan the camera (the arrow keys walk). */
@@ -841,7 +855,7 @@ static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
     case SDLK_MINUS: playback_action(a, TN_ACT_PB_SPEED, a->pb.speed - 1); return true;
     case SDLK_EQUALS: playback_action(a, TN_ACT_PB_SPEED, a->pb.speed + 1); return true;
     case SDLK_h: a->view.hud_hidden = !a->view.hud_hidden; return true;
-    case SDLK_o: camera_fit(a); return true;
+    case SDLK_o: camera_fit(a, true); return true;
     case SDLK_u:
         if (a->view.follow)
             camera_free(a); /* keep the followed picture */
@@ -1338,8 +1352,10 @@ static void ui_resize(app *a)
         lh = oh < 500 ? 500 : oh;
     }
     if (lw != tn_ui_w || lh != tn_ui_h) {
+        const bool fitted = view_fitted(a);
         SDL_RenderSetLogicalSize(a->ren, lw, lh);
         tn_ui_set_size(lw, lh);
+        if (fitted) camera_fit(a, a->view.zoom != tn_zoom_fit_all(tn_world_map(a->w)));
         /* the pointer's logical place moved with the size: a motion where
          * it rests, so hover and the footer's help are of what is under it
          * now (a review saw a slider's help stay after a resize) */
@@ -1689,6 +1705,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     }
     tn_view_init(&a->view, w, opts->overlays);
     a->view.live = true;
+    a->fit_zoom = -1; /* O has not fitted the view */
     app_start(a);
     offer_restore(a);
     /* Pacing: vsync where the renderer has it, and in any case a cap at the
