@@ -69,14 +69,16 @@ static void tile_px(const tn_camera *c, int tx, int ty, float fx, float fy, int 
 }
 
 /* F1's legend explains the surface-graph overlay (Shift+P): surfaces,
- * the three edge kinds and the plan. */
+ * the three edge kinds, the plan and the last repair's outline; and the
+ * pinned inspect card's frame. */
 static void test_legend_has_graph_overlay(void **state)
 {
     (void)state;
-    static const char *const want[] = {"graph (Shift+P): standing surface", "graph edge: jump",
-                                       "graph edge: walk off a ledge, coyote jump",
-                                       "graph edge: drop through a one-way",
-                                       "graph: the chosen plan (yellow)"};
+    static const char *const want[] = {
+        "graph (Shift+P): standing surface",         "graph edge: jump",
+        "graph edge: walk off a ledge, coyote jump", "graph edge: drop through a one-way",
+        "graph: the chosen plan (yellow)",           "graph: surfaces an edit searched again",
+        "agent of the pinned card (Ctrl+click)"};
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
         bool found = false;
         for (int i = 0; tn_ui_legend_entry(i); i++)

@@ -611,6 +611,7 @@ enum {
     LG_ARC_WALKOFF,
     LG_ARC_DROP,
     LG_PLAN,
+    LG_REPAIR,
     LG_EXPLORED,
     LG_OPEN,
     LG_CURRENT,
@@ -634,6 +635,7 @@ enum {
     LG_SPLINE,
     LG_TARGET,
     LG_HOVER,
+    LG_PINNED,
     LG_COUNT
 };
 
@@ -658,6 +660,7 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "graph edge: walk off a ledge, coyote jump",
     "graph edge: drop through a one-way",
     "graph: the chosen plan (yellow)",
+    "graph: surfaces an edit searched again",
     "explored A* states, closed set of a replay",
     "replay: open set (tile or triangle edges)",
     "replay: current node",
@@ -681,6 +684,7 @@ static const char *const LEGEND_TEXT[LG_COUNT] = {
     "waypoints and spline",
     "wanderers' target",
     "tile under the mouse",
+    "agent of the pinned card (Ctrl+click)",
 };
 
 /* A graph edge's trajectory: up and over (rise -1), off a ledge (0) or
@@ -839,12 +843,20 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         tn_gfx_rect(g, x, y, s, s, TN_COL_EMPTY);
         tn_gfx_frame(g, x, y, s, s, 2, 0xffffffa0u);
         break;
+    case LG_REPAIR: /* tn_wbots.c's hl_draw */
+        tn_gfx_rect(g, x, cy - 4, s, 8, 0xffa03c50u);
+        tn_gfx_frame(g, x, cy - 4, s, 8, 1, 0xffa03cffu);
+        break;
+    case LG_PINNED: /* render.c's draw_pinned, round an agent */
+        tn_gfx_rect(g, x + 6, y + 4, 4, 8, 0xff8c42c0u);
+        tn_gfx_frame(g, x + 1, y, s - 2, s, 2, 0xffffffe0u);
+        break;
     default: break;
     }
 }
 
 /* The help box's height in the current frame. */
-static float help_box_h(void) { return TN_FRAME_W < 1250 ? 980 : 714; }
+static float help_box_h(void) { return TN_FRAME_W < 1250 ? 980 : 720; }
 
 int tn_ui_help_scroll_max(void) { return tn_maxi(0, (int)help_box_h() - TN_FRAME_H); }
 
@@ -898,21 +910,21 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         tn_gfx_text(g, TN_FONT_UI, x + 168, y, HELP_MOUSE[i][1], TN_COL_TEXT);
         y += (float)lh;
     }
-    y += 4;
+    y += 2;
     tn_gfx_text(g, TN_FONT_UI, x, y, "Tiles are 16 px; x from the left, y from the top, from 0.",
                 TN_COL_TEXT_DIM);
-    y += (float)lh;
+    y += (float)lh - 2;
     tn_gfx_text(
         g, TN_FONT_UI, x, y,
         "Bot colours: each extra bot has its own; its path thinner, its graph plan fainter.",
         TN_COL_TEXT_DIM);
-    y += (float)lh;
+    y += (float)lh - 2;
     tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
                 TN_COL_TEXT_DIM);
     /* legend: two columns of glyphs (one, right of the keys, when narrow) */
-    float ly0 = narrow ? top + 22 : y + 50;
-    tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 22, "LEGEND", TN_COL_ACCENT);
-    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2; /* rows 18 px apart: 21 fit the box */
+    float ly0 = narrow ? top + 22 : y + 40;
+    tn_gfx_text(g, TN_FONT_UI, bx + 560, ly0 - 20, "LEGEND", TN_COL_ACCENT);
+    int per = narrow ? LG_COUNT : (LG_COUNT + 1) / 2; /* rows 18 px apart: 23 fit the box */
     for (int i = 0; i < LG_COUNT; i++) {
         float gx = bx + 560 + (float)(i / per) * 340, gy = ly0 + (float)(i % per) * 18;
         legend_glyph(g, gx, gy, i);
