@@ -439,9 +439,17 @@ static void test_autosave_set_aside(void **state)
     assert_non_null(fgets(line, sizeof line, f));
     fclose(f);
     assert_string_equal(line, "older\n");
+    /* the next start's offer counts them (the window names them there) */
+    int last = -1;
+    assert_int_equal(tn_autosave_older(path, &last), 2);
+    assert_int_equal(last, 2);
     remove(want);
+    assert_int_equal(tn_autosave_older(path, &last), 1);
+    assert_int_equal(last, 2);
     snprintf(want, sizeof want, "%s.2", path);
     remove(want);
+    assert_int_equal(tn_autosave_older(path, &last), 0);
+    assert_int_equal(last, 0);
     assert_int_equal(mkdir(path, 0700), 0); /* not a file: left for the save to refuse */
     assert_int_equal(tn_autosave_set_aside(path, kept, sizeof kept, err, sizeof err), 0);
     assert_string_equal(kept, "");

@@ -328,7 +328,15 @@ static void offer_restore(app *a)
     a->autosave_ours = false; /* whatever is there, this session did not write it */
     if (tn_autosave_find(a->opts->map_path, path, sizeof path, err, sizeof err) != 0) return;
     a->restore_offered = true;
-    tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them", path);
+    /* older ones set aside by earlier sessions: said nowhere else but stdout */
+    int last, older = tn_autosave_older(path, &last);
+    char more[1200] = "";
+    if (older == 1)
+        snprintf(more, sizeof more, " (older unsaved edits: %s.%d)", path, last);
+    else if (older > 1)
+        snprintf(more, sizeof more, " (older unsaved edits: %d files, %s.N)", older, path);
+    tn_world_message(a->w, "%s holds edits that were never saved: press R to restore them%s", path,
+                     more);
     tn_world_set_message_ttl(a->w, 60 * 20);
 }
 

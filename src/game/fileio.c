@@ -1439,6 +1439,19 @@ int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t
     return tn_autosave_data_path(map_path, make_dirs, out, cap, err, errcap);
 }
 
+int tn_autosave_older(const char *path, int *last)
+{
+    int n = 0;
+    *last = 0;
+    char cand[PATH_MAX + 16];
+    struct stat st;
+    for (int k = 1; k <= 999; k++) {
+        snprintf(cand, sizeof cand, "%s.%d", path, k);
+        if (lstat(cand, &st) == 0) n++, *last = k;
+    }
+    return n;
+}
+
 int tn_autosave_find(const char *map_path, char *out, size_t cap, char *err, size_t errcap)
 {
     char data[1024], derr[512];

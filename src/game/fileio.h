@@ -189,6 +189,10 @@ int tn_autosave_data_path(const char *map_path, bool make_dirs, char *out, size_
  * data folder's (written when the write beside the map failed); both
  * there: the newer.  0 with its path in out, else -1 (err says why). */
 int tn_autosave_find(const char *map_path, char *out, size_t cap, char *err, size_t errcap);
+/* The older autosaves set aside beside `path` (PATH.1, PATH.2, ...: the
+ * edits of earlier sessions never restored): how many of PATH.1 .. .999
+ * exist, the highest of them in *last (0: none). */
+int tn_autosave_older(const char *path, int *last);
 /* Writes the autosave to `path`: 0, or -1 with "PATH: problem" in err. */
 typedef int (*tn_autosave_writer)(void *ctx, const char *path, char *err, size_t cap);
 /* Write the autosave of `map_path` with `write`: at tn_autosave_path_for,
