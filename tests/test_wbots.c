@@ -3907,6 +3907,74 @@ static void test_heuristic_switch(void **state)
     assert_int_not_equal(seen[0], seen[1]); /* the switch did change the search */
 }
 
+/* count_alloc: the allocations made on the main thread while count_on. */
+static bool count_on;
+static int count_allocs;
+static thrd_t count_main;
+static void *count_alloc(void *user, size_t size)
+{
+    (void)user;
+    if (count_on && thrd_equal(thrd_current(), count_main)) count_allocs++;
+    return malloc(size);
+}
+static void count_free(void *user, void *p)
+{
+    (void)user;
+    free(p);
+}
+static const tn_allocator count_allocator = {count_alloc, count_free, NULL};
+
+/* Extra bots planning in slices on their shared query object allocate
+ * nothing in the frames after an edit that grew the graph past the object
+ * (a row of one-way platforms in open air: new surfaces and nodes): the
+ * world fits the object at the edit (tn_surf_query_fit), off the frame.
+ * Without that the next sliced plan grew it inside tn_world_step. */
+static void test_sliced_bots_fit_after_edit(void **state)
+{
+    (void)state;
+    count_main = thrd_current();
+    count_on = false;
+    count_allocs = 0;
+    tn_world *w = NULL;
+    tn_error err;
+    tn_world_config c = tn_world_default_config();
+    if (tn_failed(tn_world_create(tu_load_map("maps/demo.map"), &c, &count_allocator, &w, &err)))
+        fail_msg("%s", err.msg);
+    tn_wbots_set_plan_slice(w, 300);
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 3, NULL)));
+    for (int f = 0; f < 240; f++) tn_world_step(w);
+    const tn_surf *g = tn_wbots_character_graph(w);
+    if (!g) g = tn_bot_graph(tn_wbots_bot(w, 0));
+    assert_non_null(g);
+    const int n0 = tn_surf_node_count(g);
+    /* one-way rows in the air, where the demo map is empty */
+    const tn_map *m = tn_world_map(w);
+    int made = 0;
+    for (int y = 3; y < m->h - 3 && made < 120; y += 4)
+        for (int x = 2; x < m->w - 2; x++)
+            if (tn_map_tile(m, x, y) == TN_TILE_EMPTY &&
+                tn_map_tile(m, x, y - 1) == TN_TILE_EMPTY &&
+                tn_map_tile(m, x, y - 2) == TN_TILE_EMPTY &&
+                tn_succeeded(tn_world_edit(w, x, y, TN_EDIT_ONEWAY, &err)))
+                made++;
+    g = tn_bot_graph(tn_wbots_bot(w, 0));
+    assert_non_null(g);
+    printf("  %d one-way tiles: graph %d -> %d nodes\n", made, n0, tn_surf_node_count(g));
+    assert_true(tn_surf_node_count(g) > n0 + n0 / 8); /* past the object's 1/16 room */
+    count_on = true;
+    int planned = 0;
+    for (int f = 0; f < 300; f++) {
+        tn_world_step(w);
+        for (int i = 0; i < 3; i++) planned += tn_wbots_planning(w, i);
+    }
+    count_on = false;
+    printf("  %d allocations in 300 steps, %d bot-steps planning in slices\n", count_allocs,
+           planned);
+    assert_true(planned > 0);
+    assert_int_equal(count_allocs, 0);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3990,6 +4058,7 @@ int main(void)
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
         cmocka_unit_test(test_surf_overlay_draws_the_views_edges),
+        cmocka_unit_test(test_sliced_bots_fit_after_edit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

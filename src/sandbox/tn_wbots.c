@@ -747,6 +747,8 @@ static bool job_again(tn_world *w, tn_wbots *s)
     return false;
 }
 
+static void fit_query(const tn_wbots *s, const tn_surf *g);
+
 /* A background repair that ended (job_collect): the graph goes back in
  * its slot, and the next graph behind the map's edits (stale_slot: edits
  * made meanwhile, or another body size's graph) is repaired by another on
@@ -767,6 +769,7 @@ static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bo
         s->last_repair_ms = s->job.ms;
         s->graph[s->job.slot] = s->job.g;
         s->graph_used[s->job.slot] = ++s->tick;
+        fit_query(s, s->job.g);
     }
     s->job.g = NULL;
     if (!wait && !stopped && !cancelled && tn_succeeded(s->job.st)) {
@@ -825,6 +828,7 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
         s->last_build_ms = s->job.ms;
         s->graph[s->job.slot] = s->job.g;
         s->graph_used[s->job.slot] = ++s->tick;
+        fit_query(s, s->job.g);
         /* (the job's jump: the slider may have moved on meanwhile) */
         said_built(w, s->job.bw, s->job.bh, s->job.prof.phys.jump_height, s->job.ms,
                    " in the background");
@@ -942,6 +946,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
             failed_here(w, s, slot, &prof, e.msg);
             return NULL;
         }
+        if (build) fit_query(s, s->graph[slot]);
         if (build) s->graph_used[slot] = ++s->tick; /* (a look, as drawing's, is no use) */
         return s->graph[slot];
     }
@@ -989,6 +994,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
         return NULL;
     }
     s->graph_used[lru] = ++s->tick;
+    fit_query(s, s->graph[lru]); /* (rebuilt in place: its object stays) */
     return s->graph[lru];
 }
 
@@ -1020,6 +1026,17 @@ static tn_surf_query *query_for(tn_world *w, tn_wbots *s, tn_surf *g)
             return s->qq[k];
         }
     return NULL;
+}
+
+/* After g changed (an edit's repair, a sync, a rebuild): the extra bots'
+ * query object for it grows now, if it must, so that their plans in the
+ * frames after never allocate (tn_surf_query_fit).  A failure is left for
+ * their next plan, which says it. */
+static void fit_query(const tn_wbots *s, const tn_surf *g)
+{
+    tn_surf_query *q = query_of(s, g);
+    tn_error e;
+    if (q) (void)tn_surf_query_fit(q, &e);
 }
 
 /* The extra bot making its plan in slices (one at a time), -1 none. */
@@ -2195,6 +2212,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
     tn_status st = x < 0 ? tn_surf_sync(s->graph[mru], w->map, &e) /* (the whole map) */
                          : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
     if (w->clock && tn_succeeded(st)) s->last_repair_ms = (w->clock() - t0) * 1e3;
+    if (tn_succeeded(st)) fit_query(s, s->graph[mru]);
     if (tn_failed(st)) {
         tn_world_message(w, "graph planner: %s", e.msg);
         if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
