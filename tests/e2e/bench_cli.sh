@@ -54,6 +54,13 @@ expect 2 'x.tmx: genmap writes the tilenav .map format, not Tiled \(.tmx\)' $gen
 expect 2 'x.tmj: genmap writes the tilenav .map format, not Tiled \(.tmj\)' $gen -o "$T/x.tmj"
 expect 2 'x.txt: the file name must end in .map' $gen -o "$T/x.txt"
 for f in x.tmx x.tmj x.txt; do [ -e "$T/$f" ] && bad "genmap created $f"; done
+# what --force cannot replace either is said without advice to add it
+mkdir "$T/dir.map"
+ln -s "$T/gone.map" "$T/dangling.map"
+expect 2 'dir.map: is a directory: not written \(name a file\)$' $gen --force -o "$T/dir.map"
+expect 2 'dangling.map: is a symbolic link to a missing file \(.*gone.map\): not written' \
+    $gen -o "$T/dangling.map"
+[ -e "$T/gone.map" ] && bad "genmap wrote through a dangling link"
 
 # a failed write says why, and leaves the old file whole (no fragment, no
 # temporary): a file size limit stands in for a full disk
