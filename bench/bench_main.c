@@ -174,7 +174,11 @@ int bench_arg_list(const char *cmd, const char *flag, const char *v, int lo, int
     for (;;) {
         size_t len = strcspn(s, ",");
         char item[64];
-        if (len >= sizeof item) len = sizeof item - 1; /* still not a number: said so */
+        if (len >= sizeof item) { /* cut, "000...0005" would read as 0 */
+            tn_print_shown(stderr, "%s: %s: an item of '%s' is %zu characters long: not a number\n",
+                           cmd, flag, v, len);
+            return -1;
+        }
         memcpy(item, s, len);
         item[len] = '\0';
         if (n == cap) {

@@ -77,6 +77,9 @@ expect 1 'nodir/x.map: not saved: the folder .*nodir does not exist' \
 expect 2 "^astar: --limit: 'abc' is not a whole number \(1\.\.[0-9]+\)$" $B astar --limit abc
 expect 2 "^surf: --sizes: 'abc' is not a whole number \(16\.\.1024\)$" $B surf --sizes abc
 expect 2 "^surf: --sizes: 2000 is outside 16\.\.1024$" $B surf --sizes 64,2000
+# an item too long for the parser is refused whole, not cut to a number
+expect 2 "^surf: --sizes: an item of '.*' is 70 characters long: not a number$" \
+    $B surf --sizes "16,0000000000000000000000000000000000000000000000000000000000000000000005"
 expect 2 "^flow: --size: 0 is outside 4\.\.4096$" $B flow --size 0
 expect 2 "^flow: --size: -7 is outside 4\.\.4096$" $B flow --size -7
 expect 2 "^flow: --reps needs a value \(1\.\.100000\)$" $B flow --reps
