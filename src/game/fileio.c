@@ -760,26 +760,30 @@ static double since_s(const struct timespec *t)
 }
 
 /* flock the directory, trying for up to lock_wait_ms: never hangs on a
- * stuck saver.  *waited: the ms waited (0: it was just found busy). */
+ * stuck saver.  *waited: the ms waited in vain, lock_wait_ms (0: it was
+ * just found busy). */
 static int lock_dir(int dirfd, int *waited)
 {
     struct stat ds;
     bool known = fstat(dirfd, &ds) == 0;
     bool again = known && busy_dir.set && busy_dir.dev == ds.st_dev && busy_dir.ino == ds.st_ino &&
                  since_s(&busy_dir.at) < (double)lock_wait_ms / 1000.0 + 1.0;
-    int tries = again ? 1 : lock_wait_ms / 10 + 1;
+    /* by the clock, not by sleeps counted: a loaded machine oversleeps */
+    struct timespec t0;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     *waited = 0;
-    for (int i = 0; i < tries; i++) {
+    for (;;) {
         if (flock(dirfd, LOCK_EX | LOCK_NB) == 0) {
             if (again) busy_dir.set = false;
             return 0;
         }
         if (errno != EWOULDBLOCK && errno != EINTR) return -1;
-        if (i + 1 == tries) break;
+        const double ms = since_s(&t0) * 1000.0;
+        if (again || ms >= (double)lock_wait_ms) break;
         struct timespec ts = {0, 10 * 1000 * 1000};
         nanosleep(&ts, NULL);
-        *waited += 10;
     }
+    if (!again) *waited = lock_wait_ms; /* (at least that long, by the clock) */
     if (known && !again) {
         busy_dir.set = true;
         busy_dir.dev = ds.st_dev;
