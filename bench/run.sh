@@ -9,6 +9,9 @@ status=0
 md=${BENCH_MD:-docs/bench.md}
 out=$(mktemp)
 failed=$(mktemp)
+# the generated maps: a folder of this run's own (fixed names in /tmp, with
+# --force, wrote through any link planted there and raced another run)
+maps=$(mktemp -d)
 # Each table is shown as it comes and kept in $out.
 run() {
     {
@@ -23,9 +26,9 @@ run arrival --levels 500 --goals 10 --seed 1 --planner graph
 run flow
 run enemies
 run cdt --points 1000000
-"$B" genmap --kind blocks --size 256 --blocks 700 --seed 1 --force -o /tmp/tilenav-bench-blocks256.map >/dev/null 2>&1
-"$B" genmap --kind blocks --size 256 --blocks 2000 --seed 1 --force -o /tmp/tilenav-bench-blocks2000.map >/dev/null 2>&1
-run navmesh maps/demo.map /tmp/tilenav-bench-blocks256.map /tmp/tilenav-bench-blocks2000.map
+"$B" genmap --kind blocks --size 256 --blocks 700 --seed 1 -o "$maps/tilenav-bench-blocks256.map" >/dev/null
+"$B" genmap --kind blocks --size 256 --blocks 2000 --seed 1 -o "$maps/tilenav-bench-blocks2000.map" >/dev/null
+run navmesh maps/demo.map "$maps/tilenav-bench-blocks256.map" "$maps/tilenav-bench-blocks2000.map"
 run agents
 # 512x512 light (no shortcuts, labels or save/load); 1024x1024 in full: its
 # shortcuts and labels take two to three minutes, but their queries are the
@@ -49,5 +52,6 @@ run tiled
     echo '```'
 } >"$md"
 rm -f "$out" "$failed"
+rm -rf "$maps"
 echo "written: $md"
 exit $status
