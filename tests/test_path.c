@@ -147,6 +147,17 @@ static void test_model_tables(void **state)
     p.jump_height = 9.0f;
     tn_error err;
     assert_true(tn_failed(tn_jump_model_init(&jm, &p, &err)));
+    /* the fall cycle's limit, said as it is: P = ceil(max_fall / (0.9 walk))
+     * at most 24; physics tn_phys_validate takes (a reviewer's walk of 41
+     * px/s read "more than 24 x the walk speed 41", but 24 x 41 > 900) */
+    p = tn_phys_default(8.0f);
+    p.walk_speed = 41.0f; /* ceil(900 / 36.9) = 25 */
+    assert_true(tn_succeeded(tn_phys_validate(&p, NULL)));
+    assert_true(tn_failed(tn_jump_model_init(&jm, &p, &err)));
+    if (!strstr(err.msg, "more than 21.6 x the walk speed 41 px/s (885.6 px/s)"))
+        fail_msg("%s", err.msg);
+    p.walk_speed = 42.0f; /* ceil(900 / 37.8) = 24: fits */
+    assert_true(tn_succeeded(tn_jump_model_init(&jm, &p, &err)));
 }
 
 /* The model never promises more sideways travel than the physics gives:

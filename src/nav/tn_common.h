@@ -15,7 +15,12 @@
  * later success; a partial success (TN_SUCCESS | TN_PARTIAL_RESULT | why)
  * fills it with what was left out, err->status the same partial status; a
  * sliced query under way (TN_IN_PROGRESS) leaves it empty with that status.
- * A blocked or out-of-map goal is always a failure with a message.
+ * A blocked or out-of-map goal is always a failure with a message (a
+ * negative goal_x in tn_path_find is no goal: it asks for an exploration).
+ * A goal that exists but cannot be reached: the planners (tn_path,
+ * tn_surf, tn_navquery) answer TN_SUCCESS | TN_PARTIAL_RESULT |
+ * TN_UNREACHABLE with the way to the closest place; tn_flow_distance, whose
+ * answer is a number with no partial form, TN_FAILURE | TN_UNREACHABLE.
  * Nothing in the library prints, exits or aborts.
  *
  * Creation: every object is made by
@@ -28,7 +33,11 @@
  * (tn_surf_rebuild, tn_surf_sync / tn_surf_edit, tn_surf_build_shortcuts,
  * tn_surf_build_labels, tn_surf_load: through the graph's allocator, see
  * tn_surf.h MEMORY).  Steps and queries of every module work in memory
- * reserved before (0 allocations, tested).  There is no global mutable
+ * reserved before (0 allocations, tested), with one exception: a graph
+ * query object (tn_surf_query_find, and tn_bot_step planning on one) grows
+ * once on its first query after its graph grew (an edit, shortcuts,
+ * labels); tn_surf_query_fit does that growth when the caller chooses,
+ * off the frame (tn_surf.h QUERY OBJECTS).  There is no global mutable
  * state anywhere in the library.
  *
  * Units and conventions (the same in every module, file format and script):

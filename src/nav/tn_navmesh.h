@@ -373,8 +373,14 @@ double tn_navquery_length(const tn_navquery *q);
  *    a goal moved farther than the radius (the disc at the new place does
  *    not cover b: a room too small for it, a point deep in a block) is
  *    answered as partial (negated), the path to where it was moved.
- * Units: the mesh's query units are the agents' pixels, so build it with
- * tn_navmesh_config.tile_size = the tile's width in pixels.  `scratch`
+ * Units: the mesh's query units are the agents' pixels, and the agents
+ * (steering, wander, companion) measure in TN_TILE_PX-pixel tiles
+ * (tn_common.h UNITS): build the mesh with tn_navmesh_config.tile_size =
+ * TN_TILE_PX (16), whatever the game's own tile size.  A game with other
+ * tiles scales positions at the agents' boundary (x 16 / its tile_px);
+ * a mesh of another tile size would disagree with the agents' collision
+ * (a blocked tile's centre free to tn_steer_box_free, blocked to the
+ * mesh).  `scratch`
  * holds find_path's points, the start included: 2 * cap floats, cap >= 2
  * (paths of up to cap - 1 points after the start are whole).  ctx, its
  * query and scratch are the caller's and must outlive the returned struct,

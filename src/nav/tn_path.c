@@ -67,9 +67,11 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     if (FALL_TABLE + P > TN_PATH_FALL_MAX)
         return tn_error_set(
             err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-            "path: terminal speed %g px/s is more than %d x the walk speed %g px/s: "
-            "the fall model has no room for that ratio",
-            p->max_fall, TN_PATH_FALL_MAX - FALL_TABLE, p->walk_speed);
+            "path: terminal speed %g px/s is more than %g x the walk speed %g px/s (%g "
+            "px/s): the classic planner's fall model has no room for that ratio (the graph "
+            "planner has)",
+            p->max_fall, (double)((float)(TN_PATH_FALL_MAX - FALL_TABLE) * SLACK), p->walk_speed,
+            (double)((float)(TN_PATH_FALL_MAX - FALL_TABLE) * SLACK * p->walk_speed));
     sim_map sm;
     sim_init(&sm);
     const tn_input none = {false, false, false, false};

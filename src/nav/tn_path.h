@@ -155,7 +155,10 @@ typedef struct tn_jump_model {
 /* M = floor(jump_height + 1/32): the physics clears jump_height tiles plus
  * half a pixel, so a non-integer height is rounded down (4.9 -> 4).  Fills
  * the tables by simulating tn_body_step.  INVALID_PARAM for bad physics,
- * or jm or p NULL (with a message). */
+ * or jm or p NULL (with a message), and for physics tn_phys_validate takes
+ * but the fall cycle cannot hold: P = ceil(max_fall / (walk_speed x 0.9))
+ * above TN_PATH_FALL_MAX - 8 = 24, i.e. a terminal speed over 21.6 x the
+ * walk speed (the graph planner tn_surf has no such limit). */
 tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_error *err);
 /* Whether a sideways move is allowed from jump value j (the pruning rule). */
 bool tn_jump_model_side_ok(const tn_jump_model *jm, int j);
