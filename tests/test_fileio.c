@@ -523,6 +523,16 @@ static void test_autosave_path_for(void **state)
     snprintf(want, sizeof want, "%s/tilenav/autosave", data);
     struct stat st;
     assert_int_equal(stat(want, &st), 0); /* made */
+    /* an XDG_DATA_HOME whose parents are missing too: all made (mkdir -p;
+     * a reviewer's HOME/.local/share with no .local lost the edits) */
+    snprintf(data, sizeof data, "%s/deep/er/share", dir);
+    setenv("XDG_DATA_HOME", data, 1);
+    char deep[1024];
+    assert_int_equal(tn_autosave_path_for(ro, true, deep, sizeof deep, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s/tilenav/autosave", data);
+    assert_int_equal(stat(want, &st), 0);
+    snprintf(data, sizeof data, "%s/data", dir);
+    setenv("XDG_DATA_HOME", data, 1);
     /* the same path again: the same file; another directory: another file */
     assert_int_equal(tn_autosave_path_for(ro, false, out2, sizeof out2, err, sizeof err), 0);
     assert_string_equal(out, out2);

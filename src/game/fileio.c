@@ -1415,17 +1415,16 @@ int tn_autosave_data_path(const char *map_path, bool make_dirs, char *out, size_
         snprintf(err, errcap, "the autosave's path under %s is too long", data);
         return -1;
     }
-    if (make_dirs) { /* DATA (~/.local/share may not exist), then tilenav, then autosave */
-        char d[1100];
-        if (!x || x[0] != '/') {
-            snprintf(d, sizeof d, "%s/.local", h);
-            mkdir(d, 0755);
-        }
-        mkdir(data, 0755);
-        snprintf(d, sizeof d, "%s/tilenav", data);
-        mkdir(d, 0755);
-        snprintf(d, sizeof d, "%s/tilenav/autosave", data);
-        mkdir(d, 0755);
+    if (make_dirs) { /* every missing folder of DATA/tilenav/autosave, as mkdir -p */
+        char d[PATH_MAX];
+        const int dn = snprintf(d, sizeof d, "%s/tilenav/autosave", data);
+        for (char *c = d + 1; dn > 0 && (size_t)dn < sizeof d && *c; c++)
+            if (*c == '/') {
+                *c = '\0';
+                mkdir(d, 0755);
+                *c = '/';
+            }
+        if (dn > 0 && (size_t)dn < sizeof d) mkdir(d, 0755);
     }
     return 0;
 }
