@@ -3975,6 +3975,37 @@ static void test_sliced_bots_fit_after_edit(void **state)
     tn_world_destroy(w);
 }
 
+/* Bots of another size than the character standing idle keep their graph
+ * up with each edit while repairs are fast, as the character's is: it was
+ * repaired only when used, so the bench's "two sizes" row on a 128x128
+ * level waited 120 s for it. */
+static void test_idle_bots_graph_follows_edits(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 2, &e)));
+    assert_true(tn_succeeded(tn_world_set(w, "char_width", 2, &e))); /* 2x2: bots stay 1x2 */
+    const tn_surf *bg = NULL;
+    for (int f = 0; f < 600 && !bg; f++) {
+        tn_world_step(w);
+        bg = tn_bot_graph(tn_wbots_bot(w, 0));
+    }
+    assert_non_null(bg);
+    assert_true(tn_succeeded(tn_world_goto(w, 20, 30, &e))); /* the character's graph: last used */
+    const tn_surf *cg = tn_wbots_character_graph(w);
+    assert_non_null(cg);
+    assert_ptr_not_equal(cg, bg);
+    int made = 0;
+    for (int x = 30; x < 40 && made < 5; x++)
+        made += tn_succeeded(tn_world_edit(w, x, 8, TN_EDIT_BLOCK, NULL));
+    assert_int_equal(made, 5);
+    assert_true(tn_surf_in_sync(cg, tn_world_map(w)));
+    assert_true(tn_surf_in_sync(bg, tn_world_map(w))); /* was 5 edits behind */
+    assert_int_equal(tn_wbots_graphs_behind(w), 0);
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -4058,6 +4089,7 @@ int main(void)
         cmocka_unit_test(test_replace_map),
         cmocka_unit_test(test_heuristic_switch),
         cmocka_unit_test(test_surf_overlay_draws_the_views_edges),
+        cmocka_unit_test(test_idle_bots_graph_follows_edits),
         cmocka_unit_test(test_sliced_bots_fit_after_edit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

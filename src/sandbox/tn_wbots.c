@@ -2194,10 +2194,12 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
     }
     /* the graph last used follows each edit at once (a one-tile repair):
      * edits made while no bot plans would otherwise pile up, and the next
-     * goto would pay for all of them in one frame (up to a rebuild); the
-     * other cached graphs catch up when used.  Slow repairs (a big map)
-     * run in the background, as a build does, so the window runs on: there
-     * every graph of a body's size is repaired, in turn (stale_slot). */
+     * goto would pay for all of them in one frame (up to a rebuild); so do
+     * the other graphs of a body's size while repairs here are fast (they
+     * caught up only when used: bots of another size that stood idle kept
+     * theirs behind for good).  Slow repairs (a big map) run in the
+     * background, as a build does, so the window runs on: there every
+     * graph of a body's size is repaired, in turn (stale_slot). */
     int mru = -1;
     for (int i = 0; i < GRAPH_CACHE; i++)
         if (s->graph[i] && (mru < 0 || s->graph_used[i] > s->graph_used[mru])) mru = i;
@@ -2207,17 +2209,24 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
         if (k < 0 || repair_start(w, s, k)) return; /* (k < 0: no body has mru's size) */
         mru = k;
     }
-    tn_error e;
-    const double t0 = w->clock ? w->clock() : 0.0;
-    tn_status st = x < 0 ? tn_surf_sync(s->graph[mru], w->map, &e) /* (the whole map) */
-                         : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
-    if (w->clock && tn_succeeded(st)) s->last_repair_ms = (w->clock() - t0) * 1e3;
-    if (tn_succeeded(st)) fit_query(s, s->graph[mru]);
-    if (tn_failed(st)) {
-        tn_world_message(w, "graph planner: %s", e.msg);
-        if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
-        surf_destroy(s, s->graph[mru]);
-        s->graph[mru] = NULL;
+    for (int n = 0; n < GRAPH_CACHE; n++) {
+        tn_error e;
+        const double t0 = w->clock ? w->clock() : 0.0;
+        /* (another graph may be behind by several edits: synced whole) */
+        tn_status st = x < 0 || n > 0 ? tn_surf_sync(s->graph[mru], w->map, &e)
+                                      : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
+        if (w->clock && tn_succeeded(st)) s->last_repair_ms = (w->clock() - t0) * 1e3;
+        if (tn_succeeded(st)) fit_query(s, s->graph[mru]);
+        if (tn_failed(st)) {
+            tn_world_message(w, "graph planner: %s", e.msg);
+            if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
+            surf_destroy(s, s->graph[mru]);
+            s->graph[mru] = NULL;
+            return;
+        }
+        /* the next graph of a body's size behind, while repairs are fast */
+        if (repair_bg(w, s) || (w->clock && s->last_repair_ms > REPAIR_SLOW_MS)) return;
+        if ((mru = stale_slot(w, s)) < 0) return;
     }
 }
 
