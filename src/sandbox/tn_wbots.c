@@ -113,6 +113,12 @@ typedef struct tn_wbots {
     int heuristic; /* the classic searches' (TN_PATH_OPTIMAL / FAST) */
     tn_surf *graph[GRAPH_CACHE];
     unsigned graph_used[GRAPH_CACHE], tick;
+    /* when each cached graph was last repaired (repairs_seen): the frame
+     * its count of local repairs last moved, or a background repair of it
+     * was collected; the overlay's orange outlines count from there */
+    const tn_surf *seen_g[GRAPH_CACHE];
+    int seen_local[GRAPH_CACHE];
+    long seen_frame[GRAPH_CACHE];
     bool graph_off_said;
     /* tn_world_hold_graph_builds: while held, a graph for a new profile is
      * not built when this map's last build took over GRAPH_SLOW_MS (a
@@ -279,9 +285,11 @@ typedef struct tn_wbots {
     tn_surf_profile snap_prof;
     /* The surfaces the character's graph's last repair searched again
      * (tn_surf_last_repair), outlined in the surface overlay for
-     * REPAIR_SHOW steps after the repair is first drawn (a paused world
-     * keeps them): what an edit cost, seen.  Read when the graph's
-     * generation moves; the ids are that generation's. */
+     * REPAIR_SHOW steps after the repair (seen_frame; a paused world keeps
+     * them): what an edit cost, seen.  Not shown for a repair made long
+     * before the overlay was turned on or the graph drawn became another
+     * (a slider's).  Read when the graph's generation moves; the ids are
+     * that generation's. */
     int *hl;
     int hl_n, hl_cap, hl_total;
     const tn_surf *hl_g;
@@ -749,6 +757,27 @@ static bool job_again(tn_world *w, tn_wbots *s)
 
 static void fit_query(const tn_wbots *s, const tn_surf *g);
 
+/* Note the frame of each cached graph's repairs (seen_frame): called
+ * where repairs are made and each step.  A graph new in its slot (a
+ * build, a rebuild, a background copy) counts as not repaired; a
+ * background repair's collection notes itself (repair_collect). */
+static void repairs_seen(const tn_world *w, tn_wbots *s)
+{
+    for (int i = 0; i < GRAPH_CACHE; i++) {
+        const tn_surf *g = s->graph[i];
+        if (!g) continue;
+        int local, full;
+        tn_surf_repair_counts(g, &local, &full);
+        if (s->seen_g[i] != g) {
+            s->seen_g[i] = g;
+            s->seen_frame[i] = w->frame - REPAIR_SHOW;
+        } else if (local != s->seen_local[i]) {
+            s->seen_frame[i] = w->frame;
+        }
+        s->seen_local[i] = local;
+    }
+}
+
 /* A background repair that ended (job_collect): the graph goes back in
  * its slot, and the next graph behind the map's edits (stale_slot: edits
  * made meanwhile, or another body size's graph) is repaired by another on
@@ -770,6 +799,8 @@ static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bo
         s->graph[s->job.slot] = s->job.g;
         s->graph_used[s->job.slot] = ++s->tick;
         fit_query(s, s->job.g);
+        repairs_seen(w, s);
+        s->seen_frame[s->job.slot] = w->frame; /* (a new copy, repaired) */
     }
     s->job.g = NULL;
     if (!wait && !stopped && !cancelled && tn_succeeded(s->job.st)) {
@@ -947,6 +978,7 @@ static tn_surf *graph_for(tn_world *w, tn_wbots *s, const tn_body *b, int mode)
             return NULL;
         }
         if (build) fit_query(s, s->graph[slot]);
+        if (build) repairs_seen(w, s);
         if (build) s->graph_used[slot] = ++s->tick; /* (a look, as drawing's, is no use) */
         return s->graph[slot];
     }
@@ -2095,6 +2127,7 @@ void tn_wbots_step(tn_world *w)
     tn_wbots *s = of(w);
     if (!goto_on(w, s)) return;
     cmp_collect(w, s, false);
+    repairs_seen(w, s);
     if (!w->plan_frames) s->used = 0; /* (per frame: tn_wbots_prepare) */
     int budget = tn_wbots_plan_budget(w) > 0 ? tn_wbots_plan_budget(w) - s->used : INT_MAX;
     /* sliced plans: one bot at a time (its slices share the graph's query
@@ -2178,6 +2211,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
 {
     tn_wbots *s = of(w);
     if (!graph_mode(w, s)) return;
+    repairs_seen(w, s); /* (graphs built since the last step: not repaired) */
     /* a repair under way in the background takes this edit too, by another
      * when it ends (repair_collect); edits piling up behind it (a drag of
      * the block tool: a frame each) are waited for before they outgrow what
@@ -2217,6 +2251,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
                                       : tn_surf_edit(s->graph[mru], w->map, x, y, &e);
         if (w->clock && tn_succeeded(st)) s->last_repair_ms = (w->clock() - t0) * 1e3;
         if (tn_succeeded(st)) fit_query(s, s->graph[mru]);
+        repairs_seen(w, s);
         if (tn_failed(st)) {
             tn_world_message(w, "graph planner: %s", e.msg);
             if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
@@ -2719,12 +2754,14 @@ static void snap_draw(const tn_wbots *s, const tn_debug_draw *dd)
  * (see tn_wbots.hl; drawing keeps that cache). */
 static void hl_refresh(const tn_world *w, tn_wbots *s, const tn_surf *g)
 {
+    s->hl_frame = w->frame - REPAIR_SHOW; /* (a graph out of the cache: none) */
+    for (int i = 0; i < GRAPH_CACHE; i++)
+        if (s->seen_g[i] == g && s->graph[i] == g) s->hl_frame = s->seen_frame[i];
     if (g == s->hl_g && tn_surf_generation(g) == s->hl_gen &&
         tn_surf_surface_count(g) == s->hl_total)
         return;
     s->hl_g = g;
     s->hl_gen = tn_surf_generation(g);
-    s->hl_frame = w->frame;
     s->hl_total = tn_surf_surface_count(g);
     int tiles; /* (one edit, or those made while a background repair ran) */
     const int n = tn_surf_last_repair(g, NULL, 0, &tiles);
