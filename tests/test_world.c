@@ -55,6 +55,23 @@ static void test_text_shown(void **state)
     tn_world *w = tu_load_world("tests/data/small.map", 1);
     tn_world_message(w, "saved %s", "a\033[31mred\nb.map");
     assert_string_equal(tn_world_message_text(w), "saved a\\x1b[31mred\\x0ab.map");
+    /* a long one whole (a playtest's 300-byte navmesh and replay message
+     * was cut at 255 bytes mid-word); one past the room ends in "...",
+     * cut where a character starts */
+    char longer[3000];
+    memset(longer, 'x', 300);
+    longer[300] = '\0';
+    tn_world_message(w, "%s", longer);
+    assert_string_equal(tn_world_message_text(w), longer);
+    for (int i = 0; i + 2 < (int)sizeof longer - 1; i += 2) memcpy(longer + i, "\xc3\xa9", 2);
+    longer[sizeof longer - 1] = '\0';
+    tn_world_message(w, "a%s", longer); /* (odd: a cut inside a character moves back) */
+    const char *t = tn_world_message_text(w);
+    const size_t n = strlen(t);
+    assert_true(n < TN_WORLD_MSG_MAX && n > TN_WORLD_MSG_MAX - 8);
+    assert_string_equal(t + n - 3, "...");
+    assert_true(((unsigned char)t[n - 4] & 0xc0) == 0x80); /* a whole "é" before it */
+    assert_true((unsigned char)t[n - 5] == 0xc3);
     tn_world_destroy(w);
 }
 

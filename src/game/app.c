@@ -392,7 +392,7 @@ static void restore(app *a)
         tn_world_message(a->w, "cannot restore: %s", e.msg);
         return;
     }
-    char note[TN_ERROR_MSG_MAX + 2] = ""; /* kept parameters that could not apply */
+    char note[TN_WORLD_MSG_MAX + 2] = ""; /* kept parameters that could not apply */
     if (tn_world_message_ttl(a->w) > 0)
         snprintf(note, sizeof note, "; %s", tn_world_message_text(a->w));
     tn_world_set_dirty(a->w, true); /* restored edits are not in the map file until Ctrl+S */
@@ -781,7 +781,7 @@ static void picker_choose(app *a, int i)
     note_base(a);
     forget_merge(a); /* another map */
     /* what of the kept parameters could not apply here (empty: all did) */
-    char note[TN_ERROR_MSG_MAX + 2] = "";
+    char note[TN_WORLD_MSG_MAX + 2] = "";
     if (tn_world_message_ttl(a->w) > 0)
         snprintf(note, sizeof note, "; %s", tn_world_message_text(a->w));
     snprintf(a->map_path, sizeof a->map_path, "%s", path);

@@ -827,7 +827,7 @@ static int follow_navmesh(tn_playback *p, tn_world *w, unsigned overlays)
     if (on_screen) {
         /* after what the re-plan said of the path (an end the new radius
          * moved off a wall), not instead of it */
-        char said[TN_ERROR_MSG_MAX] = "";
+        char said[TN_WORLD_MSG_MAX] = "";
         if (!mesh && strncmp(tn_world_message_text(w), "navmesh path re-planned", 23) == 0)
             snprintf(said, sizeof said, "%s | ", tn_world_message_text(w));
         tn_world_message(w,

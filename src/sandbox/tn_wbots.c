@@ -1967,7 +1967,7 @@ tn_status tn_wbots_click(tn_world *w, int x, int y, tn_tool tool, tn_error *err)
     }
     /* planned by the classic planner because the graph's build failed */
     if (instead) {
-        char said[TN_ERROR_MSG_MAX];
+        char said[sizeof w->message];
         if (w->message[0])
             snprintf(said, sizeof said, "%s", w->message);
         else

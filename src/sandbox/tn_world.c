@@ -61,12 +61,19 @@ tn_world_config tn_world_default_config(void)
 
 void tn_world_message(tn_world *w, const char *fmt, ...)
 {
-    char raw[4 * sizeof w->message];
+    char raw[4 * sizeof w->message], shown[4 * sizeof w->message];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(raw, sizeof raw, fmt, ap);
     va_end(ap);
-    tn_text_shown(w->message, sizeof w->message, raw);
+    tn_text_shown(shown, sizeof shown, raw);
+    size_t n = strlen(shown);
+    if (n >= sizeof w->message) { /* cut where a character starts, and said so */
+        n = sizeof w->message - 4;
+        while (n > 0 && ((unsigned char)shown[n] & 0xc0) == 0x80) n--;
+        memcpy(shown + n, "...", 4);
+    }
+    memcpy(w->message, shown, strlen(shown) + 1);
     w->message_ttl = MESSAGE_STEPS;
     w->message_serial++;
     w->message_refusal = false;

@@ -306,7 +306,10 @@ void tn_world_set_dirty(tn_world *w, bool dirty);
  * inside an escape or a character.  Returns out. */
 char *tn_text_shown(char *out, size_t cap, const char *in);
 
-/* The last HUD message and how many steps it is still shown (0: none). */
+/* The last HUD message and how many steps it is still shown (0: none).
+ * At most TN_WORLD_MSG_MAX bytes, its NUL included: a longer one is cut
+ * where a character starts and ends in "...". */
+#define TN_WORLD_MSG_MAX 1024
 const char *tn_world_message_text(const tn_world *w);
 int tn_world_message_ttl(const tn_world *w);
 void tn_world_set_message_ttl(tn_world *w, int steps);

@@ -26,7 +26,7 @@ struct tn_world {
      * (the map then has no start); the start comes back when that tile is
      * emptied again.  -1,-1 otherwise. */
     int covered_start_x, covered_start_y;
-    char message[TN_ERROR_MSG_MAX]; /* last HUD message */
+    char message[TN_WORLD_MSG_MAX]; /* last HUD message (longer ones end in "...") */
     int message_ttl;                /* steps left to show it */
     unsigned message_serial;        /* messages set so far (tn_world_message) */
     bool message_refusal;           /* the message says why a click was refused */
