@@ -116,6 +116,15 @@ typedef struct app {
 
 static int write_autosave(app *a, char *path, size_t cap, char *err, size_t errcap);
 
+/* "; the older autosave is now MAP.autosave.N" when the last autosave
+ * written moved one aside first (a->autosave_kept), else "". */
+static const char *kept_note(const app *a, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (a->autosave_kept[0]) snprintf(buf, cap, "; the older autosave is now %s", a->autosave_kept);
+    return buf;
+}
+
 /* The world's map is now the map file's (loaded, reloaded or saved). */
 static void note_base(app *a)
 {
@@ -141,14 +150,15 @@ static int save_map(app *a, const char *path)
     if (rc == TN_SAVE_CHANGED && tn_world_dirty(a->w)) {
         /* The file was edited elsewhere (Tiled): it stays as it is, and the
          * edits go to the autosave, where Ctrl+R then R finds them. */
-        char ap[1024], aerr[512];
+        char ap[1024], aerr[512], kn[1200];
         /* "PATH: not overwritten: it cannot be read to check ..." (too
          * large, EACCES): no reload can merge onto it; said as it is */
         bool unread = !strstr(err, " changed on disk since it was loaded") &&
                       !strstr(err, " now names another file");
         if (unread && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             a->restore_offered = true;
-            tn_world_message(a->w, "not saved: %s; your edits are safe in %s", err, ap);
+            tn_world_message(a->w, "not saved: %s; your edits are safe in %s%s", err, ap,
+                             kept_note(a, kn, sizeof kn));
         } else if (!unread && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             a->restore_offered = true;
             if (a->base && !a->merge_base) { /* what the edits were made on */
@@ -159,16 +169,16 @@ static int save_map(app *a, const char *path)
                 tn_world_message(a->w,
                                  "not saved: %s changed on disk since it was loaded (edited in "
                                  "Tiled?); your edits are in %s: Ctrl+R reloads the file, R "
-                                 "then puts the tiles you changed onto it",
-                                 path, ap);
+                                 "then puts the tiles you changed onto it%s",
+                                 path, ap, kept_note(a, kn, sizeof kn));
             else {
                 char keep[2200];
                 tn_copy_aside_hint(path, keep, sizeof keep);
                 tn_world_message(a->w,
                                  "not saved: %s changed on disk since it was loaded (edited in "
                                  "Tiled?); your edits are in %s: Ctrl+R then R brings back your "
-                                 "map over the outside edits (to keep those, %s)",
-                                 path, ap, keep);
+                                 "map over the outside edits (to keep those, %s)%s",
+                                 path, ap, keep, kept_note(a, kn, sizeof kn));
             }
         } else {
             tn_world_message(a->w, "save failed: %s (and no autosave: %s)", err, aerr);
@@ -191,12 +201,12 @@ static int save_map(app *a, const char *path)
         size_t pl = strlen(path);
         if (strncmp(w0, path, pl) == 0 && strncmp(w0 + pl, ": ", 2) == 0) w0 += pl + 2;
         snprintf(why, sizeof why, "%.*s", cut && cut > w0 ? (int)(cut - w0) : (int)strlen(w0), w0);
-        char ap[1024], aerr[512];
+        char ap[1024], aerr[512], kn[1200];
         if (write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
             tn_world_message(a->w,
                              "not saved: %s %s (the file is untouched); your edits are in %s, a "
-                             "tilenav map: play that file, or take them out and Ctrl+S again",
-                             path, why, ap);
+                             "tilenav map: play that file, or take them out and Ctrl+S again%s",
+                             path, why, ap, kept_note(a, kn, sizeof kn));
             tn_print_shown(stderr,
                            "tilenav: not saved: %s %s (the file is untouched); the edits are in "
                            "%s, a tilenav map: play that file, or take them out and save again\n",
@@ -212,9 +222,10 @@ static int save_map(app *a, const char *path)
         /* The window has no "save as": unsaved edits go to the autosave
          * (beside the map, or in the user's data directory when the map's
          * cannot be written), and the message says where they are. */
-        char ap[1024], aerr[512];
+        char ap[1024], aerr[512], kn[1200];
         if (tn_world_dirty(a->w) && write_autosave(a, ap, sizeof ap, aerr, sizeof aerr) == 0) {
-            tn_world_message(a->w, "save failed: %s; your edits are safe in %s", err, ap);
+            tn_world_message(a->w, "save failed: %s; your edits are safe in %s%s", err, ap,
+                             kept_note(a, kn, sizeof kn));
             tn_world_set_message_ttl(a->w, 60 * 10);
             tn_print_shown(stderr, "tilenav: %s; the edits are in %s\n", err, ap);
         } else if (tn_world_dirty(a->w)) {
