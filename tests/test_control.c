@@ -1561,6 +1561,14 @@ static void test_inspect_removed_unpins(void **state)
     assert_string_equal(tn_world_message_text(w),
                         "inspect: wanderer 3 was removed: its card is closed");
     assert_false(tn_inspect_unpin_removed(w, TN_INSPECT_WANDERER, 1));
+    /* a wanderer made now has drawn no waypoint yet: said so, not (0,0) */
+    tn_world_set(w, "wanderers", 3, &e);
+    char buf[1024];
+    assert_true(tn_inspect_text(w, TN_INSPECT_WANDERER, 2, buf, sizeof buf));
+    if (!strstr(buf, "waypoint   none yet (its first step draws it)\n")) fail_msg("%s", buf);
+    tn_world_step(w);
+    assert_true(tn_inspect_text(w, TN_INSPECT_WANDERER, 2, buf, sizeof buf));
+    if (strstr(buf, "none yet") || !strstr(buf, "waypoint   ")) fail_msg("%s", buf);
     tn_world_destroy(w);
 }
 

@@ -1163,14 +1163,18 @@ bool tn_inspect_text(const tn_world *w, int kind, int index, char *buf, size_t c
         }
         const tn_wanderer *v = &ag->wanderers[index];
         float dist = sqrtf(d2(v->x, v->y, v->tx, v->ty)) / T;
+        char wp[48] = "none yet (its first step draws it)"; /* (new, the world paused) */
+        if (v->waypoints > 0)
+            snprintf(wp, sizeof wp, "%.1f,%.1f tiles", (double)(v->wp[4] / T),
+                     (double)(v->wp[5] / T));
         snprintf(buf, cap,
                  "wanderer %d\nat         %.1f,%.1f tiles\nheading    %.0f deg\n"
-                 "waypoint   %.1f,%.1f tiles\ntarget     %.1f,%.1f (%.1f tiles away)\n"
+                 "waypoint   %s\ntarget     %.1f,%.1f (%.1f tiles away)\n"
                  "bias       %.2f\nsmoothness %.2f\nwaypoints  %ld picked",
                  index + 1, (double)(v->x / T), (double)(v->y / T),
-                 (double)(v->heading * 57.29578f), (double)(v->wp[4] / T), (double)(v->wp[5] / T),
-                 (double)(v->tx / T), (double)(v->ty / T), (double)dist, (double)ag->wparams.bias,
-                 (double)ag->wparams.smoothness, v->waypoints);
+                 (double)(v->heading * 57.29578f), wp, (double)(v->tx / T), (double)(v->ty / T),
+                 (double)dist, (double)ag->wparams.bias, (double)ag->wparams.smoothness,
+                 v->waypoints);
         return true;
     }
     default: return false;
