@@ -1203,6 +1203,7 @@ static void unpin_removed(app *a)
 /* Per frame, after the steps: what issue 14 adds to the loop. */
 static void frame_extra(app *a, double dt)
 {
+    a->view.restore_offered = a->restore_offered;
     unpin_removed(a);
     watch_goto(a);
     tn_playback_frame(&a->pb, dt, a->view.overlays);

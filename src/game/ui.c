@@ -1293,10 +1293,11 @@ void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v)
     SDL_Rect clip = {0, (int)(y0 - band), TN_VIEW_W - 8, TN_STATUS_H + (int)band};
     tn_gfx_clip(g, &clip);
     tn_gfx_text(g, TN_FONT_MONO, 8, y0 + 5, left, v->paused ? TN_COL_WARN : TN_COL_TEXT_DIM);
-    if (!msg) { /* no message: what the left click does */
-        char hint[160];
-        snprintf(hint, sizeof hint, "tool %d %s: %s", (int)tn_world_tool(w) + 1,
-                 tn_tool_name(tn_world_tool(w)),
+    if (!msg) { /* no message: what the left click does (and R, while it restores) */
+        char hint[200];
+        snprintf(hint, sizeof hint, "%stool %d %s: %s",
+                 v->restore_offered ? "R restores the unsaved edits  |  " : "",
+                 (int)tn_world_tool(w) + 1, tn_tool_name(tn_world_tool(w)),
                  TOOL_HINT[(unsigned)tn_world_tool(w) < TN_TOOL_COUNT ? tn_world_tool(w) : 0]);
         tn_gfx_text(g, TN_FONT_UI, (float)(lw + 26), y0 + 3, hint, TN_COL_TEXT_DIM);
     } else {

@@ -257,6 +257,7 @@ typedef struct tn_view {
     struct tn_playback *pb; /* the search playback, NULL = none (render.c uses its scratch) */
     int hot_bar, drag_bar;  /* top-bar widget under the mouse / dragged, -1 = none */
     bool hud_hidden;        /* H: the HUD box is collapsed */
+    bool restore_offered;   /* R restores MAP.autosave: the idle status line says so */
     int help_scroll;        /* px the help is scrolled up (small windows) */
     /* camera: follow the character, or centre on (cam_x, cam_y) world px */
     bool follow;
