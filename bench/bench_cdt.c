@@ -290,7 +290,7 @@ int bench_cdt(int argc, char **argv)
         else if (!strcmp(a, "--seed"))
             bad = bench_arg_seed("cdt", a, v, &seed);
         else if (!strcmp(a, "--runs"))
-            bad = bench_arg_int("cdt", a, v, 1, 1000000, &runs);
+            bad = bench_arg_int("cdt", a, v, 0, 1000000, &runs); /* 0: a dump, untimed */
         else if (!v &&
                  (!strcmp(a, "--dump-input") || !strcmp(a, "--alternate") || !strcmp(a, "-o"))) {
             bench_arg_missing("cdt", a);
@@ -311,6 +311,10 @@ int bench_cdt(int argc, char **argv)
         i++;
     }
     tn_error err;
+    if (runs == 0 && !dump_input && dump_points < 0) {
+        fprintf(stderr, "cdt: --runs 0 (no timing) goes with --dump-input or --dump-points\n");
+        return 2;
+    }
     if (dump_input || dump_points >= 0) {
         bench_in in;
         memset(&in, 0, sizeof in);

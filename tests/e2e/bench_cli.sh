@@ -77,6 +77,13 @@ expect 1 'nodir/x.map: not saved: the folder .*nodir does not exist' \
 expect 2 "^astar: --limit: 'abc' is not a whole number \(1\.\.[0-9]+\)$" $B astar --limit abc
 expect 2 "^surf: --sizes: 'abc' is not a whole number \(16\.\.1024\)$" $B surf --sizes abc
 expect 2 "^surf: --sizes: 2000 is outside 16\.\.1024$" $B surf --sizes 64,2000
+# --runs 0: a dump without timing (make bench-peers reads the points so),
+# refused where there is only timing to do
+"$B" cdt --dump-points 20 --runs 0 -o "$T/pts.json" >/dev/null 2>"$T/err" ||
+    bad "cdt --dump-points --runs 0 failed: $(cat "$T/err")"
+[ -s "$T/pts.json" ] || bad "cdt --dump-points --runs 0 wrote nothing"
+expect 2 '^cdt: --runs 0 \(no timing\) goes with --dump-input or --dump-points$' \
+    $B cdt --points 20 --runs 0
 # an item too long for the parser is refused whole, not cut to a number
 expect 2 "^surf: --sizes: an item of '.*' is 70 characters long: not a number$" \
     $B surf --sizes "16,0000000000000000000000000000000000000000000000000000000000000000000005"
