@@ -205,8 +205,9 @@ static const struct {
     const char *help;
 } COMMANDS[] = {
     {"genmap", bench_genmap,
-     "genmap --kind blocks|platformer --size N [--blocks N] --seed S [-o FILE.map [--force]]: "
-     "write a random map (an existing FILE is replaced only with --force)"},
+     "genmap --kind blocks|platformer --size N [--height N] [--blocks N] --seed S [-o FILE.map "
+     "[--force]]: write a random map (an existing FILE is replaced only with --force; "
+     "details: genmap --help)"},
     {"astar", bench_astar,
      "astar [--queries N] [--reps R] [--seed S] [--limit L]: platformer A* query times (demo "
      "map, with and without a search trace; 512x512 level)"},
@@ -220,7 +221,7 @@ static const struct {
      "enemies, software rendering frame rate"},
     {"render", bench_render,
      "render --map FILE [--frames N] [--steps N] [--overlays none,path,...] [--zooms 0,1,...] "
-     "[--pan PX]: "
+     "[--pan PX] [--bare] [--edit]: "
      "frame drawing time per zoom level and overlay (software renderer)"},
     {"cdt", bench_cdt,
      "cdt --points N | --map FILE... | --dump-input FILE.map | --dump-points N [...]: "
@@ -241,18 +242,31 @@ static const struct {
     {"surf", bench_surf,
      "surf [--sizes 64,128,512,1024|none] [--edits K] [--queries Q] [--gaps] [--oracle N] "
      "[--optimality N] [--coyote full|last|all|none] [--landmarks K] [--threads T] "
-     "[--huge-pages]: graph planner build, edit, query; gap widths; oracle sweep; optimality "
-     "against the physics"},
+     "[--huge-pages] [--custom-step] [--light-above N] [--full N]: graph planner build, edit, "
+     "query; gap widths; oracle sweep; optimality against the physics"},
 };
+
+static bool is_help(const char *a)
+{
+    return !strcmp(a, "help") || !strcmp(a, "--help") || !strcmp(a, "-h");
+}
 
 int main(int argc, char **argv)
 {
     size_t n = sizeof COMMANDS / sizeof COMMANDS[0];
     if (argc >= 2) {
-        for (size_t i = 0; i < n; i++)
-            if (strcmp(argv[1], COMMANDS[i].name) == 0) return COMMANDS[i].fn(argc - 1, argv + 1);
+        for (size_t i = 0; i < n; i++) {
+            if (strcmp(argv[1], COMMANDS[i].name) != 0) continue;
+            /* COMMAND --help: its line of the list (genmap and cdt say more) */
+            if (argc == 3 && is_help(argv[2]) && strcmp(argv[1], "genmap") != 0 &&
+                strcmp(argv[1], "cdt") != 0) {
+                printf("usage: tilenav-bench %s\n", COMMANDS[i].help);
+                return 0;
+            }
+            return COMMANDS[i].fn(argc - 1, argv + 1);
+        }
     }
-    FILE *out = argc >= 2 && strcmp(argv[1], "help") == 0 ? stdout : stderr;
+    FILE *out = argc >= 2 && is_help(argv[1]) ? stdout : stderr;
     if (argc >= 2 && out == stderr)
         fprintf(stderr, "tilenav-bench: unknown command '%s'\n", argv[1]);
     fprintf(out, "usage: tilenav-bench COMMAND [ARGS...]\ncommands:\n");

@@ -84,6 +84,13 @@ expect 2 "^surf: --sizes: 2000 is outside 16\.\.1024$" $B surf --sizes 64,2000
 [ -s "$T/pts.json" ] || bad "cdt --dump-points --runs 0 wrote nothing"
 expect 2 '^cdt: --runs 0 \(no timing\) goes with --dump-input or --dump-points$' \
     $B cdt --points 20 --runs 0
+# help: the list, and one command's line, on stdout with status 0
+for h in help --help -h; do
+    "$B" $h >"$T/out" 2>"$T/err" || bad "tilenav-bench $h exited $?"
+    grep -q '^  surf .*--light-above N' "$T/out" || bad "tilenav-bench $h: $(head -3 "$T/out")"
+done
+"$B" render --help >"$T/out" 2>"$T/err" || bad "render --help exited $?"
+grep -q '^usage: tilenav-bench render .*--bare.*--edit' "$T/out" || bad "render --help: $(cat "$T/out")"
 # an item too long for the parser is refused whole, not cut to a number
 expect 2 "^surf: --sizes: an item of '.*' is 70 characters long: not a number$" \
     $B surf --sizes "16,0000000000000000000000000000000000000000000000000000000000000000000005"
