@@ -828,6 +828,10 @@ static void picker_choose(app *a, int i)
 static bool picker_key(app *a, SDL_Keycode sym)
 {
     if (a->view.picker_count <= 0 || sym == SDLK_F12) return false;
+    if (sym == SDLK_F1) { /* the help over the picker: it closes, the help opens */
+        picker_close(a);
+        return false;
+    }
     tn_view *v = &a->view;
     if (sym == SDLK_ESCAPE || sym == SDLK_TAB)
         picker_close(a);
