@@ -738,23 +738,6 @@ static void failed_here(tn_world *w, tn_wbots *s, int slot, const tn_surf_profil
     s->graph[slot] = NULL;
 }
 
-#ifdef BG_THREADS
-/* The job begun again on a new copy of the map (edits outran it); false
- * when that failed (no memory or no thread): it is then put in the cache
- * as it is, and graph_for's sync catches it up. */
-static bool job_again(tn_world *w, tn_wbots *s)
-{
-    tn_map *again = NULL;
-    if (tn_failed(tn_map_clone(w->map, &again, NULL))) return false;
-    tn_map_destroy(s->job.map);
-    s->job.map = again;
-    s->job.rev = w->map->revision;
-    atomic_store(&s->job.done, false);
-    if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return true;
-    atomic_store(&s->job.done, true);
-    return false;
-}
-
 static void fit_query(const tn_wbots *s, const tn_surf *g);
 
 /* Note the frame of each cached graph's repairs (seen_frame): called
@@ -776,6 +759,23 @@ static void repairs_seen(const tn_world *w, tn_wbots *s)
         }
         s->seen_local[i] = local;
     }
+}
+
+#ifdef BG_THREADS
+/* The job begun again on a new copy of the map (edits outran it); false
+ * when that failed (no memory or no thread): it is then put in the cache
+ * as it is, and graph_for's sync catches it up. */
+static bool job_again(tn_world *w, tn_wbots *s)
+{
+    tn_map *again = NULL;
+    if (tn_failed(tn_map_clone(w->map, &again, NULL))) return false;
+    tn_map_destroy(s->job.map);
+    s->job.map = again;
+    s->job.rev = w->map->revision;
+    atomic_store(&s->job.done, false);
+    if (thrd_create(&s->job.thread, job_run, s) == thrd_success) return true;
+    atomic_store(&s->job.done, true);
+    return false;
 }
 
 /* A background repair that ended (job_collect): the graph goes back in
