@@ -23,14 +23,16 @@
 #define WAIT_MIN 30              /* steps an extra bot rests after a trip */
 #define WAIT_SPAN 60
 /* The extra bots' planning budget: plans a step makes, at least one, more
- * on maps under this many tiles (a search can cost up to a pass over the
- * map's graph: ~10 ms at 256x256, 115-225 ms at 1024x1024 for a goal out
- * of reach); the rest of the bots wait their turn (tn_wbots_plan_budget). */
+ * on maps under this many tiles (a search there can take a frame's time:
+ * at 1024x1024 the slowest reachable or out-of-reach goals take tens of
+ * ms, `tilenav-bench surf`); the rest of the bots wait their turn
+ * (tn_wbots_plan_budget). */
 #define PLAN_TILES (256L * 256L)
 /* On such maps (one plan a step) the extra bots plan in slices of this
  * many nodes (tn_bot_set_query), one bot at a time on a query object per
- * graph: a step's planning is one slice (1,000 nodes: 0.3-1.8 ms at
- * 1024x1024, `tilenav-bench surf`) where a whole plan took up to 15 ms. */
+ * graph: a step's planning is one slice (1,000 nodes: at 1024x1024 a
+ * median of about 0.3 ms, the slowest under about 2 ms, `tilenav-bench
+ * surf`, docs/bench.md) where a whole plan can take tens of ms. */
 #define SLICE_NODES 1000
 /* States one search may expand, more than any reachable set of the
  * demo-sized maps (a plan cut short is a partial path).  Not ~5 ms: on a

@@ -161,9 +161,12 @@ const char *tn_wbots_planner_in_effect(const tn_world *w);
  * (a window counts it per drawn frame: tn_world_plan_budget_per_frame).
  * By default max(1, 65,536 / the map's tiles): 18 on the 80x45 demo map
  * (its searches take microseconds), 1 from 256x256 up, where one search can
- * take a frame's time (a goal out of reach searches the whole graph:
- * 115-225 ms at 1024x1024).  The character's own plans (a click, its
- * re-plans) are neither held nor counted.  Returns 0 for no budget. */
+ * take a frame's time (a goal out of reach no longer searches the whole
+ * graph: the search stops once the goal is proven out of reach, then plans
+ * to the closest place; at 1024x1024 a median of about 2 ms, the slowest
+ * tens of ms: `tilenav-bench surf`, docs/bench.md).  The character's own
+ * plans (a click, its re-plans) are neither held nor counted.  Returns 0
+ * for no budget. */
 int tn_wbots_plan_budget(const tn_world *w);
 /* Set it: K >= 1 searches a step, 0 the default from the map's size, < 0
  * none (every plan made when due, as before the budget).  A new map
