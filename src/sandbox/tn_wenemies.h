@@ -24,11 +24,10 @@
  * tiles without a path tinted red (maps up to 256x256 tiles).
  * Units here: tiles for the library state, pixels only when drawing.
  *
- * Measured (tilenav-bench enemies, demo map 80x45, -O2, shared 2-core box):
- * world step with 1,000 enemies 0.024 ms, with 10,000 enemies 0.25-0.29 ms
- * median (target < 2 ms); drawing 10,000 enemies through the game's
- * software renderer: ~17 ms per 1280x720 frame (~60 frames/s) against
- * 1.9 ms with none.
+ * Measured (tilenav-bench enemies, demo map 80x45, -O2): a world step with
+ * 10,000 enemies takes about 0.3 ms (median; target < 2 ms).  The current
+ * run, 1,000 enemies and the cost of drawing them through the game's
+ * software renderer: docs/bench.md (`enemies`).
  */
 #ifndef TN_WENEMIES_H
 #define TN_WENEMIES_H
