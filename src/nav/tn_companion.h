@@ -81,10 +81,10 @@
  * enemies on a 128x128-tile map with 12% blocks, line of sight and paths on
  * the navmesh (250 line-of-sight tests and ~0.5 path queries per step):
  *
- * MEASURED: 0.29 ms per step for all 1,000 (median of 5 runs' medians of
- *   600 steps, range 0.28-0.30; thread-CPU p90 0.36-0.47 ms), i.e. ~290 ns
- *   or ~1,550 instructions (callgrind) per companion-step, bucketing 2,000
- *   points into the grid included.  Target: under 1 ms.
+ * MEASURED: about 0.3 ms per step for all 1,000 (median of 5 runs' medians
+ *   of 600 steps), i.e. about 300 ns per companion-step, bucketing 2,000
+ *   points into the grid included; docs/bench.md has the current run.
+ *   Target: under 1 ms.
  *
  * THREAD SAFETY: a tn_companion belongs to one thread at a time; params and
  * the environment (map, grid) are only read and may be shared.

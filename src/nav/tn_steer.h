@@ -31,8 +31,9 @@
  *
  * COST (tilenav-bench agents, -O2, this 2-core shared machine):
  * MEASURED: a grid of 2,000 points over a 128x128-tile map with 40 px
- *   cells (2,704 cells): build 6.6 us; a separation query of radius 40 px
- *   21 ns (both medians of 51 repetitions; the query in a hot loop).
+ *   cells (2,704 cells): a build under 10 us; a separation query of radius
+ *   40 px about 20 ns (both medians of 51 repetitions; the query in a hot
+ *   loop; docs/bench.md, `grid`, has the current run).
  *   tn_steer_box_free for a box under a tile: ~95 instructions (callgrind).
  *
  * Thread safety: the vector helpers and tn_steer_* are pure (the map is only

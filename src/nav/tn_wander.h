@@ -111,7 +111,7 @@
  * a pure function of the seeds and the calls.  MEMORY: the struct (432
  * bytes); nothing is allocated.
  *
- * COST: about 270 ns a wanderer-step with the path guide on the navigation
+ * COST: about 300 ns a wanderer-step with the path guide on the navigation
  * mesh (1,000 wanderers among 12% blocks on a 128x128-tile map: ~22
  * waypoint draws, ~140 line-of-sight queries and ~8 guide paths a step),
  * against a target of 0.5 ms for the 1,000; `tilenav-bench agents` prints
