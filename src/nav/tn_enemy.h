@@ -51,7 +51,8 @@
  * last), so a step walks only the alive ones.  No allocation after create.
  * Determinism: a pure function of the caller's tn_rng, the field and dt.
  * Cost (tilenav-bench enemies, demo map, -O2): tn_enemies_step takes about
- * 22-25 ns per enemy (0.22 ms for 10,000 enemies).
+ * 20-25 ns per enemy (about 0.2 ms for 10,000 enemies; docs/bench.md has
+ * the current run).
  *
  * Thread safety: a pool belongs to one thread at a time; the flow field it
  * reads may be shared read-only with other threads.

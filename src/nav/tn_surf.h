@@ -254,8 +254,8 @@
  * allocator, 16 B more a block; blocks of 256 KB or more rounded up to one
  * of 8 sizes per power of two.
  *
- * COST.  Demo map (80x45, 1x2 box, jump 4): a build costs about 10-12 ms
- * of CPU; a one-tile repair, a query, saving, loading, shortcuts and
+ * COST.  Demo map (80x45, 1x2 box, jump 4): a build costs about 10 ms of
+ * CPU; a one-tile repair, a query, saving, loading, shortcuts and
  * labels: `tilenav-bench surf` prints the current numbers for the demo map
  * and big levels (docs/bench.md, `surf`).  Build and repair grow with the
  * search states (about 820 per surface there).  A custom step function
