@@ -137,7 +137,7 @@
  *  globals: different tn_cdt objects are independent.
  *
  * COST.  The outline of a 256x256 map of 700 random blocks (2,377 points,
- * 2,388 segments) by the row sweep: about 0.13-0.2 ms, about 900
+ * 2,388 segments) by the row sweep: about 0.2 ms, about 900
  * instructions a point; 1,000,000 uniform random points (B): about 0.35-0.4
  * s.  `tilenav-bench cdt` and `make bench-peers` (against Delaunator +
  * Constrainautor on the same input) print the current numbers

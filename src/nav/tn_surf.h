@@ -495,8 +495,8 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
  * blocks are counted in tn_surf_memory until the next repair (which
  * returns those it did not take, as any repair does) or build (which
  * returns them all): about what the pool holds after a repair anyway
- * (1024x1024: 226 MB -> 292 MB, then 294 MB after the repair, 295 MB
- * without the call).  Cost: writing those bytes (1024x1024: about 0.2 s of CPU on
+ * (1024x1024, as measured in docs/perf.md: 226 MB -> 292 MB, then 294 MB
+ * after the repair, 295 MB without the call).  Cost: writing those bytes (1024x1024: about 0.2 s of CPU on
  * a loaded machine; the first repair then costs about what later ones do,
  * see docs/perf.md).  INVALID_PARAM for NULL;
  * OUT_OF_MEMORY when the caller's allocator refuses, CANCELLED when the
