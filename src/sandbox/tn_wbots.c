@@ -52,8 +52,8 @@
 #define MAX_FINDER_TILES (512L * 512L)
 /* The graph planner: graphs cached per movement profile (the character and
  * the extra bots share them); larger maps have none (nor goto: they are
- * above MAX_FINDER_TILES too).  A graph takes about 230 bytes a tile on a
- * generated level (235 MB at 1024x1024: `tilenav-bench surf`). */
+ * above MAX_FINDER_TILES too).  A graph takes about 240 bytes a tile on a
+ * generated level (some 240 MB at 1024x1024: `tilenav-bench surf`). */
 #define GRAPH_CACHE 3
 #define GRAPH_MAX_TILES (1024L * 1024L)
 #define GRAPH_SLOW_MS 50.0 /* a graph build this long is said in the status line */
