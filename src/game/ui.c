@@ -919,7 +919,8 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         "Bot colours: each extra bot has its own; its path thinner, its graph plan fainter.",
         TN_COL_TEXT_DIM);
     y += (float)lh - 2;
-    tn_gfx_text(g, TN_FONT_UI, x, y, "Settings are kept in $XDG_CONFIG_HOME/tilenav/settings.",
+    tn_gfx_text(g, TN_FONT_UI, x, y,
+                "Settings: $XDG_CONFIG_HOME/tilenav/settings (else ~/.config/tilenav/settings).",
                 TN_COL_TEXT_DIM);
     /* legend: two columns of glyphs (one, right of the keys, when narrow) */
     float ly0 = narrow ? top + 22 : y + 40;
