@@ -330,7 +330,7 @@ void tn_bot_hold_plans(tn_bot *b, bool hold);
  * not own q (destroy it after the bot, or set NULL first).  Setting another
  * object or budget while a plan is being made begins it again (the same
  * ones again change nothing: an owner may set them every step).  A NULL bot:
- * no effect.  O(1); a slice costs about max_nodes x 0.3-1 us on a
+ * no effect.  O(1); a slice costs about max_nodes x 0.3-1.5 us on a
  * 1024x1024 level (tn_surf_query_step; `tilenav-bench surf` prints a
  * crowd's steps whole and in slices). */
 void tn_bot_set_query(tn_bot *b, tn_surf_query *q, int max_nodes);

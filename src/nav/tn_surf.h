@@ -592,7 +592,7 @@ tn_status tn_surf_find_reference(tn_surf *g, int start, int gx, int gy, tn_surf_
  * query on the graph, or an edit, repair or rebuild, ends it: the next
  * step or end fails with FAILURE | INVALID_PARAM and a message (begin
  * again), as do a step or end with none under way.  Zero allocations.
- * Cost: a step of k nodes about k x 0.3-1 us on a 1024x1024 level (the
+ * Cost: a step of k nodes about k x 0.3-1.5 us on a 1024x1024 level (the
  * search's cost per node; `tilenav-bench surf` prints the steps' times). */
 tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *err);
 tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error *err);
