@@ -391,6 +391,41 @@ static void test_clamp_len_any_vector(void **state)
     assert_true(x == 3e30f && y == 4e30f);
 }
 
+/* NULL where the siblings take it (tn_steer_box_free, _rect_free, _move
+ * with no map): tn_grid_query and _separation with no grid, a query with
+ * no output buffer, tn_steer_unstick with no map were dereferenced. */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    tn_grid *g = NULL;
+    assert_true(tn_succeeded(tn_grid_create(0, 0, 100, 100, 10, 4, NULL, &g, NULL)));
+    const float xy[8] = {1, 1, 50, 50, 52, 50, 90, 90};
+    assert_int_equal(tn_grid_build(g, xy, 4, NULL), TN_OK);
+    int32_t ids[4];
+    /* out NULL counts, whatever cap is, as a buffer would */
+    const int n = tn_grid_query(g, 50, 50, 10, ids, 4);
+    assert_int_equal(n, 2);
+    assert_int_equal(tn_grid_query(g, 50, 50, 10, NULL, 5), n);
+    assert_int_equal(tn_grid_query(g, 50, 50, 10, NULL, 0), n);
+    assert_int_equal(tn_grid_query(g, 0, 0, 200, NULL, 4), 4);
+    assert_int_equal(tn_grid_query(NULL, 50, 50, 10, ids, 4), 0);
+    float sx = 7, sy = 7;
+    assert_int_equal(tn_grid_separation(NULL, 50, 50, 10, -1, &sx, &sy), 0);
+    assert_true(sx == 0.0f && sy == 0.0f);
+    tn_grid_destroy(g);
+
+    float x = 24, y = 24;
+    assert_false(tn_steer_unstick(NULL, 4, &x, &y, 3));
+    assert_true(x == 24 && y == 24);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(4, 4, NULL, &m, NULL)));
+    assert_false(tn_steer_unstick(m, 4, NULL, &y, 3));
+    assert_false(tn_steer_unstick(m, 4, &x, NULL, 3));
+    assert_true(tn_steer_unstick(m, 4, &x, &y, 3)); /* free: not moved */
+    assert_true(x == 24 && y == 24);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -406,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_reference_los),
         cmocka_unit_test(test_wrap_angle_any),
         cmocka_unit_test(test_clamp_len_any_vector),
+        cmocka_unit_test(test_null_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

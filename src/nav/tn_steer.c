@@ -167,6 +167,8 @@ tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err)
 
 int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap)
 {
+    if (!g) return 0;
+    if (!out) cap = 0; /* count only */
     int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);
     int r0 = grid_row(g, y - r), r1 = grid_row(g, y + r);
     float r2 = r * r;
@@ -188,7 +190,7 @@ int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip
                        float *sy)
 {
     *sx = *sy = 0.0f;
-    if (!(r > 0.0f) || !isfinite(r) || !isfinite(x) || !isfinite(y)) return 0;
+    if (!g || !(r > 0.0f) || !isfinite(r) || !isfinite(x) || !isfinite(y)) return 0;
     int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);
     int r0 = grid_row(g, y - r), r1 = grid_row(g, y + r);
     float r2 = r * r, inv_r = 1.0f / r, ax = 0.0f, ay = 0.0f;
@@ -358,6 +360,7 @@ static inline int64_t min64(int64_t a, int64_t b) { return a < b ? a : b; }
 
 bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles)
 {
+    if (!m || !x || !y) return false;
     if (!isfinite(*x) || !isfinite(*y) || !(half >= 0.0f) || !isfinite(half)) return false;
     if (tn_steer_box_free(m, *x, *y, half)) return true;
     const int tx = ifloor(*x / T), ty = ifloor(*y / T);

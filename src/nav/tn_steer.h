@@ -122,13 +122,14 @@ void tn_grid_destroy(tn_grid *g);
  * unchanged). */
 tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err);
 /* Ids of the points within distance r (closed) of (x, y), at most cap of
- * them written to out; returns how many there are (may exceed cap). */
+ * them written to out; returns how many there are (may exceed cap).  out
+ * NULL: counted only; g NULL: 0. */
 int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int cap);
 /* Boids separation: the sum over points q within r of (x, y) (except id
  * `skip`; -1 = none) of (p - q)/|p - q| * (1 - |p - q|/r), written to
  * (*sx, *sy); returns how many points contributed.  A point exactly on p
- * pushes along +x.  r not positive and finite, or (x, y) not finite: 0,
- * (0, 0). */
+ * pushes along +x.  r not positive and finite, (x, y) not finite, or g
+ * NULL: 0, (0, 0). */
 int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip, float *sx,
                        float *sy);
 
@@ -170,10 +171,11 @@ bool tn_steer_corner_shift(const tn_map *m, float half, float x, float y, int ax
  * growing Chebyshev radius up to `max_tiles`, nearest by distance within the
  * first ring that has one) where it is free.  True when the box is free
  * afterwards (also when it already was; it is then not moved); false, not
- * moved, when no tile centre within max_tiles frees it or the position or
- * half is not finite.  Cost: rings that miss the map are skipped, so at most
- * min(max_tiles, the map's extent from the box)^2 box tests (a full 10x10
- * map with max_tiles 1e6: 100 tests, not 4e12). */
+ * moved, when no tile centre within max_tiles frees it, the position or
+ * half is not finite, or m, x or y is NULL.  Cost: rings that miss the
+ * map are skipped, so at most min(max_tiles, the map's extent from the
+ * box)^2 box tests (a full 10x10 map with max_tiles 1e6: 100 tests, not
+ * 4e12). */
 bool tn_steer_unstick(const tn_map *m, float half, float *x, float *y, int max_tiles);
 
 #ifdef __cplusplus
