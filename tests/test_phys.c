@@ -794,6 +794,46 @@ static void test_validate_names_field(void **state)
     assert_null(strstr(e.msg, "jump_cut_speed"));
 }
 
+/* NULL where tn_body_settle and tn_phys_validate take it: tn_body_step,
+ * _place, _tile, _box_blocked and tn_phys_jump_speed were dereferenced. */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor(8, 6);
+    tn_phys_params p = tn_phys_default(4);
+    assert_true(tn_phys_jump_speed(NULL) == 0.0f);
+    assert_true(tn_phys_jump_speed(&p) > 0.0f);
+    tn_body_place(NULL, &p, 1, 2, 3, 4);
+    tn_body_step(NULL, m, &p, (tn_input){.right = true, .jump = true});
+    tn_body b;
+    tn_body_place(&b, &p, 1, 2, 3, 4);
+    const tn_body placed = b;
+    tn_body_place(&b, NULL, 2, 3, 1, 1); /* no params: b unchanged */
+    assert_memory_equal(&b, &placed, sizeof b);
+    tn_body_step(&b, NULL, &p, (tn_input){.right = true});
+    tn_body_step(&b, m, NULL, (tn_input){.right = true});
+    assert_memory_equal(&b, &placed, sizeof b);
+    int tx = 5, ty = 5;
+    tn_body_tile(NULL, &p, &tx, &ty);
+    assert_int_equal(tx, -1);
+    assert_int_equal(ty, -1);
+    tx = ty = 5;
+    tn_body_tile(&b, NULL, &tx, &ty);
+    assert_int_equal(tx, -1);
+    assert_int_equal(ty, -1);
+    tn_body_tile(&b, &p, NULL, &ty);
+    assert_int_equal(ty, 4);
+    tn_body_tile(&b, &p, &tx, NULL);
+    assert_int_equal(tx, 3);
+    assert_true(tn_body_box_blocked(NULL, &p, 3 * T, 3 * T, 1, 2));
+    assert_true(tn_body_box_blocked(m, NULL, 3 * T, 3 * T, 1, 2));
+    assert_false(tn_body_box_blocked(m, &p, 3 * T, 3 * T, 1, 2));
+    /* the body still steps as before */
+    run(&b, m, &p, NONE, 60);
+    assert_true(b.on_ground);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -816,6 +856,7 @@ int main(void)
         cmocka_unit_test(test_validate_null),
         cmocka_unit_test(test_validate_rise_steps),
         cmocka_unit_test(test_validate_names_field),
+        cmocka_unit_test(test_null_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

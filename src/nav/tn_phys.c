@@ -113,12 +113,14 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
 
 float tn_phys_jump_speed(const tn_phys_params *p)
 {
+    if (!p) return 0.0f;
     const float T = p->tile_px;
     return sqrtf(2.0f * p->gravity * (p->jump_height * T + TN_JUMP_MARGIN(T)));
 }
 
 void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty)
 {
+    if (!b || !p) return;
     const float T = p->tile_px;
     memset(b, 0, sizeof *b);
     b->w = w;
@@ -140,9 +142,14 @@ static int tile_index(float v)
 
 void tn_body_tile(const tn_body *b, const tn_phys_params *p, int *tx, int *ty)
 {
-    const float T = p->tile_px;
-    *tx = tile_index(floorf((b->x + EPS(T)) / T));
-    *ty = tile_index(floorf((b->y + (float)b->h * T - EPS(T)) / T));
+    int x = -1, y = -1; /* no body: a tile outside every map */
+    if (b && p) {
+        const float T = p->tile_px;
+        x = tile_index(floorf((b->x + EPS(T)) / T));
+        y = tile_index(floorf((b->y + (float)b->h * T - EPS(T)) / T));
+    }
+    if (tx) *tx = x;
+    if (ty) *ty = y;
 }
 
 /* Tile span [lo, hi] covered by the open interval (a, a + len). */
@@ -163,6 +170,7 @@ static bool rect_has(const tn_map *m, int c0, int c1, int r0, int r1, int tile)
 
 bool tn_body_box_blocked(const tn_map *m, const tn_phys_params *p, float x, float y, int w, int h)
 {
+    if (!m || !p) return true; /* no map: all outside */
     const float T = p->tile_px;
     int c0, c1, r0, r1;
     span(T, x, (float)w * T, &c0, &c1);
@@ -291,6 +299,7 @@ void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p)
 
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
 {
+    if (!b || !m || !p) return;
     const float T = p->tile_px;
     b->hit_ceiling = b->hit_wall = b->jumped = false;
 

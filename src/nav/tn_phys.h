@@ -138,7 +138,7 @@ tn_phys_params tn_phys_scaled(const tn_phys_params *p, float k);
  * steps (so a tiny gravity is refused, not simulated short); p NULL too.  The functions
  * below assume valid params (tn_path and tn_bot validate them). */
 tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err);
-/* Take-off speed in px/s (positive) for params->jump_height. */
+/* Take-off speed in px/s (positive) for params->jump_height; 0 for NULL. */
 float tn_phys_jump_speed(const tn_phys_params *p);
 
 /* Every call that converts tiles and pixels takes the params (only tile_px
@@ -149,7 +149,8 @@ float tn_phys_jump_speed(const tn_phys_params *p);
  * feet on that tile's bottom edge.  The body does not see the map here, so
  * on_ground is false until the first tn_body_step sets it: call
  * tn_body_settle (or step once with no input) before reading on_ground (or
- * tn_surf_node_of_body), or before a jump or a Down on the first step. */
+ * tn_surf_node_of_body), or before a jump or a Down on the first step.
+ * NULL b or p: nothing. */
 void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty);
 /* The ground under a body at rest where it is, as tn_body_step finds it
  * (on_ground, on_oneway_only; air_frames 0 when standing), without moving
@@ -157,14 +158,15 @@ void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, in
  * acts as on any later one.  A body in the air, or moving up, is left as
  * it is.  NULL b, m or p: nothing.  O(its width). */
 void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p);
-/* Advance one step. */
+/* Advance one step.  NULL b, m or p: nothing. */
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
 
 /* True when the box at pixel (x, y) of w x h tiles overlaps a block
- * (or the outside of the map). */
+ * (or the outside of the map); true for NULL m or p. */
 bool tn_body_box_blocked(const tn_map *m, const tn_phys_params *p, float x, float y, int w, int h);
 /* The tile of the body's bottom-left cell: column of its left edge, row of
- * the pixel just above its feet. */
+ * the pixel just above its feet.  tx, ty may be NULL; b or p NULL gives
+ * (-1, -1), outside every map. */
 void tn_body_tile(const tn_body *b, const tn_phys_params *p, int *tx, int *ty);
 
 #ifdef __cplusplus
