@@ -808,6 +808,26 @@ static void test_explored(void **state)
     tn_map_destroy(m);
 }
 
+/* NULL where tn_path_invalidate and tn_path_find take it: the last-search
+ * accessors with no finder and the box helpers with no map were
+ * dereferenced. */
+static void test_null_arguments(void **state)
+{
+    (void)state;
+    int x0 = 7, y0 = 7, x1 = 7, y1 = 7, cost = 7;
+    assert_int_equal(tn_path_explored_at(NULL, 0, 0), 0);
+    assert_false(tn_path_explored_bounds(NULL, &x0, &y0, &x1, &y1));
+    assert_false(tn_path_state_cost(NULL, 0, 0, 0, &cost));
+    assert_true(x0 == 7 && y0 == 7 && x1 == 7 && y1 == 7 && cost == 7);
+    assert_false(tn_path_box_fits(NULL, 3, 3, 1, 2));
+    assert_false(tn_path_box_ground(NULL, 3, 3, 1));
+    /* with a map they answer from it */
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
+    assert_true(tn_path_box_fits(m, 3, 3, 1, 2));
+    assert_false(tn_path_box_fits(m, 0, 6, 1, 2)); /* the left wall */
+    tn_map_destroy(m);
+}
+
 /* ---- tile size ------------------------------------------------------------ */
 
 /* The 16-px defaults with every pixel quantity multiplied by k. */
@@ -989,6 +1009,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_and_generation_wrap),
         cmocka_unit_test(test_stated_memory),
         cmocka_unit_test(test_explored),
+        cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_tile_size_same_paths),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_jump_model_null),

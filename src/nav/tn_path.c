@@ -147,6 +147,7 @@ bool tn_jump_model_side_ok(const tn_jump_model *jm, int j) { return side_ok(jm, 
 
 bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h)
 {
+    if (!m) return false;
     for (int r = y - h + 1; r <= y; r++)
         for (int c = x; c < x + w; c++)
             if (tn_map_tile(m, c, r) == TN_TILE_BLOCK) return false;
@@ -155,6 +156,7 @@ bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h)
 
 bool tn_path_box_ground(const tn_map *m, int x, int y, int w)
 {
+    if (!m) return false;
     for (int c = x; c < x + w; c++)
         if (tn_map_tile(m, c, y + 1) != TN_TILE_EMPTY) return true;
     return false;
@@ -875,7 +877,7 @@ static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *r
 
 int tn_path_explored_at(const tn_path *pf, int x, int y)
 {
-    if (x < 0 || y < 0 || x >= pf->w || y >= pf->h || pf->bx1 < pf->bx0) return 0;
+    if (!pf || x < 0 || y < 0 || x >= pf->w || y >= pf->h || pf->bx1 < pf->bx0) return 0;
     const size_t plane = (size_t)pf->w * pf->h;
     const pstate *s = &pf->s[(size_t)y * pf->w + x];
     int n = 0;
@@ -886,7 +888,7 @@ int tn_path_explored_at(const tn_path *pf, int x, int y)
 
 bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *y1)
 {
-    if (pf->bx1 < pf->bx0) return false;
+    if (!pf || pf->bx1 < pf->bx0) return false;
     *x0 = pf->bx0;
     *y0 = pf->by0;
     *x1 = pf->bx1;
@@ -896,7 +898,7 @@ bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *
 
 bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost)
 {
-    if (x < 0 || y < 0 || x >= pf->w || y >= pf->h || j < 0 || j >= pf->nj) return false;
+    if (!pf || x < 0 || y < 0 || x >= pf->w || y >= pf->h || j < 0 || j >= pf->nj) return false;
     const pstate *s = &pf->s[(size_t)j * pf->w * pf->h + (size_t)y * pf->w + x];
     if (s->gen != pf->gen || !(s->fl & ST_CLOSED)) return false;
     *cost = (int)s->g;

@@ -269,7 +269,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
 struct tn_trace;
 void tn_path_set_trace(tn_path *pf, struct tn_trace *trace);
 
-/* The last search (for overlays and tests). */
+/* The last search (for overlays and tests); pf NULL: 0, false. */
 /* Jump values expanded at tile (x, y); 0 when none or outside. */
 int tn_path_explored_at(const tn_path *pf, int x, int y);
 /* Bounding box of the expanded tiles; false when nothing was expanded. */
@@ -278,7 +278,7 @@ bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *
 bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost);
 
 /* Model helpers shared with followers (cached bits for the last query's
- * size are not used: these read the map directly). */
+ * size are not used: these read the map directly); m NULL: false. */
 bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h);
 bool tn_path_box_ground(const tn_map *m, int x, int y, int w);
 
