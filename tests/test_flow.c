@@ -733,6 +733,21 @@ static void test_null_field(void **state)
     assert_false(tn_flow_exit(NULL, 0, 0, &x, &y));
 }
 
+/* tn_flow_kind with no map (tn_flow_memory takes NULL too) dereferenced
+ * it: now a WALL, as a tile outside the map. */
+static void test_kind_null_map(void **state)
+{
+    (void)state;
+    assert_int_equal(tn_flow_kind(NULL, 0, 0), TN_FLOW_WALL);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(3, 2, NULL, &m, NULL)));
+    tn_map_set_tile(m, 1, 0, TN_TILE_BLOCK, NULL);
+    assert_int_equal(tn_flow_kind(m, 0, 0), TN_FLOW_OPEN);
+    assert_int_equal(tn_flow_kind(m, 1, 0), TN_FLOW_WALL);
+    assert_int_equal(tn_flow_kind(m, -1, 0), TN_FLOW_WALL);
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -748,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_movingai),
         cmocka_unit_test(test_memory_counted),
+        cmocka_unit_test(test_kind_null_map),
     };
     return cmocka_run_group_tests_name("flow", tests, NULL, NULL);
 }

@@ -300,6 +300,7 @@ static inline int kind_of(int tile, int mark)
 
 int tn_flow_kind(const tn_map *m, int x, int y)
 {
+    if (!m) return TN_FLOW_WALL; /* as outside the map */
     return kind_of(tn_map_tile(m, x, y), tn_map_mark(m, x, y));
 }
 

@@ -147,8 +147,8 @@ void tn_flow_destroy(tn_flow *f);
  * above); 0 for NULL. */
 size_t tn_flow_memory(const tn_flow *f);
 
-/* The kind of map tile (x, y): WALL for a block (and outside), DEST for an
- * empty tile marked D, else OPEN. */
+/* The kind of map tile (x, y): WALL for a block (and outside, and for m
+ * NULL), DEST for an empty tile marked D, else OPEN. */
 int tn_flow_kind(const tn_map *m, int x, int y);
 
 /* Full rebuild from a map of the same size (INVALID_PARAM with a message
