@@ -701,6 +701,34 @@ static void test_params_checked(void **state)
     assert_true(tn_wander_cone(&p, 1000) <= p.cone_far + 1e-6f);
 }
 
+/* A NULL wanderer array, parameter block or environment is a no-op (the
+ * environment was dereferenced, reviewer's p18b); a wanderer stepped
+ * with one then steps on as if that call had not been made. */
+static void test_step_null_arguments(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(64, 64, NULL, &m, NULL)));
+    tn_agent_nav nav = tnav_make(m);
+    tn_wander_env env = env_for(m, &nav);
+    tn_wander_params p = tn_wander_default_params();
+    tn_wanderer a, b;
+    tn_wanderer_init(&a, 512, 512, 0, 800, 512, 3, 1);
+    b = a;
+    tn_wander_step(&a, 1, &p, NULL);
+    tn_wander_step(&a, 1, NULL, &env);
+    tn_wander_step(NULL, 1, &p, &env);
+    assert_memory_equal(&a, &b, sizeof a);
+    for (int k = 0; k < 50; k++) {
+        tn_wander_step(&a, 1, &p, &env);
+        tn_wander_step(&a, 1, &p, NULL);
+        tn_wander_step(&b, 1, &p, &env);
+    }
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_true(a.x != 512 || a.y != 512); /* it did walk */
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -719,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_params_checked),
         cmocka_unit_test(test_params_ranges),
+        cmocka_unit_test(test_step_null_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

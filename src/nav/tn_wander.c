@@ -917,6 +917,7 @@ static void step_one(tn_wanderer *a, const ctx *c)
 
 void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env)
 {
+    if (!a || !p || !env) return;
     ctx c;
     c.p = p;
     c.e = env;

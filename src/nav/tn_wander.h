@@ -250,7 +250,7 @@ void tn_wanderer_set_target(tn_wanderer *a, float tx, float ty);
 void tn_wanderer_restart(tn_wanderer *a);
 /* Advance n wanderers one step.  `p` must have passed
  * tn_wander_validate, env->map must be set and env->dt > 0 (nothing is
- * re-checked per step). */
+ * re-checked per step).  a, p or env NULL: nothing. */
 void tn_wander_step(tn_wanderer *a, int n, const tn_wander_params *p, const tn_wander_env *env);
 
 /* The point of a segment at parameter u in [0, 1]. */
