@@ -742,6 +742,38 @@ static void test_goes_as_close_as_it_can(void **state)
     tn_map_destroy(m);
 }
 
+/* A NULL companion, parameter block or environment is a no-op returning
+ * -1 (the environment was dereferenced, reviewer's p18b); a companion
+ * stepped with one then steps on as if that call had not been made. */
+static void test_step_null_arguments(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor_map();
+    tn_companion_params p = tn_companion_default_params();
+    tn_companion_env e = {0};
+    e.map = m;
+    e.char_x = 20 * T;
+    e.char_y = 10 * T;
+    e.char_hw = 0.5f * T;
+    e.char_hh = T;
+    e.self_id = -1;
+    e.dt = DT;
+    tn_companion a, b;
+    tn_companion_init(&a, 5 * T, 5 * T, 0);
+    b = a;
+    assert_int_equal(tn_companion_step(&a, &p, NULL), -1);
+    assert_int_equal(tn_companion_step(&a, NULL, &e), -1);
+    assert_int_equal(tn_companion_step(NULL, &p, &e), -1);
+    assert_memory_equal(&a, &b, sizeof a);
+    for (int k = 0; k < 60; k++) {
+        assert_int_equal(tn_companion_step(&a, &p, &e), tn_companion_step(&b, &p, &e));
+        assert_int_equal(tn_companion_step(&a, &p, NULL), -1);
+    }
+    assert_memory_equal(&a, &b, sizeof a);
+    assert_true(a.x != 5 * T || a.y != 5 * T); /* it did move */
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -758,6 +790,7 @@ int main(void)
         cmocka_unit_test(test_deterministic_and_params),
         cmocka_unit_test(test_path_count_beyond_cap),
         cmocka_unit_test(test_goes_as_close_as_it_can),
+        cmocka_unit_test(test_step_null_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -549,6 +549,7 @@ static void enter_search(tn_companion *c, const tn_companion_params *p, const tn
 
 int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *e)
 {
+    if (!c || !p || !e) return -1;
     int picked = -1;
     c->steps++;
     if (c->cooldown > 0) c->cooldown--;

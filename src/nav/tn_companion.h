@@ -210,7 +210,7 @@ void tn_companion_init(tn_companion *c, float x, float y, unsigned phase);
 /* Advance one step.  Returns the index (into env->items) of the item picked
  * up during this step, or -1.  The core of the module: `p` must have passed
  * tn_companion_validate, env->map must be set and env->dt > 0 (nothing
- * is re-checked per step). */
+ * is re-checked per step).  c, p or env NULL: -1, nothing done. */
 int tn_companion_step(tn_companion *c, const tn_companion_params *p, const tn_companion_env *env);
 /* The point it follows: `hover` px above the character's centre, or the
  * centre itself when the box would not fit there (a low ceiling). */
