@@ -835,6 +835,61 @@ static void rec_line(void *user, float x0, float y0, float x1, float y1, uint32_
     r->sum += (double)x0 + (double)y0 + (double)x1 + (double)y1;
 }
 
+/* tn_surf_debug_draw with no map (the edges' arcs are replayed on it) read
+ * the NULL map as soon as it drew an edge (reviewer's p18b).  Now the
+ * arcs are left out and the rest is drawn: the surfaces, and a plan's
+ * walks; no graph or no draw interface draws nothing. */
+static void test_debug_draw_null_map(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    const tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    const int all = TN_SURF_DRAW_SURFACES | TN_SURF_DRAW_EDGES | TN_SURF_DRAW_PLAN;
+    rec_lines surf = {0}, full = {0}, nomap = {0};
+    tn_debug_draw dd = {.user = &surf, .line = rec_line};
+    tn_surf_debug_draw(g, m, &dd, TN_SURF_DRAW_SURFACES, 7, -1, NULL, 0);
+    assert_true(surf.n > 0);
+    dd.user = &full;
+    tn_surf_debug_draw(g, m, &dd, all, 7, -1, NULL, 0);
+    assert_true(full.n > surf.n);
+    dd.user = &nomap;
+    tn_surf_debug_draw(g, NULL, &dd, all, 7, -1, NULL, 0);
+    assert_int_equal(nomap.n, surf.n);
+    assert_true(nomap.sum == surf.sum);
+    /* a plan: one walk line a leg without the map, the arcs with it */
+    tn_body b;
+    tn_body_place(&b, &p, 1, 2, m->start_x, m->start_y);
+    tn_body_settle(&b, m, &p);
+    const int start = tn_surf_node_of_body(g, &b);
+    assert_true(start >= 0);
+    int grow, gj;
+    tn_surf_node_pos(g, tn_surf_node_count(g) - 1, &grow, &gj);
+    tn_surf_leg legs[64];
+    int n = 0;
+    assert_int_equal(tn_surf_find(g, start, (int)(tn_surf_lattice_x(g, gj) / 16.0f), grow - 1, legs,
+                                  64, &n, NULL, NULL),
+                     TN_OK);
+    assert_true(n > 1);
+    rec_lines plan = {0}, plan_m = {0};
+    dd.user = &plan;
+    tn_surf_debug_draw(g, NULL, &dd, TN_SURF_DRAW_PLAN, 0, start, legs, n);
+    assert_int_equal(plan.n, n);
+    dd.user = &plan_m;
+    tn_surf_debug_draw(g, m, &dd, TN_SURF_DRAW_PLAN, 0, start, legs, n);
+    assert_true(plan_m.n > n);
+    /* nothing to draw with or on: nothing drawn */
+    rec_lines none = {0};
+    dd.user = &none;
+    tn_surf_debug_draw(NULL, m, &dd, all, 7, -1, NULL, 0);
+    tn_surf_debug_draw(g, NULL, NULL, all, 7, start, legs, n);
+    assert_int_equal(none.n, 0);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* Tiles of 16 x 2^n px (4..256) with the physics scaled to them
  * (tn_phys_scaled: the same motion, exactly k times as far): the graph is
  * the 16-px one edge for edge and run for run; every pixel the API takes or
@@ -4377,6 +4432,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory_said),
         cmocka_unit_test(test_cancel_build),
         cmocka_unit_test(test_cancel_prepare_repairs),
+        cmocka_unit_test(test_debug_draw_null_map),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

@@ -5000,7 +5000,7 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
     float W = (float)g->prof.w * T;
     if (what & TN_SURF_DRAW_SURFACES)
         for (int i = 0; i < g->nsurf; i++) draw_surface(g, dd, &g->surf[i]);
-    if ((what & TN_SURF_DRAW_EDGES) && edge_stride > 0) {
+    if ((what & TN_SURF_DRAW_EDGES) && edge_stride > 0 && m) { /* (arcs replay on m) */
         for (int e = 0; e < g->nedges; e += edge_stride)
             draw_edge(g, m, dd, e, edge_rgba(&g->edge[e]));
     }
@@ -5013,7 +5013,7 @@ void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *
             tn_dd_line(dd, px, py - 2.0f, tx, py - 2.0f, 0xFFFF40FFu);
             px = tx;
             if (legs[i].edge >= 0 && legs[i].edge < g->nedges) {
-                draw_edge(g, m, dd, legs[i].edge, 0xFFFF40FFu);
+                if (m) draw_edge(g, m, dd, legs[i].edge, 0xFFFF40FFu);
                 tn_surf_node_pos(g, g->edge[legs[i].edge].to, &row, &j);
                 px = lat_x(g, j) + W * 0.5f;
                 py = (float)row * T;

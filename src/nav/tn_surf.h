@@ -738,7 +738,9 @@ bool tn_surf_has_labels(const tn_surf *g);
 const int32_t *tn_surf_expanded(const tn_surf *g, int *count);
 
 /* Debug drawing: surfaces (lines at the feet), edges as trajectories (every
- * `edge_stride`-th edge, 0 = none), and a plan (legs) from `start`. */
+ * `edge_stride`-th edge, 0 = none), and a plan (legs) from `start`.  g or
+ * dd NULL: nothing drawn; m NULL: no trajectories (they are replayed on
+ * m), the rest drawn. */
 enum { TN_SURF_DRAW_SURFACES = 1, TN_SURF_DRAW_EDGES = 2, TN_SURF_DRAW_PLAN = 4 };
 void tn_surf_debug_draw(const tn_surf *g, const tn_map *m, const tn_debug_draw *dd, int what,
                         int edge_stride, int start, const tn_surf_leg *legs, int nlegs);
