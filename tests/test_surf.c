@@ -642,6 +642,62 @@ static void find_refusals(tn_surf *g, int start)
     assert_int_equal(tn_surf_find(g, start, 3, 10, legs, 4, &cnt, NULL, &e), TN_OK);
 }
 
+/* Every failure of a query writes stats as "no plan" (frames and
+ * end_node -1, the rest 0) and *count 0: a leg buffer of negative
+ * capacity and a NULL graph or query object left stats as they were, so
+ * a caller that reused them read the last plan's frames as this one's. */
+static void test_find_failure_stats(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(20, 12, NULL, &m, NULL)));
+    for (int x = 0; x < 20; x++) tn_map_set_tile(m, x, 11, TN_TILE_BLOCK, NULL);
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 1, &p);
+    tn_surf *g = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &prof, NULL, &g, NULL)));
+    tn_surf_query *qo = NULL;
+    assert_true(tn_succeeded(tn_surf_query_create(g, NULL, &qo, NULL)));
+    const int start = tn_surf_node_of_tile(g, 2, 10);
+    assert_true(start >= 0);
+    tn_surf_leg legs[16];
+    int cnt = 0;
+    tn_surf_stats good;
+    assert_int_equal(tn_surf_find(g, start, 15, 10, legs, 16, &cnt, &good, NULL), TN_OK);
+    assert_true(good.frames > 0 && good.end_node >= 0 && good.expanded > 0 && cnt > 0);
+    for (int k = 0; k < 8; k++) {
+        tn_surf_stats st = good;
+        cnt = 5;
+        tn_status s = 0;
+        switch (k) {
+        case 0: s = tn_surf_find(g, start, 15, 10, legs, -1, &cnt, &st, NULL); break;
+        case 1: s = tn_surf_find(NULL, start, 15, 10, legs, 16, &cnt, &st, NULL); break;
+        case 2: s = tn_surf_find_reference(g, start, 15, 10, legs, -1, &cnt, &st, NULL); break;
+        case 3: s = tn_surf_query_find(qo, start, 15, 10, legs, -1, &cnt, &st, NULL); break;
+        case 4: s = tn_surf_query_find(NULL, start, 15, 10, legs, 16, &cnt, &st, NULL); break;
+        case 5: /* the sliced queries' ends */
+            assert_false(tn_failed(tn_surf_find_begin(g, start, 15, 10, NULL)));
+            s = tn_surf_find_end(g, legs, -1, &cnt, &st, NULL);
+            break;
+        case 6:
+            assert_false(tn_failed(tn_surf_query_begin(qo, start, 15, 10, NULL)));
+            s = tn_surf_query_end(qo, legs, -1, &cnt, &st, NULL);
+            break;
+        default: /* a refused goal (this one always wrote them) */
+            s = tn_surf_find(g, start, 30, 10, legs, 16, &cnt, &st, NULL);
+            break;
+        }
+        if (s != (TN_FAILURE | TN_INVALID_PARAM)) fail_msg("case %d: status %x", k, (unsigned)s);
+        if (st.frames != -1 || st.end_node != -1 || st.expanded != 0 || st.legs != 0 ||
+            st.releases != 0 || cnt != 0)
+            fail_msg("case %d: frames %d end_node %d expanded %d legs %d count %d", k, st.frames,
+                     st.end_node, st.expanded, st.legs, cnt);
+    }
+    tn_surf_query_destroy(qo);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* An unreachable goal: the closest reachable node, PARTIAL|UNREACHABLE. */
 static void test_partial(void **state)
 {
@@ -4433,6 +4489,7 @@ int main(void)
         cmocka_unit_test(test_cancel_build),
         cmocka_unit_test(test_cancel_prepare_repairs),
         cmocka_unit_test(test_debug_draw_null_map),
+        cmocka_unit_test(test_find_failure_stats),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

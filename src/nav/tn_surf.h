@@ -568,7 +568,8 @@ bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0
  * cap is (as tn_path_find);
  * count and stats may be NULL.  Status as in the header comment; FAILURE|INVALID_PARAM
  * with a message for a bad start, a goal outside the map or where no node
- * of this profile stands, or cap < 0 with out non-NULL. */
+ * of this profile stands, or cap < 0 with out non-NULL; every failure
+ * writes *count 0 and stats as no plan (frames and end_node -1). */
 tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, int cap, int *count,
                        tn_surf_stats *stats, tn_error *err);
 /* The same query by the reference search (tests): A* node by node, every

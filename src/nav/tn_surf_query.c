@@ -2358,16 +2358,13 @@ static tn_status find_common(const tn_surf *g, tn_surf_query *q, int start, int 
 {
     goal G;
     tn_error_clear(err);
-    if (!g) {
-        if (count) *count = 0;
+    answer_clear(count, stats); /* every failure says no plan: frames, end_node -1 */
+    if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph find: no graph (NULL)");
-    }
-    if (out && cap < 0) {
-        if (count) *count = 0;
+    if (out && cap < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface graph find: a leg buffer with a negative capacity (%d)", cap);
-    }
     tn_status st = query_begin(g, q, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
     int r;
@@ -2730,15 +2727,13 @@ tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_sur
                              int *count, tn_surf_stats *stats, tn_error *err)
 {
     tn_error_clear(err);
-    if (!q) {
-        if (count) *count = 0;
+    answer_clear(count, stats);
+    if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "surface query find: no query object (NULL)");
-    }
     q->serial++;
     tn_status st = query_fit(q, !q->g->qindex, "find", err);
     if (st != TN_OK) {
-        answer_clear(count, stats);
         q->nexpanded = q->nexp_dropped = 0;
         return st;
     }
