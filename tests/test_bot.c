@@ -462,6 +462,45 @@ static void test_body_outside_map(void **state)
     rig_free(&r);
 }
 
+/* tn_bot_check_goal, "the goal rule of tn_bot_goto alone", said TN_OK for
+ * a body of a size goto refuses (reviewer's p19: 5x2), and
+ * tn_bot_snap_goal snapped a 10x2 box.  Both refuse such sizes now, as
+ * goto does and with its message. */
+static void test_goal_body_sizes(void **state)
+{
+    (void)state;
+    rig r;
+    rig_init(&r, "tests/data/path_gap.map", 1, 2, 4.0f);
+    const int sizes[][2] = {{5, 2}, {0, 2}, {1, 0}, {3, 10}, {-1, 2}, {4, 9}, {1, 2}, {2, 3}};
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        const int w = sizes[k][0], h = sizes[k][1];
+        const bool ok = w >= 1 && w <= TN_MAX_BODY_W && h >= 1 && h <= TN_MAX_BODY_H;
+        tn_body body = r.body;
+        body.w = w, body.h = h;
+        tn_error e1, e2;
+        int gx = -7, gy = -7;
+        const tn_status s2 = tn_bot_check_goal(r.bot, r.m, &body, 15, 3, &gx, &gy, &e2);
+        int sx = -7, sy = -7;
+        const bool snapped = tn_bot_snap_goal(r.m, w, h, 15, 3, &sx, &sy);
+        if (ok) {
+            assert_int_equal(s2, TN_OK);
+            assert_true(snapped);
+            assert_int_equal(gx, sx);
+            assert_int_equal(gy, sy);
+            continue;
+        }
+        const tn_status s1 = tn_bot_goto(r.bot, r.pf, r.m, &body, &r.p, 15, 3, &e1);
+        assert_int_equal(s1, TN_FAILURE | TN_INVALID_PARAM);
+        assert_int_equal(s2, s1);
+        assert_string_equal(e2.msg, e1.msg);
+        assert_non_null(strstr(e2.msg, "is outside the sizes 1..3 x 1..9"));
+        assert_true(gx == -7 && gy == -7); /* nothing written */
+        assert_false(snapped);
+        assert_true(sx == -7 && sy == -7);
+    }
+    rig_free(&r);
+}
+
 /* A goal refused where it is (outside the map, nowhere to stand) fails and
  * changes nothing: the trip under way goes on to its goal (a review: a
  * misclick stopped the bot and threw its goal away).  tn_bot_check_goal
@@ -1884,6 +1923,7 @@ int main(void)
         cmocka_unit_test(test_jump_left_reported),
         cmocka_unit_test(test_finder_mismatch_said),
         cmocka_unit_test(test_refused_goal_keeps_the_trip),
+        cmocka_unit_test(test_goal_body_sizes),
         cmocka_unit_test(test_graph_edit_in_the_air),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_graph_bot),

@@ -247,7 +247,8 @@ int tn_bot_jump_frames(const tn_bot *b, int tiles)
 
 bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy)
 {
-    if (!m || !tn_map_inside(m, x, y)) return false;
+    if (!m || !tn_map_inside(m, x, y) || w < 1 || w > TN_MAX_BODY_W || h < 1 || h > TN_MAX_BODY_H)
+        return false;
     while (y > 0 && tn_map_tile(m, x, y) == TN_TILE_BLOCK) y--;
     int bx = -1, by = y;
     for (int dy = 0; dy < h && bx < 0; dy++)
@@ -902,6 +903,20 @@ static bool profile_diff(const tn_surf_profile *pr, const tn_body *body, const t
     return n > 0;
 }
 
+/* The body sizes the planners take (tn_bot_goto and tn_bot_check_goal
+ * refuse others alike). */
+static bool body_size_ok(const tn_body *body)
+{
+    return body->w >= 1 && body->w <= TN_MAX_BODY_W && body->h >= 1 && body->h <= TN_MAX_BODY_H;
+}
+
+static tn_status body_size_error(const tn_body *body, tn_error *err)
+{
+    return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                        "bot: a %dx%d body is outside the sizes 1..%d x 1..%d", body->w, body->h,
+                        TN_MAX_BODY_W, TN_MAX_BODY_H);
+}
+
 tn_status tn_bot_check_goal(const tn_bot *b, const tn_map *m, const tn_body *body, int x, int y,
                             int *gx, int *gy, tn_error *err)
 {
@@ -909,6 +924,7 @@ tn_status tn_bot_check_goal(const tn_bot *b, const tn_map *m, const tn_body *bod
     if (!m || !body)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot: goal check without %s (NULL)", !m ? "a map" : "a body");
+    if (!body_size_ok(body)) return body_size_error(body, err);
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
                             "bot: tile (%d,%d) is outside the %dx%d map", x, y, m->w, m->h);
@@ -952,11 +968,9 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
         if (err) *err = b->perr;
         return b->perr.status;
     }
-    if (body->w < 1 || body->w > TN_MAX_BODY_W || body->h < 1 || body->h > TN_MAX_BODY_H) {
+    if (!body_size_ok(body)) {
         refuse_goal(b); /* (it read as "outside the map": placed with such a size) */
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot: a %dx%d body is outside the sizes 1..%d x 1..%d", body->w,
-                            body->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
+        return body_size_error(body, err);
     }
     /* (before the body's place, which reads tile_px).  The jump model is
      * the classic planner's: the graph planner takes any physics

@@ -174,8 +174,9 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
 /* The goal rule of tn_bot_goto alone, changing nothing: TN_OK and the
  * tile the bot would go to in *gx, *gy (either may be NULL: the clicked
  * tile where b's graph stands there, else tn_bot_snap_goal's), or
- * INVALID_PARAM with goto's message (outside the map, no room on top of a
- * block, nowhere to stand at or below).  b may be NULL (no graph). */
+ * INVALID_PARAM with goto's message (a body size outside 1..3 x 1..9,
+ * outside the map, no room on top of a block, nowhere to stand at or
+ * below).  b may be NULL (no graph). */
 tn_status tn_bot_check_goal(const tn_bot *b, const tn_map *m, const tn_body *body, int x, int y,
                             int *gx, int *gy, tn_error *err);
 /* Forget the goal (IDLE). */
@@ -200,7 +201,8 @@ tn_input tn_bot_coast(tn_bot *b);
 
 /* Snap a requested tile to a standing tile for a w x h box (see PLANNING):
  * true and it in *gx, *gy (either may be NULL); false for a NULL map, a
- * tile outside it or nowhere to stand. */
+ * box outside the sizes 1..TN_MAX_BODY_W x 1..TN_MAX_BODY_H, a tile
+ * outside the map or nowhere to stand. */
 bool tn_bot_snap_goal(const tn_map *m, int w, int h, int x, int y, int *gx, int *gy);
 
 /* Optional monotonic clock (seconds) to time the searches. */
