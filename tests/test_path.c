@@ -828,6 +828,27 @@ static void test_null_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* A box of no width or height "fitted" anywhere, a tile inside a block
+ * too (reviewer's p19: w = 0 and w = -3 at a block): the loops over its
+ * tiles ran zero times.  An empty box fits nowhere now. */
+static void test_box_fits_empty_box(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
+    assert_int_equal(tn_map_tile(m, 2, 4), TN_TILE_BLOCK);
+    assert_false(tn_path_box_fits(m, 2, 4, 1, 1));
+    const int bad[][2] = {{0, 2}, {-3, 2}, {1, 0}, {1, -1}, {0, 0}, {INT_MIN, 2}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        assert_false(tn_path_box_fits(m, 2, 4, bad[k][0], bad[k][1])); /* in the floor */
+        assert_false(tn_path_box_fits(m, 3, 3, bad[k][0], bad[k][1])); /* in the open */
+    }
+    assert_true(tn_path_box_fits(m, 3, 3, 1, 2));
+    assert_true(tn_path_box_fits(m, 3, 3, 3, 3));
+    assert_false(tn_path_box_ground(m, 3, 3, 0));
+    assert_true(tn_path_box_ground(m, 3, 3, 1));
+    tn_map_destroy(m);
+}
+
 /* ---- tile size ------------------------------------------------------------ */
 
 /* The 16-px defaults with every pixel quantity multiplied by k. */
@@ -1010,6 +1031,7 @@ int main(void)
         cmocka_unit_test(test_stated_memory),
         cmocka_unit_test(test_explored),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_box_fits_empty_box),
         cmocka_unit_test(test_tile_size_same_paths),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_jump_model_null),

@@ -147,7 +147,7 @@ bool tn_jump_model_side_ok(const tn_jump_model *jm, int j) { return side_ok(jm, 
 
 bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h)
 {
-    if (!m) return false;
+    if (!m || w < 1 || h < 1) return false; /* an empty box fits nowhere, not everywhere */
     for (int r = y - h + 1; r <= y; r++)
         for (int c = x; c < x + w; c++)
             if (tn_map_tile(m, c, r) == TN_TILE_BLOCK) return false;

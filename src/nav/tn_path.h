@@ -278,7 +278,11 @@ bool tn_path_explored_bounds(const tn_path *pf, int *x0, int *y0, int *x1, int *
 bool tn_path_state_cost(const tn_path *pf, int x, int y, int j, int *cost);
 
 /* Model helpers shared with followers (cached bits for the last query's
- * size are not used: these read the map directly); m NULL: false. */
+ * size are not used: these read the map directly); m NULL: false.
+ * tn_path_box_fits: whether a w x h box with bottom-left tile (x, y)
+ * overlaps no block (outside the map counts as block); false for w or h
+ * < 1.  tn_path_box_ground: whether a tile under its w columns is not
+ * empty (false for w < 1). */
 bool tn_path_box_fits(const tn_map *m, int x, int y, int w, int h);
 bool tn_path_box_ground(const tn_map *m, int x, int y, int w);
 
