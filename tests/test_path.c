@@ -417,7 +417,7 @@ static void test_bad_arguments(void **state)
     q = tn_path_query_make(3, 3, 14, 10, 4, 2, &jm);
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
     q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
-    q.max_expand = tn_path_max_expand(pf) + 1;
+    q.max_expand = -1; /* (above the finder's limit: lowered to it) */
     assert_true(tn_failed(tn_path_find(pf, m, &q, out, 8, &n, NULL, &err)));
     q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
     q.heuristic = 9;
@@ -849,6 +849,57 @@ static void test_box_fits_empty_box(void **state)
     tn_map_destroy(m);
 }
 
+/* A query's max_expand above the finder's limit failed ("max_expand
+ * 2147483647 is outside 0..4096", reviewer's p15) though tn_path_create
+ * takes INT_MAX as "no limit" and tn_bot lowers its own to the finder's.
+ * It is lowered to the finder's limit now: the same answer as 0. */
+static void test_max_expand_above_limit(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
+    tn_jump_model jm = model(4);
+    tn_path *pf;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 10, NULL, &pf, NULL)));
+    assert_int_equal(tn_path_max_expand(pf), 10);
+    tn_path_query q = tn_path_query_make(3, 3, 14, 10, 1, 2, &jm);
+    const int asks[] = {0, 10, 11, 4096, INT_MAX}; /* the goal: 19 states */
+    for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+        q.max_expand = asks[k];
+        tn_path_node out[64];
+        int n = -1;
+        tn_path_stats st;
+        tn_error e;
+        tn_status s = tn_path_find(pf, m, &q, out, 64, &n, &st, &e);
+        assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
+        assert_int_equal(st.expanded, 10);
+        assert_non_null(strstr(e.msg, "limit of 10 states"));
+        assert_true(n >= 1);
+    }
+    q.max_expand = 5; /* below the finder's: the query's own */
+    tn_path_stats st;
+    int n;
+    assert_int_equal(tn_path_find(pf, m, &q, NULL, 0, &n, &st, NULL),
+                     TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
+    assert_int_equal(st.expanded, 5);
+    tn_error e;
+    q.max_expand = -1; /* negative: still refused */
+    assert_int_equal(tn_path_find(pf, m, &q, NULL, 0, &n, &st, &e), TN_FAILURE | TN_INVALID_PARAM);
+    assert_non_null(strstr(e.msg, "max_expand -1 is negative"));
+    tn_path_destroy(pf);
+    /* the default finder: INT_MAX finds the path 0 finds */
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, NULL, 0, NULL, &pf, NULL)));
+    tn_path_node a[64], b[64];
+    int na, nb;
+    q.max_expand = 0;
+    assert_int_equal(tn_path_find(pf, m, &q, a, 64, &na, NULL, NULL), TN_SUCCESS);
+    q.max_expand = INT_MAX;
+    assert_int_equal(tn_path_find(pf, m, &q, b, 64, &nb, NULL, NULL), TN_SUCCESS);
+    assert_int_equal(na, nb);
+    assert_memory_equal(a, b, (size_t)na * sizeof a[0]);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* ---- tile size ------------------------------------------------------------ */
 
 /* The 16-px defaults with every pixel quantity multiplied by k. */
@@ -1032,6 +1083,7 @@ int main(void)
         cmocka_unit_test(test_explored),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_box_fits_empty_box),
+        cmocka_unit_test(test_max_expand_above_limit),
         cmocka_unit_test(test_tile_size_same_paths),
         cmocka_unit_test(test_tile_size_refused),
         cmocka_unit_test(test_jump_model_null),

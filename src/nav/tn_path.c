@@ -455,6 +455,14 @@ static inline hentry bq_pop(tn_path *pf)
 
 static inline int iabs(int v) { return v < 0 ? -v : v; }
 
+/* The states a query may expand: its max_expand, with 0 and anything
+ * above the finder's limit (INT_MAX: "no limit", as tn_path_create takes
+ * it) the finder's limit, which its queue and buffers are sized for. */
+static inline int query_limit(const tn_path *pf, const tn_path_query *q)
+{
+    return q->max_expand > 0 && q->max_expand < pf->limit ? q->max_expand : pf->limit;
+}
+
 static int filter_path(const tn_path *pf, const tn_map *m, const tn_path_node *raw, int n,
                        tn_path_node *out, int cap, int *wanted);
 
@@ -494,9 +502,8 @@ static tn_status check_query(tn_path *pf, const tn_map *m, const tn_path_query *
     if (!explore && !tn_map_inside(m, q->goal_x, q->goal_y))
         return tn_error_set(err, bad, 0, 0, "path: goal (%d,%d) is outside the %dx%d map",
                             q->goal_x, q->goal_y, m->w, m->h);
-    if (q->max_expand < 0 || q->max_expand > pf->limit)
-        return tn_error_set(err, bad, 0, 0, "path: max_expand %d is outside 0..%d", q->max_expand,
-                            pf->limit);
+    if (q->max_expand < 0) /* (above the finder's limit: lowered to it, query_limit) */
+        return tn_error_set(err, bad, 0, 0, "path: max_expand %d is negative", q->max_expand);
     (void)out; /* NULL asks for the search alone, whatever cap is (as tn_surf_find) */
     if (cap < 0) return tn_error_set(err, bad, 0, 0, "path: buffer capacity %d is negative", cap);
     if (q->heuristic != TN_PATH_OPTIMAL && q->heuristic != TN_PATH_FAST)
@@ -590,7 +597,7 @@ static search_result search(tn_path *pf, const tn_path_query *q)
     const int F = jm->fall;
     const int gx = q->goal_x, gy = q->goal_y;
     const uint32_t hw = explore ? 0 : (uint32_t)(q->heuristic == TN_PATH_FAST ? FAST_WEIGHT : 1);
-    const int limit = q->max_expand ? q->max_expand : pf->limit;
+    const int limit = query_limit(pf, q);
     uint8_t side_tab[256], up_tab[256], down_tab[256];
     jump_tables(jm, side_tab, up_tab, down_tab);
     const size_t P = (size_t)W + 2;
@@ -789,7 +796,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
         return tn_error_set(err, s, 0, 0,
                             "path: the exploration stopped at its limit of %d states: the "
                             "explored set is incomplete (raise max_expand)",
-                            q->max_expand ? q->max_expand : pf->limit);
+                            query_limit(pf, q));
     }
 
     const int n = reconstruct(pf, r.end);
@@ -810,8 +817,7 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     tn_status s = TN_SUCCESS;
     if (r.detail) s |= TN_PARTIAL_RESULT | r.detail;
     if (out && got < wanted) s |= TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL;
-    if (s != TN_SUCCESS)
-        partial_message(err, s, q, q->max_expand ? q->max_expand : pf->limit, r.end, got, wanted);
+    if (s != TN_SUCCESS) partial_message(err, s, q, query_limit(pf, q), r.end, got, wanted);
     return s;
 }
 

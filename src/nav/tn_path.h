@@ -193,7 +193,8 @@ typedef struct tn_path_query {
     int char_w, char_h;   /* 1..3 x 1..9 */
     const tn_jump_model *jump;
     int heuristic;  /* TN_PATH_OPTIMAL or TN_PATH_FAST */
-    int max_expand; /* states to expand at most; 0 = the finder's limit */
+    int max_expand; /* states to expand at most; 0 = the finder's limit, and
+                       one above it (INT_MAX: no limit) is lowered to it */
     bool raw;       /* true: every node of the path, no post-filter */
 } tn_path_query;
 
@@ -253,7 +254,8 @@ void tn_path_invalidate(tn_path *pf);
  * *count 0 and no BUFFER_TOO_SMALL, as tn_surf_find; count may then be
  * NULL too); TN_FAILURE|TN_INVALID_PARAM (bad sizes, start or goal
  * outside the map or blocked, i.e. the character does not fit there, map
- * size differs from the finder's, out without count) with a message.  err is cleared on a
+ * size differs from the finder's, out without count, a negative
+ * max_expand) with a message.  err is cleared on a
  * full success; a partial one fills it with what was left out ("path: goal
  * (40,3) is unreachable; the path ends at (38,9), ...", err->status the
  * same partial status).  Cost: O(states expanded) <= the limit. */
