@@ -831,6 +831,33 @@ static void test_refused_build_keeps_mesh(void **state)
     tn_map_destroy(map);
 }
 
+/* cfg NULL is the default config (now documented): the same memory, tile
+ * size and mesh as tn_navmesh_default_config() given explicitly. */
+static void test_create_null_config(void **state)
+{
+    (void)state;
+    tn_map *map = tu_map_text("tilenav-map 1\nsize 8 4\ntiles\n"
+                              "........\n..##....\n........\n########\n");
+    tn_navmesh *a = NULL, *b = NULL;
+    const tn_navmesh_config def = tn_navmesh_default_config();
+    assert_int_equal(tn_navmesh_create(8, 4, NULL, NULL, &a, NULL), TN_OK);
+    assert_int_equal(tn_navmesh_create(8, 4, &def, NULL, &b, NULL), TN_OK);
+    assert_int_equal(tn_navmesh_memory(a), tn_navmesh_memory(b));
+    assert_true(tn_succeeded(tn_navmesh_build(a, map, NULL)));
+    assert_true(tn_succeeded(tn_navmesh_build(b, map, NULL)));
+    tn_navmesh_view va, vb;
+    tn_navmesh_get_view(a, &va);
+    tn_navmesh_get_view(b, &vb);
+    assert_true(va.tile_size == 1.0f && vb.tile_size == 1.0f);
+    assert_int_equal(va.npoints, vb.npoints);
+    assert_int_equal(va.ntris, vb.ntris);
+    assert_memory_equal(va.tri, vb.tri, 3 * sizeof(int32_t) * (size_t)va.ntris);
+    assert_int_equal(tn_navmesh_locate(a, 0.5f, 0.5f, -1), tn_navmesh_locate(b, 0.5f, 0.5f, -1));
+    tn_navmesh_destroy(a);
+    tn_navmesh_destroy(b);
+    tn_map_destroy(map);
+}
+
 static void test_create_errors(void **state)
 {
     (void)state;
@@ -2013,6 +2040,7 @@ int main(void)
         cmocka_unit_test(test_movingai_random512),
         cmocka_unit_test(test_memory_counted),
         cmocka_unit_test(test_agent_nav),
+        cmocka_unit_test(test_create_null_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

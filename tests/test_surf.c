@@ -891,6 +891,28 @@ static void rec_line(void *user, float x0, float y0, float x1, float y1, uint32_
     r->sum += (double)x0 + (double)y0 + (double)x1 + (double)y1;
 }
 
+/* tn_surf_profile_make(w, h, NULL) takes tn_phys_default(4) (now
+ * documented): the same profile as with those physics given, and the
+ * same graph. */
+static void test_profile_make_null_physics(void **state)
+{
+    (void)state;
+    const tn_phys_params p4 = tn_phys_default(4.0f);
+    tn_surf_profile a = tn_surf_profile_make(1, 2, NULL), b = tn_surf_profile_make(1, 2, &p4);
+    assert_true(tn_surf_same_profile(&a, &b));
+    assert_memory_equal(&a.phys, &p4, sizeof p4);
+    assert_int_equal(a.coyote, TN_SURF_COYOTE_FULL);
+    assert_null(a.step);
+    tn_map *m = tu_load_map("tests/data/path_gap.map");
+    tn_surf *ga = NULL, *gb = NULL;
+    assert_true(tn_succeeded(tn_surf_create(m, &a, NULL, &ga, NULL)));
+    assert_true(tn_succeeded(tn_surf_create(m, &b, NULL, &gb, NULL)));
+    assert_same_graph(ga, gb);
+    tn_surf_destroy(ga);
+    tn_surf_destroy(gb);
+    tn_map_destroy(m);
+}
+
 /* tn_surf_debug_draw with no map (the edges' arcs are replayed on it) read
  * the NULL map as soon as it drew an edge (reviewer's p18b).  Now the
  * arcs are left out and the rest is drawn: the surfaces, and a plan's
@@ -4490,6 +4512,7 @@ int main(void)
         cmocka_unit_test(test_cancel_prepare_repairs),
         cmocka_unit_test(test_debug_draw_null_map),
         cmocka_unit_test(test_find_failure_stats),
+        cmocka_unit_test(test_profile_make_null_physics),
     };
     if (getenv("TN_TEST_FILTER")) /* e.g. TN_TEST_FILTER=test_null_arguments */
         cmocka_set_test_filter(getenv("TN_TEST_FILTER"));

@@ -213,7 +213,8 @@ tn_navmesh_config tn_navmesh_default_config(void);
 tn_navmesh_config tn_navmesh_config_for_map(const tn_map *map, float headroom);
 
 /* A mesh for maps of up to map_w x map_h tiles (1..TN_MAP_MAX_SIZE) into
- * *out.  All memory is allocated here (see MEMORY).  TN_OK, or
+ * *out; cfg NULL: tn_navmesh_default_config().  All memory is allocated
+ * here (see MEMORY).  TN_OK, or
  * FAILURE|INVALID_PARAM / OUT_OF_MEMORY with *out = NULL and err filled. */
 tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
                             const tn_allocator *a, tn_navmesh **out, tn_error *err);

@@ -347,6 +347,8 @@ enum {
     TN_SURF_COYOTE_FULL = 3
 };
 
+/* A w x h profile with physics *p (NULL: tn_phys_default(4)), the default
+ * step function and TN_SURF_COYOTE_FULL, every other field zero. */
 tn_surf_profile tn_surf_profile_make(int w, int h, const tn_phys_params *p);
 
 enum { TN_SURF_JUMP = 0, TN_SURF_DROP = 1, TN_SURF_WALKOFF = 2 };
