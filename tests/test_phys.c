@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -834,6 +835,35 @@ static void test_null_arguments(void **state)
     tn_map_destroy(m);
 }
 
+/* A size outside the documented 1..3 x 1..9 was placed as asked: 10x20
+ * on a 10-row map stood with its head 11 rows above the map (reviewer:
+ * y = -176 px, on_ground), 0 wide it had no columns to collide with.
+ * tn_body_place clamps the size now, the feet where they were asked. */
+static void test_place_clamps_size(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor(20, 10);
+    tn_phys_params p = tn_phys_default(4);
+    const int asks[][4] = {{10, 20, 3, 9}, {0, 0, 1, 1},  {-5, 2, 1, 2}, {2, -1, 2, 1},
+                           {4, 9, 3, 9},   {3, 10, 3, 9}, {2, 3, 2, 3},  {INT_MIN, INT_MAX, 1, 9}};
+    for (size_t k = 0; k < sizeof asks / sizeof asks[0]; k++) {
+        tn_body b;
+        tn_body_place(&b, &p, asks[k][0], asks[k][1], 5, 8);
+        assert_int_equal(b.w, asks[k][2]);
+        assert_int_equal(b.h, asks[k][3]);
+        assert_true(b.x == 5 * T);
+        assert_true(b.y + (float)b.h * T == 9 * T); /* feet on row 8's bottom */
+        run(&b, m, &p, NONE, 5);
+        assert_true(b.on_ground);
+        assert_true(b.y >= 0.0f); /* inside the map */
+        int tx, ty;
+        tn_body_tile(&b, &p, &tx, &ty);
+        assert_int_equal(tx, 5);
+        assert_int_equal(ty, 8);
+    }
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -857,6 +887,7 @@ int main(void)
         cmocka_unit_test(test_validate_rise_steps),
         cmocka_unit_test(test_validate_names_field),
         cmocka_unit_test(test_null_arguments),
+        cmocka_unit_test(test_place_clamps_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

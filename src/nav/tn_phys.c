@@ -121,6 +121,10 @@ float tn_phys_jump_speed(const tn_phys_params *p)
 void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty)
 {
     if (!b || !p) return;
+    /* the sizes tn_body documents (and the planners take): a box of no
+     * width had no tiles to collide with, a huge one loops over its rows */
+    w = w < 1 ? 1 : (w > TN_MAX_BODY_W ? TN_MAX_BODY_W : w);
+    h = h < 1 ? 1 : (h > TN_MAX_BODY_H ? TN_MAX_BODY_H : h);
     const float T = p->tile_px;
     memset(b, 0, sizeof *b);
     b->w = w;

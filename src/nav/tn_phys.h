@@ -146,11 +146,13 @@ float tn_phys_jump_speed(const tn_phys_params *p);
  * the same params for placing, stepping and reading one body. */
 
 /* Place a w x h body at rest with its bottom-left tile at (tx, ty), its
- * feet on that tile's bottom edge.  The body does not see the map here, so
- * on_ground is false until the first tn_body_step sets it: call
- * tn_body_settle (or step once with no input) before reading on_ground (or
- * tn_surf_node_of_body), or before a jump or a Down on the first step.
- * NULL b or p: nothing. */
+ * feet on that tile's bottom edge.  w and h are clamped to the sizes a
+ * body has, 1..TN_MAX_BODY_W and 1..TN_MAX_BODY_H (read b->w, b->h for
+ * the size placed: a 10x20 request places a 3x9 body).  The body does
+ * not see the map here, so on_ground is false until the first
+ * tn_body_step sets it: call tn_body_settle (or step once with no input)
+ * before reading on_ground (or tn_surf_node_of_body), or before a jump or
+ * a Down on the first step.  NULL b or p: nothing. */
 void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, int ty);
 /* The ground under a body at rest where it is, as tn_body_step finds it
  * (on_ground, on_oneway_only; air_frames 0 when standing), without moving
