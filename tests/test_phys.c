@@ -1,4 +1,5 @@
 /* Fixed-step platformer physics. */
+#define _POSIX_C_SOURCE 200809L /* alarm */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tn_phys.h"
 #include "tn_rng.h"
@@ -864,6 +866,48 @@ static void test_place_clamps_size(void **state)
     tn_map_destroy(m);
 }
 
+/* tn_body_step with tile_px 0 or negative looped for ever (each sub-move
+ * is at most T/2 = 0 px, so the move never got used up); tiny or NaN
+ * ones are no better.  A tile size outside 4..256 now makes the step (and
+ * tn_body_settle) return at once, the body untouched.  alarm(): a
+ * regression fails (SIGALRM) instead of hanging the suite. */
+static void test_step_bad_tile_px_returns(void **state)
+{
+    (void)state;
+    tn_map *m = open_floor(8, 6);
+    const float bad[] = {0.0f, -0.0f, -16.0f, 1e-30f, 3.99f, 256.5f, NAN, INFINITY, -INFINITY};
+    alarm(20);
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        tn_phys_params good = tn_phys_default(4);
+        tn_body b;
+        tn_body_place(&b, &good, 1, 2, 3, 2); /* in the air, so a step would move it */
+        b.vx = 5, b.vy = 7;
+        const tn_body before = b;
+        tn_phys_params p = good;
+        p.tile_px = bad[k];
+        for (int i = 0; i < 3; i++)
+            tn_body_step(&b, m, &p, (tn_input){.right = true, .jump = true, .down = true});
+        tn_body_settle(&b, m, &p);
+        assert_memory_equal(&b, &before, sizeof b);
+        /* the same body with the right tile size falls and lands */
+        run(&b, m, &good, NONE, 120);
+        assert_true(b.on_ground);
+    }
+    alarm(0);
+    /* the bounds themselves still step */
+    const float edge[2] = {4.0f, 256.0f};
+    for (int k = 0; k < 2; k++) {
+        const tn_phys_params def = tn_phys_default(4);
+        const tn_phys_params p = tn_phys_scaled(&def, edge[k] / 16.0f);
+        tn_body b;
+        tn_body_place(&b, &p, 1, 2, 3, 2);
+        run(&b, m, &p, NONE, 120);
+        assert_true(b.on_ground);
+        assert_true(b.y + 2 * edge[k] == 5 * edge[k]);
+    }
+    tn_map_destroy(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -888,6 +932,7 @@ int main(void)
         cmocka_unit_test(test_validate_names_field),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_place_clamps_size),
+        cmocka_unit_test(test_step_bad_tile_px_returns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -294,16 +294,25 @@ static void detect_ground(tn_body *b, const tn_map *m, float T)
     b->y = row_f * T - H;
 }
 
+/* A tile size the sub-moves can cross a tile in (the range
+ * tn_phys_validate takes): at 0 or below a sub-move of T/2 px never used
+ * up a move (tn_body_step looped for ever), a tiny one took ~forever, a
+ * NaN one put the box nowhere. */
+static inline bool tile_px_ok(float T)
+{
+    return T >= (float)TN_PHYS_TILE_PX_MIN && T <= (float)TN_PHYS_TILE_PX_MAX;
+}
+
 void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p)
 {
-    if (!b || !m || !p || b->vy < 0.0f) return;
+    if (!b || !m || !p || b->vy < 0.0f || !tile_px_ok(p->tile_px)) return;
     detect_ground(b, m, p->tile_px); /* (moves nothing unless the feet are on a top) */
     if (b->on_ground) b->air_frames = 0;
 }
 
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in)
 {
-    if (!b || !m || !p) return;
+    if (!b || !m || !p || !tile_px_ok(p->tile_px)) return;
     const float T = p->tile_px;
     b->hit_ceiling = b->hit_wall = b->jumped = false;
 

@@ -158,9 +158,13 @@ void tn_body_place(tn_body *b, const tn_phys_params *p, int w, int h, int tx, in
  * (on_ground, on_oneway_only; air_frames 0 when standing), without moving
  * it: after tn_body_place, so that a jump or a Down on the very first step
  * acts as on any later one.  A body in the air, or moving up, is left as
- * it is.  NULL b, m or p: nothing.  O(its width). */
+ * it is.  NULL b, m or p, or tile_px outside 4..256: nothing.  O(its
+ * width). */
 void tn_body_settle(tn_body *b, const tn_map *m, const tn_phys_params *p);
-/* Advance one step.  NULL b, m or p: nothing. */
+/* Advance one step.  NULL b, m or p: nothing.  A tile_px outside
+ * TN_PHYS_TILE_PX_MIN..MAX (0, negative, NaN: the sub-moves of T/2 px
+ * never ended the step) returns at once: the body is not moved and
+ * nothing in it changes. */
 void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in);
 
 /* True when the box at pixel (x, y) of w x h tiles overlaps a block
