@@ -640,7 +640,8 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
  *    one they began (a begin by another caller replaces it, and its steps
  *    would go on with the other's search).
  * MEMORY (tn_surf_query_memory: the bytes it holds, itself included):
- * 52 B x (nodes + 1) + 28 B x (surfaces + 1), both with 1/16 more, + 16 B
+ * about 2.1 KB for the object, + 52 B x (nodes + 1) + 28 B x (surfaces +
+ * 1), both with 1/16 more, + 16 B
  * x nodes more when the graph has no query index (the reference search's
  * state); with shortcuts 56 B x keys + 8 B x core keys (labels:
  * 12 B x keys + 16 B x core keys more).  1024x1024 generated level: about
