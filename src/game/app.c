@@ -1721,6 +1721,7 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     app *a = &L->a;
     a->w = w;
     a->opts = opts;
+    a->fit_zoom = -1; /* O has not fitted the view (open_window lays out: ui_resize) */
     char err[512];
     if (open_window(a, err, sizeof err) != 0) {
         tn_print_shown(stderr, "tilenav: %s\n", err);
@@ -1729,7 +1730,6 @@ int tn_game_run(tn_world *w, const tn_game_opts *opts)
     }
     tn_view_init(&a->view, w, opts->overlays);
     a->view.live = true;
-    a->fit_zoom = -1; /* O has not fitted the view */
     app_start(a);
     offer_restore(a);
     /* Pacing: vsync where the renderer has it, and in any case a cap at the
