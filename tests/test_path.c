@@ -98,6 +98,17 @@ static void test_explore_limit_said(void **state)
     assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED);
     assert_int_equal(e.status, s);
     assert_non_null(strstr(e.msg, "exploration stopped at its limit of 14400 states"));
+    /* the advice names the limit that stopped it: the finder's (a query's
+     * larger max_expand is lowered to it), or the query's own */
+    assert_non_null(strstr(e.msg, "(raise the finder's limit, tn_path_create's max_expand)"));
+    tn_path_query big = q;
+    big.max_expand = INT_MAX;
+    assert_int_equal(tn_path_find(cut, m, &big, NULL, 0, NULL, NULL, &e), s);
+    assert_non_null(strstr(e.msg, "(raise the finder's limit, tn_path_create's max_expand)"));
+    big.max_expand = 500;
+    assert_int_equal(tn_path_find(cut, m, &big, NULL, 0, NULL, NULL, &e), s);
+    assert_non_null(strstr(e.msg, "limit of 500 states"));
+    assert_non_null(strstr(e.msg, "(raise the query's max_expand)"));
     assert_int_equal(tn_path_find(whole, m, &q, NULL, 0, NULL, &b, &e), TN_OK);
     assert_string_equal(e.msg, "");
     /* a missing argument is named (it said "path: missing argument") */

@@ -793,10 +793,13 @@ tn_status tn_path_find(tn_path *pf, const tn_map *m, const tn_path_query *q, tn_
     if (q->goal_x < 0) { /* exploration: no path; cut short by the limit, it says so */
         if (!r.detail) return TN_OK;
         const tn_status s = TN_SUCCESS | TN_PARTIAL_RESULT | TN_LIMIT_REACHED;
+        const int lim = query_limit(pf, q);
         return tn_error_set(err, s, 0, 0,
                             "path: the exploration stopped at its limit of %d states: the "
-                            "explored set is incomplete (raise max_expand)",
-                            query_limit(pf, q));
+                            "explored set is incomplete (raise %s)",
+                            lim,
+                            lim == pf->limit ? "the finder's limit, tn_path_create's max_expand"
+                                             : "the query's max_expand");
     }
 
     const int n = reconstruct(pf, r.end);
