@@ -187,22 +187,24 @@ static int check_out(const char *out, int force)
     struct stat st, to_st;
     /* what --force could not replace either (tn_write_file_atomic refuses
      * it): said as it is, without advice to add --force */
-    if (lstat(out, &st) == 0 &&
-        (S_ISDIR(st.st_mode) || stat(out, &to_st) != 0 || !S_ISREG(to_st.st_mode))) {
-        char to[1024] = "";
-        ssize_t n = S_ISLNK(st.st_mode) ? readlink(out, to, sizeof to - 1) : -1;
-        if (n >= 0) to[n] = '\0';
-        if (S_ISLNK(st.st_mode) && stat(out, &to_st) != 0)
+    if (lstat(out, &st) == 0) {
+        const bool there = stat(out, &to_st) == 0; /* (through a link) */
+        const bool dir = S_ISDIR(st.st_mode) || (there && S_ISDIR(to_st.st_mode));
+        if (!there) {
+            char to[1024] = "";
+            ssize_t n = S_ISLNK(st.st_mode) ? readlink(out, to, sizeof to - 1) : -1;
+            if (n >= 0) to[n] = '\0';
             tn_print_shown(stderr,
                            "genmap: %s: is a symbolic link to a missing file (%s): not written "
                            "(remove the link, or name another file)\n",
                            out, n >= 0 ? to : "?");
-        else
+            return 2;
+        }
+        if (dir || !S_ISREG(to_st.st_mode)) {
             tn_print_shown(stderr, "genmap: %s: is %s: not written (name a file)\n", out,
-                           S_ISDIR(to_st.st_mode) || S_ISDIR(st.st_mode)
-                               ? "a directory"
-                               : "not a regular file (a pipe, a device)");
-        return 2;
+                           dir ? "a directory" : "not a regular file (a pipe, a device)");
+            return 2;
+        }
     }
     if (!force && lstat(out, &st) == 0) {
         char to[1024] = "";
