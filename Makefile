@@ -280,8 +280,9 @@ lib: $(LIB) $(SHLIB)
 # include/tilenav/ (tilenav.h includes them all), tilenav.pc, LICENSE,
 # CHANGELOG.md and docs/*.md, which the headers cite (in share/doc/tilenav).
 install-lib: $(LIB) $(SHLIB)
-	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tilenav $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/tilenav $(DESTDIR)$(DOCDIR)/examples
 	install -m 644 LICENSE CHANGELOG.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	install -m 644 examples/*.c $(DESTDIR)$(DOCDIR)/examples/
 	install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libtilenav.so.$(TN_VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)

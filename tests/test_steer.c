@@ -412,6 +412,11 @@ static void test_null_arguments(void **state)
     float sx = 7, sy = 7;
     assert_int_equal(tn_grid_separation(NULL, 50, 50, 10, -1, &sx, &sy), 0);
     assert_true(sx == 0.0f && sy == 0.0f);
+    /* sx or sy NULL: the count alone (it wrote through them) */
+    const int ns = tn_grid_separation(g, 50, 50, 10, -1, &sx, &sy);
+    assert_true(ns > 0);
+    assert_int_equal(tn_grid_separation(g, 50, 50, 10, -1, NULL, NULL), ns);
+    assert_int_equal(tn_grid_separation(g, 50, 50, 10, -1, &sx, NULL), ns);
     tn_grid_destroy(g);
 
     float x = 24, y = 24;

@@ -189,6 +189,9 @@ int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int
 int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip, float *sx,
                        float *sy)
 {
+    float nsx, nsy; /* sx or sy NULL: the count alone */
+    if (!sx) sx = &nsx;
+    if (!sy) sy = &nsy;
     *sx = *sy = 0.0f;
     if (!g || !(r > 0.0f) || !isfinite(r) || !isfinite(x) || !isfinite(y)) return 0;
     int c0 = grid_col(g, x - r), c1 = grid_col(g, x + r);

@@ -129,7 +129,7 @@ int tn_grid_query(const tn_grid *g, float x, float y, float r, int32_t *out, int
  * `skip`; -1 = none) of (p - q)/|p - q| * (1 - |p - q|/r), written to
  * (*sx, *sy); returns how many points contributed.  A point exactly on p
  * pushes along +x.  r not positive and finite, (x, y) not finite, or g
- * NULL: 0, (0, 0). */
+ * NULL: 0, (0, 0).  sx or sy NULL: not written (the count alone). */
 int tn_grid_separation(const tn_grid *g, float x, float y, float r, int32_t skip, float *sx,
                        float *sy);
 

@@ -55,8 +55,8 @@ $MAKE --no-print-directory -s -C "$D" install-lib PREFIX="$T/inst" >"$T/inst.log
 # 2. examples and the C++ consumer against the installed library
 PKG_CONFIG_PATH="$T/inst/lib/pkgconfig"; export PKG_CONFIG_PATH
 [ "$(pkg-config --modversion tilenav)" = "$V" ] || fail "pkg-config --modversion is not $V"
-for d in surf.md perf.md bench.md; do # the headers cite them
-    [ -f "$T/inst/share/doc/tilenav/$d" ] || fail "make install-lib did not install docs/$d"
+for d in surf.md perf.md bench.md examples/graph_sliced_bots.c; do # the headers cite them
+    [ -f "$T/inst/share/doc/tilenav/$d" ] || fail "make install-lib did not install $d"
 done
 CFL=$(pkg-config --cflags tilenav); LIBS=$(pkg-config --libs tilenav)
 so=$(readelf -d "$T/inst/lib/libtilenav.so" | sed -n 's/.*Library soname: \[\(.*\)\]/\1/p')
