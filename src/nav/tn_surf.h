@@ -422,7 +422,9 @@ tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *pr
 void tn_surf_destroy(tn_surf *g);
 /* SAVE AND LOAD: bake a big level's graph once and load it in a fraction of
  * its build.  tn_surf_save writes g (as of its last build or repair; a
- * repaired graph saves the bytes a fresh build of its map saves) into
+ * repaired graph saves the edges, runs and footprints a fresh build of its
+ * map saves, in the same bytes, and the landmark tables of the landmarks
+ * it kept: a fresh build may choose others, see docs/surf.md) into
  * buf: with buf NULL only *size (the bytes needed) is set; BUFFER_TOO_SMALL
  * when cap < *size.  The bytes (a versioned little-endian format with a
  * checksum, see tn_surf_io.c) hold what the searches made: edges, input
