@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1271,6 +1272,69 @@ static void test_map_from_pipe(void **state)
     close(fds[0]);
 }
 
+/* The data-folder autosave of map `text` read from a pipe at /dev/fd/40,
+ * as a new session (a child process) names it. */
+static void piped_autosave(const char *text, char *out, size_t cap)
+{
+    int res[2];
+    assert_int_equal(pipe(res), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fds[2];
+        char path[64], got[1024] = "", err[512];
+        tn_map *m = NULL;
+        if (pipe(fds) == 0 && dup2(fds[0], 40) == 40 &&
+            write(fds[1], text, strlen(text)) == (ssize_t)strlen(text)) {
+            close(fds[1]);
+            snprintf(path, sizeof path, "/dev/fd/%d", 40);
+            if (tn_load_map(path, &m, err, sizeof err) != 0 ||
+                tn_autosave_path_for(path, false, got, sizeof got, err, sizeof err) != 0)
+                snprintf(got, sizeof got, "error: %s", err);
+        }
+        if (write(res[1], got, strlen(got) + 1) < 0) _exit(1);
+        _exit(0);
+    }
+    close(res[1]);
+    size_t n = 0;
+    ssize_t r;
+    while (n + 1 < cap && (r = read(res[0], out + n, cap - 1 - n)) > 0) n += (size_t)r;
+    out[n] = '\0';
+    close(res[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Maps read from pipes all come through one path (/dev/fd/63 for
+ * `--map <(genmap ...)`): their autosaves were one file, so a session
+ * with another map was offered the last one's edits.  The bytes read name
+ * the autosave now: the same map piped again finds it, another does not. */
+static void test_piped_maps_autosave_apart(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tn_test_pipeauto_XXXXXX", a1[1024], a2[1024], b[1024], want[1100];
+    assert_non_null(mkdtemp(dir));
+    char *sx = getenv("XDG_DATA_HOME") ? strdup(getenv("XDG_DATA_HOME")) : NULL;
+    setenv("XDG_DATA_HOME", dir, 1);
+    const char *ma = "tilenav-map 1\nsize 3 3\ntiles\n...\n.P.\n###\n";
+    const char *mb = "tilenav-map 1\nsize 3 3\ntiles\n...\nP..\n###\n";
+    piped_autosave(ma, a1, sizeof a1);
+    piped_autosave(mb, b, sizeof b);
+    piped_autosave(ma, a2, sizeof a2);
+    snprintf(want, sizeof want, "%s/tilenav/autosave/40~", dir);
+    if (strncmp(a1, want, strlen(want)) != 0) fail_msg("%s", a1);
+    if (strncmp(b, want, strlen(want)) != 0) fail_msg("%s", b);
+    assert_string_equal(a1, a2);
+    if (strcmp(a1, b) == 0) fail_msg("two piped maps share the autosave %s", a1);
+    if (sx)
+        setenv("XDG_DATA_HOME", sx, 1);
+    else
+        unsetenv("XDG_DATA_HOME");
+    free(sx);
+    rmdir(dir);
+}
+
 /* A save to a path ending in '/' names no file: said so, nothing made. */
 static void test_save_trailing_slash(void **state)
 {
@@ -1456,6 +1520,7 @@ int main(void)
         cmocka_unit_test(test_save_locked_folder),
         cmocka_unit_test(test_screenshot_target),
         cmocka_unit_test(test_map_from_pipe),
+        cmocka_unit_test(test_piped_maps_autosave_apart),
         cmocka_unit_test(test_save_trailing_slash),
         cmocka_unit_test(test_load_hints),
         cmocka_unit_test(test_load_long_path),

@@ -1400,7 +1400,11 @@ int tn_autosave_data_path(const char *map_path, bool make_dirs, char *out, size_
     }
     char *real = realpath(map_path, NULL);
     const char *full = real ? real : map_path;
-    const uint64_t hash = fnv1a(full, strlen(full));
+    /* a map read from a pipe or a device (/dev/fd/63, /dev/stdin): what was
+     * read names it, not the path every such map shares, so the same map
+     * piped again finds its autosave and another map is not offered it */
+    const pipe_copy *pc = is_special(map_path) ? find_pipe_copy(map_path) : NULL;
+    const uint64_t hash = pc ? fnv1a(pc->buf, pc->len) : fnv1a(full, strlen(full));
     free(real);
     const char *base = slash ? slash + 1 : map_path;
     size_t keep = strlen(base);

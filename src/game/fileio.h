@@ -180,7 +180,10 @@ int tn_autosave_path_for(const char *map_path, bool make_dirs, char *out, size_t
  * DATA/tilenav/autosave/NAME~HHHHHHHHHHHHHHHH.autosave, DATA being
  * $XDG_DATA_HOME or ~/.local/share, NAME the map's file name (its first
  * 100 bytes, cut at a UTF-8 boundary) and H the FNV-1a hash of its
- * absolute path, so two maps of one name in two directories get two.
+ * absolute path, so two maps of one name in two directories get two; for
+ * a map read from a pipe or a device (tn_map_read_once), the hash of the
+ * bytes read, so maps piped through one path (/dev/fd/63) get one each,
+ * and the same map piped again finds its own.
  * The directories are made (0755) when `make_dirs`.  0, or -1 with the
  * reason in err (no DATA: neither variable is set). */
 int tn_autosave_data_path(const char *map_path, bool make_dirs, char *out, size_t cap, char *err,
