@@ -1757,6 +1757,103 @@ static void test_classic_without_finder(void **state)
  * jump model is not asked for it.  A walk of 30 px/s (falls 30x faster,
  * which the jump model refuses) was planned by tn_surf_find but refused by
  * tn_bot_goto with the classic model's message (a library review). */
+/* A graph bot placed on tile (x, y) (it falls to the ground first) and sent
+ * to tile (gx, gy), pushed `push` px sideways on the ground once (at its
+ * first standing step from step `at`, where the push fits): its state when
+ * it stops (3000 steps). */
+static tn_bot_state pushed_trip(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
+                                int gx, int gy, float push, int at)
+{
+    tn_body b;
+    tn_body_place(&b, p, 1, 2, x, y);
+    tn_body_settle(&b, m, p);
+    for (int f = 0; f < 300 && !b.on_ground; f++)
+        tn_body_step(&b, m, p, (tn_input){false, false, false, false});
+    tn_bot *bot = NULL;
+    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+    tn_bot_set_graph(bot, g);
+    tn_bot_goto(bot, NULL, m, &b, p, gx, gy, NULL);
+    bool pushed = false;
+    for (int f = 0; f < 3000 && tn_bot_get_info(bot).state == TN_BOT_MOVING; f++) {
+        tn_input in = tn_bot_step(bot, NULL, m, &b, p);
+        if (!pushed && f >= at && b.on_ground &&
+            !tn_body_box_blocked(m, p, b.x + push, b.y, b.w, b.h))
+            b.x += push, pushed = true;
+        tn_body_step(&b, m, p, in);
+    }
+    tn_bot_state st = tn_bot_get_info(bot).state;
+    tn_bot_destroy(bot);
+    return st;
+}
+
+/* A body pushed off the walk's lattice (x not a multiple of the walk step:
+ * knock-back in a game) keeps the offset while it walks, so the edges'
+ * inputs replay shifted.  The bot replayed them anyway, landed off the
+ * path, planned the same edge again and ended STUCK (found by an audit:
+ * 1.3 px on the demo map, 3 of 5 goals).  It now takes off from the side of
+ * the take-off, or by another edge onto the same surface, that lands, or
+ * walks into a wall to get back on the lattice: every trip of a sweep of
+ * pushes arrives. */
+static void test_graph_bot_pushed_off_lattice(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    tn_surf *g = NULL;
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    /* the audit's trips: from (3,39), pushed 1.3 px right at step 40 */
+    const int goals[][2] = {{47, 20}, {60, 8}, {30, 12}};
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pushed_trip(g, m, &p, 3, 39, goals[k][0], goals[k][1], 1.3f, 40),
+                         TN_BOT_ARRIVED);
+    /* a sweep: 40 random pairs of nodes a plan joins, each pushed by four
+     * offsets of either sign (2.0 px is 0.67 px short of a step) */
+    const float push[] = {0.4f, 1.3f, -0.9f, 2.0f};
+    uint32_t seed = 12345;
+    int trips = 0;
+    for (int k = 0; k < 40; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        const int a = (int)((seed >> 8) % (uint32_t)tn_surf_node_count(g));
+        seed = seed * 1664525u + 1013904223u;
+        const int b = (int)((seed >> 8) % (uint32_t)tn_surf_node_count(g));
+        int ra, ja, rb, jb;
+        tn_surf_node_pos(g, a, &ra, &ja);
+        tn_surf_node_pos(g, b, &rb, &jb);
+        const int x = (int)(tn_surf_lattice_x(g, ja) / 16.0f), y = ra - 1;
+        const int gx = (int)(tn_surf_lattice_x(g, jb) / 16.0f), gy = rb - 1;
+        if (pushed_trip(g, m, &p, x, y, gx, gy, 0.0f, 1 << 30) != TN_BOT_ARRIVED)
+            continue; /* (no whole plan between them) */
+        for (int o = 0; o < 4; o++) {
+            tn_bot_state st = pushed_trip(g, m, &p, x, y, gx, gy, push[o], 10 + 3 * o);
+            if (st != TN_BOT_ARRIVED)
+                fail_msg("(%d,%d) -> (%d,%d) pushed %.1f px: %s", x, y, gx, gy, (double)push[o],
+                         tn_bot_state_name(st));
+            trips++;
+        }
+    }
+    assert_true(trips >= 100);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    /* the one way down is a drop through a one-tile one-way platform in a
+     * floor of blocks, which a body off the lattice stands on a sliver of
+     * a block beside: no take-off lands, so it walks into a wall first */
+    const char *text = "tilenav-map 1\nsize 10 7\ntiles\n"
+                       "#........#\n"
+                       "#........#\n"
+                       "#.P......#\n"
+                       "####=#####\n"
+                       "#........#\n"
+                       "#........#\n"
+                       "##########\n";
+    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    for (int o = 0; o < 4; o++)
+        assert_int_equal(pushed_trip(g, m, &p, 2, 2, 7, 5, push[o], 2), TN_BOT_ARRIVED);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 static void test_graph_bot_slow_walker(void **state)
 {
     (void)state;
@@ -1933,6 +2030,7 @@ int main(void)
         cmocka_unit_test(test_classic_fuzzed_landings),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
+        cmocka_unit_test(test_graph_bot_pushed_off_lattice),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),
         cmocka_unit_test(test_memory_counted),

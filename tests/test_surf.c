@@ -462,6 +462,25 @@ static void test_edges_replay(void **state)
     }
     assert_false(tn_surf_edge_box(g, m, tn_surf_edge_count(g), NULL, NULL, NULL, NULL));
     assert_false(tn_surf_edge_box(g, m, -1, NULL, NULL, NULL, NULL));
+    /* tn_surf_edge_replay_body from the take-off is the edge: its frames,
+     * its landing, in the air from its first frame (an edge leaves the
+     * ground at once: a walk-off's take-off is its surface's end); off
+     * range: -1 */
+    for (int e = 0; e < tn_surf_edge_count(g); e++) {
+        if (e > 0) assert_true(E[e - 1].from <= E[e].from); /* (tn_surf_edges' order) */
+        tn_body b = standing_at(g, m, &p, E[e].from);
+        int off = 0;
+        assert_int_equal(tn_surf_edge_replay_body(g, m, e, &b, &off), E[e].frames);
+        assert_int_equal(tn_surf_node_of_body(g, &b), E[e].to);
+        assert_int_equal(off, 1);
+    }
+    tn_body b = standing_at(g, m, &p, E[0].from);
+    int off = 7;
+    assert_int_equal(tn_surf_edge_replay_body(g, m, -1, &b, &off), -1);
+    assert_int_equal(off, -1);
+    assert_int_equal(tn_surf_edge_replay_body(g, m, tn_surf_edge_count(g), &b, NULL), -1);
+    assert_int_equal(tn_surf_edge_replay_body(NULL, m, 0, &b, NULL), -1);
+    assert_int_equal(tn_surf_edge_replay_body(g, m, 0, NULL, NULL), -1);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }

@@ -5,6 +5,7 @@
 #include "tn_bot.h"
 #include "internal/memcount.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -68,6 +69,8 @@ struct tn_bot {
     uint16_t runs[TN_BOT_RUNS_MAX];
     int nruns, run_i, run_left;
     int expect_row, expect_j;
+    int aligned_leg; /* the leg whose take-off off the lattice was checked */
+    int align_dir;   /* -1 / +1: walking into a wall to get back on the lattice */
     uint32_t graph_gen;
     tn_surf_profile gprof; /* the profile of the graph the last graph plan used */
     tn_surf_stats gstats;
@@ -547,6 +550,8 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->plan_rev = m->revision;
     b->plan_w = body->w;
     b->plan_h = body->h;
+    b->aligned_leg = -1;
+    b->align_dir = 0;
     b->graph_gen = tn_surf_generation(g);
     b->plans++;
     b->last_why = b->why ? b->why : "re-plan";
@@ -720,6 +725,121 @@ static bool replay_next(tn_bot *b, tn_input *in)
     return true;
 }
 
+/* Left for dir < 0, right for dir > 0. */
+static tn_input walk_toward(int dir)
+{
+    tn_input in = {false, false, false, false};
+    in.left = dir < 0;
+    in.right = dir > 0;
+    return in;
+}
+
+/* The surface of graph g under a body on row `row` at lattice j, or -1. */
+static int surface_at(const tn_surf *g, int row, int j)
+{
+    return tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
+}
+
+/* Edge e replayed from the body at x + dx: true when it leaves the ground
+ * when the edge does (give or take a frame: not standing on a sliver of the
+ * ledge meanwhile) and ends on the edge's landing surface. */
+static bool lands_from(const tn_bot *b, const tn_map *m, const tn_body *body, float dx, int e)
+{
+    const tn_surf *g = b->graph;
+    const tn_surf_edge *E = &tn_surf_edges(g)[e];
+    int row, j, off0, off1;
+    tn_surf_node_pos(g, E->from, &row, &j);
+    tn_body c = *body; /* the edge as made: from its take-off */
+    c.x = tn_surf_lattice_x(g, j);
+    if (tn_surf_edge_replay_body(g, m, e, &c, &off0) < 0) return false;
+    c = *body;
+    c.x += dx;
+    if (tn_surf_edge_replay_body(g, m, e, &c, &off1) < 0 || off1 < 0 || abs(off1 - off0) > 1)
+        return false;
+    const float T = b->phys.tile_px;
+    const int at =
+        surface_at(g, (int)lroundf((c.y + (float)c.h * T) / T), tn_surf_lattice_j(g, c.x));
+    return at >= 0 && at == tn_surf_node_surface(g, E->to);
+}
+
+/* The first of graph g's edges whose take-off node is n or after (the
+ * edges are in take-off node order, tn_surf.h). */
+static int first_edge_from(const tn_surf *g, int n)
+{
+    const tn_surf_edge *E = tn_surf_edges(g);
+    int lo = 0, hi = tn_surf_edge_count(g);
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (E[mid].from < n)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* A body on the take-off's node j of row `row`, but off the lattice (moved
+ * by something other than its inputs: a push) keeps the offset while it
+ * walks, so an edge's inputs replay shifted, and may land elsewhere.  Once
+ * a leg, the leg's edge is replayed (tn_surf_edge_replay_body) from where
+ * the body stands; if it does not end on the landing's surface, from the
+ * nearest place on the other side of the take-off; then every edge from the
+ * same surface onto the landing's surface, from both places by its
+ * take-off, the nearest walk first.  The first that ends there becomes the
+ * leg's edge and take-off (true: the leg changed).  None: the walls stop
+ * a body on a tile edge, on the lattice, so it walks into the nearer wall
+ * its surface ends at (align_dir) and plans again there; with no wall the
+ * leg is replayed as it is, and its landing re-plans as before. */
+static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j)
+{
+    const tn_surf *g = b->graph;
+    tn_surf_leg *L = &b->legs[b->leg];
+    const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
+    const float d = body->x - tn_surf_lattice_x(g, j);
+    if (fabsf(d) < s * 1e-3f || b->aligned_leg == b->leg) return false;
+    b->aligned_leg = b->leg;
+    if (lands_from(b, m, body, 0.0f, L->edge)) return false;
+    const int side = d > 0 ? -1 : 1; /* the other side of a take-off */
+    if (tn_surf_node_at(g, row, j + side) >= 0 &&
+        lands_from(b, m, body, (float)side * s, L->edge)) {
+        L->walk_to_j = j + side;
+        return true;
+    }
+    const tn_surf_edge *E = tn_surf_edges(g);
+    const int here = tn_surf_node_at(g, row, j), ne = tn_surf_edge_count(g);
+    const int to_surf = tn_surf_node_surface(g, E[L->edge].to);
+    if (here < 0 || to_surf < 0) return false;
+    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_node_surface(g, here)];
+    const int last = S->node0 + (S->j1 - S->j0);
+    int best = -1, best_j = 0, best_walk = INT_MAX;
+    for (int e = first_edge_from(g, S->node0); e < ne && E[e].from <= last; e++) {
+        const int jf = S->j0 + (E[e].from - S->node0);
+        if (e == L->edge || tn_surf_node_surface(g, E[e].to) != to_surf || abs(jf - j) >= best_walk)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            const int at = jf + (k ? side : 0);
+            if (abs(at - j) >= best_walk || tn_surf_node_at(g, row, at) < 0 ||
+                !lands_from(b, m, body, (float)(at - j) * s, e))
+                continue;
+            best = e, best_j = at, best_walk = abs(at - j);
+        }
+    }
+    if (best < 0) {
+        int best_end = INT_MAX;
+        for (int dir = -1; dir <= 1; dir += 2) {
+            const int end = dir < 0 ? S->j0 : S->j1;
+            const float wx = tn_surf_lattice_x(g, end) + (float)dir * s; /* a step past it */
+            if (abs(end - j) < best_end &&
+                tn_body_box_blocked(m, &b->phys, wx, body->y, body->w, body->h))
+                b->align_dir = dir, best_end = abs(end - j);
+        }
+        return false;
+    }
+    L->edge = best;
+    L->walk_to_j = best_j;
+    return true;
+}
+
 tn_input tn_bot_coast(tn_bot *b)
 {
     tn_input in = {false, false, false, false};
@@ -789,7 +909,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         tn_surf_generation(g) != b->graph_gen || m != b->plan_map || m->revision != b->plan_rev;
     if (b->gphase == GP_LANDING) {
         b->gphase = GP_WALK;
-        if (row == b->expect_row && j == b->expect_j && !stale) {
+        /* (on its surface: a body off the lattice lands a step off, or
+         * early or late; the next leg walks from there) */
+        const int at = surface_at(g, row, j);
+        if (at >= 0 && at == surface_at(g, b->expect_row, b->expect_j) && !stale) {
             b->leg++;
             b->cur = b->leg;
             b->stuck_replans = 0;
@@ -797,6 +920,14 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
             b->want_plan = true;
             b->why = "landed off the path";
         }
+    }
+    if (b->align_dir != 0 && !b->want_plan && !stale) { /* walking into a wall (realign) */
+        const float d = body->x - tn_surf_lattice_x(g, j);
+        const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
+        if (fabsf(d) >= s * 1e-3f && !body->hit_wall) return walk_toward(b->align_dir);
+        b->align_dir = 0;
+        b->want_plan = true;
+        b->why = "back on the lattice";
     }
     if (stale && !b->want_plan) { /* the plan's graph or map changed under it */
         const char *r = profile_reason(b, tn_surf_get_profile(g));
@@ -830,6 +961,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         gfinish(b);
         return none;
     }
+    /* a body off the lattice (pushed): the take-off its edge, or another
+     * onto the same surface, lands from (realign) */
+    if (realign(b, m, body, row, j) && L->walk_to_j != j) return walk_toward(L->walk_to_j - j);
+    if (b->align_dir != 0) return walk_toward(b->align_dir);
     /* at the take-off: copy the edge and replay it */
     const tn_surf_edge *E = &tn_surf_edges(g)[L->edge];
     if (E->nruns > TN_BOT_RUNS_MAX) {

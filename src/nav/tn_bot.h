@@ -276,9 +276,20 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * tile's (as the classic bot stops; tn_surf_find ends at the first node of
  * the tile it reaches, up to 5/6 of a tile further right), its frames in
  * plan_frames and tn_bot_legs.  It re-plans (on the ground) when
- * it lands elsewhere, leaves the leg's surface, the map was edited or the
- * graph rebuilt (tn_surf_generation); stuck detection is the same as the
- * classic follower's.  Setting another graph (or NULL) while the bot has a
+ * it lands on another surface, leaves the leg's surface, the map was
+ * edited or the graph rebuilt (tn_surf_generation); stuck detection is the
+ * same as the classic follower's.  A body moved off the lattice by
+ * something other than its inputs (knock-back: walks keep the offset, so
+ * an edge replays shifted) is checked once a leg at the take-off with
+ * tn_surf_edge_replay_body: it takes off where it stands, or one step on
+ * the other side of the take-off, or by another edge of its surface onto
+ * the same landing surface, whichever leaves the ground when the edge does
+ * and ends on that surface, the nearest first; when none does, it walks
+ * into the nearer wall its surface ends at (a wall stops a body on the
+ * lattice) and plans again there; with no such wall it replays the leg as
+ * it is (then, as before, it may re-plan until STUCK).  Measured in
+ * docs/surf.md ("A bot pushed off the lattice"); the check costs two
+ * replays per edge tried, only for a body off the lattice.  Setting another graph (or NULL) while the bot has a
  * goal re-plans it too.  Every plan after a goal's first counts as a
  * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
  * keeps the graph in sync with the map and the body's profile

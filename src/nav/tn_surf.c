@@ -4793,6 +4793,31 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e)
     return replay(g, m, E->from, g->runs + E->run0, E->nruns, E->frames, NULL) == E->to;
 }
 
+int tn_surf_edge_replay_body(const tn_surf *g, const tn_map *m, int e, tn_body *b, int *left_ground)
+{
+    if (left_ground) *left_ground = -1;
+    if (!g || !m || !b || e < 0 || e >= g->nedges) return -1;
+    const tn_surf_edge *E = &g->edge[e];
+    const float k = g->pxk; /* the body in graph px (exact: k is a power of two) */
+    b->x /= k, b->y /= k, b->vx /= k, b->vy /= k;
+    int f = 0;
+    for (int r = 0; r < E->nruns; r++) {
+        const uint16_t run = g->runs[E->run0 + (uint32_t)r];
+        const tn_input in = input_of(run & 15);
+        for (int c = (run >> 4) + 1; c > 0; c--) {
+            run_step(&g->prof, b, m, in);
+            if (++f && left_ground && *left_ground < 0 && !b->on_ground) *left_ground = f;
+        }
+    }
+    const tn_input none = {false, false, false, false};
+    for (int c = 0; c < TN_SURF_MAX_AIR && !b->on_ground; c++) {
+        run_step(&g->prof, b, m, none);
+        if (++f && left_ground && *left_ground < 0 && !b->on_ground) *left_ground = f;
+    }
+    b->x *= k, b->y *= k, b->vx *= k, b->vy *= k;
+    return b->on_ground ? f : -1;
+}
+
 bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0, int *x1, int *y1)
 {
     if (!g || !m || e < 0 || e >= g->nedges) return false;

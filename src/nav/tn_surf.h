@@ -532,6 +532,8 @@ int tn_surf_node_count(const tn_surf *g);
 int tn_surf_surface_count(const tn_surf *g);
 int tn_surf_edge_count(const tn_surf *g);
 const tn_surf_surface *tn_surf_surfaces(const tn_surf *g);
+/* The edges, in take-off node order (a node's edges are consecutive, the
+ * nodes in id order), as every build, repair and load leaves them. */
 const tn_surf_edge *tn_surf_edges(const tn_surf *g);
 size_t tn_surf_memory(const tn_surf *g);
 /* Node -> surface, row, lattice j, x in px.  A node id out of range (for
@@ -558,6 +560,18 @@ void tn_surf_run(const tn_surf *g, uint32_t r, tn_input *in, int *count);
 /* Replay edge e from its take-off with the graph's step function on map m:
  * true when it lands on its landing node after exactly its frames. */
 bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
+/* Edge e's inputs replayed from body *b as it is (px; any x, not only its
+ * take-off's lattice x: a body pushed off the lattice, see tn_bot) with the
+ * graph's step function on map m, as a bot replays them: every input, then
+ * none until it stands (at most TN_SURF_MAX_AIR frames more); *b is left
+ * there.  The frames until then, or -1 when it does not stand (or e is out
+ * of range); *left_ground (may be NULL) the frame after which it was first
+ * in the air (1 for a jump), -1 never.  The caller compares where (tn_bot
+ * takes off when it leaves the ground as the edge does, give or take a
+ * frame, and ends on the edge's landing surface).  O(the frames), no
+ * allocation. */
+int tn_surf_edge_replay_body(const tn_surf *g, const tn_map *m, int e, tn_body *b,
+                             int *left_ground);
 /* The tiles edge e's trajectory touches (the box's tiles over every frame,
  * take-off and landing included: columns x0..x1, rows y0..y1), by replaying
  * it on map m, O(its frames); false when e is out of range or no longer
