@@ -17,8 +17,13 @@
  *   build/tilenav --headless --map DIR/fail_L_K.map --frames N --script DIR/fail_L_K.script
  * --planner graph: the pairs are those the graph planner (tn_surf) connects,
  * the bot follows graph plans (tn_bot_set_graph), one graph per level.
+ * --push PX: each body is pushed PX px sideways once, on the ground, at its
+ * first standing frame from frame 10 where the pushed box fits (knock-back
+ * in a game: off the walk's lattice for a PX that is no multiple of a walk
+ * step); the failure scripts do not replay the push.
  * Usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] [--out DIR]
  *                              [--size WxH] [--quiet] [--planner classic|graph]
+ *                              [--push PX]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bench.h"
@@ -62,7 +67,7 @@ static bool random_standing(const tn_map *m, tn_rng *r, int w, int h, int *x, in
 }
 
 static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_params *p, int w,
-                       int h, int sx, int sy, int gx, int gy, int budget)
+                       int h, int sx, int sy, int gx, int gy, int budget, float push)
 {
     outcome o;
     memset(&o, 0, sizeof o);
@@ -72,9 +77,13 @@ static outcome run_bot(tn_bot *bot, tn_path *pf, const tn_map *m, const tn_phys_
     tn_body_step(&body, m, p, none); /* settle, as the world's first step does */
     tn_bot_goto(bot, pf, m, &body, p, gx, gy, NULL);
     int f;
+    bool pushed = push == 0.0f;
     for (f = 0; f < budget; f++) {
         tn_input in = tn_bot_step(bot, pf, m, &body, p);
         if (!tn_bot_active(bot)) break;
+        if (!pushed && f >= 10 && body.on_ground &&
+            !tn_body_box_blocked(m, p, body.x + push, body.y, body.w, body.h))
+            body.x += push, pushed = true;
         tn_body_step(&body, m, p, in);
     }
     o.frames = f;
@@ -137,6 +146,7 @@ int bench_arrival(int argc, char **argv)
     unsigned long long seed = 1;
     const char *out = "/tmp/tilenav-arrival";
     bool quiet = false, graph = false;
+    double push = 0.0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
@@ -150,6 +160,8 @@ int bench_arrival(int argc, char **argv)
             bad = bench_arg_int("arrival", a, v, 1, 100000, &goals);
         else if (strcmp(a, "--seed") == 0)
             bad = bench_arg_seed("arrival", a, v, &seed);
+        else if (strcmp(a, "--push") == 0)
+            bad = bench_arg_double("arrival", a, v, -64.0, 64.0, &push);
         else if (strcmp(a, "--out") == 0 && v && *v)
             out = v;
         else if (strcmp(a, "--size") == 0 && v) {
@@ -179,7 +191,8 @@ int bench_arrival(int argc, char **argv)
             else
                 bench_arg_unknown("arrival", a);
             fprintf(stderr, "usage: tilenav-bench arrival [--levels N] [--goals K] [--seed S] "
-                            "[--out DIR] [--size WxH] [--quiet] [--planner classic|graph]\n");
+                            "[--out DIR] [--size WxH] [--quiet] [--planner classic|graph] "
+                            "[--push PX]\n");
             return 2;
         }
         if (bad) return 2;
@@ -211,6 +224,7 @@ int bench_arrival(int argc, char **argv)
     double t0 = bench_now();
     printf("arrival: %d levels x %d goals, %dx%d tiles, seed %llu, %s planner, failures in %s\n",
            levels, goals, W, H, seed, graph ? "graph" : "classic", out);
+    if (push != 0.0) printf("each body pushed %g px once, on the ground, from frame 10\n", push);
     tn_surf *g = NULL;
     double build_s = 0.0;
     for (int L = 0; L < levels; L++) {
@@ -262,7 +276,7 @@ int bench_arrival(int argc, char **argv)
                 continue;
             }
             int budget = 600 + 20 * raw;
-            outcome o = run_bot(bot, pf, m, &p, w, h, sx, sy, gx, gy, budget);
+            outcome o = run_bot(bot, pf, m, &p, w, h, sx, sy, gx, gy, budget, (float)push);
             runs++;
             run_tab[jump][(h - 1) * 3 + w - 1]++;
             replans += o.info.replans;
@@ -294,8 +308,8 @@ int bench_arrival(int argc, char **argv)
     double med = bench_median(fr, arrived);
     printf("\npaths run     %d (%d pairs skipped: no full path found in %d tries)\n", runs, skipped,
            PAIR_TRIES);
-    printf("arrived       %d = %.2f%% (target >= 99%%)\n", arrived,
-           runs ? 100.0 * arrived / runs : 0.0);
+    printf("arrived       %d = %.2f%% (target >= %s%%)\n", arrived,
+           runs ? 100.0 * arrived / runs : 0.0, graph ? "99.9" : "99");
     printf("median frames %.0f per arrival (%.2f s of game time)\n", med, med / 60.0);
     printf("re-plans      %d (%.3f per run)\n", replans, runs ? (double)replans / runs : 0.0);
     printf("wall time     %.1f s", secs);
