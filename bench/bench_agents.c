@@ -334,7 +334,7 @@ int bench_agents(int argc, char **argv)
     if (!m || tn_failed(tn_navmesh_create(size, size, &cfg, NULL, &nav.mesh, &err)) ||
         tn_failed(tn_navmesh_build(nav.mesh, m, &err)) ||
         tn_failed(tn_navquery_create(nav.mesh, NULL, &nav.q, &err))) {
-        fprintf(stderr, "agents: navmesh: %s\n", err.msg);
+        fprintf(stderr, "agents: %s\n", err.msg);
         return 1;
     }
     tn_navmesh_view view;

@@ -216,7 +216,7 @@ static int time_navmesh(const char *path, int runs, double *wall, double *cpu)
     tn_navmesh *nm = NULL;
     tn_navmesh_create(m->w, m->h, NULL, NULL, &nm, &err);
     if (!nm || tn_failed(tn_navmesh_build(nm, m, &err))) {
-        fprintf(stderr, "cdt: navmesh: %s\n", err.msg);
+        fprintf(stderr, "cdt: %s\n", err.msg);
         tn_navmesh_destroy(nm);
         tn_map_destroy(m);
         return 1;

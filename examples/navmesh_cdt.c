@@ -43,7 +43,7 @@ int main(void)
     tn_cdt *cdt = NULL;
     if (tn_failed(tn_cdt_create(8, 8, NULL, &cdt, &err)) ||
         tn_failed(tn_cdt_build_i(cdt, xy, 8, segs, 8, TN_CDT_REMOVE_OUTSIDE, &err))) {
-        fprintf(stderr, "cdt: %s\n", err.msg);
+        fprintf(stderr, "%s\n", err.msg); /* "cdt: ...": messages name their module */
         return 1;
     }
     /* REMOVE_OUTSIDE dropped the triangles in the hole (even-odd rule), so
@@ -71,7 +71,7 @@ int main(void)
     tn_navmesh *nav = NULL;
     if (tn_failed(tn_navmesh_create(map->w, map->h, &cfg, NULL, &nav, &err)) ||
         tn_failed(tn_navmesh_build(nav, map, &err))) {
-        fprintf(stderr, "navmesh: %s\n", err.msg);
+        fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
     tn_navmesh_view view;
@@ -81,7 +81,7 @@ int main(void)
     /* A query object holds the search's memory: one per thread. */
     tn_navquery *query = NULL;
     if (tn_failed(tn_navquery_create(nav, NULL, &query, &err))) {
-        fprintf(stderr, "navquery: %s\n", err.msg);
+        fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
     /* From the left room's top-left corner to the right room's bottom-right,
@@ -91,7 +91,7 @@ int main(void)
     int n = 0;
     tn_status s = tn_navquery_find_path(query, 1.5f, 1.5f, 14.5f, 6.5f, 0.3f, path, 32, &n, &err);
     if (tn_failed(s)) {
-        fprintf(stderr, "path: %s\n", err.msg);
+        fprintf(stderr, "%s\n", err.msg);
         return 1;
     }
     double length = 0;

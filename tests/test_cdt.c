@@ -943,7 +943,7 @@ static void test_crossing_refused(void **state)
     tn_status st = run_i(&in, 0, LOCAL, NULL, &err);
     assert_true(tn_failed(st));
     assert_true(tn_status_detail(st, TN_INVALID_PARAM));
-    if (strcmp(err.msg, "tn_cdt: constraint segments 1 (points 0-1) and 2 (points 2-3) cross") != 0)
+    if (strcmp(err.msg, "cdt: constraint segments 1 (points 0-1) and 2 (points 2-3) cross") != 0)
         fail_msg("message: %s", err.msg);
     input_free(&in);
     /* crossing a constraint that was split at a point */
@@ -954,7 +954,7 @@ static void test_crossing_refused(void **state)
     memcpy(in.segs, S2, sizeof S2);
     st = run_i(&in, 0, LOCAL, NULL, &err);
     assert_true(tn_failed(st));
-    if (strcmp(err.msg, "tn_cdt: constraint segments 0 (points 0-2) and 1 (points 3-4) cross") != 0)
+    if (strcmp(err.msg, "cdt: constraint segments 0 (points 0-2) and 1 (points 3-4) cross") != 0)
         fail_msg("message: %s", err.msg);
     /* touching at a point is not a crossing */
     in.xy[6] = 4, in.xy[7] = 0; /* point 3 == point 1, on the first constraint */

@@ -50,8 +50,8 @@ static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, 
 {
     if (max_points < 0 || max_points > TN_CDT_MAX_POINTS || max_segments < 0) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "tn_cdt_create: max_points %d must be in 0..%d and max_segments %d >= 0",
-                     max_points, TN_CDT_MAX_POINTS, max_segments);
+                     "cdt: max_points %d must be in 0..%d and max_segments %d >= 0", max_points,
+                     TN_CDT_MAX_POINTS, max_segments);
         return NULL;
     }
     tn_memcount mc; /* (the object's memory: what its create allocated) */
@@ -120,8 +120,8 @@ static tn_cdt *cdt_new(int max_points, int max_segments, const tn_allocator *a, 
     return c;
 oom:
     tn_cdt_destroy(c);
-    tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                 "tn_cdt_create: out of memory for %d points", max_points);
+    tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "cdt: out of memory for %d points",
+                 max_points);
     return NULL;
 }
 
@@ -131,7 +131,8 @@ tn_status tn_cdt_create(int max_points, int max_segments, const tn_allocator *a,
                         tn_error *err)
 {
     if (!out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "tn_cdt_create: NULL out");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "cdt: no output pointer (out NULL)");
     tn_error local;
     tn_error *e = err ? err : &local;
     *out = cdt_new(max_points, max_segments, a, e);
@@ -807,10 +808,9 @@ static tn_status crossing_error(tn_cdt *c, int seg, int u, int w, tn_error *err)
     if (other < 0)
         return tn_error_set(
             err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-            "tn_cdt: constraint segment %d (points %d-%d) crosses an earlier constraint", seg, a,
-            b);
+            "cdt: constraint segment %d (points %d-%d) crosses an earlier constraint", seg, a, b);
     return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                        "tn_cdt: constraint segments %d (points %d-%d) and %d (points %d-%d) cross",
+                        "cdt: constraint segments %d (points %d-%d) and %d (points %d-%d) cross",
                         other, c->segs[2 * other], c->segs[2 * other + 1], seg, a, b);
 }
 
@@ -1115,7 +1115,7 @@ static tn_status force_by_flips(tn_cdt *c, int seg, int a, int b, int cross, int
         h = orient(c, a, b, o) > 0 ? next_he(g) : prev_he(g);
     }
     if (tn_failed(force_edge(c, a, end, nq)))
-        return tn_error_set(err, TN_FAILURE, 0, 0, "tn_cdt: internal error forcing constraint %d",
+        return tn_error_set(err, TN_FAILURE, 0, 0, "cdt: internal error forcing constraint %d",
                             seg);
     return TN_OK;
 }
@@ -1144,7 +1144,7 @@ static tn_status insert_segment(tn_cdt *c, int seg, int a, int b, tn_error *err)
         }
         if (how == SEG_NONE)
             return tn_error_set(err, TN_FAILURE, 0, 0,
-                                "tn_cdt: internal error: no way from point %d towards %d", a, b);
+                                "cdt: internal error: no way from point %d towards %d", a, b);
         seg_walk w;
         memset(&w, 0, sizeof w);
         tn_status st = walk_crossing(c, seg, a, b, out, &w, err);
@@ -1327,49 +1327,49 @@ static tn_status build(tn_cdt *c, const int32_t *segs, int nsegs, unsigned flags
 }
 
 static tn_status check_common(tn_cdt *c, int npoints, const void *xy, const int32_t *segs,
-                              int nsegs, unsigned flags, const char *fn, tn_error *err)
+                              int nsegs, unsigned flags, tn_error *err)
 {
-    if (!c) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL tn_cdt", fn);
+    if (!c)
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "cdt: no tn_cdt (c is NULL)");
     c->nout = 0;
     c->npoints = 0;
     if (npoints < 0 || npoints > c->max_points)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "%s: npoints %d outside 0..%d (the capacity given to tn_cdt_create)",
-                            fn, npoints, c->max_points);
+                            "cdt: npoints %d outside 0..%d (the capacity given to tn_cdt_create)",
+                            npoints, c->max_points);
     if (nsegs < 0 || nsegs > c->max_segments)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "%s: nsegs %d outside 0..%d (the capacity given to tn_cdt_create)", fn,
+                            "cdt: nsegs %d outside 0..%d (the capacity given to tn_cdt_create)",
                             nsegs, c->max_segments);
     if ((npoints > 0 && !xy) || (nsegs > 0 && !segs))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: NULL %s", fn,
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "cdt: no %s (NULL)",
                             npoints > 0 && !xy ? "xy" : "segs");
     const unsigned known =
         TN_CDT_REMOVE_OUTSIDE | TN_CDT_INPUT_ORDER | TN_CDT_INCREMENTAL | TN_CDT_RECT_DOMAIN;
     if (flags & ~known)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: unknown flags 0x%x", fn,
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "cdt: unknown flags 0x%x",
                             flags & ~known);
     if ((flags & TN_CDT_REMOVE_OUTSIDE) && (flags & TN_CDT_RECT_DOMAIN))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "%s: TN_CDT_REMOVE_OUTSIDE and TN_CDT_RECT_DOMAIN exclude each other",
-                            fn);
+                            "cdt: TN_CDT_REMOVE_OUTSIDE and TN_CDT_RECT_DOMAIN exclude each other");
     for (int s = 0; s < 2 * nsegs; s++)
         if (segs[s] < 0 || segs[s] >= npoints)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "%s: segment %d uses point %d, outside 0..%d", fn, s / 2,
-                                (int)segs[s], npoints - 1);
+                                "cdt: segment %d uses point %d, outside 0..%d", s / 2, (int)segs[s],
+                                npoints - 1);
     return TN_OK;
 }
 
 tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_t *segs, int nsegs,
                          unsigned flags, tn_error *err)
 {
-    tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_i", err);
+    tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, err);
     if (tn_failed(st)) return st;
     for (int i = 0; i < 2 * npoints; i++)
         if (xy[i] < -TN_CDT_MAX_COORD || xy[i] > TN_CDT_MAX_COORD)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "tn_cdt_build_i: point %d has %c = %d, outside +-%d", i / 2,
-                                i % 2 ? 'y' : 'x', (int)xy[i], TN_CDT_MAX_COORD);
+                                "cdt: point %d has %c = %d, outside +-%d", i / 2, i % 2 ? 'y' : 'x',
+                                (int)xy[i], TN_CDT_MAX_COORD);
     if ((flags == TN_CDT_REMOVE_OUTSIDE || flags == TN_CDT_RECT_DOMAIN) &&
         rect_build(c, xy, npoints, segs, nsegs, flags == TN_CDT_RECT_DOMAIN))
         return cdt_ok(err);
@@ -1397,13 +1397,13 @@ tn_status tn_cdt_build_i(tn_cdt *c, const int32_t *xy, int npoints, const int32_
 tn_status tn_cdt_build_d(tn_cdt *c, const double *xy, int npoints, const int32_t *segs, int nsegs,
                          unsigned flags, tn_error *err)
 {
-    tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, "tn_cdt_build_d", err);
+    tn_status st = check_common(c, npoints, xy, segs, nsegs, flags, err);
     if (tn_failed(st)) return st;
     for (int i = 0; i < 2 * npoints; i++) {
         double v = xy[i], m = fabs(v);
         if (!isfinite(v) || m > TN_CDT_MAX_COORD_D || (m != 0.0 && m < TN_CDT_MIN_COORD_D))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "tn_cdt_build_d: point %d has %c = %g: coordinates must be 0 or "
+                                "cdt: point %d has %c = %g: coordinates must be 0 or "
                                 "of magnitude in [%g, %g]",
                                 i / 2, i % 2 ? 'y' : 'x', v, TN_CDT_MIN_COORD_D,
                                 TN_CDT_MAX_COORD_D);

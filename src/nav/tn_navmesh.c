@@ -96,12 +96,12 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
     tn_navmesh_config c = cfg ? *cfg : tn_navmesh_default_config();
     if (map_w < 1 || map_h < 1 || map_w > TN_MAP_MAX_SIZE || map_h > TN_MAP_MAX_SIZE) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "navmesh size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
+                     "navmesh: size %dx%d is outside 1..%d", map_w, map_h, TN_MAP_MAX_SIZE);
         return NULL;
     }
     if (!(c.tile_size > 0.0f) || !isfinite(c.tile_size)) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "navmesh tile_size %g must be a positive number", (double)c.tile_size);
+                     "navmesh: tile_size %g must be a positive number", (double)c.tile_size);
         return NULL;
     }
     int64_t worst_pts = (int64_t)(map_w + 1) * (map_h + 1);
@@ -111,13 +111,13 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
         c.max_segments > worst_segs || (c.max_points > 0 && c.max_points < 4) ||
         (c.max_segments > 0 && c.max_segments < 4)) {
         tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                     "navmesh capacities %d points / %d segments are outside 4..%lld / 4..%lld "
+                     "navmesh: capacities %d points / %d segments are outside 4..%lld / 4..%lld "
                      "(0 = the worst case)",
                      c.max_points, c.max_segments, (long long)worst_pts, (long long)worst_segs);
         return NULL;
     }
     if (worst_pts * 2 > INT32_MAX / 4) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh size %dx%d is too large",
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh: size %dx%d is too large",
                      map_w, map_h);
         return NULL;
     }
@@ -196,7 +196,7 @@ static tn_navmesh *navmesh_new(int map_w, int map_h, const tn_navmesh_config *cf
     if (!m->cdt || !m->sub) {
         const int points = m->max_points;
         tn_navmesh_destroy(m);
-        /* (tn_cdt_create's message named tn_cdt_create: the caller made a navmesh) */
+        /* (tn_cdt_create's message was the triangulation's: the caller made a navmesh) */
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
                      "navmesh: out of memory for the triangulation of a %dx%d navmesh (%d points)",
                      map_w, map_h, points);
@@ -209,7 +209,8 @@ tn_status tn_navmesh_create(int map_w, int map_h, const tn_navmesh_config *cfg,
                             const tn_allocator *a, tn_navmesh **out, tn_error *err)
 {
     if (!out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh create: NULL out");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: no output pointer (out NULL)");
     tn_error local;
     tn_error *e = err ? err : &local;
     *out = navmesh_new(map_w, map_h, cfg, a, e);
@@ -448,8 +449,8 @@ static bool build_swept(tn_navmesh *m)
 tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
 {
     if (!m || !map)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh build: no %s",
-                            m ? "map" : "navmesh");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: build without a %s (NULL)", m ? "map" : "navmesh");
     /* refused before anything is touched: the mesh stays as it was */
     if (map->w > m->cap_w || map->h > m->cap_h)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
@@ -471,7 +472,7 @@ tn_status tn_navmesh_build(tn_navmesh *m, const tn_map *map, tn_error *err)
          * over the tiles, on this failure only) */
         tn_navmesh_config need = tn_navmesh_config_for_map(map, 0.0f);
         return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0,
-                            "navmesh capacity (%d points, %d segments) is too small for this map "
+                            "navmesh: capacity (%d points, %d segments) is too small for this map "
                             "(tn_navmesh_config_for_map with no headroom: %d points, %d segments)",
                             m->max_points, m->max_segs, need.max_points, need.max_segments);
     }
@@ -1194,12 +1195,12 @@ static bool local_retriangulate(tn_navmesh *m, int x, int y, const int32_t *npts
 tn_status tn_navmesh_update_tile(tn_navmesh *m, const tn_map *map, int x, int y, tn_error *err)
 {
     if (!m || !map)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navmesh update: no %s",
-                            m ? "map" : "navmesh");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: update without a %s (NULL)", m ? "map" : "navmesh");
     m->last_local = false;
     if (!tn_map_inside(map, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navmesh update: tile (%d,%d) is outside the %dx%d map", x, y, map->w,
+                            "navmesh: updated tile (%d,%d) is outside the %dx%d map", x, y, map->w,
                             map->h);
     if (map->w != m->w || map->h != m->h || m->ntris == 0) return tn_navmesh_build(m, map, err);
     size_t i = (size_t)y * m->w + x;

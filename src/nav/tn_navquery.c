@@ -319,13 +319,14 @@ trace_pt(tn_navquery *q, tn_trace_kind k, double x, double y, double g, double f
 static tn_navquery *navquery_new(const tn_navmesh *m, const tn_allocator *a, tn_error *err)
 {
     if (!m) {
-        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navquery: no navmesh");
+        tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                     "navmesh: a query needs a navmesh (m is NULL)");
         return NULL;
     }
     tn_navquery *q = tn_alloc(a, sizeof *q);
     if (!q) {
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                     "navquery: out of memory for a navquery");
+                     "navmesh: out of memory for a query (tn_navquery)");
         return NULL;
     }
     if (a) q->alloc = *a;
@@ -368,7 +369,7 @@ static tn_navquery *navquery_new(const tn_navmesh *m, const tn_allocator *a, tn_
         !q->vc_stamp || !q->vc_pool) {
         tn_navquery_destroy(q);
         tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                     "navquery: out of memory for a navquery");
+                     "navmesh: out of memory for a query (tn_navquery)");
         return NULL;
     }
     return q;
@@ -378,7 +379,8 @@ tn_status tn_navquery_create(const tn_navmesh *m, const tn_allocator *a, tn_navq
                              tn_error *err)
 {
     if (!out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "navquery create: NULL out");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "navmesh: no output pointer for the query (out NULL)");
     tn_error local;
     tn_error *e = err ? err : &local;
     tn_memcount mc; /* (its memory: what this create allocates) */
@@ -1774,7 +1776,7 @@ static tn_status partial_said(tn_error *err, bool cut, int np, int w, double gx,
     if (cut)
         snprintf(cs, sizeof cs, "; the path has %d points, the buffer holds the first %d", np, w);
     return tn_error_set(err, st, 0, 0,
-                        "navquery: the goal (%g, %g) is unreachable (%s%s); the path ends at the "
+                        "navmesh: the goal (%g, %g) is unreachable (%s%s); the path ends at the "
                         "closest place reached, (%g, %g), %g from it%s",
                         gx, gy, why, rs, ex, ey, hypot(ex - gx, ey - gy), cs);
 }
@@ -1852,7 +1854,7 @@ static tn_status other_region(tn_navquery *q, int ns, const int *cs, double sx, 
     int np = bt >= 0 ? zero_path(q, bs, bt, sx, sy, ex, ey) : 0;
     if (!np)
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: no path from (%g, %g) toward (%g, %g)", sx * u, sy * u,
+                            "navmesh: no path from (%g, %g) toward (%g, %g)", sx * u, sy * u,
                             gx * u, gy * u);
     int w = np < cap ? np : cap;
     for (int k = 0; k < w; k++) {
@@ -1876,7 +1878,7 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
     bool sc = pt_clear(m, sx, sy, r);
     if (!sc || !pt_clear(m, gx, gy, r))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: the %s (%g, %g) is closer than the radius %g to a wall "
+                            "navmesh: the %s (%g, %g) is closer than the radius %g to a wall "
                             "(tn_navmesh_nearest_clear gives a point that is not)",
                             sc ? "goal" : "start", (sc ? gx : sx) * u, (sc ? gy : sy) * u, r * u);
     if (sx == gx && sy == gy) { /* already there: the point itself, length 0 */
@@ -1920,7 +1922,7 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
     }
     if (partial && q->nlab == 0) /* (no label at all: a capacity of 0, cannot happen) */
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: no way from (%g, %g) to (%g, %g) is wide enough for "
+                            "navmesh: no way from (%g, %g) to (%g, %g) is wide enough for "
                             "radius %g",
                             sx * u, sy * u, gx * u, gy * u, r * u);
     const bool to_label = partial && gi < 0; /* (else gi: the goal or the disc's nearest place) */
@@ -1948,7 +1950,7 @@ static tn_status clear_path(tn_navquery *q, int ts, int tg, double sx, double sy
     }
     if (q->nout > w)
         return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
-                            "navquery: the path has %d points, the buffer holds the first %d",
+                            "navmesh: the path has %d points, the buffer holds the first %d",
                             q->nout, w);
     return nm_ok(err);
 }
@@ -2114,13 +2116,14 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     if (count) *count = 0;
     if (q) q->clen = 0; /* tn_navquery_length: 0 unless this is a radius path */
     if (!q || !xy || cap < 2 || !count)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: find_path needs a query, an output buffer of at least 2 "
-                            "points and a count");
+        return tn_error_set(
+            err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+            "navmesh: tn_navquery_find_path needs a query, an output buffer of at least 2 "
+            "points and a count");
     if (!isfinite(fsx) || !isfinite(fsy) || !isfinite(fgx) || !isfinite(fgy) || !(radius >= 0.0f) ||
         !isfinite(radius))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: find_path from (%g, %g) to (%g, %g) radius %g: not finite "
+                            "navmesh: a path from (%g, %g) to (%g, %g) with radius %g: not finite "
                             "or a negative radius",
                             (double)fsx, (double)fsy, (double)fgx, (double)fgy, (double)radius);
     const tn_navmesh *m = q->m;
@@ -2132,17 +2135,17 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     const double r = radius * inv;
     if (m->ntris == 0 && m->no_free) /* built: the map is all blocks */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: the %s (%g, %g) is not in free space: the %dx%d map has "
+                            "navmesh: the %s (%g, %g) is not in free space: the %dx%d map has "
                             "no free tile",
                             "start", (double)fsx, (double)fsy, m->w, m->h);
     if (m->ntris == 0) /* else every point reads as "not in free space" */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: the navmesh is empty: it was never built, or its last "
+                            "navmesh: the mesh is empty: it was never built, or its last "
                             "build or update failed (see that call's status)");
     int ts = locate_free(m, sx, sy, -1), tg = locate_free(m, gx, gy, -1);
     if (ts < 0 || tg < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "navquery: the %s (%g, %g) is not in free space (a block, or outside "
+                            "navmesh: the %s (%g, %g) is not in free space (a block, or outside "
                             "the map)",
                             ts < 0 ? "start" : "goal", (double)(ts < 0 ? fsx : fgx),
                             (double)(ts < 0 ? fsy : fgy));
@@ -2178,7 +2181,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     np = zero_path(q, bs, bg, sx, sy, gx, gy); /* again for the best pair's state */
     if (!np)
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "navquery: no path from (%g, %g) to (%g, %g)", (double)fsx, (double)fsy,
+                            "navmesh: no path from (%g, %g) to (%g, %g)", (double)fsx, (double)fsy,
                             (double)fgx, (double)fgy);
     int w = np < cap ? np : cap;
     for (int k = 0; k < w; k++) {
@@ -2188,7 +2191,7 @@ tn_status tn_navquery_find_path(tn_navquery *q, float fsx, float fsy, float fgx,
     *count = w;
     if (np > cap)
         return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL, 0, 0,
-                            "navquery: the path has %d points, the buffer holds the first %d", np,
+                            "navmesh: the path has %d points, the buffer holds the first %d", np,
                             w);
     return nm_ok(err);
 }

@@ -335,7 +335,8 @@ static void rebuild(tn_world *w, struct tn_wnav *s, int x, int y)
     s->revision = ++w->nav_revisions; /* on from the last map's: never seen before */
     s->build_failed = tn_failed(st);
     if (s->build_failed && !(was_off && !s->mesh)) /* (said once while it stays off) */
-        tn_world_message(w, "navmesh: %s", err.msg);
+        tn_world_message(w, "%s%s", strncmp(err.msg, "navmesh: ", 9) ? "navmesh: " : "",
+                         err.msg); /* (the library's own messages say "navmesh: ") */
     if (was_off && s->mesh && !s->build_failed)
         tn_world_message(w, "navmesh: on again, the map's outlines fit");
     if (!s->mesh) return; /* off: nothing to re-plan */
