@@ -754,7 +754,7 @@ static void test_partial(void **state)
     /* a buffer too small: partial, and said */
     s = tn_surf_find(g, start, 8, 10, legs, 0, &cnt, &st, &e);
     assert_int_equal(s, TN_SUCCESS | TN_PARTIAL_RESULT | TN_BUFFER_TOO_SMALL);
-    assert_string_equal(e.msg, "surface graph: the plan has 1 leg, the buffer holds the first 0");
+    assert_string_equal(e.msg, "surf: the plan has 1 leg, the buffer holds the first 0");
     s = tn_surf_find(g, start, 8, 10, legs, 16, &cnt, &st, NULL);
     assert_int_equal(legs[cnt - 1].edge, -1);
     assert_int_equal(legs[cnt - 1].walk_to_j / 6, 8);
@@ -4253,7 +4253,7 @@ static void test_cancel_build(void **state)
             atomic_store(&c.polls, 0);
             assert_int_equal(tn_surf_create(m, &prof, &a, &made, &e), TN_FAILURE | TN_CANCELLED);
             assert_null(made);
-            assert_string_equal(e.msg, "graph build cancelled");
+            assert_string_equal(e.msg, "surf: graph build cancelled");
             assert_int_equal(e.status, TN_FAILURE | TN_CANCELLED);
             assert_int_equal(atomic_load(&c.polls), c.after + 1); /* stopped at that poll */
             assert_int_equal(atomic_load(&f.live), live0);        /* nothing made */
@@ -4262,14 +4262,14 @@ static void test_cancel_build(void **state)
             atomic_store(&c.polls, 0);
             const long live = atomic_load(&f.live);
             assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_FAILURE | TN_CANCELLED);
-            assert_string_equal(e.msg, "graph build cancelled");
+            assert_string_equal(e.msg, "surf: graph build cancelled");
             assert_int_equal(tn_surf_node_count(g), 0);
             assert_int_equal(tn_surf_edge_count(g), 0);
             assert_false(tn_surf_in_sync(g, m));
             assert_true(atomic_load(&f.live) < live); /* the old graph's arrays went */
             /* a query says why it is empty (it said no box could stand) */
             assert_true(tn_failed(tn_surf_find(g, 0, 1, 1, NULL, 0, NULL, NULL, &e)));
-            assert_string_equal(e.msg, "surface graph: the graph is empty: its last build was "
+            assert_string_equal(e.msg, "surf: the graph is empty: its last build was "
                                        "cancelled (rebuild or sync it)");
             c.after = -1;
             assert_int_equal(tn_surf_rebuild(g, m, &prof, &e), TN_OK);
@@ -4303,7 +4303,7 @@ static void test_cancel_build(void **state)
     atomic_store(&c.polls, 0);
     tn_error e = {0};
     assert_int_equal(tn_surf_sync(g, m2, &e), TN_FAILURE | TN_CANCELLED);
-    assert_string_equal(e.msg, "graph build cancelled");
+    assert_string_equal(e.msg, "surf: graph build cancelled");
     assert_int_equal(tn_surf_node_count(g), 0);
     assert_false(tn_surf_in_sync(g, m2));
     c.after = -1;

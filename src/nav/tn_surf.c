@@ -3338,7 +3338,7 @@ static tn_status index_said(const tn_surf *g, tn_status st, tn_error *err)
 {
     if (st != TN_OK || g->qindex) return st;
     return tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_OUT_OF_MEMORY, 0, 0,
-                        "surface graph: made, but out of memory for its query index: queries "
+                        "surf: made, but out of memory for its query index: queries "
                         "answer by the slower reference search (the same plans), edge flags "
                         "(TN_SURF_EDGE_DOMINATED) and landmarks are not up to date until a "
                         "build or repair with memory");
@@ -3372,13 +3372,11 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
     g->inv_step = (float)g->per_tile / T;
     g->lx = tn_alloc_array(a, (size_t)g->jmax + 5, sizeof(float));
     if (!g->lx)
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: out of memory");
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surf: out of memory");
     for (int j = -2; j <= g->jmax + 2; j++) g->lx[j + 2] = lat_x_exact(g, j);
     g->scol = tn_alloc_array(a, 2 * ((size_t)g->jmax + 5), sizeof(int32_t));
     if (!g->scol)
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: out of memory");
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surf: out of memory");
     for (int j = -2; j <= g->jmax + 2; j++)
         g->scol[2 * (j + 2)] = step_col0(g, j), g->scol[2 * (j + 2) + 1] = step_col1(g, j);
     build B;
@@ -3596,10 +3594,10 @@ static tn_status build_graph(tn_surf *g, const tn_map *m, tn_error *err)
 searched: /* the searches stopped: cancelled, or out of memory */
     if (!g->cancelled) goto oom;
 cancelled:
-    st = tn_error_set(err, TN_FAILURE | TN_CANCELLED, 0, 0, "graph build cancelled");
+    st = tn_error_set(err, TN_FAILURE | TN_CANCELLED, 0, 0, "surf: graph build cancelled");
     goto fail;
 oom:
-    st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surface graph: out of memory");
+    st = tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surf: out of memory");
 fail:
     free_graph_arrays(g);
 done:
@@ -3633,7 +3631,7 @@ static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body
         const float moved = b->x - x0;
         if (!(fabsf(moved - (float)dir * step_px) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "surface graph: the step function moved an airborne body %g px "
+                                "surf: the step function moved an airborne body %g px "
                                 "in frame %d of %s with %s held; the graph needs exactly one "
                                 "walk step (walk_speed * dt = %g px) per frame in the air too "
                                 "(no other air speed or air control)",
@@ -3647,7 +3645,7 @@ static tn_status probe_air(const tn_surf_profile *prof, const tn_map *m, tn_body
             if (!(fabsf(b->x - x1) <= tol))
                 return tn_error_set(
                     err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                    "surface graph: the step function moved an airborne body %g px in a frame "
+                    "surf: the step function moved an airborne body %g px in a frame "
                     "without left or right, after %d frames of %s with %s held; the graph "
                     "needs no horizontal motion in the air without input (no momentum)",
                     (double)(k * (b->x - x1)), f, what, dir > 0 ? "right" : "left");
@@ -3683,7 +3681,7 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, float k,
         const float moved = b.x - x0;
         if (!(fabsf(moved - (float)dir * step_px) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "surface graph: the step function moved a standing body %g px "
+                                "surf: the step function moved a standing body %g px "
                                 "in its first frame walking %s from rest; the graph needs "
                                 "exactly one walk step (walk_speed * dt = %g px) per frame "
                                 "from rest and an instant stop (no acceleration)",
@@ -3693,7 +3691,7 @@ static tn_status probe_step(const tn_surf_profile *prof, float step_px, float k,
         run_step(prof, &b, &m, none);
         if (!(fabsf(b.x - x1) <= tol))
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "surface graph: the step function moved a standing body %g px "
+                                "surf: the step function moved a standing body %g px "
                                 "on the frame after walking %s stopped; the graph needs an "
                                 "instant stop (no sliding) and one walk step (%g px) per frame",
                                 (double)(k * (b.x - x1)), dir > 0 ? "right" : "left",
@@ -3714,19 +3712,18 @@ static tn_status profile_check(const tn_surf_profile *prof, tn_surf_profile *nor
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (prof->w < 1 || prof->w > TN_MAX_BODY_W || prof->h < 1 || prof->h > TN_MAX_BODY_H)
-        return tn_error_set(err, bad, 0, 0, "surface graph: box %dx%d is outside 1..%d x 1..%d",
-                            prof->w, prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
+        return tn_error_set(err, bad, 0, 0, "surf: box %dx%d is outside 1..%d x 1..%d", prof->w,
+                            prof->h, TN_MAX_BODY_W, TN_MAX_BODY_H);
     if (prof->threads < 0 || prof->threads > 64)
-        return tn_error_set(err, bad, 0, 0, "surface graph: %d threads is outside 0..64",
-                            prof->threads);
+        return tn_error_set(err, bad, 0, 0, "surf: %d threads is outside 0..64", prof->threads);
     if (prof->coyote < TN_SURF_COYOTE_LAST || prof->coyote > TN_SURF_COYOTE_FULL)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: coyote setting %d is not one of TN_SURF_COYOTE_LAST, "
+                            "surf: coyote setting %d is not one of TN_SURF_COYOTE_LAST, "
                             "_ALL, _NONE or _FULL (0..3)",
                             prof->coyote);
     if (prof->step && prof->step_user_fn)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: the profile has both a step and a step_user_fn "
+                            "surf: the profile has both a step and a step_user_fn "
                             "(set one: step_user_fn takes step_user)");
     tn_status st = tn_phys_validate(&prof->phys, err);
     if (tn_failed(st)) return st;
@@ -3740,7 +3737,7 @@ static tn_status profile_check(const tn_surf_profile *prof, tn_surf_profile *nor
     int e2;
     if (frexpf(tile, &e2) != 0.5f)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: tiles of %g px are not supported (the graph takes "
+                            "surf: tiles of %g px are not supported (the graph takes "
                             "16 px times a power of two: 4, 8, 16, 32, 64, 128 or 256, where "
                             "the physics scales exactly; the classic planner takes any "
                             "tile_px)",
@@ -3753,7 +3750,7 @@ static tn_status profile_check(const tn_surf_profile *prof, tn_surf_profile *nor
     int per_tile = (int)lround(per);
     if (per_tile < 1 || per_tile > 64 || fabs(per - per_tile) > 1e-3)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: a walk step of %g px does not divide a %g px tile "
+                            "surf: a walk step of %g px does not divide a %g px tile "
                             "into 1..64 equal steps",
                             (double)(k * step_px), (double)tile);
     st = probe_step(norm, step_px, k, err);
@@ -3785,7 +3782,7 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     if (out) *out = NULL;
     if (!m || !prof || !out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: no map, profile or output pointer");
+                            "surf: no map, profile or output pointer");
     int per_tile;
     float step_px;
     tn_surf_profile norm;
@@ -3796,8 +3793,7 @@ static tn_status create_graph(const tn_map *m, const tn_surf_profile *prof, cons
     if (!g || !P) {
         tn_free(a, g);
         tn_free(a, P);
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: out of memory");
+        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surf: out of memory");
     }
     if (a) P->user = *a;
     atomic_flag_clear(&P->lock);
@@ -3829,7 +3825,7 @@ tn_status tn_surf_load(const tn_map *m, const tn_surf_profile *prof, const void 
     if (out) *out = NULL;
     if (!m || !prof || !out || (!data && size))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph load: no map, profile, data or output");
+                            "surf: no map, profile, data or output pointer to load with");
     int per_tile;
     float step_px;
     tn_surf_profile norm;
@@ -3845,7 +3841,7 @@ tn_status tn_surf_rebuild(tn_surf *g, const tn_map *m, const tn_surf_profile *pr
 {
     if (!g || !m || !prof)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: no graph, map or profile");
+                            "surf: no graph, map or profile");
     int per_tile;
     float step_px;
     tn_surf_profile norm;
@@ -3932,7 +3928,7 @@ tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
 {
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: prepare repairs: no graph");
+                            "surf: no graph to prepare repairs for (NULL)");
     struct surf_pool *P = g->pool;
     size_t want[POOL_PREP];
     const int nw = repair_sizes(g, want, POOL_PREP);
@@ -3962,7 +3958,7 @@ tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
         if (!h) {
             prep_undo(P, made, nm);
             return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                                "surface graph: prepare repairs: out of memory (the graph "
+                                "surf: out of memory preparing repairs (the graph "
                                 "unchanged, the first repair as dear as before)");
         }
         h->size = size;
@@ -3992,7 +3988,7 @@ tn_status tn_surf_prepare_repairs(tn_surf *g, tn_error *err)
 cancelled:
     prep_undo(P, made, nm);
     return tn_error_set(err, TN_FAILURE | TN_CANCELLED, 0, 0,
-                        "surface graph: prepare repairs cancelled (the graph unchanged, the "
+                        "surf: prepare repairs cancelled (the graph unchanged, the "
                         "first repair as dear as before)");
 }
 
@@ -4073,7 +4069,7 @@ tn_status tn_surf_sync(tn_surf *g, const tn_map *m, tn_error *err)
     tn_error_clear(err);
     if (!g || !m)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph sync: no graph or map");
+                            "surf: no graph or map to sync (NULL)");
     if (tn_surf_in_sync(g, m)) return TN_OK;
     return sync_tiles(g, m, err);
 }
@@ -4774,11 +4770,10 @@ tn_status tn_surf_edit(tn_surf *g, const tn_map *m, int x, int y, tn_error *err)
     tn_error_clear(err);
     if (!g || !m)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph edit: no graph or map");
+                            "surf: no graph or map to edit (NULL)");
     if (!tn_map_inside(m, x, y))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: tile (%d, %d) is outside the %dx%d map", x, y, m->w,
-                            m->h);
+                            "surf: tile (%d, %d) is outside the %dx%d map", x, y, m->w, m->h);
     return sync_tiles(g, m, err); /* compares every tile: finds the changed ones itself */
 }
 

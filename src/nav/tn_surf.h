@@ -194,7 +194,7 @@
  * before each surface's searches and between its other phases (the row
  * masks, the sort, the query index's passes, each landmark table); once it
  * returns true the build stops at that poll: FAILURE | TN_CANCELLED, message
- * "graph build cancelled", nothing leaked.  tn_surf_create then makes
+ * "surf: graph build cancelled", nothing leaked.  tn_surf_create then makes
  * nothing; a cancelled rebuild or sync leaves a graph with 0 nodes, out of
  * sync with every map, as one out of memory does: safe to destroy, rebuild
  * or sync (which builds again).  A cancelled tn_surf_rebuild keeps the

@@ -860,21 +860,19 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
     tn_error_clear(err);
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph shortcuts: no graph (NULL)");
+                            "surf: no graph to build shortcuts on (NULL)");
     g->index_rev++;                            /* (a sliced query under way ends) */
     if (core_keys < 0 || core_keys > CORE_MAX) /* refused: the shortcuts there are stay */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: %d core keys is outside 0..%d", core_keys, CORE_MAX);
+                            "surf: %d core keys is outside 0..%d", core_keys, CORE_MAX);
     ch_free(g);
     if (!g->qindex)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: no query index to build shortcuts on "
+                            "surf: no query index to build shortcuts on "
                             "(it ran out of memory)");
     const tn_allocator *a = &g->alloc;
     struct tn_surf_ch *H = tn_alloc(a, sizeof *H);
-    if (!H)
-        return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: out of memory");
+    if (!H) return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "surf: out of memory");
     memset(H, 0, sizeof *H);
     g->ch = H;
     cctx C;
@@ -892,7 +890,7 @@ tn_status tn_surf_build_shortcuts(tn_surf *g, int core_keys, tn_error *err)
     if (!ok) {
         ch_free(g);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: out of memory building the query shortcuts");
+                            "surf: out of memory building the query shortcuts");
     }
     return TN_OK;
 }
@@ -1377,12 +1375,12 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
     tn_error_clear(err);
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph labels: no graph (NULL)");
+                            "surf: no graph to build labels on (NULL)");
     g->index_rev++; /* (a sliced query under way ends) */
     struct tn_surf_ch *H = g->ch;
     if (!H)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph: build the query shortcuts before their labels");
+                            "surf: build the query shortcuts before their labels");
     const tn_allocator *a = &g->alloc;
     hl_free(a, H);
     const int nk = H->nk, nc = H->nc;
@@ -1421,11 +1419,11 @@ tn_status tn_surf_build_labels(tn_surf *g, tn_error *err)
         hl_free(a, H);
         if (rc == HL_BIG)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "surface graph: a label past its format (a plan over %d frames "
+                                "surf: a label past its format (a plan over %d frames "
                                 "or over %d hubs); queries search as before",
                                 HL_MAX_COST, HL_MAX_HUBS);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface graph: out of memory building the shortcuts' labels");
+                            "surf: out of memory building the shortcuts' labels");
     }
     H->qs.lgen = 0;
     return TN_OK;

@@ -247,10 +247,10 @@ tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn
     if (size) *size = 0;
     if (!g || !size)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph save: %s is NULL", !g ? "the graph" : "size");
+                            "surf: cannot save: %s is NULL", !g ? "the graph" : "size");
     if (!g->row_first || !g->tiles)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph save: the graph has no data (its last build or "
+                            "surf: cannot save: the graph has no data (its last build or "
                             "repair failed)");
     wr w = {NULL, 0};
     write_graph(g, &w, NULL); /* (the size: the same in any order) */
@@ -259,7 +259,7 @@ tn_status tn_surf_save(const tn_surf *g, void *buf, size_t cap, size_t *size, tn
     if (!buf) return TN_OK;
     if (cap < need)
         return tn_error_set(err, TN_FAILURE | TN_BUFFER_TOO_SMALL, 0, 0,
-                            "surface graph save: %zu bytes needed, the buffer has %zu", need, cap);
+                            "surf: cannot save: %zu bytes needed, the buffer has %zu", need, cap);
     int32_t *ord = foot_order_of(g);
     w = (wr){buf, 0};
     write_graph(g, &w, ord);

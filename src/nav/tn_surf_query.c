@@ -1761,23 +1761,21 @@ static tn_status query_begin(const tn_surf *g, tn_surf_query *q, int start, int 
     q->nexp_dropped = 0;
     if (g->nnodes == 0 && !g->map) /* do_build: a failed or cancelled build */
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: the graph is empty: its last build %s (rebuild or "
+                            "surf: the graph is empty: its last build %s (rebuild or "
                             "sync it)",
                             g->cancelled ? "was cancelled" : "failed");
     if (g->nnodes == 0)
         return tn_error_set(err, bad, 0, 0,
-                            "surface graph: no place on this map where a %dx%d "
+                            "surf: no place on this map where a %dx%d "
                             "box can stand",
                             g->prof.w, g->prof.h);
     if (start < 0 || start >= g->nnodes)
-        return tn_error_set(err, bad, 0, 0, "surface graph: the start is not a standing place");
+        return tn_error_set(err, bad, 0, 0, "surf: the start is not a standing place");
     if (gx < 0 || gy < 0 || gx >= g->mw || gy >= g->mh)
-        return tn_error_set(err, bad, 0, 0, "surface graph: goal (%d,%d) is outside the map", gx,
-                            gy);
+        return tn_error_set(err, bad, 0, 0, "surf: goal (%d,%d) is outside the map", gx, gy);
     if (tn_surf_node_of_tile(g, gx, gy) < 0)
-        return tn_error_set(err, bad, 0, 0,
-                            "surface graph: a %dx%d box cannot stand at tile (%d,%d)", g->prof.w,
-                            g->prof.h, gx, gy);
+        return tn_error_set(err, bad, 0, 0, "surf: a %dx%d box cannot stand at tile (%d,%d)",
+                            g->prof.w, g->prof.h, gx, gy);
     goal_of_tile(g, gx, gy, G);
     gen_next(g, q);
     return TN_OK;
@@ -2359,12 +2357,10 @@ static tn_status find_common(const tn_surf *g, tn_surf_query *q, int start, int 
     goal G;
     tn_error_clear(err);
     answer_clear(count, stats); /* every failure says no plan: frames, end_node -1 */
-    if (!g)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find: no graph (NULL)");
+    if (!g) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no graph (NULL)");
     if (out && cap < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find: a leg buffer with a negative capacity (%d)", cap);
+                            "surf: a leg buffer with a negative capacity (%d)", cap);
     tn_status st = query_begin(g, q, start, gx, gy, count, stats, &G, err);
     if (st != TN_OK) return st;
     int r;
@@ -2407,11 +2403,11 @@ static tn_status plan_answer(const tn_surf *g, tn_surf_query *q, int start, int 
                      r < 0 ? "; " : "", legs, legs == 1 ? "" : "s", cap);
         if (r < 0)
             tn_error_set(err, st, 0, 0,
-                         "surface graph: goal (%d,%d) is unreachable; the plan ends at (%d,%d) "
+                         "surf: goal (%d,%d) is unreachable; the plan ends at (%d,%d) "
                          "(node %d), the closest place reached%s",
                          gx, gy, (int)(lat_x(g, j) / TN_TILE_PX), row - 1, end, buf);
         else
-            tn_error_set(err, st, 0, 0, "surface graph: %s", buf);
+            tn_error_set(err, st, 0, 0, "surf: %s", buf);
     }
     return st;
 }
@@ -2428,11 +2424,11 @@ tn_status tn_surf_find(tn_surf *g, int start, int gx, int gy, tn_surf_leg *out, 
 /* The names a sliced query's messages use: the graph's (tn_surf_find_*) or
  * a query object's (tn_surf_query_*). */
 typedef struct slice_names {
-    const char *who, *begin, *step, *end, *other;
+    const char *begin, *step, *end, *other;
 } slice_names;
-static const slice_names SL_GRAPH = {"surface graph", "find_begin", "find_step", "find_end",
+static const slice_names SL_GRAPH = {"find_begin", "find_step", "find_end",
                                      "another query used the graph"};
-static const slice_names SL_QUERY = {"surface query", "query_begin", "query_step", "query_end",
+static const slice_names SL_QUERY = {"query_begin", "query_step", "query_end",
                                      "another query used this query object"};
 
 static tn_status slice_begin(const tn_surf *g, tn_surf_query *q, int start, int gx, int gy,
@@ -2462,9 +2458,7 @@ static tn_status slice_begin(const tn_surf *g, tn_surf_query *q, int start, int 
 tn_status tn_surf_find_begin(tn_surf *g, int start, int gx, int gy, tn_error *err)
 {
     tn_error_clear(err);
-    if (!g)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find_begin: no graph (NULL)");
+    if (!g) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no graph (NULL)");
     return slice_begin(g, &g->qs, start, gx, gy, err);
 }
 
@@ -2507,19 +2501,23 @@ static tn_status slice_check(const tn_surf *g, tn_surf_query *q, const slice_nam
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (q->sl_state == SLICE_NONE)
-        return tn_error_set(err, bad, 0, 0, "%s %s: no sliced query under way (tn_surf_%s)", N->who,
-                            what, N->begin);
+        return tn_error_set(
+            err, bad, 0, 0,
+            "surf: no sliced query under way for tn_surf_%s (tn_surf_%s begins one)", what,
+            N->begin);
     if (q->sl_generation != g->generation || q->sl_index != g->index_rev) {
         q->sl_state = SLICE_NONE;
-        return tn_error_set(err, bad, 0, 0,
-                            "%s %s: the graph or its query index changed (an edit, repair, "
-                            "rebuild, landmarks or shortcuts) since tn_surf_%s; begin again",
-                            N->who, what, N->begin);
+        return tn_error_set(
+            err, bad, 0, 0,
+            "surf: the graph or its query index changed (an edit, repair, "
+            "rebuild, landmarks or shortcuts) between tn_surf_%s and tn_surf_%s; begin again",
+            N->begin, what);
     }
     if (q->sl_gen != q->gen) {
         q->sl_state = SLICE_NONE;
-        return tn_error_set(err, bad, 0, 0, "%s %s: %s since tn_surf_%s; begin again", N->who, what,
-                            N->other, N->begin);
+        return tn_error_set(err, bad, 0, 0,
+                            "surf: %s between tn_surf_%s and tn_surf_%s; begin again", N->other,
+                            N->begin, what);
     }
     return TN_OK;
 }
@@ -2530,8 +2528,8 @@ static tn_status slice_step(const tn_surf *g, tn_surf_query *q, const slice_name
     tn_status st = slice_check(g, q, N, N->step, err);
     if (st != TN_OK) return st;
     if (max_nodes < 1)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s %s: max_nodes %d < 1",
-                            N->who, N->step, max_nodes);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "surf: tn_surf_%s with max_nodes %d < 1", N->step, max_nodes);
     tn_error_clear(err);
     if (q->sl_state == SLICE_SEARCHED) return TN_OK;
     const int n0 = q->nexpanded + q->nexp_dropped;
@@ -2555,7 +2553,7 @@ static tn_status slice_end(const tn_surf *g, tn_surf_query *q, const slice_names
     if (out && cap < 0) {
         q->sl_state = SLICE_NONE;
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "%s %s: a leg buffer with a negative capacity (%d)", N->who, N->end,
+                            "surf: tn_surf_%s with a leg buffer of negative capacity (%d)", N->end,
                             cap);
     }
     if (q->sl_state == SLICE_SEARCHING) slice_run(g, q, -1);
@@ -2568,9 +2566,7 @@ tn_status tn_surf_find_step(tn_surf *g, int max_nodes, int *done_nodes, tn_error
 {
     tn_error_clear(err);
     if (done_nodes) *done_nodes = 0;
-    if (!g)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find_step: no graph (NULL)");
+    if (!g) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no graph (NULL)");
     return slice_step(g, &g->qs, &SL_GRAPH, max_nodes, done_nodes, err);
 }
 
@@ -2579,9 +2575,7 @@ tn_status tn_surf_find_end(tn_surf *g, tn_surf_leg *out, int cap, int *count, tn
 {
     tn_error_clear(err);
     answer_clear(count, stats);
-    if (!g)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface graph find_end: no graph (NULL)");
+    if (!g) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "surf: no graph (NULL)");
     return slice_end(g, &g->qs, &SL_GRAPH, out, cap, count, stats, err);
 }
 
@@ -2666,7 +2660,8 @@ static tn_status query_fit(tn_surf_query *q, bool ref, const char *what, tn_erro
              q->scap * (4 * sizeof(int32_t) + 3 * sizeof(uint32_t));
     if (!ok)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface query %s: out of memory for its search state (a graph of "
+                            "surf: out of memory for the query object's search state in "
+                            "tn_surf_query_%s (a graph of "
                             "%d nodes, %d surfaces)",
                             what, g->nnodes, g->nsurf);
     return TN_OK;
@@ -2678,17 +2673,17 @@ tn_status tn_surf_query_create(const tn_surf *g, const tn_allocator *a, tn_surf_
     tn_error_clear(err);
     if (!out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query create: no output pointer (NULL)");
+                            "surf: no output pointer for the query object (out NULL)");
     *out = NULL;
     if (!g)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query create: no graph (NULL)");
+                            "surf: a query object needs a graph (g is NULL)");
     tn_allocator al = {0};
     if (a) al = *a;
     tn_surf_query *q = tn_alloc(&al, sizeof *q);
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "surface query create: out of memory");
+                            "surf: out of memory for a query object");
     q->g = g;
     q->alloc = al;
     tn_status st = query_fit(q, !g->qindex, "create", err);
@@ -2719,7 +2714,7 @@ tn_status tn_surf_query_fit(tn_surf_query *q, tn_error *err)
     tn_error_clear(err);
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query fit: no query object (NULL)");
+                            "surf: no query object (NULL)");
     return query_fit(q, !q->g->qindex, "fit", err);
 }
 
@@ -2730,7 +2725,7 @@ tn_status tn_surf_query_find(tn_surf_query *q, int start, int gx, int gy, tn_sur
     answer_clear(count, stats);
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query find: no query object (NULL)");
+                            "surf: no query object (NULL)");
     q->serial++;
     tn_status st = query_fit(q, !q->g->qindex, "find", err);
     if (st != TN_OK) {
@@ -2745,10 +2740,10 @@ tn_status tn_surf_query_begin(tn_surf_query *q, int start, int gx, int gy, tn_er
     tn_error_clear(err);
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query query_begin: no query object (NULL)");
+                            "surf: no query object (NULL)");
     q->serial++;
     q->sl_state = SLICE_NONE;
-    tn_status st = query_fit(q, !q->g->qindex, "query_begin", err);
+    tn_status st = query_fit(q, !q->g->qindex, "begin", err);
     if (st != TN_OK) {
         q->nexpanded = q->nexp_dropped = 0;
         return st;
@@ -2762,7 +2757,7 @@ tn_status tn_surf_query_step(tn_surf_query *q, int max_nodes, int *done_nodes, t
     if (done_nodes) *done_nodes = 0;
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query query_step: no query object (NULL)");
+                            "surf: no query object (NULL)");
     return slice_step(q->g, q, &SL_QUERY, max_nodes, done_nodes, err);
 }
 
@@ -2773,7 +2768,7 @@ tn_status tn_surf_query_end(tn_surf_query *q, tn_surf_leg *out, int cap, int *co
     answer_clear(count, stats);
     if (!q)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "surface query query_end: no query object (NULL)");
+                            "surf: no query object (NULL)");
     return slice_end(q->g, q, &SL_QUERY, out, cap, count, stats, err);
 }
 

@@ -690,6 +690,17 @@ static bool job_outrun(const tn_world *w, const tn_wbots *s)
 }
 #endif
 
+/* A library message without its module's prefix ("surf: ", "bot: ",
+ * "path: ", "phys: "; tn_common.h), for the messages here that say who
+ * speaks themselves ("graph planner: ...", "graph build failed (...)"). */
+static const char *unprefixed(const char *m)
+{
+    static const char *const prefix[] = {"surf: ", "bot: ", "path: ", "phys: "};
+    for (int k = 0; k < 4; k++)
+        if (!strncmp(m, prefix[k], strlen(prefix[k]))) return m + strlen(prefix[k]);
+    return m;
+}
+
 /* Why the build of `prof` (in the background or on this thread) failed on
  * the map as it is now (tn_wbots.failed), NULL when it did not. */
 static const char *build_failed(const tn_world *w, const tn_wbots *s, const tn_surf_profile *prof)
@@ -723,7 +734,7 @@ static void note_failed(tn_wbots *s, const tn_surf_profile *prof, uint32_t rev, 
     }
     s->failed[n].prof = *prof;
     s->failed[n].rev = rev;
-    snprintf(s->failed[n].msg, sizeof s->failed[n].msg, "%s", msg);
+    snprintf(s->failed[n].msg, sizeof s->failed[n].msg, "%s", unprefixed(msg));
     s->nfailed = n + 1;
 }
 
@@ -734,7 +745,8 @@ static void failed_here(tn_world *w, tn_wbots *s, int slot, const tn_surf_profil
                         const char *msg)
 {
     note_failed(s, prof, w->map->revision, msg);
-    tn_world_message(w, "graph planner: %s (tried again after a map edit or a slider change)", msg);
+    tn_world_message(w, "graph planner: %s (tried again after a map edit or a slider change)",
+                     unprefixed(msg));
     if (s->char_graph == s->graph[slot]) s->char_graph = NULL;
     surf_destroy(s, s->graph[slot]);
     s->graph[slot] = NULL;
@@ -794,7 +806,7 @@ static void repair_collect(tn_world *w, tn_wbots *s, bool wait, bool stopped, bo
     tn_map_destroy(s->job.map);
     s->job.map = NULL;
     if (cancelled || tn_failed(s->job.st)) {
-        if (!cancelled) tn_world_message(w, "graph planner: %s", s->job.err.msg);
+        if (!cancelled) tn_world_message(w, "graph planner: %s", unprefixed(s->job.err.msg));
         surf_destroy(s, s->job.g);
     } else {
         s->last_repair_ms = s->job.ms;
@@ -854,7 +866,7 @@ static void job_collect(tn_world *w, tn_wbots *s, bool wait)
         tn_world_message(w,
                          "graph planner: %s (the graph for a %dx%d body, jump %.1f; tried again "
                          "after a map edit or a slider change)",
-                         s->job.err.msg, s->job.bw, s->job.bh,
+                         unprefixed(s->job.err.msg), s->job.bw, s->job.bh,
                          (double)s->job.prof.phys.jump_height);
         surf_destroy(s, s->job.g); /* (a failed rebuild leaves 0 nodes) */
     } else {
@@ -1591,10 +1603,7 @@ static const char *refusal(const tn_wbots *s)
 {
     tn_bot_info i = tn_bot_get_info(s->bot);
     if (i.active || i.state != TN_BOT_NO_PATH || i.expanded != 0 || i.path_nodes != 0) return NULL;
-    const char *m = tn_bot_plan_error(s->bot)->msg;
-    static const char *const prefix[] = {"surface graph: ", "bot: ", "path: "};
-    for (int k = 0; k < 3; k++)
-        if (!strncmp(m, prefix[k], strlen(prefix[k]))) m += strlen(prefix[k]);
+    const char *m = unprefixed(tn_bot_plan_error(s->bot)->msg);
     return m[0] ? m : NULL;
 }
 
@@ -2255,7 +2264,7 @@ void tn_wbots_on_edit(tn_world *w, int x, int y)
         if (tn_succeeded(st)) fit_query(s, s->graph[mru]);
         repairs_seen(w, s);
         if (tn_failed(st)) {
-            tn_world_message(w, "graph planner: %s", e.msg);
+            tn_world_message(w, "graph planner: %s", unprefixed(e.msg));
             if (s->char_graph == s->graph[mru]) s->char_graph = NULL;
             surf_destroy(s, s->graph[mru]);
             s->graph[mru] = NULL;
