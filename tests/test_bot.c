@@ -830,14 +830,14 @@ static void test_tile_size_refused(void **state)
     find_dest(r.m, &gx, &gy);
     tn_status s = tn_bot_goto(r.bot, r.pf, r.m, &r.body, &bad, gx, gy, &err);
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
-    assert_string_equal(err.msg, "physics: tile_px 1000 is outside 4..256 pixels per tile");
+    assert_string_equal(err.msg, "phys: tile_px 1000 is outside 4..256 pixels per tile");
     assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_NO_PATH);
     /* a tile so small the body is outside the map in its pixels: the
      * physics' reason still (it said "the body ... is outside the map") */
     bad.tile_px = 2.0f;
     s = tn_bot_goto(r.bot, r.pf, r.m, &r.body, &bad, gx, gy, &err);
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
-    assert_string_equal(err.msg, "physics: tile_px 2 is outside 4..256 pixels per tile");
+    assert_string_equal(err.msg, "phys: tile_px 2 is outside 4..256 pixels per tile");
     /* the valid physics again: it plans */
     assert_true(tn_succeeded(tn_bot_goto(r.bot, r.pf, r.m, &r.body, &r.p, gx, gy, &err)));
     assert_true(tn_bot_active(r.bot));

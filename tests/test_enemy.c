@@ -378,7 +378,7 @@ static void test_errors_have_messages(void **state)
     assert_true(tn_failed(tn_enemies_step(p, f8, &spawn, 1, &r, 1.0f, &e)));
     assert_non_null(strstr(e.msg, "8-connected"));
     assert_true(tn_failed(tn_enemies_spawn_at(p, f, 2, 1, &r, &e)));
-    assert_string_equal(e.msg, "enemies: spawn tile (2,1) is a wall");
+    assert_string_equal(e.msg, "enemy: spawn tile (2,1) is a wall");
     assert_true(tn_failed(tn_enemies_spawn_at(p, f, 7, 1, &r, &e)));
     assert_non_null(strstr(e.msg, "outside"));
     /* an edit outside the board is refused as a spawn there is (it was

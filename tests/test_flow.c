@@ -585,14 +585,14 @@ static void test_bad_arguments(void **state)
     assert_true(tn_failed(tn_flow_whatif(f, 0, 0, TN_FLOW_WALL, NULL, 3, &lost, NULL, &e)));
     const int32_t listed[3] = {1, 25, 2}; /* (25: past the 5x5 board) */
     assert_true(tn_failed(tn_flow_whatif(f, 0, 0, TN_FLOW_WALL, listed, 3, &lost, NULL, &e)));
-    assert_string_equal(e.msg, "flow what-if: listed tile 1 is 25, outside 0..24 (y*w+x)");
+    assert_string_equal(e.msg, "flow: what-if tile 1 of the list is 25, outside 0..24 (y*w+x)");
     const int32_t below[1] = {-1};
     assert_true(tn_failed(tn_flow_whatif(f, 0, 0, TN_FLOW_WALL, below, 1, &lost, NULL, &e)));
     double d = 0;
     assert_true(tn_failed(tn_flow_distance(f, 0, 0, 9, 0, &d, &e)));
     assert_string_equal(e.msg, "flow: goal (9,0) is outside the 5x5 board");
     assert_true(tn_failed(tn_flow_distance(f, 0, 0, 1, 1, &d, &e))); /* (1,1) is a wall */
-    assert_string_equal(e.msg, "flow distance: goal (1,1) is a wall");
+    assert_string_equal(e.msg, "flow: the distance's goal (1,1) is a wall");
     assert_true(d == -1.0);
     tn_map_destroy(m);
     tn_flow_destroy(f);

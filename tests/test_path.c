@@ -1007,13 +1007,13 @@ static void test_tile_size_refused(void **state)
     tn_error err;
     tn_status s = tn_jump_model_init(&jm, &p, &err);
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
-    assert_string_equal(err.msg, "physics: tile_px 2 is outside 4..256 pixels per tile");
+    assert_string_equal(err.msg, "phys: tile_px 2 is outside 4..256 pixels per tile");
     tn_path *pf = NULL;
     p.tile_px = 300.0f;
     s = tn_path_create(10, 10, &p, 0, NULL, &pf, &err);
     assert_int_equal(s, TN_FAILURE | TN_INVALID_PARAM);
     assert_null(pf);
-    assert_string_equal(err.msg, "physics: tile_px 300 is outside 4..256 pixels per tile");
+    assert_string_equal(err.msg, "phys: tile_px 300 is outside 4..256 pixels per tile");
     assert_int_equal(tn_path_memory(10, 10, &p, 0), 0);
 }
 
@@ -1029,9 +1029,9 @@ static void test_levelgen_null(void **state)
     tn_error e;
     tn_status s = tn_levelgen_platformer(NULL, &r, &e);
     assert_true(tn_failed(s) && tn_status_detail(s, TN_INVALID_PARAM));
-    assert_string_equal(e.msg, "levelgen: NULL map");
+    assert_string_equal(e.msg, "levelgen: no map (NULL)");
     s = tn_levelgen_platformer(m, NULL, &e);
-    assert_string_equal(e.msg, "levelgen: NULL rng");
+    assert_string_equal(e.msg, "levelgen: no rng (NULL)");
     assert_true(tn_succeeded(tn_levelgen_platformer(m, &r, &e)));
     assert_int_equal(tn_rng_below(&r, 0), 0);
     tn_map_destroy(m);

@@ -645,7 +645,7 @@ static void test_validate(void **state)
     tn_error e;
     tn_phys_params p = tn_phys_default(9);
     assert_true(tn_failed(tn_phys_validate(&p, &e)));
-    assert_string_equal(e.msg, "physics: jump_height 9 is outside 1..8 tiles");
+    assert_string_equal(e.msg, "phys: jump_height 9 is outside 1..8 tiles");
     p = tn_phys_default(4);
     assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
     p.dt = 0;
@@ -662,7 +662,7 @@ static void test_validate(void **state)
     }
     p.tile_px = 3;
     tn_phys_validate(&p, &e);
-    assert_string_equal(e.msg, "physics: tile_px 3 is outside 4..256 pixels per tile");
+    assert_string_equal(e.msg, "phys: tile_px 3 is outside 4..256 pixels per tile");
     p.tile_px = 4;
     assert_true(tn_succeeded(tn_phys_validate(&p, &e)));
     p.tile_px = 256;

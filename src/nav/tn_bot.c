@@ -130,17 +130,17 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     for (int i = 0; i < 4; i++)
         if (sizes[i].v < 0)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "bot config: %s %d is negative (0 = the default)", sizes[i].name,
+                                "bot: config %s %d is negative (0 = the default)", sizes[i].name,
                                 sizes[i].v);
     if (c.heuristic != TN_PATH_OPTIMAL && c.heuristic != TN_PATH_FAST)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot config: heuristic %d is not TN_PATH_OPTIMAL (%d) or "
+                            "bot: config heuristic %d is not TN_PATH_OPTIMAL (%d) or "
                             "TN_PATH_FAST (%d)",
                             c.heuristic, TN_PATH_OPTIMAL, TN_PATH_FAST);
     if (!c.path_cap) c.path_cap = TN_BOT_PATH_CAP;
     if (c.path_cap < 2 || c.path_cap > TN_BOT_PATH_CAP_MAX)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "bot config: path_cap %d is outside 2..%d", c.path_cap,
+                            "bot: config path_cap %d is outside 2..%d", c.path_cap,
                             TN_BOT_PATH_CAP_MAX);
     if (!c.stuck_steps) c.stuck_steps = TN_BOT_STUCK_STEPS;
     if (!c.max_replans) c.max_replans = 48;

@@ -34,28 +34,28 @@ static bool range_ok(float lo, float hi, float min, float max)
 tn_status tn_enemies_validate(const tn_enemies_config *c, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
-    if (!c) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no config");
+    if (!c) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no config");
     if (c->capacity < 1 || c->capacity > (1 << 20))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: capacity %d is outside 1..%d", c->capacity, 1 << 20);
+                            "enemy: capacity %d is outside 1..%d", c->capacity, 1 << 20);
     if (!(c->spawn_rate >= 0.0f && c->spawn_rate <= 1000.0f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: spawn rate %g is outside 0..1000 per second",
+                            "enemy: spawn rate %g is outside 0..1000 per second",
                             (double)c->spawn_rate);
     if (!range_ok(c->scale_min, c->scale_max, 1e-3f, 100.0f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: scale range %g..%g must be ordered within 0.001..100",
+                            "enemy: scale range %g..%g must be ordered within 0.001..100",
                             (double)c->scale_min, (double)c->scale_max);
     if (!range_ok(c->speed_min, c->speed_max, 1e-3f, 100.0f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: speed range %g..%g tiles/s must be ordered within 0.001..100",
+                            "enemy: speed range %g..%g tiles/s must be ordered within 0.001..100",
                             (double)c->speed_min, (double)c->speed_max);
     if (!(c->spacing >= 0.0f && c->spacing <= 2.0f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: spacing %g must be within 0..2 tiles", (double)c->spacing);
+                            "enemy: spacing %g must be within 0..2 tiles", (double)c->spacing);
     if (!range_ok(c->offset_min, c->offset_max, -0.45f, 0.45f))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: lane offset range %g..%g must be ordered within -0.45..0.45",
+                            "enemy: lane offset range %g..%g must be ordered within -0.45..0.45",
                             (double)c->offset_min, (double)c->offset_max);
     return TN_OK;
 }
@@ -66,7 +66,7 @@ tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
     tn_error_clear(err); /* a success leaves no stale message */
     if (out) *out = NULL;
     if (!out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no output pointer");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no output pointer");
     tn_enemies_config c = cfg ? *cfg : tn_enemies_default_config();
     tn_status s = tn_enemies_validate(&c, err);
     if (tn_failed(s)) return s;
@@ -75,7 +75,7 @@ tn_status tn_enemies_create(const tn_enemies_config *cfg, const tn_allocator *a,
     if (!e) {
         tn_free(a, p);
         return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
-                            "enemies: out of memory for %d enemies", c.capacity);
+                            "enemy: out of memory for %d enemies", c.capacity);
     }
     if (a) p->alloc = *a;
     p->e = e;
@@ -101,11 +101,11 @@ tn_status tn_enemies_configure(tn_enemies *s, const tn_enemies_config *cfg, tn_e
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (!s || !cfg)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no pool or config");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no pool or config");
     tn_enemies_config c = *cfg;
     if (c.capacity != s->cfg.capacity && c.capacity != 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: capacity %d differs from the pool's %d, which is fixed at "
+                            "enemy: capacity %d differs from the pool's %d, which is fixed at "
                             "creation (0 keeps it; a new capacity needs a new pool)",
                             c.capacity, s->cfg.capacity);
     c.capacity = s->cfg.capacity;
@@ -310,10 +310,10 @@ static void init_enemy(tn_enemies *s, tn_enemy *e, const tn_flow *f, int x, int 
 static tn_status check_field(const tn_enemies *s, const tn_flow *f, tn_error *err)
 {
     if (!s || !f)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no pool or field");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no pool or field");
     if (f->connectivity != 4)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: the flow field is %d-connected; enemies walk a "
+                            "enemy: the flow field is %d-connected; enemies walk a "
                             "4-connected one",
                             f->connectivity);
     return TN_OK;
@@ -324,20 +324,20 @@ tn_status tn_enemies_spawn_at(tn_enemies *s, const tn_flow *f, int x, int y, tn_
 {
     tn_status st = check_field(s, f, err);
     if (tn_failed(st)) return st;
-    if (!rng) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemies: no rng");
+    if (!rng) return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "enemy: no rng");
     if (x < 0 || y < 0 || x >= f->w || y >= f->h)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: spawn tile (%d,%d) is outside the %dx%d board", x, y, f->w,
+                            "enemy: spawn tile (%d,%d) is outside the %dx%d board", x, y, f->w,
                             f->h);
     int d = tn_flow_dir(f, x, y);
     if (d == TN_DIR_NONE)
         return tn_error_set(
-            err, TN_FAILURE | TN_REFUSED, 0, 0, "enemies: spawn tile (%d,%d) is %s", x, y,
+            err, TN_FAILURE | TN_REFUSED, 0, 0, "enemy: spawn tile (%d,%d) is %s", x, y,
             f->kind[tn_flow_index(f, x, y)] == TN_FLOW_WALL ? "a wall"
                                                             : "cut off from every destination");
     if (s->count >= s->cfg.capacity) {
         s->skipped++;
-        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0, "enemies: the pool of %d is full",
+        return tn_error_set(err, TN_FAILURE | TN_CAPACITY, 0, 0, "enemy: the pool of %d is full",
                             s->cfg.capacity);
     }
     init_enemy(s, &s->e[s->count++], f, x, y, rng);
@@ -366,18 +366,18 @@ tn_status tn_enemies_step(tn_enemies *s, const tn_flow *f, const int32_t *spawns
     if (tn_failed(st)) return st;
     if (!(dt >= 0.0f) || !isfinite(dt))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: step of %g s (must be finite and >= 0)", (double)dt);
+                            "enemy: step of %g s (must be finite and >= 0)", (double)dt);
     /* A spawn list without tiles or without an rng would spawn nothing
      * and say nothing: the game would wait for enemies that never come. */
     if (nspawns < 0)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: %d spawn tiles: a negative count", nspawns);
+                            "enemy: %d spawn tiles: a negative count", nspawns);
     if (nspawns > 0 && !spawns)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: %d spawn tiles listed, but the list is NULL", nspawns);
+                            "enemy: %d spawn tiles listed, but the list is NULL", nspawns);
     if (nspawns > 0 && !rng)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: %d spawn tiles but no rng to draw the spawns from", nspawns);
+                            "enemy: %d spawn tiles but no rng to draw the spawns from", nspawns);
     tn_error_clear(err);
     for (int i = 0; i < s->count;) {
         if (advance(&s->e[i], f, dt)) {
@@ -453,7 +453,7 @@ tn_status tn_enemies_on_edit(tn_enemies *s, const tn_flow *f, int x, int y, tn_e
     if (tn_failed(st)) return st;
     if (x < 0 || y < 0 || x >= f->w || y >= f->h) /* as spawn_at and tn_flow_update */
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "enemies: edited tile (%d,%d) is outside the %dx%d board", x, y, f->w,
+                            "enemy: edited tile (%d,%d) is outside the %dx%d board", x, y, f->w,
                             f->h);
     tn_error_clear(err);
     for (int i = 0; i < s->count;) {

@@ -1232,7 +1232,7 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
     if (lost_out) *lost_out = 0;
     if (!f || !lost_out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow what-if: no field or output");
+                            "flow: what-if without a field or output (NULL)");
     tn_status st = check_tile(f, x, y, "what-if tile", err);
     if (tn_failed(st)) return st;
     if (kind < TN_FLOW_WALL || kind > TN_FLOW_DEST)
@@ -1240,12 +1240,12 @@ tn_status tn_flow_whatif(tn_flow *f, int x, int y, int kind, const int32_t *tile
                             kind);
     if (n < 0 || (n > 0 && !tiles))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow what-if: %d tiles listed%s", n,
+                            "flow: %d what-if tiles listed%s", n,
                             n < 0 ? ": a negative count" : ", but the list is NULL");
     for (int t = 0; t < n; t++)
         if (tiles[t] < 0 || tiles[t] >= f->w * f->h)
             return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                                "flow what-if: listed tile %d is %d, outside 0..%d (y*w+x)", t,
+                                "flow: what-if tile %d of the list is %d, outside 0..%d (y*w+x)", t,
                                 (int)tiles[t], f->w * f->h - 1);
     tn_error_clear(err);
     const int c = tn_flow_index(f, x, y);
@@ -1305,7 +1305,7 @@ tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *d
     if (dist) *dist = -1.0;
     if (!f || !dist)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow distance: no field or output");
+                            "flow: distance without a field or output (NULL)");
     tn_status st = check_tile(f, sx, sy, "start", err);
     if (tn_failed(st)) return st;
     st = check_tile(f, gx, gy, "goal", err);
@@ -1313,10 +1313,10 @@ tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *d
     const int s0 = tn_flow_index(f, sx, sy), g0 = tn_flow_index(f, gx, gy);
     if (f->kind[s0] == TN_FLOW_WALL)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow distance: start (%d,%d) is a wall", sx, sy);
+                            "flow: the distance's start (%d,%d) is a wall", sx, sy);
     if (f->kind[g0] == TN_FLOW_WALL)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "flow distance: goal (%d,%d) is a wall", gx, gy);
+                            "flow: the distance's goal (%d,%d) is a wall", gx, gy);
     /* Dial's search from the start over the field's cells (destinations are
      * open), exact (straight, diagonal) pairs in q[] and list[] (valid where
      * stamp == gen+1), ordered by the bucket queue; stops at the goal and
@@ -1357,7 +1357,7 @@ tn_status tn_flow_distance(tn_flow *f, int sx, int sy, int gx, int gy, double *d
     b_reset_range(f);
     if (!found)
         return tn_error_set(err, TN_FAILURE | TN_UNREACHABLE, 0, 0,
-                            "flow distance: no path from (%d,%d) to (%d,%d)", sx, sy, gx, gy);
+                            "flow: no path from (%d,%d) to (%d,%d)", sx, sy, gx, gy);
     *dist = val2(ss[g0], gg[g0]);
     tn_error_clear(err);
     return TN_OK;

@@ -23,7 +23,7 @@ tn_status tn_levelgen_platformer(tn_map *m, tn_rng *rng, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     if (!m || !rng)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "levelgen: NULL %s",
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "levelgen: no %s (NULL)",
                             !m ? "map" : "rng");
     const int W = m->w, H = m->h;
     if (W < 16 || H < 12)

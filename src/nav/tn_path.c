@@ -50,7 +50,8 @@ tn_status tn_jump_model_init(tn_jump_model *jm, const tn_phys_params *p, tn_erro
     tn_error_clear(err); /* a success leaves no stale message */
     if (!jm || !p)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "path: jump model: no %s (NULL)", !jm ? "model to fill" : "physics");
+                            "path: no %s for tn_jump_model_init (NULL)",
+                            !jm ? "model to fill" : "physics");
     tn_status st = tn_phys_validate(p, err);
     if (tn_failed(st)) return st;
     memset(jm, 0, sizeof *jm);

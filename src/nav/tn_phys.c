@@ -50,10 +50,9 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
 {
     tn_error_clear(err); /* a success leaves no stale message */
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
-    if (!p) return tn_error_set(err, bad, 0, 0, "physics: no parameters (p is NULL)");
+    if (!p) return tn_error_set(err, bad, 0, 0, "phys: no parameters (p is NULL)");
     if (!(p->dt > 0.0f && p->dt <= 0.1f))
-        return tn_error_set(err, bad, 0, 0, "physics: physics step dt=%g s is outside (0, 0.1]",
-                            p->dt);
+        return tn_error_set(err, bad, 0, 0, "phys: step dt=%g s is outside (0, 0.1]", p->dt);
     const struct {
         const char *name, *unit;
         float v;
@@ -62,18 +61,18 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
                 {"walk_speed", "px/s", p->walk_speed}};
     for (int i = 0; i < 3; i++)
         if (!(pos[i].v > 0.0f)) /* NaN too */
-            return tn_error_set(err, bad, 0, 0, "physics: %s %g %s must be positive", pos[i].name,
+            return tn_error_set(err, bad, 0, 0, "phys: %s %g %s must be positive", pos[i].name,
                                 (double)pos[i].v, pos[i].unit);
     if (!(p->tile_px >= TN_PHYS_TILE_PX_MIN && p->tile_px <= TN_PHYS_TILE_PX_MAX))
-        return tn_error_set(err, bad, 0, 0, "physics: tile_px %g is outside %d..%d pixels per tile",
+        return tn_error_set(err, bad, 0, 0, "phys: tile_px %g is outside %d..%d pixels per tile",
                             p->tile_px, TN_PHYS_TILE_PX_MIN, TN_PHYS_TILE_PX_MAX);
     /* bounded in tiles, so that a step moves a body by a bounded number of
      * 8-px sub-moves (an infinite gravity or fall speed never ends one) */
     const float tile = p->tile_px;
     if (!(p->gravity <= TN_PHYS_GRAVITY_MAX * tile))
         return tn_error_set(err, bad, 0, 0,
-                            "physics: gravity %g px/s^2 is above %d tiles/s^2 (%g px/s^2)",
-                            p->gravity, TN_PHYS_GRAVITY_MAX, TN_PHYS_GRAVITY_MAX * tile);
+                            "phys: gravity %g px/s^2 is above %d tiles/s^2 (%g px/s^2)", p->gravity,
+                            TN_PHYS_GRAVITY_MAX, TN_PHYS_GRAVITY_MAX * tile);
     const struct {
         const char *name;
         float v;
@@ -83,31 +82,30 @@ tn_status tn_phys_validate(const tn_phys_params *p, tn_error *err)
     for (int i = 0; i < 3; i++)
         if (!(speed[i].v <= TN_PHYS_SPEED_MAX * tile)) /* NaN too */
             return tn_error_set(err, bad, 0, 0,
-                                "physics: %s %g px/s is not at most %d tiles/s (%g px/s)",
+                                "phys: %s %g px/s is not at most %d tiles/s (%g px/s)",
                                 speed[i].name, (double)speed[i].v, TN_PHYS_SPEED_MAX,
                                 (double)(TN_PHYS_SPEED_MAX * tile));
     if (!(p->walk_speed * p->dt >= 1.0f / 64.0f))
         return tn_error_set(err, bad, 0, 0,
-                            "physics: walk_speed %g px/s moves less than 1/64 px a step (dt %g s)",
+                            "phys: walk_speed %g px/s moves less than 1/64 px a step (dt %g s)",
                             p->walk_speed, p->dt);
     if (!(p->jump_height >= 1.0f && p->jump_height <= 8.0f))
-        return tn_error_set(err, bad, 0, 0, "physics: jump_height %g is outside 1..8 tiles",
+        return tn_error_set(err, bad, 0, 0, "phys: jump_height %g is outside 1..8 tiles",
                             p->jump_height);
     if (!(p->jump_cut_speed >= 0.0f))
-        return tn_error_set(err, bad, 0, 0, "physics: jump_cut_speed %g px/s must be >= 0",
+        return tn_error_set(err, bad, 0, 0, "phys: jump_cut_speed %g px/s must be >= 0",
                             (double)p->jump_cut_speed);
     if (p->coyote_frames < 0 || p->coyote_frames > 60)
-        return tn_error_set(err, bad, 0, 0, "physics: coyote_frames %d is outside 0..60",
+        return tn_error_set(err, bad, 0, 0, "phys: coyote_frames %d is outside 0..60",
                             p->coyote_frames);
     const double rise = (double)tn_phys_jump_speed(p) / ((double)p->gravity * (double)p->dt);
     if (!(rise <= TN_PHYS_RISE_STEPS_MAX))
-        return tn_error_set(
-            err, bad, 0, 0,
-            "physics: a full jump rises for %.4g steps (jump speed %g px/s, gravity "
-            "%g px/s^2, dt %g s), more than the %d the planners simulate: raise "
-            "gravity or dt",
-            rise, (double)tn_phys_jump_speed(p), (double)p->gravity, (double)p->dt,
-            TN_PHYS_RISE_STEPS_MAX);
+        return tn_error_set(err, bad, 0, 0,
+                            "phys: a full jump rises for %.4g steps (jump speed %g px/s, gravity "
+                            "%g px/s^2, dt %g s), more than the %d the planners simulate: raise "
+                            "gravity or dt",
+                            rise, (double)tn_phys_jump_speed(p), (double)p->gravity, (double)p->dt,
+                            TN_PHYS_RISE_STEPS_MAX);
     return TN_OK;
 }
 

@@ -64,11 +64,12 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
 {
     if (out) *out = NULL;
     if (!out)
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "grid: no output pointer");
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                            "steer: no output pointer for the grid");
     if (!(w > 0.0f && h > 0.0f && cell > 0.0f) || !isfinite(x0) || !isfinite(y0) || !isfinite(w) ||
         !isfinite(h) || !isfinite(cell) || cap < 0 || cap > TN_GRID_MAX_CAP) {
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "grid: origin (%g, %g) must be finite, size %gx%g and cell %g "
+                            "steer: grid origin (%g, %g) must be finite, size %gx%g and cell %g "
                             "positive and finite, capacity %d in 0..%d",
                             (double)x0, (double)y0, (double)w, (double)h, (double)cell, cap,
                             TN_GRID_MAX_CAP);
@@ -100,7 +101,8 @@ tn_status tn_grid_create(float x0, float y0, float w, float h, float cell, int c
     tn_error_clear(err);
     return TN_OK;
 oom:
-    return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0, "grid: out of memory");
+    return tn_error_set(err, TN_FAILURE | TN_OUT_OF_MEMORY, 0, 0,
+                        "steer: out of memory for a grid");
 }
 
 void tn_grid_destroy(tn_grid *g)
@@ -134,14 +136,14 @@ tn_status tn_grid_build(tn_grid *g, const float *xy, int n, tn_error *err)
 {
     tn_error_clear(err);
     if (!g || n < 0 || (n > 0 && !xy))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "grid: %s",
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "steer: %s",
                             !g      ? "no grid"
                             : n < 0 ? "negative point count"
                                     : "no points");
     tn_status s = TN_OK;
     if (n > g->cap) {
         s = tn_error_set(err, TN_SUCCESS | TN_PARTIAL_RESULT | TN_CAPACITY, 0, 0,
-                         "grid: %d points, the grid holds the first %d (its cap)", n, g->cap);
+                         "steer: %d points, the grid holds the first %d (its cap)", n, g->cap);
         n = g->cap;
     }
     int ncells = g->cols * g->rows;
