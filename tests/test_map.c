@@ -145,7 +145,7 @@ static void test_null_maps(void **state)
     assert_int_equal(tn_map_count_marks(NULL, TN_MARK_ITEM), 0);
     tn_error e;
     assert_int_equal(tn_map_parse("x", 1, "a.map", NULL, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
-    assert_string_equal(e.msg, "a.map: no output pointer (out NULL)");
+    assert_string_equal(e.msg, "map: no output pointer (out NULL)");
     tn_map_destroy(m);
 }
 
@@ -370,7 +370,7 @@ static void test_save_messages(void **state)
     assert_int_equal(tn_map_save(m, NULL, NULL, 0, NULL, &e), TN_FAILURE | TN_BUFFER_TOO_SMALL);
     assert_non_null(strstr(e.msg, "map: the 3x2 map's text needs 38 bytes, the buffer has 0"));
     assert_int_equal(tn_map_save(NULL, "a.map", buf, cap, NULL, &e), TN_FAILURE | TN_INVALID_PARAM);
-    assert_string_equal(e.msg, "a.map: no map to write (m is NULL)");
+    assert_string_equal(e.msg, "map: no map to write (m is NULL)");
 
     /* bad tiles: refused with the tile, LINE:COL and nothing in buf */
     struct {

@@ -14,7 +14,7 @@ tn_status tn_map_create(int w, int h, const tn_allocator *a, tn_map **out, tn_er
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: no output pointer");
     if (w < 1 || h < 1 || w > TN_MAP_MAX_SIZE || h > TN_MAP_MAX_SIZE)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map size %dx%d is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
+                            "map: size %dx%d is outside 1..%d", w, h, TN_MAP_MAX_SIZE);
     tn_map *m = tn_alloc(a, sizeof *m);
     uint8_t *cells = m ? tn_alloc_array(a, (size_t)w * (size_t)h, 2) : NULL;
     if (!cells) {
@@ -46,7 +46,7 @@ tn_status tn_map_clone(const tn_map *m, tn_map **out, tn_error *err)
     if (out) *out = NULL;
     if (!m || !out)
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "map clone: no map or output");
+                            "map: no map or output pointer to clone (NULL)");
     tn_map *c = NULL;
     tn_status st = tn_map_create(m->w, m->h, &m->alloc, &c, err);
     if (tn_failed(st)) return st;
@@ -434,7 +434,7 @@ tn_status tn_map_parse(const char *buf, size_t len, const char *name, const tn_a
     if (!name) name = "<map>";
     if (out) *out = NULL;
     if (!out || (!buf && len))
-        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s: %s", name,
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "map: %s",
                             !out ? "no output pointer (out NULL)"
                                  : "no text (buf NULL with a length)");
     if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
@@ -571,7 +571,7 @@ tn_status tn_map_save(const tn_map *m, const char *name, char *buf, size_t cap, 
 {
     const tn_status bad = TN_FAILURE | TN_INVALID_PARAM;
     if (!name) name = "map";
-    if (!m) return tn_error_set(err, bad, 0, 0, "%s: no map to write (m is NULL)", name);
+    if (!m) return tn_error_set(err, bad, 0, 0, "map: no map to write (m is NULL)");
     if (m->w < 1 || m->h < 1 || m->w > TN_MAP_MAX_SIZE || m->h > TN_MAP_MAX_SIZE)
         return tn_error_set(err, bad, 0, 0, "%s: size %dx%d is outside 1..%d: not written", name,
                             m->w, m->h, TN_MAP_MAX_SIZE);

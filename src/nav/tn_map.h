@@ -124,7 +124,7 @@ size_t tn_map_format_size(const tn_map *m);
  * be NULL) gets its length without the NUL.  `name` is used in messages
  * only (NULL: "map"), as in tn_map_parse.  Errors (err filled, buf and
  * *written not written):
- *  - INVALID_PARAM: m NULL ("NAME: no map to write"), a size outside
+ *  - INVALID_PARAM: m NULL ("map: no map to write"), a size outside
  *    1..TN_MAP_MAX_SIZE, no tile arrays, a start outside the map other
  *    than -1,-1, or a tile the text cannot hold as it is: terrain above
  *    TN_TILE_ONEWAY, content above TN_MARK_ITEM ("has an unknown terrain

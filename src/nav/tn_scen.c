@@ -170,7 +170,7 @@ tn_status tn_scen_parse(const char *buf, size_t len, const char *name, const tn_
     if (!name) name = "(scen)";
     if (!out || (!buf && len > 0))
         return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
-                            "%s: no buffer or no output pointer", name);
+                            "scen: no buffer or no output pointer");
     /* Header. */
     size_t pos = 0;
     span s;
