@@ -23,6 +23,27 @@
  * answer is a number with no partial form, TN_FAILURE | TN_UNREACHABLE.
  * Nothing in the library prints, exits or aborts.
  *
+ * Message prefixes: every message starts by saying who speaks, so that a
+ * log of err->msg tells which module or which input it is about.
+ *  - A message about a named text or data (the `name` given to
+ *    tn_map_parse, tn_map_save, tn_scen_parse and tn_surf_load: a file's,
+ *    say) starts with that name and its place in it when it has one:
+ *    "NAME:LINE:COL: problem", "NAME:LINE: problem", or "NAME: problem"
+ *    for the whole ("maps/a.map:3:7: unknown tile character 'x'",
+ *    "a.scen:2: expected 9 fields ...", "g.bin: surface graph data: ...").
+ *  - Every other message starts with its module's name - the name of the
+ *    header declaring the function, without "tn_" and ".h" - and ": ",
+ *    the rest in lower case: "path: goal (3,4) is blocked: ...", "surf:"
+ *    for all of tn_surf.h (query objects, shortcuts, saves included),
+ *    "navmesh:" for the tn_navquery_* functions, "steer:" for tn_grid_*.
+ *    The prefixes: bot, cdt, companion, enemy, flow, levelgen, map,
+ *    navmesh, path, phys, scen, steer, surf, wander.
+ *  - A message passed on unchanged from a module a function called keeps
+ *    that module's prefix, which names the module that found the problem
+ *    ("path: ..." or "surf: ..." from tn_bot_goto's plan, "phys: ..." from
+ *    tn_jump_model_init, "cdt: ..." from tn_navmesh_build).  Prefixes are
+ *    never stacked ("bot: path: ..." does not occur).
+ *
  * Creation: every object is made by
  *     tn_status tn_X_create(..., const tn_allocator *a, tn_X **out, tn_error *err);
  * *out is NULL on failure; tn_X_destroy(NULL) is a no-op.
