@@ -445,6 +445,76 @@ static void test_graph_replans_counted(void **state)
     tn_world_destroy(w);
 }
 
+/* A tile on a remaining edge of `bot`'s graph plan (g) whose block breaks
+ * that edge, made a block behind the map's back (no revision: as a bug
+ * that changed the map without telling would): true, the tile in *tx, *ty
+ * (set back to empty by the caller). */
+static bool break_plan_edge(tn_world *w, const tn_bot *bot, const tn_surf *g, const tn_body *b,
+                            int *tx, int *ty)
+{
+    tn_map *m = (tn_map *)tn_world_map(w);
+    int nl, leg;
+    const tn_surf_leg *legs = tn_bot_legs(bot, &nl, &leg);
+    for (int k = leg; k < nl; k++) {
+        int x0, y0, x1, y1;
+        if (legs[k].edge < 0 || !tn_surf_edge_box(g, m, legs[k].edge, &x0, &y0, &x1, &y1)) continue;
+        for (int y = y0; y <= y1; y++)
+            for (int x = x0; x <= x1; x++) {
+                const int bx = (int)(b->x / 16.0f), by = (int)(b->y / 16.0f);
+                if (tn_map_tile(m, x, y) != TN_TILE_EMPTY ||
+                    (x >= bx - 1 && x <= bx + b->w && y >= by - 1 && y <= by + b->h))
+                    continue;
+                m->tile[y * m->w + x] = TN_TILE_BLOCK;
+                if (!tn_surf_edge_valid(g, m, legs[k].edge)) {
+                    *tx = x, *ty = y;
+                    return true;
+                }
+                m->tile[y * m->w + x] = TN_TILE_EMPTY;
+            }
+    }
+    return false;
+}
+
+/* tn_world_check replays the remaining edges of every graph plan, the
+ * character's and the extra bots' (it checked the character's alone, and
+ * no test saw it fail): a map changed without a revision fails it, naming
+ * whose plan and which edge. */
+static void test_check_replays_every_plan(void **state)
+{
+    (void)state;
+    tn_world *w = sent_to("maps/demo.map", 60, 8);
+    for (int f = 0; f < 5; f++) tn_world_step(w);
+    tn_error e;
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    const tn_surf *g = tn_wbots_character_graph(w);
+    int tx, ty;
+    assert_true(break_plan_edge(w, tn_wbots_character_bot(w), g, tn_world_character(w), &tx, &ty));
+    assert_true(tn_failed(tn_world_check(w, &e)));
+    if (!strstr(e.msg, "character's graph plan edge ")) fail_msg("%s", e.msg);
+    tn_map *m = (tn_map *)tn_world_map(w);
+    m->tile[ty * m->w + tx] = TN_TILE_EMPTY;
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    /* an extra bot's plan: the character idle, bot 1 walking */
+    tn_world_destroy(w);
+    w = world("maps/demo.map");
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1.0, NULL)));
+    bool broke = false;
+    for (int f = 0; f < 600 && !broke; f++) {
+        tn_world_step(w);
+        assert_true(tn_succeeded(tn_world_check(w, &e)));
+        const tn_bot *bot = tn_wbots_bot(w, 0);
+        if (tn_bot_graph(bot) && tn_bot_get_info(bot).state == TN_BOT_MOVING)
+            broke = break_plan_edge(w, bot, tn_bot_graph(bot), tn_wbots_body(w, 0), &tx, &ty);
+    }
+    assert_true(broke);
+    assert_true(tn_failed(tn_world_check(w, &e)));
+    if (!strstr(e.msg, "bot 1's graph plan edge ")) fail_msg("%s", e.msg);
+    m = (tn_map *)tn_world_map(w);
+    m->tile[ty * m->w + tx] = TN_TILE_EMPTY;
+    assert_true(tn_succeeded(tn_world_check(w, &e)));
+    tn_world_destroy(w);
+}
+
 /* The graph in use is repaired at each edit, not when the next plan asks
  * for it: edits made while the bot stands idle do not pile up into one
  * long frame at the next goto (a 256x256 level paid 243 ms for 20 edits
@@ -4068,6 +4138,7 @@ int main(void)
         cmocka_unit_test(test_hud_compare_no_closer_tile),
         cmocka_unit_test(test_graph_replans_counted),
         cmocka_unit_test(test_graph_follows_each_edit),
+        cmocka_unit_test(test_check_replays_every_plan),
         cmocka_unit_test(test_graph_goto_in_air),
         cmocka_unit_test(test_graph_replan_after_slider),
         cmocka_unit_test(test_hud_compare_follows_replan),

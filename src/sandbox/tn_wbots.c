@@ -3022,21 +3022,36 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
     }
 }
 
-/* Every remaining edge of the character's graph plan still replays on the
- * map (checked when the plan belongs to the current graph and map). */
+/* Every remaining edge of a bot's graph plan still replays on the map
+ * (when the plan belongs to its current graph and to the map as it is: a
+ * plan older than an edit is not followed, the bot plans again at its next
+ * step, or, in the air, at its landing).  who: "character" or "bot N". */
+static tn_status check_plan(const tn_world *w, const tn_wbots *s, const tn_bot *bot,
+                            const tn_body *b, const char *who, tn_error *err)
+{
+    tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, b, LOOK);
+    if (!plan_of(bot, g)) return TN_OK;
+    if (tn_bot_plan_revision(bot) != w->map->revision) return TN_OK; /* re-plans first */
+    int nl, leg;
+    const tn_surf_leg *legs = tn_bot_legs(bot, &nl, &leg);
+    for (int k = leg; k < nl; k++)
+        if (legs[k].edge >= 0 && !tn_surf_edge_valid(g, w->map, legs[k].edge))
+            return tn_error_set(err, TN_FAILURE, 0, 0,
+                                "%s's graph plan edge %d (leg %d) no longer replays on the map",
+                                who, legs[k].edge, k);
+    return TN_OK;
+}
+
+/* The character's and every extra bot's graph plan (check_plan). */
 tn_status tn_wbots_check(const tn_world *w, tn_error *err)
 {
     const tn_wbots *s = of(w);
     if (!graph_mode(w, s)) return TN_OK;
-    tn_surf *g = graph_for((tn_world *)w, (tn_wbots *)s, &w->character, LOOK);
-    if (!plan_of(s->bot, g)) return TN_OK;
-    if (tn_bot_plan_revision(s->bot) != w->map->revision) return TN_OK; /* re-plans first */
-    int nl, leg;
-    const tn_surf_leg *legs = tn_bot_legs(s->bot, &nl, &leg);
-    for (int k = leg; k < nl; k++)
-        if (legs[k].edge >= 0 && !tn_surf_edge_valid(g, w->map, legs[k].edge))
-            return tn_error_set(err, TN_FAILURE, 0, 0,
-                                "graph plan edge %d (leg %d) no longer replays on the map",
-                                legs[k].edge, k);
-    return TN_OK;
+    tn_status st = check_plan(w, s, s->bot, &w->character, "character", err);
+    for (int i = 0; i < s->n && tn_succeeded(st); i++) {
+        char who[32];
+        snprintf(who, sizeof who, "bot %d", i + 1);
+        st = check_plan(w, s, s->ebot[i], &s->ebody[i], who, err);
+    }
+    return st;
 }

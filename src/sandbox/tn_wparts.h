@@ -35,7 +35,9 @@
  *                             overlays show and nothing has made yet
  *   draw(w, dd, overlays)     agents always, the selected overlays
  *   check(w, err)             invariants: no agent in a block, no NaN, counts
- *                             within pools, caches consistent with the map
+ *                             within pools, caches consistent with the map;
+ *                             bots: every remaining edge of the character's
+ *                             and each extra bot's graph plan replays
  */
 #ifndef TN_WPARTS_H
 #define TN_WPARTS_H
