@@ -958,6 +958,19 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (j < L->walk_to_j) return (tn_input){false, true, false, false};
     if (j > L->walk_to_j) return (tn_input){true, false, false, false};
     if (L->edge < 0) {
+        /* a body off the lattice (pushed) can stand a step short of the
+         * goal tile, or past it: one more step onto it, or into the wall
+         * there (which stops it on the tile's edge) */
+        const float x0 = (float)b->goal_x * T;
+        const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
+        const int dir = body->x < x0 - 1e-3f ? 1 : body->x >= x0 + T ? -1 : 0;
+        if (b->state == TN_BOT_MOVING && b->leg == b->nlegs - 1 && dir != 0 &&
+            (surface_at(g, row, j + dir) == surface_at(g, row, j) ||
+             tn_body_box_blocked(m, &b->phys, body->x + (float)dir * s, body->y, body->w,
+                                 body->h))) {
+            b->legs[b->leg].walk_to_j = j + dir;
+            return walk_toward(dir);
+        }
         gfinish(b);
         return none;
     }

@@ -287,7 +287,9 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * and ends on that surface, the nearest first; when none does, it walks
  * into the nearer wall its surface ends at (a wall stops a body on the
  * lattice) and plans again there; with no such wall it replays the leg as
- * it is (then, as before, it may re-plan until STUCK).  Measured in
+ * it is (then, as before, it may re-plan until STUCK).  Its final walk
+ * ends with the box's left edge on the goal tile (a step more, or into the
+ * wall there).  Measured in
  * docs/surf.md ("A bot pushed off the lattice"); the check costs two
  * replays per edge tried, only for a body off the lattice.  Setting another graph (or NULL) while the bot has a
  * goal re-plans it too.  Every plan after a goal's first counts as a
