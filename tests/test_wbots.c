@@ -262,6 +262,38 @@ static void test_classic_frames_from_landing(void **state)
     tn_world_destroy(w);
 }
 
+/* A click in the air: "arrived at ... in N frames" counts from the
+ * landing, as the plan made there does ("planned on landing, a graph plan
+ * of N frames") and as the README says; it counted from the click, the
+ * fall before the plan in it (a playtest: planned 102, arrived in 114).
+ * Both planners: the frames after the landing step, less the last. */
+static void test_arrival_frames_from_landing(void **state)
+{
+    (void)state;
+    for (int p = 0; p <= 1; p++) {
+        tn_world *w = clicked_in_a_jump(p);
+        const tn_bot *bot = tn_wbots_character_bot(w);
+        int steps = 0, landed_at = -1, planned = -1;
+        while (steps < 5000 && tn_bot_active(bot)) {
+            tn_world_step(w);
+            steps++;
+            if (landed_at < 0 && tn_world_character(w)->on_ground) landed_at = steps;
+            if (p && planned < 0)
+                sscanf(tn_world_message_text(w),
+                       "goto (22,34): planned on landing, a graph plan of %d frames", &planned);
+        }
+        assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+        int said = -1;
+        if (sscanf(tn_world_message_text(w), "arrived at (22,34) in %d frames", &said) != 1 ||
+            said != steps - landed_at - 1)
+            fail_msg("planner %d: landed at step %d, arrived at step %d: %s", p, landed_at, steps,
+                     tn_world_message_text(w));
+        if (p && said != planned)
+            fail_msg("graph: planned %d frames on landing: %s", planned, tn_world_message_text(w));
+        tn_world_destroy(w);
+    }
+}
+
 static void test_hud_times_searches_with_a_clock(void **state)
 {
     (void)state;
@@ -4106,6 +4138,7 @@ int main(void)
         cmocka_unit_test(test_goto_where_it_stands),
         cmocka_unit_test(test_classic_answer_frames_are_the_trip),
         cmocka_unit_test(test_classic_frames_from_landing),
+        cmocka_unit_test(test_arrival_frames_from_landing),
         cmocka_unit_test(test_hud_times_searches_with_a_clock),
         cmocka_unit_test(test_held_slider_builds_once_on_release),
 #if !defined(__STDC_NO_THREADS__)

@@ -265,6 +265,11 @@ typedef struct tn_wbots {
      * plan after plan count pend_plans: it says the plan when it is made */
     bool pend_said;
     int pend_plans;
+    /* the bot's step count (tn_bot_info.steps) at the step its trip first
+     * stood on the ground: 0 for a goto on the ground, -1 until the landing
+     * for one in the air (it plans there), so "arrived ... in N frames"
+     * counts from the landing as the plan's frames do */
+    int land_steps;
     uint32_t retry_rev;
     float retry_jump;
     int retry_bw, retry_bh;
@@ -1634,7 +1639,8 @@ static void say_state(tn_world *w, tn_wbots *s)
     case TN_BOT_ARRIVED: { /* in frames: what the two planners' trips compare by,
                               * the steps it moved (not the last, which only saw
                               * it there), as plans count them */
-        const int f = i.steps > 0 ? i.steps - 1 : 0;
+        const int from = s->land_steps > 0 ? s->land_steps : 0;
+        const int f = i.steps - from > 0 ? i.steps - from - 1 : 0;
         tn_world_message(w, "arrived at %s in %d frame%s (%.1f s)", g, f, PLURAL(f),
                          (double)f * (double)w->phys.dt);
         break;
@@ -1672,6 +1678,8 @@ static tn_status goto_noted(tn_world *w, tn_wbots *s, int x, int y, bool compare
     if (compare) compare_planners(w, s, x, y);
     const int plans_before = tn_bot_get_info(s->bot).plans;
     tn_status st = tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, x, y, err);
+    if (tn_bot_get_info(s->bot).steps == 0) /* (a new trip: not a goal refused mid-trip) */
+        s->land_steps = w->character.on_ground ? 0 : -1;
     if (compare) graph_answer(s, plans_before);
     note_search(w, s);
     note_explored(w, s);
@@ -1778,6 +1786,7 @@ static bool continue_search(tn_world *w, tn_wbots *s)
     s->cont_y = ty;
     tn_status st =
         tn_bot_goto(s->bot, s->pf, w->map, &w->character, &w->phys, i.goal_x, i.goal_y, NULL);
+    s->land_steps = 0; /* (on the ground) */
     note_search(w, s);
     note_explored(w, s);
     note_first(s);
@@ -1853,6 +1862,8 @@ bool tn_wbots_drive(tn_world *w, tn_input *in, bool player_active)
                          why);
         return false;
     }
+    if (s->land_steps < 0 && w->character.on_ground) /* landed: the trip counts from here */
+        s->land_steps = tn_bot_get_info(s->bot).steps;
     *in = tn_bot_step(s->bot, s->pf, w->map, &w->character, &w->phys);
     note_search(w, s);
     note_explored(w, s);
