@@ -1389,6 +1389,47 @@ static void test_playback_control(void **state)
     tn_world_destroy(w);
 }
 
+/* - / = (and the bar's slider) say the replay speed they set: with no
+ * search to replay the status line went on saying only "no search to
+ * replay: ..." after E while the bar's rate moved (a playtest: 300/s to
+ * 100/s, nothing said). */
+static void test_playback_speed_said(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    static tn_playback p;
+    assert_int_equal(tn_playback_init(&p), 0);
+    unsigned ov = 0;
+    assert_false(tn_playback_control(&p, w, &ov, TN_PB_REPLAY)); /* E: nothing yet */
+    assert_int_equal(tn_playback_set_speed(&p, w, p.speed - 1), 2);
+    assert_int_equal(p.speed, 2);
+    assert_string_equal(tn_world_message_text(w),
+                        "replay speed 100/s; no search to replay yet: click with the goto tool "
+                        "(1) or the navmesh tool (7)");
+    assert_int_equal(tn_playback_set_speed(&p, w, -1), 0);
+    assert_non_null(strstr(tn_world_message_text(w), "replay speed already at its slowest, 10/s"));
+    assert_int_equal(tn_playback_set_speed(&p, w, TN_PB_RATES), TN_PB_RATES - 1);
+    assert_non_null(
+        strstr(tn_world_message_text(w), "replay speed already at its fastest, 10000/s"));
+    /* with a search: the rate set, and the one a short search plays at */
+    tn_path *finder = NULL;
+    tn_world_step(w);
+    tn_world_set_tool(w, TN_TOOL_GOTO);
+    assert_true(tn_succeeded(tn_world_click(w, 47, 20, TN_CLICK_LEFT, false, NULL)));
+    tn_world_step(w);
+    assert_int_equal(tn_playback_watch(&p, &finder, w, ov), 1);
+    assert_int_equal(tn_playback_set_speed(&p, w, 1), 1);
+    assert_string_equal(tn_world_message_text(w), "replay speed 30/s");
+    tn_playback_set_speed(&p, w, TN_PB_RATES - 1);
+    char want[96];
+    snprintf(want, sizeof want, "replay speed 10000/s (this short search plays at %d/s)",
+             (int)lround(tn_playback_rate(&p)));
+    assert_string_equal(tn_world_message_text(w), want);
+    tn_path_destroy(finder);
+    tn_playback_free(&p);
+    tn_world_destroy(w);
+}
+
 /* The card counts in the singular: on td_maze the far side is out of
  * reach and the graph plan is one leg, one node searched. */
 static void test_inspect_singular(void **state)
@@ -1655,6 +1696,7 @@ int main(void)
         cmocka_unit_test(test_playback_one_node),
         cmocka_unit_test(test_playback_navmesh_follows_edits),
         cmocka_unit_test(test_playback_control),
+        cmocka_unit_test(test_playback_speed_said),
         cmocka_unit_test(test_inspect),
         cmocka_unit_test(test_inspect_removed_unpins),
         cmocka_unit_test(test_inspect_waiting_bot),

@@ -578,7 +578,7 @@ static void playback_action(app *a, tn_ui_action act, int arg)
     case TN_ACT_REPLAY: tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_REPLAY); break;
     case TN_ACT_PB_PAUSE: tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_HOLD); break;
     case TN_ACT_PB_STEP: tn_playback_control(&a->pb, a->w, &a->view.overlays, TN_PB_NEXT); break;
-    case TN_ACT_PB_SPEED: a->pb.speed = tn_clampi(arg, 0, TN_PB_RATES - 1); break;
+    case TN_ACT_PB_SPEED: tn_playback_set_speed(&a->pb, a->w, arg); break;
     default: break;
     }
 }

@@ -632,6 +632,33 @@ void tn_playback_frame(tn_playback *p, double dt, unsigned overlays)
     if (tn_playback_visible(p, overlays)) tn_playback_advance(p, dt);
 }
 
+int tn_playback_set_speed(tn_playback *p, tn_world *w, int speed)
+{
+    const int to = speed < 0 ? 0 : speed >= TN_PB_RATES ? TN_PB_RATES - 1 : speed;
+    const char *end = to == speed ? ""
+                      : to > 0    ? "already at its fastest, "
+                                  : "already at its slowest, ";
+    p->speed = to;
+    const int set = tn_playback_rates[to];
+    if (p->trace.count == 0) {
+        if (p->none) /* a search was made but could not be recorded: why */
+            tn_world_message(w, "replay speed %s%d/s; no search to replay: %s", end, set, p->label);
+        else
+            tn_world_message(w,
+                             "replay speed %s%d/s; no search to replay yet: click with the goto "
+                             "tool (1) or the navmesh tool (7)",
+                             end, set);
+        return to;
+    }
+    const int plays = (int)lround(tn_playback_rate(p));
+    if (plays < set)
+        tn_world_message(w, "replay speed %s%d/s (this short search plays at %d/s)", end, set,
+                         plays);
+    else
+        tn_world_message(w, "replay speed %s%d/s", end, set);
+    return to;
+}
+
 void tn_playback_step(tn_playback *p)
 {
     if (!p->active) return;

@@ -229,6 +229,13 @@ void tn_playback_advance(tn_playback *p, double dt);
 void tn_playback_frame(tn_playback *p, double dt, unsigned overlays);
 /* One step while paused: the next closed node (and the opens it made). */
 void tn_playback_step(tn_playback *p);
+/* The replay speed (- / = and the bar's slider) set to index `speed`, kept
+ * in 0..TN_PB_RATES-1 (returned), and said on the world's status line:
+ * "replay speed 100/s", "(this short search plays at 40/s)" when it plays
+ * slower (tn_playback_rate), "already at its fastest, " past an end; with no search
+ * recorded "replay speed 100/s; no search to replay yet: ..." (the line
+ * went on saying only "no search to replay" while the bar's rate moved). */
+int tn_playback_set_speed(tn_playback *p, tn_world *w, int speed);
 
 /* Record the classic planner's search behind the character's plan: the
  * query of its bot's last classic search (tn_bot_last_query: the start the
