@@ -669,15 +669,18 @@ static void test_start_moved(void **state)
     assert_true(tn_control_start_moved(w, p, msg, sizeof msg));
     snprintf(want, sizeof want,
              "%s:6:2: the 1x2-tile character does not fit at its start, tile (1,2) (a block or "
-             "the map's edge is in the way): it starts at tile (0,1) instead, the nearest place "
+             "the map's edge is in the way): it starts at tile (0,2) instead, the nearest place "
              "it fits",
              p);
+    /* (as near as (0,1) in the air, where it started and fell from to (0,2)
+     * before: the tile said is where it stands) */
+    assert_true(tn_world_character(w)->on_ground);
     assert_string_equal(msg, want);
     /* a reset says it again (stderr and the status line) */
     char err[512];
     assert_int_equal(tn_control_reset(w, p, err, sizeof err), 0);
     assert_non_null(strstr(tn_world_message_text(w), "reset: warning: "));
-    assert_non_null(strstr(tn_world_message_text(w), "it starts at tile (0,1) instead"));
+    assert_non_null(strstr(tn_world_message_text(w), "it starts at tile (0,2) instead"));
     tn_world_destroy(w);
     /* a `start X Y` line on a block (a start a save kept under a block):
      * the character stands elsewhere, and the `start` line is named */
@@ -694,6 +697,8 @@ static void test_start_moved(void **state)
     const float T = tn_world_phys(w)->tile_px;
     int tx = (int)floorf(b->x / T + 0.5f), ty = (int)floorf(b->y / T + 0.5f) + b->h - 1;
     assert_false(tx == 2 && ty == 2);
+    assert_true(b->on_ground); /* (on the block itself, (2,1)) */
+    assert_true(tx == 2 && ty == 1);
     snprintf(want, sizeof want,
              "%s:3:7: the start, tile (2,2), is inside a block: the 1x2-tile character starts at "
              "tile (%d,%d) instead, the nearest place it fits (taking the block away brings the "

@@ -633,20 +633,35 @@ static bool ref_box_fits(const tn_map *m, int tx, int ty, int w, int h)
             if (tn_map_tile(m, x, y) == TN_TILE_BLOCK) return false;
     return true;
 }
+/* (a box standing: a block or one-way platform, or the map's bottom edge,
+ * under one of its columns) */
+static bool ref_box_stands(const tn_map *m, int tx, int ty, int w)
+{
+    for (int x = tx; x < tx + w; x++)
+        if (tn_map_tile(m, x, ty + 1) != TN_TILE_EMPTY) return true;
+    return false;
+}
+/* (in a ring, the first box that stands, else the first that fits) */
 static bool ref_find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int *oy)
 {
     int rmax = m->w > m->h ? m->w : m->h;
     rmax += 2 * TN_MAX_BODY_H;
-    for (int r = 0; r <= rmax; r++)
+    for (int r = 0; r <= rmax; r++) {
+        bool found = false;
         for (int dy = -r; dy <= r; dy++)
             for (int dx = -r; dx <= r; dx++) {
                 if ((abs(dx) > abs(dy) ? abs(dx) : abs(dy)) != r) continue;
-                if (ref_box_fits(m, tx + dx, ty + dy, w, h)) {
+                if (!ref_box_fits(m, tx + dx, ty + dy, w, h)) continue;
+                if (ref_box_stands(m, tx + dx, ty + dy, w)) {
                     *ox = tx + dx;
                     *oy = ty + dy;
                     return true;
                 }
+                if (!found) *ox = tx + dx, *oy = ty + dy;
+                found = true;
             }
+        if (found) return true;
+    }
     return false;
 }
 
@@ -677,7 +692,7 @@ static void test_placement_matches_ring_scan(void **state)
         cfg.char_w = 1 + (int)(seed >> 20) % 3;
         cfg.char_h = 1 + (int)(seed >> 24) % 4;
         int sx = m->start_x >= 0 ? m->start_x : 0, sy = m->start_y >= 0 ? m->start_y : 0;
-        int ex, ey;
+        int ex = -1, ey = -1;
         bool fits = ref_find_fit(m, cfg.char_w, cfg.char_h, sx, sy, &ex, &ey);
         tn_world *w = NULL;
         tn_error e;
@@ -700,6 +715,30 @@ static void test_placement_matches_ring_scan(void **state)
         tn_world_destroy(w);
     }
     assert_true(refused > 20 && placed > 100); /* both kinds were tried */
+}
+
+/* A covered start: among the places as near as any, the character starts
+ * on one where it stands, not one tile up in the air (it was placed at
+ * (1,3) over the gap, said so, and fell to (1,4): the message named a
+ * tile it did not stay on).  Then the order of the ring scan. */
+static void test_covered_start_stands(void **state)
+{
+    (void)state;
+    const char *text = "tilenav-map 1\nsize 6 6\ntiles\n......\n......\n......\n..#...\n..P..."
+                       "\n######\n";
+    tn_map *m = NULL;
+    tn_error e;
+    if (tn_failed(tn_map_parse(text, strlen(text), "inline", NULL, &m, &e))) fail_msg("%s", e.msg);
+    tn_world *w = NULL;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    const tn_body *b = tn_world_character(w);
+    const float T = tn_world_phys(w)->tile_px;
+    assert_true(b->x == 1.0f * T && b->y == 3.0f * T); /* bottom-left (1,4): rows 3-4 */
+    assert_true(b->on_ground);
+    const float y0 = b->y;
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    assert_true(b->y == y0 && b->x == 1.0f * T); /* it did not fall */
+    tn_world_destroy(w);
 }
 
 /* A map (or --char size) with room nowhere is refused with a message,
@@ -803,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_big_sparse_map_has_navmesh),
         cmocka_unit_test(test_navmesh_off_and_on_by_edits),
         cmocka_unit_test(test_placement_matches_ring_scan),
+        cmocka_unit_test(test_covered_start_stands),
         cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),
         cmocka_unit_test(test_goto),

@@ -107,14 +107,19 @@ void tn_world_character_center(const tn_world *w, float *x, float *y)
 
 /* The free spot for a w x h body nearest (tx, ty): the bottom-left tile
  * (x, y) of a box inside the map with no block, least in (Chebyshev
- * distance, then y, then x) - the order of a ring-by-ring scan, found in
- * one pass over the map: run[x] counts the non-block tiles of column x
- * ending at row y, and the box fits where run >= h in its w columns.
- * O(W*H*w) time, O(W) stack memory, no allocation; deterministic. */
+ * distance, then standing first, then y, then x) - the order of a
+ * ring-by-ring scan that takes a box standing on ground (a block or a
+ * one-way platform under one of its columns, or the map's bottom edge)
+ * before an equally near one in the air (which put the character a tile
+ * up, falling, where the message said it starts), found in one pass over
+ * the map: run[x] counts the non-block tiles of column x ending at row y,
+ * and the box fits where run >= h in its w columns.  O(W*H*w) time, O(W)
+ * stack memory, no allocation; deterministic. */
 static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int *oy)
 {
     uint16_t run[TN_MAP_MAX_SIZE];
     long best_r = -1;
+    bool best_stands = false;
     int best_x = 0, best_y = 0;
     for (int x = 0; x < m->w; x++) run[x] = 0;
     for (int y = 0; y < m->h; y++) {
@@ -131,9 +136,15 @@ static bool find_fit(const tn_map *m, int w, int h, int tx, int ty, int *ox, int
             int bx = x - w + 1, adx = bx > tx ? bx - tx : tx - bx;
             long r = ady > adx ? ady : adx;
             /* rows come in increasing y and columns in increasing x: a
-             * candidate at the same distance found later is never better */
-            if (best_r < 0 || r < best_r) {
+             * candidate at the same distance found later is better only
+             * when it stands and the best does not */
+            if (best_r >= 0 && (r > best_r || (r == best_r && best_stands))) continue;
+            bool stands = false;
+            for (int c = bx; c <= x && !stands; c++)
+                stands = tn_map_tile(m, c, y + 1) != TN_TILE_EMPTY;
+            if (best_r < 0 || r < best_r || stands) {
                 best_r = r;
+                best_stands = stands;
                 best_x = bx;
                 best_y = y;
             }

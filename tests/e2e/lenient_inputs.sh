@@ -101,7 +101,7 @@ fi
 printf 'tilenav-map 1\nsize 5 4\ntiles\n.....\n.#...\n.P...\n#####\n' >"$T/nofit.map"
 out=$("$BIN" --headless --map "$T/nofit.map" --frames 1 2>"$T/err")
 rc=$?
-want="tilenav: warning: $T/nofit.map:6:2: the 1x2-tile character does not fit at its start, tile (1,2) (a block or the map's edge is in the way): it starts at tile (0,1) instead, the nearest place it fits"
+want="tilenav: warning: $T/nofit.map:6:2: the 1x2-tile character does not fit at its start, tile (1,2) (a block or the map's edge is in the way): it starts at tile (0,2) instead, the nearest place it fits"
 if [ "$rc" -ne 0 ]; then bad "start with no room: exit $rc: $(cat "$T/err")"
 elif [ "$(cat "$T/err")" != "$want" ]; then bad "start with no room: stderr: $(cat "$T/err")"
 else
