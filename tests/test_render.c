@@ -1323,6 +1323,62 @@ static void test_flow_captions(void **state)
     rig_close(&k);
 }
 
+/* Pixels of the map view that differ between a and b, the captions' band
+ * at its top left (40 px high) left out. */
+static int map_view_diff(const SDL_Surface *a, const SDL_Surface *b, const tn_camera *c)
+{
+    int n = 0;
+    for (int y = c->view.y; y < c->view.y + c->view.h; y++)
+        for (int x = c->view.x; x < c->view.x + c->view.w; x++)
+            if (y >= c->view.y + 40 || x >= c->view.x + 700) n += pixel(a, x, y) != pixel(b, x, y);
+    return n;
+}
+
+/* Flow arrows of a tile under 6 frame pixels (2-4 px arrows over the
+ * whole view, a playtest at 1/4x on a 512x512 map, where 255x140 tiles
+ * were in view: under the 65,536-tile cutoff) are hidden, the view drawn
+ * as without the overlay, and the caption says so; at 1/2x (8 px tiles)
+ * they are drawn and nothing is said. */
+static void test_flow_arrows_hidden_when_small(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    tn_map *m = NULL;
+    assert_true(tn_succeeded(tn_map_create(512, 512, NULL, &m, NULL)));
+    for (int x = 0; x < 512; x++) tn_map_set_tile(m, x, 511, TN_TILE_BLOCK, NULL);
+    m->mark[20 * 512 + 40] = TN_MARK_DEST;
+    tn_world *w = NULL;
+    tn_error e;
+    if (tn_failed(tn_world_create(m, NULL, NULL, &w, &e))) fail_msg("%s", e.msg);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    for (int zi = 1; zi <= 2; zi++) { /* 0.25x (4 px tiles), 0.5x (8 px) */
+        v.zoom = zi;
+        tn_camera c = tn_camera_make(w, &v);
+        v.overlays = 0;
+        SDL_Surface *off = shoot_view(w, &v);
+        v.overlays = TN_OVERLAY_FLOW;
+        SDL_Surface *on = shoot_view(w, &v);
+        const int diff = map_view_diff(off, on, &c);
+        SDL_FRect av[3];
+        const int notes = tn_render_card_avoid(&k.g, w, &v, &c, av);
+        printf("  zoom %gx, %d px tiles: %d pixels differ with the flow overlay, %d caption(s)\n",
+               (double)c.scale, c.ts, diff, notes);
+        if (zi == 1) {
+            assert_int_equal(diff, 0);
+            assert_int_equal(notes, 1);
+        } else {
+            assert_true(diff > 10000);
+            assert_int_equal(notes, 0);
+        }
+        SDL_FreeSurface(off);
+        SDL_FreeSurface(on);
+    }
+    tn_world_destroy(w);
+    rig_close(&k);
+}
+
 /* The mouse-tile readout never covers a pinned inspect card: for the
  * mouse anywhere in the map view (every 4 px), the readout stays inside
  * the view and off the card.  (The old rule, below right of the mouse
@@ -1616,6 +1672,7 @@ int main(void)
         cmocka_unit_test(test_navmesh_layer_cached),
         cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_flow_captions),
+        cmocka_unit_test(test_flow_arrows_hidden_when_small),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),

@@ -307,6 +307,21 @@ static void world_rect(const tn_camera *c, SDL_Rect r, float out[4])
     out[3] = ((float)(r.y + r.h) - (float)c->oy) / c->scale;
 }
 
+/* Flow arrows are drawn only while a tile is at least FLOW_MIN_TILE_PX
+ * frame pixels across (2-4 px arrows over every tile said nothing: a
+ * playtest at 1/4x on a 512x512 map, under the tile cutoff) and at most
+ * TN_WORLD_FLOW_ARROWS_MAX tiles are in view (tn_world_flow_tiles, which
+ * gives those tiles in r); else the field is not drawn and a caption says
+ * so. */
+#define FLOW_MIN_TILE_PX 6.0f
+static float tile_px_of(const tn_camera *c) { return c->scale * (float)TN_TILE_PX; }
+static bool flow_arrows_shown(const tn_flow *f, const tn_camera *c, const float view[4], int r[4])
+{
+    const bool few = tn_world_flow_tiles(f, view, r);
+    const bool any = r[0] <= r[2] && r[1] <= r[3];
+    return few && (!any || tile_px_of(c) >= FLOW_MIN_TILE_PX);
+}
+
 /* The map view's captions, top down (at most 2); buf holds a made one. */
 static int view_notes(const tn_world *w, const tn_view *v, const tn_camera *c, const char *note[2],
                       char *buf, size_t cap)
@@ -323,6 +338,10 @@ static int view_notes(const tn_world *w, const tn_view *v, const tn_camera *c, c
         } else if (!tn_world_flow_tiles(f, view, r)) {
             snprintf(buf, cap, "flow arrows hidden: %dx%d tiles in view, drawn up to %ld: zoom in",
                      r[2] - r[0] + 1, r[3] - r[1] + 1, TN_WORLD_FLOW_ARROWS_MAX);
+            note[n++] = buf;
+        } else if (!flow_arrows_shown(f, c, view, r)) {
+            snprintf(buf, cap, "flow arrows hidden: tiles %g px wide, drawn from %g px: zoom in",
+                     (double)tile_px_of(c), (double)FLOW_MIN_TILE_PX);
             note[n++] = buf;
         } else if (v->flow8_field) {
             note[n++] = FLOW8_NOTE;
@@ -876,9 +895,10 @@ void tn_render_scene(tn_gfx *g, const tn_world *w, const tn_view *v)
     float view[4]; /* the world pixels in the map view */
     world_rect(&c, c.view, view);
     int fr[4];
-    if ((overlays & TN_OVERLAY_FLOW) && !v->flow8_field && tn_world_flow(w) &&
-        tn_world_flow_tiles(tn_world_flow(w), view, fr))
-        what |= LAYER_FLOW;
+    const tn_flow *shown = v->flow8_field ? v->flow8_field : tn_world_flow(w);
+    if ((overlays & TN_OVERLAY_FLOW) && shown && !flow_arrows_shown(shown, &c, view, fr))
+        overlays &= ~(unsigned)TN_OVERLAY_FLOW; /* (the caption says so) */
+    if ((overlays & TN_OVERLAY_FLOW) && !v->flow8_field && tn_world_flow(w)) what |= LAYER_FLOW;
     bool cached = what && layer_draw(g, w, &c, what);
     tn_gfx_clip(g, &c.view);
     if (cached) {
