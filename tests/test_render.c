@@ -695,6 +695,48 @@ static void rig_close(gfx_rig *k)
     TTF_Quit();
 }
 
+/* The map picker says when its list goes on past the rows it shows, and
+ * which way, as the help does (a folder of 30 maps showed 20 rows and
+ * nothing more); a list that fits says nothing.  The hint is drawn under
+ * the rows, inside the picker's box. */
+static void test_picker_more_hint(void **state)
+{
+    (void)state;
+    static const char *items[30];
+    for (int i = 0; i < 30; i++) items[i] = "maps/demo.map";
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.picker_items = items;
+    v.picker_count = 30;
+    v.picker_top = 0;
+    assert_string_equal(tn_ui_picker_hint(&v), "10 more below: Down");
+    v.picker_top = 4;
+    assert_string_equal(tn_ui_picker_hint(&v), "4 more above, 6 below: Up / Down");
+    v.picker_top = 10;
+    assert_string_equal(tn_ui_picker_hint(&v), "10 more above: Up");
+    v.picker_count = 21, v.picker_top = 1;
+    assert_string_equal(tn_ui_picker_hint(&v), "1 more above: Up");
+    v.picker_count = 20, v.picker_top = 0;
+    assert_null(tn_ui_picker_hint(&v));
+    v.picker_count = 0;
+    assert_null(tn_ui_picker_hint(&v));
+    /* drawn: the hint's text under the last row, inside the box; the last
+     * row still picks its item, the hint's line none */
+    v.picker_count = 30, v.picker_top = 0, v.picker_sel = 0;
+    SDL_Surface *s = shoot_view(w, &v);
+    const int last_y = tn_ui_picker_row_y(&v, TN_PICKER_ROWS - 1);
+    int hint_px = 0;
+    for (int y = last_y + 24; y < last_y + 46; y++)
+        for (int x = 0; x < TN_VIEW_W; x++) hint_px += pixel(s, x, y) == (TN_COL_TEXT_DIM >> 8);
+    SDL_FreeSurface(s);
+    printf("  picker hint: %d px of text under the last row\n", hint_px);
+    assert_true(hint_px > 20);
+    assert_int_equal(tn_ui_picker_hit(&v, TN_VIEW_W / 2, last_y + 10), TN_PICKER_ROWS - 1);
+    assert_int_equal(tn_ui_picker_hit(&v, TN_VIEW_W / 2, last_y + 34), -1);
+    tn_world_destroy(w);
+}
+
 /* F1's help in a small window's frame (1:1, 900x500 or 1024x600) draws
  * nothing right of the frame: the mouse column, the notes and the hint
  * beside the title ran past it ("pin an agent's inspect ca", "see READM").
@@ -1674,6 +1716,7 @@ int main(void)
         cmocka_unit_test(test_flow_captions),
         cmocka_unit_test(test_flow_arrows_hidden_when_small),
         cmocka_unit_test(test_help_scroll_hint),
+        cmocka_unit_test(test_picker_more_hint),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -1425,13 +1425,37 @@ void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const SD
 
 #define PICK_W 620
 #define PICK_ROW 24
+#define PICK_HINT 22 /* the "more below" line under the rows, when the list goes on */
 
 static void picker_box(int n, float *x, float *y, float *h)
 {
     int rows = n < TN_PICKER_ROWS ? n : TN_PICKER_ROWS;
-    *h = (float)(rows * PICK_ROW + 64);
+    *h = (float)(rows * PICK_ROW + 64 + (n > TN_PICKER_ROWS ? PICK_HINT : 0));
     *x = (float)(TN_VIEW_W - PICK_W) / 2;
     *y = (float)TN_VIEW_Y + ((float)TN_VIEW_H - *h) / 2;
+}
+
+int tn_ui_picker_row_y(const tn_view *v, int r)
+{
+    float bx, by, bh;
+    picker_box(v->picker_count, &bx, &by, &bh);
+    return (int)(by + 48) + r * PICK_ROW;
+}
+
+const char *tn_ui_picker_hint(const tn_view *v)
+{
+    static char hint[96];
+    const int n = v->picker_count;
+    if (n <= TN_PICKER_ROWS) return NULL;
+    const int above = tn_clampi(v->picker_top, 0, n - TN_PICKER_ROWS),
+              below = n - TN_PICKER_ROWS - above;
+    if (above == 0)
+        snprintf(hint, sizeof hint, "%d more below: Down", below);
+    else if (below == 0)
+        snprintf(hint, sizeof hint, "%d more above: Up", above);
+    else
+        snprintf(hint, sizeof hint, "%d more above, %d below: Up / Down", above, below);
+    return hint;
 }
 
 int tn_ui_picker_hit(const tn_view *v, int x, int y)
@@ -1473,5 +1497,13 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
                     sel   ? 0xffffffffu
                     : cur ? TN_COL_ACCENT
                           : TN_COL_TEXT);
+    }
+    /* a list longer than the rows: say it goes on, and which way (as the
+     * help does), on a line of its own under the rows */
+    const char *hint = tn_ui_picker_hint(v);
+    if (hint) {
+        const float y = by + 48 + (float)(TN_PICKER_ROWS * PICK_ROW) + 4;
+        const float hw = (float)tn_gfx_text_width(g, TN_FONT_UI, hint);
+        tn_gfx_text(g, TN_FONT_UI, bx + PICK_W - 16 - hw, y, hint, TN_COL_TEXT_DIM);
     }
 }

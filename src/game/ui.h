@@ -391,6 +391,13 @@ int tn_ui_help_scroll_max(void);
 #define TN_PICKER_ROWS 20
 void tn_ui_picker_draw(tn_gfx *g, const tn_view *v);
 int tn_ui_picker_hit(const tn_view *v, int x, int y);
+/* The top (frame y) of the picker's row r (0..TN_PICKER_ROWS-1). */
+int tn_ui_picker_row_y(const tn_view *v, int r);
+/* The line the picker shows under its rows when the list has more than
+ * TN_PICKER_ROWS maps, as the help's hint: "10 more below: Down" at the
+ * top, "10 more above: Up" at the bottom, "4 more above, 6 below: Up /
+ * Down" between; NULL when the list fits. */
+const char *tn_ui_picker_hint(const tn_view *v);
 /* The pinned inspect card (v->inspect_kind, v->inspect_index). */
 void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const SDL_FRect *avoid,
                         int navoid);
