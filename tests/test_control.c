@@ -524,6 +524,63 @@ static void test_settings_check(void **state)
     rmdir(dir);
 }
 
+/* The settings file holds what the game reads back at start: not the
+ * jump height nor the character's size, which every run takes from its
+ * command line (README) though the file recorded them ("jump_height
+ * 5.8000001907348633"); its numbers are written short, as typed, and read
+ * back as the same value.  An old file with those keys still loads, and
+ * nothing is said about them. */
+static void test_settings_written_as_read(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/tilenav-settings-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[600], out[2048], err[512];
+    snprintf(path, sizeof path, "%s/settings", dir);
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    assert_true(tn_succeeded(tn_world_set(w, "jump_height", 5.8, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "spawn_rate", 0.1, NULL)));
+    assert_true(tn_succeeded(tn_world_set(w, "smoothness", 0.3, NULL)));
+    tn_settings s = {0};
+    tn_settings_from_world(&s, w);
+    double v;
+    assert_false(tn_settings_get(&s, "jump_height", &v));
+    assert_false(tn_settings_get(&s, "char_width", &v));
+    assert_false(tn_settings_get(&s, "char_height", &v));
+    assert_false(tn_settings_read_at_start("jump_height"));
+    assert_false(tn_settings_read_at_start("char_width"));
+    assert_false(tn_settings_read_at_start("char_height"));
+    assert_true(tn_settings_read_at_start("spawn_rate"));
+    assert_true(tn_settings_get(&s, "spawn_rate", &v));
+    tn_settings_put(&s, "window_w", 1280);
+    assert_int_equal(tn_settings_save(&s, path, err, sizeof err), 0);
+    char *text = NULL;
+    size_t len = 0;
+    assert_int_equal(tn_read_file(path, 65536, &text, &len, err, sizeof err), 0);
+    if (strstr(text, "jump_height") || strstr(text, "char_") ||
+        !strstr(text, "\nspawn_rate 0.1\n") || !strstr(text, "\nsmoothness 0.3\n") ||
+        !strstr(text, "\nwindow_w 1280\n") || strstr(text, "0000"))
+        fail_msg("%s", text);
+    free(text);
+    tn_settings t;
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), 1);
+    for (int i = 0; i < s.count; i++) {
+        assert_true(tn_settings_get(&t, s.name[i], &v));
+        if ((float)v != (float)s.value[i])
+            fail_msg("%s: %.17g read back as %.17g", s.name[i], s.value[i], v);
+    }
+    /* an old file with the character's keys: read, nothing said */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("jump_height 5.8000001907348633\nchar_width 1\nchar_height 2\nspeed 3\n", f);
+    fclose(f);
+    assert_int_equal(tn_settings_load(&t, path, err, sizeof err), 1);
+    assert_int_equal(tn_settings_check(&t, path, out, sizeof out), 0);
+    remove(path);
+    rmdir(dir);
+    tn_world_destroy(w);
+}
+
 /* A malformed settings file is moved aside, never over an earlier one:
  * SETTINGS.bad, then SETTINGS.bad.1, .2 (it was renamed onto
  * SETTINGS.bad, which lost the earlier hand edits kept there). */
@@ -1686,6 +1743,7 @@ int main(void)
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_settings_set_aside),
         cmocka_unit_test(test_settings_check),
+        cmocka_unit_test(test_settings_written_as_read),
         cmocka_unit_test(test_settings_unreadable),
         cmocka_unit_test(test_start_moved),
         cmocka_unit_test(test_reset_from_pipe),

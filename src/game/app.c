@@ -1241,9 +1241,7 @@ static void load_settings(app *a)
     const tn_param_info *pi = tn_world_params(&n);
     for (int i = 0; i < n; i++) {
         tn_error e;
-        if (strcmp(pi[i].name, "jump_height") == 0 || strcmp(pi[i].name, "char_width") == 0 ||
-            strcmp(pi[i].name, "char_height") == 0)
-            continue; /* the command line decides the character */
+        if (!tn_settings_read_at_start(pi[i].name)) continue; /* the command line's */
         if (tn_settings_get(&st, pi[i].name, &v) && v >= pi[i].min && v <= pi[i].max)
             tn_world_set(a->w, pi[i].name, pi[i].integer ? floor(v) : v, &e);
     }
@@ -1272,12 +1270,7 @@ static void load_settings(app *a)
 static void current_settings(app *a, tn_settings *st)
 {
     memset(st, 0, sizeof *st);
-    int n;
-    const tn_param_info *pi = tn_world_params(&n);
-    for (int i = 0; i < n; i++) {
-        double v;
-        if (tn_world_get(a->w, pi[i].name, &v)) tn_settings_put(st, pi[i].name, v);
-    }
+    tn_settings_from_world(st, a->w); /* (not the character's: never read back) */
     tn_settings_put(st, "overlays", a->view.overlays);
     tn_settings_put(st, "speed", a->view.speed);
     tn_settings_put(st, "search_speed", a->pb.speed);

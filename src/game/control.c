@@ -412,6 +412,23 @@ void tn_settings_put(tn_settings *s, const char *name, double value)
     s->value[s->count++] = value;
 }
 
+bool tn_settings_read_at_start(const char *name)
+{
+    return strcmp(name, "jump_height") != 0 && strcmp(name, "char_width") != 0 &&
+           strcmp(name, "char_height") != 0;
+}
+
+void tn_settings_from_world(tn_settings *s, const tn_world *w)
+{
+    int n;
+    const tn_param_info *pi = tn_world_params(&n);
+    for (int i = 0; i < n; i++) {
+        double v;
+        if (tn_settings_read_at_start(pi[i].name) && tn_world_get(w, pi[i].name, &v))
+            tn_settings_put(s, pi[i].name, v);
+    }
+}
+
 bool tn_settings_get(const tn_settings *s, const char *name, double *value)
 {
     for (int i = 0; i < s->count; i++)
@@ -564,9 +581,23 @@ int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t c
         mkdir(dir, 0755);
     }
     char text[TN_SETTINGS_MAX * 64 + 128];
-    int n = snprintf(text, sizeof text, "# tilenav settings, written on exit\n");
-    for (int i = 0; i < s->count && n < (int)sizeof text; i++)
-        n += snprintf(text + n, sizeof text - (size_t)n, "%s %.17g\n", s->name[i], s->value[i]);
+    int n = snprintf(text, sizeof text,
+                     "# tilenav settings, written on exit (no jump height or character size:\n"
+                     "# each run takes those from its command line, --jump-height and --char)\n");
+    for (int i = 0; i < s->count && n < (int)sizeof text; i++) {
+        /* the fewest digits that read back as the value (a float's value,
+         * the sliders', as that float: "0.1", not "0.10000000149011612") */
+        const double v = s->value[i];
+        const bool is_float = isfinite(v) && fabs(v) <= FLT_MAX && (double)(float)v == v;
+        char num[40];
+        /* (from %g's 6: "220", not "2.2e+02") */
+        for (int digits = 6; digits <= 17; digits++) {
+            snprintf(num, sizeof num, "%.*g", digits, v);
+            const double back = strtod(num, NULL);
+            if (back == v || (is_float && (float)back == (float)v)) break;
+        }
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s %s\n", s->name[i], num);
+    }
     if (n >= (int)sizeof text) n = (int)sizeof text - 1;
     return tn_write_file_atomic(path, text, (size_t)n, err, cap);
 }

@@ -157,6 +157,8 @@ bool tn_settings_path(char *out, size_t cap);
  * readable (a directory, a FIFO: refused at once, never waited on; a NUL
  * byte; message "PATH[:LINE]: problem" in err, s left empty). */
 int tn_settings_load(tn_settings *s, const char *path, char *err, size_t cap);
+/* Save: "name value" lines, each value in the fewest digits that read back
+ * as it (as a float for a float's value: "0.1", not 0.10000000149011612). */
 int tn_settings_save(const tn_settings *s, const char *path, char *err, size_t cap);
 /* The settings the game does not use, read from `path`: an unknown name,
  * or a value outside what its key takes (a world parameter's range, the
@@ -172,6 +174,14 @@ int tn_settings_check(const tn_settings *s, const char *path, char *out, size_t 
  * err (nothing moved). */
 int tn_settings_set_aside(const char *path, char *bad, size_t badcap, char *err, size_t cap);
 void tn_settings_put(tn_settings *s, const char *name, double value);
+/* Whether the game reads world parameter `name` from the settings file at
+ * start: every one but the jump height and the character's width and
+ * height, which each run takes from its command line (--jump-height,
+ * --char) so a map never opens with a character left from another run. */
+bool tn_settings_read_at_start(const char *name);
+/* Put into s the world's parameters the game reads back at start (the
+ * ones above: a file holds no value it never reads). */
+void tn_settings_from_world(tn_settings *s, const tn_world *w);
 bool tn_settings_get(const tn_settings *s, const char *name, double *value);
 /* A whole-number setting lo..hi; false (value untouched) when missing or
  * anything else (1e300, -1, 2.5: a hand-edited file's value is ignored). */
