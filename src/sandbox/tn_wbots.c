@@ -494,6 +494,10 @@ tn_status tn_wbots_create(tn_world *w, tn_error *err)
  * a background build first (a click's plan is made at once). */
 enum { LOOK, BUILD, BUILD_NOW };
 
+/* A classic click brings the character's graph up to the map's edits to
+ * ask it for the HUD's comparison on maps of up to this many tiles. */
+#define CMP_SYNC_TILES (256L * 256L)
+
 /* Maps this large (tiles) build in the background before any build was
  * timed (the first on a map); later, builds the last of which took over
  * GRAPH_SLOW_MS. */
@@ -1191,7 +1195,16 @@ static void compare_planners(tn_world *w, tn_wbots *s, int x, int y)
     /* the graph's answer is the bot's own plan, read once tn_bot_goto made
      * it (graph_answer): one search of the graph per click, not two */
     classic_compare(w, s, gx, gy);
-    if (!graph_mode(w, s)) graph_compare(w, s, graph_for(w, s, b, LOOK), gx, gy);
+    if (!graph_mode(w, s)) {
+        /* the classic planner: the graph's answer from the character's
+         * graph when one is built (while the graph planner was selected),
+         * brought up to the map's edits on a map of up to 256x256 tiles (a
+         * local repair, a few ms); none is built for a classic click */
+        tn_surf *cg = graph_for(w, s, b, LOOK);
+        if (cg && !tn_surf_in_sync(cg, w->map) && (long)w->map->w * w->map->h <= CMP_SYNC_TILES)
+            cg = graph_for(w, s, b, BUILD_NOW);
+        graph_compare(w, s, cg, gx, gy);
+    }
 }
 
 /* The graph's answer for the click: the plan tn_bot_goto just made with
