@@ -1857,6 +1857,65 @@ static void test_graph_bot_pushed_off_lattice(void **state)
         assert_int_equal(pushed_trip(g, m, &p, 2, 2, 7, 5, push[o], 2), TN_BOT_ARRIVED);
     tn_surf_destroy(g);
     tn_map_destroy(m);
+    /* a goal against a wall, the body pushed 0.9 px left: the final walk
+     * steps into the wall, which stops it on the goal tile's edge, without
+     * the re-plan that stuck detection made (a review) */
+    const char *room = "tilenav-map 1\nsize 10 5\ntiles\n"
+                       "##########\n"
+                       "#........#\n"
+                       "#........#\n"
+                       "#P.......#\n"
+                       "##########\n";
+    assert_int_equal(tn_map_parse(room, strlen(room), "room", NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    tn_body b;
+    tn_body_place(&b, &p, 1, 2, 1, 3);
+    tn_body_settle(&b, m, &p);
+    tn_bot *bot = NULL;
+    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+    tn_bot_set_graph(bot, g);
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 8, 3, NULL), TN_OK);
+    for (int f = 0; f < 300 && tn_bot_get_info(bot).state == TN_BOT_MOVING; f++) {
+        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+        if (f == 2) b.x -= 0.9f;
+        tn_body_step(&b, m, &p, in);
+    }
+    int tx, ty;
+    tn_body_tile(&b, &p, &tx, &ty);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tx, 8);
+    assert_int_equal(tn_bot_get_info(bot).replans, 0);
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    /* the one way in needs the lattice, and the platform ends in drops, no
+     * wall: the bot gives up (STUCK) at the second such take-off, not after
+     * its 48 re-plans (about 110 s of game time on a level of the review) */
+    const char *box = "tilenav-map 1\nsize 10 6\ntiles\n"
+                      "..........\n"
+                      "..P.......\n"
+                      ".####=###.\n"
+                      ".#......#.\n"
+                      ".#......#.\n"
+                      ".########.\n";
+    assert_int_equal(tn_map_parse(box, strlen(box), "box", NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    tn_body_place(&b, &p, 1, 2, 2, 1);
+    tn_body_settle(&b, m, &p);
+    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+    tn_bot_set_graph(bot, g);
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 3, 4, NULL), TN_OK);
+    int f = 0;
+    for (; f < 3000 && tn_bot_get_info(bot).state == TN_BOT_MOVING; f++) {
+        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+        if (f == 1) b.x += 0.9f;
+        tn_body_step(&b, m, &p, in);
+    }
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_STUCK);
+    if (f > 200) fail_msg("STUCK after %d steps, %d re-plans", f, tn_bot_get_info(bot).replans);
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
 }
 
 static void test_graph_bot_slow_walker(void **state)

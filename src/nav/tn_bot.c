@@ -71,6 +71,10 @@ struct tn_bot {
     int expect_row, expect_j;
     int aligned_leg; /* the leg whose take-off off the lattice was checked */
     int align_dir;   /* -1 / +1: walking into a wall to get back on the lattice */
+    int no_landing;  /* edge (of graph generation no_landing_gen) that realign
+                        found no take-off for, with no wall to get back on the
+                        lattice: a second time in a row, the bot is STUCK */
+    uint32_t no_landing_gen;
     uint32_t graph_gen;
     tn_surf_profile gprof; /* the profile of the graph the last graph plan used */
     tn_surf_stats gstats;
@@ -159,6 +163,7 @@ tn_status tn_bot_create(const tn_bot_config *cfg, const tn_allocator *a, tn_bot 
     }
     b->mem = mc.bytes;
     b->goal_x = b->goal_y = -1;
+    b->no_landing = -1;
     b->search_us = -1.0;
     tn_error_clear(&b->perr);
     *out = b;
@@ -740,26 +745,39 @@ static int surface_at(const tn_surf *g, int row, int j)
     return tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
 }
 
-/* Edge e replayed from the body at x + dx: true when it leaves the ground
- * when the edge does (give or take a frame: not standing on a sliver of the
- * ledge meanwhile) and ends on the edge's landing surface. */
-static bool lands_from(const tn_bot *b, const tn_map *m, const tn_body *body, float dx, int e)
+/* The frame after which edge e, replayed from its own take-off, leaves
+ * the ground (1: every edge leaves it at once), -1 when it does not replay
+ * (a body `like` of its size and speed standing there). */
+static int edge_off_frame(const tn_bot *b, const tn_map *m, const tn_body *like, int e)
 {
     const tn_surf *g = b->graph;
-    const tn_surf_edge *E = &tn_surf_edges(g)[e];
-    int row, j, off0, off1;
-    tn_surf_node_pos(g, E->from, &row, &j);
-    tn_body c = *body; /* the edge as made: from its take-off */
+    int row, j, off;
+    tn_surf_node_pos(g, tn_surf_edges(g)[e].from, &row, &j);
+    tn_body c = *like;
     c.x = tn_surf_lattice_x(g, j);
-    if (tn_surf_edge_replay_body(g, m, e, &c, &off0) < 0) return false;
-    c = *body;
+    c.jump_held = false;
+    return tn_surf_edge_replay_body(g, m, e, &c, &off) < 0 ? -1 : off;
+}
+
+/* Edge e replayed from the body at x + dx, jump released first (as the
+ * bot does before a jump): true when it leaves the ground when the edge
+ * does (off0, edge_off_frame; give or take a frame: not after standing on
+ * a sliver of a ledge) and ends on the edge's landing surface. */
+static bool lands_from(const tn_bot *b, const tn_map *m, const tn_body *body, float dx, int e,
+                       int off0)
+{
+    const tn_surf *g = b->graph;
+    int off1;
+    tn_body c = *body;
     c.x += dx;
-    if (tn_surf_edge_replay_body(g, m, e, &c, &off1) < 0 || off1 < 0 || abs(off1 - off0) > 1)
+    c.jump_held = false;
+    if (off0 < 0 || tn_surf_edge_replay_body(g, m, e, &c, &off1) < 0 || off1 < 0 ||
+        abs(off1 - off0) > 1)
         return false;
     const float T = b->phys.tile_px;
     const int at =
         surface_at(g, (int)lroundf((c.y + (float)c.h * T) / T), tn_surf_lattice_j(g, c.x));
-    return at >= 0 && at == tn_surf_node_surface(g, E->to);
+    return at >= 0 && at == tn_surf_node_surface(g, tn_surf_edges(g)[e].to);
 }
 
 /* The first of graph g's edges whose take-off node is n or after (the
@@ -778,18 +796,23 @@ static int first_edge_from(const tn_surf *g, int n)
     return lo;
 }
 
+/* Edges realign tries besides the leg's own (each one or two replays). */
+#define REALIGN_TRIES 64
+
 /* A body on the take-off's node j of row `row`, but off the lattice (moved
  * by something other than its inputs: a push) keeps the offset while it
  * walks, so an edge's inputs replay shifted, and may land elsewhere.  Once
  * a leg, the leg's edge is replayed (tn_surf_edge_replay_body) from where
  * the body stands; if it does not end on the landing's surface, from the
- * nearest place on the other side of the take-off; then every edge from the
- * same surface onto the landing's surface, from both places by its
- * take-off, the nearest walk first.  The first that ends there becomes the
- * leg's edge and take-off (true: the leg changed).  None: the walls stop
- * a body on a tile edge, on the lattice, so it walks into the nearer wall
- * its surface ends at (align_dir) and plans again there; with no wall the
- * leg is replayed as it is, and its landing re-plans as before. */
+ * nearest place on the other side of the take-off; then the other edges of
+ * the same surface onto the landing's surface, take-offs nearest first, at
+ * most REALIGN_TRIES of them, from both places by each take-off.  The first
+ * that ends there becomes the leg's edge and take-off (true: the leg
+ * changed).  None: the walls stop a body on a tile edge, on the lattice,
+ * so it walks into the nearer wall its surface ends at (align_dir) and
+ * plans again there; with no wall the leg is replayed as it is (its
+ * landing re-plans), and a second such leg on the same edge in a row
+ * leaves the bot STUCK. */
 static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j)
 {
     const tn_surf *g = b->graph;
@@ -798,10 +821,11 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
     const float d = body->x - tn_surf_lattice_x(g, j);
     if (fabsf(d) < s * 1e-3f || b->aligned_leg == b->leg) return false;
     b->aligned_leg = b->leg;
-    if (lands_from(b, m, body, 0.0f, L->edge)) return false;
+    const int off0 = edge_off_frame(b, m, body, L->edge);
+    if (lands_from(b, m, body, 0.0f, L->edge, off0)) return false;
     const int side = d > 0 ? -1 : 1; /* the other side of a take-off */
     if (tn_surf_node_at(g, row, j + side) >= 0 &&
-        lands_from(b, m, body, (float)side * s, L->edge)) {
+        lands_from(b, m, body, (float)side * s, L->edge, off0)) {
         L->walk_to_j = j + side;
         return true;
     }
@@ -810,34 +834,44 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
     const int to_surf = tn_surf_node_surface(g, E[L->edge].to);
     if (here < 0 || to_surf < 0) return false;
     const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_node_surface(g, here)];
-    const int last = S->node0 + (S->j1 - S->j0);
-    int best = -1, best_j = 0, best_walk = INT_MAX;
-    for (int e = first_edge_from(g, S->node0); e < ne && E[e].from <= last; e++) {
-        const int jf = S->j0 + (E[e].from - S->node0);
-        if (e == L->edge || tn_surf_node_surface(g, E[e].to) != to_surf || abs(jf - j) >= best_walk)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            const int at = jf + (k ? side : 0);
-            if (abs(at - j) >= best_walk || tn_surf_node_at(g, row, at) < 0 ||
-                !lands_from(b, m, body, (float)(at - j) * s, e))
-                continue;
-            best = e, best_j = at, best_walk = abs(at - j);
+    int tries = 0;
+    /* take-off nodes outward from j: j, j-1, j+1, j-2, ... */
+    for (int k = 1; k <= 2 * (S->j1 - S->j0) + 1 && tries < REALIGN_TRIES; k++) {
+        const int jf = j + (k % 2 ? -(k / 2) : k / 2);
+        if (jf < S->j0 || jf > S->j1) continue;
+        const int from = S->node0 + (jf - S->j0);
+        for (int e = first_edge_from(g, from); e < ne && E[e].from == from; e++) {
+            if (e == L->edge || tn_surf_node_surface(g, E[e].to) != to_surf) continue;
+            if (++tries > REALIGN_TRIES) break;
+            const int o = edge_off_frame(b, m, body, e);
+            for (int q = 0; q < 2; q++) {
+                const int at = jf + (q ? side : 0);
+                if (tn_surf_node_at(g, row, at) < 0 ||
+                    !lands_from(b, m, body, (float)(at - j) * s, e, o))
+                    continue;
+                L->edge = e;
+                L->walk_to_j = at;
+                return true;
+            }
         }
     }
-    if (best < 0) {
-        int best_end = INT_MAX;
-        for (int dir = -1; dir <= 1; dir += 2) {
-            const int end = dir < 0 ? S->j0 : S->j1;
-            const float wx = tn_surf_lattice_x(g, end) + (float)dir * s; /* a step past it */
-            if (abs(end - j) < best_end &&
-                tn_body_box_blocked(m, &b->phys, wx, body->y, body->w, body->h))
-                b->align_dir = dir, best_end = abs(end - j);
-        }
-        return false;
+    int best_end = INT_MAX;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        const int end = dir < 0 ? S->j0 : S->j1;
+        const float wx = tn_surf_lattice_x(g, end) + (float)dir * s; /* a step past it */
+        if (abs(end - j) < best_end &&
+            tn_body_box_blocked(m, &b->phys, wx, body->y, body->w, body->h))
+            b->align_dir = dir, best_end = abs(end - j);
     }
-    L->edge = best;
-    L->walk_to_j = best_j;
-    return true;
+    if (b->align_dir == 0) { /* no wall: replayed as it is; twice in a row, given up */
+        const uint32_t gen = tn_surf_generation(g);
+        if (b->no_landing == L->edge && b->no_landing_gen == gen) {
+            b->state = TN_BOT_STUCK;
+            b->nlegs = b->n = b->leg = b->cur = 0;
+        }
+        b->no_landing = L->edge, b->no_landing_gen = gen;
+    }
+    return false;
 }
 
 tn_input tn_bot_coast(tn_bot *b)
@@ -895,9 +929,11 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     tn_input in;
     if (replay_next(b, &in)) return in;
     if (!body->on_ground) {
-        /* falling where the plan did not say (an edit, a push): plan on landing */
+        /* falling where the plan did not say (an edit, a push): plan on
+         * landing; still in the air after an edge's inputs (a body off the
+         * lattice can land a frame or two late): the landing decides */
         if (b->planning) b->planning = false, b->why = NULL;
-        if (b->gphase == GP_LANDING || b->gphase == GP_WALK) {
+        if (b->gphase == GP_WALK) {
             if (!b->want_plan) b->why = "left the path";
             b->want_plan = true;
         }
@@ -916,6 +952,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
             b->leg++;
             b->cur = b->leg;
             b->stuck_replans = 0;
+            b->no_landing = -1;
         } else if (!stale) {
             b->want_plan = true;
             b->why = "landed off the path";
@@ -964,12 +1001,15 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
         const float x0 = (float)b->goal_x * T;
         const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
         const int dir = body->x < x0 - 1e-3f ? 1 : body->x >= x0 + T ? -1 : 0;
-        if (b->state == TN_BOT_MOVING && b->leg == b->nlegs - 1 && dir != 0 &&
-            (surface_at(g, row, j + dir) == surface_at(g, row, j) ||
-             tn_body_box_blocked(m, &b->phys, body->x + (float)dir * s, body->y, body->w,
-                                 body->h))) {
-            b->legs[b->leg].walk_to_j = j + dir;
-            return walk_toward(dir);
+        if (b->state == TN_BOT_MOVING && b->leg == b->nlegs - 1 && dir != 0) {
+            if (surface_at(g, row, j + dir) == surface_at(g, row, j)) {
+                b->legs[b->leg].walk_to_j = j + dir;
+                return walk_toward(dir);
+            }
+            /* (into the wall: it stops the body on the tile's edge, at j) */
+            if (tn_body_box_blocked(m, &b->phys, body->x + (float)dir * s, body->y, body->w,
+                                    body->h))
+                return walk_toward(dir);
         }
         gfinish(b);
         return none;
@@ -977,6 +1017,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     /* a body off the lattice (pushed): the take-off its edge, or another
      * onto the same surface, lands from (realign) */
     if (realign(b, m, body, row, j) && L->walk_to_j != j) return walk_toward(L->walk_to_j - j);
+    if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none; /* (given up) */
     if (b->align_dir != 0) return walk_toward(b->align_dir);
     /* at the take-off: copy the edge and replay it */
     const tn_surf_edge *E = &tn_surf_edges(g)[L->edge];
@@ -1162,6 +1203,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->held = false; /* (a goal's plan is the caller's: not held) */
     b->replans = 0;
     b->stuck_replans = 0;
+    b->no_landing = -1;
     b->steps = 0;
     b->still = 0;
     b->goal_x = gx;

@@ -225,7 +225,8 @@ typedef struct tn_bot_info {
     const char *plan_reason;    /* why the last plan was made: "new goal", "map edited",
                                 "size changed", "physics changed", "landed off the
                                 path", "stuck"; with a graph also "graph rebuilt",
-                                "left the path", "planner switched" (tn_bot_set_graph
+                                "left the path", "back on the lattice" (after a
+                                push, see GRAPH PLANNER), "planner switched" (tn_bot_set_graph
                                 between a graph and NULL), "graph switched" (another
                                 graph of the same profile) ("" before the first) */
     const char *pending_reason; /* why a plan waits to be made (on landing), one of
@@ -284,14 +285,16 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * tn_surf_edge_replay_body: it takes off where it stands, or one step on
  * the other side of the take-off, or by another edge of its surface onto
  * the same landing surface, whichever leaves the ground when the edge does
- * and ends on that surface, the nearest first; when none does, it walks
- * into the nearer wall its surface ends at (a wall stops a body on the
- * lattice) and plans again there; with no such wall it replays the leg as
- * it is (then, as before, it may re-plan until STUCK).  Its final walk
+ * and ends on that surface, the nearest first (at most 64 edges); when
+ * none does, it walks into the nearer wall its surface ends at (a wall
+ * stops a body on the lattice) and plans again there; with no such wall it
+ * replays the leg as it is and, when the same edge fails so twice in a
+ * row, stops STUCK.  Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
- * docs/surf.md ("A bot pushed off the lattice"); the check costs two
- * replays per edge tried, only for a body off the lattice.  Setting another graph (or NULL) while the bot has a
+ * docs/surf.md ("A bot pushed off the lattice"); the check costs up to
+ * four replays of an edge per edge tried, at most 66 edges, once a leg and
+ * only for a body off the lattice.  Setting another graph (or NULL) while the bot has a
  * goal re-plans it too.  Every plan after a goal's first counts as a
  * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
  * keeps the graph in sync with the map and the body's profile
