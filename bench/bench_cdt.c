@@ -67,6 +67,10 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* A message of the cdt module already starts with "cdt: " (tn_common.h), and
+ * so does every line this command prints: print the prefix once. */
+static const char *bare(const char *msg) { return strncmp(msg, "cdt: ", 5) == 0 ? msg + 5 : msg; }
+
 static tn_map *load_map(const char *path)
 {
     size_t len = 0;
@@ -78,7 +82,7 @@ static tn_map *load_map(const char *path)
     tn_map *m = NULL;
     tn_error err;
     if (tn_failed(tn_map_parse(buf, len, path, NULL, &m, &err))) {
-        fprintf(stderr, "cdt: %s\n", err.msg);
+        fprintf(stderr, "cdt: %s\n", bare(err.msg));
         m = NULL;
     }
     free(buf);
@@ -135,7 +139,7 @@ static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int run
     tn_error err;
     for (int k = 0; k < runs; k++) {
         if (between && tn_failed(build_once(between->c, between->in, between->flags, &err))) {
-            fprintf(stderr, "cdt: build failed: %s\n", err.msg);
+            fprintf(stderr, "cdt: build failed: %s\n", bare(err.msg));
             free(t);
             free(u);
             return -1;
@@ -145,7 +149,7 @@ static double time_builds(tn_cdt *c, const bench_in *in, unsigned flags, int run
         u[k] = bench_cpu_now() - u0;
         t[k] = bench_now() - t0;
         if (tn_failed(st)) {
-            fprintf(stderr, "cdt: build failed: %s\n", err.msg);
+            fprintf(stderr, "cdt: build failed: %s\n", bare(err.msg));
             free(t);
             free(u);
             return -1;
@@ -216,7 +220,7 @@ static int time_navmesh(const char *path, int runs, double *wall, double *cpu)
     tn_navmesh *nm = NULL;
     tn_navmesh_create(m->w, m->h, NULL, NULL, &nm, &err);
     if (!nm || tn_failed(tn_navmesh_build(nm, m, &err))) {
-        fprintf(stderr, "cdt: %s\n", err.msg);
+        fprintf(stderr, "cdt: %s\n", bare(err.msg));
         tn_navmesh_destroy(nm);
         tn_map_destroy(m);
         return 1;
@@ -340,7 +344,7 @@ int bench_cdt(int argc, char **argv)
             if (load_map_input(alternate, &other)) return 1;
             tn_cdt_create(other.n, other.nsegs, NULL, &between.c, &err);
             if (!between.c) {
-                fprintf(stderr, "cdt: %s\n", err.msg);
+                fprintf(stderr, "cdt: %s\n", bare(err.msg));
                 return 1;
             }
         }
@@ -363,7 +367,7 @@ int bench_cdt(int argc, char **argv)
                 rc = write_json(out, &in, mr.ntris, hull, runs > 0 ? runs : 0, wall, cpu);
             }
         }
-        if (rc) fprintf(stderr, "cdt: %s\n", err.msg);
+        if (rc) fprintf(stderr, "cdt: %s\n", bare(err.msg));
         tn_cdt_destroy(c);
         tn_cdt_destroy(between.c);
         free(other.xi);
@@ -381,7 +385,7 @@ int bench_cdt(int argc, char **argv)
             if (load_map_input(maps[k], &ins[k])) return 1;
             tn_cdt_create(ins[k].n, ins[k].nsegs, NULL, &cs[k], &err);
             if (!cs[k]) {
-                fprintf(stderr, "cdt: %s\n", err.msg);
+                fprintf(stderr, "cdt: %s\n", bare(err.msg));
                 return 1;
             }
         }
@@ -449,7 +453,7 @@ int bench_cdt(int argc, char **argv)
     tn_cdt *c = NULL;
     tn_cdt_create(npoints, 0, NULL, &c, &err);
     if (!c) {
-        fprintf(stderr, "cdt: %s\n", err.msg);
+        fprintf(stderr, "cdt: %s\n", bare(err.msg));
         return 1;
     }
     double mn, mx, cpu;
