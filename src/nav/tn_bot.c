@@ -47,7 +47,8 @@ struct tn_bot {
     int jump_frames[TN_PATH_MAX_JUMP + 1];
     /* jump state */
     int jump_phase, jump_left, jump_tiles;
-    bool nudged; /* stepped off a grazed column: x may be a step off */
+    bool nudged;  /* stepped off a grazed column: x may be a step off */
+    int wall_dir; /* -1 / +1: pushed off the lattice, walking into a wall */
     bool took_off;
     bool airborne; /* left the ground since the last landing */
     /* stuck */
@@ -274,6 +275,7 @@ static void set_path_empty(tn_bot *b)
     b->n = 0;
     b->cur = 0;
     b->jump_phase = JUMP_NONE;
+    b->wall_dir = 0;
 }
 
 /* A goal refused before any search: no plan, and no numbers of the last
@@ -309,6 +311,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->want_plan = false;
     b->since_node = 0;
     b->nudged = false;
+    b->wall_dir = 0;
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
@@ -1298,6 +1301,20 @@ static bool reached_y(const tn_bot *b, const tn_body *body, const tn_path_node *
     return prev->y == c->y;
 }
 
+/* Off the walk lattice: x is no whole number of walking steps from a tile
+ * edge (moved by something else than the inputs, e.g. knock-back: walks
+ * keep the offset, only a wall's contact takes it away).  False when the
+ * step does not divide a tile (no lattice; as tn_phys's on_lattice). */
+static bool off_lattice(const tn_bot *b, const tn_body *body)
+{
+    const float T = b->phys.tile_px, step = b->phys.walk_speed * b->phys.dt;
+    const float n = T / step;
+    if (!(roundf(n) >= 1.0f && fabsf(n - roundf(n)) <= 1e-3f)) return false; /* no lattice */
+    const float off = body->x - floorf(body->x / T) * T;
+    const float r = off - roundf(off / step) * step;
+    return fabsf(r) > ALIGN(T);
+}
+
 /* The classic "column beside the body is clear" test: the column the body
  * is entering when it moves in `dir`, over the rows from the body's box to
  * `to`'s box (and the row above while rising). */
@@ -1311,6 +1328,14 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     const int L = (int)floorf((body->x + e) / T);
     const bool aligned = body->x - (float)L * T < e;
     const int col = dir > 0 ? L + body->w : (aligned ? L - 1 : L);
+    /* a body off the walk lattice (pushed) is a part of a step from a tile
+     * edge: its step can reach into the column after that one too */
+    int col2 = col;
+    if (!aligned && off_lattice(b, body)) {
+        const float in_tile = body->x - (float)L * T, step = b->phys.walk_speed * b->phys.dt;
+        if (dir < 0 && in_tile < step - e) col2 = L - 1;
+        if (dir > 0 && in_tile > T - step + e) col2 = L + body->w + 1;
+    }
     int r0 = (int)floorf((body->y + e) / T);
     int r0b = to->y - body->h + 1;
     /* rising: the apex overshoots the node a little (a row above its top),
@@ -1324,7 +1349,8 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     int r1 = (int)ceilf((body->y + H - e) / T) - 1;
     if (to->y > r1) r1 = to->y;
     for (int r = r0; r <= r1; r++)
-        if (tn_map_tile(m, col, r) == TN_TILE_BLOCK) return false;
+        if (tn_map_tile(m, col, r) == TN_TILE_BLOCK || tn_map_tile(m, col2, r) == TN_TILE_BLOCK)
+            return false;
     /* in the air: a one-way platform in that column between the feet and
      * `to`'s bottom row would be landed on, now or after the apex (one the
      * body rises through from below is above its feet's row; one the path
@@ -1332,9 +1358,23 @@ static bool stripe_clear(const tn_bot *b, const tn_map *m, const tn_body *body,
     if (!body->on_ground) {
         const float feet = body->y + H;
         for (int r = (int)ceilf((feet - e) / T); r <= to->y; r++)
-            if (tn_map_tile(m, col, r) == TN_TILE_ONEWAY) return false;
+            if (tn_map_tile(m, col, r) == TN_TILE_ONEWAY ||
+                tn_map_tile(m, col2, r) == TN_TILE_ONEWAY)
+                return false;
     }
     return true;
+}
+
+/* The box at x along the rise, up to a tile above the apex, meets a block
+ * (as the physics sees it). */
+static bool rise_blocked(const tn_bot *b, const tn_map *m, const tn_body *body, float x)
+{
+    const float T = b->phys.tile_px;
+    const float rise = (float)(b->jump_tiles + 1) * T;
+    const float dy0 = TN_PX16(T, 1.0f), ddy = TN_PX16(T, 2.0f);
+    for (float dy = dy0; dy <= rise; dy += ddy)
+        if (tn_body_box_blocked(m, &b->phys, x, body->y - dy, body->w, body->h)) return true;
+    return false;
 }
 
 /* Walking adds 8/3 px per step in float, so after a long walk x can sit a
@@ -1349,29 +1389,85 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
     const float T = b->phys.tile_px;
     const int li = (int)roundf(body->x / T);
     const float off = body->x - (float)li * T;
-    if (off == 0.0f || fabsf(off) >= GRAZE(T)) return 0;
+    /* a body pushed off the lattice stands up to a step beside the take-off */
+    const float lim = up && off_lattice(b, body) ? b->phys.walk_speed * b->phys.dt : GRAZE(T);
+    if (off == 0.0f || fabsf(off) >= lim) return 0;
     const int dir = off < 0.0f ? 1 : -1; /* away from the grazed side */
     const int grazed = off > 0.0f ? li + body->w : li - 1;
     const int other = off > 0.0f ? li - 1 : li + body->w;
     const float nx = body->x + (float)dir * b->phys.walk_speed * b->phys.dt;
-    if (up) {
-        /* the box along the rise, up to a tile above the apex, as the physics
-         * sees it: blocked here but free one step away */
-        const float rise = (float)(b->jump_tiles + 1) * T;
-        bool here = false;
-        const float dy0 = TN_PX16(T, 1.0f), ddy = TN_PX16(T, 2.0f);
-        for (float dy = dy0; dy <= rise && !here; dy += ddy)
-            here = tn_body_box_blocked(m, &b->phys, body->x, body->y - dy, body->w, body->h);
-        if (!here) return 0;
-        for (float dy = dy0; dy <= rise; dy += ddy)
-            if (tn_body_box_blocked(m, &b->phys, nx, body->y - dy, body->w, body->h)) return 0;
-        return dir;
-    }
+    if (up) /* the rise blocked here but free one step away */
+        return rise_blocked(b, m, body, body->x) && !rise_blocked(b, m, body, nx) ? dir : 0;
     if (body->on_oneway_only) return 0;
     /* down: after the step no block may be left underfoot */
     const int row = (int)floorf((body->y + (float)body->h * T) / T + 0.5f);
     if (tn_map_tile(m, grazed, row) != TN_TILE_BLOCK) return 0;
     return tn_map_tile(m, other, row) == TN_TILE_BLOCK ? 0 : dir;
+}
+
+/* Standing where the path goes down (a walk-off's fall, a drop) within a
+ * step of the node's x at cx: a body off the lattice can stand there on a
+ * sliver of the column beside the way down.  The way down in *in: one
+ * step (toward cx first; the other way too when `both`, the node reached)
+ * after which it no longer stands; else Down where it stands on one-way
+ * tiles only; else such a step after which it does.  False when none. */
+static bool sliver_way_down(const tn_bot *b, const tn_map *m, const tn_body *body, float cx,
+                            bool both, tn_input *in)
+{
+    if (!off_lattice(b, body)) return false;
+    const int first = cx < body->x ? -1 : 1;
+    int oneway = 0;
+    for (int i = 0; i < (both ? 2 : 1); i++) {
+        const int d = i ? -first : first;
+        tn_body t = *body;
+        tn_body_step(&t, m, &b->phys, walk_toward(d));
+        if (!t.on_ground) {
+            *in = walk_toward(d);
+            return true;
+        }
+        if (!oneway && t.on_oneway_only) oneway = d;
+    }
+    if (body->on_oneway_only) {
+        in->down = true;
+        return true;
+    }
+    if (oneway) *in = walk_toward(oneway); /* Down on the next step */
+    return oneway != 0;
+}
+
+/* The side of the nearer wall a body off the lattice can walk into on the
+ * ground it stands on (a wall stops the box on a tile edge: back on the
+ * lattice), at most WALL_TILES tiles away, asked of tn_body_step on a
+ * copy; 0 when it would walk off its ground first (or none is near). */
+#define WALL_TILES 64
+static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body)
+{
+    const float step = b->phys.walk_speed * b->phys.dt;
+    const int limit = (int)ceilf((float)WALL_TILES * b->phys.tile_px / step);
+    int best = 0, best_k = INT_MAX;
+    for (int d = -1; d <= 1; d += 2) {
+        tn_body t = *body;
+        for (int k = 1; k <= limit && k < best_k; k++) {
+            tn_body_step(&t, m, &b->phys, walk_toward(d));
+            if (!t.on_ground) break;
+            if (t.hit_wall || !off_lattice(b, &t)) {
+                best = d;
+                best_k = k;
+                break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Off the lattice where it stands: start walking into the nearer wall
+ * (then plan again there; bot_step).  False when there is none. */
+static bool start_wall_walk(tn_bot *b, const tn_map *m, const tn_body *body)
+{
+    if (!off_lattice(b, body)) return false;
+    b->wall_dir = wall_side(b, m, body);
+    if (b->wall_dir) b->jump_phase = JUMP_NONE;
+    return b->wall_dir != 0;
 }
 
 static bool bumps_head(const tn_map *m, const tn_phys_params *p, const tn_body *body, tn_input in)
@@ -1502,6 +1598,26 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
         }
     }
 
+    /* pushed off the lattice and walking into a wall (wall_side): back on
+     * it, or off the ground, plan again from there */
+    if (b->wall_dir) {
+        if (ground && !body->hit_wall && off_lattice(b, body)) {
+            b->still = b->since_node = 0;
+            b->last_x = body->x;
+            b->last_y = body->y;
+            return walk_toward(b->wall_dir);
+        }
+        b->wall_dir = 0;
+        b->why = "back on the lattice";
+        if (!ground) {
+            b->want_plan = true;
+            return in;
+        }
+        if (hold_plan(b)) return in;
+        replan(b, pf, m, body);
+        if (!tn_bot_active(b) || b->n == 0) return in;
+    }
+
     /* stuck: no movement for stuck_steps while there is work to do */
     if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) && fabsf(body->y - b->last_y) < STUCK_MOVE(T))
         b->still++;
@@ -1521,6 +1637,9 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
             return in;
         }
         b->why = "stuck";
+        /* off the lattice, the same plan from here fails the same way:
+         * first back onto it at a wall */
+        if (ground && start_wall_walk(b, m, body)) return walk_toward(b->wall_dir);
         if (ground) {
             if (hold_plan(b)) return in;
             replan(b, pf, m, body);
@@ -1575,14 +1694,31 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
 
     /* going straight down while standing: a drop through a one-way platform,
      * or a walk-off still held by a hair of a ledge (float drift) */
+    int e = 0;
     if (ground && c->x == prev->x && c->y > prev->y) {
-        int e = graze_escape(b, m, body, false);
+        e = graze_escape(b, m, body, false);
         if (e) {
             in.left = e < 0;
             in.right = e > 0;
             b->nudged = true;
         } else if (body->on_oneway_only && (prev->flags & TN_NODE_GROUND)) {
             in.down = true;
+        }
+    }
+    /* going down, at the node's x within the snap (or a step from it, the
+     * step taken here), still standing: pushed off the lattice onto a
+     * sliver of the column beside the way down */
+    if (ground && !e && !in.down && c->y > prev->y && (!dir || b->nudged) &&
+        fabsf(body->x - node_px(b, c->x)) < b->phys.walk_speed * b->phys.dt + ALIGN(T) &&
+        off_lattice(b, body)) {
+        tn_input way = {false, false, false, false};
+        if (sliver_way_down(b, m, body, node_px(b, c->x), dir == 0, &way)) {
+            in.left = way.left;
+            in.right = way.right;
+            in.down = way.down;
+            b->nudged = true;
+        } else if (!dir && start_wall_walk(b, m, body)) {
+            return walk_toward(b->wall_dir); /* no step leaves: back onto the lattice */
         }
     }
 
@@ -1605,6 +1741,12 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
                 in.left = e < 0;
                 in.right = e > 0;
                 b->nudged = true;
+            } else if (b->cur > 0 && off_lattice(b, body) && rise_blocked(b, m, body, body->x) &&
+                       !rise_blocked(b, m, body, node_px(b, b->path[b->cur - 1].x)) &&
+                       start_wall_walk(b, m, body)) {
+                /* pushed off the lattice, the rise meets a block it would
+                 * not from the take-off node: back onto the lattice first */
+                return walk_toward(b->wall_dir);
             }
             in.jump = true;
             b->jump_left = tn_bot_jump_frames(b, b->jump_tiles) - 1;
@@ -1624,7 +1766,8 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
      * before the head meets it, as at the take-off */
     if (!in.left && !in.right && (body->vy < 0.0f || in.jump)) {
         float off = body->x - roundf(body->x / T) * T;
-        if (off != 0.0f && fabsf(off) < GRAZE(T) && bumps_head(m, p, body, in)) {
+        float lim = off_lattice(b, body) ? b->phys.walk_speed * b->phys.dt : GRAZE(T);
+        if (off != 0.0f && fabsf(off) < lim && bumps_head(m, p, body, in)) {
             tn_input away = in;
             away.left = off > 0.0f;
             away.right = off < 0.0f;

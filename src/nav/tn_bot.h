@@ -56,6 +56,20 @@
  *    tn_body_box_blocked along the rise, on_oneway_only), and while rising
  *    when tn_body_step on a copy says the head would meet a block, the bot
  *    takes one step away from the grazed column when that frees the move;
+ *  - pushed off the walk lattice (knock-back, or anything else that moves
+ *    the body but its inputs: walks keep the offset, so the box overlaps
+ *    one column more than the plan's): where the path goes down and the
+ *    body, at the node within the snap, stands on a sliver of the column
+ *    beside, it takes the one step after which it falls, or presses Down
+ *    on one-way tiles; a rise that meets a block from where it stands
+ *    starts a step beside when that frees it (as for float drift); the
+ *    column test in the air counts the column a step reaches into.  Where
+ *    neither works (the way needs the plan's columns exactly: a hole or
+ *    shaft the box's width), and when stuck, it first walks into the
+ *    nearer wall of its ground (a wall stops the box on a tile edge: on
+ *    the lattice again) and plans there ("back on the lattice").  A body
+ *    on the lattice never does any of this (measured in docs/surf.md, "A
+ *    bot pushed off the lattice");
  *  - stuck: no movement for 20 steps re-plans toward the final goal; after 4
  *    such re-plans without reaching a node, or 48 re-plans for one goal, the
  *    bot stops in STUCK.  An unreachable goal (also after an edit) gives a
@@ -224,7 +238,9 @@ typedef struct tn_bot_info {
     int plan_frames;            /* graph: frames of the last plan; -1 classic / none */
     const char *plan_reason;    /* why the last plan was made: "new goal", "map edited",
                                 "size changed", "physics changed", "landed off the
-                                path", "stuck"; with a graph also "graph rebuilt",
+                                path", "stuck", "back on the lattice" (classic:
+                                after a push, see FOLLOWING); with a graph also
+                                "graph rebuilt",
                                 "left the path", "back on the lattice" (after a
                                 push, see GRAPH PLANNER), "planner switched" (tn_bot_set_graph
                                 between a graph and NULL), "graph switched" (another
