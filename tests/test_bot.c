@@ -1893,14 +1893,20 @@ static void test_classic_without_finder(void **state)
  * jump model is not asked for it.  A walk of 30 px/s (falls 30x faster,
  * which the jump model refuses) was planned by tn_surf_find but refused by
  * tn_bot_goto with the classic model's message (a library review). */
+/* Where a pushed trip ended: the bot's state when it stopped (3000 steps),
+ * ARRIVED only with the box's bottom-left tile the goal (the snapped goal,
+ * tn_bot_info; IDLE when it says ARRIVED elsewhere), the body's tile, the
+ * steps taken and the bot's re-plans. */
+typedef struct pushed_end {
+    tn_bot_state state;
+    int tx, ty, steps, replans;
+} pushed_end;
+
 /* A graph bot placed on tile (x, y) (it falls to the ground first) and sent
  * to tile (gx, gy), pushed `push` px sideways on the ground once (at its
- * first standing step from step `at`, where the push fits): its state when
- * it stops (3000 steps), ARRIVED only with the box's bottom-left tile the
- * goal (the snapped goal, tn_bot_info; IDLE when it says ARRIVED
- * elsewhere). */
-static tn_bot_state pushed_trip(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
-                                int gx, int gy, float push, int at)
+ * first standing step from step `at`, where the push fits). */
+static pushed_end pushed_run(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
+                             int gx, int gy, float push, int at)
 {
     tn_body b;
     tn_body_place(&b, p, 1, 2, x, y);
@@ -1912,18 +1918,44 @@ static tn_bot_state pushed_trip(tn_surf *g, const tn_map *m, const tn_phys_param
     tn_bot_set_graph(bot, g);
     tn_bot_goto(bot, NULL, m, &b, p, gx, gy, NULL);
     bool pushed = false;
-    for (int f = 0; f < 3000 && tn_bot_get_info(bot).state == TN_BOT_MOVING; f++) {
+    pushed_end r;
+    for (r.steps = 0; r.steps < 3000 && tn_bot_get_info(bot).state == TN_BOT_MOVING; r.steps++) {
         tn_input in = tn_bot_step(bot, NULL, m, &b, p);
-        if (!pushed && f >= at && b.on_ground && tn_bot_get_info(bot).state == TN_BOT_MOVING &&
+        if (!pushed && r.steps >= at && b.on_ground &&
+            tn_bot_get_info(bot).state == TN_BOT_MOVING &&
             !tn_body_box_blocked(m, p, b.x + push, b.y, b.w, b.h))
             b.x += push, pushed = true;
         tn_body_step(&b, m, p, in);
     }
     const tn_bot_info i = tn_bot_get_info(bot);
     tn_bot_destroy(bot);
-    int tx, ty;
-    tn_body_tile(&b, p, &tx, &ty);
-    return i.state == TN_BOT_ARRIVED && (tx != i.goal_x || ty != i.goal_y) ? TN_BOT_IDLE : i.state;
+    tn_body_tile(&b, p, &r.tx, &r.ty);
+    r.state =
+        i.state == TN_BOT_ARRIVED && (r.tx != i.goal_x || r.ty != i.goal_y) ? TN_BOT_IDLE : i.state;
+    r.replans = i.replans;
+    return r;
+}
+
+static tn_bot_state pushed_trip(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
+                                int gx, int gy, float push, int at)
+{
+    return pushed_run(g, m, p, x, y, gx, gy, push, at).state;
+}
+
+/* pushed_run on a hand-made map (tilenav-map text), with its own graph
+ * (a 1x2 body, jump 4). */
+static pushed_end pushed_on(const char *text, int x, int y, int gx, int gy, float push, int at)
+{
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    assert_int_equal(tn_map_parse(text, strlen(text), "pushed", NULL, &m, NULL), TN_OK);
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, at);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    return r;
 }
 
 /* A body pushed off the walk's lattice (x not a multiple of the walk step:
@@ -1979,7 +2011,7 @@ static void test_graph_bot_pushed_off_lattice(void **state)
     /* the one way down is a drop through a one-tile one-way platform in a
      * floor of blocks, which a body off the lattice stands on a sliver of
      * a block beside: no take-off lands, so it walks into a wall first */
-    const char *text = "tilenav-map 1\nsize 10 7\ntiles\n"
+    const char *hole = "tilenav-map 1\nsize 10 7\ntiles\n"
                        "#........#\n"
                        "#........#\n"
                        "#.P......#\n"
@@ -1987,12 +2019,8 @@ static void test_graph_bot_pushed_off_lattice(void **state)
                        "#........#\n"
                        "#........#\n"
                        "##########\n";
-    assert_int_equal(tn_map_parse(text, strlen(text), "hole", NULL, &m, NULL), TN_OK);
-    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
     for (int o = 0; o < 4; o++)
-        assert_int_equal(pushed_trip(g, m, &p, 2, 2, 7, 5, push[o], 2), TN_BOT_ARRIVED);
-    tn_surf_destroy(g);
-    tn_map_destroy(m);
+        assert_int_equal(pushed_on(hole, 2, 2, 7, 5, push[o], 2).state, TN_BOT_ARRIVED);
     /* a goal against a wall, the body pushed 0.9 px left: the final walk
      * steps into the wall, which stops it on the goal tile's edge, without
      * the re-plan that stuck detection made (a review) */
@@ -2002,28 +2030,10 @@ static void test_graph_bot_pushed_off_lattice(void **state)
                        "#........#\n"
                        "#P.......#\n"
                        "##########\n";
-    assert_int_equal(tn_map_parse(room, strlen(room), "room", NULL, &m, NULL), TN_OK);
-    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
-    tn_body b;
-    tn_body_place(&b, &p, 1, 2, 1, 3);
-    tn_body_settle(&b, m, &p);
-    tn_bot *bot = NULL;
-    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
-    tn_bot_set_graph(bot, g);
-    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 8, 3, NULL), TN_OK);
-    for (int f = 0; f < 300 && tn_bot_get_info(bot).state == TN_BOT_MOVING; f++) {
-        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
-        if (f == 2) b.x -= 0.9f;
-        tn_body_step(&b, m, &p, in);
-    }
-    int tx, ty;
-    tn_body_tile(&b, &p, &tx, &ty);
-    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
-    assert_int_equal(tx, 8);
-    assert_int_equal(tn_bot_get_info(bot).replans, 0);
-    tn_bot_destroy(bot);
-    tn_surf_destroy(g);
-    tn_map_destroy(m);
+    pushed_end r = pushed_on(room, 1, 3, 8, 3, -0.9f, 2);
+    assert_int_equal(r.state, TN_BOT_ARRIVED);
+    assert_int_equal(r.tx, 8);
+    assert_int_equal(r.replans, 0);
     /* the one way in needs the lattice, and the platform ends in drops, no
      * wall: the bot gives up (STUCK) at the second such take-off, not after
      * its 48 re-plans (about 110 s of game time on a level of the review) */
@@ -2034,24 +2044,9 @@ static void test_graph_bot_pushed_off_lattice(void **state)
                       ".#......#.\n"
                       ".#......#.\n"
                       ".########.\n";
-    assert_int_equal(tn_map_parse(box, strlen(box), "box", NULL, &m, NULL), TN_OK);
-    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
-    tn_body_place(&b, &p, 1, 2, 2, 1);
-    tn_body_settle(&b, m, &p);
-    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
-    tn_bot_set_graph(bot, g);
-    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 3, 4, NULL), TN_OK);
-    int f = 0;
-    for (; f < 3000 && tn_bot_get_info(bot).state == TN_BOT_MOVING; f++) {
-        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
-        if (f == 1) b.x += 0.9f;
-        tn_body_step(&b, m, &p, in);
-    }
-    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_STUCK);
-    if (f > 200) fail_msg("STUCK after %d steps, %d re-plans", f, tn_bot_get_info(bot).replans);
-    tn_bot_destroy(bot);
-    tn_surf_destroy(g);
-    tn_map_destroy(m);
+    r = pushed_on(box, 2, 1, 3, 4, 0.9f, 1);
+    assert_int_equal(r.state, TN_BOT_STUCK);
+    if (r.steps > 200) fail_msg("STUCK after %d steps, %d re-plans", r.steps, r.replans);
 }
 
 static void test_graph_bot_slow_walker(void **state)
