@@ -1964,7 +1964,8 @@ static pushed_end pushed_on(const char *text, int x, int y, int gx, int gy, floa
  * path, planned the same edge again and ended STUCK (found by an audit:
  * 1.3 px on the demo map, 3 of 5 goals).  It now takes off from the side of
  * the take-off, or by another edge onto the same surface, that lands, or
- * walks into a wall to get back on the lattice: every trip of a sweep of
+ * walks into a wall to get back on the lattice, or takes an edge that
+ * lands by a wall and walks into that: every trip of a sweep of
  * pushes arrives, on the goal tile (a body pushed left stood 0.9 px short
  * of it: the final walk now takes one more step, or walks into the wall). */
 static void test_graph_bot_pushed_off_lattice(void **state)
@@ -2035,8 +2036,9 @@ static void test_graph_bot_pushed_off_lattice(void **state)
     assert_int_equal(r.tx, 8);
     assert_int_equal(r.replans, 0);
     /* the one way in needs the lattice, and the platform ends in drops, no
-     * wall: the bot gives up (STUCK) at the second such take-off, not after
-     * its 48 re-plans (about 110 s of game time on a level of the review) */
+     * wall: it gave up (STUCK) at the second such take-off.  It now drops
+     * off the platform's end by the map's edge (a wall), walks into it,
+     * jumps back up on the lattice and drops through the hole; every push */
     const char *box = "tilenav-map 1\nsize 10 6\ntiles\n"
                       "..........\n"
                       "..P.......\n"
@@ -2044,9 +2046,29 @@ static void test_graph_bot_pushed_off_lattice(void **state)
                       ".#......#.\n"
                       ".#......#.\n"
                       ".########.\n";
-    r = pushed_on(box, 2, 1, 3, 4, 0.9f, 1);
+    for (int o = 0; o < 4; o++) {
+        r = pushed_on(box, 2, 1, 3, 4, push[o], 1);
+        if (r.state != TN_BOT_ARRIVED)
+            fail_msg("box, pushed %.1f px: %s after %d steps", (double)push[o],
+                     tn_bot_state_name(r.state), r.steps);
+    }
+    /* the same box too high above the floor to jump back: no way to a wall
+     * leads to the goal, and the bot gives up (STUCK) at the second such
+     * take-off, not after its 48 re-plans (about 110 s of game time on a
+     * level of a review) */
+    const char *high = "tilenav-map 1\nsize 10 8\ntiles\n"
+                       "..........\n"
+                       "..P.......\n"
+                       ".####=###.\n"
+                       ".#......#.\n"
+                       ".#......#.\n"
+                       ".########.\n"
+                       "..........\n"
+                       "..........\n";
+    r = pushed_on(high, 2, 1, 3, 4, 0.9f, 1);
     assert_int_equal(r.state, TN_BOT_STUCK);
     if (r.steps > 200) fail_msg("STUCK after %d steps, %d re-plans", r.steps, r.replans);
+    assert_int_equal(pushed_on(high, 2, 1, 3, 4, 0.0f, 1).state, TN_BOT_ARRIVED);
 }
 
 static void test_graph_bot_slow_walker(void **state)

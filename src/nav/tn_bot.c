@@ -76,6 +76,9 @@ struct tn_bot {
                         found no take-off for, with no wall to get back on the
                         lattice: a second time in a row, the bot is STUCK */
     uint32_t no_landing_gen;
+    bool detour; /* replaying an edge realign chose to get onto a surface
+                    with a wall (or onto the lattice): on landing, walk
+                    into the wall there and plan again */
     uint32_t graph_gen;
     tn_surf_profile gprof; /* the profile of the graph the last graph plan used */
     tn_surf_stats gstats;
@@ -560,6 +563,7 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->plan_h = body->h;
     b->aligned_leg = -1;
     b->align_dir = 0;
+    b->detour = false;
     b->graph_gen = tn_surf_generation(g);
     b->plans++;
     b->last_why = b->why ? b->why : "re-plan";
@@ -801,6 +805,100 @@ static int first_edge_from(const tn_surf *g, int n)
 
 /* Edges realign tries besides the leg's own (each one or two replays). */
 #define REALIGN_TRIES 64
+/* Edges a detour tries (each one or two replays), and the plans it asks
+ * the graph for (each one query, stats only). */
+#define DETOUR_TRIES 64
+#define DETOUR_PLANS 8
+
+/* Lattice step of graph g (px). */
+static float lattice_step(const tn_surf *g)
+{
+    return tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
+}
+
+/* The direction (-1 / +1) of the nearer wall surface S ends at for a body
+ * like `body` standing at lattice j on it (a step past the end node is
+ * blocked: walking into it stops the body on a tile edge, on the
+ * lattice); 0 when neither end is a wall (drops). */
+static int wall_dir(const tn_bot *b, const tn_map *m, const tn_body *body, const tn_surf_surface *S,
+                    int j)
+{
+    const tn_surf *g = b->graph;
+    const float s = lattice_step(g);
+    int best_end = INT_MAX, best = 0;
+    for (int dir = -1; dir <= 1; dir += 2) {
+        const int end = dir < 0 ? S->j0 : S->j1;
+        const float wx = tn_surf_lattice_x(g, end) + (float)dir * s; /* a step past it */
+        if (abs(end - j) < best_end &&
+            tn_body_box_blocked(m, &b->phys, wx, body->y, body->w, body->h))
+            best = dir, best_end = abs(end - j);
+    }
+    return best;
+}
+
+/* Whether the graph has a whole plan from `node` to the bot's goal (a
+ * query for its stats only: no legs; on the bot's query object when it
+ * has one). */
+static bool goal_reachable(tn_bot *b, int node)
+{
+    tn_status s =
+        b->query
+            ? tn_surf_query_find(b->query, node, b->goal_x, b->goal_y, NULL, 0, NULL, NULL, NULL)
+            : tn_surf_find(b->graph, node, b->goal_x, b->goal_y, NULL, 0, NULL, NULL, NULL);
+    return s == TN_OK;
+}
+
+/* No take-off of the body's surface S (on row `row`, the body at lattice
+ * j, off the lattice by less than a step toward -side) lands on the leg's
+ * landing surface, and S ends at no wall.  The edges of S to any surface,
+ * take-offs nearest first (at most DETOUR_TRIES, from both places by each
+ * take-off, replayed from the body as it stands), for the first that ends
+ * on the lattice (a wall met in the air) or on a surface that ends at a
+ * wall, from which the graph has a whole plan to the goal (at most
+ * DETOUR_PLANS such queries): it becomes the leg's edge and take-off, and
+ * the bot, landed, walks into that wall and plans again (b->detour).
+ * False when none does. */
+static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j,
+                   const tn_surf_surface *S, int side)
+{
+    const tn_surf *g = b->graph;
+    const tn_surf_edge *E = tn_surf_edges(g);
+    const float s = lattice_step(g), T = b->phys.tile_px;
+    const int ne = tn_surf_edge_count(g),
+              here = tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
+    int tries = 0, plans = 0;
+    for (int k = 1; k <= 2 * (S->j1 - S->j0) + 1 && tries < DETOUR_TRIES; k++) {
+        const int jf = j + (k % 2 ? -(k / 2) : k / 2);
+        if (jf < S->j0 || jf > S->j1) continue;
+        const int from = S->node0 + (jf - S->j0);
+        for (int e = first_edge_from(g, from); e < ne && E[e].from == from; e++) {
+            if (++tries > DETOUR_TRIES) break;
+            for (int q = 0; q < 2; q++) {
+                const int at = jf + (q ? side : 0);
+                if (tn_surf_node_at(g, row, at) < 0) continue;
+                tn_body c = *body;
+                c.x += (float)(at - j) * s;
+                c.jump_held = false;
+                if (tn_surf_edge_replay_body(g, m, e, &c, NULL) < 0) continue;
+                const int r2 = (int)lroundf((c.y + (float)c.h * T) / T);
+                const int j2 = tn_surf_lattice_j(g, c.x), n2 = tn_surf_node_at(g, r2, j2);
+                const int s2 = tn_surf_node_surface(g, n2);
+                if (s2 < 0) continue;
+                const bool on = fabsf(c.x - tn_surf_lattice_x(g, j2)) < s * 1e-3f;
+                if (!on && (s2 == here || !wall_dir(b, m, &c, &tn_surf_surfaces(g)[s2], j2)))
+                    continue;
+                if (plans >= DETOUR_PLANS) return false;
+                plans++;
+                if (!goal_reachable(b, n2)) continue;
+                b->legs[b->leg].edge = e;
+                b->legs[b->leg].walk_to_j = at;
+                b->detour = true;
+                return true;
+            }
+        }
+    }
+    return false;
+}
 
 /* A body on the take-off's node j of row `row`, but off the lattice (moved
  * by something other than its inputs: a push) keeps the offset while it
@@ -813,7 +911,8 @@ static int first_edge_from(const tn_surf *g, int n)
  * that ends there becomes the leg's edge and take-off (true: the leg
  * changed).  None: the walls stop a body on a tile edge, on the lattice,
  * so it walks into the nearer wall its surface ends at (align_dir) and
- * plans again there; with no wall the leg is replayed as it is (its
+ * plans again there; with no wall, an edge to a surface with one (detour,
+ * true: the leg changed); with neither the leg is replayed as it is (its
  * landing re-plans), and a second such leg on the same edge in a row
  * leaves the bot STUCK. */
 static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j)
@@ -858,15 +957,9 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
             }
         }
     }
-    int best_end = INT_MAX;
-    for (int dir = -1; dir <= 1; dir += 2) {
-        const int end = dir < 0 ? S->j0 : S->j1;
-        const float wx = tn_surf_lattice_x(g, end) + (float)dir * s; /* a step past it */
-        if (abs(end - j) < best_end &&
-            tn_body_box_blocked(m, &b->phys, wx, body->y, body->w, body->h))
-            b->align_dir = dir, best_end = abs(end - j);
-    }
-    if (b->align_dir == 0) { /* no wall: replayed as it is; twice in a row, given up */
+    b->align_dir = wall_dir(b, m, body, S, j);
+    if (b->align_dir == 0 && detour(b, m, body, row, j, S, side)) return true;
+    if (b->align_dir == 0) { /* no way to a wall: replayed as it is; twice in a row, given up */
         const uint32_t gen = tn_surf_generation(g);
         if (b->no_landing == L->edge && b->no_landing_gen == gen) {
             b->state = TN_BOT_STUCK;
@@ -946,6 +1039,22 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     int j = tn_surf_lattice_j(g, body->x);
     bool stale =
         tn_surf_generation(g) != b->graph_gen || m != b->plan_map || m->revision != b->plan_rev;
+    if (b->gphase == GP_LANDING && b->detour) {
+        /* landed from a detour (realign): into the wall here, then a plan
+         * from the lattice; the replay said where, but if it did not
+         * (no wall here after all), a plan from where it landed */
+        b->gphase = GP_WALK;
+        b->detour = false;
+        if (!stale && !b->want_plan) { /* (not when a new goal or an edit plans anyway) */
+            const int at = surface_at(g, row, j);
+            const bool on = fabsf(body->x - tn_surf_lattice_x(g, j)) < lattice_step(g) * 1e-3f;
+            b->align_dir = at >= 0 && !on ? wall_dir(b, m, body, &tn_surf_surfaces(g)[at], j) : 0;
+            if (b->align_dir == 0) {
+                b->want_plan = true;
+                b->why = on ? "back on the lattice" : "landed off the path";
+            }
+        }
+    }
     if (b->gphase == GP_LANDING) {
         b->gphase = GP_WALK;
         /* (on its surface: a body off the lattice lands a step off, or

@@ -303,14 +303,21 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * the same landing surface, whichever leaves the ground when the edge does
  * and ends on that surface, the nearest first (at most 64 edges); when
  * none does, it walks into the nearer wall its surface ends at (a wall
- * stops a body on the lattice) and plans again there; with no such wall it
- * replays the leg as it is and, when the same edge fails so twice in a
- * row, stops STUCK.  Its final walk
+ * stops a body on the lattice) and plans again there; with no such wall
+ * it takes the nearest edge of its surface (to any surface; at most 64
+ * tried) that, replayed from where it stands, ends on the lattice or on a
+ * surface that ends at a wall and from where the graph has a whole plan
+ * to the goal (at most 8 such plans asked, stats only: tn_surf_find, or
+ * tn_surf_query_find on its query object, no allocation), walks into that
+ * wall on landing and plans again there; with neither it replays the leg
+ * as it is and, when the same edge fails so twice in a row, stops STUCK.
+ * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
  * docs/surf.md ("A bot pushed off the lattice"); the check costs up to
  * four replays of an edge per edge tried, at most 66 edges, once a leg and
- * only for a body off the lattice.  Setting another graph (or NULL) while the bot has a
+ * only for a body off the lattice; a way to a wall, when needed, up to 128
+ * replays and 8 plans more.  Setting another graph (or NULL) while the bot has a
  * goal re-plans it too.  Every plan after a goal's first counts as a
  * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
  * keeps the graph in sync with the map and the body's profile
