@@ -852,7 +852,9 @@ static bool goal_reachable(tn_bot *b, int node)
  * j, off the lattice by less than a step toward -side) lands on the leg's
  * landing surface, and S ends at no wall.  The edges of S to any surface,
  * take-offs nearest first (at most DETOUR_TRIES, from both places by each
- * take-off, replayed from the body as it stands), for the first that ends
+ * take-off, replayed from the body as it stands; it may stand a while on
+ * a sliver of a ledge before it leaves the ground, which the stuck count
+ * lets it do), for the first that ends
  * on the lattice (a wall met in the air) or on a surface that ends at a
  * wall, from which the graph has a whole plan to the goal (at most
  * DETOUR_PLANS such queries): it becomes the leg's edge and take-off, and
@@ -879,7 +881,8 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
                 tn_body c = *body;
                 c.x += (float)(at - j) * s;
                 c.jump_held = false;
-                if (tn_surf_edge_replay_body(g, m, e, &c, NULL) < 0) continue;
+                int off;
+                if (tn_surf_edge_replay_body(g, m, e, &c, &off) < 0 || off < 0) continue;
                 const int r2 = (int)lroundf((c.y + (float)c.h * T) / T);
                 const int j2 = tn_surf_lattice_j(g, c.x), n2 = tn_surf_node_at(g, r2, j2);
                 const int s2 = tn_surf_node_surface(g, n2);
@@ -988,9 +991,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none;
     if (!b->want_plan && !b->planning && b->leg >= b->nlegs) return none;
     /* stuck: no movement for stuck_steps steps re-plans; repeated -> STUCK
-     * (standing while a plan is made in slices is no sign of it) */
+     * (standing while a plan is made in slices is no sign of it, nor
+     * standing on a sliver of a ledge during a detour's edge, realign) */
     const float T = b->phys.tile_px;
-    if (b->planning) {
+    if (b->planning || (b->detour && b->gphase == GP_REPLAY)) {
         b->still = 0;
     } else if (fabsf(body->x - b->last_x) < STUCK_MOVE(T) &&
                fabsf(body->y - b->last_y) < STUCK_MOVE(T)) {
