@@ -805,9 +805,9 @@ static int first_edge_from(const tn_surf *g, int n)
 
 /* Edges realign tries besides the leg's own (each one or two replays). */
 #define REALIGN_TRIES 64
-/* Edges a detour tries (each one or two replays), and the plans it asks
- * the graph for (each one query, stats only). */
-#define DETOUR_TRIES 64
+/* Edges a detour tries (each one or two replays), and the surfaces it asks
+ * the graph about (each one query, stats only). */
+#define DETOUR_TRIES 256
 #define DETOUR_PLANS 8
 
 /* Lattice step of graph g (px). */
@@ -856,8 +856,8 @@ static bool goal_reachable(tn_bot *b, int node)
  * a sliver of a ledge before it leaves the ground, which the stuck count
  * lets it do), for the first that ends
  * on the lattice (a wall met in the air) or on a surface that ends at a
- * wall, from which the graph has a whole plan to the goal (at most
- * DETOUR_PLANS such queries): it becomes the leg's edge and take-off, and
+ * wall, from which the graph has a whole plan to the goal (asked for at
+ * most DETOUR_PLANS surfaces, each once): it becomes the leg's edge and take-off, and
  * the bot, landed, walks into that wall and plans again (b->detour).
  * False when none does. */
 static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j,
@@ -868,7 +868,7 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
     const float s = lattice_step(g), T = b->phys.tile_px;
     const int ne = tn_surf_edge_count(g),
               here = tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
-    int tries = 0, plans = 0;
+    int tries = 0, plans = 0, asked[DETOUR_PLANS]; /* (the surfaces asked about: no way) */
     for (int k = 1; k <= 2 * (S->j1 - S->j0) + 1 && tries < DETOUR_TRIES; k++) {
         const int jf = j + (k % 2 ? -(k / 2) : k / 2);
         if (jf < S->j0 || jf > S->j1) continue;
@@ -890,8 +890,11 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
                 const bool on = fabsf(c.x - tn_surf_lattice_x(g, j2)) < s * 1e-3f;
                 if (!on && (s2 == here || !wall_dir(b, m, &c, &tn_surf_surfaces(g)[s2], j2)))
                     continue;
+                int a = 0;
+                while (a < plans && asked[a] != s2) a++;
+                if (a < plans) continue;
                 if (plans >= DETOUR_PLANS) return false;
-                plans++;
+                asked[plans++] = s2;
                 if (!goal_reachable(b, n2)) continue;
                 b->legs[b->leg].edge = e;
                 b->legs[b->leg].walk_to_j = at;
