@@ -1902,14 +1902,15 @@ typedef struct pushed_end {
     int tx, ty, steps, replans;
 } pushed_end;
 
-/* A graph bot placed on tile (x, y) (it falls to the ground first) and sent
- * to tile (gx, gy), pushed `push` px sideways on the ground once (at its
+/* A graph bot (a body of g's size) placed on tile (x, y) (it falls to the
+ * ground first) and sent to tile (gx, gy), pushed `push` px sideways on the ground once (at its
  * first standing step from step `at`, where the push fits). */
 static pushed_end pushed_run(tn_surf *g, const tn_map *m, const tn_phys_params *p, int x, int y,
                              int gx, int gy, float push, int at)
 {
+    const tn_surf_profile *pr = tn_surf_get_profile(g);
     tn_body b;
-    tn_body_place(&b, p, 1, 2, x, y);
+    tn_body_place(&b, p, pr->w, pr->h, x, y);
     tn_body_settle(&b, m, p);
     for (int f = 0; f < 300 && !b.on_ground; f++)
         tn_body_step(&b, m, p, (tn_input){false, false, false, false});
@@ -1953,6 +1954,27 @@ static pushed_end pushed_on(const char *text, int x, int y, int gx, int gy, floa
     assert_int_equal(tn_map_parse(text, strlen(text), "pushed", NULL, &m, NULL), TN_OK);
     assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
     pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, at);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+    return r;
+}
+
+/* pushed_run on level L of tilenav-bench arrival (seed 1: tn_levelgen's
+ * 48x28 platformer) with a w x h body jumping `jump` tiles, pushed from
+ * step 10 as the bench pushes. */
+static pushed_end pushed_level(int L, int w, int h, int jump, int x, int y, int gx, int gy,
+                               float push)
+{
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_rng rng;
+    assert_int_equal(tn_map_create(48, 28, NULL, &m, NULL), TN_OK);
+    tn_rng_seed(&rng, 1, (uint64_t)L);
+    assert_int_equal(tn_levelgen_platformer(m, &rng, NULL), TN_OK);
+    tn_phys_params p = tn_phys_default((float)jump);
+    tn_surf_profile prof = tn_surf_profile_make(w, h, &p);
+    assert_int_equal(tn_surf_create(m, &prof, NULL, &g, NULL), TN_OK);
+    pushed_end r = pushed_run(g, m, &p, x, y, gx, gy, push, 10);
     tn_surf_destroy(g);
     tn_map_destroy(m);
     return r;
@@ -2069,6 +2091,26 @@ static void test_graph_bot_pushed_off_lattice(void **state)
     assert_int_equal(r.state, TN_BOT_STUCK);
     if (r.steps > 200) fail_msg("STUCK after %d steps, %d re-plans", r.steps, r.replans);
     assert_int_equal(pushed_on(high, 2, 1, 3, 4, 0.0f, 1).state, TN_BOT_ARRIVED);
+    /* trips of tilenav-bench arrival --planner graph --push that ended
+     * STUCK or NO_PATH: level 412 (2x3, jump 6) stood on a sliver of a
+     * ledge during its detour's edge (the stuck count dropped it); level
+     * 459 (1x1, jump 4) found its way to a wall past the first 64 edges;
+     * level 404 (3x3, jump 5), pushed on the frame it dropped through a
+     * one-way platform, landed 1.75 steps past the end of a surface (no
+     * start node within a step) */
+    static const struct {
+        int L, w, h, jump, x, y, gx, gy;
+        float push;
+    } lv[] = {{412, 2, 3, 6, 34, 11, 1, 21, 1.3f},
+              {459, 1, 1, 4, 28, 3, 25, 14, 1.3f},
+              {404, 3, 3, 5, 32, 16, 34, 18, 2.0f}};
+    for (int k = 0; k < 3; k++) {
+        r = pushed_level(lv[k].L, lv[k].w, lv[k].h, lv[k].jump, lv[k].x, lv[k].y, lv[k].gx,
+                         lv[k].gy, lv[k].push);
+        if (r.state != TN_BOT_ARRIVED)
+            fail_msg("level %d pushed %.1f px: %s after %d steps", lv[k].L, (double)lv[k].push,
+                     tn_bot_state_name(r.state), r.steps);
+    }
 }
 
 static void test_graph_bot_slow_walker(void **state)

@@ -574,8 +574,12 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
         const float T = b->phys.tile_px;
         int row = (int)lroundf((body->y + (float)body->h * T) / T);
         int j = tn_surf_lattice_j(g, body->x);
-        start = tn_surf_node_at(g, row, j + 1);
-        if (start < 0) start = tn_surf_node_at(g, row, j - 1);
+        /* (a body pushed off the lattice can stand up to two steps past
+         * a surface's end node: on a sliver the lattice does not reach) */
+        for (int d = 1; d <= 2 && start < 0; d++) {
+            start = tn_surf_node_at(g, row, j + d);
+            if (start < 0) start = tn_surf_node_at(g, row, j - d);
+        }
     }
     if (start < 0 || pr->w != body->w || pr->h != body->h) {
         b->state = TN_BOT_NO_PATH;
