@@ -284,7 +284,8 @@ bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
 const tn_error *tn_bot_plan_error(const tn_bot *b);
 /* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
  * tn_path planner) the bot plans with tn_surf_find from the node it stands
- * on and follows the legs: it walks to the take-off lattice x (one lattice
+ * on (a body off the lattice: the nearest node of its row within two
+ * lattice steps) and follows the legs: it walks to the take-off lattice x (one lattice
  * step of 8/3 px per frame, instant stop, so it reaches it exactly), then
  * replays the edge's recorded inputs frame by frame (copied into the bot,
  * releasing jump for one frame first when it is still held), and checks it
@@ -309,8 +310,9 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * surface that ends at a wall and from where the graph has a whole plan
  * to the goal (asked for at most 8 such surfaces, stats only: tn_surf_find,
  * or tn_surf_query_find on its query object; no allocation but that
- * object's growth, as for a plan), walks into that wall on landing and
- * plans again there; with neither it replays the leg as it is and, when
+ * object's growth, as for a plan), replays it (the stuck count rests
+ * meanwhile: it may stand on a sliver of a ledge for a while before it
+ * falls), walks into that wall on landing and plans again there; with neither it replays the leg as it is and, when
  * the same edge fails so twice in a row, stops STUCK.
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
