@@ -858,12 +858,12 @@ static bool goal_reachable(tn_bot *b, int node)
  * take-offs nearest first (at most DETOUR_TRIES, from both places by each
  * take-off, replayed from the body as it stands; it may stand a while on
  * a sliver of a ledge before it leaves the ground, which the stuck count
- * lets it do), for the first that ends
- * on the lattice (a wall met in the air) or on a surface that ends at a
- * wall, from which the graph has a whole plan to the goal (asked for at
- * most DETOUR_PLANS surfaces, each once): it becomes the leg's edge and take-off, and
- * the bot, landed, walks into that wall and plans again (b->detour).
- * False when none does. */
+ * lets it do), for the first that ends on the lattice (a wall met in the
+ * air) or on a surface that ends at a wall, from which the graph has a
+ * whole plan to the goal (asked for at most DETOUR_PLANS surfaces, each
+ * once): it becomes the leg's edge and take-off, and the bot, landed,
+ * walks into that wall and plans again (b->detour).  False when none
+ * does. */
 static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j,
                    const tn_surf_surface *S, int side)
 {
