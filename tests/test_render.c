@@ -737,6 +737,64 @@ static void test_picker_more_hint(void **state)
     tn_world_destroy(w);
 }
 
+/* The map picker stays inside the map view in a small window's frame: at
+ * 900x500 its 20 rows made a box 566 px high over a view of 356, running
+ * over the HUD, the top bar and the status line, and its last rows and the
+ * "more below" hint were drawn under them.  Now it shows the rows that fit
+ * (11), scrolls by them, and draws nothing outside the view; 1280x720
+ * keeps its 20. */
+static void test_picker_fits_small_frame(void **state)
+{
+    (void)state;
+    static const char *items[30];
+    for (int i = 0; i < 30; i++) items[i] = "maps/demo.map";
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    v.picker_items = items;
+    v.picker_count = 30, v.picker_sel = 0, v.picker_top = 0, v.picker_current = -1;
+    assert_int_equal(tn_ui_picker_rows(30), TN_PICKER_ROWS);
+    assert_int_equal(tn_ui_picker_rows(3), 3);
+    gfx_rig k;
+    rig_open(&k);
+    tn_ui_set_size(900, 500);
+    const int rows = tn_ui_picker_rows(30);
+    printf("  900x500 picker: %d rows\n", rows);
+    assert_int_equal(rows, 11);
+    assert_int_equal(tn_ui_picker_rows(5), 5);
+    assert_string_equal(tn_ui_picker_hint(&v), "19 more below: Down");
+    for (int sel = 0; sel <= 29; sel += 29) {
+        v.picker_sel = sel;
+        tn_ui_picker_scroll(&v);
+        assert_int_equal(v.picker_top, sel ? 30 - rows : 0);
+        SDL_SetRenderDrawColor(k.r, 0, 0, 0, 255);
+        SDL_RenderClear(k.r);
+        tn_ui_picker_draw(&k.g, &v);
+        SDL_RenderPresent(k.r);
+        long out = 0;
+        const uint32_t *px = k.surf->pixels;
+        const int pitch = k.surf->pitch / 4;
+        for (int y = 0; y < TN_GAME_LOGICAL_H; y++)
+            for (int x = 0; x < TN_GAME_LOGICAL_W; x++) {
+                bool in = x < TN_VIEW_W && y >= TN_VIEW_Y && y < TN_VIEW_Y + TN_VIEW_H;
+                out += !in && (px[y * pitch + x] & 0xffffffu) != 0;
+            }
+        if (out) fail_msg("900x500 picker (selected %d): %ld px outside the map view", sel, out);
+        /* the last row shown picks the last map shown; under it, nothing */
+        const int last_y = tn_ui_picker_row_y(&v, rows - 1);
+        assert_true(last_y + 24 + 22 <= TN_VIEW_Y + TN_VIEW_H);
+        assert_int_equal(tn_ui_picker_hit(&v, TN_VIEW_W / 2, last_y + 10), v.picker_top + rows - 1);
+        assert_int_equal(tn_ui_picker_hit(&v, TN_VIEW_W / 2, last_y + 34), -1);
+    }
+    assert_string_equal(tn_ui_picker_hint(&v), "19 more above: Up");
+    /* a window made larger again: 20 rows, none left empty at the bottom */
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    assert_string_equal(tn_ui_picker_hint(&v), "10 more above: Up");
+    assert_int_equal(tn_ui_picker_hit(&v, TN_VIEW_W / 2, tn_ui_picker_row_y(&v, 0) + 10), 10);
+    rig_close(&k);
+    tn_world_destroy(w);
+}
+
 /* F1's help in a small window's frame (1:1, 900x500 or 1024x600) draws
  * nothing right of the frame: the mouse column, the notes and the hint
  * beside the title ran past it ("pin an agent's inspect ca", "see READM").
@@ -1717,6 +1775,7 @@ int main(void)
         cmocka_unit_test(test_flow_arrows_hidden_when_small),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_picker_more_hint),
+        cmocka_unit_test(test_picker_fits_small_frame),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -747,8 +747,8 @@ static void picker_open(app *a)
     for (int i = 0; i < n; i++)
         if (a->opts->map_path && strcmp(a->pick[i], a->opts->map_path) == 0)
             a->view.picker_sel = a->view.picker_current = i;
-    a->view.picker_top =
-        a->view.picker_sel >= TN_PICKER_ROWS ? a->view.picker_sel - TN_PICKER_ROWS + 1 : 0;
+    a->view.picker_top = 0;
+    tn_ui_picker_scroll(&a->view);
 }
 
 /* The window's title names the map being played (saves and the autosave
@@ -841,11 +841,7 @@ static bool picker_key(app *a, SDL_Keycode sym)
         v->picker_sel = tn_mini(v->picker_count - 1, v->picker_sel + 1);
     else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER)
         picker_choose(a, v->picker_sel);
-    if (v->picker_count > 0) {
-        if (v->picker_sel < v->picker_top) v->picker_top = v->picker_sel;
-        if (v->picker_sel >= v->picker_top + TN_PICKER_ROWS)
-            v->picker_top = v->picker_sel - TN_PICKER_ROWS + 1;
-    }
+    if (v->picker_count > 0) tn_ui_picker_scroll(v);
     return true;
 }
 
@@ -1190,6 +1186,12 @@ static void handle_event(app *a, const SDL_Event *ev)
                 tn_clampi(a->view.help_scroll - 40 * dy, 0, tn_ui_help_scroll_max());
             break;
         }
+        if (a->view.picker_count > 0) { /* the wheel moves the picker's list, not the map */
+            tn_view *v = &a->view;
+            v->picker_sel = tn_clampi(v->picker_sel - dy, 0, v->picker_count - 1);
+            tn_ui_picker_scroll(v);
+            break;
+        }
         if (dy) zoom_at(a, a->view.mouse_x, a->view.mouse_y, dy > 0 ? 1 : -1);
         break;
     }
@@ -1208,6 +1210,7 @@ static void unpin_removed(app *a)
 static void frame_extra(app *a, double dt)
 {
     a->view.restore_offered = a->restore_offered;
+    if (a->view.picker_count > 0) tn_ui_picker_scroll(&a->view); /* after a resize */
     unpin_removed(a);
     watch_goto(a);
     tn_playback_frame(&a->pb, dt, a->view.overlays);

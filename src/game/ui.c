@@ -1427,10 +1427,41 @@ void tn_ui_inspect_draw(tn_gfx *g, const tn_world *w, const tn_view *v, const SD
 #define PICK_ROW 24
 #define PICK_HINT 22 /* the "more below" line under the rows, when the list goes on */
 
+/* The rows the picker shows: up to TN_PICKER_ROWS, as many as fit in the
+ * map view (with the HUD shown) under the title and over the hint line, at
+ * least one.  A 900x500 window's view is 356 px high: 11 rows, where 20
+ * made a box 566 px high that ran over the top bar and the status line. */
+int tn_ui_picker_rows(int n)
+{
+    if (n <= 0) return 0;
+    const int room = TN_VIEW_H - 64;
+    int rows = tn_mini(tn_mini(n, TN_PICKER_ROWS), room / PICK_ROW);
+    if (n > rows) /* the list goes on: the hint needs its line */
+        rows = tn_mini(rows, (room - PICK_HINT) / PICK_ROW);
+    return tn_maxi(1, rows);
+}
+
+/* The first row shown: v->picker_top, moved so that no row is left empty
+ * (a window made larger). */
+static int picker_first(const tn_view *v, int rows)
+{
+    return tn_clampi(v->picker_top, 0, tn_maxi(0, v->picker_count - rows));
+}
+
+void tn_ui_picker_scroll(tn_view *v)
+{
+    const int rows = tn_ui_picker_rows(v->picker_count);
+    int top = v->picker_top;
+    if (v->picker_sel >= 0 && v->picker_sel < v->picker_count)
+        top = tn_clampi(top, v->picker_sel - rows + 1, v->picker_sel);
+    v->picker_top = top;
+    v->picker_top = picker_first(v, rows);
+}
+
 static void picker_box(int n, float *x, float *y, float *h)
 {
-    int rows = n < TN_PICKER_ROWS ? n : TN_PICKER_ROWS;
-    *h = (float)(rows * PICK_ROW + 64 + (n > TN_PICKER_ROWS ? PICK_HINT : 0));
+    int rows = tn_ui_picker_rows(n);
+    *h = (float)(rows * PICK_ROW + 64 + (n > rows ? PICK_HINT : 0));
     *x = (float)(TN_VIEW_W - PICK_W) / 2;
     *y = (float)TN_VIEW_Y + ((float)TN_VIEW_H - *h) / 2;
 }
@@ -1445,10 +1476,9 @@ int tn_ui_picker_row_y(const tn_view *v, int r)
 const char *tn_ui_picker_hint(const tn_view *v)
 {
     static char hint[96];
-    const int n = v->picker_count;
-    if (n <= TN_PICKER_ROWS) return NULL;
-    const int above = tn_clampi(v->picker_top, 0, n - TN_PICKER_ROWS),
-              below = n - TN_PICKER_ROWS - above;
+    const int n = v->picker_count, rows = tn_ui_picker_rows(n);
+    if (n <= rows) return NULL;
+    const int above = picker_first(v, rows), below = n - rows - above;
     if (above == 0)
         snprintf(hint, sizeof hint, "%d more below: Down", below);
     else if (below == 0)
@@ -1464,9 +1494,10 @@ int tn_ui_picker_hit(const tn_view *v, int x, int y)
     float bx, by, bh;
     picker_box(v->picker_count, &bx, &by, &bh);
     if ((float)x < bx || (float)x >= bx + PICK_W) return -1;
+    const int rows = tn_ui_picker_rows(v->picker_count);
     int r = (int)floorf(((float)y - by - 48) / PICK_ROW);
-    if (r < 0 || r >= TN_PICKER_ROWS) return -1;
-    int i = v->picker_top + r;
+    if (r < 0 || r >= rows) return -1;
+    int i = picker_first(v, rows) + r;
     return i < v->picker_count ? i : -1;
 }
 
@@ -1482,8 +1513,9 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
     tn_gfx_text(g, TN_FONT_TITLE, bx + 16, by + 12, "Open a map", TN_COL_TEXT);
     tn_gfx_text(g, TN_FONT_UI, bx + 150, by + 16,
                 "\xe2\x86\x91 \xe2\x86\x93 Enter or a click; Tab or Esc closes", TN_COL_TEXT_DIM);
-    for (int r = 0; r < TN_PICKER_ROWS && v->picker_top + r < v->picker_count; r++) {
-        int i = v->picker_top + r;
+    const int rows = tn_ui_picker_rows(v->picker_count), first = picker_first(v, rows);
+    for (int r = 0; r < rows && first + r < v->picker_count; r++) {
+        int i = first + r;
         float y = by + 48 + (float)(r * PICK_ROW);
         bool sel = i == v->picker_sel;
         if (sel) tn_gfx_rect(g, bx + 8, y, PICK_W - 16, PICK_ROW - 2, 0x2a5f78ffu);
@@ -1502,7 +1534,7 @@ void tn_ui_picker_draw(tn_gfx *g, const tn_view *v)
      * help does), on a line of its own under the rows */
     const char *hint = tn_ui_picker_hint(v);
     if (hint) {
-        const float y = by + 48 + (float)(TN_PICKER_ROWS * PICK_ROW) + 4;
+        const float y = by + 48 + (float)(rows * PICK_ROW) + 4;
         const float hw = (float)tn_gfx_text_width(g, TN_FONT_UI, hint);
         tn_gfx_text(g, TN_FONT_UI, bx + PICK_W - 16 - hw, y, hint, TN_COL_TEXT_DIM);
     }

@@ -391,10 +391,18 @@ int tn_ui_help_scroll_max(void);
 #define TN_PICKER_ROWS 20
 void tn_ui_picker_draw(tn_gfx *g, const tn_view *v);
 int tn_ui_picker_hit(const tn_view *v, int x, int y);
-/* The top (frame y) of the picker's row r (0..TN_PICKER_ROWS-1). */
+/* How many of a list of n maps the picker shows at a time in the current
+ * frame: TN_PICKER_ROWS at 1280x720, fewer in a window whose map view is
+ * too short for them (11 at 900x500), so the box stays inside the view. */
+int tn_ui_picker_rows(int n);
+/* Scroll the list (v->picker_top) so that the selected map is in the
+ * shown rows: when the list opens, after a key or the wheel, and every
+ * frame (a window made smaller shows fewer rows). */
+void tn_ui_picker_scroll(tn_view *v);
+/* The top (frame y) of the picker's row r (0..tn_ui_picker_rows()-1). */
 int tn_ui_picker_row_y(const tn_view *v, int r);
-/* The line the picker shows under its rows when the list has more than
- * TN_PICKER_ROWS maps, as the help's hint: "10 more below: Down" at the
+/* The line the picker shows under its rows when the list has more maps
+ * than it shows (tn_ui_picker_rows), as the help's hint: "10 more below: Down" at the
  * top, "10 more above: Up" at the bottom, "4 more above, 6 below: Up /
  * Down" between; NULL when the list fits. */
 const char *tn_ui_picker_hint(const tn_view *v);
