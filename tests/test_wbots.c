@@ -3724,6 +3724,38 @@ static void test_explored_shared_finder_is_the_characters(void **state)
     tn_world_destroy(w);
 }
 
+/* An extra bot's body is opaque, as the character's is: drawn at alpha
+ * 0xc0, a one-way platform in a tile the bot stood in showed through it
+ * (the platform looked drawn over the bot, never over the character). */
+typedef struct body_fill {
+    uint32_t rgb;
+    int opaque, see_through;
+} body_fill;
+static void bf_rect(void *u, float x, float y, float w, float h, uint32_t c, bool filled)
+{
+    (void)x, (void)y, (void)w, (void)h;
+    body_fill *b = u;
+    if (filled && (c & 0xffffff00u) == b->rgb) {
+        if ((c & 0xffu) == 0xffu)
+            b->opaque++;
+        else
+            b->see_through++;
+    }
+}
+static void test_extra_bot_body_opaque(void **state)
+{
+    (void)state;
+    tn_world *w = world("maps/demo.map");
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 1, NULL)));
+    for (int f = 0; f < 30; f++) tn_world_step(w);
+    body_fill b = {0xff8c4200u, 0, 0}; /* tn_wbots' first colour */
+    tn_debug_draw dd = {&b, NULL, bf_rect, NULL, NULL, NULL};
+    tn_wbots_draw(w, &dd, 0, NULL);
+    assert_int_equal(b.opaque, 1);
+    assert_int_equal(b.see_through, 0);
+    tn_world_destroy(w);
+}
+
 /* G to classic mid-jump: the re-plan waits for the landing.  The reviewer's
  * HUD said "goto (47,20): 0 tiles, 0 states | search n/a" (as if the classic
  * planner had answered) until the body landed. */
@@ -4223,6 +4255,7 @@ int main(void)
         cmocka_unit_test(test_surf_overlay_draws_the_views_edges),
         cmocka_unit_test(test_idle_bots_graph_follows_edits),
         cmocka_unit_test(test_sliced_bots_fit_after_edit),
+        cmocka_unit_test(test_extra_bot_body_opaque),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2992,7 +2992,10 @@ void tn_wbots_draw(const tn_world *w, const tn_debug_draw *dd, unsigned overlays
         const tn_body *b = &s->ebody[i];
         uint32_t c = PALETTE[i % 8];
         float bw = (float)b->w * T, bh = (float)b->h * T;
-        tn_dd_rect(dd, b->x + 1, b->y + 1, bw - 2, bh - 2, (c & 0xffffff00u) | 0xc0u, true);
+        /* opaque, as the character, the companion, the wanderers and the
+         * enemies are: at alpha 0xc0 a one-way platform the bot stood in
+         * showed through its body, as if drawn over it */
+        tn_dd_rect(dd, b->x + 1, b->y + 1, bw - 2, bh - 2, c, true);
         tn_dd_rect(dd, b->x, b->y, bw, bh, 0x101018ffu, false);
         tn_dd_circle(dd, b->x + 0.5f * bw, b->y + 5, 2.0f, 0x101018ffu, true); /* an eye line */
         if (tn_bot_planning(s->ebot[i])) /* making its plan in slices: three dots over it */
