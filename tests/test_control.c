@@ -45,6 +45,37 @@ static char *world_json(const tn_world *w)
 /* Random clicks through the undo history; undoing all of them gives the
  * original map; redoing them all gives the map a plain replay of the
  * accepted edits makes; the subsystems' caches agree (tn_world_check). */
+/* The character's keys: the arrows and Space always, the letters without
+ * Ctrl / Alt / GUI (Ctrl+S saves, it does not drop); nothing while the map
+ * picker is open: Up held to move its list made the character jump behind
+ * it (and cancelled its goto trip as "you took over"). */
+static void test_keys_input(void **state)
+{
+    (void)state;
+    tn_held_keys k = {0};
+    k.up = true;
+    tn_input in = tn_control_keys_input(&k, false);
+    assert_true(in.jump);
+    assert_false(in.left || in.right || in.down);
+    in = tn_control_keys_input(&k, true); /* the picker's Up moves its list only */
+    assert_false(in.jump || in.left || in.right || in.down);
+    k = (tn_held_keys){0};
+    k.s = true;
+    assert_true(tn_control_keys_input(&k, false).down);
+    assert_false(tn_control_keys_input(&k, true).down);
+    k.modifier = true; /* Ctrl+S */
+    assert_false(tn_control_keys_input(&k, false).down);
+    k = (tn_held_keys){.left = true, .d = true, .space = true, .modifier = true};
+    in = tn_control_keys_input(&k, false);
+    assert_true(in.left && in.jump);
+    assert_false(in.right || in.down);
+    k = (tn_held_keys){.a = true, .w = true};
+    in = tn_control_keys_input(&k, false);
+    assert_true(in.left && in.jump);
+    in = tn_control_keys_input(&k, true);
+    assert_false(in.left || in.jump);
+}
+
 static void test_undo_redo(void **state)
 {
     (void)state;
@@ -1766,6 +1797,7 @@ int main(void)
         cmocka_unit_test(test_inspect_singular),
         cmocka_unit_test(test_inspect_character_keys),
         cmocka_unit_test(test_flow8_follows_the_map),
+        cmocka_unit_test(test_keys_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -910,17 +910,17 @@ static void bar_action(app *a, tn_ui_action act, int arg)
 
 /* -------------------------------------------------------------- input */
 
-static tn_input keyboard_input(void)
+static tn_input keyboard_input(const app *a)
 {
-    tn_input in = {false, false, false, false};
     const Uint8 *k = SDL_GetKeyboardState(NULL);
-    SDL_Keymod mod = SDL_GetModState();
-    bool letters = !(mod & (KMOD_CTRL | KMOD_ALT | KMOD_GUI));
-    in.left = k[SDL_SCANCODE_LEFT] || (letters && k[SDL_SCANCODE_A]);
-    in.right = k[SDL_SCANCODE_RIGHT] || (letters && k[SDL_SCANCODE_D]);
-    in.jump = k[SDL_SCANCODE_UP] || k[SDL_SCANCODE_SPACE] || (letters && k[SDL_SCANCODE_W]);
-    in.down = k[SDL_SCANCODE_DOWN] || (letters && k[SDL_SCANCODE_S]);
-    return in;
+    const tn_held_keys held = {
+        k[SDL_SCANCODE_LEFT],  k[SDL_SCANCODE_RIGHT],
+        k[SDL_SCANCODE_UP],    k[SDL_SCANCODE_DOWN],
+        k[SDL_SCANCODE_SPACE], k[SDL_SCANCODE_A],
+        k[SDL_SCANCODE_D],     k[SDL_SCANCODE_W],
+        k[SDL_SCANCODE_S],     (SDL_GetModState() & (KMOD_CTRL | KMOD_ALT | KMOD_GUI)) != 0,
+    };
+    return tn_control_keys_input(&held, a->view.picker_count > 0);
 }
 
 static void key_down(app *a, const SDL_KeyboardEvent *k)
@@ -1800,7 +1800,7 @@ static void run_frame(loop_state *L)
                 break;
             }
             /* the script's keys (if any) and the keyboard together */
-            tn_input kb = keyboard_input(), in = opts->script ? tn_world_input(w) : kb;
+            tn_input kb = keyboard_input(a), in = opts->script ? tn_world_input(w) : kb;
             if (opts->script) {
                 in.left |= kb.left;
                 in.right |= kb.right;

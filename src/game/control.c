@@ -1372,3 +1372,15 @@ void tn_flow8_free(tn_flow8_cache *c)
     c->field = NULL;
     c->world = NULL;
 }
+
+tn_input tn_control_keys_input(const tn_held_keys *k, bool picker_open)
+{
+    tn_input in = {false, false, false, false};
+    if (picker_open) return in; /* the picker has the keyboard */
+    const bool letters = !k->modifier;
+    in.left = k->left || (letters && k->a);
+    in.right = k->right || (letters && k->d);
+    in.jump = k->up || k->space || (letters && k->w);
+    in.down = k->down || (letters && k->s);
+    return in;
+}

@@ -21,6 +21,20 @@ enum {
     TN_INSPECT_WANDERER
 };
 
+/* ---- the character's keys ----------------------------------------------
+ * What the window's held keys say to the character (tn_world_set_input):
+ * the arrows and Space always, the letters A D W S only with no Ctrl, Alt
+ * or GUI held (Ctrl+S saves, it does not drop).  Nothing while the map
+ * picker is open: its Up / Down (and W / S) move the list, and through the
+ * held keys they also made the character jump and drop behind it, which
+ * cancelled a goto trip as "you took over". */
+typedef struct tn_held_keys {
+    bool left, right, up, down, space; /* the arrows and Space */
+    bool a, d, w, s;                   /* the letters */
+    bool modifier;                     /* Ctrl, Alt or GUI */
+} tn_held_keys;
+tn_input tn_control_keys_input(const tn_held_keys *k, bool picker_open);
+
 /* ---- simulation speed --------------------------------------------------
  * The fixed step stays 1/60 s; the speed only scales how much simulated
  * time the real time feeds into the step accumulator (1/8x: one step every
