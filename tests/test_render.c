@@ -737,6 +737,55 @@ static void test_picker_more_hint(void **state)
     tn_world_destroy(w);
 }
 
+/* A fast drag of a slider whose top values are refused stops at the last
+ * value that has room, as a slow drag does: Char height dragged from 2 to
+ * the track's end in one motion (2 -> 7 -> 9, 9 refused) stayed at 7 under
+ * a ceiling that left room for 8. */
+static void test_slider_fast_drag_stops_at_room(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    const tn_body *b = tn_world_character(w);
+    const int cx = (int)(b->x / 16), bottom = (int)((b->y + (float)b->h * 16) / 16) - 1;
+    /* a ceiling 8 tiles over the floor the character stands on */
+    assert_true(tn_succeeded(tn_world_edit(w, cx, bottom - 8, TN_EDIT_BLOCK, NULL)));
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    int n, k = -1;
+    const tn_param_info *pi = tn_world_params(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(pi[i].name, "char_height") == 0) k = i;
+    assert_true(k >= 0);
+    int ly, ty;
+    float kr;
+    tn_ui_slider_geom(k, n, &ly, &ty, &kr);
+    const int x0 = TN_VIEW_W + 14 + 6, x1 = TN_VIEW_W + TN_PANEL_W - 14 - 6;
+    const double lo = pi[k].min, hi = pi[k].max;
+#define AT(val) (x0 + (int)(((val)-lo) / (hi - lo) * (x1 - x0) + 0.5))
+    SDL_Event e = {0};
+    e.type = SDL_MOUSEBUTTONDOWN;
+    e.button.button = SDL_BUTTON_LEFT;
+    e.button.x = AT(2), e.button.y = ty;
+    assert_true(tn_ui_panel_mouse(&v, w, &e, e.button.x, e.button.y));
+    assert_int_equal(v.drag_slider, k);
+    const double path[] = {7, hi};
+    for (int i = 0; i < 2; i++) {
+        e = (SDL_Event){0};
+        e.type = SDL_MOUSEMOTION;
+        e.motion.state = SDL_BUTTON_LMASK;
+        e.motion.x = AT(path[i]), e.motion.y = ty;
+        tn_ui_panel_mouse(&v, w, &e, e.motion.x, e.motion.y);
+    }
+#undef AT
+    double h = 0;
+    assert_true(tn_world_get(w, "char_height", &h));
+    printf("  char height after a fast drag to %g: %g\n", hi, h);
+    assert_int_equal((int)h, 8);
+    assert_non_null(strstr(tn_world_message_text(w), "it stays 1x8"));
+    tn_world_hold_graph_builds(w, false);
+    tn_world_destroy(w);
+}
+
 /* The map picker stays inside the map view in a small window's frame: at
  * 900x500 its 20 rows made a box 566 px high over a view of 356, running
  * over the HUD, the top bar and the status line, and its last rows and the
@@ -1776,6 +1825,7 @@ int main(void)
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_picker_more_hint),
         cmocka_unit_test(test_picker_fits_small_frame),
+        cmocka_unit_test(test_slider_fast_drag_stops_at_room),
         cmocka_unit_test(test_tile_colours),
         cmocka_unit_test(test_edit_shows),
         cmocka_unit_test(test_character_moves),

@@ -166,12 +166,23 @@ static void slider_apply(tn_world *w, int i, int x)
     if (v < p->min) v = p->min;
     if (p->integer) v = floor(v + 0.5);
     double cur;
-    if (tn_world_get(w, p->name, &cur) && fabs(cur - v) < st * 0.5) return;
+    const bool known = tn_world_get(w, p->name, &cur);
+    if (known && fabs(cur - v) < st * 0.5) return;
     tn_error err;
-    if (strcmp(p->name, "planner") == 0)
+    if (strcmp(p->name, "planner") == 0) {
         tn_control_set_planner(w, v); /* says which planner plans now, as G does */
-    else
-        tn_world_set(w, p->name, v, &err); /* a refusal becomes the world's message */
+        return;
+    }
+    tn_status s = tn_world_set(w, p->name, v, &err); /* a refusal becomes the world's message */
+    if (!known || !p->integer || !tn_failed(s) || !tn_status_detail(s, TN_REFUSED)) return;
+    /* A fast drag jumps over the values between: Char height dragged from 2
+     * to the end in one motion went 2 -> 7 -> 9 (refused) and stayed at 7
+     * where 8 had room.  Refused, it goes there one step at a time, as a
+     * slow drag does, up to the first value refused (whose message then
+     * says the size it stays at). */
+    const double dir = v > cur ? 1 : -1;
+    for (double u = cur + dir; dir > 0 ? u <= v : u >= v; u += dir)
+        if (tn_failed(tn_world_set(w, p->name, u, &err))) break;
 }
 
 bool tn_ui_panel_mouse(tn_view *v, tn_world *w, const SDL_Event *ev, int x, int y)
