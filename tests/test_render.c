@@ -441,6 +441,37 @@ static void test_zoom_fit_says_the_truth(void **state)
     }
 }
 
+/* O fits the view as it is: in a 900x500 window the demo map (80x45) is
+ * 4 px too tall for 1/2x in the HUD's view (356 px), so O showed it at
+ * 1/4x, a quarter of the view, also with the HUD collapsed (H), whose 444
+ * px hold 1/2x.  With the HUD collapsed O now fits 1/2x; with the HUD
+ * shown, still 1/4x; at 1280x720 0.75x either way. */
+static void test_zoom_fit_hud_collapsed(void **state)
+{
+    (void)state;
+    tn_map *m = tu_load_map("maps/demo.map");
+    tn_view v;
+    memset(&v, 0, sizeof v);
+    tn_ui_set_size(900, 500);
+    int level = -1;
+    char msg[192];
+    v.hud_hidden = false;
+    assert_true(tn_zoom_fit_say_in(m, tn_view_h(&v), &level, msg, sizeof msg));
+    assert_true(tn_zoom_levels[level] == 0.25f);
+    assert_int_equal(level, tn_zoom_fit_all(m));
+    v.hud_hidden = true;
+    assert_true(tn_zoom_fit_say_in(m, tn_view_h(&v), &level, msg, sizeof msg));
+    printf("  900x500, HUD collapsed: %s\n", msg);
+    assert_true(tn_zoom_levels[level] == 0.5f);
+    assert_int_equal(level, tn_zoom_fit_all_in(m, tn_view_h(&v)));
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    for (int h = 0; h < 2; h++) {
+        v.hud_hidden = h;
+        assert_true(tn_zoom_levels[tn_zoom_fit_all_in(m, tn_view_h(&v))] == 0.75f);
+    }
+    tn_map_destroy(m);
+}
+
 /* A map larger than the view: 1x zoom, the camera follows the character
  * and stops at the map's edges. */
 static void test_camera_follows(void **state)
@@ -1812,6 +1843,7 @@ int main(void)
         cmocka_unit_test(test_hud_wraps),
         cmocka_unit_test(test_hud_top_fits),
         cmocka_unit_test(test_zoom_fit_says_the_truth),
+        cmocka_unit_test(test_zoom_fit_hud_collapsed),
         cmocka_unit_test(test_sliders_clear_labels),
         cmocka_unit_test(test_status_fits),
         cmocka_unit_test(test_status_two_lines_not_struck),

@@ -644,7 +644,7 @@ static void camera_fit(app *a, bool say)
 {
     const tn_map *m = tn_world_map(a->w);
     char msg[192];
-    bool all = tn_zoom_fit_say(m, &a->view.zoom, msg, sizeof msg);
+    bool all = tn_zoom_fit_say_in(m, tn_view_h(&a->view), &a->view.zoom, msg, sizeof msg);
     a->view.follow = false;
     if (all) { /* the map's centre */
         a->view.cam_x = 0.5f * (float)m->w * TN_TILE_PX;
@@ -665,6 +665,17 @@ static bool view_fitted(const app *a)
 {
     return a->fit_zoom >= 0 && !a->view.follow && a->view.zoom == a->fit_zoom &&
            a->view.cam_x == a->fit_x && a->view.cam_y == a->fit_y;
+}
+
+/* H (or the bar's HUD button): the HUD's strip goes to the map or back; a
+ * view O fitted is fitted again to the view's new height (and says so when
+ * that changes the zoom). */
+static void toggle_hud(app *a)
+{
+    const bool fitted = view_fitted(a);
+    a->view.hud_hidden = !a->view.hud_hidden;
+    if (fitted)
+        camera_fit(a, a->view.zoom != tn_zoom_fit_all_in(tn_world_map(a->w), tn_view_h(&a->view)));
 }
 
 /* Held I J K L pan the camera (the arrow keys walk). */
@@ -873,7 +884,7 @@ static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
     case SDLK_q: playback_action(a, TN_ACT_PB_STEP, 0); return true;
     case SDLK_MINUS: playback_action(a, TN_ACT_PB_SPEED, a->pb.speed - 1); return true;
     case SDLK_EQUALS: playback_action(a, TN_ACT_PB_SPEED, a->pb.speed + 1); return true;
-    case SDLK_h: a->view.hud_hidden = !a->view.hud_hidden; return true;
+    case SDLK_h: toggle_hud(a); return true;
     case SDLK_o: camera_fit(a, true); return true;
     case SDLK_u:
         if (a->view.follow)
@@ -903,7 +914,7 @@ static void bar_action(app *a, tn_ui_action act, int arg)
             a->step_requests++;
         break;
     case TN_ACT_RESET: reset_world(a); break;
-    case TN_ACT_HUD: a->view.hud_hidden = !a->view.hud_hidden; break;
+    case TN_ACT_HUD: toggle_hud(a); break;
     default: playback_action(a, act, arg); break;
     }
 }
@@ -1375,7 +1386,9 @@ static void ui_resize(app *a)
         const bool fitted = view_fitted(a);
         SDL_RenderSetLogicalSize(a->ren, lw, lh);
         tn_ui_set_size(lw, lh);
-        if (fitted) camera_fit(a, a->view.zoom != tn_zoom_fit_all(tn_world_map(a->w)));
+        if (fitted)
+            camera_fit(a,
+                       a->view.zoom != tn_zoom_fit_all_in(tn_world_map(a->w), tn_view_h(&a->view)));
         /* the pointer's logical place moved with the size: a motion where
          * it rests, so hover and the footer's help are of what is under it
          * now (a review saw a slider's help stay after a resize) */

@@ -28,23 +28,30 @@ int tn_zoom_fit(const tn_map *m)
     return ZOOM_ONE;
 }
 
-static bool zoom_shows_all(const tn_map *m, int i)
+static bool zoom_shows_all(const tn_map *m, int i, int view_h)
 {
     float z = tn_zoom_levels[i] * TN_TILE_PX;
-    return (float)m->w * z <= TN_VIEW_W && (float)m->h * z <= TN_VIEW_H;
+    return (float)m->w * z <= TN_VIEW_W && (float)m->h * z <= (float)view_h;
 }
 
-int tn_zoom_fit_all(const tn_map *m)
+int tn_zoom_fit_all_in(const tn_map *m, int view_h)
 {
     for (int i = ZOOM_AUTO_MAX; i > 0; i--)
-        if (zoom_shows_all(m, i)) return i;
+        if (zoom_shows_all(m, i, view_h)) return i;
     return 0;
 }
 
+int tn_zoom_fit_all(const tn_map *m) { return tn_zoom_fit_all_in(m, TN_VIEW_H); }
+
 bool tn_zoom_fit_say(const tn_map *m, int *level, char *msg, size_t cap)
 {
-    *level = tn_zoom_fit_all(m);
-    bool all = zoom_shows_all(m, *level);
+    return tn_zoom_fit_say_in(m, TN_VIEW_H, level, msg, cap);
+}
+
+bool tn_zoom_fit_say_in(const tn_map *m, int view_h, int *level, char *msg, size_t cap)
+{
+    *level = tn_zoom_fit_all_in(m, view_h);
+    bool all = zoom_shows_all(m, *level, view_h);
     if (all)
         snprintf(msg, cap, "whole map at %gx (press U to follow the character again)",
                  (double)tn_zoom_levels[*level]);

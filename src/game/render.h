@@ -37,6 +37,11 @@ int tn_zoom_fit_all(const tn_map *m);
  * in msg; false when even that level shows only part of the map (wider or
  * taller than the view at 1/8x: the message says so, not "whole map"). */
 bool tn_zoom_fit_say(const tn_map *m, int *level, char *msg, size_t cap);
+/* The same for a map view view_h pixels high (tn_view_h: the HUD's strip
+ * collapsed with H gives the map 88 px more; in a 900x500 window that is
+ * the room 1/2x needs for the demo map, where the HUD's view fits 1/4x). */
+int tn_zoom_fit_all_in(const tn_map *m, int view_h);
+bool tn_zoom_fit_say_in(const tn_map *m, int view_h, int *level, char *msg, size_t cap);
 
 typedef struct tn_camera {
     SDL_Rect view; /* the map view on screen (logical pixels) */

@@ -89,7 +89,7 @@ void tn_ui_set_size(int w, int h);
 #define TN_STATUS_H 24 /* the status line: the world's message */
 #define TN_HUD_H 88    /* the HUD strip under the top bar (H collapses it) */
 #define TN_VIEW_W (TN_FRAME_W - TN_PANEL_W)
-/* The map view with the HUD shown (the default; zoom-to-fit uses it) ... */
+/* The map view with the HUD shown (the default; the default zoom uses it) ... */
 #define TN_VIEW_Y (TN_BAR_H + TN_HUD_H)
 #define TN_VIEW_H (TN_FRAME_H - TN_VIEW_Y - TN_STATUS_H)
 /* ... and as it is: with the HUD collapsed the map gets its strip too. */
