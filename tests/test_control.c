@@ -42,9 +42,6 @@ static char *world_json(const tn_world *w)
     return s;
 }
 
-/* Random clicks through the undo history; undoing all of them gives the
- * original map; redoing them all gives the map a plain replay of the
- * accepted edits makes; the subsystems' caches agree (tn_world_check). */
 /* The character's keys: the arrows and Space always, the letters without
  * Ctrl / Alt / GUI (Ctrl+S saves, it does not drop); nothing while the map
  * picker is open: Up held to move its list made the character jump behind
@@ -76,6 +73,58 @@ static void test_keys_input(void **state)
     assert_false(in.left || in.jump);
 }
 
+/* A drag of painted blocks is one stroke: the click that began it and the
+ * tiles painted after it (tn_undo_join) are undone by one Ctrl+Z and
+ * redone by one Ctrl+Y (a drag across 6 tiles took 6 Ctrl+Z); edits before
+ * and after the stroke stay steps of their own. */
+static void test_undo_stroke(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 3);
+    const tn_map *m = tn_world_map(w);
+    static tn_undo u;
+    tn_undo_clear(&u);
+    tn_undo_set_clean(&u, w);
+    tn_error e;
+    /* row 25, tiles 10..15 of the demo map are empty */
+    for (int x = 10; x <= 15; x++) assert_int_equal(tn_map_tile(m, x, 25), TN_TILE_EMPTY);
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 10, 22, TN_EDIT_ONEWAY, &e))); /* alone */
+    assert_true(tn_succeeded(tn_undo_click(&u, w, 10, 25, TN_CLICK_RIGHT, false, &e)));
+    tn_undo_join(&u, true);
+    for (int x = 11; x <= 15; x++)
+        assert_true(tn_succeeded(tn_undo_edit(&u, w, x, 25, TN_EDIT_BLOCK, &e)));
+    tn_undo_join(&u, false);
+    assert_true(tn_succeeded(tn_undo_edit(&u, w, 12, 22, TN_EDIT_ONEWAY, &e))); /* alone */
+    assert_int_equal(u.count, 8);
+    /* the last edit alone, then the whole stroke, then the first edit */
+    assert_true(tn_undo_undo(&u, w));
+    assert_int_equal(tn_map_tile(m, 12, 22), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_tile(m, 15, 25), TN_TILE_BLOCK);
+    assert_true(tn_undo_undo(&u, w));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(strstr(tn_world_message_text(w), "undo: 6 tiles from (10,25)"));
+    for (int x = 10; x <= 15; x++) assert_int_equal(tn_map_tile(m, x, 25), TN_TILE_EMPTY);
+    assert_int_equal(tn_map_tile(m, 10, 22), TN_TILE_ONEWAY);
+    assert_int_equal(u.count, 1);
+    /* redo: the stroke comes back whole, the edit after it stays undone */
+    assert_true(tn_undo_redo(&u, w));
+    printf("  %s\n", tn_world_message_text(w));
+    assert_non_null(
+        strstr(tn_world_message_text(w), "redo: 6 tiles from (10,25) (1 more to redo)"));
+    for (int x = 10; x <= 15; x++) assert_int_equal(tn_map_tile(m, x, 25), TN_TILE_BLOCK);
+    assert_int_equal(tn_map_tile(m, 12, 22), TN_TILE_EMPTY);
+    assert_true(tn_undo_redo(&u, w));
+    assert_int_equal(tn_map_tile(m, 12, 22), TN_TILE_ONEWAY);
+    /* all undone: the map is its file's again */
+    while (u.count > 0) assert_true(tn_undo_undo(&u, w));
+    assert_false(tn_world_dirty(w));
+    assert_int_equal(tn_map_tile(m, 10, 22), TN_TILE_EMPTY);
+    tn_world_destroy(w);
+}
+
+/* Random clicks through the undo history; undoing all of them gives the
+ * original map; redoing them all gives the map a plain replay of the
+ * accepted edits makes; the subsystems' caches agree (tn_world_check). */
 static void test_undo_redo(void **state)
 {
     (void)state;
@@ -1798,6 +1847,7 @@ int main(void)
         cmocka_unit_test(test_inspect_character_keys),
         cmocka_unit_test(test_flow8_follows_the_map),
         cmocka_unit_test(test_keys_input),
+        cmocka_unit_test(test_undo_stroke),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

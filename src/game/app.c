@@ -860,6 +860,8 @@ static bool picker_key(app *a, SDL_Keycode sym)
 static bool key_extra(app *a, SDL_Keycode sym, bool ctrl, bool shift)
 {
     if (ctrl) {
+        if ((sym == SDLK_z || sym == SDLK_y) && a->paint_button)
+            a->paint_button = 0; /* a stroke undone: painting on would join older edits */
         if (sym == SDLK_z && !shift)
             tn_undo_undo(&a->undo, a->w);
         else if (sym == SDLK_y || (sym == SDLK_z && shift))
@@ -1017,6 +1019,7 @@ static void paint_to(app *a, int tx, int ty)
     int x = a->paint_x, y = a->paint_y;
     int dx = abs(tx - x), dy = -abs(ty - y), sx = x < tx ? 1 : -1, sy = y < ty ? 1 : -1;
     int e = dx + dy;
+    tn_undo_join(&a->undo, true); /* one stroke with the click that began it */
     while (x != tx || y != ty) {
         int e2 = 2 * e;
         if (e2 >= dy) {
@@ -1034,6 +1037,7 @@ static void paint_to(app *a, int tx, int ty)
                          a->paint_kind == TN_TILE_BLOCK ? TN_EDIT_BLOCK : TN_EDIT_ONEWAY, &err);
         }
     }
+    tn_undo_join(&a->undo, false);
     a->paint_x = tx;
     a->paint_y = ty;
 }

@@ -301,6 +301,7 @@ static void record(tn_undo *u, tn_world *w, int x, int y, int t0, int m0)
     e->mark0 = (uint8_t)m0;
     e->tile1 = (uint8_t)t1;
     e->mark1 = (uint8_t)m1;
+    e->joined = u->join && u->count > 0;
     u->head = (u->head + 1) % TN_UNDO_MAX;
     if (u->count < TN_UNDO_MAX) u->count++;
     u->redo = 0;
@@ -339,25 +340,64 @@ static bool set_state(tn_world *w, int x, int y, int tile, int mark)
     return !tn_failed(tn_world_edit_to(w, x, y, tile, mark, &e));
 }
 
-bool tn_undo_undo(tn_undo *u, tn_world *w)
+void tn_undo_join(tn_undo *u, bool on) { u->join = on; }
+
+/* Undo the last entry; false when the world refused it. */
+static bool undo_one(tn_undo *u, tn_world *w, tn_undo_entry *out)
 {
-    if (u->count == 0) {
-        tn_world_message(w, "nothing to undo");
-        return false;
-    }
     int i = (u->head + TN_UNDO_MAX - 1) % TN_UNDO_MAX;
     const tn_undo_entry *e = &u->e[i];
     check_foreign(u, w);
     if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
         !set_state(w, e->x, e->y, e->tile0, e->mark0))
         return false; /* the world's message says why */
+    *out = *e;
     u->head = i;
     u->count--;
     u->redo++;
     u->pos--;
     settle(u, w);
-    tn_world_message(w, "undo: tile (%d,%d) (%d more to undo, %d to redo)", e->x, e->y, u->count,
-                     u->redo);
+    return true;
+}
+
+/* Redo the next entry; false when the world refused it. */
+static bool redo_one(tn_undo *u, tn_world *w, tn_undo_entry *out)
+{
+    const tn_undo_entry *e = &u->e[u->head];
+    check_foreign(u, w);
+    if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
+        !set_state(w, e->x, e->y, e->tile1, e->mark1))
+        return false;
+    *out = *e;
+    u->head = (u->head + 1) % TN_UNDO_MAX;
+    u->count++;
+    u->redo--;
+    u->pos++;
+    settle(u, w);
+    return true;
+}
+
+bool tn_undo_undo(tn_undo *u, tn_world *w)
+{
+    if (u->count == 0) {
+        tn_world_message(w, "nothing to undo");
+        return false;
+    }
+    tn_undo_entry e = {0};
+    int n = 0;
+    /* a stroke back to its first entry (the one not joined) */
+    while (u->count > 0 && undo_one(u, w, &e)) {
+        n++;
+        if (!e.joined) break;
+    }
+    if (n == 0) return false;
+    if (e.joined && u->count > 0) return true; /* refused part-way: the world said why */
+    if (n == 1)
+        tn_world_message(w, "undo: tile (%d,%d) (%d more to undo, %d to redo)", e.x, e.y, u->count,
+                         u->redo);
+    else
+        tn_world_message(w, "undo: %d tiles from (%d,%d) (%d more to undo, %d to redo)", n, e.x,
+                         e.y, u->count, u->redo);
     return true;
 }
 
@@ -367,17 +407,19 @@ bool tn_undo_redo(tn_undo *u, tn_world *w)
         tn_world_message(w, "nothing to redo");
         return false;
     }
-    const tn_undo_entry *e = &u->e[u->head];
-    check_foreign(u, w);
-    if (!tn_map_inside(tn_world_map(w), e->x, e->y) ||
-        !set_state(w, e->x, e->y, e->tile1, e->mark1))
-        return false;
-    u->head = (u->head + 1) % TN_UNDO_MAX;
-    u->count++;
-    u->redo--;
-    u->pos++;
-    settle(u, w);
-    tn_world_message(w, "redo: tile (%d,%d) (%d more to redo)", e->x, e->y, u->redo);
+    tn_undo_entry e = {0}, first = {0};
+    int n = 0;
+    /* the stroke's first entry, then the ones joined to it */
+    while (u->redo > 0 && (n == 0 || u->e[u->head].joined) && redo_one(u, w, &e)) {
+        if (n++ == 0) first = e;
+    }
+    if (n == 0) return false;
+    if (u->redo > 0 && u->e[u->head].joined) return true; /* refused part-way */
+    if (n == 1)
+        tn_world_message(w, "redo: tile (%d,%d) (%d more to redo)", e.x, e.y, u->redo);
+    else
+        tn_world_message(w, "redo: %d tiles from (%d,%d) (%d more to redo)", n, first.x, first.y,
+                         u->redo);
     return true;
 }
 

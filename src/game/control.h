@@ -127,6 +127,7 @@ int tn_control_count_key(tn_world *w, const char *param, int delta);
 typedef struct tn_undo_entry {
     int16_t x, y;
     uint8_t tile0, mark0, tile1, mark1;
+    bool joined; /* one stroke with the entry before: undone and redone together */
 } tn_undo_entry;
 typedef struct tn_undo {
     tn_undo_entry e[TN_UNDO_MAX];
@@ -134,6 +135,7 @@ typedef struct tn_undo {
     int count; /* entries that can be undone */
     int redo;  /* entries after head that can be redone */
     bool replaying;
+    bool join;        /* tn_undo_join: new entries join the one before */
     long pos, clean;  /* edits from the start of the history: now, the clean point */
     bool clean_known; /* false: no clean point in the history */
     int edits_seen;   /* tn_world_edits after the history's last change */
@@ -146,9 +148,14 @@ void tn_undo_set_clean(tn_undo *u, const tn_world *w);
 tn_status tn_undo_edit(tn_undo *u, tn_world *w, int x, int y, tn_edit kind, tn_error *err);
 tn_status tn_undo_click(tn_undo *u, tn_world *w, int x, int y, tn_button b, bool shift,
                         tn_error *err);
-/* Undo / redo one edit.  false when there is nothing to undo / redo, or
- * when the world refused the replay (e.g. the character now stands there:
- * the history is then kept as it was and the world's message says why). */
+/* A stroke: while on, each edit recorded joins the one before it, so that
+ * one Ctrl+Z undoes (and Ctrl+Y redoes) a whole drag of painted blocks, as
+ * editors do, not one tile of it (a drag across 6 tiles took 6). */
+void tn_undo_join(tn_undo *u, bool on);
+/* Undo / redo one edit, or one stroke of joined edits.  false when there
+ * is nothing to undo / redo, or when the world refused the replay (e.g.
+ * the character now stands there: the history is then kept as it was from
+ * that edit on, and the world's message says why). */
 bool tn_undo_undo(tn_undo *u, tn_world *w);
 bool tn_undo_redo(tn_undo *u, tn_world *w);
 

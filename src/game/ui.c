@@ -577,7 +577,7 @@ static const char *const HELP_KEYS[][2] = {
     {"Tab", "map picker"},
     {"B / Shift+B", "add / remove a bot"},
     {"M / Shift+M", "add / remove a wanderer"},
-    {"Ctrl+Z  Ctrl+Y", "undo / redo an edit"},
+    {"Ctrl+Z  Ctrl+Y", "undo / redo an edit (a drag: all of it)"},
     {"Ctrl+S", "save the map"},
     {"R", "restore MAP.autosave (when offered)"},
 #ifdef __EMSCRIPTEN__
