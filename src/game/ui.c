@@ -758,7 +758,7 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
         break;
     case LG_BOT:
         tn_gfx_rect(g, x + 4, y - 4, 8, 20, 0x101018ffu);
-        tn_gfx_rect(g, x + 5, y - 3, 6, 18, 0xff8c42c0u);
+        tn_gfx_rect(g, x + 5, y - 3, 6, 18, 0xff8c42ffu);
         break;
     case LG_PATH:
         tn_gfx_line(g, x, cy + 3, x + s, cy - 3, 2, 0xfff26bffu);
