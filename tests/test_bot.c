@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tn_bot.h"
 #include "tn_levelgen.h"
@@ -948,6 +949,82 @@ static void test_classic_bot_pushed_off_lattice(void **state)
     }
     assert_true(trips >= 300);
     if (arrived * 100 < trips * 97) fail_msg("pushed: %d of %d trips arrived", arrived, trips);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
+/* A classic bot pushed off the lattice beside a one-tile one-way drop hole
+ * in a long block floor, no wall within wall_side's 64 tiles either way:
+ * no step frees it and there is no wall to walk into, so it ends STUCK as
+ * before.  It looked for the wall (2 x 384 simulated walking steps) on
+ * every frame it stood there, about 100 frames: it looks once a plan.
+ * Timed against that look's own work (768 tn_body_step on a copy), so the
+ * bound holds in any build. */
+static void test_classic_pushed_no_wall_looks_once(void **state)
+{
+    (void)state;
+    enum { W = 200 };
+    static char text[8 * (W + 1) + 64];
+    int n = snprintf(text, sizeof text, "tilenav-map 1\nsize %d 7\ntiles\n", W);
+    for (int y = 0; y < 7; y++) {
+        for (int x = 0; x < W; x++)
+            text[n++] = y == 6 || (y == 3 && x != 100) ? '#' : y == 3 ? '=' : '.';
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_parse(text, (size_t)n, "long floor", NULL, &m, NULL), TN_OK);
+    const tn_phys_params p = tn_phys_default(3.0f);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    /* one look's work: 2 x 384 walking steps along the floor */
+    tn_body b0;
+    tn_body_place(&b0, &p, 1, 1, 100, 2);
+    tn_body_settle(&b0, m, &p);
+    b0.x += 1.3f;
+    double look = 1e30;
+    for (int rep = 0; rep < 5; rep++) {
+        clock_t t0 = clock();
+        for (int i = 0; i < 20; i++)
+            for (int d = -1; d <= 1; d += 2) {
+                tn_body t = b0;
+                tn_input in = {false, false, false, false};
+                in.left = d < 0;
+                in.right = d > 0;
+                for (int k = 0; k < 384; k++) tn_body_step(&t, m, &p, in);
+                assert_true(t.on_ground);
+            }
+        const double s = (double)(clock() - t0) / 20.0;
+        if (s < look) look = s;
+    }
+    double trip = 1e30;
+    int frames = 0;
+    for (int rep = 0; rep < 3; rep++) {
+        tn_body b;
+        tn_body_place(&b, &p, 1, 1, 96, 2);
+        tn_body_settle(&b, m, &p);
+        assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 104, 5, NULL), TN_OK);
+        bool pushed = false;
+        const clock_t t0 = clock(); /* (the physics steps too: one a frame) */
+        int f;
+        for (f = 0; f < 1000; f++) {
+            tn_input in = tn_bot_step(bot, pf, m, &b, &p);
+            if (!tn_bot_active(bot)) break;
+            if (!pushed && f >= 2 && b.on_ground) b.x += 1.3f, pushed = true;
+            tn_body_step(&b, m, &p, in);
+        }
+        const clock_t spent = clock() - t0;
+        assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_STUCK);
+        assert_true(f > 80); /* (stood on the sliver through the stuck re-plans) */
+        if ((double)spent < trip) trip = (double)spent;
+        frames = f;
+    }
+    if (trip > 20.0 * look)
+        fail_msg("the trip's %d bot steps cost as much as %.0f looks for a wall", frames,
+                 trip / look);
     tn_bot_destroy(bot);
     tn_path_destroy(pf);
     tn_map_destroy(m);
@@ -2288,6 +2365,7 @@ int main(void)
         cmocka_unit_test(test_classic_jump_under_a_high_block),
         cmocka_unit_test(test_classic_fuzzed_landings),
         cmocka_unit_test(test_classic_bot_pushed_off_lattice),
+        cmocka_unit_test(test_classic_pushed_no_wall_looks_once),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),

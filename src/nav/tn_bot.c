@@ -49,6 +49,8 @@ struct tn_bot {
     int jump_phase, jump_left, jump_tiles;
     bool nudged;  /* stepped off a grazed column: x may be a step off */
     int wall_dir; /* -1 / +1: pushed off the lattice, walking into a wall */
+    bool no_wall; /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
+    float no_wall_x, no_wall_y;
     bool took_off;
     bool airborne; /* left the ground since the last landing */
     /* stuck */
@@ -315,6 +317,7 @@ static void plan(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *body)
     b->since_node = 0;
     b->nudged = false;
     b->wall_dir = 0;
+    b->no_wall = false;
     b->jump_phase = JUMP_NONE;
     b->airborne = !body->on_ground;
     b->still = 0;
@@ -1581,13 +1584,22 @@ static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body)
 }
 
 /* Off the lattice where it stands: start walking into the nearer wall
- * (then plan again there; bot_step).  False when there is none. */
+ * (then plan again there; bot_step).  False when there is none.  The
+ * look (up to 2 x 384 simulated steps) is made once a plan where it finds
+ * none: a body standing there with no wall asked every frame until STUCK. */
 static bool start_wall_walk(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     if (!off_lattice(b, body)) return false;
+    if (b->no_wall && body->x == b->no_wall_x && body->y == b->no_wall_y) return false;
     b->wall_dir = wall_side(b, m, body);
-    if (b->wall_dir) b->jump_phase = JUMP_NONE;
-    return b->wall_dir != 0;
+    if (b->wall_dir) {
+        b->jump_phase = JUMP_NONE;
+        return true;
+    }
+    b->no_wall = true;
+    b->no_wall_x = body->x;
+    b->no_wall_y = body->y;
+    return false;
 }
 
 static bool bumps_head(const tn_map *m, const tn_phys_params *p, const tn_body *body, tn_input in)
