@@ -1030,6 +1030,55 @@ static void test_classic_pushed_no_wall_looks_once(void **state)
     tn_map_destroy(m);
 }
 
+/* A classic bot pushed off the lattice that walks into a wall to get back
+ * on it, while something holds it where it is (a treadmill: each frame
+ * its walk is taken back): the wall walk never ended and never counted as
+ * stuck (it pressed toward the wall for ever, the bot MOVING).  It gives
+ * the walk the steps it simulated and then counts as stuck as before, and
+ * stops STUCK. */
+static void test_classic_wall_walk_held_in_place(void **state)
+{
+    (void)state;
+    static const char *text = "tilenav-map 1\nsize 10 7\ntiles\n"
+                              "#........#\n"
+                              "#........#\n"
+                              "#........#\n"
+                              "####=#####\n"
+                              "#........#\n"
+                              "#........#\n"
+                              "##########\n";
+    tn_map *m = NULL;
+    assert_int_equal(tn_map_parse(text, strlen(text), "treadmill", NULL, &m, NULL), TN_OK);
+    const tn_phys_params p = tn_phys_default(3.0f);
+    tn_path *pf = NULL;
+    tn_bot *bot = NULL;
+    assert_true(tn_succeeded(tn_path_create(m->w, m->h, &p, 0, NULL, &pf, NULL)));
+    assert_true(tn_succeeded(tn_bot_create(NULL, NULL, &bot, NULL)));
+    tn_body b;
+    tn_body_place(&b, &p, 1, 1, 2, 2);
+    tn_body_settle(&b, m, &p);
+    assert_int_equal(tn_bot_goto(bot, pf, m, &b, &p, 7, 5, NULL), TN_OK);
+    bool pushed = false;
+    int f, walked_away = 0;
+    for (f = 0; f < 3000; f++) {
+        tn_input in = tn_bot_step(bot, pf, m, &b, &p);
+        if (!tn_bot_active(bot)) break;
+        walked_away += in.left; /* (the goal is to the right: only the wall walk goes left) */
+        if (!pushed && f >= 12 && b.on_ground) b.x += 1.3f, pushed = true;
+        const float x = b.x;
+        tn_body_step(&b, m, &p, in);
+        if (pushed && f >= 30 && b.on_ground) b.x = x; /* the treadmill */
+    }
+    assert_true(walked_away > 0); /* (it did start a wall walk) */
+    if (tn_bot_active(bot))
+        fail_msg("held in place: still %s after %d frames, %d of them walking to the wall",
+                 tn_bot_state_name(tn_bot_get_info(bot).state), f, walked_away);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_STUCK);
+    tn_bot_destroy(bot);
+    tn_path_destroy(pf);
+    tn_map_destroy(m);
+}
+
 /* A tile size the physics refuses: the goal fails with the physics' reason. */
 static void test_tile_size_refused(void **state)
 {
@@ -2366,6 +2415,7 @@ int main(void)
         cmocka_unit_test(test_classic_fuzzed_landings),
         cmocka_unit_test(test_classic_bot_pushed_off_lattice),
         cmocka_unit_test(test_classic_pushed_no_wall_looks_once),
+        cmocka_unit_test(test_classic_wall_walk_held_in_place),
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),

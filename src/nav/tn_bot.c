@@ -47,9 +47,10 @@ struct tn_bot {
     int jump_frames[TN_PATH_MAX_JUMP + 1];
     /* jump state */
     int jump_phase, jump_left, jump_tiles;
-    bool nudged;  /* stepped off a grazed column: x may be a step off */
-    int wall_dir; /* -1 / +1: pushed off the lattice, walking into a wall */
-    bool no_wall; /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
+    bool nudged;   /* stepped off a grazed column: x may be a step off */
+    int wall_dir;  /* -1 / +1: pushed off the lattice, walking into a wall */
+    int wall_left; /* frames the wall walk may still take (its simulated steps + stuck_steps) */
+    bool no_wall;  /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
     float no_wall_x, no_wall_y;
     bool took_off;
     bool airborne; /* left the ground since the last landing */
@@ -1561,9 +1562,10 @@ static bool sliver_way_down(const tn_bot *b, const tn_map *m, const tn_body *bod
 /* The side of the nearer wall a body off the lattice can walk into on the
  * ground it stands on (a wall stops the box on a tile edge: back on the
  * lattice), at most WALL_TILES tiles away, asked of tn_body_step on a
- * copy; 0 when it would walk off its ground first (or none is near). */
+ * copy; 0 when it would walk off its ground first (or none is near).  The
+ * steps the walk takes in *steps. */
 #define WALL_TILES 64
-static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body)
+static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body, int *steps)
 {
     const float step = b->phys.walk_speed * b->phys.dt;
     const int limit = (int)ceilf((float)WALL_TILES * b->phys.tile_px / step);
@@ -1580,6 +1582,7 @@ static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body)
             }
         }
     }
+    *steps = best_k;
     return best;
 }
 
@@ -1591,9 +1594,11 @@ static bool start_wall_walk(tn_bot *b, const tn_map *m, const tn_body *body)
 {
     if (!off_lattice(b, body)) return false;
     if (b->no_wall && body->x == b->no_wall_x && body->y == b->no_wall_y) return false;
-    b->wall_dir = wall_side(b, m, body);
+    int steps = 0;
+    b->wall_dir = wall_side(b, m, body, &steps);
     if (b->wall_dir) {
         b->jump_phase = JUMP_NONE;
+        b->wall_left = steps + b->cfg.stuck_steps;
         return true;
     }
     b->no_wall = true;
@@ -1731,23 +1736,31 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
     }
 
     /* pushed off the lattice and walking into a wall (wall_side): back on
-     * it, or off the ground, plan again from there */
+     * it, or off the ground, plan again from there.  Held from the wall
+     * (on the ground, off the lattice, after the steps it simulated and
+     * stuck_steps more): stuck */
+    bool wall_held = false;
     if (b->wall_dir) {
         if (ground && !body->hit_wall && off_lattice(b, body)) {
-            b->still = b->since_node = 0;
-            b->last_x = body->x;
-            b->last_y = body->y;
-            return walk_toward(b->wall_dir);
+            if (--b->wall_left > 0) {
+                b->still = b->since_node = 0;
+                b->last_x = body->x;
+                b->last_y = body->y;
+                return walk_toward(b->wall_dir);
+            }
+            wall_held = true;
         }
         b->wall_dir = 0;
-        b->why = "back on the lattice";
-        if (!ground) {
-            b->want_plan = true;
-            return in;
+        if (!wall_held) {
+            b->why = "back on the lattice";
+            if (!ground) {
+                b->want_plan = true;
+                return in;
+            }
+            if (hold_plan(b)) return in;
+            replan(b, pf, m, body);
+            if (!tn_bot_active(b) || b->n == 0) return in;
         }
-        if (hold_plan(b)) return in;
-        replan(b, pf, m, body);
-        if (!tn_bot_active(b) || b->n == 0) return in;
     }
 
     /* stuck: no movement for stuck_steps while there is work to do */
@@ -1760,6 +1773,7 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
     /* no node reached for much longer than the walk there takes: stuck too
      * (e.g. rocking between two positions) */
     if (b->cur < b->n && ++b->since_node > node_patience(b, body)) b->still = b->cfg.stuck_steps;
+    if (wall_held) b->still = b->cfg.stuck_steps;
     if (b->still >= b->cfg.stuck_steps) {
         b->still = 0;
         b->since_node = 0;
