@@ -61,15 +61,20 @@
  *    one column more than the plan's): where the path goes down and the
  *    body, at the node within the snap, stands on a sliver of the column
  *    beside, it takes the one step after which it falls, or presses Down
- *    on one-way tiles; a rise that meets a block from where it stands
- *    starts a step beside when that frees it (as for float drift); the
- *    column test in the air counts the column a step reaches into.  Where
- *    neither works (the way needs the plan's columns exactly: a hole or
- *    shaft the box's width), and when stuck, it first walks into the
- *    nearer wall of its ground (a wall stops the box on a tile edge: on
- *    the lattice again) and plans there ("back on the lattice").  A body
- *    on the lattice never does any of this (measured in docs/surf.md, "A
- *    bot pushed off the lattice");
+ *    on one-way tiles, or steps onto them; a rise that meets a block from
+ *    where it stands starts a step beside when that frees it (as for
+ *    float drift); the column test in the air counts the column a step
+ *    reaches into.  Where neither works (the way needs the plan's columns
+ *    exactly: a hole or shaft the box's width), and when stuck, it first
+ *    walks into the nearer wall of its ground, up to 64 tiles away (a
+ *    wall stops the box on a tile edge: on the lattice again), and plans
+ *    there ("back on the lattice"); with no such wall it goes on as
+ *    before (it looks once a plan: tn_body_step on a copy, up to 2 x 384
+ *    steps), and a walk held from its wall for stuck_steps frames more
+ *    than it takes counts as stuck.  Only where the walking step divides a
+ *    tile (the default 8/3 px of 16: a lattice); a body on the lattice
+ *    never does any of this (measured in docs/surf.md, "The classic bot
+ *    pushed");
  *  - stuck: no movement for 20 steps re-plans toward the final goal; after 4
  *    such re-plans without reaching a node, or 48 re-plans for one goal, the
  *    bot stops in STUCK.  An unreachable goal (also after an edit) gives a
