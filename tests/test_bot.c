@@ -2239,6 +2239,79 @@ static void test_graph_bot_pushed_off_lattice(void **state)
     }
 }
 
+/* ---- the pushed graph bot's detour (a review) ---------------------------- */
+
+/* A map and its graph (a 1x2 body jumping `jump` tiles) from text. */
+static void detour_setup(const char *text, float jump, tn_map **m, tn_surf **g, tn_phys_params *p,
+                         const tn_surf_profile *base)
+{
+    *p = tn_phys_default(jump);
+    tn_surf_profile prof = base ? *base : tn_surf_profile_make(1, 2, p);
+    assert_int_equal(tn_map_parse(text, strlen(text), "detour", NULL, m, NULL), TN_OK);
+    assert_int_equal(tn_surf_create(*m, &prof, NULL, g, NULL), TN_OK);
+}
+
+static void detour_place(tn_body *b, const tn_map *m, const tn_phys_params *p, int x, int y)
+{
+    tn_body_place(b, p, 1, 2, x, y);
+    tn_body_settle(b, m, p);
+    for (int f = 0; f < 300 && !b->on_ground; f++)
+        tn_body_step(b, m, p, (tn_input){false, false, false, false});
+}
+
+/* A detour asks for a whole plan to the goal from where an edge lands: a
+ * bot going to an unreachable goal's closest place (PARTIAL) never has
+ * one, so it asked 8 times in vain and gave up STUCK.  The box with a
+ * sealed pocket beside it: the closest place is inside the box.  A detour
+ * now asks for a plan to where the bot's partial plan ends. */
+static void test_detour_partial_goal(void **state)
+{
+    (void)state;
+    const char *pocket = "tilenav-map 1\nsize 14 8\ntiles\n"
+                         "..............\n"
+                         "..P...........\n"
+                         ".####=#######.\n"
+                         ".#......#####.\n"
+                         ".#......#...#.\n"
+                         ".#......#...#.\n"
+                         ".############.\n"
+                         "..............\n";
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_phys_params p;
+    detour_setup(pocket, 6.0f, &m, &g, &p, NULL);
+    const float push[] = {0.4f, 1.3f, -0.9f, 2.0f, 0.0f};
+    for (int o = 0; o < 5; o++) {
+        tn_body b;
+        detour_place(&b, m, &p, 2, 1);
+        tn_bot *bot = NULL;
+        assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+        tn_bot_set_graph(bot, g);
+        tn_status s = tn_bot_goto(bot, NULL, m, &b, &p, 10, 5, NULL);
+        assert_true(tn_status_detail(s, TN_PARTIAL_RESULT));
+        int count;
+        const tn_surf_leg *L = tn_bot_legs(bot, &count, NULL);
+        int er, ej;
+        tn_surf_node_pos(g, L[count - 1].node, &er, &ej);
+        const int ex = (int)floorf(tn_surf_lattice_x(g, ej) / 16.0f + 1e-3f), ey = er - 1;
+        b.x += push[o];
+        int f = 0;
+        for (; f < 3000 && tn_bot_active(bot); f++) {
+            tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+            tn_body_step(&b, m, &p, in);
+        }
+        int tx, ty;
+        tn_body_tile(&b, &p, &tx, &ty);
+        const tn_bot_info i = tn_bot_get_info(bot);
+        if (i.state != TN_BOT_PARTIAL || ty != ey || tx < ex - 1 || tx > ex + 1)
+            fail_msg("pushed %.1f px: %s at (%d,%d) after %d steps, the closest place (%d,%d)",
+                     (double)push[o], tn_bot_state_name(i.state), tx, ty, f, ex, ey);
+        tn_bot_destroy(bot);
+    }
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 static void test_graph_bot_slow_walker(void **state)
 {
     (void)state;
@@ -2419,6 +2492,7 @@ int main(void)
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
+        cmocka_unit_test(test_detour_partial_goal),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),
         cmocka_unit_test(test_memory_counted),

@@ -844,15 +844,21 @@ static int wall_dir(const tn_bot *b, const tn_map *m, const tn_body *body, const
     return best;
 }
 
-/* Whether the graph has a whole plan from `node` to the bot's goal (a
- * query for its stats only: no legs; on the bot's query object when it
- * has one). */
+/* Whether the graph has a whole plan from `node` to the bot's goal, or
+ * for a partial plan (an unreachable goal: PARTIAL) to the place where it
+ * ends, the goal's closest (a query for its stats only: no legs; on the
+ * bot's query object when it has one). */
 static bool goal_reachable(tn_bot *b, int node)
 {
-    tn_status s =
-        b->query
-            ? tn_surf_query_find(b->query, node, b->goal_x, b->goal_y, NULL, 0, NULL, NULL, NULL)
-            : tn_surf_find(b->graph, node, b->goal_x, b->goal_y, NULL, 0, NULL, NULL, NULL);
+    int gx = b->goal_x, gy = b->goal_y;
+    if (b->gpartial && b->nlegs > 0) { /* (the last leg's node: its box's bottom-left tile) */
+        int row, j;
+        tn_surf_node_pos(b->graph, b->legs[b->nlegs - 1].node, &row, &j);
+        gx = (int)floorf(tn_surf_lattice_x(b->graph, j) / b->phys.tile_px + 1e-3f);
+        gy = row - 1;
+    }
+    tn_status s = b->query ? tn_surf_query_find(b->query, node, gx, gy, NULL, 0, NULL, NULL, NULL)
+                           : tn_surf_find(b->graph, node, gx, gy, NULL, 0, NULL, NULL, NULL);
     return s == TN_OK;
 }
 
