@@ -2259,6 +2259,75 @@ static void detour_place(tn_body *b, const tn_map *m, const tn_phys_params *p, i
         tn_body_step(b, m, p, (tn_input){false, false, false, false});
 }
 
+/* Counts the frames a graph's step function runs (each replay of an edge,
+ * a frame a call). */
+typedef struct step_count {
+    long calls;
+} step_count;
+
+static void counting_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input in,
+                          void *user)
+{
+    ((step_count *)user)->calls++;
+    tn_body_step(b, m, p, in);
+}
+
+/* The detour's cost in a step: "up to 512 replays", but a replay runs an
+ * edge's frames and then falls until it stands (up to 1200 + 1200
+ * frames): the box on a platform 24 tiles wide, 200 rows above the
+ * floor, replayed 47,672 frames in one step (10-40 ms on a loaded 2-core
+ * machine; 593,265 frames and 65-180 ms with 200 tiles and 1000 rows).
+ * The detour's replays now stop after DETOUR_FRAMES frames (16,384: the
+ * most of any detour of tilenav-bench arrival --push was 9,068). */
+static void test_detour_cost_bounded(void **state)
+{
+    (void)state;
+    enum { W = 40, H = 200, PW = 24 };
+    static char text[64 + (W + 1) * H];
+    int n = snprintf(text, sizeof text, "tilenav-map 1\nsize %d %d\ntiles\n", W, H);
+    const int c0 = (W - PW) / 2, c1 = c0 + PW - 1, hole = c0 + PW / 2;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            char c = '.';
+            if (y == 4 && x >= c0 && x <= c1) c = x == hole ? '=' : '#';
+            if (y > 4 && y < 8 && (x == c0 || x == c1)) c = '#';
+            if (y == 8 && x >= c0 && x <= c1) c = '#';
+            if (y == 3 && x == c0 + 2) c = 'P';
+            text[n++] = c;
+        }
+        text[n++] = '\n';
+    }
+    text[n] = '\0';
+    step_count sc = {0};
+    tn_phys_params p = tn_phys_default(4.0f);
+    tn_surf_profile prof = tn_surf_profile_make(1, 2, &p);
+    prof.step_user_fn = counting_step;
+    prof.step_user = &sc;
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    detour_setup(text, 4.0f, &m, &g, &p, &prof);
+    tn_body b;
+    detour_place(&b, m, &p, c0 + 2, 2);
+    tn_bot *bot = NULL;
+    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+    tn_bot_set_graph(bot, g);
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, hole, 6, NULL), TN_OK);
+    b.x += 0.9f;
+    long most = 0;
+    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+        sc.calls = 0;
+        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+        if (sc.calls > most) most = sc.calls;
+        tn_body_step(&b, m, &p, in);
+    }
+    /* (the budget, one replay past it, and realign's replays before it) */
+    if (most > 24000) fail_msg("a step replayed %ld frames", most);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_STUCK); /* (no way back up) */
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
 /* A detour asks for a whole plan to the goal from where an edge lands: a
  * bot going to an unreachable goal's closest place (PARTIAL) never has
  * one, so it asked 8 times in vain and gave up STUCK.  The box with a
@@ -2492,6 +2561,7 @@ int main(void)
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
+        cmocka_unit_test(test_detour_cost_bounded),
         cmocka_unit_test(test_detour_partial_goal),
         cmocka_unit_test(test_null_arguments),
         cmocka_unit_test(test_create_names_field),

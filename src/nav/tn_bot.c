@@ -817,6 +817,11 @@ static int first_edge_from(const tn_surf *g, int n)
  * the graph about (each one query, stats only). */
 #define DETOUR_TRIES 256
 #define DETOUR_PLANS 8
+/* Frames a detour's replays may run in all (a replay runs an edge's
+ * frames, then falls until it stands: up to TN_SURF_MAX_AIR x 2; on a
+ * tall level 256 edges replayed 600,000 frames in one step).  The most of
+ * any detour of tilenav-bench arrival --push was 9,068. */
+#define DETOUR_FRAMES 16384
 
 /* Lattice step of graph g (px). */
 static float lattice_step(const tn_surf *g)
@@ -883,6 +888,7 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
     const int ne = tn_surf_edge_count(g),
               here = tn_surf_node_surface(g, tn_surf_node_at(g, row, j));
     int tries = 0, plans = 0, asked[DETOUR_PLANS]; /* (the surfaces asked about: no way) */
+    long frames = 0;
     for (int k = 1; k <= 2 * (S->j1 - S->j0) + 1 && tries < DETOUR_TRIES; k++) {
         const int jf = j + (k % 2 ? -(k / 2) : k / 2);
         if (jf < S->j0 || jf > S->j1) continue;
@@ -895,8 +901,11 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
                 tn_body c = *body;
                 c.x += (float)(at - j) * s;
                 c.jump_held = false;
+                if (frames >= DETOUR_FRAMES) return false;
                 int off;
-                if (tn_surf_edge_replay_body(g, m, e, &c, &off) < 0 || off < 0) continue;
+                const int fr = tn_surf_edge_replay_body(g, m, e, &c, &off);
+                frames += fr >= 0 ? fr : (long)E[e].frames + TN_SURF_MAX_AIR;
+                if (fr < 0 || off < 0) continue;
                 const int r2 = (int)lroundf((c.y + (float)c.h * T) / T);
                 const int j2 = tn_surf_lattice_j(g, c.x), n2 = tn_surf_node_at(g, r2, j2);
                 const int s2 = tn_surf_node_surface(g, n2);
