@@ -2241,6 +2241,18 @@ static void test_graph_bot_pushed_off_lattice(void **state)
 
 /* ---- the pushed graph bot's detour (a review) ---------------------------- */
 
+/* The box of test_graph_bot_pushed_off_lattice: a platform ending in
+ * drops, whose one way into the box is a one-tile one-way hole that needs
+ * the lattice; a body pushed off it takes a detour (an edge to the floor
+ * by the map's edge, a wall), which asks the graph. */
+static const char *const DETOUR_BOX = "tilenav-map 1\nsize 10 6\ntiles\n"
+                                      "..........\n"
+                                      "..P.......\n"
+                                      ".####=###.\n"
+                                      ".#......#.\n"
+                                      ".#......#.\n"
+                                      ".########.\n";
+
 /* A map and its graph (a 1x2 body jumping `jump` tiles) from text. */
 static void detour_setup(const char *text, float jump, tn_map **m, tn_surf **g, tn_phys_params *p,
                          const tn_surf_profile *base)
@@ -2257,6 +2269,103 @@ static void detour_place(tn_body *b, const tn_map *m, const tn_phys_params *p, i
     tn_body_settle(b, m, p);
     for (int f = 0; f < 300 && !b->on_ground; f++)
         tn_body_step(b, m, p, (tn_input){false, false, false, false});
+}
+
+/* tn_bot_hold_plans: "tn_bot_step makes no search".  A detour asks the
+ * graph up to 8 times (on the bot's query object, which bots share and
+ * slice their plans on): a held bot asked anyway, in any step, past the
+ * owner's per-step budget.  Held, it now stands at the take-off, says so
+ * (tn_bot_plan_held) and asks once the hold is lifted. */
+static void test_detour_waits_for_the_hold(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_phys_params p;
+    detour_setup(DETOUR_BOX, 4.0f, &m, &g, &p, NULL);
+    tn_surf_query *q = NULL;
+    assert_int_equal(tn_surf_query_create(g, NULL, &q, NULL), TN_OK);
+    tn_body b;
+    detour_place(&b, m, &p, 2, 1);
+    tn_bot *bot = NULL;
+    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+    tn_bot_set_graph(bot, g);
+    tn_bot_set_query(bot, q, 0);
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 3, 4, NULL), TN_OK);
+    tn_bot_hold_plans(bot, true);
+    b.x += 0.9f; /* off the lattice */
+    int held = 0;
+    for (int f = 0; f < 200; f++) {
+        const uint32_t s0 = tn_surf_query_serial(q);
+        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+        if (tn_surf_query_serial(q) != s0) fail_msg("a held bot searched (step %d)", f);
+        held += tn_bot_plan_held(bot);
+        tn_body_step(&b, m, &p, in);
+    }
+    assert_true(held > 0); /* it waited for its turn, and said so */
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_MOVING);
+    tn_bot_hold_plans(bot, false);
+    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+        tn_body_step(&b, m, &p, in);
+    }
+    int tx, ty;
+    tn_body_tile(&b, &p, &tx, &ty);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    assert_int_equal(tx, 3);
+    assert_int_equal(ty, 4);
+    tn_bot_destroy(bot);
+    tn_surf_query_destroy(q);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
+}
+
+/* A plan made in a step, and a detour's questions to the graph in the same
+ * step (a re-plan off the lattice standing at its take-off): the graph's
+ * expanded list (tn_surf_expanded, which the demo copies after the step
+ * for the HUD's "N nodes" and the search replay) was the detour's last
+ * question's, not the plan's.  The detour now asks at the next step. */
+static void test_detour_not_in_a_planning_step(void **state)
+{
+    (void)state;
+    tn_map *m = NULL;
+    tn_surf *g = NULL;
+    tn_phys_params p;
+    detour_setup(DETOUR_BOX, 4.0f, &m, &g, &p, NULL);
+    tn_body b;
+    detour_place(&b, m, &p, 2, 1);
+    tn_bot *bot = NULL;
+    assert_int_equal(tn_bot_create(NULL, NULL, &bot, NULL), TN_OK);
+    tn_bot_set_graph(bot, g);
+    assert_int_equal(tn_bot_goto(bot, NULL, m, &b, &p, 3, 4, NULL), TN_OK);
+    b.x += 0.9f;
+    bool replanned = false;
+    for (int f = 0; f < 3000 && tn_bot_active(bot); f++) {
+        const int plans = tn_bot_get_info(bot).plans;
+        tn_input in = tn_bot_step(bot, NULL, m, &b, &p);
+        const tn_bot_info i = tn_bot_get_info(bot);
+        if (i.plans != plans) { /* a plan in this step: the list is its search's */
+            int n = -1;
+            tn_surf_expanded(g, &n);
+            if (n != i.expanded)
+                fail_msg("step %d (%s): the graph's expanded list holds %d nodes, the plan %d", f,
+                         i.plan_reason, n, i.expanded);
+        }
+        tn_body_step(&b, m, &p, in);
+        /* standing at the take-off, off the lattice: plan again from here */
+        int count, leg;
+        const tn_surf_leg *L = tn_bot_legs(bot, &count, &leg);
+        if (!replanned && b.on_ground && leg < count && L[leg].edge >= 0 &&
+            L[leg].walk_to_j == tn_surf_lattice_j(g, b.x)) {
+            tn_bot_replan(bot, "test");
+            replanned = true;
+        }
+    }
+    assert_true(replanned);
+    assert_int_equal(tn_bot_get_info(bot).state, TN_BOT_ARRIVED);
+    tn_bot_destroy(bot);
+    tn_surf_destroy(g);
+    tn_map_destroy(m);
 }
 
 /* Counts the frames a graph's step function runs (each replay of an edge,
@@ -2561,6 +2670,8 @@ int main(void)
         cmocka_unit_test(test_classic_without_finder),
         cmocka_unit_test(test_graph_bot_slow_walker),
         cmocka_unit_test(test_graph_bot_pushed_off_lattice),
+        cmocka_unit_test(test_detour_waits_for_the_hold),
+        cmocka_unit_test(test_detour_not_in_a_planning_step),
         cmocka_unit_test(test_detour_cost_bounded),
         cmocka_unit_test(test_detour_partial_goal),
         cmocka_unit_test(test_null_arguments),

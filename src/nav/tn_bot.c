@@ -82,6 +82,11 @@ struct tn_bot {
     bool detour; /* replaying an edge realign chose to get onto a surface
                     with a wall (or onto the lattice): on landing, walk
                     into the wall there and plan again */
+    /* realign found no take-off that lands and no wall: the detour, which
+     * asks the graph, waits for a step without a search of the bot's own
+     * and without the hold (tn_bot_hold_plans) */
+    bool detour_wait;
+    int searched_step; /* b->steps when the bot last planned (or sliced) */
     uint32_t graph_gen;
     tn_surf_profile gprof; /* the profile of the graph the last graph plan used */
     tn_surf_stats gstats;
@@ -568,6 +573,8 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
     b->aligned_leg = -1;
     b->align_dir = 0;
     b->detour = false;
+    b->detour_wait = false;
+    b->searched_step = b->steps;
     b->graph_gen = tn_surf_generation(g);
     b->plans++;
     b->last_why = b->why ? b->why : "re-plan";
@@ -690,6 +697,7 @@ static bool gslice(tn_bot *b)
                       ? lost
                       : tn_surf_query_step(q, b->slice_nodes, NULL, NULL);
     b->plan_slices++;
+    b->searched_step = b->steps;
     if (s == TN_IN_PROGRESS) {
         if (b->clock) b->search_us += (b->clock() - t0) * 1e6;
         return true;
@@ -921,6 +929,7 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
                 if (!goal_reachable(b, n2)) continue;
                 b->legs[b->leg].edge = e;
                 b->legs[b->leg].walk_to_j = at;
+                b->legs[b->leg].node = tn_surf_node_at(g, row, at);
                 b->detour = true;
                 return true;
             }
@@ -929,41 +938,26 @@ static bool detour(tn_bot *b, const tn_map *m, const tn_body *body, int row, int
     return false;
 }
 
-/* A body on the take-off's node j of row `row`, but off the lattice (moved
- * by something other than its inputs: a push) keeps the offset while it
- * walks, so an edge's inputs replay shifted, and may land elsewhere.  Once
- * a leg, the leg's edge is replayed (tn_surf_edge_replay_body) from where
- * the body stands; if it does not end on the landing's surface, from the
- * nearest place on the other side of the take-off; then the other edges of
- * the same surface onto the landing's surface, take-offs nearest first, at
- * most REALIGN_TRIES of them, from both places by each take-off.  The first
- * that ends there becomes the leg's edge and take-off (true: the leg
- * changed).  None: the walls stop a body on a tile edge, on the lattice,
- * so it walks into the nearer wall its surface ends at (align_dir) and
- * plans again there; with no wall, an edge to a surface with one (detour,
- * true: the leg changed); with neither the leg is replayed as it is (its
- * landing re-plans), and a second such leg on the same edge in a row
- * leaves the bot STUCK. */
-static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j)
+/* realign's take-offs (the body at lattice j of row `row`, off it by less
+ * than a step toward -side): 1 when one lands (the leg changed), 0 when
+ * the leg's own does or there is nothing to try, -1 when none lands. */
+static int take_off_lands(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j, int side)
 {
     const tn_surf *g = b->graph;
     tn_surf_leg *L = &b->legs[b->leg];
     const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
-    const float d = body->x - tn_surf_lattice_x(g, j);
-    if (fabsf(d) < s * 1e-3f || b->aligned_leg == b->leg) return false;
-    b->aligned_leg = b->leg;
     const int off0 = edge_off_frame(b, m, body, L->edge);
-    if (lands_from(b, m, body, 0.0f, L->edge, off0)) return false;
-    const int side = d > 0 ? -1 : 1; /* the other side of a take-off */
+    if (lands_from(b, m, body, 0.0f, L->edge, off0)) return 0;
     if (tn_surf_node_at(g, row, j + side) >= 0 &&
         lands_from(b, m, body, (float)side * s, L->edge, off0)) {
         L->walk_to_j = j + side;
-        return true;
+        L->node = tn_surf_node_at(g, row, j + side);
+        return 1;
     }
     const tn_surf_edge *E = tn_surf_edges(g);
     const int here = tn_surf_node_at(g, row, j), ne = tn_surf_edge_count(g);
     const int to_surf = tn_surf_node_surface(g, E[L->edge].to);
-    if (here < 0 || to_surf < 0) return false;
+    if (here < 0 || to_surf < 0) return 0;
     const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_node_surface(g, here)];
     int tries = 0;
     /* take-off nodes outward from j: j, j-1, j+1, j-2, ... */
@@ -982,20 +976,71 @@ static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, in
                     continue;
                 L->edge = e;
                 L->walk_to_j = at;
-                return true;
+                L->node = tn_surf_node_at(g, row, at);
+                return 1;
             }
         }
     }
-    b->align_dir = wall_dir(b, m, body, S, j);
-    if (b->align_dir == 0 && detour(b, m, body, row, j, S, side)) return true;
-    if (b->align_dir == 0) { /* no way to a wall: replayed as it is; twice in a row, given up */
-        const uint32_t gen = tn_surf_generation(g);
-        if (b->no_landing == L->edge && b->no_landing_gen == gen) {
-            b->state = TN_BOT_STUCK;
-            b->nlegs = b->n = b->leg = b->cur = 0;
-        }
-        b->no_landing = L->edge, b->no_landing_gen = gen;
+    return -1;
+}
+
+/* A body on the take-off's node j of row `row`, but off the lattice (moved
+ * by something other than its inputs: a push) keeps the offset while it
+ * walks, so an edge's inputs replay shifted, and may land elsewhere.  Once
+ * a leg, the leg's edge is replayed (tn_surf_edge_replay_body) from where
+ * the body stands; if it does not end on the landing's surface, from the
+ * nearest place on the other side of the take-off; then the other edges of
+ * the same surface onto the landing's surface, take-offs nearest first, at
+ * most REALIGN_TRIES of them, from both places by each take-off.  The first
+ * that ends there becomes the leg's edge and take-off (true: the leg
+ * changed).  None: the walls stop a body on a tile edge, on the lattice,
+ * so it walks into the nearer wall its surface ends at (align_dir) and
+ * plans again there; with no wall, an edge to a surface with one (detour,
+ * true: the leg changed); with neither the leg is replayed as it is (its
+ * landing re-plans), and a second such leg on the same edge in a row
+ * leaves the bot STUCK.  The detour asks the graph: not in a step in
+ * which the bot searched already (a plan, or a slice of one: the graph's
+ * expanded list is the plan's after the step, one search a step), nor
+ * while plans are held (tn_bot_hold_plans: no search; it says it is held):
+ * it then waits (detour_wait, true: the bot stands) and is made at the
+ * first step that may search. */
+static bool realign(tn_bot *b, const tn_map *m, const tn_body *body, int row, int j)
+{
+    const tn_surf *g = b->graph;
+    const float s = tn_surf_lattice_x(g, 1) - tn_surf_lattice_x(g, 0);
+    const float d = body->x - tn_surf_lattice_x(g, j);
+    const int side = d > 0 ? -1 : 1; /* the other side of a take-off */
+    const int here = tn_surf_node_at(g, row, j);
+    if (fabsf(d) < s * 1e-3f || here < 0) { /* (a waiting detour: moved meanwhile) */
+        b->detour_wait = false;
+        return false;
     }
+    const tn_surf_surface *S = &tn_surf_surfaces(g)[tn_surf_node_surface(g, here)];
+    if (!b->detour_wait) {
+        if (b->aligned_leg == b->leg) return false;
+        b->aligned_leg = b->leg;
+        const int r = take_off_lands(b, m, body, row, j, side);
+        if (r >= 0) return r > 0;
+        b->align_dir = wall_dir(b, m, body, S, j);
+        if (b->align_dir != 0) return false;
+    }
+    if (b->hold || b->searched_step == b->steps) { /* (the detour's searches wait) */
+        b->detour_wait = true;
+        if (b->hold) b->held = true;
+        b->still = 0;
+        b->since_node = 0;
+        return true;
+    }
+    b->detour_wait = false;
+    if (detour(b, m, body, row, j, S, side)) return true;
+    /* no way to a wall: replayed as it is; twice in a row, given up */
+    tn_surf_leg *L = &b->legs[b->leg];
+    const uint32_t gen = tn_surf_generation(g);
+    if (b->no_landing == L->edge && b->no_landing_gen == gen) {
+        b->state = TN_BOT_STUCK;
+        b->nlegs = b->n = b->leg = b->cur = 0;
+    }
+    b->no_landing = L->edge, b->no_landing_gen = gen;
     return false;
 }
 
@@ -1158,7 +1203,10 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     /* a body off the lattice (pushed): the take-off its edge, or another
      * onto the same surface, lands from (realign) */
-    if (realign(b, m, body, row, j) && L->walk_to_j != j) return walk_toward(L->walk_to_j - j);
+    if (realign(b, m, body, row, j)) {
+        if (b->detour_wait) return none; /* (a detour waits for a step that may search) */
+        if (L->walk_to_j != j) return walk_toward(L->walk_to_j - j);
+    }
     if (b->state != TN_BOT_MOVING && b->state != TN_BOT_PARTIAL) return none; /* (given up) */
     if (b->align_dir != 0) return walk_toward(b->align_dir);
     /* at the take-off: copy the edge and replay it */
