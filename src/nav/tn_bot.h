@@ -289,8 +289,9 @@ bool tn_bot_last_query(const tn_bot *b, tn_path_query *q);
 const tn_error *tn_bot_plan_error(const tn_bot *b);
 /* GRAPH PLANNER.  With a graph set (tn_bot_set_graph; NULL = the classic
  * tn_path planner) the bot plans with tn_surf_find from the node it stands
- * on (a body off the lattice: the nearest node of its row within two
- * lattice steps) and follows the legs: it walks to the take-off lattice x (one lattice
+ * on (a body off the lattice, with no node at its rounded lattice j: the
+ * node of its row at j + 1, j - 1, j + 2 or j - 2, the first there is)
+ * and follows the legs: it walks to the take-off lattice x (one lattice
  * step of 8/3 px per frame, instant stop, so it reaches it exactly), then
  * replays the edge's recorded inputs frame by frame (copied into the bot,
  * releasing jump for one frame first when it is still held), and checks it
@@ -313,21 +314,28 @@ const tn_error *tn_bot_plan_error(const tn_bot *b);
  * it takes the nearest edge of its surface (to any surface; at most 256
  * tried) that, replayed from where it stands, ends on the lattice or on a
  * surface that ends at a wall and from where the graph has a whole plan
- * to the goal (asked for at most 8 such surfaces, stats only: tn_surf_find,
- * or tn_surf_query_find on its query object; no allocation but that
- * object's growth, as for a plan), replays it (the stuck count rests
+ * to the goal (a PARTIAL trip: to where its plan ends) (asked for at
+ * most 8 such surfaces, stats only: tn_surf_find, or tn_surf_query_find
+ * on its query object; no allocation but that object's growth, as for a
+ * plan; these questions are searches: they wait, the bot standing, for a
+ * step in which it made no plan nor slice of one, and for the hold to be
+ * lifted, tn_bot_hold_plans), replays it (the stuck count rests
  * meanwhile: it may stand on a sliver of a ledge for a while before it
- * falls), walks into that wall on landing and plans again there; with neither it replays the leg as it is and, when
- * the same edge fails so twice in a row, stops STUCK.
+ * falls), walks into that wall on landing and plans again there; with
+ * neither it replays the leg as it is and, when the same edge fails so
+ * twice in a row, stops STUCK.
  * Its final walk
  * ends with the box's left edge on the goal tile (a step more, or into the
  * wall there).  Measured in
  * docs/surf.md ("A bot pushed off the lattice"); the check costs up to
  * four replays of an edge per edge tried, at most 66 edges, once a leg and
  * only for a body off the lattice; a way to a wall, when needed, up to 512
- * replays and 8 plans more (on the levels of tilenav-bench arrival --push
- * 1.3: 185 such searches, about 50 us each, the slowest 0.3 to 3 ms in
- * two runs on a loaded machine).  Setting another graph (or NULL) while the bot has a
+ * replays of at most 16,384 frames in all, and 8 plans more, in a step
+ * that makes no plan (on the levels of tilenav-bench arrival --push 1.3:
+ * 185 such searches, about 50 us each, the slowest 0.3 to 3 ms in two
+ * runs on a loaded machine; the most frames 9,068; on a 240 x 1000 map
+ * whose platform is 200 tiles wide and 1000 rows above a floor, 1.1 ms,
+ * 55-180 ms before the frame limit).  Setting another graph (or NULL) while the bot has a
  * goal re-plans it too.  Every plan after a goal's first counts as a
  * re-plan, in either planner, named in tn_bot_info.plan_reason.  The owner
  * keeps the graph in sync with the map and the body's profile
@@ -348,7 +356,9 @@ void tn_bot_replan(tn_bot *b, const char *reason);
  * several steps (a per-step planning budget): while `hold` is true,
  * tn_bot_step makes no search.  A plan that falls due in a step (a re-plan
  * for an edit, a graph or physics change, a landing off the path, being
- * stuck; a goal set in the air, on landing) waits instead:
+ * stuck; a goal set in the air, on landing) waits instead, and so do a
+ * pushed graph bot's questions for a detour (GRAPH PLANNER; no plan is
+ * pending then: pending_reason stays ""):
  * tn_bot_info.pending_reason names it, tn_bot_plan_held is true after that
  * step, and the bot presses no key (it stands, as a bot waiting to land
  * lets go), a wait that does not count toward being stuck.  The first step
