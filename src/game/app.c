@@ -917,6 +917,7 @@ static void bar_action(app *a, tn_ui_action act, int arg)
         break;
     case TN_ACT_RESET: reset_world(a); break;
     case TN_ACT_HUD: toggle_hud(a); break;
+    case TN_ACT_SPEED: set_speed(a, arg); break; /* said as '[' and ']' say it */
     default: playback_action(a, act, arg); break;
     }
 }

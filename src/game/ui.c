@@ -1006,7 +1006,11 @@ bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action
     if (ev->type == SDL_MOUSEMOTION) {
         v->hot_bar = -1;
         if (v->drag_bar == BAR_SPEED) {
-            v->speed = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            int to = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            if (to != v->speed) { /* said once a stop, not once a motion */
+                *act = TN_ACT_SPEED;
+                *arg = to;
+            }
             return true;
         }
         if (v->drag_bar == BAR_PB_SPEED) {
@@ -1046,7 +1050,8 @@ bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action
         case BAR_HUD: *act = TN_ACT_HUD; break;
         case BAR_SPEED:
             v->drag_bar = BAR_SPEED;
-            v->speed = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
+            *act = TN_ACT_SPEED;
+            *arg = bar_stop(BAR_SPEED, TN_SPEED_COUNT, x);
             break;
         case BAR_PB_SPEED:
             v->drag_bar = BAR_PB_SPEED;

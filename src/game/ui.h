@@ -283,14 +283,17 @@ typedef enum tn_ui_action {
     TN_ACT_PB_PAUSE,
     TN_ACT_PB_STEP,
     TN_ACT_PB_SPEED,
-    TN_ACT_HUD
+    TN_ACT_HUD,
+    TN_ACT_SPEED
 } tn_ui_action;
 
 /* The top bar over the map view. */
 void tn_ui_bar_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
 /* A mouse event at (x, y): true when the bar takes it; *act (and *arg for
- * TN_ACT_PB_SPEED: the new rate index) says what to do.  The simulation
- * speed slider changes v->speed itself. */
+ * TN_ACT_PB_SPEED: the new rate index; TN_ACT_SPEED: the new simulation
+ * speed index) says what to do.  The simulation speed slider leaves
+ * v->speed to the game, which says the new speed as '[' and ']' do: a
+ * press always, a drag when it reaches another stop. */
 bool tn_ui_bar_mouse(tn_view *v, const SDL_Event *ev, int x, int y, tn_ui_action *act, int *arg);
 /* The status line under the map view: the world's message. */
 void tn_ui_status_draw(tn_gfx *g, const tn_world *w, const tn_view *v);
