@@ -179,6 +179,43 @@ static void test_navpath_goal_moved(void **state)
     tn_world_destroy(w);
 }
 
+/* The slider's radius re-plans the navpath tool's path and the status line
+ * says the new path and radius, with the numbers the HUD shows (a playtest:
+ * after a drag to 0.50 it kept the click's "agent radius 0.31" while the
+ * HUD's path had other points and length). */
+static void test_radius_message_follows(void **state)
+{
+    (void)state;
+    tn_world *w = NULL;
+    tn_error err;
+    assert_int_equal(tn_world_create(tu_load_map("maps/demo.map"), NULL, NULL, &w, &err), TN_OK);
+    assert_int_equal(tn_world_set_tool(w, TN_TOOL_NAVPATH), TN_OK);
+    assert_int_equal(tn_world_click(w, 55, 25, TN_CLICK_LEFT, false, &err), TN_OK);
+    assert_non_null(strstr(tn_world_message_text(w), "agent radius 0.31"));
+    const double radii[] = {0.5, 0.4, 0.0, 0.31};
+    for (int i = 0; i < 4; i++) {
+        assert_true(tn_succeeded(tn_world_set(w, "agent_radius", radii[i], &err)));
+        char want[64], hud[1024], pts[64];
+        snprintf(want, sizeof want, "navmesh path re-planned for radius %.2f: ", radii[i]);
+        const char *msg = tn_world_message_text(w);
+        printf("  radius %.2f: %s\n", radii[i], msg);
+        if (strncmp(msg, want, strlen(want)) != 0) fail_msg("status: %s", msg);
+        /* the HUD's " | path N points[ (arcs included)], L tiles" */
+        tn_world_hud(w, hud, sizeof hud);
+        const char *h = strstr(hud, " | path ");
+        assert_non_null(h);
+        int n = atoi(h + 8);
+        const char *len = strstr(h, " tiles");
+        assert_non_null(len);
+        const char *comma = len;
+        while (comma > h && *comma != ',') comma--;
+        snprintf(pts, sizeof pts, "%d points, %.*s tiles", n, (int)(len - comma - 2), comma + 2);
+        if (!strstr(msg, pts)) fail_msg("status \"%s\" does not say the HUD's \"%s\"", msg, pts);
+        assert_int_equal(tn_world_message_ttl(w) > 0, 1);
+    }
+    tn_world_destroy(w);
+}
+
 /* The mesh is sized to the map's content, not the worst case of its size:
  * edits that add far more outline than the headroom re-fit it, and the
  * re-fitted mesh answers like a worst-case mesh built from scratch. */
@@ -277,6 +314,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_world_subsystem),
         cmocka_unit_test(test_navpath_goal_moved),
+        cmocka_unit_test(test_radius_message_follows),
         cmocka_unit_test(test_mesh_fits_content),
         cmocka_unit_test(test_revision_goes_on_across_maps),
     };

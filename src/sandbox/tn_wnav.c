@@ -435,13 +435,13 @@ tn_status tn_wnav_set_agent_radius(tn_world *w, double value, tn_error *err)
                          "navmesh: no way is wide enough for an agent of radius %.2f tiles: the "
                          "path ends at the closest place reached, %.1f tiles from the goal",
                          value, s->gap / TN_TILE_PX);
-    else { /* an end the new radius moved off a wall: said, as a click says it */
+    else { /* the new path, said as a click says it (a playtest: the status
+              line kept the click's "agent radius 0.31" after the slider moved),
+              with an end the new radius moved off a wall */
         char moved[160];
         moved_note(s, moved, sizeof moved);
-        if (moved[0])
-            tn_world_message(w,
-                             "navmesh path re-planned for radius %.2f: %d points, %.1f tiles; %s",
-                             value, s->npath, s->path_len / TN_TILE_PX, moved);
+        tn_world_message(w, "navmesh path re-planned for radius %.2f: %d points, %.1f tiles%s%s",
+                         value, s->npath, s->path_len / TN_TILE_PX, moved[0] ? "; " : "", moved);
     }
     return TN_OK;
 }
