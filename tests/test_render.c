@@ -928,6 +928,71 @@ static void test_help_fits_small_frames(void **state)
     rig_close(&k);
 }
 
+/* The help's "more below" hint never covers a line: in a frame too low
+ * for the help, the rows beside the hint's box hold nothing but one
+ * colour (the row kept for it), at the top, half way and at the bottom of
+ * the scroll (a playtest at 900x500: the box hid two legend lines and the
+ * key O's); the help's bottom edge, scrolled to the end, is above it. */
+static void test_help_hint_own_row(void **state)
+{
+    (void)state;
+    gfx_rig k;
+    rig_open(&k);
+    const int size[][2] = {{900, 500}, {1024, 600}};
+    const uint32_t HINT_BG = 0x2a5f78u, EDGE = TN_COL_PANEL_EDGE >> 8;
+    for (int f = 0; f < 2; f++) {
+        const int W = size[f][0], H = size[f][1];
+        tn_ui_set_size(W, H);
+        const int max = tn_ui_help_scroll_max();
+        assert_true(max > 0);
+        for (int scroll = 0; scroll <= max; scroll += max / 2) {
+            SDL_SetRenderDrawColor(k.r, 0, 0, 0, 255);
+            SDL_RenderClear(k.r);
+            tn_ui_help_draw(&k.g, scroll);
+            SDL_RenderPresent(k.r);
+            const uint32_t *px = k.surf->pixels;
+            const int pitch = k.surf->pitch / 4;
+            /* the hint's box: its fill's rows and left end, on the frame's right */
+            int y0 = -1, y1 = -1, x0 = W;
+            for (int y = 0; y < H; y++)
+                for (int x = W / 2; x < W; x++)
+                    if ((px[y * pitch + x] & 0xffffffu) == HINT_BG) {
+                        if (y0 < 0) y0 = y;
+                        y1 = y;
+                        if (x < x0) x0 = x;
+                    }
+            if (y0 < 0) fail_msg("%dx%d scroll %d: no hint box", W, H, scroll);
+            x0 -= 2; /* its frame; and the help's left edge, x 0..1, left out */
+            const uint32_t bg = px[y0 * pitch + 2] & 0xffffffu;
+            for (int y = y0; y <= y1; y++)
+                for (int x = 2; x < x0; x++)
+                    if ((px[y * pitch + x] & 0xffffffu) != bg)
+                        fail_msg("%dx%d scroll %d: pixel (%d,%d) #%06x beside the hint box "
+                                 "(rows %d..%d): the help is drawn there",
+                                 W, H, scroll, x, y, (unsigned)(px[y * pitch + x] & 0xffffffu), y0,
+                                 y1);
+            if (scroll == max) { /* the help's last row is above the hint's */
+                int bottom = -1;
+                for (int y = 0; y < H; y++)
+                    if ((px[y * pitch + 300] & 0xffffffu) == EDGE &&
+                        (px[y * pitch + 301] & 0xffffffu) == EDGE)
+                        bottom = y; /* (the row's own top edge is the last) */
+                assert_true(bottom >= 0);
+                int box_bottom = -1;
+                for (int y = 0; y < bottom; y++)
+                    if ((px[y * pitch + 300] & 0xffffffu) == EDGE) box_bottom = y;
+                printf("  %dx%d: scrolled to %d px, the help ends at y %d, the hint's row from "
+                       "y %d, its box %d..%d\n",
+                       W, H, max, box_bottom, bottom, y0, y1);
+                assert_true(box_bottom >= 0 && box_bottom < y0);
+            }
+            if (max / 2 == 0) break;
+        }
+    }
+    tn_ui_set_size(TN_GAME_LOGICAL_W, TN_GAME_LOGICAL_H);
+    rig_close(&k);
+}
+
 /* The top bar's replay labels never overlap: at every replay speed
  * (10,000/s ran into the progress, "10000/s305/305") and for every
  * progress text, the progress starts after the rate label and ends before
@@ -1855,6 +1920,7 @@ int main(void)
         cmocka_unit_test(test_flow_captions),
         cmocka_unit_test(test_flow_arrows_hidden_when_small),
         cmocka_unit_test(test_help_scroll_hint),
+        cmocka_unit_test(test_help_hint_own_row),
         cmocka_unit_test(test_picker_more_hint),
         cmocka_unit_test(test_picker_fits_small_frame),
         cmocka_unit_test(test_slider_fast_drag_stops_at_room),

@@ -869,7 +869,18 @@ static void legend_glyph(tn_gfx *g, float x, float y, int id)
 /* The help box's height in the current frame. */
 static float help_box_h(void) { return TN_FRAME_W < 1250 ? 980 : 720; }
 
-int tn_ui_help_scroll_max(void) { return tn_maxi(0, (int)help_box_h() - TN_FRAME_H); }
+/* A frame too low for the box keeps this row at its bottom for the
+ * "more below" hint: the help scrolls above it, so the hint never covers
+ * a line (a playtest at 900x500: it hid two legend lines). */
+#define HELP_HINT_ROW 42
+
+/* The help's rows in the frame: all of it, or above the hint's row. */
+static int help_view_h(void)
+{
+    return help_box_h() > (float)TN_FRAME_H ? TN_FRAME_H - HELP_HINT_ROW : TN_FRAME_H;
+}
+
+int tn_ui_help_scroll_max(void) { return tn_maxi(0, (int)help_box_h() - help_view_h()); }
 
 const char *tn_ui_help_hint(int scroll)
 {
@@ -889,7 +900,10 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
     const float bw = narrow ? (float)TN_FRAME_W : 1250, bh = help_box_h();
     float bx = ((float)TN_FRAME_W - bw) / 2, by = ((float)TN_FRAME_H - bh) / 2;
     if (bx < 0) bx = 0; /* a small window: the left part, scrolled up and down */
-    if (by < 0) by = -(float)tn_clampi(scroll, 0, (int)bh - TN_FRAME_H);
+    if (by < 0) by = -(float)tn_clampi(scroll, 0, tn_ui_help_scroll_max());
+    /* the hint's row is not drawn over (it is drawn below, after) */
+    const SDL_Rect view = {0, 0, TN_FRAME_W, help_view_h()};
+    tn_gfx_clip(g, &view);
     tn_gfx_rect(g, bx, by, bw, bh, 0x151a26ffu);
     tn_gfx_frame(g, bx, by, bw, bh, 1, TN_COL_PANEL_EDGE);
     tn_gfx_rect(g, bx, by, bw, 3, TN_COL_ACCENT);
@@ -942,12 +956,18 @@ void tn_ui_help_draw(tn_gfx *g, int scroll)
         legend_glyph(g, gx, gy, i);
         tn_gfx_text(g, TN_FONT_UI, gx + 26, gy, LEGEND_TEXT[i], TN_COL_TEXT);
     }
-    /* a frame too low for the box: say that it scrolls, and which way */
+    tn_gfx_clip(g, NULL);
+    /* a frame too low for the box: say that it scrolls, and which way, in
+     * the row kept for it under the help */
     const char *hint = tn_ui_help_hint(scroll);
     if (hint) {
+        const float row = (float)help_view_h();
+        tn_gfx_rect(g, 0, row, (float)TN_FRAME_W, (float)TN_FRAME_H - row, 0x151a26ffu);
+        tn_gfx_rect(g, 0, row, (float)TN_FRAME_W, 1, TN_COL_PANEL_EDGE);
         float hw = (float)tn_gfx_text_width(g, TN_FONT_UI, hint) + 20;
         float hh = (float)tn_gfx_line_height(g, TN_FONT_UI) + 10;
-        float hx = (float)TN_FRAME_W - hw - 12, hy = (float)TN_FRAME_H - hh - 10;
+        float hx = (float)TN_FRAME_W - hw - 12;
+        float hy = row + floorf(((float)TN_FRAME_H - row - hh) / 2);
         tn_gfx_rect(g, hx, hy, hw, hh, 0x2a5f78ffu);
         tn_gfx_frame(g, hx, hy, hw, hh, 1, TN_COL_ACCENT);
         tn_gfx_text(g, TN_FONT_UI, hx + 10, hy + 5, hint, TN_COL_TEXT);
