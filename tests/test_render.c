@@ -23,6 +23,7 @@
 #include "tn_wenemies.h"
 #include "tn_navmesh.h"
 #include "tn_wnav.h"
+#include "tn_wagents.h"
 #include "tu_nav.h"
 
 static char SHOT_PATH[64], SHOT2_PATH[72];
@@ -1624,6 +1625,56 @@ static void test_flow_arrows_hidden_when_small(void **state)
     rig_close(&k);
 }
 
+/* Labels in the world keep the font's pixel size, so they are hidden
+ * while tiles are small, as flow arrows are: the companion's "follow"
+ * (a playtest at 1/8x: its 12 px text over 2 px tiles covered a fifth of
+ * the demo map) is not drawn at 1/8x and 1/4x (2 and 4 px tiles) and is
+ * at 1/2x (8 px) and 1x.  Counted: pixels the companion overlay changes
+ * where the label goes, right of the companion's disc, with the companion
+ * moved 20 tiles right of the character (its rings, round the character,
+ * and its line of sight, to the left, are elsewhere), in the label's blue
+ * (not the red ring of its separation radius). */
+static bool blue(uint32_t rgb) { return (rgb & 0xffu) > ((rgb >> 16) & 0xffu) + 0x20u; }
+static void test_agent_labels_hidden_when_small(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("maps/demo.map", 1);
+    tn_wagents *ag = (tn_wagents *)tn_wagents_of(w);
+    assert_true(ag && ag->has_companion);
+    ag->companion.x += 20.0f * TN_TILE_PX;
+    const float half = ag->cparams.half, cx = ag->companion.x, cy = ag->companion.y;
+    tn_view v;
+    tn_view_init(&v, w, 0);
+    const int zooms[] = {0, 1, 2, 4}; /* 1/8x, 1/4x, 1/2x, 1x */
+    for (int k = 0; k < 4; k++) {
+        v.zoom = zooms[k];
+        tn_camera c = tn_camera_make(w, &v);
+        v.overlays = 0;
+        SDL_Surface *off = shoot_view(w, &v);
+        v.overlays = TN_OVERLAY_COMPANION;
+        SDL_Surface *on = shoot_view(w, &v);
+        /* the label's top-left (tn_wagents.c draw_companion), in the frame */
+        const int lx = (int)tn_camera_sx(&c, cx + half + 3.0f);
+        const int ly = (int)tn_camera_sy(&c, cy - half - 10.0f);
+        const int disc = (int)tn_camera_sx(&c, cx + half) + 6;
+        int n = 0;
+        for (int y = ly; y < ly + 16; y++)
+            for (int x = lx > disc ? lx : disc; x < lx + 44; x++)
+                if (x >= c.view.x && y >= c.view.y && x < c.view.x + c.view.w &&
+                    y < c.view.y + c.view.h)
+                    n += pixel(on, x, y) != pixel(off, x, y) && blue(pixel(on, x, y));
+        printf("  zoom %gx, %d px tiles: %d label pixels at (%d,%d)\n", (double)c.scale, c.ts, n,
+               lx, ly);
+        if (c.ts < 8)
+            assert_int_equal(n, 0);
+        else
+            assert_true(n > 20);
+        SDL_FreeSurface(off);
+        SDL_FreeSurface(on);
+    }
+    tn_world_destroy(w);
+}
+
 /* The mouse-tile readout never covers a pinned inspect card: for the
  * mouse anywhere in the map view (every 4 px), the readout stays inside
  * the view and off the card.  (The old rule, below right of the mouse
@@ -1919,6 +1970,7 @@ int main(void)
         cmocka_unit_test(test_help_fits_small_frames),
         cmocka_unit_test(test_flow_captions),
         cmocka_unit_test(test_flow_arrows_hidden_when_small),
+        cmocka_unit_test(test_agent_labels_hidden_when_small),
         cmocka_unit_test(test_help_scroll_hint),
         cmocka_unit_test(test_help_hint_own_row),
         cmocka_unit_test(test_picker_more_hint),

@@ -552,9 +552,18 @@ static void dd_tri(void *u, float x0, float y0, float x1, float y1, float x2, fl
         tn_gfx_tri(d->g, qx[0], qy[0], qx[i], qy[i], qx[i + 1], qy[i + 1], rgba);
 }
 
+/* Labels in the world (the companion's state) are text of the font's
+ * pixel size at every zoom: drawn only while a tile is at least
+ * LABEL_MIN_TILE_PX frame pixels across, as flow arrows are from
+ * FLOW_MIN_TILE_PX (a playtest at 1/8x: "follow", 6 characters of 12 px
+ * text over 2 px tiles, covered a fifth of the demo map).  The HUD's
+ * companion line still says the state. */
+#define LABEL_MIN_TILE_PX 8.0f
+
 static void dd_text(void *u, float x, float y, const char *s, uint32_t rgba)
 {
     dd_ctx *d = u;
+    if (tile_px_of(d->c) < LABEL_MIN_TILE_PX) return;
     float sx = tn_camera_sx(d->c, x), sy = tn_camera_sy(d->c, y);
     if (!visible(d, sx - 400, sy - 20, sx + 400, sy + 20)) return;
     tn_gfx_text(d->g, TN_FONT_TINY, sx, sy, s, rgba);
