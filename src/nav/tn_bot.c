@@ -52,6 +52,7 @@ struct tn_bot {
     int wall_left; /* frames the wall walk may still take (its simulated steps + stuck_steps) */
     bool no_wall;  /* wall_side found none from (no_wall_x, no_wall_y) since the plan */
     float no_wall_x, no_wall_y;
+    long look_steps; /* classic: steps simulated on copies since the goal (tn_bot_info) */
     bool took_off;
     bool airborne; /* left the ground since the last landing */
     /* stuck */
@@ -1395,6 +1396,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->stuck_replans = 0;
     b->no_landing = -1;
     b->steps = 0;
+    b->look_steps = 0;
     b->still = 0;
     b->goal_x = gx;
     b->goal_y = gy;
@@ -1598,8 +1600,8 @@ static int graze_escape(const tn_bot *b, const tn_map *m, const tn_body *body, b
  * step (toward cx first; the other way too when `both`, the node reached)
  * after which it no longer stands; else Down where it stands on one-way
  * tiles only; else such a step after which it does.  False when none. */
-static bool sliver_way_down(const tn_bot *b, const tn_map *m, const tn_body *body, float cx,
-                            bool both, tn_input *in)
+static bool sliver_way_down(tn_bot *b, const tn_map *m, const tn_body *body, float cx, bool both,
+                            tn_input *in)
 {
     if (!off_lattice(b, body)) return false;
     const int first = cx < body->x ? -1 : 1;
@@ -1608,6 +1610,7 @@ static bool sliver_way_down(const tn_bot *b, const tn_map *m, const tn_body *bod
         const int d = i ? -first : first;
         tn_body t = *body;
         tn_body_step(&t, m, &b->phys, walk_toward(d));
+        b->look_steps++;
         if (!t.on_ground) {
             *in = walk_toward(d);
             return true;
@@ -1628,7 +1631,7 @@ static bool sliver_way_down(const tn_bot *b, const tn_map *m, const tn_body *bod
  * copy; 0 when it would walk off its ground first (or none is near).  The
  * steps the walk takes in *steps. */
 #define WALL_TILES 64
-static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body, int *steps)
+static int wall_side(tn_bot *b, const tn_map *m, const tn_body *body, int *steps)
 {
     const float step = b->phys.walk_speed * b->phys.dt;
     const int limit = (int)ceilf((float)WALL_TILES * b->phys.tile_px / step);
@@ -1637,6 +1640,7 @@ static int wall_side(const tn_bot *b, const tn_map *m, const tn_body *body, int 
         tn_body t = *body;
         for (int k = 1; k <= limit && k < best_k; k++) {
             tn_body_step(&t, m, &b->phys, walk_toward(d));
+            b->look_steps++;
             if (!t.on_ground) break;
             if (t.hit_wall || !off_lattice(b, &t)) {
                 best = d;
@@ -1670,10 +1674,12 @@ static bool start_wall_walk(tn_bot *b, const tn_map *m, const tn_body *body)
     return false;
 }
 
-static bool bumps_head(const tn_map *m, const tn_phys_params *p, const tn_body *body, tn_input in)
+static bool bumps_head(tn_bot *b, const tn_map *m, const tn_phys_params *p, const tn_body *body,
+                       tn_input in)
 {
     tn_body t = *body;
     tn_body_step(&t, m, p, in);
+    b->look_steps++;
     return t.hit_ceiling;
 }
 
@@ -1976,11 +1982,11 @@ static tn_input bot_step(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body 
     if (!in.left && !in.right && (body->vy < 0.0f || in.jump)) {
         float off = body->x - roundf(body->x / T) * T;
         float lim = off_lattice(b, body) ? b->phys.walk_speed * b->phys.dt : GRAZE(T);
-        if (off != 0.0f && fabsf(off) < lim && bumps_head(m, p, body, in)) {
+        if (off != 0.0f && fabsf(off) < lim && bumps_head(b, m, p, body, in)) {
             tn_input away = in;
             away.left = off > 0.0f;
             away.right = off < 0.0f;
-            if (!bumps_head(m, p, body, away)) {
+            if (!bumps_head(b, m, p, body, away)) {
                 in = away;
                 b->nudged = true;
             }
@@ -2039,6 +2045,7 @@ tn_bot_info tn_bot_get_info(const tn_bot *b)
     i.first_expanded = b->first_expanded;
     i.planning = b->planning;
     i.plan_slices = b->graph ? b->plan_slices : 0;
+    i.look_steps = b->graph ? 0 : b->look_steps;
     return i;
 }
 

@@ -259,6 +259,12 @@ typedef struct tn_bot_info {
                                             goal's numbers) */
     bool planning;   /* a graph plan is being made in slices (tn_bot_set_query) */
     int plan_slices; /* slices (steps) the last or current sliced plan took; 0 whole */
+    long look_steps; /* classic: physics steps (tn_body_step on copies of the body) the
+                        follower simulated since the goal was set to choose its inputs
+                        (a head about to bump, a way down off a sliver, a wall to walk
+                        into: FOLLOWING), its cost beside the searches'; a few a jump
+                        on the lattice.  A graph bot: 0 (its replays run the graph's
+                        step function, which a caller can count: tn_surf.h) */
 } tn_bot_info;
 
 tn_bot_info tn_bot_get_info(const tn_bot *b);
