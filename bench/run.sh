@@ -23,6 +23,10 @@ run() {
 run astar
 run arrival --levels 500 --goals 10 --seed 1
 run arrival --levels 500 --goals 10 --seed 1 --planner graph
+# the same trips with each body pushed 1.3 px once (knock-back: off the
+# walk's lattice), which the bots must recover from (docs/surf.md)
+run arrival --levels 500 --goals 10 --seed 1 --push 1.3
+run arrival --levels 500 --goals 10 --seed 1 --planner graph --push 1.3
 run flow
 run enemies
 run cdt --points 1000000
