@@ -170,14 +170,18 @@ static bool rect_has(const tn_map *m, int c0, int c1, int r0, int r1, int tile)
     return false;
 }
 
-bool tn_body_box_blocked(const tn_map *m, const tn_phys_params *p, float x, float y, int w, int h)
+static bool box_blocked(const tn_map *m, float T, float x, float y, int w, int h)
 {
-    if (!m || !p) return true; /* no map: all outside */
-    const float T = p->tile_px;
     int c0, c1, r0, r1;
     span(T, x, (float)w * T, &c0, &c1);
     span(T, y, (float)h * T, &r0, &r1);
     return rect_has(m, c0, c1, r0, r1, TN_TILE_BLOCK);
+}
+
+bool tn_body_box_blocked(const tn_map *m, const tn_phys_params *p, float x, float y, int w, int h)
+{
+    if (!m || !p) return true; /* no map: all outside */
+    return box_blocked(m, p->tile_px, x, y, w, h);
 }
 
 /* x put back on the walk lattice after a move.  Where walk_speed * dt
@@ -199,16 +203,16 @@ static float on_lattice(float x, float T, float step)
     return (float)(k * (double)T / per);
 }
 
-static void move_x(tn_body *b, const tn_map *m, float T, float dx)
+/* r0..r1: the rows the box spans, c0..c1 its columns at b->x (the
+ * caller's spans, computed once a step); a sub-move's new span is the next
+ * one's (the same float x). */
+static void move_x(tn_body *b, const tn_map *m, float T, float dx, int r0, int r1, int c0, int c1)
 {
-    const float W = (float)b->w * T, H = (float)b->h * T;
-    int r0, r1;
-    span(T, b->y, H, &r0, &r1);
+    const float W = (float)b->w * T;
     while (dx != 0.0f) {
         float d = tn_clampf(dx, -SUBSTEP(T), SUBSTEP(T));
         dx -= d;
-        int c0, c1, n0, n1;
-        span(T, b->x, W, &c0, &c1);
+        int n0, n1;
         span(T, b->x + d, W, &n0, &n1);
         if (d > 0.0f) {
             for (int c = c1 + 1; c <= n1; c++)
@@ -228,10 +232,14 @@ static void move_x(tn_body *b, const tn_map *m, float T, float dx)
                 }
         }
         b->x += d;
+        c0 = n0;
+        c1 = n1;
     }
 }
 
-static void move_y(tn_body *b, const tn_map *m, float T, float dy, float prev_bottom)
+/* r0..r1: the rows the box spans at b->y (as move_x). */
+static void move_y(tn_body *b, const tn_map *m, float T, float dy, float prev_bottom, int r0,
+                   int r1)
 {
     const float W = (float)b->w * T, H = (float)b->h * T;
     int c0, c1;
@@ -239,8 +247,7 @@ static void move_y(tn_body *b, const tn_map *m, float T, float dy, float prev_bo
     while (dy != 0.0f) {
         float d = tn_clampf(dy, -SUBSTEP(T), SUBSTEP(T));
         dy -= d;
-        int r0, r1, n0, n1;
-        span(T, b->y, H, &r0, &r1);
+        int n0, n1;
         span(T, b->y + d, H, &n0, &n1);
         if (d > 0.0f) {
             for (int r = r1 + 1; r <= n1; r++) {
@@ -265,7 +272,44 @@ static void move_y(tn_body *b, const tn_map *m, float T, float dy, float prev_bo
                 }
         }
         b->y += d;
+        r0 = n0;
+        r1 = n1;
     }
+}
+
+/* A box that overlaps a block (more than EPS) at the start of a step was
+ * put there by the caller (knock-back, a placement): the moves below test
+ * only the tiles they enter, so it walked through a one-tile wall or fell
+ * into a block's top row and stood inside it.  Move it out first by the
+ * shortest move that frees it: to the nearer tile edge on x or on y (each
+ * less than a tile), else both, the smallest |dx| + |dy|, x before y on a
+ * tie.  A box deeper in (or NaN, or far outside) is left as it is.  The
+ * physics never leaves a box inside a block, so a body only its inputs
+ * move never gets here (one box test a step).  The box's columns c0..c1
+ * and rows r0..r1 where it is then, for the moves. */
+static void push_out(tn_body *b, const tn_map *m, float T, int *c0, int *c1, int *r0, int *r1)
+{
+    const float W = (float)b->w * T, H = (float)b->h * T;
+    span(T, b->x, W, c0, c1);
+    span(T, b->y, H, r0, r1);
+    if (!rect_has(m, *c0, *c1, *r0, *r1, TN_TILE_BLOCK)) return;
+    if (!(fabsf(b->x) < 1e9f && fabsf(b->y) < 1e9f)) return;
+    const float xs[3] = {b->x, (float)*c1 * T - W, (float)(*c0 + 1) * T};
+    const float ys[3] = {b->y, (float)*r1 * T - H, (float)(*r0 + 1) * T};
+    float best = INFINITY, bx = b->x, by = b->y;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            float dx = fabsf(xs[i] - b->x), dy = fabsf(ys[j] - b->y), d = dx + dy;
+            if ((i == 0 && j == 0) || !(dx < T && dy < T) || !(d < best)) continue;
+            if (box_blocked(m, T, xs[i], ys[j], b->w, b->h)) continue;
+            best = d;
+            bx = xs[i];
+            by = ys[j];
+        }
+    b->x = bx;
+    b->y = by;
+    span(T, b->x, W, c0, c1);
+    span(T, b->y, H, r0, r1);
 }
 
 /* Standing: feet exactly on a tile top with a block or one-way below. */
@@ -333,6 +377,8 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
 
     if (b->rising && !in.jump && b->vy < -p->jump_cut_speed) b->vy = -p->jump_cut_speed;
 
+    int c0, c1, r0, r1; /* the box's tiles, for the moves; out of a block */
+    push_out(b, m, T, &c0, &c1, &r0, &r1);
     float prev_bottom = b->y + (float)b->h * T;
     float vy0 = b->vy;
     float vy1 = tn_minf(vy0 + p->gravity * p->dt, p->max_fall);
@@ -340,9 +386,9 @@ void tn_body_step(tn_body *b, const tn_map *m, const tn_phys_params *p, tn_input
     b->vy = vy1;
     if (b->vy >= 0.0f) b->rising = false;
 
-    move_x(b, m, T, b->vx * p->dt);
+    move_x(b, m, T, b->vx * p->dt, r0, r1, c0, c1);
     if (b->vx != 0.0f) b->x = on_lattice(b->x, T, p->walk_speed * p->dt);
-    move_y(b, m, T, 0.5f * (vy0 + vy1) * p->dt, prev_bottom);
+    move_y(b, m, T, 0.5f * (vy0 + vy1) * p->dt, prev_bottom, r0, r1);
     detect_ground(b, m, T);
 
     if (b->on_ground)

@@ -45,6 +45,16 @@
  * at the start of the step; holding Down while standing only on one-way
  * platforms drops through (the body is moved T/16 = 1 px down, below the
  * platform top).
+ * A box the caller moved into a block (knock-back written to b->x or b->y,
+ * a placement; overlapping it by more than the T/128 slack, which the
+ * physics itself never does) is first moved out, at the start of the next
+ * step, by the shortest move that frees it: to the nearer tile edge on x or
+ * on y (each less than a tile), else on both, the smallest |dx| + |dy|.
+ * The moves test only the tiles they enter, so before that such a box
+ * walked through a one-tile wall, or, pushed into a ledge's corner as it
+ * fell past, sank into the block's top row and stood inside it.  A box
+ * more than a tile deep is left where it is.  A game that stops its
+ * pushes at walls itself (tn_body_box_blocked) keeps them as it made them.
  * Walking (and moving in the air) steps x by walk_speed * dt; where that
  * divides a tile into n whole steps (8/3 px: 6 at the defaults; 3 at
  * tile_px 8 and 12 at 32 with the same speeds), an x within T/128 (the
