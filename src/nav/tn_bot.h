@@ -74,7 +74,9 @@
  *    than it takes counts as stuck.  Only where the walking step divides a
  *    tile (the default 8/3 px of 16: a lattice); a body on the lattice
  *    never does any of this (measured in docs/surf.md, "The classic bot
- *    pushed");
+ *    pushed").  A push into a block (a knock-back toward a wall, or into
+ *    a ledge's corner in a fall) is undone by the physics' next step
+ *    (tn_phys.h, Collisions), so the bot never plans from inside a block;
  *  - stuck: no movement for 20 steps re-plans toward the final goal; after 4
  *    such re-plans without reaching a node, or 48 re-plans for one goal, the
  *    bot stops in STUCK.  An unreachable goal (also after an edit) gives a
@@ -128,7 +130,11 @@ typedef enum tn_bot_state {
     TN_BOT_IDLE = 0, /* no goal */
     TN_BOT_MOVING,   /* following a full path */
     TN_BOT_ARRIVED,  /* standing at the goal */
-    TN_BOT_NO_PATH,  /* the goal is unreachable and no closer tile exists */
+    TN_BOT_NO_PATH,  /* no plan to follow: the goal is unreachable and no
+                        closer tile exists, or no plan could be made (a
+                        graph out of sync with the map, physics the jump
+                        model refuses, a finder that does not fit or none:
+                        tn_bot_plan_error says which; tn_bot_goto again) */
     TN_BOT_PARTIAL,  /* going to (or standing at) the closest tile to an unreachable goal */
     TN_BOT_STUCK,    /* gave up after repeated re-plans without progress */
 } tn_bot_state;
