@@ -1158,6 +1158,52 @@ static void test_graph_edit_in_the_air(void **state)
     grig_free(&r);
 }
 
+/* The ground a graph bot stands on removed under it (a crumbling ledge,
+ * found by an outside game): the body's on_ground is the last step's,
+ * and the bot planned at once, from a node the synced graph no longer
+ * has: NO_PATH, with no message, and the body fell.  It waits for the
+ * landing now, as after an edit in the air; so does a goal given then. */
+static void test_graph_ground_removed_under_bot(void **state)
+{
+    (void)state;
+    static const char LEDGE[] = "tilenav-map 1\nsize 20 12\ntiles\n"
+                                "....................\n....................\n"
+                                "....................\n....................\n"
+                                "....................\n....................\n"
+                                "....................\n....................\n"
+                                ".....####...........\n....................\n"
+                                "....................\n####################\n";
+    for (int late_goal = 0; late_goal < 2; late_goal++) {
+        graph_rig r = grig_make(LEDGE, "ledge");
+        tn_bot_set_graph(r.bot, r.g);
+        tn_body body;
+        tn_body_place(&body, &r.p, 1, 2, 6, 7); /* on the ledge */
+        tn_body_settle(&body, r.m, &r.p);
+        assert_true(body.on_ground);
+        if (!late_goal)
+            assert_int_equal(tn_bot_goto(r.bot, NULL, r.m, &body, &r.p, 16, 10, NULL), TN_OK);
+        for (int x = 5; x <= 8; x++)
+            assert_true(tn_succeeded(tn_map_set_tile(r.m, x, 8, TN_TILE_EMPTY, NULL)));
+        assert_true(tn_succeeded(tn_surf_sync(r.g, r.m, NULL)));
+        if (late_goal) {
+            tn_error err;
+            assert_int_equal(tn_bot_goto(r.bot, NULL, r.m, &body, &r.p, 16, 10, &err), TN_OK);
+            assert_int_equal(tn_bot_get_info(r.bot).state, TN_BOT_MOVING);
+        }
+        int f = 0;
+        while (f++ < 600 && tn_bot_active(r.bot))
+            tn_body_step(&body, r.m, &r.p, tn_bot_step(r.bot, NULL, r.m, &body, &r.p));
+        tn_bot_info i = tn_bot_get_info(r.bot);
+        assert_int_equal(i.state, TN_BOT_ARRIVED);
+        int tx, ty;
+        tn_body_tile(&body, &r.p, &tx, &ty);
+        assert_int_equal(tx, 16);
+        assert_int_equal(ty, 10);
+        if (!late_goal) assert_string_equal(i.plan_reason, "map edited");
+        grig_free(&r);
+    }
+}
+
 /* With a graph (tn_bot_set_graph), found broken by a review:
  *  - a tile the graph stands on is the goal as it is: a 1x2 box over a
  *    block's left edge has its bottom-left tile over nothing, and the tile
@@ -2637,6 +2683,7 @@ int main(void)
         cmocka_unit_test(test_refused_goal_keeps_the_trip),
         cmocka_unit_test(test_goal_body_sizes),
         cmocka_unit_test(test_graph_edit_in_the_air),
+        cmocka_unit_test(test_graph_ground_removed_under_bot),
         cmocka_unit_test(test_tile_size_bot),
         cmocka_unit_test(test_tile_size_graph_bot),
         cmocka_unit_test(test_tile_size_bot_generated),

@@ -424,6 +424,18 @@ static bool standing(const tn_bot *b, const tn_map *m, const tn_body *body)
     return tn_path_box_ground(m, tx, ty, body->w);
 }
 
+/* Standing on map m as it is now: body->on_ground is the last step's, and
+ * an edit since (a ledge removed under the body, the graph synced) leaves
+ * it true over nothing until the next step.  A graph plan from there has
+ * no start node; the body is about to fall, and plans on landing. */
+static bool grounded(const tn_bot *b, const tn_map *m, const tn_body *body)
+{
+    if (!body->on_ground) return false;
+    tn_body t = *body;
+    tn_body_settle(&t, m, &b->phys);
+    return t.on_ground;
+}
+
 /* A plan falls due in tn_bot_step while the owner holds the bot's searches
  * (tn_bot_hold_plans): it waits (tn_bot_info.pending_reason: b->why, set
  * by the caller), and the bot stands without counting the wait as being
@@ -593,7 +605,17 @@ static void gplan(tn_bot *b, const tn_map *m, const tn_body *body)
             if (start < 0) start = tn_surf_node_at(g, row, j - d);
         }
     }
-    if (start < 0 || pr->w != body->w || pr->h != body->h) {
+    if (start < 0 || pr->w != body->w || pr->h != body->h) { /* (say why: NO_PATH alone did not) */
+        if (pr->w != body->w || pr->h != body->h)
+            tn_error_set(&b->perr, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                         "bot: the graph is for a %dx%d box, the body is %dx%d: set a graph of "
+                         "its size",
+                         pr->w, pr->h, body->w, body->h);
+        else
+            tn_error_set(&b->perr, TN_FAILURE | TN_INVALID_PARAM, 0, 0,
+                         "bot: the body stands on no node of the graph (x %.2f px, feet at y "
+                         "%.2f px): nowhere to plan from",
+                         (double)body->x, (double)(body->y + (float)body->h * b->phys.tile_px));
         b->state = TN_BOT_NO_PATH;
         return;
     }
@@ -1089,7 +1111,8 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     /* the map or graph changed under a bot in the air: it flies the edge it
      * copied to its end and plans on landing, for that reason (it said
      * "left the path" on landing, and its old legs were reported meanwhile) */
-    if (!body->on_ground && !b->want_plan && b->nlegs > 0 &&
+    const bool on_ground = grounded(b, m, body);
+    if (!on_ground && !b->want_plan && b->nlegs > 0 &&
         (tn_surf_generation(g) != b->graph_gen || m != b->plan_map || m->revision != b->plan_rev)) {
         const char *r = profile_reason(b, tn_surf_get_profile(g));
         b->why = m != b->plan_map || m->revision != b->plan_rev ? "map edited"
@@ -1100,7 +1123,7 @@ static tn_input gstep(tn_bot *b, const tn_map *m, const tn_body *body)
     }
     tn_input in;
     if (replay_next(b, &in)) return in;
-    if (!body->on_ground) {
+    if (!on_ground) {
         /* falling where the plan did not say (an edit, a push): plan on
          * landing; still in the air after an edge's inputs (a body off the
          * lattice can land a frame or two late): the landing decides */
@@ -1405,7 +1428,7 @@ tn_status tn_bot_goto(tn_bot *b, tn_path *pf, const tn_map *m, const tn_body *bo
     b->last_x = body->x;
     b->last_y = body->y;
     bool planned = true; /* (a plan made here, answered now) */
-    if (b->graph && body->on_ground) {
+    if (b->graph && grounded(b, m, body)) {
         gplan(b, m, body);
         planned = !b->planning; /* a sliced plan answers in the steps to come */
     } else if (!b->graph && standing(b, m, body)) {

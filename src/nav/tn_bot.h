@@ -14,6 +14,9 @@
  * stands on a ledge edge that tile has no ground under the box, so the tile
  * one to the right, then one to the left, is tried.  A body in the air does
  * not plan: it keeps following its old path (or lets go) and plans on landing.
+ * With a graph, so does a body whose ground an edit took away (its
+ * on_ground, the last step's, still true over nothing: it is about to
+ * fall), for a goal or a re-plan alike.
  *
  * UNITS.  Tiles come from the paths, pixels from the body; the bot converts
  * with the params' tile_px (tn_phys.h).  The pixel tolerances below are
