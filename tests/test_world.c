@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tn_wbots.h"
 #include "tn_wnav.h"
 #include "tn_wparts.h"
 #include "tn_world.h"
@@ -824,6 +825,112 @@ static void test_graph_threads_config(void **state)
     }
 }
 
+/* Knock-back (tn_world_knock): a goto on the demo map, the character
+ * knocked 1.3 px right or 0.9 px left on the ground mid-trip (off the
+ * walk's lattice of 8/3 px), still arrives, with either planner; bad
+ * pushes, a body in the air and a wall right there are refused and said;
+ * extra bots on the ground are pushed too. */
+static void test_knock(void **state)
+{
+    (void)state;
+    static const int goals[][2] = {{70, 40}, {44, 38}, {60, 28}, {20, 17}, {75, 24}, {11, 35}};
+    static const float pushes[] = {1.3f, -0.9f};
+    int trips = 0, replanned = 0;
+    for (int planner = 0; planner < 2; planner++)
+        for (size_t g = 0; g < sizeof goals / sizeof goals[0]; g++)
+            for (int pi = 0; pi < 2; pi++) {
+                tn_world *w = tu_load_world("maps/demo.map", 1);
+                tn_error e;
+                assert_true(tn_succeeded(tn_world_set(w, "planner", planner, &e)));
+                assert_true(tn_succeeded(tn_world_goto(w, goals[g][0], goals[g][1], &e)));
+                bool done = false;
+                for (int f = 0; f < 3000; f++) {
+                    tn_world_step(w);
+                    tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+                    if (!done && f >= 30 && tn_world_character(w)->on_ground && bi.active) {
+                        float x0 = tn_world_character(w)->x;
+                        assert_true(tn_succeeded(tn_world_knock(w, pushes[pi], &e)));
+                        assert_float_equal(tn_world_character(w)->x, x0 + pushes[pi], 1e-3f);
+                        const char *m = tn_world_message_text(w);
+                        assert_non_null(strstr(m, "off the walk's lattice: the bot "));
+                        assert_non_null(strstr(m, pushes[pi] > 0 ? "knocked 1.3 px right"
+                                                                 : "knocked 0.9 px left"));
+                        done = true;
+                    }
+                    if (bi.state == TN_BOT_ARRIVED) break;
+                }
+                assert_true(done);
+                trips++;
+                tn_bot_info bi = tn_bot_get_info(tn_wbots_character_bot(w));
+                if (bi.state != TN_BOT_ARRIVED)
+                    fail_msg("planner %d goal (%d,%d) knocked %g px: state %d, reason '%s'",
+                             planner, goals[g][0], goals[g][1], (double)pushes[pi], (int)bi.state,
+                             bi.plan_reason);
+                replanned += bi.replans > 0;
+                /* at the goal (snapped to ground): the graph bot's box
+                 * with its left edge on the goal tile, the classic one
+                 * within its snap of half a walk step (a body knocked 0.9
+                 * px left may stand that far before the tile) */
+                int tx, ty;
+                const tn_body *c = tn_world_character(w);
+                tn_body_tile(c, tn_world_phys(w), &tx, &ty);
+                if (tx != bi.goal_x && !(fabsf(c->x - (float)bi.goal_x * 16.0f) < 1.34f))
+                    fail_msg("planner %d goal (%d,%d) knocked %g px: stands at x %g", planner,
+                             goals[g][0], goals[g][1], (double)pushes[pi], (double)c->x);
+                assert_int_equal(ty, bi.goal_y);
+                tn_world_destroy(w);
+            }
+    printf("  knock-back: %d trips knocked mid-trip, all arrived (%d re-planned)\n", trips,
+           replanned);
+
+    /* refusals: bad pushes, a wall right there, a body in the air */
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    tn_error e;
+    const float bad[] = {0.0f, NAN, INFINITY, 16.5f, -1e30f};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        tn_status r = tn_world_knock(w, bad[i], &e);
+        assert_true(tn_failed(r) && tn_status_detail(r, TN_INVALID_PARAM));
+        assert_non_null(strstr(e.msg, "give 0 < |DX| <= 16 px"));
+    }
+    assert_float_equal(tn_world_character(w)->x, 16.0f, 0.0f); /* against the left wall */
+    tn_status r = tn_world_knock(w, -1.3f, &e);
+    assert_true(tn_failed(r) && tn_status_detail(r, TN_REFUSED));
+    assert_string_equal(e.msg, "the character stands against a wall on its left");
+    assert_float_equal(tn_world_character(w)->x, 16.0f, 0.0f);
+    /* a push into a wall stops on its tile edge, on the lattice: 16 px
+     * right from x 81 meets the block at tile 7 */
+    tn_world_place_character(w, 16.0f * 5 + 1.0f, tn_world_character(w)->y);
+    assert_true(tn_succeeded(tn_world_knock(w, 16.0f, &e)));
+    assert_float_equal(tn_world_character(w)->x, 16.0f * 6, 1e-4f);
+    assert_non_null(strstr(tn_world_message_text(w), "knocked 15.0 px right (of 16.0: a wall "
+                                                     "stopped it)"));
+    assert_non_null(strstr(tn_world_message_text(w), ": on the walk's lattice"));
+    assert_int_equal(tn_world_check(w, &e), TN_OK);
+    /* extra bots on the ground go too */
+    assert_true(tn_succeeded(tn_world_set(w, "bots", 2, &e)));
+    tn_world_step(w);
+    float bx[2];
+    for (int i = 0; i < 2; i++) bx[i] = tn_wbots_body(w, i)->x;
+    bool ground[2] = {tn_wbots_body(w, 0)->on_ground, tn_wbots_body(w, 1)->on_ground};
+    tn_world_knock(w, -1.0f, &e);
+    for (int i = 0; i < 2; i++)
+        if (ground[i]) assert_true(tn_wbots_body(w, i)->x < bx[i]);
+    assert_non_null(strstr(tn_world_message_text(w), "of 2 extra bots knocked too"));
+    tn_input jump = {0};
+    jump.jump = true;
+    tn_world_set_input(w, jump);
+    for (int i = 0; i < 4; i++) tn_world_step(w);
+    assert_false(tn_world_character(w)->on_ground);
+    float x0 = tn_world_character(w)->x;
+    r = tn_world_knock(w, 1.3f, &e);
+    assert_true(tn_failed(r) && tn_status_detail(r, TN_REFUSED));
+    assert_string_equal(e.msg, "the character is in the air: only a body on the ground is knocked");
+    assert_float_equal(tn_world_character(w)->x, x0, 0.0f);
+    assert_non_null(strstr(tn_world_message_text(w), "not knocked: the character is in the air"));
+    assert_int_equal(tn_world_refused_edits(w), 0); /* not an edit */
+    tn_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -846,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_no_room_refused),
         cmocka_unit_test(test_start_survives_block_toggle),
         cmocka_unit_test(test_goto),
+        cmocka_unit_test(test_knock),
         cmocka_unit_test(test_text_shown),
         cmocka_unit_test(test_accessors_and_param_table),
     };

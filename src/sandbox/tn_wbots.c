@@ -386,6 +386,18 @@ const tn_body *tn_wbots_body(const tn_world *w, int i)
     return s && i >= 0 && i < s->n ? &s->ebody[i] : NULL;
 }
 
+int tn_wbots_knock(tn_world *w, float dx, int *on_ground)
+{
+    tn_wbots *s = of(w);
+    int moved = 0, ground = 0;
+    for (int i = 0; s && i < s->n; i++) {
+        ground += s->ebody[i].on_ground;
+        moved += tn_world_knock_body(w, &s->ebody[i], dx, NULL) != 0.0f;
+    }
+    if (on_ground) *on_ground = ground;
+    return moved;
+}
+
 const tn_bot *tn_wbots_bot(const tn_world *w, int i)
 {
     const tn_wbots *s = of(w);

@@ -602,6 +602,102 @@ tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
     return use_tool(w, x, y, TN_TOOL_GOTO, err);
 }
 
+/* ---- knock-back ---- */
+
+/* How far x is from the walk's lattice (whole steps of walk_speed * dt
+ * from a tile edge), in px; 0 where the step divides no tile (no lattice).
+ * The bots' own test (tn_bot.c, off_lattice) counts 1/16 px as on it. */
+static float lattice_offset(const tn_phys_params *p, float x)
+{
+    const float T = p->tile_px, step = p->walk_speed * p->dt;
+    const float n = T / step;
+    if (!(roundf(n) >= 1.0f && fabsf(n - roundf(n)) <= 1e-3f)) return 0.0f;
+    const float off = x - floorf(x / T) * T;
+    return off - roundf(off / step) * step;
+}
+
+float tn_world_knock_body(const tn_world *w, tn_body *b, float dx, bool *wall)
+{
+    if (wall) *wall = false;
+    if (!b->on_ground || !isfinite(dx) || dx == 0.0f) return 0.0f;
+    const float T = w->phys.tile_px, x = b->x;
+    float nx = x + dx;
+    if (tn_body_box_blocked(w->map, &w->phys, nx, b->y, b->w, b->h)) {
+        if (wall) *wall = true;
+        /* a wall in the way stops the box on its tile edge, as a walk
+         * into it does */
+        const float W = (float)b->w * T;
+        nx = dx > 0.0f ? floorf((x + dx + W) / T) * T - W : ceilf((x + dx) / T) * T;
+        if (dx > 0.0f ? nx < x : nx > x) nx = x;
+        if (tn_body_box_blocked(w->map, &w->phys, nx, b->y, b->w, b->h)) nx = x;
+    }
+    b->x = nx;
+    b->vx = 0.0f;
+    tn_body_settle(b, w->map, &w->phys);
+    return nx - x;
+}
+
+tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
+{
+    tn_error local;
+    if (!err) err = &local;
+    const float T = w->phys.tile_px;
+    if (!isfinite(dx) || dx == 0.0f || fabsf(dx) > T) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "knock: a push of %g px is not one: give 0 < |DX| <= %g px (a hit's "
+                 "knock-back, at most a tile)",
+                 (double)dx, (double)T);
+        tn_world_message(w, "%s", msg);
+        return tn_error_set(err, TN_FAILURE | TN_INVALID_PARAM, 0, 0, "%s", msg);
+    }
+    const char *side = dx > 0.0f ? "right" : "left";
+    const bool standing = w->character.on_ground;
+    bool wall;
+    const float moved = tn_world_knock_body(w, &w->character, dx, &wall);
+    int on_ground = 0;
+    const int bots = tn_wbots_count(w), knocked = tn_wbots_knock(w, dx, &on_ground);
+    char also[96] = "";
+    if (bots > 0 && on_ground < bots)
+        snprintf(also, sizeof also, "; %d of %d extra bot%s knocked too (%d in the air)", knocked,
+                 bots, bots == 1 ? "" : "s", bots - on_ground);
+    else if (bots > 0)
+        snprintf(also, sizeof also, "; %d of %d extra bot%s knocked too", knocked, bots,
+                 bots == 1 ? "" : "s");
+    const float step = w->phys.walk_speed * w->phys.dt;
+    if (!standing) {
+        tn_world_message(w,
+                         "not knocked: the character is in the air (a knock-back pushes a body "
+                         "on the ground only)%s",
+                         also);
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "the character is in the air: only a body on the ground is knocked");
+    }
+    if (moved == 0.0f) {
+        tn_world_message(w, "not knocked: the character stands against a wall on its %s%s", side,
+                         also);
+        return tn_error_set(err, TN_FAILURE | TN_REFUSED, 0, 0,
+                            "the character stands against a wall on its %s", side);
+    }
+    char how[64] = "";
+    if (wall) snprintf(how, sizeof how, " (of %.1f: a wall stopped it)", (double)fabsf(dx));
+    const tn_bot *bot = tn_wbots_character_bot(w);
+    const tn_bot_info bi = bot ? tn_bot_get_info(bot) : (tn_bot_info){0};
+    const char *then;
+    if (fabsf(lattice_offset(&w->phys, w->character.x)) <= T / 256.0f)
+        then = "on the walk's lattice";
+    else if (!bot || !bi.active)
+        then = "off the walk's lattice: a goto from here plans from where it stands";
+    else if (bi.planner == 1)
+        then = "off the walk's lattice: the bot re-checks its jumps from where it stands";
+    else
+        then = "off the walk's lattice: the bot steps off slivers or walks into a wall";
+    tn_world_message(w, "knocked %.1f px %s%s (walk steps: %.2f px): %s%s", (double)fabsf(moved),
+                     side, how, (double)step, then, also);
+    tn_error_clear(err);
+    return TN_OK;
+}
+
 /* ---- accessors ---- */
 
 const tn_map *tn_world_map(const tn_world *w) { return w->map; }
