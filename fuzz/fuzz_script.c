@@ -67,6 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         case TN_SC_RESET: break;
         case TN_SC_PAUSE: CHECK(c->value == 0 || c->value == 1); break;
         case TN_SC_PLAYBACK: CHECK(c->value == -1 || (c->value >= 0 && c->value <= 1e8)); break;
+        case TN_SC_KNOCK: CHECK(c->value != 0 && fabs(c->value) <= 16); break;
         default: CHECK(0);
         }
     }

@@ -95,7 +95,8 @@ static void test_errors(void **state)
                                     "0..1000000000; expected FRAME COMMAND ARGS)");
     expect_error("1 g\x83o\x1b 5 5\n",
                  "t.txt:1: unknown command 'g\\x83o\\x1b' (expected key, click, toggle, set, "
-                 "goto, tool, save, screenshot, wanderers, reset, pause or playback)");
+                 "goto, knock, tool, save, screenshot, wanderers, reset, pause or "
+                 "playback)");
     expect_error("1 set \xc3\xa9 1\n",
                  "t.txt:1: unknown parameter '\\xc3\\xa9' (parameters: jump_height, char_width, "
                  "char_height, spawn_rate, bots, companion_speed, follow_distance, wanderers, "
@@ -104,7 +105,27 @@ static void test_errors(void **state)
                  "t.txt:1: unknown key byte 0x7f (expected left, right, down or jump)");
     expect_error("5\n", "t.txt:1: missing command after the frame number");
     expect_error("5 jump\n", "t.txt:1: unknown command 'jump' (expected key, click, toggle, set, "
-                             "goto, tool, save, screenshot, wanderers, reset, pause or playback)");
+                             "goto, knock, tool, save, screenshot, wanderers, reset, pause or "
+                             "playback)");
+    /* knock DX: a signed plain decimal, 0 < |DX| <= 16 px */
+    expect_error("5 knock\n", "t.txt:1: usage: FRAME knock DX (a push in px, at most 16; "
+                              "negative: to the left, e.g. knock 1.3 or knock -1.3)");
+    expect_error("5 knock 1 2\n", "t.txt:1: usage: FRAME knock DX (a push in px, at most 16; "
+                                  "negative: to the left, e.g. knock 1.3 or knock -1.3)");
+    expect_error("5 knock nan\n",
+                 "t.txt:1: knock needs a push in px (a plain decimal, '-' for left), got 'nan'");
+    expect_error("5 knock -inf\n",
+                 "t.txt:1: knock needs a push in px (a plain decimal, '-' for left), got '-inf'");
+    expect_error("5 knock 1e1\n",
+                 "t.txt:1: knock needs a push in px (a plain decimal, '-' for left), got '1e1'");
+    expect_error("5 knock --1\n",
+                 "t.txt:1: knock needs a push in px (a plain decimal, '-' for left), got '--1'");
+    expect_error("5 knock 100\n",
+                 "t.txt:1: knock 100 is outside -16..16 px (a knock-back is at most a tile)");
+    expect_error("5 knock -99999999999999999999\n",
+                 "t.txt:1: knock -99999999999999999999 is outside -16..16 px (a knock-back is "
+                 "at most a tile)");
+    expect_error("5 knock -0.0\n", "t.txt:1: knock -0.0 moves nothing: give 0 < |DX| <= 16 px");
     expect_error("5 key up press\n",
                  "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
     expect_error("5 key left hold\n", "t.txt:1: expected press or release, got 'hold'");
@@ -388,6 +409,36 @@ static void test_set_refused(void **state)
     tn_world_destroy(w);
 }
 
+/* `knock DX` pushes the character standing on the ground and says so; a
+ * wall on that side or a body in the air is refused through the host's
+ * warn (FILE:LINE, the reason), and the run goes on. */
+static void test_knock(void **state)
+{
+    (void)state;
+    tn_world *w = small_world();
+    const char *text = "0 knock -1.3\n0 knock 1.3\n2 key jump press\n6 knock 1\n";
+    char err[512] = "";
+    tn_script *s = tn_script_parse(text, strlen(text), "t.txt", err, sizeof err);
+    if (!s) fail_msg("%s", err);
+    warn_log log = {0, ""};
+    tn_script_host host = {&log, NULL, NULL, NULL, log_warn};
+    if (tn_script_apply(s, w, 0, &host, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 1);
+    assert_string_equal(log.last, "t.txt:1: knock -1.3 refused (frame 0): the character stands "
+                                  "against a wall on its left");
+    assert_float_equal(tn_world_character(w)->x, 17.3f, 1e-4f);
+    assert_string_equal(tn_world_message_text(w),
+                        "knocked 1.3 px right (walk steps: 2.67 px): off the walk's lattice: a "
+                        "goto from here plans from where it stands");
+    if (tn_script_run(s, w, 8, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
+    assert_int_equal(log.n, 2);
+    assert_string_equal(log.last, "t.txt:4: knock 1 refused (frame 6): the character is in the "
+                                  "air: only a body on the ground is knocked");
+    assert_int_equal(tn_world_refused_edits(w), 0); /* not an edit */
+    tn_script_destroy(s);
+    tn_world_destroy(w);
+}
+
 /* On a map with no navmesh (and no classic path finder) `set
  * agent_radius` is refused as `set bots` is, not fatal: a scripted run on
  * such a map stopped at the first agent_radius line with "navmesh is off
@@ -564,6 +615,7 @@ int main(void)
         cmocka_unit_test(test_set_speed),
         cmocka_unit_test(test_bom_and_unrun),
         cmocka_unit_test(test_set_refused),
+        cmocka_unit_test(test_knock),
         cmocka_unit_test(test_set_refused_large_map),
         cmocka_unit_test(test_set_planner_classic_large_map),
         cmocka_unit_test(test_edit_refused),

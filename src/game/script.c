@@ -360,6 +360,22 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
                 tile_problem(tok, 2, "goto", tp, sizeof tp);
                 FAIL("%s", tp);
             }
+        } else if (strcmp(cmd, "knock") == 0) {
+            if (nargs != 1)
+                FAIL("usage: FRAME knock DX (a push in px, at most %d; negative: to the left, "
+                     "e.g. knock 1.3 or knock -1.3)",
+                     TN_TILE_PX);
+            c.op = TN_SC_KNOCK;
+            const char *t = tok[2].s;
+            const bool neg = t[0] == '-';
+            double v;
+            if (!tn_parse_number(t + (neg || t[0] == '+'), 0, DBL_MAX, &v))
+                FAIL("knock needs a push in px (a plain decimal, '-' for left), got %s", Q(t));
+            if (v > TN_TILE_PX)
+                FAIL("knock %s is outside -%d..%d px (a knock-back is at most a tile)", t,
+                     TN_TILE_PX, TN_TILE_PX);
+            if (v == 0) FAIL("knock %s moves nothing: give 0 < |DX| <= %d px", t, TN_TILE_PX);
+            c.value = neg ? -v : v;
         } else if (strcmp(cmd, "tool") == 0) {
             if (nargs != 1)
                 FAIL("usage: FRAME tool goto|block|oneway|spawn|dest|item|navpath|target");
@@ -380,7 +396,7 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (!c.path) FAIL("out of memory");
             strcpy(c.path, tok[2].s);
         } else {
-            FAIL("unknown command %s (expected key, click, toggle, set, goto, tool, save, "
+            FAIL("unknown command %s (expected key, click, toggle, set, goto, knock, tool, save, "
                  "screenshot, wanderers, reset, pause or playback)",
                  Q(cmd));
         }
@@ -458,6 +474,14 @@ int tn_script_apply(tn_script *s, tn_world *w, long frame, const tn_script_host 
             break;
         }
         case TN_SC_TOOL: tn_world_set_tool(w, (tn_tool)c->arg); break;
+        case TN_SC_KNOCK:
+            if (tn_failed(tn_world_knock(w, (float)c->value, &e))) {
+                /* in the air, or against a wall: said, the run goes on */
+                char what[64];
+                snprintf(what, sizeof what, "knock %g", c->value);
+                warn_refused(s, c, host, what, e.msg);
+            }
+            break;
         case TN_SC_SET:
             if (tn_failed(tn_world_set(w, c->name, c->value, &e))) {
                 /* Refusals by a rule (no room to grow) are reported, not fatal. */

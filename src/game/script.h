@@ -7,6 +7,11 @@
  *   20  set NAME VALUE                            any parameter (see --help)
  *   30  goto TX TY                                same as a left-click with the goto tool
  *   31  tool goto|block|oneway|spawn|dest|item|navpath|target
+ *   35  knock DX                                  knock the character DX px sideways
+ *                                                 (negative: left; 0 < |DX| <= 16), and
+ *                                                 the extra bots: a hit's knock-back
+ *                                                 (tn_world_knock; a body in the air
+ *                                                 is not pushed)
  *   40  save FILE                                 atomic save of the map
  *   50  screenshot FILE.bmp                       offscreen render
  *   60  wanderers N                               same as set wanderers N
@@ -20,7 +25,7 @@
  * FRAME is the step before which the command applies (0 = before the first
  * step); frames must not decrease.  Parse errors name FILE:LINE; a command
  * that cannot run (a tile outside the map) is reported the same way when
- * it is reached.  A refused click, toggle, goto or `set` is not an error: the
+ * it is reached.  A refused click, toggle, goto, knock or `set` is not an error: the
  * world counts refused edits, and each refusal is reported through the
  * host's warn.  A click done elsewhere than asked (the navpath tool's goal
  * or start moved to where the agent's radius fits) is reported there too:
@@ -50,7 +55,8 @@ typedef enum tn_script_op {
     TN_SC_SPEED,
     TN_SC_RESET,
     TN_SC_PAUSE,
-    TN_SC_PLAYBACK
+    TN_SC_PLAYBACK,
+    TN_SC_KNOCK
 } tn_script_op;
 
 typedef struct tn_script_cmd {
@@ -60,7 +66,7 @@ typedef struct tn_script_cmd {
     int x, y;         /* tile, for click/toggle/goto */
     int arg;          /* key index / button / edit kind / tool; shift flag in `flag` */
     int flag;         /* key: 1 press 0 release; click: shift */
-    double value;     /* set */
+    double value;     /* set; knock: the push in px */
     const char *name; /* set: parameter name (static storage from the table) */
     char *path;       /* save/screenshot (owned) */
 } tn_script_cmd;

@@ -117,7 +117,7 @@ check_err 2 "tilenav: --headless needs --frames N (N >= 1) (see tilenav --help)"
 check_err 2 "tilenav: unknown option '--fast' (see tilenav --help)" "$B/tilenav" --fast
 check_err 1 "tilenav: maps/none.map: cannot open: No such file or directory" "$B/tilenav" --headless --frames 1 --map maps/none.map
 printf '0 key left press\n5 warp 1 2\n' > "$T/bad.script"
-check_err 1 "tilenav: $T/bad.script:2: unknown command 'warp' (expected key, click, toggle, set, goto, tool, save, screenshot, wanderers, reset, pause or playback)" \
+check_err 1 "tilenav: $T/bad.script:2: unknown command 'warp' (expected key, click, toggle, set, goto, knock, tool, save, screenshot, wanderers, reset, pause or playback)" \
     "$B/tilenav" --headless --frames 10 --map maps/demo.map --script "$T/bad.script"
 "$B/tilenav" --help | grep -q -- '--headless' || fail "--help does not list --headless"
 exit 0
