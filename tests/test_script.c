@@ -428,8 +428,8 @@ static void test_knock(void **state)
                                   "against a wall on its left");
     assert_float_equal(tn_world_character(w)->x, 17.3f, 1e-4f);
     assert_string_equal(tn_world_message_text(w),
-                        "knocked 1.3 px right (walk steps: 2.67 px): off the walk's lattice: a "
-                        "goto from here plans from where it stands");
+                        "knocked 1.3 px right: off the walk's 2.67 px lattice, a goto from here "
+                        "starts off it");
     if (tn_script_run(s, w, 8, &host, NULL, NULL, err, sizeof err) != 0) fail_msg("%s", err);
     assert_int_equal(log.n, 2);
     assert_string_equal(log.last, "t.txt:4: knock 1 refused (frame 6): the character is in the "

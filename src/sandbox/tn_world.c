@@ -605,13 +605,13 @@ tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err)
 /* ---- knock-back ---- */
 
 /* How far x is from the walk's lattice (whole steps of walk_speed * dt
- * from a tile edge), in px; 0 where the step divides no tile (no lattice).
+ * from a tile edge), in px; NAN where the step divides no tile (no lattice).
  * The bots' own test (tn_bot.c, off_lattice) counts 1/16 px as on it. */
 static float lattice_offset(const tn_phys_params *p, float x)
 {
     const float T = p->tile_px, step = p->walk_speed * p->dt;
     const float n = T / step;
-    if (!(roundf(n) >= 1.0f && fabsf(n - roundf(n)) <= 1e-3f)) return 0.0f;
+    if (!(roundf(n) >= 1.0f && fabsf(n - roundf(n)) <= 1e-3f)) return NAN;
     const float off = x - floorf(x / T) * T;
     return off - roundf(off / step) * step;
 }
@@ -659,11 +659,10 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     const int bots = tn_wbots_count(w), knocked = tn_wbots_knock(w, dx, &on_ground);
     char also[96] = "";
     if (bots > 0 && on_ground < bots)
-        snprintf(also, sizeof also, "; %d of %d extra bot%s knocked too (%d in the air)", knocked,
-                 bots, bots == 1 ? "" : "s", bots - on_ground);
+        snprintf(also, sizeof also, "; extra bots: %d of %d knocked (%d in the air)", knocked, bots,
+                 bots - on_ground);
     else if (bots > 0)
-        snprintf(also, sizeof also, "; %d of %d extra bot%s knocked too", knocked, bots,
-                 bots == 1 ? "" : "s");
+        snprintf(also, sizeof also, "; extra bots: %d of %d knocked", knocked, bots);
     const float step = w->phys.walk_speed * w->phys.dt;
     if (!standing) {
         tn_world_message(w,
@@ -683,17 +682,18 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
     if (wall) snprintf(how, sizeof how, " (of %.1f: a wall stopped it)", (double)fabsf(dx));
     const tn_bot *bot = tn_wbots_character_bot(w);
     const tn_bot_info bi = bot ? tn_bot_get_info(bot) : (tn_bot_info){0};
-    const char *then;
-    if (fabsf(lattice_offset(&w->phys, w->character.x)) <= T / 256.0f)
-        then = "on the walk's lattice";
-    else if (!bot || !bi.active)
-        then = "off the walk's lattice: a goto from here plans from where it stands";
-    else if (bi.planner == 1)
-        then = "off the walk's lattice: the bot re-checks its jumps from where it stands";
+    const float off = lattice_offset(&w->phys, w->character.x);
+    char then[128] = "";
+    if (isnan(off)) /* (no lattice: the walk's step divides no tile) */
+        ;
+    else if (fabsf(off) <= T / 256.0f)
+        snprintf(then, sizeof then, ": on the walk's %.2f px lattice", (double)step);
     else
-        then = "off the walk's lattice: the bot steps off slivers or walks into a wall";
-    tn_world_message(w, "knocked %.1f px %s%s (walk steps: %.2f px): %s%s", (double)fabsf(moved),
-                     side, how, (double)step, then, also);
+        snprintf(then, sizeof then, ": off the walk's %.2f px lattice, %s", (double)step,
+                 !bot || !bi.active ? "a goto from here starts off it"
+                 : bi.planner == 1  ? "the bot re-checks its jumps from where it stands"
+                                    : "the bot steps off slivers or walks into a wall");
+    tn_world_message(w, "knocked %.1f px %s%s%s%s", (double)fabsf(moved), side, how, then, also);
     tn_error_clear(err);
     return TN_OK;
 }

@@ -403,9 +403,9 @@ tn_status tn_world_goto(tn_world *w, int x, int y, tn_error *err);
  * lattice; their plan reason then reads "back on the lattice" and the
  * like).  Only a body standing on the ground is pushed (a body in the air
  * keeps its flight); a wall in the way stops it on the tile edge.  The
- * message says what happened: "knocked 1.3 px right (walk steps: 2.67
- * px): off the walk's lattice: the bot re-checks its jumps from where it
- * stands; 2 of 3 extra bots knocked too (1 in the air)".  INVALID_PARAM
+ * message says what happened: "knocked 1.3 px right: off the walk's 2.67
+ * px lattice, the bot re-checks its jumps from where it stands; extra
+ * bots: 2 of 3 knocked (1 in the air)".  INVALID_PARAM
  * for dx 0, not finite or beyond a tile (16 px); REFUSED (not counted as
  * a refused edit) when the character is in the air or against a wall on
  * that side (extra bots on the ground are pushed all the same).  O(bots). */
