@@ -1001,7 +1001,12 @@ static void key_down(app *a, const SDL_KeyboardEvent *k)
         tn_control_count_key(a->w, "bots", shift ? -1 : 1);
     else if (sym == SDLK_m)
         tn_control_count_key(a->w, "wanderers", shift ? -1 : 1);
-    else if (sym == SDLK_g) {
+    else if (sym == SDLK_z) { /* knock-back, away from the pointer */
+        int mx, my;
+        SDL_GetMouseState(&mx, &my);
+        tn_camera c = tn_camera_make(a->w, &a->view);
+        tn_control_knock(a->w, ((float)mx - (float)c.ox) / c.scale);
+    } else if (sym == SDLK_g) {
         double v = 1.0;
         tn_world_get(a->w, "planner", &v);
         tn_control_set_planner(a->w, v > 0.5 ? 0.0 : 1.0);

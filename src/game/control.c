@@ -209,6 +209,13 @@ tn_status tn_control_set_planner(tn_world *w, double value)
 
 /* ------------------------------------------------------- B/M count keys */
 
+tn_status tn_control_knock(tn_world *w, float pointer_wx)
+{
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    return tn_world_knock(w, pointer_wx >= cx ? -TN_CONTROL_KNOCK_PX : TN_CONTROL_KNOCK_PX, NULL);
+}
+
 int tn_control_count_key(tn_world *w, const char *param, int delta)
 {
     bool bots = strcmp(param, "bots") == 0;

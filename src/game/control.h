@@ -101,6 +101,17 @@ bool tn_control_start_moved(const tn_world *w, const char *map_path, char *msg, 
  * or refused.  Returns the world's status. */
 tn_status tn_control_set_planner(tn_world *w, double value);
 
+/* ---- Z: knock-back --------------------------------------------------------
+ * A hit's knock-back on the character (and each extra bot on the ground):
+ * TN_CONTROL_KNOCK_PX px sideways, away from the mouse pointer (the hit
+ * comes from the pointer's side: pointer at or right of the character's
+ * centre pushes left, else right; pointer_wx is the pointer's world x).
+ * The world says what happened in the status line (tn_world_knock: off
+ * the walk's lattice and what the bot does about it, or "not knocked: the
+ * character is in the air").  Returns the world's status. */
+#define TN_CONTROL_KNOCK_PX 1.3f
+tn_status tn_control_knock(tn_world *w, float pointer_wx);
+
 /* ---- B / Shift+B, M / Shift+M ------------------------------------------
  * One more (delta 1) or one fewer (-1) extra bot ("bots") or wanderer
  * ("wanderers").  At either end of the range the status line says so in
