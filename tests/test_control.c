@@ -468,6 +468,30 @@ static void test_count_keys(void **state)
     tn_world_destroy(w);
 }
 
+/* Z: the knock goes away from the mouse pointer (pointer left of the
+ * character's centre: pushed right; at or right of it: left), 1.3 px. */
+static void test_knock_key(void **state)
+{
+    (void)state;
+    tn_world *w = tu_load_world("tests/data/small.map", 1);
+    assert_float_equal(tn_world_character(w)->x, 16.0f, 0.0f); /* against the left wall */
+    assert_true(tn_succeeded(tn_control_knock(w, 0.0f)));      /* pointer left: right */
+    assert_float_equal(tn_world_character(w)->x, 16.0f + TN_CONTROL_KNOCK_PX, 1e-4f);
+    assert_non_null(strstr(tn_world_message_text(w), "knocked 1.3 px right"));
+    float cx, cy;
+    tn_world_character_center(w, &cx, &cy);
+    assert_true(tn_succeeded(tn_control_knock(w, cx))); /* pointer on it: left */
+    assert_float_equal(tn_world_character(w)->x, 16.0f, 1e-4f);
+    printf("  %s\n", tn_world_message_text(w));
+    assert_string_equal(tn_world_message_text(w),
+                        "knocked 1.3 px left: on the walk's 2.67 px lattice");
+    tn_status r = tn_control_knock(w, 500.0f); /* the wall: not knocked, said */
+    assert_true(tn_failed(r));
+    assert_string_equal(tn_world_message_text(w),
+                        "not knocked: the character stands against a wall on its left");
+    tn_world_destroy(w);
+}
+
 /* The panel's Planner switch says which planner plans now, as G does (the
  * demo reviewer's switch changed it without a word); an unchanged value
  * says nothing. */
@@ -1819,6 +1843,7 @@ int main(void)
         cmocka_unit_test(test_undo_compound_all_or_nothing),
         cmocka_unit_test(test_undo_back_by_hand),
         cmocka_unit_test(test_count_keys),
+        cmocka_unit_test(test_knock_key),
         cmocka_unit_test(test_planner_switch_says_which),
         cmocka_unit_test(test_settings),
         cmocka_unit_test(test_settings_set_aside),
