@@ -48,6 +48,7 @@ int main(void)
     tn_phys_params phys = tn_phys_default(4.0f);
     tn_body body;
     tn_body_place(&body, &phys, 1, 2, map->start_x, map->start_y);
+    tn_body_settle(&body, map, &phys); /* on the ground: a goal is planned at once */
     const int goal_x = 26, goal_y = 8; /* on the far floor */
 
     /* 1. The classic planner: jump values, about half the physics' reach. */

@@ -49,6 +49,7 @@ static crowd_run run_crowd(tn_map *map, tn_surf *graph, tn_surf_query *q, int bu
         int x, y;
         random_goal(graph, &rng, &x, &y);
         tn_body_place(&bodies[i], &phys, 1, 2, x, y);
+        tn_body_settle(&bodies[i], map, &phys); /* (on_ground before the first step) */
     }
     int turn = -1; /* the bot that may plan now; -1: none */
     for (int f = 0; f < FRAMES; f++) {

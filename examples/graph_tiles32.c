@@ -53,6 +53,7 @@ int main(void)
     /* the bot crosses the gap with the game's own physics and pixels */
     tn_body body;
     tn_body_place(&body, &phys, 1, 2, map->start_x, map->start_y);
+    tn_body_settle(&body, map, &phys); /* on the ground: a goal is planned at once */
     tn_path *finder = NULL;
     tn_bot *bot = NULL;
     if (tn_failed(tn_path_create(map->w, map->h, &phys, 0, NULL, &finder, &err)) ||

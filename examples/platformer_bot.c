@@ -52,6 +52,7 @@ int main(void)
     phys.jump_cut_speed = 240.0f; /* px/s */
     tn_body body;
     tn_body_place(&body, &phys, 1, 2, map->start_x, map->start_y);
+    tn_body_settle(&body, map, &phys); /* on the ground: a goal is planned at once */
 
     /* 3. One path finder per map size (bots can share it) and one bot. */
     tn_path *finder = NULL;
