@@ -381,6 +381,16 @@ static void test_pushed_into_block(void **state)
     assert_false(tn_body_box_blocked(m, &p, b.x, b.y, 1, 2));
     assert_true(b.on_ground);
     assert_float_equal(b.y, 4 * T - 2 * T, 1e-4);
+    /* as deep into the corner on x as on y (0.5 px each): a tie goes to x
+     * (the push is undone sideways; the body falls on past the ledge) */
+    b = air;
+    b.x = 3 * T - 0.5f;
+    b.y = 4 * T + 0.5f - 2 * T;
+    b.vy = 0.0f;
+    tn_body_step(&b, m, &p, NONE);
+    assert_false(tn_body_box_blocked(m, &p, b.x, b.y, 1, 2));
+    assert_float_equal(b.x, 3 * T, 1e-4);
+    assert_false(b.on_ground);
 
     /* random pushes of up to 3 px on random moves: never left inside */
     tn_rng rng;

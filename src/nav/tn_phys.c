@@ -297,8 +297,8 @@ static void push_out(tn_body *b, const tn_map *m, float T, int *c0, int *c1, int
     const float xs[3] = {b->x, (float)*c1 * T - W, (float)(*c0 + 1) * T};
     const float ys[3] = {b->y, (float)*r1 * T - H, (float)(*r0 + 1) * T};
     float best = INFINITY, bx = b->x, by = b->y;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
+    for (int j = 0; j < 3; j++) /* (y outer: the x-only moves first, a tie's winners) */
+        for (int i = 0; i < 3; i++) {
             float dx = fabsf(xs[i] - b->x), dy = fabsf(ys[j] - b->y), d = dx + dy;
             if ((i == 0 && j == 0) || !(dx < T && dy < T) || !(d < best)) continue;
             if (box_blocked(m, T, xs[i], ys[j], b->w, b->h)) continue;
