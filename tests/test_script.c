@@ -126,6 +126,10 @@ static void test_errors(void **state)
                  "t.txt:1: knock -99999999999999999999 is outside -16..16 px (a knock-back is "
                  "at most a tile)");
     expect_error("5 knock -0.0\n", "t.txt:1: knock -0.0 moves nothing: give 0 < |DX| <= 16 px");
+    /* a push below the smallest float (it is 0 px in the world's float) */
+    expect_error("5 knock 0.0000000000000000000000000000000000000000000001\n",
+                 "t.txt:1: knock 0.0000000000000000000000000000000000000000000001 moves "
+                 "nothing: give 0 < |DX| <= 16 px");
     expect_error("5 key up press\n",
                  "t.txt:1: unknown key 'up' (expected left, right, down or jump)");
     expect_error("5 key left hold\n", "t.txt:1: expected press or release, got 'hold'");

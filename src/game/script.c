@@ -374,7 +374,8 @@ tn_script *tn_script_parse(const char *buf, size_t len, const char *name, char *
             if (v > TN_TILE_PX)
                 FAIL("knock %s is outside -%d..%d px (a knock-back is at most a tile)", t,
                      TN_TILE_PX, TN_TILE_PX);
-            if (v == 0) FAIL("knock %s moves nothing: give 0 < |DX| <= %d px", t, TN_TILE_PX);
+            if ((float)v == 0.0f) /* (0, or below the smallest float: 0 px in the world) */
+                FAIL("knock %s moves nothing: give 0 < |DX| <= %d px", t, TN_TILE_PX);
             c.value = neg ? -v : v;
         } else if (strcmp(cmd, "tool") == 0) {
             if (nargs != 1)
