@@ -693,7 +693,10 @@ tn_status tn_world_knock(tn_world *w, float dx, tn_error *err)
                  !bot || !bi.active ? "a goto from here starts off it"
                  : bi.planner == 1  ? "the bot re-checks its jumps from where it stands"
                                     : "the bot steps off slivers or walks into a wall");
-    tn_world_message(w, "knocked %.1f px %s%s%s%s", (double)fabsf(moved), side, how, then, also);
+    /* (a push under 0.05 px keeps its digits: "0.0 px" said nothing moved) */
+    const double px = (double)fabsf(moved);
+    tn_world_message(w, px >= 0.05 ? "knocked %.1f px %s%s%s%s" : "knocked %.2g px %s%s%s%s", px,
+                     side, how, then, also);
     tn_error_clear(err);
     return TN_OK;
 }
