@@ -19,19 +19,6 @@ cp tests/data/render_window.map "$MAP"
 GPID=$!
 wait_window
 
-SHOTS=0
-shot() { # F12; SHOT = the complete BMP
-    SHOTS=$((SHOTS + 1))
-    f=$(printf '%s/tilenav-%03d.bmp' "$tmp" "$SHOTS")
-    xdotool key F12
-    i=0
-    until [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((54 + 1280 * 720 * 3)) ]; do
-        i=$((i + 1))
-        [ $i -gt 300 ] && fail "F12 wrote no complete $f"
-        sleep 0.1
-    done
-    SHOT=$f # (screenshots are written atomically: complete once there)
-}
 # The status line, y 696..719: BMP rows are stored bottom-up, 1280 px of
 # 3 bytes, no padding: the first 24 rows after the 54-byte header.
 status_rows() { tail -c +55 "$1" | head -c $((24 * 3840)); }

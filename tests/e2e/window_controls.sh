@@ -48,20 +48,7 @@ save_and_expect() { # what-for want-rows [map]
         sleep 0.1
     done
 }
-SHOTS=0
-shot() { # F12; sets SHOT to the BMP's path once it is complete (no subshell: it counts)
-    SHOTS=$((SHOTS + 1))
-    f=$(printf '%s/tilenav-%03d.bmp' "$tmp" "$SHOTS")
-    xdotool key F12
-    i=0
-    until [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((54 + 1280 * 720 * 3)) ]; do
-        i=$((i + 1))
-        [ $i -gt 300 ] && fail "F12 wrote no complete $f"
-        sleep 0.1
-    done
-    sleep 0.2
-    SHOT=$f
-}
+SHOT_SETTLE=0.2 # (shot: lib/window.sh)
 count_colour() { # bmp rrggbb: pixels of exactly that colour
     r=$(printf '%d' "0x$(echo "$2" | cut -c1-2)")
     g=$(printf '%d' "0x$(echo "$2" | cut -c3-4)")

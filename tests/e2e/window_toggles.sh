@@ -34,19 +34,6 @@ cp tests/data/render_window.map "$MAP"
 GPID=$!
 wait_window
 
-SHOTS=0
-shot() { # F12; SHOT = the complete BMP
-    SHOTS=$((SHOTS + 1))
-    f=$(printf '%s/tilenav-%03d.bmp' "$tmp" "$SHOTS")
-    xdotool key F12
-    i=0
-    until [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((54 + 1280 * 720 * 3)) ]; do
-        i=$((i + 1))
-        [ $i -gt 300 ] && fail "F12 wrote no complete $f"
-        sleep 0.1
-    done
-    SHOT=$f # (screenshots are written atomically: complete once there)
-}
 # The rows of the map view, y 120..695: BMP rows are stored bottom-up, 1280
 # px of 3 bytes (B G R), no padding, so they are one run of bytes.
 view_rows() { tail -c +$((54 + 24 * 3840 + 1)) "$1" | head -c $((576 * 3840)); }

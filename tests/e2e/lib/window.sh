@@ -188,6 +188,24 @@ wait_window() {
     sleep 0.5
 }
 
+# F12 in a 1280x720 window: SHOT = the path of the BMP it wrote, once it
+# is complete (screenshots are written atomically; no subshell: SHOTS
+# counts them), then SHOT_SETTLE seconds more (default 0).
+SHOTS=0
+shot() {
+    SHOTS=$((SHOTS + 1))
+    f=$(printf '%s/tilenav-%03d.bmp' "$tmp" "$SHOTS")
+    xdotool key F12
+    i=0
+    until [ -f "$f" ] && [ "$(wc -c <"$f")" -eq $((54 + 1280 * 720 * 3)) ]; do
+        i=$((i + 1))
+        [ $i -gt 300 ] && fail "F12 wrote no complete $f"
+        sleep 0.1
+    done
+    sleep "${SHOT_SETTLE:-0}"
+    SHOT=$f
+}
+
 # tile (x, y) -> window pixel at its centre
 px() { echo $((30 + 24 * $1 + 12)); }
 py() { echo $((120 + 24 * $1 + 12)); }
