@@ -494,6 +494,12 @@ static void test_edges_replay(void **state)
     assert_int_equal(tn_surf_edge_replay_body(g, m, tn_surf_edge_count(g), &b, NULL), -1);
     assert_int_equal(tn_surf_edge_replay_body(NULL, m, 0, &b, NULL), -1);
     assert_int_equal(tn_surf_edge_replay_body(g, m, 0, NULL, NULL), -1);
+    /* tn_surf_step_body: nothing for a NULL argument */
+    tn_body was = b;
+    tn_surf_step_body(NULL, m, &b, (tn_input){false, true, false, false});
+    tn_surf_step_body(g, NULL, &b, (tn_input){false, true, false, false});
+    tn_surf_step_body(g, m, NULL, (tn_input){false, true, false, false});
+    assert_memory_equal(&was, &b, sizeof b);
     tn_surf_destroy(g);
     tn_map_destroy(m);
 }
@@ -1043,12 +1049,17 @@ static void test_tile_sizes(void **state)
         for (int ei = 0; ei < tn_surf_edge_count(g); ei++) {
             tn_body b = standing_at(g, m, &p, E[ei].from);
             assert_int_equal(tn_surf_node_of_body(g, &b), E[ei].from);
+            tn_body gb = b; /* stepped by the graph's physics: the same bits */
             int frames = 0;
             for (int q = 0; q < E[ei].nruns; q++) {
                 tn_input in;
                 int cnt;
                 tn_surf_run(g, E[ei].run0 + (uint32_t)q, &in, &cnt);
-                for (int c = 0; c < cnt; c++, frames++) tn_body_step(&b, m, &p, in);
+                for (int c = 0; c < cnt; c++, frames++) {
+                    tn_body_step(&b, m, &p, in);
+                    tn_surf_step_body(g, m, &gb, in);
+                    assert_memory_equal(&gb, &b, sizeof b);
+                }
             }
             assert_int_equal(frames, E[ei].frames);
             assert_int_equal(tn_surf_node_of_body(g, &b), E[ei].to);

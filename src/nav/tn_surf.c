@@ -4813,6 +4813,15 @@ int tn_surf_edge_replay_body(const tn_surf *g, const tn_map *m, int e, tn_body *
     return b->on_ground ? f : -1;
 }
 
+void tn_surf_step_body(const tn_surf *g, const tn_map *m, tn_body *b, tn_input in)
+{
+    if (!g || !m || !b) return;
+    const float k = g->pxk; /* the body in graph px (exact: k is a power of two) */
+    b->x /= k, b->y /= k, b->vx /= k, b->vy /= k;
+    run_step(&g->prof, b, m, in);
+    b->x *= k, b->y *= k, b->vx *= k, b->vy *= k;
+}
+
 bool tn_surf_edge_box(const tn_surf *g, const tn_map *m, int e, int *x0, int *y0, int *x1, int *y1)
 {
     if (!g || !m || e < 0 || e >= g->nedges) return false;

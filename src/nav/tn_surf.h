@@ -572,6 +572,12 @@ bool tn_surf_edge_valid(const tn_surf *g, const tn_map *m, int e);
  * allocation. */
 int tn_surf_edge_replay_body(const tn_surf *g, const tn_map *m, int e, tn_body *b,
                              int *left_ground);
+/* One frame of the graph's physics on body *b (px, the caller's): its step
+ * function with its profile's physics, as tn_surf_edge_replay_body runs
+ * them, with input `in`.  What a bot walks before it replays an edge (a
+ * step off a ledge's sliver, see tn_bot) is then checked with the same
+ * physics.  Nothing for a NULL argument.  O(1), no allocation. */
+void tn_surf_step_body(const tn_surf *g, const tn_map *m, tn_body *b, tn_input in);
 /* The tiles edge e's trajectory touches (the box's tiles over every frame,
  * take-off and landing included: columns x0..x1, rows y0..y1), by replaying
  * it on map m, O(its frames); false when e is out of range or no longer
